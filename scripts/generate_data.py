@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Generate synthetic MediaEval-format qrels and runs (seeded, reproducible).
+
+Used for ``examples/``, test fixtures and the benchmark; never derived from
+reference data.  Times are written as ``M.S`` (minutes.seconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import random
+from pathlib import Path
+from typing import TextIO
+
+
+def mmss(seconds: int) -> str:
+    """Format whole seconds as the MediaEval ``M.S`` time (two-digit seconds)."""
+    return f"{seconds // 60}.{seconds % 60:02d}"
+
+
+def _open(path: Path) -> TextIO:
+    if path.suffix == ".gz":
+        return gzip.open(path, "wt", encoding="utf-8", newline="\n")
+    return path.open("w", encoding="utf-8", newline="\n")
+
+
+def generate(
+    qrels_path: Path,
+    run_path: Path,
+    *,
+    queries: int,
+    lines: int,
+    videos: int,
+    kind: str,
+    seed: int,
+    prefix: str = "query",
+    run_name: str = "synthetic",
+) -> None:
+    """Write one qrels file and one run with about ``lines`` result lines in total."""
+    rng = random.Random(seed)
+    video_ids = [f"v2008{rng.randint(1, 12):02d}{rng.randint(1, 28):02d}_{i:05d}" for i in range(videos)]
+    per_query = max(1, lines // queries)
+    with _open(qrels_path) as qf, _open(run_path) as rf:
+        for q in range(1, queries + 1):
+            qid = f"{prefix}_{q}"
+            topical = rng.sample(video_ids, k=min(len(video_ids), rng.randint(3, 25)))
+            judged: list[tuple[str, int, int, int]] = []
+            for v in topical:
+                for _ in range(rng.randint(1, 8)):
+                    start = rng.randint(0, 3600)
+                    end = start + rng.randint(0, 240)
+                    judged.append((v, start, end, 1 if rng.random() < 0.45 else 0))
+            for v, start, end, rel in judged:
+                qf.write(f"{qid} Q0 {v} {mmss(start)} {mmss(end)} {rel}\n")
+            score = 20.0
+            for rank in range(1, per_query + 1):
+                if rng.random() < 0.3 and judged:
+                    v, js, je, _ = rng.choice(judged)
+                    start = max(0, js + rng.randint(-60, 60))
+                else:
+                    v = rng.choice(topical if rng.random() < 0.3 else video_ids)
+                    start = rng.randint(0, 3600)
+                end = start + rng.randint(0, 180)
+                score -= rng.random() * 0.01
+                fields = [qid, "Q0", v, mmss(start), mmss(end)]
+                if kind == "search":
+                    fields.append(mmss(start))
+                fields += [str(rank), f"{score:.6f}", run_name]
+                rf.write(" ".join(fields) + "\n")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("qrels", type=Path)
+    parser.add_argument("run", type=Path)
+    parser.add_argument("--queries", type=int, default=30)
+    parser.add_argument("--lines", type=int, default=3000, help="total result lines in the run")
+    parser.add_argument("--videos", type=int, default=2000)
+    parser.add_argument("--kind", choices=["linking", "search"], default="linking")
+    parser.add_argument("--prefix", default=None, help="query id prefix (default: anchor/query by kind)")
+    parser.add_argument("--run-name", default="synthetic")
+    parser.add_argument("--seed", type=int, default=2013)
+    a = parser.parse_args()
+    prefix = a.prefix or ("anchor" if a.kind == "linking" else "query")
+    generate(a.qrels, a.run, queries=a.queries, lines=a.lines, videos=a.videos, kind=a.kind,
+             seed=a.seed, prefix=prefix, run_name=a.run_name)
+
+
+if __name__ == "__main__":
+    main()

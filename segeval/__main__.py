@@ -1,0 +1,5 @@
+"""``python -m segeval``."""
+
+from segeval.cli import entry
+
+entry()

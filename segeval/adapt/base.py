@@ -1,0 +1,103 @@
+"""The relevance-adapter interface: ranked results in, per-query ranked labels out."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.prepare import Prepared
+
+
+class Label(IntEnum):
+    """Relevance label of one ranked unit; the value is the character code shown in relString."""
+
+    RELEVANT = ord("1")
+    NONRELEVANT = ord("0")
+    RELEVANT_SEEN = ord("s")
+    NONRELEVANT_SEEN = ord("S")
+    UNJUDGED = ord("-")
+
+
+@dataclass(frozen=True)
+class Adapted:
+    """One query's adapted ranking.
+
+    ``labels`` holds one :class:`Label` code per ranked unit (a result, or a bin
+    for the binned adapter).  ``num_rel`` is the number of relevant units of this
+    adapter (merged segments, bins, ...).  The qrels rows (positions in
+    ``Prepared.qrels``) that decided unit i's label are
+    ``match_rows[match_offsets[i]:match_offsets[i + 1]]``.  ``source`` gives, per
+    unit, the position of the result it came from within the query's results.
+    """
+
+    labels: npt.NDArray[np.uint8]
+    num_rel: int
+    match_offsets: npt.NDArray[np.int64]
+    match_rows: npt.NDArray[np.int64]
+    source: npt.NDArray[np.int64]
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def matches(self, i: int) -> npt.NDArray[np.int64]:
+        """qrels rows that decided the label of unit ``i`` (0-based)."""
+        return self.match_rows[self.match_offsets[i] : self.match_offsets[i + 1]]
+
+    @property
+    def relstring(self) -> str:
+        """The labels as characters, e.g. ``'10-s'``."""
+        return self.labels.tobytes().decode("ascii")
+
+
+class Adapter(ABC):
+    """Turns each query's ranked results into relevance labels."""
+
+    #: short name used on the command line and in the API
+    name: str = ""
+    #: suffix of measure names in the MediaEval report (``''``, ``'_bin'``, ``'_tol'``)
+    suffix: str = ""
+
+    @abstractmethod
+    def adapt(self, data: Prepared) -> list[Adapted]:
+        """One :class:`Adapted` per query of ``data.queries``, in that order."""
+
+
+def split_by_query(
+    data: Prepared,
+    unit_qcode: npt.NDArray[np.int64],
+    labels: npt.NDArray[np.uint8],
+    num_rel: npt.NDArray[np.int64],
+    pair_unit: npt.NDArray[np.int64],
+    pair_row: npt.NDArray[np.int64],
+    unit_source: npt.NDArray[np.int64],
+) -> list[Adapted]:
+    """Cut dataset-wide unit arrays (sorted by query) into per-query :class:`Adapted`.
+
+    ``pair_unit``/``pair_row`` list the deciding (unit, qrels row) pairs, sorted by unit.
+    ``unit_source`` is the run row (dataset-wide) each unit came from.
+    """
+    n_q = len(data.queries)
+    ub = np.searchsorted(unit_qcode, np.arange(n_q + 1), side="left")
+    counts = np.bincount(pair_unit, minlength=len(labels))
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    out = []
+    for q in range(n_q):
+        a, b = int(ub[q]), int(ub[q + 1])
+        o = offsets[a : b + 1]
+        out.append(Adapted(
+            labels=labels[a:b],
+            num_rel=int(num_rel[q]),
+            match_offsets=o - o[0],
+            match_rows=pair_row[o[0] : o[-1]],
+            source=unit_source[a:b] - data.run_bounds[q],
+        ))
+    return out
+
+
+def per_query_count(qcode: npt.NDArray[np.int64], n_queries: int) -> npt.NDArray[np.int64]:
+    """How many entries each query code has."""
+    return np.bincount(qcode, minlength=n_queries).astype(np.int64)

@@ -1,0 +1,72 @@
+"""Overlap relevance, as the MediaEval reference computes it.
+
+A result is relevant (``1``) when it meets any relevant qrels segment of its
+video under the ``closed`` rule (touching counts), else non-relevant (``0``)
+when it meets a non-relevant one, else unjudged (``-``)::
+
+    seconds    0    5    10   15   20
+    qrels rel            [=========]        (10-20, relevant)
+    qrels non  [===]                        (0-3, non-relevant)
+    run 1        [=]                        (2-4)   -> 0  meets the non-relevant one
+    run 2           [==]                    (5-8)   -> -  meets nothing
+    run 3             [==]                  (7-10)  -> 1  touches the relevant one
+    run 4                  [=]              (12-14) -> 1  credited again
+
+Every result meeting a relevant segment counts, so one relevant segment can be
+credited many times and MAP can exceed 1.  ``num_rel`` is the number of merged
+relevant segments (touching or overlapping qrels segments of a video merged).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.adapt.base import Adapted, Adapter, Label, per_query_count, split_by_query
+from segeval.prepare import Prepared, group_pairs
+from segeval.segment import closed_overlap
+
+
+def decide(
+    n_units: int,
+    rel_pairs: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
+    nonrel_pairs: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Labels 1 / 0 / - from matching (unit, row) pairs, and the deciding pairs sorted by unit."""
+    is_rel = np.zeros(n_units, dtype=bool)
+    is_rel[rel_pairs[0]] = True
+    is_non = np.zeros(n_units, dtype=bool)
+    is_non[nonrel_pairs[0]] = True
+    labels = np.full(n_units, Label.UNJUDGED, dtype=np.uint8)
+    labels[is_non] = Label.NONRELEVANT
+    labels[is_rel] = Label.RELEVANT
+    keep_non = ~is_rel[nonrel_pairs[0]]
+    units = np.concatenate([rel_pairs[0], nonrel_pairs[0][keep_non]])
+    rows = np.concatenate([rel_pairs[1], nonrel_pairs[1][keep_non]])
+    order = np.argsort(units, kind="stable")
+    return labels, units[order], rows[order]
+
+
+class OverlapAdapter(Adapter):
+    """Relevant when the result meets a relevant qrels segment (closed intervals)."""
+
+    name = "overlap"
+    suffix = ""
+
+    def adapt(self, data: Prepared) -> list[Adapted]:
+        run, qrels = data.run, data.qrels
+        gid = run["gid"].to_numpy()
+        s, e = run["start"].to_numpy(), run["end"].to_numpy()
+        rel_mask = qrels["rel"].to_numpy() > 0
+
+        def pairs(mask: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+            rows = np.flatnonzero(mask)
+            ui, j = group_pairs(gid, qrels["gid"].to_numpy()[rows])
+            rows_j = rows[j]
+            ok = closed_overlap(s[ui], e[ui], qrels["start"].to_numpy()[rows_j], qrels["end"].to_numpy()[rows_j])
+            return ui[ok], rows_j[ok]
+
+        labels, pu, pr = decide(len(run), pairs(rel_mask), pairs(~rel_mask))
+        num_rel = per_query_count(data.rel.qcode, len(data.queries))
+        return split_by_query(data, run["qcode"].to_numpy(), labels, num_rel, pu, pr,
+                              np.arange(len(run), dtype=np.int64))

@@ -1,0 +1,121 @@
+"""Tolerance to irrelevance, as the MediaEval reference computes it.
+
+A user starts watching at a result's start and gives up after ``window``
+seconds without relevant content.  Look-ups use the ``whole_seconds`` rule of
+:mod:`segeval.segment` against the *merged* qrels segments of the video, and a
+per-query *seen* list remembers what the user has watched::
+
+    T = 5      0    5    10   15   20   25
+    qrels rel            [=========]                 (10-20)
+    run 1           [==]                 (7-10): [7, 12) meets rel -> '1', seen (7, 20)
+    run 2                  [==]          (12-15): [12, 17) meets rel, [12, 15) seen -> 's'
+    run 3    [=]                         (1-3):  [1, 6) misses rel; no non-rel -> '-'
+
+For each result (v, s, e): if [s, s + T) meets a relevant segment, the label is
+``s`` when [s, e) meets a seen span, else ``1`` and (v, s, max(end of the met
+relevant segments, s + T)) joins the seen list.  Otherwise, if [s, e) meets a
+non-relevant segment the label is ``S`` when [s, e) meets a seen span, else
+``0``; otherwise ``-``.  ``num_rel`` is the number of merged relevant segments.
+"""
+
+from __future__ import annotations
+
+import math
+import numpy as np
+import numpy.typing as npt
+
+from segeval.adapt.base import Adapted, Adapter, Label, per_query_count, split_by_query
+from segeval.errors import check_int
+from segeval.prepare import Intervals, Prepared, group_pairs
+from segeval.segment import whole_seconds_overlap
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+
+def _meets(gid: IntArray, a: FloatArray, b: FloatArray, ivl: Intervals) -> tuple[IntArray, IntArray]:
+    """(unit, interval) pairs where look-up [a, b) meets the interval (``whole_seconds``)."""
+    u, j = group_pairs(gid, ivl.gid)
+    ok = whole_seconds_overlap(a[u], b[u], ivl.start[j], ivl.end[j])
+    return u[ok], j[ok]
+
+
+def _seen_meets(spans: list[tuple[float, float]], a: float, b: float) -> bool:
+    """Scalar ``whole_seconds`` rule of look-up [a, b) against a list of spans."""
+    for s, e in spans:
+        if b == 0:
+            if s <= a < e:
+                return True
+        elif math.ceil(max(a, s)) < min(b, e):
+            return True
+    return False
+
+
+class ToleranceAdapter(Adapter):
+    """Relevant when relevant content starts within ``window`` seconds of the result's start."""
+
+    name = "tolerance"
+    suffix = "_tol"
+
+    def __init__(self, window: int = 15) -> None:
+        self.window = check_int("window", window, minimum=0)
+
+    def adapt(self, data: Prepared) -> list[Adapted]:
+        run, qrels = data.run, data.qrels
+        n = len(run)
+        gid = run["gid"].to_numpy()
+        s = run["start"].to_numpy()
+        e = run["end"].to_numpy()
+        tol_end = s + self.window
+
+        ru, rj = _meets(gid, s, tol_end, data.rel)
+        rel_hit = np.zeros(n, dtype=bool)
+        rel_hit[ru] = True
+        seen_end = np.full(n, -np.inf)
+        np.maximum.at(seen_end, ru, data.rel.end[rj])
+        seen_end = np.maximum(seen_end, tol_end)
+        nu, _ = _meets(gid, s, e, data.nonrel)
+        non_hit = np.zeros(n, dtype=bool)
+        non_hit[nu] = True
+
+        labels = np.full(n, Label.UNJUDGED, dtype=np.uint8)
+        labels[non_hit] = Label.NONRELEVANT
+        # the seen list only ever holds videos where a relevant segment was met, so only
+        # results in such (query, video) groups can be labelled s / S
+        seen: dict[int, list[tuple[float, float]]] = {}
+        candidates = np.flatnonzero((rel_hit | non_hit) & np.isin(gid, gid[rel_hit]))
+        for i in candidates.tolist():
+            g = int(gid[i])
+            spans = seen.get(g)
+            was_seen = spans is not None and _seen_meets(spans, float(s[i]), float(e[i]))
+            if rel_hit[i]:
+                if was_seen:
+                    labels[i] = Label.RELEVANT_SEEN
+                else:
+                    labels[i] = Label.RELEVANT
+                    seen.setdefault(g, []).append((float(s[i]), float(seen_end[i])))
+            elif was_seen:
+                labels[i] = Label.NONRELEVANT_SEEN
+
+        # deciding qrels rows: raw relevant rows met by [s, s + T) for 1/s,
+        # raw non-relevant rows met by [s, e) for 0/S
+        rel_rows = np.flatnonzero(qrels["rel"].to_numpy() > 0)
+        non_rows = np.flatnonzero(qrels["rel"].to_numpy() <= 0)
+        qg, qs, qe = qrels["gid"].to_numpy(), qrels["start"].to_numpy(), qrels["end"].to_numpy()
+
+        def raw(rows: IntArray, b: FloatArray, mask: npt.NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
+            ivl = Intervals(qg[rows], qg[rows], qs[rows].astype(np.float64), qe[rows].astype(np.float64))
+            u, j = _meets(gid, s, b, ivl)
+            keep = mask[u]
+            return u[keep], rows[j[keep]]
+
+        is_rel_label = rel_hit
+        is_non_label = ~rel_hit & non_hit
+        u1, r1 = raw(rel_rows, tol_end, is_rel_label)
+        u0, r0 = raw(non_rows, e, is_non_label)
+        units = np.concatenate([u1, u0])
+        rows = np.concatenate([r1, r0])
+        order = np.argsort(units, kind="stable")
+        num_rel = per_query_count(data.rel.qcode, len(data.queries))
+        return split_by_query(data, run["qcode"].to_numpy(), labels, num_rel, units[order], rows[order],
+                              np.arange(n, dtype=np.int64))

@@ -1,0 +1,113 @@
+"""Command line: ``segeval me13sh`` (more commands follow).  Exit codes: 0 ok, 2 bad input or usage."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from typing import Annotated
+
+import typer
+from typer.exceptions import TyperException
+
+from segeval import __version__
+from segeval.errors import SegevalError
+
+app = typer.Typer(
+    name="segeval",
+    help="Evaluate segment-based multimedia retrieval runs (MediaEval, TRECVID, trec_eval-style).",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+class RunKind(str, Enum):
+    linking = "linking"
+    search = "search"
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"segeval {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """segeval: evaluation for segment-based multimedia retrieval."""
+
+
+@app.command("me13sh")
+def me13sh(
+    qrels: Annotated[str, typer.Argument(help="Qrels: 'qid Q0 video start end rel' (times M.S; .gz ok).")],
+    run: Annotated[str, typer.Argument(help="Run file in the --kind format (.gz ok).")],
+    kind: Annotated[RunKind, typer.Option("--kind", "-k", help=(
+        "Run format. linking: 'qid Q0 video start end rank score run'; "
+        "search: 'qid Q0 video start end jumpin rank score [run]'."))] = RunKind.linking,
+    bin_size: Annotated[int, typer.Option("--bin-size", "-B", help="Bin size in seconds for the _bin measures.")]
+    = 300,
+    tolerance: Annotated[int, typer.Option("--tolerance", "-T",
+                                           help="Tolerance window in seconds for the _tol measures.")] = 15,
+    items: Annotated[str | None, typer.Option("--items", "-i",
+                                              help="Comma-separated query ids to evaluate (default: all).")]
+    = None,
+) -> None:
+    """The MediaEval Search & Hyperlinking / TRECVID LNK evaluation, as the reference sh_eval script.
+
+    Prints the same rows, values and layout: overlap (no suffix), binned (_bin) and
+    tolerance-to-irrelevance (_tol) measures, and MAiSP. Only queries in both the qrels
+    and the run are evaluated; results are ordered by the rank column.
+    """
+    from segeval.pipeline import evaluate, me13sh_adapters
+    from segeval.report.me13sh import MEASURES, render
+
+    adapters = me13sh_adapters(bin_size, tolerance)
+    chosen = None
+    if items is not None:
+        chosen = [x for x in items.split(",") if x]
+        if not chosen:
+            raise SegevalError(f"The 'items' parameter must list query ids separated by commas. Got {items!r} "
+                               f"instead.")
+    ev = evaluate(qrels, run, MEASURES, adapters, run_kind=kind.value, queries=chosen)
+    sys.stdout.write(render(ev, run, bin_size, tolerance))
+    for note in ev.notes:
+        print(note, file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; SegevalError and usage errors exit 2 with a message, never a traceback."""
+    try:
+        app(args=argv, standalone_mode=False)
+    except SegevalError as exc:
+        print(f"segeval: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except typer.Exit as exc:
+        return int(exc.exit_code or 0)
+    except TyperException as exc:
+        show = getattr(exc, "show", None)
+        if callable(show):
+            show()
+        else:
+            print(f"segeval: error: {exc}", file=sys.stderr)
+        return int(getattr(exc, "exit_code", 2))
+    except typer.Abort:
+        print("segeval: aborted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except MemoryError:
+        print("segeval: error: out of memory", file=sys.stderr)
+        return 2
+    except Exception as exc:  # a bug: still no traceback for the user
+        print(f"segeval: internal error: {type(exc).__name__}: {exc} (please report this)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def entry() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

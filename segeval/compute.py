@@ -1,0 +1,68 @@
+"""The measure stage: apply each requested measure to each query's adapted labels or segments."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from segeval.adapt.base import Adapted, Adapter
+from segeval.measures.registry import Measure, measure
+from segeval.measures.segments import QuerySegments
+from segeval.prepare import Prepared
+
+
+@dataclass(frozen=True)
+class Request:
+    """A measure to report under ``name``; label measures name the adapter that labels for them."""
+
+    name: str
+    measure: Measure
+    adapter: Adapter | None = None
+
+
+def requests(names: Sequence[str], adapters: Sequence[Adapter]) -> list[Request]:
+    """Label measures once per adapter (name + adapter suffix); segment measures once."""
+    out: list[Request] = []
+    for adapter in adapters:
+        for n in names:
+            m = measure(n)
+            if m.scope == "labels":
+                out.append(Request(m.name + adapter.suffix, m, adapter))
+    for n in names:
+        m = measure(n)
+        if m.scope == "segments":
+            out.append(Request(m.name, m, None))
+    return out
+
+
+def query_segments(data: Prepared) -> list[QuerySegments]:
+    """Per-query run segments and merged relevant segments, in ``data.queries`` order."""
+    gid = data.run["gid"].to_numpy()
+    start = data.run["start"].to_numpy()
+    end = data.run["end"].to_numpy()
+    rb, lb = data.run_bounds, data.rel_bounds
+    out = []
+    for q in range(len(data.queries)):
+        a, b, c, d = rb[q], rb[q + 1], lb[q], lb[q + 1]
+        out.append(QuerySegments(gid[a:b], start[a:b], end[a:b],
+                                 data.rel.gid[c:d], data.rel.start[c:d], data.rel.end[c:d]))
+    return out
+
+
+def compute(
+    data: Prepared, adapted: dict[str, list[Adapted]], reqs: Sequence[Request]
+) -> dict[str, list[Any]]:
+    """Per-query values: ``result[request.name][q]`` for the q-th query of ``data.queries``."""
+    segments: list[QuerySegments] | None = None
+    result: dict[str, list[Any]] = {}
+    for r in reqs:
+        if r.measure.scope == "labels":
+            if r.adapter is None:
+                raise ValueError(f"measure {r.name} needs an adapter")
+            result[r.name] = [r.measure(a) for a in adapted[r.adapter.name]]
+        else:
+            if segments is None:
+                segments = query_segments(data)
+            result[r.name] = [r.measure(s) for s in segments]
+    return result

@@ -1,0 +1,52 @@
+"""Measures over one query's adapted labels (pure functions of :class:`~segeval.adapt.Adapted`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from segeval.adapt.base import Adapted, Label
+
+
+def _relevant(a: Adapted) -> np.ndarray:  # type: ignore[type-arg]
+    return a.labels == Label.RELEVANT
+
+
+def num_rel(a: Adapted) -> int:
+    """Relevant units of the adapter (merged segments, bins, ...)."""
+    return a.num_rel
+
+
+def num_ret(a: Adapted) -> int:
+    """Ranked units (results, or bins for the binned adapter)."""
+    return len(a.labels)
+
+
+def num_rel_ret(a: Adapted) -> int:
+    """Units labelled relevant (``1``; seen ones excluded)."""
+    return int(_relevant(a).sum())
+
+
+def average_precision(a: Adapted) -> float:
+    """Sum over relevant ranks i of (relevant up to i) / i, divided by num_rel; 0 when none found."""
+    ranks = np.flatnonzero(_relevant(a)) + 1
+    if len(ranks) == 0:
+        return 0.0
+    total = 0.0
+    for found, rank in enumerate(ranks.tolist(), start=1):  # left-to-right sum, as the reference
+        total += found / rank
+    return total / a.num_rel
+
+
+def precision_at(a: Adapted, n: int) -> float:
+    """Relevant units among the first n, divided by n (missing ranks count as not relevant)."""
+    return int(_relevant(a)[:n].sum()) / n
+
+
+def judged_at(a: Adapted, n: int) -> float:
+    """Judged units (any label but ``-``) among the first n, divided by n."""
+    return int((a.labels[:n] != Label.UNJUDGED).sum()) / n
+
+
+def relstring(a: Adapted) -> str:
+    """The labels in rank order, a space, and their count."""
+    return f"{a.relstring} {len(a.labels)}"

@@ -1,0 +1,178 @@
+"""Measures over one query's run segments and merged relevant segments (no adapter)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.prepare import group_pairs
+from segeval.segment import closed_overlap
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class QuerySegments:
+    """One query's ranked results and merged relevant qrels segments.
+
+    ``run_gid``/``rel_gid`` identify the video within the query; ``rel_*`` are
+    sorted by (video, start) and pairwise disjoint within a video.
+    """
+
+    run_gid: IntArray
+    run_start: FloatArray
+    run_end: FloatArray
+    rel_gid: IntArray
+    rel_start: FloatArray
+    rel_end: FloatArray
+
+    @cached_property
+    def maisp(self) -> MaispState:
+        """The MAiSP walk over this query's results (computed once)."""
+        return maisp_walk(self)
+
+
+# ----------------------------------------------------------------- statistics
+
+def videos_ret(q: QuerySegments) -> int:
+    """Distinct videos among the results."""
+    return len(np.unique(q.run_gid))
+
+
+def videos_rel(q: QuerySegments) -> int:
+    """Videos with a relevant qrels segment."""
+    return len(np.unique(q.rel_gid))
+
+
+def avglength_ret(q: QuerySegments) -> float:
+    """Mean length (s) of the results."""
+    return float((q.run_end - q.run_start).sum()) / len(q.run_start) if len(q.run_start) else 0.0
+
+
+def avglength_rel(q: QuerySegments) -> float:
+    """Mean length (s) of the merged relevant segments; 0 when none."""
+    return float((q.rel_end - q.rel_start).sum()) / len(q.rel_start) if len(q.rel_start) else 0.0
+
+
+# ----------------------------------------------------------------------- MAiSP
+
+@dataclass(frozen=True)
+class MaispState:
+    """Outcome of the MAiSP walk: seconds counts, recall points, interpolated precisions."""
+
+    rel_secs: int
+    ret_secs: int
+    rel_ret_secs: int
+    points: list[int]
+    isp: list[float]
+
+
+def recall_points(rel_secs: int) -> list[int]:
+    """Recall points in seconds of relevant content (about 100 of them for long ground truth)."""
+    if rel_secs > 100:
+        rest = rel_secs % 100
+        step = math.floor(rel_secs / 100.0) if rest <= 50 else math.ceil(rel_secs / 100.0)
+        points = list(range(0, rel_secs, step))
+        points[-1] += rest
+        return points
+    return [*range(rel_secs), rel_secs]
+
+
+def _windows_meet(r0: float, r1: float, w0: float, w1: float) -> bool:
+    # the reference's test, which differs from the closed rule once the window has been
+    # shifted past its end (w0 > w1)
+    return (r0 <= w0 <= r1) or (w0 <= r0 <= w1)
+
+
+def maisp_walk(q: QuerySegments) -> MaispState:
+    """Walk the results as the reference's user model does (see sh_eval-semantics, MAiSP).
+
+    Only results that meet a relevant segment need the sequential walk; the
+    others just add their length to the retrieved seconds.
+    """
+    rel_secs_f = float(np.maximum(q.rel_end - q.rel_start, 0).sum())
+    rel_secs = int(rel_secs_f)
+    points = recall_points(rel_secs)
+    contrib = np.maximum(q.run_end - q.run_start, 0)
+    remaining: dict[int, list[tuple[float, float]]] = {}
+    for g, r0, r1 in zip(q.rel_gid.tolist(), q.rel_start.tolist(), q.rel_end.tolist(), strict=True):
+        remaining.setdefault(g, []).append((r0, r1))
+    # candidates: results meeting (closed rule) a relevant segment of their video
+    candidate = np.zeros(len(contrib), dtype=bool)
+    u, j = group_pairs(q.run_gid, q.rel_gid)
+    meets = closed_overlap(q.run_start[u], q.run_end[u], q.rel_start[j], q.rel_end[j])
+    candidate[u[meets]] = True
+    other = np.where(candidate, 0, contrib)
+    other_before = np.concatenate([[0.0], np.cumsum(other)[:-1]]) if len(other) else other
+    sp: list[float] = []
+    k = 1
+    rel_ret = 0.0
+    cand_ret = 0.0
+    starts, ends, gids = q.run_start, q.run_end, q.run_gid
+    for i in np.flatnonzero(candidate).tolist():
+        ret = float(other_before[i]) + cand_ret
+        s, e = float(starts[i]), float(ends[i])
+        w0, w1 = s, e
+        seen = 0.0
+        kept: list[tuple[float, float]] = []
+        g = int(gids[i])
+        for r0, r1 in remaining[g]:
+            if not _windows_meet(r0, r1, w0, w1):
+                kept.append((r0, r1))
+                continue
+            o0 = max(r0, w0)
+            rel_over = max(r1 - o0, 0.0)
+            rel_ret += rel_over
+            seen += (o0 - w0) + rel_over
+            while k < len(points) and points[k] <= rel_ret:
+                sp.append(points[k] / (ret + seen - (rel_ret - points[k])))
+                k += 1
+            if r0 < o0 and (o0 - 1) - r0 >= 0.01:  # the unwatched part before o0 stays
+                kept.append((r0, o0 - 1))
+            w0 = w0 + seen
+        remaining[g] = kept
+        cand_ret += max(seen, e - s)
+    isp = [0.0] * len(sp)
+    best = -math.inf
+    for j in range(len(sp) - 1, -1, -1):
+        best = max(best, sp[j])
+        isp[j] = best
+    ret_secs = float(other.sum()) + cand_ret
+    return MaispState(rel_secs, int(ret_secs), int(rel_ret), points, isp)
+
+
+def num_rel_secs(q: QuerySegments) -> int:
+    """Seconds of merged relevant content."""
+    return q.maisp.rel_secs
+
+
+def num_ret_secs(q: QuerySegments) -> int:
+    """Seconds the MAiSP user watches (results, extended to the end of relevant content)."""
+    return q.maisp.ret_secs
+
+
+def num_rel_ret_secs(q: QuerySegments) -> int:
+    """Seconds of relevant content the MAiSP user watches."""
+    return q.maisp.rel_ret_secs
+
+
+def maisp(q: QuerySegments) -> float:
+    """Mean interpolated segment precision over the recall points (reference formula)."""
+    st = q.maisp
+    if not st.isp:
+        return 0.0
+    total = 1.0
+    for v in st.isp:
+        total += v
+    return total / len(st.points)
+
+
+def maisp_at(q: QuerySegments, position: int) -> float:
+    """Interpolated segment precision at recall-point position ``position`` (0 when absent)."""
+    isp = q.maisp.isp
+    return isp[position] if position < len(isp) else 0.0

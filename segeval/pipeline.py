@@ -1,0 +1,73 @@
+"""``evaluate()``: read → validate → prepare → adapt → measure → aggregate, on one screen."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from segeval.adapt import Adapter, BinnedAdapter, OverlapAdapter, ToleranceAdapter
+from segeval.aggregate import aggregate
+from segeval.compute import Request, compute, requests
+from segeval.prepare import prepare
+from segeval.read import read_qrels, read_run
+from segeval.validate import validate_qrels, validate_run
+
+
+@dataclass
+class Evaluation:
+    """Per-query values and aggregates of the requested measures."""
+
+    queries: list[str]
+    requests: list[Request]
+    per_query: dict[str, list[Any]]
+    summary: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+
+    def frame(self) -> pd.DataFrame:
+        """Per-query values as a DataFrame (queries × measures)."""
+        return pd.DataFrame(self.per_query, index=pd.Index(self.queries, name="query"))
+
+
+def evaluate(
+    qrels: pd.DataFrame | str | Path,
+    run: pd.DataFrame | str | Path,
+    measures: Sequence[str] | Sequence[Request],
+    adapters: Sequence[Adapter] = (OverlapAdapter(),),
+    *,
+    run_kind: str = "linking",
+    queries: Sequence[str] | None = None,
+    order: str = "rank",
+) -> Evaluation:
+    """Evaluate a run against qrels.
+
+    ``measures`` are names (label measures are computed once per adapter, named
+    with the adapter's suffix) or prepared :class:`Request` objects.  ``queries``
+    and ``order`` are the policies of :func:`segeval.prepare.prepare`.
+    """
+    q = validate_qrels(qrels if isinstance(qrels, pd.DataFrame) else read_qrels(qrels))
+    r = validate_run(run if isinstance(run, pd.DataFrame) else read_run(run, run_kind))
+    data = prepare(q, r, queries=queries, order=order)
+    reqs = [m for m in measures if isinstance(m, Request)] or requests([str(m) for m in measures], adapters)
+    used = {x.adapter.name: x.adapter for x in reqs if x.adapter is not None}
+    adapted = {name: adapter.adapt(data) for name, adapter in used.items()}
+    per_query = compute(data, adapted, reqs)
+    summary = {x.name: aggregate(per_query[x.name], x.measure.aggregate) for x in reqs}
+    notes = []
+    for x in reqs:
+        if x.measure.name == "map" and isinstance(x.adapter, OverlapAdapter):
+            above = [qid for qid, v in zip(data.queries, per_query[x.name], strict=True) if v > 1]
+            if above:
+                notes.append(
+                    f"note: {x.name} is above 1 for {len(above)} of {len(data.queries)} queries "
+                    f"(first: {above[0]}): the overlap adapter credits one relevant segment once "
+                    f"for every result that overlaps it")
+    return Evaluation(data.queries, reqs, per_query, summary, notes)
+
+
+def me13sh_adapters(bin_size: int = 300, tolerance: int = 15) -> list[Adapter]:
+    """The reference's three adapters, in its report order."""
+    return [OverlapAdapter(), BinnedAdapter(bin_size), ToleranceAdapter(tolerance)]

@@ -1,0 +1,179 @@
+"""Select the evaluated queries, order each query's results, and index both sides.
+
+The policies that change numbers are explicit parameters:
+
+``order``
+    ``"rank"`` (default, the MediaEval reference): results ordered by the rank
+    column, equal ranks keeping file order.
+``queries``
+    Which queries are evaluated: by default those present in both the qrels and
+    the run (the reference skips qrels queries missing from the run and ignores
+    run queries missing from the qrels).  An explicit list restricts this further.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from segeval.errors import ParameterError, check_choice
+
+ORDERS = ("rank",)
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Intervals:
+    """Sorted, per-(query, item) intervals: group id, query code, start, end."""
+
+    gid: IntArray
+    qcode: IntArray
+    start: FloatArray
+    end: FloatArray
+
+    def __len__(self) -> int:
+        return len(self.gid)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Evaluation-ready inputs.
+
+    ``run`` and ``qrels`` are sorted by query (in ``queries`` order) and carry
+    ``qcode`` (position in ``queries``) and ``gid`` (a (query, item) group id
+    shared by both).  ``run_bounds[q]:run_bounds[q+1]`` are query q's results.
+    ``rel``/``nonrel`` are the merged relevant and non-relevant qrels segments.
+    """
+
+    queries: list[str]
+    run: pd.DataFrame
+    qrels: pd.DataFrame
+    run_bounds: IntArray
+    qrels_bounds: IntArray
+    rel: Intervals
+    nonrel: Intervals
+    rel_bounds: IntArray
+
+
+def merge_intervals(gid: IntArray, qcode: IntArray, start: FloatArray, end: FloatArray) -> Intervals:
+    """Merge intervals of each group that meet under the ``closed`` rule (touching counts).
+
+    Input must be sorted by (gid, start, end).  Walking a group in order, an
+    interval whose start is <= the running maximum end joins the current one.
+    """
+    n = len(gid)
+    if n == 0:
+        empty_i = np.zeros(0, dtype=np.int64)
+        empty_f = np.zeros(0, dtype=np.float64)
+        return Intervals(empty_i, empty_i, empty_f, empty_f)
+    new_group = np.ones(n, dtype=bool)
+    new_group[1:] = gid[1:] != gid[:-1]
+    group_no = np.cumsum(new_group) - 1
+    run_max = pd.Series(end).groupby(group_no).cummax().to_numpy()
+    prev_max = np.empty(n)
+    prev_max[0] = -np.inf
+    prev_max[1:] = run_max[:-1]
+    starts_new = new_group | (start > prev_max)
+    piece = np.cumsum(starts_new) - 1
+    first = np.flatnonzero(starts_new)
+    m_end = np.maximum.reduceat(end, first) if len(first) else np.zeros(0)
+    del piece
+    return Intervals(gid[first], qcode[first], start[first], m_end.astype(np.float64))
+
+
+def bounds(qcode: IntArray, n_queries: int) -> IntArray:
+    """Offsets such that rows of query q are ``[b[q], b[q+1])`` of a qcode-sorted array."""
+    return np.searchsorted(qcode, np.arange(n_queries + 1), side="left").astype(np.int64)
+
+
+def prepare(
+    qrels: pd.DataFrame,
+    run: pd.DataFrame,
+    *,
+    queries: Sequence[str] | None = None,
+    order: str = "rank",
+) -> Prepared:
+    """Select queries, order the run and index both sides by (query, item)."""
+    check_choice("order", order, ORDERS)
+    qrels_q = set(qrels["query"].unique())
+    run_q = set(run["query"].unique())
+    if queries is None:
+        chosen = sorted(qrels_q & run_q)
+    else:
+        unknown = sorted(set(queries) - qrels_q)
+        if unknown:
+            shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
+            raise ParameterError(
+                f"The 'queries' parameter must name queries of the qrels. Got {shown} instead."
+            )
+        chosen = sorted(set(queries) & run_q)
+    code_of = {q: i for i, q in enumerate(chosen)}
+    n_q = len(chosen)
+
+    run_codes = run["query"].map(code_of).to_numpy(dtype=np.float64, na_value=np.nan)
+    keep = ~np.isnan(run_codes)
+    r = run.loc[keep].copy()
+    r["qcode"] = run_codes[keep].astype(np.int64)
+    sort = np.lexsort((r["rank"].to_numpy(), r["qcode"].to_numpy()))  # stable: equal ranks keep file order
+    r = r.iloc[sort].reset_index(drop=True)
+
+    qrels_codes = qrels["query"].map(code_of).to_numpy(dtype=np.float64, na_value=np.nan)
+    keep_q = ~np.isnan(qrels_codes)
+    q = qrels.loc[keep_q].copy()
+    q["qcode"] = qrels_codes[keep_q].astype(np.int64)
+
+    items = pd.concat([r["item"], q["item"]], ignore_index=True)
+    item_codes, _ = pd.factorize(items)
+    pair = np.concatenate([r["qcode"].to_numpy(), q["qcode"].to_numpy()]) * (int(item_codes.max(initial=0)) + 1) \
+        + item_codes
+    gid_all = np.unique(pair, return_inverse=True)[1].astype(np.int64)  # gid order follows (query, item code)
+    r["gid"] = gid_all[: len(r)]
+    q["gid"] = gid_all[len(r):]
+    q = q.iloc[np.lexsort((q["end"].to_numpy(), q["start"].to_numpy(), q["gid"].to_numpy()))]
+    q = q.reset_index(drop=True)
+
+    def merged(mask: npt.NDArray[np.bool_]) -> Intervals:
+        s = q.loc[mask]
+        return merge_intervals(s["gid"].to_numpy(), s["qcode"].to_numpy(),
+                               s["start"].to_numpy(dtype=np.float64), s["end"].to_numpy(dtype=np.float64))
+
+    rel_mask = q["rel"].to_numpy() > 0
+    rel = merged(rel_mask)
+    nonrel = merged(~rel_mask)
+    return Prepared(
+        queries=chosen,
+        run=r,
+        qrels=q,
+        run_bounds=bounds(r["qcode"].to_numpy(), n_q),
+        qrels_bounds=bounds(q["qcode"].to_numpy(), n_q),
+        rel=rel,
+        nonrel=nonrel,
+        rel_bounds=bounds(rel.qcode, n_q),
+    )
+
+
+def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArray, IntArray]:
+    """All (i, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j.
+
+    Group ids are small non-negative integers, so each group's slice of the
+    sorted right side is found by counting rather than searching.
+    """
+    if len(right_gid_sorted) == 0 or len(left_gid) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    size = int(max(left_gid.max(), right_gid_sorted.max())) + 1
+    per_group = np.bincount(right_gid_sorted, minlength=size)
+    first = np.cumsum(per_group) - per_group
+    counts = per_group[left_gid]
+    lo = first[left_gid]
+    total = int(counts.sum())
+    left = np.repeat(np.arange(len(left_gid), dtype=np.int64), counts)
+    if total == 0:
+        return left, np.zeros(0, dtype=np.int64)
+    right = np.arange(total, dtype=np.int64) + np.repeat(lo - (np.cumsum(counts) - counts), counts)
+    return left, right

@@ -1,0 +1,369 @@
+"""Read qrels and runs into DataFrames with fixed columns and dtypes.
+
+Every format is a :class:`LineFormat`: white-space separated fields, each with a
+kind.  A fast path (pandas' C tokenizer plus vectorised time parsing) reads
+well-formed files; whenever it meets anything unusual the line-by-line parser,
+which defines the accepted syntax, re-reads the file and either returns the
+same table or raises an :class:`~segeval.errors.InputError` naming the file,
+line, offending text and what was expected.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import re
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from segeval.errors import InputError
+
+FieldKind = Literal["str", "ignore", "mmss", "int", "float"]
+
+QRELS_COLUMNS = ("query", "item", "start", "end", "rel", "line")
+RUN_COLUMNS = ("query", "item", "start", "end", "jumpin", "rank", "score", "run", "line")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One white-space separated field: its column name and kind."""
+
+    name: str
+    kind: FieldKind
+
+
+@dataclass(frozen=True)
+class LineFormat:
+    """A line-oriented format: its fields, how many trailing ones may be absent, an example."""
+
+    name: str
+    fields: tuple[Field, ...]
+    example: str
+    optional: int = 0
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        n = len(self.fields)
+        return tuple(range(n - self.optional, n + 1))
+
+    def describe_counts(self) -> str:
+        c = self.counts
+        return str(c[0]) if len(c) == 1 else " or ".join(str(x) for x in c)
+
+
+MEDIAEVAL_QRELS = LineFormat(
+    "MediaEval qrels",
+    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("start", "mmss"),
+     Field("end", "mmss"), Field("rel", "int")),
+    "anchor_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 1",
+)
+MEDIAEVAL_LINKING_RUN = LineFormat(
+    "MediaEval linking run",
+    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("start", "mmss"),
+     Field("end", "mmss"), Field("rank", "int"), Field("score", "float"), Field("run", "str")),
+    "anchor_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 1 0.93 myrun",
+)
+MEDIAEVAL_SEARCH_RUN = LineFormat(
+    "MediaEval search run",
+    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("start", "mmss"),
+     Field("end", "mmss"), Field("jumpin", "mmss"), Field("rank", "int"), Field("score", "float"),
+     Field("run", "str")),
+    "query_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 2.30 1 0.93 myrun",
+    optional=1,
+)
+RUN_FORMATS = {"linking": MEDIAEVAL_LINKING_RUN, "search": MEDIAEVAL_SEARCH_RUN}
+
+EXPECTED = {
+    "mmss": "an M.S time: minutes, a dot and seconds 0-59 (one or two digits), such as '17.05'",
+    "int": "an integer",
+    "float": "a finite number",
+}
+
+# ----------------------------------------------------------------------------- bytes
+
+MAX_COMPRESSED_RATIO = 1000  # a .gz expanding more than this is refused as a likely gzip bomb
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The file's content, gunzipped when it starts with the gzip magic number."""
+    name = str(path)
+    p = Path(path)
+    if not p.exists():
+        raise InputError(name, "no such file")
+    if p.is_dir():
+        raise InputError(name, "is a directory, expected a file")
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise InputError(name, f"cannot be read: {exc.strerror or exc}") from None
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise InputError(name, f"is not a valid gzip file ({exc}); expected a complete .gz file") from None
+        return data
+    if name.endswith(".gz") and raw:
+        raise InputError(name, "has a .gz name but is not gzip-compressed; expected a gzip file")
+    return raw
+
+
+def source_line(path: str | Path, number: int) -> str:
+    """Line ``number`` (1-based) of the file, decoded leniently, for error messages."""
+    lines = read_bytes(path).split(b"\n")
+    if 1 <= number <= len(lines):
+        return lines[number - 1].rstrip(b"\r").decode("utf-8", "replace")
+    return ""
+
+
+# ------------------------------------------------------------------------ slow path
+
+_INT = re.compile(r"[+-]?[0-9]+\Z")
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+_MMSS = re.compile(r"([0-9]+)\.([0-9]{1,2})\Z")
+
+
+def parse_mmss(token: str) -> int | None:
+    """Seconds of an ``M.S`` time, or None when ``token`` is not one."""
+    m = _MMSS.match(token)
+    if m is None:
+        return None
+    seconds = int(m.group(2))
+    if seconds > 59:
+        return None
+    return int(m.group(1)) * 60 + seconds
+
+
+def _parse_int(token: str) -> int | None:
+    return int(token) if _INT.match(token) else None
+
+
+def _parse_float(token: str) -> float | None:
+    if not _FLOAT.match(token):
+        return None
+    value = float(token)
+    return value if np.isfinite(value) else None
+
+
+_PARSERS: dict[str, Callable[[str], object]] = {"mmss": parse_mmss, "int": _parse_int, "float": _parse_float}
+
+
+def _slow_parse(data: bytes, fmt: LineFormat, path: str) -> dict[str, list[object]]:
+    columns: dict[str, list[object]] = {f.name: [] for f in fmt.fields if f.kind != "ignore"}
+    columns["line"] = []
+    counts = fmt.counts
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            shown = raw.decode("utf-8", "replace").rstrip("\r")
+            raise InputError(path, f"is not valid UTF-8 text (byte {exc.start + 1} of the line); "
+                                   f"expected UTF-8", line=number, text=shown) from None
+        text = text.rstrip("\r")
+        tokens = text.split()
+        if not tokens:
+            continue
+        if "\x00" in text:
+            raise InputError(path, "contains a NUL byte; expected a text line", line=number,
+                             text=text.replace("\x00", "\\0"))
+        if len(tokens) not in counts:
+            raise InputError(
+                path,
+                f"has {len(tokens)} fields; expected {fmt.describe_counts()} fields for a {fmt.name} "
+                f"line, such as '{fmt.example}'",
+                line=number, text=text)
+        for i, field in enumerate(fmt.fields):
+            if field.kind == "ignore":
+                continue
+            if i >= len(tokens):
+                columns[field.name].append("")
+                continue
+            token = tokens[i]
+            parser = _PARSERS.get(field.kind)
+            if parser is None:
+                columns[field.name].append(token)
+                continue
+            value = parser(token)
+            if value is None:
+                raise InputError(
+                    path, f"field {i + 1} ({field.name}) is '{token}'; expected {EXPECTED[field.kind]}",
+                    line=number, text=text)
+            columns[field.name].append(value)
+        columns["line"].append(number)
+    return columns
+
+
+# ------------------------------------------------------------------------ fast path
+
+def mmss_to_seconds(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
+    """Vectorised :func:`parse_mmss` over a bytes array; None when any entry is not an M.S time."""
+    n = len(values)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    width = values.dtype.itemsize
+    if width > 15:
+        return None
+    b = values.view(np.uint8).reshape(n, width)
+    minutes = np.zeros(n, dtype=np.int64)
+    seconds = np.zeros(n, dtype=np.int64)
+    n_min = np.zeros(n, dtype=np.int64)  # digits before the dot
+    n_sec = np.full(n, -1, dtype=np.int64)  # digits after the dot; -1 while no dot seen
+    ended = np.zeros(n, dtype=bool)  # NUL padding reached
+    ok = True
+    for j in range(width):
+        c = b[:, j]
+        is_nul = c == 0
+        is_digit = (c >= 48) & (c <= 57)
+        is_dot = c == 46
+        ok = ok and bool(((is_nul | is_digit | is_dot) & (~ended | is_nul)).all())
+        if not ok:
+            return None
+        before = is_digit & (n_sec < 0)
+        after = is_digit & (n_sec >= 0)
+        dv = c.astype(np.int64) - 48
+        minutes = np.where(before, minutes * 10 + dv, minutes)
+        n_min += before
+        seconds = np.where(after, seconds * 10 + dv, seconds)
+        n_sec = np.where(after, n_sec + 1, n_sec)
+        if is_dot.any():
+            if (is_dot & (n_sec >= 0)).any():
+                return None
+            n_sec = np.where(is_dot, 0, n_sec)
+        ended |= is_nul
+    if (n_min < 1).any() or (n_sec < 1).any() or (n_sec > 2).any() or (seconds > 59).any():
+        return None
+    return minutes * 60 + seconds
+
+
+def _fast_parse(data: bytes, fmt: LineFormat) -> dict[str, npt.NDArray[np.generic]] | None:
+    n_fields = len(fmt.fields)
+    dtypes: dict[int, object] = {}
+    for i, f in enumerate(fmt.fields):
+        dtypes[i] = {"int": np.int64, "float": np.float64}.get(f.kind, object)
+    try:
+        df = pd.read_csv(
+            io.BytesIO(data), sep=r"\s+", header=None, names=list(range(n_fields)), dtype=dtypes,  # type: ignore[arg-type]
+            quoting=csv.QUOTE_NONE, na_filter=False, engine="c", index_col=False,
+            encoding="utf-8", skip_blank_lines=True,
+        )
+    except Exception:  # any tokenizer or conversion trouble: let the strict parser explain it
+        return None
+    if len(df) == 0:
+        return None
+    out: dict[str, npt.NDArray[np.generic]] = {}
+    required = len(fmt.fields) - fmt.optional
+    for i, f in enumerate(fmt.fields):
+        col = df[i]
+        if f.kind == "ignore":
+            if i < required and col.isna().any():
+                return None
+            continue
+        if f.kind == "str":
+            values = col.to_numpy(dtype=object)
+            missing = pd.isna(values)
+            if missing.any():
+                if i < required:
+                    return None
+                values = np.where(missing, "", values)
+            out[f.name] = values
+        elif f.kind == "mmss":
+            values = col.to_numpy(dtype=object)
+            if pd.isna(values).any():
+                return None
+            try:
+                as_bytes = values.astype("S")
+            except (UnicodeEncodeError, ValueError):
+                return None
+            secs = mmss_to_seconds(as_bytes)
+            if secs is None:
+                return None
+            out[f.name] = secs
+        elif f.kind == "int":
+            out[f.name] = col.to_numpy(dtype=np.int64)
+        else:
+            floats = col.to_numpy(dtype=np.float64)
+            if not np.isfinite(floats).all():
+                return None
+            out[f.name] = floats
+    # any row with the last optional field missing mixed with present ones is fine; the
+    # tokenizer pads missing trailing fields, and a row with too few required fields fails above
+    out["line"] = _line_numbers(data, len(df))
+    if out["line"] is None:  # type: ignore[comparison-overlap]
+        return None
+    return out
+
+
+def _line_numbers(data: bytes, rows: int) -> npt.NDArray[np.int64]:
+    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    if lines == rows:
+        return np.arange(1, rows + 1, dtype=np.int64)
+    numbers = [i for i, raw in enumerate(data.split(b"\n"), start=1) if raw.strip()]
+    return np.asarray(numbers, dtype=np.int64)
+
+
+# --------------------------------------------------------------------------- public
+
+def parse_table(data: bytes, fmt: LineFormat, path: str) -> dict[str, npt.NDArray[np.generic]]:
+    """Columns of a line-oriented file, keyed by field name plus ``line`` (1-based line numbers)."""
+    fast = _fast_parse(data, fmt)
+    if fast is not None and len(fast["line"]) == _count_rows(data, fast):
+        return fast
+    slow = _slow_parse(data, fmt, path)
+    if not slow["line"]:
+        raise InputError(path, f"has no data lines; expected {fmt.name} lines such as '{fmt.example}'")
+    result: dict[str, npt.NDArray[np.generic]] = {}
+    for name, values in slow.items():
+        kind = next((f.kind for f in fmt.fields if f.name == name), "int")
+        dtype = {"int": np.int64, "mmss": np.int64, "float": np.float64}.get(kind, object)
+        result[name] = np.asarray(values, dtype=dtype)
+    return result
+
+
+def _count_rows(data: bytes, fast: dict[str, npt.NDArray[np.generic]]) -> int:
+    return len(fast["line"])
+
+
+def _frame(columns: dict[str, npt.NDArray[np.generic]], names: tuple[str, ...], path: str) -> pd.DataFrame:
+    n = len(columns["line"])
+    frame: dict[str, object] = {}
+    for name in names:
+        if name in columns:
+            values = columns[name]
+        elif name in ("start", "end", "jumpin"):
+            values = np.full(n, np.nan)
+        elif name == "run":
+            values = np.full(n, "", dtype=object)
+        else:  # pragma: no cover - every format has the remaining columns
+            raise KeyError(name)
+        if name in ("start", "end", "jumpin"):
+            values = values.astype(np.float64)
+        frame[name] = values
+    df = pd.DataFrame(frame)
+    for name in ("query", "item", "run"):
+        if name in df:
+            df[name] = df[name].astype(object)
+    df.attrs["path"] = path
+    return df
+
+
+def read_qrels(path: str | Path, fmt: LineFormat = MEDIAEVAL_QRELS) -> pd.DataFrame:
+    """Read a qrels file: columns query, item, start, end (seconds), rel, line."""
+    name = str(path)
+    columns = parse_table(read_bytes(path), fmt, name)
+    return _frame(columns, QRELS_COLUMNS, name)
+
+
+def read_run(path: str | Path, fmt: LineFormat | str = "linking") -> pd.DataFrame:
+    """Read a run: columns query, item, start, end, jumpin (seconds), rank, score, run, line."""
+    if isinstance(fmt, str):
+        fmt = RUN_FORMATS[fmt]
+    name = str(path)
+    columns = parse_table(read_bytes(path), fmt, name)
+    return _frame(columns, RUN_COLUMNS, name)

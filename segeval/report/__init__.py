@@ -1,0 +1,1 @@
+"""Report stage: turn an :class:`~segeval.pipeline.Evaluation` into text."""

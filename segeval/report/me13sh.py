@@ -1,0 +1,57 @@
+"""The MediaEval reference script's output layout, reproduced byte for byte."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from segeval.measures.registry import Format
+from segeval.pipeline import Evaluation
+
+LABEL_MEASURES = ("num_rel", "num_ret", "num_rel_ret", "map", "P_5", "P_10", "P_20",
+                  "Judged_10", "Judged_20", "Judged_30", "relString")
+STAT_MEASURES = ("videos_ret", "videos_rel", "avglength_ret", "avglength_rel")
+MAISP_MEASURES = ("num_rel_secs", "num_ret_secs", "num_rel_ret_secs", "maisp",
+                  "maisp_0.05", "maisp_0.10", "maisp_0.20")
+MEASURES = STAT_MEASURES + LABEL_MEASURES + MAISP_MEASURES
+COLUMN_CAP = 20
+
+
+def format_value(value: Any, fmt: Format) -> str:
+    """``%.4f`` for scores, whole numbers truncated toward zero for counts and statistics."""
+    if fmt == "score":
+        return f"{value:.4f}"
+    if fmt == "text":
+        return str(value)
+    return str(int(value))
+
+
+def layout(rows: list[tuple[str, str, str]]) -> str:
+    """Tab-separated columns, each padded to its longest cell (capped at 20, never cut)."""
+    widths = [max(min(COLUMN_CAP, len(r[i])) for r in rows) for i in range(3)]
+    return "".join("\t".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)) + "\n" for r in rows)
+
+
+def render(ev: Evaluation, run_path: str | Path, bin_size: int, tolerance: int) -> str:
+    """The reference's report: constant rows, per-query rows, then the ``all`` rows."""
+    rows: list[tuple[str, str, str]] = [
+        ("runid", "all", Path(run_path).name),
+        ("size_bin", "all", str(bin_size)),
+        ("tol_len", "all", str(tolerance)),
+        ("mark_relevant", "all", "1"),
+        ("mark_non_relevant", "all", "0"),
+        ("mark_relevant_seen", "all", "s"),
+        ("mark_non-relevant_seen", "all", "S"),
+        ("mark_unjudged", "all", "-"),
+    ]
+    order = [r for r in ev.requests if r.measure.scope == "segments" and r.name in STAT_MEASURES]
+    order += [r for r in ev.requests if r.measure.scope == "labels"]
+    order += [r for r in ev.requests if r.measure.scope == "segments" and r.name not in STAT_MEASURES]
+    for i, qid in enumerate(ev.queries):
+        for r in order:
+            rows.append((r.name, qid, format_value(ev.per_query[r.name][i], r.measure.fmt)))
+    rows.append(("num_q", "all", str(len(ev.queries))))
+    for r in order:
+        if r.measure.aggregate != "none":
+            rows.append((r.name, "all", format_value(ev.summary[r.name], r.measure.fmt)))
+    return layout(rows)

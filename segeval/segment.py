@@ -1,0 +1,99 @@
+"""The ``Segment`` value type and every boundary rule segeval uses, in one place.
+
+Three rules decide whether two time spans meet; each is named after what the
+reference MediaEval evaluator does, and each has a scalar and a vectorised form
+(the functions accept numbers or NumPy arrays alike).
+
+``closed``
+    [s1, e1] and [s2, e2] meet when ``s1 <= e2 and s2 <= e1``: touching spans
+    meet, a zero-length span meets anything that contains its point.
+    Used by the overlap adapter, qrels merging and MAiSP.
+
+``whole_seconds``
+    A look-up span [a, b) meets a stored span [s, e) when some whole second j
+    has ``a <= j < b`` and ``s <= j < e``.  Touching spans do not meet and a
+    zero-length span meets nothing, except that a look-up span ending at 0 is
+    taken as the single point ``a``.  Used by the tolerance adapter.
+
+``bins``
+    A span (s, e) covers bins ``s // B`` to ``(e - 1) // B`` inclusive, so a
+    span ending exactly on a bin boundary does not reach the next bin and a
+    zero-length span on a boundary covers no bin.  Used by the binned adapter.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.errors import ParameterError
+
+ArrayOrFloat = TypeVar("ArrayOrFloat", float, npt.NDArray[np.float64])
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Segment:
+    """A time span (in seconds) of one video; ``start <= end``, both finite and >= 0."""
+
+    video: str
+    start: float
+    end: float
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.video, str) or not self.video or any(c.isspace() for c in self.video):
+            raise ParameterError(
+                f"The 'video' parameter must be a non-empty string without white space. "
+                f"Got {self.video!r} instead."
+            )
+        for name in ("start", "end"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
+                    or value < 0:
+                raise ParameterError(
+                    f"The '{name}' parameter must be a finite number >= 0. Got {value!r} instead."
+                )
+        if self.end < self.start:
+            raise ParameterError(
+                f"The 'end' parameter must be >= start ({self.start!r}). Got {self.end!r} instead."
+            )
+
+    @property
+    def duration(self) -> float:
+        """Length in seconds."""
+        return self.end - self.start
+
+    def overlaps(self, other: Segment) -> bool:
+        """True when both are in the same video and meet under the ``closed`` rule."""
+        return self.video == other.video and bool(closed_overlap(self.start, self.end, other.start, other.end))
+
+
+def closed_overlap(s1: ArrayOrFloat, e1: ArrayOrFloat, s2: ArrayOrFloat, e2: ArrayOrFloat) -> ArrayOrFloat:
+    """``closed`` rule: [s1, e1] and [s2, e2] share at least one point (touching counts)."""
+    return (s1 <= e2) & (s2 <= e1)  # type: ignore[operator, no-any-return]
+
+
+def whole_seconds_overlap(
+    a: ArrayOrFloat, b: ArrayOrFloat, s: ArrayOrFloat, e: ArrayOrFloat
+) -> ArrayOrFloat:
+    """``whole_seconds`` rule: look-up [a, b) meets stored [s, e) on some whole second."""
+    a_arr, b_arr = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    s_arr, e_arr = np.asarray(s, dtype=np.float64), np.asarray(e, dtype=np.float64)
+    point = b_arr == 0  # a look-up ending at 0 is the single point a
+    lo = np.ceil(np.maximum(a_arr, s_arr))
+    as_span = lo < np.minimum(b_arr, e_arr)
+    as_point = (s_arr <= a_arr) & (a_arr < e_arr)
+    result = np.where(point, as_point, as_span)
+    return result if result.ndim else bool(result)  # type: ignore[return-value]
+
+
+def bin_range(start: ArrayOrFloat, end: ArrayOrFloat, size: int) -> tuple[ArrayOrFloat, ArrayOrFloat]:
+    """``bins`` rule: the first and last bin index covered (last < first means none)."""
+    if size < 1:
+        raise ParameterError(f"The 'bin_size' parameter must be an integer >= 1. Got {size!r} instead.")
+    first = np.floor_divide(start, size)
+    last = np.floor_divide(np.subtract(end, 1), size)
+    return first, last

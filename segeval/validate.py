@@ -1,0 +1,45 @@
+"""Cross-field checks on freshly read qrels and runs (vectorised; errors cite the line)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from segeval.errors import InputError
+from segeval.read import source_line
+
+
+def _fail(df: pd.DataFrame, position: int, problem: str) -> InputError:
+    path = str(df.attrs.get("path", "<data>"))
+    number = int(df["line"].iat[position])
+    return InputError(path, problem, line=number, text=source_line(path, number) if path != "<data>" else None)
+
+
+def _check_times(df: pd.DataFrame) -> None:
+    start = df["start"].to_numpy()
+    end = df["end"].to_numpy()
+    bad = np.flatnonzero(end < start)
+    if len(bad):
+        i = int(bad[0])
+        raise _fail(df, i, f"the end time ({end[i]:g} s) is earlier than the start time ({start[i]:g} s); "
+                           f"expected end >= start")
+    bad = np.flatnonzero(start < 0)
+    if len(bad):
+        raise _fail(df, int(bad[0]), "the start time is negative; expected a time >= 0")
+
+
+def validate_qrels(qrels: pd.DataFrame) -> pd.DataFrame:
+    """Check qrels values beyond syntax: end >= start >= 0."""
+    _check_times(qrels)
+    return qrels
+
+
+def validate_run(run: pd.DataFrame) -> pd.DataFrame:
+    """Check run values beyond syntax: end >= start >= 0 and integer rank >= 1."""
+    _check_times(run)
+    rank = run["rank"].to_numpy()
+    bad = np.flatnonzero(rank < 1)
+    if len(bad):
+        i = int(bad[0])
+        raise _fail(run, i, f"the rank is {rank[i]}; expected an integer rank >= 1")
+    return run
