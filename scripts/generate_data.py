@@ -36,8 +36,13 @@ def generate(
     seed: int,
     prefix: str = "query",
     run_name: str = "synthetic",
+    hit_rate: float = 0.3,
 ) -> None:
-    """Write one qrels file and one run with about ``lines`` result lines in total."""
+    """Write one qrels file and one run with about ``lines`` result lines in total.
+
+    ``hit_rate`` is the share of results placed near (within a minute of) a judged segment;
+    the default 0.3 gives the output used for ``examples/`` and the test fixtures.
+    """
     rng = random.Random(seed)
     video_ids = [f"v2008{rng.randint(1, 12):02d}{rng.randint(1, 28):02d}_{i:05d}" for i in range(videos)]
     per_query = max(1, lines // queries)
@@ -55,7 +60,7 @@ def generate(
                 qf.write(f"{qid} Q0 {v} {mmss(start)} {mmss(end)} {rel}\n")
             score = 20.0
             for rank in range(1, per_query + 1):
-                if rng.random() < 0.3 and judged:
+                if rng.random() < hit_rate and judged:
                     v, js, je, _ = rng.choice(judged)
                     start = max(0, js + rng.randint(-60, 60))
                 else:
@@ -81,10 +86,12 @@ def main() -> None:
     parser.add_argument("--prefix", default=None, help="query id prefix (default: anchor/query by kind)")
     parser.add_argument("--run-name", default="synthetic")
     parser.add_argument("--seed", type=int, default=2013)
+    parser.add_argument("--hit-rate", type=float, default=0.3,
+                        help="share of results placed near a judged segment (default 0.3)")
     a = parser.parse_args()
     prefix = a.prefix or ("anchor" if a.kind == "linking" else "query")
     generate(a.qrels, a.run, queries=a.queries, lines=a.lines, videos=a.videos, kind=a.kind,
-             seed=a.seed, prefix=prefix, run_name=a.run_name)
+             seed=a.seed, prefix=prefix, run_name=a.run_name, hit_rate=a.hit_rate)
 
 
 if __name__ == "__main__":

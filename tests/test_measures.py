@@ -1,0 +1,149 @@
+"""Measures on hand-made labels and segments, each value derived by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from segeval.adapt.base import Adapted
+from segeval.aggregate import aggregate
+from segeval.errors import ParameterError
+from segeval.measures import measure
+from segeval.measures import labels as L
+from segeval.measures import segments as S
+
+
+def labelled(text: str, num_rel: int) -> Adapted:
+    codes = np.frombuffer(text.encode(), dtype=np.uint8).copy()
+    n = len(codes)
+    return Adapted(codes, num_rel, np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                   np.arange(n, dtype=np.int64))
+
+
+A = labelled("1-0s1S--1", num_rel=4)
+
+
+def test_counts() -> None:
+    assert L.num_ret(A) == 9
+    assert L.num_rel(A) == 4
+    assert L.num_rel_ret(A) == 3  # ranks 1, 5, 9; 's' is not counted
+
+
+def test_average_precision() -> None:
+    # (1/1 + 2/5 + 3/9) / 4 = (1 + 0.4 + 0.33333) / 4 = 0.433333
+    assert L.average_precision(A) == pytest.approx((1 + 2 / 5 + 3 / 9) / 4)
+    assert L.average_precision(labelled("--0", 2)) == 0.0  # nothing relevant found
+    # overlap credit: 3 relevant results for 1 relevant segment -> (1 + 1 + 1) / 1 = 3
+    assert L.average_precision(labelled("111", 1)) == 3.0
+
+
+def test_precision_and_judged_at() -> None:
+    assert L.precision_at(A, 5) == 2 / 5  # 1 at ranks 1 and 5
+    assert L.precision_at(A, 20) == 3 / 20  # missing ranks count as not relevant
+    assert L.judged_at(A, 5) == 4 / 5  # 1, 0, s, 1 judged; rank 2 '-'
+
+
+def test_judged_counts_seen_labels_as_judged() -> None:
+    # ranks 1 '1', 3 '0', 4 's', 5 '1', 6 'S', 9 '1' are judged: 6 of the first 10
+    assert L.judged_at(A, 10) == 6 / 10
+
+
+def test_relstring() -> None:
+    assert L.relstring(A) == "1-0s1S--1 9"
+    assert L.relstring(labelled("", 0)) == " 0"
+
+
+def test_aggregate_sum_mean_none() -> None:
+    assert aggregate([1, 2, 3], "sum") == 6
+    assert aggregate([0.5, 0.25], "mean") == 0.375
+    assert aggregate([], "mean") == 0.0
+    assert aggregate([], "sum") == 0
+    assert aggregate(["x"], "none") is None
+
+
+@pytest.mark.parametrize(("name", "canonical"), [
+    ("P_10", "P_10"), ("P@10", "P_10"), ("map", "map"), ("AP", "map"), ("Judged@30", "Judged_30"),
+    ("Judged_10", "Judged_10"), ("maisp_0.05", "maisp_0.05"), ("maisp", "maisp"), ("relString", "relString"),
+])
+def test_measure_names(name: str, canonical: str) -> None:
+    assert measure(name).name == canonical
+
+
+@pytest.mark.parametrize("name", ["P_0", "P_x", "nDCG@10", "P_1.5", "maisp_2.00", ""])
+def test_unknown_measure_names(name: str) -> None:
+    with pytest.raises(ParameterError, match="The 'measure' parameter must be a known measure"):
+        measure(name)
+
+
+# ------------------------------------------------------------------------------- MAiSP
+
+def segs(run: list[tuple[int, int, int]], rel: list[tuple[int, int, int]]) -> S.QuerySegments:
+    r = np.array(run, dtype=np.float64).reshape(-1, 3)
+    q = np.array(rel, dtype=np.float64).reshape(-1, 3)
+    return S.QuerySegments(r[:, 0].astype(np.int64), r[:, 1], r[:, 2], q[:, 0].astype(np.int64), q[:, 1], q[:, 2])
+
+
+@pytest.mark.parametrize(("rel_secs", "points"), [
+    (0, [0]),
+    (3, [0, 1, 2, 3]),
+    (100, list(range(101))),  # up to 100 s: one point per second, 0 included
+])
+def test_recall_points_small_cases(rel_secs: int, points: list[int]) -> None:
+    assert S.recall_points(rel_secs) == points
+
+
+def test_recall_points_rounding() -> None:
+    # 351 s: 351 / 100 = 3.51, rest 51 > 50 -> step ceil = 4: 0, 4, ..., 348, last raised by 51 -> 399
+    pts = S.recall_points(351)
+    assert pts[:3] == [0, 4, 8] and pts[-2:] == [344, 348 + 51] and len(pts) == 88
+    # 250 s: rest 50 <= 50 -> step floor = 2: 0 .. 248 (125 points), last 248 + 50 = 298
+    pts = S.recall_points(250)
+    assert len(pts) == 125 and pts[-1] == 298
+
+
+def test_maisp_single_result_watching_into_relevant_content() -> None:
+    q = segs([(1, 5, 12)], [(1, 10, 20)])
+    st = q.maisp
+    # rel 10 s -> points 0..10; the user watches 5-10 (5 s) then 10-20 (relevant, 10 s): seen 15,
+    # rel_ret 10; precision at point p = p / (0 + 15 - (10 - p)) = p / (5 + p), increasing in p,
+    # so every interpolated value is the last: 10 / 15
+    assert (st.rel_secs, st.ret_secs, st.rel_ret_secs) == (10, 15, 10)
+    assert st.isp == pytest.approx([10 / 15] * 10)
+    assert S.maisp(q) == pytest.approx((1 + 10 * 10 / 15) / 11)  # 0.69697
+    assert S.maisp_at(q, 5) == pytest.approx(10 / 15)
+    assert S.maisp_at(q, 10) == 0.0  # only 10 values: positions 0..9
+
+
+def test_maisp_nonrelevant_results_first_lower_precision() -> None:
+    q = segs([(2, 0, 10), (1, 10, 20)], [(1, 10, 20)])
+    # result 1 (other video) adds 10 watched seconds; result 2 watches 10 relevant seconds: p / (10 + 10 -
+    # (10 - p)) = p / (10 + p), increasing -> all interpolated = 10 / 20
+    st = q.maisp
+    assert (st.ret_secs, st.rel_ret_secs) == (20, 10)
+    assert S.maisp(q) == pytest.approx((1 + 10 * 0.5) / 11)
+
+
+def test_maisp_nothing_relevant_found_is_zero() -> None:
+    q = segs([(1, 0, 5)], [(1, 10, 20)])
+    assert S.maisp(q) == 0.0
+    assert q.maisp.ret_secs == 5
+
+
+def test_maisp_reference_module_example() -> None:
+    # the example in the reference's maisp.py; it prints 0.151515... = 5/33
+    q = segs([(1, 0, 5), (1, 5, 10), (1, 10, 15), (1, 23, 23), (1, 27, 27), (1, 100, 200), (3, 10, 15)],
+             [(1, 15, 25), (1, 30, 35), (2, 3, 20)])
+    # rel 10 + 5 + 17 = 32 s -> 33 points; results 1, 2 (5 s each) reach 10 s watched; result 3 (10-15)
+    # meets 15-25 at its end: o0 = 15, watches 5 + 10 = 15 s, rel_ret 10 -> precision p / (10 + 15 - (10 - p))
+    # = p / (15 + p) for p = 1..10, max 10/25 = 0.4; nothing else relevant is reached -> 1 + 10 * 0.4 = 5
+    # over 33 points
+    assert S.maisp(q) == pytest.approx(5 / 33)
+
+
+def test_segment_statistics() -> None:
+    q = segs([(1, 0, 10), (1, 5, 6), (2, 0, 4)], [(1, 0, 4), (3, 10, 30)])
+    assert S.videos_ret(q) == 2
+    assert S.videos_rel(q) == 2
+    assert S.avglength_ret(q) == 5.0  # (10 + 1 + 4) / 3
+    assert S.avglength_rel(q) == 12.0  # (4 + 20) / 2
+    assert S.avglength_rel(segs([(1, 0, 1)], [])) == 0.0
