@@ -37,12 +37,18 @@ def generate(
     prefix: str = "query",
     run_name: str = "synthetic",
     hit_rate: float = 0.3,
+    topical_rate: float = 0.3,
 ) -> None:
     """Write one qrels file and one run with about ``lines`` result lines in total.
 
-    ``hit_rate`` is the share of results placed near (within a minute of) a judged segment;
-    the default 0.3 gives the output used for ``examples/`` and the test fixtures.
+    ``hit_rate`` is the share of results placed near (within a minute of) a judged segment and
+    ``topical_rate`` the share of the other results placed in one of the query's judged videos
+    (the rest go to any video).  The defaults (0.3, 0.3) give the output used for ``examples/``
+    and the test fixtures; lower values make a lighter workload for interval-based evaluators.
     """
+    for name, rate in (("hit_rate", hit_rate), ("topical_rate", topical_rate)):
+        if not 0.0 <= rate <= 1.0:
+            raise ValueError(f"{name} must be between 0 and 1, got {rate!r}")
     rng = random.Random(seed)
     video_ids = [f"v2008{rng.randint(1, 12):02d}{rng.randint(1, 28):02d}_{i:05d}" for i in range(videos)]
     per_query = max(1, lines // queries)
@@ -61,10 +67,10 @@ def generate(
             score = 20.0
             for rank in range(1, per_query + 1):
                 if rng.random() < hit_rate and judged:
-                    v, js, je, _ = rng.choice(judged)
+                    v, js, _je, _ = rng.choice(judged)
                     start = max(0, js + rng.randint(-60, 60))
                 else:
-                    v = rng.choice(topical if rng.random() < 0.3 else video_ids)
+                    v = rng.choice(topical if rng.random() < topical_rate else video_ids)
                     start = rng.randint(0, 3600)
                 end = start + rng.randint(0, 180)
                 score -= rng.random() * 0.01
@@ -88,10 +94,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2013)
     parser.add_argument("--hit-rate", type=float, default=0.3,
                         help="share of results placed near a judged segment (default 0.3)")
+    parser.add_argument("--topical-rate", type=float, default=0.3,
+                        help="share of the other results placed in a judged video of the query (default 0.3)")
     a = parser.parse_args()
     prefix = a.prefix or ("anchor" if a.kind == "linking" else "query")
     generate(a.qrels, a.run, queries=a.queries, lines=a.lines, videos=a.videos, kind=a.kind,
-             seed=a.seed, prefix=prefix, run_name=a.run_name, hit_rate=a.hit_rate)
+             seed=a.seed, prefix=prefix, run_name=a.run_name, hit_rate=a.hit_rate,
+             topical_rate=a.topical_rate)
 
 
 if __name__ == "__main__":

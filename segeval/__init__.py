@@ -7,10 +7,10 @@ try:
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
-from segeval.errors import InputError, ParameterError, SegevalError  # noqa: E402
-from segeval.segment import Segment  # noqa: E402
+from segeval.errors import InputError, ParameterError, SegevalError
+from segeval.segment import Segment
 
-__all__ = ["InputError", "ParameterError", "Segment", "SegevalError", "__version__", "evaluate"]
+__all__ = ["InputError", "ParameterError", "SegevalError", "Segment", "__version__", "evaluate"]
 
 
 def __getattr__(name: str) -> object:

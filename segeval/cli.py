@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from enum import Enum
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -18,11 +18,12 @@ app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
-class RunKind(str, Enum):
+class RunKind(StrEnum):
     linking = "linking"
     search = "search"
 
@@ -41,20 +42,29 @@ def _main(
     """segeval: evaluation for segment-based multimedia retrieval."""
 
 
+QrelsArg = Annotated[str, typer.Argument(
+    metavar="QRELS", show_default=False, help="Qrels: 'qid Q0 video start end rel' (times M.S; .gz ok).")]
+RunArg = Annotated[str, typer.Argument(
+    metavar="RUN", show_default=False, help="Run file in the --kind format (.gz ok).")]
+KindOpt = Annotated[RunKind, typer.Option(
+    "--kind", "-k", help="Run format. linking: 'qid Q0 video start end rank score run'; "
+                         "search: 'qid Q0 video start end jumpin rank score [run]'.")]
+BinSizeOpt = Annotated[int, typer.Option(
+    "--bin-size", "-B", metavar="N", help="Bin size in seconds for the _bin measures.")]
+ToleranceOpt = Annotated[int, typer.Option(
+    "--tolerance", "-T", metavar="N", help="Tolerance window in seconds for the _tol measures.")]
+ItemsOpt = Annotated[str | None, typer.Option(
+    "--items", "-i", metavar="Q1,Q2", help="Comma-separated query ids to evaluate (default: all).")]
+
+
 @app.command("me13sh")
 def me13sh(
-    qrels: Annotated[str, typer.Argument(help="Qrels: 'qid Q0 video start end rel' (times M.S; .gz ok).")],
-    run: Annotated[str, typer.Argument(help="Run file in the --kind format (.gz ok).")],
-    kind: Annotated[RunKind, typer.Option("--kind", "-k", help=(
-        "Run format. linking: 'qid Q0 video start end rank score run'; "
-        "search: 'qid Q0 video start end jumpin rank score [run]'."))] = RunKind.linking,
-    bin_size: Annotated[int, typer.Option("--bin-size", "-B", help="Bin size in seconds for the _bin measures.")]
-    = 300,
-    tolerance: Annotated[int, typer.Option("--tolerance", "-T",
-                                           help="Tolerance window in seconds for the _tol measures.")] = 15,
-    items: Annotated[str | None, typer.Option("--items", "-i",
-                                              help="Comma-separated query ids to evaluate (default: all).")]
-    = None,
+    qrels: QrelsArg,
+    run: RunArg,
+    kind: KindOpt = RunKind.linking,
+    bin_size: BinSizeOpt = 300,
+    tolerance: ToleranceOpt = 15,
+    items: ItemsOpt = None,
 ) -> None:
     """The MediaEval Search & Hyperlinking / TRECVID LNK evaluation, as the reference sh_eval script.
 
@@ -81,7 +91,7 @@ def me13sh(
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; SegevalError and usage errors exit 2 with a message, never a traceback."""
     try:
-        app(args=argv, standalone_mode=False)
+        app(args=argv, prog_name="segeval", standalone_mode=False)
     except SegevalError as exc:
         print(f"segeval: error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -14,11 +14,12 @@ import csv
 import gzip
 import io
 import re
+import warnings
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -82,15 +83,12 @@ MEDIAEVAL_SEARCH_RUN = LineFormat(
 RUN_FORMATS = {"linking": MEDIAEVAL_LINKING_RUN, "search": MEDIAEVAL_SEARCH_RUN}
 
 EXPECTED = {
-    "mmss": "an M.S time: minutes, a dot and seconds 0-59 (one or two digits), such as '17.05'",
-    "int": "an integer",
+    "mmss": "an M.S time: minutes (at most 12 digits), a dot and seconds 0-59 (one or two digits), such as '17.05'",
+    "int": "an integer (at most 18 digits)",
     "float": "a finite number",
 }
 
 # ----------------------------------------------------------------------------- bytes
-
-MAX_COMPRESSED_RATIO = 1000  # a .gz expanding more than this is refused as a likely gzip bomb
-
 
 def read_bytes(path: str | Path) -> bytes:
     """The file's content, gunzipped when it starts with the gzip magic number."""
@@ -109,10 +107,10 @@ def read_bytes(path: str | Path) -> bytes:
             data = gzip.decompress(raw)
         except (OSError, EOFError, zlib.error) as exc:
             raise InputError(name, f"is not a valid gzip file ({exc}); expected a complete .gz file") from None
-        return data
-    if name.endswith(".gz") and raw:
+        raw = data
+    elif name.endswith(".gz") and raw:
         raise InputError(name, "has a .gz name but is not gzip-compressed; expected a gzip file")
-    return raw
+    return raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw  # a UTF-8 byte-order mark is not data
 
 
 def source_line(path: str | Path, number: int) -> str:
@@ -125,9 +123,9 @@ def source_line(path: str | Path, number: int) -> str:
 
 # ------------------------------------------------------------------------ slow path
 
-_INT = re.compile(r"[+-]?[0-9]+\Z")
+_INT = re.compile(r"[+-]?[0-9]{1,18}\Z")
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
-_MMSS = re.compile(r"([0-9]+)\.([0-9]{1,2})\Z")
+_MMSS = re.compile(r"([0-9]{1,12})\.([0-9]{1,2})\Z")
 
 
 def parse_mmss(token: str) -> int | None:
@@ -170,6 +168,9 @@ def _slow_parse(data: bytes, fmt: LineFormat, path: str) -> dict[str, list[objec
         tokens = text.split()
         if not tokens:
             continue
+        if "\r" in text:
+            raise InputError(path, "contains a carriage return inside the line (old Mac line ends?); "
+                                   "expected lines ending in LF or CRLF", line=number, text=text.replace("\r", "\\r"))
         if "\x00" in text:
             raise InputError(path, "contains a NUL byte; expected a text line", line=number,
                              text=text.replace("\x00", "\\0"))
@@ -237,37 +238,70 @@ def mmss_to_seconds(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | N
                 return None
             n_sec = np.where(is_dot, 0, n_sec)
         ended |= is_nul
-    if (n_min < 1).any() or (n_sec < 1).any() or (n_sec > 2).any() or (seconds > 59).any():
+    if (n_min < 1).any() or (n_min > 12).any() or (n_sec < 1).any() or (n_sec > 2).any() or (seconds > 59).any():
         return None
     return minutes * 60 + seconds
 
 
+def int_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
+    """Vectorised strict integer parse (optional sign, 1-18 digits); None when any entry is not one."""
+    n = len(values)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    width = values.dtype.itemsize
+    if width > 19:
+        return None
+    b = values.view(np.uint8).reshape(n, width)
+    sign = np.where(b[:, 0] == 45, -1, 1)
+    signed = (b[:, 0] == 45) | (b[:, 0] == 43)
+    value = np.zeros(n, dtype=np.int64)
+    digits = np.zeros(n, dtype=np.int64)
+    ended = np.zeros(n, dtype=bool)
+    for j in range(width):
+        c = b[:, j]
+        is_nul = c == 0
+        is_digit = (c >= 48) & (c <= 57)
+        allowed = is_digit | is_nul | (signed if j == 0 else False)
+        if not bool((allowed & (~ended | is_nul)).all()):
+            return None
+        take = is_digit & ~ended
+        value = np.where(take, value * 10 + (c.astype(np.int64) - 48), value)
+        digits += take
+        ended |= is_nul
+    if (digits < 1).any() or (digits > 18).any():
+        return None
+    return sign * value
+
+
 def _fast_parse(data: bytes, fmt: LineFormat) -> dict[str, npt.NDArray[np.generic]] | None:
+    if b"\x00" in data or data.count(b"\r") != data.count(b"\r\n"):
+        return None  # NUL bytes and lone carriage returns: the line parser decides
     n_fields = len(fmt.fields)
-    dtypes: dict[int, object] = {}
-    for i, f in enumerate(fmt.fields):
-        dtypes[i] = {"int": np.int64, "float": np.float64}.get(f.kind, object)
+    dtypes: dict[int, Any] = {i: np.float64 if f.kind == "float" else object for i, f in enumerate(fmt.fields)}
+    dtypes[n_fields] = object  # a spare column: any value in it means too many fields
     try:
-        df = pd.read_csv(
-            io.BytesIO(data), sep=r"\s+", header=None, names=list(range(n_fields)), dtype=dtypes,  # type: ignore[arg-type]
-            quoting=csv.QUOTE_NONE, na_filter=False, engine="c", index_col=False,
-            encoding="utf-8", skip_blank_lines=True,
-        )
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            df = pd.read_csv(
+                io.BytesIO(data), sep=r"\s+", header=None, names=list(range(n_fields + 1)), dtype=dtypes,
+                quoting=csv.QUOTE_NONE, na_filter=False, engine="c", index_col=False,
+                encoding="utf-8", skip_blank_lines=True,
+            )
     except Exception:  # any tokenizer or conversion trouble: let the strict parser explain it
         return None
-    if len(df) == 0:
+    if len(df) == 0 or _present(df[n_fields]).any():
         return None
     out: dict[str, npt.NDArray[np.generic]] = {}
     required = len(fmt.fields) - fmt.optional
     for i, f in enumerate(fmt.fields):
         col = df[i]
         if f.kind == "ignore":
-            if i < required and col.isna().any():
+            if i < required and not _present(col).all():
                 return None
             continue
         if f.kind == "str":
             values = col.to_numpy(dtype=object)
-            missing = pd.isna(values)
+            missing = ~_present(col)
             if missing.any():
                 if i < required:
                     return None
@@ -286,18 +320,31 @@ def _fast_parse(data: bytes, fmt: LineFormat) -> dict[str, npt.NDArray[np.generi
                 return None
             out[f.name] = secs
         elif f.kind == "int":
-            out[f.name] = col.to_numpy(dtype=np.int64)
+            if not _present(col).all():
+                return None
+            try:
+                ints = int_tokens(col.to_numpy(dtype=object).astype("S"))
+            except (UnicodeEncodeError, ValueError):
+                return None
+            if ints is None:
+                return None
+            out[f.name] = ints
         else:
             floats = col.to_numpy(dtype=np.float64)
             if not np.isfinite(floats).all():
                 return None
             out[f.name] = floats
-    # any row with the last optional field missing mixed with present ones is fine; the
-    # tokenizer pads missing trailing fields, and a row with too few required fields fails above
+    # the tokenizer pads a missing optional last field; too few required fields failed above
     out["line"] = _line_numbers(data, len(df))
-    if out["line"] is None:  # type: ignore[comparison-overlap]
+    if len(out["line"]) != len(df):
         return None
     return out
+
+
+def _present(col: pd.Series) -> npt.NDArray[np.bool_]:
+    """Cells that hold a token (the tokenizer pads missing fields with NaN or an empty string)."""
+    values = col.to_numpy(dtype=object)
+    return np.asarray(~pd.isna(values) & (values != ""), dtype=bool)
 
 
 def _line_numbers(data: bytes, rows: int) -> npt.NDArray[np.int64]:
@@ -313,7 +360,7 @@ def _line_numbers(data: bytes, rows: int) -> npt.NDArray[np.int64]:
 def parse_table(data: bytes, fmt: LineFormat, path: str) -> dict[str, npt.NDArray[np.generic]]:
     """Columns of a line-oriented file, keyed by field name plus ``line`` (1-based line numbers)."""
     fast = _fast_parse(data, fmt)
-    if fast is not None and len(fast["line"]) == _count_rows(data, fast):
+    if fast is not None:
         return fast
     slow = _slow_parse(data, fmt, path)
     if not slow["line"]:
@@ -324,10 +371,6 @@ def parse_table(data: bytes, fmt: LineFormat, path: str) -> dict[str, npt.NDArra
         dtype = {"int": np.int64, "mmss": np.int64, "float": np.float64}.get(kind, object)
         result[name] = np.asarray(values, dtype=dtype)
     return result
-
-
-def _count_rows(data: bytes, fast: dict[str, npt.NDArray[np.generic]]) -> int:
-    return len(fast["line"])
 
 
 def _frame(columns: dict[str, npt.NDArray[np.generic]], names: tuple[str, ...], path: str) -> pd.DataFrame:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -71,14 +71,12 @@ class Segment:
         return self.video == other.video and bool(closed_overlap(self.start, self.end, other.start, other.end))
 
 
-def closed_overlap(s1: ArrayOrFloat, e1: ArrayOrFloat, s2: ArrayOrFloat, e2: ArrayOrFloat) -> ArrayOrFloat:
+def closed_overlap(s1: ArrayOrFloat, e1: ArrayOrFloat, s2: ArrayOrFloat, e2: ArrayOrFloat) -> Any:
     """``closed`` rule: [s1, e1] and [s2, e2] share at least one point (touching counts)."""
-    return (s1 <= e2) & (s2 <= e1)  # type: ignore[operator, no-any-return]
+    return (s1 <= e2) & (s2 <= e1)
 
 
-def whole_seconds_overlap(
-    a: ArrayOrFloat, b: ArrayOrFloat, s: ArrayOrFloat, e: ArrayOrFloat
-) -> ArrayOrFloat:
+def whole_seconds_overlap(a: ArrayOrFloat, b: ArrayOrFloat, s: ArrayOrFloat, e: ArrayOrFloat) -> Any:
     """``whole_seconds`` rule: look-up [a, b) meets stored [s, e) on some whole second."""
     a_arr, b_arr = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     s_arr, e_arr = np.asarray(s, dtype=np.float64), np.asarray(e, dtype=np.float64)
@@ -87,7 +85,7 @@ def whole_seconds_overlap(
     as_span = lo < np.minimum(b_arr, e_arr)
     as_point = (s_arr <= a_arr) & (a_arr < e_arr)
     result = np.where(point, as_point, as_span)
-    return result if result.ndim else bool(result)  # type: ignore[return-value]
+    return result if result.ndim else bool(result)
 
 
 def bin_range(start: ArrayOrFloat, end: ArrayOrFloat, size: int) -> tuple[ArrayOrFloat, ArrayOrFloat]:

@@ -11,7 +11,7 @@ from segeval.read import source_line
 
 def _fail(df: pd.DataFrame, position: int, problem: str) -> InputError:
     path = str(df.attrs.get("path", "<data>"))
-    number = int(df["line"].iat[position])
+    number = int(df["line"].to_numpy()[position])
     return InputError(path, problem, line=number, text=source_line(path, number) if path != "<data>" else None)
 
 

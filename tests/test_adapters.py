@@ -202,8 +202,8 @@ rel : [====]
     assert a.relstring == "1-"
 
 
-def test_tolerance_rejects_negative_window() -> None:
-    with pytest.raises(ParameterError, match=r"The 'window' parameter must be an integer >= 0. Got -5 instead."):
+def test_tolerance_rejects_negative_tolerance() -> None:
+    with pytest.raises(ParameterError, match=r"The 'tolerance' parameter must be an integer >= 0. Got -5 instead."):
         ToleranceAdapter(-5)
 
 

@@ -8,8 +8,8 @@ import pytest
 from segeval.adapt.base import Adapted
 from segeval.aggregate import aggregate
 from segeval.errors import ParameterError
-from segeval.measures import measure
 from segeval.measures import labels as L
+from segeval.measures import measure
 from segeval.measures import segments as S
 
 

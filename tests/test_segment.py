@@ -53,7 +53,8 @@ def test_whole_seconds_with_fractions_needs_a_whole_second_inside() -> None:
 
 
 def test_rules_are_vectorised() -> None:
-    s = np.array([0.0, 5.0]); e = np.array([4.0, 9.0])
+    s = np.array([0.0, 5.0])
+    e = np.array([4.0, 9.0])
     assert closed_overlap(s, e, np.array([4.0, 10.0]), np.array([6.0, 12.0])).tolist() == [True, False]
 
 

@@ -1,6 +1,6 @@
 """Tolerance to irrelevance, as the MediaEval reference computes it.
 
-A user starts watching at a result's start and gives up after ``window``
+A user starts watching at a result's start and gives up after ``tolerance``
 seconds without relevant content.  Look-ups use the ``whole_seconds`` rule of
 :mod:`segeval.segment` against the *merged* qrels segments of the video, and a
 per-query *seen* list remembers what the user has watched::
@@ -21,6 +21,7 @@ non-relevant segment the label is ``S`` when [s, e) meets a seen span, else
 from __future__ import annotations
 
 import math
+
 import numpy as np
 import numpy.typing as npt
 
@@ -41,24 +42,25 @@ def _meets(gid: IntArray, a: FloatArray, b: FloatArray, ivl: Intervals) -> tuple
 
 
 def _seen_meets(spans: list[tuple[float, float]], a: float, b: float) -> bool:
-    """Scalar ``whole_seconds`` rule of look-up [a, b) against a list of spans."""
+    """Scalar ``whole_seconds`` rule of look-up [a, b) against a list of stored spans."""
+    if b == 0:
+        return any(s <= a < e for s, e in spans)
     for s, e in spans:
-        if b == 0:
-            if s <= a < e:
-                return True
-        elif math.ceil(max(a, s)) < min(b, e):
+        lo = a if a > s else s
+        hi = b if b < e else e
+        if math.ceil(lo) < hi:
             return True
     return False
 
 
 class ToleranceAdapter(Adapter):
-    """Relevant when relevant content starts within ``window`` seconds of the result's start."""
+    """Relevant when relevant content starts within ``tolerance`` seconds of the result's start."""
 
     name = "tolerance"
     suffix = "_tol"
 
-    def __init__(self, window: int = 15) -> None:
-        self.window = check_int("window", window, minimum=0)
+    def __init__(self, tolerance: int = 15) -> None:
+        self.tolerance = check_int("tolerance", tolerance, minimum=0)
 
     def adapt(self, data: Prepared) -> list[Adapted]:
         run, qrels = data.run, data.qrels
@@ -66,7 +68,7 @@ class ToleranceAdapter(Adapter):
         gid = run["gid"].to_numpy()
         s = run["start"].to_numpy()
         e = run["end"].to_numpy()
-        tol_end = s + self.window
+        tol_end = s + self.tolerance
 
         ru, rj = _meets(gid, s, tol_end, data.rel)
         rel_hit = np.zeros(n, dtype=bool)
@@ -80,22 +82,32 @@ class ToleranceAdapter(Adapter):
 
         labels = np.full(n, Label.UNJUDGED, dtype=np.uint8)
         labels[non_hit] = Label.NONRELEVANT
-        # the seen list only ever holds videos where a relevant segment was met, so only
-        # results in such (query, video) groups can be labelled s / S
+        labels[rel_hit] = Label.RELEVANT
+        # Phase 1, sequential: a relevant hit is 's' when [s, e) meets a span seen before it,
+        # else '1' and its span joins the seen list.
         seen: dict[int, list[tuple[float, float]]] = {}
-        candidates = np.flatnonzero((rel_hit | non_hit) & np.isin(gid, gid[rel_hit]))
-        for i in candidates.tolist():
-            g = int(gid[i])
+        added: list[tuple[int, float, float, int]] = []  # (gid, start, end, row) of each seen span
+        rows = np.flatnonzero(rel_hit)
+        for i, g, a, b, end in zip(rows.tolist(), gid[rows].tolist(), s[rows].tolist(), e[rows].tolist(),
+                                   seen_end[rows].tolist(), strict=True):
             spans = seen.get(g)
-            was_seen = spans is not None and _seen_meets(spans, float(s[i]), float(e[i]))
-            if rel_hit[i]:
-                if was_seen:
-                    labels[i] = Label.RELEVANT_SEEN
-                else:
-                    labels[i] = Label.RELEVANT
-                    seen.setdefault(g, []).append((float(s[i]), float(seen_end[i])))
-            elif was_seen:
-                labels[i] = Label.NONRELEVANT_SEEN
+            if spans is not None and _seen_meets(spans, a, b):
+                labels[i] = Label.RELEVANT_SEEN
+                continue
+            if spans is None:
+                seen[g] = spans = []
+            spans.append((a, end))
+            added.append((g, a, end, i))
+        # Phase 2, vectorised: a non-relevant hit is 'S' when [s, e) meets a span added at an earlier rank.
+        non_rows = np.flatnonzero(non_hit & ~rel_hit)
+        if added and len(non_rows):
+            arr = np.array(added, dtype=np.float64)
+            order = np.argsort(arr[:, 0], kind="stable")
+            sg = arr[order, 0].astype(np.int64)
+            u, j = group_pairs(gid[non_rows], sg)
+            ok = (arr[order, 3][j] < non_rows[u]) & whole_seconds_overlap(
+                s[non_rows[u]], e[non_rows[u]], arr[order, 1][j], arr[order, 2][j])
+            labels[non_rows[u[ok]]] = Label.NONRELEVANT_SEEN
 
         # deciding qrels rows: raw relevant rows met by [s, s + T) for 1/s,
         # raw non-relevant rows met by [s, e) for 0/S

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
 
 
-def _relevant(a: Adapted) -> np.ndarray:  # type: ignore[type-arg]
-    return a.labels == Label.RELEVANT
+def _relevant(a: Adapted) -> npt.NDArray[np.bool_]:
+    return np.asarray(a.labels == Label.RELEVANT)
 
 
 def num_rel(a: Adapted) -> int:

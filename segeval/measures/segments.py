@@ -139,9 +139,9 @@ def maisp_walk(q: QuerySegments) -> MaispState:
         cand_ret += max(seen, e - s)
     isp = [0.0] * len(sp)
     best = -math.inf
-    for j in range(len(sp) - 1, -1, -1):
-        best = max(best, sp[j])
-        isp[j] = best
+    for pos in range(len(sp) - 1, -1, -1):
+        best = max(best, sp[pos])
+        isp[pos] = best
     ret_secs = float(other.sum()) + cand_ret
     return MaispState(rel_secs, int(ret_secs), int(rel_ret), points, isp)
 
