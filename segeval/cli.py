@@ -88,6 +88,14 @@ def me13sh(
         print(note, file=sys.stderr)
 
 
+@app.command("measures")
+def measures() -> None:
+    """List the measures (a Markdown table generated from the measure registry)."""
+    from segeval.measures import measure_table
+
+    typer.echo(measure_table())
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; SegevalError and usage errors exit 2 with a message, never a traceback."""
     try:

@@ -158,6 +158,13 @@ def prepare(
     )
 
 
+def concat_ranges(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArray]:
+    """For each i, ``counts[i]`` consecutive integers from ``starts[i]``: (owner i, value) arrays."""
+    owner = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    offsets = np.arange(len(owner), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+    return owner, np.repeat(starts, counts).astype(np.int64) + offsets
+
+
 def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArray, IntArray]:
     """All (i, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j.
 
@@ -169,11 +176,4 @@ def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArra
     size = int(max(left_gid.max(), right_gid_sorted.max())) + 1
     per_group = np.bincount(right_gid_sorted, minlength=size)
     first = np.cumsum(per_group) - per_group
-    counts = per_group[left_gid]
-    lo = first[left_gid]
-    total = int(counts.sum())
-    left = np.repeat(np.arange(len(left_gid), dtype=np.int64), counts)
-    if total == 0:
-        return left, np.zeros(0, dtype=np.int64)
-    right = np.arange(total, dtype=np.int64) + np.repeat(lo - (np.cumsum(counts) - counts), counts)
-    return left, right
+    return concat_ranges(first[left_gid], per_group[left_gid])

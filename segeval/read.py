@@ -203,28 +203,35 @@ def _slow_parse(data: bytes, fmt: LineFormat, path: str) -> dict[str, list[objec
 
 # ------------------------------------------------------------------------ fast path
 
+def _byte_matrix(values: npt.NDArray[np.bytes_], max_width: int) -> npt.NDArray[np.uint8] | None:
+    """Fixed-width tokens as an (n, width) byte matrix; None when too wide or a NUL is not padding."""
+    width = values.dtype.itemsize
+    if width > max_width or width == 0:
+        return None
+    b = values.view(np.uint8).reshape(len(values), width)
+    nul = b == 0
+    if not (nul[:, :-1] <= nul[:, 1:]).all():
+        return None
+    return b
+
+
 def mmss_to_seconds(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
     """Vectorised :func:`parse_mmss` over a bytes array; None when any entry is not an M.S time."""
-    n = len(values)
-    if n == 0:
+    if len(values) == 0:
         return np.zeros(0, dtype=np.int64)
-    width = values.dtype.itemsize
-    if width > 15:
+    b = _byte_matrix(values, 15)
+    if b is None:
         return None
-    b = values.view(np.uint8).reshape(n, width)
+    n = len(values)
     minutes = np.zeros(n, dtype=np.int64)
     seconds = np.zeros(n, dtype=np.int64)
     n_min = np.zeros(n, dtype=np.int64)  # digits before the dot
     n_sec = np.full(n, -1, dtype=np.int64)  # digits after the dot; -1 while no dot seen
-    ended = np.zeros(n, dtype=bool)  # NUL padding reached
-    ok = True
-    for j in range(width):
+    for j in range(b.shape[1]):
         c = b[:, j]
-        is_nul = c == 0
         is_digit = (c >= 48) & (c <= 57)
         is_dot = c == 46
-        ok = ok and bool(((is_nul | is_digit | is_dot) & (~ended | is_nul)).all())
-        if not ok:
+        if not bool((is_digit | is_dot | (c == 0)).all()) or bool((is_dot & (n_sec >= 0)).any()):
             return None
         before = is_digit & (n_sec < 0)
         after = is_digit & (n_sec >= 0)
@@ -232,12 +239,7 @@ def mmss_to_seconds(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | N
         minutes = np.where(before, minutes * 10 + dv, minutes)
         n_min += before
         seconds = np.where(after, seconds * 10 + dv, seconds)
-        n_sec = np.where(after, n_sec + 1, n_sec)
-        if is_dot.any():
-            if (is_dot & (n_sec >= 0)).any():
-                return None
-            n_sec = np.where(is_dot, 0, n_sec)
-        ended |= is_nul
+        n_sec = np.where(after, n_sec + 1, np.where(is_dot, 0, n_sec))
     if (n_min < 1).any() or (n_min > 12).any() or (n_sec < 1).any() or (n_sec > 2).any() or (seconds > 59).any():
         return None
     return minutes * 60 + seconds
@@ -245,32 +247,25 @@ def mmss_to_seconds(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | N
 
 def int_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
     """Vectorised strict integer parse (optional sign, 1-18 digits); None when any entry is not one."""
-    n = len(values)
-    if n == 0:
+    if len(values) == 0:
         return np.zeros(0, dtype=np.int64)
-    width = values.dtype.itemsize
-    if width > 19:
+    b = _byte_matrix(values, 19)
+    if b is None:
         return None
-    b = values.view(np.uint8).reshape(n, width)
-    sign = np.where(b[:, 0] == 45, -1, 1)
+    n = len(values)
     signed = (b[:, 0] == 45) | (b[:, 0] == 43)
     value = np.zeros(n, dtype=np.int64)
     digits = np.zeros(n, dtype=np.int64)
-    ended = np.zeros(n, dtype=bool)
-    for j in range(width):
+    for j in range(b.shape[1]):
         c = b[:, j]
-        is_nul = c == 0
         is_digit = (c >= 48) & (c <= 57)
-        allowed = is_digit | is_nul | (signed if j == 0 else False)
-        if not bool((allowed & (~ended | is_nul)).all()):
+        if not bool((is_digit | (c == 0) | (signed if j == 0 else False)).all()):
             return None
-        take = is_digit & ~ended
-        value = np.where(take, value * 10 + (c.astype(np.int64) - 48), value)
-        digits += take
-        ended |= is_nul
+        value = np.where(is_digit, value * 10 + (c.astype(np.int64) - 48), value)
+        digits += is_digit
     if (digits < 1).any() or (digits > 18).any():
         return None
-    return sign * value
+    return np.where(b[:, 0] == 45, -value, value)
 
 
 def _fast_parse(data: bytes, fmt: LineFormat) -> dict[str, npt.NDArray[np.generic]] | None:

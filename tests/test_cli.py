@@ -279,3 +279,18 @@ def test_no_note_when_map_at_most_one(tmp_path: Path) -> None:
     assert (code, err) == (0, "")
     code, _, err = run_cli("me13sh", *write(tmp_path))  # the hand-made case: map 0.6667 and 0.5
     assert (code, err) == (0, "")
+
+
+def test_readme_measure_table_is_generated_from_the_registry() -> None:
+    from segeval.measures import measure_table
+
+    code, out, _ = run_cli("measures")
+    assert code == 0 and out.strip() == measure_table()
+    assert measure_table() in (ROOT / "README.md").read_text()
+
+
+def test_readme_python_api_example_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (ROOT / "README.md").read_text()
+    code = text.split("## Python API", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "README.md", "exec"), {})

@@ -24,19 +24,17 @@ import numpy.typing as npt
 from segeval.adapt.base import Adapted, Adapter, per_query_count, split_by_query
 from segeval.adapt.overlap import decide
 from segeval.errors import check_int
-from segeval.prepare import Prepared
+from segeval.prepare import Prepared, concat_ranges
+from segeval.segment import bin_range
 
 IntArray = npt.NDArray[np.int64]
 
 
 def expand_bins(start: npt.NDArray[np.float64], end: npt.NDArray[np.float64], size: int) -> tuple[IntArray, IntArray]:
     """(source index, bin index) for every bin each span covers, in span then bin order."""
-    first = np.floor_divide(start, size).astype(np.int64)
-    last = np.floor_divide(end - 1, size).astype(np.int64)
-    counts = np.maximum(last - first + 1, 0)
-    src = np.repeat(np.arange(len(start), dtype=np.int64), counts)
-    offsets = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
-    return src, first[src] + offsets
+    first_f, last_f = bin_range(start, end, size)
+    first, last = first_f.astype(np.int64), last_f.astype(np.int64)
+    return concat_ranges(first, np.maximum(last - first + 1, 0))
 
 
 class BinnedAdapter(Adapter):
@@ -66,10 +64,7 @@ class BinnedAdapter(Adapter):
         q_key_sorted, q_row_sorted, q_rel_sorted = q_key[order], q_src[order], q_rel[order]
         lo = np.searchsorted(q_key_sorted, unit_key, side="left")
         hi = np.searchsorted(q_key_sorted, unit_key, side="right")
-        counts = hi - lo
-        pu = np.repeat(np.arange(len(unit_key), dtype=np.int64), counts)
-        pj = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts) \
-            + np.repeat(lo, counts)
+        pu, pj = concat_ranges(lo, hi - lo)
         rel_here = q_rel_sorted[pj]
         labels, mu, mr = decide(len(unit_key), (pu[rel_here], q_row_sorted[pj[rel_here]]),
                                 (pu[~rel_here], q_row_sorted[pj[~rel_here]]))

@@ -1,0 +1,95 @@
+"""The reader's fast path must agree with the line-by-line parser that defines the syntax.
+
+For any input, the fast path either declines (None) or returns exactly the
+columns the line parser returns; and the line parser either returns columns or
+raises an InputError.  Checked on generated lines with hostile token mutations.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from segeval.errors import InputError
+from segeval.read import (
+    MEDIAEVAL_LINKING_RUN,
+    MEDIAEVAL_QRELS,
+    MEDIAEVAL_SEARCH_RUN,
+    _fast_parse,
+    _slow_parse,
+    int_tokens,
+    mmss_to_seconds,
+    parse_mmss,
+)
+
+TOKENS = st.sampled_from([
+    "0.00", "17.10", "3.0", "01.50", "59.59", "1.60", "1.", ".5", "1", "-1", "+1", "1.0", "1e3", "0x10",
+    "nan", "inf", "-0", "1e308", "1e999", "99999999999999999999", "123456789012.05", "1234567890123.05",
+    "q1", "v1", "Q0", "x", "é", "\u00a0", "\x00", "1_0", "+.5", "-.5e-3", "007",
+])
+SEPARATORS = st.sampled_from([" ", "  ", "\t", " \t "])
+ENDINGS = st.sampled_from(["\n", "\r\n", "\r", "\n\n", "\n \n"])
+
+
+@st.composite
+def files(draw: st.DrawFn, fmt_fields: int) -> bytes:
+    lines = []
+    for _ in range(draw(st.integers(1, 5))):
+        n = draw(st.sampled_from([fmt_fields - 1, fmt_fields, fmt_fields, fmt_fields, fmt_fields + 1]))
+        valid = ["q1", "Q0", "v1", "1.00", "2.30", "1", "0.5", "r", "x"][:n]
+        toks = [draw(TOKENS) if draw(st.integers(0, 4)) == 0 else t for t in valid]
+        line = draw(SEPARATORS).join(toks)
+        lines.append(line + draw(ENDINGS))
+    return "".join(lines).encode("utf-8")
+
+
+def _agree(data: bytes, fmt) -> None:  # type: ignore[no-untyped-def]
+    fast = _fast_parse(data, fmt)
+    try:
+        slow = _slow_parse(data, fmt, "f")
+    except InputError:
+        assert fast is None, "fast path accepted what the line parser rejects"
+        return
+    if fast is None:
+        return
+    assert set(fast) == set(slow)
+    for name, values in slow.items():
+        assert list(fast[name]) == list(values), name
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(files(8))
+def test_fast_path_agrees_on_linking_runs(data: bytes) -> None:
+    _agree(data, MEDIAEVAL_LINKING_RUN)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(files(6))
+def test_fast_path_agrees_on_qrels(data: bytes) -> None:
+    _agree(data, MEDIAEVAL_QRELS)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(files(9))
+def test_fast_path_agrees_on_search_runs(data: bytes) -> None:
+    _agree(data, MEDIAEVAL_SEARCH_RUN)
+
+
+@pytest.mark.parametrize("token", ["0.0", "17.10", "3.5", "01.50", "59.59", "123456789012.59"])
+def test_vectorised_mmss_equals_scalar(token: str) -> None:
+    assert mmss_to_seconds(np.array([token], dtype="S")).tolist() == [parse_mmss(token)]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("token", ["1.60", "1.", ".5", "1", "1.234", "-1.0", "1e3", "1234567890123.00"])
+def test_vectorised_mmss_rejects(token: str) -> None:
+    assert mmss_to_seconds(np.array([token, "1.00"], dtype="S")) is None
+    assert parse_mmss(token) is None
+
+
+def test_vectorised_ints() -> None:
+    assert int_tokens(np.array(["1", "+7", "-3", "007", "123456789012345678"], dtype="S")).tolist() == [  # type: ignore[union-attr]
+        1, 7, -3, 7, 123456789012345678]
+    for bad in ["1.0", "", "+", "1+", "1234567890123456789", "0x1", "1 "]:
+        assert int_tokens(np.array([bad, "1"], dtype="S")) is None, bad
