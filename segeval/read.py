@@ -1,7 +1,7 @@
 """Read qrels and runs into DataFrames with fixed columns and dtypes.
 
-Every format is a :class:`LineFormat`: white-space separated fields, each with a
-kind.  A fast path (pandas' C tokenizer plus vectorised time parsing) reads
+Every format is a :class:`LineFormat`: fields separated by ASCII white space
+(so identifiers may hold any other Unicode character), each field with a kind.  A fast path (pandas' C tokenizer plus vectorised time parsing) reads
 well-formed files; whenever it meets anything unusual the line-by-line parser,
 which defines the accepted syntax, re-reads the file and either returns the
 same table or raises an :class:`~segeval.errors.InputError` naming the file,
@@ -165,7 +165,7 @@ def _slow_parse(data: bytes, fmt: LineFormat, path: str) -> dict[str, list[objec
             raise InputError(path, f"is not valid UTF-8 text (byte {exc.start + 1} of the line); "
                                    f"expected UTF-8", line=number, text=shown) from None
         text = text.rstrip("\r")
-        tokens = text.split()
+        tokens = [t.decode("utf-8") for t in raw.rstrip(b"\r").split()]  # ASCII white space only
         if not tokens:
             continue
         if "\r" in text:
@@ -269,8 +269,8 @@ def int_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
 
 
 def _fast_parse(data: bytes, fmt: LineFormat) -> dict[str, npt.NDArray[np.generic]] | None:
-    if b"\x00" in data or data.count(b"\r") != data.count(b"\r\n"):
-        return None  # NUL bytes and lone carriage returns: the line parser decides
+    if b"\x00" in data or b"\x0b" in data or b"\x0c" in data or data.count(b"\r") != data.count(b"\r\n"):
+        return None  # NUL bytes, vertical tabs, form feeds and lone carriage returns: the line parser decides
     n_fields = len(fmt.fields)
     dtypes: dict[int, Any] = {i: np.float64 if f.kind == "float" else object for i, f in enumerate(fmt.fields)}
     dtypes[n_fields] = object  # a spare column: any value in it means too many fields
