@@ -95,8 +95,11 @@ def main() -> None:
     parser.add_argument("--hit-rate", type=float, default=0.3,
                         help="share of results placed near a judged segment (default 0.3)")
     parser.add_argument("--topical-rate", type=float, default=0.3,
-                        help="share of the other results placed in a judged video of the query (default 0.3)")
+                        help="share of the other results put in a judged video of the query (default 0.3)")
     a = parser.parse_args()
+    for flag, value in (("--hit-rate", a.hit_rate), ("--topical-rate", a.topical_rate)):
+        if not 0.0 <= value <= 1.0:
+            parser.error(f"{flag} must be between 0 and 1, got {value}")
     prefix = a.prefix or ("anchor" if a.kind == "linking" else "query")
     generate(a.qrels, a.run, queries=a.queries, lines=a.lines, videos=a.videos, kind=a.kind,
              seed=a.seed, prefix=prefix, run_name=a.run_name, hit_rate=a.hit_rate,

@@ -1,11 +1,6 @@
 """segeval: evaluation for segment-based multimedia retrieval."""
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("segeval")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0+unknown"
+__version__ = "0.1.0"
 
 from segeval.errors import InputError, ParameterError, SegevalError
 from segeval.segment import Segment

@@ -23,6 +23,8 @@ import pandas as pd
 from segeval.errors import ParameterError, check_choice
 
 ORDERS = ("rank",)
+#: run columns carried into the evaluation (the run name and jump-in point are not needed)
+RUN_COLUMNS = ("query", "item", "start", "end", "rank", "score", "line")
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -101,8 +103,9 @@ def prepare(
 ) -> Prepared:
     """Select queries, order the run and index both sides by (query, item)."""
     check_choice("order", order, ORDERS)
-    qrels_q = set(qrels["query"].unique())
-    run_q = set(run["query"].unique())
+    run_raw, run_names = pd.factorize(run["query"].to_numpy(dtype=object))
+    qrels_raw, qrels_names = pd.factorize(qrels["query"].to_numpy(dtype=object))
+    qrels_q, run_q = set(qrels_names), set(run_names)
     if queries is None:
         chosen = sorted(qrels_q & run_q)
     else:
@@ -116,27 +119,30 @@ def prepare(
     code_of = {q: i for i, q in enumerate(chosen)}
     n_q = len(chosen)
 
-    run_codes = run["query"].map(code_of).to_numpy(dtype=np.float64, na_value=np.nan)
-    keep = ~np.isnan(run_codes)
-    r = run.loc[keep].copy()
-    r["qcode"] = run_codes[keep].astype(np.int64)
-    sort = np.lexsort((r["rank"].to_numpy(), r["qcode"].to_numpy()))  # stable: equal ranks keep file order
-    r = r.iloc[sort].reset_index(drop=True)
+    def query_codes(raw: IntArray, names: object) -> IntArray:
+        lookup = np.array([code_of.get(name, -1) for name in names], dtype=np.int64)  # type: ignore[attr-defined]
+        return lookup[raw] if len(lookup) else np.zeros(len(raw), dtype=np.int64)
 
-    qrels_codes = qrels["query"].map(code_of).to_numpy(dtype=np.float64, na_value=np.nan)
-    keep_q = ~np.isnan(qrels_codes)
-    q = qrels.loc[keep_q].copy()
-    q["qcode"] = qrels_codes[keep_q].astype(np.int64)
+    run_qcode = query_codes(run_raw, run_names)
+    keep = np.flatnonzero(run_qcode >= 0)
+    # one copy of the needed columns, ordered by (query, rank); lexsort is stable: equal ranks keep file order
+    order_rows = keep[np.lexsort((run["rank"].to_numpy()[keep], run_qcode[keep]))]
+    r = run[[c for c in RUN_COLUMNS if c in run]].take(order_rows).reset_index(drop=True)
+    r["qcode"] = run_qcode[order_rows]
 
-    items = pd.concat([r["item"], q["item"]], ignore_index=True)
+    qrels_qcode = query_codes(qrels_raw, qrels_names)
+    keep_q = np.flatnonzero(qrels_qcode >= 0)
+    q = qrels.take(keep_q).reset_index(drop=True)
+    q["qcode"] = qrels_qcode[keep_q]
+
+    items = np.concatenate([r["item"].to_numpy(dtype=object), q["item"].to_numpy(dtype=object)])
     item_codes, _ = pd.factorize(items)
     pair = np.concatenate([r["qcode"].to_numpy(), q["qcode"].to_numpy()]) * (int(item_codes.max(initial=0)) + 1) \
         + item_codes
-    gid_all = np.unique(pair, return_inverse=True)[1].astype(np.int64)  # gid order follows (query, item code)
-    r["gid"] = gid_all[: len(r)]
-    q["gid"] = gid_all[len(r):]
-    q = q.iloc[np.lexsort((q["end"].to_numpy(), q["start"].to_numpy(), q["gid"].to_numpy()))]
-    q = q.reset_index(drop=True)
+    gid_all, _ = pd.factorize(pair, sort=True)  # gid order follows (query, item code)
+    r["gid"] = gid_all[: len(r)].astype(np.int64)
+    q["gid"] = gid_all[len(r):].astype(np.int64)
+    q = q.take(np.lexsort((q["end"].to_numpy(), q["start"].to_numpy(), q["gid"].to_numpy()))).reset_index(drop=True)
 
     def merged(mask: npt.NDArray[np.bool_]) -> Intervals:
         s = q.loc[mask]

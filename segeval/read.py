@@ -216,33 +216,31 @@ def _byte_matrix(values: npt.NDArray[np.bytes_], max_width: int) -> npt.NDArray[
 
 
 def mmss_to_seconds(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
-    """Vectorised :func:`parse_mmss` over a bytes array; None when any entry is not an M.S time."""
+    """Vectorised :func:`parse_mmss` over a bytes array; None when any entry is not an M.S time.
+
+    The bytes are validated (digits, one dot, 1-12 minute and 1-2 second digits);
+    the value comes from NumPy's float parser: minutes = floor(x) and seconds =
+    round(fraction * 10 ** digits), exact since the float error stays far below
+    half a second for 12-digit minutes.
+    """
     if len(values) == 0:
         return np.zeros(0, dtype=np.int64)
     b = _byte_matrix(values, 15)
     if b is None:
         return None
-    n = len(values)
-    minutes = np.zeros(n, dtype=np.int64)
-    seconds = np.zeros(n, dtype=np.int64)
-    n_min = np.zeros(n, dtype=np.int64)  # digits before the dot
-    n_sec = np.full(n, -1, dtype=np.int64)  # digits after the dot; -1 while no dot seen
-    for j in range(b.shape[1]):
-        c = b[:, j]
-        is_digit = (c >= 48) & (c <= 57)
-        is_dot = c == 46
-        if not bool((is_digit | is_dot | (c == 0)).all()) or bool((is_dot & (n_sec >= 0)).any()):
-            return None
-        before = is_digit & (n_sec < 0)
-        after = is_digit & (n_sec >= 0)
-        dv = c.astype(np.int64) - 48
-        minutes = np.where(before, minutes * 10 + dv, minutes)
-        n_min += before
-        seconds = np.where(after, seconds * 10 + dv, seconds)
-        n_sec = np.where(after, n_sec + 1, np.where(is_dot, 0, n_sec))
-    if (n_min < 1).any() or (n_min > 12).any() or (n_sec < 1).any() or (n_sec > 2).any() or (seconds > 59).any():
+    is_dot = b == 46
+    if not bool((((b >= 48) & (b <= 57)) | is_dot | (b == 0)).all()) or not bool((is_dot.sum(axis=1) == 1).all()):
         return None
-    return minutes * 60 + seconds
+    dot_at = is_dot.argmax(axis=1)
+    frac_digits = (b != 0).sum(axis=1) - dot_at - 1
+    if (dot_at < 1).any() or (dot_at > 12).any() or (frac_digits < 1).any() or (frac_digits > 2).any():
+        return None
+    x = values.astype(np.float64)
+    minutes = np.floor(x)
+    seconds = np.rint((x - minutes) * np.where(frac_digits == 2, 100.0, 10.0)).astype(np.int64)
+    if (seconds > 59).any():
+        return None
+    return minutes.astype(np.int64) * 60 + seconds
 
 
 def int_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
@@ -252,27 +250,24 @@ def int_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
     b = _byte_matrix(values, 19)
     if b is None:
         return None
-    n = len(values)
     signed = (b[:, 0] == 45) | (b[:, 0] == 43)
-    value = np.zeros(n, dtype=np.int64)
-    digits = np.zeros(n, dtype=np.int64)
-    for j in range(b.shape[1]):
-        c = b[:, j]
-        is_digit = (c >= 48) & (c <= 57)
-        if not bool((is_digit | (c == 0) | (signed if j == 0 else False)).all()):
-            return None
-        value = np.where(is_digit, value * 10 + (c.astype(np.int64) - 48), value)
-        digits += is_digit
-    if (digits < 1).any() or (digits > 18).any():
+    digit = (b >= 48) & (b <= 57)
+    ok = digit | (b == 0)
+    ok[:, 0] |= signed
+    n_digits = digit.sum(axis=1)
+    if not bool(ok.all()) or (n_digits < 1).any() or (n_digits > 18).any():
         return None
-    return np.where(b[:, 0] == 45, -value, value)
+    return values.astype(np.int64)
 
 
 def _fast_parse(data: bytes, fmt: LineFormat) -> dict[str, npt.NDArray[np.generic]] | None:
-    if b"\x00" in data or b"\x0b" in data or b"\x0c" in data or data.count(b"\r") != data.count(b"\r\n"):
+    if b"\x00" in data or b"\x0b" in data or b"\x0c" in data or (b"\r" in data and data.count(b"\r") != data.count(b"\r\n")):
         return None  # NUL bytes, vertical tabs, form feeds and lone carriage returns: the line parser decides
     n_fields = len(fmt.fields)
-    dtypes: dict[int, Any] = {i: np.float64 if f.kind == "float" else object for i, f in enumerate(fmt.fields)}
+    # ignored fields as categories (no per-row objects); times and integers are factorised below
+    # (pandas would turn numeric-looking categories into numbers, and '32.30' is not '32.3')
+    kind_dtype = {"float": np.float64, "str": object, "mmss": object, "int": object, "ignore": "category"}
+    dtypes: dict[int, Any] = {i: kind_dtype[f.kind] for i, f in enumerate(fmt.fields)}
     dtypes[n_fields] = object  # a spare column: any value in it means too many fields
     try:
         with warnings.catch_warnings():
@@ -291,9 +286,7 @@ def _fast_parse(data: bytes, fmt: LineFormat) -> dict[str, npt.NDArray[np.generi
     for i, f in enumerate(fmt.fields):
         col = df[i]
         if f.kind == "ignore":
-            if i < required and not _present(col).all():
-                return None
-            continue
+            continue  # a short line misses its last required field, which is checked
         if f.kind == "str":
             values = col.to_numpy(dtype=object)
             missing = ~_present(col)
@@ -302,28 +295,17 @@ def _fast_parse(data: bytes, fmt: LineFormat) -> dict[str, npt.NDArray[np.generi
                     return None
                 values = np.where(missing, "", values)
             out[f.name] = values
-        elif f.kind == "mmss":
-            values = col.to_numpy(dtype=object)
-            if pd.isna(values).any():
-                return None
+        elif f.kind in ("mmss", "int"):
+            # times and ranks repeat: parse each distinct token once
+            codes, distinct = pd.factorize(col.to_numpy(dtype=object))
             try:
-                as_bytes = values.astype("S")
+                as_bytes = np.asarray(distinct, dtype=object).astype("S")
             except (UnicodeEncodeError, ValueError):
                 return None
-            secs = mmss_to_seconds(as_bytes)
-            if secs is None:
+            parsed = mmss_to_seconds(as_bytes) if f.kind == "mmss" else int_tokens(as_bytes)
+            if parsed is None or (codes < 0).any():
                 return None
-            out[f.name] = secs
-        elif f.kind == "int":
-            if not _present(col).all():
-                return None
-            try:
-                ints = int_tokens(col.to_numpy(dtype=object).astype("S"))
-            except (UnicodeEncodeError, ValueError):
-                return None
-            if ints is None:
-                return None
-            out[f.name] = ints
+            out[f.name] = parsed[codes]
         else:
             floats = col.to_numpy(dtype=np.float64)
             if not np.isfinite(floats).all():
@@ -337,9 +319,8 @@ def _fast_parse(data: bytes, fmt: LineFormat) -> dict[str, npt.NDArray[np.generi
 
 
 def _present(col: pd.Series) -> npt.NDArray[np.bool_]:
-    """Cells that hold a token (the tokenizer pads missing fields with NaN or an empty string)."""
-    values = col.to_numpy(dtype=object)
-    return np.asarray(~pd.isna(values) & (values != ""), dtype=bool)
+    """Cells that hold a token (with ``na_filter=False`` the tokenizer pads missing fields with '')."""
+    return np.asarray(col.to_numpy(dtype=object) != "", dtype=bool)
 
 
 def _line_numbers(data: bytes, rows: int) -> npt.NDArray[np.int64]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 
 from segeval.adapt.base import Adapted, Adapter, per_query_count, split_by_query
 from segeval.adapt.overlap import decide
@@ -53,8 +54,7 @@ class BinnedAdapter(Adapter):
         span = int(max(bins.max(initial=0), q_bins.max(initial=0))) + 1
         key = run["gid"].to_numpy()[src] * span + bins
         # first appearance of each (query, video, bin), in rank order
-        _, first = np.unique(key, return_index=True)
-        first.sort()
+        first = np.flatnonzero(~pd.Series(key).duplicated().to_numpy())
         unit_key = key[first]
         unit_src = src[first]
 
