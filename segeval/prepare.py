@@ -23,8 +23,9 @@ import pandas as pd
 from segeval.errors import ParameterError, check_choice
 
 ORDERS = ("rank",)
-#: run columns carried into the evaluation (the run name and jump-in point are not needed)
-RUN_COLUMNS = ("query", "item", "start", "end", "rank", "score", "line")
+#: columns carried into the evaluation; videos and queries become integer codes
+RUN_COLUMNS = ("start", "end", "rank", "score", "line")
+QRELS_COLUMNS = ("start", "end", "rel", "line")
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -47,13 +48,14 @@ class Intervals:
 class Prepared:
     """Evaluation-ready inputs.
 
-    ``run`` and ``qrels`` are sorted by query (in ``queries`` order) and carry
-    ``qcode`` (position in ``queries``) and ``gid`` (a (query, item) group id
-    shared by both).  ``run_bounds[q]:run_bounds[q+1]`` are query q's results.
+    ``run`` and ``qrels`` hold the numeric columns, sorted by query (in
+    ``queries`` order), plus ``qcode`` (position in ``queries``), ``icode``
+    (position in ``items``) and ``gid`` (a (query, item) group id shared by both).  ``run_bounds[q]:run_bounds[q+1]`` are query q's results.
     ``rel``/``nonrel`` are the merged relevant and non-relevant qrels segments.
     """
 
     queries: list[str]
+    items: npt.NDArray[np.object_]
     run: pd.DataFrame
     qrels: pd.DataFrame
     run_bounds: IntArray
@@ -124,21 +126,23 @@ def prepare(
         return lookup[raw] if len(lookup) else np.zeros(len(raw), dtype=np.int64)
 
     run_qcode = query_codes(run_raw, run_names)
-    keep = np.flatnonzero(run_qcode >= 0)
-    # one copy of the needed columns, ordered by (query, rank); lexsort is stable: equal ranks keep file order
-    order_rows = keep[np.lexsort((run["rank"].to_numpy()[keep], run_qcode[keep]))]
-    r = run[[c for c in RUN_COLUMNS if c in run]].take(order_rows).reset_index(drop=True)
-    r["qcode"] = run_qcode[order_rows]
-
     qrels_qcode = query_codes(qrels_raw, qrels_names)
-    keep_q = np.flatnonzero(qrels_qcode >= 0)
-    q = qrels.take(keep_q).reset_index(drop=True)
-    q["qcode"] = qrels_qcode[keep_q]
+    item_codes, item_names = pd.factorize(
+        np.concatenate([run["item"].to_numpy(dtype=object), qrels["item"].to_numpy(dtype=object)]))
+    run_icode, qrels_icode = item_codes[: len(run)], item_codes[len(run):]
 
-    items = np.concatenate([r["item"].to_numpy(dtype=object), q["item"].to_numpy(dtype=object)])
-    item_codes, _ = pd.factorize(items)
-    pair = np.concatenate([r["qcode"].to_numpy(), q["qcode"].to_numpy()]) * (int(item_codes.max(initial=0)) + 1) \
-        + item_codes
+    keep = np.flatnonzero(run_qcode >= 0)
+    # the needed columns, ordered by (query, rank); lexsort is stable: equal ranks keep file order
+    rows = keep[np.lexsort((run["rank"].to_numpy()[keep], run_qcode[keep]))]
+    r = pd.DataFrame({c: run[c].to_numpy()[rows] for c in RUN_COLUMNS})
+    r["icode"], r["qcode"] = run_icode[rows], run_qcode[rows]
+    keep_q = np.flatnonzero(qrels_qcode >= 0)
+    q = pd.DataFrame({c: qrels[c].to_numpy()[keep_q] for c in QRELS_COLUMNS})
+    q["icode"], q["qcode"] = qrels_icode[keep_q], qrels_qcode[keep_q]
+
+    span = len(item_names) + 1
+    pair = np.concatenate([r["qcode"].to_numpy() * span + r["icode"].to_numpy(),
+                           q["qcode"].to_numpy() * span + q["icode"].to_numpy()])
     gid_all, _ = pd.factorize(pair, sort=True)  # gid order follows (query, item code)
     r["gid"] = gid_all[: len(r)].astype(np.int64)
     q["gid"] = gid_all[len(r):].astype(np.int64)
@@ -154,6 +158,7 @@ def prepare(
     nonrel = merged(~rel_mask)
     return Prepared(
         queries=chosen,
+        items=np.asarray(item_names, dtype=object),
         run=r,
         qrels=q,
         run_bounds=bounds(r["qcode"].to_numpy(), n_q),
@@ -167,8 +172,8 @@ def prepare(
 def concat_ranges(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArray]:
     """For each i, ``counts[i]`` consecutive integers from ``starts[i]``: (owner i, value) arrays."""
     owner = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-    offsets = np.arange(len(owner), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
-    return owner, np.repeat(starts, counts).astype(np.int64) + offsets
+    shift = (starts - (np.cumsum(counts) - counts)).astype(np.int64)  # value - position, per owner
+    return owner, np.arange(len(owner), dtype=np.int64) + shift[owner]
 
 
 def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArray, IntArray]:

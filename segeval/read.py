@@ -1,7 +1,8 @@
 """Read qrels and runs into DataFrames with fixed columns and dtypes.
 
 Every format is a :class:`LineFormat`: fields separated by ASCII white space
-(so identifiers may hold any other Unicode character), each field with a kind.  A fast path (pandas' C tokenizer plus vectorised time parsing) reads
+(so identifiers may hold any other Unicode character), each field with a kind.
+A fast path (pandas' C tokenizer plus vectorised time parsing) reads
 well-formed files; whenever it meets anything unusual the line-by-line parser,
 which defines the accepted syntax, re-reads the file and either returns the
 same table or raises an :class:`~segeval.errors.InputError` naming the file,
@@ -260,9 +261,15 @@ def int_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
     return values.astype(np.int64)
 
 
-def _fast_parse(data: bytes, fmt: LineFormat) -> dict[str, npt.NDArray[np.generic]] | None:
-    if b"\x00" in data or b"\x0b" in data or b"\x0c" in data or (b"\r" in data and data.count(b"\r") != data.count(b"\r\n")):
-        return None  # NUL bytes, vertical tabs, form feeds and lone carriage returns: the line parser decides
+def _fast_parse(data: bytes, fmt: LineFormat, sep: str = r"\s+") -> dict[str, npt.NDArray[np.generic]] | None:
+    """Columns via pandas' C tokenizer, or None when anything is unusual.
+
+    With ``sep=" "`` (twice as fast) any irregular spacing leaves an empty cell
+    in a required column or a token in the spare column, and the caller retries.
+    """
+    lone_cr = b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
+    if lone_cr or b"\x00" in data or b"\x0b" in data or b"\x0c" in data:
+        return None  # lone carriage returns, NUL bytes, vertical tabs and form feeds: the line parser decides
     n_fields = len(fmt.fields)
     # ignored fields as categories (no per-row objects); times and integers are factorised below
     # (pandas would turn numeric-looking categories into numbers, and '32.30' is not '32.3')
@@ -273,7 +280,7 @@ def _fast_parse(data: bytes, fmt: LineFormat) -> dict[str, npt.NDArray[np.generi
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             df = pd.read_csv(
-                io.BytesIO(data), sep=r"\s+", header=None, names=list(range(n_fields + 1)), dtype=dtypes,
+                io.BytesIO(data), sep=sep, header=None, names=list(range(n_fields + 1)), dtype=dtypes,
                 quoting=csv.QUOTE_NONE, na_filter=False, engine="c", index_col=False,
                 encoding="utf-8", skip_blank_lines=True,
             )
@@ -286,7 +293,9 @@ def _fast_parse(data: bytes, fmt: LineFormat) -> dict[str, npt.NDArray[np.generi
     for i, f in enumerate(fmt.fields):
         col = df[i]
         if f.kind == "ignore":
-            continue  # a short line misses its last required field, which is checked
+            if "" in col.cat.categories:
+                return None
+            continue
         if f.kind == "str":
             values = col.to_numpy(dtype=object)
             missing = ~_present(col)
@@ -324,7 +333,8 @@ def _present(col: pd.Series) -> npt.NDArray[np.bool_]:
 
 
 def _line_numbers(data: bytes, rows: int) -> npt.NDArray[np.int64]:
-    lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+    newlines = int(np.count_nonzero(np.frombuffer(data, dtype=np.uint8) == 10))
+    lines = newlines + (0 if data.endswith(b"\n") or not data else 1)
     if lines == rows:
         return np.arange(1, rows + 1, dtype=np.int64)
     numbers = [i for i, raw in enumerate(data.split(b"\n"), start=1) if raw.strip()]
@@ -335,7 +345,9 @@ def _line_numbers(data: bytes, rows: int) -> npt.NDArray[np.int64]:
 
 def parse_table(data: bytes, fmt: LineFormat, path: str) -> dict[str, npt.NDArray[np.generic]]:
     """Columns of a line-oriented file, keyed by field name plus ``line`` (1-based line numbers)."""
-    fast = _fast_parse(data, fmt)
+    fast = _fast_parse(data, fmt, " ") if b"\t" not in data else None  # the usual single spaces
+    if fast is None:
+        fast = _fast_parse(data, fmt)
     if fast is not None:
         return fast
     slow = _slow_parse(data, fmt, path)

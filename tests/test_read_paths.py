@@ -46,17 +46,18 @@ def files(draw: st.DrawFn, fmt_fields: int) -> bytes:
 
 
 def _agree(data: bytes, fmt) -> None:  # type: ignore[no-untyped-def]
-    fast = _fast_parse(data, fmt)
-    try:
-        slow = _slow_parse(data, fmt, "f")
-    except InputError:
-        assert fast is None, "fast path accepted what the line parser rejects"
-        return
-    if fast is None:
-        return
-    assert set(fast) == set(slow)
-    for name, values in slow.items():
-        assert list(fast[name]) == list(values), name
+    for sep in (" ", r"\s+"):
+        fast = _fast_parse(data, fmt, sep)
+        try:
+            slow = _slow_parse(data, fmt, "f")
+        except InputError:
+            assert fast is None, f"fast path (sep {sep!r}) accepted what the line parser rejects"
+            continue
+        if fast is None:
+            continue
+        assert set(fast) == set(slow)
+        for name, values in slow.items():
+            assert list(fast[name]) == list(values), (sep, name)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
