@@ -50,7 +50,8 @@ class Prepared:
 
     ``run`` and ``qrels`` hold the numeric columns, sorted by query (in
     ``queries`` order), plus ``qcode`` (position in ``queries``), ``icode``
-    (position in ``items``) and ``gid`` (a (query, item) group id shared by both).  ``run_bounds[q]:run_bounds[q+1]`` are query q's results.
+    (position in ``items``) and ``gid`` (a (query, item) group id shared by both).
+    ``run_bounds[q]:run_bounds[q+1]`` are query q's results.
     ``rel``/``nonrel`` are the merged relevant and non-relevant qrels segments.
     """
 
