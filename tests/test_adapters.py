@@ -126,20 +126,6 @@ def test_binned_rejects_bad_bin_size() -> None:
 
 # --------------------------------------------------------------------------- tolerance
 
-def test_tolerance_docstring_example() -> None:
-    a = adapt(ToleranceAdapter(5), """
-#     0         1         2
-#     0123456789012345678901234
-rel : ..........[=========]....
-1   : .......[==]..............
-2   : ............[==].........
-3   : .[=].....................
-""")
-    # 1: [7,12) meets rel -> 1, seen (7, 20); 2: [12,17) meets rel, [12,15) seen -> s; 3: nothing -> -
-    assert a.relstring == "1s-"
-    assert a.num_rel == 1
-
-
 def test_tolerance_reference_module_example_as_the_script_computes_it() -> None:
     # The reference's toleranceToIrrelevance.py example (T = 10) expects [0, 1, s, s, 1], but the
     # script's interval look-up (half-open whole seconds) gives [0, 0, 1, 1, 1], which is what
@@ -231,3 +217,20 @@ non : ...........[=========]
     # 1: [12,15) meets rel 10-14 -> 1, seen (12, max(14, 15)) = (12, 15);
     # 2: [14,17) misses rel (ends at 14), [14,19) meets non and seen second 14 -> S
     assert a.relstring == "1S"
+
+
+@pytest.mark.parametrize(("adapter", "module"), [
+    (OverlapAdapter(), "segeval.adapt.overlap"),
+    (BinnedAdapter(10), "segeval.adapt.binned"),
+    (ToleranceAdapter(5), "segeval.adapt.tolerance"),
+])
+def test_docstring_timelines_are_true(adapter, module: str) -> None:  # type: ignore[no-untyped-def]
+    import importlib
+    import textwrap
+
+    doc = importlib.import_module(module).__doc__ or ""
+    block = textwrap.dedent(doc.split("::\n", 1)[1].split("\n\n", 1)[0])
+    lines = block.splitlines()
+    labels = next(line.split(":", 1)[1].strip() for line in lines if line.startswith("labels:"))
+    picture = "\n".join(line for line in lines if " : " in line)
+    assert adapt(adapter, picture).relstring == labels

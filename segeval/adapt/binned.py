@@ -3,13 +3,19 @@
 Time is cut into bins of ``bin_size`` seconds; a span (s, e) covers bins
 ``s // B`` .. ``(e - 1) // B`` (the ``bins`` rule of :mod:`segeval.segment`).
 The binned ranking walks the results in rank order and appends each covered
-bin the first time it appears, so it can be longer or shorter than the run::
+bin the first time it appears, so it can be longer or shorter than the run.
+With B = 10::
 
-    B = 10     0         10        20        30
-    qrels rel  [===============]                    (0-15): bins 0, 1
-    run 1           [==================]            (5-25): bins 0, 1, 2 -> '1' '1' '-'
-    run 2                 [==]                      (12-15): bin 1, seen -> dropped
-    run 3                          [=]              (20-20): zero-length on a boundary -> no bin
+              0         1         2
+              012345678901234567890123456789
+        rel : [==============]
+        1   : .....[===================]
+        2   : ............[==]
+        3   : ....................*
+        labels: 11-
+
+(1 covers bins 0, 1 and 2; 2 covers bin 1 again and is dropped; 3 is a
+zero-length span on a bin boundary and covers no bin.)
 
 A bin is relevant when a relevant qrels segment covers it (qrels are not merged
 first), non-relevant when only a non-relevant one does.  ``num_rel`` is the

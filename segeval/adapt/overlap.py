@@ -2,15 +2,21 @@
 
 A result is relevant (``1``) when it meets any relevant qrels segment of its
 video under the ``closed`` rule (touching counts), else non-relevant (``0``)
-when it meets a non-relevant one, else unjudged (``-``)::
+when it meets a non-relevant one, else unjudged (``-``).  One character per
+second; numbered lines are results by rank::
 
-    seconds    0    5    10   15   20
-    qrels rel            [=========]        (10-20, relevant)
-    qrels non  [===]                        (0-3, non-relevant)
-    run 1        [=]                        (2-4)   -> 0  meets the non-relevant one
-    run 2           [==]                    (5-8)   -> -  meets nothing
-    run 3             [==]                  (7-10)  -> 1  touches the relevant one
-    run 4                  [=]              (12-14) -> 1  credited again
+              0         1         2
+              0123456789012345678901234
+        rel : ..........[=========]
+        non : [==]
+        1   : ..[=]
+        2   : .....[==]
+        3   : .......[==]
+        4   : ............[=]
+        labels: 0-11
+
+(1 meets the non-relevant 0-3; 2 meets nothing; 3 touches the relevant 10-20
+at 10; 4 lies inside it and is credited again.)
 
 Every result meeting a relevant segment counts, so one relevant segment can be
 credited many times and MAP can exceed 1.  ``num_rel`` is the number of merged

@@ -3,13 +3,18 @@
 A user starts watching at a result's start and gives up after ``tolerance``
 seconds without relevant content.  Look-ups use the ``whole_seconds`` rule of
 :mod:`segeval.segment` against the *merged* qrels segments of the video, and a
-per-query *seen* list remembers what the user has watched::
+per-query *seen* list remembers what the user has watched.  With T = 5::
 
-    T = 5      0    5    10   15   20   25
-    qrels rel            [=========]                 (10-20)
-    run 1           [==]                 (7-10): [7, 12) meets rel -> '1', seen (7, 20)
-    run 2                  [==]          (12-15): [12, 17) meets rel, [12, 15) seen -> 's'
-    run 3    [=]                         (1-3):  [1, 6) misses rel; no non-rel -> '-'
+              0         1         2
+              0123456789012345678901234
+        rel : ..........[=========]
+        1   : .......[==]
+        2   : ............[==]
+        3   : .[=]
+        labels: 1s-
+
+(1: [7, 12) meets the relevant 10-20, so seen gets (7, 20); 2: [12, 17) meets
+it but [12, 15) was seen; 3: [1, 6) meets nothing.)
 
 For each result (v, s, e): if [s, s + T) meets a relevant segment, the label is
 ``s`` when [s, e) meets a seen span, else ``1`` and (v, s, max(end of the met
