@@ -82,7 +82,7 @@ def me13sh(
         if not chosen:
             raise SegevalError(f"The 'items' parameter must list query ids separated by commas. Got {items!r} "
                                f"instead.")
-    ev = evaluate(qrels, run, MEASURES, adapters, run_kind=kind.value, queries=chosen)
+    ev = evaluate(qrels, run, MEASURES, adapters, qrels_format="mediaeval", run_format=kind.value, queries=chosen)
     sys.stdout.write(render(ev, run, bin_size, tolerance))
     for note in ev.notes:
         print(note, file=sys.stderr)

@@ -38,18 +38,21 @@ def evaluate(
     measures: Sequence[str] | Sequence[Request],
     adapters: Sequence[Adapter] = (OverlapAdapter(),),
     *,
-    run_kind: str = "linking",
+    qrels_format: str = "auto",
+    run_format: str = "auto",
     queries: Sequence[str] | None = None,
     order: str = "rank",
 ) -> Evaluation:
     """Evaluate a run against qrels.
 
     ``measures`` are names (label measures are computed once per adapter, named
-    with the adapter's suffix) or prepared :class:`Request` objects.  ``queries``
-    and ``order`` are the policies of :func:`segeval.prepare.prepare`.
+    with the adapter's suffix) or prepared :class:`Request` objects.  Files are
+    read in ``qrels_format``/``run_format`` (names of ``segeval.read.QRELS_FORMATS``
+    and ``RUN_FORMATS``, or ``"auto"``).  ``queries`` and ``order`` are the
+    policies of :func:`segeval.prepare.prepare`.
     """
-    q = validate_qrels(qrels if isinstance(qrels, pd.DataFrame) else read_qrels(qrels))
-    r = validate_run(run if isinstance(run, pd.DataFrame) else read_run(run, run_kind))
+    q = validate_qrels(qrels if isinstance(qrels, pd.DataFrame) else read_qrels(qrels, qrels_format))
+    r = validate_run(run if isinstance(run, pd.DataFrame) else read_run(run, run_format))
     data = prepare(q, r, queries=queries, order=order)
     reqs = [m for m in measures if isinstance(m, Request)] or requests([str(m) for m in measures], adapters)
     used = {x.adapter.name: x.adapter for x in reqs if x.adapter is not None}

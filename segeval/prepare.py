@@ -4,7 +4,12 @@ The policies that change numbers are explicit parameters:
 
 ``order``
     ``"rank"`` (default, the MediaEval reference): results ordered by the rank
-    column, equal ranks keeping file order.
+    column, equal ranks keeping file order.  ``"score"`` (trec_eval): score
+    descending, equal scores by item id descending (code-point order, which is
+    UTF-8 byte order); the rank column is ignored.  ``"file"``: as listed.
+``relevance_level``
+    A qrels row is relevant when its ``rel`` is at least this (trec_eval's
+    ``-l``; default 1, which for integer grades is the reference's ``rel > 0``).
 ``queries``
     Which queries are evaluated: by default those present in both the qrels and
     the run (the reference skips qrels queries missing from the run and ignores
@@ -22,7 +27,7 @@ import pandas as pd
 
 from segeval.errors import ParameterError, check_choice
 
-ORDERS = ("rank",)
+ORDERS = ("rank", "score", "file")
 #: columns carried into the evaluation; videos and queries become integer codes
 RUN_COLUMNS = ("start", "end", "rank", "score", "line")
 QRELS_COLUMNS = ("start", "end", "rel", "line")
@@ -52,7 +57,8 @@ class Prepared:
     ``queries`` order), plus ``qcode`` (position in ``queries``), ``icode``
     (position in ``items``) and ``gid`` (a (query, item) group id shared by both).
     ``run_bounds[q]:run_bounds[q+1]`` are query q's results.
-    ``rel``/``nonrel`` are the merged relevant and non-relevant qrels segments.
+    ``rel``/``nonrel`` are the merged relevant and non-relevant qrels segments;
+    ``relevant`` marks the relevant rows of ``qrels`` (``rel >= relevance_level``).
     """
 
     queries: list[str]
@@ -64,6 +70,7 @@ class Prepared:
     rel: Intervals
     nonrel: Intervals
     rel_bounds: IntArray
+    relevant: npt.NDArray[np.bool_]
 
 
 def merge_intervals(gid: IntArray, qcode: IntArray, start: FloatArray, end: FloatArray) -> Intervals:
@@ -103,6 +110,7 @@ def prepare(
     *,
     queries: Sequence[str] | None = None,
     order: str = "rank",
+    relevance_level: int = 1,
 ) -> Prepared:
     """Select queries, order the run and index both sides by (query, item)."""
     check_choice("order", order, ORDERS)
@@ -129,12 +137,18 @@ def prepare(
     run_qcode = query_codes(run_raw, run_names)
     qrels_qcode = query_codes(qrels_raw, qrels_names)
     item_codes, item_names = pd.factorize(
-        np.concatenate([run["item"].to_numpy(dtype=object), qrels["item"].to_numpy(dtype=object)]))
+        np.concatenate([run["item"].to_numpy(dtype=object), qrels["item"].to_numpy(dtype=object)]), sort=True)
     run_icode, qrels_icode = item_codes[: len(run)], item_codes[len(run):]
 
     keep = np.flatnonzero(run_qcode >= 0)
-    # the needed columns, ordered by (query, rank); lexsort is stable: equal ranks keep file order
-    rows = keep[np.lexsort((run["rank"].to_numpy()[keep], run_qcode[keep]))]
+    # the needed columns, ordered within each query by the order policy (lexsort is stable)
+    if order == "rank":
+        keys: tuple[npt.NDArray[np.generic], ...] = (run["rank"].to_numpy()[keep],)
+    elif order == "score":
+        keys = (-run_icode[keep], -run["score"].to_numpy()[keep])
+    else:
+        keys = ()
+    rows = keep[np.lexsort((*keys, run_qcode[keep]))]
     r = pd.DataFrame({c: run[c].to_numpy()[rows] for c in RUN_COLUMNS})
     r["icode"], r["qcode"] = run_icode[rows], run_qcode[rows]
     keep_q = np.flatnonzero(qrels_qcode >= 0)
@@ -154,7 +168,7 @@ def prepare(
         return merge_intervals(s["gid"].to_numpy(), s["qcode"].to_numpy(),
                                s["start"].to_numpy(dtype=np.float64), s["end"].to_numpy(dtype=np.float64))
 
-    rel_mask = q["rel"].to_numpy() > 0
+    rel_mask = q["rel"].to_numpy() >= relevance_level
     rel = merged(rel_mask)
     nonrel = merged(~rel_mask)
     return Prepared(
@@ -167,6 +181,7 @@ def prepare(
         rel=rel,
         nonrel=nonrel,
         rel_bounds=bounds(rel.qcode, n_q),
+        relevant=rel_mask,
     )
 
 

@@ -81,7 +81,20 @@ MEDIAEVAL_SEARCH_RUN = LineFormat(
     "query_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 2.30 1 0.93 myrun",
     optional=1,
 )
-RUN_FORMATS = {"linking": MEDIAEVAL_LINKING_RUN, "search": MEDIAEVAL_SEARCH_RUN}
+TREC_QRELS = LineFormat(
+    "TREC qrels",
+    (Field("query", "str"), Field("iter", "ignore"), Field("item", "str"), Field("rel", "int")),
+    "301 0 FBIS3-10082 1",
+)
+TREC_RUN = LineFormat(
+    "TREC run",
+    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("rank", "int"),
+     Field("score", "float"), Field("run", "str")),
+    "301 Q0 FBIS3-10082 1 12.5 myrun",
+)
+QRELS_FORMATS = {"mediaeval": MEDIAEVAL_QRELS, "trec": TREC_QRELS}
+RUN_FORMATS = {"linking": MEDIAEVAL_LINKING_RUN, "search": MEDIAEVAL_SEARCH_RUN, "trec": TREC_RUN}
+DOCUMENT_FORMATS = (TREC_QRELS, TREC_RUN)
 
 EXPECTED = {
     "mmss": "an M.S time: minutes (at most 12 digits), a dot and seconds 0-59 (one or two digits), such as '17.05'",
@@ -384,17 +397,69 @@ def _frame(columns: dict[str, npt.NDArray[np.generic]], names: tuple[str, ...], 
     return df
 
 
-def read_qrels(path: str | Path, fmt: LineFormat = MEDIAEVAL_QRELS) -> pd.DataFrame:
-    """Read a qrels file: columns query, item, start, end (seconds), rel, line."""
+def _first_tokens(data: bytes, path: str) -> tuple[int, list[str]]:
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        tokens = raw.split()
+        if tokens:
+            return number, [t.decode("utf-8", "replace") for t in tokens]
+    raise InputError(path, "has no data lines; expected qrels or run lines")
+
+
+def detect_qrels_format(data: bytes, path: str) -> LineFormat:
+    """The qrels format of a file, from its first line's field count (4: TREC, 6: MediaEval)."""
+    number, tokens = _first_tokens(data, path)
+    by_count = {4: TREC_QRELS, 6: MEDIAEVAL_QRELS}
+    if len(tokens) not in by_count:
+        raise InputError(path, f"has {len(tokens)} fields; expected a qrels line: 4 fields (TREC, such as "
+                               f"'{TREC_QRELS.example}') or 6 (MediaEval, such as '{MEDIAEVAL_QRELS.example}')",
+                         line=number, text=" ".join(tokens))
+    return by_count[len(tokens)]
+
+
+def detect_run_format(data: bytes, path: str) -> LineFormat:
+    """The run format of a file, from its first line (6 fields: TREC; 8 or 9: MediaEval)."""
+    number, tokens = _first_tokens(data, path)
+    n = len(tokens)
+    if n == 6:
+        return TREC_RUN
+    if n == 9:
+        return MEDIAEVAL_SEARCH_RUN
+    if n == 8:
+        jumpin_like = parse_mmss(tokens[5]) is not None and _parse_float(tokens[7]) is not None
+        linking_like = _parse_int(tokens[5]) is not None and _parse_float(tokens[6]) is not None
+        if jumpin_like != linking_like:
+            return MEDIAEVAL_SEARCH_RUN if jumpin_like else MEDIAEVAL_LINKING_RUN
+        raise InputError(path, "cannot tell a MediaEval linking run ('qid Q0 video start end rank score run') "
+                               "from a search run ('qid Q0 video start end jumpin rank score'); "
+                               "expected the format to be named (--run-format linking|search)",
+                         line=number, text=" ".join(tokens))
+    raise InputError(path, f"has {n} fields; expected a run line: 6 fields (TREC, such as '{TREC_RUN.example}'), "
+                           f"8 (MediaEval linking) or 8-9 (MediaEval search)", line=number, text=" ".join(tokens))
+
+
+def read_qrels(path: str | Path, fmt: LineFormat | str = "auto") -> pd.DataFrame:
+    """Read a qrels file: columns query, item, start, end (seconds; NaN for documents), rel, line.
+
+    ``fmt`` is a :class:`LineFormat`, a name of :data:`QRELS_FORMATS`, or ``"auto"``.
+    """
     name = str(path)
-    columns = parse_table(read_bytes(path), fmt, name)
-    return _frame(columns, QRELS_COLUMNS, name)
-
-
-def read_run(path: str | Path, fmt: LineFormat | str = "linking") -> pd.DataFrame:
-    """Read a run: columns query, item, start, end, jumpin (seconds), rank, score, run, line."""
+    data = read_bytes(path)
     if isinstance(fmt, str):
-        fmt = RUN_FORMATS[fmt]
+        fmt = detect_qrels_format(data, name) if fmt == "auto" else QRELS_FORMATS[fmt]
+    df = _frame(parse_table(data, fmt, name), QRELS_COLUMNS, name)
+    df.attrs["format"] = fmt.name
+    return df
+
+
+def read_run(path: str | Path, fmt: LineFormat | str = "auto") -> pd.DataFrame:
+    """Read a run: columns query, item, start, end, jumpin (seconds), rank, score, run, line.
+
+    ``fmt`` is a :class:`LineFormat`, a name of :data:`RUN_FORMATS`, or ``"auto"``.
+    """
     name = str(path)
-    columns = parse_table(read_bytes(path), fmt, name)
-    return _frame(columns, RUN_COLUMNS, name)
+    data = read_bytes(path)
+    if isinstance(fmt, str):
+        fmt = detect_run_format(data, name) if fmt == "auto" else RUN_FORMATS[fmt]
+    df = _frame(parse_table(data, fmt, name), RUN_COLUMNS, name)
+    df.attrs["format"] = fmt.name
+    return df

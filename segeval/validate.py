@@ -34,8 +34,26 @@ def validate_qrels(qrels: pd.DataFrame) -> pd.DataFrame:
     return qrels
 
 
+def is_documents(df: pd.DataFrame) -> bool:
+    """True for document qrels or runs (no times), False for segments."""
+    return bool(np.isnan(df["start"].to_numpy(dtype=np.float64)).all())
+
+
 def validate_run(run: pd.DataFrame) -> pd.DataFrame:
-    """Check run values beyond syntax: end >= start >= 0 and integer rank >= 1."""
+    """Check run values beyond syntax.
+
+    Segments: end >= start >= 0 and integer rank >= 1.  Documents: each docno at
+    most once per query (as trec_eval); the rank column is not used for them.
+    """
+    if is_documents(run):
+        dup = np.flatnonzero(run.duplicated(["query", "item"]).to_numpy())
+        if len(dup):
+            i = int(dup[0])
+            query, item = run["query"].iat[i], run["item"].iat[i]
+            first = run.index[(run["query"] == query) & (run["item"] == item)][0]
+            raise _fail(run, i, f"document '{item}' appears again for query '{query}' (first on line "
+                                f"{int(run['line'].iat[first])}); expected each document once per query")
+        return run
     _check_times(run)
     rank = run["rank"].to_numpy()
     bad = np.flatnonzero(rank < 1)

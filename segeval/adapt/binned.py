@@ -65,7 +65,7 @@ class BinnedAdapter(Adapter):
         unit_src = src[first]
 
         q_key = qrels["gid"].to_numpy()[q_src] * span + q_bins
-        q_rel = qrels["rel"].to_numpy()[q_src] > 0
+        q_rel = data.relevant[q_src]
         order = np.argsort(q_key, kind="stable")
         q_key_sorted, q_row_sorted, q_rel_sorted = q_key[order], q_src[order], q_rel[order]
         lo = np.searchsorted(q_key_sorted, unit_key, side="left")

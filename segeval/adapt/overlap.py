@@ -63,7 +63,7 @@ class OverlapAdapter(Adapter):
         run, qrels = data.run, data.qrels
         gid = run["gid"].to_numpy()
         s, e = run["start"].to_numpy(), run["end"].to_numpy()
-        rel_mask = qrels["rel"].to_numpy() > 0
+        rel_mask = data.relevant
 
         def pairs(mask: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
             rows = np.flatnonzero(mask)

@@ -116,8 +116,8 @@ class ToleranceAdapter(Adapter):
 
         # deciding qrels rows: raw relevant rows met by [s, s + T) for 1/s,
         # raw non-relevant rows met by [s, e) for 0/S
-        rel_rows = np.flatnonzero(qrels["rel"].to_numpy() > 0)
-        non_rows = np.flatnonzero(qrels["rel"].to_numpy() <= 0)
+        rel_rows = np.flatnonzero(data.relevant)
+        non_rows = np.flatnonzero(~data.relevant)
         qg, qs, qe = qrels["gid"].to_numpy(), qrels["start"].to_numpy(), qrels["end"].to_numpy()
 
         def raw(rows: IntArray, b: FloatArray, mask: npt.NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
