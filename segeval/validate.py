@@ -50,9 +50,10 @@ def validate_run(run: pd.DataFrame) -> pd.DataFrame:
         if len(dup):
             i = int(dup[0])
             query, item = run["query"].iat[i], run["item"].iat[i]
-            first = run.index[(run["query"] == query) & (run["item"] == item)][0]
+            same = (run["query"] == query).to_numpy() & (run["item"] == item).to_numpy()
+            first_line = int(run["line"].to_numpy()[np.flatnonzero(same)[0]])
             raise _fail(run, i, f"document '{item}' appears again for query '{query}' (first on line "
-                                f"{int(run['line'].iat[first])}); expected each document once per query")
+                                f"{first_line}); expected each document once per query")
         return run
     _check_times(run)
     rank = run["rank"].to_numpy()
