@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 from segeval.measures.registry import Aggregate
 
 
+GM_FLOOR = 1e-5  # trec_eval's floor for geometric means
+
+
 def aggregate(values: Sequence[Any], how: Aggregate) -> Any:
-    """``sum`` or ``mean`` (0 for no queries), added left to right as the reference does."""
+    """``sum``, ``mean`` or ``gm`` (0 for no queries); sums added left to right as the reference does."""
     if how == "none":
         return None
+    if how == "gm":
+        if not values:
+            return 0.0
+        return math.exp(math.fsum(math.log(max(float(v), GM_FLOOR)) for v in values) / len(values))
     total: Any = 0
     for v in values:
         total += v

@@ -10,6 +10,7 @@ import typer
 from typer.exceptions import TyperException
 
 from segeval import __version__
+from segeval.adapt.base import Adapter
 from segeval.errors import SegevalError
 
 app = typer.Typer(
@@ -84,6 +85,72 @@ def me13sh(
                                f"instead.")
     ev = evaluate(qrels, run, MEASURES, adapters, qrels_format="mediaeval", run_format=kind.value, queries=chosen)
     sys.stdout.write(render(ev, run, bin_size, tolerance))
+    for note in ev.notes:
+        print(note, file=sys.stderr)
+
+
+OFFICIAL = ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+            "iprec_at_recall", "P")
+
+
+def _adapter(spec: str) -> Adapter:
+    """``exact``, ``overlap``, ``binned[:B]`` or ``tolerance[:T]``."""
+    from segeval.adapt import BinnedAdapter, ExactAdapter, OverlapAdapter, ToleranceAdapter
+
+    name, _, arg = spec.partition(":")
+    if name in ("exact", "overlap") and not arg:
+        return ExactAdapter() if name == "exact" else OverlapAdapter()
+    if name in ("binned", "tolerance"):
+        try:
+            value = int(arg) if arg else (300 if name == "binned" else 15)
+        except ValueError:
+            value = -1
+        return BinnedAdapter(value) if name == "binned" else ToleranceAdapter(value)
+    raise SegevalError(f"The 'adapter' parameter must be one of exact, overlap, binned[:B], tolerance[:T]. "
+                       f"Got {spec!r} instead.")
+
+
+@app.command("eval")
+def eval_(
+    qrels: QrelsArg,
+    run: RunArg,
+    measure: Annotated[list[str] | None, typer.Option(
+        "--measure", "-m", metavar="NAME",
+        help="Measure or family (repeatable): P_10, P (all cut-offs), map, ndcg_cut_10, P@10, official. "
+             "Default: official.")] = None,
+    per_query: Annotated[bool, typer.Option("-q", help="Also print each query's values.")] = False,
+    complete: Annotated[bool, typer.Option(
+        "-c", help="Average over every qrels query; queries missing from the run score 0.")] = False,
+    no_summary: Annotated[bool, typer.Option("-n", help="Do not print the summary rows.")] = False,
+    level: Annotated[int, typer.Option("-l", metavar="N", help="Relevant means a qrels grade >= N.")] = 1,
+    max_results: Annotated[int | None, typer.Option("-M", metavar="N", help="Use the first N results per query.")]
+    = None,
+    judged: Annotated[bool, typer.Option("-J", help="Drop unjudged results before evaluating.")] = False,
+    adapter: Annotated[str | None, typer.Option(
+        "--adapter", "-a", metavar="NAME", help="exact (default for documents), overlap (default for segments), "
+                                                "binned[:B], tolerance[:T].")] = None,
+    order: Annotated[str | None, typer.Option(
+        "--order", metavar="score|rank|file",
+        help="Result order. Default: score (ties by docno descending) for TREC runs, rank for MediaEval runs.")]
+    = None,
+) -> None:
+    """trec_eval's measures and flags, on document runs and (through an adapter) on segment runs."""
+    from segeval.pipeline import evaluate
+    from segeval.read import TREC_RUN, read_qrels, read_run
+    from segeval.report.trec import render
+
+    r = read_run(run)
+    documents = r.attrs.get("format") == TREC_RUN.name
+    chosen_adapter = _adapter(adapter or ("exact" if documents else "overlap"))
+    names = [n for m in (measure or ["official"]) for n in (OFFICIAL if m == "official" else m.split(","))]
+    ev = evaluate(read_qrels(qrels), r, names, [chosen_adapter], order=order or ("score" if documents else "rank"),
+                  relevance_level=level, missing_queries="zero" if complete else "skip",
+                  max_results=max_results, judged_only=judged)
+    runid = str(r["run"].iat[0]) if len(r) else ""
+    sys.stdout.write(render(ev, runid, per_query=per_query, summary=not no_summary))
+    if ev.unevaluated and not complete:
+        print(f"note: {len(ev.unevaluated)} qrels queries have no results in the run and are not averaged "
+              f"(-c counts them as 0)", file=sys.stderr)
     for note in ev.notes:
         print(note, file=sys.stderr)
 

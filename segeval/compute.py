@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from segeval.adapt.base import Adapted, Adapter
-from segeval.measures.registry import Measure, measure
+from segeval.measures.registry import Measure, expand
 from segeval.measures.segments import QuerySegments
 from segeval.prepare import Prepared
 
@@ -24,15 +24,10 @@ class Request:
 def requests(names: Sequence[str], adapters: Sequence[Adapter]) -> list[Request]:
     """Label measures once per adapter (name + adapter suffix); segment measures once."""
     out: list[Request] = []
+    wanted = [m for n in names for m in expand(n)]
     for adapter in adapters:
-        for n in names:
-            m = measure(n)
-            if m.scope == "labels":
-                out.append(Request(m.name + adapter.suffix, m, adapter))
-    for n in names:
-        m = measure(n)
-        if m.scope == "segments":
-            out.append(Request(m.name, m, None))
+        out += [Request(m.name + adapter.suffix, m, adapter) for m in wanted if m.scope == "labels"]
+    out += [Request(m.name, m, None) for m in wanted if m.scope == "segments"]
     return out
 
 

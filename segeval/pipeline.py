@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 
 from segeval.adapt import Adapter, BinnedAdapter, OverlapAdapter, ToleranceAdapter
+from segeval.adapt.base import judged_only as only_judged
 from segeval.aggregate import aggregate
 from segeval.compute import Request, compute, requests
 from segeval.prepare import prepare
@@ -26,6 +27,8 @@ class Evaluation:
     per_query: dict[str, list[Any]]
     summary: dict[str, Any]
     notes: list[str] = field(default_factory=list)
+    #: qrels queries that were not evaluated (no results, or not selected)
+    unevaluated: list[str] = field(default_factory=list)
 
     def frame(self) -> pd.DataFrame:
         """Per-query values as a DataFrame (queries × measures)."""
@@ -42,6 +45,10 @@ def evaluate(
     run_format: str = "auto",
     queries: Sequence[str] | None = None,
     order: str = "rank",
+    relevance_level: int = 1,
+    missing_queries: str = "skip",
+    max_results: int | None = None,
+    judged_only: bool = False,
 ) -> Evaluation:
     """Evaluate a run against qrels.
 
@@ -49,14 +56,19 @@ def evaluate(
     with the adapter's suffix) or prepared :class:`Request` objects.  Files are
     read in ``qrels_format``/``run_format`` (names of ``segeval.read.QRELS_FORMATS``
     and ``RUN_FORMATS``, or ``"auto"``).  ``queries`` and ``order`` are the
-    policies of :func:`segeval.prepare.prepare`.
+    policies of :func:`segeval.prepare.prepare`, as are ``relevance_level``,
+    ``missing_queries`` and ``max_results``; ``judged_only`` drops unjudged results
+    after adaptation (trec_eval ``-J``).
     """
     q = validate_qrels(qrels if isinstance(qrels, pd.DataFrame) else read_qrels(qrels, qrels_format))
     r = validate_run(run if isinstance(run, pd.DataFrame) else read_run(run, run_format))
-    data = prepare(q, r, queries=queries, order=order)
+    data = prepare(q, r, queries=queries, order=order, relevance_level=relevance_level,
+                   missing_queries=missing_queries, max_results=max_results)
     reqs = [m for m in measures if isinstance(m, Request)] or requests([str(m) for m in measures], adapters)
     used = {x.adapter.name: x.adapter for x in reqs if x.adapter is not None}
     adapted = {name: adapter.adapt(data) for name, adapter in used.items()}
+    if judged_only:
+        adapted = {name: [only_judged(a) for a in per_query] for name, per_query in adapted.items()}
     per_query = compute(data, adapted, reqs)
     summary = {x.name: aggregate(per_query[x.name], x.measure.aggregate) for x in reqs}
     notes = []
@@ -68,7 +80,8 @@ def evaluate(
                     f"note: {x.name} is above 1 for {len(above)} of {len(data.queries)} queries "
                     f"(first: {above[0]}): the overlap adapter credits one relevant segment once "
                     f"for every result that overlaps it")
-    return Evaluation(data.queries, reqs, per_query, summary, notes)
+    unevaluated = sorted(set(q["query"].unique()) - set(data.queries))
+    return Evaluation(data.queries, reqs, per_query, summary, notes, unevaluated)
 
 
 def me13sh_adapters(bin_size: int = 300, tolerance: int = 15) -> list[Adapter]:

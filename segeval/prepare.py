@@ -7,6 +7,12 @@ The policies that change numbers are explicit parameters:
     column, equal ranks keeping file order.  ``"score"`` (trec_eval): score
     descending, equal scores by item id descending (code-point order, which is
     UTF-8 byte order); the rank column is ignored.  ``"file"``: as listed.
+``missing_queries``
+    ``"skip"`` (default): only queries in both the qrels and the run are
+    evaluated.  ``"zero"`` (trec_eval ``-c``): every qrels query is evaluated,
+    those missing from the run with an empty ranking, so they score 0.
+``max_results``
+    Keep at most this many results per query, after ordering (trec_eval ``-M``).
 ``relevance_level``
     A qrels row is relevant when its ``rel`` is at least this (trec_eval's
     ``-l``; default 1, which for integer grades is the reference's ``rel > 0``).
@@ -25,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from segeval.errors import ParameterError, check_choice
+from segeval.errors import ParameterError, check_choice, check_int
 
 ORDERS = ("rank", "score", "file")
 #: columns carried into the evaluation; videos and queries become integer codes
@@ -111,14 +117,20 @@ def prepare(
     queries: Sequence[str] | None = None,
     order: str = "rank",
     relevance_level: int = 1,
+    missing_queries: str = "skip",
+    max_results: int | None = None,
 ) -> Prepared:
     """Select queries, order the run and index both sides by (query, item)."""
     check_choice("order", order, ORDERS)
+    check_choice("missing_queries", missing_queries, ("skip", "zero"))
+    if max_results is not None:
+        check_int("max_results", max_results, minimum=1)
     run_raw, run_names = pd.factorize(run["query"].to_numpy(dtype=object))
     qrels_raw, qrels_names = pd.factorize(qrels["query"].to_numpy(dtype=object))
     qrels_q, run_q = set(qrels_names), set(run_names)
+    with_results = run_q if missing_queries == "skip" else qrels_q
     if queries is None:
-        chosen = sorted(qrels_q & run_q)
+        chosen = sorted(qrels_q & with_results)
     else:
         unknown = sorted(set(queries) - qrels_q)
         if unknown:
@@ -126,7 +138,7 @@ def prepare(
             raise ParameterError(
                 f"The 'queries' parameter must name queries of the qrels. Got {shown} instead."
             )
-        chosen = sorted(set(queries) & run_q)
+        chosen = sorted(set(queries) & with_results)
     code_of = {q: i for i, q in enumerate(chosen)}
     n_q = len(chosen)
 
@@ -149,6 +161,9 @@ def prepare(
     else:
         keys = ()
     rows = keep[np.lexsort((*keys, run_qcode[keep]))]
+    if max_results is not None:
+        first = bounds(run_qcode[rows], n_q)
+        rows = rows[np.arange(len(rows)) - first[run_qcode[rows]] < max_results]
     r = pd.DataFrame({c: run[c].to_numpy()[rows] for c in RUN_COLUMNS})
     r["icode"], r["qcode"] = run_icode[rows], run_qcode[rows]
     keep_q = np.flatnonzero(qrels_qcode >= 0)

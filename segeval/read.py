@@ -50,15 +50,21 @@ class LineFormat:
     fields: tuple[Field, ...]
     example: str
     optional: int = 0
+    #: fields after the last one are ignored (trec_eval's runs: "reserved for future expansion")
+    trailing: bool = False
 
     @property
     def counts(self) -> tuple[int, ...]:
         n = len(self.fields)
         return tuple(range(n - self.optional, n + 1))
 
+    def accepts(self, n_tokens: int) -> bool:
+        return n_tokens in self.counts or (self.trailing and n_tokens > len(self.fields))
+
     def describe_counts(self) -> str:
         c = self.counts
-        return str(c[0]) if len(c) == 1 else " or ".join(str(x) for x in c)
+        text = str(c[0]) if len(c) == 1 else " or ".join(str(x) for x in c)
+        return text + " or more" if self.trailing else text
 
 
 MEDIAEVAL_QRELS = LineFormat(
@@ -91,6 +97,7 @@ TREC_RUN = LineFormat(
     (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("rank", "int"),
      Field("score", "float"), Field("run", "str")),
     "301 Q0 FBIS3-10082 1 12.5 myrun",
+    trailing=True,
 )
 QRELS_FORMATS = {"mediaeval": MEDIAEVAL_QRELS, "trec": TREC_QRELS}
 RUN_FORMATS = {"linking": MEDIAEVAL_LINKING_RUN, "search": MEDIAEVAL_SEARCH_RUN, "trec": TREC_RUN}
@@ -170,7 +177,6 @@ _PARSERS: dict[str, Callable[[str], object]] = {"mmss": parse_mmss, "int": _pars
 def _slow_parse(data: bytes, fmt: LineFormat, path: str) -> dict[str, list[object]]:
     columns: dict[str, list[object]] = {f.name: [] for f in fmt.fields if f.kind != "ignore"}
     columns["line"] = []
-    counts = fmt.counts
     for number, raw in enumerate(data.split(b"\n"), start=1):
         try:
             text = raw.decode("utf-8")
@@ -188,7 +194,7 @@ def _slow_parse(data: bytes, fmt: LineFormat, path: str) -> dict[str, list[objec
         if "\x00" in text:
             raise InputError(path, "contains a NUL byte; expected a text line", line=number,
                              text=text.replace("\x00", "\\0"))
-        if len(tokens) not in counts:
+        if not fmt.accepts(len(tokens)):
             raise InputError(
                 path,
                 f"has {len(tokens)} fields; expected {fmt.describe_counts()} fields for a {fmt.name} "
@@ -299,7 +305,7 @@ def _fast_parse(data: bytes, fmt: LineFormat, sep: str = r"\s+") -> dict[str, np
             )
     except Exception:  # any tokenizer or conversion trouble: let the strict parser explain it
         return None
-    if len(df) == 0 or _present(df[n_fields]).any():
+    if len(df) == 0 or (not fmt.trailing and _present(df[n_fields]).any()):
         return None
     out: dict[str, npt.NDArray[np.generic]] = {}
     required = len(fmt.fields) - fmt.optional
@@ -420,8 +426,9 @@ def detect_run_format(data: bytes, path: str) -> LineFormat:
     """The run format of a file, from its first line (6 fields: TREC; 8 or 9: MediaEval)."""
     number, tokens = _first_tokens(data, path)
     n = len(tokens)
-    if n == 6:
-        return TREC_RUN
+    if n >= 6 and parse_mmss(tokens[3]) is None and _parse_int(tokens[3]) is not None \
+            and _parse_float(tokens[4]) is not None:
+        return TREC_RUN  # an integer rank where MediaEval has an M.S start time
     if n == 9:
         return MEDIAEVAL_SEARCH_RUN
     if n == 8:
@@ -433,7 +440,8 @@ def detect_run_format(data: bytes, path: str) -> LineFormat:
                                "from a search run ('qid Q0 video start end jumpin rank score'); "
                                "expected the format to be named (--run-format linking|search)",
                          line=number, text=" ".join(tokens))
-    raise InputError(path, f"has {n} fields; expected a run line: 6 fields (TREC, such as '{TREC_RUN.example}'), "
+    raise InputError(path, f"has {n} fields; expected a run line: 6 or more fields (TREC, such as "
+                           f"'{TREC_RUN.example}'), "
                            f"8 (MediaEval linking) or 8-9 (MediaEval search)", line=number, text=" ".join(tokens))
 
 

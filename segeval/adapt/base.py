@@ -39,6 +39,14 @@ class Adapted:
     match_offsets: npt.NDArray[np.int64]
     match_rows: npt.NDArray[np.int64]
     source: npt.NDArray[np.int64]
+    grades: npt.NDArray[np.float64] | None = None
+    pool: npt.NDArray[np.float64] | None = None
+
+    def __post_init__(self) -> None:
+        if self.grades is None:
+            object.__setattr__(self, "grades", grades_from_labels(self.labels))
+        if self.pool is None:
+            object.__setattr__(self, "pool", np.ones(self.num_rel, dtype=np.float64))
 
     def __len__(self) -> int:
         return len(self.labels)
@@ -51,6 +59,23 @@ class Adapted:
     def relstring(self) -> str:
         """The labels as characters, e.g. ``'10-s'``."""
         return self.labels.tobytes().decode("ascii")
+
+
+def grades_from_labels(labels: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
+    """1 for relevant, 0 for other judged labels, NaN for unjudged."""
+    grades = np.where(labels == Label.RELEVANT, 1.0, 0.0)
+    grades[labels == Label.UNJUDGED] = np.nan
+    return grades
+
+
+def judged_only(a: Adapted) -> Adapted:
+    """The ranking without its unjudged units (trec_eval's ``-J``: P@k(j) and friends)."""
+    keep = np.flatnonzero(a.labels != Label.UNJUDGED)
+    counts = np.diff(a.match_offsets)[keep]
+    rows = np.concatenate([a.matches(int(i)) for i in keep]) if len(keep) else np.zeros(0, dtype=np.int64)
+    assert a.grades is not None
+    return Adapted(a.labels[keep], a.num_rel, np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
+                   rows.astype(np.int64), a.source[keep], a.grades[keep], a.pool)
 
 
 class Adapter(ABC):
@@ -74,6 +99,8 @@ def split_by_query(
     pair_unit: npt.NDArray[np.int64],
     pair_row: npt.NDArray[np.int64],
     unit_source: npt.NDArray[np.int64],
+    grades: npt.NDArray[np.float64] | None = None,
+    pools: list[npt.NDArray[np.float64]] | None = None,
 ) -> list[Adapted]:
     """Cut dataset-wide unit arrays (sorted by query) into per-query :class:`Adapted`.
 
@@ -94,6 +121,8 @@ def split_by_query(
             match_offsets=o - o[0],
             match_rows=pair_row[o[0] : o[-1]],
             source=unit_source[a:b] - data.run_bounds[q],
+            grades=None if grades is None else grades[a:b],
+            pool=None if pools is None else pools[q],
         ))
     return out
 

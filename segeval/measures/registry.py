@@ -15,9 +15,10 @@ from typing import Any, Literal
 from segeval.errors import ParameterError
 from segeval.measures import labels as L
 from segeval.measures import segments as S
+from segeval.measures import trec as T
 
 Scope = Literal["labels", "segments"]
-Aggregate = Literal["sum", "mean", "none"]
+Aggregate = Literal["sum", "mean", "gm", "none"]
 Format = Literal["count", "score", "text", "stat"]
 
 
@@ -33,6 +34,10 @@ class Family:
     description: str
     param: Literal["int", "recall", None] = None
     example: str = ""
+    #: parameters used when the family is named without one (``P`` -> P_5 ... P_1000)
+    defaults: tuple[int, ...] = ()
+    #: False for summary-only measures (gm_map is the geometric mean of map)
+    per_query: bool = True
 
     def canonical(self, param: int | None) -> str:
         if self.param is None:
@@ -69,6 +74,14 @@ class Measure:
         return self.family.func(x) if self.param is None else self.family.func(x, self.param)
 
 
+CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+RECALL_LEVELS = tuple(range(0, 101, 10))
+
+
+def _iprec(a: Any, p: int) -> float:
+    return T.iprec_at_recall(a, p / 100)
+
+
 FAMILIES: tuple[Family, ...] = (
     Family("videos_ret", "segments", S.videos_ret, "mean", "stat", "distinct videos among the results"),
     Family("videos_rel", "segments", S.videos_rel, "mean", "stat", "videos with a relevant segment"),
@@ -80,7 +93,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("num_rel_ret", "labels", L.num_rel_ret, "sum", "count", "units labelled relevant"),
     Family("map", "labels", L.average_precision, "mean", "score",
            "average precision; above 1 possible with the overlap adapter"),
-    Family("P", "labels", L.precision_at, "mean", "score", "precision at cut-off n", "int", "P_10"),
+    Family("P", "labels", L.precision_at, "mean", "score", "precision at cut-off n", "int", "P_10", CUTOFFS),
     Family("Judged", "labels", L.judged_at, "mean", "score", "share of judged units in the top n", "int",
            "Judged_10"),
     Family("relString", "labels", L.relstring, "none", "text", "the labels in rank order and their count"),
@@ -89,6 +102,28 @@ FAMILIES: tuple[Family, ...] = (
     Family("num_rel_ret_secs", "segments", S.num_rel_ret_secs, "sum", "count",
            "relevant seconds watched by the MAiSP user"),
     Family("maisp", "segments", S.maisp, "mean", "score", "mean average interpolated segment precision"),
+    # trec_eval
+    Family("gm_map", "labels", L.average_precision, "gm", "score",
+           "geometric mean of average precision (floor 1e-5), summary only", per_query=False),
+    Family("Rprec", "labels", T.r_precision, "mean", "score", "precision at rank R (R = num_rel)"),
+    Family("bpref", "labels", T.bpref, "mean", "score",
+           "binary preference: relevant results penalised by judged non-relevant ones above them"),
+    Family("gm_bpref", "labels", T.bpref, "gm", "score", "geometric mean of bpref (floor 1e-5), summary only",
+           per_query=False),
+    Family("recip_rank", "labels", T.reciprocal_rank, "mean", "score", "1 / rank of the first relevant result"),
+    Family("iprec_at_recall", "labels", _iprec, "mean", "score",
+           "interpolated precision at recall level r, written r with two decimals", "recall",
+           "iprec_at_recall_0.10", RECALL_LEVELS),
+    Family("recall", "labels", T.recall_at, "mean", "score", "relevant results in the top n over num_rel", "int",
+           "recall_100", CUTOFFS),
+    Family("ndcg", "labels", T.ndcg, "mean", "score", "normalised DCG, gain = qrels grade, discount log2(rank+1)"),
+    Family("ndcg_cut", "labels", T.ndcg_at, "mean", "score", "nDCG of the top n", "int", "ndcg_cut_10", CUTOFFS),
+    Family("map_cut", "labels", T.map_at, "mean", "score", "average precision counting the top n only", "int",
+           "map_cut_10", CUTOFFS),
+    Family("success", "labels", T.success_at, "mean", "score", "1 if a relevant result is in the top n", "int",
+           "success_10", (1, 5, 10)),
+    Family("num_nonrel_judged_ret", "labels", T.num_nonrel_judged_ret, "sum", "count",
+           "retrieved results judged non-relevant"),
     Family("maisp", "segments", S.maisp_at, "mean", "score",
            "interpolated segment precision at recall-point position p, written p/100", "recall",
            "maisp_0.10"),
@@ -96,9 +131,11 @@ FAMILIES: tuple[Family, ...] = (
 _PLAIN = {f.name: f for f in FAMILIES if f.param is None}
 _WITH_PARAM = {f.name: f for f in FAMILIES if f.param is not None}
 
-ALIASES = {"AP": "map", "MAP": "map", "NumRel": "num_rel", "NumRet": "num_ret", "NumRelRet": "num_rel_ret"}
+ALIASES = {"AP": "map", "MAP": "map", "NumRel": "num_rel", "NumRet": "num_ret", "NumRelRet": "num_rel_ret",
+           "RR": "recip_rank", "nDCG": "ndcg", "Rprec": "Rprec", "R-Prec": "Rprec", "Bpref": "bpref"}
+FAMILY_ALIASES = {"R": "recall", "nDCG": "ndcg_cut", "Success": "success"}
 
-_PARAM = re.compile(r"(?P<family>[A-Za-z]+)(?:_|@)(?P<value>[0-9]+(?:\.[0-9]+)?)\Z")
+_PARAM = re.compile(r"(?P<family>[A-Za-z][A-Za-z_]*?)(?:_|@)(?P<value>[0-9]*(?:\.[0-9]+)?)\Z")
 
 
 def measure(name: str) -> Measure:
@@ -107,10 +144,13 @@ def measure(name: str) -> Measure:
     if name in _PLAIN:
         return Measure(_PLAIN[name])
     m = _PARAM.match(name)
-    if m and m.group("family") in _WITH_PARAM:
-        fam = _WITH_PARAM[m.group("family")]
+    family = FAMILY_ALIASES.get(m.group("family"), m.group("family")) if m else ""
+    if m and family in _WITH_PARAM:
+        fam = _WITH_PARAM[family]
         value = m.group("value")
-        if fam.param == "recall":
+        if not value or value == ".":
+            pass
+        elif fam.param == "recall":
             p = round(float(value) * 100) if "." in value else int(value)
             if 0 <= p <= 100:
                 return Measure(fam, p)
@@ -118,6 +158,14 @@ def measure(name: str) -> Measure:
             return Measure(fam, int(value))
     known = ", ".join([*_PLAIN, *(f.example for f in _WITH_PARAM.values())])
     raise ParameterError(f"The 'measure' parameter must be a known measure ({known}). Got {name!r} instead.")
+
+
+def expand(name: str) -> list[Measure]:
+    """A measure name, or a parameterised family named alone (``P``), as concrete measures."""
+    if name in _WITH_PARAM and name not in _PLAIN:
+        fam = _WITH_PARAM[name]
+        return [Measure(fam, p) for p in fam.defaults]
+    return [measure(name)]
 
 
 def measure_table() -> str:

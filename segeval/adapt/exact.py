@@ -1,0 +1,46 @@
+"""Exact relevance for documents: a result is judged by the qrels line with its id.
+
+A result whose (query, docno) has a qrels line is relevant when that line's
+grade reaches the relevance level, judged non-relevant otherwise; a result
+without one is unjudged.  Grades are the qrels values, the pool every qrels
+grade of the query, so graded and pool-based measures (nDCG, bpref) see the
+full judgements.  Segments match here only when (video, start, end) are
+equal, which is rarely what a segment run wants: use the segment adapters.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from segeval.adapt.base import Adapted, Adapter, Label, per_query_count, split_by_query
+from segeval.prepare import Prepared, group_pairs
+
+
+class ExactAdapter(Adapter):
+    """Judged by the qrels line of the same document (trec_eval's matching)."""
+
+    name = "exact"
+    suffix = ""
+
+    def adapt(self, data: Prepared) -> list[Adapted]:
+        run, qrels = data.run, data.qrels
+        n = len(run)
+        u, j = group_pairs(run["gid"].to_numpy(), qrels["gid"].to_numpy())
+        if len(qrels) and {"start", "end"} <= set(qrels.columns):
+            same = np.isnan(qrels["start"].to_numpy()[j]) | (
+                (qrels["start"].to_numpy()[j] == run["start"].to_numpy()[u])
+                & (qrels["end"].to_numpy()[j] == run["end"].to_numpy()[u]))
+            u, j = u[same], j[same]
+        first = np.ones(len(u), dtype=bool)
+        first[1:] = u[1:] != u[:-1]  # a document judged twice: the first qrels line counts
+        u, j = u[first], j[first]
+        labels = np.full(n, Label.UNJUDGED, dtype=np.uint8)
+        labels[u] = np.where(data.relevant[j], Label.RELEVANT, Label.NONRELEVANT)
+        grades = np.full(n, np.nan)
+        grades[u] = qrels["rel"].to_numpy()[j]
+        rel = qrels["rel"].to_numpy().astype(np.float64)
+        qb = data.qrels_bounds
+        pools = [rel[qb[q] : qb[q + 1]] for q in range(len(data.queries))]
+        num_rel = per_query_count(qrels["qcode"].to_numpy()[data.relevant], len(data.queries))
+        return split_by_query(data, run["qcode"].to_numpy(), labels, num_rel, u, j,
+                              np.arange(n, dtype=np.int64), grades, pools)

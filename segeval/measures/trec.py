@@ -1,0 +1,116 @@
+"""trec_eval's measures over one query's adapted labels and grades (pure functions).
+
+Relevance is the adapter's label (the relevance level is applied when the qrels
+are prepared); graded measures use ``Adapted.grades`` and ``Adapted.pool``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.adapt.base import Adapted, Label
+
+
+def _relevant(a: Adapted) -> npt.NDArray[np.bool_]:
+    return np.asarray(a.labels == Label.RELEVANT)
+
+
+def _precision_at_relevant(a: Adapted, cutoff: int | None = None) -> list[float]:
+    ranks = np.flatnonzero(_relevant(a)[:cutoff]) + 1
+    return [found / rank for found, rank in enumerate(ranks.tolist(), start=1)]
+
+
+def map_at(a: Adapted, k: int) -> float:
+    """Average precision counting only relevant results in the top k (divided by num_rel)."""
+    if a.num_rel == 0:
+        return 0.0
+    return math.fsum(_precision_at_relevant(a, k)) / a.num_rel
+
+
+def r_precision(a: Adapted) -> float:
+    """Precision at rank R = num_rel; 0 when nothing is relevant."""
+    return int(_relevant(a)[: a.num_rel].sum()) / a.num_rel if a.num_rel else 0.0
+
+
+def reciprocal_rank(a: Adapted) -> float:
+    """1 / rank of the first relevant result; 0 when none is retrieved."""
+    ranks = np.flatnonzero(_relevant(a))
+    return 1.0 / (int(ranks[0]) + 1) if len(ranks) else 0.0
+
+
+def recall_at(a: Adapted, k: int) -> float:
+    """Relevant results in the top k over num_rel; 0 when nothing is relevant."""
+    return int(_relevant(a)[:k].sum()) / a.num_rel if a.num_rel else 0.0
+
+
+def success_at(a: Adapted, k: int) -> float:
+    """1 when a relevant result is in the top k, else 0."""
+    return 1.0 if bool(_relevant(a)[:k].any()) else 0.0
+
+
+def iprec_at_recall(a: Adapted, level: float) -> float:
+    """Interpolated precision at a recall level: the best precision at a rank that has found
+    ``floor(level * num_rel + 0.5)`` relevant results (trec_eval 10's rounding of the cut-off)."""
+    if a.num_rel == 0:
+        return 0.0
+    rel = _relevant(a)
+    found = np.cumsum(rel)
+    ranks = np.arange(1, len(rel) + 1)
+    reached = found >= math.floor(level * a.num_rel + 0.5)
+    if not reached.any():
+        return 0.0
+    return float((found / ranks)[reached].max())
+
+
+def num_nonrel_judged_ret(a: Adapted) -> int:
+    """Retrieved results judged non-relevant."""
+    return int((a.labels == Label.NONRELEVANT).sum())
+
+
+def bpref(a: Adapted) -> float:
+    """Binary preference: relevant results penalised by judged non-relevant ones above them."""
+    big_r = a.num_rel
+    if big_r == 0:
+        return 0.0
+    pool = a.pool if a.pool is not None else np.zeros(0)
+    big_n = len(pool) - big_r  # judged non-relevant units
+    bound = min(big_r, big_n)
+    nonrel_above = 0
+    total = 0.0
+    for label in a.labels.tolist():
+        if label == Label.RELEVANT:
+            total += 1.0 - (min(nonrel_above, big_r) / bound if nonrel_above else 0.0)
+        elif label == Label.NONRELEVANT:
+            nonrel_above += 1
+    return total / big_r
+
+
+def _dcg(gains: npt.NDArray[np.float64]) -> float:
+    if len(gains) == 0:
+        return 0.0
+    return float(np.sum(gains / np.log2(np.arange(2, len(gains) + 2))))
+
+
+def _gains(a: Adapted) -> npt.NDArray[np.float64]:
+    grades = a.grades if a.grades is not None else np.zeros(len(a.labels))
+    return np.where(np.nan_to_num(grades) > 0, np.nan_to_num(grades), 0.0)
+
+
+def _ideal(a: Adapted) -> npt.NDArray[np.float64]:
+    pool = a.pool if a.pool is not None else np.zeros(0)
+    return np.sort(pool[pool > 0])[::-1]
+
+
+def ndcg(a: Adapted) -> float:
+    """Normalised DCG over the whole ranking: gain = grade (> 0), discount log2(rank + 1)."""
+    ideal = _dcg(_ideal(a))
+    return _dcg(_gains(a)) / ideal if ideal > 0 else 0.0
+
+
+def ndcg_at(a: Adapted, k: int) -> float:
+    """nDCG of the top k against the ideal top k."""
+    ideal = _dcg(_ideal(a)[:k])
+    return _dcg(_gains(a)[:k]) / ideal if ideal > 0 else 0.0
