@@ -8,7 +8,6 @@ from typing import Any
 
 from segeval.measures.registry import Aggregate
 
-
 GM_FLOOR = 1e-5  # trec_eval's floor for geometric means
 
 

@@ -1,0 +1,151 @@
+"""trec_eval measures on hand-made rankings (derivations inline) and the `segeval eval` command."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from segeval.adapt.base import Adapted, judged_only
+from segeval.aggregate import aggregate
+from segeval.measures import trec as T
+from tests.conftest import run_cli
+
+
+def ranked(labels: str, num_rel: int, grades: list[float] | None = None, pool: list[float] | None = None) -> Adapted:
+    codes = np.frombuffer(labels.encode(), dtype=np.uint8).copy()
+    n = len(codes)
+    return Adapted(codes, num_rel, np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                   np.arange(n, dtype=np.int64),
+                   None if grades is None else np.asarray(grades, dtype=np.float64),
+                   None if pool is None else np.asarray(pool, dtype=np.float64))
+
+
+#           ranks 123456
+A = ranked("01-10-", num_rel=3, pool=[1, 1, 1, 0, 0])  # 3 relevant, 2 judged non-relevant in the qrels
+
+
+def test_rprec_recip_rank_success() -> None:
+    assert T.r_precision(A) == 1 / 3  # top R=3: ranks 1-3 hold one relevant (rank 2)
+    assert T.reciprocal_rank(A) == 1 / 2  # first relevant at rank 2
+    assert (T.success_at(A, 1), T.success_at(A, 2)) == (0.0, 1.0)
+
+
+def test_recall_and_map_cut() -> None:
+    assert T.recall_at(A, 2) == 1 / 3  # one of three relevant in the top 2
+    assert T.recall_at(A, 10) == 2 / 3  # ranks 2 and 4
+    assert T.map_at(A, 3) == pytest.approx((1 / 2) / 3)  # only rank 2 counts: P@2 = 1/2, over R = 3
+    assert T.map_at(A, 10) == pytest.approx((1 / 2 + 2 / 4) / 3)
+
+
+def test_iprec_at_recall_rounds_the_cutoff_half_up() -> None:
+    # recall 0.5 of R=3 -> floor(1.5 + 0.5) = 2 relevant needed: first reached at rank 4, P = 2/4
+    assert T.iprec_at_recall(A, 0.5) == 0.5
+    # recall 0.4 -> floor(1.2 + 0.5) = 1 relevant: best precision from rank 2 on is max(1/2, 1/3, 2/4, ...) = 1/2
+    assert T.iprec_at_recall(A, 0.4) == 0.5
+    assert T.iprec_at_recall(A, 1.0) == 0.0  # the third relevant is never retrieved
+    assert T.iprec_at_recall(A, 0.0) == 0.5  # best precision anywhere
+
+
+def test_bpref() -> None:
+    # R = 3, N = 2 judged non-relevant, min(R, N) = 2. Rank 2: one non-relevant above -> 1 - 1/2;
+    # rank 4: one non-relevant above (rank 3 is unjudged) -> 1 - 1/2. bpref = (0.5 + 0.5) / 3
+    assert T.bpref(A) == pytest.approx(1 / 3)
+    assert T.bpref(ranked("1", 1, pool=[1])) == 1.0  # no judged non-relevant documents at all
+
+
+def test_num_nonrel_judged_ret() -> None:
+    assert T.num_nonrel_judged_ret(A) == 2  # ranks 1 and 5
+
+
+def test_ndcg_uses_grades_and_the_ideal_from_the_pool() -> None:
+    a = ranked("101", 2, grades=[2, 0, 1], pool=[2, 1, 0])
+    dcg = 2 / math.log2(2) + 1 / math.log2(4)  # grade 2 at rank 1, grade 1 at rank 3
+    ideal = 2 / math.log2(2) + 1 / math.log2(3)  # grades 2, 1 at ranks 1, 2
+    assert T.ndcg(a) == pytest.approx(dcg / ideal)
+    assert T.ndcg_at(a, 1) == 1.0  # the best document first
+    assert T.ndcg(ranked("0", 0, grades=[0], pool=[0])) == 0.0  # nothing relevant
+
+
+def test_geometric_mean_has_trec_evals_floor() -> None:
+    assert aggregate([0.5, 0.0], "gm") == pytest.approx(math.sqrt(0.5 * 1e-5))  # 0 counts as 1e-5
+    assert aggregate([], "gm") == 0.0
+
+
+def test_judged_only_drops_unjudged_results() -> None:
+    j = judged_only(A)
+    assert j.relstring == "0110"  # ranks 3 and 6 were unjudged
+    assert j.num_rel == 3
+
+
+# ---------------------------------------------------------------------------- command
+
+QRELS = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq2 0 d9 1\nq3 0 x 1\n"
+RUN = ("q1 Q0 d1 1 0.5 r1\nq1 Q0 d2 2 0.9 r1\nq1 Q0 d3 3 0.5 r1\nq1 Q0 d4 4 0.1 r1\n"
+       "q2 Q0 d8 1 1.0 r1\nq2 Q0 d9 2 0.5 r1\n")
+
+
+def _files(tmp_path: Path) -> tuple[str, str]:
+    (tmp_path / "qrels").write_text(QRELS)
+    (tmp_path / "run").write_text(RUN)
+    return str(tmp_path / "qrels"), str(tmp_path / "run")
+
+
+def _rows(out: str) -> dict[tuple[str, str], str]:
+    return {(n.strip(), q): v for n, q, v in (line.split("\t") for line in out.splitlines())}
+
+
+def test_eval_orders_by_score_then_docno_descending(tmp_path: Path) -> None:
+    code, out, err = run_cli("eval", "-q", "-m", "map", "-m", "P_2", *_files(tmp_path))
+    rows = _rows(out)
+    # q1 order: d2 (0.9), then d3 and d1 tie at 0.5 -> docno descending: d3, d1; then d4 -> labels 0 1 1 -
+    # map = (1/2 + 2/3) / 2 relevant
+    assert rows[("map", "q1")] == f"{(1 / 2 + 2 / 3) / 2:.4f}"
+    assert rows[("P_2", "q1")] == "0.5000"
+    # q2: d8 (unjudged) then d9 (relevant): map = (1/2) / 1
+    assert rows[("map", "q2")] == "0.5000"
+    assert rows[("num_q", "all")] == "2"  # q3 has no results: not averaged without -c
+    assert err == "note: 1 qrels queries have no results in the run and are not averaged (-c counts them as 0)\n"
+    assert code == 0
+
+
+def test_eval_c_averages_over_every_qrels_query(tmp_path: Path) -> None:
+    code, out, _ = run_cli("eval", "-c", "-m", "map", *_files(tmp_path))
+    rows = _rows(out)
+    assert rows[("num_q", "all")] == "3"
+    assert rows[("map", "all")] == f"{((1 / 2 + 2 / 3) / 2 + 0.5 + 0.0) / 3:.4f}"  # q3 scores 0
+
+
+def test_eval_level_max_results_and_judged_flags(tmp_path: Path) -> None:
+    qrels, run = _files(tmp_path)
+    rows = _rows(run_cli("eval", "-q", "-l", "2", "-m", "num_rel", qrels, run)[1])
+    assert rows[("num_rel", "q1")] == "1"  # only d3 has grade >= 2
+    rows = _rows(run_cli("eval", "-q", "-M", "1", "-m", "num_ret", qrels, run)[1])
+    assert rows[("num_ret", "q1")] == "1"
+    rows = _rows(run_cli("eval", "-q", "-J", "-m", "P_1", qrels, run)[1])
+    assert rows[("P_1", "q2")] == "1.0000"  # d8 is unjudged and dropped: d9 comes first
+    code, out, _ = run_cli("eval", "-n", "-q", "-m", "map", qrels, run)
+    assert code == 0 and "\tall\t" not in out
+
+
+def test_eval_layout_matches_trec_eval(tmp_path: Path) -> None:
+    code, out, _ = run_cli("eval", "-m", "num_ret", "-m", "map", *_files(tmp_path))
+    assert out.splitlines()[:3] == ["runid                 \tall\tr1", "num_q                 \tall\t2",
+                                    "num_ret               \tall\t6"]
+
+
+def test_duplicate_documents_in_a_run_are_an_error(tmp_path: Path) -> None:
+    qrels, run = _files(tmp_path)
+    Path(run).write_text(RUN + "q1 Q0 d2 9 0.1 r1\n")
+    code, out, err = run_cli("eval", qrels, run)
+    assert code == 2 and out == ""
+    assert err == (f"segeval: error: {run}, line 7: document 'd2' appears again for query 'q1' (first on line 2); "
+                   f"expected each document once per query\n  line 7: q1 Q0 d2 9 0.1 r1\n")
+
+
+def test_unknown_adapter_is_a_parameter_error(tmp_path: Path) -> None:
+    code, _, err = run_cli("eval", "-a", "fuzzy", *_files(tmp_path))
+    assert code == 2
+    assert "The 'adapter' parameter must be one of exact, overlap, binned[:B], tolerance[:T]. Got 'fuzzy'" in err
