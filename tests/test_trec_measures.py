@@ -114,6 +114,7 @@ def test_eval_orders_by_score_then_docno_descending(tmp_path: Path) -> None:
 def test_eval_c_averages_over_every_qrels_query(tmp_path: Path) -> None:
     code, out, _ = run_cli("eval", "-c", "-m", "map", *_files(tmp_path))
     rows = _rows(out)
+    assert code == 0
     assert rows[("num_q", "all")] == "3"
     assert rows[("map", "all")] == f"{((1 / 2 + 2 / 3) / 2 + 0.5 + 0.0) / 3:.4f}"  # q3 scores 0
 
@@ -132,6 +133,7 @@ def test_eval_level_max_results_and_judged_flags(tmp_path: Path) -> None:
 
 def test_eval_layout_matches_trec_eval(tmp_path: Path) -> None:
     code, out, _ = run_cli("eval", "-m", "num_ret", "-m", "map", *_files(tmp_path))
+    assert code == 0
     assert out.splitlines()[:3] == ["runid                 \tall\tr1", "num_q                 \tall\t2",
                                     "num_ret               \tall\t6"]
 
