@@ -89,7 +89,7 @@ def me13sh(
         print(note, file=sys.stderr)
 
 
-OFFICIAL = ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
             "iprec_at_recall", "P")
 
 
@@ -116,8 +116,8 @@ def eval_(
     run: RunArg,
     measure: Annotated[list[str] | None, typer.Option(
         "--measure", "-m", metavar="NAME",
-        help="Measure or family (repeatable): P_10, P (all cut-offs), map, ndcg_cut_10, P@10, official. "
-             "Default: official.")] = None,
+        help="Measure (repeatable): P_10, P (default cut-offs), P.5,10 (trec_eval syntax), map, ndcg_cut_10, "
+             "P@10, official. Default: official.")] = None,
     per_query: Annotated[bool, typer.Option("-q", help="Also print each query's values.")] = False,
     complete: Annotated[bool, typer.Option(
         "-c", help="Average over every qrels query; queries missing from the run score 0.")] = False,
@@ -142,12 +142,14 @@ def eval_(
     r = read_run(run)
     documents = r.attrs.get("format") == TREC_RUN.name
     chosen_adapter = _adapter(adapter or ("exact" if documents else "overlap"))
-    names = [n for m in (measure or ["official"]) for n in (OFFICIAL if m == "official" else m.split(","))]
+    names = [n for m in (measure or ["official"]) for n in (OFFICIAL if m == "official" else [m])]
+    header = [n for n in ("runid", "num_q") if n in names]  # trec_eval prints these only when asked (or official)
+    names = [n for n in names if n not in header]
     ev = evaluate(read_qrels(qrels), r, names, [chosen_adapter], order=order or ("score" if documents else "rank"),
                   relevance_level=level, missing_queries="zero" if complete else "skip",
                   max_results=max_results, judged_only=judged)
     runid = str(r["run"].iat[0]) if len(r) else ""
-    sys.stdout.write(render(ev, runid, per_query=per_query, summary=not no_summary))
+    sys.stdout.write(render(ev, runid, per_query=per_query, summary=not no_summary, header=header))
     if ev.unevaluated and not complete:
         print(f"note: {len(ev.unevaluated)} qrels queries have no results in the run and are not averaged "
               f"(-c counts them as 0)", file=sys.stderr)

@@ -24,7 +24,7 @@ class Request:
 def requests(names: Sequence[str], adapters: Sequence[Adapter]) -> list[Request]:
     """Label measures once per adapter (name + adapter suffix); segment measures once."""
     out: list[Request] = []
-    wanted = [m for n in names for m in expand(n)]
+    wanted = list(dict.fromkeys(m for n in names for m in expand(n)))  # each measure once
     for adapter in adapters:
         out += [Request(m.name + adapter.suffix, m, adapter) for m in wanted if m.scope == "labels"]
     out += [Request(m.name, m, None) for m in wanted if m.scope == "segments"]

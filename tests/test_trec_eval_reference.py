@@ -55,3 +55,12 @@ def test_relevance_level_equals_out_test_aql() -> None:
     n = _compare("out.test.aql", "-q", "-l", "2", *GRADED, str(shared("trec_eval", "qrels.rel_level")),
                  str(shared("trec_eval", "results.test")))
     assert n > 200
+
+
+def test_parameter_syntax_equals_out_test_meas_params() -> None:
+    # the cut-off and recall-level families of trec_eval's parameter test (utility, 11pt_avg with levels,
+    # Rprec_mult and ndcg gain maps are not implemented yet)
+    n = _compare("out.test.meas_params", "-q", "-m", "iprec_at_recall..10,.20,.25,.75,.50", "-m", "P.5,7,3",
+                 "-m", "recall.20,2000", "-m", "ndcg_cut.10,20,23.4", "-m", "success.2,5,20",
+                 str(shared("trec_eval", "qrels.test")), str(shared("trec_eval", "results.test")))
+    assert n == 4 * 16  # 16 measures for 3 queries and the summary

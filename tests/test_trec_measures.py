@@ -98,7 +98,7 @@ def _rows(out: str) -> dict[tuple[str, str], str]:
 
 
 def test_eval_orders_by_score_then_docno_descending(tmp_path: Path) -> None:
-    code, out, err = run_cli("eval", "-q", "-m", "map", "-m", "P_2", *_files(tmp_path))
+    code, out, err = run_cli("eval", "-q", "-m", "num_q", "-m", "map", "-m", "P_2", *_files(tmp_path))
     rows = _rows(out)
     # q1 order: d2 (0.9), then d3 and d1 tie at 0.5 -> docno descending: d3, d1; then d4 -> labels 0 1 1 -
     # map = (1/2 + 2/3) / 2 relevant
@@ -112,7 +112,7 @@ def test_eval_orders_by_score_then_docno_descending(tmp_path: Path) -> None:
 
 
 def test_eval_c_averages_over_every_qrels_query(tmp_path: Path) -> None:
-    code, out, _ = run_cli("eval", "-c", "-m", "map", *_files(tmp_path))
+    code, out, _ = run_cli("eval", "-c", "-m", "num_q", "-m", "map", *_files(tmp_path))
     rows = _rows(out)
     assert code == 0
     assert rows[("num_q", "all")] == "3"
@@ -132,7 +132,7 @@ def test_eval_level_max_results_and_judged_flags(tmp_path: Path) -> None:
 
 
 def test_eval_layout_matches_trec_eval(tmp_path: Path) -> None:
-    code, out, _ = run_cli("eval", "-m", "num_ret", "-m", "map", *_files(tmp_path))
+    code, out, _ = run_cli("eval", "-m", "runid", "-m", "num_q", "-m", "num_ret", "-m", "map", *_files(tmp_path))
     assert code == 0
     assert out.splitlines()[:3] == ["runid                 \tall\tr1", "num_q                 \tall\t2",
                                     "num_ret               \tall\t6"]

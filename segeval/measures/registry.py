@@ -161,11 +161,32 @@ def measure(name: str) -> Measure:
 
 
 def expand(name: str) -> list[Measure]:
-    """A measure name, or a parameterised family named alone (``P``), as concrete measures."""
+    """Concrete measures for a name: ``P_10``, ``P@10``, a family alone (``P``: its default
+    cut-offs), or trec_eval's parameter syntax (``P.5,10``, ``iprec_at_recall..10,.25``;
+    cut-offs are truncated to integers and sorted, as trec_eval prints them)."""
     if name in _WITH_PARAM and name not in _PLAIN:
         fam = _WITH_PARAM[name]
         return [Measure(fam, p) for p in fam.defaults]
+    family, dot, params = name.partition(".")
+    if dot and family in _WITH_PARAM:
+        fam = _WITH_PARAM[family]
+        values: set[int] = set()
+        for text in params.split(","):
+            try:
+                number = float(text)
+            except ValueError:
+                number = -1.0
+            value = round(number * 100) if fam.param == "recall" else int(number)
+            if number < 0 or (fam.param == "recall" and value > 100) or (fam.param == "int" and value < 1):
+                raise ParameterError(f"The '{family}' parameters must be {_PARAM_HELP[fam.param or 'int']}. "
+                                     f"Got {params!r} instead.")
+            values.add(value)
+        return [Measure(fam, v) for v in sorted(values)]
     return [measure(name)]
+
+
+_PARAM_HELP = {"int": "cut-offs >= 1 separated by commas (P.5,10)",
+               "recall": "levels from 0 to 1 separated by commas (iprec_at_recall..1,.25)"}
 
 
 def measure_table() -> str:

@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from segeval.compute import Request
 from segeval.measures.registry import Format
 from segeval.pipeline import Evaluation
+
+#: trec_eval's print order of measure families (all_trec); others follow in request order
+TREC_ORDER = ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall",
+              "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG", "G",
+              "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P",
+              "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj")
+
+
+def trec_order(requests: list[Request]) -> list[Request]:
+    """Requests in trec_eval's order: by family, then by parameter."""
+    rank = {name: i for i, name in enumerate(TREC_ORDER)}
+    return sorted(requests, key=lambda r: (rank.get(r.measure.family.name, len(TREC_ORDER)),
+                                           r.measure.param if r.measure.param is not None else -1))
 
 
 def format_value(value: Any, fmt: Format) -> str:
@@ -21,18 +36,23 @@ def row(name: str, query: str, value: str) -> str:
     return f"{name:<22}\t{query}\t{value}\n"
 
 
-def render(ev: Evaluation, runid: str, *, per_query: bool = False, summary: bool = True) -> str:
-    """Per-query rows (``-q``) for every query, then the summary rows (unless ``-n``)."""
+def render(ev: Evaluation, runid: str, *, per_query: bool = False, summary: bool = True,
+           header: Sequence[str] = ("runid", "num_q")) -> str:
+    """Per-query rows (``-q``) for every query, then the summary rows (unless ``-n``),
+    opening with the ``header`` rows asked for (``runid``, ``num_q``)."""
     out: list[str] = []
+    requests = trec_order(ev.requests)
     if per_query:
         for i, qid in enumerate(ev.queries):
-            for r in ev.requests:
+            for r in requests:
                 if r.measure.family.per_query:
                     out.append(row(r.name, qid, format_value(ev.per_query[r.name][i], r.measure.fmt)))
     if summary:
-        out.append(row("runid", "all", runid))
-        out.append(row("num_q", "all", str(len(ev.queries))))
-        for r in ev.requests:
+        if "runid" in header:
+            out.append(row("runid", "all", runid))
+        if "num_q" in header:
+            out.append(row("num_q", "all", str(len(ev.queries))))
+        for r in requests:
             if r.measure.aggregate != "none":
                 out.append(row(r.name, "all", format_value(ev.summary[r.name], r.measure.fmt)))
     return "".join(out)
