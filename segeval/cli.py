@@ -129,16 +129,20 @@ def eval_(
     adapter: Annotated[str | None, typer.Option(
         "--adapter", "-a", metavar="NAME", help="exact (default for documents), overlap (default for segments), "
                                                 "binned[:B], tolerance[:T].")] = None,
+    output: Annotated[str, typer.Option(
+        "--output", "-o", metavar="trec|json|csv", help="Output format (trec: trec_eval's text layout).")] = "trec",
     order: Annotated[str | None, typer.Option(
         "--order", metavar="score|rank|file",
         help="Result order. Default: score (ties by docno descending) for TREC runs, rank for MediaEval runs.")]
     = None,
 ) -> None:
     """trec_eval's measures and flags, on document runs and (through an adapter) on segment runs."""
+    from segeval.errors import check_choice
     from segeval.pipeline import evaluate
     from segeval.read import TREC_RUN, read_qrels, read_run
-    from segeval.report.trec import render
+    from segeval.report.trec import render, render_csv, render_json
 
+    check_choice("output", output, ("trec", "json", "csv"))
     r = read_run(run)
     documents = r.attrs.get("format") == TREC_RUN.name
     chosen_adapter = _adapter(adapter or ("exact" if documents else "overlap"))
@@ -149,7 +153,12 @@ def eval_(
                   relevance_level=level, missing_queries="zero" if complete else "skip",
                   max_results=max_results, judged_only=judged)
     runid = str(r["run"].iat[0]) if len(r) else ""
-    sys.stdout.write(render(ev, runid, per_query=per_query, summary=not no_summary, header=header))
+    if output == "json":
+        sys.stdout.write(render_json(ev, runid))
+    elif output == "csv":
+        sys.stdout.write(render_csv(ev, runid, per_query=per_query, summary=not no_summary))
+    else:
+        sys.stdout.write(render(ev, runid, per_query=per_query, summary=not no_summary, header=header))
     if ev.unevaluated and not complete:
         print(f"note: {len(ev.unevaluated)} qrels queries have no results in the run and are not averaged "
               f"(-c counts them as 0)", file=sys.stderr)

@@ -31,8 +31,14 @@ class Evaluation:
     unevaluated: list[str] = field(default_factory=list)
 
     def frame(self) -> pd.DataFrame:
-        """Per-query values as a DataFrame (queries × measures)."""
+        """Per-query values as a wide DataFrame (queries × measures)."""
         return pd.DataFrame(self.per_query, index=pd.Index(self.queries, name="query"))
+
+    def long(self) -> pd.DataFrame:
+        """Per-query values as a long DataFrame with columns query, measure, value."""
+        rows = [(qid, r.name, self.per_query[r.name][i])
+                for i, qid in enumerate(self.queries) for r in self.requests if r.measure.family.per_query]
+        return pd.DataFrame(rows, columns=["query", "measure", "value"])
 
 
 def evaluate(

@@ -151,3 +151,33 @@ def test_unknown_adapter_is_a_parameter_error(tmp_path: Path) -> None:
     code, _, err = run_cli("eval", "-a", "fuzzy", *_files(tmp_path))
     assert code == 2
     assert "The 'adapter' parameter must be one of exact, overlap, binned[:B], tolerance[:T]. Got 'fuzzy'" in err
+
+
+def test_eval_json_and_csv_outputs(tmp_path: Path) -> None:
+    import csv
+    import io
+    import json
+
+    qrels, run = _files(tmp_path)
+    code, out, _ = run_cli("eval", "-o", "json", "-m", "map", qrels, run)
+    doc = json.loads(out)
+    assert code == 0
+    assert doc["per_query"]["q2"]["map"] == 0.5  # d8 unjudged, d9 relevant at rank 2
+    assert doc["summary"]["map"] == pytest.approx(((1 / 2 + 2 / 3) / 2 + 0.5) / 2)
+    assert doc["unevaluated_queries"] == ["q3"] and doc["num_q"] == 2
+    code, out, _ = run_cli("eval", "-o", "csv", "-q", "-m", "map", qrels, run)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["query"], r["measure"]) for r in rows] == [("q1", "map"), ("q2", "map"), ("all", "num_q"),
+                                                          ("all", "map")]
+    assert run_cli("eval", "-o", "xml", qrels, run)[0] == 2
+
+
+def test_api_long_frame(tmp_path: Path) -> None:
+    import segeval
+    from segeval.adapt import ExactAdapter
+
+    qrels, run = _files(tmp_path)
+    ev = segeval.evaluate(qrels, run, ["map", "P_2"], [ExactAdapter()], order="score")
+    long = ev.long()
+    assert list(long.columns) == ["query", "measure", "value"]
+    assert long.set_index(["query", "measure"]).loc[("q2", "map"), "value"] == 0.5

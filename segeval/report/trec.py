@@ -56,3 +56,40 @@ def render(ev: Evaluation, runid: str, *, per_query: bool = False, summary: bool
             if r.measure.aggregate != "none":
                 out.append(row(r.name, "all", format_value(ev.summary[r.name], r.measure.fmt)))
     return "".join(out)
+
+
+def render_json(ev: Evaluation, runid: str) -> str:
+    """Everything as one JSON document: per-query values, the summary and the notes."""
+    import json
+
+    requests = trec_order(ev.requests)
+    doc = {
+        "runid": runid,
+        "num_q": len(ev.queries),
+        "per_query": {qid: {r.name: ev.per_query[r.name][i] for r in requests if r.measure.family.per_query}
+                      for i, qid in enumerate(ev.queries)},
+        "summary": {r.name: ev.summary[r.name] for r in requests if r.measure.aggregate != "none"},
+        "unevaluated_queries": ev.unevaluated,
+        "notes": ev.notes,
+    }
+    return json.dumps(doc, indent=1, default=float) + "\n"
+
+
+def render_csv(ev: Evaluation, runid: str, *, per_query: bool = True, summary: bool = True) -> str:
+    """Long CSV: ``runid,query,measure,value`` (query ``all`` for the summary)."""
+    import csv
+    import io
+
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["runid", "query", "measure", "value"])
+    requests = trec_order(ev.requests)
+    if per_query:
+        for i, qid in enumerate(ev.queries):
+            writer.writerows((runid, qid, r.name, ev.per_query[r.name][i]) for r in requests
+                             if r.measure.family.per_query)
+    if summary:
+        writer.writerow((runid, "all", "num_q", len(ev.queries)))
+        writer.writerows((runid, "all", r.name, ev.summary[r.name]) for r in requests
+                         if r.measure.aggregate != "none")
+    return buffer.getvalue()
