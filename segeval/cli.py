@@ -129,6 +129,9 @@ def eval_(
     adapter: Annotated[str | None, typer.Option(
         "--adapter", "-a", metavar="NAME", help="exact (default for documents), overlap (default for segments), "
                                                 "binned[:B], tolerance[:T].")] = None,
+    version: Annotated[str, typer.Option(
+        "--trec-eval", metavar="10|9", help="trec_eval version to reproduce: 10 (default) or 9.0.8, which "
+        "pytrec_eval wraps (32-bit scores, iprec_at_recall cut-offs rounded up).")] = "10",
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="trec|json|csv", help="Output format (trec: trec_eval's text layout).")] = "trec",
     order: Annotated[str | None, typer.Option(
@@ -151,7 +154,7 @@ def eval_(
     names = [n for n in names if n not in header]
     ev = evaluate(read_qrels(qrels), r, names, [chosen_adapter], order=order or ("score" if documents else "rank"),
                   relevance_level=level, missing_queries="zero" if complete else "skip",
-                  max_results=max_results, judged_only=judged)
+                  max_results=max_results, judged_only=judged, trec_eval=version)
     runid = str(r["run"].iat[0]) if len(r) else ""
     if output == "json":
         sys.stdout.write(render_json(ev, runid))

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from segeval.adapt import Adapter, BinnedAdapter, OverlapAdapter, ToleranceAdapter
 from segeval.adapt.base import judged_only as only_judged
 from segeval.aggregate import aggregate
 from segeval.compute import Request, compute, requests
+from segeval.errors import check_choice
+from segeval.measures.registry import TREC_EVAL_9
 from segeval.prepare import prepare
 from segeval.read import read_qrels, read_run
 from segeval.validate import validate_qrels, validate_run
@@ -55,6 +58,7 @@ def evaluate(
     missing_queries: str = "skip",
     max_results: int | None = None,
     judged_only: bool = False,
+    trec_eval: str = "10",
 ) -> Evaluation:
     """Evaluate a run against qrels.
 
@@ -64,13 +68,20 @@ def evaluate(
     and ``RUN_FORMATS``, or ``"auto"``).  ``queries`` and ``order`` are the
     policies of :func:`segeval.prepare.prepare`, as are ``relevance_level``,
     ``missing_queries`` and ``max_results``; ``judged_only`` drops unjudged results
-    after adaptation (trec_eval ``-J``).
+    after adaptation (trec_eval ``-J``).  ``trec_eval="9"`` reproduces 9.0.8 (which
+    pytrec_eval wraps): scores rounded to 32-bit floats before ordering.
     """
     q = validate_qrels(qrels if isinstance(qrels, pd.DataFrame) else read_qrels(qrels, qrels_format))
     r = validate_run(run if isinstance(run, pd.DataFrame) else read_run(run, run_format))
+    check_choice("trec_eval", trec_eval, ("9", "10"))
+    if trec_eval == "9":  # 9.0.8 stores scores as C floats: near-equal scores become ties
+        r = r.assign(score=r["score"].to_numpy().astype(np.float32).astype(np.float64))
     data = prepare(q, r, queries=queries, order=order, relevance_level=relevance_level,
                    missing_queries=missing_queries, max_results=max_results)
     reqs = [m for m in measures if isinstance(m, Request)] or requests([str(m) for m in measures], adapters)
+    if trec_eval == "9":
+        reqs = [replace(x, measure=replace(x.measure, family=TREC_EVAL_9[x.measure.family.name]))
+                if x.measure.family.name in TREC_EVAL_9 else x for x in reqs]
     used = {x.adapter.name: x.adapter for x in reqs if x.adapter is not None}
     adapted = {name: adapter.adapt(data) for name, adapter in used.items()}
     if judged_only:

@@ -9,9 +9,8 @@ from tests.conftest import run_cli, shared
 pytestmark = pytest.mark.reference
 
 # measures implemented so far; every line segeval prints for them must equal trec_eval's
-GRADED = ["-m", "official", "-m", "recall", "-m", "success", "-m", "map_cut", "-m", "ndcg", "-m", "ndcg_cut",
-          "-m", "gm_bpref"]
-MEASURES = [*GRADED, "-m", "num_nonrel_judged_ret"]
+MEASURES = ["-m", "official", "-m", "recall", "-m", "success", "-m", "map_cut", "-m", "ndcg", "-m", "ndcg_cut",
+            "-m", "gm_bpref", "-m", "num_nonrel_judged_ret"]
 
 
 def _lines(text: str) -> dict[tuple[str, str], str]:
@@ -51,8 +50,8 @@ def test_complete_flag_equals_out_test_aqc() -> None:
 
 
 def test_relevance_level_equals_out_test_aql() -> None:
-    # num_nonrel_judged_ret is left out here: qrels.rel_level has -1 grades, whose treatment is still open
-    n = _compare("out.test.aql", "-q", "-l", "2", *GRADED, str(shared("trec_eval", "qrels.rel_level")),
+    # qrels.rel_level has -1 grades: neither relevant nor judged non-relevant (num_nonrel_judged_ret, bpref)
+    n = _compare("out.test.aql", "-q", "-l", "2", *MEASURES, str(shared("trec_eval", "qrels.rel_level")),
                  str(shared("trec_eval", "results.test")))
     assert n > 200
 

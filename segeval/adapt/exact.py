@@ -1,10 +1,11 @@
 """Exact relevance for documents: a result is judged by the qrels line with its id.
 
 A result whose (query, docno) has a qrels line is relevant when that line's
-grade reaches the relevance level, judged non-relevant otherwise; a result
-without one is unjudged.  Grades are the qrels values, the pool every qrels
-grade of the query, so graded and pool-based measures (nDCG, bpref) see the
-full judgements.  Segments match here only when (video, start, end) are
+grade reaches the relevance level, judged non-relevant when the grade is below
+it but not negative; a result without a line, or with a negative grade, is
+unjudged (as trec_eval treats them in bpref and num_nonrel_judged_ret).
+Grades are the qrels values, the pool every qrels grade of the query, so
+graded and pool-based measures (nDCG, bpref) see the full judgements.  Segments match here only when (video, start, end) are
 equal, which is rarely what a segment run wants: use the segment adapters.
 """
 
@@ -35,7 +36,10 @@ class ExactAdapter(Adapter):
         first[1:] = u[1:] != u[:-1]  # a document judged twice: the first qrels line counts
         u, j = u[first], j[first]
         labels = np.full(n, Label.UNJUDGED, dtype=np.uint8)
-        labels[u] = np.where(data.relevant[j], Label.RELEVANT, Label.NONRELEVANT)
+        grade = qrels["rel"].to_numpy()[j]
+        # a negative grade is neither relevant nor judged non-relevant (as trec_eval: bpref, num_nonrel)
+        judged_label = np.where(grade < 0, Label.UNJUDGED, Label.NONRELEVANT)
+        labels[u] = np.where(data.relevant[j], Label.RELEVANT, judged_label)
         grades = np.full(n, np.nan)
         grades[u] = qrels["rel"].to_numpy()[j]
         rel = qrels["rel"].to_numpy().astype(np.float64)

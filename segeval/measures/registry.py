@@ -82,6 +82,10 @@ def _iprec(a: Any, p: int) -> float:
     return T.iprec_at_recall(a, p / 100)
 
 
+def _iprec_9(a: Any, p: int) -> float:
+    return T.iprec_at_recall_9(a, p / 100)
+
+
 FAMILIES: tuple[Family, ...] = (
     Family("videos_ret", "segments", S.videos_ret, "mean", "stat", "distinct videos among the results"),
     Family("videos_rel", "segments", S.videos_rel, "mean", "stat", "videos with a relevant segment"),
@@ -128,6 +132,12 @@ FAMILIES: tuple[Family, ...] = (
            "interpolated segment precision at recall-point position p, written p/100", "recall",
            "maisp_0.10"),
 )
+#: trec_eval 9.0.8's versions of families whose definition changed in 10
+TREC_EVAL_9 = {
+    "iprec_at_recall": Family("iprec_at_recall", "labels", _iprec_9, "mean", "score",
+                              "interpolated precision at recall level r (trec_eval 9: cut-off rounded up)", "recall",
+                              "iprec_at_recall_0.10", RECALL_LEVELS),
+}
 _PLAIN = {f.name: f for f in FAMILIES if f.param is None}
 _WITH_PARAM = {f.name: f for f in FAMILIES if f.param is not None}
 

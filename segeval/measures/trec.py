@@ -54,12 +54,22 @@ def success_at(a: Adapted, k: int) -> float:
 def iprec_at_recall(a: Adapted, level: float) -> float:
     """Interpolated precision at a recall level: the best precision at a rank that has found
     ``floor(level * num_rel + 0.5)`` relevant results (trec_eval 10's rounding of the cut-off)."""
+    return _iprec(a, math.floor(level * a.num_rel + 0.5))
+
+
+def iprec_at_recall_9(a: Adapted, level: float) -> float:
+    """trec_eval 9.0.8's variant: the cut-off is ``int(level * num_rel + 0.9)`` relevant results
+    (in double arithmetic, so 0.7 * 3 + 0.9 = 2.9999999999999996 needs 2)."""
+    return _iprec(a, int(level * a.num_rel + 0.9))
+
+
+def _iprec(a: Adapted, needed: int) -> float:
     if a.num_rel == 0:
         return 0.0
     rel = _relevant(a)
     found = np.cumsum(rel)
     ranks = np.arange(1, len(rel) + 1)
-    reached = found >= math.floor(level * a.num_rel + 0.5)
+    reached = found >= needed
     if not reached.any():
         return 0.0
     return float((found / ranks)[reached].max())
@@ -76,7 +86,7 @@ def bpref(a: Adapted) -> float:
     if big_r == 0:
         return 0.0
     pool = a.pool if a.pool is not None else np.zeros(0)
-    big_n = len(pool) - big_r  # judged non-relevant units
+    big_n = int((pool >= 0).sum()) - big_r  # judged non-relevant units (negative grades do not count)
     bound = min(big_r, big_n)
     nonrel_above = 0
     total = 0.0
