@@ -5,8 +5,9 @@ grade reaches the relevance level, judged non-relevant when the grade is below
 it but not negative; a result without a line, or with a negative grade, is
 unjudged (as trec_eval treats them in bpref and num_nonrel_judged_ret).
 Grades are the qrels values, the pool every qrels grade of the query, so
-graded and pool-based measures (nDCG, bpref) see the full judgements.  Segments match here only when (video, start, end) are
-equal, which is rarely what a segment run wants: use the segment adapters.
+graded and pool-based measures (nDCG, bpref) see the full judgements.
+Segments match here only when (video, start, end) are equal, which is rarely
+what a segment run wants: use the segment adapters.
 """
 
 from __future__ import annotations
