@@ -181,3 +181,35 @@ def test_api_long_frame(tmp_path: Path) -> None:
     long = ev.long()
     assert list(long.columns) == ["query", "measure", "value"]
     assert long.set_index(["query", "measure"]).loc[("q2", "map"), "value"] == 0.5
+
+
+# ------------------------------------------------------------------ beyond trec_eval
+
+def test_rankeff() -> None:
+    # A: R = 3, |J| - |R| = 2 judged non-relevant. Rank 2: 1 above -> 1 - 1/2; rank 4: 1 above (rank 3
+    # unjudged) -> 1 - 1/2; the third relevant is not retrieved -> 0. (0.5 + 0.5 + 0) / 3
+    assert T.rankeff(A) == pytest.approx(1 / 3)
+    # 5 judged non-relevant, 2 above the only relevant: 1 - 2/5
+    assert T.rankeff(ranked("001", 1, pool=[1, 0, 0, 0, 0, 0])) == pytest.approx(3 / 5)
+
+
+def test_f_and_e_at_cutoff() -> None:
+    # A at 4: P = 2/4, R = 2/3 -> F = 2 * (1/2) * (2/3) / (1/2 + 2/3) = 4/7; E = 3/7
+    assert T.f_at(A, 4) == pytest.approx(4 / 7)
+    assert T.e_at(A, 4) == pytest.approx(3 / 7)
+    assert T.f_at(A, 1) == 0.0  # nothing relevant at rank 1
+
+
+def test_jarvelin_kekalainen_dcg_textbook_example() -> None:
+    # Baeza-Yates & Ribeiro-Neto, chapter 4: G1 = (1,0,1,0,0,3,0,0,0,2,0,0,0,0,3) gives DCG1[15] = 4.2
+    gains = [1, 0, 1, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 0, 3]
+    labels = "".join("1" if g else "0" for g in gains)
+    a = ranked(labels, 5, grades=gains, pool=[3, 3, 2, 1, 1])
+    # 1 + 1/log2(3) + 3/log2(6) + 2/log2(10) + 3/log2(15)
+    assert T.dcg_jk_at(a, 15) == pytest.approx(1 + 1 / math.log2(3) + 3 / math.log2(6) + 2 / math.log2(10)
+                                               + 3 / math.log2(15))
+    assert round(T.dcg_jk_at(a, 15), 1) == 4.2
+    assert [round(T.dcg_jk_at(a, k), 1) for k in (1, 3, 6, 10)] == [1.0, 1.6, 2.8, 3.4]  # the book's DCG1
+    # ideal from these judged grades: 3, 3, 2, 1, 1 -> 3 + 3 + 2/log2(3) + 1/log2(4) + 1/log2(5)
+    ideal = 3 + 3 + 2 / math.log2(3) + 1 / 2 + 1 / math.log2(5)
+    assert T.ndcg_jk_at(a, 15) == pytest.approx(T.dcg_jk_at(a, 15) / ideal)

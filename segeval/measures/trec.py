@@ -124,3 +124,56 @@ def ndcg_at(a: Adapted, k: int) -> float:
     """nDCG of the top k against the ideal top k."""
     ideal = _dcg(_ideal(a)[:k])
     return _dcg(_gains(a)[:k]) / ideal if ideal > 0 else 0.0
+
+
+# ---------------------------------------------------------------- beyond trec_eval
+
+def rankeff(a: Adapted) -> float:
+    """RankEff (Ahlgren & Grönqvist): like bpref, but against all |J| - |R| judged non-relevant units.
+
+    (1/R) * sum over retrieved relevant r of (1 - judged non-relevant above r / (|J| - |R|));
+    relevant units not retrieved contribute 0 (ranked at infinity).
+    """
+    big_r = a.num_rel
+    if big_r == 0:
+        return 0.0
+    pool = a.pool if a.pool is not None else np.zeros(0)
+    big_n = int((pool >= 0).sum()) - big_r
+    nonrel_above = 0
+    total = 0.0
+    for label in a.labels.tolist():
+        if label == Label.RELEVANT:
+            total += 1.0 - (nonrel_above / big_n if big_n else 0.0)
+        elif label == Label.NONRELEVANT:
+            nonrel_above += 1
+    return total / big_r
+
+
+def f_at(a: Adapted, k: int) -> float:
+    """F measure at cut-off k: the harmonic mean of P@k and recall@k (0 when either is 0)."""
+    from segeval.measures.labels import precision_at
+
+    p, r = precision_at(a, k), recall_at(a, k)
+    return 2 * p * r / (p + r) if p > 0 and r > 0 else 0.0
+
+
+def e_at(a: Adapted, k: int) -> float:
+    """E measure at cut-off k with b = 1: 1 - F@k (van Rijsbergen; textbook form)."""
+    return 1.0 - f_at(a, k)
+
+
+def _dcg_jk(gains: npt.NDArray[np.float64], base: float = 2.0) -> float:
+    ranks = np.arange(1, len(gains) + 1, dtype=np.float64)
+    discount = np.where(ranks < base, 1.0, np.log(np.maximum(ranks, base)) / math.log(base))
+    return float(np.sum(gains / discount))
+
+
+def dcg_jk_at(a: Adapted, k: int) -> float:
+    """Järvelin-Kekäläinen DCG at k: gains undiscounted before rank b = 2, then divided by log_b(rank)."""
+    return _dcg_jk(_gains(a)[:k])
+
+
+def ndcg_jk_at(a: Adapted, k: int) -> float:
+    """Järvelin-Kekäläinen DCG at k over the ideal DCG at k (from the judged grades)."""
+    ideal = _dcg_jk(_ideal(a)[:k])
+    return dcg_jk_at(a, k) / ideal if ideal > 0 else 0.0
