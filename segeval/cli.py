@@ -129,6 +129,10 @@ def eval_(
     adapter: Annotated[str | None, typer.Option(
         "--adapter", "-a", metavar="NAME", help="exact (default for documents), overlap (default for segments), "
                                                 "binned[:B], tolerance[:T].")] = None,
+    time_format: Annotated[str, typer.Option(
+        "--time-format", metavar="mmss|seconds|hms",
+        help="Times in segment files: mmss (M.S, the MediaEval format), seconds (1025.5) or hms (0:17:05.5).")]
+    = "mmss",
     version: Annotated[str, typer.Option(
         "--trec-eval", metavar="10|9", help="trec_eval version to reproduce: 10 (default) or 9.0.8, which "
         "pytrec_eval wraps (32-bit scores, iprec_at_recall cut-offs rounded up).")] = "10",
@@ -146,13 +150,14 @@ def eval_(
     from segeval.report.trec import render, render_csv, render_json
 
     check_choice("output", output, ("trec", "json", "csv"))
-    r = read_run(run)
+    r = read_run(run, time_format=time_format)
     documents = r.attrs.get("format") == TREC_RUN.name
     chosen_adapter = _adapter(adapter or ("exact" if documents else "overlap"))
     names = [n for m in (measure or ["official"]) for n in (OFFICIAL if m == "official" else [m])]
     header = [n for n in ("runid", "num_q") if n in names]  # trec_eval prints these only when asked (or official)
     names = [n for n in names if n not in header]
-    ev = evaluate(read_qrels(qrels), r, names, [chosen_adapter], order=order or ("score" if documents else "rank"),
+    ev = evaluate(read_qrels(qrels, time_format=time_format), r, names, [chosen_adapter],
+                  order=order or ("score" if documents else "rank"),
                   relevance_level=level, missing_queries="zero" if complete else "skip",
                   max_results=max_results, judged_only=judged, trec_eval=version)
     runid = str(r["run"].iat[0]) if len(r) else ""

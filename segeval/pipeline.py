@@ -52,6 +52,7 @@ def evaluate(
     *,
     qrels_format: str = "auto",
     run_format: str = "auto",
+    time_format: str = "mmss",
     queries: Sequence[str] | None = None,
     order: str = "rank",
     relevance_level: int = 1,
@@ -71,8 +72,8 @@ def evaluate(
     after adaptation (trec_eval ``-J``).  ``trec_eval="9"`` reproduces 9.0.8 (which
     pytrec_eval wraps): scores rounded to 32-bit floats before ordering.
     """
-    q = validate_qrels(qrels if isinstance(qrels, pd.DataFrame) else read_qrels(qrels, qrels_format))
-    r = validate_run(run if isinstance(run, pd.DataFrame) else read_run(run, run_format))
+    q = validate_qrels(qrels if isinstance(qrels, pd.DataFrame) else read_qrels(qrels, qrels_format, time_format))
+    r = validate_run(run if isinstance(run, pd.DataFrame) else read_run(run, run_format, time_format))
     check_choice("trec_eval", trec_eval, ("9", "10"))
     if trec_eval == "9":  # 9.0.8 stores scores as C floats: near-equal scores become ties
         r = r.assign(score=r["score"].to_numpy().astype(np.float32).astype(np.float64))

@@ -26,9 +26,10 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from segeval.errors import InputError
+from segeval.errors import InputError, check_choice
 
-FieldKind = Literal["str", "ignore", "mmss", "int", "float"]
+FieldKind = Literal["str", "ignore", "time", "int", "float"]
+TIME_FORMATS = ("mmss", "seconds", "hms")
 
 QRELS_COLUMNS = ("query", "item", "start", "end", "rel", "line")
 RUN_COLUMNS = ("query", "item", "start", "end", "jumpin", "rank", "score", "run", "line")
@@ -69,20 +70,20 @@ class LineFormat:
 
 MEDIAEVAL_QRELS = LineFormat(
     "MediaEval qrels",
-    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("start", "mmss"),
-     Field("end", "mmss"), Field("rel", "int")),
+    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("start", "time"),
+     Field("end", "time"), Field("rel", "int")),
     "anchor_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 1",
 )
 MEDIAEVAL_LINKING_RUN = LineFormat(
     "MediaEval linking run",
-    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("start", "mmss"),
-     Field("end", "mmss"), Field("rank", "int"), Field("score", "float"), Field("run", "str")),
+    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("start", "time"),
+     Field("end", "time"), Field("rank", "int"), Field("score", "float"), Field("run", "str")),
     "anchor_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 1 0.93 myrun",
 )
 MEDIAEVAL_SEARCH_RUN = LineFormat(
     "MediaEval search run",
-    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("start", "mmss"),
-     Field("end", "mmss"), Field("jumpin", "mmss"), Field("rank", "int"), Field("score", "float"),
+    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("start", "time"),
+     Field("end", "time"), Field("jumpin", "time"), Field("rank", "int"), Field("score", "float"),
      Field("run", "str")),
     "query_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 2.30 1 0.93 myrun",
     optional=1,
@@ -105,6 +106,8 @@ DOCUMENT_FORMATS = (TREC_QRELS, TREC_RUN)
 
 EXPECTED = {
     "mmss": "an M.S time: minutes (at most 12 digits), a dot and seconds 0-59 (one or two digits), such as '17.05'",
+    "seconds": "a time in seconds: digits with an optional decimal part, such as '1025.5'",
+    "hms": "an H:MM:SS time with optional decimals, such as '1:05:09.25'",
     "int": "an integer (at most 18 digits)",
     "float": "a finite number",
 }
@@ -171,10 +174,29 @@ def _parse_float(token: str) -> float | None:
     return value if np.isfinite(value) else None
 
 
-_PARSERS: dict[str, Callable[[str], object]] = {"mmss": parse_mmss, "int": _parse_int, "float": _parse_float}
+_SECONDS = re.compile(r"[0-9]{1,15}(?:\.[0-9]{1,9})?\Z")
+_HMS = re.compile(r"([0-9]{1,9}):([0-5][0-9]):([0-5][0-9](?:\.[0-9]{1,9})?)\Z")
 
 
-def _slow_parse(data: bytes, fmt: LineFormat, path: str) -> dict[str, list[object]]:
+def parse_seconds(token: str) -> float | None:
+    """Seconds written as a plain decimal number (no sign, no exponent), or None."""
+    return float(token) if _SECONDS.match(token) else None
+
+
+def parse_hms(token: str) -> float | None:
+    """Seconds of an ``H:MM:SS(.fff)`` time, or None."""
+    m = _HMS.match(token)
+    if m is None:
+        return None
+    return int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
+
+
+_TIME_PARSERS: dict[str, Callable[[str], float | int | None]] = {
+    "mmss": parse_mmss, "seconds": parse_seconds, "hms": parse_hms}
+_PARSERS: dict[str, Callable[[str], object]] = {"int": _parse_int, "float": _parse_float}
+
+
+def _slow_parse(data: bytes, fmt: LineFormat, path: str, time_format: str = "mmss") -> dict[str, list[object]]:
     columns: dict[str, list[object]] = {f.name: [] for f in fmt.fields if f.kind != "ignore"}
     columns["line"] = []
     for number, raw in enumerate(data.split(b"\n"), start=1):
@@ -207,14 +229,15 @@ def _slow_parse(data: bytes, fmt: LineFormat, path: str) -> dict[str, list[objec
                 columns[field.name].append("")
                 continue
             token = tokens[i]
-            parser = _PARSERS.get(field.kind)
+            parser = _TIME_PARSERS[time_format] if field.kind == "time" else _PARSERS.get(field.kind)
             if parser is None:
                 columns[field.name].append(token)
                 continue
             value = parser(token)
             if value is None:
+                expected = EXPECTED[time_format if field.kind == "time" else field.kind]
                 raise InputError(
-                    path, f"field {i + 1} ({field.name}) is '{token}'; expected {EXPECTED[field.kind]}",
+                    path, f"field {i + 1} ({field.name}) is '{token}'; expected {expected}",
                     line=number, text=text)
             columns[field.name].append(value)
         columns["line"].append(number)
@@ -280,7 +303,8 @@ def int_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
     return values.astype(np.int64)
 
 
-def _fast_parse(data: bytes, fmt: LineFormat, sep: str = r"\s+") -> dict[str, npt.NDArray[np.generic]] | None:
+def _fast_parse(data: bytes, fmt: LineFormat, sep: str = r"\s+",
+                time_format: str = "mmss") -> dict[str, npt.NDArray[np.generic]] | None:
     """Columns via pandas' C tokenizer, or None when anything is unusual.
 
     With ``sep=" "`` (twice as fast) any irregular spacing leaves an empty cell
@@ -292,7 +316,7 @@ def _fast_parse(data: bytes, fmt: LineFormat, sep: str = r"\s+") -> dict[str, np
     n_fields = len(fmt.fields)
     # ignored fields as categories (no per-row objects); times and integers are factorised below
     # (pandas would turn numeric-looking categories into numbers, and '32.30' is not '32.3')
-    kind_dtype = {"float": np.float64, "str": object, "mmss": object, "int": object, "ignore": "category"}
+    kind_dtype = {"float": np.float64, "str": object, "time": object, "int": object, "ignore": "category"}
     dtypes: dict[int, Any] = {i: kind_dtype[f.kind] for i, f in enumerate(fmt.fields)}
     dtypes[n_fields] = object  # a spare column: any value in it means too many fields
     try:
@@ -323,14 +347,21 @@ def _fast_parse(data: bytes, fmt: LineFormat, sep: str = r"\s+") -> dict[str, np
                     return None
                 values = np.where(missing, "", values)
             out[f.name] = values
-        elif f.kind in ("mmss", "int"):
+        elif f.kind in ("time", "int"):
             # times and ranks repeat: parse each distinct token once
             codes, distinct = pd.factorize(col.to_numpy(dtype=object))
             try:
                 as_bytes = np.asarray(distinct, dtype=object).astype("S")
             except (UnicodeEncodeError, ValueError):
                 return None
-            parsed = mmss_to_seconds(as_bytes) if f.kind == "mmss" else int_tokens(as_bytes)
+            parsed: npt.NDArray[np.generic] | None
+            if f.kind == "int":
+                parsed = int_tokens(as_bytes)
+            elif time_format == "mmss":
+                parsed = mmss_to_seconds(as_bytes)
+            else:
+                values_list = [_TIME_PARSERS[time_format](str(t)) for t in distinct]
+                parsed = None if any(v is None for v in values_list) else np.asarray(values_list, dtype=np.float64)
             if parsed is None or (codes < 0).any():
                 return None
             out[f.name] = parsed[codes]
@@ -362,20 +393,26 @@ def _line_numbers(data: bytes, rows: int) -> npt.NDArray[np.int64]:
 
 # --------------------------------------------------------------------------- public
 
-def parse_table(data: bytes, fmt: LineFormat, path: str) -> dict[str, npt.NDArray[np.generic]]:
-    """Columns of a line-oriented file, keyed by field name plus ``line`` (1-based line numbers)."""
-    fast = _fast_parse(data, fmt, " ") if b"\t" not in data else None  # the usual single spaces
+def parse_table(
+    data: bytes, fmt: LineFormat, path: str, time_format: str = "mmss"
+) -> dict[str, npt.NDArray[np.generic]]:
+    """Columns of a line-oriented file, keyed by field name plus ``line`` (1-based line numbers).
+
+    Time fields are read in ``time_format``: ``mmss`` (M.S), ``seconds`` or ``hms`` (H:MM:SS.fff).
+    """
+    check_choice("time_format", time_format, TIME_FORMATS)
+    fast = _fast_parse(data, fmt, " ", time_format) if b"\t" not in data else None  # the usual single spaces
     if fast is None:
-        fast = _fast_parse(data, fmt)
+        fast = _fast_parse(data, fmt, r"\s+", time_format)
     if fast is not None:
         return fast
-    slow = _slow_parse(data, fmt, path)
+    slow = _slow_parse(data, fmt, path, time_format)
     if not slow["line"]:
         raise InputError(path, f"has no data lines; expected {fmt.name} lines such as '{fmt.example}'")
     result: dict[str, npt.NDArray[np.generic]] = {}
     for name, values in slow.items():
         kind = next((f.kind for f in fmt.fields if f.name == name), "int")
-        dtype = {"int": np.int64, "mmss": np.int64, "float": np.float64}.get(kind, object)
+        dtype = {"int": np.int64, "time": np.float64, "float": np.float64}.get(kind, object)
         result[name] = np.asarray(values, dtype=dtype)
     return result
 
@@ -422,30 +459,37 @@ def detect_qrels_format(data: bytes, path: str) -> LineFormat:
     return by_count[len(tokens)]
 
 
-def detect_run_format(data: bytes, path: str) -> LineFormat:
-    """The run format of a file, from its first line (6 fields: TREC; 8 or 9: MediaEval)."""
+def detect_run_format(data: bytes, path: str, time_format: str = "mmss") -> LineFormat:
+    """The run format of a file, from its first line's content (times, ranks and scores where each
+    format has them); MediaEval formats win over TREC's, whose extra fields are free text."""
     number, tokens = _first_tokens(data, path)
     n = len(tokens)
-    if n >= 6 and parse_mmss(tokens[3]) is None and _parse_int(tokens[3]) is not None \
-            and _parse_float(tokens[4]) is not None:
-        return TREC_RUN  # an integer rank where MediaEval has an M.S start time
-    if n == 9:
-        return MEDIAEVAL_SEARCH_RUN
-    if n == 8:
-        jumpin_like = parse_mmss(tokens[5]) is not None and _parse_float(tokens[7]) is not None
-        linking_like = _parse_int(tokens[5]) is not None and _parse_float(tokens[6]) is not None
-        if jumpin_like != linking_like:
-            return MEDIAEVAL_SEARCH_RUN if jumpin_like else MEDIAEVAL_LINKING_RUN
+    is_time = _TIME_PARSERS[time_format]
+
+    def kinds(*checks: tuple[int, Callable[[str], object]]) -> bool:
+        return all(i < n and check(tokens[i]) is not None for i, check in checks)
+
+    mediaeval = [f for f, ok in (
+        (MEDIAEVAL_LINKING_RUN, n == 8 and kinds((3, is_time), (4, is_time), (5, _parse_int), (6, _parse_float))),
+        (MEDIAEVAL_SEARCH_RUN, n in (8, 9) and kinds((3, is_time), (4, is_time), (5, is_time), (6, _parse_int),
+                                                     (7, _parse_float))),
+    ) if ok]
+    if len(mediaeval) == 1:
+        return mediaeval[0]
+    if len(mediaeval) > 1:
         raise InputError(path, "cannot tell a MediaEval linking run ('qid Q0 video start end rank score run') "
                                "from a search run ('qid Q0 video start end jumpin rank score'); "
                                "expected the format to be named (--run-format linking|search)",
                          line=number, text=" ".join(tokens))
-    raise InputError(path, f"has {n} fields; expected a run line: 6 or more fields (TREC, such as "
-                           f"'{TREC_RUN.example}'), "
-                           f"8 (MediaEval linking) or 8-9 (MediaEval search)", line=number, text=" ".join(tokens))
+    if n >= 6 and kinds((3, _parse_int), (4, _parse_float)):
+        return TREC_RUN
+    raise InputError(path, f"does not look like a run line ({n} fields); expected a TREC run line such as "
+                           f"'{TREC_RUN.example}' or a MediaEval run line such as "
+                           f"'{MEDIAEVAL_LINKING_RUN.example}' (times in {time_format} format)",
+                     line=number, text=" ".join(tokens))
 
 
-def read_qrels(path: str | Path, fmt: LineFormat | str = "auto") -> pd.DataFrame:
+def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: str = "mmss") -> pd.DataFrame:
     """Read a qrels file: columns query, item, start, end (seconds; NaN for documents), rel, line.
 
     ``fmt`` is a :class:`LineFormat`, a name of :data:`QRELS_FORMATS`, or ``"auto"``.
@@ -454,12 +498,12 @@ def read_qrels(path: str | Path, fmt: LineFormat | str = "auto") -> pd.DataFrame
     data = read_bytes(path)
     if isinstance(fmt, str):
         fmt = detect_qrels_format(data, name) if fmt == "auto" else QRELS_FORMATS[fmt]
-    df = _frame(parse_table(data, fmt, name), QRELS_COLUMNS, name)
+    df = _frame(parse_table(data, fmt, name, time_format), QRELS_COLUMNS, name)
     df.attrs["format"] = fmt.name
     return df
 
 
-def read_run(path: str | Path, fmt: LineFormat | str = "auto") -> pd.DataFrame:
+def read_run(path: str | Path, fmt: LineFormat | str = "auto", time_format: str = "mmss") -> pd.DataFrame:
     """Read a run: columns query, item, start, end, jumpin (seconds), rank, score, run, line.
 
     ``fmt`` is a :class:`LineFormat`, a name of :data:`RUN_FORMATS`, or ``"auto"``.
@@ -467,7 +511,7 @@ def read_run(path: str | Path, fmt: LineFormat | str = "auto") -> pd.DataFrame:
     name = str(path)
     data = read_bytes(path)
     if isinstance(fmt, str):
-        fmt = detect_run_format(data, name) if fmt == "auto" else RUN_FORMATS[fmt]
-    df = _frame(parse_table(data, fmt, name), RUN_COLUMNS, name)
+        fmt = detect_run_format(data, name, time_format) if fmt == "auto" else RUN_FORMATS[fmt]
+    df = _frame(parse_table(data, fmt, name, time_format), RUN_COLUMNS, name)
     df.attrs["format"] = fmt.name
     return df
