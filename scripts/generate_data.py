@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate synthetic MediaEval-format qrels and runs (seeded, reproducible).
+"""Generate synthetic MediaEval-format and TREC-format qrels and runs (seeded, reproducible).
 
 Used for ``examples/``, test fixtures and the benchmark; never derived from
 reference data.  Times are written as ``M.S`` (minutes.seconds).
@@ -81,6 +81,39 @@ def generate(
                 rf.write(" ".join(fields) + "\n")
 
 
+def generate_trec(
+    qrels_path: Path,
+    run_path: Path,
+    *,
+    queries: int,
+    lines: int,
+    judged: int,
+    documents: int,
+    seed: int,
+    run_name: str = "synthetic",
+) -> None:
+    """TREC qrels (``judged`` lines per query, grades 0-3) and a run of about ``lines`` lines.
+
+    Scores are rounded to 3 decimals so ties are common; about a third of each
+    query's results are judged documents.
+    """
+    rng = random.Random(seed)
+    per_query = max(1, lines // queries)
+    with _open(qrels_path) as qf, _open(run_path) as rf:
+        for q in range(1, queries + 1):
+            qid = str(300 + q)
+            pool = rng.sample(range(documents), k=min(documents, judged))
+            grades = [rng.choice((0, 0, 0, 0, 1, 1, 2, 3)) for _ in pool]
+            qf.writelines(f"{qid} 0 DOC-{d:07d} {g}\n" for d, g in zip(pool, grades, strict=True))
+            picked = set(rng.sample(pool, k=min(len(pool), per_query // 3)))
+            while len(picked) < per_query:
+                picked.add(rng.randrange(documents))
+            docs = list(picked)
+            rng.shuffle(docs)
+            rf.writelines(f"{qid} Q0 DOC-{d:07d} {rank} {rng.random() * 20:.3f} {run_name}\n"
+                          for rank, d in enumerate(docs, start=1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("qrels", type=Path)
@@ -88,7 +121,10 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=30)
     parser.add_argument("--lines", type=int, default=3000, help="total result lines in the run")
     parser.add_argument("--videos", type=int, default=2000)
-    parser.add_argument("--kind", choices=["linking", "search"], default="linking")
+    parser.add_argument("--kind", choices=["linking", "search", "trec"], default="linking",
+                        help="MediaEval linking or search segments, or TREC documents")
+    parser.add_argument("--judged", type=int, default=300, help="qrels lines per query (trec kind)")
+    parser.add_argument("--documents", type=int, default=2_000_000, help="collection size (trec kind)")
     parser.add_argument("--prefix", default=None, help="query id prefix (default: anchor/query by kind)")
     parser.add_argument("--run-name", default="synthetic")
     parser.add_argument("--seed", type=int, default=2013)
@@ -100,6 +136,10 @@ def main() -> None:
     for flag, value in (("--hit-rate", a.hit_rate), ("--topical-rate", a.topical_rate)):
         if not 0.0 <= value <= 1.0:
             parser.error(f"{flag} must be between 0 and 1, got {value}")
+    if a.kind == "trec":
+        generate_trec(a.qrels, a.run, queries=a.queries, lines=a.lines, judged=a.judged, documents=a.documents,
+                      seed=a.seed, run_name=a.run_name)
+        return
     prefix = a.prefix or ("anchor" if a.kind == "linking" else "query")
     generate(a.qrels, a.run, queries=a.queries, lines=a.lines, videos=a.videos, kind=a.kind,
              seed=a.seed, prefix=prefix, run_name=a.run_name, hit_rate=a.hit_rate,

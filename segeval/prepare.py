@@ -32,6 +32,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.errors import ParameterError, check_choice, check_int
+from segeval.validate import check_unique_documents
 
 ORDERS = ("rank", "score", "file")
 #: columns carried into the evaluation; videos and queries become integer codes
@@ -105,6 +106,29 @@ def merge_intervals(gid: IntArray, qcode: IntArray, start: FloatArray, end: Floa
     return Intervals(gid[first], qcode[first], start[first], m_end.astype(np.float64))
 
 
+def _score_order(qcode: IntArray, score: FloatArray, items: npt.NDArray[np.object_]) -> IntArray:
+    """Positions ordered by query, score descending, then item id descending (code-point order).
+
+    Item ids are compared only within groups of equal scores, which are usually few.
+    """
+    distinct, score_rank = np.unique(score, return_inverse=True)
+    key = qcode.astype(np.int64) * len(distinct) + (len(distinct) - 1 - score_rank)  # query, then score down
+    order = np.argsort(key, kind="stable")
+    q, sc = qcode[order], score[order]
+    same = (q[1:] == q[:-1]) & (sc[1:] == sc[:-1])
+    if not same.any():
+        return order
+    tied = np.zeros(len(order), dtype=bool)
+    tied[1:] |= same
+    tied[:-1] |= same
+    where = np.flatnonzero(tied)
+    group = np.cumsum(np.concatenate([[True], ~same])[where])  # tie groups are contiguous runs
+    names = items[order[where]].astype(str)
+    rank = np.unique(names, return_inverse=True)[1]
+    order[where] = order[where][np.lexsort((-rank, group))]
+    return order
+
+
 def bounds(qcode: IntArray, n_queries: int) -> IntArray:
     """Offsets such that rows of query q are ``[b[q], b[q+1])`` of a qcode-sorted array."""
     return np.searchsorted(qcode, np.arange(n_queries + 1), side="left").astype(np.int64)
@@ -148,19 +172,19 @@ def prepare(
 
     run_qcode = query_codes(run_raw, run_names)
     qrels_qcode = query_codes(qrels_raw, qrels_names)
-    item_codes, item_names = pd.factorize(
-        np.concatenate([run["item"].to_numpy(dtype=object), qrels["item"].to_numpy(dtype=object)]), sort=True)
+    run_items = run["item"].to_numpy(dtype=object)
+    item_codes, item_names = pd.factorize(np.concatenate([run_items, qrels["item"].to_numpy(dtype=object)]))
     run_icode, qrels_icode = item_codes[: len(run)], item_codes[len(run):]
+    if len(run) and bool(np.isnan(run["start"].to_numpy(dtype=np.float64)).all()):
+        check_unique_documents(run, run_raw, run_icode)
 
     keep = np.flatnonzero(run_qcode >= 0)
     # the needed columns, ordered within each query by the order policy (lexsort is stable)
-    if order == "rank":
-        keys: tuple[npt.NDArray[np.generic], ...] = (run["rank"].to_numpy()[keep],)
-    elif order == "score":
-        keys = (-run_icode[keep], -run["score"].to_numpy()[keep])
+    if order == "score":
+        rows = keep[_score_order(run_qcode[keep], run["score"].to_numpy()[keep], run_items[keep])]
     else:
-        keys = ()
-    rows = keep[np.lexsort((*keys, run_qcode[keep]))]
+        keys = (run["rank"].to_numpy()[keep],) if order == "rank" else ()
+        rows = keep[np.lexsort((*keys, run_qcode[keep]))]
     if max_results is not None:
         first = bounds(run_qcode[rows], n_q)
         rows = rows[np.arange(len(rows)) - first[run_qcode[rows]] < max_results]

@@ -441,10 +441,14 @@ def _frame(columns: dict[str, npt.NDArray[np.generic]], names: tuple[str, ...], 
 
 
 def _first_tokens(data: bytes, path: str) -> tuple[int, list[str]]:
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        tokens = raw.split()
+    start, number = 0, 1
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        tokens = data[start:end].split()
         if tokens:
             return number, [t.decode("utf-8", "replace") for t in tokens]
+        start, number = end + 1, number + 1
     raise InputError(path, "has no data lines; expected qrels or run lines")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from segeval.errors import InputError
@@ -28,6 +29,20 @@ def _check_times(df: pd.DataFrame) -> None:
         raise _fail(df, int(bad[0]), "the start time is negative; expected a time >= 0")
 
 
+def check_unique_documents(run: pd.DataFrame, query_codes: npt.NDArray[np.int64],
+                           item_codes: npt.NDArray[np.int64]) -> None:
+    """Each document at most once per query in a document run (as trec_eval); codes identify the
+    run rows' query and item."""
+    pair = query_codes.astype(np.int64) * (int(item_codes.max(initial=0)) + 1) + item_codes
+    dup = np.flatnonzero(pd.Series(pair).duplicated().to_numpy())
+    if len(dup):
+        i = int(dup[0])
+        first = int(np.flatnonzero(pair == pair[i])[0])
+        raise _fail(run, i, f"document '{run['item'].iat[i]}' appears again for query '{run['query'].iat[i]}' "
+                            f"(first on line {int(run['line'].to_numpy()[first])}); expected each document once "
+                            f"per query")
+
+
 def validate_qrels(qrels: pd.DataFrame) -> pd.DataFrame:
     """Check qrels values beyond syntax: end >= start >= 0."""
     _check_times(qrels)
@@ -46,15 +61,7 @@ def validate_run(run: pd.DataFrame) -> pd.DataFrame:
     most once per query (as trec_eval); the rank column is not used for them.
     """
     if is_documents(run):
-        dup = np.flatnonzero(run.duplicated(["query", "item"]).to_numpy())
-        if len(dup):
-            i = int(dup[0])
-            query, item = run["query"].iat[i], run["item"].iat[i]
-            same = (run["query"] == query).to_numpy() & (run["item"] == item).to_numpy()
-            first_line = int(run["line"].to_numpy()[np.flatnonzero(same)[0]])
-            raise _fail(run, i, f"document '{item}' appears again for query '{query}' (first on line "
-                                f"{first_line}); expected each document once per query")
-        return run
+        return run  # once per query: checked by check_unique_documents, on the codes prepare makes
     _check_times(run)
     rank = run["rank"].to_numpy()
     bad = np.flatnonzero(rank < 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -50,6 +51,16 @@ class Adapted:
 
     def __len__(self) -> int:
         return len(self.labels)
+
+    @cached_property
+    def relevant(self) -> npt.NDArray[np.bool_]:
+        """Per unit: labelled relevant (``1``)."""
+        return np.asarray(self.labels == Label.RELEVANT)
+
+    @cached_property
+    def found(self) -> npt.NDArray[np.int64]:
+        """Per rank: relevant units up to and including it."""
+        return np.cumsum(self.relevant)
 
     def matches(self, i: int) -> npt.NDArray[np.int64]:
         """qrels rows that decided the label of unit ``i`` (0-based)."""

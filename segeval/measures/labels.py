@@ -9,7 +9,7 @@ from segeval.adapt.base import Adapted, Label
 
 
 def _relevant(a: Adapted) -> npt.NDArray[np.bool_]:
-    return np.asarray(a.labels == Label.RELEVANT)
+    return a.relevant
 
 
 def num_rel(a: Adapted) -> int:

@@ -15,7 +15,7 @@ from segeval.adapt.base import Adapted, Label
 
 
 def _relevant(a: Adapted) -> npt.NDArray[np.bool_]:
-    return np.asarray(a.labels == Label.RELEVANT)
+    return a.relevant
 
 
 def _precision_at_relevant(a: Adapted, cutoff: int | None = None) -> list[float]:
@@ -66,9 +66,8 @@ def iprec_at_recall_9(a: Adapted, level: float) -> float:
 def _iprec(a: Adapted, needed: int) -> float:
     if a.num_rel == 0:
         return 0.0
-    rel = _relevant(a)
-    found = np.cumsum(rel)
-    ranks = np.arange(1, len(rel) + 1)
+    found = a.found
+    ranks = np.arange(1, len(found) + 1)
     reached = found >= needed
     if not reached.any():
         return 0.0
@@ -85,17 +84,23 @@ def bpref(a: Adapted) -> float:
     big_r = a.num_rel
     if big_r == 0:
         return 0.0
-    pool = a.pool if a.pool is not None else np.zeros(0)
-    big_n = int((pool >= 0).sum()) - big_r  # judged non-relevant units (negative grades do not count)
+    big_n = _judged_nonrelevant(a)
+    above = _nonrelevant_above_relevant(a)
     bound = min(big_r, big_n)
-    nonrel_above = 0
-    total = 0.0
-    for label in a.labels.tolist():
-        if label == Label.RELEVANT:
-            total += 1.0 - (min(nonrel_above, big_r) / bound if nonrel_above else 0.0)
-        elif label == Label.NONRELEVANT:
-            nonrel_above += 1
-    return total / big_r
+    penalties = np.where(above > 0, np.minimum(above, big_r) / max(bound, 1), 0.0)
+    return float(np.sum(1.0 - penalties)) / big_r
+
+
+def _judged_nonrelevant(a: Adapted) -> int:
+    """Judged non-relevant units of the query (negative grades do not count)."""
+    pool = a.pool if a.pool is not None else np.zeros(0)
+    return int((pool >= 0).sum()) - a.num_rel
+
+
+def _nonrelevant_above_relevant(a: Adapted) -> npt.NDArray[np.int64]:
+    """For each retrieved relevant unit, the judged non-relevant units ranked above it."""
+    nonrel_so_far = np.cumsum(a.labels == Label.NONRELEVANT)
+    return np.asarray(nonrel_so_far[a.relevant], dtype=np.int64)
 
 
 def _dcg(gains: npt.NDArray[np.float64]) -> float:
@@ -137,16 +142,9 @@ def rankeff(a: Adapted) -> float:
     big_r = a.num_rel
     if big_r == 0:
         return 0.0
-    pool = a.pool if a.pool is not None else np.zeros(0)
-    big_n = int((pool >= 0).sum()) - big_r
-    nonrel_above = 0
-    total = 0.0
-    for label in a.labels.tolist():
-        if label == Label.RELEVANT:
-            total += 1.0 - (nonrel_above / big_n if big_n else 0.0)
-        elif label == Label.NONRELEVANT:
-            nonrel_above += 1
-    return total / big_r
+    big_n = _judged_nonrelevant(a)
+    above = _nonrelevant_above_relevant(a)
+    return float(np.sum(1.0 - (above / big_n if big_n else 0.0 * above))) / big_r
 
 
 def f_at(a: Adapted, k: int) -> float:
