@@ -89,8 +89,7 @@ def me13sh(
         print(note, file=sys.stderr)
 
 
-OFFICIAL = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
-            "iprec_at_recall", "P")
+HEADER_SETS = ("official", "all_trec", "set")  # sets that open with runid and num_q
 
 
 def _adapter(spec: str) -> Adapter:
@@ -153,9 +152,10 @@ def eval_(
     r = read_run(run, time_format=time_format)
     documents = r.attrs.get("format") == TREC_RUN.name
     chosen_adapter = _adapter(adapter or ("exact" if documents else "overlap"))
-    names = [n for m in (measure or ["official"]) for n in (OFFICIAL if m == "official" else [m])]
-    header = [n for n in ("runid", "num_q") if n in names]  # trec_eval prints these only when asked (or official)
-    names = [n for n in names if n not in header]
+    names = measure or ["official"]
+    # trec_eval prints runid and num_q only when asked for, or with a measure set
+    header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
+    names = [n for n in names if n not in ("runid", "num_q")]
     ev = evaluate(read_qrels(qrels, time_format=time_format), r, names, [chosen_adapter],
                   order=order or ("score" if documents else "rank"),
                   relevance_level=level, missing_queries="zero" if complete else "skip",

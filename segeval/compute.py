@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from segeval.adapt.base import Adapted, Adapter
-from segeval.measures.registry import Measure, expand
+from segeval.measures.registry import SETS, Measure, expand
 from segeval.measures.segments import QuerySegments
 from segeval.prepare import Prepared
 
@@ -24,7 +24,15 @@ class Request:
 def requests(names: Sequence[str], adapters: Sequence[Adapter]) -> list[Request]:
     """Label measures once per adapter (name + adapter suffix); segment measures once."""
     out: list[Request] = []
-    wanted = list(dict.fromkeys(m for n in names for m in expand(n)))  # each measure once
+    # as trec_eval: parameters given for a family (P.5,10) replace that family's defaults in a set
+    with_params = {n.partition(".")[0] for n in names if "." in n and not n.startswith(".")}
+    wanted_all: list[Measure] = []
+    for n in names:
+        members = expand(n)
+        if n in SETS:
+            members = [m for m in members if m.family.name not in with_params]
+        wanted_all += members
+    wanted = list(dict.fromkeys(wanted_all))  # each measure once
     for adapter in adapters:
         out += [Request(m.name + adapter.suffix, m, adapter) for m in wanted if m.scope == "labels"]
     out += [Request(m.name, m, None) for m in wanted if m.scope == "segments"]

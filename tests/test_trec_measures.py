@@ -213,3 +213,21 @@ def test_jarvelin_kekalainen_dcg_textbook_example() -> None:
     # ideal from these judged grades: 3, 3, 2, 1, 1 -> 3 + 3 + 2/log2(3) + 1/log2(4) + 1/log2(5)
     ideal = 3 + 3 + 2 / math.log2(3) + 1 / 2 + 1 / math.log2(5)
     assert T.ndcg_jk_at(a, 15) == pytest.approx(T.dcg_jk_at(a, 15) / ideal)
+
+
+def test_set_measures_relative_p_utility_unj() -> None:
+    # A = "01-10-": 6 retrieved, 2 relevant retrieved, R = 3
+    assert T.set_p(A) == 2 / 6
+    assert T.set_recall(A) == 2 / 3
+    assert T.set_relative_p(A) == 2 / 3  # min(6, 3) = 3
+    assert T.set_map(A) == pytest.approx(2 * 2 / (6 * 3))
+    assert T.set_f(A) == pytest.approx(2 * (1 / 3) * (2 / 3) / (1 / 3 + 2 / 3))
+    assert T.relative_p_at(A, 2) == 1 / 2  # one relevant in the top 2, min(2, 3) = 2
+    assert T.utility(A) == 2 - 4  # rel_ret - nonrel_ret with the default (1, -1, 0, 0)
+    assert T.unjudged_at(A, 5) == 1 / 5  # rank 3 is unjudged
+    assert T.rprec_mult(A, 1.0) == 1 / 3  # rank int(3 + 0.9) = 3: one relevant in the top 3
+
+
+def test_trec_relstring_marks() -> None:
+    a = ranked("10--0", 1, grades=[3, 0, float("nan"), -1, 12])
+    assert T.trec_relstring(a) == "30-.>"  # digit, digit, not in qrels, negative grade, above 9

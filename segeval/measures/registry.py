@@ -32,18 +32,18 @@ class Family:
     aggregate: Aggregate
     fmt: Format
     description: str
-    param: Literal["int", "recall", None] = None
+    param: Literal["int", "recall", "hundredths", "raw", None] = None
     example: str = ""
     #: parameters used when the family is named without one (``P`` -> P_5 ... P_1000)
     defaults: tuple[int, ...] = ()
     #: False for summary-only measures (gm_map is the geometric mean of map)
     per_query: bool = True
 
-    def canonical(self, param: int | None) -> str:
-        if self.param is None:
+    def canonical(self, param: int | str | None) -> str:
+        if self.param is None or param is None:
             return self.name
-        if self.param == "recall":
-            return f"{self.name}_{(param or 0) / 100:.2f}"
+        if self.param in ("recall", "hundredths"):
+            return f"{self.name}_{int(param) / 100:.2f}"
         return f"{self.name}_{param}"
 
 
@@ -52,7 +52,7 @@ class Measure:
     """One concrete measure: a family with its parameter."""
 
     family: Family
-    param: int | None = None
+    param: int | str | None = None
 
     @property
     def name(self) -> str:
@@ -84,6 +84,34 @@ def _iprec(a: Any, p: int) -> float:
 
 def _iprec_9(a: Any, p: int) -> float:
     return T.iprec_at_recall_9(a, p / 100)
+
+
+def _numbers(text: str) -> tuple[float, ...]:
+    try:
+        return tuple(float(x) for x in text.split(",") if x)
+    except ValueError:
+        raise ParameterError(f"The measure parameters must be numbers separated by commas. Got {text!r} "
+                             f"instead.") from None
+
+
+def _utility(a: Any, params: str) -> float:
+    values = _numbers(params)
+    if len(values) != 4:
+        raise ParameterError(f"The 'utility' parameters must be 4 numbers (p1,p2,p3,p4). Got {params!r} instead.")
+    return T.utility(a, (values[0], values[1], values[2], values[3]))
+
+
+def _ndcg_gains(a: Any, params: str) -> float:
+    try:
+        table = T._gain_table(params)
+    except ValueError:
+        raise ParameterError(f"The 'ndcg' parameters must be level=gain pairs such as 1=3,2=9. Got {params!r} "
+                             f"instead.") from None
+    return T.ndcg_gains(a, table)
+
+
+def _eleven_pt(a: Any, params: str) -> float:
+    return T.eleven_pt_avg(a, _numbers(params))
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -129,6 +157,39 @@ FAMILIES: tuple[Family, ...] = (
            "success_10", (1, 5, 10)),
     Family("num_nonrel_judged_ret", "labels", T.num_nonrel_judged_ret, "sum", "count",
            "retrieved results judged non-relevant"),
+    Family("relstring", "labels", T.trec_relstring, "none", "text",
+           "grades of the first 10 results: digits, '>' above 9, '-' not in the qrels, '.' negative grade"),
+    Family("relstring", "labels", T.trec_relstring, "none", "text", "relstring of the first n results", "int",
+           "relstring_20"),
+    Family("infAP", "labels", T.infap, "mean", "score", "inferred average precision (Yilmaz & Aslam)"),
+    Family("Rprec_mult", "labels", lambda a, p: T.rprec_mult(a, p / 100), "mean", "score",
+           "precision at rank int(x * R + 0.9), written x with two decimals", "hundredths", "Rprec_mult_0.20",
+           tuple(range(20, 201, 20))),
+    Family("utility", "labels", T.utility, "mean", "score", "rel_ret - nonrel_ret (utility.p1,p2,p3,p4 for others)"),
+    Family("utility", "labels", _utility, "mean", "score", "p1 rel_ret + p2 nonrel_ret + p3 rel_missed + p4 ...",
+           "raw", "utility_2,-1,0,0"),
+    Family("11pt_avg", "labels", T.eleven_pt_avg, "mean", "score",
+           "mean interpolated precision at recall 0, 0.1, ..., 1"),
+    Family("11pt_avg", "labels", _eleven_pt, "mean", "score", "mean interpolated precision at the given levels",
+           "raw", "11pt_avg_.25,.5,.75"),
+    Family("binG", "labels", T.bin_g, "mean", "score", "binary gain discounted by log2(2 + non-relevant above)"),
+    Family("G", "labels", T.g_measure, "mean", "score", "graded gain discounted by the ideal cumulated cost"),
+    Family("ndcg", "labels", _ndcg_gains, "mean", "score", "nDCG with gains per level (ndcg.1=3,2=9)", "raw",
+           "ndcg_1=3,2=9"),
+    Family("ndcg_rel", "labels", T.ndcg_rel, "mean", "score", "nDCG averaged over the retrieved relevant ranks"),
+    Family("Rndcg", "labels", T.rndcg, "mean", "score", "nDCG averaged over the ranks where the ideal gain drops"),
+    Family("relative_P", "labels", T.relative_p_at, "mean", "score", "relevant in the top n over min(n, R)", "int",
+           "relative_P_10", CUTOFFS),
+    Family("set_P", "labels", T.set_p, "mean", "score", "relevant retrieved over retrieved"),
+    Family("set_relative_P", "labels", T.set_relative_p, "mean", "score",
+           "relevant retrieved over min(retrieved, R)"),
+    Family("set_recall", "labels", T.set_recall, "mean", "score", "relevant retrieved over R"),
+    Family("set_map", "labels", T.set_map, "mean", "score", "set_P times set_recall"),
+    Family("set_F", "labels", T.set_f, "mean", "score", "harmonic mean of set_P and set_recall"),
+    Family("rbp", "labels", T.rbp, "mean", "score", "rank-biased precision, p = 0.9, gains scaled into [0, 1]"),
+    Family("rbp_resid", "labels", T.rbp_resid, "mean", "score", "RBP residual from unjudged results, p = 0.9"),
+    Family("unj", "labels", T.unjudged_at, "mean", "score", "unjudged results in the top n over n", "int", "unj_10",
+           (5, 10, 20)),
     # beyond trec_eval
     Family("RankEff", "labels", T.rankeff, "mean", "score",
            "RankEff: bpref against all judged non-relevant units (Ahlgren & Grönqvist)"),
@@ -187,19 +248,23 @@ def expand(name: str) -> list[Measure]:
     """Concrete measures for a name: ``P_10``, ``P@10``, a family alone (``P``: its default
     cut-offs), or trec_eval's parameter syntax (``P.5,10``, ``iprec_at_recall..10,.25``;
     cut-offs are truncated to integers and sorted, as trec_eval prints them)."""
+    if name in SETS:
+        return [m for member in SETS[name] for m in expand(member)]
     if name in _WITH_PARAM and name not in _PLAIN:
         fam = _WITH_PARAM[name]
         return [Measure(fam, p) for p in fam.defaults]
     family, dot, params = name.partition(".")
     if dot and family in _WITH_PARAM:
         fam = _WITH_PARAM[family]
+        if fam.param == "raw":
+            return [Measure(fam, params)]
         values: set[int] = set()
         for text in params.split(","):
             try:
                 number = float(text)
             except ValueError:
                 number = -1.0
-            value = round(number * 100) if fam.param == "recall" else int(number)
+            value = round(number * 100) if fam.param in ("recall", "hundredths") else int(number)
             if number < 0 or (fam.param == "recall" and value > 100) or (fam.param == "int" and value < 1):
                 raise ParameterError(f"The '{family}' parameters must be {_PARAM_HELP[fam.param or 'int']}. "
                                      f"Got {params!r} instead.")
@@ -208,8 +273,22 @@ def expand(name: str) -> list[Measure]:
     return [measure(name)]
 
 
+#: trec_eval's measure sets (runid and num_q are printed by the report, not computed)
+SETS = {
+    "official": ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+                 "iprec_at_recall", "P"),
+    "set": ("num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_relative_P", "set_recall", "set_map",
+            "set_F"),
+    "all_trec": ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+                 "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility",
+                 "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success",
+                 "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp",
+                 "rbp_resid", "unj"),
+}
+
 _PARAM_HELP = {"int": "cut-offs >= 1 separated by commas (P.5,10)",
-               "recall": "levels from 0 to 1 separated by commas (iprec_at_recall..1,.25)"}
+               "recall": "levels from 0 to 1 separated by commas (iprec_at_recall..1,.25)",
+               "hundredths": "numbers >= 0 separated by commas (Rprec_mult.0.5,2)"}
 
 
 def measure_table() -> str:

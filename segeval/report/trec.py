@@ -20,7 +20,8 @@ def trec_order(requests: list[Request]) -> list[Request]:
     """Requests in trec_eval's order: by family, then by parameter."""
     rank = {name: i for i, name in enumerate(TREC_ORDER)}
     return sorted(requests, key=lambda r: (rank.get(r.measure.family.name, len(TREC_ORDER)),
-                                           r.measure.param if r.measure.param is not None else -1))
+                                           r.measure.param is not None,
+                                           r.measure.param if isinstance(r.measure.param, int) else 0))
 
 
 def format_value(value: Any, fmt: Format) -> str:
