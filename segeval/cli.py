@@ -10,7 +10,6 @@ import typer
 from typer.exceptions import TyperException
 
 from segeval import __version__
-from segeval.adapt.base import Adapter
 from segeval.errors import SegevalError
 
 app = typer.Typer(
@@ -92,23 +91,6 @@ def me13sh(
 HEADER_SETS = ("official", "all_trec", "set")  # sets that open with runid and num_q
 
 
-def _adapter(spec: str) -> Adapter:
-    """``exact``, ``overlap``, ``binned[:B]`` or ``tolerance[:T]``."""
-    from segeval.adapt import BinnedAdapter, ExactAdapter, OverlapAdapter, ToleranceAdapter
-
-    name, _, arg = spec.partition(":")
-    if name in ("exact", "overlap") and not arg:
-        return ExactAdapter() if name == "exact" else OverlapAdapter()
-    if name in ("binned", "tolerance"):
-        try:
-            value = int(arg) if arg else (300 if name == "binned" else 15)
-        except ValueError:
-            value = -1
-        return BinnedAdapter(value) if name == "binned" else ToleranceAdapter(value)
-    raise SegevalError(f"The 'adapter' parameter must be one of exact, overlap, binned[:B], tolerance[:T]. "
-                       f"Got {spec!r} instead.")
-
-
 @app.command("eval")
 def eval_(
     qrels: QrelsArg,
@@ -145,19 +127,16 @@ def eval_(
     """trec_eval's measures and flags, on document runs and (through an adapter) on segment runs."""
     from segeval.errors import check_choice
     from segeval.pipeline import evaluate
-    from segeval.read import TREC_RUN, read_qrels, read_run
+    from segeval.read import read_qrels, read_run
     from segeval.report.trec import render, render_csv, render_json
 
     check_choice("output", output, ("trec", "json", "csv"))
     r = read_run(run, time_format=time_format)
-    documents = r.attrs.get("format") == TREC_RUN.name
-    chosen_adapter = _adapter(adapter or ("exact" if documents else "overlap"))
     names = measure or ["official"]
     # trec_eval prints runid and num_q only when asked for, or with a measure set
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
     names = [n for n in names if n not in ("runid", "num_q")]
-    ev = evaluate(read_qrels(qrels, time_format=time_format), r, names, [chosen_adapter],
-                  order=order or ("score" if documents else "rank"),
+    ev = evaluate(read_qrels(qrels, time_format=time_format), r, names, adapter=adapter, order=order,
                   relevance_level=level, missing_queries="zero" if complete else "skip",
                   max_results=max_results, judged_only=judged, trec_eval=version)
     runid = str(r["run"].iat[0]) if len(r) else ""

@@ -10,15 +10,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from segeval.adapt import Adapter, BinnedAdapter, OverlapAdapter, ToleranceAdapter
+from segeval.adapt import Adapter, BinnedAdapter, ExactAdapter, OverlapAdapter, ToleranceAdapter
 from segeval.adapt.base import judged_only as only_judged
 from segeval.aggregate import aggregate
 from segeval.compute import Request, compute, requests
-from segeval.errors import check_choice
+from segeval.errors import ParameterError, check_choice
 from segeval.measures.registry import TREC_EVAL_9
 from segeval.prepare import prepare
 from segeval.read import read_qrels, read_run
-from segeval.validate import validate_qrels, validate_run
+from segeval.validate import is_documents, validate_qrels, validate_run
 
 
 @dataclass
@@ -47,14 +47,15 @@ class Evaluation:
 def evaluate(
     qrels: pd.DataFrame | str | Path,
     run: pd.DataFrame | str | Path,
-    measures: Sequence[str] | Sequence[Request],
-    adapters: Sequence[Adapter] = (OverlapAdapter(),),
+    measures: Sequence[str] | Sequence[Request] = ("official",),
+    adapters: Sequence[Adapter] | None = None,
     *,
+    adapter: Adapter | str | None = None,
     qrels_format: str = "auto",
     run_format: str = "auto",
     time_format: str = "mmss",
     queries: Sequence[str] | None = None,
-    order: str = "rank",
+    order: str | None = None,
     relevance_level: int = 1,
     missing_queries: str = "skip",
     max_results: int | None = None,
@@ -63,8 +64,13 @@ def evaluate(
 ) -> Evaluation:
     """Evaluate a run against qrels.
 
-    ``measures`` are names (label measures are computed once per adapter, named
-    with the adapter's suffix) or prepared :class:`Request` objects.  Files are
+    ``measures`` are names or sets (``official``, ``all_trec``; label measures are
+    computed once per adapter, named with the adapter's suffix) or prepared
+    :class:`Request` objects.  ``adapter`` (an :class:`Adapter` or a name such as
+    ``"binned:60"``) or ``adapters`` choose the relevance adapters; by default
+    ``exact`` for document runs and ``overlap`` for segment runs.  ``order``
+    defaults to ``"score"`` for document runs (trec_eval) and ``"rank"`` for
+    segment runs (the MediaEval reference).  Files are
     read in ``qrels_format``/``run_format`` (names of ``segeval.read.QRELS_FORMATS``
     and ``RUN_FORMATS``, or ``"auto"``).  ``queries`` and ``order`` are the
     policies of :func:`segeval.prepare.prepare`, as are ``relevance_level``,
@@ -74,6 +80,14 @@ def evaluate(
     """
     q = validate_qrels(qrels if isinstance(qrels, pd.DataFrame) else read_qrels(qrels, qrels_format, time_format))
     r = validate_run(run if isinstance(run, pd.DataFrame) else read_run(run, run_format, time_format))
+    documents = is_documents(r)
+    if adapters is None:
+        chosen = adapter if adapter is not None else ("exact" if documents else "overlap")
+        adapters = [make_adapter(chosen) if isinstance(chosen, str) else chosen]
+    elif adapter is not None:
+        raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
+    if order is None:
+        order = "score" if documents else "rank"
     check_choice("trec_eval", trec_eval, ("9", "10"))
     if trec_eval == "9":  # 9.0.8 stores scores as C floats: near-equal scores become ties
         r = r.assign(score=r["score"].to_numpy().astype(np.float32).astype(np.float64))
@@ -100,6 +114,21 @@ def evaluate(
                     f"for every result that overlaps it")
     unevaluated = sorted(set(q["query"].unique()) - set(data.queries))
     return Evaluation(data.queries, reqs, per_query, summary, notes, unevaluated)
+
+
+def make_adapter(spec: str) -> Adapter:
+    """An adapter from its name: ``exact``, ``overlap``, ``binned[:B]`` or ``tolerance[:T]``."""
+    name, _, arg = spec.partition(":")
+    if name in ("exact", "overlap") and not arg:
+        return ExactAdapter() if name == "exact" else OverlapAdapter()
+    if name in ("binned", "tolerance"):
+        try:
+            value = int(arg) if arg else (300 if name == "binned" else 15)
+        except ValueError:
+            value = -1
+        return BinnedAdapter(value) if name == "binned" else ToleranceAdapter(value)
+    raise ParameterError(f"The 'adapter' parameter must be one of exact, overlap, binned[:B], tolerance[:T]. "
+                         f"Got {spec!r} instead.")
 
 
 def me13sh_adapters(bin_size: int = 300, tolerance: int = 15) -> list[Adapter]:

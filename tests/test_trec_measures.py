@@ -11,7 +11,7 @@ import pytest
 from segeval.adapt.base import Adapted, judged_only
 from segeval.aggregate import aggregate
 from segeval.measures import trec as T
-from tests.conftest import run_cli
+from tests.conftest import FIXTURES, run_cli
 
 
 def ranked(labels: str, num_rel: int, grades: list[float] | None = None, pool: list[float] | None = None) -> Adapted:
@@ -231,3 +231,20 @@ def test_set_measures_relative_p_utility_unj() -> None:
 def test_trec_relstring_marks() -> None:
     a = ranked("10--0", 1, grades=[3, 0, float("nan"), -1, 12])
     assert T.trec_relstring(a) == "30-.>"  # digit, digit, not in qrels, negative grade, above 9
+
+
+def test_api_defaults_follow_the_input_kind(tmp_path: Path) -> None:
+    import segeval
+    from segeval.adapt import ExactAdapter
+    from segeval.errors import ParameterError
+
+    qrels, run = _files(tmp_path)
+    ev = segeval.evaluate(qrels, run, ["map"])  # documents: exact adapter, score order
+    assert ev.frame().loc["q1", "map"] == pytest.approx((1 / 2 + 2 / 3) / 2)
+    official = segeval.evaluate(qrels, run)  # the official set by default
+    assert "P_10" in official.summary and "gm_map" in official.summary
+    seg = segeval.evaluate(str(FIXTURES / "gen_linking.qrels"), str(FIXTURES / "gen_linking.run"), ["map"],
+                           adapter="binned:60")
+    assert list(seg.summary) == ["map_bin"]
+    with pytest.raises(ParameterError, match="cannot both be given"):
+        segeval.evaluate(qrels, run, ["map"], [ExactAdapter()], adapter="exact")
