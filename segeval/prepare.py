@@ -99,10 +99,8 @@ def merge_intervals(gid: IntArray, qcode: IntArray, start: FloatArray, end: Floa
     prev_max[0] = -np.inf
     prev_max[1:] = run_max[:-1]
     starts_new = new_group | (start > prev_max)
-    piece = np.cumsum(starts_new) - 1
     first = np.flatnonzero(starts_new)
     m_end = np.maximum.reduceat(end, first) if len(first) else np.zeros(0)
-    del piece
     return Intervals(gid[first], qcode[first], start[first], m_end.astype(np.float64))
 
 

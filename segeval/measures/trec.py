@@ -250,13 +250,9 @@ def bin_g(a: Adapted) -> float:
     return float(np.sum(1.0 / np.log2(2 + above))) / a.num_rel
 
 
-def _ideal_seq(a: Adapted) -> npt.NDArray[np.float64]:
-    return _ideal(a)
-
-
 def g_measure(a: Adapted) -> float:
     """trec_eval's G: gains discounted by log2(2 + ideal cumulated cost - gains so far)."""
-    ideal = _ideal_seq(a)
+    ideal = _ideal(a)
     total_ideal = float(ideal.sum())
     if total_ideal <= 0:
         return 0.0
@@ -281,7 +277,7 @@ def _dcg_prefix(g: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
 
 def ndcg_rel(a: Adapted) -> float:
     """trec_eval's ndcg_rel: nDCG averaged over the ranks of retrieved positive-gain units."""
-    ideal = _ideal_seq(a)
+    ideal = _ideal(a)
     lp = len(ideal)
     if lp == 0:
         return 0.0
@@ -298,7 +294,7 @@ def rndcg(a: Adapted) -> float:
     """trec_eval's Rndcg: nDCG at the ranks where the ideal gain drops, averaged."""
     if a.num_rel == 0:
         return 0.0
-    ideal = _ideal_seq(a)
+    ideal = _ideal(a)
     lp = len(ideal)
     g = _gains_signed(a)
     n = len(g)
