@@ -493,13 +493,63 @@ def detect_run_format(data: bytes, path: str, time_format: str = "mmss") -> Line
                      line=number, text=" ".join(tokens))
 
 
+GROUPS_EXAMPLE = "q1 1,2 | 3,4,5"
+
+
+def parse_groups(data: bytes, path: str) -> dict[str, npt.NDArray[np.generic]]:
+    """A groups file: per line a query id, then groups in order (``|``), items in a group by ``,``.
+
+    Each item becomes a qrels row whose grade orders the groups: with g groups the
+    first group's items get grade g, the last group's grade 1.
+    """
+    columns: dict[str, list[object]] = {"query": [], "item": [], "rel": [], "line": []}
+    seen_queries: dict[str, int] = {}
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            text = raw.decode("utf-8").rstrip("\r")
+        except UnicodeDecodeError:
+            raise InputError(path, "is not valid UTF-8 text; expected UTF-8", line=number,
+                             text=raw.decode("utf-8", "replace")) from None
+        if not text.strip():
+            continue
+        query, _, rest = text.strip().partition(" ") if " " in text.strip() else text.strip().partition("\t")
+        groups = [[item.strip() for item in group.split(",")] for group in rest.split("|")]
+        if not rest.strip() or any(not item or any(c.isspace() for c in item) for group in groups for item in group):
+            raise InputError(path, f"expected a query id, then groups of items such as '{GROUPS_EXAMPLE}' "
+                                   f"(items separated by commas, groups by '|', no empty item)", line=number, text=text)
+        if query in seen_queries:
+            raise InputError(path, f"query '{query}' appears again (first on line {seen_queries[query]}); expected "
+                                   f"one line per query", line=number, text=text)
+        seen_queries[query] = number
+        items = [item for group in groups for item in group]
+        if len(set(items)) != len(items):
+            duplicate = next(item for item in items if items.count(item) > 1)
+            raise InputError(path, f"item '{duplicate}' is in the ground truth twice; expected each item once",
+                             line=number, text=text)
+        for position, group in enumerate(groups):
+            for item in group:
+                columns["query"].append(query)
+                columns["item"].append(item)
+                columns["rel"].append(len(groups) - position)
+                columns["line"].append(number)
+    if not columns["line"]:
+        raise InputError(path, f"has no data lines; expected ground-truth groups such as '{GROUPS_EXAMPLE}'")
+    return {"query": np.asarray(columns["query"], dtype=object), "item": np.asarray(columns["item"], dtype=object),
+            "rel": np.asarray(columns["rel"], dtype=np.int64), "line": np.asarray(columns["line"], dtype=np.int64)}
+
+
 def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: str = "mmss") -> pd.DataFrame:
     """Read a qrels file: columns query, item, start, end (seconds; NaN for documents), rel, line.
 
-    ``fmt`` is a :class:`LineFormat`, a name of :data:`QRELS_FORMATS`, or ``"auto"``.
+    ``fmt`` is a :class:`LineFormat`, a name of :data:`QRELS_FORMATS`, ``"groups"``
+    (ordered ground-truth groups, see :func:`parse_groups`) or ``"auto"``.
     """
     name = str(path)
     data = read_bytes(path)
+    if fmt == "groups" or (fmt == "auto" and "|" in " ".join(_first_tokens(data, name)[1])):
+        df = _frame(parse_groups(data, name), QRELS_COLUMNS, name)
+        df.attrs["format"] = "groups"
+        return df
     if isinstance(fmt, str):
         fmt = detect_qrels_format(data, name) if fmt == "auto" else QRELS_FORMATS[fmt]
     df = _frame(parse_table(data, fmt, name, time_format), QRELS_COLUMNS, name)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from segeval.errors import ParameterError
+from segeval.measures import adr as ADR
 from segeval.measures import labels as L
 from segeval.measures import segments as S
 from segeval.measures import trec as T
@@ -191,6 +192,12 @@ FAMILIES: tuple[Family, ...] = (
     Family("unj", "labels", T.unjudged_at, "mean", "score", "unjudged results in the top n over n", "int", "unj_10",
            (5, 10, 20)),
     # beyond trec_eval
+    Family("adr", "labels", ADR.adr, "mean", "score",
+           "average dynamic recall over the first n ranks (grades order the ground-truth groups)"),
+    Family("adr_cut", "labels", ADR.adr_at, "mean", "score", "average dynamic recall over the first k ranks",
+           "int", "adr_cut_10", (10,)),
+    Family("adr_tb", "labels", ADR.adr_tiebreak, "mean", "score",
+           "ADR tie-breaker (inverted ground truth over the problematic items): lower breaks ties in favour"),
     Family("RankEff", "labels", T.rankeff, "mean", "score",
            "RankEff: bpref against all judged non-relevant units (Ahlgren & Grönqvist)"),
     Family("F", "labels", T.f_at, "mean", "score", "F measure at cut-off n: harmonic mean of P@n and recall@n",

@@ -1,0 +1,105 @@
+"""Average dynamic recall (Typke, Veltkamp & Wiering) for partially ordered ground truth.
+
+The ground truth of a query is an ordered list of groups; order within a group
+is unknown.  Here the groups come from the qrels grades: a higher grade is an
+earlier group, and grades <= 0 are not in the ground truth.  With n ground-truth
+items, c(i) the group of the i-th of them, and R_1, R_2, ... the ranking,
+
+    r_i = #{R_w : w <= i and R_w is in a group <= c(i)} / i,     ADR = mean(r_1 .. r_n).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.adapt.base import Adapted
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+
+def ground_truth(a: Adapted) -> tuple[IntArray, IntArray]:
+    """(group of each ranked unit or -1, size of each group), groups ordered by grade descending."""
+    pool = a.pool if a.pool is not None else np.zeros(0)
+    levels = np.unique(pool[pool > 0])[::-1]
+    sizes = np.array([int((pool == level).sum()) for level in levels], dtype=np.int64)
+    grades = np.nan_to_num(a.grades if a.grades is not None else np.zeros(len(a.labels)), nan=0.0)
+    groups = np.full(len(grades), -1, dtype=np.int64)
+    positive = grades > 0
+    if len(levels):
+        groups[positive] = np.searchsorted(-levels, -grades[positive])
+    return groups, sizes
+
+
+def dynamic_recall(groups: IntArray, sizes: IntArray, k: int | None = None,
+                   items: npt.NDArray[np.int64] | None = None) -> FloatArray:
+    """r_1 .. r_k (k = number of ground-truth items by default).
+
+    ``groups[w]`` is the ground-truth group of the unit at rank w + 1 (-1: none);
+    ``items`` optionally identifies units, so an item listed twice counts once.
+    """
+    n = int(sizes.sum())
+    k = n if k is None else k
+    if k <= 0:
+        return np.zeros(0)
+    ends = np.cumsum(sizes)  # group g ends at ground-truth position ends[g]
+    counts = np.zeros(len(sizes) + 1, dtype=np.int64)
+    seen: set[int] = set()
+    total = 0  # found units in groups <= c
+    c = -1
+    out = np.zeros(k)
+    for i in range(1, k + 1):
+        new_c = int(np.searchsorted(ends, i)) if i <= n else len(sizes) - 1
+        while c < new_c:
+            c += 1
+            total += int(counts[c])
+        if i <= len(groups):
+            g = int(groups[i - 1])
+            key = int(items[i - 1]) if items is not None else -(i + 1)
+            if g >= 0 and key not in seen:
+                seen.add(key)
+                counts[g] += 1
+                if g <= c:
+                    total += 1
+        out[i - 1] = total / i
+    return out
+
+
+def adr(a: Adapted) -> float:
+    """Average dynamic recall over the first n ranks (n = ground-truth items); 0 when there are none."""
+    groups, sizes = ground_truth(a)
+    curve = dynamic_recall(groups, sizes)
+    return float(curve.mean()) if len(curve) else 0.0
+
+
+def adr_at(a: Adapted, k: int) -> float:
+    """ADR over the first k ranks; past the n-th, every ground-truth group counts as relevant."""
+    groups, sizes = ground_truth(a)
+    if sizes.sum() == 0:
+        return 0.0
+    return float(dynamic_recall(groups, sizes, k).mean())
+
+
+def adr_tiebreak(a: Adapted) -> float:
+    """The paper's section 4 tie-breaker: ADR of a constructed list under the inverted ground truth.
+
+    The list keeps, within the first n ranks, the ground-truth items that were counted as not yet
+    relevant when found or that were found after their group's end; every other position holds
+    one item of the first group.  Lower breaks ties in favour of a run.
+    """
+    groups, sizes = ground_truth(a)
+    n = int(sizes.sum())
+    if n == 0:
+        return 0.0
+    ends = np.cumsum(sizes)
+    kept_groups = np.zeros(n, dtype=np.int64)  # filler: group 0, one item
+    items = np.full(n, -1, dtype=np.int64)
+    for w in range(1, n + 1):
+        g = int(groups[w - 1]) if w <= len(groups) else -1
+        c_w = int(np.searchsorted(ends, w))
+        if g >= 0 and (g > c_w or w > int(ends[g])):
+            kept_groups[w - 1] = g
+            items[w - 1] = w
+    inverted = len(sizes) - 1 - kept_groups
+    return float(dynamic_recall(inverted, sizes[::-1].copy(), n, items).mean())
