@@ -59,7 +59,7 @@ def test_paper_weakness_example_and_tie_breaker() -> None:
 
 
 def test_dynamic_recall_curve_is_the_papers_table() -> None:
-    groups, sizes = A.ground_truth(case(PAPER_GT, list("23157894")))
+    groups, sizes, _ = A.ground_truth(case(PAPER_GT, list("23157894")))
     assert A.dynamic_recall(groups, sizes).tolist() == pytest.approx([1, 0.5, 1, 1, 0.8])
 
 
@@ -141,3 +141,86 @@ def test_groups_file_errors(tmp_path: Path, text: str, problem: str) -> None:
     (tmp_path / "gt").write_text(text)
     with pytest.raises(InputError, match=problem.replace("(", r"\(").replace(")", r"\)")):
         read_qrels(tmp_path / "gt", "groups")
+
+
+def brute_force_segments(truth: list[tuple[str, int, int, int]], run: list[tuple[str, int, int]]) -> float:
+    """ADR for segments from the definition: a result is credited with the not yet found ground-truth
+    segment it overlaps (closed intervals) of the earliest group (highest grade)."""
+    levels = sorted({g for *_, g in truth if g > 0}, reverse=True)
+    ordered = sorted((levels.index(g), i) for i, (*_, g) in enumerate(truth) if g > 0)
+    n = len(ordered)
+    group_of_position = [grp for grp, _ in ordered]
+    found: list[tuple[int, int]] = []  # (group, truth index) credited at each rank, or (-1, -1)
+    taken: set[int] = set()
+    for video, s, e in run:
+        best = None
+        for i, (v, ts, te, g) in enumerate(truth):
+            if g > 0 and v == video and ts <= e and s <= te and i not in taken and (best is None or g > truth[best][3]):
+                best = i
+        if best is None:
+            found.append((-1, -1))
+        else:
+            taken.add(best)
+            found.append((levels.index(truth[best][3]), best))
+    total = 0.0
+    for i in range(1, n + 1):
+        c = group_of_position[i - 1]
+        total += sum(1 for grp, _ in found[:i] if 0 <= grp <= c) / i
+    return total / n if n else 0.0
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_segments_match_brute_force(tmp_path: Path, seed: int) -> None:
+    import segeval
+
+    rng = random.Random(seed)
+    truth = []
+    for _ in range(rng.randint(1, 8)):
+        v, s = rng.choice(["v1", "v2", "v3"]), rng.randint(0, 100)
+        truth.append((v, s, s + rng.randint(0, 20), rng.choice([0, 1, 2, 3])))
+    if not any(g > 0 for *_, g in truth):
+        truth.append(("v1", 5, 15, 1))
+    run = []
+    for _ in range(rng.randint(1, 12)):
+        v, s = rng.choice(["v1", "v2", "v3"]), rng.randint(0, 110)
+        run.append((v, s, s + rng.randint(0, 15)))
+    mmss = lambda x: f"{x // 60}.{x % 60:02d}"  # noqa: E731
+    (tmp_path / "q").write_text("".join(f"q1 Q0 {v} {mmss(s)} {mmss(e)} {g}\n" for v, s, e, g in truth))
+    (tmp_path / "r").write_text("".join(f"q1 Q0 {v} {mmss(s)} {mmss(e)} {i} {1 / i} r\n"
+                                        for i, (v, s, e) in enumerate(run, 1)))
+    ev = segeval.evaluate(tmp_path / "q", tmp_path / "r", ["adr"], adapter="overlap")
+    assert ev.summary["adr"] == pytest.approx(brute_force_segments(truth, run))
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    (["-m", "adr", "-m", "adr_tb", "examples/music/groundtruth.txt", "examples/music/run_a.txt"],
+     "examples/music/expected_run_a.txt"),
+    (["-m", "adr", "-m", "adr_tb", "examples/music/groundtruth.txt", "examples/music/run_b.txt"],
+     "examples/music/expected_run_b.txt"),
+    (["-m", "adr", "-m", "adr_tb", "-m", "map", "-m", "ndcg", "examples/audio/qrels.txt", "examples/audio/run.txt"],
+     "examples/audio/expected.txt"),
+])
+def test_examples_print_their_expected_values(args: list[str], expected: str) -> None:
+    from tests.conftest import ROOT
+
+    code, out, _ = run_cli("eval", "-q", *[str(ROOT / a) if a.startswith("examples") else a for a in args])
+    assert code == 0
+    assert out == (ROOT / expected).read_text()
+
+
+def test_music_example_values_equal_the_brute_force() -> None:
+    from tests.conftest import ROOT
+
+    groups = {}
+    for line in (ROOT / "examples/music/groundtruth.txt").read_text().splitlines():
+        qid, rest = line.split(" ", 1)
+        groups[qid] = [[x.strip() for x in g.split(",")] for g in rest.split("|")]
+    for run in ("run_a", "run_b"):
+        ranking: dict[str, list[str]] = {}
+        for line in (ROOT / f"examples/music/{run}.txt").read_text().splitlines():
+            qid, _, doc, *_ = line.split()
+            ranking.setdefault(qid, []).append(doc)
+        expected = {q: float(v) for n, q, v in (row.split("\t") for row in
+                    (ROOT / f"examples/music/expected_{run}.txt").read_text().splitlines()) if n.strip() == "adr"}
+        for qid, gt in groups.items():
+            assert expected[qid] == pytest.approx(brute_force(gt, ranking[qid]), abs=5e-5)

@@ -42,6 +42,8 @@ class Adapted:
     source: npt.NDArray[np.int64]
     grades: npt.NDArray[np.float64] | None = None
     pool: npt.NDArray[np.float64] | None = None
+    match_grades: npt.NDArray[np.float64] | None = None
+    truth: npt.NDArray[np.float64] | None = None
 
     def __post_init__(self) -> None:
         if self.grades is None:
@@ -85,8 +87,11 @@ def judged_only(a: Adapted) -> Adapted:
     counts = np.diff(a.match_offsets)[keep]
     rows = np.concatenate([a.matches(int(i)) for i in keep]) if len(keep) else np.zeros(0, dtype=np.int64)
     assert a.grades is not None
+    grades = (np.concatenate([a.match_grades[a.match_offsets[i] : a.match_offsets[i + 1]] for i in keep])
+              if a.match_grades is not None and len(keep) else None)
     return Adapted(a.labels[keep], a.num_rel, np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
-                   rows.astype(np.int64), a.source[keep], a.grades[keep], a.pool)
+                   rows.astype(np.int64), a.source[keep], a.grades[keep], a.pool,
+                   grades if grades is not None else (None if a.match_grades is None else np.zeros(0)), a.truth)
 
 
 class Adapter(ABC):
@@ -119,6 +124,7 @@ def split_by_query(
     ``unit_source`` is the run row (dataset-wide) each unit came from.
     """
     n_q = len(data.queries)
+    row_grades = data.qrels["rel"].to_numpy().astype(np.float64)
     ub = np.searchsorted(unit_qcode, np.arange(n_q + 1), side="left")
     counts = np.bincount(pair_unit, minlength=len(labels))
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
@@ -134,6 +140,8 @@ def split_by_query(
             source=unit_source[a:b] - data.run_bounds[q],
             grades=None if grades is None else grades[a:b],
             pool=None if pools is None else pools[q],
+            match_grades=row_grades[pair_row[o[0] : o[-1]]],
+            truth=row_grades[data.qrels_bounds[q] : data.qrels_bounds[q + 1]],
         ))
     return out
 

@@ -19,17 +19,41 @@ IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
 
-def ground_truth(a: Adapted) -> tuple[IntArray, IntArray]:
-    """(group of each ranked unit or -1, size of each group), groups ordered by grade descending."""
-    pool = a.pool if a.pool is not None else np.zeros(0)
-    levels = np.unique(pool[pool > 0])[::-1]
-    sizes = np.array([int((pool == level).sum()) for level in levels], dtype=np.int64)
-    grades = np.nan_to_num(a.grades if a.grades is not None else np.zeros(len(a.labels)), nan=0.0)
-    groups = np.full(len(grades), -1, dtype=np.int64)
-    positive = grades > 0
-    if len(levels):
+def ground_truth(a: Adapted) -> tuple[IntArray, IntArray, IntArray]:
+    """(group of each ranked unit or -1, size of each group, ground-truth item of each unit or -1).
+
+    Groups are ordered by grade, highest first.  The ground-truth items are the
+    query's qrels rows with a grade > 0 (``Adapted.truth``); a unit matching
+    several of them (a segment overlapping several) is credited with one: the
+    not yet found one of the earliest group.  Without match information (hand-made
+    rankings) each unit is its own item, graded by ``Adapted.grades``.
+    """
+    truth = a.truth if a.truth is not None else (a.pool if a.pool is not None else np.zeros(0))
+    levels = np.unique(truth[truth > 0])[::-1]
+    sizes = np.array([int((truth == level).sum()) for level in levels], dtype=np.int64)
+    n_units = len(a.labels)
+    groups = np.full(n_units, -1, dtype=np.int64)
+    items = np.full(n_units, -1, dtype=np.int64)
+    if not len(levels):
+        return groups, sizes, items
+    if a.match_grades is None or a.truth is None:
+        grades = np.nan_to_num(a.grades if a.grades is not None else np.zeros(n_units), nan=0.0)
+        positive = grades > 0
         groups[positive] = np.searchsorted(-levels, -grades[positive])
-    return groups, sizes
+        items[positive] = np.flatnonzero(positive)
+        return groups, sizes, items
+    found: set[int] = set()
+    for i in range(n_units):
+        lo, hi = int(a.match_offsets[i]), int(a.match_offsets[i + 1])
+        best_row, best_grade = -1, 0.0
+        for row, grade in zip(a.match_rows[lo:hi].tolist(), a.match_grades[lo:hi].tolist(), strict=True):
+            if grade > best_grade and row not in found:
+                best_row, best_grade = row, grade
+        if best_row >= 0:
+            found.add(best_row)
+            groups[i] = int(np.searchsorted(-levels, -best_grade))
+            items[i] = best_row
+    return groups, sizes, items
 
 
 def dynamic_recall(groups: IntArray, sizes: IntArray, k: int | None = None,
@@ -56,7 +80,7 @@ def dynamic_recall(groups: IntArray, sizes: IntArray, k: int | None = None,
             total += int(counts[c])
         if i <= len(groups):
             g = int(groups[i - 1])
-            key = int(items[i - 1]) if items is not None else -(i + 1)
+            key = int(items[i - 1]) if items is not None and items[i - 1] >= 0 else -(i + 1)
             if g >= 0 and key not in seen:
                 seen.add(key)
                 counts[g] += 1
@@ -68,17 +92,20 @@ def dynamic_recall(groups: IntArray, sizes: IntArray, k: int | None = None,
 
 def adr(a: Adapted) -> float:
     """Average dynamic recall over the first n ranks (n = ground-truth items); 0 when there are none."""
-    groups, sizes = ground_truth(a)
-    curve = dynamic_recall(groups, sizes)
+    groups, sizes, items = ground_truth(a)
+    curve = dynamic_recall(groups, sizes, items=items)
     return float(curve.mean()) if len(curve) else 0.0
 
 
 def adr_at(a: Adapted, k: int) -> float:
     """ADR over the first k ranks; past the n-th, every ground-truth group counts as relevant."""
-    groups, sizes = ground_truth(a)
+    groups, sizes, items = ground_truth(a)
     if sizes.sum() == 0:
         return 0.0
-    return float(dynamic_recall(groups, sizes, k).mean())
+    return float(dynamic_recall(groups, sizes, k, items).mean())
+
+
+FILLER = np.iinfo(np.int64).max  # the tie-breaker's stand-in item of the first group
 
 
 def adr_tiebreak(a: Adapted) -> float:
@@ -88,13 +115,13 @@ def adr_tiebreak(a: Adapted) -> float:
     relevant when found or that were found after their group's end; every other position holds
     one item of the first group.  Lower breaks ties in favour of a run.
     """
-    groups, sizes = ground_truth(a)
+    groups, sizes, _ = ground_truth(a)
     n = int(sizes.sum())
     if n == 0:
         return 0.0
     ends = np.cumsum(sizes)
-    kept_groups = np.zeros(n, dtype=np.int64)  # filler: group 0, one item
-    items = np.full(n, -1, dtype=np.int64)
+    kept_groups = np.zeros(n, dtype=np.int64)  # filler: group 0, one and the same item
+    items = np.full(n, FILLER, dtype=np.int64)
     for w in range(1, n + 1):
         g = int(groups[w - 1]) if w <= len(groups) else -1
         c_w = int(np.searchsorted(ends, w))
