@@ -153,6 +153,41 @@ def eval_(
         print(note, file=sys.stderr)
 
 
+plot_app = typer.Typer(help="Figures (needs the plot extra: pip install 'segeval[plot]').", no_args_is_help=True)
+app.add_typer(plot_app, name="plot")
+
+
+@plot_app.command("adr")
+def plot_adr_command(
+    qrels: QrelsArg,
+    run: RunArg,
+    query: Annotated[str, typer.Option("--query", "-Q", metavar="QID", help="The query to draw.")],
+    output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg", help="Where to write the figure.")],
+    adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME",
+                                                help="exact (documents), overlap, binned[:B], tolerance[:T].")] = None,
+    time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = "mmss",
+) -> None:
+    """The dynamic recall curve of one query and the number of retrieved ground-truth items."""
+    from segeval.adapt import ExactAdapter
+    from segeval.pipeline import make_adapter
+    from segeval.plot import check_output
+    from segeval.plot.adr import plot_adr
+    from segeval.prepare import prepare
+    from segeval.read import read_qrels, read_run
+    from segeval.validate import is_documents, validate_qrels, validate_run
+
+    check_output(output)
+    q = validate_qrels(read_qrels(qrels, time_format=time_format))
+    r = validate_run(read_run(run, time_format=time_format))
+    documents = is_documents(r)
+    chosen = make_adapter(adapter) if adapter else (ExactAdapter() if documents else make_adapter("overlap"))
+    if query not in set(q["query"]):
+        raise SegevalError(f"The 'query' parameter must name a query of the qrels. Got {query!r} instead.")
+    data = prepare(q, r, queries=[query], order="score" if documents else "rank", missing_queries="zero")
+    (adapted,) = chosen.adapt(data)
+    print(plot_adr(adapted, query, output))
+
+
 @app.command("measures")
 def measures() -> None:
     """List the measures (a Markdown table generated from the measure registry)."""

@@ -224,3 +224,9 @@ def test_music_example_values_equal_the_brute_force() -> None:
                     (ROOT / f"examples/music/expected_{run}.txt").read_text().splitlines()) if n.strip() == "adr"}
         for qid, gt in groups.items():
             assert expected[qid] == pytest.approx(brute_force(gt, ranking[qid]), abs=5e-5)
+
+
+def test_adr_curve_api() -> None:
+    a = case(PAPER_GT, list("23157894"))
+    assert A.adr_curve(a).tolist() == pytest.approx([1, 0.5, 1, 1, 0.8])
+    assert A.adr_curve(a, 8)[-1] == pytest.approx(5 / 8)  # past n every group counts: 2,3,1,5,4 found

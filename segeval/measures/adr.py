@@ -130,3 +130,9 @@ def adr_tiebreak(a: Adapted) -> float:
             items[w - 1] = w
     inverted = len(sizes) - 1 - kept_groups
     return float(dynamic_recall(inverted, sizes[::-1].copy(), n, items).mean())
+
+
+def adr_curve(a: Adapted, k: int | None = None) -> FloatArray:
+    """The dynamic recall r_1 .. r_k of one query (k = number of ground-truth items by default)."""
+    groups, sizes, items = ground_truth(a)
+    return dynamic_recall(groups, sizes, k, items)
