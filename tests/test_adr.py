@@ -230,3 +230,20 @@ def test_adr_curve_api() -> None:
     a = case(PAPER_GT, list("23157894"))
     assert A.adr_curve(a).tolist() == pytest.approx([1, 0.5, 1, 1, 0.8])
     assert A.adr_curve(a, 8)[-1] == pytest.approx(5 / 8)  # past n every group counts: 2,3,1,5,4 found
+
+
+@pytest.mark.parametrize("adapter", ["overlap", "binned:10", "tolerance:5"])
+def test_adr_on_segments_with_every_adapter(tmp_path: Path, adapter: str) -> None:
+    import segeval
+
+    # relevant v1 0-9 (grade 2: group 1) and v1 20-29 (grade 1: group 2); results 20-25 then 0-5.
+    # Rank 1 credits the group-2 segment (not yet relevant at rank 1): r1 = 0; rank 2 the group-1
+    # segment: r2 = 2/2. ADR = (0 + 1) / 2 under every adapter (bins of 10 s, or a 5 s window).
+    (tmp_path / "q").write_text("q1 Q0 v1 0.00 0.09 2\nq1 Q0 v1 0.20 0.29 1\n")
+    (tmp_path / "r").write_text("q1 Q0 v1 0.20 0.25 1 0.9 r\nq1 Q0 v1 0.00 0.05 2 0.8 r\n")
+    ev = segeval.evaluate(tmp_path / "q", tmp_path / "r", ["adr", "adr_tb"], adapter=adapter)
+    suffix = {"overlap": "", "binned:10": "_bin", "tolerance:5": "_tol"}[adapter]
+    assert ev.summary["adr" + suffix] == 0.5
+    # tie-breaker: rank 1's item (group 2) is found before its group counts, rank 2's (group 1) after its
+    # group ends at position 1: both are kept. Inverted truth <(20-29), (0-9)>: r1 = 1/1, r2 = 2/2 -> 1.0
+    assert ev.summary["adr_tb" + suffix] == 1.0
