@@ -108,8 +108,9 @@ def eval_(
     = None,
     judged: Annotated[bool, typer.Option("-J", help="Drop unjudged results before evaluating.")] = False,
     adapter: Annotated[str | None, typer.Option(
-        "--adapter", "-a", metavar="NAME", help="exact (default for documents), overlap (default for segments), "
-                                                "binned[:B], tolerance[:T].")] = None,
+        "--adapter", "-a", metavar="NAME",
+        help="exact (default for documents), overlap (default for segments), overlap-once, binned[:B[:start]], "
+             "tolerance[:T], tiou[:theta[:strict]].")] = None,
     time_format: Annotated[str, typer.Option(
         "--time-format", metavar="mmss|seconds|hms",
         help="Times in segment files: mmss (M.S, the MediaEval format), seconds (1025.5) or hms (0:17:05.5).")]
@@ -164,7 +165,8 @@ def plot_adr_command(
     query: Annotated[str, typer.Option("--query", "-Q", metavar="QID", help="The query to draw.")],
     output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg", help="Where to write the figure.")],
     adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME",
-                                                help="exact (documents), overlap, binned[:B], tolerance[:T].")] = None,
+                                                help="exact (documents), overlap, overlap-once, binned[:B[:start]], "
+                                                     "tolerance[:T], tiou[:theta[:strict]].")] = None,
     time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = "mmss",
 ) -> None:
     """The dynamic recall curve of one query and the number of retrieved ground-truth items."""

@@ -10,7 +10,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from segeval.adapt import Adapter, BinnedAdapter, ExactAdapter, OverlapAdapter, ToleranceAdapter
+from segeval.adapt import (
+    Adapter,
+    BinnedAdapter,
+    ExactAdapter,
+    OverlapAdapter,
+    OverlapOnceAdapter,
+    TiouAdapter,
+    ToleranceAdapter,
+)
 from segeval.adapt.base import judged_only as only_judged
 from segeval.aggregate import aggregate
 from segeval.compute import Request, compute, requests
@@ -116,19 +124,27 @@ def evaluate(
     return Evaluation(data.queries, reqs, per_query, summary, notes, unevaluated)
 
 
+ADAPTER_HELP = "exact, overlap, overlap-once, binned[:B[:start]], tolerance[:T], tiou[:theta[:strict]]"
+
+
 def make_adapter(spec: str) -> Adapter:
-    """An adapter from its name: ``exact``, ``overlap``, ``binned[:B]`` or ``tolerance[:T]``."""
-    name, _, arg = spec.partition(":")
-    if name in ("exact", "overlap") and not arg:
-        return ExactAdapter() if name == "exact" else OverlapAdapter()
-    if name in ("binned", "tolerance"):
-        try:
-            value = int(arg) if arg else (300 if name == "binned" else 15)
-        except ValueError:
-            value = -1
-        return BinnedAdapter(value) if name == "binned" else ToleranceAdapter(value)
-    raise ParameterError(f"The 'adapter' parameter must be one of exact, overlap, binned[:B], tolerance[:T]. "
-                         f"Got {spec!r} instead.")
+    """An adapter from its name: ``exact``, ``overlap``, ``overlap-once``, ``binned[:B[:start]]``,
+    ``tolerance[:T]`` or ``tiou[:theta[:strict]]``."""
+    name, *args = spec.split(":")
+    fixed: dict[str, type[ExactAdapter] | type[OverlapAdapter] | type[OverlapOnceAdapter]] = {
+        "exact": ExactAdapter, "overlap": OverlapAdapter, "overlap-once": OverlapOnceAdapter}
+    try:
+        if name in fixed and not args:
+            return fixed[name]()
+        if name == "binned" and len(args) <= 2 and (len(args) < 2 or args[1] in ("start", "span")):
+            return BinnedAdapter(int(args[0]) if args else 300, args[1] if len(args) == 2 else "span")
+        if name == "tolerance" and len(args) <= 1:
+            return ToleranceAdapter(int(args[0]) if args else 15)
+        if name == "tiou" and len(args) <= 2 and (len(args) < 2 or args[1] == "strict"):
+            return TiouAdapter(float(args[0]) if args else 0.5, strict=len(args) == 2)
+    except ValueError:
+        pass
+    raise ParameterError(f"The 'adapter' parameter must be one of {ADAPTER_HELP}. Got {spec!r} instead.")
 
 
 def me13sh_adapters(bin_size: int = 300, tolerance: int = 15) -> list[Adapter]:

@@ -20,6 +20,10 @@ zero-length span on a bin boundary and covers no bin.)
 A bin is relevant when a relevant qrels segment covers it (qrels are not merged
 first), non-relevant when only a non-relevant one does.  ``num_rel`` is the
 number of distinct relevant bins.
+
+That is the reference script's rule (``assign="span"``).  The paper's formula
+(``assign="start"``, adapter name ``binned-start``, suffix ``_bin_start``) puts
+every result and every judged segment in the single bin of its start time.
 """
 
 from __future__ import annotations
@@ -30,15 +34,19 @@ import pandas as pd
 
 from segeval.adapt.base import Adapted, Adapter, per_query_count, split_by_query
 from segeval.adapt.overlap import decide
-from segeval.errors import check_int
+from segeval.errors import check_choice, check_int
 from segeval.prepare import Prepared, concat_ranges
 from segeval.segment import bin_range
 
 IntArray = npt.NDArray[np.int64]
 
 
-def expand_bins(start: npt.NDArray[np.float64], end: npt.NDArray[np.float64], size: int) -> tuple[IntArray, IntArray]:
-    """(source index, bin index) for every bin each span covers, in span then bin order."""
+def expand_bins(start: npt.NDArray[np.float64], end: npt.NDArray[np.float64], size: int,
+                assign: str = "span") -> tuple[IntArray, IntArray]:
+    """(source index, bin index) for every bin each span covers, in span then bin order; with
+    ``assign="start"`` only the bin of each span's start."""
+    if assign == "start":
+        return np.arange(len(start), dtype=np.int64), np.floor_divide(start, size).astype(np.int64)
     first_f, last_f = bin_range(start, end, size)
     first, last = first_f.astype(np.int64), last_f.astype(np.int64)
     return concat_ranges(first, np.maximum(last - first + 1, 0))
@@ -50,13 +58,16 @@ class BinnedAdapter(Adapter):
     name = "binned"
     suffix = "_bin"
 
-    def __init__(self, bin_size: int = 300) -> None:
+    def __init__(self, bin_size: int = 300, assign: str = "span") -> None:
         self.bin_size = check_int("bin_size", bin_size, minimum=1)
+        self.assign = check_choice("assign", assign, ("span", "start"))
+        if assign == "start":
+            self.name, self.suffix = "binned-start", "_bin_start"
 
     def adapt(self, data: Prepared) -> list[Adapted]:
         run, qrels = data.run, data.qrels
-        src, bins = expand_bins(run["start"].to_numpy(), run["end"].to_numpy(), self.bin_size)
-        q_src, q_bins = expand_bins(qrels["start"].to_numpy(), qrels["end"].to_numpy(), self.bin_size)
+        src, bins = expand_bins(run["start"].to_numpy(), run["end"].to_numpy(), self.bin_size, self.assign)
+        q_src, q_bins = expand_bins(qrels["start"].to_numpy(), qrels["end"].to_numpy(), self.bin_size, self.assign)
         span = int(max(bins.max(initial=0), q_bins.max(initial=0))) + 1
         key = run["gid"].to_numpy()[src] * span + bins
         # first appearance of each (query, video, bin), in rank order

@@ -53,6 +53,25 @@ def decide(
     return labels, units[order], rows[order]
 
 
+def overlap_decisions(
+    data: Prepared,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Dataset-wide labels 1 / 0 / - of the overlap rule and the deciding (result, qrels row) pairs."""
+    run, qrels = data.run, data.qrels
+    gid = run["gid"].to_numpy()
+    s, e = run["start"].to_numpy(), run["end"].to_numpy()
+    rel_mask = data.relevant
+
+    def pairs(mask: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        rows = np.flatnonzero(mask)
+        ui, j = group_pairs(gid, qrels["gid"].to_numpy()[rows])
+        rows_j = rows[j]
+        ok = closed_overlap(s[ui], e[ui], qrels["start"].to_numpy()[rows_j], qrels["end"].to_numpy()[rows_j])
+        return ui[ok], rows_j[ok]
+
+    return decide(len(run), pairs(rel_mask), pairs(~rel_mask))
+
+
 class OverlapAdapter(Adapter):
     """Relevant when the result meets a relevant qrels segment (closed intervals)."""
 
@@ -60,19 +79,7 @@ class OverlapAdapter(Adapter):
     suffix = ""
 
     def adapt(self, data: Prepared) -> list[Adapted]:
-        run, qrels = data.run, data.qrels
-        gid = run["gid"].to_numpy()
-        s, e = run["start"].to_numpy(), run["end"].to_numpy()
-        rel_mask = data.relevant
-
-        def pairs(mask: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-            rows = np.flatnonzero(mask)
-            ui, j = group_pairs(gid, qrels["gid"].to_numpy()[rows])
-            rows_j = rows[j]
-            ok = closed_overlap(s[ui], e[ui], qrels["start"].to_numpy()[rows_j], qrels["end"].to_numpy()[rows_j])
-            return ui[ok], rows_j[ok]
-
-        labels, pu, pr = decide(len(run), pairs(rel_mask), pairs(~rel_mask))
+        labels, pu, pr = overlap_decisions(data)
         num_rel = per_query_count(data.rel.qcode, len(data.queries))
-        return split_by_query(data, run["qcode"].to_numpy(), labels, num_rel, pu, pr,
-                              np.arange(len(run), dtype=np.int64))
+        return split_by_query(data, data.run["qcode"].to_numpy(), labels, num_rel, pu, pr,
+                              np.arange(len(data.run), dtype=np.int64))

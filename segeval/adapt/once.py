@@ -1,0 +1,49 @@
+"""Overlap relevance credited once: each merged relevant segment counts for one result.
+
+As :mod:`segeval.adapt.overlap`, but a merged relevant segment is credited to the
+first result (in rank order) that overlaps it; a later result overlapping only
+credited segments is relevant-seen (``s``), so MAP stays within [0, 1]::
+
+              0         1         2
+              0123456789012345678901234
+        rel : ..........[=========]
+        non : [==]
+        1   : ..[=]
+        2   : .....[==]
+        3   : .......[==]
+        4   : ............[=]
+        labels: 0-1s
+
+(3 touches the relevant 10-20 first and is credited with it; 4 overlaps only that
+credited segment.)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from segeval.adapt.base import Adapted, Adapter, Label, per_query_count, split_by_query
+from segeval.adapt.overlap import overlap_decisions
+from segeval.prepare import Prepared, group_pairs
+from segeval.segment import closed_overlap
+
+
+class OverlapOnceAdapter(Adapter):
+    """Relevant when the result is the first to overlap a merged relevant segment."""
+
+    name = "overlap-once"
+    suffix = "_once"
+
+    def adapt(self, data: Prepared) -> list[Adapted]:
+        labels, pu, pr = overlap_decisions(data)
+        run = data.run
+        u, j = group_pairs(run["gid"].to_numpy(), data.rel.gid)
+        meets = closed_overlap(run["start"].to_numpy()[u], run["end"].to_numpy()[u], data.rel.start[j], data.rel.end[j])
+        first = np.full(len(data.rel), len(run), dtype=np.int64)
+        np.minimum.at(first, j[meets], u[meets])  # results are in rank order within each query
+        credited = np.zeros(len(run) + 1, dtype=bool)
+        credited[first] = True
+        labels = np.where((labels == Label.RELEVANT) & ~credited[:-1], np.uint8(Label.RELEVANT_SEEN), labels)
+        num_rel = per_query_count(data.rel.qcode, len(data.queries))
+        return split_by_query(data, run["qcode"].to_numpy(), labels.astype(np.uint8), num_rel, pu, pr,
+                              np.arange(len(run), dtype=np.int64))

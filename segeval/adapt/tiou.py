@@ -1,0 +1,84 @@
+"""Temporal IoU matching, as moment retrieval evaluates segments.
+
+A result is relevant (``1``) when its temporal intersection over union with a
+not yet matched relevant qrels segment of the same video is at least ``theta``
+(above it with ``strict``); the match goes to the segment with the highest IoU
+(the first in qrels order on ties), greedily in rank order, and each relevant
+segment is matched once.  A result that reaches ``theta`` only with already
+matched segments is relevant-seen (``s``); any other result is non-relevant
+(``0``): the ground truth is taken as exhaustive.  IoU of spans [s1, e1] and
+[s2, e2] is overlap / (max(e1, e2) - min(s1, s2)); two equal zero-length spans
+have IoU 1.  With theta = 0.5::
+
+              0         1         2
+              0123456789012345678901234
+        rel : ..........[=========]
+        1   : .....[=========]
+        2   : ..........[========]
+        3   : ..........[=========]
+        labels: 01s
+
+(1 is 10-20 against 5-15: IoU 5/15 < 0.5; 2 is 10-19: IoU 0.9, matched; 3 is an exact
+match, but the segment is taken.)  ``num_rel`` is the number of relevant qrels segments.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.adapt.base import Adapted, Adapter, Label, per_query_count, split_by_query
+from segeval.errors import ParameterError
+from segeval.prepare import Prepared, group_pairs
+
+
+def tiou(s1: npt.NDArray[np.float64], e1: npt.NDArray[np.float64], s2: npt.NDArray[np.float64],
+         e2: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Temporal IoU of paired spans; equal zero-length spans have IoU 1."""
+    inter = np.maximum(0.0, np.minimum(e1, e2) - np.maximum(s1, s2))
+    union = np.maximum(e1, e2) - np.minimum(s1, s2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(union > 0, inter / np.where(union > 0, union, 1.0), (s1 == s2).astype(np.float64))
+    return np.asarray(out, dtype=np.float64)
+
+
+class TiouAdapter(Adapter):
+    """Relevant when the temporal IoU with an unmatched relevant segment reaches theta."""
+
+    name = "tiou"
+
+    def __init__(self, theta: float = 0.5, strict: bool = False) -> None:
+        if isinstance(theta, bool) or not isinstance(theta, int | float) or not 0.0 <= theta <= 1.0:
+            raise ParameterError(f"The 'theta' parameter must be a number between 0 and 1. Got {theta!r} instead.")
+        self.theta = float(theta)
+        self.strict = bool(strict)
+        self.suffix = f"_tiou{self.theta:g}" + ("s" if self.strict else "")
+
+    def adapt(self, data: Prepared) -> list[Adapted]:
+        run, qrels = data.run, data.qrels
+        n = len(run)
+        rel_rows = np.flatnonzero(data.relevant)
+        u, j = group_pairs(run["gid"].to_numpy(), qrels["gid"].to_numpy()[rel_rows])
+        rows = rel_rows[j]
+        iou = tiou(run["start"].to_numpy()[u], run["end"].to_numpy()[u],
+                   qrels["start"].to_numpy()[rows], qrels["end"].to_numpy()[rows])
+        ok = iou > self.theta if self.strict else iou >= self.theta
+        u, rows, iou = u[ok], rows[ok], iou[ok]
+        labels = np.full(n, Label.NONRELEVANT, dtype=np.uint8)
+        labels[u] = Label.RELEVANT_SEEN
+        matched: set[int] = set()
+        pair_unit: list[int] = []
+        pair_row: list[int] = []
+        # candidates per result, best IoU first (stable: qrels order on ties), results in rank order
+        order = np.lexsort((rows, -iou, u))
+        for i, row in zip(u[order].tolist(), rows[order].tolist(), strict=True):
+            if labels[i] == Label.RELEVANT or row in matched:
+                continue
+            matched.add(row)
+            labels[i] = Label.RELEVANT
+            pair_unit.append(i)
+            pair_row.append(row)
+        num_rel = per_query_count(qrels["qcode"].to_numpy()[rel_rows], len(data.queries))
+        return split_by_query(data, run["qcode"].to_numpy(), labels, num_rel,
+                              np.asarray(pair_unit, dtype=np.int64), np.asarray(pair_row, dtype=np.int64),
+                              np.arange(n, dtype=np.int64))
