@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from segeval.adapt import BinnedAdapter, OverlapAdapter, ToleranceAdapter
+from segeval.adapt import BinnedAdapter, OverlapAdapter, OverlapOnceAdapter, TiouAdapter, ToleranceAdapter
 from segeval.errors import ParameterError
 from segeval.prepare import prepare
 from tests.timeline import adapt, bar, frames
@@ -221,6 +221,8 @@ non : ...........[=========]
 
 @pytest.mark.parametrize(("adapter", "module"), [
     (OverlapAdapter(), "segeval.adapt.overlap"),
+    (OverlapOnceAdapter(), "segeval.adapt.once"),
+    (TiouAdapter(0.5), "segeval.adapt.tiou"),
     (BinnedAdapter(10), "segeval.adapt.binned"),
     (ToleranceAdapter(5), "segeval.adapt.tolerance"),
 ])
@@ -234,3 +236,93 @@ def test_docstring_timelines_are_true(adapter, module: str) -> None:  # type: ig
     labels = next(line.split(":", 1)[1].strip() for line in lines if line.startswith("labels:"))
     picture = "\n".join(line for line in lines if " : " in line)
     assert adapt(adapter, picture).relstring == labels
+
+
+# ------------------------------------------------------------------------ overlap-once
+
+def test_overlap_once_credits_every_segment_a_result_is_first_to_reach() -> None:
+    a = adapt(OverlapOnceAdapter(), """
+#      0         1         2
+#      0123456789012345678901234
+rel  : ..[==]......[===]
+rel@v2: ..[==]
+1    : ....[========]....
+2    : .............[=]
+3@v2 : ...[]
+4@v3 : ...[]
+""")
+    # 1 (4-13) is first to reach both 2-5 and 11-15: 1; 2 (13-15) reaches only credited ones: s;
+    # 3 is first on v2: 1; 4 is in a video without judgements: -
+    assert a.relstring == "1s1-"
+    assert a.num_rel == 3
+
+
+# ----------------------------------------------------------------------- binned start
+
+def test_binned_start_uses_only_the_start_bin() -> None:
+    a = adapt(BinnedAdapter(10, "start"), """
+#      0         1         2         3
+#      0123456789012345678901234567890
+rel  : ............[=====]
+1    : .....[===================]
+2    : ...........[=]
+3    : ..................[=========]
+""")
+    # the relevant 12-18 starts in bin 1; 1 (5-25) starts in bin 0: -; 2 (11-13) in bin 1: 1;
+    # 3 (18-28) in bin 1 again: dropped
+    assert a.relstring == "-1"
+    assert a.num_rel == 1
+
+
+def test_binned_rejects_unknown_assignment() -> None:
+    with pytest.raises(ParameterError, match=r"The 'assign' parameter must be one of 'span', 'start'"):
+        BinnedAdapter(10, "end")
+
+
+# ------------------------------------------------------------------------------- tIoU
+
+def test_tiou_theta_exactly_at_the_boundary() -> None:
+    picture = """
+#     0         1         2
+#     0123456789012345678901234
+rel : ..........[=========]
+1   : ..........[====]
+"""
+    # 10-15 against 10-20: overlap 5, union 10: IoU = 0.5 exactly
+    assert adapt(TiouAdapter(0.5), picture).relstring == "1"
+    assert adapt(TiouAdapter(0.5, strict=True), picture).relstring == "0"
+
+
+def test_tiou_duplicated_ground_truth_and_other_videos() -> None:
+    a = adapt(TiouAdapter(0.7), """
+#      0         1         2
+#      0123456789012345678901234
+rel  : ..........[=========]
+rel  : ..........[=========]
+1    : ..........[=========]
+2    : ..........[=========]
+3    : ..........[=========]
+4@v2 : ..........[=========]
+""")
+    # two identical relevant segments: the first two exact matches take one each, the third finds
+    # both taken (s); the same span in another video matches nothing (0)
+    assert a.relstring == "11s0"
+    assert a.num_rel == 2
+
+
+def test_tiou_rejects_bad_theta() -> None:
+    with pytest.raises(ParameterError, match=r"The 'theta' parameter must be a number between 0 and 1. Got 1.5"):
+        TiouAdapter(1.5)
+
+
+def test_readme_adapter_comparison_is_true() -> None:
+    from segeval.pipeline import make_adapter
+    from tests.conftest import ROOT
+
+    block = (ROOT / "README.md").read_text().split("<!-- adapters:start -->", 1)[1].split("<!-- adapters:end -->")[0]
+    picture = "\n".join(line.strip() for line in block.splitlines() if " : " in line and "|" not in line)
+    rows = [line.split("|") for line in block.splitlines() if line.startswith("| `")]
+    assert len(rows) == 6
+    for row in rows:
+        spec, labels = row[1].strip().strip("`"), row[2].strip().strip("`")
+        assert adapt(make_adapter(spec), picture).relstring == labels, spec

@@ -61,3 +61,17 @@ def test_shared_search_runs_match_reference_digest(name: str) -> None:
     assert hashlib.sha256(out.encode()).hexdigest() == SEARCH_DIGESTS[name]
     if name in ("180-60-over", "galuskacova-over"):  # overlap MAP 1.30 and 4.35: said once on stderr
         assert err.count("note: map is above 1") == 1
+
+
+@pytest.mark.reference
+@pytest.mark.parametrize("name", ["180-60-over", "galuskacova-over"])
+def test_overlap_once_keeps_map_within_one_on_the_shared_runs(name: str) -> None:
+    import segeval
+
+    qrels = shared("mediaeval", "me14sh_search_testSet.qrel.gz")
+    run = shared("mediaeval", f"{name}.txt.gz")
+    ev = segeval.evaluate(qrels, run, ["map"], adapter="overlap-once", run_format="search")
+    overlap = segeval.evaluate(qrels, run, ["map"], adapter="overlap", run_format="search")
+    assert overlap.summary["map"] > 1  # 1.2972 and 4.3527 as the reference prints
+    assert max(ev.per_query["map_once"]) <= 1.0
+    assert 0 < ev.summary["map_once"] < 1
