@@ -154,6 +154,25 @@ def eval_(
         print(note, file=sys.stderr)
 
 
+@app.command("mr")
+def moment_retrieval(
+    truth: Annotated[str, typer.Argument(metavar="GROUND_TRUTH", show_default=False,
+                                         help="QVHighlights-style JSON Lines with relevant_windows (.gz ok).")],
+    predictions: Annotated[str, typer.Argument(metavar="PREDICTIONS", show_default=False,
+                                               help="JSON Lines with pred_relevant_windows [start, end, score].")],
+    full: Annotated[bool, typer.Option("--full", help="Print every bucket and threshold, not only the brief.")]
+    = False,
+) -> None:
+    """Moment-retrieval metrics as the QVHighlights evaluator reports them (R1, mAP, buckets), plus mIoU and R5."""
+    import json
+
+    from segeval.moments import evaluate_moments, read_moments
+
+    result = evaluate_moments(read_moments(truth, predictions))
+    shown = result if full else {"brief": result["brief"], "notes": result["notes"]}
+    sys.stdout.write(json.dumps(shown, indent=2) + "\n")
+
+
 plot_app = typer.Typer(help="Figures (needs the plot extra: pip install 'segeval[plot]').", no_args_is_help=True)
 app.add_typer(plot_app, name="plot")
 
