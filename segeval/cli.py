@@ -173,6 +173,42 @@ def moment_retrieval(
     sys.stdout.write(json.dumps(shown, indent=2) + "\n")
 
 
+@app.command("show")
+def show(
+    qrels: QrelsArg,
+    run: RunArg,
+    query: Annotated[str, typer.Option("--query", "-Q", metavar="QID", help="The query to show.")],
+    adapter: Annotated[list[str] | None, typer.Option(
+        "--adapter", "-a", metavar="NAME", help="Adapters to label with (repeatable; default: overlap).")] = None,
+    output: Annotated[str | None, typer.Option("--output", "-o", metavar="FILE.png|svg|html",
+                                               help="Write the timeline picture or page.")] = None,
+    explain: Annotated[bool, typer.Option("--explain", help="Print, per result, which qrels segment decided "
+                                          "its label under each adapter.")] = False,
+    time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = "mmss",
+) -> None:
+    """One query's ground truth and ranked results on a timeline per video, labelled by each adapter."""
+    from segeval.pipeline import make_adapter
+    from segeval.prepare import prepare
+    from segeval.read import read_qrels, read_run
+    from segeval.show import adapt_one, render
+    from segeval.show import explain as explain_text
+    from segeval.validate import is_documents, validate_qrels, validate_run
+
+    if output is None and not explain:
+        raise SegevalError("Nothing to do: give -o FILE.png|svg|html and/or --explain.")
+    q = validate_qrels(read_qrels(qrels, time_format=time_format))
+    r = validate_run(read_run(run, time_format=time_format))
+    if query not in set(q["query"]):
+        raise SegevalError(f"The 'query' parameter must name a query of the qrels. Got {query!r} instead.")
+    adapters = [make_adapter(a) for a in (adapter or ["overlap"])]
+    data = prepare(q, r, queries=[query], order="score" if is_documents(r) else "rank", missing_queries="zero")
+    adapted = adapt_one(data, adapters)
+    if explain:
+        sys.stdout.write(explain_text(data, adapted))
+    if output is not None:
+        print(render(data, adapted, query, output), file=sys.stderr if explain else sys.stdout)
+
+
 plot_app = typer.Typer(help="Figures (needs the plot extra: pip install 'segeval[plot]').", no_args_is_help=True)
 app.add_typer(plot_app, name="plot")
 
