@@ -154,6 +154,74 @@ def eval_(
         print(note, file=sys.stderr)
 
 
+@app.command("compare")
+def compare(
+    qrels: QrelsArg,
+    runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False, help="Two or more runs.")],
+    measure: Annotated[list[str] | None, typer.Option("--measure", "-m", metavar="NAME",
+                                                      help="Measures (repeatable; default map).")] = None,
+    adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME", help="Relevance adapter.")] = None,
+    baseline: Annotated[str | None, typer.Option("--baseline", metavar="RUN",
+                                                 help="The run the others are compared with (default: the first).")]
+    = None,
+    test: Annotated[str, typer.Option("--test", metavar="t|wilcoxon|randomization|bootstrap",
+                                      help="Paired significance test.")] = "t",
+    correction: Annotated[str, typer.Option("--correction", metavar="holm|bonferroni|none",
+                                            help="Correction across the comparisons.")] = "holm",
+    alpha: Annotated[float, typer.Option("--alpha", help="Significance level for the * mark.")] = 0.05,
+    permutations: Annotated[int, typer.Option("--permutations", help="Randomization/bootstrap samples.")] = 10_000,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed (results are reproducible).")] = 0,
+    output: Annotated[str, typer.Option("--output", "-o", metavar="text|markdown|latex|csv|json")] = "text",
+) -> None:
+    """One table of runs x measures, each run against the baseline: difference, 95% interval, p-value."""
+    from segeval.compare import FORMATS, compare_runs, render
+    from segeval.errors import check_choice
+
+    check_choice("output", output, FORMATS)
+    result = compare_runs(qrels, runs, measure or ["map"], adapter=adapter, baseline=baseline, test=test,
+                          correction=correction, alpha=alpha, permutations=permutations, seed=seed)
+    sys.stdout.write(render(result, output))
+
+
+@app.command("correlate")
+def correlate_command(
+    qrels: QrelsArg,
+    runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False, help="Two or more runs.")],
+    measure: Annotated[str, typer.Option("--measure", "-m", metavar="NAME", help="Measure of setting 1.")] = "map",
+    measure2: Annotated[str | None, typer.Option("--measure2", metavar="NAME",
+                                                 help="Measure of setting 2 (default: the same).")] = None,
+    qrels2: Annotated[str | None, typer.Option("--qrels2", metavar="QRELS",
+                                               help="Qrels of setting 2 (default: the same).")] = None,
+    adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME", help="Adapter of setting 1.")]
+    = None,
+    adapter2: Annotated[str | None, typer.Option("--adapter2", metavar="NAME",
+                                                 help="Adapter of setting 2 (default: the same).")] = None,
+) -> None:
+    """How two evaluation settings rank the same runs: Kendall tau (-b and ties-agree), Spearman rho,
+    tau_AP, swapped pairs and the RMS error of the scores."""
+    import json
+
+    from segeval import correlate as C
+    from segeval.pipeline import evaluate
+
+    if len(runs) < 2:
+        raise SegevalError("The 'runs' parameter must name at least two runs to rank.")
+
+    def scores(q: str, name: str, a: str | None) -> list[float]:
+        out = []
+        for r in runs:
+            ev = evaluate(q, r, [name], adapter=a, missing_queries="zero")
+            out.append(float(next(iter(ev.summary.values()))))
+        return out
+
+    x = scores(qrels, measure, adapter)
+    y = scores(qrels2 or qrels, measure2 or measure, adapter2 if adapter2 is not None else adapter)
+    doc = {"runs": runs, "setting1": x, "setting2": y, "kendall_tau_b": C.kendall_tau(x, y),
+           "kendall_tau_ties_agree": C.kendall_tau_ties_agree(x, y), "spearman_rho": C.spearman_rho(x, y),
+           "tau_ap": C.tau_ap(x, y), "swapped_pairs": C.swapped_pairs(x, y), "rms_error": C.rms_error(x, y)}
+    sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+
+
 @app.command("mr")
 def moment_retrieval(
     truth: Annotated[str, typer.Argument(metavar="GROUND_TRUTH", show_default=False,
