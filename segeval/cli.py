@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sys
 from enum import StrEnum
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 from typer.exceptions import TyperException
@@ -222,6 +223,27 @@ def correlate_command(
     sys.stdout.write(json.dumps(doc, indent=1) + "\n")
 
 
+@app.command("report")
+def report(
+    qrels: QrelsArg,
+    runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False, help="Runs to compare.")],
+    output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.html", help="Where to write the page.")],
+    measure: Annotated[list[str] | None, typer.Option("--measure", "-m", metavar="NAME",
+                                                      help="Measures (repeatable; default map and P_10).")] = None,
+    adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME", help="Relevance adapter.")] = None,
+    baseline: Annotated[str | None, typer.Option("--baseline", metavar="RUN", help="Baseline run.")] = None,
+    test: Annotated[str, typer.Option("--test", metavar="t|wilcoxon|randomization|bootstrap")] = "t",
+    correction: Annotated[str, typer.Option("--correction", metavar="holm|bonferroni|none")] = "holm",
+) -> None:
+    """One self-contained HTML page: the comparison table, figures and a sortable per-query table."""
+    from segeval.report.html import render_report
+
+    if not output.lower().endswith(".html"):
+        raise SegevalError(f"The 'output' parameter must end in .html. Got {output!r} instead.")
+    print(render_report(qrels, runs, output, measures=measure or ["map", "P_10"], adapter=adapter,
+                        baseline=baseline, test=test, correction=correction))
+
+
 @app.command("mr")
 def moment_retrieval(
     truth: Annotated[str, typer.Argument(metavar="GROUND_TRUTH", show_default=False,
@@ -311,6 +333,58 @@ def plot_adr_command(
     data = prepare(q, r, queries=[query], order="score" if documents else "rank", missing_queries="zero")
     (adapted,) = chosen.adapt(data)
     print(plot_adr(adapted, query, output))
+
+
+def _per_query(qrels: str, runs: list[str], names: list[str], adapter: str | None) -> dict[str, object]:
+    from segeval.pipeline import evaluate
+
+    return {Path(r).name: evaluate(qrels, r, names, adapter=adapter, missing_queries="zero") for r in runs}
+
+
+@plot_app.command("pr")
+def plot_pr(qrels: QrelsArg, runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False)],
+            output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg")],
+            adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME")] = None) -> None:
+    """Interpolated precision-recall curves (11 points), one per run."""
+    from segeval.plot import check_output
+    from segeval.plot.compare import pr_curves
+
+    check_output(output)
+    evs = _per_query(qrels, runs, ["iprec_at_recall"], adapter)
+    print(pr_curves({n: list(ev.summary.values()) for n, ev in evs.items()}, output))  # type: ignore[attr-defined]
+
+
+@plot_app.command("diff")
+def plot_diff(qrels: QrelsArg, run_a: RunArg, run_b: RunArg,
+              output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg")],
+              measure: Annotated[str, typer.Option("--measure", "-m", metavar="NAME")] = "map",
+              adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME")] = None) -> None:
+    """Per-query difference of one measure between two runs (B - A), sorted."""
+    from segeval.plot import check_output
+    from segeval.plot.compare import difference_bars
+
+    check_output(output)
+    from segeval.pipeline import evaluate
+
+    ea, eb = (evaluate(qrels, r, [measure], adapter=adapter, missing_queries="zero") for r in (run_a, run_b))
+    name = next(iter(ea.summary))
+    labels = (Path(run_a).name, Path(run_b).name + ("#2" if Path(run_a).name == Path(run_b).name else ""))
+    print(difference_bars(ea.queries, ea.per_query[name], eb.per_query[name], labels, name, output))
+
+
+@plot_app.command("dist")
+def plot_dist(qrels: QrelsArg, runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False)],
+              output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg")],
+              measure: Annotated[str, typer.Option("--measure", "-m", metavar="NAME")] = "map",
+              adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME")] = None) -> None:
+    """Distribution of per-query scores, one box per run."""
+    from segeval.plot import check_output
+    from segeval.plot.compare import distributions
+
+    check_output(output)
+    evs: dict[str, Any] = _per_query(qrels, runs, [measure], adapter)
+    name = next(iter(next(iter(evs.values())).summary))
+    print(distributions({n: ev.per_query[name] for n, ev in evs.items()}, name, output))
 
 
 @app.command("measures")

@@ -103,7 +103,8 @@ def _cell_text(c: Cell) -> str:
     if c.diff is None:
         return f"{c.mean:.4f}"
     assert c.ci is not None and c.p is not None
-    return f"{c.mean:.4f} ({c.diff:+.4f} [{c.ci[0]:+.4f}, {c.ci[1]:+.4f}] p={c.p:.4f}{'*' if c.significant else ''})"
+    diff, low, high = (round(v, 4) + 0.0 for v in (c.diff, *c.ci))  # no "-0.0000"
+    return f"{c.mean:.4f} ({diff:+.4f} [{low:+.4f}, {high:+.4f}] p={c.p:.4f}{'*' if c.significant else ''})"
 
 
 def render(result: Comparison, fmt: str = "text") -> str:

@@ -1,0 +1,71 @@
+"""Comparison figures: interpolated precision-recall curves, per-query differences, score distributions."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from segeval.plot import _pyplot
+
+LEVELS = [i / 10 for i in range(11)]
+
+
+def _save(fig: object, output: str | Path | None) -> str:
+    """Write the figure to ``output`` (.png/.svg) or return it as SVG text."""
+    plt = _pyplot()
+    if output is None:
+        buffer = io.StringIO()
+        fig.savefig(buffer, format="svg")  # type: ignore[attr-defined]
+        plt.close(fig)
+        text = buffer.getvalue()
+        return text[text.index("<svg"):]
+    fig.savefig(output)  # type: ignore[attr-defined]
+    plt.close(fig)
+    return str(output)
+
+
+def pr_curves(curves: Mapping[str, Sequence[float]], output: str | Path | None = None) -> str:
+    """11-point interpolated precision-recall curves, one per run (mean over queries)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for name, values in curves.items():
+        ax.plot(LEVELS, values, marker="o", markersize=3, label=name)
+    ax.set_xlabel("recall")
+    ax.set_ylabel("interpolated precision")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1.02)
+    ax.set_title("Interpolated precision-recall (11 points)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return _save(fig, output)
+
+
+def difference_bars(queries: Sequence[str], a: Sequence[float], b: Sequence[float], names: tuple[str, str],
+                    measure: str, output: str | Path | None = None) -> str:
+    """Per-query difference b - a of one measure, sorted (the textbook's precision histogram)."""
+    plt = _pyplot()
+    d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
+    order = np.argsort(-d, kind="stable")
+    fig, ax = plt.subplots(figsize=(max(6, len(d) * 0.25), 4))
+    ax.bar(range(len(d)), d[order], color=np.where(d[order] >= 0, "#2e7d32", "#c62828"))
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(d)))
+    ax.set_xticklabels([queries[i] for i in order], rotation=90, fontsize=7)
+    ax.set_ylabel(f"{measure}: {names[1]} - {names[0]}")
+    ax.set_title(f"Per-query {measure} difference")
+    fig.tight_layout()
+    return _save(fig, output)
+
+
+def distributions(values: Mapping[str, Sequence[float]], measure: str, output: str | Path | None = None) -> str:
+    """Box plots of per-query scores, one per run."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.boxplot(list(values.values()), tick_labels=list(values))
+    ax.set_ylabel(measure)
+    ax.set_title(f"Per-query {measure}")
+    fig.tight_layout()
+    return _save(fig, output)
