@@ -121,6 +121,9 @@ def eval_(
         "pytrec_eval wraps (32-bit scores, iprec_at_recall cut-offs rounded up).")] = "10",
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="trec|json|csv", help="Output format (trec: trec_eval's text layout).")] = "trec",
+    lenient: Annotated[bool, typer.Option(
+        "--lenient", help="Skip malformed lines instead of stopping; each is listed on stderr and counted in "
+                          "the JSON output, and the exit code is 3.")] = False,
     order: Annotated[str | None, typer.Option(
         "--order", metavar="score|rank|file",
         help="Result order. Default: score (ties by docno descending) for TREC runs, rank for MediaEval runs.")]
@@ -133,17 +136,23 @@ def eval_(
     from segeval.report.trec import render, render_csv, render_json
 
     check_choice("output", output, ("trec", "json", "csv"))
-    r = read_run(run, time_format=time_format)
+    from segeval.errors import InputError
+    from segeval.validate import validate_qrels, validate_run
+
+    skipped: list[InputError] = []
+    on_error = skipped.append if lenient else None
+    r = validate_run(read_run(run, time_format=time_format, on_error=on_error), on_error)
+    q = validate_qrels(read_qrels(qrels, time_format=time_format, on_error=on_error), on_error)
     names = measure or ["official"]
     # trec_eval prints runid and num_q only when asked for, or with a measure set
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
     names = [n for n in names if n not in ("runid", "num_q")]
-    ev = evaluate(read_qrels(qrels, time_format=time_format), r, names, adapter=adapter, order=order,
+    ev = evaluate(q, r, names, adapter=adapter, order=order,
                   relevance_level=level, missing_queries="zero" if complete else "skip",
                   max_results=max_results, judged_only=judged, trec_eval=version)
     runid = str(r["run"].iat[0]) if len(r) else ""
     if output == "json":
-        sys.stdout.write(render_json(ev, runid))
+        sys.stdout.write(render_json(ev, runid, skipped_lines=len(skipped)))
     elif output == "csv":
         sys.stdout.write(render_csv(ev, runid, per_query=per_query, summary=not no_summary))
     else:
@@ -153,6 +162,45 @@ def eval_(
               f"(-c counts them as 0)", file=sys.stderr)
     for note in ev.notes:
         print(note, file=sys.stderr)
+    for exc in skipped:
+        print(f"segeval: skipped {exc.path}, line {exc.line}: {exc.problem}", file=sys.stderr)
+    if skipped:
+        print(f"segeval: {len(skipped)} malformed lines skipped (--lenient)", file=sys.stderr)
+        raise typer.Exit(3)
+
+
+@app.command("check")
+def check(
+    qrels: QrelsArg,
+    run: RunArg,
+    run_format: Annotated[str, typer.Option("--run-format", metavar="auto|trec|linking|search")] = "auto",
+    qrels_format: Annotated[str, typer.Option("--qrels-format", metavar="auto|trec|mediaeval|groups")] = "auto",
+    time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = "mmss",
+) -> None:
+    """Validate both files without evaluating: every problem at once, then the counts per type.
+    Exit code 0 when both are valid, 2 otherwise."""
+    from collections import Counter
+
+    from segeval.errors import InputError
+    from segeval.read import read_qrels, read_run
+    from segeval.validate import validate_qrels, validate_run
+
+    problems: list[InputError] = []
+    for path, read, validate, fmt in ((qrels, read_qrels, validate_qrels, qrels_format),
+                                       (run, read_run, validate_run, run_format)):
+        try:
+            frame = read(path, fmt, time_format, problems.append)
+            validate(frame, problems.append)
+        except InputError as exc:  # a file-level problem (missing, empty, not gzip): nothing more to read
+            problems.append(exc)
+    for problem in problems:
+        print(f"segeval: {problem}", file=sys.stderr)
+    counts = Counter((problem.path, problem.kind) for problem in problems)
+    for (path, kind), n in sorted(counts.items()):
+        print(f"{path}\t{kind}\t{n}")
+    print(f"{len(problems)} problems" if problems else "no problems")
+    if problems:
+        raise typer.Exit(2)
 
 
 @app.command("compare")
@@ -398,7 +446,9 @@ def measures() -> None:
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; SegevalError and usage errors exit 2 with a message, never a traceback."""
     try:
-        app(args=argv, prog_name="segeval", standalone_mode=False)
+        returned = app(args=argv, prog_name="segeval", standalone_mode=False)
+        if isinstance(returned, int) and not isinstance(returned, bool):
+            return returned  # typer.Exit(code) inside a command comes back as a return value
     except SegevalError as exc:
         print(f"segeval: error: {exc}", file=sys.stderr)
         return exc.exit_code

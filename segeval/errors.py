@@ -19,11 +19,13 @@ class InputError(SegevalError):
         *,
         line: int | None = None,
         text: str | None = None,
+        kind: str = "input",
     ) -> None:
         self.path = path
         self.line = line
         self.text = text
         self.problem = problem
+        self.kind = kind
         where = path if line is None else f"{path}, line {line}"
         message = f"{where}: {problem}"
         if text is not None:

@@ -12,8 +12,8 @@ line, offending text and what was expected.
 from __future__ import annotations
 
 import csv
-import gzip
 import io
+import os
 import re
 import warnings
 import zlib
@@ -114,27 +114,82 @@ EXPECTED = {
 
 # ----------------------------------------------------------------------------- bytes
 
+MAX_BYTES = int(os.environ.get("SEGEVAL_MAX_INPUT_BYTES", 2 * 1024**3))  # per file, after decompression
+MAX_LINE = int(os.environ.get("SEGEVAL_MAX_LINE_BYTES", 16 * 1024**2))
+
+
+def _limits() -> tuple[int, int]:
+    """The input limits in force (environment variables override the defaults)."""
+    return (int(os.environ.get("SEGEVAL_MAX_INPUT_BYTES", MAX_BYTES)),
+            int(os.environ.get("SEGEVAL_MAX_LINE_BYTES", MAX_LINE)))
+
+
+def _size(n: int) -> str:
+    return f"{n / 1024**3:g} GiB" if n >= 1024**3 else f"{n / 1024**2:g} MiB" if n >= 1024**2 else f"{n} bytes"
+
+
 def read_bytes(path: str | Path) -> bytes:
-    """The file's content, gunzipped when it starts with the gzip magic number."""
+    """The file's content, gunzipped when it starts with the gzip magic number.
+
+    Files (after decompression) above ``SEGEVAL_MAX_INPUT_BYTES`` (2 GiB) and lines above
+    ``SEGEVAL_MAX_LINE_BYTES`` (16 MiB) are refused with a clear error, so a gzip bomb or a
+    runaway line cannot exhaust memory.
+    """
     name = str(path)
     p = Path(path)
+    max_bytes, max_line = _limits()
     if not p.exists():
         raise InputError(name, "no such file")
     if p.is_dir():
         raise InputError(name, "is a directory, expected a file")
     try:
-        raw = p.read_bytes()
+        if p.stat().st_size > max_bytes:
+            raise InputError(name, f"is larger than {_size(max_bytes)}; expected a smaller file "
+                                   f"(SEGEVAL_MAX_INPUT_BYTES raises the limit)")
+        with p.open("rb") as fh:
+            raw = fh.read()
     except OSError as exc:
         raise InputError(name, f"cannot be read: {exc.strerror or exc}") from None
     if raw[:2] == b"\x1f\x8b":
-        try:
-            data = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise InputError(name, f"is not a valid gzip file ({exc}); expected a complete .gz file") from None
-        raw = data
+        raw = _gunzip(raw, name, max_bytes)
     elif name.endswith(".gz") and raw:
         raise InputError(name, "has a .gz name but is not gzip-compressed; expected a gzip file")
-    return raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw  # a UTF-8 byte-order mark is not data
+    raw = raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw  # a UTF-8 byte-order mark is not data
+    if len(raw) > max_line:
+        ends = np.flatnonzero(np.frombuffer(raw, dtype=np.uint8) == 10)
+        starts = np.concatenate([[-1], ends])
+        lengths = np.diff(np.concatenate([starts, [len(raw)]])) - 1
+        longest = int(np.argmax(lengths))
+        if lengths[longest] > max_line:
+            raise InputError(name, f"line {longest + 1} is longer than {_size(max_line)}; expected text lines "
+                                   f"(SEGEVAL_MAX_LINE_BYTES raises the limit)")
+    return raw
+
+
+def _gunzip(raw: bytes, name: str, max_bytes: int) -> bytes:
+    """Decompress (concatenated) gzip members, refusing output above ``max_bytes``."""
+    out = bytearray()
+    data = raw
+    try:
+        while data:
+            d = zlib.decompressobj(wbits=31)
+            chunk = d.decompress(data, max_bytes + 1 - len(out))
+            out += chunk
+            while d.unconsumed_tail and len(out) <= max_bytes:
+                out += d.decompress(d.unconsumed_tail, max_bytes + 1 - len(out))
+            if len(out) > max_bytes:
+                raise InputError(name, f"decompresses to more than {_size(max_bytes)} (a gzip bomb?); expected a "
+                                       f"smaller file (SEGEVAL_MAX_INPUT_BYTES raises the limit)")
+            if not d.eof:
+                raise InputError(name, "is not a valid gzip file (it ends before the end-of-stream marker); expected "
+                                       "a complete .gz file")
+            data = d.unused_data
+            if data and data[:2] != b"\x1f\x8b":
+                break  # trailing garbage after the last member: ignored, as gzip does
+    except zlib.error as exc:
+        reason = str(exc).split(": ", 1)[-1]  # zlib's "Error -3 while decompressing data: <reason>"
+        raise InputError(name, f"is not a valid gzip file ({reason}); expected a complete .gz file") from None
+    return bytes(out)
 
 
 def source_line(path: str | Path, number: int) -> str:
@@ -196,52 +251,72 @@ _TIME_PARSERS: dict[str, Callable[[str], float | int | None]] = {
 _PARSERS: dict[str, Callable[[str], object]] = {"int": _parse_int, "float": _parse_float}
 
 
-def _slow_parse(data: bytes, fmt: LineFormat, path: str, time_format: str = "mmss") -> dict[str, list[object]]:
+OnError = Callable[[InputError], None]
+
+
+def _slow_parse(data: bytes, fmt: LineFormat, path: str, time_format: str = "mmss",
+                on_error: OnError | None = None) -> dict[str, list[object]]:
+    """The line parser that defines the syntax.  A bad line raises, or with ``on_error``
+    is reported to it and skipped."""
     columns: dict[str, list[object]] = {f.name: [] for f in fmt.fields if f.kind != "ignore"}
     columns["line"] = []
     for number, raw in enumerate(data.split(b"\n"), start=1):
         try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            shown = raw.decode("utf-8", "replace").rstrip("\r")
-            raise InputError(path, f"is not valid UTF-8 text (byte {exc.start + 1} of the line); "
-                                   f"expected UTF-8", line=number, text=shown) from None
-        text = text.rstrip("\r")
-        tokens = [t.decode("utf-8") for t in raw.rstrip(b"\r").split()]  # ASCII white space only
-        if not tokens:
+            row = _parse_line(raw, number, fmt, path, time_format)
+        except InputError as exc:
+            if on_error is None:
+                raise
+            on_error(exc)
             continue
-        if "\r" in text:
-            raise InputError(path, "contains a carriage return inside the line (old Mac line ends?); "
-                                   "expected lines ending in LF or CRLF", line=number, text=text.replace("\r", "\\r"))
-        if "\x00" in text:
-            raise InputError(path, "contains a NUL byte; expected a text line", line=number,
-                             text=text.replace("\x00", "\\0"))
-        if not fmt.accepts(len(tokens)):
-            raise InputError(
-                path,
-                f"has {len(tokens)} fields; expected {fmt.describe_counts()} fields for a {fmt.name} "
-                f"line, such as '{fmt.example}'",
-                line=number, text=text)
-        for i, field in enumerate(fmt.fields):
-            if field.kind == "ignore":
-                continue
-            if i >= len(tokens):
-                columns[field.name].append("")
-                continue
-            token = tokens[i]
-            parser = _TIME_PARSERS[time_format] if field.kind == "time" else _PARSERS.get(field.kind)
-            if parser is None:
-                columns[field.name].append(token)
-                continue
-            value = parser(token)
-            if value is None:
-                expected = EXPECTED[time_format if field.kind == "time" else field.kind]
-                raise InputError(
-                    path, f"field {i + 1} ({field.name}) is '{token}'; expected {expected}",
-                    line=number, text=text)
-            columns[field.name].append(value)
+        if row is None:
+            continue
+        for name, value in row.items():
+            columns[name].append(value)
         columns["line"].append(number)
     return columns
+
+
+def _parse_line(raw: bytes, number: int, fmt: LineFormat, path: str, time_format: str) -> dict[str, object] | None:
+    """One line's values by field name, None for a blank line; InputError when malformed."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        shown = raw.decode("utf-8", "replace").rstrip("\r")
+        raise InputError(path, f"is not valid UTF-8 text (byte {exc.start + 1} of the line); expected UTF-8",
+                         line=number, text=shown, kind="encoding") from None
+    text = text.rstrip("\r")
+    tokens = [t.decode("utf-8") for t in raw.rstrip(b"\r").split()]  # ASCII white space only
+    if not tokens:
+        return None
+    if "\r" in text:
+        raise InputError(path, "contains a carriage return inside the line (old Mac line ends?); "
+                               "expected lines ending in LF or CRLF", line=number, text=text.replace("\r", "\\r"),
+                         kind="line ends")
+    if "\x00" in text:
+        raise InputError(path, "contains a NUL byte; expected a text line", line=number,
+                         text=text.replace("\x00", "\\0"), kind="NUL byte")
+    if not fmt.accepts(len(tokens)):
+        raise InputError(path, f"has {len(tokens)} fields; expected {fmt.describe_counts()} fields for a {fmt.name} "
+                               f"line, such as '{fmt.example}'", line=number, text=text, kind="field count")
+    row: dict[str, object] = {}
+    for i, field in enumerate(fmt.fields):
+        if field.kind == "ignore":
+            continue
+        if i >= len(tokens):
+            row[field.name] = ""
+            continue
+        token = tokens[i]
+        parser = _TIME_PARSERS[time_format] if field.kind == "time" else _PARSERS.get(field.kind)
+        if parser is None:
+            row[field.name] = token
+            continue
+        value = parser(token)
+        if value is None:
+            expected = EXPECTED[time_format if field.kind == "time" else field.kind]
+            raise InputError(path, f"field {i + 1} ({field.name}) is '{token}'; expected {expected}",
+                             line=number, text=text, kind=f"bad {field.name}")
+        row[field.name] = value
+    return row
 
 
 # ------------------------------------------------------------------------ fast path
@@ -394,7 +469,7 @@ def _line_numbers(data: bytes, rows: int) -> npt.NDArray[np.int64]:
 # --------------------------------------------------------------------------- public
 
 def parse_table(
-    data: bytes, fmt: LineFormat, path: str, time_format: str = "mmss"
+    data: bytes, fmt: LineFormat, path: str, time_format: str = "mmss", on_error: OnError | None = None
 ) -> dict[str, npt.NDArray[np.generic]]:
     """Columns of a line-oriented file, keyed by field name plus ``line`` (1-based line numbers).
 
@@ -406,7 +481,7 @@ def parse_table(
         fast = _fast_parse(data, fmt, r"\s+", time_format)
     if fast is not None:
         return fast
-    slow = _slow_parse(data, fmt, path, time_format)
+    slow = _slow_parse(data, fmt, path, time_format, on_error)
     if not slow["line"]:
         raise InputError(path, f"has no data lines; expected {fmt.name} lines such as '{fmt.example}'")
     result: dict[str, npt.NDArray[np.generic]] = {}
@@ -538,7 +613,8 @@ def parse_groups(data: bytes, path: str) -> dict[str, npt.NDArray[np.generic]]:
             "rel": np.asarray(columns["rel"], dtype=np.int64), "line": np.asarray(columns["line"], dtype=np.int64)}
 
 
-def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: str = "mmss") -> pd.DataFrame:
+def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: str = "mmss",
+               on_error: OnError | None = None) -> pd.DataFrame:
     """Read a qrels file: columns query, item, start, end (seconds; NaN for documents), rel, line.
 
     ``fmt`` is a :class:`LineFormat`, a name of :data:`QRELS_FORMATS`, ``"groups"``
@@ -552,20 +628,22 @@ def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: st
         return df
     if isinstance(fmt, str):
         fmt = detect_qrels_format(data, name) if fmt == "auto" else QRELS_FORMATS[fmt]
-    df = _frame(parse_table(data, fmt, name, time_format), QRELS_COLUMNS, name)
+    df = _frame(parse_table(data, fmt, name, time_format, on_error), QRELS_COLUMNS, name)
     df.attrs["format"] = fmt.name
     return df
 
 
-def read_run(path: str | Path, fmt: LineFormat | str = "auto", time_format: str = "mmss") -> pd.DataFrame:
+def read_run(path: str | Path, fmt: LineFormat | str = "auto", time_format: str = "mmss",
+             on_error: OnError | None = None) -> pd.DataFrame:
     """Read a run: columns query, item, start, end, jumpin (seconds), rank, score, run, line.
 
     ``fmt`` is a :class:`LineFormat`, a name of :data:`RUN_FORMATS`, or ``"auto"``.
+    With ``on_error``, malformed lines are reported to it and skipped instead of raising.
     """
     name = str(path)
     data = read_bytes(path)
     if isinstance(fmt, str):
         fmt = detect_run_format(data, name, time_format) if fmt == "auto" else RUN_FORMATS[fmt]
-    df = _frame(parse_table(data, fmt, name, time_format), RUN_COLUMNS, name)
+    df = _frame(parse_table(data, fmt, name, time_format, on_error), RUN_COLUMNS, name)
     df.attrs["format"] = fmt.name
     return df

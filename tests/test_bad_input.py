@@ -201,11 +201,11 @@ BAD: list[Bad] = [
     Bad("run-directory", "run", None, f"{E}: is a directory, expected a file\n", directory=True),
     # gzip magic number with a truncated body
     Bad("gzip-truncated", "qrels", truncated_gzip(),
-        f"{E}: is not a valid gzip file (Compressed file ended before the end-of-stream marker was reached); "
+        f"{E}: is not a valid gzip file (it ends before the end-of-stream marker); "
         "expected a complete .gz file\n", name="qrels.gz"),
     # gzip magic number followed by garbage
     Bad("gzip-bad-method", "run", b"\x1f\x8b" + b"x" * 30,
-        f"{E}: is not a valid gzip file (Unknown compression method); expected a complete .gz file\n",
+        f"{E}: is not a valid gzip file (unknown compression method); expected a complete .gz file\n",
         name="run.gz"),
     # a .gz name on a plain text file
     Bad("gz-name-not-gzip", "run", LINKING_OK,

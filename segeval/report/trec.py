@@ -59,7 +59,7 @@ def render(ev: Evaluation, runid: str, *, per_query: bool = False, summary: bool
     return "".join(out)
 
 
-def render_json(ev: Evaluation, runid: str) -> str:
+def render_json(ev: Evaluation, runid: str, *, skipped_lines: int = 0) -> str:
     """Everything as one JSON document: per-query values, the summary and the notes."""
     import json
 
@@ -72,6 +72,7 @@ def render_json(ev: Evaluation, runid: str) -> str:
         "summary": {r.name: ev.summary[r.name] for r in requests if r.measure.aggregate != "none"},
         "unevaluated_queries": ev.unevaluated,
         "notes": ev.notes,
+        "skipped_lines": skipped_lines,
     }
     return json.dumps(doc, indent=1, default=float) + "\n"
 
