@@ -57,7 +57,8 @@ def test_scores(tmp_path: Path, token: str, message: str | None) -> None:
     if message is None:
         assert code == 0 and "num_rel_ret" in out
     else:
-        assert code == 2 and err == f"segeval: error: {r}, line 1: {message}\n  line 1: q1 Q0 v1 1.00 2.00 1 {token} r\n"
+        assert code == 2
+        assert err == f"segeval: error: {r}, line 1: {message}\n  line 1: q1 Q0 v1 1.00 2.00 1 {token} r\n"
 
 
 MMSS = "an M.S time: minutes (at most 12 digits), a dot and seconds 0-59 (one or two digits), such as '17.05'"

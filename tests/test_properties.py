@@ -94,7 +94,7 @@ def test_an_unjudged_result_never_raises_precision(case: tuple[list, list], at: 
     q = run[0][0]
     ranked = sorted((x for x in run if x[0] == q), key=lambda x: (-x[2], x[1]))
     before = values(qrels, ranked, ["P_1", "P_5", "P_10"], order="file")
-    extended = ranked[:at] + [(q, doc, 0.0)] + ranked[at:]
+    extended = [*ranked[:at], (q, doc, 0.0), *ranked[at:]]
     after = values(qrels, extended, ["P_1", "P_5", "P_10"], order="file")
     for name in ("P_1", "P_5", "P_10"):
         i, j = before.queries.index(q) if q in before.queries else None, after.queries.index(q)
@@ -119,11 +119,11 @@ def test_complete_equals_averaging_with_zeros(case: tuple[list, list]) -> None: 
 @st.composite
 def segment_cases(draw: st.DrawFn) -> tuple[pd.DataFrame, pd.DataFrame]:
     qrels, run = [], []
-    for i in range(draw(st.integers(1, 6))):
+    for _ in range(draw(st.integers(1, 6))):
         s = draw(st.integers(0, 100))
         qrels.append(("q1", draw(st.sampled_from(["v1", "v2"])), s, s + draw(st.integers(0, 20)),
                       draw(st.sampled_from([0, 1]))))
-    for i in range(draw(st.integers(1, 10))):
+    for _ in range(draw(st.integers(1, 10))):
         s = draw(st.integers(0, 110))
         run.append(("q1", draw(st.sampled_from(["v1", "v2"])), s, s + draw(st.integers(0, 20))))
     q = pd.DataFrame(qrels, columns=["query", "item", "start", "end", "rel"])
