@@ -95,13 +95,10 @@ def check(kind: str, path: Path, companion: Path) -> str | None:
     return None
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=60)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--corpus", type=Path, default=ROOT / "tests" / "fuzz_corpus")
-    a = parser.parse_args()
-    rng = random.Random(a.seed)
+def fuzz(seconds: float = 60.0, seed: int = 0, corpus: Path = ROOT / "tests" / "fuzz_corpus",
+         iterations: int | None = None) -> tuple[int, int, dict[str, int]]:
+    """Run until ``seconds`` pass (or ``iterations`` cases); return (executions, failures, failure kinds)."""
+    rng = random.Random(seed)
     seeds = []
     for kind, path in SEEDS:
         raw = path.read_bytes()
@@ -110,9 +107,9 @@ def main() -> None:
                   "run": ROOT / "examples/mediaeval/linking.qrels"}
     executions = failures = 0
     kinds: dict[str, int] = {}
-    end = time.monotonic() + a.seconds
+    end = time.monotonic() + seconds
     with tempfile.TemporaryDirectory() as tmp:
-        while time.monotonic() < end:
+        while time.monotonic() < end and (iterations is None or executions < iterations):
             kind, data = rng.choice(seeds)
             mutated = mutate(data, rng)
             path = Path(tmp) / ("case.gz" if rng.random() < 0.1 else "case.txt")
@@ -123,9 +120,19 @@ def main() -> None:
                 failures += 1
                 key = problem.strip().splitlines()[-1][:80]
                 kinds[key] = kinds.get(key, 0) + 1
-                a.corpus.mkdir(parents=True, exist_ok=True)
-                (a.corpus / f"{kind}-{executions:07d}.bin").write_bytes(mutated)
-                (a.corpus / f"{kind}-{executions:07d}.txt").write_text(problem)
+                corpus.mkdir(parents=True, exist_ok=True)
+                (corpus / f"{kind}-{executions:07d}.bin").write_bytes(mutated)
+                (corpus / f"{kind}-{executions:07d}.txt").write_text(problem)
+    return executions, failures, kinds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--corpus", type=Path, default=ROOT / "tests" / "fuzz_corpus")
+    a = parser.parse_args()
+    executions, failures, kinds = fuzz(a.seconds, a.seed, a.corpus)
     print(f"executions: {executions}, failures: {failures}, seconds: {a.seconds:g}, seed: {a.seed}")
     for key, n in sorted(kinds.items(), key=lambda kv: -kv[1]):
         print(f"  {n:6d}  {key}")

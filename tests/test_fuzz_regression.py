@@ -1,0 +1,35 @@
+"""The reader fuzzer, briefly and seeded: every mutated input ends in a result or a SegevalError
+naming the file.  Cases a longer run once broke would live in tests/fuzz_corpus/."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+
+def _fuzzer():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("fuzz_readers", ROOT / "scripts" / "fuzz_readers.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_seeded_fuzzing_finds_nothing(tmp_path: Path) -> None:
+    executions, failures, kinds = _fuzzer().fuzz(seconds=60, seed=11, corpus=tmp_path, iterations=400)
+    assert executions == 400
+    assert (failures, kinds) == (0, {})
+
+
+def test_corpus_cases_still_pass() -> None:
+    corpus = ROOT / "tests" / "fuzz_corpus"
+    fuzzer = _fuzzer()
+    cases = sorted(corpus.glob("*.bin"))
+    assert len(cases) >= 7
+    for case in cases:
+        kind = case.name.split("-", 1)[0]
+        companion = ROOT / ("examples/mediaeval/linking_run.txt" if kind == "qrels" else
+                            "examples/mediaeval/linking.qrels")
+        assert fuzzer.check(kind, case, companion) is None, case.name
