@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES, run_cli
+from tests.conftest import FIXTURES, Tags, run_cli
 
 pytest.importorskip("matplotlib")
 QRELS, RUN = str(FIXTURES / "gen_linking.qrels"), str(FIXTURES / "gen_linking.run")
@@ -20,15 +19,6 @@ def other(tmp_path: Path) -> str:
     lines = Path(RUN).read_text().splitlines()
     (tmp_path / "other.run").write_text("\n".join(x for i, x in enumerate(lines) if i % 3) + "\n")
     return str(tmp_path / "other.run")
-
-
-class Tags(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
 
 
 def test_report_structure_without_network(tmp_path: Path, other: str) -> None:

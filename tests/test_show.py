@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import Tags, run_cli
 
 QRELS = "q1 Q0 v1 0.10 0.20 1\nq1 Q0 v1 0.29 0.34 1\nq1 Q0 v1 0.00 0.04 0\nq1 Q0 v2 0.05 0.12 1\n"
 RUN = ("q1 Q0 v1 0.02 0.06 1 0.9 r\nq1 Q0 v1 0.08 0.13 2 0.8 r\nq1 Q0 v1 0.12 0.16 3 0.7 r\n"
@@ -33,20 +32,11 @@ def test_explain_names_the_deciding_qrels_line(tmp_path: Path) -> None:
     assert rows[10] == ["rank 6", "v3 0-10", "overlap", "-", "no qrels segment"]
 
 
-class Elements(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
-
-
 def test_html_page_elements(tmp_path: Path) -> None:
     out = tmp_path / "q1.html"
     code, _, _ = run_cli("show", *files(tmp_path), "-a", "overlap", "-a", "tiou:0.5", "-o", str(out))
     assert code == 0
-    page = Elements()
+    page = Tags()
     page.feed(out.read_text())
     tags = [t for t, _ in page.tags]
     assert tags.count("svg") == 1 and tags.count("table") == 1
