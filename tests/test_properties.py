@@ -149,3 +149,13 @@ def test_overlap_once_never_scores_above_overlap(case: tuple[pd.DataFrame, pd.Da
     assert once.summary["map_once"] <= plain.summary["map"] + 1e-12
     assert once.summary["P_5_once"] <= plain.summary["P_5"] + 1e-12
     assert 0.0 <= once.summary["map_once"] <= 1.0  # credited once: MAP stays within [0, 1]
+
+
+@SETTINGS
+@given(segment_cases(), st.sampled_from(["overlap-once", "binned:10", "binned:10:start", "tolerance:5", "tiou:0.5"]))
+def test_segment_measures_stay_in_range(case: tuple[pd.DataFrame, pd.DataFrame], adapter: str) -> None:
+    # every adapter but plain overlap (the reference's, documented to exceed 1) keeps MAP and P within [0, 1]
+    q, r = case
+    ev = segeval.evaluate(q, r, ["map", "P_5", "ndcg", "adr"], adapter=adapter)
+    for name, per_query in ev.per_query.items():
+        assert all(0.0 <= v <= 1.0 + 1e-12 for v in per_query), (adapter, name)
