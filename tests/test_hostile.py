@@ -114,3 +114,17 @@ def test_check_on_valid_files(tmp_path: Path) -> None:
     (tmp_path / "q").write_text(QRELS)
     (tmp_path / "r").write_text(RUN)
     assert run_cli("check", str(tmp_path / "q"), str(tmp_path / "r")) == (0, "no problems\n", "")
+
+
+def test_long_line_probe_never_misses() -> None:
+    import random
+
+    from segeval.read import _may_have_long_line
+
+    rng = random.Random(3)
+    for _ in range(2000):
+        limit = rng.randint(1, 40)
+        data = bytes(rng.choice(b"ab\n") if rng.random() < 0.3 else ord("x") for _ in range(rng.randint(0, 200)))
+        longest = max((len(line) for line in data.split(b"\n")), default=0)
+        if longest > limit:
+            assert _may_have_long_line(data, limit), (data, limit)
