@@ -95,7 +95,9 @@ HEADER_SETS = ("official", "all_trec", "set")  # sets that open with runid and n
 @app.command("eval")
 def eval_(
     qrels: QrelsArg,
-    run: RunArg,
+    runs: Annotated[list[str], typer.Argument(
+        metavar="RUN...", show_default=False,
+        help="Run files, globs or directories (each file once; outputs in this order).")],
     measure: Annotated[list[str] | None, typer.Option(
         "--measure", "-m", metavar="NAME",
         help="Measure (repeatable): P_10, P (default cut-offs), P.5,10 (trec_eval syntax), map, ndcg_cut_10, "
@@ -121,6 +123,9 @@ def eval_(
         "pytrec_eval wraps (32-bit scores, iprec_at_recall cut-offs rounded up).")] = "10",
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="trec|json|csv", help="Output format (trec: trec_eval's text layout).")] = "trec",
+    jobs: Annotated[int | None, typer.Option(
+        "--jobs", "-j", metavar="N", help="Processes for several runs (default: all cores); the output does not "
+                                          "depend on it.")] = None,
     lenient: Annotated[bool, typer.Option(
         "--lenient", help="Skip malformed lines instead of stopping; each is listed on stderr and counted in "
                           "the JSON output, and the exit code is 3.")] = False,
@@ -130,43 +135,57 @@ def eval_(
     = None,
 ) -> None:
     """trec_eval's measures and flags, on document runs and (through an adapter) on segment runs."""
-    from segeval.errors import check_choice
-    from segeval.pipeline import evaluate
-    from segeval.read import read_qrels, read_run
-    from segeval.report.trec import render, render_csv, render_json
+    from functools import partial
+
+    from segeval.batch import evaluate_many, expand_runs
+    from segeval.errors import InputError, check_choice
+    from segeval.read import read_qrels
+    from segeval.validate import validate_qrels
 
     check_choice("output", output, ("trec", "json", "csv"))
-    from segeval.errors import InputError
-    from segeval.validate import validate_qrels, validate_run
-
-    skipped: list[InputError] = []
-    on_error = skipped.append if lenient else None
-    r = validate_run(read_run(run, time_format=time_format, on_error=on_error), on_error)
-    q = validate_qrels(read_qrels(qrels, time_format=time_format, on_error=on_error), on_error)
+    if jobs is not None and jobs < 1:
+        raise SegevalError(f"The 'jobs' parameter must be an integer >= 1. Got {jobs} instead.")
+    run_files = expand_runs(runs)
+    skipped_qrels: list[InputError] = []
+    q = validate_qrels(read_qrels(qrels, time_format=time_format, on_error=skipped_qrels.append if lenient else None),
+                       skipped_qrels.append if lenient else None)
     names = measure or ["official"]
     # trec_eval prints runid and num_q only when asked for, or with a measure set
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
     names = [n for n in names if n not in ("runid", "num_q")]
-    ev = evaluate(q, r, names, adapter=adapter, order=order,
-                  relevance_level=level, missing_queries="zero" if complete else "skip",
-                  max_results=max_results, judged_only=judged, trec_eval=version)
-    runid = str(r["run"].iat[0]) if len(r) else ""
-    if output == "json":
-        sys.stdout.write(render_json(ev, runid, skipped_lines=len(skipped)))
-    elif output == "csv":
-        sys.stdout.write(render_csv(ev, runid, per_query=per_query, summary=not no_summary))
-    else:
-        sys.stdout.write(render(ev, runid, per_query=per_query, summary=not no_summary, header=header))
-    if ev.unevaluated and not complete:
-        print(f"note: {len(ev.unevaluated)} qrels queries have no results in the run and are not averaged "
-              f"(-c counts them as 0)", file=sys.stderr)
-    for note in ev.notes:
-        print(note, file=sys.stderr)
-    for exc in skipped:
-        print(f"segeval: skipped {exc.path}, line {exc.line}: {exc.problem}", file=sys.stderr)
+    options = {"measures": names, "adapter": adapter, "order": order, "relevance_level": level,
+               "missing_queries": "zero" if complete else "skip", "max_results": max_results,
+               "judged_only": judged, "trec_eval": version}
+    render = partial(_render_eval, output=output, per_query=per_query, summary=not no_summary, header=header)
+    outcomes = evaluate_many(q, run_files, jobs, render=render, evaluate_options=options, time_format=time_format,
+                             lenient=lenient, complete=complete)
+    body = [o.stdout for o in outcomes]
+    if output == "csv":  # one header line
+        body = [b if i == 0 else b.split("\n", 1)[-1] for i, b in enumerate(body)]
+    if output == "json" and len(run_files) > 1:
+        body = ["[\n" + ",\n".join(b.rstrip("\n") for b in body if b) + "\n]\n"]
+    sys.stdout.write("".join(body))
+    for e in skipped_qrels:
+        print(f"segeval: skipped {e.path}, line {e.line}: {e.problem}", file=sys.stderr)
+    for o in outcomes:
+        sys.stderr.write(o.stderr)
+    skipped = len(skipped_qrels) + sum(o.skipped for o in outcomes)
+    if any(o.failed for o in outcomes):
+        raise typer.Exit(2)
     if skipped:
-        print(f"segeval: {len(skipped)} malformed lines skipped (--lenient)", file=sys.stderr)
+        print(f"segeval: {skipped} malformed lines skipped (--lenient)", file=sys.stderr)
         raise typer.Exit(3)
+
+
+def _render_eval(ev: Any, runid: str, skipped: int, *, output: str, per_query: bool, summary: bool,
+                 header: list[str]) -> str:
+    from segeval.report.trec import render, render_csv, render_json
+
+    if output == "json":
+        return render_json(ev, runid, skipped_lines=skipped)
+    if output == "csv":
+        return render_csv(ev, runid, per_query=per_query, summary=summary)
+    return render(ev, runid, per_query=per_query, summary=summary, header=header)
 
 
 @app.command("check")

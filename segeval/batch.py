@@ -1,0 +1,96 @@
+"""Many runs against one qrels: expand paths, evaluate with N processes, print in a stable order.
+
+Each run is read once, in the worker that evaluates it; the qrels are read once in the
+parent and handed to each worker when it starts.  Output is the per-run outputs in the
+order of the expanded run list, so it is identical for any number of jobs.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from segeval.errors import InputError, ParameterError, SegevalError
+
+
+def expand_runs(specs: Sequence[str]) -> list[str]:
+    """Files as given, globs and directories expanded (sorted); each file once, in first-seen order."""
+    out: list[str] = []
+    for spec in specs:
+        p = Path(spec)
+        if p.is_dir():
+            found = sorted(str(f) for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
+        elif any(c in spec for c in "*?[") and not p.exists():
+            found = sorted(glob.glob(spec))
+            if not found:
+                raise ParameterError(f"The 'runs' parameter must name existing files. Got {spec!r}, which matches "
+                                     f"nothing.")
+        else:
+            found = [spec]
+        out += [f for f in found if f not in out]
+    return out
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What evaluating one run printed, and how it ended."""
+
+    stdout: str
+    stderr: str
+    skipped: int
+    failed: bool
+
+
+_QRELS: pd.DataFrame | None = None
+
+
+def _init(qrels: pd.DataFrame) -> None:
+    global _QRELS
+    _QRELS = qrels
+
+
+def _one(task: tuple[str, dict[str, Any]]) -> Outcome:
+    run, options = task
+    assert _QRELS is not None
+    return evaluate_one(_QRELS, run, **options)
+
+
+def evaluate_one(qrels: pd.DataFrame, run: str, *, render: Any, evaluate_options: dict[str, Any],
+                 time_format: str, lenient: bool, complete: bool) -> Outcome:
+    """Read, validate, evaluate and render one run (errors become an Outcome, never an exception)."""
+    from segeval.pipeline import evaluate
+    from segeval.read import read_run
+    from segeval.validate import validate_run
+
+    skipped: list[InputError] = []
+    on_error = skipped.append if lenient else None
+    err: list[str] = []
+    try:
+        r = validate_run(read_run(run, time_format=time_format, on_error=on_error), on_error)
+        ev = evaluate(qrels, r, **evaluate_options)
+    except SegevalError as exc:
+        return Outcome("", f"segeval: error: {exc}\n", len(skipped), True)
+    runid = str(r["run"].iat[0]) if len(r) else ""
+    out = render(ev, runid, len(skipped))
+    if ev.unevaluated and not complete:
+        err.append(f"note: {len(ev.unevaluated)} qrels queries have no results in the run and are not averaged "
+                   f"(-c counts them as 0)")
+    err += ev.notes
+    err += [f"segeval: skipped {e.path}, line {e.line}: {e.problem}" for e in skipped]
+    return Outcome(out, "".join(line + "\n" for line in err), len(skipped), False)
+
+
+def evaluate_many(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, **options: Any) -> list[Outcome]:
+    """Evaluate every run, with ``jobs`` processes (None: all cores); outcomes in the order of ``runs``."""
+    workers = min(len(runs), jobs or os.cpu_count() or 1)
+    if workers <= 1:
+        return [evaluate_one(qrels, run, **options) for run in runs]
+    with ProcessPoolExecutor(max_workers=workers, initializer=_init, initargs=(qrels,)) as pool:
+        return list(pool.map(_one, [(run, options) for run in runs]))

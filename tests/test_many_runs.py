@@ -1,0 +1,58 @@
+"""`segeval eval` with many runs: globs, directories, --jobs; identical output for any job count."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FIXTURES, run_cli
+
+QRELS = str(FIXTURES / "gen_linking.qrels")
+
+
+@pytest.fixture
+def runs(tmp_path: Path) -> Path:
+    lines = (FIXTURES / "gen_linking.run").read_text().splitlines()
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for k in (2, 3, 4, 5):
+        (folder / f"run{k}.txt").write_text("\n".join(x for i, x in enumerate(lines) if i % k) + "\n")
+    return folder
+
+
+def test_jobs_do_not_change_the_output(runs: Path) -> None:
+    args = ["eval", "-q", "-m", "map", "-m", "P_10", QRELS, str(runs)]
+    one = run_cli(*args, "--jobs", "1")
+    two = run_cli(*args, "--jobs", "2")
+    assert one[0] == 0 and one == two
+    assert one[1].count("\tall\t") == 4 * 2  # four runs, two summary lines each
+
+
+def test_globs_and_directories_expand_in_a_stable_order(runs: Path) -> None:
+    code, by_glob, _ = run_cli("eval", "-m", "map", "-o", "json", QRELS, str(runs / "run*.txt"))
+    code2, by_dir, _ = run_cli("eval", "-m", "map", "-o", "json", QRELS, str(runs), str(runs / "run2.txt"))
+    assert code == code2 == 0 and by_glob == by_dir  # run2.txt named twice: evaluated once
+    docs = json.loads(by_glob)
+    assert len(docs) == 4 and all("map" in d["summary"] for d in docs)
+
+
+def test_csv_has_one_header(runs: Path) -> None:
+    code, out, _ = run_cli("eval", "-m", "map", "-o", "csv", QRELS, str(runs))
+    assert code == 0 and out.count("runid,query,measure,value") == 1 and len(out.splitlines()) == 1 + 4 * 2
+
+
+def test_a_bad_run_is_named_and_the_others_still_print(runs: Path) -> None:
+    (runs / "run9.txt").write_text("anchor_1 Q0 v1 1.00 2.00 0 0.5 r\n")
+    code, out, err = run_cli("eval", "-m", "map", "-j", "2", QRELS, str(runs))
+    assert code == 2
+    assert out.count("map ") == 4
+    assert f"segeval: error: {runs / 'run9.txt'}, line 1: the rank is 0; expected an integer rank >= 1" in err
+
+
+def test_no_match_and_bad_jobs(runs: Path) -> None:
+    code, _, err = run_cli("eval", QRELS, str(runs / "nothing*.txt"))
+    assert code == 2 and "matches nothing" in err
+    code, _, err = run_cli("eval", "-j", "0", QRELS, str(runs))
+    assert code == 2 and "The 'jobs' parameter must be an integer >= 1. Got 0 instead." in err
