@@ -240,14 +240,20 @@ def compare(
     permutations: Annotated[int, typer.Option("--permutations", help="Randomization/bootstrap samples.")] = 10_000,
     seed: Annotated[int, typer.Option("--seed", help="Random seed (results are reproducible).")] = 0,
     output: Annotated[str, typer.Option("--output", "-o", metavar="text|markdown|latex|csv|json")] = "text",
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", metavar="N",
+                                             help="Processes (default: all cores); results do not depend on it.")]
+    = None,
 ) -> None:
-    """One table of runs x measures, each run against the baseline: difference, 95% interval, p-value."""
+    """One table of runs x measures, each run against the baseline: difference, 95% interval, p-value.
+    Runs may be files, globs or directories."""
+    from segeval.batch import expand_runs
     from segeval.compare import FORMATS, compare_runs, render
     from segeval.errors import check_choice
 
     check_choice("output", output, FORMATS)
-    result = compare_runs(qrels, runs, measure or ["map"], adapter=adapter, baseline=baseline, test=test,
-                          correction=correction, alpha=alpha, permutations=permutations, seed=seed)
+    result = compare_runs(qrels, expand_runs(runs), measure or ["map"], adapter=adapter, baseline=baseline,
+                          test=test, correction=correction, alpha=alpha, permutations=permutations, seed=seed,
+                          jobs=jobs)
     sys.stdout.write(render(result, output))
 
 

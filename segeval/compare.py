@@ -7,7 +7,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -56,9 +58,9 @@ def compare_runs(
     alpha: float = 0.05,
     permutations: int = 10_000,
     seed: int = 0,
+    jobs: int | None = 1,
 ) -> Comparison:
     """Evaluate every run over all qrels queries and compare each with the baseline (default: the first)."""
-    from segeval.pipeline import evaluate
     from segeval.read import read_qrels
 
     q = read_qrels(qrels)
@@ -72,8 +74,14 @@ def compare_runs(
     if len(names) < 2:
         raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
     base_name = Path(baseline).name if baseline is not None else names[0]
-    evaluations = {n: evaluate(q, r, list(measures), adapter=adapter, missing_queries="zero")
-                   for n, r in zip(names, runs, strict=True)}
+    tasks = [(q, r, list(measures), adapter) for r in runs]
+    workers = min(len(tasks), jobs or os.cpu_count() or 1)
+    if workers > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(_evaluate_task, tasks))
+    else:
+        results = [_evaluate_task(t) for t in tasks]
+    evaluations = dict(zip(names, results, strict=True))
     first = next(iter(evaluations.values()))
     columns = [r.name for r in first.requests if r.measure.aggregate != "none"]
     result = Comparison(names, columns, base_name, test, correction, alpha, len(first.queries))
@@ -97,6 +105,13 @@ def compare_runs(
         result.cells[n][m].p = p
         result.cells[n][m].significant = p < alpha
     return result
+
+
+def _evaluate_task(task: tuple[Any, Any, list[str], str | None]) -> Any:
+    from segeval.pipeline import evaluate
+
+    q, run, measures, adapter = task
+    return evaluate(q, run, measures, adapter=adapter, missing_queries="zero")
 
 
 def _cell_text(c: Cell) -> str:

@@ -97,14 +97,17 @@ RUNS = [str(FIXTURES / "gen_linking.qrels"), str(FIXTURES / "gen_linking.run")]
 
 
 def test_compare_with_itself_and_formats(tmp_path: object) -> None:
-    # the same run twice: differences 0, p = 1, nothing significant
-    code, out, _ = run_cli("compare", *RUNS, str(FIXTURES / "gen_linking.run"), "-m", "map", "-o", "json",
-                           "--permutations", "500")
-    assert code == 0
-    doc = json.loads(out)
+    from segeval.compare import compare_runs, render
+
+    # the same run twice (API): differences 0, p = 1, nothing significant
+    result = compare_runs(RUNS[0], [RUNS[1], RUNS[1]], ["map"], permutations=500)
+    doc = json.loads(render(result, "json"))
     assert doc["baseline"] == "gen_linking.run" and doc["queries"] == 6 and doc["runs"][1] == "gen_linking.run#2"
     cell = doc["cells"]["gen_linking.run#2"]["map"]
     assert (cell["diff"], cell["p"], cell["significant"], cell["ci"]) == (0.0, 1.0, False, [0.0, 0.0])
+    # on the command line a file named twice is one run: nothing to compare
+    code, _, err = run_cli("compare", *RUNS, str(FIXTURES / "gen_linking.run"))
+    assert code == 2 and "at least two runs" in err
     code, _, err = run_cli("compare", *RUNS, "--baseline", str(FIXTURES / "gen_linking.run"))
     assert code == 2 and "at least two runs" in err
     code, out, _ = run_cli("compare", RUNS[0], RUNS[1], str(FIXTURES / "gen_linking.default.expected"))

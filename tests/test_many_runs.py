@@ -56,3 +56,10 @@ def test_no_match_and_bad_jobs(runs: Path) -> None:
     assert code == 2 and "matches nothing" in err
     code, _, err = run_cli("eval", "-j", "0", QRELS, str(runs))
     assert code == 2 and "The 'jobs' parameter must be an integer >= 1. Got 0 instead." in err
+
+
+def test_compare_with_jobs_and_a_directory(runs: Path) -> None:
+    args = ["compare", QRELS, str(runs), "-m", "map", "-o", "json", "--permutations", "300"]
+    one, two = run_cli(*args, "-j", "1"), run_cli(*args, "-j", "2")
+    assert one[0] == 0 and one == two
+    assert json.loads(one[1])["runs"] == ["run2.txt", "run3.txt", "run4.txt", "run5.txt"]
