@@ -34,6 +34,15 @@ class InputError(SegevalError):
         super().__init__(message)
 
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # rebuild with the same fields, so the error survives being sent between processes
+        return (_input_error, (self.path, self.problem, self.line, self.text, self.kind))
+
+
+def _input_error(path: str, problem: str, line: int | None, text: str | None, kind: str) -> InputError:
+    return InputError(path, problem, line=line, text=text, kind=kind)
+
+
 class ParameterError(SegevalError, ValueError):
     """A parameter value outside its documented domain."""
 

@@ -110,7 +110,7 @@ def test_compare_with_itself_and_formats(tmp_path: object) -> None:
     assert code == 2 and "at least two runs" in err
     code, _, err = run_cli("compare", *RUNS, "--baseline", str(FIXTURES / "gen_linking.run"))
     assert code == 2 and "at least two runs" in err
-    code, out, _ = run_cli("compare", RUNS[0], RUNS[1], str(FIXTURES / "gen_linking.default.expected"))
+    code, _, _ = run_cli("compare", RUNS[0], RUNS[1], str(FIXTURES / "gen_linking.default.expected"))
     assert code == 2  # a non-run file is a clear input error
 
 

@@ -63,3 +63,13 @@ def test_compare_with_jobs_and_a_directory(runs: Path) -> None:
     one, two = run_cli(*args, "-j", "1"), run_cli(*args, "-j", "2")
     assert one[0] == 0 and one == two
     assert json.loads(one[1])["runs"] == ["run2.txt", "run3.txt", "run4.txt", "run5.txt"]
+
+
+def test_input_errors_survive_pickling() -> None:
+    import pickle
+
+    from segeval.errors import InputError
+
+    e = InputError("f.txt", "field 4 is 'x'; expected a number", line=3, text="a b c x", kind="bad start")
+    back = pickle.loads(pickle.dumps(e))
+    assert (str(back), back.path, back.line, back.text, back.kind) == (str(e), "f.txt", 3, "a b c x", "bad start")
