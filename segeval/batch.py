@@ -87,10 +87,22 @@ def evaluate_one(qrels: pd.DataFrame, run: str, *, render: Any, evaluate_options
     return Outcome(out, "".join(line + "\n" for line in err), len(skipped), False)
 
 
-def evaluate_many(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, **options: Any) -> list[Outcome]:
-    """Evaluate every run, with ``jobs`` processes (None: all cores); outcomes in the order of ``runs``."""
+def evaluate_many(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, *, quiet: bool = False,
+                  **options: Any) -> list[Outcome]:
+    """Evaluate every run, with ``jobs`` processes (None: all cores); outcomes in the order of ``runs``.
+    A progress line goes to stderr when it is a terminal (not with ``quiet``)."""
+    from segeval.progress import Progress
+
     workers = min(len(runs), jobs or os.cpu_count() or 1)
-    if workers <= 1:
-        return [evaluate_one(qrels, run, **options) for run in runs]
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init, initargs=(qrels,)) as pool:
-        return list(pool.map(_one, [(run, options) for run in runs]))
+    outcomes: list[Outcome] = []
+    with Progress(len(runs), "runs", quiet=quiet) as progress:
+        if workers <= 1:
+            for run in runs:
+                outcomes.append(evaluate_one(qrels, run, **options))
+                progress.advance()
+            return outcomes
+        with ProcessPoolExecutor(max_workers=workers, initializer=_init, initargs=(qrels,)) as pool:
+            for outcome in pool.map(_one, [(run, options) for run in runs]):
+                outcomes.append(outcome)
+                progress.advance()
+    return outcomes

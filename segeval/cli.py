@@ -126,6 +126,7 @@ def eval_(
     jobs: Annotated[int | None, typer.Option(
         "--jobs", "-j", metavar="N", help="Processes for several runs (default: all cores); the output does not "
                                           "depend on it.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")] = False,
     lenient: Annotated[bool, typer.Option(
         "--lenient", help="Skip malformed lines instead of stopping; each is listed on stderr and counted in "
                           "the JSON output, and the exit code is 3.")] = False,
@@ -157,8 +158,8 @@ def eval_(
                "missing_queries": "zero" if complete else "skip", "max_results": max_results,
                "judged_only": judged, "trec_eval": version}
     render = partial(_render_eval, output=output, per_query=per_query, summary=not no_summary, header=header)
-    outcomes = evaluate_many(q, run_files, jobs, render=render, evaluate_options=options, time_format=time_format,
-                             lenient=lenient, complete=complete)
+    outcomes = evaluate_many(q, run_files, jobs, quiet=quiet, render=render, evaluate_options=options,
+                             time_format=time_format, lenient=lenient, complete=complete)
     body = [o.stdout for o in outcomes]
     if output == "csv":  # one header line
         body = [b if i == 0 else b.split("\n", 1)[-1] for i, b in enumerate(body)]

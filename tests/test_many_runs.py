@@ -73,3 +73,26 @@ def test_input_errors_survive_pickling() -> None:
     e = InputError("f.txt", "field 4 is 'x'; expected a number", line=3, text="a b c x", kind="bad start")
     back = pickle.loads(pickle.dumps(e))
     assert (str(back), back.path, back.line, back.text, back.kind) == (str(e), "f.txt", 3, "a b c x", "bad start")
+
+
+def test_progress_line_only_on_a_terminal() -> None:
+    import io
+
+    from segeval.progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Terminal()
+    with Progress(4, "runs", stream=tty) as p:
+        for _ in range(4):
+            p.advance()
+    text = tty.getvalue()
+    assert "0/4 runs" in text and "4/4 runs" in text and "ETA" in text and text.endswith("\n")
+    quiet, plain = Terminal(), io.StringIO()
+    with Progress(4, "runs", stream=quiet, quiet=True) as p:
+        p.advance()
+    with Progress(4, "runs", stream=plain) as p:
+        p.advance()
+    assert quiet.getvalue() == plain.getvalue() == ""
