@@ -318,6 +318,91 @@ def report(
                         baseline=baseline, test=test, correction=correction))
 
 
+def _runs_by_name(runs: list[str]) -> dict[str, Any]:
+    from segeval.batch import expand_runs
+    from segeval.read import read_run
+    from segeval.validate import validate_run
+
+    return {Path(r).name: validate_run(read_run(r)) for r in expand_runs(runs)}
+
+
+def _groups_for(path: str, names: Any) -> tuple[dict[str, str], dict[str, str]]:
+    """Group and type of each run file, named in the groups file by file name or by its stem."""
+    from segeval.errors import InputError
+    from segeval.pool import read_groups
+
+    group_of, type_of = read_groups(path)
+    groups: dict[str, str] = {}
+    types: dict[str, str] = {}
+    for name in names:
+        key = name if name in group_of else name.split(".", 1)[0]
+        if key not in group_of:
+            raise InputError(path, f"has no line for run '{name}'; expected 'run group [type]' for every run "
+                                   f"(file name, or file name without extensions)")
+        groups[name] = group_of[key]
+        if key in type_of:
+            types[name] = type_of[key]
+    return groups, types
+
+
+@app.command("pool")
+def pool_command(
+    qrels: QrelsArg,
+    runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False, help="Runs (files, globs, dirs).")],
+    depth: Annotated[int, typer.Option("--depth", "-d", metavar="D", help="Pool depth.")] = 100,
+    groups: Annotated[str | None, typer.Option("--groups", metavar="FILE", help="'run group [type]' lines.")] = None,
+) -> None:
+    """Judged documents each run and group put in its top D, and each group's unique contribution."""
+    from segeval.pool import contributions
+    from segeval.read import read_qrels
+
+    q = read_qrels(qrels)
+    by_name = _runs_by_name(runs)
+    pool = contributions(q, by_name, depth, _groups_for(groups, by_name)[0] if groups else None)
+    print("run\tjudged\trelevant")
+    for name in sorted(pool.runs):
+        print(f"{name}\t{len(pool.runs[name])}\t{len(pool.runs[name] & pool.relevant)}")
+    print()
+    sys.stdout.write(pool.table().to_csv(sep="\t", index=False))
+
+
+@app.command("pool-bias")
+def pool_bias_command(
+    qrels: QrelsArg,
+    runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False, help="Runs (files, globs, dirs).")],
+    groups: Annotated[str, typer.Option("--groups", metavar="FILE", help="'run group [type]' lines.")],
+    depth: Annotated[int, typer.Option("--depth", "-d", metavar="D", help="Pool depth.")] = 100,
+    measure: Annotated[list[str] | None, typer.Option("--measure", "-m", metavar="NAME",
+                                                      help="Measures (default map, P_20, bpref).")] = None,
+    leave_out_runs: Annotated[str | None, typer.Option(
+        "--leave-out-runs", metavar="RUN,RUN|type:T", help="One experiment leaving these runs out (or every run "
+                                                            "of a type), instead of one per group.")] = None,
+) -> None:
+    """Leave-one-group-out: how each measure's ranking moves when a group's unique judgements go."""
+    from segeval.pool import leave_one_out
+    from segeval.read import read_qrels
+
+    q = read_qrels(qrels)
+    by_name = _runs_by_name(runs)
+    group_of, type_of = _groups_for(groups, by_name)
+    experiments = None
+    if leave_out_runs:
+        if leave_out_runs.startswith("type:"):
+            chosen = {n for n, t in type_of.items() if t == leave_out_runs[5:] and n in by_name}
+        else:
+            names = {n.split(".", 1)[0]: n for n in by_name} | {n: n for n in by_name}
+            chosen = {names.get(x, x) for x in leave_out_runs.split(",") if x}
+        if not chosen or not chosen <= set(by_name):
+            raise SegevalError(f"The 'leave_out_runs' parameter must name runs given. Got {leave_out_runs!r} "
+                               f"instead.")
+        experiments = {"left out": chosen}
+    rows = leave_one_out(q, by_name, depth, group_of, measure or ["map", "P_20", "bpref"], experiments)
+    print("measure\tmean_abs_rank_change\tmax_down\tmax_up\trms_error\tsignificant_share\tkendall_tau")
+    for r in rows:
+        print(f"{r.measure}\t{r.mean_abs_rank_change:.3f}\t{r.max_down}\t{r.max_up}\t{r.rms_error:.4f}\t"
+              f"{r.significant_share:.3f}\t{r.kendall_tau:.4f}")
+
+
 @app.command("mr")
 def moment_retrieval(
     truth: Annotated[str, typer.Argument(metavar="GROUND_TRUTH", show_default=False,

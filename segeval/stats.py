@@ -7,6 +7,7 @@ query (baseline ``a``, system ``b``) and is deterministic for a given ``seed``.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -37,7 +38,11 @@ def p_value(a: Scores, b: Scores, test: str = "t", *, permutations: int = 10_000
     if test == "t":
         from scipy import stats
 
-        p = float(stats.ttest_rel(np.asarray(b, dtype=np.float64), np.asarray(a, dtype=np.float64)).pvalue)
+        if len(d) < 2:  # one query: no variance, the test is undefined
+            return 1.0
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # zero variance: t is infinite, p is 0
+            p = float(stats.ttest_rel(np.asarray(b, dtype=np.float64), np.asarray(a, dtype=np.float64)).pvalue)
         return 1.0 if math.isnan(p) else p
     if test == "wilcoxon":
         from scipy import stats

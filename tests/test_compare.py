@@ -71,6 +71,12 @@ def test_randomization_is_close_to_exact_enumeration() -> None:
     assert 0 < exact < 1
 
 
+def test_t_test_on_one_query_is_undefined_so_not_significant() -> None:
+    # n = 1 leaves no degrees of freedom: report p = 1 rather than scipy's warning and nan
+    assert p_value([0.2], [0.7], "t") == 1.0
+    assert p_value([0.2, 0.3], [0.7, 0.8], "t") < 0.05  # constant difference 0.5, zero variance: t = inf
+
+
 @pytest.mark.parametrize("test", ["t", "wilcoxon", "randomization", "bootstrap"])
 def test_a_run_against_itself(test: str) -> None:
     assert p_value(A, A, test) == 1.0

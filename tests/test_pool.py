@@ -1,0 +1,86 @@
+"""Pool contributions and the leave-one-group-out statistics on a hand-made pool."""
+
+from __future__ import annotations
+
+import gzip
+import math
+from pathlib import Path
+
+import pytest
+
+from segeval.pool import contributions, leave_one_out
+from segeval.read import read_qrels, read_run
+from tests.conftest import run_cli
+
+QRELS = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 1\nq1 0 d4 1\nq1 0 d5 0\n"
+RUNS = {"A1": "q1 Q0 d1 1 0.9 A1\nq1 Q0 d2 2 0.8 A1\nq1 Q0 d3 3 0.1 A1\n",
+        "A2": "q1 Q0 d2 1 0.9 A2\nq1 Q0 d5 2 0.8 A2\n",
+        "B1": "q1 Q0 d3 1 0.9 B1\nq1 Q0 d1 2 0.8 B1\nq1 Q0 d4 3 0.7 B1\n"}
+GROUPS = {"A1": "A", "A2": "A", "B1": "B"}
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[Path, dict[str, Path], Path]:
+    (tmp_path / "qrels").write_text(QRELS)
+    runs = {}
+    for name, text in RUNS.items():
+        (tmp_path / name).write_text(text)
+        runs[name] = tmp_path / name
+    (tmp_path / "groups").write_text("A1 A manual\nA2 A automatic\nB1 B automatic\n")
+    return tmp_path / "qrels", runs, tmp_path / "groups"
+
+
+def test_unique_contributions(files: tuple[Path, dict[str, Path], Path]) -> None:
+    qrels, runs, _ = files
+    pool = contributions(read_qrels(qrels), {n: read_run(p) for n, p in runs.items()}, 2, GROUPS)
+    # top 2: A1 {d1, d2}, A2 {d2, d5}, B1 {d3, d1}; group A {d1, d2, d5}, group B {d1, d3}
+    assert pool.unique == {"A": {("q1", "d2"), ("q1", "d5")}, "B": {("q1", "d3")}}
+    table = pool.table().set_index("group")
+    assert table.loc["A"].tolist() == [3, 1, 2, 0]  # judged, relevant (d1), unique judged, unique relevant
+    assert table.loc["B"].tolist() == [2, 2, 1, 1]  # d1, d3 relevant; d3 unique
+
+
+def test_table_2_statistics(files: tuple[Path, dict[str, Path], Path]) -> None:
+    qrels, runs, _ = files
+    (row,) = leave_one_out(read_qrels(qrels), {n: read_run(p) for n, p in runs.items()}, 2, GROUPS, ["P_1"])
+    # full P_1: A1 1, A2 0, B1 1 -> ranks A1 1, B1 2, A2 3 (ties by name).  Leaving A out removes d2, d5:
+    # nothing changes.  Leaving B out removes d3: B1's first document becomes unjudged, P_1 0, rank 3.
+    assert row.mean_abs_rank_change == pytest.approx(1 / 3)  # moves A1 0, A2 0, B1 +1
+    assert (row.max_down, row.max_up) == (1, 0)
+    assert row.rms_error == pytest.approx(math.sqrt(1 / 3))  # score changes 0, 0, -1
+    assert row.significant_share == 0.0  # one query: no test can be significant
+    # tau-b: experiment A 1; experiment B (1, 0, 1) vs (1, 0, 0): 1 concordant pair, one tie on each side -> 1/2
+    assert row.kendall_tau == pytest.approx((1 + 0.5) / 2)
+
+
+def test_pool_commands(files: tuple[Path, dict[str, Path], Path]) -> None:
+    qrels, runs, groups = files
+    code, out, _ = run_cli("pool", str(qrels), *map(str, runs.values()), "--depth", "2", "--groups", str(groups))
+    assert code == 0
+    assert "A\t3\t1\t2\t0" in out and "B\t2\t2\t1\t1" in out and "A1\t2\t1" in out
+    code, out, _ = run_cli("pool-bias", str(qrels), *map(str, runs.values()), "-d", "2", "--groups", str(groups),
+                           "-m", "P_1")
+    assert code == 0 and out.splitlines()[1].startswith("P_1\t0.333\t1\t0\t0.5774\t0.000\t0.7500")
+    # the Table 3 experiment: leave out the manual runs (A1 only)
+    code, out, _ = run_cli("pool-bias", str(qrels), *map(str, runs.values()), "-d", "2", "--groups", str(groups),
+                           "-m", "P_1", "--leave-out-runs", "type:manual")
+    assert code == 0 and out.splitlines()[1].startswith("P_1\t0.000\t0\t0")
+    code, _, err = run_cli("pool-bias", str(qrels), *map(str, runs.values()), "--groups", str(groups),
+                           "--leave-out-runs", "nope")
+    assert code == 2 and "must name runs given" in err
+
+
+def test_groups_file_names_runs_by_stem_and_errors_name_the_line(tmp_path: Path) -> None:
+    (tmp_path / "qrels").write_text(QRELS)
+    for name, text in RUNS.items():
+        (tmp_path / f"{name}.run.gz").write_bytes(gzip.compress(text.encode()))
+    runs = sorted(str(p) for p in tmp_path.glob("*.run.gz"))
+    (tmp_path / "groups").write_text("A1 A\r\n\r\nA2 A\nB1.run.gz B\n")  # stems or file names; CRLF, blank lines
+    code, out, _ = run_cli("pool", str(tmp_path / "qrels"), *runs, "-d", "2", "--groups", str(tmp_path / "groups"))
+    assert code == 0 and "A\t3\t1\t2\t0" in out
+    (tmp_path / "groups").write_text("A1 A\nA2 A\n")
+    code, _, err = run_cli("pool", str(tmp_path / "qrels"), *runs, "--groups", str(tmp_path / "groups"))
+    assert code == 2 and "groups" in err and "no line for run 'B1.run.gz'" in err
+    (tmp_path / "groups").write_text("A1 A\nA2 A x y\n")
+    code, _, err = run_cli("pool", str(tmp_path / "qrels"), *runs, "--groups", str(tmp_path / "groups"))
+    assert code == 2 and "line 2" in err and "A2 A x y" in err and "expected 'run group [type]'" in err
