@@ -7,8 +7,8 @@
   contribution from the qrels, re-evaluate every run, and report per measure the paper's
   Table 2: average absolute rank change of the left-out runs, the largest move down and up,
   the RMS error of their scores, the share whose score changed significantly (paired t-test,
-  p < 0.05) and Kendall's tau between the full and reduced rankings of all runs (mean over
-  the experiments).
+  p < 0.05) and Kendall's tau (the paper's 1 - 2 * inversions / pairs: ties agree) between the
+  full and reduced rankings of all runs (mean over the experiments).
 """
 
 from __future__ import annotations
@@ -154,7 +154,8 @@ def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
                 moves[m].append(after[n] - before[n])
                 errors[m].append(red_mean[n] - full_mean[n])
                 significant[m].append(p_value(full[n][m], reduced[n][m], "t") < 0.05)
-            taus[m].append(correlate.kendall_tau([full_mean[n] for n in names], [red_mean[n] for n in names]))
+            taus[m].append(correlate.kendall_tau_ties_agree([full_mean[n] for n in names],
+                                                            [red_mean[n] for n in names]))
     rows = []
     for m in moves:
         mv = np.asarray(moves[m])
