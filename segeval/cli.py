@@ -377,6 +377,8 @@ def pool_bias_command(
     leave_out_runs: Annotated[str | None, typer.Option(
         "--leave-out-runs", metavar="RUN,RUN|type:T", help="One experiment leaving these runs out (or every run "
                                                             "of a type), instead of one per group.")] = None,
+    adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME",
+                                                help="Relevance adapter for segment runs (default as eval).")] = None,
 ) -> None:
     """Leave-one-group-out: how each measure's ranking moves when a group's unique judgements go."""
     from segeval.pool import leave_one_out
@@ -396,7 +398,7 @@ def pool_bias_command(
             raise SegevalError(f"The 'leave_out_runs' parameter must name runs given. Got {leave_out_runs!r} "
                                f"instead.")
         experiments = {"left out": chosen}
-    rows = leave_one_out(q, by_name, depth, group_of, measure or ["map", "P_20", "bpref"], experiments)
+    rows = leave_one_out(q, by_name, depth, group_of, measure or ["map", "P_20", "bpref"], experiments, adapter)
     print("measure\tmean_abs_rank_change\tmax_down\tmax_up\trms_error\tsignificant_share\tkendall_tau")
     for r in rows:
         print(f"{r.measure}\t{r.mean_abs_rank_change:.3f}\t{r.max_down}\t{r.max_up}\t{r.rms_error:.4f}\t"

@@ -116,9 +116,9 @@ def _ranks(scores: Mapping[str, float]) -> dict[str, int]:
 
 def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: int, groups: Mapping[str, str],
                   measures: Sequence[str] = ("map", "P_20", "bpref"),
-                  experiments: Mapping[str, set[str]] | None = None) -> list[BiasRow]:
+                  experiments: Mapping[str, set[str]] | None = None, adapter: str | None = None) -> list[BiasRow]:
     """Remove each experiment's unique contribution (default: one experiment per group, leaving its
-    runs out) and compare the reduced evaluation with the full one."""
+    runs out) and compare the reduced evaluation with the full one (``adapter``: as in evaluate)."""
     from segeval import correlate
     from segeval.pipeline import evaluate
     from segeval.stats import p_value
@@ -130,7 +130,8 @@ def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
     def scores(q: pd.DataFrame) -> dict[str, dict[str, list[float]]]:
         out: dict[str, dict[str, list[float]]] = {}
         for n, r in runs.items():
-            ev = evaluate(q, r, list(measures), missing_queries="zero", queries=sorted(set(qrels["query"])))
+            ev = evaluate(q, r, list(measures), adapter=adapter, missing_queries="zero",
+                          queries=sorted(set(qrels["query"])))
             out[n] = {m: list(v) for m, v in ev.per_query.items()}
         return out
 

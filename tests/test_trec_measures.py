@@ -56,6 +56,15 @@ def test_bpref() -> None:
     assert T.bpref(ranked("1", 1, pool=[1])) == 1.0  # no judged non-relevant documents at all
 
 
+def test_bpref_and_rankeff_stay_in_range_when_a_segment_run_has_more_non_relevant_than_the_qrels() -> None:
+    # R = 3, N = 1 qrels unit, but three non-relevant segments above the relevant one at rank 4: the count is
+    # capped at min(R, N) = 1 -> penalty 1 -> bpref 0 (uncapped: (1 - 3) / 3 < 0); RankEff likewise 1 - 1/1 = 0
+    many = ranked("0001", num_rel=3, pool=[1, 1, 1, 0])
+    assert (T.bpref(many), T.rankeff(many)) == (0.0, 0.0)
+    two = ranked("0101", num_rel=3, pool=[1, 1, 1, 0, 0])  # N = 2: rank 2 -> 1 - 1/2, rank 4 -> 1 - 2/2
+    assert T.bpref(two) == pytest.approx(0.5 / 3) and T.rankeff(two) == pytest.approx(0.5 / 3)
+
+
 def test_num_nonrel_judged_ret() -> None:
     assert T.num_nonrel_judged_ret(A) == 2  # ranks 1 and 5
 

@@ -87,7 +87,9 @@ def bpref(a: Adapted) -> float:
     big_n = _judged_nonrelevant(a)
     above = _nonrelevant_above_relevant(a)
     bound = min(big_r, big_n)
-    penalties = np.where(above > 0, np.minimum(above, big_r) / max(bound, 1), 0.0)
+    # min(above, R) / min(R, N) as trec_eval; for documents above <= N, while segment runs can hold more
+    # non-relevant results than the qrels' N, so the count is capped at min(R, N) to keep bpref in [0, 1]
+    penalties = np.where(above > 0, np.minimum(above, bound) / max(bound, 1), 0.0)
     return float(np.sum(1.0 - penalties)) / big_r
 
 
@@ -144,7 +146,8 @@ def rankeff(a: Adapted) -> float:
         return 0.0
     big_n = _judged_nonrelevant(a)
     above = _nonrelevant_above_relevant(a)
-    return float(np.sum(1.0 - (above / big_n if big_n else 0.0 * above))) / big_r
+    capped = np.minimum(above, big_n)  # segment runs can hold more non-relevant results than the qrels' N
+    return float(np.sum(1.0 - (capped / big_n if big_n else 0.0 * above))) / big_r
 
 
 def f_at(a: Adapted, k: int) -> float:
