@@ -405,6 +405,44 @@ def pool_bias_command(
               f"{r.significant_share:.3f}\t{r.kendall_tau:.4f}")
 
 
+@app.command("incompleteness")
+def incompleteness_command(
+    qrels: QrelsArg,
+    runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False, help="Runs (files, globs, dirs).")],
+    fractions: Annotated[str, typer.Option("--fractions", metavar="F,F,...",
+                                           help="Fractions of each query's judgements kept.")]
+    = "1,0.8,0.6,0.4,0.2,0.1,0.05",
+    repeats: Annotated[int, typer.Option("--repeats", "-r", metavar="R", help="Random reductions per fraction.")] = 10,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Random seed.")] = 0,
+    measure: Annotated[list[str] | None, typer.Option("--measure", "-m", metavar="NAME",
+                                                      help="Measures (default map, P_20, bpref).")] = None,
+    adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME",
+                                                help="Relevance adapter for segment runs (default as eval).")] = None,
+    plot: Annotated[str | None, typer.Option("--plot", metavar="FILE", help="Also draw Figure 1 (.png/.svg).")]
+    = None,
+) -> None:
+    """Random reductions of the qrels: mean score and Kendall's tau with the full qrels per fraction."""
+    from segeval.errors import ParameterError
+    from segeval.pool import incompleteness
+    from segeval.read import read_qrels
+
+    try:
+        values = [float(x) for x in fractions.split(",") if x.strip()]
+    except ValueError:
+        raise ParameterError(f"The 'fractions' parameter must be numbers in (0, 1] separated by commas. "
+                             f"Got {fractions!r} instead.") from None
+    table = incompleteness(read_qrels(qrels), _runs_by_name(runs), measure or ["map", "P_20", "bpref"], values,
+                           repeats, seed, adapter)
+    print("measure\tfraction\tmean_score\tkendall_tau\tmin_kendall_tau")
+    for r in table.itertuples(index=False):
+        print(f"{r.measure}\t{r.fraction:g}\t{r.mean_score:.4f}\t{r.kendall_tau:.4f}\t{r.min_kendall_tau:.4f}")
+    if plot:
+        from segeval.plot.compare import incompleteness as figure
+
+        figure(table, plot)
+        print(f"wrote {plot}", file=sys.stderr)
+
+
 @app.command("mr")
 def moment_retrieval(
     truth: Annotated[str, typer.Argument(metavar="GROUND_TRUTH", show_default=False,

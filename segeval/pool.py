@@ -9,6 +9,8 @@
   the RMS error of their scores, the share whose score changed significantly (paired t-test,
   p < 0.05) and Kendall's tau (the paper's 1 - 2 * inversions / pairs: ties agree) between the
   full and reduced rankings of all runs (mean over the experiments).
+* :func:`incompleteness`: random, unbiased reductions of the qrels (section 5.1, Figure 1): mean
+  score and Kendall's tau against the full qrels per measure and fraction.
 """
 
 from __future__ import annotations
@@ -114,13 +116,74 @@ def _ranks(scores: Mapping[str, float]) -> dict[str, int]:
     return {n: i + 1 for i, n in enumerate(order)}
 
 
+def _scores(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], measures: Sequence[str], adapter: str | None,
+            queries: list[str]) -> dict[str, dict[str, list[float]]]:
+    """Per run and measure, the per-query scores over ``queries`` (a query missing from a run scores 0)."""
+    from segeval.pipeline import evaluate
+
+    out: dict[str, dict[str, list[float]]] = {}
+    for n, r in runs.items():
+        ev = evaluate(qrels, r, list(measures), adapter=adapter, missing_queries="zero", queries=queries)
+        out[n] = {m: list(v) for m, v in ev.per_query.items()}
+    return out
+
+
+def reduce_qrels(qrels: pd.DataFrame, fraction: float, rng: np.random.Generator) -> pd.DataFrame:
+    """A uniform random subset of each query's judgements: round(fraction * n) of its n lines, at least one."""
+    keep = np.zeros(len(qrels), dtype=bool)
+    for rows in qrels.groupby("query", sort=True).indices.values():
+        k = max(1, int(np.floor(fraction * len(rows) + 0.5)))
+        keep[rng.choice(rows, size=min(k, len(rows)), replace=False)] = True
+    return qrels.loc[keep].reset_index(drop=True)
+
+
+def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
+                   measures: Sequence[str] = ("map", "P_20", "bpref"),
+                   fractions: Sequence[float] = (1.0, 0.8, 0.6, 0.4, 0.2, 0.1, 0.05), repeats: int = 10, seed: int = 0,
+                   adapter: str | None = None) -> pd.DataFrame:
+    """Random, unbiased reductions of the qrels (the paper's section 5.1, Figure 1).
+
+    Per measure and fraction: the mean score over runs and repeats, and Kendall's tau (1 - 2 * inversions /
+    pairs) between the ranking of the runs on the full qrels and on each reduced qrels (mean and minimum over
+    the repeats). Every query of the full qrels is averaged.
+    """
+    from segeval import correlate
+    from segeval.errors import check_int
+
+    check_int("repeats", repeats, minimum=1)
+    for f in fractions:
+        if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f <= 1:
+            raise ParameterError(f"The 'fractions' parameter must hold numbers in (0, 1]. Got {f!r} instead.")
+    if len(runs) < 2:
+        raise ParameterError(f"The 'runs' parameter must hold at least 2 runs to rank. Got {len(runs)} instead.")
+    queries = sorted(set(qrels["query"]))
+    names = sorted(runs)
+    full = _scores(qrels, runs, measures, adapter, queries)
+    labels = list(full[names[0]])
+    full_mean = {m: [float(np.mean(full[n][m])) for n in names] for m in labels}
+    rows = []
+    for f in fractions:
+        rng = np.random.default_rng((seed, round(float(f) * 1e9)))  # a fraction's reductions depend on seed and f only
+        means: dict[str, list[float]] = {m: [] for m in labels}
+        taus: dict[str, list[float]] = {m: [] for m in labels}
+        for _ in range(repeats):
+            reduced = _scores(reduce_qrels(qrels, float(f), rng), runs, measures, adapter, queries)
+            for m in labels:
+                red = [float(np.mean(reduced[n][m])) for n in names]
+                means[m].append(float(np.mean(red)))
+                taus[m].append(correlate.kendall_tau_ties_agree(full_mean[m], red))
+        for m in labels:
+            rows.append({"measure": m, "fraction": float(f), "mean_score": float(np.mean(means[m])),
+                         "kendall_tau": float(np.mean(taus[m])), "min_kendall_tau": float(np.min(taus[m]))})
+    return pd.DataFrame(rows)
+
+
 def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: int, groups: Mapping[str, str],
                   measures: Sequence[str] = ("map", "P_20", "bpref"),
                   experiments: Mapping[str, set[str]] | None = None, adapter: str | None = None) -> list[BiasRow]:
     """Remove each experiment's unique contribution (default: one experiment per group, leaving its
     runs out) and compare the reduced evaluation with the full one (``adapter``: as in evaluate)."""
     from segeval import correlate
-    from segeval.pipeline import evaluate
     from segeval.stats import p_value
 
     pool = contributions(qrels, runs, depth, groups)
@@ -128,12 +191,7 @@ def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
         experiments = {g: {n for n, h in groups.items() if h == g and n in runs} for g in pool.groups}
 
     def scores(q: pd.DataFrame) -> dict[str, dict[str, list[float]]]:
-        out: dict[str, dict[str, list[float]]] = {}
-        for n, r in runs.items():
-            ev = evaluate(q, r, list(measures), adapter=adapter, missing_queries="zero",
-                          queries=sorted(set(qrels["query"])))
-            out[n] = {m: list(v) for m, v in ev.per_query.items()}
-        return out
+        return _scores(q, runs, measures, adapter, sorted(set(qrels["query"])))
 
     full = scores(qrels)
     names = sorted(runs)

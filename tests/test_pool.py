@@ -6,8 +6,10 @@ import gzip
 import math
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
+from segeval.errors import ParameterError
 from segeval.pool import contributions, leave_one_out
 from segeval.read import read_qrels, read_run
 from tests.conftest import run_cli
@@ -102,3 +104,66 @@ def test_segment_runs_pool_by_video_and_take_an_adapter(tmp_path: Path) -> None:
     code, out, err = run_cli("pool-bias", *files, "-m", "P_1", "-a", "overlap-once")
     assert code == 0, err
     assert out.splitlines()[1] == "P_1_once\t0.500\t1\t0\t1.0000\t0.000\t1.0000"
+
+
+def test_reduce_qrels_keeps_round_half_up_of_each_query_and_at_least_one() -> None:
+    import numpy as np
+
+    from segeval.pool import reduce_qrels
+
+    qrels = read_qrels_text("".join(f"q1 0 d{i} {i % 2}\n" for i in range(5)) + "q2 0 e1 1\nq2 0 e2 0\n")
+    rng = np.random.default_rng(3)
+    half = reduce_qrels(qrels, 0.5, rng)  # q1: 2.5 -> 3 of 5; q2: 1.0 -> 1 of 2
+    assert half.groupby("query").size().to_dict() == {"q1": 3, "q2": 1}
+    assert set(zip(half["query"], half["item"], strict=True)) <= set(zip(qrels["query"], qrels["item"], strict=True))
+    assert reduce_qrels(qrels, 0.05, rng).groupby("query").size().to_dict() == {"q1": 1, "q2": 1}  # 0.25 -> 0 -> 1
+    assert reduce_qrels(qrels, 1.0, rng).equals(qrels)
+
+
+def read_qrels_text(text: str) -> pd.DataFrame:
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".qrels", delete=False) as f:
+        f.write(text)
+    return read_qrels(f.name)
+
+
+def test_incompleteness_scores_and_tau() -> None:
+    from segeval.pool import incompleteness
+
+    qrels = read_qrels_text("q1 0 d1 1\nq1 0 d2 1\nq1 0 d3 0\n")
+    runs = {"X": read_run_text("q1 Q0 d1 1 2 X\nq1 Q0 d2 2 1 X\n"),
+            "Y": read_run_text("q1 Q0 d3 1 2 Y\nq1 Q0 d1 2 1 Y\n")}
+    table = incompleteness(qrels, runs, ["P_2"], [1.0, 1 / 3], repeats=100, seed=1).set_index("fraction")
+    # full: X 2/2, Y 1/2 -> mean 0.75, tau 1.  Keeping 1 of 3 lines: d1 -> X 0.5, Y 0.5 (mean 0.5); d2 -> 0.5, 0
+    # (0.25); d3 -> 0, 0 (0).  Expected mean (0.5 + 0.25 + 0) / 3 = 0.25 (sd of a mean of 100: 0.020); no
+    # outcome inverts X above Y (ties agree), so tau stays 1.
+    assert table.loc[1.0, "mean_score"] == 0.75 and table.loc[1.0, "kendall_tau"] == 1.0
+    assert abs(table.loc[1 / 3, "mean_score"] - 0.25) < 0.07
+    assert table.loc[1 / 3, "min_kendall_tau"] == 1.0
+    again = incompleteness(qrels, runs, ["P_2"], [1 / 3], repeats=100, seed=1)
+    assert again["mean_score"].iloc[0] == table.loc[1 / 3, "mean_score"]  # same seed and fraction, same reductions
+    with pytest.raises(ParameterError, match=r"'fractions' parameter must hold numbers in \(0, 1\]. Got 0"):
+        incompleteness(qrels, runs, ["P_2"], [0])
+    with pytest.raises(ParameterError, match="at least 2 runs"):
+        incompleteness(qrels, {"X": runs["X"]}, ["P_2"])
+
+
+def read_run_text(text: str) -> pd.DataFrame:
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".run", delete=False) as f:
+        f.write(text)
+    return read_run(f.name)
+
+
+def test_incompleteness_command(files: tuple[Path, dict[str, Path], Path], tmp_path: Path) -> None:
+    qrels, runs, _ = files
+    code, out, err = run_cli("incompleteness", str(qrels), *map(str, runs.values()), "-m", "P_1", "--fractions",
+                             "1,0.4", "-r", "3", "--plot", str(tmp_path / "f.png"))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("measure\tfraction") and lines[1] == "P_1\t1\t0.6667\t1.0000\t1.0000"  # (1+0+1)/3
+    assert len(lines) == 3 and (tmp_path / "f.png").stat().st_size > 1000
+    code, _, err = run_cli("incompleteness", str(qrels), *map(str, runs.values()), "--fractions", "1,x")
+    assert code == 2 and "'fractions' parameter" in err and "'1,x'" in err

@@ -69,3 +69,21 @@ def distributions(values: Mapping[str, Sequence[float]], measure: str, output: s
     ax.set_title(f"Per-query {measure}")
     fig.tight_layout()
     return _save(fig, output)
+
+
+def incompleteness(table: object, output: str | Path | None = None) -> str:
+    """The paper's Figure 1: mean score (a) and Kendall's tau (b) against the fraction of qrels kept."""
+    plt = _pyplot()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
+    for measure, rows in table.groupby("measure", sort=False):  # type: ignore[attr-defined]
+        rows = rows.sort_values("fraction")
+        left.plot(rows["fraction"] * 100, rows["mean_score"], marker="o", markersize=3, label=measure)
+        right.plot(rows["fraction"] * 100, rows["kendall_tau"], marker="o", markersize=3, label=measure)
+    left.set_title("(a) mean score")
+    right.set_title("(b) Kendall's tau with the full qrels")
+    for ax in (left, right):
+        ax.set_xlabel("size of the qrels (% of the original)")
+        ax.legend(fontsize=7)
+    right.axhline(0.9, color="grey", linewidth=0.5, linestyle="--")
+    fig.tight_layout()
+    return _save(fig, output)
