@@ -12,7 +12,7 @@ import pytest
 from segeval.errors import ParameterError
 from segeval.pool import contributions, leave_one_out
 from segeval.read import read_qrels, read_run
-from tests.conftest import run_cli
+from tests.conftest import run_cli, shared
 
 QRELS = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 1\nq1 0 d4 1\nq1 0 d5 0\n"
 RUNS = {"A1": "q1 Q0 d1 1 0.9 A1\nq1 Q0 d2 2 0.8 A1\nq1 Q0 d3 3 0.1 A1\n",
@@ -167,3 +167,17 @@ def test_incompleteness_command(files: tuple[Path, dict[str, Path], Path], tmp_p
     assert len(lines) == 3 and (tmp_path / "f.png").stat().st_size > 1000
     code, _, err = run_cli("incompleteness", str(qrels), *map(str, runs.values()), "--fractions", "1,x")
     assert code == 2 and "'fractions' parameter" in err and "'1,x'" in err
+
+
+def test_incompleteness_on_the_mediaeval_2014_search_runs_shows_the_papers_effect() -> None:
+    """CI only: the README's figures; P_10 and MAP fall as the qrels shrink while bpref rises (section 5.1)."""
+    from segeval.pool import incompleteness
+
+    names = ["180-60-over", "600-200-noover", "galuskacova-over", "me14sh_UT-HMI2014_S_1_Sh_U_N"]
+    runs = {n: read_run(shared("mediaeval", f"{n}.txt.gz")) for n in names}
+    table = incompleteness(read_qrels(shared("mediaeval", "me14sh_search_testSet.qrel.gz")), runs,
+                           ["map", "P_10", "bpref"], [1.0, 0.05], repeats=5, seed=0, adapter="overlap-once")
+    score = {(r.measure, r.fraction): round(r.mean_score, 4) for r in table.itertuples()}
+    assert (score["P_10_once", 1.0], score["P_10_once", 0.05]) == (0.4225, 0.1077)
+    assert (score["map_once", 1.0], score["map_once", 0.05]) == (0.2038, 0.1514)
+    assert (score["bpref_once", 1.0], score["bpref_once", 0.05]) == (0.6585, 0.6935)
