@@ -351,14 +351,18 @@ def pool_command(
     runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False, help="Runs (files, globs, dirs).")],
     depth: Annotated[int, typer.Option("--depth", "-d", metavar="D", help="Pool depth.")] = 100,
     groups: Annotated[str | None, typer.Option("--groups", metavar="FILE", help="'run group [type]' lines.")] = None,
+    adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME",
+                                                help="Adapter matching segment results to qrels segments "
+                                                     "(default overlap).")] = None,
 ) -> None:
-    """Judged documents each run and group put in its top D, and each group's unique contribution."""
+    """Judged items (documents, or qrels segments) each run and group put in its top D, and each group's
+    unique contribution."""
     from segeval.pool import contributions
     from segeval.read import read_qrels
 
     q = read_qrels(qrels)
     by_name = _runs_by_name(runs)
-    pool = contributions(q, by_name, depth, _groups_for(groups, by_name)[0] if groups else None)
+    pool = contributions(q, by_name, depth, _groups_for(groups, by_name)[0] if groups else None, adapter)
     print("run\tjudged\trelevant")
     for name in sorted(pool.runs):
         print(f"{name}\t{len(pool.runs[name])}\t{len(pool.runs[name] & pool.relevant)}")

@@ -1,8 +1,8 @@
-"""Pool analysis and pool bias (Buttcher, Clarke, Yeung & Soboroff, SIGIR 2007), for document runs.
+"""Pool analysis and pool bias (Buttcher, Clarke, Yeung & Soboroff, SIGIR 2007), for document and segment runs.
 
-* :func:`contributions`: the judged documents each run puts in its top ``depth``, per group the
-  union over its runs, and each group's *unique* contribution (judged documents no other group
-  has in its top ``depth``), with relevant counts (the paper's Tables 1 and 4).
+* :func:`contributions`: the judged items (documents, or the qrels segments an adapter matched) each run
+  puts in its top ``depth``, per group the union over its runs, and each group's *unique* contribution
+  (judged items no other group has in its top ``depth``), with relevant counts (Tables 1 and 4).
 * :func:`leave_one_out`: for each group (or a chosen set of runs), remove its unique
   contribution from the qrels, re-evaluate every run, and report per measure the paper's
   Table 2: average absolute rank change of the left-out runs, the largest move down and up,
@@ -24,7 +24,7 @@ import pandas as pd
 
 from segeval.errors import InputError, ParameterError
 
-Item = tuple[str, str]  # (query, document)
+Item = tuple[str, str | int]  # (query, document) or, for segments, (query, qrels line number)
 
 
 def read_groups(path: str | Path) -> tuple[dict[str, str], dict[str, str]]:
@@ -48,14 +48,30 @@ def read_groups(path: str | Path) -> tuple[dict[str, str], dict[str, str]]:
     return group, kind
 
 
-def top_items(qrels: pd.DataFrame, run: pd.DataFrame, depth: int) -> set[Item]:
-    """The (query, document) pairs of the run's top ``depth`` per query (trec_eval order)."""
-    from segeval.prepare import prepare
+def _keys(qrels: pd.DataFrame) -> list[Item]:
+    """Each qrels line's item: (query, document), or (query, line number) for segment qrels."""
+    from segeval.validate import is_documents
 
-    data = prepare(qrels, run, order="score", max_results=depth, missing_queries="zero")
-    queries = np.asarray(data.queries, dtype=object)[data.run["qcode"].to_numpy()]
-    items = data.items[data.run["icode"].to_numpy()]
-    return set(zip(queries.tolist(), items.tolist(), strict=True))
+    column = qrels["item"] if is_documents(qrels) else qrels["line"].astype(int)
+    return list(zip(qrels["query"].tolist(), column.tolist(), strict=True))
+
+
+def top_items(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> set[Item]:
+    """The judged items the run puts in its top ``depth`` per query: documents (trec_eval order), or the
+    qrels segments that ``adapter`` (default as evaluate: overlap) matched to the top ``depth`` results."""
+    from segeval.pipeline import make_adapter
+    from segeval.prepare import prepare
+    from segeval.validate import is_documents
+
+    documents = is_documents(qrels)
+    data = prepare(qrels, run, order="score" if documents else "rank", max_results=depth, missing_queries="zero")
+    if documents:
+        queries = np.asarray(data.queries, dtype=object)[data.run["qcode"].to_numpy()]
+        items = data.items[data.run["icode"].to_numpy()]
+        return set(zip(queries.tolist(), items.tolist(), strict=True))
+    lines = data.qrels["line"].to_numpy()
+    per_query = make_adapter(adapter or "overlap").adapt(data)
+    return {(data.queries[k], int(lines[r])) for k, a in enumerate(per_query) for r in a.match_rows}
 
 
 @dataclass
@@ -78,18 +94,19 @@ class Pool:
 
 
 def contributions(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: int,
-                  groups: Mapping[str, str] | None = None) -> Pool:
-    """Each run's and group's judged documents in the top ``depth``; groups default to one per run."""
+                  groups: Mapping[str, str] | None = None, adapter: str | None = None) -> Pool:
+    """Each run's and group's judged items in the top ``depth`` (see :func:`top_items`); groups default to
+    one per run."""
     if depth < 1:
         raise ParameterError(f"The 'depth' parameter must be an integer >= 1. Got {depth} instead.")
-    judged = set(zip(qrels["query"].tolist(), qrels["item"].tolist(), strict=True))
-    relevant = set(zip(qrels.loc[qrels["rel"] > 0, "query"].tolist(), qrels.loc[qrels["rel"] > 0, "item"].tolist(),
-                       strict=True))
+    keys = _keys(qrels)
+    judged = set(keys)
+    relevant = {k for k, rel in zip(keys, qrels["rel"].to_numpy() > 0, strict=True) if rel}
     group_of = dict(groups) if groups else {name: name for name in runs}
     missing = sorted(set(runs) - set(group_of))
     if missing:
         raise ParameterError(f"The 'groups' parameter must name every run. Got no group for {', '.join(missing)}.")
-    per_run = {name: top_items(qrels, run, depth) & judged for name, run in runs.items()}
+    per_run = {name: top_items(qrels, run, depth, adapter) & judged for name, run in runs.items()}
     per_group: dict[str, set[Item]] = {}
     for name, items in per_run.items():
         per_group.setdefault(group_of[name], set()).update(items)
@@ -186,7 +203,7 @@ def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
     from segeval import correlate
     from segeval.stats import p_value
 
-    pool = contributions(qrels, runs, depth, groups)
+    pool = contributions(qrels, runs, depth, groups, adapter)
     if experiments is None:
         experiments = {g: {n for n, h in groups.items() if h == g and n in runs} for g in pool.groups}
 
@@ -202,7 +219,7 @@ def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
     for _, left_out in sorted(experiments.items()):
         others = set().union(*(pool.runs[n] for n in runs if n not in left_out))
         removed = set().union(*(pool.runs[n] for n in left_out)) - others
-        keep = [(q, d) not in removed for q, d in zip(qrels["query"], qrels["item"], strict=True)]
+        keep = [k not in removed for k in _keys(qrels)]
         reduced_q = qrels.loc[keep].reset_index(drop=True)
         reduced = scores(reduced_q)
         for m in moves:

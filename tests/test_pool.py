@@ -89,7 +89,7 @@ def test_groups_file_names_runs_by_stem_and_errors_name_the_line(tmp_path: Path)
     assert code == 2 and "line 2" in err and "A2 A x y" in err and "expected 'run group [type]'" in err
 
 
-def test_segment_runs_pool_by_video_and_take_an_adapter(tmp_path: Path) -> None:
+def test_segment_items_are_the_qrels_segments_the_adapter_matched(tmp_path: Path) -> None:
     (tmp_path / "qrels").write_text("q1 Q0 v1 0.00 1.00 1\nq1 Q0 v1 2.00 3.00 0\nq1 Q0 v2 0.00 1.00 1\n")
     (tmp_path / "A1.txt").write_text("q1 Q0 v1 0.00 1.00 1 0.9 A1\n")
     (tmp_path / "B1.txt").write_text("q1 Q0 v2 0.00 1.00 1 0.9 B1\nq1 Q0 v1 2.00 3.00 2 0.8 B1\n")
@@ -97,8 +97,13 @@ def test_segment_runs_pool_by_video_and_take_an_adapter(tmp_path: Path) -> None:
     files = [str(tmp_path / "qrels"), str(tmp_path / "A1.txt"), str(tmp_path / "B1.txt"), "-d", "1",
              "--groups", str(tmp_path / "groups")]
     code, out, _ = run_cli("pool", *files)
-    assert code == 0 and "A\t1\t1\t1\t1" in out and "B\t1\t1\t1\t1" in out  # top 1: A {v1}, B {v2}, both unique
-    # full P_1: A1 1, B1 1 (tie: A1 first).  Leaving A out drops both v1 segments: A1 0 -> rank 2 (down 1);
+    # top 1: A1 matches qrels line 1 (v1 0-1), B1 line 3 (v2 0-1); both unique
+    assert code == 0 and "A\t1\t1\t1\t1" in out and "B\t1\t1\t1\t1" in out
+    code, out, _ = run_cli("pool", *files[:3], "-d", "2", *files[5:])
+    # top 2: B1 also matches line 2 (v1 2-3, non-relevant).  A's line 1 stays unique: items are segments, not
+    # videos (by video, B's v1 would take A's only item)
+    assert code == 0 and "A\t1\t1\t1\t1" in out and "B\t2\t1\t2\t1" in out
+    # full P_1: A1 1, B1 1 (tie: A1 first).  Leaving A out drops line 1: A1's result is unjudged, 0 -> rank 2;
     # leaving B out drops v2: B1 0, still rank 2.  |moves| 1, 0 -> 0.5; errors -1, -1 -> RMS 1; one query -> p = 1;
     # tau: each experiment only turns a tie into an order -> no inversion -> 1
     code, out, err = run_cli("pool-bias", *files, "-m", "P_1", "-a", "overlap-once")
