@@ -403,10 +403,10 @@ def pool_bias_command(
                                f"instead.")
         experiments = {"left out": chosen}
     rows = leave_one_out(q, by_name, depth, group_of, measure or ["map", "P_20", "bpref"], experiments, adapter)
-    print("measure\tmean_abs_rank_change\tmax_down\tmax_up\trms_error\tsignificant_share\tkendall_tau")
+    print("measure\tmean_abs_rank_change\tmax_down\tmax_up\trms_error\tsignificant_share\tkendall_tau\tmean_error")
     for r in rows:
         print(f"{r.measure}\t{r.mean_abs_rank_change:.3f}\t{r.max_down}\t{r.max_up}\t{r.rms_error:.4f}\t"
-              f"{r.significant_share:.3f}\t{r.kendall_tau:.4f}")
+              f"{r.significant_share:.3f}\t{r.kendall_tau:.4f}\t{r.mean_error:+.4f}")
 
 
 @app.command("incompleteness")

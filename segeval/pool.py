@@ -126,6 +126,7 @@ class BiasRow:
     rms_error: float
     significant_share: float
     kendall_tau: float
+    mean_error: float = 0.0  # signed: reduced minus full score of the left-out runs, averaged
 
 
 def _ranks(scores: Mapping[str, float]) -> dict[str, int]:
@@ -238,5 +239,6 @@ def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
         rows.append(BiasRow(m, float(np.mean(np.abs(mv))) if len(mv) else 0.0, int(mv.max(initial=0)),
                             int(-mv.min(initial=0)), float(np.sqrt(np.mean(np.square(errors[m])))) if errors[m]
                             else 0.0, float(np.mean(significant[m])) if significant[m] else 0.0,
-                            float(np.mean(taus[m])) if taus[m] else 1.0))
+                            float(np.mean(taus[m])) if taus[m] else 1.0,
+                            float(np.mean(errors[m])) if errors[m] else 0.0))
     return rows

@@ -50,6 +50,7 @@ def test_table_2_statistics(files: tuple[Path, dict[str, Path], Path]) -> None:
     assert row.mean_abs_rank_change == pytest.approx(1 / 3)  # moves A1 0, A2 0, B1 +1
     assert (row.max_down, row.max_up) == (1, 0)
     assert row.rms_error == pytest.approx(math.sqrt(1 / 3))  # score changes 0, 0, -1
+    assert row.mean_error == pytest.approx(-1 / 3)
     assert row.significant_share == 0.0  # one query: no test can be significant
     # the paper's tau = 1 - 2 * inversions / pairs (74 inversions of 861 pairs -> 0.8281): experiment B
     # (1, 0, 1) vs (1, 0, 0) has 1 concordant pair and 2 pairs tied on one side, no inversion -> 1
@@ -108,7 +109,7 @@ def test_segment_items_are_the_qrels_segments_the_adapter_matched(tmp_path: Path
     # tau: each experiment only turns a tie into an order -> no inversion -> 1
     code, out, err = run_cli("pool-bias", *files, "-m", "P_1", "-a", "overlap-once")
     assert code == 0, err
-    assert out.splitlines()[1] == "P_1_once\t0.500\t1\t0\t1.0000\t0.000\t1.0000"
+    assert out.splitlines()[1] == "P_1_once\t0.500\t1\t0\t1.0000\t0.000\t1.0000\t-1.0000"
 
 
 def test_reduce_qrels_keeps_round_half_up_of_each_query_and_at_least_one() -> None:
