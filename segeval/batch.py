@@ -38,6 +38,15 @@ def expand_runs(specs: Sequence[str]) -> list[str]:
     return out
 
 
+def run_names(paths: Sequence[str | Path]) -> list[str]:
+    """Display names of runs: the file name, with ``#2``, ``#3`` ... for later files of the same name."""
+    names: list[str] = []
+    for r in paths:
+        name = Path(r).name
+        names.append(name if name not in names else f"{name}#{sum(n.split('#')[0] == name for n in names) + 1}")
+    return names
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What evaluating one run printed, and how it ended."""

@@ -319,11 +319,17 @@ def report(
 
 
 def _runs_by_name(runs: list[str]) -> dict[str, Any]:
-    from segeval.batch import expand_runs
+    from segeval.batch import expand_runs, run_names
     from segeval.read import read_run
     from segeval.validate import validate_run
 
-    return {Path(r).name: validate_run(read_run(r)) for r in expand_runs(runs)}
+    paths = expand_runs(runs)
+    return {name: validate_run(read_run(r)) for name, r in zip(run_names(paths), paths, strict=True)}
+
+
+def _run_aliases(name: str) -> tuple[str, str]:
+    """What a groups file or --leave-out-runs may call a run file: its name, or its name without extensions."""
+    return name, name.split(".", 1)[0]
 
 
 def _groups_for(path: str, names: Any) -> tuple[dict[str, str], dict[str, str]]:
@@ -335,8 +341,8 @@ def _groups_for(path: str, names: Any) -> tuple[dict[str, str], dict[str, str]]:
     groups: dict[str, str] = {}
     types: dict[str, str] = {}
     for name in names:
-        key = name if name in group_of else name.split(".", 1)[0]
-        if key not in group_of:
+        key = next((a for a in _run_aliases(name) if a in group_of), None)
+        if key is None:
             raise InputError(path, f"has no line for run '{name}'; expected 'run group [type]' for every run "
                                    f"(file name, or file name without extensions)")
         groups[name] = group_of[key]
@@ -385,7 +391,7 @@ def pool_bias_command(
                                                 help="Relevance adapter for segment runs (default as eval).")] = None,
 ) -> None:
     """Leave-one-group-out: how each measure's ranking moves when a group's unique judgements go."""
-    from segeval.pool import leave_one_out
+    from segeval.pool import DEFAULT_MEASURES, leave_one_out
     from segeval.read import read_qrels
 
     q = read_qrels(qrels)
@@ -394,15 +400,15 @@ def pool_bias_command(
     experiments = None
     if leave_out_runs:
         if leave_out_runs.startswith("type:"):
-            chosen = {n for n, t in type_of.items() if t == leave_out_runs[5:] and n in by_name}
+            found = [{n for n, t in type_of.items() if t == leave_out_runs[5:]}]
         else:
-            names = {n.split(".", 1)[0]: n for n in by_name} | {n: n for n in by_name}
-            chosen = {names.get(x, x) for x in leave_out_runs.split(",") if x}
-        if not chosen or not chosen <= set(by_name):
+            found = [{n for n in by_name if x in _run_aliases(n)} for x in leave_out_runs.split(",") if x]
+        chosen = set().union(*found)
+        if not found or not all(found):  # every name (or the type) must match a run given
             raise SegevalError(f"The 'leave_out_runs' parameter must name runs given. Got {leave_out_runs!r} "
                                f"instead.")
         experiments = {"left out": chosen}
-    rows = leave_one_out(q, by_name, depth, group_of, measure or ["map", "P_20", "bpref"], experiments, adapter)
+    rows = leave_one_out(q, by_name, depth, group_of, measure or DEFAULT_MEASURES, experiments, adapter)
     print("measure\tmean_abs_rank_change\tmax_down\tmax_up\trms_error\tsignificant_share\tkendall_tau\tmean_error")
     for r in rows:
         print(f"{r.measure}\t{r.mean_abs_rank_change:.3f}\t{r.max_down}\t{r.max_up}\t{r.rms_error:.4f}\t"
@@ -427,7 +433,7 @@ def incompleteness_command(
 ) -> None:
     """Random reductions of the qrels: mean score and Kendall's tau with the full qrels per fraction."""
     from segeval.errors import ParameterError
-    from segeval.pool import incompleteness
+    from segeval.pool import DEFAULT_MEASURES, incompleteness
     from segeval.read import read_qrels
 
     try:
@@ -435,7 +441,7 @@ def incompleteness_command(
     except ValueError:
         raise ParameterError(f"The 'fractions' parameter must be numbers in (0, 1] separated by commas. "
                              f"Got {fractions!r} instead.") from None
-    table = incompleteness(read_qrels(qrels), _runs_by_name(runs), measure or ["map", "P_20", "bpref"], values,
+    table = incompleteness(read_qrels(qrels), _runs_by_name(runs), measure or DEFAULT_MEASURES, values,
                            repeats, seed, adapter)
     print("measure\tfraction\tmean_score\tkendall_tau\tmin_kendall_tau")
     for r in table.itertuples(index=False):
@@ -539,9 +545,11 @@ def plot_adr_command(
 
 
 def _per_query(qrels: str, runs: list[str], names: list[str], adapter: str | None) -> dict[str, object]:
+    from segeval.batch import run_names
     from segeval.pipeline import evaluate
 
-    return {Path(r).name: evaluate(qrels, r, names, adapter=adapter, missing_queries="zero") for r in runs}
+    return {label: evaluate(qrels, r, names, adapter=adapter, missing_queries="zero")
+            for label, r in zip(run_names(runs), runs, strict=True)}
 
 
 @plot_app.command("pr")

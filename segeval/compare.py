@@ -61,16 +61,14 @@ def compare_runs(
     jobs: int | None = 1,
 ) -> Comparison:
     """Evaluate every run over all qrels queries and compare each with the baseline (default: the first)."""
+    from segeval.batch import run_names
     from segeval.read import read_qrels
 
     q = read_qrels(qrels)
     runs = list(runs)
     if baseline is not None and str(baseline) not in {str(r) for r in runs}:
         runs = [baseline, *runs]
-    names: list[str] = []
-    for r in runs:  # the same file twice is compared with itself: name the second copy name#2
-        name = Path(r).name
-        names.append(name if name not in names else f"{name}#{sum(n.split('#')[0] == name for n in names) + 1}")
+    names = run_names(runs)  # the same file twice is compared with itself: the second copy is name#2
     if len(names) < 2:
         raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
     base_name = Path(baseline).name if baseline is not None else names[0]

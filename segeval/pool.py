@@ -24,6 +24,8 @@ import pandas as pd
 
 from segeval.errors import InputError, ParameterError
 
+DEFAULT_MEASURES = ("map", "P_20", "bpref")
+
 Item = tuple[str, str | int]  # (query, document) or, for segments, (query, qrels line number)
 
 
@@ -146,6 +148,11 @@ def _scores(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], measures: Seq
     return out
 
 
+def _run_means(scores: Mapping[str, Mapping[str, list[float]]], names: list[str]) -> dict[str, list[float]]:
+    """Per measure, each run's mean score, in ``names`` order."""
+    return {m: [float(np.mean(scores[n][m])) for n in names] for m in scores[names[0]]}
+
+
 def reduce_qrels(qrels: pd.DataFrame, fraction: float, rng: np.random.Generator) -> pd.DataFrame:
     """A uniform random subset of each query's judgements: round(fraction * n) of its n lines, at least one."""
     keep = np.zeros(len(qrels), dtype=bool)
@@ -156,7 +163,7 @@ def reduce_qrels(qrels: pd.DataFrame, fraction: float, rng: np.random.Generator)
 
 
 def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
-                   measures: Sequence[str] = ("map", "P_20", "bpref"),
+                   measures: Sequence[str] = DEFAULT_MEASURES,
                    fractions: Sequence[float] = (1.0, 0.8, 0.6, 0.4, 0.2, 0.1, 0.05), repeats: int = 10, seed: int = 0,
                    adapter: str | None = None) -> pd.DataFrame:
     """Random, unbiased reductions of the qrels (the paper's section 5.1, Figure 1).
@@ -176,18 +183,17 @@ def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
         raise ParameterError(f"The 'runs' parameter must hold at least 2 runs to rank. Got {len(runs)} instead.")
     queries = sorted(set(qrels["query"]))
     names = sorted(runs)
-    full = _scores(qrels, runs, measures, adapter, queries)
-    labels = list(full[names[0]])
-    full_mean = {m: [float(np.mean(full[n][m])) for n in names] for m in labels}
+    full_mean = _run_means(_scores(qrels, runs, measures, adapter, queries), names)
+    labels = list(full_mean)
     rows = []
     for f in fractions:
         rng = np.random.default_rng((seed, round(float(f) * 1e9)))  # a fraction's reductions depend on seed and f only
         means: dict[str, list[float]] = {m: [] for m in labels}
         taus: dict[str, list[float]] = {m: [] for m in labels}
         for _ in range(repeats):
-            reduced = _scores(reduce_qrels(qrels, float(f), rng), runs, measures, adapter, queries)
+            reduced = _run_means(_scores(reduce_qrels(qrels, float(f), rng), runs, measures, adapter, queries), names)
             for m in labels:
-                red = [float(np.mean(reduced[n][m])) for n in names]
+                red = reduced[m]
                 means[m].append(float(np.mean(red)))
                 taus[m].append(correlate.kendall_tau_ties_agree(full_mean[m], red))
         for m in labels:
@@ -197,7 +203,7 @@ def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
 
 
 def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: int, groups: Mapping[str, str],
-                  measures: Sequence[str] = ("map", "P_20", "bpref"),
+                  measures: Sequence[str] = DEFAULT_MEASURES,
                   experiments: Mapping[str, set[str]] | None = None, adapter: str | None = None) -> list[BiasRow]:
     """Remove each experiment's unique contribution (default: one experiment per group, leaving its
     runs out) and compare the reduced evaluation with the full one (``adapter``: as in evaluate)."""
@@ -208,31 +214,30 @@ def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
     if experiments is None:
         experiments = {g: {n for n, h in groups.items() if h == g and n in runs} for g in pool.groups}
 
-    def scores(q: pd.DataFrame) -> dict[str, dict[str, list[float]]]:
-        return _scores(q, runs, measures, adapter, sorted(set(qrels["query"])))
-
-    full = scores(qrels)
+    queries = sorted(set(qrels["query"]))
+    keys = _keys(qrels)
     names = sorted(runs)
-    moves: dict[str, list[int]] = {m: [] for m in full[names[0]]}
+    full = _scores(qrels, runs, measures, adapter, queries)
+    full_mean = _run_means(full, names)
+    before = {m: _ranks(dict(zip(names, v, strict=True))) for m, v in full_mean.items()}
+    moves: dict[str, list[int]] = {m: [] for m in full_mean}
     errors: dict[str, list[float]] = {m: [] for m in moves}
     significant: dict[str, list[bool]] = {m: [] for m in moves}
     taus: dict[str, list[float]] = {m: [] for m in moves}
     for _, left_out in sorted(experiments.items()):
         others = set().union(*(pool.runs[n] for n in runs if n not in left_out))
         removed = set().union(*(pool.runs[n] for n in left_out)) - others
-        keep = [k not in removed for k in _keys(qrels)]
-        reduced_q = qrels.loc[keep].reset_index(drop=True)
-        reduced = scores(reduced_q)
+        reduced_q = qrels.loc[[k not in removed for k in keys]].reset_index(drop=True)
+        reduced = _scores(reduced_q, runs, measures, adapter, queries)
+        red_mean = _run_means(reduced, names)
         for m in moves:
-            full_mean = {n: float(np.mean(full[n][m])) for n in names}
-            red_mean = {n: float(np.mean(reduced[n][m])) for n in names}
-            before, after = _ranks(full_mean), _ranks(red_mean)
+            after = _ranks(dict(zip(names, red_mean[m], strict=True)))
             for n in sorted(left_out):
-                moves[m].append(after[n] - before[n])
-                errors[m].append(red_mean[n] - full_mean[n])
+                i = names.index(n)
+                moves[m].append(after[n] - before[m][n])
+                errors[m].append(red_mean[m][i] - full_mean[m][i])
                 significant[m].append(p_value(full[n][m], reduced[n][m], "t") < 0.05)
-            taus[m].append(correlate.kendall_tau_ties_agree([full_mean[n] for n in names],
-                                                            [red_mean[n] for n in names]))
+            taus[m].append(correlate.kendall_tau_ties_agree(full_mean[m], red_mean[m]))
     rows = []
     for m in moves:
         mv = np.asarray(moves[m])

@@ -6,7 +6,6 @@ import gzip
 import math
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from segeval.errors import ParameterError
@@ -112,12 +111,13 @@ def test_segment_items_are_the_qrels_segments_the_adapter_matched(tmp_path: Path
     assert out.splitlines()[1] == "P_1_once\t0.500\t1\t0\t1.0000\t0.000\t1.0000\t-1.0000"
 
 
-def test_reduce_qrels_keeps_round_half_up_of_each_query_and_at_least_one() -> None:
+def test_reduce_qrels_keeps_round_half_up_of_each_query_and_at_least_one(tmp_path: Path) -> None:
     import numpy as np
 
     from segeval.pool import reduce_qrels
 
-    qrels = read_qrels_text("".join(f"q1 0 d{i} {i % 2}\n" for i in range(5)) + "q2 0 e1 1\nq2 0 e2 0\n")
+    text = "".join(f"q1 0 d{i} {i % 2}\n" for i in range(5)) + "q2 0 e1 1\nq2 0 e2 0\n"
+    qrels = read_qrels(written(tmp_path, "q", text))
     rng = np.random.default_rng(3)
     half = reduce_qrels(qrels, 0.5, rng)  # q1: 2.5 -> 3 of 5; q2: 1.0 -> 1 of 2
     assert half.groupby("query").size().to_dict() == {"q1": 3, "q2": 1}
@@ -126,20 +126,17 @@ def test_reduce_qrels_keeps_round_half_up_of_each_query_and_at_least_one() -> No
     assert reduce_qrels(qrels, 1.0, rng).equals(qrels)
 
 
-def read_qrels_text(text: str) -> pd.DataFrame:
-    import tempfile
-
-    with tempfile.NamedTemporaryFile("w", suffix=".qrels", delete=False) as f:
-        f.write(text)
-    return read_qrels(f.name)
+def written(tmp_path: Path, name: str, text: str) -> Path:
+    (tmp_path / name).write_text(text)
+    return tmp_path / name
 
 
-def test_incompleteness_scores_and_tau() -> None:
+def test_incompleteness_scores_and_tau(tmp_path: Path) -> None:
     from segeval.pool import incompleteness
 
-    qrels = read_qrels_text("q1 0 d1 1\nq1 0 d2 1\nq1 0 d3 0\n")
-    runs = {"X": read_run_text("q1 Q0 d1 1 2 X\nq1 Q0 d2 2 1 X\n"),
-            "Y": read_run_text("q1 Q0 d3 1 2 Y\nq1 Q0 d1 2 1 Y\n")}
+    qrels = read_qrels(written(tmp_path, "q", "q1 0 d1 1\nq1 0 d2 1\nq1 0 d3 0\n"))
+    runs = {"X": read_run(written(tmp_path, "X", "q1 Q0 d1 1 2 X\nq1 Q0 d2 2 1 X\n")),
+            "Y": read_run(written(tmp_path, "Y", "q1 Q0 d3 1 2 Y\nq1 Q0 d1 2 1 Y\n"))}
     table = incompleteness(qrels, runs, ["P_2"], [1.0, 1 / 3], repeats=100, seed=1).set_index("fraction")
     # full: X 2/2, Y 1/2 -> mean 0.75, tau 1.  Keeping 1 of 3 lines: d1 -> X 0.5, Y 0.5 (mean 0.5); d2 -> 0.5, 0
     # (0.25); d3 -> 0, 0 (0).  Expected mean (0.5 + 0.25 + 0) / 3 = 0.25 (sd of a mean of 100: 0.020); no
@@ -153,14 +150,6 @@ def test_incompleteness_scores_and_tau() -> None:
         incompleteness(qrels, runs, ["P_2"], [0])
     with pytest.raises(ParameterError, match="at least 2 runs"):
         incompleteness(qrels, {"X": runs["X"]}, ["P_2"])
-
-
-def read_run_text(text: str) -> pd.DataFrame:
-    import tempfile
-
-    with tempfile.NamedTemporaryFile("w", suffix=".run", delete=False) as f:
-        f.write(text)
-    return read_run(f.name)
 
 
 def test_incompleteness_command(files: tuple[Path, dict[str, Path], Path], tmp_path: Path) -> None:
@@ -187,3 +176,13 @@ def test_incompleteness_on_the_mediaeval_2014_search_runs_shows_the_papers_effec
     assert (score["P_10_once", 1.0], score["P_10_once", 0.05]) == (0.4225, 0.1077)
     assert (score["map_once", 1.0], score["map_once", 0.05]) == (0.2038, 0.1514)
     assert (score["bpref_once", 1.0], score["bpref_once", 0.05]) == (0.6585, 0.6935)
+
+
+def test_two_run_files_of_the_same_name_are_both_kept(files: tuple[Path, dict[str, Path], Path],
+                                                       tmp_path: Path) -> None:
+    qrels, runs, groups = files
+    (tmp_path / "copy").mkdir()
+    (tmp_path / "copy" / "A1").write_text(RUNS["A1"])
+    code, _, err = run_cli("pool", str(qrels), *map(str, runs.values()), str(tmp_path / "copy" / "A1"),
+                           "--groups", str(groups))
+    assert code == 2 and "no line for run 'A1#2'" in err  # named like compare does, not silently merged
