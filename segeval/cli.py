@@ -134,6 +134,10 @@ def eval_(
         "--order", metavar="score|rank|file",
         help="Result order. Default: score (ties by docno descending) for TREC runs, rank for MediaEval runs.")]
     = None,
+    predicted: Annotated[str, typer.Option(
+        "--predicted", metavar="use|ignore",
+        help="Classifier-predicted lines of completed qrels (segeval complete-qrels): use them (default; a "
+             "note on stderr counts them) or ignore them.")] = "use",
 ) -> None:
     """trec_eval's measures and flags, on document runs and (through an adapter) on segment runs."""
     from functools import partial
@@ -156,7 +160,7 @@ def eval_(
     names = [n for n in names if n not in ("runid", "num_q")]
     options = {"measures": names, "adapter": adapter, "order": order, "relevance_level": level,
                "missing_queries": "zero" if complete else "skip", "max_results": max_results,
-               "judged_only": judged, "trec_eval": version}
+               "judged_only": judged, "trec_eval": version, "predicted": predicted}
     render = partial(_render_eval, output=output, per_query=per_query, summary=not no_summary, header=header)
     outcomes = evaluate_many(q, run_files, jobs, quiet=quiet, render=render, evaluate_options=options,
                              time_format=time_format, lenient=lenient, complete=complete)
@@ -318,13 +322,14 @@ def report(
                         baseline=baseline, test=test, correction=correction))
 
 
-def _runs_by_name(runs: list[str]) -> dict[str, Any]:
+def _runs_by_name(runs: list[str], time_format: str = "mmss") -> dict[str, Any]:
     from segeval.batch import expand_runs, run_names
     from segeval.read import read_run
     from segeval.validate import validate_run
 
     paths = expand_runs(runs)
-    return {name: validate_run(read_run(r)) for name, r in zip(run_names(paths), paths, strict=True)}
+    return {name: validate_run(read_run(r, time_format=time_format))
+            for name, r in zip(run_names(paths), paths, strict=True)}
 
 
 def _run_aliases(name: str) -> tuple[str, str]:
@@ -451,6 +456,64 @@ def incompleteness_command(
 
         figure(table, plot)
         print(f"wrote {plot}", file=sys.stderr)
+
+
+@app.command("complete-qrels")
+def complete_qrels_command(
+    qrels: QrelsArg,
+    runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False, help="Runs (files, globs, dirs).")],
+    texts: Annotated[str, typer.Option(
+        "--texts", metavar="FILE", help="Item texts: 'docno<TAB>text' lines for documents, or a transcript of "
+                                        "'video start end text' lines for segments.")],
+    output: Annotated[str, typer.Option("--output", "-o", metavar="OUT", help="Completed qrels file to write.")],
+    classifier: Annotated[str, typer.Option(
+        "--classifier", metavar="kld|svm", help="kld: divergence from the relevant items' language model; svm: "
+                                                "linear SVM on TF-IDF (needs scikit-learn).")] = "kld",
+    depth: Annotated[int, typer.Option("--depth", "-d", metavar="D",
+                                       help="Classify the unjudged items in each run's top D.")] = 100,
+    adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME",
+                                                help="Adapter deciding which segment results are judged "
+                                                     "(default overlap).")] = None,
+    smoothing: Annotated[float, typer.Option("--smoothing", metavar="LAMBDA",
+                                             help="kld: weight of the collection model in both models.")] = 0.2,
+    terms: Annotated[int, typer.Option("--terms", metavar="N",
+                                       help="svm: features are the N most frequent collection terms.")] = 1_000_000,
+    level: Annotated[int, typer.Option("-l", metavar="N", help="Relevant means a qrels grade >= N.")] = 1,
+    time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = "mmss",
+) -> None:
+    """Label the unjudged items in the runs' top D with a classifier trained on the judged ones (Büttcher et
+    al. 2007); predicted lines are marked 'predicted:CLASSIFIER' in an extra last field, the others 'human'."""
+    from segeval.complete import complete_qrels, read_texts
+    from segeval.read import SOURCE_HUMAN, read_bytes, read_qrels
+    from segeval.validate import is_documents, validate_qrels
+
+    q = validate_qrels(read_qrels(qrels, time_format=time_format))
+    by_name = _runs_by_name(runs, time_format)
+    t = read_texts(texts, segments=not is_documents(q), time_format=time_format)
+    done = complete_qrels(q, by_name, t, classifier, depth, adapter=adapter, smoothing=smoothing, terms=terms,
+                          relevance_level=level)
+    raw = read_bytes(qrels).split(b"\n")
+    human = [raw[n - 1].decode("utf-8", "replace").rstrip() + " " + SOURCE_HUMAN for n in q["line"].tolist()]
+    predicted = done.lines(time_format)
+    try:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write("".join(line + "\n" for line in human + predicted))
+    except OSError as exc:
+        raise SegevalError(f"{output}: cannot write the completed qrels ({exc.strerror})") from exc
+    s = done.stats
+    relevant = int(done.predicted["rel"].sum())
+    print(f"classifier\t{classifier}" + (f" (lambda {smoothing:g})" if classifier == "kld" else f" ({terms} terms)"))
+    print(f"queries\t{len(s)}")
+    print(f"training items\t{int(s['judged'].sum()) if len(s) else 0} judged, "
+          f"{int(s['relevant'].sum()) if len(s) else 0} relevant")
+    print(f"classified\t{len(done.predicted)} unjudged items in the top {depth}: {relevant} predicted relevant")
+    if len(s):
+        print(f"training fit\tprecision {s['train_precision'].mean():.4f}, recall {s['train_recall'].mean():.4f} "
+              f"(mean over queries with a value)")
+    print(f"wrote\t{output}: {len(human)} human and {len(predicted)} predicted lines")
+    if done.no_text:
+        print(f"note: {done.no_text} items have no text in {texts}; they are not training items and stay "
+              f"unjudged", file=sys.stderr)
 
 
 @app.command("mr")

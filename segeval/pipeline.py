@@ -25,7 +25,7 @@ from segeval.compute import Request, compute, requests
 from segeval.errors import ParameterError, check_choice
 from segeval.measures.registry import TREC_EVAL_9
 from segeval.prepare import prepare
-from segeval.read import read_qrels, read_run
+from segeval.read import predicted_mask, read_qrels, read_run
 from segeval.validate import is_documents, validate_qrels, validate_run
 
 
@@ -69,6 +69,7 @@ def evaluate(
     max_results: int | None = None,
     judged_only: bool = False,
     trec_eval: str = "10",
+    predicted: str = "use",
 ) -> Evaluation:
     """Evaluate a run against qrels.
 
@@ -84,9 +85,12 @@ def evaluate(
     policies of :func:`segeval.prepare.prepare`, as are ``relevance_level``,
     ``missing_queries`` and ``max_results``; ``judged_only`` drops unjudged results
     after adaptation (trec_eval ``-J``).  ``trec_eval="9"`` reproduces 9.0.8 (which
-    pytrec_eval wraps): scores rounded to 32-bit floats before ordering.
+    pytrec_eval wraps): scores rounded to 32-bit floats before ordering.  ``predicted``
+    says what to do with classifier-predicted lines of completed qrels: ``use`` them (a
+    note counts them) or ``ignore`` them.
     """
     q = validate_qrels(qrels if isinstance(qrels, pd.DataFrame) else read_qrels(qrels, qrels_format, time_format))
+    q, predicted_note = _predicted_lines(q, check_choice("predicted", predicted, ("use", "ignore")))
     r = validate_run(run if isinstance(run, pd.DataFrame) else read_run(run, run_format, time_format))
     documents = is_documents(r)
     if adapters is None:
@@ -111,7 +115,7 @@ def evaluate(
         adapted = {name: [only_judged(a) for a in per_query] for name, per_query in adapted.items()}
     per_query = compute(data, adapted, reqs)
     summary = {x.name: aggregate(per_query[x.name], x.measure.aggregate) for x in reqs}
-    notes = []
+    notes = [predicted_note] if predicted_note else []
     for x in reqs:
         if x.measure.name == "map" and isinstance(x.adapter, OverlapAdapter):
             above = [qid for qid, v in zip(data.queries, per_query[x.name], strict=True) if v > 1]
@@ -122,6 +126,20 @@ def evaluate(
                     f"for every result that overlaps it")
     unevaluated = sorted(set(q["query"].unique()) - set(data.queries))
     return Evaluation(data.queries, reqs, per_query, summary, notes, unevaluated)
+
+
+def _predicted_lines(qrels: pd.DataFrame, policy: str) -> tuple[pd.DataFrame, str]:
+    """Completed qrels with their predicted lines used or dropped, and a note saying which."""
+    mask = predicted_mask(qrels)
+    if not mask.any():
+        return qrels, ""
+    counts = qrels["source"][mask].value_counts().sort_index()
+    which = ", ".join(f"{name} {n}" for name, n in counts.items())
+    if policy == "ignore":
+        return qrels[~mask].reset_index(drop=True), (
+            f"note: {int(mask.sum())} predicted qrels lines ({which}) are left out (--predicted ignore)")
+    return qrels, (f"note: {int(mask.sum())} of {len(qrels)} qrels lines are predicted by a classifier ({which}), "
+                   f"not judged by assessors (--predicted ignore leaves them out)")
 
 
 ADAPTER_HELP = "exact, overlap, overlap-once, binned[:B[:start]], tolerance[:T], tiou[:theta[:strict]]"

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from segeval.errors import InputError, check_choice
+from segeval.errors import InputError, ParameterError, check_choice
 
 FieldKind = Literal["str", "ignore", "time", "int", "float"]
 TIME_FORMATS = ("mmss", "seconds", "hms")
@@ -100,9 +100,19 @@ TREC_RUN = LineFormat(
     "301 Q0 FBIS3-10082 1 12.5 myrun",
     trailing=True,
 )
-QRELS_FORMATS = {"mediaeval": MEDIAEVAL_QRELS, "trec": TREC_QRELS}
+#: completed qrels (``segeval complete-qrels``): one more field saying who judged the line,
+#: ``human`` or ``predicted:CLASSIFIER``, so predicted labels never pass for human ones
+SOURCE_HUMAN = "human"
+SOURCE_PREDICTED = "predicted:"
+TREC_QRELS_COMPLETED = LineFormat(
+    "completed TREC qrels", (*TREC_QRELS.fields, Field("source", "str")), "301 0 FBIS3-10082 1 predicted:kld")
+MEDIAEVAL_QRELS_COMPLETED = LineFormat(
+    "completed MediaEval qrels", (*MEDIAEVAL_QRELS.fields, Field("source", "str")),
+    "anchor_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 1 predicted:svm")
+QRELS_FORMATS = {"mediaeval": MEDIAEVAL_QRELS, "trec": TREC_QRELS, "trec-completed": TREC_QRELS_COMPLETED,
+                 "mediaeval-completed": MEDIAEVAL_QRELS_COMPLETED}
 RUN_FORMATS = {"linking": MEDIAEVAL_LINKING_RUN, "search": MEDIAEVAL_SEARCH_RUN, "trec": TREC_RUN}
-DOCUMENT_FORMATS = (TREC_QRELS, TREC_RUN)
+DOCUMENT_FORMATS = (TREC_QRELS, TREC_QRELS_COMPLETED, TREC_RUN)
 
 EXPECTED = {
     "mmss": "an M.S time: minutes (at most 12 digits), a dot and seconds 0-59 (one or two digits), such as '17.05'",
@@ -251,6 +261,24 @@ def parse_hms(token: str) -> float | None:
     if m is None:
         return None
     return int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
+
+
+def format_time(seconds: float, time_format: str) -> str:
+    """``seconds`` written in ``time_format`` so that parsing it gives the value back (mmss: whole
+    seconds; seconds and hms: up to 9 decimals)."""
+    check_choice("time_format", time_format, TIME_FORMATS)
+    if time_format == "mmss":
+        whole = round(seconds)
+        if whole != seconds:
+            raise ParameterError(f"The 'seconds' parameter must be a whole number for the mmss time format. "
+                                 f"Got {seconds!r} instead.")
+        return f"{whole // 60}.{whole % 60:02d}"
+    if time_format == "seconds":
+        return f"{seconds:.9f}".rstrip("0").rstrip(".")
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    text = f"{secs:012.9f}".rstrip("0").rstrip(".")
+    return f"{int(hours)}:{int(minutes):02d}:{text}"
 
 
 _TIME_PARSERS: dict[str, Callable[[str], float | int | None]] = {
@@ -535,13 +563,17 @@ def _first_tokens(data: bytes, path: str) -> tuple[int, list[str]]:
 
 
 def detect_qrels_format(data: bytes, path: str) -> LineFormat:
-    """The qrels format of a file, from its first line's field count (4: TREC, 6: MediaEval)."""
+    """The qrels format of a file, from its first line's field count (4: TREC, 6: MediaEval; one more
+    for completed qrels, whose last field is ``human`` or ``predicted:CLASSIFIER``)."""
     number, tokens = _first_tokens(data, path)
     by_count = {4: TREC_QRELS, 6: MEDIAEVAL_QRELS}
+    if len(tokens) in (5, 7) and (tokens[-1] == SOURCE_HUMAN or tokens[-1].startswith(SOURCE_PREDICTED)):
+        return TREC_QRELS_COMPLETED if len(tokens) == 5 else MEDIAEVAL_QRELS_COMPLETED
     if len(tokens) not in by_count:
         raise InputError(path, f"has {len(tokens)} fields; expected a qrels line: 4 fields (TREC, such as "
-                               f"'{TREC_QRELS.example}') or 6 (MediaEval, such as '{MEDIAEVAL_QRELS.example}')",
-                         line=number, text=" ".join(tokens))
+                               f"'{TREC_QRELS.example}') or 6 (MediaEval, such as '{MEDIAEVAL_QRELS.example}'), "
+                               f"or one more ending in '{SOURCE_HUMAN}' or '{SOURCE_PREDICTED}CLASSIFIER' "
+                               f"for completed qrels", line=number, text=" ".join(tokens))
     return by_count[len(tokens)]
 
 
@@ -635,9 +667,34 @@ def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: st
         return df
     if isinstance(fmt, str):
         fmt = detect_qrels_format(data, name) if fmt == "auto" else QRELS_FORMATS[fmt]
-    df = _frame(parse_table(data, fmt, name, time_format, on_error), QRELS_COLUMNS, name)
+    columns = parse_table(data, fmt, name, time_format, on_error)
+    df = _frame(columns, QRELS_COLUMNS, name)
+    if "source" in columns:
+        df["source"] = _check_sources(columns["source"], columns["line"], data, name)
     df.attrs["format"] = fmt.name
     return df
+
+
+def _check_sources(values: npt.NDArray[np.generic], lines: npt.NDArray[np.generic], data: bytes,
+                   path: str) -> npt.NDArray[np.object_]:
+    """The ``source`` field of completed qrels: ``human`` or ``predicted:CLASSIFIER``."""
+    sources = np.asarray(values, dtype=object)
+    for token in pd.unique(sources):
+        text = str(token)
+        if text != SOURCE_HUMAN and not (text.startswith(SOURCE_PREDICTED) and len(text) > len(SOURCE_PREDICTED)):
+            number = int(np.asarray(lines)[np.flatnonzero(sources == token)[0]])
+            raw = data.split(b"\n")[number - 1].rstrip(b"\r").decode("utf-8", "replace")
+            raise InputError(path, f"has source '{text}'; expected '{SOURCE_HUMAN}' or "
+                                   f"'{SOURCE_PREDICTED}CLASSIFIER' as the last field of completed qrels",
+                             line=number, text=raw)
+    return sources
+
+
+def predicted_mask(qrels: pd.DataFrame) -> npt.NDArray[np.bool_]:
+    """Per qrels line: judged by a classifier (``predicted:...`` in completed qrels), not by a person."""
+    if "source" not in qrels:
+        return np.zeros(len(qrels), dtype=bool)
+    return np.asarray(qrels["source"].astype(str).str.startswith(SOURCE_PREDICTED).to_numpy(), dtype=bool)
 
 
 def read_run(path: str | Path, fmt: LineFormat | str = "auto", time_format: str = "mmss",

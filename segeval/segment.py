@@ -1,6 +1,6 @@
 """The ``Segment`` value type and every boundary rule segeval uses, in one place.
 
-Three rules decide whether two time spans meet; each is named after what the
+Four rules decide whether two time spans meet; each is named after what the
 reference MediaEval evaluator does, and each has a scalar and a vectorised form
 (the functions accept numbers or NumPy arrays alike).
 
@@ -74,6 +74,11 @@ class Segment:
 def closed_overlap(s1: ArrayOrFloat, e1: ArrayOrFloat, s2: ArrayOrFloat, e2: ArrayOrFloat) -> Any:
     """``closed`` rule: [s1, e1] and [s2, e2] share at least one point (touching counts)."""
     return (s1 <= e2) & (s2 <= e1)
+
+
+def interior_overlap(s1: ArrayOrFloat, e1: ArrayOrFloat, s2: ArrayOrFloat, e2: ArrayOrFloat) -> Any:
+    """``interior`` rule: [s1, e1] and [s2, e2] share more than a boundary point (touching does not count)."""
+    return (s1 < e2) & (s2 < e1)
 
 
 def whole_seconds_overlap(a: ArrayOrFloat, b: ArrayOrFloat, s: ArrayOrFloat, e: ArrayOrFloat) -> Any:

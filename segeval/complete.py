@@ -1,0 +1,403 @@
+"""Qrels completion (Büttcher, Clarke, Yeung & Soboroff, SIGIR 2007, section 3).
+
+A classifier is trained, per query, on the judged items' texts and labels the *unjudged* items
+the runs put in their top ``depth``; the completed qrels mark every predicted line
+(``predicted:kld``/``predicted:svm`` in an extra last field, ``human`` for the others), so
+predicted labels never pass for human ones.
+
+* ``kld``: an item is relevant when the Kullback-Leibler divergence KLD(M_D, M_R) of its
+  unigram model from the relevant items' model is at most a threshold.  Both models are
+  interpolated with the collection model: ``M = (1 - λ) · ML + λ · collection`` (λ =
+  ``smoothing``, 0.2).  The threshold is the midpoint between the |R|-th and (|R|+1)-th smallest
+  divergence of the judged items, so exactly |R| judged items fall below it and precision
+  equals recall on the training items (ties at the boundary are all classified relevant).
+  ``kld_fit`` says how a *relevant* training item's divergence is taken: ``leave-one-out``
+  (default) from the model of the other relevant items, or ``resubstitution`` (the paper's
+  literal reading) from the model that contains it, which puts the training items far closer
+  than any unjudged item and so classifies almost nothing relevant when R is small or its
+  texts short.  A query with a single relevant item uses resubstitution.
+* ``svm``: a linear SVM (scikit-learn, the ``complete`` extra) on L1-normalised TF-IDF
+  vectors (tf × log(N / df)) of the ``terms`` most frequent collection terms: the standard
+  soft-margin problem with an unregularised bias (as SVMlight solves it) and SVMlight's default
+  C = 1 / mean(x·x).  A query whose judged items are all of one grade
+  predicts that grade.
+
+Texts are ``docno<TAB>text`` lines for documents; for segments, a transcript of timed lines
+``video start end text``, an item's text being the transcript lines that overlap it (the
+``interior`` rule of :mod:`segeval.segment`).  Tokens are lower-cased runs of word characters.
+The collection (background model, document frequencies) is every text in the file: the
+documents, or the transcript lines.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int
+
+CLASSIFIERS = ("kld", "svm")
+KLD_FITS = ("leave-one-out", "resubstitution")
+TOKEN = re.compile(r"\w+")
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased runs of word characters."""
+    return TOKEN.findall(text.lower())
+
+
+# ----------------------------------------------------------------------------- texts
+
+@dataclass(frozen=True)
+class Texts:
+    """Item texts: ``documents`` (docno -> text) or timed transcript ``lines`` per video."""
+
+    path: str
+    documents: dict[str, str] | None = None
+    lines: dict[str, tuple[FloatArray, FloatArray, list[str]]] | None = None
+
+    @property
+    def segments(self) -> bool:
+        return self.lines is not None
+
+    def collection(self) -> list[str]:
+        """The collection's texts: every document, or every transcript line."""
+        if self.documents is not None:
+            return list(self.documents.values())
+        assert self.lines is not None
+        return [t for _, _, texts in self.lines.values() for t in texts]
+
+    def text(self, item: str, start: float = math.nan, end: float = math.nan) -> str | None:
+        """A document's text, or the transcript lines meeting [start, end] of video ``item`` (None: no text)."""
+        from segeval.segment import interior_overlap
+
+        if self.documents is not None:
+            return self.documents.get(item)
+        assert self.lines is not None
+        if item not in self.lines:
+            return None
+        starts, ends, texts = self.lines[item]
+        hits = np.flatnonzero(interior_overlap(starts, ends, np.full_like(starts, start), np.full_like(ends, end)))
+        return " ".join(texts[i] for i in hits)
+
+
+def read_texts(path: str | Path, segments: bool, time_format: str = "mmss") -> Texts:
+    """``docno<TAB>text`` lines, or (``segments``) transcript lines ``video start end text``."""
+    from segeval.read import _TIME_PARSERS, TIME_FORMATS, read_bytes
+
+    name = str(path)
+    check_choice("time_format", time_format, TIME_FORMATS)
+    parse_time = _TIME_PARSERS[time_format]
+    documents: dict[str, str] = {}
+    lines: dict[str, tuple[list[float], list[float], list[str]]] = {}
+    first: dict[str, int] = {}
+    for number, raw in enumerate(read_bytes(path).decode("utf-8", "replace").split("\n"), start=1):
+        line = raw.rstrip("\r")
+        if not line.strip():
+            continue
+        if not segments:
+            docno, tab, text = line.partition("\t")
+            docno = docno.strip()
+            if not tab or not docno or any(c.isspace() for c in docno):
+                raise InputError(name, "expected a document text line 'docno<TAB>text'", line=number, text=line)
+            if docno in first:
+                raise InputError(name, f"document '{docno}' appears again (first on line {first[docno]}); expected "
+                                       f"each document once", line=number, text=line)
+            first[docno] = number
+            documents[docno] = text
+            continue
+        fields = line.split(None, 3)
+        times = [parse_time(t) for t in fields[1:3]]
+        if len(fields) < 3 or times[0] is None or times[1] is None:
+            raise InputError(name, f"expected a transcript line 'video start end text' with {time_format} times",
+                             line=number, text=line)
+        start, end = float(times[0]), float(times[1])
+        if end < start:
+            raise InputError(name, f"ends ({fields[2]}) before it starts ({fields[1]}); expected end >= start",
+                             line=number, text=line)
+        video = lines.setdefault(fields[0], ([], [], []))
+        video[0].append(start)
+        video[1].append(end)
+        video[2].append(fields[3] if len(fields) > 3 else "")
+    if not documents and not lines:
+        kind = "transcript lines 'video start end text'" if segments else "document text lines 'docno<TAB>text'"
+        raise InputError(name, f"has no data lines; expected {kind}")
+    if not segments:
+        return Texts(name, documents=documents)
+    return Texts(name, lines={v: (np.asarray(s, dtype=np.float64), np.asarray(e, dtype=np.float64), t)
+                              for v, (s, e, t) in lines.items()})
+
+
+# ------------------------------------------------------------------------ vectors
+
+class Vocabulary:
+    """Term statistics of the collection: index, collection frequency and document frequency."""
+
+    def __init__(self, collection: Sequence[str]) -> None:
+        index: dict[str, int] = {}
+        rows: list[npt.NDArray[np.int64]] = []
+        for text in collection:
+            rows.append(np.asarray([index.setdefault(t, len(index)) for t in tokenize(text)], dtype=np.int64))
+        self.index = index
+        self.documents = len(collection)
+        n = len(index)
+        all_ids = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+        self.cf = np.bincount(all_ids, minlength=n).astype(np.float64)
+        self.df = np.bincount(np.concatenate([np.unique(r) for r in rows]) if rows else all_ids,
+                              minlength=n).astype(np.float64)
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    @property
+    def collection_model(self) -> FloatArray:
+        """P(t | collection): the concatenation of every collection text."""
+        total = self.cf.sum()
+        return self.cf / total if total else self.cf
+
+    def counts(self, texts: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray]:
+        """Term counts of ``texts`` as sparse rows: (row, term, count) triples, summed per (row, term)."""
+        rows: list[int] = []
+        terms: list[int] = []
+        for i, text in enumerate(texts):
+            ids = [self.index[t] for t in tokenize(text) if t in self.index]
+            rows += [i] * len(ids)
+            terms += ids
+        r = np.asarray(rows, dtype=np.int64)
+        t = np.asarray(terms, dtype=np.int64)
+        key = r * max(len(self), 1) + t
+        uniq, n = np.unique(key, return_counts=True)
+        return uniq // max(len(self), 1), uniq % max(len(self), 1), n.astype(np.float64)
+
+
+def kld_divergences(rows: npt.NDArray[np.int64], terms: npt.NDArray[np.int64], counts: FloatArray, n_items: int,
+                    relevant_counts: FloatArray, collection: FloatArray, smoothing: float) -> FloatArray:
+    """KLD(M_D, M_R) per item (natural log), both models interpolated with the collection model.
+
+    The sum over the vocabulary is split into its value for an empty item (every term at
+    ``λ·P_C``) plus a correction on the item's own terms; an item without tokens has the
+    collection model itself.
+    """
+    lam = smoothing
+    p_r = (1 - lam) * relevant_counts / relevant_counts.sum() + lam * collection
+    in_vocabulary = collection > 0
+    base = np.zeros_like(collection)
+    a = lam * collection
+    base[in_vocabulary] = a[in_vocabulary] * np.log(a[in_vocabulary] / p_r[in_vocabulary])
+    lengths = np.bincount(rows, weights=counts, minlength=n_items)
+    p = (1 - lam) * counts / lengths[rows] + a[terms]
+    correction = p * np.log(p / p_r[terms]) - base[terms]
+    out = base.sum() + np.bincount(rows, weights=correction, minlength=n_items)
+    empty = lengths == 0
+    if empty.any():
+        c = collection[in_vocabulary]
+        out[empty] = float(np.sum(c * np.log(c / p_r[in_vocabulary])))
+    return np.asarray(out, dtype=np.float64)
+
+
+def kld_threshold(judged: FloatArray, n_relevant: int) -> float:
+    """The threshold under which exactly ``n_relevant`` of the judged divergences fall: the midpoint
+    between the n-th and (n+1)-th smallest (their value when tied; -inf for none, the largest for all)."""
+    values = np.sort(np.asarray(judged, dtype=np.float64))
+    if n_relevant <= 0:
+        return -math.inf
+    if n_relevant >= len(values):
+        return float(values[-1])
+    lo, hi = float(values[n_relevant - 1]), float(values[n_relevant])
+    return (lo + hi) / 2 if lo < hi else lo
+
+
+def tfidf(rows: npt.NDArray[np.int64], terms: npt.NDArray[np.int64], counts: FloatArray, n_items: int,
+          vocabulary: Vocabulary, n_terms: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray]:
+    """L1-normalised TF-IDF rows over the ``n_terms`` most frequent collection terms (ties: term order)."""
+    keep = np.argsort(-vocabulary.cf, kind="stable")[:n_terms]
+    column = np.full(len(vocabulary), -1, dtype=np.int64)
+    column[keep] = np.arange(len(keep))
+    idf = np.log(vocabulary.documents / np.maximum(vocabulary.df, 1))
+    kept = column[terms] >= 0
+    r, t = rows[kept], terms[kept]
+    values = counts[kept] * idf[t]
+    norms = np.bincount(r, weights=np.abs(values), minlength=n_items)
+    values = np.divide(values, norms[r], out=np.zeros_like(values), where=norms[r] > 0)
+    return r, column[t], values
+
+
+def svm_predict(train: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray], n_train: int,
+                labels: BoolArray, test: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray],
+                n_test: int, n_columns: int) -> tuple[BoolArray, BoolArray]:
+    """A linear SVM's decisions on the training and the test items (C = 1 / mean(x·x), SVMlight's default)."""
+    if labels.all() or not labels.any():
+        return np.full(n_train, labels[0] if len(labels) else False), np.full(n_test, bool(labels[:1].any()))
+    try:
+        from sklearn.svm import SVC
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise SegevalError("The svm classifier needs scikit-learn: pip install 'segeval[complete]'.") from exc
+    from scipy.sparse import csr_matrix
+
+    x_train = csr_matrix((train[2], (train[0], train[1])), shape=(n_train, max(n_columns, 1)))
+    x_test = csr_matrix((test[2], (test[0], test[1])), shape=(n_test, max(n_columns, 1)))
+    squares = float(np.mean(np.asarray(x_train.multiply(x_train).sum(axis=1)).ravel()))
+    model = SVC(kernel="linear", C=1.0 / squares if squares > 0 else 1.0)
+    model.fit(x_train, labels)
+    fit = np.asarray(model.decision_function(x_train) > 0, dtype=bool)
+    out = np.asarray(model.decision_function(x_test) > 0, dtype=bool) if n_test else np.zeros(0, dtype=bool)
+    return fit, out
+
+
+# ------------------------------------------------------------------------ completion
+
+@dataclass(frozen=True)
+class Completion:
+    """The predicted lines and what each query's classifier saw.
+
+    ``predicted`` has columns query, item, start, end, rel (0/1); ``stats`` one row per query:
+    judged and relevant training items, items classified, predicted relevant, and the classifier's
+    precision and recall on its own training items.
+    """
+
+    classifier: str
+    predicted: pd.DataFrame
+    stats: pd.DataFrame
+    no_text: int
+
+    def lines(self, time_format: str = "mmss") -> list[str]:
+        """The predicted qrels lines, in the qrels' own format, marked ``predicted:CLASSIFIER``."""
+        from segeval.read import SOURCE_PREDICTED, format_time
+
+        mark = SOURCE_PREDICTED + self.classifier
+        p = self.predicted
+        if np.isnan(p["start"].to_numpy(dtype=np.float64)).all():
+            return [f"{q} 0 {d} {r} {mark}" for q, d, r in zip(p["query"], p["item"], p["rel"], strict=True)]
+        return [f"{q} Q0 {v} {format_time(s, time_format)} {format_time(e, time_format)} {r} {mark}"
+                for q, v, s, e, r in zip(p["query"], p["item"], p["start"], p["end"], p["rel"], strict=True)]
+
+
+def unjudged_top(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> pd.DataFrame:
+    """The run's results in its top ``depth`` per qrels query that no qrels line judges: documents not in
+    the qrels, or segment results that ``adapter`` (default overlap) matched to no qrels segment."""
+    from segeval.pipeline import make_adapter
+    from segeval.prepare import prepare
+    from segeval.validate import is_documents
+
+    documents = is_documents(qrels)
+    data = prepare(qrels, run, order="score" if documents else "rank", max_results=depth, missing_queries="zero")
+    queries = np.asarray(data.queries, dtype=object)[data.run["qcode"].to_numpy()]
+    items = data.items[data.run["icode"].to_numpy()]
+    start, end = data.run["start"].to_numpy(), data.run["end"].to_numpy()
+    if documents:
+        judged = set(zip(qrels["query"].tolist(), qrels["item"].tolist(), strict=True))
+        keep = np.asarray([(q, d) not in judged for q, d in zip(queries.tolist(), items.tolist(), strict=True)],
+                          dtype=bool)
+    else:
+        keep = np.zeros(len(data.run), dtype=bool)
+        for k, a in enumerate(make_adapter(adapter or "overlap").adapt(data)):
+            matched = np.zeros(int(data.run_bounds[k + 1] - data.run_bounds[k]), dtype=bool)
+            has_unit = np.zeros_like(matched)
+            has_unit[a.source] = True
+            matched[a.source[np.diff(a.match_offsets) > 0]] = True
+            keep[data.run_bounds[k]:data.run_bounds[k + 1]] = has_unit & ~matched
+    return pd.DataFrame({"query": queries[keep], "item": items[keep], "start": start[keep], "end": end[keep]})
+
+
+def complete_qrels(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame] | Sequence[pd.DataFrame], texts: Texts,
+                   classifier: str = "kld", depth: int = 100, *, adapter: str | None = None,
+                   smoothing: float = 0.2, terms: int = 1_000_000, relevance_level: int = 1,
+                   kld_fit: str = "leave-one-out") -> Completion:
+    """Train ``classifier`` per query on the judged items and label the unjudged items of the runs' top
+    ``depth`` (see the module docstring).  Lines with a negative grade are neither training items nor
+    classified.  Items without text are not classified (counted in ``no_text``)."""
+    from segeval.read import predicted_mask
+    from segeval.validate import is_documents
+
+    check_choice("classifier", classifier, CLASSIFIERS)
+    check_choice("kld_fit", kld_fit, KLD_FITS)
+    check_int("depth", depth, minimum=1)
+    check_int("terms", terms, minimum=1)
+    if isinstance(smoothing, bool) or not isinstance(smoothing, int | float) or not 0 < smoothing < 1:
+        raise ParameterError(f"The 'smoothing' parameter must be a number in (0, 1). Got {smoothing!r} instead.")
+    documents = is_documents(qrels)
+    if texts.segments == documents:
+        want = "a transcript ('video start end text')" if not documents else "document texts ('docno<TAB>text')"
+        raise ParameterError(f"The 'texts' parameter must be {want} for {'document' if documents else 'segment'} "
+                             f"qrels. Got {texts.path} instead.")
+    predicted_lines = predicted_mask(qrels)
+    if predicted_lines.any():
+        line = int(qrels["line"].to_numpy()[np.flatnonzero(predicted_lines)[0]])
+        raise InputError(str(qrels.attrs.get("path", "qrels")), "holds predicted judgements; expected human "
+                         "qrels to complete (predicted lines are never training items)", line=line)
+    run_frames = list(runs.values()) if isinstance(runs, Mapping) else list(runs)
+    candidates = pd.concat([unjudged_top(qrels, r, depth, adapter) for r in run_frames], ignore_index=True)
+    candidates = candidates.drop_duplicates(["query", "item", "start", "end"]).reset_index(drop=True)
+
+    judged = qrels[qrels["rel"].to_numpy() >= 0]
+    vocabulary = Vocabulary(texts.collection())
+    collection = vocabulary.collection_model
+    stats: list[dict[str, object]] = []
+    out: list[pd.DataFrame] = []
+    no_text = 0
+    for query in pd.unique(judged["query"]):
+        train = judged[judged["query"].to_numpy() == query]
+        test = candidates[candidates["query"].to_numpy() == query]
+        train_all = [texts.text(i, s, e) for i, s, e in zip(train["item"], train["start"], train["end"], strict=True)]
+        test_all = [texts.text(i, s, e) for i, s, e in zip(test["item"], test["start"], test["end"], strict=True)]
+        has_train = np.asarray([t is not None for t in train_all], dtype=bool)
+        has_test = np.asarray([t is not None for t in test_all], dtype=bool)
+        no_text += int((~has_train).sum() + (~has_test).sum())
+        train_text = [t for t in train_all if t is not None]
+        test_text = [t for t in test_all if t is not None]
+        labels = train["rel"].to_numpy()[has_train] >= relevance_level
+        fit, decision = _classify(classifier, vocabulary, collection, train_text, labels, test_text, smoothing, terms,
+                                  kld_fit)
+        kept = test[has_test]
+        out.append(kept.assign(rel=decision.astype(np.int64)))
+        tp = int((fit & labels).sum())
+        stats.append({"query": query, "judged": len(labels), "relevant": int(labels.sum()), "classified": len(kept),
+                      "predicted_relevant": int(decision.sum()),
+                      "train_precision": tp / fit.sum() if fit.sum() else math.nan,
+                      "train_recall": tp / labels.sum() if labels.sum() else math.nan})
+    columns = ["query", "item", "start", "end", "rel"]
+    predicted = pd.concat(out, ignore_index=True)[columns] if out else pd.DataFrame(columns=columns)
+    return Completion(classifier, predicted, pd.DataFrame(stats), no_text)
+
+
+def _classify(classifier: str, vocabulary: Vocabulary, collection: FloatArray, train_text: list[str],
+              labels: BoolArray, test_text: list[str], smoothing: float, terms: int,
+              kld_fit: str) -> tuple[BoolArray, BoolArray]:
+    """Decisions on the training items and on the test items."""
+    train = vocabulary.counts(train_text)
+    test = vocabulary.counts(test_text)
+    if classifier == "svm":
+        columns = min(terms, len(vocabulary))
+        return svm_predict(tfidf(*train, len(train_text), vocabulary, terms), len(train_text), labels,
+                           tfidf(*test, len(test_text), vocabulary, terms), len(test_text), columns)
+    if not labels.any():
+        return np.zeros(len(train_text), dtype=bool), np.zeros(len(test_text), dtype=bool)
+    relevant_rows = np.flatnonzero(labels)
+    in_relevant = np.isin(train[0], relevant_rows)
+    relevant_counts = np.bincount(train[1][in_relevant], weights=train[2][in_relevant],
+                                  minlength=len(vocabulary)).astype(np.float64)
+    if relevant_counts.sum() == 0:  # relevant items without a single token: no model to compare with
+        return labels.copy(), np.zeros(len(test_text), dtype=bool)
+    judged_kld = kld_divergences(train[0], train[1], train[2], len(train_text), relevant_counts, collection,
+                                 smoothing)
+    if kld_fit == "leave-one-out":  # a relevant item's divergence from the model of the other relevant items
+        for i in relevant_rows:
+            own = train[0] == i
+            rest = relevant_counts.copy()
+            np.subtract.at(rest, train[1][own], train[2][own])
+            if rest.sum() > 0:
+                judged_kld[i] = kld_divergences(np.zeros(int(own.sum()), dtype=np.int64), train[1][own],
+                                                train[2][own], 1, rest, collection, smoothing)[0]
+    test_kld = kld_divergences(test[0], test[1], test[2], len(test_text), relevant_counts, collection, smoothing)
+    threshold = kld_threshold(judged_kld, int(labels.sum()))
+    return judged_kld <= threshold, test_kld <= threshold
