@@ -230,7 +230,8 @@ def check(
 @app.command("compare")
 def compare(
     qrels: QrelsArg,
-    runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False, help="Two or more runs.")],
+    runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False,
+                                              help="Two or more runs (files, globs or directories).")],
     measure: Annotated[list[str] | None, typer.Option("--measure", "-m", metavar="NAME",
                                                       help="Measures (repeatable; default map).")] = None,
     adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME", help="Relevance adapter.")] = None,
@@ -265,7 +266,8 @@ def compare(
 @app.command("correlate")
 def correlate_command(
     qrels: QrelsArg,
-    runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False, help="Two or more runs.")],
+    runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False,
+                                              help="Two or more runs (files, globs or directories).")],
     measure: Annotated[str, typer.Option("--measure", "-m", metavar="NAME", help="Measure of setting 1.")] = "map",
     measure2: Annotated[str | None, typer.Option("--measure2", metavar="NAME",
                                                  help="Measure of setting 2 (default: the same).")] = None,
@@ -281,8 +283,10 @@ def correlate_command(
     import json
 
     from segeval import correlate as C
+    from segeval.batch import expand_runs
     from segeval.pipeline import evaluate
 
+    runs = expand_runs(runs)
     if len(runs) < 2:
         raise SegevalError("The 'runs' parameter must name at least two runs to rank.")
 
@@ -476,6 +480,11 @@ def complete_qrels_command(
                                                      "(default overlap).")] = None,
     smoothing: Annotated[float, typer.Option("--smoothing", metavar="LAMBDA",
                                              help="kld: weight of the collection model in both models.")] = 0.2,
+    kld_fit: Annotated[str, typer.Option(
+        "--kld-fit", metavar="leave-one-out|resubstitution",
+        help="kld: a relevant training item's divergence is taken from the other relevant items' model "
+             "(leave-one-out) or from the model holding it (resubstitution, the paper's literal rule).")]
+    = "leave-one-out",
     terms: Annotated[int, typer.Option("--terms", metavar="N",
                                        help="svm: features are the N most frequent collection terms.")] = 1_000_000,
     level: Annotated[int, typer.Option("-l", metavar="N", help="Relevant means a qrels grade >= N.")] = 1,
@@ -491,7 +500,7 @@ def complete_qrels_command(
     by_name = _runs_by_name(runs, time_format)
     t = read_texts(texts, segments=not is_documents(q), time_format=time_format)
     done = complete_qrels(q, by_name, t, classifier, depth, adapter=adapter, smoothing=smoothing, terms=terms,
-                          relevance_level=level)
+                          relevance_level=level, kld_fit=kld_fit)
     raw = read_bytes(qrels).split(b"\n")
     human = [raw[n - 1].decode("utf-8", "replace").rstrip() + " " + SOURCE_HUMAN for n in q["line"].tolist()]
     predicted = done.lines(time_format)
@@ -502,7 +511,8 @@ def complete_qrels_command(
         raise SegevalError(f"{output}: cannot write the completed qrels ({exc.strerror})") from exc
     s = done.stats
     relevant = int(done.predicted["rel"].sum())
-    print(f"classifier\t{classifier}" + (f" (lambda {smoothing:g})" if classifier == "kld" else f" ({terms} terms)"))
+    print(f"classifier\t{classifier}" + (f" (lambda {smoothing:g}, {kld_fit})" if classifier == "kld"
+                                          else f" ({terms} terms)"))
     print(f"queries\t{len(s)}")
     print(f"training items\t{int(s['judged'].sum()) if len(s) else 0} judged, "
           f"{int(s['relevant'].sum()) if len(s) else 0} relevant")

@@ -279,3 +279,75 @@ def test_completion_raises_kendall_tau_against_the_full_truth(seed: int, tmp_pat
             before = kendall_tau_ties_agree(full, means(biased, measure))
             after = kendall_tau_ties_agree(full, means(completed, measure))
             assert after > before, (classifier, measure, before, after)
+
+
+def test_the_readme_walk_through_prints_what_the_readme_says(tmp_path: Path) -> None:
+    """Runs the README walk-through (seed 0, --hard, pool without G3 and G4) and finds its numbers in the README."""
+    pytest.importorskip("sklearn")
+    from segeval.pool import leave_one_out, read_groups
+    from tests.conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text()
+    prose = " ".join(readme.split())  # the README's wrapped lines joined
+    syn = synthetic()
+    collection = syn.generate(0, **syn.HARD)
+    syn.write(collection, tmp_path, biased_without=["G3", "G4"])
+    runs = {p.name: read_run(p) for p in sorted((tmp_path / "runs").glob("*.txt"))}
+    groups = {f"{r}.txt": g for r, g in read_groups(tmp_path / "groups.txt")[0].items()}
+    pool, truth = read_qrels(tmp_path / "pool.qrels"), read_qrels(tmp_path / "truth.qrels")
+    biased = read_qrels(tmp_path / "biased.qrels")
+    for r in leave_one_out(pool, runs, 20, groups, ["map", "P_20", "bpref", "RankEff"]):
+        line = (f"{r.measure}\t{r.mean_abs_rank_change:.3f}\t{r.max_down}\t{r.max_up}\t{r.rms_error:.4f}\t"
+                f"{r.significant_share:.3f}\t{r.kendall_tau:.4f}\t{r.mean_error:+.4f}")
+        assert line in readme
+    texts = read_texts(tmp_path / "texts.tsv", segments=False)
+    completed = {}
+    for classifier in ("kld", "svm"):
+        done = complete_qrels(biased, runs, texts, classifier, depth=20)
+        assert (f"classified\t{len(done.predicted)} unjudged items in the top 20: "
+                f"{int(done.predicted['rel'].sum())} predicted relevant     ({classifier})") in readme
+        completed[classifier] = pd.concat([biased, done.predicted.assign(line=0)], ignore_index=True)
+        truth_rel = {(q, d): r for q, d, r in collection.truth}
+        actual = np.asarray([truth_rel[q, d] for q, d in zip(done.predicted["query"], done.predicted["item"],
+                                                              strict=True)]) > 0
+        guess = done.predicted["rel"].to_numpy() > 0
+        tp = int((actual & guess).sum())
+        assert f"{tp / guess.sum():.3f} and {'recall ' if classifier == 'kld' else ''}{tp / actual.sum():.3f}" in prose
+    resub = complete_qrels(biased, runs, texts, "kld", depth=20, kld_fit="resubstitution")
+    assert f"labels {int(resub.predicted['rel'].sum())} of {len(resub.predicted)} items relevant" in prose
+    names = sorted(runs)
+
+    def means(qrels: pd.DataFrame, measure: str) -> list[float]:
+        return [evaluate(qrels, runs[n], [measure], missing_queries="zero").summary[measure] for n in names]
+
+    for measure in ("map", "P_20", "bpref", "RankEff"):
+        full = means(truth, measure)
+        taus = [kendall_tau_ties_agree(full, means(q, measure)) for q in (biased, completed["kld"], completed["svm"])]
+        assert f"| {measure} | " + " | ".join(f"{t:.4f}" for t in taus) + " |" in readme
+    p20 = [evaluate(q, runs["G3r1.txt"], ["P_20"]).summary["P_20"] for q in (truth, biased, completed["svm"])]
+    assert "G3r1's P_20 is {:.4f} on the truth, {:.4f} on the biased qrels and {:.4f} on the svm-completed".format(
+        *p20) in prose
+
+
+def test_segment_collection_round_trip_through_the_cli(tmp_path: Path) -> None:
+    """The synthetic collection as video segments: completed MediaEval qrels are read back and evaluated."""
+    syn = synthetic()
+    collection = syn.generate(1, topics=3, run_length=40, **{**syn.HARD, "groups": 2})
+    syn.write(collection, tmp_path, segments=True, biased_without=["G2"])
+    out = tmp_path / "completed.qrels"
+    code, _, stderr = run_cli("complete-qrels", str(tmp_path / "biased.qrels"), str(tmp_path / "runs"),
+                                   "--texts", str(tmp_path / "transcript.txt"), "-d", "20", "-o", str(out))
+    assert code == 0, stderr
+    completed = read_qrels(out)
+    biased = read_qrels(tmp_path / "biased.qrels")
+    predicted = predicted_mask(completed)
+    assert int((~predicted).sum()) == len(biased) and predicted.sum() > 0
+    # every predicted segment is a result of some run that met no biased qrels segment: a whole candidate segment
+    starts = set(completed.loc[predicted, "start"]) | set(completed.loc[predicted, "end"])
+    assert starts <= {float(70 * k + d) for k in range(10) for d in (0, 60)}
+    code, out_text, err = run_cli("eval", str(out), str(tmp_path / "runs" / "G2r1.txt"), "-m", "P_20")
+    assert code == 0 and "predicted by a classifier (predicted:kld" in err
+    code, ignored, _ = run_cli("eval", str(out), str(tmp_path / "runs" / "G2r1.txt"), "-m", "P_20",
+                               "--predicted", "ignore")
+    code, plain, _ = run_cli("eval", str(tmp_path / "biased.qrels"), str(tmp_path / "runs" / "G2r1.txt"), "-m", "P_20")
+    assert ignored == plain != out_text
