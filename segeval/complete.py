@@ -181,27 +181,33 @@ class Vocabulary:
 
 
 def kld_divergences(rows: npt.NDArray[np.int64], terms: npt.NDArray[np.int64], counts: FloatArray, n_items: int,
-                    relevant_counts: FloatArray, collection: FloatArray, smoothing: float) -> FloatArray:
+                    relevant_terms: npt.NDArray[np.int64], relevant_counts: FloatArray, collection: FloatArray,
+                    smoothing: float) -> FloatArray:
     """KLD(M_D, M_R) per item (natural log), both models interpolated with the collection model.
 
-    The sum over the vocabulary is split into its value for an empty item (every term at
-    ``λ·P_C``) plus a correction on the item's own terms; an item without tokens has the
+    Items are sparse (row, term, count) triples; the relevant items' term counts are given on
+    their sorted ``relevant_terms``.  A term outside them has ``M_R = λ·P_C``, so the sum over the
+    vocabulary is the value for an empty item model (every term at ``λ·P_C``: non-zero only on
+    ``relevant_terms``) plus a correction on the item's own terms; an item without tokens has the
     collection model itself.
     """
     lam = smoothing
-    p_r = (1 - lam) * relevant_counts / relevant_counts.sum() + lam * collection
-    in_vocabulary = collection > 0
-    base = np.zeros_like(collection)
-    a = lam * collection
-    base[in_vocabulary] = a[in_vocabulary] * np.log(a[in_vocabulary] / p_r[in_vocabulary])
+    a_r = lam * collection[relevant_terms]
+    p_r_support = (1 - lam) * relevant_counts / relevant_counts.sum() + a_r
+    base_support = a_r * np.log(a_r / p_r_support)
+    pos = np.minimum(np.searchsorted(relevant_terms, terms), max(len(relevant_terms) - 1, 0))
+    in_support = relevant_terms[pos] == terms if len(relevant_terms) else np.zeros(len(terms), dtype=bool)
+    a = lam * collection[terms]
+    p_r = np.where(in_support, p_r_support[pos] if len(relevant_terms) else a, a)
+    base = np.where(in_support, base_support[pos] if len(relevant_terms) else 0.0, 0.0)
     lengths = np.bincount(rows, weights=counts, minlength=n_items)
-    p = (1 - lam) * counts / lengths[rows] + a[terms]
-    correction = p * np.log(p / p_r[terms]) - base[terms]
-    out = base.sum() + np.bincount(rows, weights=correction, minlength=n_items)
+    p = (1 - lam) * counts / lengths[rows] + a
+    correction = p * np.log(p / p_r) - base
+    out = base_support.sum() + np.bincount(rows, weights=correction, minlength=n_items)
     empty = lengths == 0
-    if empty.any():
-        c = collection[in_vocabulary]
-        out[empty] = float(np.sum(c * np.log(c / p_r[in_vocabulary])))
+    if empty.any():  # sum over the vocabulary of P_C ln(P_C / M_R); outside the support M_R = λ·P_C
+        c = collection[relevant_terms]
+        out[empty] = float(np.sum(c * np.log(c / p_r_support)) + (1 - c.sum()) * np.log(1 / lam))
     return np.asarray(out, dtype=np.float64)
 
 
@@ -384,20 +390,21 @@ def _classify(classifier: str, vocabulary: Vocabulary, collection: FloatArray, t
         return np.zeros(len(train_text), dtype=bool), np.zeros(len(test_text), dtype=bool)
     relevant_rows = np.flatnonzero(labels)
     in_relevant = np.isin(train[0], relevant_rows)
-    relevant_counts = np.bincount(train[1][in_relevant], weights=train[2][in_relevant],
-                                  minlength=len(vocabulary)).astype(np.float64)
+    support, inverse = np.unique(train[1][in_relevant], return_inverse=True)
+    relevant_counts = np.bincount(inverse, weights=train[2][in_relevant], minlength=len(support)).astype(np.float64)
     if relevant_counts.sum() == 0:  # relevant items without a single token: no model to compare with
         return labels.copy(), np.zeros(len(test_text), dtype=bool)
-    judged_kld = kld_divergences(train[0], train[1], train[2], len(train_text), relevant_counts, collection,
-                                 smoothing)
+    judged_kld = kld_divergences(train[0], train[1], train[2], len(train_text), support, relevant_counts,
+                                 collection, smoothing)
     if kld_fit == "leave-one-out":  # a relevant item's divergence from the model of the other relevant items
         for i in relevant_rows:
             own = train[0] == i
             rest = relevant_counts.copy()
-            np.subtract.at(rest, train[1][own], train[2][own])
+            np.subtract.at(rest, np.searchsorted(support, train[1][own]), train[2][own])
             if rest.sum() > 0:
                 judged_kld[i] = kld_divergences(np.zeros(int(own.sum()), dtype=np.int64), train[1][own],
-                                                train[2][own], 1, rest, collection, smoothing)[0]
-    test_kld = kld_divergences(test[0], test[1], test[2], len(test_text), relevant_counts, collection, smoothing)
+                                                train[2][own], 1, support, rest, collection, smoothing)[0]
+    test_kld = kld_divergences(test[0], test[1], test[2], len(test_text), support, relevant_counts, collection,
+                               smoothing)
     threshold = kld_threshold(judged_kld, int(labels.sum()))
     return judged_kld <= threshold, test_kld <= threshold

@@ -44,8 +44,8 @@ def test_kld_of_a_document_from_the_relevant_model_by_hand() -> None:
     voc = Vocabulary(list(TEXTS.values()))
     np.testing.assert_allclose(voc.collection_model, [3 / 9, 2 / 9, 4 / 9])  # terms in first-seen order a, b, c
     rows, terms, counts = voc.counts([TEXTS["d1"], TEXTS["d2"], TEXTS["d3"], TEXTS["d4"], ""])
-    relevant = np.bincount(terms[rows == 0], weights=counts[rows == 0], minlength=3)  # R = {d1}: a 2, b 1
-    kld = kld_divergences(rows, terms, counts, 5, relevant, voc.collection_model, 0.2)
+    # R = {d1}: a 2, b 1
+    kld = kld_divergences(rows, terms, counts, 5, np.array([0, 1]), np.array([2.0, 1.0]), voc.collection_model, 0.2)
     # M_R = 0.8*(2/3, 1/3, 0) + 0.2*P_C = (0.6, 0.3111, 0.0889); M_d2 = 0.8*(1/2, 0, 1/2) + 0.2*P_C
     # = (0.4667, 0.0444, 0.4889): KLD = .4667 ln(.4667/.6) + .0444 ln(.0444/.3111) + .4889 ln(.4889/.0889) = 0.6297
     assert kld[1] == pytest.approx(0.629667, abs=1e-6)
@@ -99,12 +99,11 @@ def test_leave_one_out_scores_a_relevant_item_against_the_other_relevant_items()
     assert plain.predicted["item"].tolist() == loo.predicted["item"].tolist() == ["u1"]
     # the leave-one-out divergence of r1 is its divergence from r2's model alone
     rows, terms, counts = voc.counts([texts["r1"], texts["r2"]])
-    r2_model = np.bincount(terms[rows == 1], weights=counts[rows == 1], minlength=len(voc))
-    r1_alone = kld_divergences(rows[rows == 0], terms[rows == 0], counts[rows == 0], 1, r2_model,
-                               voc.collection_model, 0.2)[0]
-    both = np.bincount(terms, weights=counts, minlength=len(voc))
-    r1_in = kld_divergences(rows[rows == 0], terms[rows == 0], counts[rows == 0], 1, both, voc.collection_model,
-                            0.2)[0]
+    r1 = rows == 0
+    r2_model = (terms[rows == 1], counts[rows == 1])  # a 1, b 2
+    r1_alone = kld_divergences(rows[r1], terms[r1], counts[r1], 1, *r2_model, voc.collection_model, 0.2)[0]
+    both = (np.array([0, 1]), np.array([3.0, 3.0]))  # a 3, b 3
+    r1_in = kld_divergences(rows[r1], terms[r1], counts[r1], 1, *both, voc.collection_model, 0.2)[0]
     assert r1_alone > r1_in > 0  # leaving r1 out of the model moves it away, so the threshold is less optimistic
 
 
