@@ -560,7 +560,7 @@ def show(
 ) -> None:
     """One query's ground truth and ranked results on a timeline per video, labelled by each adapter."""
     from segeval.pipeline import make_adapter
-    from segeval.prepare import prepare
+    from segeval.prepare import default_order, prepare
     from segeval.read import read_qrels, read_run
     from segeval.show import adapt_one, render
     from segeval.show import explain as explain_text
@@ -573,7 +573,7 @@ def show(
     if query not in set(q["query"]):
         raise SegevalError(f"The 'query' parameter must name a query of the qrels. Got {query!r} instead.")
     adapters = [make_adapter(a) for a in (adapter or ["overlap"])]
-    data = prepare(q, r, queries=[query], order="score" if is_documents(r) else "rank", missing_queries="zero")
+    data = prepare(q, r, queries=[query], order=default_order(is_documents(r)), missing_queries="zero")
     adapted = adapt_one(data, adapters)
     if explain:
         sys.stdout.write(explain_text(data, adapted))
@@ -601,7 +601,7 @@ def plot_adr_command(
     from segeval.pipeline import make_adapter
     from segeval.plot import check_output
     from segeval.plot.adr import plot_adr
-    from segeval.prepare import prepare
+    from segeval.prepare import default_order, prepare
     from segeval.read import read_qrels, read_run
     from segeval.validate import is_documents, validate_qrels, validate_run
 
@@ -612,7 +612,7 @@ def plot_adr_command(
     chosen = make_adapter(adapter) if adapter else (ExactAdapter() if documents else make_adapter("overlap"))
     if query not in set(q["query"]):
         raise SegevalError(f"The 'query' parameter must name a query of the qrels. Got {query!r} instead.")
-    data = prepare(q, r, queries=[query], order="score" if documents else "rank", missing_queries="zero")
+    data = prepare(q, r, queries=[query], order=default_order(documents), missing_queries="zero")
     (adapted,) = chosen.adapt(data)
     print(plot_adr(adapted, query, output))
 

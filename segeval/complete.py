@@ -292,11 +292,11 @@ def unjudged_top(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: st
     """The run's results in its top ``depth`` per qrels query that no qrels line judges: documents not in
     the qrels, or segment results that ``adapter`` (default overlap) matched to no qrels segment."""
     from segeval.pipeline import make_adapter
-    from segeval.prepare import prepare
+    from segeval.prepare import default_order, prepare
     from segeval.validate import is_documents
 
     documents = is_documents(qrels)
-    data = prepare(qrels, run, order="score" if documents else "rank", max_results=depth, missing_queries="zero")
+    data = prepare(qrels, run, order=default_order(documents), max_results=depth, missing_queries="zero")
     queries = np.asarray(data.queries, dtype=object)[data.run["qcode"].to_numpy()]
     items = data.items[data.run["icode"].to_numpy()]
     start, end = data.run["start"].to_numpy(), data.run["end"].to_numpy()

@@ -24,7 +24,7 @@ from segeval.aggregate import aggregate
 from segeval.compute import Request, compute, requests
 from segeval.errors import ParameterError, check_choice
 from segeval.measures.registry import TREC_EVAL_9
-from segeval.prepare import prepare
+from segeval.prepare import default_order, prepare
 from segeval.read import predicted_mask, read_qrels, read_run
 from segeval.validate import is_documents, validate_qrels, validate_run
 
@@ -99,7 +99,7 @@ def evaluate(
     elif adapter is not None:
         raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
     if order is None:
-        order = "score" if documents else "rank"
+        order = default_order(documents)
     check_choice("trec_eval", trec_eval, ("9", "10"))
     if trec_eval == "9":  # 9.0.8 stores scores as C floats: near-equal scores become ties
         r = r.assign(score=r["score"].to_numpy().astype(np.float32).astype(np.float64))

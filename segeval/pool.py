@@ -62,11 +62,11 @@ def top_items(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str |
     """The judged items the run puts in its top ``depth`` per query: documents (trec_eval order), or the
     qrels segments that ``adapter`` (default as evaluate: overlap) matched to the top ``depth`` results."""
     from segeval.pipeline import make_adapter
-    from segeval.prepare import prepare
+    from segeval.prepare import default_order, prepare
     from segeval.validate import is_documents
 
     documents = is_documents(qrels)
-    data = prepare(qrels, run, order="score" if documents else "rank", max_results=depth, missing_queries="zero")
+    data = prepare(qrels, run, order=default_order(documents), max_results=depth, missing_queries="zero")
     if documents:
         queries = np.asarray(data.queries, dtype=object)[data.run["qcode"].to_numpy()]
         items = data.items[data.run["icode"].to_numpy()]

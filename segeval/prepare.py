@@ -241,3 +241,9 @@ def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArra
     per_group = np.bincount(right_gid_sorted, minlength=size)
     first = np.cumsum(per_group) - per_group
     return concat_ranges(first[left_gid], per_group[left_gid])
+
+
+def default_order(documents: bool) -> str:
+    """The default result order: trec_eval's ``score`` for document runs, the MediaEval reference's ``rank``
+    for segment runs."""
+    return "score" if documents else "rank"
