@@ -75,16 +75,16 @@ def _one(task: tuple[str, dict[str, Any]]) -> Outcome:
 
 def evaluate_one(qrels: pd.DataFrame, run: str, *, render: Any, evaluate_options: dict[str, Any],
                  time_format: str, lenient: bool, complete: bool, memory: str = "auto",
-                 chunk_lines: int | None = None) -> Outcome:
+                 chunk_lines: int | None = None, progress: bool = False) -> Outcome:
     """Read, validate, evaluate and render one run (errors become an Outcome, never an exception).
-    ``memory`` and ``chunk_lines`` are :func:`segeval.chunked.evaluate_run`'s."""
+    ``memory``, ``chunk_lines`` and ``progress`` are :func:`segeval.chunked.evaluate_run`'s."""
     from segeval.chunked import DEFAULT_CHUNK_LINES, evaluate_run
 
     skipped: list[InputError] = []
     try:
         result = evaluate_run(qrels, run, memory=memory, chunk_lines=chunk_lines or DEFAULT_CHUNK_LINES,
                               time_format=time_format, on_error=skipped.append if lenient else None,
-                              **evaluate_options)
+                              progress=progress, **evaluate_options)
     except SegevalError as exc:
         return Outcome("", f"segeval: error: {exc}\n", len(skipped), True)
     return outcome(result.evaluation, result.runid, skipped, render=render, complete=complete, notes=result.notes)
@@ -121,6 +121,8 @@ def evaluate_many(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, *,
         dask_options = {k: v for k, v in options.items() if k not in ("memory", "chunk_lines")}
         return evaluate_many_dask(qrels, runs, jobs, scheduler, quiet=quiet, **dask_options)
     workers = min(len(runs), jobs or os.cpu_count() or 1)
+    if len(runs) == 1:  # one big run: a progress line of the chunked path instead of one for the runs
+        options = {**options, "progress": not quiet}
     outcomes: list[Outcome] = []
     with Progress(len(runs), "runs", quiet=quiet) as progress:
         if workers <= 1:

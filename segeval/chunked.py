@@ -69,11 +69,13 @@ class RunResult:
 
 # ----------------------------------------------------------------------------- reading
 
-def open_blocks(path: str | Path, block: int = BLOCK_BYTES) -> Iterator[bytes]:
+def open_blocks(path: str | Path, block: int = BLOCK_BYTES, on_read: Callable[[int], object] | None = None
+                ) -> Iterator[bytes]:
     """The file's bytes in blocks, gunzipped on the fly when it starts with the gzip magic number.
 
     File-level errors are those of :func:`segeval.read.read_bytes`; there is no total-size
-    limit, since the chunked path never holds the whole file.
+    limit, since the chunked path never holds the whole file.  ``on_read`` is told how many
+    bytes of the file each read took (for a progress line).
     """
     name, p = str(path), Path(path)
     if not p.exists():
@@ -84,19 +86,25 @@ def open_blocks(path: str | Path, block: int = BLOCK_BYTES) -> Iterator[bytes]:
         fh = p.open("rb")
     except OSError as exc:
         raise InputError(name, f"cannot be read: {exc.strerror or exc}") from None
+    def read(size: int) -> bytes:
+        raw: bytes = fh.read(size)
+        if on_read is not None:
+            on_read(len(raw))
+        return raw
+
     with fh:
-        head = fh.read(block)
+        head = read(block)
         if head[:2] != b"\x1f\x8b":
             if name.endswith(".gz") and head:
                 raise InputError(name, "has a .gz name but is not gzip-compressed; expected a gzip file")
             while head:
                 yield head
-                head = fh.read(block)
+                head = read(block)
             return
-        yield from _gunzip_blocks(head, fh, block, name)
+        yield from _gunzip_blocks(head, read, block, name)
 
 
-def _gunzip_blocks(head: bytes, fh: Any, block: int, name: str) -> Iterator[bytes]:
+def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: str) -> Iterator[bytes]:
     """Decompress (concatenated) gzip members block by block; trailing garbage is ignored, as gzip does."""
     d = zlib.decompressobj(wbits=31)
     data = head
@@ -110,11 +118,11 @@ def _gunzip_blocks(head: bytes, fh: Any, block: int, name: str) -> Iterator[byte
                 if d.eof:
                     rest = d.unused_data + data
                     if len(rest) < 2:
-                        rest += fh.read(block)
+                        rest += read(block)
                     if rest[:2] != b"\x1f\x8b":
                         return  # the end, or trailing garbage after the last member
                     d, data = zlib.decompressobj(wbits=31), rest
-            data = fh.read(block)
+            data = read(block)
     except zlib.error as exc:
         reason = str(exc).split(": ", 1)[-1]
         raise InputError(name, f"is not a valid gzip file ({reason}); expected a complete .gz file") from None
@@ -231,21 +239,26 @@ def use_chunks(path: str | Path, memory: str) -> bool:
 
 def evaluate_run(qrels: pd.DataFrame, path: str | Path, *, memory: str = "auto",
                  chunk_lines: int = DEFAULT_CHUNK_LINES, time_format: str = "mmss", run_format: str = "auto",
-                 on_error: OnError | None = None, **options: Any) -> RunResult:
+                 on_error: OnError | None = None, progress: bool = False, **options: Any) -> RunResult:
     """Read, validate and evaluate one run file against validated qrels.
 
     ``memory`` is ``"auto"`` (chunked for files of at least :data:`AUTO_BYTES`), ``"chunked"``
     or ``"in-memory"``; a chunked run that turns out not to be grouped by query is read again in
     memory, with a note.  ``options`` are :func:`segeval.pipeline.evaluate`'s.  With ``on_error``,
-    malformed lines are reported to it and skipped.
+    malformed lines are reported to it and skipped.  With ``progress``, the chunked path draws a
+    progress line (MiB read) on stderr when it is a terminal.
     """
+    from segeval.progress import Progress
+
     check_choice("memory", memory, MEMORY_POLICIES)
     check_int("chunk_lines", chunk_lines, minimum=1)
     notes: list[str] = []
     if use_chunks(path, memory):
         try:
-            return evaluate_chunked(qrels, path, chunk_lines=chunk_lines, time_format=time_format,
-                                    run_format=run_format, on_error=on_error, **options)
+            size = Path(path).stat().st_size if Path(path).is_file() else 0  # else open_blocks explains
+            with Progress(size, "MiB", quiet=not progress, scale=2**20) as bar:
+                return evaluate_chunked(qrels, path, chunk_lines=chunk_lines, time_format=time_format,
+                                        run_format=run_format, on_error=on_error, on_read=bar.advance, **options)
         except NotGrouped as exc:
             notes.append(exc.note)
     r = validate_run(read_run(path, run_format, time_format, on_error), on_error)
@@ -255,9 +268,10 @@ def evaluate_run(qrels: pd.DataFrame, path: str | Path, *, memory: str = "auto",
 
 def evaluate_chunked(qrels: pd.DataFrame, path: str | Path, *, chunk_lines: int = DEFAULT_CHUNK_LINES,
                      time_format: str = "mmss", run_format: str = "auto", on_error: OnError | None = None,
-                     **options: Any) -> RunResult:
-    """:func:`evaluate_run`'s chunked path; raises :class:`NotGrouped` for a run not grouped by query."""
-    return _Chunked(qrels, str(path), time_format, run_format, on_error, options).run(chunk_lines)
+                     on_read: Callable[[int], object] | None = None, **options: Any) -> RunResult:
+    """:func:`evaluate_run`'s chunked path; raises :class:`NotGrouped` for a run not grouped by query.
+    ``on_read`` is told the bytes of the file read so far, block by block."""
+    return _Chunked(qrels, str(path), time_format, run_format, on_error, options).run(chunk_lines, on_read)
 
 
 class _Chunked:
@@ -291,10 +305,10 @@ class _Chunked:
         """A value or parameter error was found: only malformed lines (which come first) are looked for."""
         return (bool(self.problems) and not self.lenient) or self.plan_error is not None
 
-    def run(self, chunk_lines: int) -> RunResult:
+    def run(self, chunk_lines: int, on_read: Callable[[int], object] | None = None) -> RunResult:
         pending: pd.DataFrame | None = None
         detected = False
-        for first, data in line_chunks(open_blocks(self.name), chunk_lines, self.name):
+        for first, data in line_chunks(open_blocks(self.name, on_read=on_read), chunk_lines, self.name):
             if not detected:
                 if not data.strip():
                     continue

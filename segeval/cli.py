@@ -168,6 +168,9 @@ def eval_(
     check_choice("engine", engine, ENGINES)
     if scheduler is not None and engine != "dask":
         raise SegevalError(f"The 'scheduler' parameter needs --engine dask. Got --engine {engine} instead.")
+    if engine == "dask" and memory == "chunked":
+        raise SegevalError("The 'memory' parameter must be 'auto' or 'in-memory' with --engine dask (its workers read "
+                           "each run whole). Got 'chunked' instead.")
     run_files = expand_runs(runs)
     skipped_qrels: list[InputError] = []
     q = validate_qrels(read_qrels(qrels, time_format=time_format, on_error=skipped_qrels.append if lenient else None),

@@ -237,3 +237,25 @@ def test_bad_memory_options() -> None:
     assert "The 'memory' parameter must be one of 'auto', 'chunked', 'in-memory'. Got 'lots' instead." in err
     code, _, err = run_cli("eval", "--chunk-lines", "0", "q", "r")
     assert code == 2 and "The 'chunk_lines' parameter must be an integer >= 1. Got 0 instead." in err
+
+
+def test_progress_line_for_a_big_run_on_a_terminal(data: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    args = ["-m", "map", str(data["linking.qrels"]), str(data["linking.run"]), "--memory", "chunked"]
+    plain = run_cli("eval", *args)
+    tty = Terminal()
+    monkeypatch.setattr(sys, "stderr", tty)
+    from segeval.cli import main
+
+    assert main(["eval", *args]) == 0
+    assert "MiB, " in tty.getvalue() and "ETA" in tty.getvalue() and tty.getvalue().endswith("\n")
+    quiet = Terminal()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    assert main(["eval", *args, "--quiet"]) == 0 and quiet.getvalue() == ""
+    assert plain[0] == 0 and plain[2] == ""

@@ -92,6 +92,8 @@ def test_unreachable_scheduler_and_bad_options(runs: dict[str, list[str]], monke
     assert "Cannot reach the Dask scheduler at 'tcp://127.0.0.1:9'" in err and "dask scheduler" in err
     code, _, err = run_cli("eval", runs["trec_qrels"][0], runs["trec"][0], "--scheduler", "tcp://127.0.0.1:9")
     assert code == 2 and "The 'scheduler' parameter needs --engine dask" in err
+    code, _, err = run_cli("eval", runs["trec_qrels"][0], runs["trec"][0], "--engine", "dask", "--memory", "chunked")
+    assert code == 2 and "The 'memory' parameter must be 'auto' or 'in-memory' with --engine dask" in err
     code, _, err = run_cli("eval", runs["trec_qrels"][0], runs["trec"][0], "--engine", "spark")
     assert code == 2 and "The 'engine' parameter must be one of 'processes', 'dask'. Got 'spark' instead." in err
 
