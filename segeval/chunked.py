@@ -123,6 +123,9 @@ def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: 
                         return  # the end, or trailing garbage after the last member
                     d, data = zlib.decompressobj(wbits=31), rest
             data = read(block)
+        rest = d.flush()  # output zlib may still hold when the input ended with the output capped
+        if rest:
+            yield rest
     except zlib.error as exc:
         reason = str(exc).split(": ", 1)[-1]
         raise InputError(name, f"is not a valid gzip file ({reason}); expected a complete .gz file") from None
