@@ -19,6 +19,8 @@ import pandas as pd
 
 from segeval.errors import InputError, ParameterError, SegevalError
 
+ENGINES = ("processes", "dask")
+
 
 def expand_runs(specs: Sequence[str]) -> list[str]:
     """Files as given, globs and directories expanded (sorted); each file once, in first-seen order."""
@@ -72,22 +74,27 @@ def _one(task: tuple[str, dict[str, Any]]) -> Outcome:
 
 
 def evaluate_one(qrels: pd.DataFrame, run: str, *, render: Any, evaluate_options: dict[str, Any],
-                 time_format: str, lenient: bool, complete: bool) -> Outcome:
-    """Read, validate, evaluate and render one run (errors become an Outcome, never an exception)."""
-    from segeval.pipeline import evaluate
-    from segeval.read import read_run
-    from segeval.validate import validate_run
+                 time_format: str, lenient: bool, complete: bool, memory: str = "auto",
+                 chunk_lines: int | None = None, progress: bool = False) -> Outcome:
+    """Read, validate, evaluate and render one run (errors become an Outcome, never an exception).
+    ``memory``, ``chunk_lines`` and ``progress`` are :func:`segeval.chunked.evaluate_run`'s."""
+    from segeval.chunked import DEFAULT_CHUNK_LINES, evaluate_run
 
     skipped: list[InputError] = []
-    on_error = skipped.append if lenient else None
-    err: list[str] = []
     try:
-        r = validate_run(read_run(run, time_format=time_format, on_error=on_error), on_error)
-        ev = evaluate(qrels, r, **evaluate_options)
+        result = evaluate_run(qrels, run, memory=memory, chunk_lines=chunk_lines or DEFAULT_CHUNK_LINES,
+                              time_format=time_format, on_error=skipped.append if lenient else None,
+                              progress=progress, **evaluate_options)
     except SegevalError as exc:
         return Outcome("", f"segeval: error: {exc}\n", len(skipped), True)
-    runid = str(r["run"].iat[0]) if len(r) else ""
+    return outcome(result.evaluation, result.runid, skipped, render=render, complete=complete, notes=result.notes)
+
+
+def outcome(ev: Any, runid: str, skipped: Sequence[InputError], *, render: Any, complete: bool,
+            notes: Sequence[str] = ()) -> Outcome:
+    """The rendered output of one evaluated run, and its notes and skipped lines for stderr."""
     out = render(ev, runid, len(skipped))
+    err = list(notes)
     if ev.unevaluated and not complete:
         err.append(f"note: {len(ev.unevaluated)} qrels queries have no results in the run and are not averaged "
                    f"(-c counts them as 0)")
@@ -97,12 +104,25 @@ def evaluate_one(qrels: pd.DataFrame, run: str, *, render: Any, evaluate_options
 
 
 def evaluate_many(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, *, quiet: bool = False,
-                  **options: Any) -> list[Outcome]:
+                  engine: str = "processes", scheduler: str | None = None, **options: Any) -> list[Outcome]:
     """Evaluate every run, with ``jobs`` processes (None: all cores); outcomes in the order of ``runs``.
-    A progress line goes to stderr when it is a terminal (not with ``quiet``)."""
+
+    ``engine="dask"`` distributes (run, query-partition) tasks on the Dask cluster at ``scheduler``
+    (None: a local cluster of ``jobs`` processes); see :mod:`segeval.dask_engine`.  A progress
+    line goes to stderr when it is a terminal (not with ``quiet``).
+    """
+    from segeval.errors import check_choice
     from segeval.progress import Progress
 
+    check_choice("engine", engine, ENGINES)
+    if engine == "dask":
+        from segeval.dask_engine import evaluate_many_dask
+
+        dask_options = {k: v for k, v in options.items() if k not in ("memory", "chunk_lines")}
+        return evaluate_many_dask(qrels, runs, jobs, scheduler, quiet=quiet, **dask_options)
     workers = min(len(runs), jobs or os.cpu_count() or 1)
+    if len(runs) == 1:  # one big run: a progress line of the chunked path instead of one for the runs
+        options = {**options, "progress": not quiet}
     outcomes: list[Outcome] = []
     with Progress(len(runs), "runs", quiet=quiet) as progress:
         if workers <= 1:

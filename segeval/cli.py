@@ -130,6 +130,22 @@ def eval_(
     lenient: Annotated[bool, typer.Option(
         "--lenient", help="Skip malformed lines instead of stopping; each is listed on stderr and counted in "
                           "the JSON output, and the exit code is 3.")] = False,
+    memory: Annotated[str, typer.Option(
+        "--memory", metavar="auto|chunked|in-memory",
+        help="How a run is read. chunked: in chunks, evaluating each query once its lines are read, so memory "
+             "stays flat (needs each query's lines together, else it says so and reads the file whole); "
+             "in-memory: whole; auto: chunked for files of 128 MiB or more (gzip: 32 MiB). Same output.")]
+    = "auto",
+    chunk_lines: Annotated[int, typer.Option(
+        "--chunk-lines", metavar="N", help="Lines per chunk in the chunked path.")] = 100_000,
+    engine: Annotated[str, typer.Option(
+        "--engine", metavar="processes|dask",
+        help="processes: --jobs local processes; dask: (run, query-partition) tasks on a Dask cluster "
+             "(pip install 'segeval[dask]'). Same output.")] = "processes",
+    scheduler: Annotated[str | None, typer.Option(
+        "--scheduler", metavar="ADDRESS",
+        help="With --engine dask: the scheduler of an existing cluster, such as tcp://host:8786 (the workers must "
+             "see the run files). Default: start a local cluster of --jobs worker processes.")] = None,
     order: Annotated[str | None, typer.Option(
         "--order", metavar="score|rank|file",
         help="Result order. Default: score (ties by docno descending) for TREC runs, rank for MediaEval runs.")]
@@ -142,14 +158,23 @@ def eval_(
     """trec_eval's measures and flags, on document runs and (through an adapter) on segment runs."""
     from functools import partial
 
-    from segeval.batch import evaluate_many, expand_runs
-    from segeval.errors import InputError, check_choice
+    from segeval.batch import ENGINES, evaluate_many, expand_runs
+    from segeval.chunked import MEMORY_POLICIES
+    from segeval.errors import InputError, check_choice, check_int
     from segeval.read import read_qrels
     from segeval.validate import validate_qrels
 
     check_choice("output", output, ("trec", "json", "csv"))
     if jobs is not None and jobs < 1:
         raise SegevalError(f"The 'jobs' parameter must be an integer >= 1. Got {jobs} instead.")
+    check_choice("memory", memory, MEMORY_POLICIES)
+    check_int("chunk_lines", chunk_lines, minimum=1)
+    check_choice("engine", engine, ENGINES)
+    if scheduler is not None and engine != "dask":
+        raise SegevalError(f"The 'scheduler' parameter needs --engine dask. Got --engine {engine} instead.")
+    if engine == "dask" and memory == "chunked":
+        raise SegevalError("The 'memory' parameter must be 'auto' or 'in-memory' with --engine dask (its workers read "
+                           "each run whole). Got 'chunked' instead.")
     run_files = expand_runs(runs)
     skipped_qrels: list[InputError] = []
     q = validate_qrels(read_qrels(qrels, time_format=time_format, on_error=skipped_qrels.append if lenient else None),
@@ -162,8 +187,9 @@ def eval_(
                "missing_queries": "zero" if complete else "skip", "max_results": max_results,
                "judged_only": judged, "trec_eval": version, "predicted": predicted}
     render = partial(_render_eval, output=output, per_query=per_query, summary=not no_summary, header=header)
-    outcomes = evaluate_many(q, run_files, jobs, quiet=quiet, render=render, evaluate_options=options,
-                             time_format=time_format, lenient=lenient, complete=complete)
+    outcomes = evaluate_many(q, run_files, jobs, quiet=quiet, engine=engine, scheduler=scheduler, render=render,
+                             evaluate_options=options, time_format=time_format, lenient=lenient, complete=complete,
+                             memory=memory, chunk_lines=chunk_lines)
     body = [o.stdout for o in outcomes]
     if output == "csv":  # one header line
         body = [b if i == 0 else b.split("\n", 1)[-1] for i, b in enumerate(body)]

@@ -22,9 +22,9 @@ from segeval.adapt import (
 from segeval.adapt.base import judged_only as only_judged
 from segeval.aggregate import aggregate
 from segeval.compute import Request, compute, requests
-from segeval.errors import ParameterError, check_choice
+from segeval.errors import ParameterError, check_choice, check_int
 from segeval.measures.registry import TREC_EVAL_9
-from segeval.prepare import default_order, prepare
+from segeval.prepare import ORDERS, default_order, prepare
 from segeval.read import predicted_mask, read_qrels, read_run
 from segeval.validate import is_documents, validate_qrels, validate_run
 
@@ -90,9 +90,44 @@ def evaluate(
     note counts them) or ``ignore`` them.
     """
     q = validate_qrels(qrels if isinstance(qrels, pd.DataFrame) else read_qrels(qrels, qrels_format, time_format))
-    q, predicted_note = _predicted_lines(q, check_choice("predicted", predicted, ("use", "ignore")))
     r = validate_run(run if isinstance(run, pd.DataFrame) else read_run(run, run_format, time_format))
-    documents = is_documents(r)
+    how = plan(is_documents(r), measures, adapters, adapter=adapter, queries=queries, order=order,
+               relevance_level=relevance_level, missing_queries=missing_queries, max_results=max_results,
+               judged_only=judged_only, trec_eval=trec_eval, predicted=predicted)
+    return finish(q, how, *evaluate_part(q, r, how, queries))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What :func:`evaluate` resolved from its parameters: the requests and the policies."""
+
+    requests: list[Request]
+    queries: list[str] | None
+    order: str
+    relevance_level: int
+    missing_queries: str
+    max_results: int | None
+    judged_only: bool
+    trec_eval: str
+    predicted: str = "use"
+
+
+def plan(
+    documents: bool,
+    measures: Sequence[str] | Sequence[Request] = ("official",),
+    adapters: Sequence[Adapter] | None = None,
+    *,
+    adapter: Adapter | str | None = None,
+    queries: Sequence[str] | None = None,
+    order: str | None = None,
+    relevance_level: int = 1,
+    missing_queries: str = "skip",
+    max_results: int | None = None,
+    judged_only: bool = False,
+    trec_eval: str = "10",
+    predicted: str = "use",
+) -> Plan:
+    """Resolve :func:`evaluate`'s parameters for a document (or segment) run."""
     if adapters is None:
         chosen = adapter if adapter is not None else ("exact" if documents else "overlap")
         adapters = [make_adapter(chosen) if isinstance(chosen, str) else chosen]
@@ -101,31 +136,65 @@ def evaluate(
     if order is None:
         order = default_order(documents)
     check_choice("trec_eval", trec_eval, ("9", "10"))
-    if trec_eval == "9":  # 9.0.8 stores scores as C floats: near-equal scores become ties
-        r = r.assign(score=r["score"].to_numpy().astype(np.float32).astype(np.float64))
-    data = prepare(q, r, queries=queries, order=order, relevance_level=relevance_level,
-                   missing_queries=missing_queries, max_results=max_results)
+    check_choice("order", order, ORDERS)
+    check_choice("missing_queries", missing_queries, ("skip", "zero"))
+    check_choice("predicted", predicted, ("use", "ignore"))
+    if max_results is not None:
+        check_int("max_results", max_results, minimum=1)
     reqs = [m for m in measures if isinstance(m, Request)] or requests([str(m) for m in measures], adapters)
     if trec_eval == "9":
         reqs = [replace(x, measure=replace(x.measure, family=TREC_EVAL_9[x.measure.family.name]))
                 if x.measure.family.name in TREC_EVAL_9 else x for x in reqs]
-    used = {x.adapter.name: x.adapter for x in reqs if x.adapter is not None}
+    return Plan(reqs, None if queries is None else list(queries), order, relevance_level, missing_queries,
+                max_results, judged_only, trec_eval, predicted)
+
+
+def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence[str] | None = None,
+                  missing_queries: str | None = None) -> tuple[list[str], dict[str, list[Any]]]:
+    """Per-query values of validated qrels and run: (queries, values by request name).
+
+    ``queries`` and ``missing_queries`` (default: the plan's) select the queries as in
+    :func:`segeval.prepare.prepare`.  Queries are independent, so evaluating a run in parts
+    (each query's rows and qrels in one part) gives the same values as evaluating it whole.
+    """
+    if how.predicted == "ignore":
+        q = _predicted_lines(q, how.predicted)[0]
+    if how.trec_eval == "9":  # 9.0.8 stores scores as C floats: near-equal scores become ties
+        r = r.assign(score=r["score"].to_numpy().astype(np.float32).astype(np.float64))
+    data = prepare(q, r, queries=queries, order=how.order, relevance_level=how.relevance_level,
+                   missing_queries=missing_queries or how.missing_queries, max_results=how.max_results)
+    used = {x.adapter.name: x.adapter for x in how.requests if x.adapter is not None}
     adapted = {name: adapter.adapt(data) for name, adapter in used.items()}
-    if judged_only:
+    if how.judged_only:
         adapted = {name: [only_judged(a) for a in per_query] for name, per_query in adapted.items()}
-    per_query = compute(data, adapted, reqs)
+    return data.queries, compute(data, adapted, how.requests)
+
+
+def merge_parts(parts: Sequence[tuple[list[str], dict[str, list[Any]]]],
+                how: Plan) -> tuple[list[str], dict[str, list[Any]]]:
+    """Per-query values of disjoint parts, in query order (as one :func:`evaluate_part` would give)."""
+    where = sorted((qid, k, i) for k, (qs, _) in enumerate(parts) for i, qid in enumerate(qs))
+    names = [x.name for x in how.requests]
+    return ([qid for qid, _, _ in where],
+            {name: [parts[k][1][name][i] for _, k, i in where] for name in names})
+
+
+def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, list[Any]]) -> Evaluation:
+    """The :class:`Evaluation` of per-query values: aggregates, notes and unevaluated queries."""
+    reqs = how.requests
     summary = {x.name: aggregate(per_query[x.name], x.measure.aggregate) for x in reqs}
+    predicted_note = _predicted_lines(q, how.predicted)[1]
     notes = [predicted_note] if predicted_note else []
     for x in reqs:
         if x.measure.name == "map" and isinstance(x.adapter, OverlapAdapter):
-            above = [qid for qid, v in zip(data.queries, per_query[x.name], strict=True) if v > 1]
+            above = [qid for qid, v in zip(queries, per_query[x.name], strict=True) if v > 1]
             if above:
                 notes.append(
-                    f"note: {x.name} is above 1 for {len(above)} of {len(data.queries)} queries "
+                    f"note: {x.name} is above 1 for {len(above)} of {len(queries)} queries "
                     f"(first: {above[0]}): the overlap adapter credits one relevant segment once "
                     f"for every result that overlaps it")
-    unevaluated = sorted(set(q["query"].unique()) - set(data.queries))
-    return Evaluation(data.queries, reqs, per_query, summary, notes, unevaluated)
+    unevaluated = sorted(set(q["query"].unique()) - set(queries))
+    return Evaluation(queries, reqs, per_query, summary, notes, unevaluated)
 
 
 def _predicted_lines(qrels: pd.DataFrame, policy: str) -> tuple[pd.DataFrame, str]:

@@ -132,6 +132,14 @@ def bounds(qcode: IntArray, n_queries: int) -> IntArray:
     return np.searchsorted(qcode, np.arange(n_queries + 1), side="left").astype(np.int64)
 
 
+def check_queries(queries: Sequence[str], qrels_queries: set[str]) -> None:
+    """Raise a ParameterError unless every one of ``queries`` is a qrels query."""
+    unknown = sorted(set(queries) - qrels_queries)
+    if unknown:
+        shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
+        raise ParameterError(f"The 'queries' parameter must name queries of the qrels. Got {shown} instead.")
+
+
 def prepare(
     qrels: pd.DataFrame,
     run: pd.DataFrame,
@@ -154,12 +162,7 @@ def prepare(
     if queries is None:
         chosen = sorted(qrels_q & with_results)
     else:
-        unknown = sorted(set(queries) - qrels_q)
-        if unknown:
-            shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
-            raise ParameterError(
-                f"The 'queries' parameter must name queries of the qrels. Got {shown} instead."
-            )
+        check_queries(queries, qrels_q)
         chosen = sorted(set(queries) & with_results)
     code_of = {q: i for i, q in enumerate(chosen)}
     n_q = len(chosen)

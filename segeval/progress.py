@@ -10,8 +10,10 @@ from typing import TextIO
 class Progress:
     """``with Progress(total, "runs") as p: ... p.advance()``; draws only on a terminal and not ``quiet``."""
 
-    def __init__(self, total: int, unit: str, *, quiet: bool = False, stream: TextIO | None = None) -> None:
-        self.total, self.unit, self.done = total, unit, 0
+    def __init__(self, total: int, unit: str, *, quiet: bool = False, stream: TextIO | None = None,
+                 scale: int = 1) -> None:
+        """``scale``: counts are shown divided by it (bytes as MiB: ``scale=2**20``)."""
+        self.total, self.unit, self.done, self.scale = total, unit, 0, scale
         self.stream = stream if stream is not None else sys.stderr
         self.enabled = not quiet and total > 1 and bool(getattr(self.stream, "isatty", lambda: False)())
         self.start = time.monotonic()
@@ -31,7 +33,9 @@ class Progress:
         eta = elapsed / self.done * (self.total - self.done) if self.done else 0.0
         width = 24
         filled = int(width * self.done / self.total) if self.total else width
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {self.unit}, "
+        done, total = (f"{self.done}", f"{self.total}") if self.scale == 1 else \
+            (f"{self.done / self.scale:.0f}", f"{self.total / self.scale:.0f}")
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {self.unit}, "
                           f"{elapsed:.0f}s elapsed, ETA {eta:.0f}s ")
         self.stream.flush()
 

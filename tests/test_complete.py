@@ -350,3 +350,15 @@ def test_segment_collection_round_trip_through_the_cli(tmp_path: Path) -> None:
                                "--predicted", "ignore")
     code, plain, _ = run_cli("eval", str(tmp_path / "biased.qrels"), str(tmp_path / "runs" / "G2r1.txt"), "-m", "P_20")
     assert ignored == plain != out_text
+
+
+@pytest.mark.parametrize("policy", ["use", "ignore"])
+def test_predicted_policy_is_the_same_in_the_chunked_path(policy: str, tmp_path: Path) -> None:
+    q = write(tmp_path / "c", "1 0 d1 1 human\n1 0 d2 0 human\n1 0 d3 1 predicted:kld\n2 0 d1 1 human\n")
+    r = write(tmp_path / "r", "1 Q0 d1 1 3 x\n1 Q0 d3 2 2 x\n1 Q0 d2 3 1 x\n2 Q0 d1 1 1 x\n")
+    args = ("eval", str(q), str(r), "-m", "P_2", "-m", "map", "-q", "--predicted", policy)
+    whole = run_cli(*args, "--memory", "in-memory")
+    chunked = run_cli(*args, "--memory", "chunked", "--chunk-lines", "1")
+    assert whole == chunked and whole[0] == 0
+    assert ("P_2                   \t1\t" + ("1.0000" if policy == "use" else "0.5000")) in whole[1]
+    assert ("left out" in whole[2]) == (policy == "ignore")

@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Benchmark ``segeval eval`` at scale: many runs with ``--jobs``, memory of the chunked path, Dask overhead.
+
+Three measurements, each printed as a Markdown table (data generated under ``--out``, default
+``/tmp/segeval-scale``, with ``scripts/generate_data.py``: MediaEval linking runs, 1,000 results
+per query, 2,000 videos, the generator's default hit rates; measures: the default ``official``
+set with the default overlap adapter, summary rows only)::
+
+    python scripts/benchmark_scale.py                      # all three (about 10 minutes on 2 cores)
+    python scripts/benchmark_scale.py --parts memory --big-lines 2M
+
+``jobs``
+    ``--runs`` runs of ``--lines`` lines each (one generated run; the others rotate each
+    query's results by a different amount, so every run ranks differently), evaluated with
+    ``--jobs 1`` and ``--jobs 2``: wall time (best of ``--repeats``) and speed-up.
+``memory``
+    Peak resident memory and time of one run of ``--lines`` and of ``--big-lines`` lines with
+    ``--memory in-memory`` and ``--memory chunked`` (default chunk size).
+``dask``
+    ``--dask-runs`` runs of ``--dask-lines`` lines: ``--jobs 1`` against ``--engine dask`` with
+    a local cluster started by segeval (2 workers, start-up included) and with ``--scheduler``
+    pointing at a cluster this script started beforehand (start-up excluded).
+
+The data is generated in a child process first, so the measured commands are not forked from a
+big process (a child's peak RSS includes what it inherited at fork).  Every variant's output is
+compared with the ``--jobs 1`` / in-memory output; the script exits with status 1 when one
+differs.  Each command runs as a direct child reaped with ``os.wait4``, so the peak is that
+process's own maximum RSS (worker processes of ``--jobs 2`` are not included; they are only
+timed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import itertools
+import logging
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPTS = Path(__file__).resolve().parent
+sys.path.insert(0, str(SCRIPTS))
+
+from benchmark import find_segeval, parse_count, run_measured  # noqa: E402
+from generate_data import generate  # noqa: E402
+
+PER_QUERY = 1000
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def make_data(out: Path, lines: int) -> tuple[Path, Path]:
+    """A linking qrels file and run of ``lines`` lines (1,000 per query), generated once."""
+    qrels, run = out / f"linking-{lines}.qrels", out / f"linking-{lines}.run"
+    if not (qrels.exists() and run.exists()):
+        log(f"generating {run} ...")
+        generate(qrels, run, queries=max(1, lines // PER_QUERY), lines=lines, videos=2000, kind="linking",
+                 seed=2013, prefix="anchor", run_name="base")
+    return qrels, run
+
+
+def make_runs(out: Path, run: Path, count: int, lines: int) -> Path:
+    """``count`` runs in a folder: ``run`` and copies whose queries' results are rotated (new ranks)."""
+    folder = out / f"runs-{count}x{lines}"
+    folder.mkdir(exist_ok=True)
+    missing = [k for k in range(count) if not (folder / f"run{k:02d}.txt").exists()]
+    if not missing:
+        return folder
+    log(f"writing {len(missing)} runs into {folder} ...")
+    with run.open() as fh:
+        rows = [line.split() for line in fh]
+    starts = [i for i in range(len(rows)) if i == 0 or rows[i][0] != rows[i - 1][0]] + [len(rows)]
+    for k in missing:
+        with (folder / f"run{k:02d}.txt").open("w") as f:
+            for a, b in itertools.pairwise(starts):
+                block = rows[a:b]
+                shift = (k * 37) % len(block)
+                for rank, fields in enumerate(block[shift:] + block[:shift], start=1):
+                    f.write(f"{' '.join(fields[:5])} {rank} {1000 - rank / 1000:.6f} run{k:02d}\n")
+    return folder
+
+
+def timed(cmd: list[str], out: Path, repeats: int) -> tuple[float, float]:
+    """Best wall time and highest peak MiB of ``repeats`` runs of ``cmd`` (stdout to ``out``)."""
+    best, peak = float("inf"), 0.0
+    for _ in range(repeats):
+        m = run_measured(cmd, stdout=out)
+        best, peak = min(best, m.seconds), max(peak, m.peak_mib or 0.0)
+    return best, peak
+
+
+def same(a: Path, b: Path) -> str:
+    return "yes" if filecmp.cmp(a, b, shallow=False) else "**no**"
+
+
+def bench_jobs(a: argparse.Namespace, segeval: list[str]) -> list[str]:
+    qrels, run = make_data(a.out, a.lines)
+    folder = make_runs(a.out, run, a.runs, a.lines)
+    rows = []
+    results = {}
+    for jobs in (1, 2):
+        log(f"jobs: {a.runs} runs x {a.lines:,} lines, --jobs {jobs} ...")
+        dest = a.out / f"jobs{jobs}.out"
+        results[jobs] = timed([*segeval, "eval", "--quiet", "-j", str(jobs), str(qrels), str(folder)], dest, a.repeats)
+        rows.append(f"| --jobs {jobs} | {results[jobs][0]:.1f} | {results[1][0] / results[jobs][0]:.2f}× | "
+                    f"{same(a.out / 'jobs1.out', dest)} |")
+    return [f"{a.runs} runs × {a.lines:,} lines (`segeval eval QRELS DIR`, default measures); best of "
+            f"{a.repeats}:", "", "| command | seconds | speed-up | output identical |", "|---|---:|---:|---|", *rows]
+
+
+def bench_memory(a: argparse.Namespace, segeval: list[str]) -> list[str]:
+    rows = []
+    for lines in (a.lines, a.big_lines):
+        qrels, run = make_data(a.out, lines)
+        size = run.stat().st_size / 2**20
+        for memory in ("in-memory", "chunked"):
+            log(f"memory: {lines:,} lines, --memory {memory} ...")
+            dest = a.out / f"memory-{lines}-{memory}.out"
+            seconds, peak = timed([*segeval, "eval", "--memory", memory, str(qrels), str(run)], dest,
+                                  a.memory_repeats)
+            rows.append(f"| {lines:,} ({size:.0f} MiB) | {memory} | {seconds:.1f} | {peak:.0f} | "
+                        f"{same(a.out / f'memory-{lines}-in-memory.out', dest)} |")
+    return [f"One run, default measures; best time and highest peak RSS of {a.memory_repeats}:", "",
+            "| run lines (file) | --memory | seconds | peak MiB | output identical |", "|---|---|---:|---:|---|",
+            *rows]
+
+
+def bench_dask(a: argparse.Namespace, segeval: list[str]) -> list[str]:
+    from dask.distributed import LocalCluster
+
+    qrels, run = make_data(a.out, a.dask_lines)
+    folder = make_runs(a.out, run, a.dask_runs, a.dask_lines)
+    base = [*segeval, "eval", "--quiet", str(qrels), str(folder)]
+    log("dask: --jobs 1 ...")
+    one = timed([*base, "-j", "1"], a.out / "dask-jobs1.out", a.repeats)[0]
+    log("dask: local cluster started by segeval ...")
+    local = timed([*base, "--engine", "dask", "-j", "2"], a.out / "dask-local.out", a.repeats)[0]
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                           silence_logs=logging.ERROR)
+    try:
+        log(f"dask: existing cluster at {cluster.scheduler_address} ...")
+        warm = timed([*base, "--engine", "dask", "--scheduler", str(cluster.scheduler_address)],
+                     a.out / "dask-existing.out", a.repeats)[0]
+    finally:
+        cluster.close()
+    first = a.out / "dask-jobs1.out"
+    return [f"{a.dask_runs} runs × {a.dask_lines:,} lines; best of {a.repeats} (the whole command, including "
+            f"Python start-up):", "", "| command | seconds | overhead | output identical |", "|---|---:|---:|---|",
+            f"| --jobs 1 | {one:.2f} | | yes |",
+            f"| --engine dask -j 2 (starts a local cluster) | {local:.2f} | +{local - one:.2f} s | "
+            f"{same(first, a.out / 'dask-local.out')} |",
+            f"| --engine dask --scheduler ADDRESS (2 workers running) | {warm:.2f} | +{warm - one:.2f} s | "
+            f"{same(first, a.out / 'dask-existing.out')} |"]
+
+
+def prepare(a: argparse.Namespace) -> None:
+    """Generate the data of the measurements asked for."""
+    wanted = a.parts.split(",")
+    if "jobs" in wanted:
+        make_runs(a.out, make_data(a.out, a.lines)[1], a.runs, a.lines)
+    if "memory" in wanted:
+        make_data(a.out, a.lines)
+        make_data(a.out, a.big_lines)
+    if "dask" in wanted:
+        make_runs(a.out, make_data(a.out, a.dask_lines)[1], a.dask_runs, a.dask_lines)
+
+
+def machine() -> str:
+    try:
+        mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    except (ValueError, OSError):
+        mem = float("nan")
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
+    return f"{os.cpu_count()} cores ({cpu}), {mem:.0f} GiB RAM, Python {platform.python_version()}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--parts", default="jobs,memory,dask", help="which measurements (default: all three)")
+    parser.add_argument("--out", type=Path, default=Path("/tmp/segeval-scale"), help="data and outputs")
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--lines", type=parse_count, default=1_000_000, help="lines per run (k/M allowed)")
+    parser.add_argument("--big-lines", type=parse_count, default=10_000_000, help="the big run of 'memory'")
+    parser.add_argument("--dask-runs", type=int, default=4)
+    parser.add_argument("--dask-lines", type=parse_count, default=10_000)
+    parser.add_argument("--repeats", type=int, default=3, help="timings per command (best is reported)")
+    parser.add_argument("--memory-repeats", type=int, default=2)
+    parser.add_argument("--segeval", default=None, help="segeval command (default: the installed one)")
+    parser.add_argument("--prepare", action="store_true", help="only generate the data")
+    a = parser.parse_args(argv)
+    a.out.mkdir(parents=True, exist_ok=True)
+    if a.prepare:
+        prepare(a)
+        return 0
+    # generate in a child: a child forked from a big process would inherit its peak RSS
+    args = sys.argv[1:] if argv is None else argv
+    subprocess.run([sys.executable, str(Path(__file__).resolve()), *args, "--prepare"], check=True)
+    segeval = find_segeval(a.segeval)
+    parts = {"jobs": bench_jobs, "memory": bench_memory, "dask": bench_dask}
+    lines = [f"Machine: {machine()}.", ""]
+    for name in a.parts.split(","):
+        lines += [*parts[name](a, segeval), ""]
+    text = "\n".join(lines)
+    print(text)
+    return 1 if "**no**" in text else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

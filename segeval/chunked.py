@@ -1,0 +1,439 @@
+"""Bounded memory for big runs: read in chunks, evaluate each finished query, keep per-query values only.
+
+A run whose lines are grouped by query (each query's lines contiguous, the usual case) is read
+``chunk_lines`` lines at a time.  Once a query's last line has been read, its rows are evaluated
+against that query's qrels and only the per-query values are kept, so memory stays roughly flat
+as the run grows.  Measures are per query and aggregation is separate, so the result is the one
+of the in-memory path, byte for byte.  A run that is not grouped (a query reappears after another
+one started) raises :class:`NotGrouped`; :func:`evaluate_run` then says so and reads the whole file.
+
+Errors are the in-memory path's, with the same precedence: the first malformed line (with its
+absolute line number), then the first bad value (end before start, rank below 1), then parameter
+problems, then a document listed twice for a query.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from segeval.errors import InputError, SegevalError, check_choice, check_int
+from segeval.pipeline import Evaluation, Plan, evaluate, evaluate_part, finish, merge_parts, plan
+from segeval.prepare import check_queries
+from segeval.read import (
+    DOCUMENT_FORMATS,
+    RUN_COLUMNS,
+    RUN_FORMATS,
+    LineFormat,
+    _frame,
+    _limits,
+    _size,
+    detect_run_format,
+    parse_table,
+    read_run,
+)
+from segeval.validate import validate_run
+
+MEMORY_POLICIES = ("auto", "chunked", "in-memory")
+#: lines read (and parsed) at a time by the chunked path
+DEFAULT_CHUNK_LINES = 100_000
+#: ``auto`` reads a run in chunks from this size on disk (a gzip file from a quarter of it)
+AUTO_BYTES = 128 * 1024**2
+BLOCK_BYTES = 4 * 1024**2
+
+OnError = Callable[[InputError], None]
+
+
+class NotGrouped(Exception):
+    """A run whose lines are not grouped by query; ``note`` says where (one line for stderr)."""
+
+    def __init__(self, note: str) -> None:
+        super().__init__(note)
+        self.note = note
+
+
+@dataclass
+class RunResult:
+    """One run's evaluation, its run tag, and notes on how it was read (for stderr only)."""
+
+    evaluation: Evaluation
+    runid: str
+    notes: list[str] = field(default_factory=list)
+
+
+# ----------------------------------------------------------------------------- reading
+
+def open_blocks(path: str | Path, block: int = BLOCK_BYTES, on_read: Callable[[int], object] | None = None
+                ) -> Iterator[bytes]:
+    """The file's bytes in blocks, gunzipped on the fly when it starts with the gzip magic number.
+
+    File-level errors are those of :func:`segeval.read.read_bytes`; there is no total-size
+    limit, since the chunked path never holds the whole file.  ``on_read`` is told how many
+    bytes of the file each read took (for a progress line).
+    """
+    name, p = str(path), Path(path)
+    if not p.exists():
+        raise InputError(name, "no such file")
+    if p.is_dir():
+        raise InputError(name, "is a directory, expected a file")
+    try:
+        fh = p.open("rb")
+    except OSError as exc:
+        raise InputError(name, f"cannot be read: {exc.strerror or exc}") from None
+    def read(size: int) -> bytes:
+        raw: bytes = fh.read(size)
+        if on_read is not None:
+            on_read(len(raw))
+        return raw
+
+    with fh:
+        head = read(block)
+        if head[:2] != b"\x1f\x8b":
+            if name.endswith(".gz") and head:
+                raise InputError(name, "has a .gz name but is not gzip-compressed; expected a gzip file")
+            while head:
+                yield head
+                head = read(block)
+            return
+        yield from _gunzip_blocks(head, read, block, name)
+
+
+def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: str) -> Iterator[bytes]:
+    """Decompress (concatenated) gzip members block by block; trailing garbage is ignored, as gzip does."""
+    d = zlib.decompressobj(wbits=31)
+    data = head
+    try:
+        while data:
+            while data:
+                out = d.decompress(data, block)
+                data = d.unconsumed_tail
+                if out:
+                    yield out
+                if d.eof:
+                    rest = d.unused_data + data
+                    if len(rest) < 2:
+                        rest += read(block)
+                    if rest[:2] != b"\x1f\x8b":
+                        return  # the end, or trailing garbage after the last member
+                    d, data = zlib.decompressobj(wbits=31), rest
+            data = read(block)
+        rest = d.flush()  # output zlib may still hold when the input ended with the output capped
+        if rest:
+            yield rest
+    except zlib.error as exc:
+        reason = str(exc).split(": ", 1)[-1]
+        raise InputError(name, f"is not a valid gzip file ({reason}); expected a complete .gz file") from None
+    if not d.eof:
+        raise InputError(name, "is not a valid gzip file (it ends before the end-of-stream marker); expected "
+                               "a complete .gz file")
+
+
+def line_chunks(blocks: Iterator[bytes], chunk_lines: int, name: str) -> Iterator[tuple[int, bytes]]:
+    """``(number of its first line, bytes)`` of each ``chunk_lines`` lines (the last chunk may be shorter).
+
+    A UTF-8 byte-order mark is dropped; a line above ``SEGEVAL_MAX_LINE_BYTES`` is refused, as
+    :func:`segeval.read.read_bytes` does.
+    """
+    max_line = _limits()[1]
+    parts: list[bytes] = []
+    lines, tail, first = 0, 0, 1  # complete lines held, bytes after the last newline, number of the first
+    started = False
+    for block in blocks:
+        newlines = block.count(b"\n")
+        if tail + len(block) > max_line:  # a line may be too long: measure each one
+            _check_lines(name, first + lines, max_line, block, tail)
+        tail = tail + len(block) if newlines == 0 else len(block) - block.rfind(b"\n") - 1
+        parts.append(block)
+        lines += newlines
+        if lines < chunk_lines:
+            continue
+        data = b"".join(parts)
+        if not started:
+            data, started = (data[3:] if data.startswith(b"\xef\xbb\xbf") else data), True
+        ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+        pos = used = 0
+        while lines - used >= chunk_lines:
+            cut = int(ends[used + chunk_lines - 1]) + 1
+            yield first, data[pos:cut]
+            first, used, pos = first + chunk_lines, used + chunk_lines, cut
+        parts, lines = [data[pos:]], lines - used
+    data = b"".join(parts)
+    if not started:
+        data = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+    if data:
+        yield first, data
+
+
+def _check_lines(name: str, number: int, max_line: int, block: bytes, tail: int) -> None:
+    """Refuse the first line above ``max_line`` bytes among those of ``block``; the first one, line
+    ``number``, already holds ``tail`` bytes from earlier blocks."""
+    ends = np.concatenate([[-1 - tail], np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10), [len(block)]])
+    over = np.flatnonzero(np.diff(ends) - 1 > max_line)
+    if len(over):
+        raise InputError(name, f"line {number + int(over[0])} is longer than {_size(max_line)}; expected text "
+                               f"lines (SEGEVAL_MAX_LINE_BYTES raises the limit)")
+
+
+def line_texts(path: str | Path, numbers: set[int]) -> dict[int, str]:
+    """The text of the given lines (1-based), decoded leniently, in one pass over the file."""
+    found: dict[int, str] = {}
+    if not numbers:
+        return found
+    last = max(numbers)
+    for first, data in line_chunks(open_blocks(path), DEFAULT_CHUNK_LINES, str(path)):
+        wanted = [n for n in numbers if first <= n < first + DEFAULT_CHUNK_LINES]
+        if wanted:
+            lines = data.split(b"\n")
+            for n in wanted:
+                if n - first < len(lines):
+                    found[n] = lines[n - first].rstrip(b"\r").decode("utf-8", "replace")
+        if first + DEFAULT_CHUNK_LINES > last:
+            break
+    return found
+
+
+def _shift(e: InputError, offset: int) -> InputError:
+    """The error with its line number moved from chunk-relative to absolute."""
+    line = None if e.line is None else e.line + offset
+    return InputError(e.path, e.problem, line=line, text=e.text, kind=e.kind)
+
+
+class _QrelsByQuery:
+    """The qrels rows of a set of queries, in file order, without scanning all qrels each time."""
+
+    def __init__(self, qrels: pd.DataFrame) -> None:
+        codes, names = pd.factorize(qrels["query"].to_numpy(dtype=object))
+        self.qrels = qrels
+        self.order = np.argsort(codes, kind="stable")
+        self.bounds = np.searchsorted(codes[self.order], np.arange(len(names) + 1))
+        self.code = {str(n): i for i, n in enumerate(names)}
+
+    @property
+    def queries(self) -> set[str]:
+        return set(self.code)
+
+    def take(self, queries: Sequence[str]) -> pd.DataFrame:
+        codes = [self.code[q] for q in queries]
+        pieces = [self.order[self.bounds[c]:self.bounds[c + 1]] for c in codes]
+        rows = np.sort(np.concatenate(pieces)) if pieces else np.zeros(0, dtype=np.int64)
+        return self.qrels.take(rows)
+
+
+# -------------------------------------------------------------------------- evaluation
+
+def use_chunks(path: str | Path, memory: str) -> bool:
+    """Whether the ``memory`` policy reads this run in chunks (``auto``: files from :data:`AUTO_BYTES`)."""
+    if memory != "auto":
+        return memory == "chunked"
+    try:
+        with open(path, "rb") as fh:
+            gz = fh.read(2) == b"\x1f\x8b"
+        size = Path(path).stat().st_size
+    except OSError:
+        return False  # the in-memory path reports the problem
+    return size * (4 if gz else 1) >= AUTO_BYTES
+
+
+def evaluate_run(qrels: pd.DataFrame, path: str | Path, *, memory: str = "auto",
+                 chunk_lines: int = DEFAULT_CHUNK_LINES, time_format: str = "mmss", run_format: str = "auto",
+                 on_error: OnError | None = None, progress: bool = False, **options: Any) -> RunResult:
+    """Read, validate and evaluate one run file against validated qrels.
+
+    ``memory`` is ``"auto"`` (chunked for files of at least :data:`AUTO_BYTES`), ``"chunked"``
+    or ``"in-memory"``; a chunked run that turns out not to be grouped by query is read again in
+    memory, with a note.  ``options`` are :func:`segeval.pipeline.evaluate`'s.  With ``on_error``,
+    malformed lines are reported to it and skipped.  With ``progress``, the chunked path draws a
+    progress line (MiB read) on stderr when it is a terminal.
+    """
+    from segeval.progress import Progress
+
+    check_choice("memory", memory, MEMORY_POLICIES)
+    check_int("chunk_lines", chunk_lines, minimum=1)
+    notes: list[str] = []
+    if use_chunks(path, memory):
+        try:
+            size = Path(path).stat().st_size if Path(path).is_file() else 0  # else open_blocks explains
+            with Progress(size, "MiB", quiet=not progress, scale=2**20) as bar:
+                return evaluate_chunked(qrels, path, chunk_lines=chunk_lines, time_format=time_format,
+                                        run_format=run_format, on_error=on_error, on_read=bar.advance, **options)
+        except NotGrouped as exc:
+            notes.append(exc.note)
+    r = validate_run(read_run(path, run_format, time_format, on_error), on_error)
+    ev = evaluate(qrels, r, **options)
+    return RunResult(ev, str(r["run"].iat[0]) if len(r) else "", notes)
+
+
+def evaluate_chunked(qrels: pd.DataFrame, path: str | Path, *, chunk_lines: int = DEFAULT_CHUNK_LINES,
+                     time_format: str = "mmss", run_format: str = "auto", on_error: OnError | None = None,
+                     on_read: Callable[[int], object] | None = None, **options: Any) -> RunResult:
+    """:func:`evaluate_run`'s chunked path; raises :class:`NotGrouped` for a run not grouped by query.
+    ``on_read`` is told the bytes of the file read so far, block by block."""
+    return _Chunked(qrels, str(path), time_format, run_format, on_error, options).run(chunk_lines, on_read)
+
+
+class _Chunked:
+    """The state of one chunked evaluation (see the module docstring for the error precedence)."""
+
+    def __init__(self, qrels: pd.DataFrame, name: str, time_format: str, run_format: str,
+                 on_error: OnError | None, options: dict[str, Any]) -> None:
+        self.qrels, self.name, self.time_format, self.options = qrels, name, time_format, options
+        self.fmt: LineFormat | None = RUN_FORMATS[run_format] if run_format != "auto" else None
+        self.lenient = on_error is not None
+        self.on_error = on_error
+        self.by_query = _QrelsByQuery(qrels)
+        self.parse_errors: list[InputError] = []
+        self.problems: list[tuple[int, str, str]] = []  # value problems: line, problem, kind
+        self.plan_error: SegevalError | None = None
+        self.how: Plan | None = None
+        self.wanted: set[str] = set()
+        self.done: set[str] = set()
+        self.evaluated: set[str] = set()
+        self.parts: list[tuple[list[str], dict[str, list[Any]]]] = []
+        self.runid: str | None = None
+        self.rows = 0
+        self.empty: pd.DataFrame | None = None
+
+    @property
+    def documents(self) -> bool:
+        return self.fmt in DOCUMENT_FORMATS
+
+    @property
+    def stopped(self) -> bool:
+        """A value or parameter error was found: only malformed lines (which come first) are looked for."""
+        return (bool(self.problems) and not self.lenient) or self.plan_error is not None
+
+    def run(self, chunk_lines: int, on_read: Callable[[int], object] | None = None) -> RunResult:
+        pending: pd.DataFrame | None = None
+        detected = False
+        for first, data in line_chunks(open_blocks(self.name, on_read=on_read), chunk_lines, self.name):
+            if not detected:
+                if not data.strip():
+                    continue
+                if self.fmt is None:
+                    try:
+                        self.fmt = detect_run_format(data, self.name, self.time_format)
+                    except InputError as exc:
+                        raise _shift(exc, first - 1) from None
+                detected = True
+                self._plan()
+            frame = self._parse(data, first)
+            if frame is None:
+                continue
+            if self.empty is None:
+                self.empty = frame.iloc[:0]
+            if not self.documents and not (self.problems and not self.lenient):
+                frame = self._validate(frame)  # bad values are reported before parameter problems
+                if self.runid is None and len(frame):
+                    self.runid = str(frame["run"].iat[0])
+            if self.stopped:
+                continue
+            frame = frame if pending is None else pd.concat([pending, frame], ignore_index=True)
+            complete, pending = self._split(frame, at_end=False)
+            self._evaluate(complete)
+        if self.fmt is None:
+            detect_run_format(b"", self.name, self.time_format)  # raises: no data lines
+        assert self.fmt is not None
+        if self.rows == 0:
+            self._report_skipped([])
+            raise InputError(self.name, f"has no data lines; expected {self.fmt.name} lines such as "
+                                        f"'{self.fmt.example}'")
+        if pending is not None and not self.stopped:
+            self._evaluate(self._split(pending, at_end=True)[0])
+        return self._result()
+
+    def _plan(self) -> None:
+        try:
+            self.how = plan(self.documents, **self.options)
+            if self.how.queries is not None:
+                check_queries(self.how.queries, self.by_query.queries)
+        except SegevalError as exc:
+            self.plan_error = exc
+            return
+        chosen = self.by_query.queries
+        self.wanted = chosen if self.how.queries is None else chosen & set(self.how.queries)
+
+    def _parse(self, data: bytes, first: int) -> pd.DataFrame | None:
+        offset = first - 1
+        collect = (lambda e: self.parse_errors.append(_shift(e, offset))) if self.lenient else None
+        assert self.fmt is not None
+        try:
+            columns = parse_table(data, self.fmt, self.name, self.time_format, collect)
+        except InputError as exc:
+            if exc.line is None:
+                return None  # blank lines, or only skipped ones
+            raise _shift(exc, offset) from None
+        columns["line"] = columns["line"] + offset
+        frame = _frame(columns, RUN_COLUMNS, "<data>")  # "<data>": value errors get their text at the end
+        self.rows += len(frame)
+        return frame
+
+    def _validate(self, frame: pd.DataFrame) -> pd.DataFrame:
+        found: list[InputError] = []
+        out = validate_run(frame, found.append)
+        self.problems += [(int(e.line or 0), e.problem, e.kind) for e in found]
+        return out
+
+    def _split(self, frame: pd.DataFrame, *, at_end: bool) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+        """The rows of queries known to be complete, and those of the last query (more may follow)."""
+        if len(frame) == 0:
+            return frame, None
+        queries = frame["query"].to_numpy(dtype=object)
+        starts = np.flatnonzero(np.concatenate([[True], queries[1:] != queries[:-1]]))
+        heads = [str(h) for h in queries[starts]]
+        if len(set(heads)) < len(heads) or not self.done.isdisjoint(heads):
+            seen = set(self.done)
+            for at, head in zip(starts.tolist(), heads, strict=True):
+                if head in seen:
+                    line = int(frame["line"].to_numpy()[at])
+                    raise NotGrouped(f"note: {self.name} is not grouped by query (query '{head}' appears again on "
+                                     f"line {line}); reading it in memory")
+                seen.add(head)
+        cut = len(frame) if at_end else int(starts[-1])
+        self.done.update(heads if at_end else heads[:-1])
+        return frame.iloc[:cut], (None if at_end else frame.iloc[cut:])
+
+    def _evaluate(self, complete: pd.DataFrame) -> None:
+        if len(complete) == 0:
+            return
+        if self.documents:
+            complete = self._validate(complete)  # a document twice for a query: within the query's rows
+            if self.runid is None and len(complete):
+                self.runid = str(complete["run"].iat[0])
+        if self.stopped or len(complete) == 0:
+            return
+        assert self.how is not None
+        batch = sorted({str(q) for q in pd.unique(complete["query"].to_numpy(dtype=object))} & self.wanted)
+        if batch:
+            self.parts.append(evaluate_part(self.by_query.take(batch), complete, self.how, batch, "skip"))
+            self.evaluated.update(batch)
+
+    def _value_errors(self) -> list[InputError]:
+        shown = self.problems if self.lenient else self.problems[:1]
+        texts = line_texts(self.name, {line for line, _, _ in shown})
+        return [InputError(self.name, problem, line=line, text=texts.get(line), kind=kind)
+                for line, problem, kind in shown]
+
+    def _report_skipped(self, value_errors: list[InputError]) -> None:
+        if self.on_error is not None:
+            for e in [*self.parse_errors, *value_errors]:
+                self.on_error(e)
+
+    def _result(self) -> RunResult:
+        if self.plan_error is not None and (self.documents or self.lenient or not self.problems):
+            raise self.plan_error  # after bad values, before documents listed twice (as evaluate())
+        if self.problems and not self.lenient:
+            raise self._value_errors()[0]
+        self._report_skipped(self._value_errors() if self.problems else [])
+        assert self.how is not None and self.empty is not None
+        if self.how.missing_queries == "zero":
+            rest = sorted(self.wanted - self.evaluated)
+            if rest:
+                self.parts.append(evaluate_part(self.by_query.take(rest), self.empty, self.how, rest, "zero"))
+        ev = finish(self.qrels, self.how, *merge_parts(self.parts, self.how))
+        return RunResult(ev, self.runid or "")

@@ -1,0 +1,156 @@
+"""``--engine dask``: many runs evaluated with Dask (dask.distributed) over (run, query-partition) tasks.
+
+Each run is read and validated once, in a task on a worker, so every worker must see the run
+files under the paths given (a shared file system when the cluster spans machines).  Its queries
+are split into partitions by a stable hash of the query id, and each partition is evaluated in
+its own task against the qrels, which are sent to every worker once.  Queries are independent,
+so the client merges each run's partitions in query order and renders the runs in the order
+given: the output is the single-process engine's, byte for byte.
+
+Dask is imported here only, and only when this engine is used (``pip install 'segeval[dask]'``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+import uuid
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from segeval.batch import Outcome, outcome
+from segeval.errors import InputError, SegevalError
+from segeval.pipeline import evaluate_part, finish, merge_parts, plan
+from segeval.prepare import check_queries
+
+Part = tuple[list[str], dict[str, list[Any]]]
+#: how long to try reaching a scheduler
+CONNECT_TIMEOUT = "10s"
+
+
+@dataclass
+class _Read:
+    """A run as read on a worker; the client gets it without ``run``."""
+
+    run: pd.DataFrame | None
+    documents: bool = False
+    runid: str = ""
+    skipped: list[InputError] = field(default_factory=list)
+    error: SegevalError | None = None
+
+
+def connect(scheduler: str | None, jobs: int | None) -> tuple[Any, Any]:
+    """A Dask client of the scheduler at ``scheduler``, or of a new local cluster of ``jobs``
+    single-threaded worker processes (default: one per core); also the cluster to close, if any."""
+    try:
+        distributed: Any = importlib.import_module("dask.distributed")
+    except ImportError:
+        raise SegevalError("The dask engine needs dask.distributed, which is not installed; install it with "
+                           "pip install 'segeval[dask]'.") from None
+    if scheduler:
+        try:
+            return distributed.Client(scheduler, timeout=CONNECT_TIMEOUT), None
+        except Exception as exc:  # OSError, TimeoutError, ValueError for a malformed address
+            raise SegevalError(f"Cannot reach the Dask scheduler at {scheduler!r} ({exc}); expected the address "
+                               f"of a running 'dask scheduler', such as tcp://host:8786.") from None
+    cluster = distributed.LocalCluster(n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0", silence_logs=logging.ERROR)
+    return distributed.Client(cluster), cluster
+
+
+def partition_of(queries: pd.Series, n: int) -> npt.NDArray[np.int64]:
+    """The partition (0..n-1) of each query id: a CRC-32 of its UTF-8 bytes, the same in every process."""
+    codes, names = pd.factorize(queries.to_numpy(dtype=object))
+    of_name = np.array([zlib.crc32(str(x).encode("utf-8", "surrogatepass")) % n for x in names], dtype=np.int64)
+    return of_name[codes] if len(of_name) else np.zeros(len(codes), dtype=np.int64)
+
+
+def _read(path: str, time_format: str, lenient: bool) -> _Read:
+    from segeval.read import read_run
+    from segeval.validate import is_documents, validate_run
+
+    skipped: list[InputError] = []
+    on_error = skipped.append if lenient else None
+    try:
+        r = validate_run(read_run(path, time_format=time_format, on_error=on_error), on_error)
+    except SegevalError as exc:
+        return _Read(None, skipped=skipped, error=exc)
+    return _Read(r, is_documents(r), str(r["run"].iat[0]) if len(r) else "", skipped)
+
+
+def _meta(read: _Read) -> _Read:
+    return _Read(None, read.documents, read.runid, read.skipped, read.error)
+
+
+def _part(qrels: pd.DataFrame, read: _Read, k: int, n: int, options: dict[str, Any]) -> Part | SegevalError | None:
+    if read.run is None:
+        return None
+    try:
+        how = plan(read.documents, **options)
+        q = qrels.loc[partition_of(qrels["query"], n) == k]
+        r = read.run.loc[partition_of(read.run["query"], n) == k]
+        chosen = None if how.queries is None else sorted(set(how.queries) & set(q["query"]))
+        return evaluate_part(q, r, how, chosen)
+    except SegevalError as exc:
+        return exc
+
+
+def evaluate_many_dask(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, scheduler: str | None, *,
+                       quiet: bool = False, render: Any, evaluate_options: dict[str, Any], time_format: str,
+                       lenient: bool, complete: bool) -> list[Outcome]:
+    """:func:`segeval.batch.evaluate_many` on a Dask cluster (``scheduler``: its address; None: a
+    local cluster of ``jobs`` processes)."""
+    from segeval.progress import Progress
+
+    client, cluster = connect(scheduler, jobs)
+    try:
+        n = max(1, sum(client.nthreads().values()))
+        tag = uuid.uuid4().hex[:8]
+        q = client.scatter(qrels, broadcast=True)
+        reads = [client.submit(_read, r, time_format, lenient, key=f"segeval-read-{tag}-{i}", pure=False)
+                 for i, r in enumerate(runs)]
+        metas = [client.submit(_meta, f, key=f"segeval-meta-{tag}-{i}") for i, f in enumerate(reads)]
+        parts = [[client.submit(_part, q, f, k, n, evaluate_options, key=f"segeval-part-{tag}-{i}-{k}")
+                  for k in range(n)] for i, f in enumerate(reads)]
+        outcomes: list[Outcome] = []
+        with Progress(len(runs), "runs", quiet=quiet) as progress:
+            for i, meta_future in enumerate(metas):
+                meta: _Read = meta_future.result()
+                results = client.gather(parts[i])
+                reads[i].release()
+                outcomes.append(_outcome(qrels, meta, results, evaluate_options, render=render, complete=complete))
+                progress.advance()
+        return outcomes
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _outcome(qrels: pd.DataFrame, meta: _Read, results: list[Part | SegevalError | None],
+             options: dict[str, Any], *, render: Any, complete: bool) -> Outcome:
+    """One run's outcome from its partitions' results, with the single-process engine's errors."""
+    try:
+        if meta.error is not None:
+            raise meta.error
+        how = plan(meta.documents, **options)
+        if how.queries is not None:
+            check_queries(how.queries, set(qrels["query"]))
+        errors = [x for x in results if isinstance(x, SegevalError)]
+        if errors:  # the first one in the file, as a single process finds it
+            raise min(errors, key=_line)
+        ev = finish(qrels, how, *merge_parts([x for x in results if isinstance(x, tuple)], how))
+    except SegevalError as exc:
+        return Outcome("", f"segeval: error: {exc}\n", len(meta.skipped), True)
+    return outcome(ev, meta.runid, meta.skipped, render=render, complete=complete)
+
+
+def _line(e: SegevalError) -> int:
+    return (e.line or 0) if isinstance(e, InputError) else 0
