@@ -424,6 +424,7 @@ def pool_bias_command(
                                                             "of a type), instead of one per group.")] = None,
     adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME",
                                                 help="Relevance adapter for segment runs (default as eval).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")] = False,
 ) -> None:
     """Leave-one-group-out: how each measure's ranking moves when a group's unique judgements go."""
     from segeval.pool import DEFAULT_MEASURES, leave_one_out
@@ -443,7 +444,7 @@ def pool_bias_command(
             raise SegevalError(f"The 'leave_out_runs' parameter must name runs given. Got {leave_out_runs!r} "
                                f"instead.")
         experiments = {"left out": chosen}
-    rows = leave_one_out(q, by_name, depth, group_of, measure or DEFAULT_MEASURES, experiments, adapter)
+    rows = leave_one_out(q, by_name, depth, group_of, measure or DEFAULT_MEASURES, experiments, adapter, quiet=quiet)
     print("measure\tmean_abs_rank_change\tmax_down\tmax_up\trms_error\tsignificant_share\tkendall_tau\tmean_error")
     for r in rows:
         print(f"{r.measure}\t{r.mean_abs_rank_change:.3f}\t{r.max_down}\t{r.max_up}\t{r.rms_error:.4f}\t"
@@ -465,6 +466,7 @@ def incompleteness_command(
                                                 help="Relevance adapter for segment runs (default as eval).")] = None,
     plot: Annotated[str | None, typer.Option("--plot", metavar="FILE", help="Also draw Figure 1 (.png/.svg).")]
     = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")] = False,
 ) -> None:
     """Random reductions of the qrels: mean score and Kendall's tau with the full qrels per fraction."""
     from segeval.errors import ParameterError
@@ -477,7 +479,7 @@ def incompleteness_command(
         raise ParameterError(f"The 'fractions' parameter must be numbers in (0, 1] separated by commas. "
                              f"Got {fractions!r} instead.") from None
     table = incompleteness(read_qrels(qrels), _runs_by_name(runs), measure or DEFAULT_MEASURES, values,
-                           repeats, seed, adapter)
+                           repeats, seed, adapter, quiet=quiet)
     print("measure\tfraction\tmean_score\tkendall_tau\tmin_kendall_tau")
     for r in table.itertuples(index=False):
         print(f"{r.measure}\t{r.fraction:g}\t{r.mean_score:.4f}\t{r.kendall_tau:.4f}\t{r.min_kendall_tau:.4f}")

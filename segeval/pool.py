@@ -165,15 +165,17 @@ def reduce_qrels(qrels: pd.DataFrame, fraction: float, rng: np.random.Generator)
 def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
                    measures: Sequence[str] = DEFAULT_MEASURES,
                    fractions: Sequence[float] = (1.0, 0.8, 0.6, 0.4, 0.2, 0.1, 0.05), repeats: int = 10, seed: int = 0,
-                   adapter: str | None = None) -> pd.DataFrame:
+                   adapter: str | None = None, quiet: bool = True) -> pd.DataFrame:
     """Random, unbiased reductions of the qrels (the paper's section 5.1, Figure 1).
 
     Per measure and fraction: the mean score over runs and repeats, and Kendall's tau (1 - 2 * inversions /
     pairs) between the ranking of the runs on the full qrels and on each reduced qrels (mean and minimum over
-    the repeats). Every query of the full qrels is averaged.
+    the repeats). Every query of the full qrels is averaged. Without ``quiet``, a progress line (evaluations of
+    all runs done, ETA) goes to stderr when it is a terminal.
     """
     from segeval import correlate
     from segeval.errors import check_int
+    from segeval.progress import Progress
 
     check_int("repeats", repeats, minimum=1)
     for f in fractions:
@@ -183,7 +185,10 @@ def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
         raise ParameterError(f"The 'runs' parameter must hold at least 2 runs to rank. Got {len(runs)} instead.")
     queries = sorted(set(qrels["query"]))
     names = sorted(runs)
+    progress = Progress(1 + len(fractions) * repeats, "qrels evaluated", quiet=quiet)
+    progress.__enter__()
     full_mean = _run_means(_scores(qrels, runs, measures, adapter, queries), names)
+    progress.advance()
     labels = list(full_mean)
     rows = []
     for f in fractions:
@@ -192,6 +197,7 @@ def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
         taus: dict[str, list[float]] = {m: [] for m in labels}
         for _ in range(repeats):
             reduced = _run_means(_scores(reduce_qrels(qrels, float(f), rng), runs, measures, adapter, queries), names)
+            progress.advance()
             for m in labels:
                 red = reduced[m]
                 means[m].append(float(np.mean(red)))
@@ -199,15 +205,19 @@ def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
         for m in labels:
             rows.append({"measure": m, "fraction": float(f), "mean_score": float(np.mean(means[m])),
                          "kendall_tau": float(np.mean(taus[m])), "min_kendall_tau": float(np.min(taus[m]))})
+    progress.__exit__()
     return pd.DataFrame(rows)
 
 
 def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: int, groups: Mapping[str, str],
                   measures: Sequence[str] = DEFAULT_MEASURES,
-                  experiments: Mapping[str, set[str]] | None = None, adapter: str | None = None) -> list[BiasRow]:
+                  experiments: Mapping[str, set[str]] | None = None, adapter: str | None = None,
+                  quiet: bool = True) -> list[BiasRow]:
     """Remove each experiment's unique contribution (default: one experiment per group, leaving its
-    runs out) and compare the reduced evaluation with the full one (``adapter``: as in evaluate)."""
+    runs out) and compare the reduced evaluation with the full one (``adapter``: as in evaluate).
+    Without ``quiet``, a progress line goes to stderr when it is a terminal."""
     from segeval import correlate
+    from segeval.progress import Progress
     from segeval.stats import p_value
 
     pool = contributions(qrels, runs, depth, groups, adapter)
@@ -217,7 +227,10 @@ def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
     queries = sorted(set(qrels["query"]))
     keys = _keys(qrels)
     names = sorted(runs)
+    progress = Progress(1 + len(experiments), "qrels evaluated", quiet=quiet)
+    progress.__enter__()
     full = _scores(qrels, runs, measures, adapter, queries)
+    progress.advance()
     full_mean = _run_means(full, names)
     before = {m: _ranks(dict(zip(names, v, strict=True))) for m, v in full_mean.items()}
     moves: dict[str, list[int]] = {m: [] for m in full_mean}
@@ -238,6 +251,8 @@ def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
                 errors[m].append(red_mean[m][i] - full_mean[m][i])
                 significant[m].append(p_value(full[n][m], reduced[n][m], "t") < 0.05)
             taus[m].append(correlate.kendall_tau_ties_agree(full_mean[m], red_mean[m]))
+        progress.advance()
+    progress.__exit__()
     rows = []
     for m in moves:
         mv = np.asarray(moves[m])

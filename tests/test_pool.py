@@ -186,3 +186,33 @@ def test_two_run_files_of_the_same_name_are_both_kept(files: tuple[Path, dict[st
     code, _, err = run_cli("pool", str(qrels), *map(str, runs.values()), str(tmp_path / "copy" / "A1"),
                            "--groups", str(groups))
     assert code == 2 and "no line for run 'A1#2'" in err  # named like compare does, not silently merged
+
+
+def test_bias_experiments_draw_progress_only_on_a_terminal(files: tuple[Path, dict[str, Path], Path],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from segeval.pool import incompleteness
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    qrels, runs, _ = files
+    q, r = read_qrels(qrels), {n: read_run(p) for n, p in runs.items()}
+    tty = Terminal()
+    monkeypatch.setattr("sys.stderr", tty)
+    leave_one_out(q, r, 2, GROUPS, ["P_1"], quiet=False)
+    assert "3/3 qrels evaluated" in tty.getvalue()  # the full qrels and one reduction per group (A, B)
+    incompleteness(q, r, ["P_1"], [1.0, 0.5], repeats=2, quiet=False)
+    assert "5/5 qrels evaluated" in tty.getvalue()  # the full qrels and 2 fractions x 2 repeats
+    from segeval.cli import main
+
+    for args, drawn in (([], True), (["--quiet"], False)):
+        tty = Terminal()
+        monkeypatch.setattr("sys.stderr", tty)
+        leave_one_out(q, r, 2, GROUPS, ["P_1"])  # quiet by default in the API
+        assert tty.getvalue() == ""
+        code = main(["pool-bias", str(qrels), *map(str, runs.values()), "--groups", str(files[2]), "-d", "2",
+                     "-m", "P_1", *args])
+        assert code == 0 and ("3/3 qrels evaluated" in tty.getvalue()) == drawn
