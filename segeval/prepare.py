@@ -149,6 +149,16 @@ def _score_order_coded(qcode: IntArray, score: FloatArray, item_rank: IntArray, 
     return np.lexsort((item_down, score_down, qcode))
 
 
+def _has_duplicates(query_codes: IntArray, item_codes: IntArray, chosen: IntArray, gid: IntArray) -> bool:
+    """Whether a (query, item) pair occurs twice in the run: among the evaluated queries' rows (whose
+    group ids ``gid`` are given) or among the other rows."""
+    if len(gid) and int(np.bincount(gid).max()) > 1:
+        return True
+    other = np.flatnonzero(chosen < 0)
+    pair = query_codes[other] * (int(item_codes.max(initial=0)) + 1) + item_codes[other]
+    return bool(pd.Series(pair).duplicated().any())
+
+
 def _codes(column: pd.Series) -> tuple[IntArray, npt.NDArray[np.object_]]:
     """Integer codes of a column's values and the values they index (-1: missing)."""
     if isinstance(column.dtype, pd.CategoricalDtype):
@@ -238,7 +248,9 @@ def prepare(
         item_codes, item_names = pd.factorize(np.concatenate([run["item"].to_numpy(dtype=object),
                                                               qrels["item"].to_numpy(dtype=object)]))
         run_icode, qrels_icode = item_codes[: len(run)], item_codes[len(run):]
-    if documents:
+    # each document once per query: checked on the group ids below when they cover every row of a query
+    deferred = joint is not None and max_results is None
+    if documents and not deferred:
         check_unique_documents(run, run_raw, run_icode)
 
     keep = np.flatnonzero(run_qcode >= 0)
@@ -267,6 +279,8 @@ def prepare(
     gid_all = np.unique(pair, return_inverse=True)[1].ravel()  # gid order follows (query, item code)
     r["gid"] = gid_all[: len(r)].astype(np.int64)
     q["gid"] = gid_all[len(r):].astype(np.int64)
+    if deferred and _has_duplicates(run_raw, run_icode, run_qcode, r["gid"].to_numpy()):
+        check_unique_documents(run, run_raw, run_icode)  # raises, naming the first duplicate
     q = q.take(np.lexsort((q["end"].to_numpy(), q["start"].to_numpy(), q["gid"].to_numpy()))).reset_index(drop=True)
 
     def merged(mask: npt.NDArray[np.bool_]) -> Intervals:
