@@ -460,7 +460,8 @@ def _fast_parse_bytes(data: bytes, fmt: LineFormat, sep: str, time_format: str) 
     out: dict[str, Column] = {}
     required = len(fmt.fields) - fmt.optional
     for i, f in enumerate(fmt.fields):
-        col = df.pop(i).to_numpy()  # each column leaves the frame once read: lower peak memory
+        col = df[i].to_numpy()
+        del df[i]  # each column leaves the frame once read: lower peak memory
         if f.kind == "float":
             floats = np.asarray(col, dtype=np.float64)
             if not np.isfinite(floats).all():
