@@ -177,14 +177,21 @@ def _observed(codes: IntArray, names: npt.NDArray[np.object_]) -> set[str]:
 def _joint_codes(run_items: pd.Series, qrels_items: pd.Series) -> tuple[IntArray, IntArray,
                                                                       npt.NDArray[np.object_]] | None:
     """(run codes, qrels codes, names) of the items of both sides, the run's codes in code-point
-    order of its ids, when both columns come from the fast reader (sorted UTF-8 tokens known);
-    else None."""
-    if not (isinstance(run_items.dtype, pd.CategoricalDtype) and isinstance(qrels_items.dtype, pd.CategoricalDtype)):
+    order of its ids, when the run's column comes from the fast reader (its sorted UTF-8 tokens
+    known); else None.  The qrels' ids are looked up among the run's tokens."""
+    if not isinstance(run_items.dtype, pd.CategoricalDtype):
         return None
-    run_cats, qrels_cats = run_items.cat.categories, qrels_items.cat.categories
-    run_tokens, qrels_tokens = category_bytes(run_cats), category_bytes(qrels_cats)
-    if run_tokens is None or qrels_tokens is None:
+    run_cats = run_items.cat.categories
+    run_tokens = category_bytes(run_cats)
+    if run_tokens is None:
         return None
+    qrels_codes, qrels_names = _codes(qrels_items)
+    qrels_tokens = (category_bytes(qrels_items.cat.categories)
+                    if isinstance(qrels_items.dtype, pd.CategoricalDtype) else None)
+    if qrels_tokens is None:  # plain strings (or categories made elsewhere, e.g. unpickled): encode them
+        qrels_tokens = _utf8_tokens(qrels_names)
+        if qrels_tokens is None or (qrels_codes < 0).any():
+            return None
     width = max(run_tokens.dtype.itemsize, qrels_tokens.dtype.itemsize)
     run_tokens, qrels_tokens = run_tokens.astype(f"S{width}"), qrels_tokens.astype(f"S{width}")
     at = np.searchsorted(run_tokens, qrels_tokens)
@@ -192,9 +199,20 @@ def _joint_codes(run_items: pd.Series, qrels_items: pd.Series) -> tuple[IntArray
     found[found] = run_tokens[at[found]] == qrels_tokens[found]
     extra = np.flatnonzero(~found)  # qrels items the run does not have: codes after the run's
     at[extra] = len(run_tokens) + np.arange(len(extra))
-    names = np.concatenate([np.asarray(run_cats, dtype=object), np.asarray(qrels_cats, dtype=object)[extra]])
-    qrels_codes = np.asarray(qrels_items.cat.codes, dtype=np.int64)
+    names = np.concatenate([np.asarray(run_cats, dtype=object), qrels_names[extra]])
     return np.asarray(run_items.cat.codes, dtype=np.int64), at.astype(np.int64)[qrels_codes], names
+
+
+def _utf8_tokens(names: npt.NDArray[np.object_]) -> npt.NDArray[np.bytes_] | None:
+    """Strings as fixed-width UTF-8 bytes; None when one is not a string or holds a NUL (which
+    fixed-width bytes cannot keep)."""
+    try:
+        encoded = [name.encode("utf-8") for name in names.tolist()]
+    except (AttributeError, UnicodeEncodeError):
+        return None
+    if any(b"\x00" in token for token in encoded):
+        return None
+    return np.array(encoded, dtype=f"S{max((len(t) for t in encoded), default=1) or 1}")
 
 
 def bounds(qcode: IntArray, n_queries: int) -> IntArray:

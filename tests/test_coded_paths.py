@@ -3,6 +3,7 @@ the same evaluation: the joint docno codes and integer score order of ``prepare`
 
 from __future__ import annotations
 
+import pickle
 import random
 from pathlib import Path
 
@@ -55,11 +56,13 @@ def test_coded_and_string_columns_agree(tmp_path: Path, seed: int, version: str)
     assert isinstance(r["item"].dtype, pd.CategoricalDtype)
     assert category_bytes(r["item"].cat.categories) is not None
     options = {"missing_queries": "zero", "trec_eval": version}
-    coded = evaluate(q, r, MEASURES, **options)  # type: ignore[arg-type]
     plain = evaluate(as_strings(q), as_strings(r), MEASURES, **options)  # type: ignore[arg-type]
-    assert coded.queries == plain.queries
-    assert coded.per_query == plain.per_query
-    assert coded.summary == plain.summary
+    # both coded; the qrels as plain strings; the qrels unpickled (as a worker process gets them)
+    for qrels in (q, as_strings(q), pickle.loads(pickle.dumps(q))):
+        coded = evaluate(qrels, r, MEASURES, **options)  # type: ignore[arg-type]
+        assert coded.queries == plain.queries
+        assert coded.per_query == plain.per_query
+        assert coded.summary == plain.summary
 
 
 def test_large_run_with_few_distinct_scores(tmp_path: Path) -> None:
