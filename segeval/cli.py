@@ -740,5 +740,22 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry() -> None:
-    """Console-script entry point."""
-    sys.exit(main())
+    """Console-script entry point.
+
+    After the command the process ends without the interpreter's teardown, which would free
+    every object of pandas, NumPy and the data one by one (about 0.1 s, a tenth of a large
+    evaluation): exit handlers run and the standard streams are flushed first, as at a normal exit.
+    """
+    code = main()
+    import atexit
+    import os
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:  # the reader went away (segeval eval ... | head): nothing more to say
+            pass
+        except (OSError, ValueError):  # a closed or failing stream: let the normal exit report it
+            sys.exit(code)
+    os._exit(code)

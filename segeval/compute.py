@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from segeval.adapt.base import Adapted, Adapter
+from segeval.measures.batch import Batch
 from segeval.measures.registry import SETS, Measure, expand
 from segeval.measures.segments import QuerySegments
 from segeval.prepare import Prepared
@@ -58,12 +59,19 @@ def compute(
 ) -> dict[str, list[Any]]:
     """Per-query values: ``result[request.name][q]`` for the q-th query of ``data.queries``."""
     segments: list[QuerySegments] | None = None
+    batches: dict[str, Batch] = {}
     result: dict[str, list[Any]] = {}
     for r in reqs:
         if r.measure.scope == "labels":
             if r.adapter is None:
                 raise ValueError(f"measure {r.name} needs an adapter")
-            result[r.name] = [r.measure(a) for a in adapted[r.adapter.name]]
+            per_query = adapted[r.adapter.name]
+            values = None
+            if r.measure.family.batch is not None:  # the vectorised form: same values, all queries at once
+                if r.adapter.name not in batches:
+                    batches[r.adapter.name] = Batch.of(per_query)
+                values = r.measure.batch(batches[r.adapter.name])
+            result[r.name] = values if values is not None else [r.measure(a) for a in per_query]
         else:
             if segments is None:
                 segments = query_segments(data)

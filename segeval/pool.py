@@ -156,7 +156,7 @@ def _run_means(scores: Mapping[str, Mapping[str, list[float]]], names: list[str]
 def reduce_qrels(qrels: pd.DataFrame, fraction: float, rng: np.random.Generator) -> pd.DataFrame:
     """A uniform random subset of each query's judgements: round(fraction * n) of its n lines, at least one."""
     keep = np.zeros(len(qrels), dtype=bool)
-    for rows in qrels.groupby("query", sort=True).indices.values():
+    for rows in qrels.groupby("query", sort=True, observed=True).indices.values():
         k = max(1, int(np.floor(fraction * len(rows) + 0.5)))
         keep[rng.choice(rows, size=min(k, len(rows)), replace=False)] = True
     return qrels.loc[keep].reset_index(drop=True)

@@ -32,6 +32,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.errors import ParameterError, check_choice, check_int
+from segeval.read import category_bytes
 from segeval.validate import check_unique_documents
 
 ORDERS = ("rank", "score", "file")
@@ -127,6 +128,93 @@ def _score_order(qcode: IntArray, score: FloatArray, items: npt.NDArray[np.objec
     return order
 
 
+def _score_order_coded(qcode: IntArray, score: FloatArray, item_rank: IntArray, n_queries: int,
+                       n_items: int) -> IntArray:
+    """As :func:`_score_order`, given item codes whose order is the item ids' code-point order."""
+    if len(score) > 20_000 and len(np.unique(score[:10_000])) < 2_000:  # few distinct scores: hash, then sort those
+        codes, distinct = pd.factorize(score)
+        order = np.argsort(distinct)  # NaN is not factorised (code -1): only finite scores come here
+        score_rank = np.empty(len(order), dtype=np.int64)
+        score_rank[order] = np.arange(len(order))
+        score_rank = score_rank[codes]
+        n_scores = len(distinct)
+    else:
+        distinct_values, score_rank = np.unique(score, return_inverse=True)
+        n_scores = len(distinct_values)
+    score_down = (n_scores - 1 - score_rank.ravel()).astype(np.int64)
+    item_down = (n_items - 1 - item_rank).astype(np.int64)
+    if max(n_queries, 1) * max(n_scores, 1) * max(n_items, 1) < 2**62:
+        # one key per result, unique as each document is once per query: any sort gives the same order
+        return np.argsort((qcode.astype(np.int64) * n_scores + score_down) * n_items + item_down)
+    return np.lexsort((item_down, score_down, qcode))
+
+
+def _has_duplicates(query_codes: IntArray, item_codes: IntArray, chosen: IntArray, gid: IntArray) -> bool:
+    """Whether a (query, item) pair occurs twice in the run: among the evaluated queries' rows (whose
+    group ids ``gid`` are given) or among the other rows."""
+    if len(gid) and int(np.bincount(gid).max()) > 1:
+        return True
+    other = np.flatnonzero(chosen < 0)
+    pair = query_codes[other] * (int(item_codes.max(initial=0)) + 1) + item_codes[other]
+    return bool(pd.Series(pair).duplicated().any())
+
+
+def _codes(column: pd.Series) -> tuple[IntArray, npt.NDArray[np.object_]]:
+    """Integer codes of a column's values and the values they index (-1: missing)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return (np.asarray(column.cat.codes, dtype=np.int64),
+                np.asarray(column.cat.categories, dtype=object))
+    codes, names = pd.factorize(column.to_numpy(dtype=object))
+    return codes.astype(np.int64), np.asarray(names, dtype=object)
+
+
+def _observed(codes: IntArray, names: npt.NDArray[np.object_]) -> set[str]:
+    """The values that occur (categories may hold values no row has any more)."""
+    counts = np.bincount(codes[codes >= 0], minlength=len(names))
+    return set(names[counts > 0].tolist())
+
+
+def _joint_codes(run_items: pd.Series, qrels_items: pd.Series) -> tuple[IntArray, IntArray,
+                                                                      npt.NDArray[np.object_]] | None:
+    """(run codes, qrels codes, names) of the items of both sides, the run's codes in code-point
+    order of its ids, when the run's column comes from the fast reader (its sorted UTF-8 tokens
+    known); else None.  The qrels' ids are looked up among the run's tokens."""
+    if not isinstance(run_items.dtype, pd.CategoricalDtype):
+        return None
+    run_cats = run_items.cat.categories
+    run_tokens = category_bytes(run_cats)
+    if run_tokens is None:
+        return None
+    qrels_codes, qrels_names = _codes(qrels_items)
+    qrels_tokens = (category_bytes(qrels_items.cat.categories)
+                    if isinstance(qrels_items.dtype, pd.CategoricalDtype) else None)
+    if qrels_tokens is None:  # plain strings (or categories made elsewhere, e.g. unpickled): encode them
+        qrels_tokens = _utf8_tokens(qrels_names)
+        if qrels_tokens is None or (qrels_codes < 0).any():
+            return None
+    width = max(run_tokens.dtype.itemsize, qrels_tokens.dtype.itemsize)
+    run_tokens, qrels_tokens = run_tokens.astype(f"S{width}"), qrels_tokens.astype(f"S{width}")
+    at = np.searchsorted(run_tokens, qrels_tokens)
+    found = at < len(run_tokens)
+    found[found] = run_tokens[at[found]] == qrels_tokens[found]
+    extra = np.flatnonzero(~found)  # qrels items the run does not have: codes after the run's
+    at[extra] = len(run_tokens) + np.arange(len(extra))
+    names = np.concatenate([np.asarray(run_cats, dtype=object), qrels_names[extra]])
+    return np.asarray(run_items.cat.codes, dtype=np.int64), at.astype(np.int64)[qrels_codes], names
+
+
+def _utf8_tokens(names: npt.NDArray[np.object_]) -> npt.NDArray[np.bytes_] | None:
+    """Strings as fixed-width UTF-8 bytes; None when one is not a string or holds a NUL (which
+    fixed-width bytes cannot keep)."""
+    try:
+        encoded = [name.encode("utf-8") for name in names.tolist()]
+    except (AttributeError, UnicodeEncodeError):
+        return None
+    if any(b"\x00" in token for token in encoded):
+        return None
+    return np.array(encoded, dtype=f"S{max((len(t) for t in encoded), default=1) or 1}")
+
+
 def bounds(qcode: IntArray, n_queries: int) -> IntArray:
     """Offsets such that rows of query q are ``[b[q], b[q+1])`` of a qcode-sorted array."""
     return np.searchsorted(qcode, np.arange(n_queries + 1), side="left").astype(np.int64)
@@ -155,9 +243,9 @@ def prepare(
     check_choice("missing_queries", missing_queries, ("skip", "zero"))
     if max_results is not None:
         check_int("max_results", max_results, minimum=1)
-    run_raw, run_names = pd.factorize(run["query"].to_numpy(dtype=object))
-    qrels_raw, qrels_names = pd.factorize(qrels["query"].to_numpy(dtype=object))
-    qrels_q, run_q = set(qrels_names), set(run_names)
+    run_raw, run_names = _codes(run["query"])
+    qrels_raw, qrels_names = _codes(qrels["query"])
+    qrels_q, run_q = _observed(qrels_raw, qrels_names), _observed(run_raw, run_names)
     with_results = run_q if missing_queries == "skip" else qrels_q
     if queries is None:
         chosen = sorted(qrels_q & with_results)
@@ -173,34 +261,47 @@ def prepare(
 
     run_qcode = query_codes(run_raw, run_names)
     qrels_qcode = query_codes(qrels_raw, qrels_names)
-    run_items = run["item"].to_numpy(dtype=object)
-    item_codes, item_names = pd.factorize(np.concatenate([run_items, qrels["item"].to_numpy(dtype=object)]))
-    run_icode, qrels_icode = item_codes[: len(run)], item_codes[len(run):]
-    if len(run) and bool(np.isnan(run["start"].to_numpy(dtype=np.float64)).all()):
+    documents = len(run) > 0 and bool(np.isnan(run["start"].to_numpy(dtype=np.float64)).all())
+    joint = _joint_codes(run["item"], qrels["item"]) if documents else None
+    if joint is not None:  # item codes whose order is the run's docno order
+        run_icode, qrels_icode, item_names = joint
+    else:
+        item_codes, item_names = pd.factorize(np.concatenate([run["item"].to_numpy(dtype=object),
+                                                              qrels["item"].to_numpy(dtype=object)]))
+        run_icode, qrels_icode = item_codes[: len(run)], item_codes[len(run):]
+    # each document once per query: checked on the group ids below when they cover every row of a query
+    deferred = joint is not None and max_results is None
+    if documents and not deferred:
         check_unique_documents(run, run_raw, run_icode)
 
     keep = np.flatnonzero(run_qcode >= 0)
     # the needed columns, ordered within each query by the order policy (lexsort is stable)
-    if order == "score":
-        rows = keep[_score_order(run_qcode[keep], run["score"].to_numpy()[keep], run_items[keep])]
+    if order == "score" and joint is not None and bool(np.isfinite(run["score"].to_numpy()).all()):
+        rows = keep[_score_order_coded(run_qcode[keep], run["score"].to_numpy()[keep], run_icode[keep], n_q,
+                                       len(item_names))]
+    elif order == "score":
+        rows = keep[_score_order(run_qcode[keep], run["score"].to_numpy()[keep],
+                                 run["item"].to_numpy(dtype=object)[keep])]
     else:
         keys = (run["rank"].to_numpy()[keep],) if order == "rank" else ()
         rows = keep[np.lexsort((*keys, run_qcode[keep]))]
     if max_results is not None:
         first = bounds(run_qcode[rows], n_q)
         rows = rows[np.arange(len(rows)) - first[run_qcode[rows]] < max_results]
-    r = pd.DataFrame({c: run[c].to_numpy()[rows] for c in RUN_COLUMNS})
-    r["icode"], r["qcode"] = run_icode[rows], run_qcode[rows]
+    r = pd.DataFrame({**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS},
+                      "icode": run_icode[rows], "qcode": run_qcode[rows]}, copy=False)
     keep_q = np.flatnonzero(qrels_qcode >= 0)
-    q = pd.DataFrame({c: qrels[c].to_numpy()[keep_q] for c in QRELS_COLUMNS})
-    q["icode"], q["qcode"] = qrels_icode[keep_q], qrels_qcode[keep_q]
+    q = pd.DataFrame({**{c: qrels[c].to_numpy()[keep_q] for c in QRELS_COLUMNS},
+                      "icode": qrels_icode[keep_q], "qcode": qrels_qcode[keep_q]}, copy=False)
 
     span = len(item_names) + 1
     pair = np.concatenate([r["qcode"].to_numpy() * span + r["icode"].to_numpy(),
                            q["qcode"].to_numpy() * span + q["icode"].to_numpy()])
-    gid_all, _ = pd.factorize(pair, sort=True)  # gid order follows (query, item code)
+    gid_all = np.unique(pair, return_inverse=True)[1].ravel()  # gid order follows (query, item code)
     r["gid"] = gid_all[: len(r)].astype(np.int64)
     q["gid"] = gid_all[len(r):].astype(np.int64)
+    if deferred and _has_duplicates(run_raw, run_icode, run_qcode, r["gid"].to_numpy()):
+        check_unique_documents(run, run_raw, run_icode)  # raises, naming the first duplicate
     q = q.take(np.lexsort((q["end"].to_numpy(), q["start"].to_numpy(), q["gid"].to_numpy()))).reset_index(drop=True)
 
     def merged(mask: npt.NDArray[np.bool_]) -> Intervals:

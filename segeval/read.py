@@ -16,8 +16,9 @@ import io
 import os
 import re
 import warnings
+import weakref
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -413,35 +414,138 @@ def int_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
     return values.astype(np.int64)
 
 
+#: the byte path reads each field at twice the longest token of a sample (at least 8, at most 64 bytes)
+SAMPLE_BYTES = 1 << 15
+MAX_TOKEN_WIDTH = 64
+
+Column = npt.NDArray[Any] | pd.Categorical
+
+
 def _fast_parse(data: bytes, fmt: LineFormat, sep: str = r"\s+",
-                time_format: str = "mmss") -> dict[str, npt.NDArray[np.generic]] | None:
+                time_format: str = "mmss") -> dict[str, Column] | None:
     """Columns via pandas' C tokenizer, or None when anything is unusual.
 
     With ``sep=" "`` (twice as fast) any irregular spacing leaves an empty cell
     in a required column or a token in the spare column, and the caller retries.
+    Text fields come back as :class:`pandas.Categorical` with categories in code-point
+    order (see :func:`category_bytes`).
     """
     lone_cr = b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
     if lone_cr or b"\x00" in data or b"\x0b" in data or b"\x0c" in data:
         return None  # lone carriage returns, NUL bytes, vertical tabs and form feeds: the line parser decides
+    if not data.isascii():
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    out = _fast_parse_bytes(data, fmt, sep, time_format)
+    return out if out is not None else _fast_parse_objects(data, fmt, sep, time_format)
+
+
+def _sample_widths(data: bytes, n_fields: int) -> list[int] | None:
+    """Per field, a byte width for the tokenizer: twice the longest token in the first and last
+    :data:`SAMPLE_BYTES` of the file, rounded up to 8; None when that exceeds :data:`MAX_TOKEN_WIDTH`."""
+    lines = data[:SAMPLE_BYTES].split(b"\n")[:-1] + data[-SAMPLE_BYTES:].split(b"\n")[1:]
+    longest = [0] * n_fields
+    for line in lines:
+        for i, token in enumerate(line.split()[:n_fields]):
+            longest[i] = max(longest[i], len(token))
+    widths = [max(8, -(-2 * n // 8) * 8) for n in longest]
+    return widths if max(widths) <= MAX_TOKEN_WIDTH else None
+
+
+def _read_csv(data: bytes, sep: str, dtypes: dict[int, Any], n_columns: int) -> pd.DataFrame | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return pd.read_csv(
+                io.BytesIO(data), sep=sep, header=None, names=list(range(n_columns)), dtype=dtypes,
+                quoting=csv.QUOTE_NONE, na_filter=False, engine="c", index_col=False,
+                encoding="utf-8", skip_blank_lines=True, low_memory=False,
+            )
+    except Exception:  # any tokenizer or conversion trouble: let the strict parser explain it
+        return None
+
+
+def _fast_parse_bytes(data: bytes, fmt: LineFormat, sep: str, time_format: str) -> dict[str, Column] | None:
+    """The fast path without per-row Python objects: tokens as fixed-width bytes, each distinct
+    token decoded and parsed once.  None when a token may be longer than its field's width
+    (the object path decides) or anything is unusual."""
+    n_fields = len(fmt.fields)
+    widths = _sample_widths(data, n_fields)
+    if widths is None:
+        return None
+    one = np.dtype("S1")  # ignored fields and the spare column: only whether a token is there matters
+    dtypes: dict[int, Any] = {i: np.float64 if f.kind == "float" else one if f.kind == "ignore"
+                              else np.dtype(f"S{widths[i]}") for i, f in enumerate(fmt.fields)}
+    dtypes[n_fields] = one  # a spare column: any value in it means too many fields
+    df = _read_csv(data, sep, dtypes, n_fields + 1)
+    if df is None or len(df) == 0:
+        return None
+    rows = len(df)
+    if not fmt.trailing and (df[n_fields].to_numpy() != b"").any():
+        return None
+    out: dict[str, Column] = {}
+    required = len(fmt.fields) - fmt.optional
+    for i, f in enumerate(fmt.fields):
+        col = df[i].to_numpy()
+        del df[i]  # each column leaves the frame once read: lower peak memory
+        if f.kind == "float":
+            floats = np.asarray(col, dtype=np.float64)
+            if not np.isfinite(floats).all():
+                return None
+            out[f.name] = floats
+            continue
+        if col.dtype.kind != "S":
+            return None
+        if f.kind == "ignore":
+            if (col == b"").any():
+                return None
+            continue
+        width = widths[i]
+        if col.dtype.itemsize != width or col.view(np.uint8)[width - 1 :: width].any():
+            return None  # a token may have been cut at the width
+        codes, distinct = factorize_bytes(col, sort=f.kind == "str")
+        if f.kind == "str":
+            if i < required and len(distinct) and distinct[0] == b"":
+                return None  # sorted first: an empty cell in a required column
+            names = decode_tokens(distinct)
+            if names is None:
+                return None
+            out[f.name] = categorical(codes, names, distinct)
+            continue
+        parsed: npt.NDArray[np.generic] | None
+        if f.kind == "int":
+            parsed = int_tokens(distinct)
+        elif time_format == "mmss":
+            parsed = mmss_to_seconds(distinct)
+        else:
+            texts = decode_tokens(distinct)
+            values_list = [] if texts is None else [_TIME_PARSERS[time_format](str(t)) for t in texts.tolist()]
+            parsed = (None if texts is None or any(v is None for v in values_list)
+                      else np.asarray(values_list, dtype=np.float64))
+        if parsed is None:
+            return None
+        out[f.name] = parsed[codes]
+    # the tokenizer pads a missing optional last field; too few required fields failed above
+    out["line"] = _line_numbers(data, rows)
+    if len(out["line"]) != rows:
+        return None
+    return out
+
+
+def _fast_parse_objects(data: bytes, fmt: LineFormat, sep: str, time_format: str) -> dict[str, Column] | None:
+    """The fast path with one Python string per cell (any token length)."""
     n_fields = len(fmt.fields)
     # ignored fields as categories (no per-row objects); times and integers are factorised below
     # (pandas would turn numeric-looking categories into numbers, and '32.30' is not '32.3')
     kind_dtype = {"float": np.float64, "str": object, "time": object, "int": object, "ignore": "category"}
     dtypes: dict[int, Any] = {i: kind_dtype[f.kind] for i, f in enumerate(fmt.fields)}
     dtypes[n_fields] = object  # a spare column: any value in it means too many fields
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            df = pd.read_csv(
-                io.BytesIO(data), sep=sep, header=None, names=list(range(n_fields + 1)), dtype=dtypes,
-                quoting=csv.QUOTE_NONE, na_filter=False, engine="c", index_col=False,
-                encoding="utf-8", skip_blank_lines=True,
-            )
-    except Exception:  # any tokenizer or conversion trouble: let the strict parser explain it
+    df = _read_csv(data, sep, dtypes, n_fields + 1)
+    if df is None or len(df) == 0 or (not fmt.trailing and _present(df[n_fields]).any()):
         return None
-    if len(df) == 0 or (not fmt.trailing and _present(df[n_fields]).any()):
-        return None
-    out: dict[str, npt.NDArray[np.generic]] = {}
+    out: dict[str, Column] = {}
     required = len(fmt.fields) - fmt.optional
     for i, f in enumerate(fmt.fields):
         col = df[i]
@@ -487,13 +591,108 @@ def _fast_parse(data: bytes, fmt: LineFormat, sep: str = r"\s+",
     return out
 
 
+def factorize_bytes(values: npt.NDArray[np.bytes_],
+                    sort: bool = True) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bytes_]]:
+    """(codes, distinct) of fixed-width byte tokens, ``distinct`` as wide as the longest token and,
+    with ``sort``, in byte order (which is code-point order for UTF-8), so that code order is token order.
+
+    Byte positions equal in every token do not change the order and are dropped; when at most
+    eight remain they are packed big-endian into one integer key per token.
+    """
+    n, size = len(values), values.dtype.itemsize
+    if n == 0:
+        return np.zeros(0, dtype=np.intp), values[:0]
+    if size % 8:
+        values = values.astype(f"S{size + 8 - size % 8}")
+    words = values.view("<u8").reshape(n, -1)
+    # the bits that differ from the first token, word by word (no n-by-width temporary)
+    diff = [int(np.bitwise_or.reduce(words[:, j] ^ words[0, j])) for j in range(words.shape[1])]
+    varying = [8 * j + k for j, d in enumerate(diff) for k in range(8) if (d >> (8 * k)) & 0xFF]
+    first = bytes(values[0])
+    width = max(varying[-1] + 1 if varying else 1, len(first), 1)  # the longest token
+    if not varying:
+        return np.zeros(n, dtype=np.intp), values[:1].astype(f"S{width}")
+    key: npt.NDArray[Any]
+    if len(varying) <= 8:
+        key = np.zeros(n, dtype=np.uint64)
+        for j in sorted({p // 8 for p in varying}):
+            big = words[:, j].byteswap().view(np.uint64)  # byte k of the token at bits 8 * (7 - k)
+            ks = [p % 8 for p in varying if p // 8 == j]
+            runs: list[list[int]] = []
+            for k in ks:
+                if runs and runs[-1][-1] == k - 1:
+                    runs[-1].append(k)
+                else:
+                    runs.append([k])
+            for run in runs:
+                bits = 8 * len(run)
+                part = (big >> np.uint64(8 * (7 - run[-1]))) & np.uint64((1 << bits) - 1)
+                key = (key << np.uint64(bits)) | part
+    else:
+        b = values.view(np.uint8).reshape(n, -1)
+        key = np.ascontiguousarray(b[:, varying]).view(f"S{len(varying)}").ravel()
+    if key.dtype.kind == "S" or (sort and len(np.unique(key[:10_000])) > 1_000):  # many distinct: sort, not hash
+        codes = np.unique(key, return_inverse=True)[1].ravel()
+    else:
+        codes, keys = pd.factorize(key)
+        if sort:
+            order = np.argsort(keys)
+            rank = np.empty(len(order), dtype=np.intp)
+            rank[order] = np.arange(len(order))
+            codes = rank[codes]
+    where = np.empty(int(codes.max()) + 1, dtype=np.intp)
+    where[codes] = np.arange(n)  # a position of each distinct token (equal keys are equal tokens)
+    return codes, values[where].astype(f"S{width}")
+
+
+def decode_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.object_] | None:
+    """Byte tokens (without newlines) as Python strings, or None when one is not valid UTF-8."""
+    n = len(values)
+    b = np.empty((n, values.dtype.itemsize + 1), dtype=np.uint8)
+    b[:, :-1] = values.view(np.uint8).reshape(n, values.dtype.itemsize)
+    b[:, -1] = 10
+    flat = b.ravel()
+    try:
+        text = flat[flat != 0].tobytes().decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    out = np.empty(n, dtype=object)
+    out[:] = text.split("\n")[:-1]
+    return out
+
+
+_BYTES: dict[int, tuple[weakref.ref[pd.Index], npt.NDArray[np.bytes_]]] = {}
+
+
+def categorical(codes: npt.NDArray[np.integer[Any]], names: npt.NDArray[np.object_],
+                tokens: npt.NDArray[np.bytes_] | None = None) -> pd.Categorical:
+    """A Categorical of ``names[codes]``; ``names`` are distinct.  With ``tokens`` (the UTF-8 bytes
+    of ``names``, in the same order, which must be byte order) :func:`category_bytes` returns them
+    for the categories."""
+    categories = pd.Index(names, dtype=object)
+    fast = getattr(pd.CategoricalDtype, "_from_fastpath", None)  # distinct already: skip pandas' check
+    dtype = fast(categories, False) if fast is not None else pd.CategoricalDtype(categories)
+    result = pd.Categorical.from_codes(codes, dtype=dtype, validate=False)
+    if tokens is not None:
+        kept: pd.Index = result.categories  # the object every slice of the Categorical shares
+        key = id(kept)
+        _BYTES[key] = (weakref.ref(kept, lambda _: _BYTES.pop(key, None)), tokens)
+    return result
+
+
+def category_bytes(categories: pd.Index) -> npt.NDArray[np.bytes_] | None:
+    """The sorted fixed-width UTF-8 tokens of categories made by the fast reader, else None."""
+    entry = _BYTES.get(id(categories))
+    return entry[1] if entry is not None and entry[0]() is categories else None
+
+
 def _present(col: pd.Series) -> npt.NDArray[np.bool_]:
     """Cells that hold a token (with ``na_filter=False`` the tokenizer pads missing fields with '')."""
     return np.asarray(col.to_numpy(dtype=object) != "", dtype=bool)
 
 
 def _line_numbers(data: bytes, rows: int) -> npt.NDArray[np.int64]:
-    newlines = int(np.count_nonzero(np.frombuffer(data, dtype=np.uint8) == 10))
+    newlines = data.count(b"\n")
     lines = newlines + (0 if data.endswith(b"\n") or not data else 1)
     if lines == rows:
         return np.arange(1, rows + 1, dtype=np.int64)
@@ -505,8 +704,10 @@ def _line_numbers(data: bytes, rows: int) -> npt.NDArray[np.int64]:
 
 def parse_table(
     data: bytes, fmt: LineFormat, path: str, time_format: str = "mmss", on_error: OnError | None = None
-) -> dict[str, npt.NDArray[np.generic]]:
+) -> dict[str, Column]:
     """Columns of a line-oriented file, keyed by field name plus ``line`` (1-based line numbers).
+
+    Text fields are object arrays of strings, or (from the fast path) :class:`pandas.Categorical`.
 
     Time fields are read in ``time_format``: ``mmss`` (M.S), ``seconds`` or ``hms`` (H:MM:SS.fff).
     """
@@ -519,7 +720,7 @@ def parse_table(
     slow = _slow_parse(data, fmt, path, time_format, on_error)
     if not slow["line"]:
         raise InputError(path, f"has no data lines; expected {fmt.name} lines such as '{fmt.example}'")
-    result: dict[str, npt.NDArray[np.generic]] = {}
+    result: dict[str, Column] = {}
     for name, values in slow.items():
         kind = next((f.kind for f in fmt.fields if f.name == name), "int")
         dtype = {"int": np.int64, "time": np.float64, "float": np.float64}.get(kind, object)
@@ -527,10 +728,11 @@ def parse_table(
     return result
 
 
-def _frame(columns: dict[str, npt.NDArray[np.generic]], names: tuple[str, ...], path: str) -> pd.DataFrame:
+def _frame(columns: Mapping[str, Column], names: tuple[str, ...], path: str) -> pd.DataFrame:
     n = len(columns["line"])
     frame: dict[str, object] = {}
     for name in names:
+        values: Column
         if name in columns:
             values = columns[name]
         elif name in ("start", "end", "jumpin"):
@@ -540,11 +742,11 @@ def _frame(columns: dict[str, npt.NDArray[np.generic]], names: tuple[str, ...], 
         else:  # pragma: no cover - every format has the remaining columns
             raise KeyError(name)
         if name in ("start", "end", "jumpin"):
-            values = values.astype(np.float64)
+            values = np.asarray(values, dtype=np.float64)
         frame[name] = values
-    df = pd.DataFrame(frame)
-    for name in ("query", "item", "run"):
-        if name in df:
+    df = pd.DataFrame(frame, copy=False)  # the arrays are fresh: no need to copy them into blocks
+    for name in ("query", "item", "run"):  # strings (object, not pandas' str), or categories in code-point order
+        if name in df and not isinstance(df[name].dtype, pd.CategoricalDtype):
             df[name] = df[name].astype(object)
     df.attrs["path"] = path
     return df

@@ -85,6 +85,8 @@ def _duplicate_problems(run: pd.DataFrame, query_codes: npt.NDArray[np.int64],
                         item_codes: npt.NDArray[np.int64]) -> list[tuple[int, str, str]]:
     pair = query_codes.astype(np.int64) * (int(item_codes.max(initial=0)) + 1) + item_codes
     dup = np.flatnonzero(pd.Series(pair).duplicated().to_numpy())
+    if len(dup) == 0:
+        return []
     out = []
     first_of: dict[int, int] = {}
     for i in np.flatnonzero(pd.Series(pair).duplicated(keep=False).to_numpy()).tolist():

@@ -8,6 +8,7 @@ raises an InputError.  Checked on generated lines with hostile token mutations.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,8 +18,12 @@ from segeval.read import (
     MEDIAEVAL_LINKING_RUN,
     MEDIAEVAL_QRELS,
     MEDIAEVAL_SEARCH_RUN,
+    TREC_QRELS,
+    TREC_RUN,
     _fast_parse,
     _slow_parse,
+    decode_tokens,
+    factorize_bytes,
     int_tokens,
     mmss_to_seconds,
     parse_mmss,
@@ -94,3 +99,58 @@ def test_vectorised_ints() -> None:
         1, 7, -3, 7, 123456789012345678]
     for bad in ["1.0", "", "+", "1+", "1234567890123456789", "0x1", "1 "]:
         assert int_tokens(np.array([bad, "1"], dtype="S")) is None, bad
+
+
+TREC_TOKENS = st.sampled_from([
+    "q1", "q10", "2", "02", "Q0", "d1", "d10", "d9", "é", "DOC-0000001", "x" * 40, "x" * 70, "", "1", "-3", "+4",
+    "1.5", "1e3", "nan", "inf", "0", "-0.0", "12.5", "7", "run", "\u00a0", "a\x00", "\xff",
+])
+
+
+@st.composite
+def trec_files(draw: st.DrawFn, n_fields: int, valid: list[str]) -> bytes:
+    lines = []
+    for _ in range(draw(st.integers(1, 8))):
+        n = draw(st.sampled_from([n_fields - 1, n_fields, n_fields, n_fields, n_fields + 1]))
+        toks = [draw(TREC_TOKENS) if draw(st.integers(0, 3)) == 0 else t for t in (valid * 2)[:n]]
+        lines.append(draw(SEPARATORS).join(toks) + draw(ENDINGS))
+    return "".join(lines).encode("utf-8", "surrogateescape")
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(trec_files(6, ["q1", "Q0", "d1", "1", "0.5", "r"]))
+def test_fast_path_agrees_on_trec_runs(data: bytes) -> None:
+    _agree(data, TREC_RUN)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(trec_files(4, ["q1", "0", "d1", "1"]))
+def test_fast_path_agrees_on_trec_qrels(data: bytes) -> None:
+    _agree(data, TREC_QRELS)
+
+
+def test_byte_path_widths_and_fallback() -> None:
+    """Tokens longer than the sampled width (after the sample) go to the object path, same result."""
+    head = "".join(f"q{i % 7} Q0 d{i} {i + 1} {i % 5}.5 run\n" for i in range(3000))
+    tail = "q1 Q0 " + "D" * 80 + " 9 1.0 " + "r" * 50 + "\n"
+    for text, byte_path in ((head, True), (head + tail, False), ("q1 Q0 é 1 2 r\nq1 Q0 e 2 1 r\n", True)):
+        data = text.encode()
+        fast = _fast_parse(data, TREC_RUN, " ")
+        assert fast is not None
+        assert isinstance(fast["item"], pd.Categorical) == byte_path
+        slow = _slow_parse(data, TREC_RUN, "f")
+        for name, values in slow.items():
+            assert list(fast[name]) == list(values), name
+
+
+def test_factorize_bytes_orders_by_code_point() -> None:
+    tokens = [b"d10", b"d9", b"", b"\xc3\xa9", b"d1", b"D", b"d10", b"a" * 9, b"a" * 9 + b"b", b"12345678", b"1234567"]
+    for width in (12, 16, 24):
+        values = np.array(tokens, dtype=f"S{width}")
+        for sort in (True, False):
+            codes, distinct = factorize_bytes(values, sort)
+            assert [distinct[c] for c in codes] == tokens
+            if sort:
+                assert distinct.tolist() == sorted(set(tokens))
+                names = decode_tokens(distinct)
+                assert names is not None and list(names) == sorted({t.decode() for t in tokens})

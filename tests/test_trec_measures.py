@@ -156,6 +156,21 @@ def test_duplicate_documents_in_a_run_are_an_error(tmp_path: Path) -> None:
                    f"expected each document once per query\n  line 7: q1 Q0 d2 9 0.1 r1\n")
 
 
+@pytest.mark.parametrize("extra, line, doc, query, first", [
+    ("q9 Q0 z 1 1.0 r1\nq9 Q0 z 2 0.5 r1\n", 8, "z", "q9", 7),  # a query the qrels do not have
+    ("q2 Q0 d8 3 0.2 r1\n", 7, "d8", "q2", 5),  # same document, another score
+])
+@pytest.mark.parametrize("flags", [(), ("-M", "1"), ("-c",)])
+def test_duplicate_documents_anywhere_are_an_error(tmp_path: Path, extra: str, line: int, doc: str, query: str,
+                                                    first: int, flags: tuple[str, ...]) -> None:
+    qrels, run = _files(tmp_path)
+    Path(run).write_text(RUN + extra)
+    code, out, err = run_cli("eval", *flags, qrels, run)
+    assert code == 2 and out == ""
+    assert err.startswith(f"segeval: error: {run}, line {line}: document '{doc}' appears again for query '{query}' "
+                          f"(first on line {first}); expected each document once per query\n")
+
+
 def test_unknown_adapter_is_a_parameter_error(tmp_path: Path) -> None:
     code, _, err = run_cli("eval", "-a", "fuzzy", *_files(tmp_path))
     assert code == 2

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from segeval.errors import ParameterError
 from segeval.measures import adr as ADR
+from segeval.measures import batch as B
 from segeval.measures import labels as L
 from segeval.measures import segments as S
 from segeval.measures import trec as T
@@ -39,6 +40,8 @@ class Family:
     defaults: tuple[int, ...] = ()
     #: False for summary-only measures (gm_map is the geometric mean of map)
     per_query: bool = True
+    #: all queries at once (:mod:`segeval.measures.batch`), equal to ``func`` query by query
+    batch: Callable[..., list[Any]] | None = None
 
     def canonical(self, param: int | str | None) -> str:
         if self.param is None or param is None:
@@ -73,6 +76,13 @@ class Measure:
 
     def __call__(self, x: Any) -> Any:
         return self.family.func(x) if self.param is None else self.family.func(x, self.param)
+
+    def batch(self, b: B.Batch) -> list[Any] | None:
+        """Every query's value at once, or None when the family has no vectorised form."""
+        f = self.family.batch
+        if f is None:
+            return None
+        return f(b) if self.param is None else f(b, self.param)
 
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -121,12 +131,14 @@ FAMILIES: tuple[Family, ...] = (
     Family("avglength_ret", "segments", S.avglength_ret, "mean", "stat", "mean result length (s)"),
     Family("avglength_rel", "segments", S.avglength_rel, "mean", "stat",
            "mean merged relevant segment length (s)"),
-    Family("num_rel", "labels", L.num_rel, "sum", "count", "relevant units (merged segments, bins)"),
-    Family("num_ret", "labels", L.num_ret, "sum", "count", "ranked units (results, bins)"),
-    Family("num_rel_ret", "labels", L.num_rel_ret, "sum", "count", "units labelled relevant"),
+    Family("num_rel", "labels", L.num_rel, "sum", "count", "relevant units (merged segments, bins)",
+           batch=B.num_rel),
+    Family("num_ret", "labels", L.num_ret, "sum", "count", "ranked units (results, bins)", batch=B.num_ret),
+    Family("num_rel_ret", "labels", L.num_rel_ret, "sum", "count", "units labelled relevant", batch=B.num_rel_ret),
     Family("map", "labels", L.average_precision, "mean", "score",
-           "average precision; above 1 possible with the overlap adapter"),
-    Family("P", "labels", L.precision_at, "mean", "score", "precision at cut-off n", "int", "P_10", CUTOFFS),
+           "average precision; above 1 possible with the overlap adapter", batch=B.average_precision),
+    Family("P", "labels", L.precision_at, "mean", "score", "precision at cut-off n", "int", "P_10", CUTOFFS,
+           batch=B.precision_at),
     Family("Judged", "labels", L.judged_at, "mean", "score",
            "judged units in the top n divided by n (as the MediaEval script; ir_measures' Judged@n divides by "
            "min(n, retrieved))", "int", "Judged_10", (10, 20, 30)),
@@ -138,16 +150,19 @@ FAMILIES: tuple[Family, ...] = (
     Family("maisp", "segments", S.maisp, "mean", "score", "mean average interpolated segment precision"),
     # trec_eval
     Family("gm_map", "labels", L.average_precision, "gm", "score",
-           "geometric mean of average precision (floor 1e-5), summary only", per_query=False),
-    Family("Rprec", "labels", T.r_precision, "mean", "score", "precision at rank R (R = num_rel)"),
+           "geometric mean of average precision (floor 1e-5), summary only", per_query=False,
+           batch=B.average_precision),
+    Family("Rprec", "labels", T.r_precision, "mean", "score", "precision at rank R (R = num_rel)",
+           batch=B.r_precision),
     Family("bpref", "labels", T.bpref, "mean", "score",
-           "binary preference: relevant results penalised by judged non-relevant ones above them"),
+           "binary preference: relevant results penalised by judged non-relevant ones above them", batch=B.bpref),
     Family("gm_bpref", "labels", T.bpref, "gm", "score", "geometric mean of bpref (floor 1e-5), summary only",
            per_query=False),
-    Family("recip_rank", "labels", T.reciprocal_rank, "mean", "score", "1 / rank of the first relevant result"),
+    Family("recip_rank", "labels", T.reciprocal_rank, "mean", "score", "1 / rank of the first relevant result",
+           batch=B.reciprocal_rank),
     Family("iprec_at_recall", "labels", _iprec, "mean", "score",
            "interpolated precision at recall level r, written r with two decimals", "recall",
-           "iprec_at_recall_0.10", RECALL_LEVELS),
+           "iprec_at_recall_0.10", RECALL_LEVELS, batch=B.iprec_at_recall),
     Family("recall", "labels", T.recall_at, "mean", "score", "relevant results in the top n over num_rel", "int",
            "recall_100", CUTOFFS),
     Family("ndcg", "labels", T.ndcg, "mean", "score", "normalised DCG, gain = qrels grade, discount log2(rank+1)"),
@@ -217,7 +232,7 @@ FAMILIES: tuple[Family, ...] = (
 TREC_EVAL_9 = {
     "iprec_at_recall": Family("iprec_at_recall", "labels", _iprec_9, "mean", "score",
                               "interpolated precision at recall level r (trec_eval 9: cut-off rounded up)", "recall",
-                              "iprec_at_recall_0.10", RECALL_LEVELS),
+                              "iprec_at_recall_0.10", RECALL_LEVELS, batch=B.iprec_at_recall_9),
 }
 _PLAIN = {f.name: f for f in FAMILIES if f.param is None}
 _WITH_PARAM = {f.name: f for f in FAMILIES if f.param is not None}

@@ -1,0 +1,199 @@
+"""Vectorised versions of the default measures over all queries at once.
+
+Each function returns, for a :class:`Batch` of queries, exactly (bit for bit) the list of
+values its per-query definition in :mod:`segeval.measures.labels` or
+:mod:`segeval.measures.trec` returns query by query; those definitions stay the
+specification (``tests/test_measures.py`` checks the two agree).  Sums keep the
+definitions' order: left to right where the definition adds in Python, ``np.sum`` on
+each query's terms where it uses NumPy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.adapt.base import Adapted, Label
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The adapted rankings of all queries, concatenated: query q's units are
+    ``labels[offsets[q]:offsets[q + 1]]``."""
+
+    queries: Sequence[Adapted]
+    labels: npt.NDArray[np.uint8]
+    offsets: IntArray
+    num_rel: IntArray
+
+    @classmethod
+    def of(cls, adapted: Sequence[Adapted]) -> Batch:
+        lengths = np.fromiter((len(a.labels) for a in adapted), dtype=np.int64, count=len(adapted))
+        offsets = np.zeros(len(adapted) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        labels = (np.concatenate([a.labels for a in adapted]) if adapted else np.zeros(0, dtype=np.uint8))
+        num_rel = np.fromiter((a.num_rel for a in adapted), dtype=np.int64, count=len(adapted))
+        return cls(adapted, labels.astype(np.uint8, copy=False), offsets, num_rel)
+
+    @property
+    def lengths(self) -> IntArray:
+        return np.diff(self.offsets)
+
+    @cached_property
+    def relevant(self) -> npt.NDArray[np.bool_]:
+        return np.asarray(self.labels == Label.RELEVANT)
+
+    @cached_property
+    def found_before(self) -> IntArray:
+        """Relevant units before each position, plus the total at the end (length n + 1)."""
+        out = np.zeros(len(self.labels) + 1, dtype=np.int64)
+        np.cumsum(self.relevant, out=out[1:])
+        return out
+
+    def found_in_top(self, k: IntArray) -> IntArray:
+        """Per query, relevant units among its first ``k[q]`` (k may exceed the length)."""
+        ends = self.offsets[:-1] + np.minimum(k, self.lengths)
+        return self.found_before[ends] - self.found_before[self.offsets[:-1]]
+
+    @cached_property
+    def relevant_at(self) -> IntArray:
+        """Positions (in the concatenation) of the relevant units."""
+        return np.flatnonzero(self.relevant)
+
+    @cached_property
+    def relevant_query(self) -> IntArray:
+        """The query of each relevant unit."""
+        return np.searchsorted(self.offsets, self.relevant_at, side="right") - 1
+
+    @cached_property
+    def relevant_precision(self) -> FloatArray:
+        """found / rank at each relevant unit (the j-th relevant of its query at rank r: j / r)."""
+        q = self.relevant_query
+        found = self.found_before[self.relevant_at + 1] - self.found_before[self.offsets[q]]
+        rank = self.relevant_at - self.offsets[q] + 1
+        return np.asarray(found / rank, dtype=np.float64)
+
+    @cached_property
+    def first_relevant(self) -> IntArray:
+        """Per query, the index (into ``relevant_at``) of its first relevant unit."""
+        return np.asarray(self.found_before[self.offsets[:-1]], dtype=np.int64)
+
+    @cached_property
+    def relevant_counts(self) -> IntArray:
+        return np.asarray(self.found_before[self.offsets[1:]] - self.found_before[self.offsets[:-1]], dtype=np.int64)
+
+    @cached_property
+    def best_precision_from(self) -> FloatArray:
+        """For each relevant unit, the highest found / rank at it or at a later relevant unit of its query."""
+        values = self.relevant_precision
+        out = np.empty_like(values)
+        if len(values) == 0:
+            return out
+        rev = values[::-1].copy()  # running maximum from each query's end: reversed, accumulated per query
+        counts = self.relevant_counts[::-1]
+        ends = np.cumsum(counts)
+        for a, b in zip((ends - counts)[counts > 0].tolist(), ends[counts > 0].tolist(), strict=True):
+            np.maximum.accumulate(rev[a:b], out=rev[a:b])
+        out[:] = rev[::-1]
+        return out
+
+
+def num_ret(b: Batch) -> list[int]:
+    return [int(x) for x in b.lengths.tolist()]
+
+
+def num_rel(b: Batch) -> list[int]:
+    return [int(x) for x in b.num_rel.tolist()]
+
+
+def num_rel_ret(b: Batch) -> list[int]:
+    return [int(x) for x in b.relevant_counts.tolist()]
+
+
+def precision_at(b: Batch, k: int) -> list[float]:
+    return (b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64)) / k).tolist()  # type: ignore[no-any-return]
+
+
+def r_precision(b: Batch) -> list[float]:
+    r = b.num_rel
+    found = b.found_in_top(r)
+    return np.where(r > 0, found / np.maximum(r, 1), 0.0).tolist()  # type: ignore[no-any-return]
+
+
+def reciprocal_rank(b: Batch) -> list[float]:
+    has = b.relevant_counts > 0
+    out = np.zeros(len(has), dtype=np.float64)
+    out[has] = 1.0 / (b.relevant_at[b.first_relevant[has]] - b.offsets[:-1][has] + 1)
+    return out.tolist()
+
+
+def average_precision(b: Batch) -> list[float]:
+    terms = b.relevant_precision.tolist()
+    out: list[float] = []
+    starts = b.first_relevant.tolist()
+    counts = b.relevant_counts.tolist()
+    for q, (start, count) in enumerate(zip(starts, counts, strict=True)):
+        if count == 0:
+            out.append(0.0)
+            continue
+        total = 0.0
+        for x in terms[start : start + count]:  # left to right, as the definition
+            total += x
+        out.append(total / b.queries[q].num_rel)
+    return out
+
+
+def bpref(b: Batch) -> list[float]:
+    nonrel_before = np.zeros(len(b.labels) + 1, dtype=np.int64)
+    np.cumsum(b.labels == Label.NONRELEVANT, out=nonrel_before[1:])
+    above = nonrel_before[b.relevant_at + 1]  # judged non-relevant at or above each relevant unit (of all queries)
+    above = above - nonrel_before[b.offsets[b.relevant_query]]
+    big_r = b.num_rel
+    judged = np.fromiter((int(((a.pool if a.pool is not None else np.zeros(0)) >= 0).sum()) for a in b.queries),
+                         dtype=np.int64, count=len(b.queries))
+    big_n = judged - big_r
+    bound = np.minimum(big_r, big_n)[b.relevant_query]
+    penalties = np.where(above > 0, np.minimum(above, bound) / np.maximum(bound, 1), 0.0)
+    terms = 1.0 - penalties
+    starts, counts = b.first_relevant.tolist(), b.relevant_counts.tolist()
+    out: list[float] = []
+    for r, start, count in zip(big_r.tolist(), starts, counts, strict=True):
+        out.append(float(np.sum(terms[start : start + count])) / r if r else 0.0)
+    return out
+
+
+def _iprec(b: Batch, needed: IntArray) -> list[float]:
+    """The best found / rank at ranks that have found ``needed[q]`` relevant units (0 if none)."""
+    counts = b.relevant_counts
+    lengths = b.lengths
+    out = np.zeros(len(counts), dtype=np.float64)
+    best = b.best_precision_from
+    # needed >= 1: from the needed-th relevant unit on, the best is at a relevant unit
+    ok = (needed >= 1) & (needed <= counts) & (b.num_rel > 0)
+    out[ok] = best[b.first_relevant[ok] + needed[ok] - 1]
+    # needed == 0: every rank qualifies; rank 1 has precision 1 or 0
+    zero = (needed <= 0) & (lengths > 0) & (b.num_rel > 0)
+    with_rel = zero & (counts > 0)
+    out[with_rel] = best[b.first_relevant[with_rel]]
+    return out.tolist()
+
+
+def iprec_at_recall(b: Batch, p: int) -> list[float]:
+    level = p / 100
+    needed = np.floor(level * b.num_rel + 0.5).astype(np.int64)
+    return _iprec(b, needed)
+
+
+def iprec_at_recall_9(b: Batch, p: int) -> list[float]:
+    level = p / 100
+    needed = np.trunc(level * b.num_rel + 0.9).astype(np.int64)
+    return _iprec(b, needed)
+
+

@@ -1,0 +1,78 @@
+"""The vectorised measures (segeval.measures.batch) equal their per-query definitions bit for bit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from segeval.adapt.base import Adapted, Label
+from segeval.measures.batch import Batch
+from segeval.measures.registry import FAMILIES, TREC_EVAL_9, Measure
+
+LABELS = np.array([Label.RELEVANT, Label.NONRELEVANT, Label.UNJUDGED, Label.RELEVANT_SEEN, Label.NONRELEVANT_SEEN],
+                  dtype=np.uint8)
+BATCHED = [f for f in FAMILIES if f.batch is not None] + [f for f in TREC_EVAL_9.values() if f.batch is not None]
+PARAMS = {"int": (1, 2, 3, 5, 10, 30, 1000), "recall": tuple(range(0, 101, 5))}
+
+
+def measures() -> list[Measure]:
+    out = []
+    for f in BATCHED:
+        out += [Measure(f)] if f.param is None else [Measure(f, p) for p in PARAMS[f.param]]
+    return out
+
+
+def adapted(labels: np.ndarray, num_rel: int, pool: np.ndarray) -> Adapted:
+    n = len(labels)
+    return Adapted(labels.astype(np.uint8), num_rel, np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int64),
+                   np.arange(n, dtype=np.int64), pool=pool)
+
+
+def random_queries(rng: np.random.Generator, n_queries: int) -> list[Adapted]:
+    out = []
+    for _ in range(n_queries):
+        n = int(rng.choice([0, 1, 2, 5, 17, 100, 1500]))
+        weights = rng.dirichlet(np.ones(len(LABELS)))
+        labels = LABELS[rng.choice(len(LABELS), size=n, p=weights)]
+        found = int((labels == Label.RELEVANT).sum())
+        # num_rel at least the relevant found (documents), sometimes below (the overlap adapter's credit)
+        num_rel = found + int(rng.integers(0, 40)) if rng.random() < 0.8 else int(rng.integers(1, found + 2))
+        pool = rng.integers(-1, 4, size=num_rel + int(rng.integers(0, 60))).astype(np.float64)
+        out.append(adapted(labels, num_rel, pool))
+    return out
+
+
+def check(queries: list[Adapted]) -> None:
+    batch = Batch.of(queries)
+    for m in measures():
+        expected = [m(a) for a in queries]
+        got = m.batch(batch)
+        assert got is not None
+        assert [type(x) for x in got] == [type(x) for x in expected], m.name
+        assert got == expected, m.name  # exact equality, not approximate
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_batch_equals_per_query_seeded(seed: int) -> None:
+    check(random_queries(np.random.default_rng(seed), int(np.random.default_rng(seed).integers(1, 60))))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.text(alphabet="10-sS", max_size=40), st.integers(0, 30), st.integers(0, 30)),
+                min_size=1, max_size=12))
+def test_batch_equals_per_query_generated(spec: list[tuple[str, int, int]]) -> None:
+    queries = []
+    for text, extra_rel, extra_pool in spec:
+        labels = np.frombuffer(text.encode(), dtype=np.uint8).copy()
+        found = int((labels == Label.RELEVANT).sum())
+        num_rel = found + extra_rel
+        if num_rel == 0 and found:
+            continue
+        queries.append(adapted(labels, num_rel, np.arange(num_rel + extra_pool, dtype=np.float64) % 3 - 1))
+    check(queries)
+
+
+def test_empty_batch() -> None:
+    check([])
