@@ -368,7 +368,7 @@ class _Chunked:
             if exc.line is None:
                 return None  # blank lines, or only skipped ones
             raise _shift(exc, offset) from None
-        columns["line"] = columns["line"] + offset
+        columns["line"] = np.asarray(columns["line"]) + offset
         frame = _frame(columns, RUN_COLUMNS, "<data>")  # "<data>": value errors get their text at the end
         self.rows += len(frame)
         return frame

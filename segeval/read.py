@@ -872,7 +872,8 @@ def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: st
     columns = parse_table(data, fmt, name, time_format, on_error)
     df = _frame(columns, QRELS_COLUMNS, name)
     if "source" in columns:
-        df["source"] = _check_sources(columns["source"], columns["line"], data, name)
+        df["source"] = _check_sources(np.asarray(columns["source"], dtype=object), np.asarray(columns["line"]), data,
+                                      name)
     df.attrs["format"] = fmt.name
     return df
 
