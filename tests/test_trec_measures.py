@@ -11,6 +11,7 @@ import pytest
 from segeval.adapt.base import Adapted, judged_only
 from segeval.aggregate import aggregate
 from segeval.measures import trec as T
+from segeval.pipeline import evaluate
 from tests.conftest import FIXTURES, run_cli
 
 
@@ -273,3 +274,15 @@ def test_api_defaults_follow_the_input_kind(tmp_path: Path) -> None:
     assert list(seg.summary) == ["map_bin"]
     with pytest.raises(ParameterError, match="cannot both be given"):
         segeval.evaluate(qrels, run, ["map"], [ExactAdapter()], adapter="exact")
+
+
+def test_complete_num_rel_summary_counts_every_positive_qrels_line_as_trec_eval(tmp_path: Path) -> None:
+    q = tmp_path / "q"
+    q.write_text("1 0 a 1\n1 0 b 2\n1 0 c 2\n2 0 a 1\n2 0 b 2\n2 0 c 0\n3 0 x 1\n")
+    r = tmp_path / "r"
+    r.write_text("1 Q0 a 1 3 r\n1 Q0 b 2 2 r\n")
+    ev = evaluate(q, r, ["num_rel"], missing_queries="zero", relevance_level=2)
+    # per query with -l 2: q1 {b, c} 2, q2 {b} 1, q3 0; trec_eval 10's -c summary ignores -l and counts every
+    # line with rel > 0: q1 3 + q2 2 + q3 1 = 6 (checked against the trec_eval binary)
+    assert ev.per_query["num_rel"] == [2, 1, 0] and ev.summary["num_rel"] == 6
+    assert evaluate(q, r, ["num_rel"], relevance_level=2).summary["num_rel"] == 2  # without -c: the sum
