@@ -2,22 +2,31 @@
 
 Each run is read once, in the worker that evaluates it; the qrels are read once in the
 parent and handed to each worker when it starts.  Output is the per-run outputs in the
-order of the expanded run list, so it is identical for any number of jobs.
+order of the expanded run list, so it is identical for any number of jobs.  Every engine
+(processes, chunked reading, Dask) gives each run's :class:`Evaluated` through :func:`map_runs`:
+``segeval eval`` renders them (:func:`evaluate_many`), ``segeval compare`` compares them
+(:func:`evaluate_runs`).
 """
 
 from __future__ import annotations
 
 import glob
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 
-from segeval.errors import InputError, ParameterError, SegevalError
+from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int
+
+if TYPE_CHECKING:
+    from segeval.pipeline import Evaluation
+
+T = TypeVar("T")
 
 ENGINES = ("processes", "dask")
 
@@ -49,6 +58,18 @@ def run_names(paths: Sequence[str | Path]) -> list[str]:
     return names
 
 
+@dataclass
+class Evaluated:
+    """One run's result as every engine gives it: the evaluation (None when the run failed), its
+    run tag, the lines skipped (``lenient``), notes on how it was read, and the error, if any."""
+
+    evaluation: Evaluation | None
+    runid: str = ""
+    skipped: list[InputError] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    error: SegevalError | None = None
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What evaluating one run printed, and how it ended."""
@@ -59,6 +80,11 @@ class Outcome:
     failed: bool
 
 
+def same(result: Evaluated) -> Evaluated:
+    """The identity, as the ``then`` of :func:`map_runs` that keeps the evaluations."""
+    return result
+
+
 _QRELS: pd.DataFrame | None = None
 
 
@@ -67,17 +93,17 @@ def _init(qrels: pd.DataFrame) -> None:
     _QRELS = qrels
 
 
-def _one(task: tuple[str, dict[str, Any]]) -> Outcome:
-    run, options = task
+def _one(task: tuple[str, dict[str, Any], Callable[[Evaluated], T]]) -> T:
+    run, options, then = task
     assert _QRELS is not None
-    return evaluate_one(_QRELS, run, **options)
+    return then(evaluate_one(_QRELS, run, **options))
 
 
-def evaluate_one(qrels: pd.DataFrame, run: str, *, render: Any, evaluate_options: dict[str, Any],
-                 time_format: str, lenient: bool, complete: bool, memory: str = "auto",
-                 chunk_lines: int | None = None, progress: bool = False) -> Outcome:
-    """Read, validate, evaluate and render one run (errors become an Outcome, never an exception).
-    ``memory``, ``chunk_lines`` and ``progress`` are :func:`segeval.chunked.evaluate_run`'s."""
+def evaluate_one(qrels: pd.DataFrame, run: str, *, evaluate_options: dict[str, Any], time_format: str = "mmss",
+                 lenient: bool = False, memory: str = "auto", chunk_lines: int | None = None,
+                 progress: bool = False) -> Evaluated:
+    """Read, validate and evaluate one run (a SegevalError becomes the result's ``error``, never an
+    exception).  ``memory``, ``chunk_lines`` and ``progress`` are :func:`segeval.chunked.evaluate_run`'s."""
     from segeval.chunked import DEFAULT_CHUNK_LINES, evaluate_run
 
     skipped: list[InputError] = []
@@ -86,15 +112,17 @@ def evaluate_one(qrels: pd.DataFrame, run: str, *, render: Any, evaluate_options
                               time_format=time_format, on_error=skipped.append if lenient else None,
                               progress=progress, **evaluate_options)
     except SegevalError as exc:
-        return Outcome("", f"segeval: error: {exc}\n", len(skipped), True)
-    return outcome(result.evaluation, result.runid, skipped, render=render, complete=complete, notes=result.notes)
+        return Evaluated(None, skipped=skipped, error=exc)
+    return Evaluated(result.evaluation, result.runid, skipped, result.notes)
 
 
-def outcome(ev: Any, runid: str, skipped: Sequence[InputError], *, render: Any, complete: bool,
-            notes: Sequence[str] = ()) -> Outcome:
-    """The rendered output of one evaluated run, and its notes and skipped lines for stderr."""
-    out = render(ev, runid, len(skipped))
-    err = list(notes)
+def outcome(result: Evaluated, *, render: Callable[[Evaluation, str, int], str], complete: bool) -> Outcome:
+    """The rendered output of one run (``segeval eval``), and its notes, skipped lines or error for stderr."""
+    if result.error is not None or result.evaluation is None:
+        return Outcome("", f"segeval: error: {result.error}\n", len(result.skipped), True)
+    ev, skipped = result.evaluation, result.skipped
+    out = render(ev, result.runid, len(skipped))
+    err = list(result.notes)
     if ev.unevaluated and not complete:
         err.append(f"note: {len(ev.unevaluated)} qrels queries have no results in the run and are not averaged "
                    f"(-c counts them as 0)")
@@ -103,35 +131,69 @@ def outcome(ev: Any, runid: str, skipped: Sequence[InputError], *, render: Any, 
     return Outcome(out, "".join(line + "\n" for line in err), len(skipped), False)
 
 
-def evaluate_many(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, *, quiet: bool = False,
-                  engine: str = "processes", scheduler: str | None = None, **options: Any) -> list[Outcome]:
-    """Evaluate every run, with ``jobs`` processes (None: all cores); outcomes in the order of ``runs``.
+def check_engine(jobs: int | None, memory: str, chunk_lines: int, engine: str, scheduler: str | None) -> None:
+    """Check the engine options that ``eval`` and ``compare`` share (``--jobs``, ``--memory``,
+    ``--chunk-lines``, ``--engine``, ``--scheduler``)."""
+    from segeval.chunked import MEMORY_POLICIES
 
+    if jobs is not None and jobs < 1:
+        raise ParameterError(f"The 'jobs' parameter must be an integer >= 1. Got {jobs} instead.")
+    check_choice("memory", memory, MEMORY_POLICIES)
+    check_int("chunk_lines", chunk_lines, minimum=1)
+    check_choice("engine", engine, ENGINES)
+    if scheduler is not None and engine != "dask":
+        raise ParameterError(f"The 'scheduler' parameter needs --engine dask. Got --engine {engine} instead.")
+    if engine == "dask" and memory == "chunked":
+        raise ParameterError("The 'memory' parameter must be 'auto' or 'in-memory' with --engine dask (its workers "
+                             "read each run whole). Got 'chunked' instead.")
+
+
+def map_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, then: Callable[[Evaluated], T], *,
+             quiet: bool = False, engine: str = "processes", scheduler: str | None = None,
+             **options: Any) -> list[T]:
+    """``then`` of each run's :class:`Evaluated`, in the order of ``runs``, whatever the engine.
+
+    ``engine="processes"`` evaluates the runs with ``jobs`` processes (None: all cores), ``then``
+    running in the worker (it must pickle: a module-level function or a partial of one);
     ``engine="dask"`` distributes (run, query-partition) tasks on the Dask cluster at ``scheduler``
-    (None: a local cluster of ``jobs`` processes); see :mod:`segeval.dask_engine`.  A progress
-    line goes to stderr when it is a terminal (not with ``quiet``).
+    (None: a local cluster of ``jobs`` processes), ``then`` running in this process; see
+    :mod:`segeval.dask_engine`.  ``options`` are :func:`evaluate_one`'s (the dask engine ignores
+    ``memory`` and ``chunk_lines``: its workers read each run whole).  A progress line goes to
+    stderr when it is a terminal (not with ``quiet``).
     """
-    from segeval.errors import check_choice
     from segeval.progress import Progress
 
     check_choice("engine", engine, ENGINES)
     if engine == "dask":
-        from segeval.dask_engine import evaluate_many_dask
+        from segeval.dask_engine import map_runs_dask
 
         dask_options = {k: v for k, v in options.items() if k not in ("memory", "chunk_lines")}
-        return evaluate_many_dask(qrels, runs, jobs, scheduler, quiet=quiet, **dask_options)
+        return map_runs_dask(qrels, runs, jobs, scheduler, then, quiet=quiet, **dask_options)
     workers = min(len(runs), jobs or os.cpu_count() or 1)
     if len(runs) == 1:  # one big run: a progress line of the chunked path instead of one for the runs
         options = {**options, "progress": not quiet}
-    outcomes: list[Outcome] = []
+    results: list[T] = []
     with Progress(len(runs), "runs", quiet=quiet) as progress:
         if workers <= 1:
             for run in runs:
-                outcomes.append(evaluate_one(qrels, run, **options))
+                results.append(then(evaluate_one(qrels, run, **options)))
                 progress.advance()
-            return outcomes
+            return results
         with ProcessPoolExecutor(max_workers=workers, initializer=_init, initargs=(qrels,)) as pool:
-            for outcome in pool.map(_one, [(run, options) for run in runs]):
-                outcomes.append(outcome)
+            for result in pool.map(_one, [(run, options, then) for run in runs]):
+                results.append(result)
                 progress.advance()
-    return outcomes
+    return results
+
+
+def evaluate_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None = 1, **options: Any) -> list[Evaluated]:
+    """Every run's :class:`Evaluated` (evaluation, or error), in the order of ``runs``; ``options``
+    are :func:`map_runs`'s.  The evaluations do not depend on the engine, ``jobs`` or ``memory``."""
+    return map_runs(qrels, runs, jobs, same, **options)
+
+
+def evaluate_many(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, *, render: Any, complete: bool,
+                  **options: Any) -> list[Outcome]:
+    """``segeval eval``'s outcome of every run, rendered with ``render(evaluation, runid, skipped)``
+    (in the worker); ``options`` are :func:`map_runs`'s."""
+    return map_runs(qrels, runs, jobs, partial(outcome, render=render, complete=complete), **options)

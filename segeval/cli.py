@@ -57,6 +57,27 @@ ToleranceOpt = Annotated[int, typer.Option(
 ItemsOpt = Annotated[str | None, typer.Option(
     "--items", "-i", metavar="Q1,Q2", help="Comma-separated query ids to evaluate (default: all).")]
 
+# the engine options of eval and compare (checked by segeval.batch.check_engine)
+JobsOpt = Annotated[int | None, typer.Option(
+    "--jobs", "-j", metavar="N", help="Processes for several runs (default: all cores); the output does not "
+                                      "depend on it.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")]
+MemoryOpt = Annotated[str, typer.Option(
+    "--memory", metavar="auto|chunked|in-memory",
+    help="How a run is read. chunked: in chunks, evaluating each query once its lines are read, so memory "
+         "stays flat (needs each query's lines together, else it says so and reads the file whole); "
+         "in-memory: whole; auto: chunked for files of 128 MiB or more (gzip: 32 MiB). Same output.")]
+ChunkLinesOpt = Annotated[int, typer.Option(
+    "--chunk-lines", metavar="N", help="Lines per chunk in the chunked path.")]
+EngineOpt = Annotated[str, typer.Option(
+    "--engine", metavar="processes|dask",
+    help="processes: --jobs local processes; dask: (run, query-partition) tasks on a Dask cluster "
+         "(pip install 'segeval[dask]'). Same output.")]
+SchedulerOpt = Annotated[str | None, typer.Option(
+    "--scheduler", metavar="ADDRESS",
+    help="With --engine dask: the scheduler of an existing cluster, such as tcp://host:8786 (the workers must "
+         "see the run files). Default: start a local cluster of --jobs worker processes.")]
+
 
 @app.command("me13sh")
 def me13sh(
@@ -123,29 +144,15 @@ def eval_(
         "pytrec_eval wraps (32-bit scores, iprec_at_recall cut-offs rounded up).")] = "10",
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="trec|json|csv", help="Output format (trec: trec_eval's text layout).")] = "trec",
-    jobs: Annotated[int | None, typer.Option(
-        "--jobs", "-j", metavar="N", help="Processes for several runs (default: all cores); the output does not "
-                                          "depend on it.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")] = False,
+    jobs: JobsOpt = None,
+    quiet: QuietOpt = False,
     lenient: Annotated[bool, typer.Option(
         "--lenient", help="Skip malformed lines instead of stopping; each is listed on stderr and counted in "
                           "the JSON output, and the exit code is 3.")] = False,
-    memory: Annotated[str, typer.Option(
-        "--memory", metavar="auto|chunked|in-memory",
-        help="How a run is read. chunked: in chunks, evaluating each query once its lines are read, so memory "
-             "stays flat (needs each query's lines together, else it says so and reads the file whole); "
-             "in-memory: whole; auto: chunked for files of 128 MiB or more (gzip: 32 MiB). Same output.")]
-    = "auto",
-    chunk_lines: Annotated[int, typer.Option(
-        "--chunk-lines", metavar="N", help="Lines per chunk in the chunked path.")] = 100_000,
-    engine: Annotated[str, typer.Option(
-        "--engine", metavar="processes|dask",
-        help="processes: --jobs local processes; dask: (run, query-partition) tasks on a Dask cluster "
-             "(pip install 'segeval[dask]'). Same output.")] = "processes",
-    scheduler: Annotated[str | None, typer.Option(
-        "--scheduler", metavar="ADDRESS",
-        help="With --engine dask: the scheduler of an existing cluster, such as tcp://host:8786 (the workers must "
-             "see the run files). Default: start a local cluster of --jobs worker processes.")] = None,
+    memory: MemoryOpt = "auto",
+    chunk_lines: ChunkLinesOpt = 100_000,
+    engine: EngineOpt = "processes",
+    scheduler: SchedulerOpt = None,
     order: Annotated[str | None, typer.Option(
         "--order", metavar="score|rank|file",
         help="Result order. Default: score (ties by docno descending) for TREC runs, rank for MediaEval runs.")]
@@ -158,23 +165,13 @@ def eval_(
     """trec_eval's measures and flags, on document runs and (through an adapter) on segment runs."""
     from functools import partial
 
-    from segeval.batch import ENGINES, evaluate_many, expand_runs
-    from segeval.chunked import MEMORY_POLICIES
-    from segeval.errors import InputError, check_choice, check_int
+    from segeval.batch import check_engine, evaluate_many, expand_runs
+    from segeval.errors import InputError, check_choice
     from segeval.read import read_qrels
     from segeval.validate import validate_qrels
 
     check_choice("output", output, ("trec", "json", "csv"))
-    if jobs is not None and jobs < 1:
-        raise SegevalError(f"The 'jobs' parameter must be an integer >= 1. Got {jobs} instead.")
-    check_choice("memory", memory, MEMORY_POLICIES)
-    check_int("chunk_lines", chunk_lines, minimum=1)
-    check_choice("engine", engine, ENGINES)
-    if scheduler is not None and engine != "dask":
-        raise SegevalError(f"The 'scheduler' parameter needs --engine dask. Got --engine {engine} instead.")
-    if engine == "dask" and memory == "chunked":
-        raise SegevalError("The 'memory' parameter must be 'auto' or 'in-memory' with --engine dask (its workers read "
-                           "each run whole). Got 'chunked' instead.")
+    check_engine(jobs, memory, chunk_lines, engine, scheduler)
     run_files = expand_runs(runs)
     skipped_qrels: list[InputError] = []
     q = validate_qrels(read_qrels(qrels, time_format=time_format, on_error=skipped_qrels.append if lenient else None),
@@ -272,20 +269,25 @@ def compare(
     permutations: Annotated[int, typer.Option("--permutations", help="Randomization/bootstrap samples.")] = 10_000,
     seed: Annotated[int, typer.Option("--seed", help="Random seed (results are reproducible).")] = 0,
     output: Annotated[str, typer.Option("--output", "-o", metavar="text|markdown|latex|csv|json")] = "text",
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", metavar="N",
-                                             help="Processes (default: all cores); results do not depend on it.")]
-    = None,
+    jobs: JobsOpt = None,
+    quiet: QuietOpt = False,
+    memory: MemoryOpt = "auto",
+    chunk_lines: ChunkLinesOpt = 100_000,
+    engine: EngineOpt = "processes",
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """One table of runs x measures, each run against the baseline: difference, 95% interval, p-value.
-    Runs may be files, globs or directories."""
-    from segeval.batch import expand_runs
+    Runs may be files, globs or directories; --jobs, --memory and --engine work as for eval."""
+    from segeval.batch import check_engine, expand_runs
     from segeval.compare import FORMATS, compare_runs, render
     from segeval.errors import check_choice
 
     check_choice("output", output, FORMATS)
+    check_engine(jobs, memory, chunk_lines, engine, scheduler)
     result = compare_runs(qrels, expand_runs(runs), measure or ["map"], adapter=adapter, baseline=baseline,
                           test=test, correction=correction, alpha=alpha, permutations=permutations, seed=seed,
-                          jobs=jobs)
+                          jobs=jobs, memory=memory, chunk_lines=chunk_lines, engine=engine, scheduler=scheduler,
+                          quiet=quiet, on_note=lambda note: print(note, file=sys.stderr))
     sys.stdout.write(render(result, output))
 
 

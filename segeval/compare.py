@@ -7,17 +7,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from segeval.errors import ParameterError
 from segeval.stats import bootstrap_ci, correct, p_value
+
+if TYPE_CHECKING:
+    from segeval.pipeline import Evaluation
 
 FORMATS = ("text", "markdown", "latex", "csv", "json")
 
@@ -59,12 +60,26 @@ def compare_runs(
     permutations: int = 10_000,
     seed: int = 0,
     jobs: int | None = 1,
+    memory: str = "auto",
+    chunk_lines: int = 100_000,
+    engine: str = "processes",
+    scheduler: str | None = None,
+    quiet: bool = True,
+    on_note: Callable[[str], object] | None = None,
 ) -> Comparison:
-    """Evaluate every run over all qrels queries and compare each with the baseline (default: the first)."""
-    from segeval.batch import run_names
-    from segeval.read import read_qrels
+    """Evaluate every run over all qrels queries and compare each with the baseline (default: the first).
 
-    q = read_qrels(qrels)
+    ``jobs``, ``memory``, ``chunk_lines``, ``engine``, ``scheduler`` and ``quiet`` choose how the
+    runs are evaluated, as for ``segeval eval`` (:func:`segeval.batch.map_runs`); the result does not
+    depend on them.  ``on_note`` is given each note on how a run was read (a run not grouped by
+    query read whole).  The first run (in order) that cannot be evaluated raises its error.
+    """
+    from segeval.batch import check_engine, evaluate_runs, run_names
+    from segeval.read import read_qrels
+    from segeval.validate import validate_qrels
+
+    check_engine(jobs, memory, chunk_lines, engine, scheduler)
+    q = validate_qrels(read_qrels(qrels))
     runs = list(runs)
     if baseline is not None and str(baseline) not in {str(r) for r in runs}:
         runs = [baseline, *runs]
@@ -72,14 +87,18 @@ def compare_runs(
     if len(names) < 2:
         raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
     base_name = Path(baseline).name if baseline is not None else names[0]
-    tasks = [(q, r, list(measures), adapter) for r in runs]
-    workers = min(len(tasks), jobs or os.cpu_count() or 1)
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(_evaluate_task, tasks))
-    else:
-        results = [_evaluate_task(t) for t in tasks]
-    evaluations = dict(zip(names, results, strict=True))
+    options = {"measures": list(measures), "adapter": adapter, "missing_queries": "zero"}
+    results = evaluate_runs(q, [str(r) for r in runs], jobs, quiet=quiet, engine=engine, scheduler=scheduler,
+                            evaluate_options=options, memory=memory, chunk_lines=chunk_lines)
+    evaluations: dict[str, Evaluation] = {}
+    for name, one in zip(names, results, strict=True):
+        if one.error is not None:
+            raise one.error
+        assert one.evaluation is not None
+        for note in one.notes:
+            if on_note is not None:
+                on_note(note)
+        evaluations[name] = one.evaluation
     first = next(iter(evaluations.values()))
     columns = [r.name for r in first.requests if r.measure.aggregate != "none"]
     result = Comparison(names, columns, base_name, test, correction, alpha, len(first.queries))
@@ -103,13 +122,6 @@ def compare_runs(
         result.cells[n][m].p = p
         result.cells[n][m].significant = p < alpha
     return result
-
-
-def _evaluate_task(task: tuple[Any, Any, list[str], str | None]) -> Any:
-    from segeval.pipeline import evaluate
-
-    q, run, measures, adapter = task
-    return evaluate(q, run, measures, adapter=adapter, missing_queries="zero")
 
 
 def _cell_text(c: Cell) -> str:

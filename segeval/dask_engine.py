@@ -4,8 +4,9 @@ Each run is read and validated once, in a task on a worker, so every worker must
 files under the paths given (a shared file system when the cluster spans machines).  Its queries
 are split into partitions by a stable hash of the query id, and each partition is evaluated in
 its own task against the qrels, which are sent to every worker once.  Queries are independent,
-so the client merges each run's partitions in query order and renders the runs in the order
-given: the output is the single-process engine's, byte for byte.
+so the client merges each run's partitions in query order and hands on the runs' evaluations in
+the order given: they, and so the output of ``eval`` and ``compare``, are the single-process
+engine's, byte for byte.
 
 Dask is imported here only, and only when this engine is used (``pip install 'segeval[dask]'``).
 """
@@ -17,20 +18,21 @@ import logging
 import os
 import uuid
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from segeval.batch import Outcome, outcome
+from segeval.batch import Evaluated
 from segeval.errors import InputError, SegevalError
 from segeval.pipeline import evaluate_part, finish, merge_parts, plan
 from segeval.prepare import check_queries
 
 Part = tuple[list[str], dict[str, list[Any]]]
+T = TypeVar("T")
 #: how long to try reaching a scheduler
 CONNECT_TIMEOUT = "10s"
 
@@ -102,11 +104,11 @@ def _part(qrels: pd.DataFrame, read: _Read, k: int, n: int, options: dict[str, A
         return exc
 
 
-def evaluate_many_dask(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, scheduler: str | None, *,
-                       quiet: bool = False, render: Any, evaluate_options: dict[str, Any], time_format: str,
-                       lenient: bool, complete: bool) -> list[Outcome]:
-    """:func:`segeval.batch.evaluate_many` on a Dask cluster (``scheduler``: its address; None: a
-    local cluster of ``jobs`` processes)."""
+def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, scheduler: str | None,
+                  then: Callable[[Evaluated], T], *, quiet: bool = False, evaluate_options: dict[str, Any],
+                  time_format: str = "mmss", lenient: bool = False) -> list[T]:
+    """:func:`segeval.batch.map_runs` on a Dask cluster (``scheduler``: its address; None: a local
+    cluster of ``jobs`` processes); ``then`` runs here, on each run as its partitions arrive."""
     from segeval.progress import Progress
 
     client, cluster = connect(scheduler, jobs)
@@ -119,24 +121,24 @@ def evaluate_many_dask(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | Non
         metas = [client.submit(_meta, f, key=f"segeval-meta-{tag}-{i}") for i, f in enumerate(reads)]
         parts = [[client.submit(_part, q, f, k, n, evaluate_options, key=f"segeval-part-{tag}-{i}-{k}")
                   for k in range(n)] for i, f in enumerate(reads)]
-        outcomes: list[Outcome] = []
+        out: list[T] = []
         with Progress(len(runs), "runs", quiet=quiet) as progress:
             for i, meta_future in enumerate(metas):
                 meta: _Read = meta_future.result()
                 results = client.gather(parts[i])
                 reads[i].release()
-                outcomes.append(_outcome(qrels, meta, results, evaluate_options, render=render, complete=complete))
+                out.append(then(_evaluated(qrels, meta, results, evaluate_options)))
                 progress.advance()
-        return outcomes
+        return out
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
 
 
-def _outcome(qrels: pd.DataFrame, meta: _Read, results: list[Part | SegevalError | None],
-             options: dict[str, Any], *, render: Any, complete: bool) -> Outcome:
-    """One run's outcome from its partitions' results, with the single-process engine's errors."""
+def _evaluated(qrels: pd.DataFrame, meta: _Read, results: list[Part | SegevalError | None],
+               options: dict[str, Any]) -> Evaluated:
+    """One run's result from its partitions' results, with the single-process engine's errors."""
     try:
         if meta.error is not None:
             raise meta.error
@@ -148,8 +150,8 @@ def _outcome(qrels: pd.DataFrame, meta: _Read, results: list[Part | SegevalError
             raise min(errors, key=_line)
         ev = finish(qrels, how, *merge_parts([x for x in results if isinstance(x, tuple)], how))
     except SegevalError as exc:
-        return Outcome("", f"segeval: error: {exc}\n", len(meta.skipped), True)
-    return outcome(ev, meta.runid, meta.skipped, render=render, complete=complete)
+        return Evaluated(None, skipped=meta.skipped, error=exc)
+    return Evaluated(ev, meta.runid, meta.skipped)
 
 
 def _line(e: SegevalError) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
+import json
 from pathlib import Path
 from types import ModuleType
 
@@ -259,3 +260,33 @@ def test_progress_line_for_a_big_run_on_a_terminal(data: dict[str, Path], monkey
     monkeypatch.setattr(sys, "stderr", quiet)
     assert main(["eval", *args, "--quiet"]) == 0 and quiet.getvalue() == ""
     assert plain[0] == 0 and plain[2] == ""
+
+
+def test_compare_chunked_is_compare_in_memory(data: dict[str, Path], tmp_path: Path) -> None:
+    def thinned(name: str) -> list[str]:
+        lines = data[name].read_text().splitlines()
+        for k in (2, 3):
+            _write(tmp_path / f"{k}.{name}", [x for i, x in enumerate(lines) if i % k])
+        return [str(data[name]), str(tmp_path / f"2.{name}"), str(tmp_path / f"3.{name}")]
+
+    cases = [
+        [str(data["linking.qrels"]), *thinned("linking.run"), "-a", "binned:60", "-m", "map", "-m", "P_5"],
+        [str(data["trec.qrels"]), *thinned("trec_missing.run"), str(data["trec.run"]), "-m", "map", "-m", "ndcg"],
+    ]
+    for args in cases:
+        args = ["compare", *args, "--permutations", "200"]
+        whole = run_cli(*args, "-o", "json", "--memory", "in-memory")
+        assert whole[0] == 0 and whole[2] == "" and len(json.loads(whole[1])["runs"]) >= 3
+        assert run_cli(*args, "-o", "json", "--memory", "chunked", "--chunk-lines", "7") == whole
+        assert run_cli(*args, "--memory", "chunked", "--chunk-lines", "7", "-j", "2") == run_cli(*args, "-j", "1")
+    # a run not grouped by query: read whole, with eval's note on stderr; a bad line: the same error
+    lines = data["linking.run"].read_text().splitlines()
+    split = _write(tmp_path / "split.run", lines[1::2] + lines[::2])
+    args = ["compare", str(data["linking.qrels"]), str(data["linking.run"]), str(split), "--permutations", "200"]
+    whole, parts = run_cli(*args, "--memory", "in-memory"), run_cli(*args, "--memory", "chunked")
+    assert whole[:2] == parts[:2] and whole[2] == "" and f"note: {split} is not grouped by query" in parts[2]
+    bad = _write(tmp_path / "bad.run", [*lines[:300], lines[300].replace(" Q0 ", " Q0 x ", 1), *lines[301:]])
+    args = ["compare", str(data["linking.qrels"]), str(data["linking.run"]), str(bad)]
+    whole = run_cli(*args, "--memory", "in-memory")
+    assert whole[0] == 2 and whole[1] == "" and whole[2].startswith(f"segeval: error: {bad}, line 301: has 9 fields")
+    assert run_cli(*args, "--memory", "chunked", "--chunk-lines", "7") == whole

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import subprocess
 import sys
@@ -108,3 +109,38 @@ def test_dask_is_not_imported_at_startup() -> None:
     code = ("import sys, segeval, segeval.cli, segeval.batch, segeval.chunked; "
             "sys.exit(any(m == 'dask' or m.startswith(('dask.', 'distributed')) for m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_compare_with_dask_is_byte_identical(scheduler: str, runs: dict[str, list[str]], tmp_path: Path) -> None:
+    cases = [
+        [runs["trec_qrels"][0], *runs["trec"], "-m", "map", "-m", "ndcg_cut_10", "-m", "P_5"],
+        [str(FIXTURES / "gen_linking.qrels"), *runs["linking"], "-a", "binned:60", "-m", "map", "-m", "P_10"],
+    ]
+    for args in cases:
+        args = ["compare", *args, "-o", "json", "--permutations", "200"]
+        single = run_cli(*args, "--jobs", "1")
+        assert single[0] == 0 and single[2] == "" and len(json.loads(single[1])["runs"]) == 3
+        assert run_cli(*args, "--engine", "dask", "--scheduler", scheduler, "--quiet") == single
+    # the first run (in order) that fails stops the comparison, naming its file and line
+    lines = Path(runs["trec"][0]).read_text().splitlines()
+    (tmp_path / "bad.run").write_text("\n".join([*lines[:40], "301 Q0 DOC-1 x 1.0 r", *lines[40:]]) + "\n")
+    args = ["compare", runs["trec_qrels"][0], *runs["trec"][:2], str(tmp_path / "bad.run"), runs["trec"][2]]
+    single = run_cli(*args, "-j", "1")
+    assert single[0] == 2 and single[1] == "" and single[2].startswith(f"segeval: error: {tmp_path / 'bad.run'}, "
+                                                                       f"line 41: ")
+    assert run_cli(*args, "--engine", "dask", "--scheduler", scheduler) == single
+
+
+def test_compare_with_dask_starts_a_local_cluster(runs: dict[str, list[str]]) -> None:
+    args = ["compare", runs["trec_qrels"][0], *runs["trec"], "-m", "map", "-o", "text", "--permutations", "200"]
+    single = run_cli(*args, "-j", "1")
+    assert single[0] == 0 and run_cli(*args, "--engine", "dask", "-j", "2") == single
+
+
+def test_compare_checks_the_engine_options_as_eval(runs: dict[str, list[str]]) -> None:
+    files = [runs["trec_qrels"][0], *runs["trec"][:2]]
+    for flags in (["--scheduler", "tcp://127.0.0.1:9"], ["--engine", "dask", "--memory", "chunked"],
+                  ["--engine", "spark"], ["--memory", "lots"], ["--chunk-lines", "0"], ["-j", "0"]):
+        code, out, err = run_cli("compare", *files, *flags)
+        assert (code, out) == (2, "") and err.startswith("segeval: error: The '")
+        assert (code, out, err) == run_cli("eval", *files, *flags)

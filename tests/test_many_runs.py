@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -96,3 +97,33 @@ def test_progress_line_only_on_a_terminal() -> None:
     with Progress(4, "runs", stream=plain) as p:
         p.advance()
     assert quiet.getvalue() == plain.getvalue() == ""
+
+
+def test_compare_stops_at_the_first_bad_run_with_any_engine(runs: Path) -> None:
+    (runs / "run3.txt").write_text("anchor_1 Q0 v1 1.00 2.00 0 0.5 r\n")
+    (runs / "run4.txt").write_text("anchor_1 Q0 v1 1.00 2.00 1 0.5\n")
+    args = ["compare", QRELS, str(runs), "-m", "map", "--permutations", "100"]
+    one = run_cli(*args, "-j", "1")
+    assert one == (2, "", f"segeval: error: {runs / 'run3.txt'}, line 1: the rank is 0; expected an integer rank "
+                          f">= 1\n  line 1: anchor_1 Q0 v1 1.00 2.00 0 0.5 r\n")
+    assert run_cli(*args, "-j", "2") == run_cli(*args, "--memory", "chunked", "--chunk-lines", "1") == one
+
+
+def test_evaluate_runs_gives_the_same_evaluations_with_every_engine(runs: Path) -> None:
+    from segeval.batch import evaluate_runs, expand_runs
+    from segeval.read import read_qrels
+    from segeval.validate import validate_qrels
+
+    q = validate_qrels(read_qrels(QRELS))
+    files = [*expand_runs([str(runs)]), str(runs / "missing.txt")]
+    options = {"evaluate_options": {"measures": ["map", "P_5"], "adapter": "tolerance:15", "missing_queries": "zero"}}
+    one = evaluate_runs(q, files, 1, **options)
+    assert [r.error is None for r in one] == [True] * 4 + [False] and "no such file" in str(one[-1].error)
+    assert all(r.evaluation is not None and len(r.evaluation.queries) == 6 for r in one[:4])
+    chunked = evaluate_runs(q, files, 2, memory="chunked", chunk_lines=5, **options)
+    def values(results: list[Any]) -> list[Any]:
+        return [None if (e := r.evaluation) is None else (e.queries, [x.name for x in e.requests], e.per_query,
+                                                          e.summary, e.notes, e.unevaluated) for r in results]
+
+    assert values(chunked) == values(one)
+    assert [str(r.error) for r in chunked] == [str(r.error) for r in one]
