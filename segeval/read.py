@@ -514,16 +514,7 @@ def _fast_parse_bytes(data: bytes, fmt: LineFormat, sep: str, time_format: str) 
                 return None
             out[f.name] = categorical(codes, names, distinct)
             continue
-        parsed: npt.NDArray[np.generic] | None
-        if f.kind == "int":
-            parsed = int_tokens(distinct)
-        elif time_format == "mmss":
-            parsed = mmss_to_seconds(distinct)
-        else:
-            texts = decode_tokens(distinct)
-            values_list = [] if texts is None else [_TIME_PARSERS[time_format](str(t)) for t in texts.tolist()]
-            parsed = (None if texts is None or any(v is None for v in values_list)
-                      else np.asarray(values_list, dtype=np.float64))
+        parsed = _parse_distinct(f.kind, distinct, time_format)
         if parsed is None:
             return None
         out[f.name] = parsed[codes]
@@ -568,14 +559,7 @@ def _fast_parse_objects(data: bytes, fmt: LineFormat, sep: str, time_format: str
                 as_bytes = np.asarray(distinct, dtype=object).astype("S")
             except (UnicodeEncodeError, ValueError):
                 return None
-            parsed: npt.NDArray[np.generic] | None
-            if f.kind == "int":
-                parsed = int_tokens(as_bytes)
-            elif time_format == "mmss":
-                parsed = mmss_to_seconds(as_bytes)
-            else:
-                values_list = [_TIME_PARSERS[time_format](str(t)) for t in distinct]
-                parsed = None if any(v is None for v in values_list) else np.asarray(values_list, dtype=np.float64)
+            parsed = _parse_distinct(f.kind, as_bytes, time_format)
             if parsed is None or (codes < 0).any():
                 return None
             out[f.name] = parsed[codes]
@@ -643,6 +627,19 @@ def factorize_bytes(values: npt.NDArray[np.bytes_],
     where = np.empty(int(codes.max()) + 1, dtype=np.intp)
     where[codes] = np.arange(n)  # a position of each distinct token (equal keys are equal tokens)
     return codes, values[where].astype(f"S{width}")
+
+
+def _parse_distinct(kind: str, distinct: npt.NDArray[np.bytes_], time_format: str) -> npt.NDArray[np.generic] | None:
+    """Distinct ``int`` or ``time`` byte tokens as numbers, or None when one does not parse."""
+    if kind == "int":
+        return int_tokens(distinct)
+    if time_format == "mmss":
+        return mmss_to_seconds(distinct)
+    texts = decode_tokens(distinct)
+    if texts is None:
+        return None
+    values = [_TIME_PARSERS[time_format](str(t)) for t in texts.tolist()]
+    return None if any(v is None for v in values) else np.asarray(values, dtype=np.float64)
 
 
 def decode_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.object_] | None:
