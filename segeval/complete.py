@@ -186,7 +186,7 @@ def kld_divergences(rows: npt.NDArray[np.int64], terms: npt.NDArray[np.int64], c
     """KLD(M_D, M_R) per item (natural log), both models interpolated with the collection model.
 
     Items are sparse (row, term, count) triples; the relevant items' term counts are given on
-    their sorted ``relevant_terms``.  A term outside them has ``M_R = λ·P_C``, so the sum over the
+    their sorted, non-empty ``relevant_terms``.  A term outside them has ``M_R = λ·P_C``, so the sum over the
     vocabulary is the value for an empty item model (every term at ``λ·P_C``: non-zero only on
     ``relevant_terms``) plus a correction on the item's own terms; an item without tokens has the
     collection model itself.
@@ -195,11 +195,11 @@ def kld_divergences(rows: npt.NDArray[np.int64], terms: npt.NDArray[np.int64], c
     a_r = lam * collection[relevant_terms]
     p_r_support = (1 - lam) * relevant_counts / relevant_counts.sum() + a_r
     base_support = a_r * np.log(a_r / p_r_support)
-    pos = np.minimum(np.searchsorted(relevant_terms, terms), max(len(relevant_terms) - 1, 0))
-    in_support = relevant_terms[pos] == terms if len(relevant_terms) else np.zeros(len(terms), dtype=bool)
+    pos = np.minimum(np.searchsorted(relevant_terms, terms), len(relevant_terms) - 1)
+    in_support = relevant_terms[pos] == terms
     a = lam * collection[terms]
-    p_r = np.where(in_support, p_r_support[pos] if len(relevant_terms) else a, a)
-    base = np.where(in_support, base_support[pos] if len(relevant_terms) else 0.0, 0.0)
+    p_r = np.where(in_support, p_r_support[pos], a)
+    base = np.where(in_support, base_support[pos], 0.0)
     lengths = np.bincount(rows, weights=counts, minlength=n_items)
     p = (1 - lam) * counts / lengths[rows] + a
     correction = p * np.log(p / p_r) - base
@@ -351,9 +351,11 @@ def complete_qrels(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame] | Seque
     stats: list[dict[str, object]] = []
     out: list[pd.DataFrame] = []
     no_text = 0
-    for query in pd.unique(judged["query"]):
-        train = judged[judged["query"].to_numpy() == query]
-        test = candidates[candidates["query"].to_numpy() == query]
+    test_rows = candidates.groupby("query", sort=False).indices
+    no_rows = np.zeros(0, dtype=np.int64)
+    for query, rows in judged.groupby("query", sort=False, observed=True).indices.items():
+        train = judged.iloc[rows]
+        test = candidates.iloc[test_rows.get(query, no_rows)]
         train_all = [texts.text(i, s, e) for i, s, e in zip(train["item"], train["start"], train["end"], strict=True)]
         test_all = [texts.text(i, s, e) for i, s, e in zip(test["item"], test["start"], test["end"], strict=True)]
         has_train = np.asarray([t is not None for t in train_all], dtype=bool)

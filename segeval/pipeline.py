@@ -183,14 +183,13 @@ def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, 
     """The :class:`Evaluation` of per-query values: aggregates, notes and unevaluated queries."""
     reqs = how.requests
     summary = {x.name: aggregate(per_query[x.name], x.measure.aggregate) for x in reqs}
+    lines, predicted_note = _predicted_lines(q, how.predicted)
     if how.missing_queries == "zero":  # trec_eval -c: num_rel sums every qrels line with rel > 0, whatever -l
-        lines = _predicted_lines(q, how.predicted)[0]
         if how.queries is not None:
             lines = lines[lines["query"].isin(how.queries)]
         for x in reqs:
             if x.measure.name == "num_rel" and isinstance(x.adapter, ExactAdapter):
                 summary[x.name] = int((lines["rel"].to_numpy() > 0).sum())
-    predicted_note = _predicted_lines(q, how.predicted)[1]
     notes = [predicted_note] if predicted_note else []
     for x in reqs:
         if x.measure.name == "map" and isinstance(x.adapter, OverlapAdapter):
