@@ -564,7 +564,8 @@ def complete_qrels_command(
               f"(mean over queries with a value)")
     print(f"wrote\t{output}: {len(human)} human and {len(predicted)} predicted lines")
     if done.no_text:
-        print(f"note: {done.no_text} items have no text in {texts}; they are not training items and stay "
+        print(f"note: {done.no_text} items have no text in {texts} (no tokens, or no transcript line under a "
+              f"segment), e.g. {done.no_text_example}; they are neither training items nor classified, and stay "
               f"unjudged", file=sys.stderr)
 
 
