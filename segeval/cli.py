@@ -429,7 +429,8 @@ def pool_bias_command(
     groups: Annotated[str, typer.Option("--groups", metavar="FILE", help="'run group [type]' lines.")],
     depth: Annotated[int, typer.Option("--depth", "-d", metavar="D", help="Pool depth.")] = 100,
     measure: Annotated[list[str] | None, typer.Option("--measure", "-m", metavar="NAME",
-                                                      help="Measures (default map, P_20, bpref).")] = None,
+                                                      help="Measures (default map, P_20, bpref; "
+                                                           "'paper': the paper's eight).")] = None,
     leave_out_runs: Annotated[str | None, typer.Option(
         "--leave-out-runs", metavar="RUN,RUN|type:T", help="One experiment leaving these runs out (or every run "
                                                             "of a type), instead of one per group.")] = None,
@@ -437,7 +438,8 @@ def pool_bias_command(
                                                 help="Relevance adapter for segment runs (default as eval).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")] = False,
 ) -> None:
-    """Leave-one-group-out: how each measure's ranking moves when a group's unique judgements go."""
+    """Leave-one-group-out: how each measure's ranking moves when a group's unique judgements go (rms_error: the
+    left-out runs' scores; rms_error_all: every run's score in every experiment)."""
     from segeval.pool import DEFAULT_MEASURES, leave_one_out
     from segeval.read import read_qrels
     from segeval.validate import validate_qrels

@@ -5,10 +5,12 @@
   (judged items no other group has in its top ``depth``), with relevant counts (Tables 1 and 4).
 * :func:`leave_one_out`: for each group (or a chosen set of runs), remove its unique
   contribution from the qrels, re-evaluate every run, and report per measure the paper's
-  Table 2: average absolute rank change of the left-out runs, the largest move down and up,
-  the RMS error of their scores, the share whose score changed significantly (paired t-test,
-  p < 0.05) and Kendall's tau (the paper's 1 - 2 * inversions / pairs: ties agree) between the
-  full and reduced rankings of all runs (mean over the experiments).
+  Table 2: average absolute rank change of the left-out runs (a run's rank is 1 + the number of
+  runs scoring strictly higher: tied runs share a rank), the largest move down and up, the RMS
+  error (equation 3) of their scores and of all runs' scores, the share whose score changed
+  significantly (paired t-test, p < 0.05) and Kendall's tau (the paper's 1 - 2 * inversions /
+  pairs: ties agree) between the full and reduced rankings of all runs (mean over the experiments).
+  The measure set ``paper`` (registry) holds the paper's measures, P@20(j) as ``P_judged_20``.
 * :func:`incompleteness`: random, unbiased reductions of the qrels (section 5.1, Figure 1): mean
   score and Kendall's tau against the full qrels per measure and fraction.
 """

@@ -321,3 +321,35 @@ def test_pool_commands_validate_the_qrels_as_eval(command: str, tmp_path: Path) 
     expected = run_cli("eval", str(bad), *runs)
     code, _, err = run_cli(command, str(bad), *runs, *options[command])
     assert expected[0] == code == 2 and "line 1" in err and err == expected[2]
+
+
+def test_precision_over_judged_units_is_p_under_minus_j_for_every_adapter() -> None:
+    """P_judged_k equals P_k after trec_eval's -J (unjudged units dropped) on generated document and segment
+    runs, for every adapter: the measure skips exactly the units -J drops."""
+    import pandas as pd
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from segeval.pipeline import evaluate
+    from tests.test_properties import SETTINGS, cases, frames, segment_cases
+
+    cut = ["P_1", "P_3", "P_10"]
+    judged = ["P_judged_1", "P_judged_3", "P_judged_10"]
+
+    def check(q: pd.DataFrame, r: pd.DataFrame, adapter: str | None) -> None:
+        plain = evaluate(q, r, judged, adapter=adapter)
+        minus_j = evaluate(q, r, cut, adapter=adapter, judged_only=True)
+        assert [plain.per_query[n] for n in plain.per_query] == [minus_j.per_query[n] for n in minus_j.per_query]
+
+    @SETTINGS
+    @given(cases())
+    def documents(case: tuple[list, list]) -> None:  # type: ignore[type-arg]
+        check(*frames(*case), None)
+
+    @SETTINGS
+    @given(segment_cases(), st.sampled_from(["overlap", "overlap-once", "binned:10", "tolerance:5", "tiou:0.5"]))
+    def segments(case: tuple[pd.DataFrame, pd.DataFrame], adapter: str) -> None:
+        check(*case, adapter)
+
+    documents()
+    segments()
