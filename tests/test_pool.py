@@ -327,11 +327,13 @@ def test_precision_over_judged_units_is_p_under_minus_j_for_every_adapter() -> N
     """P_judged_k equals P_k after trec_eval's -J (unjudged units dropped) on generated document and segment
     runs, for every adapter: the measure skips exactly the units -J drops."""
     import pandas as pd
-    from hypothesis import given
+    from hypothesis import given, settings
     from hypothesis import strategies as st
 
     from segeval.pipeline import evaluate
     from tests.test_properties import SETTINGS, cases, frames, segment_cases
+
+    few = settings(SETTINGS, max_examples=15)
 
     cut = ["P_1", "P_3", "P_10"]
     judged = ["P_judged_1", "P_judged_3", "P_judged_10"]
@@ -341,12 +343,12 @@ def test_precision_over_judged_units_is_p_under_minus_j_for_every_adapter() -> N
         minus_j = evaluate(q, r, cut, adapter=adapter, judged_only=True)
         assert [plain.per_query[n] for n in plain.per_query] == [minus_j.per_query[n] for n in minus_j.per_query]
 
-    @SETTINGS
+    @few
     @given(cases())
     def documents(case: tuple[list, list]) -> None:  # type: ignore[type-arg]
         check(*frames(*case), None)
 
-    @SETTINGS
+    @few
     @given(segment_cases(), st.sampled_from(["overlap", "overlap-once", "binned:10", "tolerance:5", "tiou:0.5"]))
     def segments(case: tuple[pd.DataFrame, pd.DataFrame], adapter: str) -> None:
         check(*case, adapter)
