@@ -374,17 +374,25 @@ def _groups_for(path: str, names: Any) -> tuple[dict[str, str], dict[str, str]]:
     from segeval.errors import InputError
     from segeval.pool import read_groups
 
-    group_of, type_of = read_groups(path)
+    lines: dict[str, tuple[int, str]] = {}
+    group_of, type_of = read_groups(path, lines)
     groups: dict[str, str] = {}
     types: dict[str, str] = {}
+    used: set[str] = set()
     for name in names:
         key = next((a for a in _run_aliases(name) if a in group_of), None)
         if key is None:
             raise InputError(path, f"has no line for run '{name}'; expected 'run group [type]' for every run "
                                    f"(file name, or file name without extensions)")
+        used.add(key)
         groups[name] = group_of[key]
         if key in type_of:
             types[name] = type_of[key]
+    for key in sorted(set(group_of) - used, key=lambda k: lines[k][0]):
+        given = ", ".join(sorted(names))
+        raise InputError(path, f"names run '{key}', which is not among the runs given ({given}); expected a line "
+                               f"for each run given and no other (file name, or file name without extensions)",
+                         line=lines[key][0], text=lines[key][1])
     return groups, types
 
 
@@ -402,8 +410,9 @@ def pool_command(
     unique contribution."""
     from segeval.pool import contributions
     from segeval.read import read_qrels
+    from segeval.validate import validate_qrels
 
-    q = read_qrels(qrels)
+    q = validate_qrels(read_qrels(qrels))
     by_name = _runs_by_name(runs)
     pool = contributions(q, by_name, depth, _groups_for(groups, by_name)[0] if groups else None, adapter)
     print("run\tjudged\trelevant")
@@ -420,7 +429,8 @@ def pool_bias_command(
     groups: Annotated[str, typer.Option("--groups", metavar="FILE", help="'run group [type]' lines.")],
     depth: Annotated[int, typer.Option("--depth", "-d", metavar="D", help="Pool depth.")] = 100,
     measure: Annotated[list[str] | None, typer.Option("--measure", "-m", metavar="NAME",
-                                                      help="Measures (default map, P_20, bpref).")] = None,
+                                                      help="Measures (default map, P_20, bpref; "
+                                                           "'paper': the paper's eight).")] = None,
     leave_out_runs: Annotated[str | None, typer.Option(
         "--leave-out-runs", metavar="RUN,RUN|type:T", help="One experiment leaving these runs out (or every run "
                                                             "of a type), instead of one per group.")] = None,
@@ -428,11 +438,13 @@ def pool_bias_command(
                                                 help="Relevance adapter for segment runs (default as eval).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")] = False,
 ) -> None:
-    """Leave-one-group-out: how each measure's ranking moves when a group's unique judgements go."""
+    """Leave-one-group-out: how each measure's ranking moves when a group's unique judgements go (rms_error: the
+    left-out runs' scores; rms_error_all: every run's score in every experiment)."""
     from segeval.pool import DEFAULT_MEASURES, leave_one_out
     from segeval.read import read_qrels
+    from segeval.validate import validate_qrels
 
-    q = read_qrels(qrels)
+    q = validate_qrels(read_qrels(qrels))
     by_name = _runs_by_name(runs)
     group_of, type_of = _groups_for(groups, by_name)
     experiments = None
@@ -447,10 +459,11 @@ def pool_bias_command(
                                f"instead.")
         experiments = {"left out": chosen}
     rows = leave_one_out(q, by_name, depth, group_of, measure or DEFAULT_MEASURES, experiments, adapter, quiet=quiet)
-    print("measure\tmean_abs_rank_change\tmax_down\tmax_up\trms_error\tsignificant_share\tkendall_tau\tmean_error")
+    print("measure\tmean_abs_rank_change\tmax_down\tmax_up\trms_error\tsignificant_share\tkendall_tau\tmean_error\t"
+          "rms_error_all")
     for r in rows:
-        print(f"{r.measure}\t{r.mean_abs_rank_change:.3f}\t{r.max_down}\t{r.max_up}\t{r.rms_error:.4f}\t"
-              f"{r.significant_share:.3f}\t{r.kendall_tau:.4f}\t{r.mean_error:+.4f}")
+        print(f"{r.measure}\t{r.mean_abs_rank_change:.3f}\t{r.max_down}\t{r.max_up}\t{r.rms_error_left_out:.4f}\t"
+              f"{r.significant_share:.3f}\t{r.kendall_tau:.4f}\t{r.mean_error:+.4f}\t{r.rms_error_all:.4f}")
 
 
 @app.command("incompleteness")
@@ -474,13 +487,14 @@ def incompleteness_command(
     from segeval.errors import ParameterError
     from segeval.pool import DEFAULT_MEASURES, incompleteness
     from segeval.read import read_qrels
+    from segeval.validate import validate_qrels
 
     try:
         values = [float(x) for x in fractions.split(",") if x.strip()]
     except ValueError:
         raise ParameterError(f"The 'fractions' parameter must be numbers in (0, 1] separated by commas. "
                              f"Got {fractions!r} instead.") from None
-    table = incompleteness(read_qrels(qrels), _runs_by_name(runs), measure or DEFAULT_MEASURES, values,
+    table = incompleteness(validate_qrels(read_qrels(qrels)), _runs_by_name(runs), measure or DEFAULT_MEASURES, values,
                            repeats, seed, adapter, quiet=quiet)
     print("measure\tfraction\tmean_score\tkendall_tau\tmin_kendall_tau")
     for r in table.itertuples(index=False):
@@ -552,7 +566,8 @@ def complete_qrels_command(
               f"(mean over queries with a value)")
     print(f"wrote\t{output}: {len(human)} human and {len(predicted)} predicted lines")
     if done.no_text:
-        print(f"note: {done.no_text} items have no text in {texts}; they are not training items and stay "
+        print(f"note: {done.no_text} items have no text in {texts} (no tokens, or no transcript line under a "
+              f"segment), e.g. {done.no_text_example}; they are neither training items nor classified, and stay "
               f"unjudged", file=sys.stderr)
 
 

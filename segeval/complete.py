@@ -26,7 +26,9 @@ Texts are ``docno<TAB>text`` lines for documents; for segments, a transcript of 
 ``video start end text``, an item's text being the transcript lines that overlap it (the
 ``interior`` rule of :mod:`segeval.segment`).  Tokens are lower-cased runs of word characters.
 The collection (background model, document frequencies) is every text in the file: the
-documents, or the transcript lines.
+documents, or the transcript lines.  An item without a token (no text, or no transcript line
+under a segment) has nothing to classify: it is neither a training item nor labelled, and stays
+unjudged (:attr:`Completion.no_text` counts them).
 """
 
 from __future__ import annotations
@@ -268,13 +270,15 @@ class Completion:
 
     ``predicted`` has columns query, item, start, end, rel (0/1); ``stats`` one row per query:
     judged and relevant training items, items classified, predicted relevant, and the classifier's
-    precision and recall on its own training items.
+    precision and recall on its own training items.  ``no_text`` counts the items (training or
+    unjudged) left out for want of a token, ``no_text_example`` names the first.
     """
 
     classifier: str
     predicted: pd.DataFrame
     stats: pd.DataFrame
     no_text: int
+    no_text_example: str = ""
 
     def lines(self, time_format: str = "mmss") -> list[str]:
         """The predicted qrels lines, in the qrels' own format, marked ``predicted:CLASSIFIER``."""
@@ -321,7 +325,10 @@ def complete_qrels(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame] | Seque
                    kld_fit: str = "leave-one-out") -> Completion:
     """Train ``classifier`` per query on the judged items and label the unjudged items of the runs' top
     ``depth`` (see the module docstring).  Lines with a negative grade are neither training items nor
-    classified.  Items without text are not classified (counted in ``no_text``)."""
+    classified.  Items without text (no tokens: a document missing from the texts or with none, a segment
+    that no transcript line with a token overlaps) are neither training items nor classified, so an
+    unjudged one stays unjudged rather than being judged on the collection model alone (counted in
+    ``no_text``)."""
     from segeval.read import predicted_mask
     from segeval.validate import is_documents
 
@@ -351,6 +358,7 @@ def complete_qrels(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame] | Seque
     stats: list[dict[str, object]] = []
     out: list[pd.DataFrame] = []
     no_text = 0
+    example = ""
     test_rows = candidates.groupby("query", sort=False).indices
     no_rows = np.zeros(0, dtype=np.int64)
     for query, rows in judged.groupby("query", sort=False, observed=True).indices.items():
@@ -358,11 +366,16 @@ def complete_qrels(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame] | Seque
         test = candidates.iloc[test_rows.get(query, no_rows)]
         train_all = [texts.text(i, s, e) for i, s, e in zip(train["item"], train["start"], train["end"], strict=True)]
         test_all = [texts.text(i, s, e) for i, s, e in zip(test["item"], test["start"], test["end"], strict=True)]
-        has_train = np.asarray([t is not None for t in train_all], dtype=bool)
-        has_test = np.asarray([t is not None for t in test_all], dtype=bool)
+        has_train = np.asarray([_has_text(t) for t in train_all], dtype=bool)
+        has_test = np.asarray([_has_text(t) for t in test_all], dtype=bool)
         no_text += int((~has_train).sum() + (~has_test).sum())
-        train_text = [t for t in train_all if t is not None]
-        test_text = [t for t in test_all if t is not None]
+        if not example:
+            for frame, has in ((train, has_train), (test, has_test)):
+                if not has.all():
+                    example = _describe(query, frame.iloc[int(np.flatnonzero(~has)[0])], texts.segments)
+                    break
+        train_text = [t for t, h in zip(train_all, has_train.tolist(), strict=True) if h and t is not None]
+        test_text = [t for t, h in zip(test_all, has_test.tolist(), strict=True) if h and t is not None]
         labels = train["rel"].to_numpy()[has_train] >= relevance_level
         fit, decision = _classify(classifier, vocabulary, collection, train_text, labels, test_text, smoothing, terms,
                                   kld_fit)
@@ -375,7 +388,19 @@ def complete_qrels(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame] | Seque
                       "train_recall": tp / labels.sum() if labels.sum() else math.nan})
     columns = ["query", "item", "start", "end", "rel"]
     predicted = pd.concat(out, ignore_index=True)[columns] if out else pd.DataFrame(columns=columns)
-    return Completion(classifier, predicted, pd.DataFrame(stats), no_text)
+    return Completion(classifier, predicted, pd.DataFrame(stats), no_text, example)
+
+
+def _has_text(text: str | None) -> bool:
+    """Whether an item's text holds a token: an item without one would get the collection model itself."""
+    return text is not None and TOKEN.search(text) is not None
+
+
+def _describe(query: object, row: pd.Series, segments: bool) -> str:
+    """An item for a note: ``query Q document D`` or ``query Q video V start-end`` (seconds)."""
+    if not segments:
+        return f"query {query} document {row['item']}"
+    return f"query {query} video {row['item']} {float(row['start']):g}-{float(row['end']):g} s"
 
 
 def _classify(classifier: str, vocabulary: Vocabulary, collection: FloatArray, train_text: list[str],

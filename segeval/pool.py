@@ -5,16 +5,19 @@
   (judged items no other group has in its top ``depth``), with relevant counts (Tables 1 and 4).
 * :func:`leave_one_out`: for each group (or a chosen set of runs), remove its unique
   contribution from the qrels, re-evaluate every run, and report per measure the paper's
-  Table 2: average absolute rank change of the left-out runs, the largest move down and up,
-  the RMS error of their scores, the share whose score changed significantly (paired t-test,
-  p < 0.05) and Kendall's tau (the paper's 1 - 2 * inversions / pairs: ties agree) between the
-  full and reduced rankings of all runs (mean over the experiments).
+  Table 2: average absolute rank change of the left-out runs (a run's rank is 1 + the number of
+  runs scoring strictly higher: tied runs share a rank), the largest move down and up, the RMS
+  error (equation 3) of their scores and of all runs' scores, the share whose score changed
+  significantly (paired t-test, p < 0.05) and Kendall's tau (the paper's 1 - 2 * inversions /
+  pairs: ties agree) between the full and reduced rankings of all runs (mean over the experiments).
+  The measure set ``paper`` (registry) holds the paper's measures, P@20(j) as ``P_judged_20``.
 * :func:`incompleteness`: random, unbiased reductions of the qrels (section 5.1, Figure 1): mean
   score and Kendall's tau against the full qrels per measure and fraction.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,8 +32,10 @@ DEFAULT_MEASURES = ("map", "P_20", "bpref")
 Item = tuple[str, str | int]  # (query, document) or, for segments, (query, qrels line number)
 
 
-def read_groups(path: str | Path) -> tuple[dict[str, str], dict[str, str]]:
-    """``run group [type]`` lines: run name -> group, and run name -> type (when given)."""
+def read_groups(path: str | Path, lines: dict[str, tuple[int, str]] | None = None
+                ) -> tuple[dict[str, str], dict[str, str]]:
+    """``run group [type]`` lines: run name -> group, and run name -> type (when given); ``lines``, when given,
+    receives each run's line number and text."""
     from segeval.read import read_bytes
 
     name = str(path)
@@ -45,6 +50,8 @@ def read_groups(path: str | Path) -> tuple[dict[str, str], dict[str, str]]:
         if fields[0] in group:
             raise InputError(name, f"run '{fields[0]}' appears again; expected each run once", line=number, text=raw)
         group[fields[0]] = fields[1]
+        if lines is not None:
+            lines[fields[0]] = (number, raw)
         if len(fields) == 3:
             kind[fields[0]] = fields[2]
     return group, kind
@@ -117,9 +124,16 @@ def contributions(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
     return Pool(depth, per_run, per_group, unique, relevant)
 
 
+RMS_RUNS = ("left-out", "all")
+
+
 @dataclass
 class BiasRow:
-    """The paper's Table 2 statistics for one measure."""
+    """The paper's Table 2 statistics for one measure.
+
+    ``rms_error`` is the RMS error (equation 3) over the runs ``rms_runs`` chose; ``rms_error_left_out``
+    and ``rms_error_all`` are both variants: the left-out runs' scores, and every run's score, pooled over
+    the experiments."""
 
     measure: str
     mean_abs_rank_change: float
@@ -129,11 +143,20 @@ class BiasRow:
     significant_share: float
     kendall_tau: float
     mean_error: float = 0.0  # signed: reduced minus full score of the left-out runs, averaged
+    rms_error_left_out: float = 0.0
+    rms_error_all: float = 0.0
 
 
-def _ranks(scores: Mapping[str, float]) -> dict[str, int]:
-    order = sorted(scores, key=lambda n: (-scores[n], n))  # 1 = best; ties by name
-    return {n: i + 1 for i, n in enumerate(order)}
+def ranks(scores: Mapping[str, float]) -> dict[str, int]:
+    """Each run's rank, 1 + the number of runs with a strictly higher score: tied runs share a rank (standard
+    competition ranking), so a change in which of two tied runs is listed first never counts as a move."""
+    values = np.asarray(list(scores.values()), dtype=np.float64)
+    return {n: 1 + int(np.count_nonzero(values > v)) for n, v in zip(scores, values.tolist(), strict=True)}
+
+
+def rms(errors: Sequence[float]) -> float:
+    """The paper's equation 3: sqrt(1/N * sum (o_i - n_i)^2) over the given differences (0.0 for none)."""
+    return math.sqrt(sum(e * e for e in errors) / len(errors)) if len(errors) else 0.0
 
 
 def _scores(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], measures: Sequence[str], adapter: str | None,
@@ -212,14 +235,21 @@ def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
 def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: int, groups: Mapping[str, str],
                   measures: Sequence[str] = DEFAULT_MEASURES,
                   experiments: Mapping[str, set[str]] | None = None, adapter: str | None = None,
-                  quiet: bool = True) -> list[BiasRow]:
+                  quiet: bool = True, rms_runs: str = "left-out") -> list[BiasRow]:
     """Remove each experiment's unique contribution (default: one experiment per group, leaving its
     runs out) and compare the reduced evaluation with the full one (``adapter``: as in evaluate).
-    Without ``quiet``, a progress line goes to stderr when it is a terminal."""
+
+    A run's rank is 1 + the number of runs with a strictly higher mean score (tied runs share a rank).
+    ``rms_runs`` says whose score differences make ``BiasRow.rms_error``: ``left-out`` (default; the
+    paper's Table 2 reports the error of the left-out runs) or ``all`` (equation 3's example: all N runs
+    in the pool); both are in every row. Without ``quiet``, a progress line goes to stderr when it is a
+    terminal."""
     from segeval import correlate
+    from segeval.errors import check_choice
     from segeval.progress import Progress
     from segeval.stats import p_value
 
+    check_choice("rms_runs", rms_runs, RMS_RUNS)
     pool = contributions(qrels, runs, depth, groups, adapter)
     if experiments is None:
         experiments = {g: {n for n, h in groups.items() if h == g and n in runs} for g in pool.groups}
@@ -232,9 +262,10 @@ def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
     full = _scores(qrels, runs, measures, adapter, queries)
     progress.advance()
     full_mean = _run_means(full, names)
-    before = {m: _ranks(dict(zip(names, v, strict=True))) for m, v in full_mean.items()}
+    before = {m: ranks(dict(zip(names, v, strict=True))) for m, v in full_mean.items()}
     moves: dict[str, list[int]] = {m: [] for m in full_mean}
     errors: dict[str, list[float]] = {m: [] for m in moves}
+    errors_all: dict[str, list[float]] = {m: [] for m in moves}
     significant: dict[str, list[bool]] = {m: [] for m in moves}
     taus: dict[str, list[float]] = {m: [] for m in moves}
     for _, left_out in sorted(experiments.items()):
@@ -244,21 +275,23 @@ def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
         reduced = _scores(reduced_q, runs, measures, adapter, queries)
         red_mean = _run_means(reduced, names)
         for m in moves:
-            after = _ranks(dict(zip(names, red_mean[m], strict=True)))
+            after = ranks(dict(zip(names, red_mean[m], strict=True)))
             for n in sorted(left_out):
                 i = names.index(n)
                 moves[m].append(after[n] - before[m][n])
                 errors[m].append(red_mean[m][i] - full_mean[m][i])
                 significant[m].append(p_value(full[n][m], reduced[n][m], "t") < 0.05)
+            errors_all[m] += [r - f for f, r in zip(full_mean[m], red_mean[m], strict=True)]
             taus[m].append(correlate.kendall_tau_ties_agree(full_mean[m], red_mean[m]))
         progress.advance()
     progress.__exit__()
     rows = []
     for m in moves:
         mv = np.asarray(moves[m])
+        left, every = rms(errors[m]), rms(errors_all[m])
         rows.append(BiasRow(m, float(np.mean(np.abs(mv))) if len(mv) else 0.0, int(mv.max(initial=0)),
-                            int(-mv.min(initial=0)), float(np.sqrt(np.mean(np.square(errors[m])))) if errors[m]
-                            else 0.0, float(np.mean(significant[m])) if significant[m] else 0.0,
+                            int(-mv.min(initial=0)), left if rms_runs == "left-out" else every,
+                            float(np.mean(significant[m])) if significant[m] else 0.0,
                             float(np.mean(taus[m])) if taus[m] else 1.0,
-                            float(np.mean(errors[m])) if errors[m] else 0.0))
+                            float(np.mean(errors[m])) if errors[m] else 0.0, left, every))
     return rows

@@ -44,11 +44,13 @@ def test_unique_contributions(files: tuple[Path, dict[str, Path], Path]) -> None
 def test_table_2_statistics(files: tuple[Path, dict[str, Path], Path]) -> None:
     qrels, runs, _ = files
     (row,) = leave_one_out(read_qrels(qrels), {n: read_run(p) for n, p in runs.items()}, 2, GROUPS, ["P_1"])
-    # full P_1: A1 1, A2 0, B1 1 -> ranks A1 1, B1 2, A2 3 (ties by name).  Leaving A out removes d2, d5:
-    # nothing changes.  Leaving B out removes d3: B1's first document becomes unjudged, P_1 0, rank 3.
+    # full P_1: A1 1, A2 0, B1 1 -> ranks A1 1, B1 1 (tied), A2 3.  Leaving A out removes d2, d5: nothing
+    # changes.  Leaving B out removes d3: B1's first document becomes unjudged, P_1 0: tied with A2 at rank 2.
     assert row.mean_abs_rank_change == pytest.approx(1 / 3)  # moves A1 0, A2 0, B1 +1
     assert (row.max_down, row.max_up) == (1, 0)
-    assert row.rms_error == pytest.approx(math.sqrt(1 / 3))  # score changes 0, 0, -1
+    assert row.rms_error == pytest.approx(math.sqrt(1 / 3))  # left-out runs' score changes 0, 0, -1
+    assert row.rms_error_left_out == row.rms_error
+    assert row.rms_error_all == pytest.approx(math.sqrt(1 / 6))  # all 3 runs x 2 experiments: one -1, five 0
     assert row.mean_error == pytest.approx(-1 / 3)
     assert row.significant_share == 0.0  # one query: no test can be significant
     # the paper's tau = 1 - 2 * inversions / pairs (74 inversions of 861 pairs -> 0.8281): experiment B
@@ -103,12 +105,13 @@ def test_segment_items_are_the_qrels_segments_the_adapter_matched(tmp_path: Path
     # top 2: B1 also matches line 2 (v1 2-3, non-relevant).  A's line 1 stays unique: items are segments, not
     # videos (by video, B's v1 would take A's only item)
     assert code == 0 and "A\t1\t1\t1\t1" in out and "B\t2\t1\t2\t1" in out
-    # full P_1: A1 1, B1 1 (tie: A1 first).  Leaving A out drops line 1: A1's result is unjudged, 0 -> rank 2;
-    # leaving B out drops v2: B1 0, still rank 2.  |moves| 1, 0 -> 0.5; errors -1, -1 -> RMS 1; one query -> p = 1;
-    # tau: each experiment only turns a tie into an order -> no inversion -> 1
+    # full P_1: A1 1, B1 1, tied: both rank 1.  Leaving A out drops line 1: A1's result is unjudged, 0 -> rank 2;
+    # leaving B out drops v2: B1 0 -> rank 2.  |moves| 1, 1 -> 1.0; errors -1, -1 -> RMS 1; one query -> p = 1;
+    # tau: each experiment only turns a tie into an order -> no inversion -> 1; RMS over all runs: errors
+    # (A1 -1, B1 0), (A1 0, B1 -1) -> sqrt(2/4) = 0.7071
     code, out, err = run_cli("pool-bias", *files, "-m", "P_1", "-a", "overlap-once")
     assert code == 0, err
-    assert out.splitlines()[1] == "P_1_once\t0.500\t1\t0\t1.0000\t0.000\t1.0000\t-1.0000"
+    assert out.splitlines()[1] == "P_1_once\t1.000\t1\t0\t1.0000\t0.000\t1.0000\t-1.0000\t0.7071"
 
 
 def test_reduce_qrels_keeps_round_half_up_of_each_query_and_at_least_one(tmp_path: Path) -> None:
@@ -216,3 +219,139 @@ def test_bias_experiments_draw_progress_only_on_a_terminal(files: tuple[Path, di
         code = main(["pool-bias", str(qrels), *map(str, runs.values()), "--groups", str(files[2]), "-d", "2",
                      "-m", "P_1", *args])
         assert code == 0 and ("3/3 qrels evaluated" in tty.getvalue()) == drawn
+
+
+def test_tied_runs_share_a_rank() -> None:
+    from segeval.pool import ranks
+
+    # 1 + runs strictly better: c (0.7) 1; a, b (0.5) both 2; d 4 -- not 2, 3 by name
+    assert ranks({"b": 0.5, "a": 0.5, "c": 0.7, "d": 0.1}) == {"a": 2, "b": 2, "c": 1, "d": 4}
+    assert ranks({"x": 0.0, "y": 0.0}) == {"x": 1, "y": 1}
+
+
+def test_a_tie_forming_is_not_a_move(tmp_path: Path) -> None:
+    # q1: A1 ranks d2 (non-relevant), B1 d1 (relevant); P_1: A1 0, B1 1 -> B1 rank 1, A1 rank 2.  Leaving B out
+    # removes d1: B1 0, tied with A1 -> both rank 1; B1 did not move (ties by name put it 2nd: a move of +1
+    # while tau, ties agreeing, stays 1).  Leaving A out removes d2: A1 stays 0.
+    qrels = read_qrels(written(tmp_path, "q", "q1 0 d1 1\nq1 0 d2 0\n"))
+    runs = {"A1": read_run(written(tmp_path, "a", "q1 Q0 d2 1 0.9 A1\n")),
+            "B1": read_run(written(tmp_path, "b", "q1 Q0 d1 1 0.9 B1\n"))}
+    (row,) = leave_one_out(qrels, runs, 1, {"A1": "A", "B1": "B"}, ["P_1"])
+    assert (row.mean_abs_rank_change, row.max_down, row.max_up, row.kendall_tau) == (0.0, 0, 0, 1.0)
+    assert row.rms_error == pytest.approx(math.sqrt(1 / 2))  # left-out runs: A1 0 (exp. A), B1 -1 (exp. B)
+    assert row.rms_error_all == pytest.approx(math.sqrt(1 / 4))  # (A1 0, B1 0), (A1 0, B1 -1)
+    (every,) = leave_one_out(qrels, runs, 1, {"A1": "A", "B1": "B"}, ["P_1"], rms_runs="all")
+    assert every.rms_error == every.rms_error_all == row.rms_error_all
+    with pytest.raises(ParameterError, match="rms_runs"):
+        leave_one_out(qrels, runs, 1, {"A1": "A", "B1": "B"}, ["P_1"], rms_runs="some")
+
+
+def test_rms_is_equation_3() -> None:
+    from segeval.pool import rms
+
+    # old (0.3, 0.5, 0.2), new (0.2, 0.5, 0.4): sqrt((0.01 + 0 + 0.04) / 3)
+    assert rms([0.2 - 0.3, 0.5 - 0.5, 0.4 - 0.2]) == pytest.approx(math.sqrt(0.05 / 3))
+    assert rms([]) == 0.0
+
+
+def test_precision_over_judged_documents_by_hand(tmp_path: Path) -> None:
+    q = written(tmp_path, "q", "q1 0 d1 1\nq1 0 d2 0\nq1 0 d4 1\nq1 0 d5 1\n")
+    r = written(tmp_path, "r", "q1 Q0 d1 1 6 x\nq1 Q0 d3 2 5 x\nq1 Q0 d2 3 4 x\nq1 Q0 d6 4 3 x\nq1 Q0 d4 5 2 x\n"
+                               "q1 Q0 d5 6 1 x\n")
+    code, out, err = run_cli("eval", "-m", "P_judged.2,3,5", "-m", "P@3(j)", "-m", "P_3", str(q), str(r))
+    assert code == 0, err
+    values = {line.split()[0]: line.split()[2] for line in out.splitlines()}
+    # judged in rank order: d1 (1), d2 (0), d4 (1), d5 (1); d3 and d6 are skipped
+    assert values["P_judged_2"] == "0.5000"  # 1 of d1, d2
+    assert values["P_judged_3"] == "0.6667"  # 2 of d1, d2, d4
+    assert values["P_judged_5"] == "0.6000"  # 3 of only 4 judged, over 5
+    assert values["P_3"] == "0.3333"  # d1 of d1, d3, d2
+
+
+def test_precision_over_judged_documents_equals_trec_eval_minus_J() -> None:
+    """P_judged_k against trec_eval 9.0.8 -J -q -m P.1,5,10,20,30 (stored output; 35 values): queries with
+    every, some, 3 and no judged documents, fewer judged documents retrieved than k."""
+    from tests.conftest import FIXTURES
+
+    expected = {(line.split()[0], line.split()[1]): line.split()[2]
+                for line in (FIXTURES / "judged_only.J.trec_eval").read_text().splitlines()}
+    code, out, _ = run_cli("eval", "-q", "-m", "P_judged.1,5,10,20,30", str(FIXTURES / "judged_only.qrels"),
+                           str(FIXTURES / "judged_only.run"))
+    got = {(line.split()[0].replace("P_judged_", "P_"), line.split()[1]): line.split()[2]
+           for line in out.splitlines()}
+    assert code == 0 and len(expected) == 35 and got == expected
+
+
+def test_the_papers_measure_set() -> None:
+    from segeval.measures.registry import expand
+
+    assert [m.name for m in expand("paper")] == ["recip_rank", "P_10", "P_20", "ndcg_cut_20", "map", "bpref",
+                                                  "P_judged_20", "RankEff"]
+
+
+def test_pool_bias_prints_the_papers_measures(files: tuple[Path, dict[str, Path], Path]) -> None:
+    qrels, runs, groups = files
+    code, out, err = run_cli("pool-bias", str(qrels), *map(str, runs.values()), "-d", "2", "--groups", str(groups),
+                             "-m", "paper", "--quiet")
+    assert code == 0, err
+    assert [line.split("\t")[0] for line in out.splitlines()[1:]] == ["recip_rank", "P_10", "P_20", "ndcg_cut_20",
+                                                                     "map", "bpref", "P_judged_20", "RankEff"]
+    rows = {line.split("\t")[0]: line.split("\t") for line in out.splitlines()[1:]}
+    # P@20(j): leaving A out removes d2, d5: A1 (d1, d3 judged relevant) 2/20 before and after, A2 0.  Leaving B
+    # out removes d3 (B1's first), skipped: B1 3/20 (d3, d1, d4) -> 2/20.  Left-out errors 0, 0, -1/20
+    assert rows["P_judged_20"][4] == f"{math.sqrt((1 / 20) ** 2 / 3):.4f}"
+
+
+def test_groups_file_naming_a_run_not_given_is_an_error(files: tuple[Path, dict[str, Path], Path]) -> None:
+    qrels, runs, groups = files
+    groups.write_text("A1 A manual\nA2 A automatic\nB1 B automatic\nC9 C automatic\n")
+    for command in ("pool", "pool-bias"):
+        code, _, err = run_cli(command, str(qrels), *map(str, runs.values()), "--groups", str(groups))
+        assert code == 2, err
+        assert "line 4" in err and "'C9'" in err and "C9 C automatic" in err and "A1, A2, B1" in err
+
+
+@pytest.mark.parametrize("command", ["pool", "pool-bias", "incompleteness"])
+def test_pool_commands_validate_the_qrels_as_eval(command: str, tmp_path: Path) -> None:
+    bad = written(tmp_path, "q", "q1 Q0 v1 0.10 0.05 1\nq1 Q0 v1 0.20 0.30 0\n")  # line 1 ends before it starts
+    runs = [str(written(tmp_path, "SA", "q1 Q0 v1 0.00 0.20 1 0.9 A\n")),
+            str(written(tmp_path, "SB", "q1 Q0 v1 0.20 0.30 1 0.9 B\n"))]
+    options = {"pool": ["--groups", str(written(tmp_path, "g", "SA a\nSB b\n"))], "incompleteness": ["-r", "1"]}
+    options["pool-bias"] = [*options["pool"], "--quiet"]
+    expected = run_cli("eval", str(bad), *runs)
+    code, _, err = run_cli(command, str(bad), *runs, *options[command])
+    assert expected[0] == code == 2 and "line 1" in err and err == expected[2]
+
+
+def test_precision_over_judged_units_is_p_under_minus_j_for_every_adapter() -> None:
+    """P_judged_k equals P_k after trec_eval's -J (unjudged units dropped) on generated document and segment
+    runs, for every adapter: the measure skips exactly the units -J drops."""
+    import pandas as pd
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from segeval.pipeline import evaluate
+    from tests.test_properties import SETTINGS, cases, frames, segment_cases
+
+    few = settings(SETTINGS, max_examples=15)
+
+    cut = ["P_1", "P_3", "P_10"]
+    judged = ["P_judged_1", "P_judged_3", "P_judged_10"]
+
+    def check(q: pd.DataFrame, r: pd.DataFrame, adapter: str | None) -> None:
+        plain = evaluate(q, r, judged, adapter=adapter)
+        minus_j = evaluate(q, r, cut, adapter=adapter, judged_only=True)
+        assert [plain.per_query[n] for n in plain.per_query] == [minus_j.per_query[n] for n in minus_j.per_query]
+
+    @few
+    @given(cases())
+    def documents(case: tuple[list, list]) -> None:  # type: ignore[type-arg]
+        check(*frames(*case), None)
+
+    @few
+    @given(segment_cases(), st.sampled_from(["overlap", "overlap-once", "binned:10", "tolerance:5", "tiou:0.5"]))
+    def segments(case: tuple[pd.DataFrame, pd.DataFrame], adapter: str) -> None:
+        check(*case, adapter)
+
+    documents()
+    segments()

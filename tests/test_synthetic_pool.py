@@ -44,12 +44,13 @@ def test_leaving_a_group_out_hurts_ap_and_p20_and_inflates_bpref(seed: int, tmp_
     syn.write(collection, tmp_path)
     runs = {p.stem: read_run(p) for p in sorted((tmp_path / "runs").glob("*.txt"))}
     rows = {r.measure: r for r in leave_one_out(read_qrels(tmp_path / "pool.qrels"), runs, 20, collection.groups,
-                                                ["map", "P_20", "bpref", "RankEff"])}
-    # AP and P@20 underestimate the left-out runs, which never move up; bpref overestimates them and never
-    # moves them down (section 5.2); RankEff's error is smaller than bpref's
+                                                ["map", "P_20", "bpref", "RankEff", "P_judged_20"])}
+    # AP and P@20 underestimate the left-out runs, which never move up; bpref and P@20(j) overestimate them and
+    # never move them down (section 5.2, Table 2); RankEff's error is smaller than bpref's
     assert rows["map"].mean_error < 0 and rows["P_20"].mean_error < 0
     assert rows["P_20"].max_up == 0 and rows["map"].max_up == 0
     assert rows["bpref"].mean_error > 0 and rows["bpref"].max_down == 0
+    assert rows["P_judged_20"].mean_error > 0 and rows["P_judged_20"].max_down == 0
     assert rows["RankEff"].rms_error < rows["bpref"].rms_error
     assert rows["RankEff"].mean_abs_rank_change <= rows["bpref"].mean_abs_rank_change
 

@@ -43,6 +43,15 @@ def precision_at(a: Adapted, n: int) -> float:
     return int(_relevant(a)[:n].sum()) / n
 
 
+def precision_judged_at(a: Adapted, n: int) -> float:
+    """P@n(j) (Büttcher et al. 2007, section 4): relevant units among the first n *judged* units, divided by n.
+
+    Unjudged units (``-``) are skipped, as trec_eval's ``-J`` does before its P_n; fewer than n judged units
+    count the missing ones as not relevant (the divisor stays n)."""
+    judged = a.labels[a.labels != Label.UNJUDGED][:n]
+    return int(np.count_nonzero(judged == Label.RELEVANT)) / n
+
+
 def judged_at(a: Adapted, n: int) -> float:
     """Judged units (any label but ``-``) among the first n, divided by n."""
     return int((a.labels[:n] != Label.UNJUDGED).sum()) / n

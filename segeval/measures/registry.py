@@ -139,6 +139,9 @@ FAMILIES: tuple[Family, ...] = (
            "average precision; above 1 possible with the overlap adapter", batch=B.average_precision),
     Family("P", "labels", L.precision_at, "mean", "score", "precision at cut-off n", "int", "P_10", CUTOFFS,
            batch=B.precision_at),
+    Family("P_judged", "labels", L.precision_judged_at, "mean", "score",
+           "P@n(j) (Büttcher et al. 2007): relevant among the first n judged units over n, unjudged skipped (as "
+           "P_n under trec_eval -J); also written P@n(j)", "int", "P_judged_20", (10, 20)),
     Family("Judged", "labels", L.judged_at, "mean", "score",
            "judged units in the top n divided by n (as the MediaEval script; ir_measures' Judged@n divides by "
            "min(n, retrieved))", "int", "Judged_10", (10, 20, 30)),
@@ -244,9 +247,14 @@ FAMILY_ALIASES = {"R": "recall", "nDCG": "ndcg_cut", "Success": "success"}
 _PARAM = re.compile(r"(?P<family>[A-Za-z][A-Za-z_]*?)(?:_|@)(?P<value>[0-9]*(?:\.[0-9]+)?)\Z")
 
 
+_JUDGED = re.compile(r"P@(?P<value>[0-9]+)\(j\)\Z")
+
+
 def measure(name: str) -> Measure:
-    """The :class:`Measure` for a canonical or ir_measures-style name (``P_10``, ``P@10``, ``AP``)."""
-    name = ALIASES.get(name, name)
+    """The :class:`Measure` for a canonical or ir_measures-style name (``P_10``, ``P@10``, ``AP``; the paper's
+    ``P@20(j)`` for ``P_judged_20``)."""
+    judged = _JUDGED.match(name)
+    name = f"P_judged_{judged.group('value')}" if judged else ALIASES.get(name, name)
     if name in _PLAIN:
         return Measure(_PLAIN[name])
     m = _PARAM.match(name)
@@ -306,6 +314,8 @@ SETS = {
                  "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success",
                  "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp",
                  "rbp_resid", "unj"),
+    #: the measures of Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007), Tables 2, 3, 7 and 8, in their order
+    "paper": ("recip_rank", "P_10", "P_20", "ndcg_cut_20", "map", "bpref", "P_judged_20", "RankEff"),
 }
 
 _PARAM_HELP = {"int": "cut-offs >= 1 separated by commas (P.5,10)",
