@@ -23,7 +23,7 @@ from segeval.moments import (
     read_moments,
     recall_at,
 )
-from tests.conftest import FIXTURES, run_cli, shared
+from tests.conftest import FIXTURES, ROOT, run_cli, shared
 from tests.timeline import spans
 
 
@@ -335,3 +335,62 @@ def test_highlight_input_errors(tmp_path: Path) -> None:
     (tmp_path / "gt").write_text('{"qid": 1, "relevant_windows": [[2, 6]]}\n')
     code, _, err = run_cli("mr", str(tmp_path / "gt"), str(tmp_path / "p"))
     assert code == 2 and "gt, line 1: 'duration' is null; expected a number >= 2" in err
+
+
+def test_highlight_only_predictions_give_only_hl_keys(tmp_path: Path) -> None:
+    (tmp_path / "gt").write_text('{"qid": 1, "duration": 4, "relevant_windows": [[0, 2]], '
+                                 '"relevant_clip_ids": [0], "saliency_scores": [[4, 4, 4]]}\n')
+    (tmp_path / "p").write_text('{"qid": 1, "pred_saliency_scores": [0.2, 0.1]}\n')
+    code, out, _ = run_cli("mr", "-o", "json", str(tmp_path / "gt"), str(tmp_path / "p"))
+    assert code == 0
+    got = json.loads(out)
+    # as the official: no pred_relevant_windows, no MR keys; clip 0 (top score) positive for all: 100
+    assert list(got) == ["brief", "HL-min-Fair", "HL-min-Good", "HL-min-VeryGood", "notes"]
+    assert got["brief"] == {"HL-min-Fair-mAP": 100.0, "HL-min-Fair-Hit1": 100.0, "HL-min-Good-mAP": 100.0,
+                            "HL-min-Good-Hit1": 100.0, "HL-min-VeryGood-mAP": 100.0, "HL-min-VeryGood-Hit1": 100.0}
+
+
+@pytest.mark.parametrize(("truth", "pred", "where", "problem"), [
+    ('{"qid": 1, "relevant_windows": [[0, 2]], "duration": 4, "relevant_clip_ids": [0], '
+     '"saliency_scores": [[4, 4, 4]]}\n{"qid": 2, "relevant_windows": [[0, 2]], "duration": 4, '
+     '"relevant_clip_ids": [0], "saliency_scores": [[4, 4, 4]]}',
+     '{"qid": 1, "pred_saliency_scores": [1, 0]}\n{"qid": 2, "pred_relevant_windows": [[0, 2, 1]]}',
+     "p, line 2", "'pred_saliency_scores' must be a non-empty list of finite numbers"),
+    ('{"qid": 1, "relevant_windows": [[0, 2]]}', '{"qid": 1, "windows": [[0, 2, 1]]}',
+     "p, line 1", "has neither 'pred_relevant_windows' nor 'pred_saliency_scores'"),
+    ('{"qid": 1, "relevant_windows": [[0, 2, 1]]}', '{"qid": 1, "pred_relevant_windows": [[0, 2, 1]]}',
+     "gt, line 1", "'relevant_windows' has the window [0, 2, 1]; expected every window as [start, end]"),
+    ('{"qid": 1, "relevant_windows": [[0, 2]], "duration": 4, "relevant_clip_ids": [0, 0], '
+     '"saliency_scores": [[4, 4, 4], [1, 1, 1]]}', '{"qid": 1, "pred_saliency_scores": [1, 0]}',
+     "gt, line 1", "'relevant_clip_ids' names a clip twice"),
+    ('{"qid": 1, "relevant_windows": [[0, 2]], "duration": 4, "relevant_clip_ids": [0], '
+     '"saliency_scores": [[4, 4]]}', '{"qid": 1, "pred_saliency_scores": [1, 0]}',
+     "gt, line 1", "'saliency_scores' must hold one [a, b, c] list of 3 numbers per relevant clip"),
+    ('{"qid": 1, "relevant_windows": [[0, 2]]}', '{"qid": 1, "pred_relevant_windows": [[0, 2, 1e999]]}',
+     "p, line 1", "with 3 finite numbers"),
+])
+def test_more_input_errors(tmp_path: Path, truth: str, pred: str, where: str, problem: str) -> None:
+    (tmp_path / "gt").write_text(truth + "\n")
+    (tmp_path / "p").write_text(pred + "\n")
+    code, out, err = run_cli("mr", str(tmp_path / "gt"), str(tmp_path / "p"))
+    assert code == 2 and out == "" and f"{where}: " in err and problem in err, err
+
+
+def test_query_without_truth_window_is_left_out_of_mr_with_a_note() -> None:
+    m = Moments(truth={"1": w((0, 10)), "2": np.zeros((0, 2))}, predictions={"1": w((0, 10, 1)), "2": w((0, 5, 1))})
+    result = evaluate_moments(m)
+    assert result["full"]["queries"] == 1 and result["full"]["MR-mAP"]["average"] == 100.0
+    assert result["notes"][0] == ("1 ground-truth queries have no relevant window (e.g. 2) and are left out of MR; "
+                                  "the official evaluator stops on them")
+
+
+def test_the_generator_reproduces_the_stored_inputs(tmp_path: Path) -> None:
+    # the official outputs in tests/fixtures/qvh belong to exactly these generated inputs
+    import subprocess
+    import sys
+
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "qvh_cases.py"), str(tmp_path)], check=True)
+    for case in ("thresholds", "random"):
+        for part in ("gt", "pred"):
+            stored = gzip.decompress((QVH / f"{case}.{part}.jsonl.gz").read_bytes())
+            assert (tmp_path / f"{case}.{part}.jsonl").read_bytes() == stored, (case, part)
