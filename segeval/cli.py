@@ -561,7 +561,8 @@ def moment_retrieval(
     truth: Annotated[str, typer.Argument(metavar="GROUND_TRUTH", show_default=False,
                                          help="QVHighlights-style JSON Lines with relevant_windows (.gz ok).")],
     predictions: Annotated[str, typer.Argument(metavar="PREDICTIONS", show_default=False,
-                                               help="JSON Lines with pred_relevant_windows [start, end, score].")],
+                                               help="JSON Lines with pred_relevant_windows [start, end, score] "
+                                                    "and/or pred_saliency_scores.")],
     full: Annotated[bool, typer.Option("--full", help="Print every key (the same as -o json).")] = False,
     output: Annotated[str, typer.Option("--output", "-o", metavar="brief|json",
                                         help="brief: the brief figures and notes; json: every key of the official "
