@@ -576,18 +576,26 @@ def moment_retrieval(
     truth: Annotated[str, typer.Argument(metavar="GROUND_TRUTH", show_default=False,
                                          help="QVHighlights-style JSON Lines with relevant_windows (.gz ok).")],
     predictions: Annotated[str, typer.Argument(metavar="PREDICTIONS", show_default=False,
-                                               help="JSON Lines with pred_relevant_windows [start, end, score].")],
-    full: Annotated[bool, typer.Option("--full", help="Print every bucket and threshold, not only the brief.")]
-    = False,
+                                               help="JSON Lines with pred_relevant_windows [start, end, score] "
+                                                    "and/or pred_saliency_scores.")],
+    full: Annotated[bool, typer.Option("--full", help="Print every key (the same as -o json).")] = False,
+    output: Annotated[str, typer.Option("--output", "-o", metavar="brief|json",
+                                        help="brief: the brief figures and notes; json: every key of the official "
+                                             "output, segeval's additions and notes.")] = "brief",
 ) -> None:
-    """Moment-retrieval metrics as the QVHighlights evaluator reports them (R1, mAP, buckets), plus mIoU and R5."""
+    """Moment retrieval and highlight detection as the QVHighlights evaluator reports them (R1, mAP, buckets,
+    HL mAP and Hit1), plus mIoU and R5."""
     import json
 
     from segeval.moments import evaluate_moments, read_moments
 
+    if output not in ("brief", "json"):
+        raise SegevalError(f"--output {output!r}: expected brief or json")
     result = evaluate_moments(read_moments(truth, predictions))
-    shown = result if full else {"brief": result["brief"], "notes": result["notes"]}
+    shown = result if full or output == "json" else {"brief": result["brief"], "notes": result["notes"]}
     sys.stdout.write(json.dumps(shown, indent=2) + "\n")
+    for note in result["notes"]:
+        print(f"note: {note}", file=sys.stderr)
 
 
 @app.command("show")

@@ -1,18 +1,29 @@
-"""Moment retrieval (QVHighlights-style): R@k and mAP at temporal IoU thresholds, mIoU, length buckets.
+"""Moment retrieval and highlight detection (QVHighlights): the official evaluator's figures.
 
-Matches the official QVHighlights evaluator (moment_detr ``standalone_eval``):
+Follows moment_detr's ``standalone_eval`` (its formulas, dtypes and numpy reductions):
 
-* IoU of windows [s1, e1] and [s2, e2] is overlap / (max(e1, e2) - min(s1, s2)), and 0 when
-  that hull is empty.
-* ``R1@t``: the first listed prediction (list order, not re-sorted by score) against the ground
-  truth window with the highest IoU with it; a hit when IoU >= t.  ``R5@t``: any of the first five.
-* ``mAP@t``: per query, the first 10 predictions sorted by score (descending; equal scores keep
-  list order), each matched greedily to the unmatched ground-truth window of highest IoU >= t;
-  VOC interpolated average precision; averaged over queries, then over t = 0.50, 0.55 .. 0.95.
-* Length buckets: ``short`` (0, 10], ``middle`` (10, 30], ``long`` (30, 150] keep only the ground
+* ``MR-mAP@t``: per query, the first 10 predictions sorted by score (descending; equal scores keep
+  list order), each matched greedily to the unmatched ground-truth window of highest IoU >= t, where
+  IoU = overlap / (len1 + len2 - overlap); VOC interpolated AP; averaged over queries, then over
+  t = 0.50, 0.55 .. 0.95.
+* ``MR-R1@t``: the first listed prediction (list order) against the ground-truth window of highest
+  IoU in the mAP form (first on ties); a hit when overlap / (max(e1, e2) - min(s1, s2)) >= t (the
+  hull form, 0 when the hull is empty).
+* Length buckets ``short`` (0, 10], ``middle`` (10, 30], ``long`` (30, 150] keep only the ground
   truth windows of that length and the queries that have one; ``full`` keeps everything.
-* Differences, stated in the output's notes: a query with no prediction scores 0 (the official
-  script leaves it out of mAP and fails on it for R1); ties are broken deterministically.
+* Highlight detection from ``saliency_scores`` (3 annotators, 2-second clips) and
+  ``pred_saliency_scores``: ``HL-min-{Fair,Good,VeryGood}`` take scores >= 2, 3, 4 as positive;
+  ``HL-mAP`` is the interpolated AP of each annotator's labels (predictions cut or zero-padded to the
+  clip count), averaged; ``HL-Hit1`` is 1 when the top-scored clip (first on ties) is positive for
+  any annotator.
+* segeval's additions (not in the official output): ``MR-R5`` at 0.5 and 0.7 (any of the first five
+  listed, hull IoU), ``MR-mIoU`` (hull IoU of the first listed prediction with its best window) and the
+  query count per bucket.
+
+Where the official script fails (it asserts that both files hold the same queries, stops on a query
+without predictions and on an empty bucket), segeval goes on and says what it did in the notes: a
+ground-truth query without predictions scores 0, predictions for unknown queries are ignored, an
+empty bucket is ``null``.
 """
 
 from __future__ import annotations
@@ -29,21 +40,33 @@ import numpy.typing as npt
 
 from segeval.errors import InputError
 
-THRESHOLDS = tuple(round(0.5 + 0.05 * i, 2) for i in range(10))
+THRESHOLDS = tuple(float(f"{t:.2f}") for t in np.linspace(0.5, 0.95, 10))
 BUCKETS = {"short": (0.0, 10.0), "middle": (10.0, 30.0), "long": (30.0, 150.0), "full": (0.0, 150.0)}
+SALIENCY_LEVELS = {"Fair": 2, "Good": 3, "VeryGood": 4}
+CLIP_SECONDS = 2
+TOP_PREDICTIONS = 10
 FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass
 class Moments:
-    """Per query: ground-truth windows and predicted (start, end, score) in list order."""
+    """Per query: ground-truth windows, predicted (start, end, score) in list order, and saliency.
+
+    ``truth`` keeps the ground truth's order, ``predictions`` the prediction file's; ``saliency`` is
+    the (clips, 3) annotator score matrix, ``pred_saliency`` one predicted score per clip.
+    """
 
     truth: dict[str, FloatArray] = field(default_factory=dict)
     predictions: dict[str, FloatArray] = field(default_factory=dict)
     videos: dict[str, str] = field(default_factory=dict)
+    saliency: dict[str, FloatArray] = field(default_factory=dict)
+    pred_saliency: dict[str, FloatArray] = field(default_factory=dict)
+    unknown: list[str] = field(default_factory=list)
+    moments: bool = True
+    highlights: bool = False
 
 
-def _jsonl(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
+def _jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]:
     name = str(path)
     p = Path(path)
     if not p.exists():
@@ -63,126 +86,339 @@ def _jsonl(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
         except json.JSONDecodeError as exc:
             raise InputError(name, f"is not a JSON object ({exc.msg}); expected one JSON object per line",
                              line=number, text=line[:200]) from None
+        except RecursionError:
+            raise InputError(name, "is nested too deeply to read; expected one flat JSON object per line",
+                             line=number, text=line[:200]) from None
         if not isinstance(value, dict) or "qid" not in value:
             raise InputError(name, "expected a JSON object with a 'qid'", line=number, text=line[:200])
-        rows.append((number, value))
+        rows.append((number, line, value))
     if not rows:
         raise InputError(name, "has no data lines; expected JSON Lines")
     return rows
 
 
-def _windows(value: Any, width: int, path: str, number: int, key: str) -> FloatArray:
+def _number(x: Any) -> bool:
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        return False
     try:
-        arr = np.asarray(value, dtype=np.float64).reshape(-1, width)
-    except (TypeError, ValueError):
-        raise InputError(path, f"'{key}' must be a list of [start, end{', score' if width == 3 else ''}] lists",
-                         line=number, text=json.dumps(value)[:200]) from None
-    if arr.size and (not np.isfinite(arr).all() or (arr[:, 1] < arr[:, 0]).any() or (arr[:, 0] < 0).any()):
-        raise InputError(path, f"'{key}' has a window with a non-finite or negative time, or end < start",
-                         line=number, text=json.dumps(value)[:200])
-    return arr
+        return math.isfinite(float(x))
+    except OverflowError:  # an integer beyond the float range
+        return False
+
+
+def _windows(value: Any, width: int, path: str, number: int, text: str, key: str) -> FloatArray:
+    shape = "[start, end, score]" if width == 3 else "[start, end]"
+    if not isinstance(value, list):
+        raise InputError(path, f"'{key}' must be a list of {shape} lists", line=number, text=text[:200])
+    for w in value:
+        if not (isinstance(w, list) and len(w) == width and all(_number(x) for x in w)):
+            raise InputError(path, f"'{key}' has the window {json.dumps(w)[:80]}; expected every window as "
+                                   f"{shape} with {width} finite numbers", line=number, text=text[:200])
+        if w[1] < w[0]:
+            raise InputError(path, f"'{key}' has the window {json.dumps(w)[:80]} with end < start; expected "
+                                   "start <= end", line=number, text=text[:200])
+    return np.array(value, dtype=np.float64).reshape(-1, width)
+
+
+def _saliency(row: dict[str, Any], path: str, number: int, text: str) -> FloatArray:
+    """The official full-video score matrix: (int(duration / 2) clips, 3 annotators), zeros elsewhere."""
+    duration: Any = row.get("duration")
+    ids, scores = row.get("relevant_clip_ids"), row.get("saliency_scores")
+    if not _number(duration) or duration < CLIP_SECONDS:
+        raise InputError(path, f"'duration' is {json.dumps(duration)}; expected a number >= {CLIP_SECONDS} "
+                               "(seconds) for highlight detection", line=number, text=text[:200])
+    clips = int(duration / CLIP_SECONDS)
+    if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+        raise InputError(path, "'relevant_clip_ids' must be a list of integer clip ids for highlight detection",
+                         line=number, text=text[:200])
+    bad = [i for i in ids if not 0 <= i < clips]
+    if bad:
+        raise InputError(path, f"'relevant_clip_ids' holds {bad[0]}; expected clip ids from 0 to {clips - 1} "
+                               f"(duration {duration} s in {CLIP_SECONDS}-second clips)",
+                         line=number, text=text[:200])
+    if len(set(ids)) != len(ids):
+        raise InputError(path, "'relevant_clip_ids' names a clip twice; expected each clip once",
+                         line=number, text=text[:200])
+    if not (isinstance(scores, list) and len(scores) == len(ids)
+            and all(isinstance(s, list) and len(s) == 3 and all(_number(x) for x in s) for s in scores)):
+        raise InputError(path, f"'saliency_scores' must hold one [a, b, c] list of 3 numbers per relevant clip "
+                               f"({len(ids)} clips)", line=number, text=text[:200])
+    full = np.zeros((clips, 3))
+    if ids:
+        full[np.array(ids)] = np.array(scores)
+    return full
 
 
 def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moments:
-    """QVHighlights JSON Lines: ground truth (``relevant_windows``) and a submission
-    (``pred_relevant_windows`` of [start, end, score])."""
+    """QVHighlights JSON Lines: ground truth (``relevant_windows``; ``duration``, ``relevant_clip_ids``,
+    ``saliency_scores`` for highlights) and a submission (``pred_relevant_windows`` of
+    [start, end, score] and/or ``pred_saliency_scores``)."""
     m = Moments()
-    for number, row in _jsonl(truth_path):
+    tname, pname = str(truth_path), str(predictions_path)
+    truth_rows = _jsonl(truth_path)
+    pred_rows = _jsonl(predictions_path)
+    m.moments = any("pred_relevant_windows" in row for _, _, row in pred_rows)
+    m.highlights = any("pred_saliency_scores" in row for _, _, row in pred_rows)
+    if not (m.moments or m.highlights):
+        number, text, _ = pred_rows[0]
+        raise InputError(pname, "has neither 'pred_relevant_windows' nor 'pred_saliency_scores'; expected "
+                                "QVHighlights predictions", line=number, text=text[:200])
+    for number, text, row in truth_rows:
         qid = str(row["qid"])
-        m.truth[qid] = _windows(row.get("relevant_windows", []), 2, str(truth_path), number, "relevant_windows")
+        if qid in m.truth:
+            raise InputError(tname, f"query {qid} appears twice; expected one line per query",
+                             line=number, text=text[:200])
+        m.truth[qid] = _windows(row.get("relevant_windows", []), 2, tname, number, text, "relevant_windows")
         m.videos[qid] = str(row.get("vid", ""))
-    for number, row in _jsonl(predictions_path):
+        if m.highlights:
+            m.saliency[qid] = _saliency(row, tname, number, text)
+    for number, text, row in pred_rows:
         qid = str(row["qid"])
-        if qid in m.predictions:
-            raise InputError(str(predictions_path), f"query {qid} appears twice; expected one line per query",
-                             line=number, text=json.dumps(row)[:200])
-        m.predictions[qid] = _windows(row.get("pred_relevant_windows", []), 3, str(predictions_path), number,
-                                      "pred_relevant_windows")
+        if qid in m.predictions or qid in m.pred_saliency:
+            raise InputError(pname, f"query {qid} appears twice; expected one line per query",
+                             line=number, text=text[:200])
+        if qid not in m.truth:
+            m.unknown.append(qid)
+        if m.moments:
+            m.predictions[qid] = _windows(row.get("pred_relevant_windows", []), 3, pname, number, text,
+                                          "pred_relevant_windows")
+        if m.highlights:
+            scores = row.get("pred_saliency_scores")
+            if not (isinstance(scores, list) and scores and all(_number(x) for x in scores)):
+                raise InputError(pname, "'pred_saliency_scores' must be a non-empty list of finite numbers, one "
+                                        f"per {CLIP_SECONDS}-second clip (other lines have it)",
+                                 line=number, text=text[:200])
+            m.pred_saliency[qid] = np.array(scores)
     return m
 
 
 def iou_matrix(a: FloatArray, b: FloatArray) -> FloatArray:
-    """IoU of every window in ``a`` against every window in ``b`` (hull as denominator)."""
+    """Hull-form IoU of every window in ``a`` against every window in ``b`` (0 for an empty hull);
+    the official R1 form."""
     inter = np.maximum(0.0, np.minimum(a[:, None, 1], b[None, :, 1]) - np.maximum(a[:, None, 0], b[None, :, 0]))
     hull = np.maximum(a[:, None, 1], b[None, :, 1]) - np.minimum(a[:, None, 0], b[None, :, 0])
     return np.asarray(np.divide(inter, hull, out=np.zeros_like(inter), where=hull != 0), dtype=np.float64)
 
 
-def average_precision(truth: FloatArray, predictions: FloatArray, threshold: float, top: int = 10) -> float:
-    """Interpolated AP of one query's predictions at an IoU threshold (the official matching)."""
+def union_iou_matrix(a: FloatArray, b: FloatArray) -> FloatArray:
+    """IoU as overlap / (len1 + len2 - overlap), the official mAP form (NaN for two empty windows,
+    which the official matching counts as a hit)."""
+    areas1 = a[:, 1] - a[:, 0]
+    areas2 = b[:, 1] - b[:, 0]
+    inter = np.clip(np.minimum(a[:, None, 1], b[None, :, 1]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
+    union = areas1[:, None] + areas2[None, :] - inter
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(inter / union, dtype=np.float64)
+
+
+def average_precisions(truth: FloatArray, predictions: FloatArray,
+                       thresholds: tuple[float, ...] = THRESHOLDS, top: int = TOP_PREDICTIONS) -> FloatArray:
+    """Interpolated AP of one query's predictions at each IoU threshold (the official matching)."""
+    ap = np.zeros(len(thresholds))
     preds = predictions[:top]
-    if len(preds) == 0 or len(truth) == 0:
-        return 0.0
+    if len(preds) == 0:
+        return ap
     preds = preds[np.argsort(-preds[:, 2], kind="stable")]
-    ious = iou_matrix(preds[:, :2], truth)
-    locked = np.zeros(len(truth), dtype=bool)
-    tp = np.zeros(len(preds))
+    tp = np.zeros((len(thresholds), len(preds)))
+    fp = np.zeros((len(thresholds), len(preds)))
+    locked = np.zeros((len(thresholds), len(truth)), dtype=bool)
+    all_ious = union_iou_matrix(preds[:, :2], truth)
     for i in range(len(preds)):
-        for j in np.argsort(ious[i], kind="stable")[::-1]:
-            if ious[i, j] < threshold:
+        if len(truth) == 0:
+            fp[:, i] = 1
+            continue
+        ious = all_ious[i]
+        order = ious.argsort()[::-1]  # numpy's default sort, as the official
+        for t, threshold in enumerate(thresholds):
+            for j in order:
+                if ious[j] < threshold:
+                    break
+                if locked[t, j]:
+                    continue
+                tp[t, i] = 1
+                locked[t, j] = True
                 break
-            if not locked[j]:
-                locked[j] = True
-                tp[i] = 1.0
-                break
-    tp_cum = np.cumsum(tp)
-    precision = tp_cum / np.arange(1, len(preds) + 1)
-    recall = tp_cum / len(truth)
-    mp = np.concatenate([[0.0], precision, [0.0]])
-    mr = np.concatenate([[0.0], recall, [1.0]])
-    for i in range(len(mp) - 2, -1, -1):
-        mp[i] = max(mp[i], mp[i + 1])
-    idx = np.flatnonzero(mr[1:] != mr[:-1]) + 1
+            if tp[t, i] == 0:
+                fp[t, i] = 1
+    tp_cum = np.cumsum(tp, axis=1).astype(float)
+    fp_cum = np.cumsum(fp, axis=1).astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        recall = tp_cum / float(len(truth))
+    precision = tp_cum / (tp_cum + fp_cum)
+    for t in range(len(thresholds)):
+        ap[t] = _voc_ap(precision[t], recall[t])
+    return ap
+
+
+def _voc_ap(precision: FloatArray, recall: FloatArray) -> float:
+    mp = np.zeros(len(precision) + 2)
+    mp[1:-1] = precision
+    mr = np.zeros(len(recall) + 2)
+    mr[1:-1] = recall
+    mr[-1] = 1
+    mp = np.maximum.accumulate(mp[::-1])[::-1]  # the envelope from the right
+    idx = np.where(mr[1::] != mr[0:-1])[0] + 1
     return float(np.sum((mr[idx] - mr[idx - 1]) * mp[idx]))
 
 
+def average_precision(truth: FloatArray, predictions: FloatArray, threshold: float,
+                      top: int = TOP_PREDICTIONS) -> float:
+    """Interpolated AP of one query's predictions at one IoU threshold."""
+    return float(average_precisions(truth, predictions, (threshold,), top)[0])
+
+
+def r1_iou(truth: FloatArray, predictions: FloatArray) -> float:
+    """The official R1 IoU: the first listed prediction against the ground-truth window of highest
+    mAP-form IoU (first on ties), measured in the hull form; 0 without prediction or truth."""
+    if len(predictions) == 0 or len(truth) == 0:
+        return 0.0
+    first = predictions[:1, :2]
+    best = int(np.argmax(union_iou_matrix(first, truth)[0]))
+    return float(iou_matrix(first, truth[best:best + 1])[0, 0])
+
+
 def recall_at(truth: FloatArray, predictions: FloatArray, threshold: float, k: int = 1) -> float:
-    """1 when one of the first k listed predictions has IoU >= threshold with a ground-truth window."""
+    """1 when a hit at ``threshold``: R1 as the official (see ``r1_iou``); for k > 1, any of the first
+    k listed predictions with hull IoU >= threshold against any ground-truth window."""
+    if k == 1:
+        return float(r1_iou(truth, predictions) >= threshold)
     if len(predictions) == 0 or len(truth) == 0:
         return 0.0
     return float((iou_matrix(predictions[:k, :2], truth).max(axis=1) >= threshold).any())
 
 
 def top1_iou(truth: FloatArray, predictions: FloatArray) -> float:
-    """IoU of the first listed prediction with its best ground-truth window (0 without prediction)."""
+    """Hull IoU of the first listed prediction with its best ground-truth window (0 without prediction)."""
     if len(predictions) == 0 or len(truth) == 0:
         return 0.0
     return float(iou_matrix(predictions[:1, :2], truth).max())
 
 
-def evaluate_moments(m: Moments) -> dict[str, Any]:
-    """The official metric layout (values x 100, two decimals) per bucket, plus R5, mIoU and notes."""
-    out: dict[str, Any] = {"brief": {}}
-    missing = sorted(q for q in m.truth if q not in m.predictions or len(m.predictions[q]) == 0)
-    for name, (lo, hi) in BUCKETS.items():
-        truth = {q: w for q, w in m.truth.items()}
-        if name != "full":
-            truth = {q: w[(w[:, 1] - w[:, 0] > lo) & (w[:, 1] - w[:, 0] <= hi)] for q, w in truth.items()}
-            truth = {q: w for q, w in truth.items() if len(w)}
-        queries = sorted(truth)
-        empty = np.zeros((0, 3))
-        preds = {q: m.predictions.get(q, empty) for q in queries}
-        ap = {t: [average_precision(truth[q], preds[q], t) for q in queries] for t in THRESHOLDS}
-        maps = {str(t): _pct(np.mean(ap[t]) if queries else 0.0) for t in THRESHOLDS}
-        maps["average"] = _pct(np.mean([np.mean(ap[t]) for t in THRESHOLDS]) if queries else 0.0)
-        r1 = {str(t): _pct(np.mean([recall_at(truth[q], preds[q], t) for q in queries]) if queries else 0.0)
-              for t in THRESHOLDS}
-        r5 = {str(t): _pct(np.mean([recall_at(truth[q], preds[q], t, 5) for q in queries]) if queries else 0.0)
-              for t in (0.5, 0.7)}
-        miou = _pct(np.mean([top1_iou(truth[q], preds[q]) for q in queries]) if queries else 0.0)
-        out[name] = {"MR-mAP": maps, "MR-R1": r1, "MR-R5": r5, "MR-mIoU": miou, "queries": len(queries)}
-        out["brief"][f"MR-{name}-mAP"] = maps["average"]
-    full = out["full"]
-    out["brief"] = {"MR-full-R1@0.5": full["MR-R1"]["0.5"], "MR-full-R1@0.7": full["MR-R1"]["0.7"],
-                    "MR-full-mAP": full["MR-mAP"]["average"], "MR-full-mAP@0.5": full["MR-mAP"]["0.5"],
-                    "MR-full-mAP@0.75": full["MR-mAP"]["0.75"], "MR-long-mAP": out["long"]["MR-mAP"]["average"],
-                    "MR-middle-mAP": out["middle"]["MR-mAP"]["average"],
-                    "MR-short-mAP": out["short"]["MR-mAP"]["average"], "MR-full-mIoU": full["MR-mIoU"]}
-    out["notes"] = [f"{len(missing)} queries have no prediction and score 0 (the official evaluator leaves "
-                    f"them out of mAP)" if missing else "every query has predictions",
-                    "equal scores keep the submission's order (deterministic)"]
+def highlight_ap(y_true: FloatArray, y_score: npt.NDArray[Any]) -> float:
+    """Interpolated AP of binary clip labels ranked by predicted score (the official ``get_ap``:
+    0 when no clip is positive, 1 when all are)."""
+    if len(y_score) > len(y_true):
+        y_score = y_score[:len(y_true)]
+    elif len(y_score) < len(y_true):
+        padded = np.zeros(len(y_true))
+        padded[:len(y_score)] = y_score
+        y_score = padded
+    if len(set(y_true.tolist())) == 1:
+        return 0.0 if y_true[0] == 0 else 1.0
+    # precision and recall at each distinct score, highest score first, as scikit-learn computes them
+    order = np.argsort(y_score, kind="mergesort")[::-1]
+    ranked_score, ranked_true = y_score[order], y_true[order]
+    cut = np.r_[np.where(np.diff(ranked_score))[0], ranked_true.size - 1]
+    tps = np.cumsum(ranked_true == 1, dtype=np.float64)[cut]
+    fps = 1 + cut - tps
+    precision = np.ones(len(tps) + 1)
+    precision[:-1] = (tps / (tps + fps))[::-1]
+    recall = np.zeros(len(tps) + 1)
+    recall[:-1] = (tps / tps[-1])[::-1]
+    recall = recall.astype(np.float32)
+    precision = np.maximum.accumulate(precision)  # the envelope from the left, as get_ap
+    return float(np.mean(precision[np.where(np.diff(recall))]))
+
+
+def _pct(value: float | np.floating[Any]) -> float | None:
+    return None if math.isnan(float(value)) else float(f"{100 * value:.2f}")
+
+
+def _evaluate_highlights(m: Moments, queries: list[str]) -> dict[str, dict[str, float | None]]:
+    out: dict[str, dict[str, float | None]] = {}
+    for name, minimum in SALIENCY_LEVELS.items():
+        hit = np.zeros((len(queries), 3))
+        ap = np.zeros((len(queries), 3))
+        for n, q in enumerate(queries):
+            if q not in m.pred_saliency:
+                continue  # no prediction: 0
+            binary = (m.saliency[q] >= minimum).astype(float)
+            scores = m.pred_saliency[q]
+            top = int(np.argmax(scores))
+            if top < len(binary):
+                hit[n] = binary[top]
+            for a in range(3):
+                ap[n, a] = highlight_ap(binary[:, a], scores)
+        out[f"HL-min-{name}"] = {"HL-mAP": _pct(np.mean(ap)) if queries else None,
+                                 "HL-Hit1": _pct(np.mean(np.max(hit, 1))) if queries else None}
     return out
 
 
-def _pct(value: float | np.floating[Any]) -> float:
-    return float(f"{100 * float(value):.2f}") if not math.isnan(float(value)) else 0.0
+def _evaluate_bucket(m: Moments, truth: dict[str, FloatArray], order: list[str]) -> dict[str, Any]:
+    """One bucket's MR figures over ``order`` (queries with predictions first, in the file's order)."""
+    if not order:
+        maps: dict[str, float | None] = {str(t): None for t in THRESHOLDS}
+        maps["average"] = None
+        return {"MR-mAP": maps, "MR-R1": {str(t): None for t in THRESHOLDS},
+                "MR-R5": {"0.5": None, "0.7": None}, "MR-mIoU": None, "queries": 0}
+    empty = np.zeros((0, 3))
+    preds = {q: m.predictions.get(q, empty) for q in order}
+    ap_array = np.array([average_precisions(truth[q], preds[q]) for q in order])
+    ap_thds = ap_array.mean(0)
+    maps = {str(t): _pct(v) for t, v in zip(THRESHOLDS, ap_thds, strict=True)}
+    maps["average"] = _pct(np.mean(ap_thds))
+    r1_ious = np.array([r1_iou(truth[q], preds[q]) for q in order])
+    r1 = {str(t): _pct(np.mean(r1_ious >= t)) for t in THRESHOLDS}
+    r5 = {str(t): _pct(np.mean([recall_at(truth[q], preds[q], t, 5) for q in order])) for t in (0.5, 0.7)}
+    miou = _pct(np.mean([top1_iou(truth[q], preds[q]) for q in order]))
+    return {"MR-mAP": maps, "MR-R1": r1, "MR-R5": r5, "MR-mIoU": miou, "queries": len(order)}
+
+
+def evaluate_moments(m: Moments) -> dict[str, Any]:
+    """The official output (``brief``, ``HL-min-*``, buckets; values x 100, two decimals), segeval's
+    additions (MR-R5, MR-mIoU, query counts) and notes on what differs from the official run."""
+    notes: list[str] = []
+    listed = [q for q in (m.predictions if m.moments else m.pred_saliency) if q in m.truth]  # file order
+    no_truth = [q for q in m.truth if len(m.truth[q]) == 0]
+    if m.moments and no_truth:
+        notes.append(f"{len(no_truth)} ground-truth queries have no relevant window (e.g. {no_truth[0]}) and are "
+                     "left out of MR; the official evaluator stops on them")
+    mr_order = [q for q in listed if len(m.predictions[q]) and len(m.truth[q])] if m.moments else []
+    scored = set(mr_order)
+    mr_missing = [q for q in m.truth if len(m.truth[q]) and q not in scored]
+    hl_missing = [q for q in m.truth if q not in set(listed)]
+    if m.moments and mr_missing:
+        notes.append(f"{len(mr_missing)} ground-truth queries have no predicted window (e.g. {mr_missing[0]}) and "
+                     "score 0 in MR; the official evaluator refuses such a submission")
+    if m.highlights and hl_missing:
+        notes.append(f"{len(hl_missing)} ground-truth queries have no pred_saliency_scores (e.g. {hl_missing[0]}) "
+                     "and score 0 in HL; the official evaluator refuses such a submission")
+    if m.unknown:
+        notes.append(f"{len(m.unknown)} predicted queries are not in the ground truth (e.g. {m.unknown[0]}) and "
+                     "are ignored; the official evaluator refuses such a submission")
+    order = mr_order + mr_missing  # the official averages in the submission's order
+    buckets: dict[str, Any] = {}
+    if m.moments:
+        for name, (lo, hi) in BUCKETS.items():
+            truth = m.truth
+            if name != "full":
+                cut = {q: w[(w[:, 1] - w[:, 0] > lo) & (w[:, 1] - w[:, 0] <= hi)] for q, w in truth.items()}
+                truth = {q: w for q, w in cut.items() if len(w)}
+            buckets[name] = _evaluate_bucket(m, truth, [q for q in order if q in truth])
+            if not buckets[name]["queries"]:
+                notes.append(f"no ground-truth window falls in the {name} bucket {_range(lo, hi)}: its figures are "
+                             "null (the official evaluator stops here)")
+    highlights = _evaluate_highlights(m, listed + hl_missing) if m.highlights else {}
+    brief: dict[str, float | None] = {}
+    if m.moments:
+        full = buckets["full"]
+        official = {"MR-full-mAP": full["MR-mAP"]["average"], "MR-full-mAP@0.5": full["MR-mAP"]["0.5"],
+                    "MR-full-mAP@0.75": full["MR-mAP"]["0.75"],
+                    "MR-short-mAP": buckets["short"]["MR-mAP"]["average"],
+                    "MR-middle-mAP": buckets["middle"]["MR-mAP"]["average"],
+                    "MR-long-mAP": buckets["long"]["MR-mAP"]["average"],
+                    "MR-full-R1@0.5": full["MR-R1"]["0.5"], "MR-full-R1@0.7": full["MR-R1"]["0.7"]}
+        brief.update(sorted(official.items()))
+    for level, values in highlights.items():
+        for key, value in values.items():
+            brief[f"{level}-{key.split('-')[1]}"] = value
+    if m.moments:
+        brief["MR-full-mIoU"] = buckets["full"]["MR-mIoU"]
+    out: dict[str, Any] = {"brief": brief}
+    out.update(sorted({**highlights, **buckets}.items()))
+    out["notes"] = notes
+    return out
+
+
+def _range(lo: float, hi: float) -> str:
+    return f"({lo:g}, {hi:g}] s"
