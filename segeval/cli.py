@@ -57,7 +57,7 @@ ToleranceOpt = Annotated[int, typer.Option(
 ItemsOpt = Annotated[str | None, typer.Option(
     "--items", "-i", metavar="Q1,Q2", help="Comma-separated query ids to evaluate (default: all).")]
 
-# the engine options of eval and compare (checked by segeval.batch.check_engine)
+# the engine options of eval and compare (checked by segeval.engines.runs.check_engine)
 JobsOpt = Annotated[int | None, typer.Option(
     "--jobs", "-j", metavar="N", help="Processes for several runs (default: all cores); the output does not "
                                       "depend on it.")]
@@ -165,7 +165,7 @@ def eval_(
     """trec_eval's measures and flags, on document runs and (through an adapter) on segment runs."""
     from functools import partial
 
-    from segeval.batch import check_engine, evaluate_many, expand_runs
+    from segeval.engines.runs import check_engine, evaluate_many, expand_runs
     from segeval.errors import InputError, check_choice
     from segeval.read import read_qrels
     from segeval.validate import validate_qrels
@@ -278,8 +278,8 @@ def compare(
 ) -> None:
     """One table of runs x measures, each run against the baseline: difference, 95% interval, p-value.
     Runs may be files, globs or directories; --jobs, --memory and --engine work as for eval."""
-    from segeval.batch import check_engine, expand_runs
-    from segeval.compare import FORMATS, compare_runs, render
+    from segeval.analysis.compare import FORMATS, compare_runs, render
+    from segeval.engines.runs import check_engine, expand_runs
     from segeval.errors import check_choice
 
     check_choice("output", output, FORMATS)
@@ -310,8 +310,8 @@ def correlate_command(
     tau_AP, swapped pairs and the RMS error of the scores."""
     import json
 
-    from segeval import correlate as C
-    from segeval.batch import expand_runs
+    from segeval.analysis import correlate as C
+    from segeval.engines.runs import expand_runs
     from segeval.pipeline import evaluate
 
     runs = expand_runs(runs)
@@ -355,7 +355,7 @@ def report(
 
 
 def _runs_by_name(runs: list[str], time_format: str = "mmss") -> dict[str, Any]:
-    from segeval.batch import expand_runs, run_names
+    from segeval.engines.runs import expand_runs, run_names
     from segeval.read import read_run
     from segeval.validate import validate_run
 
@@ -371,8 +371,8 @@ def _run_aliases(name: str) -> tuple[str, str]:
 
 def _groups_for(path: str, names: Any) -> tuple[dict[str, str], dict[str, str]]:
     """Group and type of each run file, named in the groups file by file name or by its stem."""
+    from segeval.analysis.pool import read_groups
     from segeval.errors import InputError
-    from segeval.pool import read_groups
 
     lines: dict[str, tuple[int, str]] = {}
     group_of, type_of = read_groups(path, lines)
@@ -408,7 +408,7 @@ def pool_command(
 ) -> None:
     """Judged items (documents, or qrels segments) each run and group put in its top D, and each group's
     unique contribution."""
-    from segeval.pool import contributions
+    from segeval.analysis.pool import contributions
     from segeval.read import read_qrels
     from segeval.validate import validate_qrels
 
@@ -440,7 +440,7 @@ def pool_bias_command(
 ) -> None:
     """Leave-one-group-out: how each measure's ranking moves when a group's unique judgements go (rms_error: the
     left-out runs' scores; rms_error_all: every run's score in every experiment)."""
-    from segeval.pool import DEFAULT_MEASURES, leave_one_out
+    from segeval.analysis.pool import DEFAULT_MEASURES, leave_one_out
     from segeval.read import read_qrels
     from segeval.validate import validate_qrels
 
@@ -484,8 +484,8 @@ def incompleteness_command(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")] = False,
 ) -> None:
     """Random reductions of the qrels: mean score and Kendall's tau with the full qrels per fraction."""
+    from segeval.analysis.pool import DEFAULT_MEASURES, incompleteness
     from segeval.errors import ParameterError
-    from segeval.pool import DEFAULT_MEASURES, incompleteness
     from segeval.read import read_qrels
     from segeval.validate import validate_qrels
 
@@ -500,7 +500,7 @@ def incompleteness_command(
     for r in table.itertuples(index=False):
         print(f"{r.measure}\t{r.fraction:g}\t{r.mean_score:.4f}\t{r.kendall_tau:.4f}\t{r.min_kendall_tau:.4f}")
     if plot:
-        from segeval.plot.compare import incompleteness as figure
+        from segeval.viz.compare import incompleteness as figure
 
         figure(table, plot)
         print(f"wrote {plot}", file=sys.stderr)
@@ -536,7 +536,7 @@ def complete_qrels_command(
 ) -> None:
     """Label the unjudged items in the runs' top D with a classifier trained on the judged ones (Büttcher et
     al. 2007); predicted lines are marked 'predicted:CLASSIFIER' in an extra last field, the others 'human'."""
-    from segeval.complete import complete_qrels, read_texts
+    from segeval.analysis.complete import complete_qrels, read_texts
     from segeval.read import SOURCE_HUMAN, read_bytes, read_qrels
     from segeval.validate import is_documents, validate_qrels
 
@@ -587,7 +587,7 @@ def moment_retrieval(
     HL mAP and Hit1), plus mIoU and R5."""
     import json
 
-    from segeval.moments import evaluate_moments, read_moments
+    from segeval.analysis.moments import evaluate_moments, read_moments
 
     if output not in ("brief", "json"):
         raise SegevalError(f"--output {output!r}: expected brief or json")
@@ -615,9 +615,9 @@ def show(
     from segeval.pipeline import make_adapter
     from segeval.prepare import default_order, prepare
     from segeval.read import read_qrels, read_run
-    from segeval.show import adapt_one, render
-    from segeval.show import explain as explain_text
     from segeval.validate import is_documents, validate_qrels, validate_run
+    from segeval.viz.show import adapt_one, render
+    from segeval.viz.show import explain as explain_text
 
     if output is None and not explain:
         raise SegevalError("Nothing to do: give -o FILE.png|svg|html and/or --explain.")
@@ -652,11 +652,11 @@ def plot_adr_command(
     """The dynamic recall curve of one query and the number of retrieved ground-truth items."""
     from segeval.adapt import ExactAdapter
     from segeval.pipeline import make_adapter
-    from segeval.plot import check_output
-    from segeval.plot.adr import plot_adr
     from segeval.prepare import default_order, prepare
     from segeval.read import read_qrels, read_run
     from segeval.validate import is_documents, validate_qrels, validate_run
+    from segeval.viz import check_output
+    from segeval.viz.adr import plot_adr
 
     check_output(output)
     q = validate_qrels(read_qrels(qrels, time_format=time_format))
@@ -671,7 +671,7 @@ def plot_adr_command(
 
 
 def _per_query(qrels: str, runs: list[str], names: list[str], adapter: str | None) -> dict[str, object]:
-    from segeval.batch import run_names
+    from segeval.engines.runs import run_names
     from segeval.pipeline import evaluate
 
     return {label: evaluate(qrels, r, names, adapter=adapter, missing_queries="zero")
@@ -683,8 +683,8 @@ def plot_pr(qrels: QrelsArg, runs: Annotated[list[str], typer.Argument(metavar="
             output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg")],
             adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME")] = None) -> None:
     """Interpolated precision-recall curves (11 points), one per run."""
-    from segeval.plot import check_output
-    from segeval.plot.compare import pr_curves
+    from segeval.viz import check_output
+    from segeval.viz.compare import pr_curves
 
     check_output(output)
     evs = _per_query(qrels, runs, ["iprec_at_recall"], adapter)
@@ -697,8 +697,8 @@ def plot_diff(qrels: QrelsArg, run_a: RunArg, run_b: RunArg,
               measure: Annotated[str, typer.Option("--measure", "-m", metavar="NAME")] = "map",
               adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME")] = None) -> None:
     """Per-query difference of one measure between two runs (B - A), sorted."""
-    from segeval.plot import check_output
-    from segeval.plot.compare import difference_bars
+    from segeval.viz import check_output
+    from segeval.viz.compare import difference_bars
 
     check_output(output)
     from segeval.pipeline import evaluate
@@ -715,8 +715,8 @@ def plot_dist(qrels: QrelsArg, runs: Annotated[list[str], typer.Argument(metavar
               measure: Annotated[str, typer.Option("--measure", "-m", metavar="NAME")] = "map",
               adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME")] = None) -> None:
     """Distribution of per-query scores, one box per run."""
-    from segeval.plot import check_output
-    from segeval.plot.compare import distributions
+    from segeval.viz import check_output
+    from segeval.viz.compare import distributions
 
     check_output(output)
     evs: dict[str, Any] = _per_query(qrels, runs, [measure], adapter)

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from segeval import correlate as C
-from segeval.stats import bootstrap_ci, correct, exact_randomization, p_value
+from segeval.analysis import correlate as C
+from segeval.analysis.stats import bootstrap_ci, correct, exact_randomization, p_value
 from tests.conftest import FIXTURES, run_cli
 
 # Baeza-Yates & Ribeiro-Neto, chapter 4: positions of ten documents in rankings R1 and R2
@@ -103,7 +103,7 @@ RUNS = [str(FIXTURES / "gen_linking.qrels"), str(FIXTURES / "gen_linking.run")]
 
 
 def test_compare_with_itself_and_formats(tmp_path: object) -> None:
-    from segeval.compare import compare_runs, render
+    from segeval.analysis.compare import compare_runs, render
 
     # the same run twice (API): differences 0, p = 1, nothing significant
     result = compare_runs(RUNS[0], [RUNS[1], RUNS[1]], ["map"], permutations=500)

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from segeval.complete import (
+from segeval.analysis.complete import (
     Texts,
     Vocabulary,
     complete_qrels,
@@ -20,7 +20,7 @@ from segeval.complete import (
     tokenize,
     unjudged_top,
 )
-from segeval.correlate import kendall_tau_ties_agree
+from segeval.analysis.correlate import kendall_tau_ties_agree
 from segeval.errors import InputError, ParameterError
 from segeval.pipeline import evaluate
 from segeval.read import format_time, parse_hms, parse_mmss, parse_seconds, predicted_mask, read_qrels, read_run
@@ -283,7 +283,7 @@ def test_completion_raises_kendall_tau_against_the_full_truth(seed: int, tmp_pat
 def test_the_readme_walk_through_prints_what_the_readme_says(tmp_path: Path) -> None:
     """Runs the README walk-through (seed 0, --hard, pool without G3 and G4) and finds its numbers in the README."""
     pytest.importorskip("sklearn")
-    from segeval.pool import leave_one_out, read_groups
+    from segeval.analysis.pool import leave_one_out, read_groups
     from tests.conftest import ROOT
 
     readme = (ROOT / "README.md").read_text()

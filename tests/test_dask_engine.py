@@ -84,7 +84,7 @@ def test_dask_starts_a_local_cluster_without_an_address(runs: dict[str, list[str
 
 
 def test_unreachable_scheduler_and_bad_options(runs: dict[str, list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
-    from segeval import dask_engine
+    from segeval.engines import dask as dask_engine
 
     monkeypatch.setattr(dask_engine, "CONNECT_TIMEOUT", "0.5s")
     code, out, err = run_cli("eval", runs["trec_qrels"][0], runs["trec"][0], "--engine", "dask",
@@ -106,7 +106,7 @@ def test_missing_dask_is_explained(runs: dict[str, list[str]], monkeypatch: pyte
 
 
 def test_dask_is_not_imported_at_startup() -> None:
-    code = ("import sys, segeval, segeval.cli, segeval.batch, segeval.chunked; "
+    code = ("import sys, segeval, segeval.cli, segeval.engines.runs, segeval.engines.chunked; "
             "sys.exit(any(m == 'dask' or m.startswith(('dask.', 'distributed')) for m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
 

@@ -79,7 +79,7 @@ def test_input_errors_survive_pickling() -> None:
 def test_progress_line_only_on_a_terminal() -> None:
     import io
 
-    from segeval.progress import Progress
+    from segeval.engines.progress import Progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -110,7 +110,7 @@ def test_compare_stops_at_the_first_bad_run_with_any_engine(runs: Path) -> None:
 
 
 def test_evaluate_runs_gives_the_same_evaluations_with_every_engine(runs: Path) -> None:
-    from segeval.batch import evaluate_runs, expand_runs
+    from segeval.engines.runs import evaluate_runs, expand_runs
     from segeval.read import read_qrels
     from segeval.validate import validate_qrels
 

@@ -9,8 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from segeval.errors import InputError
-from segeval.moments import (
+from segeval.analysis.moments import (
     SALIENCY_LEVELS,
     THRESHOLDS,
     Moments,
@@ -23,6 +22,7 @@ from segeval.moments import (
     read_moments,
     recall_at,
 )
+from segeval.errors import InputError
 from tests.conftest import FIXTURES, ROOT, run_cli, shared
 from tests.timeline import spans
 

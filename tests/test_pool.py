@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from segeval.analysis.pool import contributions, leave_one_out
 from segeval.errors import ParameterError
-from segeval.pool import contributions, leave_one_out
 from segeval.read import read_qrels, read_run
 from tests.conftest import run_cli, shared
 
@@ -117,7 +117,7 @@ def test_segment_items_are_the_qrels_segments_the_adapter_matched(tmp_path: Path
 def test_reduce_qrels_keeps_round_half_up_of_each_query_and_at_least_one(tmp_path: Path) -> None:
     import numpy as np
 
-    from segeval.pool import reduce_qrels
+    from segeval.analysis.pool import reduce_qrels
 
     text = "".join(f"q1 0 d{i} {i % 2}\n" for i in range(5)) + "q2 0 e1 1\nq2 0 e2 0\n"
     qrels = read_qrels(written(tmp_path, "q", text))
@@ -135,7 +135,7 @@ def written(tmp_path: Path, name: str, text: str) -> Path:
 
 
 def test_incompleteness_scores_and_tau(tmp_path: Path) -> None:
-    from segeval.pool import incompleteness
+    from segeval.analysis.pool import incompleteness
 
     qrels = read_qrels(written(tmp_path, "q", "q1 0 d1 1\nq1 0 d2 1\nq1 0 d3 0\n"))
     runs = {"X": read_run(written(tmp_path, "X", "q1 Q0 d1 1 2 X\nq1 Q0 d2 2 1 X\n")),
@@ -169,7 +169,7 @@ def test_incompleteness_command(files: tuple[Path, dict[str, Path], Path], tmp_p
 
 def test_incompleteness_on_the_mediaeval_2014_search_runs_shows_the_papers_effect() -> None:
     """CI only: the README's figures; P_10 and MAP fall as the qrels shrink while bpref rises (section 5.1)."""
-    from segeval.pool import incompleteness
+    from segeval.analysis.pool import incompleteness
 
     names = ["180-60-over", "600-200-noover", "galuskacova-over", "me14sh_UT-HMI2014_S_1_Sh_U_N"]
     runs = {n: read_run(shared("mediaeval", f"{n}.txt.gz")) for n in names}
@@ -195,7 +195,7 @@ def test_bias_experiments_draw_progress_only_on_a_terminal(files: tuple[Path, di
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
-    from segeval.pool import incompleteness
+    from segeval.analysis.pool import incompleteness
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:
@@ -222,7 +222,7 @@ def test_bias_experiments_draw_progress_only_on_a_terminal(files: tuple[Path, di
 
 
 def test_tied_runs_share_a_rank() -> None:
-    from segeval.pool import ranks
+    from segeval.analysis.pool import ranks
 
     # 1 + runs strictly better: c (0.7) 1; a, b (0.5) both 2; d 4 -- not 2, 3 by name
     assert ranks({"b": 0.5, "a": 0.5, "c": 0.7, "d": 0.1}) == {"a": 2, "b": 2, "c": 1, "d": 4}
@@ -247,7 +247,7 @@ def test_a_tie_forming_is_not_a_move(tmp_path: Path) -> None:
 
 
 def test_rms_is_equation_3() -> None:
-    from segeval.pool import rms
+    from segeval.analysis.pool import rms
 
     # old (0.3, 0.5, 0.2), new (0.2, 0.5, 0.4): sqrt((0.01 + 0 + 0.04) / 3)
     assert rms([0.2 - 0.3, 0.5 - 0.5, 0.4 - 0.2]) == pytest.approx(math.sqrt(0.05 / 3))

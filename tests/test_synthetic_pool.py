@@ -9,7 +9,7 @@ from types import ModuleType
 
 import pytest
 
-from segeval.pool import leave_one_out
+from segeval.analysis.pool import leave_one_out
 from segeval.read import read_qrels, read_run
 from tests.conftest import ROOT
 

@@ -11,7 +11,7 @@ import html
 from collections.abc import Sequence
 from pathlib import Path
 
-from segeval.compare import Comparison, compare_runs
+from segeval.analysis.compare import Comparison, compare_runs
 
 SCRIPT = """
 window.addEventListener('error', function (e) {
@@ -78,8 +78,8 @@ def render_report(qrels: str | Path, runs: Sequence[str | Path], output: str | P
                   permutations: int = 10_000, seed: int = 0) -> Path:
     """Write the report page and return its path."""
     from segeval.pipeline import evaluate
-    from segeval.plot.compare import difference_bars, distributions, pr_curves
     from segeval.read import read_qrels
+    from segeval.viz.compare import difference_bars, distributions, pr_curves
 
     comparison = compare_runs(qrels, runs, measures, adapter=adapter, baseline=baseline, test=test,
                               correction=correction, permutations=permutations, seed=seed)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from segeval.compute import Request
+from segeval.measures.compute import Request
 from segeval.measures.registry import Format
 from segeval.pipeline import Evaluation
 

@@ -103,8 +103,8 @@ def evaluate_one(qrels: pd.DataFrame, run: str, *, evaluate_options: dict[str, A
                  lenient: bool = False, memory: str = "auto", chunk_lines: int | None = None,
                  progress: bool = False) -> Evaluated:
     """Read, validate and evaluate one run (a SegevalError becomes the result's ``error``, never an
-    exception).  ``memory``, ``chunk_lines`` and ``progress`` are :func:`segeval.chunked.evaluate_run`'s."""
-    from segeval.chunked import DEFAULT_CHUNK_LINES, evaluate_run
+    exception).  ``memory``, ``chunk_lines`` and ``progress`` are :func:`segeval.engines.chunked.evaluate_run`'s."""
+    from segeval.engines.chunked import DEFAULT_CHUNK_LINES, evaluate_run
 
     skipped: list[InputError] = []
     try:
@@ -134,7 +134,7 @@ def outcome(result: Evaluated, *, render: Callable[[Evaluation, str, int], str],
 def check_engine(jobs: int | None, memory: str, chunk_lines: int, engine: str, scheduler: str | None) -> None:
     """Check the engine options that ``eval`` and ``compare`` share (``--jobs``, ``--memory``,
     ``--chunk-lines``, ``--engine``, ``--scheduler``)."""
-    from segeval.chunked import MEMORY_POLICIES
+    from segeval.engines.chunked import MEMORY_POLICIES
 
     if jobs is not None and jobs < 1:
         raise ParameterError(f"The 'jobs' parameter must be an integer >= 1. Got {jobs} instead.")
@@ -157,15 +157,15 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, then: C
     running in the worker (it must pickle: a module-level function or a partial of one);
     ``engine="dask"`` distributes (run, query-partition) tasks on the Dask cluster at ``scheduler``
     (None: a local cluster of ``jobs`` processes), ``then`` running in this process; see
-    :mod:`segeval.dask_engine`.  ``options`` are :func:`evaluate_one`'s (the dask engine ignores
+    :mod:`segeval.engines.dask`.  ``options`` are :func:`evaluate_one`'s (the dask engine ignores
     ``memory`` and ``chunk_lines``: its workers read each run whole).  A progress line goes to
     stderr when it is a terminal (not with ``quiet``).
     """
-    from segeval.progress import Progress
+    from segeval.engines.progress import Progress
 
     check_choice("engine", engine, ENGINES)
     if engine == "dask":
-        from segeval.dask_engine import map_runs_dask
+        from segeval.engines.dask import map_runs_dask
 
         dask_options = {k: v for k, v in options.items() if k not in ("memory", "chunk_lines")}
         return map_runs_dask(qrels, runs, jobs, scheduler, then, quiet=quiet, **dask_options)

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from segeval.batch import Evaluated
+from segeval.engines.runs import Evaluated
 from segeval.errors import InputError, SegevalError
 from segeval.pipeline import evaluate_part, finish, merge_parts, plan
 from segeval.prepare import check_queries
@@ -107,9 +107,9 @@ def _part(qrels: pd.DataFrame, read: _Read, k: int, n: int, options: dict[str, A
 def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, scheduler: str | None,
                   then: Callable[[Evaluated], T], *, quiet: bool = False, evaluate_options: dict[str, Any],
                   time_format: str = "mmss", lenient: bool = False) -> list[T]:
-    """:func:`segeval.batch.map_runs` on a Dask cluster (``scheduler``: its address; None: a local
+    """:func:`segeval.engines.runs.map_runs` on a Dask cluster (``scheduler``: its address; None: a local
     cluster of ``jobs`` processes); ``then`` runs here, on each run as its partitions arrive."""
-    from segeval.progress import Progress
+    from segeval.engines.progress import Progress
 
     client, cluster = connect(scheduler, jobs)
     try:

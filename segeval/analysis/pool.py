@@ -196,9 +196,9 @@ def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
     the repeats). Every query of the full qrels is averaged. Without ``quiet``, a progress line (evaluations of
     all runs done, ETA) goes to stderr when it is a terminal.
     """
-    from segeval import correlate
+    from segeval.analysis import correlate
+    from segeval.engines.progress import Progress
     from segeval.errors import check_int
-    from segeval.progress import Progress
 
     check_int("repeats", repeats, minimum=1)
     for f in fractions:
@@ -244,10 +244,10 @@ def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
     paper's Table 2 reports the error of the left-out runs) or ``all`` (equation 3's example: all N runs
     in the pool); both are in every row. Without ``quiet``, a progress line goes to stderr when it is a
     terminal."""
-    from segeval import correlate
+    from segeval.analysis import correlate
+    from segeval.analysis.stats import p_value
+    from segeval.engines.progress import Progress
     from segeval.errors import check_choice
-    from segeval.progress import Progress
-    from segeval.stats import p_value
 
     check_choice("rms_runs", rms_runs, RMS_RUNS)
     pool = contributions(qrels, runs, depth, groups, adapter)

@@ -8,7 +8,7 @@ import numpy as np
 
 from segeval.adapt.base import Adapted
 from segeval.measures.adr import dynamic_recall, ground_truth
-from segeval.plot import _pyplot, check_output
+from segeval.viz import _pyplot, check_output
 
 
 def plot_adr(a: Adapted, query: str, output: str | Path, *, extra: int = 10) -> Path:

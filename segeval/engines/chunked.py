@@ -251,7 +251,7 @@ def evaluate_run(qrels: pd.DataFrame, path: str | Path, *, memory: str = "auto",
     malformed lines are reported to it and skipped.  With ``progress``, the chunked path draws a
     progress line (MiB read) on stderr when it is a terminal.
     """
-    from segeval.progress import Progress
+    from segeval.engines.progress import Progress
 
     check_choice("memory", memory, MEMORY_POLICIES)
     check_int("chunk_lines", chunk_lines, minimum=1)

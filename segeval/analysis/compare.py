@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from segeval.analysis.stats import bootstrap_ci, correct, p_value
 from segeval.errors import ParameterError
-from segeval.stats import bootstrap_ci, correct, p_value
 
 if TYPE_CHECKING:
     from segeval.pipeline import Evaluation
@@ -70,11 +70,11 @@ def compare_runs(
     """Evaluate every run over all qrels queries and compare each with the baseline (default: the first).
 
     ``jobs``, ``memory``, ``chunk_lines``, ``engine``, ``scheduler`` and ``quiet`` choose how the
-    runs are evaluated, as for ``segeval eval`` (:func:`segeval.batch.map_runs`); the result does not
+    runs are evaluated, as for ``segeval eval`` (:func:`segeval.engines.runs.map_runs`); the result does not
     depend on them.  ``on_note`` is given each note on how a run was read (a run not grouped by
     query read whole).  The first run (in order) that cannot be evaluated raises its error.
     """
-    from segeval.batch import check_engine, evaluate_runs, run_names
+    from segeval.engines.runs import check_engine, evaluate_runs, run_names
     from segeval.read import read_qrels
     from segeval.validate import validate_qrels
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from segeval.plot import _pyplot
+from segeval.viz import _pyplot
 
 LEVELS = [i / 10 for i in range(11)]
 

@@ -148,7 +148,7 @@ def render(data: Prepared, adapted: dict[str, Adapted], query: str, output: str 
                 f"{head}</tr></thead><tbody>{body}</tbody></table></body></html>\n")
         out.write_text(page, encoding="utf-8")
     else:
-        from segeval.plot import _pyplot
+        from segeval.viz import _pyplot
 
         _png_from_results(_pyplot(), data, adapted, query, out)
     return out

@@ -1,0 +1,1 @@
+"""Analyses over evaluated runs: statistics, comparison, correlation, pools, completion, moments."""

@@ -1,0 +1,1 @@
+"""Evaluation engines: many runs, bounded-memory chunks, Dask, progress."""
