@@ -330,6 +330,7 @@ def test_tiebreak_filler_is_a_named_measure_parameter(tmp_path: Path) -> None:
                            str(music / "run_b.txt"))
     assert code == 0
     rows = {(n.strip(), q): v for n, q, v in (line.split("\t") for line in out.splitlines())}
-    assert rows[("adr_tb", "701.001.001-1.1.1")] == "0.5833" and rows[("adr_tb_standin", "701.001.001-1.1.1")] == "0.6458"
+    assert rows[("adr_tb", "701.001.001-1.1.1")] == "0.5833"
+    assert rows[("adr_tb_standin", "701.001.001-1.1.1")] == "0.6458"
     code, _, err = run_cli("eval", "-q", "-m", "adr_tb.first", str(music / "groundtruth.txt"), str(music / "run_b.txt"))
     assert code == 2 and "The 'filler' parameter must be one of 'paper', 'standin'. Got 'first' instead." in err
