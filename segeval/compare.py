@@ -166,7 +166,8 @@ def compare_runs(
         result.notes.append(f"p-values not corrected for the {cells} comparisons (run x measure cells)")
     else:
         result.notes.append(f"{correction} correction over all {cells} run x measure cells "
-                            f"({len(names) - 1} runs x {len(columns)} measures against the baseline)")
+                            f"({_count(len(names) - 1, 'run')} x {_count(len(columns), 'measure')} against the "
+                            f"baseline)")
     if not few:
         result.notes.append(f"intervals: 95% percentile bootstrap of the mean difference ({permutations} resamples, "
                             f"seed {seed}), each at its own 95% level: not adjusted for the {cells} comparisons")
@@ -175,6 +176,10 @@ def compare_runs(
         result.cells[n][m].p = p
         result.cells[n][m].significant = p < alpha
     return result
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _cell_text(c: Cell) -> str:
@@ -186,7 +191,8 @@ def _cell_text(c: Cell) -> str:
     if c.ci is not None:
         low, high = (round(v, 4) + 0.0 for v in c.ci)
         interval = f" [{low:+.4f}, {high:+.4f}]"
-    return f"{c.mean:.4f} ({diff:+.4f}{interval} p={c.p:.4f}{'*' if c.significant else ''})"
+    p = "p<0.0001" if c.p < 0.00005 else f"p={c.p:.4f}"  # a p-value that rounds to 0 is not 0
+    return f"{c.mean:.4f} ({diff:+.4f}{interval} {p}{'*' if c.significant else ''})"
 
 
 def render(result: Comparison, fmt: str = "text") -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import os
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -100,25 +100,27 @@ def _diff(a: Scores, b: Scores, runs: tuple[str, str] = ("a", "b"),
 
 
 def _batches(rng: np.random.Generator, total: int, width: int,
-             draw: Callable[[np.random.Generator, int], npt.NDArray[np.float64]]) -> list[FloatArray]:
+             draw: Callable[[np.random.Generator, int], npt.NDArray[np.float64]]) -> Iterator[FloatArray]:
     """``draw(rng, rows)`` for consecutive row counts summing to ``total``.  The row count per batch is
     even, so every batch consumes the generator exactly as one draw of all rows would."""
     rows = max(2, (BATCH_VALUES // max(width, 1)) // 2 * 2)
-    out = []
     done = 0
     while done < total:
         k = min(rows, total - done)
-        out.append(draw(rng, k))
+        yield draw(rng, k)
         done += k
-    return out
 
 
 def _resampled_means(d: FloatArray, samples: int, seed: int) -> FloatArray:
     """Means of ``samples`` bootstrap resamples of ``d`` (queries drawn with replacement)."""
     n = len(d)
     rng = np.random.default_rng(seed)
-    parts = _batches(rng, samples, n, lambda g, k: np.asarray(d[g.integers(0, n, size=(k, n))].mean(axis=1)))
-    return np.concatenate(parts)
+    means = np.empty(samples)
+    done = 0
+    for part in _batches(rng, samples, n, lambda g, k: np.asarray(d[g.integers(0, n, size=(k, n))].mean(axis=1))):
+        means[done:done + len(part)] = part
+        done += len(part)
+    return means
 
 
 def p_value(a: Scores, b: Scores, test: str = "t", *, permutations: int = 10_000, seed: int = 0,
@@ -155,8 +157,10 @@ def p_value(a: Scores, b: Scores, test: str = "t", *, permutations: int = 10_000
         parts = _batches(rng, permutations, n, lambda g, k: np.abs((g.choice(signs, size=(k, n)) * d).mean(axis=1)))
         extreme = sum(int(np.sum(m >= observed - 1e-12)) for m in parts)
     else:  # bootstrap: resample queries, test the mean difference against 0 with the centred distribution
-        means = _resampled_means(d, permutations, seed)
-        extreme = int(np.sum(np.abs(means - d.mean()) >= observed - 1e-12))
+        centre = d.mean()
+        parts = _batches(rng, permutations, n,
+                         lambda g, k: np.abs(d[g.integers(0, n, size=(k, n))].mean(axis=1) - centre))
+        extreme = sum(int(np.sum(m >= observed - 1e-12)) for m in parts)
     return (extreme + 1) / (permutations + 1)
 
 
@@ -187,7 +191,7 @@ def bootstrap_ci(a: Scores, b: Scores, *, level: float = 0.95, samples: int = 10
         return (math.nan, math.nan)
     means = _resampled_means(d, samples, seed)
     tail = (1 - level) / 2 * 100
-    low, high = np.percentile(means, [tail, 100 - tail])
+    low, high = np.percentile(means, [tail, 100 - tail], overwrite_input=True)
     return float(low), float(high)
 
 

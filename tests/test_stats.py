@@ -161,7 +161,7 @@ def test_compare_states_its_methods(tmp_path: Path) -> None:
     assert code == 0
     notes = "\n".join(doc["notes"])
     assert "zero differences are dropped (Wilcoxon's zero_method='wilcox')" in notes
-    assert "holm correction over all 2 run x measure cells (1 runs x 2 measures against the baseline)" in notes
+    assert "holm correction over all 2 run x measure cells (1 run x 2 measures against the baseline)" in notes
     assert "not adjusted for the 2 comparisons" in notes
     code, out, _ = run_cli(*args, "--test", "bootstrap", "--correction", "none")
     assert "p = (b + 1) / (B + 1)" in out and "B = 200" in out and "p-values not corrected for the 2" in out
