@@ -51,7 +51,8 @@ def notes(x: Sequence[float], y: Sequence[float], names: tuple[str, str] = ("set
     if len(a) < 2:
         return [f"fewer than two items ({len(a)}): no ranking to correlate; the coefficients are undefined (null)"]
     return [f"{name} gives every item the same score ({v[0]:g}): it has no order, so Kendall's tau-b, Spearman's "
-            f"rho and tau_AP are undefined (null)" for name, v in zip(names, (a, b), strict=True) if _no_order(v)]
+            f"rho and tau_AP are undefined (null); the ties-agree tau counts its tied pairs as agreeing"
+            for name, v in zip(names, (a, b), strict=True) if _no_order(v)]
 
 
 def _pairs(x: Sequence[float], y: Sequence[float]) -> tuple[int, int, int, int, int]:
