@@ -265,9 +265,10 @@ def compare(
                                       help="Paired significance test.")] = "t",
     correction: Annotated[str, typer.Option("--correction", metavar="holm|bonferroni|none",
                                             help="Correction across the comparisons.")] = "holm",
-    alpha: Annotated[float, typer.Option("--alpha", help="Significance level for the * mark.")] = 0.05,
-    permutations: Annotated[int, typer.Option("--permutations", help="Randomization/bootstrap samples.")] = 10_000,
-    seed: Annotated[int, typer.Option("--seed", help="Random seed (results are reproducible).")] = 0,
+    alpha: Annotated[float, typer.Option("--alpha", help="Significance level for the * mark, in (0, 1).")] = 0.05,
+    permutations: Annotated[int, typer.Option("--permutations", help="Randomization/bootstrap resamples, 1 to "
+                                              "10^7 (SEGEVAL_MAX_PERMUTATIONS raises the limit).")] = 10_000,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed >= 0 (results are reproducible).")] = 0,
     output: Annotated[str, typer.Option("--output", "-o", metavar="text|markdown|latex|csv|json")] = "text",
     jobs: JobsOpt = None,
     quiet: QuietOpt = False,
@@ -278,17 +279,34 @@ def compare(
 ) -> None:
     """One table of runs x measures, each run against the baseline: difference, 95% interval, p-value.
     Runs may be files, globs or directories; --jobs, --memory and --engine work as for eval."""
-    from segeval.analysis.compare import FORMATS, compare_runs, render
+    from segeval.analysis.compare import FORMATS, check_statistics, compare_runs, render
     from segeval.engines.runs import check_engine, expand_runs
     from segeval.errors import check_choice
 
     check_choice("output", output, FORMATS)
     check_engine(jobs, memory, chunk_lines, engine, scheduler)
-    result = compare_runs(qrels, expand_runs(runs), measure or ["map"], adapter=adapter, baseline=baseline,
+    check_statistics(test, correction, alpha, permutations, seed)
+    expanded = expand_runs(runs)
+    _check_distinct_runs(runs, expanded)
+    result = compare_runs(qrels, expanded, measure or ["map"], adapter=adapter, baseline=baseline,
                           test=test, correction=correction, alpha=alpha, permutations=permutations, seed=seed,
                           jobs=jobs, memory=memory, chunk_lines=chunk_lines, engine=engine, scheduler=scheduler,
                           quiet=quiet, on_note=lambda note: print(note, file=sys.stderr))
     sys.stdout.write(render(result, output))
+
+
+def _check_distinct_runs(given: list[str], expanded: list[str]) -> None:
+    """Refuse a run file named twice when that leaves fewer than two runs (the repeat would be dropped)."""
+    from segeval.errors import ParameterError
+
+    if len(expanded) >= 2:
+        return
+    seen: set[str] = set()
+    for spec in given:
+        if spec in seen:
+            raise ParameterError(f"The 'runs' parameter must name at least two different runs. Got {spec!r} twice: "
+                                 f"a file is evaluated once (copy it under another name to compare it with itself).")
+        seen.add(spec)
 
 
 @app.command("correlate")
@@ -309,12 +327,15 @@ def correlate_command(
     """How two evaluation settings rank the same runs: Kendall tau (-b and ties-agree), Spearman rho,
     tau_AP, swapped pairs and the RMS error of the scores."""
     import json
+    import math
 
     from segeval.analysis import correlate as C
     from segeval.engines.runs import expand_runs
     from segeval.pipeline import evaluate
 
+    given = runs
     runs = expand_runs(runs)
+    _check_distinct_runs(given, runs)
     if len(runs) < 2:
         raise SegevalError("The 'runs' parameter must name at least two runs to rank.")
 
@@ -327,9 +348,17 @@ def correlate_command(
 
     x = scores(qrels, measure, adapter)
     y = scores(qrels2 or qrels, measure2 or measure, adapter2 if adapter2 is not None else adapter)
-    doc = {"runs": runs, "setting1": x, "setting2": y, "kendall_tau_b": C.kendall_tau(x, y),
-           "kendall_tau_ties_agree": C.kendall_tau_ties_agree(x, y), "spearman_rho": C.spearman_rho(x, y),
-           "tau_ap": C.tau_ap(x, y), "swapped_pairs": C.swapped_pairs(x, y), "rms_error": C.rms_error(x, y)}
+    doc: dict[str, Any] = {
+        "runs": runs, "setting1": x, "setting2": y, "kendall_tau_b": C.kendall_tau(x, y),
+        "kendall_tau_ties_agree": C.kendall_tau_ties_agree(x, y), "spearman_rho": C.spearman_rho(x, y),
+        "tau_ap": C.tau_ap(x, y), "swapped_pairs": C.swapped_pairs(x, y), "rms_error": C.rms_error(x, y)}
+    doc = {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in doc.items()}
+    doc["notes"] = [*C.notes(x, y), "ties: tau-b and rho as SciPy's kendalltau and spearmanr; ties_agree counts a "
+                    "pair tied in either setting as agreeing (Buettcher et al. 2007); tau_ap takes setting 1 as the "
+                    "reference: a pair it ties is no error, and runs tied in setting 2 are ordered every way with "
+                    "equal weight (tau_AP,a, Urbano & Marrero 2017)"]
+    for note in doc["notes"][:-1]:
+        print(f"note: {note}", file=sys.stderr)
     sys.stdout.write(json.dumps(doc, indent=1) + "\n")
 
 

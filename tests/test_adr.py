@@ -247,3 +247,90 @@ def test_adr_on_segments_with_every_adapter(tmp_path: Path, adapter: str) -> Non
     # tie-breaker: rank 1's item (group 2) is found before its group counts, rank 2's (group 1) after its
     # group ends at position 1: both are kept. Inverted truth <(20-29), (0-9)>: r1 = 1/1, r2 = 2/2 -> 1.0
     assert ev.summary["adr_tb" + suffix] == 1.0
+
+
+def brute_force_tiebreak(gt: list[list[str]], ranking: list[str], filler: str = "paper") -> float:
+    """The section 4 tie-breaker from the paper's words, with item names and sets: keep the items of the
+    first n ranks that were counted irrelevant when found or were found after their group's end, put
+    "one item from the most highly ranked group" everywhere else, and take ADR under the inverted truth."""
+    flat = [(item, g) for g, group in enumerate(gt) for item in group]
+    group_of = dict(flat)
+    n = len(flat)
+    ends = [sum(len(x) for x in gt[: g + 1]) for g in range(len(gt))]
+    kept: list[str | None] = []
+    for w in range(1, n + 1):
+        item = ranking[w - 1] if w <= len(ranking) else None
+        c_w = flat[w - 1][1]
+        g = group_of.get(item) if item is not None else None
+        kept.append(item if g is not None and (g > c_w or w > ends[g]) else None)
+    unused = [x for x in gt[0] if x not in kept]
+    if filler == "standin":
+        pad, truth = "<stand-in>", [[*gt[0], "<stand-in>"], *gt[1:]]
+    else:
+        pad, truth = (unused[0] if unused else next(x for x in kept if x in gt[0])), gt
+    constructed = [x if x is not None else pad for x in kept]
+    inverted = [list(g) for g in reversed(truth)]
+    if filler == "standin":  # the stand-in adds no ground-truth position: n stays the real count
+        flat_inv = [(item, g) for g, group in enumerate(inverted) for item in group if item != "<stand-in>"]
+        total = 0.0
+        for i in range(1, n + 1):
+            c = flat_inv[i - 1][1]
+            relevant = {item for g, group in enumerate(inverted) if g <= c for item in group}
+            total += len({r for r in constructed[:i] if r in relevant}) / i
+        return total / n
+    return brute_force(inverted, constructed)
+
+
+def test_tiebreak_music_701_follows_the_paper() -> None:
+    # examples/music run_b, query 701: truth <(110), (220, 330), (440)>, ranking 440, 330, 110 (n = 4).
+    # Rank 1: 440 (group 3) is not yet relevant -> kept; rank 2: 330 (group 2) is relevant at rank 2 and
+    # before its group's end (3) -> replaced; rank 3: 110 (group 1) comes after its group's end (1) -> kept;
+    # rank 4: nothing -> replaced.  The paper replaces with an item of the first group: 110 itself.
+    # Constructed <440, 110, 110, 110>, inverted truth <(440), (220, 330), (110)>:
+    # r1 = 1/1, r2 = 1/2 (440), r3 = 1/3, r4 = 2/4 (440, 110)  ->  (1 + 1/2 + 1/3 + 1/2) / 4 = 0.5833.
+    # The stand-in reading counts a second first-group item at rank 4: r4 = 3/4 -> 0.6458.
+    gt = [["110"], ["220", "330"], ["440"]]
+    a = case(gt, ["440", "330", "110"])
+    assert A.adr_tiebreak(a) == pytest.approx((1 + 1 / 2 + 1 / 3 + 1 / 2) / 4)
+    assert round(A.adr_tiebreak(a), 4) == 0.5833
+    assert A.adr_tiebreak(a, "standin") == pytest.approx((1 + 1 / 2 + 1 / 3 + 3 / 4) / 4)
+    assert round(A.adr_tiebreak(a, "standin"), 4) == 0.6458
+
+
+def test_tiebreak_whole_first_group_problematic_uses_the_highest_ranked_one() -> None:
+    # truth <(a, b), (c)>, ranking c, b, a (n = 3, first group ends at 2).  c at rank 1 is not yet
+    # relevant -> kept; b at rank 2 is in time -> replaced; a at rank 3 is after its group's end -> kept.
+    # b is not kept, so b is the filler (as the stand-in would be).  Constructed <c, b, a>, inverted
+    # <(c), (a, b)> (ends 1, 3): r1 = 1/1, r2 = 2/2, r3 = 3/3 -> 1.
+    assert A.adr_tiebreak(case([["a", "b"], ["c"]], ["c", "b", "a"])) == 1.0
+    assert A.adr_tiebreak(case([["a", "b"], ["c"]], ["c", "b", "a"]), "standin") == 1.0
+    # truth <(a, b), (c), (d)>, ranking c, x, b, a (n = 4, ends 2, 3, 4).  c kept (group 2 at rank 1),
+    # x replaced, b (rank 3 > 2) and a (rank 4) kept: every first-group item is kept, so the filler is b,
+    # the one ranked higher.  Constructed <c, b, b, a>, inverted <(d), (c), (a, b)> (ends 1, 2, 4):
+    # r1 = 0, r2 = 1/2 (c), r3 = 2/3 (c, b), r4 = 3/4 (c, b, a).
+    a = case([["a", "b"], ["c"], ["d"]], ["c", "x", "b", "a"])
+    assert A.adr_tiebreak(a) == pytest.approx((0 + 1 / 2 + 2 / 3 + 3 / 4) / 4)
+    # the stand-in s is another first-group item: <c, s, b, a>: r1 = 0, r2 = 1/2, r3 = 3/3, r4 = 4/4
+    assert A.adr_tiebreak(a, "standin") == pytest.approx((0 + 1 / 2 + 1 + 1) / 4)
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_tiebreak_matches_the_papers_construction(seed: int) -> None:
+    rng = random.Random(seed)
+    gt, ranking = random_case(rng)
+    for filler in A.FILLERS:
+        assert A.adr_tiebreak(case(gt, ranking), filler) == pytest.approx(brute_force_tiebreak(gt, ranking, filler))
+
+
+def test_tiebreak_filler_is_a_named_measure_parameter(tmp_path: Path) -> None:
+    from tests.conftest import ROOT
+
+    music = ROOT / "examples/music"
+    code, out, _ = run_cli("eval", "-q", "-m", "adr_tb", "-m", "adr_tb.standin", str(music / "groundtruth.txt"),
+                           str(music / "run_b.txt"))
+    assert code == 0
+    rows = {(n.strip(), q): v for n, q, v in (line.split("\t") for line in out.splitlines())}
+    assert rows[("adr_tb", "701.001.001-1.1.1")] == "0.5833"
+    assert rows[("adr_tb_standin", "701.001.001-1.1.1")] == "0.6458"
+    code, _, err = run_cli("eval", "-q", "-m", "adr_tb.first", str(music / "groundtruth.txt"), str(music / "run_b.txt"))
+    assert code == 2 and "The 'filler' parameter must be one of 'paper', 'standin'. Got 'first' instead." in err

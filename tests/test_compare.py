@@ -111,11 +111,11 @@ def test_compare_with_itself_and_formats(tmp_path: object) -> None:
     assert doc["baseline"] == "gen_linking.run" and doc["queries"] == 6 and doc["runs"][1] == "gen_linking.run#2"
     cell = doc["cells"]["gen_linking.run#2"]["map"]
     assert (cell["diff"], cell["p"], cell["significant"], cell["ci"]) == (0.0, 1.0, False, [0.0, 0.0])
-    # on the command line a file named twice is one run: nothing to compare
+    # on the command line a file named twice is one run: nothing to compare, and the message says why
     code, _, err = run_cli("compare", *RUNS, str(FIXTURES / "gen_linking.run"))
-    assert code == 2 and "at least two runs" in err
+    assert code == 2 and "must name at least two different runs. Got " in err and "gen_linking.run' twice" in err
     code, _, err = run_cli("compare", *RUNS, "--baseline", str(FIXTURES / "gen_linking.run"))
-    assert code == 2 and "at least two runs" in err
+    assert code == 2 and "must name a run besides the baseline" in err
     code, _, _ = run_cli("compare", RUNS[0], RUNS[1], str(FIXTURES / "gen_linking.default.expected"))
     assert code == 2  # a non-run file is a clear input error
 

@@ -14,8 +14,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from segeval.analysis.stats import bootstrap_ci, correct, p_value
-from segeval.errors import ParameterError
+from segeval.analysis.stats import (
+    CORRECTIONS,
+    MIN_QUERIES,
+    TESTS,
+    bootstrap_ci,
+    check_level,
+    check_permutations,
+    check_seed,
+    correct,
+    describe_test,
+    p_value,
+)
+from segeval.errors import InputError, ParameterError, check_choice
 
 if TYPE_CHECKING:
     from segeval.pipeline import Evaluation
@@ -45,6 +56,17 @@ class Comparison:
     queries: int
     cells: dict[str, dict[str, Cell]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    permutations: int = 10_000
+    seed: int = 0
+
+
+def check_statistics(test: str, correction: str, alpha: float, permutations: int, seed: int) -> None:
+    """Raise a ParameterError for a statistics option out of its domain (before anything is evaluated)."""
+    check_choice("test", test, TESTS)
+    check_choice("correction", correction, CORRECTIONS)
+    check_level("alpha", alpha)
+    check_permutations(permutations)
+    check_seed(seed)
 
 
 def compare_runs(
@@ -79,11 +101,15 @@ def compare_runs(
     from segeval.validate import validate_qrels
 
     check_engine(jobs, memory, chunk_lines, engine, scheduler)
+    check_statistics(test, correction, alpha, permutations, seed)
     q = validate_qrels(read_qrels(qrels))
     runs = list(runs)
     if baseline is not None and str(baseline) not in {str(r) for r in runs}:
         runs = [baseline, *runs]
     names = run_names(runs)  # the same file twice is compared with itself: the second copy is name#2
+    if len(names) < 2 and baseline is not None:
+        raise ParameterError(f"The 'runs' parameter must name a run besides the baseline {str(baseline)!r}. Got only "
+                             f"the baseline instead.")
     if len(names) < 2:
         raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
     base_name = Path(baseline).name if baseline is not None else names[0]
@@ -101,9 +127,21 @@ def compare_runs(
         evaluations[name] = one.evaluation
     first = next(iter(evaluations.values()))
     columns = [r.name for r in first.requests if r.measure.aggregate != "none"]
-    result = Comparison(names, columns, base_name, test, correction, alpha, len(first.queries))
-    result.notes.append(f"queries paired on all {len(first.queries)} qrels queries; a query missing from a run "
+    queries = list(first.queries)
+    result = Comparison(names, columns, base_name, test, correction, alpha, len(queries), permutations=permutations,
+                        seed=seed)
+    result.notes.append(f"queries paired on all {len(queries)} qrels queries; a query missing from a run "
                         f"scores 0")
+    paths = dict(zip(names, (str(r) for r in runs), strict=True))
+    for n, ev in evaluations.items():
+        for m in columns:
+            values = np.asarray(ev.per_query[m], dtype=float)
+            bad = np.flatnonzero(~np.isfinite(values))
+            if len(bad):
+                raise InputError(paths[n], f"run {n!r} has no number for measure {m!r} on query "
+                                           f"{queries[int(bad[0])]!r} ({values[int(bad[0])]}); a paired test needs "
+                                           f"one for every query")
+    few = len(queries) < MIN_QUERIES
     base = evaluations[base_name]
     raw_p: list[tuple[str, str, float]] = []
     for n, ev in evaluations.items():
@@ -113,10 +151,26 @@ def compare_runs(
             if n != base_name:
                 a, b = np.asarray(base.per_query[m], dtype=float), np.asarray(ev.per_query[m], dtype=float)
                 cell.diff = float(np.mean(b - a))
-                cell.ci = bootstrap_ci(a, b, samples=permutations, seed=seed)
-                cell.p = p_value(a, b, test, permutations=permutations, seed=seed)
+                if not few:
+                    cell.ci = bootstrap_ci(a, b, samples=permutations, seed=seed, runs=(base_name, n), queries=queries)
+                cell.p = p_value(a, b, test, permutations=permutations, seed=seed, runs=(base_name, n),
+                                 queries=queries)
                 raw_p.append((n, m, cell.p))
             result.cells[n][m] = cell
+    cells = len(raw_p)
+    if few:
+        result.notes.append(f"only {len(queries)} query: no paired test or interval is possible; every p is 1 and "
+                            f"no difference is marked significant")
+    result.notes.append(describe_test(test, permutations, seed))
+    if correction == "none":
+        result.notes.append(f"p-values not corrected for the {cells} comparisons (run x measure cells)")
+    else:
+        result.notes.append(f"{correction} correction over all {cells} run x measure cells "
+                            f"({_count(len(names) - 1, 'run')} x {_count(len(columns), 'measure')} against the "
+                            f"baseline)")
+    if not few:
+        result.notes.append(f"intervals: 95% percentile bootstrap of the mean difference ({permutations} resamples, "
+                            f"seed {seed}), each at its own 95% level: not adjusted for the {cells} comparisons")
     adjusted = correct([p for *_, p in raw_p], correction)
     for (n, m, _), p in zip(raw_p, adjusted, strict=True):
         result.cells[n][m].p = p
@@ -124,12 +178,21 @@ def compare_runs(
     return result
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _cell_text(c: Cell) -> str:
     if c.diff is None:
         return f"{c.mean:.4f}"
-    assert c.ci is not None and c.p is not None
-    diff, low, high = (round(v, 4) + 0.0 for v in (c.diff, *c.ci))  # no "-0.0000"
-    return f"{c.mean:.4f} ({diff:+.4f} [{low:+.4f}, {high:+.4f}] p={c.p:.4f}{'*' if c.significant else ''})"
+    assert c.p is not None
+    diff = round(c.diff, 4) + 0.0  # no "-0.0000"
+    interval = ""
+    if c.ci is not None:
+        low, high = (round(v, 4) + 0.0 for v in c.ci)
+        interval = f" [{low:+.4f}, {high:+.4f}]"
+    p = "p<0.0001" if c.p < 0.00005 else f"p={c.p:.4f}"  # a p-value that rounds to 0 is not 0
+    return f"{c.mean:.4f} ({diff:+.4f}{interval} {p}{'*' if c.significant else ''})"
 
 
 def render(result: Comparison, fmt: str = "text") -> str:
@@ -164,7 +227,7 @@ def render(result: Comparison, fmt: str = "text") -> str:
         lines = [r"\begin{tabular}{l" + "r" * len(result.measures) + "}", r"\toprule",
                  " & ".join(esc(h) for h in header) + r" \\", r"\midrule"]
         lines += [" & ".join(esc(c) for c in r) + r" \\" for r in rows]
-        lines += [r"\bottomrule", r"\end{tabular}", f"% {legend}"]
+        lines += [r"\bottomrule", r"\end{tabular}", f"% {legend}", *(f"% note: {n}" for n in result.notes)]
         return "\n".join(lines) + "\n"
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in [header, *rows]]

@@ -105,16 +105,31 @@ def adr_at(a: Adapted, k: int) -> float:
     return float(dynamic_recall(groups, sizes, k, items).mean())
 
 
-FILLER = np.iinfo(np.int64).max  # the tie-breaker's stand-in item of the first group
+FILLER = np.iinfo(np.int64).max  # the "standin" filler: an item of the first group found nowhere else
+#: how adr_tiebreak fills the positions of unproblematic items (see its docstring)
+FILLERS = ("paper", "standin")
 
 
-def adr_tiebreak(a: Adapted) -> float:
+def adr_tiebreak(a: Adapted, filler: str = "paper") -> float:
     """The paper's section 4 tie-breaker: ADR of a constructed list under the inverted ground truth.
 
     The list keeps, within the first n ranks, the ground-truth items that were counted as not yet
     relevant when found or that were found after their group's end; every other position holds
-    one item of the first group.  Lower breaks ties in favour of a run.
+    "one item from the most highly ranked group".  Lower breaks ties in favour of a run.
+
+    ``filler`` names which item that is:
+
+    - ``"paper"`` (default), the paper's rule: a real item of the first group.  While one of its
+      items is not in the list, that item is the filler (which one does not change the value).  When
+      every item of the first group is itself problematic (all found after the group's end), the
+      filler is the one ranked highest in the run, so the filler and that kept item are one item
+      and count once.
+    - ``"standin"``: an item of the first group that occurs nowhere else, even when the group has no
+      such item (segeval's earlier reading; it can count one more first-group item than exists).
     """
+    from segeval.errors import check_choice
+
+    check_choice("filler", filler, FILLERS)
     groups, sizes, _ = ground_truth(a)
     n = int(sizes.sum())
     if n == 0:
@@ -122,12 +137,17 @@ def adr_tiebreak(a: Adapted) -> float:
     ends = np.cumsum(sizes)
     kept_groups = np.zeros(n, dtype=np.int64)  # filler: group 0, one and the same item
     items = np.full(n, FILLER, dtype=np.int64)
+    kept_first: list[int] = []  # ranks of the kept items of the first group
     for w in range(1, n + 1):
         g = int(groups[w - 1]) if w <= len(groups) else -1
         c_w = int(np.searchsorted(ends, w))
         if g >= 0 and (g > c_w or w > int(ends[g])):
             kept_groups[w - 1] = g
             items[w - 1] = w
+            if g == 0:
+                kept_first.append(w)
+    if filler == "paper" and len(kept_first) == int(sizes[0]):
+        items[items == FILLER] = kept_first[0]
     inverted = len(sizes) - 1 - kept_groups
     return float(dynamic_recall(inverted, sizes[::-1].copy(), n, items).mean())
 
