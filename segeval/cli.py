@@ -592,7 +592,7 @@ def show(
     from segeval.pipeline import make_adapter
     from segeval.prepare import default_order, prepare
     from segeval.read import read_qrels, read_run
-    from segeval.show import adapt_one, render
+    from segeval.show import adapt_one, named, render
     from segeval.show import explain as explain_text
     from segeval.validate import is_documents, validate_qrels, validate_run
 
@@ -602,11 +602,11 @@ def show(
     r = validate_run(read_run(run, time_format=time_format))
     if query not in set(q["query"]):
         raise SegevalError(f"The 'query' parameter must name a query of the qrels. Got {query!r} instead.")
-    adapters = [make_adapter(a) for a in (adapter or ["overlap"])]
+    adapters = named([make_adapter(a) for a in (adapter or ["overlap"])])
     data = prepare(q, r, queries=[query], order=default_order(is_documents(r)), missing_queries="zero")
     adapted = adapt_one(data, adapters)
     if explain:
-        sys.stdout.write(explain_text(data, adapted))
+        sys.stdout.write(explain_text(data, adapted, adapters))
     if output is not None:
         print(render(data, adapted, query, output), file=sys.stderr if explain else sys.stdout)
 

@@ -163,7 +163,7 @@ def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence
         r = r.assign(score=r["score"].to_numpy().astype(np.float32).astype(np.float64))
     data = prepare(q, r, queries=queries, order=how.order, relevance_level=how.relevance_level,
                    missing_queries=missing_queries or how.missing_queries, max_results=how.max_results)
-    used = {x.adapter.name: x.adapter for x in how.requests if x.adapter is not None}
+    used = {x.adapter.spec: x.adapter for x in how.requests if x.adapter is not None}  # tiou:0.5 != tiou:0.9
     adapted = {name: adapter.adapt(data) for name, adapter in used.items()}
     if how.judged_only:
         adapted = {name: [only_judged(a) for a in per_query] for name, per_query in adapted.items()}
