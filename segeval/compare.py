@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from segeval.errors import ParameterError
+from segeval.notes import bare, for_run
 from segeval.stats import bootstrap_ci, correct, p_value
 
 if TYPE_CHECKING:
@@ -45,6 +46,8 @@ class Comparison:
     queries: int
     cells: dict[str, dict[str, Cell]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: the adapters the measures were computed with (their specs), resolved from the default if none was given
+    adapters: list[str] = field(default_factory=list)
 
 
 def compare_runs(
@@ -104,6 +107,9 @@ def compare_runs(
     result = Comparison(names, columns, base_name, test, correction, alpha, len(first.queries))
     result.notes.append(f"queries paired on all {len(first.queries)} qrels queries; a query missing from a run "
                         f"scores 0")
+    result.adapters = list(dict.fromkeys(r.adapter.spec for r in first.requests if r.adapter is not None))
+    for n, ev in evaluations.items():  # the notes eval gives each run (values above 1, ...)
+        result.notes += [bare(x) for x in for_run(n, ev.notes)]
     base = evaluations[base_name]
     raw_p: list[tuple[str, str, float]] = []
     for n, ev in evaluations.items():
@@ -124,12 +130,17 @@ def compare_runs(
     return result
 
 
+def format_p(p: float) -> str:
+    """A p-value with 4 decimals; below 0.0001 as ``<0.0001`` (never ``0.0000``)."""
+    return "<0.0001" if p < 0.0001 else f"={p:.4f}"
+
+
 def _cell_text(c: Cell) -> str:
     if c.diff is None:
         return f"{c.mean:.4f}"
     assert c.ci is not None and c.p is not None
     diff, low, high = (round(v, 4) + 0.0 for v in (c.diff, *c.ci))  # no "-0.0000"
-    return f"{c.mean:.4f} ({diff:+.4f} [{low:+.4f}, {high:+.4f}] p={c.p:.4f}{'*' if c.significant else ''})"
+    return f"{c.mean:.4f} ({diff:+.4f} [{low:+.4f}, {high:+.4f}] p{format_p(c.p)}{'*' if c.significant else ''})"
 
 
 def render(result: Comparison, fmt: str = "text") -> str:
@@ -137,8 +148,9 @@ def render(result: Comparison, fmt: str = "text") -> str:
     header = ["run", *result.measures]
     rows = [[n + (" (baseline)" if n == result.baseline else ""),
              *[_cell_text(result.cells[n][m]) for m in result.measures]] for n in result.runs]
-    legend = (f"test: {result.test}, correction: {result.correction}, * p < {result.alpha}; "
-              f"cells: mean (difference to the baseline [95% bootstrap interval] p)")
+    legend = (f"adapter: {', '.join(result.adapters) or 'none'}; test: {result.test}, correction: "
+              f"{result.correction}, * p < {result.alpha}; cells: mean (difference to the baseline "
+              f"[95% bootstrap interval] p)")
     if fmt == "json":
         doc: dict[str, Any] = {k: v for k, v in asdict(result).items() if k != "cells"}
         doc["cells"] = {n: {m: asdict(c) for m, c in row.items()} for n, row in result.cells.items()}
@@ -164,7 +176,7 @@ def render(result: Comparison, fmt: str = "text") -> str:
         lines = [r"\begin{tabular}{l" + "r" * len(result.measures) + "}", r"\toprule",
                  " & ".join(esc(h) for h in header) + r" \\", r"\midrule"]
         lines += [" & ".join(esc(c) for c in r) + r" \\" for r in rows]
-        lines += [r"\bottomrule", r"\end{tabular}", f"% {legend}"]
+        lines += [r"\bottomrule", r"\end{tabular}", f"% {legend}", *(f"% note: {n}" for n in result.notes)]
         return "\n".join(lines) + "\n"
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in [header, *rows]]

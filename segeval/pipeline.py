@@ -24,6 +24,7 @@ from segeval.aggregate import aggregate
 from segeval.compute import Request, compute, requests
 from segeval.errors import ParameterError, check_choice, check_int
 from segeval.measures.registry import TREC_EVAL_9
+from segeval.notes import value_notes
 from segeval.prepare import ORDERS, default_order, prepare
 from segeval.read import predicted_mask, read_qrels, read_run
 from segeval.validate import is_documents, validate_qrels, validate_run
@@ -191,14 +192,7 @@ def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, 
             if x.measure.name == "num_rel" and isinstance(x.adapter, ExactAdapter):
                 summary[x.name] = int((lines["rel"].to_numpy() > 0).sum())
     notes = [predicted_note] if predicted_note else []
-    for x in reqs:
-        if x.measure.name == "map" and isinstance(x.adapter, OverlapAdapter):
-            above = [qid for qid, v in zip(queries, per_query[x.name], strict=True) if v > 1]
-            if above:
-                notes.append(
-                    f"note: {x.name} is above 1 for {len(above)} of {len(queries)} queries "
-                    f"(first: {above[0]}): the overlap adapter credits one relevant segment once "
-                    f"for every result that overlaps it")
+    notes += value_notes(queries, reqs, per_query)
     unevaluated = sorted(set(q["query"].unique()) - set(queries))
     return Evaluation(queries, reqs, per_query, summary, notes, unevaluated)
 
