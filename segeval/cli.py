@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -22,6 +23,9 @@ app = typer.Typer(
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+_ARGV: list[str] = []
 
 
 class RunKind(StrEnum):
@@ -331,6 +335,7 @@ def correlate_command(
 
     from segeval.analysis import correlate as C
     from segeval.engines.runs import expand_runs
+    from segeval.notes import bare, for_run
     from segeval.pipeline import evaluate
 
     given = runs
@@ -339,27 +344,33 @@ def correlate_command(
     if len(runs) < 2:
         raise SegevalError("The 'runs' parameter must name at least two runs to rank.")
 
-    def scores(q: str, name: str, a: str | None) -> list[float]:
+    notes: list[str] = []
+
+    def scores(q: str, name: str, a: str | None, setting: int) -> list[float]:
         out = []
         for r in runs:
             ev = evaluate(q, r, [name], adapter=a, missing_queries="zero")
             out.append(float(next(iter(ev.summary.values()))))
+            notes.extend(bare(n) for n in for_run(f"setting {setting}, {r}", ev.notes))
         return out
 
-    x = scores(qrels, measure, adapter)
-    y = scores(qrels2 or qrels, measure2 or measure, adapter2 if adapter2 is not None else adapter)
+    x = scores(qrels, measure, adapter, 1)
+    y = scores(qrels2 or qrels, measure2 or measure, adapter2 if adapter2 is not None else adapter, 2)
     doc: dict[str, Any] = {
         "runs": runs, "setting1": x, "setting2": y, "kendall_tau_b": C.kendall_tau(x, y),
         "kendall_tau_ties_agree": C.kendall_tau_ties_agree(x, y), "spearman_rho": C.spearman_rho(x, y),
         "tau_ap": C.tau_ap(x, y), "swapped_pairs": C.swapped_pairs(x, y), "rms_error": C.rms_error(x, y)}
     doc = {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in doc.items()}
-    doc["notes"] = [*C.notes(x, y), "ties: tau-b and rho as SciPy's kendalltau and spearmanr; ties_agree counts a "
-                    "pair tied in either setting as agreeing (Buettcher et al. 2007); tau_ap takes setting 1 as the "
+    doc["notes"] = [*notes, *C.notes(x, y),
+                    "ties: tau-b and rho as SciPy's kendalltau and spearmanr; ties_agree counts a pair tied in "
+                    "either setting as agreeing (Buettcher et al. 2007); tau_ap takes setting 1 as the "
                     "reference: a pair it ties is no error, and runs tied in setting 2 are ordered every way with "
                     "equal weight (tau_AP,a, Urbano & Marrero 2017)"]
-    for note in doc["notes"][:-1]:
+    for note in doc["notes"][len(notes):-1]:
         print(f"note: {note}", file=sys.stderr)
     sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+    for n in notes:
+        print(f"note: {n}", file=sys.stderr)
 
 
 @app.command("report")
@@ -379,8 +390,11 @@ def report(
 
     if not output.lower().endswith(".html"):
         raise SegevalError(f"The 'output' parameter must end in .html. Got {output!r} instead.")
+    import shlex
+
     print(render_report(qrels, runs, output, measures=measure or ["map", "P_10"], adapter=adapter,
-                        baseline=baseline, test=test, correction=correction))
+                        baseline=baseline, test=test, correction=correction,
+                        command=shlex.join(["segeval", *_ARGV])))
 
 
 def _runs_by_name(runs: list[str], time_format: str = "mmss") -> dict[str, Any]:
@@ -488,11 +502,22 @@ def pool_bias_command(
                                f"instead.")
         experiments = {"left out": chosen}
     rows = leave_one_out(q, by_name, depth, group_of, measure or DEFAULT_MEASURES, experiments, adapter, quiet=quiet)
+    _print_value_notes(q, by_name, measure or DEFAULT_MEASURES, adapter)
     print("measure\tmean_abs_rank_change\tmax_down\tmax_up\trms_error\tsignificant_share\tkendall_tau\tmean_error\t"
           "rms_error_all")
     for r in rows:
         print(f"{r.measure}\t{r.mean_abs_rank_change:.3f}\t{r.max_down}\t{r.max_up}\t{r.rms_error_left_out:.4f}\t"
               f"{r.significant_share:.3f}\t{r.kendall_tau:.4f}\t{r.mean_error:+.4f}\t{r.rms_error_all:.4f}")
+
+
+def _print_value_notes(q: Any, by_name: dict[str, Any], measures: Sequence[str], adapter: str | None) -> None:
+    """The notes eval gives each run on the full qrels (values above 1, ...), on stderr."""
+    from segeval.notes import for_run
+    from segeval.pipeline import evaluate
+
+    for name, r in by_name.items():
+        for note in for_run(name, evaluate(q, r, list(measures), adapter=adapter, missing_queries="zero").notes):
+            print(note, file=sys.stderr)
 
 
 @app.command("incompleteness")
@@ -523,8 +548,9 @@ def incompleteness_command(
     except ValueError:
         raise ParameterError(f"The 'fractions' parameter must be numbers in (0, 1] separated by commas. "
                              f"Got {fractions!r} instead.") from None
-    table = incompleteness(validate_qrels(read_qrels(qrels)), _runs_by_name(runs), measure or DEFAULT_MEASURES, values,
-                           repeats, seed, adapter, quiet=quiet)
+    q, by_name = validate_qrels(read_qrels(qrels)), _runs_by_name(runs)
+    table = incompleteness(q, by_name, measure or DEFAULT_MEASURES, values, repeats, seed, adapter, quiet=quiet)
+    _print_value_notes(q, by_name, measure or DEFAULT_MEASURES, adapter)
     print("measure\tfraction\tmean_score\tkendall_tau\tmin_kendall_tau")
     for r in table.itertuples(index=False):
         print(f"{r.measure}\t{r.fraction:g}\t{r.mean_score:.4f}\t{r.kendall_tau:.4f}\t{r.min_kendall_tau:.4f}")
@@ -645,7 +671,7 @@ def show(
     from segeval.prepare import default_order, prepare
     from segeval.read import read_qrels, read_run
     from segeval.validate import is_documents, validate_qrels, validate_run
-    from segeval.viz.show import adapt_one, render
+    from segeval.viz.show import adapt_one, named, render
     from segeval.viz.show import explain as explain_text
 
     if output is None and not explain:
@@ -654,11 +680,11 @@ def show(
     r = validate_run(read_run(run, time_format=time_format))
     if query not in set(q["query"]):
         raise SegevalError(f"The 'query' parameter must name a query of the qrels. Got {query!r} instead.")
-    adapters = [make_adapter(a) for a in (adapter or ["overlap"])]
+    adapters = named([make_adapter(a) for a in (adapter or ["overlap"])])
     data = prepare(q, r, queries=[query], order=default_order(is_documents(r)), missing_queries="zero")
     adapted = adapt_one(data, adapters)
     if explain:
-        sys.stdout.write(explain_text(data, adapted))
+        sys.stdout.write(explain_text(data, adapted, adapters))
     if output is not None:
         print(render(data, adapted, query, output), file=sys.stderr if explain else sys.stdout)
 
@@ -707,6 +733,16 @@ def _per_query(qrels: str, runs: list[str], names: list[str], adapter: str | Non
             for label, r in zip(run_names(runs), runs, strict=True)}
 
 
+def _plot_notes(evs: dict[str, Any]) -> list[str]:
+    """Each run's notes, printed on stderr and returned for the figure's footnote."""
+    from segeval.notes import for_run
+
+    notes = [n for name, ev in evs.items() for n in for_run(name, ev.notes)]
+    for note in notes:
+        print(note, file=sys.stderr)
+    return notes
+
+
 @plot_app.command("pr")
 def plot_pr(qrels: QrelsArg, runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False)],
             output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg")],
@@ -716,8 +752,9 @@ def plot_pr(qrels: QrelsArg, runs: Annotated[list[str], typer.Argument(metavar="
     from segeval.viz.compare import pr_curves
 
     check_output(output)
-    evs = _per_query(qrels, runs, ["iprec_at_recall"], adapter)
-    print(pr_curves({n: list(ev.summary.values()) for n, ev in evs.items()}, output))  # type: ignore[attr-defined]
+    evs: dict[str, Any] = _per_query(qrels, runs, ["iprec_at_recall"], adapter)
+    notes = _plot_notes(evs)
+    print(pr_curves({n: list(ev.summary.values()) for n, ev in evs.items()}, output, notes))
 
 
 @plot_app.command("diff")
@@ -735,7 +772,8 @@ def plot_diff(qrels: QrelsArg, run_a: RunArg, run_b: RunArg,
     ea, eb = (evaluate(qrels, r, [measure], adapter=adapter, missing_queries="zero") for r in (run_a, run_b))
     name = next(iter(ea.summary))
     labels = (Path(run_a).name, Path(run_b).name + ("#2" if Path(run_a).name == Path(run_b).name else ""))
-    print(difference_bars(ea.queries, ea.per_query[name], eb.per_query[name], labels, name, output))
+    notes = _plot_notes(dict(zip(labels, (ea, eb), strict=True)))
+    print(difference_bars(ea.queries, ea.per_query[name], eb.per_query[name], labels, name, output, notes))
 
 
 @plot_app.command("dist")
@@ -750,7 +788,8 @@ def plot_dist(qrels: QrelsArg, runs: Annotated[list[str], typer.Argument(metavar
     check_output(output)
     evs: dict[str, Any] = _per_query(qrels, runs, [measure], adapter)
     name = next(iter(next(iter(evs.values())).summary))
-    print(distributions({n: ev.per_query[name] for n, ev in evs.items()}, name, output))
+    notes = _plot_notes(evs)
+    print(distributions({n: ev.per_query[name] for n, ev in evs.items()}, name, output, notes))
 
 
 @app.command("measures")
@@ -763,6 +802,7 @@ def measures() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; SegevalError and usage errors exit 2 with a message, never a traceback."""
+    _ARGV[:] = sys.argv[1:] if argv is None else argv  # the command line, for the report's provenance
     try:
         returned = app(args=argv, prog_name="segeval", standalone_mode=False)
         if isinstance(returned, int) and not isinstance(returned, bool):

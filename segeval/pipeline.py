@@ -24,6 +24,7 @@ from segeval.aggregate import aggregate
 from segeval.errors import ParameterError, check_choice, check_int
 from segeval.measures.compute import Request, compute, requests
 from segeval.measures.registry import TREC_EVAL_9
+from segeval.notes import value_notes
 from segeval.prepare import ORDERS, default_order, prepare
 from segeval.read import predicted_mask, read_qrels, read_run
 from segeval.validate import is_documents, validate_qrels, validate_run
@@ -163,7 +164,7 @@ def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence
         r = r.assign(score=r["score"].to_numpy().astype(np.float32).astype(np.float64))
     data = prepare(q, r, queries=queries, order=how.order, relevance_level=how.relevance_level,
                    missing_queries=missing_queries or how.missing_queries, max_results=how.max_results)
-    used = {x.adapter.name: x.adapter for x in how.requests if x.adapter is not None}
+    used = {x.adapter.spec: x.adapter for x in how.requests if x.adapter is not None}  # tiou:0.5 != tiou:0.9
     adapted = {name: adapter.adapt(data) for name, adapter in used.items()}
     if how.judged_only:
         adapted = {name: [only_judged(a) for a in per_query] for name, per_query in adapted.items()}
@@ -191,14 +192,7 @@ def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, 
             if x.measure.name == "num_rel" and isinstance(x.adapter, ExactAdapter):
                 summary[x.name] = int((lines["rel"].to_numpy() > 0).sum())
     notes = [predicted_note] if predicted_note else []
-    for x in reqs:
-        if x.measure.name == "map" and isinstance(x.adapter, OverlapAdapter):
-            above = [qid for qid, v in zip(queries, per_query[x.name], strict=True) if v > 1]
-            if above:
-                notes.append(
-                    f"note: {x.name} is above 1 for {len(above)} of {len(queries)} queries "
-                    f"(first: {above[0]}): the overlap adapter credits one relevant segment once "
-                    f"for every result that overlaps it")
+    notes += value_notes(queries, reqs, per_query)
     unevaluated = sorted(set(q["query"].unique()) - set(queries))
     return Evaluation(queries, reqs, per_query, summary, notes, unevaluated)
 

@@ -106,6 +106,39 @@ class Adapter(ABC):
     def adapt(self, data: Prepared) -> list[Adapted]:
         """One :class:`Adapted` per query of ``data.queries``, in that order."""
 
+    @property
+    def spec(self) -> str:
+        """The adapter as ``--adapter`` names it, with its parameters (``tiou:0.5``); a display name."""
+        return self.name
+
+    def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
+        """Why unit ``unit`` of query ``query`` (``a`` is that query's :class:`Adapted`) got its label:
+        the qrels rows (positions in ``data.qrels``) that decided it, each with a short reason; a
+        reason with row -1 when no qrels line did."""
+        rows = a.matches(unit).tolist()
+        label = Label(int(a.labels[unit]))
+        if not rows:
+            return [Reason(-1, "no qrels segment meets it" if label == Label.UNJUDGED else "no qrels line")]
+        return [Reason(int(r), _RULE.get(label, "")) for r in rows]
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One qrels row (-1: none) behind a label, and why."""
+
+    row: int
+    why: str
+
+
+_RULE = {Label.RELEVANT: "relevant, meets it", Label.NONRELEVANT: "non-relevant, meets it; no relevant one does",
+         Label.RELEVANT_SEEN: "relevant, meets it, already credited to an earlier result",
+         Label.NONRELEVANT_SEEN: "non-relevant, meets it; already seen"}
+
+
+def result_row(data: Prepared, a: Adapted, unit: int, query: int) -> int:
+    """The row of ``data.run`` that unit ``unit`` of query ``query`` came from."""
+    return int(data.run_bounds[query] + a.source[unit])
+
 
 def split_by_query(
     data: Prepared,

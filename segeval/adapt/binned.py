@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from segeval.adapt.base import Adapted, Adapter, per_query_count, split_by_query
+from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row, split_by_query
 from segeval.adapt.overlap import decide
 from segeval.errors import check_choice, check_int
 from segeval.prepare import Prepared, concat_ranges
@@ -63,6 +63,38 @@ class BinnedAdapter(Adapter):
         self.assign = check_choice("assign", assign, ("span", "start"))
         if assign == "start":
             self.name, self.suffix = "binned-start", "_bin_start"
+
+    @property
+    def spec(self) -> str:
+        return f"binned:{self.bin_size}" + (":start" if self.assign == "start" else "")
+
+    def unit_bin(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> int:
+        """The bin index of unit ``unit``: the k-th new bin of its result, k counted over the query's units."""
+        i = result_row(data, a, unit, query)
+        run = data.run
+        lo = int(data.run_bounds[query])
+        seen: set[tuple[int, int]] = set()
+        k = unit - int(np.searchsorted(a.source, a.source[unit], side="left"))
+        for r in range(lo, i + 1):
+            _, bins = expand_bins(run["start"].to_numpy()[r : r + 1], run["end"].to_numpy()[r : r + 1],
+                                  self.bin_size, self.assign)
+            g = int(run["gid"].to_numpy()[r])
+            new = [int(b) for b in bins.tolist() if (g, int(b)) not in seen]
+            if r == i:
+                return new[k]
+            seen.update((g, b) for b in new)
+        raise AssertionError("unit not found")  # pragma: no cover
+
+    def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
+        """The qrels segments covering the unit's bin (relevant ones for ``1``, else non-relevant ones)."""
+        b = self.unit_bin(data, a, unit, query)
+        where = f"bin {b} ({b * self.bin_size}-{(b + 1) * self.bin_size} s)"
+        rows = a.matches(unit).tolist()
+        if not rows:
+            return [Reason(-1, f"no qrels segment covers {where}")]
+        if Label(int(a.labels[unit])) == Label.RELEVANT:
+            return [Reason(int(r), f"relevant, covers {where}") for r in rows]
+        return [Reason(int(r), f"non-relevant, covers {where}; no relevant one does") for r in rows]
 
     def adapt(self, data: Prepared) -> list[Adapted]:
         run, qrels = data.run, data.qrels

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from segeval.adapt.base import Adapted, Adapter, Label, per_query_count, split_by_query
+from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, split_by_query
 from segeval.prepare import Prepared, group_pairs
 
 
@@ -23,6 +23,17 @@ class ExactAdapter(Adapter):
 
     name = "exact"
     suffix = ""
+
+    def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
+        """The qrels line of the same document and its grade."""
+        rows = a.matches(unit).tolist()
+        if not rows:
+            return [Reason(-1, "no qrels line for this document")]
+        label = Label(int(a.labels[unit]))
+        why = {Label.RELEVANT: "same document, grade reaches the relevance level",
+               Label.NONRELEVANT: "same document, grade below the relevance level",
+               Label.UNJUDGED: "same document, negative grade: unjudged"}
+        return [Reason(int(r), why.get(label, "")) for r in rows]
 
     def adapt(self, data: Prepared) -> list[Adapted]:
         run, qrels = data.run, data.qrels

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapt.base import Adapted, Adapter, Label, per_query_count, split_by_query
+from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row, split_by_query
 from segeval.errors import ParameterError
 from segeval.prepare import Prepared, group_pairs
 
@@ -53,6 +53,38 @@ class TiouAdapter(Adapter):
         self.theta = float(theta)
         self.strict = bool(strict)
         self.suffix = f"_tiou{self.theta:g}" + ("s" if self.strict else "")
+
+    @property
+    def spec(self) -> str:
+        return f"tiou:{self.theta:g}" + (":strict" if self.strict else "")
+
+    def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
+        """``1``: the segment it matched; ``s``: the segments it reaches theta with, each matched by
+        an earlier rank; ``0``: the relevant segment of best IoU below theta, if any overlaps."""
+        i = result_row(data, a, unit, query)
+        run, qrels = data.run, data.qrels
+        lo, hi = int(data.qrels_bounds[query]), int(data.qrels_bounds[query + 1])
+        rows = np.arange(lo, hi, dtype=np.int64)
+        rows = rows[data.relevant[lo:hi] & (qrels["gid"].to_numpy()[lo:hi] == run["gid"].to_numpy()[i])]
+        n = len(rows)
+        iou = tiou(np.full(n, run["start"].to_numpy()[i], dtype=np.float64),
+                   np.full(n, run["end"].to_numpy()[i], dtype=np.float64),
+                   qrels["start"].to_numpy()[rows].astype(np.float64), qrels["end"].to_numpy()[rows].astype(np.float64))
+        op = ">" if self.strict else ">="
+        label = Label(int(a.labels[unit]))
+        if label == Label.RELEVANT:
+            (row,) = a.matches(unit).tolist()
+            return [Reason(row, f"IoU {float(iou[rows == row][0]):.4g} {op} {self.theta:g}, matched here")]
+        matched_by = {int(r): k for k in range(len(a)) for r in a.matches(k).tolist()}
+        reach = iou > self.theta if self.strict else iou >= self.theta
+        if label == Label.RELEVANT_SEEN:
+            return [Reason(int(r), f"IoU {float(v):.4g} {op} {self.theta:g}, already matched by rank "
+                                   f"{int(a.source[matched_by[int(r)]]) + 1}")
+                    for r, v in zip(rows[reach], iou[reach], strict=True)]
+        if n and float(iou.max()) > 0:
+            best = int(np.argmax(iou))
+            return [Reason(int(rows[best]), f"best IoU {float(iou[best]):.4g}, not {op} {self.theta:g}")]
+        return [Reason(-1, "no relevant qrels segment of its video overlaps it")]
 
     def adapt(self, data: Prepared) -> list[Adapted]:
         run, qrels = data.run, data.qrels

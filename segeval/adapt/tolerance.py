@@ -30,7 +30,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapt.base import Adapted, Adapter, Label, per_query_count, split_by_query
+from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, split_by_query
 from segeval.errors import check_int
 from segeval.prepare import Intervals, Prepared, group_pairs
 from segeval.segment import whole_seconds_overlap
@@ -66,6 +66,24 @@ class ToleranceAdapter(Adapter):
 
     def __init__(self, tolerance: int = 15) -> None:
         self.tolerance = check_int("tolerance", tolerance, minimum=0)
+
+    @property
+    def spec(self) -> str:
+        return f"tolerance:{self.tolerance}"
+
+    def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
+        """Relevant rows met within T seconds of the start (``1``/``s``), else non-relevant rows met (``0``/``S``)."""
+        label = Label(int(a.labels[unit]))
+        why = {Label.RELEVANT: f"relevant, met within {self.tolerance} s of its start",
+               Label.RELEVANT_SEEN: f"relevant, met within {self.tolerance} s of its start; the result meets "
+                                    "content seen at an earlier rank",
+               Label.NONRELEVANT: f"non-relevant, meets it; no relevant one within {self.tolerance} s of its start",
+               Label.NONRELEVANT_SEEN: "non-relevant, meets it; the result meets content seen at an earlier rank"}
+        rows = a.matches(unit).tolist()
+        if not rows:
+            return [Reason(-1, f"no relevant qrels segment within {self.tolerance} s of its start, "
+                               "no qrels segment meets it")]
+        return [Reason(int(r), why.get(label, "")) for r in rows]
 
     def adapt(self, data: Prepared) -> list[Adapted]:
         run, qrels = data.run, data.qrels

@@ -27,6 +27,7 @@ from segeval.analysis.stats import (
     p_value,
 )
 from segeval.errors import InputError, ParameterError, check_choice
+from segeval.notes import bare, for_run
 
 if TYPE_CHECKING:
     from segeval.pipeline import Evaluation
@@ -58,6 +59,8 @@ class Comparison:
     notes: list[str] = field(default_factory=list)
     permutations: int = 10_000
     seed: int = 0
+    #: the adapters the measures were computed with (their specs), resolved from the default if none was given
+    adapters: list[str] = field(default_factory=list)
 
 
 def check_statistics(test: str, correction: str, alpha: float, permutations: int, seed: int) -> None:
@@ -142,6 +145,9 @@ def compare_runs(
                                            f"{queries[int(bad[0])]!r} ({values[int(bad[0])]}); a paired test needs "
                                            f"one for every query")
     few = len(queries) < MIN_QUERIES
+    result.adapters = list(dict.fromkeys(r.adapter.spec for r in first.requests if r.adapter is not None))
+    for n, ev in evaluations.items():  # the notes eval gives each run (values above 1, ...)
+        result.notes += [bare(x) for x in for_run(n, ev.notes)]
     base = evaluations[base_name]
     raw_p: list[tuple[str, str, float]] = []
     for n, ev in evaluations.items():
@@ -182,6 +188,11 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+def format_p(p: float) -> str:
+    """A p-value with 4 decimals; below 0.0001 as ``<0.0001`` (never ``0.0000``)."""
+    return "<0.0001" if p < 0.0001 else f"={p:.4f}"
+
+
 def _cell_text(c: Cell) -> str:
     if c.diff is None:
         return f"{c.mean:.4f}"
@@ -191,8 +202,7 @@ def _cell_text(c: Cell) -> str:
     if c.ci is not None:
         low, high = (round(v, 4) + 0.0 for v in c.ci)
         interval = f" [{low:+.4f}, {high:+.4f}]"
-    p = "p<0.0001" if c.p < 0.00005 else f"p={c.p:.4f}"  # a p-value that rounds to 0 is not 0
-    return f"{c.mean:.4f} ({diff:+.4f}{interval} {p}{'*' if c.significant else ''})"
+    return f"{c.mean:.4f} ({diff:+.4f}{interval} p{format_p(c.p)}{'*' if c.significant else ''})"
 
 
 def render(result: Comparison, fmt: str = "text") -> str:
@@ -200,8 +210,9 @@ def render(result: Comparison, fmt: str = "text") -> str:
     header = ["run", *result.measures]
     rows = [[n + (" (baseline)" if n == result.baseline else ""),
              *[_cell_text(result.cells[n][m]) for m in result.measures]] for n in result.runs]
-    legend = (f"test: {result.test}, correction: {result.correction}, * p < {result.alpha}; "
-              f"cells: mean (difference to the baseline [95% bootstrap interval] p)")
+    legend = (f"adapter: {', '.join(result.adapters) or 'none'}; test: {result.test}, correction: "
+              f"{result.correction}, * p < {result.alpha}; cells: mean (difference to the baseline "
+              f"[95% bootstrap interval] p)")
     if fmt == "json":
         doc: dict[str, Any] = {k: v for k, v in asdict(result).items() if k != "cells"}
         doc["cells"] = {n: {m: asdict(c) for m, c in row.items()} for n, row in result.cells.items()}

@@ -65,12 +65,12 @@ def compute(
         if r.measure.scope == "labels":
             if r.adapter is None:
                 raise ValueError(f"measure {r.name} needs an adapter")
-            per_query = adapted[r.adapter.name]
+            per_query = adapted[r.adapter.spec]
             values = None
             if r.measure.family.batch is not None:  # the vectorised form: same values, all queries at once
-                if r.adapter.name not in batches:
-                    batches[r.adapter.name] = Batch.of(per_query)
-                values = r.measure.batch(batches[r.adapter.name])
+                if r.adapter.spec not in batches:
+                    batches[r.adapter.spec] = Batch.of(per_query)
+                values = r.measure.batch(batches[r.adapter.spec])
             result[r.name] = values if values is not None else [r.measure(a) for a in per_query]
         else:
             if segments is None:

@@ -7,11 +7,15 @@ recorded in ``<body data-errors>`` so a headless browser test can read them.
 
 from __future__ import annotations
 
+import hashlib
 import html
+import re
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 
-from segeval.analysis.compare import Comparison, compare_runs
+from segeval.analysis.compare import Cell, Comparison, compare_runs, format_p
+from segeval.notes import about
 
 SCRIPT = """
 window.addEventListener('error', function (e) {
@@ -23,7 +27,8 @@ function sortTable(table, col, dir) {
   var num = function (t) { var v = parseFloat(t); return isNaN(v) ? t : v; };
   rows.sort(function (a, b) {
     var x = num(a.cells[col].textContent), y = num(b.cells[col].textContent);
-    var c = (typeof x === 'number' && typeof y === 'number') ? x - y : String(x).localeCompare(String(y));
+    var c = (typeof x === 'number' && typeof y === 'number') ? x - y
+      : String(x).localeCompare(String(y), undefined, {numeric: true});  // q2 before q10
     return dir === 'desc' ? -c : c;
   });
   rows.forEach(function (r) { body.appendChild(r); });
@@ -45,38 +50,87 @@ document.addEventListener('DOMContentLoaded', function () {
 """
 
 STYLE = """
-body { font-family: sans-serif; margin: 2em; color: #222; }
+body { font-family: sans-serif; margin: 2em; color: #222; max-width: 100%; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
-th { background: #f0f0f0; } td:first-child, th:first-child { text-align: left; }
-.sig { font-weight: bold; color: #1b5e20; } figure { display: inline-block; margin: 0 1em 1em 0; }
+th { background: #f0f0f0; overflow-wrap: anywhere; } td:first-child, th:first-child { text-align: left; }
+#comparison td:first-child { overflow-wrap: anywhere; max-width: 28em; }
+#per-query td { white-space: nowrap; } #per-query th { min-width: 7em; max-width: 14em; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.sig { font-weight: bold; color: #1b5e20; } .note { color: #6d4c41; }
+figure { display: inline-block; vertical-align: top; margin: 0 1em 1em 0; max-width: 100%; }
+figure svg { max-width: 100%; height: auto; }
+figcaption, .legend, .notes, #provenance { font-size: 13px; overflow-wrap: anywhere; }
+#provenance code { overflow-wrap: anywhere; }
 """
+
+
+def natural_key(text: str) -> list[tuple[int, int | str]]:
+    """Sort key putting q2 before q10: digit runs compare as numbers, the rest as text."""
+    return [(1, int(part)) if part.isdigit() else (0, part) for part in re.split(r"(\d+)", text) if part]
+
+
+def _cell(c: Cell) -> str:
+    text = f"{c.mean:.4f}"
+    if c.diff is not None and c.ci is not None and c.p is not None:
+        diff, low, high = (round(v, 4) + 0.0 for v in (c.diff, *c.ci))  # no "-0.0000"
+        text += f" <small>({diff:+.4f} [{low:+.4f}, {high:+.4f}] p{html.escape(format_p(c.p))})</small>"
+    return f"<td class=\"{'sig' if c.significant else ''}\">{text}</td>"
 
 
 def _comparison_table(c: Comparison) -> str:
     head = "".join(f"<th>{html.escape(m)}</th>" for m in c.measures)
     rows = []
     for n in c.runs:
-        cells = []
-        for m in c.measures:
-            cell = c.cells[n][m]
-            text = f"{cell.mean:.4f}"
-            if cell.diff is not None and cell.ci is not None and cell.p is not None:
-                diff, low, high = (round(v, 4) + 0.0 for v in (cell.diff, *cell.ci))  # no "-0.0000"
-                text += f" <small>({diff:+.4f} [{low:+.4f}, {high:+.4f}] p={cell.p:.4f})</small>"
-            cells.append(f"<td class=\"{'sig' if cell.significant else ''}\">{text}</td>")
         label = html.escape(n) + (" (baseline)" if n == c.baseline else "")
-        rows.append(f"<tr><td>{label}</td>{''.join(cells)}</tr>")
-    return (f"<table id=\"comparison\"><thead><tr><th>run</th>{head}</tr></thead><tbody>{''.join(rows)}"
-            f"</tbody></table><p>Test: {html.escape(c.test)}, correction: {html.escape(c.correction)}; bold: "
-            f"p &lt; {c.alpha}. {html.escape('; '.join(c.notes))}.</p>")
+        rows.append(f"<tr><td>{label}</td>{''.join(_cell(c.cells[n][m]) for m in c.measures)}</tr>")
+    legend = (f"Each cell: the run's mean over the {c.queries} queries; for a run other than the baseline "
+              f"({html.escape(c.baseline)}), in brackets: <em>difference</em> to the baseline (run minus "
+              f"baseline), its <em>[95% bootstrap interval]</em> and the <em>p</em>-value of the paired "
+              f"{html.escape(c.test)} test, corrected ({html.escape(c.correction)}) across all run and "
+              f"measure cells. Bold: p &lt; {c.alpha}. p&lt;0.0001 is shown for smaller values.")
+    notes = "".join(f"<li>{html.escape(n)}</li>" for n in c.notes)
+    return (f"<div class=\"scroll\"><table id=\"comparison\"><thead><tr><th>run</th>{head}</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></div><p class=\"legend\" id=\"legend\">{legend}</p>"
+            f"<ul class=\"notes\" id=\"notes\">{notes}</ul>")
+
+
+def _file(path: str | Path) -> str:
+    p = Path(path)
+    try:
+        digest = hashlib.sha256(p.read_bytes()).hexdigest()[:16]
+        return (f"<li><code>{html.escape(str(path))}</code> ({p.stat().st_size} bytes, sha256 "
+                f"{digest}…)</li>")
+    except OSError:
+        return f"<li><code>{html.escape(str(path))}</code></li>"
+
+
+def _provenance(qrels: str | Path, runs: Sequence[str | Path], command: str | None) -> str:
+    from segeval import __version__
+
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    cmd = command if command is not None else "segeval.report.html.render_report (Python API)"
+    files = _file(qrels) + "".join(_file(r) for r in runs)
+    return (f"<h2>Provenance</h2><div id=\"provenance\"><p>segeval {html.escape(__version__)}, "
+            f"{html.escape(when)}</p><p>command: <code>{html.escape(cmd)}</code></p>"
+            f"<p>inputs (qrels first):</p><ul>{files}</ul></div>")
+
+
+def _figure(svg: str, kind: str, caption: str, notes: Sequence[str] = (), **data: str) -> str:
+    """The SVG in a figure as wide as the drawing (its caption and notes wrap under it), at most the page width."""
+    attrs = "".join(f' data-{k}="{html.escape(v)}"' for k, v in data.items())
+    m = re.search(r'<svg[^>]*\swidth="([\d.]+)pt"', svg)
+    width = f' style="width: {float(m.group(1)) * 4 / 3:.0f}px"' if m else ""
+    text = html.escape(caption) + "".join(f'<br><small class="note">note: {html.escape(n)}</small>' for n in notes)
+    return f'<figure class="{kind}"{attrs}{width}>{svg}<figcaption>{text}</figcaption></figure>'
 
 
 def render_report(qrels: str | Path, runs: Sequence[str | Path], output: str | Path, *,
                   measures: Sequence[str] = ("map", "P_10"), adapter: str | None = None,
                   baseline: str | Path | None = None, test: str = "t", correction: str = "holm",
-                  permutations: int = 10_000, seed: int = 0) -> Path:
-    """Write the report page and return its path."""
+                  permutations: int = 10_000, seed: int = 0, command: str | None = None) -> Path:
+    """Write the report page and return its path.  ``command`` is the command line shown under
+    provenance (with the segeval version, the input files and the date)."""
     from segeval.pipeline import evaluate
     from segeval.read import read_qrels
     from segeval.viz.compare import difference_bars, distributions, pr_curves
@@ -87,27 +141,40 @@ def render_report(qrels: str | Path, runs: Sequence[str | Path], output: str | P
     ordered = [baseline, *[r for r in runs if str(r) != str(baseline)]] if baseline is not None else list(runs)
     evals = {n: evaluate(q, r, [*measures, "iprec_at_recall"], adapter=adapter, missing_queries="zero")
              for n, r in zip(comparison.runs, ordered, strict=True)}
-    first = comparison.measures[0]
     queries = next(iter(evals.values())).queries
+    order = sorted(range(len(queries)), key=lambda i: natural_key(queries[i]))
+    base = comparison.baseline
     curves = {n: [ev.summary[k] for k in ev.summary if k.startswith("iprec_at_recall")] for n, ev in evals.items()}
-    figures = [pr_curves(curves), distributions({n: ev.per_query[first] for n, ev in evals.items()}, first)]
-    if len(comparison.runs) > 1:
-        a, b = comparison.runs[0], comparison.runs[1]
-        figures.insert(1, difference_bars(queries, evals[a].per_query[first], evals[b].per_query[first],
-                                          (a, b), first))
+    figures = [_figure(pr_curves(curves), "pr", "Interpolated precision at 11 recall levels, mean over queries.")]
+    for m in comparison.measures:
+        notes = about(comparison.notes, m)
+        figures.append(f"<h3>{html.escape(m)}</h3>")
+        figures.append(_figure(distributions({n: ev.per_query[m] for n, ev in evals.items()}, m), "dist",
+                               f"Per-query {m}, one box per run.", notes, measure=m))
+        for n in comparison.runs:
+            if n != base:
+                svg = difference_bars(queries, evals[base].per_query[m], evals[n].per_query[m], (base, n), m)
+                mine = [x for x in notes if x.startswith((f"{base}: ", f"{n}: "))]
+                figures.append(_figure(svg, "diff", f"Per-query {m} of {n} minus the baseline {base}, sorted.",
+                                       mine, run=n, measure=m))
     columns = [(n, m) for n in comparison.runs for m in comparison.measures]
     head = "".join(f"<th>{html.escape(n)}<br>{html.escape(m)}</th>" for n, m in columns)
     body = "".join(
-        f"<tr><td>{html.escape(qid)}</td>"
+        f"<tr><td>{html.escape(queries[i])}</td>"
         + "".join(f"<td>{evals[n].per_query[m][i]:.4f}</td>" for n, m in columns) + "</tr>"
-        for i, qid in enumerate(queries))
-    page = (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>segeval report</title>"
+        for i in order)
+    used = ", ".join(comparison.adapters) or "none"
+    default = "" if adapter else " (the default for these runs)"
+    page = (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>segeval report</title>"
             f"<style>{STYLE}</style></head><body><h1>segeval report</h1>"
             f"<p>qrels: {html.escape(Path(qrels).name)}; {len(queries)} queries; adapter: "
-            f"{html.escape(adapter or 'default')}</p><h2>Comparison</h2>{_comparison_table(comparison)}"
-            f"<h2>Figures</h2>{''.join(f'<figure>{svg}</figure>' for svg in figures)}"
-            f"<h2>Per query</h2><p>Click a header to sort.</p><table id=\"per-query\"><thead><tr><th>query</th>"
-            f"{head}</tr></thead><tbody>{body}</tbody></table><script>{SCRIPT}</script></body></html>\n")
+            f"{html.escape(used)}{default}</p><h2>Comparison</h2>{_comparison_table(comparison)}"
+            f"<h2>Figures</h2>{''.join(figures)}"
+            f"<h2>Per query</h2><p>Queries in natural order (q2 before q10); click a header to sort.</p>"
+            f"<div class=\"scroll\"><table id=\"per-query\"><thead><tr><th>query</th>"
+            f"{head}</tr></thead><tbody>{body}</tbody></table></div>"
+            f"{_provenance(qrels, ordered, command)}<script>{SCRIPT}</script></body></html>\n")
     out = Path(output)
     out.write_text(page, encoding="utf-8")
     return out

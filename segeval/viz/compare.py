@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import io
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +29,24 @@ def _save(fig: object, output: str | Path | None) -> str:
     return str(output)
 
 
-def pr_curves(curves: Mapping[str, Sequence[float]], output: str | Path | None = None) -> str:
+def _wrap(text: str, width: int) -> str:
+    """``text`` broken into lines of at most ``width`` characters (long file names break anywhere)."""
+    return "\n".join(textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False)) or text
+
+
+def _footnotes(fig: Any, notes: Sequence[str], width_in: float) -> float:
+    """Write the notes under the figure; the fraction of its height they take."""
+    if not notes:
+        return 0.0
+    text = "\n".join(_wrap("note: " + n.removeprefix("note: "), int(width_in * 14)) for n in notes)
+    lines = text.count("\n") + 1
+    fig.set_figheight(fig.get_figheight() + 0.14 * lines)
+    fig.text(0.01, 0.01, text, fontsize=6.5, va="bottom", ha="left", color="#555555")
+    return float((0.14 * lines + 0.05) / fig.get_figheight())
+
+
+def pr_curves(curves: Mapping[str, Sequence[float]], output: str | Path | None = None,
+              notes: Sequence[str] = ()) -> str:
     """11-point interpolated precision-recall curves, one per run (mean over queries)."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -38,36 +57,46 @@ def pr_curves(curves: Mapping[str, Sequence[float]], output: str | Path | None =
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1.02)
     ax.set_title("Interpolated precision-recall (11 points)")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
+    ax.legend([_wrap(n, 60) for n in curves], fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.17))
+    fig.set_figheight(4 + 0.18 * sum(_wrap(n, 60).count("\n") + 1 for n in curves))
+    fig.tight_layout(rect=(0, _footnotes(fig, notes, 6), 1, 1))
     return _save(fig, output)
 
 
 def difference_bars(queries: Sequence[str], a: Sequence[float], b: Sequence[float], names: tuple[str, str],
-                    measure: str, output: str | Path | None = None) -> str:
-    """Per-query difference b - a of one measure, sorted (the textbook's precision histogram)."""
+                    measure: str, output: str | Path | None = None, notes: Sequence[str] = ()) -> str:
+    """Per-query difference b - a of one measure, sorted (the textbook's precision histogram); the run
+    names go in the title, wrapped, so long file names are not cut."""
     plt = _pyplot()
     d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
     order = np.argsort(-d, kind="stable")
-    fig, ax = plt.subplots(figsize=(max(6, len(d) * 0.25), 4))
+    width = min(max(6.0, len(d) * 0.18), 12.0)
+    fig, ax = plt.subplots(figsize=(width, 4))
     ax.bar(range(len(d)), d[order], color=np.where(d[order] >= 0, "#2e7d32", "#c62828"))
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(d)))
-    ax.set_xticklabels([queries[i] for i in order], rotation=90, fontsize=7)
-    ax.set_ylabel(f"{measure}: {names[1]} - {names[0]}")
-    ax.set_title(f"Per-query {measure} difference")
-    fig.tight_layout()
+    ax.set_xticklabels([queries[i] for i in order], rotation=90, fontsize=7 if len(d) <= 60 else 5)
+    ax.set_xlim(-0.6, len(d) - 0.4)
+    ax.set_ylabel(f"{measure} difference")
+    ax.set_xlabel("query (sorted by difference)")
+    ax.set_title(_wrap(f"Per-query {measure}: {names[1]} minus {names[0]}", int(width * 11)), fontsize=9)
+    fig.tight_layout(rect=(0, _footnotes(fig, notes, width), 1, 1))
     return _save(fig, output)
 
 
-def distributions(values: Mapping[str, Sequence[float]], measure: str, output: str | Path | None = None) -> str:
-    """Box plots of per-query scores, one per run."""
+def distributions(values: Mapping[str, Sequence[float]], measure: str, output: str | Path | None = None,
+                  notes: Sequence[str] = ()) -> str:
+    """Box plots of per-query scores, one per run, drawn horizontally so long run names stay readable."""
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6, 4))
-    ax.boxplot(list(values.values()), tick_labels=list(values))
-    ax.set_ylabel(measure)
-    ax.set_title(f"Per-query {measure}")
-    fig.tight_layout()
+    labels = [_wrap(n, 32) for n in values]
+    height = 1.2 + sum(0.3 + 0.15 * label.count("\n") for label in labels)
+    fig, ax = plt.subplots(figsize=(6.5, max(2.5, height)))
+    ax.boxplot(list(values.values()), tick_labels=labels, orientation="horizontal")
+    ax.invert_yaxis()  # the first run on top
+    ax.tick_params(axis="y", labelsize=7)
+    ax.set_xlabel(measure)
+    ax.set_title(f"Per-query {measure}", fontsize=10)
+    fig.tight_layout(rect=(0, _footnotes(fig, notes, 6.5), 1, 1))
     return _save(fig, output)
 
 

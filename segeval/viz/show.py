@@ -65,16 +65,23 @@ def truth(data: Prepared) -> Truth:
                  q["end"].to_numpy(dtype=np.float64), q["rel"].to_numpy(), q["line"].to_numpy())
 
 
-def explain(data: Prepared, adapted: dict[str, Adapted]) -> str:
-    """Per result and adapter: the label and the qrels lines that decided it."""
+def explain(data: Prepared, adapted: dict[str, Adapted], adapters: dict[str, Adapter]) -> str:
+    """Per result and adapter: the label and, per unit, the qrels lines that decided it and why
+    (:meth:`Adapter.explain`); units of one result (bins) are separated by ``; ``."""
     t = truth(data)
-    by_line = {int(line): i for i, line in enumerate(t.line)}
+    line_of = data.qrels["line"].to_numpy()
     rows = []
     for r in results(data, adapted):
         for name, label in r.labels.items():
-            why = ", ".join(f"qrels line {n} ({t.video[by_line[n]]} {_t(t.start[by_line[n]])}-"
-                            f"{_t(t.end[by_line[n]])} rel {t.rel[by_line[n]]})"
-                            for n in r.decided_by[name]) or "no qrels segment"
+            a = adapted[name]
+            parts = []
+            for u in np.flatnonzero(a.source == r.rank - 1).tolist():
+                parts.append(", ".join(
+                    reason.why if reason.row < 0 else
+                    f"qrels line {line_of[reason.row]} ({t.video[reason.row]} {_t(t.start[reason.row])}-"
+                    f"{_t(t.end[reason.row])} rel {t.rel[reason.row]})" + (f": {reason.why}" if reason.why else "")
+                    for reason in adapters[name].explain(data, a, int(u))))
+            why = "; ".join(parts) or "no unit: it covers no bin, or only bins ranked earlier"
             rows.append(f"rank {r.rank}\t{r.video} {_t(r.start)}-{_t(r.end)}\t{name}\t{label}\t{why}")
     return "\n".join(rows) + "\n"
 
@@ -195,10 +202,21 @@ def _png_from_results(plt: Any, data: Prepared, adapted: dict[str, Adapted], que
     plt.close(fig)
 
 
-def adapt_one(data: Prepared, adapters: list[Adapter]) -> dict[str, Adapted]:
-    """Each adapter's labels for the single query in ``data``."""
-    out: dict[str, Adapted] = {}
+def named(adapters: list[Adapter]) -> dict[str, Adapter]:
+    """The adapters by display name: their spec (``tiou:0.5``), ``#2``, ``#3`` ... for a repeated one."""
+    out: dict[str, Adapter] = {}
     for a in adapters:
-        (adapted,) = a.adapt(data)
-        out[a.name + (f":{a.suffix}" if a.name in out else "")] = adapted
+        name, k = a.spec, 1
+        while name in out:
+            k += 1
+            name = f"{a.spec}#{k}"
+        out[name] = a
+    return out
+
+
+def adapt_one(data: Prepared, adapters: dict[str, Adapter]) -> dict[str, Adapted]:
+    """Each adapter's labels for the single query in ``data``, by display name."""
+    out: dict[str, Adapted] = {}
+    for name, a in adapters.items():
+        (out[name],) = a.adapt(data)
     return out

@@ -1,0 +1,60 @@
+"""Notes that travel with measure values, worded in one place for every command that prints them.
+
+``eval``, ``me13sh``, ``compare``, ``report``, ``correlate``, ``pool-bias``, ``incompleteness`` and
+the ``plot`` commands all take their notes from :func:`value_notes` (through
+:attr:`segeval.pipeline.Evaluation.notes`) and label them per run with :func:`for_run`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from segeval.adapt import Adapter, OverlapAdapter, ToleranceAdapter
+
+if TYPE_CHECKING:
+    from segeval.measures.compute import Request
+
+#: score measures whose range is not [0, 1] (no "above 1" note for them)
+UNBOUNDED = frozenset({"utility", "dcg_jk_cut"})
+
+
+def _why_above_one(adapter: Adapter | None) -> str:
+    if isinstance(adapter, OverlapAdapter):
+        return "the overlap adapter credits one relevant segment once for every result that overlaps it"
+    if isinstance(adapter, ToleranceAdapter):
+        return "the tolerance adapter can credit one relevant segment to several results"
+    name = adapter.spec if adapter is not None else "segment"
+    return f"the {name} adapter labels more units relevant than num_rel counts"
+
+
+def value_notes(queries: Sequence[str], requests: Sequence[Request],
+                per_query: Mapping[str, Sequence[Any]]) -> list[str]:
+    """A note for every score measure (nominally in [0, 1]) above 1 for some query, saying why."""
+    notes = []
+    for x in requests:
+        if x.measure.fmt != "score" or x.measure.family.name in UNBOUNDED:
+            continue
+        above = [qid for qid, v in zip(queries, per_query[x.name], strict=True)
+                 if isinstance(v, int | float) and v > 1 + 1e-9]
+        if above:
+            notes.append(f"note: {x.name} is above 1 for {len(above)} of {len(queries)} queries "
+                         f"(first: {above[0]}): {_why_above_one(x.adapter)}")
+    return notes
+
+
+def for_run(run: str, notes: Sequence[str]) -> list[str]:
+    """The notes of one run, labelled with it (``note: RUN: ...``), for commands showing several runs."""
+    return [f"note: {run}: {n.removeprefix('note: ')}" for n in notes]
+
+
+def bare(note: str) -> str:
+    """The note without its ``note: `` prefix (for tables and pages that print their own)."""
+    return note.removeprefix("note: ")
+
+
+def about(notes: Sequence[str], measure: str) -> list[str]:
+    """The notes on one measure's values (for a figure of that measure)."""
+    pattern = re.compile(rf"(?:^|: ){re.escape(measure)} is above 1 ")
+    return [n for n in notes if pattern.search(bare(n))]
