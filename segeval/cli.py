@@ -629,27 +629,34 @@ def complete_qrels_command(
 @app.command("mr")
 def moment_retrieval(
     truth: Annotated[str, typer.Argument(metavar="GROUND_TRUTH", show_default=False,
-                                         help="QVHighlights-style JSON Lines with relevant_windows (.gz ok).")],
+                                         help="The protocol's ground truth (QVHighlights: JSON Lines with "
+                                              "relevant_windows; .gz ok).")],
     predictions: Annotated[str, typer.Argument(metavar="PREDICTIONS", show_default=False,
-                                               help="JSON Lines with pred_relevant_windows [start, end, score] "
-                                                    "and/or pred_saliency_scores.")],
+                                               help="The protocol's predictions (QVHighlights: JSON Lines with "
+                                                    "pred_relevant_windows [start, end, score] and/or "
+                                                    "pred_saliency_scores).")],
+    protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
+                                          help="Whose official evaluation to follow: "
+                                               "qvhighlights.")] = "qvhighlights",
     full: Annotated[bool, typer.Option("--full", help="Print every key (the same as -o json).")] = False,
-    output: Annotated[str, typer.Option("--output", "-o", metavar="brief|json",
-                                        help="brief: the brief figures and notes; json: every key of the official "
-                                             "output, segeval's additions and notes.")] = "brief",
+    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json",
+                                        help="text: the headline figures and notes; json: every key of the "
+                                             "official output, segeval's additions and notes.")] = "text",
 ) -> None:
-    """Moment retrieval and highlight detection as the QVHighlights evaluator reports them (R1, mAP, buckets,
-    HL mAP and Hit1), plus mIoU and R5."""
+    """Moment retrieval as each benchmark's official script reports it (QVHighlights: R1, mAP, buckets,
+    HL mAP and Hit1, plus mIoU and R5)."""
     import json
 
-    from segeval.analysis.moments import evaluate_moments, read_moments
+    from segeval.analysis.moments import MrOptions
+    from segeval.analysis.moments import protocol as find_protocol
+    from segeval.errors import check_choice
 
-    if output not in ("brief", "json"):
-        raise SegevalError(f"--output {output!r}: expected brief or json")
-    result = evaluate_moments(read_moments(truth, predictions))
-    shown = result if full or output == "json" else {"brief": result["brief"], "notes": result["notes"]}
+    fmt = check_choice("output", "text" if output == "brief" else output, ("text", "json"))
+    result = find_protocol(protocol)(truth, predictions, MrOptions())
+    shown = {**result.figures, "notes": result.notes} if full or fmt == "json" else \
+        {"brief": result.brief, "notes": result.notes}
     sys.stdout.write(json.dumps(shown, indent=2) + "\n")
-    for note in result["notes"]:
+    for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
 
 

@@ -38,7 +38,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.errors import InputError
+from segeval.analysis.moments.protocol import MrOptions, MrResult
+from segeval.errors import InputError, ParameterError
 
 THRESHOLDS = tuple(float(f"{t:.2f}") for t in np.linspace(0.5, 0.95, 10))
 BUCKETS = {"short": (0.0, 10.0), "middle": (10.0, 30.0), "long": (30.0, 150.0), "full": (0.0, 150.0)}
@@ -422,3 +423,14 @@ def evaluate_moments(m: Moments) -> dict[str, Any]:
 
 def _range(lo: float, hi: float) -> str:
     return f"({lo:g}, {hi:g}] s"
+
+
+def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult:
+    """The QVHighlights protocol (``segeval mr --protocol qvhighlights``)."""
+    unused = [k for k, v in vars(options).items() if v is not None]
+    if unused:
+        raise ParameterError(f"The qvhighlights protocol has fixed thresholds and cut-offs; it takes no "
+                             f"{', '.join('--' + k.replace('_', '-') for k in unused)}.")
+    result = evaluate_moments(read_moments(truth, predictions))
+    figures = {k: v for k, v in result.items() if k != "notes"}
+    return MrResult(figures=figures, brief=result["brief"], notes=result["notes"])

@@ -1,0 +1,43 @@
+"""Moment-retrieval protocols, each benchmark's official evaluation with its conventions stated.
+
+``PROTOCOLS`` maps a protocol name to the module that implements it; each such module has
+``evaluate_files(truth, predictions, options: MrOptions) -> MrResult``.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from segeval.analysis.moments.protocol import Evaluate, MrOptions, MrResult
+from segeval.analysis.moments.qvhighlights import (
+    BUCKETS,
+    SALIENCY_LEVELS,
+    THRESHOLDS,
+    Moments,
+    average_precision,
+    average_precisions,
+    evaluate_moments,
+    highlight_ap,
+    iou_matrix,
+    r1_iou,
+    read_moments,
+    recall_at,
+)
+
+PROTOCOLS: dict[str, str] = {
+    "qvhighlights": "segeval.analysis.moments.qvhighlights",
+}
+
+
+def protocol(name: str) -> Evaluate:
+    """The ``evaluate_files`` function of protocol ``name`` (imported on first use)."""
+    from segeval.errors import check_choice
+
+    check_choice("protocol", name, tuple(PROTOCOLS))
+    function: Evaluate = importlib.import_module(PROTOCOLS[name]).evaluate_files
+    return function
+
+
+__all__ = ["BUCKETS", "PROTOCOLS", "SALIENCY_LEVELS", "THRESHOLDS", "Evaluate", "Moments", "MrOptions", "MrResult",
+           "average_precision", "average_precisions", "evaluate_moments", "highlight_ap", "iou_matrix", "protocol",
+           "r1_iou", "read_moments", "recall_at"]
