@@ -12,13 +12,17 @@ GM_FLOOR = 1e-5  # trec_eval's floor for geometric means
 
 
 def aggregate(values: Sequence[Any], how: Aggregate) -> Any:
-    """``sum``, ``mean`` or ``gm`` (0 for no queries); sums added left to right as the reference does."""
+    """``sum``, ``mean`` or ``gm`` (0 for no queries); sums (of the logs for ``gm``) added left to right
+    in query order, as trec_eval and the MediaEval script add."""
     if how == "none":
         return None
     if how == "gm":
         if not values:
             return 0.0
-        return math.exp(math.fsum(math.log(max(float(v), GM_FLOOR)) for v in values) / len(values))
+        logs = 0.0
+        for v in values:
+            logs += math.log(max(float(v), GM_FLOOR))
+        return math.exp(logs / len(values))
     total: Any = 0
     for v in values:
         total += v

@@ -4,8 +4,7 @@ Each function returns, for a :class:`Batch` of queries, exactly (bit for bit) th
 values its per-query definition in :mod:`segeval.measures.labels` or
 :mod:`segeval.measures.trec` returns query by query; those definitions stay the
 specification (``tests/test_measures.py`` checks the two agree).  Sums keep the
-definitions' order: left to right where the definition adds in Python, ``np.sum`` on
-each query's terms where it uses NumPy.
+definitions' order, which is trec_eval's: each query's terms added left to right.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
+from segeval.measures.trec import running_sum
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -165,7 +165,7 @@ def bpref(b: Batch) -> list[float]:
     starts, counts = b.first_relevant.tolist(), b.relevant_counts.tolist()
     out: list[float] = []
     for r, start, count in zip(big_r.tolist(), starts, counts, strict=True):
-        out.append(float(np.sum(terms[start : start + count])) / r if r else 0.0)
+        out.append(running_sum(terms[start : start + count]) / r if r else 0.0)
     return out
 
 
@@ -186,8 +186,9 @@ def _iprec(b: Batch, needed: IntArray) -> list[float]:
 
 
 def iprec_at_recall(b: Batch, p: int) -> list[float]:
-    level = p / 100
-    needed = np.floor(level * b.num_rel + 0.5).astype(np.int64)
+    scaled = p / 100 * b.num_rel
+    whole = np.floor(scaled)
+    needed = (whole + (scaled - whole >= 0.5)).astype(np.int64)  # C's lround, as trec.lround
     return _iprec(b, needed)
 
 

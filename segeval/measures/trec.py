@@ -2,6 +2,12 @@
 
 Relevance is the adapter's label (the relevance level is applied when the qrels
 are prepared); graded measures use ``Adapted.grades`` and ``Adapted.pool``.
+
+The arithmetic is trec_eval's, not only its algebra: every sum adds its terms left to
+right in doubles in trec_eval's order (:func:`running_sum`), discounts are the C
+library's ``log2`` (:func:`log2_discounts`), powers are repeated products, and each
+division has trec_eval's operands.  A value whose exact result sits on a 4th-decimal
+boundary then prints the digit trec_eval prints.
 """
 
 from __future__ import annotations
@@ -18,6 +24,34 @@ def _relevant(a: Adapted) -> npt.NDArray[np.bool_]:
     return a.relevant
 
 
+def running_sum(terms: npt.ArrayLike) -> float:
+    """The terms added left to right in doubles from 0.0, as trec_eval's loops add (``np.sum``
+    adds pairwise and ``math.fsum`` exactly, both of which can print another 4th decimal)."""
+    values = np.asarray(terms, dtype=np.float64)
+    return float(np.cumsum(values)[-1]) if len(values) else 0.0  # cumsum accumulates in order
+
+
+_LOG2: list[npt.NDArray[np.float64]] = [np.zeros(0)]
+
+
+def log2_discounts(n: int) -> npt.NDArray[np.float64]:
+    """``log2(i + 2)`` for i < n from the C library's ``log2`` (as trec_eval; NumPy's own
+    ``log2`` differs from it in the last bit for some integers)."""
+    table = _LOG2[0]
+    if len(table) < n:
+        size = max(n, 2 * len(table), 64)
+        table = np.array([math.log2(i + 2) for i in range(size)], dtype=np.float64)
+        _LOG2[0] = table
+    return table[:n]
+
+
+def lround(x: float) -> int:
+    """C's ``lround`` for x >= 0: to the nearest integer, halves away from zero (exact, unlike
+    ``floor(x + 0.5)``, which rounds 0.49999999999999994 up)."""
+    whole = math.floor(x)
+    return int(whole) + (1 if x - whole >= 0.5 else 0)
+
+
 def _precision_at_relevant(a: Adapted, cutoff: int | None = None) -> list[float]:
     ranks = np.flatnonzero(_relevant(a)[:cutoff]) + 1
     return [found / rank for found, rank in enumerate(ranks.tolist(), start=1)]
@@ -27,7 +61,7 @@ def map_at(a: Adapted, k: int) -> float:
     """Average precision counting only relevant results in the top k (divided by num_rel)."""
     if a.num_rel == 0:
         return 0.0
-    return math.fsum(_precision_at_relevant(a, k)) / a.num_rel
+    return running_sum(_precision_at_relevant(a, k)) / a.num_rel
 
 
 def r_precision(a: Adapted) -> float:
@@ -53,8 +87,8 @@ def success_at(a: Adapted, k: int) -> float:
 
 def iprec_at_recall(a: Adapted, level: float) -> float:
     """Interpolated precision at a recall level: the best precision at a rank that has found
-    ``floor(level * num_rel + 0.5)`` relevant results (trec_eval 10's rounding of the cut-off)."""
-    return _iprec(a, math.floor(level * a.num_rel + 0.5))
+    ``lround(level * num_rel)`` relevant results (trec_eval 10's rounding of the cut-off)."""
+    return _iprec(a, lround(level * a.num_rel))
 
 
 def iprec_at_recall_9(a: Adapted, level: float) -> float:
@@ -90,7 +124,7 @@ def bpref(a: Adapted) -> float:
     # min(above, R) / min(R, N) as trec_eval; for documents above <= N, while segment runs can hold more
     # non-relevant results than the qrels' N, so the count is capped at min(R, N) to keep bpref in [0, 1]
     penalties = np.where(above > 0, np.minimum(above, bound) / max(bound, 1), 0.0)
-    return float(np.sum(1.0 - penalties)) / big_r
+    return running_sum(1.0 - penalties) / big_r
 
 
 def _judged_nonrelevant(a: Adapted) -> int:
@@ -106,9 +140,7 @@ def _nonrelevant_above_relevant(a: Adapted) -> npt.NDArray[np.int64]:
 
 
 def _dcg(gains: npt.NDArray[np.float64]) -> float:
-    if len(gains) == 0:
-        return 0.0
-    return float(np.sum(gains / np.log2(np.arange(2, len(gains) + 2))))
+    return running_sum(gains / log2_discounts(len(gains)))
 
 
 def _gains(a: Adapted) -> npt.NDArray[np.float64]:
@@ -240,8 +272,34 @@ ELEVEN_LEVELS = tuple(step / 10 for step in range(11))
 
 
 def eleven_pt_avg(a: Adapted, levels: tuple[float, ...] = ELEVEN_LEVELS) -> float:
-    """Mean of the interpolated precisions at the given recall levels (trec_eval 10 cut-offs)."""
-    return math.fsum(iprec_at_recall(a, x) for x in levels) / len(levels)
+    """Mean of the interpolated precisions at the given recall levels (trec_eval 10 cut-offs).
+
+    As trec_eval: walking up from the last rank, each level's precision is added when the walk
+    reaches its cut-off (the last level first; levels out of reach at the end of the list add
+    nothing, the others left add the final precision), then the sum is divided by the number of
+    levels.  For ascending levels this is the mean of :func:`iprec_at_recall`.
+    """
+    if not levels:
+        return math.nan
+    cutoffs = [lround(x * a.num_rel) for x in levels]
+    ranks = (np.flatnonzero(a.relevant) + 1).tolist()
+    found = len(ranks)
+    current = len(cutoffs) - 1
+    while current >= 0 and cutoffs[current] > found:
+        current -= 1
+    # the best precision at each rank or below it: the running maximum of the walk up
+    precision = a.found / np.arange(1, len(a.labels) + 1)
+    best = np.maximum.accumulate(precision[::-1])[::-1].tolist()
+    total = 0.0
+    for k in range(found, 0, -1):
+        while current >= 0 and cutoffs[current] == k:
+            total += best[ranks[k - 1] - 1]
+            current -= 1
+    final = best[ranks[0] - 1] if found else 0.0  # nothing relevant retrieved: precision 0
+    while current >= 0:
+        total += final
+        current -= 1
+    return total / len(levels)
 
 
 def bin_g(a: Adapted) -> float:
@@ -249,14 +307,14 @@ def bin_g(a: Adapted) -> float:
     if a.num_rel == 0:
         return 0.0
     ranks = np.flatnonzero(a.relevant) + 1
-    above = ranks - a.found[ranks - 1]
-    return float(np.sum(1.0 / np.log2(2 + above))) / a.num_rel
+    above = (ranks - a.found[ranks - 1]).tolist()
+    return running_sum([1.0 / math.log2(2 + x) for x in above]) / a.num_rel
 
 
 def g_measure(a: Adapted) -> float:
     """trec_eval's G: gains discounted by log2(2 + ideal cumulated cost - gains so far)."""
     ideal = _ideal(a)
-    total_ideal = float(ideal.sum())
+    total_ideal = running_sum(ideal)
     if total_ideal <= 0:
         return 0.0
     g = _gains_signed(a)
@@ -264,9 +322,10 @@ def g_measure(a: Adapted) -> float:
     cost = np.ones(n)
     m = min(n, lp)
     cost[:m] = np.where(ideal[:m] >= 1, ideal[:m], 1.0)
-    s_cum, c_cum = np.cumsum(g), np.cumsum(cost)
+    s_cum, c_cum = np.cumsum(g), np.cumsum(cost)  # running sums, in order
     nz = g != 0
-    return float(np.sum(g[nz] / np.log2(2 + c_cum[nz] - s_cum[nz]))) / total_ideal
+    left = (2 + c_cum[nz] - s_cum[nz]).tolist()
+    return running_sum([x / math.log2(y) for x, y in zip(g[nz].tolist(), left, strict=True)]) / total_ideal
 
 
 def _gains_signed(a: Adapted) -> npt.NDArray[np.float64]:
@@ -275,7 +334,8 @@ def _gains_signed(a: Adapted) -> npt.NDArray[np.float64]:
 
 
 def _dcg_prefix(g: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    return np.cumsum(g / np.log2(np.arange(2, len(g) + 2))) if len(g) else np.zeros(0)
+    """DCG after each rank: trec_eval's running sum."""
+    return np.cumsum(g / log2_discounts(len(g))) if len(g) else np.zeros(0)
 
 
 def ndcg_rel(a: Adapted) -> float:
@@ -287,7 +347,7 @@ def ndcg_rel(a: Adapted) -> float:
     g = _gains_signed(a)
     dcg, idcg = _dcg_prefix(g), _dcg_prefix(ideal)
     ranks = np.flatnonzero(g > 0)
-    total = float(np.sum(dcg[ranks] / idcg[np.minimum(ranks, lp - 1)]))
+    total = running_sum(dcg[ranks] / idcg[np.minimum(ranks, lp - 1)])
     dcg_n = float(dcg[-1]) if len(dcg) else 0.0
     total += (lp - len(ranks)) * dcg_n / float(idcg[-1])
     return total / lp if total > 0 else 0.0
@@ -308,7 +368,7 @@ def rndcg(a: Adapted) -> float:
             terms.append((float(dcg[min(b, n) - 1]) if n else 0.0) / float(idcg[b - 1]))
     if n >= lp + 2 and lp:
         terms.append(float(dcg[-1]) / float(idcg[lp - 1]))
-    return math.fsum(terms) / len(terms) if terms else math.nan
+    return running_sum(terms) / len(terms) if terms else math.nan
 
 
 def set_p(a: Adapted) -> float:
@@ -346,10 +406,17 @@ def _rbp_gains(a: Adapted) -> npt.NDArray[np.float64]:
     return g / top if top > 1 else g  # the gain table 0..max level, scaled into [0, 1]
 
 
+def _powers(p: float, n: int) -> npt.NDArray[np.float64]:
+    """1, p, p * p, ... (n + 1 values) by repeated multiplication, as trec_eval (not ``p ** i``)."""
+    factors = np.full(n + 1, p)
+    factors[0] = 1.0
+    return np.cumprod(factors)
+
+
 def rbp(a: Adapted, p: float = 0.9) -> float:
     """Rank-biased precision (Moffat & Zobel), graded gains scaled into [0, 1]."""
     g = _rbp_gains(a)
-    return (1 - p) * float(np.sum(g * p ** np.arange(len(g))))
+    return (1.0 - p) * running_sum(g * _powers(p, len(g))[:-1])
 
 
 def rbp_resid(a: Adapted, p: float = 0.9) -> float:
@@ -357,8 +424,8 @@ def rbp_resid(a: Adapted, p: float = 0.9) -> float:
     unjudged = a.labels == Label.UNJUDGED
     if not unjudged.any():
         return 0.0
-    n = len(a.labels)
-    return p**n + (1 - p) * float(np.sum(p ** np.flatnonzero(unjudged)))
+    powers = _powers(p, len(a.labels))
+    return float(powers[-1]) + (1 - p) * running_sum(powers[:-1][unjudged])
 
 
 def unjudged_at(a: Adapted, k: int) -> float:

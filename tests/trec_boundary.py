@@ -1,0 +1,457 @@
+"""Generated qrels and runs whose exact trec_eval values sit on a 4th-decimal boundary.
+
+trec_eval prints ``%6.4f`` of a double.  When a measure's exact value ends in 5 at the 5th
+decimal (x.xxxx5 as a rational number), the printed digit depends on the last bit of the
+double, so on the order and the operands of every sum and division.  This module builds small
+qrels and runs in which many per-query values and ``all`` averages are such boundaries, for
+every measure family of ``-m all_trec`` with rational values (the log-based ndcg family, binG,
+G and the geometric means are irrational and never sit exactly on a boundary; they are still
+compared line by line) and for parameter variants (:data:`PARAMS`).
+
+The exact values are computed here with fractions from the definitions in
+``docs/trec_eval-semantics.md``; they only say which printed lines are boundaries.  What a
+line must print is trec_eval's output (stored in ``tests/fixtures/trec_boundary``).
+
+Write the fixtures with a trec_eval binary built from its source::
+
+    python -m tests.trec_boundary --trec-eval /tmp/trec_eval/trec_eval
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import math
+import random
+import subprocess
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+FIXTURE_DIR = Path(__file__).resolve().parent / "fixtures" / "trec_boundary"
+SEEDS = tuple(range(13))  # the seeds whose trec_eval outputs are stored: one per ALL_TARGETS entry
+#: the two trec_eval command lines of every case (the files are appended)
+ALL_TREC = ("-q", "-m", "all_trec")
+PARAMS = ("-q", "-m", "P.32,160", "-m", "recall.32", "-m", "map_cut.32", "-m", "relative_P.32", "-m", "unj.32",
+          "-m", "success.32", "-m", "iprec_at_recall..05,.15,.25,.33,.5", "-m", "Rprec_mult.0.5,1.5,3",
+          "-m", "11pt_avg..2,.4,.6,.8", "-m", "utility.0.00005,0,0,0", "-m", "ndcg_cut.32")
+COMMANDS = {"all_trec": ALL_TREC, "params": PARAMS}
+
+CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+RECALL = tuple(f"{x / 10:.1f}" for x in range(11))  # trec_eval's iprec_at_recall and 11pt_avg levels
+RPREC_MULT = tuple(f"{x / 10:.1f}" for x in range(2, 21, 2))
+SMOOTH = (1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 40)  # 2^a 5^b: denominators that end in a finite decimal
+NONPOOL, UNJUDGED = -1, -2  # trec_eval's values of a retrieved doc not in the qrels / judged negative
+EPS = Fraction(1, 100_000)  # infAP's epsilon
+P_RBP = Fraction(9, 10)
+
+
+@dataclass(frozen=True)
+class Query:
+    """One topic: the trec_eval value of each ranked doc (a level >= 0, NONPOOL or UNJUDGED) and
+    the qrels levels of the judged docs that are not retrieved (-1 written as a negative judgement)."""
+
+    qid: str
+    ranked: tuple[int, ...]
+    unretrieved: tuple[int, ...]
+
+    @property
+    def levels(self) -> list[int]:
+        """The qrels values >= 0 of the topic."""
+        return [v for v in (*self.ranked, *self.unretrieved) if v >= 0]
+
+    @property
+    def num_rel(self) -> int:
+        return sum(1 for v in self.levels if v >= 1)
+
+    @property
+    def num_nonrel(self) -> int:
+        return sum(1 for v in self.levels if v == 0)
+
+    def found(self, k: int) -> int:
+        """Relevant docs in the top k."""
+        return sum(1 for v in self.ranked[:k] if v >= 1)
+
+    def rel_ranks(self) -> list[int]:
+        return [i + 1 for i, v in enumerate(self.ranked) if v >= 1]
+
+
+# ----------------------------------------------------------------- exact values, by family
+
+def _name_p(x: str) -> str:
+    return f"{float(x):3.2f}"
+
+
+def _map(q: Query, cut: int | None = None) -> Fraction:
+    if q.num_rel == 0:
+        return Fraction(0)
+    ranks = [r for r in q.rel_ranks() if cut is None or r <= cut]
+    return sum((Fraction(k, r) for k, r in enumerate(ranks, start=1)), Fraction(0)) / q.num_rel
+
+
+def _lround(x: float) -> int:
+    whole = math.floor(x)
+    return int(whole) + (1 if x - whole >= 0.5 else 0)
+
+
+def _iprec(q: Query, level: str) -> Fraction:
+    ranks = q.rel_ranks()
+    c = _lround(float(level) * q.num_rel)
+    if c > len(ranks) or not ranks:
+        return Fraction(0)
+    start = ranks[max(c, 1) - 1]
+    return max(Fraction(q.found(i), i) for i in range(start, len(q.ranked) + 1))
+
+
+def _bpref(q: Query) -> Fraction:
+    big_r, big_n = q.num_rel, q.num_nonrel
+    if big_r == 0:
+        return Fraction(0)
+    total, nonrel = Fraction(0), 0
+    for v in q.ranked:
+        if v < 0:
+            continue
+        if v == 0:
+            nonrel += 1
+        else:
+            total += 1 - Fraction(min(nonrel, big_r), min(big_n, big_r)) if nonrel else 1
+    return total / big_r
+
+
+def _infap(q: Query) -> Fraction:
+    total, rel, nonrel, unjudged = Fraction(0), 0, 0, 0
+    for j, v in enumerate(q.ranked):
+        if v == NONPOOL:
+            continue
+        if v == UNJUDGED:
+            unjudged += 1
+        elif v == 0:
+            nonrel += 1
+        else:
+            rel += 1
+            if j == 0:
+                total += 1
+            else:
+                total += (Fraction(1, j + 1) + Fraction(j, j + 1) * Fraction(rel - 1 + nonrel + unjudged, j)
+                          * ((rel - 1 + EPS) / (rel - 1 + nonrel + 2 * EPS)))
+    return total / q.num_rel if q.num_rel else total
+
+
+def _p_at(q: Query, k: int) -> Fraction:
+    return Fraction(q.found(k), k) if k > 0 else Fraction(0)
+
+
+def _set(q: Query) -> dict[str, Fraction]:
+    n, big_r, rr = len(q.ranked), q.num_rel, q.found(len(q.ranked))
+    out = {"set_P": Fraction(rr, n) if n else Fraction(0),
+           "set_relative_P": Fraction(rr, min(n, big_r)) if n and big_r else Fraction(0),
+           "set_recall": Fraction(rr, big_r) if big_r else Fraction(0),
+           "set_map": Fraction(rr * rr, n * big_r) if n and big_r else Fraction(0),
+           "set_F": Fraction(0)}
+    if rr:
+        p, r = Fraction(rr, n), Fraction(rr, big_r)
+        out["set_F"] = 2 * p * r / (p + r)
+    return out
+
+
+def _rbp(q: Query) -> dict[str, Fraction]:
+    top = max(q.levels, default=0)  # gains are the levels, scaled into [0, 1] when the highest is above 1
+    gains = [Fraction(max(v, 0), top if top > 1 else 1) for v in q.ranked]
+    out = {"rbp": (1 - P_RBP) * sum((g * P_RBP**i for i, g in enumerate(gains)), Fraction(0)),
+           "rbp_resid": Fraction(0)}
+    unjudged = [i for i, v in enumerate(q.ranked) if v < 0]
+    if unjudged:
+        out["rbp_resid"] = P_RBP ** len(q.ranked) + (1 - P_RBP) * sum((P_RBP**i for i in unjudged), Fraction(0))
+    return out
+
+
+def _rprec(q: Query) -> Fraction:
+    m = min(len(q.ranked), q.num_rel)
+    return Fraction(q.found(m), q.num_rel) if m else Fraction(0)
+
+
+def _relative_p(q: Query, k: int) -> Fraction:
+    return Fraction(q.found(k), min(k, q.num_rel)) if q.num_rel else Fraction(0)
+
+
+def _unj(q: Query, k: int) -> Fraction:
+    return Fraction(sum(1 for v in q.ranked[:k] if v < 0), k)
+
+
+def _rprec_mult(q: Query, x: str) -> Fraction:
+    return _p_at(q, int(float(x) * q.num_rel + 0.9))  # trec_eval's truncation, in doubles
+
+
+def _utility(q: Query, p1: Fraction = Fraction(1), p2: Fraction = Fraction(-1)) -> Fraction:
+    rr = q.found(len(q.ranked))
+    return p1 * rr + p2 * (len(q.ranked) - rr)
+
+
+Exact = Callable[[Query], dict[str, Fraction]]
+
+#: per family (of all_trec, then the parameter variants of :data:`PARAMS`): the exact values it prints
+FAMILIES: dict[str, Exact] = {
+    "map": lambda q: {"map": _map(q)},
+    "Rprec": lambda q: {"Rprec": _rprec(q)},
+    "bpref": lambda q: {"bpref": _bpref(q)},
+    "recip_rank": lambda q: {"recip_rank": Fraction(1, q.rel_ranks()[0]) if q.rel_ranks() else Fraction(0)},
+    "iprec_at_recall": lambda q: {f"iprec_at_recall_{_name_p(x)}": _iprec(q, x) for x in RECALL},
+    "P": lambda q: {f"P_{k}": _p_at(q, k) for k in CUTOFFS},
+    "recall": lambda q: {f"recall_{k}": Fraction(q.found(k), q.num_rel) if q.num_rel else Fraction(0)
+                         for k in CUTOFFS},
+    "infAP": lambda q: {"infAP": _infap(q)},
+    "Rprec_mult": lambda q: {f"Rprec_mult_{_name_p(x)}": _rprec_mult(q, x) for x in RPREC_MULT},
+    "utility": lambda q: {"utility": _utility(q)},
+    "11pt_avg": lambda q: {"11pt_avg": sum((_iprec(q, x) for x in RECALL), Fraction(0)) / len(RECALL)},
+    "map_cut": lambda q: {f"map_cut_{k}": _map(q, k) for k in CUTOFFS},
+    "relative_P": lambda q: {f"relative_P_{k}": _relative_p(q, k) for k in CUTOFFS},
+    "success": lambda q: {f"success_{k}": Fraction(int(q.found(k) > 0)) for k in (1, 5, 10)},
+    "set": _set,
+    "rbp": lambda q: {"rbp": _rbp(q)["rbp"]},
+    "rbp_resid": lambda q: {"rbp_resid": _rbp(q)["rbp_resid"]},
+    "unj": lambda q: {f"unj_{k}": _unj(q, k) for k in (5, 10, 20)},
+    # the parameter variants
+    "P.32,160": lambda q: {"P_32": _p_at(q, 32), "P_160": _p_at(q, 160)},
+    "recall.32": lambda q: {"recall_32": Fraction(q.found(32), q.num_rel) if q.num_rel else Fraction(0)},
+    "map_cut.32": lambda q: {"map_cut_32": _map(q, 32)},
+    "relative_P.32": lambda q: {"relative_P_32": _relative_p(q, 32)},
+    "unj.32": lambda q: {"unj_32": _unj(q, 32)},
+    "iprec_at_recall..05,...": lambda q: {f"iprec_at_recall_{_name_p(x)}": _iprec(q, x)
+                                          for x in (".05", ".15", ".25", ".33", ".5")},
+    "Rprec_mult.0.5,1.5,3": lambda q: {f"Rprec_mult_{_name_p(x)}": _rprec_mult(q, x) for x in ("0.5", "1.5", "3")},
+    "11pt_avg..2,.4,.6,.8": lambda q: {"11pt_avg_.2,.4,.6,.8": sum((_iprec(q, x) for x in (".2", ".4", ".6", ".8")),
+                                                                   Fraction(0)) / 4},
+    "utility.0.00005,0,0,0": lambda q: {"utility_0.00005,0,0,0": _utility(q, Fraction("0.00005"), Fraction(0))},
+}
+#: families whose per-query values are never (or hardly ever) boundaries (P and unj at the default
+#: cut-offs have denominators 5 to 1000; success is 0 or 1; utility is an integer; rbp_resid's
+#: 5th decimal is 0, 1 or 9 within 5 ranks): only their ``all`` averages are aimed at
+ALL_ONLY = frozenset({"P", "unj", "success", "utility", "rbp_resid"})
+
+
+def exact(q: Query) -> dict[str, Fraction]:
+    """Every rational value trec_eval prints for the topic (both command lines)."""
+    out: dict[str, Fraction] = {}
+    for f in FAMILIES.values():
+        out.update(f(q))
+    return out
+
+
+def boundary(v: Fraction) -> bool:
+    """True when v ends in 5 at the 5th decimal exactly (x.xxxx5)."""
+    scaled = v * 100_000
+    return scaled.denominator == 1 and abs(scaled.numerator) % 10 == 5
+
+
+#: the family of every printed name (each family prints the same names for any topic)
+FAMILY_OF = {name: family for family, f in FAMILIES.items() for name in f(Query("x", (1,), ()))}
+
+
+# ----------------------------------------------------------------- generation
+
+def random_query(rng: random.Random, qid: str) -> Query:
+    """A small topic whose counts and ranks lean to 2^a 5^b, so that exact values are often finite
+    decimals (and often boundaries)."""
+    big_r = rng.choice(SMOOTH)
+    n = rng.choice((*SMOOTH, 3, 6, 7, 12))
+    top = rng.choice((1, 1, 2, 4))
+    mode = rng.random()
+    ranked = [NONPOOL] * n
+    if mode < 0.15:  # one relevant doc at a 2^a 5^b rank, after docs not in the pool (infAP's exact terms)
+        big_r = rng.choice((1, 1, 2, 4, 5))
+        rank = rng.choice((*SMOOTH, 160))
+        ranked = [NONPOOL] * max(n, rank)
+        ranked[rank - 1] = rng.randint(1, top)
+    elif mode < 0.35:  # many relevant docs among all the judged non-relevant ones: long sums (bpref, map)
+        big_r, big_n = rng.choice((16, 20, 32, 40)), rng.choice((4, 5, 8, 10, 16, 20, 25))
+        m = rng.randint(8, big_r)
+        ranked = [0] * big_n + [rng.randint(1, top) for _ in range(m)]
+        rng.shuffle(ranked)
+    else:
+        slots = [r - 1 for r in SMOOTH if r <= n] if mode < 0.7 else list(range(n))
+        m = rng.randint(0, min(big_r, len(slots)))
+        for i in rng.sample(slots, m):
+            ranked[i] = rng.randint(1, top)
+        p_nonrel, p_unjudged = rng.random(), rng.random() * 0.3
+        for i in range(n):
+            if ranked[i] == NONPOOL:
+                x = rng.random()
+                ranked[i] = 0 if x < p_nonrel else UNJUDGED if x < p_nonrel + p_unjudged else NONPOOL
+    found = sum(1 for v in ranked if v >= 1)
+    missing = max(big_r - found, 0)
+    unretrieved = [rng.randint(1, top) for _ in range(missing)]
+    unretrieved += [0] * rng.choice((0, 0, 1, 2, 4, 5, 8, 16, 25))
+    unretrieved += [-1] * rng.choice((0, 0, 1))
+    if top > 1 and top not in ranked and top not in unretrieved:  # the highest grade is judged somewhere
+        unretrieved.append(top)
+    if not any(v >= 0 for v in (*ranked, *unretrieved)):  # trec_eval needs a level >= 0 in the qrels
+        unretrieved.append(0)
+    return Query(qid, tuple(ranked), tuple(unretrieved))
+
+
+def short(v: Fraction) -> bool:
+    """True when v has at most 5 decimals, so that a sum of such values over Q topics can be made
+    a boundary average by the last topic."""
+    return (v * 100_000).denominator == 1
+
+
+def _value(q: Query, name: str) -> Fraction:
+    return FAMILIES[FAMILY_OF[name]](q)[name]
+
+
+def _scaled(name: str, v: Fraction) -> Fraction:
+    return v * 11 if name == "11pt_avg" else v  # a sum of 11 finite decimals, divided by 11
+
+
+def find(rng: random.Random, qid: str, family: str, keep: Sequence[str] = (), tries: int = 300) -> Query:
+    """A random topic with a boundary value in ``family`` whose values of the names in ``keep`` have
+    at most 5 decimals (so that an ``all`` average of them can still be a boundary); when no such
+    topic turns up, one that keeps them short."""
+    for attempt in range(10 * tries):
+        q = random_query(rng, qid)
+        if not all(short(_scaled(name, _value(q, name))) for name in keep):
+            continue
+        if attempt >= tries or any(boundary(v) for v in FAMILIES[family](q).values()):
+            return q
+    raise AssertionError(f"no topic keeps {keep} short")  # pragma: no cover - a topic with no relevant doc does
+
+
+@dataclass(frozen=True)
+class Case:
+    """A generated qrels and run, with the boundary lines: (measure, qid or "all") -> exact value."""
+
+    seed: int
+    queries: tuple[Query, ...]
+    qrels: str
+    run: str
+    boundaries: dict[tuple[str, str], Fraction]
+
+
+#: per seed: the number of topics Q and the names whose ``all`` average the last topic makes a
+#: boundary (sum / Q must end in 5 at the 5th decimal: success_1 and utility need Q = 32,
+#: P_1000 Q = 20 or 4, P_160 Q = 5, rbp_resid Q = 2, ...)
+ALL_TARGETS: tuple[tuple[int, tuple[str, ...]], ...] = (
+    (4, ("map", "utility_0.00005,0,0,0")),
+    (5, ("bpref", "P_160")),
+    (8, ("infAP",)),
+    (4, ("rbp",)),
+    (8, ("11pt_avg_.2,.4,.6,.8",)),
+    (20, ("map_cut_10", "P_1000")),
+    (16, ("Rprec", "set_F")),
+    (32, ("success_1", "utility", "unj_5")),
+    (5, ("map_cut_32",)),
+    (4, ("11pt_avg",)),
+    (8, ("Rprec_mult_1.50", "relative_P_32")),
+    (2, ("rbp_resid",)),
+    (4, ("recip_rank",)),
+)
+
+
+def _pool(rng: random.Random, qid: str, wanted: Sequence[str], size: int) -> list[tuple[Query, tuple[int, ...]]]:
+    """``size`` random topics whose values of ``wanted`` have at most 5 decimals, with those values
+    times 10^5 (times 11 for 11pt_avg)."""
+    out: list[tuple[Query, tuple[int, ...]]] = []
+    while len(out) < size:
+        q = random_query(rng, qid)
+        scaled = [_scaled(name, _value(q, name)) * 100_000 for name in wanted]
+        if all(x.denominator == 1 for x in scaled):
+            out.append((q, tuple(int(x) for x in scaled)))
+    return out
+
+
+def generate(seed: int) -> Case:
+    """The case of ``seed``: each topic but the last two aims at a per-query boundary of one family
+    in turn; the last two make the ``all`` averages of the seed's :data:`ALL_TARGETS` boundaries
+    (a pair whose sums have the right residues, found through a table of the second topics)."""
+    rng = random.Random(seed)
+    count, wanted = ALL_TARGETS[seed % len(ALL_TARGETS)]
+    targets = [f for f in FAMILIES if f not in ALL_ONLY]
+    rng.shuffle(targets)
+    queries = [find(rng, f"q{i:02d}", targets[i % len(targets)], wanted) for i in range(count - 2)]
+    # (sum + x) / (10^5 c Q) ends in 5 at the 5th decimal <=> sum + x = 5 c Q (mod 10 c Q)
+    scale = [11 if name == "11pt_avg" else 1 for name in wanted]
+    modulus = [10 * c * count for c in scale]
+    sums = [int(sum((_scaled(name, _value(q, name)) for q in queries), Fraction(0)) * 100_000) for name in wanted]
+    pair: tuple[Query, Query] | None = None
+    for _ in range(8):  # rounds of fresh candidates until a pair fits (the first pair if none does)
+        firsts = _pool(rng, f"q{count - 2:02d}", wanted, 200)
+        seconds = _pool(rng, f"q{count - 1:02d}", wanted, 200)
+        pair = pair or (firsts[0][0], seconds[0][0])
+        table: dict[tuple[int, ...], Query] = {}
+        for q, xs in seconds:
+            table.setdefault(tuple(x % m for x, m in zip(xs, modulus, strict=True)), q)
+        found = next((
+            (q, table[need]) for q, xs in firsts
+            if (need := tuple((5 * c * count - s - x) % m
+                              for c, s, x, m in zip(scale, sums, xs, modulus, strict=True))) in table), None)
+        if found:
+            pair = found
+            break
+    assert pair is not None
+    return case_of(seed, [*queries, *pair])
+
+
+def case_of(seed: int, queries: Sequence[Query]) -> Case:
+    """The qrels and run text of the topics, and their boundary lines."""
+    qrels, run = [], []
+    bounds: dict[tuple[str, str], Fraction] = {}
+    totals: dict[str, Fraction] = {}
+    for q in queries:
+        for i, v in enumerate(q.ranked):
+            doc = f"{q.qid}.d{i:03d}"
+            if v != NONPOOL:
+                qrels.append(f"{q.qid} 0 {doc} {v if v >= 0 else -1}")
+            run.append(f"{q.qid} Q0 {doc} {i + 1} {len(q.ranked) - i} gen{seed}")
+        qrels += [f"{q.qid} 0 {q.qid}.u{j:03d} {v}" for j, v in enumerate(q.unretrieved)]
+        for name, v in exact(q).items():
+            totals[name] = totals.get(name, Fraction(0)) + v
+            if boundary(v):
+                bounds[(name, q.qid)] = v
+    for name, total in totals.items():
+        if boundary(total / len(queries)):
+            bounds[(name, "all")] = total / len(queries)
+    return Case(seed, tuple(queries), "\n".join(qrels) + "\n", "\n".join(run) + "\n", bounds)
+
+
+# ----------------------------------------------------------------- fixtures
+
+def fixture_path(seed: int, command: str) -> Path:
+    return FIXTURE_DIR / f"seed{seed}.{command}.out.gz"
+
+
+def stored_output(seed: int, command: str) -> str:
+    """trec_eval's stored output for a seed's case under one of :data:`COMMANDS`."""
+    with gzip.open(fixture_path(seed, command), "rt", encoding="utf-8", newline="") as f:
+        return f.read()
+
+
+def run_trec_eval(binary: str, case: Case, directory: Path, command: str) -> str:
+    """trec_eval's output for the case under one of :data:`COMMANDS`."""
+    directory.mkdir(parents=True, exist_ok=True)
+    qrels, run = directory / f"seed{case.seed}.qrels", directory / f"seed{case.seed}.run"
+    qrels.write_text(case.qrels)
+    run.write_text(case.run)
+    done = subprocess.run([binary, *COMMANDS[command], str(qrels), str(run)], capture_output=True, text=True,
+                          check=True)
+    return done.stdout
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--trec-eval", required=True, help="the trec_eval binary")
+    parser.add_argument("--seeds", type=int, nargs="*", default=list(SEEDS))
+    parser.add_argument("--work", default="/tmp/trec_boundary", help="where the qrels and runs are written")
+    args = parser.parse_args(argv)
+    FIXTURE_DIR.mkdir(parents=True, exist_ok=True)
+    for seed in args.seeds:
+        case = generate(seed)
+        for command in COMMANDS:
+            text = run_trec_eval(args.trec_eval, case, Path(args.work), command)
+            with gzip.GzipFile(fixture_path(seed, command), "wb", mtime=0) as f:  # the same bytes every time
+                f.write(text.encode())
+        print(f"seed {seed}: {len(case.queries)} topics, {len(case.boundaries)} boundary values")
+
+
+if __name__ == "__main__":
+    main()
