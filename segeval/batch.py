@@ -33,6 +33,11 @@ ENGINES = ("processes", "dask")
 
 def expand_runs(specs: Sequence[str]) -> list[str]:
     """Files as given, globs and directories expanded (sorted); each file once, in first-seen order."""
+    from segeval.read import STDIN
+
+    if list(specs).count(STDIN) > 1:
+        raise ParameterError(f"The 'runs' parameter may name standard input ('{STDIN}') once. Got it "
+                             f"{list(specs).count(STDIN)} times.")
     out: list[str] = []
     for spec in specs:
         p = Path(spec)
@@ -162,8 +167,11 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, then: C
     stderr when it is a terminal (not with ``quiet``).
     """
     from segeval.progress import Progress
+    from segeval.read import is_stream
 
     check_choice("engine", engine, ENGINES)
+    if any(is_stream(r) for r in runs):  # a pipe or standard input is this process's: read here
+        engine, jobs = "processes", 1
     if engine == "dask":
         from segeval.dask_engine import map_runs_dask
 
