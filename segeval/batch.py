@@ -41,9 +41,9 @@ def expand_runs(specs: Sequence[str]) -> list[str]:
     out: list[str] = []
     for spec in specs:
         p = Path(spec)
-        if p.is_dir():
+        if spec and os.path.isdir(spec):  # (no OSError: a name too long is refused when read; "" is not ".")
             found = sorted(str(f) for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
-        elif any(c in spec for c in "*?[") and not p.exists():
+        elif any(c in spec for c in "*?[") and not os.path.exists(spec):
             found = sorted(glob.glob(spec))
             if not found:
                 raise ParameterError(f"The 'runs' parameter must name existing files. Got {spec!r}, which matches "

@@ -14,6 +14,7 @@ problems, then a document listed twice for a query.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -182,7 +183,7 @@ def evaluate_run(qrels: pd.DataFrame, path: str | Path, *, memory: str = "auto",
                      f"reading it in memory")
     if use_chunks(path, memory):
         try:
-            size = Path(path).stat().st_size if Path(path).is_file() else 0  # else open_blocks explains
+            size = os.path.getsize(path) if os.path.isfile(path) else 0  # else open_blocks explains
             with Progress(size, "MiB", quiet=not progress, scale=2**20) as bar:
                 return evaluate_chunked(qrels, path, chunk_lines=chunk_lines, time_format=time_format,
                                         run_format=run_format, on_error=on_error, on_read=bar.advance, **options)

@@ -523,7 +523,7 @@ def complete_qrels_command(
     """Label the unjudged items in the runs' top D with a classifier trained on the judged ones (Büttcher et
     al. 2007); predicted lines are marked 'predicted:CLASSIFIER' in an extra last field, the others 'human'."""
     from segeval.complete import complete_qrels, read_texts
-    from segeval.read import SOURCE_HUMAN, read_again, read_qrels
+    from segeval.read import SOURCE_HUMAN, read_bytes, read_qrels
     from segeval.validate import is_documents, validate_qrels
 
     q = validate_qrels(read_qrels(qrels, time_format=time_format))
@@ -531,7 +531,7 @@ def complete_qrels_command(
     t = read_texts(texts, segments=not is_documents(q), time_format=time_format)
     done = complete_qrels(q, by_name, t, classifier, depth, adapter=adapter, smoothing=smoothing, terms=terms,
                           relevance_level=level, kld_fit=kld_fit)
-    raw = read_again(qrels).split(b"\n")
+    raw = read_bytes(qrels).split(b"\n")
     human = [raw[n - 1].decode("utf-8", "replace").rstrip() + " " + SOURCE_HUMAN for n in q["line"].tolist()]
     predicted = done.lines(time_format)
     try:
@@ -711,9 +711,14 @@ def measures() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; SegevalError and usage errors exit 2 with a message, never a traceback."""
-    from segeval.read import reset_streams
+    from segeval.read import STDIN, reset_streams
 
     reset_streams()  # each command reads a pipe or standard input once
+    args = sys.argv[1:] if argv is None else argv
+    if args.count(STDIN) > 1:  # no option takes '-' as its value: each one is an input
+        print(f"segeval: error: standard input ('{STDIN}') may be given once per command. Got it "
+              f"{args.count(STDIN)} times.", file=sys.stderr)
+        return 2
     try:
         returned = app(args=argv, prog_name="segeval", standalone_mode=False)
         if isinstance(returned, int) and not isinstance(returned, bool):

@@ -133,7 +133,7 @@ MAX_LINE = 16 * 1024**2  # per line (SEGEVAL_MAX_LINE_BYTES)
 #: a gzip file may expand at most this many times once it has given GZIP_RATIO_FROM bytes
 #: (SEGEVAL_MAX_GZIP_RATIO); real runs and qrels expand 3 to 15 times, deflate at most about 1032
 MAX_GZIP_RATIO = 100
-GZIP_RATIO_FROM = 64 * 1024**2
+GZIP_RATIO_FROM = 16 * 1024**2
 BLOCK_BYTES = 4 * 1024**2
 #: the name that means standard input
 STDIN = "-"
@@ -172,7 +172,7 @@ def _limits() -> tuple[int, int]:
 
 
 def _size(n: int) -> str:
-    return f"{n / 1024**3:g} GiB" if n >= 1024**3 else f"{n / 1024**2:g} MiB" if n >= 1024**2 else f"{n} bytes"
+    return f"{n / 1024**3:.4g} GiB" if n >= 1024**3 else f"{n / 1024**2:.4g} MiB" if n >= 1024**2 else f"{n} bytes"
 
 
 def reset_streams() -> None:
@@ -254,17 +254,17 @@ class _Checks:
             self.started = True
             if block.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark is not data
                 block = block[3:]
-        self.total += len(block)
-        if self.max_bytes is not None and self.total > self.max_bytes:
-            what = "decompresses to more than {} (a gzip bomb?)" if self.gzip else "is larger than {}"
-            raise InputError(self.name, f"{what.format(_size(self.max_bytes))}; expected a smaller file "
-                                        f"(SEGEVAL_MAX_INPUT_BYTES raises the limit)")
         nul = block.find(b"\x00")
         if nul >= 0:
             self._nul(block, nul)
         last = block.rfind(b"\n")
         if self.tail + len(block) > self.max_line:
             self._long_line(block, last)
+        self.total += len(block)
+        if self.max_bytes is not None and self.total > self.max_bytes:
+            what = "decompresses to more than {} (a gzip bomb?)" if self.gzip else "is larger than {}"
+            raise InputError(self.name, f"{what.format(_size(self.max_bytes))}; expected a smaller file "
+                                        f"(SEGEVAL_MAX_INPUT_BYTES raises the limit)")
         if last < 0:
             if len(self.head) < 256:
                 self.head += block[:256 - len(self.head)]
@@ -342,8 +342,7 @@ def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_B
             head += more
         if head[:2] == b"\x1f\x8b":
             checks.gzip = True
-            for out in _gunzip_blocks(head, read, block, name):
-                yield checks(out)
+            yield from _gunzip_blocks(head, read, block, name, checks)
             return
         for pattern, kind, tool in _OTHER_COMPRESSIONS:
             if pattern.match(head):
@@ -367,9 +366,11 @@ def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_B
             fh.close()
 
 
-def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: str) -> Iterator[bytes]:
-    """Decompress concatenated gzip members block by block (at most ``block`` bytes each), at most
-    ``SEGEVAL_MAX_GZIP_RATIO`` times the bytes read; anything but a gzip member after one is refused."""
+def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: str,
+                   check: Callable[[bytes], bytes]) -> Iterator[bytes]:
+    """Decompress concatenated gzip members block by block (at most ``block`` bytes each), each block
+    passing ``check`` first, at most ``SEGEVAL_MAX_GZIP_RATIO`` times the bytes read; anything but a
+    gzip member after one is refused."""
     ratio = _env_bytes("SEGEVAL_MAX_GZIP_RATIO", MAX_GZIP_RATIO)
     d = zlib.decompressobj(wbits=31)
     data, consumed, produced = head, len(head), 0  # consumed: bytes read from the file
@@ -379,15 +380,18 @@ def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: 
                 out = d.decompress(data, block)
                 data = d.unconsumed_tail
                 if out:
+                    out = check(out)
                     produced += len(out)
                     used = consumed - len(data)  # bytes of the file decompressed so far
                     if produced > GZIP_RATIO_FROM and produced > ratio * used:
-                        raise InputError(name, f"expands more than {ratio} times ({_size(used)} to more than "
+                        raise InputError(name, f"expands more than {ratio} times (its first {_size(used)} give "
                                                f"{_size(produced)}: a gzip bomb?); expected a gzip file of text "
                                                f"(SEGEVAL_MAX_GZIP_RATIO raises the limit)")
                     yield out
                 if d.eof:
-                    rest = d.unused_data + data
+                    # everything after the member is in unused_data (unconsumed_tail may hold a stale copy
+                    # of its end when the output was capped as the member ended)
+                    rest = d.unused_data
                     while len(rest) < 2:
                         more = read(block)
                         if not more:
@@ -409,7 +413,7 @@ def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: 
                 break
         rest = d.flush()  # output zlib may still hold when the input ended with the output capped
         if rest:
-            yield rest
+            yield check(rest)
     except zlib.error as exc:
         reason = str(exc).split(": ", 1)[-1]  # zlib's "Error -3 while decompressing data: <reason>"
         raise InputError(name, f"is not a valid gzip file ({reason}); expected a complete .gz file") from None
@@ -423,14 +427,13 @@ def read_bytes(path: str | Path) -> bytes:
     with the gzip magic number; the limits of :func:`read_blocks`, at most ``SEGEVAL_MAX_INPUT_BYTES``
     (2 GiB) after decompression.
 
-    A stream (a pipe, standard input) is read once: its content is kept for :func:`source_line`,
-    and reading it a second time is an error (one '-' per command).
+    A stream (a pipe, standard input) is read once: its content is kept, and reading it again
+    gives the same bytes (until :func:`reset_streams`).
     """
     name = str(path)
-    if name in _STREAMS and is_stream(name):
-        raise InputError(name, "was already read (a pipe or standard input can be read once); expected it "
-                               "at most once per command")
     stream = is_stream(name)
+    if stream and name in _STREAMS:
+        return _STREAMS[name]
     out = bytearray()
     for block in read_blocks(path, max_bytes=_limits()[0]):
         out += block
@@ -440,17 +443,9 @@ def read_bytes(path: str | Path) -> bytes:
     return data
 
 
-def read_again(path: str | Path) -> bytes:
-    """The content of a file read before by :func:`read_bytes` (a stream is not read twice)."""
-    name = str(path)
-    if name in _STREAMS and is_stream(name):
-        return _STREAMS[name]
-    return read_bytes(path)
-
-
 def source_line(path: str | Path, number: int) -> str:
     """Line ``number`` (1-based) of the file, decoded leniently, for error messages."""
-    lines = read_again(path).split(b"\n")
+    lines = read_bytes(path).split(b"\n")
     if 1 <= number <= len(lines):
         return lines[number - 1].rstrip(b"\r").decode("utf-8", "replace")
     return ""
