@@ -248,8 +248,11 @@ class _Checks:
         self.head = b""  # its first bytes (for a message)
         self.started = False
         self.gzip = False  # the bytes are decompressed ones
+        self.uncounted = b""  # the last block, whose newlines are counted when the next one comes
 
     def __call__(self, block: bytes) -> bytes:
+        self.lines += self.uncounted.count(b"\n")
+        self.uncounted = b""
         if not self.started and block:
             self.started = True
             if block.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark is not data
@@ -270,7 +273,7 @@ class _Checks:
                 self.head += block[:256 - len(self.head)]
             self.tail += len(block)
         else:
-            self.lines += block.count(b"\n")
+            self.uncounted = block  # (a file read whole is not counted)
             self.tail = len(block) - last - 1
             self.head = block[last + 1:last + 257]
         return block
@@ -308,7 +311,7 @@ def _may_have_long_line(raw: bytes, max_line: int) -> bool:
 
 
 def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_BYTES,
-                on_read: Callable[[int], object] | None = None) -> Iterator[bytes]:
+                on_read: Callable[[int], object] | None = None, whole: bool = False) -> Iterator[bytes]:
     """The file's text in blocks, gunzipped on the fly when it starts with the gzip magic number,
     from any readable file: a regular file, a pipe, a FIFO, a device, ``-`` (standard input).
 
@@ -317,7 +320,8 @@ def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_B
     (16 MiB), no NUL byte, at most ``max_bytes`` bytes in all (after decompression; None: no limit),
     a gzip file expanding at most ``SEGEVAL_MAX_GZIP_RATIO`` (100) times.  Files compressed otherwise
     (bzip2, xz, zip, zstd ...), a gzip file with other bytes after its data and a truncated or corrupt
-    gzip file are refused.  ``on_read`` is told how many bytes of the file each read took.
+    gzip file are refused.  ``on_read`` is told how many bytes of the file each read took.  With
+    ``whole``, a regular uncompressed file comes in one block (read at once, below ``max_bytes``).
     """
     name = str(path)
     max_line = _limits()[1]
@@ -358,6 +362,9 @@ def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_B
             if size > max_bytes:  # a regular file's size is known: refuse before reading it
                 raise InputError(name, f"is larger than {_size(max_bytes)}; expected a smaller file "
                                        f"(SEGEVAL_MAX_INPUT_BYTES raises the limit)")
+            if whole:  # one read of a regular file, no copy
+                fh.seek(0)
+                head = read(-1)
         while head:
             yield checks(head)
             head = read(block)
@@ -434,10 +441,8 @@ def read_bytes(path: str | Path) -> bytes:
     stream = is_stream(name)
     if stream and name in _STREAMS:
         return _STREAMS[name]
-    out = bytearray()
-    for block in read_blocks(path, max_bytes=_limits()[0]):
-        out += block
-    data = bytes(out)
+    blocks = list(read_blocks(path, max_bytes=_limits()[0], whole=True))
+    data = blocks[0] if len(blocks) == 1 else b"".join(blocks)
     if stream:
         _STREAMS[name] = data
     return data
