@@ -371,3 +371,28 @@ def test_random_member_splits_and_block_sizes(tmp_path: Path) -> None:
         for block in (1, 7, 64, 1000, 4096, BLOCK):
             assert b"".join(read_blocks(path, max_bytes=None, block=block)) == data, (cut, block)
     assert read_bytes(path) == data
+
+
+def test_limits_name_the_right_line_at_any_block_size(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # generated files: random line lengths, one NUL or one line over the limit somewhere; the line
+    # reported must be the first offending one counted by brute force, whatever the block size
+    import random
+
+    monkeypatch.setenv("SEGEVAL_MAX_LINE_BYTES", "50")
+    rng, path = random.Random(7), tmp_path / "f.txt"
+    for trial in range(40):
+        lines = [b"x" * rng.randint(0, 50) for _ in range(rng.randint(1, 40))]
+        bad = rng.randrange(len(lines))
+        if trial % 2:
+            lines[bad] = b"y" * rng.randint(51, 200)
+            expected = f"{path}: line {bad + 1} is longer than 50 bytes"
+        else:
+            at = rng.randint(0, len(lines[bad]))
+            lines[bad] = lines[bad][:at] + b"\x00" + lines[bad][at:]
+            expected = f"{path}, line {bad + 1}: contains a NUL byte"
+        data = b"\n".join(lines) + rng.choice([b"", b"\n"])
+        path.write_bytes(data if rng.random() < 0.5 else gzip.compress(data))
+        for block in (1, 3, 16, 51, 64, 4096):
+            with pytest.raises(InputError) as caught:
+                b"".join(read_blocks(path, max_bytes=None, block=block))
+            assert str(caught.value).startswith(expected), (trial, block, str(caught.value))
