@@ -809,7 +809,15 @@ def measures() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; SegevalError and usage errors exit 2 with a message, never a traceback."""
-    _ARGV[:] = sys.argv[1:] if argv is None else argv  # the command line, for the report's provenance
+    from segeval.read import STDIN, reset_streams
+
+    reset_streams()  # each command reads a pipe or standard input once
+    args = sys.argv[1:] if argv is None else argv
+    _ARGV[:] = args  # the command line, for the report's provenance
+    if args.count(STDIN) > 1:  # no option takes '-' as its value: each one is an input
+        print(f"segeval: error: standard input ('{STDIN}') may be given once per command. Got it "
+              f"{args.count(STDIN)} times.", file=sys.stderr)
+        return 2
     try:
         returned = app(args=argv, prog_name="segeval", standalone_mode=False)
         if isinstance(returned, int) and not isinstance(returned, bool):

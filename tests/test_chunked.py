@@ -210,7 +210,11 @@ def test_file_level_errors_match(data: dict[str, Path], tmp_path: Path, monkeypa
     for name in ("blank.run", "empty.run", "fake.run.gz", "cut.run.gz", "two.run.gz", "missing.run"):
         whole, parts = both(qrels, str(tmp_path / name))
         assert parts == whole, name
-    assert both(qrels, str(tmp_path / "two.run.gz"))[1][0] == 0
+    two = str(tmp_path / "two.run.gz")  # two members, then text: refused, naming the byte where it starts
+    at = len((tmp_path / "two.run.gz").read_bytes()) - len(b"trailing garbage") + 1
+    assert both(qrels, two)[1] == (2, "", f"segeval: error: {two}: has other data after its gzip data, from byte "
+                                          f"{at} of the file: 'trailing garbage'; expected only gzip members (as "
+                                          f"'cat a.gz b.gz' makes)\n")
     monkeypatch.setenv("SEGEVAL_MAX_LINE_BYTES", "100")
     lines = data["trec.run"].read_text().splitlines()
     lines[450] += " " + "x" * 200

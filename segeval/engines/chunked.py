@@ -14,7 +14,7 @@ problems, then a document listed twice for a query.
 
 from __future__ import annotations
 
-import zlib
+import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,10 +32,10 @@ from segeval.read import (
     RUN_FORMATS,
     LineFormat,
     _frame,
-    _limits,
-    _size,
     detect_run_format,
+    is_stream,
     parse_table,
+    read_blocks,
     read_run,
 )
 from segeval.validate import validate_run
@@ -71,91 +71,23 @@ class RunResult:
 
 def open_blocks(path: str | Path, block: int = BLOCK_BYTES, on_read: Callable[[int], object] | None = None
                 ) -> Iterator[bytes]:
-    """The file's bytes in blocks, gunzipped on the fly when it starts with the gzip magic number.
-
-    File-level errors are those of :func:`segeval.read.read_bytes`; there is no total-size
-    limit, since the chunked path never holds the whole file.  ``on_read`` is told how many
-    bytes of the file each read took (for a progress line).
-    """
-    name, p = str(path), Path(path)
-    if not p.exists():
-        raise InputError(name, "no such file")
-    if p.is_dir():
-        raise InputError(name, "is a directory, expected a file")
-    try:
-        fh = p.open("rb")
-    except OSError as exc:
-        raise InputError(name, f"cannot be read: {exc.strerror or exc}") from None
-    def read(size: int) -> bytes:
-        raw: bytes = fh.read(size)
-        if on_read is not None:
-            on_read(len(raw))
-        return raw
-
-    with fh:
-        head = read(block)
-        if head[:2] != b"\x1f\x8b":
-            if name.endswith(".gz") and head:
-                raise InputError(name, "has a .gz name but is not gzip-compressed; expected a gzip file")
-            while head:
-                yield head
-                head = read(block)
-            return
-        yield from _gunzip_blocks(head, read, block, name)
-
-
-def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: str) -> Iterator[bytes]:
-    """Decompress (concatenated) gzip members block by block; trailing garbage is ignored, as gzip does."""
-    d = zlib.decompressobj(wbits=31)
-    data = head
-    try:
-        while data:
-            while data:
-                out = d.decompress(data, block)
-                data = d.unconsumed_tail
-                if out:
-                    yield out
-                if d.eof:
-                    rest = d.unused_data + data
-                    if len(rest) < 2:
-                        rest += read(block)
-                    if rest[:2] != b"\x1f\x8b":
-                        return  # the end, or trailing garbage after the last member
-                    d, data = zlib.decompressobj(wbits=31), rest
-            data = read(block)
-        rest = d.flush()  # output zlib may still hold when the input ended with the output capped
-        if rest:
-            yield rest
-    except zlib.error as exc:
-        reason = str(exc).split(": ", 1)[-1]
-        raise InputError(name, f"is not a valid gzip file ({reason}); expected a complete .gz file") from None
-    if not d.eof:
-        raise InputError(name, "is not a valid gzip file (it ends before the end-of-stream marker); expected "
-                               "a complete .gz file")
+    """The file's text in blocks: :func:`segeval.read.read_blocks` without a total-size limit, since
+    the chunked path never holds the whole file (the line, NUL and gzip-ratio limits apply).
+    ``on_read`` is told how many bytes of the file each read took (for a progress line)."""
+    return read_blocks(path, max_bytes=None, block=block, on_read=on_read)
 
 
 def line_chunks(blocks: Iterator[bytes], chunk_lines: int, name: str) -> Iterator[tuple[int, bytes]]:
-    """``(number of its first line, bytes)`` of each ``chunk_lines`` lines (the last chunk may be shorter).
-
-    A UTF-8 byte-order mark is dropped; a line above ``SEGEVAL_MAX_LINE_BYTES`` is refused, as
-    :func:`segeval.read.read_bytes` does.
-    """
-    max_line = _limits()[1]
+    """``(number of its first line, bytes)`` of each ``chunk_lines`` lines (the last chunk may be shorter)
+    of blocks from :func:`open_blocks` (which has dropped a byte-order mark and checked the limits)."""
     parts: list[bytes] = []
-    lines, tail, first = 0, 0, 1  # complete lines held, bytes after the last newline, number of the first
-    started = False
+    lines, first = 0, 1  # complete lines held, number of the first
     for block in blocks:
-        newlines = block.count(b"\n")
-        if tail + len(block) > max_line:  # a line may be too long: measure each one
-            _check_lines(name, first + lines, max_line, block, tail)
-        tail = tail + len(block) if newlines == 0 else len(block) - block.rfind(b"\n") - 1
         parts.append(block)
-        lines += newlines
+        lines += block.count(b"\n")
         if lines < chunk_lines:
             continue
         data = b"".join(parts)
-        if not started:
-            data, started = (data[3:] if data.startswith(b"\xef\xbb\xbf") else data), True
         ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
         pos = used = 0
         while lines - used >= chunk_lines:
@@ -164,20 +96,8 @@ def line_chunks(blocks: Iterator[bytes], chunk_lines: int, name: str) -> Iterato
             first, used, pos = first + chunk_lines, used + chunk_lines, cut
         parts, lines = [data[pos:]], lines - used
     data = b"".join(parts)
-    if not started:
-        data = data[3:] if data.startswith(b"\xef\xbb\xbf") else data
     if data:
         yield first, data
-
-
-def _check_lines(name: str, number: int, max_line: int, block: bytes, tail: int) -> None:
-    """Refuse the first line above ``max_line`` bytes among those of ``block``; the first one, line
-    ``number``, already holds ``tail`` bytes from earlier blocks."""
-    ends = np.concatenate([[-1 - tail], np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10), [len(block)]])
-    over = np.flatnonzero(np.diff(ends) - 1 > max_line)
-    if len(over):
-        raise InputError(name, f"line {number + int(over[0])} is longer than {_size(max_line)}; expected text "
-                               f"lines (SEGEVAL_MAX_LINE_BYTES raises the limit)")
 
 
 def line_texts(path: str | Path, numbers: set[int]) -> dict[int, str]:
@@ -229,6 +149,8 @@ class _QrelsByQuery:
 
 def use_chunks(path: str | Path, memory: str) -> bool:
     """Whether the ``memory`` policy reads this run in chunks (``auto``: files from :data:`AUTO_BYTES`)."""
+    if is_stream(path):
+        return False  # a pipe is read once: the chunked path could not read it again (not grouped, messages)
     if memory != "auto":
         return memory == "chunked"
     try:
@@ -256,9 +178,12 @@ def evaluate_run(qrels: pd.DataFrame, path: str | Path, *, memory: str = "auto",
     check_choice("memory", memory, MEMORY_POLICIES)
     check_int("chunk_lines", chunk_lines, minimum=1)
     notes: list[str] = []
+    if memory == "chunked" and is_stream(path):
+        notes.append(f"note: {path} is a pipe or standard input, which the chunked path cannot read again; "
+                     f"reading it in memory")
     if use_chunks(path, memory):
         try:
-            size = Path(path).stat().st_size if Path(path).is_file() else 0  # else open_blocks explains
+            size = os.path.getsize(path) if os.path.isfile(path) else 0  # else open_blocks explains
             with Progress(size, "MiB", quiet=not progress, scale=2**20) as bar:
                 return evaluate_chunked(qrels, path, chunk_lines=chunk_lines, time_format=time_format,
                                         run_format=run_format, on_error=on_error, on_read=bar.advance, **options)

@@ -33,12 +33,17 @@ ENGINES = ("processes", "dask")
 
 def expand_runs(specs: Sequence[str]) -> list[str]:
     """Files as given, globs and directories expanded (sorted); each file once, in first-seen order."""
+    from segeval.read import STDIN
+
+    if list(specs).count(STDIN) > 1:
+        raise ParameterError(f"The 'runs' parameter may name standard input ('{STDIN}') once. Got it "
+                             f"{list(specs).count(STDIN)} times.")
     out: list[str] = []
     for spec in specs:
         p = Path(spec)
-        if p.is_dir():
+        if spec and os.path.isdir(spec):  # (no OSError: a name too long is refused when read; "" is not ".")
             found = sorted(str(f) for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
-        elif any(c in spec for c in "*?[") and not p.exists():
+        elif any(c in spec for c in "*?[") and not os.path.exists(spec):
             found = sorted(glob.glob(spec))
             if not found:
                 raise ParameterError(f"The 'runs' parameter must name existing files. Got {spec!r}, which matches "
@@ -162,8 +167,11 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, then: C
     stderr when it is a terminal (not with ``quiet``).
     """
     from segeval.engines.progress import Progress
+    from segeval.read import is_stream
 
     check_choice("engine", engine, ENGINES)
+    if any(is_stream(r) for r in runs):  # a pipe or standard input is this process's: read here
+        engine, jobs = "processes", 1
     if engine == "dask":
         from segeval.engines.dask import map_runs_dask
 

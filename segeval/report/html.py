@@ -96,7 +96,11 @@ def _comparison_table(c: Comparison) -> str:
 
 
 def _file(path: str | Path) -> str:
+    from segeval.read import is_stream
+
     p = Path(path)
+    if is_stream(path):  # read once already; a second read would be empty or block
+        return f"<li><code>{html.escape(str(path))}</code> (a stream)</li>"
     try:
         digest = hashlib.sha256(p.read_bytes()).hexdigest()[:16]
         return (f"<li><code>{html.escape(str(path))}</code> ({p.stat().st_size} bytes, sha256 "

@@ -28,7 +28,6 @@ empty bucket is ``null``.
 
 from __future__ import annotations
 
-import gzip
 import json
 import math
 from dataclasses import dataclass, field
@@ -68,16 +67,10 @@ class Moments:
 
 
 def _jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]:
+    from segeval.read import read_bytes
+
     name = str(path)
-    p = Path(path)
-    if not p.exists():
-        raise InputError(name, "no such file")
-    raw = p.read_bytes()
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
-            raise InputError(name, f"is not a valid gzip file ({exc}); expected a complete .gz file") from None
+    raw = read_bytes(path)  # any readable file or '-', gunzipped, within the input limits
     rows = []
     for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), start=1):
         if not line.strip():
