@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from segeval.read import DETECT_LINES, read_qrels
+from segeval.read import DETECT_LINES, detect_run_format, read_bytes, read_qrels
 from segeval.validate import _qrels_duplicates, validate_qrels
 from tests.conftest import run_cli, shared
 
@@ -316,3 +316,15 @@ def test_duplicate_judgements_match_a_plain_definition(seed: int) -> None:
     assert [i for i, _, _ in found] == [i for i, _, _ in expected]
     for (_, problem, _), (_, first, same) in zip(found, expected, strict=True):
         assert first in problem and ("the same grade" in problem) == same
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("trec_eval/results.test", "TREC run"), ("trec_eval/results.trunc", "TREC run"), ("xinf/run0.gz", "TREC run"),
+    ("mediaeval/me14sh_UT-HMI2014_L_1_Sh_U_N.txt.gz", "MediaEval linking run"),
+    ("mediaeval/me14sh_UT-HMI2014_S_1_Sh_U_N.txt.gz", "MediaEval search run"),
+    ("mediaeval/180-60-over.txt.gz", "MediaEval search run"),
+    ("mediaeval/galuskacova-over.txt.gz", "MediaEval search run"),
+    ("mediaeval/600-200-noover.txt.gz", "MediaEval search run"),
+])
+def test_reference_runs_are_detected(name: str, expected: str) -> None:
+    assert detect_run_format(read_bytes(shared(*name.split("/"))), name).name == expected
