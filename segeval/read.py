@@ -818,6 +818,16 @@ def _qrels_fit(tokens: list[str], by_count: bool = False) -> LineFormat | None:
     return fmt if by_count or _is_int(tokens[len(fmt.fields) - 1 - (fmt in COMPLETED_FORMATS)]) else None
 
 
+def _looks_like_groups(data: bytes, path: str) -> bool:
+    """Ground-truth groups: the first data line has a '|', or another of the first :data:`DETECT_LINES`
+    has one and none fits a qrels format (the first line is a header or a single group)."""
+    lines = _data_lines(data, path)
+    if "|" in " ".join(lines[0][1]):
+        return True
+    return (any("|" in " ".join(tokens) for _, tokens in lines)
+            and not any(_qrels_fit(tokens) for _, tokens in lines))
+
+
 def detect_qrels_format(data: bytes, path: str) -> LineFormat:
     """The qrels format of a file, from the field counts of its first :data:`DETECT_LINES` data lines
     (4: TREC, 6: MediaEval; one more for completed qrels, whose last field is ``human`` or
@@ -978,7 +988,7 @@ def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: st
     """
     name = str(path)
     data = read_bytes(path)
-    if fmt == "groups" or (fmt == "auto" and "|" in " ".join(_first_tokens(data, name)[1])):
+    if fmt == "groups" or (fmt == "auto" and _looks_like_groups(data, name)):
         df = _frame(parse_groups(data, name), QRELS_COLUMNS, name)
         df.attrs["format"] = "groups"
         return df

@@ -328,3 +328,12 @@ def test_duplicate_judgements_match_a_plain_definition(seed: int) -> None:
 ])
 def test_reference_runs_are_detected(name: str, expected: str) -> None:
     assert detect_run_format(read_bytes(shared(*name.split("/"))), name).name == expected
+
+
+def test_groups_detected_after_a_single_group_line(tmp_path: Path) -> None:
+    # the first line has one group (no '|'): the other lines still make it a groups file
+    q, r = files(tmp_path, "q1 d1,d2\nq2 d1 | d2,d3\n", "q1 Q0 d1 1 2 r\nq2 Q0 d2 1 2 r\n")
+    code, out, err = run_cli("eval", "-m", "num_rel", "-q", q, r)
+    assert (code, err) == (0, "")
+    # q1: one group, both grade 1; q2: d1 grade 2, d2 and d3 grade 1: 2 + 3 relevant
+    assert (value(out, "num_rel", "q1"), value(out, "num_rel", "q2"), value(out, "num_rel")) == ("2", "3", "5")
