@@ -12,7 +12,7 @@ import typer
 from typer.exceptions import TyperException
 
 from segeval import __version__
-from segeval.errors import SegevalError, note, printable
+from segeval.errors import SegevalError, printable, render_note
 
 app = typer.Typer(
     name="segeval",
@@ -115,7 +115,7 @@ def me13sh(
         which = "query" if chosen is None else "query of --items"
         notes.append(f"note: no {which} is in both {qrels} and {run}: nothing was evaluated")
     for text in notes:
-        print(note(text), file=sys.stderr)
+        print(render_note(text), file=sys.stderr)
 
 
 HEADER_SETS = ("official", "all_trec", "set")  # sets that open with runid and num_q
@@ -305,7 +305,7 @@ def compare(
     result = compare_runs(qrels, expanded, measure or ["map"], adapter=adapter, baseline=baseline,
                           test=test, correction=correction, alpha=alpha, permutations=permutations, seed=seed,
                           jobs=jobs, memory=memory, chunk_lines=chunk_lines, engine=engine, scheduler=scheduler,
-                          quiet=quiet, on_note=lambda text: print(note(text), file=sys.stderr))
+                          quiet=quiet, on_note=lambda text: print(render_note(text), file=sys.stderr))
     sys.stdout.write(render(result, output))
 
 
@@ -377,10 +377,10 @@ def correlate_command(
                     "reference: a pair it ties is no error, and runs tied in setting 2 are ordered every way with "
                     "equal weight (tau_AP,a, Urbano & Marrero 2017)"]
     for note in doc["notes"][len(notes):-1]:
-        print(f"note: {note}", file=sys.stderr)
+        print(render_note(f"note: {note}"), file=sys.stderr)
     sys.stdout.write(json.dumps(doc, indent=1) + "\n")
     for n in notes:
-        print(f"note: {n}", file=sys.stderr)
+        print(render_note(f"note: {n}"), file=sys.stderr)
 
 
 @app.command("report")
@@ -527,7 +527,7 @@ def _print_value_notes(q: Any, by_name: dict[str, Any], measures: Sequence[str],
 
     for name, r in by_name.items():
         for note in for_run(name, evaluate(q, r, list(measures), adapter=adapter, missing_queries="zero").notes):
-            print(note, file=sys.stderr)
+            print(render_note(note), file=sys.stderr)
 
 
 @app.command("incompleteness")
@@ -568,7 +568,7 @@ def incompleteness_command(
         from segeval.viz.compare import incompleteness as figure
 
         figure(table, plot)
-        print(note(f"wrote {plot}"), file=sys.stderr)
+        print(render_note(f"wrote {plot}"), file=sys.stderr)
 
 
 @app.command("complete-qrels")
@@ -631,9 +631,9 @@ def complete_qrels_command(
               f"(mean over queries with a value)")
     print(f"wrote\t{output}: {len(human)} human and {len(predicted)} predicted lines")
     if done.no_text:
-        print(note(f"note: {done.no_text} items have no text in {texts} (no tokens, or no transcript line under a "
-                   f"segment), e.g. {done.no_text_example}; they are neither training items nor classified, and "
-                   f"stay unjudged"), file=sys.stderr)
+        print(render_note(f"note: {done.no_text} items have no text in {texts} (no tokens, or no transcript line "
+                          f"under a segment), e.g. {done.no_text_example}; they are neither training items nor "
+                          f"classified, and stay unjudged"), file=sys.stderr)
 
 
 @app.command("mr")
@@ -667,7 +667,7 @@ def moment_retrieval(
         {"brief": result.brief, "notes": result.notes}
     sys.stdout.write(json.dumps(shown, indent=2) + "\n")
     for note in result.notes:
-        print(f"note: {note}", file=sys.stderr)
+        print(render_note(f"note: {note}"), file=sys.stderr)
 
 
 @app.command("show")
@@ -756,7 +756,7 @@ def _plot_notes(evs: dict[str, Any]) -> list[str]:
 
     notes = [n for name, ev in evs.items() for n in for_run(name, ev.notes)]
     for note in notes:
-        print(note, file=sys.stderr)
+        print(render_note(note), file=sys.stderr)
     return notes
 
 

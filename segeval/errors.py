@@ -1,7 +1,7 @@
 """The one error family raised by the library; the CLI turns it into exit codes.
 
 Messages echo file names and file content, so :func:`printable` escapes control characters in
-everything they render: ``str()`` of a :class:`SegevalError` and every note (:func:`note`) is
+everything they render: ``str()`` of a :class:`SegevalError` and every note (:func:`render_note`) is
 safe to print on a terminal and holds no line break that segeval did not put there itself.
 """
 
@@ -26,7 +26,7 @@ def printable(text: str) -> str:
     return _CONTROL.sub(_escape, text)
 
 
-def note(text: str) -> str:
+def render_note(text: str) -> str:
     """A note or listing line for stderr, rendered safe (see :func:`printable`)."""
     return printable(text)
 

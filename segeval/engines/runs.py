@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 
-from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int, note
+from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int, render_note
 
 if TYPE_CHECKING:
     from segeval.pipeline import Evaluation
@@ -133,7 +133,7 @@ def outcome(result: Evaluated, *, render: Callable[[Evaluation, str, int], str],
         err.append(f"note: {len(ev.unevaluated)} qrels queries have no results in the run and are not averaged "
                    f"(-c counts them as 0)")
     err += ev.notes
-    lines = [note(text) for text in err] + [e.skipped() for e in skipped]
+    lines = [render_note(text) for text in err] + [e.skipped() for e in skipped]
     return Outcome(out, "".join(line + "\n" for line in lines), len(skipped), False)
 
 
