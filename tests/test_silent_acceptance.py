@@ -97,19 +97,20 @@ def test_qrels_lines_of_different_formats_are_an_error(tmp_path: Path) -> None:
                    f"{DETECT_LINES} data lines)\n  line 2: 301 Q0 v1 1.00 2.00 1\n")
 
 
-def test_detection_reads_the_documented_number_of_lines(tmp_path: Path) -> None:
+@pytest.mark.parametrize("engine", [(), ("--memory", "chunked", "--chunk-lines", "7")])
+def test_detection_reads_the_documented_number_of_lines(tmp_path: Path, engine: tuple[str, ...]) -> None:
     # a line after the first DETECT_LINES data lines does not take part: it is a malformed line of the detected format
     good = "".join(f"301 Q0 d{i} {i} {1 / i:.6f} r\n" for i in range(1, DETECT_LINES + 1))
     qrels = "301 0 d1 1\n"
     q, r = files(tmp_path, qrels, good + "301 Q0 v1 1.00 2.00 1 0.5 r\n")
-    code, _, err = run_cli("eval", q, r)
+    code, _, err = run_cli("eval", *engine, q, r)
     assert code == 2
     n = DETECT_LINES + 1
     assert err == (f"segeval: error: {r}, line {n}: field 4 (rank) is '1.00'; expected an integer (at most 18 "
                    f"digits)\n  line {n}: 301 Q0 v1 1.00 2.00 1 0.5 r\n")
     q, r = files(tmp_path, qrels, good[: good.index(f"d{DETECT_LINES} ")].rsplit("\n", 1)[0] + "\n"
                  + "301 Q0 v1 1.00 2.00 1 0.5 r\n")  # the same line as data line DETECT_LINES: detection sees it
-    code, _, err = run_cli("eval", q, r)
+    code, _, err = run_cli("eval", *engine, q, r)
     assert code == 2 and f"line {DETECT_LINES}: looks like a MediaEval linking run line, but line 1" in err
 
 
