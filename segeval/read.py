@@ -789,10 +789,6 @@ def _data_lines(data: bytes, path: str, limit: int = DETECT_LINES) -> list[tuple
     return out
 
 
-def _first_tokens(data: bytes, path: str) -> tuple[int, list[str]]:
-    return _data_lines(data, path, 1)[0]
-
-
 def _disagree(path: str, first: tuple[int, list[str], str], other: tuple[int, list[str], str]) -> InputError:
     """Two lines that fit different formats: the error names both, at the later one."""
     (a, _, a_kind), (b, b_tokens, b_kind) = sorted([first, other])
