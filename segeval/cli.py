@@ -12,7 +12,7 @@ import typer
 from typer.exceptions import TyperException
 
 from segeval import __version__
-from segeval.errors import SegevalError
+from segeval.errors import SegevalError, printable, render_note
 
 app = typer.Typer(
     name="segeval",
@@ -110,8 +110,12 @@ def me13sh(
                                f"instead.")
     ev = evaluate(qrels, run, MEASURES, adapters, qrels_format="mediaeval", run_format=kind.value, queries=chosen)
     sys.stdout.write(render(ev, run, bin_size, tolerance))
-    for note in ev.notes:
-        print(note, file=sys.stderr)
+    notes = list(ev.notes)
+    if not ev.queries:
+        which = "query" if chosen is None else "query of --items"
+        notes.append(f"note: no {which} is in both {qrels} and {run}: nothing was evaluated")
+    for text in notes:
+        print(render_note(text), file=sys.stderr)
 
 
 HEADER_SETS = ("official", "all_trec", "set")  # sets that open with runid and num_q
@@ -198,7 +202,7 @@ def eval_(
         body = ["[\n" + ",\n".join(b.rstrip("\n") for b in body if b) + "\n]\n"]
     sys.stdout.write("".join(body))
     for e in skipped_qrels:
-        print(f"segeval: skipped {e.path}, line {e.line}: {e.problem}", file=sys.stderr)
+        print(e.skipped(), file=sys.stderr)
     for o in outcomes:
         sys.stderr.write(o.stderr)
     skipped = len(skipped_qrels) + sum(o.skipped for o in outcomes)
@@ -234,21 +238,27 @@ def check(
 
     from segeval.errors import InputError
     from segeval.read import read_qrels, read_run
-    from segeval.validate import validate_qrels, validate_run
+    from segeval.validate import check_kinds, is_documents, validate_qrels, validate_run
 
     problems: list[InputError] = []
+    frames = []
     for path, read, validate, fmt in ((qrels, read_qrels, validate_qrels, qrels_format),
                                        (run, read_run, validate_run, run_format)):
         try:
             frame = read(path, fmt, time_format, problems.append)
-            validate(frame, problems.append)
+            frames.append(validate(frame, problems.append))
         except InputError as exc:  # a file-level problem (missing, empty, not gzip): nothing more to read
+            problems.append(exc)
+    if len(frames) == 2 and len(frames[1]):
+        try:
+            check_kinds(frames[0], is_documents(frames[1]), run, frames[1].attrs.get("format"))
+        except InputError as exc:
             problems.append(exc)
     for problem in problems:
         print(f"segeval: {problem}", file=sys.stderr)
     counts = Counter((problem.path, problem.kind) for problem in problems)
     for (path, kind), n in sorted(counts.items()):
-        print(f"{path}\t{kind}\t{n}")
+        print(f"{printable(path)}\t{kind}\t{n}")
     print(f"{len(problems)} problems" if problems else "no problems")
     if problems:
         raise typer.Exit(2)
@@ -295,7 +305,7 @@ def compare(
     result = compare_runs(qrels, expanded, measure or ["map"], adapter=adapter, baseline=baseline,
                           test=test, correction=correction, alpha=alpha, permutations=permutations, seed=seed,
                           jobs=jobs, memory=memory, chunk_lines=chunk_lines, engine=engine, scheduler=scheduler,
-                          quiet=quiet, on_note=lambda note: print(note, file=sys.stderr))
+                          quiet=quiet, on_note=lambda text: print(render_note(text), file=sys.stderr))
     sys.stdout.write(render(result, output))
 
 
@@ -367,10 +377,10 @@ def correlate_command(
                     "reference: a pair it ties is no error, and runs tied in setting 2 are ordered every way with "
                     "equal weight (tau_AP,a, Urbano & Marrero 2017)"]
     for note in doc["notes"][len(notes):-1]:
-        print(f"note: {note}", file=sys.stderr)
+        print(render_note(f"note: {note}"), file=sys.stderr)
     sys.stdout.write(json.dumps(doc, indent=1) + "\n")
     for n in notes:
-        print(f"note: {n}", file=sys.stderr)
+        print(render_note(f"note: {n}"), file=sys.stderr)
 
 
 @app.command("report")
@@ -517,7 +527,7 @@ def _print_value_notes(q: Any, by_name: dict[str, Any], measures: Sequence[str],
 
     for name, r in by_name.items():
         for note in for_run(name, evaluate(q, r, list(measures), adapter=adapter, missing_queries="zero").notes):
-            print(note, file=sys.stderr)
+            print(render_note(note), file=sys.stderr)
 
 
 @app.command("incompleteness")
@@ -558,7 +568,7 @@ def incompleteness_command(
         from segeval.viz.compare import incompleteness as figure
 
         figure(table, plot)
-        print(f"wrote {plot}", file=sys.stderr)
+        print(render_note(f"wrote {plot}"), file=sys.stderr)
 
 
 @app.command("complete-qrels")
@@ -621,9 +631,9 @@ def complete_qrels_command(
               f"(mean over queries with a value)")
     print(f"wrote\t{output}: {len(human)} human and {len(predicted)} predicted lines")
     if done.no_text:
-        print(f"note: {done.no_text} items have no text in {texts} (no tokens, or no transcript line under a "
-              f"segment), e.g. {done.no_text_example}; they are neither training items nor classified, and stay "
-              f"unjudged", file=sys.stderr)
+        print(render_note(f"note: {done.no_text} items have no text in {texts} (no tokens, or no transcript line "
+                          f"under a segment), e.g. {done.no_text_example}; they are neither training items nor "
+                          f"classified, and stay unjudged"), file=sys.stderr)
 
 
 @app.command("mr")
@@ -657,7 +667,7 @@ def moment_retrieval(
         {"brief": result.brief, "notes": result.notes}
     sys.stdout.write(json.dumps(shown, indent=2) + "\n")
     for note in result.notes:
-        print(f"note: {note}", file=sys.stderr)
+        print(render_note(f"note: {note}"), file=sys.stderr)
 
 
 @app.command("show")
@@ -746,7 +756,7 @@ def _plot_notes(evs: dict[str, Any]) -> list[str]:
 
     notes = [n for name, ev in evs.items() for n in for_run(name, ev.notes)]
     for note in notes:
-        print(note, file=sys.stderr)
+        print(render_note(note), file=sys.stderr)
     return notes
 
 
@@ -843,7 +853,8 @@ def main(argv: list[str] | None = None) -> int:
         print("segeval: error: out of memory", file=sys.stderr)
         return 2
     except Exception as exc:  # a bug: still no traceback for the user
-        print(f"segeval: internal error: {type(exc).__name__}: {exc} (please report this)", file=sys.stderr)
+        print(printable(f"segeval: internal error: {type(exc).__name__}: {exc} (please report this)"),
+              file=sys.stderr)
         return 1
     return 0
 

@@ -1,12 +1,46 @@
-"""The one error family raised by the library; the CLI turns it into exit codes."""
+"""The one error family raised by the library; the CLI turns it into exit codes.
+
+Messages echo file names and file content, so :func:`printable` escapes control characters in
+everything they render: ``str()`` of a :class:`SegevalError` and every note (:func:`render_note`) is
+safe to print on a terminal and holds no line break that segeval did not put there itself.
+"""
 
 from __future__ import annotations
 
+import re
+
+#: what a terminal may act on: C0 controls (tab and newline too), DEL, C1 controls, and the Unicode
+#: bidirectional formatting characters, which can make a line read differently from its bytes
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character written as an escape (``\\x1b``, ``\\n``, ``\\u202e``)."""
+    return _CONTROL.sub(_escape, text)
+
+
+def render_note(text: str) -> str:
+    """A note or listing line for stderr, rendered safe (see :func:`printable`)."""
+    return printable(text)
+
 
 class SegevalError(Exception):
-    """Base class of every error segeval reports to a user (exit code 2 in the CLI)."""
+    """Base class of every error segeval reports to a user (exit code 2 in the CLI).
+
+    ``str()`` gives the message with control characters escaped (:func:`printable`).
+    """
 
     exit_code = 2
+
+    def __str__(self) -> str:
+        return printable(super().__str__())
 
 
 class InputError(SegevalError):
@@ -26,13 +60,23 @@ class InputError(SegevalError):
         self.text = text
         self.problem = problem
         self.kind = kind
-        where = path if line is None else f"{path}, line {line}"
-        message = f"{where}: {problem}"
-        if text is not None:
-            shown = text if len(text) <= 200 else text[:200] + "..."
-            message += f"\n  line {line}: {shown}"
-        super().__init__(message)
+        super().__init__("\n".join(self._parts()))
 
+    def __str__(self) -> str:
+        # the one line break is segeval's: each part is escaped on its own
+        return "\n".join(printable(part) for part in self._parts())
+
+    def _parts(self) -> list[str]:
+        where = self.path if self.line is None else f"{self.path}, line {self.line}"
+        parts = [f"{where}: {self.problem}"]
+        if self.text is not None:
+            shown = self.text if len(self.text) <= 200 else self.text[:200] + "..."
+            parts.append(f"  line {self.line}: {shown}")
+        return parts
+
+    def skipped(self) -> str:
+        """The ``--lenient`` listing line of this skipped line (escaped)."""
+        return printable(f"segeval: skipped {self.path}, line {self.line}: {self.problem}")
 
     def __reduce__(self) -> tuple[object, ...]:
         # rebuild with the same fields, so the error survives being sent between processes

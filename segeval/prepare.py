@@ -33,7 +33,7 @@ import pandas as pd
 
 from segeval.errors import ParameterError, check_choice, check_int
 from segeval.read import category_bytes
-from segeval.validate import check_unique_documents
+from segeval.validate import check_kinds, check_unique_documents
 
 ORDERS = ("rank", "score", "file")
 #: columns carried into the evaluation; videos and queries become integer codes
@@ -252,6 +252,9 @@ def prepare(
     else:
         check_queries(queries, qrels_q)
         chosen = sorted(set(queries) & with_results)
+    documents = len(run) > 0 and bool(np.isnan(run["start"].to_numpy(dtype=np.float64)).all())
+    if len(run):
+        check_kinds(qrels, documents, run.attrs.get("path"), run.attrs.get("format"))
     code_of = {q: i for i, q in enumerate(chosen)}
     n_q = len(chosen)
 
@@ -261,7 +264,6 @@ def prepare(
 
     run_qcode = query_codes(run_raw, run_names)
     qrels_qcode = query_codes(qrels_raw, qrels_names)
-    documents = len(run) > 0 and bool(np.isnan(run["start"].to_numpy(dtype=np.float64)).all())
     joint = _joint_codes(run["item"], qrels["item"]) if documents else None
     if joint is not None:  # item codes whose order is the run's docno order
         run_icode, qrels_icode, item_names = joint

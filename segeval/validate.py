@@ -58,8 +58,72 @@ def is_documents(df: pd.DataFrame) -> bool:
 
 
 def validate_qrels(qrels: pd.DataFrame, on_error: OnError | None = None) -> pd.DataFrame:
-    """Check qrels values beyond syntax: end >= start >= 0."""
-    return _apply(qrels, _time_problems(qrels), on_error)
+    """Check qrels values beyond syntax: end >= start >= 0, and one judgement per query and item.
+
+    An item is a document, or for segment qrels a segment: the same video, start and end (in
+    seconds, so '1.5' and '1.05' in M.S are the same time).  A repeated judgement is an error
+    whether or not its grade differs (trec_eval refuses both); with ``on_error`` the first is kept.
+    """
+    return _apply(qrels, _time_problems(qrels) + _qrels_duplicates(qrels), on_error)
+
+
+def _column_codes(column: pd.Series) -> npt.NDArray[np.int64]:
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return np.asarray(column.cat.codes, dtype=np.int64)
+    return np.asarray(pd.factorize(column.to_numpy(dtype=object))[0], dtype=np.int64)
+
+
+def _qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
+    """Qrels rows that judge a (query, item) pair again: position, problem, kind."""
+    if len(qrels) < 2:
+        return []
+    query_codes, item_codes = _column_codes(qrels["query"]), _column_codes(qrels["item"])
+    key = query_codes * (int(item_codes.max(initial=0)) + 1) + item_codes
+    documents = is_documents(qrels)
+    for column in () if documents else ("start", "end"):  # segments: the same times too
+        codes, distinct = pd.factorize(qrels[column].to_numpy())
+        if (int(key.max(initial=0)) + 1) * len(distinct) >= 2**62:  # renumber the keys (fewer than the rows)
+            key = pd.factorize(key)[0].astype(np.int64)
+        key = key * len(distinct) + codes
+    repeated = pd.Series(key).duplicated().to_numpy()
+    if not repeated.any():
+        return []
+    first_of: dict[int, int] = {}
+    for i, k in enumerate(key.tolist()):
+        first_of.setdefault(k, i)
+    path = str(qrels.attrs.get("path", "<data>"))
+    lines, rel = qrels["line"].to_numpy(), qrels["rel"].to_numpy()
+    out = []
+    for i in np.flatnonzero(repeated).tolist():
+        j = first_of[int(key[i])]
+        what = (f"document '{qrels['item'].iat[i]}'" if documents else
+                f"video '{qrels['item'].iat[i]}', segment {qrels['start'].iat[i]:g}-{qrels['end'].iat[i]:g} s")
+        grades = f"the same grade {rel[i]}" if rel[i] == rel[j] else f"grade {rel[i]} (first {rel[j]})"
+        out.append((i, f"query '{qrels['query'].iat[i]}', {what} is judged again, with {grades}; first judged on "
+                       f"{path}, line {int(lines[j])}; expected one judgement per query and "
+                       f"{'document' if documents else 'segment'} (trec_eval refuses duplicates too)",
+                    "duplicate judgement"))
+    return out
+
+
+def check_kinds(qrels: pd.DataFrame, run_documents: bool, run_path: str | None = None,
+                run_format: str | None = None) -> None:
+    """Raise an InputError when one of the qrels and the run holds documents and the other video segments
+    (evaluating them against each other would give zeros).  Empty qrels have no kind."""
+    if len(qrels) == 0 or is_documents(qrels) == run_documents:
+        return
+    qrels_path = str(qrels.attrs.get("path", "the qrels"))
+    qrels_format = str(qrels.attrs.get("format", "qrels"))
+    if qrels_format == "groups":
+        qrels_format = "ground-truth groups"
+
+    def kind(documents: bool) -> str:
+        return "documents, no times" if documents else "video segments, with times"
+
+    raise InputError(run_path or "the run",
+                     f"is a {run_format or 'run'} ({kind(run_documents)}), but {qrels_path} holds "
+                     f"{qrels_format} ({kind(not run_documents)}); expected a run and qrels of the same kind: "
+                     f"TREC runs with TREC qrels, MediaEval runs with MediaEval qrels", kind="kind mismatch")
 
 
 def validate_run(run: pd.DataFrame, on_error: OnError | None = None) -> pd.DataFrame:

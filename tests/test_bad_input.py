@@ -95,7 +95,8 @@ BAD: list[Bad] = [
     # ---- M.S times
     # seconds 60 > 59
     Bad("mmss-seconds-60", "qrels", b"q1 Q0 v1 3.60 4.00 1\n",
-        bad_field(1, "4 (start)", "3.60", MMSS, "q1 Q0 v1 3.60 4.00 1")),
+        bad_field(1, "4 (start)", "3.60", MMSS + "; 60 seconds is not possible in an M.S time; '3.60' would be a "
+                  "time in seconds (--time-format seconds)", "q1 Q0 v1 3.60 4.00 1")),
     # a dot without seconds
     Bad("mmss-no-seconds", "qrels", b"q1 Q0 v1 3. 4.00 1\n",
         bad_field(1, "4 (start)", "3.", MMSS, "q1 Q0 v1 3. 4.00 1")),
@@ -104,22 +105,25 @@ BAD: list[Bad] = [
         bad_field(1, "4 (start)", ".5", MMSS, "q1 Q0 v1 .5 4.00 1")),
     # no dot at all
     Bad("mmss-no-dot", "qrels", b"q1 Q0 v1 3 4.00 1\n",
-        bad_field(1, "4 (start)", "3", MMSS, "q1 Q0 v1 3 4.00 1")),
+        bad_field(1, "4 (start)", "3", MMSS + "; '3' would be a time in seconds (--time-format seconds)",
+                  "q1 Q0 v1 3 4.00 1")),
     # negative time
     Bad("mmss-negative", "qrels", b"q1 Q0 v1 -0.01 4.00 1\n",
-        bad_field(1, "4 (start)", "-0.01", MMSS, "q1 Q0 v1 -0.01 4.00 1")),
+        bad_field(1, "4 (start)", "-0.01", MMSS + "; a time cannot be negative", "q1 Q0 v1 -0.01 4.00 1")),
     # exponent notation in the end time of a run
     Bad("mmss-exponent", "run", b"q1 Q0 v1 1.00 1e3 1 0.5 r\n",
         bad_field(1, "5 (end)", "1e3", MMSS, "q1 Q0 v1 1.00 1e3 1 0.5 r")),
     # three digits of seconds
     Bad("mmss-three-digits", "run", b"q1 Q0 v1 3.123 4.00 1 0.5 r\n",
-        bad_field(1, "4 (start)", "3.123", MMSS, "q1 Q0 v1 3.123 4.00 1 0.5 r")),
+        bad_field(1, "4 (start)", "3.123", MMSS + "; '3.123' would be a time in seconds (--time-format seconds)",
+                  "q1 Q0 v1 3.123 4.00 1 0.5 r")),
     # not a number at all
     Bad("mmss-letters", "run", b"q1 Q0 v1 abc 4.00 1 0.5 r\n",
         bad_field(1, "4 (start)", "abc", MMSS, "q1 Q0 v1 abc 4.00 1 0.5 r")),
     # the jump-in point of a search run is an M.S time too
     Bad("mmss-jumpin", "run", b"q1 Q0 v1 1.00 2.00 1.99 1 0.5 r\n",
-        bad_field(1, "6 (jumpin)", "1.99", MMSS, "q1 Q0 v1 1.00 2.00 1.99 1 0.5 r"), kind="search"),
+        bad_field(1, "6 (jumpin)", "1.99", MMSS + "; 99 seconds is not possible in an M.S time; '1.99' would be "
+                  "a time in seconds (--time-format seconds)", "q1 Q0 v1 1.00 2.00 1.99 1 0.5 r"), kind="search"),
     # ---- end before start (validation stage, after parsing)
     # qrels segment ending before it starts, on line 2
     Bad("qrels-end-before-start", "qrels", b"q1 Q0 v1 1.00 2.00 1\nq1 Q0 v1 3.00 2.00 1\n",

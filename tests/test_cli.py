@@ -245,7 +245,10 @@ def test_items_with_a_qrels_query_missing_from_the_run(tmp_path: Path) -> None:
 
 
 def test_no_queries_in_common(tmp_path: Path) -> None:
-    out = rows(ok("me13sh", *write(tmp_path, run=RUN_UNKNOWN_QUERY)))
+    qrels, run = write(tmp_path, run=RUN_UNKNOWN_QUERY)
+    code, text, err = run_cli("me13sh", qrels, run)
+    assert (code, err) == (0, f"note: no query is in both {qrels} and {run}: nothing was evaluated\n")
+    out = rows(text)
     assert out[:8] == CONSTANT_ROWS
     assert out[8] == ("num_q", "all", "0")
     assert {q for _, q, _ in out} == {"all"}

@@ -64,20 +64,21 @@ def test_scores(tmp_path: Path, token: str, message: str | None) -> None:
 MMSS = "an M.S time: minutes (at most 12 digits), a dot and seconds 0-59 (one or two digits), such as '17.05'"
 
 
-@pytest.mark.parametrize(("token", "accepted"), [
-    ("59.59", True),  # 59 minutes 59 seconds
-    ("0.60", False),  # seconds must be 0-59
-    ("-0.01", False),  # no sign
-    ("1e3", False),  # no exponent
+@pytest.mark.parametrize(("token", "accepted", "hint"), [
+    ("59.59", True, ""),  # 59 minutes 59 seconds
+    ("0.60", False, "; 60 seconds is not possible in an M.S time; '0.60' would be a time in seconds "
+                    "(--time-format seconds)"),  # seconds must be 0-59
+    ("-0.01", False, "; a time cannot be negative"),  # no sign
+    ("1e3", False, ""),  # no exponent
 ])
-def test_times(tmp_path: Path, token: str, accepted: bool) -> None:
+def test_times(tmp_path: Path, token: str, accepted: bool, hint: str) -> None:
     code, out, err, r = me13sh(tmp_path, QRELS, f"q1 Q0 v1 {token} 60.00 1 0.5 r\n")
     if accepted:
         rows = {(n.strip(), q.strip()): v.strip() for n, q, v in (line.split("\t") for line in out.splitlines())}
         assert code == 0 and rows[("avglength_ret", "q1")] == "1"  # 60.00 - 59.59 = 3600 - 3599 = 1 s
     else:
         assert code == 2
-        assert err == (f"segeval: error: {r}, line 1: field 4 (start) is '{token}'; expected {MMSS}\n"
+        assert err == (f"segeval: error: {r}, line 1: field 4 (start) is '{token}'; expected {MMSS}{hint}\n"
                        f"  line 1: q1 Q0 v1 {token} 60.00 1 0.5 r\n")
 
 

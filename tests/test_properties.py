@@ -127,6 +127,7 @@ def segment_cases(draw: st.DrawFn) -> tuple[pd.DataFrame, pd.DataFrame]:
         s = draw(st.integers(0, 110))
         run.append(("q1", draw(st.sampled_from(["v1", "v2"])), s, s + draw(st.integers(0, 20))))
     q = pd.DataFrame(qrels, columns=["query", "item", "start", "end", "rel"])
+    q = q.drop_duplicates(["query", "item", "start", "end"]).reset_index(drop=True)  # one judgement per segment
     q["line"] = np.arange(1, len(q) + 1)
     r = pd.DataFrame(run, columns=["query", "item", "start", "end"])
     r["jumpin"], r["score"], r["run"] = np.nan, 0.0, "r"

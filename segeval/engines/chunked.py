@@ -27,6 +27,7 @@ from segeval.errors import InputError, SegevalError, check_choice, check_int
 from segeval.pipeline import Evaluation, Plan, evaluate, evaluate_part, finish, merge_parts, plan
 from segeval.prepare import check_queries
 from segeval.read import (
+    DETECT_LINES,
     DOCUMENT_FORMATS,
     RUN_COLUMNS,
     RUN_FORMATS,
@@ -38,7 +39,7 @@ from segeval.read import (
     read_blocks,
     read_run,
 )
-from segeval.validate import validate_run
+from segeval.validate import check_kinds, validate_run
 
 MEMORY_POLICIES = ("auto", "chunked", "in-memory")
 #: lines read (and parsed) at a time by the chunked path
@@ -235,18 +236,8 @@ class _Chunked:
 
     def run(self, chunk_lines: int, on_read: Callable[[int], object] | None = None) -> RunResult:
         pending: pd.DataFrame | None = None
-        detected = False
-        for first, data in line_chunks(open_blocks(self.name, on_read=on_read), chunk_lines, self.name):
-            if not detected:
-                if not data.strip():
-                    continue
-                if self.fmt is None:
-                    try:
-                        self.fmt = detect_run_format(data, self.name, self.time_format)
-                    except InputError as exc:
-                        raise _shift(exc, first - 1) from None
-                detected = True
-                self._plan()
+        chunks = line_chunks(open_blocks(self.name, on_read=on_read), chunk_lines, self.name)
+        for first, data in self._detected(chunks):
             frame = self._parse(data, first)
             if frame is None:
                 continue
@@ -261,8 +252,6 @@ class _Chunked:
             frame = frame if pending is None else pd.concat([pending, frame], ignore_index=True)
             complete, pending = self._split(frame, at_end=False)
             self._evaluate(complete)
-        if self.fmt is None:
-            detect_run_format(b"", self.name, self.time_format)  # raises: no data lines
         assert self.fmt is not None
         if self.rows == 0:
             self._report_skipped([])
@@ -272,11 +261,29 @@ class _Chunked:
             self._evaluate(self._split(pending, at_end=True)[0])
         return self._result()
 
+    def _detected(self, chunks: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, bytes]]:
+        """The chunks, once the format is known: detected from the first :data:`DETECT_LINES` data lines,
+        as :func:`segeval.read.read_run` does (the chunks holding them are kept until then)."""
+        head: list[tuple[int, bytes]] = []
+        if self.fmt is None:
+            seen = 0
+            for first, data in chunks:
+                head.append((first, data))
+                seen += sum(1 for line in data.split(b"\n") if line.strip())
+                if seen >= DETECT_LINES:
+                    break
+            self.fmt = detect_run_format(b"".join(data for _, data in head), self.name, self.time_format)
+        self._plan()
+        yield from head
+        yield from chunks
+
     def _plan(self) -> None:
         try:
             self.how = plan(self.documents, **self.options)
             if self.how.queries is not None:
                 check_queries(self.how.queries, self.by_query.queries)
+            assert self.fmt is not None
+            check_kinds(self.qrels, self.documents, self.name, self.fmt.name)
         except SegevalError as exc:
             self.plan_error = exc
             return

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 
-from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int
+from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int, render_note
 
 if TYPE_CHECKING:
     from segeval.pipeline import Evaluation
@@ -32,7 +32,10 @@ ENGINES = ("processes", "dask")
 
 
 def expand_runs(specs: Sequence[str]) -> list[str]:
-    """Files as given, globs and directories expanded (sorted); each file once, in first-seen order."""
+    """Files as given, globs and directories expanded (sorted); each file once, in first-seen order.
+
+    A directory contributes its files, not its subdirectories or hidden files; one without any is an error.
+    """
     from segeval.read import STDIN
 
     if list(specs).count(STDIN) > 1:
@@ -43,6 +46,9 @@ def expand_runs(specs: Sequence[str]) -> list[str]:
         p = Path(spec)
         if spec and os.path.isdir(spec):  # (no OSError: a name too long is refused when read; "" is not ".")
             found = sorted(str(f) for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
+            if not found:
+                raise SegevalError(f"no run files in {spec}; expected a directory holding run files "
+                                   f"(subdirectories and hidden files are not read)")
         elif any(c in spec for c in "*?[") and not os.path.exists(spec):
             found = sorted(glob.glob(spec))
             if not found:
@@ -132,8 +138,8 @@ def outcome(result: Evaluated, *, render: Callable[[Evaluation, str, int], str],
         err.append(f"note: {len(ev.unevaluated)} qrels queries have no results in the run and are not averaged "
                    f"(-c counts them as 0)")
     err += ev.notes
-    err += [f"segeval: skipped {e.path}, line {e.line}: {e.problem}" for e in skipped]
-    return Outcome(out, "".join(line + "\n" for line in err), len(skipped), False)
+    lines = [render_note(text) for text in err] + [e.skipped() for e in skipped]
+    return Outcome(out, "".join(line + "\n" for line in lines), len(skipped), False)
 
 
 def check_engine(jobs: int | None, memory: str, chunk_lines: int, engine: str, scheduler: str | None) -> None:
