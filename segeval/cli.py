@@ -630,18 +630,22 @@ def complete_qrels_command(
 def moment_retrieval(
     truth: Annotated[str, typer.Argument(metavar="GROUND_TRUTH", show_default=False,
                                          help="The protocol's ground truth (QVHighlights: JSON Lines with "
-                                              "relevant_windows; .gz ok).")],
+                                              "relevant_windows; TVR: JSON Lines with ts; .gz ok).")],
     predictions: Annotated[str, typer.Argument(metavar="PREDICTIONS", show_default=False,
                                                help="The protocol's predictions (QVHighlights: JSON Lines with "
                                                     "pred_relevant_windows [start, end, score] and/or "
-                                                    "pred_saliency_scores).")],
+                                                    "pred_saliency_scores; TVR: the submission JSON with "
+                                                    "video2idx, VCMR, SVMR, VR).")],
     protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
                                           help="Whose official evaluation to follow: "
-                                               "qvhighlights.")] = "qvhighlights",
+                                               "qvhighlights, tvr.")] = "qvhighlights",
     full: Annotated[bool, typer.Option("--full", help="Print every key (the same as -o json).")] = False,
     output: Annotated[str, typer.Option("--output", "-o", metavar="text|json",
                                         help="text: the headline figures and notes; json: every key of the "
                                              "official output, segeval's additions and notes.")] = "text",
+    write_lines: Annotated[str | None, typer.Option(
+        "--write-lines", metavar="PREFIX", help="tvr: also write the ground truth and the VCMR ranking as segeval "
+                                                "lines, PREFIX.qrels and PREFIX.run (for segeval eval).")] = None,
 ) -> None:
     """Moment retrieval as each benchmark's official script reports it (QVHighlights: R1, mAP, buckets,
     HL mAP and Hit1, plus mIoU and R5)."""
@@ -653,6 +657,14 @@ def moment_retrieval(
 
     fmt = check_choice("output", "text" if output == "brief" else output, ("text", "json"))
     result = find_protocol(protocol)(truth, predictions, MrOptions())
+    if write_lines is not None:
+        if protocol != "tvr":
+            raise SegevalError("--write-lines writes a TVR corpus ranking; it needs --protocol tvr.")
+        from segeval.analysis.moments.tvr import read
+        from segeval.analysis.moments.tvr_lines import write_lines as write_tvr_lines
+
+        for line in write_tvr_lines(read(truth, predictions), truth, predictions, write_lines):
+            print(line, file=sys.stderr)
     shown = {**result.figures, "notes": result.notes} if full or fmt == "json" else \
         {"brief": result.brief, "notes": result.notes}
     sys.stdout.write(json.dumps(shown, indent=2) + "\n")
