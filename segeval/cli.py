@@ -656,10 +656,10 @@ def moment_retrieval(
     from segeval.errors import check_choice
 
     fmt = check_choice("output", "text" if output == "brief" else output, ("text", "json"))
+    if write_lines is not None and protocol != "tvr":
+        raise SegevalError("--write-lines writes a TVR corpus ranking; it needs --protocol tvr.")
     result = find_protocol(protocol)(truth, predictions, MrOptions())
     if write_lines is not None:
-        if protocol != "tvr":
-            raise SegevalError("--write-lines writes a TVR corpus ranking; it needs --protocol tvr.")
         from segeval.analysis.moments.tvr import read
         from segeval.analysis.moments.tvr_lines import write_lines as write_tvr_lines
 

@@ -108,9 +108,9 @@ def pct(count: int | np.integer[Any], total: int) -> float | None:
     return float(np.round(np.float64(count) / total * 100, 2))
 
 
-def task_figures(data: Tvr, task: str, thresholds: tuple[float, ...], top_k: tuple[int, ...]
-                 ) -> tuple[dict[str, float | None], dict[str, Any] | None]:
-    """One task's official figures and, when the ground truth has types, its ``_by_type`` figures."""
+def per_query(data: Tvr, task: str, thresholds: tuple[float, ...] = THRESHOLDS, top_k: tuple[int, ...] = TOP_K
+              ) -> dict[str, BoolArray]:
+    """Official key (``0.5-r1``, ``r1``) -> whether each ground-truth query has a hit there."""
     _, matched, correct = hits(data, task, thresholds)
     found: dict[str, BoolArray] = {}  # official key -> per-query hit
     if task == "VR":
@@ -122,6 +122,13 @@ def task_figures(data: Tvr, task: str, thresholds: tuple[float, ...], top_k: tup
             for k in top_k:
                 chosen = correct[t][:, :k] if task == "VCMR" else correct[t] & matched & (rank <= k)
                 found[f"{theta}-r{k}"] = np.asarray(chosen.any(axis=1))
+    return found
+
+
+def task_figures(data: Tvr, task: str, thresholds: tuple[float, ...], top_k: tuple[int, ...]
+                 ) -> tuple[dict[str, float | None], dict[str, Any] | None]:
+    """One task's official figures and, when the ground truth has types, its ``_by_type`` figures."""
+    found = per_query(data, task, thresholds, top_k)
     n = len(data.queries)
     metrics = {name: pct(int(hit.sum()), n) for name, hit in found.items()}
     if any(q.type is None for q in data.queries):

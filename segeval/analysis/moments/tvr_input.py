@@ -145,12 +145,13 @@ def _rows(value: Any, path: str, where: str) -> tuple[FloatArray, int]:
                                "[video_index, start, end, score] lists")
     used = value[:MAX_PREDICTIONS]
     try:
-        arr = np.array(used, dtype=np.float64)
-        fast = arr.ndim == 2 and arr.shape[1] >= 3 and bool(np.isfinite(arr[:, :3]).all())
+        arr = np.array(used)
+        fast = (arr.dtype.kind in "iuf" and arr.ndim == 2 and arr.shape[1] >= 3
+                and bool(np.isfinite(arr[:, :3]).all()))
     except (ValueError, TypeError, OverflowError):
         fast = False
     if fast and not any(isinstance(x, bool) for e in used for x in e[:3]):
-        return arr[:, :3].reshape(-1, 3), len(value)
+        return arr[:, :3].astype(np.float64).reshape(-1, 3), len(value)
     for n, e in enumerate(used):
         if not (isinstance(e, list) and len(e) >= 3 and all(_number(x) for x in e[:3])):
             raise InputError(path, f"{where}: predictions[{n}] is {json.dumps(e)[:80]}; expected "
