@@ -138,7 +138,7 @@ def eval_(
     adapter: Annotated[str | None, typer.Option(
         "--adapter", "-a", metavar="NAME",
         help="exact (default for documents), overlap (default for segments), overlap-once, binned[:B[:start]], "
-             "tolerance[:T], tiou[:theta[:strict]].")] = None,
+             "tolerance[:T], tiou[:theta[:strict][:float32]].")] = None,
     time_format: Annotated[str, typer.Option(
         "--time-format", metavar="mmss|seconds|hms",
         help="Times in segment files: mmss (M.S, the MediaEval format), seconds (1025.5) or hms (0:17:05.5).")]
@@ -720,7 +720,7 @@ def plot_adr_command(
     output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg", help="Where to write the figure.")],
     adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME",
                                                 help="exact (documents), overlap, overlap-once, binned[:B[:start]], "
-                                                     "tolerance[:T], tiou[:theta[:strict]].")] = None,
+                                                     "tolerance[:T], tiou[:theta[:strict][:float32]].")] = None,
     time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = "mmss",
 ) -> None:
     """The dynamic recall curve of one query and the number of retrieved ground-truth items."""

@@ -285,6 +285,17 @@ def test_lines_path_differs_where_float32_does(tmp_path: Path) -> None:
     assert per["1"]["success_1_tiou0.5f"] == 1.0 and per["2"]["success_1_tiou0.5f"] == 0.0
 
 
+def test_explain_shows_the_two_arithmetics(tmp_path: Path) -> None:
+    (tmp_path / "q").write_text("1 Q0 a 85.06 85.08 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 85.06 85.07 1 1 r\n")
+    code, out, err = run_cli("show", str(tmp_path / "q"), str(tmp_path / "r"), "--query", "1", "-a",
+                             "tiou:0.5:float32", "-a", "tiou:0.5", "--explain", "--time-format", "seconds")
+    assert code == 0, err
+    # 0.01 / 0.02: float32 rounds it to 0.5 exactly, doubles leave it just below
+    assert "tiou:0.5:float32\t1\tqrels line 1 (a 85.06-85.08 rel 1): IoU 0.5 >= 0.5, matched here" in out
+    assert "tiou:0.5\t0\tqrels line 1 (a 85.06-85.08 rel 1): best IoU 0.49999999999" in out
+
+
 def test_float32_tiou_gives_equal_zero_length_spans_iou_0(tmp_path: Path) -> None:
     (tmp_path / "q").write_text("1 Q0 a 5 5 1\n")
     (tmp_path / "r").write_text("1 Q0 a 5 5 1 1 r\n")
@@ -433,3 +444,32 @@ def test_official_tvr_vcmr_from_lines(tmp_path: Path) -> None:
     # in doubles one query's IoU reaches 0.5 (desc_id 96839: 82.86-85.34 against 80.79-85.75, 2.48 / 4.96)
     # where float32 falls short: 15.60 instead of 15.56; the other 7 figures agree
     assert differ == [(0.5, 5, 15.6)]
+
+
+def test_shipped_example_matches_the_official_output_and_its_readme(tmp_path: Path) -> None:
+    gt, sub = ROOT / "examples" / "tvr" / "gt.jsonl", ROOT / "examples" / "tvr" / "submission.json"
+    code, out, _ = run_cli("mr", "-p", "tvr", "-o", "json", str(gt), str(sub))
+    assert code == 0
+    assert _compare(json.loads(out), json.loads((TVR / "example.official.json").read_text())) == 83
+    code, out, _ = run_cli("mr", "-p", "tvr", str(gt), str(sub))
+    brief = json.loads(out)["brief"]
+    # examples/tvr/README.md's table: 4 of 6 at 0.5, 3 of 6 at 0.7; SVMR 5 of 6 at 0.5
+    assert (brief["VCMR-0.5-r1"], brief["VCMR-0.7-r1"], brief["SVMR-0.5-r1"]) == (66.67, 50.0, 83.33)
+    qrels, run = _lines(tmp_path, gt, sub)
+    code, out, _ = run_cli("eval", "-c", "--time-format", "seconds", "-a", "tiou:0.5:float32", "-m",
+                           "Success@1,5,10,100", "-m", "map", "-m", "ndcg_cut_10", qrels, run)
+    readme = (ROOT / "examples" / "tvr" / "README.md").read_text()
+    assert code == 0 and out.strip() in readme
+
+
+@pytest.mark.parametrize(("spec", "ok"), [("tiou", True), ("tiou:0.5:float32", True), ("tiou:0.5:strict:float32", True),
+                                          ("tiou:0.5:float32:strict", False), ("tiou:0.5:float64", False)])
+def test_tiou_adapter_specs(spec: str, ok: bool) -> None:
+    from segeval.errors import ParameterError
+    from segeval.pipeline import make_adapter
+
+    if ok:
+        assert make_adapter(spec).spec == (spec if spec != "tiou" else "tiou:0.5")
+    else:
+        with pytest.raises(ParameterError, match=r"tiou\[:theta\[:strict\]\[:float32\]\]"):
+            make_adapter(spec)

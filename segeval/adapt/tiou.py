@@ -109,7 +109,9 @@ class TiouAdapter(Adapter):
                     for r, v in zip(rows[reach], iou[reach], strict=True)]
         if n and float(iou.max()) > 0:
             best = int(np.argmax(iou))
-            return [Reason(int(rows[best]), f"best IoU {float(iou[best]):.4g}, not {op} {self.theta:g}")]
+            value = float(iou[best])
+            shown = f"{value:.4g}" if float(f"{value:.4g}") != self.theta else repr(value)  # 0.49999999999999956
+            return [Reason(int(rows[best]), f"best IoU {shown}, not {op} {self.theta:g}")]
         return [Reason(-1, "no relevant qrels segment of its video overlaps it")]
 
     def adapt(self, data: Prepared) -> list[Adapted]:
