@@ -648,7 +648,7 @@ def moment_retrieval(
                                                 "lines, PREFIX.qrels and PREFIX.run (for segeval eval).")] = None,
 ) -> None:
     """Moment retrieval as each benchmark's official script reports it (QVHighlights: R1, mAP, buckets,
-    HL mAP and Hit1, plus mIoU and R5)."""
+    HL mAP and Hit1, plus mIoU and R5; TVR: VCMR, SVMR and VR recall at k, by type)."""
     import json
 
     from segeval.analysis.moments import MrOptions
