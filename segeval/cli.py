@@ -142,7 +142,7 @@ def eval_(
     adapter: Annotated[str | None, typer.Option(
         "--adapter", "-a", metavar="NAME",
         help="exact (default for documents), overlap (default for segments), overlap-once, binned[:B[:start]], "
-             "tolerance[:T], tiou[:theta[:strict]].")] = None,
+             "tolerance[:T], tiou[:theta[:strict][:float32]].")] = None,
     time_format: Annotated[str, typer.Option(
         "--time-format", metavar="mmss|seconds|hms",
         help="Times in segment files: mmss (M.S, the MediaEval format), seconds (1025.5) or hms (0:17:05.5).")]
@@ -640,21 +640,25 @@ def complete_qrels_command(
 def moment_retrieval(
     truth: Annotated[str, typer.Argument(metavar="GROUND_TRUTH", show_default=False,
                                          help="The protocol's ground truth (QVHighlights: JSON Lines with "
-                                              "relevant_windows; .gz ok).")],
+                                              "relevant_windows; TVR: JSON Lines with ts; .gz ok).")],
     predictions: Annotated[str, typer.Argument(metavar="PREDICTIONS", show_default=False,
                                                help="The protocol's predictions (QVHighlights: JSON Lines with "
                                                     "pred_relevant_windows [start, end, score] and/or "
-                                                    "pred_saliency_scores).")],
+                                                    "pred_saliency_scores; TVR: the submission JSON with "
+                                                    "video2idx, VCMR, SVMR, VR).")],
     protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
                                           help="Whose official evaluation to follow: "
-                                               "qvhighlights.")] = "qvhighlights",
+                                               "qvhighlights, tvr.")] = "qvhighlights",
     full: Annotated[bool, typer.Option("--full", help="Print every key (the same as -o json).")] = False,
     output: Annotated[str, typer.Option("--output", "-o", metavar="text|json",
                                         help="text: the headline figures and notes; json: every key of the "
                                              "official output, segeval's additions and notes.")] = "text",
+    write_lines: Annotated[str | None, typer.Option(
+        "--write-lines", metavar="PREFIX", help="tvr: also write the ground truth and the VCMR ranking as segeval "
+                                                "lines, PREFIX.qrels and PREFIX.run (for segeval eval).")] = None,
 ) -> None:
     """Moment retrieval as each benchmark's official script reports it (QVHighlights: R1, mAP, buckets,
-    HL mAP and Hit1, plus mIoU and R5)."""
+    HL mAP and Hit1, plus mIoU and R5; TVR: VCMR, SVMR and VR recall at k, by type)."""
     import json
 
     from segeval.analysis.moments import MrOptions
@@ -662,7 +666,15 @@ def moment_retrieval(
     from segeval.errors import check_choice
 
     fmt = check_choice("output", "text" if output == "brief" else output, ("text", "json"))
+    if write_lines is not None and protocol != "tvr":
+        raise SegevalError("--write-lines writes a TVR corpus ranking; it needs --protocol tvr.")
     result = find_protocol(protocol)(truth, predictions, MrOptions())
+    if write_lines is not None:
+        from segeval.analysis.moments.tvr import read
+        from segeval.analysis.moments.tvr_lines import write_lines as write_tvr_lines
+
+        for line in write_tvr_lines(read(truth, predictions), truth, predictions, write_lines):
+            print(line, file=sys.stderr)
     shown = {**result.figures, "notes": result.notes} if full or fmt == "json" else \
         {"brief": result.brief, "notes": result.notes}
     sys.stdout.write(json.dumps(shown, indent=2) + "\n")
@@ -718,7 +730,7 @@ def plot_adr_command(
     output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg", help="Where to write the figure.")],
     adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME",
                                                 help="exact (documents), overlap, overlap-once, binned[:B[:start]], "
-                                                     "tolerance[:T], tiou[:theta[:strict]].")] = None,
+                                                     "tolerance[:T], tiou[:theta[:strict][:float32]].")] = None,
     time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = "mmss",
 ) -> None:
     """The dynamic recall curve of one query and the number of retrieved ground-truth items."""

@@ -211,12 +211,13 @@ def _predicted_lines(qrels: pd.DataFrame, policy: str) -> tuple[pd.DataFrame, st
                    f"not judged by assessors (--predicted ignore leaves them out)")
 
 
-ADAPTER_HELP = "exact, overlap, overlap-once, binned[:B[:start]], tolerance[:T], tiou[:theta[:strict]]"
+ADAPTER_HELP = ("exact, overlap, overlap-once, binned[:B[:start]], tolerance[:T], "
+                "tiou[:theta[:strict][:float32]]")
 
 
 def make_adapter(spec: str) -> Adapter:
     """An adapter from its name: ``exact``, ``overlap``, ``overlap-once``, ``binned[:B[:start]]``,
-    ``tolerance[:T]`` or ``tiou[:theta[:strict]]``."""
+    ``tolerance[:T]`` or ``tiou[:theta[:strict][:float32]]``."""
     name, *args = spec.split(":")
     fixed: dict[str, type[ExactAdapter] | type[OverlapAdapter] | type[OverlapOnceAdapter]] = {
         "exact": ExactAdapter, "overlap": OverlapAdapter, "overlap-once": OverlapOnceAdapter}
@@ -227,8 +228,9 @@ def make_adapter(spec: str) -> Adapter:
             return BinnedAdapter(int(args[0]) if args else 300, args[1] if len(args) == 2 else "span")
         if name == "tolerance" and len(args) <= 1:
             return ToleranceAdapter(int(args[0]) if args else 15)
-        if name == "tiou" and len(args) <= 2 and (len(args) < 2 or args[1] == "strict"):
-            return TiouAdapter(float(args[0]) if args else 0.5, strict=len(args) == 2)
+        flags = args[1:]
+        if name == "tiou" and flags in ([], ["strict"], ["float32"], ["strict", "float32"]):
+            return TiouAdapter(float(args[0]) if args else 0.5, strict="strict" in flags, float32="float32" in flags)
     except ValueError:
         pass
     raise ParameterError(f"The 'adapter' parameter must be one of {ADAPTER_HELP}. Got {spec!r} instead.")

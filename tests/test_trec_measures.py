@@ -176,7 +176,7 @@ def test_unknown_adapter_is_a_parameter_error(tmp_path: Path) -> None:
     code, _, err = run_cli("eval", "-a", "fuzzy", *_files(tmp_path))
     assert code == 2
     assert ("The 'adapter' parameter must be one of exact, overlap, overlap-once, binned[:B[:start]], "
-            "tolerance[:T], tiou[:theta[:strict]]. Got 'fuzzy' instead.") in err
+            "tolerance[:T], tiou[:theta[:strict][:float32]]. Got 'fuzzy' instead.") in err
 
 
 def test_eval_json_and_csv_outputs(tmp_path: Path) -> None:

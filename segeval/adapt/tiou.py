@@ -20,6 +20,12 @@ have IoU 1.  With theta = 0.5::
 
 (1 is 10-20 against 5-15: IoU 5/15 < 0.5; 2 is 10-19: IoU 0.9, matched; 3 is an exact
 match, but the segment is taken.)  ``num_rel`` is the number of relevant qrels segments.
+
+``float32`` computes IoU as TVR's official evaluator does: times rounded to 32-bit floats, the IoU
+in 32-bit arithmetic, 0 for an empty hull (two equal zero-length spans too), and theta rounded to a
+32-bit float (0.7 becomes 0.699999988). At an IoU exactly on theta in decimal the two arithmetics
+can disagree either way ([85.06, 85.07] against [85.06, 85.08]: 0.5 in float32, 0.49999999999 in
+doubles).
 """
 
 from __future__ import annotations
@@ -42,21 +48,40 @@ def tiou(s1: npt.NDArray[np.float64], e1: npt.NDArray[np.float64], s2: npt.NDArr
     return np.asarray(out, dtype=np.float64)
 
 
+def tiou32(s1: npt.NDArray[np.float64], e1: npt.NDArray[np.float64], s2: npt.NDArray[np.float64],
+           e2: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
+    """Temporal IoU of paired spans in TVR's float32 arithmetic; 0 for an empty hull."""
+    a1, b1, a2, b2 = (np.asarray(x, dtype=np.float32) for x in (s1, e1, s2, e2))
+    inter = np.maximum(np.float32(0), np.minimum(b1, b2) - np.maximum(a1, a2))
+    hull = np.maximum(b1, b2) - np.minimum(a1, a2)
+    out: npt.NDArray[np.float32] = np.divide(inter, hull, out=np.zeros_like(inter), where=hull != 0)
+    return out
+
+
 class TiouAdapter(Adapter):
     """Relevant when the temporal IoU with an unmatched relevant segment reaches theta."""
 
     name = "tiou"
 
-    def __init__(self, theta: float = 0.5, strict: bool = False) -> None:
+    def __init__(self, theta: float = 0.5, strict: bool = False, float32: bool = False) -> None:
         if isinstance(theta, bool) or not isinstance(theta, int | float) or not 0.0 <= theta <= 1.0:
             raise ParameterError(f"The 'theta' parameter must be a number between 0 and 1. Got {theta!r} instead.")
         self.theta = float(theta)
         self.strict = bool(strict)
-        self.suffix = f"_tiou{self.theta:g}" + ("s" if self.strict else "")
+        self.float32 = bool(float32)
+        self.suffix = f"_tiou{self.theta:g}" + ("s" if self.strict else "") + ("f" if self.float32 else "")
 
     @property
     def spec(self) -> str:
-        return f"tiou:{self.theta:g}" + (":strict" if self.strict else "")
+        return f"tiou:{self.theta:g}" + (":strict" if self.strict else "") + (":float32" if self.float32 else "")
+
+    def _iou(self, s1: npt.NDArray[np.float64], e1: npt.NDArray[np.float64], s2: npt.NDArray[np.float64],
+             e2: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | npt.NDArray[np.float32]:
+        return tiou32(s1, e1, s2, e2) if self.float32 else tiou(s1, e1, s2, e2)
+
+    def _reach(self, iou: npt.NDArray[np.float64] | npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+        theta = np.float32(self.theta) if self.float32 else self.theta
+        return np.asarray(iou > theta if self.strict else iou >= theta)
 
     def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
         """``1``: the segment it matched; ``s``: the segments it reaches theta with, each matched by
@@ -67,23 +92,26 @@ class TiouAdapter(Adapter):
         rows = np.arange(lo, hi, dtype=np.int64)
         rows = rows[data.relevant[lo:hi] & (qrels["gid"].to_numpy()[lo:hi] == run["gid"].to_numpy()[i])]
         n = len(rows)
-        iou = tiou(np.full(n, run["start"].to_numpy()[i], dtype=np.float64),
-                   np.full(n, run["end"].to_numpy()[i], dtype=np.float64),
-                   qrels["start"].to_numpy()[rows].astype(np.float64), qrels["end"].to_numpy()[rows].astype(np.float64))
+        iou = self._iou(np.full(n, run["start"].to_numpy()[i], dtype=np.float64),
+                        np.full(n, run["end"].to_numpy()[i], dtype=np.float64),
+                        qrels["start"].to_numpy()[rows].astype(np.float64),
+                        qrels["end"].to_numpy()[rows].astype(np.float64))
         op = ">" if self.strict else ">="
         label = Label(int(a.labels[unit]))
         if label == Label.RELEVANT:
             (row,) = a.matches(unit).tolist()
             return [Reason(row, f"IoU {float(iou[rows == row][0]):.4g} {op} {self.theta:g}, matched here")]
         matched_by = {int(r): k for k in range(len(a)) for r in a.matches(k).tolist()}
-        reach = iou > self.theta if self.strict else iou >= self.theta
+        reach = self._reach(iou)
         if label == Label.RELEVANT_SEEN:
             return [Reason(int(r), f"IoU {float(v):.4g} {op} {self.theta:g}, already matched by rank "
                                    f"{int(a.source[matched_by[int(r)]]) + 1}")
                     for r, v in zip(rows[reach], iou[reach], strict=True)]
         if n and float(iou.max()) > 0:
             best = int(np.argmax(iou))
-            return [Reason(int(rows[best]), f"best IoU {float(iou[best]):.4g}, not {op} {self.theta:g}")]
+            value = float(iou[best])
+            shown = f"{value:.4g}" if float(f"{value:.4g}") != self.theta else repr(value)  # 0.49999999999999956
+            return [Reason(int(rows[best]), f"best IoU {shown}, not {op} {self.theta:g}")]
         return [Reason(-1, "no relevant qrels segment of its video overlaps it")]
 
     def adapt(self, data: Prepared) -> list[Adapted]:
@@ -92,9 +120,9 @@ class TiouAdapter(Adapter):
         rel_rows = np.flatnonzero(data.relevant)
         u, j = group_pairs(run["gid"].to_numpy(), qrels["gid"].to_numpy()[rel_rows])
         rows = rel_rows[j]
-        iou = tiou(run["start"].to_numpy()[u], run["end"].to_numpy()[u],
-                   qrels["start"].to_numpy()[rows], qrels["end"].to_numpy()[rows])
-        ok = iou > self.theta if self.strict else iou >= self.theta
+        iou = self._iou(run["start"].to_numpy()[u], run["end"].to_numpy()[u],
+                        qrels["start"].to_numpy()[rows], qrels["end"].to_numpy()[rows])
+        ok = self._reach(iou)
         u, rows, iou = u[ok], rows[ok], iou[ok]
         labels = np.full(n, Label.NONRELEVANT, dtype=np.uint8)
         labels[u] = Label.RELEVANT_SEEN

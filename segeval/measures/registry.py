@@ -278,14 +278,18 @@ def measure(name: str) -> Measure:
 
 
 def expand(name: str) -> list[Measure]:
-    """Concrete measures for a name: ``P_10``, ``P@10``, a family alone (``P``: its default
-    cut-offs), or trec_eval's parameter syntax (``P.5,10``, ``iprec_at_recall..10,.25``;
+    """Concrete measures for a name: ``P_10``, ``P@10`` (``Success@1,5,10``: several), a family alone
+    (``P``: its default cut-offs), or trec_eval's parameter syntax (``P.5,10``, ``iprec_at_recall..10,.25``;
     cut-offs are truncated to integers and sorted, as trec_eval prints them)."""
     if name in SETS:
         return [m for member in SETS[name] for m in expand(member)]
     if name in _WITH_PARAM and name not in _PLAIN:
         fam = _WITH_PARAM[name]
         return [Measure(fam, p) for p in fam.defaults]
+    head, at, values_at = name.partition("@")
+    if at and "," in values_at:  # ir_measures spelling with several cut-offs: Success@1,5,10
+        found = {m.param: m for m in (measure(f"{head}@{v}") for v in values_at.split(","))}
+        return [found[p] for p in sorted(found, key=lambda p: (str(type(p)), p))]
     family, dot, params = name.partition(".")
     if dot and family in _WITH_PARAM:
         fam = _WITH_PARAM[family]

@@ -26,6 +26,7 @@ from segeval.analysis.moments.qvhighlights import (
 
 PROTOCOLS: dict[str, str] = {
     "qvhighlights": "segeval.analysis.moments.qvhighlights",
+    "tvr": "segeval.analysis.moments.tvr",
 }
 
 
