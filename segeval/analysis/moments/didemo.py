@@ -154,7 +154,8 @@ def evaluate(times: list[list[Moment]], rankings: list[list[Moment] | None]) -> 
     empty = sum(r is not None and not r for r in rankings)
     partial = sum(1 for r, t in zip(rankings, times, strict=True) if r and any(m not in r for m in t))
     if missing:
-        notes.append(f"{missing} ground-truth items have no ranking and score 0")
+        notes.append(f"{missing} ground-truth items have no ranking and score 0 (the official reads only the "
+                     "aligned list, and its zip silently leaves items past the list's end out of the average)")
     if empty:
         notes.append(f"{empty} rankings are empty and score 0 (the official stops with IndexError)")
     if partial:

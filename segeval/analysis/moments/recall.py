@@ -110,6 +110,9 @@ def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult
     if m.unknown:
         raise InputError(predictions, f"predicts query {m.unknown[0]}, which is not in the ground truth {truth} "
                                       f"({len(m.unknown)} such queries); expected ground-truth qids only")
+    if not any(len(w) for w in m.truth.values()):
+        raise InputError(truth, "has no query with a relevant window; expected at least one [start, end] in "
+                                "'relevant_windows'")
     figures, notes = evaluate(m.truth, m.predictions, options.thresholds or THRESHOLDS, options.top_k or TOP_K,
                               options.iou_compare or COMPARE, options.nms)
     brief = {k: v for k, v in figures.items() if k != "queries"}
