@@ -5,7 +5,8 @@ There is no single official script; the defaults follow the widely reused MMN ev
 
 * ``R@k,IoU@t``: the fraction of queries with a hit among the first k predictions, ranked by score
   (descending; equal scores keep list order); a hit is a prediction whose IoU with a ground-truth window is
-  >= t (MMN and moment_detr's R1; ``--iou-compare gt`` gives 2D-TAN's and Ego4D's strict > t). Defaults:
+  >= t (MMN and moment_detr's R1; ``--iou-compare gt`` gives the strict > t of 2D-TAN's ``lib/core/eval.py``,
+  read in its copy in EGO4D/episodic-memory ``NLQ/2D-TAN``). Defaults:
   k in 1, 5 (``--top-k``) and t in 0.5, 0.7 (``--thresholds``; MMN uses 0.3, 0.5, 0.7 on ActivityNet
   Captions and 0.1, 0.3, 0.5 on TACoS).
 * IoU = overlap / (max(e1, e2) - min(s1, s2)) (the hull form, as MMN and 2D-TAN; it equals
