@@ -419,3 +419,13 @@ def test_protocol_functions_take_options_directly() -> None:
     assert got["R@1,IoU@0.5"] == 0.0  # 5/10 is not > 0.5
     with pytest.raises(Exception, match="does not take --nms"):
         didemo.evaluate_files("x", "y", MrOptions(nms=0.5))
+
+
+def test_didemo_keyed_form_needs_distinct_annotation_ids(tmp_path: Path) -> None:
+    gt = write(tmp_path / "gt.json", [{"times": [[0, 0]]}, {"times": [[1, 1]]}])
+    (tmp_path / "pred.jsonl").write_text('{"annotation_id": 1, "ranking": [[0, 0]]}\n')
+    code, _, err = mr("-p", "didemo", gt, str(tmp_path / "pred.jsonl"))
+    assert code == 2 and "without a distinct 'annotation_id'; expected the list form" in err
+    pred = write(tmp_path / "pred.json", [[[0, 0]], [[1, 1], [0, 0]]])  # the list form needs no ids
+    code, got, _ = mr("-p", "didemo", gt, pred)
+    assert code == 0 and got["rank@1"] == 1.0 and got["miou"] == 1.0
