@@ -648,7 +648,15 @@ def moment_retrieval(
                                                     "video2idx, VCMR, SVMR, VR).")],
     protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
                                           help="Whose official evaluation to follow: "
-                                               "qvhighlights, tvr.")] = "qvhighlights",
+                                               "qvhighlights, tvr, didemo, ego4d-nlq, recall.")] = "qvhighlights",
+    thresholds: Annotated[str | None, typer.Option(
+        "--thresholds", metavar="T,T", help="IoU thresholds (ego4d-nlq: 0.3,0.5; recall: 0.5,0.7).")] = None,
+    top_k: Annotated[str | None, typer.Option(
+        "--top-k", metavar="K,K", help="Cut-offs of R@k (ego4d-nlq, recall: 1,5).")] = None,
+    iou_compare: Annotated[str | None, typer.Option(
+        "--iou-compare", metavar="ge|gt", help="A hit is IoU >= t (ge) or > t (gt) (recall: ge).")] = None,
+    nms: Annotated[float | None, typer.Option(
+        "--nms", metavar="θ", help="Temporal NMS: drop a window with IoU > θ to a better one (recall: off).")] = None,
     full: Annotated[bool, typer.Option("--full", help="Print every key (the same as -o json).")] = False,
     output: Annotated[str, typer.Option("--output", "-o", metavar="text|json",
                                         help="text: the headline figures and notes; json: every key of the "
@@ -661,14 +669,14 @@ def moment_retrieval(
     HL mAP and Hit1, plus mIoU and R5; TVR: VCMR, SVMR and VR recall at k, by type)."""
     import json
 
-    from segeval.analysis.moments import MrOptions
     from segeval.analysis.moments import protocol as find_protocol
+    from segeval.analysis.moments.protocol import parse_options
     from segeval.errors import check_choice
 
     fmt = check_choice("output", "text" if output == "brief" else output, ("text", "json"))
     if write_lines is not None and protocol != "tvr":
         raise SegevalError("--write-lines writes a TVR corpus ranking; it needs --protocol tvr.")
-    result = find_protocol(protocol)(truth, predictions, MrOptions())
+    result = find_protocol(protocol)(truth, predictions, parse_options(thresholds, top_k, iou_compare, nms))
     if write_lines is not None:
         from segeval.analysis.moments.tvr import read
         from segeval.analysis.moments.tvr_lines import write_lines as write_tvr_lines

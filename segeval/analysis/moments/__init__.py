@@ -26,6 +26,9 @@ from segeval.analysis.moments.qvhighlights import (
 
 PROTOCOLS: dict[str, str] = {
     "qvhighlights": "segeval.analysis.moments.qvhighlights",
+    "didemo": "segeval.analysis.moments.didemo",
+    "ego4d-nlq": "segeval.analysis.moments.ego4d_nlq",
+    "recall": "segeval.analysis.moments.recall",
     "tvr": "segeval.analysis.moments.tvr",
 }
 
