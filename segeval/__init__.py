@@ -1,16 +1,36 @@
-"""segeval: evaluation for segment-based multimedia retrieval."""
+"""segeval: evaluation for segment-based multimedia retrieval.
+
+The public API: :func:`evaluate`, :class:`Evaluator`, :class:`Evaluation`, :func:`compare`,
+:func:`correlate`, :func:`make_adapter`, :class:`Settings`, :class:`Segment` and the error family
+(:class:`SegevalError`, :class:`InputError`, :class:`ParameterError`).  Names that need pandas are
+imported on first use, so ``import segeval`` stays light.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
 from segeval.errors import InputError, ParameterError, SegevalError
 from segeval.segment import Segment
+from segeval.settings import Settings
 
-__all__ = ["InputError", "ParameterError", "SegevalError", "Segment", "__version__", "evaluate"]
+if TYPE_CHECKING:
+    from segeval.adapt.registry import make_adapter
+    from segeval.api import compare, correlate
+    from segeval.pipeline import Evaluation, Evaluator, evaluate
+
+__all__ = ["Evaluation", "Evaluator", "InputError", "ParameterError", "SegevalError", "Segment", "Settings",
+           "__version__", "compare", "correlate", "evaluate", "make_adapter"]
+
+_LAZY = {"evaluate": "segeval.pipeline", "Evaluator": "segeval.pipeline", "Evaluation": "segeval.pipeline",
+         "compare": "segeval.api", "correlate": "segeval.api", "make_adapter": "segeval.adapt.registry"}
 
 
 def __getattr__(name: str) -> object:
-    if name == "evaluate":
-        from segeval.pipeline import evaluate
+    if name in _LAZY:
+        import importlib
 
-        return evaluate
-    raise AttributeError(name)
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'segeval' has no attribute {name!r}")

@@ -4,29 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from segeval.adapt import (
-    Adapter,
-    BinnedAdapter,
-    ExactAdapter,
-    OverlapAdapter,
-    OverlapOnceAdapter,
-    TiouAdapter,
-    ToleranceAdapter,
-)
+from segeval.adapt import ExactAdapter
 from segeval.adapt.base import judged_only as only_judged
+from segeval.adapt.registry import ADAPTER_HELP as ADAPTER_HELP
+from segeval.adapt.registry import make_adapter as make_adapter
+from segeval.adapt.registry import make_adapters
+from segeval.adapt.registry import me13sh_adapters as me13sh_adapters
 from segeval.aggregate import aggregate
-from segeval.errors import ParameterError, check_choice, check_int
+from segeval.errors import ParameterError
+from segeval.io.frames import load_qrels, load_run
 from segeval.measures.compute import Request, compute, requests
 from segeval.measures.registry import TREC_EVAL_9
 from segeval.notes import value_notes
-from segeval.prepare import ORDERS, default_order, prepare
-from segeval.read import predicted_mask, read_qrels, read_run
+from segeval.prepare import prepare
+from segeval.read import predicted_mask
+from segeval.settings import DEFAULT_ADAPTER, DEFAULT_MEASURES, Settings, kind, settings_of
 from segeval.validate import is_documents, validate_qrels, validate_run
 
 
@@ -52,102 +49,176 @@ class Evaluation:
                 for i, qid in enumerate(self.queries) for r in self.requests if r.measure.family.per_query]
         return pd.DataFrame(rows, columns=["query", "measure", "value"])
 
+    def report(self) -> pd.DataFrame:
+        """The per-query measures as :meth:`frame` gives them, and a last row ``all`` with their summary
+        (mean, or the measure's aggregate), as ``me13sh`` and trec_eval print it."""
+        names = [r.name for r in self.requests if r.measure.family.per_query]
+        table = pd.DataFrame({n: self.per_query[n] for n in names}, index=pd.Index(self.queries, name="query"))
+        table.loc["all"] = [self.summary[n] for n in names]
+        return table
+
 
 def evaluate(
-    qrels: pd.DataFrame | str | Path,
-    run: pd.DataFrame | str | Path,
-    measures: Sequence[str] | Sequence[Request] = ("official",),
-    adapters: Sequence[Adapter] | None = None,
+    qrels: object,
+    run: object,
+    measures: object = DEFAULT_MEASURES,
+    adapters: object = None,
     *,
-    adapter: Adapter | str | None = None,
+    adapter: object = None,
+    settings: Settings | dict[str, Any] | None = None,
     qrels_format: str = "auto",
     run_format: str = "auto",
-    time_format: str = "mmss",
+    time_format: str | None = None,
     queries: Sequence[str] | None = None,
     order: str | None = None,
-    relevance_level: int = 1,
-    missing_queries: str = "skip",
+    relevance_level: int | None = None,
+    missing_queries: str | None = None,
     max_results: int | None = None,
-    judged_only: bool = False,
-    trec_eval: str = "10",
-    predicted: str = "use",
+    judged_only: bool | None = None,
+    trec_eval: str | None = None,
+    predicted: str | None = None,
 ) -> Evaluation:
     """Evaluate a run against qrels.
 
-    ``measures`` are names or sets (``official``, ``all_trec``; label measures are
-    computed once per adapter, named with the adapter's suffix) or prepared
-    :class:`Request` objects.  ``adapter`` (an :class:`Adapter` or a name such as
-    ``"binned:60"``) or ``adapters`` choose the relevance adapters; by default
-    ``exact`` for document runs and ``overlap`` for segment runs.  ``order``
-    defaults to ``"score"`` for document runs (trec_eval) and ``"rank"`` for
-    segment runs (the MediaEval reference).  Files are
-    read in ``qrels_format``/``run_format`` (names of ``segeval.read.QRELS_FORMATS``
-    and ``RUN_FORMATS``, or ``"auto"``).  ``queries`` and ``order`` are the
-    policies of :func:`segeval.prepare.prepare`, as are ``relevance_level``,
-    ``missing_queries`` and ``max_results``; ``judged_only`` drops unjudged results
-    after adaptation (trec_eval ``-J``).  ``trec_eval="9"`` reproduces 9.0.8 (which
-    pytrec_eval wraps): scores rounded to 32-bit floats before ordering.  ``predicted``
-    says what to do with classifier-predicted lines of completed qrels: ``use`` them (a
-    note counts them) or ``ignore`` them.
+    ``qrels`` and ``run`` are file paths, or tables in any shape :mod:`segeval.io.frames` accepts
+    (segeval's, ir_measures' and ranx's DataFrames, dicts of dicts, their Qrels and Run objects).
+    ``measures`` is a name, a set (``official``, ``all_trec``) or a list of them; label measures are
+    computed once per adapter, named with the adapter's suffix.  ``adapter`` (an :class:`Adapter`
+    or a name such as ``"binned:60"``) or ``adapters`` (one or a list) choose the relevance
+    adapters; by default ``exact`` for document runs and ``overlap`` for segment runs.  Files are
+    read in ``qrels_format``/``run_format`` (names of ``segeval.read.QRELS_FORMATS`` and
+    ``RUN_FORMATS``, or ``"auto"``).  The policies are a :class:`~segeval.settings.Settings`
+    (``settings``); the keyword arguments named after its fields override it (None: as in
+    ``settings``).
     """
-    q = validate_qrels(qrels if isinstance(qrels, pd.DataFrame) else read_qrels(qrels, qrels_format, time_format))
-    r = validate_run(run if isinstance(run, pd.DataFrame) else read_run(run, run_format, time_format))
-    how = plan(is_documents(r), measures, adapters, adapter=adapter, queries=queries, order=order,
-               relevance_level=relevance_level, missing_queries=missing_queries, max_results=max_results,
-               judged_only=judged_only, trec_eval=trec_eval, predicted=predicted)
-    return finish(q, how, *evaluate_part(q, r, how, queries))
+    chosen = settings_of(settings).but(
+        time_format=time_format, queries=queries, order=order, relevance_level=relevance_level,
+        missing_queries=missing_queries, max_results=max_results, judged_only=judged_only, trec_eval=trec_eval,
+        predicted=predicted)
+    evaluator = Evaluator(qrels, measures, chosen, adapters=adapters, adapter=adapter, qrels_format=qrels_format)
+    return evaluator.evaluate(run, run_format=run_format)
+
+
+class Evaluator:
+    """Qrels read and checked once, and the measures and settings to evaluate any number of runs with.
+
+    ``Evaluator(qrels, "map", Settings(...)).evaluate(run)`` gives the :class:`Evaluation` that
+    :func:`evaluate` gives for the same arguments; ``qrels`` and each run are what
+    :func:`evaluate` accepts.
+    """
+
+    def __init__(self, qrels: object, measures: object = DEFAULT_MEASURES,
+                 settings: Settings | dict[str, Any] | None = None, *, adapters: object = None,
+                 adapter: object = None, qrels_format: str = "auto") -> None:
+        self.settings = settings_of(settings)
+        if adapters is not None and adapter is not None:
+            raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
+        self.measures = measure_names(measures)
+        self.adapters = None if adapters is None and adapter is None else \
+            make_adapters(adapters if adapters is not None else adapter, self.settings)  # type: ignore[arg-type]
+        self.qrels = validate_qrels(load_qrels(qrels, qrels_format, self.settings.time_format))
+        self._plans: dict[bool, Plan] = {}
+        self.plan(is_documents(self.qrels))  # a bad measure is reported before any run is read
+
+    def plan(self, documents: bool) -> Plan:
+        """The requests and policies for a document (or segment) run, made once per kind."""
+        if documents not in self._plans:
+            self._plans[documents] = plan(documents, self.measures, self.adapters, settings=self.settings)
+        return self._plans[documents]
+
+    def evaluate(self, run: object, *, run_format: str = "auto") -> Evaluation:
+        """The :class:`Evaluation` of one run (a path or a table, as :func:`evaluate` takes)."""
+        r = validate_run(load_run(run, run_format, self.settings.time_format))
+        how = self.plan(is_documents(r))
+        return finish(self.qrels, how, *evaluate_part(self.qrels, r, how, how.queries))
 
 
 @dataclass(frozen=True)
 class Plan:
-    """What :func:`evaluate` resolved from its parameters: the requests and the policies."""
+    """What :func:`evaluate` resolved from its parameters: the requests, and the settings with the
+    run kind's order."""
 
     requests: list[Request]
-    queries: list[str] | None
-    order: str
-    relevance_level: int
-    missing_queries: str
-    max_results: int | None
-    judged_only: bool
-    trec_eval: str
-    predicted: str = "use"
+    settings: Settings
+
+    @property
+    def queries(self) -> list[str] | None:
+        return None if self.settings.queries is None else list(self.settings.queries)
+
+    @property
+    def order(self) -> str:
+        assert self.settings.order is not None
+        return self.settings.order
+
+    @property
+    def relevance_level(self) -> int:
+        return self.settings.relevance_level
+
+    @property
+    def missing_queries(self) -> str:
+        return self.settings.missing_queries
+
+    @property
+    def max_results(self) -> int | None:
+        return self.settings.max_results
+
+    @property
+    def judged_only(self) -> bool:
+        return self.settings.judged_only
+
+    @property
+    def trec_eval(self) -> str:
+        return self.settings.trec_eval
+
+    @property
+    def predicted(self) -> str:
+        return self.settings.predicted
 
 
 def plan(
     documents: bool,
-    measures: Sequence[str] | Sequence[Request] = ("official",),
-    adapters: Sequence[Adapter] | None = None,
+    measures: object = DEFAULT_MEASURES,
+    adapters: object = None,
     *,
-    adapter: Adapter | str | None = None,
-    queries: Sequence[str] | None = None,
-    order: str | None = None,
-    relevance_level: int = 1,
-    missing_queries: str = "skip",
-    max_results: int | None = None,
-    judged_only: bool = False,
-    trec_eval: str = "10",
-    predicted: str = "use",
+    adapter: object = None,
+    settings: Settings | None = None,
+    **policies: Any,
 ) -> Plan:
-    """Resolve :func:`evaluate`'s parameters for a document (or segment) run."""
+    """Resolve :func:`evaluate`'s parameters for a document (or segment) run; ``policies`` are
+    fields of :class:`Settings` that override ``settings`` (None: as in ``settings``)."""
+    chosen = settings_of(settings).but(**policies)
     if adapters is None:
-        chosen = adapter if adapter is not None else ("exact" if documents else "overlap")
-        adapters = [make_adapter(chosen) if isinstance(chosen, str) else chosen]
+        given = adapter if adapter is not None else DEFAULT_ADAPTER[kind(documents)]
+        adapters = [make_adapter(given, chosen)]  # type: ignore[arg-type]
     elif adapter is not None:
         raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
-    if order is None:
-        order = default_order(documents)
-    check_choice("trec_eval", trec_eval, ("9", "10"))
-    check_choice("order", order, ORDERS)
-    check_choice("missing_queries", missing_queries, ("skip", "zero"))
-    check_choice("predicted", predicted, ("use", "ignore"))
-    if max_results is not None:
-        check_int("max_results", max_results, minimum=1)
-    reqs = [m for m in measures if isinstance(m, Request)] or requests([str(m) for m in measures], adapters)
-    if trec_eval == "9":
+    else:
+        adapters = make_adapters(adapters, chosen)  # type: ignore[arg-type]
+    names = measure_names(measures)
+    reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], adapters)
+    if chosen.trec_eval == "9":
         reqs = [replace(x, measure=replace(x.measure, family=TREC_EVAL_9[x.measure.family.name]))
                 if x.measure.family.name in TREC_EVAL_9 else x for x in reqs]
-    return Plan(reqs, None if queries is None else list(queries), order, relevance_level, missing_queries,
-                max_results, judged_only, trec_eval, predicted)
+    return Plan(reqs, replace(chosen, order=chosen.order_for(documents)))
+
+
+def measure_names(measures: object) -> list[str] | list[Request]:
+    """``measures`` as a list: one name (or an ir_measures measure object), a list of them, or prepared
+    :class:`Request` objects; a ParameterError for anything else."""
+    if isinstance(measures, str | Request) or _is_ir_measure(measures):
+        measures = [measures]
+    if isinstance(measures, Sequence):
+        items = list(measures)
+        if all(isinstance(m, Request) for m in items):
+            return items
+        if all(isinstance(m, str) or _is_ir_measure(m) for m in items):
+            return [str(m) for m in items]
+    raise ParameterError(f"The 'measures' parameter must be a measure name such as 'map' or 'P_10', a set such as "
+                         f"'official', or a non-empty list of them. Got {measures!r} instead.")
+
+
+def _is_ir_measure(x: object) -> bool:
+    return type(x).__module__.split(".")[0] == "ir_measures"
 
 
 def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence[str] | None = None,
@@ -209,33 +280,3 @@ def _predicted_lines(qrels: pd.DataFrame, policy: str) -> tuple[pd.DataFrame, st
             f"note: {int(mask.sum())} predicted qrels lines ({which}) are left out (--predicted ignore)")
     return qrels, (f"note: {int(mask.sum())} of {len(qrels)} qrels lines are predicted by a classifier ({which}), "
                    f"not judged by assessors (--predicted ignore leaves them out)")
-
-
-ADAPTER_HELP = ("exact, overlap, overlap-once, binned[:B[:start]], tolerance[:T], "
-                "tiou[:theta[:strict][:float32]]")
-
-
-def make_adapter(spec: str) -> Adapter:
-    """An adapter from its name: ``exact``, ``overlap``, ``overlap-once``, ``binned[:B[:start]]``,
-    ``tolerance[:T]`` or ``tiou[:theta[:strict][:float32]]``."""
-    name, *args = spec.split(":")
-    fixed: dict[str, type[ExactAdapter] | type[OverlapAdapter] | type[OverlapOnceAdapter]] = {
-        "exact": ExactAdapter, "overlap": OverlapAdapter, "overlap-once": OverlapOnceAdapter}
-    try:
-        if name in fixed and not args:
-            return fixed[name]()
-        if name == "binned" and len(args) <= 2 and (len(args) < 2 or args[1] in ("start", "span")):
-            return BinnedAdapter(int(args[0]) if args else 300, args[1] if len(args) == 2 else "span")
-        if name == "tolerance" and len(args) <= 1:
-            return ToleranceAdapter(int(args[0]) if args else 15)
-        flags = args[1:]
-        if name == "tiou" and flags in ([], ["strict"], ["float32"], ["strict", "float32"]):
-            return TiouAdapter(float(args[0]) if args else 0.5, strict="strict" in flags, float32="float32" in flags)
-    except ValueError:
-        pass
-    raise ParameterError(f"The 'adapter' parameter must be one of {ADAPTER_HELP}. Got {spec!r} instead.")
-
-
-def me13sh_adapters(bin_size: int = 300, tolerance: int = 15) -> list[Adapter]:
-    """The reference's three adapters, in its report order."""
-    return [OverlapAdapter(), BinnedAdapter(bin_size), ToleranceAdapter(tolerance)]

@@ -3,10 +3,11 @@
 The policies that change numbers are explicit parameters:
 
 ``order``
-    ``"rank"`` (default, the MediaEval reference): results ordered by the rank
-    column, equal ranks keeping file order.  ``"score"`` (trec_eval): score
-    descending, equal scores by item id descending (code-point order, which is
-    UTF-8 byte order); the rank column is ignored.  ``"file"``: as listed.
+    ``"rank"`` (the MediaEval reference; default for segment runs): results ordered
+    by the rank column, equal ranks keeping file order.  ``"score"`` (trec_eval;
+    default for document runs): score descending, equal scores by item id
+    descending (code-point order, which is UTF-8 byte order); the rank column is
+    ignored.  ``"file"``: as listed.  The defaults are :mod:`segeval.settings`'.
 ``missing_queries``
     ``"skip"`` (default): only queries in both the qrels and the run are
     evaluated.  ``"zero"`` (trec_eval ``-c``): every qrels query is evaluated,
@@ -33,9 +34,9 @@ import pandas as pd
 
 from segeval.errors import ParameterError, check_choice, check_int
 from segeval.read import category_bytes
+from segeval.settings import DEFAULT_ORDER, DEFAULTS, MISSING_QUERIES, ORDERS, kind
 from segeval.validate import check_kinds, check_unique_documents
 
-ORDERS = ("rank", "score", "file")
 #: columns carried into the evaluation; videos and queries become integer codes
 RUN_COLUMNS = ("start", "end", "rank", "score", "line")
 QRELS_COLUMNS = ("start", "end", "rel", "line")
@@ -233,14 +234,17 @@ def prepare(
     run: pd.DataFrame,
     *,
     queries: Sequence[str] | None = None,
-    order: str = "rank",
-    relevance_level: int = 1,
-    missing_queries: str = "skip",
+    order: str | None = None,
+    relevance_level: int = DEFAULTS.relevance_level,
+    missing_queries: str = DEFAULTS.missing_queries,
     max_results: int | None = None,
 ) -> Prepared:
-    """Select queries, order the run and index both sides by (query, item)."""
+    """Select queries, order the run (``order`` None: the run kind's default) and index both sides by
+    (query, item)."""
+    documents = len(run) > 0 and bool(np.isnan(run["start"].to_numpy(dtype=np.float64)).all())
+    order = default_order(documents) if order is None else order
     check_choice("order", order, ORDERS)
-    check_choice("missing_queries", missing_queries, ("skip", "zero"))
+    check_choice("missing_queries", missing_queries, MISSING_QUERIES)
     if max_results is not None:
         check_int("max_results", max_results, minimum=1)
     run_raw, run_names = _codes(run["query"])
@@ -252,7 +256,6 @@ def prepare(
     else:
         check_queries(queries, qrels_q)
         chosen = sorted(set(queries) & with_results)
-    documents = len(run) > 0 and bool(np.isnan(run["start"].to_numpy(dtype=np.float64)).all())
     if len(run):
         check_kinds(qrels, documents, run.attrs.get("path"), run.attrs.get("format"))
     code_of = {q: i for i, q in enumerate(chosen)}
@@ -352,4 +355,4 @@ def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArra
 def default_order(documents: bool) -> str:
     """The default result order: trec_eval's ``score`` for document runs, the MediaEval reference's ``rank``
     for segment runs."""
-    return "score" if documents else "rank"
+    return DEFAULT_ORDER[kind(documents)]

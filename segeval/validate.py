@@ -21,7 +21,7 @@ OnError = Callable[[InputError], None]
 def _error(df: pd.DataFrame, position: int, problem: str, kind: str) -> InputError:
     path = str(df.attrs.get("path", "<data>"))
     number = int(df["line"].to_numpy()[position])
-    return InputError(path, problem, line=number, text=source_line(path, number) if path != "<data>" else None,
+    return InputError(path, problem, line=number, text=None if path.startswith("<") else source_line(path, number),
                       kind=kind)
 
 

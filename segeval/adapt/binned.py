@@ -37,6 +37,7 @@ from segeval.adapt.overlap import decide
 from segeval.errors import check_choice, check_int
 from segeval.prepare import Prepared, concat_ranges
 from segeval.segment import bin_range
+from segeval.settings import BIN_ASSIGN, BIN_SIZE
 
 IntArray = npt.NDArray[np.int64]
 
@@ -58,9 +59,9 @@ class BinnedAdapter(Adapter):
     name = "binned"
     suffix = "_bin"
 
-    def __init__(self, bin_size: int = 300, assign: str = "span") -> None:
+    def __init__(self, bin_size: int = BIN_SIZE, assign: str = "span") -> None:
         self.bin_size = check_int("bin_size", bin_size, minimum=1)
-        self.assign = check_choice("assign", assign, ("span", "start"))
+        self.assign = check_choice("assign", assign, BIN_ASSIGN)
         if assign == "start":
             self.name, self.suffix = "binned-start", "_bin_start"
 

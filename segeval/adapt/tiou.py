@@ -36,6 +36,7 @@ import numpy.typing as npt
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row, split_by_query
 from segeval.errors import ParameterError
 from segeval.prepare import Prepared, group_pairs
+from segeval.settings import TIOU
 
 
 def tiou(s1: npt.NDArray[np.float64], e1: npt.NDArray[np.float64], s2: npt.NDArray[np.float64],
@@ -63,7 +64,7 @@ class TiouAdapter(Adapter):
 
     name = "tiou"
 
-    def __init__(self, theta: float = 0.5, strict: bool = False, float32: bool = False) -> None:
+    def __init__(self, theta: float = TIOU, strict: bool = False, float32: bool = False) -> None:
         if isinstance(theta, bool) or not isinstance(theta, int | float) or not 0.0 <= theta <= 1.0:
             raise ParameterError(f"The 'theta' parameter must be a number between 0 and 1. Got {theta!r} instead.")
         self.theta = float(theta)

@@ -34,6 +34,7 @@ from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count,
 from segeval.errors import check_int
 from segeval.prepare import Intervals, Prepared, group_pairs
 from segeval.segment import whole_seconds_overlap
+from segeval.settings import TOLERANCE
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -64,7 +65,7 @@ class ToleranceAdapter(Adapter):
     name = "tolerance"
     suffix = "_tol"
 
-    def __init__(self, tolerance: int = 15) -> None:
+    def __init__(self, tolerance: int = TOLERANCE) -> None:
         self.tolerance = check_int("tolerance", tolerance, minimum=0)
 
     @property

@@ -128,6 +128,25 @@ def compare_runs(
             if on_note is not None:
                 on_note(note)
         evaluations[name] = one.evaluation
+    paths = dict(zip(names, (str(r) for r in runs), strict=True))
+    return compare_evaluations(evaluations, base_name, test=test, correction=correction, alpha=alpha,
+                               permutations=permutations, seed=seed, sources=paths)
+
+
+def compare_evaluations(evaluations: dict[str, Evaluation], baseline: str, *, test: str = "t",
+                        correction: str = "holm", alpha: float = 0.05, permutations: int = 10_000, seed: int = 0,
+                        sources: dict[str, str] | None = None) -> Comparison:
+    """:func:`compare_runs` on evaluations made over the same queries (with ``missing_queries="zero"``),
+    by run name; ``baseline`` is one of the names, ``sources`` name where each run came from in errors."""
+    check_statistics(test, correction, alpha, permutations, seed)
+    names = list(evaluations)
+    if baseline not in evaluations:
+        raise ParameterError(f"The 'baseline' parameter must be one of the runs ({', '.join(names)}). Got "
+                             f"{baseline!r} instead.")
+    if len(names) < 2:
+        raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
+    base_name = baseline
+    paths = sources or {n: n for n in names}
     first = next(iter(evaluations.values()))
     columns = [r.name for r in first.requests if r.measure.aggregate != "none"]
     queries = list(first.queries)
@@ -135,8 +154,10 @@ def compare_runs(
                         seed=seed)
     result.notes.append(f"queries paired on all {len(queries)} qrels queries; a query missing from a run "
                         f"scores 0")
-    paths = dict(zip(names, (str(r) for r in runs), strict=True))
     for n, ev in evaluations.items():
+        if ev.queries != queries:
+            raise ParameterError(f"The runs must be evaluated on the same queries. Got {len(ev.queries)} queries for "
+                                 f"{n!r} and {len(queries)} for {names[0]!r} instead.")
         for m in columns:
             values = np.asarray(ev.per_query[m], dtype=float)
             bad = np.flatnonzero(~np.isfinite(values))

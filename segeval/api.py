@@ -1,0 +1,79 @@
+"""``compare`` and ``correlate`` for Python users; ``evaluate`` and ``Evaluator`` are in :mod:`segeval.pipeline`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from segeval.analysis.compare import Comparison, compare_evaluations, compare_runs
+from segeval.errors import ParameterError
+from segeval.pipeline import Evaluation, Evaluator, measure_names
+from segeval.settings import Settings, settings_of
+
+
+def compare(
+    qrels: object,
+    runs: Sequence[str | Path] | Mapping[str, object],
+    measures: object = "map",
+    *,
+    adapter: str | None = None,
+    settings: Settings | dict[str, Any] | None = None,
+    baseline: str | None = None,
+    test: str = "t",
+    correction: str = "holm",
+    alpha: float = 0.05,
+    permutations: int = 10_000,
+    seed: int = 0,
+) -> Comparison:
+    """Each run against the baseline (default: the first) over every qrels query, as ``segeval compare``.
+
+    ``runs`` is a list of files, or a dict from run names to runs in any shape :func:`evaluate`
+    accepts (or their :class:`Evaluation`, made with ``missing_queries="zero"``).  Render the result
+    with :func:`segeval.analysis.compare.render`.
+    """
+    names = [str(m) for m in measure_names(measures)]
+    if isinstance(runs, Mapping):
+        chosen = settings_of(settings).but(missing_queries="zero")
+        evaluator = Evaluator(qrels, names, chosen, adapter=adapter)
+        evaluations = {str(name): run if isinstance(run, Evaluation) else evaluator.evaluate(run)
+                       for name, run in runs.items()}
+        first = next(iter(evaluations), "")
+        return compare_evaluations(evaluations, first if baseline is None else baseline, test=test,
+                                   correction=correction, alpha=alpha, permutations=permutations, seed=seed)
+    if isinstance(runs, str | Path) or not isinstance(runs, Sequence):
+        raise ParameterError(f"The 'runs' parameter must be a list of run files or a dict from names to runs. Got "
+                             f"{type(runs).__name__} {runs!r} instead.")
+    if not isinstance(qrels, str | Path):
+        raise ParameterError(f"The 'qrels' parameter must be a file when 'runs' are files (give a dict of runs to "
+                             f"compare tables). Got {type(qrels).__name__} instead.")
+    if settings is not None:
+        raise ParameterError("The 'settings' parameter needs 'runs' as a dict (files are compared as segeval compare "
+                             "does).")
+    return compare_runs(qrels, list(runs), names, adapter=adapter, baseline=baseline, test=test,
+                        correction=correction, alpha=alpha, permutations=permutations, seed=seed)
+
+
+def correlate(x: Sequence[float] | Mapping[str, float], y: Sequence[float] | Mapping[str, float]) -> dict[str, Any]:
+    """How two settings rank the same systems: Kendall's tau-b and ties-agree tau, Spearman's rho, tau_AP
+    (``x`` is the reference), swapped pairs and the RMS error; an undefined coefficient is None.
+
+    ``x`` and ``y`` are scores in the same system order, or dicts from system names to scores
+    (matched by name).
+    """
+    from segeval.analysis import correlate as C
+
+    if isinstance(x, Mapping) or isinstance(y, Mapping):
+        if not (isinstance(x, Mapping) and isinstance(y, Mapping)) or set(x) != set(y):
+            raise ParameterError("The 'x' and 'y' parameters must score the same systems: two dicts with the same "
+                                 "keys, or two lists in the same order.")
+        keys = list(x)
+        a, b = [float(x[k]) for k in keys], [float(y[k]) for k in keys]
+    else:
+        a, b = [float(v) for v in x], [float(v) for v in y]
+    out: dict[str, Any] = {
+        "kendall_tau_b": C.kendall_tau(a, b), "kendall_tau_ties_agree": C.kendall_tau_ties_agree(a, b),
+        "spearman_rho": C.spearman_rho(a, b), "tau_ap": C.tau_ap(a, b), "swapped_pairs": C.swapped_pairs(a, b),
+        "rms_error": C.rms_error(a, b)}
+    return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in out.items()}

@@ -1,0 +1,1 @@
+"""Input: tables in memory (:mod:`segeval.io.frames`); the file readers follow."""

@@ -1,0 +1,140 @@
+"""Every policy default and choice, declared once: a frozen, typed :class:`Settings`, checked on creation.
+
+The library, the engines and the command line read their defaults from here; a policy that
+changes numbers is a field of :class:`Settings` with its default and its domain.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from segeval.errors import ParameterError, check_choice, check_int
+
+#: result orders (``prepare``): rank column, score descending (trec_eval), or as listed
+ORDERS = ("rank", "score", "file")
+#: time formats of segment files: M.S (the MediaEval format), seconds, H:MM:SS.fff
+TIME_FORMATS = ("mmss", "seconds", "hms")
+MISSING_QUERIES = ("skip", "zero")
+PREDICTED = ("use", "ignore")
+TREC_EVAL_VERSIONS = ("10", "9")
+MEMORY_POLICIES = ("auto", "chunked", "in-memory")
+BIN_ASSIGN = ("span", "start")
+
+#: the default order and adapter of each kind of run: trec_eval's for documents, the MediaEval reference's
+#: for segments
+DEFAULT_ORDER = {"documents": "score", "segments": "rank"}
+DEFAULT_ADAPTER = {"documents": "exact", "segments": "overlap"}
+DEFAULT_MEASURES = ("official",)
+
+BIN_SIZE = 300  #: seconds per bin of the binned adapter (the reference's -B)
+TOLERANCE = 15  #: seconds of the tolerance-to-irrelevance window (the reference's -T)
+TIOU = 0.5  #: temporal IoU threshold of the tiou adapter
+CHUNK_LINES = 100_000  #: lines per chunk of the chunked reader
+
+
+def kind(documents: bool) -> str:
+    """``"documents"`` or ``"segments"``: the key of the per-kind defaults."""
+    return "documents" if documents else "segments"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The policies of an evaluation, each with its documented default; invalid values raise
+    :class:`~segeval.errors.ParameterError` when the object is made.
+
+    ``order``: ``rank``, ``score`` or ``file``; None: ``score`` for document runs (trec_eval, ties by
+    docno descending) and ``rank`` for segment runs (the MediaEval reference).  ``time_format``:
+    how segment files write times.  ``relevance_level``: a qrels grade at least this is relevant
+    (trec_eval ``-l``).  ``missing_queries``: ``skip`` evaluates the queries in both qrels and run,
+    ``zero`` every qrels query, absent ones scoring 0 (``-c``).  ``max_results``: the first N
+    results per query (``-M``).  ``judged_only``: drop unjudged results after adaptation (``-J``).
+    ``trec_eval``: ``"10"``, or ``"9"`` for 9.0.8 (what pytrec_eval wraps: 32-bit scores).
+    ``predicted``: ``use`` or ``ignore`` the classifier-predicted lines of completed qrels.
+    ``queries``: evaluate only these (None: all).  ``bin_size``, ``bin_assign``, ``tolerance`` and
+    ``tiou``: the defaults of the binned, tolerance and tiou adapters.  ``memory`` and
+    ``chunk_lines``: how the engines read big run files (no effect on the numbers).
+    """
+
+    order: str | None = None
+    time_format: str = "mmss"
+    relevance_level: int = 1
+    missing_queries: str = "skip"
+    max_results: int | None = None
+    judged_only: bool = False
+    trec_eval: str = "10"
+    predicted: str = "use"
+    queries: tuple[str, ...] | None = None
+    bin_size: int = BIN_SIZE
+    bin_assign: str = "span"
+    tolerance: int = TOLERANCE
+    tiou: float = TIOU
+    memory: str = "auto"
+    chunk_lines: int = CHUNK_LINES
+
+    def __post_init__(self) -> None:
+        if self.order is not None:
+            check_choice("order", self.order, ORDERS)
+        check_choice("time_format", self.time_format, TIME_FORMATS)
+        if isinstance(self.relevance_level, bool) or not isinstance(self.relevance_level, int):
+            raise ParameterError(f"The 'relevance_level' parameter must be an integer. Got "
+                                 f"{self.relevance_level!r} instead.")
+        check_choice("missing_queries", self.missing_queries, MISSING_QUERIES)
+        if self.max_results is not None:
+            check_int("max_results", self.max_results, minimum=1)
+        _check_bool("judged_only", self.judged_only)
+        check_choice("trec_eval", self.trec_eval, TREC_EVAL_VERSIONS)
+        check_choice("predicted", self.predicted, PREDICTED)
+        if self.queries is not None:
+            given: Any = self.queries
+            if isinstance(given, str) or not isinstance(given, Sequence | set | frozenset) \
+                    or not all(isinstance(q, str) for q in given):
+                raise ParameterError(f"The 'queries' parameter must be a list of query ids (strings). Got "
+                                     f"{given!r} instead.")
+            object.__setattr__(self, "queries", tuple(given))
+        check_int("bin_size", self.bin_size, minimum=1)
+        check_choice("bin_assign", self.bin_assign, BIN_ASSIGN)
+        check_int("tolerance", self.tolerance, minimum=0)
+        if isinstance(self.tiou, bool) or not isinstance(self.tiou, int | float) or not math.isfinite(self.tiou) \
+                or not 0 <= self.tiou <= 1:
+            raise ParameterError(f"The 'tiou' parameter must be a number between 0 and 1. Got {self.tiou!r} "
+                                 f"instead.")
+        check_choice("memory", self.memory, MEMORY_POLICIES)
+        check_int("chunk_lines", self.chunk_lines, minimum=1)
+
+    def order_for(self, documents: bool) -> str:
+        """The result order for a document (or segment) run: ``order``, or the kind's default."""
+        return self.order if self.order is not None else DEFAULT_ORDER[kind(documents)]
+
+    def but(self, **changes: Any) -> Settings:
+        """A copy with ``changes`` (names of fields; a None value leaves that field as it is)."""
+        names = {f.name for f in fields(self)}
+        unknown = sorted(set(changes) - names)
+        if unknown:
+            raise ParameterError(f"The {unknown[0]!r} parameter is not a setting. Expected one of "
+                                 f"{', '.join(sorted(names))}.")
+        given = {k: v for k, v in changes.items() if v is not None}
+        return replace(self, **given) if given else self
+
+
+def settings_of(settings: object) -> Settings:
+    """``settings`` if it is a :class:`Settings`, a new one from a mapping of field names, the
+    defaults for None; a ParameterError otherwise."""
+    if settings is None:
+        return Settings()
+    if isinstance(settings, Settings):
+        return settings
+    if isinstance(settings, dict):
+        return Settings().but(**settings)
+    raise ParameterError(f"The 'settings' parameter must be a segeval.Settings, a dict of its fields or None. "
+                         f"Got {type(settings).__name__} instead.")
+
+
+def _check_bool(name: str, value: object) -> None:
+    if not isinstance(value, bool):
+        raise ParameterError(f"The '{name}' parameter must be True or False. Got {value!r} instead.")
+
+
+DEFAULTS = Settings()
