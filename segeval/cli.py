@@ -13,6 +13,7 @@ from typer.exceptions import TyperException
 
 from segeval import __version__
 from segeval.errors import SegevalError, printable, render_note
+from segeval.settings import DEFAULTS
 
 app = typer.Typer(
     name="segeval",
@@ -88,8 +89,8 @@ def me13sh(
     qrels: QrelsArg,
     run: RunArg,
     kind: KindOpt = RunKind.linking,
-    bin_size: BinSizeOpt = 300,
-    tolerance: ToleranceOpt = 15,
+    bin_size: BinSizeOpt = DEFAULTS.bin_size,
+    tolerance: ToleranceOpt = DEFAULTS.tolerance,
     items: ItemsOpt = None,
 ) -> None:
     """The MediaEval Search & Hyperlinking / TRECVID LNK evaluation, as the reference sh_eval script.
@@ -135,7 +136,8 @@ def eval_(
     complete: Annotated[bool, typer.Option(
         "-c", help="Average over every qrels query; queries missing from the run score 0.")] = False,
     no_summary: Annotated[bool, typer.Option("-n", help="Do not print the summary rows.")] = False,
-    level: Annotated[int, typer.Option("-l", metavar="N", help="Relevant means a qrels grade >= N.")] = 1,
+    level: Annotated[int, typer.Option("-l", metavar="N", help="Relevant means a qrels grade >= N.")]
+    = DEFAULTS.relevance_level,
     max_results: Annotated[int | None, typer.Option("-M", metavar="N", help="Use the first N results per query.")]
     = None,
     judged: Annotated[bool, typer.Option("-J", help="Drop unjudged results before evaluating.")] = False,
@@ -146,10 +148,10 @@ def eval_(
     time_format: Annotated[str, typer.Option(
         "--time-format", metavar="mmss|seconds|hms",
         help="Times in segment files: mmss (M.S, the MediaEval format), seconds (1025.5) or hms (0:17:05.5).")]
-    = "mmss",
+    = DEFAULTS.time_format,
     version: Annotated[str, typer.Option(
         "--trec-eval", metavar="10|9", help="trec_eval version to reproduce: 10 (default) or 9.0.8, which "
-        "pytrec_eval wraps (32-bit scores, iprec_at_recall cut-offs rounded up).")] = "10",
+        "pytrec_eval wraps (32-bit scores, iprec_at_recall cut-offs rounded up).")] = DEFAULTS.trec_eval,
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="trec|json|csv", help="Output format (trec: trec_eval's text layout).")] = "trec",
     jobs: JobsOpt = None,
@@ -157,8 +159,8 @@ def eval_(
     lenient: Annotated[bool, typer.Option(
         "--lenient", help="Skip malformed lines instead of stopping; each is listed on stderr and counted in "
                           "the JSON output, and the exit code is 3.")] = False,
-    memory: MemoryOpt = "auto",
-    chunk_lines: ChunkLinesOpt = 100_000,
+    memory: MemoryOpt = DEFAULTS.memory,
+    chunk_lines: ChunkLinesOpt = DEFAULTS.chunk_lines,
     engine: EngineOpt = "processes",
     scheduler: SchedulerOpt = None,
     order: Annotated[str | None, typer.Option(
@@ -168,7 +170,7 @@ def eval_(
     predicted: Annotated[str, typer.Option(
         "--predicted", metavar="use|ignore",
         help="Classifier-predicted lines of completed qrels (segeval complete-qrels): use them (default; a "
-             "note on stderr counts them) or ignore them.")] = "use",
+             "note on stderr counts them) or ignore them.")] = DEFAULTS.predicted,
 ) -> None:
     """trec_eval's measures and flags, on document runs and (through an adapter) on segment runs."""
     from functools import partial
@@ -230,7 +232,7 @@ def check(
     run: RunArg,
     run_format: Annotated[str, typer.Option("--run-format", metavar="auto|trec|linking|search")] = "auto",
     qrels_format: Annotated[str, typer.Option("--qrels-format", metavar="auto|trec|mediaeval|groups")] = "auto",
-    time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = "mmss",
+    time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = DEFAULTS.time_format,
 ) -> None:
     """Validate both files without evaluating: every problem at once, then the counts per type.
     Exit code 0 when both are valid, 2 otherwise."""
@@ -286,8 +288,8 @@ def compare(
     output: Annotated[str, typer.Option("--output", "-o", metavar="text|markdown|latex|csv|json")] = "text",
     jobs: JobsOpt = None,
     quiet: QuietOpt = False,
-    memory: MemoryOpt = "auto",
-    chunk_lines: ChunkLinesOpt = 100_000,
+    memory: MemoryOpt = DEFAULTS.memory,
+    chunk_lines: ChunkLinesOpt = DEFAULTS.chunk_lines,
     engine: EngineOpt = "processes",
     scheduler: SchedulerOpt = None,
 ) -> None:
@@ -407,7 +409,7 @@ def report(
                         command=shlex.join(["segeval", *_ARGV])))
 
 
-def _runs_by_name(runs: list[str], time_format: str = "mmss") -> dict[str, Any]:
+def _runs_by_name(runs: list[str], time_format: str = DEFAULTS.time_format) -> dict[str, Any]:
     from segeval.engines.runs import expand_runs, run_names
     from segeval.read import read_run
     from segeval.validate import validate_run
@@ -596,8 +598,9 @@ def complete_qrels_command(
     = "leave-one-out",
     terms: Annotated[int, typer.Option("--terms", metavar="N",
                                        help="svm: features are the N most frequent collection terms.")] = 1_000_000,
-    level: Annotated[int, typer.Option("-l", metavar="N", help="Relevant means a qrels grade >= N.")] = 1,
-    time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = "mmss",
+    level: Annotated[int, typer.Option("-l", metavar="N", help="Relevant means a qrels grade >= N.")]
+    = DEFAULTS.relevance_level,
+    time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = DEFAULTS.time_format,
 ) -> None:
     """Label the unjudged items in the runs' top D with a classifier trained on the judged ones (Büttcher et
     al. 2007); predicted lines are marked 'predicted:CLASSIFIER' in an extra last field, the others 'human'."""
@@ -701,7 +704,7 @@ def show(
                                                help="Write the timeline picture or page.")] = None,
     explain: Annotated[bool, typer.Option("--explain", help="Print, per result, which qrels segment decided "
                                           "its label under each adapter.")] = False,
-    time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = "mmss",
+    time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = DEFAULTS.time_format,
 ) -> None:
     """One query's ground truth and ranked results on a timeline per video, labelled by each adapter."""
     from segeval.pipeline import make_adapter
@@ -739,7 +742,7 @@ def plot_adr_command(
     adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME",
                                                 help="exact (documents), overlap, overlap-once, binned[:B[:start]], "
                                                      "tolerance[:T], tiou[:theta[:strict][:float32]].")] = None,
-    time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = "mmss",
+    time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = DEFAULTS.time_format,
 ) -> None:
     """The dynamic recall curve of one query and the number of retrieved ground-truth items."""
     from segeval.adapt import ExactAdapter

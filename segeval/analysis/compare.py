@@ -28,6 +28,7 @@ from segeval.analysis.stats import (
 )
 from segeval.errors import InputError, ParameterError, check_choice
 from segeval.notes import bare, for_run
+from segeval.settings import DEFAULTS
 
 if TYPE_CHECKING:
     from segeval.pipeline import Evaluation
@@ -85,8 +86,8 @@ def compare_runs(
     permutations: int = 10_000,
     seed: int = 0,
     jobs: int | None = 1,
-    memory: str = "auto",
-    chunk_lines: int = 100_000,
+    memory: str = DEFAULTS.memory,
+    chunk_lines: int = DEFAULTS.chunk_lines,
     engine: str = "processes",
     scheduler: str | None = None,
     quiet: bool = True,

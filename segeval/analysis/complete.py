@@ -44,6 +44,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int
+from segeval.settings import DEFAULTS
 
 CLASSIFIERS = ("kld", "svm")
 KLD_FITS = ("leave-one-out", "resubstitution")
@@ -93,7 +94,7 @@ class Texts:
         return " ".join(texts[i] for i in hits)
 
 
-def read_texts(path: str | Path, segments: bool, time_format: str = "mmss") -> Texts:
+def read_texts(path: str | Path, segments: bool, time_format: str = DEFAULTS.time_format) -> Texts:
     """``docno<TAB>text`` lines, or (``segments``) transcript lines ``video start end text``."""
     from segeval.read import _TIME_PARSERS, TIME_FORMATS, read_bytes
 
@@ -280,7 +281,7 @@ class Completion:
     no_text: int
     no_text_example: str = ""
 
-    def lines(self, time_format: str = "mmss") -> list[str]:
+    def lines(self, time_format: str = DEFAULTS.time_format) -> list[str]:
         """The predicted qrels lines, in the qrels' own format, marked ``predicted:CLASSIFIER``."""
         from segeval.read import SOURCE_PREDICTED, format_time
 

@@ -39,11 +39,11 @@ from segeval.read import (
     read_blocks,
     read_run,
 )
+from segeval.settings import CHUNK_LINES, DEFAULTS, MEMORY_POLICIES
 from segeval.validate import check_kinds, validate_run
 
-MEMORY_POLICIES = ("auto", "chunked", "in-memory")
 #: lines read (and parsed) at a time by the chunked path
-DEFAULT_CHUNK_LINES = 100_000
+DEFAULT_CHUNK_LINES = CHUNK_LINES
 #: ``auto`` reads a run in chunks from this size on disk (a gzip file from a quarter of it)
 AUTO_BYTES = 128 * 1024**2
 BLOCK_BYTES = 4 * 1024**2
@@ -163,8 +163,9 @@ def use_chunks(path: str | Path, memory: str) -> bool:
     return size * (4 if gz else 1) >= AUTO_BYTES
 
 
-def evaluate_run(qrels: pd.DataFrame, path: str | Path, *, memory: str = "auto",
-                 chunk_lines: int = DEFAULT_CHUNK_LINES, time_format: str = "mmss", run_format: str = "auto",
+def evaluate_run(qrels: pd.DataFrame, path: str | Path, *, memory: str = DEFAULTS.memory,
+                 chunk_lines: int = DEFAULT_CHUNK_LINES, time_format: str = DEFAULTS.time_format,
+                 run_format: str = "auto",
                  on_error: OnError | None = None, progress: bool = False, **options: Any) -> RunResult:
     """Read, validate and evaluate one run file against validated qrels.
 
@@ -196,7 +197,7 @@ def evaluate_run(qrels: pd.DataFrame, path: str | Path, *, memory: str = "auto",
 
 
 def evaluate_chunked(qrels: pd.DataFrame, path: str | Path, *, chunk_lines: int = DEFAULT_CHUNK_LINES,
-                     time_format: str = "mmss", run_format: str = "auto", on_error: OnError | None = None,
+                     time_format: str = DEFAULTS.time_format, run_format: str = "auto", on_error: OnError | None = None,
                      on_read: Callable[[int], object] | None = None, **options: Any) -> RunResult:
     """:func:`evaluate_run`'s chunked path; raises :class:`NotGrouped` for a run not grouped by query.
     ``on_read`` is told the bytes of the file read so far, block by block."""

@@ -30,6 +30,7 @@ from segeval.engines.runs import Evaluated
 from segeval.errors import InputError, SegevalError
 from segeval.pipeline import evaluate_part, finish, merge_parts, plan
 from segeval.prepare import check_queries
+from segeval.settings import DEFAULTS
 
 Part = tuple[list[str], dict[str, list[Any]]]
 T = TypeVar("T")
@@ -106,7 +107,7 @@ def _part(qrels: pd.DataFrame, read: _Read, k: int, n: int, options: dict[str, A
 
 def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, scheduler: str | None,
                   then: Callable[[Evaluated], T], *, quiet: bool = False, evaluate_options: dict[str, Any],
-                  time_format: str = "mmss", lenient: bool = False) -> list[T]:
+                  time_format: str = DEFAULTS.time_format, lenient: bool = False) -> list[T]:
     """:func:`segeval.engines.runs.map_runs` on a Dask cluster (``scheduler``: its address; None: a local
     cluster of ``jobs`` processes); ``then`` runs here, on each run as its partitions arrive."""
     from segeval.engines.progress import Progress

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import pandas as pd
 
 from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int, render_note
+from segeval.settings import DEFAULTS, MEMORY_POLICIES
 
 if TYPE_CHECKING:
     from segeval.pipeline import Evaluation
@@ -110,9 +111,9 @@ def _one(task: tuple[str, dict[str, Any], Callable[[Evaluated], T]]) -> T:
     return then(evaluate_one(_QRELS, run, **options))
 
 
-def evaluate_one(qrels: pd.DataFrame, run: str, *, evaluate_options: dict[str, Any], time_format: str = "mmss",
-                 lenient: bool = False, memory: str = "auto", chunk_lines: int | None = None,
-                 progress: bool = False) -> Evaluated:
+def evaluate_one(qrels: pd.DataFrame, run: str, *, evaluate_options: dict[str, Any],
+                 time_format: str = DEFAULTS.time_format, lenient: bool = False, memory: str = DEFAULTS.memory,
+                 chunk_lines: int | None = None, progress: bool = False) -> Evaluated:
     """Read, validate and evaluate one run (a SegevalError becomes the result's ``error``, never an
     exception).  ``memory``, ``chunk_lines`` and ``progress`` are :func:`segeval.engines.chunked.evaluate_run`'s."""
     from segeval.engines.chunked import DEFAULT_CHUNK_LINES, evaluate_run
@@ -145,8 +146,6 @@ def outcome(result: Evaluated, *, render: Callable[[Evaluation, str, int], str],
 def check_engine(jobs: int | None, memory: str, chunk_lines: int, engine: str, scheduler: str | None) -> None:
     """Check the engine options that ``eval`` and ``compare`` share (``--jobs``, ``--memory``,
     ``--chunk-lines``, ``--engine``, ``--scheduler``)."""
-    from segeval.engines.chunked import MEMORY_POLICIES
-
     if jobs is not None and jobs < 1:
         raise ParameterError(f"The 'jobs' parameter must be an integer >= 1. Got {jobs} instead.")
     check_choice("memory", memory, MEMORY_POLICIES)

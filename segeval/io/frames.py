@@ -184,14 +184,17 @@ def _keys(table: pd.DataFrame, what: str) -> tuple[np.ndarray[Any, Any], ...]:
 
 
 def _bad(column: pd.Series, position: int, what: str, expected: str) -> ParameterError:
+    value = column.iloc[position]
+    value = value.item() if isinstance(value, np.generic) else value  # 0.5, not np.float64(0.5)
     return ParameterError(f"The '{what}' parameter's {column.name} column must hold {expected}. Got "
-                          f"{column.iloc[position]!r} in row {position + 1} instead.")
+                          f"{value!r} in row {position + 1} instead.")
 
 
 def _strings(column: pd.Series, what: str) -> np.ndarray[Any, Any]:
     missing = np.flatnonzero(column.isna().to_numpy())
     if len(missing):
-        raise _bad(column, int(missing[0]), what, "an id on every row")
+        raise ParameterError(f"The '{what}' parameter's {column.name} column must hold an id on every row. Got a "
+                             f"missing value in row {int(missing[0]) + 1} instead.")
     values = column.astype(str).to_numpy(dtype=object)
     blank = np.flatnonzero([not v or any(c.isspace() for c in v) for v in values])
     if len(blank):
