@@ -359,3 +359,14 @@ def test_public_names() -> None:
     assert issubclass(segeval.InputError, segeval.SegevalError) and issubclass(ParameterError, segeval.SegevalError)
     with pytest.raises(AttributeError):
         segeval.no_such_name  # noqa: B018
+
+
+def test_readme_python_section_uses_only_public_names() -> None:
+    import re
+
+    text = (Path(__file__).parents[1] / "README.md").read_text()
+    section = text.split("## Python API", 1)[1].split("\n## ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert "from segeval" not in code and "import segeval." not in code
+    used = set(re.findall(r"segeval\.(\w+)", section))
+    assert used and used <= set(segeval.__all__)
