@@ -370,3 +370,25 @@ def test_readme_python_section_uses_only_public_names() -> None:
     assert "from segeval" not in code and "import segeval." not in code
     used = set(re.findall(r"segeval\.(\w+)", section))
     assert used and used <= set(segeval.__all__)
+
+
+def test_ir_measures_objects_and_values() -> None:
+    """ir_measures' own records and measure objects in, ir_measures' values out (it averages over every qrels
+    query, a query missing from the run scoring 0: segeval's missing_queries="zero"; pytrec_eval underneath:
+    trec_eval 9.0.8)."""
+    ir_measures = pytest.importorskip("ir_measures")
+    from ir_measures import AP, RR, Bpref, P, R, Rprec, nDCG
+
+    qrels, run = doc_case(11, n_queries=50)
+    measures = [AP, P @ 10, nDCG @ 10, RR, R @ 10, Rprec, Bpref, nDCG]
+    ev = evaluate([ir_measures.Qrel(q, d, g) for q, docs in qrels.items() for d, g in docs.items()],
+                  (ir_measures.ScoredDoc(q, d, s) for q, docs in run.items() for d, s in docs.items()),
+                  measures, settings=Settings(missing_queries="zero", trec_eval="9"))
+    names = dict(zip(measures, [r.name for r in ev.requests], strict=True))
+    assert list(names.values()) == ["map", "P_10", "ndcg_cut_10", "recip_rank", "recall_10", "Rprec", "bpref", "ndcg"]
+    reference = ir_measures.calc_aggregate(measures, qrels, run)
+    assert all(ev.summary[names[m]] == pytest.approx(v, abs=1e-12) for m, v in reference.items())
+    frame = ev.frame()
+    per_query = [(frame.loc[m.query_id, names[m.measure]], m.value)
+                 for m in ir_measures.iter_calc(measures, qrels, run)]
+    assert len(per_query) >= 300 and max(abs(a - b) for a, b in per_query) <= 1e-9
