@@ -151,20 +151,20 @@ def evaluate_one(qrels: pd.DataFrame, run: str, *, evaluate_options: dict[str, A
 
 
 def named(note: str, file: str) -> str:
-    """``note`` naming the run ``file`` (``note: FILE: ...``) unless it names it already, with control
-    characters escaped (:func:`segeval.errors.printable`)."""
-    note, file = printable(note), printable(file)
-    if not file or file in note:
+    """``note`` naming the run ``file`` (``note: FILE: ...``) unless it names it already; the file
+    name with control characters escaped (:func:`segeval.errors.printable`)."""
+    shown = printable(file)
+    if not file or file in note or shown in note:
         return note
     head, sep, rest = note.partition(": ")
-    return f"{head}: {file}: {rest}" if sep and head in ("note", "warning") else f"{file}: {note}"
+    return f"{head}: {shown}: {rest}" if sep and head in ("note", "warning") else f"{shown}: {note}"
 
 
 def outcome(result: Evaluated, *, render: Callable[[Evaluation, str, int, str], str], complete: bool) -> Outcome:
-    """The rendered output of one run (``segeval eval``), and its notes, skipped lines or error for stderr,
-    each naming the run file."""
+    """The rendered output of one run (``segeval eval``), and its notes (each naming the run file),
+    skipped lines or error for stderr."""
     if result.error is not None or result.evaluation is None:
-        return Outcome("", f"segeval: error: {named(str(result.error), result.file)}\n", len(result.skipped), True)
+        return Outcome("", f"segeval: error: {result.error}\n", len(result.skipped), True)
     ev, skipped = result.evaluation, result.skipped
     out = render(ev, result.runid, len(skipped), result.file)
     err = list(result.notes)
