@@ -269,3 +269,21 @@ def test_a_reader_that_leaves_ends_the_output_quietly(tmp_path: Path) -> None:
     process.stdout.close()  # as `| head -1` does
     _, err = process.communicate(timeout=20)
     assert first.startswith(b"P_5 ") and (process.returncode, err) == (0, b"")
+
+
+def test_mr_write_lines_goes_through_the_writer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    gt, submission = ROOT / "examples" / "tvr" / "gt.jsonl", ROOT / "examples" / "tvr" / "submission.json"
+    prefix = tmp_path / "lines"
+    (tmp_path / "lines.run").symlink_to(submission)
+    code, _, err = run_cli("mr", "-p", "tvr", "--write-lines", str(prefix), str(gt), str(submission))
+    assert code == 2 and f"cannot write {prefix}.run: it is the input {submission}" in err
+    assert _listing(tmp_path) == ["lines.run"]  # checked before anything is written
+    (tmp_path / "lines.run").unlink()
+
+    def full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    code, _, err = run_cli("mr", "-p", "tvr", "--write-lines", str(prefix), str(gt), str(submission))
+    assert code == 2 and err == f"segeval: error: cannot write {prefix}.qrels: No space left on device\n"
+    assert _listing(tmp_path) == []
