@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from enum import StrEnum
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -115,8 +114,10 @@ def me13sh(
     if not ev.queries:
         which = "query" if chosen is None else "query of --items"
         notes.append(f"note: no {which} is in both {qrels} and {run}: nothing was evaluated")
-    for text in notes:
-        print(render_note(text), file=sys.stderr)
+    from segeval.engines.runs import named
+
+    for text in notes:  # each naming the run file
+        print(render_note(named(text, run)), file=sys.stderr)
 
 
 HEADER_SETS = ("official", "all_trec", "set")  # sets that open with runid and num_q
@@ -198,6 +199,10 @@ def eval_(
                              evaluate_options=options, time_format=time_format, lenient=lenient, complete=complete,
                              memory=memory, chunk_lines=chunk_lines)
     body = [o.stdout for o in outcomes]
+    if output == "trec" and len(run_files) > 1:  # each row names its run file in a first column
+        from segeval.report.trec import prefixed
+
+        body = [prefixed(b, f) for b, f in zip(body, run_files, strict=True)]
     if output == "csv":  # one header line
         body = [b if i == 0 else b.split("\n", 1)[-1] for i, b in enumerate(body)]
     if output == "json" and len(run_files) > 1:
@@ -215,14 +220,14 @@ def eval_(
         raise typer.Exit(3)
 
 
-def _render_eval(ev: Any, runid: str, skipped: int, *, output: str, per_query: bool, summary: bool,
+def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, output: str, per_query: bool, summary: bool,
                  header: list[str]) -> str:
     from segeval.report.trec import render, render_csv, render_json
 
     if output == "json":
-        return render_json(ev, runid, skipped_lines=skipped)
+        return render_json(ev, runid, skipped_lines=skipped, file=file)
     if output == "csv":
-        return render_csv(ev, runid, per_query=per_query, summary=summary)
+        return render_csv(ev, runid, per_query=per_query, summary=summary, file=file)
     return render(ev, runid, per_query=per_query, summary=summary, header=header)
 
 
@@ -438,7 +443,8 @@ def _groups_for(path: str, names: Any) -> tuple[dict[str, str], dict[str, str]]:
         key = next((a for a in _run_aliases(name) if a in group_of), None)
         if key is None:
             raise InputError(path, f"has no line for run '{name}'; expected 'run group [type]' for every run "
-                                   f"(file name, or file name without extensions)")
+                                   f"(its name as segeval shows it: the file name, with folders when files share a "
+                                   f"name; or that without extensions)")
         used.add(key)
         groups[name] = group_of[key]
         if key in type_of:
@@ -560,6 +566,10 @@ def incompleteness_command(
     except ValueError:
         raise ParameterError(f"The 'fractions' parameter must be numbers in (0, 1] separated by commas. "
                              f"Got {fractions!r} instead.") from None
+    if plot:
+        from segeval.viz import check_output
+
+        check_output(plot, [qrels, *runs])
     q, by_name = validate_qrels(read_qrels(qrels)), _runs_by_name(runs)
     table = incompleteness(q, by_name, measure or DEFAULT_MEASURES, values, repeats, seed, adapter, quiet=quiet)
     _print_value_notes(q, by_name, measure or DEFAULT_MEASURES, adapter)
@@ -605,9 +615,13 @@ def complete_qrels_command(
     """Label the unjudged items in the runs' top D with a classifier trained on the judged ones (Büttcher et
     al. 2007); predicted lines are marked 'predicted:CLASSIFIER' in an extra last field, the others 'human'."""
     from segeval.analysis.complete import complete_qrels, read_texts
+    from segeval.engines.runs import expand_runs
+    from segeval.output import check_output, open_output
     from segeval.read import SOURCE_HUMAN, read_bytes, read_qrels
     from segeval.validate import is_documents, validate_qrels
 
+    inputs = [qrels, *expand_runs(runs), texts]
+    check_output(output, inputs)
     q = validate_qrels(read_qrels(qrels, time_format=time_format))
     by_name = _runs_by_name(runs, time_format)
     t = read_texts(texts, segments=not is_documents(q), time_format=time_format)
@@ -616,11 +630,8 @@ def complete_qrels_command(
     raw = read_bytes(qrels).split(b"\n")
     human = [raw[n - 1].decode("utf-8", "replace").rstrip() + " " + SOURCE_HUMAN for n in q["line"].tolist()]
     predicted = done.lines(time_format)
-    try:
-        with open(output, "w", encoding="utf-8") as f:
-            f.write("".join(line + "\n" for line in human + predicted))
-    except OSError as exc:
-        raise SegevalError(f"{output}: cannot write the completed qrels ({exc.strerror})") from exc
+    with open_output(output, inputs=inputs) as f:
+        f.write("".join(line + "\n" for line in human + predicted))
     s = done.stats
     relevant = int(done.predicted["rel"].sum())
     print(f"classifier\t{classifier}" + (f" (lambda {smoothing:g}, {kld_fit})" if classifier == "kld"
@@ -716,6 +727,10 @@ def show(
 
     if output is None and not explain:
         raise SegevalError("Nothing to do: give -o FILE.png|svg|html and/or --explain.")
+    if output is not None:
+        from segeval.output import check_output
+
+        check_output(output, [qrels, run])
     q = validate_qrels(read_qrels(qrels, time_format=time_format))
     r = validate_run(read_run(run, time_format=time_format))
     if query not in set(q["query"]):
@@ -753,7 +768,7 @@ def plot_adr_command(
     from segeval.viz import check_output
     from segeval.viz.adr import plot_adr
 
-    check_output(output)
+    check_output(output, [qrels, run])
     q = validate_qrels(read_qrels(qrels, time_format=time_format))
     r = validate_run(read_run(run, time_format=time_format))
     documents = is_documents(r)
@@ -791,7 +806,7 @@ def plot_pr(qrels: QrelsArg, runs: Annotated[list[str], typer.Argument(metavar="
     from segeval.viz import check_output
     from segeval.viz.compare import pr_curves
 
-    check_output(output)
+    check_output(output, [qrels, *runs])
     evs: dict[str, Any] = _per_query(qrels, runs, ["iprec_at_recall"], adapter)
     notes = _plot_notes(evs)
     print(pr_curves({n: list(ev.summary.values()) for n, ev in evs.items()}, output, notes))
@@ -806,12 +821,15 @@ def plot_diff(qrels: QrelsArg, run_a: RunArg, run_b: RunArg,
     from segeval.viz import check_output
     from segeval.viz.compare import difference_bars
 
-    check_output(output)
+    check_output(output, [qrels, run_a, run_b])
     from segeval.pipeline import evaluate
 
     ea, eb = (evaluate(qrels, r, [measure], adapter=adapter, missing_queries="zero") for r in (run_a, run_b))
     name = next(iter(ea.summary))
-    labels = (Path(run_a).name, Path(run_b).name + ("#2" if Path(run_a).name == Path(run_b).name else ""))
+    from segeval.engines.runs import run_names
+
+    label_a, label_b = run_names([run_a, run_b])
+    labels = (label_a, label_b)
     notes = _plot_notes(dict(zip(labels, (ea, eb), strict=True)))
     print(difference_bars(ea.queries, ea.per_query[name], eb.per_query[name], labels, name, output, notes))
 
@@ -825,7 +843,7 @@ def plot_dist(qrels: QrelsArg, runs: Annotated[list[str], typer.Argument(metavar
     from segeval.viz import check_output
     from segeval.viz.compare import distributions
 
-    check_output(output)
+    check_output(output, [qrels, *runs])
     evs: dict[str, Any] = _per_query(qrels, runs, [measure], adapter)
     name = next(iter(next(iter(evs.values())).summary))
     notes = _plot_notes(evs)
@@ -841,7 +859,9 @@ def measures() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; SegevalError and usage errors exit 2 with a message, never a traceback."""
+    """Run the CLI; SegevalError and usage errors exit 2 with a message, never a traceback.  Standard
+    output is guarded: a reader that went away (EPIPE) ends the command quietly (exit 0), any other
+    write error (no space left) is an error naming standard output (exit 2)."""
     from segeval.read import STDIN, reset_streams
 
     reset_streams()  # each command reads a pipe or standard input once
@@ -851,10 +871,41 @@ def main(argv: list[str] | None = None) -> int:
         print(f"segeval: error: standard input ('{STDIN}') may be given once per command. Got it "
               f"{args.count(STDIN)} times.", file=sys.stderr)
         return 2
+    from segeval.output import GuardedStdout, OutputClosed
+
+    stdout = sys.stdout
+    sys.stdout = GuardedStdout(stdout)
     try:
-        returned = app(args=argv, prog_name="segeval", standalone_mode=False)
+        code = _dispatch(argv)
+        sys.stdout.flush()
+        return code
+    except OutputClosed:
+        return 0
+    except SegevalError as exc:  # the standard output failed while flushing
+        print(f"segeval: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    finally:
+        sys.stdout = stdout
+
+
+def _invoke(argv: list[str] | None) -> Any:
+    from segeval.interrupt import wait_if_stopping
+
+    try:
+        return app(args=argv, prog_name="segeval", standalone_mode=False)
+    finally:
+        wait_if_stopping()  # a signal stops the process: how the command ended meanwhile is not reported
+
+
+def _dispatch(argv: list[str] | None) -> int:
+    from segeval.output import OutputClosed
+
+    try:
+        returned = _invoke(argv)
         if isinstance(returned, int) and not isinstance(returned, bool):
             return returned  # typer.Exit(code) inside a command comes back as a return value
+    except OutputClosed:
+        raise
     except SegevalError as exc:
         print(f"segeval: error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -885,10 +936,15 @@ def main(argv: list[str] | None = None) -> int:
 def entry() -> None:
     """Console-script entry point.
 
+    SIGINT and SIGTERM stop the command within a fraction of a second (:mod:`segeval.interrupt`).
     After the command the process ends without the interpreter's teardown, which would free
     every object of pandas, NumPy and the data one by one (about 0.1 s, a tenth of a large
     evaluation): exit handlers run and the standard streams are flushed first, as at a normal exit.
     """
+    from segeval.interrupt import install
+    from segeval.output import silence_stdout
+
+    install()
     code = main()
     import atexit
     import os
@@ -897,8 +953,9 @@ def entry() -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except BrokenPipeError:  # the reader went away (segeval eval ... | head): nothing more to say
+        except OSError:  # a reader gone or a failing stream: already reported by main
+            if stream is sys.stdout:
+                silence_stdout()
+        except ValueError:  # a closed stream
             pass
-        except (OSError, ValueError):  # a closed or failing stream: let the normal exit report it
-            sys.exit(code)
     os._exit(code)

@@ -257,8 +257,8 @@ def test_no_queries_in_common(tmp_path: Path) -> None:
 
 # --------------------------------------------------------------------------- the MAP > 1 note
 
-NOTE = ("note: map is above 1 for {n} of {total} queries (first: {first}): the overlap adapter credits one "
-        "relevant segment once for every result that overlaps it\n")
+NOTE = ("note: {run}: map is above 1 for {n} of {total} queries (first: {first}): the overlap adapter credits "
+        "one relevant segment once for every result that overlaps it\n")
 
 
 def test_map_above_one_note_said_once(tmp_path: Path) -> None:
@@ -273,8 +273,8 @@ def test_map_above_one_note_said_once(tmp_path: Path) -> None:
     assert code == 0
     got = table(out)
     assert (got[("map", "qA")], got[("map", "qB")], got[("map", "qC")]) == ("3.0000", "2.0000", "1.0000")
-    assert err == NOTE.format(n=2, total=3, first="qA")
-    assert err.count("note: map is above 1") == 1
+    assert err == NOTE.format(run=tmp_path / "run.txt", n=2, total=3, first="qA")  # naming the run file
+    assert err.count(": map is above 1") == 1
 
 
 def test_no_note_when_map_at_most_one(tmp_path: Path) -> None:

@@ -242,12 +242,15 @@ def test_cli_writes_human_and_predicted_lines(tmp_path: Path) -> None:
     assert "classified\t1 unjudged items in the top 100: 0 predicted relevant" in stdout
     assert "note: 1 items have no text in" in stderr  # d9
     assert read_qrels(out)["source"].tolist() == ["human"] * 3 + ["predicted:kld"]
-    code, _, stderr = run_cli("complete-qrels", str(out), str(r), "--texts", str(t), "-o", str(out))
+    code, _, stderr = run_cli("complete-qrels", str(out), str(r), "--texts", str(t), "-o", str(tmp_path / "again"))
     assert code == 2 and "line 4: holds predicted judgements; expected human qrels" in stderr
     code, _, stderr = run_cli("complete-qrels", str(q), str(r), "--texts", str(q), "-o", str(out))
     assert code == 2 and "line 1: expected a document text line 'docno<TAB>text'" in stderr
     code, _, stderr = run_cli("complete-qrels", str(q), str(r), "--texts", str(t), "-o", str(tmp_path / "no" / "x"))
-    assert code == 2 and "cannot write the completed qrels" in stderr
+    assert code == 2 and f"cannot write {tmp_path / 'no' / 'x'}: the directory {tmp_path / 'no'} does not exist" \
+        in stderr
+    code, _, stderr = run_cli("complete-qrels", str(q), str(r), "--texts", str(t), "-o", str(q))
+    assert code == 2 and f"cannot write {q}: it is the input {q}; choose another output file" in stderr
 
 
 # ------------------------------------------------------------------ the paper's effect (section 5.3)

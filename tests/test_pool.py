@@ -186,9 +186,13 @@ def test_two_run_files_of_the_same_name_are_both_kept(files: tuple[Path, dict[st
     qrels, runs, groups = files
     (tmp_path / "copy").mkdir()
     (tmp_path / "copy" / "A1").write_text(RUNS["A1"])
-    code, _, err = run_cli("pool", str(qrels), *map(str, runs.values()), str(tmp_path / "copy" / "A1"),
-                           "--groups", str(groups))
-    assert code == 2 and "no line for run 'A1#2'" in err  # named like compare does, not silently merged
+    args = ("pool", str(qrels), *map(str, runs.values()), str(tmp_path / "copy" / "A1"))
+    code, _, err = run_cli(*args, "--groups", str(groups))
+    # named like compare does (enough folders to tell them apart), not silently merged
+    assert code == 2 and f"no line for run '{tmp_path.name}/A1'" in err
+    (tmp_path / "groups2").write_text(f"{tmp_path.name}/A1 A\nA2 A\nB1 B\ncopy/A1 C\n")
+    code, out, err = run_cli(*args, "--groups", str(tmp_path / "groups2"))
+    assert code == 0 and f"\n{tmp_path.name}/A1\t" in out and "\ncopy/A1\t" in out
 
 
 def test_bias_experiments_draw_progress_only_on_a_terminal(files: tuple[Path, dict[str, Path], Path],

@@ -153,7 +153,7 @@ def overlap_above_one(folder: Path) -> tuple[str, str, str]:
 def test_every_command_printing_values_carries_the_note(tmp_path: Path) -> None:
     q, a, b = overlap_above_one(tmp_path)
     code, out, err = run_cli("eval", q, a, "-m", "map")
-    assert code == 0 and re.search(r"map\s+all\s+3.0000", out) and f"note: {ABOVE}\n" in err
+    assert code == 0 and re.search(r"map\s+all\s+3.0000", out) and f"note: {a}: {ABOVE}\n" in err  # names the run
     code, out, err = run_cli("compare", q, a, b)
     assert code == 0 and "3.0000" in out and f"note: a: {ABOVE}\n" in out and "adapter: overlap;" in out
     for fmt in ("markdown", "latex", "json"):
@@ -188,8 +188,8 @@ def test_bpref_above_one_on_the_shipped_linking_example_has_its_note() -> None:
     code, out, err = run_cli("eval", LINKING_QRELS, str(LINKING_RUN), "-m", "bpref")
     # bpref over 5 queries is 1.2175: anchor_1 and anchor_3 count more relevant results than num_rel
     assert code == 0 and re.search(r"bpref\s+all\s+1.2175", out)
-    assert ("note: bpref is above 1 for 2 of 5 queries (first: anchor_1): the overlap adapter credits one "
-            "relevant segment once for every result that overlaps it\n") in err
+    assert (f"note: {LINKING_RUN}: bpref is above 1 for 2 of 5 queries (first: anchor_1): the overlap adapter "
+            "credits one relevant segment once for every result that overlaps it\n") in err
 
 
 def test_report_needs_html_name(tmp_path: Path, other: str) -> None:

@@ -62,6 +62,7 @@ class Comparison:
     seed: int = 0
     #: the adapters the measures were computed with (their specs), resolved from the default if none was given
     adapters: list[str] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)  # the run file of each run name
 
 
 def check_statistics(test: str, correction: str, alpha: float, permutations: int, seed: int) -> None:
@@ -116,7 +117,7 @@ def compare_runs(
                              f"the baseline instead.")
     if len(names) < 2:
         raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
-    base_name = Path(baseline).name if baseline is not None else names[0]
+    base_name = names[[str(r) for r in runs].index(str(baseline))] if baseline is not None else names[0]
     options = {"measures": list(measures), "adapter": adapter, "missing_queries": "zero"}
     results = evaluate_runs(q, [str(r) for r in runs], jobs, quiet=quiet, engine=engine, scheduler=scheduler,
                             evaluate_options=options, memory=memory, chunk_lines=chunk_lines)
@@ -152,7 +153,8 @@ def compare_evaluations(evaluations: dict[str, Evaluation], baseline: str, *, te
     columns = [r.name for r in first.requests if r.measure.aggregate != "none"]
     queries = list(first.queries)
     result = Comparison(names, columns, base_name, test, correction, alpha, len(queries), permutations=permutations,
-                        seed=seed)
+                        seed=seed,
+                        files=dict(paths))
     result.notes.append(f"queries paired on all {len(queries)} qrels queries; a query missing from a run "
                         f"scores 0")
     for n, ev in evaluations.items():
@@ -242,12 +244,12 @@ def render(result: Comparison, fmt: str = "text") -> str:
     if fmt == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["run", "measure", "mean", "diff", "ci_low", "ci_high", "p", "significant"])
+        writer.writerow(["run", "file", "measure", "mean", "diff", "ci_low", "ci_high", "p", "significant"])
         for n in result.runs:
             for m in result.measures:
                 c = result.cells[n][m]
-                writer.writerow([n, m, c.mean, c.diff if c.diff is not None else "", *(c.ci or ("", "")),
-                                 c.p if c.p is not None else "", int(c.significant)])
+                writer.writerow([n, result.files.get(n, ""), m, c.mean, c.diff if c.diff is not None else "",
+                                 *(c.ci or ("", "")), c.p if c.p is not None else "", int(c.significant)])
         return buffer.getvalue()
     if fmt == "markdown":
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]

@@ -19,7 +19,9 @@ import os
 import uuid
 import zlib
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypeVar
 
 import numpy as np
@@ -111,8 +113,12 @@ def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, sc
     """:func:`segeval.engines.runs.map_runs` on a Dask cluster (``scheduler``: its address; None: a local
     cluster of ``jobs`` processes); ``then`` runs here, on each run as its partitions arrive."""
     from segeval.engines.progress import Progress
+    from segeval.interrupt import on_stop
 
     client, cluster = connect(scheduler, jobs)
+    hooks = ExitStack()
+    if cluster is not None:  # a signal ends the workers: the cluster must not start new ones
+        hooks.enter_context(on_stop(partial(_no_restarts, cluster)))
     try:
         n = max(1, sum(client.nthreads().values()))
         tag = uuid.uuid4().hex[:8]
@@ -128,13 +134,24 @@ def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, sc
                 meta: _Read = meta_future.result()
                 results = client.gather(parts[i])
                 reads[i].release()
-                out.append(then(_evaluated(qrels, meta, results, evaluate_options)))
+                one = _evaluated(qrels, meta, results, evaluate_options)
+                one.file = runs[i]
+                out.append(then(one))
                 progress.advance()
         return out
     finally:
+        hooks.close()
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _no_restarts(cluster: Any) -> None:
+    """Mark the nannies of a local cluster as closing, so that they do not restart ended workers."""
+    from distributed.core import Status
+
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        nanny.status = Status.closing
 
 
 def _evaluated(qrels: pd.DataFrame, meta: _Read, results: list[Part | SegevalError | None],

@@ -16,12 +16,12 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 
-from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int, render_note
+from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int, printable, render_note
 from segeval.settings import DEFAULTS, MEMORY_POLICIES
 
 if TYPE_CHECKING:
@@ -62,24 +62,41 @@ def expand_runs(specs: Sequence[str]) -> list[str]:
 
 
 def run_names(paths: Sequence[str | Path]) -> list[str]:
-    """Display names of runs: the file name, with ``#2``, ``#3`` ... for later files of the same name."""
+    """Display names of runs, one per path and all different: the file name, or as many trailing
+    folders with it as tell the path from the others (``a/run``, ``b/run``); a path given again
+    gets ``#2``, ``#3`` ...  Every row of a multi-run table names its file by this name."""
+    parts = [PurePath(p).parts or (str(p),) for p in paths]
+    distinct = list(dict.fromkeys(parts))
+
+    def suffix(p: tuple[str, ...], k: int) -> tuple[str, ...]:
+        return p[-k:] if k <= len(p) else p
+
+    label: dict[tuple[str, ...], str] = {}
+    for p in distinct:
+        k = 1
+        while k < len(p) and any(suffix(o, k) == suffix(p, k) for o in distinct if o != p):
+            k += 1
+        label[p] = str(PurePath(*suffix(p, k)))
     names: list[str] = []
-    for r in paths:
-        name = Path(r).name
-        names.append(name if name not in names else f"{name}#{sum(n.split('#')[0] == name for n in names) + 1}")
+    seen: dict[tuple[str, ...], int] = {}
+    for p in parts:
+        seen[p] = seen.get(p, 0) + 1
+        names.append(label[p] if seen[p] == 1 else f"{label[p]}#{seen[p]}")
     return names
 
 
 @dataclass
 class Evaluated:
     """One run's result as every engine gives it: the evaluation (None when the run failed), its
-    run tag, the lines skipped (``lenient``), notes on how it was read, and the error, if any."""
+    run tag, the lines skipped (``lenient``), notes on how it was read, the error, if any, and the
+    run file (the path as given)."""
 
     evaluation: Evaluation | None
     runid: str = ""
     skipped: list[InputError] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     error: SegevalError | None = None
+    file: str = ""
 
 
 @dataclass(frozen=True)
@@ -100,9 +117,13 @@ def same(result: Evaluated) -> Evaluated:
 _QRELS: pd.DataFrame | None = None
 
 
-def _init(qrels: pd.DataFrame) -> None:
+def _init(qrels: pd.DataFrame, stoppable: bool) -> None:
     global _QRELS
     _QRELS = qrels
+    if stoppable:  # the parent stops on a signal and ends its workers (segeval.interrupt)
+        from segeval.interrupt import worker_signals
+
+        worker_signals()
 
 
 def _one(task: tuple[str, dict[str, Any], Callable[[Evaluated], T]]) -> T:
@@ -117,29 +138,42 @@ def evaluate_one(qrels: pd.DataFrame, run: str, *, evaluate_options: dict[str, A
     """Read, validate and evaluate one run (a SegevalError becomes the result's ``error``, never an
     exception).  ``memory``, ``chunk_lines`` and ``progress`` are :func:`segeval.engines.chunked.evaluate_run`'s."""
     from segeval.engines.chunked import DEFAULT_CHUNK_LINES, evaluate_run
+    from segeval.interrupt import hold
 
+    hold("evaluate")
     skipped: list[InputError] = []
     try:
         result = evaluate_run(qrels, run, memory=memory, chunk_lines=chunk_lines or DEFAULT_CHUNK_LINES,
                               time_format=time_format, on_error=skipped.append if lenient else None,
                               progress=progress, **evaluate_options)
     except SegevalError as exc:
-        return Evaluated(None, skipped=skipped, error=exc)
-    return Evaluated(result.evaluation, result.runid, skipped, result.notes)
+        return Evaluated(None, skipped=skipped, error=exc, file=run)
+    return Evaluated(result.evaluation, result.runid, skipped, result.notes, file=run)
 
 
-def outcome(result: Evaluated, *, render: Callable[[Evaluation, str, int], str], complete: bool) -> Outcome:
-    """The rendered output of one run (``segeval eval``), and its notes, skipped lines or error for stderr."""
+def named(note: str, file: str) -> str:
+    """``note`` naming the run ``file`` (``note: FILE: ...``) unless it names it already; the file
+    name with control characters escaped (:func:`segeval.errors.printable`)."""
+    shown = printable(file)
+    if not file or file in note or shown in note:
+        return note
+    head, sep, rest = note.partition(": ")
+    return f"{head}: {shown}: {rest}" if sep and head in ("note", "warning") else f"{shown}: {note}"
+
+
+def outcome(result: Evaluated, *, render: Callable[[Evaluation, str, int, str], str], complete: bool) -> Outcome:
+    """The rendered output of one run (``segeval eval``), and its notes (each naming the run file),
+    skipped lines or error for stderr."""
     if result.error is not None or result.evaluation is None:
         return Outcome("", f"segeval: error: {result.error}\n", len(result.skipped), True)
     ev, skipped = result.evaluation, result.skipped
-    out = render(ev, result.runid, len(skipped))
+    out = render(ev, result.runid, len(skipped), result.file)
     err = list(result.notes)
     if ev.unevaluated and not complete:
         err.append(f"note: {len(ev.unevaluated)} qrels queries have no results in the run and are not averaged "
                    f"(-c counts them as 0)")
     err += ev.notes
-    lines = [render_note(text) for text in err] + [e.skipped() for e in skipped]
+    lines = [render_note(named(text, result.file)) for text in err] + [e.skipped() for e in skipped]
     return Outcome(out, "".join(line + "\n" for line in lines), len(skipped), False)
 
 
@@ -172,6 +206,7 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, then: C
     stderr when it is a terminal (not with ``quiet``).
     """
     from segeval.engines.progress import Progress
+    from segeval.interrupt import installed
     from segeval.read import is_stream
 
     check_choice("engine", engine, ENGINES)
@@ -192,7 +227,7 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, then: C
                 results.append(then(evaluate_one(qrels, run, **options)))
                 progress.advance()
             return results
-        with ProcessPoolExecutor(max_workers=workers, initializer=_init, initargs=(qrels,)) as pool:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_init, initargs=(qrels, installed())) as pool:
             for result in pool.map(_one, [(run, options, then) for run in runs]):
                 results.append(result)
                 progress.advance()
@@ -207,6 +242,6 @@ def evaluate_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None = 1
 
 def evaluate_many(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, *, render: Any, complete: bool,
                   **options: Any) -> list[Outcome]:
-    """``segeval eval``'s outcome of every run, rendered with ``render(evaluation, runid, skipped)``
+    """``segeval eval``'s outcome of every run, rendered with ``render(evaluation, runid, skipped, file)``
     (in the worker); ``options`` are :func:`map_runs`'s."""
     return map_runs(qrels, runs, jobs, partial(outcome, render=render, complete=complete), **options)

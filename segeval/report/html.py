@@ -134,11 +134,15 @@ def render_report(qrels: str | Path, runs: Sequence[str | Path], output: str | P
                   baseline: str | Path | None = None, test: str = "t", correction: str = "holm",
                   permutations: int = 10_000, seed: int = 0, command: str | None = None) -> Path:
     """Write the report page and return its path.  ``command`` is the command line shown under
-    provenance (with the segeval version, the input files and the date)."""
+    provenance (with the segeval version, the input files and the date).  An output that cannot be
+    written, or that is one of the inputs, is refused before any work."""
+    from segeval.output import check_output, write_output
     from segeval.pipeline import evaluate
     from segeval.read import read_qrels
     from segeval.viz.compare import difference_bars, distributions, pr_curves
 
+    inputs = [qrels, *runs, *([baseline] if baseline is not None else [])]
+    check_output(output, inputs)
     comparison = compare_runs(qrels, runs, measures, adapter=adapter, baseline=baseline, test=test,
                               correction=correction, permutations=permutations, seed=seed)
     q = read_qrels(qrels)
@@ -179,6 +183,4 @@ def render_report(qrels: str | Path, runs: Sequence[str | Path], output: str | P
             f"<div class=\"scroll\"><table id=\"per-query\"><thead><tr><th>query</th>"
             f"{head}</tr></thead><tbody>{body}</tbody></table></div>"
             f"{_provenance(qrels, ordered, command)}<script>{SCRIPT}</script></body></html>\n")
-    out = Path(output)
-    out.write_text(page, encoding="utf-8")
-    return out
+    return write_output(output, page, inputs=inputs)

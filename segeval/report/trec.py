@@ -37,6 +37,15 @@ def row(name: str, query: str, value: str) -> str:
     return f"{name:<22}\t{query}\t{value}\n"
 
 
+def prefixed(text: str, label: str) -> str:
+    """Every line of ``text`` opened by ``label`` and a tab: several runs' trec_eval rows in one output,
+    each naming its run file (``cut -f2-`` gives trec_eval's rows back)."""
+    from segeval.output import shown
+
+    head = shown(label) + "\t"
+    return "".join(head + line for line in text.splitlines(keepends=True))
+
+
 def render(ev: Evaluation, runid: str, *, per_query: bool = False, summary: bool = True,
            header: Sequence[str] = ("runid", "num_q")) -> str:
     """Per-query rows (``-q``) for every query, then the summary rows (unless ``-n``),
@@ -59,12 +68,13 @@ def render(ev: Evaluation, runid: str, *, per_query: bool = False, summary: bool
     return "".join(out)
 
 
-def render_json(ev: Evaluation, runid: str, *, skipped_lines: int = 0) -> str:
-    """Everything as one JSON document: per-query values, the summary and the notes."""
+def render_json(ev: Evaluation, runid: str, *, skipped_lines: int = 0, file: str = "") -> str:
+    """Everything as one JSON document: the run file, per-query values, the summary and the notes."""
     import json
 
     requests = trec_order(ev.requests)
     doc = {
+        "file": file,
         "runid": runid,
         "num_q": len(ev.queries),
         "per_query": {qid: {r.name: ev.per_query[r.name][i] for r in requests if r.measure.family.per_query}
@@ -77,21 +87,21 @@ def render_json(ev: Evaluation, runid: str, *, skipped_lines: int = 0) -> str:
     return json.dumps(doc, indent=1, default=float) + "\n"
 
 
-def render_csv(ev: Evaluation, runid: str, *, per_query: bool = True, summary: bool = True) -> str:
-    """Long CSV: ``runid,query,measure,value`` (query ``all`` for the summary)."""
+def render_csv(ev: Evaluation, runid: str, *, per_query: bool = True, summary: bool = True, file: str = "") -> str:
+    """Long CSV: ``file,runid,query,measure,value`` (query ``all`` for the summary; ``file`` the run file)."""
     import csv
     import io
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["runid", "query", "measure", "value"])
+    writer.writerow(["file", "runid", "query", "measure", "value"])
     requests = trec_order(ev.requests)
     if per_query:
         for i, qid in enumerate(ev.queries):
-            writer.writerows((runid, qid, r.name, ev.per_query[r.name][i]) for r in requests
+            writer.writerows((file, runid, qid, r.name, ev.per_query[r.name][i]) for r in requests
                              if r.measure.family.per_query)
     if summary:
-        writer.writerow((runid, "all", "num_q", len(ev.queries)))
-        writer.writerows((runid, "all", r.name, ev.summary[r.name]) for r in requests
+        writer.writerow((file, runid, "all", "num_q", len(ev.queries)))
+        writer.writerows((file, runid, "all", r.name, ev.summary[r.name]) for r in requests
                          if r.measure.aggregate != "none")
     return buffer.getvalue()

@@ -8,7 +8,7 @@ import numpy as np
 
 from segeval.adapt.base import Adapted
 from segeval.measures.adr import dynamic_recall, ground_truth
-from segeval.viz import _pyplot, check_output
+from segeval.viz import _pyplot, check_output, save
 
 
 def plot_adr(a: Adapted, query: str, output: str | Path, *, extra: int = 10) -> Path:
@@ -36,6 +36,5 @@ def plot_adr(a: Adapted, query: str, output: str | Path, *, extra: int = 10) -> 
     adr = float(curve[:n].mean()) if n else 0.0
     left.set_title(f"query {query}: ADR = {adr:.4f} (ground truth ends at {n})")
     fig.tight_layout()
-    fig.savefig(out)
-    plt.close(fig)
+    save(fig, out)
     return out

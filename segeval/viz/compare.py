@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from segeval.viz import _pyplot
+from segeval.viz import _pyplot, save
 
 LEVELS = [i / 10 for i in range(11)]
 
@@ -24,8 +24,7 @@ def _save(fig: object, output: str | Path | None) -> str:
         plt.close(fig)
         text = buffer.getvalue()
         return text[text.index("<svg"):]
-    fig.savefig(output)  # type: ignore[attr-defined]
-    plt.close(fig)
+    save(fig, output)
     return str(output)
 
 

@@ -134,14 +134,16 @@ def _svg(data: Prepared, adapted: dict[str, Adapted], query: str) -> str:
 
 
 def render(data: Prepared, adapted: dict[str, Adapted], query: str, output: str | Path) -> Path:
-    """Write the timeline as .html (inline SVG and a table), .svg or .png."""
+    """Write the timeline as .html (inline SVG and a table), .svg or .png (through the one output writer)."""
+    from segeval.output import write_output
+
     out = Path(output)
     suffix = out.suffix.lower()
     if suffix not in (".html", ".svg", ".png"):
         raise ParameterError(f"The 'output' parameter must end in .png, .svg or .html. Got {str(output)!r} instead.")
     svg = _svg(data, adapted, query)
     if suffix == ".svg":
-        out.write_text(svg, encoding="utf-8")
+        write_output(out, svg)
     elif suffix == ".html":
         names = list(adapted)
         head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
@@ -153,7 +155,7 @@ def render(data: Prepared, adapted: dict[str, Adapted], query: str, output: str 
         page = (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>segeval show {title}</title></head>"
                 f"<body><h1>Query {title}</h1>{svg}<table><thead><tr><th>rank</th><th>video</th><th>span (s)</th>"
                 f"{head}</tr></thead><tbody>{body}</tbody></table></body></html>\n")
-        out.write_text(page, encoding="utf-8")
+        write_output(out, page)
     else:
         from segeval.viz import _pyplot
 
@@ -198,8 +200,9 @@ def _png_from_results(plt: Any, data: Prepared, adapted: dict[str, Adapted], que
     ax.set_xlabel("seconds")
     ax.set_title(f"query {query}")
     fig.tight_layout()
-    fig.savefig(out)
-    plt.close(fig)
+    from segeval.viz import save
+
+    save(fig, out)
 
 
 def named(adapters: list[Adapter]) -> dict[str, Adapter]:

@@ -21,7 +21,7 @@ import re
 from pathlib import Path
 
 from segeval.analysis.moments.tvr_input import Tvr, key
-from segeval.errors import InputError, SegevalError
+from segeval.errors import InputError
 from segeval.read import format_time
 
 _TOKEN = re.compile(r"\S+\Z")
@@ -75,14 +75,16 @@ def tvr_lines(data: Tvr, truth: str, predictions: str) -> tuple[list[str], list[
 
 
 def write_lines(data: Tvr, truth: str, predictions: str, prefix: str) -> list[str]:
-    """Write ``PREFIX.qrels`` and ``PREFIX.run``; return what was written and the notes, one line each."""
+    """Write ``PREFIX.qrels`` and ``PREFIX.run`` through the one output writer (both checked first,
+    neither may be an input); return what was written and the notes, one line each."""
+    from segeval.output import check_output, write_output
+
+    paths = {suffix: Path(f"{prefix}.{suffix}") for suffix in ("qrels", "run")}
+    for path in paths.values():
+        check_output(path, [truth, predictions])
     qrels, run, notes = tvr_lines(data, truth, predictions)
     done = []
     for suffix, lines in (("qrels", qrels), ("run", run)):
-        path = Path(f"{prefix}.{suffix}")
-        try:
-            path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-        except OSError as exc:
-            raise SegevalError(f"{path}: cannot write the {suffix} lines ({exc.strerror})") from exc
+        path = write_output(paths[suffix], "".join(line + "\n" for line in lines), inputs=[truth, predictions])
         done.append(f"wrote {path}: {len(lines)} lines")
     return done + [f"note: {n}" for n in notes]

@@ -1,0 +1,217 @@
+"""Stopping on SIGINT and SIGTERM: promptly, with no worker left, no partial output and no traceback.
+
+:func:`install` (called by the command line only, never on import) sends both signals to a
+watcher thread instead of raising ``KeyboardInterrupt`` wherever the main thread happens to be.
+The watcher ends (SIGKILL) every descendant process (worker pools, Dask clusters), removes the output
+files being written (:func:`partial_output` registers them), prints one line on stderr and exits
+with 128 + the signal number (130, 143).  It does not wait for the main thread, so the stop is
+prompt also while the main thread is inside long native code (a NumPy kernel, libsvm), as long as
+that code releases the GIL.  Processes forked from this one ignore SIGINT (a Ctrl-C reaches the
+whole process group; their parent ends them) and take SIGTERM's default action.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from types import FrameType
+
+#: the signals that stop segeval, and their names in the message
+SIGNALS = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
+_lock = threading.Lock()  # held while the set of partial outputs changes; taken for good when stopping
+_partial: set[str] = set()
+_installed = False
+_stopping = threading.Event()
+_on_stop: list[Callable[[], object]] = []
+
+
+def install() -> None:
+    """Route SIGINT and SIGTERM to the watcher thread (idempotent; POSIX only, else a no-op)."""
+    global _installed
+    if _installed or not hasattr(os, "register_at_fork") or threading.current_thread() is not threading.main_thread():
+        return
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    for fd in (read_end, write_end):
+        os.set_inheritable(fd, False)
+    signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    for signum in SIGNALS:
+        signal.signal(signum, _ignore)  # a Python-level handler makes the wakeup fd receive the signal number
+    os.register_at_fork(after_in_child=worker_signals)
+    threading.Thread(target=_watch, args=(read_end,), name="segeval-signals", daemon=True).start()
+    _installed = True
+
+
+def installed() -> bool:
+    """Whether :func:`install` routes the signals of this process."""
+    return _installed
+
+
+def worker_signals() -> None:
+    """In a worker process: ignore SIGINT (the parent ends its workers), default SIGTERM, no wakeup fd."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    try:
+        signal.set_wakeup_fd(-1)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    except (ValueError, OSError):  # not the main thread of the interpreter
+        pass
+
+
+def _ignore(signum: int, frame: FrameType | None) -> None:
+    """The main thread's handler: nothing; the watcher thread stops the process."""
+
+
+def _watch(fd: int) -> None:
+    while True:
+        try:
+            data = os.read(fd, 64)
+        except InterruptedError:
+            continue
+        if not data:
+            return
+        for signum in data:
+            if signum in SIGNALS:
+                stop(signum)
+
+
+@contextmanager
+def partial_output(path: str) -> Iterator[None]:
+    """Mark ``path`` as an output being written: removed if the process is stopped meanwhile."""
+    with _lock:
+        _partial.add(path)
+    try:
+        yield
+    finally:
+        with _lock:
+            _partial.discard(path)
+
+
+@contextmanager
+def on_stop(callback: Callable[[], object]) -> Iterator[None]:
+    """Call ``callback`` (from the watcher thread) before the descendants are ended, if the process
+    is stopped within the block; for what would start new processes (a Dask nanny restarting workers)."""
+    with _lock:
+        _on_stop.append(callback)
+    try:
+        yield
+    finally:
+        with _lock:
+            _on_stop.remove(callback)
+
+
+def hold(point: str) -> None:
+    """Test hook: when ``SEGEVAL_TEST_HOLD`` names ``point``, append this process's id to the file
+    ``SEGEVAL_TEST_HOLD_MARK`` and wait there (60 s), so a test can signal a process at work."""
+    if os.environ.get("SEGEVAL_TEST_HOLD") != point:
+        return
+    mark = os.environ.get("SEGEVAL_TEST_HOLD_MARK")
+    if mark:
+        with open(mark, "a", encoding="ascii") as f:
+            f.write(f"{os.getpid()}\n")
+    time.sleep(60)
+
+
+def stop(signum: int) -> None:
+    """End the descendants, remove partial outputs, say so in one line and exit with 128 + ``signum``."""
+    _stopping.set()
+    try:  # what other threads print while the process ends (a Dask scheduler's log) is not shown
+        stderr = os.dup(2)
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 2)
+    except OSError:
+        stderr = 2
+    _lock.acquire(timeout=1.0)  # never released: no output is started or completed after this
+    for callback in [_no_new_tracker, *_on_stop]:
+        with suppress(BaseException):  # stopping goes on whatever a callback does
+            callback()
+    for path in list(_partial):
+        with suppress(OSError):
+            os.unlink(path)
+    end_descendants()
+    name = SIGNALS.get(signal.Signals(signum), f"signal {signum}")
+    with suppress(OSError):
+        os.write(stderr, f"segeval: interrupted by {name}; stopped\n".encode())
+    os._exit(128 + signum)
+
+
+def _no_new_tracker() -> None:
+    """Keep multiprocessing from starting a new resource tracker when the one it has is ended."""
+    import sys
+
+    tracker = sys.modules.get("multiprocessing.resource_tracker")
+    if tracker is not None:
+        tracker._resource_tracker.ensure_running = lambda: None
+        tracker.ensure_running = lambda: None  # type: ignore[attr-defined]
+
+
+def wait_if_stopping() -> None:
+    """Block for good when the process is being stopped, so that the main thread, seeing its workers
+    end, reports nothing and does not exit before :func:`stop` does."""
+    if _stopping.is_set():
+        threading.Event().wait()
+
+
+def descendants(pid: int | None = None) -> list[int]:
+    """The process ids below ``pid`` (default: this process), children first; from /proc (Linux),
+    else this process's multiprocessing children."""
+    root = os.getpid() if pid is None else pid
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        import multiprocessing
+
+        return [p.pid for p in multiprocessing.active_children() if p.pid is not None] if pid is None else []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()  # after "pid (command) ": state, ppid, ...
+        if len(fields) > 1 and fields[0] != b"Z":
+            children.setdefault(int(fields[1]), []).append(int(entry))
+    out: list[int] = []
+    todo = [root]
+    while todo:
+        found = children.get(todo.pop(0), [])
+        out += found
+        todo += found
+    return out
+
+
+def end_descendants(timeout: float = 1.0) -> None:
+    """SIGKILL every descendant and reap the children, again until none is left (a Dask nanny in this
+    process starts a new worker when one ends) or ``timeout`` seconds have passed."""
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while quiet < 3 and time.monotonic() < deadline:
+        pids = descendants()
+        quiet = 0 if pids else quiet + 1
+        for pid in pids:
+            _kill(pid, signal.SIGKILL)
+        time.sleep(0.02)
+        _reap()
+
+
+def _kill(pid: int, signum: int) -> None:
+    with suppress(OSError):
+        os.kill(pid, signum)
+
+
+def _reap() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return

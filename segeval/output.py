@@ -1,0 +1,204 @@
+"""The one writer of output files, and guarded standard output.
+
+Every command that writes a file (``report``, ``plot``, ``show -o``, ``incompleteness --plot``,
+``complete-qrels -o``) goes through :func:`open_output`: the data goes to a temporary file in
+the target's directory, is flushed and fsync'ed, and then renamed over the target, so the target
+is either complete or untouched, whatever fails or interrupts the writing.  An output path that
+is one of the command's inputs (the same file, also through a link) is refused, and so are a
+missing directory, a directory as the target and a file name too long, each before any work.
+A target that is not a regular file (``/dev/null``, a FIFO) is written directly.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import IO, Any
+
+from segeval.errors import SegevalError, printable
+
+
+class OutputError(SegevalError):
+    """An output that cannot be written: the path and the reason."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path, self.reason = path, reason
+        super().__init__(f"cannot write {shown(path)}: {reason}")
+
+
+class OutputClosed(Exception):
+    """Standard output was closed by its reader (EPIPE, as in ``segeval eval ... | head``)."""
+
+
+def shown(text: str) -> str:
+    """``text`` with control characters escaped (:func:`segeval.errors.printable`); ``''`` when empty."""
+    return printable(text) if text else "''"
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def check_output(path: str | os.PathLike[str], inputs: Sequence[str | os.PathLike[str]] = ()) -> str:
+    """The real path to write for ``path`` (symbolic links followed), or an :class:`OutputError`:
+    empty path, missing directory, a directory, a file name too long, or one of ``inputs``."""
+    name = os.fspath(path)
+    if not name:
+        raise OutputError(name, "the output path is empty; expected a file name")
+    if name.endswith(os.sep) or os.path.isdir(name):
+        raise OutputError(name, "it is a directory; expected a file name")
+    target = os.path.realpath(name)
+    directory = os.path.dirname(target) or "."
+    if not os.path.exists(directory):
+        missing = os.path.dirname(name) or os.path.dirname(os.path.abspath(name))
+        raise OutputError(name, f"the directory {shown(missing)} does not exist")
+    if not os.path.isdir(directory):
+        raise OutputError(name, f"{shown(directory)} is not a directory")
+    try:
+        limit = os.pathconf(directory, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    size = len(os.fsencode(os.path.basename(target)))
+    if size > limit:
+        raise OutputError(name, f"the file name is {size} bytes long; the file system allows at most {limit}")
+    if os.path.exists(target):
+        for source in inputs:
+            try:
+                same = os.path.samefile(target, source)
+            except (OSError, ValueError):
+                continue
+            if same:
+                raise OutputError(name, f"it is the input {shown(os.fspath(source))}; choose another output file")
+    return target
+
+
+@contextmanager
+def open_output(path: str | os.PathLike[str], *, binary: bool = False,
+                inputs: Sequence[str | os.PathLike[str]] = ()) -> Iterator[IO[Any]]:
+    """A file to write ``path`` through (text in UTF-8, or ``binary``): a temporary file in the same
+    directory, renamed over ``path`` when the block ends normally and removed otherwise.  An OSError
+    (disk full, permission) becomes an :class:`OutputError` naming ``path``."""
+    from segeval.interrupt import hold, partial_output
+
+    name = os.fspath(path)
+    target = check_output(name, inputs)
+    mode = "wb" if binary else "w"
+    encoding = None if binary else "utf-8"
+    try:
+        special = os.path.exists(target) and not stat.S_ISREG(os.stat(target).st_mode)
+    except OSError:
+        special = False
+    if special:  # a device or FIFO: no rename, written as it is
+        try:
+            with open(target, mode, encoding=encoding) as f:
+                yield f
+        except OSError as exc:
+            raise OutputError(name, _reason(exc)) from None
+        return
+    directory, base = os.path.split(target)
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{base[:40]}.", suffix=".part", dir=directory)
+    except OSError as exc:
+        raise OutputError(name, _reason(exc)) from None
+    with partial_output(temporary):
+        done = False
+        try:
+            with os.fdopen(fd, mode, encoding=encoding) as f:
+                yield f
+                f.flush()
+                hold("write")
+                os.fsync(f.fileno())
+            os.chmod(temporary, _mode(target))
+            os.replace(temporary, target)
+            done = True
+        except OSError as exc:
+            raise OutputError(name, _reason(exc)) from None
+        finally:
+            if not done:
+                with suppress(OSError):
+                    os.unlink(temporary)
+    _sync_directory(directory)
+
+
+def write_output(path: str | os.PathLike[str], data: str | bytes, *,
+                 inputs: Sequence[str | os.PathLike[str]] = ()) -> Path:
+    """Write ``data`` to ``path`` through :func:`open_output`; return the path."""
+    with open_output(path, binary=isinstance(data, bytes), inputs=inputs) as f:
+        f.write(data)
+    return Path(path)
+
+
+def _mode(target: str) -> int:
+    """The permissions of the file replaced, or of a new file under the current umask."""
+    try:
+        return stat.S_IMODE(os.stat(target).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _sync_directory(directory: str) -> None:
+    try:
+        fd = os.open(directory or ".", os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class GuardedStdout:
+    """Standard output whose write errors are clear: EPIPE raises :class:`OutputClosed` (the reader
+    left: stop quietly); any other OSError (``/dev/full``: no space left) an :class:`OutputError`."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise _failure(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise _failure(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _failure(exc: OSError) -> Exception:
+    silence_stdout()
+    if exc.errno == errno.EPIPE:
+        return OutputClosed()
+    return OutputError("standard output", _reason(exc))
+
+
+def silence_stdout() -> None:
+    """Point the standard output's file descriptor at /dev/null, so that what is still buffered
+    goes nowhere instead of failing again when the interpreter exits."""
+    try:
+        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else -1
+    except (OSError, ValueError, AttributeError):
+        return
+    if fd < 0:
+        return
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+    except OSError:
+        pass
