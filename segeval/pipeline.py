@@ -23,7 +23,7 @@ from segeval.adapt.base import judged_only as only_judged
 from segeval.aggregate import aggregate
 from segeval.errors import ParameterError, check_choice, check_int
 from segeval.measures.compute import Request, compute, requests
-from segeval.measures.registry import TREC_EVAL_9
+from segeval.measures.definitions import TREC_EVAL_9
 from segeval.notes import value_notes
 from segeval.prepare import ORDERS, default_order, prepare
 from segeval.read import predicted_mask, read_qrels, read_run

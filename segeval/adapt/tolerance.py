@@ -63,6 +63,7 @@ class ToleranceAdapter(Adapter):
 
     name = "tolerance"
     suffix = "_tol"
+    credits_once = False
 
     def __init__(self, tolerance: int = 15) -> None:
         self.tolerance = check_int("tolerance", tolerance, minimum=0)
