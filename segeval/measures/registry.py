@@ -153,6 +153,8 @@ class Registry:
                 p = round(float(value) * 100) if "." in value else int(value)
                 if 0 <= p <= 100:
                     return Measure(fam, p)
+            elif fam.param == "hundredths":  # the canonical spelling Rprec_mult_0.20 (0.2 x R)
+                return Measure(fam, round(float(value) * 100))
             elif "." not in value and int(value) >= 1:
                 return Measure(fam, int(value))
         known = ", ".join([*self.plain, *(f.example for f in self.with_param.values() if not f.plain)])
