@@ -192,12 +192,39 @@ class Registry:
             return [Measure(fam, v) for v in sorted(values)]
         return [self.measure(name)]
 
-    def help(self) -> str:
-        """The help text of ``--measure``: the syntax, the sets and where the full list is."""
-        sets = ", ".join(self.sets)
+    def help(self, default: str, repeatable: bool = True) -> str:
+        """The help text of a ``--measure`` option: the accepted spellings, the sets and the default."""
+        if not repeatable:
+            return (f"Measure: a name (map, P_10, ndcg_cut_10) or an ir_measures spelling (P@10, AP, nDCG@10); "
+                    f"'segeval measures' lists all {len(self.families)}. Default: {default}.")
         return (f"Measure (repeatable): a name (map, P_10, ndcg_cut_10), a family alone for its default cut-offs "
                 f"(P), trec_eval's syntax (P.5,10), an ir_measures spelling (P@10, AP, nDCG@10) or a set "
-                f"({sets}). {len(self.families)} measures: 'segeval measures' lists them. Default: official.")
+                f"({', '.join(self.sets)}); 'segeval measures' lists all {len(self.families)}. Default: {default}.")
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One record per measure (for ``segeval measures -o json|csv``)."""
+        return [{"name": f.name, "example": f.example or f.name, "input": f.scope, "aggregator": f.aggregator,
+                 "higher_is_better": f.higher_is_better, "lower": f.lower, "upper": f.upper,
+                 "over_upper": f.over_upper, "parameter": f.param, "defaults": list(f.defaults),
+                 "aliases": [*f.aliases, *(f"{a}@n" for a in f.family_aliases)], "description": f.description}
+                for f in self.families]
+
+    def doc(self) -> str:
+        """``docs/measures.md``: the measures, the named sets and the aliases, generated from the registry."""
+        return "\n".join([
+            "# Measures", "",
+            "<!-- generated from segeval/measures/definitions.py by scripts/update_readme.py: do not edit -->", "",
+            "Canonical names follow trec_eval (`P_10`, `map`); the ir_measures spellings below are accepted on input "
+            "and reported under the canonical name. `segeval measures` prints these tables.", "",
+            "*better*: the direction in which a value is better (blank for statistics and diagnostics). *bounds*: "
+            "the values a measure can take. A bound marked `*` holds when each relevant unit is credited at most "
+            "once (documents, and the overlap-once, binned and tiou adapters); these measures divide a count of "
+            "relevant results by num_rel or by an ideal ranking, so under the overlap and tolerance adapters, "
+            "which can credit one relevant segment to several results, they may exceed 1 (and segeval prints a "
+            "note when they do).", "",
+            "## Measures", "", self.table(), "",
+            "## Named sets", "", self.sets_table(), "",
+            "## Accepted aliases", "", self.aliases_table(), ""])
 
     def table(self) -> str:
         """A Markdown table of the measures."""
@@ -224,6 +251,7 @@ class Registry:
         rows += [f"| `{a}` | `{n}` |" for a, n in self.aliases.items()]
         rows += [f"| `{a}@n` | `{n}_n` |" for a, n in self.family_aliases.items()]
         rows.append("| `P@n(j)` | `P_judged_n` |")
+        rows.append("| `name@n` | `name_n`, for every measure with a parameter (`P@10`, `Judged@10`) |")
         return "\n".join(rows)
 
 
