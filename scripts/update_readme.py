@@ -1,25 +1,39 @@
 #!/usr/bin/env python3
-"""Regenerate the README's measure table from the measure registry (between its markers)."""
+"""Regenerate what is generated from the measure registry: the README's measure table (between its
+markers) and docs/measures.md.  ``--check`` only reports whether they are current (exit 1 if not)."""
 
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
-from segeval.measures import measure_table
+from segeval.measures import REGISTRY, measure_table
 
 START, END = "<!-- measures:start -->", "<!-- measures:end -->"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def generated() -> dict[Path, str]:
+    """Each generated file's path and the text it should hold."""
+    readme = ROOT / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    if START not in text:
+        raise SystemExit(f"README.md has no {START} ... {END} markers")
+    block = f"{START}\n{measure_table()}\n{END}"
+    text = re.sub(re.escape(START) + r".*?" + re.escape(END), lambda _: block, text, flags=re.S)
+    return {readme: text, ROOT / "docs" / "measures.md": REGISTRY.doc()}
 
 
 def main() -> None:
-    path = Path(__file__).resolve().parent.parent / "README.md"
-    text = path.read_text(encoding="utf-8")
-    block = f"{START}\n{measure_table()}\n{END}"
-    if START in text:
-        text = re.sub(re.escape(START) + r".*?" + re.escape(END), lambda _: block, text, flags=re.S)
-    else:
-        raise SystemExit(f"README.md has no {START} ... {END} markers")
-    path.write_text(text, encoding="utf-8")
+    stale = []
+    for path, text in generated().items():
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            stale.append(path.relative_to(ROOT))
+            if "--check" not in sys.argv:
+                path.write_text(text, encoding="utf-8")
+    if "--check" in sys.argv and stale:
+        raise SystemExit(f"not current (run scripts/update_readme.py): {', '.join(map(str, stale))}")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import sys
 from collections.abc import Sequence
 from enum import StrEnum
@@ -11,7 +14,8 @@ import typer
 from typer.exceptions import TyperException
 
 from segeval import __version__
-from segeval.errors import SegevalError, printable, render_note
+from segeval.errors import SegevalError, check_choice, printable, render_note
+from segeval.measures import REGISTRY
 from segeval.settings import DEFAULTS
 
 app = typer.Typer(
@@ -131,8 +135,7 @@ def eval_(
         help="Run files, globs or directories (each file once; outputs in this order).")],
     measure: Annotated[list[str] | None, typer.Option(
         "--measure", "-m", metavar="NAME",
-        help="Measure (repeatable): P_10, P (default cut-offs), P.5,10 (trec_eval syntax), map, ndcg_cut_10, "
-             "P@10, official. Default: official.")] = None,
+        help=REGISTRY.help(default="official"))] = None,
     per_query: Annotated[bool, typer.Option("-q", help="Also print each query's values.")] = False,
     complete: Annotated[bool, typer.Option(
         "-c", help="Average over every qrels query; queries missing from the run score 0.")] = False,
@@ -277,7 +280,7 @@ def compare(
     runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False,
                                               help="Two or more runs (files, globs or directories).")],
     measure: Annotated[list[str] | None, typer.Option("--measure", "-m", metavar="NAME",
-                                                      help="Measures (repeatable; default map).")] = None,
+                                                      help=REGISTRY.help(default="map"))] = None,
     adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME", help="Relevance adapter.")] = None,
     baseline: Annotated[str | None, typer.Option("--baseline", metavar="RUN",
                                                  help="The run the others are compared with (default: the first).")]
@@ -396,7 +399,7 @@ def report(
     runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False, help="Runs to compare.")],
     output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.html", help="Where to write the page.")],
     measure: Annotated[list[str] | None, typer.Option("--measure", "-m", metavar="NAME",
-                                                      help="Measures (repeatable; default map and P_10).")] = None,
+                                                      help=REGISTRY.help(default="map and P_10"))] = None,
     adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME", help="Relevance adapter.")] = None,
     baseline: Annotated[str | None, typer.Option("--baseline", metavar="RUN", help="Baseline run.")] = None,
     test: Annotated[str, typer.Option("--test", metavar="t|wilcoxon|randomization|bootstrap")] = "t",
@@ -490,8 +493,9 @@ def pool_bias_command(
     groups: Annotated[str, typer.Option("--groups", metavar="FILE", help="'run group [type]' lines.")],
     depth: Annotated[int, typer.Option("--depth", "-d", metavar="D", help="Pool depth.")] = 100,
     measure: Annotated[list[str] | None, typer.Option("--measure", "-m", metavar="NAME",
-                                                      help="Measures (default map, P_20, bpref; "
-                                                           "'paper': the paper's eight).")] = None,
+                                                      help=REGISTRY.help(default="map, P_20, bpref; "
+                                                                                  "'paper': the paper's eight"))]
+    = None,
     leave_out_runs: Annotated[str | None, typer.Option(
         "--leave-out-runs", metavar="RUN,RUN|type:T", help="One experiment leaving these runs out (or every run "
                                                             "of a type), instead of one per group.")] = None,
@@ -548,7 +552,7 @@ def incompleteness_command(
     repeats: Annotated[int, typer.Option("--repeats", "-r", metavar="R", help="Random reductions per fraction.")] = 10,
     seed: Annotated[int, typer.Option("--seed", metavar="S", help="Random seed.")] = 0,
     measure: Annotated[list[str] | None, typer.Option("--measure", "-m", metavar="NAME",
-                                                      help="Measures (default map, P_20, bpref).")] = None,
+                                                      help=REGISTRY.help(default="map, P_20, bpref"))] = None,
     adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME",
                                                 help="Relevance adapter for segment runs (default as eval).")] = None,
     plot: Annotated[str | None, typer.Option("--plot", metavar="FILE", help="Also draw Figure 1 (.png/.svg).")]
@@ -815,7 +819,8 @@ def plot_pr(qrels: QrelsArg, runs: Annotated[list[str], typer.Argument(metavar="
 @plot_app.command("diff")
 def plot_diff(qrels: QrelsArg, run_a: RunArg, run_b: RunArg,
               output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg")],
-              measure: Annotated[str, typer.Option("--measure", "-m", metavar="NAME")] = "map",
+              measure: Annotated[str, typer.Option("--measure", "-m", metavar="NAME",
+                                                     help=REGISTRY.help("map", repeatable=False))] = "map",
               adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME")] = None) -> None:
     """Per-query difference of one measure between two runs (B - A), sorted."""
     from segeval.viz import check_output
@@ -837,7 +842,8 @@ def plot_diff(qrels: QrelsArg, run_a: RunArg, run_b: RunArg,
 @plot_app.command("dist")
 def plot_dist(qrels: QrelsArg, runs: Annotated[list[str], typer.Argument(metavar="RUN...", show_default=False)],
               output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg")],
-              measure: Annotated[str, typer.Option("--measure", "-m", metavar="NAME")] = "map",
+              measure: Annotated[str, typer.Option("--measure", "-m", metavar="NAME",
+                                                     help=REGISTRY.help("map", repeatable=False))] = "map",
               adapter: Annotated[str | None, typer.Option("--adapter", "-a", metavar="NAME")] = None) -> None:
     """Distribution of per-query scores, one box per run."""
     from segeval.viz import check_output
@@ -851,11 +857,27 @@ def plot_dist(qrels: QrelsArg, runs: Annotated[list[str], typer.Argument(metavar
 
 
 @app.command("measures")
-def measures() -> None:
-    """List the measures (a Markdown table generated from the measure registry)."""
-    from segeval.measures import measure_table
-
-    typer.echo(measure_table())
+def measures(
+    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
+                                        help="text: Markdown tables of the measures, named sets and aliases; "
+                                             "json or csv: one record per measure.")] = "text",
+) -> None:
+    """List the measures, the named sets and the accepted aliases (generated from the measure registry)."""
+    check_choice("output", output, ("text", "json", "csv"))
+    if output == "text":
+        typer.echo("\n\n".join([REGISTRY.table(), REGISTRY.sets_table(), REGISTRY.aliases_table()]))
+    elif output == "json":
+        typer.echo(json.dumps({"measures": REGISTRY.rows(), "sets": REGISTRY.sets,
+                               "aliases": {**REGISTRY.aliases, **{f"{a}@n": f"{n}_n" for a, n in
+                                                                 REGISTRY.family_aliases.items()}}}, indent=2))
+    else:
+        rows = REGISTRY.rows()
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows({k: " ".join(map(str, v)) if isinstance(v, list) else v for k, v in row.items()}
+                         for row in rows)
+        typer.echo(buffer.getvalue(), nl=False)
 
 
 def main(argv: list[str] | None = None) -> int:

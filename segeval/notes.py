@@ -16,9 +16,6 @@ from segeval.adapt import Adapter, OverlapAdapter, ToleranceAdapter
 if TYPE_CHECKING:
     from segeval.measures.compute import Request
 
-#: score measures whose range is not [0, 1] (no "above 1" note for them)
-UNBOUNDED = frozenset({"utility", "dcg_jk_cut"})
-
 
 def _why_above_one(adapter: Adapter | None) -> str:
     if isinstance(adapter, OverlapAdapter):
@@ -34,7 +31,7 @@ def value_notes(queries: Sequence[str], requests: Sequence[Request],
     """A note for every score measure (nominally in [0, 1]) above 1 for some query, saying why."""
     notes = []
     for x in requests:
-        if x.measure.fmt != "score" or x.measure.family.name in UNBOUNDED:
+        if x.measure.fmt != "score" or x.measure.family.upper is None:  # declared unbounded (utility)
             continue
         above = [qid for qid, v in zip(queries, per_query[x.name], strict=True)
                  if isinstance(v, int | float) and v > 1 + 1e-9]

@@ -19,7 +19,7 @@ from segeval.aggregate import aggregate
 from segeval.errors import ParameterError
 from segeval.io.frames import load_qrels, load_run
 from segeval.measures.compute import Request, compute, requests
-from segeval.measures.registry import TREC_EVAL_9
+from segeval.measures.definitions import TREC_EVAL_9
 from segeval.notes import value_notes
 from segeval.prepare import prepare
 from segeval.read import predicted_mask

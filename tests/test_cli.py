@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -285,11 +286,45 @@ def test_no_note_when_map_at_most_one(tmp_path: Path) -> None:
 
 
 def test_readme_measure_table_is_generated_from_the_registry() -> None:
-    from segeval.measures import measure_table
+    from segeval.measures import REGISTRY, measure_table
 
     code, out, _ = run_cli("measures")
-    assert code == 0 and out.strip() == measure_table()
+    assert code == 0 and out.strip() == "\n\n".join([measure_table(), REGISTRY.sets_table(),
+                                                     REGISTRY.aliases_table()])
     assert measure_table() in (ROOT / "README.md").read_text()
+    assert "| `paper` | recip_rank, P_10, P_20, ndcg_cut_20, map, bpref, P_judged_20, RankEff |" in out
+    assert "| `AP@n` | `map_cut_n` |" in out and "| `R-Prec` | `Rprec` |" in out
+
+
+def test_docs_measures_md_is_current() -> None:
+    # regenerate with scripts/update_readme.py when a declaration changes
+    from segeval.measures import REGISTRY
+
+    assert (ROOT / "docs" / "measures.md").read_text(encoding="utf-8") == REGISTRY.doc()
+
+
+def test_measures_json_and_csv_list_every_declaration() -> None:
+    from segeval.measures import REGISTRY
+
+    code, out, _ = run_cli("measures", "-o", "json")
+    data = json.loads(out)
+    assert code == 0 and [m["name"] for m in data["measures"]] == [f.name for f in REGISTRY.families]
+    assert data["sets"]["official"][-1] == "P" and data["aliases"]["AP"] == "map"
+    assert data["aliases"]["nDCG@n"] == "ndcg_cut_n"
+    code, out, _ = run_cli("measures", "-o", "csv")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 1 + len(REGISTRY.families) and lines[0].startswith("name,example,")
+    code, _, err = run_cli("measures", "-o", "xml")
+    assert code == 2 and "xml" in err
+
+
+def test_measure_help_is_generated_from_the_registry() -> None:
+    from segeval.measures import REGISTRY
+
+    for command in ("eval", "compare", "pool-bias"):
+        code, out, _ = run_cli(command, "--help")
+        assert code == 0 and "'segeval measures' lists all" in " ".join(out.split()), command
+        assert f"lists all {len(REGISTRY.families)}" in " ".join(out.split()), command
 
 
 def test_readme_python_api_example_runs(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -287,7 +287,7 @@ def test_precision_over_judged_documents_equals_trec_eval_minus_J() -> None:
 
 
 def test_the_papers_measure_set() -> None:
-    from segeval.measures.registry import expand
+    from segeval.measures.definitions import expand
 
     assert [m.name for m in expand("paper")] == ["recip_rank", "P_10", "P_20", "ndcg_cut_20", "map", "bpref",
                                                   "P_judged_20", "RankEff"]

@@ -314,7 +314,7 @@ def test_write_lines_refuses_what_lines_cannot_say(tmp_path: Path) -> None:
 
 
 def test_measure_lists_in_the_ir_measures_spelling() -> None:
-    from segeval.measures.registry import expand
+    from segeval.measures.definitions import expand
 
     assert [m.name for m in expand("Success@10,1,5")] == ["success_1", "success_5", "success_10"]
     assert [m.name for m in expand("R@1,100")] == ["recall_1", "recall_100"]  # R@k stays recall

@@ -101,6 +101,8 @@ class Adapter(ABC):
     name: str = ""
     #: suffix of measure names in the MediaEval report (``''``, ``'_bin'``, ``'_tol'``)
     suffix: str = ""
+    #: False when one relevant unit can be credited to several results (measures over num_rel may exceed 1)
+    credits_once: bool = True
 
     @abstractmethod
     def adapt(self, data: Prepared) -> list[Adapted]:

@@ -77,6 +77,7 @@ class OverlapAdapter(Adapter):
 
     name = "overlap"
     suffix = ""
+    credits_once = False
 
     def adapt(self, data: Prepared) -> list[Adapted]:
         labels, pu, pr = overlap_decisions(data)

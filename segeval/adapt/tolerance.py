@@ -64,6 +64,7 @@ class ToleranceAdapter(Adapter):
 
     name = "tolerance"
     suffix = "_tol"
+    credits_once = False
 
     def __init__(self, tolerance: int = TOLERANCE) -> None:
         self.tolerance = check_int("tolerance", tolerance, minimum=0)

@@ -1,5 +1,6 @@
-"""Measures: pure per-query functions, declared once in :mod:`segeval.measures.registry`."""
+"""Measures: pure per-query functions, declared once in :mod:`segeval.measures.definitions`."""
 
-from segeval.measures.registry import FAMILIES, Family, Measure, measure, measure_table
+from segeval.measures.definitions import FAMILIES, REGISTRY, SETS, expand, measure, measure_table
+from segeval.measures.registry import Family, Measure
 
-__all__ = ["FAMILIES", "Family", "Measure", "measure", "measure_table"]
+__all__ = ["FAMILIES", "REGISTRY", "SETS", "Family", "Measure", "expand", "measure", "measure_table"]

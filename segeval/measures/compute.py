@@ -8,7 +8,8 @@ from typing import Any
 
 from segeval.adapt.base import Adapted, Adapter
 from segeval.measures.batch import Batch
-from segeval.measures.registry import SETS, Measure, expand
+from segeval.measures.definitions import SETS, expand
+from segeval.measures.registry import Measure
 from segeval.measures.segments import QuerySegments
 from segeval.prepare import Prepared
 

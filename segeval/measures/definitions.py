@@ -1,0 +1,266 @@
+"""Every measure declared once, with keyword arguments: name, parameter, aggregator, description,
+direction, bounds and the ir_measures spellings accepted for it; and the named sets.
+
+Bounds: ``lower``/``upper`` hold for every adapter that credits each relevant unit at most once
+(:attr:`segeval.adapt.base.Adapter.credits_once`).  Measures marked ``over_upper`` divide a count of
+relevant results by num_rel (or an ideal ranking): under the overlap and tolerance adapters one
+relevant segment can be credited to several results, and their values may then exceed ``upper``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, TypedDict
+
+from segeval.errors import ParameterError
+from segeval.measures import adr as ADR
+from segeval.measures import batch as B
+from segeval.measures import labels as L
+from segeval.measures import segments as S
+from segeval.measures import trec as T
+from segeval.measures.registry import Aggregate, Family, Format, Measure, Registry
+
+CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+RECALL_LEVELS = tuple(range(0, 101, 10))
+
+
+def _iprec(a: Any, p: int) -> float:
+    return T.iprec_at_recall(a, p / 100)
+
+
+def _iprec_9(a: Any, p: int) -> float:
+    return T.iprec_at_recall_9(a, p / 100)
+
+
+def _numbers(text: str) -> tuple[float, ...]:
+    try:
+        return tuple(float(x) for x in text.split(",") if x)
+    except ValueError:
+        raise ParameterError(f"The measure parameters must be numbers separated by commas. Got {text!r} "
+                             f"instead.") from None
+
+
+def _utility(a: Any, params: str | None = None) -> float:
+    if params is None:
+        return T.utility(a)
+    values = _numbers(params)
+    if len(values) != 4:
+        raise ParameterError(f"The 'utility' parameters must be 4 numbers (p1,p2,p3,p4). Got {params!r} instead.")
+    return T.utility(a, (values[0], values[1], values[2], values[3]))
+
+
+def _ndcg(a: Any, params: str | None = None) -> float:
+    if params is None:
+        return T.ndcg(a)
+    try:
+        table = T._gain_table(params)
+    except ValueError:
+        raise ParameterError(f"The 'ndcg' parameters must be level=gain pairs such as 1=3,2=9. Got {params!r} "
+                             f"instead.") from None
+    return T.ndcg_gains(a, table)
+
+
+def _eleven_pt(a: Any, params: str | None = None) -> float:
+    return T.eleven_pt_avg(a) if params is None else T.eleven_pt_avg(a, _numbers(params))
+
+
+def _maisp(q: S.QuerySegments, position: int | None = None) -> float:
+    return S.maisp(q) if position is None else S.maisp_at(q, position)
+
+
+def _rprec_mult(a: Any, p: int) -> float:
+    return T.rprec_mult(a, p / 100)
+
+
+class _Kind(TypedDict):
+    fmt: Format
+    aggregator: Aggregate
+    higher_is_better: bool | None
+    lower: float
+    upper: float
+    over_upper: bool
+
+
+class _Count(TypedDict):
+    lower: float
+
+
+def _score(higher_is_better: bool | None = True, over_upper: bool = False, aggregator: Aggregate = "mean") -> _Kind:
+    """A score in [0, 1]; ``over_upper``: above 1 possible when one relevant unit is credited several times."""
+    return _Kind(fmt="score", aggregator=aggregator, higher_is_better=higher_is_better, lower=0.0, upper=1.0,
+                 over_upper=over_upper)
+
+
+_COUNT = _Count(lower=0.0)
+_SCORE = _score()
+_OVER = _score(over_upper=True)
+_GM = _score(over_upper=True, aggregator="gm")
+_FRACTION = _score(higher_is_better=None)  # a diagnostic fraction: neither direction is better
+_LOWER_BETTER = _score(higher_is_better=False)
+
+FAMILIES: tuple[Family, ...] = (
+    Family(name="videos_ret", scope="segments", func=S.videos_ret, aggregator="mean", fmt="stat",
+           higher_is_better=None, **_COUNT, description="distinct videos among the results"),
+    Family(name="videos_rel", scope="segments", func=S.videos_rel, aggregator="mean", fmt="stat",
+           higher_is_better=None, **_COUNT, description="videos with a relevant segment"),
+    Family(name="avglength_ret", scope="segments", func=S.avglength_ret, aggregator="mean", fmt="stat",
+           higher_is_better=None, **_COUNT, description="mean result length (s)"),
+    Family(name="avglength_rel", scope="segments", func=S.avglength_rel, aggregator="mean", fmt="stat",
+           higher_is_better=None, **_COUNT, description="mean merged relevant segment length (s)"),
+    Family(name="num_rel", scope="labels", func=L.num_rel, batch=B.num_rel, aggregator="sum", fmt="count",
+           higher_is_better=None, **_COUNT, aliases=("NumRel",), description="relevant units (merged segments, bins)"),
+    Family(name="num_ret", scope="labels", func=L.num_ret, batch=B.num_ret, aggregator="sum", fmt="count",
+           higher_is_better=None, **_COUNT, aliases=("NumRet",), description="ranked units (results, bins)"),
+    Family(name="num_rel_ret", scope="labels", func=L.num_rel_ret, batch=B.num_rel_ret, aggregator="sum",
+           fmt="count", higher_is_better=True, **_COUNT, aliases=("NumRelRet",),
+           description="units labelled relevant"),
+    Family(name="map", scope="labels", func=L.average_precision, batch=B.average_precision, **_OVER,
+           aliases=("AP", "MAP"), description="average precision; above 1 possible with the overlap adapter"),
+    Family(name="P", scope="labels", func=L.precision_at, batch=B.precision_at, **_SCORE, param="int", plain=False,
+           example="P_10", defaults=CUTOFFS, description="precision at cut-off n"),
+    Family(name="P_judged", scope="labels", func=L.precision_judged_at, **_SCORE, param="int", plain=False,
+           example="P_judged_20", defaults=(10, 20),
+           description="P@n(j) (Büttcher et al. 2007): relevant among the first n judged units over n, unjudged "
+                       "skipped (as P_n under trec_eval -J); also written P@n(j)"),
+    Family(name="Judged", scope="labels", func=L.judged_at, **_FRACTION, param="int",
+           plain=False, example="Judged_10", defaults=(10, 20, 30),
+           description="judged units in the top n divided by n (as the MediaEval script; ir_measures' Judged@n "
+                       "divides by min(n, retrieved))"),
+    Family(name="relString", scope="labels", func=L.relstring, aggregator="none", fmt="text", higher_is_better=None,
+           description="the labels in rank order and their count"),
+    Family(name="num_rel_secs", scope="segments", func=S.num_rel_secs, aggregator="sum", fmt="count",
+           higher_is_better=None, **_COUNT, description="seconds of relevant content"),
+    Family(name="num_ret_secs", scope="segments", func=S.num_ret_secs, aggregator="sum", fmt="count",
+           higher_is_better=None, **_COUNT, description="seconds watched by the MAiSP user"),
+    Family(name="num_rel_ret_secs", scope="segments", func=S.num_rel_ret_secs, aggregator="sum", fmt="count",
+           higher_is_better=True, **_COUNT, description="relevant seconds watched by the MAiSP user"),
+    Family(name="maisp", scope="segments", func=_maisp, **_SCORE, param="recall", example="maisp_0.10",
+           description="mean average interpolated segment precision; maisp_p: interpolated segment precision "
+                       "at recall-point position p, written p/100"),
+    # trec_eval
+    Family(name="gm_map", scope="labels", func=L.average_precision, batch=B.average_precision,
+           **_GM, per_query=False,
+           description="geometric mean of average precision (floor 1e-5), summary only"),
+    Family(name="Rprec", scope="labels", func=T.r_precision, batch=B.r_precision, **_SCORE, aliases=("R-Prec",),
+           description="precision at rank R (R = num_rel)"),
+    Family(name="bpref", scope="labels", func=T.bpref, batch=B.bpref, **_OVER, aliases=("Bpref",),
+           description="binary preference: relevant results penalised by judged non-relevant ones above them"),
+    Family(name="gm_bpref", scope="labels", func=T.bpref, **_GM, per_query=False,
+           description="geometric mean of bpref (floor 1e-5), summary only"),
+    Family(name="recip_rank", scope="labels", func=T.reciprocal_rank, batch=B.reciprocal_rank, **_SCORE,
+           aliases=("RR",), description="1 / rank of the first relevant result"),
+    Family(name="iprec_at_recall", scope="labels", func=_iprec, batch=B.iprec_at_recall, **_SCORE, param="recall",
+           plain=False, example="iprec_at_recall_0.10", defaults=RECALL_LEVELS, family_aliases=("IPrec",),
+           description="interpolated precision at recall level r, written r with two decimals"),
+    Family(name="recall", scope="labels", func=T.recall_at, **_OVER, param="int", plain=False, example="recall_100",
+           defaults=CUTOFFS, family_aliases=("R",), description="relevant results in the top n over num_rel"),
+    Family(name="ndcg", scope="labels", func=_ndcg, **_OVER, param="raw", example="ndcg_1=3,2=9",
+           aliases=("nDCG",),
+           description="normalised DCG, gain = qrels grade, discount log2(rank+1); ndcg.1=3,2=9: gains per level"),
+    Family(name="ndcg_cut", scope="labels", func=T.ndcg_at, **_OVER, param="int", plain=False,
+           example="ndcg_cut_10", defaults=CUTOFFS, family_aliases=("nDCG",), description="nDCG of the top n"),
+    Family(name="map_cut", scope="labels", func=T.map_at, **_OVER, param="int", plain=False, example="map_cut_10",
+           defaults=CUTOFFS, family_aliases=("AP",), description="average precision counting the top n only"),
+    Family(name="success", scope="labels", func=T.success_at, **_SCORE, param="int", plain=False,
+           example="success_10", defaults=(1, 5, 10), family_aliases=("Success",),
+           description="1 if a relevant result is in the top n"),
+    Family(name="num_nonrel_judged_ret", scope="labels", func=T.num_nonrel_judged_ret, aggregator="sum", fmt="count",
+           higher_is_better=None, **_COUNT, description="retrieved results judged non-relevant"),
+    Family(name="relstring", scope="labels", func=T.trec_relstring, aggregator="none", fmt="text",
+           higher_is_better=None, param="int", example="relstring_20",
+           description="grades of the first 10 (relstring_n: n) results: digits, '>' above 9, '-' not in the "
+                       "qrels, '.' negative grade"),
+    Family(name="infAP", scope="labels", func=T.infap, **_OVER,
+           description="inferred average precision (Yilmaz & Aslam)"),
+    Family(name="Rprec_mult", scope="labels", func=_rprec_mult, **_SCORE, param="hundredths", plain=False,
+           example="Rprec_mult_0.20", defaults=tuple(range(20, 201, 20)),
+           description="precision at rank int(x * R + 0.9), written x with two decimals"),
+    Family(name="utility", scope="labels", func=_utility, aggregator="mean", fmt="score", higher_is_better=True,
+           param="raw", example="utility_2,-1,0,0",
+           description="rel_ret - nonrel_ret; utility.p1,p2,p3,p4: p1 rel_ret + p2 nonrel_ret + p3 rel_missed + "
+                       "p4 nonrel_missed"),
+    Family(name="11pt_avg", scope="labels", func=_eleven_pt, **_SCORE, param="raw", example="11pt_avg_.25,.5,.75",
+           description="mean interpolated precision at recall 0, 0.1, ..., 1 (11pt_avg.l1,l2,...: at those levels)"),
+    Family(name="binG", scope="labels", func=T.bin_g, **_OVER,
+           description="binary gain discounted by log2(2 + non-relevant above)"),
+    Family(name="G", scope="labels", func=T.g_measure, **_OVER,
+           description="graded gain discounted by the ideal cumulated cost"),
+    Family(name="ndcg_rel", scope="labels", func=T.ndcg_rel, **_OVER,
+           description="nDCG averaged over the retrieved relevant ranks"),
+    Family(name="Rndcg", scope="labels", func=T.rndcg, **_OVER,
+           description="nDCG averaged over the ranks where the ideal gain drops"),
+    Family(name="relative_P", scope="labels", func=T.relative_p_at, **_OVER, param="int", plain=False,
+           example="relative_P_10", defaults=CUTOFFS, description="relevant in the top n over min(n, R)"),
+    Family(name="set_P", scope="labels", func=T.set_p, **_SCORE, aliases=("SetP",),
+           description="relevant retrieved over retrieved"),
+    Family(name="set_relative_P", scope="labels", func=T.set_relative_p, **_OVER,
+           description="relevant retrieved over min(retrieved, R)"),
+    Family(name="set_recall", scope="labels", func=T.set_recall, **_OVER, aliases=("SetR",),
+           description="relevant retrieved over R"),
+    Family(name="set_map", scope="labels", func=T.set_map, **_OVER, description="set_P times set_recall"),
+    Family(name="set_F", scope="labels", func=T.set_f, **_OVER, aliases=("SetF",),
+           description="harmonic mean of set_P and set_recall"),
+    Family(name="rbp", scope="labels", func=T.rbp, **_SCORE,
+           description="rank-biased precision, p = 0.9, gains scaled into [0, 1]"),
+    Family(name="rbp_resid", scope="labels", func=T.rbp_resid, **_FRACTION,
+           description="RBP residual from unjudged results, p = 0.9"),
+    Family(name="unj", scope="labels", func=T.unjudged_at, **_FRACTION, param="int",
+           plain=False, example="unj_10", defaults=(5, 10, 20), description="unjudged results in the top n over n"),
+    # beyond trec_eval
+    Family(name="adr", scope="labels", func=ADR.adr, **_SCORE,
+           description="average dynamic recall over the first n ranks (grades order the ground-truth groups)"),
+    Family(name="adr_cut", scope="labels", func=ADR.adr_at, **_SCORE, param="int", plain=False, example="adr_cut_10",
+           defaults=(10,), description="average dynamic recall over the first k ranks"),
+    Family(name="adr_tb", scope="labels", func=ADR.adr_tiebreak, **_LOWER_BETTER,
+           param="raw", example="adr_tb_standin",
+           description="ADR tie-breaker (inverted ground truth over the problematic items): lower breaks ties in "
+                       "favour; adr_tb.standin: the stand-in filler instead of the paper's"),
+    Family(name="RankEff", scope="labels", func=T.rankeff, **_OVER,
+           description="RankEff: bpref against all judged non-relevant units (Ahlgren & Grönqvist)"),
+    Family(name="F", scope="labels", func=T.f_at, **_OVER, param="int", plain=False, example="F_10",
+           defaults=(5, 10, 20), description="F measure at cut-off n: harmonic mean of P@n and recall@n"),
+    Family(name="E", scope="labels", func=T.e_at, **_LOWER_BETTER, param="int", plain=False,
+           example="E_10", defaults=(5, 10, 20), description="E measure at cut-off n with b = 1 (1 - F@n)"),
+    Family(name="dcg_jk_cut", scope="labels", func=T.dcg_jk_at, aggregator="mean", fmt="score",
+           higher_is_better=True, lower=0.0, param="int", plain=False, example="dcg_jk_cut_10",
+           defaults=(5, 10, 15, 20),
+           description="Järvelin-Kekäläinen DCG at n: gain / log2(rank) from rank 2 on, rank 1 undiscounted"),
+    Family(name="ndcg_jk_cut", scope="labels", func=T.ndcg_jk_at, **_OVER, param="int", plain=False,
+           example="ndcg_jk_cut_10", defaults=(5, 10, 15, 20),
+           description="Järvelin-Kekäläinen DCG at n over the ideal DCG at n"),
+)
+
+#: trec_eval 9.0.8's versions of families whose definition changed in 10 (not separate names)
+TREC_EVAL_9 = {
+    "iprec_at_recall": replace(next(f for f in FAMILIES if f.name == "iprec_at_recall"), func=_iprec_9,
+                               batch=B.iprec_at_recall_9, description="interpolated precision at recall level r "
+                                                                      "(trec_eval 9: cut-off rounded up)"),
+}
+
+#: trec_eval's measure sets (runid and num_q are printed by the report, not computed)
+SETS = {
+    "official": ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+                 "iprec_at_recall", "P"),
+    "set": ("num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_relative_P", "set_recall", "set_map",
+            "set_F"),
+    "all_trec": ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank",
+                 "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility",
+                 "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success",
+                 "set_P", "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp",
+                 "rbp_resid", "unj"),
+    #: the measures of Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007), Tables 2, 3, 7 and 8, in their order
+    "paper": ("recip_rank", "P_10", "P_20", "ndcg_cut_20", "map", "bpref", "P_judged_20", "RankEff"),
+}
+SET_DESCRIPTIONS = {
+    "official": "trec_eval's default set (what trec_eval prints without -m); segeval eval's default",
+    "set": "trec_eval -m set: measures of the retrieved set, ignoring ranks",
+    "all_trec": "trec_eval -m all_trec: every trec_eval measure",
+    "paper": "Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007), Tables 2, 3, 7 and 8",
+}
+
+REGISTRY = Registry(FAMILIES, SETS, SET_DESCRIPTIONS)
+measure = REGISTRY.measure
+expand = REGISTRY.expand
+measure_table = REGISTRY.table
+
+__all__ = ["FAMILIES", "REGISTRY", "SETS", "TREC_EVAL_9", "Measure", "expand", "measure", "measure_table"]
