@@ -1,0 +1,1 @@
+"""Readers of input files."""
