@@ -159,10 +159,6 @@ def ranking(scores: dict[str, float]) -> list[str]:
     return sorted(scores, key=lambda d: (scores[d], d), reverse=True)
 
 
-def _fmt(template: str, topic: str, value: float | int) -> str:
-    return template.replace("{topic}", topic) % value
-
-
 def sample_eval(qrels: StrataQrels, run: SampledRun, *, per_topic: bool = False,
                 max_result_size: int = MAX_RESULT_SIZE) -> str:
     """``sample_eval.pl``'s report of ``run`` (``per_topic``: its ``-q``), byte for byte."""
@@ -182,13 +178,12 @@ def sample_eval(qrels: StrataQrels, run: SampledRun, *, per_topic: bool = False,
         by_topic[topic] = v
         num_ret += min(len(ranked), max_result_size)
         if per_topic:
-            out.append(_fmt("infAP\t\t{topic}\t\t%6.4f\n", topic, v.infap))
-            out.append(_fmt("infNDCG\t\t{topic}\t\t%6.4f\n", topic, v.infndcg))
-            for c, p in zip(ranks, v.precision, strict=True):
-                out.append(_fmt(f"iP{c}\t\t{{topic}}\t\t%6.4f\n", topic, p))
-            out.append(_fmt("inum_rel_ret\t{topic}\t%14.4f\n", topic, v.num_rel_ret))
-            out.append(_fmt("inum_rel\t{topic}\t%14.4f\n", topic, v.num_rel))
-            out.append(_fmt("num_ret\t\t{topic}\t%9d\n", topic, run.lines[topic]))
+            out.append(f"infAP\t\t{topic}\t\t{v.infap:6.4f}\n")
+            out.append(f"infNDCG\t\t{topic}\t\t{v.infndcg:6.4f}\n")
+            out += [f"iP{c}\t\t{topic}\t\t{p:6.4f}\n" for c, p in zip(ranks, v.precision, strict=True)]
+            out.append(f"inum_rel_ret\t{topic}\t{v.num_rel_ret:14.4f}\n")
+            out.append(f"inum_rel\t{topic}\t{v.num_rel:14.4f}\n")
+            out.append(f"num_ret\t\t{topic}\t{run.lines[topic]:9d}\n")
         sum_ap += v.infap
         sum_ndcg += v.infndcg
         sum_rel_ret += v.num_rel_ret
@@ -202,13 +197,11 @@ def sample_eval(qrels: StrataQrels, run: SampledRun, *, per_topic: bool = False,
         for i, p in enumerate(interpolated(by_topic[topic])):
             iprec[i] += p
     n = len(evaluated)
-    out.append("infAP\t\tall\t\t%6.4f\n" % (sum_ap / n))
-    out.append("infNDCG\t\tall\t\t%6.4f\n" % (sum_ndcg / n))
-    for i, p in enumerate(iprec):
-        out.append("iprec@rec%4.2f\tall\t\t%6.4f\n" % (i / 10, p / n))
-    for c, p in zip(ranks, mean_prec, strict=True):
-        out.append(f"iP{c}\t\tall\t\t%6.4f\n" % (p / n))
-    out.append("inum_rel_ret\tall\t%14.4f\n" % sum_rel_ret)
-    out.append("inum_rel\tall\t%14.4f\n" % sum_num_rel)
-    out.append("num_ret\t\tall\t%9d\n" % num_ret)
+    out.append(f"infAP\t\tall\t\t{sum_ap / n:6.4f}\n")
+    out.append(f"infNDCG\t\tall\t\t{sum_ndcg / n:6.4f}\n")
+    out += [f"iprec@rec{i / 10:4.2f}\tall\t\t{p / n:6.4f}\n" for i, p in enumerate(iprec)]
+    out += [f"iP{c}\t\tall\t\t{p / n:6.4f}\n" for c, p in zip(ranks, mean_prec, strict=True)]
+    out.append(f"inum_rel_ret\tall\t{sum_rel_ret:14.4f}\n")
+    out.append(f"inum_rel\tall\t{sum_num_rel:14.4f}\n")
+    out.append(f"num_ret\t\tall\t{num_ret:9d}\n")
     return "".join(out)
