@@ -97,6 +97,9 @@ def test_optimal_dcg_rounds_counts_and_sorts_grades_as_strings() -> None:
     assert optimal_dcg(qrels.topics["1"]) == expected
     # with a cut-off of 1, each later grade still adds its first term (the reference's loop breaks per grade)
     assert optimal_dcg(qrels.topics["1"], 1) == expected
+    # 1 relevant of 2 sampled in a stratum of 5: 2.5 estimated, rounded half up (int(2.5 + 0.5)) to 3 ideal ranks
+    qrels = parse_strata_qrels(b"1 0 a 1 1\n1 0 b 1 -1\n1 0 c 1 -1\n1 0 d 1 0\n1 0 e 1 -1\n", "q")
+    assert optimal_dcg(qrels.topics["1"]) == pytest.approx(1 + 1 / math.log2(3) + 1 / math.log2(4), rel=1e-15)
 
 
 CASES = ["ties", "strata", "graded", "long", "short", "random"]
