@@ -12,12 +12,15 @@ what was expected.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
+
 from segeval.errors import InputError
-from segeval.read import read_bytes
+from segeval.read import SOURCE_HUMAN, SOURCE_PREDICTED, read_bytes
 
 _STRATUM = re.compile(r"[+-]?[0-9]+\Z")
 _REL = re.compile(r"(?:-1|0|[1-9][0-9]*)\Z")
@@ -27,6 +30,8 @@ _GAIN = re.compile(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)\Z")
 _PERL_PREFIX = re.compile(rb"\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 QRELS_EXAMPLE = "501 0 shot12_5 2 1"
+#: the format name of stratified qrels read as a qrels frame (``df.attrs["format"]``)
+STRATA_FORMAT = "stratified TREC qrels"
 RUN_EXAMPLE = "501 Q0 shot12_5 1 0.93 myrun"
 
 
@@ -103,10 +108,25 @@ def _bad(path: str, number: int, text: str, problem: str, kind: str) -> InputErr
 
 
 def is_strata_qrels(data: bytes) -> bool:
-    """Whether the first data line is a stratified qrels line: 5 fields, integer stratum and grade."""
+    """Whether the first data line has the 5 fields of stratified qrels: 5 fields not ending in ``human`` or
+    ``predicted:...`` (completed qrels, the other 5-field qrels)."""
     for _, tokens, _ in _lines(data):
-        return len(tokens) == 5 and bool(_STRATUM.match(tokens[3])) and bool(_STRATUM.match(tokens[4]))
+        return len(tokens) == 5 and tokens[4] != SOURCE_HUMAN and not tokens[4].startswith(SOURCE_PREDICTED)
     return False
+
+
+def _strata_line(number: int, tokens: list[str], text: str, path: str) -> tuple[str, str, str, str]:
+    """(topic, docno, stratum, rel) of a stratified qrels line; InputError when it does not fit."""
+    if len(tokens) != 5:
+        raise _bad(path, number, text, f"has {len(tokens)} fields; expected 5: topic, 0, docno, stratum, rel "
+                                       f"(such as '{QRELS_EXAMPLE}')", "field count")
+    topic, _, docno, stratum, rel = tokens
+    if not _STRATUM.match(stratum):
+        raise _bad(path, number, text, f"has stratum {stratum!r}; expected an integer (field 4)", "stratum")
+    if not _REL.match(rel):
+        raise _bad(path, number, text, f"has rel {rel!r}; expected -1 (pooled, not sampled), 0 (sampled, not "
+                                       f"relevant) or a positive integer grade (field 5)", "rel")
+    return topic, docno, stratum, rel
 
 
 def parse_strata_qrels(data: bytes, path: str, gains: Mapping[str, str] | None = None) -> StrataQrels:
@@ -114,15 +134,7 @@ def parse_strata_qrels(data: bytes, path: str, gains: Mapping[str, str] | None =
     gains = gains or {}
     topics: dict[str, StrataTopic] = {}
     for number, tokens, text in _lines(data):
-        if len(tokens) != 5:
-            raise _bad(path, number, text, f"has {len(tokens)} fields; expected 5: topic, 0, docno, stratum, rel "
-                                           f"(such as '{QRELS_EXAMPLE}')", "field count")
-        topic, _, docno, stratum, rel = tokens
-        if not _STRATUM.match(stratum):
-            raise _bad(path, number, text, f"has stratum {stratum!r}; expected an integer (field 4)", "stratum")
-        if not _REL.match(rel):
-            raise _bad(path, number, text, f"has rel {rel!r}; expected -1 (pooled, not sampled), 0 (sampled, not "
-                                           f"relevant) or a positive integer grade (field 5)", "rel")
+        topic, docno, stratum, rel = _strata_line(number, tokens, text, path)
         grade = gains.get(rel, rel)
         t = topics.setdefault(topic, StrataTopic())
         t.docs[docno] = (grade, stratum)
@@ -137,6 +149,31 @@ def parse_strata_qrels(data: bytes, path: str, gains: Mapping[str, str] | None =
     if not topics:
         raise InputError(path, f"has no data lines; expected stratified qrels lines such as '{QRELS_EXAMPLE}'")
     return StrataQrels(topics, path)
+
+
+def strata_qrels_frame(data: bytes, path: str, on_error: Callable[[InputError], None] | None = None) -> pd.DataFrame:
+    """Stratified qrels as :func:`segeval.read.read_qrels` gives qrels (query, item, start, end (NaN), rel,
+    line) plus ``stratum`` (its text); ``on_error`` takes bad lines instead of raising (``--lenient``)."""
+    rows: list[tuple[str, str, str, str, int]] = []
+    for number, tokens, text in _lines(data):
+        try:
+            topic, docno, stratum, rel = _strata_line(number, tokens, text, path)
+        except InputError as exc:
+            if on_error is None:
+                raise
+            on_error(exc)
+            continue
+        rows.append((topic, docno, stratum, rel, number))
+    n = len(rows)
+    df = pd.DataFrame({"query": np.array([r[0] for r in rows], dtype=object),
+                       "item": np.array([r[1] for r in rows], dtype=object),
+                       "start": np.full(n, np.nan), "end": np.full(n, np.nan),
+                       "rel": np.array([int(r[3]) for r in rows], dtype=np.int64),
+                       "line": np.array([r[4] for r in rows], dtype=np.int64),
+                       "stratum": np.array([r[2] for r in rows], dtype=object)})
+    df.attrs["path"] = path
+    df.attrs["format"] = STRATA_FORMAT
+    return df
 
 
 def read_strata_qrels(path: str | Path, gains: Mapping[str, str] | None = None) -> StrataQrels:

@@ -16,6 +16,7 @@ from segeval.errors import ParameterError
 from segeval.measures import adr as ADR
 from segeval.measures import batch as B
 from segeval.measures import labels as L
+from segeval.measures import sampled as SAMPLED
 from segeval.measures import segments as S
 from segeval.measures import trec as T
 
@@ -233,6 +234,11 @@ FAMILIES: tuple[Family, ...] = (
     Family("maisp", "segments", S.maisp_at, "mean", "score",
            "interpolated segment precision at recall-point position p, written p/100", "recall",
            "maisp_0.10"),
+    # sampled judgements (stratified qrels; docs/sampled.md)
+    Family("xinfAP", "labels", SAMPLED.xinf_ap, "mean", "score",
+           "extended inferred AP on stratified qrels (Yilmaz, Kanoulas & Aslam 2008), as NIST's sample_eval.pl"),
+    Family("xinfNDCG", "labels", SAMPLED.xinf_ndcg, "mean", "score",
+           "inferred nDCG on stratified qrels, as sample_eval.pl's infNDCG"),
 )
 #: trec_eval 9.0.8's versions of families whose definition changed in 10
 TREC_EVAL_9 = {

@@ -12,8 +12,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from segeval.adapt.base import Adapted
 from segeval.errors import SegevalError
-from segeval.io.strata import SampledRun, StrataQrels, StrataTopic, perl_number
+from segeval.io.strata import SampledRun, StrataQrels, StrataTopic, Stratum, perl_number
 
 #: the reference's maximum result size (TREC: 1000; TRECVID used 2000 in some years)
 MAX_RESULT_SIZE = 1000
@@ -205,3 +206,43 @@ def sample_eval(qrels: StrataQrels, run: SampledRun, *, per_topic: bool = False,
     out.append(f"inum_rel\tall\t{sum_num_rel:14.4f}\n")
     out.append(f"num_ret\t\tall\t{num_ret:9d}\n")
     return "".join(out)
+
+
+# ----------------------------------------------------------------------- registry measures (segeval eval)
+
+def _topic_of(a: Adapted) -> tuple[StrataTopic, list[str]]:
+    """One query's adapted ranking as the reference's topic: strata counted from every qrels line of the
+    query, each ranked unit keyed by its position (units without a qrels line are not pooled)."""
+    if a.truth_strata is None or a.match_strata is None or a.truth is None:
+        raise SegevalError("xinfAP and xinfNDCG need stratified qrels: lines 'topic 0 docno stratum rel' (5 "
+                           "fields, rel -1 for pooled but not sampled), read with the exact adapter.")
+    topic = StrataTopic()
+    for grade, stratum in zip(a.truth.tolist(), a.truth_strata.tolist(), strict=True):
+        s = topic.strata.setdefault(stratum, Stratum())
+        s.docs += 1
+        if grade >= 0:
+            s.sampled += 1
+        if grade > 0:
+            key = str(int(grade))
+            s.grades[key] = s.grades.get(key, 0) + 1
+            s.relevant += 1
+    offsets = a.match_offsets.tolist()
+    match_grades = a.match_grades.tolist() if a.match_grades is not None else []
+    strata = a.match_strata.tolist()
+    ranked = [str(i) for i in range(len(a.labels))]
+    for i in range(min(len(ranked), MAX_RESULT_SIZE)):
+        if offsets[i + 1] > offsets[i]:  # the first qrels line that judged it (the exact adapter's)
+            topic.docs[ranked[i]] = (str(int(match_grades[offsets[i]])), strata[offsets[i]])
+    return topic, ranked
+
+
+def xinf_ap(a: Adapted) -> float:
+    """xinfAP of one query's ranking on stratified qrels, as ``sample_eval.pl`` (first 1000 results)."""
+    topic, ranked = _topic_of(a)
+    return topic_values(topic, ranked).infap
+
+
+def xinf_ndcg(a: Adapted) -> float:
+    """infNDCG of one query's ranking on stratified qrels, as ``sample_eval.pl`` (first 1000 results)."""
+    topic, ranked = _topic_of(a)
+    return topic_values(topic, ranked).infndcg
