@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from segeval.errors import InputError
-from segeval.read import SOURCE_HUMAN, SOURCE_PREDICTED, read_bytes
+from segeval.read import read_bytes
 
 _STRATUM = re.compile(r"[+-]?[0-9]+\Z")
 _REL = re.compile(r"(?:-1|0|[1-9][0-9]*)\Z")
@@ -108,10 +108,10 @@ def _bad(path: str, number: int, text: str, problem: str, kind: str) -> InputErr
 
 
 def is_strata_qrels(data: bytes) -> bool:
-    """Whether the first data line has the 5 fields of stratified qrels: 5 fields not ending in ``human`` or
-    ``predicted:...`` (completed qrels, the other 5-field qrels)."""
+    """Whether the first data line looks like stratified qrels: 5 fields, the last an integer (completed
+    qrels, the other 5-field qrels, end in ``human`` or ``predicted:...``)."""
     for _, tokens, _ in _lines(data):
-        return len(tokens) == 5 and tokens[4] != SOURCE_HUMAN and not tokens[4].startswith(SOURCE_PREDICTED)
+        return len(tokens) == 5 and bool(_STRATUM.match(tokens[4]))
     return False
 
 
