@@ -306,3 +306,18 @@ def test_eval_trec_measures_on_stratified_qrels_treat_unsampled_as_unjudged(tmp_
     code, out, _ = run_cli("eval", "-m", "num_rel", "-m", "bpref", "-m", "P_1", str(qrels), str(run))
     assert code == 0
     assert out.split() == ["num_rel", "all", "1", "bpref", "all", "1.0000", "P_1", "all", "0.0000"]
+
+
+@pytest.mark.parametrize(("content", "problem"), [
+    (b"1 0 a 1 1\n1 0 \xff 1 1\n", "line 2: is not valid UTF-8 text (byte 5 of the line); expected UTF-8"),
+    (b"1 0 a\x00 1 1\n", "line 1: contains a NUL byte; expected a text line"),
+])
+@pytest.mark.parametrize("command", ["sample-eval", "eval"])
+def test_undecodable_lines_exit_2(tmp_path: Path, content: bytes, problem: str, command: str) -> None:
+    qrels, run = tmp_path / "q", tmp_path / "r"
+    qrels.write_bytes(content)
+    run.write_bytes(b"1 Q0 a 1 0.5 r\n")
+    args = ["-m", "xinfAP"] if command == "eval" else []
+    code, out, err = run_cli(command, *args, str(qrels), str(run))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"segeval: error: {qrels}, {problem}\n")

@@ -23,6 +23,7 @@ from segeval.errors import InputError
 from segeval.read import read_bytes
 
 _STRATUM = re.compile(r"[+-]?[0-9]+\Z")
+_STRATUM_BYTES = re.compile(rb"[+-]?[0-9]+\Z")
 _REL = re.compile(r"(?:-1|0|[1-9][0-9]*)\Z")
 #: a number as Perl reads one (no hexadecimal, no underscores, no inf/nan)
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
@@ -37,7 +38,7 @@ RUN_EXAMPLE = "501 Q0 shot12_5 1 0.93 myrun"
 
 def perl_number(text: str) -> float:
     """``text`` as Perl's numeric context reads it: its leading number, 0 when it has none."""
-    m = _PERL_PREFIX.match(text.encode("utf-8", "surrogateescape"))
+    m = _PERL_PREFIX.match(text.encode("utf-8"))
     return float(m.group().strip()) if m else 0.0
 
 
@@ -93,25 +94,35 @@ def parse_gains(specs: list[str] | None) -> dict[str, str]:
     return table
 
 
-def _lines(data: bytes) -> Iterator[tuple[int, list[str], str]]:
-    """(line number, tokens, line text) of every non-blank line."""
+def _lines(data: bytes, path: str) -> Iterator[tuple[int, list[str], str]]:
+    """(line number, tokens, line text) of every non-blank line; InputError for a line that is not UTF-8
+    text or holds a NUL byte."""
     for number, raw in enumerate(data.split(b"\n"), start=1):
         tokens = raw.split()
-        if tokens:
-            text = raw.rstrip(b"\r").decode("utf-8", "surrogateescape")
-            yield number, [t.decode("utf-8", "surrogateescape") for t in tokens], text
+        if not tokens:
+            continue
+        try:
+            text = raw.rstrip(b"\r").decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(path, f"is not valid UTF-8 text (byte {exc.start + 1} of the line); expected UTF-8",
+                             line=number, text=raw.decode("utf-8", "replace"), kind="encoding") from None
+        if "\x00" in text:
+            raise InputError(path, "contains a NUL byte; expected a text line", line=number,
+                             text=text.replace("\x00", "\\0"), kind="NUL byte")
+        yield number, [t.decode("utf-8") for t in tokens], text
 
 
 def _bad(path: str, number: int, text: str, problem: str, kind: str) -> InputError:
-    return InputError(path, problem, line=number, text=text.encode("utf-8", "surrogateescape").decode(
-        "utf-8", "replace"), kind=kind)
+    return InputError(path, problem, line=number, text=text, kind=kind)
 
 
 def is_strata_qrels(data: bytes) -> bool:
     """Whether the first data line looks like stratified qrels: 5 fields, the last an integer (completed
     qrels, the other 5-field qrels, end in ``human`` or ``predicted:...``)."""
-    for _, tokens, _ in _lines(data):
-        return len(tokens) == 5 and bool(_STRATUM.match(tokens[4]))
+    for raw in data.split(b"\n"):
+        tokens = raw.split()
+        if tokens:
+            return len(tokens) == 5 and _STRATUM_BYTES.match(tokens[4]) is not None
     return False
 
 
@@ -133,7 +144,7 @@ def parse_strata_qrels(data: bytes, path: str, gains: Mapping[str, str] | None =
     """Stratified qrels from ``data`` (the content of ``path``); ``gains`` maps grades (``-G``)."""
     gains = gains or {}
     topics: dict[str, StrataTopic] = {}
-    for number, tokens, text in _lines(data):
+    for number, tokens, text in _lines(data, path):
         topic, docno, stratum, rel = _strata_line(number, tokens, text, path)
         grade = gains.get(rel, rel)
         t = topics.setdefault(topic, StrataTopic())
@@ -155,7 +166,7 @@ def strata_qrels_frame(data: bytes, path: str, on_error: Callable[[InputError], 
     """Stratified qrels as :func:`segeval.read.read_qrels` gives qrels (query, item, start, end (NaN), rel,
     line) plus ``stratum`` (its text); ``on_error`` takes bad lines instead of raising (``--lenient``)."""
     rows: list[tuple[str, str, str, str, int]] = []
-    for number, tokens, text in _lines(data):
+    for number, tokens, text in _lines(data, path):
         try:
             topic, docno, stratum, rel = _strata_line(number, tokens, text, path)
         except InputError as exc:
@@ -185,7 +196,7 @@ def parse_sampled_run(data: bytes, path: str) -> SampledRun:
     """A TREC run (6 fields a line) from ``data`` as the reference reads it."""
     scores: dict[str, dict[str, float]] = {}
     lines: dict[str, int] = {}
-    for number, tokens, text in _lines(data):
+    for number, tokens, text in _lines(data, path):
         if len(tokens) != 6:
             raise _bad(path, number, text, f"has {len(tokens)} fields; expected 6: topic, Q0, docno, rank, score, "
                                            f"tag (such as '{RUN_EXAMPLE}')", "field count")
