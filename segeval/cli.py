@@ -856,6 +856,37 @@ def plot_dist(qrels: QrelsArg, runs: Annotated[list[str], typer.Argument(metavar
     print(distributions({n: ev.per_query[name] for n, ev in evs.items()}, name, output, notes))
 
 
+@app.command("sample-eval")
+def sample_eval_command(
+    qrels: Annotated[str, typer.Argument(
+        metavar="QRELS", show_default=False,
+        help="Stratified qrels: 'topic 0 docno stratum rel' (rel -1: pooled, not sampled; .gz ok).")],
+    run: Annotated[str, typer.Argument(
+        metavar="RUN", show_default=False, help="TREC run: 'topic Q0 docno rank score tag' (.gz ok).")],
+    per_topic: Annotated[bool, typer.Option("-q", help="Also print each topic's values.")] = False,
+    gain: Annotated[list[str] | None, typer.Option(
+        "--gain", "-G", metavar="LEVEL=GAIN",
+        help="Map a qrels grade to a gain (repeatable, or comma-separated: -G 1=3,2=9), as sample_eval.pl's -G "
+             "(which reads one-character levels and gains of up to 3 characters).")] = None,
+    max_result_size: Annotated[int, typer.Option(
+        "--max-result-size", metavar="N",
+        help="Results used per topic, and the last precision cut-off (sample_eval.pl: 1000).")] = 1000,
+) -> None:
+    """NIST's sample_eval.pl on sampled (stratified) judgements: xinfAP, infNDCG, inferred precision, byte for byte.
+
+    Topics in both files are evaluated (the run's topic ids without leading zeros); each run topic's
+    results are sorted by score, ties by docno descending, and cut at --max-result-size.
+    """
+    from segeval.errors import check_int
+    from segeval.io.strata import parse_gains, read_sampled_run, read_strata_qrels
+    from segeval.measures.sampled import sample_eval
+
+    check_int("max_result_size", max_result_size, minimum=1)
+    table = parse_gains(gain)
+    sys.stdout.write(sample_eval(read_strata_qrels(qrels, table), read_sampled_run(run), per_topic=per_topic,
+                                 max_result_size=max_result_size))
+
+
 @app.command("measures")
 def measures(
     output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",

@@ -39,7 +39,7 @@ from segeval.validate import check_kinds, check_unique_documents
 
 #: columns carried into the evaluation; videos and queries become integer codes
 RUN_COLUMNS = ("start", "end", "rank", "score", "line")
-QRELS_COLUMNS = ("start", "end", "rel", "line")
+QRELS_COLUMNS = ("start", "end", "rel", "line", "stratum")  # stratum: stratified qrels only
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -296,7 +296,7 @@ def prepare(
     r = pd.DataFrame({**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS},
                       "icode": run_icode[rows], "qcode": run_qcode[rows]}, copy=False)
     keep_q = np.flatnonzero(qrels_qcode >= 0)
-    q = pd.DataFrame({**{c: qrels[c].to_numpy()[keep_q] for c in QRELS_COLUMNS},
+    q = pd.DataFrame({**{c: qrels[c].to_numpy()[keep_q] for c in QRELS_COLUMNS if c in qrels or c != "stratum"},
                       "icode": qrels_icode[keep_q], "qcode": qrels_qcode[keep_q]}, copy=False)
 
     span = len(item_names) + 1

@@ -1222,6 +1222,10 @@ def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: st
     """
     name = str(path)
     data = read_bytes(path)
+    if fmt == "auto":  # stratified qrels (sampled judgements): 5 fields, integer stratum and grade
+        from segeval.io.strata import is_strata_qrels, strata_qrels_frame
+        if is_strata_qrels(data):
+            return strata_qrels_frame(data, name, on_error)
     if fmt == "groups" or (fmt == "auto" and _looks_like_groups(data, name)):
         df = _frame(parse_groups(data, name), QRELS_COLUMNS, name)
         df.attrs["format"] = "groups"

@@ -149,9 +149,27 @@ def evaluate_three(tmp: Path, qrels: Path, run: list[str], reqs: list[Request], 
     return whole, shuffled, part
 
 
-def label_requests(adapter: str) -> list[Request]:
+def label_requests(adapter: str, stratified: bool = False) -> list[Request]:
+    """The label measures (those needing stratified qrels only with ``stratified``)."""
     a = make_adapter(adapter)
-    return [Request(m.name + a.suffix, m, a) for f in REGISTRY.families if f.scope == "labels" for m in concrete(f)]
+    return [Request(m.name + a.suffix, m, a) for f in REGISTRY.families
+            if f.scope == "labels" and f.stratified == stratified for m in concrete(f)]
+
+
+def strata_inputs(tmp: Path, seed: int) -> tuple[Path, list[str]]:
+    """Stratified qrels (``topic 0 docno stratum rel``; rel -1: pooled, not sampled) and run lines."""
+    rng = random.Random(seed)
+    qrels, run = [], []
+    for q in range(1, 7):
+        docs = [f"D{d}" for d in rng.sample(range(40), 16)]
+        for d in docs[:12]:
+            rel = rng.choice((-1, 0, 1, 2)) if q != 3 else rng.choice((-1, 0))
+            qrels.append(f"{q} 0 {d} {rng.randint(1, 3)} {rel}\n")
+        for rank, d in enumerate(rng.sample(docs, rng.randint(1, 16)), start=1):
+            run.append(f"{q} Q0 {d} {rank} {rng.choice((0.5, 1.0, 1.5, 2.0)):.1f} r\n")
+    path = tmp / f"strata{seed}.qrels"
+    path.write_text("".join(qrels))
+    return path, run
 
 
 def test_every_registry_entry_keeps_the_invariants(tmp_path: Path) -> None:
@@ -160,6 +178,11 @@ def test_every_registry_entry_keeps_the_invariants(tmp_path: Path) -> None:
     for seed in (1, 2):
         qrels, run = doc_inputs(tmp_path, seed)
         reqs = label_requests("exact")
+        compared += check(*evaluate_three(tmp_path, qrels, run, reqs, seed), reqs, credits_once=True)
+        covered |= {r.measure.family.name for r in reqs}
+    for seed in (5, 6):
+        qrels, run = strata_inputs(tmp_path, seed)
+        reqs = label_requests("exact", stratified=True)
         compared += check(*evaluate_three(tmp_path, qrels, run, reqs, seed), reqs, credits_once=True)
         covered |= {r.measure.family.name for r in reqs}
     for seed in (3, 4):

@@ -44,6 +44,9 @@ class Adapted:
     pool: npt.NDArray[np.float64] | None = None
     match_grades: npt.NDArray[np.float64] | None = None
     truth: npt.NDArray[np.float64] | None = None
+    #: stratified qrels only: the stratum of each ``match_rows`` row and of each ``truth`` row
+    match_strata: npt.NDArray[np.object_] | None = None
+    truth_strata: npt.NDArray[np.object_] | None = None
 
     def __post_init__(self) -> None:
         if self.grades is None:
@@ -89,9 +92,12 @@ def judged_only(a: Adapted) -> Adapted:
     assert a.grades is not None
     grades = (np.concatenate([a.match_grades[a.match_offsets[i] : a.match_offsets[i + 1]] for i in keep])
               if a.match_grades is not None and len(keep) else None)
+    strata = (None if a.match_strata is None else np.concatenate(
+        [np.zeros(0, dtype=object)] + [a.match_strata[a.match_offsets[i] : a.match_offsets[i + 1]] for i in keep]))
     return Adapted(a.labels[keep], a.num_rel, np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
                    rows.astype(np.int64), a.source[keep], a.grades[keep], a.pool,
-                   grades if grades is not None else (None if a.match_grades is None else np.zeros(0)), a.truth)
+                   grades if grades is not None else (None if a.match_grades is None else np.zeros(0)), a.truth,
+                   strata, a.truth_strata)
 
 
 class Adapter(ABC):
@@ -160,6 +166,7 @@ def split_by_query(
     """
     n_q = len(data.queries)
     row_grades = data.qrels["rel"].to_numpy().astype(np.float64)
+    row_strata = data.qrels["stratum"].to_numpy() if "stratum" in data.qrels else None
     ub = np.searchsorted(unit_qcode, np.arange(n_q + 1), side="left")
     counts = np.bincount(pair_unit, minlength=len(labels))
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
@@ -177,6 +184,8 @@ def split_by_query(
             pool=None if pools is None else pools[q],
             match_grades=row_grades[pair_row[o[0] : o[-1]]],
             truth=row_grades[data.qrels_bounds[q] : data.qrels_bounds[q + 1]],
+            match_strata=None if row_strata is None else row_strata[pair_row[o[0] : o[-1]]],
+            truth_strata=None if row_strata is None else row_strata[data.qrels_bounds[q] : data.qrels_bounds[q + 1]],
         ))
     return out
 

@@ -1,1 +1,1 @@
-"""Input: tables in memory (:mod:`segeval.io.frames`); the file readers follow."""
+"""Input: the readers of files (strata, anchors, ...) and of tables in memory (frames)."""

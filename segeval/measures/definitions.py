@@ -16,6 +16,7 @@ from segeval.errors import ParameterError
 from segeval.measures import adr as ADR
 from segeval.measures import batch as B
 from segeval.measures import labels as L
+from segeval.measures import sampled as SAMPLED
 from segeval.measures import segments as S
 from segeval.measures import trec as T
 from segeval.measures.registry import Aggregate, Family, Format, Measure, Registry
@@ -228,6 +229,12 @@ FAMILIES: tuple[Family, ...] = (
     Family(name="ndcg_jk_cut", scope="labels", func=T.ndcg_jk_at, **_OVER, param="int", plain=False,
            example="ndcg_jk_cut_10", defaults=(5, 10, 15, 20),
            description="Järvelin-Kekäläinen DCG at n over the ideal DCG at n"),
+    # sampled judgements (stratified qrels; docs/sampled.md)
+    Family(name="xinfAP", scope="labels", func=SAMPLED.xinf_ap, **_SCORE, stratified=True,
+           description="extended inferred AP on stratified qrels (Yilmaz, Kanoulas & Aslam 2008), as NIST's "
+                       "sample_eval.pl"),
+    Family(name="xinfNDCG", scope="labels", func=SAMPLED.xinf_ndcg, **_SCORE, stratified=True,
+           description="inferred nDCG on stratified qrels, as sample_eval.pl's infNDCG"),
 )
 
 #: trec_eval 9.0.8's versions of families whose definition changed in 10 (not separate names)

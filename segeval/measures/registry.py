@@ -57,6 +57,8 @@ class Family:
     aliases: tuple[str, ...] = ()
     #: other names of the family before ``@n`` or ``_n`` (ir_measures: ``nDCG`` for ``ndcg_cut``)
     family_aliases: tuple[str, ...] = ()
+    #: True when the measure needs stratified qrels (``topic 0 docno stratum rel``, sampled judgements)
+    stratified: bool = False
 
     def canonical(self, param: int | str | None) -> str:
         if self.param is None or param is None:
