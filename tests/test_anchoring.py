@@ -259,3 +259,28 @@ def test_bad_options_exit_2(tmp_path: Path) -> None:
     for option, value in (("-o", "xml"), ("--order", "score"), ("--no-relevant", "zero"), ("--time-format", "x")):
         code, _, err = run_cli("anchoring", option, value, str(qrels), str(run))
         assert code == 2 and "must be one of" in err
+
+
+def test_columns_are_padded_by_utf8_bytes_as_the_toolkit(tmp_path: Path) -> None:
+    # the toolkit (Python 2) pads byte strings: 'ééé' is 6 bytes wide, so 'all' gets 3 more spaces;
+    # these lines are the script's output on the same two files
+    (tmp_path / "qu").write_text("ééé 0.00 0.05 1\n", encoding="utf-8")
+    (tmp_path / "ru").write_text("ééé Q0 0.00 0.05 1 1 x\n", encoding="utf-8")
+    out = run_cli("anchoring", str(tmp_path / "qu"), str(tmp_path / "ru"))[1]
+    assert out.splitlines()[:3] == ["runid         all    ru", "num_q         all    1", "MRR           ééé 1.00000"]
+
+
+def test_other_time_formats_keep_the_whole_seconds_rule(tmp_path: Path) -> None:
+    _, run = drawn_files(tmp_path)
+    seconds = tmp_path / "s.run"
+    seconds.write_text("".join(
+        " ".join([*f[:2], str(int(f[2].split(".")[0]) * 60 + int(f[2].split(".")[1])),
+                  str(int(f[3].split(".")[0]) * 60 + int(f[3].split(".")[1])), *f[4:]]) + "\n"
+        for f in (ln.split() for ln in run.read_text().splitlines())))
+    q_seconds = tmp_path / "s.qrels"
+    q_seconds.write_text("v1 0 6 1\nv1 10 14 1\nv1 12 18 2\nv1 20 24 0\nv2 0 10 1\nv3 0 5 0\n")
+    ev = evaluate_anchoring(q_seconds, seconds, time_format="seconds")
+    assert ev.per_query == {"v1": V1}
+    # 5.5-6.2 holds no whole second of the anchor 0-6 (seconds 0..5), 6.0-6.9 neither: no hit
+    seconds.write_text("v1 Q0 5.5 6.2 1 1 x\nv1 Q0 6.0 6.9 2 1 x\nv1 Q0 4.2 5.1 3 1 x\n")
+    assert evaluate_anchoring(q_seconds, seconds, time_format="seconds").per_query["v1"]["MRR"] == 1 / 3
