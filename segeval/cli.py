@@ -708,6 +708,36 @@ def moment_retrieval(
         print(render_note(f"note: {note}"), file=sys.stderr)
 
 
+@app.command("anchoring")
+def anchoring_command(
+    qrels: Annotated[str, typer.Argument(metavar="QRELS", show_default=False,
+                                         help="Anchor qrels: 'qid start end rel' (rel > 0 relevant; .gz ok).")],
+    run: Annotated[str, typer.Argument(metavar="RUN", show_default=False,
+                                       help="Anchoring run: 'qid Q0 start end rank score run' (.gz ok).")],
+    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
+                                        help="text: the toolkit's layout; json, csv: full precision.")] = "text",
+    order: Annotated[str, typer.Option("--order", metavar="file|rank",
+                                       help="Ranking of a query's results: file order (as the toolkit) or by "
+                                            "the rank field.")] = "file",
+    no_relevant: Annotated[str, typer.Option(
+        "--no-relevant", metavar="skip|error",
+        help="A run query without a relevant anchor: skip it with a note, or stop (exit 2).")] = "skip",
+    time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms",
+                                             help="How times are written (mmss: M.S).")] = "mmss",
+) -> None:
+    """Anchor detection (MediaEval 2015 / TRECVID 2016 hyperlinking), as the toolkit's anchoring script:
+    per query MRR, Unjudged_10, Unjudged_1000, P_10 and recall at R, then the 'all' means over the
+    qrels' queries with a relevant anchor."""
+    from segeval.analysis.anchoring import OUTPUTS, evaluate_anchoring, render
+    from segeval.errors import check_choice
+
+    check_choice("output", output, OUTPUTS)
+    ev = evaluate_anchoring(qrels, run, order=order, no_relevant=no_relevant, time_format=time_format)
+    sys.stdout.write(render(ev, output))
+    for note in ev.notes:
+        print(render_note(note), file=sys.stderr)
+
+
 @app.command("show")
 def show(
     qrels: QrelsArg,

@@ -13,7 +13,8 @@ reference MediaEval evaluator does, and each has a scalar and a vectorised form
     A look-up span [a, b) meets a stored span [s, e) when some whole second j
     has ``a <= j < b`` and ``s <= j < e``.  Touching spans do not meet and a
     zero-length span meets nothing, except that a look-up span ending at 0 is
-    taken as the single point ``a``.  Used by the tolerance adapter.
+    taken as the single point ``a``.  Used by the tolerance adapter and the
+    anchoring evaluation (:mod:`segeval.analysis.anchoring`).
 
 ``bins``
     A span (s, e) covers bins ``s // B`` to ``(e - 1) // B`` inclusive, so a
