@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerate the README's measure table from the measure registry (between its markers)."""
+"""Regenerate the README's measure table from the measure registry (between its markers), if it has one."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def main() -> None:
     if START in text:
         text = re.sub(re.escape(START) + r".*?" + re.escape(END), lambda _: block, text, flags=re.S)
     else:
-        raise SystemExit(f"README.md has no {START} ... {END} markers")
+        return  # the measure table lives in docs/measures.md
     path.write_text(text, encoding="utf-8")
 
 
