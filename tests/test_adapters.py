@@ -322,7 +322,60 @@ def test_readme_adapter_comparison_is_true() -> None:
     block = (ROOT / "README.md").read_text().split("<!-- adapters:start -->", 1)[1].split("<!-- adapters:end -->")[0]
     picture = "\n".join(line.strip() for line in block.splitlines() if " : " in line and "|" not in line)
     rows = [line.split("|") for line in block.splitlines() if line.startswith("| `")]
-    assert len(rows) == 6
+    specs = [row[1].strip().strip("`") for row in rows]
+    # every registered adapter and every tiou flag is drawn (adapt/registry.py: ADAPTER_HELP)
+    assert {make_adapter(s).name for s in specs} == {"exact", "overlap", "overlap-once", "binned", "binned-start",
+                                                     "tolerance", "tiou"}
+    assert {"tiou:0.5:strict", "tiou:0.5:float32"} <= set(specs)
     for row in rows:
         spec, labels = row[1].strip().strip("`"), row[2].strip().strip("`")
         assert adapt(make_adapter(spec), picture).relstring == labels, spec
+
+
+README_PICTURE = """
+rel : ..........[=========].......[====]
+non : [===]
+1   : ..[===]
+2   : ........[====]
+3   : ............[===]
+4   : .........................[======]
+5   : ..............[=============]
+6   : ............................[====]
+"""
+
+
+@pytest.mark.parametrize(("spec", "labels"), [
+    # 6 (28-33) is the only result equal to a qrels segment; 1-5 have no line of their own
+    ("exact", "-----1"),
+    # 1 meets only non 0-4; 2, 3, 5 meet 10-20; 4, 5, 6 meet 28-33
+    ("overlap", "011111"),
+    # 10-20 credited to 2 (3, 5 then s); 28-33 credited to 4 (6 then s; 5 also meets only credited ones)
+    ("overlap-once", "01s1ss"),
+    # bins by first appearance: 1 -> 0 (non), 2 -> 0 1, 4 -> 2 3 (28-33 covers bins 2, 3): 0 1 1 1
+    ("binned:10", "0111"),
+    ("binned:10:span", "0111"),
+    # start bins 0, 0, 1, 2, 1, 2: new ones 0 (non), 1 (rel), 2 (28-33 starts in it)
+    ("binned:10:start", "011"),
+    # 2 starts 8, rel 10 within 5 s: 1, seen 8-20; 3 (12) and 5 (14) start in it: s; 4 (25, rel 28): 1,
+    # seen 25-33; 6 (28) inside: s
+    ("tolerance:5", "01s1ss"),
+    # IoU: 2 with 10-20 = 3/12 = 0.25, 3 = 4/10, 5 = 6/18 (it only touches 28-33), 4 with 28-33 = 4/8 = 0.5,
+    # 6 = 1 with the matched 28-33: s
+    ("tiou:0.5", "00010s"),
+    # 4's 0.5 is not above 0.5, so 28-33 stays free for 6
+    ("tiou:0.5:strict", "000001"),
+    # whole seconds: 32-bit IoU and theta equal the doubles here
+    ("tiou:0.5:float32", "00010s"),
+])
+def test_readme_picture_hand_derived(spec: str, labels: str) -> None:
+    from segeval.pipeline import make_adapter
+
+    assert adapt(make_adapter(spec), README_PICTURE).relstring == labels
+
+
+def test_readme_picture_is_the_tested_one() -> None:
+    from tests.conftest import ROOT
+
+    block = (ROOT / "README.md").read_text().split("<!-- adapters:start -->", 1)[1].split("<!-- adapters:end -->")[0]
+    drawn = [line.strip() for line in block.splitlines() if " : " in line and "|" not in line]
+    assert drawn == [line.strip() for line in README_PICTURE.strip().splitlines()]

@@ -361,11 +361,11 @@ def test_public_names() -> None:
         segeval.no_such_name  # noqa: B018
 
 
-def test_readme_python_section_uses_only_public_names() -> None:
+def test_docs_python_example_uses_only_public_names() -> None:
     import re
 
-    text = (Path(__file__).parents[1] / "README.md").read_text()
-    section = text.split("## Python API", 1)[1].split("\n## ", 1)[0]
+    text = (Path(__file__).parents[1] / "docs" / "api.md").read_text()
+    section = text.split("## Example", 1)[1]
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
     assert "from segeval" not in code and "import segeval." not in code
     used = set(re.findall(r"segeval\.(\w+)", section))

@@ -168,7 +168,8 @@ def test_incompleteness_command(files: tuple[Path, dict[str, Path], Path], tmp_p
 
 
 def test_incompleteness_on_the_mediaeval_2014_search_runs_shows_the_papers_effect() -> None:
-    """CI only: the README's figures; P_10 and MAP fall as the qrels shrink while bpref rises (section 5.1)."""
+    """CI only: the figures of docs/pool-bias.md; P_10 and MAP fall as the qrels shrink while bpref rises
+    (section 5.1)."""
     from segeval.analysis.pool import incompleteness
 
     names = ["180-60-over", "600-200-noover", "galuskacova-over", "me14sh_UT-HMI2014_S_1_Sh_U_N"]
