@@ -1,0 +1,1 @@
+"""Readers of the files segeval takes as input."""
