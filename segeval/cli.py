@@ -276,11 +276,10 @@ def check(
     rules = _collection_rules(videos, blacklist, queries, max_rank, problems.append) if collection else None
     frames = []
     inputs = ((qrels, read_qrels, validate_qrels, qrels_format),) if qrels is not None else ()
-    read_queries: set[str] = set()
+    read_run_frame = None
     for path, read, validate, fmt in (*inputs, (run, read_run, validate_run, run_format)):
         try:
-            frame = read(path, fmt, time_format, problems.append)
-            read_queries = set(frame["query"].astype(str))
+            frame = read_run_frame = read(path, fmt, time_format, problems.append)
             frames.append(validate(frame, problems.append))
         except InputError as exc:  # a file-level problem (missing, empty, not gzip): nothing more to read
             problems.append(exc)
@@ -289,10 +288,10 @@ def check(
             check_kinds(frames[0], is_documents(frames[1]), run, frames[1].attrs.get("format"))
         except InputError as exc:
             problems.append(exc)
-    if rules is not None and len(frames) == len(inputs) + 1:
+    if rules is not None and len(frames) == len(inputs) + 1 and read_run_frame is not None:
         from segeval.analysis.submission import check_submission
 
-        check_submission(frames[-1], rules, problems.append, read_queries)
+        check_submission(read_run_frame, rules, problems.append)  # the run as read: lines validate drops too
     for problem in problems:
         print(f"segeval: {problem}", file=sys.stderr)
     counts = Counter((problem.path, problem.kind) for problem in problems)

@@ -408,7 +408,8 @@ def _rules(directory: Path, videos: str, max_rank: str) -> Rules:
 
 def _problems(path: Path, rules: Rules, time_format: str, kind: str) -> list[InputError]:
     found: list[InputError] = []
-    run = validate_run(read_run(path, kind, time_format, found.append), found.append)
+    run = read_run(path, kind, time_format, found.append)
+    validate_run(run, found.append)
     check_submission(run, rules, found.append)
     return found
 
@@ -434,3 +435,34 @@ def test_fix_then_check_finds_nothing_and_fix_is_idempotent(case: tuple[str, str
         again = fix_submission(read_run(directory / "fixed.txt", kind, time_format), rules, time_format,
                                overlap=policy)
         assert (again.text, again.log) == (fixed.text, [])
+
+
+# ------------------------------------------------------------------------ the shipped example
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "collection"
+
+
+@pytest.mark.parametrize(("run", "options", "prefix"), [
+    ("run.txt", ["--max-rank", "5"], ""),
+    ("search_run.txt", ["--time-format", "hms"], "search_"),
+])
+def test_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: str, options: list[str], prefix: str) -> None:
+    monkeypatch.chdir(EXAMPLE.parent.parent)
+    where = "examples/collection"
+    args = ["--videos", f"{where}/videos.txt", "--blacklist", f"{where}/blacklist.txt", "--queries",
+            f"{where}/anchors.xml", *options]
+    code, out, err = run_cli("check", *args, f"{where}/{run}")
+    assert code == 2
+    assert out == (EXAMPLE / f"{prefix}check.out").read_text()
+    assert err == (EXAMPLE / f"{prefix}check.err").read_text()
+    fixed, log = tmp_path / "fixed.txt", tmp_path / "fix.log"
+    code, _, _ = run_cli("fix", *args, f"{where}/{run}", "-o", str(fixed), "--log", str(log))
+    assert code == 0
+    assert fixed.read_text() == (EXAMPLE / f"{prefix}fixed.txt").read_text()
+    assert log.read_text() == (EXAMPLE / f"{prefix}fix.log").read_text()
+    code, out, err = run_cli("check", *args, str(fixed))
+    missing = "anchor_3" if not prefix else None
+    assert (code, out.splitlines()[-1]) == ((2, "1 problems") if missing else (0, "no problems"))
+    again, log2 = tmp_path / "again.txt", tmp_path / "again.log"
+    assert run_cli("fix", *args, str(fixed), "-o", str(again), "--log", str(log2))[0] == 0
+    assert again.read_bytes() == fixed.read_bytes() and log2.read_bytes() == b""

@@ -12,7 +12,7 @@ Results of a query are taken in rank order, equal ranks in file order (segeval's
 ordering), so "earlier" means a better rank.  Two results overlap when they share more than a
 point: ``start < other end`` and ``other start < end``.  A result ending exactly at the video's
 duration is within the video.  End before start, negative times and ranks below 1 are reported by
-:func:`segeval.validate.validate_run`, which ``segeval check`` runs first.  Rules that need a file
+:func:`segeval.validate.validate_run`, which ``segeval check`` runs too.  Rules that need a file
 (the video list, the blacklist, the queries) or ``max_rank`` apply only when it is given.
 """
 
@@ -94,10 +94,10 @@ class SourceLines:
         return len(self._lines)
 
 
-def check_submission(run: pd.DataFrame, rules: Rules, on_error: OnError, queries: set[str] | None = None) -> None:
-    """Report every problem of ``run`` (as read and validated) against ``rules`` to ``on_error``,
-    in line order; problems without a line (missing queries) come last.  ``queries``: those of the
-    run as read, when validation removed lines (default: those of ``run``)."""
+def check_submission(run: pd.DataFrame, rules: Rules, on_error: OnError) -> None:
+    """Report every problem of ``run`` (as read) against ``rules`` to ``on_error``, in line order;
+    problems without a line (missing queries) come last.  A result whose end is earlier than its
+    start (a problem of :func:`segeval.validate.validate_run`) is left out of the time rules."""
     path = str(run.attrs.get("path", "<data>"))
     source = SourceLines(path) if path != "<data>" else None
     found = sorted(_problems(results(run), rules), key=lambda p: p[0])
@@ -105,7 +105,7 @@ def check_submission(run: pd.DataFrame, rules: Rules, on_error: OnError, queries
         on_error(InputError(path, problem, line=line, text=source[line] if source is not None else None,
                             kind=kind))
     if rules.queries is not None:
-        present = set(run["query"].astype(str)) if queries is None else queries
+        present = set(run["query"].astype(str))
         for query, number in rules.queries.lines.items():
             if query not in present:
                 on_error(InputError(path, f"has no result for query '{query}' ({rules.queries.path}, line {number}); "
@@ -129,8 +129,8 @@ def _line_problems(rows: list[Result], rules: Rules) -> Iterator[tuple[int, str,
             yield row.line, (f"video '{row.video}' is on the blacklist {blacklist.path} (line "
                              f"{blacklist.lines[row.video]}); expected a video that is not blacklisted"), \
                 "blacklisted video"
-        if np.isnan(row.start):
-            continue  # a document run: no times
+        if np.isnan(row.start) or row.end < row.start:
+            continue  # a document run (no times), or reversed times (validate_run reports them)
         if videos is not None and row.video in videos.durations:
             duration = videos.durations[row.video]
             for name, value in (("starts", row.start), ("ends", row.end), ("jumps in", row.jumpin)):
@@ -163,6 +163,8 @@ def _query_problems(query: str, group: list[Result], rules: Rules) -> Iterator[t
         return
     earlier: dict[str, list[Result]] = defaultdict(list)
     for row in group:
+        if row.end < row.start:
+            continue
         same = earlier[row.video]
         for other in same:
             if overlaps(row.start, row.end, other.start, other.end):
