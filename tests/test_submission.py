@@ -466,3 +466,54 @@ def test_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: str, opti
     again, log2 = tmp_path / "again.txt", tmp_path / "again.log"
     assert run_cli("fix", *args, str(fixed), "-o", str(again), "--log", str(log2))[0] == 0
     assert again.read_bytes() == fixed.read_bytes() and log2.read_bytes() == b""
+
+
+# ------------------------------------------------------------------------ the interval code against brute force
+
+intervals = st.lists(st.tuples(st.integers(0, 30), st.integers(0, 8)), min_size=1, max_size=25)
+
+
+@settings(max_examples=200, deadline=None)
+@given(intervals, st.integers(1, 4))
+def test_first_overlaps_is_brute_force(pairs: list[tuple[int, int]], block: int) -> None:
+    from segeval.analysis import submission
+
+    rows = [submission.Result(i + 1, "q", "v", float(s), float(s + n), float("nan"), i + 1)
+            for i, (s, n) in enumerate(pairs)]
+    expected = []
+    for i, row in enumerate(rows):  # the first earlier result sharing more than a point
+        first = next((o for o in rows[:i] if row.start < o.end and o.start < row.end), None)
+        if first is not None:
+            expected.append((row.line, first.line))
+    old = submission._BLOCK
+    submission._BLOCK = block  # several blocks on small groups
+    try:
+        found = sorted((row.line, other.line) for row, other in submission._first_overlaps(rows))
+    finally:
+        submission._BLOCK = old
+    assert found == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(intervals, st.sampled_from(("trim", "drop")))
+def test_remove_overlaps_is_brute_force(pairs: list[tuple[int, int]], policy: str) -> None:
+    from segeval.analysis.submission import Result
+    from segeval.analysis.submission_fix import _remove_overlaps
+
+    rows = [Result(i + 1, "q", "v", float(s), float(s + n + 1), float("nan"), i + 1) for i, (s, n) in enumerate(pairs)]
+    expected: list[tuple[float, float]] = []
+    for row in rows:  # each second of the result kept when no kept result covers it
+        free = [t for t in range(int(row.start), int(row.end)) if not any(a <= t < b for a, b in expected)]
+        if len(free) == row.end - row.start:
+            expected.append((row.start, row.end))
+        elif free and policy == "trim":  # the longest run of free seconds, the earliest of equals
+            runs: list[list[int]] = []
+            for t in free:
+                if runs and runs[-1][-1] == t - 1:
+                    runs[-1].append(t)
+                else:
+                    runs.append([t])
+            best = max(runs, key=lambda r: (len(r), -r[0]))
+            expected.append((float(best[0]), float(best[-1] + 1)))
+    kept = _remove_overlaps(rows, policy, lambda row, action: None, str)
+    assert [(r.start, r.end) for r in kept] == expected

@@ -161,19 +161,32 @@ def _query_problems(query: str, group: list[Result], rules: Rules) -> Iterator[t
                          f"rank order; expected at most {rules.max_rank} (--max-rank)"), "too many results"
     if group and np.isnan(group[0].start):
         return
-    earlier: dict[str, list[Result]] = defaultdict(list)
+    same_video: dict[str, list[Result]] = defaultdict(list)
     for row in group:
-        if row.end < row.start:
-            continue
-        same = earlier[row.video]
-        for other in same:
-            if overlaps(row.start, row.end, other.start, other.end):
-                yield row.line, (f"the result (video '{row.video}', {row.start:g}-{row.end:g} s, rank {row.rank}) "
-                                 f"overlaps an earlier result of query '{query}' on line {other.line} "
-                                 f"({other.start:g}-{other.end:g} s, rank {other.rank}); expected the results of "
-                                 f"one query not to overlap"), "overlap"
-                break
-        same.append(row)
+        if row.end >= row.start:
+            same_video[row.video].append(row)
+    found = [(row, other) for rows in same_video.values() for row, other in _first_overlaps(rows)]
+    for row, other in sorted(found, key=lambda pair: pair[0].line):
+        yield row.line, (f"the result (video '{row.video}', {row.start:g}-{row.end:g} s, rank {row.rank}) "
+                         f"overlaps an earlier result of query '{query}' on line {other.line} "
+                         f"({other.start:g}-{other.end:g} s, rank {other.rank}); expected the results of "
+                         f"one query not to overlap"), "overlap"
+
+
+#: rows of the overlap matrix compared at once (memory: this many times the group's size)
+_BLOCK = 2048
+
+
+def _first_overlaps(rows: list[Result]) -> Iterator[tuple[Result, Result]]:
+    """Each result (in rank order) that overlaps an earlier one, with the earliest such."""
+    start = np.array([r.start for r in rows])
+    end = np.array([r.end for r in rows])
+    for first in range(1, len(rows), _BLOCK):
+        i = np.arange(first, min(first + _BLOCK, len(rows)))
+        hit = (start[i, None] < end[None, :i[-1]]) & (start[None, :i[-1]] < end[i, None])
+        hit &= np.arange(i[-1])[None, :] < i[:, None]  # earlier ones only
+        for k in np.flatnonzero(hit.any(axis=1)).tolist():
+            yield rows[int(i[k])], rows[int(np.argmax(hit[k]))]
 
 
 def _results(n: int) -> str:

@@ -23,6 +23,7 @@ format.  Lines with no change are copied as they are, so fixing a fixed run chan
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
 from collections import defaultdict
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from segeval.analysis.submission import Result, Rules, SourceLines, by_query, overlaps, results
+from segeval.analysis.submission import Result, Rules, SourceLines, by_query, results
 from segeval.errors import ParameterError, check_choice
 from segeval.read import RUN_FORMATS, format_time, parse_hms, parse_mmss, parse_seconds
 
@@ -163,32 +164,61 @@ def _at_most(duration: float, snap: Callable[[float], float], whole: bool) -> fl
 def _remove_overlaps(group: list[Result], policy: str, note: Note, time: Time) -> list[Result]:
     """Step 5 on one query's results in rank order: the results kept."""
     kept: list[Result] = []
-    earlier: dict[str, list[Result]] = defaultdict(list)
+    earlier: dict[str, _Taken] = defaultdict(_Taken)
     for row in group:
-        same = earlier[row.video]
-        hit = [other for other in same if overlaps(row.start, row.end, other.start, other.end)]
+        taken = earlier[row.video]
+        hit = taken.hits(row.start, row.end)
         if hit:
             lines = ", ".join(str(other.line) for other in sorted(hit, key=lambda r: r.line))
-            piece = _longest_free(row.start, row.end, same) if policy == "trim" else None
+            many = "s" if len(hit) > 1 else ""
+            piece = _longest_free(row.start, row.end, hit) if policy == "trim" else None
             if piece is None:
-                note(row, f"dropped: it overlaps the earlier result{'s' if len(hit) > 1 else ''} of query "
-                          f"'{row.query}' on line{'s' if len(hit) > 1 else ''} {lines} (overlap policy {policy})")
+                note(row, f"dropped: it overlaps the earlier result{many} of query '{row.query}' on line{many} "
+                          f"{lines} (overlap policy {policy})")
                 continue
             note(row, f"{time(row.start)}-{time(row.end)} -> {time(piece[0])}-{time(piece[1])}, off the earlier "
-                      f"result{'s' if len(hit) > 1 else ''} on line{'s' if len(hit) > 1 else ''} {lines} "
-                      f"(overlap policy trim)")
+                      f"result{many} on line{many} {lines} (overlap policy trim)")
             row.start, row.end = piece
-        same.append(row)
+        taken.add(row)
         kept.append(row)
     return kept
 
 
-def _longest_free(start: float, end: float, taken: list[Result]) -> tuple[float, float] | None:
-    """The longest part of [start, end] outside every taken segment (the earliest of equals), or None."""
-    free = [(start, end)]
-    for other in taken:
-        free = [part for s, e in free for part in ((s, min(e, other.start)), (max(s, other.end), e))
-                if part[1] > part[0]]
+class _Taken:
+    """The kept results of one query in one video: segments of positive length that do not overlap,
+    sorted by start (so their ends are sorted too)."""
+
+    def __init__(self) -> None:
+        self.starts: list[float] = []
+        self.ends: list[float] = []
+        self.rows: list[Result] = []
+
+    def hits(self, start: float, end: float) -> list[Result]:
+        """The kept results that overlap [start, end], by start."""
+        out = []
+        i = bisect.bisect_right(self.ends, start)  # the first that ends after ``start``
+        while i < len(self.rows) and self.starts[i] < end:
+            out.append(self.rows[i])
+            i += 1
+        return out
+
+    def add(self, row: Result) -> None:
+        i = bisect.bisect_left(self.starts, row.start)
+        self.starts.insert(i, row.start)
+        self.ends.insert(i, row.end)
+        self.rows.insert(i, row)
+
+
+def _longest_free(start: float, end: float, hits: list[Result]) -> tuple[float, float] | None:
+    """The longest part of [start, end] outside the segments ``hits`` (sorted by start, not overlapping
+    each other), the earliest of equally long ones; None when nothing is left."""
+    free, cursor = [], start
+    for other in hits:
+        if other.start > cursor:
+            free.append((cursor, other.start))
+        cursor = max(cursor, other.end)
+    if cursor < end:
+        free.append((cursor, end))
     return max(free, key=lambda p: (p[1] - p[0], -p[0])) if free else None
 
 
