@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -517,3 +518,43 @@ def test_remove_overlaps_is_brute_force(pairs: list[tuple[int, int]], policy: st
             expected.append((float(best[0]), float(best[-1] + 1)))
     kept = _remove_overlaps(rows, policy, lambda row, action: None, str)
     assert [(r.start, r.end) for r in kept] == expected
+
+
+# ------------------------------------------------------------------------ terminal safety (hostile ids and names)
+
+def _hostile_cases() -> dict[str, tuple[Callable[..., list[str]], str]]:
+    from tests.test_terminal_safety import token as t
+
+    ok = "v1 100\n"
+    return {
+        "unknown video": (lambda f, rng: ["check", "--videos", f(ok), f(f"q1 Q0 {t(rng)} 1.00 2.00 1 0.5 r\n")],
+                          "is not in the video list"),
+        "blacklisted video": (lambda f, rng: ["check", "--videos", f(f"{(v := t(rng))} 100\n"), "--blacklist",
+                                              f(f"{v}\n"), f(f"q1 Q0 {v} 1.00 1.30 1 0.5 r\n")], "blacklist"),
+        "bad duration": (lambda f, rng: ["check", "--videos", f(f"v1 {t(rng)}\n"), f("q1 Q0 v1 1.00 1.30 1 1 r\n")],
+                         "the duration is"),
+        "duplicate video": (lambda f, rng: ["fix", "--videos", f(f"{(v := t(rng))} 1\n{v} 2\n"),
+                                            f("q1 Q0 v1 1.00 1.30 1 1 r\n")], "listed again"),
+        "unknown query": (lambda f, rng: ["check", "--queries", f("q1\n"),
+                                          f(f"q1 Q0 v1 1.00 2.00 1 0.5 r\n{t(rng)} Q0 v1 1.00 2.00 1 0.5 r\n")],
+                          "is not in the queries file"),
+        "missing query": (lambda f, rng: ["fix", "--queries", f(f"q1\n{t(rng)}\n"), f("q1 Q0 v1 1.00 2.00 1 1 r\n")],
+                          "has no result in the repaired run"),
+        "fix log": (lambda f, rng: ["fix", "--videos", f(ok), f(f"q1 Q0 {t(rng)} 1.00 2.00 1 0.5 r\n"), "-o",
+                                    str(Path(f(None)))], "dropped: video"),
+    }
+
+
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("kind", sorted(_hostile_cases()))
+def test_hostile_ids_and_names_are_escaped(tmp_path: Path, kind: str, seed: int) -> None:
+    import random
+
+    from tests.test_terminal_safety import RAW, Files
+
+    rng = random.Random(f"{kind}/{seed}")
+    case, says = _hostile_cases()[kind]
+    code, out, err = run_cli(*case(Files(tmp_path, rng), rng))
+    assert says in err, (kind, err)
+    assert code in (0, 2) and RAW.search(err) is None, repr(err)
+    assert all(RAW.search(field) is None for line in out.splitlines() for field in line.split("\t")), repr(out)
