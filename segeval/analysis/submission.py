@@ -73,11 +73,6 @@ def by_query(rows: list[Result]) -> dict[str, list[Result]]:
     return {query: sorted(group, key=lambda r: (r.rank, r.line)) for query, group in groups.items()}
 
 
-def overlaps(start: float, end: float, other_start: float, other_end: float) -> bool:
-    """Whether two segments share more than a point."""
-    return start < other_end and other_start < end
-
-
 class SourceLines:
     """The text of a file's lines, read once, for messages."""
 
