@@ -277,9 +277,11 @@ def check(
     frames = []
     inputs = ((qrels, read_qrels, validate_qrels, qrels_format),) if qrels is not None else ()
     read_run_frame = None
-    for path, read, validate, fmt in (*inputs, (run, read_run, validate_run, run_format)):
+    for i, (path, read, validate, fmt) in enumerate((*inputs, (run, read_run, validate_run, run_format))):
         try:
-            frame = read_run_frame = read(path, fmt, time_format, problems.append)
+            frame = read(path, fmt, time_format, problems.append)
+            if i == len(inputs):  # the run
+                read_run_frame = frame
             frames.append(validate(frame, problems.append))
         except InputError as exc:  # a file-level problem (missing, empty, not gzip): nothing more to read
             problems.append(exc)
@@ -288,7 +290,7 @@ def check(
             check_kinds(frames[0], is_documents(frames[1]), run, frames[1].attrs.get("format"))
         except InputError as exc:
             problems.append(exc)
-    if rules is not None and len(frames) == len(inputs) + 1 and read_run_frame is not None:
+    if rules is not None and read_run_frame is not None:
         from segeval.analysis.submission import check_submission
 
         check_submission(read_run_frame, rules, problems.append)  # the run as read: lines validate drops too

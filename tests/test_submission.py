@@ -558,3 +558,10 @@ def test_hostile_ids_and_names_are_escaped(tmp_path: Path, kind: str, seed: int)
     assert says in err, (kind, err)
     assert code in (0, 2) and RAW.search(err) is None, repr(err)
     assert all(RAW.search(field) is None for line in out.splitlines() for field in line.split("\t")), repr(out)
+
+
+def test_check_bad_qrels_still_checks_the_run(tmp_path: Path, coll: dict[str, str]) -> None:
+    qrels = write(tmp_path, "qrels.txt", "q1 Q0 vA 1.00\n")
+    run = write(tmp_path, "run.txt", "q1 Q0 vX 1.00 2.00 1 0.9 r\n")
+    code, out, _ = run_cli("check", "--videos", coll["videos"], qrels, run)
+    assert code == 2 and f"{run}\tunknown video\t1\n" in out and f"{qrels}\t" in out
