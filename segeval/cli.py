@@ -8,7 +8,7 @@ import json
 import sys
 from collections.abc import Sequence
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.exceptions import TyperException
@@ -17,6 +17,12 @@ from segeval import __version__
 from segeval.errors import SegevalError, check_choice, printable, render_note
 from segeval.measures import REGISTRY
 from segeval.settings import DEFAULTS
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from segeval.analysis.submission import Rules
+    from segeval.errors import InputError as _InputError
 
 app = typer.Typer(
     name="segeval",
@@ -234,15 +240,35 @@ def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, output: str, p
     return render(ev, runid, per_query=per_query, summary=summary, header=header)
 
 
+VideosOpt = Annotated[str | None, typer.Option(
+    "--videos", metavar="FILE", help="The collection's video list: 'video duration' lines (duration in seconds or "
+                                     "H:MM:SS).")]
+BlacklistOpt = Annotated[str | None, typer.Option(
+    "--blacklist", metavar="FILE", help="Videos a run may not return, one id per line.")]
+QueriesOpt = Annotated[str | None, typer.Option(
+    "--queries", metavar="FILE", help="The queries: one id per line (first field), or the toolkit's anchors/queries "
+                                      "XML.")]
+MaxRankOpt = Annotated[int | None, typer.Option(
+    "--max-rank", metavar="N", help="At most N results per query.")]
+
+
 @app.command("check")
 def check(
-    qrels: QrelsArg,
-    run: RunArg,
+    files: Annotated[list[str], typer.Argument(metavar="[QRELS] RUN", show_default=False,
+                                               help="Qrels and run; only the run with --videos, --blacklist, "
+                                                    "--queries or --max-rank.")],
     run_format: Annotated[str, typer.Option("--run-format", metavar="auto|trec|linking|search")] = "auto",
     qrels_format: Annotated[str, typer.Option("--qrels-format", metavar="auto|trec|mediaeval|groups")] = "auto",
     time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = DEFAULTS.time_format,
+    videos: VideosOpt = None,
+    blacklist: BlacklistOpt = None,
+    queries: QueriesOpt = None,
+    max_rank: MaxRankOpt = None,
 ) -> None:
     """Validate both files without evaluating: every problem at once, then the counts per type.
+    With a collection (--videos, --blacklist, --queries, --max-rank) also the organisers' rules:
+    known and allowed videos, times within the video, no zero length, known and present queries,
+    no overlap within a query, at most N results, ranks 1..n.
     Exit code 0 when both are valid, 2 otherwise."""
     from collections import Counter
 
@@ -250,20 +276,34 @@ def check(
     from segeval.read import read_qrels, read_run
     from segeval.validate import check_kinds, is_documents, validate_qrels, validate_run
 
+    collection = any(x is not None for x in (videos, blacklist, queries, max_rank))
+    if len(files) != 2 - collection and len(files) != 2:
+        raise typer.BadParameter(f"got {len(files)} file{'' if len(files) == 1 else 's'}; expected QRELS RUN "
+                                 f"(only RUN with --videos, --blacklist, --queries or --max-rank)",
+                                 param_hint="'[QRELS] RUN'")
+    qrels, run = (files[0], files[1]) if len(files) == 2 else (None, files[0])
     problems: list[InputError] = []
+    rules = _collection_rules(videos, blacklist, queries, max_rank, problems.append) if collection else None
     frames = []
-    for path, read, validate, fmt in ((qrels, read_qrels, validate_qrels, qrels_format),
-                                       (run, read_run, validate_run, run_format)):
+    inputs = ((qrels, read_qrels, validate_qrels, qrels_format),) if qrels is not None else ()
+    read_run_frame = None
+    for i, (path, read, validate, fmt) in enumerate((*inputs, (run, read_run, validate_run, run_format))):
         try:
             frame = read(path, fmt, time_format, problems.append)
+            if i == len(inputs):  # the run
+                read_run_frame = frame
             frames.append(validate(frame, problems.append))
         except InputError as exc:  # a file-level problem (missing, empty, not gzip): nothing more to read
             problems.append(exc)
-    if len(frames) == 2 and len(frames[1]):
+    if qrels is not None and len(frames) == 2 and len(frames[1]):
         try:
             check_kinds(frames[0], is_documents(frames[1]), run, frames[1].attrs.get("format"))
         except InputError as exc:
             problems.append(exc)
+    if rules is not None and read_run_frame is not None:
+        from segeval.analysis.submission import check_submission
+
+        check_submission(read_run_frame, rules, problems.append)  # the run as read: lines validate drops too
     for problem in problems:
         print(f"segeval: {problem}", file=sys.stderr)
     counts = Counter((problem.path, problem.kind) for problem in problems)
@@ -272,6 +312,88 @@ def check(
     print(f"{len(problems)} problems" if problems else "no problems")
     if problems:
         raise typer.Exit(2)
+
+
+def _collection_rules(videos: str | None, blacklist: str | None, queries: str | None, max_rank: int | None,
+                      on_error: Callable[[_InputError], None] | None) -> Rules | None:
+    """The rules of --videos, --blacklist, --queries and --max-rank (``None`` when a file cannot be read,
+    the problem reported to ``on_error``, or raised without it)."""
+    from segeval.analysis.submission import Rules
+    from segeval.errors import InputError, check_int
+    from segeval.io.collection import read_blacklist, read_queries, read_videos
+
+    if max_rank is not None:
+        check_int("max_rank", max_rank, minimum=1)
+    try:
+        return Rules(read_videos(videos) if videos is not None else None,
+                     read_blacklist(blacklist) if blacklist is not None else None,
+                     read_queries(queries) if queries is not None else None, max_rank)
+    except InputError as exc:
+        if on_error is None:
+            raise
+        on_error(exc)
+        return None
+
+
+@app.command("fix")
+def fix(
+    run: Annotated[str, typer.Argument(metavar="RUN", show_default=False,
+                                       help="A MediaEval linking or search run, or a TREC run (.gz ok).")],
+    output: Annotated[str | None, typer.Option("--output", "-o", metavar="OUT",
+                                               help="The repaired run (default: standard output).")] = None,
+    log: Annotated[str | None, typer.Option("--log", metavar="LOG",
+                                            help="One line per change (default: standard error).")] = None,
+    videos: VideosOpt = None,
+    blacklist: BlacklistOpt = None,
+    queries: QueriesOpt = None,
+    max_rank: MaxRankOpt = None,
+    zero_length: Annotated[float, typer.Option(
+        "--zero-length", metavar="SECONDS", help="Length given to a result with start = end (whole seconds for M.S "
+                                                 "times).")] = 1.0,
+    overlap: Annotated[str, typer.Option(
+        "--overlap", metavar="trim|drop", help="A result overlapping an earlier one of its query: trim keeps its "
+                                               "longest free part, drop removes it.")] = "trim",
+    run_format: Annotated[str, typer.Option("--run-format", metavar="auto|trec|linking|search")] = "auto",
+    time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = DEFAULTS.time_format,
+) -> None:
+    """Repair a run against the collection (the rules of check --videos ...) and log each change: drop
+    unknown or blacklisted videos and unknown queries, swap reversed times, clip to the video's end,
+    lengthen zero-length results, remove overlaps, cut at --max-rank, renumber ranks 1..n.
+    The run's format and time format are kept.  Exit code 0 when written, 2 on bad input."""
+    from segeval.analysis.submission_fix import fix_submission
+    from segeval.errors import check_choice
+    from segeval.read import TIME_FORMATS, read_run
+
+    check_choice("time_format", time_format, TIME_FORMATS)
+    check_choice("run_format", run_format, ("auto", "trec", "linking", "search"))
+    from segeval.output import check_output
+
+    inputs = [x for x in (run, videos, blacklist, queries) if x is not None]
+    for target in (output, log):
+        if target is not None:
+            check_output(target, inputs)  # refused before any work: a missing folder, an input, ...
+    rules = _collection_rules(videos, blacklist, queries, max_rank, None)
+    assert rules is not None  # without on_error a problem raises
+    frame = read_run(run, run_format, time_format)
+    fixed = fix_submission(frame, rules, time_format, zero_length=zero_length, overlap=overlap)
+    log_text = "".join(printable(line) + "\n" for line in fixed.log)
+    _write_text(output, fixed.text, sys.stdout, inputs)
+    _write_text(log, log_text, sys.stderr, inputs)
+    for query in fixed.missing:
+        print(render_note(f"segeval: note: query '{query}' has no result in the repaired run; no repair can "
+                          f"supply one"), file=sys.stderr)
+
+
+def _write_text(path: str | None, text: str, stream: Any, inputs: list[str]) -> None:
+    """Write ``text`` to ``path`` through the one output writer (whole or not at all, never over an input);
+    None: ``stream``."""
+    if path is None:
+        stream.write(text)
+        stream.flush()
+        return
+    from segeval.output import write_output
+
+    write_output(path, text, inputs=inputs)
 
 
 @app.command("compare")
