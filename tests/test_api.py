@@ -244,7 +244,7 @@ BAD_SHAPES = [
     ({"measures": "mapp"}, "mapp"),
     ({"adapters": 5}, "'adapters' parameter must be an adapter name"),
     ({"adapters": ["overlap", 1]}, "'adapter' parameter must be an adapter name"),
-    ({"adapters": "binned:x"}, "'adapter' parameter must be one of exact, overlap"),
+    ({"adapters": "binned:x"}, "'adapter' parameter 'binned:x': the bin size B"),
     ({"adapters": "exact", "adapter": "exact"}, "cannot both be given"),
     ({"settings": "fast"}, "'settings' parameter must be a segeval.Settings"),
     ({"settings": {"tolerence": 5}}, "'tolerence' parameter is not a setting"),

@@ -472,5 +472,6 @@ def test_tiou_adapter_specs(spec: str, ok: bool) -> None:
     if ok:
         assert make_adapter(spec).spec == (spec if spec != "tiou" else "tiou:0.5")
     else:
-        with pytest.raises(ParameterError, match=r"tiou\[:theta\[:strict\]\[:float32\]\]"):
+        with pytest.raises(ParameterError, match=r"the flags after theta must be 'strict', 'float32' or "
+                                                 r"'strict:float32'"):
             make_adapter(spec)

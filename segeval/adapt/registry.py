@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from segeval.adapt.base import Adapter
@@ -18,9 +19,25 @@ ADAPTER_HELP = ("exact, overlap, overlap-once, binned[:B[:start]], tolerance[:T]
                 "tiou[:theta[:strict][:float32]]")
 
 
+def _part(spec: str, what: str, text: str, expected: str) -> ParameterError:
+    return ParameterError(f"The 'adapter' parameter {spec!r}: {what} must be {expected}. Got {text!r} instead.")
+
+
+def _whole(spec: str, what: str, text: str, least: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = least - 1
+    if value < least or not text.strip().lstrip("+").isdigit():
+        raise _part(spec, what, text, f"a whole number >= {least}")
+    return value
+
+
 def make_adapter(spec: str | Adapter, settings: Settings = DEFAULTS) -> Adapter:
     """An adapter from its name: ``exact``, ``overlap``, ``overlap-once``, ``binned[:B[:start]]``,
-    ``tolerance[:T]`` or ``tiou[:theta[:strict][:float32]]`` (an omitted B, T or theta is ``settings``')."""
+    ``tolerance[:T]`` or ``tiou[:theta[:strict][:float32]]`` (an omitted B, T or theta is ``settings``').
+
+    A bad name or part raises a ParameterError saying which part is wrong and what it must be."""
     if isinstance(spec, Adapter):
         return spec
     if not isinstance(spec, str):
@@ -29,21 +46,36 @@ def make_adapter(spec: str | Adapter, settings: Settings = DEFAULTS) -> Adapter:
     name, *args = spec.split(":")
     fixed: dict[str, type[ExactAdapter] | type[OverlapAdapter] | type[OverlapOnceAdapter]] = {
         "exact": ExactAdapter, "overlap": OverlapAdapter, "overlap-once": OverlapOnceAdapter}
-    try:
-        if name in fixed and not args:
-            return fixed[name]()
-        if name == "binned" and len(args) <= 2 and (len(args) < 2 or args[1] in ("start", "span")):
-            return BinnedAdapter(int(args[0]) if args else settings.bin_size,
-                                 args[1] if len(args) == 2 else settings.bin_assign)
-        if name == "tolerance" and len(args) <= 1:
-            return ToleranceAdapter(int(args[0]) if args else settings.tolerance)
+    if name in fixed:
+        if args:
+            raise _part(spec, f"{name}", ":".join(args), "given without parameters")
+        return fixed[name]()
+    if name == "binned":
+        if len(args) > 2:
+            raise _part(spec, "binned", ":".join(args), "followed by at most B and start|span (binned[:B[:start]])")
+        size = _whole(spec, "the bin size B (seconds)", args[0], 1) if args else settings.bin_size
+        if len(args) == 2 and args[1] not in ("start", "span"):
+            raise _part(spec, "the bin assignment", args[1], "'start' or 'span'")
+        return BinnedAdapter(size, args[1] if len(args) == 2 else settings.bin_assign)
+    if name == "tolerance":
+        if len(args) > 1:
+            raise _part(spec, "tolerance", ":".join(args), "followed by at most the window T (tolerance[:T])")
+        return ToleranceAdapter(_whole(spec, "the window T (seconds)", args[0], 0) if args else settings.tolerance)
+    if name == "tiou":
+        theta = settings.tiou
+        if args:
+            try:
+                theta = float(args[0])
+            except ValueError:
+                theta = math.nan
+            if not 0 < theta <= 1:
+                raise _part(spec, "the IoU threshold theta", args[0], "a number in (0, 1]")
         flags = args[1:]
-        if name == "tiou" and flags in ([], ["strict"], ["float32"], ["strict", "float32"]):
-            return TiouAdapter(float(args[0]) if args else settings.tiou, strict="strict" in flags,
-                               float32="float32" in flags)
-    except ValueError:
-        pass
-    raise ParameterError(f"The 'adapter' parameter must be one of {ADAPTER_HELP}. Got {spec!r} instead.")
+        if flags not in ([], ["strict"], ["float32"], ["strict", "float32"]):
+            raise _part(spec, "the flags after theta", ":".join(flags), "'strict', 'float32' or 'strict:float32'")
+        return TiouAdapter(theta, strict="strict" in flags, float32="float32" in flags)
+    raise ParameterError(f"The 'adapter' parameter must name an adapter kind ({ADAPTER_HELP}). Got {spec!r} "
+                         f"instead.")
 
 
 def make_adapters(specs: str | Adapter | Sequence[str | Adapter], settings: Settings = DEFAULTS) -> list[Adapter]:
