@@ -13,7 +13,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.errors import InputError
-from segeval.read import source_line
+from segeval.io.tables import source_line
 
 OnError = Callable[[InputError], None]
 

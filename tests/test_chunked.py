@@ -83,7 +83,7 @@ def test_many_runs_chunked_and_with_jobs(data: dict[str, Path]) -> None:
 
 def test_queries_straddle_chunks_and_selection(data: dict[str, Path]) -> None:
     from segeval.engines.chunked import evaluate_run
-    from segeval.read import read_qrels
+    from segeval.io.tables import read_qrels
 
     q = read_qrels(data["linking.qrels"])
     chosen = ["query_3", "query_7"]

@@ -22,8 +22,9 @@ from segeval.analysis.complete import (
 )
 from segeval.analysis.correlate import kendall_tau_ties_agree
 from segeval.errors import InputError, ParameterError
+from segeval.io.formats import format_time, parse_hms, parse_mmss, parse_seconds
+from segeval.io.tables import predicted_mask, read_qrels, read_run
 from segeval.pipeline import evaluate
-from segeval.read import format_time, parse_hms, parse_mmss, parse_seconds, predicted_mask, read_qrels, read_run
 from tests.conftest import run_cli
 from tests.test_synthetic_pool import synthetic
 

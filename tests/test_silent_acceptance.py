@@ -13,7 +13,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from segeval.read import DETECT_LINES, detect_run_format, read_bytes, read_qrels
+from segeval.io.files import read_bytes
+from segeval.io.formats import DETECT_LINES, detect_run_format
+from segeval.io.tables import read_qrels
 from segeval.validate import _qrels_duplicates, validate_qrels
 from tests.conftest import run_cli, shared
 

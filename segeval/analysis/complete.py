@@ -96,11 +96,12 @@ class Texts:
 
 def read_texts(path: str | Path, segments: bool, time_format: str = DEFAULTS.time_format) -> Texts:
     """``docno<TAB>text`` lines, or (``segments``) transcript lines ``video start end text``."""
-    from segeval.read import _TIME_PARSERS, TIME_FORMATS, read_bytes
+    from segeval.io.files import read_bytes
+    from segeval.io.formats import TIME_FORMATS, TIME_PARSERS
 
     name = str(path)
     check_choice("time_format", time_format, TIME_FORMATS)
-    parse_time = _TIME_PARSERS[time_format]
+    parse_time = TIME_PARSERS[time_format]
     documents: dict[str, str] = {}
     lines: dict[str, tuple[list[float], list[float], list[str]]] = {}
     first: dict[str, int] = {}
@@ -286,7 +287,7 @@ class Completion:
 
     def lines(self, time_format: str = DEFAULTS.time_format) -> list[str]:
         """The predicted qrels lines, in the qrels' own format, marked ``predicted:CLASSIFIER``."""
-        from segeval.read import SOURCE_PREDICTED, format_time
+        from segeval.io.formats import SOURCE_PREDICTED, format_time
 
         mark = SOURCE_PREDICTED + self.classifier
         p = self.predicted
@@ -333,7 +334,7 @@ def complete_qrels(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame] | Seque
     that no transcript line with a token overlaps) are neither training items nor classified, so an
     unjudged one stays unjudged rather than being judged on the collection model alone (counted in
     ``no_text``)."""
-    from segeval.read import predicted_mask
+    from segeval.io.tables import predicted_mask
     from segeval.validate import is_documents
 
     check_choice("classifier", classifier, CLASSIFIERS)

@@ -36,7 +36,7 @@ def read_groups(path: str | Path, lines: dict[str, tuple[int, str]] | None = Non
                 ) -> tuple[dict[str, str], dict[str, str]]:
     """``run group [type]`` lines: run name -> group, and run name -> type (when given); ``lines``, when given,
     receives each run's line number and text."""
-    from segeval.read import read_bytes
+    from segeval.io.files import read_bytes
 
     name = str(path)
     group: dict[str, str] = {}

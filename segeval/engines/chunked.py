@@ -24,21 +24,11 @@ import numpy as np
 import pandas as pd
 
 from segeval.errors import InputError, SegevalError, check_choice, check_int
+from segeval.io.files import is_stream, read_blocks
+from segeval.io.formats import DETECT_LINES, DOCUMENT_FORMATS, RUN_FORMATS, LineFormat, detect_run_format
+from segeval.io.tables import RUN_COLUMNS, parse_table, read_run, to_frame
 from segeval.pipeline import Evaluation, Plan, evaluate, evaluate_part, finish, merge_parts, plan
 from segeval.prepare import check_queries
-from segeval.read import (
-    DETECT_LINES,
-    DOCUMENT_FORMATS,
-    RUN_COLUMNS,
-    RUN_FORMATS,
-    LineFormat,
-    _frame,
-    detect_run_format,
-    is_stream,
-    parse_table,
-    read_blocks,
-    read_run,
-)
 from segeval.settings import CHUNK_LINES, DEFAULTS, MEMORY_POLICIES
 from segeval.validate import check_kinds, validate_run
 
@@ -72,7 +62,7 @@ class RunResult:
 
 def open_blocks(path: str | Path, block: int = BLOCK_BYTES, on_read: Callable[[int], object] | None = None
                 ) -> Iterator[bytes]:
-    """The file's text in blocks: :func:`segeval.read.read_blocks` without a total-size limit, since
+    """The file's text in blocks: :func:`segeval.io.files.read_blocks` without a total-size limit, since
     the chunked path never holds the whole file (the line, NUL and gzip-ratio limits apply).
     ``on_read`` is told how many bytes of the file each read took (for a progress line)."""
     return read_blocks(path, max_bytes=None, block=block, on_read=on_read)
@@ -264,7 +254,7 @@ class _Chunked:
 
     def _detected(self, chunks: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, bytes]]:
         """The chunks, once the format is known: detected from the first :data:`DETECT_LINES` data lines,
-        as :func:`segeval.read.read_run` does (the chunks holding them are kept until then)."""
+        as :func:`segeval.io.tables.read_run` does (the chunks holding them are kept until then)."""
         head: list[tuple[int, bytes]] = []
         if self.fmt is None:
             seen = 0
@@ -302,7 +292,7 @@ class _Chunked:
                 return None  # blank lines, or only skipped ones
             raise _shift(exc, offset) from None
         columns["line"] = np.asarray(columns["line"]) + offset
-        frame = _frame(columns, RUN_COLUMNS, "<data>")  # "<data>": value errors get their text at the end
+        frame = to_frame(columns, RUN_COLUMNS, "<data>")  # "<data>": value errors get their text at the end
         self.rows += len(frame)
         return frame
 

@@ -67,7 +67,7 @@ class Moments:
 
 
 def _jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]:
-    from segeval.read import read_bytes
+    from segeval.io.files import read_bytes
 
     name = str(path)
     raw = read_bytes(path)  # any readable file or '-', gunzipped, within the input limits
