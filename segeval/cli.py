@@ -556,8 +556,8 @@ def _run_aliases(name: str) -> tuple[str, str]:
 
 def _groups_for(path: str, names: Any) -> tuple[dict[str, str], dict[str, str]]:
     """Group and type of each run file, named in the groups file by file name or by its stem."""
-    from segeval.analysis.pool import read_groups
     from segeval.errors import InputError
+    from segeval.io.aux import read_groups
 
     lines: dict[str, tuple[int, str]] = {}
     group_of, type_of = read_groups(path, lines)
@@ -740,8 +740,9 @@ def complete_qrels_command(
 ) -> None:
     """Label the unjudged items in the runs' top D with a classifier trained on the judged ones (Büttcher et
     al. 2007); predicted lines are marked 'predicted:CLASSIFIER' in an extra last field, the others 'human'."""
-    from segeval.analysis.complete import complete_qrels, read_texts
+    from segeval.analysis.complete import complete_qrels
     from segeval.engines.runs import expand_runs
+    from segeval.io.aux import read_texts
     from segeval.io.files import read_bytes
     from segeval.io.formats import SOURCE_HUMAN
     from segeval.io.tables import read_qrels

@@ -11,7 +11,7 @@ from types import ModuleType
 import pytest
 
 from segeval.engines import chunked
-from segeval.engines.chunked import line_chunks, open_blocks
+from segeval.io.chunks import line_chunks, open_blocks
 from tests.conftest import ROOT, run_cli
 
 

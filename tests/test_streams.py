@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from segeval.engines.chunked import line_chunks, open_blocks
 from segeval.engines.runs import expand_runs
 from segeval.errors import InputError, ParameterError
 from segeval.io import files
+from segeval.io.chunks import line_chunks, open_blocks
 from segeval.io.files import read_blocks, read_bytes
 from segeval.report.trec import prefixed
 from tests.conftest import FIXTURES, run_cli

@@ -205,7 +205,8 @@ def may_have_long_line(raw: bytes, max_line: int) -> bool:
 
 
 def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_BYTES,
-                on_read: Callable[[int], object] | None = None, whole: bool = False) -> Iterator[bytes]:
+                on_read: Callable[[int], object] | None = None, whole: bool = False, lines: bool = True
+                ) -> Iterator[bytes]:
     """The file's text in blocks, gunzipped on the fly when it starts with the gzip magic number,
     from any readable file: a regular file, a pipe, a FIFO, a device, ``-`` (standard input).
 
@@ -216,9 +217,10 @@ def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_B
     (bzip2, xz, zip, zstd ...), a gzip file with other bytes after its data and a truncated or corrupt
     gzip file are refused.  ``on_read`` is told how many bytes of the file each read took.  With
     ``whole``, a regular uncompressed file comes in one block (read at once, below ``max_bytes``).
+    Without ``lines`` (a JSON document, which may be one long line) the line length is not limited.
     """
     name = str(path)
-    max_line = limits()[1]
+    max_line = limits()[1] if lines else sys.maxsize
     checks = _Checks(name, max_bytes, max_line)
     fh, regular = open_input(path)
 
@@ -323,10 +325,10 @@ def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: 
                                "a complete .gz file")
 
 
-def read_bytes(path: str | Path) -> bytes:
+def read_bytes(path: str | Path, *, lines: bool = True) -> bytes:
     """The file's content (any readable file, ``-`` for standard input), gunzipped when it starts
-    with the gzip magic number; the limits of :func:`read_blocks`, at most ``SEGEVAL_MAX_INPUT_BYTES``
-    (2 GiB) after decompression.
+    with the gzip magic number; the limits of :func:`read_blocks` (``lines``: also the line length),
+    at most ``SEGEVAL_MAX_INPUT_BYTES`` (2 GiB) after decompression.
 
     A stream (a pipe, standard input) is read once: its content is kept, and reading it again
     gives the same bytes (until :func:`reset_streams`).
@@ -335,9 +337,15 @@ def read_bytes(path: str | Path) -> bytes:
     stream = is_stream(name)
     if stream and name in _STREAMS:
         return _STREAMS[name]
-    blocks = list(read_blocks(path, max_bytes=limits()[0], whole=True))
+    blocks = list(read_blocks(path, max_bytes=limits()[0], whole=True, lines=lines))
     data = blocks[0] if len(blocks) == 1 else b"".join(blocks)
     if stream:
         _STREAMS[name] = data
     return data
 
+
+
+def starts_with_gzip(path: str | Path) -> bool:
+    """Whether the regular file ``path`` starts with the gzip magic number (OSError when it cannot be read)."""
+    with open(path, "rb") as fh:
+        return fh.read(2) == b"\x1f\x8b"

@@ -39,6 +39,7 @@ import numpy.typing as npt
 
 from segeval.analysis.moments.protocol import MrOptions, MrResult
 from segeval.errors import InputError, ParameterError
+from segeval.io.aux import read_moment_jsonl
 
 THRESHOLDS = tuple(float(f"{t:.2f}") for t in np.linspace(0.5, 0.95, 10))
 BUCKETS = {"short": (0.0, 10.0), "middle": (10.0, 30.0), "long": (30.0, 150.0), "full": (0.0, 150.0)}
@@ -64,31 +65,6 @@ class Moments:
     unknown: list[str] = field(default_factory=list)
     moments: bool = True
     highlights: bool = False
-
-
-def _jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]:
-    from segeval.io.files import read_bytes
-
-    name = str(path)
-    raw = read_bytes(path)  # any readable file or '-', gunzipped, within the input limits
-    rows = []
-    for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(name, f"is not a JSON object ({exc.msg}); expected one JSON object per line",
-                             line=number, text=line[:200]) from None
-        except RecursionError:
-            raise InputError(name, "is nested too deeply to read; expected one flat JSON object per line",
-                             line=number, text=line[:200]) from None
-        if not isinstance(value, dict) or "qid" not in value:
-            raise InputError(name, "expected a JSON object with a 'qid'", line=number, text=line[:200])
-        rows.append((number, line, value))
-    if not rows:
-        raise InputError(name, "has no data lines; expected JSON Lines")
-    return rows
 
 
 def _number(x: Any) -> bool:
@@ -149,8 +125,8 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
     [start, end, score] and/or ``pred_saliency_scores``)."""
     m = Moments()
     tname, pname = str(truth_path), str(predictions_path)
-    truth_rows = _jsonl(truth_path)
-    pred_rows = _jsonl(predictions_path)
+    truth_rows = read_moment_jsonl(truth_path)
+    pred_rows = read_moment_jsonl(predictions_path)
     m.moments = any("pred_relevant_windows" in row for _, _, row in pred_rows)
     m.highlights = any("pred_saliency_scores" in row for _, _, row in pred_rows)
     if not (m.moments or m.highlights):
