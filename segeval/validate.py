@@ -72,7 +72,7 @@ def validate_qrels(qrels: pd.DataFrame, on_error: OnError | None = None) -> pd.D
     seconds, so '1.5' and '1.05' in M.S are the same time).  A repeated judgement is an error
     whether or not its grade differs (trec_eval refuses both); with ``on_error`` the first is kept.
     """
-    return _apply(qrels, _time_problems(qrels) + _qrels_duplicates(qrels), on_error)
+    return _apply(qrels, _time_problems(qrels) + qrels_duplicates(qrels), on_error)
 
 
 def _column_codes(column: pd.Series) -> npt.NDArray[np.int64]:
@@ -81,7 +81,7 @@ def _column_codes(column: pd.Series) -> npt.NDArray[np.int64]:
     return np.asarray(pd.factorize(column.to_numpy(dtype=object))[0], dtype=np.int64)
 
 
-def _qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
+def qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
     """Qrels rows that judge a (query, item) pair again: position, problem, kind."""
     if len(qrels) < 2:
         return []

@@ -38,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.analysis.moments.protocol import MrOptions, MrResult
+from segeval.analysis.moments.reading import is_number
 from segeval.errors import InputError, ParameterError
 from segeval.io.aux import read_moment_jsonl
 
@@ -67,21 +68,12 @@ class Moments:
     highlights: bool = False
 
 
-def _number(x: Any) -> bool:
-    if isinstance(x, bool) or not isinstance(x, int | float):
-        return False
-    try:
-        return math.isfinite(float(x))
-    except OverflowError:  # an integer beyond the float range
-        return False
-
-
 def _windows(value: Any, width: int, path: str, number: int, text: str, key: str) -> FloatArray:
     shape = "[start, end, score]" if width == 3 else "[start, end]"
     if not isinstance(value, list):
         raise InputError(path, f"'{key}' must be a list of {shape} lists", line=number, text=text[:200])
     for w in value:
-        if not (isinstance(w, list) and len(w) == width and all(_number(x) for x in w)):
+        if not (isinstance(w, list) and len(w) == width and all(is_number(x) for x in w)):
             raise InputError(path, f"'{key}' has the window {json.dumps(w)[:80]}; expected every window as "
                                    f"{shape} with {width} finite numbers", line=number, text=text[:200])
         if w[1] < w[0]:
@@ -94,7 +86,7 @@ def _saliency(row: dict[str, Any], path: str, number: int, text: str) -> FloatAr
     """The official full-video score matrix: (int(duration / 2) clips, 3 annotators), zeros elsewhere."""
     duration: Any = row.get("duration")
     ids, scores = row.get("relevant_clip_ids"), row.get("saliency_scores")
-    if not _number(duration) or duration < CLIP_SECONDS:
+    if not is_number(duration) or duration < CLIP_SECONDS:
         raise InputError(path, f"'duration' is {json.dumps(duration)}; expected a number >= {CLIP_SECONDS} "
                                "(seconds) for highlight detection", line=number, text=text[:200])
     clips = int(duration / CLIP_SECONDS)
@@ -110,7 +102,7 @@ def _saliency(row: dict[str, Any], path: str, number: int, text: str) -> FloatAr
         raise InputError(path, "'relevant_clip_ids' names a clip twice; expected each clip once",
                          line=number, text=text[:200])
     if not (isinstance(scores, list) and len(scores) == len(ids)
-            and all(isinstance(s, list) and len(s) == 3 and all(_number(x) for x in s) for s in scores)):
+            and all(isinstance(s, list) and len(s) == 3 and all(is_number(x) for x in s) for s in scores)):
         raise InputError(path, f"'saliency_scores' must hold one [a, b, c] list of 3 numbers per relevant clip "
                                f"({len(ids)} clips)", line=number, text=text[:200])
     full = np.zeros((clips, 3))
@@ -154,7 +146,7 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
                                           "pred_relevant_windows")
         if m.highlights:
             scores = row.get("pred_saliency_scores")
-            if not (isinstance(scores, list) and scores and all(_number(x) for x in scores)):
+            if not (isinstance(scores, list) and scores and all(is_number(x) for x in scores)):
                 raise InputError(pname, "'pred_saliency_scores' must be a non-empty list of finite numbers, one "
                                         f"per {CLIP_SECONDS}-second clip (other lines have it)",
                                  line=number, text=text[:200])

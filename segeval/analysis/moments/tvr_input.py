@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.analysis.moments.qvhighlights import _number
+from segeval.analysis.moments.reading import is_number
 from segeval.errors import InputError
 from segeval.io.aux import read_text
 
@@ -61,7 +61,7 @@ def _desc_id(value: Any, path: str, where: str, line: int | None = None, text: s
 
 def _moment(value: Any, path: str, line: int, text: str) -> FloatArray:
     def pair(w: Any) -> bool:
-        return isinstance(w, list) and len(w) == 2 and all(_number(x) for x in w)
+        return isinstance(w, list) and len(w) == 2 and all(is_number(x) for x in w)
 
     if pair(value):
         windows = [value]
@@ -139,7 +139,7 @@ def _rows(value: Any, path: str, where: str) -> tuple[FloatArray, int]:
     if fast and not any(isinstance(x, bool) for e in used for x in e[:3]):
         return arr[:, :3].astype(np.float64).reshape(-1, 3), len(value)
     for n, e in enumerate(used):
-        if not (isinstance(e, list) and len(e) >= 3 and all(_number(x) for x in e[:3])):
+        if not (isinstance(e, list) and len(e) >= 3 and all(is_number(x) for x in e[:3])):
             raise InputError(path, f"{where}: predictions[{n}] is {json.dumps(e)[:80]}; expected "
                                    "[video_index, start, end, score] (3 finite numbers at least; the score is not "
                                    "used)")
