@@ -10,9 +10,9 @@ from typing import Literal
 import numpy as np
 
 from segeval.errors import InputError, ParameterError, check_choice
+from segeval.settings import TIME_FORMATS as TIME_FORMATS  # the one list (settings), named here for readers
 
 FieldKind = Literal["str", "ignore", "time", "int", "float"]
-TIME_FORMATS = ("mmss", "seconds", "hms")
 
 
 @dataclass(frozen=True)
