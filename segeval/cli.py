@@ -362,7 +362,8 @@ def fix(
     The run's format and time format are kept.  Exit code 0 when written, 2 on bad input."""
     from segeval.analysis.submission_fix import fix_submission
     from segeval.errors import check_choice
-    from segeval.read import TIME_FORMATS, read_run
+    from segeval.io.formats import TIME_FORMATS
+    from segeval.io.tables import read_run
 
     check_choice("time_format", time_format, TIME_FORMATS)
     check_choice("run_format", run_format, ("auto", "trec", "linking", "search"))
