@@ -74,8 +74,8 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
 def check(kind: str, path: Path, companion: Path) -> str | None:
     """None when the outcome is allowed, else a description of the failure."""
     from segeval.errors import InputError, SegevalError
+    from segeval.io.tables import read_qrels, read_run
     from segeval.pipeline import evaluate
-    from segeval.read import read_qrels, read_run
 
     try:
         if kind == "qrels":

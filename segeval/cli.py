@@ -187,7 +187,7 @@ def eval_(
 
     from segeval.engines.runs import check_engine, evaluate_many, expand_runs
     from segeval.errors import InputError, check_choice
-    from segeval.read import read_qrels
+    from segeval.io.tables import read_qrels
     from segeval.validate import validate_qrels
 
     check_choice("output", output, ("trec", "json", "csv"))
@@ -273,7 +273,7 @@ def check(
     from collections import Counter
 
     from segeval.errors import InputError
-    from segeval.read import read_qrels, read_run
+    from segeval.io.tables import read_qrels, read_run
     from segeval.validate import check_kinds, is_documents, validate_qrels, validate_run
 
     collection = any(x is not None for x in (videos, blacklist, queries, max_rank))
@@ -362,7 +362,8 @@ def fix(
     The run's format and time format are kept.  Exit code 0 when written, 2 on bad input."""
     from segeval.analysis.submission_fix import fix_submission
     from segeval.errors import check_choice
-    from segeval.read import TIME_FORMATS, read_run
+    from segeval.io.formats import TIME_FORMATS
+    from segeval.io.tables import read_run
 
     check_choice("time_format", time_format, TIME_FORMATS)
     check_choice("run_format", run_format, ("auto", "trec", "linking", "search"))
@@ -541,7 +542,7 @@ def report(
 
 def _runs_by_name(runs: list[str], time_format: str = DEFAULTS.time_format) -> dict[str, Any]:
     from segeval.engines.runs import expand_runs, run_names
-    from segeval.read import read_run
+    from segeval.io.tables import read_run
     from segeval.validate import validate_run
 
     paths = expand_runs(runs)
@@ -556,8 +557,8 @@ def _run_aliases(name: str) -> tuple[str, str]:
 
 def _groups_for(path: str, names: Any) -> tuple[dict[str, str], dict[str, str]]:
     """Group and type of each run file, named in the groups file by file name or by its stem."""
-    from segeval.analysis.pool import read_groups
     from segeval.errors import InputError
+    from segeval.io.aux import read_groups
 
     lines: dict[str, tuple[int, str]] = {}
     group_of, type_of = read_groups(path, lines)
@@ -595,7 +596,7 @@ def pool_command(
     """Judged items (documents, or qrels segments) each run and group put in its top D, and each group's
     unique contribution."""
     from segeval.analysis.pool import contributions
-    from segeval.read import read_qrels
+    from segeval.io.tables import read_qrels
     from segeval.validate import validate_qrels
 
     q = validate_qrels(read_qrels(qrels))
@@ -628,7 +629,7 @@ def pool_bias_command(
     """Leave-one-group-out: how each measure's ranking moves when a group's unique judgements go (rms_error: the
     left-out runs' scores; rms_error_all: every run's score in every experiment)."""
     from segeval.analysis.pool import DEFAULT_MEASURES, leave_one_out
-    from segeval.read import read_qrels
+    from segeval.io.tables import read_qrels
     from segeval.validate import validate_qrels
 
     q = validate_qrels(read_qrels(qrels))
@@ -684,7 +685,7 @@ def incompleteness_command(
     """Random reductions of the qrels: mean score and Kendall's tau with the full qrels per fraction."""
     from segeval.analysis.pool import DEFAULT_MEASURES, incompleteness
     from segeval.errors import ParameterError
-    from segeval.read import read_qrels
+    from segeval.io.tables import read_qrels
     from segeval.validate import validate_qrels
 
     try:
@@ -740,10 +741,13 @@ def complete_qrels_command(
 ) -> None:
     """Label the unjudged items in the runs' top D with a classifier trained on the judged ones (Büttcher et
     al. 2007); predicted lines are marked 'predicted:CLASSIFIER' in an extra last field, the others 'human'."""
-    from segeval.analysis.complete import complete_qrels, read_texts
+    from segeval.analysis.complete import complete_qrels
     from segeval.engines.runs import expand_runs
+    from segeval.io.aux import read_texts
+    from segeval.io.files import read_bytes
+    from segeval.io.formats import SOURCE_HUMAN
+    from segeval.io.tables import read_qrels
     from segeval.output import check_output, open_output
-    from segeval.read import SOURCE_HUMAN, read_bytes, read_qrels
     from segeval.validate import is_documents, validate_qrels
 
     inputs = [qrels, *expand_runs(runs), texts]
@@ -874,9 +878,9 @@ def show(
     time_format: Annotated[str, typer.Option("--time-format", metavar="mmss|seconds|hms")] = DEFAULTS.time_format,
 ) -> None:
     """One query's ground truth and ranked results on a timeline per video, labelled by each adapter."""
+    from segeval.io.tables import read_qrels, read_run
     from segeval.pipeline import make_adapter
     from segeval.prepare import default_order, prepare
-    from segeval.read import read_qrels, read_run
     from segeval.validate import is_documents, validate_qrels, validate_run
     from segeval.viz.show import adapt_one, named, render
     from segeval.viz.show import explain as explain_text
@@ -917,9 +921,9 @@ def plot_adr_command(
 ) -> None:
     """The dynamic recall curve of one query and the number of retrieved ground-truth items."""
     from segeval.adapt import ExactAdapter
+    from segeval.io.tables import read_qrels, read_run
     from segeval.pipeline import make_adapter
     from segeval.prepare import default_order, prepare
-    from segeval.read import read_qrels, read_run
     from segeval.validate import is_documents, validate_qrels, validate_run
     from segeval.viz import check_output
     from segeval.viz.adr import plot_adr
@@ -1067,7 +1071,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI; SegevalError and usage errors exit 2 with a message, never a traceback.  Standard
     output is guarded: a reader that went away (EPIPE) ends the command quietly (exit 0), any other
     write error (no space left) is an error naming standard output (exit 2)."""
-    from segeval.read import STDIN, reset_streams
+    from segeval.io.files import STDIN, reset_streams
 
     reset_streams()  # each command reads a pipe or standard input once
     args = sys.argv[1:] if argv is None else argv

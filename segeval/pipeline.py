@@ -18,11 +18,11 @@ from segeval.adapt.registry import me13sh_adapters as me13sh_adapters
 from segeval.aggregate import aggregate
 from segeval.errors import ParameterError
 from segeval.io.frames import load_qrels, load_run
+from segeval.io.tables import predicted_mask
 from segeval.measures.compute import Request, compute, requests
 from segeval.measures.definitions import TREC_EVAL_9
 from segeval.notes import value_notes
 from segeval.prepare import prepare
-from segeval.read import predicted_mask
 from segeval.settings import DEFAULT_ADAPTER, DEFAULT_MEASURES, Settings, kind, settings_of
 from segeval.validate import is_documents, validate_qrels, validate_run
 
@@ -86,7 +86,7 @@ def evaluate(
     computed once per adapter, named with the adapter's suffix.  ``adapter`` (an :class:`Adapter`
     or a name such as ``"binned:60"``) or ``adapters`` (one or a list) choose the relevance
     adapters; by default ``exact`` for document runs and ``overlap`` for segment runs.  Files are
-    read in ``qrels_format``/``run_format`` (names of ``segeval.read.QRELS_FORMATS`` and
+    read in ``qrels_format``/``run_format`` (names of ``segeval.io.formats.QRELS_FORMATS`` and
     ``RUN_FORMATS``, or ``"auto"``).  The policies are a :class:`~segeval.settings.Settings`
     (``settings``); the keyword arguments named after its fields override it (None: as in
     ``settings``).

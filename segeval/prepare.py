@@ -33,7 +33,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.errors import ParameterError, check_choice, check_int
-from segeval.read import category_bytes
+from segeval.io.fast import category_bytes
 from segeval.settings import DEFAULT_ORDER, DEFAULTS, MISSING_QUERIES, ORDERS, kind
 from segeval.validate import check_kinds, check_unique_documents
 

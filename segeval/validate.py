@@ -13,28 +13,36 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.errors import InputError
-from segeval.read import source_line
+from segeval.io.tables import source_line, source_lines
 
 OnError = Callable[[InputError], None]
 
 
-def _error(df: pd.DataFrame, position: int, problem: str, kind: str) -> InputError:
+def _error(df: pd.DataFrame, position: int, problem: str, kind: str, texts: dict[int, str] | None = None,
+           lines: npt.NDArray[np.generic] | None = None) -> InputError:
+    """The problem of row ``position``, with its line's text (from ``texts``, else read from the file);
+    ``lines``: the frame's line numbers, when already at hand."""
     path = str(df.attrs.get("path", "<data>"))
-    number = int(df["line"].to_numpy()[position])
-    return InputError(path, problem, line=number, text=None if path.startswith("<") else source_line(path, number),
-                      kind=kind)
+    number = int((df["line"].to_numpy() if lines is None else lines)[position])
+    text = None
+    if not path.startswith("<"):  # "<data>", "<qrels>", "<run>": tables in memory
+        text = texts[number] if texts is not None else source_line(path, number)
+    return InputError(path, problem, line=number, text=text, kind=kind)
 
 
 def _apply(df: pd.DataFrame, problems: list[tuple[int, str, str]], on_error: OnError | None) -> pd.DataFrame:
-    """Raise the first problem, or report all and drop their rows."""
+    """Raise the first problem, or report all and drop their rows (the file read once for their lines)."""
     if not problems:
         return df
     problems.sort()
     if on_error is None:
         position, problem, kind = problems[0]
         raise _error(df, position, problem, kind)
+    path = str(df.attrs.get("path", "<data>"))
+    lines = df["line"].to_numpy()
+    texts = None if path.startswith("<") else source_lines(path, (int(lines[p]) for p, _, _ in problems))
     for position, problem, kind in problems:
-        on_error(_error(df, position, problem, kind))
+        on_error(_error(df, position, problem, kind, texts, lines))
     keep = np.ones(len(df), dtype=bool)
     keep[[p for p, _, _ in problems]] = False
     out = df.loc[keep].reset_index(drop=True)
@@ -64,7 +72,7 @@ def validate_qrels(qrels: pd.DataFrame, on_error: OnError | None = None) -> pd.D
     seconds, so '1.5' and '1.05' in M.S are the same time).  A repeated judgement is an error
     whether or not its grade differs (trec_eval refuses both); with ``on_error`` the first is kept.
     """
-    return _apply(qrels, _time_problems(qrels) + _qrels_duplicates(qrels), on_error)
+    return _apply(qrels, _time_problems(qrels) + qrels_duplicates(qrels), on_error)
 
 
 def _column_codes(column: pd.Series) -> npt.NDArray[np.int64]:
@@ -73,7 +81,7 @@ def _column_codes(column: pd.Series) -> npt.NDArray[np.int64]:
     return np.asarray(pd.factorize(column.to_numpy(dtype=object))[0], dtype=np.int64)
 
 
-def _qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
+def qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
     """Qrels rows that judge a (query, item) pair again: position, problem, kind."""
     if len(qrels) < 2:
         return []
@@ -93,13 +101,13 @@ def _qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
         first_of.setdefault(k, i)
     path = str(qrels.attrs.get("path", "<data>"))
     lines, rel = qrels["line"].to_numpy(), qrels["rel"].to_numpy()
+    query, item, start, end = (qrels[c].to_numpy() for c in ("query", "item", "start", "end"))  # once, not per row
     out = []
     for i in np.flatnonzero(repeated).tolist():
         j = first_of[int(key[i])]
-        what = (f"document '{qrels['item'].iat[i]}'" if documents else
-                f"video '{qrels['item'].iat[i]}', segment {qrels['start'].iat[i]:g}-{qrels['end'].iat[i]:g} s")
+        what = (f"document '{item[i]}'" if documents else f"video '{item[i]}', segment {start[i]:g}-{end[i]:g} s")
         grades = f"the same grade {rel[i]}" if rel[i] == rel[j] else f"grade {rel[i]} (first {rel[j]})"
-        out.append((i, f"query '{qrels['query'].iat[i]}', {what} is judged again, with {grades}; first judged on "
+        out.append((i, f"query '{query[i]}', {what} is judged again, with {grades}; first judged on "
                        f"{path}, line {int(lines[j])}; expected one judgement per query and "
                        f"{'document' if documents else 'segment'} (trec_eval refuses duplicates too)",
                     "duplicate judgement"))
@@ -155,9 +163,9 @@ def _duplicate_problems(run: pd.DataFrame, query_codes: npt.NDArray[np.int64],
     first_of: dict[int, int] = {}
     for i in np.flatnonzero(pd.Series(pair).duplicated(keep=False).to_numpy()).tolist():
         first_of.setdefault(int(pair[i]), i)
-    lines = run["line"].to_numpy()
+    lines, query, item = run["line"].to_numpy(), run["query"].to_numpy(), run["item"].to_numpy()  # once, not per row
     for i in dup.tolist():
-        out.append((i, f"document '{run['item'].iat[i]}' appears again for query '{run['query'].iat[i]}' (first on "
+        out.append((i, f"document '{item[i]}' appears again for query '{query[i]}' (first on "
                        f"line {int(lines[first_of[int(pair[i])]])}); expected each document once per query",
                     "duplicate document"))
     return out

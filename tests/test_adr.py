@@ -10,8 +10,8 @@ import pytest
 
 from segeval.adapt.base import Adapted
 from segeval.errors import InputError
+from segeval.io.tables import read_qrels
 from segeval.measures import adr as A
-from segeval.read import read_qrels
 from tests.conftest import run_cli
 
 

@@ -301,8 +301,8 @@ def test_settings_are_checked_when_made(given: dict[str, Any], message: str) -> 
 def test_settings_defaults_are_the_ones_everything_uses() -> None:
     from segeval.adapt import BinnedAdapter, TiouAdapter, ToleranceAdapter
     from segeval.engines.chunked import DEFAULT_CHUNK_LINES
+    from segeval.io.formats import TIME_FORMATS
     from segeval.prepare import default_order
-    from segeval.read import TIME_FORMATS
 
     s = Settings()
     assert (s.bin_size, s.tolerance, s.tiou, s.chunk_lines, s.time_format) == (300, 15, 0.5, 100_000, "mmss")

@@ -11,7 +11,7 @@ from types import ModuleType
 import pytest
 
 from segeval.engines import chunked
-from segeval.engines.chunked import line_chunks, open_blocks
+from segeval.io.chunks import line_chunks, open_blocks
 from tests.conftest import ROOT, run_cli
 
 
@@ -83,7 +83,7 @@ def test_many_runs_chunked_and_with_jobs(data: dict[str, Path]) -> None:
 
 def test_queries_straddle_chunks_and_selection(data: dict[str, Path]) -> None:
     from segeval.engines.chunked import evaluate_run
-    from segeval.read import read_qrels
+    from segeval.io.tables import read_qrels
 
     q = read_qrels(data["linking.qrels"])
     chosen = ["query_3", "query_7"]

@@ -10,8 +10,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from segeval.io.fast import category_bytes
+from segeval.io.tables import read_qrels, read_run
 from segeval.pipeline import evaluate
-from segeval.read import category_bytes, read_qrels, read_run
 
 MEASURES = ["all_trec"]
 

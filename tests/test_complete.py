@@ -10,20 +10,20 @@ import pandas as pd
 import pytest
 
 from segeval.analysis.complete import (
-    Texts,
     Vocabulary,
     complete_qrels,
     kld_divergences,
     kld_threshold,
-    read_texts,
     tfidf,
     tokenize,
     unjudged_top,
 )
 from segeval.analysis.correlate import kendall_tau_ties_agree
 from segeval.errors import InputError, ParameterError
+from segeval.io.aux import Texts, read_texts
+from segeval.io.formats import format_time, parse_hms, parse_mmss, parse_seconds
+from segeval.io.tables import predicted_mask, read_qrels, read_run
 from segeval.pipeline import evaluate
-from segeval.read import format_time, parse_hms, parse_mmss, parse_seconds, predicted_mask, read_qrels, read_run
 from tests.conftest import run_cli
 from tests.test_synthetic_pool import synthetic
 
@@ -287,7 +287,8 @@ def test_the_docs_walk_through_prints_what_the_docs_say(tmp_path: Path) -> None:
     """Runs the walk-through of docs/pool-bias.md (seed 0, --hard, pool without G3 and G4) and finds its numbers
     there."""
     pytest.importorskip("sklearn")
-    from segeval.analysis.pool import leave_one_out, read_groups
+    from segeval.analysis.pool import leave_one_out
+    from segeval.io.aux import read_groups
     from tests.conftest import ROOT
 
     readme = (ROOT / "docs" / "pool-bias.md").read_text()

@@ -120,7 +120,7 @@ def test_check_on_valid_files(tmp_path: Path) -> None:
 def test_long_line_probe_never_misses() -> None:
     import random
 
-    from segeval.read import _may_have_long_line
+    from segeval.io.files import may_have_long_line
 
     rng = random.Random(3)
     for _ in range(2000):
@@ -128,4 +128,4 @@ def test_long_line_probe_never_misses() -> None:
         data = bytes(rng.choice(b"ab\n") if rng.random() < 0.3 else ord("x") for _ in range(rng.randint(0, 200)))
         longest = max((len(line) for line in data.split(b"\n")), default=0)
         if longest > limit:
-            assert _may_have_long_line(data, limit), (data, limit)
+            assert may_have_long_line(data, limit), (data, limit)

@@ -111,7 +111,7 @@ def test_compare_stops_at_the_first_bad_run_with_any_engine(runs: Path) -> None:
 
 def test_evaluate_runs_gives_the_same_evaluations_with_every_engine(runs: Path) -> None:
     from segeval.engines.runs import evaluate_runs, expand_runs
-    from segeval.read import read_qrels
+    from segeval.io.tables import read_qrels
     from segeval.validate import validate_qrels
 
     q = validate_qrels(read_qrels(QRELS))

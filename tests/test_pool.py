@@ -10,7 +10,7 @@ import pytest
 
 from segeval.analysis.pool import contributions, leave_one_out
 from segeval.errors import ParameterError
-from segeval.read import read_qrels, read_run
+from segeval.io.tables import read_qrels, read_run
 from tests.conftest import run_cli, shared
 
 QRELS = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 1\nq1 0 d4 1\nq1 0 d5 0\n"

@@ -14,20 +14,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from segeval.errors import InputError
-from segeval.read import (
+from segeval.io.fast import decode_tokens, factorize_bytes, fast_parse, int_tokens, mmss_to_seconds
+from segeval.io.formats import (
     MEDIAEVAL_LINKING_RUN,
     MEDIAEVAL_QRELS,
     MEDIAEVAL_SEARCH_RUN,
     TREC_QRELS,
     TREC_RUN,
-    _fast_parse,
-    _slow_parse,
-    decode_tokens,
-    factorize_bytes,
-    int_tokens,
-    mmss_to_seconds,
     parse_mmss,
 )
+from segeval.io.parse import parse_lines
 
 TOKENS = st.sampled_from([
     "0.00", "17.10", "3.0", "01.50", "59.59", "1.60", "1.", ".5", "1", "-1", "+1", "1.0", "1e3", "0x10",
@@ -52,9 +48,9 @@ def files(draw: st.DrawFn, fmt_fields: int) -> bytes:
 
 def _agree(data: bytes, fmt) -> None:  # type: ignore[no-untyped-def]
     for sep in (" ", r"\s+"):
-        fast = _fast_parse(data, fmt, sep)
+        fast = fast_parse(data, fmt, sep)
         try:
-            slow = _slow_parse(data, fmt, "f")
+            slow = parse_lines(data, fmt, "f")
         except InputError:
             assert fast is None, f"fast path (sep {sep!r}) accepted what the line parser rejects"
             continue
@@ -135,10 +131,10 @@ def test_byte_path_widths_and_fallback() -> None:
     tail = "q1 Q0 " + "D" * 80 + " 9 1.0 " + "r" * 50 + "\n"
     for text, byte_path in ((head, True), (head + tail, False), ("q1 Q0 é 1 2 r\nq1 Q0 e 2 1 r\n", True)):
         data = text.encode()
-        fast = _fast_parse(data, TREC_RUN, " ")
+        fast = fast_parse(data, TREC_RUN, " ")
         assert fast is not None
         assert isinstance(fast["item"], pd.Categorical) == byte_path
-        slow = _slow_parse(data, TREC_RUN, "f")
+        slow = parse_lines(data, TREC_RUN, "f")
         for name, values in slow.items():
             assert list(fast[name]) == list(values), name
 

@@ -13,8 +13,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from segeval.read import DETECT_LINES, detect_run_format, read_bytes, read_qrels
-from segeval.validate import _qrels_duplicates, validate_qrels
+from segeval.io.files import read_bytes
+from segeval.io.formats import DETECT_LINES, detect_run_format
+from segeval.io.tables import read_qrels
+from segeval.validate import qrels_duplicates, validate_qrels
 from tests.conftest import run_cli, shared
 
 MMSS = "an M.S time: minutes (at most 12 digits), a dot and seconds 0-59 (one or two digits), such as '17.05'"
@@ -313,7 +315,7 @@ def test_duplicate_judgements_match_a_plain_definition(seed: int) -> None:
             same = rows[first][4] == row[4]
             expected.append((i, f"line {first + 1};", same))
         seen.setdefault(key, i)
-    found = _qrels_duplicates(q)
+    found = qrels_duplicates(q)
     assert [i for i, _, _ in found] == [i for i, _, _ in expected]
     for (_, problem, _), (_, first, same) in zip(found, expected, strict=True):
         assert first in problem and ("the same grade" in problem) == same

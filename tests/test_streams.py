@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from segeval import read
-from segeval.engines.chunked import line_chunks, open_blocks
 from segeval.engines.runs import expand_runs
 from segeval.errors import InputError, ParameterError
-from segeval.read import read_blocks, read_bytes
+from segeval.io import files
+from segeval.io.chunks import line_chunks, open_blocks
+from segeval.io.files import read_blocks, read_bytes
 from segeval.report.trec import prefixed
 from tests.conftest import FIXTURES, run_cli
 
@@ -334,7 +334,7 @@ def test_gzip_bombs_stop_early(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     long_first.write_bytes(gzip.compress(b"a" * 10_000_000))
     valid = tmp_path / "valid.gz"  # valid lines expanding 300 times
     valid.write_bytes(gzip.compress(LINE * 400_000) * 3)
-    monkeypatch.setattr(read, "GZIP_RATIO_FROM", 10_000)
+    monkeypatch.setattr(files, "GZIP_RATIO_FROM", 10_000)
     cases = [
         (nul_first, f"{nul_first}, line 1: contains a NUL byte; expected a text line\n"
                     f"  line 1: q1 Q0 v\\01 1.00 2.00 1 0.5 r\n"),

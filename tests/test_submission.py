@@ -18,7 +18,8 @@ from segeval.analysis.submission import Rules, check_submission
 from segeval.analysis.submission_fix import fix_submission
 from segeval.errors import InputError
 from segeval.io.collection import read_blacklist, read_queries, read_videos
-from segeval.read import format_time, read_run
+from segeval.io.formats import format_time
+from segeval.io.tables import read_run
 from segeval.validate import validate_run
 from tests.conftest import run_cli
 

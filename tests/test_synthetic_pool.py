@@ -10,7 +10,7 @@ from types import ModuleType
 import pytest
 
 from segeval.analysis.pool import leave_one_out
-from segeval.read import read_qrels, read_run
+from segeval.io.tables import read_qrels, read_run
 from tests.conftest import ROOT
 
 

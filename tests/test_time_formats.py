@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from segeval.errors import InputError
-from segeval.read import (
+from segeval.io.formats import (
     MEDIAEVAL_LINKING_RUN,
     MEDIAEVAL_SEARCH_RUN,
     TREC_RUN,
@@ -22,7 +22,7 @@ SECONDS = {"mmss": lambda s: f"{s // 60}.{s % 60:02d}", "seconds": lambda s: f"{
 
 
 def rewrite(src: Path, dst: Path, fmt: str, time_fields: tuple[int, ...]) -> None:
-    from segeval.read import parse_mmss
+    from segeval.io.formats import parse_mmss
 
     lines = []
     for line in src.read_text().splitlines():

@@ -31,7 +31,8 @@ import numpy.typing as npt
 
 from segeval.errors import InputError, check_choice
 from segeval.io.anchors import Anchor, AnchorResult, read_anchor_qrels, read_anchor_run
-from segeval.read import STDIN, source_line
+from segeval.io.files import STDIN
+from segeval.io.tables import source_line
 from segeval.segment import whole_seconds_overlap
 
 #: the per-query rows, in the toolkit's order

@@ -102,7 +102,7 @@ def compare_runs(
     query read whole).  The first run (in order) that cannot be evaluated raises its error.
     """
     from segeval.engines.runs import check_engine, evaluate_runs, run_names
-    from segeval.read import read_qrels
+    from segeval.io.tables import read_qrels
     from segeval.validate import validate_qrels
 
     check_engine(jobs, memory, chunk_lines, engine, scheduler)

@@ -37,13 +37,13 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int
+from segeval.io.aux import Texts
 from segeval.settings import DEFAULTS
 
 CLASSIFIERS = ("kld", "svm")
@@ -57,88 +57,6 @@ BoolArray = npt.NDArray[np.bool_]
 def tokenize(text: str) -> list[str]:
     """Lower-cased runs of word characters."""
     return TOKEN.findall(text.lower())
-
-
-# ----------------------------------------------------------------------------- texts
-
-@dataclass(frozen=True)
-class Texts:
-    """Item texts: ``documents`` (docno -> text) or timed transcript ``lines`` per video."""
-
-    path: str
-    documents: dict[str, str] | None = None
-    lines: dict[str, tuple[FloatArray, FloatArray, list[str]]] | None = None
-
-    @property
-    def segments(self) -> bool:
-        return self.lines is not None
-
-    def collection(self) -> list[str]:
-        """The collection's texts: every document, or every transcript line."""
-        if self.documents is not None:
-            return list(self.documents.values())
-        assert self.lines is not None
-        return [t for _, _, texts in self.lines.values() for t in texts]
-
-    def text(self, item: str, start: float = math.nan, end: float = math.nan) -> str | None:
-        """A document's text, or the transcript lines meeting [start, end] of video ``item`` (None: no text)."""
-        from segeval.segment import interior_overlap
-
-        if self.documents is not None:
-            return self.documents.get(item)
-        assert self.lines is not None
-        if item not in self.lines:
-            return None
-        starts, ends, texts = self.lines[item]
-        hits = np.flatnonzero(interior_overlap(starts, ends, np.full_like(starts, start), np.full_like(ends, end)))
-        return " ".join(texts[i] for i in hits)
-
-
-def read_texts(path: str | Path, segments: bool, time_format: str = DEFAULTS.time_format) -> Texts:
-    """``docno<TAB>text`` lines, or (``segments``) transcript lines ``video start end text``."""
-    from segeval.read import _TIME_PARSERS, TIME_FORMATS, read_bytes
-
-    name = str(path)
-    check_choice("time_format", time_format, TIME_FORMATS)
-    parse_time = _TIME_PARSERS[time_format]
-    documents: dict[str, str] = {}
-    lines: dict[str, tuple[list[float], list[float], list[str]]] = {}
-    first: dict[str, int] = {}
-    for number, raw in enumerate(read_bytes(path).decode("utf-8", "replace").split("\n"), start=1):
-        line = raw.rstrip("\r")
-        if not line.strip():
-            continue
-        if not segments:
-            docno, tab, text = line.partition("\t")
-            docno = docno.strip()
-            if not tab or not docno or any(c.isspace() for c in docno):
-                raise InputError(name, "expected a document text line 'docno<TAB>text'", line=number, text=line)
-            if docno in first:
-                raise InputError(name, f"document '{docno}' appears again (first on line {first[docno]}); expected "
-                                       f"each document once", line=number, text=line)
-            first[docno] = number
-            documents[docno] = text
-            continue
-        fields = line.split(None, 3)
-        times = [parse_time(t) for t in fields[1:3]]
-        if len(fields) < 3 or times[0] is None or times[1] is None:
-            raise InputError(name, f"expected a transcript line 'video start end text' with {time_format} times",
-                             line=number, text=line)
-        start, end = float(times[0]), float(times[1])
-        if end < start:
-            raise InputError(name, f"ends ({fields[2]}) before it starts ({fields[1]}); expected end >= start",
-                             line=number, text=line)
-        video = lines.setdefault(fields[0], ([], [], []))
-        video[0].append(start)
-        video[1].append(end)
-        video[2].append(fields[3] if len(fields) > 3 else "")
-    if not documents and not lines:
-        kind = "transcript lines 'video start end text'" if segments else "document text lines 'docno<TAB>text'"
-        raise InputError(name, f"has no data lines; expected {kind}")
-    if not segments:
-        return Texts(name, documents=documents)
-    return Texts(name, lines={v: (np.asarray(s, dtype=np.float64), np.asarray(e, dtype=np.float64), t)
-                              for v, (s, e, t) in lines.items()})
 
 
 # ------------------------------------------------------------------------ vectors
@@ -286,7 +204,7 @@ class Completion:
 
     def lines(self, time_format: str = DEFAULTS.time_format) -> list[str]:
         """The predicted qrels lines, in the qrels' own format, marked ``predicted:CLASSIFIER``."""
-        from segeval.read import SOURCE_PREDICTED, format_time
+        from segeval.io.formats import SOURCE_PREDICTED, format_time
 
         mark = SOURCE_PREDICTED + self.classifier
         p = self.predicted
@@ -333,7 +251,7 @@ def complete_qrels(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame] | Seque
     that no transcript line with a token overlaps) are neither training items nor classified, so an
     unjudged one stays unjudged rather than being judged on the collection model alone (counted in
     ``no_text``)."""
-    from segeval.read import predicted_mask
+    from segeval.io.tables import predicted_mask
     from segeval.validate import is_documents
 
     check_choice("classifier", classifier, CLASSIFIERS)

@@ -20,41 +20,15 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from segeval.errors import InputError, ParameterError
+from segeval.errors import ParameterError
 
 DEFAULT_MEASURES = ("map", "P_20", "bpref")
 
 Item = tuple[str, str | int]  # (query, document) or, for segments, (query, qrels line number)
-
-
-def read_groups(path: str | Path, lines: dict[str, tuple[int, str]] | None = None
-                ) -> tuple[dict[str, str], dict[str, str]]:
-    """``run group [type]`` lines: run name -> group, and run name -> type (when given); ``lines``, when given,
-    receives each run's line number and text."""
-    from segeval.read import read_bytes
-
-    name = str(path)
-    group: dict[str, str] = {}
-    kind: dict[str, str] = {}
-    for number, raw in enumerate(read_bytes(path).decode("utf-8", "replace").splitlines(), start=1):
-        fields = raw.split()
-        if not fields:
-            continue
-        if len(fields) not in (2, 3):
-            raise InputError(name, f"has {len(fields)} fields; expected 'run group [type]'", line=number, text=raw)
-        if fields[0] in group:
-            raise InputError(name, f"run '{fields[0]}' appears again; expected each run once", line=number, text=raw)
-        group[fields[0]] = fields[1]
-        if lines is not None:
-            lines[fields[0]] = (number, raw)
-        if len(fields) == 3:
-            kind[fields[0]] = fields[2]
-    return group, kind
 
 
 def _keys(qrels: pd.DataFrame) -> list[Item]:

@@ -27,7 +27,7 @@ import pandas as pd
 
 from segeval.errors import InputError
 from segeval.io.collection import Collection, IdList
-from segeval.read import read_bytes
+from segeval.io.files import read_bytes
 
 OnError = Callable[[InputError], None]
 

@@ -34,7 +34,7 @@ import pandas as pd
 
 from segeval.analysis.submission import Result, Rules, SourceLines, by_query, results
 from segeval.errors import ParameterError, check_choice
-from segeval.read import RUN_FORMATS, format_time, parse_hms, parse_mmss, parse_seconds
+from segeval.io.formats import RUN_FORMATS, format_time, parse_hms, parse_mmss, parse_seconds
 
 OVERLAP_POLICIES = ("trim", "drop")
 DEFAULT_ZERO_LENGTH = 1.0

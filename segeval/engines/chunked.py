@@ -24,21 +24,12 @@ import numpy as np
 import pandas as pd
 
 from segeval.errors import InputError, SegevalError, check_choice, check_int
+from segeval.io.chunks import line_chunks, line_texts, open_blocks
+from segeval.io.files import is_stream, starts_with_gzip
+from segeval.io.formats import DETECT_LINES, DOCUMENT_FORMATS, RUN_FORMATS, LineFormat, detect_run_format
+from segeval.io.tables import RUN_COLUMNS, parse_table, read_run, to_frame
 from segeval.pipeline import Evaluation, Plan, evaluate, evaluate_part, finish, merge_parts, plan
 from segeval.prepare import check_queries
-from segeval.read import (
-    DETECT_LINES,
-    DOCUMENT_FORMATS,
-    RUN_COLUMNS,
-    RUN_FORMATS,
-    LineFormat,
-    _frame,
-    detect_run_format,
-    is_stream,
-    parse_table,
-    read_blocks,
-    read_run,
-)
 from segeval.settings import CHUNK_LINES, DEFAULTS, MEMORY_POLICIES
 from segeval.validate import check_kinds, validate_run
 
@@ -46,7 +37,6 @@ from segeval.validate import check_kinds, validate_run
 DEFAULT_CHUNK_LINES = CHUNK_LINES
 #: ``auto`` reads a run in chunks from this size on disk (a gzip file from a quarter of it)
 AUTO_BYTES = 128 * 1024**2
-BLOCK_BYTES = 4 * 1024**2
 
 OnError = Callable[[InputError], None]
 
@@ -69,55 +59,6 @@ class RunResult:
 
 
 # ----------------------------------------------------------------------------- reading
-
-def open_blocks(path: str | Path, block: int = BLOCK_BYTES, on_read: Callable[[int], object] | None = None
-                ) -> Iterator[bytes]:
-    """The file's text in blocks: :func:`segeval.read.read_blocks` without a total-size limit, since
-    the chunked path never holds the whole file (the line, NUL and gzip-ratio limits apply).
-    ``on_read`` is told how many bytes of the file each read took (for a progress line)."""
-    return read_blocks(path, max_bytes=None, block=block, on_read=on_read)
-
-
-def line_chunks(blocks: Iterator[bytes], chunk_lines: int, name: str) -> Iterator[tuple[int, bytes]]:
-    """``(number of its first line, bytes)`` of each ``chunk_lines`` lines (the last chunk may be shorter)
-    of blocks from :func:`open_blocks` (which has dropped a byte-order mark and checked the limits)."""
-    parts: list[bytes] = []
-    lines, first = 0, 1  # complete lines held, number of the first
-    for block in blocks:
-        parts.append(block)
-        lines += block.count(b"\n")
-        if lines < chunk_lines:
-            continue
-        data = b"".join(parts)
-        ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
-        pos = used = 0
-        while lines - used >= chunk_lines:
-            cut = int(ends[used + chunk_lines - 1]) + 1
-            yield first, data[pos:cut]
-            first, used, pos = first + chunk_lines, used + chunk_lines, cut
-        parts, lines = [data[pos:]], lines - used
-    data = b"".join(parts)
-    if data:
-        yield first, data
-
-
-def line_texts(path: str | Path, numbers: set[int]) -> dict[int, str]:
-    """The text of the given lines (1-based), decoded leniently, in one pass over the file."""
-    found: dict[int, str] = {}
-    if not numbers:
-        return found
-    last = max(numbers)
-    for first, data in line_chunks(open_blocks(path), DEFAULT_CHUNK_LINES, str(path)):
-        wanted = [n for n in numbers if first <= n < first + DEFAULT_CHUNK_LINES]
-        if wanted:
-            lines = data.split(b"\n")
-            for n in wanted:
-                if n - first < len(lines):
-                    found[n] = lines[n - first].rstrip(b"\r").decode("utf-8", "replace")
-        if first + DEFAULT_CHUNK_LINES > last:
-            break
-    return found
-
 
 def _shift(e: InputError, offset: int) -> InputError:
     """The error with its line number moved from chunk-relative to absolute."""
@@ -155,8 +96,7 @@ def use_chunks(path: str | Path, memory: str) -> bool:
     if memory != "auto":
         return memory == "chunked"
     try:
-        with open(path, "rb") as fh:
-            gz = fh.read(2) == b"\x1f\x8b"
+        gz = starts_with_gzip(path)
         size = Path(path).stat().st_size
     except OSError:
         return False  # the in-memory path reports the problem
@@ -264,7 +204,7 @@ class _Chunked:
 
     def _detected(self, chunks: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, bytes]]:
         """The chunks, once the format is known: detected from the first :data:`DETECT_LINES` data lines,
-        as :func:`segeval.read.read_run` does (the chunks holding them are kept until then)."""
+        as :func:`segeval.io.tables.read_run` does (the chunks holding them are kept until then)."""
         head: list[tuple[int, bytes]] = []
         if self.fmt is None:
             seen = 0
@@ -302,7 +242,7 @@ class _Chunked:
                 return None  # blank lines, or only skipped ones
             raise _shift(exc, offset) from None
         columns["line"] = np.asarray(columns["line"]) + offset
-        frame = _frame(columns, RUN_COLUMNS, "<data>")  # "<data>": value errors get their text at the end
+        frame = to_frame(columns, RUN_COLUMNS, "<data>")  # "<data>": value errors get their text at the end
         self.rows += len(frame)
         return frame
 

@@ -78,7 +78,7 @@ def partition_of(queries: pd.Series, n: int) -> npt.NDArray[np.int64]:
 
 
 def _read(path: str, time_format: str, lenient: bool) -> _Read:
-    from segeval.read import read_run
+    from segeval.io.tables import read_run
     from segeval.validate import is_documents, validate_run
 
     skipped: list[InputError] = []

@@ -37,7 +37,7 @@ def expand_runs(specs: Sequence[str]) -> list[str]:
 
     A directory contributes its files, not its subdirectories or hidden files; one without any is an error.
     """
-    from segeval.read import STDIN
+    from segeval.io.files import STDIN
 
     if list(specs).count(STDIN) > 1:
         raise ParameterError(f"The 'runs' parameter may name standard input ('{STDIN}') once. Got it "
@@ -207,7 +207,7 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, then: C
     """
     from segeval.engines.progress import Progress
     from segeval.interrupt import installed
-    from segeval.read import is_stream
+    from segeval.io.files import is_stream
 
     check_choice("engine", engine, ENGINES)
     if any(is_stream(r) for r in runs):  # a pipe or standard input is this process's: read here

@@ -3,7 +3,7 @@
 The formats are those of the hyperlinking toolkit's anchoring evaluation (MediaEval 2015 Search and
 Anchoring, TRECVID 2016): the query id is the video in which anchors are sought, times are ``M.S``
 (minutes, a dot, seconds) unless ``time_format`` says otherwise.  Files are read through
-:func:`segeval.read.read_bytes` (gzip, pipes and size limits); blank lines are skipped; every other
+:func:`segeval.io.files.read_bytes` (gzip, pipes and size limits); blank lines are skipped; every other
 malformed line raises an :class:`~segeval.errors.InputError` naming the file, the line, its text and
 what was expected.
 """
@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from segeval.errors import InputError, check_choice
-from segeval.read import EXPECTED, TIME_FORMATS, parse_hms, parse_mmss, parse_seconds, read_bytes, time_hint
+from segeval.io.files import read_bytes
+from segeval.io.formats import TIME_FORMATS, parse_hms, parse_mmss, parse_seconds, time_hint
+from segeval.io.parse import EXPECTED
 
 QRELS_EXAMPLE = "v20080401_1 17.05 17.30 1"
 RUN_EXAMPLE = "v20080401_1 Q0 17.05 17.30 1 0.93 myrun"

@@ -1,7 +1,7 @@
 """Readers of a benchmark's collection files: the video list with durations, the blacklist and the
 queries (as in the MediaEval/TRECVID hyperlinking toolkit's ``data/`` lists).
 
-Every file is read through :func:`segeval.read.read_bytes` (gzip, pipes, standard input and the
+Every file is read through :func:`segeval.io.files.read_bytes` (gzip, pipes, standard input and the
 input limits work as for runs), and every problem is an :class:`~segeval.errors.InputError` naming
 the file, the line, the offending text and what was expected.
 """
@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from segeval.errors import InputError
-from segeval.read import parse_hms, parse_seconds, read_bytes
+from segeval.io.files import read_bytes
+from segeval.io.formats import parse_hms, parse_seconds
 
 VIDEOS_EXAMPLE = "v20080512_001000_bbcone_weatherview 00:05:54"
 DURATION_EXPECTED = "a duration in seconds ('354' or '354.5') or as H:MM:SS ('0:05:54' or '00:05:54.5')"

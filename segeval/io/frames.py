@@ -1,6 +1,6 @@
 """Qrels and runs given in memory, turned into the tables the file readers make.
 
-Accepted, besides a file path (read by :mod:`segeval.read`):
+Accepted, besides a file path (read by :mod:`segeval.io.tables`):
 
 * a pandas DataFrame with a query column (``query_id`` as ir_measures names it, ``q_id`` as ranx
   does, ``query`` or ``qid``) and an item column (``doc_id``, ``docno``, ``item``, or ``video``
@@ -12,7 +12,7 @@ Accepted, besides a file path (read by :mod:`segeval.read`):
 * an iterable of records with those fields (ir_measures' ``Qrel``/``ScoredDoc`` named tuples, as its
   readers and ir_datasets give them);
 * an object with ``to_dataframe()`` or ``to_dict()`` (ranx's ``Qrels`` and ``Run``);
-* a table made by :func:`segeval.read.read_qrels`/:func:`~segeval.read.read_run`, used as it is.
+* a table made by :func:`segeval.io.tables.read_qrels`/:func:`~segeval.io.tables.read_run`, used as it is.
 
 A run without ranks is ranked by score (descending; equal scores keep their order); a run
 without scores scores each result minus its rank, so both orders agree.  Row numbers (from 1)
@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from segeval.errors import ParameterError
-from segeval.read import QRELS_COLUMNS, RUN_COLUMNS, read_qrels, read_run
+from segeval.io.tables import QRELS_COLUMNS, RUN_COLUMNS, read_qrels, read_run
 from segeval.segment import Segment
 from segeval.settings import DEFAULTS
 
@@ -57,7 +57,7 @@ def load_run(source: object, fmt: str = "auto", time_format: str = DEFAULTS.time
 
 
 def qrels_frame(source: object) -> pd.DataFrame:
-    """Qrels in any accepted shape as :func:`segeval.read.read_qrels` gives them."""
+    """Qrels in any accepted shape as :func:`segeval.io.tables.read_qrels` gives them."""
     table = _table(source, "qrels")
     if set(QRELS_COLUMNS) <= set(table.columns):
         return table
@@ -72,7 +72,7 @@ def qrels_frame(source: object) -> pd.DataFrame:
 
 
 def run_frame(source: object) -> pd.DataFrame:
-    """A run in any accepted shape as :func:`segeval.read.read_run` gives it."""
+    """A run in any accepted shape as :func:`segeval.io.tables.read_run` gives it."""
     table = _table(source, "run")
     if set(RUN_COLUMNS) <= set(table.columns):
         return table

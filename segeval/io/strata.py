@@ -4,7 +4,7 @@ Stratified qrels lines are ``topic 0 docno stratum rel``: the stratum is an inte
 sampling stratum the document was drawn into, ``rel`` is ``-1`` for a pooled document that was
 not sampled (not judged), ``0`` for a sampled non-relevant one and a positive integer grade for a
 sampled relevant one.  Runs are ``topic Q0 docno rank score tag``.  Files may be gzipped or a
-stream (read through :func:`segeval.read.read_bytes`); blank lines are skipped.  Every line that
+stream (read through :func:`segeval.io.files.read_bytes`); blank lines are skipped.  Every line that
 does not fit raises an :class:`~segeval.errors.InputError` naming the file, the line, its text and
 what was expected.
 """
@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from segeval.errors import InputError
-from segeval.read import read_bytes
+from segeval.io.files import read_bytes
 
 _STRATUM = re.compile(r"[+-]?[0-9]+\Z")
 _STRATUM_BYTES = re.compile(rb"[+-]?[0-9]+\Z")
@@ -163,7 +163,7 @@ def parse_strata_qrels(data: bytes, path: str, gains: Mapping[str, str] | None =
 
 
 def strata_qrels_frame(data: bytes, path: str, on_error: Callable[[InputError], None] | None = None) -> pd.DataFrame:
-    """Stratified qrels as :func:`segeval.read.read_qrels` gives qrels (query, item, start, end (NaN), rel,
+    """Stratified qrels as :func:`segeval.io.tables.read_qrels` gives qrels (query, item, start, end (NaN), rel,
     line) plus ``stratum`` (its text); ``on_error`` takes bad lines instead of raising (``--lenient``)."""
     rows: list[tuple[str, str, str, str, int]] = []
     for number, tokens, text in _lines(data, path):

@@ -96,7 +96,7 @@ def _comparison_table(c: Comparison) -> str:
 
 
 def _file(path: str | Path) -> str:
-    from segeval.read import is_stream
+    from segeval.io.files import is_stream
 
     p = Path(path)
     if is_stream(path):  # read once already; a second read would be empty or block
@@ -136,9 +136,9 @@ def render_report(qrels: str | Path, runs: Sequence[str | Path], output: str | P
     """Write the report page and return its path.  ``command`` is the command line shown under
     provenance (with the segeval version, the input files and the date).  An output that cannot be
     written, or that is one of the inputs, is refused before any work."""
+    from segeval.io.tables import read_qrels
     from segeval.output import check_output, write_output
     from segeval.pipeline import evaluate
-    from segeval.read import read_qrels
     from segeval.viz.compare import difference_bars, distributions, pr_curves
 
     inputs = [qrels, *runs, *([baseline] if baseline is not None else [])]

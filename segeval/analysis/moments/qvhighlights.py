@@ -38,7 +38,9 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.analysis.moments.protocol import MrOptions, MrResult
+from segeval.analysis.moments.reading import is_number
 from segeval.errors import InputError, ParameterError
+from segeval.io.aux import read_moment_jsonl
 
 THRESHOLDS = tuple(float(f"{t:.2f}") for t in np.linspace(0.5, 0.95, 10))
 BUCKETS = {"short": (0.0, 10.0), "middle": (10.0, 30.0), "long": (30.0, 150.0), "full": (0.0, 150.0)}
@@ -66,46 +68,12 @@ class Moments:
     highlights: bool = False
 
 
-def _jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]:
-    from segeval.read import read_bytes
-
-    name = str(path)
-    raw = read_bytes(path)  # any readable file or '-', gunzipped, within the input limits
-    rows = []
-    for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(name, f"is not a JSON object ({exc.msg}); expected one JSON object per line",
-                             line=number, text=line[:200]) from None
-        except RecursionError:
-            raise InputError(name, "is nested too deeply to read; expected one flat JSON object per line",
-                             line=number, text=line[:200]) from None
-        if not isinstance(value, dict) or "qid" not in value:
-            raise InputError(name, "expected a JSON object with a 'qid'", line=number, text=line[:200])
-        rows.append((number, line, value))
-    if not rows:
-        raise InputError(name, "has no data lines; expected JSON Lines")
-    return rows
-
-
-def _number(x: Any) -> bool:
-    if isinstance(x, bool) or not isinstance(x, int | float):
-        return False
-    try:
-        return math.isfinite(float(x))
-    except OverflowError:  # an integer beyond the float range
-        return False
-
-
 def _windows(value: Any, width: int, path: str, number: int, text: str, key: str) -> FloatArray:
     shape = "[start, end, score]" if width == 3 else "[start, end]"
     if not isinstance(value, list):
         raise InputError(path, f"'{key}' must be a list of {shape} lists", line=number, text=text[:200])
     for w in value:
-        if not (isinstance(w, list) and len(w) == width and all(_number(x) for x in w)):
+        if not (isinstance(w, list) and len(w) == width and all(is_number(x) for x in w)):
             raise InputError(path, f"'{key}' has the window {json.dumps(w)[:80]}; expected every window as "
                                    f"{shape} with {width} finite numbers", line=number, text=text[:200])
         if w[1] < w[0]:
@@ -118,7 +86,7 @@ def _saliency(row: dict[str, Any], path: str, number: int, text: str) -> FloatAr
     """The official full-video score matrix: (int(duration / 2) clips, 3 annotators), zeros elsewhere."""
     duration: Any = row.get("duration")
     ids, scores = row.get("relevant_clip_ids"), row.get("saliency_scores")
-    if not _number(duration) or duration < CLIP_SECONDS:
+    if not is_number(duration) or duration < CLIP_SECONDS:
         raise InputError(path, f"'duration' is {json.dumps(duration)}; expected a number >= {CLIP_SECONDS} "
                                "(seconds) for highlight detection", line=number, text=text[:200])
     clips = int(duration / CLIP_SECONDS)
@@ -134,7 +102,7 @@ def _saliency(row: dict[str, Any], path: str, number: int, text: str) -> FloatAr
         raise InputError(path, "'relevant_clip_ids' names a clip twice; expected each clip once",
                          line=number, text=text[:200])
     if not (isinstance(scores, list) and len(scores) == len(ids)
-            and all(isinstance(s, list) and len(s) == 3 and all(_number(x) for x in s) for s in scores)):
+            and all(isinstance(s, list) and len(s) == 3 and all(is_number(x) for x in s) for s in scores)):
         raise InputError(path, f"'saliency_scores' must hold one [a, b, c] list of 3 numbers per relevant clip "
                                f"({len(ids)} clips)", line=number, text=text[:200])
     full = np.zeros((clips, 3))
@@ -149,8 +117,8 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
     [start, end, score] and/or ``pred_saliency_scores``)."""
     m = Moments()
     tname, pname = str(truth_path), str(predictions_path)
-    truth_rows = _jsonl(truth_path)
-    pred_rows = _jsonl(predictions_path)
+    truth_rows = read_moment_jsonl(truth_path)
+    pred_rows = read_moment_jsonl(predictions_path)
     m.moments = any("pred_relevant_windows" in row for _, _, row in pred_rows)
     m.highlights = any("pred_saliency_scores" in row for _, _, row in pred_rows)
     if not (m.moments or m.highlights):
@@ -178,7 +146,7 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
                                           "pred_relevant_windows")
         if m.highlights:
             scores = row.get("pred_saliency_scores")
-            if not (isinstance(scores, list) and scores and all(_number(x) for x in scores)):
+            if not (isinstance(scores, list) and scores and all(is_number(x) for x in scores)):
                 raise InputError(pname, "'pred_saliency_scores' must be a non-empty list of finite numbers, one "
                                         f"per {CLIP_SECONDS}-second clip (other lines have it)",
                                  line=number, text=text[:200])

@@ -3,28 +3,19 @@ the file, the record and what was expected."""
 
 from __future__ import annotations
 
-import gzip
 import json
 import math
 from pathlib import Path
 from typing import Any
 
 from segeval.errors import InputError
+from segeval.io.aux import read_text
 
 
-def text_of(path: str | Path) -> str:
-    """The file's text (gzip allowed); an InputError when it is absent or a broken .gz."""
-    name = str(path)
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(name, "no such file")
-    raw = p.read_bytes()
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
-            raise InputError(name, f"is not a valid gzip file ({exc}); expected a complete .gz file") from None
-    return raw.decode("utf-8", "replace")
+def text_of(path: str | Path, lines: bool = False) -> str:
+    """The file's text: any readable file, gunzipped, within the input limits (:func:`segeval.io.aux.read_text`;
+    the line length with ``lines``)."""
+    return read_text(path, lines=lines)
 
 
 def load_json(path: str | Path, expected: str) -> Any:
@@ -43,7 +34,7 @@ def load_json(path: str | Path, expected: str) -> Any:
 def load_jsonl(path: str | Path, expected: str) -> list[tuple[int, str, Any]]:
     """JSON Lines: (line number, line, value) for every non-blank line."""
     rows: list[tuple[int, str, Any]] = []
-    for number, line in enumerate(text_of(path).splitlines(), start=1):
+    for number, line in enumerate(text_of(path, lines=True).splitlines(), start=1):
         if not line.strip():
             continue
         try:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,8 +10,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.analysis.moments.qvhighlights import _number
+from segeval.analysis.moments.reading import is_number
 from segeval.errors import InputError
+from segeval.io.aux import read_text
 
 TASKS = ("VCMR", "SVMR", "VR")
 TYPES = ("v", "t", "vt")
@@ -52,20 +52,6 @@ def key(desc_id: int | str) -> str:
     return json.dumps(desc_id)
 
 
-def _load(path: str | Path) -> str:
-    name = str(path)
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(name, "no such file")
-    raw = p.read_bytes()
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
-            raise InputError(name, f"is not a valid gzip file ({exc}); expected a complete .gz file") from None
-    return raw.decode("utf-8", "replace")
-
-
 def _desc_id(value: Any, path: str, where: str, line: int | None = None, text: str | None = None) -> int | str:
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise InputError(path, f"{where}'desc_id' is {json.dumps(value)[:80]}; expected an integer or a string",
@@ -75,7 +61,7 @@ def _desc_id(value: Any, path: str, where: str, line: int | None = None, text: s
 
 def _moment(value: Any, path: str, line: int, text: str) -> FloatArray:
     def pair(w: Any) -> bool:
-        return isinstance(w, list) and len(w) == 2 and all(_number(x) for x in w)
+        return isinstance(w, list) and len(w) == 2 and all(is_number(x) for x in w)
 
     if pair(value):
         windows = [value]
@@ -96,7 +82,7 @@ def read_truth(path: str | Path) -> list[Query]:
     name = str(path)
     queries: list[Query] = []
     seen: dict[str, int] = {}
-    for number, line in enumerate(_load(path).splitlines(), start=1):
+    for number, line in enumerate(read_text(path, lines=True).splitlines(), start=1):
         if not line.strip():
             continue
         text = line[:200]
@@ -153,7 +139,7 @@ def _rows(value: Any, path: str, where: str) -> tuple[FloatArray, int]:
     if fast and not any(isinstance(x, bool) for e in used for x in e[:3]):
         return arr[:, :3].astype(np.float64).reshape(-1, 3), len(value)
     for n, e in enumerate(used):
-        if not (isinstance(e, list) and len(e) >= 3 and all(_number(x) for x in e[:3])):
+        if not (isinstance(e, list) and len(e) >= 3 and all(is_number(x) for x in e[:3])):
             raise InputError(path, f"{where}: predictions[{n}] is {json.dumps(e)[:80]}; expected "
                                    "[video_index, start, end, score] (3 finite numbers at least; the score is not "
                                    "used)")
@@ -165,7 +151,7 @@ def read_submission(path: str | Path, queries: list[Query]) -> Tvr:
     ``{"desc_id", "predictions": [[video_index, start, end, score], ...]}`` records."""
     name = str(path)
     try:
-        sub = json.loads(_load(path))
+        sub = json.loads(read_text(path))
     except json.JSONDecodeError as exc:
         raise InputError(name, f"is not JSON ({exc.msg}); expected a TVR submission object", line=exc.lineno,
                          text=exc.doc.splitlines()[exc.lineno - 1][:200] if exc.doc else None) from None

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from segeval.analysis.moments.tvr_input import Tvr, key
 from segeval.errors import InputError
-from segeval.read import format_time
+from segeval.io.formats import format_time
 
 _TOKEN = re.compile(r"\S+\Z")
 

@@ -1,0 +1,66 @@
+"""A file in line chunks without holding it whole (the chunked engine), and given lines' texts in
+one pass; the bytes come from :func:`segeval.io.files.read_blocks`, with its limits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+
+from segeval.io.files import BLOCK_BYTES, read_blocks
+from segeval.settings import CHUNK_LINES
+
+
+def open_blocks(path: str | Path, block: int = BLOCK_BYTES, on_read: Callable[[int], object] | None = None
+                ) -> Iterator[bytes]:
+    """The file's text in blocks: :func:`read_blocks` without a total-size limit, for readers that never
+    hold the whole file (the line, NUL and gzip-ratio limits apply).  ``on_read`` is told how many
+    bytes of the file each read took (for a progress line)."""
+    return read_blocks(path, max_bytes=None, block=block, on_read=on_read)
+
+
+def line_chunks(blocks: Iterator[bytes], chunk_lines: int, name: str) -> Iterator[tuple[int, bytes]]:
+    """``(number of its first line, bytes)`` of each ``chunk_lines`` lines (the last chunk may be shorter)
+    of blocks from :func:`open_blocks` (which has dropped a byte-order mark and checked the limits)."""
+    parts: list[bytes] = []
+    lines, first = 0, 1  # complete lines held, number of the first
+    for block in blocks:
+        parts.append(block)
+        lines += block.count(b"\n")
+        if lines < chunk_lines:
+            continue
+        data = b"".join(parts)
+        ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+        pos = used = 0
+        while lines - used >= chunk_lines:
+            cut = int(ends[used + chunk_lines - 1]) + 1
+            yield first, data[pos:cut]
+            first, used, pos = first + chunk_lines, used + chunk_lines, cut
+        parts, lines = [data[pos:]], lines - used
+    data = b"".join(parts)
+    if data:
+        yield first, data
+
+
+def line_texts(path: str | Path, numbers: set[int], chunk_lines: int = CHUNK_LINES) -> dict[int, str]:
+    """The text of the given lines (1-based), decoded leniently, in one pass over the file (read
+    ``chunk_lines`` lines at a time, never whole)."""
+    found: dict[int, str] = {}
+    wanted = sorted(numbers)
+    if not wanted:
+        return found
+    at = 0  # the first wanted number not yet looked for
+    for first, data in line_chunks(open_blocks(path), chunk_lines, str(path)):
+        end = at
+        while end < len(wanted) and wanted[end] < first + chunk_lines:
+            end += 1
+        if end > at:
+            lines = data.split(b"\n")
+            for n in wanted[at:end]:
+                if first <= n and n - first < len(lines):
+                    found[n] = lines[n - first].rstrip(b"\r").decode("utf-8", "replace")
+            at = end
+        if at == len(wanted):
+            break
+    return found

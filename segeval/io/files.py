@@ -1,0 +1,351 @@
+"""The only code that opens input files: the opener, the input limits (and their environment
+variables), gzip members, streams read once, blocks and line chunks.
+
+Every byte read passes the limits before it is kept: lines of at most ``SEGEVAL_MAX_LINE_BYTES``,
+no NUL byte, at most ``SEGEVAL_MAX_INPUT_BYTES`` per file read whole (after decompression), a gzip
+file expanding at most ``SEGEVAL_MAX_GZIP_RATIO`` times.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+import sys
+import zlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
+
+from segeval.errors import InputError, ParameterError
+
+MAX_BYTES = 2 * 1024**3  # per file read whole, after decompression (SEGEVAL_MAX_INPUT_BYTES)
+MAX_LINE = 16 * 1024**2  # per line (SEGEVAL_MAX_LINE_BYTES)
+#: a gzip file may expand at most this many times once it has given GZIP_RATIO_FROM bytes
+#: (SEGEVAL_MAX_GZIP_RATIO); real runs and qrels expand 3 to 15 times, deflate at most about 1032
+MAX_GZIP_RATIO = 100
+GZIP_RATIO_FROM = 16 * 1024**2
+BLOCK_BYTES = 4 * 1024**2
+#: the name that means standard input
+STDIN = "-"
+
+#: magic numbers of compressions segeval does not read (it reads plain text and gzip)
+_OTHER_COMPRESSIONS = (
+    (re.compile(rb"BZh[1-9](?:1AY&SY|\x17rE8P\x90)"), "bzip2", "bunzip2"),
+    (re.compile(rb"\xfd7zXZ\x00"), "xz", "unxz"),
+    (re.compile(rb"PK(?:\x03\x04|\x05\x06|\x07\x08)"), "zip", "unzip"),
+    (re.compile(rb"\x28\xb5\x2f\xfd"), "zstd", "unzstd"),
+    (re.compile(rb"\x04\x22\x4d\x18"), "lz4", "unlz4"),
+    (re.compile(rb"7z\xbc\xaf\x27\x1c"), "7-zip", "7z x"),
+    (re.compile(rb"\x1f\x9d"), "compress (.Z)", "uncompress"),
+)
+_MAGIC_BYTES = 10  # enough for every magic number above
+
+#: content of the streams (pipes, standard input) read so far, by name: they cannot be read again
+_STREAMS: dict[str, bytes] = {}
+
+
+def _env_bytes(name: str, default: int) -> int:
+    """A positive whole number of bytes from environment variable ``name``, else ``default``."""
+    text = os.environ.get(name)
+    if text is None:
+        return default
+    if not re.fullmatch(r"[0-9]{1,18}", text.strip()) or int(text) < 1:
+        raise ParameterError(f"The {name} environment variable must be a whole number >= 1 (default {default}). "
+                             f"Got {text!r} instead.")
+    return int(text)
+
+
+def limits() -> tuple[int, int]:
+    """The input limits in force: bytes per file read whole, bytes per line (environment variables
+    ``SEGEVAL_MAX_INPUT_BYTES`` and ``SEGEVAL_MAX_LINE_BYTES`` override the defaults)."""
+    return _env_bytes("SEGEVAL_MAX_INPUT_BYTES", MAX_BYTES), _env_bytes("SEGEVAL_MAX_LINE_BYTES", MAX_LINE)
+
+
+def size_text(n: int) -> str:
+    return f"{n / 1024**3:.4g} GiB" if n >= 1024**3 else f"{n / 1024**2:.4g} MiB" if n >= 1024**2 else f"{n} bytes"
+
+
+def reset_streams() -> None:
+    """Forget the streams read so far (one CLI command reads each stream once)."""
+    _STREAMS.clear()
+
+
+def is_stream(path: str | Path) -> bool:
+    """Whether ``path`` is standard input (``-``) or names a pipe, socket or device: something read
+    once, front to back, whose size is unknown (never opened here, so a FIFO does not block)."""
+    name = str(path)
+    if name == STDIN:
+        return True
+    try:
+        mode = os.stat(name).st_mode
+    except (OSError, ValueError):
+        return False  # opening it explains
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def open_input(path: str | Path) -> tuple[BinaryIO, bool]:
+    """The file opened for reading (``-``: standard input) and whether it is a regular file.
+
+    Errors name the file and say why: no such file, a directory, a symbolic link loop, a name too
+    long, no permission.
+    """
+    name = str(path)
+    if name == STDIN:
+        return sys.stdin.buffer, False
+    if not name:
+        raise InputError("''", "is an empty file name; expected the path of a file")
+    try:
+        fh = open(name, "rb")  # noqa: SIM115 - the caller closes it
+    except OSError as exc:
+        raise InputError(name, _os_problem(exc)) from None
+    except ValueError:  # a NUL in the name
+        raise InputError(name.replace("\x00", "\\0"), "holds a NUL character; expected the path of a file") from None
+    try:
+        mode = os.fstat(fh.fileno()).st_mode
+    except OSError as exc:
+        fh.close()
+        raise InputError(name, _os_problem(exc)) from None
+    if stat.S_ISDIR(mode):
+        fh.close()
+        raise InputError(name, "is a directory, expected a file")
+    return fh, stat.S_ISREG(mode)
+
+
+def _os_problem(exc: OSError) -> str:
+    """What an OSError from opening or reading a file means, for a message."""
+    if exc.errno == errno.ENOENT:
+        return "no such file"
+    if exc.errno == errno.EISDIR:
+        return "is a directory, expected a file"
+    if exc.errno == errno.ELOOP:
+        return "is a symbolic link loop (too many levels of symbolic links); expected a file"
+    if exc.errno == errno.ENAMETOOLONG:
+        return "is a file name too long for the system; expected a shorter path"
+    if exc.errno == errno.ENOTDIR:
+        return "no such file (a part of the path is not a directory)"
+    return f"cannot be read: {exc.strerror or exc}"
+
+
+class _Checks:
+    """The limits every byte read passes, block by block, before anything is kept: the line length,
+    no NUL byte (a binary file), at most ``max_bytes`` in all (None: no limit)."""
+
+    def __init__(self, name: str, max_bytes: int | None, max_line: int) -> None:
+        self.name, self.max_bytes, self.max_line = name, max_bytes, max_line
+        self.total = 0  # bytes seen
+        self.lines = 0  # newlines seen
+        self.tail = 0  # bytes of the current line so far
+        self.head = b""  # its first bytes (for a message)
+        self.started = False
+        self.gzip = False  # the bytes are decompressed ones
+        self.uncounted = b""  # the last block, whose newlines are counted when the next one comes
+
+    def __call__(self, block: bytes) -> bytes:
+        self.lines += self.uncounted.count(b"\n")
+        self.uncounted = b""
+        if not self.started and block:
+            self.started = True
+            if block.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark is not data
+                block = block[3:]
+        nul = block.find(b"\x00")
+        if nul >= 0:
+            self._nul(block, nul)
+        last = block.rfind(b"\n")
+        if self.tail + len(block) > self.max_line:
+            self._long_line(block, last)
+        self.total += len(block)
+        if self.max_bytes is not None and self.total > self.max_bytes:
+            what = "decompresses to more than {} (a gzip bomb?)" if self.gzip else "is larger than {}"
+            raise InputError(self.name, f"{what.format(size_text(self.max_bytes))}; expected a smaller file "
+                                        f"(SEGEVAL_MAX_INPUT_BYTES raises the limit)")
+        if last < 0:
+            if len(self.head) < 256:
+                self.head += block[:256 - len(self.head)]
+            self.tail += len(block)
+        else:
+            self.uncounted = block  # (a file read whole is not counted)
+            self.tail = len(block) - last - 1
+            self.head = block[last + 1:last + 257]
+        return block
+
+    def _nul(self, block: bytes, at: int) -> None:
+        start = block.rfind(b"\n", 0, at) + 1
+        end = block.find(b"\n", at)
+        before = self.head if start == 0 else b""
+        line = (before + block[start:len(block) if end < 0 else end][:1024]).rstrip(b"\r")
+        text = line.decode("utf-8", "replace").replace("\x00", "\\0")
+        raise InputError(self.name, "contains a NUL byte; expected a text line",
+                         line=self.lines + block.count(b"\n", 0, at) + 1, text=text, kind="NUL byte")
+
+    def _long_line(self, block: bytes, last: int) -> None:
+        if last < 0 or (block.find(b"\n") + self.tail > self.max_line):
+            over = 0  # the line that was open when the block began
+        elif len(block) - last - 1 <= self.max_line and not may_have_long_line(block, self.max_line):
+            return
+        else:
+            ends = np.concatenate([[-1 - self.tail], np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10),
+                                   [len(block)]])
+            found = np.flatnonzero(np.diff(ends) - 1 > self.max_line)
+            if not len(found):
+                return
+            over = int(found[0])
+        raise InputError(self.name, f"line {self.lines + over + 1} is longer than {size_text(self.max_line)}; expected "
+                                    f"text lines (SEGEVAL_MAX_LINE_BYTES raises the limit)")
+
+
+def may_have_long_line(raw: bytes, max_line: int) -> bool:
+    """Cheap probe: a line longer than ``max_line`` contains a whole aligned window of half that
+    length without a newline; each probe stops at its first newline."""
+    width = max(1, max_line // 2)
+    return any(raw.find(b"\n", pos, pos + width) < 0 for pos in range(0, len(raw) - width + 1, width))
+
+
+def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_BYTES,
+                on_read: Callable[[int], object] | None = None, whole: bool = False, lines: bool = True
+                ) -> Iterator[bytes]:
+    """The file's text in blocks, gunzipped on the fly when it starts with the gzip magic number,
+    from any readable file: a regular file, a pipe, a FIFO, a device, ``-`` (standard input).
+
+    Nothing is assumed about its size: the first bytes are read, looked at and then given back.
+    Every block passes the limits before it is given out: lines of at most ``SEGEVAL_MAX_LINE_BYTES``
+    (16 MiB), no NUL byte, at most ``max_bytes`` bytes in all (after decompression; None: no limit),
+    a gzip file expanding at most ``SEGEVAL_MAX_GZIP_RATIO`` (100) times.  Files compressed otherwise
+    (bzip2, xz, zip, zstd ...), a gzip file with other bytes after its data and a truncated or corrupt
+    gzip file are refused.  ``on_read`` is told how many bytes of the file each read took.  With
+    ``whole``, a regular uncompressed file comes in one block (read at once, below ``max_bytes``).
+    Without ``lines`` (a JSON document, which may be one long line) the line length is not limited.
+    """
+    name = str(path)
+    max_line = limits()[1] if lines else sys.maxsize
+    checks = _Checks(name, max_bytes, max_line)
+    fh, regular = open_input(path)
+
+    def read(size: int) -> bytes:
+        try:
+            raw: bytes = fh.read(size)
+        except OSError as exc:
+            raise InputError(name, _os_problem(exc)) from None
+        if on_read is not None:
+            on_read(len(raw))
+        return raw
+
+    try:
+        head = read(block)
+        while 0 < len(head) < _MAGIC_BYTES:  # a pipe may give a few bytes at a time
+            more = read(block)
+            if not more:
+                break
+            head += more
+        if head[:2] == b"\x1f\x8b":
+            checks.gzip = True
+            yield from _gunzip_blocks(head, read, block, name, checks)
+            return
+        for pattern, kind, tool in _OTHER_COMPRESSIONS:
+            if pattern.match(head):
+                raise InputError(name, f"is {kind}-compressed; expected plain text or gzip (decompress it first, "
+                                       f"such as with {tool})")
+        if name.endswith(".gz") and head:
+            raise InputError(name, "has a .gz name but is not gzip-compressed; expected a gzip file")
+        if regular and max_bytes is not None:
+            try:
+                size = os.fstat(fh.fileno()).st_size
+            except OSError as exc:
+                raise InputError(name, _os_problem(exc)) from None
+            if size > max_bytes:  # a regular file's size is known: refuse before reading it
+                raise InputError(name, f"is larger than {size_text(max_bytes)}; expected a smaller file "
+                                       f"(SEGEVAL_MAX_INPUT_BYTES raises the limit)")
+            if whole:  # one read of a regular file, no copy
+                fh.seek(0)
+                head = read(-1)
+        while head:
+            yield checks(head)
+            head = read(block)
+    finally:
+        if fh is not sys.stdin.buffer:
+            fh.close()
+
+
+def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: str,
+                   check: Callable[[bytes], bytes]) -> Iterator[bytes]:
+    """Decompress concatenated gzip members block by block (at most ``block`` bytes each), each block
+    passing ``check`` first, at most ``SEGEVAL_MAX_GZIP_RATIO`` times the bytes read; anything but a
+    gzip member after one is refused."""
+    ratio = _env_bytes("SEGEVAL_MAX_GZIP_RATIO", MAX_GZIP_RATIO)
+    d = zlib.decompressobj(wbits=31)
+    data, consumed, produced = head, len(head), 0  # consumed: bytes read from the file
+    try:
+        while True:
+            while data:
+                out = d.decompress(data, block)
+                data = d.unconsumed_tail
+                if out:
+                    out = check(out)
+                    produced += len(out)
+                    used = consumed - len(data)  # bytes of the file decompressed so far
+                    if produced > GZIP_RATIO_FROM and produced > ratio * used:
+                        raise InputError(name, f"expands more than {ratio} times (its first {size_text(used)} give "
+                                               f"{size_text(produced)}: a gzip bomb?); expected a gzip file of text "
+                                               f"(SEGEVAL_MAX_GZIP_RATIO raises the limit)")
+                    yield out
+                if d.eof:
+                    # everything after the member is in unused_data (unconsumed_tail may hold a stale copy
+                    # of its end when the output was capped as the member ended)
+                    rest = d.unused_data
+                    while len(rest) < 2:
+                        more = read(block)
+                        if not more:
+                            break
+                        consumed += len(more)
+                        rest += more
+                    if not rest:
+                        return
+                    if rest[:2] != b"\x1f\x8b":
+                        at = consumed - len(rest)
+                        shown = rest[:40].decode("utf-8", "replace")
+                        raise InputError(name, f"has other data after its gzip data, from byte {at + 1} of the "
+                                               f"file: {shown!r}; expected only gzip members (as 'cat a.gz b.gz' "
+                                               f"makes)")
+                    d, data = zlib.decompressobj(wbits=31), rest
+            data = read(block)
+            consumed += len(data)
+            if not data:
+                break
+        rest = d.flush()  # output zlib may still hold when the input ended with the output capped
+        if rest:
+            yield check(rest)
+    except zlib.error as exc:
+        reason = str(exc).split(": ", 1)[-1]  # zlib's "Error -3 while decompressing data: <reason>"
+        raise InputError(name, f"is not a valid gzip file ({reason}); expected a complete .gz file") from None
+    if not d.eof:
+        raise InputError(name, "is not a valid gzip file (it ends before the end-of-stream marker); expected "
+                               "a complete .gz file")
+
+
+def read_bytes(path: str | Path, *, lines: bool = True) -> bytes:
+    """The file's content (any readable file, ``-`` for standard input), gunzipped when it starts
+    with the gzip magic number; the limits of :func:`read_blocks` (``lines``: also the line length),
+    at most ``SEGEVAL_MAX_INPUT_BYTES`` (2 GiB) after decompression.
+
+    A stream (a pipe, standard input) is read once: its content is kept, and reading it again
+    gives the same bytes (until :func:`reset_streams`).
+    """
+    name = str(path)
+    stream = is_stream(name)
+    if stream and name in _STREAMS:
+        return _STREAMS[name]
+    blocks = list(read_blocks(path, max_bytes=limits()[0], whole=True, lines=lines))
+    data = blocks[0] if len(blocks) == 1 else b"".join(blocks)
+    if stream:
+        _STREAMS[name] = data
+    return data
+
+
+
+def starts_with_gzip(path: str | Path) -> bool:
+    """Whether the regular file ``path`` starts with the gzip magic number (OSError when it cannot be read)."""
+    with open(path, "rb") as fh:
+        return fh.read(2) == b"\x1f\x8b"
