@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -149,6 +150,13 @@ def _table(source: object, what: str) -> pd.DataFrame:
 
 def _from_dicts(source: Mapping[Any, Any], what: str) -> pd.DataFrame:
     value = "relevance" if what == "qrels" else "score"
+    inners = list(source.values())
+    if all(isinstance(inner, Mapping) for inner in inners) and \
+            not any(issubclass(t, tuple | Segment) for inner in inners for t in set(map(type, inner))):
+        # documents only (the common case): whole columns at once
+        return pd.DataFrame({"query": np.repeat(np.array(list(source), dtype=object), [len(i) for i in inners]),
+                             "doc_id": list(chain.from_iterable(inners)),
+                             value: list(chain.from_iterable(i.values() for i in inners))})
     rows: list[tuple[Any, ...]] = []
     segments: bool | None = None
     for query, inner in source.items():
