@@ -420,8 +420,9 @@ def highlight_aps(labels: FloatArray, y_score: npt.NDArray[Any]) -> FloatArray:
     recall = recall.astype(np.float32)
     precision = np.maximum.accumulate(precision, axis=0)  # the envelope from the left, as get_ap
     steps = np.diff(recall, axis=0) != 0
-    for c in np.flatnonzero(~constant):
-        out[c] = np.mean(precision[:-1, c][steps[:, c]])  # one 1-D mean per column: numpy's summation order
+    for c in np.flatnonzero(~constant):  # np.mean's arithmetic: a 1-D add.reduce (pairwise), then / n
+        picked = precision[:-1, c][steps[:, c]]
+        out[c] = np.add.reduce(picked) / len(picked)
     return out
 
 
@@ -431,12 +432,13 @@ def _pct(value: float | np.floating[Any]) -> float | None:
 
 def _evaluate_highlights(m: Moments, queries: list[str]) -> dict[str, dict[str, float | None]]:
     levels = list(SALIENCY_LEVELS.values())
+    thresholds = np.array(levels, dtype=np.float64)[None, :, None]  # (1, levels, 1) against (clips, 1, 3)
     hit = np.zeros((len(levels), len(queries), 3))
     ap = np.zeros((len(levels), len(queries), 3))
     for n, q in enumerate(queries):
         if q not in m.pred_saliency:
             continue  # no prediction: 0
-        labels = np.concatenate([(m.saliency[q] >= minimum).astype(float) for minimum in levels], axis=1)
+        labels = (m.saliency[q][:, None, :] >= thresholds).reshape(len(m.saliency[q]), -1).astype(float)
         scores = m.pred_saliency[q]
         top = int(np.argmax(scores))
         if top < len(labels):
