@@ -392,3 +392,28 @@ def test_ir_measures_objects_and_values() -> None:
     per_query = [(frame.loc[m.query_id, names[m.measure]], m.value)
                  for m in ir_measures.iter_calc(measures, qrels, run)]
     assert len(per_query) >= 300 and max(abs(a - b) for a, b in per_query) <= 1e-9
+
+
+def test_run_without_ranks_is_ranked_by_score_as_pandas_ranks_first_descending() -> None:
+    # differential: pandas' groupby rank(method="first", ascending=False) on ties, -0.0 and 0.0, mixed queries
+    import numpy as np
+
+    from segeval.io.frames import _ranks_by_score
+
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 50, 3000):
+        query = np.array([f"q{i}" for i in rng.integers(0, 7, n)], dtype=object)
+        score = rng.integers(-2, 3, n).astype(float)
+        score[rng.random(n) < 0.2] = -0.0
+        expected = pd.Series(score).groupby(pd.Series(query)).rank(method="first", ascending=False)
+        assert _ranks_by_score(query, score).tolist() == expected.astype(int).tolist()
+    # hand-derived: q1 scores 0.5, 0.9, 0.5 -> ranks 2, 1, 3 (the tie keeps row order)
+    assert _ranks_by_score(np.array(["q1", "q1", "q2", "q1"], dtype=object),
+                           np.array([0.5, 0.9, 1.0, 0.5])).tolist() == [2, 1, 1, 3]
+
+
+@pytest.mark.parametrize("bad", ["", "a b", "a\u00a0b", "a\x1cb", "tab\t"])
+def test_ids_with_white_space_name_their_row(bad: str) -> None:
+    run = pd.DataFrame({"query_id": ["q1", "q1", "q1"], "doc_id": ["d1", bad, "d3"], "score": [3.0, 2.0, 1.0]})
+    with pytest.raises(ParameterError, match=r"doc_id column must hold ids without white space\. Got .* in row 2"):
+        evaluate({"q1": {"d1": 1}}, run, "map")

@@ -15,8 +15,11 @@ from segeval.analysis.moments import (
     Moments,
     average_precision,
     average_precisions,
+    batch_average_precisions,
+    batch_first_ious,
     evaluate_moments,
     highlight_ap,
+    highlight_aps,
     iou_matrix,
     r1_iou,
     read_moments,
@@ -394,3 +397,84 @@ def test_the_generator_reproduces_the_stored_inputs(tmp_path: Path) -> None:
         for part in ("gt", "pred"):
             stored = gzip.decompress((QVH / f"{case}.{part}.jsonl.gz").read_bytes())
             assert (tmp_path / f"{case}.{part}.jsonl").read_bytes() == stored, (case, part)
+
+
+@pytest.mark.parametrize("case", ["thresholds", "random"])
+def test_batched_figures_equal_the_official_per_query_values(case: str) -> None:
+    # the evaluator scores all queries of a bucket at once (grouped by window count, padded): the
+    # result must be the official per-query values bit for bit, whatever the other queries hold
+    m = read_moments(QVH / f"{case}.gt.jsonl.gz", QVH / f"{case}.pred.jsonl.gz")
+    ref = json.loads(gzip.decompress((QVH / f"{case}.official-perquery.json.gz").read_bytes()))
+    queries = list(ref)
+    ap = batch_average_precisions([m.truth[q] for q in queries], [m.predictions[q] for q in queries])
+    np.testing.assert_array_equal(ap, np.array([ref[q]["ap"] for q in queries]))
+    r1, top1, top5 = batch_first_ious([m.truth[q] for q in queries], [m.predictions[q] for q in queries])
+    for n, q in enumerate(queries):
+        assert [100.0 * (r1[n] >= t) for t in THRESHOLDS] == [ref[q]["r1"][str(t)] for t in THRESHOLDS], q
+        # the per-query reference forms (iou_matrix) of segeval's additions
+        assert top1[n] == iou_matrix(m.predictions[q][:1, :2], m.truth[q]).max(), q
+        assert top5[n] == iou_matrix(m.predictions[q][:5, :2], m.truth[q]).max(), q
+        labels = np.concatenate([(m.saliency[q] >= v).astype(float) for v in SALIENCY_LEVELS.values()], axis=1)
+        assert highlight_aps(labels, m.pred_saliency[q]).tolist() == [
+            v for name in SALIENCY_LEVELS for v in ref[q]["hl_ap"][name]], q
+    assert len(queries) == {"thresholds": 920, "random": 200}[case]
+
+
+def test_batched_ap_with_many_matches_and_ties_equals_one_query_at_a_time() -> None:
+    # 8+ recall steps take numpy's pairwise summation, 17+ windows another argsort; ties everywhere
+    rng = np.random.default_rng(7)
+    truths, preds = [], []
+    for n in range(300):
+        k = int(rng.integers(1, 24))
+        starts = rng.integers(0, 20, k).astype(float)
+        truths.append(np.stack([starts, starts + rng.integers(0, 6, k)], axis=1))
+        p = int(rng.integers(0, 13))
+        ps = rng.integers(0, 20, p).astype(float)
+        pred = np.stack([ps, ps + rng.integers(0, 6, p), rng.integers(0, 3, p).astype(float)], axis=1)
+        if n % 3 == 0:  # copies of truth windows: many matches
+            pred[:, :2] = truths[-1][rng.integers(0, k, p)]
+        preds.append(pred)
+    batch = batch_average_precisions(truths, preds)
+    single = np.array([official_loop_ap(t, p) for t, p in zip(truths, preds, strict=True)])
+    np.testing.assert_array_equal(batch, single)
+    assert (batch > 0).any() and (batch == 0).any()
+    assert max(int(np.count_nonzero(t[:, 1] - t[:, 0] >= 0)) for t in truths) > 16
+
+
+def official_loop_ap(truth: np.ndarray, predictions: np.ndarray) -> np.ndarray:  # type: ignore[type-arg]
+    """moment_detr's compute_average_precision_detection for one query, loop for loop (a reference)."""
+    preds = predictions[:10]
+    preds = preds[np.argsort(-preds[:, 2], kind="stable")]
+    tp = np.zeros((len(THRESHOLDS), len(preds)))
+    fp = np.zeros((len(THRESHOLDS), len(preds)))
+    locked = np.zeros((len(THRESHOLDS), len(truth)), dtype=bool)
+    for i in range(len(preds)):
+        inter = np.clip(np.minimum(preds[i, 1], truth[:, 1]) - np.maximum(preds[i, 0], truth[:, 0]), 0, None)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ious = inter / ((preds[i, 1] - preds[i, 0]) + (truth[:, 1] - truth[:, 0]) - inter)
+        order = ious.argsort()[::-1]
+        for t, threshold in enumerate(THRESHOLDS):
+            for j in order:
+                if ious[j] < threshold:
+                    fp[t, i] = 1
+                    break
+                if locked[t, j]:
+                    continue
+                tp[t, i] = 1
+                locked[t, j] = True
+                break
+            else:
+                fp[t, i] = tp[t, i] == 0
+    ap = np.zeros(len(THRESHOLDS))
+    if len(preds) == 0:
+        return ap
+    tp_cum, fp_cum = np.cumsum(tp, axis=1), np.cumsum(fp, axis=1)
+    recall, precision = tp_cum / float(len(truth)), tp_cum / (tp_cum + fp_cum)
+    for t in range(len(THRESHOLDS)):
+        mp = np.hstack([[0], precision[t], [0]])
+        mr = np.hstack([[0], recall[t], [1]])
+        for i in range(len(mp) - 1)[::-1]:
+            mp[i] = max(mp[i], mp[i + 1])
+        idx = np.where(mr[1::] != mr[0:-1])[0] + 1
+        ap[t] = np.sum((mr[idx] - mr[idx - 1]) * mp[idx])
+    return ap

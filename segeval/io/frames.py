@@ -23,7 +23,9 @@ stand in for line numbers in error messages.  Anything else raises a
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -37,6 +39,7 @@ from segeval.settings import DEFAULTS
 QUERY_COLUMNS = ("query", "query_id", "q_id", "qid")
 ITEM_COLUMNS = ("item", "doc_id", "docno", "docid", "video")
 GRADE_COLUMNS = ("rel", "relevance", "score")  # ranx calls the qrels grade 'score'
+_SPACE = re.compile(r"\s")  # the characters str.isspace() calls white space
 ACCEPTED = ("a file path, a DataFrame (columns query_id or q_id, doc_id or video/start/end, and relevance for "
             "qrels, score and/or rank for runs), a dict {query: {doc: value}}, ir_measures records or a ranx "
             "Qrels/Run")
@@ -84,8 +87,7 @@ def run_frame(source: object) -> pd.DataFrame:
     rank = _integers(table["rank"], "rank", "run") if "rank" in table.columns else None
     if rank is None:
         assert score is not None
-        by_score = pd.Series(score).groupby(pd.Series(query)).rank(method="first", ascending=False)
-        rank = by_score.to_numpy().astype(np.int64)
+        rank = _ranks_by_score(query, score)
     if score is None:
         score = -rank.astype(np.float64)
     tag = table["run"].astype(str).to_numpy(dtype=object) if "run" in table.columns \
@@ -94,6 +96,28 @@ def run_frame(source: object) -> pd.DataFrame:
                         "rank": rank, "score": score, "run": tag, "line": np.arange(1, len(table) + 1)})
     out.attrs["path"] = "<run>"
     return out
+
+
+def _ranks_by_score(query: np.ndarray[Any, Any], score: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """1-based rank of each row within its query by score, descending; equal scores keep their order."""
+    codes = pd.factorize(query)[0].astype(np.int64)
+    n = len(score)
+    by_value = np.argsort(score)  # values only: ties are resolved by the row number below
+    ordered = score[by_value]
+    value_rank = np.empty(n, dtype=np.int64)
+    value_rank[by_value] = np.cumsum(np.r_[True, ordered[1:] != ordered[:-1]]) - 1  # -0.0 == 0.0
+    values = int(value_rank.max(initial=0)) + 1
+    if (int(codes.max(initial=0)) + 1) * values * max(n, 1) < 2**62:
+        # one distinct key per row: query, score descending, row number
+        order = np.argsort((codes * values + (values - 1 - value_rank)) * n + np.arange(n))
+    else:
+        order = np.lexsort((-score, codes))  # stable: ties in row order
+    sorted_codes = codes[order]
+    starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]])
+    position = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = position + 1
+    return rank
 
 
 def _given(source: object) -> str:
@@ -126,6 +150,13 @@ def _table(source: object, what: str) -> pd.DataFrame:
 
 def _from_dicts(source: Mapping[Any, Any], what: str) -> pd.DataFrame:
     value = "relevance" if what == "qrels" else "score"
+    inners = list(source.values())
+    if all(isinstance(inner, Mapping) for inner in inners) and \
+            not any(issubclass(t, tuple | Segment) for inner in inners for t in set(map(type, inner))):
+        # documents only (the common case): whole columns at once
+        return pd.DataFrame({"query": np.repeat(np.array(list(source), dtype=object), [len(i) for i in inners]),
+                             "doc_id": list(chain.from_iterable(inners)),
+                             value: list(chain.from_iterable(i.values() for i in inners))})
     rows: list[tuple[Any, ...]] = []
     segments: bool | None = None
     for query, inner in source.items():
@@ -196,9 +227,9 @@ def _strings(column: pd.Series, what: str) -> np.ndarray[Any, Any]:
         raise ParameterError(f"The '{what}' parameter's {column.name} column must hold an id on every row. Got a "
                              f"missing value in row {int(missing[0]) + 1} instead.")
     values = column.astype(str).to_numpy(dtype=object)
-    blank = np.flatnonzero([not v or any(c.isspace() for c in v) for v in values])
-    if len(blank):
-        raise _bad(column, int(blank[0]), what, "ids without white space")
+    bad = {v for v in pd.unique(values) if not v or _SPACE.search(v)}  # each distinct id checked once
+    if bad:
+        raise _bad(column, int(np.flatnonzero([v in bad for v in values])[0]), what, "ids without white space")
     return values
 
 

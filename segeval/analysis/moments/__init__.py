@@ -16,8 +16,11 @@ from segeval.analysis.moments.qvhighlights import (
     Moments,
     average_precision,
     average_precisions,
+    batch_average_precisions,
+    batch_first_ious,
     evaluate_moments,
     highlight_ap,
+    highlight_aps,
     iou_matrix,
     r1_iou,
     read_moments,
@@ -43,5 +46,6 @@ def protocol(name: str) -> Evaluate:
 
 
 __all__ = ["BUCKETS", "PROTOCOLS", "SALIENCY_LEVELS", "THRESHOLDS", "Evaluate", "Moments", "MrOptions", "MrResult",
-           "average_precision", "average_precisions", "evaluate_moments", "highlight_ap", "iou_matrix", "protocol",
-           "r1_iou", "read_moments", "recall_at"]
+           "average_precision", "average_precisions", "batch_average_precisions", "batch_first_ious",
+           "evaluate_moments", "highlight_ap", "highlight_aps", "iou_matrix", "protocol", "r1_iou", "read_moments",
+           "recall_at"]
