@@ -131,7 +131,7 @@ def test_run_query_without_relevant_anchor(tmp_path: Path) -> None:
     qrels, run = drawn_files(tmp_path, with_v4=True)
     code, out, err = run_cli("anchoring", str(qrels), str(run))
     assert code == 0 and out == DRAWN_TEXT
-    assert "1 queries of the run have no relevant anchor in the qrels and are not evaluated (first: v4)" in err
+    assert "1 query of the run has no relevant anchor in the qrels and are not evaluated (first: v4)" in err
     code, out, err = run_cli("anchoring", "--no-relevant", "error", str(qrels), str(run))
     assert code == 2 and out == ""
     assert f"{run}, line 12: query 'v4' has no relevant anchor" in err

@@ -239,8 +239,8 @@ def test_cli_writes_human_and_predicted_lines(tmp_path: Path) -> None:
     assert code == 0, stderr
     assert out.read_text().splitlines() == ["1 0 d1 1 human", "1\t0 d3 0 human", "1 0 d4 0 human",
                                             "1 0 d2 0 predicted:kld"]
-    assert "classified\t1 unjudged items in the top 100: 0 predicted relevant" in stdout
-    assert "note: 1 items have no text in" in stderr  # d9
+    assert "classified\t1 unjudged item in the top 100: 0 predicted relevant" in stdout
+    assert "note: 1 item has no text in" in stderr  # d9
     assert read_qrels(out)["source"].tolist() == ["human"] * 3 + ["predicted:kld"]
     code, _, stderr = run_cli("complete-qrels", str(out), str(r), "--texts", str(t), "-o", str(tmp_path / "again"))
     assert code == 2 and "line 4: holds predicted judgements; expected human qrels" in stderr

@@ -219,7 +219,7 @@ def test_timeline_ego4d_empty_predictions_score_zero(tmp_path: Path) -> None:
     gt, pred = ego4d_files(tmp_path, [("[=========]", []), ("[=========]", ["[=========]"])])
     _, got, _ = mr("-p", "ego4d-nlq", gt, pred)
     assert got["Rank@1 mIoU@0.5"] == 50.0 and got["mIoU"] == 50.0  # (0 + 1) / 2
-    assert "1 queries have empty predicted_times" in got["notes"][0]
+    assert "1 query has empty predicted_times" in got["notes"][0]
 
 
 def recall_files(tmp_path: Path, truth: list[str], predictions: list[list[tuple[str, float]]]) -> tuple[str, str]:

@@ -70,7 +70,7 @@ def test_eval_notes_and_errors_name_their_run_file(data: dict[str, str], tmp_pat
     code, _, err = run_cli("eval", data["q"], data["a"], data["b"], str(bad), "-m", "map")
     notes = [line for line in err.splitlines() if line.startswith("note:")]
     # a: q3 missing; b: q3 missing -> one note per run, each naming its file
-    assert notes == [f"note: {f}: 1 qrels queries have no results in the run and are not averaged (-c counts them "
+    assert notes == [f"note: {f}: 1 qrels query has no results in the run and are not averaged (-c counts them "
                      f"as 0)" for f in (data["a"], data["b"])]
     assert code == 2 and f"segeval: error: {bad}, line 1" in err
 

@@ -78,7 +78,7 @@ def test_lines_of_different_formats_are_an_error(tmp_path: Path, engine: tuple[s
                    f"TREC run line; expected one format in a file (format detection reads the first "
                    f"{DETECT_LINES} data lines)\n  line 2: q1 Q0 v1 1.00 2.00 2 0.4 r\n")
     code, out, _ = run_cli("check", q, r)
-    assert (code, out) == (2, f"{r}\tmixed formats\t1\n1 problems\n")
+    assert (code, out) == (2, f"{r}\tmixed formats\t1\n1 problem\n")
 
 
 def test_linking_and_search_lines_are_an_error(tmp_path: Path) -> None:
@@ -179,7 +179,7 @@ def test_duplicate_segment_judgement(tmp_path: Path) -> None:
                    f"grade 0 (first 1); first judged on {q}, line 1; expected one judgement per query and segment "
                    f"(trec_eval refuses duplicates too)\n  line 4: q1 Q0 v1 1.5 2.00 0\n")
     code, out, _ = run_cli("check", q, r)
-    assert (code, out) == (2, f"{q}\tduplicate judgement\t1\n1 problems\n")
+    assert (code, out) == (2, f"{q}\tduplicate judgement\t1\n1 problem\n")
 
 
 def test_duplicate_judgements_in_every_command(tmp_path: Path) -> None:
@@ -224,7 +224,7 @@ def test_segment_run_against_document_qrels(tmp_path: Path, engine: tuple[str, .
 def test_kinds_in_check_and_other_commands(tmp_path: Path) -> None:
     q, r = files(tmp_path, QRELS_M, RUN_T)
     (tmp_path / "run2").write_text(RUN_T)
-    assert run_cli("check", q, r)[:2] == (2, f"{r}\tkind mismatch\t1\n1 problems\n")
+    assert run_cli("check", q, r)[:2] == (2, f"{r}\tkind mismatch\t1\n1 problem\n")
     message = (f"segeval: error: {r}: is a TREC run (documents, no times), but {q} holds MediaEval qrels "
                f"(video segments, with times); {KINDS}\n")
     for args in (["show", q, r, "-Q", "q1", "--explain"], ["pool", q, r], ["compare", q, r, r + "2"]):

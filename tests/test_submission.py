@@ -109,7 +109,7 @@ def test_check_unknown_video(tmp_path: Path, coll: dict[str, str]) -> None:
     assert code == 2
     assert err == (f"segeval: {run}, line 2: video 'vX' is not in the video list {coll['videos']}; expected one of "
                    f"its 4 videos\n  line 2: q2 Q0 vX 1.00 2.00 1 0.9 r\n")
-    assert out == f"{run}\tunknown video\t1\n1 problems\n"
+    assert out == f"{run}\tunknown video\t1\n1 problem\n"
 
 
 def test_check_blacklisted_video(tmp_path: Path, coll: dict[str, str]) -> None:
@@ -153,7 +153,7 @@ def test_check_end_before_start(tmp_path: Path, coll: dict[str, str]) -> None:
     assert code == 2
     assert err == (f"segeval: {run}, line 1: the end time (180 s) is earlier than the start time (240 s); expected "
                    f"end >= start\n  line 1: {line}\n")
-    assert out == f"{run}\tend before start\t1\n1 problems\n"
+    assert out == f"{run}\tend before start\t1\n1 problem\n"
 
 
 def test_check_zero_length(tmp_path: Path, coll: dict[str, str]) -> None:
@@ -162,7 +162,7 @@ def test_check_zero_length(tmp_path: Path, coll: dict[str, str]) -> None:
     assert code == 2
     assert err == (f"segeval: {run}, line 1: the result has no length (start = end = 250 s); expected end > start\n"
                    f"  line 1: {line}\n")
-    assert out == f"{run}\tzero length\t1\n1 problems\n"
+    assert out == f"{run}\tzero length\t1\n1 problem\n"
 
 
 def test_check_unknown_query(tmp_path: Path, coll: dict[str, str]) -> None:
@@ -172,7 +172,7 @@ def test_check_unknown_query(tmp_path: Path, coll: dict[str, str]) -> None:
     assert code == 2
     assert err == (f"segeval: {run}, line 3: query 'q9' is not in the queries file {coll['queries']} (2 results, "
                    f"the first on this line); expected one of its 2 queries\n  line 3: q9 Q0 vA 1.00 2.00 1 0.9 r\n")
-    assert out == f"{run}\tunknown query\t1\n1 problems\n"
+    assert out == f"{run}\tunknown query\t1\n1 problem\n"
 
 
 def test_check_missing_query(tmp_path: Path, coll: dict[str, str]) -> None:
@@ -180,7 +180,7 @@ def test_check_missing_query(tmp_path: Path, coll: dict[str, str]) -> None:
     assert code == 2
     assert err == (f"segeval: {run}: has no result for query 'q2' ({coll['queries']}, line 2); expected results "
                    f"for every query of the queries file\n")
-    assert out == f"{run}\tmissing query\t1\n1 problems\n"
+    assert out == f"{run}\tmissing query\t1\n1 problem\n"
 
 
 def test_check_overlap(tmp_path: Path, coll: dict[str, str]) -> None:
@@ -193,7 +193,7 @@ def test_check_overlap(tmp_path: Path, coll: dict[str, str]) -> None:
     assert err == (f"segeval: {run}, line 1: the result (video 'vA', 90-150 s, rank 2) overlaps an earlier result "
                    f"of query 'q1' on line 2 (60-120 s, rank 1); expected the results of one query not to "
                    f"overlap\n  line 1: q1 Q0 vA 1.30 2.30 2 0.8 r\n")
-    assert out == f"{run}\toverlap\t1\n1 problems\n"
+    assert out == f"{run}\toverlap\t1\n1 problem\n"
 
 
 def test_check_too_many_results(tmp_path: Path, coll: dict[str, str]) -> None:
@@ -202,7 +202,7 @@ def test_check_too_many_results(tmp_path: Path, coll: dict[str, str]) -> None:
     assert code == 2
     assert err == (f"segeval: {run}, line 4: query 'q1' has 4 results, and this is result 4 in rank order; "
                    f"expected at most 3 (--max-rank)\n  line 4: q1 Q0 vA 3.00 3.30 4 0.5 r\n")
-    assert out == f"{run}\ttoo many results\t1\n1 problems\n"
+    assert out == f"{run}\ttoo many results\t1\n1 problem\n"
     assert check(tmp_path, coll, lines, "--max-rank", "4")[:2] == (0, "no problems\n")
 
 
@@ -221,7 +221,7 @@ def test_check_ranks_not_1_to_n(tmp_path: Path, coll: dict[str, str], ranks: tup
     assert err.startswith(f"segeval: {run}, line {line}: query 'q1' has rank {ranks[line - 1]} here where rank "
                           f"{expected} comes next in rank order; expected ranks 1 to 3 (its number of results), "
                           f"each once\n")
-    assert out == f"{run}\tranks not 1..n\t1\n1 problems\n"
+    assert out == f"{run}\tranks not 1..n\t1\n1 problem\n"
     assert bad == ranks[line - 1] or bad == expected
 
 
@@ -229,7 +229,7 @@ def test_check_with_qrels_and_collection(tmp_path: Path, coll: dict[str, str]) -
     qrels = write(tmp_path, "qrels.txt", "q1 Q0 vA 1.00 2.00 1\n")
     run = write(tmp_path, "run.txt", "q1 Q0 vX 1.00 2.00 1 0.9 r\n")
     code, out, _ = run_cli("check", "--videos", coll["videos"], qrels, run)
-    assert (code, out) == (2, f"{run}\tunknown video\t1\n1 problems\n")
+    assert (code, out) == (2, f"{run}\tunknown video\t1\n1 problem\n")
 
 
 def test_check_usage(tmp_path: Path, coll: dict[str, str]) -> None:
@@ -464,7 +464,7 @@ def test_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: str, opti
     assert log.read_text() == (EXAMPLE / f"{prefix}fix.log").read_text()
     code, out, err = run_cli("check", *args, str(fixed))
     missing = "anchor_3" if not prefix else None
-    assert (code, out.splitlines()[-1]) == ((2, "1 problems") if missing else (0, "no problems"))
+    assert (code, out.splitlines()[-1]) == ((2, "1 problem") if missing else (0, "no problems"))
     again, log2 = tmp_path / "again.txt", tmp_path / "again.log"
     assert run_cli("fix", *args, str(fixed), "-o", str(again), "--log", str(log2))[0] == 0
     assert again.read_bytes() == fixed.read_bytes() and log2.read_bytes() == b""

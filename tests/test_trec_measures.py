@@ -117,7 +117,7 @@ def test_eval_orders_by_score_then_docno_descending(tmp_path: Path) -> None:
     # q2: d8 (unjudged) then d9 (relevant): map = (1/2) / 1
     assert rows[("map", "q2")] == "0.5000"
     assert rows[("num_q", "all")] == "2"  # q3 has no results: not averaged without -c
-    assert err == (f"note: {tmp_path / 'run'}: 1 qrels queries have no results in the run and are not averaged "
+    assert err == (f"note: {tmp_path / 'run'}: 1 qrels query has no results in the run and are not averaged "
                    f"(-c counts them as 0)\n")  # the note names the run file
     assert code == 0
 

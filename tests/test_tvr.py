@@ -150,7 +150,7 @@ rel : [====]
     assert figures["VCMR"]["0.5-r1"] == 33.33 and figures["VCMR_by_type"]["t-0.5-r1"] == 0.0
     assert figures["VCMR_by_type"]["desc_type_ratio"] == "v 33.33 t 33.33 vt 33.33"
     assert "VCMR: 1 ground-truth queries have no record (e.g. 2) and score 0; the official script asserts" in notes[0]
-    assert "VCMR: 1 queries have an empty 'predictions' list (e.g. 3) and score 0; the official script stops" \
+    assert "VCMR: 1 query has an empty 'predictions' list (e.g. 3) and score 0; the official script stops" \
         in notes[1]
 
 
@@ -393,7 +393,7 @@ def test_unknown_queries_and_options(tmp_path: Path) -> None:
     (tmp_path / "sub.json").write_text(json.dumps(sub))
     code, out, err = run_cli("mr", "-p", "tvr", str(tmp_path / "gt.jsonl"), str(tmp_path / "sub.json"))
     assert code == 0 and json.loads(out)["brief"]["VCMR-0.5-r1"] == 100.0
-    assert "VCMR: 1 records are for queries not in the ground truth (e.g. 9) and are ignored" in err
+    assert "VCMR: 1 record is for queries not in the ground truth (e.g. 9) and are ignored" in err
     from segeval.errors import ParameterError
 
     with pytest.raises(ParameterError, match="takes no --nms"):

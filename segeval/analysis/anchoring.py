@@ -34,6 +34,7 @@ from segeval.io.anchors import Anchor, AnchorResult, read_anchor_qrels, read_anc
 from segeval.io.files import STDIN
 from segeval.io.tables import source_line
 from segeval.segment import whole_seconds_overlap
+from segeval.words import plural, verb
 
 #: the per-query rows, in the toolkit's order
 PER_QUERY = ("MRR", "Unjudged_10", "Unjudged_1000", "P_10", "recall")
@@ -132,7 +133,8 @@ def score_anchoring(anchors: Sequence[Anchor], results: Sequence[AnchorResult], 
                                    f"queries with a relevant anchor (or --no-relevant skip)", line=line,
                          text=source_line(run_path, line), kind="query without relevant anchor")
     if skipped:
-        notes.append(f"note: {len(skipped)} queries of the run have no relevant anchor in the qrels and are not "
+        notes.append(f"note: {plural(len(skipped), 'query', 'queries')} of the run "
+                     f"{verb(len(skipped), 'has', 'have')} no relevant anchor in the qrels and are not "
                      f"evaluated (first: {skipped[0]})")
     per_query: dict[str, dict[str, float]] = {}
     for q, rs in ranked.items():

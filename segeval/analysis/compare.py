@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import pandas as pd
 
 from segeval.analysis.stats import (
     CORRECTIONS,
@@ -29,6 +30,7 @@ from segeval.analysis.stats import (
 from segeval.errors import InputError, ParameterError, check_choice
 from segeval.notes import bare, for_run
 from segeval.settings import DEFAULTS
+from segeval.words import plural
 
 if TYPE_CHECKING:
     from segeval.pipeline import Evaluation
@@ -75,7 +77,7 @@ def check_statistics(test: str, correction: str, alpha: float, permutations: int
 
 
 def compare_runs(
-    qrels: str | Path,
+    qrels: str | Path | pd.DataFrame,
     runs: Sequence[str | Path],
     measures: Sequence[str] = ("map",),
     *,
@@ -93,6 +95,7 @@ def compare_runs(
     scheduler: str | None = None,
     quiet: bool = True,
     on_note: Callable[[str], object] | None = None,
+    time_format: str = DEFAULTS.time_format,
 ) -> Comparison:
     """Evaluate every run over all qrels queries and compare each with the baseline (default: the first).
 
@@ -107,7 +110,7 @@ def compare_runs(
 
     check_engine(jobs, memory, chunk_lines, engine, scheduler)
     check_statistics(test, correction, alpha, permutations, seed)
-    q = validate_qrels(read_qrels(qrels))
+    q = qrels if isinstance(qrels, pd.DataFrame) else validate_qrels(read_qrels(qrels, time_format=time_format))
     runs = list(runs)
     if baseline is not None and str(baseline) not in {str(r) for r in runs}:
         runs = [baseline, *runs]
@@ -120,7 +123,8 @@ def compare_runs(
     base_name = names[[str(r) for r in runs].index(str(baseline))] if baseline is not None else names[0]
     options = {"measures": list(measures), "adapter": adapter, "missing_queries": "zero"}
     results = evaluate_runs(q, [str(r) for r in runs], jobs, quiet=quiet, engine=engine, scheduler=scheduler,
-                            evaluate_options=options, memory=memory, chunk_lines=chunk_lines)
+                            evaluate_options=options, memory=memory, chunk_lines=chunk_lines,
+                            time_format=time_format)
     evaluations: dict[str, Evaluation] = {}
     for name, one in zip(names, results, strict=True):
         if one.error is not None:
@@ -155,11 +159,12 @@ def compare_evaluations(evaluations: dict[str, Evaluation], baseline: str, *, te
     result = Comparison(names, columns, base_name, test, correction, alpha, len(queries), permutations=permutations,
                         seed=seed,
                         files=dict(paths))
-    result.notes.append(f"queries paired on all {len(queries)} qrels queries; a query missing from a run "
-                        f"scores 0")
+    result.notes.append(f"queries paired on all {plural(len(queries), 'qrels query', 'qrels queries')}; a query "
+                        f"missing from a run scores 0")
     for n, ev in evaluations.items():
         if ev.queries != queries:
-            raise ParameterError(f"The runs must be evaluated on the same queries. Got {len(ev.queries)} queries for "
+            raise ParameterError(f"The runs must be evaluated on the same queries. Got "
+                                 f"{plural(len(ev.queries), 'query', 'queries')} for "
                                  f"{n!r} and {len(queries)} for {names[0]!r} instead.")
         for m in columns:
             values = np.asarray(ev.per_query[m], dtype=float)

@@ -23,6 +23,7 @@ import pandas as pd
 
 from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int, printable, render_note
 from segeval.settings import DEFAULTS, MEMORY_POLICIES
+from segeval.words import plural, verb
 
 if TYPE_CHECKING:
     from segeval.pipeline import Evaluation
@@ -170,7 +171,8 @@ def outcome(result: Evaluated, *, render: Callable[[Evaluation, str, int, str], 
     out = render(ev, result.runid, len(skipped), result.file)
     err = list(result.notes)
     if ev.unevaluated and not complete:
-        err.append(f"note: {len(ev.unevaluated)} qrels queries have no results in the run and are not averaged "
+        err.append(f"note: {plural(len(ev.unevaluated), 'qrels query', 'qrels queries')} "
+                   f"{verb(len(ev.unevaluated), 'has', 'have')} no results in the run and are not averaged "
                    f"(-c counts them as 0)")
     err += ev.notes
     lines = [render_note(named(text, result.file)) for text in err] + [e.skipped() for e in skipped]

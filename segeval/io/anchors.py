@@ -20,6 +20,7 @@ from segeval.errors import InputError, check_choice
 from segeval.io.files import read_bytes
 from segeval.io.formats import TIME_FORMATS, parse_hms, parse_mmss, parse_seconds, time_hint
 from segeval.io.parse import EXPECTED
+from segeval.words import plural
 
 QRELS_EXAMPLE = "v20080401_1 17.05 17.30 1"
 RUN_EXAMPLE = "v20080401_1 Q0 17.05 17.30 1 0.93 myrun"
@@ -97,7 +98,8 @@ def _field(path: str, number: int, text: str, i: int, name: str, token: str, kin
 
 def _count(path: str, number: int, text: str, tokens: list[str], n: int, what: str, example: str) -> None:
     if len(tokens) != n:
-        raise InputError(path, f"has {len(tokens)} fields; expected {n} fields for {what}, such as '{example}'",
+        raise InputError(path, f"has {plural(len(tokens), 'field')}; expected {n} fields for {what}, "
+                               f"such as '{example}'",
                          line=number, text=text, kind="field count")
 
 

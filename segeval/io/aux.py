@@ -17,6 +17,7 @@ from segeval.errors import InputError, check_choice
 from segeval.io.files import read_bytes
 from segeval.io.formats import TIME_FORMATS, TIME_PARSERS
 from segeval.settings import DEFAULTS
+from segeval.words import plural
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -33,7 +34,8 @@ def read_groups(path: str | Path, lines: dict[str, tuple[int, str]] | None = Non
         if not fields:
             continue
         if len(fields) not in (2, 3):
-            raise InputError(name, f"has {len(fields)} fields; expected 'run group [type]'", line=number, text=raw)
+            raise InputError(name, f"has {plural(len(fields), 'field')}; expected 'run group [type]'",
+                             line=number, text=raw)
         if fields[0] in group:
             raise InputError(name, f"run '{fields[0]}' appears again; expected each run once", line=number, text=raw)
         group[fields[0]] = fields[1]

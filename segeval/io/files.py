@@ -21,6 +21,7 @@ from typing import BinaryIO
 import numpy as np
 
 from segeval.errors import InputError, ParameterError
+from segeval.words import plural
 
 MAX_BYTES = 2 * 1024**3  # per file read whole, after decompression (SEGEVAL_MAX_INPUT_BYTES)
 MAX_LINE = 16 * 1024**2  # per line (SEGEVAL_MAX_LINE_BYTES)
@@ -66,7 +67,7 @@ def limits() -> tuple[int, int]:
 
 
 def size_text(n: int) -> str:
-    return f"{n / 1024**3:.4g} GiB" if n >= 1024**3 else f"{n / 1024**2:.4g} MiB" if n >= 1024**2 else f"{n} bytes"
+    return f"{n / 1024**3:.4g} GiB" if n >= 1024**3 else f"{n / 1024**2:.4g} MiB" if n >= 1024**2 else plural(n, "byte")
 
 
 def reset_streams() -> None:

@@ -11,6 +11,7 @@ import numpy as np
 
 from segeval.errors import InputError, ParameterError, check_choice
 from segeval.settings import TIME_FORMATS as TIME_FORMATS  # the one list (settings), named here for readers
+from segeval.words import plural
 
 FieldKind = Literal["str", "ignore", "time", "int", "float"]
 
@@ -255,7 +256,7 @@ def detect_qrels_format(data: bytes, path: str) -> LineFormat:
         if fmt is not None:
             return fmt
     number, tokens = lines[0]
-    raise InputError(path, f"has {len(tokens)} fields; expected a qrels line: 4 fields (TREC, such as "
+    raise InputError(path, f"has {plural(len(tokens), 'field')}; expected a qrels line: 4 fields (TREC, such as "
                            f"'{TREC_QRELS.example}') or 6 (MediaEval, such as '{MEDIAEVAL_QRELS.example}'), "
                            f"or one more ending in '{SOURCE_HUMAN}' or '{SOURCE_PREDICTED}CLASSIFIER' "
                            f"for completed qrels", line=number, text=" ".join(tokens), kind="field count")
@@ -335,7 +336,8 @@ def detect_run_format(data: bytes, path: str, time_format: str = "mmss") -> Line
                                "expected the format to be named (--run-format linking|search)",
                          line=number, text=" ".join(tokens))
     number, tokens = lines[0]
-    raise InputError(path, f"does not look like a run line ({len(tokens)} fields); expected a TREC run line such "
+    raise InputError(path, f"does not look like a run line ({plural(len(tokens), 'field')}); expected a TREC run "
+                           f"line such "
                            f"as '{TREC_RUN.example}' or a MediaEval run line such as "
                            f"'{MEDIAEVAL_LINKING_RUN.example}' (times in {time_format} format)",
                      line=number, text=" ".join(tokens))

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from segeval.errors import InputError
 from segeval.io.formats import TIME_PARSERS, LineFormat, parse_float, parse_int, time_hint
+from segeval.words import plural
 
 EXPECTED = {
     "mmss": "an M.S time: minutes (at most 12 digits), a dot and seconds 0-59 (one or two digits), such as '17.05'",
@@ -64,7 +65,8 @@ def parse_line(raw: bytes, number: int, fmt: LineFormat, path: str, time_format:
         raise InputError(path, "contains a NUL byte; expected a text line", line=number,
                          text=text.replace("\x00", "\\0"), kind="NUL byte")
     if not fmt.accepts(len(tokens)):
-        raise InputError(path, f"has {len(tokens)} fields; expected {fmt.describe_counts()} fields for a {fmt.name} "
+        raise InputError(path, f"has {plural(len(tokens), 'field')}; expected {fmt.describe_counts()} fields for a "
+                               f"{fmt.name} "
                                f"line, such as '{fmt.example}'", line=number, text=text, kind="field count")
     row: dict[str, object] = {}
     for i, field in enumerate(fmt.fields):

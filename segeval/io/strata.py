@@ -21,6 +21,7 @@ import pandas as pd
 
 from segeval.errors import InputError
 from segeval.io.files import read_bytes
+from segeval.words import plural
 
 _STRATUM = re.compile(r"[+-]?[0-9]+\Z")
 _STRATUM_BYTES = re.compile(rb"[+-]?[0-9]+\Z")
@@ -129,7 +130,7 @@ def is_strata_qrels(data: bytes) -> bool:
 def _strata_line(number: int, tokens: list[str], text: str, path: str) -> tuple[str, str, str, str]:
     """(topic, docno, stratum, rel) of a stratified qrels line; InputError when it does not fit."""
     if len(tokens) != 5:
-        raise _bad(path, number, text, f"has {len(tokens)} fields; expected 5: topic, 0, docno, stratum, rel "
+        raise _bad(path, number, text, f"has {plural(len(tokens), 'field')}; expected 5: topic, 0, docno, stratum, rel "
                                        f"(such as '{QRELS_EXAMPLE}')", "field count")
     topic, _, docno, stratum, rel = tokens
     if not _STRATUM.match(stratum):
@@ -198,8 +199,8 @@ def parse_sampled_run(data: bytes, path: str) -> SampledRun:
     lines: dict[str, int] = {}
     for number, tokens, text in _lines(data, path):
         if len(tokens) != 6:
-            raise _bad(path, number, text, f"has {len(tokens)} fields; expected 6: topic, Q0, docno, rank, score, "
-                                           f"tag (such as '{RUN_EXAMPLE}')", "field count")
+            raise _bad(path, number, text, f"has {plural(len(tokens), 'field')}; expected 6: topic, Q0, docno, rank, "
+                                           f"score, tag (such as '{RUN_EXAMPLE}')", "field count")
         score = tokens[4]
         if not _NUMBER.match(score):
             raise _bad(path, number, text, f"has score {score!r}; expected a number (field 5)", "score")

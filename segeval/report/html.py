@@ -16,6 +16,8 @@ from pathlib import Path
 
 from segeval.analysis.compare import Cell, Comparison, compare_runs, format_p
 from segeval.notes import about
+from segeval.settings import DEFAULTS
+from segeval.words import plural
 
 SCRIPT = """
 window.addEventListener('error', function (e) {
@@ -132,22 +134,26 @@ def _figure(svg: str, kind: str, caption: str, notes: Sequence[str] = (), **data
 def render_report(qrels: str | Path, runs: Sequence[str | Path], output: str | Path, *,
                   measures: Sequence[str] = ("map", "P_10"), adapter: str | None = None,
                   baseline: str | Path | None = None, test: str = "t", correction: str = "holm",
-                  permutations: int = 10_000, seed: int = 0, command: str | None = None) -> Path:
+                  permutations: int = 10_000, seed: int = 0, command: str | None = None,
+                  time_format: str = DEFAULTS.time_format) -> Path:
     """Write the report page and return its path.  ``command`` is the command line shown under
     provenance (with the segeval version, the input files and the date).  An output that cannot be
-    written, or that is one of the inputs, is refused before any work."""
-    from segeval.io.tables import read_qrels
+    written, or that is one of the inputs, is refused before any work.  The qrels are read once, the
+    qrels and runs in ``time_format``."""
+    from segeval.io.tables import read_qrels, read_run
     from segeval.output import check_output, write_output
     from segeval.pipeline import evaluate
+    from segeval.validate import validate_qrels, validate_run
     from segeval.viz.compare import difference_bars, distributions, pr_curves
 
     inputs = [qrels, *runs, *([baseline] if baseline is not None else [])]
     check_output(output, inputs)
-    comparison = compare_runs(qrels, runs, measures, adapter=adapter, baseline=baseline, test=test,
-                              correction=correction, permutations=permutations, seed=seed)
-    q = read_qrels(qrels)
+    q = validate_qrels(read_qrels(qrels, time_format=time_format))
+    comparison = compare_runs(q, runs, measures, adapter=adapter, baseline=baseline, test=test,
+                              correction=correction, permutations=permutations, seed=seed, time_format=time_format)
     ordered = [baseline, *[r for r in runs if str(r) != str(baseline)]] if baseline is not None else list(runs)
-    evals = {n: evaluate(q, r, [*measures, "iprec_at_recall"], adapter=adapter, missing_queries="zero")
+    evals = {n: evaluate(q, validate_run(read_run(r, time_format=time_format)), [*measures, "iprec_at_recall"],
+                         adapter=adapter, missing_queries="zero")
              for n, r in zip(comparison.runs, ordered, strict=True)}
     queries = next(iter(evals.values())).queries
     order = sorted(range(len(queries)), key=lambda i: natural_key(queries[i]))
@@ -176,7 +182,7 @@ def render_report(qrels: str | Path, runs: Sequence[str | Path], output: str | P
     page = (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>segeval report</title>"
             f"<style>{STYLE}</style></head><body><h1>segeval report</h1>"
-            f"<p>qrels: {html.escape(Path(qrels).name)}; {len(queries)} queries; adapter: "
+            f"<p>qrels: {html.escape(Path(qrels).name)}; {plural(len(queries), 'query', 'queries')}; adapter: "
             f"{html.escape(used)}{default}</p><h2>Comparison</h2>{_comparison_table(comparison)}"
             f"<h2>Figures</h2>{''.join(figures)}"
             f"<h2>Per query</h2><p>Queries in natural order (q2 before q10); click a header to sort.</p>"

@@ -37,6 +37,7 @@ import numpy as np
 from segeval.analysis.moments.protocol import MrOptions, MrResult, refuse_options
 from segeval.analysis.moments.reading import load_json, load_jsonl, record_error, shown, text_of
 from segeval.errors import InputError
+from segeval.words import plural
 
 Moment = tuple[int, int]
 TRUTH = "the DiDeMo ground truth: a JSON list of objects with 'times' (annotators' [start, end] 5-second units)"
@@ -96,12 +97,12 @@ def read_rankings(path: str | Path, ids: list[str | None]) -> tuple[list[list[Mo
     if text_of(path).lstrip().startswith("["):
         data = load_json(path, LIST_FORM)
         if len(data) > len(ids):
-            raise InputError(name, f"holds {len(data)} rankings for {len(ids)} ground-truth items; expected "
+            raise InputError(name, f"holds {len(data)} rankings for {plural(len(ids), 'ground-truth item')}; expected "
                                    f"{LIST_FORM}, aligned with the ground truth's order")
         for n, value in enumerate(data):
             rankings[n] = _moments(value, name, f"ranking {n}", "ranking", distinct=True)
         if len(data) < len(ids):
-            notes.append(f"{name} holds {len(data)} rankings for {len(ids)} ground-truth items: the last "
+            notes.append(f"{name} holds {plural(len(data), 'ranking')} for {len(ids)} ground-truth items: the last "
                          f"{len(ids) - len(data)} score 0 (the official zip drops them from the average)")
         return rankings, notes
     position: dict[str, int] = {}

@@ -37,6 +37,7 @@ import numpy.typing as npt
 from segeval.analysis.moments.protocol import MrOptions, MrResult, refuse_options
 from segeval.analysis.moments.reading import is_number, load_json, record_error, shown
 from segeval.errors import InputError
+from segeval.words import plural, verb
 
 THRESHOLDS = (0.3, 0.5)
 TOP_K = (1, 5)
@@ -183,7 +184,9 @@ def evaluate(truth: dict[Query, tuple[float, float]], predictions: dict[Query, F
                      "and score 0; the official evaluator averages over the submitted queries only"
                      + (f", which gives {text}" if text else ""))
     if empty:
-        notes.append(f"{len(empty)} queries have empty predicted_times (e.g. {'/'.join(map(str, empty[0]))}) and "
+        notes.append(f"{plural(len(empty), 'query', 'queries')} "
+                     f"{verb(len(empty), 'has', 'have')} empty predicted_times "
+                     f"(e.g. {'/'.join(map(str, empty[0]))}) and "
                      "score 0 (the official stops with IndexError)")
     if nan:
         notes.append(f"{len(nan)} first predictions are zero-length windows at the same time as a zero-length "

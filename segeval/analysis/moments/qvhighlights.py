@@ -42,6 +42,7 @@ from segeval.analysis.moments.protocol import MrOptions, MrResult
 from segeval.analysis.moments.reading import is_number
 from segeval.errors import InputError, ParameterError
 from segeval.io.aux import read_moment_jsonl
+from segeval.words import plural
 
 THRESHOLDS = tuple(float(f"{t:.2f}") for t in np.linspace(0.5, 0.95, 10))
 BUCKETS = {"short": (0.0, 10.0), "middle": (10.0, 30.0), "long": (30.0, 150.0), "full": (0.0, 150.0)}
@@ -126,7 +127,7 @@ def _saliency(row: dict[str, Any], path: str, number: int, text: str) -> FloatAr
             and all(isinstance(s, list) and len(s) == 3 for s in scores)
             and _finite_numbers(list(chain.from_iterable(scores)))):
         raise InputError(path, f"'saliency_scores' must hold one [a, b, c] list of 3 numbers per relevant clip "
-                               f"({len(ids)} clips)", line=number, text=text[:200])
+                               f"({plural(len(ids), 'clip')})", line=number, text=text[:200])
     full = np.zeros((clips, 3))
     if ids:
         full[np.array(ids)] = np.array(scores)

@@ -49,6 +49,7 @@ from segeval.analysis.moments.tvr_input import (
     read_truth,
 )
 from segeval.errors import ParameterError
+from segeval.words import plural, verb
 
 THRESHOLDS = (0.5, 0.7)
 TOP_K = (1, 5, 10, 100)
@@ -154,10 +155,12 @@ def _notes(data: Tvr, tasks: list[str]) -> list[str]:
             notes.append(f"{task}: {len(missing)} ground-truth queries have no record (e.g. {missing[0]}) and score "
                          "0; the official script asserts that both files hold the same queries")
         if data.empty[task]:
-            notes.append(f"{task}: {len(data.empty[task])} queries have an empty 'predictions' list (e.g. "
+            notes.append(f"{task}: {plural(len(data.empty[task]), 'query', 'queries')} "
+                         f"{verb(len(data.empty[task]), 'has', 'have')} an empty 'predictions' list (e.g. "
                          f"{data.empty[task][0]}) and score 0; the official script stops on them (IndexError)")
         if data.unknown[task]:
-            notes.append(f"{task}: {len(data.unknown[task])} records are for queries not in the ground truth (e.g. "
+            notes.append(f"{task}: {plural(len(data.unknown[task]), 'record')} "
+                         f"{verb(len(data.unknown[task]), 'is', 'are')} for queries not in the ground truth (e.g. "
                          f"{data.unknown[task][0]}) and are ignored; the official script asserts that both files "
                          "hold the same queries")
         if data.longer[task]:

@@ -23,6 +23,7 @@ from pathlib import Path
 from segeval.analysis.moments.tvr_input import Tvr, key
 from segeval.errors import InputError
 from segeval.io.formats import format_time
+from segeval.words import plural
 
 _TOKEN = re.compile(r"\S+\Z")
 
@@ -86,5 +87,5 @@ def write_lines(data: Tvr, truth: str, predictions: str, prefix: str) -> list[st
     done = []
     for suffix, lines in (("qrels", qrels), ("run", run)):
         path = write_output(paths[suffix], "".join(line + "\n" for line in lines), inputs=[truth, predictions])
-        done.append(f"wrote {path}: {len(lines)} lines")
+        done.append(f"wrote {path}: {plural(len(lines), 'line')}")
     return done + [f"note: {n}" for n in notes]

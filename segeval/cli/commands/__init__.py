@@ -1,0 +1,8 @@
+"""The commands, one module per purpose; importing this package registers them all on
+:data:`segeval.cli.app.app`, in the order ``segeval --help`` lists them (a new group module is
+added to this list)."""
+# isort: skip_file
+
+from segeval.cli.commands import evaluate, submission, compare, pools, moments, inspect
+
+__all__ = ["compare", "evaluate", "inspect", "moments", "pools", "submission"]

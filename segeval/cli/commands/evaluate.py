@@ -1,0 +1,246 @@
+"""Evaluating runs: ``eval`` (trec_eval's measures), ``me13sh`` (the MediaEval script), ``anchoring`` and
+``sample-eval``."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from typing import Annotated, Any
+
+import typer
+
+from segeval.cli import inputs
+from segeval.cli.app import app
+from segeval.cli.options import (
+    TIME_FORMAT,
+    Adapter,
+    ChunkLines,
+    Engine,
+    Jobs,
+    KindRun,
+    Level,
+    MediaEvalQrels,
+    Memory,
+    Qrels,
+    Quiet,
+    Runs,
+    Scheduler,
+    TimeFormat,
+    measures,
+)
+from segeval.errors import SegevalError, render_note
+from segeval.settings import DEFAULTS
+from segeval.words import plural
+
+
+class RunKind(StrEnum):
+    linking = "linking"
+    search = "search"
+
+
+HEADER_SETS = ("official", "all_trec", "set")  # sets that open with runid and num_q
+
+
+@app.command("eval")
+def eval_(
+    qrels: Qrels,
+    runs: Runs,
+    measure: Annotated[list[str] | None, measures('official')] = None,
+    per_query: Annotated[bool, typer.Option("-q", help="Also print each query's values.")] = False,
+    complete: Annotated[bool, typer.Option(
+        "-c", help="Average over every qrels query; queries missing from the run score 0.")] = False,
+    no_summary: Annotated[bool, typer.Option("-n", help="Do not print the summary rows.")] = False,
+    level: Level = DEFAULTS.relevance_level,
+    max_results: Annotated[int | None, typer.Option("-M", metavar="N", help="Use the first N results per query.")]
+    = None,
+    judged: Annotated[bool, typer.Option("-J", help="Drop unjudged results before evaluating.")] = False,
+    adapter: Adapter = None,
+    time_format: TimeFormat = TIME_FORMAT,
+    version: Annotated[str, typer.Option(
+        "--trec-eval", metavar="10|9", help="trec_eval version to reproduce: 10 (default) or 9.0.8, which "
+        "pytrec_eval wraps (32-bit scores, iprec_at_recall cut-offs rounded up).")] = DEFAULTS.trec_eval,
+    output: Annotated[str, typer.Option(
+        "--output", "-o", metavar="trec|json|csv", help="Output format (trec: trec_eval's text layout).")] = "trec",
+    jobs: Jobs = None,
+    quiet: Quiet = False,
+    lenient: Annotated[bool, typer.Option(
+        "--lenient", help="Skip malformed lines instead of stopping; each is listed on stderr and counted in "
+                          "the JSON output, and the exit code is 3.")] = False,
+    memory: Memory = DEFAULTS.memory,
+    chunk_lines: ChunkLines = DEFAULTS.chunk_lines,
+    engine: Engine = "processes",
+    scheduler: Scheduler = None,
+    order: Annotated[str | None, typer.Option(
+        "--order", metavar="score|rank|file",
+        help="Result order. Default: score (ties by docno descending) for TREC runs, rank for MediaEval runs.")]
+    = None,
+    predicted: Annotated[str, typer.Option(
+        "--predicted", metavar="use|ignore",
+        help="Classifier-predicted lines of completed qrels (segeval complete-qrels): use them (default; a "
+             "note on stderr counts them) or ignore them.")] = DEFAULTS.predicted,
+) -> None:
+    """Evaluate runs with trec_eval's measures and flags.
+
+    On document runs, and (through an adapter) on segment runs. Default measure: official.
+    """
+    from functools import partial
+
+    from segeval.engines.runs import check_engine, evaluate_many, expand_runs
+    from segeval.errors import InputError, check_choice
+
+    check_choice("output", output, ("trec", "json", "csv"))
+    check_engine(jobs, memory, chunk_lines, engine, scheduler)
+    run_files = expand_runs(runs)
+    skipped_qrels: list[InputError] = []
+    q = inputs.qrels(qrels, time_format, skipped_qrels.append if lenient else None)
+    names = measure or ["official"]
+    # trec_eval prints runid and num_q only when asked for, or with a measure set
+    header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
+    names = [n for n in names if n not in ("runid", "num_q")]
+    options = {"measures": names, "adapter": adapter, "order": order, "relevance_level": level,
+               "missing_queries": "zero" if complete else "skip", "max_results": max_results,
+               "judged_only": judged, "trec_eval": version, "predicted": predicted}
+    render = partial(_render_eval, output=output, per_query=per_query, summary=not no_summary, header=header)
+    outcomes = evaluate_many(q, run_files, jobs, quiet=quiet, engine=engine, scheduler=scheduler, render=render,
+                             evaluate_options=options, time_format=time_format, lenient=lenient, complete=complete,
+                             memory=memory, chunk_lines=chunk_lines)
+    body = [o.stdout for o in outcomes]
+    if output == "trec" and len(run_files) > 1:  # each row names its run file in a first column
+        from segeval.report.trec import prefixed
+
+        body = [prefixed(b, f) for b, f in zip(body, run_files, strict=True)]
+    if output == "csv":  # one header line
+        body = [b if i == 0 else b.split("\n", 1)[-1] for i, b in enumerate(body)]
+    if output == "json" and len(run_files) > 1:
+        body = ["[\n" + ",\n".join(b.rstrip("\n") for b in body if b) + "\n]\n"]
+    sys.stdout.write("".join(body))
+    for e in skipped_qrels:
+        print(e.skipped(), file=sys.stderr)
+    for o in outcomes:
+        sys.stderr.write(o.stderr)
+    skipped = len(skipped_qrels) + sum(o.skipped for o in outcomes)
+    if any(o.failed for o in outcomes):
+        raise typer.Exit(2)
+    if skipped:
+        print(f"segeval: {plural(skipped, 'malformed line')} skipped (--lenient)", file=sys.stderr)
+        raise typer.Exit(3)
+
+
+def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, output: str, per_query: bool, summary: bool,
+                 header: list[str]) -> str:
+    from segeval.report.trec import render, render_csv, render_json
+
+    if output == "json":
+        return render_json(ev, runid, skipped_lines=skipped, file=file)
+    if output == "csv":
+        return render_csv(ev, runid, per_query=per_query, summary=summary, file=file)
+    return render(ev, runid, per_query=per_query, summary=summary, header=header)
+
+
+@app.command("me13sh")
+def me13sh(
+    qrels: MediaEvalQrels,
+    run: KindRun,
+    kind: Annotated[RunKind, typer.Option(
+        "--kind", "-k", help="Run format. linking: 'qid Q0 video start end rank score run'; "
+                             "search: 'qid Q0 video start end jumpin rank score [run]'.")] = RunKind.linking,
+    bin_size: Annotated[int, typer.Option(
+        "--bin-size", "-B", metavar="N", help="Bin size in seconds for the _bin measures.")] = DEFAULTS.bin_size,
+    tolerance: Annotated[int, typer.Option(
+        "--tolerance", "-T", metavar="N", help="Tolerance window in seconds for the _tol measures.")]
+    = DEFAULTS.tolerance,
+    items: Annotated[str | None, typer.Option(
+        "--items", "-i", metavar="Q1,Q2", help="Comma-separated query ids to evaluate (default: all).")] = None,
+    time_format: TimeFormat = TIME_FORMAT,
+) -> None:
+    """The MediaEval S&H / TRECVID LNK evaluation (sh_eval).
+
+    Prints the reference script's rows, values and layout: overlap (no suffix), binned (_bin) and
+    tolerance-to-irrelevance (_tol) measures, and MAiSP. Only queries in both the qrels
+    and the run are evaluated; results are ordered by the rank column.
+    """
+    from segeval.engines.runs import named
+    from segeval.pipeline import evaluate, me13sh_adapters
+    from segeval.report.me13sh import MEASURES, render
+
+    adapters = me13sh_adapters(bin_size, tolerance)
+    chosen = None
+    if items is not None:
+        chosen = [x for x in items.split(",") if x]
+        if not chosen:
+            raise SegevalError(f"The 'items' parameter must list query ids separated by commas. Got {items!r} "
+                               f"instead.")
+    ev = evaluate(qrels, run, MEASURES, adapters, qrels_format="mediaeval", run_format=kind.value, queries=chosen,
+                  time_format=time_format)
+    sys.stdout.write(render(ev, run, bin_size, tolerance))
+    notes = list(ev.notes)
+    if not ev.queries:
+        which = "query" if chosen is None else "query of --items"
+        notes.append(f"note: no {which} is in both {qrels} and {run}: nothing was evaluated")
+    for text in notes:  # each naming the run file
+        print(render_note(named(text, run)), file=sys.stderr)
+
+
+@app.command("anchoring")
+def anchoring_command(
+    qrels: Annotated[str, typer.Argument(metavar="QRELS", show_default=False,
+                                         help="Anchor qrels: 'qid start end rel' (rel > 0 relevant; .gz ok).")],
+    run: Annotated[str, typer.Argument(metavar="RUN", show_default=False,
+                                       help="Anchoring run: 'qid Q0 start end rank score run' (.gz ok).")],
+    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
+                                        help="text: the toolkit's layout; json, csv: full precision.")] = "text",
+    order: Annotated[str, typer.Option("--order", metavar="file|rank",
+                                       help="Ranking of a query's results: file order (as the toolkit) or by "
+                                            "the rank field.")] = "file",
+    no_relevant: Annotated[str, typer.Option(
+        "--no-relevant", metavar="skip|error",
+        help="A run query without a relevant anchor: skip it with a note, or stop (exit 2).")] = "skip",
+    time_format: TimeFormat = TIME_FORMAT,
+) -> None:
+    """Anchor detection, as the MediaEval anchoring script.
+
+    MediaEval 2015 / TRECVID 2016 hyperlinking, as the toolkit's anchoring script: per query MRR,
+    Unjudged_10, Unjudged_1000, P_10 and recall at R, then the 'all' means over the qrels' queries
+    with a relevant anchor.
+    """
+    from segeval.analysis.anchoring import OUTPUTS, evaluate_anchoring, render
+    from segeval.errors import check_choice
+
+    check_choice("output", output, OUTPUTS)
+    ev = evaluate_anchoring(qrels, run, order=order, no_relevant=no_relevant, time_format=time_format)
+    sys.stdout.write(render(ev, output))
+    for note in ev.notes:
+        print(render_note(note), file=sys.stderr)
+
+
+@app.command("sample-eval")
+def sample_eval_command(
+    qrels: Annotated[str, typer.Argument(
+        metavar="QRELS", show_default=False,
+        help="Stratified qrels: 'topic 0 docno stratum rel' (rel -1: pooled, not sampled; .gz ok).")],
+    run: Annotated[str, typer.Argument(
+        metavar="RUN", show_default=False, help="TREC run: 'topic Q0 docno rank score tag' (.gz ok).")],
+    per_topic: Annotated[bool, typer.Option("-q", help="Also print each topic's values.")] = False,
+    gain: Annotated[list[str] | None, typer.Option(
+        "--gain", "-G", metavar="LEVEL=GAIN",
+        help="Map a qrels grade to a gain (repeatable, or comma-separated: -G 1=3,2=9), as sample_eval.pl's -G "
+             "(which reads one-character levels and gains of up to 3 characters).")] = None,
+    max_result_size: Annotated[int, typer.Option(
+        "--max-result-size", metavar="N",
+        help="Results used per topic, and the last precision cut-off (sample_eval.pl: 1000).")] = 1000,
+) -> None:
+    """NIST's sample_eval.pl on sampled (stratified) judgements.
+
+    xinfAP, infNDCG and inferred precision, byte for byte as sample_eval.pl.
+
+    Topics in both files are evaluated (the run's topic ids without leading zeros); each run topic's
+    results are sorted by score, ties by docno descending, and cut at --max-result-size.
+    """
+    from segeval.errors import check_int
+    from segeval.io.strata import parse_gains, read_sampled_run, read_strata_qrels
+    from segeval.measures.sampled import sample_eval
+
+    check_int("max_result_size", max_result_size, minimum=1)
+    table = parse_gains(gain)
+    sys.stdout.write(sample_eval(read_strata_qrels(qrels, table), read_sampled_run(run), per_topic=per_topic,
+                                 max_result_size=max_result_size))

@@ -1,0 +1,189 @@
+"""Looking at results: ``show`` (one query on a timeline), the ``plot`` figures and ``measures``."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from segeval.cli import inputs
+from segeval.cli.app import app, plot_app
+from segeval.cli.options import TIME_FORMAT, Adapter, Adapters, Figure, Measure, Qrels, Query, Run, TimeFormat
+from segeval.errors import SegevalError, render_note
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+PlotRuns = Annotated[list[str], typer.Argument(
+    metavar="RUN...", show_default=False, help="Run files, globs or directories (one curve or box per run).")]
+
+
+def _check_query(q: pd.DataFrame, query: str) -> None:
+    if query not in set(q["query"]):
+        raise SegevalError(f"The 'query' parameter must name a query of the qrels. Got {query!r} instead.")
+
+
+@app.command("show")
+def show(
+    qrels: Qrels,
+    run: Run,
+    query: Query,
+    adapter: Adapters = None,
+    output: Annotated[str | None, typer.Option("--output", "-o", metavar="FILE.png|svg|html",
+                                               help="Write the timeline picture or page.")] = None,
+    explain: Annotated[bool, typer.Option("--explain", help="Print, per result, which qrels segment decided "
+                                          "its label under each adapter.")] = False,
+    time_format: TimeFormat = TIME_FORMAT,
+) -> None:
+    """Show one query's results on a timeline per adapter.
+
+    The ground truth and ranked results of the query, one timeline per video.
+    """
+    from segeval.pipeline import make_adapter
+    from segeval.prepare import default_order, prepare
+    from segeval.validate import is_documents
+    from segeval.viz.show import adapt_one, named, render
+    from segeval.viz.show import explain as explain_text
+
+    if output is None and not explain:
+        raise SegevalError("Nothing to do: give -o FILE.png|svg|html and/or --explain.")
+    if output is not None:
+        from segeval.output import check_output
+
+        check_output(output, [qrels, run])
+    q = inputs.qrels(qrels, time_format)
+    r = inputs.run(run, time_format)
+    _check_query(q, query)
+    adapters = named([make_adapter(a) for a in (adapter or ["overlap"])])
+    data = prepare(q, r, queries=[query], order=default_order(is_documents(r)), missing_queries="zero")
+    adapted = adapt_one(data, adapters)
+    if explain:
+        sys.stdout.write(explain_text(data, adapted, adapters))
+    if output is not None:
+        print(render(data, adapted, query, output), file=sys.stderr if explain else sys.stdout)
+
+
+@plot_app.command("adr")
+def plot_adr_command(
+    qrels: Qrels,
+    run: Run,
+    query: Query,
+    output: Figure,
+    adapter: Adapter = None,
+    time_format: TimeFormat = TIME_FORMAT,
+) -> None:
+    """Dynamic recall curve of one query and its retrieved ground truth."""
+    from segeval.adapt import ExactAdapter
+    from segeval.pipeline import make_adapter
+    from segeval.prepare import default_order, prepare
+    from segeval.validate import is_documents
+    from segeval.viz import check_output
+    from segeval.viz.adr import plot_adr
+
+    check_output(output, [qrels, run])
+    q = inputs.qrels(qrels, time_format)
+    r = inputs.run(run, time_format)
+    documents = is_documents(r)
+    chosen = make_adapter(adapter) if adapter else (ExactAdapter() if documents else make_adapter("overlap"))
+    _check_query(q, query)
+    data = prepare(q, r, queries=[query], order=default_order(documents), missing_queries="zero")
+    (adapted,) = chosen.adapt(data)
+    print(plot_adr(adapted, query, output))
+
+
+def _per_query(qrels: str, runs: list[str], names: list[str], adapter: str | None, time_format: str,
+               expand: bool = True) -> dict[str, Any]:
+    """Each run's evaluation (every qrels query, missing ones 0) by run name; the qrels read once."""
+    from segeval.pipeline import evaluate
+
+    q = inputs.qrels(qrels, time_format)
+    return {label: evaluate(q, r, names, adapter=adapter, missing_queries="zero")
+            for label, r in inputs.runs(runs, time_format, expand).items()}
+
+
+def _plot_notes(evs: dict[str, Any]) -> list[str]:
+    """Each run's notes, printed on stderr and returned for the figure's footnote."""
+    from segeval.notes import for_run
+
+    notes = [n for name, ev in evs.items() for n in for_run(name, ev.notes)]
+    for note in notes:
+        print(render_note(note), file=sys.stderr)
+    return notes
+
+
+@plot_app.command("pr")
+def plot_pr(qrels: Qrels, runs: PlotRuns, output: Figure, adapter: Adapter = None,
+            time_format: TimeFormat = TIME_FORMAT) -> None:
+    """Interpolated precision-recall curves (11 points), one per run."""
+    from segeval.viz import check_output
+    from segeval.viz.compare import pr_curves
+
+    check_output(output, [qrels, *runs])
+    evs = _per_query(qrels, runs, ["iprec_at_recall"], adapter, time_format)
+    notes = _plot_notes(evs)
+    print(pr_curves({n: list(ev.summary.values()) for n, ev in evs.items()}, output, notes))
+
+
+@plot_app.command("diff")
+def plot_diff(qrels: Qrels, run_a: Run, run_b: Run, output: Figure, measure: Measure = "map",
+              adapter: Adapter = None, time_format: TimeFormat = TIME_FORMAT) -> None:
+    """Per-query difference of one measure between two runs (B - A)."""
+    from segeval.viz import check_output
+    from segeval.viz.compare import difference_bars
+
+    check_output(output, [qrels, run_a, run_b])
+    evs = _per_query(qrels, [run_a, run_b], [measure], adapter, time_format, expand=False)
+    (label_a, ea), (label_b, eb) = evs.items()
+    name = next(iter(ea.summary))
+    labels = (label_a, label_b)
+    notes = _plot_notes(evs)
+    print(difference_bars(ea.queries, ea.per_query[name], eb.per_query[name], labels, name, output, notes))
+
+
+@plot_app.command("dist")
+def plot_dist(qrels: Qrels, runs: PlotRuns, output: Figure, measure: Measure = "map", adapter: Adapter = None,
+              time_format: TimeFormat = TIME_FORMAT) -> None:
+    """Distribution of per-query scores, one box per run."""
+    from segeval.viz import check_output
+    from segeval.viz.compare import distributions
+
+    check_output(output, [qrels, *runs])
+    evs = _per_query(qrels, runs, [measure], adapter, time_format)
+    name = next(iter(next(iter(evs.values())).summary))
+    notes = _plot_notes(evs)
+    print(distributions({n: ev.per_query[name] for n, ev in evs.items()}, name, output, notes))
+
+
+@app.command("measures")
+def measures(
+    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
+                                        help="text: Markdown tables of the measures, named sets and aliases; "
+                                             "json or csv: one record per measure.")] = "text",
+) -> None:
+    """List the measures, named sets and accepted aliases.
+
+    Generated from the measure registry.
+    """
+    import csv
+    import io
+    import json
+
+    from segeval.errors import check_choice
+    from segeval.measures import REGISTRY
+
+    check_choice("output", output, ("text", "json", "csv"))
+    if output == "text":
+        typer.echo("\n\n".join([REGISTRY.table(), REGISTRY.sets_table(), REGISTRY.aliases_table()]))
+    elif output == "json":
+        typer.echo(json.dumps({"measures": REGISTRY.rows(), "sets": REGISTRY.sets,
+                               "aliases": {**REGISTRY.aliases, **{f"{a}@n": f"{n}_n" for a, n in
+                                                                 REGISTRY.family_aliases.items()}}}, indent=2))
+    else:
+        rows = REGISTRY.rows()
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows({k: " ".join(map(str, v)) if isinstance(v, list) else v for k, v in row.items()}
+                         for row in rows)
+        typer.echo(buffer.getvalue(), nl=False)

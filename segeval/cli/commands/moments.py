@@ -1,0 +1,68 @@
+"""Moment retrieval: ``mr``, each benchmark's official protocol on its own JSON files."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from segeval.cli.app import app
+from segeval.errors import SegevalError, render_note
+
+
+@app.command("mr")
+def moment_retrieval(
+    truth: Annotated[str, typer.Argument(metavar="GROUND_TRUTH", show_default=False,
+                                         help="The protocol's ground truth (QVHighlights: JSON Lines with "
+                                              "relevant_windows; TVR: JSON Lines with ts; .gz ok).")],
+    predictions: Annotated[str, typer.Argument(metavar="PREDICTIONS", show_default=False,
+                                               help="The protocol's predictions (QVHighlights: JSON Lines with "
+                                                    "pred_relevant_windows [start, end, score] and/or "
+                                                    "pred_saliency_scores; TVR: the submission JSON with "
+                                                    "video2idx, VCMR, SVMR, VR).")],
+    protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
+                                          help="Whose official evaluation to follow: "
+                                               "qvhighlights, tvr, didemo, ego4d-nlq, recall.")] = "qvhighlights",
+    thresholds: Annotated[str | None, typer.Option(
+        "--thresholds", metavar="T,T", help="IoU thresholds (ego4d-nlq: 0.3,0.5; recall: 0.5,0.7).")] = None,
+    top_k: Annotated[str | None, typer.Option(
+        "--top-k", metavar="K,K", help="Cut-offs of R@k (ego4d-nlq, recall: 1,5).")] = None,
+    iou_compare: Annotated[str | None, typer.Option(
+        "--iou-compare", metavar="ge|gt", help="A hit is IoU >= t (ge) or > t (gt) (recall: ge).")] = None,
+    nms: Annotated[float | None, typer.Option(
+        "--nms", metavar="θ", help="Temporal NMS: drop a window with IoU > θ to a better one (recall: off).")] = None,
+    full: Annotated[bool, typer.Option("--full", help="Print every key (the same as -o json).")] = False,
+    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json",
+                                        help="text: the headline figures and notes; json: every key of the "
+                                             "official output, segeval's additions and notes.")] = "text",
+    write_lines: Annotated[str | None, typer.Option(
+        "--write-lines", metavar="PREFIX", help="tvr: also write the ground truth and the VCMR ranking as segeval "
+                                                "lines, PREFIX.qrels and PREFIX.run (for segeval eval).")] = None,
+) -> None:
+    """Score moment retrieval as the benchmark's script does.
+
+    QVHighlights: R1, mAP, buckets, HL mAP and Hit1, plus mIoU and R5; TVR: VCMR, SVMR and VR recall
+    at k, by type; the other protocols as --protocol lists.
+    """
+    import json
+
+    from segeval.analysis.moments import protocol as find_protocol
+    from segeval.analysis.moments.protocol import parse_options
+    from segeval.errors import check_choice
+
+    fmt = check_choice("output", "text" if output == "brief" else output, ("text", "json"))
+    if write_lines is not None and protocol != "tvr":
+        raise SegevalError("--write-lines writes a TVR corpus ranking; it needs --protocol tvr.")
+    result = find_protocol(protocol)(truth, predictions, parse_options(thresholds, top_k, iou_compare, nms))
+    if write_lines is not None:
+        from segeval.analysis.moments.tvr import read
+        from segeval.analysis.moments.tvr_lines import write_lines as write_tvr_lines
+
+        for line in write_tvr_lines(read(truth, predictions), truth, predictions, write_lines):
+            print(line, file=sys.stderr)
+    shown = {**result.figures, "notes": result.notes} if full or fmt == "json" else \
+        {"brief": result.brief, "notes": result.notes}
+    sys.stdout.write(json.dumps(shown, indent=2) + "\n")
+    for note in result.notes:
+        print(render_note(f"note: {note}"), file=sys.stderr)

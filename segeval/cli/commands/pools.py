@@ -1,0 +1,284 @@
+"""Pools and judgements: ``pool`` (contributions), ``pool-bias`` (leave one group out),
+``incompleteness`` (reduced qrels) and ``complete-qrels`` (classifier-labelled qrels)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+import typer
+
+from segeval.cli import inputs, tables
+from segeval.cli.app import app
+from segeval.cli.options import (
+    TIME_FORMAT,
+    Adapter,
+    Depth,
+    Groups,
+    Level,
+    OptionalGroups,
+    Qrels,
+    Quiet,
+    Runs,
+    Seed,
+    TableOutput,
+    TimeFormat,
+    measures,
+)
+from segeval.errors import SegevalError, render_note
+from segeval.settings import DEFAULTS
+from segeval.words import plural
+
+
+def _run_aliases(name: str) -> tuple[str, str]:
+    """What a groups file or --leave-out-runs may call a run file: its name, or its name without extensions."""
+    return name, name.split(".", 1)[0]
+
+
+def _groups_for(path: str, names: Any) -> tuple[dict[str, str], dict[str, str]]:
+    """Group and type of each run file, named in the groups file by file name or by its stem."""
+    from segeval.errors import InputError
+    from segeval.io.aux import read_groups
+
+    lines: dict[str, tuple[int, str]] = {}
+    group_of, type_of = read_groups(path, lines)
+    groups: dict[str, str] = {}
+    types: dict[str, str] = {}
+    used: set[str] = set()
+    for name in names:
+        key = next((a for a in _run_aliases(name) if a in group_of), None)
+        if key is None:
+            raise InputError(path, f"has no line for run '{name}'; expected 'run group [type]' for every run "
+                                   f"(its name as segeval shows it: the file name, with folders when files share a "
+                                   f"name; or that without extensions)")
+        used.add(key)
+        groups[name] = group_of[key]
+        if key in type_of:
+            types[name] = type_of[key]
+    for key in sorted(set(group_of) - used, key=lambda k: lines[k][0]):
+        given = ", ".join(sorted(names))
+        raise InputError(path, f"names run '{key}', which is not among the runs given ({given}); expected a line "
+                               f"for each run given and no other (file name, or file name without extensions)",
+                         line=lines[key][0], text=lines[key][1])
+    return groups, types
+
+
+def _print_value_notes(q: Any, by_name: dict[str, Any], measures: Sequence[str], adapter: str | None) -> None:
+    """The notes eval gives each run on the full qrels (values above 1, ...), on stderr."""
+    from segeval.notes import for_run
+    from segeval.pipeline import evaluate
+
+    for name, r in by_name.items():
+        for note in for_run(name, evaluate(q, r, list(measures), adapter=adapter, missing_queries="zero").notes):
+            print(render_note(note), file=sys.stderr)
+
+
+@app.command("pool")
+def pool_command(
+    qrels: Qrels,
+    runs: Runs,
+    depth: Depth = 100,
+    groups: OptionalGroups = None,
+    adapter: Adapter = None,
+    time_format: TimeFormat = TIME_FORMAT,
+    output: TableOutput = "text",
+) -> None:
+    """Count judged items in each run's and group's top D.
+
+    Judged items are documents, or qrels segments (matched by --adapter, default overlap); with
+    --groups, also each group's unique contribution. Two tables: runs, then groups.
+    """
+    from segeval.analysis.pool import contributions
+
+    fmt = tables.check_table_format(output)
+    q = inputs.qrels(qrels, time_format)
+    by_name = inputs.runs(runs, time_format)
+    pool = contributions(q, by_name, depth, _groups_for(groups, by_name)[0] if groups else None, adapter)
+    if fmt == "text":
+        print("run\tjudged\trelevant")
+        for name in sorted(pool.runs):
+            print(f"{name}\t{len(pool.runs[name])}\t{len(pool.runs[name] & pool.relevant)}")
+        print()
+        sys.stdout.write(pool.table().to_csv(sep="\t", index=False))
+        return
+    run_rows = [[name, len(pool.runs[name]), len(pool.runs[name] & pool.relevant)] for name in sorted(pool.runs)]
+    frame = pool.table()
+    group_columns = [(str(c), "") for c in frame.columns] or [
+        (c, "") for c in ("group", "judged", "relevant", "unique_judged", "unique_relevant")]
+    group_rows = [list(row) for row in frame.itertuples(index=False)]
+    run_columns = [("run", ""), ("judged", ""), ("relevant", "")]
+    if fmt == "json":
+        import json
+
+        doc = {"runs": [dict(zip([c for c, _ in run_columns], r, strict=True)) for r in run_rows],
+               "groups": json.loads(tables.render(group_columns, group_rows, "json"))}
+        sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+    else:
+        sys.stdout.write(tables.render(run_columns, run_rows, fmt) + "\n"
+                         + tables.render(group_columns, group_rows, fmt))
+
+
+@app.command("pool-bias")
+def pool_bias_command(
+    qrels: Qrels,
+    runs: Runs,
+    groups: Groups,
+    depth: Depth = 100,
+    measure: Annotated[list[str] | None, measures("map, P_20, bpref; 'paper': the paper's eight")] = None,
+    leave_out_runs: Annotated[str | None, typer.Option(
+        "--leave-out-runs", metavar="RUN,RUN|type:T", help="One experiment leaving these runs out (or every run "
+                                                            "of a type), instead of one per group.")] = None,
+    adapter: Adapter = None,
+    quiet: Quiet = False,
+    time_format: TimeFormat = TIME_FORMAT,
+    output: TableOutput = "text",
+) -> None:
+    """Leave one group out: how each measure's ranking moves.
+
+    For each group, its unique judgements are removed (default measures map, P_20, bpref; 'paper':
+    the paper's eight). rms_error: the left-out runs' scores; rms_error_all: every run's score in
+    every experiment.
+    """
+    from segeval.analysis.pool import DEFAULT_MEASURES, leave_one_out
+
+    fmt = tables.check_table_format(output)
+    q = inputs.qrels(qrels, time_format)
+    by_name = inputs.runs(runs, time_format)
+    group_of, type_of = _groups_for(groups, by_name)
+    experiments = None
+    if leave_out_runs:
+        if leave_out_runs.startswith("type:"):
+            found = [{n for n, t in type_of.items() if t == leave_out_runs[5:]}]
+        else:
+            found = [{n for n in by_name if x in _run_aliases(n)} for x in leave_out_runs.split(",") if x]
+        chosen = set().union(*found)
+        if not found or not all(found):  # every name (or the type) must match a run given
+            raise SegevalError(f"The 'leave_out_runs' parameter must name runs given. Got {leave_out_runs!r} "
+                               f"instead.")
+        experiments = {"left out": chosen}
+    rows = leave_one_out(q, by_name, depth, group_of, measure or DEFAULT_MEASURES, experiments, adapter, quiet=quiet)
+    _print_value_notes(q, by_name, measure or DEFAULT_MEASURES, adapter)
+    columns = [("measure", ""), ("mean_abs_rank_change", ".3f"), ("max_down", ""), ("max_up", ""),
+               ("rms_error", ".4f"), ("significant_share", ".3f"), ("kendall_tau", ".4f"), ("mean_error", "+.4f"),
+               ("rms_error_all", ".4f")]
+    tables.write(columns, [[r.measure, r.mean_abs_rank_change, r.max_down, r.max_up, r.rms_error_left_out,
+                            r.significant_share, r.kendall_tau, r.mean_error, r.rms_error_all] for r in rows], fmt)
+
+
+@app.command("incompleteness")
+def incompleteness_command(
+    qrels: Qrels,
+    runs: Runs,
+    fractions: Annotated[str, typer.Option("--fractions", metavar="F,F,...",
+                                           help="Fractions of each query's judgements kept.")]
+    = "1,0.8,0.6,0.4,0.2,0.1,0.05",
+    repeats: Annotated[int, typer.Option("--repeats", "-r", metavar="R", help="Random reductions per fraction.")] = 10,
+    seed: Seed = 0,
+    measure: Annotated[list[str] | None, measures('map, P_20, bpref')] = None,
+    adapter: Adapter = None,
+    plot: Annotated[str | None, typer.Option("--plot", metavar="FILE", help="Also draw Figure 1 (.png/.svg).")]
+    = None,
+    quiet: Quiet = False,
+    time_format: TimeFormat = TIME_FORMAT,
+    output: TableOutput = "text",
+) -> None:
+    """Score runs on random reductions of the qrels.
+
+    Per fraction: the mean score and Kendall's tau with the full qrels (default measures map, P_20,
+    bpref).
+    """
+    from segeval.analysis.pool import DEFAULT_MEASURES, incompleteness
+    from segeval.errors import ParameterError
+
+    fmt = tables.check_table_format(output)
+    try:
+        values = [float(x) for x in fractions.split(",") if x.strip()]
+    except ValueError:
+        raise ParameterError(f"The 'fractions' parameter must be numbers in (0, 1] separated by commas. "
+                             f"Got {fractions!r} instead.") from None
+    if plot:
+        from segeval.viz import check_output
+
+        check_output(plot, [qrels, *runs])
+    q = inputs.qrels(qrels, time_format)
+    by_name = inputs.runs(runs, time_format)
+    table = incompleteness(q, by_name, measure or DEFAULT_MEASURES, values, repeats, seed, adapter, quiet=quiet)
+    _print_value_notes(q, by_name, measure or DEFAULT_MEASURES, adapter)
+    columns = [("measure", ""), ("fraction", "g"), ("mean_score", ".4f"), ("kendall_tau", ".4f"),
+               ("min_kendall_tau", ".4f")]
+    tables.write(columns, [[r.measure, r.fraction, r.mean_score, r.kendall_tau, r.min_kendall_tau]
+                           for r in table.itertuples(index=False)], fmt)
+    if plot:
+        from segeval.viz.compare import incompleteness as figure
+
+        figure(table, plot)
+        print(render_note(f"wrote {plot}"), file=sys.stderr)
+
+
+@app.command("complete-qrels")
+def complete_qrels_command(
+    qrels: Qrels,
+    runs: Runs,
+    texts: Annotated[str, typer.Option(
+        "--texts", metavar="FILE", help="Item texts: 'docno<TAB>text' lines for documents, or a transcript of "
+                                        "'video start end text' lines for segments.")],
+    output: Annotated[str, typer.Option("--output", "-o", metavar="OUT", help="Completed qrels file to write.")],
+    classifier: Annotated[str, typer.Option(
+        "--classifier", metavar="kld|svm", help="kld: divergence from the relevant items' language model; svm: "
+                                                "linear SVM on TF-IDF (needs scikit-learn).")] = "kld",
+    depth: Annotated[int, typer.Option("--depth", "-d", metavar="D",
+                                       help="Classify the unjudged items in each run's top D.")] = 100,
+    adapter: Adapter = None,
+    smoothing: Annotated[float, typer.Option("--smoothing", metavar="LAMBDA",
+                                             help="kld: weight of the collection model in both models.")] = 0.2,
+    kld_fit: Annotated[str, typer.Option(
+        "--kld-fit", metavar="leave-one-out|resubstitution",
+        help="kld: a relevant training item's divergence is taken from the other relevant items' model "
+             "(leave-one-out) or from the model holding it (resubstitution, the paper's literal rule).")]
+    = "leave-one-out",
+    terms: Annotated[int, typer.Option("--terms", metavar="N",
+                                       help="svm: features are the N most frequent collection terms.")] = 1_000_000,
+    level: Level = DEFAULTS.relevance_level,
+    time_format: TimeFormat = TIME_FORMAT,
+) -> None:
+    """Label unjudged top-D items with a classifier.
+
+    Büttcher et al. 2007: the classifier is trained on the judged items; predicted lines are marked
+    'predicted:CLASSIFIER' in an extra last field, the others 'human'.
+    """
+    from segeval.analysis.complete import complete_qrels
+    from segeval.engines.runs import expand_runs
+    from segeval.io.aux import read_texts
+    from segeval.output import check_output, open_output
+    from segeval.validate import is_documents
+
+    sources = [qrels, *expand_runs(runs), texts]
+    check_output(output, sources)
+    q = inputs.qrels(qrels, time_format)
+    by_name = inputs.runs(runs, time_format)
+    t = read_texts(texts, segments=not is_documents(q), time_format=time_format)
+    done = complete_qrels(q, by_name, t, classifier, depth, adapter=adapter, smoothing=smoothing, terms=terms,
+                          relevance_level=level, kld_fit=kld_fit)
+    human = inputs.human_lines(qrels, q["line"].tolist())
+    predicted = done.lines(time_format)
+    with open_output(output, inputs=sources) as f:
+        f.write("".join(line + "\n" for line in human + predicted))
+    s = done.stats
+    relevant = int(done.predicted["rel"].sum())
+    print(f"classifier\t{classifier}" + (f" (lambda {smoothing:g}, {kld_fit})" if classifier == "kld"
+                                          else f" ({terms} terms)"))
+    print(f"queries\t{len(s)}")
+    print(f"training items\t{int(s['judged'].sum()) if len(s) else 0} judged, "
+          f"{int(s['relevant'].sum()) if len(s) else 0} relevant")
+    print(f"classified\t{plural(len(done.predicted), 'unjudged item')} in the top {depth}: {relevant} predicted "
+          f"relevant")
+    if len(s):
+        print(f"training fit\tprecision {s['train_precision'].mean():.4f}, recall {s['train_recall'].mean():.4f} "
+              f"(mean over queries with a value)")
+    print(f"wrote\t{output}: {len(human)} human and {plural(len(predicted), 'predicted line')}")
+    if done.no_text:
+        print(render_note(f"note: {plural(done.no_text, 'item')} {'has' if done.no_text == 1 else 'have'} no text "
+                          f"in {texts} (no tokens, or no transcript line under a segment), e.g. "
+                          f"{done.no_text_example}; they are neither training items nor classified, and stay "
+                          f"unjudged"), file=sys.stderr)

@@ -1,0 +1,178 @@
+"""Checking and repairing submissions: ``check`` (every problem of a qrels and a run, and with a
+collection the organisers' rules) and ``fix`` (a run repaired against the collection)."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from segeval.cli import inputs
+from segeval.cli.app import app
+from segeval.cli.options import TIME_FORMAT, TimeFormat
+from segeval.errors import printable, render_note
+from segeval.words import plural
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from segeval.analysis.submission import Rules
+    from segeval.errors import InputError
+
+Videos = Annotated[str | None, typer.Option(
+    "--videos", metavar="FILE", help="The collection's video list: 'video duration' lines (duration in seconds or "
+                                     "H:MM:SS).")]
+Blacklist = Annotated[str | None, typer.Option(
+    "--blacklist", metavar="FILE", help="Videos a run may not return, one id per line.")]
+Queries = Annotated[str | None, typer.Option(
+    "--queries", metavar="FILE", help="The queries: one id per line (first field), or the toolkit's anchors/queries "
+                                      "XML.")]
+MaxRank = Annotated[int | None, typer.Option("--max-rank", metavar="N", help="At most N results per query.")]
+RunFormat = Annotated[str, typer.Option(
+    "--run-format", metavar="auto|trec|linking|search",
+    help="Run format: trec ('qid Q0 docno rank score tag'), linking ('qid Q0 video start end rank score "
+         "run'), search ('qid Q0 video start end jumpin rank score [run]'), or auto (detected).")]
+
+
+@app.command("check")
+def check(
+    files: Annotated[list[str], typer.Argument(
+        metavar="[QRELS] RUN", show_default=False,
+        help="Qrels and run (formats as --qrels-format and --run-format say; times as --time-format says; .gz "
+             "ok); only the run with --videos, --blacklist, --queries or --max-rank.")],
+    run_format: RunFormat = "auto",
+    qrels_format: Annotated[str, typer.Option(
+        "--qrels-format", metavar="auto|trec|mediaeval|groups",
+        help="Qrels format: trec ('qid 0 docno rel'), mediaeval ('qid Q0 video start end rel'), groups, or "
+             "auto (detected).")] = "auto",
+    time_format: TimeFormat = TIME_FORMAT,
+    videos: Videos = None,
+    blacklist: Blacklist = None,
+    queries: Queries = None,
+    max_rank: MaxRank = None,
+    output: Annotated[str, typer.Option(
+        "--output", "-o", metavar="text|json|csv",
+        help="The counts per file and problem type as text (tab-separated), json or csv.")] = "text",
+) -> None:
+    """Validate a qrels and a run file without evaluating.
+
+    Lists every problem at once on stderr, then the counts per file and type. With a collection
+    (--videos, --blacklist, --queries, --max-rank) also the organisers' rules: known and allowed
+    videos, times within the video, no zero length, known and present queries, no overlap within a
+    query, at most N results, ranks 1..n. Exit code 0 when both are valid, 2 otherwise.
+    """
+    from collections import Counter
+
+    from segeval.cli import tables
+
+    fmt = tables.check_table_format(output)
+    collection = any(x is not None for x in (videos, blacklist, queries, max_rank))
+    if len(files) != 2 - collection and len(files) != 2:
+        raise typer.BadParameter(f"got {plural(len(files), 'file')}; expected QRELS RUN "
+                                 f"(only RUN with --videos, --blacklist, --queries or --max-rank)",
+                                 param_hint="'[QRELS] RUN'")
+    qrels, run = (files[0], files[1]) if len(files) == 2 else (None, files[0])
+    problems: list[InputError] = []
+    rules = _collection_rules(videos, blacklist, queries, max_rank, problems.append) if collection else None
+    read_run_frame = inputs.check_files(qrels, run, qrels_format, run_format, time_format, problems)
+    if rules is not None and read_run_frame is not None:
+        from segeval.analysis.submission import check_submission
+
+        check_submission(read_run_frame, rules, problems.append)  # the run as read: lines validate drops too
+    for problem in problems:
+        print(f"segeval: {problem}", file=sys.stderr)
+    counts = sorted(Counter((problem.path, problem.kind) for problem in problems).items())
+    if fmt == "text":
+        for (path, kind), n in counts:
+            print(f"{printable(path)}\t{kind}\t{n}")
+        print(plural(len(problems), "problem") if problems else "no problems")
+    else:
+        tables.write([("file", ""), ("kind", ""), ("count", "")],
+                     [[str(path), kind, n] for (path, kind), n in counts], fmt)
+    if problems:
+        raise typer.Exit(2)
+
+
+def _collection_rules(videos: str | None, blacklist: str | None, queries: str | None, max_rank: int | None,
+                      on_error: Callable[[InputError], None] | None) -> Rules | None:
+    """The rules of --videos, --blacklist, --queries and --max-rank (``None`` when a file cannot be read,
+    the problem reported to ``on_error``, or raised without it)."""
+    from segeval.analysis.submission import Rules
+    from segeval.errors import InputError, check_int
+    from segeval.io.collection import read_blacklist, read_queries, read_videos
+
+    if max_rank is not None:
+        check_int("max_rank", max_rank, minimum=1)
+    try:
+        return Rules(read_videos(videos) if videos is not None else None,
+                     read_blacklist(blacklist) if blacklist is not None else None,
+                     read_queries(queries) if queries is not None else None, max_rank)
+    except InputError as exc:
+        if on_error is None:
+            raise
+        on_error(exc)
+        return None
+
+
+@app.command("fix")
+def fix(
+    run: Annotated[str, typer.Argument(metavar="RUN", show_default=False,
+                                       help="A MediaEval linking or search run, or a TREC run (.gz ok).")],
+    output: Annotated[str | None, typer.Option("--output", "-o", metavar="OUT",
+                                               help="The repaired run (default: standard output).")] = None,
+    log: Annotated[str | None, typer.Option("--log", metavar="LOG",
+                                            help="One line per change (default: standard error).")] = None,
+    videos: Videos = None,
+    blacklist: Blacklist = None,
+    queries: Queries = None,
+    max_rank: MaxRank = None,
+    zero_length: Annotated[float, typer.Option(
+        "--zero-length", metavar="SECONDS", help="Length given to a result with start = end (whole seconds for M.S "
+                                                 "times).")] = 1.0,
+    overlap: Annotated[str, typer.Option(
+        "--overlap", metavar="trim|drop", help="A result overlapping an earlier one of its query: trim keeps its "
+                                               "longest free part, drop removes it.")] = "trim",
+    run_format: RunFormat = "auto",
+    time_format: TimeFormat = TIME_FORMAT,
+) -> None:
+    """Repair a run against the collection and log each change.
+
+    The rules of check --videos ...: drop unknown or blacklisted videos and unknown queries, swap
+    reversed times, clip to the video's end, lengthen zero-length results, remove overlaps, cut at
+    --max-rank, renumber ranks 1..n. The run's format and time format are kept. Exit code 0 when
+    written, 2 on bad input.
+    """
+    from segeval.analysis.submission_fix import fix_submission
+    from segeval.errors import check_choice
+    from segeval.output import check_output
+    from segeval.settings import TIME_FORMATS
+
+    check_choice("time_format", time_format, TIME_FORMATS)
+    check_choice("run_format", run_format, ("auto", "trec", "linking", "search"))
+    sources = [x for x in (run, videos, blacklist, queries) if x is not None]
+    for target in (output, log):
+        if target is not None:
+            check_output(target, sources)  # refused before any work: a missing folder, an input, ...
+    rules = _collection_rules(videos, blacklist, queries, max_rank, None)
+    assert rules is not None  # without on_error a problem raises
+    frame = inputs.read_run_as_is(run, run_format, time_format)
+    fixed = fix_submission(frame, rules, time_format, zero_length=zero_length, overlap=overlap)
+    log_text = "".join(printable(line) + "\n" for line in fixed.log)
+    _write_text(output, fixed.text, sys.stdout, sources)
+    _write_text(log, log_text, sys.stderr, sources)
+    for query in fixed.missing:
+        print(render_note(f"segeval: note: query '{query}' has no result in the repaired run; no repair can "
+                          f"supply one"), file=sys.stderr)
+
+
+def _write_text(path: str | None, text: str, stream: Any, sources: list[str]) -> None:
+    """Write ``text`` to ``path`` through the one output writer (whole or not at all, never over an input);
+    None: ``stream``."""
+    if path is None:
+        stream.write(text)
+        stream.flush()
+        return
+    from segeval.output import write_output
+
+    write_output(path, text, inputs=sources)

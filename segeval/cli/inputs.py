@@ -1,0 +1,95 @@
+"""The one read-and-validate path of every command: qrels read and checked once, runs read with
+the same time format.  This is the only CLI module that imports the readers (each import inside a
+function, so ``segeval --help`` loads no pandas)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from segeval.errors import InputError
+
+#: the file name meaning standard input (segeval.io.files.STDIN)
+STDIN = "-"
+_READER = "segeval.io.files"
+
+
+def reset_streams() -> None:
+    """Forget the streams read so far (a command reads a pipe or standard input once); nothing to do
+    when no reader was loaded yet."""
+    reader = sys.modules.get(_READER)
+    if reader is not None:
+        reader.reset_streams()
+
+
+def qrels(path: str, time_format: str, on_error: Callable[[InputError], None] | None = None,
+          fmt: str = "auto") -> pd.DataFrame:
+    """The qrels file read and validated (``on_error``: collect bad lines instead of raising)."""
+    from segeval.io.tables import read_qrels
+    from segeval.validate import validate_qrels
+
+    return validate_qrels(read_qrels(path, fmt, time_format, on_error), on_error)
+
+
+def run(path: str, time_format: str, fmt: str = "auto") -> pd.DataFrame:
+    """One run file read and validated."""
+    from segeval.io.tables import read_run
+    from segeval.validate import validate_run
+
+    return validate_run(read_run(path, fmt, time_format))
+
+
+def runs(specs: list[str], time_format: str, expand: bool = True) -> dict[str, pd.DataFrame]:
+    """Run files, globs or directories (each file once), each file read and validated, by run name;
+    ``expand=False``: the files as given (a file given twice is read twice, its second name ``#2``)."""
+    from segeval.engines.runs import expand_runs, run_names
+
+    paths = expand_runs(specs) if expand else specs
+    return {name: run(r, time_format) for name, r in zip(run_names(paths), paths, strict=True)}
+
+
+def check_files(qrels_path: str | None, run_path: str, qrels_format: str, run_format: str, time_format: str,
+                problems: list[InputError]) -> pd.DataFrame | None:
+    """Every problem of a qrels (if any) and a run file, in reading order, added to ``problems``
+    (``segeval check``); returns the run as read (before validation drops lines), or None."""
+    from segeval.errors import InputError
+    from segeval.io.tables import read_qrels, read_run
+    from segeval.validate import check_kinds, is_documents, validate_qrels, validate_run
+
+    frames = []
+    files = ((qrels_path, read_qrels, validate_qrels, qrels_format),) if qrels_path is not None else ()
+    read_run_frame = None
+    for i, (path, read, validate, fmt) in enumerate((*files, (run_path, read_run, validate_run, run_format))):
+        try:
+            frame = read(path, fmt, time_format, problems.append)
+            if i == len(files):  # the run
+                read_run_frame = frame
+            frames.append(validate(frame, problems.append))
+        except InputError as exc:  # a file-level problem (missing, empty, not gzip): nothing more to read
+            problems.append(exc)
+    if qrels_path is not None and len(frames) == 2 and len(frames[1]):
+        try:
+            check_kinds(frames[0], is_documents(frames[1]), run_path, frames[1].attrs.get("format"))
+        except InputError as exc:
+            problems.append(exc)
+    return read_run_frame
+
+
+def read_run_as_is(path: str, fmt: str, time_format: str) -> pd.DataFrame:
+    """A run read without validation (``segeval fix`` repairs what validation would refuse)."""
+    from segeval.io.tables import read_run
+
+    return read_run(path, fmt, time_format)
+
+
+def human_lines(path: str, line_numbers: list[int]) -> list[str]:
+    """The given lines of a qrels file, each marked as judged by a person (complete-qrels)."""
+    from segeval.io.files import read_bytes
+    from segeval.io.formats import SOURCE_HUMAN
+
+    raw = read_bytes(path).split(b"\n")
+    return [raw[n - 1].decode("utf-8", "replace").rstrip() + " " + SOURCE_HUMAN for n in line_numbers]

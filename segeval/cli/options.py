@@ -1,0 +1,118 @@
+"""Every argument and option more than one command takes, declared once with its help.
+
+A command uses the alias as its parameter's type (``qrels: Qrels``); an option whose help names
+the command's own default is built by a function (``measure: Measures = measures_option("map")``
+style is avoided: the alias carries the help, the default stays in the signature and typer shows it).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any
+
+import typer
+
+from segeval.measures import REGISTRY
+from segeval.settings import DEFAULTS
+
+_TIMES = "times as --time-format says"
+
+# ---- inputs
+Qrels = Annotated[str, typer.Argument(
+    metavar="QRELS", show_default=False,
+    help=f"Qrels file ('-' for standard input, .gz ok): TREC 'qid 0 docno rel' lines for documents, or "
+         f"MediaEval 'qid Q0 video start end rel' lines for segments ({_TIMES}); the format is detected.")]
+MediaEvalQrels = Annotated[str, typer.Argument(
+    metavar="QRELS", show_default=False,
+    help=f"MediaEval qrels: 'qid Q0 video start end rel' lines ({_TIMES}; .gz ok).")]
+Run = Annotated[str, typer.Argument(
+    metavar="RUN", show_default=False,
+    help=f"Run file (.gz ok): TREC 'qid Q0 docno rank score tag' lines, or MediaEval segment lines "
+         f"(linking: 'qid Q0 video start end rank score run'; search: 'qid Q0 video start end jumpin rank score "
+         f"[run]'; {_TIMES}); the format is detected.")]
+KindRun = Annotated[str, typer.Argument(
+    metavar="RUN", show_default=False, help=f"Run file in the --kind format ({_TIMES}; .gz ok).")]
+Runs = Annotated[list[str], typer.Argument(
+    metavar="RUN...", show_default=False,
+    help="Run files (as RUN above), globs or directories (each file once; outputs in this order).")]
+CompareRuns = Annotated[list[str], typer.Argument(
+    metavar="RUN...", show_default=False,
+    help="Two or more run files, globs or directories (each file once; outputs in this order).")]
+
+# ---- reading
+TimeFormat = Annotated[str, typer.Option(
+    "--time-format", metavar="mmss|seconds|hms",
+    help="Times in segment files: mmss (M.S, the MediaEval format), seconds (1025.5) or hms (0:17:05.5).")]
+TIME_FORMAT = DEFAULTS.time_format
+
+# ---- evaluation
+Adapter = Annotated[str | None, typer.Option(
+    "--adapter", "-a", metavar="NAME",
+    help="Relevance adapter for segment runs: exact (default for documents), overlap (default for segments), "
+         "overlap-once, binned[:B[:start]], tolerance[:T], tiou[:theta[:strict][:float32]].")]
+Adapters = Annotated[list[str] | None, typer.Option(
+    "--adapter", "-a", metavar="NAME",
+    help="Adapters to label with (repeatable; default overlap): exact, overlap, overlap-once, "
+         "binned[:B[:start]], tolerance[:T], tiou[:theta[:strict][:float32]].")]
+Measure = Annotated[str, typer.Option("--measure", "-m", metavar="NAME", help=REGISTRY.help("map", repeatable=False))]
+
+
+def measures(default: str) -> Any:
+    """The repeatable ``--measure`` option, its help naming the command's ``default``."""
+    return typer.Option("--measure", "-m", metavar="NAME", help=REGISTRY.help(default=default))
+
+
+Level = Annotated[int, typer.Option("-l", metavar="N", help="Relevant means a qrels grade >= N.")]
+Query = Annotated[str, typer.Option("--query", "-Q", metavar="QID", help="The query to show (a qrels query).")]
+
+# ---- statistics
+Baseline = Annotated[str | None, typer.Option(
+    "--baseline", metavar="RUN", help="The run the others are compared with (default: the first).")]
+Test = Annotated[str, typer.Option("--test", metavar="t|wilcoxon|randomization|bootstrap",
+                                   help="Paired significance test.")]
+Correction = Annotated[str, typer.Option("--correction", metavar="holm|bonferroni|none",
+                                         help="Correction of the p-values across the comparisons.")]
+Seed = Annotated[int, typer.Option("--seed", metavar="S", help="Random seed >= 0 (results are reproducible).")]
+
+# ---- pools
+Depth = Annotated[int, typer.Option("--depth", "-d", metavar="D", help="Pool depth: each run's top D results.")]
+Groups = Annotated[str, typer.Option(
+    "--groups", metavar="FILE", help="'run group [type]' lines, one per run (its file name, or that without "
+                                     "extensions).")]
+OptionalGroups = Annotated[str | None, typer.Option(
+    "--groups", metavar="FILE", help="'run group [type]' lines, one per run (its file name, or that without "
+                                     "extensions); adds each group's unique contribution.")]
+
+# ---- output
+class Table(StrEnum):
+    """How a command prints its table."""
+
+    text = "text"
+    json = "json"
+    csv = "csv"
+
+
+TableOutput = Annotated[str, typer.Option(
+    "--output", "-o", metavar="text|json|csv",
+    help="text: tab-separated columns; json: a list of rows; csv: comma-separated with a header line.")]
+Figure = Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg", help="Where to write the figure.")]
+Quiet = Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")]
+
+# ---- engines (checked by segeval.engines.runs.check_engine)
+Jobs = Annotated[int | None, typer.Option(
+    "--jobs", "-j", metavar="N", help="Processes for several runs (default: all cores); the output does not "
+                                      "depend on it.")]
+Memory = Annotated[str, typer.Option(
+    "--memory", metavar="auto|chunked|in-memory",
+    help="How a run is read. chunked: in chunks, evaluating each query once its lines are read, so memory "
+         "stays flat (needs each query's lines together, else it says so and reads the file whole); "
+         "in-memory: whole; auto: chunked for files of 128 MiB or more (gzip: 32 MiB). Same output.")]
+ChunkLines = Annotated[int, typer.Option("--chunk-lines", metavar="N", help="Lines per chunk in the chunked path.")]
+Engine = Annotated[str, typer.Option(
+    "--engine", metavar="processes|dask",
+    help="processes: --jobs local processes; dask: (run, query-partition) tasks on a Dask cluster "
+         "(pip install 'segeval[dask]'). Same output.")]
+Scheduler = Annotated[str | None, typer.Option(
+    "--scheduler", metavar="ADDRESS",
+    help="With --engine dask: the scheduler of an existing cluster, such as tcp://host:8786 (the workers must "
+         "see the run files). Default: start a local cluster of --jobs worker processes.")]
