@@ -355,7 +355,7 @@ def test_ego4d_bad_input_exits_2(tmp_path: Path, truth: Any, pred: Any, where: s
     ([{"time": [[0, 0]]}], [[[0, 0]]], "gt", "item 0: is .*expected an object with 'times'"),
     ([{"times": [[0, 0, 1]]}], [[[0, 0]]], "gt", "item 0: 'times' holds \\[0, 0, 1\\]; expected every moment"),
     ([{"times": [[0.5, 1]]}], [[[0, 0]]], "gt", "integer 5-second units"),
-    ([{"times": [[0, 0]]}], [[[0, 0]], [[1, 1]]], "pred", "holds 2 rankings for 1 ground-truth items"),
+    ([{"times": [[0, 0]]}], [[[0, 0]], [[1, 1]]], "pred", "holds 2 rankings for 1 ground-truth item"),
     ([{"times": [[0, 0]]}], [[[0, 0], [0, 0]]], "pred", "ranking 0: 'ranking' names the moment \\[0, 0\\] twice"),
     ([{"times": [[0, 0]]}], [[[1, 0]]], "pred", "0 <= start <= end"),
 ])

@@ -1,13 +1,11 @@
 """Every argument and option more than one command takes, declared once with its help.
 
-A command uses the alias as its parameter's type (``qrels: Qrels``); an option whose help names
-the command's own default is built by a function (``measure: Measures = measures_option("map")``
-style is avoided: the alias carries the help, the default stays in the signature and typer shows it).
+A command uses the alias as its parameter's type (``qrels: Qrels``) and keeps its own default in
+its signature (typer shows it); an option only one command takes is declared with that command.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Annotated, Any
 
 import typer
@@ -34,7 +32,8 @@ KindRun = Annotated[str, typer.Argument(
     metavar="RUN", show_default=False, help=f"Run file in the --kind format ({_TIMES}; .gz ok).")]
 Runs = Annotated[list[str], typer.Argument(
     metavar="RUN...", show_default=False,
-    help="Run files (as RUN above), globs or directories (each file once; outputs in this order).")]
+    help=f"Run files (TREC or MediaEval lines, detected; {_TIMES}; .gz ok), globs or directories (each file "
+         f"once; outputs in this order).")]
 CompareRuns = Annotated[list[str], typer.Argument(
     metavar="RUN...", show_default=False,
     help="Two or more run files, globs or directories (each file once; outputs in this order).")]
@@ -84,14 +83,6 @@ OptionalGroups = Annotated[str | None, typer.Option(
                                      "extensions); adds each group's unique contribution.")]
 
 # ---- output
-class Table(StrEnum):
-    """How a command prints its table."""
-
-    text = "text"
-    json = "json"
-    csv = "csv"
-
-
 TableOutput = Annotated[str, typer.Option(
     "--output", "-o", metavar="text|json|csv",
     help="text: tab-separated columns; json: a list of rows; csv: comma-separated with a header line.")]
