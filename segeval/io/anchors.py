@@ -98,7 +98,7 @@ def _field(path: str, number: int, text: str, i: int, name: str, token: str, kin
 
 def _count(path: str, number: int, text: str, tokens: list[str], n: int, what: str, example: str) -> None:
     if len(tokens) != n:
-        raise InputError(path, f"has {plural(len(tokens), 'field')}; expected {n} fields for {what}, "
+        raise InputError(path, f"has {plural(len(tokens), 'field')}; expected {plural(n, 'field')} for {what}, "
                                f"such as '{example}'",
                          line=number, text=text, kind="field count")
 
