@@ -28,6 +28,7 @@ import pandas as pd
 from segeval.errors import InputError
 from segeval.io.collection import Collection, IdList
 from segeval.io.files import read_bytes
+from segeval.words import plural
 
 OnError = Callable[[InputError], None]
 
@@ -119,7 +120,7 @@ def _line_problems(rows: list[Result], rules: Rules) -> Iterator[tuple[int, str,
     for row in rows:
         if videos is not None and row.video not in videos.durations:
             yield row.line, (f"video '{row.video}' is not in the video list {videos.path}; expected one of its "
-                             f"{len(videos.durations)} videos"), "unknown video"
+                             f"{plural(len(videos.durations), 'video')}"), "unknown video"
         if blacklist is not None and row.video in blacklist.lines:
             yield row.line, (f"video '{row.video}' is on the blacklist {blacklist.path} (line "
                              f"{blacklist.lines[row.video]}); expected a video that is not blacklisted"), \
@@ -143,7 +144,8 @@ def _query_problems(query: str, group: list[Result], rules: Rules) -> Iterator[t
     if rules.queries is not None and query not in rules.queries.lines:
         first = min(r.line for r in group)
         yield first, (f"query '{query}' is not in the queries file {rules.queries.path} ({_results(len(group))}, the "
-                      f"first on this line); expected one of its {len(rules.queries.lines)} queries"), "unknown query"
+                      f"first on this line); expected one of its "
+                      f"{plural(len(rules.queries.lines), 'query', 'queries')}"), "unknown query"
     for position, row in enumerate(group, start=1):
         if row.rank != position:
             yield row.line, (f"query '{query}' has rank {row.rank} here where rank {position} comes next in rank "
@@ -185,4 +187,4 @@ def _first_overlaps(rows: list[Result]) -> Iterator[tuple[Result, Result]]:
 
 
 def _results(n: int) -> str:
-    return f"{n} result" if n == 1 else f"{n} results"
+    return plural(n, "result")

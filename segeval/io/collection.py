@@ -16,6 +16,7 @@ from pathlib import Path
 from segeval.errors import InputError
 from segeval.io.files import read_bytes
 from segeval.io.formats import parse_hms, parse_seconds
+from segeval.words import plural
 
 VIDEOS_EXAMPLE = "v20080512_001000_bbcone_weatherview 00:05:54"
 DURATION_EXPECTED = "a duration in seconds ('354' or '354.5') or as H:MM:SS ('0:05:54' or '00:05:54.5')"
@@ -65,7 +66,7 @@ def read_videos(path: str | Path) -> Collection:
     lines: dict[str, int] = {}
     for number, text, tokens in _text_lines(path):
         if len(tokens) != 2:
-            raise InputError(name, f"has {len(tokens)} fields; expected 2 fields for a video list line, "
+            raise InputError(name, f"has {plural(len(tokens), 'field')}; expected 2 fields for a video list line, "
                                    f"'video duration', such as '{VIDEOS_EXAMPLE}'", line=number, text=text,
                              kind="field count")
         video, token = tokens
@@ -91,7 +92,7 @@ def read_blacklist(path: str | Path) -> IdList:
     lines: dict[str, int] = {}
     for number, text, tokens in _text_lines(path):
         if len(tokens) != 1:
-            raise InputError(name, f"has {len(tokens)} fields; expected one video id per blacklist line",
+            raise InputError(name, f"has {plural(len(tokens), 'field')}; expected one video id per blacklist line",
                              line=number, text=text, kind="field count")
         lines.setdefault(tokens[0], number)
     return IdList(name, lines)
