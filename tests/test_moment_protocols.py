@@ -306,7 +306,7 @@ def test_didemo_missing_partial_and_empty_rankings(tmp_path: Path) -> None:
     pred = write(tmp_path / "short.json", [[[0, 0]], []])  # item 0 ranked; item 1 empty; item 2 missing
     code, got, err = mr("-p", "didemo", gt, pred)
     assert code == 0 and got["rank@1"] == pytest.approx(1 / 3) and got["miou"] == pytest.approx(1 / 3)
-    assert "the last 1 score 0" in err and "1 rankings are empty" in err
+    assert "the last 1 score 0" in err and "1 ranking is empty and scores 0" in err
     keyed = tmp_path / "keyed.jsonl"
     keyed.write_text('{"annotation_id": 2, "ranking": [[1, 1]]}\n')
     code, got, err = mr("-p", "didemo", gt, str(keyed))

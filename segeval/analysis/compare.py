@@ -198,14 +198,15 @@ def compare_evaluations(evaluations: dict[str, Evaluation], baseline: str, *, te
                             f"no difference is marked significant")
     result.notes.append(describe_test(test, permutations, seed))
     if correction == "none":
-        result.notes.append(f"p-values not corrected for the {cells} comparisons (run x measure cells)")
+        result.notes.append(f"p-values not corrected for the {plural(cells, 'comparison')} (run x measure cells)")
     else:
-        result.notes.append(f"{correction} correction over all {cells} run x measure cells "
+        result.notes.append(f"{correction} correction over all {plural(cells, 'run x measure cell')} "
                             f"({_count(len(names) - 1, 'run')} x {_count(len(columns), 'measure')} against the "
                             f"baseline)")
     if not few:
-        result.notes.append(f"intervals: 95% percentile bootstrap of the mean difference ({permutations} resamples, "
-                            f"seed {seed}), each at its own 95% level: not adjusted for the {cells} comparisons")
+        resamples, comparisons = plural(permutations, "resample"), plural(cells, "comparison")
+        result.notes.append(f"intervals: 95% percentile bootstrap of the mean difference ({resamples}, seed {seed}), "
+                            f"each at its own 95% level: not adjusted for the {comparisons}")
     adjusted = correct([p for *_, p in raw_p], correction)
     for (n, m, _), p in zip(raw_p, adjusted, strict=True):
         result.cells[n][m].p = p

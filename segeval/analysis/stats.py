@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.errors import ParameterError, check_choice, check_int
+from segeval.words import plural
 
 TESTS = ("t", "wilcoxon", "randomization", "bootstrap")
 CORRECTIONS = ("holm", "bonferroni", "none")
@@ -171,7 +172,7 @@ def exact_randomization(a: Scores, b: Scores, *, max_queries: int = 20) -> float
     n = len(d)
     if n > max_queries:
         raise ParameterError(f"The exact randomization test enumerates 2^n sign assignments: n must be at most "
-                             f"{max_queries}. Got {n} queries instead.")
+                             f"{max_queries}. Got {plural(n, 'query', 'queries')} instead.")
     if n < MIN_QUERIES or not np.any(d):
         return 1.0
     signs = 1.0 - 2.0 * ((np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1)
@@ -226,4 +227,4 @@ def describe_test(test: str, permutations: int, seed: int) -> str:
     what = "sign flips of each query's difference (Fisher)" if test == "randomization" else \
         "resampled queries, the centred distribution of the mean difference"
     return (f"{test}: two-sided, {permutations} {what}, seed {seed}; p = (b + 1) / (B + 1), b of the "
-            f"B = {permutations} resamples at least as extreme as the observed mean difference")
+            f"B = {plural(permutations, 'resample')} at least as extreme as the observed mean difference")

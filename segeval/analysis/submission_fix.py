@@ -35,6 +35,7 @@ import pandas as pd
 from segeval.analysis.submission import Result, Rules, SourceLines, by_query, results
 from segeval.errors import ParameterError, check_choice
 from segeval.io.formats import RUN_FORMATS, format_time, parse_hms, parse_mmss, parse_seconds
+from segeval.words import plural
 
 OVERLAP_POLICIES = ("trim", "drop")
 DEFAULT_ZERO_LENGTH = 1.0
@@ -89,7 +90,7 @@ def fix_submission(run: pd.DataFrame, rules: Rules, time_format: str = "mmss", *
         if rules.max_rank is not None:
             for row in group[rules.max_rank:]:
                 note(row, f"dropped: result {group.index(row) + 1} of query '{query}' in rank order; expected at "
-                          f"most {rules.max_rank} results (--max-rank)")
+                          f"most {plural(rules.max_rank, 'result')} (--max-rank)")
             group = group[:rules.max_rank]
         for position, row in enumerate(group, start=1):
             if row.rank != position:

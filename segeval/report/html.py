@@ -86,7 +86,8 @@ def _comparison_table(c: Comparison) -> str:
     for n in c.runs:
         label = html.escape(n) + (" (baseline)" if n == c.baseline else "")
         rows.append(f"<tr><td>{label}</td>{''.join(_cell(c.cells[n][m]) for m in c.measures)}</tr>")
-    legend = (f"Each cell: the run's mean over the {c.queries} queries; for a run other than the baseline "
+    legend = (f"Each cell: the run's mean over the {plural(c.queries, 'query', 'queries')}; for a run other than "
+              f"the baseline "
               f"({html.escape(c.baseline)}), in brackets: <em>difference</em> to the baseline (run minus "
               f"baseline), its <em>[95% bootstrap interval]</em> and the <em>p</em>-value of the paired "
               f"{html.escape(c.test)} test, corrected ({html.escape(c.correction)}) across all run and "

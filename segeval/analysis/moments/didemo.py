@@ -37,7 +37,7 @@ import numpy as np
 from segeval.analysis.moments.protocol import MrOptions, MrResult, refuse_options
 from segeval.analysis.moments.reading import load_json, load_jsonl, record_error, shown, text_of
 from segeval.errors import InputError
-from segeval.words import plural
+from segeval.words import plural, verb
 
 Moment = tuple[int, int]
 TRUTH = "the DiDeMo ground truth: a JSON list of objects with 'times' (annotators' [start, end] 5-second units)"
@@ -155,13 +155,15 @@ def evaluate(times: list[list[Moment]], rankings: list[list[Moment] | None]) -> 
     empty = sum(r is not None and not r for r in rankings)
     partial = sum(1 for r, t in zip(rankings, times, strict=True) if r and any(m not in r for m in t))
     if missing:
-        notes.append(f"{missing} ground-truth items have no ranking and score 0 (the official reads only the "
+        notes.append(f"{plural(missing, 'ground-truth item')} {verb(missing, 'has', 'have')} no ranking and "
+                     f"{verb(missing, 'scores', 'score')} 0 (the official reads only the "
                      "aligned list, and its zip silently leaves items past the list's end out of the average)")
     if empty:
-        notes.append(f"{empty} rankings are empty and score 0 (the official stops with IndexError)")
+        notes.append(f"{plural(empty, 'ranking')} {verb(empty, 'is', 'are')} empty and "
+                     f"{verb(empty, 'scores', 'score')} 0 (the official stops with IndexError)")
     if partial:
-        notes.append(f"{partial} rankings leave out an annotator's moment, which then never counts for rank@1 or "
-                     "rank@5 (the official stops with ValueError)")
+        notes.append(f"{plural(partial, 'ranking')} {verb(partial, 'leaves', 'leave')} out an annotator's moment, "
+                     "which then never counts for rank@1 or rank@5 (the official stops with ValueError)")
     n = float(len(average_ranks))
     figures = {"rank@1": float(np.sum(average_ranks <= 1) / n), "rank@5": float(np.sum(average_ranks <= 5) / n),
                "miou": float(np.mean(average_iou))}

@@ -164,7 +164,8 @@ def _notes(data: Tvr, tasks: list[str]) -> list[str]:
                          f"{data.unknown[task][0]}) and are ignored; the official script asserts that both files "
                          "hold the same queries")
         if data.longer[task]:
-            notes.append(f"{task}: {data.longer[task]} queries have more than {MAX_PREDICTIONS} predictions; only the "
+            notes.append(f"{task}: {plural(data.longer[task], 'query', 'queries')} "
+                         f"{verb(data.longer[task], 'has', 'have')} more than {MAX_PREDICTIONS} predictions; only the "
                          f"first {MAX_PREDICTIONS} count, as in the official script")
         if data.reversed[task]:
             notes.append(f"{task}: {data.reversed[task]} predicted windows have end < start; their IoU is 0, as in "
