@@ -311,7 +311,7 @@ def test_didemo_missing_partial_and_empty_rankings(tmp_path: Path) -> None:
     keyed.write_text('{"annotation_id": 2, "ranking": [[1, 1]]}\n')
     code, got, err = mr("-p", "didemo", gt, str(keyed))
     assert code == 0 and got == {"rank@1": 0.0, "rank@5": 0.0, "miou": 0.0, "notes": got["notes"]}
-    assert "2 ground-truth items have no ranking" in err and "leave out an annotator's moment" in err
+    assert "2 ground-truth items have no ranking" in err and "1 ranking leaves out an annotator's moment" in err
 
 
 # ----------------------------------------------------------------------------------------- bad input
