@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from segeval.measures import registry
-from segeval.measures.trec import log2_discounts, lround, running_sum
+from segeval.measures.arithmetic import log2_discounts, lround, running_sum
 from tests import trec_boundary as TB
 from tests.conftest import run_cli
 

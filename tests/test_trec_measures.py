@@ -11,6 +11,7 @@ import pytest
 from segeval.adapt.base import Adapted, judged_only
 from segeval.aggregate import aggregate
 from segeval.measures import trec as T
+from segeval.measures import trec_more as TM
 from segeval.pipeline import evaluate
 from tests.conftest import FIXTURES, run_cli
 
@@ -263,20 +264,20 @@ def test_jarvelin_kekalainen_dcg_textbook_example() -> None:
 
 def test_set_measures_relative_p_utility_unj() -> None:
     # A = "01-10-": 6 retrieved, 2 relevant retrieved, R = 3
-    assert T.set_p(A) == 2 / 6
-    assert T.set_recall(A) == 2 / 3
-    assert T.set_relative_p(A) == 2 / 3  # min(6, 3) = 3
-    assert T.set_map(A) == pytest.approx(2 * 2 / (6 * 3))
-    assert T.set_f(A) == pytest.approx(2 * (1 / 3) * (2 / 3) / (1 / 3 + 2 / 3))
-    assert T.relative_p_at(A, 2) == 1 / 2  # one relevant in the top 2, min(2, 3) = 2
-    assert T.utility(A) == 2 - 4  # rel_ret - nonrel_ret with the default (1, -1, 0, 0)
-    assert T.unjudged_at(A, 5) == 1 / 5  # rank 3 is unjudged
-    assert T.rprec_mult(A, 1.0) == 1 / 3  # rank int(3 + 0.9) = 3: one relevant in the top 3
+    assert TM.set_p(A) == 2 / 6
+    assert TM.set_recall(A) == 2 / 3
+    assert TM.set_relative_p(A) == 2 / 3  # min(6, 3) = 3
+    assert TM.set_map(A) == pytest.approx(2 * 2 / (6 * 3))
+    assert TM.set_f(A) == pytest.approx(2 * (1 / 3) * (2 / 3) / (1 / 3 + 2 / 3))
+    assert TM.relative_p_at(A, 2) == 1 / 2  # one relevant in the top 2, min(2, 3) = 2
+    assert TM.utility(A) == 2 - 4  # rel_ret - nonrel_ret with the default (1, -1, 0, 0)
+    assert TM.unjudged_at(A, 5) == 1 / 5  # rank 3 is unjudged
+    assert TM.rprec_mult(A, 1.0) == 1 / 3  # rank int(3 + 0.9) = 3: one relevant in the top 3
 
 
 def test_trec_relstring_marks() -> None:
     a = ranked("10--0", 1, grades=[3, 0, float("nan"), -1, 12])
-    assert T.trec_relstring(a) == "30-.>"  # digit, digit, not in qrels, negative grade, above 9
+    assert TM.trec_relstring(a) == "30-.>"  # digit, digit, not in qrels, negative grade, above 9
 
 
 def test_api_defaults_follow_the_input_kind(tmp_path: Path) -> None:

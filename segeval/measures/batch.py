@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
-from segeval.measures.trec import running_sum
+from segeval.measures.arithmetic import running_sum
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]

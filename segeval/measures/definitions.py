@@ -19,6 +19,7 @@ from segeval.measures import labels as L
 from segeval.measures import sampled as SAMPLED
 from segeval.measures import segments as S
 from segeval.measures import trec as T
+from segeval.measures import trec_more as TM
 from segeval.measures.registry import Aggregate, Family, Format, Measure, Registry
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -43,26 +44,26 @@ def _numbers(text: str) -> tuple[float, ...]:
 
 def _utility(a: Any, params: str | None = None) -> float:
     if params is None:
-        return T.utility(a)
+        return TM.utility(a)
     values = _numbers(params)
     if len(values) != 4:
         raise ParameterError(f"The 'utility' parameters must be 4 numbers (p1,p2,p3,p4). Got {params!r} instead.")
-    return T.utility(a, (values[0], values[1], values[2], values[3]))
+    return TM.utility(a, (values[0], values[1], values[2], values[3]))
 
 
 def _ndcg(a: Any, params: str | None = None) -> float:
     if params is None:
         return T.ndcg(a)
     try:
-        table = T._gain_table(params)
+        table = TM.gain_table(params)
     except ValueError:
         raise ParameterError(f"The 'ndcg' parameters must be level=gain pairs such as 1=3,2=9. Got {params!r} "
                              f"instead.") from None
-    return T.ndcg_gains(a, table)
+    return TM.ndcg_gains(a, table)
 
 
 def _eleven_pt(a: Any, params: str | None = None) -> float:
-    return T.eleven_pt_avg(a) if params is None else T.eleven_pt_avg(a, _numbers(params))
+    return TM.eleven_pt_avg(a) if params is None else TM.eleven_pt_avg(a, _numbers(params))
 
 
 def _maisp(q: S.QuerySegments, position: int | None = None) -> float:
@@ -70,7 +71,7 @@ def _maisp(q: S.QuerySegments, position: int | None = None) -> float:
 
 
 def _rprec_mult(a: Any, p: int) -> float:
-    return T.rprec_mult(a, p / 100)
+    return TM.rprec_mult(a, p / 100)
 
 
 class _Kind(TypedDict):
@@ -167,11 +168,11 @@ FAMILIES: tuple[Family, ...] = (
            description="1 if a relevant result is in the top n"),
     Family(name="num_nonrel_judged_ret", scope="labels", func=T.num_nonrel_judged_ret, aggregator="sum", fmt="count",
            higher_is_better=None, **_COUNT, description="retrieved results judged non-relevant"),
-    Family(name="relstring", scope="labels", func=T.trec_relstring, aggregator="none", fmt="text",
+    Family(name="relstring", scope="labels", func=TM.trec_relstring, aggregator="none", fmt="text",
            higher_is_better=None, param="int", example="relstring_20",
            description="grades of the first 10 (relstring_n: n) results: digits, '>' above 9, '-' not in the "
                        "qrels, '.' negative grade"),
-    Family(name="infAP", scope="labels", func=T.infap, **_OVER,
+    Family(name="infAP", scope="labels", func=TM.infap, **_OVER,
            description="inferred average precision (Yilmaz & Aslam)"),
     Family(name="Rprec_mult", scope="labels", func=_rprec_mult, **_SCORE, param="hundredths", plain=False,
            example="Rprec_mult_0.20", defaults=tuple(range(20, 201, 20)),
@@ -182,30 +183,30 @@ FAMILIES: tuple[Family, ...] = (
                        "p4 nonrel_missed"),
     Family(name="11pt_avg", scope="labels", func=_eleven_pt, **_SCORE, param="raw", example="11pt_avg_.25,.5,.75",
            description="mean interpolated precision at recall 0, 0.1, ..., 1 (11pt_avg.l1,l2,...: at those levels)"),
-    Family(name="binG", scope="labels", func=T.bin_g, **_OVER,
+    Family(name="binG", scope="labels", func=TM.bin_g, **_OVER,
            description="binary gain discounted by log2(2 + non-relevant above)"),
-    Family(name="G", scope="labels", func=T.g_measure, **_OVER,
+    Family(name="G", scope="labels", func=TM.g_measure, **_OVER,
            description="graded gain discounted by the ideal cumulated cost"),
-    Family(name="ndcg_rel", scope="labels", func=T.ndcg_rel, **_OVER,
+    Family(name="ndcg_rel", scope="labels", func=TM.ndcg_rel, **_OVER,
            description="nDCG averaged over the retrieved relevant ranks"),
-    Family(name="Rndcg", scope="labels", func=T.rndcg, **_OVER,
+    Family(name="Rndcg", scope="labels", func=TM.rndcg, **_OVER,
            description="nDCG averaged over the ranks where the ideal gain drops"),
-    Family(name="relative_P", scope="labels", func=T.relative_p_at, **_OVER, param="int", plain=False,
+    Family(name="relative_P", scope="labels", func=TM.relative_p_at, **_OVER, param="int", plain=False,
            example="relative_P_10", defaults=CUTOFFS, description="relevant in the top n over min(n, R)"),
-    Family(name="set_P", scope="labels", func=T.set_p, **_SCORE, aliases=("SetP",),
+    Family(name="set_P", scope="labels", func=TM.set_p, **_SCORE, aliases=("SetP",),
            description="relevant retrieved over retrieved"),
-    Family(name="set_relative_P", scope="labels", func=T.set_relative_p, **_OVER,
+    Family(name="set_relative_P", scope="labels", func=TM.set_relative_p, **_OVER,
            description="relevant retrieved over min(retrieved, R)"),
-    Family(name="set_recall", scope="labels", func=T.set_recall, **_OVER, aliases=("SetR",),
+    Family(name="set_recall", scope="labels", func=TM.set_recall, **_OVER, aliases=("SetR",),
            description="relevant retrieved over R"),
-    Family(name="set_map", scope="labels", func=T.set_map, **_OVER, description="set_P times set_recall"),
-    Family(name="set_F", scope="labels", func=T.set_f, **_OVER, aliases=("SetF",),
+    Family(name="set_map", scope="labels", func=TM.set_map, **_OVER, description="set_P times set_recall"),
+    Family(name="set_F", scope="labels", func=TM.set_f, **_OVER, aliases=("SetF",),
            description="harmonic mean of set_P and set_recall"),
-    Family(name="rbp", scope="labels", func=T.rbp, **_SCORE,
+    Family(name="rbp", scope="labels", func=TM.rbp, **_SCORE,
            description="rank-biased precision, p = 0.9, gains scaled into [0, 1]"),
-    Family(name="rbp_resid", scope="labels", func=T.rbp_resid, **_FRACTION,
+    Family(name="rbp_resid", scope="labels", func=TM.rbp_resid, **_FRACTION,
            description="RBP residual from unjudged results, p = 0.9"),
-    Family(name="unj", scope="labels", func=T.unjudged_at, **_FRACTION, param="int",
+    Family(name="unj", scope="labels", func=TM.unjudged_at, **_FRACTION, param="int",
            plain=False, example="unj_10", defaults=(5, 10, 20), description="unjudged results in the top n over n"),
     # beyond trec_eval
     Family(name="adr", scope="labels", func=ADR.adr, **_SCORE,

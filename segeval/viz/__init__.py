@@ -11,7 +11,7 @@ from segeval.errors import ParameterError, SegevalError
 FORMATS = (".png", ".svg")
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
     try:
         import matplotlib
 
@@ -42,4 +42,4 @@ def save(fig: Any, output: str | Path) -> None:
         with open_output(output, binary=True) as f:
             fig.savefig(f, format=Path(output).suffix.lower().lstrip("."))
     finally:
-        _pyplot().close(fig)
+        pyplot().close(fig)

@@ -8,13 +8,13 @@ import numpy as np
 
 from segeval.adapt.base import Adapted
 from segeval.measures.adr import dynamic_recall, ground_truth
-from segeval.viz import _pyplot, check_output, save
+from segeval.viz import check_output, pyplot, save
 
 
 def plot_adr(a: Adapted, query: str, output: str | Path, *, extra: int = 10) -> Path:
     """Draw retrieved ground-truth items (left axis) and dynamic recall (right axis) per position."""
     out = check_output(output)
-    plt = _pyplot()
+    plt = pyplot()
     groups, sizes, items = ground_truth(a)
     n = int(sizes.sum())
     k = n + extra

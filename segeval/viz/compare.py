@@ -10,14 +10,14 @@ from typing import Any
 
 import numpy as np
 
-from segeval.viz import _pyplot, save
+from segeval.viz import pyplot, save
 
 LEVELS = [i / 10 for i in range(11)]
 
 
 def _save(fig: object, output: str | Path | None) -> str:
     """Write the figure to ``output`` (.png/.svg) or return it as SVG text."""
-    plt = _pyplot()
+    plt = pyplot()
     if output is None:
         buffer = io.StringIO()
         fig.savefig(buffer, format="svg")  # type: ignore[attr-defined]
@@ -47,7 +47,7 @@ def _footnotes(fig: Any, notes: Sequence[str], width_in: float) -> float:
 def pr_curves(curves: Mapping[str, Sequence[float]], output: str | Path | None = None,
               notes: Sequence[str] = ()) -> str:
     """11-point interpolated precision-recall curves, one per run (mean over queries)."""
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     for name, values in curves.items():
         ax.plot(LEVELS, values, marker="o", markersize=3, label=name)
@@ -66,7 +66,7 @@ def difference_bars(queries: Sequence[str], a: Sequence[float], b: Sequence[floa
                     measure: str, output: str | Path | None = None, notes: Sequence[str] = ()) -> str:
     """Per-query difference b - a of one measure, sorted (the textbook's precision histogram); the run
     names go in the title, wrapped, so long file names are not cut."""
-    plt = _pyplot()
+    plt = pyplot()
     d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
     order = np.argsort(-d, kind="stable")
     width = min(max(6.0, len(d) * 0.18), 12.0)
@@ -86,7 +86,7 @@ def difference_bars(queries: Sequence[str], a: Sequence[float], b: Sequence[floa
 def distributions(values: Mapping[str, Sequence[float]], measure: str, output: str | Path | None = None,
                   notes: Sequence[str] = ()) -> str:
     """Box plots of per-query scores, one per run, drawn horizontally so long run names stay readable."""
-    plt = _pyplot()
+    plt = pyplot()
     labels = [_wrap(n, 32) for n in values]
     height = 1.2 + sum(0.3 + 0.15 * label.count("\n") for label in labels)
     fig, ax = plt.subplots(figsize=(6.5, max(2.5, height)))
@@ -101,7 +101,7 @@ def distributions(values: Mapping[str, Sequence[float]], measure: str, output: s
 
 def incompleteness(table: object, output: str | Path | None = None) -> str:
     """The paper's Figure 1: mean score (a) and Kendall's tau (b) against the fraction of qrels kept."""
-    plt = _pyplot()
+    plt = pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
     for measure, rows in table.groupby("measure", sort=False):  # type: ignore[attr-defined]
         rows = rows.sort_values("fraction")

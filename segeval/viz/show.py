@@ -157,9 +157,9 @@ def render(data: Prepared, adapted: dict[str, Adapted], query: str, output: str 
                 f"{head}</tr></thead><tbody>{body}</tbody></table></body></html>\n")
         write_output(out, page)
     else:
-        from segeval.viz import _pyplot
+        from segeval.viz import pyplot
 
-        _png_from_results(_pyplot(), data, adapted, query, out)
+        _png_from_results(pyplot(), data, adapted, query, out)
     return out
 
 

@@ -1,0 +1,36 @@
+"""trec_eval's arithmetic: sums left to right in doubles, the C library's log2, C's lround."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+
+def running_sum(terms: npt.ArrayLike) -> float:
+    """The terms added left to right in doubles from 0.0, as trec_eval's loops add (``np.sum``
+    adds pairwise and ``math.fsum`` exactly, both of which can print another 4th decimal)."""
+    values = np.asarray(terms, dtype=np.float64)
+    return float(np.cumsum(values)[-1]) if len(values) else 0.0  # cumsum accumulates in order
+
+
+_LOG2: list[npt.NDArray[np.float64]] = [np.zeros(0)]
+
+
+def log2_discounts(n: int) -> npt.NDArray[np.float64]:
+    """``log2(i + 2)`` for i < n from the C library's ``log2`` (as trec_eval; NumPy's own
+    ``log2`` differs from it in the last bit for some integers)."""
+    table = _LOG2[0]
+    if len(table) < n:
+        size = max(n, 2 * len(table), 64)
+        table = np.array([math.log2(i + 2) for i in range(size)], dtype=np.float64)
+        _LOG2[0] = table
+    return table[:n]
+
+
+def lround(x: float) -> int:
+    """C's ``lround`` for x >= 0: to the nearest integer, halves away from zero (exact, unlike
+    ``floor(x + 0.5)``, which rounds 0.49999999999999994 up)."""
+    whole = math.floor(x)
+    return int(whole) + (1 if x - whole >= 0.5 else 0)
