@@ -9,11 +9,11 @@ from __future__ import annotations
 import importlib
 
 from segeval.analysis.moments.protocol import Evaluate, MrOptions, MrResult
+from segeval.analysis.moments.qvh_input import Moments, read_moments
 from segeval.analysis.moments.qvhighlights import (
     BUCKETS,
     SALIENCY_LEVELS,
     THRESHOLDS,
-    Moments,
     average_precision,
     average_precisions,
     batch_average_precisions,
@@ -23,7 +23,6 @@ from segeval.analysis.moments.qvhighlights import (
     highlight_aps,
     iou_matrix,
     r1_iou,
-    read_moments,
     recall_at,
 )
 

@@ -28,153 +28,20 @@ empty bucket is ``null``.
 
 from __future__ import annotations
 
-import json
 import math
-from dataclasses import dataclass, field
-from itertools import chain
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from segeval.analysis.moments.protocol import MrOptions, MrResult
-from segeval.analysis.moments.reading import is_number
-from segeval.errors import InputError, ParameterError
-from segeval.io.aux import read_moment_jsonl
-from segeval.words import plural
+from segeval.analysis.moments.qvh_input import FloatArray, Moments, read_moments
+from segeval.errors import ParameterError
 
 THRESHOLDS = tuple(float(f"{t:.2f}") for t in np.linspace(0.5, 0.95, 10))
 BUCKETS = {"short": (0.0, 10.0), "middle": (10.0, 30.0), "long": (30.0, 150.0), "full": (0.0, 150.0)}
 SALIENCY_LEVELS = {"Fair": 2, "Good": 3, "VeryGood": 4}
-CLIP_SECONDS = 2
 TOP_PREDICTIONS = 10
-FloatArray = npt.NDArray[np.float64]
-
-
-@dataclass
-class Moments:
-    """Per query: ground-truth windows, predicted (start, end, score) in list order, and saliency.
-
-    ``truth`` keeps the ground truth's order, ``predictions`` the prediction file's; ``saliency`` is
-    the (clips, 3) annotator score matrix, ``pred_saliency`` one predicted score per clip.
-    """
-
-    truth: dict[str, FloatArray] = field(default_factory=dict)
-    predictions: dict[str, FloatArray] = field(default_factory=dict)
-    videos: dict[str, str] = field(default_factory=dict)
-    saliency: dict[str, FloatArray] = field(default_factory=dict)
-    pred_saliency: dict[str, FloatArray] = field(default_factory=dict)
-    unknown: list[str] = field(default_factory=list)
-    moments: bool = True
-    highlights: bool = False
-
-
-def _finite_numbers(values: list[Any]) -> bool:
-    """Whether every item is a finite int or float (not a bool), as ``is_number`` decides, checked in bulk."""
-    if set(map(type, values)) <= {int, float}:
-        try:
-            return bool(np.isfinite(np.array(values, dtype=np.float64)).all())
-        except OverflowError:  # an integer beyond the float range
-            return False
-    return all(is_number(x) for x in values)
-
-
-def _windows(value: Any, width: int, path: str, number: int, text: str, key: str) -> FloatArray:
-    if isinstance(value, list) and set(map(type, value)) <= {list} and set(map(len, value)) <= {width}:
-        flat = list(chain.from_iterable(value))
-        if set(map(type, flat)) <= {int, float}:  # the common case, checked in bulk
-            try:
-                windows = np.array(value, dtype=np.float64).reshape(-1, width)
-            except OverflowError:
-                windows = None
-            if (windows is not None and np.isfinite(windows).all()
-                    and not any(value[i][1] < value[i][0] for i in np.flatnonzero(windows[:, 1] <= windows[:, 0]))):
-                return windows
-    shape = "[start, end, score]" if width == 3 else "[start, end]"
-    if not isinstance(value, list):
-        raise InputError(path, f"'{key}' must be a list of {shape} lists", line=number, text=text[:200])
-    for w in value:
-        if not (isinstance(w, list) and len(w) == width and all(is_number(x) for x in w)):
-            raise InputError(path, f"'{key}' has the window {json.dumps(w)[:80]}; expected every window as "
-                                   f"{shape} with {width} finite numbers", line=number, text=text[:200])
-        if w[1] < w[0]:
-            raise InputError(path, f"'{key}' has the window {json.dumps(w)[:80]} with end < start; expected "
-                                   "start <= end", line=number, text=text[:200])
-    return np.array(value, dtype=np.float64).reshape(-1, width)
-
-
-def _saliency(row: dict[str, Any], path: str, number: int, text: str) -> FloatArray:
-    """The official full-video score matrix: (int(duration / 2) clips, 3 annotators), zeros elsewhere."""
-    duration: Any = row.get("duration")
-    ids, scores = row.get("relevant_clip_ids"), row.get("saliency_scores")
-    if not is_number(duration) or duration < CLIP_SECONDS:
-        raise InputError(path, f"'duration' is {json.dumps(duration)}; expected a number >= {CLIP_SECONDS} "
-                               "(seconds) for highlight detection", line=number, text=text[:200])
-    clips = int(duration / CLIP_SECONDS)
-    if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
-        raise InputError(path, "'relevant_clip_ids' must be a list of integer clip ids for highlight detection",
-                         line=number, text=text[:200])
-    bad = [i for i in ids if not 0 <= i < clips]
-    if bad:
-        raise InputError(path, f"'relevant_clip_ids' holds {bad[0]}; expected clip ids from 0 to {clips - 1} "
-                               f"(duration {duration} s in {CLIP_SECONDS}-second clips)",
-                         line=number, text=text[:200])
-    if len(set(ids)) != len(ids):
-        raise InputError(path, "'relevant_clip_ids' names a clip twice; expected each clip once",
-                         line=number, text=text[:200])
-    if not (isinstance(scores, list) and len(scores) == len(ids)
-            and all(isinstance(s, list) and len(s) == 3 for s in scores)
-            and _finite_numbers(list(chain.from_iterable(scores)))):
-        raise InputError(path, f"'saliency_scores' must hold one [a, b, c] list of 3 numbers per relevant clip "
-                               f"({plural(len(ids), 'clip')})", line=number, text=text[:200])
-    full = np.zeros((clips, 3))
-    if ids:
-        full[np.array(ids)] = np.array(scores)
-    return full
-
-
-def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moments:
-    """QVHighlights JSON Lines: ground truth (``relevant_windows``; ``duration``, ``relevant_clip_ids``,
-    ``saliency_scores`` for highlights) and a submission (``pred_relevant_windows`` of
-    [start, end, score] and/or ``pred_saliency_scores``)."""
-    m = Moments()
-    tname, pname = str(truth_path), str(predictions_path)
-    truth_rows = read_moment_jsonl(truth_path)
-    pred_rows = read_moment_jsonl(predictions_path)
-    m.moments = any("pred_relevant_windows" in row for _, _, row in pred_rows)
-    m.highlights = any("pred_saliency_scores" in row for _, _, row in pred_rows)
-    if not (m.moments or m.highlights):
-        number, text, _ = pred_rows[0]
-        raise InputError(pname, "has neither 'pred_relevant_windows' nor 'pred_saliency_scores'; expected "
-                                "QVHighlights predictions", line=number, text=text[:200])
-    for number, text, row in truth_rows:
-        qid = str(row["qid"])
-        if qid in m.truth:
-            raise InputError(tname, f"query {qid} appears twice; expected one line per query",
-                             line=number, text=text[:200])
-        m.truth[qid] = _windows(row.get("relevant_windows", []), 2, tname, number, text, "relevant_windows")
-        m.videos[qid] = str(row.get("vid", ""))
-        if m.highlights:
-            m.saliency[qid] = _saliency(row, tname, number, text)
-    for number, text, row in pred_rows:
-        qid = str(row["qid"])
-        if qid in m.predictions or qid in m.pred_saliency:
-            raise InputError(pname, f"query {qid} appears twice; expected one line per query",
-                             line=number, text=text[:200])
-        if qid not in m.truth:
-            m.unknown.append(qid)
-        if m.moments:
-            m.predictions[qid] = _windows(row.get("pred_relevant_windows", []), 3, pname, number, text,
-                                          "pred_relevant_windows")
-        if m.highlights:
-            scores = row.get("pred_saliency_scores")
-            if not (isinstance(scores, list) and scores and _finite_numbers(scores)):
-                raise InputError(pname, "'pred_saliency_scores' must be a non-empty list of finite numbers, one "
-                                        f"per {CLIP_SECONDS}-second clip (other lines have it)",
-                                 line=number, text=text[:200])
-            m.pred_saliency[qid] = np.array(scores)
-    return m
 
 
 def iou_matrix(a: FloatArray, b: FloatArray) -> FloatArray:
