@@ -7,7 +7,7 @@ import pytest
 from segeval.adapt import BinnedAdapter, OverlapAdapter, OverlapOnceAdapter, TiouAdapter, ToleranceAdapter
 from segeval.errors import ParameterError
 from segeval.prepare import prepare
-from tests.timeline import adapt, bar, frames
+from tests.support.timeline import adapt, bar, frames
 
 # ----------------------------------------------------------------------------- overlap
 

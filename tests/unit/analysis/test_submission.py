@@ -21,7 +21,7 @@ from segeval.io.collection import read_blacklist, read_queries, read_videos
 from segeval.io.formats import format_time
 from segeval.io.tables import read_run
 from segeval.validate import validate_run
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 
 VIDEOS = "vA 00:05:00\nvB 120\nvC 0:01:30.5\nvBad 00:10:00\n"  # 300 s, 120 s, 90.5 s, 600 s
 
@@ -441,7 +441,7 @@ def test_fix_then_check_finds_nothing_and_fix_is_idempotent(case: tuple[str, str
 
 # ------------------------------------------------------------------------ the shipped example
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "collection"
+EXAMPLE = ROOT / "examples" / "collection"
 
 
 @pytest.mark.parametrize(("run", "options", "prefix"), [
@@ -524,7 +524,7 @@ def test_remove_overlaps_is_brute_force(pairs: list[tuple[int, int]], policy: st
 # ------------------------------------------------------------------------ terminal safety (hostile ids and names)
 
 def _hostile_cases() -> dict[str, tuple[Callable[..., list[str]], str]]:
-    from tests.test_terminal_safety import token as t
+    from tests.cli.test_terminal_safety import token as t
 
     ok = "v1 100\n"
     return {
@@ -551,7 +551,7 @@ def _hostile_cases() -> dict[str, tuple[Callable[..., list[str]], str]]:
 def test_hostile_ids_and_names_are_escaped(tmp_path: Path, kind: str, seed: int) -> None:
     import random
 
-    from tests.test_terminal_safety import RAW, Files
+    from tests.cli.test_terminal_safety import RAW, Files
 
     rng = random.Random(f"{kind}/{seed}")
     case, says = _hostile_cases()[kind]

@@ -3,18 +3,14 @@ naming the file.  Cases a longer run once broke would live in tests/fuzz_corpus/
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 from tests.conftest import ROOT
+from tests.support.scripts import load_script
 
 
 def _fuzzer():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("fuzz_readers", ROOT / "scripts" / "fuzz_readers.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("fuzz_readers")
 
 
 def test_seeded_fuzzing_finds_nothing(tmp_path: Path) -> None:

@@ -16,7 +16,8 @@ from segeval.analysis.moments import MrOptions
 from segeval.analysis.moments.tvr import evaluate, evaluate_files, iou32, per_query, read
 from segeval.analysis.moments.tvr_input import Query, Tvr, key
 from tests.conftest import FIXTURES, ROOT, run_cli, shared
-from tests.timeline import spans
+from tests.support.scripts import load_script
+from tests.support.timeline import spans
 
 TVR = FIXTURES / "tvr"
 VIDEOS = {"v1": 10, "v2": 11, "v3": 12}
@@ -215,12 +216,7 @@ def test_ground_truth_without_type_gives_no_by_type(tmp_path: Path) -> None:
 
 def test_float32_and_double_disagree_on_the_boundary_pairs() -> None:
     # these truth/prediction pairs have IoU exactly 0.5 or 0.7 in decimal; the generated cases hold them
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("tvr_cases", ROOT / "scripts" / "tvr_cases.py")
-    assert spec is not None and spec.loader is not None
-    cases = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(cases)
+    cases = load_script("tvr_cases")
     for truth, pred in cases.DISAGREE:
         theta = 0.5 if abs((pred[1] - pred[0]) / (truth[1] - truth[0]) - 0.5) < 1e-6 else 0.7
         f32 = iou32(np.array([pred], dtype=np.float32), np.array(truth, dtype=np.float32))[0] >= np.float32(theta)

@@ -27,7 +27,7 @@ from segeval.analysis.moments import (
 )
 from segeval.errors import InputError
 from tests.conftest import FIXTURES, ROOT, run_cli, shared
-from tests.timeline import spans
+from tests.support.timeline import spans
 
 
 def w(*rows: tuple[float, ...]) -> np.ndarray:  # type: ignore[type-arg]

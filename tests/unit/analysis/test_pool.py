@@ -336,7 +336,7 @@ def test_precision_over_judged_units_is_p_under_minus_j_for_every_adapter() -> N
     from hypothesis import strategies as st
 
     from segeval.pipeline import evaluate
-    from tests.test_properties import SETTINGS, cases, frames, segment_cases
+    from tests.properties.test_properties import SETTINGS, cases, frames, segment_cases
 
     few = settings(SETTINGS, max_examples=15)
 

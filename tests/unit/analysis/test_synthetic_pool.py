@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -11,16 +9,11 @@ import pytest
 
 from segeval.analysis.pool import leave_one_out
 from segeval.io.tables import read_qrels, read_run
-from tests.conftest import ROOT
+from tests.support.scripts import load_script
 
 
 def synthetic() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("synthetic_collection", ROOT / "scripts" / "synthetic_collection.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["synthetic_collection"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("synthetic_collection")
 
 
 def test_the_generator_is_deterministic_and_the_pool_is_the_truth_in_the_top_depth(tmp_path: Path) -> None:

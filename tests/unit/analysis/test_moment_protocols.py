@@ -16,7 +16,7 @@ import pytest
 from segeval.analysis.moments import didemo, ego4d_nlq, recall
 from segeval.analysis.moments.protocol import MrOptions
 from tests.conftest import FIXTURES, ROOT, run_cli, shared
-from tests.timeline import spans
+from tests.support.timeline import spans
 
 MR = FIXTURES / "mr"
 CASES = ("didemo.gt.json", "didemo.pred.json", "didemo.pred.jsonl", "ego4d.gt.json", "ego4d.pred.json",

@@ -14,7 +14,7 @@ line must print is trec_eval's output (stored in ``tests/fixtures/trec_boundary`
 
 Write the fixtures with a trec_eval binary built from its source::
 
-    python -m tests.trec_boundary --trec-eval /tmp/trec_eval/trec_eval
+    python -m tests.support.trec_boundary --trec-eval /tmp/trec_eval/trec_eval
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-FIXTURE_DIR = Path(__file__).resolve().parent / "fixtures" / "trec_boundary"
+FIXTURE_DIR = Path(__file__).resolve().parents[1] / "fixtures" / "trec_boundary"
 SEEDS = tuple(range(13))  # the seeds whose trec_eval outputs are stored: one per ALL_TARGETS entry
 #: the two trec_eval command lines of every case (the files are appended)
 ALL_TREC = ("-q", "-m", "all_trec")

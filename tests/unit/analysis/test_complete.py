@@ -25,7 +25,7 @@ from segeval.io.formats import format_time, parse_hms, parse_mmss, parse_seconds
 from segeval.io.tables import predicted_mask, read_qrels, read_run
 from segeval.pipeline import evaluate
 from tests.conftest import run_cli
-from tests.test_synthetic_pool import synthetic
+from tests.unit.analysis.test_synthetic_pool import synthetic
 
 # the hand-made collection: P_C = a 3/9, b 2/9, c 4/9 (9 tokens)
 TEXTS = {"d1": "A a, b", "d2": "a c", "d3": "b c c", "d4": "c"}

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "segeval"
+from tests.conftest import ROOT
+
+PACKAGE = ROOT / "segeval"
 MODULES = sorted(PACKAGE.rglob("*.py"))
 
 

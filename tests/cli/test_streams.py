@@ -24,7 +24,7 @@ from segeval.io import files
 from segeval.io.chunks import line_chunks, open_blocks
 from segeval.io.files import read_blocks, read_bytes
 from segeval.report.trec import prefixed
-from tests.conftest import FIXTURES, run_cli
+from tests.conftest import FIXTURES, ROOT, run_cli
 
 QRELS, RUN = FIXTURES / "gen_linking.qrels", FIXTURES / "gen_linking.run"
 ENGINES = (("--memory", "auto"), ("--memory", "chunked", "--chunk-lines", "50"), ("--memory", "in-memory"))
@@ -188,7 +188,7 @@ def test_pipes_in_a_real_shell(tmp_path: Path) -> None:
     cat {gz} | {segeval} eval -q --memory chunked "$Q" - > chunked.txt 2> chunked.err; echo "rc $?"
     """
     done = subprocess.run([SHELL, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])})
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.stdout == "rc 0\nrc 0\nrc 0\nrc 0\n", done.stderr
     one = (tmp_path / "ref.txt").read_text()
     rows = [line.split("\t", 1) for line in (tmp_path / "two.txt").read_text().splitlines(keepends=True)]

@@ -3,7 +3,7 @@
 When a measure's exact value ends in 5 at the 5th decimal, ``%6.4f`` prints the digit the last bit
 of the double decides, so every sum must add in trec_eval's order.  The expected outputs are
 trec_eval 10.0's (the three cases of issue 13 below, and the generated cases of
-:mod:`tests.trec_boundary` stored in ``fixtures/trec_boundary``); each is checked on the vectorised
+:mod:`tests.support.trec_boundary` stored in ``fixtures/trec_boundary``); each is checked on the vectorised
 path (:mod:`segeval.measures.batch`) and on the per-query definitions.
 """
 
@@ -23,8 +23,8 @@ import pytest
 
 from segeval.measures import registry
 from segeval.measures.arithmetic import log2_discounts, lround, running_sum
-from tests import trec_boundary as TB
 from tests.conftest import run_cli
+from tests.support import trec_boundary as TB
 
 PATHS = ("vectorised", "per-query")
 

@@ -7,7 +7,7 @@ import pytest
 
 from segeval.errors import ParameterError
 from segeval.segment import Segment, bin_range, closed_overlap, whole_seconds_overlap
-from tests.timeline import spans
+from tests.support.timeline import spans
 
 
 def meets(rule, a: str, b: str) -> bool:  # type: ignore[no-untyped-def]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import gzip
-import importlib.util
 import io
 import json
 from pathlib import Path
@@ -20,13 +19,10 @@ import pytest
 from segeval.analysis.anchoring import evaluate_anchoring
 from segeval.errors import InputError
 from tests.conftest import FIXTURES, ROOT, run_cli
-from tests.timeline import spans
+from tests.support.scripts import load_script
+from tests.support.timeline import spans
 
-_SPEC = importlib.util.spec_from_file_location("anchoring_cases", ROOT / "scripts" / "anchoring_cases.py")
-assert _SPEC is not None and _SPEC.loader is not None
-_CASES = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(_CASES)
-generate = _CASES.generate
+generate = load_script("anchoring_cases").generate
 
 ANCHORING = FIXTURES / "anchoring"
 SEEDS = (1, 2, 3, 4, 5)

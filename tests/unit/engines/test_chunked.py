@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
@@ -12,15 +11,12 @@ import pytest
 
 from segeval.engines import chunked
 from segeval.io.chunks import line_chunks, open_blocks
-from tests.conftest import ROOT, run_cli
+from tests.conftest import run_cli
+from tests.support.scripts import load_script
 
 
 def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("generate_data", ROOT / "scripts" / "generate_data.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("generate_data")
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ import pytest
 
 import segeval
 from segeval import Evaluator, ParameterError, Segment, Settings, evaluate
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 
 DOC_MEASURES = ["map", "P_5", "P_10", "ndcg", "bpref", "recip_rank", "num_rel_ret", "Rprec"]
 SEG_MEASURES = ["map", "P_5", "P_10", "maisp"]
@@ -364,7 +364,7 @@ def test_public_names() -> None:
 def test_docs_python_example_uses_only_public_names() -> None:
     import re
 
-    text = (Path(__file__).parents[1] / "docs" / "api.md").read_text()
+    text = (ROOT / "docs" / "api.md").read_text()
     section = text.split("## Example", 1)[1]
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
     assert "from segeval" not in code and "import segeval." not in code

@@ -1,0 +1,1 @@
+"""Invariants over generated inputs (hypothesis, seeded generators, fuzzing)."""

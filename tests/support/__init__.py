@@ -1,0 +1,1 @@
+"""Helpers shared by the tests: drawn timelines, generated cases, loaders of scripts/."""
