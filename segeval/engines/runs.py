@@ -14,14 +14,14 @@ import glob
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 
-from segeval.engines.types import RunResult
+from segeval.engines.types import Outcome, RunResult
 from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int, printable, render_note
 from segeval.settings import DEFAULTS, MEMORY_POLICIES
 from segeval.words import plural, verb
@@ -85,16 +85,6 @@ def run_names(paths: Sequence[str | Path]) -> list[str]:
         seen[p] = seen.get(p, 0) + 1
         names.append(label[p] if seen[p] == 1 else f"{label[p]}#{seen[p]}")
     return names
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What evaluating one run printed, and how it ended."""
-
-    stdout: str
-    stderr: str
-    skipped: int
-    failed: bool
 
 
 def same(result: RunResult) -> RunResult:

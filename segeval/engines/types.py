@@ -1,4 +1,4 @@
-"""The result of one run, as every engine (processes, chunked reading, Dask) gives it."""
+"""The result of one run, as every engine (processes, chunked reading, Dask) gives it, and its rendering."""
 
 from __future__ import annotations
 
@@ -23,3 +23,13 @@ class RunResult:
     notes: list[str] = field(default_factory=list)
     error: SegevalError | None = None
     file: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What ``segeval eval`` printed for one run's :class:`RunResult`, and how it ended."""
+
+    stdout: str
+    stderr: str
+    skipped: int
+    failed: bool
