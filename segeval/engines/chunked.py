@@ -16,19 +16,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from segeval.engines.types import RunResult
 from segeval.errors import InputError, SegevalError, check_choice, check_int
 from segeval.io.chunks import line_chunks, line_texts, open_blocks
 from segeval.io.files import is_stream, starts_with_gzip
 from segeval.io.formats import DETECT_LINES, DOCUMENT_FORMATS, RUN_FORMATS, LineFormat, detect_run_format
 from segeval.io.tables import RUN_COLUMNS, parse_table, read_run, to_frame
-from segeval.pipeline import Evaluation, Plan, evaluate, evaluate_part, finish, merge_parts, plan
+from segeval.pipeline import Plan, evaluate, evaluate_part, finish, merge_parts, plan
 from segeval.prepare import check_queries
 from segeval.settings import CHUNK_LINES, DEFAULTS, MEMORY_POLICIES
 from segeval.validate import check_kinds, validate_run
@@ -47,15 +47,6 @@ class NotGrouped(Exception):
     def __init__(self, note: str) -> None:
         super().__init__(note)
         self.note = note
-
-
-@dataclass
-class RunResult:
-    """One run's evaluation, its run tag, and notes on how it was read (for stderr only)."""
-
-    evaluation: Evaluation
-    runid: str
-    notes: list[str] = field(default_factory=list)
 
 
 # ----------------------------------------------------------------------------- reading
@@ -133,7 +124,7 @@ def evaluate_run(qrels: pd.DataFrame, path: str | Path, *, memory: str = DEFAULT
             notes.append(exc.note)
     r = validate_run(read_run(path, run_format, time_format, on_error), on_error)
     ev = evaluate(qrels, r, **options)
-    return RunResult(ev, str(r["run"].iat[0]) if len(r) else "", notes)
+    return RunResult(ev, str(r["run"].iat[0]) if len(r) else "", notes=notes)
 
 
 def evaluate_chunked(qrels: pd.DataFrame, path: str | Path, *, chunk_lines: int = DEFAULT_CHUNK_LINES,

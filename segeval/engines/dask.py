@@ -3,7 +3,8 @@
 Each run is read and validated once, in a task on a worker, so every worker must see the run
 files under the paths given (a shared file system when the cluster spans machines).  Its queries
 are split into partitions by a stable hash of the query id, and each partition is evaluated in
-its own task against the qrels, which are sent to every worker once.  Queries are independent,
+its own task against the qrels and the plan (:func:`segeval.pipeline.plan`, made once here for
+each run kind), which are sent to every worker once.  Queries are independent,
 so the client merges each run's partitions in query order and hands on the runs' evaluations in
 the order given: they, and so the output of ``eval`` and ``compare``, are the single-process
 engine's, byte for byte.
@@ -20,7 +21,6 @@ import uuid
 import zlib
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
 
@@ -28,27 +28,21 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from segeval.engines.runs import Evaluated
+from segeval.engines.types import RunResult
 from segeval.errors import InputError, SegevalError
-from segeval.pipeline import evaluate_part, finish, merge_parts, plan
+from segeval.pipeline import Plan, evaluate_part, finish, merge_parts, plan
 from segeval.prepare import check_queries
 from segeval.settings import DEFAULTS
 
 Part = tuple[list[str], dict[str, list[Any]]]
+#: a run as read on a worker: its rows (None when it failed), whether it is a document run, and its
+#: result so far (run tag, skipped lines, error); the client gets it without the rows
+Read = tuple[pd.DataFrame | None, bool, RunResult]
+#: the plan of each run kind (documents or not), or why there is none
+Plans = dict[bool, Plan | SegevalError]
 T = TypeVar("T")
 #: how long to try reaching a scheduler
 CONNECT_TIMEOUT = "10s"
-
-
-@dataclass
-class _Read:
-    """A run as read on a worker; the client gets it without ``run``."""
-
-    run: pd.DataFrame | None
-    documents: bool = False
-    runid: str = ""
-    skipped: list[InputError] = field(default_factory=list)
-    error: SegevalError | None = None
 
 
 def connect(scheduler: str | None, jobs: int | None) -> tuple[Any, Any]:
@@ -77,7 +71,7 @@ def partition_of(queries: pd.Series, n: int) -> npt.NDArray[np.int64]:
     return of_name[codes] if len(of_name) else np.zeros(len(codes), dtype=np.int64)
 
 
-def _read(path: str, time_format: str, lenient: bool) -> _Read:
+def _read(path: str, time_format: str, lenient: bool) -> Read:
     from segeval.io.tables import read_run
     from segeval.validate import is_documents, validate_run
 
@@ -86,21 +80,34 @@ def _read(path: str, time_format: str, lenient: bool) -> _Read:
     try:
         r = validate_run(read_run(path, time_format=time_format, on_error=on_error), on_error)
     except SegevalError as exc:
-        return _Read(None, skipped=skipped, error=exc)
-    return _Read(r, is_documents(r), str(r["run"].iat[0]) if len(r) else "", skipped)
+        return None, False, RunResult(None, skipped=skipped, error=exc)
+    return r, is_documents(r), RunResult(None, str(r["run"].iat[0]) if len(r) else "", skipped)
 
 
-def _meta(read: _Read) -> _Read:
-    return _Read(None, read.documents, read.runid, read.skipped, read.error)
+def _meta(read: Read) -> tuple[bool, RunResult]:
+    return read[1], read[2]
 
 
-def _part(qrels: pd.DataFrame, read: _Read, k: int, n: int, options: dict[str, Any]) -> Part | SegevalError | None:
-    if read.run is None:
+def plans(options: dict[str, Any]) -> Plans:
+    """:func:`segeval.pipeline.plan` of ``options`` for document and for segment runs (a SegevalError
+    where it fails: the runs of that kind report it)."""
+    out: Plans = {}
+    for documents in (False, True):
+        try:
+            out[documents] = plan(documents, **options)
+        except SegevalError as exc:
+            out[documents] = exc
+    return out
+
+
+def _part(qrels: pd.DataFrame, read: Read, k: int, n: int, hows: Plans) -> Part | SegevalError | None:
+    run, documents, _ = read
+    how = hows[documents]
+    if run is None or isinstance(how, SegevalError):
         return None
     try:
-        how = plan(read.documents, **options)
         q = qrels.loc[partition_of(qrels["query"], n) == k]
-        r = read.run.loc[partition_of(read.run["query"], n) == k]
+        r = run.loc[partition_of(run["query"], n) == k]
         chosen = None if how.queries is None else sorted(set(how.queries) & set(q["query"]))
         return evaluate_part(q, r, how, chosen)
     except SegevalError as exc:
@@ -108,7 +115,7 @@ def _part(qrels: pd.DataFrame, read: _Read, k: int, n: int, options: dict[str, A
 
 
 def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, scheduler: str | None,
-                  then: Callable[[Evaluated], T], *, quiet: bool = False, evaluate_options: dict[str, Any],
+                  then: Callable[[RunResult], T], *, quiet: bool = False, evaluate_options: dict[str, Any],
                   time_format: str = DEFAULTS.time_format, lenient: bool = False) -> list[T]:
     """:func:`segeval.engines.runs.map_runs` on a Dask cluster (``scheduler``: its address; None: a local
     cluster of ``jobs`` processes); ``then`` runs here, on each run as its partitions arrive."""
@@ -123,18 +130,20 @@ def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, sc
         n = max(1, sum(client.nthreads().values()))
         tag = uuid.uuid4().hex[:8]
         q = client.scatter(qrels, broadcast=True)
+        hows = plans(evaluate_options)
+        sent = client.scatter([hows], broadcast=True)[0]  # one copy per worker, not one per task
         reads = [client.submit(_read, r, time_format, lenient, key=f"segeval-read-{tag}-{i}", pure=False)
                  for i, r in enumerate(runs)]
         metas = [client.submit(_meta, f, key=f"segeval-meta-{tag}-{i}") for i, f in enumerate(reads)]
-        parts = [[client.submit(_part, q, f, k, n, evaluate_options, key=f"segeval-part-{tag}-{i}-{k}")
+        parts = [[client.submit(_part, q, f, k, n, sent, key=f"segeval-part-{tag}-{i}-{k}")
                   for k in range(n)] for i, f in enumerate(reads)]
         out: list[T] = []
         with Progress(len(runs), "runs", quiet=quiet) as progress:
             for i, meta_future in enumerate(metas):
-                meta: _Read = meta_future.result()
+                documents, meta = meta_future.result()
                 results = client.gather(parts[i])
                 reads[i].release()
-                one = _evaluated(qrels, meta, results, evaluate_options)
+                one = _evaluated(qrels, meta, results, hows[documents])
                 one.file = runs[i]
                 out.append(then(one))
                 progress.advance()
@@ -154,13 +163,14 @@ def _no_restarts(cluster: Any) -> None:
         nanny.status = Status.closing
 
 
-def _evaluated(qrels: pd.DataFrame, meta: _Read, results: list[Part | SegevalError | None],
-               options: dict[str, Any]) -> Evaluated:
+def _evaluated(qrels: pd.DataFrame, meta: RunResult, results: list[Part | SegevalError | None],
+               how: Plan | SegevalError) -> RunResult:
     """One run's result from its partitions' results, with the single-process engine's errors."""
     try:
         if meta.error is not None:
             raise meta.error
-        how = plan(meta.documents, **options)
+        if isinstance(how, SegevalError):
+            raise how
         if how.queries is not None:
             check_queries(how.queries, set(qrels["query"]))
         errors = [x for x in results if isinstance(x, SegevalError)]
@@ -168,8 +178,8 @@ def _evaluated(qrels: pd.DataFrame, meta: _Read, results: list[Part | SegevalErr
             raise min(errors, key=_line)
         ev = finish(qrels, how, *merge_parts([x for x in results if isinstance(x, tuple)], how))
     except SegevalError as exc:
-        return Evaluated(None, skipped=meta.skipped, error=exc)
-    return Evaluated(ev, meta.runid, meta.skipped)
+        return RunResult(None, skipped=meta.skipped, error=exc)
+    return RunResult(ev, meta.runid, meta.skipped)
 
 
 def _line(e: SegevalError) -> int:

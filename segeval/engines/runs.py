@@ -3,7 +3,7 @@
 Each run is read once, in the worker that evaluates it; the qrels are read once in the
 parent and handed to each worker when it starts.  Output is the per-run outputs in the
 order of the expanded run list, so it is identical for any number of jobs.  Every engine
-(processes, chunked reading, Dask) gives each run's :class:`Evaluated` through :func:`map_runs`:
+(processes, chunked reading, Dask) gives each run's :class:`~segeval.engines.types.RunResult` through :func:`map_runs`:
 ``segeval eval`` renders them (:func:`evaluate_many`), ``segeval compare`` compares them
 (:func:`evaluate_runs`).
 """
@@ -14,13 +14,14 @@ import glob
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import replace
 from functools import partial
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import pandas as pd
 
+from segeval.engines.types import Outcome, RunResult
 from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int, printable, render_note
 from segeval.settings import DEFAULTS, MEMORY_POLICIES
 from segeval.words import plural, verb
@@ -86,31 +87,7 @@ def run_names(paths: Sequence[str | Path]) -> list[str]:
     return names
 
 
-@dataclass
-class Evaluated:
-    """One run's result as every engine gives it: the evaluation (None when the run failed), its
-    run tag, the lines skipped (``lenient``), notes on how it was read, the error, if any, and the
-    run file (the path as given)."""
-
-    evaluation: Evaluation | None
-    runid: str = ""
-    skipped: list[InputError] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    error: SegevalError | None = None
-    file: str = ""
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What evaluating one run printed, and how it ended."""
-
-    stdout: str
-    stderr: str
-    skipped: int
-    failed: bool
-
-
-def same(result: Evaluated) -> Evaluated:
+def same(result: RunResult) -> RunResult:
     """The identity, as the ``then`` of :func:`map_runs` that keeps the evaluations."""
     return result
 
@@ -127,7 +104,7 @@ def _init(qrels: pd.DataFrame, stoppable: bool) -> None:
         worker_signals()
 
 
-def _one(task: tuple[str, dict[str, Any], Callable[[Evaluated], T]]) -> T:
+def _one(task: tuple[str, dict[str, Any], Callable[[RunResult], T]]) -> T:
     run, options, then = task
     assert _QRELS is not None
     return then(evaluate_one(_QRELS, run, **options))
@@ -135,7 +112,7 @@ def _one(task: tuple[str, dict[str, Any], Callable[[Evaluated], T]]) -> T:
 
 def evaluate_one(qrels: pd.DataFrame, run: str, *, evaluate_options: dict[str, Any],
                  time_format: str = DEFAULTS.time_format, lenient: bool = False, memory: str = DEFAULTS.memory,
-                 chunk_lines: int | None = None, progress: bool = False) -> Evaluated:
+                 chunk_lines: int | None = None, progress: bool = False) -> RunResult:
     """Read, validate and evaluate one run (a SegevalError becomes the result's ``error``, never an
     exception).  ``memory``, ``chunk_lines`` and ``progress`` are :func:`segeval.engines.chunked.evaluate_run`'s."""
     from segeval.engines.chunked import DEFAULT_CHUNK_LINES, evaluate_run
@@ -148,8 +125,8 @@ def evaluate_one(qrels: pd.DataFrame, run: str, *, evaluate_options: dict[str, A
                               time_format=time_format, on_error=skipped.append if lenient else None,
                               progress=progress, **evaluate_options)
     except SegevalError as exc:
-        return Evaluated(None, skipped=skipped, error=exc, file=run)
-    return Evaluated(result.evaluation, result.runid, skipped, result.notes, file=run)
+        return RunResult(None, skipped=skipped, error=exc, file=run)
+    return replace(result, skipped=skipped, file=run)
 
 
 def named(note: str, file: str) -> str:
@@ -162,7 +139,7 @@ def named(note: str, file: str) -> str:
     return f"{head}: {shown}: {rest}" if sep and head in ("note", "warning") else f"{shown}: {note}"
 
 
-def outcome(result: Evaluated, *, render: Callable[[Evaluation, str, int, str], str], complete: bool) -> Outcome:
+def outcome(result: RunResult, *, render: Callable[[Evaluation, str, int, str], str], complete: bool) -> Outcome:
     """The rendered output of one run (``segeval eval``), and its notes (each naming the run file),
     skipped lines or error for stderr."""
     if result.error is not None or result.evaluation is None:
@@ -194,10 +171,10 @@ def check_engine(jobs: int | None, memory: str, chunk_lines: int, engine: str, s
                              "read each run whole). Got 'chunked' instead.")
 
 
-def map_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, then: Callable[[Evaluated], T], *,
+def map_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, then: Callable[[RunResult], T], *,
              quiet: bool = False, engine: str = "processes", scheduler: str | None = None,
              **options: Any) -> list[T]:
-    """``then`` of each run's :class:`Evaluated`, in the order of ``runs``, whatever the engine.
+    """``then`` of each run's :class:`RunResult`, in the order of ``runs``, whatever the engine.
 
     ``engine="processes"`` evaluates the runs with ``jobs`` processes (None: all cores), ``then``
     running in the worker (it must pickle: a module-level function or a partial of one);
@@ -236,8 +213,8 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, then: C
     return results
 
 
-def evaluate_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None = 1, **options: Any) -> list[Evaluated]:
-    """Every run's :class:`Evaluated` (evaluation, or error), in the order of ``runs``; ``options``
+def evaluate_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None = 1, **options: Any) -> list[RunResult]:
+    """Every run's :class:`RunResult` (evaluation, or error), in the order of ``runs``; ``options``
     are :func:`map_runs`'s.  The evaluations do not depend on the engine, ``jobs`` or ``memory``."""
     return map_runs(qrels, runs, jobs, same, **options)
 

@@ -1,0 +1,35 @@
+"""The result of one run, as every engine (processes, chunked reading, Dask) gives it, and its rendering."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from segeval.errors import InputError, SegevalError
+
+if TYPE_CHECKING:
+    from segeval.pipeline import Evaluation
+
+
+@dataclass
+class RunResult:
+    """One run's result: the evaluation (None when the run failed), its run tag, the lines skipped
+    (``lenient``), notes on how it was read (for stderr only), the error, if any, and the run file
+    (the path as given)."""
+
+    evaluation: Evaluation | None
+    runid: str = ""
+    skipped: list[InputError] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    error: SegevalError | None = None
+    file: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What ``segeval eval`` printed for one run's :class:`RunResult`, and how it ended."""
+
+    stdout: str
+    stderr: str
+    skipped: int
+    failed: bool

@@ -1,0 +1,82 @@
+"""A Plan pickles (the Dask engine makes it once in the client and sends it to the partitions), and
+every engine gives one result type."""
+
+from __future__ import annotations
+
+import json
+import logging
+import pickle
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from segeval.engines.types import RunResult
+from segeval.io.tables import read_qrels, read_run
+from segeval.measures.definitions import FAMILIES, SETS, TREC_EVAL_9
+from segeval.pipeline import evaluate_part, plan
+from segeval.validate import validate_qrels, validate_run
+from tests.conftest import FIXTURES
+
+ADAPTERS = ["exact", "overlap", "overlap-once", "binned:60", "tolerance:15", "tiou:0.5:strict:float32"]
+
+
+def _values(per_query: dict[str, list[Any]]) -> str:
+    return json.dumps(per_query, sort_keys=True, default=repr)
+
+
+def test_a_plan_of_every_measure_and_adapter_round_trips_through_pickle() -> None:
+    q = validate_qrels(read_qrels(FIXTURES / "gen_linking.qrels"))
+    r = validate_run(read_run(FIXTURES / "gen_linking.run"))
+    names = [*SETS, *(f.name for f in FAMILIES)]  # every registered family
+    assert [f.name for f in pickle.loads(pickle.dumps([*FAMILIES, *TREC_EVAL_9.values()]))] == \
+        [f.name for f in [*FAMILIES, *TREC_EVAL_9.values()]]
+    for documents, trec_eval in ((False, "9"), (False, "10"), (True, "9")):
+        how = plan(documents, names, None if documents else ADAPTERS, trec_eval=trec_eval)
+        back = pickle.loads(pickle.dumps(how))
+        assert back.settings == how.settings
+        assert [x.name for x in back.requests] == [x.name for x in how.requests] and len(how.requests) > 20
+        assert [x.measure.family.name for x in back.requests] == [x.measure.family.name for x in how.requests]
+    for trec_eval in ("9", "10"):  # the unpickled plan computes the same values, to the last bit
+        how = plan(False, ["all_trec", "paper"], ADAPTERS, trec_eval=trec_eval)
+        before, after = evaluate_part(q, r, how), evaluate_part(q, r, pickle.loads(pickle.dumps(how)))
+        assert before[0] == after[0] and len(before[0]) > 5 and _values(before[1]) == _values(after[1])
+
+
+distributed = pytest.importorskip("distributed", reason="the dask extra (pip install 'segeval[dask]')")
+
+
+@pytest.fixture(scope="module")
+def threads() -> Iterator[str]:
+    """A cluster of two worker threads in this process (so a patched function counts the workers' calls)."""
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0",
+                                       silence_logs=logging.ERROR)
+    try:
+        yield str(cluster.scheduler_address)
+    finally:
+        cluster.close()
+
+
+def test_dask_plans_once_per_kind_and_gives_the_processes_result(threads: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from segeval.engines import dask as dask_engine
+    from segeval.engines.runs import evaluate_runs, same
+
+    q = validate_qrels(read_qrels(FIXTURES / "gen_linking.qrels"))
+    runs = [str(FIXTURES / "gen_linking.run")] * 3
+    options: dict[str, Any] = {"evaluate_options": {"measures": ["official"], "adapter": "binned:60"}}
+    single = evaluate_runs(q, runs, 1, **options)
+    calls: list[bool] = []
+
+    def counted(documents: bool, *args: Any, **kwargs: Any) -> Any:
+        calls.append(documents)
+        return plan(documents, *args, **kwargs)
+
+    monkeypatch.setattr(dask_engine, "plan", counted)
+    spread = dask_engine.map_runs_dask(q, runs, None, threads, same, quiet=True, **options)
+    assert sorted(calls) == [False, True]  # 3 runs x 2 partitions, yet one plan per run kind
+    assert all(isinstance(x, RunResult) for x in [*single, *spread])
+    for a, b in zip(single, spread, strict=True):
+        assert a.error is None and b.error is None and a.evaluation is not None and b.evaluation is not None
+        assert (a.runid, a.file, a.notes) == (b.runid, b.file, b.notes)
+        assert a.evaluation.report().to_csv() == b.evaluation.report().to_csv()
