@@ -1,20 +1,13 @@
-"""The ``segeval`` typer app, its entry points and exit codes.
-
-Exit codes: 0 ok, 2 bad input or usage (every :class:`~segeval.errors.SegevalError`), 3 lines skipped
-with ``--lenient``, 1 a bug (no traceback), 130 aborted; a signal ends the process as
-:mod:`segeval.interrupt` says.  The commands live in :mod:`segeval.cli.commands`.
-"""
+"""The ``segeval`` typer app (and its ``plot`` group) that every command registers on; the entry
+points and exit codes are in :mod:`segeval.cli.run`, the commands in :mod:`segeval.cli.commands`."""
 
 from __future__ import annotations
 
-import sys
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
-from typer.exceptions import TyperException
 
 from segeval import __version__
-from segeval.errors import SegevalError, printable
 
 app = typer.Typer(
     name="segeval",
@@ -44,107 +37,3 @@ def _main(
                                           help="Print the version and exit.")] = False,
 ) -> None:
     """segeval: evaluation for segment-based multimedia retrieval."""
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; SegevalError and usage errors exit 2 with a message, never a traceback.  Standard
-    output is guarded: a reader that went away (EPIPE) ends the command quietly (exit 0), any other
-    write error (no space left) is an error naming standard output (exit 2)."""
-    import segeval.cli.commands  # noqa: F401  (registers every command on app)
-    from segeval.cli.inputs import STDIN, reset_streams
-
-    reset_streams()  # each command reads a pipe or standard input once
-    args = sys.argv[1:] if argv is None else argv
-    ARGV[:] = args
-    if args.count(STDIN) > 1:  # no option takes '-' as its value: each one is an input
-        print(f"segeval: error: standard input ('{STDIN}') may be given once per command. Got it "
-              f"{args.count(STDIN)} times.", file=sys.stderr)
-        return 2
-    from segeval.output import GuardedStdout, OutputClosed
-
-    stdout = sys.stdout
-    sys.stdout = GuardedStdout(stdout)
-    try:
-        code = _dispatch(argv)
-        sys.stdout.flush()
-        return code
-    except OutputClosed:
-        return 0
-    except SegevalError as exc:  # the standard output failed while flushing
-        print(f"segeval: error: {exc}", file=sys.stderr)
-        return exc.exit_code
-    finally:
-        sys.stdout = stdout
-
-
-def _invoke(argv: list[str] | None) -> Any:
-    from segeval.interrupt import wait_if_stopping
-
-    try:
-        return app(args=argv, prog_name="segeval", standalone_mode=False)
-    finally:
-        wait_if_stopping()  # a signal stops the process: how the command ended meanwhile is not reported
-
-
-def _dispatch(argv: list[str] | None) -> int:
-    from segeval.output import OutputClosed
-
-    try:
-        returned = _invoke(argv)
-        if isinstance(returned, int) and not isinstance(returned, bool):
-            return returned  # typer.Exit(code) inside a command comes back as a return value
-    except OutputClosed:
-        raise
-    except SegevalError as exc:
-        print(f"segeval: error: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except typer.Exit as exc:
-        return int(exc.exit_code or 0)
-    except TyperException as exc:
-        show = getattr(exc, "show", None)
-        if callable(show):
-            show()
-        else:
-            print(f"segeval: error: {exc}", file=sys.stderr)
-        return int(getattr(exc, "exit_code", 2))
-    except typer.Abort:
-        print("segeval: aborted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
-    except MemoryError:
-        print("segeval: error: out of memory", file=sys.stderr)
-        return 2
-    except Exception as exc:  # a bug: still no traceback for the user
-        print(printable(f"segeval: internal error: {type(exc).__name__}: {exc} (please report this)"),
-              file=sys.stderr)
-        return 1
-    return 0
-
-
-def entry() -> None:
-    """Console-script entry point.
-
-    SIGINT and SIGTERM stop the command within a fraction of a second (:mod:`segeval.interrupt`).
-    After the command the process ends without the interpreter's teardown, which would free
-    every object of pandas, NumPy and the data one by one (about 0.1 s, a tenth of a large
-    evaluation): exit handlers run and the standard streams are flushed first, as at a normal exit.
-    """
-    from segeval.interrupt import install
-    from segeval.output import silence_stdout
-
-    install()
-    code = main()
-    import atexit
-    import os
-
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except OSError:  # a reader gone or a failing stream: already reported by main
-            if stream is sys.stdout:
-                silence_stdout()
-        except ValueError:  # a closed stream
-            pass
-    os._exit(code)
