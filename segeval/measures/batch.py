@@ -3,7 +3,7 @@
 Each function returns, for a :class:`Batch` of queries, exactly (bit for bit) the list of
 values its per-query definition in :mod:`segeval.measures.labels` or
 :mod:`segeval.measures.trec` returns query by query; those definitions stay the
-specification (``tests/test_measures.py`` checks the two agree).  Sums keep the
+specification (``tests/unit/measures/test_measures.py`` checks the two agree).  Sums keep the
 definitions' order, which is trec_eval's: each query's terms added left to right.
 """
 
