@@ -27,8 +27,8 @@ generate = load_script("anchoring_cases").generate
 ANCHORING = FIXTURES / "anchoring"
 SEEDS = (1, 2, 3, 4, 5)
 
-# One character is one second; second 0 is column 5 (tests/support/timeline.py's marks).  Query v1 (v2: one relevant anchor, no
-# result; v3: only a non-relevant anchor; v4: results but no anchor).
+# One character is one second; second 0 is column 5 (tests/support/timeline.py's marks).  Query v1
+# (v2: one relevant anchor, no result; v3: only a non-relevant anchor; v4: results but no anchor).
 DRAWN = """
 rel: [=====]...[===]...........................
 rel: ............[=====]
