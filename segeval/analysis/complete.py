@@ -44,7 +44,7 @@ import pandas as pd
 
 from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int
 from segeval.io.aux import Texts
-from segeval.settings import DEFAULTS
+from segeval.settings import DEFAULT_ADAPTER, DEFAULTS
 
 CLASSIFIERS = ("kld", "svm")
 KLD_FITS = ("leave-one-out", "resubstitution")
@@ -232,7 +232,7 @@ def unjudged_top(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: st
                           dtype=bool)
     else:
         keep = np.zeros(len(data.run), dtype=bool)
-        for k, a in enumerate(make_adapter(adapter or "overlap").adapt(data)):
+        for k, a in enumerate(make_adapter(adapter or DEFAULT_ADAPTER["segments"]).adapt(data)):
             matched = np.zeros(int(data.run_bounds[k + 1] - data.run_bounds[k]), dtype=bool)
             has_unit = np.zeros_like(matched)
             has_unit[a.source] = True

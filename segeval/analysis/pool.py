@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from segeval.errors import ParameterError
+from segeval.settings import DEFAULT_ADAPTER
 
 DEFAULT_MEASURES = ("map", "P_20", "bpref")
 
@@ -53,7 +54,7 @@ def top_items(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str |
         items = data.items[data.run["icode"].to_numpy()]
         return set(zip(queries.tolist(), items.tolist(), strict=True))
     lines = data.qrels["line"].to_numpy()
-    per_query = make_adapter(adapter or "overlap").adapt(data)
+    per_query = make_adapter(adapter or DEFAULT_ADAPTER["segments"]).adapt(data)
     return {(data.queries[k], int(lines[r])) for k, a in enumerate(per_query) for r in a.match_rows}
 
 

@@ -11,6 +11,7 @@ from segeval.cli import inputs
 from segeval.cli.app import app, plot_app
 from segeval.cli.options import TIME_FORMAT, Adapter, Adapters, Figure, Measure, Qrels, Query, Run, TimeFormat
 from segeval.errors import SegevalError, render_note
+from segeval.settings import DEFAULT_ADAPTER
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -55,7 +56,7 @@ def show(
     q = inputs.qrels(qrels, time_format)
     r = inputs.run(run, time_format)
     _check_query(q, query)
-    adapters = named([make_adapter(a) for a in (adapter or ["overlap"])])
+    adapters = named([make_adapter(a) for a in (adapter or [DEFAULT_ADAPTER["segments"]])])
     data = prepare(q, r, queries=[query], order=default_order(is_documents(r)), missing_queries="zero")
     adapted = adapt_one(data, adapters)
     if explain:
@@ -74,7 +75,7 @@ def plot_adr_command(
     time_format: TimeFormat = TIME_FORMAT,
 ) -> None:
     """Dynamic recall curve of one query and its retrieved ground truth."""
-    from segeval.adapt import ExactAdapter
+    from segeval.adapt.registry import default_adapter
     from segeval.pipeline import make_adapter
     from segeval.prepare import default_order, prepare
     from segeval.validate import is_documents
@@ -85,7 +86,7 @@ def plot_adr_command(
     q = inputs.qrels(qrels, time_format)
     r = inputs.run(run, time_format)
     documents = is_documents(r)
-    chosen = make_adapter(adapter) if adapter else (ExactAdapter() if documents else make_adapter("overlap"))
+    chosen = make_adapter(adapter) if adapter else default_adapter(documents)
     _check_query(q, query)
     data = prepare(q, r, queries=[query], order=default_order(documents), missing_queries="zero")
     (adapted,) = chosen.adapt(data)
