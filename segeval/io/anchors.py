@@ -19,7 +19,7 @@ from pathlib import Path
 from segeval.errors import InputError, check_choice
 from segeval.io.files import read_bytes
 from segeval.io.formats import TIME_FORMATS, parse_hms, parse_mmss, parse_seconds, time_hint
-from segeval.io.parse import EXPECTED
+from segeval.io.parse import EXPECTED, decode_line
 from segeval.words import plural
 
 QRELS_EXAMPLE = "v20080401_1 17.05 17.30 1"
@@ -57,11 +57,7 @@ def _lines(path: str | Path) -> Iterator[tuple[int, str, list[str]]]:
     name = str(path)
     for number, raw in enumerate(read_bytes(path).split(b"\n"), start=1):
         raw = raw.removesuffix(b"\r")
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise InputError(name, f"is not valid UTF-8 text (byte {exc.start + 1} of the line); expected UTF-8",
-                             line=number, text=raw.decode("utf-8", "replace"), kind="encoding") from None
+        text = decode_line(raw, number, name)
         tokens = text.split()
         if not tokens:
             continue

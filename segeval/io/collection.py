@@ -16,6 +16,7 @@ from pathlib import Path
 from segeval.errors import InputError
 from segeval.io.files import read_bytes
 from segeval.io.formats import parse_hms, parse_seconds
+from segeval.io.parse import decode_line
 from segeval.words import plural
 
 VIDEOS_EXAMPLE = "v20080512_001000_bbcone_weatherview 00:05:54"
@@ -44,11 +45,7 @@ def _text_lines(path: str | Path) -> Iterator[tuple[int, str, list[str]]]:
     name = str(path)
     for number, raw in enumerate(read_bytes(path).split(b"\n"), start=1):
         raw = raw.rstrip(b"\r")
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise InputError(name, f"is not valid UTF-8 text (byte {exc.start + 1} of the line); expected UTF-8",
-                             line=number, text=raw.decode("utf-8", "replace"), kind="encoding") from None
+        text = decode_line(raw, number, name)
         tokens = [t.decode("utf-8") for t in raw.split()]
         if tokens:
             yield number, text, tokens

@@ -45,15 +45,19 @@ def parse_lines(data: bytes, fmt: LineFormat, path: str, time_format: str = "mms
     return columns
 
 
-def parse_line(raw: bytes, number: int, fmt: LineFormat, path: str, time_format: str) -> dict[str, object] | None:
-    """One line's values by field name, None for a blank line; InputError when malformed."""
+def decode_line(raw: bytes, number: int, path: str) -> str:
+    """One line's bytes as text; an InputError naming the first bad byte when it is not UTF-8."""
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         shown = raw.decode("utf-8", "replace").rstrip("\r")
         raise InputError(path, f"is not valid UTF-8 text (byte {exc.start + 1} of the line); expected UTF-8",
                          line=number, text=shown, kind="encoding") from None
-    text = text.rstrip("\r")
+
+
+def parse_line(raw: bytes, number: int, fmt: LineFormat, path: str, time_format: str) -> dict[str, object] | None:
+    """One line's values by field name, None for a blank line; InputError when malformed."""
+    text = decode_line(raw, number, path).rstrip("\r")
     tokens = [t.decode("utf-8") for t in raw.rstrip(b"\r").split()]  # ASCII white space only
     if not tokens:
         return None

@@ -21,6 +21,7 @@ import pandas as pd
 
 from segeval.errors import InputError
 from segeval.io.files import read_bytes
+from segeval.io.parse import decode_line
 from segeval.words import plural
 
 _STRATUM = re.compile(r"[+-]?[0-9]+\Z")
@@ -102,11 +103,7 @@ def _lines(data: bytes, path: str) -> Iterator[tuple[int, list[str], str]]:
         tokens = raw.split()
         if not tokens:
             continue
-        try:
-            text = raw.rstrip(b"\r").decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise InputError(path, f"is not valid UTF-8 text (byte {exc.start + 1} of the line); expected UTF-8",
-                             line=number, text=raw.decode("utf-8", "replace"), kind="encoding") from None
+        text = decode_line(raw.rstrip(b"\r"), number, path)
         if "\x00" in text:
             raise InputError(path, "contains a NUL byte; expected a text line", line=number,
                              text=text.replace("\x00", "\\0"), kind="NUL byte")

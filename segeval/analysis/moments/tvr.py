@@ -152,8 +152,9 @@ def _notes(data: Tvr, tasks: list[str]) -> list[str]:
         preds = data.predictions[task]
         missing = [str(q.desc_id) for q, k in zip(data.queries, truth, strict=True) if k not in preds]
         if missing:
-            notes.append(f"{task}: {len(missing)} ground-truth queries have no record (e.g. {missing[0]}) and score "
-                         "0; the official script asserts that both files hold the same queries")
+            notes.append(f"{task}: {plural(len(missing), 'ground-truth query', 'ground-truth queries')} "
+                         f"{verb(len(missing), 'has', 'have')} no record (e.g. {missing[0]}) and score 0; the "
+                         "official script asserts that both files hold the same queries")
         if data.empty[task]:
             notes.append(f"{task}: {plural(len(data.empty[task]), 'query', 'queries')} "
                          f"{verb(len(data.empty[task]), 'has', 'have')} an empty 'predictions' list (e.g. "
@@ -168,8 +169,9 @@ def _notes(data: Tvr, tasks: list[str]) -> list[str]:
                          f"{verb(data.longer[task], 'has', 'have')} more than {MAX_PREDICTIONS} predictions; only the "
                          f"first {MAX_PREDICTIONS} count, as in the official script")
         if data.reversed[task]:
-            notes.append(f"{task}: {data.reversed[task]} predicted windows have end < start; their IoU is 0, as in "
-                         "the official script")
+            notes.append(f"{task}: {plural(data.reversed[task], 'predicted window')} "
+                         f"{verb(data.reversed[task], 'has', 'have')} end < start; their IoU is 0, as in the official "
+                         "script")
     if any(q.type is None for q in data.queries):
         notes.append("the ground truth has no 'type': no *_by_type figures (the official script stops with a "
                      "KeyError; its use_desc_type=False gives these figures)")

@@ -150,7 +150,7 @@ rel : [====]
     # 1 hit of 3 queries: 33.33; query 2 has no record, query 3 an empty list
     assert figures["VCMR"]["0.5-r1"] == 33.33 and figures["VCMR_by_type"]["t-0.5-r1"] == 0.0
     assert figures["VCMR_by_type"]["desc_type_ratio"] == "v 33.33 t 33.33 vt 33.33"
-    assert "VCMR: 1 ground-truth queries have no record (e.g. 2) and score 0; the official script asserts" in notes[0]
+    assert "VCMR: 1 ground-truth query has no record (e.g. 2) and score 0; the official script asserts" in notes[0]
     assert "VCMR: 1 query has an empty 'predictions' list (e.g. 3) and score 0; the official script stops" \
         in notes[1]
 
