@@ -43,12 +43,11 @@ def test_a_plan_of_every_measure_and_adapter_round_trips_through_pickle() -> Non
         assert before[0] == after[0] and len(before[0]) > 5 and _values(before[1]) == _values(after[1])
 
 
-distributed = pytest.importorskip("distributed", reason="the dask extra (pip install 'segeval[dask]')")
-
-
 @pytest.fixture(scope="module")
 def threads() -> Iterator[str]:
-    """A cluster of two worker threads in this process (so a patched function counts the workers' calls)."""
+    """A cluster of two worker threads in this process (so a patched function counts the workers' calls);
+    the test using it is skipped without the dask extra, the pickling tests above are not."""
+    distributed = pytest.importorskip("distributed", reason="the dask extra (pip install 'segeval[dask]')")
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0",
                                        silence_logs=logging.ERROR)
     try:
