@@ -2,8 +2,8 @@
 
 The public API: :func:`evaluate`, :class:`Evaluator`, :class:`Evaluation`, :func:`compare`,
 :func:`correlate`, :func:`make_adapter`, :class:`Settings`, :class:`Segment` and the error family
-(:class:`SegevalError`, :class:`InputError`, :class:`ParameterError`).  Names that need pandas are
-imported on first use, so ``import segeval`` stays light.
+(:class:`SegevalError`, :class:`InputError`, :class:`ParameterError`).  Names that need NumPy or
+pandas are imported on first use, so ``import segeval`` loads neither.
 """
 
 from __future__ import annotations
@@ -13,24 +13,27 @@ from typing import TYPE_CHECKING
 __version__ = "0.1.0"
 
 from segeval.errors import InputError, ParameterError, SegevalError
-from segeval.segment import Segment
 from segeval.settings import Settings
 
 if TYPE_CHECKING:
     from segeval.adapt.registry import make_adapter
     from segeval.api import compare, correlate
     from segeval.pipeline import Evaluation, Evaluator, evaluate
+    from segeval.segment import Segment
 
 __all__ = ["Evaluation", "Evaluator", "InputError", "ParameterError", "SegevalError", "Segment", "Settings",
            "__version__", "compare", "correlate", "evaluate", "make_adapter"]
 
 _LAZY = {"evaluate": "segeval.pipeline", "Evaluator": "segeval.pipeline", "Evaluation": "segeval.pipeline",
-         "compare": "segeval.api", "correlate": "segeval.api", "make_adapter": "segeval.adapt.registry"}
+         "compare": "segeval.api", "correlate": "segeval.api", "make_adapter": "segeval.adapt.registry",
+         "Segment": "segeval.segment"}
 
 
 def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 
-        return getattr(importlib.import_module(_LAZY[name]), name)
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # later look-ups skip this function
+        return value
     raise AttributeError(f"module 'segeval' has no attribute {name!r}")

@@ -10,68 +10,28 @@ relevant segment can be credited to several results, and their values may then e
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, TypedDict
+from typing import TypedDict
 
-from segeval.errors import ParameterError
-from segeval.measures import adr as ADR
-from segeval.measures import batch as B
-from segeval.measures import labels as L
-from segeval.measures import sampled as SAMPLED
-from segeval.measures import segments as S
-from segeval.measures import trec as T
-from segeval.measures import trec_more as TM
-from segeval.measures.registry import Aggregate, Family, Format, Measure, Registry
+from segeval.measures.registry import Aggregate, Deferred, Family, Format, Measure, Registry
+
+
+class _Functions:
+    """A measure module's functions as :class:`Deferred` references (``L.average_precision``): declaring
+    them imports nothing."""
+
+    def __init__(self, module: str) -> None:
+        self.module = f"segeval.measures.{module}"
+
+    def __getattr__(self, name: str) -> Deferred:
+        return Deferred(self.module, name)
+
+
+ADR, B, L, SAMPLED = _Functions("adr"), _Functions("batch"), _Functions("labels"), _Functions("sampled")
+S, T, TM = _Functions("segments"), _Functions("trec"), _Functions("trec_more")
+FORMS = _Functions("forms")  # the parameterised forms
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 RECALL_LEVELS = tuple(range(0, 101, 10))
-
-
-def _iprec(a: Any, p: int) -> float:
-    return T.iprec_at_recall(a, p / 100)
-
-
-def _iprec_9(a: Any, p: int) -> float:
-    return T.iprec_at_recall_9(a, p / 100)
-
-
-def _numbers(text: str) -> tuple[float, ...]:
-    try:
-        return tuple(float(x) for x in text.split(",") if x)
-    except ValueError:
-        raise ParameterError(f"The measure parameters must be numbers separated by commas. Got {text!r} "
-                             f"instead.") from None
-
-
-def _utility(a: Any, params: str | None = None) -> float:
-    if params is None:
-        return TM.utility(a)
-    values = _numbers(params)
-    if len(values) != 4:
-        raise ParameterError(f"The 'utility' parameters must be 4 numbers (p1,p2,p3,p4). Got {params!r} instead.")
-    return TM.utility(a, (values[0], values[1], values[2], values[3]))
-
-
-def _ndcg(a: Any, params: str | None = None) -> float:
-    if params is None:
-        return T.ndcg(a)
-    try:
-        table = TM.gain_table(params)
-    except ValueError:
-        raise ParameterError(f"The 'ndcg' parameters must be level=gain pairs such as 1=3,2=9. Got {params!r} "
-                             f"instead.") from None
-    return TM.ndcg_gains(a, table)
-
-
-def _eleven_pt(a: Any, params: str | None = None) -> float:
-    return TM.eleven_pt_avg(a) if params is None else TM.eleven_pt_avg(a, _numbers(params))
-
-
-def _maisp(q: S.QuerySegments, position: int | None = None) -> float:
-    return S.maisp(q) if position is None else S.maisp_at(q, position)
-
-
-def _rprec_mult(a: Any, p: int) -> float:
-    return TM.rprec_mult(a, p / 100)
 
 
 class _Kind(TypedDict):
@@ -136,7 +96,7 @@ FAMILIES: tuple[Family, ...] = (
            higher_is_better=None, **_COUNT, description="seconds watched by the MAiSP user"),
     Family(name="num_rel_ret_secs", scope="segments", func=S.num_rel_ret_secs, aggregator="sum", fmt="count",
            higher_is_better=True, **_COUNT, description="relevant seconds watched by the MAiSP user"),
-    Family(name="maisp", scope="segments", func=_maisp, **_SCORE, param="recall", example="maisp_0.10",
+    Family(name="maisp", scope="segments", func=FORMS.maisp, **_SCORE, param="recall", example="maisp_0.10",
            description="mean average interpolated segment precision; maisp_p: interpolated segment precision "
                        "at recall-point position p, written p/100"),
     # trec_eval
@@ -151,12 +111,12 @@ FAMILIES: tuple[Family, ...] = (
            description="geometric mean of bpref (floor 1e-5), summary only"),
     Family(name="recip_rank", scope="labels", func=T.reciprocal_rank, batch=B.reciprocal_rank, **_SCORE,
            aliases=("RR",), description="1 / rank of the first relevant result"),
-    Family(name="iprec_at_recall", scope="labels", func=_iprec, batch=B.iprec_at_recall, **_SCORE, param="recall",
+    Family(name="iprec_at_recall", scope="labels", func=FORMS.iprec, batch=B.iprec_at_recall, **_SCORE, param="recall",
            plain=False, example="iprec_at_recall_0.10", defaults=RECALL_LEVELS, family_aliases=("IPrec",),
            description="interpolated precision at recall level r, written r with two decimals"),
     Family(name="recall", scope="labels", func=T.recall_at, **_OVER, param="int", plain=False, example="recall_100",
            defaults=CUTOFFS, family_aliases=("R",), description="relevant results in the top n over num_rel"),
-    Family(name="ndcg", scope="labels", func=_ndcg, **_OVER, param="raw", example="ndcg_1=3,2=9",
+    Family(name="ndcg", scope="labels", func=FORMS.ndcg, **_OVER, param="raw", example="ndcg_1=3,2=9",
            aliases=("nDCG",),
            description="normalised DCG, gain = qrels grade, discount log2(rank+1); ndcg.1=3,2=9: gains per level"),
     Family(name="ndcg_cut", scope="labels", func=T.ndcg_at, **_OVER, param="int", plain=False,
@@ -174,14 +134,14 @@ FAMILIES: tuple[Family, ...] = (
                        "qrels, '.' negative grade"),
     Family(name="infAP", scope="labels", func=TM.infap, **_OVER,
            description="inferred average precision (Yilmaz & Aslam)"),
-    Family(name="Rprec_mult", scope="labels", func=_rprec_mult, **_SCORE, param="hundredths", plain=False,
+    Family(name="Rprec_mult", scope="labels", func=FORMS.rprec_mult, **_SCORE, param="hundredths", plain=False,
            example="Rprec_mult_0.20", defaults=tuple(range(20, 201, 20)),
            description="precision at rank int(x * R + 0.9), written x with two decimals"),
-    Family(name="utility", scope="labels", func=_utility, aggregator="mean", fmt="score", higher_is_better=True,
+    Family(name="utility", scope="labels", func=FORMS.utility, aggregator="mean", fmt="score", higher_is_better=True,
            param="raw", example="utility_2,-1,0,0",
            description="rel_ret - nonrel_ret; utility.p1,p2,p3,p4: p1 rel_ret + p2 nonrel_ret + p3 rel_missed + "
                        "p4 nonrel_missed"),
-    Family(name="11pt_avg", scope="labels", func=_eleven_pt, **_SCORE, param="raw", example="11pt_avg_.25,.5,.75",
+    Family(name="11pt_avg", scope="labels", func=FORMS.eleven_pt, **_SCORE, param="raw", example="11pt_avg_.25,.5,.75",
            description="mean interpolated precision at recall 0, 0.1, ..., 1 (11pt_avg.l1,l2,...: at those levels)"),
     Family(name="binG", scope="labels", func=TM.bin_g, **_OVER,
            description="binary gain discounted by log2(2 + non-relevant above)"),
@@ -240,7 +200,7 @@ FAMILIES: tuple[Family, ...] = (
 
 #: trec_eval 9.0.8's versions of families whose definition changed in 10 (not separate names)
 TREC_EVAL_9 = {
-    "iprec_at_recall": replace(next(f for f in FAMILIES if f.name == "iprec_at_recall"), func=_iprec_9,
+    "iprec_at_recall": replace(next(f for f in FAMILIES if f.name == "iprec_at_recall"), func=FORMS.iprec_9,
                                batch=B.iprec_at_recall_9, description="interpolated precision at recall level r "
                                                                       "(trec_eval 9: cut-off rounded up)"),
 }

@@ -2,23 +2,60 @@
 
 The declarations themselves are in :mod:`segeval.measures.definitions` (one per name).
 Canonical names follow trec_eval (``P_10``, ``map``); ir_measures spellings declared
-as aliases (``P@10``, ``AP``, ``Judged@10``) are accepted on input.
+as aliases (``P@10``, ``AP``, ``Judged@10``) are accepted on input.  A declaration names its
+functions by module (:class:`Deferred`), so the registry loads without NumPy: the help texts,
+``segeval measures`` and the generated docs need no more.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from segeval.errors import ParameterError
-from segeval.measures import batch as B
+
+if TYPE_CHECKING:
+    from segeval.measures import batch as B
 
 Scope = Literal["labels", "segments"]
 Aggregate = Literal["sum", "mean", "gm", "none"]
 Format = Literal["count", "score", "text", "stat"]
 Param = Literal["int", "recall", "hundredths", "raw"]
+
+
+class Deferred:
+    """A function named by its module and attribute, imported on its first call."""
+
+    __slots__ = ("_function", "module", "name")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+        self._function: Callable[..., Any] | None = None
+
+    def resolve(self) -> Callable[..., Any]:
+        """The function itself (its module imported now if not yet)."""
+        if self._function is None:
+            self._function = getattr(importlib.import_module(self.module), self.name)
+        return self._function
+
+    def __call__(self, *args: Any) -> Any:
+        return (self._function or self.resolve())(*args)
+
+    def __reduce__(self) -> tuple[type[Deferred], tuple[str, str]]:
+        return Deferred, (self.module, self.name)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Deferred) and (self.module, self.name) == (other.module, other.name)
+
+    def __hash__(self) -> int:
+        return hash((self.module, self.name))
+
+    def __repr__(self) -> str:
+        return f"{self.module}.{self.name}"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -147,3 +147,21 @@ def test_segment_statistics() -> None:
     assert S.avglength_ret(q) == 5.0  # (10 + 1 + 4) / 3
     assert S.avglength_rel(q) == 12.0  # (4 + 20) / 2
     assert S.avglength_rel(segs([(1, 0, 1)], [])) == 0.0
+
+
+def test_every_declared_function_resolves_to_a_function_of_its_module() -> None:
+    # the declarations name their functions by module (Deferred): a misspelt name must fail here, not in a run
+    import importlib
+    import pickle
+
+    from segeval.measures.definitions import FAMILIES, TREC_EVAL_9
+    from segeval.measures.registry import Deferred
+
+    refs = [r for f in (*FAMILIES, *TREC_EVAL_9.values()) for r in (f.func, f.batch) if r is not None]
+    assert len(refs) == len(FAMILIES) + len(TREC_EVAL_9) + sum(f.batch is not None for f in FAMILIES) + 1
+    for ref in refs:
+        assert isinstance(ref, Deferred) and ref.resolve() is getattr(importlib.import_module(ref.module), ref.name)
+        assert pickle.loads(pickle.dumps(ref)) == ref
+    with pytest.raises(AttributeError):
+        Deferred("segeval.measures.labels", "no_such_measure").resolve()
+    assert measure("P_2")(labelled("1-0", num_rel=1)) == 0.5  # 1 relevant in the top 2, through the reference
