@@ -112,9 +112,15 @@ class BinnedAdapter(Adapter):
         q_rel = data.relevant[q_src]
         order = np.argsort(q_key, kind="stable")
         q_key_sorted, q_row_sorted, q_rel_sorted = q_key[order], q_src[order], q_rel[order]
-        lo = np.searchsorted(q_key_sorted, unit_key, side="left")
-        hi = np.searchsorted(q_key_sorted, unit_key, side="right")
+        # only units in a video with qrels of the query can match: look those up (usually few)
+        unit_gid, q_gid = run["gid"].to_numpy()[unit_src], qrels["gid"].to_numpy()
+        judged = np.zeros(int(max(unit_gid.max(initial=0), q_gid.max(initial=0))) + 1, dtype=bool)
+        judged[q_gid] = True
+        candidates = np.flatnonzero(judged[unit_gid])
+        lo = np.searchsorted(q_key_sorted, unit_key[candidates], side="left")
+        hi = np.searchsorted(q_key_sorted, unit_key[candidates], side="right")
         pu, pj = concat_ranges(lo, hi - lo)
+        pu = candidates[pu]
         rel_here = q_rel_sorted[pj]
         labels, mu, mr = decide(len(unit_key), (pu[rel_here], q_row_sorted[pj[rel_here]]),
                                 (pu[~rel_here], q_row_sorted[pj[~rel_here]]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 
 from segeval.adapt import BinnedAdapter, OverlapAdapter, OverlapOnceAdapter, TiouAdapter, ToleranceAdapter
@@ -117,6 +118,17 @@ def test_binned_reference_module_example() -> None:
     # bins 10..19 (10, 11 non: 105-120 ends inside bin 11), v3 bin 1 -> 14 units, as the module expects
     assert a.relstring == "01100---------"
     assert len(a) == 14
+
+
+def test_binned_matches_only_the_qrels_of_the_results_query_and_video() -> None:
+    # q1 judges v1, q2 judges v2 (0-14 relevant, bins 0 and 1 of 10 s): a result in the other query's
+    # judged video is unjudged ('-'), one in its own query's judged video is relevant
+    q1, r1 = frames("rel@v1 : [=============].\n1@v2 : [====].........\n2@v1 : [====].........", query="q1")
+    q2, r2 = frames("rel@v2 : [=============].\n1@v1 : ...........[=]..\n2@v2 : ...........[=]..", query="q2")
+    data = prepare(pd.concat([q1, q2], ignore_index=True), pd.concat([r1, r2], ignore_index=True))
+    first, second = BinnedAdapter(10).adapt(data)
+    assert (first.relstring, second.relstring) == ("-1", "-1")
+    assert (first.num_rel, second.num_rel) == (2, 2)
 
 
 def test_binned_rejects_bad_bin_size() -> None:

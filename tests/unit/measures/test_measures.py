@@ -149,6 +149,15 @@ def test_segment_statistics() -> None:
     assert S.avglength_rel(segs([(1, 0, 1)], [])) == 0.0
 
 
+@pytest.mark.parametrize(("gids", "expected"), [
+    ([], 0), ([7], 1), ([7, 7, 7], 1), ([3, 5, 3, 4], 3),  # a dense range: counted
+    ([0, 1000, 0, 10**12], 3),  # spread wider than 4 x the results: sorted instead
+])
+def test_videos_ret_counts_distinct_group_ids(gids: list[int], expected: int) -> None:
+    assert S.videos_ret(segs([(g, 0, 1) for g in gids], [])) == expected
+    assert S.videos_rel(segs([], [(g, 0, 1) for g in gids])) == expected
+
+
 def test_every_declared_function_resolves_to_a_function_of_its_module() -> None:
     # the declarations name their functions by module (Deferred): a misspelt name must fail here, not in a run
     import importlib
