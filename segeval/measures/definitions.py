@@ -5,6 +5,10 @@ Bounds: ``lower``/``upper`` hold for every adapter that credits each relevant un
 (:attr:`segeval.adapt.base.Adapter.credits_once`).  Measures marked ``over_upper`` divide a count of
 relevant results by num_rel (or an ideal ranking): under the overlap and tolerance adapters one
 relevant segment can be credited to several results, and their values may then exceed ``upper``.
+
+Functions are named by module (``L.average_precision`` is a :class:`~segeval.measures.registry.Deferred`
+reference), so importing the declarations loads no NumPy; a measure that converts its parameter
+first is written in :mod:`segeval.measures.forms`.
 """
 
 from __future__ import annotations
