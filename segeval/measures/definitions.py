@@ -27,6 +27,8 @@ class _Functions:
         self.module = f"segeval.measures.{module}"
 
     def __getattr__(self, name: str) -> Deferred:
+        if name.startswith("_"):  # copy, pickle and friends probe dunder names: not measures
+            raise AttributeError(name)
         return Deferred(self.module, name)
 
 
