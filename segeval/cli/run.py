@@ -7,6 +7,7 @@ with ``--lenient``, 1 a bug (no traceback), 130 aborted; a signal ends the proce
 
 from __future__ import annotations
 
+import copy
 import sys
 from typing import Any
 
@@ -52,9 +53,20 @@ def _invoke(argv: list[str] | None) -> Any:
     from segeval.interrupt import wait_if_stopping
 
     try:
-        return app(args=argv, prog_name="segeval", standalone_mode=False)
+        return app_for(sys.argv[1:] if argv is None else argv)(args=argv, prog_name="segeval", standalone_mode=False)
     finally:
         wait_if_stopping()  # a signal stops the process: how the command ended meanwhile is not reported
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """The app with only the command ``args`` name first (typer builds every command's parser on each
+    call, about 15 ms for all of them), or the whole app (no command, an option first, a group, a typo)."""
+    chosen = [c for c in app.registered_commands if args and c.name == args[0]]
+    if len(chosen) != 1:
+        return app
+    one = copy.copy(app)
+    one.registered_commands, one.registered_groups = chosen, []
+    return one
 
 
 def _dispatch(argv: list[str] | None) -> int:

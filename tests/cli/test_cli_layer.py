@@ -305,3 +305,24 @@ def test_import_help_version_and_measures_load_no_heavy_module() -> None:
     code = f"HEAVY = {HEAVY!r}\nDISPATCHES = {dispatches!r}\n{_NO_HEAVY_MODULE}"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("name", [n for n, _ in _leaf_commands() if " " not in n])
+def test_a_command_alone_helps_and_refuses_as_in_the_app(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # the CLI builds only the named command's parser (segeval.cli.run.app_for): same help, same usage errors
+    from segeval.cli.run import app_for
+
+    alone = app_for([name, "--help"])
+    assert alone is not app and [c.name for c in alone.registered_commands] == [name]
+    outputs = []
+    for which in (app, alone):
+        for args in ([name, "--help"], [name, "--no-such-option"]):
+            try:
+                which(args=args, prog_name="segeval", standalone_mode=False)
+            except Exception as exc:  # the usage error, as the CLI shows it
+                show = getattr(exc, "show", None)
+                if callable(show):
+                    show()
+            outputs.append(capsys.readouterr())
+    assert outputs[:2] == outputs[2:] and "--no-such-option" in outputs[1].err
+    assert app_for(["plot", "pr"]) is app and app_for(["--version"]) is app and app_for([]) is app
