@@ -51,8 +51,11 @@ def compare(
     if settings is not None:
         raise ParameterError("The 'settings' parameter needs 'runs' as a dict (files are compared as segeval compare "
                              "does).")
-    return compare_runs(qrels, list(runs), names, adapter=adapter, baseline=baseline, test=test,
-                        correction=correction, alpha=alpha, permutations=permutations, seed=seed)
+    from segeval.io.frames import load_qrels
+    from segeval.validate import validate_qrels
+
+    return compare_runs(validate_qrels(load_qrels(qrels)), list(runs), names, adapter=adapter, baseline=baseline,
+                        test=test, correction=correction, alpha=alpha, permutations=permutations, seed=seed)
 
 
 def correlate(x: Sequence[float] | Mapping[str, float], y: Sequence[float] | Mapping[str, float]) -> dict[str, Any]:

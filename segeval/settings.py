@@ -138,3 +138,32 @@ def _check_bool(name: str, value: object) -> None:
 
 
 DEFAULTS = Settings()
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every engine evaluates each run with, made and checked once where the options are given
+    (the command line, :func:`segeval.compare`) and passed whole to the workers (it pickles).
+
+    ``measures``: names or sets (``official``); ``adapter``: an adapter spec, None for the run kind's
+    default; ``settings``: the policies, and how runs are read (``time_format``, ``memory``,
+    ``chunk_lines``); ``lenient``: skip malformed run lines (each reported) instead of stopping.
+    """
+
+    measures: tuple[str, ...] = DEFAULT_MEASURES
+    adapter: str | None = None
+    settings: Settings = Settings()
+    lenient: bool = False
+
+    def __post_init__(self) -> None:
+        given: Any = self.measures
+        if isinstance(given, str) or not isinstance(given, Sequence) or not all(isinstance(m, str) for m in given):
+            raise ParameterError(f"The 'measures' parameter must be a list of measure names. Got {given!r} instead.")
+        object.__setattr__(self, "measures", tuple(given))
+        if self.adapter is not None and not isinstance(self.adapter, str):
+            raise ParameterError(f"The 'adapter' parameter must be an adapter spec such as 'overlap'. Got "
+                                 f"{self.adapter!r} instead.")
+        if not isinstance(self.settings, Settings):
+            raise ParameterError(f"The 'settings' parameter must be a segeval.Settings. Got "
+                                 f"{type(self.settings).__name__} instead.")
+        _check_bool("lenient", self.lenient)

@@ -8,7 +8,7 @@ import csv
 import io
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +65,8 @@ class Comparison:
     #: the adapters the measures were computed with (their specs), resolved from the default if none was given
     adapters: list[str] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)  # the run file of each run name
+    #: each run's evaluation (with the ``also`` measures of :func:`compare_runs`); not part of the output
+    evaluations: dict[str, Evaluation] = field(default_factory=dict, repr=False, compare=False)
 
 
 def check_statistics(test: str, correction: str, alpha: float, permutations: int, seed: int) -> None:
@@ -77,7 +79,7 @@ def check_statistics(test: str, correction: str, alpha: float, permutations: int
 
 
 def compare_runs(
-    qrels: str | Path | pd.DataFrame,
+    qrels: pd.DataFrame,
     runs: Sequence[str | Path],
     measures: Sequence[str] = ("map",),
     *,
@@ -96,21 +98,24 @@ def compare_runs(
     quiet: bool = True,
     on_note: Callable[[str], object] | None = None,
     time_format: str = DEFAULTS.time_format,
+    also: Sequence[str] = (),
 ) -> Comparison:
-    """Evaluate every run over all qrels queries and compare each with the baseline (default: the first).
+    """Evaluate every run over all ``qrels`` queries (validated qrels, as :mod:`segeval.io.tables` reads
+    them) and compare each with the baseline (default: the first).
 
     ``jobs``, ``memory``, ``chunk_lines``, ``engine``, ``scheduler`` and ``quiet`` choose how the
     runs are evaluated, as for ``segeval eval`` (:func:`segeval.engines.runs.map_runs`); the result does not
     depend on them.  ``on_note`` is given each note on how a run was read (a run not grouped by
-    query read whole).  The first run (in order) that cannot be evaluated raises its error.
+    query read whole).  The first run (in order) that cannot be evaluated raises its error.  Measures
+    in ``also`` are evaluated with the others (the result's :attr:`Comparison.evaluations` hold them)
+    but not compared.
     """
     from segeval.engines.runs import check_engine, evaluate_runs, run_names
-    from segeval.io.tables import read_qrels
-    from segeval.validate import validate_qrels
+    from segeval.settings import Job, Settings
 
     check_engine(jobs, memory, chunk_lines, engine, scheduler)
     check_statistics(test, correction, alpha, permutations, seed)
-    q = qrels if isinstance(qrels, pd.DataFrame) else validate_qrels(read_qrels(qrels, time_format=time_format))
+    q = qrels
     runs = list(runs)
     if baseline is not None and str(baseline) not in {str(r) for r in runs}:
         runs = [baseline, *runs]
@@ -121,10 +126,9 @@ def compare_runs(
     if len(names) < 2:
         raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
     base_name = names[[str(r) for r in runs].index(str(baseline))] if baseline is not None else names[0]
-    options = {"measures": list(measures), "adapter": adapter, "missing_queries": "zero"}
-    results = evaluate_runs(q, [str(r) for r in runs], jobs, quiet=quiet, engine=engine, scheduler=scheduler,
-                            evaluate_options=options, memory=memory, chunk_lines=chunk_lines,
-                            time_format=time_format)
+    settings = Settings(missing_queries="zero", time_format=time_format, memory=memory, chunk_lines=chunk_lines)
+    job = Job((*measures, *also), adapter, settings)
+    results = evaluate_runs(q, [str(r) for r in runs], job, jobs, quiet=quiet, engine=engine, scheduler=scheduler)
     evaluations: dict[str, Evaluation] = {}
     for name, one in zip(names, results, strict=True):
         if one.error is not None:
@@ -135,15 +139,27 @@ def compare_runs(
                 on_note(note)
         evaluations[name] = one.evaluation
     paths = dict(zip(names, (str(r) for r in runs), strict=True))
-    return compare_evaluations(evaluations, base_name, test=test, correction=correction, alpha=alpha,
-                               permutations=permutations, seed=seed, sources=paths)
+    compared = None if not also else _compared(evaluations[base_name], measures)
+    result = compare_evaluations(evaluations, base_name, test=test, correction=correction, alpha=alpha,
+                                 permutations=permutations, seed=seed, sources=paths, columns=compared)
+    result.evaluations = evaluations
+    return result
+
+
+def _compared(ev: Evaluation, measures: Sequence[str]) -> list[str]:
+    """The result columns of ``ev`` that ``measures`` ask for (not those only in ``also``)."""
+    from segeval.pipeline import plan
+
+    wanted = {r.measure for documents in (False, True) for r in plan(documents, list(measures)).requests}
+    return [r.name for r in ev.requests if r.measure in wanted and r.measure.aggregate != "none"]
 
 
 def compare_evaluations(evaluations: dict[str, Evaluation], baseline: str, *, test: str = "t",
                         correction: str = "holm", alpha: float = 0.05, permutations: int = 10_000, seed: int = 0,
-                        sources: dict[str, str] | None = None) -> Comparison:
+                        sources: dict[str, str] | None = None, columns: Sequence[str] | None = None) -> Comparison:
     """:func:`compare_runs` on evaluations made over the same queries (with ``missing_queries="zero"``),
-    by run name; ``baseline`` is one of the names, ``sources`` name where each run came from in errors."""
+    by run name; ``baseline`` is one of the names, ``sources`` name where each run came from in errors,
+    ``columns`` the results to compare (None: every averaged measure)."""
     check_statistics(test, correction, alpha, permutations, seed)
     names = list(evaluations)
     if baseline not in evaluations:
@@ -154,7 +170,9 @@ def compare_evaluations(evaluations: dict[str, Evaluation], baseline: str, *, te
     base_name = baseline
     paths = sources or {n: n for n in names}
     first = next(iter(evaluations.values()))
-    columns = [r.name for r in first.requests if r.measure.aggregate != "none"]
+    if columns is None:
+        columns = [r.name for r in first.requests if r.measure.aggregate != "none"]
+    columns = list(columns)
     queries = list(first.queries)
     result = Comparison(names, columns, base_name, test, correction, alpha, len(queries), permutations=permutations,
                         seed=seed,
@@ -244,7 +262,8 @@ def render(result: Comparison, fmt: str = "text") -> str:
               f"{result.correction}, * p < {result.alpha}; cells: mean (difference to the baseline "
               f"[95% bootstrap interval] p)")
     if fmt == "json":
-        doc: dict[str, Any] = {k: v for k, v in asdict(result).items() if k != "cells"}
+        doc: dict[str, Any] = {f.name: getattr(result, f.name) for f in fields(result)
+                               if f.name not in ("cells", "evaluations")}
         doc["cells"] = {n: {m: asdict(c) for m, c in row.items()} for n, row in result.cells.items()}
         return json.dumps(doc, indent=1) + "\n"
     if fmt == "csv":

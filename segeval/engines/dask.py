@@ -32,7 +32,7 @@ from segeval.engines.types import RunResult
 from segeval.errors import InputError, SegevalError
 from segeval.pipeline import Plan, evaluate_part, finish, merge_parts, plan
 from segeval.prepare import check_queries
-from segeval.settings import DEFAULTS
+from segeval.settings import Job
 
 Part = tuple[list[str], dict[str, list[Any]]]
 #: a run as read on a worker: its rows (None when it failed), whether it is a document run, and its
@@ -88,13 +88,13 @@ def _meta(read: Read) -> tuple[bool, RunResult]:
     return read[1], read[2]
 
 
-def plans(options: dict[str, Any]) -> Plans:
-    """:func:`segeval.pipeline.plan` of ``options`` for document and for segment runs (a SegevalError
-    where it fails: the runs of that kind report it)."""
+def plans(job: Job) -> Plans:
+    """:func:`segeval.pipeline.plan` of ``job`` for document and for segment runs, made once per
+    run set (a SegevalError where it fails: the runs of that kind report it)."""
     out: Plans = {}
     for documents in (False, True):
         try:
-            out[documents] = plan(documents, **options)
+            out[documents] = plan(documents, list(job.measures), adapter=job.adapter, settings=job.settings)
         except SegevalError as exc:
             out[documents] = exc
     return out
@@ -114,9 +114,8 @@ def _part(qrels: pd.DataFrame, read: Read, k: int, n: int, hows: Plans) -> Part 
         return exc
 
 
-def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, scheduler: str | None,
-                  then: Callable[[RunResult], T], *, quiet: bool = False, evaluate_options: dict[str, Any],
-                  time_format: str = DEFAULTS.time_format, lenient: bool = False) -> list[T]:
+def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], job: Job, jobs: int | None, scheduler: str | None,
+                  then: Callable[[RunResult], T], *, quiet: bool = False) -> list[T]:
     """:func:`segeval.engines.runs.map_runs` on a Dask cluster (``scheduler``: its address; None: a local
     cluster of ``jobs`` processes); ``then`` runs here, on each run as its partitions arrive."""
     from segeval.engines.progress import Progress
@@ -130,9 +129,10 @@ def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, sc
         n = max(1, sum(client.nthreads().values()))
         tag = uuid.uuid4().hex[:8]
         q = client.scatter(qrels, broadcast=True)
-        hows = plans(evaluate_options)
+        hows = plans(job)
         sent = client.scatter([hows], broadcast=True)[0]  # one copy per worker, not one per task
-        reads = [client.submit(_read, r, time_format, lenient, key=f"segeval-read-{tag}-{i}", pure=False)
+        reads = [client.submit(_read, r, job.settings.time_format, job.lenient, key=f"segeval-read-{tag}-{i}",
+                               pure=False)
                  for i, r in enumerate(runs)]
         metas = [client.submit(_meta, f, key=f"segeval-meta-{tag}-{i}") for i, f in enumerate(reads)]
         parts = [[client.submit(_part, q, f, k, n, sent, key=f"segeval-part-{tag}-{i}-{k}")

@@ -17,13 +17,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from functools import partial
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import pandas as pd
 
 from segeval.engines.types import Outcome, RunResult
 from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int, printable, render_note
-from segeval.settings import DEFAULTS, MEMORY_POLICIES
+from segeval.settings import MEMORY_POLICIES, Job
 from segeval.words import plural, verb
 
 if TYPE_CHECKING:
@@ -104,26 +104,25 @@ def _init(qrels: pd.DataFrame, stoppable: bool) -> None:
         worker_signals()
 
 
-def _one(task: tuple[str, dict[str, Any], Callable[[RunResult], T]]) -> T:
-    run, options, then = task
+def _one(task: tuple[str, Job, bool, Callable[[RunResult], T]]) -> T:
+    run, job, progress, then = task
     assert _QRELS is not None
-    return then(evaluate_one(_QRELS, run, **options))
+    return then(evaluate_one(_QRELS, run, job, progress=progress))
 
 
-def evaluate_one(qrels: pd.DataFrame, run: str, *, evaluate_options: dict[str, Any],
-                 time_format: str = DEFAULTS.time_format, lenient: bool = False, memory: str = DEFAULTS.memory,
-                 chunk_lines: int | None = None, progress: bool = False) -> RunResult:
-    """Read, validate and evaluate one run (a SegevalError becomes the result's ``error``, never an
-    exception).  ``memory``, ``chunk_lines`` and ``progress`` are :func:`segeval.engines.chunked.evaluate_run`'s."""
-    from segeval.engines.chunked import DEFAULT_CHUNK_LINES, evaluate_run
+def evaluate_one(qrels: pd.DataFrame, run: str, job: Job, *, progress: bool = False) -> RunResult:
+    """Read, validate and evaluate one run as ``job`` says (a SegevalError becomes the result's
+    ``error``, never an exception).  ``progress`` is :func:`segeval.engines.chunked.evaluate_run`'s."""
+    from segeval.engines.chunked import evaluate_run
     from segeval.interrupt import hold
 
     hold("evaluate")
     skipped: list[InputError] = []
+    s = job.settings
     try:
-        result = evaluate_run(qrels, run, memory=memory, chunk_lines=chunk_lines or DEFAULT_CHUNK_LINES,
-                              time_format=time_format, on_error=skipped.append if lenient else None,
-                              progress=progress, **evaluate_options)
+        result = evaluate_run(qrels, run, memory=s.memory, chunk_lines=s.chunk_lines, time_format=s.time_format,
+                              on_error=skipped.append if job.lenient else None, progress=progress,
+                              measures=list(job.measures), adapter=job.adapter, settings=s)
     except SegevalError as exc:
         return RunResult(None, skipped=skipped, error=exc, file=run)
     return replace(result, skipped=skipped, file=run)
@@ -171,18 +170,16 @@ def check_engine(jobs: int | None, memory: str, chunk_lines: int, engine: str, s
                              "read each run whole). Got 'chunked' instead.")
 
 
-def map_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, then: Callable[[RunResult], T], *,
-             quiet: bool = False, engine: str = "processes", scheduler: str | None = None,
-             **options: Any) -> list[T]:
-    """``then`` of each run's :class:`RunResult`, in the order of ``runs``, whatever the engine.
+def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, jobs: int | None, then: Callable[[RunResult], T],
+             *, quiet: bool = False, engine: str = "processes", scheduler: str | None = None) -> list[T]:
+    """``then`` of each run's :class:`RunResult` as ``job`` says, in the order of ``runs``, whatever the engine.
 
     ``engine="processes"`` evaluates the runs with ``jobs`` processes (None: all cores), ``then``
     running in the worker (it must pickle: a module-level function or a partial of one);
     ``engine="dask"`` distributes (run, query-partition) tasks on the Dask cluster at ``scheduler``
     (None: a local cluster of ``jobs`` processes), ``then`` running in this process; see
-    :mod:`segeval.engines.dask`.  ``options`` are :func:`evaluate_one`'s (the dask engine ignores
-    ``memory`` and ``chunk_lines``: its workers read each run whole).  A progress line goes to
-    stderr when it is a terminal (not with ``quiet``).
+    :mod:`segeval.engines.dask` (it ignores ``job.settings.memory`` and ``chunk_lines``: its workers
+    read each run whole).  A progress line goes to stderr when it is a terminal (not with ``quiet``).
     """
     from segeval.engines.progress import Progress
     from segeval.interrupt import installed
@@ -194,33 +191,34 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, then: C
     if engine == "dask":
         from segeval.engines.dask import map_runs_dask
 
-        dask_options = {k: v for k, v in options.items() if k not in ("memory", "chunk_lines")}
-        return map_runs_dask(qrels, runs, jobs, scheduler, then, quiet=quiet, **dask_options)
+        return map_runs_dask(qrels, runs, job, jobs, scheduler, then, quiet=quiet)
     workers = min(len(runs), jobs or os.cpu_count() or 1)
-    if len(runs) == 1:  # one big run: a progress line of the chunked path instead of one for the runs
-        options = {**options, "progress": not quiet}
+    bar = len(runs) == 1 and not quiet  # one big run: a progress line of the chunked path instead of one for the runs
     results: list[T] = []
     with Progress(len(runs), "runs", quiet=quiet) as progress:
         if workers <= 1:
             for run in runs:
-                results.append(then(evaluate_one(qrels, run, **options)))
+                results.append(then(evaluate_one(qrels, run, job, progress=bar)))
                 progress.advance()
             return results
         with ProcessPoolExecutor(max_workers=workers, initializer=_init, initargs=(qrels, installed())) as pool:
-            for result in pool.map(_one, [(run, options, then) for run in runs]):
+            for result in pool.map(_one, [(run, job, bar, then) for run in runs]):
                 results.append(result)
                 progress.advance()
     return results
 
 
-def evaluate_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None = 1, **options: Any) -> list[RunResult]:
-    """Every run's :class:`RunResult` (evaluation, or error), in the order of ``runs``; ``options``
-    are :func:`map_runs`'s.  The evaluations do not depend on the engine, ``jobs`` or ``memory``."""
-    return map_runs(qrels, runs, jobs, same, **options)
+def evaluate_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, jobs: int | None = 1, *, quiet: bool = False,
+                  engine: str = "processes", scheduler: str | None = None) -> list[RunResult]:
+    """Every run's :class:`RunResult` (evaluation, or error), in the order of ``runs``; the engine
+    options are :func:`map_runs`'s.  The evaluations do not depend on the engine, ``jobs`` or ``memory``."""
+    return map_runs(qrels, runs, job, jobs, same, quiet=quiet, engine=engine, scheduler=scheduler)
 
 
-def evaluate_many(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, *, render: Any, complete: bool,
-                  **options: Any) -> list[Outcome]:
+def evaluate_many(qrels: pd.DataFrame, runs: Sequence[str], job: Job, jobs: int | None, *,
+                  render: Callable[[Evaluation, str, int, str], str], complete: bool, quiet: bool = False,
+                  engine: str = "processes", scheduler: str | None = None) -> list[Outcome]:
     """``segeval eval``'s outcome of every run, rendered with ``render(evaluation, runid, skipped, file)``
-    (in the worker); ``options`` are :func:`map_runs`'s."""
-    return map_runs(qrels, runs, jobs, partial(outcome, render=render, complete=complete), **options)
+    (in the worker); the engine options are :func:`map_runs`'s."""
+    return map_runs(qrels, runs, job, jobs, partial(outcome, render=render, complete=complete), quiet=quiet,
+                    engine=engine, scheduler=scheduler)

@@ -13,11 +13,15 @@ import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from segeval.analysis.compare import Cell, Comparison, compare_runs, format_p
 from segeval.notes import about
 from segeval.settings import DEFAULTS
 from segeval.words import plural
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SCRIPT = """
 window.addEventListener('error', function (e) {
@@ -132,30 +136,26 @@ def _figure(svg: str, kind: str, caption: str, notes: Sequence[str] = (), **data
     return f'<figure class="{kind}"{attrs}{width}>{svg}<figcaption>{text}</figcaption></figure>'
 
 
-def render_report(qrels: str | Path, runs: Sequence[str | Path], output: str | Path, *,
+def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | Path], output: str | Path, *,
                   measures: Sequence[str] = ("map", "P_10"), adapter: str | None = None,
                   baseline: str | Path | None = None, test: str = "t", correction: str = "holm",
                   permutations: int = 10_000, seed: int = 0, command: str | None = None,
                   time_format: str = DEFAULTS.time_format) -> Path:
-    """Write the report page and return its path.  ``command`` is the command line shown under
-    provenance (with the segeval version, the input files and the date).  An output that cannot be
-    written, or that is one of the inputs, is refused before any work.  The qrels are read once, the
-    qrels and runs in ``time_format``."""
-    from segeval.io.tables import read_qrels, read_run
+    """Write the report page on validated ``qrels`` (read from ``source``) and return its path.
+    ``command`` is the command line shown under provenance (with the segeval version, the input
+    files and the date).  An output that is one of the inputs is refused before any work (the
+    caller checks it before reading: :func:`segeval.output.check_output`).  Each run is read once,
+    in ``time_format``."""
     from segeval.output import check_output, write_output
-    from segeval.pipeline import evaluate
-    from segeval.validate import validate_qrels, validate_run
     from segeval.viz.compare import difference_bars, distributions, pr_curves
 
-    inputs = [qrels, *runs, *([baseline] if baseline is not None else [])]
+    inputs = [source, *runs, *([baseline] if baseline is not None else [])]
     check_output(output, inputs)
-    q = validate_qrels(read_qrels(qrels, time_format=time_format))
-    comparison = compare_runs(q, runs, measures, adapter=adapter, baseline=baseline, test=test,
-                              correction=correction, permutations=permutations, seed=seed, time_format=time_format)
+    comparison = compare_runs(qrels, runs, measures, adapter=adapter, baseline=baseline, test=test,
+                              correction=correction, permutations=permutations, seed=seed, time_format=time_format,
+                              also=["iprec_at_recall"])
     ordered = [baseline, *[r for r in runs if str(r) != str(baseline)]] if baseline is not None else list(runs)
-    evals = {n: evaluate(q, validate_run(read_run(r, time_format=time_format)), [*measures, "iprec_at_recall"],
-                         adapter=adapter, missing_queries="zero")
-             for n, r in zip(comparison.runs, ordered, strict=True)}
+    evals = comparison.evaluations
     queries = next(iter(evals.values())).queries
     order = sorted(range(len(queries)), key=lambda i: natural_key(queries[i]))
     base = comparison.baseline
@@ -183,11 +183,11 @@ def render_report(qrels: str | Path, runs: Sequence[str | Path], output: str | P
     page = (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>segeval report</title>"
             f"<style>{STYLE}</style></head><body><h1>segeval report</h1>"
-            f"<p>qrels: {html.escape(Path(qrels).name)}; {plural(len(queries), 'query', 'queries')}; adapter: "
+            f"<p>qrels: {html.escape(Path(source).name)}; {plural(len(queries), 'query', 'queries')}; adapter: "
             f"{html.escape(used)}{default}</p><h2>Comparison</h2>{_comparison_table(comparison)}"
             f"<h2>Figures</h2>{''.join(figures)}"
             f"<h2>Per query</h2><p>Queries in natural order (q2 before q10); click a header to sort.</p>"
             f"<div class=\"scroll\"><table id=\"per-query\"><thead><tr><th>query</th>"
             f"{head}</tr></thead><tbody>{body}</tbody></table></div>"
-            f"{_provenance(qrels, ordered, command)}<script>{SCRIPT}</script></body></html>\n")
+            f"{_provenance(source, ordered, command)}<script>{SCRIPT}</script></body></html>\n")
     return write_output(output, page, inputs=inputs)

@@ -194,13 +194,16 @@ def report(
 
     The comparison table (default measures map and P_10), figures and a sortable per-query table.
     """
+    import shlex
+
+    from segeval.output import check_output
     from segeval.report.html import render_report
 
     if not output.lower().endswith(".html"):
         raise SegevalError(f"The 'output' parameter must end in .html. Got {output!r} instead.")
-    import shlex
-
-    print(render_report(qrels, runs, output, measures=measure or ["map", "P_10"], adapter=adapter,
+    check_output(output, [qrels, *runs, *([baseline] if baseline is not None else [])])  # before any work
+    q = inputs.qrels(qrels, time_format)
+    print(render_report(q, qrels, runs, output, measures=measure or ["map", "P_10"], adapter=adapter,
                         baseline=baseline, test=test, correction=correction, time_format=time_format,
                         command=shlex.join(["segeval", *ARGV])))
 

@@ -87,6 +87,7 @@ def eval_(
 
     from segeval.engines.runs import check_engine, evaluate_many, expand_runs
     from segeval.errors import InputError, check_choice
+    from segeval.settings import Job, Settings
 
     check_choice("output", output, ("trec", "json", "csv"))
     check_engine(jobs, memory, chunk_lines, engine, scheduler)
@@ -97,13 +98,13 @@ def eval_(
     # trec_eval prints runid and num_q only when asked for, or with a measure set
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
     names = [n for n in names if n not in ("runid", "num_q")]
-    options = {"measures": names, "adapter": adapter, "order": order, "relevance_level": level,
-               "missing_queries": "zero" if complete else "skip", "max_results": max_results,
-               "judged_only": judged, "trec_eval": version, "predicted": predicted}
+    settings = Settings(order=order, time_format=time_format, relevance_level=level,
+                        missing_queries="zero" if complete else "skip", max_results=max_results, judged_only=judged,
+                        trec_eval=version, predicted=predicted, memory=memory, chunk_lines=chunk_lines)
+    job = Job(tuple(names), adapter, settings, lenient=lenient)
     render = partial(_render_eval, output=output, per_query=per_query, summary=not no_summary, header=header)
-    outcomes = evaluate_many(q, run_files, jobs, quiet=quiet, engine=engine, scheduler=scheduler, render=render,
-                             evaluate_options=options, time_format=time_format, lenient=lenient, complete=complete,
-                             memory=memory, chunk_lines=chunk_lines)
+    outcomes = evaluate_many(q, run_files, job, jobs, quiet=quiet, engine=engine, scheduler=scheduler, render=render,
+                             complete=complete)
     body = [o.stdout for o in outcomes]
     if output == "trec" and len(run_files) > 1:  # each row names its run file in a first column
         from segeval.report.trec import prefixed

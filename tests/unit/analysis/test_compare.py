@@ -9,6 +9,7 @@ import math
 import random
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -106,7 +107,7 @@ def test_compare_with_itself_and_formats(tmp_path: object) -> None:
     from segeval.analysis.compare import compare_runs, render
 
     # the same run twice (API): differences 0, p = 1, nothing significant
-    result = compare_runs(RUNS[0], [RUNS[1], RUNS[1]], ["map"], permutations=500)
+    result = compare_runs(_qrels(RUNS[0]), [RUNS[1], RUNS[1]], ["map"], permutations=500)
     doc = json.loads(render(result, "json"))
     assert doc["baseline"] == "gen_linking.run" and doc["queries"] == 6 and doc["runs"][1] == "gen_linking.run#2"
     cell = doc["cells"]["gen_linking.run#2"]["map"]
@@ -156,3 +157,11 @@ def test_correlate_two_settings(tmp_path: object) -> None:
     doc = json.loads(out)
     assert code == 0 and -1.0 <= doc["kendall_tau_b"] <= 1.0 and len(doc["setting2"]) == 3
     assert doc["kendall_tau_b"] == pytest.approx(C.kendall_tau(doc["setting1"], doc["setting2"]))
+
+
+def _qrels(path: str) -> pd.DataFrame:
+    """Validated qrels, as the command line reads them."""
+    from segeval.io.tables import read_qrels
+    from segeval.validate import validate_qrels
+
+    return validate_qrels(read_qrels(path))

@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -93,7 +94,7 @@ def test_compare_refuses_nan_per_query_values(monkeypatch: pytest.MonkeyPatch) -
 
     monkeypatch.setattr(segeval.engines.runs, "evaluate_runs", with_nan)
     with pytest.raises(InputError, match=r"run 'gen_linking.run#2' has no number for measure 'map' on query"):
-        compare_runs(RUNS[0], [RUNS[1], RUNS[1]], ["map"], permutations=10)
+        compare_runs(_qrels(RUNS[0]), [RUNS[1], RUNS[1]], ["map"], permutations=10)
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -180,3 +181,11 @@ def test_compare_on_one_query_is_never_significant(tmp_path: Path) -> None:
         cell = doc["cells"]["good"]["map"]
         assert code == 0 and cell["diff"] == 0.5 and cell["p"] == 1.0 and not cell["significant"]
         assert cell["ci"] is None and any("only 1 query: no paired test" in n for n in doc["notes"])
+
+
+def _qrels(path: str) -> pd.DataFrame:
+    """Validated qrels, as the command line reads them."""
+    from segeval.io.tables import read_qrels
+    from segeval.validate import validate_qrels
+
+    return validate_qrels(read_qrels(path))

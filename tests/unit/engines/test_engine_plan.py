@@ -15,6 +15,7 @@ from segeval.engines.types import RunResult
 from segeval.io.tables import read_qrels, read_run
 from segeval.measures.definitions import FAMILIES, SETS, TREC_EVAL_9
 from segeval.pipeline import evaluate_part, plan
+from segeval.settings import Job
 from segeval.validate import validate_qrels, validate_run
 from tests.conftest import FIXTURES
 
@@ -63,8 +64,8 @@ def test_dask_plans_once_per_kind_and_gives_the_processes_result(threads: str,
 
     q = validate_qrels(read_qrels(FIXTURES / "gen_linking.qrels"))
     runs = [str(FIXTURES / "gen_linking.run")] * 3
-    options: dict[str, Any] = {"evaluate_options": {"measures": ["official"], "adapter": "binned:60"}}
-    single = evaluate_runs(q, runs, 1, **options)
+    job = Job(("official",), "binned:60")
+    single = evaluate_runs(q, runs, job, 1)
     calls: list[bool] = []
 
     def counted(documents: bool, *args: Any, **kwargs: Any) -> Any:
@@ -72,7 +73,7 @@ def test_dask_plans_once_per_kind_and_gives_the_processes_result(threads: str,
         return plan(documents, *args, **kwargs)
 
     monkeypatch.setattr(dask_engine, "plan", counted)
-    spread = dask_engine.map_runs_dask(q, runs, None, threads, same, quiet=True, **options)
+    spread = dask_engine.map_runs_dask(q, runs, job, None, threads, same, quiet=True)
     assert sorted(calls) == [False, True]  # 3 runs x 2 partitions, yet one plan per run kind
     assert all(isinstance(x, RunResult) for x in [*single, *spread])
     for a, b in zip(single, spread, strict=True):
