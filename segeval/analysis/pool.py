@@ -11,6 +11,8 @@
   significantly (paired t-test, p < 0.05) and Kendall's tau (the paper's 1 - 2 * inversions /
   pairs: ties agree) between the full and reduced rankings of all runs (mean over the experiments).
   The measure set ``paper`` (registry) holds the paper's measures, P@20(j) as ``P_judged_20``.
+* :func:`groups_for` and :func:`runs_left_out`: the runs' groups from a groups file and the runs of
+  ``--leave-out-runs``, matched by the names segeval shows (or their stems).
 * :func:`incompleteness`: random, unbiased reductions of the qrels (section 5.1, Figure 1): mean
   score and Kendall's tau against the full qrels per measure and fraction.
 """
@@ -18,13 +20,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
-from segeval.errors import ParameterError
+from segeval.errors import InputError, ParameterError
 from segeval.settings import DEFAULT_ADAPTER
 
 DEFAULT_MEASURES = ("map", "P_20", "bpref")
@@ -129,20 +131,71 @@ def ranks(scores: Mapping[str, float]) -> dict[str, int]:
     return {n: 1 + int(np.count_nonzero(values > v)) for n, v in zip(scores, values.tolist(), strict=True)}
 
 
+def run_aliases(name: str) -> tuple[str, str]:
+    """What a groups file or --leave-out-runs may call a run file: its name, or its name without extensions."""
+    return name, name.split(".", 1)[0]
+
+
+def groups_for(path: str, names: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """Group and type of each run (by display name), read from the groups file ``path``, which names
+    each run by file name or by its stem and names no other run."""
+    from segeval.io.aux import read_groups
+
+    lines: dict[str, tuple[int, str]] = {}
+    group_of, type_of = read_groups(path, lines)
+    groups: dict[str, str] = {}
+    types: dict[str, str] = {}
+    used: set[str] = set()
+    names = list(names)
+    for name in names:
+        key = next((a for a in run_aliases(name) if a in group_of), None)
+        if key is None:
+            raise InputError(path, f"has no line for run '{name}'; expected 'run group [type]' for every run "
+                                   f"(its name as segeval shows it: the file name, with folders when files share a "
+                                   f"name; or that without extensions)")
+        used.add(key)
+        groups[name] = group_of[key]
+        if key in type_of:
+            types[name] = type_of[key]
+    for key in sorted(set(group_of) - used, key=lambda k: lines[k][0]):
+        given = ", ".join(sorted(names))
+        raise InputError(path, f"names run '{key}', which is not among the runs given ({given}); expected a line "
+                               f"for each run given and no other (file name, or file name without extensions)",
+                         line=lines[key][0], text=lines[key][1])
+    return groups, types
+
+
+def runs_left_out(spec: str, names: Iterable[str], type_of: Mapping[str, str]) -> set[str]:
+    """The runs of ``--leave-out-runs``: ``RUN,RUN`` (names or stems, see :func:`run_aliases`) or ``type:T``
+    (every run of type T); a ParameterError unless every name, or the type, matches a run given."""
+    if spec.startswith("type:"):
+        found = [{n for n, t in type_of.items() if t == spec[5:]}]
+    else:
+        found = [{n for n in names if x in run_aliases(n)} for x in spec.split(",") if x]
+    if not found or not all(found):
+        raise ParameterError(f"The 'leave_out_runs' parameter must name runs given. Got {spec!r} instead.")
+    return set().union(*found)
+
+
 def rms(errors: Sequence[float]) -> float:
     """The paper's equation 3: sqrt(1/N * sum (o_i - n_i)^2) over the given differences (0.0 for none)."""
     return math.sqrt(sum(e * e for e in errors) / len(errors)) if len(errors) else 0.0
 
 
 def _scores(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], measures: Sequence[str], adapter: str | None,
-            queries: list[str]) -> dict[str, dict[str, list[float]]]:
-    """Per run and measure, the per-query scores over ``queries`` (a query missing from a run scores 0)."""
+            queries: list[str], on_note: Callable[[str], object] | None = None) -> dict[str, dict[str, list[float]]]:
+    """Per run and measure, the per-query scores over ``queries`` (a query missing from a run scores 0);
+    ``on_note`` is given the notes of each run's evaluation (values above 1, ...), naming the run."""
+    from segeval.notes import for_run
     from segeval.pipeline import evaluate
 
     out: dict[str, dict[str, list[float]]] = {}
     for n, r in runs.items():
         ev = evaluate(qrels, r, list(measures), adapter=adapter, missing_queries="zero", queries=queries)
         out[n] = {m: list(v) for m, v in ev.per_query.items()}
+        if on_note is not None:
+            for note in for_run(n, ev.notes):
+                on_note(note)
     return out
 
 
@@ -163,13 +216,15 @@ def reduce_qrels(qrels: pd.DataFrame, fraction: float, rng: np.random.Generator)
 def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
                    measures: Sequence[str] = DEFAULT_MEASURES,
                    fractions: Sequence[float] = (1.0, 0.8, 0.6, 0.4, 0.2, 0.1, 0.05), repeats: int = 10, seed: int = 0,
-                   adapter: str | None = None, quiet: bool = True) -> pd.DataFrame:
+                   adapter: str | None = None, quiet: bool = True,
+                   on_note: Callable[[str], object] | None = None) -> pd.DataFrame:
     """Random, unbiased reductions of the qrels (the paper's section 5.1, Figure 1).
 
     Per measure and fraction: the mean score over runs and repeats, and Kendall's tau (1 - 2 * inversions /
     pairs) between the ranking of the runs on the full qrels and on each reduced qrels (mean and minimum over
     the repeats). Every query of the full qrels is averaged. Without ``quiet``, a progress line (evaluations of
-    all runs done, ETA) goes to stderr when it is a terminal.
+    all runs done, ETA) goes to stderr when it is a terminal.  ``on_note`` is given the notes of each run's
+    evaluation on the full qrels (values above 1, ...).
     """
     from segeval.analysis import correlate
     from segeval.engines.progress import Progress
@@ -185,7 +240,7 @@ def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
     names = sorted(runs)
     progress = Progress(1 + len(fractions) * repeats, "qrels evaluated", quiet=quiet)
     progress.__enter__()
-    full_mean = _run_means(_scores(qrels, runs, measures, adapter, queries), names)
+    full_mean = _run_means(_scores(qrels, runs, measures, adapter, queries, on_note), names)
     progress.advance()
     labels = list(full_mean)
     rows = []
@@ -210,7 +265,8 @@ def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
 def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: int, groups: Mapping[str, str],
                   measures: Sequence[str] = DEFAULT_MEASURES,
                   experiments: Mapping[str, set[str]] | None = None, adapter: str | None = None,
-                  quiet: bool = True, rms_runs: str = "left-out") -> list[BiasRow]:
+                  quiet: bool = True, rms_runs: str = "left-out",
+                  on_note: Callable[[str], object] | None = None) -> list[BiasRow]:
     """Remove each experiment's unique contribution (default: one experiment per group, leaving its
     runs out) and compare the reduced evaluation with the full one (``adapter``: as in evaluate).
 
@@ -218,7 +274,7 @@ def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
     ``rms_runs`` says whose score differences make ``BiasRow.rms_error``: ``left-out`` (default; the
     paper's Table 2 reports the error of the left-out runs) or ``all`` (equation 3's example: all N runs
     in the pool); both are in every row. Without ``quiet``, a progress line goes to stderr when it is a
-    terminal."""
+    terminal.  ``on_note`` is given the notes of each run's evaluation on the full qrels."""
     from segeval.analysis import correlate
     from segeval.analysis.stats import p_value
     from segeval.engines.progress import Progress
@@ -234,7 +290,7 @@ def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
     names = sorted(runs)
     progress = Progress(1 + len(experiments), "qrels evaluated", quiet=quiet)
     progress.__enter__()
-    full = _scores(qrels, runs, measures, adapter, queries)
+    full = _scores(qrels, runs, measures, adapter, queries, on_note)
     progress.advance()
     full_mean = _run_means(full, names)
     before = {m: ranks(dict(zip(names, v, strict=True))) for m, v in full_mean.items()}

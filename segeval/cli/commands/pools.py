@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -26,52 +25,13 @@ from segeval.cli.options import (
     TimeFormat,
     measures,
 )
-from segeval.errors import SegevalError, render_note
+from segeval.errors import render_note
 from segeval.settings import DEFAULTS
 from segeval.words import plural
 
 
-def _run_aliases(name: str) -> tuple[str, str]:
-    """What a groups file or --leave-out-runs may call a run file: its name, or its name without extensions."""
-    return name, name.split(".", 1)[0]
-
-
-def _groups_for(path: str, names: Any) -> tuple[dict[str, str], dict[str, str]]:
-    """Group and type of each run file, named in the groups file by file name or by its stem."""
-    from segeval.errors import InputError
-    from segeval.io.aux import read_groups
-
-    lines: dict[str, tuple[int, str]] = {}
-    group_of, type_of = read_groups(path, lines)
-    groups: dict[str, str] = {}
-    types: dict[str, str] = {}
-    used: set[str] = set()
-    for name in names:
-        key = next((a for a in _run_aliases(name) if a in group_of), None)
-        if key is None:
-            raise InputError(path, f"has no line for run '{name}'; expected 'run group [type]' for every run "
-                                   f"(its name as segeval shows it: the file name, with folders when files share a "
-                                   f"name; or that without extensions)")
-        used.add(key)
-        groups[name] = group_of[key]
-        if key in type_of:
-            types[name] = type_of[key]
-    for key in sorted(set(group_of) - used, key=lambda k: lines[k][0]):
-        given = ", ".join(sorted(names))
-        raise InputError(path, f"names run '{key}', which is not among the runs given ({given}); expected a line "
-                               f"for each run given and no other (file name, or file name without extensions)",
-                         line=lines[key][0], text=lines[key][1])
-    return groups, types
-
-
-def _print_value_notes(q: Any, by_name: dict[str, Any], measures: Sequence[str], adapter: str | None) -> None:
-    """The notes eval gives each run on the full qrels (values above 1, ...), on stderr."""
-    from segeval.notes import for_run
-    from segeval.pipeline import evaluate
-
-    for name, r in by_name.items():
-        for note in for_run(name, evaluate(q, r, list(measures), adapter=adapter, missing_queries="zero").notes):
-            print(render_note(note), file=sys.stderr)
+def _note(note: str) -> None:
+    print(render_note(note), file=sys.stderr)
 
 
 @app.command("pool")
@@ -89,12 +49,12 @@ def pool_command(
     Judged items are documents, or qrels segments (matched by --adapter, default overlap); with
     --groups, also each group's unique contribution. Two tables: runs, then groups.
     """
-    from segeval.analysis.pool import contributions
+    from segeval.analysis.pool import contributions, groups_for
 
     fmt = tables.check_table_format(output)
     q = inputs.qrels(qrels, time_format)
     by_name = inputs.runs(runs, time_format)
-    pool = contributions(q, by_name, depth, _groups_for(groups, by_name)[0] if groups else None, adapter)
+    pool = contributions(q, by_name, depth, groups_for(groups, by_name)[0] if groups else None, adapter)
     if fmt == "text":
         print("run\tjudged\trelevant")
         for name in sorted(pool.runs):
@@ -140,25 +100,15 @@ def pool_bias_command(
     the paper's eight). rms_error: the left-out runs' scores; rms_error_all: every run's score in
     every experiment.
     """
-    from segeval.analysis.pool import DEFAULT_MEASURES, leave_one_out
+    from segeval.analysis.pool import DEFAULT_MEASURES, groups_for, leave_one_out, runs_left_out
 
     fmt = tables.check_table_format(output)
     q = inputs.qrels(qrels, time_format)
     by_name = inputs.runs(runs, time_format)
-    group_of, type_of = _groups_for(groups, by_name)
-    experiments = None
-    if leave_out_runs:
-        if leave_out_runs.startswith("type:"):
-            found = [{n for n, t in type_of.items() if t == leave_out_runs[5:]}]
-        else:
-            found = [{n for n in by_name if x in _run_aliases(n)} for x in leave_out_runs.split(",") if x]
-        chosen = set().union(*found)
-        if not found or not all(found):  # every name (or the type) must match a run given
-            raise SegevalError(f"The 'leave_out_runs' parameter must name runs given. Got {leave_out_runs!r} "
-                               f"instead.")
-        experiments = {"left out": chosen}
-    rows = leave_one_out(q, by_name, depth, group_of, measure or DEFAULT_MEASURES, experiments, adapter, quiet=quiet)
-    _print_value_notes(q, by_name, measure or DEFAULT_MEASURES, adapter)
+    group_of, type_of = groups_for(groups, by_name)
+    experiments = None if not leave_out_runs else {"left out": runs_left_out(leave_out_runs, by_name, type_of)}
+    rows = leave_one_out(q, by_name, depth, group_of, measure or DEFAULT_MEASURES, experiments, adapter, quiet=quiet,
+                         on_note=_note)
     columns = [("measure", ""), ("mean_abs_rank_change", ".3f"), ("max_down", ""), ("max_up", ""),
                ("rms_error", ".4f"), ("significant_share", ".3f"), ("kendall_tau", ".4f"), ("mean_error", "+.4f"),
                ("rms_error_all", ".4f")]
@@ -203,8 +153,8 @@ def incompleteness_command(
         check_output(plot, [qrels, *runs])
     q = inputs.qrels(qrels, time_format)
     by_name = inputs.runs(runs, time_format)
-    table = incompleteness(q, by_name, measure or DEFAULT_MEASURES, values, repeats, seed, adapter, quiet=quiet)
-    _print_value_notes(q, by_name, measure or DEFAULT_MEASURES, adapter)
+    table = incompleteness(q, by_name, measure or DEFAULT_MEASURES, values, repeats, seed, adapter, quiet=quiet,
+                           on_note=_note)
     columns = [("measure", ""), ("fraction", "g"), ("mean_score", ".4f"), ("kendall_tau", ".4f"),
                ("min_kendall_tau", ".4f")]
     tables.write(columns, [[r.measure, r.fraction, r.mean_score, r.kendall_tau, r.min_kendall_tau]

@@ -360,3 +360,35 @@ def test_precision_over_judged_units_is_p_under_minus_j_for_every_adapter() -> N
 
     documents()
     segments()
+
+
+# ------------------------------------------------------------------ groups file and --leave-out-runs
+
+
+def test_groups_for_matches_names_or_stems_and_refuses_missing_and_unknown_runs(tmp_path: Path) -> None:
+    from segeval.analysis.pool import groups_for, run_aliases
+    from segeval.errors import InputError
+
+    assert run_aliases("a/run1.txt.gz") == ("a/run1.txt.gz", "a/run1")  # the stem drops every extension
+    groups = tmp_path / "groups"
+    groups.write_text("run1 g1 manual\nrun2.txt g2\n")
+    # run1.txt is named by its stem, run2.txt by its file name; only run1 has a type
+    assert groups_for(str(groups), ["run1.txt", "run2.txt"]) == ({"run1.txt": "g1", "run2.txt": "g2"},
+                                                                 {"run1.txt": "manual"})
+    with pytest.raises(InputError, match=r"has no line for run 'run3\.txt'"):
+        groups_for(str(groups), ["run1.txt", "run2.txt", "run3.txt"])
+    with pytest.raises(InputError, match=r"line 2: .*names run 'run2.txt', which is not among the runs given"):
+        groups_for(str(groups), ["run1.txt"])
+
+
+def test_runs_left_out_by_names_stems_or_type() -> None:
+    from segeval.analysis.pool import runs_left_out
+    from segeval.errors import ParameterError
+
+    names = ["r1.txt", "r2.txt", "r3"]
+    types = {"r1.txt": "manual", "r3": "manual"}
+    assert runs_left_out("r1,r2.txt", names, types) == {"r1.txt", "r2.txt"}
+    assert runs_left_out("type:manual", names, types) == {"r1.txt", "r3"}
+    for bad in ("r1,r9", "type:auto", ",", ""):  # each name (or the type) must match a run given
+        with pytest.raises(ParameterError, match="The 'leave_out_runs' parameter must name runs given"):
+            runs_left_out(bad, names, types)
