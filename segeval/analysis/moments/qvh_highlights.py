@@ -71,8 +71,9 @@ def batch_highlights(saliency: list[FloatArray], scores: list[FloatArray],
     size_class = np.frexp(np.maximum(clips, 1))[1]
     for size in np.unique(size_class):
         of_size = np.flatnonzero(size_class == size)
-        for rows in np.array_split(of_size, min(len(of_size), -(-len(of_size) * 2 ** int(size) // CHUNK_CLIPS))):
-                ap[rows], hit[rows] = _highlight_group([saliency[r] for r in rows], [scores[r] for r in rows],
+        chunks = min(len(of_size), -(-len(of_size) * 2 ** int(size) // CHUNK_CLIPS))  # bounds the memory
+        for rows in np.array_split(of_size, chunks):
+            ap[rows], hit[rows] = _highlight_group([saliency[r] for r in rows], [scores[r] for r in rows],
                                                    np.array(minimums, dtype=np.float64))
     return ap, hit
 
