@@ -80,35 +80,37 @@ def batch_average_precisions(truths: list[FloatArray], predictions: list[FloatAr
     length the official per-query ``argsort`` sees (its order of ties can depend on the length); queries
     are matched together in classes of window counts between powers of two (padding stays under 2x)."""
     ap = np.zeros((len(truths), len(thresholds)))
+    width = min(top, max((len(p) for p in predictions), default=0))
+    if width == 0:
+        return ap
+    # the first ``top`` predictions of every query, padded once; padding past a query's own predictions
+    # changes none of its values
+    preds, valid = _padded(predictions, width, 3)
     counts = np.array([len(t) for t in truths], dtype=np.int64)
     size_class = np.frexp(counts)[1]
     for size in np.unique(size_class):
         of_size = np.flatnonzero(size_class == size)
         for rows in np.array_split(of_size, -(-len(of_size) // CHUNK_QUERIES)):  # bounds the memory
-            ap[rows] = _ap_group([truths[r] for r in rows], [predictions[r] for r in rows], counts[rows],
-                                 np.array(thresholds, dtype=np.float64), top)
+            ap[rows] = _ap_group([truths[r] for r in rows], preds[rows], valid[rows], counts[rows],
+                                 np.array(thresholds, dtype=np.float64))
     return ap
 
 
 def _padded(arrays: list[FloatArray], width: int, columns: int) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
     """Rows of ``arrays`` (each (n, columns)) cut to ``width`` and zero-padded: (queries, width, columns), mask."""
     out = np.zeros((len(arrays), width, columns))
-    valid = np.zeros((len(arrays), width), dtype=bool)
-    for n, a in enumerate(arrays):
-        k = min(len(a), width)
-        out[n, :k] = a[:k]
-        valid[n, :k] = True
+    counts = np.array([min(len(a), width) for a in arrays], dtype=np.int64)
+    valid = np.arange(width)[None, :] < counts[:, None]
+    if counts.any():
+        out[valid] = np.concatenate([a[:width] for a in arrays])
     return out, valid
 
 
-def _ap_group(truths: list[FloatArray], predictions: list[FloatArray], sizes: npt.NDArray[np.int64],
-              thresholds: FloatArray, top: int) -> FloatArray:
-    """The official matching and VOC AP for queries with ``sizes`` ground-truth windows."""
-    queries, nthr = len(truths), len(thresholds)
-    width = min(top, max((len(p) for p in predictions), default=0))
-    if width == 0:
-        return np.zeros((queries, nthr))
-    preds, valid = _padded(predictions, width, 3)
+def _ap_group(truths: list[FloatArray], preds: FloatArray, valid: npt.NDArray[np.bool_],
+              sizes: npt.NDArray[np.int64], thresholds: FloatArray) -> FloatArray:
+    """The official matching and VOC AP for queries with ``sizes`` ground-truth windows and the padded
+    predictions ``preds`` (queries, width, 3), ``valid`` where a query has one."""
+    queries, nthr, width = len(truths), len(thresholds), preds.shape[1]
     # the first ``top`` in list order, by score descending (stable); padding sorts last
     key = np.where(valid, -preds[:, :, 2], np.inf)
     by_score = np.argsort(key, axis=1, kind="stable")
@@ -138,7 +140,10 @@ def _ap_group(truths: list[FloatArray], predictions: list[FloatArray], sizes: np
         # the official loop walks ``order`` and stops at the first IoU below the threshold (NaN never is)
         open_ = np.logical_and.accumulate(~(ranked[:, :, None, :] < thresholds[None, None, :, None]), axis=-1)
         locked = np.zeros((queries, nthr, most + 1), dtype=bool)
-        for i in range(width):
+        if most == 1:  # one window: the first prediction that reaches it takes it
+            reach = open_[:, :, :, 0] & valid[:, :, None]  # (queries, width, thresholds)
+            tp = (reach & (np.cumsum(reach, axis=1) == 1)).transpose(0, 2, 1).astype(np.float64)
+        for i in range(width if most > 1 else 0):
             row = np.broadcast_to(order[:, i, None, :], (queries, nthr, most))
             free = open_[:, i] & ~np.take_along_axis(locked, row, axis=-1) & valid[:, i, None, None]
             hit = free.any(axis=-1)
@@ -190,20 +195,20 @@ def batch_first_ious(truths: list[FloatArray], predictions: list[FloatArray],
     (0 without prediction or truth). The same values as the per-query functions, bit for bit; queries are
     taken in classes of window counts between powers of two."""
     out = np.zeros((3, len(truths)))
+    first, has_first = _padded(predictions, k, 3)
     counts = np.array([len(t) for t in truths], dtype=np.int64)
     size_class = np.frexp(counts)[1]
     for size in np.unique(size_class):
         rows = np.flatnonzero(size_class == size)
-        out[:, rows] = _first_ious_group([truths[r] for r in rows], [predictions[r] for r in rows], k)
+        out[:, rows] = _first_ious_group([truths[r] for r in rows], first[rows], has_first[rows])
     return out[0], out[1], out[2]
 
 
-def _first_ious_group(truths: list[FloatArray], predictions: list[FloatArray],
-                      k: int) -> tuple[FloatArray, FloatArray, FloatArray]:
+def _first_ious_group(truths: list[FloatArray], first: FloatArray,
+                      has_first: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray, FloatArray]:
     queries = len(truths)
     width = max((len(t) for t in truths), default=0)
     truth, has_truth = _padded(truths, max(width, 1), 2)
-    first, has_first = _padded(predictions, k, 3)
     ok = has_first[:, 0] & has_truth[:, 0]
     s1, e1 = first[:, 0, 0, None], first[:, 0, 1, None]
     s2, e2 = truth[:, :, 0], truth[:, :, 1]
