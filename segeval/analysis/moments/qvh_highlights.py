@@ -85,19 +85,17 @@ def _highlight_group(saliency: list[FloatArray], scores: list[FloatArray],
     full = np.zeros((queries, width, ANNOTATORS))
     valid = np.zeros((queries, width), dtype=bool)
     score = np.zeros((queries, width))  # cut or zero-padded to the clip count, as the official
-    raw = np.full((queries, max(len(p) for p in scores)), -np.inf)  # the whole list, for Hit1
     for n, (s, p) in enumerate(zip(saliency, scores, strict=True)):
         full[n, :len(s)] = s
         valid[n, :len(s)] = True
         score[n, :min(len(s), len(p))] = p[:len(s)]
-        raw[n, :len(p)] = p
     count = valid.sum(axis=1)
-    if (width == 0 or count.min() == 0 or count.max() >= FLOAT32_EXACT
+    if (width == 0 or count.min() == 0 or count.max() >= FLOAT32_EXACT or min(map(len, scores)) == 0
             or any(p.dtype != np.float64 for p in scores)):  # integer scores: ranked as integers
         return _one_by_one(saliency, scores, minimums)
     rows, position, lines = np.arange(queries), np.arange(width), queries * columns
     # Hit1: the clip of the highest predicted score (first on ties), positive for the annotator
-    top = np.argmax(raw, axis=1)
+    top = _first_maxima(scores)
     graded = (full[rows, np.minimum(top, width - 1), None, :] >= minimums[None, :, None]).reshape(queries, columns)
     hit = np.where((top < count)[:, None], graded, False).astype(np.float64)
     # clips by score descending (padding last); ties in any order: only the ends of tied runs are read
@@ -133,6 +131,15 @@ def _highlight_group(saliency: list[FloatArray], scores: list[FloatArray],
     constant = (positives == 0) | (positives == count[:, None])  # get_ap: 0 without positive, 1 with only
     ap = np.where(constant, (positives > 0).astype(np.float64), ap)
     return np.asarray(ap, dtype=np.float64), hit
+
+
+def _first_maxima(scores: list[FloatArray]) -> npt.NDArray[np.int64]:
+    """``np.argmax`` of each (non-empty) score list: the first position of its highest score."""
+    lengths = np.array([len(p) for p in scores], dtype=np.int64)
+    flat = np.concatenate(scores)
+    starts = np.cumsum(lengths) - lengths
+    best = np.flatnonzero(flat == np.repeat(np.maximum.reduceat(flat, starts), lengths))
+    return np.asarray(best[np.searchsorted(best, starts)] - starts, dtype=np.int64)
 
 
 def _one_by_one(saliency: list[FloatArray], scores: list[FloatArray],

@@ -20,6 +20,7 @@ from segeval.words import plural
 
 CLIP_SECONDS = 2
 BULK_CLIPS = 50_000_000  # more clips in all are read query by query
+MAX_CLIPS = 2**20  # a longer video (over 24 days) is refused: its clip score matrices would not fit in memory
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -83,6 +84,10 @@ def _saliency(row: dict[str, Any], path: str, number: int, text: str) -> FloatAr
         raise InputError(path, f"'duration' is {json.dumps(duration)}; expected a number >= {CLIP_SECONDS} "
                                "(seconds) for highlight detection", line=number, text=text[:200])
     clips = int(duration / CLIP_SECONDS)
+    if clips > MAX_CLIPS:
+        raise InputError(path, f"'duration' is {json.dumps(duration)}; expected less than "
+                               f"{(MAX_CLIPS + 1) * CLIP_SECONDS} seconds (at most {MAX_CLIPS} clips) for highlight "
+                               "detection", line=number, text=text[:200])
     if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
         raise InputError(path, "'relevant_clip_ids' must be a list of integer clip ids for highlight detection",
                          line=number, text=text[:200])
@@ -143,7 +148,7 @@ def _bulk_saliency(rows: list[dict[str, Any]]) -> list[FloatArray] | None:
         return None
     flat_ids, triples = list(chain.from_iterable(ids)), list(chain.from_iterable(scores))
     if not (set(map(type, flat_ids)) <= {int} and set(map(type, triples)) <= {list}
-            and set(map(len, triples)) <= {3} and clips.max(initial=0) <= BULK_CLIPS and clips.sum() <= BULK_CLIPS):
+            and set(map(len, triples)) <= {3} and clips.max(initial=0) <= MAX_CLIPS and clips.sum() <= BULK_CLIPS):
         return None
     flat_scores = list(chain.from_iterable(triples))
     if not set(map(type, flat_scores)) <= {int, float}:

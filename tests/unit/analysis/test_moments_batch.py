@@ -27,6 +27,7 @@ from segeval.analysis.moments import (
     read_moments,
 )
 from segeval.analysis.moments.summation import pairwise_sums
+from tests.conftest import run_cli
 from tests.unit.analysis.test_moments import QVH, official_loop_ap
 
 LEVELS = tuple(float(v) for v in SALIENCY_LEVELS.values())
@@ -238,3 +239,16 @@ def test_integer_scores_give_the_figures_of_the_same_floats(tmp_path: Path) -> N
     assert results[0] == results[1] == results[2]
     # clip 0 (all zero labels) scores highest in query 1: Hit1 0; query 2's top clip 0 is positive: mean 50
     assert results[0]["HL-min-Fair"]["HL-Hit1"] == 50.0
+
+
+@pytest.mark.parametrize(("duration", "shown"), [("1e300", "1e+300"), ("2097154", "2097154")])
+def test_a_video_too_long_to_hold_is_refused_naming_its_line(tmp_path: Path, duration: str, shown: str) -> None:
+    # 2097154 s is 1048577 two-second clips, one more than the limit (2**20); 1e300 used to be an internal error
+    (tmp_path / "gt").write_text('{"qid": 1, "duration": 8, "relevant_windows": [[0, 2]], "relevant_clip_ids": [0], '
+                                 '"saliency_scores": [[1, 2, 3]]}\n'
+                                 f'{{"qid": 2, "duration": {duration}, "relevant_windows": [[0, 2]], '
+                                 '"relevant_clip_ids": [0], "saliency_scores": [[1, 2, 3]]}\n')
+    (tmp_path / "p").write_text('{"qid": 1, "pred_relevant_windows": [[0, 2, 1]], "pred_saliency_scores": [1]}\n')
+    code, out, err = run_cli("mr", str(tmp_path / "gt"), str(tmp_path / "p"))
+    assert (code, out) == (2, "") and "Traceback" not in err
+    assert f"gt, line 2: 'duration' is {shown}; expected less than 2097154 seconds (at most 1048576 clips)" in err
