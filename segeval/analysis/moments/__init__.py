@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 
 from segeval.analysis.moments.protocol import Evaluate, MrOptions, MrResult
+from segeval.analysis.moments.qvh_highlights import batch_highlights, highlight_ap, highlight_aps
 from segeval.analysis.moments.qvh_input import Moments, read_moments
 from segeval.analysis.moments.qvhighlights import (
     BUCKETS,
@@ -19,8 +20,6 @@ from segeval.analysis.moments.qvhighlights import (
     batch_average_precisions,
     batch_first_ious,
     evaluate_moments,
-    highlight_ap,
-    highlight_aps,
     iou_matrix,
     r1_iou,
     recall_at,
@@ -46,5 +45,5 @@ def protocol(name: str) -> Evaluate:
 
 __all__ = ["BUCKETS", "PROTOCOLS", "SALIENCY_LEVELS", "THRESHOLDS", "Evaluate", "Moments", "MrOptions", "MrResult",
            "average_precision", "average_precisions", "batch_average_precisions", "batch_first_ious",
-           "evaluate_moments", "highlight_ap", "highlight_aps", "iou_matrix", "protocol", "r1_iou", "read_moments",
-           "recall_at"]
+           "batch_highlights", "evaluate_moments", "highlight_ap", "highlight_aps", "iou_matrix", "protocol", "r1_iou",
+           "read_moments", "recall_at"]

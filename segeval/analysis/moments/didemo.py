@@ -29,6 +29,8 @@ IndexError).
 from __future__ import annotations
 
 import math
+import operator
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +58,13 @@ def _moment(value: Any) -> Moment | None:
 def _moments(value: Any, path: str, record: str, key: str, *, distinct: bool) -> list[Moment]:
     if not isinstance(value, list):
         raise record_error(path, record, f"'{key}' is {shown(value)}; expected a list of [start, end] moments")
+    if set(map(type, value)) == {list} and set(map(len, value)) == {2}:  # the common case, checked in bulk
+        flat = list(chain.from_iterable(value))
+        starts, ends = flat[0::2], flat[1::2]
+        if set(map(type, flat)) == {int} and min(starts) >= 0 and all(map(operator.le, starts, ends)):
+            moments = list(zip(starts, ends, strict=True))
+            if not distinct or len(set(moments)) == len(moments):
+                return moments
     out: list[Moment] = []
     for item in value:
         m = _moment(item)

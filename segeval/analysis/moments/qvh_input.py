@@ -4,6 +4,7 @@ reads them (windows ``[start, end]`` and ``[start, end, score]``, saliency score
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
@@ -18,6 +19,8 @@ from segeval.io.aux import read_moment_jsonl
 from segeval.words import plural
 
 CLIP_SECONDS = 2
+BULK_CLIPS = 50_000_000  # more clips in all are read query by query
+MAX_CLIPS = 2**20  # a longer video (over 24 days) is refused: its clip score matrices would not fit in memory
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -81,6 +84,10 @@ def _saliency(row: dict[str, Any], path: str, number: int, text: str) -> FloatAr
         raise InputError(path, f"'duration' is {json.dumps(duration)}; expected a number >= {CLIP_SECONDS} "
                                "(seconds) for highlight detection", line=number, text=text[:200])
     clips = int(duration / CLIP_SECONDS)
+    if clips > MAX_CLIPS:
+        raise InputError(path, f"'duration' is {json.dumps(duration)}; expected less than "
+                               f"{(MAX_CLIPS + 1) * CLIP_SECONDS} seconds (at most {MAX_CLIPS} clips) for highlight "
+                               "detection", line=number, text=text[:200])
     if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
         raise InputError(path, "'relevant_clip_ids' must be a list of integer clip ids for highlight detection",
                          line=number, text=text[:200])
@@ -103,6 +110,89 @@ def _saliency(row: dict[str, Any], path: str, number: int, text: str) -> FloatAr
     return full
 
 
+def _bulk_windows(values: list[Any], width: int) -> list[FloatArray] | None:
+    """Every row's windows as ``_windows`` reads them, checked and converted at once (views of one array);
+    None when any row fails a check (``_windows`` then names the row)."""
+    if not set(map(type, values)) <= {list}:
+        return None
+    windows = list(chain.from_iterable(values))
+    if not (set(map(type, windows)) <= {list} and set(map(len, windows)) <= {width}):
+        return None
+    flat = list(chain.from_iterable(windows))
+    if not set(map(type, flat)) <= {int, float}:
+        return None
+    try:
+        array = np.array(flat, dtype=np.float64).reshape(-1, width)
+    except OverflowError:
+        return None
+    if not np.isfinite(array).all() or any(windows[i][1] < windows[i][0]
+                                           for i in np.flatnonzero(array[:, 1] <= array[:, 0])):
+        return None
+    return _split(array, list(map(len, values)))
+
+
+def _bulk_saliency(rows: list[dict[str, Any]]) -> list[FloatArray] | None:
+    """Every row's saliency matrix as ``_saliency`` reads it, checked and built at once (views of one array);
+    None when any row fails a check (``_saliency`` then names the row)."""
+    durations: list[Any] = [row.get("duration") for row in rows]
+    ids: list[Any] = [row.get("relevant_clip_ids") for row in rows]
+    scores: list[Any] = [row.get("saliency_scores") for row in rows]
+    if not (set(map(type, durations)) <= {int, float} and set(map(type, ids)) <= {list}
+            and set(map(type, scores)) <= {list} and list(map(len, ids)) == list(map(len, scores))):
+        return None
+    try:
+        if not all(math.isfinite(d) and d >= CLIP_SECONDS for d in durations):
+            return None
+        clips = np.array([int(d / CLIP_SECONDS) for d in durations], dtype=np.int64)
+    except OverflowError:
+        return None
+    flat_ids, triples = list(chain.from_iterable(ids)), list(chain.from_iterable(scores))
+    if not (set(map(type, flat_ids)) <= {int} and set(map(type, triples)) <= {list}
+            and set(map(len, triples)) <= {3} and clips.max(initial=0) <= MAX_CLIPS and clips.sum() <= BULK_CLIPS):
+        return None
+    flat_scores = list(chain.from_iterable(triples))
+    if not set(map(type, flat_scores)) <= {int, float}:
+        return None
+    try:
+        clip = np.array(flat_ids, dtype=np.int64)
+        values = np.array(flat_scores, dtype=np.float64).reshape(-1, 3)
+    except OverflowError:
+        return None
+    counts = list(map(len, ids))
+    offsets = np.cumsum(clips) - clips
+    at = np.repeat(offsets, counts) + clip
+    if not ((clip >= 0).all() and (clip < np.repeat(clips, counts)).all() and np.isfinite(values).all()
+            and (np.diff(np.sort(at)) != 0).all()):
+        return None
+    full = np.zeros((int(clips.sum()), 3))
+    full[at] = values
+    return _split(full, clips.tolist())
+
+
+def _bulk_scores(values: list[Any]) -> list[FloatArray] | None:
+    """Every row's ``pred_saliency_scores`` (non-empty lists of finite numbers) at once, in float64; None when
+    any row fails a check, or holds an integer that float64 does not represent exactly."""
+    if not (set(map(type, values)) <= {list} and all(values)):
+        return None
+    flat = list(chain.from_iterable(values))
+    kinds = set(map(type, flat))
+    if not kinds <= {int, float}:
+        return None
+    try:
+        array = np.array(flat, dtype=np.float64)
+    except OverflowError:
+        return None
+    # np.array(scores) per row keeps integers as integers: the same values in float64 below 2**53
+    exact = int not in kinds or bool((np.abs(array) < 2.0**53).all())
+    return _split(array, list(map(len, values))) if exact and np.isfinite(array).all() else None
+
+
+def _split(array: FloatArray, counts: list[int]) -> list[FloatArray]:
+    """``array`` cut into consecutive pieces of ``counts`` rows."""
+    ends = np.cumsum(counts).tolist()
+    return [array[end - n:end] for n, end in zip(counts, ends, strict=True)]
+
+
 def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moments:
     """QVHighlights JSON Lines: ground truth (``relevant_windows``; ``duration``, ``relevant_clip_ids``,
     ``saliency_scores`` for highlights) and a submission (``pred_relevant_windows`` of
@@ -117,26 +207,36 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
         number, text, _ = pred_rows[0]
         raise InputError(pname, "has neither 'pred_relevant_windows' nor 'pred_saliency_scores'; expected "
                                 "QVHighlights predictions", line=number, text=text[:200])
-    for number, text, row in truth_rows:
+    truth_windows = _bulk_windows([row.get("relevant_windows", []) for _, _, row in truth_rows], 2)
+    saliency = _bulk_saliency([row for _, _, row in truth_rows]) if m.highlights else None
+    for n, (number, text, row) in enumerate(truth_rows):
         qid = str(row["qid"])
         if qid in m.truth:
             raise InputError(tname, f"query {qid} appears twice; expected one line per query",
                              line=number, text=text[:200])
-        m.truth[qid] = _windows(row.get("relevant_windows", []), 2, tname, number, text, "relevant_windows")
+        m.truth[qid] = truth_windows[n] if truth_windows is not None else \
+            _windows(row.get("relevant_windows", []), 2, tname, number, text, "relevant_windows")
         m.videos[qid] = str(row.get("vid", ""))
         if m.highlights:
-            m.saliency[qid] = _saliency(row, tname, number, text)
-    for number, text, row in pred_rows:
+            m.saliency[qid] = saliency[n] if saliency is not None else _saliency(row, tname, number, text)
+    pred_windows = _bulk_windows([row.get("pred_relevant_windows", []) for _, _, row in pred_rows], 3) \
+        if m.moments else None
+    pred_scores = _bulk_scores([row.get("pred_saliency_scores") for _, _, row in pred_rows]) if m.highlights else None
+    for n, (number, text, row) in enumerate(pred_rows):
         qid = str(row["qid"])
         if qid in m.predictions or qid in m.pred_saliency:
             raise InputError(pname, f"query {qid} appears twice; expected one line per query",
                              line=number, text=text[:200])
         if qid not in m.truth:
             m.unknown.append(qid)
-        if m.moments:
+        if m.moments and pred_windows is not None:
+            m.predictions[qid] = pred_windows[n]
+        elif m.moments:
             m.predictions[qid] = _windows(row.get("pred_relevant_windows", []), 3, pname, number, text,
                                           "pred_relevant_windows")
-        if m.highlights:
+        if m.highlights and pred_scores is not None:
+            m.pred_saliency[qid] = pred_scores[n]
+        elif m.highlights:
             scores = row.get("pred_saliency_scores")
             if not (isinstance(scores, list) and scores and _finite_numbers(scores)):
                 raise InputError(pname, "'pred_saliency_scores' must be a non-empty list of finite numbers, one "

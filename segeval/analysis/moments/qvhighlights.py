@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.analysis.moments.protocol import MrOptions, MrResult
+from segeval.analysis.moments.qvh_highlights import batch_highlights
 from segeval.analysis.moments.qvh_input import FloatArray, Moments, read_moments
 from segeval.errors import ParameterError
 
@@ -42,6 +43,7 @@ THRESHOLDS = tuple(float(f"{t:.2f}") for t in np.linspace(0.5, 0.95, 10))
 BUCKETS = {"short": (0.0, 10.0), "middle": (10.0, 30.0), "long": (30.0, 150.0), "full": (0.0, 150.0)}
 SALIENCY_LEVELS = {"Fair": 2, "Good": 3, "VeryGood": 4}
 TOP_PREDICTIONS = 10
+CHUNK_QUERIES = 1024  # mAP matches at most this many queries at once
 
 
 def iou_matrix(a: FloatArray, b: FloatArray) -> FloatArray:
@@ -74,45 +76,50 @@ def batch_average_precisions(truths: list[FloatArray], predictions: list[FloatAr
                              top: int = TOP_PREDICTIONS) -> FloatArray:
     """``average_precisions`` of many queries at once: one row per query, the same values bit for bit.
 
-    Queries are grouped by their number of ground-truth windows, so that every IoU row is sorted at
-    the length the official per-query ``argsort`` sees (its order of ties depends on the length)."""
+    Every IoU row is sorted at its query's number of ground-truth windows (one argsort per number), the
+    length the official per-query ``argsort`` sees (its order of ties can depend on the length); queries
+    are matched together in classes of window counts between powers of two (padding stays under 2x)."""
     ap = np.zeros((len(truths), len(thresholds)))
+    width = min(top, max((len(p) for p in predictions), default=0))
+    if width == 0:
+        return ap
+    # the first ``top`` predictions of every query, padded once; padding past a query's own predictions
+    # changes none of its values
+    preds, valid = _padded(predictions, width, 3)
     counts = np.array([len(t) for t in truths], dtype=np.int64)
-    for size in np.unique(counts):
-        rows = np.flatnonzero(counts == size)
-        ap[rows] = _ap_group([truths[r] for r in rows], [predictions[r] for r in rows], int(size),
-                             np.array(thresholds, dtype=np.float64), top)
+    size_class = np.frexp(counts)[1]
+    for size in np.unique(size_class):
+        of_size = np.flatnonzero(size_class == size)
+        for rows in np.array_split(of_size, -(-len(of_size) // CHUNK_QUERIES)):  # bounds the memory
+            ap[rows] = _ap_group([truths[r] for r in rows], preds[rows], valid[rows], counts[rows],
+                                 np.array(thresholds, dtype=np.float64))
     return ap
 
 
 def _padded(arrays: list[FloatArray], width: int, columns: int) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
     """Rows of ``arrays`` (each (n, columns)) cut to ``width`` and zero-padded: (queries, width, columns), mask."""
     out = np.zeros((len(arrays), width, columns))
-    valid = np.zeros((len(arrays), width), dtype=bool)
-    for n, a in enumerate(arrays):
-        k = min(len(a), width)
-        out[n, :k] = a[:k]
-        valid[n, :k] = True
+    counts = np.array([min(len(a), width) for a in arrays], dtype=np.int64)
+    valid = np.arange(width)[None, :] < counts[:, None]
+    if counts.any():
+        out[valid] = np.concatenate([a[:width] for a in arrays])
     return out, valid
 
 
-def _ap_group(truths: list[FloatArray], predictions: list[FloatArray], size: int, thresholds: FloatArray,
-              top: int) -> FloatArray:
-    """The official matching and VOC AP for queries with ``size`` ground-truth windows each."""
-    queries, nthr = len(truths), len(thresholds)
-    width = min(top, max((len(p) for p in predictions), default=0))
-    if width == 0:
-        return np.zeros((queries, nthr))
-    preds, valid = _padded(predictions, width, 3)
-    if size == 0:  # every listed prediction is a false positive; recall is 0/0 as in the official
-        tp = np.zeros((queries, nthr, width))
-    else:
-        # the first ``top`` in list order, by score descending (stable); padding sorts last
-        key = np.where(valid, -preds[:, :, 2], np.inf)
-        by_score = np.argsort(key, axis=1, kind="stable")
-        preds = np.take_along_axis(preds, by_score[:, :, None], axis=1)
-        valid = np.take_along_axis(valid, by_score, axis=1)
-        truth = np.stack(truths)  # (queries, size, 2)
+def _ap_group(truths: list[FloatArray], preds: FloatArray, valid: npt.NDArray[np.bool_],
+              sizes: npt.NDArray[np.int64], thresholds: FloatArray) -> FloatArray:
+    """The official matching and VOC AP for queries with ``sizes`` ground-truth windows and the padded
+    predictions ``preds`` (queries, width, 3), ``valid`` where a query has one."""
+    queries, nthr, width = len(truths), len(thresholds), preds.shape[1]
+    # the first ``top`` in list order, by score descending (stable); padding sorts last
+    key = np.where(valid, -preds[:, :, 2], np.inf)
+    by_score = np.argsort(key, axis=1, kind="stable")
+    preds = np.take_along_axis(preds, by_score[:, :, None], axis=1)
+    valid = np.take_along_axis(valid, by_score, axis=1)
+    tp = np.zeros((queries, nthr, width))
+    most = int(sizes.max())
+    if most:  # without a window, every listed prediction is a false positive; recall is 0/0 as in the official
+        truth, _ = _padded(truths, most, 2)
         s1, e1 = preds[:, :, 0], preds[:, :, 1]
         s2, e2 = truth[:, :, 0], truth[:, :, 1]
         areas1, areas2 = e1 - s1, e2 - s2
@@ -120,15 +127,24 @@ def _ap_group(truths: list[FloatArray], predictions: list[FloatArray], size: int
                         0, None)
         union = areas1[:, :, None] + areas2[:, None, :] - inter
         with np.errstate(divide="ignore", invalid="ignore"):
-            ious = inter / union  # (queries, width, size), the union form
-        order = ious.argsort(axis=-1)[:, :, ::-1]  # numpy's default sort per row, as the official
-        ranked = np.take_along_axis(ious, order, axis=-1)
+            ious = inter / union  # (queries, width, most), the union form
+        # numpy's default sort of each row at the query's own length, as the official; padding points to a
+        # slot no window has and ranks last, below any threshold
+        order = np.full((queries, width, most), most)
+        ranked = np.full((queries, width, most), -np.inf)
+        for size in np.unique(sizes[sizes > 0]).tolist():
+            rows = np.flatnonzero(sizes == size)
+            own = ious[rows, :, :size]
+            order[rows, :, :size] = by_iou = own.argsort(axis=-1)[:, :, ::-1]
+            ranked[rows, :, :size] = np.take_along_axis(own, by_iou, axis=-1)
         # the official loop walks ``order`` and stops at the first IoU below the threshold (NaN never is)
         open_ = np.logical_and.accumulate(~(ranked[:, :, None, :] < thresholds[None, None, :, None]), axis=-1)
-        locked = np.zeros((queries, nthr, size), dtype=bool)
-        tp = np.zeros((queries, nthr, width))
-        for i in range(width):
-            row = np.broadcast_to(order[:, i, None, :], (queries, nthr, size))
+        locked = np.zeros((queries, nthr, most + 1), dtype=bool)
+        if most == 1:  # one window: the first prediction that reaches it takes it
+            reach = open_[:, :, :, 0] & valid[:, :, None]  # (queries, width, thresholds)
+            tp = (reach & (np.cumsum(reach, axis=1) == 1)).transpose(0, 2, 1).astype(np.float64)
+        for i in range(width if most > 1 else 0):
+            row = np.broadcast_to(order[:, i, None, :], (queries, nthr, most))
             free = open_[:, i] & ~np.take_along_axis(locked, row, axis=-1) & valid[:, i, None, None]
             hit = free.any(axis=-1)
             q, t = np.nonzero(hit)
@@ -138,7 +154,7 @@ def _ap_group(truths: list[FloatArray], predictions: list[FloatArray], size: int
     tp_cum = np.cumsum(tp, axis=-1)
     fp_cum = np.cumsum(fp, axis=-1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        recall = tp_cum / float(size)
+        recall = tp_cum / sizes.astype(np.float64)[:, None, None]
         precision = tp_cum / (tp_cum + fp_cum)
     # VOC AP; positions past a query's last prediction repeat its last precision and recall, which
     # adds no recall step and leaves the envelope unchanged
@@ -173,14 +189,26 @@ def r1_iou(truth: FloatArray, predictions: FloatArray) -> float:
 
 
 def batch_first_ious(truths: list[FloatArray], predictions: list[FloatArray],
-                     k: int = 5) -> tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]]:
+                     k: int = 5) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Per query, from the listed predictions: the official R1 IoU (see ``r1_iou``), the best hull IoU of
     the first prediction (``top1_iou``), and the largest hull IoU of the first ``k`` against any window
-    (0 without prediction or truth). The same values as the per-query functions, bit for bit."""
+    (0 without prediction or truth). The same values as the per-query functions, bit for bit; queries are
+    taken in classes of window counts between powers of two."""
+    out = np.zeros((3, len(truths)))
+    first, has_first = _padded(predictions, k, 3)
+    counts = np.array([len(t) for t in truths], dtype=np.int64)
+    size_class = np.frexp(counts)[1]
+    for size in np.unique(size_class):
+        rows = np.flatnonzero(size_class == size)
+        out[:, rows] = _first_ious_group([truths[r] for r in rows], first[rows], has_first[rows])
+    return out[0], out[1], out[2]
+
+
+def _first_ious_group(truths: list[FloatArray], first: FloatArray,
+                      has_first: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray, FloatArray]:
     queries = len(truths)
     width = max((len(t) for t in truths), default=0)
     truth, has_truth = _padded(truths, max(width, 1), 2)
-    first, has_first = _padded(predictions, k, 3)
     ok = has_first[:, 0] & has_truth[:, 0]
     s1, e1 = first[:, 0, 0, None], first[:, 0, 1, None]
     s2, e2 = truth[:, :, 0], truth[:, :, 1]
@@ -222,64 +250,20 @@ def top1_iou(truth: FloatArray, predictions: FloatArray) -> float:
     return float(iou_matrix(predictions[:1, :2], truth).max())
 
 
-def highlight_ap(y_true: FloatArray, y_score: npt.NDArray[Any]) -> float:
-    """Interpolated AP of binary clip labels ranked by predicted score (the official ``get_ap``:
-    0 when no clip is positive, 1 when all are)."""
-    return float(highlight_aps(y_true[:, None], y_score)[0])
-
-
-def highlight_aps(labels: FloatArray, y_score: npt.NDArray[Any]) -> FloatArray:
-    """``highlight_ap`` of each column of ``labels`` (clips, k) against one score list, bit for bit."""
-    clips = len(labels)
-    if len(y_score) > clips:
-        y_score = y_score[:clips]
-    elif len(y_score) < clips:
-        padded = np.zeros(clips)
-        padded[:len(y_score)] = y_score
-        y_score = padded
-    out = np.zeros(labels.shape[1])
-    constant = (labels == labels[:1]).all(axis=0)
-    out[constant] = labels[0, constant] != 0
-    if constant.all():
-        return out
-    # precision and recall at each distinct score, highest score first, as scikit-learn computes them
-    order = np.argsort(y_score, kind="mergesort")[::-1]
-    ranked_score, ranked_true = y_score[order], labels[order]
-    cut = np.r_[np.where(np.diff(ranked_score))[0], clips - 1]
-    tps = np.cumsum(ranked_true == 1, axis=0, dtype=np.float64)[cut]
-    fps = 1 + cut[:, None] - tps
-    precision = np.ones((len(tps) + 1, labels.shape[1]))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        precision[:-1] = (tps / (tps + fps))[::-1]
-        recall = np.zeros((len(tps) + 1, labels.shape[1]))
-        recall[:-1] = (tps / tps[-1])[::-1]
-    recall = recall.astype(np.float32)
-    precision = np.maximum.accumulate(precision, axis=0)  # the envelope from the left, as get_ap
-    steps = np.diff(recall, axis=0) != 0
-    for c in np.flatnonzero(~constant):  # np.mean's arithmetic: a 1-D add.reduce (pairwise), then / n
-        picked = precision[:-1, c][steps[:, c]]
-        out[c] = np.add.reduce(picked) / len(picked)
-    return out
-
-
 def _pct(value: float | np.floating[Any]) -> float | None:
     return None if math.isnan(float(value)) else float(f"{100 * value:.2f}")
 
 
 def _evaluate_highlights(m: Moments, queries: list[str]) -> dict[str, dict[str, float | None]]:
-    levels = list(SALIENCY_LEVELS.values())
-    thresholds = np.array(levels, dtype=np.float64)[None, :, None]  # (1, levels, 1) against (clips, 1, 3)
+    levels = tuple(float(v) for v in SALIENCY_LEVELS.values())
     hit = np.zeros((len(levels), len(queries), 3))
     ap = np.zeros((len(levels), len(queries), 3))
-    for n, q in enumerate(queries):
-        if q not in m.pred_saliency:
-            continue  # no prediction: 0
-        labels = (m.saliency[q][:, None, :] >= thresholds).reshape(len(m.saliency[q]), -1).astype(float)
-        scores = m.pred_saliency[q]
-        top = int(np.argmax(scores))
-        if top < len(labels):
-            hit[:, n] = labels[top].reshape(len(levels), 3)
-        ap[:, n] = highlight_aps(labels, scores).reshape(len(levels), 3)
+    rows = [n for n, q in enumerate(queries) if q in m.pred_saliency]  # no prediction: 0
+    if rows:
+        aps, hits = batch_highlights([m.saliency[queries[n]] for n in rows],
+                                     [m.pred_saliency[queries[n]] for n in rows], levels)
+        ap[:, rows] = aps.reshape(len(rows), len(levels), 3).transpose(1, 0, 2)
+        hit[:, rows] = hits.reshape(len(rows), len(levels), 3).transpose(1, 0, 2)
     out: dict[str, dict[str, float | None]] = {}
     for level, name in enumerate(SALIENCY_LEVELS):
         out[f"HL-min-{name}"] = {"HL-mAP": _pct(np.mean(ap[level])) if queries else None,
@@ -287,25 +271,55 @@ def _evaluate_highlights(m: Moments, queries: list[str]) -> dict[str, dict[str, 
     return out
 
 
-def _evaluate_bucket(m: Moments, truth: dict[str, FloatArray], order: list[str]) -> dict[str, Any]:
-    """One bucket's MR figures over ``order`` (queries with predictions first, in the file's order)."""
-    if not order:
-        maps: dict[str, float | None] = {str(t): None for t in THRESHOLDS}
-        maps["average"] = None
-        return {"MR-mAP": maps, "MR-R1": {str(t): None for t in THRESHOLDS},
-                "MR-R5": {"0.5": None, "0.7": None}, "MR-mIoU": None, "queries": 0}
+def _evaluate_buckets(m: Moments, truths: dict[str, dict[str, FloatArray]],
+                      orders: dict[str, list[str]]) -> dict[str, dict[str, Any]]:
+    """Each bucket's MR figures over its order (queries with predictions first, in the file's order); the
+    queries of all buckets are scored in one batch, each bucket then averages its own rows."""
     empty = np.zeros((0, 3))
-    truths = [truth[q] for q in order]
-    preds = [m.predictions.get(q, empty) for q in order]
-    ap_array = batch_average_precisions(truths, preds)
-    ap_thds = ap_array.mean(0)
-    maps = {str(t): _pct(v) for t, v in zip(THRESHOLDS, ap_thds, strict=True)}
-    maps["average"] = _pct(np.mean(ap_thds))
-    r1_ious, top1, top5 = batch_first_ious(truths, preds, 5)
-    r1 = {str(t): _pct(np.mean(r1_ious >= t)) for t in THRESHOLDS}
-    r5 = {str(t): _pct(np.mean((top5 >= t).astype(np.float64))) for t in (0.5, 0.7)}
-    miou = _pct(np.mean(top1))
-    return {"MR-mAP": maps, "MR-R1": r1, "MR-R5": r5, "MR-mIoU": miou, "queries": len(order)}
+    truth = [truths[name][q] for name, order in orders.items() for q in order]
+    preds = [m.predictions.get(q, empty) for order in orders.values() for q in order]
+    ap_all = batch_average_precisions(truth, preds)
+    r1_all, top1_all, top5_all = batch_first_ious(truth, preds, 5)
+    out: dict[str, dict[str, Any]] = {}
+    end = 0
+    for name, order in orders.items():
+        start, end = end, end + len(order)
+        if not order:
+            maps: dict[str, float | None] = {str(t): None for t in THRESHOLDS}
+            maps["average"] = None
+            out[name] = {"MR-mAP": maps, "MR-R1": {str(t): None for t in THRESHOLDS},
+                         "MR-R5": {"0.5": None, "0.7": None}, "MR-mIoU": None, "queries": 0}
+            continue
+        # the bucket's rows as arrays of their own, as the per-bucket arithmetic had them
+        ap_array, r1_ious, top1, top5 = (np.array(a[start:end], dtype=np.float64)
+                                         for a in (ap_all, r1_all, top1_all, top5_all))
+        ap_thds = ap_array.mean(0)
+        maps = {str(t): _pct(v) for t, v in zip(THRESHOLDS, ap_thds, strict=True)}
+        maps["average"] = _pct(np.mean(ap_thds))
+        r1 = {str(t): _pct(np.mean(r1_ious >= t)) for t in THRESHOLDS}
+        r5 = {str(t): _pct(np.mean((top5 >= t).astype(np.float64))) for t in (0.5, 0.7)}
+        out[name] = {"MR-mAP": maps, "MR-R1": r1, "MR-R5": r5, "MR-mIoU": _pct(np.mean(top1)), "queries": len(order)}
+    return out
+
+
+def _bucket_truths(truth: dict[str, FloatArray]) -> dict[str, dict[str, FloatArray]]:
+    """Per bucket, the ground-truth windows of that length per query (queries without one left out)."""
+    out: dict[str, dict[str, FloatArray]] = {}
+    queries = list(truth)
+    counts = np.array([len(truth[q]) for q in queries], dtype=np.int64)
+    windows = np.concatenate([truth[q] for q in queries]) if queries else np.zeros((0, 2))
+    owner = np.repeat(np.arange(len(queries)), counts)
+    length = windows[:, 1] - windows[:, 0]
+    for name, (lo, hi) in BUCKETS.items():
+        if name == "full":
+            out[name] = truth
+            continue
+        keep = (length > lo) & (length <= hi)
+        kept = np.bincount(owner[keep], minlength=len(queries))
+        ends = np.cumsum(kept).tolist()
+        cut = windows[keep]
+        out[name] = {queries[n]: cut[ends[n] - kept[n]:ends[n]] for n in np.flatnonzero(kept).tolist()}
+    return out
 
 
 def evaluate_moments(m: Moments) -> dict[str, Any]:
@@ -334,12 +348,9 @@ def evaluate_moments(m: Moments) -> dict[str, Any]:
     order = mr_order + mr_missing  # the official averages in the submission's order
     buckets: dict[str, Any] = {}
     if m.moments:
+        truths = _bucket_truths(m.truth)
+        buckets = _evaluate_buckets(m, truths, {name: [q for q in order if q in truths[name]] for name in BUCKETS})
         for name, (lo, hi) in BUCKETS.items():
-            truth = m.truth
-            if name != "full":
-                cut = {q: w[(w[:, 1] - w[:, 0] > lo) & (w[:, 1] - w[:, 0] <= hi)] for q, w in truth.items()}
-                truth = {q: w for q, w in cut.items() if len(w)}
-            buckets[name] = _evaluate_bucket(m, truth, [q for q in order if q in truth])
             if not buckets[name]["queries"]:
                 notes.append(f"no ground-truth window falls in the {name} bucket {_range(lo, hi)}: its figures are "
                              "null (the official evaluator stops here)")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -136,7 +137,9 @@ def _rows(value: Any, path: str, where: str) -> tuple[FloatArray, int]:
                 and bool(np.isfinite(arr[:, :3]).all()))
     except (ValueError, TypeError, OverflowError):
         fast = False
-    if fast and not any(isinstance(x, bool) for e in used for x in e[:3]):
+    # a boolean among the first three is no number (one among the scores is let through, as the score is unused)
+    if fast and (bool not in set(map(type, chain.from_iterable(used)))
+                 or not any(isinstance(x, bool) for e in used for x in e[:3])):
         return arr[:, :3].astype(np.float64).reshape(-1, 3), len(value)
     for n, e in enumerate(used):
         if not (isinstance(e, list) and len(e) >= 3 and all(is_number(x) for x in e[:3])):
@@ -144,6 +147,13 @@ def _rows(value: Any, path: str, where: str) -> tuple[FloatArray, int]:
                                    "[video_index, start, end, score] (3 finite numbers at least; the score is not "
                                    "used)")
     return np.array([e[:3] for e in used], dtype=np.float64).reshape(-1, 3), len(value)
+
+
+def _indexed(video: FloatArray, known: FloatArray) -> npt.NDArray[np.bool_]:
+    """Whether each value is in ``known`` (sorted), as ``np.isin`` says, by a binary search."""
+    if not len(known):
+        return np.zeros(len(video), dtype=bool)
+    return np.asarray(known[np.minimum(np.searchsorted(known, video), len(known) - 1)] == video)
 
 
 def read_submission(path: str | Path, queries: list[Query]) -> Tvr:
@@ -194,7 +204,7 @@ def read_submission(path: str | Path, queries: list[Query]) -> Tvr:
                                        "per query")
             rows, count = _rows(record["predictions"], name, where)
             video = rows[:, 0]
-            bad = np.flatnonzero((video != np.floor(video)) | ~np.isin(video, known))
+            bad = np.flatnonzero((video != np.floor(video)) | ~_indexed(video, known))
             if len(bad):
                 raise InputError(name, f"{where}: predictions[{int(bad[0])}] names the video index "
                                        f"{video[bad[0]]:g}, which is not in 'video2idx'; expected an index of "

@@ -372,6 +372,9 @@ def _with(**changes: Any) -> dict[str, Any]:
     (_with(VR=[{"desc_id": 1, "predictions": [[0, 0, 0], [7, 0, 0]]}]),
      "VR[0] (desc_id 1): predictions[1] names the video index 7, which is not in 'video2idx'"),
     (_with(VR=[{"desc_id": 1, "predictions": [[0.5, 0, 0]]}]), "names the video index 0.5, which is not in"),
+    (_with(VR=[{"desc_id": 1, "predictions": [[0, 0, 0], [-1, 0, 0]]}]), "predictions[1] names the video index -1,"),
+    (_with(VCMR=[{"desc_id": 1, "predictions": [[0, 0, 5, 1], [0, True, 5, 1]]}]),
+     "VCMR[0] (desc_id 1): predictions[1] is [0, true, 5, 1]; expected [video_index, start, end, score]"),
     (_with(VCMR=[{"desc_id": 1, "predictions": []}, {"desc_id": 1, "predictions": []}]),
      "VCMR[1] (desc_id 1): desc_id 1 appears twice in 'VCMR'; expected one record per query"),
 ])
@@ -381,6 +384,15 @@ def test_bad_submission_exits_2(tmp_path: Path, sub: Any, problem: str) -> None:
     code, out, err = run_cli("mr", "-p", "tvr", str(tmp_path / "gt.jsonl"), str(tmp_path / "sub.json"))
     assert code == 2 and out == "" and f"{tmp_path / 'sub.json'}" in err and problem in err, err
     assert "Traceback" not in err and "internal error" not in err
+
+
+def test_a_boolean_score_is_not_read(tmp_path: Path) -> None:
+    # the score (4th value) is not used: true there is let through, as a number in the first three would be
+    (tmp_path / "gt.jsonl").write_text(GT)
+    sub = _with(VCMR=[{"desc_id": 1, "predictions": [[0, 0, 5, True]]}, {"desc_id": 2, "predictions": [[1, 1, 6, 0]]}])
+    (tmp_path / "sub.json").write_text(json.dumps(sub))
+    code, out, err = run_cli("mr", "-p", "tvr", str(tmp_path / "gt.jsonl"), str(tmp_path / "sub.json"))
+    assert code == 0 and json.loads(out)["brief"]["VCMR-0.5-r1"] == 100.0, err
 
 
 def test_unknown_queries_and_options(tmp_path: Path) -> None:
