@@ -24,7 +24,7 @@ import pandas as pd
 
 from segeval.engines.types import RunResult
 from segeval.errors import InputError, SegevalError, check_choice, check_int
-from segeval.io.chunks import line_chunks, line_texts, open_blocks
+from segeval.io.chunks import line_texts, open_blocks
 from segeval.io.files import is_stream, starts_with_gzip
 from segeval.io.formats import DETECT_LINES, DOCUMENT_FORMATS, RUN_FORMATS, LineFormat, detect_run_format
 from segeval.io.tables import RUN_COLUMNS, parse_table, read_run, to_frame
@@ -37,6 +37,9 @@ from segeval.validate import check_kinds, validate_run
 DEFAULT_CHUNK_LINES = CHUNK_LINES
 #: ``auto`` reads a run in chunks from this size on disk (a gzip file from a quarter of it)
 AUTO_BYTES = 128 * 1024**2
+#: chunks are gathered until they hold this many bytes before they are parsed and evaluated together,
+#: so that small chunks cost no more than big ones (the per-batch work has a fixed cost)
+BATCH_BYTES = 2 * 1024**2
 
 OnError = Callable[[InputError], None]
 
@@ -76,6 +79,37 @@ class _QrelsByQuery:
         pieces = [self.order[self.bounds[c]:self.bounds[c + 1]] for c in codes]
         rows = np.sort(np.concatenate(pieces)) if pieces else np.zeros(0, dtype=np.int64)
         return self.qrels.take(rows)
+
+
+def batches(blocks: Iterator[bytes], chunk_lines: int, min_bytes: int) -> Iterator[tuple[int, bytes]]:
+    """``(number of its first line, bytes)`` of whole ``chunk_lines``-line chunks gathered until they hold
+    at least ``min_bytes`` bytes (one chunk each with ``min_bytes`` 0; the last batch may be shorter),
+    from blocks of :func:`segeval.io.chunks.open_blocks`."""
+    parts: list[bytes] = []
+    lines = held = 0  # complete lines and bytes held
+    first = 1  # the number of the first line held
+    for block in blocks:
+        parts.append(block)
+        lines += block.count(b"\n")
+        held += len(block)
+        if lines < chunk_lines or held < min_bytes:
+            continue
+        data = b"".join(parts)
+        ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+        pos = used = 0
+        while lines - used >= chunk_lines:
+            # the fewest whole chunks from line ``used`` whose bytes reach ``min_bytes``
+            reach = int(np.searchsorted(ends, pos + min_bytes - 1)) if min_bytes > 0 else used
+            take = max(1, -(-(reach - used + 1) // chunk_lines)) * chunk_lines
+            if used + take > lines:
+                break  # wait for more blocks
+            cut = int(ends[used + take - 1]) + 1
+            yield first, data[pos:cut]
+            first, used, pos = first + take, used + take, cut
+        parts, lines, held = [data[pos:]], lines - used, len(data) - pos
+    data = b"".join(parts)
+    if data:
+        yield first, data
 
 
 # -------------------------------------------------------------------------- evaluation
@@ -168,7 +202,7 @@ class _Chunked:
 
     def run(self, chunk_lines: int, on_read: Callable[[int], object] | None = None) -> RunResult:
         pending: pd.DataFrame | None = None
-        chunks = line_chunks(open_blocks(self.name, on_read=on_read), chunk_lines, self.name)
+        chunks = batches(open_blocks(self.name, on_read=on_read), chunk_lines, BATCH_BYTES)
         for first, data in self._detected(chunks):
             frame = self._parse(data, first)
             if frame is None:
