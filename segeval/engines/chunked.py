@@ -114,6 +114,16 @@ def batches(blocks: Iterator[bytes], chunk_lines: int, min_bytes: int) -> Iterat
         yield first, data
 
 
+def data_lines(data: bytes, wanted: int) -> int:
+    """The non-blank lines of ``data``, counted up to ``wanted`` (not split further: a batch may be big)."""
+    seen, rest = 0, data
+    while rest and seen < wanted:
+        pieces = rest.split(b"\n", wanted - seen)
+        rest = pieces.pop() if len(pieces) > wanted - seen else b""
+        seen += sum(1 for line in pieces if line.strip())
+    return min(seen, wanted)
+
+
 # -------------------------------------------------------------------------- evaluation
 
 def use_chunks(path: str | Path, memory: str) -> bool:
@@ -237,7 +247,7 @@ class _Chunked:
             seen = 0
             for first, data in chunks:
                 head.append((first, data))
-                seen += sum(1 for line in data.split(b"\n") if line.strip())
+                seen += data_lines(data, DETECT_LINES - seen)
                 if seen >= DETECT_LINES:
                     break
             self.fmt = detect_run_format(b"".join(data for _, data in head), self.name, self.time_format)

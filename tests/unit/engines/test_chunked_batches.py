@@ -109,3 +109,16 @@ def test_batches_are_whole_chunks_reaching_the_budget(tmp_path: Path, chunk_line
     gz = tmp_path / "f.txt.gz"
     gz.write_bytes(gzip.compress(text))
     assert b"".join(d for _, d in chunked.batches(open_blocks(gz, block=16), chunk_lines, min_bytes)) == text
+
+
+def test_data_lines_counts_non_blank_lines_up_to_wanted() -> None:
+    import random
+
+    rng = random.Random(7)
+    for _ in range(2000):
+        lines = [rng.choice([b"", b"  ", b"\t", b"a b", b"x"]) for _ in range(rng.randint(0, 30))]
+        data = b"\n".join(lines) + rng.choice([b"", b"\n", b"\r\n"])
+        wanted = rng.randint(1, 35)
+        naive = sum(1 for line in data.split(b"\n") if line.strip())  # every line split and looked at
+        assert chunked.data_lines(data, wanted) == min(wanted, naive), (data, wanted)
+    assert chunked.data_lines(b"a\n" * 10**6, 1000) == 1000
