@@ -270,10 +270,10 @@ def bench_dask(a: argparse.Namespace, segeval: list[str]) -> list[str]:
             "| command | seconds | overhead | peak MiB (processes) | output identical |",
             "|---|---:|---:|---:|---|",
             f"| --jobs 1 | {one:.2f} | | {one_mib:.0f} ({one_n}) | yes |",
-            f"| --engine dask -j 2 (starts a local cluster) | {local:.2f} | +{local - one:.2f} s | "
+            f"| --engine dask -j 2 (starts a local cluster) | {local:.2f} | {local - one:+.2f} s | "
             f"{local_mib:.0f} ({local_n}) | {same(first, a.out / 'dask-local.out')} |",
             f"| --engine dask --scheduler ADDRESS (scheduler and 2 workers running) | {warm:.2f} | "
-            f"+{warm - one:.2f} s | {warm_mib:.0f} ({warm_n}) | {same(first, a.out / 'dask-existing.out')} |"]
+            f"{warm - one:+.2f} s | {warm_mib:.0f} ({warm_n}) | {same(first, a.out / 'dask-existing.out')} |"]
 
 
 def prepare(a: argparse.Namespace) -> None:
