@@ -15,6 +15,13 @@ from tests.conftest import run_cli
 from tests.support.scripts import load_script
 
 
+@pytest.fixture(autouse=True)
+def exact_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One chunk per batch, so these small runs cross many batch edges (by default chunks are gathered
+    into batches of :data:`chunked.BATCH_BYTES`; test_chunked_batches.py covers that)."""
+    monkeypatch.setattr(chunked, "BATCH_BYTES", 0)
+
+
 def _generator() -> ModuleType:
     return load_script("generate_data")
 
