@@ -98,7 +98,9 @@ Memory = Annotated[str, typer.Option(
     help="How a run is read. chunked: in chunks, evaluating each query once its lines are read, so memory "
          "stays flat (needs each query's lines together, else it says so and reads the file whole); "
          "in-memory: whole; auto: chunked for files of 128 MiB or more (gzip: 32 MiB). Same output.")]
-ChunkLines = Annotated[int, typer.Option("--chunk-lines", metavar="N", help="Lines per chunk in the chunked path.")]
+ChunkLines = Annotated[int, typer.Option(
+    "--chunk-lines", metavar="N", help="Lines per chunk in the chunked path; chunks are parsed and evaluated in "
+                                       "batches of at least 2 MiB (whole chunks). Same output.")]
 Engine = Annotated[str, typer.Option(
     "--engine", metavar="processes|dask",
     help="processes: --jobs local processes; dask: (run, query-partition) tasks on a Dask cluster "
