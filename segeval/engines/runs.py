@@ -19,14 +19,13 @@ from functools import partial
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import pandas as pd
-
-from segeval.engines.types import Outcome, RunResult
+from segeval.engines.types import Outcome, RunResult, unevaluated_note
 from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int, printable, render_note
 from segeval.settings import DEFAULTS, MEMORY_POLICIES
-from segeval.words import plural, verb
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from segeval.pipeline import Evaluation
 
 T = TypeVar("T")
@@ -148,9 +147,7 @@ def outcome(result: RunResult, *, render: Callable[[Evaluation, str, int, str], 
     out = render(ev, result.runid, len(skipped), result.file)
     err = list(result.notes)
     if ev.unevaluated and not complete:
-        err.append(f"note: {plural(len(ev.unevaluated), 'qrels query', 'qrels queries')} "
-                   f"{verb(len(ev.unevaluated), 'has', 'have')} no results in the run and are not averaged "
-                   f"(-c counts them as 0)")
+        err.append(unevaluated_note(len(ev.unevaluated)))
     err += ev.notes
     lines = [render_note(named(text, result.file)) for text in err] + [e.skipped() for e in skipped]
     return Outcome(out, "".join(line + "\n" for line in lines), len(skipped), False)

@@ -26,12 +26,14 @@ FloatArray = npt.NDArray[np.float64]
 @dataclass(frozen=True)
 class Batch:
     """The adapted rankings of all queries, concatenated: query q's units are
-    ``labels[offsets[q]:offsets[q + 1]]``."""
+    ``labels[offsets[q]:offsets[q + 1]]``; ``judged``: per query, the judged units of its pool (bpref's
+    R + N), from ``queries`` when not given."""
 
     queries: Sequence[Adapted]
     labels: npt.NDArray[np.uint8]
     offsets: IntArray
     num_rel: IntArray
+    judged: IntArray | None = None
 
     @classmethod
     def of(cls, adapted: Sequence[Adapted]) -> Batch:
@@ -139,6 +141,7 @@ def average_precision(b: Batch) -> list[float]:
     out: list[float] = []
     starts = b.first_relevant.tolist()
     counts = b.relevant_counts.tolist()
+    num_rels = b.num_rel.tolist()
     for q, (start, count) in enumerate(zip(starts, counts, strict=True)):
         if count == 0:
             out.append(0.0)
@@ -146,7 +149,7 @@ def average_precision(b: Batch) -> list[float]:
         total = 0.0
         for x in terms[start : start + count]:  # left to right, as the definition
             total += x
-        out.append(total / b.queries[q].num_rel)
+        out.append(total / num_rels[q])
     return out
 
 
@@ -156,8 +159,9 @@ def bpref(b: Batch) -> list[float]:
     above = nonrel_before[b.relevant_at + 1]  # judged non-relevant at or above each relevant unit (of all queries)
     above = above - nonrel_before[b.offsets[b.relevant_query]]
     big_r = b.num_rel
-    judged = np.fromiter((int(((a.pool if a.pool is not None else np.zeros(0)) >= 0).sum()) for a in b.queries),
-                         dtype=np.int64, count=len(b.queries))
+    judged = b.judged if b.judged is not None else np.fromiter(
+        (int(((a.pool if a.pool is not None else np.zeros(0)) >= 0).sum()) for a in b.queries), dtype=np.int64,
+        count=len(b.queries))
     big_n = judged - big_r
     bound = np.minimum(big_r, big_n)[b.relevant_query]
     penalties = np.where(above > 0, np.minimum(above, bound) / np.maximum(bound, 1), 0.0)
