@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -63,8 +63,38 @@ def applies(run: str, qrels: str, memory: str) -> bool:
     return size < AUTO_BYTES
 
 
+@dataclass(frozen=True)
+class Values:
+    """What the lane computed: the evaluated queries, the requests, per-query values and summaries
+    by request name (as :class:`segeval.pipeline.Evaluation` holds them), the run tag, and the
+    number of qrels queries not evaluated."""
+
+    queries: list[str]
+    requests: list[Request]
+    per_query: dict[str, list[Any]]
+    summary: dict[str, Any]
+    runid: str
+    unevaluated: int
+
+
 def fast_eval(qrels_path: str, run_path: str, job: Job) -> tuple[str, str] | None:
     """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide."""
+    from segeval.engines.runs import named
+    from segeval.engines.types import unevaluated_note
+    from segeval.errors import render_note
+    from segeval.report.trec import render_values
+
+    v = lane_values(qrels_path, run_path, job)
+    if v is None:
+        return None
+    out = render_values(v.queries, v.requests, v.per_query, v.summary, v.runid, per_query=job.per_query,
+                        summary=job.summary, header=job.header)
+    note = "" if job.complete or not v.unevaluated else render_note(named(unevaluated_note(v.unevaluated), run_path))
+    return out, (note + "\n" if note else "")
+
+
+def lane_values(qrels_path: str, run_path: str, job: Job) -> Values | None:
+    """The lane's :class:`Values` of this job, or None when the usual path must decide."""
     reqs = _requests(job.measures)
     if reqs is None:
         return None
@@ -80,7 +110,7 @@ def fast_eval(qrels_path: str, run_path: str, job: Job) -> tuple[str, str] | Non
         return None
     if r is None:
         return None
-    return _evaluate(q, r, job, reqs, run_path)
+    return _evaluate(q, r, job, reqs)
 
 
 def _requests(names: Sequence[str]) -> list[Request] | None:
@@ -96,13 +126,9 @@ def _requests(names: Sequence[str]) -> list[Request] | None:
     return reqs if all(x.measure.family.batch is not None and x.adapter is not None for x in reqs) else None
 
 
-def _evaluate(q: Scanned, r: Scanned, job: Job, reqs: list[Request], run_path: str) -> tuple[str, str] | None:
+def _evaluate(q: Scanned, r: Scanned, job: Job, reqs: list[Request]) -> Values | None:
     from segeval.aggregate import aggregate
-    from segeval.engines.runs import named
-    from segeval.engines.types import unevaluated_note
-    from segeval.errors import render_note
     from segeval.measures.batch import Batch
-    from segeval.report.trec import render_values
 
     qrels_codes, qrels_tokens = _runs_codes(q.text.pop(0))
     run_codes, run_tokens = _runs_codes(r.text.pop(0))
@@ -146,7 +172,7 @@ def _evaluate(q: Scanned, r: Scanned, job: Job, reqs: list[Request], run_path: s
     num_rel = np.bincount(qrels_q[mine & (rel >= job.relevance_level)], minlength=n_q).astype(np.int64)
     judged = np.bincount(qrels_q[mine & (rel >= 0)], minlength=n_q).astype(np.int64)
     batch = Batch((), labels, offsets, num_rel, judged)
-    per_query: dict[str, list[object]] = {}
+    per_query: dict[str, list[Any]] = {}
     for x in reqs:
         values = x.measure.batch(batch)
         if values is None:
@@ -157,12 +183,7 @@ def _evaluate(q: Scanned, r: Scanned, job: Job, reqs: list[Request], run_path: s
         for x in reqs:
             if x.measure.name == "num_rel":
                 summary[x.name] = int((rel > 0).sum())
-    runid = r.first[5].decode("utf-8")
-    out = render_values(chosen, reqs, per_query, summary, runid, per_query=job.per_query, summary=job.summary,
-                        header=job.header)
-    missing = len(set(qrels_names)) - n_q
-    err = "" if job.complete or not missing else render_note(named(unevaluated_note(missing), run_path)) + "\n"
-    return out, err
+    return Values(chosen, reqs, per_query, summary, r.first[5].decode("utf-8"), len(set(qrels_names)) - n_q)
 
 
 def _match(run_u: Codes, qrels_u: Codes, run_key: npt.NDArray[np.uint64], qrels_key: npt.NDArray[np.uint64],

@@ -163,6 +163,8 @@ def _block(block: Matrix, n_fields: int, text: tuple[int, ...], floats: tuple[in
     if found is None:
         return None
     starts, ends = found
+    if len(starts) == 0:  # blank lines only
+        return {f: np.zeros((0, 1), dtype=np.uint64) if f in text else np.zeros(0) for f in (*text, *floats, *ints)}
     padded = np.zeros(len(block) + 8 * (MAX_WIDTH // 8 + 2), dtype=np.uint8)
     padded[: len(block)] = block
     words = np.ndarray((len(block) + 8,), dtype="<u8", buffer=padded, strides=(1,))  # a word at every byte
@@ -174,7 +176,7 @@ def _block(block: Matrix, n_fields: int, text: tuple[int, ...], floats: tuple[in
         if f in text:
             out[f] = tokens
             continue
-        mat = tokens.view(np.uint8).reshape(len(tokens), -1)
+        mat = tokens.view(np.uint8).reshape(len(tokens), 8 * tokens.shape[1])
         if f in floats:
             values = parse_floats(mat)
             if values is None:
