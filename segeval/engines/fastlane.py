@@ -192,14 +192,16 @@ def _match(run_u: Codes, qrels_u: Codes, run_key: npt.NDArray[np.uint64], qrels_
     (:data:`NO_LINE` when none) and its place in (query, docno) order; None when a result or a
     judgement is there twice."""
     n_run = len(run_key)
-    order = np.argsort(np.concatenate([run_key, qrels_key]))
-    query = np.concatenate([run_u, qrels_u])[order]
-    order = order[np.argsort(query.astype(np.int16) if n_queries < 2**15 else query, kind="stable")]
-    del query
-    key = np.concatenate([run_key, qrels_key])[order]
+    key = np.concatenate([run_key, qrels_key])
+    order = np.argsort(key)
+    query = np.concatenate([run_u, qrels_u])
+    by_query = np.argsort((query.astype(np.int16) if n_queries < 2**15 else query)[order], kind="stable")
+    order = order[by_query]
+    del by_query
+    key = key[order]
     same = key[1:] == key[:-1]
     del key
-    query = np.concatenate([run_u, qrels_u])[order]
+    query = query[order]
     same &= query[1:] == query[:-1]
     del query
     from_qrels = order >= n_run
@@ -259,9 +261,9 @@ def _doc_keys(run_docs: Words, qrels_docs: Words) -> tuple[npt.NDArray[np.uint64
     k = max(run_docs.shape[1], qrels_docs.shape[1])
     big = [_pad(w, k).byteswap() for w in (run_docs, qrels_docs)]  # word j's value orders bytes 8j..8j+7
     first = big[0][0] if len(big[0]) else big[1][0]
-    varying = [8 * j + b for j in range(k) for b in range(8)
-               if (int(np.bitwise_or.reduce(big[0][:, j] ^ first[j], initial=0))
-                   | int(np.bitwise_or.reduce(big[1][:, j] ^ first[j], initial=0))) >> (8 * (7 - b)) & 0xFF]
+    differ = [int(np.bitwise_or.reduce(big[0][:, j] ^ first[j], initial=0))
+              | int(np.bitwise_or.reduce(big[1][:, j] ^ first[j], initial=0)) for j in range(k)]
+    varying = [8 * j + b for j in range(k) for b in range(8) if differ[j] >> (8 * (7 - b)) & 0xFF]
     if len(varying) > 8:  # long varying docnos: sort the bytes themselves
         both = np.concatenate([_pad(run_docs, k), _pad(qrels_docs, k)])
         tokens = both.view(np.uint8).reshape(len(both), -1)[:, varying].copy().view(f"S{len(varying)}").ravel()

@@ -107,17 +107,18 @@ def _bounds(block: Matrix, n_fields: int) -> tuple[npt.NDArray[np.intp], npt.NDA
     has ``n_fields`` tokens and the only control bytes are tabs, LF and CR before LF."""
     ws = np.flatnonzero(block <= 32)
     kinds = block[ws]
-    if not bool(((kinds == 32) | (kinds == 10) | (kinds == 9)).all()):
+    newline = kinds == 10
+    if not bool((newline | (kinds == 32)).all()):
         cr = ws[kinds == 13]
-        if not bool(((kinds == 32) | (kinds == 10) | (kinds == 9) | (kinds == 13)).all()):
+        if not bool((newline | (kinds == 32) | (kinds == 9) | (kinds == 13)).all()):
             return None  # NUL, vertical tab, form feed ...
-        if not bool((block[np.minimum(cr + 1, len(block) - 1)] == 10).all()) or cr[-1] + 1 >= len(block):
+        if len(cr) and (cr[-1] + 1 >= len(block) or not bool((block[cr + 1] == 10).all())):
             return None  # a CR that does not end a line
     n = len(block)
     if len(ws) % n_fields == 0 and len(ws) and ws[-1] == n - 1 and block[0] > 32:
         # the usual layout: single separators, each line ending in LF right after its last token
         seps = ws.reshape(-1, n_fields)
-        ends_line = kinds.reshape(-1, n_fields) == 10
+        ends_line = newline.reshape(-1, n_fields)
         if bool(ends_line[:, -1].all()) and not bool(ends_line[:, :-1].any()) and bool((np.diff(ws) > 1).all()):
             starts = np.empty_like(seps)
             starts[:, 1:] = seps[:, :-1] + 1
@@ -130,7 +131,7 @@ def _bounds(block: Matrix, n_fields: int) -> tuple[npt.NDArray[np.intp], npt.NDA
     starts, ends = edges[0::2], edges[1::2]
     if len(starts) % n_fields:
         return None
-    newlines = ws[kinds == 10]
+    newlines = ws[newline]
     s2, e2 = starts.reshape(-1, n_fields), ends.reshape(-1, n_fields)
     line_first = np.searchsorted(newlines, s2[:, 0])
     line_last = np.searchsorted(newlines, s2[:, -1])
@@ -153,7 +154,7 @@ def _gather(words: npt.NDArray[np.uint64], starts: npt.NDArray[np.intp], ends: n
     out = np.empty((len(starts), k), dtype=np.uint64)
     for j in range(k):
         out[:, j] = words[starts + 8 * j]
-        out[:, j] &= MASKS[np.clip(lengths - 8 * j, 0, 8)]
+        out[:, j] &= MASKS[lengths if k == 1 else np.clip(lengths - 8 * j, 0, 8)]
     return out
 
 
@@ -203,7 +204,6 @@ def _table(chars: bytes) -> npt.NDArray[np.bool_]:
 
 
 _INT_BYTES = _table(b"0123456789+-")
-_FLOAT_BYTES = _table(b"0123456789+-.eE")
 
 
 def parse_ints(mat: Matrix, keep: bool = True) -> npt.NDArray[np.int64] | None:
@@ -220,9 +220,9 @@ def parse_ints(mat: Matrix, keep: bool = True) -> npt.NDArray[np.int64] | None:
 def parse_floats(mat: Matrix) -> npt.NDArray[np.float64] | None:
     """Number tokens as :func:`segeval.io.formats.parse_float` reads them (optional sign, digits with
     an optional dot, optional exponent; finite, correctly rounded); None when one is not a number."""
-    if not bool(_FLOAT_BYTES[mat].all()):
-        return None
-    try:  # with these bytes NumPy reads what the parser reads, and refuses what it refuses
+    if bool((mat == 95).any()) or bool((mat > 127).any()):
+        return None  # '_' (which Python's float takes between digits) or not ASCII
+    try:  # NumPy reads what the parser reads, and refuses what it refuses, but for inf and nan (not finite)
         values = _tokens(mat).astype(np.float64)
     except ValueError:
         return None
