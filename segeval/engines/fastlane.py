@@ -162,6 +162,7 @@ def _evaluate(q: Scanned, r: Scanned, job: Job, reqs: list[Request]) -> Values |
         rows, row_q = rows[cut], row_q[cut]
     g = grade[rows]
     del grade, rows
+
     labels = np.full(len(g), UNJUDGED, dtype=np.uint8)
     labels[g >= 0] = NONRELEVANT
     labels[(g >= job.relevance_level) & (g != NO_LINE)] = RELEVANT
@@ -171,7 +172,12 @@ def _evaluate(q: Scanned, r: Scanned, job: Job, reqs: list[Request]) -> Values |
     mine = qrels_q >= 0
     num_rel = np.bincount(qrels_q[mine & (rel >= job.relevance_level)], minlength=n_q).astype(np.int64)
     judged = np.bincount(qrels_q[mine & (rel >= 0)], minlength=n_q).astype(np.int64)
-    batch = Batch((), labels, offsets, num_rel, judged)
+    best = np.flatnonzero(mine & (rel > 0))  # the ideal ranking: positive grades, best first
+    best = best[np.lexsort((-rel[best], qrels_q[best]))]
+    ideal_offsets = np.zeros(n_q + 1, dtype=np.int64)
+    np.cumsum(np.bincount(qrels_q[best], minlength=n_q), out=ideal_offsets[1:])
+    batch = Batch((), labels, offsets, num_rel, judged, np.maximum(g, 0).astype(np.float64),
+                  (rel[best].astype(np.float64), ideal_offsets))
     per_query: dict[str, list[Any]] = {}
     for x in reqs:
         values = x.measure.batch(batch)

@@ -64,12 +64,13 @@ def case(seed: int) -> tuple[str, str]:
 JOBS: dict[str, tuple[Job, dict[str, Any], list[str]]] = {
     "official": (Job(["official"], per_query=True, header=("runid", "num_q")), {}, ["-q"]),
     "params, -l 2": (Job(["map", "P.1,3,7", "bpref", "recip_rank", "iprec_at_recall..05,.5", "Rprec", "gm_map",
-                          "num_rel", "num_rel_ret"], per_query=True, relevance_level=2),
+                          "num_rel", "num_rel_ret", "ndcg_cut.1,3,10"], per_query=True, relevance_level=2),
                      {"relevance_level": 2},
                      ["-q", "-l", "2", "-m", "map", "-m", "P.1,3,7", "-m", "bpref", "-m", "recip_rank", "-m",
-                      "iprec_at_recall..05,.5", "-m", "Rprec", "-m", "gm_map", "-m", "num_rel", "-m", "num_rel_ret"]),
-    "-c": (Job(["official"], per_query=True, header=("runid", "num_q"), complete=True),
-           {"missing_queries": "zero"}, ["-q", "-c"]),
+                      "iprec_at_recall..05,.5", "-m", "Rprec", "-m", "gm_map", "-m", "num_rel", "-m", "num_rel_ret",
+                      "-m", "ndcg_cut.1,3,10"]),
+    "-c": (Job(["official", "ndcg_cut"], per_query=True, header=("runid", "num_q"), complete=True),
+           {"missing_queries": "zero"}, ["-q", "-c", "-m", "official", "-m", "ndcg_cut"]),
     "-M 3 -n -l 0": (Job(["official"], summary=False, per_query=True, relevance_level=0, max_results=3),
                      {"max_results": 3, "relevance_level": 0}, ["-q", "-n", "-M", "3", "-l", "0"]),
 }
@@ -170,7 +171,7 @@ def test_unusual_files_leave_the_lane(tmp_path: Path, monkeypatch: pytest.Monkey
 def test_unusual_jobs_leave_the_lane(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Options the lane does not take, and measures it does not batch, go the usual way."""
     qrels, run = files(tmp_path, 3)
-    for args in (["-J"], ["-m", "ndcg"], ["-m", "all_trec"], ["-o", "json"], ["--trec-eval", "9"], ["-M", "0"],
+    for args in (["-J"], ["-m", "ndcg_rel"], ["-m", "all_trec"], ["-o", "json"], ["--trec-eval", "9"], ["-M", "0"],
                  ["--order", "file"], ["--memory", "chunked"], ["-m", "nosuch"], ["-a", "overlap"]):
         lane, usual, answered = both_paths(monkeypatch, *args, qrels, run)
         assert answered == 0 and lane == usual, args
@@ -191,7 +192,8 @@ def test_trec_eval_boundary_outputs_through_the_lane(tmp_path: Path, seed: int, 
     c = TB.generate(seed)
     (tmp_path / "qrels").write_text(c.qrels)
     (tmp_path / "run").write_text(c.run)
-    measures = ["official"] if command == "all_trec" else ["P.32,160", "iprec_at_recall..05,.15,.25,.33,.5"]
+    measures = (["official", "ndcg_cut"] if command == "all_trec"
+                else ["P.32,160", "iprec_at_recall..05,.15,.25,.33,.5", "ndcg_cut.32"])
     got = fastlane.fast_eval(str(tmp_path / "qrels"), str(tmp_path / "run"), Job(measures, per_query=True))
     assert got is not None
     names = {line.split("\t")[0] for line in got[0].splitlines()}
