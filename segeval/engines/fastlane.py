@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from segeval.errors import SegevalError
 from segeval.io.files import is_stream, read_bytes, starts_with_gzip
 from segeval.io.scan import Scanned, Words, scan
 from segeval.settings import AUTO_BYTES
@@ -106,7 +107,7 @@ def lane_values(qrels_path: str, run_path: str, job: Job) -> Values | None:
         data = read_bytes(run_path)
         r = scan(data, 6, text=(0, 2), floats=(4,), checked_ints=(3,), first=(5,))
         del data
-    except Exception:  # unreadable, too big, not gzip ...: the usual path explains
+    except (SegevalError, OSError, MemoryError):  # unreadable, too big, not gzip ...: the usual path explains
         return None
     if r is None:
         return None
@@ -116,7 +117,6 @@ def lane_values(qrels_path: str, run_path: str, job: Job) -> Values | None:
 def _requests(names: Sequence[str]) -> list[Request] | None:
     """The requests of the measures under the exact adapter, when every one is batched; else None."""
     from segeval.adapt.exact import ExactAdapter
-    from segeval.errors import SegevalError
     from segeval.measures.compute import requests
 
     try:
@@ -172,8 +172,9 @@ def _evaluate(q: Scanned, r: Scanned, job: Job, reqs: list[Request]) -> Values |
     mine = qrels_q >= 0
     num_rel = np.bincount(qrels_q[mine & (rel >= job.relevance_level)], minlength=n_q).astype(np.int64)
     judged = np.bincount(qrels_q[mine & (rel >= 0)], minlength=n_q).astype(np.int64)
-    best = np.flatnonzero(mine & (rel > 0))  # the ideal ranking: positive grades, best first
-    best = best[np.lexsort((-rel[best], qrels_q[best]))]
+    graded = any(x.measure.family.name == "ndcg_cut" for x in reqs)
+    best = np.flatnonzero(mine & (rel > 0)) if graded else np.zeros(0, dtype=np.int64)
+    best = best[np.lexsort((-rel[best], qrels_q[best]))]  # the ideal ranking: positive grades, best first
     ideal_offsets = np.zeros(n_q + 1, dtype=np.int64)
     np.cumsum(np.bincount(qrels_q[best], minlength=n_q), out=ideal_offsets[1:])
     batch = Batch((), labels, offsets, num_rel, judged, np.maximum(g, 0).astype(np.float64),

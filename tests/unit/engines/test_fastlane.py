@@ -200,3 +200,13 @@ def test_trec_eval_boundary_outputs_through_the_lane(tmp_path: Path, seed: int, 
     expected = [line for line in TB.stored_output(seed, command).splitlines(keepends=True)
                 if line.split("\t")[0] in names]
     assert got[0] == "".join(expected) and len(expected) >= 20
+
+
+@pytest.mark.parametrize("flags", [[], ["-c"], ["-q", "-m", "ndcg_cut.5"]])
+def test_no_common_query_goes_through_the_lane(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                flags: list[str]) -> None:
+    # no query in both files: zero queries averaged (all 0), and the note on the qrels queries
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq2 0 b 0\n")
+    (tmp_path / "run").write_text("q3 Q0 a 1 2 r\n")
+    lane, usual, answered = both_paths(monkeypatch, *flags, str(tmp_path / "qrels"), str(tmp_path / "run"))
+    assert answered == 1 and lane == usual and lane[0] == 0
