@@ -210,3 +210,25 @@ def test_no_common_query_goes_through_the_lane(tmp_path: Path, monkeypatch: pyte
     (tmp_path / "run").write_text("q3 Q0 a 1 2 r\n")
     lane, usual, answered = both_paths(monkeypatch, *flags, str(tmp_path / "qrels"), str(tmp_path / "run"))
     assert answered == 1 and lane == usual and lane[0] == 0
+
+
+TREC_EVAL_SUITE = {  # trec_eval's own test outputs (../shared/data/trec_eval, CI): expected file, lane job, files
+    "out.test": (Job(["official"], header=("runid", "num_q")), "qrels.test"),
+    "out.test.aq": (Job(["official", "ndcg_cut"], per_query=True), "qrels.test"),
+    "out.test.aql": (Job(["official", "ndcg_cut"], per_query=True, relevance_level=2), "qrels.rel_level"),
+}
+
+
+@pytest.mark.parametrize("expected", sorted(TREC_EVAL_SUITE))
+def test_trec_eval_suite_through_the_lane(expected: str) -> None:
+    """trec_eval's test-suite outputs, the lines of the measures the lane computes (runid and num_q
+    only where asked)."""
+    from tests.conftest import shared
+
+    job, qrels = TREC_EVAL_SUITE[expected]
+    got = fastlane.fast_eval(str(shared("trec_eval", qrels)), str(shared("trec_eval", "results.test")), job)
+    assert got is not None
+    names = {line.split("\t")[0] for line in got[0].splitlines()}
+    lines = [line for line in shared("trec_eval", expected).read_text().splitlines(keepends=True)
+             if line.split("\t")[0] in names]
+    assert got[0] == "".join(lines) and len(lines) > 25
