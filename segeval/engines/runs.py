@@ -13,7 +13,6 @@ from __future__ import annotations
 import glob
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from functools import partial
 from pathlib import Path, PurePath
@@ -197,6 +196,8 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], jobs: int | None, then: C
     if len(runs) == 1:  # one big run: a progress line of the chunked path instead of one for the runs
         options = {**options, "progress": not quiet}
     results: list[T] = []
+    from concurrent.futures import ProcessPoolExecutor  # here: one run (the fast lane too) needs no processes
+
     with Progress(len(runs), "runs", quiet=quiet) as progress:
         if workers <= 1:
             for run in runs:
