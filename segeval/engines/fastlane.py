@@ -39,7 +39,7 @@ NO_LINE = np.iinfo(np.int64).min
 
 
 @dataclass(frozen=True)
-class Job:
+class LaneJob:
     """The ``segeval eval`` options the lane takes (the others send the job down the usual path)."""
 
     measures: Sequence[str]
@@ -78,7 +78,7 @@ class Values:
     unevaluated: int
 
 
-def fast_eval(qrels_path: str, run_path: str, job: Job) -> tuple[str, str] | None:
+def fast_eval(qrels_path: str, run_path: str, job: LaneJob) -> tuple[str, str] | None:
     """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide."""
     from segeval.engines.runs import named
     from segeval.engines.types import unevaluated_note
@@ -94,7 +94,7 @@ def fast_eval(qrels_path: str, run_path: str, job: Job) -> tuple[str, str] | Non
     return out, (note + "\n" if note else "")
 
 
-def lane_values(qrels_path: str, run_path: str, job: Job) -> Values | None:
+def lane_values(qrels_path: str, run_path: str, job: LaneJob) -> Values | None:
     """The lane's :class:`Values` of this job, or None when the usual path must decide."""
     reqs = _requests(job.measures)
     if reqs is None:
@@ -126,7 +126,7 @@ def _requests(names: Sequence[str]) -> list[Request] | None:
     return reqs if all(x.measure.family.batch is not None and x.adapter is not None for x in reqs) else None
 
 
-def _evaluate(q: Scanned, r: Scanned, job: Job, reqs: list[Request]) -> Values | None:
+def _evaluate(q: Scanned, r: Scanned, job: LaneJob, reqs: list[Request]) -> Values | None:
     from segeval.aggregate import aggregate
     from segeval.measures.batch import Batch
 

@@ -133,14 +133,14 @@ def eval_(
 def _fast_lane(qrels: str, run_files: list[str], measure: list[str] | None, per_query: bool, complete: bool,
                no_summary: bool, level: int, max_results: int | None, memory: str, *, plain: bool) -> bool:
     """Evaluate a plain job in :mod:`segeval.engines.fastlane` and print it; False when the usual path must."""
-    from segeval.engines.fastlane import Job, applies, fast_eval
+    from segeval.engines.fastlane import LaneJob, applies, fast_eval
 
     if not plain or len(run_files) != 1 or (max_results is not None and max_results < 1) \
             or not applies(run_files[0], qrels, memory):
         return False
     names = measure or ["official"]
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
-    job = Job([n for n in names if n not in ("runid", "num_q")], per_query=per_query, summary=not no_summary,
+    job = LaneJob([n for n in names if n not in ("runid", "num_q")], per_query=per_query, summary=not no_summary,
               header=header, relevance_level=level, complete=complete, max_results=max_results)
     done = fast_eval(qrels, run_files[0], job)
     if done is None:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from segeval.engines import fastlane
-from segeval.engines.fastlane import Job, lane_values
+from segeval.engines.fastlane import LaneJob, lane_values
 from segeval.pipeline import evaluate
 from tests.conftest import run_cli
 from tests.support import trec_boundary as TB
@@ -61,17 +61,17 @@ def case(seed: int) -> tuple[str, str]:
     return texts[0], texts[1]
 
 
-JOBS: dict[str, tuple[Job, dict[str, Any], list[str]]] = {
-    "official": (Job(["official"], per_query=True, header=("runid", "num_q")), {}, ["-q"]),
-    "params, -l 2": (Job(["map", "P.1,3,7", "bpref", "recip_rank", "iprec_at_recall..05,.5", "Rprec", "gm_map",
+JOBS: dict[str, tuple[LaneJob, dict[str, Any], list[str]]] = {
+    "official": (LaneJob(["official"], per_query=True, header=("runid", "num_q")), {}, ["-q"]),
+    "params, -l 2": (LaneJob(["map", "P.1,3,7", "bpref", "recip_rank", "iprec_at_recall..05,.5", "Rprec", "gm_map",
                           "num_rel", "num_rel_ret", "ndcg_cut.1,3,10"], per_query=True, relevance_level=2),
                      {"relevance_level": 2},
                      ["-q", "-l", "2", "-m", "map", "-m", "P.1,3,7", "-m", "bpref", "-m", "recip_rank", "-m",
                       "iprec_at_recall..05,.5", "-m", "Rprec", "-m", "gm_map", "-m", "num_rel", "-m", "num_rel_ret",
                       "-m", "ndcg_cut.1,3,10"]),
-    "-c": (Job(["official", "ndcg_cut"], per_query=True, header=("runid", "num_q"), complete=True),
+    "-c": (LaneJob(["official", "ndcg_cut"], per_query=True, header=("runid", "num_q"), complete=True),
            {"missing_queries": "zero"}, ["-q", "-c", "-m", "official", "-m", "ndcg_cut"]),
-    "-M 3 -n -l 0": (Job(["official"], summary=False, per_query=True, relevance_level=0, max_results=3),
+    "-M 3 -n -l 0": (LaneJob(["official"], summary=False, per_query=True, relevance_level=0, max_results=3),
                      {"max_results": 3, "relevance_level": 0}, ["-q", "-n", "-M", "3", "-l", "0"]),
 }
 SEEDS = range(30)
@@ -163,7 +163,7 @@ def test_unusual_files_leave_the_lane(tmp_path: Path, monkeypatch: pytest.Monkey
     qrels, run = UNUSUAL[name]
     (tmp_path / "qrels").write_text(qrels, newline="")
     (tmp_path / "run").write_text(run, newline="")
-    assert lane_values(str(tmp_path / "qrels"), str(tmp_path / "run"), Job(["official"])) is None
+    assert lane_values(str(tmp_path / "qrels"), str(tmp_path / "run"), LaneJob(["official"])) is None
     lane, usual, answered = both_paths(monkeypatch, str(tmp_path / "qrels"), str(tmp_path / "run"))
     assert answered == 0 and lane == usual
 
@@ -194,7 +194,7 @@ def test_trec_eval_boundary_outputs_through_the_lane(tmp_path: Path, seed: int, 
     (tmp_path / "run").write_text(c.run)
     measures = (["official", "ndcg_cut"] if command == "all_trec"
                 else ["P.32,160", "iprec_at_recall..05,.15,.25,.33,.5", "ndcg_cut.32"])
-    got = fastlane.fast_eval(str(tmp_path / "qrels"), str(tmp_path / "run"), Job(measures, per_query=True))
+    got = fastlane.fast_eval(str(tmp_path / "qrels"), str(tmp_path / "run"), LaneJob(measures, per_query=True))
     assert got is not None
     names = {line.split("\t")[0] for line in got[0].splitlines()}
     expected = [line for line in TB.stored_output(seed, command).splitlines(keepends=True)
@@ -213,9 +213,9 @@ def test_no_common_query_goes_through_the_lane(tmp_path: Path, monkeypatch: pyte
 
 
 TREC_EVAL_SUITE = {  # trec_eval's own test outputs (../shared/data/trec_eval, CI): expected file, lane job, files
-    "out.test": (Job(["official"], header=("runid", "num_q")), "qrels.test"),
-    "out.test.aq": (Job(["official", "ndcg_cut"], per_query=True), "qrels.test"),
-    "out.test.aql": (Job(["official", "ndcg_cut"], per_query=True, relevance_level=2), "qrels.rel_level"),
+    "out.test": (LaneJob(["official"], header=("runid", "num_q")), "qrels.test"),
+    "out.test.aq": (LaneJob(["official", "ndcg_cut"], per_query=True), "qrels.test"),
+    "out.test.aql": (LaneJob(["official", "ndcg_cut"], per_query=True, relevance_level=2), "qrels.rel_level"),
 }
 
 
