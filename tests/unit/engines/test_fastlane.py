@@ -232,3 +232,11 @@ def test_trec_eval_suite_through_the_lane(expected: str) -> None:
     lines = [line for line in shared("trec_eval", expected).read_text().splitlines(keepends=True)
              if line.split("\t")[0] in names]
     assert got[0] == "".join(lines) and len(lines) > 25
+
+
+@pytest.mark.parametrize("flags", [["-m", "num_q"], ["-m", "runid", "-m", "P.2"], ["-n"]])
+def test_header_only_jobs_equal_the_usual_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               flags: list[str]) -> None:
+    qrels, run = files(tmp_path, 5)
+    lane, usual, answered = both_paths(monkeypatch, *flags, qrels, run)
+    assert answered == 1 and lane == usual
