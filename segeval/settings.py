@@ -33,6 +33,7 @@ BIN_SIZE = 300  #: seconds per bin of the binned adapter (the reference's -B)
 TOLERANCE = 15  #: seconds of the tolerance-to-irrelevance window (the reference's -T)
 TIOU = 0.5  #: temporal IoU threshold of the tiou adapter
 CHUNK_LINES = 100_000  #: lines per chunk of the chunked reader
+AUTO_BYTES = 128 * 1024**2  #: --memory auto reads a run in chunks from this size on disk (gzip: a quarter)
 
 
 def kind(documents: bool) -> str:

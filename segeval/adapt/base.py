@@ -6,11 +6,13 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from segeval.prepare import Prepared
+if TYPE_CHECKING:
+    from segeval.prepare import Prepared
 
 
 class Label(IntEnum):

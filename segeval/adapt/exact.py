@@ -12,10 +12,14 @@ what a segment run wants: use the segment adapters.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, split_by_query
-from segeval.prepare import Prepared, group_pairs
+
+if TYPE_CHECKING:
+    from segeval.prepare import Prepared
 
 
 class ExactAdapter(Adapter):
@@ -36,6 +40,8 @@ class ExactAdapter(Adapter):
         return [Reason(int(r), why.get(label, "")) for r in rows]
 
     def adapt(self, data: Prepared) -> list[Adapted]:
+        from segeval.prepare import group_pairs  # here: making the adapter (fastlane) needs no pandas
+
         run, qrels = data.run, data.qrels
         n = len(run)
         u, j = group_pairs(run["gid"].to_numpy(), qrels["gid"].to_numpy())

@@ -32,13 +32,12 @@ from segeval.io.formats import DETECT_LINES, DOCUMENT_FORMATS, RUN_FORMATS, Line
 from segeval.io.tables import RUN_COLUMNS, parse_table, read_run, to_frame
 from segeval.pipeline import Plan, evaluate, evaluate_part, finish, merge_parts, plan
 from segeval.prepare import check_queries
+from segeval.settings import AUTO_BYTES as AUTO_BYTES
 from segeval.settings import CHUNK_LINES, DEFAULTS, MEMORY_POLICIES
 from segeval.validate import check_kinds, validate_run
 
 #: lines read (and parsed) at a time by the chunked path
 DEFAULT_CHUNK_LINES = CHUNK_LINES
-#: ``auto`` reads a run in chunks from this size on disk (a gzip file from a quarter of it)
-AUTO_BYTES = 128 * 1024**2
 #: chunks are gathered until they hold this many bytes before they are parsed and evaluated together,
 #: so that small chunks cost no more than big ones (the per-batch work has a fixed cost)
 BATCH_BYTES = 2 * 1024**2

@@ -13,20 +13,18 @@ from __future__ import annotations
 import glob
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from functools import partial
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, TypeVar
 
-import pandas as pd
-
-from segeval.engines.types import Outcome, RunResult
+from segeval.engines.types import Outcome, RunResult, unevaluated_note
 from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int, printable, render_note
 from segeval.settings import MEMORY_POLICIES, Job
-from segeval.words import plural, verb
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from segeval.pipeline import Evaluation
 
 T = TypeVar("T")
@@ -147,9 +145,7 @@ def outcome(result: RunResult, *, render: Callable[[Evaluation, str, int, str], 
     out = render(ev, result.runid, len(skipped), result.file)
     err = list(result.notes)
     if ev.unevaluated and not complete:
-        err.append(f"note: {plural(len(ev.unevaluated), 'qrels query', 'qrels queries')} "
-                   f"{verb(len(ev.unevaluated), 'has', 'have')} no results in the run and are not averaged "
-                   f"(-c counts them as 0)")
+        err.append(unevaluated_note(len(ev.unevaluated)))
     err += ev.notes
     lines = [render_note(named(text, result.file)) for text in err] + [e.skipped() for e in skipped]
     return Outcome(out, "".join(line + "\n" for line in lines), len(skipped), False)
@@ -195,6 +191,8 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, jobs: int | Non
     workers = min(len(runs), jobs or os.cpu_count() or 1)
     bar = len(runs) == 1 and not quiet  # one big run: a progress line of the chunked path instead of one for the runs
     results: list[T] = []
+    from concurrent.futures import ProcessPoolExecutor  # here: one run (the fast lane too) needs no processes
+
     with Progress(len(runs), "runs", quiet=quiet) as progress:
         if workers <= 1:
             for run in runs:

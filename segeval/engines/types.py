@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from segeval.errors import InputError, SegevalError
+from segeval.words import plural, verb
 
 if TYPE_CHECKING:
     from segeval.pipeline import Evaluation
@@ -33,3 +34,9 @@ class Outcome:
     stderr: str
     skipped: int
     failed: bool
+
+
+def unevaluated_note(count: int) -> str:
+    """The note on ``count`` qrels queries without results in the run (``segeval eval`` without ``-c``)."""
+    return (f"note: {plural(count, 'qrels query', 'qrels queries')} {verb(count, 'has', 'have')} no results in the "
+            f"run and are not averaged (-c counts them as 0)")

@@ -17,7 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
-from segeval.measures.arithmetic import running_sum
+from segeval.measures import trec as T
+from segeval.measures.arithmetic import log2_discounts, running_sum
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -26,12 +27,17 @@ FloatArray = npt.NDArray[np.float64]
 @dataclass(frozen=True)
 class Batch:
     """The adapted rankings of all queries, concatenated: query q's units are
-    ``labels[offsets[q]:offsets[q + 1]]``."""
+    ``labels[offsets[q]:offsets[q + 1]]``.  From ``queries`` when not given: ``judged``, per query
+    the judged units of its pool (bpref's R + N); ``gains``, per unit its gain (grade > 0, else 0);
+    ``ideal``, every query's positive pool grades best first, concatenated, and their offsets."""
 
     queries: Sequence[Adapted]
     labels: npt.NDArray[np.uint8]
     offsets: IntArray
     num_rel: IntArray
+    judged: IntArray | None = None
+    gains: FloatArray | None = None
+    ideal: tuple[FloatArray, IntArray] | None = None
 
     @classmethod
     def of(cls, adapted: Sequence[Adapted]) -> Batch:
@@ -45,6 +51,21 @@ class Batch:
     @property
     def lengths(self) -> IntArray:
         return np.diff(self.offsets)
+
+    @cached_property
+    def unit_gains(self) -> FloatArray:
+        if self.gains is not None:
+            return self.gains
+        return np.concatenate([np.zeros(0), *(T.gains(a) for a in self.queries)])
+
+    @cached_property
+    def ideal_gains(self) -> tuple[FloatArray, IntArray]:
+        if self.ideal is not None:
+            return self.ideal
+        best = [T.ideal_gains(a) for a in self.queries]
+        offsets = np.zeros(len(best) + 1, dtype=np.int64)
+        np.cumsum([len(x) for x in best], out=offsets[1:])
+        return np.concatenate([np.zeros(0), *best]), offsets
 
     @cached_property
     def relevant(self) -> npt.NDArray[np.bool_]:
@@ -139,6 +160,7 @@ def average_precision(b: Batch) -> list[float]:
     out: list[float] = []
     starts = b.first_relevant.tolist()
     counts = b.relevant_counts.tolist()
+    num_rels = b.num_rel.tolist()
     for q, (start, count) in enumerate(zip(starts, counts, strict=True)):
         if count == 0:
             out.append(0.0)
@@ -146,7 +168,7 @@ def average_precision(b: Batch) -> list[float]:
         total = 0.0
         for x in terms[start : start + count]:  # left to right, as the definition
             total += x
-        out.append(total / b.queries[q].num_rel)
+        out.append(total / num_rels[q])
     return out
 
 
@@ -156,8 +178,9 @@ def bpref(b: Batch) -> list[float]:
     above = nonrel_before[b.relevant_at + 1]  # judged non-relevant at or above each relevant unit (of all queries)
     above = above - nonrel_before[b.offsets[b.relevant_query]]
     big_r = b.num_rel
-    judged = np.fromiter((int(((a.pool if a.pool is not None else np.zeros(0)) >= 0).sum()) for a in b.queries),
-                         dtype=np.int64, count=len(b.queries))
+    judged = b.judged if b.judged is not None else np.fromiter(
+        (int(((a.pool if a.pool is not None else np.zeros(0)) >= 0).sum()) for a in b.queries), dtype=np.int64,
+        count=len(b.queries))
     big_n = judged - big_r
     bound = np.minimum(big_r, big_n)[b.relevant_query]
     penalties = np.where(above > 0, np.minimum(above, bound) / np.maximum(bound, 1), 0.0)
@@ -198,3 +221,33 @@ def iprec_at_recall_9(b: Batch, p: int) -> list[float]:
     return _iprec(b, needed)
 
 
+
+
+#: the largest (queries x cut-off) matrix :func:`ndcg_at` makes at a time
+NDCG_CELLS = 1 << 22
+
+
+def _dcg_top(values: FloatArray, offsets: IntArray, k: int) -> FloatArray:
+    """Per query, the DCG of its first k ``values`` (``values[offsets[q]:offsets[q + 1]]``), each
+    divided by log2(rank + 1) and added left to right as :func:`segeval.measures.trec.dcg` adds (a
+    (queries, k) matrix padded with zeros, accumulated along its rows; :data:`NDCG_CELLS` at a time)."""
+    n_q = len(offsets) - 1
+    step = max(1, NDCG_CELLS // max(k, 1))
+    if n_q > step:
+        return np.concatenate([_dcg_top(values, offsets[a : a + step + 1], k) for a in range(0, n_q, step)])
+    take = np.minimum(np.diff(offsets), k)
+    rows = np.repeat(np.arange(n_q), take)
+    cols = np.arange(int(take.sum())) - np.repeat(np.cumsum(take) - take, take)
+    m = np.zeros((n_q, k), dtype=np.float64)
+    m[rows, cols] = values[offsets[:-1][rows] + cols]
+    m /= log2_discounts(k)
+    return np.cumsum(m, axis=1)[:, -1] if k else np.zeros(n_q)
+
+
+def ndcg_at(b: Batch, k: int) -> list[float]:
+    n_q = len(b.num_rel)
+    ideal = _dcg_top(*b.ideal_gains, k)
+    dcg = _dcg_top(b.unit_gains, b.offsets, k)
+    out = np.zeros(n_q, dtype=np.float64)
+    np.divide(dcg, ideal, out=out, where=ideal > 0)
+    return out.tolist()

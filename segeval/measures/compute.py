@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from segeval.adapt.base import Adapted, Adapter
 from segeval.measures.batch import Batch
 from segeval.measures.definitions import SETS, expand
 from segeval.measures.registry import Measure
-from segeval.measures.segments import QuerySegments
-from segeval.prepare import Prepared
+
+if TYPE_CHECKING:
+    from segeval.measures.segments import QuerySegments
+    from segeval.prepare import Prepared
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,8 @@ def requests(names: Sequence[str], adapters: Sequence[Adapter]) -> list[Request]
 
 def query_segments(data: Prepared) -> list[QuerySegments]:
     """Per-query run segments and merged relevant segments, in ``data.queries`` order."""
+    from segeval.measures.segments import QuerySegments
+
     gid = data.run["gid"].to_numpy()
     start = data.run["start"].to_numpy()
     end = data.run["end"].to_numpy()

@@ -125,7 +125,7 @@ FAMILIES: tuple[Family, ...] = (
     Family(name="ndcg", scope="labels", func=FORMS.ndcg, **_OVER, param="raw", example="ndcg_1=3,2=9",
            aliases=("nDCG",),
            description="normalised DCG, gain = qrels grade, discount log2(rank+1); ndcg.1=3,2=9: gains per level"),
-    Family(name="ndcg_cut", scope="labels", func=T.ndcg_at, **_OVER, param="int", plain=False,
+    Family(name="ndcg_cut", scope="labels", func=T.ndcg_at, batch=B.ndcg_at, **_OVER, param="int", plain=False,
            example="ndcg_cut_10", defaults=CUTOFFS, family_aliases=("nDCG",), description="nDCG of the top n"),
     Family(name="map_cut", scope="labels", func=T.map_at, **_OVER, param="int", plain=False, example="map_cut_10",
            defaults=CUTOFFS, family_aliases=("AP",), description="average precision counting the top n only"),

@@ -117,7 +117,8 @@ def dcg(gains: npt.NDArray[np.float64]) -> float:
     return running_sum(gains / log2_discounts(len(gains)))
 
 
-def _gains(a: Adapted) -> npt.NDArray[np.float64]:
+def gains(a: Adapted) -> npt.NDArray[np.float64]:
+    """Per unit, its gain: the grade when above 0, else 0."""
     grades = a.grades if a.grades is not None else np.zeros(len(a.labels))
     return np.where(np.nan_to_num(grades) > 0, np.nan_to_num(grades), 0.0)
 
@@ -131,13 +132,13 @@ def ideal_gains(a: Adapted) -> npt.NDArray[np.float64]:
 def ndcg(a: Adapted) -> float:
     """Normalised DCG over the whole ranking: gain = grade (> 0), discount log2(rank + 1)."""
     ideal = dcg(ideal_gains(a))
-    return dcg(_gains(a)) / ideal if ideal > 0 else 0.0
+    return dcg(gains(a)) / ideal if ideal > 0 else 0.0
 
 
 def ndcg_at(a: Adapted, k: int) -> float:
     """nDCG of the top k against the ideal top k."""
     ideal = dcg(ideal_gains(a)[:k])
-    return dcg(_gains(a)[:k]) / ideal if ideal > 0 else 0.0
+    return dcg(gains(a)[:k]) / ideal if ideal > 0 else 0.0
 
 
 # ---------------------------------------------------------------- beyond trec_eval
@@ -178,7 +179,7 @@ def _dcg_jk(gains: npt.NDArray[np.float64], base: float = 2.0) -> float:
 
 def dcg_jk_at(a: Adapted, k: int) -> float:
     """Järvelin-Kekäläinen DCG at k: gains undiscounted before rank b = 2, then divided by log_b(rank)."""
-    return _dcg_jk(_gains(a)[:k])
+    return _dcg_jk(gains(a)[:k])
 
 
 def ndcg_jk_at(a: Adapted, k: int) -> float:

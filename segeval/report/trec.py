@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from segeval.measures.compute import Request
 from segeval.measures.registry import Format
-from segeval.pipeline import Evaluation
+
+if TYPE_CHECKING:
+    from segeval.measures.compute import Request
+    from segeval.pipeline import Evaluation
 
 #: trec_eval's print order of measure families (all_trec); others follow in request order
 TREC_ORDER = ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall",
@@ -50,21 +52,29 @@ def render(ev: Evaluation, runid: str, *, per_query: bool = False, summary: bool
            header: Sequence[str] = ("runid", "num_q")) -> str:
     """Per-query rows (``-q``) for every query, then the summary rows (unless ``-n``),
     opening with the ``header`` rows asked for (``runid``, ``num_q``)."""
+    return render_values(ev.queries, ev.requests, ev.per_query, ev.summary, runid, per_query=per_query,
+                         summary=summary, header=header)
+
+
+def render_values(queries: Sequence[str], requests: Sequence[Request], values: Mapping[str, Sequence[Any]],
+                  summaries: Mapping[str, Any], runid: str, *, per_query: bool = False, summary: bool = True,
+                  header: Sequence[str] = ("runid", "num_q")) -> str:
+    """:func:`render` of per-query ``values`` and ``summaries`` by request name."""
     out: list[str] = []
-    requests = trec_order(ev.requests)
+    ordered = trec_order(list(requests))
     if per_query:
-        for i, qid in enumerate(ev.queries):
-            for r in requests:
+        for i, qid in enumerate(queries):
+            for r in ordered:
                 if r.measure.family.per_query:
-                    out.append(row(r.name, qid, format_value(ev.per_query[r.name][i], r.measure.fmt)))
+                    out.append(row(r.name, qid, format_value(values[r.name][i], r.measure.fmt)))
     if summary:
         if "runid" in header:
             out.append(row("runid", "all", runid))
         if "num_q" in header:
-            out.append(row("num_q", "all", str(len(ev.queries))))
-        for r in requests:
+            out.append(row("num_q", "all", str(len(queries))))
+        for r in ordered:
             if r.measure.aggregate != "none":
-                out.append(row(r.name, "all", format_value(ev.summary[r.name], r.measure.fmt)))
+                out.append(row(r.name, "all", format_value(summaries[r.name], r.measure.fmt)))
     return "".join(out)
 
 

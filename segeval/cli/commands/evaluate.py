@@ -92,6 +92,10 @@ def eval_(
     check_choice("output", output, ("trec", "json", "csv"))
     check_engine(jobs, memory, chunk_lines, engine, scheduler)
     run_files = expand_runs(runs)
+    if _fast_lane(qrels, run_files, measure, per_query, complete, no_summary, level, max_results, memory,
+                  plain=output == "trec" and not (judged or lenient) and adapter is None and order in (None, "score")
+                  and version == "10" and engine == "processes" and time_format == TIME_FORMAT):
+        return
     skipped_qrels: list[InputError] = []
     q = inputs.qrels(qrels, time_format, skipped_qrels.append if lenient else None)
     names = measure or ["official"]
@@ -125,6 +129,26 @@ def eval_(
     if skipped:
         print(f"segeval: {plural(skipped, 'malformed line')} skipped (--lenient)", file=sys.stderr)
         raise typer.Exit(3)
+
+
+def _fast_lane(qrels: str, run_files: list[str], measure: list[str] | None, per_query: bool, complete: bool,
+               no_summary: bool, level: int, max_results: int | None, memory: str, *, plain: bool) -> bool:
+    """Evaluate a plain job in :mod:`segeval.engines.fastlane` and print it; False when the usual path must."""
+    from segeval.engines.fastlane import LaneJob, applies, fast_eval
+
+    if not plain or len(run_files) != 1 or (max_results is not None and max_results < 1) \
+            or not applies(run_files[0], qrels, memory):
+        return False
+    names = measure or ["official"]
+    header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
+    job = LaneJob([n for n in names if n not in ("runid", "num_q")], per_query=per_query, summary=not no_summary,
+              header=header, relevance_level=level, complete=complete, max_results=max_results)
+    done = fast_eval(qrels, run_files[0], job)
+    if done is None:
+        return False
+    sys.stdout.write(done[0])
+    sys.stderr.write(done[1])
+    return True
 
 
 def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, output: str, per_query: bool, summary: bool,

@@ -77,3 +77,42 @@ def test_batch_equals_per_query_generated(spec: list[tuple[str, int, int]]) -> N
 
 def test_empty_batch() -> None:
     check([])
+
+
+def graded(rng: np.random.Generator, n_queries: int) -> list[Adapted]:
+    """Rankings with graded judgements (grades -1 to 3, unjudged as NaN) and graded pools."""
+    out = []
+    for _ in range(n_queries):
+        n = int(rng.choice([0, 1, 3, 12, 40]))
+        grades = rng.integers(-1, 4, size=n).astype(np.float64)
+        grades[rng.random(n) < 0.3] = np.nan
+        labels = np.where(np.isnan(grades), Label.UNJUDGED, np.where(grades >= 1, Label.RELEVANT, Label.NONRELEVANT))
+        pool = np.concatenate([grades[~np.isnan(grades)], rng.integers(-1, 4, size=int(rng.integers(0, 30)))])
+        out.append(Adapted(labels.astype(np.uint8), int((pool >= 1).sum()), np.zeros(n + 1, dtype=np.int64),
+                           np.zeros(0, dtype=np.int64), np.arange(n, dtype=np.int64), grades=grades,
+                           pool=pool.astype(np.float64)))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_batch_ndcg_cut_equals_per_query_on_grades(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """nDCG@k on graded rankings, also cut into small (queries x k) matrices."""
+    from segeval.measures import batch as B
+
+    family = next(f for f in FAMILIES if f.name == "ndcg_cut")
+    queries = graded(np.random.default_rng(seed), 25)
+    for cells in (1 << 22, 7, 1):
+        monkeypatch.setattr(B, "NDCG_CELLS", cells)
+        for k in (1, 2, 5, 10, 30, 100):
+            m = Measure(family, k)
+            assert m.batch(Batch.of(queries)) == [m(a) for a in queries], (cells, k)
+
+
+def test_batch_ndcg_cut_by_hand() -> None:
+    # gains 3, 0, 1 at ranks 1-3; ideal 3, 2, 1: (3 + 1/2) / (3 + 2/log2(3) + 1/2) = 3.5 / 4.7618595...
+    a = Adapted(np.array([Label.RELEVANT, Label.NONRELEVANT, Label.RELEVANT], dtype=np.uint8), 3,
+                np.zeros(4, dtype=np.int64), np.zeros(0, dtype=np.int64), np.arange(3, dtype=np.int64),
+                grades=np.array([3.0, 0.0, 1.0]), pool=np.array([3.0, 2.0, 1.0, 0.0]))
+    family = next(f for f in FAMILIES if f.name == "ndcg_cut")
+    got = Measure(family, 3).batch(Batch.of([a]))
+    assert got is not None and abs(got[0] - 3.5 / (3 + 2 / np.log2(3) + 0.5)) < 1e-15

@@ -1,0 +1,229 @@
+"""A NumPy byte scanner for plain white-space separated files (TREC runs and qrels), without pandas.
+
+It reads the file's bytes in blocks that end at a line end and returns, per wanted field, the
+tokens as a zero-padded byte matrix, and numbers parsed from their bytes.  It accepts only what
+the strict line parser (:mod:`segeval.io.parse`) accepts with the same values, and gives up
+(None) on anything else: the usual readers then decide, with their messages.  Given up on: NUL
+and control bytes other than tab, LF and CR, a CR not before a LF, bytes that are not UTF-8, a
+line with another number of fields, a token longer than :data:`MAX_WIDTH`, a number that does
+not read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.io.formats import parse_int
+
+#: bytes scanned at a time (a block ends at a line end)
+BLOCK_BYTES = 1 << 22
+#: the longest token the scanner keeps
+MAX_WIDTH = 255
+
+Matrix = npt.NDArray[np.uint8]
+#: tokens as (tokens, k) little-endian uint64 words holding their bytes in order, zero-padded
+Words = npt.NDArray[np.uint64]
+
+
+@dataclass(frozen=True)
+class Scanned:
+    """The data lines' wanted fields: text fields as :data:`Words`, numeric fields as arrays, and the
+    first data line's ``first`` fields."""
+
+    text: dict[int, Words]
+    floats: dict[int, npt.NDArray[np.float64]]
+    ints: dict[int, npt.NDArray[np.int64]]
+    first: dict[int, bytes]
+
+    @property
+    def lines(self) -> int:
+        return len(next(iter(self.text.values())))
+
+
+def plain_bytes(data: bytes) -> bool:
+    """Valid UTF-8 (the per-block checks see the control bytes)."""
+    if data.isascii():
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def scan(data: bytes, n_fields: int, text: tuple[int, ...], floats: tuple[int, ...] = (),
+         ints: tuple[int, ...] = (), checked_ints: tuple[int, ...] = (), first: tuple[int, ...] = ()) -> Scanned | None:
+    """Lines of exactly ``n_fields`` tokens (blank lines skipped): the ``text`` fields as tokens
+    (:attr:`Scanned.text`), ``floats`` parsed as :func:`segeval.io.formats.parse_float`, ``ints`` as
+    :func:`segeval.io.formats.parse_int`, ``checked_ints`` only checked to be integers, and the
+    first line's ``first`` fields; None when anything is unusual (see the module docstring)."""
+    if not plain_bytes(data):
+        return None
+    arr = np.frombuffer(data, dtype=np.uint8)
+    parts: list[dict[int, npt.NDArray[Any]]] = []
+    begin = 0
+    while begin < len(arr):
+        end = min(begin + BLOCK_BYTES, len(arr))
+        if end < len(arr):
+            cut = data.rfind(b"\n", begin, end)
+            end = cut + 1 if cut >= begin else (data.find(b"\n", end) + 1 or len(arr))
+        got = _block(arr[begin:end], n_fields, text, floats, ints, checked_ints)
+        if got is None:
+            return None
+        parts.append(got)
+        begin = end
+    parts = [p for p in parts if len(next(iter(p.values())))]
+    if not parts:
+        return None  # no data line
+    out_text = {f: _stack([p[f] for p in parts]) for f in text}
+    out_floats = {f: np.concatenate([p[f] for p in parts]) for f in floats}
+    out_ints = {f: np.concatenate([p[f] for p in parts]) for f in ints}
+    at = 0
+    while True:  # the first data line
+        stop = data.find(b"\n", at)
+        tokens = data[at : len(data) if stop < 0 else stop].split()
+        if tokens:
+            break
+        at = stop + 1
+    return Scanned(out_text, out_floats, out_ints, {f: tokens[f] for f in first})
+
+
+def _stack(blocks: list[Words]) -> Words:
+    width = max(b.shape[1] for b in blocks)
+    out = np.zeros((sum(len(b) for b in blocks), width), dtype=np.uint64)
+    at = 0
+    for b in blocks:
+        out[at : at + len(b), : b.shape[1]] = b
+        at += len(b)
+    return out
+
+
+def _bounds(block: Matrix, n_fields: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]] | None:
+    """(starts, ends) of the tokens, as (lines, n_fields) arrays; None unless each non-blank line
+    has ``n_fields`` tokens and the only control bytes are tabs, LF and CR before LF."""
+    ws = np.flatnonzero(block <= 32)
+    kinds = block[ws]
+    newline = kinds == 10
+    if not bool((newline | (kinds == 32)).all()):
+        cr = ws[kinds == 13]
+        if not bool((newline | (kinds == 32) | (kinds == 9) | (kinds == 13)).all()):
+            return None  # NUL, vertical tab, form feed ...
+        if len(cr) and (cr[-1] + 1 >= len(block) or not bool((block[cr + 1] == 10).all())):
+            return None  # a CR that does not end a line
+    n = len(block)
+    if len(ws) % n_fields == 0 and len(ws) and ws[-1] == n - 1 and block[0] > 32:
+        # the usual layout: single separators, each line ending in LF right after its last token
+        seps = ws.reshape(-1, n_fields)
+        ends_line = newline.reshape(-1, n_fields)
+        if bool(ends_line[:, -1].all()) and not bool(ends_line[:, :-1].any()) and bool((np.diff(ws) > 1).all()):
+            starts = np.empty_like(seps)
+            starts[:, 1:] = seps[:, :-1] + 1
+            starts[0, 0] = 0
+            starts[1:, 0] = seps[:-1, -1] + 1
+            return starts, seps
+    # anything else (tabs, runs of blanks, CRLF, blank lines): every token and the line it is on
+    word = (block > 32).view(np.int8)
+    edges = np.flatnonzero(np.diff(word, prepend=np.int8(0), append=np.int8(0)))
+    starts, ends = edges[0::2], edges[1::2]
+    if len(starts) % n_fields:
+        return None
+    newlines = ws[newline]
+    s2, e2 = starts.reshape(-1, n_fields), ends.reshape(-1, n_fields)
+    line_first = np.searchsorted(newlines, s2[:, 0])
+    line_last = np.searchsorted(newlines, s2[:, -1])
+    if not bool((line_first == line_last).all()) or not bool((np.diff(line_first) > 0).all()):
+        return None
+    return s2, e2
+
+
+#: MASKS[k]: the low k bytes of a word
+MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype=np.uint64)
+
+
+def _gather(words: npt.NDArray[np.uint64], starts: npt.NDArray[np.intp], ends: npt.NDArray[np.intp]) -> Words | None:
+    """The tokens ``block[starts[i]:ends[i]]`` as zero-padded little-endian words, (tokens, words)."""
+    lengths = ends - starts
+    width = int(lengths.max(initial=1))
+    if width > MAX_WIDTH:
+        return None
+    k = -(-width // 8)
+    out = np.empty((len(starts), k), dtype=np.uint64)
+    for j in range(k):
+        out[:, j] = words[starts + 8 * j]
+        out[:, j] &= MASKS[lengths if k == 1 else np.clip(lengths - 8 * j, 0, 8)]
+    return out
+
+
+def _block(block: Matrix, n_fields: int, text: tuple[int, ...], floats: tuple[int, ...], ints: tuple[int, ...],
+           checked_ints: tuple[int, ...]) -> dict[int, npt.NDArray[Any]] | None:
+    found = _bounds(block, n_fields)
+    if found is None:
+        return None
+    starts, ends = found
+    if len(starts) == 0:  # blank lines only
+        return {f: np.zeros((0, 1), dtype=np.uint64) if f in text else np.zeros(0) for f in (*text, *floats, *ints)}
+    padded = np.zeros(len(block) + 8 * (MAX_WIDTH // 8 + 2), dtype=np.uint8)
+    padded[: len(block)] = block
+    words = np.ndarray((len(block) + 8,), dtype="<u8", buffer=padded, strides=(1,))  # a word at every byte
+    out: dict[int, npt.NDArray[Any]] = {}
+    for f in (*text, *floats, *ints, *checked_ints):
+        tokens = _gather(words, starts[:, f], ends[:, f])
+        if tokens is None:
+            return None
+        if f in text:
+            out[f] = tokens
+            continue
+        mat = tokens.view(np.uint8).reshape(len(tokens), 8 * tokens.shape[1])
+        if f in floats:
+            values = parse_floats(mat)
+            if values is None:
+                return None
+            out[f] = values
+            continue
+        numbers = parse_ints(mat, keep=f in ints)
+        if numbers is None:
+            return None
+        if f in ints:
+            out[f] = numbers
+    return out
+
+
+def _tokens(mat: Matrix) -> npt.NDArray[np.bytes_]:
+    return np.ascontiguousarray(mat).view(f"S{mat.shape[1]}").ravel()
+
+
+def _table(chars: bytes) -> npt.NDArray[np.bool_]:
+    table = np.zeros(256, dtype=bool)
+    table[0] = True  # padding
+    table[list(chars)] = True
+    return table
+
+
+_INT_BYTES = _table(b"0123456789+-")
+
+
+def parse_ints(mat: Matrix, keep: bool = True) -> npt.NDArray[np.int64] | None:
+    """Integer tokens (optional sign, 1-18 digits), as :func:`segeval.io.formats.parse_int`; None
+    when one is not; with ``keep=False`` only checked (an empty array)."""
+    digit = (mat - np.uint8(48)) < 10
+    usual = mat.shape[1] <= 8 and bool(digit[:, 0].all()) and bool((digit | (mat == 0)).all())  # 1-8 digits
+    if not usual and (not bool(_INT_BYTES[mat].all()) or mat.shape[1] > 24
+                      or any(parse_int(t.decode("ascii")) is None for t in _tokens(mat).tolist())):
+        return None
+    return _tokens(mat).astype(np.int64) if keep else np.zeros(0, dtype=np.int64)
+
+
+def parse_floats(mat: Matrix) -> npt.NDArray[np.float64] | None:
+    """Number tokens as :func:`segeval.io.formats.parse_float` reads them (optional sign, digits with
+    an optional dot, optional exponent; finite, correctly rounded); None when one is not a number."""
+    if bool((mat == 95).any()) or bool((mat > 127).any()):
+        return None  # '_' (which Python's float takes between digits) or not ASCII
+    try:  # NumPy reads what the parser reads, and refuses what it refuses, but for inf and nan (not finite)
+        values = _tokens(mat).astype(np.float64)
+    except ValueError:
+        return None
+    return values if bool(np.isfinite(values).all()) else None
