@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
-from segeval.measures.arithmetic import running_sum
+from segeval.measures.arithmetic import log2_discounts, running_sum
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -26,12 +26,19 @@ FloatArray = npt.NDArray[np.float64]
 @dataclass(frozen=True)
 class Batch:
     """The adapted rankings of all queries, concatenated: query q's units are
-    ``labels[offsets[q]:offsets[q + 1]]``."""
+    ``labels[offsets[q]:offsets[q + 1]]``.
+
+    ``grades`` (per unit, NaN unjudged) and ``pool`` (every query's qrels grades, query q's at
+    ``pool[pool_offsets[q]:pool_offsets[q + 1]]``) may be given; else they come from ``queries``.
+    """
 
     queries: Sequence[Adapted]
     labels: npt.NDArray[np.uint8]
     offsets: IntArray
     num_rel: IntArray
+    grades: FloatArray | None = None
+    pool: FloatArray | None = None
+    pool_offsets: IntArray | None = None
 
     @classmethod
     def of(cls, adapted: Sequence[Adapted]) -> Batch:
@@ -45,6 +52,24 @@ class Batch:
     @property
     def lengths(self) -> IntArray:
         return np.diff(self.offsets)
+
+    @cached_property
+    def unit_grades(self) -> FloatArray:
+        """The grade of each unit (NaN: unjudged)."""
+        if self.grades is not None:
+            return self.grades
+        parts = [a.grades for a in self.queries if a.grades is not None]
+        return np.concatenate(parts).astype(np.float64) if parts else np.zeros(0, dtype=np.float64)
+
+    @cached_property
+    def pools(self) -> tuple[FloatArray, IntArray]:
+        """(every query's pool grades concatenated, offsets of each query's)."""
+        if self.pool is not None and self.pool_offsets is not None:
+            return self.pool, self.pool_offsets
+        parts = [a.pool if a.pool is not None else np.zeros(0) for a in self.queries]
+        offsets = np.zeros(len(parts) + 1, dtype=np.int64)
+        np.cumsum([len(x) for x in parts], out=offsets[1:])
+        return (np.concatenate(parts).astype(np.float64) if parts else np.zeros(0, dtype=np.float64)), offsets
 
     @cached_property
     def relevant(self) -> npt.NDArray[np.bool_]:
@@ -139,14 +164,14 @@ def average_precision(b: Batch) -> list[float]:
     out: list[float] = []
     starts = b.first_relevant.tolist()
     counts = b.relevant_counts.tolist()
-    for q, (start, count) in enumerate(zip(starts, counts, strict=True)):
+    for start, count, r in zip(starts, counts, b.num_rel.tolist(), strict=True):
         if count == 0:
             out.append(0.0)
             continue
         total = 0.0
         for x in terms[start : start + count]:  # left to right, as the definition
             total += x
-        out.append(total / b.queries[q].num_rel)
+        out.append(total / r)
     return out
 
 
@@ -156,8 +181,10 @@ def bpref(b: Batch) -> list[float]:
     above = nonrel_before[b.relevant_at + 1]  # judged non-relevant at or above each relevant unit (of all queries)
     above = above - nonrel_before[b.offsets[b.relevant_query]]
     big_r = b.num_rel
-    judged = np.fromiter((int(((a.pool if a.pool is not None else np.zeros(0)) >= 0).sum()) for a in b.queries),
-                         dtype=np.int64, count=len(b.queries))
+    pool, pool_offsets = b.pools
+    judged_before = np.zeros(len(pool) + 1, dtype=np.int64)
+    np.cumsum(pool >= 0, out=judged_before[1:])
+    judged = judged_before[pool_offsets[1:]] - judged_before[pool_offsets[:-1]]
     big_n = judged - big_r
     bound = np.minimum(big_r, big_n)[b.relevant_query]
     penalties = np.where(above > 0, np.minimum(above, bound) / np.maximum(bound, 1), 0.0)
@@ -198,3 +225,40 @@ def iprec_at_recall_9(b: Batch, p: int) -> list[float]:
     return _iprec(b, needed)
 
 
+
+
+def _dcg(values: FloatArray, offsets: IntArray, k: int | None) -> FloatArray:
+    """Per query, trec_eval's DCG of its first k values (all when k is None), each query's terms
+    added left to right from 0.0 as :func:`segeval.measures.trec.dcg` adds them."""
+    lengths = np.diff(offsets)
+    take = lengths if k is None else np.minimum(lengths, k)
+    out = np.zeros(len(lengths), dtype=np.float64)
+    discounts = log2_discounts(int(take.max(initial=0)))
+    starts = offsets[:-1]
+    for j, discount in enumerate(discounts.tolist()):  # rank j + 1 of every query that has one
+        rows = np.flatnonzero(take > j)
+        out[rows] += values[starts[rows] + j] / discount
+    return out
+
+
+def _ndcg(b: Batch, k: int | None) -> list[float]:
+    grades = np.nan_to_num(b.unit_grades)
+    gains = np.where(grades > 0, grades, 0.0)
+    pool, pool_offsets = b.pools
+    positive = pool > 0
+    owner = np.repeat(np.arange(len(pool_offsets) - 1), np.diff(pool_offsets))[positive]
+    ideal_gains = pool[positive][np.lexsort((-pool[positive], owner))]  # each query's best first
+    ideal_offsets = np.zeros(len(pool_offsets), dtype=np.int64)
+    np.cumsum(np.bincount(owner, minlength=len(pool_offsets) - 1), out=ideal_offsets[1:])
+    ideal = _dcg(ideal_gains, ideal_offsets, k)
+    found = _dcg(gains, b.offsets, k)
+    return np.where(ideal > 0, found / np.where(ideal > 0, ideal, 1.0), 0.0).tolist()  # type: ignore[no-any-return]
+
+
+def ndcg(b: Batch, params: str | None = None) -> list[float] | None:
+    """nDCG over the whole ranking; None with a gain table (``ndcg_1=3,2=9``: per query only)."""
+    return _ndcg(b, None) if params is None else None
+
+
+def ndcg_at(b: Batch, k: int) -> list[float]:
+    return _ndcg(b, k)
