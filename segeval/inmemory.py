@@ -34,6 +34,8 @@ from segeval.validate import is_documents
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 _SPACE = re.compile(r"\s")  # as segeval.io.frames: ids hold no white space
+#: (run query, run item) tables up to 4 cells a row plus this many; sparser runs are hashed
+DENSE_CELLS = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -174,7 +176,7 @@ def _qrels_lines(index: QrelsIndex, run: RunCodes) -> IntArray | None:
     n_items = len(run.items)
     query_at = np.array([index.position.get(q, -1) for q in run.queries], dtype=np.int64)
     item_at = index.items.get_indexer(pd.Index(run.items, dtype=object)).astype(np.int64)  # -1: an item no qrels line judges
-    if len(run.queries) * n_items <= 4 * len(run.item) + (1 << 20):  # a dense (run query, run item) table
+    if len(run.queries) * n_items <= 4 * len(run.item) + DENSE_CELLS:  # a dense (run query, run item) table
         pair = run.query * n_items + run.item
         if not run.unique_pairs and np.bincount(pair).max(initial=0) > 1:
             return None

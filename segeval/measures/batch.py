@@ -146,6 +146,15 @@ def precision_at(b: Batch, k: int) -> list[float]:
     return (b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64)) / k).tolist()  # type: ignore[no-any-return]
 
 
+def recall_at(b: Batch, k: int) -> list[float]:
+    found = b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64))
+    return np.where(b.num_rel > 0, found / np.maximum(b.num_rel, 1), 0.0).tolist()  # type: ignore[no-any-return]
+
+
+def success_at(b: Batch, k: int) -> list[float]:
+    return np.where(b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64)) > 0, 1.0, 0.0).tolist()  # type: ignore[no-any-return]
+
+
 def r_precision(b: Batch) -> list[float]:
     r = b.num_rel
     found = b.found_in_top(r)
