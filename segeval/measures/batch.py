@@ -152,7 +152,8 @@ def recall_at(b: Batch, k: int) -> list[float]:
 
 
 def success_at(b: Batch, k: int) -> list[float]:
-    return np.where(b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64)) > 0, 1.0, 0.0).tolist()  # type: ignore[no-any-return]
+    found = b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64))
+    return np.where(found > 0, 1.0, 0.0).tolist()  # type: ignore[no-any-return]
 
 
 def r_precision(b: Batch) -> list[float]:
