@@ -175,7 +175,8 @@ def _qrels_lines(index: QrelsIndex, run: RunCodes) -> IntArray | None:
     item) pair occurs twice in the run."""
     n_items = len(run.items)
     query_at = np.array([index.position.get(q, -1) for q in run.queries], dtype=np.int64)
-    item_at = index.items.get_indexer(pd.Index(run.items, dtype=object)).astype(np.int64)  # -1: an item no qrels line judges
+    # -1: an item no qrels line judges
+    item_at = index.items.get_indexer(pd.Index(run.items, dtype=object)).astype(np.int64)
     if len(run.queries) * n_items <= 4 * len(run.item) + DENSE_CELLS:  # a dense (run query, run item) table
         pair = run.query * n_items + run.item
         if not run.unique_pairs and np.bincount(pair).max(initial=0) > 1:
