@@ -54,6 +54,11 @@ class QrelsIndex:
     item: IntArray  # each line's item code
 
     @cached_property
+    def grades(self) -> FloatArray:
+        """``rel`` as floats, and NaN last (for line -1)."""
+        return np.append(self.rel.astype(np.float64), np.nan)
+
+    @cached_property
     def key_index(self) -> pd.Index:
         """``keys`` hashed (made on first use, then kept)."""
         return pd.Index(self.keys)
@@ -203,10 +208,11 @@ def score_order(qcode: IntArray, score: FloatArray, item: IntArray, items: npt.N
                 n_queries: int) -> IntArray:
     """Positions by query code, score descending, then item id descending (code-point order, as
     :func:`segeval.prepare.prepare`'s ``score`` order)."""
-    order = np.argsort(-score)  # equal scores (-0.0 == 0.0 too) are ordered by item id below
-    small = np.int16 if n_queries < 2**15 else np.int64
-    order = order[np.argsort(qcode[order].astype(small), kind="stable")]  # radix sort for 16 bits
-    q, s = qcode[order], score[order]
+    order = np.argsort(score)[::-1]  # descending; equal scores (-0.0 == 0.0 too) are ordered by item id below
+    by_query = qcode.astype(np.int16 if n_queries < 2**15 else np.int64)[order]
+    within = np.argsort(by_query, kind="stable")  # a radix sort for 16 bits
+    order = order[within]
+    q, s = by_query[within], score[order]
     same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if not same.any():
         return order
@@ -278,11 +284,8 @@ def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Req
 
 def _labels(index: QrelsIndex, lines: IntArray, relevance_level: int) -> tuple[npt.NDArray[np.uint8], FloatArray]:
     """The exact adapter's label and grade (NaN: no qrels line) of each run row, given its qrels line."""
-    labels = np.full(len(lines), Label.UNJUDGED, dtype=np.uint8)
-    grades = np.full(len(lines), np.nan)
-    u = np.flatnonzero(lines >= 0)
-    rel = index.rel[lines[u]]
+    rel = index.rel
     # a negative grade is neither relevant nor judged non-relevant (as the exact adapter)
-    labels[u] = np.where(rel >= relevance_level, Label.RELEVANT, np.where(rel < 0, Label.UNJUDGED, Label.NONRELEVANT))
-    grades[u] = rel
-    return labels, grades
+    label = np.where(rel >= relevance_level, Label.RELEVANT, np.where(rel < 0, Label.UNJUDGED, Label.NONRELEVANT))
+    by_line = np.append(label.astype(np.uint8), np.uint8(Label.UNJUDGED))  # line -1: the last entry
+    return by_line[lines], index.grades[lines]

@@ -75,17 +75,14 @@ class Batch:
     def relevant(self) -> npt.NDArray[np.bool_]:
         return np.asarray(self.labels == Label.RELEVANT)
 
-    @cached_property
-    def found_before(self) -> IntArray:
-        """Relevant units before each position, plus the total at the end (length n + 1)."""
-        out = np.zeros(len(self.labels) + 1, dtype=np.int64)
-        np.cumsum(self.relevant, out=out[1:])
-        return out
+    def found_before(self, positions: IntArray) -> IntArray:
+        """Relevant units (of all queries) before each of ``positions`` in the concatenation."""
+        return np.asarray(np.searchsorted(self.relevant_at, positions), dtype=np.int64)
 
     def found_in_top(self, k: IntArray) -> IntArray:
         """Per query, relevant units among its first ``k[q]`` (k may exceed the length)."""
         ends = self.offsets[:-1] + np.minimum(k, self.lengths)
-        return self.found_before[ends] - self.found_before[self.offsets[:-1]]
+        return self.found_before(ends) - self.first_relevant
 
     @cached_property
     def relevant_at(self) -> IntArray:
@@ -95,24 +92,24 @@ class Batch:
     @cached_property
     def relevant_query(self) -> IntArray:
         """The query of each relevant unit."""
-        return np.searchsorted(self.offsets, self.relevant_at, side="right") - 1
+        return np.repeat(np.arange(len(self.num_rel), dtype=np.int64), self.relevant_counts)
 
     @cached_property
     def relevant_precision(self) -> FloatArray:
         """found / rank at each relevant unit (the j-th relevant of its query at rank r: j / r)."""
         q = self.relevant_query
-        found = self.found_before[self.relevant_at + 1] - self.found_before[self.offsets[q]]
+        found = np.arange(1, len(self.relevant_at) + 1, dtype=np.int64) - self.first_relevant[q]
         rank = self.relevant_at - self.offsets[q] + 1
         return np.asarray(found / rank, dtype=np.float64)
 
     @cached_property
     def first_relevant(self) -> IntArray:
         """Per query, the index (into ``relevant_at``) of its first relevant unit."""
-        return np.asarray(self.found_before[self.offsets[:-1]], dtype=np.int64)
+        return self.found_before(self.offsets[:-1])
 
     @cached_property
     def relevant_counts(self) -> IntArray:
-        return np.asarray(self.found_before[self.offsets[1:]] - self.found_before[self.offsets[:-1]], dtype=np.int64)
+        return self.found_before(self.offsets[1:]) - self.first_relevant
 
     @cached_property
     def best_precision_from(self) -> FloatArray:
@@ -169,27 +166,28 @@ def reciprocal_rank(b: Batch) -> list[float]:
     return out.tolist()
 
 
-def average_precision(b: Batch) -> list[float]:
-    terms = b.relevant_precision.tolist()
-    out: list[float] = []
-    starts = b.first_relevant.tolist()
-    counts = b.relevant_counts.tolist()
-    for start, count, r in zip(starts, counts, b.num_rel.tolist(), strict=True):
-        if count == 0:
-            out.append(0.0)
-            continue
-        total = 0.0
-        for x in terms[start : start + count]:  # left to right, as the definition
-            total += x
-        out.append(total / r)
+def ordered_sums(values: FloatArray, starts: IntArray, counts: IntArray) -> FloatArray:
+    """Per segment, ``values[starts[i]:starts[i] + counts[i]]`` added left to right from 0.0 (as
+    :func:`segeval.measures.arithmetic.running_sum`), one rank at a time across all segments."""
+    out = np.zeros(len(counts), dtype=np.float64)
+    by_count = np.argsort(-counts, kind="stable")  # the segments still going at step j are a prefix
+    active = np.searchsorted(-counts[by_count], -np.arange(int(counts.max(initial=0))), side="left")
+    for j, n in enumerate(active.tolist()):
+        rows = by_count[:n]
+        out[rows] += values[starts[rows] + j]
     return out
 
 
+def average_precision(b: Batch) -> list[float]:
+    counts = b.relevant_counts
+    total = ordered_sums(b.relevant_precision, b.first_relevant, counts)
+    return np.where(counts > 0, total / np.maximum(b.num_rel, 1), 0.0).tolist()  # type: ignore[no-any-return]
+
+
 def bpref(b: Batch) -> list[float]:
-    nonrel_before = np.zeros(len(b.labels) + 1, dtype=np.int64)
-    np.cumsum(b.labels == Label.NONRELEVANT, out=nonrel_before[1:])
-    above = nonrel_before[b.relevant_at + 1]  # judged non-relevant at or above each relevant unit (of all queries)
-    above = above - nonrel_before[b.offsets[b.relevant_query]]
+    nonrel_at = np.flatnonzero(b.labels == Label.NONRELEVANT)
+    # judged non-relevant at or above each relevant unit, of its query
+    above = np.searchsorted(nonrel_at, b.relevant_at) - np.searchsorted(nonrel_at, b.offsets[b.relevant_query])
     big_r = b.num_rel
     pool, pool_offsets = b.pools
     judged_before = np.zeros(len(pool) + 1, dtype=np.int64)
@@ -237,31 +235,31 @@ def iprec_at_recall_9(b: Batch, p: int) -> list[float]:
 
 
 
-def _dcg(values: FloatArray, offsets: IntArray, k: int | None) -> FloatArray:
-    """Per query, trec_eval's DCG of its first k values (all when k is None), each query's terms
-    added left to right from 0.0 as :func:`segeval.measures.trec.dcg` adds them."""
+def _dcg(values: FloatArray, offsets: IntArray, k: int | None, gain: bool) -> FloatArray:
+    """Per query, trec_eval's DCG of its first k values (all when k is None; ``gain``: grades, of
+    which only those > 0 count), each query's terms added left to right from 0.0 as
+    :func:`segeval.measures.trec.dcg` adds them."""
     lengths = np.diff(offsets)
     take = lengths if k is None else np.minimum(lengths, k)
-    out = np.zeros(len(lengths), dtype=np.float64)
-    discounts = log2_discounts(int(take.max(initial=0)))
-    starts = offsets[:-1]
-    for j, discount in enumerate(discounts.tolist()):  # rank j + 1 of every query that has one
-        rows = np.flatnonzero(take > j)
-        out[rows] += values[starts[rows] + j] / discount
-    return out
+    owner = np.repeat(np.arange(len(take), dtype=np.int64), take)
+    rank = np.arange(len(owner), dtype=np.int64) - np.repeat(np.cumsum(take) - take, take)
+    top = values[offsets[:-1][owner] + rank]
+    if gain:
+        top = np.nan_to_num(top)
+        top = np.where(top > 0, top, 0.0)
+    terms = np.zeros(len(top)) if len(top) == 0 else top / log2_discounts(int(take.max()))[rank]
+    return ordered_sums(terms, np.cumsum(take) - take, take)
 
 
 def _ndcg(b: Batch, k: int | None) -> list[float]:
-    grades = np.nan_to_num(b.unit_grades)
-    gains = np.where(grades > 0, grades, 0.0)
     pool, pool_offsets = b.pools
     positive = pool > 0
     owner = np.repeat(np.arange(len(pool_offsets) - 1), np.diff(pool_offsets))[positive]
     ideal_gains = pool[positive][np.lexsort((-pool[positive], owner))]  # each query's best first
     ideal_offsets = np.zeros(len(pool_offsets), dtype=np.int64)
     np.cumsum(np.bincount(owner, minlength=len(pool_offsets) - 1), out=ideal_offsets[1:])
-    ideal = _dcg(ideal_gains, ideal_offsets, k)
-    found = _dcg(gains, b.offsets, k)
+    ideal = _dcg(ideal_gains, ideal_offsets, k, False)
+    found = _dcg(b.unit_grades, b.offsets, k, True)
     return np.where(ideal > 0, found / np.where(ideal > 0, ideal, 1.0), 0.0).tolist()  # type: ignore[no-any-return]
 
 
