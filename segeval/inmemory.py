@@ -36,6 +36,8 @@ FloatArray = npt.NDArray[np.float64]
 _SPACE = re.compile(r"\s")  # as segeval.io.frames: ids hold no white space
 #: (run query, run item) tables up to 4 cells a row plus this many; sparser runs are hashed
 DENSE_CELLS = 1 << 20
+#: runs with at least this many results per query on average are sorted query by query
+SORT_EACH_FROM = 256
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,7 @@ class RunCodes:
     items: npt.NDArray[np.object_]
     score: FloatArray
     unique_pairs: bool  # each (query, item) at most once, known from the input's shape
+    observed: npt.NDArray[np.bool_]  # per query: has a row
 
 
 def run_codes(run: object) -> RunCodes | None:
@@ -138,7 +141,8 @@ def _frame_codes(run: pd.DataFrame) -> RunCodes | None:
     score = run["score"].to_numpy(dtype=np.float64)
     if (q_codes < 0).any() or (i_codes < 0).any() or not (_clean_ids(q_names) and _clean_ids(i_names)):
         return None
-    return RunCodes(q_codes, list(q_names), i_codes.astype(np.int64), np.asarray(i_names, dtype=object), score, False)
+    return RunCodes(q_codes, list(q_names), i_codes.astype(np.int64), np.asarray(i_names, dtype=object), score, False,
+                    np.ones(len(q_names), dtype=bool))
 
 
 def _dict_codes(run: Mapping[Any, Any]) -> RunCodes | None:
@@ -158,7 +162,7 @@ def _dict_codes(run: Mapping[Any, Any]) -> RunCodes | None:
     if (i_codes < 0).any() or not _clean_ids(i_names):
         return None
     return RunCodes(np.repeat(np.arange(len(queries), dtype=np.int64), lengths), [str(q) for q in queries],
-                    i_codes.astype(np.int64), np.asarray(i_names, dtype=object), score, True)
+                    i_codes.astype(np.int64), np.asarray(i_names, dtype=object), score, True, lengths > 0)
 
 
 def _factorize(values: npt.NDArray[np.object_]) -> tuple[IntArray, npt.NDArray[np.object_]]:
@@ -208,11 +212,25 @@ def score_order(qcode: IntArray, score: FloatArray, item: IntArray, items: npt.N
                 n_queries: int) -> IntArray:
     """Positions by query code, score descending, then item id descending (code-point order, as
     :func:`segeval.prepare.prepare`'s ``score`` order)."""
-    order = np.argsort(score)[::-1]  # descending; equal scores (-0.0 == 0.0 too) are ordered by item id below
-    by_query = qcode.astype(np.int16 if n_queries < 2**15 else np.int64)[order]
-    within = np.argsort(by_query, kind="stable")  # a radix sort for 16 bits
-    order = order[within]
-    q, s = by_query[within], score[order]
+    small = qcode.astype(np.int16 if n_queries < 2**15 else np.int64)
+    if len(score) >= SORT_EACH_FROM * n_queries:  # long rankings: grouped by query (radix), each sorted alone
+        order = np.argsort(small, kind="stable")
+        grouped = score[order]
+        bounds = np.zeros(n_queries + 1, dtype=np.int64)
+        np.cumsum(np.bincount(qcode, minlength=n_queries), out=bounds[1:])
+        within = np.empty(len(order), dtype=np.int64)
+        for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+            within[a:b] = np.argsort(grouped[a:b])[::-1]  # descending; ties are ordered below
+        within += np.repeat(bounds[:-1], np.diff(bounds))
+        order = order[within]
+        q: npt.NDArray[Any] = np.repeat(np.arange(n_queries), np.diff(bounds))
+        s = grouped[within]
+    else:
+        order = np.argsort(score)[::-1]  # descending; equal scores (-0.0 == 0.0 too) are ordered below
+        by_query = small[order]
+        within = np.argsort(by_query, kind="stable")  # a radix sort for 16 bits
+        order = order[within]
+        q, s = by_query[within], score[order]
     same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if not same.any():
         return order
@@ -237,8 +255,7 @@ def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Req
     lines = None if run is None else _qrels_lines(index, run)
     if run is None or lines is None:
         return None
-    observed = np.bincount(run.query, minlength=len(run.queries)) > 0
-    in_run = {name for name, seen in zip(run.queries, observed.tolist(), strict=True) if seen}
+    in_run = {name for name, seen in zip(run.queries, run.observed.tolist(), strict=True) if seen}
     with_results = in_run if missing_queries == "skip" else set(index.queries)
     if queries is not None:
         check_queries(queries, set(index.queries))
@@ -247,31 +264,32 @@ def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Req
         chosen = [q for q in index.queries if q in with_results]  # index.queries is sorted
     at = {name: i for i, name in enumerate(chosen)}
     lookup = np.array([at.get(name, -1) for name in run.queries], dtype=np.int64)
-    qcode = lookup[run.query]
-    keep = np.flatnonzero(qcode >= 0)
+    identity = len(lookup) == len(chosen) and bool((lookup == np.arange(len(chosen))).all())
+    qcode = run.query if identity else lookup[run.query]
     score = run.score if trec_eval != "9" else run.score.astype(np.float32).astype(np.float64)
     if not np.isfinite(score).all():
         return None
-    if len(keep) == len(qcode):  # every row's query is evaluated
-        rows = score_order(qcode, score, run.item, run.items, len(chosen))
+    n_q = len(chosen)
+    if bool((lookup[run.observed] >= 0).all()):  # every row's query is evaluated
+        rows = score_order(qcode, score, run.item, run.items, n_q)
+        counts = np.bincount(qcode, minlength=n_q)
     else:
-        rows = keep[score_order(qcode[keep], score[keep], run.item[keep], run.items, len(chosen))]
-    qrow = qcode[rows]
-    offsets = np.zeros(len(chosen) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(qrow, minlength=len(chosen)), out=offsets[1:])
+        keep = np.flatnonzero(qcode >= 0)
+        rows = keep[score_order(qcode[keep], score[keep], run.item[keep], run.items, n_q)]
+        counts = np.bincount(qcode[keep], minlength=n_q)
     if max_results is not None:
-        rows = rows[np.arange(len(rows)) - offsets[qrow] < max_results]
-        qrow = qcode[rows]
-        offsets[1:] = np.cumsum(np.bincount(qrow, minlength=len(chosen)))
+        rows = rows[np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts) < max_results]
+        counts = np.minimum(counts, max_results)
+    offsets = np.zeros(n_q + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
     qpos = np.array([index.position[q] for q in chosen], dtype=np.int64)  # chosen queries' qrels positions
     labels, grades = _labels(index, lines[rows], relevance_level)
-    counts = np.diff(index.offsets)
-    owner = np.repeat(np.arange(len(index.queries), dtype=np.int64), counts)
-    num_rel = np.bincount(owner[index.rel >= relevance_level], minlength=len(index.queries))[qpos]
-    _, lines = concat_ranges(index.offsets[:-1][qpos], counts[qpos])
-    pool_offsets = np.zeros(len(chosen) + 1, dtype=np.int64)
-    np.cumsum(counts[qpos], out=pool_offsets[1:])
-    batch = Batch((), labels, offsets, num_rel.astype(np.int64), grades, index.rel[lines].astype(np.float64),
+    judged = np.diff(index.offsets)  # qrels lines per qrels query
+    num_rel = np.bincount(index.owner[index.rel >= relevance_level], minlength=len(index.queries))[qpos]
+    _, pool_lines = concat_ranges(index.offsets[:-1][qpos], judged[qpos])
+    pool_offsets = np.zeros(n_q + 1, dtype=np.int64)
+    np.cumsum(judged[qpos], out=pool_offsets[1:])
+    batch = Batch((), labels, offsets, num_rel.astype(np.int64), grades, index.rel[pool_lines].astype(np.float64),
                   pool_offsets)
     out: dict[str, list[Any]] = {}
     for r in requests:

@@ -76,11 +76,13 @@ def same(a: Evaluation, b: Evaluation) -> None:
         assert x == y or (math.isnan(x) and math.isnan(y)), name
 
 
-@pytest.mark.parametrize("dense", [True, False])
+@pytest.mark.parametrize("path", ["dense, sorted whole", "hashed", "sorted query by query"])
 @pytest.mark.parametrize("seed", range(12))
-def test_lane_equals_general_path(seed: int, dense: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    if not dense:  # the hashed (query, item) lookup for runs too sparse for a table
+def test_lane_equals_general_path(seed: int, path: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if path == "hashed":  # the hashed (query, item) lookup for runs too sparse for a table
         monkeypatch.setattr(lane, "DENSE_CELLS", -10**9)
+    if path == "sorted query by query":  # as long rankings are
+        monkeypatch.setattr(lane, "SORT_EACH_FROM", 0)
     qrels, run = generated(seed)
     for settings in SETTINGS:
         ev = Evaluator(qrels, MEASURES, settings)
