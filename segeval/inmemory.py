@@ -38,6 +38,8 @@ _SPACE = re.compile(r"\s")  # as segeval.io.frames: ids hold no white space
 DENSE_CELLS = 1 << 20
 #: runs with at least this many results per query on average are sorted query by query
 SORT_EACH_FROM = 256
+#: ... in one matrix when padding the rankings to the longest adds at most their size plus this many cells
+PAD_CELLS = 1024
 
 
 @dataclass(frozen=True)
@@ -208,6 +210,23 @@ def _qrels_lines(index: QrelsIndex, run: RunCodes) -> IntArray | None:
     return lines
 
 
+def _sort_each(values: FloatArray, counts: IntArray, starts: IntArray) -> IntArray:
+    """Positions sorting each segment ``values[starts[i]:starts[i] + counts[i]]`` (finite values)
+    ascending, segment by segment; ties in any order."""
+    width = int(counts.max(initial=0))
+    if len(counts) * width <= 2 * len(values) + PAD_CELLS:  # rows of one matrix, padded with +inf (sorted last)
+        row = np.repeat(np.arange(len(counts)), counts)
+        column = np.arange(len(values)) - np.repeat(starts, counts)
+        table = np.full((len(counts), width), np.inf)
+        table[row, column] = values
+        by_row = np.argsort(table, axis=1)
+        return np.asarray((by_row + starts[:, None])[by_row < counts[:, None]], dtype=np.int64)
+    out = np.empty(len(values), dtype=np.int64)
+    for a, n in zip(starts.tolist(), counts.tolist(), strict=True):
+        out[a:a + n] = np.argsort(values[a:a + n]) + a
+    return out
+
+
 def score_order(qcode: IntArray, score: FloatArray, item: IntArray, items: npt.NDArray[np.object_],
                 n_queries: int) -> IntArray:
     """Positions by query code, score descending, then item id descending (code-point order, as
@@ -216,14 +235,11 @@ def score_order(qcode: IntArray, score: FloatArray, item: IntArray, items: npt.N
     if len(score) >= SORT_EACH_FROM * n_queries:  # long rankings: grouped by query (radix), each sorted alone
         order = np.argsort(small, kind="stable")
         grouped = score[order]
-        bounds = np.zeros(n_queries + 1, dtype=np.int64)
-        np.cumsum(np.bincount(qcode, minlength=n_queries), out=bounds[1:])
-        within = np.empty(len(order), dtype=np.int64)
-        for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
-            within[a:b] = np.argsort(grouped[a:b])[::-1]  # descending; ties are ordered below
-        within += np.repeat(bounds[:-1], np.diff(bounds))
+        counts = np.bincount(qcode, minlength=n_queries)
+        starts = np.cumsum(counts) - counts
+        within = _sort_each(-grouped, counts, starts)  # descending; ties are ordered below
         order = order[within]
-        q: npt.NDArray[Any] = np.repeat(np.arange(n_queries), np.diff(bounds))
+        q: npt.NDArray[Any] = np.repeat(np.arange(n_queries), counts)
         s = grouped[within]
     else:
         order = np.argsort(score)[::-1]  # descending; equal scores (-0.0 == 0.0 too) are ordered below

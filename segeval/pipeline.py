@@ -119,7 +119,8 @@ class Evaluator:
             make_adapters(adapters if adapters is not None else adapter, self.settings)  # type: ignore[arg-type]
         self.qrels = validate_qrels(load_qrels(qrels, qrels_format, self.settings.time_format))
         self._plans: dict[bool, Plan] = {}
-        self.plan(is_documents(self.qrels))  # a bad measure is reported before any run is read
+        self._documents = is_documents(self.qrels)
+        self.plan(self._documents)  # a bad measure is reported before any run is read
         self._index: QrelsIndex | None = None  # made by the first in-memory document run (if _indexed)
         self._indexed = False
 
@@ -131,7 +132,7 @@ class Evaluator:
 
     def evaluate(self, run: object, *, run_format: str = "auto") -> Evaluation:
         """The :class:`Evaluation` of one run (a path or a table, as :func:`evaluate` takes)."""
-        if isinstance(run, pd.DataFrame | Mapping):  # documents in memory: integer codes, one batch
+        if self._documents and isinstance(run, pd.DataFrame | Mapping):  # documents in memory: codes, one batch
             how = self.plan(True)
             if in_lane(how.requests, how.order, how.judged_only):
                 if not self._indexed:

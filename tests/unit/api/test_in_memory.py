@@ -76,13 +76,15 @@ def same(a: Evaluation, b: Evaluation) -> None:
         assert x == y or (math.isnan(x) and math.isnan(y)), name
 
 
-@pytest.mark.parametrize("path", ["dense, sorted whole", "hashed", "sorted query by query"])
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("path", ["dense, sorted whole", "hashed", "sorted query by query", "each query alone"])
+@pytest.mark.parametrize("seed", range(6))
 def test_lane_equals_general_path(seed: int, path: str, monkeypatch: pytest.MonkeyPatch) -> None:
     if path == "hashed":  # the hashed (query, item) lookup for runs too sparse for a table
         monkeypatch.setattr(lane, "DENSE_CELLS", -10**9)
-    if path == "sorted query by query":  # as long rankings are
+    if path in ("sorted query by query", "each query alone"):  # as long rankings are (in one padded matrix)
         monkeypatch.setattr(lane, "SORT_EACH_FROM", 0)
+    if path == "each query alone":  # rankings too uneven to pad
+        monkeypatch.setattr(lane, "PAD_CELLS", -10**9)
     qrels, run = generated(seed)
     for settings in SETTINGS:
         ev = Evaluator(qrels, MEASURES, settings)
