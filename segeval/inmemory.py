@@ -198,9 +198,9 @@ def _qrels_lines(index: QrelsIndex, run: RunCodes) -> IntArray | None:
         run_item_of[item_at[item_at >= 0]] = np.flatnonzero(item_at >= 0)
         line_query, line_item = run_query_of[index.owner], run_item_of[index.item]
         both = np.flatnonzero((line_query >= 0) & (line_item >= 0))
-        table = np.zeros(len(run.queries) * n_items, dtype=np.int64)
+        table = np.zeros(len(run.queries) * n_items, dtype=np.int32 if len(index.keys) < 2**31 - 1 else np.int64)
         table[line_query[both] * n_items + line_item[both]] = both + 1
-        return np.asarray(table[pair] - 1, dtype=np.int64)
+        return np.asarray(table[pair], dtype=np.int64) - 1
     if not run.unique_pairs and pd.Series(run.query * n_items + run.item).duplicated().any():
         return None
     q, i = query_at[run.query], item_at[run.item]
@@ -214,6 +214,9 @@ def _sort_each(values: FloatArray, counts: IntArray, starts: IntArray) -> IntArr
     """Positions sorting each segment ``values[starts[i]:starts[i] + counts[i]]`` (finite values)
     ascending, segment by segment; ties in any order."""
     width = int(counts.max(initial=0))
+    if len(counts) * width == len(values):  # all of one length: the rows of a matrix as they are
+        by_row = np.argsort(values.reshape(len(counts), width), axis=1)
+        return np.asarray((by_row + starts[:, None]).ravel(), dtype=np.int64)
     if len(counts) * width <= 2 * len(values) + PAD_CELLS:  # rows of one matrix, padded with +inf (sorted last)
         row = np.repeat(np.arange(len(counts)), counts)
         column = np.arange(len(values)) - np.repeat(starts, counts)

@@ -143,3 +143,16 @@ def test_outside_the_lane_still_evaluated() -> None:
                                (["map"], Settings(order="file"))):
         ev = Evaluator(qrels, measures, settings)
         same(ev.evaluate(run), general(ev, run))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_rankings_of_one_length(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # every query the same number of results: sorted as the rows of one matrix
+    monkeypatch.setattr(lane, "SORT_EACH_FROM", 0)
+    qrels, run = generated(seed)
+    run = run.groupby("query_id", sort=False).head(int(run.groupby("query_id").size().min()))
+    ev = Evaluator(qrels, MEASURES)
+    assert evaluate_in_memory(QrelsIndex.of(ev.qrels), run, ev.plan(True).requests,  # type: ignore[arg-type]
+                              queries=None, relevance_level=1, missing_queries="skip", max_results=None,
+                              trec_eval="10") is not None
+    same(ev.evaluate(run), general(ev, run))
