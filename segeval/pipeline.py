@@ -105,7 +105,8 @@ class Evaluator:
 
     ``Evaluator(qrels, "map", Settings(...)).evaluate(run)`` gives the :class:`Evaluation` that
     :func:`evaluate` gives for the same arguments; ``qrels`` and each run are what
-    :func:`evaluate` accepts.
+    :func:`evaluate` accepts.  Document runs in memory take :mod:`segeval.inmemory` when they can
+    (the qrels are indexed on the first one, then kept).
     """
 
     def __init__(self, qrels: object, measures: object = DEFAULT_MEASURES,
