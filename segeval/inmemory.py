@@ -143,8 +143,8 @@ def _frame_codes(run: pd.DataFrame) -> RunCodes | None:
     score = run["score"].to_numpy(dtype=np.float64)
     if (q_codes < 0).any() or (i_codes < 0).any() or not (_clean_ids(q_names) and _clean_ids(i_names)):
         return None
-    return RunCodes(q_codes, list(q_names), i_codes.astype(np.int64), np.asarray(i_names, dtype=object), score, False,
-                    np.ones(len(q_names), dtype=bool))
+    return RunCodes(q_codes, list(q_names), i_codes.astype(np.int64, copy=False), np.asarray(i_names, dtype=object),
+                    score, False, np.ones(len(q_names), dtype=bool))
 
 
 def _dict_codes(run: Mapping[Any, Any]) -> RunCodes | None:
@@ -164,7 +164,7 @@ def _dict_codes(run: Mapping[Any, Any]) -> RunCodes | None:
     if (i_codes < 0).any() or not _clean_ids(i_names):
         return None
     return RunCodes(np.repeat(np.arange(len(queries), dtype=np.int64), lengths), [str(q) for q in queries],
-                    i_codes.astype(np.int64), np.asarray(i_names, dtype=object), score, True, lengths > 0)
+                    i_codes.astype(np.int64, copy=False), np.asarray(i_names, dtype=object), score, True, lengths > 0)
 
 
 def _factorize(values: npt.NDArray[np.object_]) -> tuple[IntArray, npt.NDArray[np.object_]]:
@@ -172,7 +172,7 @@ def _factorize(values: npt.NDArray[np.object_]) -> tuple[IntArray, npt.NDArray[n
     (a run's query column is usually grouped by query)."""
     if len(values) < 2:
         codes, names = pd.factorize(values)
-        return codes.astype(np.int64), np.asarray(names, dtype=object)
+        return codes.astype(np.int64, copy=False), np.asarray(names, dtype=object)
     head = np.empty(len(values), dtype=bool)
     head[0] = True
     np.not_equal(values[1:], values[:-1], out=head[1:])  # NaN != NaN: each its own run, coded -1 below
