@@ -26,19 +26,17 @@ FloatArray = npt.NDArray[np.float64]
 @dataclass(frozen=True)
 class Batch:
     """The adapted rankings of all queries, concatenated: query q's units are
-    ``labels[offsets[q]:offsets[q + 1]]``.
-
-    ``grades`` (per unit, NaN unjudged) and ``pool`` (every query's qrels grades, query q's at
-    ``pool[pool_offsets[q]:pool_offsets[q + 1]]``) may be given; else they come from ``queries``.
-    """
+    ``labels[offsets[q]:offsets[q + 1]]``.  From ``queries`` when not given: ``judged``, per query
+    the judged units of its pool (bpref's R + N); ``gains``, per unit its gain (grade > 0, else 0);
+    ``ideal``, every query's positive pool grades best first, concatenated, and their offsets."""
 
     queries: Sequence[Adapted]
     labels: npt.NDArray[np.uint8]
     offsets: IntArray
     num_rel: IntArray
-    grades: FloatArray | None = None
-    pool: FloatArray | None = None
-    pool_offsets: IntArray | None = None
+    judged: IntArray | None = None
+    gains: FloatArray | None = None
+    ideal: tuple[FloatArray, IntArray] | None = None
 
     @classmethod
     def of(cls, adapted: Sequence[Adapted]) -> Batch:
@@ -54,22 +52,29 @@ class Batch:
         return np.diff(self.offsets)
 
     @cached_property
-    def unit_grades(self) -> FloatArray:
-        """The grade of each unit (NaN: unjudged)."""
-        if self.grades is not None:
-            return self.grades
+    def unit_gains(self) -> FloatArray:
+        if self.gains is not None:
+            return self.gains
         parts = [a.grades for a in self.queries if a.grades is not None]
-        return np.concatenate(parts).astype(np.float64) if parts else np.zeros(0, dtype=np.float64)
+        grades = np.nan_to_num(np.concatenate([np.zeros(0), *parts]))
+        return np.where(grades > 0, grades, 0.0)
 
     @cached_property
-    def pools(self) -> tuple[FloatArray, IntArray]:
-        """(every query's pool grades concatenated, offsets of each query's)."""
-        if self.pool is not None and self.pool_offsets is not None:
-            return self.pool, self.pool_offsets
-        parts = [a.pool if a.pool is not None else np.zeros(0) for a in self.queries]
-        offsets = np.zeros(len(parts) + 1, dtype=np.int64)
-        np.cumsum([len(x) for x in parts], out=offsets[1:])
-        return (np.concatenate(parts).astype(np.float64) if parts else np.zeros(0, dtype=np.float64)), offsets
+    def ideal_gains(self) -> tuple[FloatArray, IntArray]:
+        if self.ideal is not None:
+            return self.ideal
+        pools = [a.pool if a.pool is not None else np.zeros(0) for a in self.queries]
+        best = [np.sort(p[p > 0])[::-1] for p in pools]
+        offsets = np.zeros(len(best) + 1, dtype=np.int64)
+        np.cumsum([len(x) for x in best], out=offsets[1:])
+        return np.concatenate([np.zeros(0), *best]), offsets
+
+    @cached_property
+    def judged_counts(self) -> IntArray:
+        if self.judged is not None:
+            return self.judged
+        return np.fromiter((int(((a.pool if a.pool is not None else np.zeros(0)) >= 0).sum()) for a in self.queries),
+                           dtype=np.int64, count=len(self.queries))
 
     @cached_property
     def relevant(self) -> npt.NDArray[np.bool_]:
@@ -189,10 +194,7 @@ def bpref(b: Batch) -> list[float]:
     # judged non-relevant at or above each relevant unit, of its query
     above = np.searchsorted(nonrel_at, b.relevant_at) - np.searchsorted(nonrel_at, b.offsets[b.relevant_query])
     big_r = b.num_rel
-    pool, pool_offsets = b.pools
-    judged_before = np.zeros(len(pool) + 1, dtype=np.int64)
-    np.cumsum(pool >= 0, out=judged_before[1:])
-    judged = judged_before[pool_offsets[1:]] - judged_before[pool_offsets[:-1]]
+    judged = b.judged_counts
     big_n = judged - big_r
     bound = np.minimum(big_r, big_n)[b.relevant_query]
     penalties = np.where(above > 0, np.minimum(above, bound) / np.maximum(bound, 1), 0.0)
@@ -235,31 +237,21 @@ def iprec_at_recall_9(b: Batch, p: int) -> list[float]:
 
 
 
-def _dcg(values: FloatArray, offsets: IntArray, k: int | None, gain: bool) -> FloatArray:
-    """Per query, trec_eval's DCG of its first k values (all when k is None; ``gain``: grades, of
-    which only those > 0 count), each query's terms added left to right from 0.0 as
-    :func:`segeval.measures.trec.dcg` adds them."""
+def _dcg(values: FloatArray, offsets: IntArray, k: int | None) -> FloatArray:
+    """Per query, trec_eval's DCG of its first k gains (all when k is None), each query's terms
+    added left to right from 0.0 as :func:`segeval.measures.trec.dcg` adds them."""
     lengths = np.diff(offsets)
     take = lengths if k is None else np.minimum(lengths, k)
     owner = np.repeat(np.arange(len(take), dtype=np.int64), take)
     rank = np.arange(len(owner), dtype=np.int64) - np.repeat(np.cumsum(take) - take, take)
     top = values[offsets[:-1][owner] + rank]
-    if gain:
-        top = np.nan_to_num(top)
-        top = np.where(top > 0, top, 0.0)
     terms = np.zeros(len(top)) if len(top) == 0 else top / log2_discounts(int(take.max()))[rank]
     return ordered_sums(terms, np.cumsum(take) - take, take)
 
 
 def _ndcg(b: Batch, k: int | None) -> list[float]:
-    pool, pool_offsets = b.pools
-    positive = pool > 0
-    owner = np.repeat(np.arange(len(pool_offsets) - 1), np.diff(pool_offsets))[positive]
-    ideal_gains = pool[positive][np.lexsort((-pool[positive], owner))]  # each query's best first
-    ideal_offsets = np.zeros(len(pool_offsets), dtype=np.int64)
-    np.cumsum(np.bincount(owner, minlength=len(pool_offsets) - 1), out=ideal_offsets[1:])
-    ideal = _dcg(ideal_gains, ideal_offsets, k, False)
-    found = _dcg(b.unit_grades, b.offsets, k, True)
+    ideal = _dcg(*b.ideal_gains, k)
+    found = _dcg(b.unit_gains, b.offsets, k)
     return np.where(ideal > 0, found / np.where(ideal > 0, ideal, 1.0), 0.0).tolist()  # type: ignore[no-any-return]
 
 
