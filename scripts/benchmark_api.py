@@ -13,9 +13,11 @@ per-query values::
     ranx         evaluate(Qrels, Run, ["map", "precision@10", "ndcg@10"], return_mean=False)  (warm:
                  its numba functions are compiled by a first call that is not timed)
 
-Rounds alternate the tools (``--repeats`` rounds); the median of each is reported, with the
-ratio to segeval's median.  Every tool's per-query values are compared with segeval's (largest
-absolute difference; exit status 1 above 1e-12).  Tools that are not installed are skipped::
+Rounds alternate the tools (``--repeats`` rounds); the median wall time and CPU time (user +
+system, all threads) of each is reported, with the ratio to segeval's median, and segeval's
+construction and evaluation apart.  Every tool's per-query values are compared with segeval's
+(largest absolute difference; exit status 1 unless all are equal).  Tools that are not installed
+are skipped::
 
     pip install pytrec-eval-terrier ir-measures ranx
     python scripts/benchmark_api.py --markdown
@@ -72,6 +74,10 @@ def as_dicts(qrels: pd.DataFrame, run: pd.DataFrame) -> tuple[dict[str, dict[str
 Values = dict[str, dict[str, float]]  # measure -> query -> value
 
 
+#: segeval's (construction, evaluation) wall times per round, by input form
+PARTS: dict[str, list[tuple[float, float]]] = {"DataFrames": [], "dicts": []}
+
+
 def tools(qrels: pd.DataFrame, run: pd.DataFrame) -> dict[str, Callable[[], Values]]:
     """Each available tool as a function of no arguments over prepared inputs."""
     import segeval
@@ -79,13 +85,19 @@ def tools(qrels: pd.DataFrame, run: pd.DataFrame) -> dict[str, Callable[[], Valu
     qd, rd = as_dicts(qrels, run)
     out: dict[str, Callable[[], Values]] = {}
 
-    def segeval_frames() -> Values:
-        ev = segeval.Evaluator(qrels, list(MEASURES)).evaluate(run)
+    def segeval_on(form: str, q: object, r: object) -> Values:
+        start = time.perf_counter()
+        evaluator = segeval.Evaluator(q, list(MEASURES))
+        built = time.perf_counter()
+        ev = evaluator.evaluate(r)
+        PARTS[form].append((built - start, time.perf_counter() - built))
         return {m: dict(zip(ev.queries, map(float, ev.per_query[m]), strict=True)) for m in MEASURES}
 
+    def segeval_frames() -> Values:
+        return segeval_on("DataFrames", qrels, run)
+
     def segeval_dicts() -> Values:
-        ev = segeval.Evaluator(qd, list(MEASURES)).evaluate(rd)
-        return {m: dict(zip(ev.queries, map(float, ev.per_query[m]), strict=True)) for m in MEASURES}
+        return segeval_on("dicts", qd, rd)
 
     out["segeval (DataFrames)"] = segeval_frames
     out["segeval (dicts)"] = segeval_dicts
@@ -146,26 +158,35 @@ def main(argv: list[str] | None = None) -> int:
     qrels, run = collection(a.queries, a.docs, a.judged, a.seed)
     funcs = tools(qrels, run)
     times: dict[str, list[float]] = {name: [] for name in funcs}
+    cpu: dict[str, list[float]] = {name: [] for name in funcs}
     values: dict[str, Values] = {}
     for _ in range(a.repeats):
         for name, f in funcs.items():
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             values[name] = f()
             times[name].append(time.perf_counter() - start)
+            cpu[name].append(time.process_time() - start_cpu)
     base = statistics.median(times["segeval (DataFrames)"])
+    base_cpu = statistics.median(cpu["segeval (DataFrames)"])
     reference = values["segeval (DataFrames)"]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"{a.queries:,} queries × {a.docs:,} documents, {a.judged} judged per query; MAP, P@10, nDCG@10; "
           f"median of {a.repeats} alternating rounds; {os.cpu_count()} CPUs, load average {load:.1f}, "
           f"Python {platform.python_version()}.\n")
-    print("| tool (input) | median s | × segeval | values compared | largest difference |")
-    print("|---|---:|---:|---:|---:|")
+    print("| tool (input) | median wall s | × segeval | median CPU s | × segeval | values compared | "
+          "largest difference |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     bad = False
     for name in funcs:
-        med = statistics.median(times[name])
+        med, med_cpu = statistics.median(times[name]), statistics.median(cpu[name])
         worst, compared = largest_difference(reference, values[name])
-        bad |= worst > 1e-12
-        print(f"| {name} | {med:.3f} | {med / base:.2f} | {compared:,} | {worst:.1e} |")
+        bad |= worst != 0
+        print(f"| {name} | {med:.3f} | {med / base:.2f} | {med_cpu:.3f} | {med_cpu / base_cpu:.2f} | {compared:,} | "
+              f"{worst:.1e} |")
+    for form, parts in PARTS.items():
+        print(f"\nsegeval ({form}): construction {statistics.median(p[0] for p in parts):.3f} s, "
+              f"evaluate {statistics.median(p[1] for p in parts):.3f} s (medians, wall)", end="")
+    print()
     return 1 if bad else 0
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -17,6 +17,7 @@ from segeval.adapt.registry import make_adapters
 from segeval.adapt.registry import me13sh_adapters as me13sh_adapters
 from segeval.aggregate import aggregate
 from segeval.errors import ParameterError
+from segeval.inmemory import QrelsIndex, evaluate_in_memory, in_lane
 from segeval.io.frames import load_qrels, load_run
 from segeval.io.tables import predicted_mask
 from segeval.measures.compute import Request, compute, requests
@@ -104,7 +105,8 @@ class Evaluator:
 
     ``Evaluator(qrels, "map", Settings(...)).evaluate(run)`` gives the :class:`Evaluation` that
     :func:`evaluate` gives for the same arguments; ``qrels`` and each run are what
-    :func:`evaluate` accepts.
+    :func:`evaluate` accepts.  Document runs in memory take :mod:`segeval.inmemory` when they can
+    (the qrels are indexed on the first one, then kept).
     """
 
     def __init__(self, qrels: object, measures: object = DEFAULT_MEASURES,
@@ -118,7 +120,10 @@ class Evaluator:
             make_adapters(adapters if adapters is not None else adapter, self.settings)  # type: ignore[arg-type]
         self.qrels = validate_qrels(load_qrels(qrels, qrels_format, self.settings.time_format))
         self._plans: dict[bool, Plan] = {}
-        self.plan(is_documents(self.qrels))  # a bad measure is reported before any run is read
+        self._documents = is_documents(self.qrels)
+        self.plan(self._documents)  # a bad measure is reported before any run is read
+        self._index: QrelsIndex | None = None  # made by the first in-memory document run (if _indexed)
+        self._indexed = False
 
     def plan(self, documents: bool) -> Plan:
         """The requests and policies for a document (or segment) run, made once per kind."""
@@ -128,6 +133,18 @@ class Evaluator:
 
     def evaluate(self, run: object, *, run_format: str = "auto") -> Evaluation:
         """The :class:`Evaluation` of one run (a path or a table, as :func:`evaluate` takes)."""
+        if self._documents and isinstance(run, pd.DataFrame | Mapping):  # documents in memory: codes, one batch
+            how = self.plan(True)
+            if in_lane(how.requests, how.order, how.judged_only):
+                if not self._indexed:
+                    self._indexed = True
+                    self._index = QrelsIndex.of(self.qrels if how.predicted != "ignore"
+                                                else _predicted_lines(self.qrels, how.predicted)[0])
+                done = None if self._index is None else evaluate_in_memory(
+                    self._index, run, how.requests, queries=how.queries, relevance_level=how.relevance_level,
+                    missing_queries=how.missing_queries, max_results=how.max_results, trec_eval=how.trec_eval)
+                if done is not None:
+                    return finish(self.qrels, how, *done)
         r = validate_run(load_run(run, run_format, self.settings.time_format))
         how = self.plan(is_documents(r))
         return finish(self.qrels, how, *evaluate_part(self.qrels, r, how, how.queries))

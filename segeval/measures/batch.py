@@ -68,20 +68,24 @@ class Batch:
         return np.concatenate([np.zeros(0), *best]), offsets
 
     @cached_property
+    def judged_counts(self) -> IntArray:
+        if self.judged is not None:
+            return self.judged
+        return np.fromiter((int(((a.pool if a.pool is not None else np.zeros(0)) >= 0).sum()) for a in self.queries),
+                           dtype=np.int64, count=len(self.queries))
+
+    @cached_property
     def relevant(self) -> npt.NDArray[np.bool_]:
         return np.asarray(self.labels == Label.RELEVANT)
 
-    @cached_property
-    def found_before(self) -> IntArray:
-        """Relevant units before each position, plus the total at the end (length n + 1)."""
-        out = np.zeros(len(self.labels) + 1, dtype=np.int64)
-        np.cumsum(self.relevant, out=out[1:])
-        return out
+    def found_before(self, positions: IntArray) -> IntArray:
+        """Relevant units (of all queries) before each of ``positions`` in the concatenation."""
+        return np.asarray(np.searchsorted(self.relevant_at, positions), dtype=np.int64)
 
     def found_in_top(self, k: IntArray) -> IntArray:
         """Per query, relevant units among its first ``k[q]`` (k may exceed the length)."""
         ends = self.offsets[:-1] + np.minimum(k, self.lengths)
-        return self.found_before[ends] - self.found_before[self.offsets[:-1]]
+        return self.found_before(ends) - self.first_relevant
 
     @cached_property
     def relevant_at(self) -> IntArray:
@@ -91,24 +95,24 @@ class Batch:
     @cached_property
     def relevant_query(self) -> IntArray:
         """The query of each relevant unit."""
-        return np.searchsorted(self.offsets, self.relevant_at, side="right") - 1
+        return np.repeat(np.arange(len(self.num_rel), dtype=np.int64), self.relevant_counts)
 
     @cached_property
     def relevant_precision(self) -> FloatArray:
         """found / rank at each relevant unit (the j-th relevant of its query at rank r: j / r)."""
         q = self.relevant_query
-        found = self.found_before[self.relevant_at + 1] - self.found_before[self.offsets[q]]
+        found = np.arange(1, len(self.relevant_at) + 1, dtype=np.int64) - self.first_relevant[q]
         rank = self.relevant_at - self.offsets[q] + 1
         return np.asarray(found / rank, dtype=np.float64)
 
     @cached_property
     def first_relevant(self) -> IntArray:
         """Per query, the index (into ``relevant_at``) of its first relevant unit."""
-        return np.asarray(self.found_before[self.offsets[:-1]], dtype=np.int64)
+        return self.found_before(self.offsets[:-1])
 
     @cached_property
     def relevant_counts(self) -> IntArray:
-        return np.asarray(self.found_before[self.offsets[1:]] - self.found_before[self.offsets[:-1]], dtype=np.int64)
+        return self.found_before(self.offsets[1:]) - self.first_relevant
 
     @cached_property
     def best_precision_from(self) -> FloatArray:
@@ -142,6 +146,16 @@ def precision_at(b: Batch, k: int) -> list[float]:
     return (b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64)) / k).tolist()  # type: ignore[no-any-return]
 
 
+def recall_at(b: Batch, k: int) -> list[float]:
+    found = b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64))
+    return np.where(b.num_rel > 0, found / np.maximum(b.num_rel, 1), 0.0).tolist()  # type: ignore[no-any-return]
+
+
+def success_at(b: Batch, k: int) -> list[float]:
+    found = b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64))
+    return np.where(found > 0, 1.0, 0.0).tolist()  # type: ignore[no-any-return]
+
+
 def r_precision(b: Batch) -> list[float]:
     r = b.num_rel
     found = b.found_in_top(r)
@@ -155,32 +169,30 @@ def reciprocal_rank(b: Batch) -> list[float]:
     return out.tolist()
 
 
-def average_precision(b: Batch) -> list[float]:
-    terms = b.relevant_precision.tolist()
-    out: list[float] = []
-    starts = b.first_relevant.tolist()
-    counts = b.relevant_counts.tolist()
-    num_rels = b.num_rel.tolist()
-    for q, (start, count) in enumerate(zip(starts, counts, strict=True)):
-        if count == 0:
-            out.append(0.0)
-            continue
-        total = 0.0
-        for x in terms[start : start + count]:  # left to right, as the definition
-            total += x
-        out.append(total / num_rels[q])
+def ordered_sums(values: FloatArray, starts: IntArray, counts: IntArray) -> FloatArray:
+    """Per segment, ``values[starts[i]:starts[i] + counts[i]]`` added left to right from 0.0 (as
+    :func:`segeval.measures.arithmetic.running_sum`), one rank at a time across all segments."""
+    out = np.zeros(len(counts), dtype=np.float64)
+    by_count = np.argsort(-counts, kind="stable")  # the segments still going at step j are a prefix
+    active = np.searchsorted(-counts[by_count], -np.arange(int(counts.max(initial=0))), side="left")
+    for j, n in enumerate(active.tolist()):
+        rows = by_count[:n]
+        out[rows] += values[starts[rows] + j]
     return out
 
 
+def average_precision(b: Batch) -> list[float]:
+    counts = b.relevant_counts
+    total = ordered_sums(b.relevant_precision, b.first_relevant, counts)
+    return np.where(counts > 0, total / np.maximum(b.num_rel, 1), 0.0).tolist()  # type: ignore[no-any-return]
+
+
 def bpref(b: Batch) -> list[float]:
-    nonrel_before = np.zeros(len(b.labels) + 1, dtype=np.int64)
-    np.cumsum(b.labels == Label.NONRELEVANT, out=nonrel_before[1:])
-    above = nonrel_before[b.relevant_at + 1]  # judged non-relevant at or above each relevant unit (of all queries)
-    above = above - nonrel_before[b.offsets[b.relevant_query]]
+    nonrel_at = np.flatnonzero(b.labels == Label.NONRELEVANT)
+    # judged non-relevant at or above each relevant unit, of its query
+    above = np.searchsorted(nonrel_at, b.relevant_at) - np.searchsorted(nonrel_at, b.offsets[b.relevant_query])
     big_r = b.num_rel
-    judged = b.judged if b.judged is not None else np.fromiter(
-        (int(((a.pool if a.pool is not None else np.zeros(0)) >= 0).sum()) for a in b.queries), dtype=np.int64,
-        count=len(b.queries))
+    judged = b.judged_counts
     big_n = judged - big_r
     bound = np.minimum(big_r, big_n)[b.relevant_query]
     penalties = np.where(above > 0, np.minimum(above, bound) / np.maximum(bound, 1), 0.0)
@@ -223,31 +235,28 @@ def iprec_at_recall_9(b: Batch, p: int) -> list[float]:
 
 
 
-#: the largest (queries x cut-off) matrix :func:`ndcg_at` makes at a time
-NDCG_CELLS = 1 << 22
+def _dcg(values: FloatArray, offsets: IntArray, k: int | None) -> FloatArray:
+    """Per query, trec_eval's DCG of its first k gains (all when k is None), each query's terms
+    added left to right from 0.0 as :func:`segeval.measures.trec.dcg` adds them."""
+    lengths = np.diff(offsets)
+    take = lengths if k is None else np.minimum(lengths, k)
+    owner = np.repeat(np.arange(len(take), dtype=np.int64), take)
+    rank = np.arange(len(owner), dtype=np.int64) - np.repeat(np.cumsum(take) - take, take)
+    top = values[offsets[:-1][owner] + rank]
+    terms = np.zeros(len(top)) if len(top) == 0 else top / log2_discounts(int(take.max()))[rank]
+    return ordered_sums(terms, np.cumsum(take) - take, take)
 
 
-def _dcg_top(values: FloatArray, offsets: IntArray, k: int) -> FloatArray:
-    """Per query, the DCG of its first k ``values`` (``values[offsets[q]:offsets[q + 1]]``), each
-    divided by log2(rank + 1) and added left to right as :func:`segeval.measures.trec.dcg` adds (a
-    (queries, k) matrix padded with zeros, accumulated along its rows; :data:`NDCG_CELLS` at a time)."""
-    n_q = len(offsets) - 1
-    step = max(1, NDCG_CELLS // max(k, 1))
-    if n_q > step:
-        return np.concatenate([_dcg_top(values, offsets[a : a + step + 1], k) for a in range(0, n_q, step)])
-    take = np.minimum(np.diff(offsets), k)
-    rows = np.repeat(np.arange(n_q), take)
-    cols = np.arange(int(take.sum())) - np.repeat(np.cumsum(take) - take, take)
-    m = np.zeros((n_q, k), dtype=np.float64)
-    m[rows, cols] = values[offsets[:-1][rows] + cols]
-    m /= log2_discounts(k)
-    return np.cumsum(m, axis=1)[:, -1] if k else np.zeros(n_q)
+def _ndcg(b: Batch, k: int | None) -> list[float]:
+    ideal = _dcg(*b.ideal_gains, k)
+    found = _dcg(b.unit_gains, b.offsets, k)
+    return np.where(ideal > 0, found / np.where(ideal > 0, ideal, 1.0), 0.0).tolist()  # type: ignore[no-any-return]
+
+
+def ndcg(b: Batch, params: str | None = None) -> list[float] | None:
+    """nDCG over the whole ranking; None with a gain table (``ndcg_1=3,2=9``: per query only)."""
+    return _ndcg(b, None) if params is None else None
 
 
 def ndcg_at(b: Batch, k: int) -> list[float]:
-    n_q = len(b.num_rel)
-    ideal = _dcg_top(*b.ideal_gains, k)
-    dcg = _dcg_top(b.unit_gains, b.offsets, k)
-    out = np.zeros(n_q, dtype=np.float64)
-    np.divide(dcg, ideal, out=out, where=ideal > 0)
-    return out.tolist()
+    return _ndcg(b, k)

@@ -89,7 +89,7 @@ class Family:
     #: False for summary-only measures (gm_map is the geometric mean of map)
     per_query: bool = True
     #: all queries at once (:mod:`segeval.measures.batch`), equal to ``func`` query by query
-    batch: Callable[..., list[Any]] | None = None
+    batch: Callable[..., list[Any] | None] | None = None
     #: other names of the plain measure (ir_measures: ``AP`` for ``map``)
     aliases: tuple[str, ...] = ()
     #: other names of the family before ``@n`` or ``_n`` (ir_measures: ``nDCG`` for ``ndcg_cut``)

@@ -61,3 +61,31 @@ def test_agrees_with_pytrec_eval(tmp_path: Path, seed: int) -> None:
             if ours != theirs:  # the same doubles: trec_eval's summation order, not only its algebra
                 mismatches.append((qid, name, ours, theirs))
     assert not mismatches
+
+
+IN_MEMORY = [m for m in BOTH if not m.startswith("map_cut")]  # the measures with a batch form
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_in_memory_lane_agrees_with_pytrec_eval(seed: int) -> None:
+    # the same dicts pytrec_eval gets, given to segeval in memory: the coded lane (segeval/inmemory.py)
+    from segeval.inmemory import QrelsIndex, evaluate_in_memory
+    from segeval.pipeline import Evaluator
+
+    _, _, qrels, run = random_case(seed)
+    evaluator = Evaluator(qrels, IN_MEMORY, {"trec_eval": "9"})
+    how = evaluator.plan(True)
+    index = QrelsIndex.of(evaluator.qrels)
+    assert index is not None and evaluate_in_memory(
+        index, run, how.requests, queries=None, relevance_level=1, missing_queries="skip", max_results=None,
+        trec_eval="9") is not None  # the lane is taken
+    ev = evaluator.evaluate(run)
+    reference = pytrec_eval.RelevanceEvaluator(qrels, {"map", "Rprec", "recip_rank", "bpref", "ndcg", "num_rel",
+                                                       "num_ret", "num_rel_ret", "iprec_at_recall", "P.1,5,10,20",
+                                                       "recall.1,5,10,20", "ndcg_cut.1,5,10,20",
+                                                       "success.1,5,10"}).evaluate(run)
+    assert set(ev.queries) == set(reference)
+    mismatches = [(qid, name, ev.per_query[name][i], reference[qid][name])
+                  for i, qid in enumerate(ev.queries) for name in IN_MEMORY
+                  if float(ev.per_query[name][i]) != float(reference[qid][name])]
+    assert not mismatches

@@ -15,7 +15,7 @@ from segeval.measures.registry import Measure
 LABELS = np.array([Label.RELEVANT, Label.NONRELEVANT, Label.UNJUDGED, Label.RELEVANT_SEEN, Label.NONRELEVANT_SEEN],
                   dtype=np.uint8)
 BATCHED = [f for f in FAMILIES if f.batch is not None] + [f for f in TREC_EVAL_9.values() if f.batch is not None]
-PARAMS = {"int": (1, 2, 3, 5, 10, 30, 1000), "recall": tuple(range(0, 101, 5))}
+PARAMS = {"int": (1, 2, 3, 5, 10, 30, 1000), "recall": tuple(range(0, 101, 5)), "raw": (None,)}
 
 
 def measures() -> list[Measure]:
@@ -25,10 +25,10 @@ def measures() -> list[Measure]:
     return out
 
 
-def adapted(labels: np.ndarray, num_rel: int, pool: np.ndarray) -> Adapted:
+def adapted(labels: np.ndarray, num_rel: int, pool: np.ndarray, grades: np.ndarray | None = None) -> Adapted:
     n = len(labels)
     return Adapted(labels.astype(np.uint8), num_rel, np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int64),
-                   np.arange(n, dtype=np.int64), pool=pool)
+                   np.arange(n, dtype=np.int64), grades=grades, pool=pool)
 
 
 def random_queries(rng: np.random.Generator, n_queries: int) -> list[Adapted]:
@@ -41,7 +41,10 @@ def random_queries(rng: np.random.Generator, n_queries: int) -> list[Adapted]:
         # num_rel at least the relevant found (documents), sometimes below (the overlap adapter's credit)
         num_rel = found + int(rng.integers(0, 40)) if rng.random() < 0.8 else int(rng.integers(1, found + 2))
         pool = rng.integers(-1, 4, size=num_rel + int(rng.integers(0, 60))).astype(np.float64)
-        out.append(adapted(labels, num_rel, pool))
+        # graded units (nDCG) half the time: any grade for judged units, NaN for unjudged ones
+        grades = None if rng.random() < 0.5 else np.where(labels == Label.UNJUDGED, np.nan,
+                                                          rng.integers(-1, 4, size=n).astype(np.float64))
+        out.append(adapted(labels, num_rel, pool, grades))
     return out
 
 

@@ -1,0 +1,339 @@
+"""The in-memory lane: document runs given as DataFrames or dicts of dicts, judged by the exact
+adapter on integer codes and measured in one :class:`~segeval.measures.batch.Batch`, with no
+per-query objects and no intermediate tables.
+
+:func:`evaluate_in_memory` gives the per-query values :func:`segeval.pipeline.evaluate_part` gives
+for the same inputs, or None when the inputs are outside the lane (segments, runs read from files,
+other adapters or orders, measures without a batch form, judged-only or predicted qrels lines) or
+are not clean (a missing or spaced id, a non-finite score, a document twice in a query): the caller
+then takes the general path, which also words the error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import chain
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from segeval.adapt import ExactAdapter
+from segeval.adapt.base import Label
+from segeval.io.frames import ITEM_COLUMNS, QUERY_COLUMNS
+from segeval.io.tables import RUN_COLUMNS, predicted_mask
+from segeval.measures.batch import Batch
+from segeval.measures.compute import Request
+from segeval.prepare import check_queries, concat_ranges
+from segeval.validate import is_documents
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+_SPACE = re.compile(r"\s")  # as segeval.io.frames: ids hold no white space
+#: (run query, run item) tables up to 4 cells a row plus this many; sparser runs are hashed
+DENSE_CELLS = 1 << 20
+#: runs with at least this many results per query on average are sorted query by query
+SORT_EACH_FROM = 256
+#: ... in one matrix when padding the rankings to the longest adds at most their size plus this many cells
+PAD_CELLS = 1024
+
+
+@dataclass(frozen=True)
+class QrelsIndex:
+    """Document qrels as codes, made once per :class:`~segeval.pipeline.Evaluator`: query q (in
+    ``queries``, sorted) has the lines ``keys[offsets[q]:offsets[q + 1]]``, each key
+    ``q * len(items) + item code``, sorted, with its grade in ``rel``."""
+
+    queries: list[str]
+    position: dict[str, int]
+    items: pd.Index
+    keys: IntArray
+    rel: IntArray
+    offsets: IntArray
+    owner: IntArray  # each line's query position
+    item: IntArray  # each line's item code
+
+    @cached_property
+    def gains(self) -> FloatArray:
+        """Each line's gain (grade > 0, else 0), and 0 last (for line -1)."""
+        return np.append(np.where(self.rel > 0, self.rel, 0).astype(np.float64), 0.0)
+
+    @cached_property
+    def ideal(self) -> tuple[FloatArray, IntArray]:
+        """Each query's positive grades best first, concatenated, and their offsets."""
+        positive = np.flatnonzero(self.rel > 0)
+        order = positive[np.lexsort((-self.rel[positive], self.owner[positive]))]
+        offsets = np.zeros(len(self.queries) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(self.owner[positive], minlength=len(self.queries)), out=offsets[1:])
+        return self.rel[order].astype(np.float64), offsets
+
+    @cached_property
+    def key_index(self) -> pd.Index:
+        """``keys`` hashed (made on first use, then kept)."""
+        return pd.Index(self.keys)
+
+    @classmethod
+    def of(cls, qrels: pd.DataFrame) -> QrelsIndex | None:
+        """The index of validated qrels; None for segment qrels or qrels with predicted lines."""
+        if len(qrels) == 0 or not is_documents(qrels) or bool(predicted_mask(qrels).any()):
+            return None
+        q_codes, q_names = pd.factorize(qrels["query"].to_numpy(dtype=object))
+        i_codes, i_names = pd.factorize(qrels["item"].to_numpy(dtype=object))
+        if not (_clean_ids(q_names) and _clean_ids(i_names)):
+            return None
+        order = np.argsort(q_names.astype(object))  # code-point order, as sorted() orders str
+        position = np.empty(len(order), dtype=np.int64)
+        position[order] = np.arange(len(order))
+        keys = position[q_codes] * len(i_names) + i_codes
+        by_key = np.argsort(keys, kind="stable")
+        offsets = np.zeros(len(order) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(position[q_codes], minlength=len(order)), out=offsets[1:])
+        names = [str(x) for x in q_names[order].tolist()]
+        keys = keys[by_key].astype(np.int64)
+        return cls(names, {n: i for i, n in enumerate(names)}, pd.Index(i_names, dtype=object), keys,
+                   qrels["rel"].to_numpy().astype(np.int64)[by_key], offsets, keys // len(i_names),
+                   keys % len(i_names))
+
+
+def in_lane(requests: Sequence[Request], order: str, judged_only: bool) -> bool:
+    """Whether a plan's requests and policies are the lane's: score order, the exact adapter, batch measures."""
+    return order == "score" and not judged_only and all(
+        r.measure.scope == "labels" and isinstance(r.adapter, ExactAdapter) and r.measure.family.batch is not None
+        for r in requests)
+
+
+def _clean_ids(names: Any) -> bool:
+    """All strings, none empty, none with white space (else the general path words the error)."""
+    values = names.tolist() if hasattr(names, "tolist") else list(names)
+    try:
+        joined = "".join(values)
+    except TypeError:
+        return False
+    return "" not in values and _SPACE.search(joined) is None
+
+
+@dataclass(frozen=True)
+class RunCodes:
+    """A run's rows as codes: query code (into ``queries``), item code (into ``items``), score."""
+
+    query: IntArray
+    queries: list[str]
+    item: IntArray
+    items: npt.NDArray[np.object_]
+    score: FloatArray
+    unique_pairs: bool  # each (query, item) at most once, known from the input's shape
+    observed: npt.NDArray[np.bool_]  # per query: has a row
+
+
+def run_codes(run: object) -> RunCodes | None:
+    """A DataFrame (ir_measures' or ranx's columns) or a dict of dicts of scores as codes; None for
+    any other shape or for values the general path must check."""
+    if isinstance(run, pd.DataFrame):
+        return _frame_codes(run)
+    if isinstance(run, Mapping):
+        return _dict_codes(run)
+    return None
+
+
+def _frame_codes(run: pd.DataFrame) -> RunCodes | None:
+    columns = set(run.columns)
+    if len(run) == 0 or set(RUN_COLUMNS) <= columns or columns & {"start", "end", "rank"} or "score" not in columns:
+        return None
+    query = next((c for c in QUERY_COLUMNS if c in columns), None)
+    item = next((c for c in ITEM_COLUMNS if c in columns), None)
+    if query is None or item is None or item == "video" or run["score"].dtype.kind not in "iuf":
+        return None
+    q_codes, q_names = _factorize(run[query].to_numpy(dtype=object))
+    i_codes, i_names = pd.factorize(run[item].to_numpy(dtype=object))
+    score = run["score"].to_numpy(dtype=np.float64)
+    if (q_codes < 0).any() or (i_codes < 0).any() or not (_clean_ids(q_names) and _clean_ids(i_names)):
+        return None
+    return RunCodes(q_codes, list(q_names), i_codes.astype(np.int64, copy=False), np.asarray(i_names, dtype=object),
+                    score, False, np.ones(len(q_names), dtype=bool))
+
+
+def _dict_codes(run: Mapping[Any, Any]) -> RunCodes | None:
+    queries, inners = list(run), list(run.values())
+    if not all(isinstance(x, Mapping) for x in inners) or not _clean_ids(queries):
+        return None
+    lengths = np.fromiter(map(len, inners), dtype=np.int64, count=len(inners))
+    n = int(lengths.sum())
+    if n == 0:
+        return None
+    docs = np.fromiter(chain.from_iterable(inners), dtype=object, count=n)
+    try:
+        score = np.fromiter(chain.from_iterable(x.values() for x in inners), dtype=np.float64, count=n)
+    except (TypeError, ValueError):
+        return None
+    i_codes, i_names = pd.factorize(docs)
+    if (i_codes < 0).any() or not _clean_ids(i_names):
+        return None
+    return RunCodes(np.repeat(np.arange(len(queries), dtype=np.int64), lengths), [str(q) for q in queries],
+                    i_codes.astype(np.int64, copy=False), np.asarray(i_names, dtype=object), score, True, lengths > 0)
+
+
+def _factorize(values: npt.NDArray[np.object_]) -> tuple[IntArray, npt.NDArray[np.object_]]:
+    """pd.factorize's codes and uniques, hashing only the first row of each run of equal values
+    (a run's query column is usually grouped by query)."""
+    if len(values) < 2:
+        codes, names = pd.factorize(values)
+        return codes.astype(np.int64, copy=False), np.asarray(names, dtype=object)
+    head = np.empty(len(values), dtype=bool)
+    head[0] = True
+    np.not_equal(values[1:], values[:-1], out=head[1:])  # NaN != NaN: each its own run, coded -1 below
+    at = np.flatnonzero(head)
+    codes, names = pd.factorize(values[at])
+    return np.repeat(codes.astype(np.int64), np.diff(np.append(at, len(values)))), np.asarray(names, dtype=object)
+
+
+def _qrels_lines(index: QrelsIndex, run: RunCodes) -> npt.NDArray[np.signedinteger[Any]] | None:
+    """Per run row, its qrels line (a position in ``index.keys``; -1: none); None when a (query,
+    item) pair occurs twice in the run."""
+    n_items = len(run.items)
+    query_at = np.array([index.position.get(q, -1) for q in run.queries], dtype=np.int64)
+    # -1: an item no qrels line judges
+    item_at = index.items.get_indexer(pd.Index(run.items, dtype=object)).astype(np.int64)
+    if len(run.queries) * n_items <= 4 * len(run.item) + DENSE_CELLS:  # a dense (run query, run item) table
+        pair = run.query * n_items + run.item
+        if not run.unique_pairs and np.bincount(pair).max(initial=0) > 1:
+            return None
+        run_query_of = np.full(len(index.queries), -1, dtype=np.int64)
+        run_query_of[query_at[query_at >= 0]] = np.flatnonzero(query_at >= 0)
+        run_item_of = np.full(len(index.items), -1, dtype=np.int64)
+        run_item_of[item_at[item_at >= 0]] = np.flatnonzero(item_at >= 0)
+        line_query, line_item = run_query_of[index.owner], run_item_of[index.item]
+        both = np.flatnonzero((line_query >= 0) & (line_item >= 0))
+        table = np.zeros(len(run.queries) * n_items, dtype=np.int32 if len(index.keys) < 2**31 - 1 else np.int64)
+        table[line_query[both] * n_items + line_item[both]] = both + 1
+        return np.asarray(table[pair] - 1)  # int32 for all but huge qrels: half the memory traffic
+    if not run.unique_pairs and pd.Series(run.query * n_items + run.item).duplicated().any():
+        return None
+    q, i = query_at[run.query], item_at[run.item]
+    judged = np.flatnonzero((q >= 0) & (i >= 0))
+    lines = np.full(len(run.item), -1, dtype=np.int64)
+    lines[judged] = index.key_index.get_indexer(pd.Index(q[judged] * len(index.items) + i[judged]))
+    return lines
+
+
+def _sort_each(values: FloatArray, counts: IntArray, starts: IntArray) -> IntArray:
+    """Positions sorting each segment ``values[starts[i]:starts[i] + counts[i]]`` (finite values)
+    ascending, segment by segment; ties in any order."""
+    width = int(counts.max(initial=0))
+    if len(counts) * width == len(values):  # all of one length: the rows of a matrix as they are
+        by_row = np.argsort(values.reshape(len(counts), width), axis=1)
+        return np.asarray((by_row + starts[:, None]).ravel(), dtype=np.int64)
+    if len(counts) * width <= 2 * len(values) + PAD_CELLS:  # rows of one matrix, padded with +inf (sorted last)
+        row = np.repeat(np.arange(len(counts)), counts)
+        column = np.arange(len(values)) - np.repeat(starts, counts)
+        table = np.full((len(counts), width), np.inf)
+        table[row, column] = values
+        by_row = np.argsort(table, axis=1)
+        return np.asarray((by_row + starts[:, None])[by_row < counts[:, None]], dtype=np.int64)
+    out = np.empty(len(values), dtype=np.int64)
+    for a, n in zip(starts.tolist(), counts.tolist(), strict=True):
+        out[a:a + n] = np.argsort(values[a:a + n]) + a
+    return out
+
+
+def score_order(qcode: IntArray, score: FloatArray, item: IntArray, items: npt.NDArray[np.object_],
+                n_queries: int) -> IntArray:
+    """Positions by query code, score descending, then item id descending (code-point order, as
+    :func:`segeval.prepare.prepare`'s ``score`` order)."""
+    small = qcode.astype(np.int16 if n_queries < 2**15 else np.int64)
+    if len(score) >= SORT_EACH_FROM * n_queries:  # long rankings: grouped by query (radix), each sorted alone
+        order = np.argsort(small, kind="stable")
+        grouped = score[order]
+        counts = np.bincount(qcode, minlength=n_queries)
+        starts = np.cumsum(counts) - counts
+        within = _sort_each(-grouped, counts, starts)  # descending; ties are ordered below
+        order = order[within]
+        q: npt.NDArray[Any] = np.repeat(np.arange(n_queries), counts)
+        s = grouped[within]
+    else:
+        order = np.argsort(score)[::-1]  # descending; equal scores (-0.0 == 0.0 too) are ordered below
+        by_query = small[order]
+        within = np.argsort(by_query, kind="stable")  # a radix sort for 16 bits
+        order = order[within]
+        q, s = by_query[within], score[order]
+    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    if not same.any():
+        return order
+    tied = np.zeros(len(order), dtype=bool)
+    tied[1:] |= same
+    tied[:-1] |= same
+    where = np.flatnonzero(tied)
+    group = np.cumsum(np.concatenate([[True], ~same])[where])  # tie groups are contiguous runs
+    codes = item[order[where]]
+    distinct, inverse = np.unique(codes, return_inverse=True)
+    name_rank = np.argsort(np.argsort(items[distinct].astype(object)))  # rank of each distinct id by code point
+    order[where] = order[where][np.lexsort((-name_rank[inverse.ravel()], group))]
+    return order
+
+
+def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Request], *,
+                       queries: Sequence[str] | None, relevance_level: int, missing_queries: str,
+                       max_results: int | None, trec_eval: str) -> tuple[list[str], dict[str, list[Any]]] | None:
+    """(queries, values by request name) as :func:`segeval.pipeline.evaluate_part` gives them, or
+    None when the run is outside the lane."""
+    run = run_codes(source)
+    lines = None if run is None else _qrels_lines(index, run)
+    if run is None or lines is None:
+        return None
+    in_run = {name for name, seen in zip(run.queries, run.observed.tolist(), strict=True) if seen}
+    with_results = in_run if missing_queries == "skip" else set(index.queries)
+    if queries is not None:
+        check_queries(queries, set(index.queries))
+        chosen = sorted(set(queries) & with_results)
+    else:
+        chosen = [q for q in index.queries if q in with_results]  # index.queries is sorted
+    at = {name: i for i, name in enumerate(chosen)}
+    lookup = np.array([at.get(name, -1) for name in run.queries], dtype=np.int64)
+    identity = len(lookup) == len(chosen) and bool((lookup == np.arange(len(chosen))).all())
+    qcode = run.query if identity else lookup[run.query]
+    score = run.score if trec_eval != "9" else run.score.astype(np.float32).astype(np.float64)
+    if not np.isfinite(score).all():
+        return None
+    n_q = len(chosen)
+    if bool((lookup[run.observed] >= 0).all()):  # every row's query is evaluated
+        rows = score_order(qcode, score, run.item, run.items, n_q)
+        counts = np.bincount(qcode, minlength=n_q)
+    else:
+        keep = np.flatnonzero(qcode >= 0)
+        rows = keep[score_order(qcode[keep], score[keep], run.item[keep], run.items, n_q)]
+        counts = np.bincount(qcode[keep], minlength=n_q)
+    if max_results is not None:
+        rows = rows[np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts) < max_results]
+        counts = np.minimum(counts, max_results)
+    offsets = np.zeros(n_q + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    qpos = np.array([index.position[q] for q in chosen], dtype=np.int64)  # chosen queries' qrels positions
+    labels, gains = _labels(index, lines[rows], relevance_level)
+    num_rel = np.bincount(index.owner[index.rel >= relevance_level], minlength=len(index.queries))[qpos]
+    judged = np.bincount(index.owner[index.rel >= 0], minlength=len(index.queries))[qpos]  # bpref's R + N
+    best, best_offsets = index.ideal
+    counts = np.diff(best_offsets)[qpos]
+    _, ideal_lines = concat_ranges(best_offsets[:-1][qpos], counts)
+    ideal_offsets = np.zeros(n_q + 1, dtype=np.int64)
+    np.cumsum(counts, out=ideal_offsets[1:])
+    batch = Batch((), labels, offsets, num_rel.astype(np.int64), judged.astype(np.int64), gains,
+                  (best[ideal_lines], ideal_offsets))
+    out: dict[str, list[Any]] = {}
+    for r in requests:
+        values = r.measure.batch(batch)
+        if values is None:
+            return None
+        out[r.name] = values
+    return chosen, out
+
+
+def _labels(index: QrelsIndex, lines: IntArray, relevance_level: int) -> tuple[npt.NDArray[np.uint8], FloatArray]:
+    """The exact adapter's label and gain (0: no qrels line) of each run row, given its qrels line."""
+    rel = index.rel
+    # a negative grade is neither relevant nor judged non-relevant (as the exact adapter)
+    label = np.where(rel >= relevance_level, Label.RELEVANT, np.where(rel < 0, Label.UNJUDGED, Label.NONRELEVANT))
+    by_line = np.append(label.astype(np.uint8), np.uint8(Label.UNJUDGED))  # line -1: the last entry
+    return by_line[lines], index.gains[lines]
