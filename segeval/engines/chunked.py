@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from segeval.engines.types import RunResult
-from segeval.errors import InputError, SegevalError, check_choice, check_int
+from segeval.errors import InputError, SegevalError
 from segeval.io.chunks import line_texts, open_blocks
 from segeval.io.files import is_stream, starts_with_gzip
 from segeval.io.formats import DETECT_LINES, DOCUMENT_FORMATS, RUN_FORMATS, LineFormat, detect_run_format
@@ -33,7 +33,7 @@ from segeval.io.tables import RUN_COLUMNS, parse_table, read_run, to_frame
 from segeval.pipeline import Plan, evaluate, evaluate_part, finish, merge_parts, plan
 from segeval.prepare import check_queries
 from segeval.settings import AUTO_BYTES as AUTO_BYTES
-from segeval.settings import CHUNK_LINES, DEFAULTS, MEMORY_POLICIES
+from segeval.settings import CHUNK_LINES, Job
 from segeval.validate import check_kinds, validate_run
 
 #: lines read (and parsed) at a time by the chunked path
@@ -139,22 +139,20 @@ def use_chunks(path: str | Path, memory: str) -> bool:
     return size * (4 if gz else 1) >= AUTO_BYTES
 
 
-def evaluate_run(qrels: pd.DataFrame, path: str | Path, *, memory: str = DEFAULTS.memory,
-                 chunk_lines: int = DEFAULT_CHUNK_LINES, time_format: str = DEFAULTS.time_format,
-                 run_format: str = "auto",
-                 on_error: OnError | None = None, progress: bool = False, **options: Any) -> RunResult:
-    """Read, validate and evaluate one run file against validated qrels.
+def evaluate_run(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format: str = "auto",
+                 on_error: OnError | None = None, progress: bool = False) -> RunResult:
+    """Read, validate and evaluate one run file against validated qrels, with ``job``'s measures,
+    adapter and settings.
 
-    ``memory`` is ``"auto"`` (chunked for files of at least :data:`AUTO_BYTES`), ``"chunked"``
-    or ``"in-memory"``; a chunked run that turns out not to be grouped by query is read again in
-    memory, with a note.  ``options`` are :func:`segeval.pipeline.evaluate`'s.  With ``on_error``,
-    malformed lines are reported to it and skipped.  With ``progress``, the chunked path draws a
-    progress line (MiB read) on stderr when it is a terminal.
+    ``job.settings.memory`` is ``"auto"`` (chunked for files of at least :data:`AUTO_BYTES`),
+    ``"chunked"`` (``chunk_lines`` lines at a time) or ``"in-memory"``; a chunked run that turns out
+    not to be grouped by query is read again in memory, with a note.  With ``on_error``, malformed
+    lines are reported to it and skipped.  With ``progress``, the chunked path draws a progress
+    line (MiB read) on stderr when it is a terminal.
     """
     from segeval.engines.progress import Progress
 
-    check_choice("memory", memory, MEMORY_POLICIES)
-    check_int("chunk_lines", chunk_lines, minimum=1)
+    memory, time_format = job.settings.memory, job.settings.time_format
     notes: list[str] = []
     if memory == "chunked" and is_stream(path):
         notes.append(f"note: {path} is a pipe or standard input, which the chunked path cannot read again; "
@@ -163,29 +161,28 @@ def evaluate_run(qrels: pd.DataFrame, path: str | Path, *, memory: str = DEFAULT
         try:
             size = os.path.getsize(path) if os.path.isfile(path) else 0  # else open_blocks explains
             with Progress(size, "MiB", quiet=not progress, scale=2**20) as bar:
-                return evaluate_chunked(qrels, path, chunk_lines=chunk_lines, time_format=time_format,
-                                        run_format=run_format, on_error=on_error, on_read=bar.advance, **options)
+                return evaluate_chunked(qrels, path, job, run_format=run_format, on_error=on_error,
+                                        on_read=bar.advance)
         except NotGrouped as exc:
             notes.append(exc.note)
     r = validate_run(read_run(path, run_format, time_format, on_error), on_error)
-    ev = evaluate(qrels, r, **options)
+    ev = evaluate(qrels, r, list(job.measures), adapter=job.adapter, settings=job.settings)
     return RunResult(ev, str(r["run"].iat[0]) if len(r) else "", notes=notes)
 
 
-def evaluate_chunked(qrels: pd.DataFrame, path: str | Path, *, chunk_lines: int = DEFAULT_CHUNK_LINES,
-                     time_format: str = DEFAULTS.time_format, run_format: str = "auto", on_error: OnError | None = None,
-                     on_read: Callable[[int], object] | None = None, **options: Any) -> RunResult:
-    """:func:`evaluate_run`'s chunked path; raises :class:`NotGrouped` for a run not grouped by query.
-    ``on_read`` is told the bytes of the file read so far, block by block."""
-    return _Chunked(qrels, str(path), time_format, run_format, on_error, options).run(chunk_lines, on_read)
+def evaluate_chunked(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format: str = "auto",
+                     on_error: OnError | None = None, on_read: Callable[[int], object] | None = None) -> RunResult:
+    """:func:`evaluate_run`'s chunked path (``job.settings.chunk_lines`` lines at a time); raises
+    :class:`NotGrouped` for a run not grouped by query.  ``on_read`` is told the bytes of the file
+    read so far, block by block."""
+    return _Chunked(qrels, str(path), job, run_format, on_error).run(job.settings.chunk_lines, on_read)
 
 
 class _Chunked:
     """The state of one chunked evaluation (see the module docstring for the error precedence)."""
 
-    def __init__(self, qrels: pd.DataFrame, name: str, time_format: str, run_format: str,
-                 on_error: OnError | None, options: dict[str, Any]) -> None:
-        self.qrels, self.name, self.time_format, self.options = qrels, name, time_format, options
+    def __init__(self, qrels: pd.DataFrame, name: str, job: Job, run_format: str, on_error: OnError | None) -> None:
+        self.qrels, self.name, self.job, self.time_format = qrels, name, job, job.settings.time_format
         self.fmt: LineFormat | None = RUN_FORMATS[run_format] if run_format != "auto" else None
         self.lenient = on_error is not None
         self.on_error = on_error
@@ -256,7 +253,8 @@ class _Chunked:
 
     def _plan(self) -> None:
         try:
-            self.how = plan(self.documents, **self.options)
+            self.how = plan(self.documents, list(self.job.measures), adapter=self.job.adapter,
+                            settings=self.job.settings)
             if self.how.queries is not None:
                 check_queries(self.how.queries, self.by_query.queries)
             assert self.fmt is not None

@@ -116,11 +116,8 @@ def evaluate_one(qrels: pd.DataFrame, run: str, job: Job, *, progress: bool = Fa
 
     hold("evaluate")
     skipped: list[InputError] = []
-    s = job.settings
     try:
-        result = evaluate_run(qrels, run, memory=s.memory, chunk_lines=s.chunk_lines, time_format=s.time_format,
-                              on_error=skipped.append if job.lenient else None, progress=progress,
-                              measures=list(job.measures), adapter=job.adapter, settings=s)
+        result = evaluate_run(qrels, run, job, on_error=skipped.append if job.lenient else None, progress=progress)
     except SegevalError as exc:
         return RunResult(None, skipped=skipped, error=exc, file=run)
     return replace(result, skipped=skipped, file=run)

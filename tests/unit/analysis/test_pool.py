@@ -392,3 +392,25 @@ def test_runs_left_out_by_names_stems_or_type() -> None:
     for bad in ("r1,r9", "type:auto", ",", ""):  # each name (or the type) must match a run given
         with pytest.raises(ParameterError, match="The 'leave_out_runs' parameter must name runs given"):
             runs_left_out(bad, names, types)
+
+
+@pytest.mark.parametrize("command", ["pool-bias", "incompleteness"])
+def test_pool_commands_give_evals_above_one_notes_once_per_run(command: str, tmp_path: Path) -> None:
+    """The notes come from the evaluations the analysis makes (no second evaluation): ``eval``'s notes on
+    the full qrels, once per run."""
+    q = written(tmp_path, "q", "qA Q0 v1 1.00 2.00 1\nqA Q0 v2 1.00 2.00 1\nqB Q0 v1 1.00 2.00 1\n")
+    # SA: qA three results on v1's segment, num_rel 2 -> (1/1 + 2/2 + 3/3)/2 = 1.5; qB 1/1 = 1
+    sa = written(tmp_path, "SA", "qA Q0 v1 1.00 1.10 1 0.9 A\nqA Q0 v1 1.20 1.30 2 0.8 A\n"
+                                 "qA Q0 v1 1.40 1.50 3 0.7 A\nqB Q0 v1 1.00 1.10 1 0.9 A\n")
+    # SB: qA 1/2 = 0.5; qB two results on one segment, num_rel 1 -> (1/1 + 2/2)/1 = 2
+    sb = written(tmp_path, "SB", "qA Q0 v2 1.00 1.10 1 0.9 B\nqB Q0 v1 1.00 1.10 1 0.9 B\n"
+                                 "qB Q0 v1 1.20 1.30 2 0.8 B\n")
+    tail = " the overlap adapter credits one relevant segment once for every result that overlaps it\n"
+    expected = (f"note: {sa}: map is above 1 for 1 of 2 queries (first: qA):{tail}"
+                f"note: {sb}: map is above 1 for 1 of 2 queries (first: qB):{tail}")
+    code, _, err = run_cli("eval", "-m", "map", str(q), str(sa), str(sb))
+    assert (code, err) == (0, expected)
+    options = {"pool-bias": ["--groups", str(written(tmp_path, "g", "SA a\nSB b\n")), "--quiet"],
+               "incompleteness": ["-r", "1", "--fractions", "1,0.5", "--quiet"]}
+    code, out, err = run_cli(command, str(q), str(sa), str(sb), "-m", "map", *options[command])
+    assert (code, err) == (0, expected.replace(f"{tmp_path}/", "")), out  # the pool tables name runs by name

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
@@ -87,12 +88,14 @@ def test_many_runs_chunked_and_with_jobs(data: dict[str, Path]) -> None:
 def test_queries_straddle_chunks_and_selection(data: dict[str, Path]) -> None:
     from segeval.engines.chunked import evaluate_run
     from segeval.io.tables import read_qrels
+    from segeval.settings import Job, Settings
 
     q = read_qrels(data["linking.qrels"])
     chosen = ["query_3", "query_7"]
-    whole = evaluate_run(q, data["linking.run"], memory="in-memory", queries=chosen, measures=["map", "P_5"])
-    parts = evaluate_run(q, data["linking.run"], memory="chunked", chunk_lines=13, queries=chosen,
-                         measures=["map", "P_5"])
+    job = Job(("map", "P_5"), settings=Settings(queries=tuple(chosen), memory="in-memory"))
+    whole = evaluate_run(q, data["linking.run"], job)
+    parts = evaluate_run(q, data["linking.run"], replace(job, settings=job.settings.but(memory="chunked",
+                                                                                          chunk_lines=13)))
     assert parts.evaluation.queries == whole.evaluation.queries == chosen
     assert parts.evaluation.per_query == whole.evaluation.per_query
     assert parts.evaluation.summary == whole.evaluation.summary and parts.runid == whole.runid == "synthetic"
