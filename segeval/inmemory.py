@@ -27,8 +27,8 @@ from segeval.adapt.base import Label
 from segeval.io.frames import ITEM_COLUMNS, QUERY_COLUMNS
 from segeval.io.tables import RUN_COLUMNS, predicted_mask
 from segeval.measures.batch import Batch
-from segeval.measures.compute import Request
-from segeval.prepare import check_queries, concat_ranges
+from segeval.measures.compute import Request, batched
+from segeval.prepare import check_queries, concat_ranges, tie_groups
 from segeval.validate import is_documents
 
 IntArray = npt.NDArray[np.int64]
@@ -259,14 +259,10 @@ def score_order(qcode: IntArray, score: FloatArray, item: IntArray, items: npt.N
         within = np.argsort(by_query, kind="stable")  # a radix sort for 16 bits
         order = order[within]
         q, s = by_query[within], score[order]
-    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    if not same.any():
+    ties = tie_groups(q, s)
+    if ties is None:
         return order
-    tied = np.zeros(len(order), dtype=bool)
-    tied[1:] |= same
-    tied[:-1] |= same
-    where = np.flatnonzero(tied)
-    group = np.cumsum(np.concatenate([[True], ~same])[where])  # tie groups are contiguous runs
+    where, group = ties
     codes = item[order[where]]
     distinct, inverse = np.unique(codes, return_inverse=True)
     name_rank = np.argsort(np.argsort(items[distinct].astype(object)))  # rank of each distinct id by code point
@@ -321,13 +317,8 @@ def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Req
     np.cumsum(counts, out=ideal_offsets[1:])
     batch = Batch((), labels, offsets, num_rel.astype(np.int64), judged.astype(np.int64), gains,
                   (best[ideal_lines], ideal_offsets))
-    out: dict[str, list[Any]] = {}
-    for r in requests:
-        values = r.measure.batch(batch)
-        if values is None:
-            return None
-        out[r.name] = values
-    return chosen, out
+    out = batched(batch, requests)
+    return None if out is None else (chosen, out)
 
 
 def _labels(index: QrelsIndex, lines: IntArray, relevance_level: int) -> tuple[npt.NDArray[np.uint8], FloatArray]:

@@ -106,6 +106,19 @@ def merge_intervals(gid: IntArray, qcode: IntArray, start: FloatArray, end: Floa
     return Intervals(gid[first], qcode[first], start[first], m_end.astype(np.float64))
 
 
+def tie_groups(q: IntArray, s: FloatArray) -> tuple[IntArray, IntArray] | None:
+    """For results ordered by query ``q`` then score ``s``: the positions that share both with a
+    neighbour, and the number of each one's group of equal (query, score); None when there are none."""
+    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    if not same.any():
+        return None
+    tied = np.zeros(len(q), dtype=bool)
+    tied[1:] |= same
+    tied[:-1] |= same
+    where = np.flatnonzero(tied)
+    return where, np.cumsum(np.concatenate([[True], ~same])[where])  # tie groups are contiguous runs
+
+
 def _score_order(qcode: IntArray, score: FloatArray, items: npt.NDArray[np.object_]) -> IntArray:
     """Positions ordered by query, score descending, then item id descending (code-point order).
 
@@ -114,15 +127,10 @@ def _score_order(qcode: IntArray, score: FloatArray, items: npt.NDArray[np.objec
     distinct, score_rank = np.unique(score, return_inverse=True)
     key = qcode.astype(np.int64) * len(distinct) + (len(distinct) - 1 - score_rank)  # query, then score down
     order = np.argsort(key, kind="stable")
-    q, sc = qcode[order], score[order]
-    same = (q[1:] == q[:-1]) & (sc[1:] == sc[:-1])
-    if not same.any():
+    ties = tie_groups(qcode[order], score[order])
+    if ties is None:
         return order
-    tied = np.zeros(len(order), dtype=bool)
-    tied[1:] |= same
-    tied[:-1] |= same
-    where = np.flatnonzero(tied)
-    group = np.cumsum(np.concatenate([[True], ~same])[where])  # tie groups are contiguous runs
+    where, group = ties
     names = items[order[where]].astype(str)
     rank = np.unique(names, return_inverse=True)[1]
     order[where] = order[where][np.lexsort((-rank, group))]

@@ -179,12 +179,11 @@ def _evaluate(q: Scanned, r: Scanned, job: LaneJob, reqs: list[Request]) -> Valu
     np.cumsum(np.bincount(qrels_q[best], minlength=n_q), out=ideal_offsets[1:])
     batch = Batch((), labels, offsets, num_rel, judged, np.maximum(g, 0).astype(np.float64),
                   (rel[best].astype(np.float64), ideal_offsets))
-    per_query: dict[str, list[Any]] = {}
-    for x in reqs:
-        values = x.measure.batch(batch)
-        if values is None:
-            return None
-        per_query[x.name] = values
+    from segeval.measures.compute import batched
+
+    per_query = batched(batch, reqs)
+    if per_query is None:
+        return None
     summary = {x.name: aggregate(per_query[x.name], x.measure.aggregate) for x in reqs}
     if job.complete:  # trec_eval -c: num_rel sums every qrels line with rel > 0, whatever -l
         for x in reqs:

@@ -82,3 +82,15 @@ def compute(
                 segments = query_segments(data)
             result[r.name] = [r.measure(s) for s in segments]
     return result
+
+
+def batched(batch: Batch, reqs: Sequence[Request]) -> dict[str, list[Any]] | None:
+    """Every request's per-query values over ``batch`` (all queries at once), by request name; None
+    when one of them has no batch form."""
+    out: dict[str, list[Any]] = {}
+    for r in reqs:
+        values = r.measure.batch(batch)
+        if values is None:
+            return None
+        out[r.name] = values
+    return out
