@@ -34,6 +34,9 @@ TOLERANCE = 15  #: seconds of the tolerance-to-irrelevance window (the reference
 TIOU = 0.5  #: temporal IoU threshold of the tiou adapter
 CHUNK_LINES = 100_000  #: lines per chunk of the chunked reader
 AUTO_BYTES = 128 * 1024**2  #: --memory auto reads a run in chunks from this size on disk (gzip: a quarter)
+#: chunks are gathered into batches of at least this many bytes before they are parsed and evaluated
+#: together, so that small chunks cost no more than big ones (each batch has a fixed cost)
+BATCH_BYTES = 2 * 1024**2
 
 
 def kind(documents: bool) -> str:

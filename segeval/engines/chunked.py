@@ -1,7 +1,7 @@
 """Bounded memory for big runs: read in chunks, evaluate each finished query, keep per-query values only.
 
 A run whose lines are grouped by query (each query's lines contiguous, the usual case) is read
-``chunk_lines`` lines at a time; chunks are gathered into batches of at least :data:`BATCH_BYTES`
+``chunk_lines`` lines at a time; chunks are gathered into batches of at least :data:`~segeval.settings.BATCH_BYTES`
 before they are parsed, so that small chunks cost no more than big ones.  Once a query's last line
 has been read, its rows are evaluated against that query's qrels and only the per-query values
 are kept, so memory stays roughly flat as the run grows.  Measures are per query and aggregation
@@ -26,21 +26,18 @@ import pandas as pd
 
 from segeval.engines.types import RunResult
 from segeval.errors import InputError, SegevalError
-from segeval.io.chunks import line_texts, open_blocks
+from segeval.io.chunks import batches, data_lines, line_texts, open_blocks
 from segeval.io.files import is_stream, starts_with_gzip
 from segeval.io.formats import DETECT_LINES, DOCUMENT_FORMATS, RUN_FORMATS, LineFormat, detect_run_format
 from segeval.io.tables import RUN_COLUMNS, parse_table, read_run, to_frame
 from segeval.pipeline import Plan, evaluate, evaluate_part, finish, merge_parts, plan
 from segeval.prepare import check_queries
 from segeval.settings import AUTO_BYTES as AUTO_BYTES
-from segeval.settings import CHUNK_LINES, Job
+from segeval.settings import BATCH_BYTES, CHUNK_LINES, Job
 from segeval.validate import check_kinds, validate_run
 
 #: lines read (and parsed) at a time by the chunked path
 DEFAULT_CHUNK_LINES = CHUNK_LINES
-#: chunks are gathered until they hold this many bytes before they are parsed and evaluated together,
-#: so that small chunks cost no more than big ones (the per-batch work has a fixed cost)
-BATCH_BYTES = 2 * 1024**2
 
 OnError = Callable[[InputError], None]
 
@@ -80,47 +77,6 @@ class _QrelsByQuery:
         pieces = [self.order[self.bounds[c]:self.bounds[c + 1]] for c in codes]
         rows = np.sort(np.concatenate(pieces)) if pieces else np.zeros(0, dtype=np.int64)
         return self.qrels.take(rows)
-
-
-def batches(blocks: Iterator[bytes], chunk_lines: int, min_bytes: int) -> Iterator[tuple[int, bytes]]:
-    """``(number of its first line, bytes)`` of whole ``chunk_lines``-line chunks gathered until they hold
-    at least ``min_bytes`` bytes (one chunk each with ``min_bytes`` 0; the last batch may be shorter),
-    from blocks of :func:`segeval.io.chunks.open_blocks`."""
-    parts: list[bytes] = []
-    lines = held = 0  # complete lines and bytes held
-    first = 1  # the number of the first line held
-    for block in blocks:
-        parts.append(block)
-        lines += block.count(b"\n")
-        held += len(block)
-        if lines < chunk_lines or held < min_bytes:
-            continue
-        data = b"".join(parts)
-        ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
-        pos = used = 0
-        while lines - used >= chunk_lines:
-            # the fewest whole chunks from line ``used`` whose bytes reach ``min_bytes``
-            reach = int(np.searchsorted(ends, pos + min_bytes - 1)) if min_bytes > 0 else used
-            take = max(1, -(-(reach - used + 1) // chunk_lines)) * chunk_lines
-            if used + take > lines:
-                break  # wait for more blocks
-            cut = int(ends[used + take - 1]) + 1
-            yield first, data[pos:cut]
-            first, used, pos = first + take, used + take, cut
-        parts, lines, held = [data[pos:]], lines - used, len(data) - pos
-    data = b"".join(parts)
-    if data:
-        yield first, data
-
-
-def data_lines(data: bytes, wanted: int) -> int:
-    """The non-blank lines of ``data``, counted up to ``wanted`` (not split further: a batch may be big)."""
-    seen, rest = 0, data
-    while rest and seen < wanted:
-        pieces = rest.split(b"\n", wanted - seen)
-        rest = pieces.pop() if len(pieces) > wanted - seen else b""
-        seen += sum(1 for line in pieces if line.strip())
-    return min(seen, wanted)
 
 
 # -------------------------------------------------------------------------- evaluation

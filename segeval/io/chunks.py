@@ -43,6 +43,47 @@ def line_chunks(blocks: Iterator[bytes], chunk_lines: int, name: str) -> Iterato
         yield first, data
 
 
+def batches(blocks: Iterator[bytes], chunk_lines: int, min_bytes: int) -> Iterator[tuple[int, bytes]]:
+    """``(number of its first line, bytes)`` of whole ``chunk_lines``-line chunks gathered until they hold
+    at least ``min_bytes`` bytes (one chunk each with ``min_bytes`` 0; the last batch may be shorter),
+    from blocks of :func:`segeval.io.chunks.open_blocks`."""
+    parts: list[bytes] = []
+    lines = held = 0  # complete lines and bytes held
+    first = 1  # the number of the first line held
+    for block in blocks:
+        parts.append(block)
+        lines += block.count(b"\n")
+        held += len(block)
+        if lines < chunk_lines or held < min_bytes:
+            continue
+        data = b"".join(parts)
+        ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+        pos = used = 0
+        while lines - used >= chunk_lines:
+            # the fewest whole chunks from line ``used`` whose bytes reach ``min_bytes``
+            reach = int(np.searchsorted(ends, pos + min_bytes - 1)) if min_bytes > 0 else used
+            take = max(1, -(-(reach - used + 1) // chunk_lines)) * chunk_lines
+            if used + take > lines:
+                break  # wait for more blocks
+            cut = int(ends[used + take - 1]) + 1
+            yield first, data[pos:cut]
+            first, used, pos = first + take, used + take, cut
+        parts, lines, held = [data[pos:]], lines - used, len(data) - pos
+    data = b"".join(parts)
+    if data:
+        yield first, data
+
+
+def data_lines(data: bytes, wanted: int) -> int:
+    """The non-blank lines of ``data``, counted up to ``wanted`` (not split further: a batch may be big)."""
+    seen, rest = 0, data
+    while rest and seen < wanted:
+        pieces = rest.split(b"\n", wanted - seen)
+        rest = pieces.pop() if len(pieces) > wanted - seen else b""
+        seen += sum(1 for line in pieces if line.strip())
+    return min(seen, wanted)
+
+
 def line_texts(path: str | Path, numbers: set[int], chunk_lines: int = CHUNK_LINES) -> dict[int, str]:
     """The text of the given lines (1-based), decoded leniently, in one pass over the file (read
     ``chunk_lines`` lines at a time, never whole)."""

@@ -79,7 +79,7 @@ def scan(data: bytes, n_fields: int, text: tuple[int, ...], floats: tuple[int, .
     parts = [p for p in parts if len(next(iter(p.values())))]
     if not parts:
         return None  # no data line
-    out_text = {f: _stack([p[f] for p in parts]) for f in text}
+    out_text = {f: stack_words([p[f] for p in parts]) for f in text}
     out_floats = {f: np.concatenate([p[f] for p in parts]) for f in floats}
     out_ints = {f: np.concatenate([p[f] for p in parts]) for f in ints}
     at = 0
@@ -92,12 +92,28 @@ def scan(data: bytes, n_fields: int, text: tuple[int, ...], floats: tuple[int, .
     return Scanned(out_text, out_floats, out_ints, {f: tokens[f] for f in first})
 
 
-def _stack(blocks: list[Words]) -> Words:
+def stack_words(blocks: list[Words]) -> Words:
+    """Token blocks of any widths as one zero-padded block; the list is emptied as the blocks are
+    copied, so that each is freed once copied (when nothing else holds it)."""
     width = max(b.shape[1] for b in blocks)
     out = np.zeros((sum(len(b) for b in blocks), width), dtype=np.uint64)
     at = 0
-    for b in blocks:
+    blocks.reverse()
+    while blocks:
+        b = blocks.pop()
         out[at : at + len(b), : b.shape[1]] = b
+        at += len(b)
+    return out
+
+
+def concatenated(blocks: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
+    """1-d blocks as one array; the list is emptied as the blocks are copied (see :func:`stack_words`)."""
+    out = np.empty(sum(len(b) for b in blocks), dtype=blocks[0].dtype)
+    at = 0
+    blocks.reverse()
+    while blocks:
+        b = blocks.pop()
+        out[at : at + len(b)] = b
         at += len(b)
     return out
 

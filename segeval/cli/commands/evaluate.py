@@ -93,8 +93,9 @@ def eval_(
     check_engine(jobs, memory, chunk_lines, engine, scheduler)
     run_files = expand_runs(runs)
     if _fast_lane(qrels, run_files, measure, per_query, complete, no_summary, level, max_results, memory,
-                  plain=output == "trec" and not (judged or lenient) and adapter is None and order in (None, "score")
-                  and version == "10" and engine == "processes" and time_format == TIME_FORMAT):
+                  chunk_lines, quiet, plain=output == "trec" and not (judged or lenient) and adapter is None
+                  and order in (None, "score") and version == "10" and engine == "processes"
+                  and time_format == TIME_FORMAT):
         return
     skipped_qrels: list[InputError] = []
     q = inputs.qrels(qrels, time_format, skipped_qrels.append if lenient else None)
@@ -132,18 +133,25 @@ def eval_(
 
 
 def _fast_lane(qrels: str, run_files: list[str], measure: list[str] | None, per_query: bool, complete: bool,
-               no_summary: bool, level: int, max_results: int | None, memory: str, *, plain: bool) -> bool:
-    """Evaluate a plain job in :mod:`segeval.engines.fastlane` and print it; False when the usual path must."""
-    from segeval.engines.fastlane import LaneJob, applies, fast_eval
+               no_summary: bool, level: int, max_results: int | None, memory: str, chunk_lines: int, quiet: bool,
+               *, plain: bool) -> bool:
+    """Evaluate a plain job in :mod:`segeval.engines.fastlane` (read in memory) or
+    :mod:`segeval.engines.streamlane` (read in batches) and print it; False when the usual path must."""
+    from segeval.engines import fastlane, streamlane
 
-    if not plain or len(run_files) != 1 or (max_results is not None and max_results < 1) \
-            or not applies(run_files[0], qrels, memory):
+    if not plain or len(run_files) != 1 or (max_results is not None and max_results < 1):
         return False
     names = measure or ["official"]
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
-    job = LaneJob([n for n in names if n not in ("runid", "num_q")], per_query=per_query, summary=not no_summary,
-              header=header, relevance_level=level, complete=complete, max_results=max_results)
-    done = fast_eval(qrels, run_files[0], job)
+    job = fastlane.LaneJob([n for n in names if n not in ("runid", "num_q")], per_query=per_query,
+                           summary=not no_summary, header=header, relevance_level=level, complete=complete,
+                           max_results=max_results)
+    if fastlane.applies(run_files[0], qrels, memory):
+        done = fastlane.fast_eval(qrels, run_files[0], job)
+    elif streamlane.stream_applies(run_files[0], qrels, memory):
+        done = streamlane.stream_eval(qrels, run_files[0], job, chunk_lines, progress=not quiet)
+    else:
+        return False
     if done is None:
         return False
     sys.stdout.write(done[0])

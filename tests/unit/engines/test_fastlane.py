@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from segeval.engines import fastlane
+from segeval.engines import fastlane, streamlane
 from segeval.engines.fastlane import LaneJob, lane_values
 from segeval.pipeline import evaluate
 from tests.conftest import run_cli
@@ -85,7 +85,7 @@ def files(tmp_path: Path, seed: int) -> tuple[str, str]:
 
 
 def both_paths(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[tuple[int, str, str], tuple[int, str, str], int]:
-    """``segeval eval ARGS`` with the lane, and with it switched off; and how often the lane answered."""
+    """``segeval eval ARGS`` with the lane, and with the lanes switched off; and how often the lane answered."""
     answered = []
     real = fastlane.fast_eval
 
@@ -97,8 +97,9 @@ def both_paths(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[tuple[int, 
     monkeypatch.setattr(fastlane, "fast_eval", spy)
     lane = run_cli("eval", *args)
     monkeypatch.setattr(fastlane, "fast_eval", lambda *a: None)
+    monkeypatch.setattr(streamlane, "stream_eval", lambda *a, **k: None)
     usual = run_cli("eval", *args)
-    monkeypatch.setattr(fastlane, "fast_eval", real)
+    monkeypatch.undo()
     return lane, usual, sum(answered)
 
 

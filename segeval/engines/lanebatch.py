@@ -1,0 +1,238 @@
+"""One batch of the fast lanes: the run rows of whole queries against the lane's qrels, to per-query values.
+
+The in-memory lane (:mod:`segeval.engines.fastlane`) evaluates its run as one batch, the streaming
+lane (:mod:`segeval.engines.streamlane`) batch by batch; both give :func:`batch_values` the qrels
+as :class:`LaneQrels` (indexed by query once) and get each evaluated query's values, exactly as the
+usual path computes them.  None whenever the usual path must decide (a document twice for a query,
+a judgement given twice).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.io.scan import Words
+
+if TYPE_CHECKING:
+    from segeval.measures.compute import Request
+
+IntArray = npt.NDArray[np.int64]
+Codes = npt.NDArray[np.integer[Any]]
+
+RELEVANT, NONRELEVANT, UNJUDGED = ord("1"), ord("0"), ord("-")
+#: the grade of a result without a qrels line
+NO_LINE = np.iinfo(np.int64).min
+
+
+@dataclass(frozen=True)
+class LaneOptions:
+    """What changes the values: trec_eval's ``-l``, ``-M`` and whether graded measures are asked."""
+
+    relevance_level: int = 1
+    max_results: int | None = None
+    graded: bool = False
+
+
+@dataclass(frozen=True)
+class LaneQrels:
+    """Qrels grouped by query: query ``c`` (``names[c]``) has the rows ``offsets[c]:offsets[c + 1]``
+    of ``docs`` (docno tokens) and ``rel`` (grades), in file order."""
+
+    names: list[str]
+    code: dict[str, int]
+    offsets: IntArray
+    docs: Words
+    rel: IntArray
+
+    @classmethod
+    def of(cls, codes: Codes, names: list[str], docs: Words, rel: IntArray) -> LaneQrels:
+        """From each row's query code (``names[code]``), docno token and grade."""
+        if len(codes) > 1 and bool((codes[1:] < codes[:-1]).any()):  # not grouped by query
+            order = np.argsort(codes, kind="stable")
+            codes, docs, rel = codes[order], docs[order], rel[order]
+        offsets = np.zeros(len(names) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(codes, minlength=len(names)), out=offsets[1:])
+        return cls(names, {n: i for i, n in enumerate(names)}, offsets, docs, rel)
+
+    def rows(self, codes: IntArray) -> IntArray:
+        """The rows of the queries ``codes``, query by query."""
+        starts, ends = self.offsets[codes], self.offsets[codes + 1]
+        lengths = ends - starts
+        before = np.zeros(len(codes), dtype=np.int64)
+        np.cumsum(lengths[:-1], out=before[1:])
+        return np.repeat(starts - before, lengths) + np.arange(int(lengths.sum()), dtype=np.int64)
+
+
+def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float64], qrels: LaneQrels,
+                 reqs: Sequence[Request], options: LaneOptions, extra: Sequence[int] = ()
+                 ) -> tuple[list[str], dict[str, list[Any]]] | None:
+    """The names of the evaluated queries (sorted) and each request's values for them: the queries of
+    these run rows that have qrels, and the qrels queries ``extra`` (evaluated with no results); None
+    when a document is there twice for a query, or judged twice."""
+    from segeval.measures.batch import Batch
+    from segeval.measures.compute import batched
+
+    local, tokens = run_codes(run_query)
+    names = [t.decode("utf-8") for t in tokens] + [qrels.names[c] for c in extra]
+    code = np.asarray([qrels.code.get(n, -1) for n in names[: len(tokens)]] + list(extra), dtype=np.int64)
+    judged_queries = np.flatnonzero(code >= 0)
+    rows = qrels.rows(code[judged_queries])
+    qrels_local = np.repeat(judged_queries, np.diff(qrels.offsets)[code[judged_queries]])
+    rel = qrels.rel[rows]
+    run_key, qrels_key = doc_keys(run_docs, qrels.docs[rows])
+    matched = match_pairs(local, qrels_local, run_key, qrels_key, rel, len(names))
+    del run_key, qrels_key
+    if matched is None:
+        return None
+    grade, doc_rank = matched
+
+    chosen = sorted(judged_queries.tolist(), key=names.__getitem__)
+    to_chosen = np.full(len(names), -1, dtype=np.int32)
+    to_chosen[chosen] = np.arange(len(chosen), dtype=np.int32)
+    n_q = len(chosen)
+    run_q = to_chosen[local]
+    order = score_ranking(run_q, score, doc_rank, n_q)
+    del doc_rank
+    row_q = run_q[order]
+    if options.max_results is not None:
+        first = np.searchsorted(row_q, np.arange(n_q))
+        cut = np.arange(len(order)) - first[row_q] < options.max_results
+        order, row_q = order[cut], row_q[cut]
+    g = grade[order]
+    del grade, order
+
+    labels = np.full(len(g), UNJUDGED, dtype=np.uint8)
+    labels[g >= 0] = NONRELEVANT
+    labels[(g >= options.relevance_level) & (g != NO_LINE)] = RELEVANT
+    offsets = np.zeros(n_q + 1, dtype=np.int64)
+    np.cumsum(np.bincount(row_q, minlength=n_q), out=offsets[1:])
+    qrels_q = to_chosen[qrels_local]
+    num_rel = np.bincount(qrels_q[rel >= options.relevance_level], minlength=n_q).astype(np.int64)
+    judged = np.bincount(qrels_q[rel >= 0], minlength=n_q).astype(np.int64)
+    best = np.flatnonzero(rel > 0) if options.graded else np.zeros(0, dtype=np.int64)
+    best = best[np.lexsort((-rel[best], qrels_q[best]))]  # the ideal ranking: positive grades, best first
+    ideal_offsets = np.zeros(n_q + 1, dtype=np.int64)
+    np.cumsum(np.bincount(qrels_q[best], minlength=n_q), out=ideal_offsets[1:])
+    batch = Batch((), labels, offsets, num_rel, judged, np.maximum(g, 0).astype(np.float64),
+                  (rel[best].astype(np.float64), ideal_offsets))
+    values = batched(batch, reqs)
+    return None if values is None else ([names[i] for i in chosen], values)
+
+
+def match_pairs(run_u: Codes, qrels_u: Codes, run_key: npt.NDArray[np.uint64], qrels_key: npt.NDArray[np.uint64],
+           rel: IntArray, n_queries: int) -> tuple[IntArray, IntArray] | None:
+    """One sort of (query, docno) over both files: per result, the grade of its qrels line
+    (:data:`NO_LINE` when none) and its place in (query, docno) order; None when a result or a
+    judgement is there twice."""
+    n_run = len(run_key)
+    key = np.concatenate([run_key, qrels_key])
+    order = np.argsort(key)
+    query = np.concatenate([run_u, qrels_u])
+    by_query = np.argsort((query.astype(np.int16) if n_queries < 2**15 else query)[order], kind="stable")
+    order = order[by_query]
+    del by_query
+    key = key[order]
+    same = key[1:] == key[:-1]
+    del key
+    query = query[order]
+    same &= query[1:] == query[:-1]
+    del query
+    from_qrels = order >= n_run
+    if bool((same[1:] & same[:-1]).any()) or bool((same & (from_qrels[1:] == from_qrels[:-1])).any()):
+        return None
+    pair = np.flatnonzero(same)
+    run_at = np.where(from_qrels[pair], pair + 1, pair)
+    grade = np.full(n_run, NO_LINE, dtype=np.int64)
+    grade[order[run_at]] = rel[order[run_at ^ pair ^ (pair + 1)] - n_run]
+    doc_rank = np.empty(n_run, dtype=np.int64)
+    doc_rank[order[~from_qrels]] = np.flatnonzero(~from_qrels)
+    return grade, doc_rank
+
+
+def score_ranking(query: Codes, score: npt.NDArray[np.float64], doc_rank: IntArray, n_q: int) -> IntArray:
+    """Positions of the evaluated queries' results (``query`` >= 0), ordered by query, score
+    descending, then docno descending (trec_eval's order)."""
+    down = np.negative(score)
+    down += 0.0  # -0 is 0
+    order = np.argsort(down)
+    del down
+    q = query[order]
+    evaluated = int(np.count_nonzero(q >= 0))
+    if evaluated < len(q):
+        order, q = order[q >= 0], q[q >= 0]
+    order = order[np.argsort(q.astype(np.int16) if n_q < 2**15 else q, kind="stable")]
+    q, s = query[order], score[order]
+    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    del q, s
+    if same.any():
+        tied = np.zeros(len(order), dtype=bool)
+        tied[1:] |= same
+        tied[:-1] |= same
+        at = np.flatnonzero(tied)
+        group = np.cumsum(np.concatenate([[True], ~same])[at])  # tie groups are contiguous runs
+        order[at] = order[at][np.lexsort((-doc_rank[order[at]], group))]
+    return order
+
+
+def run_codes(mat: Words) -> tuple[IntArray, list[bytes]]:
+    """Per row, the code of its token (in order of first appearance) and the distinct tokens; cheap
+    when equal tokens are in runs (a file grouped by query)."""
+    n = len(mat)
+    change = np.ones(n, dtype=bool)
+    change[1:] = (mat[1:] != mat[:-1]).any(axis=1)
+    heads = np.flatnonzero(change)
+    tokens = np.ascontiguousarray(mat).view(f"S{8 * mat.shape[1]}").ravel()[heads].tolist()
+    code: dict[bytes, int] = {}
+    head_codes = [code.setdefault(t, len(code)) for t in tokens]
+    lengths = np.diff(np.append(heads, n))
+    return np.repeat(np.asarray(head_codes, dtype=np.int64), lengths), list(code)
+
+
+def doc_keys(run_docs: Words, qrels_docs: Words) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """Integer keys of the docnos of both files that compare as the docnos do (byte order, as strcmp):
+    the bytes that differ between docnos, packed big-endian when at most 8 do, else dense codes."""
+    k = max(run_docs.shape[1], qrels_docs.shape[1])
+    big = [pad_words(w, k).byteswap() for w in (run_docs, qrels_docs)]  # word j's value orders bytes 8j..8j+7
+    first = big[0][0] if len(big[0]) else big[1][0]
+    differ = [int(np.bitwise_or.reduce(big[0][:, j] ^ first[j], initial=0))
+              | int(np.bitwise_or.reduce(big[1][:, j] ^ first[j], initial=0)) for j in range(k)]
+    varying = [8 * j + b for j in range(k) for b in range(8) if differ[j] >> (8 * (7 - b)) & 0xFF]
+    if len(varying) > 8:  # long varying docnos: sort the bytes themselves
+        both = np.concatenate([pad_words(run_docs, k), pad_words(qrels_docs, k)])
+        tokens = both.view(np.uint8).reshape(len(both), -1)[:, varying].copy().view(f"S{len(varying)}").ravel()
+        codes = np.unique(tokens, return_inverse=True)[1].ravel().astype(np.uint64)
+        return codes[: len(run_docs)], codes[len(run_docs):]
+    keys = []
+    for words in big:
+        key = np.zeros(len(words), dtype=np.uint64)
+        for j in sorted({p // 8 for p in varying}):
+            spans: list[list[int]] = []  # consecutive varying bytes of word j
+            for b in (p % 8 for p in varying if p // 8 == j):
+                if spans and spans[-1][-1] == b - 1:
+                    spans[-1].append(b)
+                else:
+                    spans.append([b])
+            for span in spans:
+                bits = 8 * len(span)
+                part = (words[:, j] >> np.uint64(8 * (7 - span[-1]))) & np.uint64((1 << bits) - 1)
+                key = (key << np.uint64(bits)) | part if bits < 64 else part
+        keys.append(key)
+    return keys[0], keys[1]
+
+
+def pad_words(words: Words, k: int) -> Words:
+    if words.shape[1] == k:
+        return words
+    out = np.zeros((len(words), k), dtype=np.uint64)
+    out[:, : words.shape[1]] = words
+    return out
+
+
+def query_names(mat: Words) -> list[str]:
+    """The distinct query tokens of a run's or qrels' rows, decoded."""
+    return [t.decode("utf-8") for t in run_codes(mat)[1]]

@@ -1,0 +1,153 @@
+"""The streaming lane of ``segeval eval``: the fast lane for runs read in batches (``--memory chunked``,
+and ``auto`` for runs of at least :data:`~segeval.settings.AUTO_BYTES`).
+
+The qrels are scanned and indexed by query once; the run is read in batches of whole
+``chunk_lines``-line chunks holding at least :data:`~segeval.settings.BATCH_BYTES` (as the chunked engine gathers
+them), each batch scanned and its finished queries evaluated at once, the last query's rows
+carried to the next batch.  Only per-query values are kept, and the summaries are computed at the
+end over the queries in name order, so the output is the in-memory lane's, byte for byte.
+Whenever the usual chunked path must decide (what makes the in-memory lane give up, and a run not
+grouped by query) :func:`stream_values` returns None before anything is printed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.engines.fastlane import LaneJob, Values, finish_values, lane_options, lane_qrels, lane_requests, printed
+from segeval.engines.lanebatch import LaneQrels, batch_values, pad_words, run_codes
+from segeval.errors import SegevalError
+from segeval.io.chunks import batches, open_blocks
+from segeval.io.files import is_stream, starts_with_gzip
+from segeval.io.scan import Words, scan
+from segeval.settings import AUTO_BYTES, BATCH_BYTES
+
+Rows = tuple[Words, Words, npt.NDArray[np.float64]]  # a run's query tokens, docno tokens and scores
+
+
+def stream_applies(run: str, qrels: str, memory: str) -> bool:
+    """Whether ``memory`` reads this run in batches: regular files (not pipes), ``chunked``, or ``auto``
+    with a run of at least :data:`AUTO_BYTES` (gzip: a quarter)."""
+    if is_stream(run) or is_stream(qrels) or memory == "in-memory":
+        return False
+    if memory == "chunked":
+        return True
+    try:
+        return os.path.getsize(run) * (4 if starts_with_gzip(run) else 1) >= AUTO_BYTES
+    except OSError:
+        return False
+
+
+def stream_eval(qrels_path: str, run_path: str, job: LaneJob, chunk_lines: int, *,
+                progress: bool = False) -> tuple[str, str] | None:
+    """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide; with
+    ``progress``, a progress line (MiB read) on stderr when it is a terminal."""
+    from segeval.engines.progress import Progress
+
+    try:
+        size = os.path.getsize(run_path)
+    except OSError:
+        return None
+    with Progress(size, "MiB", quiet=not progress, scale=2**20) as bar:
+        v = stream_values(qrels_path, run_path, job, chunk_lines, on_read=bar.advance)
+    return None if v is None else printed(v, job, run_path)
+
+
+def stream_values(qrels_path: str, run_path: str, job: LaneJob, chunk_lines: int,
+                  on_read: Callable[[int], object] | None = None) -> Values | None:
+    """The lane's :class:`Values` of this job, reading the run in batches; None when the usual path
+    must decide.  ``on_read`` is told the bytes of the run read so far, block by block."""
+    reqs = lane_requests(job.measures)
+    if reqs is None:
+        return None
+    try:
+        qrels = lane_qrels(qrels_path)
+        if qrels is None:
+            return None
+        return _Stream(qrels, job, reqs).run(run_path, chunk_lines, on_read)
+    except (SegevalError, OSError, MemoryError):  # unreadable, not gzip ...: the usual path explains
+        return None
+
+
+class _Stream:
+    """One streaming evaluation: the queries finished so far and their values."""
+
+    def __init__(self, qrels: LaneQrels, job: LaneJob, reqs: list[Any]) -> None:
+        self.qrels, self.job, self.reqs = qrels, job, reqs
+        self.options = lane_options(job, reqs)
+        self.done: set[bytes] = set()  # run query tokens whose rows have all been read
+        self.names: list[str] = []
+        self.values: dict[str, list[Any]] = {x.name: [] for x in reqs}
+
+    def run(self, path: str, chunk_lines: int, on_read: Callable[[int], object] | None) -> Values | None:
+        runid: bytes | None = None
+        pending: Rows | None = None
+        for _, data in batches(open_blocks(path, on_read=on_read), chunk_lines, BATCH_BYTES):
+            if not data.strip():
+                continue  # blank lines only
+            r = scan(data, 6, text=(0, 2), floats=(4,), checked_ints=(3,), first=(5,))
+            if r is None:
+                return None
+            runid = r.first[5] if runid is None else runid
+            rows: Rows = (r.text[0], r.text[2], r.floats[4])
+            if pending is not None:
+                rows = _joined(pending, rows)
+            local, tokens = run_codes(rows[0])
+            if len(tokens) != 1 + int(np.count_nonzero(local[1:] != local[:-1])) or not self.done.isdisjoint(tokens):
+                return None  # not grouped by query: the chunked path says so and reads it whole
+            cut = int(np.searchsorted(local, len(tokens) - 1))  # the last query may go on in the next batch
+            if not self._evaluate(_cut(rows, 0, cut), tokens[:-1]):
+                return None
+            pending = _cut(rows, cut, None)
+        if runid is None:
+            return None  # no data line: the usual path says so
+        if pending is not None and not self._evaluate(pending, run_codes(pending[0])[1]):
+            return None
+        return self._finish(runid.decode("utf-8"))
+
+    def _evaluate(self, rows: Rows, tokens: list[bytes]) -> bool:
+        """Evaluate the rows of finished queries (False: the usual path must decide)."""
+        self.done.update(tokens)
+        if len(rows[0]) == 0:
+            return True
+        got = batch_values(*rows, self.qrels, self.reqs, self.options)
+        if got is None:
+            return False
+        self._keep(*got)
+        return True
+
+    def _keep(self, names: list[str], values: dict[str, list[Any]]) -> None:
+        self.names += names
+        for k, v in values.items():
+            self.values[k] += v
+
+    def _finish(self, runid: str) -> Values | None:
+        seen = {t.decode("utf-8") for t in self.done}
+        extra = [c for c, name in enumerate(self.qrels.names) if name not in seen]
+        if extra:  # their judgements are checked, and with -c they are evaluated with no results
+            empty = np.zeros((0, 1), dtype=np.uint64)
+            got = batch_values(empty, empty, np.zeros(0), self.qrels, self.reqs, self.options, extra)
+            if got is None:
+                return None
+            if self.job.complete:
+                self._keep(*got)
+        order = sorted(range(len(self.names)), key=self.names.__getitem__)
+        names = [self.names[i] for i in order]
+        per_query = {k: [v[i] for i in order] for k, v in self.values.items()}
+        return finish_values(self.qrels, names, per_query, self.reqs, self.job, runid)
+
+
+def _joined(a: Rows, b: Rows) -> Rows:
+    k = max(a[0].shape[1], b[0].shape[1])
+    d = max(a[1].shape[1], b[1].shape[1])
+    return (np.concatenate([pad_words(a[0], k), pad_words(b[0], k)]),
+            np.concatenate([pad_words(a[1], d), pad_words(b[1], d)]), np.concatenate([a[2], b[2]]))
+
+
+def _cut(rows: Rows, start: int, stop: int | None) -> Rows:
+    return rows[0][start:stop], rows[1][start:stop], rows[2][start:stop]
