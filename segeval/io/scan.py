@@ -184,7 +184,8 @@ def _block(block: Matrix, n_fields: int, text: tuple[int, ...], floats: tuple[in
         return {f: np.zeros((0, 1), dtype=np.uint64) if f in text else np.zeros(0) for f in (*text, *floats, *ints)}
     padded = np.zeros(len(block) + 8 * (MAX_WIDTH // 8 + 2), dtype=np.uint8)
     padded[: len(block)] = block
-    words = np.ndarray((len(block) + 8,), dtype="<u8", buffer=padded, strides=(1,))  # a word at every byte
+    # a word at every byte, and past the end as far as the widest token's last word reaches
+    words = np.ndarray((len(block) + 8 * (MAX_WIDTH // 8 + 1),), dtype="<u8", buffer=padded, strides=(1,))
     out: dict[int, npt.NDArray[Any]] = {}
     for f in (*text, *floats, *ints, *checked_ints):
         tokens = _gather(words, starts[:, f], ends[:, f])
@@ -233,9 +234,51 @@ def parse_ints(mat: Matrix, keep: bool = True) -> npt.NDArray[np.int64] | None:
     return _tokens(mat).astype(np.int64) if keep else np.zeros(0, dtype=np.int64)
 
 
+#: 10**k for the digits after the dot of a plain decimal (exact in a double up to 10**22)
+_POWERS = 10.0 ** np.arange(16)
+
+
 def parse_floats(mat: Matrix) -> npt.NDArray[np.float64] | None:
     """Number tokens as :func:`segeval.io.formats.parse_float` reads them (optional sign, digits with
-    an optional dot, optional exponent; finite, correctly rounded); None when one is not a number."""
+    an optional dot, optional exponent; finite, correctly rounded); None when one is not a number.
+
+    Plain decimals of at most 15 digits are read from their bytes: the digits as a whole number
+    m < 2**53 divided by 10**k (k digits after the dot), one correctly rounded division of two
+    exact doubles, so the value of Python's ``float``; other tokens go through NumPy's parser.
+    """
+    used = np.flatnonzero(mat.any(axis=0))
+    width = int(used[-1]) + 1 if len(used) else 1
+    t = np.ascontiguousarray(mat[:, :width].T)  # one row per byte position
+    digit = t - np.uint8(48)
+    is_digit = digit < 10
+    is_dot = t == 46
+    negative = t[0] == 45
+    ok = is_digit | is_dot | (t == 0)
+    ok[0] |= negative | (t[0] == 43)
+    n_digits = is_digit.sum(axis=0, dtype=np.int16)
+    plain = ok.all(axis=0) & (is_dot.sum(axis=0, dtype=np.int16) <= 1) & (n_digits >= 1) & (n_digits <= 15)
+    whole = np.zeros(len(mat), dtype=np.int64)
+    after = np.zeros(len(mat), dtype=np.int16)  # digits after the dot
+    dot = np.zeros(len(mat), dtype=bool)
+    ten = np.where(is_digit, np.uint8(10), np.uint8(1))
+    np.multiply(digit, is_digit, out=digit)
+    for j in range(width if bool(plain.any()) else 0):
+        whole *= ten[j]
+        whole += digit[j]
+        dot |= is_dot[j]
+        after += is_digit[j] & dot
+    values = whole / _POWERS[np.where(plain, after, 0)]
+    np.negative(values, out=values, where=negative)
+    if not bool(plain.all()):
+        rest = np.flatnonzero(~plain)
+        other = _numpy_floats(mat[rest])
+        if other is None:
+            return None
+        values[rest] = other
+    return values
+
+
+def _numpy_floats(mat: Matrix) -> npt.NDArray[np.float64] | None:
     if bool((mat == 95).any()) or bool((mat > 127).any()):
         return None  # '_' (which Python's float takes between digits) or not ASCII
     try:  # NumPy reads what the parser reads, and refuses what it refuses, but for inf and nan (not finite)

@@ -131,3 +131,35 @@ def test_blocks_cut_anywhere_give_the_same_columns(monkeypatch: pytest.MonkeyPat
         assert parts is not None
         assert tokens(parts.text[2]) == tokens(whole.text[2]) and tokens(parts.text[0]) == tokens(whole.text[0])
         assert parts.floats[4].tolist() == whole.floats[4].tolist()
+
+
+def test_plain_decimals_read_from_their_bytes_equal_float() -> None:
+    """Plain decimals are read as (digits as a whole number) / 10**k: every one of 13 to 17 digits
+    (across the 15-digit limit of that path), with halfway-looking tails, signs and leading zeros,
+    mixed in one column with exponents (read by NumPy), equals Python's float, sign of zero included."""
+    rng = random.Random(20)
+    toks = []
+    for _ in range(4000):
+        n = rng.randint(13, 17)
+        digits = "".join(rng.choice("0123456789") for _ in range(n - 2)) + rng.choice(["50", "49", "51", "05", "00"])
+        at = rng.randint(0, n)
+        token = rng.choice(["", "-", "+", "-0", "00"]) + digits[:at] + "." + digits[at:]
+        toks.append(token + (f"e{rng.randint(-5, 5)}" if rng.random() < 0.1 else ""))
+    toks += ["-0.0", "-.0", "0.000000000000001", "999999999999999", "9999999999999999", "0.1", "0.3", "-2."]
+    data = "".join(f"q Q0 d{i} 1 {t} r\n" for i, t in enumerate(toks)).encode()
+    got = S.scan(data, 6, text=(0,), floats=(4,))
+    assert got is not None
+    for token, value in zip(toks, got.floats[4].tolist(), strict=True):
+        assert value == float(token) and np.signbit(value) == np.signbit(float(token)), token
+
+
+@pytest.mark.parametrize("wide", [9, 17, 40, S.MAX_WIDTH])
+def test_a_wide_token_above_a_short_one_at_the_end_of_the_block(wide: int) -> None:
+    """Every token of a column is gathered word by word up to the widest one's width: the short
+    tokens of the last line must not read past the block (regression: 17 bytes and more failed)."""
+    data = f"q Q0 {'d' * wide} 1 {'1' * wide} r\nq Q0 e 2 -2. r\n".encode()
+    got = S.scan(data, 6, text=(0, 2), floats=(4,), first=(5,))
+    assert got is not None
+    assert got.floats[4].tolist() == [float("1" * wide), -2.0]
+    docs = got.text[2].view(f"S{8 * got.text[2].shape[1]}").ravel().tolist()
+    assert docs == [b"d" * wide, b"e"]
