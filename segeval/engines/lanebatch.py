@@ -156,15 +156,20 @@ def match_pairs(run_u: Codes, qrels_u: Codes, run_key: npt.NDArray[np.uint64], q
 
 def score_ranking(query: Codes, score: npt.NDArray[np.float64], doc_rank: IntArray, n_q: int) -> IntArray:
     """Positions of the evaluated queries' results (``query`` >= 0), ordered by query, score
-    descending, then docno descending (trec_eval's order)."""
-    down = np.negative(score)
-    down += 0.0  # -0 is 0
-    order = np.argsort(down)
-    del down
-    q = query[order]
-    evaluated = int(np.count_nonzero(q >= 0))
-    if evaluated < len(q):
-        order, q = order[q >= 0], q[q >= 0]
+    descending, then docno descending (trec_eval's order).  A run already in that order within
+    each query (grouped by query, scores not increasing: as systems write them) is only sorted
+    by query."""
+    if _ranked_as_listed(query, score):
+        order = np.flatnonzero(query >= 0)
+        q = query[order]
+    else:
+        down = np.negative(score)
+        down += 0.0  # -0 is 0
+        order = np.argsort(down)
+        del down
+        q = query[order]
+        if int(np.count_nonzero(q >= 0)) < len(q):
+            order, q = order[q >= 0], q[q >= 0]
     order = order[np.argsort(q.astype(np.int16) if n_q < 2**15 else q, kind="stable")]
     q, s = query[order], score[order]
     same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
@@ -177,6 +182,15 @@ def score_ranking(query: Codes, score: npt.NDArray[np.float64], doc_rank: IntArr
         group = np.cumsum(np.concatenate([[True], ~same])[at])  # tie groups are contiguous runs
         order[at] = order[at][np.lexsort((-doc_rank[order[at]], group))]
     return order
+
+
+def _ranked_as_listed(query: Codes, score: npt.NDArray[np.float64]) -> bool:
+    """Whether each query's rows are together and their scores do not increase (equal ones aside)."""
+    same = query[1:] == query[:-1]
+    if bool((same & (score[1:] > score[:-1])).any()):
+        return False
+    present = int(np.count_nonzero(np.bincount(query + 1)))  # codes >= -1
+    return present == len(query) - int(np.count_nonzero(same))
 
 
 def run_codes(mat: Words) -> tuple[IntArray, list[bytes]]:

@@ -1,0 +1,54 @@
+"""The lanes' ranking: by query, score descending, docno descending, whether or not the rows come
+already ranked (the shortcut for runs written in rank order must give the full sort's order)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from segeval.engines.lanebatch import score_ranking
+
+
+def expected(query: list[int], score: list[float], doc_rank: list[int]) -> list[int]:
+    rows = [i for i in range(len(query)) if query[i] >= 0]
+    return sorted(rows, key=lambda i: (query[i], -score[i], -doc_rank[i]))
+
+
+@pytest.mark.parametrize("layout", ["ranked", "ranked, split", "shuffled"])
+@pytest.mark.parametrize("seed", range(40))
+def test_ranking_equals_a_plain_sort(seed: int, layout: str) -> None:
+    """Rows ranked within each query; ranked but each query's rows in two places apart (the
+    shortcut must not take them); shuffled."""
+    rng = random.Random(seed)
+    ranked = layout != "shuffled"
+    n_q = rng.randint(1, 6)
+    blocks = []
+    for q in rng.sample([-1, *range(n_q)], rng.randint(1, n_q + 1)):  # -1: a query not evaluated
+        scores = [rng.choice([0.0, -0.0, 0.5, 1.0, 2.0, -1.0, 3.25]) for _ in range(rng.randint(1, 12))]
+        if ranked:
+            scores.sort(reverse=True)  # equal scores (and -0 beside 0) stay in any order
+        blocks.append([(q, s) for s in scores])
+    if layout == "ranked, split":  # each block's second half (lower scores) before all the first halves
+        blocks = [b[len(b) // 2:] for b in blocks] + [b[: len(b) // 2] for b in blocks]
+    rows = [r for b in blocks for r in b]
+    if not ranked:
+        rng.shuffle(rows)
+    query = [q for q, _ in rows]
+    score = [s for _, s in rows]
+    doc_rank = rng.sample(range(10 * len(rows)), len(rows))  # distinct docnos' places in byte order
+    got = score_ranking(np.asarray(query, dtype=np.int32), np.asarray(score), np.asarray(doc_rank, dtype=np.int64),
+                        n_q)
+    assert got.tolist() == expected(query, score, doc_rank)
+
+
+def test_the_shortcut_is_taken_only_for_ranked_grouped_rows() -> None:
+    from segeval.engines import lanebatch
+
+    listed = lanebatch._ranked_as_listed
+    q = np.asarray([0, 0, 1, 1, -1, 2], dtype=np.int32)
+    assert listed(q, np.asarray([2.0, 1.0, 5.0, 5.0, 9.0, 0.0]))  # equal scores may stay as listed
+    assert not listed(q, np.asarray([1.0, 2.0, 5.0, 5.0, 9.0, 0.0]))  # query 0 not ranked
+    assert not listed(np.asarray([0, 1, 0], dtype=np.int32), np.asarray([3.0, 2.0, 1.0]))  # 0 comes back
+    assert not listed(np.asarray([-1, 0, -1], dtype=np.int32), np.asarray([3.0, 2.0, 1.0]))  # -1 twice apart
