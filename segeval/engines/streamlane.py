@@ -86,7 +86,8 @@ class _Stream:
 
     def run(self, path: str, chunk_lines: int, on_read: Callable[[int], object] | None) -> Values | None:
         runid: bytes | None = None
-        pending: Rows | None = None
+        pending: list[Rows] = []  # the rows of the last query read, which may go on in the next batch
+        last = b""  # that query's token
         for _, data in batches(open_blocks(path, on_read=on_read), chunk_lines, BATCH_BYTES):
             if not data.strip():
                 continue  # blank lines only
@@ -95,18 +96,30 @@ class _Stream:
                 return None
             runid = r.first[5] if runid is None else runid
             rows: Rows = (r.text[0], r.text[2], r.floats[4])
-            if pending is not None:
-                rows = _joined(pending, rows)
             local, tokens = run_codes(rows[0])
-            if len(tokens) != 1 + int(np.count_nonzero(local[1:] != local[:-1])) or not self.done.isdisjoint(tokens):
+            goes_on = bool(pending) and tokens[0] == last
+            if len(tokens) != 1 + int(np.count_nonzero(local[1:] != local[:-1])) or not self.done.isdisjoint(tokens) \
+                    or (pending and not goes_on and last in tokens):
                 return None  # not grouped by query: the chunked path says so and reads it whole
-            cut = int(np.searchsorted(local, len(tokens) - 1))  # the last query may go on in the next batch
-            if not self._evaluate(_cut(rows, 0, cut), tokens[:-1]):
-                return None
-            pending = _cut(rows, cut, None)
+            if not goes_on and pending:
+                if not self._evaluate(_joined(pending), [last]):
+                    return None
+                pending = []
+            if len(tokens) > 1:
+                cut = int(np.searchsorted(local, len(tokens) - 1))  # where the batch's last query starts
+                head = int(np.searchsorted(local, 1)) if goes_on else 0  # the rows of the query that went on
+                if goes_on:
+                    if not self._evaluate(_joined([*pending, _cut(rows, 0, head)]), tokens[:1]):
+                        return None
+                    pending = []
+                if not self._evaluate(_cut(rows, head, cut), tokens[int(goes_on):-1]):
+                    return None
+                rows = _cut(rows, cut, None)
+            pending.append(rows)  # a query's rows are joined once, when it is over: linear in its length
+            last = tokens[-1]
         if runid is None:
             return None  # no data line: the usual path says so
-        if pending is not None and not self._evaluate(pending, run_codes(pending[0])[1]):
+        if pending and not self._evaluate(_joined(pending), [last]):
             return None
         return self._finish(runid.decode("utf-8"))
 
@@ -142,11 +155,13 @@ class _Stream:
         return finish_values(self.qrels, names, per_query, self.reqs, self.job, runid)
 
 
-def _joined(a: Rows, b: Rows) -> Rows:
-    k = max(a[0].shape[1], b[0].shape[1])
-    d = max(a[1].shape[1], b[1].shape[1])
-    return (np.concatenate([pad_words(a[0], k), pad_words(b[0], k)]),
-            np.concatenate([pad_words(a[1], d), pad_words(b[1], d)]), np.concatenate([a[2], b[2]]))
+def _joined(parts: list[Rows]) -> Rows:
+    if len(parts) == 1:
+        return parts[0]
+    k = max(p[0].shape[1] for p in parts)
+    d = max(p[1].shape[1] for p in parts)
+    return (np.concatenate([pad_words(p[0], k) for p in parts]), np.concatenate([pad_words(p[1], d) for p in parts]),
+            np.concatenate([p[2] for p in parts]))
 
 
 def _cut(rows: Rows, start: int, stop: int | None) -> Rows:

@@ -111,15 +111,38 @@ UNUSUAL = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(UNUSUAL))
+UNUSUAL_IN_PAIRS = {  # chunks of two lines: the blank line makes q1's first line a batch alone
+    "a query coming back in the batch after it": ("q1 0 a 1\nq2 0 b 1\n",
+                                                  "q1 Q0 a 1 3 r\n\nq2 Q0 b 1 2 r\nq1 Q0 c 2 1 r\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNUSUAL) + sorted(UNUSUAL_IN_PAIRS))
 def test_unusual_runs_leave_the_lane(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
-    qrels, run = UNUSUAL[name]
+    qrels, run = UNUSUAL[name] if name in UNUSUAL else UNUSUAL_IN_PAIRS[name]
+    chunk = 1 if name in UNUSUAL else 2
     (tmp_path / "qrels").write_text(qrels)
     (tmp_path / "run").write_text(run)
-    assert stream_values(str(tmp_path / "qrels"), str(tmp_path / "run"), LaneJob(["official"]), 1) is None
-    lane, usual, answered = lanes(monkeypatch, "--memory", "chunked", "--chunk-lines", "1",
+    assert stream_values(str(tmp_path / "qrels"), str(tmp_path / "run"), LaneJob(["official"]), chunk) is None
+    lane, usual, answered = lanes(monkeypatch, "--memory", "chunked", "--chunk-lines", str(chunk),
                                   str(tmp_path / "qrels"), str(tmp_path / "run"))
     assert answered == 0 and lane == usual
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 5, 1000])
+def test_a_long_query_across_many_batches(tmp_path: Path, chunk: int) -> None:
+    """One query of 3,000 results read a few lines at a time, between two short ones: its rows are
+    kept apart and joined once (not once per batch), and the values are the in-memory lane's."""
+    qrels = "".join(f"q2 0 d{i} {i % 3}\n" for i in range(0, 3000, 7)) + "q1 0 d1 1\nq3 0 d5 1\n"
+    run = ("q1 Q0 d1 1 9 r\n" + "".join(f"q2 Q0 d{i} {i + 1} {3000 - i // 2} r\n" for i in range(3000))
+           + "q3 Q0 d5 1 1 r\nq3 Q0 d6 2 0 r\n")
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text(run)
+    job = LaneJob(["official", "ndcg_cut"])
+    got = stream_values(str(tmp_path / "qrels"), str(tmp_path / "run"), job, chunk)
+    whole = lane_values(str(tmp_path / "qrels"), str(tmp_path / "run"), job)
+    assert got is not None and whole is not None and got.queries == ["q1", "q2", "q3"]
+    assert got.per_query == whole.per_query and got.summary == whole.summary
 
 
 def test_not_grouped_run_gets_the_chunked_paths_note(tmp_path: Path) -> None:
