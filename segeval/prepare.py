@@ -26,85 +26,26 @@ The policies that change numbers are explicit parameters:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from segeval.errors import ParameterError, check_choice, check_int
+from segeval.errors import check_choice, check_int
 from segeval.io.fast import category_bytes
+from segeval.prepared import FloatArray, IntArray, assemble, bounds, chosen_queries, listed_order
+from segeval.prepared import Intervals as Intervals  # named here for readers of prepare's results
+from segeval.prepared import Prepared as Prepared
+from segeval.prepared import check_queries as check_queries
+from segeval.prepared import concat_ranges as concat_ranges
+from segeval.prepared import group_pairs as group_pairs
+from segeval.prepared import merge_intervals as merge_intervals
 from segeval.settings import DEFAULT_ORDER, DEFAULTS, MISSING_QUERIES, ORDERS, kind
 from segeval.validate import check_kinds, check_unique_documents
 
 #: columns carried into the evaluation; videos and queries become integer codes
 RUN_COLUMNS = ("start", "end", "rank", "score", "line")
 QRELS_COLUMNS = ("start", "end", "rel", "line", "stratum")  # stratum: stratified qrels only
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
-
-
-@dataclass(frozen=True)
-class Intervals:
-    """Sorted, per-(query, item) intervals: group id, query code, start, end."""
-
-    gid: IntArray
-    qcode: IntArray
-    start: FloatArray
-    end: FloatArray
-
-    def __len__(self) -> int:
-        return len(self.gid)
-
-
-@dataclass(frozen=True)
-class Prepared:
-    """Evaluation-ready inputs.
-
-    ``run`` and ``qrels`` hold the numeric columns, sorted by query (in
-    ``queries`` order), plus ``qcode`` (position in ``queries``), ``icode``
-    (position in ``items``) and ``gid`` (a (query, item) group id shared by both).
-    ``run_bounds[q]:run_bounds[q+1]`` are query q's results.
-    ``rel``/``nonrel`` are the merged relevant and non-relevant qrels segments;
-    ``relevant`` marks the relevant rows of ``qrels`` (``rel >= relevance_level``).
-    """
-
-    queries: list[str]
-    items: npt.NDArray[np.object_]
-    run: pd.DataFrame
-    qrels: pd.DataFrame
-    run_bounds: IntArray
-    qrels_bounds: IntArray
-    rel: Intervals
-    nonrel: Intervals
-    rel_bounds: IntArray
-    relevant: npt.NDArray[np.bool_]
-
-
-def merge_intervals(gid: IntArray, qcode: IntArray, start: FloatArray, end: FloatArray) -> Intervals:
-    """Merge intervals of each group that meet under the ``closed`` rule (touching counts).
-
-    Input must be sorted by (gid, start, end).  Walking a group in order, an
-    interval whose start is <= the running maximum end joins the current one.
-    """
-    n = len(gid)
-    if n == 0:
-        empty_i = np.zeros(0, dtype=np.int64)
-        empty_f = np.zeros(0, dtype=np.float64)
-        return Intervals(empty_i, empty_i, empty_f, empty_f)
-    new_group = np.ones(n, dtype=bool)
-    new_group[1:] = gid[1:] != gid[:-1]
-    group_no = np.cumsum(new_group) - 1
-    run_max = pd.Series(end).groupby(group_no).cummax().to_numpy()
-    prev_max = np.empty(n)
-    prev_max[0] = -np.inf
-    prev_max[1:] = run_max[:-1]
-    starts_new = new_group | (start > prev_max)
-    first = np.flatnonzero(starts_new)
-    m_end = np.maximum.reduceat(end, first) if len(first) else np.zeros(0)
-    return Intervals(gid[first], qcode[first], start[first], m_end.astype(np.float64))
-
 
 def tie_groups(q: IntArray, s: FloatArray) -> tuple[IntArray, IntArray] | None:
     """For results ordered by query ``q`` then score ``s``: the positions that share both with a
@@ -224,19 +165,6 @@ def _utf8_tokens(names: npt.NDArray[np.object_]) -> npt.NDArray[np.bytes_] | Non
     return np.array(encoded, dtype=f"S{max((len(t) for t in encoded), default=1) or 1}")
 
 
-def bounds(qcode: IntArray, n_queries: int) -> IntArray:
-    """Offsets such that rows of query q are ``[b[q], b[q+1])`` of a qcode-sorted array."""
-    return np.searchsorted(qcode, np.arange(n_queries + 1), side="left").astype(np.int64)
-
-
-def check_queries(queries: Sequence[str], qrels_queries: set[str]) -> None:
-    """Raise a ParameterError unless every one of ``queries`` is a qrels query."""
-    unknown = sorted(set(queries) - qrels_queries)
-    if unknown:
-        shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
-        raise ParameterError(f"The 'queries' parameter must name queries of the qrels. Got {shown} instead.")
-
-
 def prepare(
     qrels: pd.DataFrame,
     run: pd.DataFrame,
@@ -258,12 +186,7 @@ def prepare(
     run_raw, run_names = _codes(run["query"])
     qrels_raw, qrels_names = _codes(qrels["query"])
     qrels_q, run_q = _observed(qrels_raw, qrels_names), _observed(run_raw, run_names)
-    with_results = run_q if missing_queries == "skip" else qrels_q
-    if queries is None:
-        chosen = sorted(qrels_q & with_results)
-    else:
-        check_queries(queries, qrels_q)
-        chosen = sorted(set(queries) & with_results)
+    chosen = chosen_queries(qrels_q, run_q, queries, missing_queries)
     if len(run):
         check_kinds(qrels, documents, run.attrs.get("path"), run.attrs.get("format"))
     code_of = {q: i for i, q in enumerate(chosen)}
@@ -296,68 +219,18 @@ def prepare(
         rows = keep[_score_order(run_qcode[keep], run["score"].to_numpy()[keep],
                                  run["item"].to_numpy(dtype=object)[keep])]
     else:
-        keys = (run["rank"].to_numpy()[keep],) if order == "rank" else ()
-        rows = keep[np.lexsort((*keys, run_qcode[keep]))]
+        rows = listed_order(keep, run_qcode, run["rank"].to_numpy() if order == "rank" else None)
     if max_results is not None:
         first = bounds(run_qcode[rows], n_q)
         rows = rows[np.arange(len(rows)) - first[run_qcode[rows]] < max_results]
-    r = pd.DataFrame({**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS},
-                      "icode": run_icode[rows], "qcode": run_qcode[rows]}, copy=False)
+    r = {**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS}, "icode": run_icode[rows], "qcode": run_qcode[rows]}
     keep_q = np.flatnonzero(qrels_qcode >= 0)
-    q = pd.DataFrame({**{c: qrels[c].to_numpy()[keep_q] for c in QRELS_COLUMNS if c in qrels or c != "stratum"},
-                      "icode": qrels_icode[keep_q], "qcode": qrels_qcode[keep_q]}, copy=False)
-
-    span = len(item_names) + 1
-    pair = np.concatenate([r["qcode"].to_numpy() * span + r["icode"].to_numpy(),
-                           q["qcode"].to_numpy() * span + q["icode"].to_numpy()])
-    gid_all = np.unique(pair, return_inverse=True)[1].ravel()  # gid order follows (query, item code)
-    r["gid"] = gid_all[: len(r)].astype(np.int64)
-    q["gid"] = gid_all[len(r):].astype(np.int64)
-    if deferred and _has_duplicates(run_raw, run_icode, run_qcode, r["gid"].to_numpy()):
+    q = {**{c: qrels[c].to_numpy()[keep_q] for c in QRELS_COLUMNS if c in qrels or c != "stratum"},
+         "icode": qrels_icode[keep_q], "qcode": qrels_qcode[keep_q]}
+    data = assemble(chosen, np.asarray(item_names, dtype=object), r, q, relevance_level)
+    if deferred and _has_duplicates(run_raw, run_icode, run_qcode, data.run_columns["gid"]):
         check_unique_documents(run, run_raw, run_icode)  # raises, naming the first duplicate
-    q = q.take(np.lexsort((q["end"].to_numpy(), q["start"].to_numpy(), q["gid"].to_numpy()))).reset_index(drop=True)
-
-    def merged(mask: npt.NDArray[np.bool_]) -> Intervals:
-        s = q.loc[mask]
-        return merge_intervals(s["gid"].to_numpy(), s["qcode"].to_numpy(),
-                               s["start"].to_numpy(dtype=np.float64), s["end"].to_numpy(dtype=np.float64))
-
-    rel_mask = q["rel"].to_numpy() >= relevance_level
-    rel = merged(rel_mask)
-    nonrel = merged(~rel_mask)
-    return Prepared(
-        queries=chosen,
-        items=np.asarray(item_names, dtype=object),
-        run=r,
-        qrels=q,
-        run_bounds=bounds(r["qcode"].to_numpy(), n_q),
-        qrels_bounds=bounds(q["qcode"].to_numpy(), n_q),
-        rel=rel,
-        nonrel=nonrel,
-        rel_bounds=bounds(rel.qcode, n_q),
-        relevant=rel_mask,
-    )
-
-
-def concat_ranges(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArray]:
-    """For each i, ``counts[i]`` consecutive integers from ``starts[i]``: (owner i, value) arrays."""
-    owner = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-    shift = (starts - (np.cumsum(counts) - counts)).astype(np.int64)  # value - position, per owner
-    return owner, np.arange(len(owner), dtype=np.int64) + shift[owner]
-
-
-def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArray, IntArray]:
-    """All (i, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j.
-
-    Group ids are small non-negative integers, so each group's slice of the
-    sorted right side is found by counting rather than searching.
-    """
-    if len(right_gid_sorted) == 0 or len(left_gid) == 0:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    size = int(max(left_gid.max(), right_gid_sorted.max())) + 1
-    per_group = np.bincount(right_gid_sorted, minlength=size)
-    first = np.cumsum(per_group) - per_group
-    return concat_ranges(first[left_gid], per_group[left_gid])
+    return data
 
 
 def default_order(documents: bool) -> str:

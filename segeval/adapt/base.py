@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
-    from segeval.prepare import Prepared
+    from segeval.prepared import Prepared
 
 
 class Label(IntEnum):
@@ -167,8 +167,8 @@ def split_by_query(
     ``unit_source`` is the run row (dataset-wide) each unit came from.
     """
     n_q = len(data.queries)
-    row_grades = data.qrels["rel"].to_numpy().astype(np.float64)
-    row_strata = data.qrels["stratum"].to_numpy() if "stratum" in data.qrels else None
+    row_grades = data.qrels_columns["rel"].astype(np.float64)
+    row_strata = data.qrels_columns.get("stratum")
     ub = np.searchsorted(unit_qcode, np.arange(n_q + 1), side="left")
     counts = np.bincount(pair_unit, minlength=len(labels))
     offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)

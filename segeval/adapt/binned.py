@@ -35,7 +35,7 @@ import pandas as pd
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row, split_by_query
 from segeval.adapt.overlap import decide
 from segeval.errors import check_choice, check_int
-from segeval.prepare import Prepared, concat_ranges
+from segeval.prepared import Prepared, concat_ranges
 from segeval.segment import bin_range
 from segeval.settings import BIN_ASSIGN, BIN_SIZE
 
@@ -72,14 +72,14 @@ class BinnedAdapter(Adapter):
     def unit_bin(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> int:
         """The bin index of unit ``unit``: the k-th new bin of its result, k counted over the query's units."""
         i = result_row(data, a, unit, query)
-        run = data.run
+        run = data.run_columns
         lo = int(data.run_bounds[query])
         seen: set[tuple[int, int]] = set()
         k = unit - int(np.searchsorted(a.source, a.source[unit], side="left"))
         for r in range(lo, i + 1):
-            _, bins = expand_bins(run["start"].to_numpy()[r : r + 1], run["end"].to_numpy()[r : r + 1],
+            _, bins = expand_bins(run["start"][r : r + 1], run["end"][r : r + 1],
                                   self.bin_size, self.assign)
-            g = int(run["gid"].to_numpy()[r])
+            g = int(run["gid"][r])
             new = [int(b) for b in bins.tolist() if (g, int(b)) not in seen]
             if r == i:
                 return new[k]
@@ -98,22 +98,22 @@ class BinnedAdapter(Adapter):
         return [Reason(int(r), f"non-relevant, covers {where}; no relevant one does") for r in rows]
 
     def adapt(self, data: Prepared) -> list[Adapted]:
-        run, qrels = data.run, data.qrels
-        src, bins = expand_bins(run["start"].to_numpy(), run["end"].to_numpy(), self.bin_size, self.assign)
-        q_src, q_bins = expand_bins(qrels["start"].to_numpy(), qrels["end"].to_numpy(), self.bin_size, self.assign)
+        run, qrels = data.run_columns, data.qrels_columns
+        src, bins = expand_bins(run["start"], run["end"], self.bin_size, self.assign)
+        q_src, q_bins = expand_bins(qrels["start"], qrels["end"], self.bin_size, self.assign)
         span = int(max(bins.max(initial=0), q_bins.max(initial=0))) + 1
-        key = run["gid"].to_numpy()[src] * span + bins
+        key = run["gid"][src] * span + bins
         # first appearance of each (query, video, bin), in rank order
         first = np.flatnonzero(~pd.Series(key).duplicated().to_numpy())
         unit_key = key[first]
         unit_src = src[first]
 
-        q_key = qrels["gid"].to_numpy()[q_src] * span + q_bins
+        q_key = qrels["gid"][q_src] * span + q_bins
         q_rel = data.relevant[q_src]
         order = np.argsort(q_key, kind="stable")
         q_key_sorted, q_row_sorted, q_rel_sorted = q_key[order], q_src[order], q_rel[order]
         # only units in a video with qrels of the query can match: look those up (usually few)
-        unit_gid, q_gid = run["gid"].to_numpy()[unit_src], qrels["gid"].to_numpy()
+        unit_gid, q_gid = run["gid"][unit_src], qrels["gid"]
         judged = np.zeros(int(max(unit_gid.max(initial=0), q_gid.max(initial=0))) + 1, dtype=bool)
         judged[q_gid] = True
         candidates = np.flatnonzero(judged[unit_gid])
@@ -125,8 +125,8 @@ class BinnedAdapter(Adapter):
         labels, mu, mr = decide(len(unit_key), (pu[rel_here], q_row_sorted[pj[rel_here]]),
                                 (pu[~rel_here], q_row_sorted[pj[~rel_here]]))
 
-        rel_qcode = qrels["qcode"].to_numpy()[q_src[q_rel]]
+        rel_qcode = qrels["qcode"][q_src[q_rel]]
         distinct_rel_qcode = rel_qcode[np.unique(q_key[q_rel], return_index=True)[1]]
         num_rel = per_query_count(distinct_rel_qcode, len(data.queries))
-        unit_qcode = run["qcode"].to_numpy()[unit_src]
+        unit_qcode = run["qcode"][unit_src]
         return split_by_query(data, unit_qcode, labels, num_rel, mu, mr, unit_src)

@@ -19,7 +19,7 @@ import numpy as np
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, split_by_query
 
 if TYPE_CHECKING:
-    from segeval.prepare import Prepared
+    from segeval.prepared import Prepared
 
 
 class ExactAdapter(Adapter):
@@ -40,29 +40,29 @@ class ExactAdapter(Adapter):
         return [Reason(int(r), why.get(label, "")) for r in rows]
 
     def adapt(self, data: Prepared) -> list[Adapted]:
-        from segeval.prepare import group_pairs  # here: making the adapter (fastlane) needs no pandas
+        from segeval.prepared import group_pairs
 
-        run, qrels = data.run, data.qrels
-        n = len(run)
-        u, j = group_pairs(run["gid"].to_numpy(), qrels["gid"].to_numpy())
-        if len(qrels) and {"start", "end"} <= set(qrels.columns):
-            same = np.isnan(qrels["start"].to_numpy()[j]) | (
-                (qrels["start"].to_numpy()[j] == run["start"].to_numpy()[u])
-                & (qrels["end"].to_numpy()[j] == run["end"].to_numpy()[u]))
+        run, qrels = data.run_columns, data.qrels_columns
+        n = data.n_results
+        u, j = group_pairs(run["gid"], qrels["gid"])
+        if len(qrels["qcode"]) and {"start", "end"} <= qrels.keys():
+            same = np.isnan(qrels["start"][j]) | (
+                (qrels["start"][j] == run["start"][u])
+                & (qrels["end"][j] == run["end"][u]))
             u, j = u[same], j[same]
         first = np.ones(len(u), dtype=bool)
         first[1:] = u[1:] != u[:-1]  # a document judged twice: the first qrels line counts
         u, j = u[first], j[first]
         labels = np.full(n, Label.UNJUDGED, dtype=np.uint8)
-        grade = qrels["rel"].to_numpy()[j]
+        grade = qrels["rel"][j]
         # a negative grade is neither relevant nor judged non-relevant (as trec_eval: bpref, num_nonrel)
         judged_label = np.where(grade < 0, Label.UNJUDGED, Label.NONRELEVANT)
         labels[u] = np.where(data.relevant[j], Label.RELEVANT, judged_label)
         grades = np.full(n, np.nan)
-        grades[u] = qrels["rel"].to_numpy()[j]
-        rel = qrels["rel"].to_numpy().astype(np.float64)
+        grades[u] = qrels["rel"][j]
+        rel = qrels["rel"].astype(np.float64)
         qb = data.qrels_bounds
         pools = [rel[qb[q] : qb[q + 1]] for q in range(len(data.queries))]
-        num_rel = per_query_count(qrels["qcode"].to_numpy()[data.relevant], len(data.queries))
-        return split_by_query(data, run["qcode"].to_numpy(), labels, num_rel, u, j,
+        num_rel = per_query_count(qrels["qcode"][data.relevant], len(data.queries))
+        return split_by_query(data, run["qcode"], labels, num_rel, u, j,
                               np.arange(n, dtype=np.int64), grades, pools)

@@ -24,7 +24,7 @@ import numpy as np
 
 from segeval.adapt.base import Adapted, Adapter, Label, per_query_count, split_by_query
 from segeval.adapt.overlap import overlap_decisions
-from segeval.prepare import Prepared, group_pairs
+from segeval.prepared import Prepared, group_pairs
 from segeval.segment import closed_overlap
 
 
@@ -36,14 +36,14 @@ class OverlapOnceAdapter(Adapter):
 
     def adapt(self, data: Prepared) -> list[Adapted]:
         labels, pu, pr = overlap_decisions(data)
-        run = data.run
-        u, j = group_pairs(run["gid"].to_numpy(), data.rel.gid)
-        meets = closed_overlap(run["start"].to_numpy()[u], run["end"].to_numpy()[u], data.rel.start[j], data.rel.end[j])
-        first = np.full(len(data.rel), len(run), dtype=np.int64)
+        run = data.run_columns
+        u, j = group_pairs(run["gid"], data.rel.gid)
+        meets = closed_overlap(run["start"][u], run["end"][u], data.rel.start[j], data.rel.end[j])
+        first = np.full(len(data.rel), data.n_results, dtype=np.int64)
         np.minimum.at(first, j[meets], u[meets])  # results are in rank order within each query
-        credited = np.zeros(len(run) + 1, dtype=bool)
+        credited = np.zeros(data.n_results + 1, dtype=bool)
         credited[first] = True
         labels = np.where((labels == Label.RELEVANT) & ~credited[:-1], np.uint8(Label.RELEVANT_SEEN), labels)
         num_rel = per_query_count(data.rel.qcode, len(data.queries))
-        return split_by_query(data, run["qcode"].to_numpy(), labels.astype(np.uint8), num_rel, pu, pr,
-                              np.arange(len(run), dtype=np.int64))
+        return split_by_query(data, run["qcode"], labels.astype(np.uint8), num_rel, pu, pr,
+                              np.arange(data.n_results, dtype=np.int64))

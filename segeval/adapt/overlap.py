@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Adapter, Label, per_query_count, split_by_query
-from segeval.prepare import Prepared, group_pairs
+from segeval.prepared import Prepared, group_pairs
 from segeval.segment import closed_overlap
 
 
@@ -57,19 +57,19 @@ def overlap_decisions(
     data: Prepared,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Dataset-wide labels 1 / 0 / - of the overlap rule and the deciding (result, qrels row) pairs."""
-    run, qrels = data.run, data.qrels
-    gid = run["gid"].to_numpy()
-    s, e = run["start"].to_numpy(), run["end"].to_numpy()
+    run, qrels = data.run_columns, data.qrels_columns
+    gid = run["gid"]
+    s, e = run["start"], run["end"]
     rel_mask = data.relevant
 
     def pairs(mask: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         rows = np.flatnonzero(mask)
-        ui, j = group_pairs(gid, qrels["gid"].to_numpy()[rows])
+        ui, j = group_pairs(gid, qrels["gid"][rows])
         rows_j = rows[j]
-        ok = closed_overlap(s[ui], e[ui], qrels["start"].to_numpy()[rows_j], qrels["end"].to_numpy()[rows_j])
+        ok = closed_overlap(s[ui], e[ui], qrels["start"][rows_j], qrels["end"][rows_j])
         return ui[ok], rows_j[ok]
 
-    return decide(len(run), pairs(rel_mask), pairs(~rel_mask))
+    return decide(data.n_results, pairs(rel_mask), pairs(~rel_mask))
 
 
 class OverlapAdapter(Adapter):
@@ -82,5 +82,5 @@ class OverlapAdapter(Adapter):
     def adapt(self, data: Prepared) -> list[Adapted]:
         labels, pu, pr = overlap_decisions(data)
         num_rel = per_query_count(data.rel.qcode, len(data.queries))
-        return split_by_query(data, data.run["qcode"].to_numpy(), labels, num_rel, pu, pr,
-                              np.arange(len(data.run), dtype=np.int64))
+        return split_by_query(data, data.run_columns["qcode"], labels, num_rel, pu, pr,
+                              np.arange(data.n_results, dtype=np.int64))

@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row, split_by_query
 from segeval.errors import ParameterError
-from segeval.prepare import Prepared, group_pairs
+from segeval.prepared import Prepared, group_pairs
 from segeval.settings import TIOU
 
 
@@ -88,15 +88,15 @@ class TiouAdapter(Adapter):
         """``1``: the segment it matched; ``s``: the segments it reaches theta with, each matched by
         an earlier rank; ``0``: the relevant segment of best IoU below theta, if any overlaps."""
         i = result_row(data, a, unit, query)
-        run, qrels = data.run, data.qrels
+        run, qrels = data.run_columns, data.qrels_columns
         lo, hi = int(data.qrels_bounds[query]), int(data.qrels_bounds[query + 1])
         rows = np.arange(lo, hi, dtype=np.int64)
-        rows = rows[data.relevant[lo:hi] & (qrels["gid"].to_numpy()[lo:hi] == run["gid"].to_numpy()[i])]
+        rows = rows[data.relevant[lo:hi] & (qrels["gid"][lo:hi] == run["gid"][i])]
         n = len(rows)
-        iou = self._iou(np.full(n, run["start"].to_numpy()[i], dtype=np.float64),
-                        np.full(n, run["end"].to_numpy()[i], dtype=np.float64),
-                        qrels["start"].to_numpy()[rows].astype(np.float64),
-                        qrels["end"].to_numpy()[rows].astype(np.float64))
+        iou = self._iou(np.full(n, run["start"][i], dtype=np.float64),
+                        np.full(n, run["end"][i], dtype=np.float64),
+                        qrels["start"][rows].astype(np.float64),
+                        qrels["end"][rows].astype(np.float64))
         op = ">" if self.strict else ">="
         label = Label(int(a.labels[unit]))
         if label == Label.RELEVANT:
@@ -116,13 +116,13 @@ class TiouAdapter(Adapter):
         return [Reason(-1, "no relevant qrels segment of its video overlaps it")]
 
     def adapt(self, data: Prepared) -> list[Adapted]:
-        run, qrels = data.run, data.qrels
-        n = len(run)
+        run, qrels = data.run_columns, data.qrels_columns
+        n = data.n_results
         rel_rows = np.flatnonzero(data.relevant)
-        u, j = group_pairs(run["gid"].to_numpy(), qrels["gid"].to_numpy()[rel_rows])
+        u, j = group_pairs(run["gid"], qrels["gid"][rel_rows])
         rows = rel_rows[j]
-        iou = self._iou(run["start"].to_numpy()[u], run["end"].to_numpy()[u],
-                        qrels["start"].to_numpy()[rows], qrels["end"].to_numpy()[rows])
+        iou = self._iou(run["start"][u], run["end"][u],
+                        qrels["start"][rows], qrels["end"][rows])
         ok = self._reach(iou)
         u, rows, iou = u[ok], rows[ok], iou[ok]
         labels = np.full(n, Label.NONRELEVANT, dtype=np.uint8)
@@ -139,7 +139,7 @@ class TiouAdapter(Adapter):
             labels[i] = Label.RELEVANT
             pair_unit.append(i)
             pair_row.append(row)
-        num_rel = per_query_count(qrels["qcode"].to_numpy()[rel_rows], len(data.queries))
-        return split_by_query(data, run["qcode"].to_numpy(), labels, num_rel,
+        num_rel = per_query_count(qrels["qcode"][rel_rows], len(data.queries))
+        return split_by_query(data, run["qcode"], labels, num_rel,
                               np.asarray(pair_unit, dtype=np.int64), np.asarray(pair_row, dtype=np.int64),
                               np.arange(n, dtype=np.int64))

@@ -32,7 +32,7 @@ import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, split_by_query
 from segeval.errors import check_int
-from segeval.prepare import Intervals, Prepared, group_pairs
+from segeval.prepared import Intervals, Prepared, group_pairs
 from segeval.segment import whole_seconds_overlap
 from segeval.settings import TOLERANCE
 
@@ -88,11 +88,11 @@ class ToleranceAdapter(Adapter):
         return [Reason(int(r), why.get(label, "")) for r in rows]
 
     def adapt(self, data: Prepared) -> list[Adapted]:
-        run, qrels = data.run, data.qrels
-        n = len(run)
-        gid = run["gid"].to_numpy()
-        s = run["start"].to_numpy()
-        e = run["end"].to_numpy()
+        run, qrels = data.run_columns, data.qrels_columns
+        n = data.n_results
+        gid = run["gid"]
+        s = run["start"]
+        e = run["end"]
         tol_end = s + self.tolerance
 
         ru, rj = _meets(gid, s, tol_end, data.rel)
@@ -138,7 +138,7 @@ class ToleranceAdapter(Adapter):
         # raw non-relevant rows met by [s, e) for 0/S
         rel_rows = np.flatnonzero(data.relevant)
         non_rows = np.flatnonzero(~data.relevant)
-        qg, qs, qe = qrels["gid"].to_numpy(), qrels["start"].to_numpy(), qrels["end"].to_numpy()
+        qg, qs, qe = qrels["gid"], qrels["start"], qrels["end"]
 
         def raw(rows: IntArray, b: FloatArray, mask: npt.NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
             ivl = Intervals(qg[rows], qg[rows], qs[rows].astype(np.float64), qe[rows].astype(np.float64))
@@ -154,5 +154,5 @@ class ToleranceAdapter(Adapter):
         rows = np.concatenate([r1, r0])
         order = np.argsort(units, kind="stable")
         num_rel = per_query_count(data.rel.qcode, len(data.queries))
-        return split_by_query(data, run["qcode"].to_numpy(), labels, num_rel, units[order], rows[order],
+        return split_by_query(data, run["qcode"], labels, num_rel, units[order], rows[order],
                               np.arange(n, dtype=np.int64))

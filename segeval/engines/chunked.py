@@ -31,7 +31,7 @@ from segeval.io.files import is_stream, starts_with_gzip
 from segeval.io.formats import DETECT_LINES, DOCUMENT_FORMATS, RUN_FORMATS, LineFormat, detect_run_format
 from segeval.io.tables import RUN_COLUMNS, parse_table, read_run, to_frame
 from segeval.pipeline import Plan, evaluate, evaluate_part, finish, merge_parts, plan
-from segeval.prepare import check_queries
+from segeval.prepared import check_queries
 from segeval.settings import AUTO_BYTES as AUTO_BYTES
 from segeval.settings import BATCH_BYTES, CHUNK_LINES, Job
 from segeval.validate import check_kinds, validate_run

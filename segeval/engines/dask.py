@@ -31,7 +31,7 @@ import pandas as pd
 from segeval.engines.types import RunResult
 from segeval.errors import InputError, SegevalError
 from segeval.pipeline import Plan, evaluate_part, finish, merge_parts, plan
-from segeval.prepare import check_queries
+from segeval.prepared import check_queries
 from segeval.settings import Job
 
 Part = tuple[list[str], dict[str, list[Any]]]

@@ -13,7 +13,7 @@ from segeval.measures.registry import Measure
 
 if TYPE_CHECKING:
     from segeval.measures.segments import QuerySegments
-    from segeval.prepare import Prepared
+    from segeval.prepared import Prepared
 
 
 @dataclass(frozen=True)
@@ -47,9 +47,9 @@ def query_segments(data: Prepared) -> list[QuerySegments]:
     """Per-query run segments and merged relevant segments, in ``data.queries`` order."""
     from segeval.measures.segments import QuerySegments
 
-    gid = data.run["gid"].to_numpy()
-    start = data.run["start"].to_numpy()
-    end = data.run["end"].to_numpy()
+    gid = data.run_columns["gid"]
+    start = data.run_columns["start"]
+    end = data.run_columns["end"]
     rb, lb = data.run_bounds, data.rel_bounds
     out = []
     for q in range(len(data.queries)):

@@ -9,7 +9,7 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from segeval.prepare import group_pairs
+from segeval.prepared import group_pairs
 from segeval.segment import closed_overlap
 
 IntArray = npt.NDArray[np.int64]

@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Adapter, Label
 from segeval.errors import ParameterError
-from segeval.prepare import Prepared
+from segeval.prepared import Prepared
 
 COLOURS = {Label.RELEVANT: "#2e7d32", Label.NONRELEVANT: "#c62828", Label.RELEVANT_SEEN: "#9ccc65",
            Label.NONRELEVANT_SEEN: "#ef9a9a", Label.UNJUDGED: "#9e9e9e"}

@@ -1,0 +1,202 @@
+"""Evaluation-ready inputs (:class:`Prepared`) and the pandas-free rules that build and index them.
+
+:func:`segeval.prepare.prepare` reads query and item codes from tables and calls :func:`assemble`;
+the ``me13sh`` lane (:mod:`segeval.engines.me13sh_lane`) calls it on codes made from the files'
+bytes.  The adapters read :attr:`Prepared.run_columns` and :attr:`Prepared.qrels_columns`, so
+evaluating needs no pandas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.errors import ParameterError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+#: named columns of equal length
+Columns = dict[str, npt.NDArray[Any]]
+
+
+@dataclass(frozen=True)
+class Intervals:
+    """Sorted, per-(query, item) intervals: group id, query code, start, end."""
+
+    gid: IntArray
+    qcode: IntArray
+    start: FloatArray
+    end: FloatArray
+
+    def __len__(self) -> int:
+        return len(self.gid)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Evaluation-ready inputs.
+
+    ``run_columns`` and ``qrels_columns`` hold the numeric columns, sorted by query (in
+    ``queries`` order), plus ``qcode`` (position in ``queries``), ``icode``
+    (position in ``items``) and ``gid`` (a (query, item) group id shared by both);
+    :attr:`run` and :attr:`qrels` are the same columns as DataFrames.
+    ``run_bounds[q]:run_bounds[q+1]`` are query q's results.
+    ``rel``/``nonrel`` are the merged relevant and non-relevant qrels segments;
+    ``relevant`` marks the relevant rows of ``qrels`` (``rel >= relevance_level``).
+    """
+
+    queries: list[str]
+    items: npt.NDArray[np.object_]
+    run_columns: Columns
+    qrels_columns: Columns
+    run_bounds: IntArray
+    qrels_bounds: IntArray
+    rel: Intervals
+    nonrel: Intervals
+    rel_bounds: IntArray
+    relevant: npt.NDArray[np.bool_]
+
+    @cached_property
+    def run(self) -> pd.DataFrame:
+        """The run's columns as a DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame(self.run_columns, copy=False)
+
+    @cached_property
+    def qrels(self) -> pd.DataFrame:
+        """The qrels' columns as a DataFrame."""
+        import pandas as pd
+
+        return pd.DataFrame(self.qrels_columns, copy=False)
+
+    @property
+    def n_results(self) -> int:
+        return len(self.run_columns["qcode"])
+
+
+def merge_intervals(gid: IntArray, qcode: IntArray, start: FloatArray, end: FloatArray) -> Intervals:
+    """Merge intervals of each group that meet under the ``closed`` rule (touching counts).
+
+    Input must be sorted by (gid, start, end).  Walking a group in order, an
+    interval whose start is <= the running maximum end joins the current one
+    (a NaN end does not count towards that maximum, and has none).
+    """
+    n = len(gid)
+    if n == 0:
+        empty_i = np.zeros(0, dtype=np.int64)
+        empty_f = np.zeros(0, dtype=np.float64)
+        return Intervals(empty_i, empty_i, empty_f, empty_f)
+    new_group = np.ones(n, dtype=bool)
+    new_group[1:] = gid[1:] != gid[:-1]
+    group_no = np.cumsum(new_group) - 1
+    # the running maximum within each group, on ranks of the ends (1 + rank; NaN 0), shifted per group
+    distinct, rank = np.unique(end, return_inverse=True)
+    rank = rank.ravel().astype(np.int64) + 1
+    missing = np.isnan(end)
+    rank[missing] = 0
+    span = len(distinct) + 1
+    best = np.maximum.accumulate(group_no * span + rank) - group_no * span
+    run_max = np.where(missing | (best == 0), np.nan, distinct[np.maximum(best - 1, 0)])
+    prev_max = np.empty(n)
+    prev_max[0] = -np.inf
+    prev_max[1:] = run_max[:-1]
+    starts_new = new_group | (start > prev_max)
+    first = np.flatnonzero(starts_new)
+    m_end = np.maximum.reduceat(end, first) if len(first) else np.zeros(0)
+    return Intervals(gid[first], qcode[first], start[first], m_end.astype(np.float64))
+
+
+def bounds(qcode: IntArray, n_queries: int) -> IntArray:
+    """Offsets such that rows of query q are ``[b[q], b[q+1])`` of a qcode-sorted array."""
+    return np.searchsorted(qcode, np.arange(n_queries + 1), side="left").astype(np.int64)
+
+
+def check_queries(queries: Sequence[str], qrels_queries: set[str]) -> None:
+    """Raise a ParameterError unless every one of ``queries`` is a qrels query."""
+    unknown = sorted(set(queries) - qrels_queries)
+    if unknown:
+        shown = ", ".join(unknown[:5]) + (" ..." if len(unknown) > 5 else "")
+        raise ParameterError(f"The 'queries' parameter must name queries of the qrels. Got {shown} instead.")
+
+
+def chosen_queries(qrels_queries: set[str], run_queries: set[str], queries: Sequence[str] | None,
+                   missing_queries: str) -> list[str]:
+    """The evaluated queries, sorted: qrels queries with results (``missing_queries="skip"``) or all of
+    them (``"zero"``), among ``queries`` when given (each of which must be a qrels query)."""
+    with_results = run_queries if missing_queries == "skip" else qrels_queries
+    if queries is None:
+        return sorted(qrels_queries & with_results)
+    check_queries(queries, qrels_queries)
+    return sorted(set(queries) & with_results)
+
+
+def listed_order(keep: IntArray, qcode: IntArray, rank: IntArray | None) -> IntArray:
+    """The rows ``keep`` ordered by query, then by ``rank`` when given (equal ranks, and every row without
+    ``rank``, keeping file order)."""
+    keys = (rank[keep],) if rank is not None else ()
+    return keep[np.lexsort((*keys, qcode[keep]))]
+
+
+def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, qrels: Columns,
+             relevance_level: int) -> Prepared:
+    """The :class:`Prepared` of the evaluated results ``run`` (in evaluation order) and the evaluated
+    queries' qrels rows, each with ``qcode`` and ``icode``: group ids added, qrels sorted by (group,
+    start, end), relevant and non-relevant segments merged."""
+    n_q = len(queries)
+    span = len(items) + 1
+    pair = np.concatenate([run["qcode"] * span + run["icode"], qrels["qcode"] * span + qrels["icode"]])
+    gid_all = np.unique(pair, return_inverse=True)[1].ravel()  # gid order follows (query, item code)
+    n_run = len(run["qcode"])
+    run["gid"] = gid_all[:n_run].astype(np.int64)
+    qrels["gid"] = gid_all[n_run:].astype(np.int64)
+    order = np.lexsort((qrels["end"], qrels["start"], qrels["gid"]))
+    q = {name: column[order] for name, column in qrels.items()}
+
+    def merged(mask: npt.NDArray[np.bool_]) -> Intervals:
+        return merge_intervals(q["gid"][mask], q["qcode"][mask], q["start"][mask].astype(np.float64),
+                               q["end"][mask].astype(np.float64))
+
+    rel_mask = q["rel"] >= relevance_level
+    rel = merged(rel_mask)
+    return Prepared(
+        queries=queries,
+        items=np.asarray(items, dtype=object),
+        run_columns=run,
+        qrels_columns=q,
+        run_bounds=bounds(run["qcode"], n_q),
+        qrels_bounds=bounds(q["qcode"], n_q),
+        rel=rel,
+        nonrel=merged(~rel_mask),
+        rel_bounds=bounds(rel.qcode, n_q),
+        relevant=rel_mask,
+    )
+
+
+def concat_ranges(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArray]:
+    """For each i, ``counts[i]`` consecutive integers from ``starts[i]``: (owner i, value) arrays."""
+    owner = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    shift = (starts - (np.cumsum(counts) - counts)).astype(np.int64)  # value - position, per owner
+    return owner, np.arange(len(owner), dtype=np.int64) + shift[owner]
+
+
+def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArray, IntArray]:
+    """All (i, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j.
+
+    Group ids are small non-negative integers, so each group's slice of the
+    sorted right side is found by counting rather than searching.
+    """
+    if len(right_gid_sorted) == 0 or len(left_gid) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    size = int(max(left_gid.max(), right_gid_sorted.max())) + 1
+    per_group = np.bincount(right_gid_sorted, minlength=size)
+    first = np.cumsum(per_group) - per_group
+    return concat_ranges(first[left_gid], per_group[left_gid])
