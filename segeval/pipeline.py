@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -15,8 +15,9 @@ from segeval.adapt.registry import ADAPTER_HELP as ADAPTER_HELP
 from segeval.adapt.registry import make_adapter as make_adapter
 from segeval.adapt.registry import make_adapters
 from segeval.adapt.registry import me13sh_adapters as me13sh_adapters
-from segeval.aggregate import aggregate
 from segeval.errors import ParameterError
+from segeval.evaluation import Evaluation as Evaluation  # named here for readers of evaluate's results
+from segeval.evaluation import summaries
 from segeval.inmemory import QrelsIndex, evaluate_in_memory, in_lane
 from segeval.io.frames import load_qrels, load_run
 from segeval.io.tables import predicted_mask
@@ -26,37 +27,6 @@ from segeval.notes import value_notes
 from segeval.prepare import prepare
 from segeval.settings import DEFAULT_ADAPTER, DEFAULT_MEASURES, Settings, kind, settings_of
 from segeval.validate import is_documents, validate_qrels, validate_run
-
-
-@dataclass
-class Evaluation:
-    """Per-query values and aggregates of the requested measures."""
-
-    queries: list[str]
-    requests: list[Request]
-    per_query: dict[str, list[Any]]
-    summary: dict[str, Any]
-    notes: list[str] = field(default_factory=list)
-    #: qrels queries that were not evaluated (no results, or not selected)
-    unevaluated: list[str] = field(default_factory=list)
-
-    def frame(self) -> pd.DataFrame:
-        """Per-query values as a wide DataFrame (queries × measures)."""
-        return pd.DataFrame(self.per_query, index=pd.Index(self.queries, name="query"))
-
-    def long(self) -> pd.DataFrame:
-        """Per-query values as a long DataFrame with columns query, measure, value."""
-        rows = [(qid, r.name, self.per_query[r.name][i])
-                for i, qid in enumerate(self.queries) for r in self.requests if r.measure.family.per_query]
-        return pd.DataFrame(rows, columns=["query", "measure", "value"])
-
-    def report(self) -> pd.DataFrame:
-        """The per-query measures as :meth:`frame` gives them, and a last row ``all`` with their summary
-        (mean, or the measure's aggregate), as ``me13sh`` and trec_eval print it."""
-        names = [r.name for r in self.requests if r.measure.family.per_query]
-        table = pd.DataFrame({n: self.per_query[n] for n in names}, index=pd.Index(self.queries, name="query"))
-        table.loc["all"] = [self.summary[n] for n in names]
-        return table
 
 
 def evaluate(
@@ -271,7 +241,7 @@ def merge_parts(parts: Sequence[tuple[list[str], dict[str, list[Any]]]],
 def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, list[Any]]) -> Evaluation:
     """The :class:`Evaluation` of per-query values: aggregates, notes and unevaluated queries."""
     reqs = how.requests
-    summary = {x.name: aggregate(per_query[x.name], x.measure.aggregate) for x in reqs}
+    summary = summaries(reqs, per_query)
     lines, predicted_note = _predicted_lines(q, how.predicted)
     if how.missing_queries == "zero":  # trec_eval -c: num_rel sums every qrels line with rel > 0, whatever -l
         if how.queries is not None:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row, split_by_query
 from segeval.adapt.overlap import decide
@@ -51,6 +50,20 @@ def expand_bins(start: npt.NDArray[np.float64], end: npt.NDArray[np.float64], si
     first_f, last_f = bin_range(start, end, size)
     first, last = first_f.astype(np.int64), last_f.astype(np.int64)
     return concat_ranges(first, np.maximum(last - first + 1, 0))
+
+
+def first_occurrences(key: IntArray) -> IntArray:
+    """Positions of the first occurrence of each distinct non-negative key, in position order."""
+    n = len(key)
+    top = int(key.max(initial=0)) + 1
+    if top <= 8 * n + 4096:  # dense keys: the smallest position of each, by table
+        first = np.full(top, n, dtype=np.int64)
+        np.minimum.at(first, key, np.arange(n, dtype=np.int64))
+        return np.flatnonzero(first[key] == np.arange(n))
+    order = np.argsort(key, kind="stable")
+    new = np.ones(n, dtype=bool)
+    new[1:] = key[order][1:] != key[order][:-1]
+    return np.sort(order[new])
 
 
 class BinnedAdapter(Adapter):
@@ -104,7 +117,7 @@ class BinnedAdapter(Adapter):
         span = int(max(bins.max(initial=0), q_bins.max(initial=0))) + 1
         key = run["gid"][src] * span + bins
         # first appearance of each (query, video, bin), in rank order
-        first = np.flatnonzero(~pd.Series(key).duplicated().to_numpy())
+        first = first_occurrences(key)
         unit_key = key[first]
         unit_src = src[first]
 

@@ -33,7 +33,7 @@ from segeval.settings import DEFAULTS
 from segeval.words import plural
 
 if TYPE_CHECKING:
-    from segeval.pipeline import Evaluation
+    from segeval.evaluation import Evaluation
 
 FORMATS = ("text", "markdown", "latex", "csv", "json")
 

@@ -25,7 +25,7 @@ from segeval.settings import MEMORY_POLICIES, Job
 if TYPE_CHECKING:
     import pandas as pd
 
-    from segeval.pipeline import Evaluation
+    from segeval.evaluation import Evaluation
 
 T = TypeVar("T")
 

@@ -9,7 +9,7 @@ from segeval.errors import InputError, SegevalError
 from segeval.words import plural, verb
 
 if TYPE_CHECKING:
-    from segeval.pipeline import Evaluation
+    from segeval.evaluation import Evaluation
 
 
 @dataclass

@@ -15,64 +15,8 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.io.formats import TIME_PARSERS, LineFormat
-
-
-def _byte_matrix(values: npt.NDArray[np.bytes_], max_width: int) -> npt.NDArray[np.uint8] | None:
-    """Fixed-width tokens as an (n, width) byte matrix; None when too wide or a NUL is not padding."""
-    width = values.dtype.itemsize
-    if width > max_width or width == 0:
-        return None
-    b = values.view(np.uint8).reshape(len(values), width)
-    nul = b == 0
-    if not (nul[:, :-1] <= nul[:, 1:]).all():
-        return None
-    return b
-
-
-def mmss_to_seconds(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
-    """Vectorised :func:`parse_mmss` over a bytes array; None when any entry is not an M.S time.
-
-    The bytes are validated (digits, one dot, 1-12 minute and 1-2 second digits);
-    the value comes from NumPy's float parser: minutes = floor(x) and seconds =
-    round(fraction * 10 ** digits), exact since the float error stays far below
-    half a second for 12-digit minutes.
-    """
-    if len(values) == 0:
-        return np.zeros(0, dtype=np.int64)
-    b = _byte_matrix(values, 15)
-    if b is None:
-        return None
-    is_dot = b == 46
-    if not bool((((b >= 48) & (b <= 57)) | is_dot | (b == 0)).all()) or not bool((is_dot.sum(axis=1) == 1).all()):
-        return None
-    dot_at = is_dot.argmax(axis=1)
-    frac_digits = (b != 0).sum(axis=1) - dot_at - 1
-    if (dot_at < 1).any() or (dot_at > 12).any() or (frac_digits < 1).any() or (frac_digits > 2).any():
-        return None
-    x = values.astype(np.float64)
-    minutes = np.floor(x)
-    seconds = np.rint((x - minutes) * np.where(frac_digits == 2, 100.0, 10.0)).astype(np.int64)
-    if (seconds > 59).any():
-        return None
-    return minutes.astype(np.int64) * 60 + seconds
-
-
-def int_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
-    """Vectorised strict integer parse (optional sign, 1-18 digits); None when any entry is not one."""
-    if len(values) == 0:
-        return np.zeros(0, dtype=np.int64)
-    b = _byte_matrix(values, 19)
-    if b is None:
-        return None
-    signed = (b[:, 0] == 45) | (b[:, 0] == 43)
-    digit = (b >= 48) & (b <= 57)
-    ok = digit | (b == 0)
-    ok[:, 0] |= signed
-    n_digits = digit.sum(axis=1)
-    if not bool(ok.all()) or (n_digits < 1).any() or (n_digits > 18).any():
-        return None
-    return values.astype(np.int64)
-
+from segeval.io.scan import int_tokens as int_tokens  # one vectorised parser of each kind, in scan
+from segeval.io.scan import mmss_to_seconds as mmss_to_seconds
 
 #: the byte path reads each field at twice the longest token of a sample (at least 8, at most 64 bytes)
 SAMPLE_BYTES = 1 << 15

@@ -56,13 +56,19 @@ def plain_bytes(data: bytes) -> bool:
 
 
 def scan(data: bytes, n_fields: int, text: tuple[int, ...], floats: tuple[int, ...] = (),
-         ints: tuple[int, ...] = (), checked_ints: tuple[int, ...] = (), first: tuple[int, ...] = ()) -> Scanned | None:
+         ints: tuple[int, ...] = (), checked_ints: tuple[int, ...] = (), first: tuple[int, ...] = (),
+         checked_floats: tuple[int, ...] = (), times: tuple[int, ...] = ()) -> Scanned | None:
     """Lines of exactly ``n_fields`` tokens (blank lines skipped): the ``text`` fields as tokens
     (:attr:`Scanned.text`), ``floats`` parsed as :func:`segeval.io.formats.parse_float`, ``ints`` as
-    :func:`segeval.io.formats.parse_int`, ``checked_ints`` only checked to be integers, and the
-    first line's ``first`` fields; None when anything is unusual (see the module docstring)."""
+    :func:`segeval.io.formats.parse_int`, ``times`` as :func:`segeval.io.formats.parse_mmss` (seconds,
+    in :attr:`Scanned.ints`), ``checked_ints`` and ``checked_floats`` only checked to be integers and
+    numbers, and the first line's ``first`` fields; None when anything is unusual (see the module
+    docstring)."""
     if not plain_bytes(data):
         return None
+    kinds = {**{f: "text" for f in text}, **{f: "float" for f in floats}, **{f: "int" for f in ints},
+             **{f: "time" for f in times}, **{f: "check_int" for f in checked_ints},
+             **{f: "check_float" for f in checked_floats}}
     arr = np.frombuffer(data, dtype=np.uint8)
     parts: list[dict[int, npt.NDArray[Any]]] = []
     begin = 0
@@ -71,17 +77,17 @@ def scan(data: bytes, n_fields: int, text: tuple[int, ...], floats: tuple[int, .
         if end < len(arr):
             cut = data.rfind(b"\n", begin, end)
             end = cut + 1 if cut >= begin else (data.find(b"\n", end) + 1 or len(arr))
-        got = _block(arr[begin:end], n_fields, text, floats, ints, checked_ints)
+        got = _block(arr[begin:end], n_fields, kinds)
         if got is None:
             return None
         parts.append(got)
         begin = end
-    parts = [p for p in parts if len(next(iter(p.values())))]
+    parts = [p for p in parts if p]
     if not parts:
         return None  # no data line
     out_text = {f: stack_words([p[f] for p in parts]) for f in text}
     out_floats = {f: np.concatenate([p[f] for p in parts]) for f in floats}
-    out_ints = {f: np.concatenate([p[f] for p in parts]) for f in ints}
+    out_ints = {f: np.concatenate([p[f] for p in parts]) for f in (*ints, *times)}
     at = 0
     while True:  # the first data line
         stop = data.find(b"\n", at)
@@ -174,38 +180,38 @@ def _gather(words: npt.NDArray[np.uint64], starts: npt.NDArray[np.intp], ends: n
     return out
 
 
-def _block(block: Matrix, n_fields: int, text: tuple[int, ...], floats: tuple[int, ...], ints: tuple[int, ...],
-           checked_ints: tuple[int, ...]) -> dict[int, npt.NDArray[Any]] | None:
+def _block(block: Matrix, n_fields: int, kinds: dict[int, str]) -> dict[int, npt.NDArray[Any]] | None:
+    """The wanted fields of a block's lines by kind (``kinds``); {} for blank lines only; None when
+    anything is unusual."""
     found = _bounds(block, n_fields)
     if found is None:
         return None
     starts, ends = found
     if len(starts) == 0:  # blank lines only
-        return {f: np.zeros((0, 1), dtype=np.uint64) if f in text else np.zeros(0) for f in (*text, *floats, *ints)}
+        return {}
     padded = np.zeros(len(block) + 8 * (MAX_WIDTH // 8 + 2), dtype=np.uint8)
     padded[: len(block)] = block
     # a word at every byte, and past the end as far as the widest token's last word reaches
     words = np.ndarray((len(block) + 8 * (MAX_WIDTH // 8 + 1),), dtype="<u8", buffer=padded, strides=(1,))
     out: dict[int, npt.NDArray[Any]] = {}
-    for f in (*text, *floats, *ints, *checked_ints):
+    for f, kind in kinds.items():
         tokens = _gather(words, starts[:, f], ends[:, f])
         if tokens is None:
             return None
-        if f in text:
+        if kind == "text":
             out[f] = tokens
             continue
         mat = tokens.view(np.uint8).reshape(len(tokens), 8 * tokens.shape[1])
-        if f in floats:
-            values = parse_floats(mat)
-            if values is None:
+        if kind == "check_float":
+            if not floats_read(mat):
                 return None
-            out[f] = values
             continue
-        numbers = parse_ints(mat, keep=f in ints)
-        if numbers is None:
+        values = (parse_floats(mat) if kind == "float" else mmss_matrix(mat) if kind == "time"
+                  else parse_ints(mat, keep=kind == "int"))
+        if values is None:
             return None
-        if f in ints:
-            out[f] = numbers
+        if kind != "check_int":
+            out[f] = values
     return out
 
 
@@ -231,7 +237,15 @@ def parse_ints(mat: Matrix, keep: bool = True) -> npt.NDArray[np.int64] | None:
     if not usual and (not bool(_INT_BYTES[mat].all()) or mat.shape[1] > 24
                       or any(parse_int(t.decode("ascii")) is None for t in _tokens(mat).tolist())):
         return None
-    return _tokens(mat).astype(np.int64) if keep else np.zeros(0, dtype=np.int64)
+    if not keep:
+        return np.zeros(0, dtype=np.int64)
+    if not usual:
+        return _tokens(mat).astype(np.int64)
+    lengths = row_counts(mat != 0)
+    value = np.zeros(len(mat), dtype=np.int64)
+    for j in range(int(lengths.max(initial=0))):  # digits, most significant first
+        value = np.where(j < lengths, value * 10 + (mat[:, j].astype(np.int64) - 48), value)
+    return value
 
 
 #: 10**k for the digits after the dot of a plain decimal (exact in a double up to 10**22)
@@ -286,3 +300,114 @@ def _numpy_floats(mat: Matrix) -> npt.NDArray[np.float64] | None:
     except ValueError:
         return None
     return values if bool(np.isfinite(values).all()) else None
+
+
+def _byte_matrix(values: npt.NDArray[np.bytes_], max_width: int) -> npt.NDArray[np.uint8] | None:
+    """Fixed-width tokens as an (n, width) byte matrix; None when too wide or a NUL is not padding."""
+    width = values.dtype.itemsize
+    if width > max_width or width == 0:
+        return None
+    b = values.view(np.uint8).reshape(len(values), width)
+    nul = b == 0
+    if not (nul[:, :-1] <= nul[:, 1:]).all():
+        return None
+    return b
+
+
+def mmss_to_seconds(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
+    """Vectorised :func:`parse_mmss` over a bytes array; None when any entry is not an M.S time."""
+    if len(values) == 0:
+        return np.zeros(0, dtype=np.int64)
+    b = _byte_matrix(values, 15)
+    return None if b is None else mmss_matrix(b)
+
+
+def mmss_matrix(b: Matrix) -> npt.NDArray[np.int64] | None:
+    """Seconds of M.S tokens held as a (tokens, width) byte matrix, zero-padded at the end (a NUL only
+    as padding), as :func:`segeval.io.formats.parse_mmss` reads them: 1-12 minute digits, a dot, 1-2
+    second digits, at most 59 seconds ('1.5' is 1.05); None when a token is not one."""
+    n, width = b.shape
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    is_dot = b == 46
+    digit = (b - np.uint8(48)) < 10
+    if not bool((digit | is_dot | (b == 0)).all()) or not bool((row_counts(is_dot) == 1).all()):
+        return None
+    dot_at = first_true(is_dot)
+    frac_digits = row_counts(b != 0) - dot_at - 1
+    if bool(((dot_at < 1) | (dot_at > 12) | (frac_digits < 1) | (frac_digits > 2)).any()):
+        return None
+    minutes = np.zeros(n, dtype=np.int64)
+    for j in range(int(dot_at.max())):  # the digits before the dot, most significant first
+        minutes = np.where(j < dot_at, minutes * 10 + (b[:, j].astype(np.int64) - 48), minutes)
+    rows = np.arange(n)
+    first = b[rows, dot_at + 1].astype(np.int64) - 48
+    second = b[rows, np.minimum(dot_at + 2, width - 1)].astype(np.int64) - 48
+    seconds = np.where(frac_digits == 2, first * 10 + second, first)
+    if bool((seconds > 59).any()):
+        return None
+    return np.asarray(minutes * 60 + seconds, dtype=np.int64)
+
+
+def floats_read(mat: Matrix) -> bool:
+    """Whether every token reads as :func:`parse_floats` reads it; plain decimals (an optional sign,
+    digits and at most one dot) are checked without being parsed."""
+    digit = (mat - np.uint8(48)) < 10
+    dot = mat == 46
+    plain = digit | dot | (mat == 0)
+    plain[:, 0] |= (mat[:, 0] == 43) | (mat[:, 0] == 45)
+    if bool(plain.all()) and bool((row_counts(dot) <= 1).all()) and bool((row_counts(digit) > 0).all()):
+        return True
+    return parse_floats(mat) is not None
+
+
+_ONES = np.uint64(0x0101010101010101)
+
+
+def _words(mask: npt.NDArray[np.bool_]) -> Words:
+    """A (rows, width) boolean matrix as (rows, words) little-endian words of its bytes (zero-padded)."""
+    n, width = mask.shape
+    raw = mask.view(np.uint8)
+    if width % 8:
+        padded = np.zeros((n, width + 8 - width % 8), dtype=np.uint8)
+        padded[:, :width] = raw
+        raw = padded
+    return np.ascontiguousarray(raw).view(np.uint64)
+
+
+def row_counts(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """The number of True entries in each row (a byte sum per word, no per-row reduction)."""
+    words = _words(mask)
+    total = np.zeros(len(words), dtype=np.int64)
+    for j in range(words.shape[1]):
+        total += ((words[:, j] * _ONES) >> np.uint64(56)).astype(np.int64)
+    return total
+
+
+def first_true(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """The column of the first True entry of each row (the width when none)."""
+    words = _words(mask)
+    out = np.full(len(words), mask.shape[1], dtype=np.int64)
+    for j in reversed(range(words.shape[1])):
+        w = words[:, j]
+        lowest = w & (~w + np.uint64(1))  # the lowest set bit: a power of two, exact as a float
+        byte = (np.frexp(lowest.astype(np.float64))[1].astype(np.int64) - 1) // 8
+        out = np.where(w != 0, 8 * j + byte, out)
+    return out
+
+
+def int_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
+    """Vectorised strict integer parse (optional sign, 1-18 digits); None when any entry is not one."""
+    if len(values) == 0:
+        return np.zeros(0, dtype=np.int64)
+    b = _byte_matrix(values, 19)
+    if b is None:
+        return None
+    signed = (b[:, 0] == 45) | (b[:, 0] == 43)
+    digit = (b >= 48) & (b <= 57)
+    ok = digit | (b == 0)
+    ok[:, 0] |= signed
+    n_digits = digit.sum(axis=1)
+    if not bool(ok.all()) or (n_digits < 1).any() or (n_digits > 18).any():
+        return None
+    return values.astype(np.int64)

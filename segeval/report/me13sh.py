@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from segeval.evaluation import Evaluation
 from segeval.measures.registry import Format
-from segeval.pipeline import Evaluation
 
 LABEL_MEASURES = ("num_rel", "num_ret", "num_rel_ret", "map", "P_5", "P_10", "P_20",
                   "Judged_10", "Judged_20", "Judged_30", "relString")

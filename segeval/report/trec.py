@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 from segeval.measures.registry import Format
 
 if TYPE_CHECKING:
+    from segeval.evaluation import Evaluation
     from segeval.measures.compute import Request
-    from segeval.pipeline import Evaluation
 
 #: trec_eval's print order of measure families (all_trec); others follow in request order
 TREC_ORDER = ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall",

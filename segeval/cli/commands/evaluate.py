@@ -192,8 +192,8 @@ def me13sh(
     tolerance-to-irrelevance (_tol) measures, and MAiSP. Only queries in both the qrels
     and the run are evaluated; results are ordered by the rank column.
     """
+    from segeval.adapt.registry import me13sh_adapters
     from segeval.engines.runs import named
-    from segeval.pipeline import evaluate, me13sh_adapters
     from segeval.report.me13sh import MEASURES, render
 
     adapters = me13sh_adapters(bin_size, tolerance)
@@ -203,8 +203,16 @@ def me13sh(
         if not chosen:
             raise SegevalError(f"The 'items' parameter must list query ids separated by commas. Got {items!r} "
                                f"instead.")
-    ev = evaluate(qrels, run, MEASURES, adapters, qrels_format="mediaeval", run_format=kind.value, queries=chosen,
-                  time_format=time_format)
+    ev = None
+    if chosen is None and time_format == "mmss":  # the usual job: the lane, without pandas
+        from segeval.engines.me13sh_lane import me13sh_evaluation
+
+        ev = me13sh_evaluation(qrels, run, kind.value, MEASURES, adapters)
+    if ev is None:
+        from segeval.pipeline import evaluate
+
+        ev = evaluate(qrels, run, MEASURES, adapters, qrels_format="mediaeval", run_format=kind.value,
+                      queries=chosen, time_format=time_format)
     sys.stdout.write(render(ev, run, bin_size, tolerance))
     notes = list(ev.notes)
     if not ev.queries:

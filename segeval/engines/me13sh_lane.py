@@ -1,0 +1,142 @@
+"""The lane of ``segeval me13sh``: MediaEval qrels and a linking or search run, without pandas.
+
+The usual job (regular files, M.S times, every query) goes from the files' bytes
+(:mod:`segeval.io.scan`) to query and video codes, the rank order and
+:func:`segeval.prepared.assemble`; the adapters, the measures and the report are the usual path's.
+Whenever the job or the bytes are anything else (a token the scanner does not keep, a time that is
+not M.S, a line whose end is before its start, a rank below 1, a segment judged twice, no query in
+both files), :func:`me13sh_evaluation` returns None before printing anything, and the usual path
+reads the files and decides, with its messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.engines.lanebatch import doc_keys, run_codes
+from segeval.errors import SegevalError
+from segeval.io.files import is_stream, read_bytes
+from segeval.io.scan import Scanned, Words, scan
+from segeval.prepared import IntArray, Prepared, assemble, chosen_queries, listed_order
+from segeval.settings import DEFAULTS
+
+if TYPE_CHECKING:
+    from segeval.adapt.base import Adapter
+    from segeval.evaluation import Evaluation
+
+#: the fields the lane reads: (number of fields, time fields, rank field, score field) per format
+LINKING = (8, (3, 4), 5, 6)
+SEARCH = (9, (3, 4, 5), 6, 7)  # the run tag (field 9) may be absent
+
+
+def me13sh_evaluation(qrels_path: str, run_path: str, kind: str, measures: Sequence[str],
+                      adapters: Sequence[Adapter]) -> Evaluation | None:
+    """The :class:`~segeval.evaluation.Evaluation` of ``segeval me13sh`` on MediaEval qrels and a run of
+    ``kind`` (linking or search) with M.S times, every query, or None when the usual path must decide."""
+    from segeval.evaluation import Evaluation, summaries
+    from segeval.measures.compute import compute, requests
+    from segeval.notes import value_notes
+
+    if is_stream(qrels_path) or is_stream(run_path):
+        return None  # a stream is read once: the usual path reads it
+    try:
+        q = _scan(read_bytes(qrels_path), 6, times=(3, 4), ints=(5,))
+        r = None if q is None else _scan_run(read_bytes(run_path), kind)
+    except (SegevalError, OSError, MemoryError):  # unreadable, too big, not gzip ...: the usual path explains
+        return None
+    if q is None or r is None:
+        return None
+    made = _prepared(q, r, kind)
+    if made is None:
+        return None
+    data, unevaluated = made
+    reqs = requests(list(measures), adapters)
+    used = {x.adapter.spec: x.adapter for x in reqs if x.adapter is not None}
+    per_query = compute(data, {name: adapter.adapt(data) for name, adapter in used.items()}, reqs)
+    return Evaluation(data.queries, reqs, per_query, summaries(reqs, per_query),
+                      value_notes(data.queries, reqs, per_query), unevaluated)
+
+
+def _scan(data: bytes, n_fields: int, **fields: tuple[int, ...]) -> Scanned | None:
+    """The file's lines as :func:`~segeval.io.scan.scan` reads them (query and video as text); None
+    for a byte order mark, which the usual readers drop."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return None
+    return scan(data, n_fields, text=(0, 2), **fields)
+
+
+def _scan_run(data: bytes, kind: str) -> Scanned | None:
+    if kind not in ("linking", "search"):
+        return None
+    n_fields, times, rank, score = LINKING if kind == "linking" else SEARCH
+    if kind == "search":  # 8 or 9 fields: as the first data line has (a file with both: the usual path)
+        first = next((line.split() for line in data[:65536].split(b"\n") if line.strip()), [])
+        n_fields = 8 if len(first) == 8 else n_fields
+    return _scan(data, n_fields, times=times, ints=(rank,), checked_floats=(score,))
+
+
+def _prepared(q: Scanned, r: Scanned, kind: str) -> tuple[Prepared, list[str]] | None:
+    """The :class:`Prepared` of the scanned files (rank order, every query in both) and the qrels queries
+    not evaluated; None when the usual path would refuse the files or has a note to give."""
+    rank = r.ints[LINKING[2] if kind == "linking" else SEARCH[2]]
+    q_start, q_end, r_start, r_end = q.ints[3], q.ints[4], r.ints[3], r.ints[4]
+    if bool((q_end < q_start).any()) or bool((r_end < r_start).any()) or bool((rank < 1).any()):
+        return None  # validate_qrels and validate_run refuse them
+    qrels_raw, qrels_tokens = run_codes(q.text[0])
+    run_raw, run_tokens = run_codes(r.text[0])
+    qrels_names = [t.decode("utf-8") for t in qrels_tokens]
+    run_names = [t.decode("utf-8") for t in run_tokens]
+    chosen = chosen_queries(set(qrels_names), set(run_names), None, DEFAULTS.missing_queries)
+    if not chosen:
+        return None  # the usual path notes it
+    run_icode, qrels_icode, items = _item_codes(r.text[2], q.text[2])
+    if _judged_twice(qrels_raw, qrels_icode, q_start, q_end):
+        return None
+    code_of = {name: i for i, name in enumerate(chosen)}
+    run_qcode = np.asarray([code_of.get(n, -1) for n in run_names], dtype=np.int64)[run_raw]
+    qrels_qcode = np.asarray([code_of.get(n, -1) for n in qrels_names], dtype=np.int64)[qrels_raw]
+    rows = listed_order(np.flatnonzero(run_qcode >= 0), run_qcode, rank)
+    keep = np.flatnonzero(qrels_qcode >= 0)
+    run = {"start": r_start[rows].astype(np.float64), "end": r_end[rows].astype(np.float64), "rank": rank[rows],
+           "icode": run_icode[rows], "qcode": run_qcode[rows]}
+    qrels = {"start": q_start[keep].astype(np.float64), "end": q_end[keep].astype(np.float64),
+             "rel": q.ints[5][keep], "icode": qrels_icode[keep], "qcode": qrels_qcode[keep]}
+    data = assemble(chosen, items, run, qrels, DEFAULTS.relevance_level)
+    return data, sorted(set(qrels_names) - set(chosen))
+
+
+def _item_codes(run_items: Words, qrels_items: Words) -> tuple[IntArray, IntArray, npt.NDArray[np.object_]]:
+    """Codes of the videos of the run then the qrels, in order of first appearance (as ``prepare``
+    numbers them), and the videos they index."""
+    run_key, qrels_key = doc_keys(run_items, qrels_items)
+    keys = np.concatenate([run_key, qrels_key])
+    codes = np.unique(keys, return_inverse=True)[1].ravel()
+    first = np.full(int(codes.max(initial=-1)) + 1, len(keys), dtype=np.int64)
+    np.minimum.at(first, codes, np.arange(len(keys), dtype=np.int64))
+    order = np.argsort(first)
+    renumber = np.empty(len(order), dtype=np.int64)
+    renumber[order] = np.arange(len(order), dtype=np.int64)
+    codes = renumber[codes]
+    n_run = len(run_key)
+    names = np.empty(len(order), dtype=object)
+    names[:] = [_token(run_items, int(at)) if at < n_run else _token(qrels_items, int(at) - n_run)
+                for at in first[order].tolist()]
+    return codes[:n_run], codes[n_run:], names
+
+
+def _token(words: Words, row: int) -> str:
+    return str(words[row].tobytes().rstrip(b"\x00").decode("utf-8"))
+
+
+def _judged_twice(query: IntArray, item: IntArray, start: IntArray, end: IntArray) -> bool:
+    """Whether two qrels lines judge the same query, video and segment (``validate_qrels`` refuses them)."""
+    order = np.lexsort((end, start, item, query))
+    same = np.ones(max(len(order) - 1, 0), dtype=bool)
+    for column in (query, item, start, end):
+        s = column[order]
+        same &= s[1:] == s[:-1]
+    return bool(same.any())

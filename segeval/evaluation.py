@@ -1,0 +1,57 @@
+"""What an evaluation gives: :class:`Evaluation` (per-query values, summaries and notes), without pandas
+until a table is asked for."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from segeval.aggregate import aggregate
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from segeval.measures.compute import Request
+
+
+@dataclass
+class Evaluation:
+    """Per-query values and aggregates of the requested measures."""
+
+    queries: list[str]
+    requests: list[Request]
+    per_query: dict[str, list[Any]]
+    summary: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+    #: qrels queries that were not evaluated (no results, or not selected)
+    unevaluated: list[str] = field(default_factory=list)
+
+    def frame(self) -> pd.DataFrame:
+        """Per-query values as a wide DataFrame (queries × measures)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.per_query, index=pd.Index(self.queries, name="query"))
+
+    def long(self) -> pd.DataFrame:
+        """Per-query values as a long DataFrame with columns query, measure, value."""
+        import pandas as pd
+
+        rows = [(qid, r.name, self.per_query[r.name][i])
+                for i, qid in enumerate(self.queries) for r in self.requests if r.measure.family.per_query]
+        return pd.DataFrame(rows, columns=["query", "measure", "value"])
+
+    def report(self) -> pd.DataFrame:
+        """The per-query measures as :meth:`frame` gives them, and a last row ``all`` with their summary
+        (mean, or the measure's aggregate), as ``me13sh`` and trec_eval print it."""
+        import pandas as pd
+
+        names = [r.name for r in self.requests if r.measure.family.per_query]
+        table = pd.DataFrame({n: self.per_query[n] for n in names}, index=pd.Index(self.queries, name="query"))
+        table.loc["all"] = [self.summary[n] for n in names]
+        return table
+
+
+def summaries(reqs: Sequence[Request], per_query: dict[str, list[Any]]) -> dict[str, Any]:
+    """Each request's aggregate of its per-query values, by request name."""
+    return {x.name: aggregate(per_query[x.name], x.measure.aggregate) for x in reqs}
