@@ -142,8 +142,20 @@ def chosen_queries(qrels_queries: set[str], run_queries: set[str], queries: Sequ
 def listed_order(keep: IntArray, qcode: IntArray, rank: IntArray | None) -> IntArray:
     """The rows ``keep`` ordered by query, then by ``rank`` when given (equal ranks, and every row without
     ``rank``, keeping file order)."""
+    q = qcode[keep]
+    if len(q) > 1:  # usually each query's rows are together and in rank order: the blocks in query order
+        head = np.flatnonzero(q[1:] != q[:-1]) + 1
+        same = np.ones(len(q) - 1, dtype=bool)
+        same[head - 1] = False
+        block_q = q[np.concatenate([[0], head])]
+        if (rank is None or bool((rank[keep][1:] >= rank[keep][:-1])[same].all())) \
+                and len(np.unique(block_q)) == len(block_q):
+            first = np.concatenate([[0], head])
+            size = np.diff(np.append(first, len(q)))
+            by_query = np.argsort(block_q)
+            return keep[concat_ranges(first[by_query], size[by_query])[1]]
     keys = (rank[keep],) if rank is not None else ()
-    return keep[np.lexsort((*keys, qcode[keep]))]
+    return keep[np.lexsort((*keys, q))]
 
 
 def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, qrels: Columns,
@@ -154,7 +166,7 @@ def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, q
     n_q = len(queries)
     span = len(items) + 1
     pair = np.concatenate([run["qcode"] * span + run["icode"], qrels["qcode"] * span + qrels["icode"]])
-    gid_all = np.unique(pair, return_inverse=True)[1].ravel()  # gid order follows (query, item code)
+    gid_all = dense_codes(pair)  # gid order follows (query, item code)
     n_run = len(run["qcode"])
     run["gid"] = gid_all[:n_run].astype(np.int64)
     qrels["gid"] = gid_all[n_run:].astype(np.int64)
@@ -179,6 +191,17 @@ def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, q
         rel_bounds=bounds(rel.qcode, n_q),
         relevant=rel_mask,
     )
+
+
+def dense_codes(values: IntArray) -> IntArray:
+    """Each value's position among the distinct values, in increasing order (``np.unique``'s inverse), by
+    table when the values are small non-negative integers."""
+    top = int(values.max(initial=0)) + 1
+    if len(values) == 0 or values.min() < 0 or top > 8 * len(values) + 4096:
+        return np.unique(values, return_inverse=True)[1].ravel().astype(np.int64)
+    present = np.zeros(top, dtype=bool)
+    present[values] = True
+    return (np.cumsum(present) - 1)[values]
 
 
 def concat_ranges(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArray]:
