@@ -62,10 +62,7 @@ def me13sh_evaluation(qrels_path: str, run_path: str, kind: str, measures: Seque
 
 
 def _scan(data: bytes, n_fields: int, **fields: tuple[int, ...]) -> Scanned | None:
-    """The file's lines as :func:`~segeval.io.scan.scan` reads them (query and video as text); None
-    for a byte order mark, which the usual readers drop."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        return None
+    """The file's lines as :func:`~segeval.io.scan.scan` reads them, with query and video as text."""
     return scan(data, n_fields, text=(0, 2), **fields)
 
 
