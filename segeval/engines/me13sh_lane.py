@@ -111,7 +111,7 @@ def _item_codes(run_items: Words, qrels_items: Words) -> tuple[IntArray, IntArra
     numbers them), and the videos they index."""
     run_key, qrels_key = doc_keys(run_items, qrels_items)
     keys = np.concatenate([run_key, qrels_key])
-    codes = np.unique(keys, return_inverse=True)[1].ravel()
+    codes = factorize(keys)
     first = np.full(int(codes.max(initial=-1)) + 1, len(keys), dtype=np.int64)
     np.minimum.at(first, codes, np.arange(len(keys), dtype=np.int64))
     order = np.argsort(first)
@@ -123,6 +123,24 @@ def _item_codes(run_items: Words, qrels_items: Words) -> tuple[IntArray, IntArra
     names[:] = [_token(run_items, int(at)) if at < n_run else _token(qrels_items, int(at) - n_run)
                 for at in first[order].tolist()]
     return codes[:n_run], codes[n_run:], names
+
+
+def factorize(keys: npt.NDArray[np.uint64]) -> IntArray:
+    """Codes 0..k-1 of the k distinct keys (equal codes for equal keys, in no particular order): by a
+    hash table twice the size of the input; the keys that lose their slot to another are sorted."""
+    bits = max(10, len(keys).bit_length() + 1)
+    slot = ((keys * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - bits)).astype(np.intp)
+    table = np.zeros(1 << bits, dtype=np.uint64)
+    table[slot] = keys  # one of the keys of each slot
+    kept = table[slot] == keys
+    taken = np.zeros(1 << bits, dtype=bool)
+    taken[slot[kept]] = True
+    number = np.cumsum(taken) - 1
+    codes = number[slot].astype(np.int64)
+    lost = np.flatnonzero(~kept)
+    if len(lost):
+        codes[lost] = int(number[-1]) + 1 + np.unique(keys[lost], return_inverse=True)[1].ravel()
+    return codes
 
 
 def _token(words: Words, row: int) -> str:

@@ -340,9 +340,10 @@ def mmss_matrix(b: Matrix) -> npt.NDArray[np.int64] | None:
     minutes = np.zeros(n, dtype=np.int64)
     for j in range(int(dot_at.max())):  # the digits before the dot, most significant first
         minutes = np.where(j < dot_at, minutes * 10 + (b[:, j].astype(np.int64) - 48), minutes)
-    rows = np.arange(n)
-    first = b[rows, dot_at + 1].astype(np.int64) - 48
-    second = b[rows, np.minimum(dot_at + 2, width - 1)].astype(np.int64) - 48
+    at = np.arange(0, n * width, width) + dot_at  # the dot in the flat bytes
+    flat = b.ravel()
+    first = flat[at + 1].astype(np.int64) - 48
+    second = flat[np.minimum(at + 2, len(flat) - 1)].astype(np.int64) - 48
     seconds = np.where(frac_digits == 2, first * 10 + second, first)
     if bool((seconds > 59).any()):
         return None
