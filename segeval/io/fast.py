@@ -15,8 +15,8 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.io.formats import TIME_PARSERS, LineFormat
-from segeval.io.scan import int_tokens as int_tokens  # one vectorised parser of each kind, in scan
-from segeval.io.scan import mmss_to_seconds as mmss_to_seconds
+from segeval.io.tokens import int_tokens as int_tokens  # one vectorised parser of each kind, in tokens
+from segeval.io.tokens import mmss_to_seconds as mmss_to_seconds
 
 #: the byte path reads each field at twice the longest token of a sample (at least 8, at most 64 bytes)
 SAMPLE_BYTES = 1 << 15

@@ -1,11 +1,11 @@
-"""A NumPy byte scanner for plain white-space separated files (TREC runs and qrels), without pandas.
+"""A NumPy byte scanner for plain white-space separated files (TREC and MediaEval runs and qrels), without pandas.
 
 It reads the file's bytes in blocks that end at a line end and returns, per wanted field, the
 tokens as a zero-padded byte matrix, and numbers parsed from their bytes.  It accepts only what
 the strict line parser (:mod:`segeval.io.parse`) accepts with the same values, and gives up
 (None) on anything else: the usual readers then decide, with their messages.  Given up on: NUL
 and control bytes other than tab, LF and CR, a CR not before a LF, bytes that are not UTF-8, a
-line with another number of fields, a token longer than :data:`MAX_WIDTH`, a number that does
+line with another number of fields, a token longer than :data:`MAX_WIDTH`, a number or M.S time that does
 not read.
 """
 
@@ -18,15 +18,15 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.io.formats import parse_int
+from segeval.io.tokens import Matrix as Matrix  # the byte and word layouts, named here for the scanner's readers
+from segeval.io.tokens import Words as Words
+from segeval.io.tokens import mmss_matrix, row_counts
 
 #: bytes scanned at a time (a block ends at a line end)
 BLOCK_BYTES = 1 << 22
 #: the longest token the scanner keeps
 MAX_WIDTH = 255
 
-Matrix = npt.NDArray[np.uint8]
-#: tokens as (tokens, k) little-endian uint64 words holding their bytes in order, zero-padded
-Words = npt.NDArray[np.uint64]
 
 
 @dataclass(frozen=True)
@@ -302,54 +302,6 @@ def _numpy_floats(mat: Matrix) -> npt.NDArray[np.float64] | None:
     return values if bool(np.isfinite(values).all()) else None
 
 
-def _byte_matrix(values: npt.NDArray[np.bytes_], max_width: int) -> npt.NDArray[np.uint8] | None:
-    """Fixed-width tokens as an (n, width) byte matrix; None when too wide or a NUL is not padding."""
-    width = values.dtype.itemsize
-    if width > max_width or width == 0:
-        return None
-    b = values.view(np.uint8).reshape(len(values), width)
-    nul = b == 0
-    if not (nul[:, :-1] <= nul[:, 1:]).all():
-        return None
-    return b
-
-
-def mmss_to_seconds(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
-    """Vectorised :func:`parse_mmss` over a bytes array; None when any entry is not an M.S time."""
-    if len(values) == 0:
-        return np.zeros(0, dtype=np.int64)
-    b = _byte_matrix(values, 15)
-    return None if b is None else mmss_matrix(b)
-
-
-def mmss_matrix(b: Matrix) -> npt.NDArray[np.int64] | None:
-    """Seconds of M.S tokens held as a (tokens, width) byte matrix, zero-padded at the end (a NUL only
-    as padding), as :func:`segeval.io.formats.parse_mmss` reads them: 1-12 minute digits, a dot, 1-2
-    second digits, at most 59 seconds ('1.5' is 1.05); None when a token is not one."""
-    n, width = b.shape
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    is_dot = b == 46
-    digit = (b - np.uint8(48)) < 10
-    if not bool((digit | is_dot | (b == 0)).all()) or not bool((row_counts(is_dot) == 1).all()):
-        return None
-    dot_at = first_true(is_dot)
-    frac_digits = row_counts(b != 0) - dot_at - 1
-    if bool(((dot_at < 1) | (dot_at > 12) | (frac_digits < 1) | (frac_digits > 2)).any()):
-        return None
-    minutes = np.zeros(n, dtype=np.int64)
-    for j in range(int(dot_at.max())):  # the digits before the dot, most significant first
-        minutes = np.where(j < dot_at, minutes * 10 + (b[:, j].astype(np.int64) - 48), minutes)
-    at = np.arange(0, n * width, width) + dot_at  # the dot in the flat bytes
-    flat = b.ravel()
-    first = flat[at + 1].astype(np.int64) - 48
-    second = flat[np.minimum(at + 2, len(flat) - 1)].astype(np.int64) - 48
-    seconds = np.where(frac_digits == 2, first * 10 + second, first)
-    if bool((seconds > 59).any()):
-        return None
-    return np.asarray(minutes * 60 + seconds, dtype=np.int64)
-
-
 def floats_read(mat: Matrix) -> bool:
     """Whether every token reads as :func:`parse_floats` reads it; plain decimals (an optional sign,
     digits and at most one dot) are checked without being parsed."""
@@ -360,55 +312,3 @@ def floats_read(mat: Matrix) -> bool:
     if bool(plain.all()) and bool((row_counts(dot) <= 1).all()) and bool((row_counts(digit) > 0).all()):
         return True
     return parse_floats(mat) is not None
-
-
-_ONES = np.uint64(0x0101010101010101)
-
-
-def _words(mask: npt.NDArray[np.bool_]) -> Words:
-    """A (rows, width) boolean matrix as (rows, words) little-endian words of its bytes (zero-padded)."""
-    n, width = mask.shape
-    raw = mask.view(np.uint8)
-    if width % 8:
-        padded = np.zeros((n, width + 8 - width % 8), dtype=np.uint8)
-        padded[:, :width] = raw
-        raw = padded
-    return np.ascontiguousarray(raw).view(np.uint64)
-
-
-def row_counts(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
-    """The number of True entries in each row (a byte sum per word, no per-row reduction)."""
-    words = _words(mask)
-    total = np.zeros(len(words), dtype=np.int64)
-    for j in range(words.shape[1]):
-        total += ((words[:, j] * _ONES) >> np.uint64(56)).astype(np.int64)
-    return total
-
-
-def first_true(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
-    """The column of the first True entry of each row (the width when none)."""
-    words = _words(mask)
-    out = np.full(len(words), mask.shape[1], dtype=np.int64)
-    for j in reversed(range(words.shape[1])):
-        w = words[:, j]
-        lowest = w & (~w + np.uint64(1))  # the lowest set bit: a power of two, exact as a float
-        byte = (np.frexp(lowest.astype(np.float64))[1].astype(np.int64) - 1) // 8
-        out = np.where(w != 0, 8 * j + byte, out)
-    return out
-
-
-def int_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
-    """Vectorised strict integer parse (optional sign, 1-18 digits); None when any entry is not one."""
-    if len(values) == 0:
-        return np.zeros(0, dtype=np.int64)
-    b = _byte_matrix(values, 19)
-    if b is None:
-        return None
-    signed = (b[:, 0] == 45) | (b[:, 0] == 43)
-    digit = (b >= 48) & (b <= 57)
-    ok = digit | (b == 0)
-    ok[:, 0] |= signed
-    n_digits = digit.sum(axis=1)
-    if not bool(ok.all()) or (n_digits < 1).any() or (n_digits > 18).any():
-        return None
-    return values.astype(np.int64)

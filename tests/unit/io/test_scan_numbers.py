@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from segeval.io.formats import parse_float, parse_int, parse_mmss
-from segeval.io.scan import first_true, mmss_matrix, row_counts, scan
+from segeval.io.scan import scan
+from segeval.io.tokens import first_true, mmss_matrix, row_counts
 
 TOKENS = st.one_of(
     st.sampled_from(["0.00", "17.10", "3.0", "3.5", "01.50", "59.59", "1.60", "1.", ".5", "1", "-1", "+1", "1.0",
