@@ -222,4 +222,7 @@ def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArra
     size = int(max(left_gid.max(), right_gid_sorted.max())) + 1
     per_group = np.bincount(right_gid_sorted, minlength=size)
     first = np.cumsum(per_group) - per_group
-    return concat_ranges(first[left_gid], per_group[left_gid])
+    counts = per_group[left_gid]
+    rows = np.flatnonzero(counts)  # the left entries with a partner (often few)
+    owner, value = concat_ranges(first[left_gid[rows]], counts[rows])
+    return rows[owner], value
