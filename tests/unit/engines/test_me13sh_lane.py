@@ -19,7 +19,7 @@ from segeval.engines import me13sh_lane
 from segeval.engines.me13sh_lane import factorize, me13sh_evaluation
 from segeval.pipeline import evaluate
 from segeval.report.me13sh import MEASURES
-from tests.conftest import ROOT, run_cli
+from tests.conftest import FIXTURES, ROOT, run_cli
 
 
 def mmss(seconds: int) -> str:
@@ -176,15 +176,19 @@ def test_options_the_lane_does_not_take(tmp_path: Path, monkeypatch: pytest.Monk
     assert me13sh_evaluation(qrels, str(tmp_path / "missing.run"), "linking", MEASURES, me13sh_adapters()) is None
 
 
-def test_lane_runs_without_pandas(tmp_path: Path) -> None:
-    """``segeval me13sh`` on plain files imports no pandas (the lane ran) and prints the report."""
-    qrels, run = _case(tmp_path, QRELS, RUN)
+@pytest.mark.parametrize(("files", "options", "expected"), [
+    (["gen_linking.qrels", "gen_linking.run"], ["-B", "60", "-T", "5"], "gen_linking.B60_T5.expected"),
+    (["gen_search.qrels", "gen_search.run.gz"], ["--kind", "search"], "gen_search.default.expected"),
+])
+def test_lane_runs_without_pandas(files: list[str], options: list[str], expected: str) -> None:
+    """``segeval me13sh`` on the reference fixtures imports no pandas (the lane ran) and prints the
+    reference script's report."""
     code = ("import sys\nfrom segeval.cli.run import main\ncode = main(sys.argv[1:])\n"
             "print('pandas' in sys.modules, code, file=sys.stderr)")
-    done = subprocess.run([sys.executable, "-c", code, "me13sh", qrels, run], capture_output=True, text=True,
-                          cwd=ROOT, check=False)
+    done = subprocess.run([sys.executable, "-c", code, "me13sh", *options, *(str(FIXTURES / f) for f in files)],
+                          capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.stderr.strip().splitlines()[-1] == "False 0"
-    assert done.stdout.startswith("runid               \tall\tr.run")
+    assert done.stdout == (FIXTURES / expected).read_text()
 
 
 @pytest.mark.parametrize(("n", "distinct"), [(0, 1), (1, 1), (1000, 3), (100_000, 90_000), (5000, 5000)])
