@@ -56,10 +56,10 @@ def first_occurrences(key: IntArray) -> IntArray:
     """Positions of the first occurrence of each distinct non-negative key, in position order."""
     n = len(key)
     top = int(key.max(initial=0)) + 1
-    if top <= 8 * n + 4096:  # dense keys: the smallest position of each, by table
-        first = np.full(top, n, dtype=np.int64)
-        np.minimum.at(first, key, np.arange(n, dtype=np.int64))
-        return np.flatnonzero(first[key] == np.arange(n))
+    if top <= 4 * n + 4096 and n < 2**31:  # dense keys: the smallest position of each, by table
+        first = np.full(top, n, dtype=np.int32)
+        np.minimum.at(first, key, np.arange(n, dtype=np.int32))
+        return np.flatnonzero(first[key] == np.arange(n, dtype=np.int32))
     order = np.argsort(key, kind="stable")
     new = np.ones(n, dtype=bool)
     new[1:] = key[order][1:] != key[order][:-1]

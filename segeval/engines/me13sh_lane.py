@@ -127,8 +127,9 @@ def _item_codes(run_items: Words, qrels_items: Words) -> tuple[IntArray, IntArra
 
 def factorize(keys: npt.NDArray[np.uint64]) -> IntArray:
     """Codes 0..k-1 of the k distinct keys (equal codes for equal keys, in no particular order): by a
-    hash table twice the size of the input; the keys that lose their slot to another are sorted."""
-    bits = max(10, len(keys).bit_length() + 1)
+    hash table twice the size of the input (at most 4M slots); the keys that lose their slot to another
+    are sorted."""
+    bits = min(max(10, len(keys).bit_length() + 1), 22)
     slot = ((keys * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - bits)).astype(np.intp)
     table = np.zeros(1 << bits, dtype=np.uint64)
     table[slot] = keys  # one of the keys of each slot
