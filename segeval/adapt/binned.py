@@ -53,10 +53,10 @@ def expand_bins(start: npt.NDArray[np.float64], end: npt.NDArray[np.float64], si
 
 
 def first_occurrences(key: IntArray) -> IntArray:
-    """Positions of the first occurrence of each distinct non-negative key, in position order."""
+    """Positions of the first occurrence of each distinct key, in position order."""
     n = len(key)
     top = int(key.max(initial=0)) + 1
-    if top <= 4 * n + 4096 and n < 2**31:  # dense keys: the smallest position of each, by table
+    if top <= 4 * n + 4096 and n < 2**31 and int(key.min(initial=0)) >= 0:  # dense: the first position, by table
         first = np.full(top, n, dtype=np.int32)
         np.minimum.at(first, key, np.arange(n, dtype=np.int32))
         return np.flatnonzero(first[key] == np.arange(n, dtype=np.int32))

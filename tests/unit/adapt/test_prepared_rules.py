@@ -68,7 +68,7 @@ def test_dense_codes_as_unique(values: list[int]) -> None:
     assert dense_codes(arr).tolist() == np.unique(arr, return_inverse=True)[1].ravel().tolist()
 
 
-@pytest.mark.parametrize(("n", "top"), [(0, 1), (1, 1), (50, 5), (1000, 10**4), (1000, 10**12)])
+@pytest.mark.parametrize(("n", "top"), [(0, 1), (1, 1), (50, 5), (1000, 10**4), (1000, 10**12), (200, -5)])
 def test_first_occurrences_as_pandas(n: int, top: int) -> None:
-    key = np.random.default_rng(n).integers(0, top, n)
+    key = np.random.default_rng(n).integers(min(top, 0), max(top, 1), n)  # top < 0: keys from top to 0
     assert first_occurrences(key).tolist() == np.flatnonzero(~pd.Series(key).duplicated().to_numpy()).tolist()
