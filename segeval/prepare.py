@@ -40,24 +40,13 @@ from segeval.prepared import check_queries as check_queries
 from segeval.prepared import concat_ranges as concat_ranges
 from segeval.prepared import group_pairs as group_pairs
 from segeval.prepared import merge_intervals as merge_intervals
+from segeval.prepared import tie_groups as tie_groups
 from segeval.settings import DEFAULT_ORDER, DEFAULTS, MISSING_QUERIES, ORDERS, kind
 from segeval.validate import check_kinds, check_unique_documents
 
 #: columns carried into the evaluation; videos and queries become integer codes
 RUN_COLUMNS = ("start", "end", "rank", "score", "line")
 QRELS_COLUMNS = ("start", "end", "rel", "line", "stratum")  # stratum: stratified qrels only
-
-def tie_groups(q: IntArray, s: FloatArray) -> tuple[IntArray, IntArray] | None:
-    """For results ordered by query ``q`` then score ``s``: the positions that share both with a
-    neighbour, and the number of each one's group of equal (query, score); None when there are none."""
-    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    if not same.any():
-        return None
-    tied = np.zeros(len(q), dtype=bool)
-    tied[1:] |= same
-    tied[:-1] |= same
-    where = np.flatnonzero(tied)
-    return where, np.cumsum(np.concatenate([[True], ~same])[where])  # tie groups are contiguous runs
 
 
 def _score_order(qcode: IntArray, score: FloatArray, items: npt.NDArray[np.object_]) -> IntArray:

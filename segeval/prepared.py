@@ -226,3 +226,16 @@ def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArra
     rows = np.flatnonzero(counts)  # the left entries with a partner (often few)
     owner, value = concat_ranges(first[left_gid[rows]], counts[rows])
     return rows[owner], value
+
+
+def tie_groups(q: npt.NDArray[np.integer[Any]], s: FloatArray) -> tuple[IntArray, IntArray] | None:
+    """For results ordered by query ``q`` then score ``s``: the positions that share both with a
+    neighbour, and the number of each one's group of equal (query, score); None when there are none."""
+    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
+    if not same.any():
+        return None
+    tied = np.zeros(len(q), dtype=bool)
+    tied[1:] |= same
+    tied[:-1] |= same
+    where = np.flatnonzero(tied)
+    return where, np.cumsum(np.concatenate([[True], ~same])[where])  # tie groups are contiguous runs

@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.io.scan import Words
+from segeval.prepared import tie_groups
 
 if TYPE_CHECKING:
     from segeval.measures.compute import Request
@@ -171,15 +172,9 @@ def score_ranking(query: Codes, score: npt.NDArray[np.float64], doc_rank: IntArr
         if int(np.count_nonzero(q >= 0)) < len(q):
             order, q = order[q >= 0], q[q >= 0]
     order = order[np.argsort(q.astype(np.int16) if n_q < 2**15 else q, kind="stable")]
-    q, s = query[order], score[order]
-    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    del q, s
-    if same.any():
-        tied = np.zeros(len(order), dtype=bool)
-        tied[1:] |= same
-        tied[:-1] |= same
-        at = np.flatnonzero(tied)
-        group = np.cumsum(np.concatenate([[True], ~same])[at])  # tie groups are contiguous runs
+    ties = tie_groups(query[order], score[order])
+    if ties is not None:
+        at, group = ties
         order[at] = order[at][np.lexsort((-doc_rank[order[at]], group))]
     return order
 
