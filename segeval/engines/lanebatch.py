@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.io.scan import Words
+from segeval.io.tokens import pack_bytes
 from segeval.prepared import tie_groups
 
 if TYPE_CHECKING:
@@ -216,21 +217,7 @@ def doc_keys(run_docs: Words, qrels_docs: Words) -> tuple[npt.NDArray[np.uint64]
         tokens = both.view(np.uint8).reshape(len(both), -1)[:, varying].copy().view(f"S{len(varying)}").ravel()
         codes = np.unique(tokens, return_inverse=True)[1].ravel().astype(np.uint64)
         return codes[: len(run_docs)], codes[len(run_docs):]
-    keys = []
-    for words in big:
-        key = np.zeros(len(words), dtype=np.uint64)
-        for j in sorted({p // 8 for p in varying}):
-            spans: list[list[int]] = []  # consecutive varying bytes of word j
-            for b in (p % 8 for p in varying if p // 8 == j):
-                if spans and spans[-1][-1] == b - 1:
-                    spans[-1].append(b)
-                else:
-                    spans.append([b])
-            for span in spans:
-                bits = 8 * len(span)
-                part = (words[:, j] >> np.uint64(8 * (7 - span[-1]))) & np.uint64((1 << bits) - 1)
-                key = (key << np.uint64(bits)) | part if bits < 64 else part
-        keys.append(key)
+    keys = [pack_bytes(words.T.__getitem__, len(words), varying) for words in big]
     return keys[0], keys[1]
 
 

@@ -17,6 +17,7 @@ import pandas as pd
 from segeval.io.formats import TIME_PARSERS, LineFormat
 from segeval.io.tokens import int_tokens as int_tokens  # one vectorised parser of each kind, in tokens
 from segeval.io.tokens import mmss_to_seconds as mmss_to_seconds
+from segeval.io.tokens import pack_bytes
 
 #: the byte path reads each field at twice the longest token of a sample (at least 8, at most 64 bytes)
 SAMPLE_BYTES = 1 << 15
@@ -202,20 +203,7 @@ def factorize_bytes(values: npt.NDArray[np.bytes_],
         return np.zeros(n, dtype=np.intp), values[:1].astype(f"S{width}")
     key: npt.NDArray[Any]
     if len(varying) <= 8:
-        key = np.zeros(n, dtype=np.uint64)
-        for j in sorted({p // 8 for p in varying}):
-            big = words[:, j].byteswap().view(np.uint64)  # byte k of the token at bits 8 * (7 - k)
-            ks = [p % 8 for p in varying if p // 8 == j]
-            runs: list[list[int]] = []
-            for k in ks:
-                if runs and runs[-1][-1] == k - 1:
-                    runs[-1].append(k)
-                else:
-                    runs.append([k])
-            for run in runs:
-                bits = 8 * len(run)
-                part = (big >> np.uint64(8 * (7 - run[-1]))) & np.uint64((1 << bits) - 1)
-                key = (key << np.uint64(bits)) | part
+        key = pack_bytes(lambda j: words[:, j].byteswap().view(np.uint64), n, varying)
     else:
         b = values.view(np.uint8).reshape(n, -1)
         key = np.ascontiguousarray(b[:, varying]).view(f"S{len(varying)}").ravel()

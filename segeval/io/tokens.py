@@ -3,6 +3,8 @@ them (:mod:`segeval.io.formats`), and per-row counts and positions in byte matri
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -109,3 +111,25 @@ def int_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
     if not bool(ok.all()) or (n_digits < 1).any() or (n_digits > 18).any():
         return None
     return values.astype(np.int64)
+
+
+def pack_bytes(column: Callable[[int], npt.NDArray[np.uint64]], n: int,
+               varying: Sequence[int]) -> npt.NDArray[np.uint64]:
+    """Per token, its bytes at the positions ``varying`` (ascending, at most 8) packed into one
+    integer that orders as those bytes do; ``column(j)`` gives the tokens' word j big-endian (byte
+    8j + b at bits 8 * (7 - b))."""
+    key = np.zeros(n, dtype=np.uint64)
+    for j in sorted({p // 8 for p in varying}):
+        spans: list[list[int]] = []  # consecutive varying bytes of word j
+        for b in (p % 8 for p in varying if p // 8 == j):
+            if spans and spans[-1][-1] == b - 1:
+                spans[-1].append(b)
+            else:
+                spans.append([b])
+        word = column(j)
+        for span in spans:
+            bits = 8 * len(span)
+            part = (word >> np.uint64(8 * (7 - span[-1]))) & np.uint64((1 << bits) - 1)
+            key = (key << np.uint64(bits)) | part if bits < 64 else part
+    return key
+
