@@ -1,7 +1,7 @@
 """The streaming lane (``--memory chunked``, and ``auto`` for big runs) against the in-memory lane and
 the usual chunked path: every value, the printed bytes, the notes and the errors.
 
-Batches are made tiny (``BATCH_BYTES`` 0, chunks of 1 to 7 lines), so the generated cases of
+Batches are made tiny (``BATCH_BYTES`` 0, chunks of 1 to 5 lines), so the generated cases of
 test_fastlane.py cross many batch edges: queries carried over several batches, blank lines alone
 in a batch, CRLF.  A run not grouped by query, a malformed line in a late batch and a document
 twice across a batch edge must leave the lane and give the usual path's output or error.
