@@ -11,7 +11,8 @@ per-query values::
     pytrec_eval  RelevanceEvaluator(qrels, {"map", "P_10", "ndcg_cut_10"}).evaluate(run)   (dicts)
     ir_measures  list(ir_measures.iter_calc([AP, P@10, nDCG@10], qrels, run))  (DataFrames)
     ranx         evaluate(Qrels, Run, ["map", "precision@10", "ndcg@10"], return_mean=False)  (warm:
-                 its numba functions are compiled by a first call that is not timed)
+                 its numba functions are compiled by a first call that is not timed), on Qrels and Run
+                 built before timing, and from the dicts (Qrels.from_dict and Run.from_dict timed)
 
 Rounds alternate the tools (``--repeats`` rounds); the median wall time and CPU time (user +
 system, all threads) of each is reported, with the ratio to segeval's median, and segeval's
@@ -133,8 +134,14 @@ def tools(qrels: pd.DataFrame, run: pd.DataFrame) -> dict[str, Callable[[], Valu
             order = list(rr.keys())  # ranx's per-query arrays follow the run's (sorted) query order
             return {ranx_names[m]: dict(zip(order, map(float, v), strict=True)) for m, v in res.items()}
 
+        def ranx_from_dicts() -> Values:
+            q, r = Qrels.from_dict(qd), Run.from_dict(rd)
+            res = evaluate(q, r, list(ranx_names), return_mean=False)
+            return {ranx_names[m]: dict(zip(list(r.keys()), map(float, v), strict=True)) for m, v in res.items()}
+
         ranx_eval()  # compile (numba) and warm up, not timed
         out["ranx, warm (Qrels/Run)"] = ranx_eval
+        out["ranx, warm (dicts: Qrels/Run.from_dict timed)"] = ranx_from_dicts
     return out
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from itertools import chain
 from typing import Any
 
@@ -64,7 +64,7 @@ def qrels_frame(source: object) -> pd.DataFrame:
     table = _table(source, "qrels")
     if set(QRELS_COLUMNS) <= set(table.columns):
         return table
-    query, item, start, end = _keys(table, "qrels")
+    query, item, start, end = _keys(table, "qrels", ids=_categories)
     grade = _column(table, GRADE_COLUMNS, "qrels", "a relevance column (relevance, rel, or ranx's score)")
     out = pd.DataFrame({"query": query, "item": item, "start": start, "end": end,
                         "rel": _integers(table[grade], grade, "qrels"), "line": np.arange(1, len(table) + 1)})
@@ -197,13 +197,14 @@ def _column(table: pd.DataFrame, names: tuple[str, ...], what: str, expected: st
                          f"expected {ACCEPTED}.")
 
 
-def _keys(table: pd.DataFrame, what: str) -> tuple[np.ndarray[Any, Any], ...]:
-    """Query ids, item ids (strings), start and end (seconds; NaN for documents)."""
-    query = _strings(table[_column(table, QUERY_COLUMNS, what, "a query column (query_id, q_id, query or qid)")],
-                     what)
+def _keys(table: pd.DataFrame, what: str, ids: Callable[[pd.Series, str], Any] | None = None) -> tuple[Any, ...]:
+    """Query ids, item ids (``ids``: strings, or :func:`_categories`), start and end (seconds; NaN
+    for documents)."""
+    ids = ids or _strings
+    query = ids(table[_column(table, QUERY_COLUMNS, what, "a query column (query_id, q_id, query or qid)")], what)
     item_name = _column(table, ITEM_COLUMNS, what, "an item column (doc_id, docno, item, or video with start and "
                                                    "end)")
-    item = _strings(table[item_name], what)
+    item = ids(table[item_name], what)
     if "start" in table.columns and "end" in table.columns:
         start, end = _numbers(table["start"], "start", what), _numbers(table["end"], "end", what)
     elif "start" in table.columns or "end" in table.columns or item_name == "video":
@@ -222,15 +223,33 @@ def _bad(column: pd.Series, position: int, what: str, expected: str) -> Paramete
 
 
 def _strings(column: pd.Series, what: str) -> np.ndarray[Any, Any]:
+    return _checked_ids(column, what)[0]
+
+
+def _categories(column: pd.Series, what: str) -> pd.Categorical:
+    """The ids as a Categorical with categories in code-point order (as the file readers give them):
+    later stages take its codes instead of hashing the strings again."""
+    codes, distinct = _checked_ids(column, what)[1]
+    order = np.argsort(distinct)  # str comparison: code-point order
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return pd.Categorical.from_codes(rank[codes], categories=pd.Index(distinct[order], dtype=object), validate=False)
+
+
+def _checked_ids(column: pd.Series, what: str) -> tuple[np.ndarray[Any, Any], tuple[np.ndarray[Any, Any], Any]]:
+    """The ids as strings, and their (codes, distinct ids); ParameterError for a missing or an empty
+    id, or one with white space."""
     missing = np.flatnonzero(column.isna().to_numpy())
     if len(missing):
         raise ParameterError(f"The '{what}' parameter's {column.name} column must hold an id on every row. Got a "
                              f"missing value in row {int(missing[0]) + 1} instead.")
     values = column.astype(str).to_numpy(dtype=object)
-    bad = {v for v in pd.unique(values) if not v or _SPACE.search(v)}  # each distinct id checked once
+    codes, distinct = pd.factorize(values)
+    distinct = np.asarray(distinct, dtype=object)
+    bad = {v for v in distinct.tolist() if not v or _SPACE.search(v)}  # each distinct id checked once
     if bad:
         raise _bad(column, int(np.flatnonzero([v in bad for v in values])[0]), what, "ids without white space")
-    return values
+    return values, (codes, distinct)
 
 
 def _numbers(column: pd.Series, name: str, what: str) -> np.ndarray[Any, Any]:

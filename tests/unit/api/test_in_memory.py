@@ -156,3 +156,23 @@ def test_rankings_of_one_length(seed: int, monkeypatch: pytest.MonkeyPatch) -> N
                               queries=None, relevance_level=1, missing_queries="skip", max_results=None,
                               trec_eval="10") is not None
     same(ev.evaluate(run), general(ev, run))
+
+
+def test_qrels_frames_keep_their_ids_as_categories() -> None:
+    """Qrels given as a frame come out of load_qrels with Categorical ids in code-point order, and
+    the lane's index takes their codes; unused categories (rows dropped) are hashed again."""
+    from segeval.io.frames import load_qrels
+
+    frame = pd.DataFrame({"query_id": ["q2", "q1", "é", "q1"], "doc_id": ["b", "a", "Z", "é"],
+                          "relevance": [1, 0, 2, 1]})
+    q = load_qrels(frame)
+    assert list(q["query"].cat.categories) == ["q1", "q2", "é"]  # 'q1' < 'q2' < 'é' by code point
+    assert list(q["item"].cat.categories) == ["Z", "a", "b", "é"]
+    assert q["query"].astype(str).tolist() == ["q2", "q1", "é", "q1"]
+    codes, names = lane._column_codes(q["query"])
+    assert codes.tolist() == [1, 0, 2, 0] and names.tolist() == ["q1", "q2", "é"]
+    fewer = q["query"].iloc[:2]  # 'é' no longer used: factorised from the strings instead
+    codes, names = lane._column_codes(fewer)
+    assert codes.tolist() == [0, 1] and names.tolist() == ["q2", "q1"]
+    index = QrelsIndex.of(q)
+    assert index is not None and index.queries == ["q1", "q2", "é"]
