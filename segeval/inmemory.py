@@ -160,7 +160,7 @@ def _frame_codes(run: pd.DataFrame) -> RunCodes | None:
     if query is None or item is None or item == "video" or run["score"].dtype.kind not in "iuf":
         return None
     q_codes, q_names = _factorize(run[query].to_numpy(dtype=object))
-    i_codes, i_names = pd.factorize(run[item].to_numpy(dtype=object))
+    i_codes, i_names = _string_codes(run[item].to_numpy(dtype=object))
     score = run["score"].to_numpy(dtype=np.float64)
     if (q_codes < 0).any() or (i_codes < 0).any() or not (_clean_ids(q_names) and _clean_ids(i_names)):
         return None
@@ -181,11 +181,24 @@ def _dict_codes(run: Mapping[Any, Any]) -> RunCodes | None:
         score = np.fromiter(chain.from_iterable(x.values() for x in inners), dtype=np.float64, count=n)
     except (TypeError, ValueError):
         return None
-    i_codes, i_names = pd.factorize(docs)
+    i_codes, i_names = _string_codes(docs)
     if (i_codes < 0).any() or not _clean_ids(i_names):
         return None
     return RunCodes(np.repeat(np.arange(len(queries), dtype=np.int64), lengths), [str(q) for q in queries],
                     i_codes.astype(np.int64, copy=False), np.asarray(i_names, dtype=object), score, True, lengths > 0)
+
+
+def _string_codes(values: npt.NDArray[np.object_]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.object_]]:
+    """pd.factorize's codes and uniques of ids, hashed as strings (code -1: a value that is not a str,
+    which sends the run to the general path).  pandas' string hash table is its own (private) API:
+    where it is missing, pd.factorize, which first infers the column's type (a pass over it)."""
+    try:
+        from pandas._libs.hashtable import StringHashTable
+
+        uniques, codes = StringHashTable(min(len(values), 1 << 16)).factorize(values)
+    except (ImportError, AttributeError, TypeError, ValueError):
+        codes, uniques = pd.factorize(values)
+    return np.asarray(codes), np.asarray(uniques, dtype=object)
 
 
 def _factorize(values: npt.NDArray[np.object_]) -> tuple[IntArray, npt.NDArray[np.object_]]:

@@ -176,3 +176,17 @@ def test_qrels_frames_keep_their_ids_as_categories() -> None:
     assert codes.tolist() == [0, 1] and names.tolist() == ["q2", "q1"]
     index = QrelsIndex.of(q)
     assert index is not None and index.queries == ["q1", "q2", "é"]
+
+
+@pytest.mark.parametrize("form", ["frame", "dicts"])
+def test_ids_that_are_not_strings_take_the_general_path(form: str) -> None:
+    """A document id given as a number is not hashed as a string by the lane: the general path reads
+    it (as its text) and evaluates."""
+    qrels = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["d1", "7"], "relevance": [1, 1]})
+    frame = pd.DataFrame({"query_id": ["q", "q"], "doc_id": pd.Series(["d1", 7], dtype=object), "score": [2.0, 1.0]})
+    run: Any = frame if form == "frame" else {"q": {"d1": 2.0, 7: 1.0}}
+    ev = Evaluator(qrels, ["map"])
+    assert evaluate_in_memory(QrelsIndex.of(ev.qrels), run, ev.plan(True).requests,  # type: ignore[arg-type]
+                              queries=None, relevance_level=1, missing_queries="skip", max_results=None,
+                              trec_eval="10") is None
+    assert ev.evaluate(run).per_query["map"] == [1.0]  # d1 at 1 and '7' at 2: both relevant
