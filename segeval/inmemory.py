@@ -29,6 +29,7 @@ from segeval.io.tables import RUN_COLUMNS, predicted_mask
 from segeval.measures.batch import Batch
 from segeval.measures.compute import Request, batched
 from segeval.prepare import check_queries, concat_ranges, tie_groups
+from segeval.prepared import ranked_as_listed
 from segeval.validate import is_documents
 
 IntArray = npt.NDArray[np.int64]
@@ -269,21 +270,24 @@ def score_order(qcode: IntArray, score: FloatArray, item: IntArray, items: npt.N
     """Positions by query code, score descending, then item id descending (code-point order, as
     :func:`segeval.prepare.prepare`'s ``score`` order)."""
     small = qcode.astype(np.int16 if n_queries < 2**15 else np.int64)
-    if len(score) >= SORT_EACH_FROM * n_queries:  # long rankings: grouped by query (radix), each sorted alone
+    if ranked_as_listed(qcode, score):  # written rank by rank: only grouped by query (radix)
+        order = np.argsort(small, kind="stable")
+        q, s = qcode[order], score[order]
+    elif len(score) >= SORT_EACH_FROM * n_queries:  # long rankings: grouped by query (radix), each sorted alone
         order = np.argsort(small, kind="stable")
         grouped = score[order]
         counts = np.bincount(qcode, minlength=n_queries)
         starts = np.cumsum(counts) - counts
         within = _sort_each(-grouped, counts, starts)  # descending; ties are ordered below
         order = order[within]
-        q: npt.NDArray[Any] = np.repeat(np.arange(n_queries), counts)
+        q = np.repeat(np.arange(n_queries), counts)
         s = grouped[within]
     else:
         order = np.argsort(score)[::-1]  # descending; equal scores (-0.0 == 0.0 too) are ordered below
         by_query = small[order]
         within = np.argsort(by_query, kind="stable")  # a radix sort for 16 bits
         order = order[within]
-        q, s = by_query[within], score[order]
+        q, s = qcode[order], score[order]
     ties = tie_groups(q, s)
     if ties is None:
         return order

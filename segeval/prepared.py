@@ -239,3 +239,13 @@ def tie_groups(q: npt.NDArray[np.integer[Any]], s: FloatArray) -> tuple[IntArray
     tied[:-1] |= same
     where = np.flatnonzero(tied)
     return where, np.cumsum(np.concatenate([[True], ~same])[where])  # tie groups are contiguous runs
+
+
+def ranked_as_listed(query: npt.NDArray[np.integer[Any]], score: FloatArray) -> bool:
+    """Whether each query's rows (codes >= -1) are together and their scores do not increase (equal
+    ones aside): the order of a run written rank by rank, which then needs only grouping by query."""
+    same = query[1:] == query[:-1]
+    if bool((same & (score[1:] > score[:-1])).any()):
+        return False
+    present = int(np.count_nonzero(np.bincount(query + 1)))  # codes >= -1
+    return present == len(query) - int(np.count_nonzero(same))

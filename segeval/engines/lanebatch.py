@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from segeval.io.scan import Words
 from segeval.io.tokens import pack_bytes
-from segeval.prepared import tie_groups
+from segeval.prepared import ranked_as_listed, tie_groups
 
 if TYPE_CHECKING:
     from segeval.measures.compute import Request
@@ -161,7 +161,7 @@ def score_ranking(query: Codes, score: npt.NDArray[np.float64], doc_rank: IntArr
     descending, then docno descending (trec_eval's order).  A run already in that order within
     each query (grouped by query, scores not increasing: as systems write them) is only sorted
     by query."""
-    if _ranked_as_listed(query, score):
+    if ranked_as_listed(query, score):
         order = np.flatnonzero(query >= 0)
         q = query[order]
     else:
@@ -178,15 +178,6 @@ def score_ranking(query: Codes, score: npt.NDArray[np.float64], doc_rank: IntArr
         at, group = ties
         order[at] = order[at][np.lexsort((-doc_rank[order[at]], group))]
     return order
-
-
-def _ranked_as_listed(query: Codes, score: npt.NDArray[np.float64]) -> bool:
-    """Whether each query's rows are together and their scores do not increase (equal ones aside)."""
-    same = query[1:] == query[:-1]
-    if bool((same & (score[1:] > score[:-1])).any()):
-        return False
-    present = int(np.count_nonzero(np.bincount(query + 1)))  # codes >= -1
-    return present == len(query) - int(np.count_nonzero(same))
 
 
 def run_codes(mat: Words) -> tuple[IntArray, list[bytes]]:

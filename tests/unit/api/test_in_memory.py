@@ -76,7 +76,8 @@ def same(a: Evaluation, b: Evaluation) -> None:
         assert x == y or (math.isnan(x) and math.isnan(y)), name
 
 
-@pytest.mark.parametrize("path", ["dense, sorted whole", "hashed", "sorted query by query", "each query alone"])
+@pytest.mark.parametrize("path", ["dense, sorted whole", "hashed", "sorted query by query", "each query alone",
+                                  "written rank by rank"])
 @pytest.mark.parametrize("seed", range(6))
 def test_lane_equals_general_path(seed: int, path: str, monkeypatch: pytest.MonkeyPatch) -> None:
     if path == "hashed":  # the hashed (query, item) lookup for runs too sparse for a table
@@ -86,6 +87,11 @@ def test_lane_equals_general_path(seed: int, path: str, monkeypatch: pytest.Monk
     if path == "each query alone":  # rankings too uneven to pad
         monkeypatch.setattr(lane, "PAD_CELLS", -10**9)
     qrels, run = generated(seed)
+    if path == "written rank by rank":  # each query's rows together, scores not increasing (ties as they come)
+        run = run.assign(first=run.groupby("query_id", sort=False).ngroup(), down=-run["score"])
+        run = run.sort_values(["first", "down"], kind="stable").drop(columns=["first", "down"])
+        qcode = run["query_id"].map({q: i for i, q in enumerate(sorted(set(run["query_id"])))}).to_numpy()
+        assert lane.ranked_as_listed(qcode, run["score"].to_numpy())
     for settings in SETTINGS:
         ev = Evaluator(qrels, MEASURES, settings)
         how = ev.plan(True)

@@ -44,9 +44,8 @@ def test_ranking_equals_a_plain_sort(seed: int, layout: str) -> None:
 
 
 def test_the_shortcut_is_taken_only_for_ranked_grouped_rows() -> None:
-    from segeval.engines import lanebatch
+    from segeval.prepared import ranked_as_listed as listed
 
-    listed = lanebatch._ranked_as_listed
     q = np.asarray([0, 0, 1, 1, -1, 2], dtype=np.int32)
     assert listed(q, np.asarray([2.0, 1.0, 5.0, 5.0, 9.0, 0.0]))  # equal scores may stay as listed
     assert not listed(q, np.asarray([1.0, 2.0, 5.0, 5.0, 9.0, 0.0]))  # query 0 not ranked
