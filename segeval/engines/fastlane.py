@@ -15,14 +15,14 @@ the lane has no value notes to give.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from segeval.engines.lanebatch import LaneOptions, LaneQrels, batch_values, query_names, run_codes
 from segeval.errors import SegevalError
-from segeval.io.chunks import batches, open_blocks
-from segeval.io.files import BLOCK_BYTES, is_stream, read_bytes, starts_with_gzip
+from segeval.io.chunks import batches
+from segeval.io.files import BLOCK_BYTES, is_stream, limits, read_blocks, read_bytes, starts_with_gzip
 from segeval.io.scan import Scanned, concatenated, scan, stack_words
 from segeval.settings import AUTO_BYTES
 
@@ -99,7 +99,7 @@ def lane_values(qrels_path: str, run_path: str, job: LaneJob) -> Values | None:
         q = lane_qrels(qrels_path)
         if q is None:
             return None
-        data = read_bytes(run_path)
+        data = read_bytes(run_path)  # whole: faster than in blocks, and the peak comes later
         r = scan(data, 6, text=(0, 2), floats=(4,), checked_ints=(3,), first=(5,))
         del data
     except (SegevalError, OSError, MemoryError):  # unreadable, too big, not gzip ...: the usual path explains
@@ -109,6 +109,13 @@ def lane_values(qrels_path: str, run_path: str, job: LaneJob) -> Values | None:
     return _evaluate(q, r, job, reqs)
 
 
+def line_blocks(path: str) -> Iterator[bytes]:
+    """A file the usual path reads whole (``read_bytes``, with its limits) in blocks of whole lines of
+    about :data:`~segeval.io.files.BLOCK_BYTES`, for a reader that keeps less than its text."""
+    blocks = read_blocks(path, max_bytes=limits()[0])
+    return (data for _, data in batches(blocks, 1, BLOCK_BYTES))
+
+
 def lane_qrels(path: str) -> LaneQrels | None:
     """Plain TREC qrels ('query 0 docno rel') indexed by query, read in blocks; None when they are
     anything else."""
@@ -116,7 +123,7 @@ def lane_qrels(path: str) -> LaneQrels | None:
 
     code: dict[bytes, int] = {}
     codes, docs, rels = [], [], []
-    for _, data in batches(open_blocks(path), 1, BLOCK_BYTES):
+    for data in line_blocks(path):
         if b"|" in data:
             return None  # ground-truth groups
         if not data.strip():

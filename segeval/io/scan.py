@@ -11,6 +11,7 @@ not read.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,38 +65,61 @@ def scan(data: bytes, n_fields: int, text: tuple[int, ...], floats: tuple[int, .
     in :attr:`Scanned.ints`), ``checked_ints`` and ``checked_floats`` only checked to be integers and
     numbers, and the first line's ``first`` fields; None when anything is unusual (see the module
     docstring)."""
-    if not plain_bytes(data):
-        return None
+    return scan_blocks(_line_blocks(data), n_fields, text, floats, ints, checked_ints, first, checked_floats, times)
+
+
+def _line_blocks(data: bytes) -> Iterator[bytes]:
+    """``data`` in blocks of about :data:`BLOCK_BYTES` that end at a line end."""
+    begin = 0
+    while begin < len(data):
+        end = min(begin + BLOCK_BYTES, len(data))
+        if end < len(data):
+            cut = data.rfind(b"\n", begin, end)
+            end = cut + 1 if cut >= begin else (data.find(b"\n", end) + 1 or len(data))
+        yield data[begin:end]
+        begin = end
+
+
+def scan_blocks(blocks: Iterable[bytes], n_fields: int, text: tuple[int, ...], floats: tuple[int, ...] = (),
+                ints: tuple[int, ...] = (), checked_ints: tuple[int, ...] = (), first: tuple[int, ...] = (),
+                checked_floats: tuple[int, ...] = (), times: tuple[int, ...] = ()) -> Scanned | None:
+    """:func:`scan` of a file given in blocks that end at line ends (the last one may not), each
+    scanned as it comes: only the wanted fields are kept, never the whole text."""
     kinds = {**{f: "text" for f in text}, **{f: "float" for f in floats}, **{f: "int" for f in ints},
              **{f: "time" for f in times}, **{f: "check_int" for f in checked_ints},
              **{f: "check_float" for f in checked_floats}}
-    arr = np.frombuffer(data, dtype=np.uint8)
-    parts: list[dict[int, npt.NDArray[Any]]] = []
-    begin = 0
-    while begin < len(arr):
-        end = min(begin + BLOCK_BYTES, len(arr))
-        if end < len(arr):
-            cut = data.rfind(b"\n", begin, end)
-            end = cut + 1 if cut >= begin else (data.find(b"\n", end) + 1 or len(arr))
-        got = _block(arr[begin:end], n_fields, kinds)
+    columns: dict[int, list[npt.NDArray[Any]]] = {f: [] for f in (*text, *floats, *ints, *times)}
+    tokens: list[bytes] | None = None
+    for block in blocks:
+        if not plain_bytes(block):
+            return None
+        got = _block(np.frombuffer(block, dtype=np.uint8), n_fields, kinds)
         if got is None:
             return None
-        parts.append(got)
-        begin = end
-    parts = [p for p in parts if p]
-    if not parts:
+        if not got:
+            continue  # blank lines only
+        for f, values in got.items():
+            columns[f].append(values)
+        del got
+        if tokens is None:
+            tokens = _first_line(block)
+    if tokens is None:
         return None  # no data line
-    out_text = {f: stack_words([p[f] for p in parts]) for f in text}
-    out_floats = {f: np.concatenate([p[f] for p in parts]) for f in floats}
-    out_ints = {f: np.concatenate([p[f] for p in parts]) for f in (*ints, *times)}
-    at = 0
-    while True:  # the first data line
-        stop = data.find(b"\n", at)
-        tokens = data[at : len(data) if stop < 0 else stop].split()
-        if tokens:
-            break
-        at = stop + 1
+    out_text = {f: stack_words(columns.pop(f)) for f in text}  # each block freed once copied
+    out_floats = {f: concatenated(columns.pop(f)) for f in floats}
+    out_ints = {f: concatenated(columns.pop(f)) for f in (*ints, *times)}
     return Scanned(out_text, out_floats, out_ints, {f: tokens[f] for f in first})
+
+
+def _first_line(block: bytes) -> list[bytes]:
+    """The tokens of the first non-blank line."""
+    at = 0
+    while True:
+        stop = block.find(b"\n", at)
+        tokens = block[at : len(block) if stop < 0 else stop].split()
+        if tokens or stop < 0:
+            return tokens
+        at = stop + 1
 
 
 def stack_words(blocks: list[Words]) -> Words:

@@ -163,3 +163,11 @@ def test_a_wide_token_above_a_short_one_at_the_end_of_the_block(wide: int) -> No
     assert got.floats[4].tolist() == [float("1" * wide), -2.0]
     docs = got.text[2].view(f"S{8 * got.text[2].shape[1]}").ravel().tolist()
     assert docs == [b"d" * wide, b"e"]
+
+
+def test_the_first_line_comes_from_the_first_block_with_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks of blank lines before the data: skipped, and the first fields are the first data line's."""
+    monkeypatch.setattr(S, "BLOCK_BYTES", 2)
+    got = S.scan(b"\n\n  \n\t\nq1 Q0 d1 1 2 tag1\nq2 Q0 d2 1 3 tag2", 6, text=(0,), floats=(4,), first=(5,))
+    assert got is not None and got.first == {5: b"tag1"} and got.floats[4].tolist() == [2.0, 3.0]
+    assert S.scan_blocks([b"\n", b"  \n"], 6, text=(0,)) is None  # no data line
