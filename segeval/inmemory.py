@@ -30,7 +30,7 @@ from segeval.measures.batch import Batch
 from segeval.measures.compute import Request, batched
 from segeval.prepare import check_queries, concat_ranges, tie_groups
 from segeval.prepared import ranked_as_listed
-from segeval.validate import is_documents
+from segeval.validate import id_codes, is_documents
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -82,8 +82,8 @@ class QrelsIndex:
         """The index of validated qrels; None for segment qrels or qrels with predicted lines."""
         if len(qrels) == 0 or not is_documents(qrels) or bool(predicted_mask(qrels).any()):
             return None
-        q_codes, q_names = _column_codes(qrels["query"])
-        i_codes, i_names = _column_codes(qrels["item"])
+        q_codes, q_names = id_codes(qrels["query"])
+        i_codes, i_names = id_codes(qrels["item"])
         if not (_clean_ids(q_names) and _clean_ids(i_names)):
             return None
         order = np.argsort(q_names.astype(object))  # code-point order, as sorted() orders str
@@ -105,18 +105,6 @@ def in_lane(requests: Sequence[Request], order: str, judged_only: bool) -> bool:
     return order == "score" and not judged_only and all(
         r.measure.scope == "labels" and isinstance(r.adapter, ExactAdapter) and r.measure.family.batch is not None
         for r in requests)
-
-
-def _column_codes(column: pd.Series) -> tuple[IntArray, npt.NDArray[np.object_]]:
-    """pd.factorize's codes and distinct values of an id column; a Categorical's own codes when it
-    uses every category (the qrels of :func:`segeval.io.frames.load_qrels`: not hashed again)."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        codes = np.asarray(column.cat.codes, dtype=np.int64)
-        names = np.asarray(column.cat.categories, dtype=object)
-        if len(codes) and codes.min() >= 0 and bool(np.bincount(codes, minlength=len(names)).all()):
-            return codes, names
-    codes, names = pd.factorize(column.to_numpy(dtype=object))
-    return codes.astype(np.int64, copy=False), np.asarray(names, dtype=object)
 
 
 def _clean_ids(names: Any) -> bool:

@@ -249,3 +249,17 @@ def ranked_as_listed(query: npt.NDArray[np.integer[Any]], score: FloatArray) -> 
         return False
     present = int(np.count_nonzero(np.bincount(query + 1)))  # codes >= -1
     return present == len(query) - int(np.count_nonzero(same))
+
+
+def first_occurrences(key: IntArray) -> IntArray:
+    """Positions of the first occurrence of each distinct key, in position order."""
+    n = len(key)
+    top = int(key.max(initial=0)) + 1
+    if top <= 4 * n + 4096 and n < 2**31 and int(key.min(initial=0)) >= 0:  # dense: the first position, by table
+        first = np.full(top, n, dtype=np.int32)
+        np.minimum.at(first, key, np.arange(n, dtype=np.int32))
+        return np.flatnonzero(first[key] == np.arange(n, dtype=np.int32))
+    order = np.argsort(key, kind="stable")
+    new = np.ones(n, dtype=bool)
+    new[1:] = key[order][1:] != key[order][:-1]
+    return np.sort(order[new])

@@ -75,17 +75,23 @@ def validate_qrels(qrels: pd.DataFrame, on_error: OnError | None = None) -> pd.D
     return _apply(qrels, _time_problems(qrels) + qrels_duplicates(qrels), on_error)
 
 
-def _column_codes(column: pd.Series) -> npt.NDArray[np.int64]:
+def id_codes(column: pd.Series) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.object_]]:
+    """pd.factorize's codes and distinct values of an id column; a Categorical's own codes when it
+    uses every category (the readers' and :func:`segeval.io.frames.load_qrels`' ids: not hashed again)."""
     if isinstance(column.dtype, pd.CategoricalDtype):
-        return np.asarray(column.cat.codes, dtype=np.int64)
-    return np.asarray(pd.factorize(column.to_numpy(dtype=object))[0], dtype=np.int64)
+        codes = np.asarray(column.cat.codes, dtype=np.int64)
+        names = np.asarray(column.cat.categories, dtype=object)
+        if len(codes) and codes.min() >= 0 and bool(np.bincount(codes, minlength=len(names)).all()):
+            return codes, names
+    codes, names = pd.factorize(column.to_numpy(dtype=object))
+    return codes.astype(np.int64, copy=False), np.asarray(names, dtype=object)
 
 
 def qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
     """Qrels rows that judge a (query, item) pair again: position, problem, kind."""
     if len(qrels) < 2:
         return []
-    query_codes, item_codes = _column_codes(qrels["query"]), _column_codes(qrels["item"])
+    query_codes, item_codes = id_codes(qrels["query"])[0], id_codes(qrels["item"])[0]
     key = query_codes * (int(item_codes.max(initial=0)) + 1) + item_codes
     documents = is_documents(qrels)
     for column in () if documents else ("start", "end"):  # segments: the same times too

@@ -34,7 +34,7 @@ import numpy.typing as npt
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row, split_by_query
 from segeval.adapt.overlap import decide
 from segeval.errors import check_choice, check_int
-from segeval.prepared import Prepared, concat_ranges
+from segeval.prepared import Prepared, concat_ranges, first_occurrences
 from segeval.segment import bin_range
 from segeval.settings import BIN_ASSIGN, BIN_SIZE
 
@@ -50,20 +50,6 @@ def expand_bins(start: npt.NDArray[np.float64], end: npt.NDArray[np.float64], si
     first_f, last_f = bin_range(start, end, size)
     first, last = first_f.astype(np.int64), last_f.astype(np.int64)
     return concat_ranges(first, np.maximum(last - first + 1, 0))
-
-
-def first_occurrences(key: IntArray) -> IntArray:
-    """Positions of the first occurrence of each distinct key, in position order."""
-    n = len(key)
-    top = int(key.max(initial=0)) + 1
-    if top <= 4 * n + 4096 and n < 2**31 and int(key.min(initial=0)) >= 0:  # dense: the first position, by table
-        first = np.full(top, n, dtype=np.int32)
-        np.minimum.at(first, key, np.arange(n, dtype=np.int32))
-        return np.flatnonzero(first[key] == np.arange(n, dtype=np.int32))
-    order = np.argsort(key, kind="stable")
-    new = np.ones(n, dtype=bool)
-    new[1:] = key[order][1:] != key[order][:-1]
-    return np.sort(order[new])
 
 
 class BinnedAdapter(Adapter):

@@ -21,7 +21,7 @@ from segeval.engines.lanebatch import doc_keys, run_codes
 from segeval.errors import SegevalError
 from segeval.io.files import is_stream, read_bytes
 from segeval.io.scan import Scanned, Words, scan
-from segeval.prepared import IntArray, Prepared, assemble, chosen_queries, listed_order
+from segeval.prepared import IntArray, Prepared, assemble, chosen_queries, first_occurrences, listed_order
 from segeval.settings import DEFAULTS
 
 if TYPE_CHECKING:
@@ -112,16 +112,14 @@ def _item_codes(run_items: Words, qrels_items: Words) -> tuple[IntArray, IntArra
     run_key, qrels_key = doc_keys(run_items, qrels_items)
     keys = np.concatenate([run_key, qrels_key])
     codes = factorize(keys)
-    first = np.full(int(codes.max(initial=-1)) + 1, len(keys), dtype=np.int64)
-    np.minimum.at(first, codes, np.arange(len(keys), dtype=np.int64))
-    order = np.argsort(first)
-    renumber = np.empty(len(order), dtype=np.int64)
-    renumber[order] = np.arange(len(order), dtype=np.int64)
+    heads = first_occurrences(codes)  # each video's first row, in row order
+    renumber = np.empty(len(heads), dtype=np.int64)
+    renumber[codes[heads]] = np.arange(len(heads), dtype=np.int64)
     codes = renumber[codes]
     n_run = len(run_key)
-    names = np.empty(len(order), dtype=object)
+    names = np.empty(len(heads), dtype=object)
     names[:] = [_token(run_items, int(at)) if at < n_run else _token(qrels_items, int(at) - n_run)
-                for at in first[order].tolist()]
+                for at in heads.tolist()]
     return codes[:n_run], codes[n_run:], names
 
 

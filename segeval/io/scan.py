@@ -18,10 +18,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.io.formats import parse_int
 from segeval.io.tokens import Matrix as Matrix  # the byte and word layouts, named here for the scanner's readers
 from segeval.io.tokens import Words as Words
-from segeval.io.tokens import mmss_matrix, row_counts
+from segeval.io.tokens import byte_tokens, mmss_matrix, parse_ints
 
 #: bytes scanned at a time (a block ends at a line end)
 BLOCK_BYTES = 1 << 22
@@ -65,33 +64,39 @@ def scan(data: bytes, n_fields: int, text: tuple[int, ...], floats: tuple[int, .
     in :attr:`Scanned.ints`), ``checked_ints`` and ``checked_floats`` only checked to be integers and
     numbers, and the first line's ``first`` fields; None when anything is unusual (see the module
     docstring)."""
-    return scan_blocks(_line_blocks(data), n_fields, text, floats, ints, checked_ints, first, checked_floats, times)
+    if not plain_bytes(data):
+        return None
+    return scan_blocks(_line_blocks(data), n_fields, text, floats, ints, checked_ints, first, checked_floats, times,
+                       utf8=True)
 
 
-def _line_blocks(data: bytes) -> Iterator[bytes]:
-    """``data`` in blocks of about :data:`BLOCK_BYTES` that end at a line end."""
+def _line_blocks(data: bytes) -> Iterator[memoryview]:
+    """``data`` in blocks of about :data:`BLOCK_BYTES` that end at a line end (views, not copies)."""
+    view = memoryview(data)
     begin = 0
     while begin < len(data):
         end = min(begin + BLOCK_BYTES, len(data))
         if end < len(data):
             cut = data.rfind(b"\n", begin, end)
             end = cut + 1 if cut >= begin else (data.find(b"\n", end) + 1 or len(data))
-        yield data[begin:end]
+        yield view[begin:end]
         begin = end
 
 
-def scan_blocks(blocks: Iterable[bytes], n_fields: int, text: tuple[int, ...], floats: tuple[int, ...] = (),
-                ints: tuple[int, ...] = (), checked_ints: tuple[int, ...] = (), first: tuple[int, ...] = (),
-                checked_floats: tuple[int, ...] = (), times: tuple[int, ...] = ()) -> Scanned | None:
+def scan_blocks(blocks: Iterable[bytes | memoryview], n_fields: int, text: tuple[int, ...],
+                floats: tuple[int, ...] = (), ints: tuple[int, ...] = (), checked_ints: tuple[int, ...] = (),
+                first: tuple[int, ...] = (), checked_floats: tuple[int, ...] = (), times: tuple[int, ...] = (),
+                utf8: bool = False) -> Scanned | None:
     """:func:`scan` of a file given in blocks that end at line ends (the last one may not), each
-    scanned as it comes: only the wanted fields are kept, never the whole text."""
+    scanned as it comes: only the wanted fields are kept, never the whole text.  ``utf8``: the
+    blocks are known to be valid UTF-8."""
     kinds = {**{f: "text" for f in text}, **{f: "float" for f in floats}, **{f: "int" for f in ints},
              **{f: "time" for f in times}, **{f: "check_int" for f in checked_ints},
              **{f: "check_float" for f in checked_floats}}
     columns: dict[int, list[npt.NDArray[Any]]] = {f: [] for f in (*text, *floats, *ints, *times)}
     tokens: list[bytes] | None = None
     for block in blocks:
-        if not plain_bytes(block):
+        if not utf8 and not plain_bytes(bytes(block)):
             return None
         got = _block(np.frombuffer(block, dtype=np.uint8), n_fields, kinds)
         if got is None:
@@ -102,7 +107,7 @@ def scan_blocks(blocks: Iterable[bytes], n_fields: int, text: tuple[int, ...], f
             columns[f].append(values)
         del got
         if tokens is None:
-            tokens = _first_line(block)
+            tokens = _first_line(bytes(block))
     if tokens is None:
         return None  # no data line
     out_text = {f: stack_words(columns.pop(f)) for f in text}  # each block freed once copied
@@ -239,41 +244,28 @@ def _block(block: Matrix, n_fields: int, kinds: dict[int, str]) -> dict[int, npt
     return out
 
 
-def _tokens(mat: Matrix) -> npt.NDArray[np.bytes_]:
-    return np.ascontiguousarray(mat).view(f"S{mat.shape[1]}").ravel()
-
-
-def _table(chars: bytes) -> npt.NDArray[np.bool_]:
-    table = np.zeros(256, dtype=bool)
-    table[0] = True  # padding
-    table[list(chars)] = True
-    return table
-
-
-_INT_BYTES = _table(b"0123456789+-")
-
-
-def parse_ints(mat: Matrix, keep: bool = True) -> npt.NDArray[np.int64] | None:
-    """Integer tokens (optional sign, 1-18 digits), as :func:`segeval.io.formats.parse_int`; None
-    when one is not; with ``keep=False`` only checked (an empty array)."""
-    digit = (mat - np.uint8(48)) < 10
-    usual = mat.shape[1] <= 8 and bool(digit[:, 0].all()) and bool((digit | (mat == 0)).all())  # 1-8 digits
-    if not usual and (not bool(_INT_BYTES[mat].all()) or mat.shape[1] > 24
-                      or any(parse_int(t.decode("ascii")) is None for t in _tokens(mat).tolist())):
-        return None
-    if not keep:
-        return np.zeros(0, dtype=np.int64)
-    if not usual:
-        return _tokens(mat).astype(np.int64)
-    lengths = row_counts(mat != 0)
-    value = np.zeros(len(mat), dtype=np.int64)
-    for j in range(int(lengths.max(initial=0))):  # digits, most significant first
-        value = np.where(j < lengths, value * 10 + (mat[:, j].astype(np.int64) - 48), value)
-    return value
-
-
 #: 10**k for the digits after the dot of a plain decimal (exact in a double up to 10**22)
 _POWERS = 10.0 ** np.arange(16)
+
+
+Mask = npt.NDArray[np.bool_]
+
+
+def _decimals(mat: Matrix) -> tuple[Matrix, Matrix, Mask, Mask, Mask]:
+    """The tokens' bytes one row per byte position (up to the longest token), their digit values,
+    where digits and dots are, and which tokens are plain decimals of at most 15 digits (an optional
+    sign, digits and at most one dot)."""
+    used = np.flatnonzero(mat.any(axis=0))
+    width = int(used[-1]) + 1 if len(used) else 1
+    t = np.ascontiguousarray(mat[:, :width].T)
+    digit = t - np.uint8(48)
+    is_digit = digit < 10
+    is_dot = t == 46
+    ok = is_digit | is_dot | (t == 0)
+    ok[0] |= (t[0] == 45) | (t[0] == 43)
+    n_digits = is_digit.sum(axis=0, dtype=np.int16)
+    plain = ok.all(axis=0) & (is_dot.sum(axis=0, dtype=np.int16) <= 1) & (n_digits >= 1) & (n_digits <= 15)
+    return t, digit, is_digit, is_dot, plain
 
 
 def parse_floats(mat: Matrix) -> npt.NDArray[np.float64] | None:
@@ -284,23 +276,14 @@ def parse_floats(mat: Matrix) -> npt.NDArray[np.float64] | None:
     m < 2**53 divided by 10**k (k digits after the dot), one correctly rounded division of two
     exact doubles, so the value of Python's ``float``; other tokens go through NumPy's parser.
     """
-    used = np.flatnonzero(mat.any(axis=0))
-    width = int(used[-1]) + 1 if len(used) else 1
-    t = np.ascontiguousarray(mat[:, :width].T)  # one row per byte position
-    digit = t - np.uint8(48)
-    is_digit = digit < 10
-    is_dot = t == 46
+    t, digit, is_digit, is_dot, plain = _decimals(mat)
     negative = t[0] == 45
-    ok = is_digit | is_dot | (t == 0)
-    ok[0] |= negative | (t[0] == 43)
-    n_digits = is_digit.sum(axis=0, dtype=np.int16)
-    plain = ok.all(axis=0) & (is_dot.sum(axis=0, dtype=np.int16) <= 1) & (n_digits >= 1) & (n_digits <= 15)
     whole = np.zeros(len(mat), dtype=np.int64)
     after = np.zeros(len(mat), dtype=np.int16)  # digits after the dot
     dot = np.zeros(len(mat), dtype=bool)
     ten = np.where(is_digit, np.uint8(10), np.uint8(1))
     np.multiply(digit, is_digit, out=digit)
-    for j in range(width if bool(plain.any()) else 0):
+    for j in range(len(t) if bool(plain.any()) else 0):
         whole *= ten[j]
         whole += digit[j]
         dot |= is_dot[j]
@@ -320,19 +303,13 @@ def _numpy_floats(mat: Matrix) -> npt.NDArray[np.float64] | None:
     if bool((mat == 95).any()) or bool((mat > 127).any()):
         return None  # '_' (which Python's float takes between digits) or not ASCII
     try:  # NumPy reads what the parser reads, and refuses what it refuses, but for inf and nan (not finite)
-        values = _tokens(mat).astype(np.float64)
+        values = byte_tokens(mat).astype(np.float64)
     except ValueError:
         return None
     return values if bool(np.isfinite(values).all()) else None
 
 
 def floats_read(mat: Matrix) -> bool:
-    """Whether every token reads as :func:`parse_floats` reads it; plain decimals (an optional sign,
-    digits and at most one dot) are checked without being parsed."""
-    digit = (mat - np.uint8(48)) < 10
-    dot = mat == 46
-    plain = digit | dot | (mat == 0)
-    plain[:, 0] |= (mat[:, 0] == 43) | (mat[:, 0] == 45)
-    if bool(plain.all()) and bool((row_counts(dot) <= 1).all()) and bool((row_counts(digit) > 0).all()):
-        return True
-    return parse_floats(mat) is not None
+    """Whether every token reads as :func:`parse_floats` reads it; plain decimals are checked without
+    being parsed."""
+    return bool(_decimals(mat)[4].all()) or parse_floats(mat) is not None

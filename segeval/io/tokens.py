@@ -8,6 +8,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from segeval.io.formats import parse_int
+
 Matrix = npt.NDArray[np.uint8]
 #: tokens as (tokens, k) little-endian uint64 words holding their bytes in order, zero-padded
 Words = npt.NDArray[np.uint64]
@@ -48,9 +50,7 @@ def mmss_matrix(b: Matrix) -> npt.NDArray[np.int64] | None:
     frac_digits = row_counts(b != 0) - dot_at - 1
     if bool(((dot_at < 1) | (dot_at > 12) | (frac_digits < 1) | (frac_digits > 2)).any()):
         return None
-    minutes = np.zeros(n, dtype=np.int64)
-    for j in range(int(dot_at.max())):  # the digits before the dot, most significant first
-        minutes = np.where(j < dot_at, minutes * 10 + (b[:, j].astype(np.int64) - 48), minutes)
+    minutes = leading_number(b, dot_at)
     at = np.arange(0, n * width, width) + dot_at  # the dot in the flat bytes
     flat = b.ravel()
     first = flat[at + 1].astype(np.int64) - 48
@@ -101,16 +101,45 @@ def int_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
     if len(values) == 0:
         return np.zeros(0, dtype=np.int64)
     b = _byte_matrix(values, 19)
-    if b is None:
+    return None if b is None else parse_ints(b)
+
+
+def leading_number(mat: Matrix, lengths: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The whole number written by the first ``lengths[i]`` bytes (digits) of each row."""
+    value = np.zeros(len(mat), dtype=np.int64)
+    for j in range(int(lengths.max(initial=0))):  # most significant first
+        value = np.where(j < lengths, value * 10 + (mat[:, j].astype(np.int64) - 48), value)
+    return value
+
+
+def byte_tokens(mat: Matrix) -> npt.NDArray[np.bytes_]:
+    """The rows of a byte matrix as fixed-width byte strings."""
+    return np.ascontiguousarray(mat).view(f"S{mat.shape[1]}").ravel()
+
+
+def _table(chars: bytes) -> npt.NDArray[np.bool_]:
+    table = np.zeros(256, dtype=bool)
+    table[0] = True  # padding
+    table[list(chars)] = True
+    return table
+
+
+_INT_BYTES = _table(b"0123456789+-")
+
+
+def parse_ints(mat: Matrix, keep: bool = True) -> npt.NDArray[np.int64] | None:
+    """Integer tokens (optional sign, 1-18 digits), as :func:`segeval.io.formats.parse_int`; None
+    when one is not; with ``keep=False`` only checked (an empty array)."""
+    digit = (mat - np.uint8(48)) < 10
+    usual = mat.shape[1] <= 8 and bool(digit[:, 0].all()) and bool((digit | (mat == 0)).all())  # 1-8 digits
+    if not usual and (not bool(_INT_BYTES[mat].all()) or mat.shape[1] > 24
+                      or any(parse_int(t.decode("ascii")) is None for t in byte_tokens(mat).tolist())):
         return None
-    signed = (b[:, 0] == 45) | (b[:, 0] == 43)
-    digit = (b >= 48) & (b <= 57)
-    ok = digit | (b == 0)
-    ok[:, 0] |= signed
-    n_digits = digit.sum(axis=1)
-    if not bool(ok.all()) or (n_digits < 1).any() or (n_digits > 18).any():
-        return None
-    return values.astype(np.int64)
+    if not keep:
+        return np.zeros(0, dtype=np.int64)
+    if not usual:
+        return byte_tokens(mat).astype(np.int64)
+    return leading_number(mat, row_counts(mat != 0))
 
 
 def pack_bytes(column: Callable[[int], npt.NDArray[np.uint64]], n: int,

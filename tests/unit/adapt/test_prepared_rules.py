@@ -7,8 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from segeval.adapt.binned import first_occurrences
-from segeval.prepared import dense_codes, listed_order, merge_intervals
+from segeval.prepared import dense_codes, first_occurrences, listed_order, merge_intervals
 
 
 def _pandas_merge(gid: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[list[int], list[float], list[float]]:

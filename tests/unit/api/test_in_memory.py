@@ -168,6 +168,7 @@ def test_qrels_frames_keep_their_ids_as_categories() -> None:
     """Qrels given as a frame come out of load_qrels with Categorical ids in code-point order, and
     the lane's index takes their codes; unused categories (rows dropped) are hashed again."""
     from segeval.io.frames import load_qrels
+    from segeval.validate import id_codes
 
     frame = pd.DataFrame({"query_id": ["q2", "q1", "é", "q1"], "doc_id": ["b", "a", "Z", "é"],
                           "relevance": [1, 0, 2, 1]})
@@ -175,10 +176,10 @@ def test_qrels_frames_keep_their_ids_as_categories() -> None:
     assert list(q["query"].cat.categories) == ["q1", "q2", "é"]  # 'q1' < 'q2' < 'é' by code point
     assert list(q["item"].cat.categories) == ["Z", "a", "b", "é"]
     assert q["query"].astype(str).tolist() == ["q2", "q1", "é", "q1"]
-    codes, names = lane._column_codes(q["query"])
+    codes, names = id_codes(q["query"])
     assert codes.tolist() == [1, 0, 2, 0] and names.tolist() == ["q1", "q2", "é"]
     fewer = q["query"].iloc[:2]  # 'é' no longer used: factorised from the strings instead
-    codes, names = lane._column_codes(fewer)
+    codes, names = id_codes(fewer)
     assert codes.tolist() == [0, 1] and names.tolist() == ["q2", "q1"]
     index = QrelsIndex.of(q)
     assert index is not None and index.queries == ["q1", "q2", "é"]
