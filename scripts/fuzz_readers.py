@@ -5,7 +5,9 @@ Seeds are the example and fixture files; each iteration mutates one (byte flips,
 hostile tokens, deleted/duplicated/swapped fields and lines, truncation, CR/NUL/Unicode
 noise), writes it to a temporary file and reads it with every reader.  The only allowed
 outcomes are a result or a ``SegevalError`` naming the file (and, for a line error, the
-line).  Anything else is saved to ``--corpus`` (default ``tests/fuzz_corpus``) as a
+line).  The fast lanes (``eval``'s in memory and in batches, ``me13sh``'s) read the same files:
+each must give the usual path's values or give up (None), never raise.  Anything else is saved
+to ``--corpus`` (default ``tests/fuzz_corpus``) as a
 regression case.  Deterministic for a given ``--seed``::
 
     python scripts/fuzz_readers.py --seconds 600
@@ -29,7 +31,13 @@ SEEDS = [
     ("qrels", ROOT / "examples/music/groundtruth.txt"),
     ("run", ROOT / "examples/music/run_a.txt"),
     ("qrels", ROOT / "examples/audio/qrels.txt"),
+    ("trec-qrels", ROOT / "tests/fixtures/judged_only.qrels"),
+    ("trec-run", ROOT / "tests/fixtures/judged_only.run"),
 ]
+#: the file each kind is evaluated against
+COMPANIONS = {"qrels": ROOT / "examples/mediaeval/linking_run.txt", "run": ROOT / "examples/mediaeval/linking.qrels",
+              "trec-qrels": ROOT / "tests/fixtures/judged_only.run",
+              "trec-run": ROOT / "tests/fixtures/judged_only.qrels"}
 TOKENS = [b"", b" ", b"\t", b"\r", b"\r\n", b"\x00", b"\xff\xfe", b"\xc2\xa0", b"1e308", b"-0", b"0x10", b"nan", b"inf",
           b"-1", b"59.59", b"0.60", b"-0.01", b"1e3", b"99999999999999999999", b"1.5", b"|", b",", b"\"a b\"",
           "\u00e9\u4e2d\U0001f600".encode(), b"x" * 5000, b"Q0", b"0", b"1", b"3.0"]
@@ -77,8 +85,9 @@ def check(kind: str, path: Path, companion: Path) -> str | None:
     from segeval.io.tables import read_qrels, read_run
     from segeval.pipeline import evaluate
 
+    qrels, run = (path, companion) if kind.endswith("qrels") else (companion, path)
     try:
-        if kind == "qrels":
+        if kind.endswith("qrels"):
             q = read_qrels(path)
             evaluate(q, companion, ["map", "P_10", "adr"], adapter="overlap" if q["start"].notna().all() else None)
         else:
@@ -87,11 +96,49 @@ def check(kind: str, path: Path, companion: Path) -> str | None:
     except InputError as exc:
         if exc.path not in (str(path), str(companion)):
             return f"InputError names another file: {exc}"
-        return None
     except SegevalError:
-        return None
+        pass
     except Exception:
         return traceback.format_exc(limit=6)
+    try:
+        return _check_lanes(kind, str(qrels), str(run))
+    except Exception:
+        return traceback.format_exc(limit=6)
+
+
+def _check_lanes(kind: str, qrels: str, run: str) -> str | None:
+    """A lane that answers must give the usual path's values; one that cannot must give up."""
+    from segeval.errors import SegevalError
+    from segeval.pipeline import evaluate
+
+    if kind.startswith("trec-"):
+        from segeval.engines.fastlane import LaneJob, lane_values
+        from segeval.engines.streamlane import stream_values
+
+        job = LaneJob(["official", "ndcg_cut"])
+        answers = {"fast lane": lane_values(qrels, run, job), "streaming lane": stream_values(qrels, run, job, 3)}
+        measures = list(job.measures)
+        usual = lambda: evaluate(qrels, run, measures)  # noqa: E731
+    elif kind in ("qrels", "run"):  # against a MediaEval linking file: the me13sh lane
+        from segeval.adapt.registry import me13sh_adapters
+        from segeval.engines.me13sh_lane import me13sh_evaluation
+        from segeval.report.me13sh import MEASURES
+
+        adapters = me13sh_adapters(300, 15)
+        answers = {"me13sh lane": me13sh_evaluation(qrels, run, "linking", MEASURES, adapters)}
+        usual = lambda: evaluate(qrels, run, MEASURES, adapters, qrels_format="mediaeval",  # noqa: E731
+                                 run_format="linking")
+    else:
+        return None
+    for name, got in answers.items():
+        if got is None:
+            continue
+        try:
+            ev = usual()
+        except SegevalError as exc:
+            return f"the {name} answered where the usual path refuses: {exc}"
+        if got.queries != ev.queries or any(got.per_query[r.name] != ev.per_query[r.name] for r in ev.requests):
+            return f"the {name} differs from the usual path"
     return None
 
 
@@ -103,8 +150,6 @@ def fuzz(seconds: float = 60.0, seed: int = 0, corpus: Path = ROOT / "tests" / "
     for kind, path in SEEDS:
         raw = path.read_bytes()
         seeds.append((kind, gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw))
-    companions = {"qrels": ROOT / "examples/mediaeval/linking_run.txt",
-                  "run": ROOT / "examples/mediaeval/linking.qrels"}
     executions = failures = 0
     kinds: dict[str, int] = {}
     end = time.monotonic() + seconds
@@ -114,7 +159,7 @@ def fuzz(seconds: float = 60.0, seed: int = 0, corpus: Path = ROOT / "tests" / "
             mutated = mutate(data, rng)
             path = Path(tmp) / ("case.gz" if rng.random() < 0.1 else "case.txt")
             path.write_bytes(gzip.compress(mutated) if path.suffix == ".gz" else mutated)
-            problem = check(kind, path, companions[kind])
+            problem = check(kind, path, COMPANIONS[kind])
             executions += 1
             if problem:
                 failures += 1

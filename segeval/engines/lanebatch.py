@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from segeval.interrupt import hold
 from segeval.io.scan import Words
 from segeval.io.tokens import pack_bytes
 from segeval.prepared import ranked_as_listed, tie_groups
@@ -79,6 +80,7 @@ def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float6
     from segeval.measures.batch import Batch
     from segeval.measures.compute import batched
 
+    hold("lane")  # a test hook: wait here when SEGEVAL_TEST_HOLD=lane
     local, tokens = run_codes(run_query)
     names = [t.decode("utf-8") for t in tokens] + [qrels.names[c] for c in extra]
     code = np.asarray([qrels.code.get(n, -1) for n in names[: len(tokens)]] + list(extra), dtype=np.int64)

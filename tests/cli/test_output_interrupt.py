@@ -217,6 +217,17 @@ def _stopped(process: subprocess.Popen[bytes], signum: int, *, group: bool) -> t
     return process.returncode, err.decode(), time.monotonic() - start
 
 
+@pytest.mark.parametrize("lane", ["eval in memory", "eval in batches", "me13sh"])
+def test_ctrl_c_stops_the_fast_lanes(lane: str, data: dict[str, str], tmp_path: Path) -> None:
+    """The pandas-free lanes (which no worker runs) stop at once on Ctrl-C, with exit 130 and no output."""
+    args = {"eval in memory": ["eval", data["q"], data["a"]],
+            "eval in batches": ["eval", "--memory", "chunked", "--chunk-lines", "1", data["q"], data["a"]],
+            "me13sh": ["me13sh", data["lq"], data["lr"]]}[lane]
+    process, _ = _held(args, "lane", 1, tmp_path)
+    returned, err, seconds = _stopped(process, signal.SIGINT, group=True)
+    assert (returned, err) == (130, "segeval: interrupted by SIGINT; stopped\n") and seconds < 1.0
+
+
 @pytest.mark.parametrize(("signum", "group", "code", "name"), [(signal.SIGINT, True, 130, "SIGINT"),
                                                               (signal.SIGINT, False, 130, "SIGINT"),
                                                               (signal.SIGTERM, False, 143, "SIGTERM")])
