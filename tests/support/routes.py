@@ -1,0 +1,505 @@
+"""Every measure through every route: generated collections, the jobs to run on them, and one
+function per route that runs a job and returns what a user sees.
+
+A *collection* (seeded, :func:`documents` and :func:`segments`) is qrels and two runs with the
+awkward parts of real ones: tied scores, the same docnos in several queries, queries only in the
+qrels or only in the runs, negative, zero and graded grades (written ``02``, ``+1``, ``-0`` too)
+and unjudged results.  A *job* is the measures (``-m``), the options (``-q``, ``-c``, ``-J``,
+``-M n``, ``-l 2``, ``--trec-eval 9``) and, on segments, an adapter.  A *route* is one way the
+same job reaches its numbers: ``segeval eval`` from files (the fast lane for small files),
+``--memory chunked`` with a tiny ``--chunk-lines``, ``--memory in-memory``, the run on standard
+input, ``-j 2`` with both runs, ``--engine dask``, and the Python API on paths, DataFrames, dicts,
+ir_measures records and ranx objects (rendered by the report function the command uses).
+
+Every route must print the same bytes and exit with the same code; the command's routes also
+print the same notes.  The measures come from the registry (:data:`FAMILIES`), so a new measure
+is covered without editing this file.
+"""
+
+from __future__ import annotations
+
+import atexit
+import io
+import math
+import random
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from segeval.cli import main
+from segeval.errors import SegevalError
+from segeval.measures.definitions import FAMILIES
+
+Kind = Literal["documents", "segments"]
+
+#: grade spellings trec_eval reads with atoi-like rules (value in brackets)
+GRADES = ["0", "0", "1", "1", "1", "2", "3", "-1", "02", "+1", "-0", "-2"]
+#: score values: few, so that ties are common
+SCORES = ["3", "2.5", "2.5", "2", "1", "1", "0.5", "0", "-1", "10", "1.0"]
+ADAPTERS = ("exact", "overlap", "overlap-once", "binned:60", "binned:60:start", "tolerance:15", "tiou:0.5",
+            "tiou:0.5:strict", "tiou:0.5:float32")
+#: the options a job may carry (each a tuple of command-line words)
+OPTIONS: tuple[tuple[str, ...], ...] = (("-q",), ("-c",), ("-J",), ("-M", "3"), ("-l", "2"), ("--trec-eval", "9"))
+
+
+# ----------------------------------------------------------------------------------------- collections
+
+@dataclass(frozen=True)
+class Collection:
+    """Qrels and two runs, as lines of fields (times in whole seconds for segments)."""
+
+    name: str
+    kind: Kind
+    #: (query, item, grade text) or (query, video, start, end, grade text)
+    qrels: list[tuple[Any, ...]]
+    #: per run: (query, item, rank, score text) or (query, video, start, end, rank, score text)
+    runs: list[list[tuple[Any, ...]]]
+    tags: tuple[str, str] = ("runA", "runB")
+
+    def qrels_text(self) -> str:
+        if self.kind == "documents":
+            return "".join(f"{q} 0 {d} {g}\n" for q, d, g in self.qrels)
+        return "".join(f"{q} Q0 {v} {mmss(s)} {mmss(e)} {g}\n" for q, v, s, e, g in self.qrels)
+
+    def run_text(self, i: int) -> str:
+        tag = self.tags[i]
+        if self.kind == "documents":
+            return "".join(f"{q} Q0 {d} {r} {s} {tag}\n" for q, d, r, s in self.runs[i])
+        return "".join(f"{q} Q0 {v} {mmss(a)} {mmss(b)} {r} {s} {tag}\n" for q, v, a, b, r, s in self.runs[i])
+
+    def write(self, folder: Path) -> tuple[str, str, str]:
+        """The qrels and both runs written in ``folder`` (once): their paths."""
+        folder.mkdir(parents=True, exist_ok=True)
+        paths = (folder / f"{self.name}.qrels", folder / f"{self.name}.runA", folder / f"{self.name}.runB")
+        texts = (self.qrels_text(), self.run_text(0), self.run_text(1))
+        for path, text in zip(paths, texts, strict=True):
+            if not path.exists() or path.read_text() != text:
+                path.write_text(text)
+        return str(paths[0]), str(paths[1]), str(paths[2])
+
+
+def mmss(seconds: int) -> str:
+    """The MediaEval ``M.S`` time of whole seconds."""
+    return f"{seconds // 60}.{seconds % 60:02d}"
+
+
+def documents(seed: int) -> Collection:
+    """A small document collection: 3-7 queries over one pool of docnos (shared by every query),
+    a third of them only in the qrels or only in the runs, tied scores and spelled grades."""
+    rng = random.Random(seed)
+    pool = [f"d{i}" for i in range(14)] + ["D-07", "doc.3", "FBIS3-10", "FBIS3-9"]
+    queries = [f"q{i}" for i in rng.sample(range(1, 30), rng.randint(3, 7))]
+    only_qrels = queries[-1:] if rng.random() < 0.7 else []
+    only_runs = queries[:1] if rng.random() < 0.7 else []
+    spelled = rng.random() < 0.6  # else plain 0..3 and -1
+    qrels: list[tuple[Any, ...]] = []
+    runs: list[list[tuple[Any, ...]]] = [[], []]
+    for q in queries:
+        if q not in only_runs:
+            for d in rng.sample(pool, rng.randint(1, 10)):
+                grade = rng.choice(GRADES) if spelled else rng.choice(["0", "1", "1", "2", "3", "-1"])
+                qrels.append((q, d, grade))
+        if q in only_qrels:
+            continue
+        for run in runs:
+            docs = rng.sample(pool, rng.randint(1, 12))  # some judged, some not
+            ranks = list(range(1, len(docs) + 1))
+            rng.shuffle(ranks)  # the rank column does not order TREC runs: the score does
+            run.extend((q, d, r, rng.choice(SCORES)) for d, r in zip(docs, ranks, strict=True))
+    for run in runs:
+        if rng.random() < 0.3:
+            rng.shuffle(run)  # not grouped by query
+    if not any(g.lstrip("+-0") for _, _, g in qrels):  # at least one relevant grade
+        qrels.append((queries[-1], pool[0], "1"))
+    return Collection(f"docs{seed}", "documents", qrels, runs)
+
+
+def segments(seed: int) -> Collection:
+    """A small segment collection (MediaEval qrels, linking runs): 2-5 queries over 4 videos,
+    overlapping and nested segments, tied scores, grades 0-3 and -1.  Each run query's ranks
+    follow its scores (ties in file order), so the rank order of files and the score order of
+    dicts agree."""
+    rng = random.Random(seed)
+    videos = ["v1", "v2", "v3", "v10"]
+    queries = [f"s{i}" for i in rng.sample(range(1, 30), rng.randint(2, 5))]
+    only_qrels = queries[-1:] if rng.random() < 0.5 else []
+    only_runs = queries[:1] if rng.random() < 0.5 else []
+
+    def segment() -> tuple[str, int, int]:
+        start = rng.randrange(0, 400, 5)
+        return rng.choice(videos), start, start + rng.choice([5, 10, 30, 60, 90])
+
+    qrels: list[tuple[Any, ...]] = []
+    runs: list[list[tuple[Any, ...]]] = [[], []]
+    for q in queries:
+        judged = list(dict.fromkeys(segment() for _ in range(rng.randint(1, 6))))
+        if q not in only_runs:
+            qrels.extend((q, *s, rng.choice(["0", "1", "1", "2", "3", "-1"])) for s in judged)
+        if q in only_qrels:
+            continue
+        for run in runs:
+            found = [(v, max(0, a + rng.randint(-20, 20)), b + rng.randint(-20, 20)) for v, a, b in judged
+                     if rng.random() < 0.7]
+            found = [(v, a, b) for v, a, b in found if b > a]
+            picked = list(dict.fromkeys([*found, *(segment() for _ in range(rng.randint(1, 6)))]))
+            scores = sorted((rng.choice(SCORES) for _ in picked), key=float, reverse=True)
+            run.extend((q, v, a, b, i + 1, s) for i, ((v, a, b), s) in enumerate(zip(picked, scores, strict=True)))
+    if not any(g not in ("0", "-1") for *_, g in qrels):
+        q, v, a, b, _ = qrels[0]
+        qrels[0] = (q, v, a, b, "1")
+    return Collection(f"segs{seed}", "segments", qrels, runs)
+
+
+# ------------------------------------------------------------------------------------------ measures
+
+def registered_measures() -> list[str]:
+    """Every registered measure as a user names it alone: each family by its name (a family without a
+    plain form stands for its default parameters), each default parameter in the canonical spelling,
+    the declared example, and one trec_eval parameter list (``P.3,7``) per family with a parameter."""
+    names: list[str] = []
+    for f in FAMILIES:
+        names.append(f.name)
+        names += [f.canonical(p) for p in f.defaults]
+        if f.param == "raw" and f.example.startswith(f.name + "_"):  # written with a dot on the command line
+            names.append(f"{f.name}.{f.example[len(f.name) + 1:]}")
+        elif f.example:
+            names.append(f.example)
+        if f.param == "int":
+            names.append(f"{f.name}.3,7")
+        elif f.param in ("recall", "hundredths"):
+            names.append(f"{f.name}..05,.5")
+    return list(dict.fromkeys(names))
+
+
+@dataclass(frozen=True)
+class Job:
+    """One ``segeval eval`` job: measures, options (command-line words) and an adapter (segments)."""
+
+    measures: tuple[str, ...]
+    options: tuple[str, ...] = ()
+    adapter: str | None = None
+
+    def args(self) -> list[str]:
+        out = [*self.options]
+        for m in self.measures:
+            out += ["-m", m]
+        if self.adapter is not None:
+            out += ["-a", self.adapter]
+        return out
+
+    def label(self) -> str:
+        return " ".join([*self.options, *(f"-m {m}" for m in self.measures),
+                         *([f"-a {self.adapter}"] if self.adapter else [])]) or "(defaults)"
+
+
+def jobs(kind: Kind, rng: random.Random, *, alone: bool = True, options: bool = True, combos: int = 0,
+         adapters: tuple[str, ...] = ADAPTERS) -> Iterator[Job]:
+    """Each measure alone (with every option in turn when ``options``), then ``combos`` random
+    combinations of 2-5 measures with random options; on segments, each under every adapter in turn."""
+    measures = registered_measures()
+    turn = 0
+
+    def adapter() -> str | None:
+        nonlocal turn
+        turn += 1
+        return adapters[turn % len(adapters)] if kind == "segments" else None
+
+    if alone:
+        for m in measures:
+            yield Job((m,), adapter=adapter())
+            if options:
+                for o in OPTIONS:
+                    yield Job((m,), o, adapter=adapter())
+        if kind == "segments":  # every adapter with the default measures
+            for a in adapters:
+                yield Job(("official",), ("-q",), adapter=a)
+    for _ in range(combos):
+        chosen = tuple(rng.sample(measures, rng.randint(2, 5)))
+        opts = [w for o in rng.sample(OPTIONS, rng.randint(0, 3)) for w in o]
+        yield Job(chosen, tuple(opts), adapter=adapter())
+
+
+# -------------------------------------------------------------------------------------------- routes
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a user sees: exit code, standard output, and the notes and errors on standard error."""
+
+    code: int
+    stdout: str
+    stderr: str = ""
+    #: full-precision values by (measure, query or 'all'), for the API routes
+    values: dict[tuple[str, str], Any] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """A collection written to files, and the job's run."""
+
+    collection: Collection
+    qrels: str
+    run: str
+    other: str
+
+
+RouteFunction = Callable[[Inputs, Job], Outcome]
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str
+    run: RouteFunction
+    kinds: tuple[Kind, ...] = ("documents", "segments")
+    #: the command's routes: their notes must agree too
+    cli: bool = True
+    #: slow to start: only when SEGEVAL_FULL is set
+    full_only: bool = False
+
+
+def cli_outcome(args: list[str], stdin: bytes | None = None) -> Outcome:
+    """``segeval ARGS`` in this process (standard input from ``stdin``)."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.stdin
+    if stdin is not None:
+        sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main(args)
+    finally:
+        sys.stdin = saved
+    return Outcome(code, out.getvalue(), err.getvalue())
+
+
+def notes(x: Inputs, got: Outcome) -> str:
+    """The notes and errors without the run's name (a run on standard input has none)."""
+    return got.stderr.replace(f"{x.run}: ", "").replace("note: -: ", "note: ").replace(f"'{x.run}'", "'-'")
+
+
+def _file(x: Inputs, job: Job) -> Outcome:
+    return cli_outcome(["eval", *job.args(), x.qrels, x.run])
+
+
+def _chunked(x: Inputs, job: Job) -> Outcome:
+    return cli_outcome(["eval", "--memory", "chunked", "--chunk-lines", "2", *job.args(), x.qrels, x.run])
+
+
+def _in_memory(x: Inputs, job: Job) -> Outcome:
+    return cli_outcome(["eval", "--memory", "in-memory", *job.args(), x.qrels, x.run])
+
+
+def _stdin(x: Inputs, job: Job) -> Outcome:
+    return cli_outcome(["eval", *job.args(), x.qrels, "-"], stdin=Path(x.run).read_bytes())
+
+
+def run_rows(stdout: str, run: str) -> str:
+    """The rows of one run in the output of several (each row opened by its run file and a tab)."""
+    head = run + "\t"
+    return "".join(line[len(head):] for line in stdout.splitlines(keepends=True) if line.startswith(head))
+
+
+def _several(x: Inputs, job: Job, extra: list[str]) -> Outcome:
+    got = cli_outcome(["eval", *extra, *job.args(), x.qrels, x.run, x.other])
+    if got.code != 0:
+        return got
+    return Outcome(got.code, run_rows(got.stdout, x.run), _own_notes(got.stderr, x.run, x.other))
+
+
+def _own_notes(stderr: str, run: str, other: str) -> str:
+    """The notes about ``run`` (not those about the other run)."""
+    return "".join(line for line in stderr.splitlines(keepends=True) if other not in line)
+
+
+def _jobs2(x: Inputs, job: Job) -> Outcome:
+    return _several(x, job, ["-j", "2"])
+
+
+_CLUSTER: list[Any] = []
+
+
+def dask_scheduler() -> str:
+    """The address of one local Dask cluster for the whole session (started on first use)."""
+    if not _CLUSTER:
+        from distributed import LocalCluster
+
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+        _CLUSTER.append(cluster)
+        atexit.register(cluster.close)
+    return str(_CLUSTER[0].scheduler_address)
+
+
+def _dask(x: Inputs, job: Job) -> Outcome:
+    return _several(x, job, ["--engine", "dask", "--scheduler", dask_scheduler()])
+
+
+def api_settings(job: Job) -> tuple[dict[str, Any], dict[str, bool]]:
+    """The job's options as :func:`segeval.evaluate`'s keywords, and the report's (per_query, summary)."""
+    words = list(job.options)
+    kw: dict[str, Any] = {}
+    shown = {"per_query": False, "summary": True}
+    while words:
+        w = words.pop(0)
+        if w == "-q":
+            shown["per_query"] = True
+        elif w == "-n":
+            shown["summary"] = False
+        elif w == "-c":
+            kw["missing_queries"] = "zero"
+        elif w == "-J":
+            kw["judged_only"] = True
+        elif w == "-M":
+            kw["max_results"] = int(words.pop(0))
+        elif w == "-l":
+            kw["relevance_level"] = int(words.pop(0))
+        elif w == "--trec-eval":
+            kw["trec_eval"] = words.pop(0)
+        else:
+            raise ValueError(f"no API form for the option {w!r}")
+    return kw, shown
+
+
+def api_outcome(x: Inputs, job: Job, qrels: object, run: object) -> Outcome:
+    """:func:`segeval.evaluate` on these inputs, rendered by the command's report function."""
+    import segeval
+    from segeval.cli.commands.evaluate import HEADER_SETS
+    from segeval.report.trec import render
+
+    kw, shown = api_settings(job)
+    names = list(job.measures) or ["official"]
+    header = [n for n in ("runid", "num_q") if any(s in names for s in HEADER_SETS)]
+    try:
+        ev = segeval.evaluate(qrels, run, names, adapter=job.adapter, **kw)
+        text = render(ev, x.collection.tags[0], header=header, **shown)
+    except SegevalError as exc:
+        return Outcome(2, "", str(exc))
+    except Exception as exc:  # as the command: an internal error exits 1
+        return Outcome(1, "", f"internal error: {exc!r}")
+    values = {(r.name, q): ev.per_query[r.name][i] for r in ev.requests if r.measure.family.per_query
+              for i, q in enumerate(ev.queries)}
+    values |= {(r.name, "all"): ev.summary[r.name] for r in ev.requests if r.measure.aggregate != "none"}
+    return Outcome(0, text, "", values)
+
+
+def _api_paths(x: Inputs, job: Job) -> Outcome:
+    return api_outcome(x, job, x.qrels, x.run)
+
+
+def _api_frames(x: Inputs, job: Job) -> Outcome:
+    import pandas as pd
+
+    c = x.collection
+    if c.kind == "documents":
+        qrels = pd.DataFrame([(q, d, int(g)) for q, d, g in c.qrels], columns=["query_id", "doc_id", "relevance"])
+        run = pd.DataFrame([(q, d, float(s)) for q, d, _, s in c.runs[0]], columns=["query_id", "doc_id", "score"])
+    else:
+        qrels = pd.DataFrame([(q, v, float(a), float(b), int(g)) for q, v, a, b, g in c.qrels],
+                             columns=["query_id", "video", "start", "end", "relevance"])
+        run = pd.DataFrame([(q, v, float(a), float(b), r, float(s)) for q, v, a, b, r, s in c.runs[0]],
+                           columns=["query_id", "video", "start", "end", "rank", "score"])
+    return api_outcome(x, job, qrels, run)
+
+
+def _dicts(c: Collection) -> tuple[dict[str, dict[Any, int]], dict[str, dict[Any, float]]]:
+    qrels: dict[str, dict[Any, int]] = {}
+    run: dict[str, dict[Any, float]] = {}
+    if c.kind == "documents":
+        for q, d, g in c.qrels:
+            qrels.setdefault(q, {})[d] = int(g)
+        for q, d, _, s in c.runs[0]:
+            run.setdefault(q, {})[d] = float(s)
+    else:
+        for q, v, a, b, g in c.qrels:
+            qrels.setdefault(q, {})[(v, float(a), float(b))] = int(g)
+        for q, v, a, b, _, s in sorted(c.runs[0], key=lambda t: (t[0], t[4])):
+            run.setdefault(q, {})[(v, float(a), float(b))] = float(s)
+    return qrels, run
+
+
+def _api_dicts(x: Inputs, job: Job) -> Outcome:
+    return api_outcome(x, job, *_dicts(x.collection))
+
+
+def _api_ir_measures(x: Inputs, job: Job) -> Outcome:
+    import ir_measures
+
+    c = x.collection
+    qrels = [ir_measures.Qrel(q, d, int(g)) for q, d, g in c.qrels]
+    run = [ir_measures.ScoredDoc(q, d, float(s)) for q, d, _, s in c.runs[0]]
+    return api_outcome(x, job, qrels, run)
+
+
+def _api_ranx(x: Inputs, job: Job) -> Outcome:
+    import ranx
+
+    qrels, run = _dicts(x.collection)
+    return api_outcome(x, job, ranx.Qrels.from_dict(qrels), ranx.Run.from_dict(run))
+
+
+ROUTES: tuple[Route, ...] = (
+    Route("file", _file),
+    Route("chunked", _chunked),
+    Route("in-memory", _in_memory),
+    Route("stdin", _stdin),
+    Route("-j 2", _jobs2, full_only=True),
+    Route("dask", _dask, full_only=True),
+    Route("api paths", _api_paths, cli=False),
+    Route("api frames", _api_frames, cli=False),
+    Route("api dicts", _api_dicts, cli=False),
+    Route("api ir_measures", _api_ir_measures, kinds=("documents",), cli=False),
+    Route("api ranx", _api_ranx, kinds=("documents",), cli=False, full_only=True),  # importing ranx takes seconds
+)
+#: the route the others are compared with: the command on standard input takes the general path
+REFERENCE = "stdin"
+
+
+def routes(kind: Kind, full: bool) -> list[Route]:
+    return [r for r in ROUTES if kind in r.kinds and (full or not r.full_only)]
+
+
+# ----------------------------------------------------------------------------------------- comparing
+
+def same_values(a: dict[tuple[str, str], Any], b: dict[tuple[str, str], Any]) -> bool:
+    """Equal at full precision (NaN equal to NaN)."""
+    if a.keys() != b.keys():
+        return False
+    for k, v in a.items():
+        w = b[k]
+        if isinstance(v, float) and isinstance(w, float) and math.isnan(v) and math.isnan(w):
+            continue
+        if v != w:
+            return False
+    return True
+
+
+def differences(x: Inputs, job: Job, chosen: list[Route]) -> list[str]:
+    """Each route whose outcome differs from the reference route's, with the first differing line."""
+    outcomes = {r.name: r.run(x, job) for r in chosen}
+    ref = outcomes[REFERENCE]
+    found: list[str] = []
+    api_ref = outcomes.get("api paths")
+    for r in chosen:
+        got = outcomes[r.name]
+        problem = ""
+        if got.code != ref.code:
+            problem = f"exit {got.code} (reference {ref.code}): {(got.stderr or got.stdout).strip()[:200]}"
+        elif got.stdout != ref.stdout:
+            problem = first_difference(ref.stdout, got.stdout)
+        elif r.cli and notes(x, got) != notes(x, ref):
+            problem = "stderr: " + first_difference(notes(x, ref), notes(x, got))
+        elif not r.cli and api_ref is not None and ref.code == 0 and not same_values(api_ref.values, got.values):
+            keys = sorted(set(api_ref.values) | set(got.values))
+            k = next(k for k in keys if not same_values({k: api_ref.values.get(k)}, {k: got.values.get(k)}))
+            problem = f"value {k}: {got.values.get(k)!r}, api paths {api_ref.values.get(k)!r}"
+        if problem:
+            found.append(f"{x.collection.name} [{r.name}] {job.label()}: {problem}")
+    return found
+
+
+def first_difference(expected: str, got: str) -> str:
+    a, b = expected.splitlines(), got.splitlines()
+    for i, (p, q) in enumerate(zip(a, b, strict=False)):
+        if p != q:
+            return f"line {i + 1}: {q!r}, expected {p!r}"
+    return f"{len(b)} lines, expected {len(a)}" + (f" (first extra: {(a + b)[min(len(a), len(b))]!r})")
