@@ -1,0 +1,124 @@
+"""Every registered measure through every route gives the same bytes (issue 23, item 3).
+
+The measures come from the registry (each family alone, each default parameter, the declared
+example, a trec_eval parameter list), the collections and routes from
+:mod:`tests.support.routes`.  The default suite runs a slice: one document and one segment
+collection, each measure family alone (documents), every adapter with a few measures
+(segments), a few combinations, on the routes marked ``fast`` (files through the fast lane, in
+chunks and in memory; the API on paths).
+``SEGEVAL_FULL=1`` runs the whole generator: every measure alone and with each of ``-q``, ``-c``,
+``-J``, ``-M 3``, ``-l 2``, ``--trec-eval 9``, random combinations, every adapter on segments,
+three document and two segment collections, and every route (stdin, ``-j 2``, Dask, dicts,
+ir_measures and ranx too)::
+
+    SEGEVAL_FULL=1 python -m pytest -q -n 2 tests/properties/test_every_route.py
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from segeval.measures.definitions import FAMILIES
+from tests.support import routes as R
+
+FULL = bool(os.environ.get("SEGEVAL_FULL"))
+DOCUMENT_SEEDS = (3, 4, 5) if FULL else (3,)
+SEGMENT_SEEDS = (3, 4) if FULL else (3,)
+COMBOS = 40 if FULL else 3
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, R.Inputs]:
+    folder = tmp_path_factory.mktemp("routes")
+    out = {}
+    for c in [*(R.documents(s) for s in DOCUMENT_SEEDS), *(R.segments(s) for s in SEGMENT_SEEDS)]:
+        out[c.name] = R.Inputs(c, *c.write(folder))
+    return out
+
+
+def _collections(kind: R.Kind, written: dict[str, R.Inputs]) -> list[R.Inputs]:
+    return [x for x in written.values() if x.collection.kind == kind]
+
+
+def _check(x: R.Inputs, jobs: list[R.Job]) -> None:
+    chosen = R.routes(x.collection.kind, FULL)
+    found = [d for job in jobs for d in R.differences(x, job, chosen)]
+    assert not found, f"{len(found)} route differences:\n" + "\n".join(found)
+
+
+# each measure alone: in the slice each family by its name, in full every spelling with each option
+ALONE = R.registered_measures() if FULL else [f.name for f in FAMILIES]
+
+
+@pytest.mark.parametrize("kind", ["documents", "segments"])
+@pytest.mark.parametrize("index", range(len(ALONE)), ids=ALONE)
+def test_each_measure_alone_on_every_route(kind: R.Kind, index: int, written: dict[str, R.Inputs]) -> None:
+    collections = _collections(kind, written)
+    x = collections[index % len(collections)]  # the collections take turns
+    measure = ALONE[index]
+    adapters = R.ADAPTERS if FULL else ("overlap", "binned:60", "tiou:0.5")
+    adapter = adapters[index % len(adapters)] if kind == "segments" else None
+    jobs = [R.Job((measure,), adapter=adapter)]
+    if FULL:
+        jobs += [R.Job((measure,), o, adapter=adapters[(index + i + 1) % len(adapters)] if adapter else None)
+                 for i, o in enumerate(R.OPTIONS)]
+    elif kind == "segments":  # the slice: segments in the adapter and combination tests only
+        pytest.skip("in the full run only (SEGEVAL_FULL=1)")
+    _check(x, jobs)
+
+
+@pytest.mark.parametrize("kind", ["documents", "segments"])
+def test_random_combinations_on_every_route(kind: R.Kind, written: dict[str, R.Inputs]) -> None:
+    for i, x in enumerate(_collections(kind, written)):
+        rng = random.Random(i)
+        _check(x, list(R.jobs(kind, rng, alone=False, combos=COMBOS)))
+
+
+@pytest.mark.parametrize("adapter", R.ADAPTERS)
+def test_every_adapter_on_every_route(adapter: str, written: dict[str, R.Inputs]) -> None:
+    options = R.OPTIONS if FULL else (("-q",),)
+    for x in _collections("segments", written):
+        _check(x, [R.Job(("official", "ndcg", "maisp"), o, adapter) for o in options])
+
+
+def test_the_measures_are_the_registry() -> None:
+    """A new family is covered without editing the generator: every family and default parameter is named."""
+    names = set(R.registered_measures())
+    for f in FAMILIES:
+        assert f.name in names
+        assert all(f.canonical(p) in names for p in f.defaults)
+
+
+def test_a_wrong_route_is_found(written: dict[str, R.Inputs], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison fails when one route prints other bytes (here: chunked forgets the last row)."""
+    x = next(iter(written.values()))
+    chunked = R.ROUTES[1]
+    assert chunked.name == "chunked"
+
+    def broken(x: R.Inputs, job: R.Job) -> R.Outcome:
+        got = chunked.run(x, job)
+        return R.Outcome(got.code, got.stdout.rsplit("\n", 2)[0] + "\n", got.stderr)
+
+    chosen = [R.Route("chunked", broken, fast=True) if r is chunked else r for r in R.routes("documents", False)]
+    found = R.differences(x, R.Job(("map", "P_10")), chosen)
+    assert len(found) == 1 and "[chunked]" in found[0]
+
+
+def test_collections_hold_the_awkward_cases() -> None:
+    """The generated document collections have ties, shared docnos, one-sided queries, spelled grades and
+    unjudged results (so the routes are compared on them)."""
+    cs = [R.documents(s) for s in range(3, 9)]
+    grades = {g for c in cs for *_, g in c.qrels}
+    assert {"02", "+1", "-0", "-1", "0"} <= grades
+    for c in cs[:1]:
+        judged = {(q, d) for q, d, _ in c.qrels}
+        run = c.runs[0]
+        assert any((q, d) not in judged for q, d, *_ in run)  # unjudged results
+        assert len({(q, s) for q, _, _, s in run}) < len(run)  # tied scores within a query
+        assert len({d for _, d, *_ in run}) < len(run)  # the same docno in several queries
+        assert {q for q, *_ in c.qrels} != {q for q, *_ in run}  # queries on one side only
+    assert Path(__file__).name == "test_every_route.py"
