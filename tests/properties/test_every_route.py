@@ -9,16 +9,19 @@ chunks and in memory; the API on paths).
 ``SEGEVAL_FULL=1`` runs the whole generator: every measure alone and with each of ``-q``, ``-c``,
 ``-J``, ``-M 3``, ``-l 2``, ``--trec-eval 9``, random combinations, every adapter on segments,
 three document and two segment collections, and every route (stdin, ``-j 2``, Dask, dicts,
-ir_measures and ranx too)::
+ir_measures and ranx too; ``-j 2`` and Dask, which start processes, take each measure alone
+without options, the combinations and the adapters)::
 
     SEGEVAL_FULL=1 python -m pytest -q -n 2 tests/properties/test_every_route.py
 """
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,9 +47,10 @@ def _collections(kind: R.Kind, written: dict[str, R.Inputs]) -> list[R.Inputs]:
     return [x for x in written.values() if x.collection.kind == kind]
 
 
-def _check(x: R.Inputs, jobs: list[R.Job]) -> None:
-    chosen = R.routes(x.collection.kind, FULL)
-    found = [d for job in jobs for d in R.differences(x, job, chosen)]
+def _check(x: R.Inputs, jobs: list[R.Job], costly: int | None = None) -> None:
+    """The jobs on every route (the costly ones, -j 2 and Dask, on the first ``costly`` jobs only)."""
+    found = [d for i, job in enumerate(jobs)
+             for d in R.differences(x, job, R.routes(x.collection.kind, FULL, costly is None or i < costly))]
     assert not found, f"{len(found)} route differences:\n" + "\n".join(found)
 
 
@@ -68,7 +72,7 @@ def test_each_measure_alone_on_every_route(kind: R.Kind, index: int, written: di
                  for i, o in enumerate(R.OPTIONS)]
     elif kind == "segments":  # the slice: segments in the adapter and combination tests only
         pytest.skip("in the full run only (SEGEVAL_FULL=1)")
-    _check(x, jobs)
+    _check(x, jobs, costly=1)
 
 
 @pytest.mark.parametrize("kind", ["documents", "segments"])
@@ -122,3 +126,63 @@ def test_collections_hold_the_awkward_cases() -> None:
         assert len({d for _, d, *_ in run}) < len(run)  # the same docno in several queries
         assert {q for q, *_ in c.qrels} != {q for q, *_ in run}  # queries on one side only
     assert Path(__file__).name == "test_every_route.py"
+
+
+# ------------------------------------------------------------------ trec_eval 10.0's stored outputs
+
+STORED = Path(__file__).resolve().parent.parent / "fixtures" / "routes"
+FAMILY_NAMES = {f.name for f in FAMILIES}
+
+
+def _stored() -> list[dict[str, Any]]:
+    records = [json.loads(line) for line in (STORED / "trec_eval.jsonl").read_text().splitlines()]
+    if FULL:
+        return records
+    # the slice: each family by its name, without flags, on one collection
+    return [r for r in records if r["collection"] == "docs1" and not r["flags"] and r["measure"] in FAMILY_NAMES]
+
+
+RECORDS = _stored()
+#: the command's default route, and in full the API on paths (the route tests compare the others with them)
+TREC_ROUTES = [r for r in R.ROUTES if r.name in (("file", "api paths") if FULL else ("file",))]
+
+
+@pytest.fixture(scope="module")
+def stored_inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, R.Inputs]:
+    """The stored collections as :class:`routes.Inputs` (qrels and run read back into lines)."""
+    folder = tmp_path_factory.mktemp("stored")
+    out = {}
+    for qrels in sorted(STORED.glob("*.qrels")):
+        name = qrels.stem
+        run = STORED / f"{name}.run"
+        q = [tuple(line.split()[i] for i in (0, 2, 3)) for line in qrels.read_text().splitlines()]
+        r = [(f[0], f[2], int(f[3]), f[4]) for f in (line.split() for line in run.read_text().splitlines())]
+        tag = run.read_text().split()[5]
+        c = R.Collection(name, "documents", q, [r, r], tags=(tag, tag))
+        paths = c.write(folder)
+        assert Path(paths[0]).read_bytes() == qrels.read_bytes() and Path(paths[1]).read_bytes() == run.read_bytes()
+        out[name] = R.Inputs(c, *paths)
+    return out
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=[f"{r['collection']} {' '.join(r['trec_eval'])}" for r in RECORDS])
+def test_every_route_prints_trec_eval_bytes(record: dict[str, Any], stored_inputs: dict[str, R.Inputs]) -> None:
+    x = stored_inputs[record["collection"]]
+    job = R.Job((record["measure"],), tuple(record["flags"]))
+    wrong = []
+    for route in TREC_ROUTES:
+        got = route.run(x, job)
+        if got.code != 0 or got.stdout != record["stdout"]:
+            wrong.append(f"[{route.name}] exit {got.code}: " + (R.first_difference(record["stdout"], got.stdout)
+                                                              if got.code == 0 else got.stderr.strip()[:300]))
+    assert not wrong, f"{x.collection.name} {job.label()} (trec_eval {' '.join(record['trec_eval'])}):\n" + \
+        "\n".join(wrong)
+
+
+def test_the_stored_outputs_cover_every_trec_eval_family() -> None:
+    """Every family trec_eval knows (those not listed as refused) has stored outputs, alone, on every flag set."""
+    refused = set((STORED / "not_in_trec_eval.txt").read_text().split())
+    records = [json.loads(line) for line in (STORED / "trec_eval.jsonl").read_text().splitlines()]
+    stored = {r["measure"] for r in records}
+    assert {f.name for f in FAMILIES} - refused <= stored
+    assert len({tuple(r["flags"]) for r in records}) >= 7
