@@ -263,7 +263,8 @@ class Route:
     #: in the default suite's slice (the others run when SEGEVAL_FULL is set: slow to start, or
     #: the same reader as a faster route)
     fast: bool = False
-    #: starts processes or talks to a cluster for each job (about a second): run on fewer jobs
+    #: run on the first job of a test only: it starts processes or talks to a cluster for each job, or
+    #: turns its input into the DataFrames of "api frames" (which takes every job)
     costly: bool = False
 
 
@@ -457,9 +458,9 @@ ROUTES: tuple[Route, ...] = (
     Route("dask", _dask, costly=True),
     Route("api paths", _api_paths, cli=False, fast=True),
     Route("api frames", _api_frames, cli=False),
-    Route("api dicts", _api_dicts, cli=False),
-    Route("api ir_measures", _api_ir_measures, kinds=("documents",), cli=False),
-    Route("api ranx", _api_ranx, kinds=("documents",), cli=False),  # importing ranx takes seconds
+    Route("api dicts", _api_dicts, cli=False, costly=True),
+    Route("api ir_measures", _api_ir_measures, kinds=("documents",), cli=False, costly=True),
+    Route("api ranx", _api_ranx, kinds=("documents",), cli=False, costly=True),  # importing ranx takes seconds
 )
 #: the route the others are compared with: the command on standard input takes the general path
 #: (in the fast slice: the API on paths, the same path without the command)
