@@ -9,9 +9,10 @@ chunks and in memory; the API on paths).
 ``SEGEVAL_FULL=1`` runs the whole generator: every measure alone and with each of ``-q``, ``-c``,
 ``-J``, ``-M 3``, ``-l 2``, ``--trec-eval 9``, random combinations, every adapter on segments,
 three document and two segment collections, and every route (stdin, ``-j 2``, Dask, dicts,
-ir_measures and ranx too; ``-j 2`` and Dask, which start processes, and dicts, ir_measures and
-ranx, which become the DataFrames of the frames route, take each measure alone without options,
-the combinations and the adapters)::
+ir_measures and ranx too; ``-j 2`` and Dask, which start processes, ``--memory in-memory``, the
+file route's lane on these small files, and dicts, ir_measures and ranx, which become the
+DataFrames of the frames route, take each measure alone without options, the combinations and
+the adapters)::
 
     SEGEVAL_FULL=1 python -m pytest -q -n 2 tests/properties/test_every_route.py
 """
@@ -48,11 +49,11 @@ def _collections(kind: R.Kind, written: dict[str, R.Inputs]) -> list[R.Inputs]:
     return [x for x in written.values() if x.collection.kind == kind]
 
 
-def _check(x: R.Inputs, jobs: list[R.Job], costly: int | None = None) -> None:
-    """The jobs on every route (the costly ones: -j 2, Dask, dicts, ir_measures, ranx, on the first
-    ``costly`` jobs only)."""
+def _check(x: R.Inputs, jobs: list[R.Job], sampled: int | None = None) -> None:
+    """The jobs on every route (the sampled ones: in-memory, -j 2, Dask, dicts, ir_measures, ranx, on
+    the first ``sampled`` jobs only)."""
     found = [d for i, job in enumerate(jobs)
-             for d in R.differences(x, job, R.routes(x.collection.kind, FULL, costly is None or i < costly))]
+             for d in R.differences(x, job, R.routes(x.collection.kind, FULL, sampled is None or i < sampled))]
     assert not found, f"{len(found)} route differences:\n" + "\n".join(found)
 
 
@@ -84,7 +85,7 @@ def test_each_measure_alone_on_every_route(kind: R.Kind, index: int, written: di
                  for i, o in enumerate(R.OPTIONS)]
     elif kind == "segments":  # the slice: segments in the adapter and combination tests only
         pytest.skip("in the full run only (SEGEVAL_FULL=1)")
-    _check(x, jobs, costly=1)
+    _check(x, jobs, sampled=1)
 
 
 @pytest.mark.parametrize("kind", ["documents", "segments"])

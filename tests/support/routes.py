@@ -272,8 +272,9 @@ class Route:
     #: the same reader as a faster route)
     fast: bool = False
     #: run on the first job of a test only: it starts processes or talks to a cluster for each job, or
-    #: turns its input into the DataFrames of "api frames" (which takes every job)
-    costly: bool = False
+    #: runs the code of another route on these small files (in-memory: the file route's fast lane;
+    #: dicts, ir_measures, ranx: turned into the DataFrames of "api frames", which takes every job)
+    sampled: bool = False
 
 
 def cli_outcome(args: list[str], stdin: bytes | None = None) -> Outcome:
@@ -460,23 +461,23 @@ def _api_ranx(x: Inputs, job: Job) -> Outcome:
 ROUTES: tuple[Route, ...] = (
     Route("file", _file, fast=True),
     Route("chunked", _chunked, fast=True),
-    Route("in-memory", _in_memory, fast=True),
+    Route("in-memory", _in_memory, fast=True, sampled=True),
     Route("stdin", _stdin),
-    Route("-j 2", _jobs2, costly=True),
-    Route("dask", _dask, costly=True),
+    Route("-j 2", _jobs2, sampled=True),
+    Route("dask", _dask, sampled=True),
     Route("api paths", _api_paths, cli=False, fast=True),
     Route("api frames", _api_frames, cli=False),
-    Route("api dicts", _api_dicts, cli=False, costly=True),
-    Route("api ir_measures", _api_ir_measures, kinds=("documents",), cli=False, costly=True),
-    Route("api ranx", _api_ranx, kinds=("documents",), cli=False, costly=True),  # importing ranx takes seconds
+    Route("api dicts", _api_dicts, cli=False, sampled=True),
+    Route("api ir_measures", _api_ir_measures, kinds=("documents",), cli=False, sampled=True),
+    Route("api ranx", _api_ranx, kinds=("documents",), cli=False, sampled=True),  # importing ranx takes seconds
 )
 #: the route the others are compared with: the command on standard input takes the general path
 #: (in the fast slice: the API on paths, the same path without the command)
 REFERENCE = ("stdin", "api paths")
 
 
-def routes(kind: Kind, full: bool, costly: bool = True) -> list[Route]:
-    return [r for r in ROUTES if kind in r.kinds and (full or r.fast) and (costly or not r.costly)]
+def routes(kind: Kind, full: bool, sampled: bool = True) -> list[Route]:
+    return [r for r in ROUTES if kind in r.kinds and (full or r.fast) and (sampled or not r.sampled)]
 
 
 # ----------------------------------------------------------------------------------------- comparing
