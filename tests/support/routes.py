@@ -345,7 +345,7 @@ def dask_scheduler() -> str:
     if not _CLUSTER:
         from distributed import LocalCluster
 
-        cluster = LocalCluster(n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None)
+        cluster = LocalCluster(n_workers=1, threads_per_worker=2, processes=True, dashboard_address=":0")
         _CLUSTER.append(cluster)
         atexit.register(cluster.close)
     return str(_CLUSTER[0].scheduler_address)
