@@ -200,3 +200,13 @@ def test_the_stored_outputs_cover_every_trec_eval_family() -> None:
     stored = {r["measure"] for r in records}
     assert {f.name for f in FAMILIES} - refused <= stored
     assert len({tuple(r["flags"]) for r in records}) >= 7
+
+
+@pytest.mark.skipif(not FULL, reason="the full run only (SEGEVAL_FULL=1)")
+def test_every_route_can_run() -> None:
+    """The full run takes every route: ir_measures and ranx must be installed (the test extra), so a
+    missing package fails here instead of hiding a route."""
+    import importlib.util
+
+    missing = [m for m in ("ir_measures", "ranx", "distributed") if importlib.util.find_spec(m) is None]
+    assert not missing, f"install {', '.join(missing)} (pip install -e '.[test]' with ranx in the test extra)"
