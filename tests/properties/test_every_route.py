@@ -65,6 +65,10 @@ ALONE = R.registered_measures() if FULL else [f.name for f in FAMILIES]
 #: document combinations while they fail alone (strictly: a fix makes these tests pass, then delete this).
 SEGMENTS_ONLY_CRASH = frozenset({"maisp", "avglength_ret", "avglength_rel", "num_rel_secs", "num_ret_secs",
                                  "num_rel_ret_secs"})
+#: known defect, reported to the lead: with several runs (-j 2, Dask) the error of a job that cannot run
+#: on these qrels (xinfAP, xinfNDCG need stratified qrels) is printed once per run, where one run prints it
+#: once.  Only the full run takes those routes.
+ERROR_PER_RUN = frozenset({"xinfAP", "xinfNDCG"}) if FULL else frozenset()
 
 
 @pytest.mark.parametrize("kind", ["documents", "segments"])
@@ -74,6 +78,9 @@ def test_each_measure_alone_on_every_route(kind: R.Kind, index: int, written: di
     if kind == "documents" and R.family_of(ALONE[index]) in SEGMENTS_ONLY_CRASH:
         request.applymarker(pytest.mark.xfail(strict=True, reason="segment measure on a document run: internal "
                                                                   "error on every route (reported)"))
+    if R.family_of(ALONE[index]) in ERROR_PER_RUN:
+        request.applymarker(pytest.mark.xfail(strict=True, reason="the job's error printed once per run with "
+                                                                  "-j 2 and Dask (reported)"))
     collections = _collections(kind, written)
     x = collections[index % len(collections)]  # the collections take turns
     measure = ALONE[index]
@@ -92,7 +99,7 @@ def test_each_measure_alone_on_every_route(kind: R.Kind, index: int, written: di
 def test_random_combinations_on_every_route(kind: R.Kind, written: dict[str, R.Inputs]) -> None:
     for i, x in enumerate(_collections(kind, written)):
         rng = random.Random(i)
-        leave_out = SEGMENTS_ONLY_CRASH if kind == "documents" else frozenset()
+        leave_out = ERROR_PER_RUN | (SEGMENTS_ONLY_CRASH if kind == "documents" else frozenset())
         _check(x, list(R.jobs(kind, rng, alone=False, combos=COMBOS, leave_out=leave_out)))
 
 
