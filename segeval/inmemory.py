@@ -30,6 +30,7 @@ from segeval.measures.batch import Batch
 from segeval.measures.compute import Request, batched
 from segeval.ordering import score_order
 from segeval.prepared import check_queries, concat_ranges
+from segeval.settings import Settings
 from segeval.validate import id_codes, is_documents
 
 IntArray = npt.NDArray[np.int64]
@@ -215,11 +216,12 @@ def _qrels_lines(index: QrelsIndex, run: RunCodes) -> npt.NDArray[np.signedinteg
     return lines
 
 
-def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Request], *,
-                       queries: Sequence[str] | None, relevance_level: int, missing_queries: str,
-                       max_results: int | None, trec_eval: str) -> tuple[list[str], dict[str, list[Any]]] | None:
-    """(queries, values by request name) as :func:`segeval.pipeline.evaluate_part` gives them, or
-    None when the run is outside the lane."""
+def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Request],
+                       settings: Settings) -> tuple[list[str], dict[str, list[Any]]] | None:
+    """(queries, values by request name) as :func:`segeval.pipeline.evaluate_part` gives them with these
+    settings, or None when the run is outside the lane."""
+    queries, relevance_level = settings.queries, settings.relevance_level
+    missing_queries, max_results, trec_eval = settings.missing_queries, settings.max_results, settings.trec_eval
     run = run_codes(source)
     lines = None if run is None else _qrels_lines(index, run)
     if run is None or lines is None:

@@ -89,7 +89,7 @@ TableOutput = Annotated[str, typer.Option(
 Figure = Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg", help="Where to write the figure.")]
 Quiet = Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")]
 
-# ---- engines (checked by segeval.engines.runs.check_engine)
+# ---- engines (checked by segeval.settings.EngineOptions)
 Jobs = Annotated[int | None, typer.Option(
     "--jobs", "-j", metavar="N", help="Processes for several runs (default: all cores); the output does not "
                                       "depend on it.")]

@@ -24,20 +24,13 @@ from segeval.ordering import score_order
 
 if TYPE_CHECKING:
     from segeval.measures.compute import Request
+    from segeval.settings import Settings
 
 IntArray = npt.NDArray[np.int64]
 Codes = npt.NDArray[np.integer[Any]]
 
 #: the grade of a result without a qrels line
 NO_LINE = np.iinfo(np.int64).min
-
-
-@dataclass(frozen=True)
-class LaneOptions:
-    """What changes the values: trec_eval's ``-l`` and ``-M``."""
-
-    relevance_level: int = 1
-    max_results: int | None = None
 
 
 @dataclass(frozen=True)
@@ -71,11 +64,12 @@ class LaneQrels:
 
 
 def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float64], qrels: LaneQrels,
-                 reqs: Sequence[Request], options: LaneOptions, extra: Sequence[int] = ()
+                 reqs: Sequence[Request], settings: Settings, extra: Sequence[int] = ()
                  ) -> tuple[list[str], dict[str, list[Any]]] | None:
     """The names of the evaluated queries (sorted) and each request's values for them: the queries of
     these run rows that have qrels, and the qrels queries ``extra`` (evaluated with no results); None
-    when a document is there twice for a query, or judged twice."""
+    when a document is there twice for a query, or judged twice.  ``settings``: its ``relevance_level``
+    and ``max_results`` (the lanes take no other policy but ``missing_queries``, which their callers apply)."""
     from segeval.measures.batch import Batch
     from segeval.measures.compute import batched
 
@@ -102,19 +96,19 @@ def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float6
     evaluated = np.flatnonzero(run_q >= 0)
     order = evaluated[score_order(run_q[evaluated], score[evaluated], n_q, lambda at: doc_rank[evaluated[at]])]
     row_q = run_q[order]
-    if options.max_results is not None:
+    if settings.max_results is not None:
         first = np.searchsorted(row_q, np.arange(n_q))
-        cut = np.arange(len(order)) - first[row_q] < options.max_results
+        cut = np.arange(len(order)) - first[row_q] < settings.max_results
         order, row_q = order[cut], row_q[cut]
     g = grade[order]
     del grade, order
 
     grades = np.where(g == NO_LINE, np.nan, g.astype(np.float64))
-    labels = exact_labels(grades, options.relevance_level)
+    labels = exact_labels(grades, settings.relevance_level)
     offsets = np.zeros(n_q + 1, dtype=np.int64)
     np.cumsum(np.bincount(row_q, minlength=n_q), out=offsets[1:])
     qrels_q = to_chosen[qrels_local]
-    num_rel = np.bincount(qrels_q[rel >= options.relevance_level], minlength=n_q).astype(np.int64)
+    num_rel = np.bincount(qrels_q[rel >= settings.relevance_level], minlength=n_q).astype(np.int64)
     by_query = np.argsort(qrels_q, kind="stable")  # each query's qrels lines: its pool
     pool_offsets = np.zeros(n_q + 1, dtype=np.int64)
     np.cumsum(np.bincount(qrels_q, minlength=n_q), out=pool_offsets[1:])

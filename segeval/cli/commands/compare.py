@@ -30,7 +30,7 @@ from segeval.cli.options import (
     measures,
 )
 from segeval.errors import SegevalError, render_note
-from segeval.settings import DEFAULTS
+from segeval.settings import CHUNK_LINES
 
 
 @app.command("compare")
@@ -53,8 +53,8 @@ def compare(
         help="Table format: text (aligned columns), markdown, latex, csv or json.")] = "text",
     jobs: Jobs = None,
     quiet: Quiet = False,
-    memory: Memory = DEFAULTS.memory,
-    chunk_lines: ChunkLines = DEFAULTS.chunk_lines,
+    memory: Memory = "auto",
+    chunk_lines: ChunkLines = CHUNK_LINES,
     engine: Engine = "processes",
     scheduler: Scheduler = None,
     time_format: TimeFormat = TIME_FORMAT,
@@ -66,18 +66,18 @@ def compare(
     as for eval.
     """
     from segeval.analysis.compare import FORMATS, check_statistics, compare_runs, render
-    from segeval.engines.runs import check_engine, expand_runs
+    from segeval.engines.runs import expand_runs
     from segeval.errors import check_choice
+    from segeval.settings import EngineOptions
 
     check_choice("output", output, FORMATS)
-    check_engine(jobs, memory, chunk_lines, engine, scheduler)
+    engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet)
     check_statistics(test, correction, alpha, permutations, seed)
     expanded = expand_runs(runs)
     check_distinct_runs(runs, expanded)
     result = compare_runs(inputs.qrels(qrels, time_format), expanded, measure or ["map"], adapter=adapter,
                           baseline=baseline, test=test, correction=correction, alpha=alpha,
-                          permutations=permutations, seed=seed, jobs=jobs, memory=memory, chunk_lines=chunk_lines,
-                          engine=engine, scheduler=scheduler, quiet=quiet, time_format=time_format,
+                          permutations=permutations, seed=seed, engine=engine_options, time_format=time_format,
                           on_note=lambda text: print(render_note(text), file=sys.stderr))
     sys.stdout.write(render(result, output))
 
