@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -102,7 +103,8 @@ class Evaluator:
         return self._plans[documents]
 
     def evaluate(self, run: object, *, run_format: str = "auto") -> Evaluation:
-        """The :class:`Evaluation` of one run (a path or a table, as :func:`evaluate` takes)."""
+        """The :class:`Evaluation` of one run (a path or a table, as :func:`evaluate` takes); its ``route``
+        says how it was read: ``frame+whole`` (a run given in memory) or ``table+whole`` (a file)."""
         if self._documents and isinstance(run, pd.DataFrame | Mapping):  # documents in memory: codes, one batch
             how = self.plan(True)
             if in_lane(how.requests, how.settings.order_for(True), how.settings.judged_only):
@@ -112,10 +114,12 @@ class Evaluator:
                                                 else _predicted_lines(self.qrels, how.settings.predicted)[0])
                 done = None if self._index is None else evaluate_in_memory(self._index, run, how.requests, how.settings)
                 if done is not None:
-                    return finish(self.qrels, how, *done)
+                    return replace(finish(self.qrels, how, *done), route="frame+whole")
         r = validate_run(load_run(run, run_format, self.settings.time_format))
         how = self.plan(is_documents(r))
-        return finish(self.qrels, how, *evaluate_part(self.qrels, r, how, how.settings.queries))
+        read = "table" if isinstance(run, str | Path) else "frame"
+        return replace(finish(self.qrels, how, *evaluate_part(self.qrels, r, how, how.settings.queries)),
+                       route=f"{read}+whole")
 
 
 @dataclass(frozen=True)
