@@ -23,13 +23,11 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.adapt import ExactAdapter
-from segeval.adapt.exact import exact_labels
+from segeval.engines.lanebatch import exact_batch
 from segeval.io.frames import ITEM_COLUMNS, QUERY_COLUMNS
 from segeval.io.tables import RUN_COLUMNS, predicted_mask
-from segeval.measures.batch import Batch
 from segeval.measures.compute import Request, batched
-from segeval.ordering import score_order
-from segeval.prepared import check_queries, concat_ranges
+from segeval.prepared import check_queries
 from segeval.settings import Settings
 from segeval.validate import id_codes, is_documents
 
@@ -220,14 +218,13 @@ def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Req
                        settings: Settings) -> tuple[list[str], dict[str, list[Any]]] | None:
     """(queries, values by request name) as :func:`segeval.pipeline.evaluate_part` gives them with these
     settings, or None when the run is outside the lane."""
-    queries, relevance_level = settings.queries, settings.relevance_level
-    missing_queries, max_results, trec_eval = settings.missing_queries, settings.max_results, settings.trec_eval
+    queries = settings.queries
     run = run_codes(source)
     lines = None if run is None else _qrels_lines(index, run)
     if run is None or lines is None:
         return None
     in_run = {name for name, seen in zip(run.queries, run.observed.tolist(), strict=True) if seen}
-    with_results = in_run if missing_queries == "skip" else set(index.queries)
+    with_results = in_run if settings.missing_queries == "skip" else set(index.queries)
     if queries is not None:
         check_queries(queries, set(index.queries))
         chosen = sorted(set(queries) & with_results)
@@ -237,40 +234,18 @@ def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Req
     lookup = np.array([at.get(name, -1) for name in run.queries], dtype=np.int64)
     identity = len(lookup) == len(chosen) and bool((lookup == np.arange(len(chosen))).all())
     qcode = run.query if identity else lookup[run.query]
-    score = run.score if trec_eval != "9" else run.score.astype(np.float32).astype(np.float64)
+    score = run.score if settings.trec_eval != "9" else run.score.astype(np.float32).astype(np.float64)
     if not np.isfinite(score).all():
         return None
     n_q = len(chosen)
+
     def tie_key(at: IntArray) -> IntArray:  # the tied rows' item ids ranked in code-point order
-        distinct, inverse = np.unique(run.item[keep[at]], return_inverse=True)
+        distinct, inverse = np.unique(run.item[at], return_inverse=True)
         return np.argsort(np.argsort(run.items[distinct].astype(object)))[inverse.ravel()].astype(np.int64)
 
-    if bool((lookup[run.observed] >= 0).all()):  # every row's query is evaluated
-        keep = np.arange(len(qcode), dtype=np.int64)
-        rows = score_order(qcode, score, n_q, tie_key)
-    else:
-        keep = np.flatnonzero(qcode >= 0)
-        rows = keep[score_order(qcode[keep], score[keep], n_q, tie_key)]
-    counts = np.bincount(qcode[keep], minlength=n_q)
-    if max_results is not None:
-        rows = rows[np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts) < max_results]
-        counts = np.minimum(counts, max_results)
-    offsets = np.zeros(n_q + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    qpos = np.array([index.position[q] for q in chosen], dtype=np.int64)  # chosen queries' qrels positions
-    labels, grades = _labels(index, lines[rows], relevance_level)
-    num_rel = np.bincount(index.owner[index.rel >= relevance_level], minlength=len(index.queries))[qpos]
-    pool_counts = np.diff(index.offsets)[qpos]
-    _, pool_lines = concat_ranges(index.offsets[:-1][qpos], pool_counts)  # each chosen query's qrels lines
-    pool_offsets = np.zeros(n_q + 1, dtype=np.int64)
-    np.cumsum(pool_counts, out=pool_offsets[1:])
-    batch = Batch(labels, offsets, num_rel.astype(np.int64), grades, index.rel[pool_lines].astype(np.float64),
-                  pool_offsets)
+    to_chosen = np.full(len(index.queries), -1, dtype=np.int64)  # qrels query positions to evaluated codes
+    to_chosen[[index.position[q] for q in chosen]] = np.arange(n_q)
+    grade = np.append(index.rel.astype(np.float64), np.nan)[lines]  # line -1 (none): NaN
+    batch = exact_batch(qcode, score, grade, tie_key, n_q, to_chosen[index.owner], index.rel, settings)
     out = batched(batch, requests)
     return None if out is None else (chosen, out)
-
-
-def _labels(index: QrelsIndex, lines: IntArray, relevance_level: int) -> tuple[npt.NDArray[np.uint8], FloatArray]:
-    """The exact adapter's label and grade (NaN: no qrels line) of each run row, given its qrels line."""
-    grades = np.append(index.rel.astype(np.float64), np.nan)[lines]  # line -1: the last entry
-    return exact_labels(grades, relevance_level), grades

@@ -118,8 +118,7 @@ class Evaluator:
         r = validate_run(load_run(run, run_format, self.settings.time_format))
         how = self.plan(is_documents(r))
         read = "table" if isinstance(run, str | Path) else "frame"
-        return replace(finish(self.qrels, how, *evaluate_part(self.qrels, r, how, how.settings.queries)),
-                       route=f"{read}+whole")
+        return replace(evaluate_validated(self.qrels, r, how), route=f"{read}+whole")
 
 
 @dataclass(frozen=True)
@@ -197,6 +196,11 @@ def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence
     if how.settings.judged_only:
         adapted = {name: [only_judged(a) for a in per_query] for name, per_query in adapted.items()}
     return data.queries, compute(data, adapted, how.requests)
+
+
+def evaluate_validated(q: pd.DataFrame, r: pd.DataFrame, how: Plan) -> Evaluation:
+    """The :class:`Evaluation` of validated qrels and run as ``how`` says (the qrels are not checked again)."""
+    return finish(q, how, *evaluate_part(q, r, how, how.settings.queries))
 
 
 def merge_parts(parts: Sequence[tuple[list[str], dict[str, list[Any]]]],

@@ -30,10 +30,10 @@ from segeval.io.chunks import batches, data_lines, line_texts, open_blocks
 from segeval.io.files import is_stream
 from segeval.io.formats import DETECT_LINES, DOCUMENT_FORMATS, RUN_FORMATS, LineFormat, detect_run_format
 from segeval.io.tables import RUN_COLUMNS, parse_table, read_run, to_frame
-from segeval.pipeline import Plan, evaluate, evaluate_part, finish, merge_parts, plan
+from segeval.pipeline import Plan, evaluate_part, evaluate_validated, finish, merge_parts, plan
 from segeval.prepared import check_queries
 from segeval.settings import BATCH_BYTES, CHUNK_LINES, Job
-from segeval.validate import check_kinds, validate_run
+from segeval.validate import check_kinds, is_documents, validate_run
 
 #: lines read (and parsed) at a time by the chunked path
 DEFAULT_CHUNK_LINES = CHUNK_LINES
@@ -108,7 +108,8 @@ def evaluate_run(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format:
         except NotGrouped as exc:
             notes.append(exc.note)
     r = validate_run(read_run(path, run_format, time_format, on_error), on_error)
-    ev = evaluate(qrels, r, list(job.measures), adapter=job.adapter, settings=job.settings)
+    how = plan(is_documents(r), list(job.measures), adapter=job.adapter, settings=job.settings)
+    ev = evaluate_validated(qrels, r, how)  # the qrels were checked once, by the caller
     return RunResult(ev, str(r["run"].iat[0]) if len(r) else "", notes=notes)
 
 

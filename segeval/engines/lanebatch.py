@@ -9,7 +9,7 @@ a judgement given twice).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,7 @@ from segeval.io.tokens import pack_bytes
 from segeval.ordering import score_order
 
 if TYPE_CHECKING:
+    from segeval.measures.batch import Batch
     from segeval.measures.compute import Request
     from segeval.settings import Settings
 
@@ -70,7 +71,6 @@ def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float6
     these run rows that have qrels, and the qrels queries ``extra`` (evaluated with no results); None
     when a document is there twice for a query, or judged twice.  ``settings``: its ``relevance_level``
     and ``max_results`` (the lanes take no other policy but ``missing_queries``, which their callers apply)."""
-    from segeval.measures.batch import Batch
     from segeval.measures.compute import batched
 
     hold("lane")  # a test hook: wait here when SEGEVAL_TEST_HOLD=lane
@@ -92,29 +92,44 @@ def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float6
     to_chosen = np.full(len(names), -1, dtype=np.int32)
     to_chosen[chosen] = np.arange(len(chosen), dtype=np.int32)
     n_q = len(chosen)
-    run_q = to_chosen[local]
+    grades = np.where(grade == NO_LINE, np.nan, grade.astype(np.float64))
+    del grade
+    batch = exact_batch(to_chosen[local], score, grades, doc_rank.__getitem__, n_q, to_chosen[qrels_local], rel,
+                        settings)
+    values = batched(batch, reqs)
+    return None if values is None else ([names[i] for i in chosen], values)
+
+
+def exact_batch(run_q: Codes, score: npt.NDArray[np.float64], grade: npt.NDArray[np.float64],
+                tie_key: Callable[[IntArray], Codes], n_q: int, pool_q: Codes, pool: Codes,
+                settings: Settings) -> Batch:
+    """The exact adapter's :class:`~segeval.measures.batch.Batch` of coded rows, for every reader that codes
+    document runs: each run row's query (0 .. n_q - 1; -1: not evaluated), score and grade (NaN: no qrels
+    line); ``tie_key`` as :func:`segeval.ordering.score_order` takes it; each qrels line's query (-1: not
+    evaluated) and grade (the query's pool).  ``settings``: its ``relevance_level`` and ``max_results``."""
+    from segeval.measures.batch import Batch
+
     evaluated = np.flatnonzero(run_q >= 0)
-    order = evaluated[score_order(run_q[evaluated], score[evaluated], n_q, lambda at: doc_rank[evaluated[at]])]
+    if len(evaluated) == len(run_q):
+        order = score_order(run_q, score, n_q, tie_key)
+    else:
+        order = evaluated[score_order(run_q[evaluated], score[evaluated], n_q, lambda at: tie_key(evaluated[at]))]
     row_q = run_q[order]
     if settings.max_results is not None:
         first = np.searchsorted(row_q, np.arange(n_q))
         cut = np.arange(len(order)) - first[row_q] < settings.max_results
         order, row_q = order[cut], row_q[cut]
-    g = grade[order]
-    del grade, order
-
-    grades = np.where(g == NO_LINE, np.nan, g.astype(np.float64))
+    grades = grade[order]
     labels = exact_labels(grades, settings.relevance_level)
     offsets = np.zeros(n_q + 1, dtype=np.int64)
     np.cumsum(np.bincount(row_q, minlength=n_q), out=offsets[1:])
-    qrels_q = to_chosen[qrels_local]
-    num_rel = np.bincount(qrels_q[rel >= settings.relevance_level], minlength=n_q).astype(np.int64)
-    by_query = np.argsort(qrels_q, kind="stable")  # each query's qrels lines: its pool
+    lines = np.flatnonzero(pool_q >= 0)
+    lines = lines[np.argsort(pool_q[lines], kind="stable")]  # each query's qrels lines: its pool
+    owner = pool_q[lines]
+    num_rel = np.bincount(owner[pool[lines] >= settings.relevance_level], minlength=n_q).astype(np.int64)
     pool_offsets = np.zeros(n_q + 1, dtype=np.int64)
-    np.cumsum(np.bincount(qrels_q, minlength=n_q), out=pool_offsets[1:])
-    batch = Batch(labels, offsets, num_rel, grades, rel[by_query].astype(np.float64), pool_offsets)
-    values = batched(batch, reqs)
-    return None if values is None else ([names[i] for i in chosen], values)
+    np.cumsum(np.bincount(owner, minlength=n_q), out=pool_offsets[1:])
+    return Batch(labels, offsets, num_rel, grades, pool[lines].astype(np.float64), pool_offsets)
 
 
 def match_pairs(run_u: Codes, qrels_u: Codes, run_key: npt.NDArray[np.uint64], qrels_key: npt.NDArray[np.uint64],
