@@ -99,7 +99,7 @@ def _clean_ids(names: Any) -> bool:
 
 
 @dataclass(frozen=True)
-class RunCodes:
+class TableCodes:
     """A run's rows as codes: query code (into ``queries``), item code (into ``items``), score."""
 
     query: IntArray
@@ -111,7 +111,7 @@ class RunCodes:
     observed: npt.NDArray[np.bool_]  # per query: has a row
 
 
-def run_codes(run: object) -> RunCodes | None:
+def table_codes(run: object) -> TableCodes | None:
     """A DataFrame (ir_measures' or ranx's columns) or a dict of dicts of scores as codes; None for
     any other shape or for values the general path must check."""
     if isinstance(run, pd.DataFrame):
@@ -121,7 +121,7 @@ def run_codes(run: object) -> RunCodes | None:
     return None
 
 
-def _frame_codes(run: pd.DataFrame) -> RunCodes | None:
+def _frame_codes(run: pd.DataFrame) -> TableCodes | None:
     columns = set(run.columns)
     if len(run) == 0 or set(RUN_COLUMNS) <= columns or columns & {"start", "end", "rank"} or "score" not in columns:
         return None
@@ -134,11 +134,11 @@ def _frame_codes(run: pd.DataFrame) -> RunCodes | None:
     score = run["score"].to_numpy(dtype=np.float64)
     if (q_codes < 0).any() or (i_codes < 0).any() or not (_clean_ids(q_names) and _clean_ids(i_names)):
         return None
-    return RunCodes(q_codes, list(q_names), i_codes.astype(np.int64, copy=False), np.asarray(i_names, dtype=object),
+    return TableCodes(q_codes, list(q_names), i_codes.astype(np.int64, copy=False), np.asarray(i_names, dtype=object),
                     score, False, np.ones(len(q_names), dtype=bool))
 
 
-def _dict_codes(run: Mapping[Any, Any]) -> RunCodes | None:
+def _dict_codes(run: Mapping[Any, Any]) -> TableCodes | None:
     queries, inners = list(run), list(run.values())
     if not all(isinstance(x, Mapping) for x in inners) or not _clean_ids(queries):
         return None
@@ -154,7 +154,7 @@ def _dict_codes(run: Mapping[Any, Any]) -> RunCodes | None:
     i_codes, i_names = _string_codes(docs)
     if (i_codes < 0).any() or not _clean_ids(i_names):
         return None
-    return RunCodes(np.repeat(np.arange(len(queries), dtype=np.int64), lengths), [str(q) for q in queries],
+    return TableCodes(np.repeat(np.arange(len(queries), dtype=np.int64), lengths), [str(q) for q in queries],
                     i_codes.astype(np.int64, copy=False), np.asarray(i_names, dtype=object), score, True, lengths > 0)
 
 
@@ -185,7 +185,7 @@ def _factorize(values: npt.NDArray[np.object_]) -> tuple[IntArray, npt.NDArray[n
     return np.repeat(codes.astype(np.int64), np.diff(np.append(at, len(values)))), np.asarray(names, dtype=object)
 
 
-def _qrels_lines(index: QrelsIndex, run: RunCodes) -> npt.NDArray[np.signedinteger[Any]] | None:
+def _qrels_lines(index: QrelsIndex, run: TableCodes) -> npt.NDArray[np.signedinteger[Any]] | None:
     """Per run row, its qrels line (a position in ``index.keys``; -1: none); None when a (query,
     item) pair occurs twice in the run."""
     n_items = len(run.items)
@@ -219,7 +219,7 @@ def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Req
     """(queries, values by request name) as :func:`segeval.pipeline.evaluate_part` gives them with these
     settings, or None when the run is outside the lane."""
     queries = settings.queries
-    run = run_codes(source)
+    run = table_codes(source)
     lines = None if run is None else _qrels_lines(index, run)
     if run is None or lines is None:
         return None

@@ -28,7 +28,7 @@ from segeval.analysis.stats import (
     p_value,
 )
 from segeval.errors import InputError, ParameterError, check_choice
-from segeval.notes import bare, for_run
+from segeval.notes import for_run, unprefixed
 from segeval.settings import DEFAULTS, EngineOptions
 from segeval.words import plural
 
@@ -190,7 +190,7 @@ def compare_evaluations(evaluations: dict[str, Evaluation], baseline: str, *, te
     few = len(queries) < MIN_QUERIES
     result.adapters = list(dict.fromkeys(r.adapter.spec for r in first.requests if r.adapter is not None))
     for n, ev in evaluations.items():  # the notes eval gives each run (values above 1, ...)
-        result.notes += [bare(x) for x in for_run(n, ev.notes)]
+        result.notes += [unprefixed(x) for x in for_run(n, ev.notes)]
     base = evaluations[base_name]
     raw_p: list[tuple[str, str, float]] = []
     for n, ev in evaluations.items():

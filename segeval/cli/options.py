@@ -28,7 +28,7 @@ Run = Annotated[str, typer.Argument(
     help=f"Run file (.gz ok): TREC 'qid Q0 docno rank score tag' lines, or MediaEval segment lines "
          f"(linking: 'qid Q0 video start end rank score run'; search: 'qid Q0 video start end jumpin rank score "
          f"[run]'; {_TIMES}); the format is detected.")]
-KindRun = Annotated[str, typer.Argument(
+MediaEvalRun = Annotated[str, typer.Argument(
     metavar="RUN", show_default=False, help=f"Run file in the --kind format ({_TIMES}; .gz ok).")]
 Runs = Annotated[list[str], typer.Argument(
     metavar="RUN...", show_default=False,

@@ -100,7 +100,7 @@ def plans(job: Job) -> Plans:
     return out
 
 
-def _part(qrels: pd.DataFrame, read: Read, k: int, n: int, hows: Plans) -> Part | SegevalError | None:
+def _evaluate_partition(qrels: pd.DataFrame, read: Read, k: int, n: int, hows: Plans) -> Part | SegevalError | None:
     run, documents, _ = read
     how = hows[documents]
     if run is None or isinstance(how, SegevalError):
@@ -134,7 +134,7 @@ def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Call
                                pure=False)
                  for i, r in enumerate(runs)]
         metas = [client.submit(_meta, f, key=f"segeval-meta-{tag}-{i}") for i, f in enumerate(reads)]
-        parts = [[client.submit(_part, q, f, k, n, sent, key=f"segeval-part-{tag}-{i}-{k}")
+        parts = [[client.submit(_evaluate_partition, q, f, k, n, sent, key=f"segeval-part-{tag}-{i}-{k}")
                   for k in range(n)] for i, f in enumerate(reads)]
         out: list[T] = []
         with Progress(len(runs), "runs", quiet=job.engine.quiet) as progress:

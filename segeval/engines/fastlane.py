@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from segeval.engines.lanebatch import LaneQrels, batch_values, query_names, run_codes
+from segeval.engines.lanebatch import LaneQrels, batch_values, query_names, token_codes
 from segeval.engines.route import lane_requests
 from segeval.errors import SegevalError
 from segeval.io.chunks import batches
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class Values:
+class LaneResult:
     """What the lane computed: the evaluated queries, the requests, per-query values and summaries
     by request name (as :class:`segeval.pipeline.Evaluation` holds them), the run tag, and the
     number of qrels queries not evaluated."""
@@ -51,7 +51,7 @@ def fast_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions) -> t
     return None if v is None else printed(v, job, out, run_path)
 
 
-def printed(v: Values, job: Job, out: OutputOptions, run_path: str) -> tuple[str, str]:
+def printed(v: LaneResult, job: Job, out: OutputOptions, run_path: str) -> tuple[str, str]:
     """(stdout, stderr) of ``segeval eval`` with these values: trec_eval's lines, and the note on
     qrels queries not evaluated."""
     from segeval.engines.runs import named
@@ -66,8 +66,8 @@ def printed(v: Values, job: Job, out: OutputOptions, run_path: str) -> tuple[str
     return text, (note + "\n" if note else "")
 
 
-def lane_values(qrels_path: str, run_path: str, job: Job) -> Values | None:
-    """The lane's :class:`Values` of this job, or None when the usual path must decide."""
+def lane_values(qrels_path: str, run_path: str, job: Job) -> LaneResult | None:
+    """The lane's :class:`LaneResult` of this job, or None when the usual path must decide."""
     reqs = lane_requests(job.measures)
     if reqs is None:
         return None
@@ -113,7 +113,7 @@ def lane_qrels(path: str) -> LaneQrels | None:
         q = scan_format(data, TREC_QRELS, text=("query", "item"), ints=("rel",))
         if q is None:
             return None
-        local, tokens = run_codes(q.text["query"])
+        local, tokens = token_codes(q.text["query"])
         codes.append(np.asarray([code.setdefault(t, len(code)) for t in tokens], dtype=np.int32)[local])
         docs.append(q.text["item"])
         rels.append(q.ints["rel"])
@@ -122,7 +122,7 @@ def lane_qrels(path: str) -> LaneQrels | None:
     return LaneQrels.of(concatenated(codes), [t.decode("utf-8") for t in code], stack_words(docs), concatenated(rels))
 
 
-def _evaluate(qrels: LaneQrels, r: Scanned, job: Job, reqs: list[Request]) -> Values | None:
+def _evaluate(qrels: LaneQrels, r: Scanned, job: Job, reqs: list[Request]) -> LaneResult | None:
     run_names = set(query_names(r.text["query"]))
     extra = [c for c, name in enumerate(qrels.names) if name not in run_names]
     got = batch_values(r.text["query"], r.text["item"], r.floats["score"], qrels, reqs, job.settings, extra)
@@ -136,8 +136,8 @@ def _evaluate(qrels: LaneQrels, r: Scanned, job: Job, reqs: list[Request]) -> Va
 
 
 def finish_values(qrels: LaneQrels, names: list[str], per_query: dict[str, list[Any]], reqs: list[Request],
-                  job: Job, runid: str) -> Values:
-    """:class:`Values` from the evaluated queries (sorted) and their values: the summaries, and trec_eval
+                  job: Job, runid: str) -> LaneResult:
+    """:class:`LaneResult` from the evaluated queries (sorted) and their values: the summaries, and trec_eval
     ``-c``'s num_rel over every qrels line."""
     from segeval.aggregate import aggregate
 
@@ -146,4 +146,4 @@ def finish_values(qrels: LaneQrels, names: list[str], per_query: dict[str, list[
         for x in reqs:
             if x.measure.name == "num_rel":
                 summary[x.name] = int((qrels.rel > 0).sum())
-    return Values(names, reqs, per_query, summary, runid, len(qrels.names) - len(names))
+    return LaneResult(names, reqs, per_query, summary, runid, len(qrels.names) - len(names))

@@ -74,7 +74,7 @@ def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float6
     from segeval.measures.compute import batched
 
     hold("lane")  # a test hook: wait here when SEGEVAL_TEST_HOLD=lane
-    local, tokens = run_codes(run_query)
+    local, tokens = token_codes(run_query)
     names = [t.decode("utf-8") for t in tokens] + [qrels.names[c] for c in extra]
     code = np.asarray([qrels.code.get(n, -1) for n in names[: len(tokens)]] + list(extra), dtype=np.int64)
     judged_queries = np.flatnonzero(code >= 0)
@@ -162,7 +162,7 @@ def match_pairs(run_u: Codes, qrels_u: Codes, run_key: npt.NDArray[np.uint64], q
     return grade, doc_rank
 
 
-def run_codes(mat: Words) -> tuple[IntArray, list[bytes]]:
+def token_codes(mat: Words) -> tuple[IntArray, list[bytes]]:
     """Per row, the code of its token (in order of first appearance) and the distinct tokens; cheap
     when equal tokens are in runs (a file grouped by query)."""
     n = len(mat)
@@ -204,4 +204,4 @@ def pad_words(words: Words, k: int) -> Words:
 
 def query_names(mat: Words) -> list[str]:
     """The distinct query tokens of a run's or qrels' rows, decoded."""
-    return [t.decode("utf-8") for t in run_codes(mat)[1]]
+    return [t.decode("utf-8") for t in token_codes(mat)[1]]

@@ -83,7 +83,7 @@ def run_names(paths: Sequence[str | Path]) -> list[str]:
     return names
 
 
-def same(result: RunResult) -> RunResult:
+def keep_result(result: RunResult) -> RunResult:
     """The identity, as the ``then`` of :func:`map_runs` that keeps the evaluations."""
     return result
 
@@ -189,7 +189,7 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[
 def evaluate_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job) -> list[RunResult]:
     """Every run's :class:`RunResult` (evaluation, or error), in the order of ``runs``; how they are
     read and by whom is ``job.engine``, on which the evaluations do not depend."""
-    return map_runs(qrels, runs, job, same)
+    return map_runs(qrels, runs, job, keep_result)
 
 
 def evaluate_many(qrels: pd.DataFrame, runs: Sequence[str], job: Job, *,

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.engines.fastlane import Values, finish_values, lane_qrels, printed, scan_run
-from segeval.engines.lanebatch import LaneQrels, batch_values, pad_words, run_codes
+from segeval.engines.fastlane import LaneResult, finish_values, lane_qrels, printed, scan_run
+from segeval.engines.lanebatch import LaneQrels, batch_values, pad_words, token_codes
 from segeval.engines.route import lane_requests
 from segeval.errors import SegevalError
 from segeval.io.chunks import batches, open_blocks
@@ -45,8 +45,8 @@ def stream_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions) ->
 
 
 def stream_values(qrels_path: str, run_path: str, job: Job,
-                  on_read: Callable[[int], object] | None = None) -> Values | None:
-    """The lane's :class:`Values` of this job, reading the run in batches of ``job.engine.chunk_lines``
+                  on_read: Callable[[int], object] | None = None) -> LaneResult | None:
+    """The lane's :class:`LaneResult` of this job, reading the run in batches of ``job.engine.chunk_lines``
     lines; None when the usual path must decide.  ``on_read`` is told the bytes of the run read so far,
     block by block."""
     reqs = lane_requests(job.measures)
@@ -70,7 +70,7 @@ class _Stream:
         self.names: list[str] = []
         self.values: dict[str, list[Any]] = {x.name: [] for x in reqs}
 
-    def run(self, path: str, chunk_lines: int, on_read: Callable[[int], object] | None) -> Values | None:
+    def run(self, path: str, chunk_lines: int, on_read: Callable[[int], object] | None) -> LaneResult | None:
         runid: bytes | None = None
         pending: list[Rows] = []  # the rows of the last query read, which may go on in the next batch
         last = b""  # that query's token
@@ -82,7 +82,7 @@ class _Stream:
                 return None
             runid = r.first["run"] if runid is None else runid
             rows: Rows = (r.text["query"], r.text["item"], r.floats["score"])
-            local, tokens = run_codes(rows[0])
+            local, tokens = token_codes(rows[0])
             goes_on = bool(pending) and tokens[0] == last
             if len(tokens) != 1 + int(np.count_nonzero(local[1:] != local[:-1])) or not self.done.isdisjoint(tokens) \
                     or (pending and not goes_on and last in tokens):
@@ -125,7 +125,7 @@ class _Stream:
         for k, v in values.items():
             self.values[k] += v
 
-    def _finish(self, runid: str) -> Values | None:
+    def _finish(self, runid: str) -> LaneResult | None:
         seen = {t.decode("utf-8") for t in self.done}
         extra = [c for c, name in enumerate(self.qrels.names) if name not in seen]
         if extra:  # their judgements are checked, and with -c they are evaluated with no results

@@ -17,9 +17,9 @@ from segeval.cli.options import (
     ChunkLines,
     Engine,
     Jobs,
-    KindRun,
     Level,
     MediaEvalQrels,
+    MediaEvalRun,
     Memory,
     Qrels,
     Quiet,
@@ -33,7 +33,7 @@ from segeval.settings import CHUNK_LINES, DEFAULTS, OutputOptions
 from segeval.words import plural
 
 
-class RunKind(StrEnum):
+class MediaEvalFormat(StrEnum):
     linking = "linking"
     search = "search"
 
@@ -157,10 +157,10 @@ def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, out: OutputOpt
 @app.command("me13sh")
 def me13sh(
     qrels: MediaEvalQrels,
-    run: KindRun,
-    kind: Annotated[RunKind, typer.Option(
+    run: MediaEvalRun,
+    kind: Annotated[MediaEvalFormat, typer.Option(
         "--kind", "-k", help="Run format. linking: 'qid Q0 video start end rank score run'; "
-                             "search: 'qid Q0 video start end jumpin rank score [run]'.")] = RunKind.linking,
+                             "search: 'qid Q0 video start end jumpin rank score [run]'.")] = MediaEvalFormat.linking,
     bin_size: Annotated[int, typer.Option(
         "--bin-size", "-B", metavar="N", help="Bin size in seconds for the _bin measures.")] = DEFAULTS.bin_size,
     tolerance: Annotated[int, typer.Option(

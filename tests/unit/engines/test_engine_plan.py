@@ -61,7 +61,7 @@ def threads() -> Iterator[str]:
 def test_dask_plans_once_per_kind_and_gives_the_processes_result(threads: str,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from segeval.engines import dask as dask_engine
-    from segeval.engines.runs import evaluate_runs, same
+    from segeval.engines.runs import evaluate_runs, keep_result
 
     q = validate_qrels(read_qrels(FIXTURES / "gen_linking.qrels"))
     runs = [str(FIXTURES / "gen_linking.run")] * 3
@@ -75,7 +75,7 @@ def test_dask_plans_once_per_kind_and_gives_the_processes_result(threads: str,
 
     monkeypatch.setattr(dask_engine, "plan", counted)
     spread = dask_engine.map_runs_dask(q, runs, replace(job, engine=EngineOptions(engine="dask", scheduler=threads,
-                                                                                 quiet=True)), same)
+                                                                                 quiet=True)), keep_result)
     assert sorted(calls) == [False, True]  # 3 runs x 2 partitions, yet one plan per run kind
     assert all(isinstance(x, RunResult) for x in [*single, *spread])
     for a, b in zip(single, spread, strict=True):
