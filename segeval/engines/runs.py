@@ -1,11 +1,13 @@
 """Many runs against one qrels: expand paths, evaluate with N processes, print in a stable order.
 
-Each run is read once, in the worker that evaluates it; the qrels are read once in the
-parent and handed to each worker when it starts.  Output is the per-run outputs in the
-order of the expanded run list, so it is identical for any number of jobs.  Every engine
-(processes, chunked reading, Dask) gives each run's :class:`~segeval.engines.types.RunResult` through :func:`map_runs`:
-``segeval eval`` renders them (:func:`evaluate_many`), ``segeval compare`` compares them
-(:func:`evaluate_runs`).
+Each run is read once, in the worker that evaluates it; the qrels are read and checked once in
+the parent and handed to each worker when it starts.  Output is the per-run outputs in the
+order of the expanded run list, so it is identical for any number of jobs.  The routes of
+:mod:`segeval.engines.route` that read with the strict reader (``table+whole``, ``table+chunks``,
+``table+processes``, ``table+dask``) give each run's :class:`~segeval.engines.types.RunResult`
+through :func:`map_runs`: ``segeval eval`` renders them (:func:`evaluate_many`), ``segeval compare``
+compares them (:func:`evaluate_runs`); the scanner's routes are ``segeval eval``'s own
+(:mod:`segeval.engines.fastlane`, :mod:`segeval.engines.streamlane`).
 """
 
 from __future__ import annotations
