@@ -196,13 +196,14 @@ class Job:
     """What every engine evaluates each run with, made and checked once where the options are given
     (the command line, :func:`segeval.compare`) and passed whole to the workers (it pickles).
 
-    ``measures``: names or sets (``official``); ``adapter``: an adapter spec, None for the run kind's
-    default; ``settings``: the policies; ``lenient``: skip malformed run lines (each reported) instead
-    of stopping; ``engine``: how the runs are read and by whom.
+    ``measures``: names or sets (``official``); ``adapters``: adapter specs, each labelling for every
+    label measure (names get its suffix), none for the run kind's default; ``settings``: the policies;
+    ``lenient``: skip malformed run lines (each reported) instead of stopping; ``engine``: how the runs
+    are read and by whom.
     """
 
     measures: tuple[str, ...] = DEFAULT_MEASURES
-    adapter: str | None = None
+    adapters: tuple[str, ...] = ()
     settings: Settings = Settings()
     lenient: bool = False
     engine: EngineOptions = EngineOptions()
@@ -212,9 +213,11 @@ class Job:
         if isinstance(given, str) or not isinstance(given, Sequence) or not all(isinstance(m, str) for m in given):
             raise ParameterError(f"The 'measures' parameter must be a list of measure names. Got {given!r} instead.")
         object.__setattr__(self, "measures", tuple(given))
-        if self.adapter is not None and not isinstance(self.adapter, str):
-            raise ParameterError(f"The 'adapter' parameter must be an adapter spec such as 'overlap'. Got "
-                                 f"{self.adapter!r} instead.")
+        specs: Any = self.adapters
+        if isinstance(specs, str) or not isinstance(specs, Sequence) or not all(isinstance(a, str) for a in specs):
+            raise ParameterError(f"The 'adapters' parameter must be a list of adapter specs such as ['overlap']. Got "
+                                 f"{specs!r} instead.")
+        object.__setattr__(self, "adapters", tuple(specs))
         if not isinstance(self.settings, Settings):
             raise ParameterError(f"The 'settings' parameter must be a segeval.Settings. Got "
                                  f"{type(self.settings).__name__} instead.")

@@ -80,13 +80,18 @@ def make_adapter(spec: str | Adapter, settings: Settings = DEFAULTS) -> Adapter:
 
 
 def make_adapters(specs: str | Adapter | Sequence[str | Adapter], settings: Settings = DEFAULTS) -> list[Adapter]:
-    """Adapters from one name or adapter, or a list of them (a ParameterError names anything else)."""
+    """Adapters from one name or adapter, or a list of them, each spec once (as trec_eval computes a measure
+    named twice once); a ParameterError names anything else."""
     if isinstance(specs, str | Adapter):
         return [make_adapter(specs, settings)]
     if not isinstance(specs, Sequence) or not specs:
         raise ParameterError(f"The 'adapters' parameter must be an adapter name ({ADAPTER_HELP}), an Adapter, or "
                              f"a non-empty list of them. Got {specs!r} instead.")
-    return [make_adapter(s, settings) for s in specs]
+    made: dict[str, Adapter] = {}
+    for s in specs:
+        a = make_adapter(s, settings)
+        made.setdefault(a.spec, a)  # the first of each spec, in order
+    return list(made.values())
 
 
 def default_adapter(documents: bool, settings: Settings = DEFAULTS) -> Adapter:

@@ -123,7 +123,8 @@ def compare_runs(
     if len(names) < 2:
         raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
     base_name = names[[str(r) for r in runs].index(str(baseline))] if baseline is not None else names[0]
-    job = Job((*measures, *also), adapter, Settings(missing_queries="zero", time_format=time_format), engine=engine)
+    settings = Settings(missing_queries="zero", time_format=time_format)
+    job = Job((*measures, *also), () if adapter is None else (adapter,), settings, engine=engine)
     results = evaluate_runs(q, [str(r) for r in runs], job)
     evaluations: dict[str, Evaluation] = {}
     for name, one in zip(names, results, strict=True):

@@ -108,7 +108,7 @@ def evaluate_run(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format:
         except NotGrouped as exc:
             notes.append(exc.note)
     r = validate_run(read_run(path, run_format, time_format, on_error), on_error)
-    how = plan(is_documents(r), list(job.measures), adapter=job.adapter, settings=job.settings)
+    how = plan(is_documents(r), list(job.measures), adapters=list(job.adapters) or None, settings=job.settings)
     ev = evaluate_validated(qrels, r, how)  # the qrels were checked once, by the caller
     return RunResult(ev, str(r["run"].iat[0]) if len(r) else "", notes=notes)
 
@@ -196,7 +196,7 @@ class _Chunked:
 
     def _plan(self) -> None:
         try:
-            self.how = plan(self.documents, list(self.job.measures), adapter=self.job.adapter,
+            self.how = plan(self.documents, list(self.job.measures), adapters=list(self.job.adapters) or None,
                             settings=self.job.settings)
             if self.how.settings.queries is not None:
                 check_queries(self.how.settings.queries, self.by_query.queries)

@@ -94,7 +94,8 @@ def plans(job: Job) -> Plans:
     out: Plans = {}
     for documents in (False, True):
         try:
-            out[documents] = plan(documents, list(job.measures), adapter=job.adapter, settings=job.settings)
+            out[documents] = plan(documents, list(job.measures), adapters=list(job.adapters) or None,
+                                  settings=job.settings)
         except SegevalError as exc:
             out[documents] = exc
     return out

@@ -93,7 +93,7 @@ def scanner_refusal(qrels: str, runs: Sequence[str], job: Job, output: str) -> s
         (len(runs) != 1, plural(len(runs), "run")),
         (engine != "processes", f"--engine {engine}"),
         (output not in SCANNER_OUTPUTS, f"-o {output}"),
-        (job.adapter is not None, f"-a {job.adapter}"),
+        (bool(job.adapters), " ".join(f"-a {a}" for a in job.adapters)),
         (s.order not in (None, "score"), f"--order {s.order}"),
         (s.judged_only, "-J"),
         (job.lenient, "--lenient"),

@@ -22,7 +22,7 @@ class EvalCase:
     def job(self, chunk_lines: int = CHUNK_LINES) -> Job:
         settings = Settings(relevance_level=self.relevance_level, max_results=self.max_results,
                             missing_queries="zero" if self.complete else "skip")
-        return Job(tuple(self.measures), None, settings, engine=EngineOptions(chunk_lines=chunk_lines, quiet=True))
+        return Job(tuple(self.measures), (), settings, engine=EngineOptions(chunk_lines=chunk_lines, quiet=True))
 
     def out(self) -> OutputOptions:
         return OutputOptions("trec", self.per_query, self.summary, tuple(self.header))

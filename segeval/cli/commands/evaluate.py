@@ -13,9 +13,9 @@ from segeval.cli import inputs
 from segeval.cli.app import app
 from segeval.cli.options import (
     TIME_FORMAT,
-    Adapter,
     ChunkLines,
     Engine,
+    EvalAdapters,
     Jobs,
     Level,
     MediaEvalQrels,
@@ -54,7 +54,7 @@ def eval_(
     max_results: Annotated[int | None, typer.Option("-M", metavar="N", help="Use the first N results per query.")]
     = None,
     judged: Annotated[bool, typer.Option("-J", help="Drop unjudged results before evaluating.")] = False,
-    adapter: Adapter = None,
+    adapter: EvalAdapters = None,
     time_format: TimeFormat = TIME_FORMAT,
     version: Annotated[str, typer.Option(
         "--trec-eval", metavar="10|9", help="trec_eval version to reproduce: 10 (default) or 9.0.8, which "
@@ -102,7 +102,7 @@ def eval_(
     settings = Settings(order=order, time_format=time_format, relevance_level=level,
                         missing_queries="zero" if complete else "skip", max_results=max_results, judged_only=judged,
                         trec_eval=version, predicted=predicted)
-    job = Job(tuple(n for n in names if n not in ("runid", "num_q")), adapter, settings, lenient=lenient,
+    job = Job(tuple(n for n in names if n not in ("runid", "num_q")), tuple(adapter or ()), settings, lenient=lenient,
               engine=engine_options)
     chosen = route(qrels, run_files, job, output)
     if show_route:

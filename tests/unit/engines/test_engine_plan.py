@@ -65,7 +65,7 @@ def test_dask_plans_once_per_kind_and_gives_the_processes_result(threads: str,
 
     q = validate_qrels(read_qrels(FIXTURES / "gen_linking.qrels"))
     runs = [str(FIXTURES / "gen_linking.run")] * 3
-    job = Job(("official",), "binned:60")
+    job = Job(("official",), ("binned:60",))
     single = evaluate_runs(q, runs, replace(job, engine=EngineOptions(jobs=1, quiet=True)))
     calls: list[bool] = []
 

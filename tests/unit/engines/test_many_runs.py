@@ -119,7 +119,7 @@ def test_evaluate_runs_gives_the_same_evaluations_with_every_engine(runs: Path) 
 
     q = validate_qrels(read_qrels(QRELS))
     files = [*expand_runs([str(runs)]), str(runs / "missing.txt")]
-    job = Job(("map", "P_5"), "tolerance:15", Settings(missing_queries="zero"))
+    job = Job(("map", "P_5"), ("tolerance:15",), Settings(missing_queries="zero"))
     one = evaluate_runs(q, files, replace(job, engine=EngineOptions(jobs=1, quiet=True)))
     assert [r.error is None for r in one] == [True] * 4 + [False] and "no such file" in str(one[-1].error)
     assert all(r.evaluation is not None and len(r.evaluation.queries) == 6 for r in one[:4])
