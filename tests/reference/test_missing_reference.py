@@ -130,3 +130,14 @@ def test_a_variable_naming_no_executable_is_missing(monkeypatch: pytest.MonkeyPa
         monkeypatch.setenv("TREC_EVAL", str(target))
         with pytest.raises(reference.ReferenceMissing, match=f"TREC_EVAL={target} is not an executable file"):
             reference.require_binary("trec_eval", variable="TREC_EVAL")
+
+
+def test_a_binary_only_a_variable_names(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """trec_eval 9.0.8 is found only through TREC_EVAL_9: a trec_eval on PATH may be 10.0."""
+    (tmp_path / "trec_eval").write_text("#!/bin/sh\n")
+    (tmp_path / "trec_eval").chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert reference.require_binary("trec_eval", variable="TREC_EVAL_10_UNSET") == str(tmp_path / "trec_eval")
+    monkeypatch.delenv("TREC_EVAL_9", raising=False)
+    with pytest.raises(reference.ReferenceMissing, match=r"^no TREC_EVAL_9 binary \(set TREC_EVAL_9\)$"):
+        reference.require_binary(variable="TREC_EVAL_9")

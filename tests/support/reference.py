@@ -69,13 +69,16 @@ def find_binary(*names: str, variable: str | None = None) -> str | None:
 
 
 def require_binary(*names: str, variable: str | None = None, why: str = "") -> str:
-    """The path of a reference binary (see :func:`find_binary`); a variable naming no executable file is missing too."""
+    """The path of a reference binary (see :func:`find_binary`; without ``names`` only ``variable`` can name it);
+    a variable naming no executable file is missing too."""
     found = find_binary(*names, variable=variable)
-    where = f"set {variable} or put {names[0]} on PATH" if variable else f"put {' or '.join(names)} on PATH"
+    where = " or ".join([*([f"set {variable}"] if variable else []), *([f"put {' or '.join(names)} on PATH"]
+                                                                      if names else [])])
+    reason = f"({where}){why and f'; {why}'}"
     if found is None:
-        missing(f"no {names[0]} binary ({where}){why and f'; {why}'}")
+        missing(f"no {names[0] if names else variable} binary {reason}")
     if not (os.path.isfile(found) and os.access(found, os.X_OK)):
-        missing(f"{variable}={found} is not an executable file ({where}){why and f'; {why}'}")
+        missing(f"{variable}={found} is not an executable file {reason}")
     return found
 
 
