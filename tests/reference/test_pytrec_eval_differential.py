@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-pytrec_eval = pytest.importorskip("pytrec_eval")
+from tests.support.reference import require_module
+
+pytrec_eval = require_module("pytrec_eval", why="pip install -e '.[test]'")
 
 from segeval.adapt import ExactAdapter  # noqa: E402
 from segeval.pipeline import evaluate  # noqa: E402

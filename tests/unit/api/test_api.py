@@ -17,6 +17,7 @@ import segeval
 from segeval import Evaluator, ParameterError, Segment, Settings, evaluate
 from segeval.settings import EngineOptions, OutputOptions
 from tests.conftest import ROOT, run_cli
+from tests.support.reference import require_module
 
 DOC_MEASURES = ["map", "P_5", "P_10", "ndcg", "bpref", "recip_rank", "num_rel_ret", "Rprec"]
 SEG_MEASURES = ["map", "P_5", "P_10", "maisp"]
@@ -176,7 +177,7 @@ def test_segment_shapes_give_the_files_numbers(tmp_path: Path, seed: int) -> Non
 
 
 def test_evaluator_agrees_with_pytrec_eval_on_50_queries() -> None:
-    pytrec_eval = pytest.importorskip("pytrec_eval")
+    pytrec_eval = require_module("pytrec_eval", why="pip install -e '.[test]'")
     qrels, run = doc_case(11, n_queries=50)
     names = ["map", "P_5", "P_10", "recall_10", "ndcg", "ndcg_cut_10", "bpref", "recip_rank", "Rprec", "num_rel"]
     ev = Evaluator(qrels, names, Settings(trec_eval="9")).evaluate(run)
@@ -389,7 +390,7 @@ def test_ir_measures_objects_and_values() -> None:
     """ir_measures' own records and measure objects in, ir_measures' values out (it averages over every qrels
     query, a query missing from the run scoring 0: segeval's missing_queries="zero"; pytrec_eval underneath:
     trec_eval 9.0.8)."""
-    ir_measures = pytest.importorskip("ir_measures")
+    ir_measures = require_module("ir_measures", why="pip install -e '.[test]'")
     from ir_measures import AP, RR, Bpref, P, R, Rprec, nDCG
 
     qrels, run = doc_case(11, n_queries=50)
