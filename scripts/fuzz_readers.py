@@ -148,16 +148,18 @@ def _check_lanes(kind: str, qrels: str, run: str) -> tuple[str | None, int, int]
 
     alone: dict[str, Any] = {}
     if kind.startswith("trec-"):
-        from segeval.engines.fastlane import LaneJob, lane_values
+        from segeval.engines.fastlane import lane_values
         from segeval.engines.streamlane import stream_values
+        from segeval.settings import EngineOptions, Job
 
         measures = lane_measures()
-        job = LaneJob(measures)
-        answers = {"fast lane": lane_values(qrels, run, job), "streaming lane": stream_values(qrels, run, job, 3)}
+        job = Job(tuple(measures))
+        answers = {"fast lane": lane_values(qrels, run, job),
+                   "streaming lane": stream_values(qrels, run, Job(job.measures, engine=EngineOptions(chunk_lines=3)))}
         # and each family alone (-m ndcg alone once printed 0 where it was right beside ndcg_cut), when the
         # lane answers the whole job (these do not count as more give-ups)
         if answers["fast lane"] is not None:
-            alone = {f"fast lane, -m {m} alone": lane_values(qrels, run, LaneJob([m])) for m in measures}
+            alone = {f"fast lane, -m {m} alone": lane_values(qrels, run, Job((m,))) for m in measures}
         usual = lambda: evaluate(qrels, run, measures)  # noqa: E731
     elif kind in ("qrels", "run"):  # against a MediaEval linking file: the me13sh lane
         from segeval.adapt.registry import me13sh_adapters

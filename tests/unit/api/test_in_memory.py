@@ -57,7 +57,7 @@ def general(ev: Evaluator, run: object) -> Evaluation:
     """The Evaluation the general path (load, validate, prepare, adapt, compute) gives."""
     r = validate_run(load_run(run))
     how = ev.plan(True)
-    return finish(ev.qrels, how, *evaluate_part(ev.qrels, r, how, how.queries))
+    return finish(ev.qrels, how, *evaluate_part(ev.qrels, r, how, how.settings.queries))
 
 
 def as_dicts(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
@@ -99,9 +99,7 @@ def test_lane_equals_general_path(seed: int, path: str, monkeypatch: pytest.Monk
         index = QrelsIndex.of(ev.qrels)
         assert index is not None
         for given in (run, as_dicts(run)):
-            done = evaluate_in_memory(index, given, how.requests, queries=how.queries,
-                                      relevance_level=how.relevance_level, missing_queries=how.missing_queries,
-                                      max_results=how.max_results, trec_eval=how.trec_eval)
+            done = evaluate_in_memory(index, given, how.requests, how.settings)
             assert done is not None  # the lane was taken
             same(ev.evaluate(given), general(ev, run))
 
@@ -136,8 +134,7 @@ def test_bad_runs_take_the_general_path(bad: str) -> None:
     run.loc[2, column] = value
     ev = Evaluator(qrels, ["map"])
     assert evaluate_in_memory(QrelsIndex.of(ev.qrels), run, ev.plan(True).requests,  # type: ignore[arg-type]
-                              queries=None, relevance_level=1, missing_queries="skip", max_results=None,
-                              trec_eval="10") is None
+                              Settings(order="score")) is None
     with pytest.raises(SegevalError) as caught:
         ev.evaluate(run)
     assert "3" in str(caught.value)  # the row (or line) is named
@@ -160,8 +157,7 @@ def test_rankings_of_one_length(seed: int, monkeypatch: pytest.MonkeyPatch) -> N
     run = run.groupby("query_id", sort=False).head(int(run.groupby("query_id").size().min()))
     ev = Evaluator(qrels, MEASURES)
     assert evaluate_in_memory(QrelsIndex.of(ev.qrels), run, ev.plan(True).requests,  # type: ignore[arg-type]
-                              queries=None, relevance_level=1, missing_queries="skip", max_results=None,
-                              trec_eval="10") is not None
+                              Settings(order="score")) is not None
     same(ev.evaluate(run), general(ev, run))
 
 
@@ -195,6 +191,5 @@ def test_ids_that_are_not_strings_take_the_general_path(form: str) -> None:
     run: Any = frame if form == "frame" else {"q": {"d1": 2.0, 7: 1.0}}
     ev = Evaluator(qrels, ["map"])
     assert evaluate_in_memory(QrelsIndex.of(ev.qrels), run, ev.plan(True).requests,  # type: ignore[arg-type]
-                              queries=None, relevance_level=1, missing_queries="skip", max_results=None,
-                              trec_eval="10") is None
+                              Settings(order="score")) is None
     assert ev.evaluate(run).per_query["map"] == [1.0]  # d1 at 1 and '7' at 2: both relevant
