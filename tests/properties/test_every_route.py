@@ -111,6 +111,19 @@ def test_every_adapter_on_every_route(adapter: str, written: dict[str, R.Inputs]
         _check(x, [R.Job(("official", "ndcg", "maisp"), o, adapter) for o in options])
 
 
+@pytest.mark.parametrize("route", R.routes("documents", FULL), ids=lambda r: r.name)
+def test_each_route_takes_its_path(route: R.Route, written: dict[str, R.Inputs], tmp_path: Path) -> None:
+    """The route a function stands for is the one segeval takes (``--route``, ``Evaluation.route``), so the
+    routes compared above are distinct paths through the code."""
+    c = _collections("documents", written)[0].collection
+    grouped = R.Collection("grouped", "documents", c.qrels, [sorted(r, key=lambda t: t[0]) for r in c.runs])
+    x = R.Inputs(grouped, *grouped.write(tmp_path))  # each query's lines together: the streaming lane takes it
+    got = route.run(x, R.Job(("map",), ("--route",)))
+    named = [line for line in got.stderr.splitlines() if line.startswith("route: ")]
+    assert got.code == 0 and named and all(line.startswith(f"route: {route.path} ") or line == f"route: {route.path}"
+                                           for line in named), got.stderr
+
+
 def test_the_measures_are_the_registry() -> None:
     """A new family is covered without editing the generator: every family and default parameter is named."""
     names = set(R.registered_measures())
@@ -129,7 +142,7 @@ def test_a_wrong_route_is_found(written: dict[str, R.Inputs], monkeypatch: pytes
         got = chunked.run(x, job)
         return R.Outcome(got.code, got.stdout.rsplit("\n", 2)[0] + "\n", got.stderr)
 
-    chosen = [R.Route("chunked", broken, fast=True) if r is chunked else r for r in R.routes("documents", False)]
+    chosen = [R.Route("chunked", broken, "", fast=True) if r is chunked else r for r in R.routes("documents", False)]
     found = R.differences(x, R.Job(("map", "P_10")), chosen)
     assert len(found) == 1 and "[chunked]" in found[0]
 

@@ -265,6 +265,8 @@ RouteFunction = Callable[[Inputs, Job], Outcome]
 class Route:
     name: str
     run: RouteFunction
+    #: the reader and executor ``--route`` (or ``Evaluation.route``) names for a plain document job
+    path: str
     kinds: tuple[Kind, ...] = ("documents", "segments")
     #: the command's routes: their notes must agree too
     cli: bool = True
@@ -362,6 +364,8 @@ def api_settings(job: Job) -> tuple[dict[str, Any], dict[str, bool]]:
     shown = {"per_query": False, "summary": True}
     while words:
         w = words.pop(0)
+        if w == "--route":  # the API names its route in Evaluation.route
+            continue
         if w == "-q":
             shown["per_query"] = True
         elif w == "-n":
@@ -400,7 +404,7 @@ def api_outcome(x: Inputs, job: Job, qrels: object, run: object) -> Outcome:
     values = {(r.name, q): ev.per_query[r.name][i] for r in ev.requests if r.measure.family.per_query
               for i, q in enumerate(ev.queries)}
     values |= {(r.name, "all"): ev.summary[r.name] for r in ev.requests if r.measure.aggregate != "none"}
-    return Outcome(0, text, "", values)
+    return Outcome(0, text, f"route: {ev.route}\n" if "--route" in job.options else "", values)
 
 
 def _api_paths(x: Inputs, job: Job) -> Outcome:
@@ -459,17 +463,18 @@ def _api_ranx(x: Inputs, job: Job) -> Outcome:
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("file", _file, fast=True),
-    Route("chunked", _chunked, fast=True),
-    Route("in-memory", _in_memory, fast=True, sampled=True),
-    Route("stdin", _stdin),
-    Route("-j 2", _jobs2, sampled=True),
-    Route("dask", _dask, sampled=True),
-    Route("api paths", _api_paths, cli=False, fast=True),
-    Route("api frames", _api_frames, cli=False),
-    Route("api dicts", _api_dicts, cli=False, sampled=True),
-    Route("api ir_measures", _api_ir_measures, kinds=("documents",), cli=False, sampled=True),
-    Route("api ranx", _api_ranx, kinds=("documents",), cli=False, sampled=True),  # importing ranx takes seconds
+    Route("file", _file, "scanner+whole", fast=True),
+    Route("chunked", _chunked, "scanner+chunks", fast=True),
+    Route("in-memory", _in_memory, "scanner+whole", fast=True, sampled=True),
+    Route("stdin", _stdin, "table+whole"),
+    Route("-j 2", _jobs2, "table+processes", sampled=True),
+    Route("dask", _dask, "table+dask", sampled=True),
+    Route("api paths", _api_paths, "table+whole", cli=False, fast=True),
+    Route("api frames", _api_frames, "frame+whole", cli=False),
+    Route("api dicts", _api_dicts, "frame+whole", cli=False, sampled=True),
+    Route("api ir_measures", _api_ir_measures, "frame+whole", kinds=("documents",), cli=False, sampled=True),
+    # importing ranx takes seconds (the full run only)
+    Route("api ranx", _api_ranx, "frame+whole", kinds=("documents",), cli=False, sampled=True),
 )
 #: the route the others are compared with: the command on standard input takes the general path
 #: (in the fast slice: the API on paths, the same path without the command)
