@@ -37,6 +37,7 @@ AUTO_BYTES = 128 * 1024**2  #: --memory auto reads a run in chunks from this siz
 #: chunks are gathered into batches of at least this many bytes before they are parsed and evaluated
 #: together, so that small chunks cost no more than big ones (each batch has a fixed cost)
 BATCH_BYTES = 2 * 1024**2
+DASK_TIMEOUT = 30.0  #: seconds to wait for a Dask worker (--dask-timeout)
 
 
 def kind(documents: bool) -> str:
@@ -150,7 +151,8 @@ class EngineOptions:
     ``memory``: ``auto`` (runs of at least :data:`AUTO_BYTES` read in chunks), ``chunked`` or
     ``in-memory``; ``chunk_lines``: lines per chunk; ``jobs``: worker processes (None: one per core);
     ``engine``: ``processes`` or ``dask`` (``scheduler``: a Dask scheduler's address, None: a local
-    cluster); ``quiet``: no progress line.
+    cluster; ``dask_timeout``: seconds to wait for a Dask worker, at the start and whenever none is
+    left while tasks wait); ``quiet``: no progress line.
     """
 
     memory: str = "auto"
@@ -159,6 +161,7 @@ class EngineOptions:
     engine: str = "processes"
     scheduler: str | None = None
     quiet: bool = False
+    dask_timeout: float = DASK_TIMEOUT
 
     def __post_init__(self) -> None:
         check_choice("memory", self.memory, MEMORY_POLICIES)
@@ -173,6 +176,10 @@ class EngineOptions:
             raise ParameterError("The 'memory' parameter must be 'auto' or 'in-memory' with --engine dask (its "
                                  "workers read each run whole). Got 'chunked' instead.")
         _check_bool("quiet", self.quiet)
+        if isinstance(self.dask_timeout, bool) or not isinstance(self.dask_timeout, int | float) \
+                or not math.isfinite(self.dask_timeout) or not 0 < self.dask_timeout <= 86_400:
+            raise ParameterError(f"The 'dask_timeout' parameter must be a number of seconds in (0, 86400]. Got "
+                                 f"{self.dask_timeout!r} instead.")
 
 
 @dataclass(frozen=True)

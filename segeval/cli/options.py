@@ -114,3 +114,7 @@ Scheduler = Annotated[str | None, typer.Option(
     "--scheduler", metavar="ADDRESS",
     help="With --engine dask: the scheduler of an existing cluster, such as tcp://host:8786 (the workers must "
          "see the run files). Default: start a local cluster of --jobs worker processes.")]
+DaskTimeout = Annotated[float, typer.Option(
+    "--dask-timeout", metavar="SECONDS",
+    help="With --engine dask: how long to wait for a worker, at the start and whenever none is left while "
+         "runs wait (then exit 2).")]

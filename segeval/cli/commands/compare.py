@@ -17,6 +17,7 @@ from segeval.cli.options import (
     ChunkLines,
     CompareRuns,
     Correction,
+    DaskTimeout,
     Engine,
     Jobs,
     Measure,
@@ -30,7 +31,7 @@ from segeval.cli.options import (
     measures,
 )
 from segeval.errors import SegevalError, render_note
-from segeval.settings import CHUNK_LINES
+from segeval.settings import CHUNK_LINES, DASK_TIMEOUT
 
 
 @app.command("compare")
@@ -57,6 +58,7 @@ def compare(
     chunk_lines: ChunkLines = CHUNK_LINES,
     engine: Engine = "processes",
     scheduler: Scheduler = None,
+    dask_timeout: DaskTimeout = DASK_TIMEOUT,
     time_format: TimeFormat = TIME_FORMAT,
 ) -> None:
     """Compare runs with a baseline (differences, p-values).
@@ -71,7 +73,7 @@ def compare(
     from segeval.settings import EngineOptions
 
     check_choice("output", output, FORMATS)
-    engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet)
+    engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
     check_statistics(test, correction, alpha, permutations, seed)
     expanded = expand_runs(runs)
     check_distinct_runs(runs, expanded)

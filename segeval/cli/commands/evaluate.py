@@ -14,6 +14,7 @@ from segeval.cli.app import app
 from segeval.cli.options import (
     TIME_FORMAT,
     ChunkLines,
+    DaskTimeout,
     Engine,
     EvalAdapters,
     Jobs,
@@ -29,7 +30,7 @@ from segeval.cli.options import (
     measures,
 )
 from segeval.errors import SegevalError, render_note
-from segeval.settings import CHUNK_LINES, DEFAULTS, OutputOptions
+from segeval.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, OutputOptions
 from segeval.words import plural
 
 
@@ -70,6 +71,7 @@ def eval_(
     chunk_lines: ChunkLines = CHUNK_LINES,
     engine: Engine = "processes",
     scheduler: Scheduler = None,
+    dask_timeout: DaskTimeout = DASK_TIMEOUT,
     order: Annotated[str | None, typer.Option(
         "--order", metavar="score|rank|file",
         help="Result order. Default: score (ties by docno descending) for TREC runs, rank for MediaEval runs.")]
@@ -97,7 +99,7 @@ def eval_(
     # trec_eval prints runid and num_q only when asked for, or with a measure set
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
     shown = OutputOptions(output, per_query, not no_summary, tuple(header))
-    engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet)
+    engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
     run_files = expand_runs(runs)
     settings = Settings(order=order, time_format=time_format, relevance_level=level,
                         missing_queries="zero" if complete else "skip", max_results=max_results, judged_only=judged,
