@@ -29,7 +29,7 @@ from segeval.analysis.stats import (
 )
 from segeval.errors import InputError, ParameterError, check_choice
 from segeval.notes import for_run, unprefixed
-from segeval.settings import DEFAULTS, EngineOptions
+from segeval.settings import EngineOptions, Settings
 from segeval.words import plural
 
 #: ``compare_runs``' default engine: the runs one after another in this process, no progress line
@@ -95,7 +95,7 @@ def compare_runs(
     seed: int = 0,
     engine: EngineOptions = ONE_PROCESS,
     on_note: Callable[[str], object] | None = None,
-    time_format: str = DEFAULTS.time_format,
+    settings: Settings | None = None,
     also: Sequence[str] = (),
 ) -> Comparison:
     """Evaluate every run over all ``qrels`` queries (validated qrels, as :mod:`segeval.io.tables` reads
@@ -106,10 +106,11 @@ def compare_runs(
     depend on it.  ``on_note`` is given each note on how a run was read (a run not grouped by
     query read whole).  The first run (in order) that cannot be evaluated raises its error.  Measures
     in ``also`` are evaluated with the others (the result's :attr:`Comparison.evaluations` hold them)
-    but not compared.
+    but not compared.  ``settings``: the policies (``-l``, ``-M``, ``-J``, ``--trec-eval``, time format),
+    every qrels query counting (``missing_queries`` is ``zero``).
     """
     from segeval.engines.runs import evaluate_runs, run_names
-    from segeval.settings import Job, Settings
+    from segeval.settings import Job
 
     check_statistics(test, correction, alpha, permutations, seed)
     q = qrels
@@ -123,8 +124,8 @@ def compare_runs(
     if len(names) < 2:
         raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
     base_name = names[[str(r) for r in runs].index(str(baseline))] if baseline is not None else names[0]
-    settings = Settings(missing_queries="zero", time_format=time_format)
-    job = Job((*measures, *also), () if adapter is None else (adapter,), settings, engine=engine)
+    policies = (settings or Settings()).but(missing_queries="zero")  # every qrels query counts
+    job = Job((*measures, *also), () if adapter is None else (adapter,), policies, engine=engine)
     results = evaluate_runs(q, [str(r) for r in runs], job)
     evaluations: dict[str, Evaluation] = {}
     for name, one in zip(names, results, strict=True):

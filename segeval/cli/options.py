@@ -67,6 +67,11 @@ def measures(default: str) -> Any:
 
 
 Level = Annotated[int, typer.Option("-l", metavar="N", help="Relevant means a qrels grade >= N.")]
+MaxResults = Annotated[int | None, typer.Option("-M", metavar="N", help="Use the first N results per query.")]
+JudgedOnly = Annotated[bool, typer.Option("-J", help="Drop unjudged results before evaluating.")]
+TrecEvalVersion = Annotated[str, typer.Option(
+    "--trec-eval", metavar="10|9", help="trec_eval version to reproduce: 10 (default) or 9.0.8, which pytrec_eval "
+    "wraps (32-bit scores, iprec_at_recall cut-offs rounded up).")]
 Query = Annotated[str, typer.Option("--query", "-Q", metavar="QID", help="The query to show (a qrels query).")]
 
 # ---- statistics

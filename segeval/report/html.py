@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from segeval.analysis.compare import Cell, Comparison, compare_runs, format_p
 from segeval.notes import notes_on
-from segeval.settings import DEFAULTS
+from segeval.settings import Settings
 from segeval.words import plural
 
 if TYPE_CHECKING:
@@ -140,19 +140,19 @@ def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | 
                   measures: Sequence[str] = ("map", "P_10"), adapter: str | None = None,
                   baseline: str | Path | None = None, test: str = "t", correction: str = "holm",
                   permutations: int = 10_000, seed: int = 0, command: str | None = None,
-                  time_format: str = DEFAULTS.time_format) -> Path:
+                  settings: Settings | None = None) -> Path:
     """Write the report page on validated ``qrels`` (read from ``source``) and return its path.
     ``command`` is the command line shown under provenance (with the segeval version, the input
     files and the date).  An output that is one of the inputs is refused before any work (the
-    caller checks it before reading: :func:`segeval.output.check_output`).  Each run is read once,
-    in ``time_format``."""
+    caller checks it before reading: :func:`segeval.output.check_output`).  Each run is read once, with
+    ``settings``' policies (as :func:`segeval.analysis.compare.compare_runs` takes them)."""
     from segeval.output import check_output, write_output
     from segeval.viz.compare import difference_bars, distributions, pr_curves
 
     inputs = [source, *runs, *([baseline] if baseline is not None else [])]
     check_output(output, inputs)
     comparison = compare_runs(qrels, runs, measures, adapter=adapter, baseline=baseline, test=test,
-                              correction=correction, permutations=permutations, seed=seed, time_format=time_format,
+                              correction=correction, permutations=permutations, seed=seed, settings=settings,
                               also=["iprec_at_recall"])
     ordered = [baseline, *[r for r in runs if str(r) != str(baseline)]] if baseline is not None else list(runs)
     evals = comparison.evaluations

@@ -18,7 +18,9 @@ from segeval.cli.options import (
     Engine,
     EvalAdapters,
     Jobs,
+    JudgedOnly,
     Level,
+    MaxResults,
     MediaEvalQrels,
     MediaEvalRun,
     Memory,
@@ -27,6 +29,7 @@ from segeval.cli.options import (
     Runs,
     Scheduler,
     TimeFormat,
+    TrecEvalVersion,
     measures,
 )
 from segeval.errors import SegevalError, render_note
@@ -52,14 +55,11 @@ def eval_(
         "-c", help="Average over every qrels query; queries missing from the run score 0.")] = False,
     no_summary: Annotated[bool, typer.Option("-n", help="Do not print the summary rows.")] = False,
     level: Level = DEFAULTS.relevance_level,
-    max_results: Annotated[int | None, typer.Option("-M", metavar="N", help="Use the first N results per query.")]
-    = None,
-    judged: Annotated[bool, typer.Option("-J", help="Drop unjudged results before evaluating.")] = False,
+    max_results: MaxResults = None,
+    judged: JudgedOnly = False,
     adapter: EvalAdapters = None,
     time_format: TimeFormat = TIME_FORMAT,
-    version: Annotated[str, typer.Option(
-        "--trec-eval", metavar="10|9", help="trec_eval version to reproduce: 10 (default) or 9.0.8, which "
-        "pytrec_eval wraps (32-bit scores, iprec_at_recall cut-offs rounded up).")] = DEFAULTS.trec_eval,
+    version: TrecEvalVersion = DEFAULTS.trec_eval,
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="trec|json|csv", help="Output format (trec: trec_eval's text layout).")] = "trec",
     jobs: Jobs = None,
