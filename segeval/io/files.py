@@ -96,6 +96,10 @@ def open_input(path: str | Path) -> tuple[BinaryIO, bool]:
     """
     name = str(path)
     if name == STDIN:
+        closed = sys.modules.get("segeval.cli.streams")
+        if sys.stdin is None or (closed is not None and closed.stdin_closed()):
+            raise InputError("standard input (-)", "is closed; expected data on standard input (a pipe or a "
+                                                   "redirected file)")
         return sys.stdin.buffer, False
     if not name:
         raise InputError("''", "is an empty file name; expected the path of a file")
@@ -135,8 +139,10 @@ class _Checks:
     """The limits every byte read passes, block by block, before anything is kept: the line length,
     no NUL byte (a binary file), at most ``max_bytes`` in all (None: no limit)."""
 
-    def __init__(self, name: str, max_bytes: int | None, max_line: int) -> None:
+    def __init__(self, name: str, max_bytes: int | None, max_line: int, *, boms: bool = True) -> None:
         self.name, self.max_bytes, self.max_line = name, max_bytes, max_line
+        self.boms = boms  # refuse a byte-order mark after the start (text lines; not inside a JSON document)
+        self.previous = b""  # the last two bytes of the previous block (a mark split between blocks)
         self.total = 0  # bytes seen
         self.lines = 0  # newlines seen
         self.tail = 0  # bytes of the current line so far
@@ -155,6 +161,8 @@ class _Checks:
         nul = block.find(b"\x00")
         if nul >= 0:
             self._nul(block, nul)
+        if self.boms:
+            self._bom(block)
         last = block.rfind(b"\n")
         if self.tail + len(block) > self.max_line:
             self._long_line(block, last)
@@ -172,6 +180,25 @@ class _Checks:
             self.tail = len(block) - last - 1
             self.head = block[last + 1:last + 257]
         return block
+
+    def _bom(self, block: bytes) -> None:
+        """A UTF-8 byte-order mark after the file's start (``cat a b`` of two files that have one) would
+        become part of a query id and silently match nothing: refused, naming the line."""
+        joined = self.previous + block
+        at = joined.find(b"\xef\xbb\xbf")
+        self.previous = block[-2:]
+        if at < 0:
+            return
+        at -= len(joined) - len(block)  # position in block (negative: it began in the previous block)
+        start = block.rfind(b"\n", 0, max(at, 0)) + 1
+        end = block.find(b"\n", max(at, 0))
+        before = self.head if start == 0 else b""
+        line = (before + block[start:len(block) if end < 0 else end][:1024]).rstrip(b"\r")
+        raise InputError(self.name, "holds a byte-order mark (U+FEFF) after the start of the file (two files "
+                                    "joined with cat?); expected one only as the file's first character (remove "
+                                    "it, such as with sed 's/\\xef\\xbb\\xbf//g')",
+                         line=self.lines + block.count(b"\n", 0, max(at, 0)) + 1,
+                         text=line.decode("utf-8", "replace").replace("\ufeff", "\\ufeff"), kind="byte-order mark")
 
     def _nul(self, block: bytes, at: int) -> None:
         start = block.rfind(b"\n", 0, at) + 1
@@ -222,7 +249,7 @@ def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_B
     """
     name = str(path)
     max_line = limits()[1] if lines else sys.maxsize
-    checks = _Checks(name, max_bytes, max_line)
+    checks = _Checks(name, max_bytes, max_line, boms=lines)
     fh, regular = open_input(path)
 
     def read(size: int) -> bytes:
@@ -266,7 +293,7 @@ def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_B
             yield checks(head)
             head = read(block)
     finally:
-        if fh is not sys.stdin.buffer:
+        if name != STDIN:
             fh.close()
 
 

@@ -164,9 +164,9 @@ def correlate_command(
     for note in doc["notes"][len(notes):-1]:
         print(render_note(f"note: {note}"), file=sys.stderr)
     if fmt == "json":
-        import json
+        from segeval.escaping import json_text
 
-        sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+        sys.stdout.write(json_text(doc) + "\n")
     else:
         coefficients = ("kendall_tau_b", "kendall_tau_ties_agree", "spearman_rho", "tau_ap", "swapped_pairs",
                         "rms_error")
