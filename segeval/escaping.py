@@ -78,7 +78,7 @@ def _safe_row(row: Sequence[Any]) -> str:
             cells.append(repr(cell))
         elif isinstance(cell, int):
             cells.append(str(cell))
-        elif cell.startswith("'") and cell[1:].startswith(FORMULA_START) or any(c in cell for c in ',"\r\n'):
+        elif (cell.startswith("'") and cell[1:].startswith(FORMULA_START)) or any(c in cell for c in ',"\r\n'):
             cells.append(_quoted(cell))
         else:
             cells.append(cell)
