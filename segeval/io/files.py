@@ -47,6 +47,8 @@ _MAGIC_BYTES = 10  # enough for every magic number above
 
 #: content of the streams (pipes, standard input) read so far, by name: they cannot be read again
 _STREAMS: dict[str, bytes] = {}
+#: the files read so far whose UTF-8 byte-order mark at the start was read away (a command may say so)
+BOM_READ: set[str] = set()
 
 
 def _env_bytes(name: str, default: int) -> int:
@@ -73,6 +75,7 @@ def size_text(n: int) -> str:
 def reset_streams() -> None:
     """Forget the streams read so far (one CLI command reads each stream once)."""
     _STREAMS.clear()
+    BOM_READ.clear()
 
 
 def is_stream(path: str | Path) -> bool:
@@ -158,6 +161,7 @@ class _Checks:
             self.started = True
             if block.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark is not data
                 block = block[3:]
+                BOM_READ.add(self.name)
         nul = block.find(b"\x00")
         if nul >= 0:
             self._nul(block, nul)
