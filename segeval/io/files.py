@@ -30,6 +30,10 @@ MAX_LINE = 16 * 1024**2  # per line (SEGEVAL_MAX_LINE_BYTES)
 MAX_GZIP_RATIO = 100
 GZIP_RATIO_FROM = 16 * 1024**2
 BLOCK_BYTES = 4 * 1024**2
+#: a file whose first this many bytes are all white space cannot become valid: refused there, not after
+#: reading a pipe up to SEGEVAL_MAX_INPUT_BYTES (3 GB of blank lines)
+BLANK_LIMIT = 64 * 1024**2
+_BLANKS = b" \t\r\n\x0b\x0c"
 #: the name that means standard input
 STDIN = "-"
 
@@ -52,14 +56,15 @@ BOM_READ: set[str] = set()
 
 
 def _env_bytes(name: str, default: int) -> int:
-    """A positive whole number of bytes from environment variable ``name``, else ``default``."""
+    """A positive whole number of bytes from environment variable ``name``, else ``default``; a number
+    beyond what a file can hold (26 digits) means no limit (``sys.maxsize``)."""
     text = os.environ.get(name)
     if text is None:
         return default
-    if not re.fullmatch(r"[0-9]{1,18}", text.strip()) or int(text) < 1:
+    if not re.fullmatch(r"[0-9]{1,4300}", text.strip()) or int(text) < 1:
         raise ParameterError(f"The {name} environment variable must be a whole number >= 1 (default {default}). "
                              f"Got {text!r} instead.")
-    return int(text)
+    return min(int(text), sys.maxsize)
 
 
 def limits() -> tuple[int, int]:
@@ -153,6 +158,7 @@ class _Checks:
         self.started = False
         self.gzip = False  # the bytes are decompressed ones
         self.uncounted = b""  # the last block, whose newlines are counted when the next one comes
+        self.data = False  # a byte other than white space seen
 
     def __call__(self, block: bytes) -> bytes:
         self.lines += self.uncounted.count(b"\n")
@@ -167,6 +173,11 @@ class _Checks:
             self._nul(block, nul)
         if self.boms:
             self._bom(block)
+        if not self.data:
+            self.data = bool(block.translate(None, _BLANKS))
+            if not self.data and self.total + len(block) > BLANK_LIMIT:
+                raise InputError(self.name, f"holds only white space in its first {size_text(BLANK_LIMIT)}; expected "
+                                            f"data (stopped reading there)", kind="no data")
         last = block.rfind(b"\n")
         if self.tail + len(block) > self.max_line:
             self._long_line(block, last)
