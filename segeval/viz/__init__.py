@@ -48,17 +48,14 @@ def pyplot() -> Any:
 
 
 def _notes_for_warnings() -> None:
-    """matplotlib's warnings as ``segeval: note: matplotlib: ...`` lines (no source path, escaped)."""
+    """Warnings while drawing (matplotlib's "Glyph ... missing from font", attributed to segeval's line
+    that called it) as ``segeval: note: figure: ...`` lines: no source path, escaped."""
     if getattr(warnings.showwarning, "_segeval", False):
         return
-    shown = warnings.showwarning
 
     def showwarning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
                     file: Any = None, line: str | None = None) -> None:
-        if "matplotlib" not in filename:
-            shown(message, category, filename, lineno, file, line)
-            return
-        print(render_note(f"segeval: note: matplotlib: {message}"), file=sys.stderr)
+        print(render_note(f"segeval: note: figure: {message}"), file=sys.stderr)
 
     showwarning._segeval = True  # type: ignore[attr-defined]
     warnings.showwarning = showwarning
