@@ -201,7 +201,7 @@ class _Checks:
         become part of a query id and silently match nothing: refused, naming the line."""
         joined = self.previous + block
         at = joined.find(b"\xef\xbb\xbf")
-        self.previous = block[-2:]
+        self.previous = joined[-2:]
         if at < 0:
             return
         at -= len(joined) - len(block)  # position in block (negative: it began in the previous block)
