@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from segeval.engines.types import Outcome, RunResult, unevaluated_note
 from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int, printable, render_note
-from segeval.io.directories import expand_runs  # noqa: F401  (the one expansion; re-exported)
+from segeval.io.directories import expand_runs as expand_runs  # the one expansion, re-exported
 from segeval.settings import MEMORY_POLICIES, Job
 
 if TYPE_CHECKING:

@@ -54,7 +54,7 @@ def _identity(pairs: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
 def duplicate_line(text: str, key: str) -> int | None:
     """The line of ``text`` where ``key`` appears as an object key for the second time within one object
     (found with the pure-Python decoder, which knows positions; None if not found)."""
-    decoder = json.JSONDecoder()
+    decoder: Any = json.JSONDecoder()
     found: list[int] = []
     parse = decoder.parse_object
 
@@ -70,8 +70,8 @@ def duplicate_line(text: str, key: str) -> int | None:
                 found.append(s.count("\n", 0, second if second >= 0 else start) + 1)
         return dict(value) if isinstance(value, list) else value, end
 
-    decoder.parse_object = parse_object  # type: ignore[method-assign]
-    decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
+    decoder.parse_object = parse_object
+    decoder.scan_once = getattr(json.scanner, "py_make_scanner")(decoder)  # noqa: B009  (untyped in typeshed)
     try:
         decoder.decode(text)
     except (ValueError, RecursionError):
@@ -90,9 +90,9 @@ def load_document(name: str, text: str, expected: str, *, what: str = "valid JSO
                                f"({expected})", line=line, text=shown, kind="duplicate key") from None
     except json.JSONDecodeError as exc:
         split = text.split("\n")
-        line = split[exc.lineno - 1] if exc.lineno <= len(split) else ""
+        bad = split[exc.lineno - 1] if exc.lineno <= len(split) else ""
         raise InputError(name, f"is not {what} ({exc.msg}, column {exc.colno}); expected {expected}",
-                         line=exc.lineno, text=line[max(0, exc.colno - 100):exc.colno + 100]) from None
+                         line=exc.lineno, text=bad[max(0, exc.colno - 100):exc.colno + 100]) from None
     except RecursionError:
         raise InputError(name, f"is nested too deeply to read; expected {expected}") from None
 
