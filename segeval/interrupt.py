@@ -24,6 +24,7 @@ from types import FrameType
 #: the signals that stop segeval, and their names in the message
 SIGNALS = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM",
            **({signal.SIGHUP: "SIGHUP"} if hasattr(signal, "SIGHUP") else {})}
+SIGHUP = getattr(signal, "SIGHUP", None)
 #: the process that forks workers, recorded before each fork (a worker whose parent is gone ends)
 _parent = [os.getpid()]
 _lock = threading.Lock()  # held while the set of partial outputs changes; taken for good when stopping
@@ -34,7 +35,8 @@ _on_stop: list[Callable[[], object]] = []
 
 
 def install() -> None:
-    """Route SIGINT and SIGTERM to the watcher thread (idempotent; POSIX only, else a no-op)."""
+    """Route SIGINT, SIGTERM and SIGHUP to the watcher thread (idempotent; POSIX only, else a no-op).  A
+    SIGHUP ignored when segeval starts (``nohup``) stays ignored, here and in the workers."""
     global _installed
     if _installed or not hasattr(os, "register_at_fork") or threading.current_thread() is not threading.main_thread():
         return
@@ -44,7 +46,8 @@ def install() -> None:
         os.set_inheritable(fd, False)
     signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
     for signum in SIGNALS:
-        signal.signal(signum, _ignore)  # a Python-level handler makes the wakeup fd receive the signal number
+        if signum != SIGHUP or signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, _ignore)  # a Python-level handler makes the wakeup fd receive the signal number
     os.register_at_fork(before=_record_parent, after_in_child=worker_signals)
     threading.Thread(target=_watch, args=(read_end,), name="segeval-signals", daemon=True).start()
     _installed = True
@@ -83,8 +86,8 @@ def worker_signals() -> None:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        if hasattr(signal, "SIGHUP"):
-            signal.signal(signal.SIGHUP, signal.SIG_DFL)
+        if SIGHUP is not None and signal.getsignal(SIGHUP) is not signal.SIG_IGN:  # nohup: still ignored
+            signal.signal(SIGHUP, signal.SIG_DFL)
     except (ValueError, OSError):  # not the main thread of the interpreter
         pass
 

@@ -399,3 +399,18 @@ def test_workers_die_with_their_parent() -> None:
             time.sleep(0.01)
         else:
             pytest.fail(f"worker {pid} outlived its parent")
+
+
+def test_sighup_stays_ignored_under_nohup() -> None:
+    p = python("""
+        import time
+        from segeval.interrupt import install
+        install()
+        print("ready", flush=True)
+        time.sleep(2)
+        print("alive", flush=True)
+    """, preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    assert p.stdout is not None and p.stdout.readline() == b"ready\n"
+    p.send_signal(signal.SIGHUP)
+    out, _ = p.communicate(timeout=300)
+    assert p.returncode == 0 and out == b"alive\n"
