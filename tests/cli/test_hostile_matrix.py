@@ -314,7 +314,7 @@ def markdown_columns(text: str) -> set[int]:
     return {len(re.split(r"(?<!\\)\|", row)) for row in rows}
 
 
-@pytest.mark.parametrize("hostile", HOSTILE_IDS if FULL else HOSTILE_IDS[::2])
+@pytest.mark.parametrize("hostile", HOSTILE_IDS if FULL else [HOSTILE_IDS[0], HOSTILE_IDS[5]])
 @pytest.mark.parametrize("command", sorted(TABLES))
 def test_hostile_ids_in_every_table_format(tmp_path: Path, command: str, hostile: str) -> None:
     import json
