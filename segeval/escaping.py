@@ -56,7 +56,7 @@ def csv_cell(value: Any) -> Any:
     if value is None:
         return ""
     if isinstance(value, bool):
-        return int(value)
+        return str(value)  # as the csv module writes it
     if isinstance(value, int | float):
         return value
     text = str(value)
@@ -107,12 +107,12 @@ def latex(text: str) -> str:
     return _LATEX_RE.sub(lambda m: _LATEX[m.group()], printable(text.replace("\n", " ")))
 
 
-_MARKDOWN_RE = re.compile(r"([\\|`<])")
+_MARKDOWN_RE = re.compile(r"([\\|`]|<(?=[A-Za-z/!?]))")
 
 
 def markdown(text: str) -> str:
-    """``text`` for a Markdown table cell: ``|`` (a new column), backslash, backtick and ``<`` (code and
-    HTML) backslash-escaped, control characters as escapes; ``_`` and ``*`` are kept (``P_10`` reads as it is)."""
+    """``text`` for a Markdown table cell: ``|`` (a new column), backslash, backtick and a ``<`` opening an
+    HTML tag backslash-escaped, control characters as escapes; ``_`` and ``*`` are kept (``P_10`` reads as it is)."""
     return _MARKDOWN_RE.sub(r"\\\1", printable(text))
 
 
