@@ -45,7 +45,8 @@ def prefixed(text: str, label: str) -> str:
     from segeval.output import shown
 
     head = shown(label) + "\t"
-    return "".join(head + line for line in text.splitlines(keepends=True))
+    return "".join(head + line + "\n" for line in text.split("\n")[:-1]) + (
+        head + text.rsplit("\n", 1)[-1] if text and not text.endswith("\n") else "")
 
 
 def render(ev: Evaluation, runid: str, *, per_query: bool = False, summary: bool = True,
@@ -80,7 +81,7 @@ def render_values(queries: Sequence[str], requests: Sequence[Request], values: M
 
 def render_json(ev: Evaluation, runid: str, *, skipped_lines: int = 0, file: str = "") -> str:
     """Everything as one JSON document: the run file, per-query values, the summary and the notes."""
-    import json
+    from segeval.escaping import json_text
 
     requests = trec_order(ev.requests)
     doc = {
@@ -94,24 +95,21 @@ def render_json(ev: Evaluation, runid: str, *, skipped_lines: int = 0, file: str
         "notes": ev.notes,
         "skipped_lines": skipped_lines,
     }
-    return json.dumps(doc, indent=1, default=float) + "\n"
+    return json_text(doc) + "\n"
 
 
 def render_csv(ev: Evaluation, runid: str, *, per_query: bool = True, summary: bool = True, file: str = "") -> str:
     """Long CSV: ``file,runid,query,measure,value`` (query ``all`` for the summary; ``file`` the run file)."""
-    import csv
-    import io
+    from segeval.escaping import csv_text
 
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["file", "runid", "query", "measure", "value"])
+    rows: list[tuple[object, ...]] = [("file", "runid", "query", "measure", "value")]
     requests = trec_order(ev.requests)
     if per_query:
         for i, qid in enumerate(ev.queries):
-            writer.writerows((file, runid, qid, r.name, ev.per_query[r.name][i]) for r in requests
-                             if r.measure.family.per_query)
+            rows += ((file, runid, qid, r.name, ev.per_query[r.name][i]) for r in requests
+                     if r.measure.family.per_query)
     if summary:
-        writer.writerow((file, runid, "all", "num_q", len(ev.queries)))
-        writer.writerows((file, runid, "all", r.name, ev.summary[r.name]) for r in requests
-                         if r.measure.aggregate != "none")
-    return buffer.getvalue()
+        rows.append((file, runid, "all", "num_q", len(ev.queries)))
+        rows += ((file, runid, "all", r.name, ev.summary[r.name]) for r in requests
+                 if r.measure.aggregate != "none")
+    return csv_text(rows)

@@ -185,9 +185,9 @@ def correlate_command(
     for note in doc["notes"][len(notes):-1]:
         print(render_note(f"note: {note}"), file=sys.stderr)
     if fmt == "json":
-        import json
+        from segeval.escaping import json_text
 
-        sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+        sys.stdout.write(json_text(doc) + "\n")
     else:
         sys.stdout.write(tables.render([("run", ""), ("setting1", ".4f"), ("setting2", ".4f")],
                                        list(zip(names, x, y, strict=True)), fmt) + "\n"

@@ -200,7 +200,9 @@ def me13sh(
         ev = evaluate(qrels, run, MEASURES, adapters, qrels_format="mediaeval", run_format=kind.value,
                       queries=chosen, time_format=time_format)
     sys.stdout.write(render(ev, run, bin_size, tolerance))
-    notes = list(ev.notes)
+    from segeval.report.me13sh import bom_notes
+
+    notes = [*ev.notes, *bom_notes(qrels, run)]
     if not ev.queries:
         which = "query" if chosen is None else "query of --items"
         notes.append(f"note: no {which} is in both {qrels} and {run}: nothing was evaluated")
