@@ -32,6 +32,7 @@ from segeval.engines.types import RunResult
 from segeval.errors import InputError, SegevalError
 from segeval.pipeline import Plan, evaluate_part, finish, merge_parts, plan
 from segeval.prepared import check_queries
+from segeval.report.trec import runid as trec_runid
 from segeval.settings import Job
 
 Part = tuple[list[str], dict[str, list[Any]]]
@@ -81,7 +82,7 @@ def _read(path: str, time_format: str, lenient: bool) -> Read:
         r = validate_run(read_run(path, time_format=time_format, on_error=on_error), on_error)
     except SegevalError as exc:
         return None, False, RunResult(None, skipped=skipped, error=exc)
-    return r, is_documents(r), RunResult(None, str(r["run"].iat[0]) if len(r) else "", skipped)
+    return r, is_documents(r), RunResult(None, trec_runid(r["run"]), skipped)
 
 
 def _meta(read: Read) -> tuple[bool, RunResult]:

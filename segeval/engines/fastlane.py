@@ -24,6 +24,7 @@ from segeval.errors import SegevalError
 from segeval.io.chunks import batches
 from segeval.io.files import BLOCK_BYTES, is_stream, limits, read_blocks, read_bytes, starts_with_gzip
 from segeval.io.scan import Scanned, concatenated, scan, stack_words
+from segeval.report.trec import runid as trec_runid
 from segeval.settings import AUTO_BYTES
 
 if TYPE_CHECKING:
@@ -162,7 +163,7 @@ def _evaluate(qrels: LaneQrels, r: Scanned, job: LaneJob, reqs: list[Request]) -
     if not job.complete:  # the qrels queries not in the run were evaluated only to check their judgements
         keep = [i for i, name in enumerate(names) if name in run_names]
         names, values = [names[i] for i in keep], {k: [v[i] for i in keep] for k, v in values.items()}
-    return finish_values(qrels, names, values, reqs, job, r.first[5].decode("utf-8"))
+    return finish_values(qrels, names, values, reqs, job, trec_runid([r.last[5].decode("utf-8")]))
 
 
 def lane_options(job: LaneJob, reqs: Sequence[Request]) -> LaneOptions:

@@ -25,6 +25,7 @@ from segeval.errors import SegevalError
 from segeval.io.chunks import batches, open_blocks
 from segeval.io.files import is_stream, starts_with_gzip
 from segeval.io.scan import Words, scan
+from segeval.report.trec import runid as trec_runid
 from segeval.settings import AUTO_BYTES, BATCH_BYTES
 
 Rows = tuple[Words, Words, npt.NDArray[np.float64]]  # a run's query tokens, docno tokens and scores
@@ -94,7 +95,7 @@ class _Stream:
             r = scan(data, 6, text=(0, 2), floats=(4,), checked_ints=(3,), first=(5,))
             if r is None:
                 return None
-            runid = r.first[5] if runid is None else runid
+            runid = r.last[5]  # trec_eval's runid: the last line's (segeval.report.trec.runid)
             rows: Rows = (r.text[0], r.text[2], r.floats[4])
             local, tokens = run_codes(rows[0])
             goes_on = bool(pending) and tokens[0] == last
@@ -121,7 +122,7 @@ class _Stream:
             return None  # no data line: the usual path says so
         if pending and not self._evaluate(_joined(pending), [last]):
             return None
-        return self._finish(runid.decode("utf-8"))
+        return self._finish(trec_runid([runid.decode("utf-8")]))
 
     def _evaluate(self, rows: Rows, tokens: list[bytes]) -> bool:
         """Evaluate the rows of finished queries (False: the usual path must decide)."""

@@ -7,13 +7,14 @@ Same arithmetic as :mod:`segeval.measures.trec` (:mod:`segeval.measures.arithmet
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
 from segeval.measures.arithmetic import log2_discounts, lround, running_sum
-from segeval.measures.trec import dcg, ideal_gains
+from segeval.measures.trec import dcg
 
 # In trec_eval's terms a ranked unit with a NaN grade is "not in the pool" (-1) and one with a
 # negative grade "in the pool but unjudged" (-2); both are unjudged here.
@@ -73,7 +74,7 @@ def utility(a: Adapted, params: tuple[float, float, float, float] = (1.0, -1.0, 
 ELEVEN_LEVELS = tuple(step / 10 for step in range(11))
 
 
-def eleven_pt_avg(a: Adapted, levels: tuple[float, ...] = ELEVEN_LEVELS) -> float:
+def eleven_pt_avg(a: Adapted, levels: tuple[float, ...] = ELEVEN_LEVELS, version: str = "10") -> float:
     """Mean of the interpolated precisions at the given recall levels (trec_eval 10 cut-offs).
 
     As trec_eval: walking up from the last rank, each level's precision is added when the walk
@@ -113,13 +114,14 @@ def bin_g(a: Adapted) -> float:
     return running_sum([1.0 / math.log2(2 + x) for x in above]) / a.num_rel
 
 
-def g_measure(a: Adapted) -> float:
+def g_measure(a: Adapted, levels: GainLevels = ()) -> float:
     """trec_eval's G: gains discounted by log2(2 + ideal cumulated cost - gains so far)."""
-    ideal = ideal_gains(a)
+    table = gain_table(a, levels)
+    ideal = table.ideal
     total_ideal = running_sum(ideal)
     if total_ideal <= 0:
         return 0.0
-    g = _gains_signed(a)
+    g = table.gains
     n, lp = len(g), len(ideal)
     cost = np.ones(n)
     m = min(n, lp)
@@ -130,23 +132,19 @@ def g_measure(a: Adapted) -> float:
     return running_sum([x / math.log2(y) for x, y in zip(g[nz].tolist(), left, strict=True)]) / total_ideal
 
 
-def _gains_signed(a: Adapted) -> npt.NDArray[np.float64]:
-    grades = np.nan_to_num(_grades(a), nan=0.0)
-    return np.where(grades >= 0, grades, 0.0)  # negative grades are not in the gain table
-
-
 def _dcg_prefix(g: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """DCG after each rank: trec_eval's running sum."""
     return np.cumsum(g / log2_discounts(len(g))) if len(g) else np.zeros(0)
 
 
-def ndcg_rel(a: Adapted) -> float:
+def ndcg_rel(a: Adapted, levels: GainLevels = ()) -> float:
     """trec_eval's ndcg_rel: nDCG averaged over the ranks of retrieved positive-gain units."""
-    ideal = ideal_gains(a)
+    table = gain_table(a, levels)
+    ideal = table.ideal
     lp = len(ideal)
     if lp == 0:
         return 0.0
-    g = _gains_signed(a)
+    g = table.gains
     dcg, idcg = _dcg_prefix(g), _dcg_prefix(ideal)
     ranks = np.flatnonzero(g > 0)
     total = running_sum(dcg[ranks] / idcg[np.minimum(ranks, lp - 1)])
@@ -155,13 +153,14 @@ def ndcg_rel(a: Adapted) -> float:
     return total / lp if total > 0 else 0.0
 
 
-def rndcg(a: Adapted) -> float:
+def rndcg(a: Adapted, levels: GainLevels = ()) -> float:
     """trec_eval's Rndcg: nDCG at the ranks where the ideal gain drops, averaged."""
     if a.num_rel == 0:
         return 0.0
-    ideal = ideal_gains(a)
+    table = gain_table(a, levels)
+    ideal = table.ideal
     lp = len(ideal)
-    g = _gains_signed(a)
+    g = table.gains
     n = len(g)
     dcg, idcg = _dcg_prefix(g), _dcg_prefix(ideal)
     terms = []
@@ -201,13 +200,6 @@ def set_f(a: Adapted, x: float = 1.0) -> float:
     return (x + 1) * p * r / (x * p + r) if p > 0 and r > 0 else 0.0
 
 
-def _rbp_gains(a: Adapted) -> npt.NDArray[np.float64]:
-    g = _gains_signed(a)
-    pool = a.pool if a.pool is not None else np.zeros(0)
-    top = float(np.max(pool[pool >= 0], initial=0.0))
-    return g / top if top > 1 else g  # the gain table 0..max level, scaled into [0, 1]
-
-
 def _powers(p: float, n: int) -> npt.NDArray[np.float64]:
     """1, p, p * p, ... (n + 1 values) by repeated multiplication, as trec_eval (not ``p ** i``)."""
     factors = np.full(n + 1, p)
@@ -215,9 +207,14 @@ def _powers(p: float, n: int) -> npt.NDArray[np.float64]:
     return np.cumprod(factors)
 
 
-def rbp(a: Adapted, p: float = 0.9) -> float:
-    """Rank-biased precision (Moffat & Zobel), graded gains scaled into [0, 1]."""
-    g = _rbp_gains(a)
+def rbp(a: Adapted, p: float = 0.9, levels: GainLevels = ()) -> float:
+    """Rank-biased precision (Moffat & Zobel): the gain table scaled into [0, 1] when a gain lies
+    outside (g -> (g - min) / (max - min)); units without a table entry gain 0."""
+    table = gain_table(a, levels)
+    low, high = min(table.table, default=0.0), max(table.table, default=0.0)
+    g = table.gains
+    if low < 0 or high > 1:
+        g = np.where(table.listed, (g - low) / (high - low), 0.0)
     return (1.0 - p) * running_sum(g * _powers(p, len(g))[:-1])
 
 
@@ -248,23 +245,95 @@ def trec_relstring(a: Adapted, length: int = 10) -> str:
     return "".join(out)
 
 
-def gain_table(text: str) -> dict[float, float]:
-    table: dict[float, float] = {}
-    for item in text.split(","):
-        level, _, gain = item.partition("=")
-        table[float(level)] = float(gain)
-    return table
+GainLevels = tuple[tuple[int, float], ...]
 
 
-def ndcg_gains(a: Adapted, gains: dict[float, float]) -> float:
-    """nDCG with trec_eval's gain map (``ndcg.1=3,2=9``): level v has gain ``gains.get(v, v)``."""
-    def gain(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        clean = np.where(np.isnan(values) | (values < 0), np.nan, values)
-        mapped = np.array([0.0 if math.isnan(v) else gains.get(v, v) for v in clean.tolist()])
-        return mapped
+@dataclass(frozen=True)
+class GainTable:
+    """trec_eval's gain table of one query (``setup_gains``) and what follows from it."""
 
+    #: the table's gains in its sorted order
+    table: tuple[float, ...]
+    #: per ranked unit, its table gain (0 without an entry)
+    gains: npt.NDArray[np.float64]
+    #: per ranked unit, True when its level has a table entry
+    listed: npt.NDArray[np.bool_]
+    #: the ideal ranking's gains: the table walked from its last entry, each gain as many times as the
+    #: level has judged units, up to the first gain <= 0
+    ideal: npt.NDArray[np.float64]
+
+
+def _sorted_gains(entries: list[tuple[int, float, int]]) -> list[tuple[int, float, int]]:
+    """glibc's ``qsort`` (a stable top-down merge sort: halves of n // 2 and the rest, the left one
+    taken when the comparison is <= 0) with trec_eval's comparator, the gain difference cut to an
+    int: gains less than 1 apart compare equal."""
+    if len(entries) <= 1:
+        return entries
+    left, right = _sorted_gains(entries[: len(entries) // 2]), _sorted_gains(entries[len(entries) // 2:])
+    out: list[tuple[int, float, int]] = []
+    i = j = 0
+    while i < len(left) and j < len(right):
+        if math.trunc(left[i][1] - right[j][1]) <= 0:
+            out.append(left[i])
+            i += 1
+        else:
+            out.append(right[j])
+            j += 1
+    return out + left[i:] + right[j:]
+
+
+def gain_table(a: Adapted, levels: GainLevels = ()) -> GainTable:
+    """The query's gain table: one entry per given ``(level, gain)`` in order, then each judged level
+    v >= 0 not given with gain v; each with the number of judged units at its level; sorted as
+    trec_eval sorts it (:func:`_sorted_gains`).  A ranked unit's level is its grade, -1 when it is not
+    in the qrels and -2 when its grade is negative (so ``-1=g`` gives unjudged units a gain, as in
+    trec_eval)."""
     pool = a.pool if a.pool is not None else np.zeros(0)
-    ideal = np.sort(gain(pool))[::-1]
-    ideal = ideal[ideal > 0]
-    best = dcg(ideal)
-    return dcg(gain(_grades(a))) / best if best > 0 else 0.0
+    judged = pool[pool >= 0].astype(np.int64)
+    counts = np.bincount(judged).tolist() if len(judged) else []
+    entries = [(level, gain, 0) for level, gain in levels]
+    given = len(entries)
+    for v, count in enumerate(counts):
+        at = next((j for j in range(given) if entries[j][0] == v), None)
+        if at is None:
+            entries.append((v, float(v), count))
+        else:
+            entries[at] = (v, entries[at][1], count)
+    table = _sorted_gains(entries)
+    lookup: dict[int, float] = {}
+    for level, gain, _ in table:
+        lookup.setdefault(level, gain)
+    grades = _grades(a)
+    ranked = np.where(np.isnan(grades), -1, np.where(grades < 0, -2, np.nan_to_num(grades))).astype(np.int64)
+    listed = np.array([level in lookup for level in ranked.tolist()], dtype=bool)
+    gains = np.array([lookup.get(level, 0.0) for level in ranked.tolist()], dtype=np.float64)
+    ideal: list[float] = []
+    cur = len(table) - 1
+    gain = table[cur][1] if cur >= 0 else 0.0
+    at_level = 0
+    while gain > 0:  # trec_eval's walk down the table (m_ndcg.c)
+        at_level += 1
+        while cur >= 0 and at_level > table[cur][2]:
+            at_level = 1
+            cur -= 1
+            gain = table[cur][1] if cur >= 0 else 0.0
+        if gain > 0:
+            ideal.append(gain)
+    return GainTable(tuple(g for _, g, _ in table), gains, listed, np.array(ideal, dtype=np.float64))
+
+
+def ndcg_gains(a: Adapted, levels: GainLevels = ()) -> float:
+    """nDCG with trec_eval's gain table (``ndcg.1=3,2=9``): DCG over the ideal DCG, 0 when that is <= 0."""
+    table = gain_table(a, levels)
+    best = dcg(table.ideal)
+    return dcg(table.gains) / best if best > 0 else 0.0
+
+
+def dcg_gains(a: Adapted, levels: GainLevels = ()) -> float:
+    """trec_eval's dcg: the DCG of the ranking's table gains."""
+    return dcg(gain_table(a, levels).gains)
+
+
+def ideal_dcg_gains(a: Adapted, levels: GainLevels = ()) -> float:
+    """trec_eval's ideal_dcg: the DCG of the ideal ranking's table gains."""
+    return dcg(gain_table(a, levels).ideal)

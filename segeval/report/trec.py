@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -18,21 +19,41 @@ TREC_ORDER = ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bp
               "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj")
 
 
+def runid(tags: Any) -> str:
+    """The ``runid`` row: the tag of the run's last data line (a sequence or a pandas column, in file
+    order), as trec_eval prints it (trec_eval keeps the last line's; every engine takes it from here);
+    '' for a run without lines."""
+    if not len(tags):
+        return ""
+    return str(tags.iloc[-1] if hasattr(tags, "iloc") else tags[-1])
+
+
 def trec_order(requests: list[Request]) -> list[Request]:
     """Requests in trec_eval's order: by family, then by parameter."""
     rank = {name: i for i, name in enumerate(TREC_ORDER)}
     return sorted(requests, key=lambda r: (rank.get(r.measure.family.name, len(TREC_ORDER)),
                                            r.measure.param is not None,
-                                           r.measure.param if isinstance(r.measure.param, int) else 0))
+                                           r.measure.param if isinstance(r.measure.param, int | float) else 0))
 
 
 def format_value(value: Any, fmt: Format) -> str:
-    """``%.4f`` for scores, integers for counts, quoted text (as trec_eval's relstring)."""
+    """``%6.4f`` for scores (NaN as glibc prints trec_eval's 0/0: ``  -nan``), integers for counts,
+    quoted text (as trec_eval's relstring)."""
     if fmt == "score":
-        return f"{value:.4f}"
+        return "  -nan" if math.isnan(value) else f"{value:6.4f}"
     if fmt == "text":
         return f"'{value}'"
     return str(int(value))
+
+
+def label(r: Request) -> str:
+    """The name trec_eval prints for a request (:attr:`Measure.label`, and the adapter's suffix)."""
+    return r.measure.label + r.name[len(r.measure.name):]
+
+
+def finite(value: Any) -> Any:
+    """A value for JSON: NaN and infinities as null (JSON has no such numbers)."""
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def row(name: str, query: str, value: str) -> str:
@@ -66,7 +87,7 @@ def render_values(queries: Sequence[str], requests: Sequence[Request], values: M
         for i, qid in enumerate(queries):
             for r in ordered:
                 if r.measure.family.per_query:
-                    out.append(row(r.name, qid, format_value(values[r.name][i], r.measure.fmt)))
+                    out.append(row(label(r), qid, format_value(values[r.name][i], r.measure.fmt)))
     if summary:
         if "runid" in header:
             out.append(row("runid", "all", runid))
@@ -74,7 +95,7 @@ def render_values(queries: Sequence[str], requests: Sequence[Request], values: M
             out.append(row("num_q", "all", str(len(queries))))
         for r in ordered:
             if r.measure.aggregate != "none":
-                out.append(row(r.name, "all", format_value(summaries[r.name], r.measure.fmt)))
+                out.append(row(label(r), "all", format_value(summaries[r.name], r.measure.fmt)))
     return "".join(out)
 
 
@@ -87,14 +108,14 @@ def render_json(ev: Evaluation, runid: str, *, skipped_lines: int = 0, file: str
         "file": file,
         "runid": runid,
         "num_q": len(ev.queries),
-        "per_query": {qid: {r.name: ev.per_query[r.name][i] for r in requests if r.measure.family.per_query}
+        "per_query": {qid: {r.name: finite(ev.per_query[r.name][i]) for r in requests if r.measure.family.per_query}
                       for i, qid in enumerate(ev.queries)},
-        "summary": {r.name: ev.summary[r.name] for r in requests if r.measure.aggregate != "none"},
+        "summary": {r.name: finite(ev.summary[r.name]) for r in requests if r.measure.aggregate != "none"},
         "unevaluated_queries": ev.unevaluated,
         "notes": ev.notes,
         "skipped_lines": skipped_lines,
     }
-    return json.dumps(doc, indent=1, default=float) + "\n"
+    return json.dumps(doc, indent=1, default=lambda x: finite(float(x)), allow_nan=False) + "\n"
 
 
 def render_csv(ev: Evaluation, runid: str, *, per_query: bool = True, summary: bool = True, file: str = "") -> str:
