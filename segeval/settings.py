@@ -82,12 +82,14 @@ class Settings:
         if self.order is not None:
             check_choice("order", self.order, ORDERS)
         check_choice("time_format", self.time_format, TIME_FORMATS)
-        if isinstance(self.relevance_level, bool) or not isinstance(self.relevance_level, int):
-            raise ParameterError(f"The 'relevance_level' parameter must be an integer. Got "
-                                 f"{self.relevance_level!r} instead.")
+        if isinstance(self.relevance_level, bool) or not isinstance(self.relevance_level, int) \
+                or self.relevance_level < 0:  # trec_eval -l -1 counts unjudged results relevant: refused
+            raise ParameterError(f"The 'relevance_level' parameter must be an integer >= 0 (trec_eval's -l -1 "
+                                 f"would count results missing from the qrels as relevant; segeval refuses it, "
+                                 f"docs/trec_eval-semantics.md). Got {self.relevance_level!r} instead.")
         check_choice("missing_queries", self.missing_queries, MISSING_QUERIES)
         if self.max_results is not None:
-            check_int("max_results", self.max_results, minimum=1)
+            check_int("max_results", self.max_results, minimum=1)  # -M 0: docs/trec_eval-semantics.md §9
         _check_bool("judged_only", self.judged_only)
         check_choice("trec_eval", self.trec_eval, TREC_EVAL_VERSIONS)
         check_choice("predicted", self.predicted, PREDICTED)

@@ -13,9 +13,11 @@ first is written in :mod:`segeval.measures.forms`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypedDict
 
+from segeval.errors import ParameterError
 from segeval.measures.registry import Aggregate, Deferred, Family, Format, Measure, Registry
 
 
@@ -158,7 +160,7 @@ FAMILIES: tuple[Family, ...] = (
     Family(name="dcg", scope="labels", func=FORMS.dcg, aggregator="mean", fmt="score", higher_is_better=True,
            param="gains", example="dcg_1=3,2=9",
            description="discounted cumulated gain, log2(rank+1) discounts, not normalised (dcg.1=3: gains)"),
-    Family(name="ideal_dcg", scope="labels", func=FORMS.ideal_dcg, aggregator="mean", fmt="stat",
+    Family(name="ideal_dcg", scope="labels", func=FORMS.ideal_dcg, aggregator="mean", fmt="score",
            higher_is_better=None, param="gains", example="ideal_dcg_1=3,2=9",
            description="the DCG of the ideal ranking of the judged grades (ideal_dcg.1=3: gains)"),
     Family(name="ndcg_rel", scope="labels", func=FORMS.ndcg_rel, **_OVER, param="gains", example="ndcg_rel_1=3",
@@ -218,7 +220,30 @@ TREC_EVAL_9 = {
     "iprec_at_recall": replace(next(f for f in FAMILIES if f.name == "iprec_at_recall"), func=FORMS.iprec_9,
                                batch=B.iprec_at_recall_9, description="interpolated precision at recall level r "
                                                                       "(trec_eval 9: cut-off rounded up)"),
+    "11pt_avg": replace(next(f for f in FAMILIES if f.name == "11pt_avg"), func=FORMS.eleven_pt_9,
+                        description="mean interpolated precision at recall 0, 0.1, ..., 1 (trec_eval 9: cut-offs "
+                                    "rounded up)"),
 }
+#: the trec_eval measures new in 10.0: not in 9.0.8's all_trec, and refused by ``--trec-eval 9``
+NEW_IN_10 = ("rbp", "rbp_resid", "unj", "dcg", "ideal_dcg")
+
+
+def for_trec_eval(names: Sequence[str], version: str) -> list[str]:
+    """The measure names as trec_eval ``version`` reads them: for 9.0.8, its sets (without the measures
+    new in 10.0) and a ParameterError naming a measure it does not have."""
+    if version != "9":
+        return list(names)
+    out: list[str] = []
+    for name in names:
+        if name in SETS:
+            out += [m for m in SETS[name] if m not in NEW_IN_10]
+            continue
+        missing = sorted({m.family.name for m in expand(name)} & set(NEW_IN_10))
+        if missing:
+            raise ParameterError(f"The 'measure' parameter must be a measure trec_eval 9.0.8 has (--trec-eval 9); "
+                                 f"{missing[0]!r} is new in trec_eval 10. Got {name!r} instead.")
+        out.append(name)
+    return out
 
 #: trec_eval's measure sets (runid and num_q are printed by the report, not computed)
 SETS = {
@@ -247,4 +272,4 @@ expand = REGISTRY.expand
 resolve = REGISTRY.resolve
 measure_table = REGISTRY.table
 
-__all__ = ["FAMILIES", "REGISTRY", "SETS", "TREC_EVAL_9", "Measure", "expand", "measure", "measure_table", "resolve"]
+__all__ = ["FAMILIES", "NEW_IN_10", "REGISTRY", "SETS", "TREC_EVAL_9", "for_trec_eval", "Measure", "expand", "measure", "measure_table", "resolve"]

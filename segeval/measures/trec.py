@@ -58,16 +58,21 @@ def success_at(a: Adapted, k: int) -> float:
     return 1.0 if bool(_relevant(a)[:k].any()) else 0.0
 
 
+def iprec_cutoff(level: float, num_rel: int, version: str = "10") -> int:
+    """The relevant results interpolated precision at ``level`` needs: trec_eval 10's ``lround(level * R)``,
+    or 9.0.8's ``(long)(level * R + 0.9)`` (in doubles, so 0.7 * 3 + 0.9 = 2.9999999999999996 needs 2)."""
+    return lround(level * num_rel) if version == "10" else int(level * num_rel + 0.9)
+
+
 def iprec_at_recall(a: Adapted, level: float) -> float:
     """Interpolated precision at a recall level: the best precision at a rank that has found
     ``lround(level * num_rel)`` relevant results (trec_eval 10's rounding of the cut-off)."""
-    return _iprec(a, lround(level * a.num_rel))
+    return _iprec(a, iprec_cutoff(level, a.num_rel))
 
 
 def iprec_at_recall_9(a: Adapted, level: float) -> float:
-    """trec_eval 9.0.8's variant: the cut-off is ``int(level * num_rel + 0.9)`` relevant results
-    (in double arithmetic, so 0.7 * 3 + 0.9 = 2.9999999999999996 needs 2)."""
-    return _iprec(a, int(level * a.num_rel + 0.9))
+    """trec_eval 9.0.8's variant: the cut-off is ``int(level * num_rel + 0.9)`` relevant results."""
+    return _iprec(a, iprec_cutoff(level, a.num_rel, "9"))
 
 
 def _iprec(a: Adapted, needed: int) -> float:

@@ -13,8 +13,8 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
-from segeval.measures.arithmetic import log2_discounts, lround, running_sum
-from segeval.measures.trec import dcg
+from segeval.measures.arithmetic import log2_discounts, running_sum
+from segeval.measures.trec import dcg, iprec_cutoff
 
 # In trec_eval's terms a ranked unit with a NaN grade is "not in the pool" (-1) and one with a
 # negative grade "in the pool but unjudged" (-2); both are unjudged here.
@@ -80,11 +80,12 @@ def eleven_pt_avg(a: Adapted, levels: tuple[float, ...] = ELEVEN_LEVELS, version
     As trec_eval: walking up from the last rank, each level's precision is added when the walk
     reaches its cut-off (the last level first; levels out of reach at the end of the list add
     nothing, the others left add the final precision), then the sum is divided by the number of
-    levels.  For ascending levels this is the mean of :func:`iprec_at_recall`.
+    levels.  For ascending levels this is the mean of :func:`iprec_at_recall`.  ``version`` 9:
+    trec_eval 9.0.8's cut-offs (:func:`segeval.measures.trec.iprec_cutoff`).
     """
     if not levels:
         return math.nan
-    cutoffs = [lround(x * a.num_rel) for x in levels]
+    cutoffs = [iprec_cutoff(x, a.num_rel, version) for x in levels]
     ranks = (np.flatnonzero(a.relevant) + 1).tolist()
     found = len(ranks)
     current = len(cutoffs) - 1

@@ -87,6 +87,7 @@ def eval_(
 
     from segeval.engines.runs import check_engine, evaluate_many, expand_runs
     from segeval.errors import InputError, check_choice
+    from segeval.measures.definitions import for_trec_eval
     from segeval.settings import Job, Settings
 
     check_choice("output", output, ("trec", "json", "csv"))
@@ -102,7 +103,7 @@ def eval_(
     names = measure or ["official"]
     # trec_eval prints runid and num_q only when asked for, or with a measure set
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
-    names = [n for n in names if n not in ("runid", "num_q")]
+    names = for_trec_eval([n for n in names if n not in ("runid", "num_q")], version)
     settings = Settings(order=order, time_format=time_format, relevance_level=level,
                         missing_queries="zero" if complete else "skip", max_results=max_results, judged_only=judged,
                         trec_eval=version, predicted=predicted, memory=memory, chunk_lines=chunk_lines)
