@@ -260,9 +260,8 @@ class Registry:
         family, dot, params = name.partition(".")
         if dot and family in self.with_param:
             if not params:
-                raise ParameterError(f"The '{family}' parameters must follow the dot ({self.with_param[family].example} "
-                                     f"written {family}.<parameters>); trec_eval refuses an empty one too. Got "
-                                     f"{name!r} instead.")
+                raise ParameterError(f"The '{family}' parameters must follow the dot ({family}.<parameters>); "
+                                     f"trec_eval refuses an empty one too. Got {name!r} instead.")
             fam = self.with_param[family]
             return [Measure(fam, v) for v in fam.parse(params)]
         return [self.measure(name)]

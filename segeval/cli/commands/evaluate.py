@@ -88,9 +88,10 @@ def eval_(
     from segeval.engines.runs import check_engine, evaluate_many, expand_runs
     from segeval.errors import InputError, check_choice
     from segeval.measures.definitions import for_trec_eval
-    from segeval.settings import Job, Settings
+    from segeval.settings import Job, Settings, check_relevance_level
 
     check_choice("output", output, ("trec", "json", "csv"))
+    check_relevance_level(level)
     check_engine(jobs, memory, chunk_lines, engine, scheduler)
     run_files = expand_runs(runs)
     if _fast_lane(qrels, run_files, measure, per_query, complete, no_summary, level, max_results, memory,
