@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from segeval.measures.registry import Format
@@ -70,21 +70,24 @@ def prefixed(text: str, label: str) -> str:
 
 
 def render(ev: Evaluation, runid: str, *, per_query: bool = False, summary: bool = True,
-           header: Sequence[str] = ("runid", "num_q")) -> str:
-    """Per-query rows (``-q``) for every query, then the summary rows (unless ``-n``),
-    opening with the ``header`` rows asked for (``runid``, ``num_q``)."""
+           header: Sequence[str] = ("runid", "num_q"), shown: Collection[str] | None = None) -> str:
+    """Per-query rows (``-q``) for every query (of ``shown`` when given: trec_eval 9.0.8's ``-c`` prints
+    only the run's topics, though it averages over every qrels topic), then the summary rows (unless
+    ``-n``), opening with the ``header`` rows asked for (``runid``, ``num_q``)."""
     return render_values(ev.queries, ev.requests, ev.per_query, ev.summary, runid, per_query=per_query,
-                         summary=summary, header=header)
+                         summary=summary, header=header, shown=shown)
 
 
 def render_values(queries: Sequence[str], requests: Sequence[Request], values: Mapping[str, Sequence[Any]],
                   summaries: Mapping[str, Any], runid: str, *, per_query: bool = False, summary: bool = True,
-                  header: Sequence[str] = ("runid", "num_q")) -> str:
+                  header: Sequence[str] = ("runid", "num_q"), shown: Collection[str] | None = None) -> str:
     """:func:`render` of per-query ``values`` and ``summaries`` by request name."""
     out: list[str] = []
     ordered = trec_order(list(requests))
     if per_query:
         for i, qid in enumerate(queries):
+            if shown is not None and qid not in shown:
+                continue
             for r in ordered:
                 if r.measure.family.per_query:
                     out.append(row(label(r), qid, format_value(values[r.name][i], r.measure.fmt)))

@@ -476,6 +476,7 @@ PARITY_FLAGS: dict[str, dict[str, tuple[str, ...]]] = {
         "default": (),
         "q": ("-q", "-m", "all_trec"),
         "c": ("-c", "-m", "all_trec"),
+        "cq": ("-c", "-q", "-m", "all_trec"),
         "J": ("-J", "-q", "-m", "all_trec"),
         "M": ("-M", "3", "-q", "-m", "all_trec"),
         "l2": ("-l", "2", "-q", "-m", "all_trec"),

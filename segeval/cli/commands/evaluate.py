@@ -109,7 +109,10 @@ def eval_(
                         missing_queries="zero" if complete else "skip", max_results=max_results, judged_only=judged,
                         trec_eval=version, predicted=predicted, memory=memory, chunk_lines=chunk_lines)
     job = Job(tuple(names), adapter, settings, lenient=lenient)
-    render = partial(_render_eval, output=output, per_query=per_query, summary=not no_summary, header=header)
+    # trec_eval 9.0.8 -c evaluates the qrels topics missing from the run without printing them
+    only_run = version == "9" and complete and per_query and output == "trec"
+    render = partial(_render_eval, output=output, per_query=per_query, summary=not no_summary, header=header,
+                     only_run_queries=only_run, time_format=time_format)
     outcomes = evaluate_many(q, run_files, job, jobs, quiet=quiet, engine=engine, scheduler=scheduler, render=render,
                              complete=complete)
     body = [o.stdout for o in outcomes]
@@ -162,14 +165,19 @@ def _fast_lane(qrels: str, run_files: list[str], measure: list[str] | None, per_
 
 
 def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, output: str, per_query: bool, summary: bool,
-                 header: list[str]) -> str:
+                 header: list[str], only_run_queries: bool = False, time_format: str = TIME_FORMAT) -> str:
     from segeval.report.trec import render, render_csv, render_json
 
     if output == "json":
         return render_json(ev, runid, skipped_lines=skipped, file=file)
     if output == "csv":
         return render_csv(ev, runid, per_query=per_query, summary=summary, file=file)
-    return render(ev, runid, per_query=per_query, summary=summary, header=header)
+    shown = None
+    if only_run_queries and file != inputs.STDIN:  # 9.0.8 cannot read a run from standard input
+        from segeval.io.tables import read_run
+
+        shown = set(read_run(file, time_format=time_format)["query"].astype(str))
+    return render(ev, runid, per_query=per_query, summary=summary, header=header, shown=shown)
 
 
 @app.command("me13sh")
