@@ -23,13 +23,13 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.adapt import ExactAdapter
-from segeval.adapt.base import Label
+from segeval.adapt.exact import exact_labels
 from segeval.io.frames import ITEM_COLUMNS, QUERY_COLUMNS
 from segeval.io.tables import RUN_COLUMNS, predicted_mask
 from segeval.measures.batch import Batch
 from segeval.measures.compute import Request, batched
-from segeval.prepare import check_queries, concat_ranges, tie_groups
-from segeval.prepared import ranked_as_listed
+from segeval.ordering import score_order
+from segeval.prepared import check_queries, concat_ranges
 from segeval.validate import id_codes, is_documents
 
 IntArray = npt.NDArray[np.int64]
@@ -37,10 +37,6 @@ FloatArray = npt.NDArray[np.float64]
 _SPACE = re.compile(r"\s")  # as segeval.io.frames: ids hold no white space
 #: (run query, run item) tables up to 4 cells a row plus this many; sparser runs are hashed
 DENSE_CELLS = 1 << 20
-#: runs with at least this many results per query on average are sorted query by query
-SORT_EACH_FROM = 256
-#: ... in one matrix when padding the rankings to the longest adds at most their size plus this many cells
-PAD_CELLS = 1024
 
 
 @dataclass(frozen=True)
@@ -57,20 +53,6 @@ class QrelsIndex:
     offsets: IntArray
     owner: IntArray  # each line's query position
     item: IntArray  # each line's item code
-
-    @cached_property
-    def gains(self) -> FloatArray:
-        """Each line's gain (grade > 0, else 0), and 0 last (for line -1)."""
-        return np.append(np.where(self.rel > 0, self.rel, 0).astype(np.float64), 0.0)
-
-    @cached_property
-    def ideal(self) -> tuple[FloatArray, IntArray]:
-        """Each query's positive grades best first, concatenated, and their offsets."""
-        positive = np.flatnonzero(self.rel > 0)
-        order = positive[np.lexsort((-self.rel[positive], self.owner[positive]))]
-        offsets = np.zeros(len(self.queries) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(self.owner[positive], minlength=len(self.queries)), out=offsets[1:])
-        return self.rel[order].astype(np.float64), offsets
 
     @cached_property
     def key_index(self) -> pd.Index:
@@ -233,60 +215,6 @@ def _qrels_lines(index: QrelsIndex, run: RunCodes) -> npt.NDArray[np.signedinteg
     return lines
 
 
-def _sort_each(values: FloatArray, counts: IntArray, starts: IntArray) -> IntArray:
-    """Positions sorting each segment ``values[starts[i]:starts[i] + counts[i]]`` (finite values)
-    ascending, segment by segment; ties in any order."""
-    width = int(counts.max(initial=0))
-    if len(counts) * width == len(values):  # all of one length: the rows of a matrix as they are
-        by_row = np.argsort(values.reshape(len(counts), width), axis=1)
-        return np.asarray((by_row + starts[:, None]).ravel(), dtype=np.int64)
-    if len(counts) * width <= 2 * len(values) + PAD_CELLS:  # rows of one matrix, padded with +inf (sorted last)
-        row = np.repeat(np.arange(len(counts)), counts)
-        column = np.arange(len(values)) - np.repeat(starts, counts)
-        table = np.full((len(counts), width), np.inf)
-        table[row, column] = values
-        by_row = np.argsort(table, axis=1)
-        return np.asarray((by_row + starts[:, None])[by_row < counts[:, None]], dtype=np.int64)
-    out = np.empty(len(values), dtype=np.int64)
-    for a, n in zip(starts.tolist(), counts.tolist(), strict=True):
-        out[a:a + n] = np.argsort(values[a:a + n]) + a
-    return out
-
-
-def score_order(qcode: IntArray, score: FloatArray, item: IntArray, items: npt.NDArray[np.object_],
-                n_queries: int) -> IntArray:
-    """Positions by query code, score descending, then item id descending (code-point order, as
-    :func:`segeval.prepare.prepare`'s ``score`` order)."""
-    small = qcode.astype(np.int16 if n_queries < 2**15 else np.int64)
-    if ranked_as_listed(qcode, score):  # written rank by rank: only grouped by query (radix)
-        order = np.argsort(small, kind="stable")
-        q, s = qcode[order], score[order]
-    elif len(score) >= SORT_EACH_FROM * n_queries:  # long rankings: grouped by query (radix), each sorted alone
-        order = np.argsort(small, kind="stable")
-        grouped = score[order]
-        counts = np.bincount(qcode, minlength=n_queries)
-        starts = np.cumsum(counts) - counts
-        within = _sort_each(-grouped, counts, starts)  # descending; ties are ordered below
-        order = order[within]
-        q = np.repeat(np.arange(n_queries), counts)
-        s = grouped[within]
-    else:
-        order = np.argsort(score)[::-1]  # descending; equal scores (-0.0 == 0.0 too) are ordered below
-        by_query = small[order]
-        within = np.argsort(by_query, kind="stable")  # a radix sort for 16 bits
-        order = order[within]
-        q, s = qcode[order], score[order]
-    ties = tie_groups(q, s)
-    if ties is None:
-        return order
-    where, group = ties
-    codes = item[order[where]]
-    distinct, inverse = np.unique(codes, return_inverse=True)
-    name_rank = np.argsort(np.argsort(items[distinct].astype(object)))  # rank of each distinct id by code point
-    order[where] = order[where][np.lexsort((-name_rank[inverse.ravel()], group))]
-    return order
-
-
 def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Request], *,
                        queries: Sequence[str] | None, relevance_level: int, missing_queries: str,
                        max_results: int | None, trec_eval: str) -> tuple[list[str], dict[str, list[Any]]] | None:
@@ -311,37 +239,36 @@ def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Req
     if not np.isfinite(score).all():
         return None
     n_q = len(chosen)
+    def tie_key(at: IntArray) -> IntArray:  # the tied rows' item ids ranked in code-point order
+        distinct, inverse = np.unique(run.item[keep[at]], return_inverse=True)
+        return np.argsort(np.argsort(run.items[distinct].astype(object)))[inverse.ravel()].astype(np.int64)
+
     if bool((lookup[run.observed] >= 0).all()):  # every row's query is evaluated
-        rows = score_order(qcode, score, run.item, run.items, n_q)
-        counts = np.bincount(qcode, minlength=n_q)
+        keep = np.arange(len(qcode), dtype=np.int64)
+        rows = score_order(qcode, score, n_q, tie_key)
     else:
         keep = np.flatnonzero(qcode >= 0)
-        rows = keep[score_order(qcode[keep], score[keep], run.item[keep], run.items, n_q)]
-        counts = np.bincount(qcode[keep], minlength=n_q)
+        rows = keep[score_order(qcode[keep], score[keep], n_q, tie_key)]
+    counts = np.bincount(qcode[keep], minlength=n_q)
     if max_results is not None:
         rows = rows[np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts) < max_results]
         counts = np.minimum(counts, max_results)
     offsets = np.zeros(n_q + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     qpos = np.array([index.position[q] for q in chosen], dtype=np.int64)  # chosen queries' qrels positions
-    labels, gains = _labels(index, lines[rows], relevance_level)
+    labels, grades = _labels(index, lines[rows], relevance_level)
     num_rel = np.bincount(index.owner[index.rel >= relevance_level], minlength=len(index.queries))[qpos]
-    judged = np.bincount(index.owner[index.rel >= 0], minlength=len(index.queries))[qpos]  # bpref's R + N
-    best, best_offsets = index.ideal
-    counts = np.diff(best_offsets)[qpos]
-    _, ideal_lines = concat_ranges(best_offsets[:-1][qpos], counts)
-    ideal_offsets = np.zeros(n_q + 1, dtype=np.int64)
-    np.cumsum(counts, out=ideal_offsets[1:])
-    batch = Batch((), labels, offsets, num_rel.astype(np.int64), judged.astype(np.int64), gains,
-                  (best[ideal_lines], ideal_offsets))
+    pool_counts = np.diff(index.offsets)[qpos]
+    _, pool_lines = concat_ranges(index.offsets[:-1][qpos], pool_counts)  # each chosen query's qrels lines
+    pool_offsets = np.zeros(n_q + 1, dtype=np.int64)
+    np.cumsum(pool_counts, out=pool_offsets[1:])
+    batch = Batch(labels, offsets, num_rel.astype(np.int64), grades, index.rel[pool_lines].astype(np.float64),
+                  pool_offsets)
     out = batched(batch, requests)
     return None if out is None else (chosen, out)
 
 
 def _labels(index: QrelsIndex, lines: IntArray, relevance_level: int) -> tuple[npt.NDArray[np.uint8], FloatArray]:
-    """The exact adapter's label and gain (0: no qrels line) of each run row, given its qrels line."""
-    rel = index.rel
-    # a negative grade is neither relevant nor judged non-relevant (as the exact adapter)
-    label = np.where(rel >= relevance_level, Label.RELEVANT, np.where(rel < 0, Label.UNJUDGED, Label.NONRELEVANT))
-    by_line = np.append(label.astype(np.uint8), np.uint8(Label.UNJUDGED))  # line -1: the last entry
-    return by_line[lines], index.gains[lines]
+    """The exact adapter's label and grade (NaN: no qrels line) of each run row, given its qrels line."""
+    grades = np.append(index.rel.astype(np.float64), np.nan)[lines]  # line -1: the last entry
+    return exact_labels(grades, relevance_level), grades

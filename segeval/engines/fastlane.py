@@ -23,7 +23,8 @@ from segeval.engines.lanebatch import LaneOptions, LaneQrels, batch_values, quer
 from segeval.errors import SegevalError
 from segeval.io.chunks import batches
 from segeval.io.files import BLOCK_BYTES, is_stream, limits, read_blocks, read_bytes, starts_with_gzip
-from segeval.io.scan import Scanned, concatenated, scan, stack_words
+from segeval.io.formats import TREC_QRELS, TREC_RUN
+from segeval.io.scan import Scanned, concatenated, scan_format, stack_words
 from segeval.report.trec import runid as trec_runid
 from segeval.settings import AUTO_BYTES
 
@@ -101,13 +102,19 @@ def lane_values(qrels_path: str, run_path: str, job: LaneJob) -> Values | None:
         if q is None:
             return None
         data = read_bytes(run_path)  # whole: faster than in blocks, and the peak comes later
-        r = scan(data, 6, text=(0, 2), floats=(4,), checked_ints=(3,), first=(5,))
+        r = scan_run(data)
         del data
     except (SegevalError, OSError, MemoryError):  # unreadable, too big, not gzip ...: the usual path explains
         return None
     if r is None:
         return None
     return _evaluate(q, r, job, reqs)
+
+
+def scan_run(data: bytes) -> Scanned | None:
+    """A TREC run's query and docno tokens, scores, and first tag, as the lanes read them (ranks only checked)."""
+    return scan_format(data, TREC_RUN, text=("query", "item"), floats=("score",), checked_ints=("rank",),
+                       first=("run",))
 
 
 def line_blocks(path: str) -> Iterator[bytes]:
@@ -129,13 +136,13 @@ def lane_qrels(path: str) -> LaneQrels | None:
             return None  # ground-truth groups
         if not data.strip():
             continue
-        q = scan(data, 4, text=(0, 2), ints=(3,))
+        q = scan_format(data, TREC_QRELS, text=("query", "item"), ints=("rel",))
         if q is None:
             return None
-        local, tokens = run_codes(q.text[0])
+        local, tokens = run_codes(q.text["query"])
         codes.append(np.asarray([code.setdefault(t, len(code)) for t in tokens], dtype=np.int32)[local])
-        docs.append(q.text[2])
-        rels.append(q.ints[3])
+        docs.append(q.text["item"])
+        rels.append(q.ints["rel"])
     if not codes:
         return None  # no data line
     return LaneQrels.of(concatenated(codes), [t.decode("utf-8") for t in code], stack_words(docs), concatenated(rels))
@@ -154,20 +161,20 @@ def lane_requests(names: Sequence[str]) -> list[Request] | None:
 
 
 def _evaluate(qrels: LaneQrels, r: Scanned, job: LaneJob, reqs: list[Request]) -> Values | None:
-    run_names = set(query_names(r.text[0]))
+    run_names = set(query_names(r.text["query"]))
     extra = [c for c, name in enumerate(qrels.names) if name not in run_names]
-    got = batch_values(r.text[0], r.text[2], r.floats[4], qrels, reqs, lane_options(job, reqs), extra)
+    got = batch_values(r.text["query"], r.text["item"], r.floats["score"], qrels, reqs, lane_options(job, reqs), extra)
     if got is None:
         return None  # a document twice for a query (run) or judged twice (qrels): the usual path says so
     names, values = got
     if not job.complete:  # the qrels queries not in the run were evaluated only to check their judgements
         keep = [i for i, name in enumerate(names) if name in run_names]
         names, values = [names[i] for i in keep], {k: [v[i] for i in keep] for k, v in values.items()}
-    return finish_values(qrels, names, values, reqs, job, trec_runid([r.last[5].decode("utf-8")]))
+    return finish_values(qrels, names, values, reqs, job, trec_runid([r.last["run"].decode("utf-8")]))
 
 
 def lane_options(job: LaneJob, reqs: Sequence[Request]) -> LaneOptions:
-    return LaneOptions(job.relevance_level, job.max_results, any(x.measure.family.name == "ndcg_cut" for x in reqs))
+    return LaneOptions(job.relevance_level, job.max_results)
 
 
 def finish_values(qrels: LaneQrels, names: list[str], per_query: dict[str, list[Any]], reqs: list[Request],

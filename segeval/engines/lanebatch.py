@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from segeval.adapt.exact import exact_labels
 from segeval.interrupt import hold
 from segeval.io.scan import Words
 from segeval.io.tokens import pack_bytes
-from segeval.prepared import ranked_as_listed, tie_groups
+from segeval.ordering import score_order
 
 if TYPE_CHECKING:
     from segeval.measures.compute import Request
@@ -27,18 +28,16 @@ if TYPE_CHECKING:
 IntArray = npt.NDArray[np.int64]
 Codes = npt.NDArray[np.integer[Any]]
 
-RELEVANT, NONRELEVANT, UNJUDGED = ord("1"), ord("0"), ord("-")
 #: the grade of a result without a qrels line
 NO_LINE = np.iinfo(np.int64).min
 
 
 @dataclass(frozen=True)
 class LaneOptions:
-    """What changes the values: trec_eval's ``-l``, ``-M`` and whether graded measures are asked."""
+    """What changes the values: trec_eval's ``-l`` and ``-M``."""
 
     relevance_level: int = 1
     max_results: int | None = None
-    graded: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,8 +99,8 @@ def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float6
     to_chosen[chosen] = np.arange(len(chosen), dtype=np.int32)
     n_q = len(chosen)
     run_q = to_chosen[local]
-    order = score_ranking(run_q, score, doc_rank, n_q)
-    del doc_rank
+    evaluated = np.flatnonzero(run_q >= 0)
+    order = evaluated[score_order(run_q[evaluated], score[evaluated], n_q, lambda at: doc_rank[evaluated[at]])]
     row_q = run_q[order]
     if options.max_results is not None:
         first = np.searchsorted(row_q, np.arange(n_q))
@@ -110,20 +109,16 @@ def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float6
     g = grade[order]
     del grade, order
 
-    labels = np.full(len(g), UNJUDGED, dtype=np.uint8)
-    labels[g >= 0] = NONRELEVANT
-    labels[(g >= options.relevance_level) & (g != NO_LINE)] = RELEVANT
+    grades = np.where(g == NO_LINE, np.nan, g.astype(np.float64))
+    labels = exact_labels(grades, options.relevance_level)
     offsets = np.zeros(n_q + 1, dtype=np.int64)
     np.cumsum(np.bincount(row_q, minlength=n_q), out=offsets[1:])
     qrels_q = to_chosen[qrels_local]
     num_rel = np.bincount(qrels_q[rel >= options.relevance_level], minlength=n_q).astype(np.int64)
-    judged = np.bincount(qrels_q[rel >= 0], minlength=n_q).astype(np.int64)
-    best = np.flatnonzero(rel > 0) if options.graded else np.zeros(0, dtype=np.int64)
-    best = best[np.lexsort((-rel[best], qrels_q[best]))]  # the ideal ranking: positive grades, best first
-    ideal_offsets = np.zeros(n_q + 1, dtype=np.int64)
-    np.cumsum(np.bincount(qrels_q[best], minlength=n_q), out=ideal_offsets[1:])
-    batch = Batch((), labels, offsets, num_rel, judged, np.maximum(g, 0).astype(np.float64),
-                  (rel[best].astype(np.float64), ideal_offsets))
+    by_query = np.argsort(qrels_q, kind="stable")  # each query's qrels lines: its pool
+    pool_offsets = np.zeros(n_q + 1, dtype=np.int64)
+    np.cumsum(np.bincount(qrels_q, minlength=n_q), out=pool_offsets[1:])
+    batch = Batch(labels, offsets, num_rel, grades, rel[by_query].astype(np.float64), pool_offsets)
     values = batched(batch, reqs)
     return None if values is None else ([names[i] for i in chosen], values)
 
@@ -156,30 +151,6 @@ def match_pairs(run_u: Codes, qrels_u: Codes, run_key: npt.NDArray[np.uint64], q
     doc_rank = np.empty(n_run, dtype=np.int64)
     doc_rank[order[~from_qrels]] = np.flatnonzero(~from_qrels)
     return grade, doc_rank
-
-
-def score_ranking(query: Codes, score: npt.NDArray[np.float64], doc_rank: IntArray, n_q: int) -> IntArray:
-    """Positions of the evaluated queries' results (``query`` >= 0), ordered by query, score
-    descending, then docno descending (trec_eval's order).  A run already in that order within
-    each query (grouped by query, scores not increasing: as systems write them) is only sorted
-    by query."""
-    if ranked_as_listed(query, score):
-        order = np.flatnonzero(query >= 0)
-        q = query[order]
-    else:
-        down = np.negative(score)
-        down += 0.0  # -0 is 0
-        order = np.argsort(down)
-        del down
-        q = query[order]
-        if int(np.count_nonzero(q >= 0)) < len(q):
-            order, q = order[q >= 0], q[q >= 0]
-    order = order[np.argsort(q.astype(np.int16) if n_q < 2**15 else q, kind="stable")]
-    ties = tie_groups(query[order], score[order])
-    if ties is not None:
-        at, group = ties
-        order[at] = order[at][np.lexsort((-doc_rank[order[at]], group))]
-    return order
 
 
 def run_codes(mat: Words) -> tuple[IntArray, list[bytes]]:

@@ -22,7 +22,8 @@ from segeval.errors import SegevalError
 from segeval.interrupt import hold
 from segeval.io.files import is_stream, read_bytes
 from segeval.io.scan import Scanned, Words, scan
-from segeval.prepared import IntArray, Prepared, assemble, chosen_queries, first_occurrences, listed_order
+from segeval.ordering import listed_order
+from segeval.prepared import IntArray, Prepared, assemble, chosen_queries, first_occurrences
 from segeval.settings import DEFAULTS
 
 if TYPE_CHECKING:

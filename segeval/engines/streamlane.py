@@ -19,12 +19,21 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.engines.fastlane import LaneJob, Values, finish_values, lane_options, lane_qrels, lane_requests, printed
+from segeval.engines.fastlane import (
+    LaneJob,
+    Values,
+    finish_values,
+    lane_options,
+    lane_qrels,
+    lane_requests,
+    printed,
+    scan_run,
+)
 from segeval.engines.lanebatch import LaneQrels, batch_values, pad_words, run_codes
 from segeval.errors import SegevalError
 from segeval.io.chunks import batches, open_blocks
 from segeval.io.files import is_stream, starts_with_gzip
-from segeval.io.scan import Words, scan
+from segeval.io.scan import Words
 from segeval.report.trec import runid as trec_runid
 from segeval.settings import AUTO_BYTES, BATCH_BYTES
 
@@ -92,11 +101,11 @@ class _Stream:
         for _, data in batches(open_blocks(path, on_read=on_read), chunk_lines, BATCH_BYTES):
             if not data.strip():
                 continue  # blank lines only
-            r = scan(data, 6, text=(0, 2), floats=(4,), checked_ints=(3,), first=(5,))
+            r = scan_run(data)
             if r is None:
                 return None
-            runid = r.last[5]  # trec_eval's runid: the last line's (segeval.report.trec.runid)
-            rows: Rows = (r.text[0], r.text[2], r.floats[4])
+            runid = r.last["run"]  # trec_eval's runid: the last line's (segeval.report.trec.runid)
+            rows: Rows = (r.text["query"], r.text["item"], r.floats["score"])
             local, tokens = run_codes(rows[0])
             goes_on = bool(pending) and tokens[0] == last
             if len(tokens) != 1 + int(np.count_nonzero(local[1:] != local[:-1])) or not self.done.isdisjoint(tokens) \

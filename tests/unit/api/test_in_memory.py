@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import segeval.inmemory as lane
+import segeval.ordering as ordering
 from segeval import Evaluator, Settings
 from segeval.errors import SegevalError
 from segeval.inmemory import QrelsIndex, evaluate_in_memory
@@ -83,15 +84,15 @@ def test_lane_equals_general_path(seed: int, path: str, monkeypatch: pytest.Monk
     if path == "hashed":  # the hashed (query, item) lookup for runs too sparse for a table
         monkeypatch.setattr(lane, "DENSE_CELLS", -10**9)
     if path in ("sorted query by query", "each query alone"):  # as long rankings are (in one padded matrix)
-        monkeypatch.setattr(lane, "SORT_EACH_FROM", 0)
+        monkeypatch.setattr(ordering, "SORT_EACH_FROM", 0)
     if path == "each query alone":  # rankings too uneven to pad
-        monkeypatch.setattr(lane, "PAD_CELLS", -10**9)
+        monkeypatch.setattr(ordering, "PAD_CELLS", -10**9)
     qrels, run = generated(seed)
     if path == "written rank by rank":  # each query's rows together, scores not increasing (ties as they come)
         run = run.assign(first=run.groupby("query_id", sort=False).ngroup(), down=-run["score"])
         run = run.sort_values(["first", "down"], kind="stable").drop(columns=["first", "down"])
         qcode = run["query_id"].map({q: i for i, q in enumerate(sorted(set(run["query_id"])))}).to_numpy()
-        assert lane.ranked_as_listed(qcode, run["score"].to_numpy())
+        assert ordering.ranked_as_listed(qcode, run["score"].to_numpy())
     for settings in SETTINGS:
         ev = Evaluator(qrels, MEASURES, settings)
         how = ev.plan(True)
@@ -154,7 +155,7 @@ def test_outside_the_lane_still_evaluated() -> None:
 @pytest.mark.parametrize("seed", range(4))
 def test_rankings_of_one_length(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # every query the same number of results: sorted as the rows of one matrix
-    monkeypatch.setattr(lane, "SORT_EACH_FROM", 0)
+    monkeypatch.setattr(ordering, "SORT_EACH_FROM", 0)
     qrels, run = generated(seed)
     run = run.groupby("query_id", sort=False).head(int(run.groupby("query_id").size().min()))
     ev = Evaluator(qrels, MEASURES)
