@@ -512,6 +512,9 @@ HAND_CASES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
     "gain_tables": (_GRADED, _RANKED, ("-q", "-m", "G.1=3", "-m", "Rndcg.2=4", "-m", "ndcg_rel.1=2,2=1", "-m",
                                        "dcg.2=3"), ("10",)),
     "ideal_dcg": (_GRADED, _RANKED, ("-q", "-m", "ideal_dcg.1=2"), ("10",)),
+    # grades written 02, +1, -0: ndcg asked alone (issue 28; fixed on main in 3d62b46)
+    "grade_spellings": ("1 0 a 02\n1 0 b +1\n1 0 c -0\n1 0 d 1\n2 0 a 01\n",
+                        "1 Q0 c 1 4 r\n1 Q0 a 2 3 r\n1 Q0 b 3 2 r\n2 Q0 a 1 1 r\n", ("-q", "-m", "ndcg"), ("10", "9")),
     # refused as trec_eval refuses them (exit 2)
     "duplicate_cutoffs": (_GRADED, _RANKED, ("-m", "P.5,5"), ("10", "9")),
     "duplicate_levels": (_GRADED, _RANKED, ("-m", "iprec_at_recall.0.5,.5"), ("10", "9")),
