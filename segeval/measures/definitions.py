@@ -151,7 +151,8 @@ FAMILIES: tuple[Family, ...] = (
            param="reals", count=4, example="utility_2,-1,0,0",
            description="rel_ret - nonrel_ret; utility.p1,p2,p3,p4: p1 rel_ret + p2 nonrel_ret + p3 rel_missed + "
                        "p4 nonrel_missed"),
-    Family(name="11pt_avg", scope="labels", func=FORMS.eleven_pt, **_SCORE, param="reals", example="11pt_avg_.25,.5,.75",
+    Family(name="11pt_avg", scope="labels", func=FORMS.eleven_pt, **_SCORE, param="reals",
+           example="11pt_avg_.25,.5,.75",
            description="mean interpolated precision at recall 0, 0.1, ..., 1 (11pt_avg.l1,l2,...: at those levels)"),
     Family(name="binG", scope="labels", func=TM.bin_g, **_OVER,
            description="binary gain discounted by log2(2 + non-relevant above)"),
@@ -272,4 +273,5 @@ expand = REGISTRY.expand
 resolve = REGISTRY.resolve
 measure_table = REGISTRY.table
 
-__all__ = ["FAMILIES", "NEW_IN_10", "REGISTRY", "SETS", "TREC_EVAL_9", "for_trec_eval", "Measure", "expand", "measure", "measure_table", "resolve"]
+__all__ = ["FAMILIES", "NEW_IN_10", "REGISTRY", "SETS", "TREC_EVAL_9", "Measure", "expand", "for_trec_eval", "measure",
+           "measure_table", "resolve"]

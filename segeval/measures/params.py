@@ -23,6 +23,7 @@ text (exit 2).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -103,7 +104,7 @@ def levels(family: str, params: str) -> list[float]:
 
 
 def _distinct(family: str, params: str, values: list[_T], expected: str) -> list[_T]:
-    if any(a == b for a, b in zip(values, values[1:], strict=False)):
+    if any(a == b for a, b in itertools.pairwise(values)):
         raise ParameterError(f"The '{family}' parameters must be {expected}; trec_eval refuses duplicate "
                              f"cut-offs too. Got {params!r} instead.")
     return values

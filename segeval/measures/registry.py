@@ -273,7 +273,7 @@ class Registry:
         The later parameters are still checked.  Other spellings (``P_20``, ``P@20``) add their measure, as
         do segeval's word parameters (``-m adr_tb -m adr_tb.standin``: both)."""
         first: dict[str, str] = {}
-        expanded = []
+        expanded: list[tuple[str, str | None, list[Measure]]] = []
         for name in names:
             family, dot, _ = name.partition(".")
             given = bool(dot) and family in self.with_param and self.with_param[family].param in P.KINDS
@@ -281,9 +281,9 @@ class Registry:
                 first.setdefault(family, name)
             expanded.append((name, family if given else None, self.expand(name)))
         wanted: list[Measure] = []
-        for name, family, members in expanded:
-            if family is not None:
-                wanted += members if first[family] == name else []
+        for name, given_for, members in expanded:
+            if given_for is not None:
+                wanted += members if first[given_for] == name else []
             elif name in self.sets or name in self.with_param:
                 wanted += [m for m in members if m.family.name not in first]
             else:

@@ -104,9 +104,9 @@ def test_every_command_refuses_with_the_parameter_named(tmp_path: Path, command:
     (tmp_path / "r").write_text("1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n")
     q, r = str(tmp_path / "q"), str(tmp_path / "r")
     (tmp_path / "r2").write_text("1 Q0 b 1 2 t\n1 Q0 a 2 1 t\n")
-    args = {"eval": [q, r], "compare": [q, r, str(tmp_path / "r2")], "report": [q, r, str(tmp_path / "r2"), "-o", str(tmp_path / "x.html")]}[
-        command]
-    code, out, err = run_cli(command, "-m", measure, *args)
+    r2 = str(tmp_path / "r2")
+    args = {"eval": [q, r], "compare": [q, r, r2], "report": [q, r, r2, "-o", str(tmp_path / "x.html")]}[command]
+    code, _, err = run_cli(command, "-m", measure, *args)
     assert code == 2 and f"The '{measure.split('.')[0]}' parameters must be" in err, (code, err)
     assert "Traceback" not in err
 
