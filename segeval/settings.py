@@ -47,7 +47,9 @@ def kind(documents: bool) -> str:
 def check_relevance_level(level: object) -> int:
     """The relevance level (``-l``): an integer >= 0.  trec_eval's ``-l -1`` counts the retrieved
     results missing from the qrels as relevant; segeval refuses it (docs/trec_eval-semantics.md)."""
-    if isinstance(level, bool) or not isinstance(level, int) or level < 0:
+    if isinstance(level, bool) or not isinstance(level, int):
+        raise ParameterError(f"The 'relevance_level' parameter must be an integer. Got {level!r} instead.")
+    if level < 0:
         raise ParameterError(f"The 'relevance_level' parameter must be an integer >= 0 (trec_eval's -l -1 would "
                              f"count results missing from the qrels as relevant; segeval refuses it, "
                              f"docs/trec_eval-semantics.md). Got {level!r} instead.")

@@ -220,6 +220,9 @@ class Registry:
                     table[alias] = f.name
         self.plain = {f.name: f for f in self.families if f.plain}
         self.with_param = {f.name: f for f in self.families if f.param is not None}
+        #: families whose parameter is kept as text, longest name first (rbp_resid before rbp)
+        self.with_text = sorted((f for f in self.families if f.param in ("reals", "gains", "raw")),
+                                key=lambda f: -len(f.name))
 
     def measure(self, name: str) -> Measure:
         """The :class:`Measure` for a canonical or ir_measures-style name (``P_10``, ``P@10``, ``AP``; the
@@ -241,6 +244,12 @@ class Registry:
                 return Measure(fam, fam.parse(value)[0])
             except ParameterError:
                 pass
+        for fam in self.with_text:  # the text parameters' canonical names: utility_2,-1,0,0, ndcg_1=3, rbp_p=0.8
+            if name.startswith(fam.name + "_") and len(name) > len(fam.name) + 1:
+                try:
+                    return Measure(fam, fam.parse(name[len(fam.name) + 1:])[0])
+                except ParameterError:
+                    break
         known = ", ".join([*self.plain, *(f.example for f in self.with_param.values() if not f.plain)])
         raise ParameterError(f"The 'measure' parameter must be a known measure ({known}). Got {name!r} instead.")
 

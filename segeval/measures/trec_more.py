@@ -130,7 +130,16 @@ def g_measure(a: Adapted, levels: GainLevels = ()) -> float:
     s_cum, c_cum = np.cumsum(g), np.cumsum(cost)  # running sums, in order
     nz = g != 0
     left = (2 + c_cum[nz] - s_cum[nz]).tolist()
-    return running_sum([x / math.log2(y) for x, y in zip(g[nz].tolist(), left, strict=True)]) / total_ideal
+    return running_sum([_over_c_log2(x, y) for x, y in zip(g[nz].tolist(), left, strict=True)]) / total_ideal
+
+
+def _over_c_log2(x: float, y: float) -> float:
+    """``x / log2(y)`` in C doubles (x != 0): log2 is -inf at 0 and NaN below, x / 0 is +-inf (a unit
+    credited several times, or a gain table, can bring G's cost minus gain down there)."""
+    if y <= 0:
+        return -0.0 * x if y == 0 else math.nan
+    log = math.log2(y)
+    return x / log if log else math.copysign(math.inf, x)
 
 
 def _dcg_prefix(g: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
