@@ -125,19 +125,22 @@ def gain_table(a: Adapted, levels: GainLevels = ()) -> GainTable:
     entries = [(level, gain, 0) for level, gain in levels]
     given = len(entries)
     for v, count in enumerate(counts):
-        at = next((j for j in range(given) if entries[j][0] == v), None)
-        if at is None:
+        given_at = next((j for j in range(given) if entries[j][0] == v), None)
+        if given_at is None:
             entries.append((v, float(v), count))
         else:
-            entries[at] = (v, entries[at][1], count)
+            entries[given_at] = (v, entries[given_at][1], count)
     table = _sorted_gains(entries)
     lookup: dict[int, float] = {}
     for level, gain, _ in table:
-        lookup.setdefault(level, gain)
+        lookup.setdefault(level, gain)  # trec_eval's get_gain: the first entry of the level in sorted order
     grades = grade_values(a)
     ranked = np.where(np.isnan(grades), -1, np.where(grades < 0, -2, np.nan_to_num(grades))).astype(np.int64)
-    listed = np.array([level in lookup for level in ranked.tolist()], dtype=bool)
-    gains = np.array([lookup.get(level, 0.0) for level in ranked.tolist()], dtype=np.float64)
+    keys = np.array(sorted(lookup), dtype=np.int64)
+    at = np.minimum(np.searchsorted(keys, ranked), max(len(keys) - 1, 0))
+    listed = keys[at] == ranked if len(keys) else np.zeros(len(ranked), dtype=bool)
+    values = np.array([lookup[k] for k in keys.tolist()], dtype=np.float64)
+    gains = np.where(listed, values[at], 0.0) if len(keys) else np.zeros(len(ranked))
     ideal: list[float] = []
     cur = len(table) - 1
     gain = table[cur][1] if cur >= 0 else 0.0
