@@ -28,7 +28,7 @@ from segeval.cli.options import (
     TimeFormat,
     measures,
 )
-from segeval.errors import SegevalError, render_note
+from segeval.errors import ParameterError, SegevalError, render_note
 from segeval.settings import DEFAULTS
 from segeval.words import plural
 
@@ -92,6 +92,10 @@ def eval_(
 
     check_choice("output", output, ("trec", "json", "csv"))
     check_relevance_level(level)
+    if max_results is not None and max_results < 1:
+        raise ParameterError(f"The 'max_results' parameter (-M) must be an integer >= 1 (trec_eval's -M 0 evaluates "
+                             f"empty rankings; segeval refuses it, docs/trec_eval-semantics.md). Got {max_results} "
+                             f"instead.")
     check_engine(jobs, memory, chunk_lines, engine, scheduler)
     run_files = expand_runs(runs)
     if _fast_lane(qrels, run_files, measure, per_query, complete, no_summary, level, max_results, memory,

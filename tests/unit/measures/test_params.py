@@ -122,8 +122,9 @@ def test_json_has_no_bare_nan(tmp_path: Path) -> None:
     assert out.endswith("Rndcg                 \tall\t  -nan\n")  # as glibc prints trec_eval's 0/0
 
 
-def test_negative_relevance_level_is_refused_with_the_reason(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("flags", "reason"), [(("-l", "-1"), "trec_eval's -l -1"), (("-M", "0"), "trec_eval's -M 0")])
+def test_deliberate_refusals_say_why(tmp_path: Path, flags: tuple[str, str], reason: str) -> None:
     (tmp_path / "q").write_text("1 0 a 1\n")
     (tmp_path / "r").write_text("1 Q0 a 1 2 t\n")
-    code, _, err = run_cli("eval", "-l", "-1", str(tmp_path / "q"), str(tmp_path / "r"))
-    assert code == 2 and "trec_eval's -l -1" in err
+    code, _, err = run_cli("eval", *flags, str(tmp_path / "q"), str(tmp_path / "r"))
+    assert code == 2 and reason in err and "docs/trec_eval-semantics.md" in err, err
