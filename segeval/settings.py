@@ -45,6 +45,18 @@ def kind(documents: bool) -> str:
     return "documents" if documents else "segments"
 
 
+def check_relevance_level(level: object) -> int:
+    """The relevance level (``-l``): an integer >= 0.  trec_eval's ``-l -1`` counts the retrieved
+    results missing from the qrels as relevant; segeval refuses it (docs/trec_eval-semantics.md)."""
+    if isinstance(level, bool) or not isinstance(level, int):
+        raise ParameterError(f"The 'relevance_level' parameter must be an integer. Got {level!r} instead.")
+    if level < 0:
+        raise ParameterError(f"The 'relevance_level' parameter must be an integer >= 0 (trec_eval's -l -1 would "
+                             f"count results missing from the qrels as relevant; segeval refuses it, "
+                             f"docs/trec_eval-semantics.md). Got {level!r} instead.")
+    return level
+
+
 @dataclass(frozen=True)
 class Settings:
     """The policies of an evaluation, each with its documented default; invalid values raise
@@ -81,12 +93,10 @@ class Settings:
         if self.order is not None:
             check_choice("order", self.order, ORDERS)
         check_choice("time_format", self.time_format, TIME_FORMATS)
-        if isinstance(self.relevance_level, bool) or not isinstance(self.relevance_level, int):
-            raise ParameterError(f"The 'relevance_level' parameter must be an integer. Got "
-                                 f"{self.relevance_level!r} instead.")
+        check_relevance_level(self.relevance_level)
         check_choice("missing_queries", self.missing_queries, MISSING_QUERIES)
         if self.max_results is not None:
-            check_int("max_results", self.max_results, minimum=1)
+            check_int("max_results", self.max_results, minimum=1)  # -M 0: docs/trec_eval-semantics.md §9
         _check_bool("judged_only", self.judged_only)
         check_choice("trec_eval", self.trec_eval, TREC_EVAL_VERSIONS)
         check_choice("predicted", self.predicted, PREDICTED)

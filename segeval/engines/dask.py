@@ -35,6 +35,7 @@ from segeval.errors import InputError, SegevalError, render_note
 from segeval.io.files import is_stream
 from segeval.pipeline import Plan, evaluate_part, finish, merge_parts, plan
 from segeval.prepared import check_queries
+from segeval.report.trec import runid as trec_runid
 from segeval.settings import Job
 
 Part = tuple[list[str], dict[str, list[Any]]]
@@ -88,8 +89,7 @@ def _read(path: str, shown: str, time_format: str, lenient: bool) -> Read:
     except SegevalError as exc:
         return None, False, RunResult(None, skipped=[_named(e, path, shown) for e in skipped],
                                       error=_named(exc, path, shown))
-    return r, is_documents(r), RunResult(None, str(r["run"].iat[0]) if len(r) else "",
-                                         [_named(e, path, shown) for e in skipped])
+    return r, is_documents(r), RunResult(None, trec_runid(r["run"]), [_named(e, path, shown) for e in skipped])
 
 
 def _named(e: E, path: str, shown: str) -> E:

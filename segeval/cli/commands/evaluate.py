@@ -32,7 +32,7 @@ from segeval.cli.options import (
     TrecEvalVersion,
     measures,
 )
-from segeval.errors import SegevalError, render_note
+from segeval.errors import ParameterError, SegevalError, render_note
 from segeval.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, OutputOptions
 from segeval.words import plural
 
@@ -93,8 +93,14 @@ def eval_(
     from segeval.engines.route import route
     from segeval.engines.runs import evaluate_many, expand_runs
     from segeval.errors import InputError
-    from segeval.settings import EngineOptions, Job, OutputOptions, Settings
+    from segeval.measures.definitions import for_trec_eval
+    from segeval.settings import EngineOptions, Job, OutputOptions, Settings, check_relevance_level
 
+    check_relevance_level(level)
+    if max_results is not None and max_results < 1:
+        raise ParameterError(f"The 'max_results' parameter (-M) must be an integer >= 1 (trec_eval's -M 0 evaluates "
+                             f"empty rankings; segeval refuses it, docs/trec_eval-semantics.md). Got {max_results} "
+                             f"instead.")
     names = measure or ["official"]
     # trec_eval prints runid and num_q only when asked for, or with a measure set
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
@@ -104,8 +110,8 @@ def eval_(
     settings = Settings(order=order, time_format=time_format, relevance_level=level,
                         missing_queries="zero" if complete else "skip", max_results=max_results, judged_only=judged,
                         trec_eval=version, predicted=predicted)
-    job = Job(tuple(n for n in names if n not in ("runid", "num_q")), tuple(adapter or ()), settings, lenient=lenient,
-              engine=engine_options)
+    job = Job(tuple(for_trec_eval([n for n in names if n not in ("runid", "num_q")], version)), tuple(adapter or ()),
+              settings, lenient=lenient, engine=engine_options)
     chosen = route(qrels, run_files, job, output)
     if show_route:
         print(chosen, file=sys.stderr)
@@ -122,7 +128,9 @@ def eval_(
             print(chosen.fallback("the scanner gave up on the files; the strict reader reads them"), file=sys.stderr)
     skipped_qrels: list[InputError] = []
     q = inputs.qrels(qrels, time_format, skipped_qrels.append if lenient else None)
-    render = partial(_render_eval, out=shown)
+    # trec_eval 9.0.8 -c evaluates the qrels topics missing from the run without printing them
+    only_run = version == "9" and complete and per_query and output == "trec"
+    render = partial(_render_eval, out=shown, only_run_queries=only_run, time_format=time_format)
     outcomes = evaluate_many(q, run_files, job, render=render, complete=complete)
     body = [o.stdout for o in outcomes]
     if output == "trec" and len(run_files) > 1:  # each row names its run file in a first column
@@ -146,14 +154,20 @@ def eval_(
         raise typer.Exit(3)
 
 
-def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, out: OutputOptions) -> str:
+def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, out: OutputOptions, only_run_queries: bool = False,
+                 time_format: str = TIME_FORMAT) -> str:
     from segeval.report.trec import render, render_csv, render_json
 
     if out.format == "json":
         return render_json(ev, runid, skipped_lines=skipped, file=file)
     if out.format == "csv":
         return render_csv(ev, runid, per_query=out.per_query, summary=out.summary, file=file)
-    return render(ev, runid, per_query=out.per_query, summary=out.summary, header=list(out.header))
+    shown = None
+    if only_run_queries and file != inputs.STDIN:  # 9.0.8 cannot read a run from standard input
+        from segeval.io.tables import read_run
+
+        shown = set(read_run(file, time_format=time_format)["query"].astype(str))
+    return render(ev, runid, per_query=out.per_query, summary=out.summary, header=list(out.header), shown=shown)
 
 
 @app.command("me13sh")
