@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from segeval.cli import main
 from segeval.errors import SegevalError
-from segeval.measures.definitions import FAMILIES
+from segeval.measures.definitions import FAMILIES, SETS
 
 Kind = Literal["documents", "segments"]
 
@@ -163,19 +163,24 @@ def segments(seed: int) -> Collection:
 def registered_measures() -> list[str]:
     """Every registered measure as a user names it alone: each family by its name (a family without a
     plain form stands for its default parameters), each default parameter in the canonical spelling,
-    the declared example, and one trec_eval parameter list (``P.3,7``) per family with a parameter."""
+    the declared example, and one trec_eval parameter list per family with a parameter (``P.3,7``,
+    ``iprec_at_recall..05,.5``, ``ndcg.1=3,2=9``)."""
     names: list[str] = []
     for f in FAMILIES:
         names.append(f.name)
         names += [f.canonical(p) for p in f.defaults]
-        if f.param == "raw" and f.example.startswith(f.name + "_"):  # written with a dot on the command line
-            names.append(f"{f.name}.{f.example[len(f.name) + 1:]}")
-        elif f.example:
+        if f.param is None:
+            continue
+        if f.example:
             names.append(f.example)
-        if f.param == "int":
+        tail = f.example[len(f.name) + 1:] if f.example.startswith(f.name + "_") else ""
+        if f.param in ("int", "cutoff"):
             names.append(f"{f.name}.3,7")
-        elif f.param in ("recall", "hundredths"):
+        elif f.param in ("recall", "hundredths", "level"):
             names.append(f"{f.name}..05,.5")
+        elif tail:  # gains, reals, raw: the example's parameter after a dot
+            names.append(f"{f.name}.{tail}")
+    names += list(SETS)  # the named sets (official, all_trec, ...)
     return list(dict.fromkeys(names))
 
 
@@ -207,10 +212,12 @@ class Job:
 
 
 def jobs(kind: Kind, rng: random.Random, *, alone: bool = True, options: bool = True, combos: int = 0,
-         adapters: tuple[str, ...] = ADAPTERS, leave_out: frozenset[str] = frozenset()) -> Iterator[Job]:
+         adapters: tuple[str, ...] = ADAPTERS, leave_out: frozenset[str] = frozenset(),
+         allowed: Callable[[Job], bool] = lambda job: True) -> Iterator[Job]:
     """Each measure alone (with every option in turn when ``options``), then ``combos`` random
     combinations of 2-5 measures with random options; on segments, each under every adapter in turn.
-    Families in ``leave_out`` are not combined (known defects, tested alone)."""
+    Families in ``leave_out`` are not combined, and a combination ``allowed`` refuses loses its
+    options (known defects, tested on their own)."""
     measures = registered_measures()
     combinable = [m for m in measures if family_of(m) not in leave_out]
     turn = 0
@@ -232,7 +239,8 @@ def jobs(kind: Kind, rng: random.Random, *, alone: bool = True, options: bool = 
     for _ in range(combos):
         chosen = tuple(rng.sample(combinable, rng.randint(2, 5)))
         opts = [w for o in rng.sample(OPTIONS, rng.randint(0, 3)) for w in o]
-        yield Job(chosen, tuple(opts), adapter=adapter())
+        job = Job(chosen, tuple(opts), adapter=adapter())
+        yield job if allowed(job) else Job(chosen, (), job.adapter)
 
 
 # -------------------------------------------------------------------------------------------- routes
