@@ -59,20 +59,6 @@ class QrelsIndex:
     item: IntArray  # each line's item code
 
     @cached_property
-    def gains(self) -> FloatArray:
-        """Each line's gain (grade > 0, else 0), and 0 last (for line -1)."""
-        return np.append(np.where(self.rel > 0, self.rel, 0).astype(np.float64), 0.0)
-
-    @cached_property
-    def ideal(self) -> tuple[FloatArray, IntArray]:
-        """Each query's positive grades best first, concatenated, and their offsets."""
-        positive = np.flatnonzero(self.rel > 0)
-        order = positive[np.lexsort((-self.rel[positive], self.owner[positive]))]
-        offsets = np.zeros(len(self.queries) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(self.owner[positive], minlength=len(self.queries)), out=offsets[1:])
-        return self.rel[order].astype(np.float64), offsets
-
-    @cached_property
     def key_index(self) -> pd.Index:
         """``keys`` hashed (made on first use, then kept)."""
         return pd.Index(self.keys)
@@ -324,24 +310,23 @@ def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Req
     offsets = np.zeros(n_q + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     qpos = np.array([index.position[q] for q in chosen], dtype=np.int64)  # chosen queries' qrels positions
-    labels, gains = _labels(index, lines[rows], relevance_level)
+    labels, grades = _labels(index, lines[rows], relevance_level)
     num_rel = np.bincount(index.owner[index.rel >= relevance_level], minlength=len(index.queries))[qpos]
-    judged = np.bincount(index.owner[index.rel >= 0], minlength=len(index.queries))[qpos]  # bpref's R + N
-    best, best_offsets = index.ideal
-    counts = np.diff(best_offsets)[qpos]
-    _, ideal_lines = concat_ranges(best_offsets[:-1][qpos], counts)
-    ideal_offsets = np.zeros(n_q + 1, dtype=np.int64)
-    np.cumsum(counts, out=ideal_offsets[1:])
-    batch = Batch((), labels, offsets, num_rel.astype(np.int64), judged.astype(np.int64), gains,
-                  (best[ideal_lines], ideal_offsets))
+    pool_counts = np.diff(index.offsets)[qpos]
+    _, pool_lines = concat_ranges(index.offsets[:-1][qpos], pool_counts)  # each chosen query's qrels lines
+    pool_offsets = np.zeros(n_q + 1, dtype=np.int64)
+    np.cumsum(pool_counts, out=pool_offsets[1:])
+    batch = Batch(labels, offsets, num_rel.astype(np.int64), grades, index.rel[pool_lines].astype(np.float64),
+                  pool_offsets)
     out = batched(batch, requests)
     return None if out is None else (chosen, out)
 
 
 def _labels(index: QrelsIndex, lines: IntArray, relevance_level: int) -> tuple[npt.NDArray[np.uint8], FloatArray]:
-    """The exact adapter's label and gain (0: no qrels line) of each run row, given its qrels line."""
+    """The exact adapter's label and grade (NaN: no qrels line) of each run row, given its qrels line."""
     rel = index.rel
     # a negative grade is neither relevant nor judged non-relevant (as the exact adapter)
     label = np.where(rel >= relevance_level, Label.RELEVANT, np.where(rel < 0, Label.UNJUDGED, Label.NONRELEVANT))
     by_line = np.append(label.astype(np.uint8), np.uint8(Label.UNJUDGED))  # line -1: the last entry
-    return by_line[lines], index.gains[lines]
+    grade = np.append(rel.astype(np.float64), np.nan)
+    return by_line[lines], grade[lines]

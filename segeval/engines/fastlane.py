@@ -166,7 +166,7 @@ def _evaluate(qrels: LaneQrels, r: Scanned, job: LaneJob, reqs: list[Request]) -
 
 
 def lane_options(job: LaneJob, reqs: Sequence[Request]) -> LaneOptions:
-    return LaneOptions(job.relevance_level, job.max_results, any(x.measure.family.name == "ndcg_cut" for x in reqs))
+    return LaneOptions(job.relevance_level, job.max_results)
 
 
 def finish_values(qrels: LaneQrels, names: list[str], per_query: dict[str, list[Any]], reqs: list[Request],

@@ -34,11 +34,10 @@ NO_LINE = np.iinfo(np.int64).min
 
 @dataclass(frozen=True)
 class LaneOptions:
-    """What changes the values: trec_eval's ``-l``, ``-M`` and whether graded measures are asked."""
+    """What changes the values: trec_eval's ``-l`` and ``-M``."""
 
     relevance_level: int = 1
     max_results: int | None = None
-    graded: bool = False
 
 
 @dataclass(frozen=True)
@@ -117,13 +116,11 @@ def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float6
     np.cumsum(np.bincount(row_q, minlength=n_q), out=offsets[1:])
     qrels_q = to_chosen[qrels_local]
     num_rel = np.bincount(qrels_q[rel >= options.relevance_level], minlength=n_q).astype(np.int64)
-    judged = np.bincount(qrels_q[rel >= 0], minlength=n_q).astype(np.int64)
-    best = np.flatnonzero(rel > 0) if options.graded else np.zeros(0, dtype=np.int64)
-    best = best[np.lexsort((-rel[best], qrels_q[best]))]  # the ideal ranking: positive grades, best first
-    ideal_offsets = np.zeros(n_q + 1, dtype=np.int64)
-    np.cumsum(np.bincount(qrels_q[best], minlength=n_q), out=ideal_offsets[1:])
-    batch = Batch((), labels, offsets, num_rel, judged, np.maximum(g, 0).astype(np.float64),
-                  (rel[best].astype(np.float64), ideal_offsets))
+    by_query = np.argsort(qrels_q, kind="stable")  # each query's qrels lines: its pool
+    pool_offsets = np.zeros(n_q + 1, dtype=np.int64)
+    np.cumsum(np.bincount(qrels_q, minlength=n_q), out=pool_offsets[1:])
+    grades = np.where(g == NO_LINE, np.nan, g.astype(np.float64))
+    batch = Batch(labels, offsets, num_rel, grades, rel[by_query].astype(np.float64), pool_offsets)
     values = batched(batch, reqs)
     return None if values is None else ([names[i] for i in chosen], values)
 

@@ -17,7 +17,6 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
-from segeval.measures import trec as T
 from segeval.measures.arithmetic import log2_discounts, running_sum
 
 IntArray = npt.NDArray[np.int64]
@@ -26,27 +25,41 @@ FloatArray = npt.NDArray[np.float64]
 
 @dataclass(frozen=True)
 class Batch:
-    """The adapted rankings of all queries, concatenated: query q's units are
-    ``labels[offsets[q]:offsets[q + 1]]``.  From ``queries`` when not given: ``judged``, per query
-    the judged units of its pool (bpref's R + N); ``gains``, per unit its gain (grade > 0, else 0);
-    ``ideal``, every query's positive pool grades best first, concatenated, and their offsets."""
+    """The labelled rankings of all queries, concatenated: what every measure reads.
 
-    queries: Sequence[Adapted]
+    Query q's units are ``labels[offsets[q]:offsets[q + 1]]``; ``grades`` holds each unit's grade
+    (the qrels value that decided it; NaN: none); query q's pool (the grades of its judged units,
+    e.g. every qrels line of the query for the exact adapter) is
+    ``pool[pool_offsets[q]:pool_offsets[q + 1]]``.  Gains, ideal gains and judged counts are derived
+    from these on first use, so every way of making a batch gives every measure what it needs.
+    ``queries``: the same rankings as per-query :class:`Adapted` objects, for the measures that
+    have no batch form (empty when the batch was made from codes).
+    """
+
     labels: npt.NDArray[np.uint8]
     offsets: IntArray
     num_rel: IntArray
-    judged: IntArray | None = None
-    gains: FloatArray | None = None
-    ideal: tuple[FloatArray, IntArray] | None = None
+    grades: FloatArray
+    pool: FloatArray
+    pool_offsets: IntArray
+    queries: Sequence[Adapted] = ()
 
     @classmethod
     def of(cls, adapted: Sequence[Adapted]) -> Batch:
-        lengths = np.fromiter((len(a.labels) for a in adapted), dtype=np.int64, count=len(adapted))
-        offsets = np.zeros(len(adapted) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
+        """The batch of per-query adapted rankings (kept as ``queries``)."""
+        def offsets_of(lengths: Sequence[int]) -> IntArray:
+            out = np.zeros(len(lengths) + 1, dtype=np.int64)
+            np.cumsum(np.asarray(lengths, dtype=np.int64), out=out[1:])
+            return out
+
+        pools = [a.pool if a.pool is not None else np.zeros(0) for a in adapted]
+        grades = [a.grades if a.grades is not None else np.zeros(len(a.labels)) for a in adapted]
         labels = (np.concatenate([a.labels for a in adapted]) if adapted else np.zeros(0, dtype=np.uint8))
         num_rel = np.fromiter((a.num_rel for a in adapted), dtype=np.int64, count=len(adapted))
-        return cls(adapted, labels.astype(np.uint8, copy=False), offsets, num_rel)
+        return cls(labels.astype(np.uint8, copy=False), offsets_of([len(a.labels) for a in adapted]), num_rel,
+                   np.concatenate([np.zeros(0), *grades]).astype(np.float64, copy=False),
+                   np.concatenate([np.zeros(0), *pools]).astype(np.float64, copy=False),
+                   offsets_of([len(x) for x in pools]), adapted)
 
     @property
     def lengths(self) -> IntArray:
@@ -54,25 +67,30 @@ class Batch:
 
     @cached_property
     def unit_gains(self) -> FloatArray:
-        if self.gains is not None:
-            return self.gains
-        return np.concatenate([np.zeros(0), *(T.gains(a) for a in self.queries)])
+        """Per unit, its gain: the grade when positive, else 0 (as :func:`segeval.measures.trec.gains`)."""
+        known = np.nan_to_num(self.grades)
+        return np.where(known > 0, known, 0.0)
+
+    @cached_property
+    def pool_query(self) -> IntArray:
+        """The query of each pool grade."""
+        return np.repeat(np.arange(len(self.num_rel), dtype=np.int64), np.diff(self.pool_offsets))
 
     @cached_property
     def ideal_gains(self) -> tuple[FloatArray, IntArray]:
-        if self.ideal is not None:
-            return self.ideal
-        best = [T.ideal_gains(a) for a in self.queries]
-        offsets = np.zeros(len(best) + 1, dtype=np.int64)
-        np.cumsum([len(x) for x in best], out=offsets[1:])
-        return np.concatenate([np.zeros(0), *best]), offsets
+        """Every query's positive pool grades best first (as :func:`segeval.measures.trec.ideal_gains`),
+        concatenated, and their offsets."""
+        positive = np.flatnonzero(self.pool > 0)
+        owner = self.pool_query[positive]
+        best = positive[np.lexsort((-self.pool[positive], owner))]
+        offsets = np.zeros(len(self.num_rel) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(owner, minlength=len(self.num_rel)), out=offsets[1:])
+        return self.pool[best], offsets
 
     @cached_property
     def judged_counts(self) -> IntArray:
-        if self.judged is not None:
-            return self.judged
-        return np.fromiter((int(((a.pool if a.pool is not None else np.zeros(0)) >= 0).sum()) for a in self.queries),
-                           dtype=np.int64, count=len(self.queries))
+        """Per query, the judged units of its pool (grade >= 0: bpref's R + N)."""
+        return np.bincount(self.pool_query[self.pool >= 0], minlength=len(self.num_rel)).astype(np.int64)
 
     @cached_property
     def relevant(self) -> npt.NDArray[np.bool_]:
