@@ -1,18 +1,24 @@
-"""The relevance-adapter interface: ranked results in, per-query ranked labels out."""
+"""The relevance-adapter interface: ranked results in, every query's ranked labels out (one batch, per-query
+views on demand)."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
+    from segeval.measures.batch import Batch
     from segeval.prepared import Prepared
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
 
 
 class Label(IntEnum):
@@ -113,8 +119,9 @@ class Adapter(ABC):
     credits_once: bool = True
 
     @abstractmethod
-    def adapt(self, data: Prepared) -> list[Adapted]:
-        """One :class:`Adapted` per query of ``data.queries``, in that order."""
+    def adapt(self, data: Prepared) -> Sequence[Adapted]:
+        """Every query's labels (:class:`Labelled`: one :class:`Adapted` per query of ``data.queries``, in that
+        order, and their batch)."""
 
     @property
     def spec(self) -> str:
@@ -150,46 +157,89 @@ def result_row(data: Prepared, a: Adapted, unit: int, query: int) -> int:
     return int(data.run_bounds[query] + a.source[unit])
 
 
-def split_by_query(
-    data: Prepared,
-    unit_qcode: npt.NDArray[np.int64],
-    labels: npt.NDArray[np.uint8],
-    num_rel: npt.NDArray[np.int64],
-    pair_unit: npt.NDArray[np.int64],
-    pair_row: npt.NDArray[np.int64],
-    unit_source: npt.NDArray[np.int64],
-    grades: npt.NDArray[np.float64] | None = None,
-    pools: list[npt.NDArray[np.float64]] | None = None,
-) -> list[Adapted]:
-    """Cut dataset-wide unit arrays (sorted by query) into per-query :class:`Adapted`.
+class Labelled(Sequence[Adapted]):
+    """Every query's labels at once, on the coded columns: what an adapter returns.
 
-    ``pair_unit``/``pair_row`` list the deciding (unit, qrels row) pairs, sorted by unit.
-    ``unit_source`` is the run row (dataset-wide) each unit came from.
+    The measures read :attr:`batch` (one :class:`~segeval.measures.batch.Batch` of all queries); query
+    q's :class:`Adapted` (``labelled[q]``) is a view made on demand, for the measures without a batch
+    form, ``-J`` and ``segeval show --explain``.
+
+    ``unit_qcode`` is each unit's query (units sorted by query, in rank order within it);
+    ``pair_unit``/``pair_row`` list the deciding (unit, qrels row) pairs, sorted by unit;
+    ``unit_source`` is the run row (dataset-wide) each unit came from.  ``grades`` (per unit) and
+    ``pool`` with ``pool_offsets`` (per query, its judged grades) default to the labels' grades and
+    one relevant grade per relevant unit of ``num_rel``.
     """
-    n_q = len(data.queries)
-    row_grades = data.qrels_columns["rel"].astype(np.float64)
-    row_strata = data.qrels_columns.get("stratum")
-    ub = np.searchsorted(unit_qcode, np.arange(n_q + 1), side="left")
-    counts = np.bincount(pair_unit, minlength=len(labels))
-    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    out = []
-    for q in range(n_q):
-        a, b = int(ub[q]), int(ub[q + 1])
-        o = offsets[a : b + 1]
-        out.append(Adapted(
-            labels=labels[a:b],
-            num_rel=int(num_rel[q]),
+
+    def __init__(self, data: Prepared, unit_qcode: IntArray, labels: npt.NDArray[np.uint8], num_rel: IntArray,
+                 pair_unit: IntArray, pair_row: IntArray, unit_source: IntArray,
+                 grades: FloatArray | None = None, pool: tuple[FloatArray, IntArray] | None = None) -> None:
+        n_q = len(data.queries)
+        self.data = data
+        self.labels = labels
+        self.offsets = np.searchsorted(unit_qcode, np.arange(n_q + 1), side="left").astype(np.int64)
+        self.num_rel = np.asarray(num_rel, dtype=np.int64)
+        self.match_offsets = np.zeros(len(labels) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(pair_unit, minlength=len(labels)), out=self.match_offsets[1:])
+        self.pair_row = pair_row
+        self.unit_source = unit_source
+        self.grades = grades_from_labels(labels) if grades is None else grades
+        if pool is None:
+            pool_offsets = np.zeros(n_q + 1, dtype=np.int64)
+            np.cumsum(self.num_rel, out=pool_offsets[1:])
+            pool = np.ones(int(pool_offsets[-1]), dtype=np.float64), pool_offsets
+        self.pool, self.pool_offsets = pool
+        self._views: dict[int, Adapted] = {}
+
+    def __len__(self) -> int:
+        return len(self.num_rel)
+
+    @overload
+    def __getitem__(self, q: int) -> Adapted: ...
+
+    @overload
+    def __getitem__(self, q: slice) -> list[Adapted]: ...
+
+    def __getitem__(self, q: int | slice) -> Adapted | list[Adapted]:
+        if isinstance(q, slice):
+            return [self[k] for k in range(len(self))[q]]
+        n = len(self)
+        k = int(q) + n if int(q) < 0 else int(q)
+        if not 0 <= k < n:
+            raise IndexError(f"query {q} of {n}")
+        if k not in self._views:
+            self._views[k] = self._view(k)
+        return self._views[k]
+
+    def _view(self, q: int) -> Adapted:
+        data = self.data
+        row_grades = data.qrels_columns["rel"].astype(np.float64)
+        row_strata = data.qrels_columns.get("stratum")
+        a, b = int(self.offsets[q]), int(self.offsets[q + 1])
+        o = self.match_offsets[a : b + 1]
+        rows = self.pair_row[o[0] : o[-1]]
+        lo, hi = int(data.qrels_bounds[q]), int(data.qrels_bounds[q + 1])
+        return Adapted(
+            labels=self.labels[a:b],
+            num_rel=int(self.num_rel[q]),
             match_offsets=o - o[0],
-            match_rows=pair_row[o[0] : o[-1]],
-            source=unit_source[a:b] - data.run_bounds[q],
-            grades=None if grades is None else grades[a:b],
-            pool=None if pools is None else pools[q],
-            match_grades=row_grades[pair_row[o[0] : o[-1]]],
-            truth=row_grades[data.qrels_bounds[q] : data.qrels_bounds[q + 1]],
-            match_strata=None if row_strata is None else row_strata[pair_row[o[0] : o[-1]]],
-            truth_strata=None if row_strata is None else row_strata[data.qrels_bounds[q] : data.qrels_bounds[q + 1]],
-        ))
-    return out
+            match_rows=rows,
+            source=self.unit_source[a:b] - data.run_bounds[q],
+            grades=self.grades[a:b],
+            pool=self.pool[self.pool_offsets[q] : self.pool_offsets[q + 1]],
+            match_grades=row_grades[rows],
+            truth=row_grades[lo:hi],
+            match_strata=None if row_strata is None else row_strata[rows],
+            truth_strata=None if row_strata is None else row_strata[lo:hi],
+        )
+
+    @cached_property
+    def batch(self) -> Batch:
+        """All queries' labels, grades and pools as one batch (its per-query rankings: this sequence)."""
+        from segeval.measures.batch import Batch
+
+        return Batch(self.labels, self.offsets, self.num_rel, self.grades.astype(np.float64, copy=False),
+                     self.pool.astype(np.float64, copy=False), self.pool_offsets, self)
 
 
 def per_query_count(qcode: npt.NDArray[np.int64], n_queries: int) -> npt.NDArray[np.int64]:

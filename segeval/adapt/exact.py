@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, split_by_query
+from segeval.adapt.base import Adapted, Adapter, Label, Labelled, Reason, per_query_count
 
 if TYPE_CHECKING:
     from segeval.prepared import Prepared
@@ -39,7 +39,7 @@ class ExactAdapter(Adapter):
                Label.UNJUDGED: "same document, negative grade: unjudged"}
         return [Reason(int(r), why.get(label, "")) for r in rows]
 
-    def adapt(self, data: Prepared) -> list[Adapted]:
+    def adapt(self, data: Prepared) -> Labelled:
         from segeval.prepared import group_pairs
 
         run, qrels = data.run_columns, data.qrels_columns
@@ -60,9 +60,6 @@ class ExactAdapter(Adapter):
         labels[u] = np.where(data.relevant[j], Label.RELEVANT, judged_label)
         grades = np.full(n, np.nan)
         grades[u] = qrels["rel"][j]
-        rel = qrels["rel"].astype(np.float64)
-        qb = data.qrels_bounds
-        pools = [rel[qb[q] : qb[q + 1]] for q in range(len(data.queries))]
         num_rel = per_query_count(qrels["qcode"][data.relevant], len(data.queries))
-        return split_by_query(data, run["qcode"], labels, num_rel, u, j,
-                              np.arange(n, dtype=np.int64), grades, pools)
+        pool = qrels["rel"].astype(np.float64), data.qrels_bounds  # every qrels grade of the query
+        return Labelled(data, run["qcode"], labels, num_rel, u, j, np.arange(n, dtype=np.int64), grades, pool)

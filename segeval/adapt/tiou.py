@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row, split_by_query
+from segeval.adapt.base import Adapted, Adapter, Label, Labelled, Reason, per_query_count, result_row
 from segeval.errors import ParameterError
 from segeval.prepared import Prepared, group_pairs
 from segeval.settings import TIOU
@@ -115,7 +115,7 @@ class TiouAdapter(Adapter):
             return [Reason(int(rows[best]), f"best IoU {shown}, not {op} {self.theta:g}")]
         return [Reason(-1, "no relevant qrels segment of its video overlaps it")]
 
-    def adapt(self, data: Prepared) -> list[Adapted]:
+    def adapt(self, data: Prepared) -> Labelled:
         run, qrels = data.run_columns, data.qrels_columns
         n = data.n_results
         rel_rows = np.flatnonzero(data.relevant)
@@ -140,6 +140,6 @@ class TiouAdapter(Adapter):
             pair_unit.append(i)
             pair_row.append(row)
         num_rel = per_query_count(qrels["qcode"][rel_rows], len(data.queries))
-        return split_by_query(data, run["qcode"], labels, num_rel,
+        return Labelled(data, run["qcode"], labels, num_rel,
                               np.asarray(pair_unit, dtype=np.int64), np.asarray(pair_row, dtype=np.int64),
                               np.arange(n, dtype=np.int64))

@@ -30,7 +30,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, split_by_query
+from segeval.adapt.base import Adapted, Adapter, Label, Labelled, Reason, per_query_count
 from segeval.errors import check_int
 from segeval.prepared import Intervals, Prepared, group_pairs
 from segeval.segment import whole_seconds_overlap
@@ -87,7 +87,7 @@ class ToleranceAdapter(Adapter):
                                "no qrels segment meets it")]
         return [Reason(int(r), why.get(label, "")) for r in rows]
 
-    def adapt(self, data: Prepared) -> list[Adapted]:
+    def adapt(self, data: Prepared) -> Labelled:
         run, qrels = data.run_columns, data.qrels_columns
         n = data.n_results
         gid = run["gid"]
@@ -154,5 +154,5 @@ class ToleranceAdapter(Adapter):
         rows = np.concatenate([r1, r0])
         order = np.argsort(units, kind="stable")
         num_rel = per_query_count(data.rel.qcode, len(data.queries))
-        return split_by_query(data, run["qcode"], labels, num_rel, units[order], rows[order],
+        return Labelled(data, run["qcode"], labels, num_rel, units[order], rows[order],
                               np.arange(n, dtype=np.int64))
