@@ -213,7 +213,7 @@ class Labelled(Sequence[Adapted]):
 
     def _view(self, q: int) -> Adapted:
         data = self.data
-        row_grades = data.qrels_columns["rel"].astype(np.float64)
+        row_grades = self._row_grades
         row_strata = data.qrels_columns.get("stratum")
         a, b = int(self.offsets[q]), int(self.offsets[q + 1])
         o = self.match_offsets[a : b + 1]
@@ -232,6 +232,11 @@ class Labelled(Sequence[Adapted]):
             match_strata=None if row_strata is None else row_strata[rows],
             truth_strata=None if row_strata is None else row_strata[lo:hi],
         )
+
+    @cached_property
+    def _row_grades(self) -> FloatArray:
+        """Every qrels row's grade (one array that all views slice)."""
+        return np.asarray(self.data.qrels_columns["rel"], dtype=np.float64)
 
     @cached_property
     def batch(self) -> Batch:

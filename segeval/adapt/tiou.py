@@ -130,15 +130,17 @@ class TiouAdapter(Adapter):
         matched: set[int] = set()
         pair_unit: list[int] = []
         pair_row: list[int] = []
+        last = -1  # the last result that took a segment
         # candidates per result, best IoU first (stable: qrels order on ties), results in rank order
         order = np.lexsort((rows, -iou, u))
         for i, row in zip(u[order].tolist(), rows[order].tolist(), strict=True):
-            if labels[i] == Label.RELEVANT or row in matched:
+            if i == last or row in matched:
                 continue
             matched.add(row)
-            labels[i] = Label.RELEVANT
+            last = i
             pair_unit.append(i)
             pair_row.append(row)
+        labels[pair_unit] = Label.RELEVANT
         num_rel = per_query_count(qrels["qcode"][rel_rows], len(data.queries))
         return Labelled(data, run["qcode"], labels, num_rel,
                               np.asarray(pair_unit, dtype=np.int64), np.asarray(pair_row, dtype=np.int64),
