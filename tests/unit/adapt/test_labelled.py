@@ -13,12 +13,15 @@ import pytest
 
 from segeval.adapt.base import Adapted, Labelled
 from segeval.adapt.registry import make_adapter
+from segeval.adapt.tiou import tiou
 from segeval.errors import ParameterError, SegevalError
 from segeval.measures.batch import Batch
 from segeval.measures.compute import Request, compute
 from segeval.measures.definitions import FAMILIES, REGISTRY
 from segeval.measures.registry import Measure
 from segeval.prepare import prepare
+from segeval.prepared import Prepared
+from segeval.segment import whole_seconds_overlap
 
 SEGMENT_ADAPTERS = ["overlap", "overlap-once", "binned:7", "binned:7:start", "tolerance:5", "tolerance:0",
                     "tiou:0.5", "tiou:0.3:strict:float32", "exact"]
@@ -129,3 +132,66 @@ def test_views_are_made_on_demand_and_indexed_as_a_sequence() -> None:
     assert [a.relstring for a in labelled] == [a.relstring for a in labelled[:]]
     with pytest.raises(IndexError):
         labelled[n]
+
+
+# ------------------------------------------- the sequential rules, read query by query (their definitions)
+
+def tolerance_by_definition(data: Prepared, tolerance: int) -> list[str]:
+    """The tolerance labels as the module docstring states them, result by result (scalar rule)."""
+    run = data.run_columns
+    out = []
+    for q in range(len(data.queries)):
+        rel = [k for k in range(len(data.rel)) if data.rel.qcode[k] == q]
+        non = [k for k in range(len(data.nonrel)) if data.nonrel.qcode[k] == q]
+        seen: list[tuple[int, float, float]] = []
+        labels = ""
+        for i in range(int(data.run_bounds[q]), int(data.run_bounds[q + 1])):
+            g, s, e = int(run["gid"][i]), float(run["start"][i]), float(run["end"][i])
+            met = [k for k in rel if data.rel.gid[k] == g
+                   and whole_seconds_overlap(s, s + tolerance, data.rel.start[k], data.rel.end[k])]
+            watched = any(sg == g and whole_seconds_overlap(s, e, a, b) for sg, a, b in seen)
+            if met:
+                labels += "s" if watched else "1"
+                if not watched:
+                    seen.append((g, s, max([float(data.rel.end[k]) for k in met] + [s + tolerance])))
+            elif any(data.nonrel.gid[k] == g and whole_seconds_overlap(s, e, data.nonrel.start[k], data.nonrel.end[k])
+                     for k in non):
+                labels += "S" if watched else "0"
+            else:
+                labels += "-"
+        out.append(labels)
+    return out
+
+
+def tiou_by_definition(data: Prepared, theta: float) -> list[str]:
+    """The tIoU labels as the module docstring states them: greedy in rank order, best IoU first."""
+    run, qrels = data.run_columns, data.qrels_columns
+    out = []
+    for q in range(len(data.queries)):
+        rows = [k for k in range(int(data.qrels_bounds[q]), int(data.qrels_bounds[q + 1])) if data.relevant[k]]
+        matched: set[int] = set()
+        labels = ""
+        for i in range(int(data.run_bounds[q]), int(data.run_bounds[q + 1])):
+            ious = {k: float(tiou(*(np.array([x]) for x in (run["start"][i], run["end"][i], qrels["start"][k],
+                                                              qrels["end"][k])))[0])
+                    for k in rows if qrels["gid"][k] == run["gid"][i]}
+            free = [k for k, v in ious.items() if v >= theta and k not in matched]
+            if free:
+                matched.add(max(free, key=lambda k: (ious[k], -k)))
+                labels += "1"
+            else:
+                labels += "s" if any(v >= theta for v in ious.values()) else "0"
+        out.append(labels)
+    return out
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7, 8])
+def test_sequential_adapters_follow_their_definitions(seed: int) -> None:
+    data = prepare(*segment_frames(seed, queries=4, per_query=60))
+    for tolerance in (0, 3, 15):
+        got = [a.relstring for a in make_adapter(f"tolerance:{tolerance}").adapt(data)]
+        assert got == tolerance_by_definition(data, tolerance), tolerance
+    for theta in (0.3, 0.7):
+        got = [a.relstring for a in make_adapter(f"tiou:{theta}").adapt(data)]
+        assert got == tiou_by_definition(data, theta), theta
+    assert any("s" in x for x in tolerance_by_definition(data, 15))  # the sequential part is exercised
