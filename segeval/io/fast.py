@@ -249,7 +249,7 @@ def factorize_bytes(values: npt.NDArray[np.bytes_],
     else:
         b = values.view(np.uint8).reshape(n, -1)
         key = np.ascontiguousarray(b[:, varying]).view(f"S{len(varying)}").ravel()
-    if key.dtype.kind == "S" or (sort and len(np.unique(key[:10_000])) > 1_000):  # many distinct: sort, not hash
+    if key.dtype.kind == "S" or (sort and len(np.unique(key[:10_000])) > 5_000):  # mostly distinct: sort, not hash
         codes = np.unique(key, return_inverse=True)[1].ravel()
     else:
         codes, keys = pd.factorize(key)
