@@ -31,7 +31,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapt.base import Adapted, Adapter, Label, Labelled, Reason, per_query_count, result_row
+from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
+from segeval.adapt.labelled import Labelled
 from segeval.adapt.overlap import decide
 from segeval.errors import check_choice, check_int
 from segeval.prepared import Prepared, concat_ranges, first_occurrences

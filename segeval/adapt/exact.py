@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from segeval.adapt.base import Adapted, Adapter, Label, Labelled, Reason, per_query_count
+from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
+from segeval.adapt.labelled import Labelled
 
 if TYPE_CHECKING:
     from segeval.prepared import Prepared

@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from segeval.adapt.base import Adapter, Label, Labelled, per_query_count
+from segeval.adapt.base import Adapter, Label, per_query_count
+from segeval.adapt.labelled import Labelled
 from segeval.adapt.overlap import overlap_decisions
 from segeval.prepared import Prepared, group_pairs
 from segeval.segment import closed_overlap

@@ -28,7 +28,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapt.base import Adapter, Label, Labelled, per_query_count
+from segeval.adapt.base import Adapter, Label, per_query_count
+from segeval.adapt.labelled import Labelled
 from segeval.prepared import Prepared, group_pairs
 from segeval.segment import closed_overlap
 

@@ -33,7 +33,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapt.base import Adapted, Adapter, Label, Labelled, Reason, per_query_count, result_row
+from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
+from segeval.adapt.labelled import Labelled
 from segeval.errors import ParameterError
 from segeval.prepared import Prepared, group_pairs
 from segeval.settings import TIOU

@@ -28,7 +28,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapt.base import Adapted, Adapter, Label, Labelled, Reason, per_query_count
+from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
+from segeval.adapt.labelled import Labelled
 from segeval.errors import check_int
 from segeval.prepared import Intervals, Prepared, concat_ranges, group_pairs
 from segeval.segment import whole_seconds_overlap

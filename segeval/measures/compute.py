@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from segeval.adapt.base import Adapted, Adapter, Labelled
+from segeval.adapt.base import Adapted, Adapter
+from segeval.adapt.labelled import Labelled
 from segeval.measures.batch import Batch
 from segeval.measures.definitions import SETS, expand
 from segeval.measures.registry import Measure

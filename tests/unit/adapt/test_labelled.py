@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from segeval.adapt.base import Adapted, Labelled
+from segeval.adapt.base import Adapted
+from segeval.adapt.labelled import Labelled
 from segeval.adapt.registry import make_adapter
 from segeval.adapt.tiou import tiou
 from segeval.errors import ParameterError, SegevalError
