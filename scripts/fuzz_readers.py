@@ -112,11 +112,13 @@ def _check_lanes(kind: str, qrels: str, run: str) -> str | None:
     from segeval.pipeline import evaluate
 
     if kind.startswith("trec-"):
-        from segeval.engines.fastlane import LaneJob, lane_values
+        from segeval.engines.fastlane import lane_values
         from segeval.engines.streamlane import stream_values
+        from segeval.settings import EngineOptions, Job
 
-        job = LaneJob(["official", "ndcg_cut"])
-        answers = {"fast lane": lane_values(qrels, run, job), "streaming lane": stream_values(qrels, run, job, 3)}
+        job = Job(("official", "ndcg_cut"))
+        answers = {"fast lane": lane_values(qrels, run, job),
+                   "streaming lane": stream_values(qrels, run, Job(job.measures, engine=EngineOptions(chunk_lines=3)))}
         measures = list(job.measures)
         usual = lambda: evaluate(qrels, run, measures)  # noqa: E731
     elif kind in ("qrels", "run"):  # against a MediaEval linking file: the me13sh lane

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -65,7 +64,7 @@ def correlate(x: Sequence[float] | Mapping[str, float], y: Sequence[float] | Map
     ``x`` and ``y`` are scores in the same system order, or dicts from system names to scores
     (matched by name).
     """
-    from segeval.analysis import correlate as C
+    from segeval.analysis.correlate import coefficients
 
     if isinstance(x, Mapping) or isinstance(y, Mapping):
         if not (isinstance(x, Mapping) and isinstance(y, Mapping)) or set(x) != set(y):
@@ -75,8 +74,4 @@ def correlate(x: Sequence[float] | Mapping[str, float], y: Sequence[float] | Map
         a, b = [float(x[k]) for k in keys], [float(y[k]) for k in keys]
     else:
         a, b = [float(v) for v in x], [float(v) for v in y]
-    out: dict[str, Any] = {
-        "kendall_tau_b": C.kendall_tau(a, b), "kendall_tau_ties_agree": C.kendall_tau_ties_agree(a, b),
-        "spearman_rho": C.spearman_rho(a, b), "tau_ap": C.tau_ap(a, b), "swapped_pairs": C.swapped_pairs(a, b),
-        "rms_error": C.rms_error(a, b)}
-    return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in out.items()}
+    return dict(coefficients(a, b))

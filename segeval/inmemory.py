@@ -23,13 +23,12 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.adapt import ExactAdapter
-from segeval.adapt.base import Label
+from segeval.engines.lanebatch import exact_batch
 from segeval.io.frames import ITEM_COLUMNS, QUERY_COLUMNS
 from segeval.io.tables import RUN_COLUMNS, predicted_mask
-from segeval.measures.batch import Batch
 from segeval.measures.compute import Request, batched
-from segeval.prepare import check_queries, concat_ranges, tie_groups
-from segeval.prepared import ranked_as_listed
+from segeval.prepared import check_queries
+from segeval.settings import Settings
 from segeval.validate import id_codes, is_documents
 
 IntArray = npt.NDArray[np.int64]
@@ -37,10 +36,6 @@ FloatArray = npt.NDArray[np.float64]
 _SPACE = re.compile(r"\s")  # as segeval.io.frames: ids hold no white space
 #: (run query, run item) tables up to 4 cells a row plus this many; sparser runs are hashed
 DENSE_CELLS = 1 << 20
-#: runs with at least this many results per query on average are sorted query by query
-SORT_EACH_FROM = 256
-#: ... in one matrix when padding the rankings to the longest adds at most their size plus this many cells
-PAD_CELLS = 1024
 
 
 @dataclass(frozen=True)
@@ -104,7 +99,7 @@ def _clean_ids(names: Any) -> bool:
 
 
 @dataclass(frozen=True)
-class RunCodes:
+class TableCodes:
     """A run's rows as codes: query code (into ``queries``), item code (into ``items``), score."""
 
     query: IntArray
@@ -116,7 +111,7 @@ class RunCodes:
     observed: npt.NDArray[np.bool_]  # per query: has a row
 
 
-def run_codes(run: object) -> RunCodes | None:
+def table_codes(run: object) -> TableCodes | None:
     """A DataFrame (ir_measures' or ranx's columns) or a dict of dicts of scores as codes; None for
     any other shape or for values the general path must check."""
     if isinstance(run, pd.DataFrame):
@@ -126,7 +121,7 @@ def run_codes(run: object) -> RunCodes | None:
     return None
 
 
-def _frame_codes(run: pd.DataFrame) -> RunCodes | None:
+def _frame_codes(run: pd.DataFrame) -> TableCodes | None:
     columns = set(run.columns)
     if len(run) == 0 or set(RUN_COLUMNS) <= columns or columns & {"start", "end", "rank"} or "score" not in columns:
         return None
@@ -139,11 +134,11 @@ def _frame_codes(run: pd.DataFrame) -> RunCodes | None:
     score = run["score"].to_numpy(dtype=np.float64)
     if (q_codes < 0).any() or (i_codes < 0).any() or not (_clean_ids(q_names) and _clean_ids(i_names)):
         return None
-    return RunCodes(q_codes, list(q_names), i_codes.astype(np.int64, copy=False), np.asarray(i_names, dtype=object),
+    return TableCodes(q_codes, list(q_names), i_codes.astype(np.int64, copy=False), np.asarray(i_names, dtype=object),
                     score, False, np.ones(len(q_names), dtype=bool))
 
 
-def _dict_codes(run: Mapping[Any, Any]) -> RunCodes | None:
+def _dict_codes(run: Mapping[Any, Any]) -> TableCodes | None:
     queries, inners = list(run), list(run.values())
     if not all(isinstance(x, Mapping) for x in inners) or not _clean_ids(queries):
         return None
@@ -159,7 +154,7 @@ def _dict_codes(run: Mapping[Any, Any]) -> RunCodes | None:
     i_codes, i_names = _string_codes(docs)
     if (i_codes < 0).any() or not _clean_ids(i_names):
         return None
-    return RunCodes(np.repeat(np.arange(len(queries), dtype=np.int64), lengths), [str(q) for q in queries],
+    return TableCodes(np.repeat(np.arange(len(queries), dtype=np.int64), lengths), [str(q) for q in queries],
                     i_codes.astype(np.int64, copy=False), np.asarray(i_names, dtype=object), score, True, lengths > 0)
 
 
@@ -190,7 +185,7 @@ def _factorize(values: npt.NDArray[np.object_]) -> tuple[IntArray, npt.NDArray[n
     return np.repeat(codes.astype(np.int64), np.diff(np.append(at, len(values)))), np.asarray(names, dtype=object)
 
 
-def _qrels_lines(index: QrelsIndex, run: RunCodes) -> npt.NDArray[np.signedinteger[Any]] | None:
+def _qrels_lines(index: QrelsIndex, run: TableCodes) -> npt.NDArray[np.signedinteger[Any]] | None:
     """Per run row, its qrels line (a position in ``index.keys``; -1: none); None when a (query,
     item) pair occurs twice in the run."""
     n_items = len(run.items)
@@ -219,71 +214,17 @@ def _qrels_lines(index: QrelsIndex, run: RunCodes) -> npt.NDArray[np.signedinteg
     return lines
 
 
-def _sort_each(values: FloatArray, counts: IntArray, starts: IntArray) -> IntArray:
-    """Positions sorting each segment ``values[starts[i]:starts[i] + counts[i]]`` (finite values)
-    ascending, segment by segment; ties in any order."""
-    width = int(counts.max(initial=0))
-    if len(counts) * width == len(values):  # all of one length: the rows of a matrix as they are
-        by_row = np.argsort(values.reshape(len(counts), width), axis=1)
-        return np.asarray((by_row + starts[:, None]).ravel(), dtype=np.int64)
-    if len(counts) * width <= 2 * len(values) + PAD_CELLS:  # rows of one matrix, padded with +inf (sorted last)
-        row = np.repeat(np.arange(len(counts)), counts)
-        column = np.arange(len(values)) - np.repeat(starts, counts)
-        table = np.full((len(counts), width), np.inf)
-        table[row, column] = values
-        by_row = np.argsort(table, axis=1)
-        return np.asarray((by_row + starts[:, None])[by_row < counts[:, None]], dtype=np.int64)
-    out = np.empty(len(values), dtype=np.int64)
-    for a, n in zip(starts.tolist(), counts.tolist(), strict=True):
-        out[a:a + n] = np.argsort(values[a:a + n]) + a
-    return out
-
-
-def score_order(qcode: IntArray, score: FloatArray, item: IntArray, items: npt.NDArray[np.object_],
-                n_queries: int) -> IntArray:
-    """Positions by query code, score descending, then item id descending (code-point order, as
-    :func:`segeval.prepare.prepare`'s ``score`` order)."""
-    small = qcode.astype(np.int16 if n_queries < 2**15 else np.int64)
-    if ranked_as_listed(qcode, score):  # written rank by rank: only grouped by query (radix)
-        order = np.argsort(small, kind="stable")
-        q, s = qcode[order], score[order]
-    elif len(score) >= SORT_EACH_FROM * n_queries:  # long rankings: grouped by query (radix), each sorted alone
-        order = np.argsort(small, kind="stable")
-        grouped = score[order]
-        counts = np.bincount(qcode, minlength=n_queries)
-        starts = np.cumsum(counts) - counts
-        within = _sort_each(-grouped, counts, starts)  # descending; ties are ordered below
-        order = order[within]
-        q = np.repeat(np.arange(n_queries), counts)
-        s = grouped[within]
-    else:
-        order = np.argsort(score)[::-1]  # descending; equal scores (-0.0 == 0.0 too) are ordered below
-        by_query = small[order]
-        within = np.argsort(by_query, kind="stable")  # a radix sort for 16 bits
-        order = order[within]
-        q, s = qcode[order], score[order]
-    ties = tie_groups(q, s)
-    if ties is None:
-        return order
-    where, group = ties
-    codes = item[order[where]]
-    distinct, inverse = np.unique(codes, return_inverse=True)
-    name_rank = np.argsort(np.argsort(items[distinct].astype(object)))  # rank of each distinct id by code point
-    order[where] = order[where][np.lexsort((-name_rank[inverse.ravel()], group))]
-    return order
-
-
-def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Request], *,
-                       queries: Sequence[str] | None, relevance_level: int, missing_queries: str,
-                       max_results: int | None, trec_eval: str) -> tuple[list[str], dict[str, list[Any]]] | None:
-    """(queries, values by request name) as :func:`segeval.pipeline.evaluate_part` gives them, or
-    None when the run is outside the lane."""
-    run = run_codes(source)
+def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Request],
+                       settings: Settings) -> tuple[list[str], dict[str, list[Any]]] | None:
+    """(queries, values by request name) as :func:`segeval.pipeline.evaluate_part` gives them with these
+    settings, or None when the run is outside the lane."""
+    queries = settings.queries
+    run = table_codes(source)
     lines = None if run is None else _qrels_lines(index, run)
     if run is None or lines is None:
         return None
     in_run = {name for name, seen in zip(run.queries, run.observed.tolist(), strict=True) if seen}
-    with_results = in_run if missing_queries == "skip" else set(index.queries)
+    with_results = in_run if settings.missing_queries == "skip" else set(index.queries)
     if queries is not None:
         check_queries(queries, set(index.queries))
         chosen = sorted(set(queries) & with_results)
@@ -293,40 +234,18 @@ def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Req
     lookup = np.array([at.get(name, -1) for name in run.queries], dtype=np.int64)
     identity = len(lookup) == len(chosen) and bool((lookup == np.arange(len(chosen))).all())
     qcode = run.query if identity else lookup[run.query]
-    score = run.score if trec_eval != "9" else run.score.astype(np.float32).astype(np.float64)
+    score = run.score if settings.trec_eval != "9" else run.score.astype(np.float32).astype(np.float64)
     if not np.isfinite(score).all():
         return None
     n_q = len(chosen)
-    if bool((lookup[run.observed] >= 0).all()):  # every row's query is evaluated
-        rows = score_order(qcode, score, run.item, run.items, n_q)
-        counts = np.bincount(qcode, minlength=n_q)
-    else:
-        keep = np.flatnonzero(qcode >= 0)
-        rows = keep[score_order(qcode[keep], score[keep], run.item[keep], run.items, n_q)]
-        counts = np.bincount(qcode[keep], minlength=n_q)
-    if max_results is not None:
-        rows = rows[np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts) < max_results]
-        counts = np.minimum(counts, max_results)
-    offsets = np.zeros(n_q + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    qpos = np.array([index.position[q] for q in chosen], dtype=np.int64)  # chosen queries' qrels positions
-    labels, grades = _labels(index, lines[rows], relevance_level)
-    num_rel = np.bincount(index.owner[index.rel >= relevance_level], minlength=len(index.queries))[qpos]
-    pool_counts = np.diff(index.offsets)[qpos]
-    _, pool_lines = concat_ranges(index.offsets[:-1][qpos], pool_counts)  # each chosen query's qrels lines
-    pool_offsets = np.zeros(n_q + 1, dtype=np.int64)
-    np.cumsum(pool_counts, out=pool_offsets[1:])
-    batch = Batch(labels, offsets, num_rel.astype(np.int64), grades, index.rel[pool_lines].astype(np.float64),
-                  pool_offsets)
+
+    def tie_key(at: IntArray) -> IntArray:  # the tied rows' item ids ranked in code-point order
+        distinct, inverse = np.unique(run.item[at], return_inverse=True)
+        return np.argsort(np.argsort(run.items[distinct].astype(object)))[inverse.ravel()].astype(np.int64)
+
+    to_chosen = np.full(len(index.queries), -1, dtype=np.int64)  # qrels query positions to evaluated codes
+    to_chosen[[index.position[q] for q in chosen]] = np.arange(n_q)
+    grade = np.append(index.rel.astype(np.float64), np.nan)[lines]  # line -1 (none): NaN
+    batch = exact_batch(qcode, score, grade, tie_key, n_q, to_chosen[index.owner], index.rel, settings)
     out = batched(batch, requests)
     return None if out is None else (chosen, out)
-
-
-def _labels(index: QrelsIndex, lines: IntArray, relevance_level: int) -> tuple[npt.NDArray[np.uint8], FloatArray]:
-    """The exact adapter's label and grade (NaN: no qrels line) of each run row, given its qrels line."""
-    rel = index.rel
-    # a negative grade is neither relevant nor judged non-relevant (as the exact adapter)
-    label = np.where(rel >= relevance_level, Label.RELEVANT, np.where(rel < 0, Label.UNJUDGED, Label.NONRELEVANT))
-    by_line = np.append(label.astype(np.uint8), np.uint8(Label.UNJUDGED))  # line -1: the last entry
-    grade = np.append(rel.astype(np.float64), np.nan)
-    return by_line[lines], grade[lines]

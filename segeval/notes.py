@@ -46,12 +46,12 @@ def for_run(run: str, notes: Sequence[str]) -> list[str]:
     return [f"note: {run}: {n.removeprefix('note: ')}" for n in notes]
 
 
-def bare(note: str) -> str:
+def unprefixed(note: str) -> str:
     """The note without its ``note: `` prefix (for tables and pages that print their own)."""
     return note.removeprefix("note: ")
 
 
-def about(notes: Sequence[str], measure: str) -> list[str]:
+def notes_on(notes: Sequence[str], measure: str) -> list[str]:
     """The notes on one measure's values (for a figure of that measure)."""
     pattern = re.compile(rf"(?:^|: ){re.escape(measure)} is above 1 ")
-    return [n for n in notes if pattern.search(bare(n))]
+    return [n for n in notes if pattern.search(unprefixed(n))]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -102,64 +103,31 @@ class Evaluator:
         return self._plans[documents]
 
     def evaluate(self, run: object, *, run_format: str = "auto") -> Evaluation:
-        """The :class:`Evaluation` of one run (a path or a table, as :func:`evaluate` takes)."""
+        """The :class:`Evaluation` of one run (a path or a table, as :func:`evaluate` takes); its ``route``
+        says how it was read: ``frame+whole`` (a run given in memory) or ``table+whole`` (a file)."""
         if self._documents and isinstance(run, pd.DataFrame | Mapping):  # documents in memory: codes, one batch
             how = self.plan(True)
-            if in_lane(how.requests, how.order, how.judged_only):
+            if in_lane(how.requests, how.settings.order_for(True), how.settings.judged_only):
                 if not self._indexed:
                     self._indexed = True
-                    self._index = QrelsIndex.of(self.qrels if how.predicted != "ignore"
-                                                else _predicted_lines(self.qrels, how.predicted)[0])
-                done = None if self._index is None else evaluate_in_memory(
-                    self._index, run, how.requests, queries=how.queries, relevance_level=how.relevance_level,
-                    missing_queries=how.missing_queries, max_results=how.max_results, trec_eval=how.trec_eval)
+                    self._index = QrelsIndex.of(self.qrels if how.settings.predicted != "ignore"
+                                                else _predicted_lines(self.qrels, how.settings.predicted)[0])
+                done = None if self._index is None else evaluate_in_memory(self._index, run, how.requests, how.settings)
                 if done is not None:
-                    return finish(self.qrels, how, *done)
+                    return replace(finish(self.qrels, how, *done), route="frame+whole")
         r = validate_run(load_run(run, run_format, self.settings.time_format))
         how = self.plan(is_documents(r))
-        return finish(self.qrels, how, *evaluate_part(self.qrels, r, how, how.queries))
+        read = "table" if isinstance(run, str | Path) else "frame"
+        return replace(evaluate_validated(self.qrels, r, how), route=f"{read}+whole")
 
 
 @dataclass(frozen=True)
 class Plan:
     """What :func:`evaluate` resolved from its parameters: the requests, and the settings with the
-    run kind's order."""
+    run kind's order (never None)."""
 
     requests: list[Request]
     settings: Settings
-
-    @property
-    def queries(self) -> list[str] | None:
-        return None if self.settings.queries is None else list(self.settings.queries)
-
-    @property
-    def order(self) -> str:
-        assert self.settings.order is not None
-        return self.settings.order
-
-    @property
-    def relevance_level(self) -> int:
-        return self.settings.relevance_level
-
-    @property
-    def missing_queries(self) -> str:
-        return self.settings.missing_queries
-
-    @property
-    def max_results(self) -> int | None:
-        return self.settings.max_results
-
-    @property
-    def judged_only(self) -> bool:
-        return self.settings.judged_only
-
-    @property
-    def trec_eval(self) -> str:
-        return self.settings.trec_eval
-
-    @property
-    def predicted(self) -> str:
-        return self.settings.predicted
 
 
 def plan(
@@ -216,17 +184,23 @@ def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence
     :func:`segeval.prepare.prepare`.  Queries are independent, so evaluating a run in parts
     (each query's rows and qrels in one part) gives the same values as evaluating it whole.
     """
-    if how.predicted == "ignore":
-        q = _predicted_lines(q, how.predicted)[0]
-    if how.trec_eval == "9":  # 9.0.8 stores scores as C floats: near-equal scores become ties
+    if how.settings.predicted == "ignore":
+        q = _predicted_lines(q, how.settings.predicted)[0]
+    if how.settings.trec_eval == "9":  # 9.0.8 stores scores as C floats: near-equal scores become ties
         r = r.assign(score=r["score"].to_numpy().astype(np.float32).astype(np.float64))
-    data = prepare(q, r, queries=queries, order=how.order, relevance_level=how.relevance_level,
-                   missing_queries=missing_queries or how.missing_queries, max_results=how.max_results)
+    s = how.settings
+    data = prepare(q, r, queries=queries, order=s.order, relevance_level=s.relevance_level,
+                   missing_queries=missing_queries or s.missing_queries, max_results=s.max_results)
     used = {x.adapter.spec: x.adapter for x in how.requests if x.adapter is not None}  # tiou:0.5 != tiou:0.9
     adapted = {name: adapter.adapt(data) for name, adapter in used.items()}
-    if how.judged_only:
+    if how.settings.judged_only:
         adapted = {name: [only_judged(a) for a in per_query] for name, per_query in adapted.items()}
     return data.queries, compute(data, adapted, how.requests)
+
+
+def evaluate_validated(q: pd.DataFrame, r: pd.DataFrame, how: Plan) -> Evaluation:
+    """The :class:`Evaluation` of validated qrels and run as ``how`` says (the qrels are not checked again)."""
+    return finish(q, how, *evaluate_part(q, r, how, how.settings.queries))
 
 
 def merge_parts(parts: Sequence[tuple[list[str], dict[str, list[Any]]]],
@@ -242,10 +216,10 @@ def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, 
     """The :class:`Evaluation` of per-query values: aggregates, notes and unevaluated queries."""
     reqs = how.requests
     summary = summaries(reqs, per_query)
-    lines, predicted_note = _predicted_lines(q, how.predicted)
-    if how.missing_queries == "zero":  # trec_eval -c: num_rel sums every qrels line with rel > 0, whatever -l
-        if how.queries is not None:
-            lines = lines[lines["query"].isin(how.queries)]
+    lines, predicted_note = _predicted_lines(q, how.settings.predicted)
+    if how.settings.missing_queries == "zero":  # trec_eval -c: num_rel sums every qrels line with rel > 0, whatever -l
+        if how.settings.queries is not None:
+            lines = lines[lines["query"].isin(how.settings.queries)]
         for x in reqs:
             if x.measure.name == "num_rel" and isinstance(x.adapter, ExactAdapter):
                 summary[x.name] = int((lines["rel"].to_numpy() > 0).sum())

@@ -33,59 +33,20 @@ import pandas as pd
 
 from segeval.errors import check_choice, check_int
 from segeval.io.fast import category_bytes
-from segeval.prepared import FloatArray, IntArray, assemble, bounds, chosen_queries, listed_order
+from segeval.ordering import listed_order, name_ranks, score_order
+from segeval.prepared import IntArray, assemble, bounds, chosen_queries
 from segeval.prepared import Intervals as Intervals  # named here for readers of prepare's results
 from segeval.prepared import Prepared as Prepared
 from segeval.prepared import check_queries as check_queries
 from segeval.prepared import concat_ranges as concat_ranges
 from segeval.prepared import group_pairs as group_pairs
 from segeval.prepared import merge_intervals as merge_intervals
-from segeval.prepared import tie_groups as tie_groups
 from segeval.settings import DEFAULT_ORDER, DEFAULTS, MISSING_QUERIES, ORDERS, kind
 from segeval.validate import check_kinds, check_unique_documents
 
 #: columns carried into the evaluation; videos and queries become integer codes
 RUN_COLUMNS = ("start", "end", "rank", "score", "line")
 QRELS_COLUMNS = ("start", "end", "rel", "line", "stratum")  # stratum: stratified qrels only
-
-
-def _score_order(qcode: IntArray, score: FloatArray, items: npt.NDArray[np.object_]) -> IntArray:
-    """Positions ordered by query, score descending, then item id descending (code-point order).
-
-    Item ids are compared only within groups of equal scores, which are usually few.
-    """
-    distinct, score_rank = np.unique(score, return_inverse=True)
-    key = qcode.astype(np.int64) * len(distinct) + (len(distinct) - 1 - score_rank)  # query, then score down
-    order = np.argsort(key, kind="stable")
-    ties = tie_groups(qcode[order], score[order])
-    if ties is None:
-        return order
-    where, group = ties
-    names = items[order[where]].astype(str)
-    rank = np.unique(names, return_inverse=True)[1]
-    order[where] = order[where][np.lexsort((-rank, group))]
-    return order
-
-
-def _score_order_coded(qcode: IntArray, score: FloatArray, item_rank: IntArray, n_queries: int,
-                       n_items: int) -> IntArray:
-    """As :func:`_score_order`, given item codes whose order is the item ids' code-point order."""
-    if len(score) > 20_000 and len(np.unique(score[:10_000])) < 2_000:  # few distinct scores: hash, then sort those
-        codes, distinct = pd.factorize(score)
-        order = np.argsort(distinct)  # NaN is not factorised (code -1): only finite scores come here
-        score_rank = np.empty(len(order), dtype=np.int64)
-        score_rank[order] = np.arange(len(order))
-        score_rank = score_rank[codes]
-        n_scores = len(distinct)
-    else:
-        distinct_values, score_rank = np.unique(score, return_inverse=True)
-        n_scores = len(distinct_values)
-    score_down = (n_scores - 1 - score_rank.ravel()).astype(np.int64)
-    item_down = (n_items - 1 - item_rank).astype(np.int64)
-    if max(n_queries, 1) * max(n_scores, 1) * max(n_items, 1) < 2**62:
-        # one key per result, unique as each document is once per query: any sort gives the same order
-        return np.argsort((qcode.astype(np.int64) * n_scores + score_down) * n_items + item_down)
-    return np.lexsort((item_down, score_down, qcode))
 
 
 def _has_duplicates(query_codes: IntArray, item_codes: IntArray, chosen: IntArray, gid: IntArray) -> bool:
@@ -201,12 +162,12 @@ def prepare(
 
     keep = np.flatnonzero(run_qcode >= 0)
     # the needed columns, ordered within each query by the order policy (lexsort is stable)
-    if order == "score" and joint is not None and bool(np.isfinite(run["score"].to_numpy()).all()):
-        rows = keep[_score_order_coded(run_qcode[keep], run["score"].to_numpy()[keep], run_icode[keep], n_q,
-                                       len(item_names))]
-    elif order == "score":
-        rows = keep[_score_order(run_qcode[keep], run["score"].to_numpy()[keep],
-                                 run["item"].to_numpy(dtype=object)[keep])]
+    if order == "score":
+        items = run["item"].to_numpy(dtype=object)
+        item_order = (run_icode.__getitem__ if joint is not None  # codes in code-point order of the ids
+                      else lambda at: name_ranks(items[at]))
+        rows = keep[score_order(run_qcode[keep], run["score"].to_numpy(dtype=np.float64)[keep], n_q,
+                                lambda at: item_order(keep[at]))]
     else:
         rows = listed_order(keep, run_qcode, run["rank"].to_numpy() if order == "rank" else None)
     if max_results is not None:

@@ -50,7 +50,8 @@ class Prepared:
     :attr:`run` and :attr:`qrels` are the same columns as DataFrames.
     ``run_bounds[q]:run_bounds[q+1]`` are query q's results.
     ``rel``/``nonrel`` are the merged relevant and non-relevant qrels segments;
-    ``relevant`` marks the relevant rows of ``qrels`` (``rel >= relevance_level``).
+    ``relevant`` marks the relevant rows of ``qrels`` (``rel >= relevance_level``, the level it was
+    prepared with).
     """
 
     queries: list[str]
@@ -63,6 +64,7 @@ class Prepared:
     nonrel: Intervals
     rel_bounds: IntArray
     relevant: npt.NDArray[np.bool_]
+    relevance_level: int = 1
 
     @cached_property
     def run(self) -> pd.DataFrame:
@@ -139,25 +141,6 @@ def chosen_queries(qrels_queries: set[str], run_queries: set[str], queries: Sequ
     return sorted(set(queries) & with_results)
 
 
-def listed_order(keep: IntArray, qcode: IntArray, rank: IntArray | None) -> IntArray:
-    """The rows ``keep`` ordered by query, then by ``rank`` when given (equal ranks, and every row without
-    ``rank``, keeping file order)."""
-    q = qcode[keep]
-    if len(q) > 1:  # usually each query's rows are together and in rank order: the blocks in query order
-        head = np.flatnonzero(q[1:] != q[:-1]) + 1
-        same = np.ones(len(q) - 1, dtype=bool)
-        same[head - 1] = False
-        block_q = q[np.concatenate([[0], head])]
-        if (rank is None or bool((rank[keep][1:] >= rank[keep][:-1])[same].all())) \
-                and bool((np.bincount(block_q) <= 1).all()):  # each query one block (np.unique would load numpy.ma)
-            first = np.concatenate([[0], head])
-            size = np.diff(np.append(first, len(q)))
-            by_query = np.argsort(block_q)
-            return keep[concat_ranges(first[by_query], size[by_query])[1]]
-    keys = (rank[keep],) if rank is not None else ()
-    return keep[np.lexsort((*keys, q))]
-
-
 def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, qrels: Columns,
              relevance_level: int) -> Prepared:
     """The :class:`Prepared` of the evaluated results ``run`` (in evaluation order) and the evaluated
@@ -190,6 +173,7 @@ def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, q
         nonrel=merged(~rel_mask),
         rel_bounds=bounds(rel.qcode, n_q),
         relevant=rel_mask,
+        relevance_level=relevance_level,
     )
 
 
@@ -226,29 +210,6 @@ def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArra
     rows = np.flatnonzero(counts)  # the left entries with a partner (often few)
     owner, value = concat_ranges(first[left_gid[rows]], counts[rows])
     return rows[owner], value
-
-
-def tie_groups(q: npt.NDArray[np.integer[Any]], s: FloatArray) -> tuple[IntArray, IntArray] | None:
-    """For results ordered by query ``q`` then score ``s``: the positions that share both with a
-    neighbour, and the number of each one's group of equal (query, score); None when there are none."""
-    same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    if not same.any():
-        return None
-    tied = np.zeros(len(q), dtype=bool)
-    tied[1:] |= same
-    tied[:-1] |= same
-    where = np.flatnonzero(tied)
-    return where, np.cumsum(np.concatenate([[True], ~same])[where])  # tie groups are contiguous runs
-
-
-def ranked_as_listed(query: npt.NDArray[np.integer[Any]], score: FloatArray) -> bool:
-    """Whether each query's rows (codes >= -1) are together and their scores do not increase (equal
-    ones aside): the order of a run written rank by rank, which then needs only grouping by query."""
-    same = query[1:] == query[:-1]
-    if bool((same & (score[1:] > score[:-1])).any()):
-        return False
-    present = int(np.count_nonzero(np.bincount(query + 1)))  # codes >= -1
-    return present == len(query) - int(np.count_nonzero(same))
 
 
 def first_occurrences(key: IntArray) -> IntArray:

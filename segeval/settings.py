@@ -58,8 +58,8 @@ class Settings:
     ``trec_eval``: ``"10"``, or ``"9"`` for 9.0.8 (what pytrec_eval wraps: 32-bit scores).
     ``predicted``: ``use`` or ``ignore`` the classifier-predicted lines of completed qrels.
     ``queries``: evaluate only these (None: all).  ``bin_size``, ``bin_assign``, ``tolerance`` and
-    ``tiou``: the defaults of the binned, tolerance and tiou adapters.  ``memory`` and
-    ``chunk_lines``: how the engines read big run files (no effect on the numbers).
+    ``tiou``: the defaults of the binned, tolerance and tiou adapters.  How runs are read and by
+    whom (no effect on the numbers) is :class:`EngineOptions`; how results are shown, :class:`OutputOptions`.
     """
 
     order: str | None = None
@@ -75,8 +75,6 @@ class Settings:
     bin_assign: str = "span"
     tolerance: int = TOLERANCE
     tiou: float = TIOU
-    memory: str = "auto"
-    chunk_lines: int = CHUNK_LINES
 
     def __post_init__(self) -> None:
         if self.order is not None:
@@ -105,8 +103,6 @@ class Settings:
                 or not 0 <= self.tiou <= 1:
             raise ParameterError(f"The 'tiou' parameter must be a number between 0 and 1. Got {self.tiou!r} "
                                  f"instead.")
-        check_choice("memory", self.memory, MEMORY_POLICIES)
-        check_int("chunk_lines", self.chunk_lines, minimum=1)
 
     def order_for(self, documents: bool) -> str:
         """The result order for a document (or segment) run: ``order``, or the kind's default."""
@@ -143,31 +139,89 @@ def _check_bool(name: str, value: object) -> None:
 
 DEFAULTS = Settings()
 
+ENGINES = ("processes", "dask")
+OUTPUTS = ("trec", "json", "csv")
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    """How runs are read and by whom; no effect on the numbers.
+
+    ``memory``: ``auto`` (runs of at least :data:`AUTO_BYTES` read in chunks), ``chunked`` or
+    ``in-memory``; ``chunk_lines``: lines per chunk; ``jobs``: worker processes (None: one per core);
+    ``engine``: ``processes`` or ``dask`` (``scheduler``: a Dask scheduler's address, None: a local
+    cluster); ``quiet``: no progress line.
+    """
+
+    memory: str = "auto"
+    chunk_lines: int = CHUNK_LINES
+    jobs: int | None = None
+    engine: str = "processes"
+    scheduler: str | None = None
+    quiet: bool = False
+
+    def __post_init__(self) -> None:
+        check_choice("memory", self.memory, MEMORY_POLICIES)
+        check_int("chunk_lines", self.chunk_lines, minimum=1)
+        if self.jobs is not None:
+            check_int("jobs", self.jobs, minimum=1)
+        check_choice("engine", self.engine, ENGINES)
+        if self.scheduler is not None and self.engine != "dask":
+            raise ParameterError(f"The 'scheduler' parameter needs --engine dask. Got --engine {self.engine} "
+                                 f"instead.")
+        if self.engine == "dask" and self.memory == "chunked":
+            raise ParameterError("The 'memory' parameter must be 'auto' or 'in-memory' with --engine dask (its "
+                                 "workers read each run whole). Got 'chunked' instead.")
+        _check_bool("quiet", self.quiet)
+
+
+@dataclass(frozen=True)
+class OutputOptions:
+    """How ``segeval eval`` shows results: ``format`` (``trec``: trec_eval's text, ``json``, ``csv``),
+    ``per_query`` rows (``-q``), ``summary`` rows (not ``-n``), and the ``header`` rows trec_eval opens
+    with when asked (``runid``, ``num_q``)."""
+
+    format: str = "trec"
+    per_query: bool = False
+    summary: bool = True
+    header: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_choice("output", self.format, OUTPUTS)
+        object.__setattr__(self, "header", tuple(self.header))
+
 
 @dataclass(frozen=True)
 class Job:
     """What every engine evaluates each run with, made and checked once where the options are given
     (the command line, :func:`segeval.compare`) and passed whole to the workers (it pickles).
 
-    ``measures``: names or sets (``official``); ``adapter``: an adapter spec, None for the run kind's
-    default; ``settings``: the policies, and how runs are read (``time_format``, ``memory``,
-    ``chunk_lines``); ``lenient``: skip malformed run lines (each reported) instead of stopping.
+    ``measures``: names or sets (``official``); ``adapters``: adapter specs, each labelling for every
+    label measure (names get its suffix), none for the run kind's default; ``settings``: the policies;
+    ``lenient``: skip malformed run lines (each reported) instead of stopping; ``engine``: how the runs
+    are read and by whom.
     """
 
     measures: tuple[str, ...] = DEFAULT_MEASURES
-    adapter: str | None = None
+    adapters: tuple[str, ...] = ()
     settings: Settings = Settings()
     lenient: bool = False
+    engine: EngineOptions = EngineOptions()
 
     def __post_init__(self) -> None:
         given: Any = self.measures
         if isinstance(given, str) or not isinstance(given, Sequence) or not all(isinstance(m, str) for m in given):
             raise ParameterError(f"The 'measures' parameter must be a list of measure names. Got {given!r} instead.")
         object.__setattr__(self, "measures", tuple(given))
-        if self.adapter is not None and not isinstance(self.adapter, str):
-            raise ParameterError(f"The 'adapter' parameter must be an adapter spec such as 'overlap'. Got "
-                                 f"{self.adapter!r} instead.")
+        specs: Any = self.adapters
+        if isinstance(specs, str) or not isinstance(specs, Sequence) or not all(isinstance(a, str) for a in specs):
+            raise ParameterError(f"The 'adapters' parameter must be a list of adapter specs such as ['overlap']. Got "
+                                 f"{specs!r} instead.")
+        object.__setattr__(self, "adapters", tuple(specs))
         if not isinstance(self.settings, Settings):
             raise ParameterError(f"The 'settings' parameter must be a segeval.Settings. Got "
                                  f"{type(self.settings).__name__} instead.")
         _check_bool("lenient", self.lenient)
+        if not isinstance(self.engine, EngineOptions):
+            raise ParameterError(f"The 'engine' parameter must be a segeval.settings.EngineOptions. Got "
+                                 f"{type(self.engine).__name__} instead.")

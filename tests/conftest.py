@@ -1,8 +1,10 @@
-"""Shared test helpers: paths, the CLI runner, and the optional ../shared reference data."""
+"""Shared test helpers: paths, the CLI runner, the optional ../shared reference data, and the hooks
+that turn a missing reference into a failure under ``SEGEVAL_REQUIRE_REFERENCE=1`` (tests/support/reference.py)."""
 
 from __future__ import annotations
 
 import io
+from collections.abc import Generator
 from contextlib import redirect_stderr, redirect_stdout
 from html.parser import HTMLParser
 from pathlib import Path
@@ -10,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from segeval.cli import main
+from tests.support import reference
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SHARED = ROOT.parent / "shared" / "data"
+SHARED = reference.SHARED
 
 
 class Tags(HTMLParser):
@@ -41,8 +44,37 @@ def cli() -> object:
 
 
 def shared(*parts: str) -> Path:
-    """A path under ../shared/data, skipping the test when it is absent."""
-    path = SHARED.joinpath(*parts)
-    if not path.exists():
-        pytest.skip(f"reference data not available: {path}")
-    return path
+    """A path under ../shared/data; the test is skipped when it is absent (a failure in CI)."""
+    return reference.require_shared(*parts)
+
+
+# ------------------------------------------------- a missing reference fails under SEGEVAL_REQUIRE_REFERENCE=1
+
+def pytest_configure(config: pytest.Config) -> None:
+    reference.required()  # a value other than 0 or 1 stops the session
+
+
+def _enforced(report: pytest.TestReport | pytest.CollectReport,
+              excinfo: pytest.ExceptionInfo[BaseException] | None) -> None:
+    """A skip for a missing reference becomes a failure naming it, when references are required."""
+    if report.skipped and excinfo is not None and isinstance(excinfo.value, reference.ReferenceMissing) \
+            and reference.required():
+        report.outcome = "failed"
+        report.longrepr = reference.failure(excinfo.value.msg or "")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, pytest.TestReport,
+                                                                                          pytest.TestReport]:
+    report = yield
+    _enforced(report, call.excinfo)
+    return report
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, pytest.CollectReport,
+                                                                         pytest.CollectReport]:
+    report = yield  # a module-level skip (require_module at import) is a collection report
+    call: pytest.CallInfo[object] | None = getattr(report, "call", None)
+    _enforced(report, call.excinfo if call is not None else None)
+    return report

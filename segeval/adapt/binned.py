@@ -22,8 +22,9 @@ first), non-relevant when only a non-relevant one does.  ``num_rel`` is the
 number of distinct relevant bins.
 
 That is the reference script's rule (``assign="span"``).  The paper's formula
-(``assign="start"``, adapter name ``binned-start``, suffix ``_bin_start``) puts
-every result and every judged segment in the single bin of its start time.
+(``assign="start"``, given as ``-a binned:B:start``; reported as ``binned-start``
+with the suffix ``_bin_start``) puts every result and every judged segment in the
+single bin of its start time.
 """
 
 from __future__ import annotations

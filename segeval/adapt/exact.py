@@ -15,12 +15,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
 from segeval.adapt.labelled import Labelled
 
 if TYPE_CHECKING:
     from segeval.prepared import Prepared
+
+
+def exact_labels(grade: npt.NDArray[np.floating], relevance_level: int) -> npt.NDArray[np.uint8]:
+    """The exact rule, per result given the grade of its qrels line (NaN: none): relevant when the grade
+    reaches ``relevance_level``, else judged non-relevant when it is not negative, else unjudged."""
+    labels = np.full(len(grade), Label.UNJUDGED, dtype=np.uint8)
+    labels[grade >= 0] = Label.NONRELEVANT  # NaN compares False: no line, unjudged
+    labels[grade >= relevance_level] = Label.RELEVANT
+    return labels
 
 
 class ExactAdapter(Adapter):
@@ -54,13 +64,9 @@ class ExactAdapter(Adapter):
         first = np.ones(len(u), dtype=bool)
         first[1:] = u[1:] != u[:-1]  # a document judged twice: the first qrels line counts
         u, j = u[first], j[first]
-        labels = np.full(n, Label.UNJUDGED, dtype=np.uint8)
-        grade = qrels["rel"][j]
-        # a negative grade is neither relevant nor judged non-relevant (as trec_eval: bpref, num_nonrel)
-        judged_label = np.where(grade < 0, Label.UNJUDGED, Label.NONRELEVANT)
-        labels[u] = np.where(data.relevant[j], Label.RELEVANT, judged_label)
         grades = np.full(n, np.nan)
         grades[u] = qrels["rel"][j]
+        labels = exact_labels(grades, data.relevance_level)
         num_rel = per_query_count(qrels["qcode"][data.relevant], len(data.queries))
         pool = qrels["rel"].astype(np.float64), data.qrels_bounds  # every qrels grade of the query
         return Labelled(data, run["qcode"], labels, num_rel, u, j, np.arange(n, dtype=np.int64), grades, pool)

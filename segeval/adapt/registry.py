@@ -19,7 +19,7 @@ ADAPTER_HELP = ("exact, overlap, overlap-once, binned[:B[:start]], tolerance[:T]
                 "tiou[:theta[:strict][:float32]]")
 
 
-def _part(spec: str, what: str, text: str, expected: str) -> ParameterError:
+def _spec_error(spec: str, what: str, text: str, expected: str) -> ParameterError:
     return ParameterError(f"The 'adapter' parameter {spec!r}: {what} must be {expected}. Got {text!r} instead.")
 
 
@@ -29,7 +29,7 @@ def _whole(spec: str, what: str, text: str, least: int) -> int:
     except ValueError:
         value = least - 1
     if value < least or not text.strip().lstrip("+").isdigit():
-        raise _part(spec, what, text, f"a whole number >= {least}")
+        raise _spec_error(spec, what, text, f"a whole number >= {least}")
     return value
 
 
@@ -48,18 +48,19 @@ def make_adapter(spec: str | Adapter, settings: Settings = DEFAULTS) -> Adapter:
         "exact": ExactAdapter, "overlap": OverlapAdapter, "overlap-once": OverlapOnceAdapter}
     if name in fixed:
         if args:
-            raise _part(spec, f"{name}", ":".join(args), "given without parameters")
+            raise _spec_error(spec, f"{name}", ":".join(args), "given without parameters")
         return fixed[name]()
     if name == "binned":
         if len(args) > 2:
-            raise _part(spec, "binned", ":".join(args), "followed by at most B and start|span (binned[:B[:start]])")
+            raise _spec_error(spec, "binned", ":".join(args),
+                              "followed by at most B and start|span (binned[:B[:start]])")
         size = _whole(spec, "the bin size B (seconds)", args[0], 1) if args else settings.bin_size
         if len(args) == 2 and args[1] not in ("start", "span"):
-            raise _part(spec, "the bin assignment", args[1], "'start' or 'span'")
+            raise _spec_error(spec, "the bin assignment", args[1], "'start' or 'span'")
         return BinnedAdapter(size, args[1] if len(args) == 2 else settings.bin_assign)
     if name == "tolerance":
         if len(args) > 1:
-            raise _part(spec, "tolerance", ":".join(args), "followed by at most the window T (tolerance[:T])")
+            raise _spec_error(spec, "tolerance", ":".join(args), "followed by at most the window T (tolerance[:T])")
         return ToleranceAdapter(_whole(spec, "the window T (seconds)", args[0], 0) if args else settings.tolerance)
     if name == "tiou":
         theta = settings.tiou
@@ -69,23 +70,28 @@ def make_adapter(spec: str | Adapter, settings: Settings = DEFAULTS) -> Adapter:
             except ValueError:
                 theta = math.nan
             if not 0 < theta <= 1:
-                raise _part(spec, "the IoU threshold theta", args[0], "a number in (0, 1]")
+                raise _spec_error(spec, "the IoU threshold theta", args[0], "a number in (0, 1]")
         flags = args[1:]
         if flags not in ([], ["strict"], ["float32"], ["strict", "float32"]):
-            raise _part(spec, "the flags after theta", ":".join(flags), "'strict', 'float32' or 'strict:float32'")
+            raise _spec_error(spec, "the flags after theta", ":".join(flags), "'strict', 'float32' or 'strict:float32'")
         return TiouAdapter(theta, strict="strict" in flags, float32="float32" in flags)
     raise ParameterError(f"The 'adapter' parameter must name an adapter kind ({ADAPTER_HELP}). Got {spec!r} "
                          f"instead.")
 
 
 def make_adapters(specs: str | Adapter | Sequence[str | Adapter], settings: Settings = DEFAULTS) -> list[Adapter]:
-    """Adapters from one name or adapter, or a list of them (a ParameterError names anything else)."""
+    """Adapters from one name or adapter, or a list of them, each spec once (as trec_eval computes a measure
+    named twice once); a ParameterError names anything else."""
     if isinstance(specs, str | Adapter):
         return [make_adapter(specs, settings)]
     if not isinstance(specs, Sequence) or not specs:
         raise ParameterError(f"The 'adapters' parameter must be an adapter name ({ADAPTER_HELP}), an Adapter, or "
                              f"a non-empty list of them. Got {specs!r} instead.")
-    return [make_adapter(s, settings) for s in specs]
+    made: dict[str, Adapter] = {}
+    for s in specs:
+        a = make_adapter(s, settings)
+        made.setdefault(a.spec, a)  # the first of each spec, in order
+    return list(made.values())
 
 
 def default_adapter(documents: bool, settings: Settings = DEFAULTS) -> Adapter:

@@ -28,9 +28,12 @@ from segeval.analysis.stats import (
     p_value,
 )
 from segeval.errors import InputError, ParameterError, check_choice
-from segeval.notes import bare, for_run
-from segeval.settings import DEFAULTS
+from segeval.notes import for_run, unprefixed
+from segeval.settings import DEFAULTS, EngineOptions
 from segeval.words import plural
+
+#: ``compare_runs``' default engine: the runs one after another in this process, no progress line
+ONE_PROCESS = EngineOptions(jobs=1, quiet=True)
 
 if TYPE_CHECKING:
     from segeval.evaluation import Evaluation
@@ -90,12 +93,7 @@ def compare_runs(
     alpha: float = 0.05,
     permutations: int = 10_000,
     seed: int = 0,
-    jobs: int | None = 1,
-    memory: str = DEFAULTS.memory,
-    chunk_lines: int = DEFAULTS.chunk_lines,
-    engine: str = "processes",
-    scheduler: str | None = None,
-    quiet: bool = True,
+    engine: EngineOptions = ONE_PROCESS,
     on_note: Callable[[str], object] | None = None,
     time_format: str = DEFAULTS.time_format,
     also: Sequence[str] = (),
@@ -103,17 +101,16 @@ def compare_runs(
     """Evaluate every run over all ``qrels`` queries (validated qrels, as :mod:`segeval.io.tables` reads
     them) and compare each with the baseline (default: the first).
 
-    ``jobs``, ``memory``, ``chunk_lines``, ``engine``, ``scheduler`` and ``quiet`` choose how the
-    runs are evaluated, as for ``segeval eval`` (:func:`segeval.engines.runs.map_runs`); the result does not
-    depend on them.  ``on_note`` is given each note on how a run was read (a run not grouped by
+    ``engine`` chooses how the runs are read and by whom, as for ``segeval eval``
+    (:func:`segeval.engines.runs.map_runs`; default: one process, no progress line); the result does not
+    depend on it.  ``on_note`` is given each note on how a run was read (a run not grouped by
     query read whole).  The first run (in order) that cannot be evaluated raises its error.  Measures
     in ``also`` are evaluated with the others (the result's :attr:`Comparison.evaluations` hold them)
     but not compared.
     """
-    from segeval.engines.runs import check_engine, evaluate_runs, run_names
+    from segeval.engines.runs import evaluate_runs, run_names
     from segeval.settings import Job, Settings
 
-    check_engine(jobs, memory, chunk_lines, engine, scheduler)
     check_statistics(test, correction, alpha, permutations, seed)
     q = qrels
     runs = list(runs)
@@ -126,9 +123,9 @@ def compare_runs(
     if len(names) < 2:
         raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
     base_name = names[[str(r) for r in runs].index(str(baseline))] if baseline is not None else names[0]
-    settings = Settings(missing_queries="zero", time_format=time_format, memory=memory, chunk_lines=chunk_lines)
-    job = Job((*measures, *also), adapter, settings)
-    results = evaluate_runs(q, [str(r) for r in runs], job, jobs, quiet=quiet, engine=engine, scheduler=scheduler)
+    settings = Settings(missing_queries="zero", time_format=time_format)
+    job = Job((*measures, *also), () if adapter is None else (adapter,), settings, engine=engine)
+    results = evaluate_runs(q, [str(r) for r in runs], job)
     evaluations: dict[str, Evaluation] = {}
     for name, one in zip(names, results, strict=True):
         if one.error is not None:
@@ -194,7 +191,7 @@ def compare_evaluations(evaluations: dict[str, Evaluation], baseline: str, *, te
     few = len(queries) < MIN_QUERIES
     result.adapters = list(dict.fromkeys(r.adapter.spec for r in first.requests if r.adapter is not None))
     for n, ev in evaluations.items():  # the notes eval gives each run (values above 1, ...)
-        result.notes += [bare(x) for x in for_run(n, ev.notes)]
+        result.notes += [unprefixed(x) for x in for_run(n, ev.notes)]
     base = evaluations[base_name]
     raw_p: list[tuple[str, str, float]] = []
     for n, ev in evaluations.items():

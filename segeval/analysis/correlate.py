@@ -131,3 +131,12 @@ def rms_error(x: Sequence[float], y: Sequence[float]) -> float:
     """Root mean squared difference between the two score lists."""
     a, b = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
     return float(np.sqrt(np.mean((a - b) ** 2))) if len(a) else 0.0
+
+
+def coefficients(x: Sequence[float], y: Sequence[float]) -> dict[str, float | int | None]:
+    """Every coefficient of two settings' scores (same system order), by name; None where undefined."""
+    values: dict[str, float | int] = {
+        "kendall_tau_b": kendall_tau(x, y), "kendall_tau_ties_agree": kendall_tau_ties_agree(x, y),
+        "spearman_rho": spearman_rho(x, y), "tau_ap": tau_ap(x, y), "swapped_pairs": swapped_pairs(x, y),
+        "rms_error": rms_error(x, y)}
+    return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in values.items()}

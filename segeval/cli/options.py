@@ -28,7 +28,7 @@ Run = Annotated[str, typer.Argument(
     help=f"Run file (.gz ok): TREC 'qid Q0 docno rank score tag' lines, or MediaEval segment lines "
          f"(linking: 'qid Q0 video start end rank score run'; search: 'qid Q0 video start end jumpin rank score "
          f"[run]'; {_TIMES}); the format is detected.")]
-KindRun = Annotated[str, typer.Argument(
+MediaEvalRun = Annotated[str, typer.Argument(
     metavar="RUN", show_default=False, help=f"Run file in the --kind format ({_TIMES}; .gz ok).")]
 Runs = Annotated[list[str], typer.Argument(
     metavar="RUN...", show_default=False,
@@ -49,6 +49,11 @@ Adapter = Annotated[str | None, typer.Option(
     "--adapter", "-a", metavar="NAME",
     help="Relevance adapter for segment runs: exact (default for documents), overlap (default for segments), "
          "overlap-once, binned[:B[:start]], tolerance[:T], tiou[:theta[:strict][:float32]].")]
+EvalAdapters = Annotated[list[str] | None, typer.Option(
+    "--adapter", "-a", metavar="NAME",
+    help="Relevance adapter (repeatable: each labels for every label measure, whose names get its suffix): exact "
+         "(default for documents), overlap (default for segments), overlap-once, binned[:B[:start]], tolerance[:T], "
+         "tiou[:theta[:strict][:float32]].")]
 Adapters = Annotated[list[str] | None, typer.Option(
     "--adapter", "-a", metavar="NAME",
     help="Adapters to label with (repeatable; default overlap): exact, overlap, overlap-once, "
@@ -89,7 +94,7 @@ TableOutput = Annotated[str, typer.Option(
 Figure = Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg", help="Where to write the figure.")]
 Quiet = Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")]
 
-# ---- engines (checked by segeval.engines.runs.check_engine)
+# ---- engines (checked by segeval.settings.EngineOptions)
 Jobs = Annotated[int | None, typer.Option(
     "--jobs", "-j", metavar="N", help="Processes for several runs (default: all cores); the output does not "
                                       "depend on it.")]

@@ -27,14 +27,13 @@ import pandas as pd
 from segeval.engines.types import RunResult
 from segeval.errors import InputError, SegevalError
 from segeval.io.chunks import batches, data_lines, line_texts, open_blocks
-from segeval.io.files import is_stream, starts_with_gzip
+from segeval.io.files import is_stream
 from segeval.io.formats import DETECT_LINES, DOCUMENT_FORMATS, RUN_FORMATS, LineFormat, detect_run_format
 from segeval.io.tables import RUN_COLUMNS, parse_table, read_run, to_frame
-from segeval.pipeline import Plan, evaluate, evaluate_part, finish, merge_parts, plan
+from segeval.pipeline import Plan, evaluate_part, evaluate_validated, finish, merge_parts, plan
 from segeval.prepared import check_queries
-from segeval.settings import AUTO_BYTES as AUTO_BYTES
 from segeval.settings import BATCH_BYTES, CHUNK_LINES, Job
-from segeval.validate import check_kinds, validate_run
+from segeval.validate import check_kinds, is_documents, validate_run
 
 #: lines read (and parsed) at a time by the chunked path
 DEFAULT_CHUNK_LINES = CHUNK_LINES
@@ -81,39 +80,26 @@ class _QrelsByQuery:
 
 # -------------------------------------------------------------------------- evaluation
 
-def use_chunks(path: str | Path, memory: str) -> bool:
-    """Whether the ``memory`` policy reads this run in chunks (``auto``: files from :data:`AUTO_BYTES`)."""
-    if is_stream(path):
-        return False  # a pipe is read once: the chunked path could not read it again (not grouped, messages)
-    if memory != "auto":
-        return memory == "chunked"
-    try:
-        gz = starts_with_gzip(path)
-        size = Path(path).stat().st_size
-    except OSError:
-        return False  # the in-memory path reports the problem
-    return size * (4 if gz else 1) >= AUTO_BYTES
-
-
 def evaluate_run(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format: str = "auto",
                  on_error: OnError | None = None, progress: bool = False) -> RunResult:
     """Read, validate and evaluate one run file against validated qrels, with ``job``'s measures,
     adapter and settings.
 
-    ``job.settings.memory`` is ``"auto"`` (chunked for files of at least :data:`AUTO_BYTES`),
-    ``"chunked"`` (``chunk_lines`` lines at a time) or ``"in-memory"``; a chunked run that turns out
-    not to be grouped by query is read again in memory, with a note.  With ``on_error``, malformed
+    ``job.engine.memory`` says whether the run is read in chunks of ``chunk_lines`` lines
+    (:func:`segeval.engines.route.read_in_chunks`); a chunked run that turns out not to be grouped by
+    query is read again in memory, with a note.  With ``on_error``, malformed
     lines are reported to it and skipped.  With ``progress``, the chunked path draws a progress
     line (MiB read) on stderr when it is a terminal.
     """
     from segeval.engines.progress import Progress
+    from segeval.engines.route import read_in_chunks
 
-    memory, time_format = job.settings.memory, job.settings.time_format
+    memory, time_format = job.engine.memory, job.settings.time_format
     notes: list[str] = []
     if memory == "chunked" and is_stream(path):
         notes.append(f"note: {path} is a pipe or standard input, which the chunked path cannot read again; "
                      f"reading it in memory")
-    if use_chunks(path, memory):
+    if read_in_chunks(str(path), memory)[0]:
         try:
             size = os.path.getsize(path) if os.path.isfile(path) else 0  # else open_blocks explains
             with Progress(size, "MiB", quiet=not progress, scale=2**20) as bar:
@@ -122,16 +108,17 @@ def evaluate_run(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format:
         except NotGrouped as exc:
             notes.append(exc.note)
     r = validate_run(read_run(path, run_format, time_format, on_error), on_error)
-    ev = evaluate(qrels, r, list(job.measures), adapter=job.adapter, settings=job.settings)
+    how = plan(is_documents(r), list(job.measures), adapters=list(job.adapters) or None, settings=job.settings)
+    ev = evaluate_validated(qrels, r, how)  # the qrels were checked once, by the caller
     return RunResult(ev, str(r["run"].iat[0]) if len(r) else "", notes=notes)
 
 
 def evaluate_chunked(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format: str = "auto",
                      on_error: OnError | None = None, on_read: Callable[[int], object] | None = None) -> RunResult:
-    """:func:`evaluate_run`'s chunked path (``job.settings.chunk_lines`` lines at a time); raises
+    """:func:`evaluate_run`'s chunked path (``job.engine.chunk_lines`` lines at a time); raises
     :class:`NotGrouped` for a run not grouped by query.  ``on_read`` is told the bytes of the file
     read so far, block by block."""
-    return _Chunked(qrels, str(path), job, run_format, on_error).run(job.settings.chunk_lines, on_read)
+    return _Chunked(qrels, str(path), job, run_format, on_error).run(job.engine.chunk_lines, on_read)
 
 
 class _Chunked:
@@ -209,17 +196,17 @@ class _Chunked:
 
     def _plan(self) -> None:
         try:
-            self.how = plan(self.documents, list(self.job.measures), adapter=self.job.adapter,
+            self.how = plan(self.documents, list(self.job.measures), adapters=list(self.job.adapters) or None,
                             settings=self.job.settings)
-            if self.how.queries is not None:
-                check_queries(self.how.queries, self.by_query.queries)
+            if self.how.settings.queries is not None:
+                check_queries(self.how.settings.queries, self.by_query.queries)
             assert self.fmt is not None
             check_kinds(self.qrels, self.documents, self.name, self.fmt.name)
         except SegevalError as exc:
             self.plan_error = exc
             return
         chosen = self.by_query.queries
-        self.wanted = chosen if self.how.queries is None else chosen & set(self.how.queries)
+        self.wanted = chosen if self.how.settings.queries is None else chosen & set(self.how.settings.queries)
 
     def _parse(self, data: bytes, first: int) -> pd.DataFrame | None:
         offset = first - 1
@@ -294,7 +281,7 @@ class _Chunked:
             raise self._value_errors()[0]
         self._report_skipped(self._value_errors() if self.problems else [])
         assert self.how is not None and self.empty is not None
-        if self.how.missing_queries == "zero":
+        if self.how.settings.missing_queries == "zero":
             rest = sorted(self.wanted - self.evaluated)
             if rest:
                 self.parts.append(evaluate_part(self.by_query.take(rest), self.empty, self.how, rest, "zero"))

@@ -94,13 +94,14 @@ def plans(job: Job) -> Plans:
     out: Plans = {}
     for documents in (False, True):
         try:
-            out[documents] = plan(documents, list(job.measures), adapter=job.adapter, settings=job.settings)
+            out[documents] = plan(documents, list(job.measures), adapters=list(job.adapters) or None,
+                                  settings=job.settings)
         except SegevalError as exc:
             out[documents] = exc
     return out
 
 
-def _part(qrels: pd.DataFrame, read: Read, k: int, n: int, hows: Plans) -> Part | SegevalError | None:
+def _evaluate_partition(qrels: pd.DataFrame, read: Read, k: int, n: int, hows: Plans) -> Part | SegevalError | None:
     run, documents, _ = read
     how = hows[documents]
     if run is None or isinstance(how, SegevalError):
@@ -108,20 +109,19 @@ def _part(qrels: pd.DataFrame, read: Read, k: int, n: int, hows: Plans) -> Part 
     try:
         q = qrels.loc[partition_of(qrels["query"], n) == k]
         r = run.loc[partition_of(run["query"], n) == k]
-        chosen = None if how.queries is None else sorted(set(how.queries) & set(q["query"]))
+        chosen = None if how.settings.queries is None else sorted(set(how.settings.queries) & set(q["query"]))
         return evaluate_part(q, r, how, chosen)
     except SegevalError as exc:
         return exc
 
 
-def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], job: Job, jobs: int | None, scheduler: str | None,
-                  then: Callable[[RunResult], T], *, quiet: bool = False) -> list[T]:
-    """:func:`segeval.engines.runs.map_runs` on a Dask cluster (``scheduler``: its address; None: a local
-    cluster of ``jobs`` processes); ``then`` runs here, on each run as its partitions arrive."""
+def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[[RunResult], T]) -> list[T]:
+    """:func:`segeval.engines.runs.map_runs` on a Dask cluster (``job.engine.scheduler``: its address; None: a
+    local cluster of ``job.engine.jobs`` processes); ``then`` runs here, on each run as its partitions arrive."""
     from segeval.engines.progress import Progress
     from segeval.interrupt import on_stop
 
-    client, cluster = connect(scheduler, jobs)
+    client, cluster = connect(job.engine.scheduler, job.engine.jobs)
     hooks = ExitStack()
     if cluster is not None:  # a signal ends the workers: the cluster must not start new ones
         hooks.enter_context(on_stop(partial(_no_restarts, cluster)))
@@ -135,10 +135,10 @@ def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], job: Job, jobs: int 
                                pure=False)
                  for i, r in enumerate(runs)]
         metas = [client.submit(_meta, f, key=f"segeval-meta-{tag}-{i}") for i, f in enumerate(reads)]
-        parts = [[client.submit(_part, q, f, k, n, sent, key=f"segeval-part-{tag}-{i}-{k}")
+        parts = [[client.submit(_evaluate_partition, q, f, k, n, sent, key=f"segeval-part-{tag}-{i}-{k}")
                   for k in range(n)] for i, f in enumerate(reads)]
         out: list[T] = []
-        with Progress(len(runs), "runs", quiet=quiet) as progress:
+        with Progress(len(runs), "runs", quiet=job.engine.quiet) as progress:
             for i, meta_future in enumerate(metas):
                 documents, meta = meta_future.result()
                 results = client.gather(parts[i])
@@ -171,8 +171,8 @@ def _evaluated(qrels: pd.DataFrame, meta: RunResult, results: list[Part | Segeva
             raise meta.error
         if isinstance(how, SegevalError):
             raise how
-        if how.queries is not None:
-            check_queries(how.queries, set(qrels["query"]))
+        if how.settings.queries is not None:
+            check_queries(how.settings.queries, set(qrels["query"]))
         errors = [x for x in results if isinstance(x, SegevalError)]
         if errors:  # the first one in the file, as a single process finds it
             raise min(errors, key=_line)

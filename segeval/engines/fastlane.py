@@ -14,50 +14,25 @@ the lane has no value notes to give.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from segeval.engines.lanebatch import LaneOptions, LaneQrels, batch_values, query_names, run_codes
+from segeval.engines.lanebatch import LaneQrels, batch_values, query_names, token_codes
+from segeval.engines.route import lane_requests
 from segeval.errors import SegevalError
 from segeval.io.chunks import batches
-from segeval.io.files import BLOCK_BYTES, is_stream, limits, read_blocks, read_bytes, starts_with_gzip
-from segeval.io.scan import Scanned, concatenated, scan, stack_words
-from segeval.settings import AUTO_BYTES
+from segeval.io.files import BLOCK_BYTES, limits, read_blocks, read_bytes
+from segeval.io.formats import TREC_QRELS, TREC_RUN
+from segeval.io.scan import Scanned, concatenated, scan_format, stack_words
 
 if TYPE_CHECKING:
     from segeval.measures.compute import Request
+    from segeval.settings import Job, OutputOptions
 
 
 @dataclass(frozen=True)
-class LaneJob:
-    """The ``segeval eval`` options the lane takes (the others send the job down the usual path)."""
-
-    measures: Sequence[str]
-    per_query: bool = False
-    summary: bool = True
-    header: Sequence[str] = ()
-    relevance_level: int = 1
-    complete: bool = False
-    max_results: int | None = None
-
-
-def applies(run: str, qrels: str, memory: str) -> bool:
-    """Whether the files suit the lane: regular files (not pipes), read in memory by ``memory``."""
-    if memory == "chunked" or is_stream(run) or is_stream(qrels):
-        return False
-    if memory == "in-memory":
-        return True
-    try:
-        size = os.path.getsize(run) * (4 if starts_with_gzip(run) else 1)
-    except OSError:
-        return False
-    return size < AUTO_BYTES
-
-
-@dataclass(frozen=True)
-class Values:
+class LaneResult:
     """What the lane computed: the evaluated queries, the requests, per-query values and summaries
     by request name (as :class:`segeval.pipeline.Evaluation` holds them), the run tag, and the
     number of qrels queries not evaluated."""
@@ -70,13 +45,13 @@ class Values:
     unevaluated: int
 
 
-def fast_eval(qrels_path: str, run_path: str, job: LaneJob) -> tuple[str, str] | None:
+def fast_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions) -> tuple[str, str] | None:
     """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide."""
     v = lane_values(qrels_path, run_path, job)
-    return None if v is None else printed(v, job, run_path)
+    return None if v is None else printed(v, job, out, run_path)
 
 
-def printed(v: Values, job: LaneJob, run_path: str) -> tuple[str, str]:
+def printed(v: LaneResult, job: Job, out: OutputOptions, run_path: str) -> tuple[str, str]:
     """(stdout, stderr) of ``segeval eval`` with these values: trec_eval's lines, and the note on
     qrels queries not evaluated."""
     from segeval.engines.runs import named
@@ -84,14 +59,15 @@ def printed(v: Values, job: LaneJob, run_path: str) -> tuple[str, str]:
     from segeval.errors import render_note
     from segeval.report.trec import render_values
 
-    out = render_values(v.queries, v.requests, v.per_query, v.summary, v.runid, per_query=job.per_query,
-                        summary=job.summary, header=job.header)
-    note = "" if job.complete or not v.unevaluated else render_note(named(unevaluated_note(v.unevaluated), run_path))
-    return out, (note + "\n" if note else "")
+    text = render_values(v.queries, v.requests, v.per_query, v.summary, v.runid, per_query=out.per_query,
+                         summary=out.summary, header=out.header)
+    complete = job.settings.missing_queries == "zero"
+    note = "" if complete or not v.unevaluated else render_note(named(unevaluated_note(v.unevaluated), run_path))
+    return text, (note + "\n" if note else "")
 
 
-def lane_values(qrels_path: str, run_path: str, job: LaneJob) -> Values | None:
-    """The lane's :class:`Values` of this job, or None when the usual path must decide."""
+def lane_values(qrels_path: str, run_path: str, job: Job) -> LaneResult | None:
+    """The lane's :class:`LaneResult` of this job, or None when the usual path must decide."""
     reqs = lane_requests(job.measures)
     if reqs is None:
         return None
@@ -100,13 +76,19 @@ def lane_values(qrels_path: str, run_path: str, job: LaneJob) -> Values | None:
         if q is None:
             return None
         data = read_bytes(run_path)  # whole: faster than in blocks, and the peak comes later
-        r = scan(data, 6, text=(0, 2), floats=(4,), checked_ints=(3,), first=(5,))
+        r = scan_run(data)
         del data
     except (SegevalError, OSError, MemoryError):  # unreadable, too big, not gzip ...: the usual path explains
         return None
     if r is None:
         return None
     return _evaluate(q, r, job, reqs)
+
+
+def scan_run(data: bytes) -> Scanned | None:
+    """A TREC run's query and docno tokens, scores, and first tag, as the lanes read them (ranks only checked)."""
+    return scan_format(data, TREC_RUN, text=("query", "item"), floats=("score",), checked_ints=("rank",),
+                       first=("run",))
 
 
 def line_blocks(path: str) -> Iterator[bytes]:
@@ -128,56 +110,40 @@ def lane_qrels(path: str) -> LaneQrels | None:
             return None  # ground-truth groups
         if not data.strip():
             continue
-        q = scan(data, 4, text=(0, 2), ints=(3,))
+        q = scan_format(data, TREC_QRELS, text=("query", "item"), ints=("rel",))
         if q is None:
             return None
-        local, tokens = run_codes(q.text[0])
+        local, tokens = token_codes(q.text["query"])
         codes.append(np.asarray([code.setdefault(t, len(code)) for t in tokens], dtype=np.int32)[local])
-        docs.append(q.text[2])
-        rels.append(q.ints[3])
+        docs.append(q.text["item"])
+        rels.append(q.ints["rel"])
     if not codes:
         return None  # no data line
     return LaneQrels.of(concatenated(codes), [t.decode("utf-8") for t in code], stack_words(docs), concatenated(rels))
 
 
-def lane_requests(names: Sequence[str]) -> list[Request] | None:
-    """The requests of the measures under the exact adapter, when every one is batched; else None."""
-    from segeval.adapt.exact import ExactAdapter
-    from segeval.measures.compute import requests
-
-    try:
-        reqs = requests(list(names), [ExactAdapter()])
-    except SegevalError:
-        return None
-    return reqs if all(x.measure.family.batch is not None and x.adapter is not None for x in reqs) else None
-
-
-def _evaluate(qrels: LaneQrels, r: Scanned, job: LaneJob, reqs: list[Request]) -> Values | None:
-    run_names = set(query_names(r.text[0]))
+def _evaluate(qrels: LaneQrels, r: Scanned, job: Job, reqs: list[Request]) -> LaneResult | None:
+    run_names = set(query_names(r.text["query"]))
     extra = [c for c, name in enumerate(qrels.names) if name not in run_names]
-    got = batch_values(r.text[0], r.text[2], r.floats[4], qrels, reqs, lane_options(job, reqs), extra)
+    got = batch_values(r.text["query"], r.text["item"], r.floats["score"], qrels, reqs, job.settings, extra)
     if got is None:
         return None  # a document twice for a query (run) or judged twice (qrels): the usual path says so
     names, values = got
-    if not job.complete:  # the qrels queries not in the run were evaluated only to check their judgements
+    if job.settings.missing_queries != "zero":  # qrels queries not in the run: evaluated only to check judgements
         keep = [i for i, name in enumerate(names) if name in run_names]
         names, values = [names[i] for i in keep], {k: [v[i] for i in keep] for k, v in values.items()}
-    return finish_values(qrels, names, values, reqs, job, r.first[5].decode("utf-8"))
-
-
-def lane_options(job: LaneJob, reqs: Sequence[Request]) -> LaneOptions:
-    return LaneOptions(job.relevance_level, job.max_results)
+    return finish_values(qrels, names, values, reqs, job, r.first["run"].decode("utf-8"))
 
 
 def finish_values(qrels: LaneQrels, names: list[str], per_query: dict[str, list[Any]], reqs: list[Request],
-                  job: LaneJob, runid: str) -> Values:
-    """:class:`Values` from the evaluated queries (sorted) and their values: the summaries, and trec_eval
+                  job: Job, runid: str) -> LaneResult:
+    """:class:`LaneResult` from the evaluated queries (sorted) and their values: the summaries, and trec_eval
     ``-c``'s num_rel over every qrels line."""
     from segeval.aggregate import aggregate
 
     summary = {x.name: aggregate(per_query[x.name], x.measure.aggregate) for x in reqs}
-    if job.complete:  # trec_eval -c: num_rel sums every qrels line with rel > 0, whatever -l
+    if job.settings.missing_queries == "zero":  # trec_eval -c: num_rel sums every qrels line with rel > 0, whatever -l
         for x in reqs:
             if x.measure.name == "num_rel":
                 summary[x.name] = int((qrels.rel > 0).sum())
-    return Values(names, reqs, per_query, summary, runid, len(qrels.names) - len(names))
+    return LaneResult(names, reqs, per_query, summary, runid, len(qrels.names) - len(names))

@@ -9,35 +9,29 @@ a judgement given twice).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
+from segeval.adapt.exact import exact_labels
 from segeval.interrupt import hold
 from segeval.io.scan import Words
 from segeval.io.tokens import pack_bytes
-from segeval.prepared import ranked_as_listed, tie_groups
+from segeval.ordering import score_order
 
 if TYPE_CHECKING:
+    from segeval.measures.batch import Batch
     from segeval.measures.compute import Request
+    from segeval.settings import Settings
 
 IntArray = npt.NDArray[np.int64]
 Codes = npt.NDArray[np.integer[Any]]
 
-RELEVANT, NONRELEVANT, UNJUDGED = ord("1"), ord("0"), ord("-")
 #: the grade of a result without a qrels line
 NO_LINE = np.iinfo(np.int64).min
-
-
-@dataclass(frozen=True)
-class LaneOptions:
-    """What changes the values: trec_eval's ``-l`` and ``-M``."""
-
-    relevance_level: int = 1
-    max_results: int | None = None
 
 
 @dataclass(frozen=True)
@@ -71,16 +65,16 @@ class LaneQrels:
 
 
 def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float64], qrels: LaneQrels,
-                 reqs: Sequence[Request], options: LaneOptions, extra: Sequence[int] = ()
+                 reqs: Sequence[Request], settings: Settings, extra: Sequence[int] = ()
                  ) -> tuple[list[str], dict[str, list[Any]]] | None:
     """The names of the evaluated queries (sorted) and each request's values for them: the queries of
     these run rows that have qrels, and the qrels queries ``extra`` (evaluated with no results); None
-    when a document is there twice for a query, or judged twice."""
-    from segeval.measures.batch import Batch
+    when a document is there twice for a query, or judged twice.  ``settings``: its ``relevance_level``
+    and ``max_results`` (the lanes take no other policy but ``missing_queries``, which their callers apply)."""
     from segeval.measures.compute import batched
 
     hold("lane")  # a test hook: wait here when SEGEVAL_TEST_HOLD=lane
-    local, tokens = run_codes(run_query)
+    local, tokens = token_codes(run_query)
     names = [t.decode("utf-8") for t in tokens] + [qrels.names[c] for c in extra]
     code = np.asarray([qrels.code.get(n, -1) for n in names[: len(tokens)]] + list(extra), dtype=np.int64)
     judged_queries = np.flatnonzero(code >= 0)
@@ -98,31 +92,44 @@ def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float6
     to_chosen = np.full(len(names), -1, dtype=np.int32)
     to_chosen[chosen] = np.arange(len(chosen), dtype=np.int32)
     n_q = len(chosen)
-    run_q = to_chosen[local]
-    order = score_ranking(run_q, score, doc_rank, n_q)
-    del doc_rank
-    row_q = run_q[order]
-    if options.max_results is not None:
-        first = np.searchsorted(row_q, np.arange(n_q))
-        cut = np.arange(len(order)) - first[row_q] < options.max_results
-        order, row_q = order[cut], row_q[cut]
-    g = grade[order]
-    del grade, order
-
-    labels = np.full(len(g), UNJUDGED, dtype=np.uint8)
-    labels[g >= 0] = NONRELEVANT
-    labels[(g >= options.relevance_level) & (g != NO_LINE)] = RELEVANT
-    offsets = np.zeros(n_q + 1, dtype=np.int64)
-    np.cumsum(np.bincount(row_q, minlength=n_q), out=offsets[1:])
-    qrels_q = to_chosen[qrels_local]
-    num_rel = np.bincount(qrels_q[rel >= options.relevance_level], minlength=n_q).astype(np.int64)
-    by_query = np.argsort(qrels_q, kind="stable")  # each query's qrels lines: its pool
-    pool_offsets = np.zeros(n_q + 1, dtype=np.int64)
-    np.cumsum(np.bincount(qrels_q, minlength=n_q), out=pool_offsets[1:])
-    grades = np.where(g == NO_LINE, np.nan, g.astype(np.float64))
-    batch = Batch(labels, offsets, num_rel, grades, rel[by_query].astype(np.float64), pool_offsets)
+    grades = np.where(grade == NO_LINE, np.nan, grade.astype(np.float64))
+    del grade
+    batch = exact_batch(to_chosen[local], score, grades, doc_rank.__getitem__, n_q, to_chosen[qrels_local], rel,
+                        settings)
     values = batched(batch, reqs)
     return None if values is None else ([names[i] for i in chosen], values)
+
+
+def exact_batch(run_q: Codes, score: npt.NDArray[np.float64], grade: npt.NDArray[np.float64],
+                tie_key: Callable[[IntArray], Codes], n_q: int, pool_q: Codes, pool: Codes,
+                settings: Settings) -> Batch:
+    """The exact adapter's :class:`~segeval.measures.batch.Batch` of coded rows, for every reader that codes
+    document runs: each run row's query (0 .. n_q - 1; -1: not evaluated), score and grade (NaN: no qrels
+    line); ``tie_key`` as :func:`segeval.ordering.score_order` takes it; each qrels line's query (-1: not
+    evaluated) and grade (the query's pool).  ``settings``: its ``relevance_level`` and ``max_results``."""
+    from segeval.measures.batch import Batch
+
+    evaluated = np.flatnonzero(run_q >= 0)
+    if len(evaluated) == len(run_q):
+        order = score_order(run_q, score, n_q, tie_key)
+    else:
+        order = evaluated[score_order(run_q[evaluated], score[evaluated], n_q, lambda at: tie_key(evaluated[at]))]
+    row_q = run_q[order]
+    if settings.max_results is not None:
+        first = np.searchsorted(row_q, np.arange(n_q))
+        cut = np.arange(len(order)) - first[row_q] < settings.max_results
+        order, row_q = order[cut], row_q[cut]
+    grades = grade[order]
+    labels = exact_labels(grades, settings.relevance_level)
+    offsets = np.zeros(n_q + 1, dtype=np.int64)
+    np.cumsum(np.bincount(row_q, minlength=n_q), out=offsets[1:])
+    lines = np.flatnonzero(pool_q >= 0)
+    lines = lines[np.argsort(pool_q[lines], kind="stable")]  # each query's qrels lines: its pool
+    owner = pool_q[lines]
+    num_rel = np.bincount(owner[pool[lines] >= settings.relevance_level], minlength=n_q).astype(np.int64)
+    pool_offsets = np.zeros(n_q + 1, dtype=np.int64)
+    np.cumsum(np.bincount(owner, minlength=n_q), out=pool_offsets[1:])
+    return Batch(labels, offsets, num_rel, grades, pool[lines].astype(np.float64), pool_offsets)
 
 
 def match_pairs(run_u: Codes, qrels_u: Codes, run_key: npt.NDArray[np.uint64], qrels_key: npt.NDArray[np.uint64],
@@ -155,31 +162,7 @@ def match_pairs(run_u: Codes, qrels_u: Codes, run_key: npt.NDArray[np.uint64], q
     return grade, doc_rank
 
 
-def score_ranking(query: Codes, score: npt.NDArray[np.float64], doc_rank: IntArray, n_q: int) -> IntArray:
-    """Positions of the evaluated queries' results (``query`` >= 0), ordered by query, score
-    descending, then docno descending (trec_eval's order).  A run already in that order within
-    each query (grouped by query, scores not increasing: as systems write them) is only sorted
-    by query."""
-    if ranked_as_listed(query, score):
-        order = np.flatnonzero(query >= 0)
-        q = query[order]
-    else:
-        down = np.negative(score)
-        down += 0.0  # -0 is 0
-        order = np.argsort(down)
-        del down
-        q = query[order]
-        if int(np.count_nonzero(q >= 0)) < len(q):
-            order, q = order[q >= 0], q[q >= 0]
-    order = order[np.argsort(q.astype(np.int16) if n_q < 2**15 else q, kind="stable")]
-    ties = tie_groups(query[order], score[order])
-    if ties is not None:
-        at, group = ties
-        order[at] = order[at][np.lexsort((-doc_rank[order[at]], group))]
-    return order
-
-
-def run_codes(mat: Words) -> tuple[IntArray, list[bytes]]:
+def token_codes(mat: Words) -> tuple[IntArray, list[bytes]]:
     """Per row, the code of its token (in order of first appearance) and the distinct tokens; cheap
     when equal tokens are in runs (a file grouped by query)."""
     n = len(mat)
@@ -221,4 +204,4 @@ def pad_words(words: Words, k: int) -> Words:
 
 def query_names(mat: Words) -> list[str]:
     """The distinct query tokens of a run's or qrels' rows, decoded."""
-    return [t.decode("utf-8") for t in run_codes(mat)[1]]
+    return [t.decode("utf-8") for t in token_codes(mat)[1]]

@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from segeval.engines.lanebatch import doc_keys, run_codes
+from segeval.engines.lanebatch import doc_keys, token_codes
 from segeval.errors import SegevalError
 from segeval.interrupt import hold
 from segeval.io.files import is_stream, read_bytes
 from segeval.io.scan import Scanned, Words, scan
-from segeval.prepared import IntArray, Prepared, assemble, chosen_queries, first_occurrences, listed_order
+from segeval.ordering import listed_order
+from segeval.prepared import IntArray, Prepared, assemble, chosen_queries, first_occurrences
 from segeval.settings import DEFAULTS
 
 if TYPE_CHECKING:
@@ -85,8 +86,8 @@ def _prepared(q: Scanned, r: Scanned, kind: str) -> tuple[Prepared, list[str]] |
     q_start, q_end, r_start, r_end = q.ints[3], q.ints[4], r.ints[3], r.ints[4]
     if bool((q_end < q_start).any()) or bool((r_end < r_start).any()) or bool((rank < 1).any()):
         return None  # validate_qrels and validate_run refuse them
-    qrels_raw, qrels_tokens = run_codes(q.text[0])
-    run_raw, run_tokens = run_codes(r.text[0])
+    qrels_raw, qrels_tokens = token_codes(q.text[0])
+    run_raw, run_tokens = token_codes(r.text[0])
     qrels_names = [t.decode("utf-8") for t in qrels_tokens]
     run_names = [t.decode("utf-8") for t in run_tokens]
     chosen = chosen_queries(set(qrels_names), set(run_names), None, DEFAULTS.missing_queries)

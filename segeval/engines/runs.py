@@ -1,11 +1,13 @@
 """Many runs against one qrels: expand paths, evaluate with N processes, print in a stable order.
 
-Each run is read once, in the worker that evaluates it; the qrels are read once in the
-parent and handed to each worker when it starts.  Output is the per-run outputs in the
-order of the expanded run list, so it is identical for any number of jobs.  Every engine
-(processes, chunked reading, Dask) gives each run's :class:`~segeval.engines.types.RunResult` through :func:`map_runs`:
-``segeval eval`` renders them (:func:`evaluate_many`), ``segeval compare`` compares them
-(:func:`evaluate_runs`).
+Each run is read once, in the worker that evaluates it; the qrels are read and checked once in
+the parent and handed to each worker when it starts.  Output is the per-run outputs in the
+order of the expanded run list, so it is identical for any number of jobs.  The routes of
+:mod:`segeval.engines.route` that read with the strict reader (``table+whole``, ``table+chunks``,
+``table+processes``, ``table+dask``) give each run's :class:`~segeval.engines.types.RunResult`
+through :func:`map_runs`: ``segeval eval`` renders them (:func:`evaluate_many`), ``segeval compare``
+compares them (:func:`evaluate_runs`); the scanner's routes are ``segeval eval``'s own
+(:mod:`segeval.engines.fastlane`, :mod:`segeval.engines.streamlane`).
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, TypeVar
 
 from segeval.engines.types import Outcome, RunResult, unevaluated_note
-from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int, printable, render_note
-from segeval.settings import MEMORY_POLICIES, Job
+from segeval.errors import InputError, ParameterError, SegevalError, printable, render_note
+from segeval.settings import Job
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -28,8 +30,6 @@ if TYPE_CHECKING:
     from segeval.evaluation import Evaluation
 
 T = TypeVar("T")
-
-ENGINES = ("processes", "dask")
 
 
 def expand_runs(specs: Sequence[str]) -> list[str]:
@@ -85,7 +85,7 @@ def run_names(paths: Sequence[str | Path]) -> list[str]:
     return names
 
 
-def same(result: RunResult) -> RunResult:
+def keep_result(result: RunResult) -> RunResult:
     """The identity, as the ``then`` of :func:`map_runs` that keeps the evaluations."""
     return result
 
@@ -148,49 +148,34 @@ def outcome(result: RunResult, *, render: Callable[[Evaluation, str, int, str], 
     return Outcome(out, "".join(line + "\n" for line in lines), len(skipped), False)
 
 
-def check_engine(jobs: int | None, memory: str, chunk_lines: int, engine: str, scheduler: str | None) -> None:
-    """Check the engine options that ``eval`` and ``compare`` share (``--jobs``, ``--memory``,
-    ``--chunk-lines``, ``--engine``, ``--scheduler``)."""
-    if jobs is not None and jobs < 1:
-        raise ParameterError(f"The 'jobs' parameter must be an integer >= 1. Got {jobs} instead.")
-    check_choice("memory", memory, MEMORY_POLICIES)
-    check_int("chunk_lines", chunk_lines, minimum=1)
-    check_choice("engine", engine, ENGINES)
-    if scheduler is not None and engine != "dask":
-        raise ParameterError(f"The 'scheduler' parameter needs --engine dask. Got --engine {engine} instead.")
-    if engine == "dask" and memory == "chunked":
-        raise ParameterError("The 'memory' parameter must be 'auto' or 'in-memory' with --engine dask (its workers "
-                             "read each run whole). Got 'chunked' instead.")
+def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[[RunResult], T]) -> list[T]:
+    """``then`` of each run's :class:`RunResult` as ``job`` says, in the order of ``runs``, whatever the engine
+    (``job.engine``).
 
-
-def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, jobs: int | None, then: Callable[[RunResult], T],
-             *, quiet: bool = False, engine: str = "processes", scheduler: str | None = None) -> list[T]:
-    """``then`` of each run's :class:`RunResult` as ``job`` says, in the order of ``runs``, whatever the engine.
-
-    ``engine="processes"`` evaluates the runs with ``jobs`` processes (None: all cores), ``then``
-    running in the worker (it must pickle: a module-level function or a partial of one);
-    ``engine="dask"`` distributes (run, query-partition) tasks on the Dask cluster at ``scheduler``
-    (None: a local cluster of ``jobs`` processes), ``then`` running in this process; see
-    :mod:`segeval.engines.dask` (it ignores ``job.settings.memory`` and ``chunk_lines``: its workers
-    read each run whole).  A progress line goes to stderr when it is a terminal (not with ``quiet``).
+    ``processes`` evaluates the runs with ``jobs`` processes (None: all cores), ``then`` running in the
+    worker (it must pickle: a module-level function or a partial of one); ``dask`` distributes (run,
+    query-partition) tasks on the Dask cluster at ``scheduler`` (None: a local cluster of ``jobs``
+    processes), ``then`` running in this process; see :mod:`segeval.engines.dask` (its workers read
+    each run whole).  A progress line goes to stderr when it is a terminal (not with ``quiet``).
     """
     from segeval.engines.progress import Progress
     from segeval.interrupt import installed
     from segeval.io.files import is_stream
 
-    check_choice("engine", engine, ENGINES)
+    options = job.engine
+    engine, jobs = options.engine, options.jobs
     if any(is_stream(r) for r in runs):  # a pipe or standard input is this process's: read here
         engine, jobs = "processes", 1
     if engine == "dask":
         from segeval.engines.dask import map_runs_dask
 
-        return map_runs_dask(qrels, runs, job, jobs, scheduler, then, quiet=quiet)
+        return map_runs_dask(qrels, runs, job, then)
     workers = min(len(runs), jobs or os.cpu_count() or 1)
-    bar = len(runs) == 1 and not quiet  # one big run: a progress line of the chunked path instead of one for the runs
+    bar = len(runs) == 1 and not options.quiet  # one big run: a progress line of the chunked path instead
     results: list[T] = []
     from concurrent.futures import ProcessPoolExecutor  # here: one run (the fast lane too) needs no processes
 
-    with Progress(len(runs), "runs", quiet=quiet) as progress:
+    with Progress(len(runs), "runs", quiet=options.quiet) as progress:
         if workers <= 1:
             for run in runs:
                 results.append(then(evaluate_one(qrels, run, job, progress=bar)))
@@ -203,17 +188,14 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, jobs: int | Non
     return results
 
 
-def evaluate_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, jobs: int | None = 1, *, quiet: bool = False,
-                  engine: str = "processes", scheduler: str | None = None) -> list[RunResult]:
-    """Every run's :class:`RunResult` (evaluation, or error), in the order of ``runs``; the engine
-    options are :func:`map_runs`'s.  The evaluations do not depend on the engine, ``jobs`` or ``memory``."""
-    return map_runs(qrels, runs, job, jobs, same, quiet=quiet, engine=engine, scheduler=scheduler)
+def evaluate_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job) -> list[RunResult]:
+    """Every run's :class:`RunResult` (evaluation, or error), in the order of ``runs``; how they are
+    read and by whom is ``job.engine``, on which the evaluations do not depend."""
+    return map_runs(qrels, runs, job, keep_result)
 
 
-def evaluate_many(qrels: pd.DataFrame, runs: Sequence[str], job: Job, jobs: int | None, *,
-                  render: Callable[[Evaluation, str, int, str], str], complete: bool, quiet: bool = False,
-                  engine: str = "processes", scheduler: str | None = None) -> list[Outcome]:
+def evaluate_many(qrels: pd.DataFrame, runs: Sequence[str], job: Job, *,
+                  render: Callable[[Evaluation, str, int, str], str], complete: bool) -> list[Outcome]:
     """``segeval eval``'s outcome of every run, rendered with ``render(evaluation, runid, skipped, file)``
-    (in the worker); the engine options are :func:`map_runs`'s."""
-    return map_runs(qrels, runs, job, jobs, partial(outcome, render=render, complete=complete), quiet=quiet,
-                    engine=engine, scheduler=scheduler)
+    (in the worker)."""
+    return map_runs(qrels, runs, job, partial(outcome, render=render, complete=complete))

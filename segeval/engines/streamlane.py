@@ -19,49 +19,36 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.engines.fastlane import LaneJob, Values, finish_values, lane_options, lane_qrels, lane_requests, printed
-from segeval.engines.lanebatch import LaneQrels, batch_values, pad_words, run_codes
+from segeval.engines.fastlane import LaneResult, finish_values, lane_qrels, printed, scan_run
+from segeval.engines.lanebatch import LaneQrels, batch_values, pad_words, token_codes
+from segeval.engines.route import lane_requests
 from segeval.errors import SegevalError
 from segeval.io.chunks import batches, open_blocks
-from segeval.io.files import is_stream, starts_with_gzip
-from segeval.io.scan import Words, scan
-from segeval.settings import AUTO_BYTES, BATCH_BYTES
+from segeval.io.scan import Words
+from segeval.settings import BATCH_BYTES, Job, OutputOptions
 
 Rows = tuple[Words, Words, npt.NDArray[np.float64]]  # a run's query tokens, docno tokens and scores
 
 
-def stream_applies(run: str, qrels: str, memory: str) -> bool:
-    """Whether ``memory`` reads this run in batches: regular files (not pipes), ``chunked``, or ``auto``
-    with a run of at least :data:`AUTO_BYTES` (gzip: a quarter)."""
-    if is_stream(run) or is_stream(qrels) or memory == "in-memory":
-        return False
-    if memory == "chunked":
-        return True
-    try:
-        return os.path.getsize(run) * (4 if starts_with_gzip(run) else 1) >= AUTO_BYTES
-    except OSError:
-        return False
-
-
-def stream_eval(qrels_path: str, run_path: str, job: LaneJob, chunk_lines: int, *,
-                progress: bool = False) -> tuple[str, str] | None:
-    """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide; with
-    ``progress``, a progress line (MiB read) on stderr when it is a terminal."""
+def stream_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions) -> tuple[str, str] | None:
+    """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide; a
+    progress line (MiB read) on stderr when it is a terminal (not with ``job.engine.quiet``)."""
     from segeval.engines.progress import Progress
 
     try:
         size = os.path.getsize(run_path)
     except OSError:
         return None
-    with Progress(size, "MiB", quiet=not progress, scale=2**20) as bar:
-        v = stream_values(qrels_path, run_path, job, chunk_lines, on_read=bar.advance)
-    return None if v is None else printed(v, job, run_path)
+    with Progress(size, "MiB", quiet=job.engine.quiet, scale=2**20) as bar:
+        v = stream_values(qrels_path, run_path, job, on_read=bar.advance)
+    return None if v is None else printed(v, job, out, run_path)
 
 
-def stream_values(qrels_path: str, run_path: str, job: LaneJob, chunk_lines: int,
-                  on_read: Callable[[int], object] | None = None) -> Values | None:
-    """The lane's :class:`Values` of this job, reading the run in batches; None when the usual path
-    must decide.  ``on_read`` is told the bytes of the run read so far, block by block."""
+def stream_values(qrels_path: str, run_path: str, job: Job,
+                  on_read: Callable[[int], object] | None = None) -> LaneResult | None:
+    """The lane's :class:`LaneResult` of this job, reading the run in batches of ``job.engine.chunk_lines``
+    lines; None when the usual path must decide.  ``on_read`` is told the bytes of the run read so far,
+    block by block."""
     reqs = lane_requests(job.measures)
     if reqs is None:
         return None
@@ -69,7 +56,7 @@ def stream_values(qrels_path: str, run_path: str, job: LaneJob, chunk_lines: int
         qrels = lane_qrels(qrels_path)
         if qrels is None:
             return None
-        return _Stream(qrels, job, reqs).run(run_path, chunk_lines, on_read)
+        return _Stream(qrels, job, reqs).run(run_path, job.engine.chunk_lines, on_read)
     except (SegevalError, OSError, MemoryError):  # unreadable, not gzip ...: the usual path explains
         return None
 
@@ -77,26 +64,25 @@ def stream_values(qrels_path: str, run_path: str, job: LaneJob, chunk_lines: int
 class _Stream:
     """One streaming evaluation: the queries finished so far and their values."""
 
-    def __init__(self, qrels: LaneQrels, job: LaneJob, reqs: list[Any]) -> None:
+    def __init__(self, qrels: LaneQrels, job: Job, reqs: list[Any]) -> None:
         self.qrels, self.job, self.reqs = qrels, job, reqs
-        self.options = lane_options(job, reqs)
         self.done: set[bytes] = set()  # run query tokens whose rows have all been read
         self.names: list[str] = []
         self.values: dict[str, list[Any]] = {x.name: [] for x in reqs}
 
-    def run(self, path: str, chunk_lines: int, on_read: Callable[[int], object] | None) -> Values | None:
+    def run(self, path: str, chunk_lines: int, on_read: Callable[[int], object] | None) -> LaneResult | None:
         runid: bytes | None = None
         pending: list[Rows] = []  # the rows of the last query read, which may go on in the next batch
         last = b""  # that query's token
         for _, data in batches(open_blocks(path, on_read=on_read), chunk_lines, BATCH_BYTES):
             if not data.strip():
                 continue  # blank lines only
-            r = scan(data, 6, text=(0, 2), floats=(4,), checked_ints=(3,), first=(5,))
+            r = scan_run(data)
             if r is None:
                 return None
-            runid = r.first[5] if runid is None else runid
-            rows: Rows = (r.text[0], r.text[2], r.floats[4])
-            local, tokens = run_codes(rows[0])
+            runid = r.first["run"] if runid is None else runid
+            rows: Rows = (r.text["query"], r.text["item"], r.floats["score"])
+            local, tokens = token_codes(rows[0])
             goes_on = bool(pending) and tokens[0] == last
             if len(tokens) != 1 + int(np.count_nonzero(local[1:] != local[:-1])) or not self.done.isdisjoint(tokens) \
                     or (pending and not goes_on and last in tokens):
@@ -128,7 +114,7 @@ class _Stream:
         self.done.update(tokens)
         if len(rows[0]) == 0:
             return True
-        got = batch_values(*rows, self.qrels, self.reqs, self.options)
+        got = batch_values(*rows, self.qrels, self.reqs, self.job.settings)
         if got is None:
             return False
         self._keep(*got)
@@ -139,15 +125,15 @@ class _Stream:
         for k, v in values.items():
             self.values[k] += v
 
-    def _finish(self, runid: str) -> Values | None:
+    def _finish(self, runid: str) -> LaneResult | None:
         seen = {t.decode("utf-8") for t in self.done}
         extra = [c for c, name in enumerate(self.qrels.names) if name not in seen]
         if extra:  # their judgements are checked, and with -c they are evaluated with no results
             empty = np.zeros((0, 1), dtype=np.uint64)
-            got = batch_values(empty, empty, np.zeros(0), self.qrels, self.reqs, self.options, extra)
+            got = batch_values(empty, empty, np.zeros(0), self.qrels, self.reqs, self.job.settings, extra)
             if got is None:
                 return None
-            if self.job.complete:
+            if self.job.settings.missing_queries == "zero":
                 self._keep(*got)
         order = sorted(range(len(self.names)), key=self.names.__getitem__)
         names = [self.names[i] for i in order]

@@ -40,6 +40,10 @@ class LineFormat:
         n = len(self.fields)
         return tuple(range(n - self.optional, n + 1))
 
+    def position(self, name: str) -> int:
+        """The 0-based place of the field called ``name`` on a line."""
+        return next(i for i, f in enumerate(self.fields) if f.name == name)
+
     def accepts(self, n_tokens: int) -> bool:
         return n_tokens in self.counts or (self.trailing and n_tokens > len(self.fields))
 

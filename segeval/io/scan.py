@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +21,9 @@ import numpy.typing as npt
 from segeval.io.tokens import Matrix as Matrix  # the byte and word layouts, named here for the scanner's readers
 from segeval.io.tokens import Words as Words
 from segeval.io.tokens import byte_tokens, mmss_matrix, parse_ints
+
+if TYPE_CHECKING:
+    from segeval.io.formats import LineFormat
 
 #: bytes scanned at a time (a block ends at a line end)
 BLOCK_BYTES = 1 << 22
@@ -34,10 +37,10 @@ class Scanned:
     """The data lines' wanted fields: text fields as :data:`Words`, numeric fields as arrays, and the
     first data line's ``first`` fields."""
 
-    text: dict[int, Words]
-    floats: dict[int, npt.NDArray[np.float64]]
-    ints: dict[int, npt.NDArray[np.int64]]
-    first: dict[int, bytes]
+    text: dict[Any, Words]
+    floats: dict[Any, npt.NDArray[np.float64]]
+    ints: dict[Any, npt.NDArray[np.int64]]
+    first: dict[Any, bytes]
 
     @property
     def lines(self) -> int:
@@ -68,6 +71,19 @@ def scan(data: bytes, n_fields: int, text: tuple[int, ...], floats: tuple[int, .
         return None
     return scan_blocks(_line_blocks(data), n_fields, text, floats, ints, checked_ints, first, checked_floats, times,
                        utf8=True)
+
+
+def scan_format(data: bytes, fmt: LineFormat, *, n_fields: int | None = None,
+                **wanted: tuple[str, ...]) -> Scanned | None:
+    """:func:`scan` of lines of ``fmt`` (``n_fields`` of them: by default all its fields), the wanted fields
+    named as ``fmt`` names them (``text=("query", "item")``), and the results keyed by those names."""
+    at = {kind: tuple(fmt.position(name) for name in names) for kind, names in wanted.items()}
+    got = scan(data, len(fmt.fields) if n_fields is None else n_fields, **at)
+    if got is None:
+        return None
+    name = {fmt.position(n): n for names in wanted.values() for n in names}
+    return Scanned({name[k]: v for k, v in got.text.items()}, {name[k]: v for k, v in got.floats.items()},
+                   {name[k]: v for k, v in got.ints.items()}, {name[k]: v for k, v in got.first.items()})
 
 
 def _line_blocks(data: bytes) -> Iterator[memoryview]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from segeval.analysis.compare import Cell, Comparison, compare_runs, format_p
-from segeval.notes import about
+from segeval.notes import notes_on
 from segeval.settings import DEFAULTS
 from segeval.words import plural
 
@@ -162,7 +162,7 @@ def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | 
     curves = {n: [ev.summary[k] for k in ev.summary if k.startswith("iprec_at_recall")] for n, ev in evals.items()}
     figures = [_figure(pr_curves(curves), "pr", "Interpolated precision at 11 recall levels, mean over queries.")]
     for m in comparison.measures:
-        notes = about(comparison.notes, m)
+        notes = notes_on(comparison.notes, m)
         figures.append(f"<h3>{html.escape(m)}</h3>")
         figures.append(_figure(distributions({n: ev.per_query[m] for n, ev in evals.items()}, m), "dist",
                                f"Per-query {m}, one box per run.", notes, measure=m))

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-pytrec_eval = pytest.importorskip("pytrec_eval")
+from tests.support.reference import require_module
+
+pytrec_eval = require_module("pytrec_eval", why="pip install -e '.[test]'")
 
 from segeval.adapt import ExactAdapter  # noqa: E402
 from segeval.pipeline import evaluate  # noqa: E402
@@ -77,8 +79,7 @@ def test_in_memory_lane_agrees_with_pytrec_eval(seed: int) -> None:
     how = evaluator.plan(True)
     index = QrelsIndex.of(evaluator.qrels)
     assert index is not None and evaluate_in_memory(
-        index, run, how.requests, queries=None, relevance_level=1, missing_queries="skip", max_results=None,
-        trec_eval="9") is not None  # the lane is taken
+        index, run, how.requests, how.settings) is not None  # the lane is taken
     ev = evaluator.evaluate(run)
     reference = pytrec_eval.RelevanceEvaluator(qrels, {"map", "Rprec", "recip_rank", "bpref", "ndcg", "num_rel",
                                                        "num_ret", "num_rel_ret", "iprec_at_recall", "P.1,5,10,20",

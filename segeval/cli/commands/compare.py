@@ -30,7 +30,7 @@ from segeval.cli.options import (
     measures,
 )
 from segeval.errors import SegevalError, render_note
-from segeval.settings import DEFAULTS
+from segeval.settings import CHUNK_LINES
 
 
 @app.command("compare")
@@ -53,8 +53,8 @@ def compare(
         help="Table format: text (aligned columns), markdown, latex, csv or json.")] = "text",
     jobs: Jobs = None,
     quiet: Quiet = False,
-    memory: Memory = DEFAULTS.memory,
-    chunk_lines: ChunkLines = DEFAULTS.chunk_lines,
+    memory: Memory = "auto",
+    chunk_lines: ChunkLines = CHUNK_LINES,
     engine: Engine = "processes",
     scheduler: Scheduler = None,
     time_format: TimeFormat = TIME_FORMAT,
@@ -66,18 +66,18 @@ def compare(
     as for eval.
     """
     from segeval.analysis.compare import FORMATS, check_statistics, compare_runs, render
-    from segeval.engines.runs import check_engine, expand_runs
+    from segeval.engines.runs import expand_runs
     from segeval.errors import check_choice
+    from segeval.settings import EngineOptions
 
     check_choice("output", output, FORMATS)
-    check_engine(jobs, memory, chunk_lines, engine, scheduler)
+    engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet)
     check_statistics(test, correction, alpha, permutations, seed)
     expanded = expand_runs(runs)
     check_distinct_runs(runs, expanded)
     result = compare_runs(inputs.qrels(qrels, time_format), expanded, measure or ["map"], adapter=adapter,
                           baseline=baseline, test=test, correction=correction, alpha=alpha,
-                          permutations=permutations, seed=seed, jobs=jobs, memory=memory, chunk_lines=chunk_lines,
-                          engine=engine, scheduler=scheduler, quiet=quiet, time_format=time_format,
+                          permutations=permutations, seed=seed, engine=engine_options, time_format=time_format,
                           on_note=lambda text: print(render_note(text), file=sys.stderr))
     sys.stdout.write(render(result, output))
 
@@ -120,13 +120,13 @@ def correlate_command(
     scores; setting 1 is QRELS, --measure and --adapter, setting 2 the same unless --qrels2,
     --measure2 or --adapter2 say otherwise.
     """
-    import math
-
-    from segeval.analysis import correlate as C
+    from segeval.analysis.correlate import coefficients
+    from segeval.analysis.correlate import notes as correlation_notes
     from segeval.cli import tables
     from segeval.engines.runs import expand_runs, run_names
-    from segeval.notes import bare, for_run
-    from segeval.pipeline import evaluate
+    from segeval.notes import for_run, unprefixed
+    from segeval.pipeline import Evaluator
+    from segeval.settings import Settings
 
     fmt = tables.check_table_format(output)
     given = runs
@@ -143,20 +143,18 @@ def correlate_command(
 
     def scores(q: Any, name: str, a: str | None, setting: int) -> list[float]:
         out = []
+        evaluator = Evaluator(q, [name], Settings(missing_queries="zero"), adapter=a)  # the qrels checked once
         for label, r in by_name.items():
-            ev = evaluate(q, r, [name], adapter=a, missing_queries="zero")
+            ev = evaluator.evaluate(r)
             out.append(float(next(iter(ev.summary.values()))))
-            notes.extend(bare(n) for n in for_run(f"setting {setting}, {label}", ev.notes))
+            notes.extend(unprefixed(n) for n in for_run(f"setting {setting}, {label}", ev.notes))
         return out
 
     x = scores(first, measure, adapter, 1)
     y = scores(second, measure2 or measure, adapter2 if adapter2 is not None else adapter, 2)
-    doc: dict[str, Any] = {
-        "runs": names, "setting1": x, "setting2": y, "kendall_tau_b": C.kendall_tau(x, y),
-        "kendall_tau_ties_agree": C.kendall_tau_ties_agree(x, y), "spearman_rho": C.spearman_rho(x, y),
-        "tau_ap": C.tau_ap(x, y), "swapped_pairs": C.swapped_pairs(x, y), "rms_error": C.rms_error(x, y)}
-    doc = {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in doc.items()}
-    doc["notes"] = [*notes, *C.notes(x, y),
+    values = coefficients(x, y)
+    doc: dict[str, Any] = {"runs": names, "setting1": x, "setting2": y, **values}
+    doc["notes"] = [*notes, *correlation_notes(x, y),
                     "ties: tau-b and rho as SciPy's kendalltau and spearmanr; ties_agree counts a pair tied in "
                     "either setting as agreeing (Buettcher et al. 2007); tau_ap takes setting 1 as the "
                     "reference: a pair it ties is no error, and runs tied in setting 2 are ordered every way with "
@@ -168,12 +166,10 @@ def correlate_command(
 
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
     else:
-        coefficients = ("kendall_tau_b", "kendall_tau_ties_agree", "spearman_rho", "tau_ap", "swapped_pairs",
-                        "rms_error")
         sys.stdout.write(tables.render([("run", ""), ("setting1", ".4f"), ("setting2", ".4f")],
                                        list(zip(names, x, y, strict=True)), fmt) + "\n"
                          + tables.render([("coefficient", ""), ("value", "")],
-                                         [[k, "nan" if doc[k] is None else doc[k]] for k in coefficients], fmt))
+                                         [[k, "nan" if v is None else v] for k, v in values.items()], fmt))
     for n in notes:
         print(render_note(f"note: {n}"), file=sys.stderr)
 

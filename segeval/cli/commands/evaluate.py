@@ -13,13 +13,13 @@ from segeval.cli import inputs
 from segeval.cli.app import app
 from segeval.cli.options import (
     TIME_FORMAT,
-    Adapter,
     ChunkLines,
     Engine,
+    EvalAdapters,
     Jobs,
-    KindRun,
     Level,
     MediaEvalQrels,
+    MediaEvalRun,
     Memory,
     Qrels,
     Quiet,
@@ -29,11 +29,11 @@ from segeval.cli.options import (
     measures,
 )
 from segeval.errors import SegevalError, render_note
-from segeval.settings import DEFAULTS
+from segeval.settings import CHUNK_LINES, DEFAULTS, OutputOptions
 from segeval.words import plural
 
 
-class RunKind(StrEnum):
+class MediaEvalFormat(StrEnum):
     linking = "linking"
     search = "search"
 
@@ -54,7 +54,7 @@ def eval_(
     max_results: Annotated[int | None, typer.Option("-M", metavar="N", help="Use the first N results per query.")]
     = None,
     judged: Annotated[bool, typer.Option("-J", help="Drop unjudged results before evaluating.")] = False,
-    adapter: Adapter = None,
+    adapter: EvalAdapters = None,
     time_format: TimeFormat = TIME_FORMAT,
     version: Annotated[str, typer.Option(
         "--trec-eval", metavar="10|9", help="trec_eval version to reproduce: 10 (default) or 9.0.8, which "
@@ -66,8 +66,8 @@ def eval_(
     lenient: Annotated[bool, typer.Option(
         "--lenient", help="Skip malformed lines instead of stopping; each is listed on stderr and counted in "
                           "the JSON output, and the exit code is 3.")] = False,
-    memory: Memory = DEFAULTS.memory,
-    chunk_lines: ChunkLines = DEFAULTS.chunk_lines,
+    memory: Memory = "auto",
+    chunk_lines: ChunkLines = CHUNK_LINES,
     engine: Engine = "processes",
     scheduler: Scheduler = None,
     order: Annotated[str | None, typer.Option(
@@ -78,6 +78,9 @@ def eval_(
         "--predicted", metavar="use|ignore",
         help="Classifier-predicted lines of completed qrels (segeval complete-qrels): use them (default; a "
              "note on stderr counts them) or ignore them.")] = DEFAULTS.predicted,
+    show_route: Annotated[bool, typer.Option(
+        "--route", help="Say on stderr which reader and executor evaluate the runs, and why (see docs/engines.md).")]
+    = False,
 ) -> None:
     """Evaluate runs with trec_eval's measures and flags.
 
@@ -85,31 +88,40 @@ def eval_(
     """
     from functools import partial
 
-    from segeval.engines.runs import check_engine, evaluate_many, expand_runs
-    from segeval.errors import InputError, check_choice
-    from segeval.settings import Job, Settings
+    from segeval.engines.route import route
+    from segeval.engines.runs import evaluate_many, expand_runs
+    from segeval.errors import InputError
+    from segeval.settings import EngineOptions, Job, OutputOptions, Settings
 
-    check_choice("output", output, ("trec", "json", "csv"))
-    check_engine(jobs, memory, chunk_lines, engine, scheduler)
-    run_files = expand_runs(runs)
-    if _fast_lane(qrels, run_files, measure, per_query, complete, no_summary, level, max_results, memory,
-                  chunk_lines, quiet, plain=output == "trec" and not (judged or lenient) and adapter is None
-                  and order in (None, "score") and version == "10" and engine == "processes"
-                  and time_format == TIME_FORMAT):
-        return
-    skipped_qrels: list[InputError] = []
-    q = inputs.qrels(qrels, time_format, skipped_qrels.append if lenient else None)
     names = measure or ["official"]
     # trec_eval prints runid and num_q only when asked for, or with a measure set
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
-    names = [n for n in names if n not in ("runid", "num_q")]
+    shown = OutputOptions(output, per_query, not no_summary, tuple(header))
+    engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet)
+    run_files = expand_runs(runs)
     settings = Settings(order=order, time_format=time_format, relevance_level=level,
                         missing_queries="zero" if complete else "skip", max_results=max_results, judged_only=judged,
-                        trec_eval=version, predicted=predicted, memory=memory, chunk_lines=chunk_lines)
-    job = Job(tuple(names), adapter, settings, lenient=lenient)
-    render = partial(_render_eval, output=output, per_query=per_query, summary=not no_summary, header=header)
-    outcomes = evaluate_many(q, run_files, job, jobs, quiet=quiet, engine=engine, scheduler=scheduler, render=render,
-                             complete=complete)
+                        trec_eval=version, predicted=predicted)
+    job = Job(tuple(n for n in names if n not in ("runid", "num_q")), tuple(adapter or ()), settings, lenient=lenient,
+              engine=engine_options)
+    chosen = route(qrels, run_files, job, output)
+    if show_route:
+        print(chosen, file=sys.stderr)
+    if chosen.reader == "scanner":
+        from segeval.engines import fastlane, streamlane
+
+        lane = streamlane.stream_eval if chosen.executor == "chunks" else fastlane.fast_eval
+        done = lane(qrels, run_files[0], job, shown)
+        if done is not None:
+            sys.stdout.write(done[0])
+            sys.stderr.write(done[1])
+            return
+        if show_route:
+            print(chosen.fallback("the scanner gave up on the files; the strict reader reads them"), file=sys.stderr)
+    skipped_qrels: list[InputError] = []
+    q = inputs.qrels(qrels, time_format, skipped_qrels.append if lenient else None)
+    render = partial(_render_eval, out=shown)
+    outcomes = evaluate_many(q, run_files, job, render=render, complete=complete)
     body = [o.stdout for o in outcomes]
     if output == "trec" and len(run_files) > 1:  # each row names its run file in a first column
         from segeval.report.trec import prefixed
@@ -132,51 +144,23 @@ def eval_(
         raise typer.Exit(3)
 
 
-def _fast_lane(qrels: str, run_files: list[str], measure: list[str] | None, per_query: bool, complete: bool,
-               no_summary: bool, level: int, max_results: int | None, memory: str, chunk_lines: int, quiet: bool,
-               *, plain: bool) -> bool:
-    """Evaluate a plain job in :mod:`segeval.engines.fastlane` (read in memory) or
-    :mod:`segeval.engines.streamlane` (read in batches) and print it; False when the usual path must."""
-    from segeval.engines import fastlane, streamlane
-
-    if not plain or len(run_files) != 1 or (max_results is not None and max_results < 1):
-        return False
-    names = measure or ["official"]
-    header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
-    job = fastlane.LaneJob([n for n in names if n not in ("runid", "num_q")], per_query=per_query,
-                           summary=not no_summary, header=header, relevance_level=level, complete=complete,
-                           max_results=max_results)
-    if fastlane.applies(run_files[0], qrels, memory):
-        done = fastlane.fast_eval(qrels, run_files[0], job)
-    elif streamlane.stream_applies(run_files[0], qrels, memory):
-        done = streamlane.stream_eval(qrels, run_files[0], job, chunk_lines, progress=not quiet)
-    else:
-        return False
-    if done is None:
-        return False
-    sys.stdout.write(done[0])
-    sys.stderr.write(done[1])
-    return True
-
-
-def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, output: str, per_query: bool, summary: bool,
-                 header: list[str]) -> str:
+def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, out: OutputOptions) -> str:
     from segeval.report.trec import render, render_csv, render_json
 
-    if output == "json":
+    if out.format == "json":
         return render_json(ev, runid, skipped_lines=skipped, file=file)
-    if output == "csv":
-        return render_csv(ev, runid, per_query=per_query, summary=summary, file=file)
-    return render(ev, runid, per_query=per_query, summary=summary, header=header)
+    if out.format == "csv":
+        return render_csv(ev, runid, per_query=out.per_query, summary=out.summary, file=file)
+    return render(ev, runid, per_query=out.per_query, summary=out.summary, header=list(out.header))
 
 
 @app.command("me13sh")
 def me13sh(
     qrels: MediaEvalQrels,
-    run: KindRun,
-    kind: Annotated[RunKind, typer.Option(
+    run: MediaEvalRun,
+    kind: Annotated[MediaEvalFormat, typer.Option(
         "--kind", "-k", help="Run format. linking: 'qid Q0 video start end rank score run'; "
-                             "search: 'qid Q0 video start end jumpin rank score [run]'.")] = RunKind.linking,
+                             "search: 'qid Q0 video start end jumpin rank score [run]'.")] = MediaEvalFormat.linking,
     bin_size: Annotated[int, typer.Option(
         "--bin-size", "-B", metavar="N", help="Bin size in seconds for the _bin measures.")] = DEFAULTS.bin_size,
     tolerance: Annotated[int, typer.Option(

@@ -7,7 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from segeval.prepared import dense_codes, first_occurrences, listed_order, merge_intervals
+from segeval.ordering import listed_order
+from segeval.prepared import dense_codes, first_occurrences, merge_intervals
 
 
 def _pandas_merge(gid: np.ndarray, start: np.ndarray, end: np.ndarray) -> tuple[list[int], list[float], list[float]]:

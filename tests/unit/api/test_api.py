@@ -15,7 +15,9 @@ import pytest
 
 import segeval
 from segeval import Evaluator, ParameterError, Segment, Settings, evaluate
+from segeval.settings import EngineOptions, OutputOptions
 from tests.conftest import ROOT, run_cli
+from tests.support.reference import require_module
 
 DOC_MEASURES = ["map", "P_5", "P_10", "ndcg", "bpref", "recip_rank", "num_rel_ret", "Rprec"]
 SEG_MEASURES = ["map", "P_5", "P_10", "maisp"]
@@ -175,7 +177,7 @@ def test_segment_shapes_give_the_files_numbers(tmp_path: Path, seed: int) -> Non
 
 
 def test_evaluator_agrees_with_pytrec_eval_on_50_queries() -> None:
-    pytrec_eval = pytest.importorskip("pytrec_eval")
+    pytrec_eval = require_module("pytrec_eval", why="pip install -e '.[test]'")
     qrels, run = doc_case(11, n_queries=50)
     names = ["map", "P_5", "P_10", "recall_10", "ndcg", "ndcg_cut_10", "bpref", "recip_rank", "Rprec", "num_rel"]
     ev = Evaluator(qrels, names, Settings(trec_eval="9")).evaluate(run)
@@ -274,7 +276,6 @@ SETTINGS_ERRORS = [
     ({"tolerance": -5}, "The 'tolerance' parameter must be an integer >= 0. Got -5 instead."),
     ({"bin_size": 0}, "The 'bin_size' parameter must be an integer >= 1. Got 0 instead."),
     ({"bin_size": 2.5}, "The 'bin_size' parameter must be an integer >= 1. Got 2.5 instead."),
-    ({"chunk_lines": 0}, "The 'chunk_lines' parameter must be an integer >= 1. Got 0 instead."),
     ({"max_results": 0}, "The 'max_results' parameter must be an integer >= 1. Got 0 instead."),
     ({"order": "best"}, "The 'order' parameter must be one of 'rank', 'score', 'file'. Got 'best' instead."),
     ({"time_format": "ms"}, "The 'time_format' parameter must be one of 'mmss', 'seconds', 'hms'. Got 'ms' instead."),
@@ -282,7 +283,6 @@ SETTINGS_ERRORS = [
                                   "instead."),
     ({"trec_eval": 9}, "The 'trec_eval' parameter must be one of '10', '9'. Got 9 instead."),
     ({"predicted": "no"}, "The 'predicted' parameter must be one of 'use', 'ignore'. Got 'no' instead."),
-    ({"memory": "ram"}, "The 'memory' parameter must be one of 'auto', 'chunked', 'in-memory'. Got 'ram' instead."),
     ({"judged_only": "yes"}, "The 'judged_only' parameter must be True or False. Got 'yes' instead."),
     ({"relevance_level": 1.5}, "The 'relevance_level' parameter must be an integer. Got 1.5 instead."),
     ({"tiou": 1.5}, "The 'tiou' parameter must be a number between 0 and 1. Got 1.5 instead."),
@@ -291,10 +291,24 @@ SETTINGS_ERRORS = [
 ]
 
 
-@pytest.mark.parametrize(("given", "message"), SETTINGS_ERRORS)
-def test_settings_are_checked_when_made(given: dict[str, Any], message: str) -> None:
+ENGINE_ERRORS = [
+    ({"chunk_lines": 0}, "The 'chunk_lines' parameter must be an integer >= 1. Got 0 instead."),
+    ({"memory": "ram"}, "The 'memory' parameter must be one of 'auto', 'chunked', 'in-memory'. Got 'ram' instead."),
+    ({"jobs": 0}, "The 'jobs' parameter must be an integer >= 1. Got 0 instead."),
+    ({"engine": "spark"}, "The 'engine' parameter must be one of 'processes', 'dask'. Got 'spark' instead."),
+    ({"scheduler": "tcp://h:1"}, "The 'scheduler' parameter needs --engine dask. Got --engine processes instead."),
+    ({"engine": "dask", "memory": "chunked"}, "The 'memory' parameter must be 'auto' or 'in-memory' with --engine "
+                                              "dask (its workers read each run whole). Got 'chunked' instead."),
+]
+OUTPUT_ERRORS = [({"format": "xml"}, "The 'output' parameter must be one of 'trec', 'json', 'csv'. Got 'xml' instead.")]
+
+
+@pytest.mark.parametrize(("kind", "given", "message"), [(Settings, g, m) for g, m in SETTINGS_ERRORS]
+                         + [(EngineOptions, g, m) for g, m in ENGINE_ERRORS]
+                         + [(OutputOptions, g, m) for g, m in OUTPUT_ERRORS])
+def test_settings_are_checked_when_made(kind: Any, given: dict[str, Any], message: str) -> None:
     with pytest.raises(ParameterError) as info:
-        Settings(**given)
+        kind(**given)
     assert str(info.value) == message
 
 
@@ -305,9 +319,9 @@ def test_settings_defaults_are_the_ones_everything_uses() -> None:
     from segeval.prepare import default_order
 
     s = Settings()
-    assert (s.bin_size, s.tolerance, s.tiou, s.chunk_lines, s.time_format) == (300, 15, 0.5, 100_000, "mmss")
+    assert (s.bin_size, s.tolerance, s.tiou, s.time_format) == (300, 15, 0.5, "mmss")
     assert (BinnedAdapter().bin_size, ToleranceAdapter().tolerance, TiouAdapter().theta) == (300, 15, 0.5)
-    assert s.chunk_lines == DEFAULT_CHUNK_LINES
+    assert EngineOptions().chunk_lines == DEFAULT_CHUNK_LINES == 100_000
     assert TIME_FORMATS == segeval.settings.TIME_FORMATS  # read.py keeps a copy until it moves into io/
     assert (default_order(True), default_order(False)) == (s.order_for(True), s.order_for(False)) == ("score", "rank")
     assert segeval.make_adapter("binned", Settings(bin_size=60)).spec == "binned:60"
@@ -376,7 +390,7 @@ def test_ir_measures_objects_and_values() -> None:
     """ir_measures' own records and measure objects in, ir_measures' values out (it averages over every qrels
     query, a query missing from the run scoring 0: segeval's missing_queries="zero"; pytrec_eval underneath:
     trec_eval 9.0.8)."""
-    ir_measures = pytest.importorskip("ir_measures")
+    ir_measures = require_module("ir_measures", why="pip install -e '.[test]'")
     from ir_measures import AP, RR, Bpref, P, R, Rprec, nDCG
 
     qrels, run = doc_case(11, n_queries=50)

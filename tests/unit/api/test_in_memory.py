@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 
 import segeval.inmemory as lane
+import segeval.ordering as ordering
 from segeval import Evaluator, Settings
 from segeval.errors import SegevalError
 from segeval.inmemory import QrelsIndex, evaluate_in_memory
@@ -56,7 +57,7 @@ def general(ev: Evaluator, run: object) -> Evaluation:
     """The Evaluation the general path (load, validate, prepare, adapt, compute) gives."""
     r = validate_run(load_run(run))
     how = ev.plan(True)
-    return finish(ev.qrels, how, *evaluate_part(ev.qrels, r, how, how.queries))
+    return finish(ev.qrels, how, *evaluate_part(ev.qrels, r, how, how.settings.queries))
 
 
 def as_dicts(frame: pd.DataFrame) -> dict[str, dict[str, Any]]:
@@ -83,24 +84,22 @@ def test_lane_equals_general_path(seed: int, path: str, monkeypatch: pytest.Monk
     if path == "hashed":  # the hashed (query, item) lookup for runs too sparse for a table
         monkeypatch.setattr(lane, "DENSE_CELLS", -10**9)
     if path in ("sorted query by query", "each query alone"):  # as long rankings are (in one padded matrix)
-        monkeypatch.setattr(lane, "SORT_EACH_FROM", 0)
+        monkeypatch.setattr(ordering, "SORT_EACH_FROM", 0)
     if path == "each query alone":  # rankings too uneven to pad
-        monkeypatch.setattr(lane, "PAD_CELLS", -10**9)
+        monkeypatch.setattr(ordering, "PAD_CELLS", -10**9)
     qrels, run = generated(seed)
     if path == "written rank by rank":  # each query's rows together, scores not increasing (ties as they come)
         run = run.assign(first=run.groupby("query_id", sort=False).ngroup(), down=-run["score"])
         run = run.sort_values(["first", "down"], kind="stable").drop(columns=["first", "down"])
         qcode = run["query_id"].map({q: i for i, q in enumerate(sorted(set(run["query_id"])))}).to_numpy()
-        assert lane.ranked_as_listed(qcode, run["score"].to_numpy())
+        assert ordering.ranked_as_listed(qcode, run["score"].to_numpy())
     for settings in SETTINGS:
         ev = Evaluator(qrels, MEASURES, settings)
         how = ev.plan(True)
         index = QrelsIndex.of(ev.qrels)
         assert index is not None
         for given in (run, as_dicts(run)):
-            done = evaluate_in_memory(index, given, how.requests, queries=how.queries,
-                                      relevance_level=how.relevance_level, missing_queries=how.missing_queries,
-                                      max_results=how.max_results, trec_eval=how.trec_eval)
+            done = evaluate_in_memory(index, given, how.requests, how.settings)
             assert done is not None  # the lane was taken
             same(ev.evaluate(given), general(ev, run))
 
@@ -135,8 +134,7 @@ def test_bad_runs_take_the_general_path(bad: str) -> None:
     run.loc[2, column] = value
     ev = Evaluator(qrels, ["map"])
     assert evaluate_in_memory(QrelsIndex.of(ev.qrels), run, ev.plan(True).requests,  # type: ignore[arg-type]
-                              queries=None, relevance_level=1, missing_queries="skip", max_results=None,
-                              trec_eval="10") is None
+                              Settings(order="score")) is None
     with pytest.raises(SegevalError) as caught:
         ev.evaluate(run)
     assert "3" in str(caught.value)  # the row (or line) is named
@@ -154,13 +152,12 @@ def test_outside_the_lane_still_evaluated() -> None:
 @pytest.mark.parametrize("seed", range(4))
 def test_rankings_of_one_length(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # every query the same number of results: sorted as the rows of one matrix
-    monkeypatch.setattr(lane, "SORT_EACH_FROM", 0)
+    monkeypatch.setattr(ordering, "SORT_EACH_FROM", 0)
     qrels, run = generated(seed)
     run = run.groupby("query_id", sort=False).head(int(run.groupby("query_id").size().min()))
     ev = Evaluator(qrels, MEASURES)
     assert evaluate_in_memory(QrelsIndex.of(ev.qrels), run, ev.plan(True).requests,  # type: ignore[arg-type]
-                              queries=None, relevance_level=1, missing_queries="skip", max_results=None,
-                              trec_eval="10") is not None
+                              Settings(order="score")) is not None
     same(ev.evaluate(run), general(ev, run))
 
 
@@ -194,6 +191,5 @@ def test_ids_that_are_not_strings_take_the_general_path(form: str) -> None:
     run: Any = frame if form == "frame" else {"q": {"d1": 2.0, 7: 1.0}}
     ev = Evaluator(qrels, ["map"])
     assert evaluate_in_memory(QrelsIndex.of(ev.qrels), run, ev.plan(True).requests,  # type: ignore[arg-type]
-                              queries=None, relevance_level=1, missing_queries="skip", max_results=None,
-                              trec_eval="10") is None
+                              Settings(order="score")) is None
     assert ev.evaluate(run).per_query["map"] == [1.0]  # d1 at 1 and '7' at 2: both relevant

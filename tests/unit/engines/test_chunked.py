@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-from segeval.engines import chunked
+from segeval.engines import chunked, route
 from segeval.io.chunks import line_chunks, open_blocks
 from tests.conftest import run_cli
 from tests.support.scripts import load_script
@@ -88,14 +88,13 @@ def test_many_runs_chunked_and_with_jobs(data: dict[str, Path]) -> None:
 def test_queries_straddle_chunks_and_selection(data: dict[str, Path]) -> None:
     from segeval.engines.chunked import evaluate_run
     from segeval.io.tables import read_qrels
-    from segeval.settings import Job, Settings
+    from segeval.settings import EngineOptions, Job, Settings
 
     q = read_qrels(data["linking.qrels"])
     chosen = ["query_3", "query_7"]
-    job = Job(("map", "P_5"), settings=Settings(queries=tuple(chosen), memory="in-memory"))
+    job = Job(("map", "P_5"), settings=Settings(queries=tuple(chosen)), engine=EngineOptions("in-memory"))
     whole = evaluate_run(q, data["linking.run"], job)
-    parts = evaluate_run(q, data["linking.run"], replace(job, settings=job.settings.but(memory="chunked",
-                                                                                          chunk_lines=13)))
+    parts = evaluate_run(q, data["linking.run"], replace(job, engine=EngineOptions("chunked", 13)))
     assert parts.evaluation.queries == whole.evaluation.queries == chosen
     assert parts.evaluation.per_query == whole.evaluation.per_query
     assert parts.evaluation.summary == whole.evaluation.summary and parts.runid == whole.runid == "synthetic"
@@ -120,12 +119,12 @@ def test_auto_reads_big_files_in_chunks(data: dict[str, Path], tmp_path: Path,
     (tmp_path / "split.run").write_text("\n".join(lines[1::2] + lines[::2]) + "\n")
     args = ["-m", "map", str(data["linking.qrels"]), str(tmp_path / "split.run")]
     assert "not grouped" not in run_cli("eval", *args)[2]  # small: in memory
-    monkeypatch.setattr(chunked, "AUTO_BYTES", 1000)
+    monkeypatch.setattr(route, "AUTO_BYTES", 1000)
     assert "not grouped" in run_cli("eval", *args)[2]
     assert "not grouped" not in run_cli("eval", *args, "--memory", "in-memory")[2]
-    assert chunked.use_chunks(str(data["search.run.gz"]), "auto")
-    monkeypatch.setattr(chunked, "AUTO_BYTES", data["search.run.gz"].stat().st_size * 4 + 1)
-    assert not chunked.use_chunks(str(data["search.run.gz"]), "auto")
+    assert route.read_in_chunks(str(data["search.run.gz"]), "auto")[0]
+    monkeypatch.setattr(route, "AUTO_BYTES", data["search.run.gz"].stat().st_size * 4 + 1)
+    assert not route.read_in_chunks(str(data["search.run.gz"]), "auto")[0]
 
 
 def _write(path: Path, lines: list[str]) -> Path:

@@ -7,6 +7,7 @@ import json
 import logging
 import pickle
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from segeval.engines.types import RunResult
 from segeval.io.tables import read_qrels, read_run
 from segeval.measures.definitions import FAMILIES, SETS, TREC_EVAL_9
 from segeval.pipeline import evaluate_part, plan
-from segeval.settings import Job
+from segeval.settings import EngineOptions, Job
 from segeval.validate import validate_qrels, validate_run
 from tests.conftest import FIXTURES
 
@@ -60,12 +61,12 @@ def threads() -> Iterator[str]:
 def test_dask_plans_once_per_kind_and_gives_the_processes_result(threads: str,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     from segeval.engines import dask as dask_engine
-    from segeval.engines.runs import evaluate_runs, same
+    from segeval.engines.runs import evaluate_runs, keep_result
 
     q = validate_qrels(read_qrels(FIXTURES / "gen_linking.qrels"))
     runs = [str(FIXTURES / "gen_linking.run")] * 3
-    job = Job(("official",), "binned:60")
-    single = evaluate_runs(q, runs, job, 1)
+    job = Job(("official",), ("binned:60",))
+    single = evaluate_runs(q, runs, replace(job, engine=EngineOptions(jobs=1, quiet=True)))
     calls: list[bool] = []
 
     def counted(documents: bool, *args: Any, **kwargs: Any) -> Any:
@@ -73,7 +74,8 @@ def test_dask_plans_once_per_kind_and_gives_the_processes_result(threads: str,
         return plan(documents, *args, **kwargs)
 
     monkeypatch.setattr(dask_engine, "plan", counted)
-    spread = dask_engine.map_runs_dask(q, runs, job, None, threads, same, quiet=True)
+    spread = dask_engine.map_runs_dask(q, runs, replace(job, engine=EngineOptions(engine="dask", scheduler=threads,
+                                                                                 quiet=True)), keep_result)
     assert sorted(calls) == [False, True]  # 3 runs x 2 partitions, yet one plan per run kind
     assert all(isinstance(x, RunResult) for x in [*single, *spread])
     for a, b in zip(single, spread, strict=True):

@@ -17,10 +17,11 @@ from typing import Any
 import pytest
 
 from segeval.engines import fastlane, streamlane
-from segeval.engines.fastlane import LaneJob, lane_values
+from segeval.engines.fastlane import lane_values
 from segeval.pipeline import evaluate
 from tests.conftest import run_cli
 from tests.support import trec_boundary as TB
+from tests.support.jobs import EvalCase
 
 SCORES = ["0", "-0", "+0", "0.0", ".5", "0.50", "+2", "2.", "1e-3", "0.001", "1E+01", "10", "-1.25", "-1.250e0", "3"]
 STEMS = ["D", "DOC-", "DOC-1", "doc-", "FBIS3-", "dé", "d\u4e2d-", "LA0101-"]
@@ -61,17 +62,17 @@ def case(seed: int) -> tuple[str, str]:
     return texts[0], texts[1]
 
 
-JOBS: dict[str, tuple[LaneJob, dict[str, Any], list[str]]] = {
-    "official": (LaneJob(["official"], per_query=True, header=("runid", "num_q")), {}, ["-q"]),
-    "params, -l 2": (LaneJob(["map", "P.1,3,7", "bpref", "recip_rank", "iprec_at_recall..05,.5", "Rprec", "gm_map",
+JOBS: dict[str, tuple[EvalCase, dict[str, Any], list[str]]] = {
+    "official": (EvalCase(["official"], per_query=True, header=("runid", "num_q")), {}, ["-q"]),
+    "params, -l 2": (EvalCase(["map", "P.1,3,7", "bpref", "recip_rank", "iprec_at_recall..05,.5", "Rprec", "gm_map",
                           "num_rel", "num_rel_ret", "ndcg_cut.1,3,10"], per_query=True, relevance_level=2),
                      {"relevance_level": 2},
                      ["-q", "-l", "2", "-m", "map", "-m", "P.1,3,7", "-m", "bpref", "-m", "recip_rank", "-m",
                       "iprec_at_recall..05,.5", "-m", "Rprec", "-m", "gm_map", "-m", "num_rel", "-m", "num_rel_ret",
                       "-m", "ndcg_cut.1,3,10"]),
-    "-c": (LaneJob(["official", "ndcg_cut"], per_query=True, header=("runid", "num_q"), complete=True),
+    "-c": (EvalCase(["official", "ndcg_cut"], per_query=True, header=("runid", "num_q"), complete=True),
            {"missing_queries": "zero"}, ["-q", "-c", "-m", "official", "-m", "ndcg_cut"]),
-    "-M 3 -n -l 0": (LaneJob(["official"], summary=False, per_query=True, relevance_level=0, max_results=3),
+    "-M 3 -n -l 0": (EvalCase(["official"], summary=False, per_query=True, relevance_level=0, max_results=3),
                      {"max_results": 3, "relevance_level": 0}, ["-q", "-n", "-M", "3", "-l", "0"]),
 }
 SEEDS = range(30)
@@ -108,7 +109,7 @@ def both_paths(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[tuple[int, 
 def test_lane_values_equal_the_usual_path(tmp_path: Path, seed: int, job: str) -> None:
     qrels, run = files(tmp_path, seed)
     lane_job, options, _ = JOBS[job]
-    got = lane_values(qrels, run, lane_job)
+    got = lane_values(qrels, run, lane_job.job())
     assert got is not None, "the lane gave the job up"
     ev = evaluate(qrels, run, list(lane_job.measures), **options)
     assert got.queries == ev.queries
@@ -164,7 +165,7 @@ def test_unusual_files_leave_the_lane(tmp_path: Path, monkeypatch: pytest.Monkey
     qrels, run = UNUSUAL[name]
     (tmp_path / "qrels").write_text(qrels, newline="")
     (tmp_path / "run").write_text(run, newline="")
-    assert lane_values(str(tmp_path / "qrels"), str(tmp_path / "run"), LaneJob(["official"])) is None
+    assert lane_values(str(tmp_path / "qrels"), str(tmp_path / "run"), EvalCase(["official"]).job()) is None
     lane, usual, answered = both_paths(monkeypatch, str(tmp_path / "qrels"), str(tmp_path / "run"))
     assert answered == 0 and lane == usual
 
@@ -195,7 +196,8 @@ def test_trec_eval_boundary_outputs_through_the_lane(tmp_path: Path, seed: int, 
     (tmp_path / "run").write_text(c.run)
     measures = (["official", "ndcg_cut"] if command == "all_trec"
                 else ["P.32,160", "iprec_at_recall..05,.15,.25,.33,.5", "ndcg_cut.32"])
-    got = fastlane.fast_eval(str(tmp_path / "qrels"), str(tmp_path / "run"), LaneJob(measures, per_query=True))
+    case = EvalCase(measures, per_query=True)
+    got = fastlane.fast_eval(str(tmp_path / "qrels"), str(tmp_path / "run"), case.job(), case.out())
     assert got is not None
     names = {line.split("\t")[0] for line in got[0].splitlines()}
     expected = [line for line in TB.stored_output(seed, command).splitlines(keepends=True)
@@ -214,9 +216,9 @@ def test_no_common_query_goes_through_the_lane(tmp_path: Path, monkeypatch: pyte
 
 
 TREC_EVAL_SUITE = {  # trec_eval's own test outputs (../shared/data/trec_eval, CI): expected file, lane job, files
-    "out.test": (LaneJob(["official"], header=("runid", "num_q")), "qrels.test"),
-    "out.test.aq": (LaneJob(["official", "ndcg_cut"], per_query=True), "qrels.test"),
-    "out.test.aql": (LaneJob(["official", "ndcg_cut"], per_query=True, relevance_level=2), "qrels.rel_level"),
+    "out.test": (EvalCase(["official"], header=("runid", "num_q")), "qrels.test"),
+    "out.test.aq": (EvalCase(["official", "ndcg_cut"], per_query=True), "qrels.test"),
+    "out.test.aql": (EvalCase(["official", "ndcg_cut"], per_query=True, relevance_level=2), "qrels.rel_level"),
 }
 
 
@@ -226,8 +228,9 @@ def test_trec_eval_suite_through_the_lane(expected: str) -> None:
     only where asked)."""
     from tests.conftest import shared
 
-    job, qrels = TREC_EVAL_SUITE[expected]
-    got = fastlane.fast_eval(str(shared("trec_eval", qrels)), str(shared("trec_eval", "results.test")), job)
+    case, qrels = TREC_EVAL_SUITE[expected]
+    got = fastlane.fast_eval(str(shared("trec_eval", qrels)), str(shared("trec_eval", "results.test")), case.job(),
+                             case.out())
     assert got is not None
     names = {line.split("\t")[0] for line in got[0].splitlines()}
     lines = [line for line in shared("trec_eval", expected).read_text().splitlines(keepends=True)

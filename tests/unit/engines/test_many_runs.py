@@ -114,16 +114,16 @@ def test_evaluate_runs_gives_the_same_evaluations_with_every_engine(runs: Path) 
 
     from segeval.engines.runs import evaluate_runs, expand_runs
     from segeval.io.tables import read_qrels
-    from segeval.settings import Job, Settings
+    from segeval.settings import EngineOptions, Job, Settings
     from segeval.validate import validate_qrels
 
     q = validate_qrels(read_qrels(QRELS))
     files = [*expand_runs([str(runs)]), str(runs / "missing.txt")]
-    job = Job(("map", "P_5"), "tolerance:15", Settings(missing_queries="zero"))
-    one = evaluate_runs(q, files, job, 1)
+    job = Job(("map", "P_5"), ("tolerance:15",), Settings(missing_queries="zero"))
+    one = evaluate_runs(q, files, replace(job, engine=EngineOptions(jobs=1, quiet=True)))
     assert [r.error is None for r in one] == [True] * 4 + [False] and "no such file" in str(one[-1].error)
     assert all(r.evaluation is not None and len(r.evaluation.queries) == 6 for r in one[:4])
-    chunked = evaluate_runs(q, files, replace(job, settings=job.settings.but(memory="chunked", chunk_lines=5)), 2)
+    chunked = evaluate_runs(q, files, replace(job, engine=EngineOptions("chunked", 5, jobs=2, quiet=True)))
     def values(results: list[Any]) -> list[Any]:
         return [None if (e := r.evaluation) is None else (e.queries, [x.name for x in e.requests], e.per_query,
                                                           e.summary, e.notes, e.unevaluated) for r in results]

@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 from segeval.engines import fastlane, streamlane
-from segeval.engines.fastlane import LaneJob, lane_values
+from segeval.engines.fastlane import lane_values
 from segeval.engines.streamlane import stream_values
 from tests.conftest import run_cli
+from tests.support.jobs import EvalCase
 from tests.unit.engines.test_fastlane import JOBS, SEEDS, files
 
 
@@ -61,11 +62,11 @@ def lanes(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[tuple[int, str, 
 def test_stream_values_equal_the_in_memory_lane(tmp_path: Path, seed: int, job: str, chunk: int) -> None:
     qrels, run = files(tmp_path, seed)
     lane_job = JOBS[job][0]
-    got = stream_values(qrels, run, lane_job, chunk)
+    got = stream_values(qrels, run, lane_job.job(chunk))
     if not grouped(Path(run).read_text()):
         assert got is None, "a run not grouped by query stays out of the streaming lane"
         return
-    whole = lane_values(qrels, run, lane_job)
+    whole = lane_values(qrels, run, lane_job.job())
     assert got is not None and whole is not None
     assert got.queries == whole.queries and got.runid == whole.runid and got.unevaluated == whole.unevaluated
     for r in whole.requests:  # exactly equal: the same doubles, the same ints, summed in the same order
@@ -93,7 +94,7 @@ def test_values_across_batch_edges_by_hand(tmp_path: Path) -> None:
     """q1's three results come in three one-line batches, q2's two in two."""
     (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 1\nq2 0 c 1\nq2 0 d 0\n")
     (tmp_path / "run").write_text("q1 Q0 a 1 3 r\nq1 Q0 x 2 2 r\nq1 Q0 b 3 1 r\nq2 Q0 d 1 2 r\nq2 Q0 c 2 1 r\n")
-    got = stream_values(str(tmp_path / "qrels"), str(tmp_path / "run"), LaneJob(["map", "P.2", "num_ret"]), 1)
+    got = stream_values(str(tmp_path / "qrels"), str(tmp_path / "run"), EvalCase(["map", "P.2", "num_ret"]).job(1))
     assert got is not None and got.queries == ["q1", "q2"]
     assert got.per_query["map"] == [(1 / 1 + 2 / 3) / 2, 1 / 2]  # q1: a at 1, b at 3; q2: c at 2 of 1 relevant
     assert got.per_query["P_2"] == [0.5, 0.5]  # one relevant in each query's first two
@@ -123,7 +124,7 @@ def test_unusual_runs_leave_the_lane(tmp_path: Path, monkeypatch: pytest.MonkeyP
     chunk = 1 if name in UNUSUAL else 2
     (tmp_path / "qrels").write_text(qrels)
     (tmp_path / "run").write_text(run)
-    assert stream_values(str(tmp_path / "qrels"), str(tmp_path / "run"), LaneJob(["official"]), chunk) is None
+    assert stream_values(str(tmp_path / "qrels"), str(tmp_path / "run"), EvalCase(["official"]).job(chunk)) is None
     lane, usual, answered = lanes(monkeypatch, "--memory", "chunked", "--chunk-lines", str(chunk),
                                   str(tmp_path / "qrels"), str(tmp_path / "run"))
     assert answered == 0 and lane == usual
@@ -138,8 +139,8 @@ def test_a_long_query_across_many_batches(tmp_path: Path, chunk: int) -> None:
            + "q3 Q0 d5 1 1 r\nq3 Q0 d6 2 0 r\n")
     (tmp_path / "qrels").write_text(qrels)
     (tmp_path / "run").write_text(run)
-    job = LaneJob(["official", "ndcg_cut"])
-    got = stream_values(str(tmp_path / "qrels"), str(tmp_path / "run"), job, chunk)
+    job = EvalCase(["official", "ndcg_cut"]).job(chunk)
+    got = stream_values(str(tmp_path / "qrels"), str(tmp_path / "run"), job)
     whole = lane_values(str(tmp_path / "qrels"), str(tmp_path / "run"), job)
     assert got is not None and whole is not None and got.queries == ["q1", "q2", "q3"]
     assert got.per_query == whole.per_query and got.summary == whole.summary
@@ -164,13 +165,13 @@ def test_gzip_runs_stream(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_auto_streams_big_runs_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``--memory auto`` reads a run in batches from AUTO_BYTES on, else whole; pipes never stream."""
-    qrels, run = files(tmp_path, 2)
+    from segeval.engines import route
+
+    _, run = files(tmp_path, 2)
     size = Path(run).stat().st_size
-    for module in (fastlane, streamlane):
-        monkeypatch.setattr(module, "AUTO_BYTES", size)
-    assert streamlane.stream_applies(run, qrels, "auto") and not fastlane.applies(run, qrels, "auto")
-    for module in (fastlane, streamlane):
-        monkeypatch.setattr(module, "AUTO_BYTES", size + 1)
-    assert not streamlane.stream_applies(run, qrels, "auto") and fastlane.applies(run, qrels, "auto")
-    assert not streamlane.stream_applies(run, qrels, "in-memory") and streamlane.stream_applies(run, qrels, "chunked")
-    assert not streamlane.stream_applies("-", qrels, "chunked")
+    monkeypatch.setattr(route, "AUTO_BYTES", size)
+    assert route.read_in_chunks(run, "auto")[0]
+    monkeypatch.setattr(route, "AUTO_BYTES", size + 1)
+    assert not route.read_in_chunks(run, "auto")[0]
+    assert not route.read_in_chunks(run, "in-memory")[0] and route.read_in_chunks(run, "chunked")[0]
+    assert not route.read_in_chunks("-", "chunked")[0]

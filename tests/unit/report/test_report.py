@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import pytest
 from segeval import __version__
 from segeval.analysis.compare import format_p
 from tests.conftest import FIXTURES, ROOT, Tags, run_cli, shared
+from tests.support.reference import find_binary, require_binary
 
 pytest.importorskip("matplotlib")
 QRELS, RUN = str(FIXTURES / "gen_linking.qrels"), str(FIXTURES / "gen_linking.run")
@@ -212,10 +212,16 @@ def test_difference_plot(tmp_path: Path, other: str) -> None:
 
 # ----------------------------------------------------------------------------- headless Chromium
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM = find_binary("chromium", "chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (.ci/run installs it)")
+needs_chromium = pytest.mark.usefixtures("chromium_binary")
+
+
+@pytest.fixture
+def chromium_binary() -> str:
+    """Headless Chromium: the test is skipped without it (fails in CI, where .ci/run installs it)."""
+    return require_binary("chromium", "chromium-browser", why="the HTML report is measured in headless Chromium")
 
 # Added to a copy of the page: after load, records in <pre id="measured"> the viewport width, the
 # page's scroll width, every element (outside a scrolling container and the SVG internals) reaching

@@ -1,5 +1,6 @@
-"""The lanes' ranking: by query, score descending, docno descending, whether or not the rows come
-already ranked (the shortcut for runs written in rank order must give the full sort's order)."""
+"""trec_eval's score order (segeval.ordering.score_order), which every reader uses: by query, score
+descending, docno descending, whether or not the rows come already ranked (the shortcut for runs
+written in rank order must give the full sort's order), through each of its sorting strategies."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import random
 import numpy as np
 import pytest
 
-from segeval.engines.lanebatch import score_ranking
+import segeval.ordering as ordering
+from segeval.ordering import score_order
 
 
 def expected(query: list[int], score: list[float], doc_rank: list[int]) -> list[int]:
@@ -16,9 +18,10 @@ def expected(query: list[int], score: list[float], doc_rank: list[int]) -> list[
     return sorted(rows, key=lambda i: (query[i], -score[i], -doc_rank[i]))
 
 
+@pytest.mark.parametrize("strategy", ["sort all", "each query (matrix)", "each query (loop)"])
 @pytest.mark.parametrize("layout", ["ranked", "ranked, split", "shuffled"])
 @pytest.mark.parametrize("seed", range(40))
-def test_ranking_equals_a_plain_sort(seed: int, layout: str) -> None:
+def test_ranking_equals_a_plain_sort(seed: int, layout: str, strategy: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Rows ranked within each query; ranked but each query's rows in two places apart (the
     shortcut must not take them); shuffled."""
     rng = random.Random(seed)
@@ -38,13 +41,26 @@ def test_ranking_equals_a_plain_sort(seed: int, layout: str) -> None:
     query = [q for q, _ in rows]
     score = [s for _, s in rows]
     doc_rank = rng.sample(range(10 * len(rows)), len(rows))  # distinct docnos' places in byte order
-    got = score_ranking(np.asarray(query, dtype=np.int32), np.asarray(score), np.asarray(doc_rank, dtype=np.int64),
-                        n_q)
+    if strategy != "sort all":
+        monkeypatch.setattr(ordering, "SORT_EACH_FROM", 0)
+        monkeypatch.setattr(ordering, "PAD_CELLS", 10**9 if strategy == "each query (matrix)" else -10**9)
+    q, s, d = np.asarray(query, dtype=np.int32), np.asarray(score), np.asarray(doc_rank, dtype=np.int64)
+    keep = np.flatnonzero(q >= 0)
+    got = keep[score_order(q[keep], s[keep], n_q, lambda at: d[keep[at]])]
     assert got.tolist() == expected(query, score, doc_rank)
 
 
+def test_non_finite_scores() -> None:
+    """NaN first (np.unique ranks it highest), then +inf, finite scores, -inf; equal infinities by docno
+    descending; NaN rows in file order."""
+    q = np.zeros(6, dtype=np.int64)
+    s = np.asarray([1.0, np.inf, np.nan, -np.inf, np.inf, np.nan])
+    d = np.asarray([5, 1, 0, 3, 2, 4])
+    assert score_order(q, s, 1, d.__getitem__).tolist() == [2, 5, 4, 1, 0, 3]
+
+
 def test_the_shortcut_is_taken_only_for_ranked_grouped_rows() -> None:
-    from segeval.prepared import ranked_as_listed as listed
+    from segeval.ordering import ranked_as_listed as listed
 
     q = np.asarray([0, 0, 1, 1, -1, 2], dtype=np.int32)
     assert listed(q, np.asarray([2.0, 1.0, 5.0, 5.0, 9.0, 0.0]))  # equal scores may stay as listed

@@ -1,0 +1,147 @@
+"""Which reader and executor evaluate a job, decided in one place, with the reason (``segeval eval --route``).
+
+A route is a *reader* and an *executor* around the same computation (prepare, label, measure,
+aggregate):
+
+readers
+    ``scanner``: the NumPy byte scanner (:mod:`segeval.io.scan`), for plain TREC files, no pandas;
+    it may give up on a file (anything unusual), and the ``table`` reader then reads the same file.
+    ``table``: the strict line parser (:mod:`segeval.io.tables`), every format and option.
+    ``frame``: runs given in memory (DataFrames, dicts, ir_measures and ranx objects).
+executors
+    ``whole``: the run in memory; ``chunks``: the run read in batches of whole queries, only
+    per-query values kept (bounded memory); ``processes``: one run per worker process (each
+    worker then reads whole or in chunks by the same rule); ``dask``: (run, query-partition)
+    tasks on a Dask cluster.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from segeval.errors import SegevalError
+from segeval.io.files import is_stream, starts_with_gzip
+from segeval.settings import AUTO_BYTES, Job
+from segeval.words import plural
+
+if TYPE_CHECKING:
+    from segeval.measures.compute import Request
+
+READERS = ("scanner", "table", "frame")
+EXECUTORS = ("whole", "chunks", "processes", "dask")
+#: the ``segeval eval`` options outside :class:`~segeval.settings.Job` that the scanner's lanes take
+SCANNER_OUTPUTS = ("trec",)
+
+
+@dataclass(frozen=True)
+class Route:
+    """A reader and an executor, and why they were chosen."""
+
+    reader: str
+    executor: str
+    reason: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.reader}+{self.executor}"
+
+    def __str__(self) -> str:
+        return f"route: {self.name} ({self.reason})"
+
+    def fallback(self, why: str) -> Route:
+        """The same executor with the ``table`` reader, which reads what the scanner gave up on."""
+        return Route("table", self.executor, why)
+
+
+def read_in_chunks(path: str, memory: str) -> tuple[bool, str]:
+    """Whether ``memory`` (``auto``, ``chunked``, ``in-memory``) reads the run at ``path`` in chunks,
+    and why: ``auto`` does for files of at least :data:`~segeval.settings.AUTO_BYTES` (gzip files: a
+    quarter of it); a pipe or standard input is always read whole (it cannot be read again)."""
+    if is_stream(path):
+        return False, "a pipe or standard input is read once, whole"
+    if memory != "auto":
+        return memory == "chunked", f"--memory {memory}"
+    try:
+        gz = starts_with_gzip(path)
+        size = os.path.getsize(path)
+    except OSError:
+        return False, "the file cannot be read: the reader says why"
+    why = (f"--memory auto: {'a gzip file' if gz else 'a file'} of {size / 2**20:.1f} MiB (chunks from "
+           f"{AUTO_BYTES / (4 if gz else 1) / 2**20:g} MiB)")
+    return size * (4 if gz else 1) >= AUTO_BYTES, why
+
+
+def lane_requests(names: Sequence[str]) -> list[Request] | None:
+    """The requests of the measures under the exact adapter, when every one is batched; else None."""
+    from segeval.adapt.exact import ExactAdapter
+    from segeval.measures.compute import requests
+
+    try:
+        reqs = requests(list(names), [ExactAdapter()])
+    except SegevalError:
+        return None
+    return reqs if all(x.measure.family.batch is not None and x.adapter is not None for x in reqs) else None
+
+
+def scanner_refusal(qrels: str, runs: Sequence[str], job: Job, output: str) -> str | None:
+    """Why the scanner's lanes cannot take this ``segeval eval`` job (None: they can try)."""
+    s, engine = job.settings, job.engine.engine
+    reasons = [
+        (len(runs) != 1, plural(len(runs), "run")),
+        (engine != "processes", f"--engine {engine}"),
+        (output not in SCANNER_OUTPUTS, f"-o {output}"),
+        (bool(job.adapters), " ".join(f"-a {a}" for a in job.adapters)),
+        (s.order not in (None, "score"), f"--order {s.order}"),
+        (s.judged_only, "-J"),
+        (job.lenient, "--lenient"),
+        (s.trec_eval != "10", f"--trec-eval {s.trec_eval}"),
+        (s.time_format != "mmss", f"--time-format {s.time_format}"),
+        (s.predicted != "use", f"--predicted {s.predicted}"),
+        (s.queries is not None, "a choice of queries"),
+        (is_stream(qrels), "qrels from a pipe"),
+        (bool(runs) and is_stream(runs[0]), "a run from a pipe or standard input"),
+    ]
+    found = [why for refused, why in reasons if refused]
+    if found:
+        return ", ".join(found)
+    if lane_requests(job.measures) is None:
+        return "a measure without a batch form"
+    return None
+
+
+def _segments(path: str) -> str | None:
+    """``a ... run (segments)`` when the run's first lines are in a segment format, else None (also when
+    they cannot be read: the reader says why)."""
+    from segeval.io.chunks import open_blocks
+    from segeval.io.formats import DOCUMENT_FORMATS, detect_run_format
+
+    try:
+        head = next(open_blocks(path, block=1 << 16), b"")
+        fmt = detect_run_format(head[: head.rfind(b"\n") + 1] or head, path)
+    except (SegevalError, OSError, StopIteration):
+        return None
+    return None if fmt in DOCUMENT_FORMATS else f"a {fmt.name} (segments)"
+
+
+def route(qrels: str, runs: Sequence[str], job: Job, output: str = "trec") -> Route:
+    """The route of ``segeval eval`` (and ``compare``) for these inputs, ``job`` and output format."""
+    engine, jobs = job.engine.engine, job.engine.jobs
+    if any(is_stream(r) for r in runs) and len(runs) > 1:
+        return Route("table", "whole", "a run from a pipe or standard input: every run read here, one at a time")
+    if engine == "dask" and not any(is_stream(r) for r in runs):
+        return Route("table", "dask", f"--engine dask: {plural(len(runs), 'run')} in (run, query-partition) tasks")
+    if len(runs) > 1:
+        workers = min(len(runs), jobs or os.cpu_count() or 1)
+        if workers > 1:
+            return Route("table", "processes", f"{plural(len(runs), 'run')}, {workers} worker processes; each "
+                                               f"worker reads a run whole or in chunks by --memory {job.engine.memory}")
+        return Route("table", "whole", f"{plural(len(runs), 'run')}, one process (-j 1)")
+    chunks, size = read_in_chunks(runs[0], job.engine.memory)
+    executor = "chunks" if chunks else "whole"
+    refusal = scanner_refusal(qrels, runs, job, output) or _segments(runs[0])
+    if refusal is None:
+        return Route("scanner", executor, f"a plain TREC job; {size}")
+    return Route("table", executor, f"{refusal}; {size}")

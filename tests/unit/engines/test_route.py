@@ -1,0 +1,109 @@
+"""``segeval eval --route``: the route (reader + executor) named for every kind of input, and the numbers
+unchanged by asking for it."""
+
+from __future__ import annotations
+
+import gzip
+import io
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from segeval import Evaluator
+from segeval.engines import route as R
+from segeval.settings import EngineOptions, Job, Settings
+from tests.conftest import FIXTURES, run_cli
+
+QRELS = "q1 0 d1 2\nq1 0 d2 1\nq2 0 d3 1\nq2 0 d4 0\n"
+RUN = "q1 Q0 d2 1 3.0 t\nq1 Q0 d1 2 2.0 t\nq2 Q0 d3 1 3.0 t\nq2 Q0 d4 2 1.0 t\n"
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[str, str]:
+    (tmp_path / "q").write_text(QRELS)
+    (tmp_path / "r").write_text(RUN)
+    return str(tmp_path / "q"), str(tmp_path / "r")
+
+
+def routed(*args: str) -> tuple[list[str], str]:
+    """The route lines ``segeval eval --route ARGS`` writes on stderr, and its stdout."""
+    code, out, err = run_cli("eval", "--route", *args)
+    assert code == 0, err
+    return [line for line in err.splitlines() if line.startswith("route: ")], out
+
+
+def test_plain_trec_file(files: tuple[str, str]) -> None:
+    lines, out = routed(*files)
+    assert len(lines) == 1 and lines[0].startswith("route: scanner+whole (a plain TREC job; --memory auto: a file of")
+    assert out == run_cli("eval", *files)[1]  # asking for the route changes nothing else
+
+
+def test_gzip_file(files: tuple[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    gz = tmp_path / "r.gz"
+    gz.write_bytes(gzip.compress(RUN.encode()))
+    lines, _ = routed(files[0], str(gz))
+    assert lines[0].startswith("route: scanner+whole") and "a gzip file of" in lines[0]
+    monkeypatch.setattr(R, "AUTO_BYTES", 4 * gz.stat().st_size)  # a gzip file counts four times its size
+    lines, out = routed(files[0], str(gz))
+    assert lines[0].startswith("route: scanner+chunks") and out == run_cli("eval", *files)[1]
+
+
+def test_pipe(files: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    class Stdin(io.TextIOWrapper):
+        pass
+
+    monkeypatch.setattr("sys.stdin", Stdin(io.BytesIO(RUN.encode())))
+    lines, out = routed(files[0], "-")
+    assert lines == ["route: table+whole (a run from a pipe or standard input; a pipe or standard input is read "
+                     "once, whole)"]
+    assert out == run_cli("eval", *files)[1]
+
+
+def test_a_200_mib_file(files: tuple[str, str], tmp_path: Path) -> None:
+    big = tmp_path / "big.run"
+    with open(big, "wb") as fh:  # a sparse file: 200 MiB on paper, its first line a TREC run line
+        fh.write(RUN.encode())
+        fh.truncate(200 * 2**20)
+    got = R.route(files[0], [str(big)], Job())
+    assert got.name == "scanner+chunks" and "a file of 200.0 MiB (chunks from 128 MiB)" in got.reason
+    assert R.route(files[0], [str(big)], Job(engine=EngineOptions("in-memory"))).name == "scanner+whole"
+
+
+def test_segment_run() -> None:
+    lines, _ = routed(str(FIXTURES / "gen_linking.qrels"), str(FIXTURES / "gen_linking.run"), "-m", "map")
+    assert lines[0].startswith("route: table+whole (a MediaEval linking run (segments);")
+
+
+def test_options_the_scanner_does_not_take(files: tuple[str, str]) -> None:
+    lines, _ = routed(*files, "-J", "-o", "json")
+    assert lines[0].startswith("route: table+whole (-o json, -J;")
+
+
+def test_the_scanner_gives_up(files: tuple[str, str], tmp_path: Path) -> None:
+    (tmp_path / "dup").write_text(RUN + "q1 Q0 d2 3 0.5 t\n")  # a document twice: the strict reader says so
+    code, _, err = run_cli("eval", "--route", files[0], str(tmp_path / "dup"))
+    assert code == 2 and "route: scanner+whole" in err
+    assert "route: table+whole (the scanner gave up on the files; the strict reader reads them)" in err
+
+
+def test_two_runs_with_two_jobs(files: tuple[str, str], tmp_path: Path) -> None:
+    (tmp_path / "r2").write_text(RUN)
+    lines, _ = routed(files[0], files[1], str(tmp_path / "r2"), "-j", "2")
+    assert lines == ["route: table+processes (2 runs, 2 worker processes; each worker reads a run whole or in chunks "
+                     "by --memory auto)"]
+    lines, _ = routed(files[0], files[1], str(tmp_path / "r2"), "-j", "1")
+    assert lines == ["route: table+whole (2 runs, one process (-j 1))"]
+
+
+def test_dask(files: tuple[str, str]) -> None:
+    got = R.route(files[0], [files[1]], Job(engine=EngineOptions(engine="dask")))
+    assert got.name == "table+dask" and got.reason == "--engine dask: 1 run in (run, query-partition) tasks"
+
+
+def test_api(files: tuple[str, str]) -> None:
+    ev = Evaluator(files[0], "map")
+    assert ev.evaluate(files[1]).route == "table+whole"
+    frame = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["d1", "d2"], "score": [2.0, 1.0]})
+    assert ev.evaluate(frame).route == "frame+whole"
+    assert Evaluator(files[0], "map", Settings(judged_only=True)).evaluate(frame).route == "frame+whole"
