@@ -29,6 +29,39 @@ class Evaluation:
     #: the reader and executor that computed it (:mod:`segeval.engines.route`), when known
     route: str = ""
 
+    def __getitem__(self, measure: str) -> Any:
+        """The summary value of ``measure`` (its reported name, such as ``map`` or ``P_10_bin``), as ranx's
+        and ir_measures' aggregate results are read."""
+        if measure not in self.summary:
+            from segeval.errors import ParameterError
+
+            shown = ", ".join(self.summary)
+            raise ParameterError(f"The 'measure' parameter must be one of the evaluated measures ({shown}). Got "
+                                 f"{measure!r} instead.")
+        return self.summary[measure]
+
+    def __contains__(self, measure: object) -> bool:
+        return measure in self.summary
+
+    def keys(self) -> list[str]:
+        """The evaluated measures' names, in report order."""
+        return list(self.summary)
+
+    def to_dict(self) -> dict[str, dict[str, Any]]:
+        """Per-query values as pytrec_eval gives them: ``{query: {measure: value}}`` (measures with a value
+        per query)."""
+        names = [r.name for r in self.requests if r.measure.family.per_query]
+        return {q: {n: self.per_query[n][i] for n in names} for i, q in enumerate(self.queries)}
+
+    def to_dataframe(self, per_query: bool = False) -> pd.DataFrame:
+        """The summary as a one-row DataFrame (measures as columns), or with ``per_query`` the per-query
+        values and a last row ``all`` (:meth:`report`)."""
+        import pandas as pd
+
+        if per_query:
+            return self.report()
+        return pd.DataFrame([self.summary], index=pd.Index(["all"], name="query"))
+
     def frame(self) -> pd.DataFrame:
         """Per-query values as a wide DataFrame (queries × measures)."""
         import pandas as pd

@@ -1,13 +1,14 @@
-"""Stopping on SIGINT and SIGTERM: promptly, with no worker left, no partial output and no traceback.
+"""Stopping on SIGINT, SIGTERM and SIGHUP: promptly, with no worker left, no partial output and no traceback.
 
 :func:`install` (called by the command line only, never on import) sends both signals to a
 watcher thread instead of raising ``KeyboardInterrupt`` wherever the main thread happens to be.
 The watcher ends (SIGKILL) every descendant process (worker pools, Dask clusters), removes the output
 files being written (:func:`partial_output` registers them), prints one line on stderr and exits
-with 128 + the signal number (130, 143).  It does not wait for the main thread, so the stop is
+with 128 + the signal number (130, 143, 129).  It does not wait for the main thread, so the stop is
 prompt also while the main thread is inside long native code (a NumPy kernel, libsvm), as long as
 that code releases the GIL.  Processes forked from this one ignore SIGINT (a Ctrl-C reaches the
-whole process group; their parent ends them) and take SIGTERM's default action.
+whole process group; their parent ends them), take SIGTERM's and SIGHUP's default actions, and are
+sent SIGKILL by the kernel when their parent ends in any way, even by SIGKILL (Linux, parent-death signal).
 """
 
 from __future__ import annotations
@@ -21,7 +22,11 @@ from contextlib import contextmanager, suppress
 from types import FrameType
 
 #: the signals that stop segeval, and their names in the message
-SIGNALS = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
+SIGNALS = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM",
+           **({signal.SIGHUP: "SIGHUP"} if hasattr(signal, "SIGHUP") else {})}
+SIGHUP = getattr(signal, "SIGHUP", None)
+#: the process that forks workers, recorded before each fork (a worker whose parent is gone ends)
+_parent = [os.getpid()]
 _lock = threading.Lock()  # held while the set of partial outputs changes; taken for good when stopping
 _partial: set[str] = set()
 _installed = False
@@ -30,7 +35,8 @@ _on_stop: list[Callable[[], object]] = []
 
 
 def install() -> None:
-    """Route SIGINT and SIGTERM to the watcher thread (idempotent; POSIX only, else a no-op)."""
+    """Route SIGINT, SIGTERM and SIGHUP to the watcher thread (idempotent; POSIX only, else a no-op).  A
+    SIGHUP ignored when segeval starts (``nohup``) stays ignored, here and in the workers."""
     global _installed
     if _installed or not hasattr(os, "register_at_fork") or threading.current_thread() is not threading.main_thread():
         return
@@ -40,8 +46,9 @@ def install() -> None:
         os.set_inheritable(fd, False)
     signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
     for signum in SIGNALS:
-        signal.signal(signum, _ignore)  # a Python-level handler makes the wakeup fd receive the signal number
-    os.register_at_fork(after_in_child=worker_signals)
+        if signum != SIGHUP or signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, _ignore)  # a Python-level handler makes the wakeup fd receive the signal number
+    os.register_at_fork(before=_record_parent, after_in_child=worker_signals)
     threading.Thread(target=_watch, args=(read_end,), name="segeval-signals", daemon=True).start()
     _installed = True
 
@@ -51,14 +58,36 @@ def installed() -> bool:
     return _installed
 
 
+def _record_parent() -> None:
+    _parent[0] = os.getpid()
+
+
+def die_with_parent() -> None:
+    """In a worker process: be sent SIGKILL when the parent ends, however it ends (SIGKILL, SIGHUP with no
+    handler ...): Linux's parent-death signal; if the parent is already gone, end now."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):  # not Linux: the parent's stop() ends its descendants
+        return
+    if os.getppid() != _parent[0]:
+        os._exit(1)
+
+
 def worker_signals() -> None:
-    """In a worker process: ignore SIGINT (the parent ends its workers), default SIGTERM, no wakeup fd."""
+    """In a worker process: ignore SIGINT (the parent ends its workers), default SIGTERM and SIGHUP, no
+    wakeup fd, and die with the parent (:func:`die_with_parent`)."""
     if threading.current_thread() is not threading.main_thread():
         return
+    die_with_parent()
     try:
         signal.set_wakeup_fd(-1)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        if SIGHUP is not None and signal.getsignal(SIGHUP) is not signal.SIG_IGN:  # nohup: still ignored
+            signal.signal(SIGHUP, signal.SIG_DFL)
     except (ValueError, OSError):  # not the main thread of the interpreter
         pass
 

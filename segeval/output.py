@@ -6,7 +6,9 @@ the target's directory, is flushed and fsync'ed, and then renamed over the targe
 is either complete or untouched, whatever fails or interrupts the writing.  An output path that
 is one of the command's inputs (the same file, also through a link) is refused, and so are a
 missing directory, a directory as the target and a file name too long, each before any work.
-A target that is not a regular file (``/dev/null``, a FIFO) is written directly.
+A target that is not a regular file (``/dev/null``, ``/dev/stdout``, a FIFO) is written directly; a FIFO
+must have its reader when the writing starts (else refused: never a hang).  Two outputs of one command
+that are the same file are refused (:func:`check_outputs`).
 """
 
 from __future__ import annotations
@@ -53,9 +55,14 @@ def check_output(path: str | os.PathLike[str], inputs: Sequence[str | os.PathLik
         raise OutputError(name, "the output path is empty; expected a file name")
     if name.endswith(os.sep) or os.path.isdir(name):
         raise OutputError(name, "it is a directory; expected a file name")
+    if _special(name):  # a device, FIFO or /dev/stdout (also through /proc/self/fd): written as it is
+        return name
     target = os.path.realpath(name)
     directory = os.path.dirname(target) or "."
     if not os.path.exists(directory):
+        if os.path.islink(name):
+            raise OutputError(name, f"it is a symbolic link to {shown(os.readlink(name))}, whose directory "
+                                    f"{shown(directory)} does not exist")
         missing = os.path.dirname(name) or os.path.dirname(os.path.abspath(name))
         raise OutputError(name, f"the directory {shown(missing)} does not exist")
     if not os.path.isdir(directory):
@@ -78,6 +85,45 @@ def check_output(path: str | os.PathLike[str], inputs: Sequence[str | os.PathLik
     return target
 
 
+def check_outputs(outputs: Sequence[str | os.PathLike[str] | None],
+                  inputs: Sequence[str | os.PathLike[str]] = ()) -> None:
+    """:func:`check_output` for each of a command's outputs (None: not given), and no two of them the
+    same file (``fix -o X --log X`` would keep only the log): an :class:`OutputError` before any work."""
+    seen: dict[str, str] = {}
+    for path in outputs:
+        if path is None:
+            continue
+        name = os.fspath(path)
+        target = check_output(name, inputs)
+        key = target if not _special(name) else os.path.realpath(name)
+        if key in seen:
+            raise OutputError(name, f"it is also the output {shown(seen[key])}; expected a different file for "
+                                    f"each output")
+        seen[key] = name
+
+
+def _special(name: str) -> bool:
+    """Whether ``name`` exists and is not a regular file (a device, FIFO, socket, /dev/stdout)."""
+    try:
+        mode = os.stat(name).st_mode
+    except (OSError, ValueError):
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def _open_special(name: str, binary: bool) -> IO[Any]:
+    """A device or FIFO opened for writing; a FIFO must have a reader already (never blocks)."""
+    try:
+        fd = os.open(name, os.O_WRONLY | os.O_NONBLOCK) if stat.S_ISFIFO(os.stat(name).st_mode) else \
+            os.open(name, os.O_WRONLY)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise OutputError(name, "it is a FIFO with no reader; start its reader first") from None
+        raise OutputError(name, _reason(exc)) from None
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")
+
+
 @contextmanager
 def open_output(path: str | os.PathLike[str], *, binary: bool = False,
                 inputs: Sequence[str | os.PathLike[str]] = ()) -> Iterator[IO[Any]]:
@@ -90,13 +136,9 @@ def open_output(path: str | os.PathLike[str], *, binary: bool = False,
     target = check_output(name, inputs)
     mode = "wb" if binary else "w"
     encoding = None if binary else "utf-8"
-    try:
-        special = os.path.exists(target) and not stat.S_ISREG(os.stat(target).st_mode)
-    except OSError:
-        special = False
-    if special:  # a device or FIFO: no rename, written as it is
+    if _special(name):  # a device or FIFO: no rename, written as it is
         try:
-            with open(target, mode, encoding=encoding) as f:
+            with _open_special(name, binary) as f:
                 yield f
         except OSError as exc:
             raise OutputError(name, _reason(exc)) from None
@@ -161,10 +203,22 @@ class GuardedStdout:
     """Standard output whose write errors are clear: EPIPE raises :class:`OutputClosed` (the reader
     left: stop quietly); any other OSError (``/dev/full``: no space left) an :class:`OutputError`."""
 
-    def __init__(self, stream: IO[str]) -> None:
+    def __init__(self, stream: IO[str], *, closed: bool = False) -> None:
         self._stream = stream
+        self._closed = closed
+        try:
+            self._terminal = stream.isatty()
+        except (OSError, ValueError, AttributeError):
+            self._terminal = False
 
     def write(self, text: str) -> int:
+        if self._closed:
+            raise OutputError("standard output", "it is closed (>&-); expected somewhere to write the results "
+                                                 "(a file, a pipe or a terminal)")
+        if self._terminal:  # a terminal acts on control characters; files and pipes keep the bytes
+            from segeval.escaping import terminal
+
+            text = terminal(text)
         try:
             return self._stream.write(text)
         except OSError as exc:

@@ -37,11 +37,24 @@ AUTO_BYTES = 128 * 1024**2  #: --memory auto reads a run in chunks from this siz
 #: chunks are gathered into batches of at least this many bytes before they are parsed and evaluated
 #: together, so that small chunks cost no more than big ones (each batch has a fixed cost)
 BATCH_BYTES = 2 * 1024**2
+DASK_TIMEOUT = 30.0  #: seconds to wait for a Dask worker (--dask-timeout)
 
 
 def kind(documents: bool) -> str:
     """``"documents"`` or ``"segments"``: the key of the per-kind defaults."""
     return "documents" if documents else "segments"
+
+
+def check_relevance_level(level: object) -> int:
+    """The relevance level (``-l``): an integer >= 0.  trec_eval's ``-l -1`` counts the retrieved
+    results missing from the qrels as relevant; segeval refuses it (docs/trec_eval-semantics.md)."""
+    if isinstance(level, bool) or not isinstance(level, int):
+        raise ParameterError(f"The 'relevance_level' parameter must be an integer. Got {level!r} instead.")
+    if level < 0:
+        raise ParameterError(f"The 'relevance_level' parameter must be an integer >= 0 (trec_eval's -l -1 would "
+                             f"count results missing from the qrels as relevant; segeval refuses it, "
+                             f"docs/trec_eval-semantics.md). Got {level!r} instead.")
+    return level
 
 
 @dataclass(frozen=True)
@@ -80,12 +93,10 @@ class Settings:
         if self.order is not None:
             check_choice("order", self.order, ORDERS)
         check_choice("time_format", self.time_format, TIME_FORMATS)
-        if isinstance(self.relevance_level, bool) or not isinstance(self.relevance_level, int):
-            raise ParameterError(f"The 'relevance_level' parameter must be an integer. Got "
-                                 f"{self.relevance_level!r} instead.")
+        check_relevance_level(self.relevance_level)
         check_choice("missing_queries", self.missing_queries, MISSING_QUERIES)
         if self.max_results is not None:
-            check_int("max_results", self.max_results, minimum=1)
+            check_int("max_results", self.max_results, minimum=1)  # -M 0: docs/trec_eval-semantics.md §9
         _check_bool("judged_only", self.judged_only)
         check_choice("trec_eval", self.trec_eval, TREC_EVAL_VERSIONS)
         check_choice("predicted", self.predicted, PREDICTED)
@@ -150,7 +161,8 @@ class EngineOptions:
     ``memory``: ``auto`` (runs of at least :data:`AUTO_BYTES` read in chunks), ``chunked`` or
     ``in-memory``; ``chunk_lines``: lines per chunk; ``jobs``: worker processes (None: one per core);
     ``engine``: ``processes`` or ``dask`` (``scheduler``: a Dask scheduler's address, None: a local
-    cluster); ``quiet``: no progress line.
+    cluster; ``dask_timeout``: seconds to wait for a Dask worker, at the start and whenever none is
+    left while tasks wait); ``quiet``: no progress line.
     """
 
     memory: str = "auto"
@@ -159,6 +171,7 @@ class EngineOptions:
     engine: str = "processes"
     scheduler: str | None = None
     quiet: bool = False
+    dask_timeout: float = DASK_TIMEOUT
 
     def __post_init__(self) -> None:
         check_choice("memory", self.memory, MEMORY_POLICIES)
@@ -173,6 +186,10 @@ class EngineOptions:
             raise ParameterError("The 'memory' parameter must be 'auto' or 'in-memory' with --engine dask (its "
                                  "workers read each run whole). Got 'chunked' instead.")
         _check_bool("quiet", self.quiet)
+        if isinstance(self.dask_timeout, bool) or not isinstance(self.dask_timeout, int | float) \
+                or not math.isfinite(self.dask_timeout) or not 0 < self.dask_timeout <= 86_400:
+            raise ParameterError(f"The 'dask_timeout' parameter must be a number of seconds in (0, 86400]. Got "
+                                 f"{self.dask_timeout!r} instead.")
 
 
 @dataclass(frozen=True)

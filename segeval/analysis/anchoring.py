@@ -18,9 +18,6 @@ queries with a relevant anchor (a query without results adds 0).  See docs/ancho
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,6 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.errors import InputError, check_choice
+from segeval.escaping import csv_text, json_text
 from segeval.io.anchors import Anchor, AnchorResult, read_anchor_qrels, read_anchor_run
 from segeval.io.files import STDIN
 from segeval.io.tables import source_line
@@ -200,17 +198,12 @@ def render_json(ev: AnchoringEvaluation) -> str:
     """Every value at full precision, with the notes."""
     shown = {"runid": ev.runid, "num_q": ev.num_q, "num_q_ret": ev.num_q_ret, "queries": ev.per_query,
              "all": ev.means, "notes": [n.removeprefix("note: ") for n in ev.notes]}
-    return json.dumps(shown, indent=2) + "\n"
+    return json_text(shown, indent=2) + "\n"
 
 
 def render_csv(ev: AnchoringEvaluation) -> str:
     """``measure,query,value`` rows in the text order, floats at full precision."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["measure", "query", "value"])
-    for m, s, v in _rows(ev):
-        writer.writerow([m, s, repr(v) if isinstance(v, float) else v])
-    return buffer.getvalue()
+    return csv_text([("measure", "query", "value"), *_rows(ev)])
 
 
 def render(ev: AnchoringEvaluation, output: str = "text") -> str:

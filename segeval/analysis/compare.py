@@ -4,9 +4,6 @@ missing from a run scores 0)."""
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
@@ -27,9 +24,10 @@ from segeval.analysis.stats import (
     describe_test,
     p_value,
 )
-from segeval.errors import InputError, ParameterError, check_choice
+from segeval.errors import InputError, ParameterError, check_choice, printable
+from segeval.escaping import csv_text, json_text, latex, markdown
 from segeval.notes import for_run, unprefixed
-from segeval.settings import DEFAULTS, EngineOptions
+from segeval.settings import EngineOptions, Settings
 from segeval.words import plural
 
 #: ``compare_runs``' default engine: the runs one after another in this process, no progress line
@@ -95,7 +93,7 @@ def compare_runs(
     seed: int = 0,
     engine: EngineOptions = ONE_PROCESS,
     on_note: Callable[[str], object] | None = None,
-    time_format: str = DEFAULTS.time_format,
+    settings: Settings | None = None,
     also: Sequence[str] = (),
 ) -> Comparison:
     """Evaluate every run over all ``qrels`` queries (validated qrels, as :mod:`segeval.io.tables` reads
@@ -106,10 +104,11 @@ def compare_runs(
     depend on it.  ``on_note`` is given each note on how a run was read (a run not grouped by
     query read whole).  The first run (in order) that cannot be evaluated raises its error.  Measures
     in ``also`` are evaluated with the others (the result's :attr:`Comparison.evaluations` hold them)
-    but not compared.
+    but not compared.  ``settings``: the policies (``-l``, ``-M``, ``-J``, ``--trec-eval``, time format),
+    every qrels query counting (``missing_queries`` is ``zero``).
     """
     from segeval.engines.runs import evaluate_runs, run_names
-    from segeval.settings import Job, Settings
+    from segeval.settings import Job
 
     check_statistics(test, correction, alpha, permutations, seed)
     q = qrels
@@ -123,8 +122,8 @@ def compare_runs(
     if len(names) < 2:
         raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
     base_name = names[[str(r) for r in runs].index(str(baseline))] if baseline is not None else names[0]
-    settings = Settings(missing_queries="zero", time_format=time_format)
-    job = Job((*measures, *also), () if adapter is None else (adapter,), settings, engine=engine)
+    policies = (settings or Settings()).but(missing_queries="zero")  # every qrels query counts
+    job = Job((*measures, *also), () if adapter is None else (adapter,), policies, engine=engine)
     results = evaluate_runs(q, [str(r) for r in runs], job)
     evaluations: dict[str, Evaluation] = {}
     for name, one in zip(names, results, strict=True):
@@ -262,29 +261,25 @@ def render(result: Comparison, fmt: str = "text") -> str:
         doc: dict[str, Any] = {f.name: getattr(result, f.name) for f in fields(result)
                                if f.name not in ("cells", "evaluations")}
         doc["cells"] = {n: {m: asdict(c) for m, c in row.items()} for n, row in result.cells.items()}
-        return json.dumps(doc, indent=1) + "\n"
+        return json_text(doc) + "\n"
     if fmt == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(["run", "file", "measure", "mean", "diff", "ci_low", "ci_high", "p", "significant"])
+        table: list[list[Any]] = [["run", "file", "measure", "mean", "diff", "ci_low", "ci_high", "p", "significant"]]
         for n in result.runs:
             for m in result.measures:
                 c = result.cells[n][m]
-                writer.writerow([n, result.files.get(n, ""), m, c.mean, c.diff if c.diff is not None else "",
-                                 *(c.ci or ("", "")), c.p if c.p is not None else "", int(c.significant)])
-        return buffer.getvalue()
+                table.append([n, result.files.get(n, ""), m, c.mean, c.diff, *(c.ci or (None, None)), c.p,
+                              int(c.significant)])
+        return csv_text(table)
     if fmt == "markdown":
-        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        lines += ["| " + " | ".join(r) + " |" for r in rows]
-        return "\n".join(lines) + f"\n\n{legend}; {'; '.join(result.notes)}\n"
+        lines = ["| " + " | ".join(markdown(h) for h in header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(markdown(c) for c in r) + " |" for r in rows]
+        return "\n".join(lines) + f"\n\n{markdown(legend)}; {'; '.join(markdown(n) for n in result.notes)}\n"
     if fmt == "latex":
-        def esc(text: str) -> str:
-            return text.replace("_", r"\_").replace("%", r"\%")
-
         lines = [r"\begin{tabular}{l" + "r" * len(result.measures) + "}", r"\toprule",
-                 " & ".join(esc(h) for h in header) + r" \\", r"\midrule"]
-        lines += [" & ".join(esc(c) for c in r) + r" \\" for r in rows]
-        lines += [r"\bottomrule", r"\end{tabular}", f"% {legend}", *(f"% note: {n}" for n in result.notes)]
+                 " & ".join(latex(h) for h in header) + r" \\", r"\midrule"]
+        lines += [" & ".join(latex(c) for c in r) + r" \\" for r in rows]
+        lines += [r"\bottomrule", r"\end{tabular}", f"% {printable(legend)}",
+                  *(f"% note: {printable(n)}" for n in result.notes)]
         return "\n".join(lines) + "\n"
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in [header, *rows]]

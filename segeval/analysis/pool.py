@@ -228,9 +228,9 @@ def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
     """
     from segeval.analysis import correlate
     from segeval.engines.progress import Progress
-    from segeval.errors import check_int
+    from segeval.limits import check_count
 
-    check_int("repeats", repeats, minimum=1)
+    check_count("repeats", repeats)
     for f in fractions:
         if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f <= 1:
             raise ParameterError(f"The 'fractions' parameter must hold numbers in (0, 1]. Got {f!r} instead.")

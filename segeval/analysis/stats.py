@@ -22,7 +22,6 @@ Conventions (stated in ``segeval compare``'s output too):
 from __future__ import annotations
 
 import math
-import os
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 
@@ -30,13 +29,14 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.errors import ParameterError, check_choice, check_int
+from segeval.limits import COUNTS
 from segeval.words import plural
 
 TESTS = ("t", "wilcoxon", "randomization", "bootstrap")
 CORRECTIONS = ("holm", "bonferroni", "none")
 MIN_QUERIES = 2
-#: resamples allowed by default (``SEGEVAL_MAX_PERMUTATIONS`` raises it); the interval keeps 8 bytes each
-MAX_PERMUTATIONS = 10_000_000
+#: resamples allowed by default (``SEGEVAL_MAX_PERMUTATIONS`` raises it): :data:`segeval.limits.COUNTS`
+MAX_PERMUTATIONS = COUNTS["permutations"][1]
 #: random indices drawn per batch (8 bytes each)
 BATCH_VALUES = 1 << 20
 FloatArray = npt.NDArray[np.float64]
@@ -44,30 +44,17 @@ Scores = Sequence[float] | FloatArray
 
 
 def max_permutations() -> int:
-    """The largest number of resamples allowed: ``SEGEVAL_MAX_PERMUTATIONS`` or :data:`MAX_PERMUTATIONS`."""
-    text = os.environ.get("SEGEVAL_MAX_PERMUTATIONS")
-    if text is None:
-        return MAX_PERMUTATIONS
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise ParameterError(f"The SEGEVAL_MAX_PERMUTATIONS environment variable must be an integer >= 1. "
-                             f"Got {text!r} instead.")
-    return value
+    """The largest number of resamples allowed (:func:`segeval.limits.maximum`)."""
+    from segeval.limits import maximum
+
+    return maximum("permutations")
 
 
 def check_permutations(permutations: object, name: str = "permutations") -> int:
-    """``permutations`` as an int in [1, max_permutations()], or a ParameterError."""
-    limit = max_permutations()
-    check_int(name, permutations, minimum=1)
-    assert isinstance(permutations, int)
-    if permutations > limit:
-        raise ParameterError(f"The '{name}' parameter must be an integer in [1, {limit}]. Got {permutations!r} "
-                             f"instead (SEGEVAL_MAX_PERMUTATIONS raises the limit; the bootstrap interval keeps "
-                             f"8 bytes per resample).")
-    return permutations
+    """``permutations`` as an int in [1, max_permutations()], or a ParameterError (:mod:`segeval.limits`)."""
+    from segeval.limits import check_count
+
+    return check_count(name, permutations)
 
 
 def check_seed(seed: object) -> int:

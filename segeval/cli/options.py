@@ -67,6 +67,11 @@ def measures(default: str) -> Any:
 
 
 Level = Annotated[int, typer.Option("-l", metavar="N", help="Relevant means a qrels grade >= N.")]
+MaxResults = Annotated[int | None, typer.Option("-M", metavar="N", help="Use the first N results per query.")]
+JudgedOnly = Annotated[bool, typer.Option("-J", help="Drop unjudged results before evaluating.")]
+TrecEvalVersion = Annotated[str, typer.Option(
+    "--trec-eval", metavar="10|9", help="trec_eval version to reproduce: 10 (default) or 9.0.8, which pytrec_eval "
+    "wraps (32-bit scores, iprec_at_recall cut-offs rounded up).")]
 Query = Annotated[str, typer.Option("--query", "-Q", metavar="QID", help="The query to show (a qrels query).")]
 
 # ---- statistics
@@ -114,3 +119,7 @@ Scheduler = Annotated[str | None, typer.Option(
     "--scheduler", metavar="ADDRESS",
     help="With --engine dask: the scheduler of an existing cluster, such as tcp://host:8786 (the workers must "
          "see the run files). Default: start a local cluster of --jobs worker processes.")]
+DaskTimeout = Annotated[float, typer.Option(
+    "--dask-timeout", metavar="SECONDS",
+    help="With --engine dask: how long to wait for a worker, at the start and whenever none is left while "
+         "runs wait (then exit 2).")]

@@ -1,8 +1,9 @@
 """The ``segeval`` entry points and exit codes.
 
-Exit codes: 0 ok, 2 bad input or usage (every :class:`~segeval.errors.SegevalError`), 3 lines skipped
-with ``--lenient``, 1 a bug (no traceback), 130 aborted; a signal ends the process as
-:mod:`segeval.interrupt` says.
+Exit codes: 0 ok, 2 bad input or usage (every :class:`~segeval.errors.SegevalError`, also a closed
+standard input read as ``-`` or a closed standard output written to), 3 lines skipped with ``--lenient``,
+1 a bug (no traceback), 130 aborted; a signal ends the process as :mod:`segeval.interrupt` says.  The
+standard streams are prepared once at the entry point (:mod:`segeval.cli.streams`).
 """
 
 from __future__ import annotations
@@ -32,10 +33,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"segeval: error: standard input ('{STDIN}') may be given once per command. Got it "
               f"{args.count(STDIN)} times.", file=sys.stderr)
         return 2
+    from segeval.cli.streams import GuardedStderr, stdout_closed
     from segeval.output import GuardedStdout, OutputClosed
 
-    stdout = sys.stdout
-    sys.stdout = GuardedStdout(stdout)
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout = GuardedStdout(stdout, closed=stdout_closed())
+    sys.stderr = GuardedStderr(stderr)
     try:
         code = _dispatch(argv)
         sys.stdout.flush()
@@ -46,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"segeval: error: {exc}", file=sys.stderr)
         return exc.exit_code
     finally:
-        sys.stdout = stdout
+        sys.stdout, sys.stderr = stdout, stderr
 
 
 def _invoke(argv: list[str] | None) -> Any:
@@ -118,9 +121,11 @@ def entry() -> None:
     import os
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    from segeval.cli.streams import prepare
     from segeval.interrupt import install
     from segeval.output import silence_stdout
 
+    prepare()  # closed standard streams on /dev/null, UTF-8 output whatever the locale
     install()
     code = main()
     import atexit

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-import math
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from segeval.errors import check_choice
+from segeval.escaping import csv_text, json_text, plain
 
 TABLE_FORMATS = ("text", "json", "csv")
 
@@ -23,25 +20,15 @@ def check_table_format(fmt: str) -> str:
     return check_choice("output", fmt, TABLE_FORMATS)
 
 
-def _plain(value: Any) -> Any:
-    """A JSON value: NumPy scalars as Python numbers, NaN as null."""
-    if hasattr(value, "item"):
-        value = value.item()
-    return None if isinstance(value, float) and math.isnan(value) else value
-
-
 def render(columns: Sequence[Column], rows: Sequence[Sequence[Any]], fmt: str) -> str:
     """The table: text (tab-separated, a header line, values formatted by the column specs), json (a
-    list of objects, full precision) or csv (a header line, full precision)."""
+    list of objects, full precision, NaN as null) or csv (a header line, full precision, text cells quoted and
+    guarded against formulas: :mod:`segeval.escaping`)."""
     names = [name for name, _ in columns]
     if fmt == "json":
-        return json.dumps([dict(zip(names, map(_plain, row), strict=True)) for row in rows], indent=1) + "\n"
+        return json_text([dict(zip(names, map(plain, row), strict=True)) for row in rows]) + "\n"
     if fmt == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(names)
-        writer.writerows([[_plain(v) for v in row] for row in rows])
-        return buffer.getvalue()
+        return csv_text([names, *([plain(v) for v in row] for row in rows)])
     lines = ["\t".join(names)]
     lines += ["\t".join(format(v, spec) for v, (_, spec) in zip(row, columns, strict=True)) for row in rows]
     return "".join(line + "\n" for line in lines)

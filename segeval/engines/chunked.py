@@ -32,6 +32,7 @@ from segeval.io.formats import DETECT_LINES, DOCUMENT_FORMATS, RUN_FORMATS, Line
 from segeval.io.tables import RUN_COLUMNS, parse_table, read_run, to_frame
 from segeval.pipeline import Plan, evaluate_part, evaluate_validated, finish, merge_parts, plan
 from segeval.prepared import check_queries
+from segeval.report.trec import runid as trec_runid
 from segeval.settings import BATCH_BYTES, CHUNK_LINES, Job
 from segeval.validate import check_kinds, is_documents, validate_run
 
@@ -110,7 +111,7 @@ def evaluate_run(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format:
     r = validate_run(read_run(path, run_format, time_format, on_error), on_error)
     how = plan(is_documents(r), list(job.measures), adapters=list(job.adapters) or None, settings=job.settings)
     ev = evaluate_validated(qrels, r, how)  # the qrels were checked once, by the caller
-    return RunResult(ev, str(r["run"].iat[0]) if len(r) else "", notes=notes)
+    return RunResult(ev, trec_runid(r["run"]), notes=notes)
 
 
 def evaluate_chunked(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format: str = "auto",
@@ -162,8 +163,8 @@ class _Chunked:
                 self.empty = frame.iloc[:0]
             if not self.documents and not (self.problems and not self.lenient):
                 frame = self._validate(frame)  # bad values are reported before parameter problems
-                if self.runid is None and len(frame):
-                    self.runid = str(frame["run"].iat[0])
+                if len(frame):
+                    self.runid = trec_runid(frame["run"])
             if self.stopped:
                 continue
             frame = frame if pending is None else pd.concat([pending, frame], ignore_index=True)
@@ -253,8 +254,8 @@ class _Chunked:
             return
         if self.documents:
             complete = self._validate(complete)  # a document twice for a query: within the query's rows
-            if self.runid is None and len(complete):
-                self.runid = str(complete["run"].iat[0])
+            if len(complete):
+                self.runid = trec_runid(complete["run"])
         if self.stopped or len(complete) == 0:
             return
         assert self.how is not None

@@ -17,7 +17,9 @@ from __future__ import annotations
 import importlib
 import logging
 import os
+import sys
 import uuid
+import warnings
 import zlib
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
@@ -29,9 +31,11 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.engines.types import RunResult
-from segeval.errors import InputError, SegevalError
+from segeval.errors import InputError, SegevalError, render_note
+from segeval.io.files import is_stream
 from segeval.pipeline import Plan, evaluate_part, finish, merge_parts, plan
 from segeval.prepared import check_queries
+from segeval.report.trec import runid as trec_runid
 from segeval.settings import Job
 
 Part = tuple[list[str], dict[str, list[Any]]]
@@ -41,6 +45,7 @@ Read = tuple[pd.DataFrame | None, bool, RunResult]
 #: the plan of each run kind (documents or not), or why there is none
 Plans = dict[bool, Plan | SegevalError]
 T = TypeVar("T")
+E = TypeVar("E", bound=SegevalError)
 #: how long to try reaching a scheduler
 CONNECT_TIMEOUT = "10s"
 
@@ -71,7 +76,9 @@ def partition_of(queries: pd.Series, n: int) -> npt.NDArray[np.int64]:
     return of_name[codes] if len(of_name) else np.zeros(len(codes), dtype=np.int64)
 
 
-def _read(path: str, time_format: str, lenient: bool) -> Read:
+def _read(path: str, shown: str, time_format: str, lenient: bool) -> Read:
+    """The run at ``path`` (absolute: a worker may run in another folder), its errors naming it ``shown``
+    (as the command line gave it)."""
     from segeval.io.tables import read_run
     from segeval.validate import is_documents, validate_run
 
@@ -80,8 +87,20 @@ def _read(path: str, time_format: str, lenient: bool) -> Read:
     try:
         r = validate_run(read_run(path, time_format=time_format, on_error=on_error), on_error)
     except SegevalError as exc:
-        return None, False, RunResult(None, skipped=skipped, error=exc)
-    return r, is_documents(r), RunResult(None, str(r["run"].iat[0]) if len(r) else "", skipped)
+        return None, False, RunResult(None, skipped=[_named(e, path, shown) for e in skipped],
+                                      error=_named(exc, path, shown))
+    return r, is_documents(r), RunResult(None, trec_runid(r["run"]), [_named(e, path, shown) for e in skipped])
+
+
+def _named(e: E, path: str, shown: str) -> E:
+    """``e`` naming the file ``shown`` where it names ``path``."""
+    if path == shown:
+        return e
+    if isinstance(e, InputError) and e.path == path:
+        return InputError(shown, e.problem, line=e.line, text=e.text, kind=e.kind)  # type: ignore[return-value]
+    if path in str(e):
+        return type(e)(str(e).replace(path, shown))
+    return e
 
 
 def _meta(read: Read) -> tuple[bool, RunResult]:
@@ -118,41 +137,88 @@ def _evaluate_partition(qrels: pd.DataFrame, read: Read, k: int, n: int, hows: P
 def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[[RunResult], T]) -> list[T]:
     """:func:`segeval.engines.runs.map_runs` on a Dask cluster (``job.engine.scheduler``: its address; None: a
     local cluster of ``job.engine.jobs`` processes); ``then`` runs here, on each run as its partitions arrive."""
-    from segeval.engines.progress import Progress
     from segeval.interrupt import on_stop
 
     client, cluster = connect(job.engine.scheduler, job.engine.jobs)
     hooks = ExitStack()
     if cluster is not None:  # a signal ends the workers: the cluster must not start new ones
         hooks.enter_context(on_stop(partial(_no_restarts, cluster)))
+    where = job.engine.scheduler or "the local cluster"
     try:
-        n = max(1, sum(client.nthreads().values()))
-        tag = uuid.uuid4().hex[:8]
-        q = client.scatter(qrels, broadcast=True)
-        hows = plans(job)
-        sent = client.scatter([hows], broadcast=True)[0]  # one copy per worker, not one per task
-        reads = [client.submit(_read, r, job.settings.time_format, job.lenient, key=f"segeval-read-{tag}-{i}",
-                               pure=False)
-                 for i, r in enumerate(runs)]
-        metas = [client.submit(_meta, f, key=f"segeval-meta-{tag}-{i}") for i, f in enumerate(reads)]
-        parts = [[client.submit(_evaluate_partition, q, f, k, n, sent, key=f"segeval-part-{tag}-{i}-{k}")
-                  for k in range(n)] for i, f in enumerate(reads)]
-        out: list[T] = []
-        with Progress(len(runs), "runs", quiet=job.engine.quiet) as progress:
-            for i, meta_future in enumerate(metas):
-                documents, meta = meta_future.result()
-                results = client.gather(parts[i])
-                reads[i].release()
-                one = _evaluated(qrels, meta, results, hows[documents])
-                one.file = runs[i]
-                out.append(then(one))
-                progress.advance()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = _map(client, where, qrels, runs, job, then)
+        for text in dict.fromkeys(str(w.message) for w in caught):  # Dask's warnings, each once, as notes
+            print(render_note(f"note: Dask: {text}"), file=sys.stderr)
         return out
     finally:
         hooks.close()
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _map(client: Any, where: str, qrels: pd.DataFrame, runs: Sequence[str], job: Job,
+         then: Callable[[RunResult], T]) -> list[T]:
+    from segeval.engines.progress import Progress
+
+    wait_for = job.engine.dask_timeout
+    _workers(client, where, wait_for, "at the start")
+    n = max(1, sum(client.nthreads().values()))
+    tag = uuid.uuid4().hex[:8]
+    q = client.scatter(qrels, broadcast=True)
+    hows = plans(job)
+    sent = client.scatter([hows], broadcast=True)[0]  # one copy per worker, not one per task
+    reads = [client.submit(_read, r if is_stream(r) else os.path.abspath(r), r, job.settings.time_format,
+                           job.lenient, key=f"segeval-read-{tag}-{i}", pure=False)
+             for i, r in enumerate(runs)]
+    metas = [client.submit(_meta, f, key=f"segeval-meta-{tag}-{i}") for i, f in enumerate(reads)]
+    parts = [[client.submit(_evaluate_partition, q, f, k, n, sent, key=f"segeval-part-{tag}-{i}-{k}")
+              for k in range(n)] for i, f in enumerate(reads)]
+    out: list[T] = []
+    with Progress(len(runs), "runs", quiet=job.engine.quiet) as progress:
+        for i, meta_future in enumerate(metas):
+            documents, meta = _results(client, where, wait_for, [meta_future])[0]
+            results = _results(client, where, wait_for, parts[i])
+            reads[i].release()
+            one = _evaluated(qrels, meta, results, hows[documents])
+            one.file = runs[i]
+            out.append(then(one))
+            progress.advance()
+    return out
+
+
+def _workers(client: Any, where: str, wait_for: float, when: str) -> None:
+    """Wait up to ``wait_for`` seconds for a worker; a SegevalError when none comes."""
+    try:
+        client.wait_for_workers(1, timeout=wait_for)
+    except (TimeoutError, OSError):
+        raise SegevalError(f"The Dask cluster at {where} has no worker {when} (waited {wait_for:g} s, "
+                           f"--dask-timeout); expected at least one, started with 'dask worker "
+                           f"SCHEDULER-ADDRESS'.") from None
+
+
+def _results(client: Any, where: str, wait_for: float, futures: list[Any]) -> list[Any]:
+    """The futures' results, waiting for them while the cluster has a worker (else a SegevalError), and
+    a SegevalError for a task that ended its workers."""
+    wait: Any = importlib.import_module("dask.distributed").wait
+    while futures:
+        try:
+            wait(futures, timeout=1.0)
+            break
+        except TimeoutError:  # not all done yet: go on while the cluster has a worker
+            pass
+        if not client.nthreads():
+            _workers(client, where, wait_for, "any more (the last one left during the evaluation)")
+    try:
+        return list(client.gather(futures))
+    except SegevalError:
+        raise
+    except Exception as exc:  # KilledWorker, CancelledError, a worker's own failure
+        raise SegevalError(f"The Dask cluster at {where} could not evaluate a run: {type(exc).__name__}: {exc}") \
+            from None
 
 
 def _no_restarts(cluster: Any) -> None:

@@ -25,6 +25,7 @@ from segeval.io.chunks import batches
 from segeval.io.files import BLOCK_BYTES, limits, read_blocks, read_bytes
 from segeval.io.formats import TREC_QRELS, TREC_RUN
 from segeval.io.scan import Scanned, concatenated, scan_format, stack_words
+from segeval.report.trec import runid as trec_runid
 
 if TYPE_CHECKING:
     from segeval.measures.compute import Request
@@ -132,7 +133,7 @@ def _evaluate(qrels: LaneQrels, r: Scanned, job: Job, reqs: list[Request]) -> La
     if job.settings.missing_queries != "zero":  # qrels queries not in the run: evaluated only to check judgements
         keep = [i for i, name in enumerate(names) if name in run_names]
         names, values = [names[i] for i in keep], {k: [v[i] for i in keep] for k, v in values.items()}
-    return finish_values(qrels, names, values, reqs, job, r.first["run"].decode("utf-8"))
+    return finish_values(qrels, names, values, reqs, job, trec_runid([r.last["run"].decode("utf-8")]))
 
 
 def finish_values(qrels: LaneQrels, names: list[str], per_query: dict[str, list[Any]], reqs: list[Request],

@@ -12,7 +12,6 @@ compares them (:func:`evaluate_runs`); the scanner's routes are ``segeval eval``
 
 from __future__ import annotations
 
-import glob
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -21,7 +20,8 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, TypeVar
 
 from segeval.engines.types import Outcome, RunResult, unevaluated_note
-from segeval.errors import InputError, ParameterError, SegevalError, printable, render_note
+from segeval.errors import InputError, SegevalError, printable, render_note
+from segeval.io.directories import expand_runs as expand_runs  # the one expansion, re-exported
 from segeval.settings import Job
 
 if TYPE_CHECKING:
@@ -30,35 +30,6 @@ if TYPE_CHECKING:
     from segeval.evaluation import Evaluation
 
 T = TypeVar("T")
-
-
-def expand_runs(specs: Sequence[str]) -> list[str]:
-    """Files as given, globs and directories expanded (sorted); each file once, in first-seen order.
-
-    A directory contributes its files, not its subdirectories or hidden files; one without any is an error.
-    """
-    from segeval.io.files import STDIN
-
-    if list(specs).count(STDIN) > 1:
-        raise ParameterError(f"The 'runs' parameter may name standard input ('{STDIN}') once. Got it "
-                             f"{list(specs).count(STDIN)} times.")
-    out: list[str] = []
-    for spec in specs:
-        p = Path(spec)
-        if spec and os.path.isdir(spec):  # (no OSError: a name too long is refused when read; "" is not ".")
-            found = sorted(str(f) for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
-            if not found:
-                raise SegevalError(f"no run files in {spec}; expected a directory holding run files "
-                                   f"(subdirectories and hidden files are not read)")
-        elif any(c in spec for c in "*?[") and not os.path.exists(spec):
-            found = sorted(glob.glob(spec))
-            if not found:
-                raise ParameterError(f"The 'runs' parameter must name existing files. Got {spec!r}, which matches "
-                                     f"nothing.")
-        else:
-            found = [spec]
-        out += [f for f in found if f not in out]
-    return out
 
 
 def run_names(paths: Sequence[str | Path]) -> list[str]:

@@ -25,6 +25,7 @@ from segeval.engines.route import lane_requests
 from segeval.errors import SegevalError
 from segeval.io.chunks import batches, open_blocks
 from segeval.io.scan import Words
+from segeval.report.trec import runid as trec_runid
 from segeval.settings import BATCH_BYTES, Job, OutputOptions
 
 Rows = tuple[Words, Words, npt.NDArray[np.float64]]  # a run's query tokens, docno tokens and scores
@@ -80,7 +81,7 @@ class _Stream:
             r = scan_run(data)
             if r is None:
                 return None
-            runid = r.first["run"] if runid is None else runid
+            runid = r.last["run"]  # trec_eval's runid: the last line's (segeval.report.trec.runid)
             rows: Rows = (r.text["query"], r.text["item"], r.floats["score"])
             local, tokens = token_codes(rows[0])
             goes_on = bool(pending) and tokens[0] == last
@@ -107,7 +108,7 @@ class _Stream:
             return None  # no data line: the usual path says so
         if pending and not self._evaluate(_joined(pending), [last]):
             return None
-        return self._finish(runid.decode("utf-8"))
+        return self._finish(trec_runid([runid.decode("utf-8")]))
 
     def _evaluate(self, rows: Rows, tokens: list[bytes]) -> bool:
         """Evaluate the rows of finished queries (False: the usual path must decide)."""

@@ -58,7 +58,7 @@ def _lines(path: str | Path) -> Iterator[tuple[int, str, list[str]]]:
     for number, raw in enumerate(read_bytes(path).split(b"\n"), start=1):
         raw = raw.removesuffix(b"\r")
         text = decode_line(raw, number, name)
-        tokens = text.split()
+        tokens = [t.decode("utf-8") for t in raw.split()]  # ASCII white space, as the toolkit's Python 2 split
         if not tokens:
             continue
         if "\r" in text or "\x00" in text:

@@ -4,7 +4,6 @@ documents (moment retrieval)."""
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ import numpy.typing as npt
 from segeval.errors import InputError, check_choice
 from segeval.io.files import read_bytes
 from segeval.io.formats import TIME_FORMATS, TIME_PARSERS
+from segeval.io.jsondata import lines, load_line
 from segeval.settings import DEFAULTS
 from segeval.words import plural
 
@@ -29,8 +29,9 @@ def read_groups(path: str | Path, lines: dict[str, tuple[int, str]] | None = Non
     name = str(path)
     group: dict[str, str] = {}
     kind: dict[str, str] = {}
-    for number, raw in enumerate(read_bytes(path).decode("utf-8", "replace").splitlines(), start=1):
-        fields = raw.split()
+    for number, line in enumerate(read_bytes(path).split(b"\n"), start=1):  # line feeds and ASCII blanks only
+        fields = [f.decode("utf-8", "replace") for f in line.split()]
+        raw = line.rstrip(b"\r").decode("utf-8", "replace")
         if not fields:
             continue
         if len(fields) not in (2, 3):
@@ -130,17 +131,11 @@ def read_moment_jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]
     name = str(path)
     raw = read_bytes(path)  # any readable file or '-', gunzipped, within the input limits
     rows = []
-    for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), start=1):
+    for number, line in lines(raw.decode("utf-8", "replace")):
         if not line.strip():
             continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(name, f"is not a JSON object ({exc.msg}); expected one JSON object per line",
-                             line=number, text=line[:200]) from None
-        except RecursionError:
-            raise InputError(name, "is nested too deeply to read; expected one flat JSON object per line",
-                             line=number, text=line[:200]) from None
+        value = load_line(name, number, line, "one JSON object per line", what="a JSON object",
+                          flat="one flat JSON object per line")
         if not isinstance(value, dict) or "qid" not in value:
             raise InputError(name, "expected a JSON object with a 'qid'", line=number, text=line[:200])
         rows.append((number, line, value))

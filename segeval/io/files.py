@@ -30,6 +30,10 @@ MAX_LINE = 16 * 1024**2  # per line (SEGEVAL_MAX_LINE_BYTES)
 MAX_GZIP_RATIO = 100
 GZIP_RATIO_FROM = 16 * 1024**2
 BLOCK_BYTES = 4 * 1024**2
+#: a file whose first this many bytes are all white space cannot become valid: refused there, not after
+#: reading a pipe up to SEGEVAL_MAX_INPUT_BYTES (3 GB of blank lines)
+BLANK_LIMIT = 64 * 1024**2
+_BLANKS = b" \t\r\n\x0b\x0c"
 #: the name that means standard input
 STDIN = "-"
 
@@ -47,17 +51,20 @@ _MAGIC_BYTES = 10  # enough for every magic number above
 
 #: content of the streams (pipes, standard input) read so far, by name: they cannot be read again
 _STREAMS: dict[str, bytes] = {}
+#: the files read so far whose UTF-8 byte-order mark at the start was read away (a command may say so)
+BOM_READ: set[str] = set()
 
 
 def _env_bytes(name: str, default: int) -> int:
-    """A positive whole number of bytes from environment variable ``name``, else ``default``."""
+    """A positive whole number of bytes from environment variable ``name``, else ``default``; a number
+    beyond what a file can hold (26 digits) means no limit (``sys.maxsize``)."""
     text = os.environ.get(name)
     if text is None:
         return default
-    if not re.fullmatch(r"[0-9]{1,18}", text.strip()) or int(text) < 1:
+    if not re.fullmatch(r"[0-9]{1,4300}", text.strip()) or int(text) < 1:
         raise ParameterError(f"The {name} environment variable must be a whole number >= 1 (default {default}). "
                              f"Got {text!r} instead.")
-    return int(text)
+    return min(int(text), sys.maxsize)
 
 
 def limits() -> tuple[int, int]:
@@ -73,6 +80,7 @@ def size_text(n: int) -> str:
 def reset_streams() -> None:
     """Forget the streams read so far (one CLI command reads each stream once)."""
     _STREAMS.clear()
+    BOM_READ.clear()
 
 
 def is_stream(path: str | Path) -> bool:
@@ -96,6 +104,10 @@ def open_input(path: str | Path) -> tuple[BinaryIO, bool]:
     """
     name = str(path)
     if name == STDIN:
+        closed = sys.modules.get("segeval.cli.streams")
+        if sys.stdin is None or (closed is not None and closed.stdin_closed()):
+            raise InputError("standard input (-)", "is closed; expected data on standard input (a pipe or a "
+                                                   "redirected file)")
         return sys.stdin.buffer, False
     if not name:
         raise InputError("''", "is an empty file name; expected the path of a file")
@@ -135,8 +147,10 @@ class _Checks:
     """The limits every byte read passes, block by block, before anything is kept: the line length,
     no NUL byte (a binary file), at most ``max_bytes`` in all (None: no limit)."""
 
-    def __init__(self, name: str, max_bytes: int | None, max_line: int) -> None:
+    def __init__(self, name: str, max_bytes: int | None, max_line: int, *, boms: bool = True) -> None:
         self.name, self.max_bytes, self.max_line = name, max_bytes, max_line
+        self.boms = boms  # refuse a byte-order mark after the start (text lines; not inside a JSON document)
+        self.previous = b""  # the last two bytes of the previous block (a mark split between blocks)
         self.total = 0  # bytes seen
         self.lines = 0  # newlines seen
         self.tail = 0  # bytes of the current line so far
@@ -144,6 +158,7 @@ class _Checks:
         self.started = False
         self.gzip = False  # the bytes are decompressed ones
         self.uncounted = b""  # the last block, whose newlines are counted when the next one comes
+        self.data = False  # a byte other than white space seen
 
     def __call__(self, block: bytes) -> bytes:
         self.lines += self.uncounted.count(b"\n")
@@ -152,9 +167,17 @@ class _Checks:
             self.started = True
             if block.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark is not data
                 block = block[3:]
+                BOM_READ.add(self.name)
         nul = block.find(b"\x00")
         if nul >= 0:
             self._nul(block, nul)
+        if self.boms:
+            self._bom(block)
+        if not self.data:
+            self.data = bool(block.translate(None, _BLANKS))
+            if not self.data and self.total + len(block) > BLANK_LIMIT:
+                raise InputError(self.name, f"holds only white space in its first {size_text(BLANK_LIMIT)}; expected "
+                                            f"data (stopped reading there)", kind="no data")
         last = block.rfind(b"\n")
         if self.tail + len(block) > self.max_line:
             self._long_line(block, last)
@@ -172,6 +195,25 @@ class _Checks:
             self.tail = len(block) - last - 1
             self.head = block[last + 1:last + 257]
         return block
+
+    def _bom(self, block: bytes) -> None:
+        """A UTF-8 byte-order mark after the file's start (``cat a b`` of two files that have one) would
+        become part of a query id and silently match nothing: refused, naming the line."""
+        joined = self.previous + block
+        at = joined.find(b"\xef\xbb\xbf")
+        self.previous = joined[-2:]
+        if at < 0:
+            return
+        at -= len(joined) - len(block)  # position in block (negative: it began in the previous block)
+        start = block.rfind(b"\n", 0, max(at, 0)) + 1
+        end = block.find(b"\n", max(at, 0))
+        before = self.head if start == 0 else b""
+        line = (before + block[start:len(block) if end < 0 else end][:1024]).rstrip(b"\r")
+        raise InputError(self.name, "holds a byte-order mark (U+FEFF) after the start of the file (two files "
+                                    "joined with cat?); expected one only as the file's first character (remove "
+                                    "it, such as with sed 's/\\xef\\xbb\\xbf//g')",
+                         line=self.lines + block.count(b"\n", 0, max(at, 0)) + 1,
+                         text=line.decode("utf-8", "replace").replace("\ufeff", "\\ufeff"), kind="byte-order mark")
 
     def _nul(self, block: bytes, at: int) -> None:
         start = block.rfind(b"\n", 0, at) + 1
@@ -222,7 +264,7 @@ def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_B
     """
     name = str(path)
     max_line = limits()[1] if lines else sys.maxsize
-    checks = _Checks(name, max_bytes, max_line)
+    checks = _Checks(name, max_bytes, max_line, boms=lines)
     fh, regular = open_input(path)
 
     def read(size: int) -> bytes:
@@ -266,7 +308,7 @@ def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_B
             yield checks(head)
             head = read(block)
     finally:
-        if fh is not sys.stdin.buffer:
+        if name != STDIN:
             fh.close()
 
 

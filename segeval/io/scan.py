@@ -35,12 +35,13 @@ MAX_WIDTH = 255
 @dataclass(frozen=True)
 class Scanned:
     """The data lines' wanted fields: text fields as :data:`Words`, numeric fields as arrays, and the
-    first data line's ``first`` fields."""
+    first and the last data line's ``first`` fields."""
 
     text: dict[Any, Words]
     floats: dict[Any, npt.NDArray[np.float64]]
     ints: dict[Any, npt.NDArray[np.int64]]
     first: dict[Any, bytes]
+    last: dict[Any, bytes]
 
     @property
     def lines(self) -> int:
@@ -83,7 +84,8 @@ def scan_format(data: bytes, fmt: LineFormat, *, n_fields: int | None = None,
         return None
     name = {fmt.position(n): n for names in wanted.values() for n in names}
     return Scanned({name[k]: v for k, v in got.text.items()}, {name[k]: v for k, v in got.floats.items()},
-                   {name[k]: v for k, v in got.ints.items()}, {name[k]: v for k, v in got.first.items()})
+                   {name[k]: v for k, v in got.ints.items()}, {name[k]: v for k, v in got.first.items()},
+                   {name[k]: v for k, v in got.last.items()})
 
 
 def _line_blocks(data: bytes) -> Iterator[memoryview]:
@@ -111,6 +113,7 @@ def scan_blocks(blocks: Iterable[bytes | memoryview], n_fields: int, text: tuple
              **{f: "check_float" for f in checked_floats}}
     columns: dict[int, list[npt.NDArray[Any]]] = {f: [] for f in (*text, *floats, *ints, *times)}
     tokens: list[bytes] | None = None
+    final: list[bytes] = []
     for block in blocks:
         if not utf8 and not plain_bytes(bytes(block)):
             return None
@@ -124,12 +127,13 @@ def scan_blocks(blocks: Iterable[bytes | memoryview], n_fields: int, text: tuple
         del got
         if tokens is None:
             tokens = _first_line(bytes(block))
+        final = _last_line(block)
     if tokens is None:
         return None  # no data line
     out_text = {f: stack_words(columns.pop(f)) for f in text}  # each block freed once copied
     out_floats = {f: concatenated(columns.pop(f)) for f in floats}
     out_ints = {f: concatenated(columns.pop(f)) for f in (*ints, *times)}
-    return Scanned(out_text, out_floats, out_ints, {f: tokens[f] for f in first})
+    return Scanned(out_text, out_floats, out_ints, {f: tokens[f] for f in first}, {f: final[f] for f in first})
 
 
 def _first_line(block: bytes) -> list[bytes]:
@@ -141,6 +145,17 @@ def _first_line(block: bytes) -> list[bytes]:
         if tokens or stop < 0:
             return tokens
         at = stop + 1
+
+
+def _last_line(block: bytes | memoryview) -> list[bytes]:
+    """The tokens of the last non-blank line of a block that has one (read from its end)."""
+    size = 4096
+    while True:
+        tail = bytes(block[-size:]).rstrip() if size < len(block) else bytes(block).rstrip()
+        cut = tail.rfind(b"\n")
+        if cut >= 0 or size >= len(block):
+            return tail[cut + 1:].split()
+        size *= 16
 
 
 def stack_words(blocks: list[Words]) -> Words:

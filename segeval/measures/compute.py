@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from segeval.adapt.base import Adapted, Adapter
 from segeval.adapt.labelled import Labelled
 from segeval.measures.batch import Batch
-from segeval.measures.definitions import SETS, expand
+from segeval.measures.definitions import resolve
 from segeval.measures.registry import Measure
 
 if TYPE_CHECKING:
@@ -29,15 +29,7 @@ class Request:
 def requests(names: Sequence[str], adapters: Sequence[Adapter]) -> list[Request]:
     """Label measures once per adapter (name + adapter suffix); segment measures once."""
     out: list[Request] = []
-    # as trec_eval: parameters given for a family (P.5,10) replace that family's defaults in a set
-    with_params = {n.partition(".")[0] for n in names if "." in n and not n.startswith(".")}
-    wanted_all: list[Measure] = []
-    for n in names:
-        members = expand(n)
-        if n in SETS:
-            members = [m for m in members if m.family.name not in with_params]
-        wanted_all += members
-    wanted = list(dict.fromkeys(wanted_all))  # each measure once
+    wanted = resolve(names)  # each measure once; the first family.params wins, as in trec_eval
     for adapter in adapters:
         out += [Request(m.name + adapter.suffix, m, adapter) for m in wanted if m.scope == "labels"]
     out += [Request(m.name, m, None) for m in wanted if m.scope == "segments"]

@@ -13,9 +13,11 @@ first is written in :mod:`segeval.measures.forms`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypedDict
 
+from segeval.errors import ParameterError
 from segeval.measures.registry import Aggregate, Deferred, Family, Format, Measure, Registry
 
 
@@ -33,11 +35,13 @@ class _Functions:
 
 
 ADR, B, L, SAMPLED = _Functions("adr"), _Functions("batch"), _Functions("labels"), _Functions("sampled")
-S, T, TM = _Functions("segments"), _Functions("trec"), _Functions("trec_more")
+S = _Functions("segments")
+TR, TJ, TG, TS = (_Functions(m) for m in ("trec_ranks", "trec_judged", "trec_gains", "trec_sets"))
 FORMS = _Functions("forms")  # the parameterised forms
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-RECALL_LEVELS = tuple(range(0, 101, 10))
+RECALL_LEVELS = tuple(step / 10 for step in range(11))  # iprec_at_recall's, as doubles (0.1 = atof("0.1"))
+RPREC_MULTIPLES = tuple(step / 10 for step in range(2, 21, 2))
 
 
 class _Kind(TypedDict):
@@ -84,13 +88,13 @@ FAMILIES: tuple[Family, ...] = (
            description="units labelled relevant"),
     Family(name="map", scope="labels", func=L.average_precision, batch=B.average_precision, **_OVER,
            aliases=("AP", "MAP"), description="average precision; above 1 possible with the overlap adapter"),
-    Family(name="P", scope="labels", func=L.precision_at, batch=B.precision_at, **_SCORE, param="int", plain=False,
+    Family(name="P", scope="labels", func=L.precision_at, batch=B.precision_at, **_SCORE, param="cutoff", plain=False,
            example="P_10", defaults=CUTOFFS, description="precision at cut-off n"),
-    Family(name="P_judged", scope="labels", func=L.precision_judged_at, **_SCORE, param="int", plain=False,
+    Family(name="P_judged", scope="labels", func=L.precision_judged_at, **_SCORE, param="cutoff", plain=False,
            example="P_judged_20", defaults=(10, 20),
            description="P@n(j) (Büttcher et al. 2007): relevant among the first n judged units over n, unjudged "
                        "skipped (as P_n under trec_eval -J); also written P@n(j)"),
-    Family(name="Judged", scope="labels", func=L.judged_at, **_FRACTION, param="int",
+    Family(name="Judged", scope="labels", func=L.judged_at, **_FRACTION, param="cutoff",
            plain=False, example="Judged_10", defaults=(10, 20, 30),
            description="judged units in the top n divided by n (as the MediaEval script; ir_measures' Judged@n "
                        "divides by min(n, retrieved))"),
@@ -109,92 +113,100 @@ FAMILIES: tuple[Family, ...] = (
     Family(name="gm_map", scope="labels", func=L.average_precision, batch=B.average_precision,
            **_GM, per_query=False,
            description="geometric mean of average precision (floor 1e-5), summary only"),
-    Family(name="Rprec", scope="labels", func=T.r_precision, batch=B.r_precision, **_SCORE, aliases=("R-Prec",),
+    Family(name="Rprec", scope="labels", func=TR.r_precision, batch=B.r_precision, **_SCORE, aliases=("R-Prec",),
            description="precision at rank R (R = num_rel)"),
-    Family(name="bpref", scope="labels", func=T.bpref, batch=B.bpref, **_OVER, aliases=("Bpref",),
+    Family(name="bpref", scope="labels", func=TJ.bpref, batch=B.bpref, **_OVER, aliases=("Bpref",),
            description="binary preference: relevant results penalised by judged non-relevant ones above them"),
-    Family(name="gm_bpref", scope="labels", func=T.bpref, **_GM, per_query=False,
+    Family(name="gm_bpref", scope="labels", func=TJ.bpref, **_GM, per_query=False,
            description="geometric mean of bpref (floor 1e-5), summary only"),
-    Family(name="recip_rank", scope="labels", func=T.reciprocal_rank, batch=B.reciprocal_rank, **_SCORE,
+    Family(name="recip_rank", scope="labels", func=TR.reciprocal_rank, batch=B.reciprocal_rank, **_SCORE,
            aliases=("RR",), description="1 / rank of the first relevant result"),
-    Family(name="iprec_at_recall", scope="labels", func=FORMS.iprec, batch=B.iprec_at_recall, **_SCORE, param="recall",
+    Family(name="iprec_at_recall", scope="labels", func=FORMS.iprec, batch=B.iprec_at_recall, **_SCORE, param="level",
            plain=False, example="iprec_at_recall_0.10", defaults=RECALL_LEVELS, family_aliases=("IPrec",),
            description="interpolated precision at recall level r, written r with two decimals"),
-    Family(name="recall", scope="labels", func=T.recall_at, batch=B.recall_at, **_OVER, param="int", plain=False,
+    Family(name="recall", scope="labels", func=TR.recall_at, batch=B.recall_at, **_OVER, param="cutoff", plain=False,
            example="recall_100", defaults=CUTOFFS, family_aliases=("R",),
            description="relevant results in the top n over num_rel"),
-    Family(name="ndcg", scope="labels", func=FORMS.ndcg, batch=B.ndcg, **_OVER, param="raw",
+    Family(name="ndcg", scope="labels", func=FORMS.ndcg, batch=B.ndcg, **_OVER, param="gains",
            example="ndcg_1=3,2=9", aliases=("nDCG",),
            description="normalised DCG, gain = qrels grade, discount log2(rank+1); ndcg.1=3,2=9: gains per level"),
-    Family(name="ndcg_cut", scope="labels", func=T.ndcg_at, batch=B.ndcg_at, **_OVER, param="int", plain=False,
+    Family(name="ndcg_cut", scope="labels", func=TG.ndcg_at, batch=B.ndcg_at, **_OVER, param="cutoff", plain=False,
            example="ndcg_cut_10", defaults=CUTOFFS, family_aliases=("nDCG",), description="nDCG of the top n"),
-    Family(name="map_cut", scope="labels", func=T.map_at, **_OVER, param="int", plain=False, example="map_cut_10",
+    Family(name="map_cut", scope="labels", func=TR.map_at, **_OVER, param="cutoff", plain=False, example="map_cut_10",
            defaults=CUTOFFS, family_aliases=("AP",), description="average precision counting the top n only"),
-    Family(name="success", scope="labels", func=T.success_at, batch=B.success_at, **_SCORE, param="int", plain=False,
-           example="success_10", defaults=(1, 5, 10), family_aliases=("Success",),
+    Family(name="success", scope="labels", func=TR.success_at, batch=B.success_at, **_SCORE, param="cutoff",
+           plain=False, example="success_10", defaults=(1, 5, 10), family_aliases=("Success",),
            description="1 if a relevant result is in the top n"),
-    Family(name="num_nonrel_judged_ret", scope="labels", func=T.num_nonrel_judged_ret, aggregator="sum", fmt="count",
+    Family(name="num_nonrel_judged_ret", scope="labels", func=TJ.num_nonrel_judged_ret, aggregator="sum", fmt="count",
            higher_is_better=None, **_COUNT, description="retrieved results judged non-relevant"),
-    Family(name="relstring", scope="labels", func=TM.trec_relstring, aggregator="none", fmt="text",
-           higher_is_better=None, param="int", example="relstring_20",
+    Family(name="relstring", scope="labels", func=FORMS.relstring, aggregator="none", fmt="text",
+           higher_is_better=None, param="reals", example="relstring_20",
            description="grades of the first 10 (relstring_n: n) results: digits, '>' above 9, '-' not in the "
                        "qrels, '.' negative grade"),
-    Family(name="infAP", scope="labels", func=TM.infap, **_OVER,
+    Family(name="infAP", scope="labels", func=TJ.infap, **_OVER,
            description="inferred average precision (Yilmaz & Aslam)"),
-    Family(name="Rprec_mult", scope="labels", func=FORMS.rprec_mult, **_SCORE, param="hundredths", plain=False,
-           example="Rprec_mult_0.20", defaults=tuple(range(20, 201, 20)),
+    Family(name="Rprec_mult", scope="labels", func=FORMS.rprec_mult, **_SCORE, param="level", plain=False,
+           example="Rprec_mult_0.20", defaults=RPREC_MULTIPLES,
            description="precision at rank int(x * R + 0.9), written x with two decimals"),
     Family(name="utility", scope="labels", func=FORMS.utility, aggregator="mean", fmt="score", higher_is_better=True,
-           param="raw", example="utility_2,-1,0,0",
+           param="reals", count=4, example="utility_2,-1,0,0",
            description="rel_ret - nonrel_ret; utility.p1,p2,p3,p4: p1 rel_ret + p2 nonrel_ret + p3 rel_missed + "
                        "p4 nonrel_missed"),
-    Family(name="11pt_avg", scope="labels", func=FORMS.eleven_pt, **_SCORE, param="raw", example="11pt_avg_.25,.5,.75",
+    Family(name="11pt_avg", scope="labels", func=FORMS.eleven_pt, **_SCORE, param="reals",
+           example="11pt_avg_.25,.5,.75",
            description="mean interpolated precision at recall 0, 0.1, ..., 1 (11pt_avg.l1,l2,...: at those levels)"),
-    Family(name="binG", scope="labels", func=TM.bin_g, **_OVER,
+    Family(name="binG", scope="labels", func=TG.bin_g, **_OVER,
            description="binary gain discounted by log2(2 + non-relevant above)"),
-    Family(name="G", scope="labels", func=TM.g_measure, **_OVER,
-           description="graded gain discounted by the ideal cumulated cost"),
-    Family(name="ndcg_rel", scope="labels", func=TM.ndcg_rel, **_OVER,
-           description="nDCG averaged over the retrieved relevant ranks"),
-    Family(name="Rndcg", scope="labels", func=TM.rndcg, **_OVER,
-           description="nDCG averaged over the ranks where the ideal gain drops"),
-    Family(name="relative_P", scope="labels", func=TM.relative_p_at, **_OVER, param="int", plain=False,
+    Family(name="G", scope="labels", func=FORMS.g_measure, **_OVER, param="gains", example="G_1=3,2=9",
+           description="graded gain discounted by the ideal cumulated cost (G.1=3,2=9: gains per level)"),
+    Family(name="dcg", scope="labels", func=FORMS.dcg, aggregator="mean", fmt="score", higher_is_better=True,
+           param="gains", example="dcg_1=3,2=9",
+           description="discounted cumulated gain, log2(rank+1) discounts, not normalised (dcg.1=3: gains)"),
+    Family(name="ideal_dcg", scope="labels", func=FORMS.ideal_dcg, aggregator="mean", fmt="score",
+           higher_is_better=None, param="gains", example="ideal_dcg_1=3,2=9",
+           description="the DCG of the ideal ranking of the judged grades (ideal_dcg.1=3: gains)"),
+    Family(name="ndcg_rel", scope="labels", func=FORMS.ndcg_rel, **_OVER, param="gains", example="ndcg_rel_1=3",
+           description="nDCG averaged over the retrieved relevant ranks (ndcg_rel.1=3: gains per level)"),
+    Family(name="Rndcg", scope="labels", func=FORMS.rndcg, **_OVER, param="gains", example="Rndcg_1=3",
+           description="nDCG averaged over the ranks where the ideal gain drops (Rndcg.1=3: gains per level)"),
+    Family(name="relative_P", scope="labels", func=TR.relative_p_at, **_OVER, param="cutoff", plain=False,
            example="relative_P_10", defaults=CUTOFFS, description="relevant in the top n over min(n, R)"),
-    Family(name="set_P", scope="labels", func=TM.set_p, **_SCORE, aliases=("SetP",),
+    Family(name="set_P", scope="labels", func=TS.set_p, **_SCORE, aliases=("SetP",),
            description="relevant retrieved over retrieved"),
-    Family(name="set_relative_P", scope="labels", func=TM.set_relative_p, **_OVER,
+    Family(name="set_relative_P", scope="labels", func=TS.set_relative_p, **_OVER,
            description="relevant retrieved over min(retrieved, R)"),
-    Family(name="set_recall", scope="labels", func=TM.set_recall, **_OVER, aliases=("SetR",),
+    Family(name="set_recall", scope="labels", func=TS.set_recall, **_OVER, aliases=("SetR",),
            description="relevant retrieved over R"),
-    Family(name="set_map", scope="labels", func=TM.set_map, **_OVER, description="set_P times set_recall"),
-    Family(name="set_F", scope="labels", func=TM.set_f, **_OVER, aliases=("SetF",),
-           description="harmonic mean of set_P and set_recall"),
-    Family(name="rbp", scope="labels", func=TM.rbp, **_SCORE,
-           description="rank-biased precision, p = 0.9, gains scaled into [0, 1]"),
-    Family(name="rbp_resid", scope="labels", func=TM.rbp_resid, **_FRACTION,
-           description="RBP residual from unjudged results, p = 0.9"),
-    Family(name="unj", scope="labels", func=TM.unjudged_at, **_FRACTION, param="int",
+    Family(name="set_map", scope="labels", func=TS.set_map, **_OVER, description="set_P times set_recall"),
+    Family(name="set_F", scope="labels", func=FORMS.set_f, **_OVER, aliases=("SetF",), param="reals",
+           example="set_F_0.5", description="harmonic mean of set_P and set_recall (set_F.x: weighted by x)"),
+    Family(name="rbp", scope="labels", func=FORMS.rbp, **_SCORE, param="gains", pair_names=("p",),
+           example="rbp_p=0.8", description="rank-biased precision, p = 0.9, gains scaled into [0, 1] "
+                                            "(rbp.p=0.8,1=3: persistence and gains)"),
+    Family(name="rbp_resid", scope="labels", func=FORMS.rbp_resid, **_FRACTION, param="gains", pair_names=("p",),
+           example="rbp_resid_p=0.8", description="RBP residual from unjudged results, p = 0.9 (rbp_resid.p=0.8)"),
+    Family(name="unj", scope="labels", func=TJ.unjudged_at, **_FRACTION, param="cutoff",
            plain=False, example="unj_10", defaults=(5, 10, 20), description="unjudged results in the top n over n"),
     # beyond trec_eval
     Family(name="adr", scope="labels", func=ADR.adr, **_SCORE,
            description="average dynamic recall over the first n ranks (grades order the ground-truth groups)"),
-    Family(name="adr_cut", scope="labels", func=ADR.adr_at, **_SCORE, param="int", plain=False, example="adr_cut_10",
+    Family(name="adr_cut", scope="labels", func=ADR.adr_at, **_SCORE, param="cutoff", plain=False, example="adr_cut_10",
            defaults=(10,), description="average dynamic recall over the first k ranks"),
     Family(name="adr_tb", scope="labels", func=ADR.adr_tiebreak, **_LOWER_BETTER,
            param="raw", example="adr_tb_standin",
            description="ADR tie-breaker (inverted ground truth over the problematic items): lower breaks ties in "
                        "favour; adr_tb.standin: the stand-in filler instead of the paper's"),
-    Family(name="RankEff", scope="labels", func=T.rankeff, **_OVER,
+    Family(name="RankEff", scope="labels", func=TJ.rankeff, **_OVER,
            description="RankEff: bpref against all judged non-relevant units (Ahlgren & Grönqvist)"),
-    Family(name="F", scope="labels", func=T.f_at, **_OVER, param="int", plain=False, example="F_10",
+    Family(name="F", scope="labels", func=TR.f_at, **_OVER, param="cutoff", plain=False, example="F_10",
            defaults=(5, 10, 20), description="F measure at cut-off n: harmonic mean of P@n and recall@n"),
-    Family(name="E", scope="labels", func=T.e_at, **_LOWER_BETTER, param="int", plain=False,
+    Family(name="E", scope="labels", func=TR.e_at, **_LOWER_BETTER, param="cutoff", plain=False,
            example="E_10", defaults=(5, 10, 20), description="E measure at cut-off n with b = 1 (1 - F@n)"),
-    Family(name="dcg_jk_cut", scope="labels", func=T.dcg_jk_at, aggregator="mean", fmt="score",
-           higher_is_better=True, lower=0.0, param="int", plain=False, example="dcg_jk_cut_10",
+    Family(name="dcg_jk_cut", scope="labels", func=TG.dcg_jk_at, aggregator="mean", fmt="score",
+           higher_is_better=True, lower=0.0, param="cutoff", plain=False, example="dcg_jk_cut_10",
            defaults=(5, 10, 15, 20),
            description="Järvelin-Kekäläinen DCG at n: gain / log2(rank) from rank 2 on, rank 1 undiscounted"),
-    Family(name="ndcg_jk_cut", scope="labels", func=T.ndcg_jk_at, **_OVER, param="int", plain=False,
+    Family(name="ndcg_jk_cut", scope="labels", func=TG.ndcg_jk_at, **_OVER, param="cutoff", plain=False,
            example="ndcg_jk_cut_10", defaults=(5, 10, 15, 20),
            description="Järvelin-Kekäläinen DCG at n over the ideal DCG at n"),
     # sampled judgements (stratified qrels; docs/sampled.md)
@@ -210,7 +222,30 @@ TREC_EVAL_9 = {
     "iprec_at_recall": replace(next(f for f in FAMILIES if f.name == "iprec_at_recall"), func=FORMS.iprec_9,
                                batch=B.iprec_at_recall_9, description="interpolated precision at recall level r "
                                                                       "(trec_eval 9: cut-off rounded up)"),
+    "11pt_avg": replace(next(f for f in FAMILIES if f.name == "11pt_avg"), func=FORMS.eleven_pt_9,
+                        description="mean interpolated precision at recall 0, 0.1, ..., 1 (trec_eval 9: cut-offs "
+                                    "rounded up)"),
 }
+#: the trec_eval measures new in 10.0: not in 9.0.8's all_trec, and refused by ``--trec-eval 9``
+NEW_IN_10 = ("rbp", "rbp_resid", "unj", "dcg", "ideal_dcg")
+
+
+def for_trec_eval(names: Sequence[str], version: str) -> list[str]:
+    """The measure names as trec_eval ``version`` reads them: for 9.0.8, its sets (without the measures
+    new in 10.0) and a ParameterError naming a measure it does not have."""
+    if version != "9":
+        return list(names)
+    out: list[str] = []
+    for name in names:
+        if name in SETS:
+            out += [m for m in SETS[name] if m not in NEW_IN_10]
+            continue
+        missing = sorted({m.family.name for m in expand(name)} & set(NEW_IN_10))
+        if missing:
+            raise ParameterError(f"The 'measure' parameter must be a measure trec_eval 9.0.8 has (--trec-eval 9); "
+                                 f"{missing[0]!r} is new in trec_eval 10. Got {name!r} instead.")
+        out.append(name)
+    return out
 
 #: trec_eval's measure sets (runid and num_q are printed by the report, not computed)
 SETS = {
@@ -236,6 +271,8 @@ SET_DESCRIPTIONS = {
 REGISTRY = Registry(FAMILIES, SETS, SET_DESCRIPTIONS)
 measure = REGISTRY.measure
 expand = REGISTRY.expand
+resolve = REGISTRY.resolve
 measure_table = REGISTRY.table
 
-__all__ = ["FAMILIES", "REGISTRY", "SETS", "TREC_EVAL_9", "Measure", "expand", "measure", "measure_table"]
+__all__ = ["FAMILIES", "NEW_IN_10", "REGISTRY", "SETS", "TREC_EVAL_9", "Measure", "expand", "for_trec_eval", "measure",
+           "measure_table", "resolve"]

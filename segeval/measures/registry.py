@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from segeval.errors import ParameterError
+from segeval.measures import params as P
 
 if TYPE_CHECKING:
     from segeval.measures import batch as B
@@ -23,7 +24,12 @@ if TYPE_CHECKING:
 Scope = Literal["labels", "segments"]
 Aggregate = Literal["sum", "mean", "gm", "none"]
 Format = Literal["count", "score", "text", "stat"]
-Param = Literal["int", "recall", "hundredths", "raw"]
+#: cutoff, level, reals, gains: trec_eval's parameter kinds (:mod:`segeval.measures.params`);
+#: recall: a recall-point position written p/100 (maisp_0.10); raw: a word (adr_tb.standin)
+Param = Literal["cutoff", "level", "reals", "gains", "recall", "raw"]
+
+
+ParamValue = int | float | str | P.Params
 
 
 class Deferred:
@@ -85,7 +91,7 @@ class Family:
     plain: bool = True
     example: str = ""
     #: parameters used when a family without a plain form is named alone (``P`` -> P_5 ... P_1000)
-    defaults: tuple[int, ...] = ()
+    defaults: tuple[int | float, ...] = ()
     #: False for summary-only measures (gm_map is the geometric mean of map)
     per_query: bool = True
     #: all queries at once (:mod:`segeval.measures.batch`), equal to ``func`` query by query
@@ -97,12 +103,46 @@ class Family:
     #: True when the measure needs stratified qrels (``topic 0 docno stratum rel``, sampled judgements)
     stratified: bool = False
 
-    def canonical(self, param: int | str | None) -> str:
+    #: names beside the gain levels that a ``gains`` parameter takes (rbp's ``p``)
+    pair_names: tuple[str, ...] = ()
+    #: the number of ``reals`` a parameter must have (utility: 4), None for any
+    count: int | None = None
+
+    def canonical(self, param: ParamValue | None) -> str:
+        """The measure's name: unique for each parameter value (results are keyed by it)."""
         if self.param is None or param is None:
             return self.name
-        if self.param in ("recall", "hundredths"):
-            return f"{self.name}_{int(param) / 100:.2f}"
+        if self.param == "recall":
+            return f"{self.name}_{int(param) / 100:.2f}"  # type: ignore[arg-type]
+        if self.param == "level":
+            shown = f"{param:.2f}"
+            return f"{self.name}_{shown if float(shown) == param else repr(param)}"
         return f"{self.name}_{param}"
+
+    def label(self, param: ParamValue | None) -> str:
+        """The name trec_eval prints: real cut-offs as ``%3.2f`` (two levels can print alike), the
+        parameter text verbatim otherwise (``relstring_2.9``, ``ndcg_1=3,2=9``)."""
+        if self.param == "level" and param is not None:
+            return f"{self.name}_{param:.2f}"
+        return self.canonical(param)
+
+    def parse(self, params: str) -> list[ParamValue]:
+        """The parameter values of trec_eval's ``name.params`` syntax (:mod:`segeval.measures.params`)."""
+        if self.param == "cutoff":
+            return list(P.cutoffs(self.name, params))
+        if self.param == "level":
+            return list(P.levels(self.name, params))
+        if self.param == "reals":
+            return [P.reals(self.name, params, self.count)]
+        if self.param == "gains":
+            return [P.gains(self.name, params, self.pair_names)]
+        if self.param == "recall":
+            values = P.levels(self.name, params)
+            if any(x > 1 for x in values):
+                raise ParameterError(f"The '{self.name}' parameters must be levels from 0 to 1 separated by commas. "
+                                     f"Got {params!r} instead.")
+            return list(dict.fromkeys(round(100 * x) for x in values))
+        return [params]
 
     def upper_bound(self, credits_once: bool) -> float | None:
         """The upper bound for an adapter that credits each relevant unit once (or not)."""
@@ -114,11 +154,16 @@ class Measure:
     """One concrete measure: a family with its parameter."""
 
     family: Family
-    param: int | str | None = None
+    param: ParamValue | None = None
 
     @property
     def name(self) -> str:
         return self.family.canonical(self.param)
+
+    @property
+    def label(self) -> str:
+        """The name trec_eval prints (:meth:`Family.label`)."""
+        return self.family.label(self.param)
 
     @property
     def scope(self) -> Scope:
@@ -140,14 +185,16 @@ class Measure:
         f = self.family.batch
         if f is None:
             return None
-        return f(b) if self.param is None else f(b, self.param)
+        if self.param is None:
+            return f(b)
+        if self.family.param == "level":  # the batched forms take hundredths: only levels written so
+            hundredths = round(float(self.param) * 100)  # type: ignore[arg-type]
+            return f(b, hundredths) if hundredths / 100 == self.param else None
+        return f(b, self.param)
 
 
 _PARAM = re.compile(r"(?P<family>[A-Za-z][A-Za-z_]*?)(?:_|@)(?P<value>[0-9]*(?:\.[0-9]+)?)\Z")
 _JUDGED = re.compile(r"P@(?P<value>[0-9]+)\(j\)\Z")
-_PARAM_HELP = {"int": "cut-offs >= 1 separated by commas (P.5,10)",
-               "recall": "levels from 0 to 1 separated by commas (iprec_at_recall..1,.25)",
-               "hundredths": "numbers >= 0 separated by commas (Rprec_mult.0.5,2)"}
 
 
 class Registry:
@@ -173,6 +220,9 @@ class Registry:
                     table[alias] = f.name
         self.plain = {f.name: f for f in self.families if f.plain}
         self.with_param = {f.name: f for f in self.families if f.param is not None}
+        #: families whose parameter is kept as text, longest name first (rbp_resid before rbp)
+        self.with_text = sorted((f for f in self.families if f.param in ("reals", "gains", "raw")),
+                                key=lambda f: -len(f.name))
 
     def measure(self, name: str) -> Measure:
         """The :class:`Measure` for a canonical or ir_measures-style name (``P_10``, ``P@10``, ``AP``; the
@@ -183,19 +233,23 @@ class Registry:
             return Measure(self.plain[name])
         m = _PARAM.match(name)
         family = self.family_aliases.get(m.group("family"), m.group("family")) if m else ""
-        if m and family in self.with_param:
+        if m and family in self.with_param and m.group("value") not in ("", "."):
             fam = self.with_param[family]
             value = m.group("value")
-            if not value or value == ".":
+            try:
+                if fam.param == "cutoff" and "." in value:
+                    raise ParameterError(value)  # P_10.5 is no canonical name
+                if fam.param == "recall" and "." not in value:
+                    value = str(int(value) / 100)  # maisp_10: position 10, written maisp_0.10
+                return Measure(fam, fam.parse(value)[0])
+            except ParameterError:
                 pass
-            elif fam.param == "recall":
-                p = round(float(value) * 100) if "." in value else int(value)
-                if 0 <= p <= 100:
-                    return Measure(fam, p)
-            elif fam.param == "hundredths":  # the canonical spelling Rprec_mult_0.20 (0.2 x R)
-                return Measure(fam, round(float(value) * 100))
-            elif "." not in value and int(value) >= 1:
-                return Measure(fam, int(value))
+        for fam in self.with_text:  # the text parameters' canonical names: utility_2,-1,0,0, ndcg_1=3, rbp_p=0.8
+            if name.startswith(fam.name + "_") and len(name) > len(fam.name) + 1:
+                try:
+                    return Measure(fam, fam.parse(name[len(fam.name) + 1:])[0])
+                except ParameterError:
+                    break
         known = ", ".join([*self.plain, *(f.example for f in self.with_param.values() if not f.plain)])
         raise ParameterError(f"The 'measure' parameter must be a known measure ({known}). Got {name!r} instead.")
 
@@ -214,22 +268,36 @@ class Registry:
             return [found[p] for p in sorted(found, key=lambda p: (str(type(p)), p))]
         family, dot, params = name.partition(".")
         if dot and family in self.with_param:
+            if not params:
+                raise ParameterError(f"The '{family}' parameters must follow the dot ({family}.<parameters>); "
+                                     f"trec_eval refuses an empty one too. Got {name!r} instead.")
             fam = self.with_param[family]
-            if fam.param == "raw":
-                return [Measure(fam, params)]
-            values: set[int] = set()
-            for text in params.split(","):
-                try:
-                    number = float(text)
-                except ValueError:
-                    number = -1.0
-                value = round(number * 100) if fam.param in ("recall", "hundredths") else int(number)
-                if number < 0 or (fam.param == "recall" and value > 100) or (fam.param == "int" and value < 1):
-                    raise ParameterError(f"The '{family}' parameters must be {_PARAM_HELP[fam.param or 'int']}. "
-                                         f"Got {params!r} instead.")
-                values.add(value)
-            return [Measure(fam, v) for v in sorted(values)]
+            return [Measure(fam, v) for v in fam.parse(params)]
         return [self.measure(name)]
+
+    def resolve(self, names: Sequence[str]) -> list[Measure]:
+        """The measures of several names, each once, by trec_eval's rule for a measure given twice: the
+        first ``family.params`` of a family wins, and replaces that family's defaults in a set or named
+        alone (``-m P.10 -m P.20 -m P`` is P_10 only; ``-m all_trec -m P.5`` has P_5 as its only P).
+        The later parameters are still checked.  Other spellings (``P_20``, ``P@20``) add their measure, as
+        do segeval's word parameters (``-m adr_tb -m adr_tb.standin``: both)."""
+        first: dict[str, str] = {}
+        expanded: list[tuple[str, str | None, list[Measure]]] = []
+        for name in names:
+            family, dot, _ = name.partition(".")
+            given = bool(dot) and family in self.with_param and self.with_param[family].param in P.KINDS
+            if given:
+                first.setdefault(family, name)
+            expanded.append((name, family if given else None, self.expand(name)))
+        wanted: list[Measure] = []
+        for name, given_for, members in expanded:
+            if given_for is not None:
+                wanted += members if first[given_for] == name else []
+            elif name in self.sets or name in self.with_param:
+                wanted += [m for m in members if m.family.name not in first]
+            else:
+                wanted += members
+        return list(dict.fromkeys(wanted))
 
     def help(self, default: str, repeatable: bool = True) -> str:
         """The help text of a ``--measure`` option: the accepted spellings, the sets and the default."""

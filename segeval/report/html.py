@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 from segeval.analysis.compare import Cell, Comparison, compare_runs, format_p
 from segeval.notes import notes_on
-from segeval.settings import DEFAULTS
+from segeval.settings import Settings
+from segeval.viz import label as shown
 from segeval.words import plural
 
 if TYPE_CHECKING:
@@ -88,11 +89,11 @@ def _comparison_table(c: Comparison) -> str:
     head = "".join(f"<th>{html.escape(m)}</th>" for m in c.measures)
     rows = []
     for n in c.runs:
-        label = html.escape(n) + (" (baseline)" if n == c.baseline else "")
+        label = html.escape(shown(n)) + (" (baseline)" if n == c.baseline else "")
         rows.append(f"<tr><td>{label}</td>{''.join(_cell(c.cells[n][m]) for m in c.measures)}</tr>")
     legend = (f"Each cell: the run's mean over the {plural(c.queries, 'query', 'queries')}; for a run other than "
               f"the baseline "
-              f"({html.escape(c.baseline)}), in brackets: <em>difference</em> to the baseline (run minus "
+              f"({html.escape(shown(c.baseline))}), in brackets: <em>difference</em> to the baseline (run minus "
               f"baseline), its <em>[95% bootstrap interval]</em> and the <em>p</em>-value of the paired "
               f"{html.escape(c.test)} test, corrected ({html.escape(c.correction)}) across all run and "
               f"measure cells. Bold: p &lt; {c.alpha}. p&lt;0.0001 is shown for smaller values.")
@@ -140,19 +141,19 @@ def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | 
                   measures: Sequence[str] = ("map", "P_10"), adapter: str | None = None,
                   baseline: str | Path | None = None, test: str = "t", correction: str = "holm",
                   permutations: int = 10_000, seed: int = 0, command: str | None = None,
-                  time_format: str = DEFAULTS.time_format) -> Path:
+                  settings: Settings | None = None) -> Path:
     """Write the report page on validated ``qrels`` (read from ``source``) and return its path.
     ``command`` is the command line shown under provenance (with the segeval version, the input
     files and the date).  An output that is one of the inputs is refused before any work (the
-    caller checks it before reading: :func:`segeval.output.check_output`).  Each run is read once,
-    in ``time_format``."""
+    caller checks it before reading: :func:`segeval.output.check_output`).  Each run is read once, with
+    ``settings``' policies (as :func:`segeval.analysis.compare.compare_runs` takes them)."""
     from segeval.output import check_output, write_output
     from segeval.viz.compare import difference_bars, distributions, pr_curves
 
     inputs = [source, *runs, *([baseline] if baseline is not None else [])]
     check_output(output, inputs)
     comparison = compare_runs(qrels, runs, measures, adapter=adapter, baseline=baseline, test=test,
-                              correction=correction, permutations=permutations, seed=seed, time_format=time_format,
+                              correction=correction, permutations=permutations, seed=seed, settings=settings,
                               also=["iprec_at_recall"])
     ordered = [baseline, *[r for r in runs if str(r) != str(baseline)]] if baseline is not None else list(runs)
     evals = comparison.evaluations
@@ -170,12 +171,13 @@ def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | 
             if n != base:
                 svg = difference_bars(queries, evals[base].per_query[m], evals[n].per_query[m], (base, n), m)
                 mine = [x for x in notes if x.startswith((f"{base}: ", f"{n}: "))]
-                figures.append(_figure(svg, "diff", f"Per-query {m} of {n} minus the baseline {base}, sorted.",
+                figures.append(_figure(svg, "diff", f"Per-query {m} of {shown(n)} minus the baseline {shown(base)}, "
+                                                    "sorted.",
                                        mine, run=n, measure=m))
     columns = [(n, m) for n in comparison.runs for m in comparison.measures]
-    head = "".join(f"<th>{html.escape(n)}<br>{html.escape(m)}</th>" for n, m in columns)
+    head = "".join(f"<th>{html.escape(shown(n))}<br>{html.escape(m)}</th>" for n, m in columns)
     body = "".join(
-        f"<tr><td>{html.escape(queries[i])}</td>"
+        f"<tr><td>{html.escape(shown(queries[i]))}</td>"
         + "".join(f"<td>{evals[n].per_query[m][i]:.4f}</td>" for n, m in columns) + "</tr>"
         for i in order)
     used = ", ".join(comparison.adapters) or "none"

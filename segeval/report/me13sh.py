@@ -26,10 +26,26 @@ def format_value(value: Any, fmt: Format) -> str:
     return str(int(value))
 
 
+def _bytes(cell: str) -> int:
+    return len(cell.encode("utf-8", "surrogateescape"))
+
+
 def layout(rows: list[tuple[str, str, str]]) -> str:
-    """Tab-separated columns, each padded to its longest cell (capped at 20, never cut)."""
-    widths = [max(min(COLUMN_CAP, len(r[i])) for r in rows) for i in range(3)]
-    return "".join("\t".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)) + "\n" for r in rows)
+    """Tab-separated columns, each padded to its longest cell (capped at 20, never cut), counted in UTF-8
+    bytes as the reference (Python 2 ``'%-*s'`` on byte strings) does: a non-ASCII id keeps byte parity."""
+    widths = [max(min(COLUMN_CAP, _bytes(r[i])) for r in rows) for i in range(3)]
+    return "".join("\t".join(cell + " " * max(0, w - _bytes(cell)) for cell, w in zip(r, widths, strict=True))
+                   + "\n" for r in rows)
+
+
+def bom_notes(qrels: str | Path, run: str | Path) -> list[str]:
+    """A note for each input whose byte-order mark segeval read away: the reference keeps it in the first
+    query id (so that query's figures differ from the reference's, which counts it as another query)."""
+    from segeval.io.files import BOM_READ
+
+    return [f"note: {p} starts with a UTF-8 byte-order mark, which segeval reads away; the reference script "
+            f"keeps it in the first query id, so its figures for that query differ" for p in map(str, (qrels, run))
+            if p in BOM_READ]
 
 
 def render(ev: Evaluation, run_path: str | Path, bin_size: int, tolerance: int) -> str:

@@ -1,25 +1,64 @@
-"""Figures (matplotlib, from the optional ``plot`` extra, imported only when drawing)."""
+"""Figures (matplotlib, from the optional ``plot`` extra, imported only when drawing).
+
+Every figure is drawn with the Agg backend whatever ``MPLBACKEND`` says, with mathtext off (a ``$`` in a
+run name or query id is a dollar sign), and every id or name shown in a figure or the report goes
+through :func:`label`: at most :data:`LABEL_WIDTH` characters, control characters escaped (the data files
+keep the full ids).  matplotlib's warnings become one note line each, without source paths.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from segeval.errors import ParameterError, SegevalError
+from segeval.errors import ParameterError, SegevalError, printable, render_note
 
 FORMATS = (".png", ".svg")
+#: the most characters of an id or run name a figure or the report shows (the rest becomes "...")
+LABEL_WIDTH = 80
+
+
+def label(text: str, width: int = LABEL_WIDTH) -> str:
+    """``text`` for display: control characters escaped, cut to ``width`` characters with "..." (full
+    ids stay in the data files)."""
+    shown = printable(text)
+    return shown if len(shown) <= width else shown[:max(1, width - 3)] + "..."
 
 
 def pyplot() -> Any:
     try:
         import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
     except ImportError:
         raise SegevalError("plotting needs matplotlib: pip install 'segeval[plot]'") from None
+    except ValueError:  # an MPLBACKEND matplotlib does not know: segeval draws with Agg anyway
+        os.environ.pop("MPLBACKEND", None)
+        for name in [m for m in sys.modules if m == "matplotlib" or m.startswith("matplotlib.")]:
+            del sys.modules[name]
+        import matplotlib
+    matplotlib.use("Agg")
+    matplotlib.rcParams["text.parse_math"] = False  # '$' in a name is a dollar sign, never mathtext
+    _notes_for_warnings()
+    import matplotlib.pyplot as plt
+
     return plt
+
+
+def _notes_for_warnings() -> None:
+    """Warnings while drawing (matplotlib's "Glyph ... missing from font", attributed to segeval's line
+    that called it) as ``segeval: note: figure: ...`` lines: no source path, escaped."""
+    if getattr(warnings.showwarning, "_segeval", False):
+        return
+
+    def showwarning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                    file: Any = None, line: str | None = None) -> None:
+        print(render_note(f"segeval: note: figure: {message}"), file=sys.stderr)
+
+    showwarning._segeval = True  # type: ignore[attr-defined]
+    warnings.showwarning = showwarning
 
 
 def check_output(path: str | Path, inputs: Sequence[str | Path] = ()) -> Path:

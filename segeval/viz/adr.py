@@ -8,7 +8,7 @@ import numpy as np
 
 from segeval.adapt.base import Adapted
 from segeval.measures.adr import dynamic_recall, ground_truth
-from segeval.viz import check_output, pyplot, save
+from segeval.viz import check_output, label, pyplot, save
 
 
 def plot_adr(a: Adapted, query: str, output: str | Path, *, extra: int = 10) -> Path:
@@ -34,7 +34,7 @@ def plot_adr(a: Adapted, query: str, output: str | Path, *, extra: int = 10) -> 
     right.set_ylabel("dynamic recall", color="tab:red")
     left.axvline(n, color="grey", linestyle=":", linewidth=1)
     adr = float(curve[:n].mean()) if n else 0.0
-    left.set_title(f"query {query}: ADR = {adr:.4f} (ground truth ends at {n})")
+    left.set_title(f"query {label(query)}: ADR = {adr:.4f} (ground truth ends at {n})")
     fig.tight_layout()
     save(fig, out)
     return out

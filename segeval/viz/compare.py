@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from segeval.viz import pyplot, save
+from segeval.viz import label, pyplot, save
 
 LEVELS = [i / 10 for i in range(11)]
 
@@ -29,7 +29,9 @@ def _save(fig: object, output: str | Path | None) -> str:
 
 
 def _wrap(text: str, width: int) -> str:
-    """``text`` broken into lines of at most ``width`` characters (long file names break anywhere)."""
+    """``text`` broken into lines of at most ``width`` characters (long file names break anywhere), at
+    most four lines (the rest cut: :func:`segeval.viz.label`)."""
+    text = label(text, 4 * width)
     return "\n".join(textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False)) or text
 
 
@@ -50,7 +52,7 @@ def pr_curves(curves: Mapping[str, Sequence[float]], output: str | Path | None =
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     for name, values in curves.items():
-        ax.plot(LEVELS, values, marker="o", markersize=3, label=name)
+        ax.plot(LEVELS, values, marker="o", markersize=3, label=label(name))
     ax.set_xlabel("recall")
     ax.set_ylabel("interpolated precision")
     ax.set_xlim(0, 1)
@@ -74,11 +76,11 @@ def difference_bars(queries: Sequence[str], a: Sequence[float], b: Sequence[floa
     ax.bar(range(len(d)), d[order], color=np.where(d[order] >= 0, "#2e7d32", "#c62828"))
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(d)))
-    ax.set_xticklabels([queries[i] for i in order], rotation=90, fontsize=7 if len(d) <= 60 else 5)
+    ax.set_xticklabels([label(queries[i], 40) for i in order], rotation=90, fontsize=7 if len(d) <= 60 else 5)
     ax.set_xlim(-0.6, len(d) - 0.4)
     ax.set_ylabel(f"{measure} difference")
     ax.set_xlabel("query (sorted by difference)")
-    ax.set_title(_wrap(f"Per-query {measure}: {names[1]} minus {names[0]}", int(width * 11)), fontsize=9)
+    ax.set_title(_wrap(f"Per-query {measure}: {label(names[1])} minus {label(names[0])}", int(width * 11)), fontsize=9)
     fig.tight_layout(rect=(0, _footnotes(fig, notes, width), 1, 1))
     return _save(fig, output)
 

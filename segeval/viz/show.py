@@ -13,6 +13,7 @@ import numpy.typing as npt
 from segeval.adapt.base import Adapted, Adapter, Label
 from segeval.errors import ParameterError
 from segeval.prepared import Prepared
+from segeval.viz import label
 
 COLOURS = {Label.RELEVANT: "#2e7d32", Label.NONRELEVANT: "#c62828", Label.RELEVANT_SEEN: "#9ccc65",
            Label.NONRELEVANT_SEEN: "#ef9a9a", Label.UNJUDGED: "#9e9e9e"}
@@ -72,7 +73,7 @@ def explain(data: Prepared, adapted: dict[str, Adapted], adapters: dict[str, Ada
     line_of = data.qrels["line"].to_numpy()
     rows = []
     for r in results(data, adapted):
-        for name, label in r.labels.items():
+        for name, mark in r.labels.items():
             a = adapted[name]
             parts = []
             for u in np.flatnonzero(a.source == r.rank - 1).tolist():
@@ -82,7 +83,7 @@ def explain(data: Prepared, adapted: dict[str, Adapted], adapters: dict[str, Ada
                     f"{_t(t.end[reason.row])} rel {t.rel[reason.row]})" + (f": {reason.why}" if reason.why else "")
                     for reason in adapters[name].explain(data, a, int(u))))
             why = "; ".join(parts) or "no unit: it covers no bin, or only bins ranked earlier"
-            rows.append(f"rank {r.rank}\t{r.video} {_t(r.start)}-{_t(r.end)}\t{name}\t{label}\t{why}")
+            rows.append(f"rank {r.rank}\t{r.video} {_t(r.start)}-{_t(r.end)}\t{name}\t{mark}\t{why}")
     return "\n".join(rows) + "\n"
 
 
@@ -103,11 +104,11 @@ def _svg(data: Prepared, adapted: dict[str, Adapted], query: str) -> str:
         return float(left + (width - left - 10) * seconds / t_max)
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-             f'aria-label="timeline of query {html.escape(query)}">',
-             f'<text x="4" y="16" font-size="13">query {html.escape(query)}: ground truth and results</text>']
+             f'aria-label="timeline of query {html.escape(label(query))}">',
+             f'<text x="4" y="16" font-size="13">query {html.escape(label(query))}: ground truth and results</text>']
     y = 30
     for video in videos:
-        parts.append(f'<text class="video" x="4" y="{y + 11}" font-size="11">{html.escape(video)}</text>')
+        parts.append(f'<text class="video" x="4" y="{y + 11}" font-size="11">{html.escape(label(video))}</text>')
         for i in np.flatnonzero(t.video == video):
             x0, x1 = x(float(t.start[i])), x(float(t.end[i]))
             fill = "#1565c0" if t.rel[i] > 0 else "#bdbdbd"
@@ -121,8 +122,8 @@ def _svg(data: Prepared, adapted: dict[str, Adapted], query: str) -> str:
             for r in res:
                 if r.video != video:
                     continue
-                label = r.labels[name][:1]
-                colour = COLOURS.get(Label(ord(label)), "#616161") if label in "10sS-" else "#616161"
+                mark = r.labels[name][:1]
+                colour = COLOURS.get(Label(ord(mark)), "#616161") if mark in "10sS-" else "#616161"
                 x0, x1 = x(r.start), x(r.end)
                 parts.append(f'<rect class="result" x="{x0:.1f}" y="{yy}" width="{max(x1 - x0, 2):.1f}" '
                              f'height="{row_h - 4}" fill="{colour}"><title>rank {r.rank} {_t(r.start)}-{_t(r.end)}: '
@@ -148,10 +149,10 @@ def render(data: Prepared, adapted: dict[str, Adapted], query: str, output: str 
         names = list(adapted)
         head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
         body = "".join(
-            f"<tr><td>{r.rank}</td><td>{html.escape(r.video)}</td><td>{_t(r.start)}-{_t(r.end)}</td>"
+            f"<tr><td>{r.rank}</td><td>{html.escape(label(r.video))}</td><td>{_t(r.start)}-{_t(r.end)}</td>"
             + "".join(f"<td class=\"label\">{html.escape(r.labels[n])}</td>" for n in names) + "</tr>"
             for r in results(data, adapted))
-        title = html.escape(query)
+        title = html.escape(label(query))
         page = (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>segeval show {title}</title></head>"
                 f"<body><h1>Query {title}</h1>{svg}<table><thead><tr><th>rank</th><th>video</th><th>span (s)</th>"
                 f"{head}</tr></thead><tbody>{body}</tbody></table></body></html>\n")
@@ -176,13 +177,13 @@ def _png_from_results(plt: Any, data: Prepared, adapted: dict[str, Adapted], que
             ax.broken_barh([(t.start[i], max(t.end[i] - t.start[i], 0.5))], (y, 0.8),
                            color="#1565c0" if t.rel[i] > 0 else "#bdbdbd")
         ticks.append(y + 0.4)
-        tick_labels.append(f"{video} qrels")
+        tick_labels.append(f"{label(video)} qrels")
         for name in names:
             y += 1
             for r in res:
                 if r.video == video:
-                    label = r.labels[name][:1]
-                    colour = COLOURS.get(Label(ord(label)), "#616161") if label in "10sS-" else "#616161"
+                    mark = r.labels[name][:1]
+                    colour = COLOURS.get(Label(ord(mark)), "#616161") if mark in "10sS-" else "#616161"
                     ax.broken_barh([(r.start, max(r.end - r.start, 0.5))], (y, 0.8), color=colour)
                     ax.text(r.start, y + 0.4, str(r.rank), fontsize=7, va="center")
             ticks.append(y + 0.4)
@@ -198,7 +199,7 @@ def _png_from_results(plt: Any, data: Prepared, adapted: dict[str, Adapted], que
               ("- unjudged", COLOURS[Label.UNJUDGED])]
     ax.legend(handles=[Patch(color=c, label=t) for t, c in legend], fontsize=7, loc="upper right", ncol=5)
     ax.set_xlabel("seconds")
-    ax.set_title(f"query {query}")
+    ax.set_title(f"query {label(query)}")
     fig.tight_layout()
     from segeval.viz import save
 

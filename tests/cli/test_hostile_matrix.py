@@ -9,6 +9,7 @@ complete-qrels), as the run of ``fix``, ``anchoring`` and ``sample-eval``, and a
 from __future__ import annotations
 
 import bz2
+import contextlib
 import gzip
 import lzma
 import os
@@ -37,6 +38,8 @@ HOSTILE: dict[str, tuple[bytes, str]] = {
     "one field short": (FIRST + b"q1 Q0 v1 1.00 2.00 1 0.5\n", "line 2"),
     "escape sequences": (FIRST + b"q1 Q0 v1 \x1b]0;pwned\x07\x1b[2J 2.00 1 0.5 r\n", "line 2"),
     "invalid UTF-8": (FIRST + b"q1 Q0 v\xff\xfe 1.00 x 1 0.5 r\n", "line 2"),
+    # round 3: two files joined with cat, the second starting with a byte-order mark (never a new query id)
+    "BOM in the middle": (GOOD + b"\xef\xbb\xbf" + FIRST, "byte-order mark"),
 }
 
 # a command: (arguments with QRELS/RUN/OTHER/OUT placeholders, which inputs it reads)
@@ -59,7 +62,7 @@ COMMANDS: dict[str, list[str]] = {
 #: commands whose inputs are not MediaEval qrels/runs: the hostile bytes that do not depend on the format
 OWN_FORMAT = {"fix": ("RUN",), "anchoring": ("RUN",), "sample-eval": ("RUN",)}
 FORMAT_FREE = {"empty", "blank lines only", "NUL byte", "binary noise", "bzip2", "xz", "truncated gzip",
-               "gzip then text"}
+               "gzip then text", "BOM in the middle"}
 #: an empty anchoring run prints the toolkit's three header lines and a note (byte for byte with its script)
 ACCEPTED = {("anchoring", "empty"), ("anchoring", "blank lines only")}
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -105,7 +108,7 @@ def args_for(command: str, paths: dict[str, Path], out_dir: Path) -> list[str]:
 
 #: the commands that evaluate several runs or write files run a representative subset (suite time)
 SLOW = {"report", "plot pr", "pool-bias", "incompleteness", "complete-qrels", "compare"}
-SUBSET = {"empty", "NUL byte", "bzip2", "gzip then text", "one field short", "escape sequences"}
+SUBSET = {"empty", "NUL byte", "bzip2", "gzip then text", "one field short", "escape sequences", "BOM in the middle"}
 MATRIX = [(c, h, r) for c in sorted(COMMANDS) for h in sorted(HOSTILE) for r in ("RUN", "QRELS")
           if (c not in SLOW or h in SUBSET) and (c, h) not in ACCEPTED
           and (c not in OWN_FORMAT or (r in OWN_FORMAT[c] and h in FORMAT_FREE))]
@@ -168,3 +171,164 @@ def test_special_paths(tmp_path: Path, command: str, case: str) -> None:
     prefix = "segeval: " if command == "check" else "segeval: error: "  # check lists problems
     assert len([x for x in err.splitlines() if x.startswith(prefix)]) == 1, err
     assert not CONTROL.search(err), err
+
+
+# --- round 3: every command with closed or odd standard streams and locales (issue 27, items 16, 17) ----------
+
+FULL = os.environ.get("SEGEVAL_FULL") == "1"
+#: a stream condition: (environment changes, which descriptor is closed or left by its reader)
+STREAMS: dict[str, tuple[dict[str, str], str]] = {
+    "closed stdin": ({}, "stdin"),
+    "closed stdout": ({}, "stdout"),
+    "closed stderr": ({}, "stderr"),
+    "stderr reader gone": ({}, "stderr gone"),
+    "LC_ALL=C": ({"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0"}, ""),
+    "PYTHONIOENCODING=ascii": ({"PYTHONIOENCODING": "ascii"}, ""),
+    "MPLBACKEND=nosuch": ({"MPLBACKEND": "nosuch"}, ""),
+}
+#: commands that write only files (nothing on standard output when all goes well)
+FILE_ONLY = {"report", "plot pr", "complete-qrels", "fix"}
+
+
+def non_ascii(tmp_path: Path) -> dict[str, Path]:
+    """The usual inputs with non-ASCII query ids (and a non-ASCII run file name)."""
+    paths = make(tmp_path)
+    for role, name in (("QRELS", "qrels_é.qrels"), ("RUN", "rün_日本.run")):
+        target = tmp_path / name
+        target.write_bytes(paths[role].read_bytes().replace(b"anchor_1 ", "ánchor_日本 ".encode()))
+        paths[role] = target
+    paths["GROUPS"].write_text(f"{paths['RUN'].name} g1\nother.run g2\n")
+    return paths
+
+
+def cli_process(args: list[str], env: dict[str, str], close: str) -> tuple[int, bytes, bytes]:
+    """``python -m segeval ARGS`` in a child with one standard stream closed (or its reader gone)."""
+    import subprocess
+    import sys
+
+    environment = {**os.environ, **env}
+    environment.pop("SEGEVAL_TEST_HOLD", None)
+    reader, writer = os.pipe()
+    command = [sys.executable, "-m", "segeval", *args]
+    try:
+        if close == "stderr gone":
+            os.close(reader)  # the reader left before the first message
+            p = subprocess.run(command, env=environment, stdout=subprocess.PIPE, stderr=writer,
+                               stdin=subprocess.DEVNULL, timeout=300, check=False)
+            return p.returncode, p.stdout, b""
+        os.close(reader)
+        os.close(writer)
+        fd = {"stdin": 0, "stdout": 1, "stderr": 2}.get(close)
+        p = subprocess.run(command, env=environment, stdin=subprocess.DEVNULL, capture_output=True,
+                           timeout=300, check=False,
+                           preexec_fn=(lambda: os.close(fd)) if fd is not None else None)
+        return p.returncode, p.stdout, p.stderr
+    finally:
+        for x in (reader, writer):
+            with contextlib.suppress(OSError):
+                os.close(x)
+
+
+#: each condition with every command under SEGEVAL_FULL=1; else one command per condition (suite time)
+STREAM_MATRIX = ([(c, s) for c in sorted(COMMANDS) for s in sorted(STREAMS)] if FULL else
+                 [("eval", "LC_ALL=C"), ("me13sh", "PYTHONIOENCODING=ascii"), ("plot pr", "MPLBACKEND=nosuch"),
+                  ("check", "closed stdin"), ("eval", "closed stdout"), ("fix", "closed stderr"),
+                  ("anchoring", "stderr reader gone")])
+
+
+@pytest.mark.parametrize(("command", "condition"), STREAM_MATRIX)
+def test_standard_streams_and_locales(tmp_path: Path, command: str, condition: str) -> None:
+    """Each command does what it does with usual streams, or refuses clearly: a closed standard input
+    is no problem unless '-' is read; a closed standard output is an error (exit 2) naming it when
+    something is printed; a closed or gone standard error keeps the exit code and never moves errors to
+    standard output; in any locale the output is the UTF-8 bytes of the usual run."""
+    if command in ("report", "plot pr") or condition.startswith("MPL"):
+        pytest.importorskip("matplotlib")
+    env, close = STREAMS[condition]
+    paths = non_ascii(tmp_path)
+    base_dir, out_dir = tmp_path / "base", tmp_path / "out"
+    base_dir.mkdir()
+    out_dir.mkdir()
+    code, text, err = run_cli(*args_for(command, paths, base_dir))  # in-process: the same bytes, faster
+    usual = (code, text.encode(), err.encode())
+    code, out, err = cli_process(args_for(command, paths, out_dir), env, close)
+    out = out.replace(str(out_dir).encode(), str(base_dir).encode())
+    assert b"Traceback" not in err and b"internal error" not in err, err
+    assert b"segeval: error" not in out, out
+    if close == "stdout" and command not in FILE_ONLY:
+        assert code == 2 and b"standard output" in err, (code, err)
+        return
+    assert code == usual[0], (code, usual[0], err, usual[2])
+    if close not in ("stdout",):
+        assert out == usual[1]  # the same bytes, whatever the locale
+    assert sorted(os.listdir(out_dir)) == sorted(os.listdir(base_dir))
+    for name in os.listdir(out_dir):
+        if not name.endswith((".png", ".svg", ".html", ".log")):
+            assert (out_dir / name).read_bytes() == (base_dir / name).read_bytes()
+
+
+# --- round 3: hostile ids in every table writer (issue 27, items 11, 12, 13) -----------------------------------
+
+#: ids a spreadsheet, LaTeX, Markdown or a terminal would act on
+HOSTILE_IDS = ["=HYPERLINK(\"http://x\")", "+1+cmd", "-2+3", "@SUM(A1)", "x|y", "x_&%$#{}\\input{etc}~^",
+               "\x1b]0;t\x07", "a\u202eb"]
+TABLES = {  # a table-writing command and its formats: (arguments with RUN/OTHER/QRELS/ANCHORS, formats)
+    "eval": (["eval", "-q", "QRELS", "RUN"], ["csv", "json"]),
+    "compare": (["compare", "QRELS", "RUN", "OTHER", "--permutations", "20"], ["csv", "json", "latex", "markdown"]),
+    "correlate": (["correlate", "QRELS", "RUN", "OTHER", "-m", "map", "--measure2", "P_10"], ["csv", "json"]),
+    "check": (["check", "QRELS", "RUN"], ["csv", "json"]),
+    "pool": (["pool", "QRELS", "RUN", "OTHER", "-d", "5"], ["csv", "json"]),
+}
+
+
+def hostile_names(tmp_path: Path, hostile: str) -> dict[str, Path]:
+    """Inputs whose first query id and run file name are ``hostile`` (as far as a file name can hold it)."""
+    paths = make(tmp_path)
+    token = hostile.replace(" ", "_").replace("|", "!").encode()  # '|' in an id is the ADR groups format
+    for role in ("QRELS", "RUN", "OTHER"):
+        safe = hostile.replace("/", "_").replace("\x00", "")
+        target = tmp_path / f"{role.lower()}{safe}"
+        target.write_bytes(paths[role].read_bytes().replace(b"anchor_1 ", token + b" "))
+        paths[role] = target
+    return paths
+
+
+def formula_cells(text: str) -> list[str]:
+    import csv
+    import io
+
+    return [cell for row in csv.reader(io.StringIO(text)) for cell in row
+            if cell.startswith(("=", "+", "-", "@", "\t", "\r")) and not re.fullmatch(r"[+-]?[0-9.eE+-]+|-?inf", cell)]
+
+
+def latex_clean(text: str) -> bool:
+    """No LaTeX special character outside its escape (the escapes removed, none may be left)."""
+    body = "\n".join(line for line in text.splitlines() if not line.startswith("%"))
+    body = re.sub(r"\\(?:textbackslash|textasciitilde|textasciicircum)\{\}|\\[{}$&#_%]|\\\\|\\(?:begin|end)\{tabular\}"
+                  r"(?:\{l?r*\})?|\\(?:top|mid|bottom)rule", "", body)
+    return not re.search(r"[\\{}$#^~%]", body) and body.count("&") == body.count(" & ")
+
+
+def markdown_columns(text: str) -> set[int]:
+    rows = [line for line in text.splitlines() if line.startswith("|")]
+    return {len(re.split(r"(?<!\\)\|", row)) for row in rows}
+
+
+@pytest.mark.parametrize("hostile", HOSTILE_IDS if FULL else [HOSTILE_IDS[0], HOSTILE_IDS[5]])
+@pytest.mark.parametrize("command", sorted(TABLES))
+def test_hostile_ids_in_every_table_format(tmp_path: Path, command: str, hostile: str) -> None:
+    import json
+
+    paths = hostile_names(tmp_path, hostile)
+    arguments, formats = TABLES[command]
+    for fmt in formats:
+        code, out, err = run_cli(*[str(paths.get(a, a)) for a in arguments], "-o", fmt)
+        assert code in (0, 2) and "Traceback" not in err and "internal error" not in err, err
+        if fmt == "csv":
+            assert formula_cells(out) == [], out
+        elif fmt == "json":
+            json.loads(out, parse_constant=lambda c: pytest.fail(f"bare {c} in JSON"))
+        elif fmt == "latex":
+            assert latex_clean(out), out
+        elif fmt == "markdown":
+            assert len(markdown_columns(out)) == 1, out

@@ -227,7 +227,7 @@ def test_names_and_aliases_resolve_once() -> None:
     assert REGISTRY.measure("IPrec@0.1").name == "iprec_at_recall_0.10"
     assert REGISTRY.measure("P@20(j)").name == "P_judged_20"
     # the printed name reads back (it did not for Rprec_mult): 0.20 x R is stored as 20 hundredths
-    assert REGISTRY.measure("Rprec_mult_0.20") == Measure(REGISTRY.by_name["Rprec_mult"], 20)
+    assert REGISTRY.measure("Rprec_mult_0.20") == Measure(REGISTRY.by_name["Rprec_mult"], 0.2)  # the double
     for alias, name in REGISTRY.aliases.items():
         assert REGISTRY.measure(alias).name == name
     for s, members in REGISTRY.sets.items():

@@ -12,15 +12,19 @@ The exact values are computed here with fractions from the definitions in
 ``docs/trec_eval-semantics.md``; they only say which printed lines are boundaries.  What a
 line must print is trec_eval's output (stored in ``tests/fixtures/trec_boundary``).
 
-Write the fixtures with a trec_eval binary built from its source::
+Write the fixtures with trec_eval binaries built from their sources (../shared/src)::
 
-    python -m tests.support.trec_boundary --trec-eval /tmp/trec_eval/trec_eval
+    python -m tests.support.trec_boundary --trec-eval /tmp/te10/trec_eval --trec-eval-9 /tmp/te9/trec_eval
+
+It also writes the parity fixtures (:data:`PARITY_FLAGS`: trec_eval 10.0's flag sets, and 9.0.8's for
+``--trec-eval 9``).
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import math
 import random
 import subprocess
@@ -437,9 +441,165 @@ def run_trec_eval(binary: str, case: Case, directory: Path, command: str) -> str
     return done.stdout
 
 
+# ----------------------------------------------------------------- parity collections (issue 28)
+#
+# Small random collections in four styles, each evaluated under trec_eval's flag sets; trec_eval
+# 10.0's and 9.0.8's exit codes and outputs are stored in ``fixtures/trec_boundary/parity<version>.json.gz``.
+# plain: graded levels 0-4 and -1 judgements, tied scores; tags: the run tag varies from line to line
+# and the lines are shuffled (the runid row is the last line's); spell: grades written 02, +1, -0;
+# missing: qrels topics without results (only under -c: trec_eval 10 exits 4 without it).
+
+PARITY_STYLES = ("plain", "tags", "spell", "missing")
+PARITY_SEEDS = tuple(range(4))
+PARITY_FLAGS: dict[str, dict[str, tuple[str, ...]]] = {
+    "10": {
+        "default": (),
+        "q": ("-q", "-m", "all_trec"),
+        "c": ("-c", "-q", "-m", "all_trec"),
+        "J": ("-J", "-q", "-m", "all_trec"),
+        "M": ("-M", "3", "-q", "-m", "all_trec"),
+        "l2": ("-l", "2", "-q", "-m", "all_trec"),
+        "n": ("-n", "-q", "-m", "all_trec"),
+        # repeated and parameterised -m: the first with parameters wins; 3-decimal real parameters
+        "params": ("-q", "-m", "P.10", "-m", "P.20", "-m", "11pt_avg.0.5,0.25,0.125", "-m", "11pt_avg",
+                   "-m", "iprec_at_recall..333,.155,.33", "-m", "Rprec_mult.0.339", "-m", "relstring.2.9",
+                   "-m", "set_F.0.5", "-m", "rbp.p=0.8", "-m", "rbp_resid.p=0.5", "-m", "utility.2,-1,0.5,0",
+                   "-m", "ndcg.p=2,1=3"),
+        # gain tables, fractional gains (sorted by trec_eval's truncating comparator), names it skips
+        "gains": ("-q", "-m", "ndcg.2=1.5", "-m", "ndcg_rel.1=3,2=9", "-m", "G.0=1,3=1.5", "-m", "Rndcg.1=2"),
+        "gains2": ("-q", "-m", "ndcg.1=0.5,2=0.7", "-m", "Rndcg.1=-1,2=0.5", "-m", "ndcg_rel.-1=2",
+                   "-m", "G.p=2,1=3"),
+        "dcg": ("-q", "-m", "dcg.1=3,2=1", "-m", "set_F.0.25"),
+        "ideal_dcg": ("-q", "-m", "ideal_dcg.2=1,1=2.5", "-m", "relstring"),
+    },
+    "9": {
+        "default": (),
+        "q": ("-q", "-m", "all_trec"),
+        "c": ("-c", "-m", "all_trec"),
+        "cq": ("-c", "-q", "-m", "all_trec"),
+        "J": ("-J", "-q", "-m", "all_trec"),
+        "M": ("-M", "3", "-q", "-m", "all_trec"),
+        "l2": ("-l", "2", "-q", "-m", "all_trec"),
+        "params": ("-q", "-m", "P.10", "-m", "P.20", "-m", "11pt_avg.0.5,0.25,0.125", "-m", "11pt_avg",
+                   "-m", "iprec_at_recall..333,.155", "-m", "Rprec_mult.0.339", "-m", "relstring.2.9",
+                   "-m", "set_F.0.5", "-m", "ndcg.2=1.5"),
+    },
+}
+
+
+#: hand-made cases of issue 28: (qrels, run, flags, the trec_eval versions that store them)
+_GRADED = "1 0 a 2\n1 0 b 1\n1 0 c 1\n1 0 d 0\n"
+_RANKED = "1 Q0 a 1 4 r\n1 Q0 b 2 3 r\n1 Q0 c 3 2 r\n1 Q0 x 4 1 r\n"
+_THIRDS = "".join(f"1 0 r{i} 1\n" for i in range(13)) + "1 0 n0 0\n"
+_THIRDS_RUN = "".join(f"1 Q0 {d} {i + 1} {30 - i} r\n" for i, d in enumerate(
+    ["r0", "n0", "r1", "x1", "r2", "r3", "x2", "r4", "x3", "x4", "r5", "r6", "x5", "r7", "r8", "x6", "r9"]))
+HAND_CASES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
+    # the spec's example: level 2 at 1.5 sorts level 1 (gain 1) after it, so the ideal is not ideal: 1.1050
+    "fractional_gain": (_GRADED, _RANKED, ("-q", "-m", "ndcg.2=1.5"), ("10", "9")),
+    "gains_below_1": (_GRADED, _RANKED, ("-q", "-m", "ndcg.1=0.5,2=0.7", "-m", "G.1=0.5,2=0.7"), ("10", "9")),
+    # 3-decimal levels: never rounded to 2 decimals (two lines both printed _0.33)
+    "three_decimals": (_THIRDS, _THIRDS_RUN, ("-q", "-m", "iprec_at_recall..333,.155,.33", "-m", "Rprec_mult.0.339"),
+                       ("10", "9")),
+    "relstring_real": (_THIRDS, _THIRDS_RUN, ("-q", "-m", "relstring.2.9", "-m", "relstring.12"), ("10", "9")),
+    "given_twice": (_THIRDS, _THIRDS_RUN, ("-m", "P.10", "-m", "P.20", "-m", "11pt_avg.0.5,0.25,0.125", "-m",
+                                          "11pt_avg", "-m", "P", "-m", "official"), ("10", "9")),
+    # all grades 0 with -l 0: Rndcg has no term, 0/0, printed -nan by glibc
+    "nan": ("1 0 a 0\n1 0 b 0\n2 0 a 1\n", "1 Q0 a 1 2 r\n1 Q0 b 2 1 r\n2 Q0 a 1 1 r\n",
+            ("-q", "-l", "0", "-m", "Rndcg", "-m", "map"), ("10",)),
+    "runid_last_line": (_GRADED, "1 Q0 a 1 4 first\n1 Q0 b 2 3 second\n1 Q0 c 3 2 last\n", ("-m", "official"),
+                        ("10", "9")),
+    "rbp_params": (_GRADED, _RANKED, ("-q", "-m", "rbp.p=0.5", "-m", "rbp_resid.p=0.8", "-m", "set_F.0.25"), ("10",)),
+    "gain_tables": (_GRADED, _RANKED, ("-q", "-m", "G.1=3", "-m", "Rndcg.2=4", "-m", "ndcg_rel.1=2,2=1", "-m",
+                                       "dcg.2=3"), ("10",)),
+    "ideal_dcg": (_GRADED, _RANKED, ("-q", "-m", "ideal_dcg.1=2"), ("10",)),
+    # grades written 02, +1, -0: ndcg asked alone (issue 28; fixed on main in 3d62b46)
+    "grade_spellings": ("1 0 a 02\n1 0 b +1\n1 0 c -0\n1 0 d 1\n2 0 a 01\n",
+                        "1 Q0 c 1 4 r\n1 Q0 a 2 3 r\n1 Q0 b 3 2 r\n2 Q0 a 1 1 r\n", ("-q", "-m", "ndcg"), ("10", "9")),
+    # refused as trec_eval refuses them (exit 2)
+    "duplicate_cutoffs": (_GRADED, _RANKED, ("-m", "P.5,5"), ("10", "9")),
+    "duplicate_levels": (_GRADED, _RANKED, ("-m", "iprec_at_recall.0.5,.5"), ("10", "9")),
+}
+
+
+def parity_collection(seed: int, style: str) -> tuple[str, str]:
+    """The qrels and run text of a parity collection."""
+    rng = random.Random(f"{style}{seed}")
+    qrels, run = [], []
+    for q in range(rng.randint(1, 6)):
+        qid = str(rng.choice([1, 2, 10, 301, 7, 33]) * 10 + q)
+        docs = list(dict.fromkeys(f"d{rng.randint(0, 60)}" for _ in range(rng.randint(1, 25))))
+        for d in docs:
+            if rng.random() < 0.7:
+                g = rng.choice([0, 0, 1, 1, 2, 3, 4, -1])
+                text = str(g)
+                if style == "spell" and g >= 0:
+                    text = rng.choice([text, f"0{g}", f"+{g}", "-0" if g == 0 else text])
+                qrels.append(f"{qid} 0 {d} {text}")
+        qrels += [f"{qid} 0 u{j} {rng.choice([0, 1, 2])}" for j in range(rng.randint(0, 5))]
+        if style == "missing" and q > 0 and rng.random() < 0.3:
+            continue
+        for i, d in enumerate(rng.sample(docs + [f"n{i}" for i in range(8)], rng.randint(1, min(20, len(docs) + 8)))):
+            score = rng.choice([round(rng.random() * 10, 2), float(rng.randint(0, 3))])
+            tag = rng.choice(("tagA", "tagB", "zz")) if style == "tags" else "run1"
+            run.append(f"{qid} Q0 {d} {i + 1} {score} {tag}")
+    run.append(f"999 Q0 x 1 1.0 {'tagC' if style == 'tags' else 'run1'}")  # a topic not in the qrels
+    if style == "tags":
+        rng.shuffle(run)
+    return "\n".join(qrels) + "\n", "\n".join(run) + "\n"
+
+
+def parity_cases(version: str, seeds: Sequence[int] = PARITY_SEEDS) -> list[tuple[str, int, str, tuple[str, ...]]]:
+    """(style, seed, flag set name, flags) of every stored parity comparison of a trec_eval version."""
+    out = []
+    for name, flags in PARITY_FLAGS[version].items():
+        for style in PARITY_STYLES:
+            if style == "missing" and "-c" not in flags:
+                continue
+            out += [(style, seed, name, flags) for seed in seeds]
+    return out
+
+
+def parity_key(style: str, seed: int, name: str) -> str:
+    return f"{style}{seed}.{name}"
+
+
+def parity_path(version: str) -> Path:
+    return FIXTURE_DIR / f"parity{version}.json.gz"
+
+
+def stored_parity(version: str) -> dict[str, tuple[int, str]]:
+    """trec_eval ``version``'s stored exit code and output of every parity comparison, by :func:`parity_key`."""
+    with gzip.open(parity_path(version), "rt", encoding="utf-8") as f:
+        return {k: (v[0], v[1]) for k, v in json.load(f).items()}
+
+
+def run_binary(binary: str, qrels: str, run: str, flags: Sequence[str], directory: Path) -> tuple[int, str]:
+    """A trec_eval binary's exit code and output on the texts."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "qrels").write_text(qrels)
+    (directory / "run").write_text(run)
+    done = subprocess.run([binary, *flags, str(directory / "qrels"), str(directory / "run")], capture_output=True,
+                          text=True, check=False)
+    return done.returncode, done.stdout
+
+
+def write_parity(binary: str, version: str, work: Path) -> int:
+    """Store the binary's exit codes and outputs of the parity comparisons; the number stored."""
+    stored = {}
+    for style, seed, name, flags in parity_cases(version):
+        stored[parity_key(style, seed, name)] = run_binary(binary, *parity_collection(seed, style), flags, work)
+    for name, (qrels, run, flags, versions) in HAND_CASES.items():
+        if version in versions:
+            stored[f"hand.{name}"] = run_binary(binary, qrels, run, flags, work)
+    with gzip.GzipFile(parity_path(version), "wb", mtime=0) as f:  # the same bytes every time
+        f.write(json.dumps(stored, sort_keys=True).encode())
+    return len(stored)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--trec-eval", required=True, help="the trec_eval binary")
+    parser.add_argument("--trec-eval", required=True, help="the trec_eval 10.0 binary")
+    parser.add_argument("--trec-eval-9", help="the trec_eval 9.0.8 binary (for the parity fixtures of --trec-eval 9)")
     parser.add_argument("--seeds", type=int, nargs="*", default=list(SEEDS))
     parser.add_argument("--work", default="/tmp/trec_boundary", help="where the qrels and runs are written")
     args = parser.parse_args(argv)
@@ -451,6 +611,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             with gzip.GzipFile(fixture_path(seed, command), "wb", mtime=0) as f:  # the same bytes every time
                 f.write(text.encode())
         print(f"seed {seed}: {len(case.queries)} topics, {len(case.boundaries)} boundary values")
+    for version, binary in (("10", args.trec_eval), ("9", args.trec_eval_9)):
+        if binary:
+            print(f"parity {version}: {write_parity(binary, version, Path(args.work) / 'parity')} outputs")
 
 
 if __name__ == "__main__":

@@ -42,6 +42,8 @@ from segeval.errors import InputError
 from segeval.words import plural, verb
 
 Moment = tuple[int, int]
+#: the last 5-second unit of a DiDeMo video (units 0-5): a ground-truth moment beyond it is no candidate
+LAST_UNIT = 5
 TRUTH = "the DiDeMo ground truth: a JSON list of objects with 'times' (annotators' [start, end] 5-second units)"
 LIST_FORM = "a JSON list with one ranking (a list of [start, end] moments) per ground-truth item"
 KEYED_FORM = "JSON Lines of {\"annotation_id\": ..., \"ranking\": [[start, end], ...]}"
@@ -55,7 +57,20 @@ def _moment(value: Any) -> Moment | None:
     return None
 
 
-def _moments(value: Any, path: str, record: str, key: str, *, distinct: bool) -> list[Moment]:
+def _moments(value: Any, path: str, record: str, key: str, *, distinct: bool, last: int | None = None
+             ) -> list[Moment]:
+    """The moments of ``value``; with ``last``, every unit at most ``last`` (else an error naming the moment)."""
+    moments = _all_moments(value, path, record, key, distinct=distinct)
+    if last is not None:
+        for m in moments:
+            if m[1] > last:
+                raise record_error(path, record, f"'{key}' holds the moment {list(m)}; expected 5-second units 0 to "
+                                                 f"{last} (a DiDeMo video has at most {last + 1} units, and the 21 "
+                                                 f"candidate moments are the pairs on them)")
+    return moments
+
+
+def _all_moments(value: Any, path: str, record: str, key: str, *, distinct: bool) -> list[Moment]:
     if not isinstance(value, list):
         raise record_error(path, record, f"'{key}' is {shown(value)}; expected a list of [start, end] moments")
     if set(map(type, value)) == {list} and set(map(len, value)) == {2}:  # the common case, checked in bulk
@@ -90,7 +105,7 @@ def read_truth(path: str | Path) -> tuple[list[list[Moment]], list[str | None]]:
         record = f"item {n}"
         if not isinstance(item, dict) or "times" not in item:
             raise record_error(name, record, f"is {shown(item)}; expected an object with 'times'")
-        t = _moments(item["times"], name, record, "times", distinct=False)
+        t = _moments(item["times"], name, record, "times", distinct=False, last=LAST_UNIT)
         if not t:
             raise record_error(name, record, "'times' is empty; expected at least one annotator's moment")
         times.append(t)

@@ -45,6 +45,7 @@ def parse_options(thresholds: str | None = None, top_k: str | None = None, iou_c
                   nms: float | None = None) -> MrOptions:
     """MrOptions from the command line's text (``--thresholds 0.3,0.5 --top-k 1,5 --iou-compare ge --nms 0.5``)."""
     from segeval.errors import ParameterError, check_choice
+    from segeval.limits import check_count
 
     def numbers(name: str, text: str, kind: type, check: str) -> tuple[Any, ...]:
         try:
@@ -57,7 +58,8 @@ def parse_options(thresholds: str | None = None, top_k: str | None = None, iou_c
 
     return MrOptions(
         thresholds=None if thresholds is None else numbers("thresholds", thresholds, float, "numbers in [0, 1]"),
-        top_k=None if top_k is None else numbers("top-k", top_k, int, "integers >= 1"),
+        top_k=None if top_k is None else tuple(check_count("top-k", k) for k in numbers("top-k", top_k, int,
+                                                                                          "integers >= 1")),
         iou_compare=None if iou_compare is None else check_choice("iou-compare", iou_compare, ("ge", "gt")),
         nms=None if nms is None else numbers("nms", str(nms), float, "numbers in [0, 1]")[0])
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
@@ -38,8 +39,27 @@ class Moments:
     saliency: dict[str, FloatArray] = field(default_factory=dict)
     pred_saliency: dict[str, FloatArray] = field(default_factory=dict)
     unknown: list[str] = field(default_factory=list)
+    #: predicted qids written otherwise than the ground truth's they equal (``5.0`` for ``5``), as JSON
+    respelled: list[str] = field(default_factory=list)
     moments: bool = True
     highlights: bool = False
+
+
+_NUMBER_LIKE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|-?inf|nan|true|false|null|\".*")
+
+
+def qid_key(value: Any) -> str:
+    """The key of a qid, equal for two qids exactly when Python finds them equal, as the official evaluator
+    matches them (``set`` and ``dict`` lookups): ``5``, ``5.0`` and ``true``/``1`` are one query, the string
+    ``"5"`` another.  Numbers are written as Python prints an ``int`` (or a non-integral ``float``); a string
+    is itself, or its JSON form when it reads like a number (``"5"`` stays quoted and never meets ``5``)."""
+    if isinstance(value, bool | int):
+        return str(int(value))
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    if isinstance(value, str):
+        return json.dumps(value) if _NUMBER_LIKE.fullmatch(value) else value
+    return json.dumps(value, sort_keys=True)
 
 
 def _finite_numbers(values: list[Any]) -> bool:
@@ -209,8 +229,10 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
                                 "QVHighlights predictions", line=number, text=text[:200])
     truth_windows = _bulk_windows([row.get("relevant_windows", []) for _, _, row in truth_rows], 2)
     saliency = _bulk_saliency([row for _, _, row in truth_rows]) if m.highlights else None
+    spelling: dict[str, str] = {}
     for n, (number, text, row) in enumerate(truth_rows):
-        qid = str(row["qid"])
+        qid = qid_key(row["qid"])
+        spelling[qid] = json.dumps(row["qid"])
         if qid in m.truth:
             raise InputError(tname, f"query {qid} appears twice; expected one line per query",
                              line=number, text=text[:200])
@@ -223,12 +245,14 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
         if m.moments else None
     pred_scores = _bulk_scores([row.get("pred_saliency_scores") for _, _, row in pred_rows]) if m.highlights else None
     for n, (number, text, row) in enumerate(pred_rows):
-        qid = str(row["qid"])
+        qid = qid_key(row["qid"])
         if qid in m.predictions or qid in m.pred_saliency:
             raise InputError(pname, f"query {qid} appears twice; expected one line per query",
                              line=number, text=text[:200])
         if qid not in m.truth:
             m.unknown.append(qid)
+        elif json.dumps(row["qid"]) != spelling[qid]:
+            m.respelled.append(f"{json.dumps(row['qid'])} for {spelling[qid]}")
         if m.moments and pred_windows is not None:
             m.predictions[qid] = pred_windows[n]
         elif m.moments:

@@ -344,7 +344,11 @@ def evaluate_moments(m: Moments) -> dict[str, Any]:
                      "and score 0 in HL; the official evaluator refuses such a submission")
     if m.unknown:
         notes.append(f"{len(m.unknown)} predicted queries are not in the ground truth (e.g. {m.unknown[0]}) and "
-                     "are ignored; the official evaluator refuses such a submission")
+                     "are ignored; the official evaluator refuses such a submission (a qid matches only a qid that "
+                     "Python finds equal: the string \"5\" is not the number 5)")
+    if m.respelled:
+        notes.append(f"{len(m.respelled)} predicted qids are written otherwise than the ground truth's (e.g. "
+                     f"{m.respelled[0]}); they are paired by Python equality, as the official evaluator does")
     order = mr_order + mr_missing  # the official averages in the submission's order
     buckets: dict[str, Any] = {}
     if m.moments:

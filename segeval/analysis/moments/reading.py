@@ -10,6 +10,7 @@ from typing import Any
 
 from segeval.errors import InputError
 from segeval.io.aux import read_text
+from segeval.io.jsondata import lines, load_document, load_line
 
 
 def text_of(path: str | Path, lines: bool = False) -> str:
@@ -20,31 +21,17 @@ def text_of(path: str | Path, lines: bool = False) -> str:
 
 def load_json(path: str | Path, expected: str) -> Any:
     """One JSON document; ``expected`` says what the file should hold (for the error message)."""
-    text = text_of(path)
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        line = text.splitlines()[exc.lineno - 1] if exc.lineno <= len(text.splitlines()) else ""
-        raise InputError(str(path), f"is not valid JSON ({exc.msg}, column {exc.colno}); expected {expected}",
-                         line=exc.lineno, text=line[max(0, exc.colno - 100):exc.colno + 100]) from None
-    except RecursionError:
-        raise InputError(str(path), f"is nested too deeply to read; expected {expected}") from None
+    return load_document(str(path), text_of(path), expected)
 
 
 def load_jsonl(path: str | Path, expected: str) -> list[tuple[int, str, Any]]:
-    """JSON Lines: (line number, line, value) for every non-blank line."""
+    """JSON Lines: (line number, line, value) for every non-blank line (split on ``\n`` only, duplicate
+    keys refused: :mod:`segeval.io.jsondata`)."""
     rows: list[tuple[int, str, Any]] = []
-    for number, line in enumerate(text_of(path, lines=True).splitlines(), start=1):
+    for number, line in lines(text_of(path, lines=True)):
         if not line.strip():
             continue
-        try:
-            rows.append((number, line, json.loads(line)))
-        except json.JSONDecodeError as exc:
-            raise InputError(str(path), f"is not JSON ({exc.msg}); expected {expected}", line=number,
-                             text=line[:200]) from None
-        except RecursionError:
-            raise InputError(str(path), f"is nested too deeply to read; expected {expected}", line=number,
-                             text=line[:200]) from None
+        rows.append((number, line, load_line(str(path), number, line, expected)))
     if not rows:
         raise InputError(str(path), f"has no data lines; expected {expected}")
     return rows

@@ -14,6 +14,7 @@ import numpy.typing as npt
 from segeval.analysis.moments.reading import is_number
 from segeval.errors import InputError
 from segeval.io.aux import read_text
+from segeval.io.jsondata import lines, load_document, load_line
 
 TASKS = ("VCMR", "SVMR", "VR")
 TYPES = ("v", "t", "vt")
@@ -83,18 +84,12 @@ def read_truth(path: str | Path) -> list[Query]:
     name = str(path)
     queries: list[Query] = []
     seen: dict[str, int] = {}
-    for number, line in enumerate(read_text(path, lines=True).splitlines(), start=1):
+    for number, line in lines(read_text(path, lines=True)):
         if not line.strip():
             continue
         text = line[:200]
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(name, f"is not a JSON object ({exc.msg}); expected one JSON object per line",
-                             line=number, text=text) from None
-        except RecursionError:
-            raise InputError(name, "is nested too deeply to read; expected one flat JSON object per line",
-                             line=number, text=text) from None
+        row = load_line(name, number, line, "one JSON object per line", what="a JSON object",
+                        flat="one flat JSON object per line")
         if not isinstance(row, dict):
             raise InputError(name, "expected a JSON object with 'desc_id', 'vid_name', 'ts' and 'type'",
                              line=number, text=text)
@@ -160,13 +155,7 @@ def read_submission(path: str | Path, queries: list[Query]) -> Tvr:
     """A TVR submission JSON: ``video2idx`` and any of ``VCMR``, ``SVMR``, ``VR``, each a list of
     ``{"desc_id", "predictions": [[video_index, start, end, score], ...]}`` records."""
     name = str(path)
-    try:
-        sub = json.loads(read_text(path))
-    except json.JSONDecodeError as exc:
-        raise InputError(name, f"is not JSON ({exc.msg}); expected a TVR submission object", line=exc.lineno,
-                         text=exc.doc.splitlines()[exc.lineno - 1][:200] if exc.doc else None) from None
-    except RecursionError:
-        raise InputError(name, "is nested too deeply to read; expected a TVR submission object") from None
+    sub = load_document(name, read_text(path), "a TVR submission object", what="JSON")
     if not isinstance(sub, dict) or "video2idx" not in sub:
         raise InputError(name, "expected a JSON object with 'video2idx' and any of 'VCMR', 'SVMR', 'VR'")
     index = sub["video2idx"]

@@ -17,8 +17,12 @@ from segeval.cli.options import (
     ChunkLines,
     CompareRuns,
     Correction,
+    DaskTimeout,
     Engine,
     Jobs,
+    JudgedOnly,
+    Level,
+    MaxResults,
     Measure,
     Memory,
     Qrels,
@@ -27,10 +31,11 @@ from segeval.cli.options import (
     Seed,
     Test,
     TimeFormat,
+    TrecEvalVersion,
     measures,
 )
 from segeval.errors import SegevalError, render_note
-from segeval.settings import CHUNK_LINES
+from segeval.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, Settings
 
 
 @app.command("compare")
@@ -57,7 +62,12 @@ def compare(
     chunk_lines: ChunkLines = CHUNK_LINES,
     engine: Engine = "processes",
     scheduler: Scheduler = None,
+    dask_timeout: DaskTimeout = DASK_TIMEOUT,
     time_format: TimeFormat = TIME_FORMAT,
+    level: Level = DEFAULTS.relevance_level,
+    max_results: MaxResults = None,
+    judged: JudgedOnly = False,
+    version: TrecEvalVersion = DEFAULTS.trec_eval,
 ) -> None:
     """Compare runs with a baseline (differences, p-values).
 
@@ -71,15 +81,24 @@ def compare(
     from segeval.settings import EngineOptions
 
     check_choice("output", output, FORMATS)
-    engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet)
+    engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
+    settings = _settings(time_format, level, max_results, judged, version)
     check_statistics(test, correction, alpha, permutations, seed)
     expanded = expand_runs(runs)
     check_distinct_runs(runs, expanded)
     result = compare_runs(inputs.qrels(qrels, time_format), expanded, measure or ["map"], adapter=adapter,
                           baseline=baseline, test=test, correction=correction, alpha=alpha,
-                          permutations=permutations, seed=seed, engine=engine_options, time_format=time_format,
+                          permutations=permutations, seed=seed, engine=engine_options, settings=settings,
                           on_note=lambda text: print(render_note(text), file=sys.stderr))
     sys.stdout.write(render(result, output))
+
+
+def _settings(time_format: str, level: int, max_results: int | None, judged: bool, version: str) -> Settings:
+    """The policies ``compare``, ``report`` and ``correlate`` take as ``eval`` does (every qrels query counts)."""
+    from segeval.settings import Settings
+
+    return Settings(time_format=time_format, relevance_level=level, max_results=max_results, judged_only=judged,
+                    trec_eval=version, missing_queries="zero")
 
 
 def check_distinct_runs(given: list[str], expanded: list[str]) -> None:
@@ -109,6 +128,10 @@ def correlate_command(
     adapter2: Annotated[str | None, typer.Option("--adapter2", metavar="NAME",
                                                  help="Adapter of setting 2 (default: the same).")] = None,
     time_format: TimeFormat = TIME_FORMAT,
+    level: Level = DEFAULTS.relevance_level,
+    max_results: MaxResults = None,
+    judged: JudgedOnly = False,
+    version: TrecEvalVersion = DEFAULTS.trec_eval,
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="json|text|csv",
         help="json: the run names, both settings' scores, the coefficients and the notes; text/csv: a table "
@@ -126,7 +149,6 @@ def correlate_command(
     from segeval.engines.runs import expand_runs, run_names
     from segeval.notes import for_run, unprefixed
     from segeval.pipeline import Evaluator
-    from segeval.settings import Settings
 
     fmt = tables.check_table_format(output)
     given = runs
@@ -140,10 +162,11 @@ def correlate_command(
     second = first if qrels2 is None else inputs.qrels(qrels2, time_format)
 
     notes: list[str] = []
+    settings = _settings(time_format, level, max_results, judged, version)
 
     def scores(q: Any, name: str, a: str | None, setting: int) -> list[float]:
         out = []
-        evaluator = Evaluator(q, [name], Settings(missing_queries="zero"), adapter=a)  # the qrels checked once
+        evaluator = Evaluator(q, [name], settings, adapter=a)  # the qrels checked once
         for label, r in by_name.items():
             ev = evaluator.evaluate(r)
             out.append(float(next(iter(ev.summary.values()))))
@@ -162,9 +185,9 @@ def correlate_command(
     for note in doc["notes"][len(notes):-1]:
         print(render_note(f"note: {note}"), file=sys.stderr)
     if fmt == "json":
-        import json
+        from segeval.escaping import json_text
 
-        sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+        sys.stdout.write(json_text(doc) + "\n")
     else:
         sys.stdout.write(tables.render([("run", ""), ("setting1", ".4f"), ("setting2", ".4f")],
                                        list(zip(names, x, y, strict=True)), fmt) + "\n"
@@ -185,6 +208,10 @@ def report(
     test: Test = "t",
     correction: Correction = "holm",
     time_format: TimeFormat = TIME_FORMAT,
+    level: Level = DEFAULTS.relevance_level,
+    max_results: MaxResults = None,
+    judged: JudgedOnly = False,
+    version: TrecEvalVersion = DEFAULTS.trec_eval,
 ) -> None:
     """Write one self-contained HTML page comparing runs.
 
@@ -200,6 +227,7 @@ def report(
     check_output(output, [qrels, *runs, *([baseline] if baseline is not None else [])])  # before any work
     q = inputs.qrels(qrels, time_format)
     print(render_report(q, qrels, runs, output, measures=measure or ["map", "P_10"], adapter=adapter,
-                        baseline=baseline, test=test, correction=correction, time_format=time_format,
+                        baseline=baseline, test=test, correction=correction,
+                        settings=_settings(time_format, level, max_results, judged, version),
                         command=shlex.join(["segeval", *ARGV])))
 

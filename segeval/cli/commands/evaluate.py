@@ -14,10 +14,13 @@ from segeval.cli.app import app
 from segeval.cli.options import (
     TIME_FORMAT,
     ChunkLines,
+    DaskTimeout,
     Engine,
     EvalAdapters,
     Jobs,
+    JudgedOnly,
     Level,
+    MaxResults,
     MediaEvalQrels,
     MediaEvalRun,
     Memory,
@@ -26,10 +29,11 @@ from segeval.cli.options import (
     Runs,
     Scheduler,
     TimeFormat,
+    TrecEvalVersion,
     measures,
 )
-from segeval.errors import SegevalError, render_note
-from segeval.settings import CHUNK_LINES, DEFAULTS, OutputOptions
+from segeval.errors import ParameterError, SegevalError, render_note
+from segeval.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, OutputOptions
 from segeval.words import plural
 
 
@@ -51,14 +55,11 @@ def eval_(
         "-c", help="Average over every qrels query; queries missing from the run score 0.")] = False,
     no_summary: Annotated[bool, typer.Option("-n", help="Do not print the summary rows.")] = False,
     level: Level = DEFAULTS.relevance_level,
-    max_results: Annotated[int | None, typer.Option("-M", metavar="N", help="Use the first N results per query.")]
-    = None,
-    judged: Annotated[bool, typer.Option("-J", help="Drop unjudged results before evaluating.")] = False,
+    max_results: MaxResults = None,
+    judged: JudgedOnly = False,
     adapter: EvalAdapters = None,
     time_format: TimeFormat = TIME_FORMAT,
-    version: Annotated[str, typer.Option(
-        "--trec-eval", metavar="10|9", help="trec_eval version to reproduce: 10 (default) or 9.0.8, which "
-        "pytrec_eval wraps (32-bit scores, iprec_at_recall cut-offs rounded up).")] = DEFAULTS.trec_eval,
+    version: TrecEvalVersion = DEFAULTS.trec_eval,
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="trec|json|csv", help="Output format (trec: trec_eval's text layout).")] = "trec",
     jobs: Jobs = None,
@@ -70,6 +71,7 @@ def eval_(
     chunk_lines: ChunkLines = CHUNK_LINES,
     engine: Engine = "processes",
     scheduler: Scheduler = None,
+    dask_timeout: DaskTimeout = DASK_TIMEOUT,
     order: Annotated[str | None, typer.Option(
         "--order", metavar="score|rank|file",
         help="Result order. Default: score (ties by docno descending) for TREC runs, rank for MediaEval runs.")]
@@ -91,19 +93,25 @@ def eval_(
     from segeval.engines.route import route
     from segeval.engines.runs import evaluate_many, expand_runs
     from segeval.errors import InputError
-    from segeval.settings import EngineOptions, Job, OutputOptions, Settings
+    from segeval.measures.definitions import for_trec_eval
+    from segeval.settings import EngineOptions, Job, OutputOptions, Settings, check_relevance_level
 
+    check_relevance_level(level)
+    if max_results is not None and max_results < 1:
+        raise ParameterError(f"The 'max_results' parameter (-M) must be an integer >= 1 (trec_eval's -M 0 evaluates "
+                             f"empty rankings; segeval refuses it, docs/trec_eval-semantics.md). Got {max_results} "
+                             f"instead.")
     names = measure or ["official"]
     # trec_eval prints runid and num_q only when asked for, or with a measure set
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
     shown = OutputOptions(output, per_query, not no_summary, tuple(header))
-    engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet)
+    engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
     run_files = expand_runs(runs)
     settings = Settings(order=order, time_format=time_format, relevance_level=level,
                         missing_queries="zero" if complete else "skip", max_results=max_results, judged_only=judged,
                         trec_eval=version, predicted=predicted)
-    job = Job(tuple(n for n in names if n not in ("runid", "num_q")), tuple(adapter or ()), settings, lenient=lenient,
-              engine=engine_options)
+    job = Job(tuple(for_trec_eval([n for n in names if n not in ("runid", "num_q")], version)), tuple(adapter or ()),
+              settings, lenient=lenient, engine=engine_options)
     chosen = route(qrels, run_files, job, output)
     if show_route:
         print(chosen, file=sys.stderr)
@@ -120,7 +128,9 @@ def eval_(
             print(chosen.fallback("the scanner gave up on the files; the strict reader reads them"), file=sys.stderr)
     skipped_qrels: list[InputError] = []
     q = inputs.qrels(qrels, time_format, skipped_qrels.append if lenient else None)
-    render = partial(_render_eval, out=shown)
+    # trec_eval 9.0.8 -c evaluates the qrels topics missing from the run without printing them
+    only_run = version == "9" and complete and per_query and output == "trec"
+    render = partial(_render_eval, out=shown, only_run_queries=only_run, time_format=time_format)
     outcomes = evaluate_many(q, run_files, job, render=render, complete=complete)
     body = [o.stdout for o in outcomes]
     if output == "trec" and len(run_files) > 1:  # each row names its run file in a first column
@@ -144,14 +154,20 @@ def eval_(
         raise typer.Exit(3)
 
 
-def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, out: OutputOptions) -> str:
+def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, out: OutputOptions, only_run_queries: bool = False,
+                 time_format: str = TIME_FORMAT) -> str:
     from segeval.report.trec import render, render_csv, render_json
 
     if out.format == "json":
         return render_json(ev, runid, skipped_lines=skipped, file=file)
     if out.format == "csv":
         return render_csv(ev, runid, per_query=out.per_query, summary=out.summary, file=file)
-    return render(ev, runid, per_query=out.per_query, summary=out.summary, header=list(out.header))
+    shown = None
+    if only_run_queries and file != inputs.STDIN:  # 9.0.8 cannot read a run from standard input
+        from segeval.io.tables import read_run
+
+        shown = set(read_run(file, time_format=time_format)["query"].astype(str))
+    return render(ev, runid, per_query=out.per_query, summary=out.summary, header=list(out.header), shown=shown)
 
 
 @app.command("me13sh")
@@ -198,7 +214,9 @@ def me13sh(
         ev = evaluate(qrels, run, MEASURES, adapters, qrels_format="mediaeval", run_format=kind.value,
                       queries=chosen, time_format=time_format)
     sys.stdout.write(render(ev, run, bin_size, tolerance))
-    notes = list(ev.notes)
+    from segeval.report.me13sh import bom_notes
+
+    notes = [*ev.notes, *bom_notes(qrels, run)]
     if not ev.queries:
         which = "query" if chosen is None else "query of --items"
         notes.append(f"note: no {which} is in both {qrels} and {run}: nothing was evaluated")

@@ -166,25 +166,18 @@ def measures(
 
     Generated from the measure registry.
     """
-    import csv
-    import io
-    import json
-
     from segeval.errors import check_choice
+    from segeval.escaping import csv_text, json_text
     from segeval.measures import REGISTRY
 
     check_choice("output", output, ("text", "json", "csv"))
     if output == "text":
         typer.echo("\n\n".join([REGISTRY.table(), REGISTRY.sets_table(), REGISTRY.aliases_table()]))
     elif output == "json":
-        typer.echo(json.dumps({"measures": REGISTRY.rows(), "sets": REGISTRY.sets,
+        typer.echo(json_text({"measures": REGISTRY.rows(), "sets": REGISTRY.sets,
                                "aliases": {**REGISTRY.aliases, **{f"{a}@n": f"{n}_n" for a, n in
                                                                  REGISTRY.family_aliases.items()}}}, indent=2))
     else:
         rows = REGISTRY.rows()
-        buffer = io.StringIO()
-        writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows({k: " ".join(map(str, v)) if isinstance(v, list) else v for k, v in row.items()}
-                         for row in rows)
-        typer.echo(buffer.getvalue(), nl=False)
+        typer.echo(csv_text([list(rows[0]), *([" ".join(map(str, v)) if isinstance(v, list) else v
+                                                for v in row.values()] for row in rows)]), nl=False)

@@ -45,11 +45,10 @@ def moment_retrieval(
     QVHighlights: R1, mAP, buckets, HL mAP and Hit1, plus mIoU and R5; TVR: VCMR, SVMR and VR recall
     at k, by type; the other protocols as --protocol lists.
     """
-    import json
-
     from segeval.analysis.moments import protocol as find_protocol
     from segeval.analysis.moments.protocol import parse_options
     from segeval.errors import check_choice
+    from segeval.escaping import json_text
 
     fmt = check_choice("output", "text" if output == "brief" else output, ("text", "json"))
     if write_lines is not None and protocol != "tvr":
@@ -63,6 +62,6 @@ def moment_retrieval(
             print(line, file=sys.stderr)
     shown = {**result.figures, "notes": result.notes} if full or fmt == "json" else \
         {"brief": result.brief, "notes": result.notes}
-    sys.stdout.write(json.dumps(shown, indent=2) + "\n")
+    sys.stdout.write(json_text(shown, indent=2) + "\n")
     for note in result.notes:
         print(render_note(f"note: {note}"), file=sys.stderr)

@@ -71,9 +71,11 @@ def pool_command(
     if fmt == "json":
         import json
 
+        from segeval.escaping import json_text
+
         doc = {"runs": [dict(zip([c for c, _ in run_columns], r, strict=True)) for r in run_rows],
                "groups": json.loads(tables.render(group_columns, group_rows, "json"))}
-        sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+        sys.stdout.write(json_text(doc) + "\n")
     else:
         sys.stdout.write(tables.render(run_columns, run_rows, fmt) + "\n"
                          + tables.render(group_columns, group_rows, fmt))

@@ -145,15 +145,13 @@ def fix(
     """
     from segeval.analysis.submission_fix import fix_submission
     from segeval.errors import check_choice
-    from segeval.output import check_output
+    from segeval.output import check_outputs
     from segeval.settings import TIME_FORMATS
 
     check_choice("time_format", time_format, TIME_FORMATS)
     check_choice("run_format", run_format, ("auto", "trec", "linking", "search"))
     sources = [x for x in (run, videos, blacklist, queries) if x is not None]
-    for target in (output, log):
-        if target is not None:
-            check_output(target, sources)  # refused before any work: a missing folder, an input, ...
+    check_outputs([output, log], sources)  # refused before any work: a missing folder, an input, output = log
     rules = _collection_rules(videos, blacklist, queries, max_rank, None)
     assert rules is not None  # without on_error a problem raises
     frame = inputs.read_run_as_is(run, run_format, time_format)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -144,3 +145,104 @@ def test_compare_checks_the_engine_options_as_eval(runs: dict[str, list[str]]) -
         code, out, err = run_cli("compare", *files, *flags)
         assert (code, out) == (2, "") and err.startswith("segeval: error: The '")
         assert (code, out, err) == run_cli("eval", *files, *flags)
+
+
+def test_relative_run_paths_on_workers_in_another_folder(runs: dict[str, list[str]], tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers started in another folder read the runs named relative to segeval's folder (they failed
+    with 'no such file'); messages still name the runs as given."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # the workers start here
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                       silence_logs=logging.ERROR)
+    try:
+        folder = Path(runs["trec"][0]).parent
+        monkeypatch.chdir(folder)
+        names = [Path(r).name for r in runs["trec"]]
+        args = ["eval", "-m", "map", "trec.qrels", *names]
+        single = run_cli(*args)
+        assert single[0] == 0 and run_cli(*args, "--engine", "dask", "--scheduler", cluster.scheduler_address) == single
+        (folder / "bad.run").write_text("x y\n")
+        code, _, err = run_cli("eval", "-m", "map", "trec.qrels", "bad.run", "--engine", "dask", "--scheduler",
+                               cluster.scheduler_address)
+        assert code == 2 and "bad.run, line 1" in err and str(folder) not in err
+    finally:
+        cluster.close()
+
+
+def test_a_cluster_without_workers_is_an_error(runs: dict[str, list[str]]) -> None:
+    """No worker at the start: an error naming the cluster (it was 'internal error: TimeoutError')."""
+    cluster = distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0",
+                                       silence_logs=logging.ERROR)
+    try:
+        code, out, err = run_cli("eval", runs["trec_qrels"][0], runs["trec"][0], "--engine", "dask", "--scheduler",
+                                 cluster.scheduler_address, "--dask-timeout", "0.5")
+        assert (code, out) == (2, "")
+        assert f"The Dask cluster at {cluster.scheduler_address} has no worker at the start (waited 0.5 s" in err
+        assert "internal error" not in err and "Traceback" not in err
+    finally:
+        cluster.close()
+
+
+def test_the_last_worker_leaving_is_an_error(runs: dict[str, list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last worker leaves during the evaluation: an error after WORKER_WAIT seconds (it hung)."""
+    from segeval.engines import dask as dask_engine
+
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0",
+                                       silence_logs=logging.ERROR)
+    read = dask_engine._read
+
+    def leaving(*args: object) -> object:  # the worker reading the run closes as it reads it
+        worker = distributed.get_worker()
+        worker.loop.add_callback(worker.close)
+        return read(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(dask_engine, "_read", leaving)
+    try:
+        code, out, err = run_cli("eval", runs["trec_qrels"][0], runs["trec"][0], "--engine", "dask", "--scheduler",
+                                 cluster.scheduler_address, "--dask-timeout", "1")
+        assert (code, out) == (2, "")
+        assert "has no worker any more (the last one left during the evaluation) (waited 1 s" in err
+    finally:
+        cluster.close()
+
+
+@pytest.mark.skipif(not os.environ.get("SEGEVAL_FULL"), reason="separate Dask processes: the full run (SEGEVAL_FULL=1)")
+def test_real_scheduler_and_workers_killed_one_then_the_other(runs: dict[str, list[str]], tmp_path: Path) -> None:
+    """A scheduler and two workers as separate processes: with one killed the output is unchanged; with
+    both killed, exit 2 naming the scheduler and the wait (never a hang)."""
+    import signal
+    import time
+
+    env = {**os.environ, "DASK_DISTRIBUTED__WORKER__DAEMON": "False"}
+    file = tmp_path / "scheduler.json"
+    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--port", "0",
+                                  "--dashboard-address", ":0", "--scheduler-file", str(file)],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    workers: list[subprocess.Popen[bytes]] = []
+    try:
+        deadline = time.monotonic() + 60
+        while not file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(file.read_text())["address"]
+        workers = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "1",
+                                     "--nthreads", "1", "--no-nanny", "--dashboard-address", ":0"],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+                   for _ in range(2)]
+        args = ["eval", "-m", "map", runs["trec_qrels"][0], *runs["trec"]]
+        single = run_cli(*args)
+        dask = [*args, "--engine", "dask", "--scheduler", address, "--dask-timeout", "20"]
+        assert run_cli(*dask) == single
+        workers[0].send_signal(signal.SIGKILL)
+        workers[0].wait()
+        assert run_cli(*dask) == single
+        workers[1].send_signal(signal.SIGKILL)
+        workers[1].wait()
+        time.sleep(1)  # the scheduler notices the closed connection
+        code, out, err = run_cli(*dask[:-1], "2")
+        assert (code, out) == (2, "") and f"The Dask cluster at {address} has no worker" in err and "2 s" in err
+    finally:
+        for p in [*workers, scheduler]:
+            p.kill()
+            p.wait()

@@ -15,7 +15,7 @@ from segeval.measures.registry import Measure
 LABELS = np.array([Label.RELEVANT, Label.NONRELEVANT, Label.UNJUDGED, Label.RELEVANT_SEEN, Label.NONRELEVANT_SEEN],
                   dtype=np.uint8)
 BATCHED = [f for f in FAMILIES if f.batch is not None] + [f for f in TREC_EVAL_9.values() if f.batch is not None]
-PARAMS = {"int": (1, 2, 3, 5, 10, 30, 1000), "recall": tuple(range(0, 101, 5)), "raw": (None,)}
+PARAMS = {"cutoff": (1, 2, 3, 5, 10, 30, 1000), "level": tuple(p / 100 for p in range(0, 101, 5)), "gains": (None,)}
 
 
 def measures() -> list[Measure]:

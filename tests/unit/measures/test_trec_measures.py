@@ -10,8 +10,10 @@ import pytest
 
 from segeval.adapt.base import Adapted, judged_only
 from segeval.aggregate import aggregate
-from segeval.measures import trec as T
-from segeval.measures import trec_more as TM
+from segeval.measures import trec_gains as TG
+from segeval.measures import trec_judged as TJ
+from segeval.measures import trec_ranks as TR
+from segeval.measures import trec_sets as TS
 from segeval.pipeline import evaluate
 from tests.conftest import FIXTURES, run_cli
 
@@ -30,54 +32,54 @@ A = ranked("01-10-", num_rel=3, pool=[1, 1, 1, 0, 0])  # 3 relevant, 2 judged no
 
 
 def test_rprec_recip_rank_success() -> None:
-    assert T.r_precision(A) == 1 / 3  # top R=3: ranks 1-3 hold one relevant (rank 2)
-    assert T.reciprocal_rank(A) == 1 / 2  # first relevant at rank 2
-    assert (T.success_at(A, 1), T.success_at(A, 2)) == (0.0, 1.0)
+    assert TR.r_precision(A) == 1 / 3  # top R=3: ranks 1-3 hold one relevant (rank 2)
+    assert TR.reciprocal_rank(A) == 1 / 2  # first relevant at rank 2
+    assert (TR.success_at(A, 1), TR.success_at(A, 2)) == (0.0, 1.0)
 
 
 def test_recall_and_map_cut() -> None:
-    assert T.recall_at(A, 2) == 1 / 3  # one of three relevant in the top 2
-    assert T.recall_at(A, 10) == 2 / 3  # ranks 2 and 4
-    assert T.map_at(A, 3) == pytest.approx((1 / 2) / 3)  # only rank 2 counts: P@2 = 1/2, over R = 3
-    assert T.map_at(A, 10) == pytest.approx((1 / 2 + 2 / 4) / 3)
+    assert TR.recall_at(A, 2) == 1 / 3  # one of three relevant in the top 2
+    assert TR.recall_at(A, 10) == 2 / 3  # ranks 2 and 4
+    assert TR.map_at(A, 3) == pytest.approx((1 / 2) / 3)  # only rank 2 counts: P@2 = 1/2, over R = 3
+    assert TR.map_at(A, 10) == pytest.approx((1 / 2 + 2 / 4) / 3)
 
 
 def test_iprec_at_recall_rounds_the_cutoff_half_up() -> None:
     # recall 0.5 of R=3 -> floor(1.5 + 0.5) = 2 relevant needed: first reached at rank 4, P = 2/4
-    assert T.iprec_at_recall(A, 0.5) == 0.5
+    assert TR.iprec_at_recall(A, 0.5) == 0.5
     # recall 0.4 -> floor(1.2 + 0.5) = 1 relevant: best precision from rank 2 on is max(1/2, 1/3, 2/4, ...) = 1/2
-    assert T.iprec_at_recall(A, 0.4) == 0.5
-    assert T.iprec_at_recall(A, 1.0) == 0.0  # the third relevant is never retrieved
-    assert T.iprec_at_recall(A, 0.0) == 0.5  # best precision anywhere
+    assert TR.iprec_at_recall(A, 0.4) == 0.5
+    assert TR.iprec_at_recall(A, 1.0) == 0.0  # the third relevant is never retrieved
+    assert TR.iprec_at_recall(A, 0.0) == 0.5  # best precision anywhere
 
 
 def test_bpref() -> None:
     # R = 3, N = 2 judged non-relevant, min(R, N) = 2. Rank 2: one non-relevant above -> 1 - 1/2;
     # rank 4: one non-relevant above (rank 3 is unjudged) -> 1 - 1/2. bpref = (0.5 + 0.5) / 3
-    assert T.bpref(A) == pytest.approx(1 / 3)
-    assert T.bpref(ranked("1", 1, pool=[1])) == 1.0  # no judged non-relevant documents at all
+    assert TJ.bpref(A) == pytest.approx(1 / 3)
+    assert TJ.bpref(ranked("1", 1, pool=[1])) == 1.0  # no judged non-relevant documents at all
 
 
 def test_bpref_and_rankeff_stay_in_range_when_a_segment_run_has_more_non_relevant_than_the_qrels() -> None:
     # R = 3, N = 1 qrels unit, but three non-relevant segments above the relevant one at rank 4: the count is
     # capped at min(R, N) = 1 -> penalty 1 -> bpref 0 (uncapped: (1 - 3) / 3 < 0); RankEff likewise 1 - 1/1 = 0
     many = ranked("0001", num_rel=3, pool=[1, 1, 1, 0])
-    assert (T.bpref(many), T.rankeff(many)) == (0.0, 0.0)
+    assert (TJ.bpref(many), TJ.rankeff(many)) == (0.0, 0.0)
     two = ranked("0101", num_rel=3, pool=[1, 1, 1, 0, 0])  # N = 2: rank 2 -> 1 - 1/2, rank 4 -> 1 - 2/2
-    assert T.bpref(two) == pytest.approx(0.5 / 3) and T.rankeff(two) == pytest.approx(0.5 / 3)
+    assert TJ.bpref(two) == pytest.approx(0.5 / 3) and TJ.rankeff(two) == pytest.approx(0.5 / 3)
 
 
 def test_num_nonrel_judged_ret() -> None:
-    assert T.num_nonrel_judged_ret(A) == 2  # ranks 1 and 5
+    assert TJ.num_nonrel_judged_ret(A) == 2  # ranks 1 and 5
 
 
 def test_ndcg_uses_grades_and_the_ideal_from_the_pool() -> None:
     a = ranked("101", 2, grades=[2, 0, 1], pool=[2, 1, 0])
     dcg = 2 / math.log2(2) + 1 / math.log2(4)  # grade 2 at rank 1, grade 1 at rank 3
     ideal = 2 / math.log2(2) + 1 / math.log2(3)  # grades 2, 1 at ranks 1, 2
-    assert T.ndcg(a) == pytest.approx(dcg / ideal)
-    assert T.ndcg_at(a, 1) == 1.0  # the best document first
-    assert T.ndcg(ranked("0", 0, grades=[0], pool=[0])) == 0.0  # nothing relevant
+    assert TG.ndcg(a) == pytest.approx(dcg / ideal)
+    assert TG.ndcg_at(a, 1) == 1.0  # the best document first
+    assert TG.ndcg(ranked("0", 0, grades=[0], pool=[0])) == 0.0  # nothing relevant
 
 
 def test_geometric_mean_has_trec_evals_floor() -> None:
@@ -235,16 +237,16 @@ def test_api_long_frame(tmp_path: Path) -> None:
 def test_rankeff() -> None:
     # A: R = 3, |J| - |R| = 2 judged non-relevant. Rank 2: 1 above -> 1 - 1/2; rank 4: 1 above (rank 3
     # unjudged) -> 1 - 1/2; the third relevant is not retrieved -> 0. (0.5 + 0.5 + 0) / 3
-    assert T.rankeff(A) == pytest.approx(1 / 3)
+    assert TJ.rankeff(A) == pytest.approx(1 / 3)
     # 5 judged non-relevant, 2 above the only relevant: 1 - 2/5
-    assert T.rankeff(ranked("001", 1, pool=[1, 0, 0, 0, 0, 0])) == pytest.approx(3 / 5)
+    assert TJ.rankeff(ranked("001", 1, pool=[1, 0, 0, 0, 0, 0])) == pytest.approx(3 / 5)
 
 
 def test_f_and_e_at_cutoff() -> None:
     # A at 4: P = 2/4, R = 2/3 -> F = 2 * (1/2) * (2/3) / (1/2 + 2/3) = 4/7; E = 3/7
-    assert T.f_at(A, 4) == pytest.approx(4 / 7)
-    assert T.e_at(A, 4) == pytest.approx(3 / 7)
-    assert T.f_at(A, 1) == 0.0  # nothing relevant at rank 1
+    assert TR.f_at(A, 4) == pytest.approx(4 / 7)
+    assert TR.e_at(A, 4) == pytest.approx(3 / 7)
+    assert TR.f_at(A, 1) == 0.0  # nothing relevant at rank 1
 
 
 def test_jarvelin_kekalainen_dcg_textbook_example() -> None:
@@ -253,31 +255,31 @@ def test_jarvelin_kekalainen_dcg_textbook_example() -> None:
     labels = "".join("1" if g else "0" for g in gains)
     a = ranked(labels, 5, grades=gains, pool=[3, 3, 2, 1, 1])
     # 1 + 1/log2(3) + 3/log2(6) + 2/log2(10) + 3/log2(15)
-    assert T.dcg_jk_at(a, 15) == pytest.approx(1 + 1 / math.log2(3) + 3 / math.log2(6) + 2 / math.log2(10)
+    assert TG.dcg_jk_at(a, 15) == pytest.approx(1 + 1 / math.log2(3) + 3 / math.log2(6) + 2 / math.log2(10)
                                                + 3 / math.log2(15))
-    assert round(T.dcg_jk_at(a, 15), 1) == 4.2
-    assert [round(T.dcg_jk_at(a, k), 1) for k in (1, 3, 6, 10)] == [1.0, 1.6, 2.8, 3.4]  # the book's DCG1
+    assert round(TG.dcg_jk_at(a, 15), 1) == 4.2
+    assert [round(TG.dcg_jk_at(a, k), 1) for k in (1, 3, 6, 10)] == [1.0, 1.6, 2.8, 3.4]  # the book's DCG1
     # ideal from these judged grades: 3, 3, 2, 1, 1 -> 3 + 3 + 2/log2(3) + 1/log2(4) + 1/log2(5)
     ideal = 3 + 3 + 2 / math.log2(3) + 1 / 2 + 1 / math.log2(5)
-    assert T.ndcg_jk_at(a, 15) == pytest.approx(T.dcg_jk_at(a, 15) / ideal)
+    assert TG.ndcg_jk_at(a, 15) == pytest.approx(TG.dcg_jk_at(a, 15) / ideal)
 
 
 def test_set_measures_relative_p_utility_unj() -> None:
     # A = "01-10-": 6 retrieved, 2 relevant retrieved, R = 3
-    assert TM.set_p(A) == 2 / 6
-    assert TM.set_recall(A) == 2 / 3
-    assert TM.set_relative_p(A) == 2 / 3  # min(6, 3) = 3
-    assert TM.set_map(A) == pytest.approx(2 * 2 / (6 * 3))
-    assert TM.set_f(A) == pytest.approx(2 * (1 / 3) * (2 / 3) / (1 / 3 + 2 / 3))
-    assert TM.relative_p_at(A, 2) == 1 / 2  # one relevant in the top 2, min(2, 3) = 2
-    assert TM.utility(A) == 2 - 4  # rel_ret - nonrel_ret with the default (1, -1, 0, 0)
-    assert TM.unjudged_at(A, 5) == 1 / 5  # rank 3 is unjudged
-    assert TM.rprec_mult(A, 1.0) == 1 / 3  # rank int(3 + 0.9) = 3: one relevant in the top 3
+    assert TS.set_p(A) == 2 / 6
+    assert TS.set_recall(A) == 2 / 3
+    assert TS.set_relative_p(A) == 2 / 3  # min(6, 3) = 3
+    assert TS.set_map(A) == pytest.approx(2 * 2 / (6 * 3))
+    assert TS.set_f(A) == pytest.approx(2 * (1 / 3) * (2 / 3) / (1 / 3 + 2 / 3))
+    assert TR.relative_p_at(A, 2) == 1 / 2  # one relevant in the top 2, min(2, 3) = 2
+    assert TS.utility(A) == 2 - 4  # rel_ret - nonrel_ret with the default (1, -1, 0, 0)
+    assert TJ.unjudged_at(A, 5) == 1 / 5  # rank 3 is unjudged
+    assert TR.rprec_mult(A, 1.0) == 1 / 3  # rank int(3 + 0.9) = 3: one relevant in the top 3
 
 
 def test_trec_relstring_marks() -> None:
     a = ranked("10--0", 1, grades=[3, 0, float("nan"), -1, 12])
-    assert TM.trec_relstring(a) == "30-.>"  # digit, digit, not in qrels, negative grade, above 9
+    assert TJ.trec_relstring(a) == "30-.>"  # digit, digit, not in qrels, negative grade, above 9
 
 
 def test_api_defaults_follow_the_input_kind(tmp_path: Path) -> None:

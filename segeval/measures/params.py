@@ -1,0 +1,135 @@
+"""trec_eval's measure-parameter syntax (``-m name.params``), parsed once for every family.
+
+trec_eval splits ``-m`` at the first ``.`` and reads the rest by the measure's kind
+(docs/trec_eval-semantics.md §3); segeval reads it by the same rules, with the refusals trec_eval
+lacks (a number that is not finite, a cut-off that is not a plain number, an unknown pair name):
+
+=========  ==========================================  ==================================  ============
+kind       families                                    values                              printed name
+=========  ==========================================  ==================================  ============
+cutoff     P, recall, ndcg_cut, map_cut, relative_P,   whole numbers >= 1 (a decimal part  ``P_5``
+           success, unj (and segeval's cut-off         is cut off, as C's ``atol``),
+           families)                                   sorted, no duplicates
+level      iprec_at_recall, Rprec_mult                 finite numbers >= 0 as doubles,     ``_%3.2f``
+                                                       sorted, no duplicates
+reals      utility, 11pt_avg, relstring, set_F         finite numbers in the given order   the text
+gains      ndcg, ndcg_rel, Rndcg, G, dcg, ideal_dcg,    ``level=gain`` pairs (rbp and       the text
+           rbp, rbp_resid                              rbp_resid also ``p=persistence``)
+=========  ==========================================  ==================================  ============
+
+Every refusal is a :class:`~segeval.errors.ParameterError` naming the measure and the offending
+text (exit 2).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass
+from typing import Literal, TypeVar
+
+from segeval.errors import ParameterError
+
+Kind = Literal["cutoff", "level", "reals", "gains"]
+KINDS = ("cutoff", "level", "reals", "gains")
+_T = TypeVar("_T", int, float)
+
+#: the largest cut-off (trec_eval compares cut-offs as C ints: beyond this its sort breaks)
+MAX_CUTOFF = 2**31 - 1
+#: a cut-off as C's ``atol`` reads it when the text is a plain decimal number: the integer part
+_CUTOFF = re.compile(r"\+?(?P<whole>[0-9]+)(?:\.[0-9]*)?\Z")
+#: a number as C's ``atof`` reads a plain decimal (hexadecimal, ``nan`` and ``inf`` are refused)
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+#: a gain level as trec_eval 10 accepts it (``valid_int``: an optional sign, then digits)
+_LEVEL = re.compile(r"[+-]?[0-9]+\Z")
+
+
+@dataclass(frozen=True)
+class Params:
+    """A ``reals`` or ``gains`` parameter: the text as given (the printed name's suffix) and its
+    values as doubles (``reals``) or its ``(name, value)`` pairs (``gains``) in the given order."""
+
+    text: str
+    values: tuple[float, ...] = ()
+    pairs: tuple[tuple[str, float], ...] = ()
+
+    def __str__(self) -> str:
+        return self.text
+
+    def gain_levels(self) -> tuple[tuple[int, float], ...]:
+        """The ``level=gain`` pairs whose name is an integer (as trec_eval 10's ``valid_int``), in order."""
+        return tuple((int(name), value) for name, value in self.pairs if _LEVEL.match(name))
+
+    def named(self, name: str, default: float) -> float:
+        """The value of the last ``name=value`` pair (``p`` for rbp), or ``default``."""
+        found = [value for key, value in self.pairs if key == name]
+        return found[-1] if found else default
+
+
+def _refuse(family: str, params: str, expected: str) -> ParameterError:
+    return ParameterError(f"The '{family}' parameters must be {expected}. Got {params!r} instead.")
+
+
+def number(family: str, params: str, text: str, expected: str) -> float:
+    """One finite number written as a plain decimal (C's ``atof`` of it)."""
+    value = float(text) if _NUMBER.match(text) else math.nan
+    if not math.isfinite(value):
+        raise _refuse(family, params, expected)
+    return value
+
+
+CUTOFF_HELP = f"whole numbers from 1 to {MAX_CUTOFF} separated by commas, each once (P.5,10)"
+LEVEL_HELP = "finite numbers >= 0 separated by commas, each once (iprec_at_recall..1,.25)"
+
+
+def cutoffs(family: str, params: str) -> list[int]:
+    """Integer cut-offs, ascending (``P.20,5`` -> 5, 20; ``23.4`` -> 23, as trec_eval)."""
+    values = []
+    for text in params.split(","):
+        m = _CUTOFF.match(text)
+        value = int(m.group("whole")) if m else 0
+        if not 1 <= value <= MAX_CUTOFF:
+            raise _refuse(family, params, CUTOFF_HELP)
+        values.append(value)
+    return _distinct(family, params, sorted(values), CUTOFF_HELP)
+
+
+def levels(family: str, params: str) -> list[float]:
+    """Real cut-offs as doubles, ascending (``..333,.155`` -> 0.155, 0.333; never rounded)."""
+    values = [number(family, params, text, LEVEL_HELP) for text in params.split(",")]
+    if any(v < 0 for v in values):
+        raise _refuse(family, params, LEVEL_HELP)
+    return _distinct(family, params, sorted(values), LEVEL_HELP)
+
+
+def _distinct(family: str, params: str, values: list[_T], expected: str) -> list[_T]:
+    if any(a == b for a, b in itertools.pairwise(values)):
+        raise ParameterError(f"The '{family}' parameters must be {expected}; trec_eval refuses duplicate "
+                             f"cut-offs too. Got {params!r} instead.")
+    return values
+
+
+def reals(family: str, params: str, count: int | None = None) -> Params:
+    """Numbers in the given order (``utility.2,-1,0,0``); ``count``: exactly that many."""
+    expected = "finite numbers separated by commas" + (f" ({count} of them)" if count else "")
+    values = tuple(number(family, params, text, expected) for text in params.split(","))
+    if count is not None and len(values) != count:
+        raise _refuse(family, params, expected)
+    return Params(params, values=values)
+
+
+def gains(family: str, params: str, names: tuple[str, ...] = ()) -> Params:
+    """``name=value`` pairs in the given order: an integer name is a level and its gain, ``names``
+    (rbp's ``p``) are the measure's own; other names are read and left out of the gain table, as
+    trec_eval 10 does (``ndcg.p=2,1=3`` is ``ndcg.1=3`` printed ``ndcg_p=2,1=3``)."""
+    expected = ("name=value pairs separated by commas, level=gain for the gains (ndcg.1=3,2=9)" if not names else
+                f"name=value pairs separated by commas, level=gain for the gains and "
+                f"{'/'.join(names)}=value ({family}.p=0.8,1=3)")
+    pairs = []
+    for item in params.split(","):
+        name, eq, value = item.partition("=")
+        if not eq or "=" in value or not name:
+            raise _refuse(family, params, expected)
+        pairs.append((name, number(family, params, value, expected)))
+    return Params(params, pairs=tuple(pairs))

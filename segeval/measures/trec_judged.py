@@ -1,0 +1,116 @@
+"""trec_eval's measures of the judgements met down a ranking (one query's adapted labels and
+grades): bpref (and RankEff), infAP, judged non-relevant and unjudged counts, the relevance string.
+
+In trec_eval's terms a ranked unit with a NaN grade is "not in the pool" (-1) and one with a
+negative grade "in the pool but unjudged" (-2); both are unjudged here.
+
+The arithmetic is trec_eval's, not only its algebra (:mod:`segeval.measures.arithmetic`): every
+sum adds its terms left to right in doubles in trec_eval's order, discounts are the C library's
+``log2``, powers are repeated products, and each division has trec_eval's operands.  A value whose
+exact result sits on a 4th-decimal boundary then prints the digit trec_eval prints.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.adapt.base import Adapted, Label
+from segeval.measures.arithmetic import running_sum
+
+
+def grade_values(a: Adapted) -> npt.NDArray[np.float64]:
+    """Per ranked unit, its grade (NaN: not in the qrels; all 0 without grades)."""
+    return a.grades if a.grades is not None else np.zeros(len(a.labels))
+
+
+def num_nonrel_judged_ret(a: Adapted) -> int:
+    """Retrieved results judged non-relevant."""
+    return int((a.labels == Label.NONRELEVANT).sum())
+
+
+def bpref(a: Adapted) -> float:
+    """Binary preference: relevant results penalised by judged non-relevant ones above them."""
+    big_r = a.num_rel
+    if big_r == 0:
+        return 0.0
+    big_n = _judged_nonrelevant(a)
+    above = _nonrelevant_above_relevant(a)
+    bound = min(big_r, big_n)
+    # min(above, R) / min(R, N) as trec_eval; for documents above <= N, while segment runs can hold more
+    # non-relevant results than the qrels' N, so the count is capped at min(R, N) to keep bpref in [0, 1]
+    penalties = np.where(above > 0, np.minimum(above, bound) / max(bound, 1), 0.0)
+    return running_sum(1.0 - penalties) / big_r
+
+
+def _judged_nonrelevant(a: Adapted) -> int:
+    """Judged non-relevant units of the query (negative grades do not count)."""
+    pool = a.pool if a.pool is not None else np.zeros(0)
+    return int((pool >= 0).sum()) - a.num_rel
+
+
+def _nonrelevant_above_relevant(a: Adapted) -> npt.NDArray[np.int64]:
+    """For each retrieved relevant unit, the judged non-relevant units ranked above it."""
+    nonrel_so_far = np.cumsum(a.labels == Label.NONRELEVANT)
+    return np.asarray(nonrel_so_far[a.relevant], dtype=np.int64)
+
+
+def rankeff(a: Adapted) -> float:
+    """RankEff (Ahlgren & Grönqvist): like bpref, but against all |J| - |R| judged non-relevant units.
+
+    (1/R) * sum over retrieved relevant r of (1 - judged non-relevant above r / (|J| - |R|));
+    relevant units not retrieved contribute 0 (ranked at infinity).
+    """
+    big_r = a.num_rel
+    if big_r == 0:
+        return 0.0
+    big_n = _judged_nonrelevant(a)
+    above = _nonrelevant_above_relevant(a)
+    capped = np.minimum(above, big_n)  # segment runs can hold more non-relevant results than the qrels' N
+    return float(np.sum(1.0 - (capped / big_n if big_n else 0.0 * above))) / big_r
+
+
+EPS = 1e-5
+
+
+def infap(a: Adapted) -> float:
+    """Inferred AP (Yilmaz & Aslam), as trec_eval computes it."""
+    if a.num_rel == 0:
+        return 0.0
+    grades = grade_values(a)
+    labels = a.labels.tolist()
+    r = nr = u = 0
+    total = 0.0
+    for j, label in enumerate(labels):
+        g = grades[j]
+        if label == Label.RELEVANT:
+            r += 1
+            if j == 0:
+                total += 1.0
+            else:
+                total += 1 / (j + 1) + (j / (j + 1)) * ((r - 1 + nr + u) / j) * ((r - 1 + EPS) / (r - 1 + nr + 2 * EPS))
+        elif label == Label.NONRELEVANT:
+            nr += 1
+        elif not np.isnan(g) and g < 0:
+            u += 1
+    return total / a.num_rel
+
+
+def unjudged_at(a: Adapted, k: int) -> float:
+    """Unjudged units in the top k, over k."""
+    return int((a.labels[:k] == Label.UNJUDGED).sum()) / k
+
+
+def trec_relstring(a: Adapted, length: int = 10) -> str:
+    """The grades of the first ``length`` units: digits, '>' above 9, '-' not in the qrels, '.' negative."""
+    out = []
+    for g in grade_values(a)[:length].tolist():
+        if math.isnan(g):
+            out.append("-")
+        elif g < 0:
+            out.append(".")
+        else:
+            out.append(str(int(g)) if g <= 9 else ">")
+    return "".join(out)

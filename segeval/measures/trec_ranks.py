@@ -1,0 +1,146 @@
+"""trec_eval's measures of relevant results at ranks and cut-offs (one query's adapted labels):
+AP and its cut-off form, R-precision and its multiples, recall, success, reciprocal rank,
+interpolated precision and the 11-point average, relative precision, and the F and E measures.
+
+The arithmetic is trec_eval's, not only its algebra (:mod:`segeval.measures.arithmetic`): every
+sum adds its terms left to right in doubles in trec_eval's order, discounts are the C library's
+``log2``, powers are repeated products, and each division has trec_eval's operands.  A value whose
+exact result sits on a 4th-decimal boundary then prints the digit trec_eval prints.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.adapt.base import Adapted
+from segeval.measures.arithmetic import lround, running_sum
+
+
+def _relevant(a: Adapted) -> npt.NDArray[np.bool_]:
+    return a.relevant
+
+
+def _precision_at_relevant(a: Adapted, cutoff: int | None = None) -> list[float]:
+    ranks = np.flatnonzero(_relevant(a)[:cutoff]) + 1
+    return [found / rank for found, rank in enumerate(ranks.tolist(), start=1)]
+
+
+def map_at(a: Adapted, k: int) -> float:
+    """Average precision counting only relevant results in the top k (divided by num_rel)."""
+    if a.num_rel == 0:
+        return 0.0
+    return running_sum(_precision_at_relevant(a, k)) / a.num_rel
+
+
+def r_precision(a: Adapted) -> float:
+    """Precision at rank R = num_rel; 0 when nothing is relevant."""
+    return int(_relevant(a)[: a.num_rel].sum()) / a.num_rel if a.num_rel else 0.0
+
+
+def reciprocal_rank(a: Adapted) -> float:
+    """1 / rank of the first relevant result; 0 when none is retrieved."""
+    ranks = np.flatnonzero(_relevant(a))
+    return 1.0 / (int(ranks[0]) + 1) if len(ranks) else 0.0
+
+
+def recall_at(a: Adapted, k: int) -> float:
+    """Relevant results in the top k over num_rel; 0 when nothing is relevant."""
+    return int(_relevant(a)[:k].sum()) / a.num_rel if a.num_rel else 0.0
+
+
+def success_at(a: Adapted, k: int) -> float:
+    """1 when a relevant result is in the top k, else 0."""
+    return 1.0 if bool(_relevant(a)[:k].any()) else 0.0
+
+
+def _p_at(a: Adapted, k: int) -> float:
+    return int(a.relevant[:k].sum()) / k if k > 0 else 0.0
+
+
+def rprec_mult(a: Adapted, x: float) -> float:
+    """P at rank int(x * R + 0.9) (trec_eval's truncation); 0 when that rank is 0."""
+    return _p_at(a, int(x * a.num_rel + 0.9))
+
+
+def relative_p_at(a: Adapted, k: int) -> float:
+    """Relevant results in the top k over min(k, R); 0 when nothing is relevant."""
+    return int(a.relevant[:k].sum()) / min(k, a.num_rel) if a.num_rel else 0.0
+
+
+def iprec_cutoff(level: float, num_rel: int, version: str = "10") -> int:
+    """The relevant results interpolated precision at ``level`` needs: trec_eval 10's ``lround(level * R)``,
+    or 9.0.8's ``(long)(level * R + 0.9)`` (in doubles, so 0.7 * 3 + 0.9 = 2.9999999999999996 needs 2)."""
+    return lround(level * num_rel) if version == "10" else int(level * num_rel + 0.9)
+
+
+def iprec_at_recall(a: Adapted, level: float) -> float:
+    """Interpolated precision at a recall level: the best precision at a rank that has found
+    ``lround(level * num_rel)`` relevant results (trec_eval 10's rounding of the cut-off)."""
+    return _iprec(a, iprec_cutoff(level, a.num_rel))
+
+
+def iprec_at_recall_9(a: Adapted, level: float) -> float:
+    """trec_eval 9.0.8's variant: the cut-off is ``int(level * num_rel + 0.9)`` relevant results."""
+    return _iprec(a, iprec_cutoff(level, a.num_rel, "9"))
+
+
+def _iprec(a: Adapted, needed: int) -> float:
+    if a.num_rel == 0:
+        return 0.0
+    found = a.found
+    ranks = np.arange(1, len(found) + 1)
+    reached = found >= needed
+    if not reached.any():
+        return 0.0
+    return float((found / ranks)[reached].max())
+
+
+ELEVEN_LEVELS = tuple(step / 10 for step in range(11))
+
+
+def eleven_pt_avg(a: Adapted, levels: tuple[float, ...] = ELEVEN_LEVELS, version: str = "10") -> float:
+    """Mean of the interpolated precisions at the given recall levels (trec_eval 10 cut-offs).
+
+    As trec_eval: walking up from the last rank, each level's precision is added when the walk
+    reaches its cut-off (the last level first; levels out of reach at the end of the list add
+    nothing, the others left add the final precision), then the sum is divided by the number of
+    levels.  For ascending levels this is the mean of :func:`iprec_at_recall`.  ``version`` 9:
+    trec_eval 9.0.8's cut-offs (:func:`iprec_cutoff`).
+    """
+    if not levels:
+        return math.nan
+    cutoffs = [iprec_cutoff(x, a.num_rel, version) for x in levels]
+    ranks = (np.flatnonzero(a.relevant) + 1).tolist()
+    found = len(ranks)
+    current = len(cutoffs) - 1
+    while current >= 0 and cutoffs[current] > found:
+        current -= 1
+    # the best precision at each rank or below it: the running maximum of the walk up
+    precision = a.found / np.arange(1, len(a.labels) + 1)
+    best = np.maximum.accumulate(precision[::-1])[::-1].tolist()
+    total = 0.0
+    for k in range(found, 0, -1):
+        while current >= 0 and cutoffs[current] == k:
+            total += best[ranks[k - 1] - 1]
+            current -= 1
+    final = best[ranks[0] - 1] if found else 0.0  # nothing relevant retrieved: precision 0
+    while current >= 0:
+        total += final
+        current -= 1
+    return total / len(levels)
+
+
+def f_at(a: Adapted, k: int) -> float:
+    """F measure at cut-off k: the harmonic mean of P@k and recall@k (0 when either is 0)."""
+    from segeval.measures.labels import precision_at
+
+    p, r = precision_at(a, k), recall_at(a, k)
+    return 2 * p * r / (p + r) if p > 0 and r > 0 else 0.0
+
+
+def e_at(a: Adapted, k: int) -> float:
+    """E measure at cut-off k with b = 1: 1 - F@k (van Rijsbergen; textbook form)."""
+    return 1.0 - f_at(a, k)
