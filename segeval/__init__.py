@@ -1,8 +1,8 @@
 """segeval: evaluation for segment-based multimedia retrieval.
 
 The public API: :func:`evaluate`, :class:`Evaluator`, :class:`Evaluation`, :func:`compare`,
-:func:`correlate`, :func:`make_adapter`, :class:`Settings`, :class:`Segment` and the error family
-(:class:`SegevalError`, :class:`InputError`, :class:`ParameterError`).  Names that need NumPy or
+:func:`correlate`, :func:`make_adapter`, :class:`Settings`, :class:`EngineOptions`, :class:`Segment` and the
+error family (:class:`SegevalError`, :class:`InputError`, :class:`ParameterError`).  Names that need NumPy or
 pandas are imported on first use, so ``import segeval`` loads neither.
 """
 
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 __version__ = "0.1.0"
 
 from segeval.errors import InputError, ParameterError, SegevalError
-from segeval.settings import Settings
+from segeval.settings import EngineOptions, Settings
 
 if TYPE_CHECKING:
     from segeval.adapt.registry import make_adapter
@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from segeval.pipeline import Evaluation, Evaluator, evaluate
     from segeval.segment import Segment
 
-__all__ = ["Evaluation", "Evaluator", "InputError", "ParameterError", "SegevalError", "Segment", "Settings",
-           "__version__", "compare", "correlate", "evaluate", "make_adapter"]
+__all__ = ["EngineOptions", "Evaluation", "Evaluator", "InputError", "ParameterError", "SegevalError", "Segment",
+           "Settings", "__version__", "compare", "correlate", "evaluate", "make_adapter"]
 
 _LAZY = {"evaluate": "segeval.pipeline", "Evaluator": "segeval.pipeline", "Evaluation": "segeval.pipeline",
          "compare": "segeval.api", "correlate": "segeval.api", "make_adapter": "segeval.adapt.registry",

@@ -245,7 +245,8 @@ def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Req
 
     to_chosen = np.full(len(index.queries), -1, dtype=np.int64)  # qrels query positions to evaluated codes
     to_chosen[[index.position[q] for q in chosen]] = np.arange(n_q)
-    grade = np.append(index.rel.astype(np.float64), np.nan)[lines]  # line -1 (none): NaN
-    batch = exact_batch(qcode, score, grade, tie_key, n_q, to_chosen[index.owner], index.rel, settings)
+    by_line = np.append(index.rel.astype(np.float64), np.nan)  # line -1 (none): NaN
+    batch = exact_batch(qcode, score, lambda rows: by_line[lines[rows]], tie_key, n_q, to_chosen[index.owner],
+                        index.rel, settings)
     out = batched(batch, requests)
     return None if out is None else (chosen, out)

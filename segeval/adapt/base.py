@@ -1,8 +1,10 @@
-"""The relevance-adapter interface: ranked results in, per-query ranked labels out."""
+"""The relevance-adapter interface: ranked results in, every query's ranked labels out (one batch, per-query
+views on demand)."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cached_property
@@ -113,8 +115,9 @@ class Adapter(ABC):
     credits_once: bool = True
 
     @abstractmethod
-    def adapt(self, data: Prepared) -> list[Adapted]:
-        """One :class:`Adapted` per query of ``data.queries``, in that order."""
+    def adapt(self, data: Prepared) -> Sequence[Adapted]:
+        """Every query's labels (a :class:`~segeval.adapt.labelled.Labelled`: one :class:`Adapted` per query of
+        ``data.queries``, in that order, and their batch)."""
 
     @property
     def spec(self) -> str:
@@ -148,48 +151,6 @@ _RULE = {Label.RELEVANT: "relevant, meets it", Label.NONRELEVANT: "non-relevant,
 def result_row(data: Prepared, a: Adapted, unit: int, query: int) -> int:
     """The row of ``data.run`` that unit ``unit`` of query ``query`` came from."""
     return int(data.run_bounds[query] + a.source[unit])
-
-
-def split_by_query(
-    data: Prepared,
-    unit_qcode: npt.NDArray[np.int64],
-    labels: npt.NDArray[np.uint8],
-    num_rel: npt.NDArray[np.int64],
-    pair_unit: npt.NDArray[np.int64],
-    pair_row: npt.NDArray[np.int64],
-    unit_source: npt.NDArray[np.int64],
-    grades: npt.NDArray[np.float64] | None = None,
-    pools: list[npt.NDArray[np.float64]] | None = None,
-) -> list[Adapted]:
-    """Cut dataset-wide unit arrays (sorted by query) into per-query :class:`Adapted`.
-
-    ``pair_unit``/``pair_row`` list the deciding (unit, qrels row) pairs, sorted by unit.
-    ``unit_source`` is the run row (dataset-wide) each unit came from.
-    """
-    n_q = len(data.queries)
-    row_grades = data.qrels_columns["rel"].astype(np.float64)
-    row_strata = data.qrels_columns.get("stratum")
-    ub = np.searchsorted(unit_qcode, np.arange(n_q + 1), side="left")
-    counts = np.bincount(pair_unit, minlength=len(labels))
-    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    out = []
-    for q in range(n_q):
-        a, b = int(ub[q]), int(ub[q + 1])
-        o = offsets[a : b + 1]
-        out.append(Adapted(
-            labels=labels[a:b],
-            num_rel=int(num_rel[q]),
-            match_offsets=o - o[0],
-            match_rows=pair_row[o[0] : o[-1]],
-            source=unit_source[a:b] - data.run_bounds[q],
-            grades=None if grades is None else grades[a:b],
-            pool=None if pools is None else pools[q],
-            match_grades=row_grades[pair_row[o[0] : o[-1]]],
-            truth=row_grades[data.qrels_bounds[q] : data.qrels_bounds[q + 1]],
-            match_strata=None if row_strata is None else row_strata[pair_row[o[0] : o[-1]]],
-            truth_strata=None if row_strata is None else row_strata[data.qrels_bounds[q] : data.qrels_bounds[q + 1]],
-        ))
-    return out
 
 
 def per_query_count(qcode: npt.NDArray[np.int64], n_queries: int) -> npt.NDArray[np.int64]:

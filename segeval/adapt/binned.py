@@ -32,7 +32,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row, split_by_query
+from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
+from segeval.adapt.labelled import Labelled
 from segeval.adapt.overlap import decide
 from segeval.errors import check_choice, check_int
 from segeval.prepared import Prepared, concat_ranges, first_occurrences
@@ -97,7 +98,7 @@ class BinnedAdapter(Adapter):
             return [Reason(int(r), f"relevant, covers {where}") for r in rows]
         return [Reason(int(r), f"non-relevant, covers {where}; no relevant one does") for r in rows]
 
-    def adapt(self, data: Prepared) -> list[Adapted]:
+    def adapt(self, data: Prepared) -> Labelled:
         run, qrels = data.run_columns, data.qrels_columns
         src, bins = expand_bins(run["start"], run["end"], self.bin_size, self.assign)
         q_src, q_bins = expand_bins(qrels["start"], qrels["end"], self.bin_size, self.assign)
@@ -129,4 +130,4 @@ class BinnedAdapter(Adapter):
         distinct_rel_qcode = rel_qcode[np.unique(q_key[q_rel], return_index=True)[1]]
         num_rel = per_query_count(distinct_rel_qcode, len(data.queries))
         unit_qcode = run["qcode"][unit_src]
-        return split_by_query(data, unit_qcode, labels, num_rel, mu, mr, unit_src)
+        return Labelled(data, unit_qcode, labels, num_rel, mu, mr, unit_src)

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, split_by_query
+from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
+from segeval.adapt.labelled import Labelled
 
 if TYPE_CHECKING:
     from segeval.prepared import Prepared
@@ -49,7 +50,7 @@ class ExactAdapter(Adapter):
                Label.UNJUDGED: "same document, negative grade: unjudged"}
         return [Reason(int(r), why.get(label, "")) for r in rows]
 
-    def adapt(self, data: Prepared) -> list[Adapted]:
+    def adapt(self, data: Prepared) -> Labelled:
         from segeval.prepared import group_pairs
 
         run, qrels = data.run_columns, data.qrels_columns
@@ -66,9 +67,6 @@ class ExactAdapter(Adapter):
         grades = np.full(n, np.nan)
         grades[u] = qrels["rel"][j]
         labels = exact_labels(grades, data.relevance_level)
-        rel = qrels["rel"].astype(np.float64)
-        qb = data.qrels_bounds
-        pools = [rel[qb[q] : qb[q + 1]] for q in range(len(data.queries))]
         num_rel = per_query_count(qrels["qcode"][data.relevant], len(data.queries))
-        return split_by_query(data, run["qcode"], labels, num_rel, u, j,
-                              np.arange(n, dtype=np.int64), grades, pools)
+        pool = qrels["rel"].astype(np.float64), data.qrels_bounds  # every qrels grade of the query
+        return Labelled(data, run["qcode"], labels, num_rel, u, j, np.arange(n, dtype=np.int64), grades, pool)

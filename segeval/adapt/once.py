@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from segeval.adapt.base import Adapted, Adapter, Label, per_query_count, split_by_query
+from segeval.adapt.base import Adapter, Label, per_query_count
+from segeval.adapt.labelled import Labelled
 from segeval.adapt.overlap import overlap_decisions
 from segeval.prepared import Prepared, group_pairs
 from segeval.segment import closed_overlap
@@ -34,7 +35,7 @@ class OverlapOnceAdapter(Adapter):
     name = "overlap-once"
     suffix = "_once"
 
-    def adapt(self, data: Prepared) -> list[Adapted]:
+    def adapt(self, data: Prepared) -> Labelled:
         labels, pu, pr = overlap_decisions(data)
         run = data.run_columns
         u, j = group_pairs(run["gid"], data.rel.gid)
@@ -45,5 +46,5 @@ class OverlapOnceAdapter(Adapter):
         credited[first] = True
         labels = np.where((labels == Label.RELEVANT) & ~credited[:-1], np.uint8(Label.RELEVANT_SEEN), labels)
         num_rel = per_query_count(data.rel.qcode, len(data.queries))
-        return split_by_query(data, run["qcode"], labels.astype(np.uint8), num_rel, pu, pr,
+        return Labelled(data, run["qcode"], labels.astype(np.uint8), num_rel, pu, pr,
                               np.arange(data.n_results, dtype=np.int64))

@@ -28,7 +28,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapt.base import Adapted, Adapter, Label, per_query_count, split_by_query
+from segeval.adapt.base import Adapter, Label, per_query_count
+from segeval.adapt.labelled import Labelled
 from segeval.prepared import Prepared, group_pairs
 from segeval.segment import closed_overlap
 
@@ -79,8 +80,8 @@ class OverlapAdapter(Adapter):
     suffix = ""
     credits_once = False
 
-    def adapt(self, data: Prepared) -> list[Adapted]:
+    def adapt(self, data: Prepared) -> Labelled:
         labels, pu, pr = overlap_decisions(data)
         num_rel = per_query_count(data.rel.qcode, len(data.queries))
-        return split_by_query(data, data.run_columns["qcode"], labels, num_rel, pu, pr,
+        return Labelled(data, data.run_columns["qcode"], labels, num_rel, pu, pr,
                               np.arange(data.n_results, dtype=np.int64))

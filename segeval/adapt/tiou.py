@@ -33,7 +33,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row, split_by_query
+from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
+from segeval.adapt.labelled import Labelled
 from segeval.errors import ParameterError
 from segeval.prepared import Prepared, group_pairs
 from segeval.settings import TIOU
@@ -115,7 +116,7 @@ class TiouAdapter(Adapter):
             return [Reason(int(rows[best]), f"best IoU {shown}, not {op} {self.theta:g}")]
         return [Reason(-1, "no relevant qrels segment of its video overlaps it")]
 
-    def adapt(self, data: Prepared) -> list[Adapted]:
+    def adapt(self, data: Prepared) -> Labelled:
         run, qrels = data.run_columns, data.qrels_columns
         n = data.n_results
         rel_rows = np.flatnonzero(data.relevant)
@@ -130,16 +131,18 @@ class TiouAdapter(Adapter):
         matched: set[int] = set()
         pair_unit: list[int] = []
         pair_row: list[int] = []
+        last = -1  # the last result that took a segment
         # candidates per result, best IoU first (stable: qrels order on ties), results in rank order
         order = np.lexsort((rows, -iou, u))
         for i, row in zip(u[order].tolist(), rows[order].tolist(), strict=True):
-            if labels[i] == Label.RELEVANT or row in matched:
+            if i == last or row in matched:
                 continue
             matched.add(row)
-            labels[i] = Label.RELEVANT
+            last = i
             pair_unit.append(i)
             pair_row.append(row)
+        labels[pair_unit] = Label.RELEVANT
         num_rel = per_query_count(qrels["qcode"][rel_rows], len(data.queries))
-        return split_by_query(data, run["qcode"], labels, num_rel,
+        return Labelled(data, run["qcode"], labels, num_rel,
                               np.asarray(pair_unit, dtype=np.int64), np.asarray(pair_row, dtype=np.int64),
                               np.arange(n, dtype=np.int64))

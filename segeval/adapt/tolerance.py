@@ -25,14 +25,13 @@ non-relevant segment the label is ``S`` when [s, e) meets a seen span, else
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, split_by_query
+from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
+from segeval.adapt.labelled import Labelled
 from segeval.errors import check_int
-from segeval.prepared import Intervals, Prepared, group_pairs
+from segeval.prepared import Intervals, Prepared, concat_ranges, group_pairs
 from segeval.segment import whole_seconds_overlap
 from segeval.settings import TOLERANCE
 
@@ -47,16 +46,35 @@ def _meets(gid: IntArray, a: FloatArray, b: FloatArray, ivl: Intervals) -> tuple
     return u[ok], j[ok]
 
 
-def _seen_meets(spans: list[tuple[float, float]], a: float, b: float) -> bool:
-    """Scalar ``whole_seconds`` rule of look-up [a, b) against a list of stored spans."""
-    if b == 0:
-        return any(s <= a < e for s, e in spans)
-    for s, e in spans:
-        lo = a if a > s else s
-        hi = b if b < e else e
-        if math.ceil(lo) < hi:
-            return True
-    return False
+def _credited(gid: IntArray, a: FloatArray, b: FloatArray, seen_end: FloatArray) -> npt.NDArray[np.bool_]:
+    """For relevant hits in rank order (look-ups [a, b), each adding the span (a, seen_end) when credited):
+    whether each is credited, i.e. meets (``whole_seconds``) no span added by an earlier credited hit of its
+    group.  The pairs that meet are found at once; then the k-th hits of all groups are decided together,
+    k = 0, 1, ... (a hit depends only on earlier hits of its group)."""
+    n = len(gid)
+    credited = np.ones(n, dtype=bool)
+    if n == 0:
+        return credited
+    by_group = np.argsort(gid, kind="stable")  # each group's hits in rank order
+    g = gid[by_group]
+    head = np.ones(n, dtype=bool)
+    head[1:] = g[1:] != g[:-1]
+    first = np.flatnonzero(head)
+    pos = np.arange(n, dtype=np.int64) - np.repeat(first, np.diff(np.append(first, n)))
+    # every (later i, earlier j) pair of a group, as positions in by_group order
+    owner, earlier = concat_ranges(np.arange(n, dtype=np.int64) - pos, pos)
+    hit, prior = by_group[owner], by_group[earlier]
+    meets = np.asarray(whole_seconds_overlap(a[hit], b[hit], a[prior], seen_end[prior]), dtype=bool)
+    hit, prior = hit[meets], prior[meets]
+    step = pos[np.argsort(by_group)][hit]  # the position in its group of each pair's later hit
+    order = np.argsort(step, kind="stable")
+    hit, prior, step = hit[order], prior[order], step[order]
+    cuts = np.searchsorted(step, np.arange(int(pos.max()) + 2))
+    for k in range(1, int(pos.max()) + 1):
+        lo, hi = int(cuts[k]), int(cuts[k + 1])
+        if lo < hi:
+            credited[hit[lo:hi][credited[prior[lo:hi]]]] = False
+    return credited
 
 
 class ToleranceAdapter(Adapter):
@@ -87,7 +105,7 @@ class ToleranceAdapter(Adapter):
                                "no qrels segment meets it")]
         return [Reason(int(r), why.get(label, "")) for r in rows]
 
-    def adapt(self, data: Prepared) -> list[Adapted]:
+    def adapt(self, data: Prepared) -> Labelled:
         run, qrels = data.run_columns, data.qrels_columns
         n = data.n_results
         gid = run["gid"]
@@ -108,25 +126,17 @@ class ToleranceAdapter(Adapter):
         labels = np.full(n, Label.UNJUDGED, dtype=np.uint8)
         labels[non_hit] = Label.NONRELEVANT
         labels[rel_hit] = Label.RELEVANT
-        # Phase 1, sequential: a relevant hit is 's' when [s, e) meets a span seen before it,
-        # else '1' and its span joins the seen list.
-        seen: dict[int, list[tuple[float, float]]] = {}
-        added: list[tuple[int, float, float, int]] = []  # (gid, start, end, row) of each seen span
+        # Phase 1: a relevant hit is 's' when [s, e) meets a span seen before it, else '1' and its span
+        # (s, seen end) joins the seen list of its (query, video).
         rows = np.flatnonzero(rel_hit)
-        for i, g, a, b, end in zip(rows.tolist(), gid[rows].tolist(), s[rows].tolist(), e[rows].tolist(),
-                                   seen_end[rows].tolist(), strict=True):
-            spans = seen.get(g)
-            if spans is not None and _seen_meets(spans, a, b):
-                labels[i] = Label.RELEVANT_SEEN
-                continue
-            if spans is None:
-                seen[g] = spans = []
-            spans.append((a, end))
-            added.append((g, a, end, i))
+        credited = _credited(gid[rows], s[rows], e[rows], seen_end[rows])
+        labels[rows[~credited]] = Label.RELEVANT_SEEN
+        kept = rows[credited]
+        added = np.column_stack([gid[kept], s[kept], seen_end[kept], kept]).astype(np.float64)
         # Phase 2, vectorised: a non-relevant hit is 'S' when [s, e) meets a span added at an earlier rank.
         non_rows = np.flatnonzero(non_hit & ~rel_hit)
-        if added and len(non_rows):
-            arr = np.array(added, dtype=np.float64)
+        if len(added) and len(non_rows):
+            arr = added
             order = np.argsort(arr[:, 0], kind="stable")
             sg = arr[order, 0].astype(np.int64)
             u, j = group_pairs(gid[non_rows], sg)
@@ -154,5 +164,5 @@ class ToleranceAdapter(Adapter):
         rows = np.concatenate([r1, r0])
         order = np.argsort(units, kind="stable")
         num_rel = per_query_count(data.rel.qcode, len(data.queries))
-        return split_by_query(data, run["qcode"], labels, num_rel, units[order], rows[order],
+        return Labelled(data, run["qcode"], labels, num_rel, units[order], rows[order],
                               np.arange(n, dtype=np.int64))

@@ -92,21 +92,24 @@ def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float6
     to_chosen = np.full(len(names), -1, dtype=np.int32)
     to_chosen[chosen] = np.arange(len(chosen), dtype=np.int32)
     n_q = len(chosen)
-    grades = np.where(grade == NO_LINE, np.nan, grade.astype(np.float64))
-    del grade
-    batch = exact_batch(to_chosen[local], score, grades, doc_rank.__getitem__, n_q, to_chosen[qrels_local], rel,
+    def grade_of(rows: IntArray) -> npt.NDArray[np.float64]:
+        g = grade[rows]
+        return np.where(g == NO_LINE, np.nan, g.astype(np.float64))
+
+    batch = exact_batch(to_chosen[local], score, grade_of, doc_rank.__getitem__, n_q, to_chosen[qrels_local], rel,
                         settings)
     values = batched(batch, reqs)
     return None if values is None else ([names[i] for i in chosen], values)
 
 
-def exact_batch(run_q: Codes, score: npt.NDArray[np.float64], grade: npt.NDArray[np.float64],
+def exact_batch(run_q: Codes, score: npt.NDArray[np.float64], grade_of: Callable[[IntArray], npt.NDArray[np.float64]],
                 tie_key: Callable[[IntArray], Codes], n_q: int, pool_q: Codes, pool: Codes,
                 settings: Settings) -> Batch:
     """The exact adapter's :class:`~segeval.measures.batch.Batch` of coded rows, for every reader that codes
-    document runs: each run row's query (0 .. n_q - 1; -1: not evaluated), score and grade (NaN: no qrels
-    line); ``tie_key`` as :func:`segeval.ordering.score_order` takes it; each qrels line's query (-1: not
-    evaluated) and grade (the query's pool).  ``settings``: its ``relevance_level`` and ``max_results``."""
+    document runs: each run row's query (0 .. n_q - 1; -1: not evaluated) and score; ``grade_of(rows)``, the
+    grades of those rows (NaN: no qrels line), asked once for the ranked rows; ``tie_key`` as
+    :func:`segeval.ordering.score_order` takes it; each qrels line's query (-1: not evaluated) and grade (the
+    query's pool).  ``settings``: its ``relevance_level`` and ``max_results``."""
     from segeval.measures.batch import Batch
 
     evaluated = np.flatnonzero(run_q >= 0)
@@ -119,7 +122,7 @@ def exact_batch(run_q: Codes, score: npt.NDArray[np.float64], grade: npt.NDArray
         first = np.searchsorted(row_q, np.arange(n_q))
         cut = np.arange(len(order)) - first[row_q] < settings.max_results
         order, row_q = order[cut], row_q[cut]
-    grades = grade[order]
+    grades = grade_of(order)
     labels = exact_labels(grades, settings.relevance_level)
     offsets = np.zeros(n_q + 1, dtype=np.int64)
     np.cumsum(np.bincount(row_q, minlength=n_q), out=offsets[1:])

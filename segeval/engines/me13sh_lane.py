@@ -120,9 +120,10 @@ def _item_codes(run_items: Words, qrels_items: Words) -> tuple[IntArray, IntArra
     renumber[codes[heads]] = np.arange(len(heads), dtype=np.int64)
     codes = renumber[codes]
     n_run = len(run_key)
+    from_run = heads < n_run
     names = np.empty(len(heads), dtype=object)
-    names[:] = [_token(run_items, int(at)) if at < n_run else _token(qrels_items, int(at) - n_run)
-                for at in heads.tolist()]
+    names[from_run] = _tokens(run_items, heads[from_run])
+    names[~from_run] = _tokens(qrels_items, heads[~from_run] - n_run)
     return codes[:n_run], codes[n_run:], names
 
 
@@ -145,8 +146,10 @@ def factorize(keys: npt.NDArray[np.uint64]) -> IntArray:
     return codes
 
 
-def _token(words: Words, row: int) -> str:
-    return str(words[row].tobytes().rstrip(b"\x00").decode("utf-8"))
+def _tokens(words: Words, rows: IntArray) -> list[str]:
+    """The tokens of ``rows`` as text (a token's padding NULs dropped)."""
+    picked = np.ascontiguousarray(words[rows])
+    return [t.decode("utf-8") for t in picked.view(f"S{8 * words.shape[1]}").ravel().tolist()]
 
 
 def _judged_twice(query: IntArray, item: IntArray, start: IntArray, end: IntArray) -> bool:

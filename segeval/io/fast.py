@@ -47,6 +47,48 @@ def fast_parse(data: bytes, fmt: LineFormat, sep: str = r"\s+",
     return out if out is not None else _fast_parse_objects(data, fmt, sep, time_format)
 
 
+def scan_parse(data: bytes, fmt: LineFormat, time_format: str = "mmss") -> dict[str, Column] | None:
+    """The columns of a segment file (a format with M.S time fields) as :func:`fast_parse` gives them,
+    read by the NumPy byte scanner (:mod:`segeval.io.scan`) instead of pandas' tokenizer: about half
+    the time and a third of the memory; None when the scanner gives up (the callers then read the file
+    as before) or the file is not such a file."""
+    from segeval.io.scan import scan
+
+    if time_format != "mmss" or not any(f.kind == "time" for f in fmt.fields) or data.startswith(b"\xef\xbb\xbf"):
+        return None
+    for present in range(len(fmt.fields), len(fmt.fields) - fmt.optional - 1, -1):
+        fields = fmt.fields[:present]
+        kinds = {kind: tuple(i for i, f in enumerate(fields) if f.kind == kind) for kind in ("str", "time", "int",
+                                                                                          "float")}
+        got = scan(data, present, text=kinds["str"], floats=kinds["float"], ints=kinds["int"], times=kinds["time"])
+        if got is not None:
+            break
+    else:
+        return None
+    rows = got.lines
+    out: dict[str, Column] = {}
+    for i, f in enumerate(fmt.fields):
+        if f.kind == "ignore":
+            continue
+        if i >= present:  # an absent optional field: as the tokenizer pads it, an empty token
+            if f.kind != "str":
+                return None
+            col = np.zeros(rows, dtype="S8")
+        elif f.kind == "str":
+            words = got.text[i]
+            col = np.ascontiguousarray(words).view(f"S{8 * words.shape[1]}").ravel()
+        else:
+            out[f.name] = got.floats[i] if f.kind == "float" else got.ints[i]
+            continue
+        codes, distinct = factorize_bytes(col, sort=True)
+        names = decode_tokens(distinct)
+        if names is None:
+            return None
+        out[f.name] = categorical(codes, names, distinct)
+    out["line"] = line_numbers(data, rows)
+    return out if len(out["line"]) == rows else None
+
+
 def _sample_widths(data: bytes, n_fields: int) -> list[int] | None:
     """Per field, a byte width for the tokenizer: twice the longest token in the first and last
     :data:`SAMPLE_BYTES` of the file, rounded up to 8; None when that exceeds :data:`MAX_TOKEN_WIDTH`."""
@@ -207,7 +249,7 @@ def factorize_bytes(values: npt.NDArray[np.bytes_],
     else:
         b = values.view(np.uint8).reshape(n, -1)
         key = np.ascontiguousarray(b[:, varying]).view(f"S{len(varying)}").ravel()
-    if key.dtype.kind == "S" or (sort and len(np.unique(key[:10_000])) > 1_000):  # many distinct: sort, not hash
+    if key.dtype.kind == "S" or (sort and len(np.unique(key[:10_000])) > 5_000):  # mostly distinct: sort, not hash
         codes = np.unique(key, return_inverse=True)[1].ravel()
     else:
         codes, keys = pd.factorize(key)

@@ -17,7 +17,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.errors import InputError, check_choice
-from segeval.io.fast import Column, fast_parse
+from segeval.io.fast import Column, fast_parse, scan_parse
 from segeval.io.files import read_bytes
 from segeval.io.formats import (
     QRELS_FORMATS,
@@ -62,7 +62,9 @@ def parse_table(
     Time fields are read in ``time_format``: ``mmss`` (M.S), ``seconds`` or ``hms`` (H:MM:SS.fff).
     """
     check_choice("time_format", time_format, TIME_FORMATS)
-    fast = fast_parse(data, fmt, " ", time_format) if b"\t" not in data else None  # the usual single spaces
+    fast = scan_parse(data, fmt, time_format)  # segment files: the byte scanner
+    if fast is None and b"\t" not in data:  # the usual single spaces
+        fast = fast_parse(data, fmt, " ", time_format)
     if fast is None:
         fast = fast_parse(data, fmt, r"\s+", time_format)
     if fast is not None:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from segeval.adapt.base import Adapted, Adapter
+from segeval.adapt.labelled import Labelled
 from segeval.measures.batch import Batch
 from segeval.measures.definitions import resolve
 from segeval.measures.registry import Measure
@@ -52,7 +53,7 @@ def query_segments(data: Prepared) -> list[QuerySegments]:
 
 
 def compute(
-    data: Prepared, adapted: dict[str, list[Adapted]], reqs: Sequence[Request]
+    data: Prepared, adapted: Mapping[str, Sequence[Adapted]], reqs: Sequence[Request]
 ) -> dict[str, list[Any]]:
     """Per-query values: ``result[request.name][q]`` for the q-th query of ``data.queries``."""
     segments: list[QuerySegments] | None = None
@@ -66,7 +67,8 @@ def compute(
             values = None
             if r.measure.family.batch is not None:  # the vectorised form: same values, all queries at once
                 if r.adapter.spec not in batches:
-                    batches[r.adapter.spec] = Batch.of(per_query)
+                    batches[r.adapter.spec] = (per_query.batch if isinstance(per_query, Labelled)
+                                               else Batch.of(per_query))  # an adapter's batch, or -J's lists
                 values = r.measure.batch(batches[r.adapter.spec])
             result[r.name] = values if values is not None else [r.measure(a) for a in per_query]
         else:

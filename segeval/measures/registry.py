@@ -250,8 +250,22 @@ class Registry:
                     return Measure(fam, fam.parse(name[len(fam.name) + 1:])[0])
                 except ParameterError:
                     break
-        known = ", ".join([*self.plain, *(f.example for f in self.with_param.values() if not f.plain)])
-        raise ParameterError(f"The 'measure' parameter must be a known measure ({known}). Got {name!r} instead.")
+        raise ParameterError(f"The 'measure' parameter must be a known measure{self.nearest(name)} ('segeval "
+                             f"measures' lists them all; a relevance level is -l N, not part of a name). Got {name!r} "
+                             f"instead.")
+
+    def nearest(self, name: str) -> str:
+        """``: did you mean A, B or C?`` with the three known names nearest to ``name`` (any case), or ``""``."""
+        import difflib
+
+        known = [*self.plain, *(f.example for f in self.with_param.values()), *self.aliases,
+                 *(f"{a}@10" for a in self.family_aliases), *self.sets]
+        by_case = {k.lower(): k for k in reversed(known)}
+        close = [by_case[k] for k in difflib.get_close_matches(name.lower(), list(by_case), n=3, cutoff=0.5)]
+        if not close:
+            return ""
+        return ": did you mean " + (" or ".join(close) if len(close) < 3 else f"{close[0]}, {close[1]} or {close[2]}")\
+            + "?"
 
     def expand(self, name: str) -> list[Measure]:
         """Concrete measures for a name: ``P_10``, ``P@10`` (``Success@1,5,10``: several), a family alone

@@ -45,7 +45,8 @@ def _distinct(ids: IntArray) -> int:
         return 0
     low, high = int(ids.min()), int(ids.max())
     if high - low > 4 * len(ids):
-        return len(np.unique(ids))
+        ordered = np.sort(ids)  # (np.unique would load numpy.ma)
+        return 1 + int(np.count_nonzero(ordered[1:] != ordered[:-1]))
     return int(np.count_nonzero(np.bincount(ids - low)))
 
 
@@ -123,14 +124,13 @@ def maisp_walk(q: QuerySegments) -> MaispState:
     k = 1
     rel_ret = 0.0
     cand_ret = 0.0
-    starts, ends, gids = q.run_start, q.run_end, q.run_gid
-    for i in np.flatnonzero(candidate).tolist():
-        ret = float(other_before[i]) + cand_ret
-        s, e = float(starts[i]), float(ends[i])
+    which = np.flatnonzero(candidate)  # the candidates' values as Python numbers, taken at once
+    for before, s, e, g in zip(other_before[which].tolist(), q.run_start[which].tolist(), q.run_end[which].tolist(),
+                               q.run_gid[which].tolist(), strict=True):
+        ret = before + cand_ret
         w0, w1 = s, e
         seen = 0.0
         kept: list[tuple[float, float]] = []
-        g = int(gids[i])
         for r0, r1 in remaining[g]:
             if not _windows_meet(r0, r1, w0, w1):
                 kept.append((r0, r1))

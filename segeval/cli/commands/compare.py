@@ -219,14 +219,17 @@ def report(
     """
     import shlex
 
+    from segeval.engines.runs import expand_runs
     from segeval.output import check_output
     from segeval.report.html import render_report
 
     if not output.lower().endswith(".html"):
         raise SegevalError(f"The 'output' parameter must end in .html. Got {output!r} instead.")
-    check_output(output, [qrels, *runs, *([baseline] if baseline is not None else [])])  # before any work
+    expanded = expand_runs(runs)  # folders and globs, as compare takes them
+    check_distinct_runs(runs, expanded)
+    check_output(output, [qrels, *expanded, *([baseline] if baseline is not None else [])])  # before any work
     q = inputs.qrels(qrels, time_format)
-    print(render_report(q, qrels, runs, output, measures=measure or ["map", "P_10"], adapter=adapter,
+    print(render_report(q, qrels, expanded, output, measures=measure or ["map", "P_10"], adapter=adapter,
                         baseline=baseline, test=test, correction=correction,
                         settings=_settings(time_format, level, max_results, judged, version),
                         command=shlex.join(["segeval", *ARGV])))

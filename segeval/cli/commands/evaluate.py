@@ -32,7 +32,7 @@ from segeval.cli.options import (
     TrecEvalVersion,
     measures,
 )
-from segeval.errors import ParameterError, SegevalError, render_note
+from segeval.errors import InputError, ParameterError, SegevalError, render_note
 from segeval.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, OutputOptions
 from segeval.words import plural
 
@@ -92,7 +92,6 @@ def eval_(
 
     from segeval.engines.route import route
     from segeval.engines.runs import evaluate_many, expand_runs
-    from segeval.errors import InputError
     from segeval.measures.definitions import for_trec_eval
     from segeval.settings import EngineOptions, Job, OutputOptions, Settings, check_relevance_level
 
@@ -211,8 +210,11 @@ def me13sh(
     if ev is None:
         from segeval.pipeline import evaluate
 
-        ev = evaluate(qrels, run, MEASURES, adapters, qrels_format="mediaeval", run_format=kind.value,
-                      queries=chosen, time_format=time_format)
+        try:
+            ev = evaluate(qrels, run, MEASURES, adapters, qrels_format="mediaeval", run_format=kind.value,
+                          queries=chosen, time_format=time_format)
+        except InputError as exc:
+            raise _other_kind(exc, run, kind) from None
     sys.stdout.write(render(ev, run, bin_size, tolerance))
     from segeval.report.me13sh import bom_notes
 
@@ -222,6 +224,18 @@ def me13sh(
         notes.append(f"note: no {which} is in both {qrels} and {run}: nothing was evaluated")
     for text in notes:  # each naming the run file
         print(render_note(named(text, run)), file=sys.stderr)
+
+
+def _other_kind(exc: InputError, run: str, kind: MediaEvalFormat) -> InputError:
+    """``exc``, saying ``--kind search`` when a linking run's malformed line is a search line (or the other way)."""
+    from segeval.io.formats import RUN_FORMATS
+
+    other = MediaEvalFormat.search if kind == MediaEvalFormat.linking else MediaEvalFormat.linking
+    fields = len(exc.text.split()) if exc.path == run and exc.text else 0
+    if fields != len(RUN_FORMATS[kind.value].fields) and RUN_FORMATS[other.value].accepts(fields):
+        return InputError(exc.path, f"{exc.problem} (a {other.value} run? --kind {other.value} reads it)",
+                          line=exc.line, text=exc.text, kind=exc.kind)
+    return exc
 
 
 @app.command("anchoring")

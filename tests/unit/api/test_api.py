@@ -365,8 +365,8 @@ def test_correlate_takes_lists_or_dicts() -> None:
 
 
 def test_public_names() -> None:
-    expected = {"evaluate", "Evaluator", "Evaluation", "compare", "correlate", "make_adapter", "Settings", "Segment",
-                "SegevalError", "InputError", "ParameterError", "__version__"}
+    expected = {"evaluate", "Evaluator", "Evaluation", "compare", "correlate", "make_adapter", "Settings",
+                "EngineOptions", "Segment", "SegevalError", "InputError", "ParameterError", "__version__"}
     assert set(segeval.__all__) == expected
     for name in expected:
         assert getattr(segeval, name) is not None

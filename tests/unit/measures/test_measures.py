@@ -11,6 +11,7 @@ from segeval.errors import ParameterError
 from segeval.measures import labels as L
 from segeval.measures import measure
 from segeval.measures import segments as S
+from segeval.measures.definitions import expand
 
 
 def labelled(text: str, num_rel: int) -> Adapted:
@@ -174,3 +175,19 @@ def test_every_declared_function_resolves_to_a_function_of_its_module() -> None:
     with pytest.raises(AttributeError):
         Deferred("segeval.measures.labels", "no_such_measure").resolve()
     assert measure("P_2")(labelled("1-0", num_rel=1)) == 0.5  # 1 relevant in the top 2, through the reference
+
+
+@pytest.mark.parametrize(("name", "suggested"), [("mapp", "map"), ("ndcg@10", "nDCG@10"), ("Rprc", "Rprec"),
+                                                 ("bperf", "bpref"), ("officail", "official")])
+def test_unknown_names_suggest_the_nearest(name: str, suggested: str) -> None:
+    with pytest.raises(ParameterError) as info:
+        measure(name) if name != "officail" else expand(name)
+    text = str(info.value)
+    assert ": did you mean " in text and suggested in text.split("?")[0] and text.endswith(f"Got {name!r} instead.")
+    assert "-l N" in text  # grades are a flag, not part of a name
+
+
+def test_nothing_near_suggests_nothing() -> None:
+    with pytest.raises(ParameterError) as info:
+        measure("zzzzqqqq")
+    assert "did you mean" not in str(info.value)

@@ -332,3 +332,20 @@ def test_report_in_chromium_trec_eval_test_collection(tmp_path: Path) -> None:
     out = tmp_path / "trec_eval.html"
     assert run_cli("report", str(qrels), *runs, "-o", str(out))[0] == 0
     check_layout(measured(tmp_path, out)[0], runs, ["map", "P_10"])
+
+
+def test_report_takes_folders_and_globs_as_compare_does(tmp_path: Path) -> None:
+    """``report`` refused a folder or a glob ('must name at least two runs'); it expands them as ``compare``."""
+    qrels, made = trec_collection(tmp_path)
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    runs = [str(Path(r).rename(folder / Path(r).name)) for r in made]
+    pages = []
+    for given in ([str(folder)], [str(folder / "*.txt")], sorted(runs)):
+        out = tmp_path / f"page{len(pages)}.html"
+        code, _, err = run_cli("report", qrels, *given, "-o", str(out), "-m", "map")
+        assert code == 0, err
+        page = out.read_text()
+        body = page[page.index("<table"):page.index("<h2>Provenance")]  # but the command line and date
+        pages.append(re.sub(r"<svg.*?</svg>", "", body, flags=re.S))  # tables and captions (figures have random ids)
+    assert pages[0] == pages[1] == pages[2] and all(Path(r).name in pages[0] for r in runs)
