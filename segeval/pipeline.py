@@ -151,6 +151,11 @@ def plan(
         adapters = make_adapters(adapters, chosen)  # type: ignore[arg-type]
     names = measure_names(measures)
     reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], adapters)
+    timed = [x.name for x in reqs if x.measure.family.times]
+    if documents and timed:
+        raise ParameterError(f"The 'measures' parameter must name measures of document runs: {', '.join(timed)} "
+                             f"{'needs' if len(timed) == 1 else 'need'} time spans (segment runs: video, start, end). "
+                             f"Got a document run instead.")
     if chosen.trec_eval == "9":
         reqs = [replace(x, measure=replace(x.measure, family=TREC_EVAL_9[x.measure.family.name]))
                 if x.measure.family.name in TREC_EVAL_9 else x for x in reqs]

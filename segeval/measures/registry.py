@@ -102,6 +102,8 @@ class Family:
     family_aliases: tuple[str, ...] = ()
     #: True when the measure needs stratified qrels (``topic 0 docno stratum rel``, sampled judgements)
     stratified: bool = False
+    #: True when the measure needs each result's and judgement's time span (segment runs, not documents)
+    times: bool = False
 
     #: names beside the gain levels that a ``gains`` parameter takes (rbp's ``p``)
     pair_names: tuple[str, ...] = ()

@@ -60,16 +60,9 @@ def _check(x: R.Inputs, jobs: list[R.Job], sampled: int | None = None) -> None:
 
 # each measure alone: in the slice each family by its name, in full every spelling with each option
 ALONE = R.registered_measures() if FULL else [f.name for f in FAMILIES]
-#: known defect, reported to the lead (issue 23, routes): these segment measures asked on a document
-#: run end in an internal error on every route ("ValueError: cannot convert float NaN to integer",
-#: exit 1) where a value or a message naming the problem (exit 2) is expected.  Left out of the
-#: document combinations while they fail alone (strictly: a fix makes these tests pass, then delete this).
-SEGMENTS_ONLY_CRASH = frozenset({"maisp", "avglength_ret", "avglength_rel", "num_rel_secs", "num_ret_secs",
-                                 "num_rel_ret_secs"})
-#: known defect, reported to the lead: with several runs (-j 2, Dask) the error of a job that cannot run
-#: on these qrels (xinfAP, xinfNDCG need stratified qrels) is printed once per run, where one run prints it
-#: once.  Only the full run takes those routes.
-ERROR_PER_RUN = frozenset({"xinfAP", "xinfNDCG"}) if FULL else frozenset()
+#: the measures that need time spans (declared ``times=True``): refused on a document run with one message
+#: on every route (exit 2), so they are left out of the document combinations (every job would be refused)
+SEGMENTS_ONLY = frozenset(f.name for f in FAMILIES if f.times)
 
 
 def new_in_10_under_9(job: R.Job) -> bool:
@@ -82,14 +75,7 @@ def new_in_10_under_9(job: R.Job) -> bool:
 
 @pytest.mark.parametrize("kind", ["documents", "segments"])
 @pytest.mark.parametrize("index", range(len(ALONE)), ids=ALONE)
-def test_each_measure_alone_on_every_route(kind: R.Kind, index: int, written: dict[str, R.Inputs],
-                                           request: pytest.FixtureRequest) -> None:
-    if kind == "documents" and R.family_of(ALONE[index]) in SEGMENTS_ONLY_CRASH:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="segment measure on a document run: internal "
-                                                                  "error on every route (reported)"))
-    if R.family_of(ALONE[index]) in ERROR_PER_RUN:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="the job's error printed once per run with "
-                                                                  "-j 2 and Dask (reported)"))
+def test_each_measure_alone_on_every_route(kind: R.Kind, index: int, written: dict[str, R.Inputs]) -> None:
     collections = _collections(kind, written)
     x = collections[index % len(collections)]  # the collections take turns
     measure = ALONE[index]
@@ -109,7 +95,7 @@ def test_each_measure_alone_on_every_route(kind: R.Kind, index: int, written: di
 def test_random_combinations_on_every_route(kind: R.Kind, written: dict[str, R.Inputs]) -> None:
     for i, x in enumerate(_collections(kind, written)):
         rng = random.Random(i)
-        leave_out = ERROR_PER_RUN | (SEGMENTS_ONLY_CRASH if kind == "documents" else frozenset())
+        leave_out = SEGMENTS_ONLY if kind == "documents" else frozenset()
         _check(x, list(R.jobs(kind, rng, alone=False, combos=COMBOS, leave_out=leave_out,
                               allowed=lambda job: not new_in_10_under_9(job))))
 

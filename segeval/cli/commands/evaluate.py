@@ -143,8 +143,11 @@ def eval_(
     sys.stdout.write("".join(body))
     for e in skipped_qrels:
         print(e.skipped(), file=sys.stderr)
-    for o in outcomes:
-        sys.stderr.write(o.stderr)
+    said: set[str] = set()
+    for o in outcomes:  # an error of the job itself (the same for every run, naming none) is said once
+        if not (o.failed and o.stderr in said):
+            sys.stderr.write(o.stderr)
+        said.add(o.stderr)
     skipped = len(skipped_qrels) + sum(o.skipped for o in outcomes)
     if any(o.failed for o in outcomes):
         raise typer.Exit(2)
