@@ -217,7 +217,7 @@ def me13sh(
             ev = evaluate(qrels, run, MEASURES, adapters, qrels_format="mediaeval", run_format=kind.value,
                           queries=chosen, time_format=time_format)
         except InputError as exc:
-            raise _other_kind(exc, run, kind) from None
+            raise _other_kind(exc, run, kind, time_format) from None
     sys.stdout.write(render(ev, run, bin_size, tolerance))
     from segeval.report.me13sh import bom_notes
 
@@ -229,16 +229,21 @@ def me13sh(
         print(render_note(named(text, run)), file=sys.stderr)
 
 
-def _other_kind(exc: InputError, run: str, kind: MediaEvalFormat) -> InputError:
-    """``exc``, saying ``--kind search`` when a linking run's malformed line is a search line (or the other way)."""
+def _other_kind(exc: InputError, run: str, kind: MediaEvalFormat, time_format: str) -> InputError:
+    """``exc``, saying ``--kind search`` when a linking run's malformed line is a valid search line (or the
+    other way)."""
     from segeval.io.formats import RUN_FORMATS
+    from segeval.io.parse import parse_line
 
     other = MediaEvalFormat.search if kind == MediaEvalFormat.linking else MediaEvalFormat.linking
-    fields = len(exc.text.split()) if exc.path == run and exc.text else 0
-    if fields != len(RUN_FORMATS[kind.value].fields) and RUN_FORMATS[other.value].accepts(fields):
-        return InputError(exc.path, f"{exc.problem} (a {other.value} run? --kind {other.value} reads it)",
-                          line=exc.line, text=exc.text, kind=exc.kind)
-    return exc
+    if exc.path != run or not exc.text or exc.line is None:
+        return exc
+    try:
+        parse_line(exc.text.encode("utf-8"), exc.line, RUN_FORMATS[other.value], run, time_format)
+    except SegevalError:
+        return exc  # no line of the other kind either
+    return InputError(exc.path, f"{exc.problem} (a {other.value} run? --kind {other.value} reads it)",
+                      line=exc.line, text=exc.text, kind=exc.kind)
 
 
 @app.command("anchoring")

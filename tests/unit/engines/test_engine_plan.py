@@ -34,7 +34,9 @@ def test_a_plan_of_every_measure_and_adapter_round_trips_through_pickle() -> Non
     assert [f.name for f in pickle.loads(pickle.dumps([*FAMILIES, *TREC_EVAL_9.values()]))] == \
         [f.name for f in [*FAMILIES, *TREC_EVAL_9.values()]]
     for documents, trec_eval in ((False, "9"), (False, "10"), (True, "9")):
-        how = plan(documents, names, None if documents else ADAPTERS, trec_eval=trec_eval)
+        # a document run takes every family but those needing time spans (refused: tests/unit/engines/test_job_errors)
+        chosen = [n for n in names if not (documents and n in {f.name for f in FAMILIES if f.times})]
+        how = plan(documents, chosen, None if documents else ADAPTERS, trec_eval=trec_eval)
         back = pickle.loads(pickle.dumps(how))
         assert back.settings == how.settings
         assert [x.name for x in back.requests] == [x.name for x in how.requests] and len(how.requests) > 20
