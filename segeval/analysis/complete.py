@@ -43,7 +43,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int
-from segeval.io.aux import Texts
+from segeval.io.texts import Texts
 from segeval.settings import DEFAULT_ADAPTER, DEFAULTS
 
 CLASSIFIERS = ("kld", "svm")
