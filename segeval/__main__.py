@@ -1,4 +1,4 @@
-"""``python -m segeval``."""
+"""``python -m segeval``: the command line, as the ``segeval`` script runs it."""
 
 from segeval.cli import entry
 

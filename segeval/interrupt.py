@@ -134,18 +134,6 @@ def on_stop(callback: Callable[[], object]) -> Iterator[None]:
             _on_stop.remove(callback)
 
 
-def hold(point: str) -> None:
-    """Test hook: when ``SEGEVAL_TEST_HOLD`` names ``point``, append this process's id to the file
-    ``SEGEVAL_TEST_HOLD_MARK`` and wait there (60 s), so a test can signal a process at work."""
-    if os.environ.get("SEGEVAL_TEST_HOLD") != point:
-        return
-    mark = os.environ.get("SEGEVAL_TEST_HOLD_MARK")
-    if mark:
-        with open(mark, "a", encoding="ascii") as f:
-            f.write(f"{os.getpid()}\n")
-    time.sleep(60)
-
-
 def stop(signum: int) -> None:
     """End the descendants, remove partial outputs, say so in one line and exit with 128 + ``signum``."""
     _stopping.set()

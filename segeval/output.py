@@ -130,7 +130,7 @@ def open_output(path: str | os.PathLike[str], *, binary: bool = False,
     """A file to write ``path`` through (text in UTF-8, or ``binary``): a temporary file in the same
     directory, renamed over ``path`` when the block ends normally and removed otherwise.  An OSError
     (disk full, permission) becomes an :class:`OutputError` naming ``path``."""
-    from segeval.interrupt import hold, partial_output
+    from segeval.interrupt import partial_output
 
     name = os.fspath(path)
     target = check_output(name, inputs)
@@ -154,7 +154,6 @@ def open_output(path: str | os.PathLike[str], *, binary: bool = False,
             with os.fdopen(fd, mode, encoding=encoding) as f:
                 yield f
                 f.flush()
-                hold("write")
                 os.fsync(f.fileno())
             os.chmod(temporary, _mode(target))
             os.replace(temporary, target)

@@ -12,7 +12,7 @@ reference MediaEval evaluator does, and each has a scalar and a vectorised form
 ``interior``
     [s1, e1] and [s2, e2] meet when ``s1 < e2 and s2 < e1``: they share more than a
     boundary point, so touching spans do not meet.  Used to find the transcript lines
-    of a judged segment (``segeval complete-qrels``, :mod:`segeval.io.aux`).
+    of a judged segment (``segeval complete-qrels``, :mod:`segeval.io.texts`).
 
 ``whole_seconds``
     A look-up span [a, b) meets a stored span [s, e) when some whole second j

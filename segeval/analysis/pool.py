@@ -139,7 +139,7 @@ def run_aliases(name: str) -> tuple[str, str]:
 def groups_for(path: str, names: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
     """Group and type of each run (by display name), read from the groups file ``path``, which names
     each run by file name or by its stem and names no other run."""
-    from segeval.io.aux import read_groups
+    from segeval.io.groups import read_groups
 
     lines: dict[str, tuple[int, str]] = {}
     group_of, type_of = read_groups(path, lines)

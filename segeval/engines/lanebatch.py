@@ -17,7 +17,6 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.exact import exact_labels
-from segeval.interrupt import hold
 from segeval.io.scan import Words
 from segeval.io.tokens import pack_bytes
 from segeval.ordering import score_order
@@ -73,7 +72,6 @@ def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float6
     and ``max_results`` (the lanes take no other policy but ``missing_queries``, which their callers apply)."""
     from segeval.measures.compute import batched
 
-    hold("lane")  # a test hook: wait here when SEGEVAL_TEST_HOLD=lane
     local, tokens = token_codes(run_query)
     names = [t.decode("utf-8") for t in tokens] + [qrels.names[c] for c in extra]
     code = np.asarray([qrels.code.get(n, -1) for n in names[: len(tokens)]] + list(extra), dtype=np.int64)

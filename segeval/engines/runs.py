@@ -83,9 +83,7 @@ def evaluate_one(qrels: pd.DataFrame, run: str, job: Job, *, progress: bool = Fa
     """Read, validate and evaluate one run as ``job`` says (a SegevalError becomes the result's
     ``error``, never an exception).  ``progress`` is :func:`segeval.engines.chunked.evaluate_run`'s."""
     from segeval.engines.chunked import evaluate_run
-    from segeval.interrupt import hold
 
-    hold("evaluate")
     skipped: list[InputError] = []
     try:
         result = evaluate_run(qrels, run, job, on_error=skipped.append if job.lenient else None, progress=progress)

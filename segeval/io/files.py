@@ -392,3 +392,9 @@ def starts_with_gzip(path: str | Path) -> bool:
     """Whether the regular file ``path`` starts with the gzip magic number (OSError when it cannot be read)."""
     with open(path, "rb") as fh:
         return fh.read(2) == b"\x1f\x8b"
+
+
+def read_text(path: str | Path, *, lines: bool = False) -> str:
+    """A file's text (decoded leniently): any readable file, gunzipped, within the input limits; the
+    line length only with ``lines`` (JSON Lines), since a JSON document may be one long line."""
+    return read_bytes(path, lines=lines).decode("utf-8", "replace")

@@ -14,9 +14,11 @@ from __future__ import annotations
 import json
 import json.scanner
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from segeval.errors import InputError
+from segeval.io.files import read_bytes
 
 
 class DuplicateKey(ValueError):
@@ -112,3 +114,22 @@ def load_line(name: str, number: int, line: str, expected: str, *, what: str = "
     except RecursionError:
         raise InputError(name, f"is nested too deeply to read; expected {flat or expected}", line=number,
                          text=line[:200]) from None
+
+
+def read_moment_jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]:
+    """JSON Lines of moment retrieval (QVHighlights): (line number, line, object) of every non-blank line,
+    each a JSON object with a ``qid``."""
+    name = str(path)
+    raw = read_bytes(path)  # any readable file or '-', gunzipped, within the input limits
+    rows = []
+    for number, line in lines(raw.decode("utf-8", "replace")):
+        if not line.strip():
+            continue
+        value = load_line(name, number, line, "one JSON object per line", what="a JSON object",
+                          flat="one flat JSON object per line")
+        if not isinstance(value, dict) or "qid" not in value:
+            raise InputError(name, "expected a JSON object with a 'qid'", line=number, text=line[:200])
+        rows.append((number, line, value))
+    if not rows:
+        raise InputError(name, "has no data lines; expected JSON Lines")
+    return rows

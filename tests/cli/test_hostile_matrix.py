@@ -207,7 +207,6 @@ def cli_process(args: list[str], env: dict[str, str], close: str) -> tuple[int, 
     import sys
 
     environment = {**os.environ, **env}
-    environment.pop("SEGEVAL_TEST_HOLD", None)
     reader, writer = os.pipe()
     command = [sys.executable, "-m", "segeval", *args]
     try:

@@ -165,13 +165,14 @@ def test_a_device_output_is_written_directly(data: dict[str, str]) -> None:
 # ------------------------------------------------------------------ subprocesses
 
 def _start(*args: str, env: dict[str, str] | None = None, stdout: int | None = subprocess.PIPE,
-           sigint_ignored: bool = False) -> subprocess.Popen[bytes]:
+           sigint_ignored: bool = False, held: tuple[str, Path] | None = None) -> subprocess.Popen[bytes]:
     """``segeval ARGS`` in a new session; ``sigint_ignored``: started with SIGINT ignored, as a
-    background job of a shell script is."""
+    background job of a shell script is; ``held``: (point, mark file) of :mod:`tests.support.held`."""
     def ignore() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
-    return subprocess.Popen([sys.executable, "-m", "segeval", *args], stdout=stdout, stderr=subprocess.PIPE,
+    command = ["-m", "segeval"] if held is None else ["-m", "tests.support.held", held[0], str(held[1])]
+    return subprocess.Popen([sys.executable, *command, *args], stdout=stdout, stderr=subprocess.PIPE,
                             cwd=ROOT, env={**os.environ, **(env or {})}, start_new_session=True,
                             preexec_fn=ignore if sigint_ignored else None)
 
@@ -193,10 +194,9 @@ def _session(sid: int) -> list[int]:
 
 def _held(args: list[str], point: str, marks: int, tmp_path: Path,
           sigint_ignored: bool = False) -> tuple[subprocess.Popen[bytes], Path]:
-    """A segeval process waiting at the test hook ``point`` in ``marks`` processes."""
+    """A segeval process waiting at the point ``point`` (:mod:`tests.support.held`) in ``marks`` processes."""
     mark = tmp_path / "mark"
-    process = _start(*args, env={"SEGEVAL_TEST_HOLD": point, "SEGEVAL_TEST_HOLD_MARK": str(mark)},
-                     sigint_ignored=sigint_ignored)
+    process = _start(*args, sigint_ignored=sigint_ignored, held=(point, mark))
     deadline = time.monotonic() + 30
     while not (mark.exists() and len(mark.read_text().split()) >= marks):
         assert process.poll() is None, process.communicate()

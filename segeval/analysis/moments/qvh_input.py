@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from segeval.analysis.moments.reading import is_number
 from segeval.errors import InputError
-from segeval.io.aux import read_moment_jsonl
+from segeval.io.jsondata import read_moment_jsonl
 from segeval.words import plural
 
 CLIP_SECONDS = 2

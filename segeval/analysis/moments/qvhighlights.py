@@ -54,17 +54,6 @@ def iou_matrix(a: FloatArray, b: FloatArray) -> FloatArray:
     return np.asarray(np.divide(inter, hull, out=np.zeros_like(inter), where=hull != 0), dtype=np.float64)
 
 
-def union_iou_matrix(a: FloatArray, b: FloatArray) -> FloatArray:
-    """IoU as overlap / (len1 + len2 - overlap), the official mAP form (NaN for two empty windows,
-    which the official matching counts as a hit)."""
-    areas1 = a[:, 1] - a[:, 0]
-    areas2 = b[:, 1] - b[:, 0]
-    inter = np.clip(np.minimum(a[:, None, 1], b[None, :, 1]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
-    union = areas1[:, None] + areas2[None, :] - inter
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.asarray(inter / union, dtype=np.float64)
-
-
 def average_precisions(truth: FloatArray, predictions: FloatArray,
                        thresholds: tuple[float, ...] = THRESHOLDS, top: int = TOP_PREDICTIONS) -> FloatArray:
     """Interpolated AP of one query's predictions at each IoU threshold (the official matching)."""

@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from segeval.errors import InputError
-from segeval.io.aux import read_text
+from segeval.io.files import read_text
 from segeval.io.jsondata import lines, load_document, load_line
 
 
 def text_of(path: str | Path, lines: bool = False) -> str:
-    """The file's text: any readable file, gunzipped, within the input limits (:func:`segeval.io.aux.read_text`;
+    """The file's text: any readable file, gunzipped, within the input limits (:func:`segeval.io.files.read_text`;
     the line length with ``lines``)."""
     return read_text(path, lines=lines)
 

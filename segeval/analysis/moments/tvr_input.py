@@ -13,7 +13,7 @@ import numpy.typing as npt
 
 from segeval.analysis.moments.reading import is_number
 from segeval.errors import InputError
-from segeval.io.aux import read_text
+from segeval.io.files import read_text
 from segeval.io.jsondata import lines, load_document, load_line
 
 TASKS = ("VCMR", "SVMR", "VR")

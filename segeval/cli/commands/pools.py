@@ -201,7 +201,7 @@ def complete_qrels_command(
     """
     from segeval.analysis.complete import complete_qrels
     from segeval.engines.runs import expand_runs
-    from segeval.io.aux import read_texts
+    from segeval.io.texts import read_texts
     from segeval.output import check_output, open_output
     from segeval.validate import is_documents
 

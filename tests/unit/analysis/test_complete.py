@@ -20,9 +20,9 @@ from segeval.analysis.complete import (
 )
 from segeval.analysis.correlate import kendall_tau_ties_agree
 from segeval.errors import InputError, ParameterError
-from segeval.io.aux import Texts, read_texts
 from segeval.io.formats import format_time, parse_hms, parse_mmss, parse_seconds
 from segeval.io.tables import predicted_mask, read_qrels, read_run
+from segeval.io.texts import Texts, read_texts
 from segeval.pipeline import evaluate
 from tests.conftest import run_cli
 from tests.unit.analysis.test_synthetic_pool import synthetic
@@ -288,7 +288,7 @@ def test_the_docs_walk_through_prints_what_the_docs_say(tmp_path: Path) -> None:
     there."""
     pytest.importorskip("sklearn")
     from segeval.analysis.pool import leave_one_out
-    from segeval.io.aux import read_groups
+    from segeval.io.groups import read_groups
     from tests.conftest import ROOT
 
     readme = (ROOT / "docs" / "pool-bias.md").read_text()

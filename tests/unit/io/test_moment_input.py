@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from segeval.errors import InputError
-from segeval.io.aux import read_text
+from segeval.io.files import read_text
 from tests.conftest import FIXTURES, run_cli
 
 #: protocol, ground truth, predictions, whether each is JSON Lines

@@ -1,13 +1,11 @@
-"""Auxiliary inputs, read through the one opener (:mod:`segeval.io.files`) and its limits: the run
-groups file (pool bias), item texts and transcripts (qrels completion), JSON Lines and JSON
-documents (moment retrieval)."""
+"""Item texts for qrels completion: ``docno<TAB>text`` document lines or timed transcript lines ``video start
+end text``, read through the one opener (:mod:`segeval.io.files`) and its limits."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -15,36 +13,9 @@ import numpy.typing as npt
 from segeval.errors import InputError, check_choice
 from segeval.io.files import read_bytes
 from segeval.io.formats import TIME_FORMATS, TIME_PARSERS
-from segeval.io.jsondata import lines, load_line
 from segeval.settings import DEFAULTS
-from segeval.words import plural
 
 FloatArray = npt.NDArray[np.float64]
-
-
-def read_groups(path: str | Path, lines: dict[str, tuple[int, str]] | None = None
-                ) -> tuple[dict[str, str], dict[str, str]]:
-    """``run group [type]`` lines: run name -> group, and run name -> type (when given); ``lines``, when given,
-    receives each run's line number and text."""
-    name = str(path)
-    group: dict[str, str] = {}
-    kind: dict[str, str] = {}
-    for number, line in enumerate(read_bytes(path).split(b"\n"), start=1):  # line feeds and ASCII blanks only
-        fields = [f.decode("utf-8", "replace") for f in line.split()]
-        raw = line.rstrip(b"\r").decode("utf-8", "replace")
-        if not fields:
-            continue
-        if len(fields) not in (2, 3):
-            raise InputError(name, f"has {plural(len(fields), 'field')}; expected 'run group [type]'",
-                             line=number, text=raw)
-        if fields[0] in group:
-            raise InputError(name, f"run '{fields[0]}' appears again; expected each run once", line=number, text=raw)
-        group[fields[0]] = fields[1]
-        if lines is not None:
-            lines[fields[0]] = (number, raw)
-        if len(fields) == 3:
-            kind[fields[0]] = fields[2]
-    return group, kind
 
 
 @dataclass(frozen=True)
@@ -123,28 +94,3 @@ def read_texts(path: str | Path, segments: bool, time_format: str = DEFAULTS.tim
         return Texts(name, documents=documents)
     return Texts(name, lines={v: (np.asarray(s, dtype=np.float64), np.asarray(e, dtype=np.float64), t)
                               for v, (s, e, t) in lines.items()})
-
-
-def read_moment_jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]:
-    """JSON Lines of moment retrieval (QVHighlights): (line number, line, object) of every non-blank line,
-    each a JSON object with a ``qid``."""
-    name = str(path)
-    raw = read_bytes(path)  # any readable file or '-', gunzipped, within the input limits
-    rows = []
-    for number, line in lines(raw.decode("utf-8", "replace")):
-        if not line.strip():
-            continue
-        value = load_line(name, number, line, "one JSON object per line", what="a JSON object",
-                          flat="one flat JSON object per line")
-        if not isinstance(value, dict) or "qid" not in value:
-            raise InputError(name, "expected a JSON object with a 'qid'", line=number, text=line[:200])
-        rows.append((number, line, value))
-    if not rows:
-        raise InputError(name, "has no data lines; expected JSON Lines")
-    return rows
-
-
-def read_text(path: str | Path, *, lines: bool = False) -> str:
-    """A file's text (decoded leniently): any readable file, gunzipped, within the input limits; the
-    line length only with ``lines`` (JSON Lines), since a JSON document may be one long line."""
-    return read_bytes(path, lines=lines).decode("utf-8", "replace")
