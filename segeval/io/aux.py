@@ -13,9 +13,9 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.errors import InputError, check_choice
-from segeval.io.files import read_bytes
+from segeval.io.files import HeadCheck, read_bytes
 from segeval.io.formats import TIME_FORMATS, TIME_PARSERS
-from segeval.io.jsondata import lines, load_line
+from segeval.io.jsondata import lines, load_line, record_head
 from segeval.settings import DEFAULTS
 from segeval.words import plural
 
@@ -129,22 +129,27 @@ def read_moment_jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]
     """JSON Lines of moment retrieval (QVHighlights): (line number, line, object) of every non-blank line,
     each a JSON object with a ``qid``."""
     name = str(path)
-    raw = read_bytes(path)  # any readable file or '-', gunzipped, within the input limits
-    rows = []
-    for number, line in lines(raw.decode("utf-8", "replace")):
-        if not line.strip():
-            continue
+
+    def record(number: int, line: str) -> dict[str, Any]:
         value = load_line(name, number, line, "one JSON object per line", what="a JSON object",
                           flat="one flat JSON object per line")
         if not isinstance(value, dict) or "qid" not in value:
             raise InputError(name, "expected a JSON object with a 'qid'", line=number, text=line[:200])
-        rows.append((number, line, value))
+        return value
+
+    # any readable file or '-', gunzipped, within the input limits; a stream whose first record is bad stops there
+    raw = read_bytes(path, head=record_head(record))
+    rows = []
+    for number, line in lines(raw.decode("utf-8", "replace")):
+        if line.strip():
+            rows.append((number, line, record(number, line)))
     if not rows:
         raise InputError(name, "has no data lines; expected JSON Lines")
     return rows
 
 
-def read_text(path: str | Path, *, lines: bool = False) -> str:
+def read_text(path: str | Path, *, lines: bool = False, head: HeadCheck | None = None) -> str:
     """A file's text (decoded leniently): any readable file, gunzipped, within the input limits; the
-    line length only with ``lines`` (JSON Lines), since a JSON document may be one long line."""
-    return read_bytes(path, lines=lines).decode("utf-8", "replace")
+    line length only with ``lines`` (JSON Lines), since a JSON document may be one long line; ``head``:
+    the reader's check of a stream's start (:func:`segeval.io.files.read_bytes`)."""
+    return read_bytes(path, lines=lines, head=head).decode("utf-8", "replace")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import json.scanner
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from segeval.errors import InputError
@@ -112,3 +112,44 @@ def load_line(name: str, number: int, line: str, expected: str, *, what: str = "
     except RecursionError:
         raise InputError(name, f"is nested too deeply to read; expected {flat or expected}", line=number,
                          text=line[:200]) from None
+
+
+#: a JSON document's start is judged by an error this many characters before the end of the bytes read so
+#: far: nearer the end the error may come from the cut (a literal, number or escape cut short); the text a
+#: message shows (200 characters about the error) is then whole too
+_DOCUMENT_MARGIN = 256
+
+
+def document_head(name: str, expected: str, *, what: str = "valid JSON") -> Callable[[bytes], bool]:
+    """The :data:`~segeval.io.files.HeadCheck` of a JSON document read by :func:`load_document`: a syntax
+    error in the bytes read so far that the rest cannot change (not near their end, not an unterminated
+    string) is the error reading the whole document gives, raised there; any other start is left to it."""
+    def check(data: bytes) -> bool:
+        text = data.decode("utf-8", "replace")
+        if len(text) <= _DOCUMENT_MARGIN:
+            return False
+        try:
+            loads(text)
+        except json.JSONDecodeError as exc:
+            if exc.pos < len(text) - _DOCUMENT_MARGIN and not exc.msg.startswith("Unterminated string"):
+                load_document(name, text, expected, what=what)  # raises the whole read's error
+        except (DuplicateKey, RecursionError):  # the whole document says where (or whether)
+            pass
+        return True
+    return check
+
+
+def record_head(load: Callable[[int, str], object]) -> Callable[[bytes], bool]:
+    """The :data:`~segeval.io.files.HeadCheck` of JSON Lines: ``load`` (the reader's own
+    ``(line number, line)`` loader, such as :func:`load_line` with its expectations) on the first
+    non-blank line once it has arrived, as :func:`lines` cuts it."""
+    def check(data: bytes) -> bool:
+        start, number = 0, 1
+        while (end := data.find(b"\n", start)) >= 0:
+            line = data[start:end].decode("utf-8", "replace").removesuffix("\r")
+            if line.strip():
+                load(number, line)
+                return True
+            start, number = end + 1, number + 1
+        return False
+    return check
