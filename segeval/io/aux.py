@@ -13,8 +13,9 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.errors import InputError, check_choice
-from segeval.io.files import HeadCheck, read_bytes
+from segeval.io.files import read_bytes
 from segeval.io.formats import TIME_FORMATS, TIME_PARSERS
+from segeval.io.heads import HeadCheck
 from segeval.io.jsondata import lines, load_line, record_head
 from segeval.settings import DEFAULTS
 from segeval.words import plural

@@ -21,6 +21,7 @@ from typing import BinaryIO
 import numpy as np
 
 from segeval.errors import InputError, ParameterError
+from segeval.io.heads import HeadCheck, checked_blocks
 from segeval.words import plural
 
 MAX_BYTES = 2 * 1024**3  # per file read whole, after decompression (SEGEVAL_MAX_INPUT_BYTES)
@@ -368,42 +369,12 @@ def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: 
                                "a complete .gz file")
 
 
-#: A reader's check of a file's first bytes, called with the bytes read so far while more follow (the
-#: last line may be cut): True when the start is valid (no further call), False to be called again
-#: with more, or the InputError that reading the whole file would give (the same file, line, text and
-#: expectation).  Not called with lenient reading, nor once the whole file is read (the reader decides).
-HeadCheck = Callable[[bytes], bool]
-#: a head check is given up (the whole read decides) once this many bytes are held unsettled
-HEAD_LIMIT = 64 * 1024**2
-
-
-def _checked_blocks(blocks: Iterator[bytes], head: HeadCheck | None, first: int) -> list[bytes]:
-    """The blocks, with ``head`` called on the bytes read so far from block ``first`` (0-based) on, each
-    time they have at least doubled (so they are joined O(n) times in all), until it is settled or
-    :data:`HEAD_LIMIT` bytes are held: an input whose start cannot be valid stops there, not after
-    reading up to ``SEGEVAL_MAX_INPUT_BYTES``.  Once everything is read, the reader decides."""
-    kept: list[bytes] = []
-    held = asked = 0  # bytes held, and held at the last call
-    for number, block in enumerate(blocks):
-        kept.append(block)
-        held += len(block)
-        if head is None or number < first or held < 2 * asked:
-            continue
-        if held > HEAD_LIMIT:
-            head = None
-            continue
-        kept, asked = [b"".join(kept)], held
-        if head(kept[0]):
-            head = None
-    return kept
-
-
 def read_bytes(path: str | Path, *, lines: bool = True, head: HeadCheck | None = None) -> bytes:
     """The file's content (any readable file, ``-`` for standard input), gunzipped when it starts
     with the gzip magic number; the limits of :func:`read_blocks` (``lines``: also the line length),
     at most ``SEGEVAL_MAX_INPUT_BYTES`` (2 GiB) after decompression.
 
-    With ``head`` (a reader's :data:`HeadCheck`), a stream is checked as its first blocks arrive (a
+    With ``head`` (a reader's :data:`~segeval.io.heads.HeadCheck`), a stream is checked as its first blocks arrive (a
     regular file from its second block on: a gzip file), and one whose start cannot be valid is refused
     there, before it is read whole.
 
@@ -414,7 +385,7 @@ def read_bytes(path: str | Path, *, lines: bool = True, head: HeadCheck | None =
     stream = is_stream(name)
     if stream and name in _STREAMS:
         return _STREAMS[name]
-    blocks = _checked_blocks(read_blocks(path, max_bytes=limits()[0], whole=True, lines=lines), head,
+    blocks = checked_blocks(read_blocks(path, max_bytes=limits()[0], whole=True, lines=lines), head,
                              0 if stream else 1)
     data = blocks[0] if len(blocks) == 1 else b"".join(blocks)
     if stream:

@@ -203,7 +203,7 @@ def head_lines(data: bytes, limit: int = DETECT_LINES) -> bytes | None:
 
 
 def line_head(read: Callable[[bytes], object], limit: int = DETECT_LINES) -> Callable[[bytes], bool]:
-    """The :data:`~segeval.io.files.HeadCheck` of a line reader: ``read`` (the strict reader of a whole
+    """The :data:`~segeval.io.heads.HeadCheck` of a line reader: ``read`` (the strict reader of a whole
     file's bytes, format detection included) on the file's first ``limit`` data lines once they have
     arrived.  ``read`` must detect the format from at most the first :data:`DETECT_LINES` data lines and
     read lines in order, raising at the first bad one with a verdict from that line and the lines before

@@ -121,7 +121,7 @@ _DOCUMENT_MARGIN = 256
 
 
 def document_head(name: str, expected: str, *, what: str = "valid JSON") -> Callable[[bytes], bool]:
-    """The :data:`~segeval.io.files.HeadCheck` of a JSON document read by :func:`load_document`: a syntax
+    """The :data:`~segeval.io.heads.HeadCheck` of a JSON document read by :func:`load_document`: a syntax
     error in the bytes read so far that the rest cannot change (not near their end, not an unterminated
     string) is the error reading the whole document gives, raised there; any other start is left to it."""
     def check(data: bytes) -> bool:
@@ -140,7 +140,7 @@ def document_head(name: str, expected: str, *, what: str = "valid JSON") -> Call
 
 
 def record_head(load: Callable[[int, str], object]) -> Callable[[bytes], bool]:
-    """The :data:`~segeval.io.files.HeadCheck` of JSON Lines: ``load`` (the reader's own
+    """The :data:`~segeval.io.heads.HeadCheck` of JSON Lines: ``load`` (the reader's own
     ``(line number, line)`` loader, such as :func:`load_line` with its expectations) on the first
     non-blank line once it has arrived, as :func:`lines` cuts it."""
     def check(data: bytes) -> bool:

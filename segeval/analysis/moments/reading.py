@@ -10,7 +10,7 @@ from typing import Any
 
 from segeval.errors import InputError
 from segeval.io.aux import read_text
-from segeval.io.files import HeadCheck
+from segeval.io.heads import HeadCheck
 from segeval.io.jsondata import document_head, lines, load_document, load_line, record_head
 
 
