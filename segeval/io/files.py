@@ -21,6 +21,7 @@ from typing import BinaryIO
 import numpy as np
 
 from segeval.errors import InputError, ParameterError
+from segeval.io.heads import HeadCheck, checked_blocks
 from segeval.words import plural
 
 MAX_BYTES = 2 * 1024**3  # per file read whole, after decompression (SEGEVAL_MAX_INPUT_BYTES)
@@ -368,10 +369,14 @@ def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: 
                                "a complete .gz file")
 
 
-def read_bytes(path: str | Path, *, lines: bool = True) -> bytes:
+def read_bytes(path: str | Path, *, lines: bool = True, head: HeadCheck | None = None) -> bytes:
     """The file's content (any readable file, ``-`` for standard input), gunzipped when it starts
     with the gzip magic number; the limits of :func:`read_blocks` (``lines``: also the line length),
     at most ``SEGEVAL_MAX_INPUT_BYTES`` (2 GiB) after decompression.
+
+    With ``head`` (a reader's :data:`~segeval.io.heads.HeadCheck`), a stream is checked as its first blocks arrive (a
+    regular file from its second block on: a gzip file), and one whose start cannot be valid is refused
+    there, before it is read whole.
 
     A stream (a pipe, standard input) is read once: its content is kept, and reading it again
     gives the same bytes (until :func:`reset_streams`).
@@ -380,7 +385,8 @@ def read_bytes(path: str | Path, *, lines: bool = True) -> bytes:
     stream = is_stream(name)
     if stream and name in _STREAMS:
         return _STREAMS[name]
-    blocks = list(read_blocks(path, max_bytes=limits()[0], whole=True, lines=lines))
+    blocks = checked_blocks(read_blocks(path, max_bytes=limits()[0], whole=True, lines=lines), head,
+                             0 if stream else 1)
     data = blocks[0] if len(blocks) == 1 else b"".join(blocks)
     if stream:
         _STREAMS[name] = data
@@ -394,7 +400,8 @@ def starts_with_gzip(path: str | Path) -> bool:
         return fh.read(2) == b"\x1f\x8b"
 
 
-def read_text(path: str | Path, *, lines: bool = False) -> str:
+def read_text(path: str | Path, *, lines: bool = False, head: HeadCheck | None = None) -> str:
     """A file's text (decoded leniently): any readable file, gunzipped, within the input limits; the
-    line length only with ``lines`` (JSON Lines), since a JSON document may be one long line."""
-    return read_bytes(path, lines=lines).decode("utf-8", "replace")
+    line length only with ``lines`` (JSON Lines), since a JSON document may be one long line; ``head``:
+    the reader's check of a stream's start (:func:`read_bytes`)."""
+    return read_bytes(path, lines=lines, head=head).decode("utf-8", "replace")

@@ -189,6 +189,36 @@ def time_hint(token: str, time_format: str) -> str:
 DETECT_LINES = 1000
 
 
+def head_lines(data: bytes, limit: int = DETECT_LINES) -> bytes | None:
+    """The whole lines of ``data`` (the start of a file still being read) up to its ``limit``-th data line:
+    what format detection reads; None while fewer have arrived."""
+    start = seen = 0
+    while seen < limit:
+        end = data.find(b"\n", start)
+        if end < 0:
+            return None
+        seen += bool(data[start:end].split())
+        start = end + 1
+    return data[:start]
+
+
+def line_head(read: Callable[[bytes], object], limit: int = DETECT_LINES) -> Callable[[bytes], bool]:
+    """The :data:`~segeval.io.heads.HeadCheck` of a line reader: ``read`` (the strict reader of a whole
+    file's bytes, format detection included) on the file's first ``limit`` data lines once they have
+    arrived.  ``read`` must detect the format from at most the first :data:`DETECT_LINES` data lines and
+    read lines in order, raising at the first bad one with a verdict from that line and the lines before
+    it: then it raises on these lines exactly what it raises on the whole file (a file whose start cannot
+    be valid is refused after a few kilobytes, not read whole), and checks of the whole file (such as
+    duplicates across it) are left to the whole read."""
+    def check(data: bytes) -> bool:
+        head = head_lines(data, limit)
+        if head is None:
+            return False
+        read(head)
+        return True
+    return check
+
+
 def _data_lines(data: bytes, path: str, limit: int = DETECT_LINES) -> list[tuple[int, list[str]]]:
     """(line number, tokens) of the first ``limit`` non-blank lines; an error when there is none."""
     out: list[tuple[int, list[str]]] = []

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import json.scanner
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -116,20 +116,67 @@ def load_line(name: str, number: int, line: str, expected: str, *, what: str = "
                          text=line[:200]) from None
 
 
+#: a JSON document's start is judged by an error this many characters before the end of the bytes read so
+#: far: nearer the end the error may come from the cut (a literal, number or escape cut short); the text a
+#: message shows (200 characters about the error) is then whole too
+_DOCUMENT_MARGIN = 256
+
+
+def document_head(name: str, expected: str, *, what: str = "valid JSON") -> Callable[[bytes], bool]:
+    """The :data:`~segeval.io.heads.HeadCheck` of a JSON document read by :func:`load_document`: a syntax
+    error in the bytes read so far that the rest cannot change (not near their end, not an unterminated
+    string) is the error reading the whole document gives, raised there; any other start is left to it."""
+    def check(data: bytes) -> bool:
+        text = data.decode("utf-8", "replace")
+        if len(text) <= _DOCUMENT_MARGIN:
+            return False
+        try:
+            loads(text)
+        except json.JSONDecodeError as exc:
+            if exc.pos < len(text) - _DOCUMENT_MARGIN and not exc.msg.startswith("Unterminated string"):
+                load_document(name, text, expected, what=what)  # raises the whole read's error
+        except (DuplicateKey, RecursionError):  # the whole document says where (or whether)
+            pass
+        return True
+    return check
+
+
+def record_head(load: Callable[[int, str], object]) -> Callable[[bytes], bool]:
+    """The :data:`~segeval.io.heads.HeadCheck` of JSON Lines: ``load`` (the reader's own
+    ``(line number, line)`` loader, such as :func:`load_line` with its expectations) on the first
+    non-blank line once it has arrived, as :func:`lines` cuts it."""
+    def check(data: bytes) -> bool:
+        start, number = 0, 1
+        while (end := data.find(b"\n", start)) >= 0:
+            line = data[start:end].decode("utf-8", "replace").removesuffix("\r")
+            if line.strip():
+                load(number, line)
+                return True
+            start, number = end + 1, number + 1
+        return False
+    return check
+
+
 def read_moment_jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]:
     """JSON Lines of moment retrieval (QVHighlights): (line number, line, object) of every non-blank line,
     each a JSON object with a ``qid``."""
     name = str(path)
-    raw = read_bytes(path)  # any readable file or '-', gunzipped, within the input limits
-    rows = []
-    for number, line in lines(raw.decode("utf-8", "replace")):
-        if not line.strip():
-            continue
+
+    def record(number: int, line: str) -> dict[str, Any]:
         value = load_line(name, number, line, "one JSON object per line", what="a JSON object",
                           flat="one flat JSON object per line")
         if not isinstance(value, dict) or "qid" not in value:
             raise InputError(name, "expected a JSON object with a 'qid'", line=number, text=line[:200])
-        rows.append((number, line, value))
+        return value
+
+    # any readable file or '-', gunzipped, within the input limits; a stream whose first record is bad stops there
+    raw = read_bytes(path, head=record_head(record))
+    rows = []
+    for number, line in lines(raw.decode("utf-8", "replace")):
+        if line.strip():
+            rows.append((number, line, record(number, line)))
     if not rows:
         raise InputError(name, "has no data lines; expected JSON Lines")
     return rows
+
+

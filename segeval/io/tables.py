@@ -28,6 +28,7 @@ from segeval.io.formats import (
     LineFormat,
     detect_qrels_format,
     detect_run_format,
+    line_head,
     looks_like_groups,
 )
 from segeval.io.parse import OnError, parse_lines
@@ -159,24 +160,28 @@ def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: st
     (ordered ground-truth groups, see :func:`parse_groups`) or ``"auto"``.
     """
     name = str(path)
-    data = read_bytes(path)
-    if fmt == "auto":  # stratified qrels (sampled judgements): 5 fields, integer stratum and grade
-        from segeval.io.strata import is_strata_qrels, strata_qrels_frame
-        if is_strata_qrels(data):
-            return strata_qrels_frame(data, name, on_error)
-    if fmt == "groups" or (fmt == "auto" and looks_like_groups(data, name)):
-        df = to_frame(parse_groups(data, name), QRELS_COLUMNS, name)
-        df.attrs["format"] = "groups"
+
+    def read(data: bytes, whole: bool = False) -> pd.DataFrame:
+        if fmt == "auto":  # stratified qrels (sampled judgements): 5 fields, integer stratum and grade
+            from segeval.io.strata import is_strata_qrels, strata_qrels_frame
+            if is_strata_qrels(data):
+                return strata_qrels_frame(data, name, on_error)
+        if fmt == "groups" or (fmt == "auto" and looks_like_groups(data, name)):
+            df = to_frame(parse_groups(data, name), QRELS_COLUMNS, name)
+            df.attrs["format"] = "groups"
+            return df
+        found = fmt if isinstance(fmt, LineFormat) else detect_qrels_format(data, name) if fmt == "auto" \
+            else QRELS_FORMATS[fmt]
+        columns = parse_table(data, found, name, time_format, on_error)
+        df = to_frame(columns, QRELS_COLUMNS, name)
+        if whole and "source" in columns:  # checked once every line has parsed (not in the first lines alone)
+            df["source"] = _check_sources(np.asarray(columns["source"], dtype=object), np.asarray(columns["line"]),
+                                          data, name)
+        df.attrs["format"] = found.name
         return df
-    if isinstance(fmt, str):
-        fmt = detect_qrels_format(data, name) if fmt == "auto" else QRELS_FORMATS[fmt]
-    columns = parse_table(data, fmt, name, time_format, on_error)
-    df = to_frame(columns, QRELS_COLUMNS, name)
-    if "source" in columns:
-        df["source"] = _check_sources(np.asarray(columns["source"], dtype=object), np.asarray(columns["line"]), data,
-                                      name)
-    df.attrs["format"] = fmt.name
-    return df
+
+    # a stream whose first lines cannot be valid is refused there, not read whole first
+    return read(read_bytes(path, head=None if on_error else line_head(read)), whole=True)
 
 
 def _check_sources(values: npt.NDArray[np.generic], lines: npt.NDArray[np.generic], data: bytes,
@@ -209,9 +214,13 @@ def read_run(path: str | Path, fmt: LineFormat | str = "auto", time_format: str 
     With ``on_error``, malformed lines are reported to it and skipped instead of raising.
     """
     name = str(path)
-    data = read_bytes(path)
-    if isinstance(fmt, str):
-        fmt = detect_run_format(data, name, time_format) if fmt == "auto" else RUN_FORMATS[fmt]
-    df = to_frame(parse_table(data, fmt, name, time_format, on_error), RUN_COLUMNS, name)
-    df.attrs["format"] = fmt.name
-    return df
+
+    def read(data: bytes) -> pd.DataFrame:
+        found = fmt if isinstance(fmt, LineFormat) else detect_run_format(data, name, time_format) if fmt == "auto" \
+            else RUN_FORMATS[fmt]
+        df = to_frame(parse_table(data, found, name, time_format, on_error), RUN_COLUMNS, name)
+        df.attrs["format"] = found.name
+        return df
+
+    # a stream whose first lines cannot be valid is refused there, not read whole first
+    return read(read_bytes(path, head=None if on_error else line_head(read)))

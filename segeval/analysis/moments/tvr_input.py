@@ -14,7 +14,7 @@ import numpy.typing as npt
 from segeval.analysis.moments.reading import is_number
 from segeval.errors import InputError
 from segeval.io.files import read_text
-from segeval.io.jsondata import lines, load_document, load_line
+from segeval.io.jsondata import document_head, lines, load_document, load_line, record_head
 
 TASKS = ("VCMR", "SVMR", "VR")
 TYPES = ("v", "t", "vt")
@@ -84,19 +84,25 @@ def read_truth(path: str | Path) -> list[Query]:
     name = str(path)
     queries: list[Query] = []
     seen: dict[str, int] = {}
-    for number, line in lines(read_text(path, lines=True)):
-        if not line.strip():
-            continue
-        text = line[:200]
+
+    def record(number: int, line: str) -> dict[str, Any]:
+        """One line's object with its keys (the check of a stream's first record too)."""
         row = load_line(name, number, line, "one JSON object per line", what="a JSON object",
                         flat="one flat JSON object per line")
         if not isinstance(row, dict):
             raise InputError(name, "expected a JSON object with 'desc_id', 'vid_name', 'ts' and 'type'",
-                             line=number, text=text)
+                             line=number, text=line[:200])
         missing = [k for k in ("desc_id", "vid_name", "ts") if k not in row]
         if missing:
             raise InputError(name, f"has no {', '.join(repr(k) for k in missing)}; expected a JSON object with "
-                                   "'desc_id', 'vid_name', 'ts' and 'type'", line=number, text=text)
+                                   "'desc_id', 'vid_name', 'ts' and 'type'", line=number, text=line[:200])
+        return row
+
+    for number, line in lines(read_text(path, lines=True, head=record_head(record))):
+        if not line.strip():
+            continue
+        text = line[:200]
+        row = record(number, line)
         desc_id = _desc_id(row["desc_id"], name, "", number, text)
         if key(desc_id) in seen:
             raise InputError(name, f"desc_id {desc_id} appears twice (first on line {seen[key(desc_id)]}); expected "
@@ -155,7 +161,8 @@ def read_submission(path: str | Path, queries: list[Query]) -> Tvr:
     """A TVR submission JSON: ``video2idx`` and any of ``VCMR``, ``SVMR``, ``VR``, each a list of
     ``{"desc_id", "predictions": [[video_index, start, end, score], ...]}`` records."""
     name = str(path)
-    sub = load_document(name, read_text(path), "a TVR submission object", what="JSON")
+    expected = "a TVR submission object"
+    sub = load_document(name, read_text(path, head=document_head(name, expected, what="JSON")), expected, what="JSON")
     if not isinstance(sub, dict) or "video2idx" not in sub:
         raise InputError(name, "expected a JSON object with 'video2idx' and any of 'VCMR', 'SVMR', 'VR'")
     index = sub["video2idx"]
