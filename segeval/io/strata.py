@@ -21,6 +21,7 @@ import pandas as pd
 
 from segeval.errors import InputError
 from segeval.io.files import read_bytes
+from segeval.io.formats import line_head
 from segeval.io.parse import decode_line
 from segeval.words import plural
 
@@ -187,7 +188,10 @@ def strata_qrels_frame(data: bytes, path: str, on_error: Callable[[InputError], 
 
 def read_strata_qrels(path: str | Path, gains: Mapping[str, str] | None = None) -> StrataQrels:
     """Stratified qrels from a file (``-``: standard input; ``.gz`` is fine)."""
-    return parse_strata_qrels(read_bytes(path), str(path), gains)
+    def read(data: bytes) -> StrataQrels:
+        return parse_strata_qrels(data, str(path), gains)
+
+    return read(read_bytes(path, head=line_head(read)))  # a stream whose start cannot be valid stops there
 
 
 def parse_sampled_run(data: bytes, path: str) -> SampledRun:
@@ -211,4 +215,7 @@ def parse_sampled_run(data: bytes, path: str) -> SampledRun:
 
 def read_sampled_run(path: str | Path) -> SampledRun:
     """A TREC run from a file (``-``: standard input; ``.gz`` is fine)."""
-    return parse_sampled_run(read_bytes(path), str(path))
+    def read(data: bytes) -> SampledRun:
+        return parse_sampled_run(data, str(path))
+
+    return read(read_bytes(path, head=line_head(read)))  # a stream whose start cannot be valid stops there

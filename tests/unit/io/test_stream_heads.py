@@ -23,6 +23,7 @@ from segeval.errors import InputError
 from segeval.io.files import BLOCK_BYTES, reset_streams
 from segeval.io.formats import DETECT_LINES
 from segeval.io.jsondata import read_moment_jsonl
+from segeval.io.strata import read_sampled_run, read_strata_qrels
 from segeval.io.tables import read_qrels, read_run
 
 FULL = os.environ.get("SEGEVAL_FULL") == "1"
@@ -104,6 +105,8 @@ LINE_READERS: dict[str, tuple[Callable[[str], Any], str, list[str]]] = {
     "run auto linking": (read_run, "q Q0 v{} 1.00 2.00 1 0.5 t", ["x y", "q Q0 v 1.00 2.00 x 0.5 t", "301 Q0 D 1 1 t"]),
     "run linking": (lambda p: read_run(p, "linking"), "q Q0 v{} 1.00 2.00 1 0.5 t", ["x y", "q Q0 v 1.99 2.00 1 s t"]),
     "run search": (lambda p: read_run(p, "search"), "q Q0 v{} 1.00 2.00 1.00 1 0.5", ["x y", "q Q0 v a b c 1 0.5"]),
+    "sample-eval qrels": (read_strata_qrels, "301 0 D{} 2 1", ["x y", "301 0 D 2 x"]),
+    "sample-eval run": (read_sampled_run, "301 Q0 D{} 1 12.5 tag", ["x y", "301 Q0 D 1 high tag"]),
 }
 
 
@@ -202,6 +205,7 @@ BOUNDED = [
     ("eval run", lambda p: read_run(p), b"", b"x y\n"),
     ("qrels", lambda p: read_qrels(p), b"", b"not a qrels line\n"),
     ("me13sh run", lambda p: read_run(p, "linking"), b"", b"x y\n"),
+    ("sample-eval run", read_sampled_run, b"", b"x y\n"),
     ("valid first line", lambda p: read_run(p), b"301 Q0 D 1 1 t\n", b"301 Q0 D one 1 t\n"),
     ("tvr truth", read_truth, b"", b"not a json\n"),
     ("tvr submission", lambda p: read_submission(p, []), b"", b"not a json\n"),
