@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Sized
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from segeval.adapt import ExactAdapter
+from segeval.adapt.base import Adapted
 from segeval.adapt.base import judged_only as only_judged
 from segeval.adapt.registry import ADAPTER_HELP as ADAPTER_HELP
 from segeval.adapt.registry import make_adapter as make_adapter
@@ -192,10 +193,22 @@ def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence
     data = prepare(q, r, queries=queries, order=s.order, relevance_level=s.relevance_level,
                    missing_queries=missing_queries or s.missing_queries, max_results=s.max_results)
     used = {x.adapter.spec: x.adapter for x in how.requests if x.adapter is not None}  # tiou:0.5 != tiou:0.9
-    adapted = {name: adapter.adapt(data) for name, adapter in used.items()}
+    adapted: Mapping[str, Sequence[Adapted]] = {name: adapter.adapt(data) for name, adapter in used.items()}
+    gone: dict[str, list[int]] = {}
     if how.settings.judged_only:
-        adapted = {name: [only_judged(a) for a in per_query] for name, per_query in adapted.items()}
-    return data.queries, compute(data, adapted, how.requests)
+        judged = {name: [only_judged(a) for a in per_query] for name, per_query in adapted.items()}
+        gone = {name: emptied(adapted[name], judged[name], s.trec_eval) for name in adapted}
+        adapted = judged
+    return data.queries, compute(data, adapted, how.requests, gone)
+
+
+def emptied(before: Sequence[Sized], after: Sequence[Sized], trec_eval: str) -> list[int]:
+    """The queries whose ranking trec_eval sees as empty (num_ret 0) under ``-J``: those ``-J`` left
+    without a result.  A query ``-c`` adds (in the qrels, not in the run) counts too in trec_eval 10,
+    which ranks one unjudged dummy document for it and drops that as well; 9.0.8 averages such a query
+    in as 0 without evaluating it.  ``before``/``after``: each query's ranking before and after ``-J``."""
+    return [q for q, (b, a) in enumerate(zip(before, after, strict=True))
+            if len(a) == 0 and (len(b) > 0 or trec_eval != "9")]
 
 
 def evaluate_validated(q: pd.DataFrame, r: pd.DataFrame, how: Plan) -> Evaluation:
