@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from segeval.io.parse import DIFFERENT_ON_PURPOSE
 from segeval.io.strata import parse_sampled_run, parse_strata_qrels
 from segeval.measures.sampled import interpolated, optimal_dcg, sample_eval, topic_values
 from tests.conftest import FIXTURES, ROOT, run_cli, shared
@@ -309,7 +310,8 @@ def test_eval_trec_measures_on_stratified_qrels_treat_unsampled_as_unjudged(tmp_
 
 
 @pytest.mark.parametrize(("content", "problem"), [
-    (b"1 0 a 1 1\n1 0 \xff 1 1\n", "line 2: is not valid UTF-8 text (byte 5 of the line); expected UTF-8"),
+    (b"1 0 a 1 1\n1 0 \xff 1 1\n", "line 2: is not valid UTF-8 text (byte 5 of the line); expected UTF-8 "
+     f"({DIFFERENT_ON_PURPOSE})"),
     (b"1 0 a\x00 1 1\n", "line 1: contains a NUL byte; expected a text line"),
 ])
 @pytest.mark.parametrize("command", ["sample-eval", "eval"])
