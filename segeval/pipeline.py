@@ -24,7 +24,7 @@ from segeval.inmemory import QrelsIndex, evaluate_in_memory, in_lane
 from segeval.io.frames import load_qrels, load_run
 from segeval.io.tables import predicted_mask
 from segeval.measures.compute import Request, compute, requests
-from segeval.measures.definitions import TREC_EVAL_9
+from segeval.measures.definitions import TREC_EVAL_9, for_trec_eval
 from segeval.notes import value_notes
 from segeval.prepare import prepare
 from segeval.settings import DEFAULT_ADAPTER, DEFAULT_MEASURES, Settings, kind, settings_of
@@ -151,7 +151,9 @@ def plan(
     else:
         adapters = make_adapters(adapters, chosen)  # type: ignore[arg-type]
     names = measure_names(measures)
-    reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], adapters)
+    # the measure set of the trec_eval version (9.0.8: its sets, no measure new in 10) and its definitions
+    reqs = [m for m in names if isinstance(m, Request)] or requests(
+        for_trec_eval([str(m) for m in names], chosen.trec_eval), adapters)
     if chosen.trec_eval == "9":
         reqs = [replace(x, measure=replace(x.measure, family=TREC_EVAL_9[x.measure.family.name]))
                 if x.measure.family.name in TREC_EVAL_9 else x for x in reqs]
