@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Sized
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from segeval.adapt import ExactAdapter
+from segeval.adapt.base import Adapted
 from segeval.adapt.base import judged_only as only_judged
 from segeval.adapt.registry import ADAPTER_HELP as ADAPTER_HELP
 from segeval.adapt.registry import make_adapter as make_adapter
@@ -23,7 +24,7 @@ from segeval.inmemory import QrelsIndex, evaluate_in_memory, in_lane
 from segeval.io.frames import load_qrels, load_run
 from segeval.io.tables import predicted_mask
 from segeval.measures.compute import Request, compute, requests
-from segeval.measures.definitions import TREC_EVAL_9
+from segeval.measures.definitions import TREC_EVAL_9, for_trec_eval
 from segeval.notes import value_notes
 from segeval.prepare import prepare
 from segeval.settings import DEFAULT_ADAPTER, DEFAULT_MEASURES, Settings, kind, settings_of
@@ -150,7 +151,9 @@ def plan(
     else:
         adapters = make_adapters(adapters, chosen)  # type: ignore[arg-type]
     names = measure_names(measures)
-    reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], adapters)
+    # the measure set of the trec_eval version (9.0.8: its sets, no measure new in 10) and its definitions
+    reqs = [m for m in names if isinstance(m, Request)] or requests(
+        for_trec_eval([str(m) for m in names], chosen.trec_eval), adapters)
     timed = [x.name for x in reqs if x.measure.family.times]
     if documents and timed:
         raise ParameterError(f"The 'measures' parameter must name measures of document runs: {', '.join(timed)} "
@@ -197,10 +200,22 @@ def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence
     data = prepare(q, r, queries=queries, order=s.order, relevance_level=s.relevance_level,
                    missing_queries=missing_queries or s.missing_queries, max_results=s.max_results)
     used = {x.adapter.spec: x.adapter for x in how.requests if x.adapter is not None}  # tiou:0.5 != tiou:0.9
-    adapted = {name: adapter.adapt(data) for name, adapter in used.items()}
+    adapted: Mapping[str, Sequence[Adapted]] = {name: adapter.adapt(data) for name, adapter in used.items()}
+    gone: dict[str, list[int]] = {}
     if how.settings.judged_only:
-        adapted = {name: [only_judged(a) for a in per_query] for name, per_query in adapted.items()}
-    return data.queries, compute(data, adapted, how.requests)
+        judged = {name: [only_judged(a) for a in per_query] for name, per_query in adapted.items()}
+        gone = {name: emptied(adapted[name], judged[name], s.trec_eval) for name in adapted}
+        adapted = judged
+    return data.queries, compute(data, adapted, how.requests, gone)
+
+
+def emptied(before: Sequence[Sized], after: Sequence[Sized], trec_eval: str) -> list[int]:
+    """The queries whose ranking trec_eval sees as empty (num_ret 0) under ``-J``: those ``-J`` left
+    without a result.  A query ``-c`` adds (in the qrels, not in the run) counts too in trec_eval 10,
+    which ranks one unjudged dummy document for it and drops that as well; 9.0.8 averages such a query
+    in as 0 without evaluating it.  ``before``/``after``: each query's ranking before and after ``-J``."""
+    return [q for q, (b, a) in enumerate(zip(before, after, strict=True))
+            if len(a) == 0 and (len(b) > 0 or trec_eval != "9")]
 
 
 def evaluate_validated(q: pd.DataFrame, r: pd.DataFrame, how: Plan) -> Evaluation:

@@ -45,14 +45,19 @@ def parse_lines(data: bytes, fmt: LineFormat, path: str, time_format: str = "mms
     return columns
 
 
+#: why a line that is not UTF-8 is refused (docs/trec_eval-semantics.md §9)
+DIFFERENT_ON_PURPOSE = ("a deliberate difference from trec_eval, which takes raw bytes: ids are text in every "
+                        "output format; see docs/trec_eval-semantics.md")
+
+
 def decode_line(raw: bytes, number: int, path: str) -> str:
     """One line's bytes as text; an InputError naming the first bad byte when it is not UTF-8."""
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         shown = raw.decode("utf-8", "replace").rstrip("\r")
-        raise InputError(path, f"is not valid UTF-8 text (byte {exc.start + 1} of the line); expected UTF-8",
-                         line=number, text=shown, kind="encoding") from None
+        raise InputError(path, f"is not valid UTF-8 text (byte {exc.start + 1} of the line); expected UTF-8 "
+                         f"({DIFFERENT_ON_PURPOSE})", line=number, text=shown, kind="encoding") from None
 
 
 def parse_line(raw: bytes, number: int, fmt: LineFormat, path: str, time_format: str) -> dict[str, object] | None:

@@ -27,10 +27,14 @@ from segeval.words import plural
 
 _STRATUM = re.compile(r"[+-]?[0-9]+\Z")
 _STRATUM_BYTES = re.compile(rb"[+-]?[0-9]+\Z")
-_REL = re.compile(r"(?:-1|0|[1-9][0-9]*)\Z")
+#: a qrels grade: an integer in any spelling (``01``, ``+1``); sample_eval.pl keeps the text as the grade's
+#: name (``01`` and ``1`` are counted apart, and ``-G 1=...`` does not map ``01``) and reads its value as a number
+_REL = re.compile(r"[+-]?[0-9]+\Z")
+#: a ``-G`` level: a grade as written in canonical form
+_LEVEL = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 #: a number as Perl reads one (no hexadecimal, no underscores, no inf/nan)
 _NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
-_GAIN = re.compile(r"(?:[0-9]+\.?[0-9]*|\.[0-9]+)\Z")
+_GAIN = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)\Z")  # a negative gain makes the grade unsampled, as -1
 _PERL_PREFIX = re.compile(rb"\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 QRELS_EXAMPLE = "501 0 shot12_5 2 1"
@@ -89,10 +93,11 @@ def parse_gains(specs: list[str] | None) -> dict[str, str]:
     for spec in specs or []:
         for part in spec.split(","):
             level, eq, gain = part.partition("=")
-            if not eq or not _REL.match(level) or level == "-1" or not _GAIN.match(gain):
+            if not eq or not _LEVEL.match(level) or not _GAIN.match(gain):
                 from segeval.errors import ParameterError
                 raise ParameterError(f"The 'gain' parameter must be LEVEL=GAIN pairs such as 1=3 (a qrels grade 0 or "
-                                     f"above, a number 0 or above). Got {part!r} instead.")
+                                     f"above, a number: below 0, the grade's documents count as not sampled). Got "
+                                     f"{part!r} instead.")
             table[level] = gain
     return table
 
@@ -134,8 +139,8 @@ def _strata_line(number: int, tokens: list[str], text: str, path: str) -> tuple[
     if not _STRATUM.match(stratum):
         raise _bad(path, number, text, f"has stratum {stratum!r}; expected an integer (field 4)", "stratum")
     if not _REL.match(rel):
-        raise _bad(path, number, text, f"has rel {rel!r}; expected -1 (pooled, not sampled), 0 (sampled, not "
-                                       f"relevant) or a positive integer grade (field 5)", "rel")
+        raise _bad(path, number, text, f"has rel {rel!r}; expected an integer: -1 (pooled, not sampled), 0 (sampled, "
+                                       f"not relevant) or a positive grade (field 5)", "rel")
     return topic, docno, stratum, rel
 
 

@@ -31,7 +31,7 @@ from segeval.io.formats import (
     line_head,
     looks_like_groups,
 )
-from segeval.io.parse import OnError, parse_lines
+from segeval.io.parse import OnError, decode_line, parse_lines
 
 QRELS_COLUMNS = ("query", "item", "start", "end", "rel", "line")
 RUN_COLUMNS = ("query", "item", "start", "end", "jumpin", "rank", "score", "run", "line")
@@ -119,11 +119,7 @@ def parse_groups(data: bytes, path: str) -> dict[str, npt.NDArray[np.generic]]:
     columns: dict[str, list[object]] = {"query": [], "item": [], "rel": [], "line": []}
     seen_queries: dict[str, int] = {}
     for number, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            text = raw.decode("utf-8").rstrip("\r")
-        except UnicodeDecodeError:
-            raise InputError(path, "is not valid UTF-8 text; expected UTF-8", line=number,
-                             text=raw.decode("utf-8", "replace")) from None
+        text = decode_line(raw, number, path).rstrip("\r")
         if not text.strip():
             continue
         query, _, rest = text.strip().partition(" ") if " " in text.strip() else text.strip().partition("\t")

@@ -53,9 +53,14 @@ def query_segments(data: Prepared) -> list[QuerySegments]:
 
 
 def compute(
-    data: Prepared, adapted: Mapping[str, Sequence[Adapted]], reqs: Sequence[Request]
+    data: Prepared, adapted: Mapping[str, Sequence[Adapted]], reqs: Sequence[Request],
+    emptied: Mapping[str, Sequence[int]] | None = None,
 ) -> dict[str, list[Any]]:
-    """Per-query values: ``result[request.name][q]`` for the q-th query of ``data.queries``."""
+    """Per-query values: ``result[request.name][q]`` for the q-th query of ``data.queries``.
+
+    ``emptied``: by adapter spec, the queries whose ranking trec_eval sees as empty (``-J`` dropped
+    every result: :func:`segeval.pipeline.emptied`); their measures take :meth:`Measure.on_empty`.
+    """
     segments: list[QuerySegments] | None = None
     batches: dict[str, Batch] = {}
     result: dict[str, list[Any]] = {}
@@ -71,6 +76,9 @@ def compute(
                                                else Batch.of(per_query))  # an adapter's batch, or -J's lists
                 values = r.measure.batch(batches[r.adapter.spec])
             result[r.name] = values if values is not None else [r.measure(a) for a in per_query]
+            if emptied and r.measure.family.empty is not None:
+                for q in emptied.get(r.adapter.spec, ()):
+                    result[r.name][q] = r.measure.on_empty(per_query[q].num_rel)
         else:
             if segments is None:
                 segments = query_segments(data)

@@ -121,7 +121,8 @@ FAMILIES: tuple[Family, ...] = (
            description="geometric mean of bpref (floor 1e-5), summary only"),
     Family(name="recip_rank", scope="labels", func=TR.reciprocal_rank, batch=B.reciprocal_rank, **_SCORE,
            aliases=("RR",), description="1 / rank of the first relevant result"),
-    Family(name="iprec_at_recall", scope="labels", func=FORMS.iprec, batch=B.iprec_at_recall, **_SCORE, param="level",
+    Family(name="iprec_at_recall", scope="labels", func=FORMS.iprec, batch=B.iprec_at_recall, empty=FORMS.iprec_empty,
+           **_SCORE, param="level",
            plain=False, example="iprec_at_recall_0.10", defaults=RECALL_LEVELS, family_aliases=("IPrec",),
            description="interpolated precision at recall level r, written r with two decimals"),
     Family(name="recall", scope="labels", func=TR.recall_at, batch=B.recall_at, **_OVER, param="cutoff", plain=False,
@@ -152,7 +153,8 @@ FAMILIES: tuple[Family, ...] = (
            param="reals", count=4, example="utility_2,-1,0,0",
            description="rel_ret - nonrel_ret; utility.p1,p2,p3,p4: p1 rel_ret + p2 nonrel_ret + p3 rel_missed + "
                        "p4 nonrel_missed"),
-    Family(name="11pt_avg", scope="labels", func=FORMS.eleven_pt, **_SCORE, param="reals",
+    Family(name="11pt_avg", scope="labels", func=FORMS.eleven_pt, empty=FORMS.eleven_pt_empty, **_SCORE,
+           param="reals",
            example="11pt_avg_.25,.5,.75",
            description="mean interpolated precision at recall 0, 0.1, ..., 1 (11pt_avg.l1,l2,...: at those levels)"),
     Family(name="binG", scope="labels", func=TG.bin_g, **_OVER,
@@ -220,9 +222,11 @@ FAMILIES: tuple[Family, ...] = (
 #: trec_eval 9.0.8's versions of families whose definition changed in 10 (not separate names)
 TREC_EVAL_9 = {
     "iprec_at_recall": replace(next(f for f in FAMILIES if f.name == "iprec_at_recall"), func=FORMS.iprec_9,
-                               batch=B.iprec_at_recall_9, description="interpolated precision at recall level r "
-                                                                      "(trec_eval 9: cut-off rounded up)"),
+                               batch=B.iprec_at_recall_9, empty=FORMS.iprec_9_empty,
+                               description="interpolated precision at recall level r (trec_eval 9: cut-off rounded "
+                                           "up)"),
     "11pt_avg": replace(next(f for f in FAMILIES if f.name == "11pt_avg"), func=FORMS.eleven_pt_9,
+                        empty=FORMS.eleven_pt_9_empty,
                         description="mean interpolated precision at recall 0, 0.1, ..., 1 (trec_eval 9: cut-offs "
                                     "rounded up)"),
 }

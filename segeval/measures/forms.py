@@ -25,6 +25,16 @@ def iprec_9(a: Any, level: float) -> float:
     return TR.iprec_at_recall_9(a, level)
 
 
+def iprec_empty(num_rel: int, level: float) -> float:
+    """iprec_at_recall on a ranking trec_eval sees as empty (``-J`` dropped every result)."""
+    return TR.iprec_on_empty([TR.iprec_cutoff(level, num_rel)])
+
+
+def iprec_9_empty(num_rel: int, level: float) -> float:
+    """iprec_at_recall on a ranking trec_eval 9.0.8 sees as empty."""
+    return TR.iprec_on_empty([TR.iprec_cutoff(level, num_rel, "9")])
+
+
 def utility(a: Any, params: Params | None = None) -> float:
     """Utility, with trec_eval's four coefficients when given."""
     if params is None:
@@ -42,6 +52,18 @@ def eleven_pt_9(a: Any, params: Params | None = None) -> float:
     """11-point average with trec_eval 9.0.8's cut-offs (``(long)(p R + 0.9)``)."""
     levels = TR.ELEVEN_LEVELS if params is None else params.values
     return TR.eleven_pt_avg(a, levels, version="9")
+
+
+def eleven_pt_empty(num_rel: int, params: Params | None = None) -> float:
+    """11pt_avg on a ranking trec_eval sees as empty (``-J`` dropped every result)."""
+    levels = TR.ELEVEN_LEVELS if params is None else params.values
+    return TR.iprec_on_empty([TR.iprec_cutoff(x, num_rel) for x in levels])
+
+
+def eleven_pt_9_empty(num_rel: int, params: Params | None = None) -> float:
+    """11pt_avg on a ranking trec_eval 9.0.8 sees as empty."""
+    levels = TR.ELEVEN_LEVELS if params is None else params.values
+    return TR.iprec_on_empty([TR.iprec_cutoff(x, num_rel, "9") for x in levels])
 
 
 def relstring(a: Any, params: Params | None = None) -> str:

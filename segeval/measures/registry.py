@@ -96,6 +96,9 @@ class Family:
     per_query: bool = True
     #: all queries at once (:mod:`segeval.measures.batch`), equal to ``func`` query by query
     batch: Callable[..., list[Any] | None] | None = None
+    #: the value on a ranking trec_eval sees as empty (num_ret 0: ``-J`` dropped every result), from
+    #: num_rel (and the parameter): trec_eval's 0/0 where it divides by num_ret; None: ``func``'s value
+    empty: Callable[..., Any] | None = None
     #: other names of the plain measure (ir_measures: ``AP`` for ``map``)
     aliases: tuple[str, ...] = ()
     #: other names of the family before ``@n`` or ``_n`` (ir_measures: ``nDCG`` for ``ndcg_cut``)
@@ -181,6 +184,13 @@ class Measure:
 
     def __call__(self, x: Any) -> Any:
         return self.family.func(x) if self.param is None else self.family.func(x, self.param)
+
+    def on_empty(self, num_rel: int) -> Any:
+        """The value on a ranking trec_eval sees as empty (:attr:`Family.empty`); None when it is ``func``'s."""
+        f = self.family.empty
+        if f is None:
+            return None
+        return f(num_rel) if self.param is None else f(num_rel, self.param)
 
     def batch(self, b: B.Batch) -> list[Any] | None:
         """Every query's value at once, or None when the family has no vectorised form."""

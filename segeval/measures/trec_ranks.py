@@ -11,6 +11,7 @@ exact result sits on a 4th-decimal boundary then prints the digit trec_eval prin
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -96,6 +97,14 @@ def _iprec(a: Adapted, needed: int) -> float:
     if not reached.any():
         return 0.0
     return float((found / ranks)[reached].max())
+
+
+def iprec_on_empty(cutoffs: Sequence[int]) -> float:
+    """trec_eval's interpolated precision on an empty ranking (num_ret 0, after ``-J``): its starting
+    precision num_rel_ret / num_ret is 0 / 0 (NaN), which it keeps at the cut-offs needing 0 relevant
+    results (``iprec_cutoff``; every cut-off when num_rel is 0) and 11pt_avg adds to its sum; the other
+    cut-offs keep 0.  One cut-off: iprec_at_recall; several: 11pt_avg's mean (NaN if one is NaN)."""
+    return math.nan if 0 in cutoffs or not cutoffs else 0.0
 
 
 ELEVEN_LEVELS = tuple(step / 10 for step in range(11))

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 
 # --------------------------------------------------------------------------- helpers
 
@@ -68,6 +68,9 @@ class Bad:
 BUG_EXTRA_FIELDS = "fast path: pandas silently drops fields beyond the format's field count"
 BUG_MISSING_FIELD = "fast path: a missing last field (run name) of a linking run is accepted"
 
+#: the refusal of bytes that are not UTF-8 says it differs from trec_eval on purpose, and where that is documented
+DELIBERATE = ("a deliberate difference from trec_eval, which takes raw bytes: ids are text in every output format; "
+              "see docs/trec_eval-semantics.md")
 BAD: list[Bad] = [
     # ---- field counts
     # qrels line with 5 fields instead of 6
@@ -173,11 +176,13 @@ BAD: list[Bad] = [
     # ---- encoding and bytes
     # invalid UTF-8 byte (0xff) on line 2, byte 8 of the line; shown with U+FFFD
     Bad("invalid-utf8", "qrels", QRELS_OK + b"q1 Q0 v\xff1 1.00 2.00 1\n",
-        f"{E}, line 2: is not valid UTF-8 text (byte 8 of the line); expected UTF-8\n"
+        f"{E}, line 2: is not valid UTF-8 text (byte 8 of the line); expected UTF-8 "
+        f"({DELIBERATE})\n"
         "  line 2: q1 Q0 v\ufffd1 1.00 2.00 1\n"),
     # invalid UTF-8 in a run
     Bad("invalid-utf8-run", "run", b"q1 Q0 v1 1.00 2.00 1 0.5 r\xe9\n",
-        f"{E}, line 1: is not valid UTF-8 text (byte 27 of the line); expected UTF-8\n"
+        f"{E}, line 1: is not valid UTF-8 text (byte 27 of the line); expected UTF-8 "
+        f"({DELIBERATE})\n"
         "  line 1: q1 Q0 v1 1.00 2.00 1 0.5 r\ufffd\n"),
     # a NUL byte inside a field, shown as \0
     Bad("nul-byte", "qrels", b"q1 Q0 v\x001 1.00 2.00 1\n",
@@ -420,3 +425,10 @@ def test_gz_named_files_give_the_same_report_apart_from_runid(tmp_path: Path) ->
     first, *rest = out.splitlines()
     assert first.split("\t")[2].strip() == "run.gz"
     assert rest == plain.splitlines()[1:]
+
+
+def test_non_utf8_refusal_is_documented_as_deliberate() -> None:
+    """The message points at docs/trec_eval-semantics.md, whose table of deliberate differences has the row."""
+    doc = (ROOT / "docs" / "trec_eval-semantics.md").read_text(encoding="utf-8")
+    assert ("| non-UTF-8 bytes in a docno or runid (any line of any input) | refused with the file, line and byte, the "
+            "message saying the difference is deliberate and pointing here |") in doc

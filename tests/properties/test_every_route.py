@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from segeval.measures.definitions import FAMILIES, NEW_IN_10, SETS
+from segeval.measures.definitions import FAMILIES, NEW_IN_10
 from tests.support import routes as R
 
 FULL = bool(os.environ.get("SEGEVAL_FULL"))
@@ -65,14 +65,6 @@ ALONE = R.registered_measures() if FULL else [f.name for f in FAMILIES]
 SEGMENTS_ONLY = frozenset(f.name for f in FAMILIES if f.times)
 
 
-def new_in_10_under_9(job: R.Job) -> bool:
-    """Known defect, reported to the lead: ``--trec-eval 9`` with a measure new in trec_eval 10 (or a set
-    holding one): the command refuses it (exit 2) or drops it from the set, the API computes it."""
-    if "--trec-eval" not in job.options:
-        return False
-    return any(R.family_of(m) in NEW_IN_10 or any(f in NEW_IN_10 for f in SETS.get(m, ())) for m in job.measures)
-
-
 @pytest.mark.parametrize("kind", ["documents", "segments"])
 @pytest.mark.parametrize("index", range(len(ALONE)), ids=ALONE)
 def test_each_measure_alone_on_every_route(kind: R.Kind, index: int, written: dict[str, R.Inputs]) -> None:
@@ -85,7 +77,6 @@ def test_each_measure_alone_on_every_route(kind: R.Kind, index: int, written: di
     if FULL:
         jobs += [R.Job((measure,), o, adapter=adapters[(index + i + 1) % len(adapters)] if adapter else None)
                  for i, o in enumerate(R.OPTIONS)]
-        jobs = [j for j in jobs if not new_in_10_under_9(j)]  # tested by test_new_in_10_under_trec_eval_9
     elif kind == "segments":  # the slice: segments in the adapter and combination tests only
         pytest.skip("in the full run only (SEGEVAL_FULL=1)")
     _check(x, jobs, sampled=1)
@@ -96,8 +87,7 @@ def test_random_combinations_on_every_route(kind: R.Kind, written: dict[str, R.I
     for i, x in enumerate(_collections(kind, written)):
         rng = random.Random(i)
         leave_out = SEGMENTS_ONLY if kind == "documents" else frozenset()
-        _check(x, list(R.jobs(kind, rng, alone=False, combos=COMBOS, leave_out=leave_out,
-                              allowed=lambda job: not new_in_10_under_9(job))))
+        _check(x, list(R.jobs(kind, rng, alone=False, combos=COMBOS, leave_out=leave_out)))
 
 
 @pytest.mark.parametrize("adapter", R.ADAPTERS)
@@ -107,8 +97,6 @@ def test_every_adapter_on_every_route(adapter: str, written: dict[str, R.Inputs]
         _check(x, [R.Job(("official", "ndcg", "maisp"), o, adapter) for o in options])
 
 
-@pytest.mark.xfail(strict=True, reason="reported: --trec-eval 9 refuses a measure new in trec_eval 10 (or drops it "
-                                       "from a set) in the command, the API computes it")
 @pytest.mark.parametrize("measure", [*NEW_IN_10, "all_trec"])
 def test_new_in_10_under_trec_eval_9(measure: str, written: dict[str, R.Inputs]) -> None:
     _check(_collections("documents", written)[0], [R.Job((measure,), ("--trec-eval", "9"))])
@@ -206,10 +194,6 @@ def stored_inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, R.Input
 @pytest.mark.parametrize("record", RECORDS, ids=[f"{r['collection']} {' '.join(r['trec_eval'])}" for r in RECORDS])
 def test_every_route_prints_trec_eval_bytes(record: dict[str, Any], stored_inputs: dict[str, R.Inputs],
                                             request: pytest.FixtureRequest) -> None:
-    if "-nan" in record["stdout"]:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "documented (docs/trec_eval-semantics.md, 'Not reproduced'): an empty ranking (-J dropping every "
-            "result) prints 0 for iprec_at_recall and 11pt_avg where trec_eval prints -nan")))
     if re.fullmatch(r"relstring\.[0-9]+,.*", record["measure"]) and record["stdout"]:  # -q: per-query rows
         request.applymarker(pytest.mark.xfail(strict=True, reason=(
             "reported: -m relstring.3,7 prints rows named relstring_3 where trec_eval names them relstring_3,7 "

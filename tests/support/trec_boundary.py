@@ -457,6 +457,8 @@ PARITY_FLAGS: dict[str, dict[str, tuple[str, ...]]] = {
         "q": ("-q", "-m", "all_trec"),
         "c": ("-c", "-q", "-m", "all_trec"),
         "J": ("-J", "-q", "-m", "all_trec"),
+        # -J emptying rankings, and the topics -c adds (trec_eval 10 ranks a dummy unjudged document there)
+        "cJ": ("-c", "-J", "-q", "-m", "all_trec"),
         "M": ("-M", "3", "-q", "-m", "all_trec"),
         "l2": ("-l", "2", "-q", "-m", "all_trec"),
         "n": ("-n", "-q", "-m", "all_trec"),
@@ -478,6 +480,7 @@ PARITY_FLAGS: dict[str, dict[str, tuple[str, ...]]] = {
         "c": ("-c", "-m", "all_trec"),
         "cq": ("-c", "-q", "-m", "all_trec"),
         "J": ("-J", "-q", "-m", "all_trec"),
+        "cJ": ("-c", "-J", "-q", "-m", "all_trec"),
         "M": ("-M", "3", "-q", "-m", "all_trec"),
         "l2": ("-l", "2", "-q", "-m", "all_trec"),
         "params": ("-q", "-m", "P.10", "-m", "P.20", "-m", "11pt_avg.0.5,0.25,0.125", "-m", "11pt_avg",
@@ -493,6 +496,7 @@ _RANKED = "1 Q0 a 1 4 r\n1 Q0 b 2 3 r\n1 Q0 c 3 2 r\n1 Q0 x 4 1 r\n"
 _THIRDS = "".join(f"1 0 r{i} 1\n" for i in range(13)) + "1 0 n0 0\n"
 _THIRDS_RUN = "".join(f"1 Q0 {d} {i + 1} {30 - i} r\n" for i, d in enumerate(
     ["r0", "n0", "r1", "x1", "r2", "r3", "x2", "r4", "x3", "x4", "r5", "r6", "x5", "r7", "r8", "x6", "r9"]))
+_EMPTIED, _EMPTIED_RUN = "1 0 a 1\n1 0 b 0\n2 0 c 1\n2 0 d 1\n3 0 e 1\n", "1 Q0 x 1 2 r\n1 Q0 a 2 1 r\n2 Q0 y 1 1 r\n"
 HAND_CASES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
     # the spec's example: level 2 at 1.5 sorts level 1 (gain 1) after it, so the ideal is not ideal: 1.1050
     "fractional_gain": (_GRADED, _RANKED, ("-q", "-m", "ndcg.2=1.5"), ("10", "9")),
@@ -515,6 +519,14 @@ HAND_CASES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
     # grades written 02, +1, -0: ndcg asked alone (issue 28; fixed on main in 3d62b46)
     "grade_spellings": ("1 0 a 02\n1 0 b +1\n1 0 c -0\n1 0 d 1\n2 0 a 01\n",
                         "1 Q0 c 1 4 r\n1 Q0 a 2 3 r\n1 Q0 b 3 2 r\n2 Q0 a 1 1 r\n", ("-q", "-m", "ndcg"), ("10", "9")),
+    # -J drops every result of topic 2 (R = 2) and -c adds topic 3 (R = 1): num_ret / num_ret = 0/0 (-nan) at
+    # the cut-offs needing 0 relevant results: 10.0 lround(p R) = 0 (2: p <= 0.2; 3: p <= 0.4, its dummy
+    # document dropped too), 9.0.8 (long)(p R + 0.9) = 0 (p = 0 only; topic 3 averaged in as 0); 0 elsewhere
+    "judged_only_empty": (_EMPTIED, _EMPTIED_RUN, ("-c", "-J", "-q", "-m", "iprec_at_recall", "-m", "11pt_avg",
+                                                   "-m", "num_ret"), ("10", "9")),
+    # 11pt_avg at levels all needing a relevant result: 0, not -nan (topic 2: lround(.5 * 2) = 1)
+    "judged_only_empty_levels": (_EMPTIED, _EMPTIED_RUN, ("-J", "-c", "-q", "-m", "11pt_avg.0.5,1",
+                                                          "-m", "iprec_at_recall.0.5,1"), ("10", "9")),
     # refused as trec_eval refuses them (exit 2)
     "duplicate_cutoffs": (_GRADED, _RANKED, ("-m", "P.5,5"), ("10", "9")),
     "duplicate_levels": (_GRADED, _RANKED, ("-m", "iprec_at_recall.0.5,.5"), ("10", "9")),

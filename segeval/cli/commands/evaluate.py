@@ -92,7 +92,6 @@ def eval_(
 
     from segeval.engines.route import route
     from segeval.engines.runs import evaluate_many, expand_runs
-    from segeval.measures.definitions import for_trec_eval
     from segeval.settings import EngineOptions, Job, OutputOptions, Settings, check_relevance_level
 
     check_relevance_level(level)
@@ -109,7 +108,7 @@ def eval_(
     settings = Settings(order=order, time_format=time_format, relevance_level=level,
                         missing_queries="zero" if complete else "skip", max_results=max_results, judged_only=judged,
                         trec_eval=version, predicted=predicted)
-    job = Job(tuple(for_trec_eval([n for n in names if n not in ("runid", "num_q")], version)), tuple(adapter or ()),
+    job = Job(tuple(n for n in names if n not in ("runid", "num_q")), tuple(adapter or ()),  # version: pipeline.plan
               settings, lenient=lenient, engine=engine_options)
     chosen = route(qrels, run_files, job, output)
     if show_route:

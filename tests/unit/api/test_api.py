@@ -431,3 +431,29 @@ def test_ids_with_white_space_name_their_row(bad: str) -> None:
     run = pd.DataFrame({"query_id": ["q1", "q1", "q1"], "doc_id": ["d1", bad, "d3"], "score": [3.0, 2.0, 1.0]})
     with pytest.raises(ParameterError, match=r"doc_id column must hold ids without white space\. Got .* in row 2"):
         evaluate({"q1": {"d1": 1}}, run, "map")
+
+
+def test_trec_eval_9_mode_is_the_same_measure_set_in_the_api_and_the_cli(tmp_path: Path) -> None:
+    """evaluate(..., trec_eval="9") and Evaluator(..., Settings(trec_eval="9")) take 9.0.8's all_trec (no rbp,
+    rbp_resid, unj) and refuse its missing measures, as ``segeval eval --trec-eval 9`` does (pipeline.plan)."""
+    from segeval.report.trec import render
+    from tests.support import trec_boundary as TB
+
+    qrels, run = TB.parity_collection(0, "plain")
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text(run)
+    q, r = str(tmp_path / "qrels"), str(tmp_path / "run")
+    code, cli, _ = run_cli("eval", "--trec-eval", "9", *TB.PARITY_FLAGS["9"]["q"], q, r)
+    assert code == 0 and cli == TB.stored_parity("9")[TB.parity_key("plain", 0, "q")][1]  # trec_eval 9.0.8's bytes
+    frame = pd.read_csv(r, sep=" ", header=None, names=["query", "q0", "docno", "rank", "score", "tag"],
+                        dtype={"query": str, "docno": str})[["query", "docno", "score"]]
+    for ev in (evaluate(q, r, "all_trec", trec_eval="9"), Evaluator(q, "all_trec", Settings(trec_eval="9")).evaluate(r),
+               Evaluator(q, "all_trec", Settings(trec_eval="9")).evaluate(frame)):
+        assert not any(n.startswith(("rbp", "unj")) for n in ev.summary)
+        assert render(ev, "run1", per_query=True) == cli
+    assert any(n.startswith("rbp") for n in evaluate(q, r, "all_trec").summary)  # 10.0's set has them
+    for measure in ("rbp", ["map", "unj"]):
+        with pytest.raises(ParameterError, match="new in trec_eval 10"):
+            evaluate(q, r, measure, trec_eval="9")
+        with pytest.raises(ParameterError, match="new in trec_eval 10"):
+            Evaluator(q, measure, Settings(trec_eval="9"))

@@ -150,3 +150,16 @@ def test_factorize_bytes_orders_by_code_point() -> None:
                 assert distinct.tolist() == sorted(set(tokens))
                 names = decode_tokens(distinct)
                 assert names is not None and list(names) == sorted({t.decode() for t in tokens})
+
+
+def test_every_reader_refuses_non_utf8_saying_it_is_deliberate() -> None:
+    """The groups reader decodes as the line reader does: one message, naming the byte and the documented
+    difference from trec_eval."""
+    from segeval.errors import InputError
+    from segeval.io.parse import DIFFERENT_ON_PURPOSE
+    from segeval.io.tables import parse_groups
+
+    with pytest.raises(InputError) as caught:
+        parse_groups(b"q1 a|b\nq2 c|d\xff\n", "groups.txt")
+    assert "line 2: is not valid UTF-8 text (byte 7 of the line)" in str(caught.value)  # after "q2 c|d", 6 bytes
+    assert DIFFERENT_ON_PURPOSE in str(caught.value)

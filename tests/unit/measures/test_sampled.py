@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from segeval.io.parse import DIFFERENT_ON_PURPOSE
 from segeval.io.strata import parse_sampled_run, parse_strata_qrels
 from segeval.measures.sampled import interpolated, optimal_dcg, sample_eval, topic_values
 from tests.conftest import FIXTURES, ROOT, run_cli, shared
@@ -127,6 +128,36 @@ def test_gain_mapping_matches_sample_eval(name: str, gains: list[str]) -> None:
     assert out.encode() == (XINF / f"{name}.G.out").read_bytes()
 
 
+@pytest.mark.parametrize("name", ["graded", "random"])
+def test_grade_spellings_and_negative_gains_match_sample_eval(name: str) -> None:
+    """Grades written 01, +1, 002, -0, 00, -01 (tests/support/xinf_spellings.py): counted apart from 1 by
+    their text, valued as numbers; -G 1=-1 makes grade 1 unsampled (not 01), as sample_eval.pl does."""
+    qrels = str(XINF / f"spelled_{name}.qrels")
+    code, out, err = run_cli("sample-eval", "-q", qrels, _inputs(name)[1])
+    assert (code, err) == (0, "")
+    assert out.encode() == (XINF / f"spelled_{name}.q.out").read_bytes()
+    code, out, err = run_cli("sample-eval", "-G", "1=-1", "-G", "2=0.5", qrels, _inputs(name)[1])
+    assert (code, err) == (0, "")
+    assert out.encode() == (XINF / f"spelled_{name}.G.out").read_bytes()
+
+
+def test_grade_spelling_hand_derived() -> None:
+    """One stratum of 4 documents: d1 grade 01, d2 grade 1, d3 0, d4 -01 (that is -1: not sampled).  The
+    ideal DCG has grades '1' and '01' (value 1 each; '1' > '01' as strings) at ranks 1 and 2, each count
+    1 * 4 docs / 3 sampled = 1.33, rounded to 1: 1 + 1/log2(3).  -G 1=-1 maps d2 (not d1: the mapping
+    is keyed by the text) to -1, unsampled."""
+    from segeval.io.strata import parse_gains, parse_strata_qrels
+
+    data = b"7 0 d1 1 01\n7 0 d2 1 1\n7 0 d3 1 0\n7 0 d4 1 -01\n"
+    topic = parse_strata_qrels(data, "q").topics["7"]
+    assert topic.strata["1"].grades == {"01": 1, "1": 1}  # 01 and 1 counted apart, as sample_eval.pl's hash
+    assert (topic.strata["1"].sampled, topic.strata["1"].relevant) == (3, 2)  # -01 is -1: not sampled
+    mapped = parse_strata_qrels(data, "q", parse_gains(["1=-1"])).topics["7"]
+    assert mapped.docs["d2"] == ("-1", "1") and mapped.docs["d1"] == ("01", "1")  # 01 is not level 1
+    assert (mapped.strata["1"].sampled, mapped.strata["1"].relevant) == (2, 1)
+    assert optimal_dcg(topic) == pytest.approx(1 + 1 / math.log2(3))  # grades '1', '01': value 1 at ranks 1, 2
+
+
 def test_max_result_size_matches_patched_sample_eval() -> None:
     _, out, _ = run_cli("sample-eval", "-q", "--max-result-size", "20", *_inputs("short"))
     assert out.encode() == (XINF / "short.m20.q.out").read_bytes()
@@ -157,16 +188,15 @@ def test_gzip_and_plain_agree(tmp_path: Path) -> None:
 
 
 QRELS_FIELDS = "expected 5: topic, 0, docno, stratum, rel (such as '501 0 shot12_5 2 1')"
-REL = "expected -1 (pooled, not sampled), 0 (sampled, not relevant) or a positive integer grade (field 5)"
+REL = "expected an integer: -1 (pooled, not sampled), 0 (sampled, not relevant) or a positive grade (field 5)"
 RUN_FIELDS = "expected 6: topic, Q0, docno, rank, score, tag (such as '501 Q0 shot12_5 1 0.93 myrun')"
 BAD = [
     ("qrels", b"1 0 a 1 1\n1 0 b 1\n", "line 2: has 4 fields; " + QRELS_FIELDS, "1 0 b 1"),
     ("qrels", b"1 0 a 1 1 extra\n", "line 1: has 6 fields; " + QRELS_FIELDS, "1 0 a 1 1 extra"),
     ("qrels", b"1 0 a s1 1\n", "line 1: has stratum 's1'; expected an integer (field 4)", "1 0 a s1 1"),
     ("qrels", b"1 0 a 1.5 1\n", "line 1: has stratum '1.5'; expected an integer (field 4)", "1 0 a 1.5 1"),
-    ("qrels", b"\n1 0 a 1 -2\n", "line 2: has rel '-2'; " + REL, "1 0 a 1 -2"),
+    ("qrels", b"\n1 0 a 1 1e3\n", "line 2: has rel '1e3'; " + REL, "1 0 a 1 1e3"),
     ("qrels", b"1 0 a 1 0.5\n", "line 1: has rel '0.5'; " + REL, "1 0 a 1 0.5"),
-    ("qrels", b"1 0 a 1 01\n", "line 1: has rel '01'; " + REL, "1 0 a 1 01"),
     ("qrels", b"1 0 a 1 yes\n", "line 1: has rel 'yes'; " + REL, "1 0 a 1 yes"),
     ("run", b"1 Q0 a 1 0.5\n", "line 1: has 5 fields; " + RUN_FIELDS, "1 Q0 a 1 0.5"),
     ("run", b"1 Q0 a 1 0.5 r\n1 Q0 b 2 high r\n", "line 2: has score 'high'; expected a number (field 5)",
@@ -192,7 +222,8 @@ def test_bad_input_exits_2_with_file_line_text(tmp_path: Path, which: str, conte
 
 @pytest.mark.parametrize(("args", "message"), [
     (["-G", "1:3"], "The 'gain' parameter must be LEVEL=GAIN pairs such as 1=3 (a qrels grade 0 or above, a "
-                    "number 0 or above). Got '1:3' instead."),
+                    "number: below 0, the grade's documents count as not sampled). Got '1:3' instead."),
+    (["-G", "1=x"], "Got '1=x' instead."),
     (["-G", "-1=2"], "Got '-1=2' instead."),
     (["--max-result-size", "0"], "The 'max_result_size' parameter must be an integer >= 1. Got 0 instead."),
 ])
@@ -309,7 +340,8 @@ def test_eval_trec_measures_on_stratified_qrels_treat_unsampled_as_unjudged(tmp_
 
 
 @pytest.mark.parametrize(("content", "problem"), [
-    (b"1 0 a 1 1\n1 0 \xff 1 1\n", "line 2: is not valid UTF-8 text (byte 5 of the line); expected UTF-8"),
+    (b"1 0 a 1 1\n1 0 \xff 1 1\n", "line 2: is not valid UTF-8 text (byte 5 of the line); expected UTF-8 "
+     f"({DIFFERENT_ON_PURPOSE})"),
     (b"1 0 a\x00 1 1\n", "line 1: contains a NUL byte; expected a text line"),
 ])
 @pytest.mark.parametrize("command", ["sample-eval", "eval"])

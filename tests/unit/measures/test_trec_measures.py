@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from segeval.adapt.base import Adapted, judged_only
@@ -309,3 +310,40 @@ def test_complete_num_rel_summary_counts_every_positive_qrels_line_as_trec_eval(
     # line with rel > 0: q1 3 + q2 2 + q3 1 = 6 (checked against the trec_eval binary)
     assert ev.per_query["num_rel"] == [2, 1, 0] and ev.summary["num_rel"] == 6
     assert evaluate(q, r, ["num_rel"], relevance_level=2).summary["num_rel"] == 2  # without -c: the sum
+
+
+def test_judged_only_emptied_ranking_is_trec_evals_zero_over_zero(tmp_path: Path) -> None:
+    """-J leaving q2 no result: trec_eval's precision num_rel_ret / num_ret is 0/0 (NaN), kept at the
+    recall cut-offs needing 0 relevant results, 0 at the others; the same on every route and in JSON."""
+    qrels = "q1 0 a 1\nq1 0 b 0\nq2 0 c 1\nq2 0 d 1\nq3 0 e 1\n"
+    run = "q1 Q0 x 1 2 r\nq1 Q0 a 2 1 r\nq2 Q0 y 1 1 r\n"
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text(run)
+    frame = pd.DataFrame({"query": ["q1", "q1", "q2"], "docno": ["x", "a", "y"], "score": [2.0, 1.0, 1.0]})
+    measures = ["iprec_at_recall", "11pt_avg", "11pt_avg.0.5,1"]
+    for version in ("10", "9"):
+        for given in (str(tmp_path / "run"), frame):
+            ev = evaluate(str(tmp_path / "qrels"), given, measures[:2], judged_only=True, missing_queries="zero",
+                          trec_eval=version)
+            assert ev.queries == ["q1", "q2", "q3"]
+            ip = {lvl: ev.per_query[f"iprec_at_recall_{lvl}"] for lvl in ("0.00", "0.10", "0.20", "0.30", "0.40",
+                                                                         "0.50")}
+            assert [ip[lvl][0] for lvl in ip] == [1.0] * 6  # q1: a judged relevant at rank 1 after -J
+            # q2, R = 2: 10.0 needs lround(p * 2) relevant: 0 for p <= 0.2; 9.0.8 (long)(p * 2 + 0.9): 0 for p = 0
+            emptied_q2 = ["0.00", "0.10", "0.20"] if version == "10" else ["0.00"]
+            assert [lvl for lvl in ip if math.isnan(ip[lvl][1])] == emptied_q2
+            assert all(ip[lvl][1] == 0.0 for lvl in ip if lvl not in emptied_q2)
+            # q3 (added by -c), R = 1: trec_eval 10 ranks a dummy unjudged document, which -J drops: 0/0 where
+            # lround(p) = 0 (p <= 0.4); 9.0.8 averages it in as 0 without evaluating it
+            emptied_q3 = ["0.00", "0.10", "0.20", "0.30", "0.40"] if version == "10" else []
+            assert [lvl for lvl in ip if math.isnan(ip[lvl][2])] == emptied_q3
+            assert math.isnan(ev.per_query["11pt_avg"][1]) and math.isnan(ev.summary["11pt_avg"])  # cut-off 0 at p=0
+            assert math.isnan(ev.summary["iprec_at_recall_0.00"])
+            assert ev.summary["iprec_at_recall_0.50"] == pytest.approx(1 / 3)  # (1 + 0 + 0) / 3
+    # every level needing a relevant result: 0, not NaN (q2: lround(0.5 * 2) = 1, q3: lround(0.5) = 1)
+    ev = evaluate(str(tmp_path / "qrels"), str(tmp_path / "run"), measures[2:], judged_only=True,
+                  missing_queries="zero")
+    assert ev.per_query["11pt_avg_0.5,1"] == [1.0, 0.0, 0.0]
+    code, out, _ = run_cli("eval", "-J", "-c", "-q", "-o", "json", "-m", "11pt_avg", str(tmp_path / "qrels"),
+                           str(tmp_path / "run"))
+    assert code == 0 and '"11pt_avg": null' in out
