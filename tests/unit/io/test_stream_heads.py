@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -105,8 +106,10 @@ LINE_READERS: dict[str, tuple[Callable[[str], Any], str, list[str]]] = {
     "run auto linking": (read_run, "q Q0 v{} 1.00 2.00 1 0.5 t", ["x y", "q Q0 v 1.00 2.00 x 0.5 t", "301 Q0 D 1 1 t"]),
     "run linking": (lambda p: read_run(p, "linking"), "q Q0 v{} 1.00 2.00 1 0.5 t", ["x y", "q Q0 v 1.99 2.00 1 s t"]),
     "run search": (lambda p: read_run(p, "search"), "q Q0 v{} 1.00 2.00 1.00 1 0.5", ["x y", "q Q0 v a b c 1 0.5"]),
-    "sample-eval qrels": (read_strata_qrels, "301 0 D{} 2 1", ["x y", "301 0 D 2 x"]),
-    "sample-eval run": (read_sampled_run, "301 Q0 D{} 1 12.5 tag", ["x y", "301 Q0 D 1 high tag"]),
+    # (their results name the file they came from: compared without it)
+    "sample-eval qrels": (lambda p: replace(read_strata_qrels(p), path=""), "301 0 D{} 2 1", ["x y", "301 0 D 2 x"]),
+    "sample-eval run": (lambda p: replace(read_sampled_run(p), path=""), "301 Q0 D{} 1 12.5 tag",
+                        ["x y", "301 Q0 D 1 high tag"]),
 }
 
 
