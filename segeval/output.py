@@ -121,15 +121,20 @@ def _open_special(name: str, binary: bool) -> IO[Any]:
             raise OutputError(name, "it is a FIFO with no reader; start its reader first") from None
         raise OutputError(name, _reason(exc)) from None
     os.set_blocking(fd, True)
-    return os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8")
+    return os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", encoding="utf-8", errors=TEXT_ERRORS)
+
+
+#: a name read from the command line in a non-UTF-8 locale holds its undecodable bytes as surrogates: they
+#: are written back as the same bytes (a file name in a log is the name the user gave)
+TEXT_ERRORS = "surrogateescape"
 
 
 @contextmanager
 def open_output(path: str | os.PathLike[str], *, binary: bool = False,
                 inputs: Sequence[str | os.PathLike[str]] = ()) -> Iterator[IO[Any]]:
-    """A file to write ``path`` through (text in UTF-8, or ``binary``): a temporary file in the same
-    directory, renamed over ``path`` when the block ends normally and removed otherwise.  An OSError
-    (disk full, permission) becomes an :class:`OutputError` naming ``path``."""
+    """A file to write ``path`` through (text in UTF-8 with :data:`TEXT_ERRORS`, or ``binary``): a temporary
+    file in the same directory, renamed over ``path`` when the block ends normally and removed otherwise.
+    An OSError (disk full, permission) becomes an :class:`OutputError` naming ``path``."""
     from segeval.interrupt import partial_output
 
     name = os.fspath(path)
@@ -151,7 +156,7 @@ def open_output(path: str | os.PathLike[str], *, binary: bool = False,
     with partial_output(temporary):
         done = False
         try:
-            with os.fdopen(fd, mode, encoding=encoding) as f:
+            with os.fdopen(fd, mode, encoding=encoding, errors=None if binary else TEXT_ERRORS) as f:
                 yield f
                 f.flush()
                 os.fsync(f.fileno())
