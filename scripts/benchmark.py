@@ -212,6 +212,13 @@ def compile_segeval() -> None:
         compileall.compile_dir(Path(spec.origin).parent, quiet=1)
 
 
+def prepare_in_child(script: str, argv: Sequence[str] | None) -> None:
+    """Run ``script`` with the same arguments and ``--prepare`` in a child process, which generates the data:
+    a child forked from a big process would inherit its peak RSS."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    subprocess.run([sys.executable, str(Path(script).resolve()), *args, "--prepare"], check=True)
+
+
 def find_segeval(explicit: str | None) -> list[str]:
     """The command that runs segeval: ``--segeval``, the one next to this Python, or on PATH (the
     package's bytecode written first: :func:`compile_segeval`)."""

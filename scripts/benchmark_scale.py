@@ -52,7 +52,7 @@ from pathlib import Path
 SCRIPTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(SCRIPTS))
 
-from benchmark import find_segeval, parse_count, run_measured  # noqa: E402
+from benchmark import find_segeval, parse_count, prepare_in_child, run_measured  # noqa: E402
 from generate_data import generate, generate_trec  # noqa: E402
 
 PER_QUERY = 1000
@@ -318,9 +318,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.prepare:
         prepare(a)
         return 0
-    # generate in a child: a child forked from a big process would inherit its peak RSS
-    args = sys.argv[1:] if argv is None else argv
-    subprocess.run([sys.executable, str(Path(__file__).resolve()), *args, "--prepare"], check=True)
+    prepare_in_child(__file__, argv)
     segeval = find_segeval(a.segeval)
     parts = {"jobs": bench_jobs, "memory": bench_memory, "dask": bench_dask}
     lines = [f"Machine: {machine()}.", ""]

@@ -43,7 +43,7 @@ from pathlib import Path
 SCRIPTS = Path(__file__).resolve().parent
 sys.path.insert(0, str(SCRIPTS))
 
-from benchmark import find_python2, find_segeval, parse_count  # noqa: E402
+from benchmark import find_python2, find_segeval, parse_count, prepare_in_child  # noqa: E402
 from benchmark_scale import drop_repeated_judgements, make_data  # noqa: E402
 from generate_data import generate, generate_trec  # noqa: E402
 
@@ -202,9 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.prepare:
         prepare(a)
         return 0
-    # generate in a child: a child forked from a big process would inherit its peak RSS
-    args = sys.argv[1:] if argv is None else argv
-    subprocess.run([sys.executable, str(Path(__file__).resolve()), *args, "--prepare"], check=True)
+    prepare_in_child(__file__, argv)
     seg = find_segeval(a.segeval)
     text: list[str] = []
     ok = True

@@ -55,20 +55,15 @@ def check(got: tuple[int, str, str], expected: tuple[int, str]) -> None:
                     f"{len(out.splitlines())} lines), first: {wrong[:3]}")
 
 
-@pytest.mark.parametrize(("style", "seed", "name", "flags"), TB.parity_cases("10", SEEDS),
+@pytest.mark.parametrize(("version", "style", "seed", "name", "flags"),
+                         [("10", *c) for c in TB.parity_cases("10", SEEDS)]
+                         + [("9", *c) for c in TB.parity_cases("9", SEEDS)],
                          ids=lambda x: str(x) if not isinstance(x, tuple) else "")
-def test_generated_collections_equal_trec_eval_10(tmp_path: Path, style: str, seed: int, name: str,
-                                                  flags: tuple[str, ...]) -> None:
-    expected = stored("10")[TB.parity_key(style, seed, name)]
-    check(segeval(tmp_path, *TB.parity_collection(seed, style), flags, "10"), expected)
-
-
-@pytest.mark.parametrize(("style", "seed", "name", "flags"), TB.parity_cases("9", SEEDS),
-                         ids=lambda x: str(x) if not isinstance(x, tuple) else "")
-def test_trec_eval_9_mode_equals_9_0_8(tmp_path: Path, style: str, seed: int, name: str,
-                                       flags: tuple[str, ...]) -> None:
-    expected = stored("9")[TB.parity_key(style, seed, name)]
-    check(segeval(tmp_path, *TB.parity_collection(seed, style), flags, "9"), expected)
+def test_generated_collections_equal_trec_eval(tmp_path: Path, version: str, style: str, seed: int, name: str,
+                                               flags: tuple[str, ...]) -> None:
+    """trec_eval 10.0's stored bytes, and 9.0.8's under --trec-eval 9."""
+    expected = stored(version)[TB.parity_key(style, seed, name)]
+    check(segeval(tmp_path, *TB.parity_collection(seed, style), flags, version), expected)
 
 
 @pytest.mark.parametrize("version", ["10", "9"])
