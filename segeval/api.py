@@ -21,16 +21,20 @@ def compare(
     settings: Settings | dict[str, Any] | None = None,
     baseline: str | None = None,
     test: str = "t",
-    correction: str = "holm",
+    correction: str | None = None,
     alpha: float = 0.05,
     permutations: int = 10_000,
     seed: int = 0,
+    all_pairs: bool = False,
 ) -> Comparison:
-    """Each run against the baseline (default: the first) over every qrels query, as ``segeval compare``.
+    """Each run against the baseline (default: the first), or every pair of runs (``all_pairs``), over
+    every qrels query, as ``segeval compare``.
 
     ``runs`` is a list of files, or a dict from run names to runs in any shape :func:`evaluate`
-    accepts (or their :class:`Evaluation`, made with ``missing_queries="zero"``).  Render the result
-    with :func:`segeval.analysis.compare.render`.
+    accepts (or their :class:`Evaluation`, made with ``missing_queries="zero"``).  ``test`` is t,
+    wilcoxon, randomization, bootstrap or tukey (Tukey's HSD, as ranx); ``correction`` None is holm, or
+    none for tukey.  The result prints as the table (``str()``) and has ``to_dataframe()``,
+    ``to_latex()``, ``to_markdown()``, ``to_csv()`` and ``to_json()``.
     """
     names = [str(m) for m in measure_names(measures)]
     if isinstance(runs, Mapping):
@@ -40,7 +44,8 @@ def compare(
                        for name, run in runs.items()}
         first = next(iter(evaluations), "")
         return compare_evaluations(evaluations, first if baseline is None else baseline, test=test,
-                                   correction=correction, alpha=alpha, permutations=permutations, seed=seed)
+                                   correction=correction, alpha=alpha, permutations=permutations, seed=seed,
+                                   all_pairs=all_pairs)
     if isinstance(runs, str | Path) or not isinstance(runs, Sequence):
         raise ParameterError(f"The 'runs' parameter must be a list of run files or a dict from names to runs. Got "
                              f"{type(runs).__name__} {runs!r} instead.")
@@ -54,7 +59,8 @@ def compare(
     from segeval.validate import validate_qrels
 
     return compare_runs(validate_qrels(load_qrels(qrels)), list(runs), names, adapter=adapter, baseline=baseline,
-                        test=test, correction=correction, alpha=alpha, permutations=permutations, seed=seed)
+                        test=test, correction=correction, alpha=alpha, permutations=permutations, seed=seed,
+                        all_pairs=all_pairs)
 
 
 def correlate(x: Sequence[float] | Mapping[str, float], y: Sequence[float] | Mapping[str, float]) -> dict[str, Any]:

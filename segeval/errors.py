@@ -21,9 +21,22 @@ def _escape(match: re.Match[str]) -> str:
     return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
 
 
+def utf8_text(text: str) -> str:
+    """``text`` with the bytes of a name the user gave read as UTF-8: a non-UTF-8 locale (``LC_ALL=C``)
+    hands command-line and file-system names over with each non-ASCII byte as a surrogate; bytes that
+    are not UTF-8 stay surrogates (and are written back as the same bytes)."""
+    if text.isascii():
+        return text
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate that no byte stands for (e.g. from JSON's \\ud800)
+        return text
+
+
 def printable(text: str) -> str:
-    """``text`` with every control character written as an escape (``\\x1b``, ``\\n``, ``\\u202e``)."""
-    return _CONTROL.sub(_escape, text)
+    """``text`` (its names read as :func:`utf8_text`) with every control character written as an escape
+    (``\\x1b``, ``\\n``, ``\\u202e``)."""
+    return _CONTROL.sub(_escape, utf8_text(text))
 
 
 def render_note(text: str) -> str:

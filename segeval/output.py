@@ -228,6 +228,11 @@ class GuardedStdout:
         except OSError as exc:
             raise _failure(exc) from None
 
+    @property
+    def was_closed(self) -> bool:
+        """Whether standard output was closed (``>&-``) when the command started."""
+        return self._closed
+
     def flush(self) -> None:
         try:
             self._stream.flush()
@@ -236,6 +241,13 @@ class GuardedStdout:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
+
+
+def announce_written(path: str | os.PathLike[str]) -> None:
+    """The name of an output file just written, on standard output for a caller to capture; with
+    standard output closed (``>&-``) the file is the whole result and nothing is said."""
+    if not getattr(sys.stdout, "was_closed", False):
+        print(os.fspath(path))
 
 
 def _failure(exc: OSError) -> Exception:

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from segeval.errors import InputError, check_choice
+from segeval.errors import InputError, check_choice, utf8_text
 from segeval.escaping import csv_text, json_text
 from segeval.io.anchors import Anchor, AnchorResult, read_anchor_qrels, read_anchor_run
 from segeval.io.files import STDIN
@@ -158,7 +158,7 @@ def evaluate_anchoring(qrels: str | Path, run: str | Path, *, order: str = "file
     """Read an anchoring qrels file and run, and evaluate (runid: the run file's base name)."""
     anchors = read_anchor_qrels(qrels, time_format)
     results = read_anchor_run(run, time_format)
-    runid = STDIN if str(run) == STDIN else os.path.basename(str(run))
+    runid = STDIN if str(run) == STDIN else utf8_text(os.path.basename(str(run)))
     return score_anchoring(anchors, results, runid=runid, order=order, no_relevant=no_relevant,
                            run_path=str(run))
 

@@ -32,8 +32,10 @@ from segeval.errors import ParameterError, check_choice, check_int
 from segeval.limits import COUNTS
 from segeval.words import plural
 
-TESTS = ("t", "wilcoxon", "randomization", "bootstrap")
+TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
 CORRECTIONS = ("holm", "bonferroni", "none")
+#: tests whose p-values are already adjusted over all pairs of runs (no further correction)
+ADJUSTED_TESTS = ("tukey",)
 MIN_QUERIES = 2
 #: resamples allowed by default (``SEGEVAL_MAX_PERMUTATIONS`` raises it): :data:`segeval.limits.COUNTS`
 MAX_PERMUTATIONS = COUNTS["permutations"][1]
@@ -132,6 +134,8 @@ def p_value(a: Scores, b: Scores, test: str = "t", *, permutations: int = 10_000
             warnings.simplefilter("ignore", RuntimeWarning)  # zero variance: t is infinite, p is 0
             p = float(stats.ttest_rel(np.asarray(b, dtype=np.float64), np.asarray(a, dtype=np.float64)).pvalue)
         return 1.0 if math.isnan(p) else p
+    if test == "tukey":
+        return float(tukey_p_values([a, b])[0, 1])
     if test == "wilcoxon":
         from scipy import stats
 
@@ -183,6 +187,33 @@ def bootstrap_ci(a: Scores, b: Scores, *, level: float = 0.95, samples: int = 10
     return float(low), float(high)
 
 
+def tukey_p_values(scores: Sequence[Scores]) -> FloatArray:
+    """Tukey's HSD p-values of every pair of score arrays (a k x k matrix), as ranx computes them: SciPy's
+    ``tukey_hsd`` with each run's per-query scores as an independent group.  Where SciPy has no value (no
+    variance within any run) equal means give 1 and different means 0."""
+    from scipy import stats
+
+    groups = [np.asarray(x, dtype=np.float64) for x in scores]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        p = np.array(stats.tukey_hsd(*groups).pvalue, dtype=np.float64)
+    means = np.array([g.mean() for g in groups])
+    same = means[:, None] == means[None, :]
+    return np.where(np.isnan(p), np.where(same, 1.0, 0.0), p)
+
+
+def resolve_correction(test: str, correction: str | None) -> str:
+    """``correction`` checked against ``test``; None is holm, or none for a test that adjusts its p-values
+    itself (Tukey's HSD), which refuses any other correction."""
+    if correction is None:
+        return "none" if test in ADJUSTED_TESTS else "holm"
+    check_choice("correction", correction, CORRECTIONS)
+    if test in ADJUSTED_TESTS and correction != "none":
+        raise ParameterError(f"The 'correction' parameter must be 'none' with test {test!r} (Tukey's HSD adjusts "
+                             f"its p-values over all pairs of runs). Got {correction!r} instead.")
+    return correction
+
+
 def correct(p_values: Sequence[float], method: str = "holm") -> list[float]:
     """Adjusted p-values over all the given ones: Holm's step-down, Bonferroni, or unchanged."""
     check_choice("correction", method, CORRECTIONS)
@@ -206,6 +237,9 @@ def describe_test(test: str, permutations: int, seed: int) -> str:
     check_choice("test", test, TESTS)
     if test == "t":
         return "t: SciPy's paired t-test (ttest_rel), two-sided"
+    if test == "tukey":
+        return ("tukey: Tukey's HSD (SciPy's tukey_hsd) on each measure, the runs' per-query scores taken as "
+                "independent groups (as ranx), p adjusted over all pairs of runs")
     if test == "wilcoxon":
         return ("wilcoxon: SciPy's signed-rank test, two-sided; zero differences are dropped (Wilcoxon's "
                 "zero_method='wilcox'), tied absolute differences get average ranks; exact null distribution "

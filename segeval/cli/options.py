@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
+from segeval.errors import utf8_text
 from segeval.measures import REGISTRY
 from segeval.settings import DEFAULTS
 
@@ -72,15 +73,21 @@ JudgedOnly = Annotated[bool, typer.Option("-J", help="Drop unjudged results befo
 TrecEvalVersion = Annotated[str, typer.Option(
     "--trec-eval", metavar="10|9", help="trec_eval version to reproduce: 10 (default) or 9.0.8, which pytrec_eval "
     "wraps (32-bit scores, iprec_at_recall cut-offs rounded up).")]
-Query = Annotated[str, typer.Option("--query", "-Q", metavar="QID", help="The query to show (a qrels query).")]
+Query = Annotated[str, typer.Option("--query", "-Q", metavar="QID", parser=utf8_text,
+                                    help="The query to show (a qrels query).")]
 
 # ---- statistics
 Baseline = Annotated[str | None, typer.Option(
     "--baseline", metavar="RUN", help="The run the others are compared with (default: the first).")]
-Test = Annotated[str, typer.Option("--test", metavar="t|wilcoxon|randomization|bootstrap",
-                                   help="Paired significance test.")]
-Correction = Annotated[str, typer.Option("--correction", metavar="holm|bonferroni|none",
-                                         help="Correction of the p-values across the comparisons.")]
+Test = Annotated[str, typer.Option("--test", metavar="t|wilcoxon|randomization|bootstrap|tukey",
+                                   help="Significance test: paired (t, wilcoxon, randomization, bootstrap), or "
+                                   "Tukey's HSD over all runs of a measure (as ranx).")]
+Correction = Annotated[str | None, typer.Option(
+    "--correction", metavar="holm|bonferroni|none",
+    help="Correction of the p-values across the comparisons (default: holm; none with --test tukey, which "
+    "adjusts its own).")]
+AllPairs = Annotated[bool, typer.Option("--all-pairs", help="Compare every pair of runs, not each run with the "
+                                        "baseline (the correction runs over all pairs and measures).")]
 Seed = Annotated[int, typer.Option("--seed", metavar="S", help="Random seed >= 0 (results are reproducible).")]
 
 # ---- pools

@@ -20,7 +20,7 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, TypeVar
 
 from segeval.engines.types import Outcome, RunResult, unevaluated_note
-from segeval.errors import InputError, SegevalError, printable, render_note
+from segeval.errors import InputError, SegevalError, printable, render_note, utf8_text
 from segeval.io.directories import expand_runs as expand_runs  # the one expansion, re-exported
 from segeval.settings import Job
 
@@ -35,7 +35,8 @@ T = TypeVar("T")
 def run_names(paths: Sequence[str | Path]) -> list[str]:
     """Display names of runs, one per path and all different: the file name, or as many trailing
     folders with it as tell the path from the others (``a/run``, ``b/run``); a path given again
-    gets ``#2``, ``#3`` ...  Every row of a multi-run table names its file by this name."""
+    gets ``#2``, ``#3`` ...  Names are read as UTF-8 in any locale (:func:`~segeval.errors.utf8_text`).
+    Every row of a multi-run table names its file by this name."""
     parts = [PurePath(p).parts or (str(p),) for p in paths]
     distinct = list(dict.fromkeys(parts))
 
@@ -47,7 +48,7 @@ def run_names(paths: Sequence[str | Path]) -> list[str]:
         k = 1
         while k < len(p) and any(suffix(o, k) == suffix(p, k) for o in distinct if o != p):
             k += 1
-        label[p] = str(PurePath(*suffix(p, k)))
+        label[p] = utf8_text(str(PurePath(*suffix(p, k))))
     names: list[str] = []
     seen: dict[tuple[str, ...], int] = {}
     for p in parts:

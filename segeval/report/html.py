@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from segeval.analysis.compare import Cell, Comparison, compare_runs, format_p
+from segeval.errors import utf8_text
 from segeval.notes import notes_on
 from segeval.settings import Settings
 from segeval.viz import label as shown
@@ -139,7 +140,7 @@ def _figure(svg: str, kind: str, caption: str, notes: Sequence[str] = (), **data
 
 def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | Path], output: str | Path, *,
                   measures: Sequence[str] = ("map", "P_10"), adapter: str | None = None,
-                  baseline: str | Path | None = None, test: str = "t", correction: str = "holm",
+                  baseline: str | Path | None = None, test: str = "t", correction: str | None = None,
                   permutations: int = 10_000, seed: int = 0, command: str | None = None,
                   settings: Settings | None = None) -> Path:
     """Write the report page on validated ``qrels`` (read from ``source``) and return its path.
@@ -185,7 +186,8 @@ def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | 
     page = (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>segeval report</title>"
             f"<style>{STYLE}</style></head><body><h1>segeval report</h1>"
-            f"<p>qrels: {html.escape(Path(source).name)}; {plural(len(queries), 'query', 'queries')}; adapter: "
+            f"<p>qrels: {html.escape(utf8_text(Path(source).name))}; "
+            f"{plural(len(queries), 'query', 'queries')}; adapter: "
             f"{html.escape(used)}{default}</p><h2>Comparison</h2>{_comparison_table(comparison)}"
             f"<h2>Figures</h2>{''.join(figures)}"
             f"<h2>Per query</h2><p>Queries in natural order (q2 before q10); click a header to sort.</p>"

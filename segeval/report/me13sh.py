@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from segeval.errors import utf8_text
 from segeval.evaluation import Evaluation
 from segeval.measures.registry import Format
 
@@ -51,7 +52,7 @@ def bom_notes(qrels: str | Path, run: str | Path) -> list[str]:
 def render(ev: Evaluation, run_path: str | Path, bin_size: int, tolerance: int) -> str:
     """The reference's report: constant rows, per-query rows, then the ``all`` rows."""
     rows: list[tuple[str, str, str]] = [
-        ("runid", "all", Path(run_path).name),
+        ("runid", "all", utf8_text(Path(run_path).name)),
         ("size_bin", "all", str(bin_size)),
         ("tol_len", "all", str(tolerance)),
         ("mark_relevant", "all", "1"),

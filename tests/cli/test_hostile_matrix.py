@@ -95,12 +95,12 @@ def query() -> str:
     return QRELS.read_text().split()[0]
 
 
-def args_for(command: str, paths: dict[str, Path], out_dir: Path) -> list[str]:
+def args_for(command: str, paths: dict[str, Path], out_dir: Path, qid: str | None = None) -> list[str]:
     def one(x: str) -> str:
         if x.startswith("OUT"):
             return str(out_dir / ("out" + x[3:]))
         if x == "QUERY":
-            return query()
+            return qid or query()
         return str(paths.get(x, x))
 
     return [one(x) for x in COMMANDS[command]]
@@ -190,12 +190,21 @@ STREAMS: dict[str, tuple[dict[str, str], str]] = {
 FILE_ONLY = {"report", "plot pr", "complete-qrels", "fix"}
 
 
-def non_ascii(tmp_path: Path) -> dict[str, Path]:
-    """The usual inputs with non-ASCII query ids (and a non-ASCII run file name)."""
+#: commands whose run is not a MediaEval run: the usual run of their own format
+OWN_RUN = {"anchoring": FIXTURES.parents[1] / "examples" / "anchoring" / "detector.run",
+           "sample-eval": FIXTURES.parents[1] / "examples" / "xinf" / "run_a"}
+
+
+NON_ASCII_ID = "ánchor_日本".encode()
+
+
+def non_ascii(tmp_path: Path, command: str) -> dict[str, Path]:
+    """The usual inputs of ``command`` with non-ASCII query ids (and a non-ASCII run file name)."""
     paths = make(tmp_path)
+    paths["RUN"] = OWN_RUN.get(command, paths["RUN"])
     for role, name in (("QRELS", "qrels_é.qrels"), ("RUN", "rün_日本.run")):
         target = tmp_path / name
-        target.write_bytes(paths[role].read_bytes().replace(b"anchor_1 ", "ánchor_日本 ".encode()))
+        target.write_bytes(paths[role].read_bytes().replace(b"anchor_1 ", NON_ASCII_ID + b" "))
         paths[role] = target
     paths["GROUPS"].write_text(f"{paths['RUN'].name} g1\nother.run g2\n")
     return paths
@@ -230,8 +239,9 @@ def cli_process(args: list[str], env: dict[str, str], close: str) -> tuple[int, 
 
 #: each condition with every command under SEGEVAL_FULL=1; else one command per condition (suite time)
 STREAM_MATRIX = ([(c, s) for c in sorted(COMMANDS) for s in sorted(STREAMS)] if FULL else
-                 [("eval", "LC_ALL=C"), ("me13sh", "PYTHONIOENCODING=ascii"), ("plot pr", "MPLBACKEND=nosuch"),
-                  ("check", "closed stdin"), ("eval", "closed stdout"), ("fix", "closed stderr"),
+                 [("me13sh", "LC_ALL=C"), ("me13sh", "PYTHONIOENCODING=ascii"), ("plot pr", "MPLBACKEND=nosuch"),
+                  ("check", "closed stdin"), ("eval", "closed stdout"), ("plot pr", "closed stdout"),
+                  ("fix", "closed stderr"),
                   ("anchoring", "stderr reader gone")])
 
 
@@ -244,13 +254,14 @@ def test_standard_streams_and_locales(tmp_path: Path, command: str, condition: s
     if command in ("report", "plot pr") or condition.startswith("MPL"):
         pytest.importorskip("matplotlib")
     env, close = STREAMS[condition]
-    paths = non_ascii(tmp_path)
+    paths = non_ascii(tmp_path, command)
     base_dir, out_dir = tmp_path / "base", tmp_path / "out"
     base_dir.mkdir()
     out_dir.mkdir()
-    code, text, err = run_cli(*args_for(command, paths, base_dir))  # in-process: the same bytes, faster
+    qid = NON_ASCII_ID.decode()
+    code, text, err = run_cli(*args_for(command, paths, base_dir, qid))  # in-process: the same bytes, faster
     usual = (code, text.encode(), err.encode())
-    code, out, err = cli_process(args_for(command, paths, out_dir), env, close)
+    code, out, err = cli_process(args_for(command, paths, out_dir, qid), env, close)
     out = out.replace(str(out_dir).encode(), str(base_dir).encode())
     assert b"Traceback" not in err and b"internal error" not in err, err
     assert b"segeval: error" not in out, out

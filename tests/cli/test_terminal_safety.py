@@ -155,3 +155,33 @@ def test_printable_escapes_each_control_character() -> None:
     e = InputError("f\nx", "has 'a\x1bb'", line=3, text="a\x1bb\tc")
     assert str(e) == "f\\nx, line 3: has 'a\\x1bb'\n  line 3: a\\x1bb\\tc"  # segeval's own newline stays
     assert str(SegevalError("no run files in d\x1b\n")) == "no run files in d\\x1b\\n"
+
+
+# --- names in a non-UTF-8 locale (issue 27): LC_ALL=C hands argv and file names over as surrogates -----------
+
+def test_names_given_in_a_non_utf8_locale_read_as_utf8() -> None:
+    from segeval.engines.runs import run_names
+    from segeval.errors import utf8_text
+
+    as_c_locale = "rün_日本.run".encode().decode("ascii", "surrogateescape")  # what LC_ALL=C's argv holds
+    assert as_c_locale != "rün_日本.run"
+    assert utf8_text(as_c_locale) == "rün_日本.run"
+    assert utf8_text("plain.run") == "plain.run" and utf8_text("rün") == "rün"
+    assert utf8_text("bad\udcff.run") == "bad\udcff.run"  # not UTF-8: the byte stays a surrogate (written back)
+    assert utf8_text("json\ud800") == "json\ud800"  # a surrogate no byte stands for: unchanged
+    assert run_names([f"/data/{as_c_locale}", "/data/other.run"]) == ["rün_日本.run", "other.run"]
+    message = str(InputError(f"/data/{as_c_locale}", "has 8 fields", line=3, text="x"))
+    assert message.startswith("/data/rün_日本.run, line 3: has 8 fields")
+
+
+def test_a_written_file_is_announced_unless_standard_output_was_closed(capsys: pytest.CaptureFixture[str],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+    import sys
+
+    from segeval.output import GuardedStdout, announce_written
+
+    announce_written(Path("figure.svg"))
+    assert capsys.readouterr().out == "figure.svg\n"
+    monkeypatch.setattr(sys, "stdout", GuardedStdout(io.StringIO(), closed=True))
+    announce_written("figure.svg")  # '>&-': the figure is the result; writing its name would be an error

@@ -13,6 +13,7 @@ from segeval.cli.app import ARGV, app
 from segeval.cli.options import (
     TIME_FORMAT,
     Adapter,
+    AllPairs,
     Baseline,
     ChunkLines,
     CompareRuns,
@@ -35,6 +36,7 @@ from segeval.cli.options import (
     measures,
 )
 from segeval.errors import SegevalError, render_note
+from segeval.output import announce_written
 from segeval.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, Settings
 
 
@@ -45,8 +47,9 @@ def compare(
     measure: Annotated[list[str] | None, measures('map')] = None,
     adapter: Adapter = None,
     baseline: Baseline = None,
+    all_pairs: AllPairs = False,
     test: Test = "t",
-    correction: Correction = "holm",
+    correction: Correction = None,
     alpha: Annotated[float, typer.Option("--alpha", metavar="A",
                                          help="Significance level for the * mark, in (0, 1).")] = 0.05,
     permutations: Annotated[int, typer.Option("--permutations", metavar="N", help="Randomization/bootstrap "
@@ -83,11 +86,11 @@ def compare(
     check_choice("output", output, FORMATS)
     engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
     settings = _settings(time_format, level, max_results, judged, version)
-    check_statistics(test, correction, alpha, permutations, seed)
+    correction = check_statistics(test, correction, alpha, permutations, seed)
     expanded = expand_runs(runs)
     check_distinct_runs(runs, expanded)
     result = compare_runs(inputs.qrels(qrels, time_format), expanded, measure or ["map"], adapter=adapter,
-                          baseline=baseline, test=test, correction=correction, alpha=alpha,
+                          baseline=baseline, test=test, correction=correction, alpha=alpha, all_pairs=all_pairs,
                           permutations=permutations, seed=seed, engine=engine_options, settings=settings,
                           on_note=lambda text: print(render_note(text), file=sys.stderr))
     sys.stdout.write(render(result, output))
@@ -206,7 +209,7 @@ def report(
     adapter: Adapter = None,
     baseline: Baseline = None,
     test: Test = "t",
-    correction: Correction = "holm",
+    correction: Correction = None,
     time_format: TimeFormat = TIME_FORMAT,
     level: Level = DEFAULTS.relevance_level,
     max_results: MaxResults = None,
@@ -229,8 +232,9 @@ def report(
     check_distinct_runs(runs, expanded)
     check_output(output, [qrels, *expanded, *([baseline] if baseline is not None else [])])  # before any work
     q = inputs.qrels(qrels, time_format)
-    print(render_report(q, qrels, expanded, output, measures=measure or ["map", "P_10"], adapter=adapter,
-                        baseline=baseline, test=test, correction=correction,
-                        settings=_settings(time_format, level, max_results, judged, version),
-                        command=shlex.join(["segeval", *ARGV])))
+    announce_written(render_report(q, qrels, expanded, output, measures=measure or ["map", "P_10"],
+                                   adapter=adapter,
+                                   baseline=baseline, test=test, correction=correction,
+                                   settings=_settings(time_format, level, max_results, judged, version),
+                                   command=shlex.join(["segeval", *ARGV])))
 

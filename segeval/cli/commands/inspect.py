@@ -11,6 +11,7 @@ from segeval.cli import inputs
 from segeval.cli.app import app, plot_app
 from segeval.cli.options import TIME_FORMAT, Adapter, Adapters, Figure, Measure, Qrels, Query, Run, TimeFormat
 from segeval.errors import SegevalError, render_note
+from segeval.output import announce_written
 from segeval.settings import DEFAULT_ADAPTER
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ def plot_adr_command(
     _check_query(q, query)
     data = prepare(q, r, queries=[query], order=default_order(documents), missing_queries="zero")
     (adapted,) = chosen.adapt(data)
-    print(plot_adr(adapted, query, output))
+    announce_written(plot_adr(adapted, query, output))
 
 
 def _per_query(qrels: str, runs: list[str], names: list[str], adapter: str | None, time_format: str,
@@ -123,7 +124,7 @@ def plot_pr(qrels: Qrels, runs: PlotRuns, output: Figure, adapter: Adapter = Non
     check_output(output, [qrels, *runs])
     evs = _per_query(qrels, runs, ["iprec_at_recall"], adapter, time_format)
     notes = _plot_notes(evs)
-    print(pr_curves({n: list(ev.summary.values()) for n, ev in evs.items()}, output, notes))
+    announce_written(pr_curves({n: list(ev.summary.values()) for n, ev in evs.items()}, output, notes))
 
 
 @plot_app.command("diff")
@@ -139,7 +140,7 @@ def plot_diff(qrels: Qrels, run_a: Run, run_b: Run, output: Figure, measure: Mea
     name = next(iter(ea.summary))
     labels = (label_a, label_b)
     notes = _plot_notes(evs)
-    print(difference_bars(ea.queries, ea.per_query[name], eb.per_query[name], labels, name, output, notes))
+    announce_written(difference_bars(ea.queries, ea.per_query[name], eb.per_query[name], labels, name, output, notes))
 
 
 @plot_app.command("dist")
@@ -153,7 +154,7 @@ def plot_dist(qrels: Qrels, runs: PlotRuns, output: Figure, measure: Measure = "
     evs = _per_query(qrels, runs, [measure], adapter, time_format)
     name = next(iter(next(iter(evs.values())).summary))
     notes = _plot_notes(evs)
-    print(distributions({n: ev.per_query[name] for n, ev in evs.items()}, name, output, notes))
+    announce_written(distributions({n: ev.per_query[name] for n, ev in evs.items()}, name, output, notes))
 
 
 @app.command("measures")

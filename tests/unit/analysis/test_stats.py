@@ -107,7 +107,7 @@ def test_compare_refuses_nan_per_query_values(monkeypatch: pytest.MonkeyPatch) -
     (["--alpha", "1"], "The 'alpha' parameter must be a number in the open interval (0, 1). Got 1.0 instead."),
     (["--alpha", "nan"], "The 'alpha' parameter must be a number in the open interval (0, 1). Got nan instead."),
     (["--seed", "-1"], "The 'seed' parameter must be an integer >= 0. Got -1 instead."),
-    (["--test", "z"], "The 'test' parameter must be one of 't', 'wilcoxon', 'randomization', 'bootstrap'."),
+    (["--test", "z"], "The 'test' parameter must be one of 't', 'wilcoxon', 'randomization', 'bootstrap', 'tukey'."),
     (["--correction", "fdr"], "The 'correction' parameter must be one of 'holm', 'bonferroni', 'none'."),
 ])
 def test_compare_option_domains(args: list[str], message: str) -> None:
