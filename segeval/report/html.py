@@ -61,11 +61,13 @@ STYLE = """
 body { font-family: sans-serif; margin: 2em; color: #222; max-width: 100%; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
-th { background: #f0f0f0; overflow-wrap: anywhere; } td:first-child, th:first-child { text-align: left; }
-#comparison td:first-child { overflow-wrap: anywhere; max-width: 28em; }
+th { background: #f0f0f0; overflow-wrap: break-word; } td:first-child, th:first-child { text-align: left; }
+#comparison td:first-child { overflow-wrap: break-word; max-width: 28em; }
 #per-query td { white-space: nowrap; } #per-query th { min-width: 7em; max-width: 14em; }
 .scroll { overflow-x: auto; max-width: 100%; }
-.sig { font-weight: bold; color: #1b5e20; } .note { color: #6d4c41; }
+.better { font-weight: bold; color: #1b5e20; } .worse { font-weight: bold; color: #b71c1c; }
+.note { color: #6d4c41; }
+#contents ul { margin: 0.3em 0; } #contents li { display: inline; margin-right: 1em; }
 figure { display: inline-block; vertical-align: top; margin: 0 1em 1em 0; max-width: 100%; }
 figure svg { max-width: 100%; height: auto; }
 figcaption, .legend, .notes, #provenance { font-size: 13px; overflow-wrap: anywhere; }
@@ -78,30 +80,50 @@ def natural_key(text: str) -> list[tuple[int, int | str]]:
     return [(1, int(part)) if part.isdigit() else (0, part) for part in re.split(r"(\d+)", text) if part]
 
 
+def breakable(text: str) -> str:
+    """``text`` escaped for HTML, with a line-break opportunity after each ``_ - . /`` (a long run name wraps
+    at its word boundaries on a narrow screen, not letter by letter)."""
+    return re.sub(r"([_\-./])", r"\1<wbr>", html.escape(text))
+
+
 def _cell(c: Cell) -> str:
+    """A comparison cell; a significant difference is bold green when the run is better than the baseline,
+    bold red when it is worse."""
     text = f"{c.mean:.4f}"
     if c.diff is not None and c.ci is not None and c.p is not None:
         diff, low, high = (round(v, 4) + 0.0 for v in (c.diff, *c.ci))  # no "-0.0000"
         text += f" <small>({diff:+.4f} [{low:+.4f}, {high:+.4f}] p{html.escape(format_p(c.p))})</small>"
-    return f"<td class=\"{'sig' if c.significant else ''}\">{text}</td>"
+    kind = "" if not c.significant or not c.diff else "better" if c.diff > 0 else "worse"
+    return f"<td class=\"{kind}\">{text}</td>"
 
 
 def _comparison_table(c: Comparison) -> str:
     head = "".join(f"<th>{html.escape(m)}</th>" for m in c.measures)
     rows = []
     for n in c.runs:
-        label = html.escape(shown(n)) + (" (baseline)" if n == c.baseline else "")
+        label = breakable(shown(n)) + (" (baseline)" if n == c.baseline else "")
         rows.append(f"<tr><td>{label}</td>{''.join(_cell(c.cells[n][m]) for m in c.measures)}</tr>")
     legend = (f"Each cell: the run's mean over the {plural(c.queries, 'query', 'queries')}; for a run other than "
               f"the baseline "
               f"({html.escape(shown(c.baseline))}), in brackets: <em>difference</em> to the baseline (run minus "
               f"baseline), its <em>[95% bootstrap interval]</em> and the <em>p</em>-value of the paired "
               f"{html.escape(c.test)} test, corrected ({html.escape(c.correction)}) across all run and "
-              f"measure cells. Bold: p &lt; {c.alpha}. p&lt;0.0001 is shown for smaller values.")
+              f"measure cells. Bold green: significantly better than the baseline (p &lt; {c.alpha}); bold red: "
+              f"significantly worse. p&lt;0.0001 is shown for smaller values.")
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in c.notes)
     return (f"<div class=\"scroll\"><table id=\"comparison\"><thead><tr><th>run</th>{head}</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table></div><p class=\"legend\" id=\"legend\">{legend}</p>"
             f"<ul class=\"notes\" id=\"notes\">{notes}</ul>")
+
+
+def _contents(measures: Sequence[str]) -> str:
+    """The table of contents: the page's sections, and the figures of each measure."""
+    each = ", ".join(f"<a href=\"#section-measure-{k}\">{html.escape(m)}</a>" for k, m in enumerate(measures))
+    return ("<nav id=\"contents\"><strong>Contents</strong><ul>"
+            "<li><a href=\"#section-comparison\">Comparison</a></li>"
+            f"<li><a href=\"#section-figures\">Figures</a> ({each})</li>"
+            "<li><a href=\"#section-per-query\">Per query</a></li>"
+            "<li><a href=\"#section-provenance\">Provenance</a></li></ul></nav>")
 
 
 def _file(path: str | Path) -> str:
@@ -124,7 +146,8 @@ def _provenance(qrels: str | Path, runs: Sequence[str | Path], command: str | No
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     cmd = command if command is not None else "segeval.report.html.render_report (Python API)"
     files = _file(qrels) + "".join(_file(r) for r in runs)
-    return (f"<h2>Provenance</h2><div id=\"provenance\"><p>segeval {html.escape(__version__)}, "
+    return (f"<h2 id=\"section-provenance\">Provenance</h2><div id=\"provenance\"><p>segeval "
+            f"{html.escape(__version__)}, "
             f"{html.escape(when)}</p><p>command: <code>{html.escape(cmd)}</code></p>"
             f"<p>inputs (qrels first):</p><ul>{files}</ul></div>")
 
@@ -163,9 +186,9 @@ def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | 
     base = comparison.baseline
     curves = {n: [ev.summary[k] for k in ev.summary if k.startswith("iprec_at_recall")] for n, ev in evals.items()}
     figures = [_figure(pr_curves(curves), "pr", "Interpolated precision at 11 recall levels, mean over queries.")]
-    for m in comparison.measures:
+    for k, m in enumerate(comparison.measures):
         notes = notes_on(comparison.notes, m)
-        figures.append(f"<h3>{html.escape(m)}</h3>")
+        figures.append(f"<h3 id=\"section-measure-{k}\">{html.escape(m)}</h3>")
         figures.append(_figure(distributions({n: ev.per_query[m] for n, ev in evals.items()}, m), "dist",
                                f"Per-query {m}, one box per run.", notes, measure=m))
         for n in comparison.runs:
@@ -176,7 +199,7 @@ def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | 
                                                     "sorted.",
                                        mine, run=n, measure=m))
     columns = [(n, m) for n in comparison.runs for m in comparison.measures]
-    head = "".join(f"<th>{html.escape(shown(n))}<br>{html.escape(m)}</th>" for n, m in columns)
+    head = "".join(f"<th>{breakable(shown(n))}<br>{html.escape(m)}</th>" for n, m in columns)
     body = "".join(
         f"<tr><td>{html.escape(shown(queries[i]))}</td>"
         + "".join(f"<td>{evals[n].per_query[m][i]:.4f}</td>" for n, m in columns) + "</tr>"
@@ -188,9 +211,11 @@ def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | 
             f"<style>{STYLE}</style></head><body><h1>segeval report</h1>"
             f"<p>qrels: {html.escape(utf8_text(Path(source).name))}; "
             f"{plural(len(queries), 'query', 'queries')}; adapter: "
-            f"{html.escape(used)}{default}</p><h2>Comparison</h2>{_comparison_table(comparison)}"
-            f"<h2>Figures</h2>{''.join(figures)}"
-            f"<h2>Per query</h2><p>Queries in natural order (q2 before q10); click a header to sort.</p>"
+            f"{html.escape(used)}{default}</p>{_contents(comparison.measures)}"
+            f"<h2 id=\"section-comparison\">Comparison</h2>{_comparison_table(comparison)}"
+            f"<h2 id=\"section-figures\">Figures</h2>{''.join(figures)}"
+            f"<h2 id=\"section-per-query\">Per query</h2><p>Queries in natural order (q2 before q10); click a "
+            f"header to sort.</p>"
             f"<div class=\"scroll\"><table id=\"per-query\"><thead><tr><th>query</th>"
             f"{head}</tr></thead><tbody>{body}</tbody></table></div>"
             f"{_provenance(source, ordered, command)}<script>{SCRIPT}</script></body></html>\n")

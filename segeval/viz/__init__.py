@@ -29,6 +29,19 @@ def label(text: str, width: int = LABEL_WIDTH) -> str:
     return shown if len(shown) <= width else shown[:max(1, width - 3)] + "..."
 
 
+#: ten colours (matplotlib's tab10, colour-blind-safer than its default order past it); runs past ten
+#: change line style and marker too, so no two of up to 40 runs share a look
+COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+           "#17becf")
+LINES = ("-", "--", ":", "-.")
+MARKERS = ("o", "s", "^", "D")
+
+
+def run_style(k: int) -> tuple[str, str, str]:
+    """Colour, line style and marker of the ``k``-th run (distinct for the first 40 runs)."""
+    return COLOURS[k % 10], LINES[k // 10 % 4], MARKERS[k // 10 % 4]
+
+
 def pyplot() -> Any:
     try:
         import matplotlib

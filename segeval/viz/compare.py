@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from segeval.viz import label, pyplot, save
+from segeval.viz import label, pyplot, run_style, save
 
 LEVELS = [i / 10 for i in range(11)]
 
@@ -51,8 +51,9 @@ def pr_curves(curves: Mapping[str, Sequence[float]], output: str | Path | None =
     """11-point interpolated precision-recall curves, one per run (mean over queries)."""
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
-    for name, values in curves.items():
-        ax.plot(LEVELS, values, marker="o", markersize=3, label=label(name))
+    for k, (name, values) in enumerate(curves.items()):
+        color, line, marker = run_style(k)
+        ax.plot(LEVELS, values, color=color, linestyle=line, marker=marker, markersize=3, label=label(name))
     ax.set_xlabel("recall")
     ax.set_ylabel("interpolated precision")
     ax.set_xlim(0, 1)

@@ -257,14 +257,46 @@ window.addEventListener('load', function () {
       } }
     });
   });
+  // a run name's line breaks: each must follow a word boundary (_ - . / or a space), never split a word
+  var breaks = [];
+  Array.prototype.forEach.call(document.querySelectorAll('#comparison td:first-child'), function (td) {
+    var walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT), node, last = null, before = '';
+    while ((node = walker.nextNode())) {
+      for (var i = 0; i < node.length; i++) {
+        var range = document.createRange();
+        range.setStart(node, i); range.setEnd(node, i + 1);
+        var top = range.getBoundingClientRect().top, ch = node.data[i];
+        if (last !== null && top > last + 1 && ch !== ' ' && '_-./ '.indexOf(before) < 0) {
+          breaks.push(td.textContent + ' @' + before + '|' + ch);
+        }
+        if (ch !== ' ') { last = top; }
+        before = ch;
+      }
+    }
+  });
   var out = document.createElement('pre');
   out.id = 'measured';
   out.textContent = JSON.stringify({viewport: vw, scrollWidth: document.documentElement.scrollWidth,
-    wide: wide, cut: cut, overlap: overlap,
+    wide: wide, cut: cut, overlap: overlap, breaks: breaks,
     diffs: Array.prototype.map.call(document.querySelectorAll('figure.diff'),
                                     function (f) { return [f.dataset.run, f.dataset.measure]; })});
   document.body.appendChild(out);
+  if (window.parent !== window) {  // measured in a narrow frame: hand the result to the page around it
+    parent.postMessage(JSON.stringify({measured: out.textContent, ready: document.body.dataset.ready || '',
+                                       errors: document.body.dataset.errors || ''}), '*');
+  }
 });
+"""
+#: headless Chromium's window is at least 500 px wide: narrower widths are measured in a frame that wide
+FRAME = """<!DOCTYPE html><html><body style="margin:0">
+<iframe src="{src}" style="width:{width}px;height:900px;border:0"></iframe><script>
+window.addEventListener('message', function (e) {{
+  var d = JSON.parse(e.data), out = document.createElement('pre');
+  out.id = 'measured'; out.textContent = d.measured; document.body.appendChild(out);
+  if (d.ready) {{ document.body.dataset.ready = d.ready; }}
+  if (d.errors) {{ document.body.dataset.errors = d.errors; }}
+}});
+</script></body></html>
 """
 
 
@@ -274,11 +306,17 @@ def chromium(tmp_path: Path, *args: str) -> str:
                           capture_output=True, text=True, timeout=120, check=True).stdout
 
 
-def measured(tmp_path: Path, page: Path, fragment: str = "") -> tuple[dict[str, object], str]:
-    """The page measured in headless Chromium at 1400 x 900, and its DOM after the script ran."""
+def measured(tmp_path: Path, page: Path, fragment: str = "", width: int = 1400) -> tuple[dict[str, object], str]:
+    """The page measured in headless Chromium at ``width`` x 900, and its DOM after the script ran."""
     probe = page.with_name("probe_" + page.name)
     probe.write_text(page.read_text().replace("</body>", f"<script>{MEASURE}</script></body>"))
-    dom = chromium(tmp_path, "--window-size=1400,900", "--dump-dom", f"file://{probe}{fragment}")
+    if width < 500:
+        frame = page.with_name("frame_" + page.name)
+        frame.write_text(FRAME.format(src=probe.name + fragment, width=width))
+        dom = chromium(tmp_path, "--window-size=1400,900", "--virtual-time-budget=10000", "--dump-dom",
+                       f"file://{frame}")
+    else:
+        dom = chromium(tmp_path, f"--window-size={width},900", "--dump-dom", f"file://{probe}{fragment}")
     assert 'data-ready="yes"' in dom and "data-errors" not in dom
     found = re.search(r'<pre id="measured">(.*?)</pre>', dom)
     assert found, dom[-2000:]
@@ -286,10 +324,11 @@ def measured(tmp_path: Path, page: Path, fragment: str = "") -> tuple[dict[str, 
     return result, dom
 
 
-def check_layout(result: dict[str, object], runs: list[str], measures: list[str]) -> None:
-    assert result["viewport"] == 1400 - 15 or result["viewport"] == 1400  # with or without a scroll bar
+def check_layout(result: dict[str, object], runs: list[str], measures: list[str], width: int = 1400) -> None:
+    assert result["viewport"] == width - 15 or result["viewport"] == width  # with or without a scroll bar
     assert result["scrollWidth"] == result["viewport"]  # nothing makes the page wider than the window
     assert result["wide"] == [] and result["cut"] == [] and result["overlap"] == []
+    assert result["breaks"] == []  # run names wrap at word boundaries only
     _baseline, *others = [Path(r).name for r in runs]
     assert result["diffs"] == [[n, m] for m in measures for n in others]  # every run has its difference chart
 
@@ -346,6 +385,54 @@ def test_report_takes_folders_and_globs_as_compare_does(tmp_path: Path) -> None:
         code, _, err = run_cli("report", qrels, *given, "-o", str(out), "-m", "map")
         assert code == 0, err
         page = out.read_text()
-        body = page[page.index("<table"):page.index("<h2>Provenance")]  # but the command line and date
+        body = page[page.index("<table"):page.index('<h2 id="section-provenance">')]  # but the command line and date
         pages.append(re.sub(r"<svg.*?</svg>", "", body, flags=re.S))  # tables and captions (figures have random ids)
     assert pages[0] == pages[1] == pages[2] and all(Path(r).name in pages[0] for r in runs)
+
+
+def significance_collection(folder: Path) -> tuple[str, list[str]]:
+    """12 queries of 10 documents (d0..d4 relevant): a middling baseline, a run that ranks the relevant
+    documents first on every query, one that ranks them last."""
+    qrels = folder / "sig.qrels"
+    qrels.write_text("".join(f"q{q} 0 d{d} {int(d < 5)}\n" for q in range(1, 13) for d in range(10)))
+    orders = {"baseline": [5, 0, 6, 1, 7, 2, 8, 3, 9, 4], "better": list(range(10)), "worse": list(range(9, -1, -1))}
+    paths = []
+    for name, docs in orders.items():
+        path = folder / f"{name}.run"
+        shift = {q: q % 3 for q in range(1, 13)}  # some spread across queries: a t statistic, not a zero variance
+        path.write_text("".join(f"q{q} Q0 d{d} {r} {100 - r} {name}\n" for q in range(1, 13)
+                                for r, d in enumerate(docs[shift[q]:] + docs[:shift[q]])))
+        paths.append(str(path))
+    return str(qrels), paths
+
+
+def test_report_marks_better_green_and_worse_red_and_has_contents(tmp_path: Path) -> None:
+    qrels, runs = significance_collection(tmp_path)
+    out = tmp_path / "sig.html"
+    code, _, err = run_cli("report", qrels, *runs, "-o", str(out), "-m", "map", "-m", "P_5")
+    assert code == 0, err
+    page = out.read_text()
+    rows = dict(re.findall(r"<tr><td>(\w+)(?:<wbr>\.<wbr>|\.<wbr>)run[^<]*</td>(.*?)</tr>", page))
+    assert set(rows) == {"baseline", "better", "worse"}, rows
+    assert rows["better"].count('class="better"') == 2 and 'class="worse"' not in rows["better"]
+    assert rows["worse"].count('class="worse"') == 2 and 'class="better"' not in rows["worse"]
+    assert 'class="better"' not in rows["baseline"] and 'class="worse"' not in rows["baseline"]
+    nav = page[page.index('<nav id="contents">'):page.index("</nav>")]
+    targets = re.findall(r'href="#([\w-]+)"', nav)
+    assert len(targets) == 6 and all(f'id="{t}"' in page for t in targets)  # 4 sections and 2 measures
+
+
+def test_runs_past_ten_keep_distinct_looks() -> None:
+    from segeval.viz import run_style
+
+    assert len({run_style(k) for k in range(40)}) == 40
+
+
+@needs_chromium
+@pytest.mark.parametrize("width", [1400, 390])
+def test_report_in_chromium_twelve_runs_at_desktop_and_phone_width(tmp_path: Path, width: int) -> None:
+    runs = linking_runs(tmp_path, n=11)
+    out = tmp_path / "many.html"
+    assert run_cli("report", LINKING_QRELS, *runs, "-o", str(out), "-m", "map")[0] == 0
+    result, _ = measured(tmp_path, out, width=width)
+    check_layout(result, runs, ["map"], width=width)
