@@ -189,11 +189,11 @@ def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | 
     for k, m in enumerate(comparison.measures):
         notes = notes_on(comparison.notes, m)
         figures.append(f"<h3 id=\"section-measure-{k}\">{html.escape(m)}</h3>")
-        figures.append(_figure(distributions({n: ev.per_query[m] for n, ev in evals.items()}, m), "dist",
+        figures.append(_figure(distributions({m: {n: ev.per_query[m] for n, ev in evals.items()}}), "dist",
                                f"Per-query {m}, one box per run.", notes, measure=m))
         for n in comparison.runs:
             if n != base:
-                svg = difference_bars(queries, evals[base].per_query[m], evals[n].per_query[m], (base, n), m)
+                svg = difference_bars(queries, {m: evals[base].per_query[m]}, {m: evals[n].per_query[m]}, (base, n))
                 mine = [x for x in notes if x.startswith((f"{base}: ", f"{n}: "))]
                 figures.append(_figure(svg, "diff", f"Per-query {m} of {shown(n)} minus the baseline {shown(base)}, "
                                                     "sorted.",

@@ -65,39 +65,45 @@ def pr_curves(curves: Mapping[str, Sequence[float]], output: str | Path | None =
     return _save(fig, output)
 
 
-def difference_bars(queries: Sequence[str], a: Sequence[float], b: Sequence[float], names: tuple[str, str],
-                    measure: str, output: str | Path | None = None, notes: Sequence[str] = ()) -> str:
-    """Per-query difference b - a of one measure, sorted (the textbook's precision histogram); the run
-    names go in the title, wrapped, so long file names are not cut."""
+def difference_bars(queries: Sequence[str], a: Mapping[str, Sequence[float]], b: Mapping[str, Sequence[float]],
+                    names: tuple[str, str], output: str | Path | None = None, notes: Sequence[str] = ()) -> str:
+    """Per-query difference b - a of each measure (``a`` and ``b`` map a measure to its per-query values),
+    one panel per measure, sorted (the textbook's precision histogram); the run names go in the
+    titles, wrapped, so long file names are not cut."""
     plt = pyplot()
-    d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
-    order = np.argsort(-d, kind="stable")
-    width = min(max(6.0, len(d) * 0.18), 12.0)
-    fig, ax = plt.subplots(figsize=(width, 4))
-    ax.bar(range(len(d)), d[order], color=np.where(d[order] >= 0, "#2e7d32", "#c62828"))
-    ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xticks(range(len(d)))
-    ax.set_xticklabels([label(queries[i], 40) for i in order], rotation=90, fontsize=7 if len(d) <= 60 else 5)
-    ax.set_xlim(-0.6, len(d) - 0.4)
-    ax.set_ylabel(f"{measure} difference")
-    ax.set_xlabel("query (sorted by difference)")
-    ax.set_title(_wrap(f"Per-query {measure}: {label(names[1])} minus {label(names[0])}", int(width * 11)), fontsize=9)
+    width = min(max(6.0, len(queries) * 0.18), 12.0)
+    fig, axes = plt.subplots(len(a), 1, figsize=(width, 4 * len(a)), squeeze=False)
+    for ax, measure in zip(axes[:, 0], a, strict=True):
+        d = np.asarray(b[measure], dtype=float) - np.asarray(a[measure], dtype=float)
+        order = np.argsort(-d, kind="stable")
+        ax.bar(range(len(d)), d[order], color=np.where(d[order] >= 0, "#2e7d32", "#c62828"))
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.set_xticks(range(len(d)))
+        ax.set_xticklabels([label(queries[i], 40) for i in order], rotation=90, fontsize=7 if len(d) <= 60 else 5)
+        ax.set_xlim(-0.6, len(d) - 0.4)
+        ax.set_ylabel(f"{measure} difference")
+        ax.set_xlabel("query (sorted by difference)")
+        ax.set_title(_wrap(f"Per-query {measure}: {label(names[1])} minus {label(names[0])}", int(width * 11)),
+                     fontsize=9)
     fig.tight_layout(rect=(0, _footnotes(fig, notes, width), 1, 1))
     return _save(fig, output)
 
 
-def distributions(values: Mapping[str, Sequence[float]], measure: str, output: str | Path | None = None,
+def distributions(values: Mapping[str, Mapping[str, Sequence[float]]], output: str | Path | None = None,
                   notes: Sequence[str] = ()) -> str:
-    """Box plots of per-query scores, one per run, drawn horizontally so long run names stay readable."""
+    """Box plots of per-query scores (``values``: measure -> run -> per-query values), one panel per measure
+    and one box per run, drawn horizontally so long run names stay readable."""
     plt = pyplot()
-    labels = [_wrap(n, 32) for n in values]
-    height = 1.2 + sum(0.3 + 0.15 * label.count("\n") for label in labels)
-    fig, ax = plt.subplots(figsize=(6.5, max(2.5, height)))
-    ax.boxplot(list(values.values()), tick_labels=labels, orientation="horizontal")
-    ax.invert_yaxis()  # the first run on top
-    ax.tick_params(axis="y", labelsize=7)
-    ax.set_xlabel(measure)
-    ax.set_title(f"Per-query {measure}", fontsize=10)
+    runs = list(next(iter(values.values())))
+    labels = [_wrap(n, 32) for n in runs]
+    height = max(2.5, 1.2 + sum(0.3 + 0.15 * label.count("\n") for label in labels))
+    fig, axes = plt.subplots(len(values), 1, figsize=(6.5, height * len(values)), squeeze=False)
+    for ax, (measure, per_run) in zip(axes[:, 0], values.items(), strict=True):
+        ax.boxplot([per_run[n] for n in runs], tick_labels=labels, orientation="horizontal")
+        ax.invert_yaxis()  # the first run on top
+        ax.tick_params(axis="y", labelsize=7)
+        ax.set_xlabel(measure)
+        ax.set_title(f"Per-query {measure}", fontsize=10)
     fig.tight_layout(rect=(0, _footnotes(fig, notes, 6.5), 1, 1))
     return _save(fig, output)
 

@@ -9,7 +9,8 @@ import typer
 
 from segeval.cli import inputs
 from segeval.cli.app import app, plot_app
-from segeval.cli.options import TIME_FORMAT, Adapter, Adapters, Figure, Measure, Qrels, Query, Run, TimeFormat
+from segeval.cli.options import TIME_FORMAT, Adapter, Adapters, Figure, Qrels, Query, Run, TimeFormat
+from segeval.cli.options import measures as measure_option
 from segeval.errors import SegevalError, render_note
 from segeval.output import announce_written
 from segeval.settings import DEFAULT_ADAPTER
@@ -128,33 +129,41 @@ def plot_pr(qrels: Qrels, runs: PlotRuns, output: Figure, adapter: Adapter = Non
 
 
 @plot_app.command("diff")
-def plot_diff(qrels: Qrels, run_a: Run, run_b: Run, output: Figure, measure: Measure = "map",
-              adapter: Adapter = None, time_format: TimeFormat = TIME_FORMAT) -> None:
-    """Per-query difference of one measure between two runs (B - A)."""
+def plot_diff(qrels: Qrels, run_a: Run, run_b: Run, output: Figure,
+              measure: Annotated[list[str] | None, measure_option("map")] = None, adapter: Adapter = None,
+              time_format: TimeFormat = TIME_FORMAT) -> None:
+    """Per-query difference of each measure between two runs (B - A), one panel per measure."""
     from segeval.viz import check_output
     from segeval.viz.compare import difference_bars
 
     check_output(output, [qrels, run_a, run_b])
-    evs = _per_query(qrels, [run_a, run_b], [measure], adapter, time_format, expand=False)
+    evs = _per_query(qrels, [run_a, run_b], measure or ["map"], adapter, time_format, expand=False)
     (label_a, ea), (label_b, eb) = evs.items()
-    name = next(iter(ea.summary))
-    labels = (label_a, label_b)
     notes = _plot_notes(evs)
-    announce_written(difference_bars(ea.queries, ea.per_query[name], eb.per_query[name], labels, name, output, notes))
+    columns = _drawn(ea)
+    announce_written(difference_bars(ea.queries, {m: ea.per_query[m] for m in columns},
+                                     {m: eb.per_query[m] for m in columns}, (label_a, label_b), output, notes))
 
 
 @plot_app.command("dist")
-def plot_dist(qrels: Qrels, runs: PlotRuns, output: Figure, measure: Measure = "map", adapter: Adapter = None,
+def plot_dist(qrels: Qrels, runs: PlotRuns, output: Figure,
+              measure: Annotated[list[str] | None, measure_option("map")] = None, adapter: Adapter = None,
               time_format: TimeFormat = TIME_FORMAT) -> None:
-    """Distribution of per-query scores, one box per run."""
+    """Distribution of per-query scores, one panel per measure and one box per run."""
     from segeval.viz import check_output
     from segeval.viz.compare import distributions
 
     check_output(output, [qrels, *runs])
-    evs = _per_query(qrels, runs, [measure], adapter, time_format)
-    name = next(iter(next(iter(evs.values())).summary))
+    evs = _per_query(qrels, runs, measure or ["map"], adapter, time_format)
     notes = _plot_notes(evs)
-    announce_written(distributions({n: ev.per_query[name] for n, ev in evs.items()}, name, output, notes))
+    columns = _drawn(next(iter(evs.values())))
+    announce_written(distributions({m: {n: ev.per_query[m] for n, ev in evs.items()} for m in columns}, output,
+                                   notes))
+
+
+def _drawn(ev: Any) -> list[str]:
+    """The result columns a plot draws: every per-query measure asked for (each cut-off of ``P.5,10``)."""
+    return [r.name for r in ev.requests if r.measure.family.per_query and r.measure.aggregate != "none"]
 
 
 @app.command("measures")

@@ -204,6 +204,16 @@ def test_comparison_plots(tmp_path: Path, other: str, kind: str) -> None:
     assert (tmp_path / "f.png").read_bytes().startswith(b"\x89PNG")
 
 
+@pytest.mark.parametrize("kind", ["dist", "diff"])
+def test_plots_draw_every_measure(tmp_path: Path, other: str, kind: str) -> None:
+    """``plot dist|diff`` kept only the last -m; each measure (each cut-off of P.5,10) gets its panel."""
+    code, _, err = run_cli("plot", kind, QRELS, RUN, other, "-m", "map", "-m", "P.5,10", "-o", str(tmp_path / "f.svg"))
+    assert code == 0, err
+    svg = (tmp_path / "f.svg").read_text()
+    titles = re.findall(r"<!-- (Per-query [^:<]*?)(?::| -->)", svg)
+    assert [t.removeprefix("Per-query ") for t in titles] == ["map", "P_5", "P_10"], titles
+
+
 def test_difference_plot(tmp_path: Path, other: str) -> None:
     code, _, err = run_cli("plot", "diff", QRELS, RUN, other, "-m", "P_10", "-o", str(tmp_path / "d.svg"))
     assert code == 0, err
