@@ -21,9 +21,10 @@ def moment_retrieval(
                                                     "pred_relevant_windows [start, end, score] and/or "
                                                     "pred_saliency_scores; TVR: the submission JSON with "
                                                     "video2idx, VCMR, SVMR, VR).")],
-    protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
-                                          help="Whose official evaluation to follow: "
-                                               "qvhighlights, tvr, didemo, ego4d-nlq, recall.")] = "qvhighlights",
+    protocol: Annotated[str | None, typer.Option(
+        "--protocol", "-p", metavar="NAME",
+        help="Whose official evaluation to follow: qvhighlights, tvr, didemo, ego4d-nlq, recall (default: told "
+             "from the ground truth's first record, and said on stderr; recall is never guessed).")] = None,
     thresholds: Annotated[str | None, typer.Option(
         "--thresholds", metavar="T,T", help="IoU thresholds (ego4d-nlq: 0.3,0.5; recall: 0.5,0.7).")] = None,
     top_k: Annotated[str | None, typer.Option(
@@ -34,8 +35,9 @@ def moment_retrieval(
         "--nms", metavar="θ", help="Temporal NMS: drop a window with IoU > θ to a better one (recall: off).")] = None,
     full: Annotated[bool, typer.Option("--full", help="Print every key (the same as -o json).")] = False,
     output: Annotated[str, typer.Option("--output", "-o", metavar="text|json",
-                                        help="text: the headline figures and notes; json: every key of the "
-                                             "official output, segeval's additions and notes.")] = "text",
+                                        help="text: a table of the headline figures (notes on stderr); json: "
+                                             "every key of the official output, segeval's additions and "
+                                             "notes.")] = "text",
     write_lines: Annotated[str | None, typer.Option(
         "--write-lines", metavar="PREFIX", help="tvr: also write the ground truth and the VCMR ranking as segeval "
                                                 "lines, PREFIX.qrels and PREFIX.run (for segeval eval).")] = None,
@@ -47,12 +49,19 @@ def moment_retrieval(
     """
     from segeval.analysis.moments import protocol as find_protocol
     from segeval.analysis.moments.protocol import parse_options
+    from segeval.analysis.moments.report import figure_table
     from segeval.errors import check_choice
     from segeval.escaping import json_text
 
     fmt = check_choice("output", "text" if output == "brief" else output, ("text", "json"))
+    if protocol is None:
+        from segeval.analysis.moments.detect import detect
+
+        protocol, why = detect(truth)
+        print(render_note(f"note: protocol {protocol}: {truth}: {why}"), file=sys.stderr)
     if write_lines is not None and protocol != "tvr":
-        raise SegevalError("--write-lines writes a TVR corpus ranking; it needs --protocol tvr.")
+        raise SegevalError(f"--write-lines writes a TVR corpus ranking; it needs the tvr protocol; these files are "
+                           f"{protocol}.")
     result = find_protocol(protocol)(truth, predictions, parse_options(thresholds, top_k, iou_compare, nms))
     if write_lines is not None:
         from segeval.analysis.moments.tvr import read
@@ -60,8 +69,9 @@ def moment_retrieval(
 
         for line in write_tvr_lines(read(truth, predictions), truth, predictions, write_lines):
             print(line, file=sys.stderr)
-    shown = {**result.figures, "notes": result.notes} if full or fmt == "json" else \
-        {"brief": result.brief, "notes": result.notes}
-    sys.stdout.write(json_text(shown, indent=2) + "\n")
+    if full or fmt == "json":
+        sys.stdout.write(json_text({**result.figures, "notes": result.notes}, indent=2) + "\n")
+    else:
+        sys.stdout.write(figure_table(result.brief))
     for note in result.notes:
         print(render_note(f"note: {note}"), file=sys.stderr)

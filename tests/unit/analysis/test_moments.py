@@ -95,7 +95,7 @@ def test_official_qvhighlights_figures() -> None:
     truth = shared("qvhighlights", "highlight_val_release.jsonl.gz")
     preds = shared("qvhighlights", "sample_val_preds.jsonl.gz")
     expected = json.loads(shared("qvhighlights", "sample_val_preds_metrics_raw.json").read_text())
-    code, out, err = run_cli("mr", "-o", "json", str(truth), str(preds))
+    code, out, err = run_cli("mr", "-p", "qvhighlights", "-o", "json", str(truth), str(preds))
     assert code == 0 and err == ""
     got = json.loads(out)
     # every figure of the official output, MR and HL: 104 values, 12 of them HL

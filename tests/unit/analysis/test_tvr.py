@@ -304,9 +304,10 @@ def test_write_lines_refuses_what_lines_cannot_say(tmp_path: Path) -> None:
     code, _, err = run_cli("mr", "-p", "tvr", "--write-lines", str(tmp_path / "x"),
                            str(TVR / "boundary.gt.jsonl.gz"), str(TVR / "boundary.submission.json.gz"))
     assert code == 2 and "annotators' moments (DiDeMo-style); its 2-annotator rule has no line equivalent" in err
-    code, _, err = run_cli("mr", "--write-lines", str(tmp_path / "x"), str(TVR / "random.gt.jsonl.gz"),
-                           str(TVR / "random.submission.json.gz"))
-    assert code == 2 and "needs --protocol tvr" in err
+    qvh = FIXTURES / "qvh"
+    code, _, err = run_cli("mr", "--write-lines", str(tmp_path / "x"), str(qvh / "random.gt.jsonl.gz"),
+                           str(qvh / "random.pred.jsonl.gz"))
+    assert code == 2 and "needs the tvr protocol; these files are qvhighlights" in err
 
 
 def test_measure_lists_in_the_ir_measures_spelling() -> None:
@@ -346,6 +347,11 @@ def test_bad_ground_truth_exits_2(tmp_path: Path, gt: str, problem: str) -> None
     code, out, err = run_cli("mr", "-p", "tvr", str(tmp_path / "gt.jsonl"), str(tmp_path / "sub.json"))
     assert code == 2 and out == "" and problem in err, err
     assert "Traceback" not in err and "internal error" not in err
+
+
+def brief(out: str) -> dict[str, float]:
+    """``mr -o text``'s table: one ``name  value`` line per headline figure."""
+    return {name: float(value) for name, value in (line.split() for line in out.splitlines())}
 
 
 def _with(**changes: Any) -> dict[str, Any]:
@@ -392,7 +398,7 @@ def test_a_boolean_score_is_not_read(tmp_path: Path) -> None:
     sub = _with(VCMR=[{"desc_id": 1, "predictions": [[0, 0, 5, True]]}, {"desc_id": 2, "predictions": [[1, 1, 6, 0]]}])
     (tmp_path / "sub.json").write_text(json.dumps(sub))
     code, out, err = run_cli("mr", "-p", "tvr", str(tmp_path / "gt.jsonl"), str(tmp_path / "sub.json"))
-    assert code == 0 and json.loads(out)["brief"]["VCMR-0.5-r1"] == 100.0, err
+    assert code == 0 and brief(out)["VCMR-0.5-r1"] == 100.0, err
 
 
 def test_unknown_queries_and_options(tmp_path: Path) -> None:
@@ -400,7 +406,7 @@ def test_unknown_queries_and_options(tmp_path: Path) -> None:
     sub = _with(VCMR=[*SUB["VCMR"], {"desc_id": 9, "predictions": [[0, 0, 5]]}])
     (tmp_path / "sub.json").write_text(json.dumps(sub))
     code, out, err = run_cli("mr", "-p", "tvr", str(tmp_path / "gt.jsonl"), str(tmp_path / "sub.json"))
-    assert code == 0 and json.loads(out)["brief"]["VCMR-0.5-r1"] == 100.0
+    assert code == 0 and brief(out)["VCMR-0.5-r1"] == 100.0
     assert "VCMR: 1 record is for queries not in the ground truth (e.g. 9) and are ignored" in err
     from segeval.errors import ParameterError
 
@@ -460,10 +466,11 @@ def test_shipped_example_matches_the_official_output_and_its_readme(tmp_path: Pa
     code, out, _ = run_cli("mr", "-p", "tvr", "-o", "json", str(gt), str(sub))
     assert code == 0
     assert _compare(json.loads(out), json.loads((TVR / "example.official.json").read_text())) == 83
-    code, out, _ = run_cli("mr", "-p", "tvr", str(gt), str(sub))
-    brief = json.loads(out)["brief"]
+    code, out, err = run_cli("mr", str(gt), str(sub))  # the protocol told from the ground truth
+    assert "note: protocol tvr: " in err
+    figures = brief(out)
     # examples/tvr/README.md's table: 4 of 6 at 0.5, 3 of 6 at 0.7; SVMR 5 of 6 at 0.5
-    assert (brief["VCMR-0.5-r1"], brief["VCMR-0.7-r1"], brief["SVMR-0.5-r1"]) == (66.67, 50.0, 83.33)
+    assert (figures["VCMR-0.5-r1"], figures["VCMR-0.7-r1"], figures["SVMR-0.5-r1"]) == (66.67, 50.0, 83.33)
     qrels, run = _lines(tmp_path, gt, sub)
     code, out, _ = run_cli("eval", "-c", "--time-format", "seconds", "-a", "tiou:0.5:float32", "-m",
                            "Success@1,5,10,100", "-m", "map", "-m", "ndcg_cut_10", qrels, run)
