@@ -189,3 +189,16 @@ def test_bounds_and_perfect_runs_on_generated_queries() -> None:
                 assert value(name, perfect) == pytest.approx(1.0), name  # every onset exactly, nothing else
                 checked += 1
     assert checked > 1000
+
+
+def test_the_worked_example_of_speech_md() -> None:
+    # docs/speech.md, "Worked example": onset v1 100 (relevant 100-160); results 0-60, 90-150, v2 0-30, 140-170
+    q = segs([(1, 0, 60), (1, 90, 150), (2, 0, 30), (1, 140, 170)], [(1, 100, 160)])
+    assert value("mgap", q) == pytest.approx(0.16)  # rank 1, 100 s: 0.4, takes the onset: 0.4 * 0.4 / 1
+    assert value("mgap_match=all", q) == pytest.approx(0.16 + 0.7 + 0.44)  # 0.4, 1.0, 0, 0.8 (see the doc)
+    assert value("mgap_window=60,step=0", q) == pytest.approx(25 / 72)  # rank 2 takes it: 5/6 * 5/6 / 2
+    assert value("mrr_window_10", q) == value("mrr_window_60", q) == 0.5
+    assert value("masp", q) == pytest.approx(0.402778, abs=5e-7)
+    assert value("masp_norm=qrels", q) == pytest.approx(0.805556, abs=5e-7)
+    assert value("masdwp", q) == pytest.approx(0.363889, abs=5e-7)
+    assert value("masdwp_window=60,step=0", q) == pytest.approx(0.238426, abs=5e-7)
