@@ -87,7 +87,7 @@ def test_compare_and_report(tmp_path: Path) -> None:
     assert doc["cells"]["a"]["masp_norm=qrels"]["mean"] == pytest.approx((50 / 120 + 70 / 180 + 1 / 3) / 2)
     assert doc["cells"]["b"]["mgap"]["mean"] == 1.0  # the perfect run
     page = tmp_path / "r.html"
-    code, out, err = run_cli("report", "-m", "mgap", "-m", "masdwp", "-m", "maisp", "-o", str(page), f["qrels"],
+    code, _, err = run_cli("report", "-m", "mgap", "-m", "masdwp", "-m", "maisp", "-o", str(page), f["qrels"],
                              f["a"], f["b"])
     assert (code, err) == (0, "")  # segment-only measures were refused by report (it read them as document ones)
     text = page.read_text()
