@@ -121,3 +121,12 @@ def test_every_segment_only_measure_goes_through_the_reports_comparison(tmp_path
                           also=["iprec_at_recall"])
     assert result.evaluations["b"].summary["mgap"] == 1.0  # the perfect run
     assert result.evaluations["a"].summary["mrr_window_10"] == 0.25  # as eval's
+
+
+def test_a_value_above_one_is_noted_with_the_parameter_that_allows_it(tmp_path: Path) -> None:
+    # relevant 0-10; two results 0-10: masp norm=qrels (1 + 1) / 1 = 2, mgap match=all (1 + 1 * 2/2) / 1 = 2
+    f = write(tmp_path, qrels="q1 Q0 v1 0.00 0.10 1\n", run="q1 Q0 v1 0.00 0.10 1 1 r\nq1 Q0 v1 0.00 0.10 2 1 r\n")
+    code, out, err = run_cli("eval", "-m", "masp.norm=qrels", "-m", "mgap_match=all", f["qrels"], f["run"])
+    assert code == 0 and table(out) == {("masp_norm=qrels", "all"): "2.0000", ("mgap_match=all", "all"): "2.0000"}
+    assert err.count("its parameter credits one relevant onset or segment to several results") == 2
+    assert "adapter" not in err  # no adapter judges these measures
