@@ -22,8 +22,10 @@ def _why_above_one(adapter: Adapter | None) -> str:
         return "the overlap adapter credits one relevant segment once for every result that overlaps it"
     if isinstance(adapter, ToleranceAdapter):
         return "the tolerance adapter can credit one relevant segment to several results"
-    name = adapter.spec if adapter is not None else "segment"
-    return f"the {name} adapter labels more units relevant than num_rel counts"
+    if adapter is None:  # a segment measure (no adapter): only a parameter lets it pass 1
+        return ("its parameter credits one relevant onset or segment to several results (mgap's match=all, "
+                "masp's and masdwp's norm=qrels: docs/speech.md)")
+    return f"the {adapter.spec} adapter labels more units relevant than num_rel counts"
 
 
 def value_notes(queries: Sequence[str], requests: Sequence[Request],

@@ -26,7 +26,7 @@ from segeval.analysis.stats import (
     resolve_correction,
     tukey_p_values,
 )
-from segeval.errors import InputError, ParameterError, check_choice, printable
+from segeval.errors import InputError, ParameterError, SegevalError, check_choice, printable
 from segeval.escaping import csv_text, json_text, latex, markdown
 from segeval.notes import for_run, unprefixed
 from segeval.settings import EngineOptions, Settings
@@ -198,7 +198,12 @@ def _compared(ev: Evaluation, measures: Sequence[str]) -> list[str]:
     """The result columns of ``ev`` that ``measures`` ask for (not those only in ``also``)."""
     from segeval.pipeline import plan
 
-    wanted = {r.measure for documents in (False, True) for r in plan(documents, list(measures)).requests}
+    wanted = set()
+    for documents in (False, True):  # the measures of either kind; a kind that refuses them adds none
+        try:  # (segment measures on documents: report -m maisp on segment runs was refused)
+            wanted |= {r.measure for r in plan(documents, list(measures)).requests}
+        except SegevalError:
+            continue
     return [r.name for r in ev.requests if r.measure in wanted and r.measure.aggregate != "none"]
 
 

@@ -18,6 +18,8 @@ from dataclasses import replace
 from typing import TypedDict
 
 from segeval.errors import ParameterError
+from segeval.measures import jumpin as JUMPIN_KEYS
+from segeval.measures.keyed import KeyedFamily
 from segeval.measures.registry import Aggregate, Deferred, Family, Format, Measure, Registry
 
 
@@ -36,6 +38,7 @@ class _Functions:
 
 ADR, B, L, SAMPLED = _Functions("adr"), _Functions("batch"), _Functions("labels"), _Functions("sampled")
 S = _Functions("segments")
+J = _Functions("jumpin")
 TR, TJ, TG, TS = (_Functions(m) for m in ("trec_ranks", "trec_judged", "trec_gains", "trec_sets"))
 FORMS = _Functions("forms")  # the parameterised forms
 
@@ -218,6 +221,32 @@ FAMILIES: tuple[Family, ...] = (
     Family(name="xinfNDCG", scope="labels", func=SAMPLED.xinf_ndcg, **_SCORE, stratified=True,
            description="inferred nDCG on stratified qrels, as sample_eval.pl's infNDCG"),
 )
+
+
+#: jump-in point measures (docs/speech.md, "Jump-in points"): results judged by their start time
+JUMP_IN: tuple[Family, ...] = (
+    KeyedFamily(name="mgap", scope="segments", times=True, func=J.mgap, **_OVER, param="raw",
+                keys=JUMPIN_KEYS.MGAP_KEYS, example="mgap_window=60,step=0",
+                description="mean generalized average precision (Liu & Oard 2006, CLEF CL-SR): each result's "
+                            "credit falls linearly with the distance from its start to a relevant onset, 0.1 per "
+                            "whole 15 s step (mgap.window=150,step=15,match=once: the defaults; step=0: no steps; "
+                            "match=all: every result near an onset scores, so above 1 possible)"),
+    Family(name="mrr_window", scope="segments", times=True, func=J.reciprocal_rank_window, **_SCORE,
+           param="cutoff", plain=False, example="mrr_window_60", defaults=JUMPIN_KEYS.MRR_WINDOWS,
+           description="reciprocal rank of the first result starting within n seconds of a relevant onset of "
+                       "its video (MediaEval RSR 2011, S&H 2012: 10, 30 and 60 s)"),
+    KeyedFamily(name="masp", scope="segments", times=True, func=J.masp, **_OVER, param="raw",
+                keys=JUMPIN_KEYS.MASP_KEYS, example="masp_norm=qrels",
+                description="mean average segment precision (Eskevich, Magdy & Jones 2012): relevant seconds over "
+                            "seconds watched, averaged over the ranks holding relevant content (norm=retrieved; "
+                            "norm=qrels: over the relevant segments, above 1 possible)"),
+    KeyedFamily(name="masdwp", scope="segments", times=True, func=J.masdwp, **_OVER, param="raw",
+                keys=JUMPIN_KEYS.MASDWP_KEYS, example="masdwp_window=60,step=0",
+                description="mean average segment distance-weighted precision (Eskevich, Magdy & Jones 2012): "
+                            "masp with each rank weighted by mgap's credit for its start (window, step, norm as "
+                            "mgap and masp)"),
+)
+FAMILIES += JUMP_IN
 
 #: trec_eval 9.0.8's versions of families whose definition changed in 10 (not separate names)
 TREC_EVAL_9 = {

@@ -9,7 +9,8 @@ import pytest
 
 from tests.conftest import run_cli
 
-TIMED = ["maisp", "avglength_ret", "avglength_rel", "num_rel_secs", "num_ret_secs", "num_rel_ret_secs"]
+TIMED = ["maisp", "avglength_ret", "avglength_rel", "num_rel_secs", "num_ret_secs", "num_rel_ret_secs", "mgap",
+         "mrr_window", "masp", "masdwp"]
 
 
 @pytest.fixture

@@ -1,0 +1,99 @@
+"""Named measure parameters written ``key=value,...`` (``mgap.window=60,step=0``), for measures whose
+policies are several named choices rather than one cut-off.
+
+A :class:`KeyedFamily` declares its keys (:class:`Key`: a number with its lower bound, or a word from a
+list) and their defaults.  Its parameter is the normalised text (keys in declared order, each
+once, numbers written with ``%g`` when that keeps their value), so ``mgap.step=0,window=60`` and
+``mgap_window=60,step=0`` are one measure; :func:`settings` turns the text back into values for
+the computation.  Every refusal is a :class:`~segeval.errors.ParameterError` naming the measure,
+the text and what was expected (exit 2).
+Loads no NumPy (the registry's declarations import it).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from segeval.errors import ParameterError
+from segeval.measures.registry import Family, ParamValue
+
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+
+
+@dataclass(frozen=True)
+class Key:
+    """One named parameter: a number (``words`` empty) greater than or equal to ``lower`` (strictly
+    greater when ``strict``), or one of ``words``; ``default`` is its value when not given."""
+
+    name: str
+    default: float | str
+    lower: float = 0.0
+    strict: bool = False
+    words: tuple[str, ...] = ()
+
+    def expected(self) -> str:
+        if self.words:
+            return f"{self.name}={'|'.join(self.words)}"
+        return f"{self.name}=a number {'>' if self.strict else '>='} {self.lower:g}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class KeyedFamily(Family):
+    """A family whose parameter is ``key=value`` pairs (declared with ``param="raw"``)."""
+
+    keys: tuple[Key, ...] = ()
+
+    def parse(self, params: str) -> list[ParamValue]:
+        return [normalise(self.name, params, self.keys)]
+
+
+def _refuse(family: str, params: str, keys: tuple[Key, ...]) -> ParameterError:
+    wanted = ", ".join(k.expected() for k in keys)
+    return ParameterError(f"The '{family}' parameters must be key=value pairs separated by commas, each key once "
+                          f"({wanted}). Got {params!r} instead.")
+
+
+def _value(family: str, params: str, keys: tuple[Key, ...], key: Key, text: str) -> float | str:
+    if key.words:
+        if text not in key.words:
+            raise _refuse(family, params, keys)
+        return text
+    value = float(text) if _NUMBER.match(text) else math.nan
+    if not math.isfinite(value) or value < key.lower or (key.strict and value == key.lower):
+        raise _refuse(family, params, keys)
+    return value
+
+
+def normalise(family: str, params: str, keys: tuple[Key, ...]) -> str:
+    """The parameter text in canonical form (declared key order, ``%g`` numbers), or a ParameterError."""
+    by_name = {k.name: k for k in keys}
+    given: dict[str, float | str] = {}
+    for item in params.split(","):
+        name, eq, text = item.partition("=")
+        if not eq or name not in by_name or name in given:
+            raise _refuse(family, params, keys)
+        given[name] = _value(family, params, keys, by_name[name], text)
+    return ",".join(f"{k.name}={_text(given[k.name])}" for k in keys if k.name in given)
+
+
+def _text(value: float | str) -> str:
+    if isinstance(value, str):
+        return value
+    short = f"{value:g}"
+    return short if float(short) == value else repr(value)
+
+
+@lru_cache(maxsize=256)
+def settings(keys: tuple[Key, ...], params: str | None) -> dict[str, float | str]:
+    """Every key's value: the defaults, replaced by those in ``params`` (normalised text, or None)."""
+    out: dict[str, float | str] = {k.name: k.default for k in keys}
+    if params:
+        by_name = {k.name: k for k in keys}
+        for item in params.split(","):
+            name, _, text = item.partition("=")
+            key = by_name[name]
+            out[name] = text if key.words else float(text)
+    return out
