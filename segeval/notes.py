@@ -48,6 +48,25 @@ def for_run(run: str, notes: Sequence[str]) -> list[str]:
     return [f"note: {run}: {n.removeprefix('note: ')}" for n in notes]
 
 
+def _kind(note: str) -> str:
+    """What a note says without its numbers and example ids (two runs' 'above 1' notes are one kind)."""
+    return re.sub(r"\d+(?:\.\d+)?", "#", re.sub(r"\((?:first|e\.g\.)[^)]*\)", "", note))
+
+
+def one_per_kind(labelled: Sequence[tuple[str, str]]) -> list[str]:
+    """``(label, note)`` pairs as one note per kind: the first label's note, then the other labels that had
+    the same kind of note (``...; the same for 2 more: b, c``).  Notes without a ``note:`` prefix."""
+    kinds: dict[str, list[tuple[str, str]]] = {}
+    for label, note in labelled:
+        kinds.setdefault(_kind(unprefixed(note)), []).append((label, unprefixed(note)))
+    out = []
+    for group in kinds.values():
+        (label, note), others = group[0], [lbl for lbl, _ in group[1:]]
+        more = f"; the same for {len(others)} more: {', '.join(others)}" if others else ""
+        out.append(f"{label}: {note}{more}")
+    return out
+
+
 def unprefixed(note: str) -> str:
     """The note without its ``note: `` prefix (for tables and pages that print their own)."""
     return note.removeprefix("note: ")

@@ -150,7 +150,7 @@ def correlate_command(
     from segeval.analysis.correlate import notes as correlation_notes
     from segeval.cli import tables
     from segeval.engines.runs import expand_runs, run_names
-    from segeval.notes import for_run, unprefixed
+    from segeval.notes import one_per_kind
     from segeval.pipeline import Evaluator
 
     fmt = tables.check_table_format(output)
@@ -164,7 +164,7 @@ def correlate_command(
     first = inputs.qrels(qrels, time_format)
     second = first if qrels2 is None else inputs.qrels(qrels2, time_format)
 
-    notes: list[str] = []
+    labelled: list[tuple[str, str]] = []
     settings = _settings(time_format, level, max_results, judged, version)
 
     def scores(q: Any, name: str, a: str | None, setting: int) -> list[float]:
@@ -173,12 +173,13 @@ def correlate_command(
         for label, r in by_name.items():
             ev = evaluator.evaluate(r)
             out.append(float(next(iter(ev.summary.values()))))
-            notes.extend(unprefixed(n) for n in for_run(f"setting {setting}, {label}", ev.notes))
+            labelled.extend((f"{label} (setting {setting})", n) for n in ev.notes)
         return out
 
     x = scores(first, measure, adapter, 1)
     y = scores(second, measure2 or measure, adapter2 if adapter2 is not None else adapter, 2)
     values = coefficients(x, y)
+    notes = one_per_kind(labelled)  # 40 runs with one kind of note: one note naming them
     doc: dict[str, Any] = {"runs": names, "setting1": x, "setting2": y, **values}
     doc["notes"] = [*notes, *correlation_notes(x, y),
                     "ties: tau-b and rho as SciPy's kendalltau and spearmanr; ties_agree counts a pair tied in "

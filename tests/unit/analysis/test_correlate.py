@@ -146,3 +146,33 @@ def test_correlate_command_prints_null_and_the_note(tmp_path: Path) -> None:
     # a file named twice is refused with the reason
     code, _, err = run_cli("correlate", str(tmp_path / "q"), runs[0], runs[0])
     assert code == 2 and "must name at least two different runs" in err and "twice" in err
+
+
+def test_correlate_gives_one_note_per_kind_not_per_run(tmp_path: Path) -> None:
+    """Every run's 'bpref above 1' note (the overlap adapter) was printed once per run and setting."""
+    from tests.conftest import FIXTURES
+
+    run = (FIXTURES / "gen_linking.run").read_text().splitlines()
+    runs = []
+    for k in range(4):
+        runs.append(tmp_path / f"run{k}")
+        runs[-1].write_text("\n".join(x for i, x in enumerate(run) if i % (k + 2)) + "\n")
+    code, out, err = run_cli("correlate", str(FIXTURES / "gen_linking.qrels"), *map(str, runs), "-m", "bpref",
+                             "-o", "json")
+    assert code == 0, err
+    above = [n for n in json.loads(out)["notes"] if "bpref is above 1" in n]
+    # one note: the first run's, then the 7 other (run, setting) pairs with the same kind of note
+    assert len(above) == 1 and above[0].startswith("run0 (setting 1): bpref is above 1 for ")
+    assert above[0].endswith("; the same for 7 more: run1 (setting 1), run2 (setting 1), run3 (setting 1), "
+                             "run0 (setting 2), run1 (setting 2), run2 (setting 2), run3 (setting 2)")
+    assert err.count("bpref is above 1") == 1
+
+
+def test_one_per_kind_keeps_different_kinds_apart() -> None:
+    from segeval.notes import one_per_kind
+
+    notes = one_per_kind([("a", "note: map is above 1 for 2 of 5 queries (first: q1): x"),
+                          ("b", "note: map is above 1 for 3 of 5 queries (first: q4): x"),
+                          ("b", "note: 2 results have no score")])
+    assert notes == ["a: map is above 1 for 2 of 5 queries (first: q1): x; the same for 1 more: b",
+                     "b: 2 results have no score"]
