@@ -139,9 +139,10 @@ class _Document:
 
 def _position(doc: _Document, index: int, value: Any) -> int:
     """A position in ms: an integer (or integer text) >= 0; a JSON fraction is truncated as ``int()`` does."""
-    if isinstance(value, str) and _INTEGER.fullmatch(value.strip()):
-        ms = int(value)
-    elif isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+    integer_text = isinstance(value, str) and _INTEGER.fullmatch(value.strip()) is not None
+    number = (isinstance(value, int) and not isinstance(value, bool)) or \
+        (isinstance(value, float) and math.isfinite(value))
+    if integer_text or number:
         ms = int(value)
     else:
         raise doc.error(index, f'"position" is {json.dumps(value)}; expected milliseconds, an integer or '
@@ -217,11 +218,13 @@ def read_labels(path: str) -> tuple[list[Event], list[str]]:
 
 def _confidence(doc: _Document, index: int, value: Any) -> float:
     """The confidence as NumPy stores it in the official float64 vector: a JSON number, or decimal text."""
-    if isinstance(value, str) and _DECIMAL.fullmatch(value.strip()):
-        number = float(value)
-    elif isinstance(value, int | float) and not isinstance(value, bool):
-        number = float(value)
-    else:
+    decimal_text = isinstance(value, str) and _DECIMAL.fullmatch(value.strip()) is not None
+    try:
+        number = float(value) if decimal_text or (isinstance(value, int | float) and not isinstance(value, bool)) \
+            else None
+    except OverflowError:  # an integer beyond float64
+        number = math.inf
+    if number is None:
         raise doc.error(index, f'"confidence" is {json.dumps(value)}; expected a number or its text such as '
                                f'"0.52"')
     if not math.isfinite(number):
