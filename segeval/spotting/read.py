@@ -34,7 +34,8 @@ LABEL_FILE = "Labels-v2.json"
 PREDICTION_FILE = "results_spotting.json"
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
-_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+#: what NumPy reads as a float64 from text (NaN and infinities too: refused after reading)
+_DECIMAL = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf|infinity)", re.IGNORECASE)
 _GAME_TIME = re.compile(r"([0-9]).*([0-9][0-9]):([0-9][0-9])", re.DOTALL)
 
 _GT_EXPECTED = ('a SoccerNet Labels-v2.json: {"annotations": [{"gameTime": "1 - 00:08", "label": ..., '
@@ -123,11 +124,13 @@ class _Document:
         self.records: list[Any] = doc[key]
 
     def error(self, index: int, problem: str) -> InputError:
-        line, text = _record_line(self.text, self.key, index)
-        record = self.records[index]
-        shown = json.dumps(record, ensure_ascii=False) if text is None or len(text) < 3 else text
+        line, text = _record_line(self.text, self.key, index)  # an object's line (not a bare value's)
         where = f"{self.key}[{index}]"
-        return InputError(self.path, f"{where}: {problem}", line=line, text=shown)
+        if line is None or text is None or len(text) < 3:  # the object opens a line of its own
+            shown = json.dumps(self.records[index], ensure_ascii=False)
+            shown = shown if len(shown) <= 200 else shown[:200] + "..."
+            return InputError(self.path, f"{where} ({shown}): {problem}", line=line)
+        return InputError(self.path, f"{where}: {problem}", line=line, text=text)
 
     def field(self, index: int, record: Any, name: str) -> Any:
         if not isinstance(record, dict):
@@ -277,7 +280,7 @@ def read(truth: str, predictions: str, *, label_file: str = LABEL_FILE,
     note (the official evaluator never looks at them)."""
     gt_dir, pred_dir = os.path.isdir(truth), os.path.isdir(predictions)
     if gt_dir != pred_dir:
-        raise InputError(truth if not gt_dir else predictions,
+        raise InputError(truth if gt_dir else predictions,
                          "is a folder but the other input is a file; expected two files (one game's "
                          f"{label_file} and {prediction_file}) or two folders of games")
     notes: list[str] = []
