@@ -63,16 +63,47 @@ def match(cells: Cells, window: float) -> list[int]:
     return taken
 
 
-def _curve(scores: Floats, hits: npt.NDArray[np.int64], n_events: int) -> tuple[Floats, Floats]:
-    """Precision and recall at each threshold, as the official computes them."""
+@dataclass
+class _Variant:
+    """The predictions of one class and variant, ranked by confidence (stable), fixed for every tolerance."""
+
+    keep: npt.NDArray[np.bool_] | None  # of the class's ranked predictions (None: all)
+    first: npt.NDArray[np.intp]  # per threshold, the first ranked score >= it
+    kept: npt.NDArray[np.intp]  # per threshold, how many scores are >= it
+    n_events: int
+
+
+@dataclass
+class _Class:
+    cells: list[Cells]
+    order: npt.NDArray[np.intp]
+    variants: dict[str, _Variant]
+
+
+def _prepare(grid: Grid, c: int) -> _Class:
+    cells = [row[c] for row in grid.cells]
+    scores = np.array([s for x in cells for s in x.pred_scores], dtype=np.float64)
+    zones = np.array([z for x in cells for z in x.zones], dtype=np.int64)
+    values = [v for x in cells for v in x.event_values]
+    n_visible, n_unshown = sum(1 for v in values if v > 0), sum(1 for v in values if v < 0)
     order = np.argsort(scores, kind="stable")
-    ranked, ranked_hits = scores[order], hits[order]
-    first = np.searchsorted(ranked, THRESHOLDS, side="left")  # the first score >= threshold
-    kept = len(ranked) - first
-    above = np.concatenate([np.cumsum(ranked_hits[::-1])[::-1], [0]])[first]
+    ranked, ranked_zones = scores[order], zones[order]
+    variants = {}
+    for variant, keep, n in (("all", None, n_visible + n_unshown), ("visible", ranked_zones > 0, n_visible),
+                             ("unshown", ranked_zones < 0, n_unshown)):
+        kept_scores = ranked if keep is None else ranked[keep]
+        first = np.searchsorted(kept_scores, THRESHOLDS, side="left")
+        variants[variant] = _Variant(keep, first, len(kept_scores) - first, n)
+    return _Class(cells, order, variants)
+
+
+def _curve(ranked_hits: npt.NDArray[np.int64], v: _Variant) -> tuple[Floats, Floats]:
+    """Precision and recall at each threshold, as the official computes them (float64, 0 for 0/0)."""
+    hits = ranked_hits if v.keep is None else ranked_hits[v.keep]
+    above = np.concatenate([np.cumsum(hits[::-1])[::-1], [0]])[v.first]  # hits among scores >= threshold
     with np.errstate(divide="ignore", invalid="ignore"):
-        precision = np.nan_to_num(above / kept)
-        recall = np.nan_to_num(above / np.int64(n_events))
+        precision = np.nan_to_num(above / v.kept)
+        recall = np.nan_to_num(above / np.int64(v.n_events))
     return precision.astype(np.float64), recall.astype(np.float64)
 
 
@@ -85,27 +116,14 @@ def eleven_point(precision: Floats, recall: Floats) -> float:
     return float(total / 11)
 
 
-def map_at(grid: Grid, delta: int) -> tuple[dict[str, float], dict[str, list[float]]]:
+def map_at(classes: list[_Class], delta: int) -> tuple[dict[str, float], dict[str, list[float]]]:
     """mAP and per-class AP at a tolerance of ``delta`` seconds, per variant."""
     window = (delta * FRAMERATE) / 2
     per_class: dict[str, list[float]] = {v: [] for v in VARIANTS}
-    for c in range(N_CLASSES):
-        scores: list[float] = []
-        hits: list[int] = []
-        zones: list[int] = []
-        n_visible = n_unshown = 0
-        for row in grid.cells:
-            cells = row[c]
-            scores += cells.pred_scores
-            hits += match(cells, window)
-            zones += cells.zone_values()
-            n_visible += sum(1 for v in cells.event_values if v > 0)
-            n_unshown += sum(1 for v in cells.event_values if v < 0)
-        s, h, z = np.array(scores, dtype=np.float64), np.array(hits, dtype=np.int64), np.array(zones)
-        for variant, keep, n in (("all", np.ones(len(s), dtype=bool), n_visible + n_unshown),
-                                 ("visible", z > 0, n_visible), ("unshown", z < 0, n_unshown)):
-            precision, recall = _curve(s[keep], h[keep], n)
-            per_class[variant].append(eleven_point(precision, recall))
+    for cls in classes:
+        hits = np.array([h for cells in cls.cells for h in match(cells, window)], dtype=np.int64)[cls.order]
+        for variant in VARIANTS:
+            per_class[variant].append(eleven_point(*_curve(hits, cls.variants[variant])))
     means = {v: float(np.mean(np.array(per_class[v], dtype=np.float64))) for v in VARIANTS}
     return means, per_class
 
@@ -120,7 +138,8 @@ def _average(values: list[float]) -> float:
 def average_map(grid: Grid, metric: str) -> Figures:
     """The official average-mAP of ``metric`` (loose, tight, at1..at5)."""
     tolerances = METRICS[metric]
-    curve = [map_at(grid, d) for d in tolerances]
+    classes = [_prepare(grid, c) for c in range(N_CLASSES)]
+    curve = [map_at(classes, d) for d in tolerances]
     map_per = {v: [m[v] for m, _ in curve] for v in VARIANTS}
     class_per = {v: [pc[v] for _, pc in curve] for v in VARIANTS}
     if len(tolerances) == 1:

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from segeval.spotting.read import CLASSES, Spotting
 
@@ -31,12 +31,17 @@ def frame_of(position_ms: int) -> int:
 @dataclass
 class Cells:
     """One half and class of one game: its events (frame ascending, +1 visible / -1 not shown) and its
-    predictions (frame ascending, confidence >= 0)."""
+    predictions (frame ascending, confidence >= 0) with the visibility of their zones."""
 
     event_frames: list[int]
     event_values: list[int]
     pred_frames: list[int]
     pred_scores: list[float]
+
+    zones: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.zones = self.zone_values()
 
     def zone_values(self) -> list[int]:
         """The visibility (+1, -1) of the zone of every prediction; -1 when the half has no event."""
