@@ -36,6 +36,7 @@ PREDICTION_FILE = "results_spotting.json"
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 #: what NumPy reads as a float64 from text (NaN and infinities too: refused after reading)
 _DECIMAL = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf|infinity)", re.IGNORECASE)
+_PLAIN_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _GAME_TIME = re.compile(r"([0-9]).*([0-9][0-9]):([0-9][0-9])", re.DOTALL)
 
 _GT_EXPECTED = ('a SoccerNet Labels-v2.json: {"annotations": [{"gameTime": "1 - 00:08", "label": ..., '
@@ -244,13 +245,24 @@ def read_predictions(path: str) -> tuple[list[Prediction], list[str]]:
     predictions: list[Prediction] = []
     negative = 0
     for i, record in enumerate(doc.records):
-        ms = _position(doc, i, doc.field(i, record, "position"))
-        label = doc.field(i, record, "label")
-        half = _half(doc, i, doc.field(i, record, "half"), '"half"')
-        confidence = _confidence(doc, i, doc.field(i, record, "confidence"))
-        cls = labels.index(doc, i, label)
-        if cls is None:
-            continue
+        try:  # the common record: decimal text, checked without the error-wording helpers
+            position, label, half_value, value = (record["position"], record["label"], record["half"],
+                                                  record["confidence"])
+            ms = int(position) if type(position) is str and position.isascii() and position.isdigit() else \
+                _position(doc, i, position)
+            half = 1 if half_value == "1" else 2 if half_value == "2" else _half(doc, i, half_value, '"half"')
+            confidence = float(value) if type(value) is str and _PLAIN_DECIMAL.fullmatch(value) else \
+                _confidence(doc, i, value)
+            cls = CLASS_INDEX[label]
+        except (KeyError, TypeError):  # a missing key, not an object, an unknown or unhashable label
+            ms = _position(doc, i, doc.field(i, record, "position"))
+            label = doc.field(i, record, "label")
+            half = _half(doc, i, doc.field(i, record, "half"), '"half"')
+            confidence = _confidence(doc, i, doc.field(i, record, "confidence"))
+            found = labels.index(doc, i, label)
+            if found is None:
+                continue
+            cls = found
         negative += confidence < 0
         predictions.append(Prediction(half, cls, ms, confidence))
     notes = labels.notes(path, "predictions")
