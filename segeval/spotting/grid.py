@@ -16,6 +16,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from segeval.spotting.read import CLASSES, Spotting
+from segeval.words import plural
 
 FRAMERATE = 2
 #: frames of one half: 120 minutes at 2 fps
@@ -101,12 +102,12 @@ def notes(grid: Grid) -> list[str]:
     """What the grid changed, as the official evaluator changes it."""
     out = []
     if grid.replaced_events:
-        out.append(f"{grid.replaced_events} ground-truth events share the 2 fps frame and class of an earlier "
-                   f"event of their game half: the later one replaces it, as in the official evaluator")
+        out.append(f"{plural(grid.replaced_events, 'ground-truth event')} on the 2 fps frame and class of an "
+                   f"earlier event of their game half: the later one replaces it, as in the official evaluator")
     if grid.replaced_predictions:
-        out.append(f"{grid.replaced_predictions} predictions share the 2 fps frame and class of an earlier "
-                   f"prediction of their game half: the later one replaces it, as in the official evaluator")
+        out.append(f"{plural(grid.replaced_predictions, 'prediction')} on the 2 fps frame and class of an "
+                   f"earlier prediction of their game half: the later one replaces it, as in the official evaluator")
     if grid.clamped:
-        out.append(f"{grid.clamped} positions at or beyond 120 minutes put on the last frame of the half "
+        out.append(f"{plural(grid.clamped, 'position')} at or beyond 120 minutes put on the last frame of the half "
                    f"(14,399 at 2 fps), as the official evaluator does")
     return out

@@ -22,6 +22,7 @@ from typing import Any
 from segeval.errors import InputError
 from segeval.io.files import read_text
 from segeval.io.jsondata import document_head, load_document
+from segeval.words import plural
 
 #: SoccerNet-v2's 17 classes in the order of the official ``EVENT_DICTIONARY_V2`` (its class indices)
 CLASSES: tuple[str, ...] = (
@@ -185,7 +186,7 @@ class _Labels:
             return []
         listed = ", ".join(f"{json.dumps(k, ensure_ascii=False)} ({n})" for k, n in self.unknown.most_common(5))
         more = f" and {len(self.unknown) - 5} more" if len(self.unknown) > 5 else ""
-        return [f"{path}: {sum(self.unknown.values())} {what} with a label outside the 17 SoccerNet-v2 classes "
+        return [f"{path}: {plural(sum(self.unknown.values()), what)} with a label outside the 17 SoccerNet-v2 classes "
                 f"skipped, as the official evaluator skips them: {listed}{more}"]
 
 
@@ -212,10 +213,10 @@ def read_labels(path: str) -> tuple[list[Event], list[str]]:
             odd_visibility[json.dumps(visibility, ensure_ascii=False)] += 1
         if cls is not None:
             events.append(Event(half, cls, ms, visibility != "not shown", seconds))
-    notes = labels.notes(path, "annotations")
+    notes = labels.notes(path, "annotation")
     if odd_visibility:
         listed = ", ".join(f"{k} ({n})" for k, n in odd_visibility.most_common(5))
-        notes.append(f'{path}: {sum(odd_visibility.values())} annotations with a "visibility" other than '
+        notes.append(f'{path}: {plural(sum(odd_visibility.values()), "annotation")} with a "visibility" other than '
                      f'"visible" or "not shown" counted as visible, as the official evaluator does: {listed}')
     return events, notes
 
@@ -265,9 +266,9 @@ def read_predictions(path: str) -> tuple[list[Prediction], list[str]]:
             cls = found
         negative += confidence < 0
         predictions.append(Prediction(half, cls, ms, confidence))
-    notes = labels.notes(path, "predictions")
+    notes = labels.notes(path, "prediction")
     if negative:
-        notes.append(f"{path}: {negative} predictions with a negative confidence are no prediction, as in the "
+        notes.append(f"{path}: {plural(negative, 'prediction')} with a negative confidence: no prediction, as in the "
                      f"official evaluator (one still replaces an earlier prediction on its frame)")
     return predictions, notes
 
@@ -306,14 +307,14 @@ def read(truth: str, predictions: str, *, label_file: str = LABEL_FILE,
                                 f"(league/season/game/{label_file})")
     missing = sorted(set(gt_files) - set(pred_files))
     if missing:
-        raise InputError(predictions, f"has no {prediction_file} for {len(missing)} of the {len(gt_files)} games "
+        raise InputError(predictions, f"has no {prediction_file} for {len(missing)} of {plural(len(gt_files), 'game')} "
                                       f"of {truth}; expected {os.path.join(predictions, missing[0], prediction_file)}"
                                       " (an empty list of predictions is written "
                                       '{"predictions": []})')
     extra = sorted(set(pred_files) - set(gt_files))
     if extra:
-        notes.append(f"{predictions}: {len(extra)} games with predictions but no {label_file} in {truth} ignored "
-                     f"(first: {extra[0]}), as the official evaluator ignores them")
+        notes.append(f"{predictions}: {plural(len(extra), 'game')} with predictions but no {label_file} in "
+                     f"{truth} ignored (first: {extra[0]}), as the official evaluator ignores them")
     games = []
     for name in sorted(gt_files):
         events, gt_notes = read_labels(str(gt_files[name]))

@@ -60,7 +60,7 @@ def test_cli_json_keeps_the_official_keys(tmp_path: Path) -> None:
             assert doc[metric][class_key] == case["official"][metric][class_key]
     assert "loose" not in doc
     # the edge case holds a replaced prediction, a negative confidence and positions beyond 120 minutes
-    assert any("replaces" in n for n in doc["notes"]) and any("negative" in n for n in doc["notes"])
+    assert any("replaces it" in n for n in doc["notes"]) and any("negative" in n for n in doc["notes"])
     assert any("120 minutes" in n for n in doc["notes"])
 
 

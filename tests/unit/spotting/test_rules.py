@@ -162,17 +162,17 @@ def test_unknown_labels_are_skipped_with_a_note(tmp_path: Path) -> None:
                                             [pr(1000, "0.5"), pr(5000, "0.9", "Drop ball")]), "-o", "json")
     assert code == 0 and plain[0] == 0
     assert json.loads(out)["loose"] == json.loads(plain[1])["loose"]
-    assert 'Labels-v2.json: 1 annotations with a label outside the 17 SoccerNet-v2 classes skipped' in err
-    assert '"Drop ball" (1)' in err and "results_spotting.json: 1 predictions" in err
+    assert 'Labels-v2.json: 1 annotation with a label outside the 17 SoccerNet-v2 classes skipped' in err
+    assert '"Drop ball" (1)' in err and "results_spotting.json: 1 prediction" in err
 
 
 def test_duplicates_and_out_of_game_positions_are_noted(tmp_path: Path) -> None:
     code, _, err = run_cli("spot", *_files(tmp_path, [ev(1000), ev(1200, shown=False)],
                                            [pr(1000, "0.5"), pr(1000, "0.7"), pr(7_500_000, "0.1")]))
     assert code == 0
-    assert "note: 1 ground-truth events share the 2 fps frame" in err
-    assert "note: 1 predictions share the 2 fps frame" in err
-    assert "note: 1 positions at or beyond 120 minutes" in err
+    assert "note: 1 ground-truth event on the 2 fps frame" in err
+    assert "note: 1 prediction on the 2 fps frame" in err
+    assert "note: 1 position at or beyond 120 minutes" in err
 
 
 def _game(root: Path, name: str, file: str, doc: dict[str, Any]) -> None:
@@ -186,12 +186,12 @@ def test_folders_match_games_by_relative_path(tmp_path: Path) -> None:
         _game(gt, name, "Labels-v2.json", {"annotations": [ev(1000)]})
     _game(pred, "l/2030/g1", "results_spotting.json", {"predictions": [pr(1000, "0.5")]})
     code, _, err = run_cli("spot", str(gt), str(pred))
-    assert code == 2 and "has no results_spotting.json for 1 of the 2 games" in err and "l/2030/g2" in err
+    assert code == 2 and "has no results_spotting.json for 1 of 2 games" in err and "l/2030/g2" in err
     _game(pred, "l/2030/g2", "results_spotting.json", {"predictions": []})
     _game(pred, "l/2030/g3", "results_spotting.json", {"predictions": [pr(1000, "0.5")]})
     code, out, err = run_cli("spot", str(gt), str(pred), "-o", "csv", "-m", "at1")
     assert code == 0, err
-    assert "1 games with predictions but no Labels-v2.json" in err and "l/2030/g3" in err
+    assert "1 game with predictions but no Labels-v2.json" in err and "l/2030/g3" in err
     # two Goal events, one hit at 0.5: precision 1 at recall 0.5, AP 6/11 (points 0..0.5), mAP (6/11)/17
     assert f"at1,all,Goal,{6 / 11!r}" in out.splitlines()
     assert f"at1,all,mean,{(6 / 11) / 17!r}" in out.splitlines()
