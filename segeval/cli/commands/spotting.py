@@ -33,7 +33,7 @@ def spot(
                                         help="text: tables; json: the official result keys per metric and "
                                              "notes; csv: metric,variant,class,a_mAP.")] = "text",
 ) -> None:
-    """Score action spotting as SoccerNet's official evaluator does.
+    """Score action spotting as SoccerNet's evaluator does.
 
     Average-mAP (loose and/or tight), per class, for all events and for visible and "not shown" ones:
     predictions on the 2 fps grid, 11-point AP over 200 thresholds, integrated over the tolerances
