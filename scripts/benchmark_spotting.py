@@ -11,7 +11,8 @@ confidences with 6 decimals), then runs, each as a fresh process, alternating wi
     official  evaluate(LABELS, PREDICTIONS, ..., metric=loose), then tight (dataset=None, as in
               ../shared/data/soccernet/run_official.py)
 
-and prints the median wall time of each and their ratio, after checking that every figure (a_mAP,
+and prints the median wall and CPU time of each and their CPU-time ratio (the wall time depends on
+what else the machine runs), after checking that every figure (a_mAP,
 visible, unshown and the 17 per-class values of each, for both metrics: 108) is equal.  ``--write``
 replaces the section between ``<!-- spotting benchmark -->`` and ``<!-- /spotting benchmark -->`` in
 docs/benchmarks.md.
@@ -24,6 +25,7 @@ import json
 import os
 import platform
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -87,13 +89,19 @@ def season(n_games: int, n_predictions: int, seed: int = 2526) -> dict[str, Any]
     return {"games": games}
 
 
-def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, subprocess.CompletedProcess[str]]:
-    start = time.perf_counter()
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed(cmd: list[str], env: dict[str, str]) -> tuple[tuple[float, float], subprocess.CompletedProcess[str]]:
+    """((wall seconds, CPU seconds of the child), its outcome)."""
+    start, cpu = time.perf_counter(), _cpu()
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
-    elapsed = time.perf_counter() - start
+    elapsed, used = time.perf_counter() - start, _cpu() - cpu
     if done.returncode:
         sys.exit(f"{cmd[:4]} failed ({done.returncode}):\n{done.stderr[-2000:]}")
-    return elapsed, done
+    return (elapsed, used), done
 
 
 KEYS = ["a_mAP", "a_mAP_visible", "a_mAP_unshown"]
@@ -126,7 +134,7 @@ def main() -> None:
     n_preds = sum(len(g["predictions"]["predictions"]) for g in case["games"].values())
     ours_env = {**os.environ, "PYTHONPATH": str(ROOT)}
     official_env = {**os.environ, "PYTHONPATH": args.official}
-    times: dict[str, list[float]] = {"segeval": [], "official": []}
+    times: dict[str, list[tuple[float, float]]] = {"segeval": [], "official": []}
     with tempfile.TemporaryDirectory() as tmp:
         labels, predictions = write_case(case, Path(tmp))
         result = Path(tmp) / "official.json"
@@ -140,16 +148,19 @@ def main() -> None:
             times["official"].append(t)
         official = json.loads(result.read_text())
     n, worst = compare(ours, official)
-    seg, off = statistics.median(times["segeval"]), statistics.median(times["official"])
+    seg, off = (statistics.median(w for w, _ in times["segeval"]), statistics.median(w for w, _ in times["official"]))
+    seg_cpu, off_cpu = (statistics.median(c for _, c in times["segeval"]),
+                        statistics.median(c for _, c in times["official"]))
     table = "\n".join([
         f"{args.games} games, {n_events:,} events, {n_preds:,} predictions; loose and tight in one run each; "
-        f"median of {args.repeats} (seconds, whole process); {platform.python_version()}, "
-        f"{os.cpu_count()} cores shared.",
+        f"median of {args.repeats} (seconds, whole process: wall, and CPU user + system); Python "
+        f"{platform.python_version()}, {os.cpu_count()} cores shared with other jobs (load {os.getloadavg()[0]:.0f}).",
         "",
-        "| tool | seconds | ratio |",
-        "|---|---:|---:|",
-        f"| `segeval spot` | {seg:.2f} | 1.00× |",
-        f"| official `evaluate` (SoccerNet 0.2.0), loose then tight | {off:.2f} | {off / seg:.1f}× |",
+        "| tool | wall s | CPU s | CPU ratio |",
+        "|---|---:|---:|---:|",
+        f"| `segeval spot` | {seg:.1f} | {seg_cpu:.1f} | 1.0× |",
+        f"| official `evaluate` (SoccerNet 0.2.0), loose then tight | {off:.1f} | {off_cpu:.1f} | "
+        f"{off_cpu / seg_cpu:.1f}× |",
         "",
         f"Figures compared: {n} (a_mAP, visible, unshown and their 17 per-class values, loose and tight); "
         f"largest difference {worst!r}.",
