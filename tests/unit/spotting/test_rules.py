@@ -207,3 +207,20 @@ def test_file_and_folder_mixed_is_an_error(tmp_path: Path) -> None:
 def test_bad_option_exits_2(tmp_path: Path, option: list[str]) -> None:
     code, _, err = run_cli("spot", *_files(tmp_path, [ev(1000)], [pr(1000, "0.5")]), *option)
     assert code == 2 and "must be one of" in err
+
+
+def test_every_spelling_of_a_record_reads_alike(tmp_path: Path) -> None:
+    # the reader's fast path (decimal text) and its general path (JSON numbers, padded text, "+", exponents)
+    # must give the same predictions: each record written in six spellings
+    spellings = [lambda ms, h, c: pr(ms, f"{c:.6f}", half=str(h)),
+                 lambda ms, h, c: {**pr(ms, round(c, 6), half=h), "position": ms},
+                 lambda ms, h, c: {**pr(ms, f" {c:.6f} ", half=f" {h}"), "position": f"+{ms}"},
+                 lambda ms, h, c: pr(ms, f"{c * 1e6:.0f}e-6", half=h),
+                 lambda ms, h, c: {**pr(ms, f"{c:.6f}", half=str(h)), "position": float(ms)},
+                 lambda ms, h, c: {**pr(ms, f"{c:.6f}", half=str(h)), "position": f"00{ms}"}]
+    base = [(ms, 1 + ms % 2, (ms % 997) / 997) for ms in range(0, 2_000_000, 15_013)]
+    expected = [read.Prediction(h, read.CLASS_INDEX["Goal"], ms, float(f"{c:.6f}")) for ms, h, c in base]
+    for spell in spellings:
+        path = tmp_path / "results_spotting.json"
+        path.write_text(json.dumps({"predictions": [spell(ms, h, c) for ms, h, c in base]}))
+        assert read.read_predictions(str(path)) == (expected, [])
