@@ -1,0 +1,57 @@
+"""Action spotting: ``spot``, SoccerNet's official average-mAP on its own files."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from segeval.cli.app import app
+from segeval.errors import render_note
+
+
+@app.command("spot")
+def spot(
+    truth: Annotated[str, typer.Argument(metavar="GROUND_TRUTH", show_default=False,
+                                         help="One game's Labels-v2.json, or a folder of games in SoccerNet's "
+                                              "layout (league/season/game/Labels-v2.json).")],
+    predictions: Annotated[str, typer.Argument(metavar="PREDICTIONS", show_default=False,
+                                               help="One game's results_spotting.json, or a folder of games "
+                                                    "matched to the ground truth's by relative path.")],
+    protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
+                                          help="Whose official evaluation to follow: soccernet.")] = "soccernet",
+    metric: Annotated[list[str] | None, typer.Option(
+        "--metric", "-m", metavar="loose|tight|at1..at5",
+        help="Tolerances: loose 5..60 s, tight 1..5 s, atN N s (repeatable; default loose and tight).")] = None,
+    label_file: Annotated[str, typer.Option("--label-file", metavar="NAME",
+                                            help="The ground-truth file name in each game folder.")] = "Labels-v2.json",
+    prediction_file: Annotated[str, typer.Option(
+        "--prediction-file", metavar="NAME", help="The predictions file name in each game folder.")]
+        = "results_spotting.json",
+    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
+                                        help="text: tables; json: the official result keys per metric and "
+                                             "notes; csv: metric,variant,class,a_mAP.")] = "text",
+) -> None:
+    """Score action spotting as SoccerNet's evaluator does.
+
+    Average-mAP (loose and/or tight), per class, for all events and for visible and "not shown" ones:
+    predictions on the 2 fps grid, 11-point AP over 200 thresholds, integrated over the tolerances
+    (docs/spotting.md).
+    """
+    from segeval.errors import check_choice
+    from segeval.spotting import ap, grid, read, report
+
+    check_choice("protocol", protocol, ("soccernet",))
+    fmt = check_choice("output", output, ("text", "json", "csv"))
+    metrics = [check_choice("metric", m, tuple(ap.METRICS)) for m in (metric or ["loose", "tight"])]
+    spotting = read.read(truth, predictions, label_file=label_file, prediction_file=prediction_file)
+    cells = grid.build(spotting)
+    notes = spotting.notes + grid.notes(cells)
+    results = [ap.average_map(cells, m) for m in dict.fromkeys(metrics)]
+    games = len(spotting.games)
+    text = report.as_json(results, games, notes) if fmt == "json" else \
+        report.as_csv(results) if fmt == "csv" else report.as_text(results, games)
+    sys.stdout.write(text)
+    for note in notes:
+        print(render_note(f"note: {note}"), file=sys.stderr)

@@ -1,0 +1,89 @@
+"""``segeval spot`` against the official SoccerNet evaluator (PyPI SoccerNet 0.2.0): its stored outputs on
+the generated cases of scripts/soccernet_cases.py (every figure of every metric, compared exactly) and,
+in CI, the shared sample's official numbers."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from segeval.spotting import ap, grid, read
+from tests.conftest import FIXTURES, run_cli, shared
+from tests.support.scripts import load_script
+
+SPOTTING = FIXTURES / "spotting"
+CASES = ["edges", "many", "sparse"]
+KEYS = {"all": ("a_mAP", "a_mAP_per_class"), "visible": ("a_mAP_visible", "a_mAP_per_class_visible"),
+        "unshown": ("a_mAP_unshown", "a_mAP_per_class_unshown")}
+
+
+def _case(name: str) -> dict[str, Any]:
+    with gzip.open(SPOTTING / f"{name}.json.gz", "rt") as f:
+        case: dict[str, Any] = json.load(f)
+    return case
+
+
+def _compare(figures: ap.Figures, official: dict[str, Any]) -> int:
+    """Every figure equal to the official one (exactly); the number compared."""
+    compared = 0
+    for variant, (mean_key, class_key) in KEYS.items():
+        assert figures.a_map[variant] == official[mean_key], (figures.metric, mean_key)
+        assert figures.a_map_per_class[variant] == official[class_key], (figures.metric, class_key)
+        compared += 1 + len(official[class_key])
+    return compared
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_generated_case_matches_official(name: str, tmp_path: Path) -> None:
+    case = _case(name)
+    generator = load_script("soccernet_cases")
+    assert generator.CASES[name]()["games"] == case["games"]  # the fixture is what the script generates
+    labels, predictions = generator.write_case(case, tmp_path)
+    cells = grid.build(read.read(str(labels), str(predictions)))
+    compared = sum(_compare(ap.average_map(cells, metric), case["official"][metric]) for metric in ap.METRICS)
+    assert compared == 7 * 3 * 18
+
+
+def test_cli_json_keeps_the_official_keys(tmp_path: Path) -> None:
+    case = _case("edges")
+    labels, predictions = load_script("soccernet_cases").write_case(case, tmp_path)
+    code, out, err = run_cli("spot", str(labels), str(predictions), "-o", "json", "-m", "tight", "-m", "at3")
+    assert code == 0, err
+    doc = json.loads(out)
+    for metric in ("tight", "at3"):
+        for mean_key, class_key in KEYS.values():
+            assert doc[metric][mean_key] == case["official"][metric][mean_key]
+            assert doc[metric][class_key] == case["official"][metric][class_key]
+    assert "loose" not in doc
+    # the edge case holds a replaced prediction, a negative confidence and positions beyond 120 minutes
+    assert any("replaces it" in n for n in doc["notes"]) and any("negative" in n for n in doc["notes"])
+    assert any("120 minutes" in n for n in doc["notes"])
+
+
+@pytest.mark.reference
+def test_shared_sample_reproduces_every_official_figure() -> None:
+    root = shared("soccernet")
+    official = json.loads((root / "sample_metrics_official.json").read_text())
+    code, out, err = run_cli("spot", "--protocol", "soccernet", str(root / "labels"), str(root / "predictions"),
+                             "-o", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["classes"] == official["classes"]
+    compared = 0
+    for metric in ("loose", "tight"):
+        for mean_key, class_key in KEYS.values():
+            assert doc[metric][mean_key] == official[metric][mean_key], (metric, mean_key)
+            assert doc[metric][class_key] == official[metric][class_key], (metric, class_key)
+            compared += 1 + len(official[metric][class_key])
+    assert compared == 108
+    # the text output prints each figure as the official float64 (shortest round-trip)
+    code, text, _ = run_cli("spot", str(root / "labels"), str(root / "predictions"))
+    assert code == 0
+    for metric in ("loose", "tight"):
+        for mean_key, class_key in KEYS.values():
+            for value in [official[metric][mean_key], *official[metric][class_key]]:
+                assert repr(value) in text
