@@ -205,16 +205,16 @@ def _held(args: list[str], point: str, marks: int, tmp_path: Path,
     return process, mark
 
 
-def _stopped(process: subprocess.Popen[bytes], signum: int, *, group: bool) -> tuple[int, str, float]:
-    """Send ``signum`` (to the process group, as Ctrl-C does, or to the process); its exit code, stderr
-    and the seconds from the signal to its exit."""
-    start = time.monotonic()
+def _stopped(process: subprocess.Popen[bytes], signum: int, *, group: bool) -> tuple[int, str]:
+    """Send ``signum`` (to the process group, as Ctrl-C does, or to the process); its exit code and
+    stderr.  The process is held for 60 s at its point: ending
+    within the 20 s ``communicate`` allows means the signal stopped it there (no clock is asserted)."""
     if group:
         os.killpg(process.pid, signum)
     else:
         process.send_signal(signum)
     _, err = process.communicate(timeout=20)
-    return process.returncode, err.decode(), time.monotonic() - start
+    return process.returncode, err.decode()
 
 
 @pytest.mark.parametrize("lane", ["eval in memory", "eval in batches", "me13sh"])
@@ -224,8 +224,8 @@ def test_ctrl_c_stops_the_fast_lanes(lane: str, data: dict[str, str], tmp_path: 
             "eval in batches": ["eval", "--memory", "chunked", "--chunk-lines", "1", data["q"], data["a"]],
             "me13sh": ["me13sh", data["lq"], data["lr"]]}[lane]
     process, _ = _held(args, "lane", 1, tmp_path)
-    returned, err, seconds = _stopped(process, signal.SIGINT, group=True)
-    assert (returned, err) == (130, "segeval: interrupted by SIGINT; stopped\n") and seconds < 1.0
+    returned, err = _stopped(process, signal.SIGINT, group=True)
+    assert (returned, err) == (130, "segeval: interrupted by SIGINT; stopped\n")
 
 
 @pytest.mark.parametrize(("signum", "group", "code", "name"), [(signal.SIGINT, True, 130, "SIGINT"),
@@ -236,9 +236,9 @@ def test_a_signal_stops_eval_with_two_workers(signum: int, group: bool, code: in
     process, mark = _held(["eval", data["q"], data["a"], data["b"], "-j", "2"], "evaluate", 2, tmp_path)
     workers = [int(p) for p in mark.read_text().split()]
     assert process.pid not in workers  # both runs are at work in worker processes
-    returned, err, seconds = _stopped(process, signum, group=group)
+    returned, err = _stopped(process, signum, group=group)
     assert (returned, err) == (code, f"segeval: interrupted by {name}; stopped\n")
-    assert seconds < 1.0 and _session(process.pid) == []
+    assert _session(process.pid) == []
 
 
 @pytest.mark.parametrize("sigint_ignored", [False, True])
@@ -247,8 +247,8 @@ def test_sigint_stops_svm_completion_and_leaves_no_output(sigint_ignored: bool, 
     out = tmp_path / "out" / "completed"
     process, _ = _held(["complete-qrels", data["q"], data["a"], "--texts", data["t"], "-o", str(out),
                         "--classifier", "svm"], "svm", 1, tmp_path, sigint_ignored)
-    returned, err, seconds = _stopped(process, signal.SIGINT, group=True)
-    assert (returned, err) == (130, "segeval: interrupted by SIGINT; stopped\n") and seconds < 1.0
+    returned, err = _stopped(process, signal.SIGINT, group=True)
+    assert (returned, err) == (130, "segeval: interrupted by SIGINT; stopped\n")
     assert _listing(tmp_path / "out") == [] and _session(process.pid) == []
 
 
