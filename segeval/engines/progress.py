@@ -1,4 +1,7 @@
-"""A progress line on stderr (done/total, rate, ETA) for long work; silent unless stderr is a terminal."""
+"""A progress line on stderr (done/total, elapsed, ETA) for long work; silent unless stderr is a terminal.
+
+The ETA is the elapsed time per unit done times the units left; it is shown as ``ETA --`` until
+something is done (no estimate yet), never as ``ETA 0s`` at the start."""
 
 from __future__ import annotations
 
@@ -30,13 +33,13 @@ class Progress:
         if not self.enabled:
             return
         elapsed = time.monotonic() - self.start
-        eta = elapsed / self.done * (self.total - self.done) if self.done else 0.0
+        eta = f"{elapsed / self.done * (self.total - self.done):.0f}s" if self.done else "--"
         width = 24
         filled = int(width * self.done / self.total) if self.total else width
         done, total = (f"{self.done}", f"{self.total}") if self.scale == 1 else \
             (f"{self.done / self.scale:.0f}", f"{self.total / self.scale:.0f}")
         self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {self.unit}, "
-                          f"{elapsed:.0f}s elapsed, ETA {eta:.0f}s ")
+                          f"{elapsed:.0f}s elapsed, ETA {eta} ")
         self.stream.flush()
 
     def __exit__(self, *exc: object) -> None:

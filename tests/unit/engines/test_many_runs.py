@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -90,7 +91,9 @@ def test_progress_line_only_on_a_terminal() -> None:
         for _ in range(4):
             p.advance()
     text = tty.getvalue()
-    assert "0/4 runs" in text and "4/4 runs" in text and "ETA" in text and text.endswith("\n")
+    assert "0/4 runs" in text and "4/4 runs" in text and text.endswith("\n")
+    assert "0/4 runs, 0s elapsed, ETA -- " in text and "ETA 0s" not in text.split("1/4")[0]  # no estimate yet
+    assert re.search(r"1/4 runs, \d+s elapsed, ETA \d+s ", text)
     quiet, plain = Terminal(), io.StringIO()
     with Progress(4, "runs", stream=quiet, quiet=True) as p:
         p.advance()
