@@ -55,8 +55,8 @@ def moment_retrieval(
         raise SegevalError("--write-lines writes a TVR corpus ranking; it needs --protocol tvr.")
     result = find_protocol(protocol)(truth, predictions, parse_options(thresholds, top_k, iou_compare, nms))
     if write_lines is not None:
-        from segeval.analysis.moments.tvr import read
-        from segeval.analysis.moments.tvr_lines import write_lines as write_tvr_lines
+        from segeval.analysis.moments.tvr.lines import write_lines as write_tvr_lines
+        from segeval.analysis.moments.tvr.reading import read
 
         for line in write_tvr_lines(read(truth, predictions), truth, predictions, write_lines):
             print(line, file=sys.stderr)

@@ -221,3 +221,8 @@ def read_submission(path: str | Path, queries: list[Query]) -> Tvr:
                                    f"{q.desc_id}, line {q.line} of the ground truth); expected every ground-truth "
                                    "video in it (the official script stops with a KeyError)")
     return data
+
+
+def read(truth: str, predictions: str) -> Tvr:
+    """Read and check a TVR ground truth and submission."""
+    return read_submission(predictions, read_truth(truth))
