@@ -3,13 +3,16 @@ one pass; the bytes come from :func:`segeval.io.files.read_blocks`, with its lim
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence, Set
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
 from segeval.io.files import BLOCK_BYTES, read_blocks
 from segeval.settings import CHUNK_LINES
+
+Query = TypeVar("Query", bound=Hashable)
 
 
 def open_blocks(path: str | Path, block: int = BLOCK_BYTES, on_read: Callable[[int], object] | None = None
@@ -105,3 +108,15 @@ def line_texts(path: str | Path, numbers: set[int], chunk_lines: int = CHUNK_LIN
         if at == len(wanted):
             break
     return found
+
+
+def regrouped(heads: Sequence[Query], done: Set[Query]) -> int | None:
+    """Where a run read in chunks stops being grouped by query: the position in ``heads`` (the query of
+    each run of equal queries in a chunk, in file order) of the first query read before, in an earlier
+    chunk (``done``) or an earlier run of this one; None while every query's lines stay contiguous."""
+    seen: set[Query] = set()
+    for at, head in enumerate(heads):
+        if head in done or head in seen:
+            return at
+        seen.add(head)
+    return None
