@@ -163,18 +163,33 @@ def compare_evaluations(evaluations: dict[str, Evaluation], baseline: str, *, te
                              f"{baseline!r} instead.")
     if len(names) < 2:
         raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
-    base_name = baseline
     paths = sources or {n: n for n in names}
     first = next(iter(evaluations.values()))
     if columns is None:
         columns = [r.name for r in first.requests if r.measure.aggregate != "none"]
     columns = list(columns)
     queries = list(first.queries)
-    result = Comparison(names, columns, base_name, test, correction, alpha, len(queries), permutations=permutations,
-                        seed=seed,
-                        files=dict(paths))
+    result = Comparison(names, columns, baseline, test, correction, alpha, len(queries), permutations=permutations,
+                        seed=seed, files=dict(paths))
     result.notes.append(f"queries paired on all {plural(len(queries), 'qrels query', 'qrels queries')}; a query "
                         f"missing from a run scores 0")
+    _check_paired(evaluations, columns, queries, paths)
+    result.adapters = list(dict.fromkeys(r.adapter.spec for r in first.requests if r.adapter is not None))
+    for n, ev in evaluations.items():  # the notes eval gives each run (values above 1, ...)
+        result.notes += [unprefixed(x) for x in for_run(n, ev.notes)]
+    raw_p = _fill_cells(result, evaluations)
+    _method_notes(result, len(raw_p))
+    adjusted = correct([p for *_, p in raw_p], correction)
+    for (n, m, _), p in zip(raw_p, adjusted, strict=True):
+        result.cells[n][m].p = p
+        result.cells[n][m].significant = p < alpha
+    return result
+
+
+def _check_paired(evaluations: dict[str, Evaluation], columns: list[str], queries: list[str],
+                  paths: dict[str, str]) -> None:
+    """Refuse runs evaluated on other queries, or without a finite value for every query and compared column."""
+    names = list(evaluations)
     for n, ev in evaluations.items():
         if ev.queries != queries:
             raise ParameterError(f"The runs must be evaluated on the same queries. Got "
@@ -187,49 +202,49 @@ def compare_evaluations(evaluations: dict[str, Evaluation], baseline: str, *, te
                 raise InputError(paths[n], f"run {n!r} has no number for measure {m!r} on query "
                                            f"{queries[int(bad[0])]!r} ({values[int(bad[0])]}); a paired test needs "
                                            f"one for every query")
-    few = len(queries) < MIN_QUERIES
-    result.adapters = list(dict.fromkeys(r.adapter.spec for r in first.requests if r.adapter is not None))
-    for n, ev in evaluations.items():  # the notes eval gives each run (values above 1, ...)
-        result.notes += [unprefixed(x) for x in for_run(n, ev.notes)]
-    base = evaluations[base_name]
+
+
+def _fill_cells(result: Comparison, evaluations: dict[str, Evaluation]) -> list[tuple[str, str, float]]:
+    """Each run's cells: its mean and, against the baseline, the mean difference, the bootstrap interval (with
+    2 queries or more) and the raw p-value, which is returned per (run, measure) for the correction."""
+    base = evaluations[result.baseline]
+    queries = list(base.queries)
+    few = result.queries < MIN_QUERIES
+    permutations, seed = result.permutations, result.seed
     raw_p: list[tuple[str, str, float]] = []
     for n, ev in evaluations.items():
         result.cells[n] = {}
-        for m in columns:
+        for m in result.measures:
             cell = Cell(float(ev.summary[m]))
-            if n != base_name:
+            if n != result.baseline:
                 a, b = np.asarray(base.per_query[m], dtype=float), np.asarray(ev.per_query[m], dtype=float)
                 cell.diff = float(np.mean(b - a))
+                runs = (result.baseline, n)
                 if not few:
-                    cell.ci = bootstrap_ci(a, b, samples=permutations, seed=seed, runs=(base_name, n), queries=queries)
-                cell.p = p_value(a, b, test, permutations=permutations, seed=seed, runs=(base_name, n),
-                                 queries=queries)
+                    cell.ci = bootstrap_ci(a, b, samples=permutations, seed=seed, runs=runs, queries=queries)
+                cell.p = p_value(a, b, result.test, permutations=permutations, seed=seed, runs=runs, queries=queries)
                 raw_p.append((n, m, cell.p))
             result.cells[n][m] = cell
-    cells = len(raw_p)
+    return raw_p
+
+
+def _method_notes(result: Comparison, cells: int) -> None:
+    """The notes that say how the p-values and intervals were made, over ``cells`` run x measure cells."""
+    few = result.queries < MIN_QUERIES
     if few:
-        result.notes.append(f"only {len(queries)} query: no paired test or interval is possible; every p is 1 and "
+        result.notes.append(f"only {result.queries} query: no paired test or interval is possible; every p is 1 and "
                             f"no difference is marked significant")
-    result.notes.append(describe_test(test, permutations, seed))
-    if correction == "none":
+    result.notes.append(describe_test(result.test, result.permutations, result.seed))
+    if result.correction == "none":
         result.notes.append(f"p-values not corrected for the {plural(cells, 'comparison')} (run x measure cells)")
     else:
-        result.notes.append(f"{correction} correction over all {plural(cells, 'run x measure cell')} "
-                            f"({_count(len(names) - 1, 'run')} x {_count(len(columns), 'measure')} against the "
-                            f"baseline)")
+        result.notes.append(f"{result.correction} correction over all {plural(cells, 'run x measure cell')} "
+                            f"({plural(len(result.runs) - 1, 'run')} x {plural(len(result.measures), 'measure')} "
+                            f"against the baseline)")
     if not few:
-        resamples, comparisons = plural(permutations, "resample"), plural(cells, "comparison")
-        result.notes.append(f"intervals: 95% percentile bootstrap of the mean difference ({resamples}, seed {seed}), "
-                            f"each at its own 95% level: not adjusted for the {comparisons}")
-    adjusted = correct([p for *_, p in raw_p], correction)
-    for (n, m, _), p in zip(raw_p, adjusted, strict=True):
-        result.cells[n][m].p = p
-        result.cells[n][m].significant = p < alpha
-    return result
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
+        resamples, comparisons = plural(result.permutations, "resample"), plural(cells, "comparison")
+        result.notes.append(f"intervals: 95% percentile bootstrap of the mean difference ({resamples}, seed "
+                            f"{result.seed}), each at its own 95% level: not adjusted for the {comparisons}")
 
 
 def format_p(p: float) -> str:
