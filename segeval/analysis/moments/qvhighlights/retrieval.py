@@ -104,6 +104,13 @@ def _ap_group(truths: list[FloatArray], preds: FloatArray, valid: npt.NDArray[np
             q, t = np.nonzero(hit)
             locked[q, t, row[q, t, free[q, t].argmax(axis=-1)]] = True
             tp[:, :, i] = hit
+    return _voc_ap(tp, valid, sizes)
+
+
+def _voc_ap(tp: FloatArray, valid: npt.NDArray[np.bool_], sizes: npt.NDArray[np.int64]) -> FloatArray:
+    """VOC interpolated AP per (query, threshold) of the true positives ``tp`` (queries, thresholds, width) in
+    score order, ``valid`` where a query has a prediction, ``sizes`` its ground-truth windows."""
+    queries, nthr, width = tp.shape
     fp = (valid[:, None, :] & (tp == 0)).astype(np.float64)
     tp_cum = np.cumsum(tp, axis=-1)
     fp_cum = np.cumsum(fp, axis=-1)
