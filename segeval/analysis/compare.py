@@ -34,6 +34,7 @@ from segeval.words import plural
 ONE_PROCESS = EngineOptions(jobs=1, quiet=True)
 
 if TYPE_CHECKING:
+    from segeval.engines.types import RunResult
     from segeval.evaluation import Evaluation
 
 FORMATS = ("text", "markdown", "latex", "csv", "json")
@@ -124,7 +125,19 @@ def compare_runs(
     base_name = names[[str(r) for r in runs].index(str(baseline))] if baseline is not None else names[0]
     policies = (settings or Settings()).but(missing_queries="zero")  # every qrels query counts
     job = Job((*measures, *also), () if adapter is None else (adapter,), policies, engine=engine)
-    results = evaluate_runs(q, [str(r) for r in runs], job)
+    evaluations = _evaluations(names, evaluate_runs(q, [str(r) for r in runs], job), on_note)
+    paths = dict(zip(names, (str(r) for r in runs), strict=True))
+    compared = None if not also else _compared(evaluations[base_name], measures)
+    result = compare_evaluations(evaluations, base_name, test=test, correction=correction, alpha=alpha,
+                                 permutations=permutations, seed=seed, sources=paths, columns=compared)
+    result.evaluations = evaluations
+    return result
+
+
+def _evaluations(names: list[str], results: list[RunResult], on_note: Callable[[str], object] | None
+                 ) -> dict[str, Evaluation]:
+    """Each run's evaluation by name; the first run that could not be evaluated raises its error, and each
+    note on how a run was read goes to ``on_note``."""
     evaluations: dict[str, Evaluation] = {}
     for name, one in zip(names, results, strict=True):
         if one.error is not None:
@@ -134,12 +147,7 @@ def compare_runs(
             if on_note is not None:
                 on_note(note)
         evaluations[name] = one.evaluation
-    paths = dict(zip(names, (str(r) for r in runs), strict=True))
-    compared = None if not also else _compared(evaluations[base_name], measures)
-    result = compare_evaluations(evaluations, base_name, test=test, correction=correction, alpha=alpha,
-                                 permutations=permutations, seed=seed, sources=paths, columns=compared)
-    result.evaluations = evaluations
-    return result
+    return evaluations
 
 
 def _compared(ev: Evaluation, measures: Sequence[str]) -> list[str]:
