@@ -1,5 +1,6 @@
-"""A file in line chunks without holding it whole (the chunked engine), and given lines' texts in
-one pass; the bytes come from :func:`segeval.io.files.read_blocks`, with its limits."""
+"""A file in line chunks without holding it whole (the chunked engine and the streaming lane), the one check
+that a run read so stays grouped by query, and given lines' texts in one pass; the bytes come from
+:func:`segeval.io.files.read_blocks`, with its limits."""
 
 from __future__ import annotations
 

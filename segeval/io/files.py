@@ -1,5 +1,5 @@
 """The only code that opens input files: the opener, the input limits (and their environment
-variables), gzip members, streams read once, blocks and line chunks.
+variables), gzip members, streams read once, files in blocks or whole.
 
 Every byte read passes the limits before it is kept: lines of at most ``SEGEVAL_MAX_LINE_BYTES``,
 no NUL byte, at most ``SEGEVAL_MAX_INPUT_BYTES`` per file read whole (after decompression), a gzip
