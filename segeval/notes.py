@@ -2,7 +2,7 @@
 
 ``eval``, ``me13sh``, ``compare``, ``report``, ``correlate``, ``pool-bias``, ``incompleteness`` and
 the ``plot`` commands all take their notes from :func:`value_notes` (through
-:attr:`segeval.pipeline.Evaluation.notes`) and label them per run with :func:`for_run`.
+:attr:`segeval.evaluation.Evaluation.notes`) and label them per run with :func:`for_run`.
 """
 
 from __future__ import annotations

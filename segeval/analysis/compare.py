@@ -36,6 +36,7 @@ from segeval.words import plural
 ONE_PROCESS = EngineOptions(jobs=1, quiet=True)
 
 if TYPE_CHECKING:
+    from segeval.engines.types import RunResult
     from segeval.evaluation import Evaluation
 
 FORMATS = ("text", "markdown", "latex", "csv", "json")
@@ -175,7 +176,20 @@ def compare_runs(
     base_name = names[[str(r) for r in runs].index(str(baseline))] if baseline is not None else names[0]
     policies = (settings or Settings()).but(missing_queries="zero")  # every qrels query counts
     job = Job((*measures, *also), () if adapter is None else (adapter,), policies, engine=engine)
-    results = evaluate_runs(q, [str(r) for r in runs], job)
+    evaluations = _evaluations(names, evaluate_runs(q, [str(r) for r in runs], job), on_note)
+    paths = dict(zip(names, (str(r) for r in runs), strict=True))
+    compared = None if not also else _compared(evaluations[base_name], measures)
+    result = compare_evaluations(evaluations, base_name, test=test, correction=correction, alpha=alpha,
+                                 permutations=permutations, seed=seed, sources=paths, columns=compared,
+                                 all_pairs=all_pairs)
+    result.evaluations = evaluations
+    return result
+
+
+def _evaluations(names: list[str], results: list[RunResult], on_note: Callable[[str], object] | None
+                 ) -> dict[str, Evaluation]:
+    """Each run's evaluation by name; the first run that could not be evaluated raises its error, and each
+    note on how a run was read goes to ``on_note``."""
     evaluations: dict[str, Evaluation] = {}
     for name, one in zip(names, results, strict=True):
         if one.error is not None:
@@ -185,13 +199,7 @@ def compare_runs(
             if on_note is not None:
                 on_note(note)
         evaluations[name] = one.evaluation
-    paths = dict(zip(names, (str(r) for r in runs), strict=True))
-    compared = None if not also else _compared(evaluations[base_name], measures)
-    result = compare_evaluations(evaluations, base_name, test=test, correction=correction, alpha=alpha,
-                                 permutations=permutations, seed=seed, sources=paths, columns=compared,
-                                 all_pairs=all_pairs)
-    result.evaluations = evaluations
-    return result
+    return evaluations
 
 
 def _compared(ev: Evaluation, measures: Sequence[str]) -> list[str]:
@@ -306,8 +314,8 @@ def _method_notes(result: Comparison, pairs: int, few: bool) -> list[str]:
     elif result.correction == "none":
         notes.append(f"p-values not corrected for the {plural(cells, 'comparison')} ({what} cells)")
     else:
-        each = (f"{_count(pairs, 'pair')} x {_count(len(result.measures), 'measure')}" if result.all_pairs else
-                f"{_count(pairs, 'run')} x {_count(len(result.measures), 'measure')} against the baseline")
+        each = (f"{plural(pairs, 'pair')} x {plural(len(result.measures), 'measure')}" if result.all_pairs else
+                f"{plural(pairs, 'run')} x {plural(len(result.measures), 'measure')} against the baseline")
         notes.append(f"{result.correction} correction over all {plural(cells, what + ' cell')} ({each})")
     if not few:
         resamples, comparisons = plural(result.permutations, "resample"), plural(cells, "comparison")
@@ -315,9 +323,6 @@ def _method_notes(result: Comparison, pairs: int, few: bool) -> list[str]:
                      f"{result.seed}), each at its own 95% level: not adjusted for the {comparisons}")
     return notes
 
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def format_p(p: float) -> str:

@@ -248,6 +248,50 @@ def complete_qrels(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame] | Seque
     that no transcript line with a token overlaps) are neither training items nor classified, so an
     unjudged one stays unjudged rather than being judged on the collection model alone (counted in
     ``no_text``)."""
+    _check_completion(qrels, texts, classifier, depth, smoothing, terms, kld_fit)
+    run_frames = list(runs.values()) if isinstance(runs, Mapping) else list(runs)
+    candidates = pd.concat([unjudged_top(qrels, r, depth, adapter) for r in run_frames], ignore_index=True)
+    candidates = candidates.drop_duplicates(["query", "item", "start", "end"]).reset_index(drop=True)
+
+    judged = qrels[qrels["rel"].to_numpy() >= 0]
+    vocabulary = Vocabulary(texts.collection())
+    collection = vocabulary.collection_model
+    stats: list[dict[str, object]] = []
+    out: list[pd.DataFrame] = []
+    no_text = 0
+    example = ""
+    test_rows = candidates.groupby("query", sort=False).indices
+    no_rows = np.zeros(0, dtype=np.int64)
+    for query, rows in judged.groupby("query", sort=False, observed=True).indices.items():
+        train = judged.iloc[rows]
+        test = candidates.iloc[test_rows.get(query, no_rows)]
+        train_text, has_train = _texts_of(texts, train)
+        test_text, has_test = _texts_of(texts, test)
+        no_text += int((~has_train).sum() + (~has_test).sum())
+        if not example:
+            for frame, has in ((train, has_train), (test, has_test)):
+                if not has.all():
+                    example = _describe(query, frame.iloc[int(np.flatnonzero(~has)[0])], texts.segments)
+                    break
+        labels = train["rel"].to_numpy()[has_train] >= relevance_level
+        fit, decision = _classify(classifier, vocabulary, collection, train_text, labels, test_text, smoothing, terms,
+                                  kld_fit)
+        kept = test[has_test]
+        out.append(kept.assign(rel=decision.astype(np.int64)))
+        tp = int((fit & labels).sum())
+        stats.append({"query": query, "judged": len(labels), "relevant": int(labels.sum()), "classified": len(kept),
+                      "predicted_relevant": int(decision.sum()),
+                      "train_precision": tp / fit.sum() if fit.sum() else math.nan,
+                      "train_recall": tp / labels.sum() if labels.sum() else math.nan})
+    columns = ["query", "item", "start", "end", "rel"]
+    predicted = pd.concat(out, ignore_index=True)[columns] if out else pd.DataFrame(columns=columns)
+    return Completion(classifier, predicted, pd.DataFrame(stats), no_text, example)
+
+
+def _check_completion(qrels: pd.DataFrame, texts: Texts, classifier: str, depth: int, smoothing: float, terms: int,
+                      kld_fit: str) -> None:
+    """Refuse options out of their domain, texts of the other kind than the qrels, and qrels that already hold
+    predicted lines."""
     from segeval.io.tables import predicted_mask
     from segeval.validate import is_documents
 
@@ -267,52 +311,14 @@ def complete_qrels(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame] | Seque
         line = int(qrels["line"].to_numpy()[np.flatnonzero(predicted_lines)[0]])
         raise InputError(str(qrels.attrs.get("path", "qrels")), "holds predicted judgements; expected human "
                          "qrels to complete (predicted lines are never training items)", line=line)
-    run_frames = list(runs.values()) if isinstance(runs, Mapping) else list(runs)
-    candidates = pd.concat([unjudged_top(qrels, r, depth, adapter) for r in run_frames], ignore_index=True)
-    candidates = candidates.drop_duplicates(["query", "item", "start", "end"]).reset_index(drop=True)
-
-    judged = qrels[qrels["rel"].to_numpy() >= 0]
-    vocabulary = Vocabulary(texts.collection())
-    collection = vocabulary.collection_model
-    stats: list[dict[str, object]] = []
-    out: list[pd.DataFrame] = []
-    no_text = 0
-    example = ""
-    test_rows = candidates.groupby("query", sort=False).indices
-    no_rows = np.zeros(0, dtype=np.int64)
-    for query, rows in judged.groupby("query", sort=False, observed=True).indices.items():
-        train = judged.iloc[rows]
-        test = candidates.iloc[test_rows.get(query, no_rows)]
-        train_all = [texts.text(i, s, e) for i, s, e in zip(train["item"], train["start"], train["end"], strict=True)]
-        test_all = [texts.text(i, s, e) for i, s, e in zip(test["item"], test["start"], test["end"], strict=True)]
-        has_train = np.asarray([_has_text(t) for t in train_all], dtype=bool)
-        has_test = np.asarray([_has_text(t) for t in test_all], dtype=bool)
-        no_text += int((~has_train).sum() + (~has_test).sum())
-        if not example:
-            for frame, has in ((train, has_train), (test, has_test)):
-                if not has.all():
-                    example = _describe(query, frame.iloc[int(np.flatnonzero(~has)[0])], texts.segments)
-                    break
-        train_text = [t for t, h in zip(train_all, has_train.tolist(), strict=True) if h and t is not None]
-        test_text = [t for t, h in zip(test_all, has_test.tolist(), strict=True) if h and t is not None]
-        labels = train["rel"].to_numpy()[has_train] >= relevance_level
-        fit, decision = _classify(classifier, vocabulary, collection, train_text, labels, test_text, smoothing, terms,
-                                  kld_fit)
-        kept = test[has_test]
-        out.append(kept.assign(rel=decision.astype(np.int64)))
-        tp = int((fit & labels).sum())
-        stats.append({"query": query, "judged": len(labels), "relevant": int(labels.sum()), "classified": len(kept),
-                      "predicted_relevant": int(decision.sum()),
-                      "train_precision": tp / fit.sum() if fit.sum() else math.nan,
-                      "train_recall": tp / labels.sum() if labels.sum() else math.nan})
-    columns = ["query", "item", "start", "end", "rel"]
-    predicted = pd.concat(out, ignore_index=True)[columns] if out else pd.DataFrame(columns=columns)
-    return Completion(classifier, predicted, pd.DataFrame(stats), no_text, example)
 
 
-def _has_text(text: str | None) -> bool:
-    """Whether an item's text holds a token: an item without one would get the collection model itself."""
-    return text is not None and TOKEN.search(text) is not None
+def _texts_of(texts: Texts, frame: pd.DataFrame) -> tuple[list[str], BoolArray]:
+    """The texts of the items of ``frame`` that hold a token, and which items do: an item without one would get
+    the collection model itself."""
+    found = [texts.text(i, s, e) for i, s, e in zip(frame["item"], frame["start"], frame["end"], strict=True)]
+    has = np.asarray([t is not None and TOKEN.search(t) is not None for t in found], dtype=bool)
+    return [t for t, h in zip(found, has.tolist(), strict=True) if h and t is not None], has
 
 
 def _describe(query: object, row: pd.Series, segments: bool) -> str:

@@ -294,35 +294,43 @@ def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
     progress.advance()
     full_mean = _run_means(full, names)
     before = {m: ranks(dict(zip(names, v, strict=True))) for m, v in full_mean.items()}
-    moves: dict[str, list[int]] = {m: [] for m in full_mean}
-    errors: dict[str, list[float]] = {m: [] for m in moves}
-    errors_all: dict[str, list[float]] = {m: [] for m in moves}
-    significant: dict[str, list[bool]] = {m: [] for m in moves}
-    taus: dict[str, list[float]] = {m: [] for m in moves}
+    effects = {m: _Effects() for m in full_mean}
     for _, left_out in sorted(experiments.items()):
         others = set().union(*(pool.runs[n] for n in runs if n not in left_out))
         removed = set().union(*(pool.runs[n] for n in left_out)) - others
         reduced_q = qrels.loc[[k not in removed for k in keys]].reset_index(drop=True)
         reduced = _scores(reduced_q, runs, measures, adapter, queries)
         red_mean = _run_means(reduced, names)
-        for m in moves:
+        for m, e in effects.items():
             after = ranks(dict(zip(names, red_mean[m], strict=True)))
             for n in sorted(left_out):
                 i = names.index(n)
-                moves[m].append(after[n] - before[m][n])
-                errors[m].append(red_mean[m][i] - full_mean[m][i])
-                significant[m].append(p_value(full[n][m], reduced[n][m], "t") < 0.05)
-            errors_all[m] += [r - f for f, r in zip(full_mean[m], red_mean[m], strict=True)]
-            taus[m].append(correlate.kendall_tau_ties_agree(full_mean[m], red_mean[m]))
+                e.moves.append(after[n] - before[m][n])
+                e.errors.append(red_mean[m][i] - full_mean[m][i])
+                e.significant.append(p_value(full[n][m], reduced[n][m], "t") < 0.05)
+            e.errors_all += [r - f for f, r in zip(full_mean[m], red_mean[m], strict=True)]
+            e.taus.append(correlate.kendall_tau_ties_agree(full_mean[m], red_mean[m]))
         progress.advance()
     progress.__exit__()
-    rows = []
-    for m in moves:
-        mv = np.asarray(moves[m])
-        left, every = rms(errors[m]), rms(errors_all[m])
-        rows.append(BiasRow(m, float(np.mean(np.abs(mv))) if len(mv) else 0.0, int(mv.max(initial=0)),
-                            int(-mv.min(initial=0)), left if rms_runs == "left-out" else every,
-                            float(np.mean(significant[m])) if significant[m] else 0.0,
-                            float(np.mean(taus[m])) if taus[m] else 1.0,
-                            float(np.mean(errors[m])) if errors[m] else 0.0, left, every))
-    return rows
+    return [e.row(m, rms_runs) for m, e in effects.items()]
+
+
+@dataclass
+class _Effects:
+    """What leaving the experiments out did to one measure: the left-out runs' rank moves, score errors and
+    significant changes, every run's score errors, and Kendall's tau of each reduced ranking."""
+
+    moves: list[int] = field(default_factory=list)
+    errors: list[float] = field(default_factory=list)
+    errors_all: list[float] = field(default_factory=list)
+    significant: list[bool] = field(default_factory=list)
+    taus: list[float] = field(default_factory=list)
+
+    def row(self, measure: str, rms_runs: str) -> BiasRow:
+        mv = np.asarray(self.moves)
+        left, every = rms(self.errors), rms(self.errors_all)
+        return BiasRow(measure, float(np.mean(np.abs(mv))) if len(mv) else 0.0, int(mv.max(initial=0)),
+                       int(-mv.min(initial=0)), left if rms_runs == "left-out" else every,
+                       float(np.mean(self.significant)) if self.significant else 0.0,
+                       float(np.mean(self.taus)) if self.taus else 1.0,
+                       float(np.mean(self.errors)) if self.errors else 0.0, left, every)

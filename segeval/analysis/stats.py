@@ -45,15 +45,8 @@ FloatArray = npt.NDArray[np.float64]
 Scores = Sequence[float] | FloatArray
 
 
-def max_permutations() -> int:
-    """The largest number of resamples allowed (:func:`segeval.limits.maximum`)."""
-    from segeval.limits import maximum
-
-    return maximum("permutations")
-
-
 def check_permutations(permutations: object, name: str = "permutations") -> int:
-    """``permutations`` as an int in [1, max_permutations()], or a ParameterError (:mod:`segeval.limits`)."""
+    """``permutations`` as an int from 1 to its limit, or a ParameterError (:mod:`segeval.limits`)."""
     from segeval.limits import check_count
 
     return check_count(name, permutations)
@@ -154,20 +147,6 @@ def p_value(a: Scores, b: Scores, test: str = "t", *, permutations: int = 10_000
                          lambda g, k: np.abs(d[g.integers(0, n, size=(k, n))].mean(axis=1) - centre))
         extreme = sum(int(np.sum(m >= observed - 1e-12)) for m in parts)
     return (extreme + 1) / (permutations + 1)
-
-
-def exact_randomization(a: Scores, b: Scores, *, max_queries: int = 20) -> float:
-    """The randomization test's p-value by enumerating every sign assignment (at most ``max_queries``
-    queries: 2^n assignments); 1.0 with fewer than 2 queries or when every difference is 0."""
-    d = _diff(a, b)
-    n = len(d)
-    if n > max_queries:
-        raise ParameterError(f"The exact randomization test enumerates 2^n sign assignments: n must be at most "
-                             f"{max_queries}. Got {plural(n, 'query', 'queries')} instead.")
-    if n < MIN_QUERIES or not np.any(d):
-        return 1.0
-    signs = 1.0 - 2.0 * ((np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1)
-    return float(np.mean(np.abs((signs * d).mean(axis=1)) >= abs(d.mean()) - 1e-12))
 
 
 def bootstrap_ci(a: Scores, b: Scores, *, level: float = 0.95, samples: int = 10_000,

@@ -26,7 +26,7 @@ import pandas as pd
 
 from segeval.engines.types import RunResult
 from segeval.errors import InputError, SegevalError
-from segeval.io.chunks import batches, data_lines, line_texts, open_blocks
+from segeval.io.chunks import batches, data_lines, line_texts, open_blocks, regrouped
 from segeval.io.files import is_stream
 from segeval.io.formats import DETECT_LINES, DOCUMENT_FORMATS, RUN_FORMATS, LineFormat, detect_run_format
 from segeval.io.tables import RUN_COLUMNS, parse_table, read_run, to_frame
@@ -237,14 +237,11 @@ class _Chunked:
         queries = frame["query"].to_numpy(dtype=object)
         starts = np.flatnonzero(np.concatenate([[True], queries[1:] != queries[:-1]]))
         heads = [str(h) for h in queries[starts]]
-        if len(set(heads)) < len(heads) or not self.done.isdisjoint(heads):
-            seen = set(self.done)
-            for at, head in zip(starts.tolist(), heads, strict=True):
-                if head in seen:
-                    line = int(frame["line"].to_numpy()[at])
-                    raise NotGrouped(f"note: {self.name} is not grouped by query (query '{head}' appears again on "
-                                     f"line {line}); reading it in memory")
-                seen.add(head)
+        again = regrouped(heads, self.done)
+        if again is not None:
+            line = int(frame["line"].to_numpy()[starts[again]])
+            raise NotGrouped(f"note: {self.name} is not grouped by query (query '{heads[again]}' appears again on "
+                             f"line {line}); reading it in memory")
         cut = len(frame) if at_end else int(starts[-1])
         self.done.update(heads if at_end else heads[:-1])
         return frame.iloc[:cut], (None if at_end else frame.iloc[cut:])

@@ -23,7 +23,7 @@ from segeval.engines.fastlane import LaneResult, finish_values, lane_qrels, prin
 from segeval.engines.lanebatch import LaneQrels, batch_values, pad_words, token_codes
 from segeval.engines.route import lane_requests
 from segeval.errors import SegevalError
-from segeval.io.chunks import batches, open_blocks
+from segeval.io.chunks import batches, open_blocks, regrouped
 from segeval.io.scan import Words
 from segeval.report.trec import runid as trec_runid
 from segeval.settings import BATCH_BYTES, Job, OutputOptions
@@ -85,8 +85,8 @@ class _Stream:
             rows: Rows = (r.text["query"], r.text["item"], r.floats["score"])
             local, tokens = token_codes(rows[0])
             goes_on = bool(pending) and tokens[0] == last
-            if len(tokens) != 1 + int(np.count_nonzero(local[1:] != local[:-1])) or not self.done.isdisjoint(tokens) \
-                    or (pending and not goes_on and last in tokens):
+            heads = [tokens[c] for c in local[np.flatnonzero(np.diff(local, prepend=-1))].tolist()]
+            if regrouped(heads if goes_on or not pending else [last, *heads], self.done) is not None:
                 return None  # not grouped by query: the chunked path says so and reads it whole
             if not goes_on and pending:
                 if not self._evaluate(_joined(pending), [last]):

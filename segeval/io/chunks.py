@@ -1,15 +1,19 @@
-"""A file in line chunks without holding it whole (the chunked engine), and given lines' texts in
-one pass; the bytes come from :func:`segeval.io.files.read_blocks`, with its limits."""
+"""A file in line chunks without holding it whole (the chunked engine and the streaming lane), the one check
+that a run read so stays grouped by query, and given lines' texts in one pass; the bytes come from
+:func:`segeval.io.files.read_blocks`, with its limits."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence, Set
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
 from segeval.io.files import BLOCK_BYTES, read_blocks
 from segeval.settings import CHUNK_LINES
+
+Query = TypeVar("Query", bound=Hashable)
 
 
 def open_blocks(path: str | Path, block: int = BLOCK_BYTES, on_read: Callable[[int], object] | None = None
@@ -105,3 +109,15 @@ def line_texts(path: str | Path, numbers: set[int], chunk_lines: int = CHUNK_LIN
         if at == len(wanted):
             break
     return found
+
+
+def regrouped(heads: Sequence[Query], done: Set[Query]) -> int | None:
+    """Where a run read in chunks stops being grouped by query: the position in ``heads`` (the query of
+    each run of equal queries in a chunk, in file order) of the first query read before, in an earlier
+    chunk (``done``) or an earlier run of this one; None while every query's lines stay contiguous."""
+    seen: set[Query] = set()
+    for at, head in enumerate(heads):
+        if head in done or head in seen:
+            return at
+        seen.add(head)
+    return None

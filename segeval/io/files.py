@@ -1,5 +1,5 @@
 """The only code that opens input files: the opener, the input limits (and their environment
-variables), gzip members, streams read once, blocks and line chunks.
+variables), gzip members, streams read once, files in blocks or whole.
 
 Every byte read passes the limits before it is kept: lines of at most ``SEGEVAL_MAX_LINE_BYTES``,
 no NUL byte, at most ``SEGEVAL_MAX_INPUT_BYTES`` per file read whole (after decompression), a gzip
@@ -288,20 +288,9 @@ def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_B
             checks.gzip = True
             yield from _gunzip_blocks(head, read, block, name, checks)
             return
-        for pattern, kind, tool in _OTHER_COMPRESSIONS:
-            if pattern.match(head):
-                raise InputError(name, f"is {kind}-compressed; expected plain text or gzip (decompress it first, "
-                                       f"such as with {tool})")
-        if name.endswith(".gz") and head:
-            raise InputError(name, "has a .gz name but is not gzip-compressed; expected a gzip file")
+        _refuse_compressed(head, name)
         if regular and max_bytes is not None:
-            try:
-                size = os.fstat(fh.fileno()).st_size
-            except OSError as exc:
-                raise InputError(name, _os_problem(exc)) from None
-            if size > max_bytes:  # a regular file's size is known: refuse before reading it
-                raise InputError(name, f"is larger than {size_text(max_bytes)}; expected a smaller file "
-                                       f"(SEGEVAL_MAX_INPUT_BYTES raises the limit)")
+            _check_size(fh, name, max_bytes)
             if whole:  # one read of a regular file, no copy
                 fh.seek(0)
                 head = read(-1)
@@ -311,6 +300,27 @@ def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_B
     finally:
         if name != STDIN:
             fh.close()
+
+
+def _refuse_compressed(head: bytes, name: str) -> None:
+    """Refuse a file that is not gzip but starts as another compressor's output, or is named .gz."""
+    for pattern, kind, tool in _OTHER_COMPRESSIONS:
+        if pattern.match(head):
+            raise InputError(name, f"is {kind}-compressed; expected plain text or gzip (decompress it first, "
+                                   f"such as with {tool})")
+    if name.endswith(".gz") and head:
+        raise InputError(name, "has a .gz name but is not gzip-compressed; expected a gzip file")
+
+
+def _check_size(fh: BinaryIO, name: str, max_bytes: int) -> None:
+    """A regular file's size is known: one over ``max_bytes`` is refused before it is read."""
+    try:
+        size = os.fstat(fh.fileno()).st_size
+    except OSError as exc:
+        raise InputError(name, _os_problem(exc)) from None
+    if size > max_bytes:
+        raise InputError(name, f"is larger than {size_text(max_bytes)}; expected a smaller file "
+                               f"(SEGEVAL_MAX_INPUT_BYTES raises the limit)")
 
 
 def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: str,

@@ -1,8 +1,9 @@
-"""Vectorised versions of the default measures over all queries at once.
+"""Vectorised forms of the measures that have one, over all queries at once.
 
 Each function returns, for a :class:`Batch` of queries, exactly (bit for bit) the list of
-values its per-query definition in :mod:`segeval.measures.labels` or
-:mod:`segeval.measures.trec` returns query by query; those definitions stay the
+values its per-query definition in :mod:`segeval.measures.labels` or trec_eval's modules
+(:mod:`segeval.measures.trec_ranks`, :mod:`~segeval.measures.trec_judged`, :mod:`~segeval.measures.trec_gains`)
+returns query by query; those definitions stay the
 specification (``tests/unit/measures/test_measures.py`` checks the two agree).  Sums keep the
 definitions' order, which is trec_eval's: each query's terms added left to right.
 """
@@ -67,7 +68,7 @@ class Batch:
 
     @cached_property
     def unit_gains(self) -> FloatArray:
-        """Per unit, its gain: the grade when positive, else 0 (as :func:`segeval.measures.trec.gains`)."""
+        """Per unit, its gain: the grade when positive, else 0 (as :func:`segeval.measures.trec_gains.gains`)."""
         known = np.nan_to_num(self.grades)
         return np.where(known > 0, known, 0.0)
 
@@ -78,7 +79,7 @@ class Batch:
 
     @cached_property
     def ideal_gains(self) -> tuple[FloatArray, IntArray]:
-        """Every query's positive pool grades best first (as :func:`segeval.measures.trec.ideal_gains`),
+        """Every query's positive pool grades best first (as :func:`segeval.measures.trec_gains.ideal_gains`),
         concatenated, and their offsets."""
         positive = np.flatnonzero(self.pool > 0)
         owner = self.pool_query[positive]
@@ -255,7 +256,7 @@ def iprec_at_recall_9(b: Batch, p: int) -> list[float]:
 
 def _dcg(values: FloatArray, offsets: IntArray, k: int | None) -> FloatArray:
     """Per query, trec_eval's DCG of its first k gains (all when k is None), each query's terms
-    added left to right from 0.0 as :func:`segeval.measures.trec.dcg` adds them."""
+    added left to right from 0.0 as :func:`segeval.measures.trec_gains.dcg` adds them."""
     lengths = np.diff(offsets)
     take = lengths if k is None else np.minimum(lengths, k)
     owner = np.repeat(np.arange(len(take), dtype=np.int64), take)

@@ -1,1 +1,1 @@
-"""Report stage: turn an :class:`~segeval.pipeline.Evaluation` into text."""
+"""Report stage: turn an :class:`~segeval.evaluation.Evaluation` into text."""

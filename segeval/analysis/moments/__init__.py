@@ -9,17 +9,15 @@ from __future__ import annotations
 import importlib
 
 from segeval.analysis.moments.protocol import Evaluate, MrOptions, MrResult
-from segeval.analysis.moments.qvh_highlights import batch_highlights, highlight_ap, highlight_aps
-from segeval.analysis.moments.qvh_input import Moments, read_moments
-from segeval.analysis.moments.qvhighlights import (
-    BUCKETS,
-    SALIENCY_LEVELS,
+from segeval.analysis.moments.qvhighlights.highlights import batch_highlights, highlight_ap, highlight_aps
+from segeval.analysis.moments.qvhighlights.reading import Moments, read_moments
+from segeval.analysis.moments.qvhighlights.report import BUCKETS, SALIENCY_LEVELS, evaluate_moments
+from segeval.analysis.moments.qvhighlights.retrieval import (
     THRESHOLDS,
     average_precision,
     average_precisions,
     batch_average_precisions,
     batch_first_ious,
-    evaluate_moments,
     iou_matrix,
     r1_iou,
     recall_at,

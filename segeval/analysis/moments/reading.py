@@ -1,5 +1,5 @@
 """Reading the whole-file JSON inputs of the moment protocols (DiDeMo, Ego4D NLQ), with errors that name
-the file, the record and what was expected."""
+the file, the record and what was expected, and the number test every protocol's reader applies."""
 
 from __future__ import annotations
 

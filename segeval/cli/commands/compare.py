@@ -146,40 +146,50 @@ def correlate_command(
     scores; setting 1 is QRELS, --measure and --adapter, setting 2 the same unless --qrels2,
     --measure2 or --adapter2 say otherwise.
     """
-    from segeval.analysis.correlate import coefficients
-    from segeval.analysis.correlate import notes as correlation_notes
     from segeval.cli import tables
     from segeval.engines.runs import expand_runs, run_names
     from segeval.notes import one_per_kind
-    from segeval.pipeline import Evaluator
 
     fmt = tables.check_table_format(output)
-    given = runs
-    runs = expand_runs(runs)
-    check_distinct_runs(given, runs)
-    if len(runs) < 2:
+    expanded = expand_runs(runs)
+    check_distinct_runs(runs, expanded)
+    if len(expanded) < 2:
         raise SegevalError("The 'runs' parameter must name at least two runs to rank.")
-    names = run_names(runs)
-    by_name = {name: inputs.run(r, time_format) for name, r in zip(names, runs, strict=True)}
+    names = run_names(expanded)
+    by_name = {name: inputs.run(r, time_format) for name, r in zip(names, expanded, strict=True)}
     first = inputs.qrels(qrels, time_format)
     second = first if qrels2 is None else inputs.qrels(qrels2, time_format)
-
-    labelled: list[tuple[str, str]] = []
     settings = _settings(time_format, level, max_results, judged, version)
+    labelled: list[tuple[str, str]] = []
+    x = _setting_scores(first, measure, adapter, 1, by_name, settings, labelled)
+    y = _setting_scores(second, measure2 or measure, adapter2 if adapter2 is not None else adapter, 2, by_name,
+                        settings, labelled)
+    _write_correlation(names, x, y, one_per_kind(labelled), fmt)  # 40 runs with one kind of note: one note
 
-    def scores(q: Any, name: str, a: str | None, setting: int) -> list[float]:
-        out = []
-        evaluator = Evaluator(q, [name], settings, adapter=a)  # the qrels checked once
-        for label, r in by_name.items():
-            ev = evaluator.evaluate(r)
-            out.append(float(next(iter(ev.summary.values()))))
-            labelled.extend((f"{label} (setting {setting})", n) for n in ev.notes)
-        return out
 
-    x = scores(first, measure, adapter, 1)
-    y = scores(second, measure2 or measure, adapter2 if adapter2 is not None else adapter, 2)
+def _setting_scores(qrels: Any, measure: str, adapter: str | None, setting: int, runs: dict[str, Any],
+                    settings: Settings, labelled: list[tuple[str, str]]) -> list[float]:
+    """Each run's score in one setting (the qrels checked once); the runs' notes go to ``labelled`` with
+    the run and setting they are about."""
+    from segeval.pipeline import Evaluator
+
+    out = []
+    evaluator = Evaluator(qrels, [measure], settings, adapter=adapter)
+    for label, r in runs.items():
+        ev = evaluator.evaluate(r)
+        out.append(float(next(iter(ev.summary.values()))))
+        labelled.extend((f"{label} (setting {setting})", n) for n in ev.notes)
+    return out
+
+
+def _write_correlation(names: list[str], x: list[float], y: list[float], notes: list[str], fmt: str) -> None:
+    """The coefficients of the two settings' scores, as JSON or as two tables; the correlation's own notes on
+    stderr before the output, the runs' notes after it."""
+    from segeval.analysis.correlate import coefficients
+    from segeval.analysis.correlate import notes as correlation_notes
+    from segeval.cli import tables
+
     values = coefficients(x, y)
-    notes = one_per_kind(labelled)  # 40 runs with one kind of note: one note naming them
     doc: dict[str, Any] = {"runs": names, "setting1": x, "setting2": y, **values}
     doc["notes"] = [*notes, *correlation_notes(x, y),
                     "ties: tau-b and rho as SciPy's kendalltau and spearmanr; ties_agree counts a pair tied in "

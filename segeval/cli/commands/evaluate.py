@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -35,6 +35,11 @@ from segeval.cli.options import (
 from segeval.errors import InputError, ParameterError, SegevalError, render_note
 from segeval.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, OutputOptions
 from segeval.words import plural
+
+if TYPE_CHECKING:
+    from segeval.engines.route import Route
+    from segeval.engines.types import Outcome
+    from segeval.settings import Job
 
 
 class MediaEvalFormat(StrEnum):
@@ -88,11 +93,9 @@ def eval_(
 
     On document runs, and (through an adapter) on segment runs. Default measure: official.
     """
-    from functools import partial
-
     from segeval.engines.route import route
-    from segeval.engines.runs import evaluate_many, expand_runs
-    from segeval.settings import EngineOptions, Job, OutputOptions, Settings, check_relevance_level
+    from segeval.engines.runs import expand_runs
+    from segeval.settings import EngineOptions, Job, Settings, check_relevance_level
 
     check_relevance_level(level)
     if max_results is not None and max_results < 1:
@@ -113,23 +116,46 @@ def eval_(
     chosen = route(qrels, run_files, job, output)
     if show_route:
         print(chosen, file=sys.stderr)
-    if chosen.reader == "scanner":
-        from segeval.engines import fastlane, streamlane
+    if chosen.reader == "scanner" and _scanned(chosen, qrels, run_files[0], job, shown, show_route):
+        return
+    _evaluate_read(qrels, run_files, job, shown)
 
-        lane = streamlane.stream_eval if chosen.executor == "chunks" else fastlane.fast_eval
-        done = lane(qrels, run_files[0], job, shown)
-        if done is not None:
-            sys.stdout.write(done[0])
-            sys.stderr.write(done[1])
-            return
-        if show_route:
-            print(chosen.fallback("the scanner gave up on the files; the strict reader reads them"), file=sys.stderr)
+
+def _scanned(chosen: Route, qrels: str, run_file: str, job: Job, shown: OutputOptions, show_route: bool) -> bool:
+    """``eval`` through the byte scanner (whole or in chunks); False when the scanner gave up on the files."""
+    from segeval.engines import fastlane, streamlane
+
+    lane = streamlane.stream_eval if chosen.executor == "chunks" else fastlane.fast_eval
+    done = lane(qrels, run_file, job, shown)
+    if done is not None:
+        sys.stdout.write(done[0])
+        sys.stderr.write(done[1])
+        return True
+    if show_route:
+        print(chosen.fallback("the scanner gave up on the files; the strict reader reads them"), file=sys.stderr)
+    return False
+
+
+def _evaluate_read(qrels: str, run_files: list[str], job: Job, shown: OutputOptions) -> None:
+    """``eval`` through the strict reader: the qrels read once, every run evaluated, then reported."""
+    from functools import partial
+
+    from segeval.engines.runs import evaluate_many
+
     skipped_qrels: list[InputError] = []
-    q = inputs.qrels(qrels, time_format, skipped_qrels.append if lenient else None)
+    settings = job.settings
+    q = inputs.qrels(qrels, settings.time_format, skipped_qrels.append if job.lenient else None)
+    complete = settings.missing_queries == "zero"
     # trec_eval 9.0.8 -c evaluates the qrels topics missing from the run without printing them
-    only_run = version == "9" and complete and per_query and output == "trec"
-    render = partial(_render_eval, out=shown, only_run_queries=only_run, time_format=time_format)
+    only_run = settings.trec_eval == "9" and complete and shown.per_query and shown.format == "trec"
+    render = partial(_render_eval, out=shown, only_run_queries=only_run, time_format=settings.time_format)
     outcomes = evaluate_many(q, run_files, job, render=render, complete=complete)
+    _report(outcomes, run_files, shown.format, skipped_qrels)
+
+
+def _report(outcomes: list[Outcome], run_files: list[str], output: str, skipped_qrels: list[InputError]) -> None:
+    """Every run's rendering joined on stdout (one JSON list, one CSV header, TREC rows named by run file when
+    there are several); errors and skipped lines on stderr; exit 2 when a run failed, 3 when lines were skipped."""
     body = [o.stdout for o in outcomes]
     if output == "trec" and len(run_files) > 1:  # each row names its run file in a first column
         from segeval.report.trec import prefixed

@@ -49,7 +49,7 @@ def moment_retrieval(
     """
     from segeval.analysis.moments import protocol as find_protocol
     from segeval.analysis.moments.protocol import parse_options
-    from segeval.analysis.moments.report import figure_table
+    from segeval.analysis.moments.table import figure_table
     from segeval.errors import check_choice
     from segeval.escaping import json_text
 
@@ -64,8 +64,8 @@ def moment_retrieval(
                            f"{protocol}.")
     result = find_protocol(protocol)(truth, predictions, parse_options(thresholds, top_k, iou_compare, nms))
     if write_lines is not None:
-        from segeval.analysis.moments.tvr import read
-        from segeval.analysis.moments.tvr_lines import write_lines as write_tvr_lines
+        from segeval.analysis.moments.tvr.lines import write_lines as write_tvr_lines
+        from segeval.analysis.moments.tvr.reading import read
 
         for line in write_tvr_lines(read(truth, predictions), truth, predictions, write_lines):
             print(line, file=sys.stderr)

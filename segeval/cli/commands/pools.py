@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -27,7 +27,10 @@ from segeval.cli.options import (
 )
 from segeval.errors import render_note
 from segeval.settings import DEFAULTS
-from segeval.words import plural
+from segeval.words import plural, verb
+
+if TYPE_CHECKING:
+    from segeval.analysis.complete import Completion
 
 
 def _note(note: str) -> None:
@@ -216,10 +219,21 @@ def complete_qrels_command(
     predicted = done.lines(time_format)
     with open_output(output, inputs=sources) as f:
         f.write("".join(line + "\n" for line in human + predicted))
+    how = f" (lambda {smoothing:g}, {kld_fit})" if classifier == "kld" else f" ({terms} terms)"
+    _summarize_completion(done, f"{classifier}{how}", depth)
+    print(f"wrote\t{output}: {len(human)} human and {plural(len(predicted), 'predicted line')}")
+    if done.no_text:
+        print(render_note(f"note: {plural(done.no_text, 'item')} {verb(done.no_text, 'has', 'have')} no text "
+                          f"in {texts} (no tokens, or no transcript line under a segment), e.g. "
+                          f"{done.no_text_example}; they are neither training items nor classified, and stay "
+                          f"unjudged"), file=sys.stderr)
+
+
+def _summarize_completion(done: Completion, classifier: str, depth: int) -> None:
+    """What the classifier was trained on and what it predicted, one ``name<TAB>value`` line each."""
     s = done.stats
     relevant = int(done.predicted["rel"].sum())
-    print(f"classifier\t{classifier}" + (f" (lambda {smoothing:g}, {kld_fit})" if classifier == "kld"
-                                          else f" ({terms} terms)"))
+    print(f"classifier\t{classifier}")
     print(f"queries\t{len(s)}")
     print(f"training items\t{int(s['judged'].sum()) if len(s) else 0} judged, "
           f"{int(s['relevant'].sum()) if len(s) else 0} relevant")
@@ -228,9 +242,3 @@ def complete_qrels_command(
     if len(s):
         print(f"training fit\tprecision {s['train_precision'].mean():.4f}, recall {s['train_recall'].mean():.4f} "
               f"(mean over queries with a value)")
-    print(f"wrote\t{output}: {len(human)} human and {plural(len(predicted), 'predicted line')}")
-    if done.no_text:
-        print(render_note(f"note: {plural(done.no_text, 'item')} {'has' if done.no_text == 1 else 'have'} no text "
-                          f"in {texts} (no tokens, or no transcript line under a segment), e.g. "
-                          f"{done.no_text_example}; they are neither training items nor classified, and stay "
-                          f"unjudged"), file=sys.stderr)

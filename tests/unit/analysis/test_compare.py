@@ -14,8 +14,9 @@ import pytest
 from scipy import stats
 
 from segeval.analysis import correlate as C
-from segeval.analysis.stats import bootstrap_ci, correct, exact_randomization, p_value
+from segeval.analysis.stats import bootstrap_ci, correct, p_value
 from tests.conftest import FIXTURES, run_cli
+from tests.support.stats import exact_randomization
 
 # Baeza-Yates & Ribeiro-Neto, chapter 4: positions of ten documents in rankings R1 and R2
 R1 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]

@@ -21,11 +21,10 @@ from segeval.analysis.moments import (
     evaluate_moments,
     highlight_aps,
     iou_matrix,
-    qvh_highlights,
-    qvhighlights,
     r1_iou,
     read_moments,
 )
+from segeval.analysis.moments.qvhighlights import highlights, retrieval
 from segeval.analysis.moments.summation import pairwise_sums
 from tests.conftest import run_cli
 from tests.unit.analysis.test_moments import QVH, official_loop_ap
@@ -103,9 +102,9 @@ def per_query_highlights(s: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.n
     return highlight_aps(labels, p), (labels[top] if top < len(labels) else np.zeros(9))
 
 
-@pytest.mark.parametrize("chunk", [qvh_highlights.CHUNK_CLIPS, 2**8])
+@pytest.mark.parametrize("chunk", [highlights.CHUNK_CLIPS, 2**8])
 def test_batch_highlights_equal_one_query_at_a_time(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
-    monkeypatch.setattr(qvh_highlights, "CHUNK_CLIPS", chunk)
+    monkeypatch.setattr(highlights, "CHUNK_CLIPS", chunk)
     saliency, scores = highlight_cases(np.random.default_rng(3), 700)
     ap, hit = batch_highlights(saliency, scores, LEVELS)
     steps = 0
@@ -160,9 +159,9 @@ def window_cases(rng: np.random.Generator, n: int) -> tuple[list[np.ndarray], li
     return truths, preds
 
 
-@pytest.mark.parametrize("chunk", [qvhighlights.CHUNK_QUERIES, 7])
+@pytest.mark.parametrize("chunk", [retrieval.CHUNK_QUERIES, 7])
 def test_batch_ap_and_r1_across_window_count_classes(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
-    monkeypatch.setattr(qvhighlights, "CHUNK_QUERIES", chunk)
+    monkeypatch.setattr(retrieval, "CHUNK_QUERIES", chunk)
     truths, preds = window_cases(np.random.default_rng(5), 400)
     with np.errstate(divide="ignore", invalid="ignore"):  # no truth window: recall 0/0, as the official
         single = np.array([official_loop_ap(t, p) for t, p in zip(truths, preds, strict=True)])

@@ -13,9 +13,10 @@ import pytest
 from scipy import stats
 
 import segeval.analysis.stats as S
-from segeval.analysis.stats import bootstrap_ci, exact_randomization, p_value
+from segeval.analysis.stats import bootstrap_ci, p_value
 from segeval.errors import InputError, ParameterError
 from tests.conftest import FIXTURES, run_cli
+from tests.support.stats import exact_randomization
 
 RUNS = [str(FIXTURES / "gen_linking.qrels"), str(FIXTURES / "gen_linking.run")]
 

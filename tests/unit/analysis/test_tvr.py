@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from segeval.analysis.moments import MrOptions
-from segeval.analysis.moments.tvr import evaluate, evaluate_files, iou32, per_query, read
-from segeval.analysis.moments.tvr_input import Query, Tvr, key
+from segeval.analysis.moments.tvr.measures import iou32, per_query
+from segeval.analysis.moments.tvr.reading import Query, Tvr, key, read
+from segeval.analysis.moments.tvr.report import evaluate, evaluate_files
 from tests.conftest import FIXTURES, ROOT, run_cli, shared
 from tests.support.scripts import load_script
 from tests.support.timeline import spans
@@ -442,7 +443,7 @@ def test_official_tvr_vcmr_from_lines(tmp_path: Path) -> None:
     truth = shared("tvr", "sample_gt.jsonl.gz")
     preds = shared("tvr", "sample_predictions.json.gz")
     expected = json.loads(shared("tvr", "sample_metrics_official.json").read_text())["VCMR"]
-    from segeval.analysis.moments.tvr_lines import write_lines
+    from segeval.analysis.moments.tvr.lines import write_lines
 
     write_lines(read(str(truth), str(preds)), str(truth), str(preds), str(tmp_path / "tvr"))
     qrels, run = str(tmp_path / "tvr.qrels"), str(tmp_path / "tvr.run")

@@ -122,3 +122,17 @@ def test_data_lines_counts_non_blank_lines_up_to_wanted() -> None:
         naive = sum(1 for line in data.split(b"\n") if line.strip())  # every line split and looked at
         assert chunked.data_lines(data, wanted) == min(wanted, naive), (data, wanted)
     assert chunked.data_lines(b"a\n" * 10**6, 1000) == 1000
+
+
+@pytest.mark.parametrize(("heads", "done", "again"), [
+    (["a", "b", "c"], set(), None),  # each query once
+    (["c", "d"], {"a", "b"}, None),  # new queries after earlier chunks
+    (["c", "a"], {"a", "b"}, 1),  # 'a' was finished in an earlier chunk
+    (["a", "b", "a", "b"], set(), 2),  # the first query read before is named, not the second
+    ([b"q1", b"q2", b"q1"], {b"q0"}, 2),  # the streaming lane's byte tokens
+    ([], {"a"}, None),
+])
+def test_regrouped_finds_the_first_query_read_before(heads: list[str], done: set[str], again: int | None) -> None:
+    from segeval.io.chunks import regrouped
+
+    assert regrouped(heads, done) == again

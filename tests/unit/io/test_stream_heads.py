@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 
 from segeval.analysis.moments.reading import load_json, load_jsonl
-from segeval.analysis.moments.tvr_input import read_submission, read_truth
+from segeval.analysis.moments.tvr.reading import read_submission, read_truth
 from segeval.errors import InputError
 from segeval.io.files import BLOCK_BYTES, reset_streams
 from segeval.io.formats import DETECT_LINES

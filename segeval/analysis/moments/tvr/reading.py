@@ -165,13 +165,7 @@ def read_submission(path: str | Path, queries: list[Query]) -> Tvr:
     sub = load_document(name, read_text(path, head=document_head(name, expected, what="JSON")), expected, what="JSON")
     if not isinstance(sub, dict) or "video2idx" not in sub:
         raise InputError(name, "expected a JSON object with 'video2idx' and any of 'VCMR', 'SVMR', 'VR'")
-    index = sub["video2idx"]
-    if not isinstance(index, dict) or not all(isinstance(v, int) and not isinstance(v, bool)
-                                              and 0 <= v < MAX_VIDEO_INDEX for v in index.values()):
-        raise InputError(name, f"'video2idx' must map video names to integers from 0 to {MAX_VIDEO_INDEX - 1} "
-                               "(the official compares them as 32-bit floats)")
-    if len(set(index.values())) < len(index):
-        raise InputError(name, "'video2idx' gives two videos the same index; expected one index per video")
+    index = _video_index(sub["video2idx"], name)
     tasks = [t for t in TASKS if t in sub]
     if not tasks:
         raise InputError(name, f"has none of 'VCMR', 'SVMR', 'VR' (keys: {', '.join(list(sub)[:6])}); expected "
@@ -180,44 +174,65 @@ def read_submission(path: str | Path, queries: list[Query]) -> Tvr:
     truth = {key(q.desc_id) for q in queries}
     known = np.array(sorted(index.values()), dtype=np.float64)
     for task in tasks:
-        records = sub[task]
-        if not isinstance(records, list):
-            raise InputError(name, f"'{task}' is {json.dumps(records)[:80]}; expected a list of "
-                                   "{\"desc_id\", \"predictions\"} objects")
-        preds: dict[str, FloatArray] = {}
-        empty, unknown = [], []
-        longer = reversed_rows = 0
-        for n, record in enumerate(records):
-            where = f"{task}[{n}]"
-            if not isinstance(record, dict) or "desc_id" not in record or "predictions" not in record:
-                raise InputError(name, f"{where} is {json.dumps(record)[:80]}; expected an object with 'desc_id' "
-                                       "and 'predictions'")
-            desc_id = _desc_id(record["desc_id"], name, f"{where}: ")
-            where += f" (desc_id {desc_id})"
-            k = key(desc_id)
-            if k in preds:
-                raise InputError(name, f"{where}: desc_id {desc_id} appears twice in '{task}'; expected one record "
-                                       "per query")
-            rows, count = _rows(record["predictions"], name, where)
-            video = rows[:, 0]
-            bad = np.flatnonzero((video != np.floor(video)) | ~_indexed(video, known))
-            if len(bad):
-                raise InputError(name, f"{where}: predictions[{int(bad[0])}] names the video index "
-                                       f"{video[bad[0]]:g}, which is not in 'video2idx'; expected an index of "
-                                       "video2idx")
-            preds[k] = rows
-            if k not in truth:
-                unknown.append(str(desc_id))
-            if count == 0:
-                empty.append(str(desc_id))
-            longer += count > MAX_PREDICTIONS
-            reversed_rows += int((rows[:, 2] < rows[:, 1]).sum()) if task != "VR" else 0
-        data.predictions[task] = preds
-        data.empty[task], data.unknown[task] = empty, unknown
-        data.longer[task], data.reversed[task] = longer, reversed_rows
+        _read_task(data, task, sub[task], name, truth, known)
     for q in queries:
         if q.video not in index:
             raise InputError(name, f"'video2idx' has no entry for the ground-truth video {q.video!r} (desc_id "
                                    f"{q.desc_id}, line {q.line} of the ground truth); expected every ground-truth "
                                    "video in it (the official script stops with a KeyError)")
     return data
+
+
+def _video_index(index: Any, name: str) -> dict[str, int]:
+    """``video2idx`` checked: video names to distinct integers the official's 32-bit floats keep apart."""
+    if not isinstance(index, dict) or not all(isinstance(v, int) and not isinstance(v, bool)
+                                              and 0 <= v < MAX_VIDEO_INDEX for v in index.values()):
+        raise InputError(name, f"'video2idx' must map video names to integers from 0 to {MAX_VIDEO_INDEX - 1} "
+                               "(the official compares them as 32-bit floats)")
+    if len(set(index.values())) < len(index):
+        raise InputError(name, "'video2idx' gives two videos the same index; expected one index per video")
+    return index
+
+
+def _read_task(data: Tvr, task: str, records: Any, name: str, truth: set[str], known: FloatArray) -> None:
+    """One task's records into ``data``: each query's first 100 predictions, and the empty, unknown, longer and
+    reversed ones the notes count."""
+    if not isinstance(records, list):
+        raise InputError(name, f"'{task}' is {json.dumps(records)[:80]}; expected a list of "
+                               "{\"desc_id\", \"predictions\"} objects")
+    preds: dict[str, FloatArray] = {}
+    empty, unknown = [], []
+    longer = reversed_rows = 0
+    for n, record in enumerate(records):
+        where = f"{task}[{n}]"
+        if not isinstance(record, dict) or "desc_id" not in record or "predictions" not in record:
+            raise InputError(name, f"{where} is {json.dumps(record)[:80]}; expected an object with 'desc_id' "
+                                   "and 'predictions'")
+        desc_id = _desc_id(record["desc_id"], name, f"{where}: ")
+        where += f" (desc_id {desc_id})"
+        k = key(desc_id)
+        if k in preds:
+            raise InputError(name, f"{where}: desc_id {desc_id} appears twice in '{task}'; expected one record "
+                                   "per query")
+        rows, count = _rows(record["predictions"], name, where)
+        video = rows[:, 0]
+        bad = np.flatnonzero((video != np.floor(video)) | ~_indexed(video, known))
+        if len(bad):
+            raise InputError(name, f"{where}: predictions[{int(bad[0])}] names the video index "
+                                   f"{video[bad[0]]:g}, which is not in 'video2idx'; expected an index of "
+                                   "video2idx")
+        preds[k] = rows
+        if k not in truth:
+            unknown.append(str(desc_id))
+        if count == 0:
+            empty.append(str(desc_id))
+        longer += count > MAX_PREDICTIONS
+        reversed_rows += int((rows[:, 2] < rows[:, 1]).sum()) if task != "VR" else 0
+    data.predictions[task] = preds
+    data.empty[task], data.unknown[task] = empty, unknown
+    data.longer[task], data.reversed[task] = longer, reversed_rows
+
+
+def read(truth: str, predictions: str) -> Tvr:
+    """Read and check a TVR ground truth and submission."""
+    return read_submission(predictions, read_truth(truth))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from segeval.analysis.moments.tvr_input import Tvr, key
+from segeval.analysis.moments.tvr.reading import Tvr, key
 from segeval.errors import InputError
 from segeval.io.formats import format_time
 from segeval.words import plural

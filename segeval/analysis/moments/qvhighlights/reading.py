@@ -1,5 +1,6 @@
-"""QVHighlights input: the ground truth and predictions JSON Lines, checked as the official evaluator
-reads them (windows ``[start, end]`` and ``[start, end, score]``, saliency scores per 2-second clip)."""
+"""QVHighlights input (the recall protocol reads it too): the ground truth and predictions JSON Lines,
+checked as the official evaluator reads them (windows ``[start, end]`` and ``[start, end, score]``, saliency
+scores per 2-second clip)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,92 @@
+"""The TVR report: the official output of every task present, its options and notes on where the official
+script would have stopped."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from segeval.analysis.moments.protocol import MrOptions, MrResult
+from segeval.analysis.moments.tvr.measures import LEAST_ANNOTATORS, THRESHOLDS, TOP_K, task_figures
+from segeval.analysis.moments.tvr.reading import MAX_PREDICTIONS, TASKS, TYPES, Tvr, key, read
+from segeval.errors import ParameterError
+from segeval.words import plural, verb
+
+
+def _notes(data: Tvr, tasks: list[str]) -> list[str]:
+    notes: list[str] = []
+    truth = [key(q.desc_id) for q in data.queries]
+    for task in tasks:
+        preds = data.predictions[task]
+        missing = [str(q.desc_id) for q, k in zip(data.queries, truth, strict=True) if k not in preds]
+        if missing:
+            notes.append(f"{task}: {plural(len(missing), 'ground-truth query', 'ground-truth queries')} "
+                         f"{verb(len(missing), 'has', 'have')} no record (e.g. {missing[0]}) and score 0; the "
+                         "official script asserts that both files hold the same queries")
+        if data.empty[task]:
+            notes.append(f"{task}: {plural(len(data.empty[task]), 'query', 'queries')} "
+                         f"{verb(len(data.empty[task]), 'has', 'have')} an empty 'predictions' list (e.g. "
+                         f"{data.empty[task][0]}) and score 0; the official script stops on them (IndexError)")
+        if data.unknown[task]:
+            notes.append(f"{task}: {plural(len(data.unknown[task]), 'record')} "
+                         f"{verb(len(data.unknown[task]), 'is', 'are')} for queries not in the ground truth (e.g. "
+                         f"{data.unknown[task][0]}) and are ignored; the official script asserts that both files "
+                         "hold the same queries")
+        if data.longer[task]:
+            notes.append(f"{task}: {plural(data.longer[task], 'query', 'queries')} "
+                         f"{verb(data.longer[task], 'has', 'have')} more than {MAX_PREDICTIONS} predictions; only the "
+                         f"first {MAX_PREDICTIONS} count, as in the official script")
+        if data.reversed[task]:
+            notes.append(f"{task}: {plural(data.reversed[task], 'predicted window')} "
+                         f"{verb(data.reversed[task], 'has', 'have')} end < start; their IoU is 0, as in the official "
+                         "script")
+    if any(q.type is None for q in data.queries):
+        notes.append("the ground truth has no 'type': no *_by_type figures (the official script stops with a "
+                     "KeyError; its use_desc_type=False gives these figures)")
+    else:
+        absent = [kind for kind in TYPES if not any(q.type == kind for q in data.queries)]
+        if absent:
+            notes.append(f"no ground-truth query has type {', '.join(absent)}: its *_by_type figures are null (the "
+                         "official script writes NaN, which is not JSON)")
+    multi = sum(len(q.windows) > 1 for q in data.queries)
+    if multi:
+        notes.append(f"{multi} ground-truth items have 4 or more annotators' moments (DiDeMo-style): a hit "
+                     f"reaches IoU >= θ with at least {LEAST_ANNOTATORS} of them, as in the official script")
+    return notes
+
+
+def evaluate(data: Tvr, thresholds: tuple[float, ...] = THRESHOLDS, top_k: tuple[int, ...] = TOP_K
+             ) -> tuple[dict[str, Any], list[str]]:
+    """The official output (tasks in VCMR, SVMR, VR order, then their ``_by_type``) and notes."""
+    tasks = [t for t in TASKS if t in data.predictions]
+    figures: dict[str, Any] = {}
+    by_types: dict[str, Any] = {}
+    for task in tasks:
+        figures[task], by_type = task_figures(data, task, thresholds, top_k)
+        if by_type is not None:
+            by_types[f"{task}_by_type"] = by_type
+    figures.update(by_types)
+    return figures, _notes(data, tasks)
+
+
+def _options(options: MrOptions) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    unused = [name for name in ("iou_compare", "nms") if getattr(options, name, None) is not None]
+    if unused:
+        raise ParameterError(f"The tvr protocol compares IoU >= θ and has no NMS; it takes no "
+                             f"{', '.join('--' + k.replace('_', '-') for k in unused)}.")
+    thresholds = options.thresholds if options.thresholds is not None else THRESHOLDS
+    top_k = options.top_k if options.top_k is not None else TOP_K
+    if not thresholds or not all(isinstance(t, float | int) and math.isfinite(t) and 0 < t <= 1 for t in thresholds):
+        raise ParameterError(f"The 'thresholds' parameter must be IoU values in (0, 1]. Got {thresholds!r} instead.")
+    if not top_k or not all(isinstance(k, int) and 1 <= k <= MAX_PREDICTIONS for k in top_k):
+        raise ParameterError(f"The 'top_k' parameter must be cut-offs from 1 to {MAX_PREDICTIONS} (the official "
+                             f"script reads the first {MAX_PREDICTIONS} predictions). Got {top_k!r} instead.")
+    return tuple(float(t) for t in thresholds), tuple(top_k)
+
+
+def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult:
+    """The TVR protocol (``segeval mr --protocol tvr``): VCMR, SVMR and VR recall at k."""
+    thresholds, top_k = _options(options)
+    figures, notes = evaluate(read(truth, predictions), thresholds, top_k)
+    brief = {f"{task}-{name}": value for task in TASKS if task in figures for name, value in figures[task].items()}
+    return MrResult(figures=figures, brief=brief, notes=notes)
