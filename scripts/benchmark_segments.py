@@ -80,12 +80,15 @@ def me_data(out: Path, name: str) -> tuple[Path, Path]:
 
 
 def prepare(a: argparse.Namespace) -> None:
-    trec_data(a.out)
-    make_data(a.out, 1_000_000, "linking")
+    """The data of the chosen ``--parts`` only."""
+    if "eval" in a.parts:
+        trec_data(a.out)
+        make_data(a.out, 1_000_000, "linking")
     if "chunked" in a.parts:
         make_data(a.out, a.chunked_lines, "linking")
-    for name in ME_RUNS:
-        me_data(a.out, name)
+    if "me13sh" in a.parts:
+        for name in ME_RUNS:
+            me_data(a.out, name)
 
 
 def measured(cmd: Sequence[str], stdout: Path, env: dict[str, str] | None = None,

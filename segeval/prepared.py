@@ -221,6 +221,9 @@ def first_occurrences(key: IntArray) -> IntArray:
         np.minimum.at(first, key, np.arange(n, dtype=np.int32))
         return np.flatnonzero(first[key] == np.arange(n, dtype=np.int32))
     order = np.argsort(key, kind="stable")
+    ordered = key[order]
     new = np.ones(n, dtype=bool)
-    new[1:] = key[order][1:] != key[order][:-1]
-    return np.sort(order[new])
+    new[1:] = ordered[1:] != ordered[:-1]
+    first = np.zeros(n, dtype=bool)
+    first[order[new]] = True  # the first positions, put back in position order without a second sort
+    return np.flatnonzero(first)

@@ -54,6 +54,21 @@ def expand_bins(start: npt.NDArray[np.float64], end: npt.NDArray[np.float64], si
     return concat_ranges(first, np.maximum(last - first + 1, 0))
 
 
+def _bin_keys(gid: IntArray, bins: IntArray, q_gid: IntArray, q_bins: IntArray) -> tuple[IntArray, IntArray]:
+    """One integer per (group, bin), equal for equal pairs, for the run's and the qrels' bins: each group
+    numbers the bins from its lowest to its highest one after the groups before it, so the keys stay about
+    as many as the bins (dense enough for :func:`first_occurrences`'s table)."""
+    size = int(max(gid.max(initial=0), q_gid.max(initial=0))) + 1
+    low = np.full(size, np.iinfo(np.int64).max, dtype=np.int64)
+    high = np.full(size, -1, dtype=np.int64)
+    for g, b in ((gid, bins), (q_gid, q_bins)):
+        np.minimum.at(low, g, b)
+        np.maximum.at(high, g, b)
+    width = np.maximum(high - low + 1, 0)
+    base = np.cumsum(width) - width - np.minimum(low, high)  # key = base[group] + bin
+    return base[gid] + bins, base[q_gid] + q_bins
+
+
 class BinnedAdapter(Adapter):
     """Relevance of fixed-size time bins; each bin counted once, at its first appearance."""
 
@@ -102,14 +117,12 @@ class BinnedAdapter(Adapter):
         run, qrels = data.run_columns, data.qrels_columns
         src, bins = expand_bins(run["start"], run["end"], self.bin_size, self.assign)
         q_src, q_bins = expand_bins(qrels["start"], qrels["end"], self.bin_size, self.assign)
-        span = int(max(bins.max(initial=0), q_bins.max(initial=0))) + 1
-        key = run["gid"][src] * span + bins
+        key, q_key = _bin_keys(run["gid"][src], bins, qrels["gid"][q_src], q_bins)
         # first appearance of each (query, video, bin), in rank order
         first = first_occurrences(key)
         unit_key = key[first]
         unit_src = src[first]
 
-        q_key = qrels["gid"][q_src] * span + q_bins
         q_rel = data.relevant[q_src]
         order = np.argsort(q_key, kind="stable")
         q_key_sorted, q_row_sorted, q_rel_sorted = q_key[order], q_src[order], q_rel[order]

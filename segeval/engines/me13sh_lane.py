@@ -20,7 +20,8 @@ import numpy.typing as npt
 from segeval.engines.lanebatch import doc_keys, token_codes
 from segeval.errors import SegevalError
 from segeval.io.files import is_stream, read_bytes
-from segeval.io.scan import Scanned, Words, scan
+from segeval.io.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
+from segeval.io.scan import Scanned, Words, scan_format
 from segeval.ordering import listed_order
 from segeval.prepared import IntArray, Prepared, assemble, chosen_queries, first_occurrences
 from segeval.settings import DEFAULTS
@@ -29,9 +30,10 @@ if TYPE_CHECKING:
     from segeval.adapt.base import Adapter
     from segeval.evaluation import Evaluation
 
-#: the fields the lane reads: (number of fields, time fields, rank field, score field) per format
-LINKING = (8, (3, 4), 5, 6)
-SEARCH = (9, (3, 4, 5), 6, 7)  # the run tag (field 9) may be absent
+#: the run's line format of each ``--kind``
+RUN_FORMATS = {"linking": MEDIAEVAL_LINKING_RUN, "search": MEDIAEVAL_SEARCH_RUN}
+#: the text fields the lane keeps (the run tag is only counted as a field)
+TEXT = ("query", "item")
 
 
 def me13sh_evaluation(qrels_path: str, run_path: str, kind: str, measures: Sequence[str],
@@ -45,13 +47,13 @@ def me13sh_evaluation(qrels_path: str, run_path: str, kind: str, measures: Seque
     if is_stream(qrels_path) or is_stream(run_path):
         return None  # a stream is read once: the usual path reads it
     try:
-        q = _scan(read_bytes(qrels_path), 6, times=(3, 4), ints=(5,))
-        r = None if q is None else _scan_run(read_bytes(run_path), kind)
+        q = _scan(read_bytes(qrels_path), MEDIAEVAL_QRELS)
+        r = None if q is None or kind not in RUN_FORMATS else _scan(read_bytes(run_path), RUN_FORMATS[kind])
     except (SegevalError, OSError, MemoryError):  # unreadable, too big, not gzip ...: the usual path explains
         return None
     if q is None or r is None:
         return None
-    made = _prepared(q, r, kind)
+    made = _prepared(q, r)
     if made is None:
         return None
     data, unevaluated = made
@@ -62,36 +64,39 @@ def me13sh_evaluation(qrels_path: str, run_path: str, kind: str, measures: Seque
                       value_notes(data.queries, reqs, per_query), unevaluated)
 
 
-def _scan(data: bytes, n_fields: int, **fields: tuple[int, ...]) -> Scanned | None:
-    """The file's lines as :func:`~segeval.io.scan.scan` reads them, with query and video as text."""
-    return scan(data, n_fields, text=(0, 2), **fields)
-
-
-def _scan_run(data: bytes, kind: str) -> Scanned | None:
-    if kind not in ("linking", "search"):
-        return None
-    n_fields, times, rank, score = LINKING if kind == "linking" else SEARCH
-    if kind == "search":  # 8 or 9 fields: as the first data line has (a file with both: the usual path)
+def _scan(data: bytes, fmt: LineFormat) -> Scanned | None:
+    """The file's lines of ``fmt`` as :func:`~segeval.io.scan.scan_format` reads them, keyed by field name:
+    query and video as text, the fields of kind time and int as numbers, those of kind float checked.  A
+    format whose last fields may be absent (a search run's tag) has as many as the first data line has (a
+    file with both: the usual path)."""
+    n_fields = len(fmt.fields)
+    if fmt.optional:
         first = next((line.split() for line in data[:65536].split(b"\n") if line.strip()), [])
-        n_fields = 8 if len(first) == 8 else n_fields
-    return _scan(data, n_fields, times=times, ints=(rank,), checked_floats=(score,))
+        n_fields = len(first) if fmt.accepts(len(first)) else n_fields
+    fields = fmt.fields[:n_fields]
+
+    def of_kind(kind: str) -> tuple[str, ...]:
+        return tuple(f.name for f in fields if f.kind == kind)
+
+    return scan_format(data, fmt, n_fields=n_fields, text=TEXT, times=of_kind("time"), ints=of_kind("int"),
+                       checked_floats=of_kind("float"))
 
 
-def _prepared(q: Scanned, r: Scanned, kind: str) -> tuple[Prepared, list[str]] | None:
+def _prepared(q: Scanned, r: Scanned) -> tuple[Prepared, list[str]] | None:
     """The :class:`Prepared` of the scanned files (rank order, every query in both) and the qrels queries
     not evaluated; None when the usual path would refuse the files or has a note to give."""
-    rank = r.ints[LINKING[2] if kind == "linking" else SEARCH[2]]
-    q_start, q_end, r_start, r_end = q.ints[3], q.ints[4], r.ints[3], r.ints[4]
+    rank = r.ints["rank"]
+    q_start, q_end, r_start, r_end = q.ints["start"], q.ints["end"], r.ints["start"], r.ints["end"]
     if bool((q_end < q_start).any()) or bool((r_end < r_start).any()) or bool((rank < 1).any()):
         return None  # validate_qrels and validate_run refuse them
-    qrels_raw, qrels_tokens = token_codes(q.text[0])
-    run_raw, run_tokens = token_codes(r.text[0])
+    qrels_raw, qrels_tokens = token_codes(q.text["query"])
+    run_raw, run_tokens = token_codes(r.text["query"])
     qrels_names = [t.decode("utf-8") for t in qrels_tokens]
     run_names = [t.decode("utf-8") for t in run_tokens]
     chosen = chosen_queries(set(qrels_names), set(run_names), None, DEFAULTS.missing_queries)
     if not chosen:
         return None  # the usual path notes it
-    run_icode, qrels_icode, items = _item_codes(r.text[2], q.text[2])
+    run_icode, qrels_icode, items = _item_codes(r.text["item"], q.text["item"])
     if _judged_twice(qrels_raw, qrels_icode, q_start, q_end):
         return None
     code_of = {name: i for i, name in enumerate(chosen)}
@@ -102,7 +107,7 @@ def _prepared(q: Scanned, r: Scanned, kind: str) -> tuple[Prepared, list[str]] |
     run = {"start": r_start[rows].astype(np.float64), "end": r_end[rows].astype(np.float64), "rank": rank[rows],
            "icode": run_icode[rows], "qcode": run_qcode[rows]}
     qrels = {"start": q_start[keep].astype(np.float64), "end": q_end[keep].astype(np.float64),
-             "rel": q.ints[5][keep], "icode": qrels_icode[keep], "qcode": qrels_qcode[keep]}
+             "rel": q.ints["rel"][keep], "icode": qrels_icode[keep], "qcode": qrels_qcode[keep]}
     data = assemble(chosen, items, run, qrels, DEFAULTS.relevance_level)
     return data, sorted(set(qrels_names) - set(chosen))
 

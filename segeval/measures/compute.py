@@ -36,22 +36,6 @@ def requests(names: Sequence[str], adapters: Sequence[Adapter]) -> list[Request]
     return out
 
 
-def query_segments(data: Prepared) -> list[QuerySegments]:
-    """Per-query run segments and merged relevant segments, in ``data.queries`` order."""
-    from segeval.measures.segments import QuerySegments
-
-    gid = data.run_columns["gid"]
-    start = data.run_columns["start"]
-    end = data.run_columns["end"]
-    rb, lb = data.run_bounds, data.rel_bounds
-    out = []
-    for q in range(len(data.queries)):
-        a, b, c, d = rb[q], rb[q + 1], lb[q], lb[q + 1]
-        out.append(QuerySegments(gid[a:b], start[a:b], end[a:b],
-                                 data.rel.gid[c:d], data.rel.start[c:d], data.rel.end[c:d]))
-    return out
-
-
 def compute(
     data: Prepared, adapted: Mapping[str, Sequence[Adapted]], reqs: Sequence[Request],
     emptied: Mapping[str, Sequence[int]] | None = None,
@@ -81,6 +65,8 @@ def compute(
                     result[r.name][q] = r.measure.on_empty(per_query[q].num_rel)
         else:
             if segments is None:
+                from segeval.measures.segments import query_segments
+
                 segments = query_segments(data)
             result[r.name] = [r.measure(s) for s in segments]
     return result

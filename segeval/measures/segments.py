@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -12,8 +13,12 @@ import numpy.typing as npt
 from segeval.prepared import group_pairs
 from segeval.segment import closed_overlap
 
+if TYPE_CHECKING:
+    from segeval.prepared import Prepared
+
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -30,11 +35,37 @@ class QuerySegments:
     rel_gid: IntArray
     rel_start: FloatArray
     rel_end: FloatArray
+    #: which results meet a relevant segment of their video (:func:`meets_relevant`), when found beforehand
+    #: for every query at once (:func:`query_segments`); None: found when needed
+    meets: BoolArray | None = None
 
     @cached_property
     def maisp(self) -> MaispState:
         """The MAiSP walk over this query's results (computed once)."""
         return maisp_walk(self)
+
+
+def meets_relevant(run_gid: IntArray, run_start: FloatArray, run_end: FloatArray, rel_gid: IntArray,
+                   rel_start: FloatArray, rel_end: FloatArray) -> BoolArray:
+    """Whether each result meets (closed rule) a relevant segment of its video; ``rel_gid`` sorted."""
+    found = np.zeros(len(run_gid), dtype=bool)
+    if len(run_gid) == 0 or len(rel_gid) == 0:
+        return found
+    base = min(int(run_gid.min()), int(rel_gid.min()))  # ids from the lowest: group_pairs counts up to the highest
+    u, j = group_pairs(run_gid - base, rel_gid - base)
+    found[u[closed_overlap(run_start[u], run_end[u], rel_start[j], rel_end[j])]] = True
+    return found
+
+
+def query_segments(data: Prepared) -> list[QuerySegments]:
+    """Per-query run segments and merged relevant segments, in ``data.queries`` order, with the results that
+    meet a relevant segment found for all queries at once."""
+    gid, start, end = data.run_columns["gid"], data.run_columns["start"], data.run_columns["end"]
+    rel = data.rel
+    meets = meets_relevant(gid, start, end, rel.gid, rel.start, rel.end)
+    rb, lb = data.run_bounds.tolist(), data.rel_bounds.tolist()
+    return [QuerySegments(gid[a:b], start[a:b], end[a:b], rel.gid[c:d], rel.start[c:d], rel.end[c:d], meets[a:b])
+            for a, b, c, d in zip(rb[:-1], rb[1:], lb[:-1], lb[1:], strict=True)]
 
 
 # ----------------------------------------------------------------- statistics
@@ -94,12 +125,6 @@ def recall_points(rel_secs: int) -> list[int]:
     return [*range(rel_secs), rel_secs]
 
 
-def _windows_meet(r0: float, r1: float, w0: float, w1: float) -> bool:
-    # the reference's test, which differs from the closed rule once the window has been
-    # shifted past its end (w0 > w1)
-    return (r0 <= w0 <= r1) or (w0 <= r0 <= w1)
-
-
 def maisp_walk(q: QuerySegments) -> MaispState:
     """Walk the results as the reference's user model does (see sh_eval-semantics, MAiSP).
 
@@ -114,25 +139,28 @@ def maisp_walk(q: QuerySegments) -> MaispState:
     for g, r0, r1 in zip(q.rel_gid.tolist(), q.rel_start.tolist(), q.rel_end.tolist(), strict=True):
         remaining.setdefault(g, []).append((r0, r1))
     # candidates: results meeting (closed rule) a relevant segment of their video
-    candidate = np.zeros(len(contrib), dtype=bool)
-    u, j = group_pairs(q.run_gid, q.rel_gid)
-    meets = closed_overlap(q.run_start[u], q.run_end[u], q.rel_start[j], q.rel_end[j])
-    candidate[u[meets]] = True
+    candidate = (q.meets if q.meets is not None
+                 else meets_relevant(q.run_gid, q.run_start, q.run_end, q.rel_gid, q.rel_start, q.rel_end))
     other = np.where(candidate, 0, contrib)
-    other_before = np.concatenate([[0.0], np.cumsum(other)[:-1]]) if len(other) else other
+    which = np.flatnonzero(candidate)  # the candidates' values as Python numbers, taken at once
+    # the other results' seconds before each candidate: the running sum up to the result before it
+    other_before = np.cumsum(other)[which - 1].tolist() if len(which) else []
+    if len(which) and which[0] == 0:
+        other_before[0] = 0.0
     sp: list[float] = []
     k = 1
     rel_ret = 0.0
     cand_ret = 0.0
-    which = np.flatnonzero(candidate)  # the candidates' values as Python numbers, taken at once
-    for before, s, e, g in zip(other_before[which].tolist(), q.run_start[which].tolist(), q.run_end[which].tolist(),
+    for before, s, e, g in zip(other_before, q.run_start[which].tolist(), q.run_end[which].tolist(),
                                q.run_gid[which].tolist(), strict=True):
         ret = before + cand_ret
-        w0, w1 = s, e
+        w0 = s
         seen = 0.0
         kept: list[tuple[float, float]] = []
         for r0, r1 in remaining[g]:
-            if not _windows_meet(r0, r1, w0, w1):
+            # the window [w0, e] meets [r0, r1]: the reference's test, which differs from the closed rule once
+            # the window has been shifted past its end (w0 > e)
+            if not ((r0 <= w0 <= r1) or (w0 <= r0 <= e)):
                 kept.append((r0, r1))
                 continue
             o0 = max(r0, w0)

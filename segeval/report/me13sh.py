@@ -34,7 +34,11 @@ def _bytes(cell: str) -> int:
 def layout(rows: list[tuple[str, str, str]]) -> str:
     """Tab-separated columns, each padded to its longest cell (capped at 20, never cut), counted in UTF-8
     bytes as the reference (Python 2 ``'%-*s'`` on byte strings) does: a non-ASCII id keeps byte parity."""
-    widths = [max(min(COLUMN_CAP, _bytes(r[i])) for r in rows) for i in range(3)]
+    columns = list(zip(*rows, strict=True)) if rows else [(), (), ()]
+    if all("".join(column).isascii() for column in columns):  # a character is a byte: str.ljust pads alike
+        w0, w1, w2 = (min(COLUMN_CAP, max(map(len, column), default=0)) for column in columns)
+        return "".join([f"{a.ljust(w0)}\t{b.ljust(w1)}\t{c.ljust(w2)}\n" for a, b, c in rows])
+    widths = [max(min(COLUMN_CAP, _bytes(cell)) for cell in column) for column in columns]
     return "".join("\t".join(cell + " " * max(0, w - _bytes(cell)) for cell, w in zip(r, widths, strict=True))
                    + "\n" for r in rows)
 
@@ -64,9 +68,9 @@ def render(ev: Evaluation, run_path: str | Path, bin_size: int, tolerance: int) 
     order = [r for r in ev.requests if r.measure.scope == "segments" and r.name in STAT_MEASURES]
     order += [r for r in ev.requests if r.measure.scope == "labels"]
     order += [r for r in ev.requests if r.measure.scope == "segments" and r.name not in STAT_MEASURES]
+    columns = [(r.name, [format_value(v, r.measure.fmt) for v in ev.per_query[r.name]]) for r in order]
     for i, qid in enumerate(ev.queries):
-        for r in order:
-            rows.append((r.name, qid, format_value(ev.per_query[r.name][i], r.measure.fmt)))
+        rows += [(name, qid, cells[i]) for name, cells in columns]
     rows.append(("num_q", "all", str(len(ev.queries))))
     for r in order:
         if r.measure.aggregate != "none":

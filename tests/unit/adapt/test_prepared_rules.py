@@ -72,3 +72,19 @@ def test_dense_codes_as_unique(values: list[int]) -> None:
 def test_first_occurrences_as_pandas(n: int, top: int) -> None:
     key = np.random.default_rng(n).integers(min(top, 0), max(top, 1), n)  # top < 0: keys from top to 0
     assert first_occurrences(key).tolist() == np.flatnonzero(~pd.Series(key).duplicated().to_numpy()).tolist()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_bin_keys_number_each_group_and_bin_once(seed: int) -> None:
+    """The binned adapter's compact (group, bin) keys: equal exactly when the pairs are equal, across the run's
+    and the qrels' bins, and at most as many as the bins between each group's lowest and highest."""
+    from segeval.adapt.binned import _bin_keys
+
+    rng = np.random.default_rng(seed)
+    gid, bins = rng.integers(0, 30, 400), rng.integers(0, 500, 400)
+    q_gid, q_bins = rng.integers(0, 40, 100), rng.integers(0, 500, 100)  # groups 30-39: in the qrels only
+    key, q_key = _bin_keys(gid, bins, q_gid, q_bins)
+    pairs = list(zip(np.concatenate([gid, q_gid]).tolist(), np.concatenate([bins, q_bins]).tolist(), strict=True))
+    keys = np.concatenate([key, q_key]).tolist()
+    assert len(set(zip(pairs, keys, strict=True))) == len(set(pairs)) == len(set(keys))
+    assert min(keys) >= 0 and max(keys) < 40 * 500
