@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import TypedDict
 
 from segeval.errors import ParameterError
-from segeval.measures.registry import Aggregate, Deferred, Family, Format, Measure, Registry
+from segeval.measures.registry import Aggregate, Deferred, Ecosystem, Family, Format, Measure, Option, Registry
 
 
 class _Functions:
@@ -38,6 +38,7 @@ ADR, B, L, SAMPLED = _Functions("adr"), _Functions("batch"), _Functions("labels"
 S = _Functions("segments")
 TR, TJ, TG, TS = (_Functions(m) for m in ("trec_ranks", "trec_judged", "trec_gains", "trec_sets"))
 FORMS = _Functions("forms")  # the parameterised forms
+ECO = _Functions("ecosystem")  # ir_measures' and ranx's measures beyond trec_eval
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 RECALL_LEVELS = tuple(step / 10 for step in range(11))  # iprec_at_recall's, as doubles (0.1 = atof("0.1"))
@@ -217,6 +218,31 @@ FAMILIES: tuple[Family, ...] = (
                        "sample_eval.pl"),
     Family(name="xinfNDCG", scope="labels", func=SAMPLED.xinf_ndcg, **_SCORE, stratified=True,
            description="inferred nDCG on stratified qrels, as sample_eval.pl's infNDCG"),
+    # ir_measures' and ranx's measures that trec_eval lacks (issue 24; their names: ECOSYSTEM below)
+    Family(name="ERR", scope="labels", func=ECO.err_at, **_SCORE, param="cutoff", plain=False, example="ERR_20",
+           defaults=(20,), description="expected reciprocal rank at n, gdeval's (ir_measures' ERR@n): stop "
+                                       "probability (2^grade - 1) / 2^4 (gdeval's fixed largest grade 4)"),
+    Family(name="ndcg_exp_cut", scope="labels", func=ECO.ndcg_exp_at, **_OVER, param="cutoff", plain=False,
+           example="ndcg_exp_cut_10", defaults=(10,),
+           description="nDCG at n with gain 2^grade - 1, gdeval's (ir_measures' nDCG(dcg='exp-log2')@n, ranx's "
+                       "ndcg_burges@n)"),
+    Family(name="dcg_cut", scope="labels", func=ECO.dcg_at, aggregator="mean", fmt="score", higher_is_better=True,
+           lower=0.0, param="cutoff", plain=False, example="dcg_cut_10", defaults=(10,),
+           description="DCG of the top n: grade / log2(rank + 1), not normalised (ranx's dcg@n)"),
+    Family(name="dcg_exp_cut", scope="labels", func=ECO.dcg_exp_at, aggregator="mean", fmt="score",
+           higher_is_better=True, lower=0.0, param="cutoff", plain=False, example="dcg_exp_cut_10", defaults=(10,),
+           description="DCG of the top n with gain 2^grade - 1, not normalised (ranx's dcg_burges@n)"),
+    Family(name="recip_rank_cut", scope="labels", func=ECO.reciprocal_rank_at, **_SCORE, param="cutoff",
+           plain=False, example="recip_rank_cut_10", defaults=(10,),
+           description="1 / rank of the first relevant result in the top n, else 0 (ir_measures' RR@n, ranx's "
+                       "mrr@n)"),
+    Family(name="hits", scope="labels", func=ECO.hits_at, aggregator="mean", fmt="score", higher_is_better=True,
+           lower=0.0, param="cutoff", example="hits_10",
+           description="relevant results in the top n (all ranks without n; ranx's hits@n)"),
+    Family(name="rbp_bin", scope="labels", func=ECO.rbp_binary, **_SCORE, param="gains", pair_names=("p", "k"),
+           example="rbp_bin_p=0.8,k=10",
+           description="rank-biased precision of binary relevance, p = 0.8, all ranks unless k (ir_measures' "
+                       "RBP(p=0.8)@k; ranx's rbp.80); rbp_bin.p=0.9,k=10"),
 )
 
 #: trec_eval 9.0.8's versions of families whose definition changed in 10 (not separate names)
@@ -272,7 +298,38 @@ SET_DESCRIPTIONS = {
     "paper": "Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007), Tables 2, 3, 7 and 8",
 }
 
-REGISTRY = Registry(FAMILIES, SETS, SET_DESCRIPTIONS)
+_DIVERSITY = ("a diversity measure over subtopic qrels (qid subtopic doc rel), which segeval does not read yet "
+              "(ir_measures computes it with pyndeval)")
+_CWL = "a C/W/L user-model measure not in segeval yet (ir_measures computes it with cwl_eval)"
+#: ir_measures' and ranx's names for segeval's measures beyond the families' aliases (issue 24)
+ECOSYSTEM = Ecosystem(
+    names={"BPref": "bpref", "RPrec": "Rprec", "MRR": "recip_rank", "NDCG": "ndcg", "SetAP": "set_map",
+           "SetRelP": "set_relative_P",
+           "RBP": "rbp_bin",
+           # ranx
+           "mrr": "recip_rank", "r-precision": "Rprec", "r_precision": "Rprec", "precision": "set_P",
+           "f1": "set_F"},
+    at_names={"NDCG": "ndcg_cut", "MAP": "map_cut", "Precision": "P", "Recall": "recall", "RR": "recip_rank_cut",
+              "MRR": "recip_rank_cut", "RBP": "rbp_bin",
+              # ranx
+              "ndcg": "ndcg_cut", "ndcg_burges": "ndcg_exp_cut", "dcg": "dcg_cut", "dcg_burges": "dcg_exp_cut",
+              "precision": "P", "hit_rate": "success", "f1": "F", "map": "map_cut", "mrr": "recip_rank_cut"},
+    dotted={"rbp": "rbp_bin"},
+    options=(Option("ndcg_cut", "dcg", "log2"), Option("ndcg_cut", "dcg", "exp-log2", family="ndcg_exp_cut"),
+             Option("ndcg_exp_cut", "dcg", "exp-log2"), Option("ndcg", "dcg", "log2"),
+             Option("ndcg", "gains", param="gains"),
+             Option("set_P", "relative", False), Option("set_P", "relative", True, family="set_relative_P"),
+             Option("set_relative_P", "relative", True), Option("set_F", "beta", param="{}"),
+             Option("rbp_bin", "p", param="p="), Option("num_ret", "rel", family="num_rel_ret")),
+    missing={**dict.fromkeys(("ERR_IA", "nERR_IA", "alpha_DCG", "α_DCG", "alpha_nDCG", "α_nDCG", "NRBP", "nNRBP",
+                              "AP_IA", "MAP_IA", "P_IA", "StRecall"), _DIVERSITY),
+             **dict.fromkeys(("INST", "INSQ", "BPM", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11"), _CWL),
+             "Compat": "ir_measures' Compat (compatibility with an ideal ranking) is not in segeval yet",
+             "Accuracy": "ir_measures' Accuracy is not in segeval yet",
+             "NumQ": "the number of queries is the report's num_q, not a measure"},
+)
+
+REGISTRY = Registry(FAMILIES, SETS, SET_DESCRIPTIONS, ECOSYSTEM)
 measure = REGISTRY.measure
 expand = REGISTRY.expand
 resolve = REGISTRY.resolve

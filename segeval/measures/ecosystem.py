@@ -1,0 +1,111 @@
+"""Measures of ir_measures and ranx that trec_eval lacks (one query's adapted labels and grades), and the
+per-measure options ir_measures gives any measure: ``rel`` (its own relevance level) and ``judged_only``.
+
+Each function states its peer: gdeval (ir_measures' ERR and ``nDCG(dcg='exp-log2')``), ranx
+(``hits``, ``dcg``, ``dcg_burges``), cwl_eval (``RBP``),
+ir_measures' msmarco provider and ranx (``RR@k``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.adapt.base import Adapted, Label, judged_only
+from segeval.measures.params import Params
+
+#: gdeval.pl's ``$MAX_JUDGMENT``: ERR's gain is (2^grade - 1) / 2^4 whatever the qrels' largest grade
+GDEVAL_MAX_GRADE = 4
+
+
+def at_level(a: Adapted, level: int) -> Adapted:
+    """The ranking as relevance level ``level`` labels it (ir_measures' ``rel=``): a judged unit is relevant
+    when its grade reaches ``level``, and num_rel counts the query's qrels grades that reach it.  Units the
+    adapter marked unjudged or already credited keep their label."""
+    grades = np.nan_to_num(a.grades if a.grades is not None else np.zeros(len(a.labels)), nan=-math.inf)
+    labels = a.labels.copy()
+    judged = (labels == Label.RELEVANT) | (labels == Label.NONRELEVANT)
+    labels[judged & (grades >= level)] = Label.RELEVANT
+    labels[judged & (grades < level)] = Label.NONRELEVANT
+    truth = a.truth if a.truth is not None else np.zeros(0)
+    return Adapted(labels, int((truth >= level).sum()), a.match_offsets, a.match_rows, a.source, a.grades,
+                   a.pool, a.match_grades, a.truth, a.match_strata, a.truth_strata)
+
+
+def with_options(a: Adapted, level: int | None, judged: bool) -> Adapted:
+    """``a`` with a measure's own options applied: its relevance level, then trec_eval's ``-J``."""
+    if level is not None:
+        a = at_level(a, level)
+    return judged_only(a) if judged else a
+
+
+def _positive_grades(a: Adapted) -> npt.NDArray[np.float64]:
+    grades = np.nan_to_num(a.grades if a.grades is not None else np.zeros(len(a.labels)), nan=0.0)
+    return np.where(grades > 0, grades, 0.0)
+
+
+def _ideal(a: Adapted) -> npt.NDArray[np.float64]:
+    truth = a.truth if a.truth is not None else np.zeros(0)
+    return np.sort(truth[truth > 0])[::-1]
+
+
+def _dcg_exp(gains: npt.NDArray[np.float64]) -> float:
+    """sum of (2^g - 1) / ln(rank + 1), as gdeval.pl (its natural log cancels in nDCG)."""
+    total = 0.0
+    for i, g in enumerate(gains.tolist()):
+        total += (2.0**g - 1) / math.log(i + 2)
+    return total
+
+
+def ndcg_exp_at(a: Adapted, k: int) -> float:
+    """gdeval's nDCG@k (ir_measures' ``nDCG(dcg='exp-log2')@k``, ranx's ``ndcg_burges@k``): gain 2^grade - 1,
+    discount log(rank + 1), over the ideal ordering of the query's positive grades; 0 without one."""
+    ideal = _dcg_exp(_ideal(a)[:k])
+    return _dcg_exp(_positive_grades(a)[:k]) / ideal if ideal > 0 else 0.0
+
+
+def dcg_exp_at(a: Adapted, k: int) -> float:
+    """ranx's ``dcg_burges@k``: sum of (2^grade - 1) / log2(rank + 1) over the top k."""
+    g = _positive_grades(a)[:k]
+    return float(np.sum((2.0**g - 1) / np.log2(np.arange(2, len(g) + 2))))
+
+
+def dcg_at(a: Adapted, k: int) -> float:
+    """ranx's ``dcg@k``: sum of grade / log2(rank + 1) over the top k (positive grades)."""
+    g = _positive_grades(a)[:k]
+    return float(np.sum(g / np.log2(np.arange(2, len(g) + 2))))
+
+
+def err_at(a: Adapted, k: int) -> float:
+    """gdeval's ERR@k: sum over ranks i of R_i / i times the product of (1 - R_j) above it, with
+    R = (2^grade - 1) / 2^4 (gdeval's fixed largest grade)."""
+    score, decay = 0.0, 1.0
+    for i, g in enumerate(_positive_grades(a)[:k].tolist()):
+        r = (2.0**g - 1) / 2.0**GDEVAL_MAX_GRADE
+        score += r * decay / (i + 1)
+        decay *= 1 - r
+    return score
+
+
+def reciprocal_rank_at(a: Adapted, k: int) -> float:
+    """1 / rank of the first relevant unit within the top k, else 0 (MS MARCO's MRR@k, ranx's mrr@k)."""
+    ranks = np.flatnonzero(a.relevant[:k])
+    return 1.0 / (int(ranks[0]) + 1) if len(ranks) else 0.0
+
+
+def hits_at(a: Adapted, k: int | None = None) -> float:
+    """ranx's ``hits@k``: relevant units in the top k (all ranks without k)."""
+    return float(a.relevant[:k].sum())
+
+
+def rbp_binary(a: Adapted, params: Params | None = None) -> float:
+    """ir_measures' ``RBP(p=)@k`` (``rbp_bin.p=0.8,k=10``): (1 - p) times the sum of p^(i-1) over the
+    relevant units among the top k (all ranks without k); p = 0.8 unless given."""
+    p = 0.8 if params is None else params.named("p", 0.8)
+    k = None if params is None or not any(n == "k" for n, _ in params.pairs) else int(params.named("k", 0))
+    total = 0.0
+    for i in np.flatnonzero(a.relevant[:k]).tolist():
+        total += p**i
+    return (1 - p) * total
