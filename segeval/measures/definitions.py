@@ -242,7 +242,15 @@ FAMILIES: tuple[Family, ...] = (
     Family(name="rbp_bin", scope="labels", func=ECO.rbp_binary, **_SCORE, param="gains", pair_names=("p", "k"),
            example="rbp_bin_p=0.8,k=10",
            description="rank-biased precision of binary relevance, p = 0.8, all ranks unless k (ir_measures' "
-                       "RBP(p=0.8)@k; ranx's rbp.80); rbp_bin.p=0.9,k=10"),
+                       "RBP(p=0.8)@k); rbp_bin.p=0.9,k=10"),
+    Family(name="ndcg_gain_cut", scope="labels", func=ECO.ndcg_gains_at, **_OVER, param="gains", pair_names=("k",),
+           example="ndcg_gain_cut_k=10,2=3",
+           description="nDCG with the qrels' grades mapped by a gain table first (grades not listed keep theirs), "
+                       "at k when given (ir_measures' nDCG(gains={2:3})@10)"),
+    Family(name="rbp_grade", scope="labels", func=ECO.rbp_graded, aggregator="mean", fmt="score",
+           higher_is_better=True, lower=0.0, param="gains", pair_names=("p",), example="rbp_grade_p=0.95",
+           description="rank-biased precision with the relevant results' grades as gains, unscaled, p = 0.8 "
+                       "(ranx's rbp.80)"),
 )
 
 #: trec_eval 9.0.8's versions of families whose definition changed in 10 (not separate names)
@@ -314,10 +322,10 @@ ECOSYSTEM = Ecosystem(
               # ranx
               "ndcg": "ndcg_cut", "ndcg_burges": "ndcg_exp_cut", "dcg": "dcg_cut", "dcg_burges": "dcg_exp_cut",
               "precision": "P", "hit_rate": "success", "f1": "F", "map": "map_cut", "mrr": "recip_rank_cut"},
-    dotted={"rbp": "rbp_bin"},
+    dotted={"rbp": "rbp_grade"},
     options=(Option("ndcg_cut", "dcg", "log2"), Option("ndcg_cut", "dcg", "exp-log2", family="ndcg_exp_cut"),
              Option("ndcg_exp_cut", "dcg", "exp-log2"), Option("ndcg", "dcg", "log2"),
-             Option("ndcg", "gains", param="gains"),
+             Option("ndcg", "gains", param="gains"), Option("ndcg_cut", "gains", family="ndcg_gain_cut", param="gains"),
              Option("set_P", "relative", False), Option("set_P", "relative", True, family="set_relative_P"),
              Option("set_relative_P", "relative", True), Option("set_F", "beta", param="{}"),
              Option("rbp_bin", "p", param="p="), Option("num_ret", "rel", family="num_rel_ret")),

@@ -21,17 +21,21 @@ GDEVAL_MAX_GRADE = 4
 
 
 def at_level(a: Adapted, level: int) -> Adapted:
-    """The ranking as relevance level ``level`` labels it (ir_measures' ``rel=``): a judged unit is relevant
-    when its grade reaches ``level``, and num_rel counts the query's qrels grades that reach it.  Units the
+    """The ranking as relevance level ``level`` labels it (ir_measures' ``rel=``, ranx's ``-lN``): a judged
+    unit is relevant when its grade reaches ``level``, and num_rel counts the query's qrels grades that reach
+    it; positive grades below the level gain 0 (ranx drops them from its qrels: ``ndcg@10-l2``).  Units the
     adapter marked unjudged or already credited keep their label."""
-    grades = np.nan_to_num(a.grades if a.grades is not None else np.zeros(len(a.labels)), nan=-math.inf)
+    raw = a.grades if a.grades is not None else np.zeros(len(a.labels))
+    grades = np.nan_to_num(raw, nan=-math.inf)
+    pool = a.pool if a.pool is not None else np.zeros(0)
     labels = a.labels.copy()
     judged = (labels == Label.RELEVANT) | (labels == Label.NONRELEVANT)
     labels[judged & (grades >= level)] = Label.RELEVANT
     labels[judged & (grades < level)] = Label.NONRELEVANT
     truth = a.truth if a.truth is not None else np.zeros(0)
-    return Adapted(labels, int((truth >= level).sum()), a.match_offsets, a.match_rows, a.source, a.grades,
-                   a.pool, a.match_grades, a.truth, a.match_strata, a.truth_strata)
+    return Adapted(labels, int((truth >= level).sum()), a.match_offsets, a.match_rows, a.source,
+                   np.where((raw > 0) & (raw < level), 0.0, raw), np.where((pool > 0) & (pool < level), 0.0, pool),
+                   a.match_grades, a.truth, a.match_strata, a.truth_strata)
 
 
 def with_options(a: Adapted, level: int | None, judged: bool) -> Adapted:
@@ -47,8 +51,8 @@ def _positive_grades(a: Adapted) -> npt.NDArray[np.float64]:
 
 
 def _ideal(a: Adapted) -> npt.NDArray[np.float64]:
-    truth = a.truth if a.truth is not None else np.zeros(0)
-    return np.sort(truth[truth > 0])[::-1]
+    pool = a.pool if a.pool is not None else np.zeros(0)
+    return np.sort(pool[pool > 0])[::-1]
 
 
 def _dcg_exp(gains: npt.NDArray[np.float64]) -> float:
@@ -109,3 +113,32 @@ def rbp_binary(a: Adapted, params: Params | None = None) -> float:
     for i in np.flatnonzero(a.relevant[:k]).tolist():
         total += p**i
     return (1 - p) * total
+
+
+def rbp_graded(a: Adapted, params: Params | None = None) -> float:
+    """ranx's ``rbp.NN`` (``rbp_grade.p=0.NN``): (1 - p) times the sum of grade * p^(i-1) over the relevant
+    units (their grade unscaled), all ranks."""
+    p = 0.8 if params is None else params.named("p", 0.8)
+    grades = _positive_grades(a)
+    total = 0.0
+    for i in np.flatnonzero(a.relevant).tolist():
+        total += float(grades[i]) * p**i
+    return (1 - p) * total
+
+
+def ndcg_gains_at(a: Adapted, params: Params) -> float:
+    """nDCG over grades mapped by ``params``' ``level=gain`` pairs (a grade not listed keeps its value), as
+    ir_measures' ``nDCG(gains=...)@k`` maps the qrels before trec_eval's ndcg_cut: top k (``k=``) or all."""
+    from segeval.measures.trec_gains import dcg
+
+    table = dict(params.gain_levels())
+    k = int(params.named("k", 0)) or None
+
+    def mapped(grades: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        out = np.array([table.get(int(g), g) if g == g and float(g).is_integer() else g for g in grades.tolist()],
+                       dtype=np.float64)
+        return np.where(np.nan_to_num(out) > 0, np.nan_to_num(out), 0.0)
+
+    pool = a.pool if a.pool is not None else np.zeros(0)
+    ideal = dcg(np.sort(mapped(pool))[::-1][:k])
+    return dcg(mapped(a.grades if a.grades is not None else np.zeros(len(a.labels)))[:k]) / ideal if ideal > 0 else 0.0

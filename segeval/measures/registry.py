@@ -229,7 +229,7 @@ class Measure:
         return f(b, self.param)
 
 
-_PARAM = re.compile(r"(?P<family>[A-Za-z][A-Za-z_]*?)(?P<sep>_|@)(?P<value>[0-9]*(?:\.[0-9]+)?)\Z")
+_PARAM = re.compile(r"(?P<family>[A-Za-z][A-Za-z0-9_]*?)(?P<sep>_|@)(?P<value>[0-9]*(?:\.[0-9]+)?)\Z")
 
 
 @dataclass(frozen=True)
@@ -375,7 +375,8 @@ class Registry:
             if not isinstance(value, dict) or not value:
                 raise ParameterError(f"The '{text}' gains must be a non-empty dict of grade: gain. Got {value!r} "
                                      f"instead.")
-            param = target.parse(",".join(f"{k}={v}" for k, v in value.items()))[0]
+            cutoff = f"k={param}," if isinstance(param, int) else ""  # nDCG(gains=...)@10: the cut-off kept
+            param = target.parse(cutoff + ",".join(f"{k}={v}" for k, v in value.items()))[0]
         elif o.param == "p=":
             given = f"{param}," if isinstance(param, P.Params) else ""
             param = target.parse(f"{given}p={value}")[0]
