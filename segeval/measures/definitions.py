@@ -98,7 +98,7 @@ FAMILIES: tuple[Family, ...] = (
     Family(name="Judged", scope="labels", func=L.judged_at, **_FRACTION, param="cutoff",
            plain=False, example="Judged_10", defaults=(10, 20, 30),
            description="judged units in the top n divided by n (as the MediaEval script; ir_measures' Judged@n "
-                       "divides by min(n, retrieved))"),
+                       "divides by min(n, retrieved) and counts negative grades as judged)"),
     Family(name="relString", scope="labels", func=L.relstring, aggregator="none", fmt="text", higher_is_better=None,
            description="the labels in rank order and their count"),
     Family(name="num_rel_secs", scope="segments", times=True, func=S.num_rel_secs, aggregator="sum", fmt="count",
@@ -335,6 +335,18 @@ ECOSYSTEM = Ecosystem(
              "Compat": "ir_measures' Compat (compatibility with an ideal ranking) is not in segeval yet",
              "Accuracy": "ir_measures' Accuracy is not in segeval yet",
              "NumQ": "the number of queries is the report's num_q, not a measure"},
+    exceptions={
+        "IPrec@r": "ir_measures computes it with pytrec_eval, which is trec_eval 9.0.8: its interpolation "
+                   "cut-off rounds up; segeval's default is trec_eval 10 (equal under --trec-eval 9)",
+        "Judged@n": "segeval's Judged_n is the MediaEval script's (judged results over n, a negative grade "
+                    "unjudged); ir_measures divides by min(n, retrieved) and counts negative grades as judged",
+        "RR@n, MRR@n": "ir_measures' msmarco provider breaks score ties by docno ascending (trec_eval: "
+                       "descending): equal once ties are broken as trec_eval does",
+        "RBP": "cwl_eval orders score ties its own way: equal once ties are broken as trec_eval does",
+        "ERR@n, nDCG(dcg='exp-log2')@n": "gdeval prints 5 decimals: equal within 5e-6",
+        "ranx, every name": "ranx orders score ties its own way: equal once ties are broken as trec_eval does",
+        "ranx bpref": "ranx counts negative grades as judged non-relevant (trec_eval: unjudged)",
+    },
 )
 
 REGISTRY = Registry(FAMILIES, SETS, SET_DESCRIPTIONS, ECOSYSTEM)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from segeval.errors import ParameterError
@@ -259,6 +259,8 @@ class Ecosystem:
     options: tuple[Option, ...]
     #: ir_measures' names that segeval does not compute, with why (the "did you mean" says it)
     missing: Mapping[str, str]
+    #: where a name's value differs from the peer's, and why (docs/measures.md)
+    exceptions: Mapping[str, str] = field(default_factory=dict)
 
 
 NO_ECOSYSTEM = Ecosystem({}, {}, {}, (), {})
@@ -481,7 +483,39 @@ class Registry:
             "note when they do).", "",
             "## Measures", "", self.table(), "",
             "## Named sets", "", self.sets_table(), "",
-            "## Accepted aliases", "", self.aliases_table(), ""])
+            "## Accepted aliases", "", self.aliases_table(), "",
+            "## ir_measures and ranx", "", self.ecosystem_doc(), ""])
+
+    def ecosystem_doc(self) -> str:
+        """The ir_measures and ranx spellings, their options, the names segeval lacks and the exceptions."""
+        eco = self.ecosystem
+        rows = [
+            "Every name ir_measures parses (`P(rel=2)@5`, `nDCG(judged_only=True)@10`, `nDCG(dcg='exp-log2')@10`, "
+            "`SetF(beta=0.5)`), its measure objects in the API, and ranx's metric names (`ndcg@10`, `mrr@10`, "
+            "`hit_rate@5`, `ndcg@10-l2`, `rbp.95`) mean what they mean there. `rel=N` (ranx: `-lN`) is that "
+            "measure's own relevance level (others keep `-l`; positive grades below it gain 0), `judged_only=True` "
+            "drops its unjudged results first (trec_eval's `-J`, for that measure only); the result is reported "
+            "with the options in its name (`P_5(rel=2)`). Checked by tests/unit/measures/test_ecosystem.py "
+            "against ir_measures' own providers and ranx on generated graded data with ties. "
+            "`segeval.measure(name, adapter=...)` makes an ir_measures measure of any segeval measure "
+            "(`ir_measures.define`), for `ir_measures.calc_aggregate` and PyTerrier's `pt.Experiment`.", "",
+            "| name | measure |", "|---|---|"]
+        rows += [f"| `{a}` | `{n}` |" for a, n in eco.names.items()]
+        rows += [f"| `{a}@n` | `{n}_{'k=' if self.by_name[n].param == 'gains' else ''}n` |"
+                 for a, n in eco.at_names.items()]
+        rows += [f"| `{a}.NN` | `{n}_p=0.NN` |" for a, n in eco.dotted.items()]
+        rows += ["", "| measure | option | value | becomes |", "|---|---|---|---|"]
+        rows += [f"| `{o.measure}` | `{o.option}` | {'any' if o.value is None else f'`{o.value!r}`'} | "
+                 f"{f'`{o.family}`' if o.family else 'the same measure'}{', its parameter' if o.param else ''} |"
+                 for o in eco.options]
+        rows += ["", "Documented differences from the peers:", ""]
+        rows += [f"- `{name}`: {why}" for name, why in eco.exceptions.items()]
+        rows += ["", "ir_measures' names segeval does not compute (refused with this reason):", ""]
+        by_reason: dict[str, list[str]] = {}
+        for name, why in eco.missing.items():
+            by_reason.setdefault(why, []).append(f"`{name}`")
+        rows += [f"- {', '.join(names)}: {why}" for why, names in by_reason.items()]
+        return "\n".join(rows)
 
     def table(self) -> str:
         """A Markdown table of the measures."""

@@ -249,3 +249,51 @@ def test_every_ranx_name_equals_ranx() -> None:
         values = ranx.evaluate(ranx_qrels, ranx_run, name, return_mean=False, make_comparable=True)
         theirs = dict(zip(ranx_run.get_query_ids(), map(float, values), strict=True))
         assert _largest(_ours(name, qrels, run), theirs) <= 1e-12, name
+
+
+# ---- segeval's measures inside ir_measures (and PyTerrier) ---------------------------------------------------
+
+def _segments() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """q1: relevant v1 0-30 (1) and 50-80 (2), v2 10-40 (1); q2: v1 0-20 judged 0, v3 5-25 (1)."""
+    qrels = pd.DataFrame({"query_id": ["q1"] * 3 + ["q2"] * 2, "doc_id": ["v1", "v1", "v2", "v1", "v3"],
+                          "start": [0.0, 50.0, 10.0, 0.0, 5.0], "end": [30.0, 80.0, 40.0, 20.0, 25.0],
+                          "relevance": [1, 2, 1, 0, 1]})
+    run = pd.DataFrame({"query_id": ["q1"] * 3 + ["q2"] * 2, "doc_id": ["v1", "v2", "v1", "v3", "v1"],
+                        "start": [5.0, 12.0, 60.0, 0.0, 0.0], "end": [25.0, 38.0, 70.0, 30.0, 20.0],
+                        "score": [3.0, 2.0, 1.0, 2.0, 1.0]})
+    return qrels, run
+
+
+def test_segeval_measure_in_ir_measures_with_a_segment_adapter() -> None:
+    """tIoU >= 0.5: q1's results meet v1 0-30 (IoU 20/30), v2 10-40 (26/30), v1 50-80 (10/30: no) -> AP
+    (1/1 + 2/2) / 3 = 2/3; q2's first result v3 0-30 meets v3 5-25 (20/30) -> AP 1; the mean 5/6."""
+    ir_measures = pytest.importorskip("ir_measures")
+    qrels, run = _segments()
+    m = segeval.measure("map", adapter="tiou:0.5")
+    assert ir_measures.calc_aggregate([m], qrels, run)[m] == pytest.approx(5 / 6)
+    per_query = {x.query_id: x.value for x in ir_measures.iter_calc([m], qrels, run)}
+    assert per_query == {"q1": pytest.approx(2 / 3), "q2": pytest.approx(1.0)}
+    assert str(m) == segeval.evaluate(qrels, run, ["map"], adapter="tiou:0.5").keys()[0]
+
+
+def test_segeval_measure_on_documents_equals_ir_measures_own() -> None:
+    ir_measures = pytest.importorskip("ir_measures")
+    qrels, run = generated(3, 8)
+    ours = segeval.measure("P(rel=2)@5")
+    got = ir_measures.calc_aggregate([ours, ir_measures.P(rel=2) @ 5], qrels, run)
+    assert got[ours] == pytest.approx(got[ir_measures.P(rel=2) @ 5], abs=1e-12)
+    with pytest.raises(ParameterError, match="one measure"):
+        segeval.measure("official")
+
+
+def test_segeval_measure_in_pyterrier() -> None:
+    """pt.Experiment with a segeval measure among its eval_metrics (skipped without PyTerrier)."""
+    pytest.importorskip("ir_measures")
+    pt = pytest.importorskip("pyterrier")
+    qrels, run = generated(4, 6)
+    topics = pd.DataFrame({"qid": sorted(set(qrels["query_id"])), "query": "x"})
+    results = run.rename(columns={"query_id": "qid", "doc_id": "docno"})
+    pt_qrels = qrels.rename(columns={"query_id": "qid", "doc_id": "docno", "relevance": "label"})
+    ours = segeval.measure("map")
+    table = pt.Experiment([results], topics, pt_qrels, eval_metrics=[ours, "map"], names=["r"])
+    assert float(table[str(ours)].iloc[0]) == pytest.approx(float(table["map"].iloc[0]), abs=1e-12)
