@@ -140,8 +140,6 @@ class Family:
         if self.param == "reals":
             return [P.reals(self.name, params, self.count)]
         if self.param == "gains":
-            if "k" in self.pair_names and params.isdigit():  # a cut-off given as name@k (ir_measures' RBP@10)
-                params = f"k={params}"
             return [P.gains(self.name, params, self.pair_names)]
         if self.param == "recall":
             values = P.levels(self.name, params)
@@ -330,6 +328,8 @@ class Registry:
                     raise ParameterError(value)  # P_10.5 is no canonical name
                 if fam.param == "recall" and "." not in value:
                     value = str(int(value) / 100)  # maisp_10: position 10, written maisp_0.10
+                if fam.param == "gains" and "k" in fam.pair_names and m.group("sep") == "@":
+                    value = f"k={value}"  # a cut-off given as name@k (ir_measures' RBP@10)
                 return Measure(fam, fam.parse(value)[0])
             except ParameterError:
                 pass
