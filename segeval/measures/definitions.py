@@ -247,6 +247,14 @@ FAMILIES: tuple[Family, ...] = (
            example="ndcg_gain_cut_k=10,2=3",
            description="nDCG with the qrels' grades mapped by a gain table first (grades not listed keep theirs), "
                        "at k when given (ir_measures' nDCG(gains={2:3})@10)"),
+    Family(name="accuracy", scope="labels", func=ECO.accuracy_at, **_SCORE, param="cutoff", example="accuracy_10",
+           description="share of (relevant, non-relevant) pairs of the top n ranked relevant first (all ranks "
+                       "without n; ir_measures' Accuracy@n, which reports nothing for a query without a relevant "
+                       "result: 0 here)"),
+    Family(name="compat", scope="labels", func=ECO.compat, **_SCORE, param="gains", pair_names=("p", "normalize"),
+           example="compat_p=0.9",
+           description="compatibility (Clarke et al. 2021): rank-biased overlap with the ideal ranking, p = 0.95, "
+                       "normalised (compat.p=0.9,normalize=0; ir_measures' Compat(p=0.9))"),
     Family(name="rbp_grade", scope="labels", func=ECO.rbp_graded, aggregator="mean", fmt="score",
            higher_is_better=True, lower=0.0, param="gains", pair_names=("p",), example="rbp_grade_p=0.95",
            description="rank-biased precision with the relevant results' grades as gains, unscaled, p = 0.8 "
@@ -312,13 +320,14 @@ _CWL = "a C/W/L user-model measure not in segeval yet (ir_measures computes it w
 #: ir_measures' and ranx's names for segeval's measures beyond the families' aliases (issue 24)
 ECOSYSTEM = Ecosystem(
     names={"BPref": "bpref", "RPrec": "Rprec", "MRR": "recip_rank", "NDCG": "ndcg", "SetAP": "set_map",
-           "SetRelP": "set_relative_P",
+           "SetRelP": "set_relative_P", "Accuracy": "accuracy", "Compat": "compat",
            "RBP": "rbp_bin",
            # ranx
            "mrr": "recip_rank", "r-precision": "Rprec", "r_precision": "Rprec", "precision": "set_P",
            "f1": "set_F"},
     at_names={"NDCG": "ndcg_cut", "MAP": "map_cut", "Precision": "P", "Recall": "recall", "RR": "recip_rank_cut",
               "MRR": "recip_rank_cut", "RBP": "rbp_bin",
+              "Accuracy": "accuracy",
               # ranx
               "ndcg": "ndcg_cut", "ndcg_burges": "ndcg_exp_cut", "dcg": "dcg_cut", "dcg_burges": "dcg_exp_cut",
               "precision": "P", "hit_rate": "success", "f1": "F", "map": "map_cut", "mrr": "recip_rank_cut"},
@@ -328,12 +337,11 @@ ECOSYSTEM = Ecosystem(
              Option("ndcg", "gains", param="gains"), Option("ndcg_cut", "gains", family="ndcg_gain_cut", param="gains"),
              Option("set_P", "relative", False), Option("set_P", "relative", True, family="set_relative_P"),
              Option("set_relative_P", "relative", True), Option("set_F", "beta", param="{}"),
-             Option("rbp_bin", "p", param="p="), Option("num_ret", "rel", family="num_rel_ret")),
+             Option("rbp_bin", "p", param="p="), Option("compat", "p", param="p="),
+             Option("compat", "normalize", True), Option("compat", "normalize", False, param="normalize=0"), Option("num_ret", "rel", family="num_rel_ret")),
     missing={**dict.fromkeys(("ERR_IA", "nERR_IA", "alpha_DCG", "α_DCG", "alpha_nDCG", "α_nDCG", "NRBP", "nNRBP",
                               "AP_IA", "MAP_IA", "P_IA", "StRecall"), _DIVERSITY),
              **dict.fromkeys(("INST", "INSQ", "BPM", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11"), _CWL),
-             "Compat": "ir_measures' Compat (compatibility with an ideal ranking) is not in segeval yet",
-             "Accuracy": "ir_measures' Accuracy is not in segeval yet",
              "NumQ": "the number of queries is the report's num_q, not a measure"},
     exceptions={
         "IPrec@r": "ir_measures computes it with pytrec_eval, which is trec_eval 9.0.8: its interpolation "
@@ -346,6 +354,12 @@ ECOSYSTEM = Ecosystem(
         "ERR@n, nDCG(dcg='exp-log2')@n": "gdeval prints 5 decimals: equal within 5e-6",
         "ranx, every name": "ranx orders score ties its own way: equal once ties are broken as trec_eval does",
         "ranx bpref": "ranx counts negative grades as judged non-relevant (trec_eval: unjudged)",
+        "Accuracy": "ir_measures breaks score ties its own way (equal once ties are broken as trec_eval does), "
+                    "reports no value for a query without a relevant result (segeval: 0, so means differ) and "
+                    "fails on one without a non-relevant result (segeval: 1)",
+        "Compat": "ir_measures breaks score ties by docno ascending (trec_eval: descending), and orders the "
+                  "ideal ranking's unretrieved documents of equal grade by qrels order (no effect on the value): "
+                  "equal once ties are broken as trec_eval does",
     },
 )
 

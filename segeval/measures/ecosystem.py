@@ -142,3 +142,61 @@ def ndcg_gains_at(a: Adapted, params: Params) -> float:
     pool = a.pool if a.pool is not None else np.zeros(0)
     ideal = dcg(np.sort(mapped(pool))[::-1][:k])
     return dcg(mapped(a.grades if a.grades is not None else np.zeros(len(a.labels)))[:k]) / ideal if ideal > 0 else 0.0
+
+
+def accuracy_at(a: Adapted, k: int | None = None) -> float:
+    """ir_measures' ``Accuracy@k``: the share of (relevant, non-relevant) pairs of the top k (all ranks without
+    k; unjudged results count as non-relevant) that the ranking orders relevant first, 1 - (sum over relevant
+    results of the non-relevant ones above) / (relevant * non-relevant).  ir_measures reports no value for a
+    query without a relevant result (0 here) and fails on one without a non-relevant result (1 here)."""
+    relevant = a.relevant[:k]
+    found = int(relevant.sum())
+    nonrel = len(relevant) - found
+    if found == 0:
+        return 0.0
+    if nonrel == 0:
+        return 1.0
+    above = np.cumsum(~relevant)[relevant]
+    return 1.0 - float(above.sum()) / (nonrel * found)
+
+
+def _rbo(ranking: list[int], ideal: list[int], p: float, depth: int) -> float:
+    """Rank-biased overlap of two rankings to ``depth``, over the sum of its weights (ir_measures' Compat)."""
+    seen_r: set[int] = set()
+    seen_i: set[int] = set()
+    score, normalizer, weight = 0.0, 0.0, 1.0
+    for i in range(depth):
+        if i < len(ranking):
+            seen_r.add(ranking[i])
+        if i < len(ideal):
+            seen_i.add(ideal[i])
+        score += weight * len(seen_i & seen_r) / (i + 1)
+        normalizer += weight
+        weight *= p
+    return score / normalizer
+
+
+def compat(a: Adapted, params: Params | None = None) -> float:
+    """ir_measures' ``Compat(p=0.95, normalize=True)`` (Clarke, Vtyurina & Smucker 2021): the rank-biased
+    overlap of the ranking with the ideal ranking (the query's positive grades, best first; within a grade
+    the retrieved ones first, in rank order), over the ideal's own overlap when ``normalize`` is not 0."""
+    p = 0.95 if params is None else params.named("p", 0.95)
+    normalize = True if params is None else params.named("normalize", 1.0) != 0
+    grades = np.nan_to_num(a.grades if a.grades is not None else np.zeros(len(a.labels)), nan=0.0)
+    truth = a.truth if a.truth is not None else np.zeros(0)
+    ranking = list(range(len(grades)))
+    ideal: list[int] = []
+    placeholder = len(grades)
+    for g in sorted({float(x) for x in truth[truth > 0]}, reverse=True):
+        retrieved = np.flatnonzero(grades == g).tolist()
+        ideal += retrieved
+        missing = int((truth == g).sum()) - len(retrieved)
+        ideal += list(range(placeholder, placeholder + max(missing, 0)))
+        placeholder += max(missing, 0)
+    depth = max(len(ranking), len(ideal))
+    score = _rbo(ranking, ideal, p, depth)
+    if normalize:
+        best = _rbo(ideal, ideal, p, depth)
+        if best > 0.0:
+            score /= best
+    return score

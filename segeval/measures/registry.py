@@ -235,7 +235,8 @@ class Option:
     """An ir_measures option of one segeval family beyond ``rel`` and ``judged_only`` (which every measure
     takes): with ``value`` (None: any value) the measure becomes ``family`` ("": the same) and its parameter
     is ``param`` filled with the value: ``"{}"`` the value's text, ``"gains"`` a gain dict's ``level=gain``
-    pairs, ``"p="`` a ``p=value`` pair added to the parameter, ``""`` unchanged (ir_measures' default)."""
+    pairs, ``"p="`` a ``p=value`` pair added to the parameter (``"normalize=0"``: that pair), ``""``
+    unchanged (ir_measures' default)."""
 
     measure: str
     option: str
@@ -379,9 +380,9 @@ class Registry:
                                      f"instead.")
             cutoff = f"k={param}," if isinstance(param, int) else ""  # nDCG(gains=...)@10: the cut-off kept
             param = target.parse(cutoff + ",".join(f"{k}={v}" for k, v in value.items()))[0]
-        elif o.param == "p=":
+        elif "=" in o.param:  # a pair added to the parameter: "p=" takes the value, "normalize=0" is fixed
             given = f"{param}," if isinstance(param, P.Params) else ""
-            param = target.parse(f"{given}p={value}")[0]
+            param = target.parse(given + o.param + (str(value) if o.param.endswith("=") else ""))[0]
         return target, param
 
     def nearest(self, name: str) -> str:
