@@ -153,7 +153,8 @@ MISSING = set(ECOSYSTEM.missing)
 #: ir_measures' options beside rel/judged_only/cutoff, one example value each (its docs' examples)
 EXAMPLES: dict[str, list[object]] = {
     "rel": [2], "judged_only": [True], "dcg": ["log2", "exp-log2"], "gains": [{0: 0, 1: 1, 2: 3, 3: 5}],
-    "p": [0.5], "beta": [0.5], "normalize": [False], "relative": [True], "recall": [0.2], "T": [2], "max_rel": [3], "alpha": [0.5]}
+    "p": [0.5], "beta": [0.5], "normalize": [False], "relative": [True], "recall": [0.2], "T": [2], "max_rel": [3],
+    "alpha": [0.5]}
 
 
 def ir_names(ir_measures: Any) -> list[str]:
