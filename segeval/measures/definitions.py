@@ -255,6 +255,28 @@ FAMILIES: tuple[Family, ...] = (
            example="compat_p=0.9",
            description="compatibility (Clarke et al. 2021): rank-biased overlap with the ideal ranking, p = 0.95, "
                        "normalised (compat.p=0.9,normalize=0; ir_measures' Compat(p=0.9))"),
+    # C/W/L user models as cwl_eval computes them (gains: grades clipped to [min_rel, max_rel], scaled to [0, 1])
+    Family(name="inst", scope="labels", func=ECO.inst, **_SCORE, param="gains", pair_names=("T", "min_rel", "max_rel"),
+           example="inst_T=2,max_rel=3",
+           description="INST (Moffat et al. 2015), T = 1, gains min_rel = 0 to max_rel = 1 unless given "
+                       "(ir_measures' INST(T=2,max_rel=3))"),
+    Family(name="insq", scope="labels", func=ECO.insq, **_SCORE, param="gains", pair_names=("T", "min_rel", "max_rel"),
+           example="insq_T=2,max_rel=3", description="INSQ, T = 1 (ir_measures' INSQ(max_rel=3))"),
+    Family(name="sdcg", scope="labels", func=ECO.sdcg, **_SCORE, param="gains", pair_names=("k", "min_rel", "max_rel"),
+           example="sdcg_k=10,max_rel=3",
+           description="scaled DCG at k: DCG over the sum of the discounts (ir_measures' SDCG(max_rel=3)@10)"),
+    Family(name="nerr8", scope="labels", func=ECO.nerr8, **_SCORE, param="gains",
+           pair_names=("k", "min_rel", "max_rel"), example="nerr8_k=10,max_rel=3",
+           description="NERR, equation 8 of Azzopardi et al. 2021, at k (ir_measures' NERR8(max_rel=3)@10)"),
+    Family(name="nerr9", scope="labels", func=ECO.nerr9, **_SCORE, param="gains",
+           pair_names=("k", "min_rel", "max_rel"), example="nerr9_k=10,max_rel=3",
+           description="NERR, equation 9, at k (ir_measures' NERR9(max_rel=3)@10)"),
+    Family(name="nerr10", scope="labels", func=ECO.nerr10, **_SCORE, param="gains",
+           pair_names=("p", "min_rel", "max_rel"), example="nerr10_p=0.8,max_rel=3",
+           description="NERR, equation 10, p = 0.9 (ir_measures' NERR10(p=0.8,max_rel=3))"),
+    Family(name="nerr11", scope="labels", func=ECO.nerr11, **_SCORE, param="gains",
+           pair_names=("T", "min_rel", "max_rel"), example="nerr11_T=2,max_rel=3",
+           description="NERR, equation 11, T = 1 (ir_measures' NERR11(T=2,max_rel=3))"),
     Family(name="rbp_grade", scope="labels", func=ECO.rbp_graded, aggregator="mean", fmt="score",
            higher_is_better=True, lower=0.0, param="gains", pair_names=("p",), example="rbp_grade_p=0.95",
            description="rank-biased precision with the relevant results' grades as gains, unscaled, p = 0.8 "
@@ -316,18 +338,20 @@ SET_DESCRIPTIONS = {
 
 _DIVERSITY = ("a diversity measure over subtopic qrels (qid subtopic doc rel), which segeval does not read yet "
               "(ir_measures computes it with pyndeval)")
-_CWL = "a C/W/L user-model measure not in segeval yet (ir_measures computes it with cwl_eval)"
+_CWL = "the Bejeweled Player Model is not in segeval yet (ir_measures computes it with cwl_eval)"
+_PAIRS = {f.name: f.pair_names for f in FAMILIES}
 #: ir_measures' and ranx's names for segeval's measures beyond the families' aliases (issue 24)
 ECOSYSTEM = Ecosystem(
     names={"BPref": "bpref", "RPrec": "Rprec", "MRR": "recip_rank", "NDCG": "ndcg", "SetAP": "set_map",
            "SetRelP": "set_relative_P", "Accuracy": "accuracy", "Compat": "compat",
+           "INST": "inst", "INSQ": "insq", "NERR10": "nerr10", "NERR11": "nerr11",
            "RBP": "rbp_bin",
            # ranx
            "mrr": "recip_rank", "r-precision": "Rprec", "r_precision": "Rprec", "precision": "set_P",
            "f1": "set_F"},
     at_names={"NDCG": "ndcg_cut", "MAP": "map_cut", "Precision": "P", "Recall": "recall", "RR": "recip_rank_cut",
               "MRR": "recip_rank_cut", "RBP": "rbp_bin",
-              "Accuracy": "accuracy",
+              "Accuracy": "accuracy", "SDCG": "sdcg", "NERR8": "nerr8", "NERR9": "nerr9",
               # ranx
               "ndcg": "ndcg_cut", "ndcg_burges": "ndcg_exp_cut", "dcg": "dcg_cut", "dcg_burges": "dcg_exp_cut",
               "precision": "P", "hit_rate": "success", "f1": "F", "map": "map_cut", "mrr": "recip_rank_cut"},
@@ -339,10 +363,13 @@ ECOSYSTEM = Ecosystem(
              Option("set_relative_P", "relative", True), Option("set_F", "beta", param="{}"),
              Option("rbp_bin", "p", param="p="), Option("compat", "p", param="p="),
              Option("compat", "normalize", True), Option("compat", "normalize", False, param="normalize=0"),
-             Option("num_ret", "rel", family="num_rel_ret")),
+             Option("num_ret", "rel", family="num_rel_ret"),
+             *(Option(f, o, param=f"{o}=") for f in ("inst", "insq", "sdcg", "nerr8", "nerr9", "nerr10", "nerr11")
+               for o in ("T", "p", "min_rel", "max_rel") if o in _PAIRS[f]),
+             Option("sdcg", "dcg", "log2")),
     missing={**dict.fromkeys(("ERR_IA", "nERR_IA", "alpha_DCG", "α_DCG", "alpha_nDCG", "α_nDCG", "NRBP", "nNRBP",
                               "AP_IA", "MAP_IA", "P_IA", "StRecall"), _DIVERSITY),
-             **dict.fromkeys(("INST", "INSQ", "BPM", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11"), _CWL),
+             "BPM": _CWL,
              "NumQ": "the number of queries is the report's num_q, not a measure"},
     exceptions={
         "IPrec@r": "ir_measures computes it with pytrec_eval, which is trec_eval 9.0.8: its interpolation "

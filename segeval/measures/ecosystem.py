@@ -200,3 +200,100 @@ def compat(a: Adapted, params: Params | None = None) -> float:
         if best > 0.0:
             score /= best
     return score
+
+
+#: cwl_eval's ranking depth (its ``max_n``): gains beyond are cut, shorter rankings padded with 0
+CWL_DEPTH = 1000
+
+
+def _cwl_gains(a: Adapted, params: Params) -> npt.NDArray[np.float64]:
+    """cwl_eval's gains as ir_measures makes them: each grade clipped to [min_rel, max_rel] (0 and 1 unless
+    given) and scaled into [0, 1]; unjudged results gain 0; padded or cut to :data:`CWL_DEPTH` ranks."""
+    low, high = params.named("min_rel", 0.0), params.named("max_rel", 1.0)
+    if not high > low:
+        from segeval.errors import ParameterError
+
+        raise ParameterError(f"The '{params}' parameters must have max_rel above min_rel. Got {params!r} instead.")
+    raw = a.grades if a.grades is not None else np.zeros(len(a.labels))
+    gains = np.where(np.isnan(raw), 0.0, (np.clip(np.nan_to_num(raw), low, high) - low) / (high - low))
+    out = np.zeros(CWL_DEPTH)
+    out[: min(len(gains), CWL_DEPTH)] = gains[:CWL_DEPTH]
+    return out
+
+
+def _cwl(gains: npt.NDArray[np.float64], c: npt.NDArray[np.float64]) -> float:
+    """The C/W/L expected utility per item: W from the continuation probabilities C (W_1 = 1 / sum of the
+    products of C above each rank), summed against the gains."""
+    reach = np.concatenate([[1.0], np.cumprod(c[:-1])])
+    return float(np.dot(reach * (1.0 / np.sum(reach)), gains))
+
+
+def _ranks() -> npt.NDArray[np.float64]:
+    return np.arange(1, CWL_DEPTH + 1, dtype=np.float64)
+
+
+def inst(a: Adapted, params: Params | None = None) -> float:
+    """INST (Moffat et al. 2015) as cwl_eval: C_i = ((i + T + T_i - 1) / (i + T + T_i))^2, T_i = T minus the gain
+    up to rank i; T = 1 unless given (inst.T=2,max_rel=3)."""
+    params = params or Params("")
+    gains = _cwl_gains(a, params)
+    t = params.named("T", 1.0)
+    left = t - np.cumsum(gains)
+    i = _ranks()
+    return _cwl(gains, ((i + t + left - 1.0) / (i + t + left)) ** 2.0)
+
+
+def insq(a: Adapted, params: Params | None = None) -> float:
+    """INSQ as cwl_eval: C_i = ((i + 2T - 1) / (i + 2T))^2, T = 1 unless given."""
+    params = params or Params("")
+    t, i = params.named("T", 1.0), _ranks()
+    return _cwl(_cwl_gains(a, params), ((i + 2.0 * t - 1.0) / (i + 2.0 * t)) ** 2.0)
+
+
+def sdcg(a: Adapted, params: Params | None = None) -> float:
+    """Scaled DCG@k as cwl_eval: DCG of the top k over the sum of its discounts (C_i = log2(i+1) / log2(i+2)
+    before rank k, then 0); k = 10 unless given (sdcg.k=20,max_rel=3)."""
+    params = params or Params("")
+    k = params.named("k", 10.0)
+    c = np.array([math.log(i + 1, 2.0) / math.log(i + 2, 2.0) if i < k else 0.0 for i in range(1, CWL_DEPTH + 1)])
+    return _cwl(_cwl_gains(a, params), c)
+
+
+def nerr(a: Adapted, params: Params | None, equation: int) -> float:
+    """NERR (Azzopardi et al. 2021) as cwl_eval, by the paper's equation: 8 (C_i = 1 - g_i before rank k),
+    9 (C_i = i / (i + 1) (1 - g_i) before rank k), 10 (C_i = p (1 - g_i), p = 0.9), 11 (C_i = ((i + 2T - 1) /
+    (i + 2T))^2 (1 - g_i), T = 1)."""
+    params = params or Params("")
+    gains = _cwl_gains(a, params)
+    i = _ranks()
+    before_k = i < params.named("k", 10.0)
+    if equation == 8:
+        c = np.where(before_k, 1.0 - gains, 0.0)
+    elif equation == 9:
+        c = np.where(before_k, i / (i + 1.0) * (1.0 - gains), 0.0)
+    elif equation == 10:
+        c = params.named("p", 0.9) * (1.0 - gains)
+    else:
+        t = params.named("T", 1.0)
+        c = ((i + 2.0 * t - 1.0) / (i + 2.0 * t)) ** 2.0 * (1.0 - gains)
+    return _cwl(gains, c)
+
+
+def nerr8(a: Adapted, params: Params | None = None) -> float:
+    """NERR, equation 8 (:func:`nerr`)."""
+    return nerr(a, params, 8)
+
+
+def nerr9(a: Adapted, params: Params | None = None) -> float:
+    """NERR, equation 9 (:func:`nerr`)."""
+    return nerr(a, params, 9)
+
+
+def nerr10(a: Adapted, params: Params | None = None) -> float:
+    """NERR, equation 10 (:func:`nerr`)."""
+    return nerr(a, params, 10)
+
+
+def nerr11(a: Adapted, params: Params | None = None) -> float:
+    """NERR, equation 11 (:func:`nerr`)."""
+    return nerr(a, params, 11)

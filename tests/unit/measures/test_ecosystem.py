@@ -56,6 +56,10 @@ def _value(name: str, qrels: pd.DataFrame, run: pd.DataFrame) -> float:
     ("Accuracy(rel=2)", 0.5), ("Accuracy", 0.0),  # d1 and d3 both below d2: 1 - 2/(2 * 1)
     # ideal [d4, d1, d3] against [d2, d1, d3], p = 0.5: (0 + 0.5 * 1/2 + 0.25 * 2/3) / (1 + 0.5 + 0.25) = 5/21
     ("Compat(p=0.5)", 5 / 21), ("Compat(p=0.5,normalize=False)", 5 / 21),
+    # C/W/L, max_rel=2: gains 0, 1, 0.5.  SDCG@2: C = (1/log2 3, 0): W = (1, 1/log2 3) / (1 + 1/log2 3)
+    ("SDCG(max_rel=2)@2", 1 / (math.log2(3) + 1)),
+    ("NERR8(max_rel=2)@2", 0.5),  # C_1 = 1 - 0, then 0: W = (1/2, 1/2) -> (0 + 1) / 2
+    ("NERR10(p=0.5,max_rel=2)", 1 / 3),  # C = 0.5 (1 - g) = (0.5, 0, ...): W = (1, 0.5) / 1.5 -> 0.5 / 1.5
     # gains 2 -> 5: DCG 5/log2(3) + 1/2 over the ideal 5 (d1), 3 (d4), 1: 5 + 3/log2(3) + 1/2
     ("nDCG(gains={2:5})@3", (5 / math.log2(3) + 1 / 2) / (5 + 3 / math.log2(3) + 1 / 2)),
 ])
@@ -87,7 +91,7 @@ def test_options_are_per_measure() -> None:
 
 @pytest.mark.parametrize(("name", "says"), [
     ("P(foo=1)@5", "Got foo=1"), ("P(rel=-1)@5", "rel=N (an integer >= 0)"), ("P(rel=2", "did you mean"),
-    ("P(rel=)@5", "name=value options"), ("alpha_nDCG@20", "subtopic qrels"), ("INST(max_rel=3)", "cwl_eval"),
+    ("P(rel=)@5", "name=value options"), ("alpha_nDCG@20", "subtopic qrels"), ("BPM(max_rel=3)@10", "cwl_eval"),
     ("ndcgg@10", "did you mean nDCG@10"), ("utility@2", "did you mean"), ("nDCG(gains=[2])@10", "gains"),
 ])
 def test_refusals_name_the_fix(name: str, says: str) -> None:
@@ -142,7 +146,8 @@ def untied(run: pd.DataFrame) -> pd.DataFrame:
 EXCEPTIONS = {
     "IPrec": "trec_eval 9",  # pytrec_eval is trec_eval 9.0.8: its interpolation cut-off rounds up
     "RR@": "untied", "MRR@": "untied",  # ir_measures' msmarco provider breaks ties by docno ascending
-    "RR(rel=2)@": "untied", "RBP": "untied",  # and cwl_eval's own tie order
+    "RR(rel=2)@": "untied",
+    **dict.fromkeys(("RBP", "INST", "INSQ", "SDCG", "NERR"), "untied"),  # cwl_eval's own tie order
     "ERR@": "rounded", "nDCG(dcg='exp-log2')": "rounded",  # gdeval prints %.5f
     "Judged": "differs",  # segeval's Judged@n is MediaEval's (over n; negative grades unjudged)
     "Compat": "untied",  # ties by docno ascending
