@@ -291,6 +291,16 @@ def test_segeval_measure_in_ir_measures_with_a_segment_adapter() -> None:
     assert str(m) == segeval.evaluate(qrels, run, ["map"], adapter="tiou:0.5").keys()[0]
 
 
+def test_a_measure_level_is_refused_with_a_segment_adapter() -> None:
+    qrels, run = _segments()
+    with pytest.raises(ParameterError, match="-l N"):
+        segeval.evaluate(qrels, run, ["P(rel=2)@5"], adapter="overlap")
+    # judged_only is per measure under any adapter: q1's two results meet relevant segments (1), q2's first meets
+    # v3 5-25 and its second only v1 0-20, judged 0 (1/2): the mean 3/4
+    ev = segeval.evaluate(qrels, run, ["P(judged_only=True)@2"], adapter="overlap")
+    assert ev["P_2(judged_only=True)"] == 0.75
+
+
 def test_segeval_measure_on_documents_equals_ir_measures_own() -> None:
     ir_measures = pytest.importorskip("ir_measures")
     qrels, run = generated(3, 8)
