@@ -344,9 +344,12 @@ class Registry:
         if missing:
             raise ParameterError(f"The 'measure' parameter must be a measure segeval computes; {missing}. Got "
                                  f"{name!r} instead.")
+        if "(" in name or ")" in name:
+            raise ParameterError(f"The 'measure' parameter must be a known measure, with options in ir_measures' "
+                                 f"syntax Name(option=value,...)@k (P(rel=2)@5). Got {name!r} instead.")
         raise ParameterError(f"The 'measure' parameter must be a known measure{self.nearest(name)} ('segeval "
-                             f"measures' lists them all; a relevance level is -l N, not part of a name). Got {name!r} "
-                             f"instead.")
+                             f"measures' lists them all; a relevance level is -l N, or rel=N for one measure: "
+                             f"P(rel=2)@5). Got {name!r} instead.")
 
     def with_options(self, m: Measure, options: Sequence[tuple[str, object]], text: str) -> Measure:
         """``m`` with ir_measures' options: ``rel`` and ``judged_only`` for any measure, the others as the
@@ -455,10 +458,12 @@ class Registry:
     def help(self, default: str, repeatable: bool = True) -> str:
         """The help text of a ``--measure`` option: the accepted spellings, the sets and the default."""
         if not repeatable:
-            return (f"Measure: a name (map, P_10, ndcg_cut_10) or an ir_measures spelling (P@10, AP, nDCG@10); "
+            return (f"Measure: a name (map, P_10, ndcg_cut_10), an ir_measures spelling (P@10, AP, P(rel=2)@5) or "
+                    f"a ranx one (ndcg@10); "
                     f"'segeval measures' lists all {len(self.families)}. Default: {default}.")
         return (f"Measure (repeatable): a name (map, P_10, ndcg_cut_10), a family alone for its default cut-offs "
-                f"(P), trec_eval's syntax (P.5,10), an ir_measures spelling (P@10, AP, nDCG@10) or a set "
+                f"(P), trec_eval's syntax (P.5,10), an ir_measures spelling (P@10, AP, P(rel=2)@5), a ranx one "
+                f"(ndcg@10, mrr@10) or a set "
                 f"({', '.join(self.sets)}); 'segeval measures' lists all {len(self.families)}. Default: {default}.")
 
     def rows(self) -> list[dict[str, Any]]:

@@ -90,7 +90,7 @@ def test_options_are_per_measure() -> None:
 
 
 @pytest.mark.parametrize(("name", "says"), [
-    ("P(foo=1)@5", "Got foo=1"), ("P(rel=-1)@5", "rel=N (an integer >= 0)"), ("P(rel=2", "did you mean"),
+    ("P(foo=1)@5", "Got foo=1"), ("P(rel=-1)@5", "rel=N (an integer >= 0)"), ("P(rel=2", "Name(option=value"),
     ("P(rel=)@5", "name=value options"), ("alpha_nDCG@20", "subtopic qrels"), ("BPM(max_rel=3)@10", "cwl_eval"),
     ("ndcgg@10", "did you mean nDCG@10"), ("utility@2", "did you mean"), ("nDCG(gains=[2])@10", "gains"),
 ])
