@@ -277,6 +277,10 @@ FAMILIES: tuple[Family, ...] = (
     Family(name="nerr11", scope="labels", func=ECO.nerr11, **_SCORE, param="gains",
            pair_names=("T", "min_rel", "max_rel"), example="nerr11_T=2,max_rel=3",
            description="NERR, equation 11, T = 1 (ir_measures' NERR11(T=2,max_rel=3))"),
+    Family(name="bpm", scope="labels", func=ECO.bpm, **_SCORE, param="gains",
+           pair_names=("T", "k", "min_rel", "max_rel"), example="bpm_T=2,k=10,max_rel=3",
+           description="static Bejeweled Player Model (Zhang et al. 2017), T = 1, k = 10 (ir_measures' "
+                       "BPM(T=2,max_rel=3)@10)"),
     Family(name="rbp_grade", scope="labels", func=ECO.rbp_graded, aggregator="mean", fmt="score",
            higher_is_better=True, lower=0.0, param="gains", pair_names=("p",), example="rbp_grade_p=0.95",
            description="rank-biased precision with the relevant results' grades as gains, unscaled, p = 0.8 "
@@ -338,20 +342,19 @@ SET_DESCRIPTIONS = {
 
 _DIVERSITY = ("a diversity measure over subtopic qrels (qid subtopic doc rel), which segeval does not read yet "
               "(ir_measures computes it with pyndeval)")
-_CWL = "the Bejeweled Player Model is not in segeval yet (ir_measures computes it with cwl_eval)"
 _PAIRS = {f.name: f.pair_names for f in FAMILIES}
 #: ir_measures' and ranx's names for segeval's measures beyond the families' aliases (issue 24)
 ECOSYSTEM = Ecosystem(
     names={"BPref": "bpref", "RPrec": "Rprec", "MRR": "recip_rank", "NDCG": "ndcg", "SetAP": "set_map",
            "SetRelP": "set_relative_P", "Accuracy": "accuracy", "Compat": "compat",
-           "INST": "inst", "INSQ": "insq", "NERR10": "nerr10", "NERR11": "nerr11",
+           "INST": "inst", "INSQ": "insq", "NERR10": "nerr10", "NERR11": "nerr11", "BPM": "bpm",
            "RBP": "rbp_bin",
            # ranx
            "mrr": "recip_rank", "r-precision": "Rprec", "r_precision": "Rprec", "precision": "set_P",
            "f1": "set_F"},
     at_names={"NDCG": "ndcg_cut", "MAP": "map_cut", "Precision": "P", "Recall": "recall", "RR": "recip_rank_cut",
               "MRR": "recip_rank_cut", "RBP": "rbp_bin",
-              "Accuracy": "accuracy", "SDCG": "sdcg", "NERR8": "nerr8", "NERR9": "nerr9",
+              "Accuracy": "accuracy", "SDCG": "sdcg", "NERR8": "nerr8", "NERR9": "nerr9", "BPM": "bpm",
               # ranx
               "ndcg": "ndcg_cut", "ndcg_burges": "ndcg_exp_cut", "dcg": "dcg_cut", "dcg_burges": "dcg_exp_cut",
               "precision": "P", "hit_rate": "success", "f1": "F", "map": "map_cut", "mrr": "recip_rank_cut"},
@@ -364,12 +367,11 @@ ECOSYSTEM = Ecosystem(
              Option("rbp_bin", "p", param="p="), Option("compat", "p", param="p="),
              Option("compat", "normalize", True), Option("compat", "normalize", False, param="normalize=0"),
              Option("num_ret", "rel", family="num_rel_ret"),
-             *(Option(f, o, param=f"{o}=") for f in ("inst", "insq", "sdcg", "nerr8", "nerr9", "nerr10", "nerr11")
+             *(Option(f, o, param=f"{o}=") for f in ("inst", "insq", "sdcg", "nerr8", "nerr9", "nerr10", "nerr11", "bpm")
                for o in ("T", "p", "min_rel", "max_rel") if o in _PAIRS[f]),
              Option("sdcg", "dcg", "log2")),
     missing={**dict.fromkeys(("ERR_IA", "nERR_IA", "alpha_DCG", "α_DCG", "alpha_nDCG", "α_nDCG", "NRBP", "nNRBP",
                               "AP_IA", "MAP_IA", "P_IA", "StRecall"), _DIVERSITY),
-             "BPM": _CWL,
              "NumQ": "the number of queries is the report's num_q, not a measure"},
     exceptions={
         "IPrec@r": "ir_measures computes it with pytrec_eval, which is trec_eval 9.0.8: its interpolation "

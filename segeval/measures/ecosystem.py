@@ -297,3 +297,12 @@ def nerr10(a: Adapted, params: Params | None = None) -> float:
 def nerr11(a: Adapted, params: Params | None = None) -> float:
     """NERR, equation 11 (:func:`nerr`)."""
     return nerr(a, params, 11)
+
+
+def bpm(a: Adapted, params: Params | None = None) -> float:
+    """The static Bejeweled Player Model (Zhang et al. 2017) as cwl_eval: the user goes on (C_i = 1) while the
+    gain up to rank i is below T and i is below k, then stops (C_i = 0); T = 1, k = 10 unless given."""
+    params = params or Params("")
+    gains = _cwl_gains(a, params)
+    going = (np.cumsum(gains) < params.named("T", 1.0)) & (_ranks() < params.named("k", 10.0))
+    return _cwl(gains, going.astype(np.float64))

@@ -58,7 +58,8 @@ def _value(name: str, qrels: pd.DataFrame, run: pd.DataFrame) -> float:
     ("Compat(p=0.5)", 5 / 21), ("Compat(p=0.5,normalize=False)", 5 / 21),
     # C/W/L, max_rel=2: gains 0, 1, 0.5.  SDCG@2: C = (1/log2 3, 0): W = (1, 1/log2 3) / (1 + 1/log2 3)
     ("SDCG(max_rel=2)@2", 1 / (math.log2(3) + 1)),
-    ("NERR8(max_rel=2)@2", 0.5),  # C_1 = 1 - 0, then 0: W = (1/2, 1/2) -> (0 + 1) / 2
+    ("NERR8(max_rel=2)@2", 0.5),
+    ("BPM(max_rel=2)@3", 0.5),  # cumulative gain 0, 1 (= T): C = (1, 0): W = (1/2, 1/2) -> (0 + 1) / 2  # C_1 = 1 - 0, then 0: W = (1/2, 1/2) -> (0 + 1) / 2
     ("NERR10(p=0.5,max_rel=2)", 1 / 3),  # C = 0.5 (1 - g) = (0.5, 0, ...): W = (1, 0.5) / 1.5 -> 0.5 / 1.5
     # gains 2 -> 5: DCG 5/log2(3) + 1/2 over the ideal 5 (d1), 3 (d4), 1: 5 + 3/log2(3) + 1/2
     ("nDCG(gains={2:5})@3", (5 / math.log2(3) + 1 / 2) / (5 + 3 / math.log2(3) + 1 / 2)),
@@ -91,7 +92,7 @@ def test_options_are_per_measure() -> None:
 
 @pytest.mark.parametrize(("name", "says"), [
     ("P(foo=1)@5", "Got foo=1"), ("P(rel=-1)@5", "rel=N (an integer >= 0)"), ("P(rel=2", "Name(option=value"),
-    ("P(rel=)@5", "name=value options"), ("alpha_nDCG@20", "subtopic qrels"), ("BPM(max_rel=3)@10", "cwl_eval"),
+    ("P(rel=)@5", "name=value options"), ("alpha_nDCG@20", "subtopic qrels"), ("P_IA@10", "pyndeval"),
     ("ndcgg@10", "did you mean nDCG@10"), ("utility@2", "did you mean"), ("nDCG(gains=[2])@10", "gains"),
 ])
 def test_refusals_name_the_fix(name: str, says: str) -> None:
@@ -147,7 +148,7 @@ EXCEPTIONS = {
     "IPrec": "trec_eval 9",  # pytrec_eval is trec_eval 9.0.8: its interpolation cut-off rounds up
     "RR@": "untied", "MRR@": "untied",  # ir_measures' msmarco provider breaks ties by docno ascending
     "RR(rel=2)@": "untied",
-    **dict.fromkeys(("RBP", "INST", "INSQ", "SDCG", "NERR"), "untied"),  # cwl_eval's own tie order
+    **dict.fromkeys(("RBP", "INST", "INSQ", "SDCG", "NERR", "BPM"), "untied"),  # cwl_eval's own tie order
     "ERR@": "rounded", "nDCG(dcg='exp-log2')": "rounded",  # gdeval prints %.5f
     "Judged": "differs",  # segeval's Judged@n is MediaEval's (over n; negative grades unjudged)
     "Compat": "untied",  # ties by docno ascending
