@@ -343,6 +343,7 @@ SET_DESCRIPTIONS = {
 _DIVERSITY = ("a diversity measure over subtopic qrels (qid subtopic doc rel), which segeval does not read yet "
               "(ir_measures computes it with pyndeval)")
 _PAIRS = {f.name: f.pair_names for f in FAMILIES}
+_CWL = ("inst", "insq", "sdcg", "nerr8", "nerr9", "nerr10", "nerr11", "bpm")  # cwl_eval's measures
 #: ir_measures' and ranx's names for segeval's measures beyond the families' aliases (issue 24)
 ECOSYSTEM = Ecosystem(
     names={"BPref": "bpref", "RPrec": "Rprec", "MRR": "recip_rank", "NDCG": "ndcg", "SetAP": "set_map",
@@ -367,8 +368,7 @@ ECOSYSTEM = Ecosystem(
              Option("rbp_bin", "p", param="p="), Option("compat", "p", param="p="),
              Option("compat", "normalize", True), Option("compat", "normalize", False, param="normalize=0"),
              Option("num_ret", "rel", family="num_rel_ret"),
-             *(Option(f, o, param=f"{o}=") for f in ("inst", "insq", "sdcg", "nerr8", "nerr9", "nerr10", "nerr11", "bpm")
-               for o in ("T", "p", "min_rel", "max_rel") if o in _PAIRS[f]),
+             *(Option(f, o, param=f"{o}=") for f in _CWL for o in ("T", "p", "min_rel", "max_rel") if o in _PAIRS[f]),
              Option("sdcg", "dcg", "log2")),
     missing={**dict.fromkeys(("ERR_IA", "nERR_IA", "alpha_DCG", "α_DCG", "alpha_nDCG", "α_nDCG", "NRBP", "nNRBP",
                               "AP_IA", "MAP_IA", "P_IA", "StRecall"), _DIVERSITY),

@@ -58,8 +58,8 @@ def _value(name: str, qrels: pd.DataFrame, run: pd.DataFrame) -> float:
     ("Compat(p=0.5)", 5 / 21), ("Compat(p=0.5,normalize=False)", 5 / 21),
     # C/W/L, max_rel=2: gains 0, 1, 0.5.  SDCG@2: C = (1/log2 3, 0): W = (1, 1/log2 3) / (1 + 1/log2 3)
     ("SDCG(max_rel=2)@2", 1 / (math.log2(3) + 1)),
-    ("NERR8(max_rel=2)@2", 0.5),
-    ("BPM(max_rel=2)@3", 0.5),  # cumulative gain 0, 1 (= T): C = (1, 0): W = (1/2, 1/2) -> (0 + 1) / 2  # C_1 = 1 - 0, then 0: W = (1/2, 1/2) -> (0 + 1) / 2
+    ("NERR8(max_rel=2)@2", 0.5),  # C_1 = 1 - 0, then 0: W = (1/2, 1/2) -> (0 + 1) / 2
+    ("BPM(max_rel=2)@3", 0.5),  # cumulative gain 0, 1 (= T): C = (1, 0): W = (1/2, 1/2) -> (0 + 1) / 2
     ("NERR10(p=0.5,max_rel=2)", 1 / 3),  # C = 0.5 (1 - g) = (0.5, 0, ...): W = (1, 0.5) / 1.5 -> 0.5 / 1.5
     # gains 2 -> 5: DCG 5/log2(3) + 1/2 over the ideal 5 (d1), 3 (d4), 1: 5 + 3/log2(3) + 1/2
     ("nDCG(gains={2:5})@3", (5 / math.log2(3) + 1 / 2) / (5 + 3 / math.log2(3) + 1 / 2)),
