@@ -106,9 +106,12 @@ def test_cli_takes_ecosystem_names(tmp_path: Any) -> None:
     (tmp_path / "q").write_text("".join(f"{q} 0 {d} {r}\n" for q, d, r in qrels.itertuples(index=False)))
     (tmp_path / "r").write_text("".join(f"{q} Q0 {d} {i} {s} x\n" for i, (q, d, s) in
                                         enumerate(run.itertuples(index=False))))
-    code, out, err = run_cli("eval", str(tmp_path / "q"), str(tmp_path / "r"), "-m", "ndcg@10", "-m", "P(rel=2)@5")
+    code, out, err = run_cli("eval", str(tmp_path / "q"), str(tmp_path / "r"), "-m", "ndcg@10", "-m", "P(rel=2)@5",
+                             "-m", "P@5")
     assert code == 0, err
-    assert "P_5(rel=2)" in out and "ndcg_cut_10" in out
+    values = {line.split()[0]: line.split()[-1] for line in out.splitlines()}
+    # P@5: d1, d3 relevant at level 1 (2/5); at rel=2 only d1 (1/5), whichever route reads the files
+    assert (values["P_5(rel=2)"], values["P_5"]) == ("0.2000", "0.4000") and "ndcg_cut_10" in values
     code, _, err = run_cli("eval", str(tmp_path / "q"), str(tmp_path / "r"), "-m", "ndcgg@10")
     assert code == 2 and "did you mean" in err
 
