@@ -37,7 +37,7 @@ def measure(name: str, adapter: str | None = None, **settings: Any) -> Any:
     found = expand(name)
     if len(found) != 1:
         raise ParameterError(f"The 'name' parameter must name one measure (ir_measures computes one value per "
-                             f"measure). Got {name!r}, which is {len(found)} measures, instead.")
+                             f"measure). Got {name!r}, a name of several measures, instead.")
     chosen = make_adapter(adapter if adapter is not None else "exact")
     segments = chosen.name != "exact"
     ir_name = found[0].name + chosen.suffix  # the name segeval reports it under (map_tiou0.5)

@@ -126,11 +126,12 @@ def rbp_graded(a: Adapted, params: Params | None = None) -> float:
     return (1 - p) * total
 
 
-def ndcg_gains_at(a: Adapted, params: Params) -> float:
+def ndcg_gains_at(a: Adapted, params: Params | None = None) -> float:
     """nDCG over grades mapped by ``params``' ``level=gain`` pairs (a grade not listed keeps its value), as
     ir_measures' ``nDCG(gains=...)@k`` maps the qrels before trec_eval's ndcg_cut: top k (``k=``) or all."""
     from segeval.measures.trec_gains import dcg
 
+    params = params or Params("")
     table = dict(params.gain_levels())
     k = int(params.named("k", 0)) or None
 
