@@ -19,14 +19,15 @@ if TYPE_CHECKING:
     from segeval.adapt.registry import make_adapter
     from segeval.api import compare, correlate
     from segeval.pipeline import Evaluation, Evaluator, evaluate
+    from segeval.runtime_measure import measure
     from segeval.segment import Segment
 
 __all__ = ["EngineOptions", "Evaluation", "Evaluator", "InputError", "ParameterError", "SegevalError", "Segment",
-           "Settings", "__version__", "compare", "correlate", "evaluate", "make_adapter"]
+           "Settings", "__version__", "compare", "correlate", "evaluate", "make_adapter", "measure"]
 
 _LAZY = {"evaluate": "segeval.pipeline", "Evaluator": "segeval.pipeline", "Evaluation": "segeval.pipeline",
          "compare": "segeval.api", "correlate": "segeval.api", "make_adapter": "segeval.adapt.registry",
-         "Segment": "segeval.segment"}
+         "Segment": "segeval.segment", "measure": "segeval.runtime_measure"}
 
 
 def __getattr__(name: str) -> object:

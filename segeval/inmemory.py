@@ -84,7 +84,7 @@ class QrelsIndex:
 def in_lane(requests: Sequence[Request], order: str, judged_only: bool) -> bool:
     """Whether a plan's requests and policies are the lane's: score order, the exact adapter, batch measures."""
     return order == "score" and not judged_only and all(
-        r.measure.scope == "labels" and isinstance(r.adapter, ExactAdapter) and r.measure.family.batch is not None
+        r.measure.scope == "labels" and isinstance(r.adapter, ExactAdapter) and r.measure.batchable
         for r in requests)
 
 

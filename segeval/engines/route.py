@@ -83,7 +83,7 @@ def lane_requests(names: Sequence[str]) -> list[Request] | None:
         reqs = requests(list(names), [ExactAdapter()])
     except SegevalError:
         return None
-    return reqs if all(x.measure.family.batch is not None and x.adapter is not None for x in reqs) else None
+    return reqs if all(x.measure.batchable and x.adapter is not None for x in reqs) else None
 
 
 def scanner_refusal(qrels: str, runs: Sequence[str], job: Job, output: str) -> str | None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from segeval.adapt.base import Adapted, Adapter
 from segeval.adapt.labelled import Labelled
+from segeval.errors import ParameterError
 from segeval.measures.batch import Batch
 from segeval.measures.definitions import resolve
 from segeval.measures.registry import Measure
@@ -30,6 +31,12 @@ def requests(names: Sequence[str], adapters: Sequence[Adapter]) -> list[Request]
     """Label measures once per adapter (name + adapter suffix); segment measures once."""
     out: list[Request] = []
     wanted = resolve(names)  # each measure once; the first family.params wins, as in trec_eval
+    leveled = [m.name for m in wanted if m.level is not None]
+    segment = [a.spec for a in adapters if a.name != "exact"]
+    if leveled and segment:  # a segment adapter merges the relevant segments at the run's level
+        raise ParameterError(f"The 'measure' parameter's rel=N (ir_measures' per-measure relevance level) applies "
+                             f"to the exact adapter (documents); a segment adapter takes the level as -l N "
+                             f"(relevance_level). Got {leveled[0]} with the {segment[0]} adapter instead.")
     for adapter in adapters:
         out += [Request(m.name + adapter.suffix, m, adapter) for m in wanted if m.scope == "labels"]
     out += [Request(m.name, m, None) for m in wanted if m.scope == "segments"]

@@ -20,7 +20,7 @@ from typing import TypedDict
 from segeval.errors import ParameterError
 from segeval.measures import jumpin as JUMPIN_KEYS
 from segeval.measures.keyed import KeyedFamily
-from segeval.measures.registry import Aggregate, Deferred, Family, Format, Measure, Registry
+from segeval.measures.registry import Aggregate, Deferred, Ecosystem, Family, Format, Measure, Option, Registry
 
 
 class _Functions:
@@ -41,6 +41,7 @@ S = _Functions("segments")
 J = _Functions("jumpin")
 TR, TJ, TG, TS = (_Functions(m) for m in ("trec_ranks", "trec_judged", "trec_gains", "trec_sets"))
 FORMS = _Functions("forms")  # the parameterised forms
+ECO = _Functions("ecosystem")  # ir_measures' and ranx's measures beyond trec_eval
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 RECALL_LEVELS = tuple(step / 10 for step in range(11))  # iprec_at_recall's, as doubles (0.1 = atof("0.1"))
@@ -100,7 +101,7 @@ FAMILIES: tuple[Family, ...] = (
     Family(name="Judged", scope="labels", func=L.judged_at, **_FRACTION, param="cutoff",
            plain=False, example="Judged_10", defaults=(10, 20, 30),
            description="judged units in the top n divided by n (as the MediaEval script; ir_measures' Judged@n "
-                       "divides by min(n, retrieved))"),
+                       "divides by min(n, retrieved) and counts negative grades as judged)"),
     Family(name="relString", scope="labels", func=L.relstring, aggregator="none", fmt="text", higher_is_better=None,
            description="the labels in rank order and their count"),
     Family(name="num_rel_secs", scope="segments", times=True, func=S.num_rel_secs, aggregator="sum", fmt="count",
@@ -220,6 +221,73 @@ FAMILIES: tuple[Family, ...] = (
                        "sample_eval.pl"),
     Family(name="xinfNDCG", scope="labels", func=SAMPLED.xinf_ndcg, **_SCORE, stratified=True,
            description="inferred nDCG on stratified qrels, as sample_eval.pl's infNDCG"),
+    # ir_measures' and ranx's measures that trec_eval lacks (issue 24; their names: ECOSYSTEM below)
+    Family(name="ERR", scope="labels", func=ECO.err_at, **_SCORE, param="cutoff", plain=False, example="ERR_20",
+           defaults=(20,), description="expected reciprocal rank at n, gdeval's (ir_measures' ERR@n): stop "
+                                       "probability (2^grade - 1) / 2^4 (gdeval's fixed largest grade 4)"),
+    Family(name="ndcg_exp_cut", scope="labels", func=ECO.ndcg_exp_at, **_OVER, param="cutoff", plain=False,
+           example="ndcg_exp_cut_10", defaults=(10,),
+           description="nDCG at n with gain 2^grade - 1, gdeval's (ir_measures' nDCG(dcg='exp-log2')@n, ranx's "
+                       "ndcg_burges@n)"),
+    Family(name="dcg_cut", scope="labels", func=ECO.dcg_at, aggregator="mean", fmt="score", higher_is_better=True,
+           lower=0.0, param="cutoff", plain=False, example="dcg_cut_10", defaults=(10,),
+           description="DCG of the top n: grade / log2(rank + 1), not normalised (ranx's dcg@n)"),
+    Family(name="dcg_exp_cut", scope="labels", func=ECO.dcg_exp_at, aggregator="mean", fmt="score",
+           higher_is_better=True, lower=0.0, param="cutoff", plain=False, example="dcg_exp_cut_10", defaults=(10,),
+           description="DCG of the top n with gain 2^grade - 1, not normalised (ranx's dcg_burges@n)"),
+    Family(name="recip_rank_cut", scope="labels", func=ECO.reciprocal_rank_at, **_SCORE, param="cutoff",
+           plain=False, example="recip_rank_cut_10", defaults=(10,),
+           description="1 / rank of the first relevant result in the top n, else 0 (ir_measures' RR@n, ranx's "
+                       "mrr@n)"),
+    Family(name="hits", scope="labels", func=ECO.hits_at, aggregator="mean", fmt="score", higher_is_better=True,
+           lower=0.0, param="cutoff", example="hits_10",
+           description="relevant results in the top n (all ranks without n; ranx's hits@n)"),
+    Family(name="rbp_bin", scope="labels", func=ECO.rbp_binary, **_SCORE, param="gains", pair_names=("p", "k"),
+           example="rbp_bin_p=0.8,k=10",
+           description="rank-biased precision of binary relevance, p = 0.8, all ranks unless k (ir_measures' "
+                       "RBP(p=0.8)@k); rbp_bin.p=0.9,k=10"),
+    Family(name="ndcg_gain_cut", scope="labels", func=ECO.ndcg_gains_at, **_OVER, param="gains", pair_names=("k",),
+           example="ndcg_gain_cut_k=10,2=3",
+           description="nDCG with the qrels' grades mapped by a gain table first (grades not listed keep theirs), "
+                       "at k when given (ir_measures' nDCG(gains={2:3})@10)"),
+    Family(name="accuracy", scope="labels", func=ECO.accuracy_at, **_SCORE, param="cutoff", example="accuracy_10",
+           description="share of (relevant, non-relevant) pairs of the top n ranked relevant first (all ranks "
+                       "without n; ir_measures' Accuracy@n, which reports nothing for a query without a relevant "
+                       "result: 0 here)"),
+    Family(name="compat", scope="labels", func=ECO.compat, **_SCORE, param="gains", pair_names=("p", "normalize"),
+           example="compat_p=0.9",
+           description="compatibility (Clarke et al. 2021): rank-biased overlap with the ideal ranking, p = 0.95, "
+                       "normalised (compat.p=0.9,normalize=0; ir_measures' Compat(p=0.9))"),
+    # C/W/L user models as cwl_eval computes them (gains: grades clipped to [min_rel, max_rel], scaled to [0, 1])
+    Family(name="inst", scope="labels", func=ECO.inst, **_SCORE, param="gains", pair_names=("T", "min_rel", "max_rel"),
+           example="inst_T=2,max_rel=3",
+           description="INST (Moffat et al. 2015), T = 1, gains min_rel = 0 to max_rel = 1 unless given "
+                       "(ir_measures' INST(T=2,max_rel=3))"),
+    Family(name="insq", scope="labels", func=ECO.insq, **_SCORE, param="gains", pair_names=("T", "min_rel", "max_rel"),
+           example="insq_T=2,max_rel=3", description="INSQ, T = 1 (ir_measures' INSQ(max_rel=3))"),
+    Family(name="sdcg", scope="labels", func=ECO.sdcg, **_SCORE, param="gains", pair_names=("k", "min_rel", "max_rel"),
+           example="sdcg_k=10,max_rel=3",
+           description="scaled DCG at k: DCG over the sum of the discounts (ir_measures' SDCG(max_rel=3)@10)"),
+    Family(name="nerr8", scope="labels", func=ECO.nerr8, **_SCORE, param="gains",
+           pair_names=("k", "min_rel", "max_rel"), example="nerr8_k=10,max_rel=3",
+           description="NERR, equation 8 of Azzopardi et al. 2021, at k (ir_measures' NERR8(max_rel=3)@10)"),
+    Family(name="nerr9", scope="labels", func=ECO.nerr9, **_SCORE, param="gains",
+           pair_names=("k", "min_rel", "max_rel"), example="nerr9_k=10,max_rel=3",
+           description="NERR, equation 9, at k (ir_measures' NERR9(max_rel=3)@10)"),
+    Family(name="nerr10", scope="labels", func=ECO.nerr10, **_SCORE, param="gains",
+           pair_names=("p", "min_rel", "max_rel"), example="nerr10_p=0.8,max_rel=3",
+           description="NERR, equation 10, p = 0.9 (ir_measures' NERR10(p=0.8,max_rel=3))"),
+    Family(name="nerr11", scope="labels", func=ECO.nerr11, **_SCORE, param="gains",
+           pair_names=("T", "min_rel", "max_rel"), example="nerr11_T=2,max_rel=3",
+           description="NERR, equation 11, T = 1 (ir_measures' NERR11(T=2,max_rel=3))"),
+    Family(name="bpm", scope="labels", func=ECO.bpm, **_SCORE, param="gains",
+           pair_names=("T", "k", "min_rel", "max_rel"), example="bpm_T=2,k=10,max_rel=3",
+           description="static Bejeweled Player Model (Zhang et al. 2017), T = 1, k = 10 (ir_measures' "
+                       "BPM(T=2,max_rel=3)@10)"),
+    Family(name="rbp_grade", scope="labels", func=ECO.rbp_graded, aggregator="mean", fmt="score",
+           higher_is_better=True, lower=0.0, param="gains", pair_names=("p",), example="rbp_grade_p=0.95",
+           description="rank-biased precision with the relevant results' grades as gains, unscaled, p = 0.8 "
+                       "(ranx's rbp.80)"),
 )
 
 
@@ -301,7 +369,60 @@ SET_DESCRIPTIONS = {
     "paper": "Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007), Tables 2, 3, 7 and 8",
 }
 
-REGISTRY = Registry(FAMILIES, SETS, SET_DESCRIPTIONS)
+_DIVERSITY = ("a diversity measure over subtopic qrels (qid subtopic doc rel), which segeval does not read yet "
+              "(ir_measures computes it with pyndeval)")
+_PAIRS = {f.name: f.pair_names for f in FAMILIES}
+_CWL = ("inst", "insq", "sdcg", "nerr8", "nerr9", "nerr10", "nerr11", "bpm")  # cwl_eval's measures
+#: ir_measures' and ranx's names for segeval's measures beyond the families' aliases (issue 24)
+ECOSYSTEM = Ecosystem(
+    names={"BPref": "bpref", "RPrec": "Rprec", "MRR": "recip_rank", "NDCG": "ndcg", "SetAP": "set_map",
+           "SetRelP": "set_relative_P", "Accuracy": "accuracy", "Compat": "compat",
+           "INST": "inst", "INSQ": "insq", "NERR10": "nerr10", "NERR11": "nerr11", "BPM": "bpm",
+           "RBP": "rbp_bin",
+           # ranx
+           "mrr": "recip_rank", "r-precision": "Rprec", "r_precision": "Rprec", "precision": "set_P",
+           "f1": "set_F"},
+    at_names={"NDCG": "ndcg_cut", "MAP": "map_cut", "Precision": "P", "Recall": "recall", "RR": "recip_rank_cut",
+              "MRR": "recip_rank_cut", "RBP": "rbp_bin",
+              "Accuracy": "accuracy", "SDCG": "sdcg", "NERR8": "nerr8", "NERR9": "nerr9", "BPM": "bpm",
+              # ranx
+              "ndcg": "ndcg_cut", "ndcg_burges": "ndcg_exp_cut", "dcg": "dcg_cut", "dcg_burges": "dcg_exp_cut",
+              "precision": "P", "hit_rate": "success", "f1": "F", "map": "map_cut", "mrr": "recip_rank_cut"},
+    dotted={"rbp": "rbp_grade"},
+    options=(Option("ndcg_cut", "dcg", "log2"), Option("ndcg_cut", "dcg", "exp-log2", family="ndcg_exp_cut"),
+             Option("ndcg_exp_cut", "dcg", "exp-log2"), Option("ndcg", "dcg", "log2"),
+             Option("ndcg", "gains", param="gains"), Option("ndcg_cut", "gains", family="ndcg_gain_cut", param="gains"),
+             Option("set_P", "relative", False), Option("set_P", "relative", True, family="set_relative_P"),
+             Option("set_relative_P", "relative", True), Option("set_F", "beta", param="{}"),
+             Option("rbp_bin", "p", param="p="), Option("compat", "p", param="p="),
+             Option("compat", "normalize", True), Option("compat", "normalize", False, param="normalize=0"),
+             Option("num_ret", "rel", family="num_rel_ret"),
+             *(Option(f, o, param=f"{o}=") for f in _CWL for o in ("T", "p", "min_rel", "max_rel") if o in _PAIRS[f]),
+             Option("sdcg", "dcg", "log2")),
+    missing={**dict.fromkeys(("ERR_IA", "nERR_IA", "alpha_DCG", "α_DCG", "alpha_nDCG", "α_nDCG", "NRBP", "nNRBP",
+                              "AP_IA", "MAP_IA", "P_IA", "StRecall"), _DIVERSITY),
+             "NumQ": "the number of queries is the report's num_q, not a measure"},
+    exceptions={
+        "IPrec@r": "ir_measures computes it with pytrec_eval, which is trec_eval 9.0.8: its interpolation "
+                   "cut-off rounds up; segeval's default is trec_eval 10 (equal under --trec-eval 9)",
+        "Judged@n": "segeval's Judged_n is the MediaEval script's (judged results over n, a negative grade "
+                    "unjudged); ir_measures divides by min(n, retrieved) and counts negative grades as judged",
+        "RR@n, MRR@n": "ir_measures' msmarco provider breaks score ties by docno ascending (trec_eval: "
+                       "descending): equal once ties are broken as trec_eval does",
+        "RBP": "cwl_eval orders score ties its own way: equal once ties are broken as trec_eval does",
+        "ERR@n, nDCG(dcg='exp-log2')@n": "gdeval prints 5 decimals: equal within 5e-6",
+        "ranx, every name": "ranx orders score ties its own way: equal once ties are broken as trec_eval does",
+        "ranx bpref": "ranx counts negative grades as judged non-relevant (trec_eval: unjudged)",
+        "Accuracy": "ir_measures breaks score ties its own way (equal once ties are broken as trec_eval does), "
+                    "reports no value for a query without a relevant result (segeval: 0, so means differ) and "
+                    "fails on one without a non-relevant result (segeval: 1)",
+        "Compat": "ir_measures breaks score ties by docno ascending (trec_eval: descending), and orders the "
+                  "ideal ranking's unretrieved documents of equal grade by qrels order (no effect on the value): "
+                  "equal once ties are broken as trec_eval does",
+    },
+)
+
+REGISTRY = Registry(FAMILIES, SETS, SET_DESCRIPTIONS, ECOSYSTEM)
 measure = REGISTRY.measure
 expand = REGISTRY.expand
 resolve = REGISTRY.resolve

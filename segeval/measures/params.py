@@ -133,3 +133,42 @@ def gains(family: str, params: str, names: tuple[str, ...] = ()) -> Params:
             raise _refuse(family, params, expected)
         pairs.append((name, number(family, params, value, expected)))
     return Params(params, pairs=tuple(pairs))
+
+
+#: ir_measures' spelling with options: ``P(rel=2)@5``, ``nDCG(dcg='exp-log2')@10``, ``SetF(beta=0.5)``
+_OPTIONS = re.compile(r"(?P<head>[^\W\d][\w-]*)\((?P<options>.*)\)(?:@(?P<cutoff>[^@()]+))?\Z")
+#: ranx's relevance level suffix: ``ndcg@10-l2``
+_RANX_LEVEL = re.compile(r"(?P<name>.+)-l(?P<level>[0-9]+)\Z")
+OPTIONS_HELP = "name=value options in ir_measures' syntax, values Python literals (P(rel=2)@5)"
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """A name in ir_measures' or ranx's syntax: the name without its options (``P@5``) and the options
+    (``{'rel': 2}``; ranx's ``-l2`` is ``rel=2``)."""
+
+    name: str
+    options: tuple[tuple[str, object], ...] = ()
+
+
+def spelling(text: str) -> Spelling | None:
+    """The options of an ir_measures (``P(rel=2)@5``) or ranx (``ndcg@10-l2``) name; None for a plain name."""
+    import ast
+
+    ranx = _RANX_LEVEL.match(text)
+    if ranx and "(" not in text:
+        return Spelling(ranx.group("name"), (("rel", int(ranx.group("level"))),))
+    m = _OPTIONS.match(text)
+    if m is None:
+        return None
+    head, cutoff = m.group("head"), m.group("cutoff")
+    try:
+        call = ast.parse(f"f({m.group('options')})", mode="eval").body
+        if not isinstance(call, ast.Call) or call.args or any(k.arg is None for k in call.keywords):
+            raise ValueError(text)
+        options = tuple((str(k.arg), ast.literal_eval(k.value)) for k in call.keywords)
+    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+        raise _refuse(head, text, OPTIONS_HELP) from None
+    if len({name for name, _ in options}) != len(options):
+        raise _refuse(head, text, OPTIONS_HELP + ", each once")
+    return Spelling(head if cutoff is None else f"{head}@{cutoff}", options)

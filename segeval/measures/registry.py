@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from segeval.errors import ParameterError
@@ -156,19 +156,30 @@ class Family:
 
 @dataclass(frozen=True)
 class Measure:
-    """One concrete measure: a family with its parameter."""
+    """One concrete measure: a family with its parameter, and ir_measures' per-measure options: ``level``
+    (``rel=2``: this measure's own relevance level) and ``judged`` (``judged_only=True``: unjudged results
+    dropped first, as trec_eval's ``-J``)."""
 
     family: Family
     param: ParamValue | None = None
+    level: int | None = None
+    judged: bool = False
+
+    @property
+    def options(self) -> str:
+        """The options as ir_measures writes them (``(rel=2)``), or ``""``."""
+        shown = [f"rel={self.level}"] if self.level is not None else []
+        shown += ["judged_only=True"] if self.judged else []
+        return f"({','.join(shown)})" if shown else ""
 
     @property
     def name(self) -> str:
-        return self.family.canonical(self.param)
+        return self.family.canonical(self.param) + self.options
 
     @property
     def label(self) -> str:
         """The name trec_eval prints (:meth:`Family.label`)."""
-        return self.family.label(self.param)
+        return self.family.label(self.param) + self.options
 
     @property
     def scope(self) -> Scope:
@@ -183,6 +194,12 @@ class Measure:
         return self.family.fmt
 
     def __call__(self, x: Any) -> Any:
+        if self.level is not None or self.judged:
+            from segeval.measures.ecosystem import with_options
+
+            x = with_options(x, self.level, self.judged)
+            if self.judged and len(x.labels) == 0 and self.family.empty is not None:
+                return self.on_empty(x.num_rel)
         return self.family.func(x) if self.param is None else self.family.func(x, self.param)
 
     def on_empty(self, num_rel: int) -> Any:
@@ -192,10 +209,15 @@ class Measure:
             return None
         return f(num_rel) if self.param is None else f(num_rel, self.param)
 
+    @property
+    def batchable(self) -> bool:
+        """True when :meth:`batch` computes it (a vectorised family, no per-measure options)."""
+        return self.family.batch is not None and self.level is None and not self.judged
+
     def batch(self, b: B.Batch) -> list[Any] | None:
         """Every query's value at once, or None when the family has no vectorised form."""
         f = self.family.batch
-        if f is None:
+        if f is None or self.level is not None or self.judged:
             return None
         if self.param is None:
             return f(b)
@@ -205,7 +227,42 @@ class Measure:
         return f(b, self.param)
 
 
-_PARAM = re.compile(r"(?P<family>[A-Za-z][A-Za-z_]*?)(?:_|@)(?P<value>[0-9]*(?:\.[0-9]+)?)\Z")
+_PARAM = re.compile(r"(?P<family>[A-Za-z][A-Za-z0-9_]*?)(?P<sep>_|@)(?P<value>[0-9]*(?:\.[0-9]+)?)\Z")
+
+
+@dataclass(frozen=True)
+class Option:
+    """An ir_measures option of one segeval family beyond ``rel`` and ``judged_only`` (which every measure
+    takes): with ``value`` (None: any value) the measure becomes ``family`` ("": the same) and its parameter
+    is ``param`` filled with the value: ``"{}"`` the value's text, ``"gains"`` a gain dict's ``level=gain``
+    pairs, ``"p="`` a ``p=value`` pair added to the parameter (``"normalize=0"``: that pair), ``""``
+    unchanged (ir_measures' default)."""
+
+    measure: str
+    option: str
+    value: object = None
+    family: str = ""
+    param: str = ""
+
+
+@dataclass(frozen=True)
+class Ecosystem:
+    """Names that ir_measures and ranx give segeval's measures beyond the families' own aliases: ``names``
+    whole names (``MRR``, ``r-precision``) to canonical names; ``at_names`` names before ``@k`` to families
+    (ranx's ``ndcg@10`` is ``ndcg_cut_10``); ``dotted`` ranx's ``name.NN`` persistence spelling (``rbp.95``)
+    to a family taking ``p``; ``options`` the measure options (:class:`Option`)."""
+
+    names: Mapping[str, str]
+    at_names: Mapping[str, str]
+    dotted: Mapping[str, str]
+    options: tuple[Option, ...]
+    #: ir_measures' names that segeval does not compute, with why (the "did you mean" says it)
+    missing: Mapping[str, str]
+    #: where a name's value differs from the peer's, and why (docs/measures.md)
+    exceptions: Mapping[str, str] = field(default_factory=dict)
+
+
+NO_ECOSYSTEM = Ecosystem({}, {}, {}, (), {})
 _JUDGED = re.compile(r"P@(?P<value>[0-9]+)\(j\)\Z")
 
 
@@ -213,8 +270,9 @@ class Registry:
     """Name resolution over the declared families and named sets; every name and alias once."""
 
     def __init__(self, families: Sequence[Family], sets: Mapping[str, tuple[str, ...]],
-                 set_descriptions: Mapping[str, str]) -> None:
+                 set_descriptions: Mapping[str, str], ecosystem: Ecosystem = NO_ECOSYSTEM) -> None:
         self.families = tuple(families)
+        self.ecosystem = ecosystem
         self.sets = dict(sets)
         self.set_descriptions = dict(set_descriptions)
         self.by_name: dict[str, Family] = {}
@@ -230,6 +288,14 @@ class Registry:
                     if alias in table or alias in self.by_name or alias in self.sets:
                         raise ValueError(f"alias {alias!r} of {f.name!r} is already a name")
                     table[alias] = f.name
+        for alias, target in ecosystem.names.items():
+            if alias in self.aliases or alias in self.by_name or alias in self.sets:
+                raise ValueError(f"ecosystem name {alias!r} is already a name")
+            self.aliases[alias] = target
+        for target in (*ecosystem.at_names.values(), *ecosystem.dotted.values(),
+                       *(o.measure for o in ecosystem.options), *(o.family for o in ecosystem.options if o.family)):
+            if target not in self.by_name:
+                raise ValueError(f"ecosystem name for an undeclared measure {target!r}")
         self.plain = {f.name: f for f in self.families if f.plain}
         self.with_param = {f.name: f for f in self.families if f.param is not None}
         #: families whose parameter is kept as text, longest name first (rbp_resid before rbp)
@@ -238,13 +304,23 @@ class Registry:
 
     def measure(self, name: str) -> Measure:
         """The :class:`Measure` for a canonical or ir_measures-style name (``P_10``, ``P@10``, ``AP``; the
-        paper's ``P@20(j)`` for ``P_judged_20``)."""
+        paper's ``P@20(j)`` for ``P_judged_20``), ranx's (``ndcg@10``, ``mrr``, ``ndcg@10-l2``, ``rbp.95``) and
+        ir_measures' with options (``P(rel=2)@5``, ``nDCG(dcg='exp-log2')@10``)."""
+        spelled = P.spelling(name)
+        if spelled is not None:
+            return self.with_options(self.measure(spelled.name), spelled.options, name)
+        head, dot, persistence = name.partition(".")
+        if dot and head in self.ecosystem.dotted and persistence.isdigit():
+            fam = self.by_name[self.ecosystem.dotted[head]]
+            return Measure(fam, fam.parse(f"p=0.{persistence}")[0])
         judged = _JUDGED.match(name)
         name = f"P_judged_{judged.group('value')}" if judged else self.aliases.get(name, name)
         if name in self.plain:
             return Measure(self.plain[name])
         m = _PARAM.match(name)
         family = self.family_aliases.get(m.group("family"), m.group("family")) if m else ""
+        if m and m.group("sep") == "@":
+            family = self.ecosystem.at_names.get(m.group("family"), family)
         if m and family in self.with_param and m.group("value") not in ("", "."):
             fam = self.with_param[family]
             value = m.group("value")
@@ -253,6 +329,8 @@ class Registry:
                     raise ParameterError(value)  # P_10.5 is no canonical name
                 if fam.param == "recall" and "." not in value:
                     value = str(int(value) / 100)  # maisp_10: position 10, written maisp_0.10
+                if fam.param == "gains" and "k" in fam.pair_names and m.group("sep") == "@":
+                    value = f"k={value}"  # a cut-off given as name@k (ir_measures' RBP@10)
                 return Measure(fam, fam.parse(value)[0])
             except ParameterError:
                 pass
@@ -262,16 +340,60 @@ class Registry:
                     return Measure(fam, fam.parse(name[len(fam.name) + 1:])[0])
                 except ParameterError:
                     break
+        missing = self.ecosystem.missing.get(re.split(r"[(@]", name)[0])
+        if missing:
+            raise ParameterError(f"The 'measure' parameter must be a measure segeval computes; {missing}. Got "
+                                 f"{name!r} instead.")
+        if "(" in name or ")" in name:
+            raise ParameterError(f"The 'measure' parameter must be a known measure, with options in ir_measures' "
+                                 f"syntax Name(option=value,...)@k (P(rel=2)@5). Got {name!r} instead.")
         raise ParameterError(f"The 'measure' parameter must be a known measure{self.nearest(name)} ('segeval "
-                             f"measures' lists them all; a relevance level is -l N, not part of a name). Got {name!r} "
-                             f"instead.")
+                             f"measures' lists them all; a relevance level is -l N, or rel=N for one measure: "
+                             f"P(rel=2)@5). Got {name!r} instead.")
+
+    def with_options(self, m: Measure, options: Sequence[tuple[str, object]], text: str) -> Measure:
+        """``m`` with ir_measures' options: ``rel`` and ``judged_only`` for any measure, the others as the
+        ecosystem declares them for ``m``'s family (:class:`Option`)."""
+        level, judged, family, param = m.level, m.judged, m.family, m.param
+        for key, value in options:
+            found = [o for o in self.ecosystem.options if o.measure == family.name and o.option == key and
+                     (o.value is None or (o.value == value and type(o.value) is type(value)))]
+            if found:  # NumRet(rel=1) is num_rel_ret: the option names the family, and is still the level
+                family, param = self._option(found[0], family, param, value, text)
+            if key == "rel" and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                level = value
+            elif key == "judged_only" and isinstance(value, bool):
+                judged = value
+            elif not found:
+                takes = sorted({o.option for o in self.ecosystem.options if o.measure == family.name})
+                raise ParameterError(
+                    f"The '{text}' options must be rel=N (an integer >= 0), judged_only=True|False"
+                    f"{''.join(f', {t}=...' for t in takes)} as ir_measures gives them for {family.name} "
+                    f"(segeval's measure for this name). Got {key}={value!r} instead.")
+        return Measure(family, param, level, judged)
+
+    def _option(self, o: Option, family: Family, param: ParamValue | None, value: object,
+                text: str) -> tuple[Family, ParamValue | None]:
+        target = self.by_name[o.family] if o.family else family
+        if o.param == "{}":
+            param = target.parse(str(value))[0]
+        elif o.param == "gains":
+            if not isinstance(value, dict) or not value:
+                raise ParameterError(f"The '{text}' gains must be a non-empty dict of grade: gain. Got {value!r} "
+                                     f"instead.")
+            cutoff = f"k={param}," if isinstance(param, int) else ""  # nDCG(gains=...)@10: the cut-off kept
+            param = target.parse(cutoff + ",".join(f"{k}={v}" for k, v in value.items()))[0]
+        elif "=" in o.param:  # a pair added to the parameter: "p=" takes the value, "normalize=0" is fixed
+            given = f"{param}," if isinstance(param, P.Params) else ""
+            param = target.parse(given + o.param + (str(value) if o.param.endswith("=") else ""))[0]
+        return target, param
 
     def nearest(self, name: str) -> str:
         """``: did you mean A, B or C?`` with the three known names nearest to ``name`` (any case), or ``""``."""
         import difflib
 
         known = [*self.plain, *(f.example for f in self.with_param.values()), *self.aliases,
-                 *(f"{a}@10" for a in self.family_aliases), *self.sets]
+                 *(f"{a}@10" for a in (*self.family_aliases, *self.ecosystem.at_names)), *self.sets]
         by_case = {k.lower(): k for k in reversed(known)}
         close = [by_case[k] for k in difflib.get_close_matches(name.lower(), list(by_case), n=3, cutoff=0.5)]
         if not close:
@@ -285,6 +407,8 @@ class Registry:
         ``iprec_at_recall..10,.25``; cut-offs are truncated to integers and sorted, as trec_eval prints them)."""
         if name in self.sets:
             return [m for member in self.sets[name] for m in self.expand(member)]
+        if self._ecosystem_spelling(name):
+            return [self.measure(name)]
         if name in self.with_param and name not in self.plain:
             fam = self.with_param[name]
             return [Measure(fam, p) for p in fam.defaults]
@@ -301,6 +425,11 @@ class Registry:
             return [Measure(fam, v) for v in fam.parse(params)]
         return [self.measure(name)]
 
+    def _ecosystem_spelling(self, name: str) -> bool:
+        """True for ir_measures' options (``P(rel=2)@5``), ranx's ``-lN`` and ``rbp.95``: no trec_eval syntax."""
+        head, dot, persistence = name.partition(".")
+        return P.spelling(name) is not None or (bool(dot) and head in self.ecosystem.dotted and persistence.isdigit())
+
     def resolve(self, names: Sequence[str]) -> list[Measure]:
         """The measures of several names, each once, by trec_eval's rule for a measure given twice: the
         first ``family.params`` of a family wins, and replaces that family's defaults in a set or named
@@ -311,7 +440,8 @@ class Registry:
         expanded: list[tuple[str, str | None, list[Measure]]] = []
         for name in names:
             family, dot, _ = name.partition(".")
-            given = bool(dot) and family in self.with_param and self.with_param[family].param in P.KINDS
+            given = (bool(dot) and family in self.with_param and self.with_param[family].param in P.KINDS
+                     and not self._ecosystem_spelling(name))
             if given:
                 first.setdefault(family, name)
             expanded.append((name, family if given else None, self.expand(name)))
@@ -328,10 +458,12 @@ class Registry:
     def help(self, default: str, repeatable: bool = True) -> str:
         """The help text of a ``--measure`` option: the accepted spellings, the sets and the default."""
         if not repeatable:
-            return (f"Measure: a name (map, P_10, ndcg_cut_10) or an ir_measures spelling (P@10, AP, nDCG@10); "
+            return (f"Measure: a name (map, P_10, ndcg_cut_10), an ir_measures spelling (P@10, AP, P(rel=2)@5) or "
+                    f"a ranx one (ndcg@10); "
                     f"'segeval measures' lists all {len(self.families)}. Default: {default}.")
         return (f"Measure (repeatable): a name (map, P_10, ndcg_cut_10), a family alone for its default cut-offs "
-                f"(P), trec_eval's syntax (P.5,10), an ir_measures spelling (P@10, AP, nDCG@10) or a set "
+                f"(P), trec_eval's syntax (P.5,10), an ir_measures spelling (P@10, AP, P(rel=2)@5), a ranx one "
+                f"(ndcg@10, mrr@10) or a set "
                 f"({', '.join(self.sets)}); 'segeval measures' lists all {len(self.families)}. Default: {default}.")
 
     def rows(self) -> list[dict[str, Any]]:
@@ -357,7 +489,39 @@ class Registry:
             "note when they do).", "",
             "## Measures", "", self.table(), "",
             "## Named sets", "", self.sets_table(), "",
-            "## Accepted aliases", "", self.aliases_table(), ""])
+            "## Accepted aliases", "", self.aliases_table(), "",
+            "## ir_measures and ranx", "", self.ecosystem_doc(), ""])
+
+    def ecosystem_doc(self) -> str:
+        """The ir_measures and ranx spellings, their options, the names segeval lacks and the exceptions."""
+        eco = self.ecosystem
+        rows = [
+            "Every name ir_measures parses (`P(rel=2)@5`, `nDCG(judged_only=True)@10`, `nDCG(dcg='exp-log2')@10`, "
+            "`SetF(beta=0.5)`), its measure objects in the API, and ranx's metric names (`ndcg@10`, `mrr@10`, "
+            "`hit_rate@5`, `ndcg@10-l2`, `rbp.95`) mean what they mean there. `rel=N` (ranx: `-lN`) is that "
+            "measure's own relevance level (others keep `-l`; positive grades below it gain 0), `judged_only=True` "
+            "drops its unjudged results first (trec_eval's `-J`, for that measure only); the result is reported "
+            "with the options in its name (`P_5(rel=2)`). Checked by tests/unit/measures/test_ecosystem.py "
+            "against ir_measures' own providers and ranx on generated graded data with ties. "
+            "`segeval.measure(name, adapter=...)` makes an ir_measures measure of any segeval measure "
+            "(`ir_measures.define`), for `ir_measures.calc_aggregate` and PyTerrier's `pt.Experiment`.", "",
+            "| name | measure |", "|---|---|"]
+        rows += [f"| `{a}` | `{n}` |" for a, n in eco.names.items()]
+        rows += [f"| `{a}@n` | `{n}_{'k=' if self.by_name[n].param == 'gains' else ''}n` |"
+                 for a, n in eco.at_names.items()]
+        rows += [f"| `{a}.NN` | `{n}_p=0.NN` |" for a, n in eco.dotted.items()]
+        rows += ["", "| measure | option | value | becomes |", "|---|---|---|---|"]
+        rows += [f"| `{o.measure}` | `{o.option}` | {'any' if o.value is None else f'`{o.value!r}`'} | "
+                 f"{f'`{o.family}`' if o.family else 'the same measure'}{', its parameter' if o.param else ''} |"
+                 for o in eco.options]
+        rows += ["", "Documented differences from the peers:", ""]
+        rows += [f"- `{name}`: {why}" for name, why in eco.exceptions.items()]
+        rows += ["", "ir_measures' names segeval does not compute (refused with this reason):", ""]
+        by_reason: dict[str, list[str]] = {}
+        for name, why in eco.missing.items():
+            by_reason.setdefault(why, []).append(f"`{name}`")
+        rows += [f"- {', '.join(names)}: {why}" for why, names in by_reason.items()]
+        return "\n".join(rows)
 
     def table(self) -> str:
         """A Markdown table of the measures."""

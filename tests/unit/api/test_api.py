@@ -365,7 +365,7 @@ def test_correlate_takes_lists_or_dicts() -> None:
 
 
 def test_public_names() -> None:
-    expected = {"evaluate", "Evaluator", "Evaluation", "compare", "correlate", "make_adapter", "Settings",
+    expected = {"evaluate", "Evaluator", "Evaluation", "compare", "correlate", "make_adapter", "measure", "Settings",
                 "EngineOptions", "Segment", "SegevalError", "InputError", "ParameterError", "__version__"}
     assert set(segeval.__all__) == expected
     for name in expected:

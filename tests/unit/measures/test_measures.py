@@ -177,7 +177,7 @@ def test_every_declared_function_resolves_to_a_function_of_its_module() -> None:
     assert measure("P_2")(labelled("1-0", num_rel=1)) == 0.5  # 1 relevant in the top 2, through the reference
 
 
-@pytest.mark.parametrize(("name", "suggested"), [("mapp", "map"), ("ndcg@10", "nDCG@10"), ("Rprc", "Rprec"),
+@pytest.mark.parametrize(("name", "suggested"), [("mapp", "map"), ("ndcgg@10", "nDCG@10"), ("Rprc", "Rprec"),
                                                  ("bperf", "bpref"), ("officail", "official")])
 def test_unknown_names_suggest_the_nearest(name: str, suggested: str) -> None:
     with pytest.raises(ParameterError) as info:
