@@ -259,7 +259,7 @@ def test_an_interrupt_while_writing_leaves_no_partial_output(command: str, data:
     args = WRITERS[command](data, str(folder / "result"))
     process, _ = _held(args, "write", 1, tmp_path)
     assert len(_listing(folder)) == 1 and _listing(folder)[0].endswith(".part")  # written, not renamed yet
-    returned, err, _ = _stopped(process, signal.SIGTERM, group=False)
+    returned, err = _stopped(process, signal.SIGTERM, group=False)
     assert (returned, err) == (143, "segeval: interrupted by SIGTERM; stopped\n") and _listing(folder) == []
 
 
