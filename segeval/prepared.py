@@ -122,6 +122,17 @@ def bounds(qcode: IntArray, n_queries: int) -> IntArray:
     return np.searchsorted(qcode, np.arange(n_queries + 1), side="left").astype(np.int64)
 
 
+def first_results(rows: IntArray, qcode: npt.NDArray[np.integer[Any]], n_queries: int,
+                  max_results: int | None) -> IntArray:
+    """The ordered ``rows`` (each query's together, queries in code order) but those after each query's first
+    ``max_results`` (trec_eval ``-M``; None: every row)."""
+    if max_results is None:
+        return rows
+    ranked = np.asarray(qcode[rows], dtype=np.int64)
+    first = bounds(ranked, n_queries)
+    return rows[np.arange(len(rows)) - first[ranked] < max_results]
+
+
 def check_queries(queries: Sequence[str], qrels_queries: set[str]) -> None:
     """Raise a ParameterError unless every one of ``queries`` is a qrels query."""
     unknown = sorted(set(queries) - qrels_queries)

@@ -175,7 +175,7 @@ class _Checks:
         if self.boms:
             self._bom(block)
         if not self.data:
-            self.data = bool(block.translate(None, _BLANKS))
+            self.data = bool(block[:65536].translate(None, _BLANKS)) or bool(block.translate(None, _BLANKS))
             if not self.data and self.total + len(block) > BLANK_LIMIT:
                 raise InputError(self.name, f"holds only white space in its first {size_text(BLANK_LIMIT)}; expected "
                                             f"data (stopped reading there)", kind="no data")

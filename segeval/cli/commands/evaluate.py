@@ -124,12 +124,17 @@ def eval_(
             return
         if show_route:
             print(chosen.fallback("the scanner gave up on the files; the strict reader reads them"), file=sys.stderr)
-    skipped_qrels: list[InputError] = []
-    q = inputs.qrels(qrels, time_format, skipped_qrels.append if lenient else None)
     # trec_eval 9.0.8 -c evaluates the qrels topics missing from the run without printing them
     only_run = version == "9" and complete and per_query and output == "trec"
     render = partial(_render_eval, out=shown, only_run_queries=only_run, time_format=time_format)
-    outcomes = evaluate_many(q, run_files, job, render=render, complete=complete)
+    outcomes = _segment_outcomes(qrels, run_files[0], job, chosen.executor, render, complete) \
+        if chosen.reader == "segments" else None
+    if outcomes is None and chosen.reader == "segments" and show_route:
+        print(chosen.fallback("the scanner gave up on the files; the strict reader reads them"), file=sys.stderr)
+    skipped_qrels: list[InputError] = []
+    if outcomes is None:
+        q = inputs.qrels(qrels, time_format, skipped_qrels.append if lenient else None)
+        outcomes = evaluate_many(q, run_files, job, render=render, complete=complete)
     body = [o.stdout for o in outcomes]
     if output == "trec" and len(run_files) > 1:  # each row names its run file in a first column
         from segeval.report.trec import prefixed
@@ -153,6 +158,22 @@ def eval_(
     if skipped:
         print(f"segeval: {plural(skipped, 'malformed line')} skipped (--lenient)", file=sys.stderr)
         raise typer.Exit(3)
+
+
+def _segment_outcomes(qrels: str, run: str, job: Any, executor: str, render: Any, complete: bool) -> list[Any] | None:
+    """The outcome of the segment route (:mod:`segeval.engines.seglane`), or None when the strict reader must read
+    the files; a progress line (MiB read) on stderr in chunks, when it is a terminal."""
+    import os
+    from dataclasses import replace
+
+    from segeval.engines.progress import Progress
+    from segeval.engines.runs import outcome
+    from segeval.engines.seglane import segment_result
+
+    size = os.path.getsize(run) if executor == "chunks" else 0
+    with Progress(size, "MiB", quiet=job.engine.quiet or executor != "chunks", scale=2**20) as bar:
+        result = segment_result(qrels, run, job, executor, on_read=bar.advance)
+    return None if result is None else [outcome(replace(result, file=run), render=render, complete=complete)]
 
 
 def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, out: OutputOptions, only_run_queries: bool = False,
