@@ -51,13 +51,13 @@ class Codes:
     """Tokens numbered in order of first appearance, across blocks: a hash table of the tokens seen (each
     row's token checked against its code's, never trusted to the hash), and a dict for new ones."""
 
-    BITS = 20
+    BITS = 18
 
     def __init__(self) -> None:
         self.code: dict[bytes, int] = {}
         self.names: list[str] = []
-        self.slot_hash = np.zeros(1 << self.BITS, dtype=np.uint64)
-        self.slot_code = np.full(1 << self.BITS, -1, dtype=np.int32)
+        self.slot_hash = np.zeros(0, dtype=np.uint64)  # made on the first block of tokens not in runs
+        self.slot_code = np.zeros(0, dtype=np.int32)
         self.words: list[npt.NDArray[np.uint64]] = []  # each code's token, as words
 
     def of(self, words: Words) -> npt.NDArray[np.int32]:
@@ -70,6 +70,9 @@ class Codes:
         heads = np.flatnonzero(change)
         if len(heads) * 4 < n:  # runs of equal tokens (queries): the heads only
             return np.repeat(self._looked_up(words[heads]), np.diff(np.append(heads, n)))
+        if not len(self.slot_code):
+            self.slot_hash = np.zeros(1 << self.BITS, dtype=np.uint64)
+            self.slot_code = np.full(1 << self.BITS, -1, dtype=np.int32)
         h = np.zeros(n, dtype=np.uint64)
         for j in range(words.shape[1]):
             h ^= words[:, j]
@@ -218,36 +221,44 @@ class Evaluator:
         self.values: dict[str, list[Any]] = {x.name: [] for x in how.requests}
 
     def part(self, rows: Rows, queries: list[str]) -> None:
-        """Evaluate the chosen ``queries`` (sorted) on ``rows``, which hold every run row they have."""
+        """Evaluate the chosen ``queries`` on ``rows``, which hold every run row they have.  Queries are numbered
+        in the order the run lists them (those without rows last), so that a run grouped by query and in rank
+        order is evaluated in place, without copies; :meth:`finish` puts them in name order."""
         if not queries:
             return
         s = self.how.settings
-        code_of = {name: i for i, name in enumerate(queries)}
+        code = self.reader.queries.code
+        raw = [code[name.encode("utf-8")] for name in queries]
+        listed = rows.query[first_occurrences(rows.query.astype(np.int64))].tolist() if len(rows.query) else []
+        chosen = set(raw)
+        raw = [c for c in listed if c in chosen] + sorted(chosen - set(listed), key=raw.index)
+        queries = [self.reader.queries.names[c] for c in raw]
         lookup = np.full(len(self.reader.queries.names), -1, dtype=np.int64)
-        for name, i in code_of.items():
-            lookup[self.reader.queries.code[name.encode("utf-8")]] = i
-        run_qcode = lookup[rows.query] if len(rows.query) else np.zeros(0, dtype=np.int64)
+        lookup[raw] = np.arange(len(raw), dtype=np.int64)
+        run_qcode = lookup[rows.query]
         keep = np.flatnonzero(run_qcode >= 0)
         ordered = _ordered(keep, run_qcode, rows.number if s.order == "rank" else None)
         ordered = first_results(ordered, run_qcode, len(queries), s.max_results)
+        in_place = len(ordered) == len(rows.query) and bool((ordered[1:] > ordered[:-1]).all())
+        del keep
         q = self.reader.qrels
-        codes = [self.reader.queries.code[name.encode("utf-8")] for name in queries]
-        lines = np.sort(np.concatenate([self.qrels_order[self.qrels_bounds[c]:self.qrels_bounds[c + 1]]
-                                        for c in codes])) if codes else np.zeros(0, dtype=np.int64)
+        lines = np.sort(np.concatenate([self.qrels_order[self.qrels_bounds[c]:self.qrels_bounds[c + 1]] for c in raw]))
         # videos numbered in order of first appearance in the run's rows, then the qrels' (as prepare numbers them)
         both = np.concatenate([rows.item, q.item[lines]]).astype(np.int64)
-        heads = first_occurrences(both)
+        firsts = both[first_occurrences(both)]
+        del both
         renumber = np.zeros(len(self.reader.items.names), dtype=np.int64)
-        renumber[both[heads]] = np.arange(len(heads), dtype=np.int64)
+        renumber[firsts] = np.arange(len(firsts), dtype=np.int64)
         names = self.reader.items.names
-        items = np.empty(len(heads), dtype=object)
-        items[:] = [names[c] for c in both[heads].tolist()]
-        if len(ordered) == len(keep) == len(rows.query) and bool((ordered[1:] > ordered[:-1]).all()):
+        items = np.empty(len(firsts), dtype=object)
+        items[:] = [names[c] for c in firsts.tolist()]
+        if in_place:  # every row, in file order (the usual run): no copies
             run = {"start": rows.start, "end": rows.end, "rank": rows.number, "icode": renumber[rows.item],
-                   "qcode": run_qcode}  # every row, in file order (the usual run): no copies
+                   "qcode": run_qcode}
         else:
             run = {"start": rows.start[ordered], "end": rows.end[ordered], "rank": rows.number[ordered],
                    "icode": renumber[rows.item[ordered]], "qcode": run_qcode[ordered]}
+        del ordered, run_qcode
         qrels = {"start": q.start[lines], "end": q.end[lines], "rel": q.number[lines],
                  "icode": renumber[q.item[lines]], "qcode": lookup[q.query[lines]]}
         from segeval.plan import measured
