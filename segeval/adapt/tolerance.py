@@ -31,7 +31,7 @@ import numpy.typing as npt
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
 from segeval.adapt.labelled import Labelled
 from segeval.errors import check_int
-from segeval.prepared import Intervals, Prepared, concat_ranges, kept_pairs
+from segeval.prepared import PAIR_ROWS, Intervals, Prepared, concat_ranges, kept_pairs
 from segeval.segment import whole_seconds_overlap
 from segeval.settings import TOLERANCE
 
@@ -59,11 +59,21 @@ def _credited(gid: IntArray, a: FloatArray, b: FloatArray, seen_end: FloatArray)
     head[1:] = g[1:] != g[:-1]
     first = np.flatnonzero(head)
     pos = np.arange(n, dtype=np.int64) - np.repeat(first, np.diff(np.append(first, n)))
-    # every (later i, earlier j) pair of a group, as positions in by_group order
-    owner, earlier = concat_ranges(np.arange(n, dtype=np.int64) - pos, pos)
-    hit, prior = by_group[owner], by_group[earlier]
-    meets = np.asarray(whole_seconds_overlap(a[hit], b[hit], a[prior], seen_end[prior]), dtype=bool)
-    hit, prior = hit[meets], prior[meets]
+    # every (later i, earlier j) pair of a group, as positions in by_group order, PAIR_ROWS later hits at a time
+    starts = np.arange(n, dtype=np.int64) - pos
+    hits: list[IntArray] = []
+    priors: list[IntArray] = []
+    total = np.cumsum(pos)  # pairs up to each later hit: cut where each slice holds about PAIR_ROWS pairs
+    cuts = np.unique(np.concatenate([[0], np.searchsorted(total, np.arange(PAIR_ROWS, int(total[-1]), PAIR_ROWS)),
+                                     [n]]))
+    for at, stop in zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True):
+        owner, earlier = concat_ranges(starts[at:stop], pos[at:stop])
+        hit, prior = by_group[owner + at], by_group[earlier]
+        meets = np.asarray(whole_seconds_overlap(a[hit], b[hit], a[prior], seen_end[prior]), dtype=bool)
+        hits.append(hit[meets])
+        priors.append(prior[meets])
+    hit, prior = np.concatenate(hits), np.concatenate(priors)
+    del hits, priors
     step = pos[np.argsort(by_group)][hit]  # the position in its group of each pair's later hit
     order = np.argsort(step, kind="stable")
     hit, prior, step = hit[order], prior[order], step[order]

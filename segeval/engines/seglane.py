@@ -20,6 +20,7 @@ with its messages (:mod:`segeval.engines.route`).
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -41,6 +42,10 @@ if TYPE_CHECKING:
 RUN_FORMATS = {f.name: f for f in (MEDIAEVAL_LINKING_RUN, MEDIAEVAL_SEARCH_RUN)}
 #: the multiplier of the token hashes (Fibonacci hashing)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+#: bytes of qrels scanned at a time (the scanner's temporaries are a few times a block)
+QRELS_BLOCK = 1 << 20
 
 
 class GiveUp(Exception):
@@ -306,16 +311,14 @@ def _evaluate(qrels_path: str, run_path: str, job: Job, how: Plan, executor: str
     from segeval.engines.fastlane import line_blocks
     from segeval.io.chunks import batches, open_blocks
     from segeval.io.files import read_bytes
-    from segeval.io.formats import head_lines
     from segeval.report.trec import runid as trec_runid
     from segeval.settings import BATCH_BYTES
 
     whole = executor == "whole"
+    fmt, n_fields = run_format(_head(run_path), run_path)
+    reader = SegmentReader(line_blocks(qrels_path, QRELS_BLOCK), fmt, n_fields)  # then the run: one file at a time
     blocks: Iterator[bytes] = _views(read_bytes(run_path)) if whole else \
         (data for _, data in batches(open_blocks(run_path, on_read=on_read), job.engine.chunk_lines, BATCH_BYTES))
-    first = next(blocks, b"")
-    fmt, n_fields = run_format(head_lines(first) or first, run_path)
-    reader = SegmentReader(line_blocks(qrels_path), fmt, n_fields)
     seen: set[int] = set()  # run query codes whose rows have all been read (chunks)
     ev = Evaluator(reader, how)
     wanted = reader.qrels_queries
@@ -326,7 +329,7 @@ def _evaluate(qrels_path: str, run_path: str, job: Job, how: Plan, executor: str
 
     pending: list[Rows] = []
     tag = b""
-    for rows, last in reader.run_blocks(_chain(first, blocks)):
+    for rows, last in reader.run_blocks(blocks):
         tag = last
         if whole:
             pending.append(rows)
@@ -341,6 +344,8 @@ def _evaluate(qrels_path: str, run_path: str, job: Job, how: Plan, executor: str
         finished_queries = {int(c) for c in np.unique(done.query).tolist()}
         seen |= finished_queries
         ev.part(done, chosen(finished_queries))
+        del done
+        gc.collect()  # a batch's labels hold reference cycles: freed now, not when the collector next runs
         pending = [rows.cut(cut, None)]
     if not pending:
         raise GiveUp  # no data line: the strict reader says so
@@ -375,6 +380,19 @@ def _views(data: bytes) -> Iterator[bytes]:
         yield bytes(view)
 
 
-def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
-    yield first
-    yield from rest
+def _head(path: str) -> bytes:
+    """The run's first :data:`~segeval.io.formats.DETECT_LINES` data lines (the whole file when it has fewer), which
+    the strict reader detects its format from."""
+    from segeval.io.chunks import open_blocks
+    from segeval.io.formats import head_lines
+
+    reading = open_blocks(path, block=1 << 16)
+    data = b""
+    for block in reading:
+        data += block
+        lines = head_lines(data)
+        if lines is not None:
+            return lines  # the rest is not read (the reader, dropped, closes the file)
+        if len(data) > 1 << 22:
+            raise GiveUp  # very long lines: the strict reader detects the format
+    return data
