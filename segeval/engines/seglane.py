@@ -179,7 +179,9 @@ class SegmentReader:
             rank = s.ints["rank"]
             if bool((rank < 1).any()):
                 raise GiveUp
-            yield self._coded(s, rank), s.last["run"] if tagged else b""
+            rows, tag = self._coded(s, rank), s.last["run"] if tagged else b""
+            del s, rank, data  # not held while the rows are evaluated
+            yield rows, tag
 
 
 def _scanned(s: Scanned | None, data: bytes) -> Scanned | None:
