@@ -2,32 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence, Sized
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from segeval.adapt import ExactAdapter
-from segeval.adapt.base import Adapted
-from segeval.adapt.base import judged_only as only_judged
 from segeval.adapt.registry import ADAPTER_HELP as ADAPTER_HELP
 from segeval.adapt.registry import make_adapter as make_adapter
 from segeval.adapt.registry import make_adapters
 from segeval.adapt.registry import me13sh_adapters as me13sh_adapters
 from segeval.errors import ParameterError
 from segeval.evaluation import Evaluation as Evaluation  # named here for readers of evaluate's results
-from segeval.evaluation import summaries
 from segeval.inmemory import QrelsIndex, evaluate_in_memory, in_lane
 from segeval.io.frames import load_qrels, load_run
 from segeval.io.tables import predicted_mask
-from segeval.measures.compute import Request, compute, requests
-from segeval.measures.definitions import TREC_EVAL_9, for_trec_eval
-from segeval.notes import value_notes
+from segeval.plan import Plan as Plan  # the plan's rules live in segeval.plan (no pandas); named here for its readers
+from segeval.plan import emptied as emptied
+from segeval.plan import finished, measured
+from segeval.plan import measure_names as measure_names
+from segeval.plan import plan as plan
 from segeval.prepare import prepare
-from segeval.settings import DEFAULT_ADAPTER, DEFAULT_MEASURES, Settings, kind, settings_of
+from segeval.settings import DEFAULT_MEASURES, Settings, settings_of
 from segeval.validate import is_documents, validate_qrels, validate_run
 
 
@@ -122,68 +120,6 @@ class Evaluator:
         return replace(evaluate_validated(self.qrels, r, how), route=f"{read}+whole")
 
 
-@dataclass(frozen=True)
-class Plan:
-    """What :func:`evaluate` resolved from its parameters: the requests, and the settings with the
-    run kind's order (never None)."""
-
-    requests: list[Request]
-    settings: Settings
-
-
-def plan(
-    documents: bool,
-    measures: object = DEFAULT_MEASURES,
-    adapters: object = None,
-    *,
-    adapter: object = None,
-    settings: Settings | None = None,
-    **policies: Any,
-) -> Plan:
-    """Resolve :func:`evaluate`'s parameters for a document (or segment) run; ``policies`` are
-    fields of :class:`Settings` that override ``settings`` (None: as in ``settings``)."""
-    chosen = settings_of(settings).but(**policies)
-    if adapters is None:
-        given = adapter if adapter is not None else DEFAULT_ADAPTER[kind(documents)]
-        adapters = [make_adapter(given, chosen)]  # type: ignore[arg-type]
-    elif adapter is not None:
-        raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
-    else:
-        adapters = make_adapters(adapters, chosen)  # type: ignore[arg-type]
-    names = measure_names(measures)
-    # the measure set of the trec_eval version (9.0.8: its sets, no measure new in 10) and its definitions
-    reqs = [m for m in names if isinstance(m, Request)] or requests(
-        for_trec_eval([str(m) for m in names], chosen.trec_eval), adapters)
-    timed = [x.name for x in reqs if x.measure.family.times]
-    if documents and timed:
-        raise ParameterError(f"The 'measures' parameter must name measures of document runs: {', '.join(timed)} "
-                             f"{'needs' if len(timed) == 1 else 'need'} time spans (segment runs: video, start, end). "
-                             f"Got a document run instead.")
-    if chosen.trec_eval == "9":
-        reqs = [replace(x, measure=replace(x.measure, family=TREC_EVAL_9[x.measure.family.name]))
-                if x.measure.family.name in TREC_EVAL_9 else x for x in reqs]
-    return Plan(reqs, replace(chosen, order=chosen.order_for(documents)))
-
-
-def measure_names(measures: object) -> list[str] | list[Request]:
-    """``measures`` as a list: one name (or an ir_measures measure object), a list of them, or prepared
-    :class:`Request` objects; a ParameterError for anything else."""
-    if isinstance(measures, str | Request) or _is_ir_measure(measures):
-        measures = [measures]
-    if isinstance(measures, Sequence):
-        items = list(measures)
-        if all(isinstance(m, Request) for m in items):
-            return items
-        if all(isinstance(m, str) or _is_ir_measure(m) for m in items):
-            return [str(m) for m in items]
-    raise ParameterError(f"The 'measures' parameter must be a measure name such as 'map' or 'P_10', a set such as "
-                         f"'official', or a non-empty list of them. Got {measures!r} instead.")
-
-
-def _is_ir_measure(x: object) -> bool:
-    return type(x).__module__.split(".")[0] == "ir_measures"
-
-
 def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence[str] | None = None,
                   missing_queries: str | None = None) -> tuple[list[str], dict[str, list[Any]]]:
     """Per-query values of validated qrels and run: (queries, values by request name).
@@ -199,23 +135,7 @@ def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence
     s = how.settings
     data = prepare(q, r, queries=queries, order=s.order, relevance_level=s.relevance_level,
                    missing_queries=missing_queries or s.missing_queries, max_results=s.max_results)
-    used = {x.adapter.spec: x.adapter for x in how.requests if x.adapter is not None}  # tiou:0.5 != tiou:0.9
-    adapted: Mapping[str, Sequence[Adapted]] = {name: adapter.adapt(data) for name, adapter in used.items()}
-    gone: dict[str, list[int]] = {}
-    if how.settings.judged_only:
-        judged = {name: [only_judged(a) for a in per_query] for name, per_query in adapted.items()}
-        gone = {name: emptied(adapted[name], judged[name], s.trec_eval) for name in adapted}
-        adapted = judged
-    return data.queries, compute(data, adapted, how.requests, gone)
-
-
-def emptied(before: Sequence[Sized], after: Sequence[Sized], trec_eval: str) -> list[int]:
-    """The queries whose ranking trec_eval sees as empty (num_ret 0) under ``-J``: those ``-J`` left
-    without a result.  A query ``-c`` adds (in the qrels, not in the run) counts too in trec_eval 10,
-    which ranks one unjudged dummy document for it and drops that as well; 9.0.8 averages such a query
-    in as 0 without evaluating it.  ``before``/``after``: each query's ranking before and after ``-J``."""
-    return [q for q, (b, a) in enumerate(zip(before, after, strict=True))
-            if len(a) == 0 and (len(b) > 0 or trec_eval != "9")]
+    return data.queries, measured(data, how)
 
 
 def evaluate_validated(q: pd.DataFrame, r: pd.DataFrame, how: Plan) -> Evaluation:
@@ -234,19 +154,12 @@ def merge_parts(parts: Sequence[tuple[list[str], dict[str, list[Any]]]],
 
 def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, list[Any]]) -> Evaluation:
     """The :class:`Evaluation` of per-query values: aggregates, notes and unevaluated queries."""
-    reqs = how.requests
-    summary = summaries(reqs, per_query)
     lines, predicted_note = _predicted_lines(q, how.settings.predicted)
-    if how.settings.missing_queries == "zero":  # trec_eval -c: num_rel sums every qrels line with rel > 0, whatever -l
-        if how.settings.queries is not None:
-            lines = lines[lines["query"].isin(how.settings.queries)]
-        for x in reqs:
-            if x.measure.name == "num_rel" and isinstance(x.adapter, ExactAdapter):
-                summary[x.name] = int((lines["rel"].to_numpy() > 0).sum())
-    notes = [predicted_note] if predicted_note else []
-    notes += value_notes(queries, reqs, per_query)
-    unevaluated = sorted(set(q["query"].unique()) - set(queries))
-    return Evaluation(queries, reqs, per_query, summary, notes, unevaluated)
+    if how.settings.queries is not None:
+        lines = lines[lines["query"].isin(how.settings.queries)]
+    relevant = int((lines["rel"].to_numpy() > 0).sum())  # trec_eval -c's num_rel: every line with rel > 0
+    return finished(how, queries, per_query, set(q["query"].unique()), relevant,
+                    [predicted_note] if predicted_note else [])
 
 
 def _predicted_lines(qrels: pd.DataFrame, policy: str) -> tuple[pd.DataFrame, str]:

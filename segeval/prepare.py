@@ -34,7 +34,7 @@ import pandas as pd
 from segeval.errors import check_choice, check_int
 from segeval.io.fast import category_bytes
 from segeval.ordering import listed_order, name_ranks, score_order
-from segeval.prepared import IntArray, assemble, bounds, chosen_queries
+from segeval.prepared import IntArray, assemble, chosen_queries, first_results
 from segeval.prepared import Intervals as Intervals  # named here for readers of prepare's results
 from segeval.prepared import Prepared as Prepared
 from segeval.prepared import check_queries as check_queries
@@ -170,9 +170,7 @@ def prepare(
                                 lambda at: item_order(keep[at]))]
     else:
         rows = listed_order(keep, run_qcode, run["rank"].to_numpy() if order == "rank" else None)
-    if max_results is not None:
-        first = bounds(run_qcode[rows], n_q)
-        rows = rows[np.arange(len(rows)) - first[run_qcode[rows]] < max_results]
+    rows = first_results(rows, run_qcode, n_q, max_results)
     r = {**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS}, "icode": run_icode[rows], "qcode": run_qcode[rows]}
     keep_q = np.flatnonzero(qrels_qcode >= 0)
     q = {**{c: qrels[c].to_numpy()[keep_q] for c in QRELS_COLUMNS if c in qrels or c != "stratum"},

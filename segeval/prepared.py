@@ -8,7 +8,7 @@ evaluating needs no pandas.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -122,6 +122,17 @@ def bounds(qcode: IntArray, n_queries: int) -> IntArray:
     return np.searchsorted(qcode, np.arange(n_queries + 1), side="left").astype(np.int64)
 
 
+def first_results(rows: IntArray, qcode: npt.NDArray[np.integer[Any]], n_queries: int,
+                  max_results: int | None) -> IntArray:
+    """The ordered ``rows`` (each query's together, queries in code order) but those after each query's first
+    ``max_results`` (trec_eval ``-M``; None: every row)."""
+    if max_results is None:
+        return rows
+    ranked = np.asarray(qcode[rows], dtype=np.int64)
+    first = bounds(ranked, n_queries)
+    return rows[np.arange(len(rows)) - first[ranked] < max_results]
+
+
 def check_queries(queries: Sequence[str], qrels_queries: set[str]) -> None:
     """Raise a ParameterError unless every one of ``queries`` is a qrels query."""
     unknown = sorted(set(queries) - qrels_queries)
@@ -210,6 +221,27 @@ def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArra
     rows = np.flatnonzero(counts)  # the left entries with a partner (often few)
     owner, value = concat_ranges(first[left_gid[rows]], counts[rows])
     return rows[owner], value
+
+
+#: results paired with qrels rows at a time by :func:`kept_pairs` (bounds the memory of the pairs)
+PAIR_ROWS = 1 << 17
+
+
+def kept_pairs(left_gid: IntArray, right_gid_sorted: IntArray,
+               keep: Callable[[IntArray, IntArray], npt.NDArray[np.bool_]]) -> tuple[IntArray, IntArray]:
+    """The pairs of :func:`group_pairs` for which ``keep(i, j)`` holds, in the same order, made for
+    :data:`PAIR_ROWS` left entries at a time, so that only the kept pairs are ever held together."""
+    us: list[IntArray] = []
+    js: list[IntArray] = []
+    for at in range(0, max(len(left_gid), 1), PAIR_ROWS):
+        u, j = group_pairs(left_gid[at:at + PAIR_ROWS], right_gid_sorted)
+        u += at
+        ok = keep(u, j)
+        us.append(u[ok])
+        js.append(j[ok])
+    if len(us) == 1:
+        return us[0], js[0]
+    return np.concatenate(us), np.concatenate(js)
 
 
 def first_occurrences(key: IntArray) -> IntArray:

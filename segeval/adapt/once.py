@@ -25,7 +25,7 @@ import numpy as np
 from segeval.adapt.base import Adapter, Label, per_query_count
 from segeval.adapt.labelled import Labelled
 from segeval.adapt.overlap import overlap_decisions
-from segeval.prepared import Prepared, group_pairs
+from segeval.prepared import Prepared, kept_pairs
 from segeval.segment import closed_overlap
 
 
@@ -38,10 +38,10 @@ class OverlapOnceAdapter(Adapter):
     def adapt(self, data: Prepared) -> Labelled:
         labels, pu, pr = overlap_decisions(data)
         run = data.run_columns
-        u, j = group_pairs(run["gid"], data.rel.gid)
-        meets = closed_overlap(run["start"][u], run["end"][u], data.rel.start[j], data.rel.end[j])
+        s, e, rel = run["start"], run["end"], data.rel
+        u, j = kept_pairs(run["gid"], rel.gid, lambda u, j: closed_overlap(s[u], e[u], rel.start[j], rel.end[j]))
         first = np.full(len(data.rel), data.n_results, dtype=np.int64)
-        np.minimum.at(first, j[meets], u[meets])  # results are in rank order within each query
+        np.minimum.at(first, j, u)  # results are in rank order within each query
         credited = np.zeros(data.n_results + 1, dtype=bool)
         credited[first] = True
         labels = np.where((labels == Label.RELEVANT) & ~credited[:-1], np.uint8(Label.RELEVANT_SEEN), labels)

@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 from segeval.adapt.base import Adapter, Label, per_query_count
 from segeval.adapt.labelled import Labelled
-from segeval.prepared import Prepared, group_pairs
+from segeval.prepared import Prepared, kept_pairs
 from segeval.segment import closed_overlap
 
 
@@ -65,10 +65,9 @@ def overlap_decisions(
 
     def pairs(mask: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         rows = np.flatnonzero(mask)
-        ui, j = group_pairs(gid, qrels["gid"][rows])
-        rows_j = rows[j]
-        ok = closed_overlap(s[ui], e[ui], qrels["start"][rows_j], qrels["end"][rows_j])
-        return ui[ok], rows_j[ok]
+        starts, ends = qrels["start"][rows], qrels["end"][rows]
+        ui, j = kept_pairs(gid, qrels["gid"][rows], lambda u, j: closed_overlap(s[u], e[u], starts[j], ends[j]))
+        return ui, rows[j]
 
     return decide(data.n_results, pairs(rel_mask), pairs(~rel_mask))
 

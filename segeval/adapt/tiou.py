@@ -30,13 +30,15 @@ doubles).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
 from segeval.adapt.labelled import Labelled
 from segeval.errors import ParameterError
-from segeval.prepared import Prepared, group_pairs
+from segeval.prepared import Prepared, kept_pairs
 from segeval.settings import TIOU
 
 
@@ -120,12 +122,14 @@ class TiouAdapter(Adapter):
         run, qrels = data.run_columns, data.qrels_columns
         n = data.n_results
         rel_rows = np.flatnonzero(data.relevant)
-        u, j = group_pairs(run["gid"], qrels["gid"][rel_rows])
-        rows = rel_rows[j]
-        iou = self._iou(run["start"][u], run["end"][u],
-                        qrels["start"][rows], qrels["end"][rows])
-        ok = self._reach(iou)
-        u, rows, iou = u[ok], rows[ok], iou[ok]
+        s, e = run["start"], run["end"]
+        starts, ends = qrels["start"][rel_rows], qrels["end"][rel_rows]
+
+        def iou_of(u: npt.NDArray[np.int64], j: npt.NDArray[np.int64]) -> Any:
+            return self._iou(s[u], e[u], starts[j], ends[j])
+
+        u, j = kept_pairs(run["gid"], qrels["gid"][rel_rows], lambda u, j: self._reach(iou_of(u, j)))
+        rows, iou = rel_rows[j], iou_of(u, j)
         labels = np.full(n, Label.NONRELEVANT, dtype=np.uint8)
         labels[u] = Label.RELEVANT_SEEN
         matched: set[int] = set()

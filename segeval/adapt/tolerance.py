@@ -31,7 +31,7 @@ import numpy.typing as npt
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
 from segeval.adapt.labelled import Labelled
 from segeval.errors import check_int
-from segeval.prepared import Intervals, Prepared, concat_ranges, group_pairs
+from segeval.prepared import PAIR_ROWS, Intervals, Prepared, concat_ranges, kept_pairs
 from segeval.segment import whole_seconds_overlap
 from segeval.settings import TOLERANCE
 
@@ -41,9 +41,7 @@ FloatArray = npt.NDArray[np.float64]
 
 def _meets(gid: IntArray, a: FloatArray, b: FloatArray, ivl: Intervals) -> tuple[IntArray, IntArray]:
     """(unit, interval) pairs where look-up [a, b) meets the interval (``whole_seconds``)."""
-    u, j = group_pairs(gid, ivl.gid)
-    ok = whole_seconds_overlap(a[u], b[u], ivl.start[j], ivl.end[j])
-    return u[ok], j[ok]
+    return kept_pairs(gid, ivl.gid, lambda u, j: whole_seconds_overlap(a[u], b[u], ivl.start[j], ivl.end[j]))
 
 
 def _credited(gid: IntArray, a: FloatArray, b: FloatArray, seen_end: FloatArray) -> npt.NDArray[np.bool_]:
@@ -61,11 +59,21 @@ def _credited(gid: IntArray, a: FloatArray, b: FloatArray, seen_end: FloatArray)
     head[1:] = g[1:] != g[:-1]
     first = np.flatnonzero(head)
     pos = np.arange(n, dtype=np.int64) - np.repeat(first, np.diff(np.append(first, n)))
-    # every (later i, earlier j) pair of a group, as positions in by_group order
-    owner, earlier = concat_ranges(np.arange(n, dtype=np.int64) - pos, pos)
-    hit, prior = by_group[owner], by_group[earlier]
-    meets = np.asarray(whole_seconds_overlap(a[hit], b[hit], a[prior], seen_end[prior]), dtype=bool)
-    hit, prior = hit[meets], prior[meets]
+    # every (later i, earlier j) pair of a group, as positions in by_group order, PAIR_ROWS later hits at a time
+    starts = np.arange(n, dtype=np.int64) - pos
+    hits: list[IntArray] = []
+    priors: list[IntArray] = []
+    total = np.cumsum(pos)  # pairs up to each later hit: cut where each slice holds about PAIR_ROWS pairs
+    cuts = np.unique(np.concatenate([[0], np.searchsorted(total, np.arange(PAIR_ROWS, int(total[-1]), PAIR_ROWS)),
+                                     [n]]))
+    for at, stop in zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True):
+        owner, earlier = concat_ranges(starts[at:stop], pos[at:stop])
+        hit, prior = by_group[owner + at], by_group[earlier]
+        meets = np.asarray(whole_seconds_overlap(a[hit], b[hit], a[prior], seen_end[prior]), dtype=bool)
+        hits.append(hit[meets])
+        priors.append(prior[meets])
+    hit, prior = np.concatenate(hits), np.concatenate(priors)
+    del hits, priors
     step = pos[np.argsort(by_group)][hit]  # the position in its group of each pair's later hit
     order = np.argsort(step, kind="stable")
     hit, prior, step = hit[order], prior[order], step[order]
@@ -139,10 +147,11 @@ class ToleranceAdapter(Adapter):
             arr = added
             order = np.argsort(arr[:, 0], kind="stable")
             sg = arr[order, 0].astype(np.int64)
-            u, j = group_pairs(gid[non_rows], sg)
-            ok = (arr[order, 3][j] < non_rows[u]) & whole_seconds_overlap(
-                s[non_rows[u]], e[non_rows[u]], arr[order, 1][j], arr[order, 2][j])
-            labels[non_rows[u[ok]]] = Label.NONRELEVANT_SEEN
+            at, a_s, a_e = arr[order, 3], arr[order, 1], arr[order, 2]
+            n_s, n_e = s[non_rows], e[non_rows]
+            u, _ = kept_pairs(gid[non_rows], sg, lambda u, j: (at[j] < non_rows[u]) & whole_seconds_overlap(
+                n_s[u], n_e[u], a_s[j], a_e[j]))
+            labels[non_rows[u]] = Label.NONRELEVANT_SEEN
 
         # deciding qrels rows: raw relevant rows met by [s, s + T) for 1/s,
         # raw non-relevant rows met by [s, e) for 0/S
@@ -151,10 +160,10 @@ class ToleranceAdapter(Adapter):
         qg, qs, qe = qrels["gid"], qrels["start"], qrels["end"]
 
         def raw(rows: IntArray, b: FloatArray, mask: npt.NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
-            ivl = Intervals(qg[rows], qg[rows], qs[rows].astype(np.float64), qe[rows].astype(np.float64))
-            u, j = _meets(gid, s, b, ivl)
-            keep = mask[u]
-            return u[keep], rows[j[keep]]
+            starts, ends = qs[rows].astype(np.float64), qe[rows].astype(np.float64)
+            u, j = kept_pairs(gid, qg[rows], lambda u, j: mask[u] & whole_seconds_overlap(s[u], b[u], starts[j],
+                                                                                        ends[j]))
+            return u, rows[j]
 
         is_rel_label = rel_hit
         is_non_label = ~rel_hit & non_hit

@@ -92,11 +92,11 @@ def scan_run(data: bytes) -> Scanned | None:
                        first=("run",))
 
 
-def line_blocks(path: str) -> Iterator[bytes]:
+def line_blocks(path: str, size: int = BLOCK_BYTES) -> Iterator[bytes]:
     """A file the usual path reads whole (``read_bytes``, with its limits) in blocks of whole lines of
-    about :data:`~segeval.io.files.BLOCK_BYTES`, for a reader that keeps less than its text."""
-    blocks = read_blocks(path, max_bytes=limits()[0])
-    return (data for _, data in batches(blocks, 1, BLOCK_BYTES))
+    about ``size`` bytes, for a reader that keeps less than its text."""
+    blocks = read_blocks(path, max_bytes=limits()[0], block=size)
+    return (data for _, data in batches(blocks, 1, size))
 
 
 def lane_qrels(path: str) -> LaneQrels | None:

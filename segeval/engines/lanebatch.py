@@ -20,6 +20,7 @@ from segeval.adapt.exact import exact_labels
 from segeval.io.scan import Words
 from segeval.io.tokens import pack_bytes
 from segeval.ordering import score_order
+from segeval.prepared import first_results
 
 if TYPE_CHECKING:
     from segeval.measures.batch import Batch
@@ -115,11 +116,8 @@ def exact_batch(run_q: Codes, score: npt.NDArray[np.float64], grade_of: Callable
         order = score_order(run_q, score, n_q, tie_key)
     else:
         order = evaluated[score_order(run_q[evaluated], score[evaluated], n_q, lambda at: tie_key(evaluated[at]))]
+    order = first_results(order, run_q, n_q, settings.max_results)
     row_q = run_q[order]
-    if settings.max_results is not None:
-        first = np.searchsorted(row_q, np.arange(n_q))
-        cut = np.arange(len(order)) - first[row_q] < settings.max_results
-        order, row_q = order[cut], row_q[cut]
     grades = grade_of(order)
     labels = exact_labels(grades, settings.relevance_level)
     offsets = np.zeros(n_q + 1, dtype=np.int64)

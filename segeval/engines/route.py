@@ -6,6 +6,8 @@ aggregate):
 readers
     ``scanner``: the NumPy byte scanner (:mod:`segeval.io.scan`), for plain TREC files, no pandas;
     it may give up on a file (anything unusual), and the ``table`` reader then reads the same file.
+    ``segments``: the same byte scanner for MediaEval qrels and a linking or search run
+    (:mod:`segeval.engines.seglane`), no pandas; it gives up as ``scanner`` does.
     ``table``: the strict line parser (:mod:`segeval.io.tables`), every format and option.
     ``frame``: runs given in memory (DataFrames, dicts, ir_measures and ranx objects).
 executors
@@ -30,10 +32,12 @@ from segeval.words import plural
 if TYPE_CHECKING:
     from segeval.measures.compute import Request
 
-READERS = ("scanner", "table", "frame")
+READERS = ("scanner", "segments", "table", "frame")
 EXECUTORS = ("whole", "chunks", "processes", "dask")
 #: the ``segeval eval`` options outside :class:`~segeval.settings.Job` that the scanner's lanes take
 SCANNER_OUTPUTS = ("trec",)
+#: the output formats of the segment routes (they give the usual evaluation, rendered as usual)
+SEGMENT_OUTPUTS = ("trec", "json", "csv")
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,26 @@ def scanner_refusal(qrels: str, runs: Sequence[str], job: Job, output: str) -> s
     return None
 
 
+def segment_refusal(qrels: str, runs: Sequence[str], job: Job, output: str) -> str | None:
+    """Why the segment scanner cannot take this ``segeval eval`` job on a segment run (None: it can try)."""
+    s, engine = job.settings, job.engine.engine
+    reasons = [
+        (len(runs) != 1, plural(len(runs), "run")),
+        (engine != "processes", f"--engine {engine}"),
+        (output not in SEGMENT_OUTPUTS, f"-o {output}"),
+        (s.order not in (None, "rank", "file"), f"--order {s.order}"),
+        (job.lenient, "--lenient"),
+        (s.trec_eval != "10", f"--trec-eval {s.trec_eval}"),
+        (s.time_format != "mmss", f"--time-format {s.time_format}"),
+        (s.predicted != "use", f"--predicted {s.predicted}"),
+        (s.queries is not None, "a choice of queries"),
+        (is_stream(qrels), "qrels from a pipe"),
+        (bool(runs) and is_stream(runs[0]), "a run from a pipe or standard input"),
+    ]
+    found = [why for refused, why in reasons if refused]
+    return ", ".join(found) if found else None
+
+
 def _segments(path: str) -> str | None:
     """``a ... run (segments)`` when the run's first lines are in a segment format, else None (also when
     they cannot be read: the reader says why)."""
@@ -141,7 +165,13 @@ def route(qrels: str, runs: Sequence[str], job: Job, output: str = "trec") -> Ro
         return Route("table", "whole", f"{plural(len(runs), 'run')}, one process (-j 1)")
     chunks, size = read_in_chunks(runs[0], job.engine.memory)
     executor = "chunks" if chunks else "whole"
-    refusal = scanner_refusal(qrels, runs, job, output) or _segments(runs[0])
+    segments = None if is_stream(runs[0]) else _segments(runs[0])  # a stream is read once: not sniffed
+    if segments is not None:
+        refusal = segment_refusal(qrels, runs, job, output)
+        if refusal is None:
+            return Route("segments", executor, f"{segments}; {size}")
+        return Route("table", executor, f"{segments}: {refusal}; {size}")
+    refusal = scanner_refusal(qrels, runs, job, output)
     if refusal is None:
         return Route("scanner", executor, f"a plain TREC job; {size}")
     return Route("table", executor, f"{refusal}; {size}")

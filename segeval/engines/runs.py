@@ -7,7 +7,8 @@ order of the expanded run list, so it is identical for any number of jobs.  The 
 ``table+processes``, ``table+dask``) give each run's :class:`~segeval.engines.types.RunResult`
 through :func:`map_runs`: ``segeval eval`` renders them (:func:`evaluate_many`), ``segeval compare``
 compares them (:func:`evaluate_runs`); the scanner's routes are ``segeval eval``'s own
-(:mod:`segeval.engines.fastlane`, :mod:`segeval.engines.streamlane`).
+(:mod:`segeval.engines.fastlane`, :mod:`segeval.engines.streamlane`, and for segment runs
+:mod:`segeval.engines.seglane`, whose results :func:`outcome` renders).
 """
 
 from __future__ import annotations

@@ -101,6 +101,11 @@ def _line_blocks(data: bytes) -> Iterator[memoryview]:
         begin = end
 
 
+def line_views(data: bytes) -> Iterator[memoryview]:
+    """``data`` in blocks of about :data:`BLOCK_BYTES` that end at a line end, as views (no copies)."""
+    return _line_blocks(data)
+
+
 def scan_blocks(blocks: Iterable[bytes | memoryview], n_fields: int, text: tuple[int, ...],
                 floats: tuple[int, ...] = (), ints: tuple[int, ...] = (), checked_ints: tuple[int, ...] = (),
                 first: tuple[int, ...] = (), checked_floats: tuple[int, ...] = (), times: tuple[int, ...] = (),

@@ -115,6 +115,18 @@ def test_each_route_takes_its_path(route: R.Route, written: dict[str, R.Inputs],
                                            for line in named), got.stderr
 
 
+@pytest.mark.parametrize("route", R.routes("segments", FULL), ids=lambda r: r.name)
+def test_each_route_takes_its_path_on_segments(route: R.Route, written: dict[str, R.Inputs]) -> None:
+    """The same on a segment collection (its queries grouped, as the generator writes them): the segment
+    scanner's routes (``segments+whole``, ``segments+chunks``) are among those compared."""
+    x = _collections("segments", written)[0]
+    got = route.run(x, R.Job(("map",), ("--route",), "overlap"))
+    path = route.segment_path or route.path
+    named = [line for line in got.stderr.splitlines() if line.startswith("route: ")]
+    assert got.code == 0 and named and all(line.startswith(f"route: {path} ") or line == f"route: {path}"
+                                           for line in named), got.stderr
+
+
 def test_the_measures_are_the_registry() -> None:
     """A new family is covered without editing the generator: every family and default parameter is named."""
     names = set(R.registered_measures())

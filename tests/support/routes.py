@@ -275,6 +275,8 @@ class Route:
     run: RouteFunction
     #: the reader and executor ``--route`` (or ``Evaluation.route``) names for a plain document job
     path: str
+    #: the same for a plain segment job (None: as ``path``)
+    segment_path: str | None = None
     kinds: tuple[Kind, ...] = ("documents", "segments")
     #: the command's routes: their notes must agree too
     cli: bool = True
@@ -471,9 +473,9 @@ def _api_ranx(x: Inputs, job: Job) -> Outcome:
 
 
 ROUTES: tuple[Route, ...] = (
-    Route("file", _file, "scanner+whole", fast=True),
-    Route("chunked", _chunked, "scanner+chunks", fast=True),
-    Route("in-memory", _in_memory, "scanner+whole", fast=True, sampled=True),
+    Route("file", _file, "scanner+whole", "segments+whole", fast=True),
+    Route("chunked", _chunked, "scanner+chunks", "segments+chunks", fast=True),
+    Route("in-memory", _in_memory, "scanner+whole", "segments+whole", fast=True, sampled=True),
     Route("stdin", _stdin, "table+whole"),
     Route("-j 2", _jobs2, "table+processes", sampled=True),
     Route("dask", _dask, "table+dask", sampled=True),

@@ -118,7 +118,7 @@ def eval_(
         print(chosen, file=sys.stderr)
     if chosen.reader == "scanner" and _scanned(chosen, qrels, run_files[0], job, shown, show_route):
         return
-    _evaluate_read(qrels, run_files, job, shown)
+    _evaluate_read(chosen, qrels, run_files, job, shown, show_route)
 
 
 def _scanned(chosen: Route, qrels: str, run_file: str, job: Job, shown: OutputOptions, show_route: bool) -> bool:
@@ -136,20 +136,27 @@ def _scanned(chosen: Route, qrels: str, run_file: str, job: Job, shown: OutputOp
     return False
 
 
-def _evaluate_read(qrels: str, run_files: list[str], job: Job, shown: OutputOptions) -> None:
-    """``eval`` through the strict reader: the qrels read once, every run evaluated, then reported."""
+def _evaluate_read(chosen: Route, qrels: str, run_files: list[str], job: Job, shown: OutputOptions,
+                   show_route: bool) -> None:
+    """``eval`` through the segment scanner (a segment run, ``chosen.reader == "segments"``) or, when it is not
+    chosen or gives up, the strict reader: the qrels read once, every run evaluated, then reported."""
     from functools import partial
 
     from segeval.engines.runs import evaluate_many
 
     skipped_qrels: list[InputError] = []
     settings = job.settings
-    q = inputs.qrels(qrels, settings.time_format, skipped_qrels.append if job.lenient else None)
     complete = settings.missing_queries == "zero"
     # trec_eval 9.0.8 -c evaluates the qrels topics missing from the run without printing them
     only_run = settings.trec_eval == "9" and complete and shown.per_query and shown.format == "trec"
     render = partial(_render_eval, out=shown, only_run_queries=only_run, time_format=settings.time_format)
-    outcomes = evaluate_many(q, run_files, job, render=render, complete=complete)
+    outcomes = _segment_outcomes(qrels, run_files[0], job, chosen.executor, render, complete) \
+        if chosen.reader == "segments" else None
+    if outcomes is None and chosen.reader == "segments" and show_route:
+        print(chosen.fallback("the scanner gave up on the files; the strict reader reads them"), file=sys.stderr)
+    if outcomes is None:
+        q = inputs.qrels(qrels, settings.time_format, skipped_qrels.append if job.lenient else None)
+        outcomes = evaluate_many(q, run_files, job, render=render, complete=complete)
     _report(outcomes, run_files, shown.format, skipped_qrels)
 
 
@@ -179,6 +186,22 @@ def _report(outcomes: list[Outcome], run_files: list[str], output: str, skipped_
     if skipped:
         print(f"segeval: {plural(skipped, 'malformed line')} skipped (--lenient)", file=sys.stderr)
         raise typer.Exit(3)
+
+
+def _segment_outcomes(qrels: str, run: str, job: Any, executor: str, render: Any, complete: bool) -> list[Any] | None:
+    """The outcome of the segment route (:mod:`segeval.engines.seglane`), or None when the strict reader must read
+    the files; a progress line (MiB read) on stderr in chunks, when it is a terminal."""
+    import os
+    from dataclasses import replace
+
+    from segeval.engines.progress import Progress
+    from segeval.engines.runs import outcome
+    from segeval.engines.seglane import segment_result
+
+    size = os.path.getsize(run) if executor == "chunks" else 0
+    with Progress(size, "MiB", quiet=job.engine.quiet or executor != "chunks", scale=2**20) as bar:
+        result = segment_result(qrels, run, job, executor, on_read=bar.advance)
+    return None if result is None else [outcome(replace(result, file=run), render=render, complete=complete)]
 
 
 def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, out: OutputOptions, only_run_queries: bool = False,

@@ -70,9 +70,40 @@ def test_a_200_mib_file(files: tuple[str, str], tmp_path: Path) -> None:
     assert R.route(files[0], [str(big)], Job(engine=EngineOptions("in-memory"))).name == "scanner+whole"
 
 
+SEGMENTS = (str(FIXTURES / "gen_linking.qrels"), str(FIXTURES / "gen_linking.run"))
+
+
 def test_segment_run() -> None:
-    lines, _ = routed(str(FIXTURES / "gen_linking.qrels"), str(FIXTURES / "gen_linking.run"), "-m", "map")
-    assert lines[0].startswith("route: table+whole (a MediaEval linking run (segments);")
+    lines, out = routed(*SEGMENTS, "-m", "map", "-q")
+    assert lines == ["route: segments+whole (a MediaEval linking run (segments); --memory auto: a file of 0.1 MiB "
+                     "(chunks from 128 MiB))"]
+    chunked, same = routed(*SEGMENTS, "-m", "map", "-q", "--memory", "chunked", "--chunk-lines", "7")
+    assert chunked == ["route: segments+chunks (a MediaEval linking run (segments); --memory chunked)"] and same == out
+    refused, same = routed(*SEGMENTS, "-m", "map", "-q", "--order", "score", "--memory", "in-memory")
+    assert refused == ["route: table+whole (a MediaEval linking run (segments): --order score; --memory in-memory)"]
+
+
+def test_the_segment_scanner_gives_up(tmp_path: Path) -> None:
+    """A run line the scanner does not take (an end before its start): the strict reader reads the same file
+    and says what is wrong, with the same executor."""
+    bad = tmp_path / "bad.run"
+    bad.write_text(Path(SEGMENTS[1]).read_text() + "anchor_1 Q0 v1 3.00 2.00 151 0.1 synthetic\n")
+    for memory, executor in (("auto", "whole"), ("chunked", "chunks")):
+        code, _, err = run_cli("eval", "--route", "--memory", memory, SEGMENTS[0], str(bad))
+        assert code == 2 and f"route: segments+{executor}" in err and "earlier than the start time" in err
+        assert f"route: table+{executor} (the scanner gave up on the files; the strict reader reads them)" in err
+
+
+def test_the_segment_route_needs_no_pandas() -> None:
+    """``segments+whole`` and ``segments+chunks`` read, label and measure without importing pandas."""
+    import subprocess
+    import sys
+
+    for memory in ("in-memory", "chunked"):
+        code = ("import sys; from segeval.cli import main; main(['eval', '-a', 'tiou', '--memory', "
+                f"'{memory}', *sys.argv[1:3]]); print('pandas' in sys.modules, file=sys.stderr)")
+        got = subprocess.run([sys.executable, "-c", code, *SEGMENTS], capture_output=True, text=True, check=False)
+        assert got.returncode == 0 and got.stderr.splitlines()[-1] == "False", got.stderr
 
 
 def test_options_the_scanner_does_not_take(files: tuple[str, str]) -> None:

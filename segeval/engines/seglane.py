@@ -1,0 +1,400 @@
+"""The segment routes of ``segeval eval`` (``segments+whole``, ``segments+chunks``): MediaEval qrels and a
+linking or search run read by the byte scanner, without pandas.
+
+The reader (:class:`SegmentReader`) scans the files block by block (:func:`segeval.io.scan.scan_format`,
+which accepts only what the strict parser accepts, with the same values) and keeps integer-coded
+columns only: query and video codes in order of first appearance, times in seconds, ranks.  The
+executors hand the coded rows of whole queries to the one computation every route uses:
+:func:`segeval.ordering.listed_order`, :func:`segeval.prepared.first_results`,
+:func:`segeval.prepared.assemble`, the adapters and measures (:func:`segeval.plan.measured`) and
+:func:`segeval.plan.finished`.  ``whole`` evaluates every query at once; ``chunks`` reads the run in
+batches (as the chunked engine gathers them) and evaluates each batch's finished queries, keeping
+only their values, so memory does not grow with the run.
+
+Whenever the job or the bytes are anything else (another format, a line the scanner does not take,
+a time that is not M.S, an end before its start, a rank below 1, a segment judged twice, no query
+in both files, a run not grouped by query in chunks, a measure the plan refuses), the reader gives
+up before anything is printed and the strict reader reads the same files with the same executor,
+with its messages (:mod:`segeval.engines.route`).
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.errors import SegevalError
+from segeval.io.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
+from segeval.io.scan import Scanned, Words, scan_format
+from segeval.prepared import IntArray, assemble, chosen_queries, first_occurrences, first_results
+
+if TYPE_CHECKING:
+    from segeval.engines.types import RunResult
+    from segeval.plan import Plan
+    from segeval.settings import Job
+
+#: the segment run formats the reader takes, by name
+RUN_FORMATS = {f.name: f for f in (MEDIAEVAL_LINKING_RUN, MEDIAEVAL_SEARCH_RUN)}
+#: the multiplier of the token hashes (Fibonacci hashing)
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+#: bytes of qrels scanned at a time (the scanner's temporaries are a few times a block)
+QRELS_BLOCK = 1 << 20
+
+
+class GiveUp(Exception):
+    """The strict reader must read the files (it explains whatever made the scanner stop)."""
+
+
+class Codes:
+    """Tokens numbered in order of first appearance, across blocks: a hash table of the tokens seen (each
+    row's token checked against its code's, never trusted to the hash), and a dict for new ones."""
+
+    BITS = 18
+
+    def __init__(self) -> None:
+        self.code: dict[bytes, int] = {}
+        self.names: list[str] = []
+        self.slot_hash = np.zeros(0, dtype=np.uint64)  # made on the first block of tokens not in runs
+        self.slot_code = np.zeros(0, dtype=np.int32)
+        self.words: list[npt.NDArray[np.uint64]] = []  # each code's token, as words
+
+    def of(self, words: Words) -> npt.NDArray[np.int32]:
+        """Each row's code (new tokens numbered as they first appear)."""
+        n = len(words)
+        if n == 0:
+            return np.zeros(0, dtype=np.int32)
+        change = np.ones(n, dtype=bool)
+        change[1:] = (words[1:] != words[:-1]).any(axis=1)
+        heads = np.flatnonzero(change)
+        if len(heads) * 4 < n:  # runs of equal tokens (queries): the heads only
+            return np.repeat(self._looked_up(words[heads]), np.diff(np.append(heads, n)))
+        if not len(self.slot_code):
+            self.slot_hash = np.zeros(1 << self.BITS, dtype=np.uint64)
+            self.slot_code = np.full(1 << self.BITS, -1, dtype=np.int32)
+        h = np.zeros(n, dtype=np.uint64)
+        for j in range(words.shape[1]):
+            h ^= words[:, j]
+            h *= _MIX
+        h ^= h >> np.uint64(31)
+        slot = (h >> np.uint64(64 - self.BITS)).astype(np.intp)
+        code = self.slot_code[slot]
+        miss = np.flatnonzero((code < 0) | (self.slot_hash[slot] != h))
+        if len(miss):
+            code[miss] = self._looked_up(words[miss])
+            self.slot_hash[slot[miss]] = h[miss]
+            self.slot_code[slot[miss]] = code[miss]
+        known = np.zeros((len(self.words), max(words.shape[1], max(len(w) for w in self.words))), dtype=np.uint64)
+        for c, w in enumerate(self.words):
+            known[c, : len(w)] = w
+        if not bool((known[code, : words.shape[1]] == words).all()) or bool(known[code, words.shape[1]:].any()):
+            raise GiveUp  # two tokens with one hash (never seen): the strict reader reads the file
+        return code
+
+    def _looked_up(self, words: Words) -> npt.NDArray[np.int32]:
+        tokens = np.ascontiguousarray(words).view(f"S{8 * words.shape[1]}").ravel().tolist()
+        out = np.empty(len(tokens), dtype=np.int32)
+        for i, token in enumerate(tokens):
+            c = self.code.get(token)
+            if c is None:
+                c = self.code[token] = len(self.names)
+                self.names.append(token.decode("utf-8"))
+                self.words.append(words[i][: -(-len(token) // 8)].copy())
+            out[i] = c
+        return out
+
+
+@dataclass
+class Rows:
+    """Coded rows of a file: query and video codes, start and end in seconds, and ``rank`` (runs) or
+    ``rel`` (qrels)."""
+
+    query: npt.NDArray[np.int32]
+    item: npt.NDArray[np.int32]
+    start: npt.NDArray[np.float64]
+    end: npt.NDArray[np.float64]
+    number: npt.NDArray[np.int64]
+
+    @classmethod
+    def joined(cls, parts: list[Rows]) -> Rows:
+        if len(parts) == 1:
+            return parts[0]
+        return cls(np.concatenate([p.query for p in parts]), np.concatenate([p.item for p in parts]),
+                   np.concatenate([p.start for p in parts]), np.concatenate([p.end for p in parts]),
+                   np.concatenate([p.number for p in parts]))
+
+    @classmethod
+    def empty(cls) -> Rows:
+        codes, times = np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float64)
+        return cls(codes, codes, times, times, np.zeros(0, dtype=np.int64))
+
+    def cut(self, start: int, stop: int | None) -> Rows:
+        return Rows(self.query[start:stop], self.item[start:stop], self.start[start:stop], self.end[start:stop],
+                    self.number[start:stop])
+
+
+class SegmentReader:
+    """The qrels, read and coded once, and the run's format; :meth:`run_blocks` codes run blocks as they come."""
+
+    def __init__(self, qrels_blocks: Iterable[bytes], fmt: LineFormat, n_fields: int) -> None:
+        self.queries, self.items = Codes(), Codes()
+        self.fmt, self.n_fields = fmt, n_fields
+        parts: list[Rows] = []
+        for data in qrels_blocks:
+            if b"|" in data:
+                raise GiveUp  # ground-truth groups
+            s = _scanned(scan_format(data, MEDIAEVAL_QRELS, text=("query", "item"), times=("start", "end"),
+                                     ints=("rel",)), data)
+            if s is not None:
+                parts.append(self._coded(s, s.ints["rel"]))
+        if not parts:
+            raise GiveUp  # no data line
+        self.qrels = Rows.joined(parts)
+        if _judged_twice(self.qrels):
+            raise GiveUp
+        self.qrels_queries = {self.queries.names[c] for c in np.unique(self.qrels.query).tolist()}
+
+    def _coded(self, s: Scanned, number: npt.NDArray[np.int64]) -> Rows:
+        start, end = s.ints["start"], s.ints["end"]
+        if bool((end < start).any()):
+            raise GiveUp  # validate_qrels and validate_run refuse them
+        return Rows(self.queries.of(s.text["query"]), self.items.of(s.text["item"]), start.astype(np.float64),
+                    end.astype(np.float64), number)
+
+    def run_blocks(self, blocks: Iterable[bytes]) -> Iterator[tuple[Rows, bytes]]:
+        """Each block's coded rows and its last line's run tag (b'' for a search run without tags)."""
+        times = ("start", "end", "jumpin") if self.fmt is MEDIAEVAL_SEARCH_RUN else ("start", "end")
+        tagged = self.n_fields == len(self.fmt.fields)
+        for data in blocks:
+            s = _scanned(scan_format(data, self.fmt, n_fields=self.n_fields, text=("query", "item"), times=times,
+                                     ints=("rank",), checked_floats=("score",), first=("run",) if tagged else ()), data)
+            if s is None:
+                continue
+            rank = s.ints["rank"]
+            if bool((rank < 1).any()):
+                raise GiveUp
+            rows, tag = self._coded(s, rank), s.last["run"] if tagged else b""
+            del s, rank, data  # not held while the rows are evaluated
+            yield rows, tag
+
+
+def _scanned(s: Scanned | None, data: bytes) -> Scanned | None:
+    """The scanned block; None for a block of blank lines; :class:`GiveUp` when the scanner gave up."""
+    if s is None and data.strip():
+        raise GiveUp
+    return s
+
+
+def _judged_twice(q: Rows) -> bool:
+    """Whether two qrels lines judge the same query, video and segment (``validate_qrels`` refuses them)."""
+    order = np.lexsort((q.end, q.start, q.item, q.query))
+    same = np.ones(max(len(order) - 1, 0), dtype=bool)
+    for column in (q.query, q.item, q.start, q.end):
+        s = column[order]
+        same &= s[1:] == s[:-1]
+    return bool(same.any())
+
+
+def run_format(head: bytes, path: str) -> tuple[LineFormat, int]:
+    """The run's format as the strict reader detects it from its first lines, and the number of fields the
+    scanner reads (a search run: 9, or 8 when its first data line has no run tag)."""
+    from segeval.io.formats import detect_run_format
+
+    try:
+        fmt = detect_run_format(head, path)
+    except SegevalError:
+        raise GiveUp from None
+    if fmt.name not in RUN_FORMATS:
+        raise GiveUp
+    first = next((line.split() for line in head.split(b"\n") if line.strip()), [])
+    return fmt, len(first) if fmt is MEDIAEVAL_SEARCH_RUN and len(first) in fmt.counts else len(fmt.fields)
+
+
+class Evaluator:
+    """The evaluated queries' values, part by part (each part the rows of whole queries)."""
+
+    def __init__(self, reader: SegmentReader, how: Plan) -> None:
+        self.reader, self.how = reader, how
+        q = reader.qrels
+        self.qrels_order = np.argsort(q.query, kind="stable")  # each query's qrels lines, in file order
+        self.qrels_bounds = np.searchsorted(q.query[self.qrels_order], np.arange(len(reader.queries.names) + 1))
+        self.names: list[str] = []
+        self.values: dict[str, list[Any]] = {x.name: [] for x in how.requests}
+
+    def part(self, rows: Rows, queries: list[str]) -> None:
+        """Evaluate the chosen ``queries`` on ``rows``, which hold every run row they have.  Queries are numbered
+        in the order the run lists them (those without rows last), so that a run grouped by query and in rank
+        order is evaluated in place, without copies; :meth:`finish` puts them in name order."""
+        if not queries:
+            return
+        s = self.how.settings
+        code = self.reader.queries.code
+        raw = [code[name.encode("utf-8")] for name in queries]
+        listed = rows.query[first_occurrences(rows.query.astype(np.int64))].tolist() if len(rows.query) else []
+        chosen = set(raw)
+        raw = [c for c in listed if c in chosen] + sorted(chosen - set(listed), key=raw.index)
+        queries = [self.reader.queries.names[c] for c in raw]
+        lookup = np.full(len(self.reader.queries.names), -1, dtype=np.int64)
+        lookup[raw] = np.arange(len(raw), dtype=np.int64)
+        run_qcode = lookup[rows.query]
+        keep = np.flatnonzero(run_qcode >= 0)
+        ordered = _ordered(keep, run_qcode, rows.number if s.order == "rank" else None)
+        ordered = first_results(ordered, run_qcode, len(queries), s.max_results)
+        in_place = len(ordered) == len(rows.query) and bool((ordered[1:] > ordered[:-1]).all())
+        del keep
+        q = self.reader.qrels
+        lines = np.sort(np.concatenate([self.qrels_order[self.qrels_bounds[c]:self.qrels_bounds[c + 1]] for c in raw]))
+        # videos numbered in order of first appearance in the run's rows, then the qrels' (as prepare numbers them)
+        both = np.concatenate([rows.item, q.item[lines]]).astype(np.int64)
+        firsts = both[first_occurrences(both)]
+        del both
+        renumber = np.zeros(len(self.reader.items.names), dtype=np.int64)
+        renumber[firsts] = np.arange(len(firsts), dtype=np.int64)
+        names = self.reader.items.names
+        items = np.empty(len(firsts), dtype=object)
+        items[:] = [names[c] for c in firsts.tolist()]
+        if in_place:  # every row, in file order (the usual run): no copies
+            run = {"start": rows.start, "end": rows.end, "rank": rows.number, "icode": renumber[rows.item],
+                   "qcode": run_qcode}
+        else:
+            run = {"start": rows.start[ordered], "end": rows.end[ordered], "rank": rows.number[ordered],
+                   "icode": renumber[rows.item[ordered]], "qcode": run_qcode[ordered]}
+        del ordered, run_qcode
+        qrels = {"start": q.start[lines], "end": q.end[lines], "rel": q.number[lines],
+                 "icode": renumber[q.item[lines]], "qcode": lookup[q.query[lines]]}
+        from segeval.plan import measured
+
+        values = measured(assemble(queries, items, run, qrels, s.relevance_level), self.how)
+        self.names += queries
+        for k, v in values.items():
+            self.values[k] += v
+
+    def finish(self, runid: str) -> RunResult:
+        from segeval.engines.types import RunResult
+        from segeval.plan import finished
+
+        order = sorted(range(len(self.names)), key=self.names.__getitem__)
+        names = [self.names[i] for i in order]
+        per_query = {k: [v[i] for i in order] for k, v in self.values.items()}
+        relevant = int((self.reader.qrels.number > 0).sum())
+        return RunResult(finished(self.how, names, per_query, self.reader.qrels_queries, relevant), runid)
+
+
+def _ordered(keep: IntArray, qcode: IntArray, rank: npt.NDArray[np.int64] | None) -> IntArray:
+    from segeval.ordering import listed_order
+
+    return listed_order(keep, qcode, rank)
+
+
+def segment_result(qrels_path: str, run_path: str, job: Job, executor: str,
+                   on_read: Callable[[int], object] | None = None) -> RunResult | None:
+    """The :class:`~segeval.engines.types.RunResult` of ``segeval eval`` on MediaEval qrels and one segment run,
+    read whole (``executor`` ``whole``) or in batches of ``job.engine.chunk_lines`` lines (``chunks``); None
+    when the strict reader must read the files."""
+    from segeval.plan import plan
+
+    try:
+        how = plan(False, list(job.measures), adapters=list(job.adapters) or None, settings=job.settings)
+        if how.settings.order not in ("rank", "file"):
+            return None
+        return _evaluate(qrels_path, run_path, job, how, executor, on_read)
+    except (GiveUp, SegevalError, OSError, MemoryError, UnicodeDecodeError):
+        return None
+
+
+def _evaluate(qrels_path: str, run_path: str, job: Job, how: Plan, executor: str,
+              on_read: Callable[[int], object] | None) -> RunResult:
+    from segeval.engines.fastlane import line_blocks
+    from segeval.io.chunks import batches, open_blocks
+    from segeval.io.files import read_bytes
+    from segeval.report.trec import runid as trec_runid
+    from segeval.settings import BATCH_BYTES
+
+    whole = executor == "whole"
+    fmt, n_fields = run_format(_head(run_path), run_path)
+    reader = SegmentReader(line_blocks(qrels_path, QRELS_BLOCK), fmt, n_fields)  # then the run: one file at a time
+    blocks: Iterator[bytes] = _views(read_bytes(run_path)) if whole else \
+        (data for _, data in batches(open_blocks(run_path, on_read=on_read), job.engine.chunk_lines, BATCH_BYTES))
+    seen: set[int] = set()  # run query codes whose rows have all been read (chunks)
+    ev = Evaluator(reader, how)
+    wanted = reader.qrels_queries
+    missing = how.settings.missing_queries
+
+    def chosen(codes: Iterable[int]) -> list[str]:
+        return sorted({reader.queries.names[c] for c in codes} & wanted)
+
+    pending: list[Rows] = []
+    tag = b""
+    for rows, last in reader.run_blocks(blocks):
+        tag = last
+        if whole:
+            pending.append(rows)
+            continue
+        heads = np.flatnonzero(np.concatenate([[True], rows.query[1:] != rows.query[:-1]]))
+        block_queries = rows.query[heads].tolist()
+        goes_on = bool(pending) and block_queries[0] == int(pending[-1].query[-1])
+        if len(set(block_queries)) < len(block_queries) or not seen.isdisjoint(block_queries[int(goes_on):]):
+            raise GiveUp  # not grouped by query: the chunked engine says so and reads the run whole
+        cut = int(heads[-1])  # the batch's last query may go on in the next batch
+        done = Rows.joined([*pending, rows.cut(0, cut)])
+        finished_queries = {int(c) for c in np.unique(done.query).tolist()}
+        seen |= finished_queries
+        ev.part(done, chosen(finished_queries))
+        del done
+        gc.collect()  # a batch's labels hold reference cycles: freed now, not when the collector next runs
+        pending = [rows.cut(cut, None)]
+    if not pending:
+        raise GiveUp  # no data line: the strict reader says so
+    rows = Rows.joined(pending)
+    del pending
+    run_codes = {int(c) for c in np.unique(rows.query).tolist()}
+    if whole:
+        run_names = {reader.queries.names[c] for c in run_codes}
+        if not chosen_queries(wanted, run_names, None, "skip"):
+            raise GiveUp  # no query in both files: the strict reader notes it
+        ev.part(rows, chosen_queries(wanted, run_names, None, missing))
+    else:
+        seen |= run_codes
+        ev.part(rows, chosen(run_codes))
+        run_names = {reader.queries.names[c] for c in seen}
+        if not chosen_queries(wanted, run_names, None, "skip"):
+            raise GiveUp
+        if missing == "zero":  # qrels queries without results, evaluated with none
+            rest = sorted(wanted - run_names)
+            ev.part(Rows.empty(), rest)
+    return ev.finish(trec_runid([tag.decode("utf-8")]))
+
+
+def _views(data: bytes) -> Iterator[bytes]:
+    """The file's bytes in blocks of whole lines (:func:`segeval.io.scan.line_views`), each copied as it is scanned;
+    the file is freed once the last block is taken."""
+    from segeval.io.scan import line_views
+
+    views = line_views(data)
+    del data
+    for view in views:
+        yield bytes(view)
+
+
+def _head(path: str) -> bytes:
+    """The run's first :data:`~segeval.io.formats.DETECT_LINES` data lines (the whole file when it has fewer), which
+    the strict reader detects its format from."""
+    from segeval.io.chunks import open_blocks
+    from segeval.io.formats import head_lines
+
+    reading = open_blocks(path, block=1 << 16)
+    data = b""
+    for block in reading:
+        data += block
+        lines = head_lines(data)
+        if lines is not None:
+            return lines  # the rest is not read (the reader, dropped, closes the file)
+        if len(data) > 1 << 22:
+            raise GiveUp  # very long lines: the strict reader detects the format
+    return data
