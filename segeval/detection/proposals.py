@@ -85,6 +85,9 @@ def evaluate_proposals(t: R.Truth, p: R.Predictions, max_proposals: int = 100,
             hits = score >= theta
             counts = np.minimum((score.shape[1] * pcn).astype(np.int64), score.shape[1])
             # first proposal (column) reaching theta per instance: recalled with n proposals when it is < n
+            if score.shape[1] == 0:  # int(n x ratio) kept none
+                matches[i] = 0
+                continue
             first = np.where(hits.any(axis=1), hits.argmax(axis=1), score.shape[1])
             matches[i] = np.count_nonzero(first[None, :] < counts[:, None], axis=1)
         recall[r] = matches.sum(axis=0) / positives.sum()

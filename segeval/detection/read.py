@@ -138,7 +138,10 @@ def read_activitynet_truth(path: str, subset: str, *, ignore_case: bool = False,
         name = entry["subset"]
         subsets.add(name)
         inside = (name.lower() if ignore_case else name) == want
-        (videos.append(video) if inside else other_videos.add(video))  # type: ignore[func-returns-value]
+        if inside:
+            videos.append(video)
+        else:
+            other_videos.add(video)
         for k, ann in enumerate(entry["annotations"]):
             at = f"{where}['annotations'][{k}]"
             if not isinstance(ann, dict) or not isinstance(ann.get("label"), str):
@@ -236,7 +239,7 @@ def read_activitynet_predictions(path: str, truth: Truth, *, skip_unknown: bool 
             starts.append(s)
             ends.append(e)
             labs.append(c)
-            scores.append(float(score))
+            scores.append(float(score))  # type: ignore[arg-type]
     notes = table.notes("predictions")
     if skipped:
         first = next(iter(skipped))
