@@ -61,14 +61,14 @@ def test_the_adapter_labels_fall_through_and_seen() -> None:
 
 def test_equal_tiou_takes_the_later_instance() -> None:
     # 1-11 has tIoU 9/11 with 0-10 and with 2-12: the reversed argsort visits the later instance (row 1) first
-    tp, taken, _ = best_free_match(np.zeros(1, dtype=np.int64), np.array([1.0]), np.array([11.0]),
+    _, taken, _ = best_free_match(np.zeros(1, dtype=np.int64), np.array([1.0]), np.array([11.0]),
                                    np.zeros(2, dtype=np.int64), np.array([0.0, 2.0]), np.array([10.0, 12.0]), [0.5])
     assert taken.tolist() == [[1]]
 
 
 def test_zero_length_windows_match_as_the_official_nan() -> None:
     # 0/0 = NaN is not < θ in the official test: a hit at every threshold, visited first
-    tp, taken, _ = best_free_match(np.zeros(1, dtype=np.int64), np.array([5.0]), np.array([5.0]),
+    _, taken, _ = best_free_match(np.zeros(1, dtype=np.int64), np.array([5.0]), np.array([5.0]),
                                    np.zeros(2, dtype=np.int64), np.array([0.0, 7.0]), np.array([10.0, 7.0]), [0.95])
     assert taken.tolist() == [[1]]
 

@@ -66,10 +66,10 @@ def test_ground_truth_first_matching(tmp_path: Path) -> None:
     # with d_b alone above d_a in confidence, GT 1 still takes d_a (larger overlap): rank 1 miss, rank 2 hit
     (tmp_path / "x").mkdir()
     gt2, det2 = _kit(tmp_path / "x", "v1 12 20 7 0.95\nv1 10 20 7 0.9\nv2 0 10 9 0.5\n")
-    code, out, _ = run_cli("detect", "-p", "thumos14-kit", gt2, det2, "--thresholds", "0.5")
+    _, out, _ = run_cli("detect", "-p", "thumos14-kit", gt2, det2, "--thresholds", "0.5")
     assert _values(out, "AP")[("0.5", "BaseballPitch")] == 0.25  # (1/2) / 2
     # ActivityNet's prediction-first rule gives the hit to rank 1 instead: precision 1 at recall 1/2
-    code, out, _ = run_cli("detect", "-p", "thumos14", gt2, det2, "--thresholds", "0.5")
+    _, out, _ = run_cli("detect", "-p", "thumos14", gt2, det2, "--thresholds", "0.5")
     assert _values(out, "AP")[("0.5", "BaseballPitch")] == 0.5
 
 
