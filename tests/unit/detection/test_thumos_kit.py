@@ -61,7 +61,7 @@ def test_ground_truth_first_matching(tmp_path: Path) -> None:
     # GT 10-20 then 30-40. d_a (0.9) = 10-20; d_b (0.8) = 12-20 (overlap 0.8 with GT 1). Only GT 1 is reachable,
     # so the kit takes the largest overlap among free detections, whatever its rank: d_a (1.0)
     gt, det = _kit(tmp_path, "v1 12 20 7 0.8\nv1 10 20 7 0.9\nv2 0 10 9 0.5\n")
-    code, out, _ = run_cli("detect", "-p", "thumos14-kit", gt, det, "--thresholds", "0.5")
+    _, out, _ = run_cli("detect", "-p", "thumos14-kit", gt, det, "--thresholds", "0.5")
     assert _values(out, "AP")[("0.5", "BaseballPitch")] == 0.5  # hit at rank 1: 1/2
     # with d_b alone above d_a in confidence, GT 1 still takes d_a (larger overlap): rank 1 miss, rank 2 hit
     (tmp_path / "x").mkdir()
