@@ -77,20 +77,20 @@ def evaluate_proposals(t: R.Truth, p: R.Predictions, max_proposals: int = 100,
         per_video.append(iou)
     pcn = np.arange(1, 101) / 100.0 * (an * float(n_videos) / kept_total) if kept_total else \
         np.full(100, np.inf)
-    matches = np.zeros((n_videos, len(pcn)), dtype=np.float64)
     positives = np.array([s.shape[0] for s in per_video], dtype=np.float64)
-    recall = np.empty((len(th), len(pcn)), dtype=np.float64)
-    for r, theta in enumerate(th.tolist()):
-        for i, score in enumerate(per_video):
-            hits = score >= theta
-            counts = np.minimum((score.shape[1] * pcn).astype(np.int64), score.shape[1])
-            # first proposal (column) reaching theta per instance: recalled with n proposals when it is < n
-            if score.shape[1] == 0:  # int(n x ratio) kept none
-                matches[i] = 0
-                continue
-            first = np.where(hits.any(axis=1), hits.argmax(axis=1), score.shape[1])
-            matches[i] = np.count_nonzero(first[None, :] < counts[:, None], axis=1)
-        recall[r] = matches.sum(axis=0) / positives.sum()
+    # matches summed over videos per threshold and curve point: whole counts, so any order gives the
+    # official's matches.sum(axis=0) exactly
+    matches = np.zeros((len(th), len(pcn)), dtype=np.float64)
+    for score in per_video:
+        k = score.shape[1]
+        if k == 0 or score.shape[0] == 0:  # int(n x ratio) kept none
+            continue
+        counts = np.minimum((k * pcn).astype(np.int64), k)
+        hits = score[None, :, :] >= th[:, None, None]
+        # the first proposal reaching θ per instance: recalled with n proposals when it is < n
+        first = np.where(hits.any(axis=2), hits.argmax(axis=2), k)
+        matches += np.count_nonzero(first[:, :, None] < counts[None, None, :], axis=1)
+    recall = matches / positives.sum()
     avg = recall.mean(axis=0)
     per = pcn * (float(kept_total) / n_videos)
     auc = float(np.trapezoid(avg, per)) if kept_total else 0.0

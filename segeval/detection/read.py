@@ -214,32 +214,30 @@ def read_activitynet_predictions(path: str, truth: Truth, *, skip_unknown: bool 
             raise record_error(path, f"results[{shown(video)}]", f"is {shown(items)}; expected a list of predictions")
         v = table.get(video)
         for k, item in enumerate(items):
-            where = f"results[{shown(video)}][{k}]"
-            if not isinstance(item, dict):
-                raise record_error(path, where, f"is {shown(item)}; expected an object with segment and score")
-            s, e = _segment(path, where, item.get("segment"))
-            score = item.get("score")
-            if not is_number(score):
-                extra = (" (NaN: the official order puts it above every score)"
-                         if isinstance(score, float) and math.isnan(score) else "")
-                raise record_error(path, where, f"the score {shown(score)} is not a finite number{extra}; "
-                                                "expected a finite number")
+            try:  # the common case without building messages: then the checks that name the problem
+                seg, score = item["segment"], item["score"]
+                st, en = seg
+                good = (type(st) in _NUMBER and type(en) in _NUMBER and type(score) in _NUMBER
+                        and st - st == 0 and en - en == 0 and score - score == 0 and st < en)
+                label = item["label"] if labels else None
+            except (TypeError, KeyError, ValueError):
+                good = False
+            if not good or (labels and type(label) is not str):
+                _check_prediction(path, f"results[{shown(video)}][{k}]", item, labels)
             c = -1
             if labels:
-                label = item.get("label")
-                if not isinstance(label, str):
-                    raise record_error(path, where, f"the label {shown(label)} is not text; expected a class name")
-                c = classes.get(label, -1)
+                name = str(label)
+                c = classes.get(name, -1)
                 if c < 0:
                     if skip_unknown:
-                        skipped[label] = skipped.get(label, 0) + 1
+                        skipped[name] = skipped.get(name, 0) + 1
                         continue
-                    raise record_error(path, where, unknown_label(label, truth))
+                    raise record_error(path, f"results[{shown(video)}][{k}]", unknown_label(name, truth))
             vid.append(v)
-            starts.append(s)
-            ends.append(e)
+            starts.append(float(st))
+            ends.append(float(en))
             labs.append(c)
-            scores.append(float(score))  # type: ignore[arg-type]
+            scores.append(float(score))
     notes = table.notes("predictions")
     if skipped:
         first = next(iter(skipped))
@@ -248,6 +246,25 @@ def read_activitynet_predictions(path: str, truth: Truth, *, skip_unknown: bool 
     return Predictions(path, table.names, np.array(vid, dtype=np.int64), np.array(starts, dtype=np.float64),
                        np.array(ends, dtype=np.float64), np.array(labs, dtype=np.int64),
                        np.array(scores, dtype=np.float64), notes)
+
+
+_NUMBER = (int, float)
+
+
+def _check_prediction(path: str, where: str, item: Any, labels: bool) -> None:
+    """The error for a prediction that the fast path did not accept."""
+    if not isinstance(item, dict):
+        raise record_error(path, where, f"is {shown(item)}; expected an object with segment and score")
+    _segment(path, where, item.get("segment"))
+    score = item.get("score")
+    if not is_number(score):
+        extra = " (NaN: the official order puts it above every score)" if isinstance(score, float) and \
+            math.isnan(score) else ""
+        raise record_error(path, where, f"the score {shown(score)} is not a finite number{extra}; expected a finite "
+                                        "number")
+    if labels and not isinstance(item.get("label"), str):
+        raise record_error(path, where, f"the label {shown(item.get('label'))} is not text; expected a class name")
+    raise record_error(path, where, f"{shown(item)} is not a prediction; expected segment, score and label")
 
 
 def unknown_label(label: str, truth: Truth) -> str:
