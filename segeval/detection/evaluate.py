@@ -167,8 +167,8 @@ def evaluate(protocol: str, truth: R.Truth, predictions: R.Predictions, threshol
     else:
         m = ap.mean(axis=1)  # the official self.ap.mean(axis=1) on the same (thresholds, classes) array
     notes = list(predictions.notes)
-    empty = [classes[c] for c in range(len(classes))
-             if not np.any(predictions.label == truth.classes.index(classes[c]))]
+    per_class = np.bincount(predictions.label[predictions.label >= 0], minlength=len(truth.classes))
+    empty = [c for c in classes if per_class[truth.classes.index(c)] == 0]
     if empty:
         notes.append(f"{plural(len(empty), 'class', 'classes')} without predictions (e.g. {empty[0]!r}) count with "
                      "AP 0 in the mean, as the official code counts them")
