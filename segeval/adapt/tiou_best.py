@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from segeval.adapt.base import Adapter, Label, per_query_count
+from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
 from segeval.adapt.labelled import Labelled
 from segeval.errors import ParameterError
 from segeval.prepared import Prepared
@@ -35,6 +35,35 @@ class TiouBestAdapter(Adapter):
     @property
     def spec(self) -> str:
         return f"tiou-best:{self.theta!r}"
+
+    def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
+        """``1``: the segment it took; ``s``: the segments reaching θ, each taken at an earlier rank;
+        ``0``: the relevant segment of its video with the best tIoU below θ, if any overlaps."""
+        from segeval.detection.match import official_tiou
+
+        i = result_row(data, a, unit, query)
+        run, qrels = data.run_columns, data.qrels_columns
+        lo, hi = int(data.qrels_bounds[query]), int(data.qrels_bounds[query + 1])
+        rows = np.arange(lo, hi, dtype=np.int64)
+        rows = rows[data.relevant[lo:hi] & (qrels["gid"][lo:hi] == run["gid"][i])]
+        n = len(rows)
+        iou = official_tiou(np.full(n, float(run["start"][i])), np.full(n, float(run["end"][i])),
+                            qrels["start"][rows].astype(np.float64), qrels["end"][rows].astype(np.float64))
+        reach = ~(iou < self.theta)  # NaN (two zero-length windows) reaches, as in the official
+        label = Label(int(a.labels[unit]))
+        if label == Label.RELEVANT:
+            (row,) = a.matches(unit).tolist()
+            return [Reason(row, f"tIoU {float(iou[rows == row][0])!r} >= {self.theta!r}, the best free segment: "
+                                "taken here")]
+        if label == Label.RELEVANT_SEEN:
+            taken_by = {int(r): k for k in range(len(a)) for r in a.matches(k).tolist()}
+            return [Reason(int(r), f"tIoU {float(v)!r} >= {self.theta!r}, taken by rank "
+                                   f"{int(a.source[taken_by[int(r)]]) + 1}")
+                    for r, v in zip(rows[reach], iou[reach], strict=True)]
+        if n and float(np.nanmax(iou)) > 0:
+            best = int(np.nanargmax(iou))
+            return [Reason(int(rows[best]), f"best tIoU {float(iou[best])!r}, not >= {self.theta!r}")]
+        return [Reason(-1, "no relevant qrels segment of its video overlaps it")]
 
     def adapt(self, data: Prepared) -> Labelled:
         from segeval.detection.match import best_free_match

@@ -44,8 +44,10 @@ def detect_command(
         "--write-lines", metavar="PREFIX", help="Also write the classes as queries: PREFIX.qrels and PREFIX.run "
                                                 "(for segeval eval -a tiou-best:θ -m ap_interp).")] = None,
 ) -> None:
-    """Score temporal action detection as the benchmark's official script does: mAP per tIoU, the
-    average mAP and AP per class."""
+    """Temporal action detection: each benchmark's official mAP.
+
+    mAP per tIoU, the average mAP and AP per class, as the benchmark's official script computes them
+    (docs/detection.md)."""
     from segeval.detection import evaluate as E
     from segeval.detection.report import detection_rows, table
     from segeval.errors import check_choice
@@ -79,8 +81,9 @@ def proposals_command(
     subset: Subset = None,
     output: TableOutput = "text",
 ) -> None:
-    """Score temporal action proposals as ActivityNet's eval_proposal.py does: AUC (%) of the AR@AN
-    curve, AR@1/5/10/100 and the curve."""
+    """ActivityNet proposals: AUC of AR@AN, AR@k.
+
+    AUC (%) of the AR@AN curve, AR@1/5/10/100 and the curve, as eval_proposal.py computes them."""
     from segeval.detection import read as R
     from segeval.detection.proposals import evaluate_proposals
     from segeval.detection.report import proposal_rows, table
