@@ -13,13 +13,15 @@ if TYPE_CHECKING:
     from segeval.adapt.once import OverlapOnceAdapter
     from segeval.adapt.overlap import OverlapAdapter
     from segeval.adapt.tiou import TiouAdapter
+    from segeval.adapt.tiou_best import TiouBestAdapter
     from segeval.adapt.tolerance import ToleranceAdapter
 
 __all__ = ["Adapted", "Adapter", "BinnedAdapter", "ExactAdapter", "Label", "OverlapAdapter", "OverlapOnceAdapter",
-           "TiouAdapter", "ToleranceAdapter"]
+           "TiouAdapter", "TiouBestAdapter", "ToleranceAdapter"]
 
 _LAZY = {"BinnedAdapter": "binned", "ExactAdapter": "exact", "OverlapOnceAdapter": "once",
-         "OverlapAdapter": "overlap", "TiouAdapter": "tiou", "ToleranceAdapter": "tolerance"}
+         "OverlapAdapter": "overlap", "TiouAdapter": "tiou", "TiouBestAdapter": "tiou_best",
+         "ToleranceAdapter": "tolerance"}
 
 
 def __getattr__(name: str) -> object:

@@ -11,12 +11,13 @@ from segeval.adapt.exact import ExactAdapter
 from segeval.adapt.once import OverlapOnceAdapter
 from segeval.adapt.overlap import OverlapAdapter
 from segeval.adapt.tiou import TiouAdapter
+from segeval.adapt.tiou_best import TiouBestAdapter
 from segeval.adapt.tolerance import ToleranceAdapter
 from segeval.errors import ParameterError
 from segeval.settings import DEFAULT_ADAPTER, DEFAULTS, Settings, kind
 
 ADAPTER_HELP = ("exact, overlap, overlap-once, binned[:B[:start]], tolerance[:T], "
-                "tiou[:theta[:strict][:float32]]")
+                "tiou[:theta[:strict][:float32]], tiou-best[:theta]")
 
 
 def _spec_error(spec: str, what: str, text: str, expected: str) -> ParameterError:
@@ -35,7 +36,8 @@ def _whole(spec: str, what: str, text: str, least: int) -> int:
 
 def make_adapter(spec: str | Adapter, settings: Settings = DEFAULTS) -> Adapter:
     """An adapter from its name: ``exact``, ``overlap``, ``overlap-once``, ``binned[:B[:start]]``,
-    ``tolerance[:T]`` or ``tiou[:theta[:strict][:float32]]`` (an omitted B, T or theta is ``settings``').
+    ``tolerance[:T]``, ``tiou[:theta[:strict][:float32]]`` or ``tiou-best[:theta]`` (ActivityNet's matching;
+    an omitted B, T or theta is ``settings``').
 
     A bad name or part raises a ParameterError saying which part is wrong and what it must be."""
     if isinstance(spec, Adapter):
@@ -75,6 +77,18 @@ def make_adapter(spec: str | Adapter, settings: Settings = DEFAULTS) -> Adapter:
         if flags not in ([], ["strict"], ["float32"], ["strict", "float32"]):
             raise _spec_error(spec, "the flags after theta", ":".join(flags), "'strict', 'float32' or 'strict:float32'")
         return TiouAdapter(theta, strict="strict" in flags, float32="float32" in flags)
+    if name == "tiou-best":
+        if len(args) > 1:
+            raise _spec_error(spec, "tiou-best", ":".join(args), "followed by at most theta (tiou-best[:theta])")
+        theta = settings.tiou
+        if args:
+            try:
+                theta = float(args[0])
+            except ValueError:
+                theta = math.nan
+            if not 0 < theta <= 1:
+                raise _spec_error(spec, "the IoU threshold theta", args[0], "a number in (0, 1]")
+        return TiouBestAdapter(theta)
     raise ParameterError(f"The 'adapter' parameter must name an adapter kind ({ADAPTER_HELP}). Got {spec!r} "
                          f"instead.")
 

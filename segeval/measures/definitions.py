@@ -92,6 +92,9 @@ FAMILIES: tuple[Family, ...] = (
            description="units labelled relevant"),
     Family(name="map", scope="labels", func=L.average_precision, batch=B.average_precision, **_OVER,
            aliases=("AP", "MAP"), description="average precision; above 1 possible with the overlap adapter"),
+    Family(name="ap_interp", scope="labels", func=Deferred("segeval.detection.ap", "ap_interp"), **_OVER,
+           description="all-point interpolated average precision (VOC 2011), ActivityNet's eval_detection.py "
+                       "arithmetic; with -a tiou-best:θ its AP per class at θ"),
     Family(name="P", scope="labels", func=L.precision_at, batch=B.precision_at, **_SCORE, param="cutoff", plain=False,
            example="P_10", defaults=CUTOFFS, description="precision at cut-off n"),
     Family(name="P_judged", scope="labels", func=L.precision_judged_at, **_SCORE, param="cutoff", plain=False,

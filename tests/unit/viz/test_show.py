@@ -94,7 +94,7 @@ def test_show_errors(tmp_path: Path) -> None:
 # ----------------------------------------------------------------- explanations agree with labels
 
 SPECS = ["exact", "overlap", "overlap-once", "binned:10", "binned:10:start", "tolerance:5", "tolerance:0",
-         "tiou:0.5", "tiou:0.3:strict"]
+         "tiou:0.5", "tiou:0.3:strict", "tiou-best:0.5"]
 
 
 def _subclasses(cls: type) -> set[type]:
@@ -110,7 +110,7 @@ def test_every_registered_adapter_is_checked() -> None:
     assert {type(make_adapter(s)) for s in SPECS} == _subclasses(Adapter)
     assert [make_adapter(s).spec for s in SPECS] == ["exact", "overlap", "overlap-once", "binned:10",
                                                      "binned:10:start", "tolerance:5", "tolerance:0",
-                                                     "tiou:0.5", "tiou:0.3:strict"]
+                                                     "tiou:0.5", "tiou:0.3:strict", "tiou-best:0.5"]
 
 
 def _generated(seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -194,6 +194,10 @@ def _rule(adapter: Adapter, spec: str, data: Prepared, j: int, span: tuple[str, 
         return _whole_seconds(s, s + adapter.tolerance if for_relevance else e, qs, qe)
     if kind.startswith("binned"):
         return bin_no in _bins(qs, qe, 10, "start" if spec.endswith("start") else "span")
+    if kind == "tiou-best":  # ActivityNet's tIoU: lengths minus the intersection; 0/0 (NaN) reaches θ
+        inter = max(0.0, min(e, qe) - max(s, qs))
+        union = (qe - qs) + (e - s) - inter
+        return union == 0 or inter / union >= float(spec.split(":")[1])
     assert isinstance(adapter, TiouAdapter)
     return _iou(s, e, qs, qe) > adapter.theta if adapter.strict else _iou(s, e, qs, qe) >= adapter.theta
 
@@ -253,7 +257,7 @@ def test_explanation_agrees_with_label(spec: str, seed: int) -> None:
                 else:  # no line, or a negative grade
                     assert all(Q["rel"].iat[j] < 0 and meets(j, True) for j in rows)
                     assert not any_rel
-            elif kind == "tiou":
+            elif kind in ("tiou", "tiou-best"):
                 if label == "1":
                     (row,) = rows
                     assert row not in matched_at

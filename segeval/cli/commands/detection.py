@@ -1,0 +1,99 @@
+"""Temporal action detection and proposals: ``detect`` and ``proposals``, each benchmark's official
+protocol on its own files (docs/detection.md)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from segeval.cli import tables
+from segeval.cli.app import app
+from segeval.cli.options import TableOutput
+from segeval.errors import render_note
+
+Truth = Annotated[str, typer.Argument(
+    metavar="GROUND_TRUTH", show_default=False,
+    help="ActivityNet JSON ({database: ...}), Ego4D MQ JSON, or the THUMOS14 kit's annotation folder (.gz ok).")]
+Subset = Annotated[str | None, typer.Option(
+    "--subset", metavar="NAME", help="The ground-truth subset evaluated (activitynet: validation; thumos14, "
+                                     "thumos14-kit: test; ego4d-mq: val).")]
+
+
+def _notes(notes: list[str]) -> None:
+    for note in notes:
+        print(render_note(f"note: {note}"), file=sys.stderr)
+
+
+@app.command("detect")
+def detect_command(
+    truth: Truth,
+    predictions: Annotated[str, typer.Argument(
+        metavar="PREDICTIONS", show_default=False,
+        help="ActivityNet-style JSON {results: {video: [{segment, label, score}]}}, or the kit's 'video t1 t2 "
+             "classid confidence' lines.")],
+    protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
+                                          help="activitynet, thumos14, thumos14-kit or ego4d-mq.")] = "activitynet",
+    thresholds: Annotated[str | None, typer.Option(
+        "--thresholds", metavar="T,T", help="tIoU thresholds (activitynet: linspace(0.5, 0.95, 10); thumos14, "
+                                            "thumos14-kit: 0.3,0.4,0.5,0.6,0.7; ego4d-mq: 0.1,...,0.5).")] = None,
+    subset: Subset = None,
+    output: TableOutput = "text",
+    write_lines: Annotated[str | None, typer.Option(
+        "--write-lines", metavar="PREFIX", help="Also write the classes as queries: PREFIX.qrels and PREFIX.run "
+                                                "(for segeval eval -a tiou-best:θ -m ap_interp).")] = None,
+) -> None:
+    """Temporal action detection: each benchmark's official mAP.
+
+    mAP per tIoU, the average mAP and AP per class, as the benchmark's official script computes them
+    (docs/detection.md)."""
+    from segeval.detection import evaluate as E
+    from segeval.detection.report import detection_rows, table
+    from segeval.errors import check_choice
+
+    fmt = tables.check_table_format(output)
+    check_choice("protocol", protocol, E.PROTOCOLS)
+    chosen = E.parse_thresholds(thresholds, protocol)
+    t, p = E.read_inputs(protocol, truth, predictions, subset or E.SUBSETS[protocol])
+    result = E.evaluate(protocol, t, p, chosen)
+    if write_lines is not None:
+        from segeval.detection.lines import write_lines as write_detection_lines
+
+        for line in write_detection_lines(t, p, write_lines):
+            print(render_note(line), file=sys.stderr)
+    columns, rows = table(detection_rows(result))
+    tables.write(columns, rows, fmt)
+    _notes(result.notes)
+
+
+@app.command("proposals")
+def proposals_command(
+    truth: Truth,
+    predictions: Annotated[str, typer.Argument(
+        metavar="PROPOSALS", show_default=False, help="ActivityNet proposal JSON {results: {video: [{segment, "
+                                                      "score}]}}.")],
+    protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
+                                          help="activitynet (eval_proposal.py).")] = "activitynet",
+    max_proposals: Annotated[int, typer.Option(
+        "--max-proposals", metavar="AN", min=1, help="The average number of proposals per video (AN) of the "
+                                                     "curve's end.")] = 100,
+    subset: Subset = None,
+    output: TableOutput = "text",
+) -> None:
+    """ActivityNet proposals: AUC of AR@AN, AR@k.
+
+    AUC (%) of the AR@AN curve, AR@1/5/10/100 and the curve, as eval_proposal.py computes them."""
+    from segeval.detection import read as R
+    from segeval.detection.proposals import evaluate_proposals
+    from segeval.detection.report import proposal_rows, table
+    from segeval.errors import check_choice
+
+    fmt = tables.check_table_format(output)
+    check_choice("protocol", protocol, ("activitynet",))
+    t = R.read_activitynet_truth(truth, subset or "validation")
+    p = R.read_activitynet_predictions(predictions, t, labels=False)
+    result = evaluate_proposals(t, p, max_proposals)
+    columns, rows = table(proposal_rows(result))
+    tables.write((("figure", ""), ("an", ""), *columns[3:]), [[r[0], r[1], r[3], r[4]] for r in rows], fmt)
+    _notes(result.notes)

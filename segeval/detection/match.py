@@ -1,0 +1,128 @@
+"""Matching predictions to ground-truth instances: ActivityNet's highest-tIoU free instance (the one
+implementation behind ``segeval detect`` and the ``tiou-best`` adapter) and the THUMOS14 kit's
+ground-truth-first matching.
+
+ActivityNet (``eval_detection.py``, and the Python 3 port ActionFormer's ``libs/utils/metrics.py``
+that segeval follows): per class, predictions are taken in rank order; each looks at the instances of
+its class in its video from the highest tIoU down, skips the ones an earlier prediction took, and
+takes the first that reaches the threshold (tIoU >= θ); the first one below θ ends the search (a
+false positive).  Equal tIoUs are visited as ``tiou.argsort()[::-1]`` visits them for up to 16
+instances (numpy's insertion sort there is stable): the later instance in file order first.  The
+tIoU is the official's arithmetic: ``inter / ((g_end - g_start) + (p_end - p_start) - inter)``;
+a 0/0 (two zero-length windows) is NaN, which the official ``tiou < θ`` test lets through as a hit
+and its reversed sort visits first: this is kept here, and the detection readers refuse zero-length
+windows so that it cannot happen there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.prepared import group_pairs
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+def official_tiou(ps: FloatArray, pe: FloatArray, gs: FloatArray, ge: FloatArray) -> FloatArray:
+    """tIoU of paired prediction and instance windows in ``utils.segment_iou``'s arithmetic (0/0 is NaN)."""
+    inter = np.clip(np.minimum(pe, ge) - np.maximum(ps, gs), 0, None)
+    union = (ge - gs) + (pe - ps) - inter
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: FloatArray = inter / union
+    return out
+
+
+def _compact(*keys: IntArray) -> tuple[IntArray, IntArray]:
+    """Dense group codes of the rows of the left and right key tuples (same codes for equal tuples)."""
+    sizes = [len(k) for k in keys]
+    joined = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
+    _, codes = np.unique(joined, return_inverse=True)
+    return codes[: sizes[0]].astype(np.int64), codes[sizes[0]:].astype(np.int64)
+
+
+def best_free_match(p_group: IntArray, p_start: FloatArray, p_end: FloatArray,
+                    g_group: IntArray, g_start: FloatArray, g_end: FloatArray,
+                    thresholds: Sequence[float]) -> tuple[BoolArray, IntArray, BoolArray]:
+    """ActivityNet's matching at each threshold.
+
+    Predictions are given in rank order (the order of each class's ranking; rows of different
+    classes may interleave); ``p_group``/``g_group`` are the (class, video) group of each prediction
+    and instance: a prediction can only take an instance of its group.  Returns ``tp[t, i]`` (True
+    when prediction i takes an instance at ``thresholds[t]``), ``taken[t, i]`` (the instance row it
+    took, -1 for none) and ``reach[t, i]`` (some instance of its group reaches the threshold, taken or
+    not: a false positive with ``reach`` is a repeat of a found instance)."""
+    n, t_count = len(p_group), len(thresholds)
+    tp = np.zeros((t_count, n), dtype=np.bool_)
+    taken = np.full((t_count, n), -1, dtype=np.int64)
+    reach = np.zeros((t_count, n), dtype=np.bool_)
+    if n == 0 or len(g_group) == 0:
+        return tp, taken, reach
+    pk, gk = _compact(p_group, g_group)
+    g_order = np.argsort(gk, kind="stable")
+    u, j = group_pairs(pk, gk[g_order])
+    rows = g_order[j]
+    iou = official_tiou(p_start[u], p_end[u], g_start[rows], g_end[rows])
+    nan = np.isnan(iou)
+    low = float(min(thresholds))
+    keep = nan | (iou >= low)
+    u, rows, iou, nan = u[keep], rows[keep], iou[keep], nan[keep]
+    # each prediction's instances: highest tIoU first (NaN first: the reversed argsort), then the later instance
+    order = np.lexsort((-rows, np.where(nan, -np.inf, -iou), u))
+    u_list, row_list, iou_list = u[order].tolist(), rows[order].tolist(), iou[order].tolist()
+    for t, theta in enumerate(thresholds):
+        locked: set[int] = set()
+        last = -1
+        tp_t, taken_t, reach_t = tp[t], taken[t], reach[t]
+        for i, row, value in zip(u_list, row_list, iou_list, strict=True):
+            if i == last or value < theta:  # decided, or below theta (NaN is not below: a hit, as the official)
+                continue
+            reach_t[i] = True
+            if row in locked:
+                continue
+            locked.add(row)
+            last = i
+            tp_t[i] = True
+            taken_t[i] = row
+    return tp, taken, reach
+
+
+def kit_match(det_video: IntArray, det_start: FloatArray, det_end: FloatArray, det_score: FloatArray,
+              gt_video: IntArray, gt_start: FloatArray, gt_end: FloatArray, theta: float) -> BoolArray:
+    """The THUMOS14 kit's matching of one class (``TH14eventdetpr.m``): per video, detections sorted by
+    decreasing confidence (stable: file order on ties); each instance in file order takes, among the
+    detections not yet taken, the one of largest overlap (the first on ties) when that overlap is
+    strictly above θ.  Overlap = intersection / hull (0 unless the intersection is positive).
+    Returns True for the detections taken."""
+    hit = np.zeros(len(det_video), dtype=np.bool_)
+    for v in np.unique(det_video).tolist():
+        dets = np.flatnonzero(det_video == v)
+        dets = dets[np.argsort(-det_score[dets], kind="stable")]
+        gts = np.flatnonzero(gt_video == v)
+        if len(gts) == 0:
+            continue
+        free = np.ones(len(dets), dtype=np.bool_)
+        for g in gts.tolist():
+            idx = np.flatnonzero(free)
+            if len(idx) == 0:
+                break
+            ov = kit_overlap(gt_start[g], gt_end[g], det_start[dets[idx]], det_end[dets[idx]])
+            best = int(np.argmax(ov))
+            if ov[best] > theta:
+                free[idx[best]] = False
+        hit[dets[~free]] = True
+    return hit
+
+
+def kit_overlap(s: float, e: float, ds: FloatArray, de: FloatArray) -> FloatArray:
+    """``intervalsingleoverlapvalseconds``: the intersection over the hull, 0 unless the intersection
+    is positive."""
+    inter = np.minimum(e, de) - np.maximum(s, ds)
+    hull = np.maximum(e, de) - np.minimum(s, ds)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out: FloatArray = np.where(inter > 0, inter / np.where(inter > 0, hull, 1.0), 0.0)
+    return out

@@ -1,0 +1,97 @@
+"""The general path: ``segeval detect --write-lines`` then ``segeval eval -a tiou-best:θ -m ap_interp``
+gives ActivityNet's AP per class and mAP at θ; the adapter and ``detect`` share one matching function."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from segeval.adapt.registry import make_adapter
+from segeval.adapt.tiou_best import TiouBestAdapter
+from segeval.detection import evaluate as E
+from segeval.detection.ap import interpolated_ap, kit_ap
+from segeval.detection.match import best_free_match
+from segeval.errors import ParameterError
+from tests.conftest import run_cli
+from tests.support.scripts import load_script
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("detection_lines")
+    load_script("detection_cases").write(folder)
+    return folder
+
+
+@pytest.mark.parametrize(("case", "theta"), [("random1", "0.5"), ("many_classes", "0.5"), ("ties", "0.7"),
+                                              ("thresholds", "0.8999999999999999"), ("missing", "0.5")])
+def test_eval_on_the_lines_gives_activitynet_ap(case: str, theta: str, inputs: Path, tmp_path: Path) -> None:
+    gt, pred = str(inputs / f"{case}.gt.json"), str(inputs / f"{case}.pred.json")
+    prefix = str(tmp_path / case)
+    code, out, err = run_cli("detect", gt, pred, "--thresholds", theta, "-o", "json", "--write-lines", prefix)
+    assert code == 0, err
+    rows = json.loads(out)
+    ap = {row["class"].replace(" ", "_"): row["value"] for row in rows if row["figure"] == "AP"}
+    m = [row["value"] for row in rows if row["figure"] == "mAP"]
+    code, out, err = run_cli("eval", "-c", "--time-format", "seconds", "-a", f"tiou-best:{theta}", "-m", "ap_interp",
+                             "-o", "json", f"{prefix}.qrels", f"{prefix}.run")
+    assert code == 0, err
+    doc = json.loads(out)
+    name = f"ap_interp_tioubest{float(theta):g}"
+    got = {q: v[name] for q, v in doc["per_query"].items()}
+    assert got == {q: v for q, v in ap.items() if q in got}  # bit for bit, class by class
+    assert set(ap) - set(got) == {q for q, v in ap.items() if v == 0.0 and q not in got}
+    assert doc["summary"][name] == pytest.approx(m[0], rel=1e-15, abs=0)  # the mean: summation order aside
+
+
+def test_the_adapter_labels_fall_through_and_seen() -> None:
+    # instances A 0-10, B 1-11 of one video; ranks: 0-10 (takes A), 0-10 (A taken: B at 9/11 >= 0.5),
+    # 0-10 (both taken: seen), 50-60 (nothing reaches: 0); at 0.85 only A reaches (B: 9/11 = 0.818), so ranks
+    # 2 and 3 are repeats of a found instance
+    tp, taken, reach = best_free_match(np.zeros(4, dtype=np.int64), np.array([0.0, 0, 0, 50]),
+                                       np.array([10.0, 10, 10, 60]), np.zeros(2, dtype=np.int64),
+                                       np.array([0.0, 1.0]), np.array([10.0, 11.0]), [0.5, 0.85])
+    assert tp.tolist() == [[True, True, False, False], [True, False, False, False]]
+    assert taken.tolist() == [[0, 1, -1, -1], [0, -1, -1, -1]]
+    assert reach.tolist() == [[True, True, True, False], [True, True, True, False]]
+
+
+def test_equal_tiou_takes_the_later_instance() -> None:
+    # 1-11 has tIoU 9/11 with 0-10 and with 2-12: the reversed argsort visits the later instance (row 1) first
+    _, taken, _ = best_free_match(np.zeros(1, dtype=np.int64), np.array([1.0]), np.array([11.0]),
+                                   np.zeros(2, dtype=np.int64), np.array([0.0, 2.0]), np.array([10.0, 12.0]), [0.5])
+    assert taken.tolist() == [[1]]
+
+
+def test_zero_length_windows_match_as_the_official_nan() -> None:
+    # 0/0 = NaN is not < θ in the official test: a hit at every threshold, visited first
+    _, taken, _ = best_free_match(np.zeros(1, dtype=np.int64), np.array([5.0]), np.array([5.0]),
+                                   np.zeros(2, dtype=np.int64), np.array([0.0, 7.0]), np.array([10.0, 7.0]), [0.95])
+    assert taken.tolist() == [[1]]
+
+
+def test_adapter_spec() -> None:
+    a = make_adapter("tiou-best:0.8999999999999999")
+    assert isinstance(a, TiouBestAdapter) and a.theta == 0.8999999999999999
+    assert a.spec == "tiou-best:0.8999999999999999"
+    assert make_adapter("tiou-best").spec == "tiou-best:0.5"
+    with pytest.raises(ParameterError, match="the IoU threshold theta must be a number in"):
+        make_adapter("tiou-best:1.5")
+
+
+def test_interpolated_ap_by_hand() -> None:
+    # hits 1 0 1, 4 instances: precision 1, 1/2, 2/3 at recall 1/4, 1/4, 1/2; interpolated: 1 up to 1/4,
+    # 2/3 up to 1/2: 1/4 * 1 + 1/4 * 2/3 = 5/12
+    assert interpolated_ap(np.array([True, False, True]), 4) == pytest.approx(5 / 12, abs=1e-15)
+    # non-interpolated (the kit): (1 + 2/3) / 4 = 5/12 too; with hits 0 1 1: (1/2 + 2/3) / 4 = 7/24
+    assert kit_ap(np.array([False, True, True]), 4) == pytest.approx(7 / 24, abs=1e-15)
+    # interpolated of 0 1 1: precision 2/3 carried back to recall 1/4: 2/4 * 2/3 = 1/3
+    assert interpolated_ap(np.array([False, True, True]), 4) == pytest.approx(1 / 3, abs=1e-15)
+    assert interpolated_ap(np.zeros(0, dtype=np.bool_), 3) == 0.0
+
+
+def test_rank_order_puts_the_later_of_equal_scores_first() -> None:
+    assert E.rank_order(np.array([0.5, 0.9, 0.5, 0.9])).tolist() == [3, 1, 2, 0]

@@ -1,0 +1,84 @@
+"""The THUMOS14 kit's rules (thumos14-kit), checked by hand (no Octave/MATLAB here to run the kit), and the
+same files under thumos14 (ActivityNet's code at 0.3 ... 0.7): the worked example of docs/detection.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_cli
+
+
+def _kit(tmp_path: Path, detections: str, ambiguous: str = "v1 50 60\n") -> tuple[str, str]:
+    root = tmp_path / "annotation"
+    root.mkdir()
+    (root / "detclasslist.txt").write_text("7 BaseballPitch\n9 Billiards\n")
+    (root / "BaseballPitch_test.txt").write_text("v1 10 20\nv1 30 40\n")
+    (root / "Billiards_test.txt").write_text("v2 0 10\n")
+    (root / "Ambiguous_test.txt").write_text(ambiguous)
+    det = tmp_path / "det.txt"
+    det.write_text(detections)
+    return str(root), str(det)
+
+
+# d1 = GT 10-20 exactly; d2 overlaps it by 9/11; d3 lies in the Ambiguous 50-60; d4 meets GT 30-40 at
+# overlap 5/10 = 0.5 exactly
+EXAMPLE = "v1 10 20 7 0.9\nv1 11 21 7 0.8\nv1 52 58 7 0.7\nv1 30 35 7 0.6\nv2 0 10 9 0.5\n"
+
+
+def _values(out: str, figure: str) -> dict[tuple[str, str], float]:
+    rows = [line.split("\t") for line in out.splitlines()[1:]]
+    return {(r[1], r[2]): float(r[3]) for r in rows if r[0] == figure}
+
+
+def test_kit_rules_by_hand(tmp_path: Path) -> None:
+    gt, det = _kit(tmp_path, EXAMPLE)
+    code, out, err = run_cli("detect", "-p", "thumos14-kit", gt, det, "--thresholds", "0.4,0.5")
+    assert code == 0, err
+    ap = _values(out, "AP")
+    # θ 0.5: GT 10-20 takes d1 (overlap 1); GT 30-40's best free detection d4 has 0.5, not > 0.5; d3 is dropped
+    # (unmatched, touches Ambiguous); ranking d1 hit, d2 miss, d4 miss: non-interpolated AP = 1/1 / 2 = 0.5
+    assert ap[("0.5", "BaseballPitch")] == 0.5
+    # θ 0.4: d4 taken too; ranking hit, miss, hit: (1 + 2/3) / 2 = 5/6
+    assert ap[("0.4", "BaseballPitch")] == pytest.approx(5 / 6, abs=1e-15)
+    assert ap[("0.5", "Billiards")] == 1.0
+    assert _values(out, "MAP")[("0.5", "")] == 0.75  # (0.5 + 1) / 2
+    assert "MAP\t0.5\t\t0.75\t0.750000" in out and "AP\t0.4\tBaseballPitch\t0.8333333333333333\t0.833" in out
+
+
+def test_the_same_files_under_activitynet_rules(tmp_path: Path) -> None:
+    gt, det = _kit(tmp_path, EXAMPLE)
+    code, out, err = run_cli("detect", "-p", "thumos14", gt, det, "--thresholds", "0.5")
+    assert code == 0, err
+    # d1 hit, d2 miss, d3 miss (Ambiguous ignored), d4 hit (tIoU 0.5 >= 0.5): interpolated
+    # 1/2 * 1 + 1/2 * 2/4 = 0.75
+    assert _values(out, "AP")[("0.5", "BaseballPitch")] == 0.75
+    assert "note: 1 Ambiguous interval ignored" in err
+
+
+def test_ground_truth_first_matching(tmp_path: Path) -> None:
+    # GT 10-20 then 30-40. d_a (0.9) = 10-20; d_b (0.8) = 12-20 (overlap 0.8 with GT 1). Only GT 1 is reachable,
+    # so the kit takes the largest overlap among free detections, whatever its rank: d_a (1.0)
+    gt, det = _kit(tmp_path, "v1 12 20 7 0.8\nv1 10 20 7 0.9\nv2 0 10 9 0.5\n")
+    _, out, _ = run_cli("detect", "-p", "thumos14-kit", gt, det, "--thresholds", "0.5")
+    assert _values(out, "AP")[("0.5", "BaseballPitch")] == 0.5  # hit at rank 1: 1/2
+    # with d_b alone above d_a in confidence, GT 1 still takes d_a (larger overlap): rank 1 miss, rank 2 hit
+    (tmp_path / "x").mkdir()
+    gt2, det2 = _kit(tmp_path / "x", "v1 12 20 7 0.95\nv1 10 20 7 0.9\nv2 0 10 9 0.5\n")
+    _, out, _ = run_cli("detect", "-p", "thumos14-kit", gt2, det2, "--thresholds", "0.5")
+    assert _values(out, "AP")[("0.5", "BaseballPitch")] == 0.25  # (1/2) / 2
+    # ActivityNet's prediction-first rule gives the hit to rank 1 instead: precision 1 at recall 1/2
+    _, out, _ = run_cli("detect", "-p", "thumos14", gt2, det2, "--thresholds", "0.5")
+    assert _values(out, "AP")[("0.5", "BaseballPitch")] == 0.5
+
+
+def test_kit_errors(tmp_path: Path) -> None:
+    gt, det = _kit(tmp_path, "v1 10 20 8 0.9\n")
+    code, _, err = run_cli("detect", "-p", "thumos14-kit", gt, det)
+    assert code == 2 and "det.txt, line 1: the class id '8' is not in detclasslist.txt" in err
+    (tmp_path / "annotation" / "Billiards_test.txt").write_text("")
+    code, _, err = run_cli("detect", "-p", "thumos14-kit", gt, det)
+    assert code == 2 and "Billiards_test.txt: has no instance; the kit stops on a class without ground truth" in err
+    code, _, err = run_cli("detect", "-p", "thumos14-kit", str(tmp_path), det)
+    assert code == 2 and "is not a THUMOS14 annotation folder" in err
