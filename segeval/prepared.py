@@ -259,3 +259,15 @@ def first_occurrences(key: IntArray) -> IntArray:
     first = np.zeros(n, dtype=bool)
     first[order[new]] = True  # the first positions, put back in position order without a second sort
     return np.flatnonzero(first)
+
+
+def judged_twice(query: npt.NDArray[Any], item: npt.NDArray[Any], start: npt.NDArray[Any],
+                 end: npt.NDArray[Any]) -> bool:
+    """Whether two coded qrels lines judge the same query, video and segment (the byte-scanner lanes give
+    such qrels to the strict reader, whose ``validate_qrels`` refuses them naming the lines)."""
+    order = np.lexsort((end, start, item, query))
+    same = np.ones(max(len(order) - 1, 0), dtype=bool)
+    for column in (query, item, start, end):
+        s = column[order]
+        same &= s[1:] == s[:-1]
+    return bool(same.any())

@@ -23,7 +23,7 @@ from segeval.io.files import is_stream, read_bytes
 from segeval.io.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
 from segeval.io.scan import Scanned, Words, scan_format
 from segeval.ordering import listed_order
-from segeval.prepared import IntArray, Prepared, assemble, chosen_queries, first_occurrences
+from segeval.prepared import IntArray, Prepared, assemble, chosen_queries, first_occurrences, judged_twice
 from segeval.settings import DEFAULTS
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ def _prepared(q: Scanned, r: Scanned) -> tuple[Prepared, list[str]] | None:
     if not chosen:
         return None  # the usual path notes it
     run_icode, qrels_icode, items = _item_codes(r.text["item"], q.text["item"])
-    if _judged_twice(qrels_raw, qrels_icode, q_start, q_end):
+    if judged_twice(qrels_raw, qrels_icode, q_start, q_end):
         return None
     code_of = {name: i for i, name in enumerate(chosen)}
     run_qcode = np.asarray([code_of.get(n, -1) for n in run_names], dtype=np.int64)[run_raw]
@@ -154,12 +154,3 @@ def _tokens(words: Words, rows: IntArray) -> list[str]:
     picked = np.ascontiguousarray(words[rows])
     return [t.decode("utf-8") for t in picked.view(f"S{8 * words.shape[1]}").ravel().tolist()]
 
-
-def _judged_twice(query: IntArray, item: IntArray, start: IntArray, end: IntArray) -> bool:
-    """Whether two qrels lines judge the same query, video and segment (``validate_qrels`` refuses them)."""
-    order = np.lexsort((end, start, item, query))
-    same = np.ones(max(len(order) - 1, 0), dtype=bool)
-    for column in (query, item, start, end):
-        s = column[order]
-        same &= s[1:] == s[:-1]
-    return bool(same.any())

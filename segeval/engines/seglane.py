@@ -31,7 +31,7 @@ import numpy.typing as npt
 from segeval.errors import SegevalError
 from segeval.io.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
 from segeval.io.scan import Scanned, Words, scan_format
-from segeval.prepared import IntArray, assemble, chosen_queries, first_occurrences, first_results
+from segeval.prepared import IntArray, assemble, chosen_queries, first_occurrences, first_results, judged_twice
 
 if TYPE_CHECKING:
     from segeval.engines.types import RunResult
@@ -156,7 +156,7 @@ class SegmentReader:
         if not parts:
             raise GiveUp  # no data line
         self.qrels = Rows.joined(parts)
-        if _judged_twice(self.qrels):
+        if judged_twice(self.qrels.query, self.qrels.item, self.qrels.start, self.qrels.end):
             raise GiveUp
         self.qrels_queries = {self.queries.names[c] for c in np.unique(self.qrels.query).tolist()}
 
@@ -190,15 +190,6 @@ def _scanned(s: Scanned | None, data: bytes) -> Scanned | None:
         raise GiveUp
     return s
 
-
-def _judged_twice(q: Rows) -> bool:
-    """Whether two qrels lines judge the same query, video and segment (``validate_qrels`` refuses them)."""
-    order = np.lexsort((q.end, q.start, q.item, q.query))
-    same = np.ones(max(len(order) - 1, 0), dtype=bool)
-    for column in (q.query, q.item, q.start, q.end):
-        s = column[order]
-        same &= s[1:] == s[:-1]
-    return bool(same.any())
 
 
 def run_format(head: bytes, path: str) -> tuple[LineFormat, int]:
