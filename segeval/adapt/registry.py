@@ -20,6 +20,19 @@ ADAPTER_HELP = ("exact, overlap, overlap-once, binned[:B[:start]], tolerance[:T]
                 "tiou[:theta[:strict][:float32]], tiou-best[:theta]")
 
 
+def _theta(spec: str, args: list[str], settings: Settings) -> float:
+    """The IoU threshold of a ``tiou`` or ``tiou-best`` spec (its first argument, else the setting's)."""
+    if not args:
+        return settings.tiou
+    try:
+        theta = float(args[0])
+    except ValueError:
+        theta = math.nan
+    if not 0 < theta <= 1:
+        raise _spec_error(spec, "the IoU threshold theta", args[0], "a number in (0, 1]")
+    return theta
+
+
 def _spec_error(spec: str, what: str, text: str, expected: str) -> ParameterError:
     return ParameterError(f"The 'adapter' parameter {spec!r}: {what} must be {expected}. Got {text!r} instead.")
 
@@ -65,14 +78,7 @@ def make_adapter(spec: str | Adapter, settings: Settings = DEFAULTS) -> Adapter:
             raise _spec_error(spec, "tolerance", ":".join(args), "followed by at most the window T (tolerance[:T])")
         return ToleranceAdapter(_whole(spec, "the window T (seconds)", args[0], 0) if args else settings.tolerance)
     if name == "tiou":
-        theta = settings.tiou
-        if args:
-            try:
-                theta = float(args[0])
-            except ValueError:
-                theta = math.nan
-            if not 0 < theta <= 1:
-                raise _spec_error(spec, "the IoU threshold theta", args[0], "a number in (0, 1]")
+        theta = _theta(spec, args, settings)
         flags = args[1:]
         if flags not in ([], ["strict"], ["float32"], ["strict", "float32"]):
             raise _spec_error(spec, "the flags after theta", ":".join(flags), "'strict', 'float32' or 'strict:float32'")
@@ -80,15 +86,7 @@ def make_adapter(spec: str | Adapter, settings: Settings = DEFAULTS) -> Adapter:
     if name == "tiou-best":
         if len(args) > 1:
             raise _spec_error(spec, "tiou-best", ":".join(args), "followed by at most theta (tiou-best[:theta])")
-        theta = settings.tiou
-        if args:
-            try:
-                theta = float(args[0])
-            except ValueError:
-                theta = math.nan
-            if not 0 < theta <= 1:
-                raise _spec_error(spec, "the IoU threshold theta", args[0], "a number in (0, 1]")
-        return TiouBestAdapter(theta)
+        return TiouBestAdapter(_theta(spec, args, settings))
     raise ParameterError(f"The 'adapter' parameter must name an adapter kind ({ADAPTER_HELP}). Got {spec!r} "
                          f"instead.")
 

@@ -90,16 +90,15 @@ def lane_requests(names: Sequence[str]) -> list[Request] | None:
     return reqs if all(x.measure.batchable and x.adapter is not None for x in reqs) else None
 
 
-def scanner_refusal(qrels: str, runs: Sequence[str], job: Job, output: str) -> str | None:
-    """Why the scanner's lanes cannot take this ``segeval eval`` job (None: they can try)."""
+def _refusals(qrels: str, runs: Sequence[str], job: Job, output: str, outputs: tuple[str, ...],
+              orders: tuple[str | None, ...]) -> list[str]:
+    """What keeps a byte-scanner lane (taking ``outputs`` and ``orders``) from a ``segeval eval`` job."""
     s, engine = job.settings, job.engine.engine
     reasons = [
         (len(runs) != 1, plural(len(runs), "run")),
         (engine != "processes", f"--engine {engine}"),
-        (output not in SCANNER_OUTPUTS, f"-o {output}"),
-        (bool(job.adapters), " ".join(f"-a {a}" for a in job.adapters)),
-        (s.order not in (None, "score"), f"--order {s.order}"),
-        (s.judged_only, "-J"),
+        (output not in outputs, f"-o {output}"),
+        (s.order not in orders, f"--order {s.order}"),
         (job.lenient, "--lenient"),
         (s.trec_eval != "10", f"--trec-eval {s.trec_eval}"),
         (s.time_format != "mmss", f"--time-format {s.time_format}"),
@@ -108,7 +107,14 @@ def scanner_refusal(qrels: str, runs: Sequence[str], job: Job, output: str) -> s
         (is_stream(qrels), "qrels from a pipe"),
         (bool(runs) and is_stream(runs[0]), "a run from a pipe or standard input"),
     ]
-    found = [why for refused, why in reasons if refused]
+    return [why for refused, why in reasons if refused]
+
+
+def scanner_refusal(qrels: str, runs: Sequence[str], job: Job, output: str) -> str | None:
+    """Why the scanner's lanes cannot take this ``segeval eval`` job (None: they can try)."""
+    found = _refusals(qrels, runs, job, output, SCANNER_OUTPUTS, (None, "score"))
+    found += [" ".join(f"-a {a}" for a in job.adapters)] if job.adapters else []
+    found += ["-J"] if job.settings.judged_only else []
     if found:
         return ", ".join(found)
     if lane_requests(job.measures) is None:
@@ -118,21 +124,7 @@ def scanner_refusal(qrels: str, runs: Sequence[str], job: Job, output: str) -> s
 
 def segment_refusal(qrels: str, runs: Sequence[str], job: Job, output: str) -> str | None:
     """Why the segment scanner cannot take this ``segeval eval`` job on a segment run (None: it can try)."""
-    s, engine = job.settings, job.engine.engine
-    reasons = [
-        (len(runs) != 1, plural(len(runs), "run")),
-        (engine != "processes", f"--engine {engine}"),
-        (output not in SEGMENT_OUTPUTS, f"-o {output}"),
-        (s.order not in (None, "rank", "file"), f"--order {s.order}"),
-        (job.lenient, "--lenient"),
-        (s.trec_eval != "10", f"--trec-eval {s.trec_eval}"),
-        (s.time_format != "mmss", f"--time-format {s.time_format}"),
-        (s.predicted != "use", f"--predicted {s.predicted}"),
-        (s.queries is not None, "a choice of queries"),
-        (is_stream(qrels), "qrels from a pipe"),
-        (bool(runs) and is_stream(runs[0]), "a run from a pipe or standard input"),
-    ]
-    found = [why for refused, why in reasons if refused]
+    found = _refusals(qrels, runs, job, output, SEGMENT_OUTPUTS, (None, "rank", "file"))
     return ", ".join(found) if found else None
 
 
