@@ -3,6 +3,6 @@
 added to this list)."""
 # isort: skip_file
 
-from segeval.cli.commands import evaluate, submission, compare, pools, moments, inspect
+from segeval.cli.commands import evaluate, submission, compare, pools, moments, speech, inspect
 
-__all__ = ["compare", "evaluate", "inspect", "moments", "pools", "submission"]
+__all__ = ["compare", "evaluate", "inspect", "moments", "pools", "speech", "submission"]
