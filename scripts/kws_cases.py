@@ -38,7 +38,7 @@ def write_case(out: Path, name: str, excerpts: list[tuple[str, float, float]], l
     ecf = [f'<ecf source_signal_duration="{total:.3f}" language="english" version="{name}">']
     ecf += [f'  <excerpt audio_filename="{f}.sph" channel="1" tbeg="{b:.3f}" dur="{d:.3f}" source_type="bnews"/>'
             for f, b, d in excerpts]
-    (case / "ecf.xml").write_text("\n".join(ecf + ["</ecf>"]) + "\n")
+    (case / "ecf.xml").write_text("\n".join([*ecf, "</ecf>"]) + "\n")
     rttm = [f"SPEAKER {f} 1 0.000 200.000 <NA> <NA> {s} <NA>" for f, s in sorted({(f, s) for f, s, *_ in lexemes})]
     rttm += [f"LEXEME {f} 1 {b:.4f} {d:.4f} {w} {t} {s} <NA>" for f, s, b, d, w, t in lexemes]
     (case / "rttm").write_text("\n".join(rttm) + "\n")
@@ -46,7 +46,7 @@ def write_case(out: Path, name: str, excerpts: list[tuple[str, float, float]], l
     kw = [f'<kwlist ecf_filename="ecf.xml" version="{name}" language="english"{attr} encoding="UTF-8">']
     for kwid, text in terms:
         kw += [f'  <kw kwid="{kwid}">', f"    <kwtext>{text}</kwtext>", "  </kw>"]
-    (case / "kwlist.xml").write_text("\n".join(kw + ["</kwlist>"]) + "\n")
+    (case / "kwlist.xml").write_text("\n".join([*kw, "</kwlist>"]) + "\n")
     ks = [f'<kwslist kwlist_filename="kwlist.xml" language="english" system_id="{name}">']
     for kwid, _ in terms:
         mine = sorted((d for d in detections if d[0] == kwid), key=lambda d: -d[4])
@@ -56,7 +56,7 @@ def write_case(out: Path, name: str, excerpts: list[tuple[str, float, float]], l
         ks += [f'    <kw file="{f}" channel="1" tbeg="{b:.4f}" dur="{d:.4f}" score="{s:.6f}" '
                f'decision="{"YES" if s >= 0.5 else "NO"}"/>' for _, f, b, d, s in mine]
         ks.append("  </detected_kwlist>")
-    (case / "kwslist.xml").write_text("\n".join(ks + ["</kwslist>"]) + "\n")
+    (case / "kwslist.xml").write_text("\n".join([*ks, "</kwslist>"]) + "\n")
     return case
 
 

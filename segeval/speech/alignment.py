@@ -92,27 +92,27 @@ def pair(occurrences: list[Occurrence], detections: list[Detection], tolerance: 
         dets.update(row)
     result = []
     for refs, det_set in groups.values():
-        dets = sorted(det_set)
+        dets_in = sorted(det_set)
         if len(refs) == 1:
             row = edges[refs[0]]
-            best = max(dets, key=lambda j: row[j])
+            best = max(dets_in, key=lambda j: row[j])
             result.append((refs[0], best))
             continue
-        if len(dets) == 1:
-            j = dets[0]
+        if len(dets_in) == 1:
+            j = dets_in[0]
             best_ref = max((i for i in refs if j in edges[i]), key=lambda i: edges[i][j])
             result.append((best_ref, j))
             continue
         import numpy as np
         from scipy.optimize import linear_sum_assignment
 
-        matrix = np.zeros((len(refs), len(dets)))
-        column = {j: c for c, j in enumerate(dets)}
+        matrix = np.zeros((len(refs), len(dets_in)))
+        column = {j: c for c, j in enumerate(dets_in)}
         for r, i in enumerate(refs):
             for j, w in edges[i].items():
                 matrix[r, column[j]] = w
         rows, cols = linear_sum_assignment(matrix, maximize=True)
-        result.extend((refs[r], dets[c]) for r, c in zip(rows, cols, strict=True) if matrix[r, c] > 0)
+        result.extend((refs[r], dets_in[c]) for r, c in zip(rows, cols, strict=True) if matrix[r, c] > 0)
     return result
 
 

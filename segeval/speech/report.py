@@ -159,14 +159,14 @@ def summary_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
 def block_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
     """The per-term block report (``-b``)."""
     occ = "Occurrence"
-    text_col = ("MetaData", "Text")
+    text_col: tuple[str, ...] = ("MetaData", "Text")
     columns: list[tuple[str, ...]] = [text_col] + [(occ, c) for c in ("#Targ", "#Corr", "#FA", "#Miss", "TWV", "PFA",
                                                                       "PMISS")]
     if optimum:
         columns += [(g, c) for g in ("Optimum TWV", "Supremum TWV") for c in ("PFA", "PMiss", "TWV", "Dec. Thresh")]
     rows: list[tuple[tuple[str, ...], dict[tuple[str, ...], str]]] = []
     for term in result.terms:
-        cells = {text_col: term.text}
+        cells: dict[tuple[str, ...], str] = {text_col: term.text}
         if term.evaluated:
             a = term.actual
             pfa = shown(FA_FORMAT, a.p_fa)
@@ -179,9 +179,10 @@ def block_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
                 _operating("Supremum TWV", term.supremum, "PMiss", cells)
         rows.append((("Keyword", term.kwid), cells))
     t, m = result.totals, result.means
-    rows.append((("Summary", "Totals"), {(occ, c): str(t[k]) for c, k in
-                                         (("#Targ", "#Targ"), ("#Corr", "#Corr"), ("#FA", "#FA"), ("#Miss", "#Miss"))}))
-    means = {(occ, c): f"{m[k] or 0:.0f}" for c, k in
+    totals: dict[tuple[str, ...], str] = {(occ, c): str(t[k]) for c, k in
+                                         (("#Targ", "#Targ"), ("#Corr", "#Corr"), ("#FA", "#FA"), ("#Miss", "#Miss"))}
+    rows.append((("Summary", "Totals"), totals))
+    means: dict[tuple[str, ...], str] = {(occ, c): f"{m[k] or 0:.0f}" for c, k in
              (("#Targ", "#Targ"), ("#Corr", "#Corr"), ("#FA", "#FA"), ("#Miss", "#Miss"))}
     means[(occ, "PFA")] = shown(FA_FORMAT, result.actual.p_fa)
     means[(occ, "PMISS")] = shown(MISS_FORMAT, result.actual.p_miss)
@@ -189,7 +190,8 @@ def block_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
         _operating("Optimum TWV", result.optimum, "PMiss", means, threshold=False)
         _operating("Supremum TWV", result.supremum, "PMiss", means, threshold=False)
     rows.append((("Summary", "Means"), means))
-    rows.append((("Summary", "TWV"), {(occ, "TWV"): shown(TWV_FORMAT, result.actual.twv)}))
+    last: dict[tuple[str, ...], str] = {(occ, "TWV"): shown(TWV_FORMAT, result.actual.twv)}
+    rows.append((("Summary", "TWV"), last))
     return _header(result, cost_text) + "\n\n" + render_table(columns, rows, row_labels=True)
 
 

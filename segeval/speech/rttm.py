@@ -87,31 +87,30 @@ def read_rttm(path: str, lowercase: bool) -> Transcript:
     record types are skipped as KWSEval skips them. A bad record is an :class:`InputError` with its line."""
     lexemes = []
     try:
-        handle = open(path, encoding="utf-8", errors="strict")
+        with open(path, encoding="utf-8", errors="strict") as handle:
+            text = handle.read()
     except OSError as exc:
         raise InputError(path, f"cannot read the RTTM file: {exc.strerror or exc}") from None
-    with handle:
+    except UnicodeDecodeError as exc:
+        raise InputError(path, f"not UTF-8 text ({exc.reason}); expected an RTTM file in UTF-8") from None
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.split(";;", 1)[0].strip()
+        if not line:
+            continue
+        fields = line.split()
+        if len(fields) != 9:
+            raise InputError(path, f"{len(fields)} fields; expected 9 (type file channel tbeg dur "
+                                   "ortho subtype speaker conf)", line=number, text=raw)
+        kind, file, channel, tbeg, dur, token, subtype, speaker, _ = fields
+        if kind.upper() != "LEXEME":
+            continue
         try:
-            for number, raw in enumerate(handle, 1):
-                line = raw.split(";;", 1)[0].strip()
-                if not line:
-                    continue
-                fields = line.split()
-                if len(fields) != 9:
-                    raise InputError(path, f"{len(fields)} fields; expected 9 (type file channel tbeg dur "
-                                           "ortho subtype speaker conf)", line=number, text=raw.rstrip("\n"))
-                kind, file, channel, tbeg, dur, token, subtype, speaker, _ = fields
-                if kind.upper() != "LEXEME":
-                    continue
-                try:
-                    begin, duration = float(tbeg), float(dur)
-                except ValueError:
-                    begin = duration = float("nan")
-                if not (begin >= 0 and duration >= 0) or begin == float("inf") or duration == float("inf"):
-                    raise InputError(path, "LEXEME tbeg and dur: expected decimal numbers >= 0", line=number,
-                                     text=raw.rstrip("\n"))
-                lexemes.append(Lexeme(file, channel, begin, float(f"{begin + duration:.4f}"), token, subtype,
-                                      speaker, number))
-        except UnicodeDecodeError as exc:
-            raise InputError(path, f"not UTF-8 text ({exc.reason}); expected an RTTM file in UTF-8") from None
+            begin, duration = float(tbeg), float(dur)
+        except ValueError:
+            begin = duration = float("nan")
+        if not (begin >= 0 and duration >= 0) or begin == float("inf") or duration == float("inf"):
+            raise InputError(path, "LEXEME tbeg and dur: expected decimal numbers >= 0", line=number,
+                             text=raw)
+        lexemes.append(Lexeme(file, channel, begin, float(f"{begin + duration:.4f}"), token, subtype,
+                              speaker, number))
     return Transcript(lexemes, lowercase)

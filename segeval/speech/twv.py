@@ -143,8 +143,8 @@ def score(trials: dict[str, TermTrials], params: TwvParameters) -> TwvResult:
         result.actual = Operating(pf, pm, _comb(params, pm, pf), None)
     actual_points = [_rates(params, b.n_target, results[b.kwid].misses, results[b.kwid].false_alarms)
                      for b in evaluated]
-    pm, pf, twv = _set(params, actual_points)
-    actual = Operating(pf, pm, twv, threshold)
+    pm_a, pf_a, twv_a = _set(params, actual_points)
+    actual = Operating(pf_a, pm_a, twv_a, threshold)
     maximum, optimum, supremum = _sweep(evaluated, params, results)
     ev = [results[b.kwid] for b in evaluated]
     totals = {"#Targ": sum(r.n_target for r in ev), "#NTarg": sum(r.n_nontarget for r in ev),
@@ -162,18 +162,15 @@ def _sweep(evaluated: list[TermTrials], params: TwvParameters,
     """MTWV over the distinct scores as thresholds (a detection is YES at threshold t when its score >= t;
     the first best kept), each term's optimum over the same thresholds, and the supremum."""
     beta, trials = params.beta, params.trials
-    supremum_points = []
-    for block in evaluated:
-        pm, pf = _rates(params, block.n_target, block.omitted, 0)
-        supremum_points.append((pm, pf))
-        results[block.kwid].supremum = Operating(pf, pm, _comb(params, pm, pf), 0.5)
     all_scores = sorted({s for b in evaluated for s, _ in b.targets + b.nontargets})
     n_blocks = len(evaluated)
     n_miss_blocks = sum(1 for b in evaluated if b.n_target > 0)
     if not all_scores:
+        # KWSEval's DETCurve stops here: no threshold, no optimum, no supremum
         points = [_rates(params, b.n_target, b.omitted, 0) for b in evaluated]
-        pm, pf, twv = _set(params, points)
-        return Operating(pf, pm, twv, "NaN"), Operating(None, None, None, None), Operating(None, None, None, None)
+        pm_n, pf_n, twv_n = _set(params, points)
+        return Operating(pf_n, pm_n, twv_n, "NaN"), Operating(None, None, None, None), \
+            Operating(None, None, None, None)
     grid = np.asarray(all_scores)
     miss_sum = np.zeros(len(grid))
     fa_sum = np.zeros(len(grid))
@@ -187,21 +184,24 @@ def _sweep(evaluated: list[TermTrials], params: TwvParameters,
         fa_sum += (len(nontargets) - np.searchsorted(nontargets, grid, side="left")) / (trials - block.n_target)
     p_miss = miss_sum / n_miss_blocks if n_miss_blocks else np.full(len(grid), np.nan)
     p_fa = fa_sum / n_blocks
-    twv = 1 - (p_miss + beta * p_fa)
-    best = int(np.nanargmax(twv)) if n_miss_blocks else 0
+    values = 1 - (p_miss + beta * p_fa)
+    best = int(np.nanargmax(values)) if n_miss_blocks else 0
     maximum = Operating(float(p_fa[best]), float(p_miss[best]) if n_miss_blocks else None,
-                        float(twv[best]) if n_miss_blocks else None, float(grid[best]))
+                        float(values[best]) if n_miss_blocks else None, float(grid[best]))
     optimum_points = []
     for block in evaluated:
         point = _term_optimum(block, all_scores, params)
         if point is not None:
             results[block.kwid].optimum = point[0]
             optimum_points.append(point[1])
-    pm, pf, twv_o = _set(params, optimum_points)
-    optimum = Operating(pf, pm, twv_o, None)
-    pm, pf, twv_s = _set(params, supremum_points)
-    supremum = Operating(pf, pm, twv_s, None)
-    return maximum, optimum, supremum
+    pm_o, pf_o, twv_o = _set(params, optimum_points)
+    supremum_points = []
+    for block in evaluated:
+        pm, pf = _rates(params, block.n_target, block.omitted, 0)
+        supremum_points.append((pm, pf))
+        results[block.kwid].supremum = Operating(pf, pm, _comb(params, pm, pf), 0.5)
+    pm_s, pf_s, twv_s = _set(params, supremum_points)
+    return maximum, Operating(pf_o, pm_o, twv_o, None), Operating(pf_s, pm_s, twv_s, None)
 
 
 def _term_optimum(block: TermTrials, grid: list[float], params: TwvParameters
