@@ -22,7 +22,7 @@ EPSILON_TIME = 1e-8
 EPSILON_SCORE = 1e-6
 
 
-@dataclass
+@dataclass(eq=False)
 class TermTrials:
     """One term's trials (KWSEval's block): scores of paired detections (targets) and of unpaired ones
     (non-targets), each with its YES decision, and the number of occurrences no detection paired with."""

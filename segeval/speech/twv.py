@@ -132,7 +132,7 @@ def score(trials: dict[str, TermTrials], params: TwvParameters) -> TwvResult:
     evaluated = [b for b in trials.values() if b.n_target > 0 or params.include_no_targets]
     results: dict[str, TermResult] = {}
     for kwid, block in trials.items():
-        result = results[kwid] = TermResult(kwid, block.text, block in evaluated)
+        result = results[kwid] = TermResult(kwid, block.text, block.n_target > 0 or params.include_no_targets)
         result.n_target = block.n_target
         result.correct = sum(1 for _, y in block.targets if y)
         result.misses = block.n_target - result.correct
@@ -172,16 +172,21 @@ def _sweep(evaluated: list[TermTrials], params: TwvParameters,
         return Operating(pf_n, pm_n, twv_n, "NaN"), Operating(None, None, None, None), \
             Operating(None, None, None, None)
     grid = np.asarray(all_scores)
-    miss_sum = np.zeros(len(grid))
-    fa_sum = np.zeros(len(grid))
+    # each score moves its term's rate once the threshold passes it: accumulate the moves, then sum them up
+    # (a target scoring s is a miss for thresholds above s; a non-target a false alarm up to s, summed
+    # from the highest threshold down)
+    miss_moves = np.zeros(len(grid) + 1)
+    fa_moves = np.zeros(len(grid))
+    miss_base = 0.0
     for block in evaluated:
-        targets = np.sort(np.asarray([s for s, _ in block.targets], dtype=float))
-        nontargets = np.sort(np.asarray([s for s, _ in block.nontargets], dtype=float))
+        nontargets = np.asarray([s for s, _ in block.nontargets], dtype=float)
+        np.add.at(fa_moves, np.searchsorted(grid, nontargets, side="left"), 1 / (trials - block.n_target))
         if block.n_target > 0:
-            # misses at threshold t: omitted + targets scoring below t
-            miss_sum += (block.omitted + np.searchsorted(targets, grid, side="left")) / block.n_target
-        # false alarms at t: non-targets scoring at or above t
-        fa_sum += (len(nontargets) - np.searchsorted(nontargets, grid, side="left")) / (trials - block.n_target)
+            targets = np.asarray([s for s, _ in block.targets], dtype=float)
+            np.add.at(miss_moves, np.searchsorted(grid, targets, side="right"), 1 / block.n_target)
+            miss_base += block.omitted / block.n_target
+    miss_sum = miss_base + np.cumsum(miss_moves)[:len(grid)]
+    fa_sum = np.cumsum(fa_moves[::-1])[::-1]  # from the top: no false alarm above the highest score
     p_miss = miss_sum / n_miss_blocks if n_miss_blocks else np.full(len(grid), np.nan)
     p_fa = fa_sum / n_blocks
     values = 1 - (p_miss + beta * p_fa)
