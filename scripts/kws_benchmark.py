@@ -49,7 +49,7 @@ def generate(folder: Path, seed: int = 2026) -> None:
     for i, (f, b, d, w) in enumerate(lexemes):
         where.setdefault(w, []).append((f, b, b + d))
         if i + 1 < len(lexemes) and lexemes[i + 1][0] == f:
-            nf, nb, nd, nw = lexemes[i + 1]
+            _, nb, nd, nw = lexemes[i + 1]
             where.setdefault(f"{w} {nw}", []).append((f, b, nb + nd))
     detections: dict[str, list[tuple[str, float, float, float]]] = {k: [] for k, _ in terms}
     count = 0
@@ -113,9 +113,9 @@ def main() -> None:
     if "F4DE_BASE" in os.environ:
         base = Path(os.environ["F4DE_BASE"])
         env.update(PERL_PERTURB_KEYS="0", PERL_HASH_SEED="0")
-        theirs_seconds, theirs_cpu, theirs = timed(["perl", "-x", "-I", str(base / "common/lib"), "-I", str(base / "KWSEval/lib"),
-                                        str(base / "KWSEval/tools/KWSEval/KWSEval.pl"), *inputs, "-o", "-b",
-                                        "-f", "-"], folder, env)
+        kwseval = ["perl", "-x", "-I", str(base / "common/lib"), "-I", str(base / "KWSEval/lib"),
+                   str(base / "KWSEval/tools/KWSEval/KWSEval.pl"), *inputs, "-o", "-b", "-f", "-"]
+        theirs_seconds, theirs_cpu, theirs = timed(kwseval, folder, env)
         tables = "".join(line for line in theirs.splitlines(keepends=True)
                          if not line.startswith(("Loading ", "Performing ", "Computing ", "Summary Report: ",
                                                  "Block Summary Report: ")))
