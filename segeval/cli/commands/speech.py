@@ -83,3 +83,43 @@ def keyword_search(
         if per_term:
             text += report.block_text(result, optimum=optimum, cost_text=cost_text)
         sys.stdout.write(text)
+
+
+@app.command("qbe")
+def query_by_example(
+    key: Annotated[str, typer.Argument(metavar="KEY", show_default=False,
+                                       help="Every trial: lines QUERY UTTERANCE 1|0.")],
+    system: Annotated[str, typer.Argument(metavar="STDLIST", show_default=False,
+                                          help="The system's scores (LLRs) in STD list form (stdlist XML).")],
+    p_target: Annotated[float, typer.Option("--p-target", metavar="P", help="Prior of a target trial.")] = 0.0008,
+    cost_miss: Annotated[float, typer.Option("--cost-miss", metavar="C", help="Cost of a miss.")] = 100.0,
+    cost_fa: Annotated[float, typer.Option("--cost-fa", metavar="C", help="Cost of a false alarm.")] = 1.0,
+    prior: Annotated[float | None, typer.Option("--prior", metavar="P", help="Prior of Cnxe (default: the "
+                                                "effective prior of --p-target, --cost-miss, --cost-fa).")] = None,
+    default_score: Annotated[float | None, typer.Option("--default-score", metavar="S", help="Score of an "
+                                                        "unreported trial (default: the lowest reported "
+                                                        "score).")] = None,
+    decisions: Annotated[str, typer.Option("--decisions", metavar="given|bayes", help="Actual TWV at the "
+                                           "system's YES decisions, or at score >= ln β.")] = "given",
+    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
+                                        help="The figures as a table.")] = "text",
+) -> None:
+    """Score query by example as MediaEval QUESST defines it: actual and minimum Cnxe, actual and
+    maximum TWV (the task's scorer is closed: conventions in docs/speech.md)."""
+    from segeval.cli.tables import check_table_format, write
+    from segeval.errors import ParameterError
+    from segeval.speech.qbe import QbeParameters, read_key, read_stdlist, score, trials
+
+    fmt = check_table_format(output)
+    if not 0 < p_target < 1 or (prior is not None and not 0 < prior < 1):
+        raise ParameterError("--p-target and --prior: expected a probability strictly between 0 and 1")
+    if not (cost_miss > 0 and cost_fa > 0):
+        raise ParameterError("--cost-miss and --cost-fa: expected numbers > 0")
+    params = QbeParameters(p_target, cost_miss, cost_fa, prior, default_score, decisions)
+    result = score(trials(read_key(key), read_stdlist(system), params, system), params)
+    columns = [("measure", ""), ("value", ".4f")]
+    rows = [("actCnxe", result.act_cnxe), ("minCnxe", result.min_cnxe), ("actTWV", result.act_twv),
+            ("maxTWV", result.max_twv), ("maxTWV_threshold", result.max_twv_threshold),
+            ("trials", float(result.n_trials)), ("targets", float(result.n_targets)),
+            ("reported", float(result.n_reported)), ("prior", result.prior), ("beta", result.beta)]
+    write(columns, rows, fmt)
