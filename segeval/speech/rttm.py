@@ -99,8 +99,8 @@ def read_rttm(path: str, lowercase: bool) -> Transcript:
             continue
         fields = line.split()
         if len(fields) != 9:
-            raise InputError(path, f"{len(fields)} fields; expected 9 (type file channel tbeg dur "
-                                   "ortho subtype speaker conf)", line=number, text=raw)
+            raise InputError(path, f"expected 9 fields (type file channel tbeg dur ortho subtype speaker "
+                                   f"conf), found {len(fields)}", line=number, text=raw)
         kind, file, channel, tbeg, dur, token, subtype, speaker, _ = fields
         if kind.upper() != "LEXEME":
             continue

@@ -44,8 +44,10 @@ def keyword_search(
                                         help="text: KWSEval's tables; json: every figure; csv: one row a term "
                                              "and the row all.")] = "text",
 ) -> None:
-    """Score keyword search (spoken term detection) as NIST F4DE KWSEval does: ATWV, MTWV and its
-    threshold, per-term P_miss/P_FA/TWV, with --optimum also OTWV and STWV."""
+    """Keyword search (ATWV, MTWV) as NIST F4DE KWSEval.
+
+    ATWV, MTWV and its threshold, per-term P_miss/P_FA/TWV in KWSEval's tables; with --optimum also OTWV
+    and STWV (docs/speech.md)."""
     from segeval.cli.tables import check_table_format, render
     from segeval.errors import ParameterError
     from segeval.escaping import json_text
@@ -104,8 +106,10 @@ def query_by_example(
     output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
                                         help="The figures as a table.")] = "text",
 ) -> None:
-    """Score query by example as MediaEval QUESST defines it: actual and minimum Cnxe, actual and
-    maximum TWV (the task's scorer is closed: conventions in docs/speech.md)."""
+    """Query by example (Cnxe, TWV) as MediaEval QUESST.
+
+    Actual and minimum Cnxe, actual and maximum TWV; the task's scorer is closed: the conventions are in
+    docs/speech.md."""
     from segeval.cli.tables import check_table_format, write
     from segeval.errors import ParameterError
     from segeval.speech.qbe import QbeParameters, read_key, read_stdlist, score, trials
