@@ -108,6 +108,9 @@ def hand_cases(out: Path) -> list[Path]:
             ("K3", "F1", 45.0, 0.5, 0.9)]
     cases.append(write_case(out, "no_targets", [("F1", 0.0, 40.0)], lex,
                             [("K1", "energy"), ("K2", "weather"), ("K3", "hospital"), ("K4", "football")], dets))
+    # 7. a system that detects nothing (no threshold: KWSEval's MTWV threshold "NaN", no OTWV)
+    cases.append(write_case(out, "no_detections", [("F1", 0.0, 40.0)], lex,
+                            [("K1", "energy"), ("K2", "weather")], []))
     return cases
 
 
