@@ -3,7 +3,8 @@
     F4DE_BASE=/path/to/F4DE python scripts/kws_cases.py [OUT_DIR]
 
 writes, per case, the four inputs (ecf.xml, rttm, kwlist.xml, kwslist.xml) and KWSEval's output for each
-variant (``official.txt``, ``official_optimum.txt``, ``official_inc.txt``) under OUT_DIR (default
+variant (``official.txt``, ``official_optimum.txt``, ``official_inc.txt``, ``official_params.txt``: other
+-S, -F, trials per second, C, V and P_target) under OUT_DIR (default
 tests/fixtures/kws). KWSEval is F4DE commit 7de28d51 (KWSEval/tools/KWSEval/KWSEval.pl), run with
 ``-o -b -f -`` and the Perl hash order fixed (PERL_PERTURB_KEYS=0 PERL_HASH_SEED=0). The hand-made cases put
 values exactly on KWSEval's limits (mid-point on the tolerance, word gap on -F, case folding, duplicates,
@@ -22,16 +23,22 @@ from pathlib import Path
 
 VARIANTS = {"official.txt": [], "official_optimum.txt": ["--zGlobalMeasures", "Optimum", "--zGlobalMeasures",
                                                           "Supremum"],
-            "official_inc.txt": ["--include-blocks-w-notargs"]}
+            "official_inc.txt": ["--include-blocks-w-notargs"],
+            "official_params.txt": ["--Similarity-threshold", "0.25", "--Find-threshold", "0.75",
+                                    "--number-trials-per-sec", "2", "--koefcorrect", "0.2", "--Koefincorrect", "2",
+                                    "--prob-of-term", "0.001"]}
 #: the segeval options of each variant
-SEGEVAL_OPTIONS = {"official.txt": [], "official_optimum.txt": ["--optimum"], "official_inc.txt": ["--inc"]}
+SEGEVAL_OPTIONS = {"official.txt": [], "official_optimum.txt": ["--optimum"], "official_inc.txt": ["--inc"],
+                   "official_params.txt": ["-S", "0.25", "-F", "0.75", "--trials-per-second", "2", "--cost", "0.2",
+                                           "--value", "2", "--p-target", "0.001"]}
 
 Lex = tuple[str, str, float, float, str, str]  # file, speaker, begin, dur, word, subtype
 Det = tuple[str, str, float, float, float]  # kwid, file, begin, dur, score
 
 
 def write_case(out: Path, name: str, excerpts: list[tuple[str, float, float]], lexemes: list[Lex],
-               terms: list[tuple[str, str]], detections: list[Det], normalize: bool = True) -> Path:
+               terms: list[tuple[str, str]], detections: list[Det], normalize: bool = True,
+               header: str = "") -> Path:
     case = out / name
     case.mkdir(parents=True, exist_ok=True)
     total = sum(d for _, _, d in excerpts)
@@ -47,7 +54,7 @@ def write_case(out: Path, name: str, excerpts: list[tuple[str, float, float]], l
     for kwid, text in terms:
         kw += [f'  <kw kwid="{kwid}">', f"    <kwtext>{text}</kwtext>", "  </kw>"]
     (case / "kwlist.xml").write_text("\n".join([*kw, "</kwlist>"]) + "\n")
-    ks = [f'<kwslist kwlist_filename="kwlist.xml" language="english" system_id="{name}">']
+    ks = [f'<kwslist kwlist_filename="kwlist.xml" language="english" system_id="{name}"{header}>']
     for kwid, _ in terms:
         mine = sorted((d for d in detections if d[0] == kwid), key=lambda d: -d[4])
         if not mine:
@@ -135,7 +142,8 @@ def random_case(out: Path, seed: int) -> Path:
     for _ in range(30):
         kwid = rng.choice(terms)[0]
         dets.append((kwid, rng.choice(files), rng.randrange(0, 95 * 8) / 8, 0.5, round(rng.random(), 6)))
-    return write_case(out, f"random_{seed}", [("R1", 0.0, 90.0), ("R2", 5.0, 85.0)], lex, terms, dets)
+    header = ' min_score="-1.0" max_score="2.0"' if seed == 3 else ""  # the pairing's score scale from the header
+    return write_case(out, f"random_{seed}", [("R1", 0.0, 90.0), ("R2", 5.0, 85.0)], lex, terms, dets, header=header)
 
 
 def run_kwseval(case: Path, extra: list[str]) -> str:

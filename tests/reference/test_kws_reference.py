@@ -1,7 +1,7 @@
 """Differential tests: `segeval kws` against NIST F4DE KWSEval's stored output.
 
 ``fixtures/kws/<case>`` were made by ``scripts/kws_cases.py`` (the inputs and KWSEval's output, F4DE commit
-7de28d51, for the default run, ``--zGlobalMeasures Optimum/Supremum`` and ``-inc``). The public sample of
+7de28d51, for the default run, ``--zGlobalMeasures Optimum/Supremum``, ``-inc`` and other parameters). The public sample of
 ``../shared/data/kws`` is compared when it is present (CI)."""
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ import pytest
 from tests.conftest import FIXTURES, run_cli, shared
 
 CASES = sorted(p.name for p in (FIXTURES / "kws").iterdir() if p.is_dir())
-VARIANTS = {"official.txt": [], "official_optimum.txt": ["--optimum"], "official_inc.txt": ["--inc"]}
+VARIANTS = {"official.txt": [], "official_optimum.txt": ["--optimum"], "official_inc.txt": ["--inc"],
+            "official_params.txt": ["-S", "0.25", "-F", "0.75", "--trials-per-second", "2", "--cost", "0.2",
+                                    "--value", "2", "--p-target", "0.001"]}
 PROGRESS = ("Loading ", "Performing ", "Computing ", "Summary Report: ", "Block Summary Report: ")
 
 
