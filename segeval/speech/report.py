@@ -196,7 +196,9 @@ def block_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
 
 
 def _plain(point: Operating) -> dict[str, Any]:
-    return {"p_fa": point.p_fa, "p_miss": point.p_miss, "twv": point.twv, "threshold": point.threshold}
+    """An operating point for json: an undefined threshold (KWSEval's NaN or NA) is null."""
+    threshold = point.threshold if isinstance(point.threshold, float) else None
+    return {"p_fa": point.p_fa, "p_miss": point.p_miss, "twv": point.twv, "threshold": threshold}
 
 
 def as_json(result: TwvResult) -> dict[str, Any]:
@@ -206,7 +208,7 @@ def as_json(result: TwvResult) -> dict[str, Any]:
         "parameters": {"total_duration": p.total_duration, "trials": p.trials, "trials_per_second": p.trials_per_second,
                        "beta": p.beta, "cost": p.cost, "value": p.value, "p_target": p.p_target,
                        "include_no_targets": p.include_no_targets},
-        "atwv": result.actual.twv, "mtwv": result.maximum.twv, "mtwv_threshold": result.maximum.threshold,
+        "atwv": result.actual.twv, "mtwv": result.maximum.twv, "mtwv_threshold": _plain(result.maximum)["threshold"],
         "otwv": result.optimum.twv, "stwv": result.supremum.twv, "counts": result.totals,
         "actual": _plain(result.actual), "maximum": _plain(result.maximum), "optimum": _plain(result.optimum),
         "supremum": _plain(result.supremum),

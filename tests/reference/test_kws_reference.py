@@ -1,8 +1,8 @@
 """Differential tests: `segeval kws` against NIST F4DE KWSEval's stored output.
 
 ``fixtures/kws/<case>`` were made by ``scripts/kws_cases.py`` (the inputs and KWSEval's output, F4DE commit
-7de28d51, for the default run, ``--zGlobalMeasures Optimum/Supremum``, ``-inc`` and other parameters). The public sample of
-``../shared/data/kws`` is compared when it is present (CI)."""
+7de28d51, for the default run, ``--zGlobalMeasures Optimum/Supremum``, ``-inc`` and other parameters). The
+public sample of ``../shared/data/kws`` is compared when it is present (CI)."""
 
 from __future__ import annotations
 
