@@ -1,7 +1,9 @@
 """Keyword search at Babel scale: segeval kws against NIST F4DE KWSEval, side by side.
 
-    python scripts/kws_benchmark.py DIR                   # generate the inputs in DIR and time segeval
-    F4DE_BASE=/path/to/F4DE python scripts/kws_benchmark.py DIR   # and KWSEval (minutes)
+    python scripts/kws_benchmark.py DIR [SCALE]          # generate the inputs in DIR and time segeval
+    F4DE_BASE=/path/to/F4DE python scripts/kws_benchmark.py DIR   # and KWSEval (long)
+
+SCALE (default 1) divides the files, terms and detections: 10 gives 1 hour, 200 terms, 20,000 detections.
 
 The inputs: 10 hours of speech (20 files of 30 minutes, about 2.5 words a second), 2,000 terms (1,600
 words and 400 two-word phrases taken from the transcript) and 200,000 detections (about 70% of the
@@ -21,15 +23,16 @@ import sys
 import time
 from pathlib import Path
 
-FILES, FILE_SECONDS, TERMS, DETECTIONS = 20, 1800.0, 2000, 200_000
+FILE_SECONDS = 1800.0
 
 
-def generate(folder: Path, seed: int = 2026) -> None:
+def generate(folder: Path, scale: int = 1, seed: int = 2026) -> None:
+    files, n_detections = 20 // scale, 200_000 // scale
     rng = random.Random(seed)
     vocabulary = [f"w{i:04d}" for i in range(4000)]
     weights = [1 / (i + 10) for i in range(len(vocabulary))]  # Zipf-like word frequencies
     lexemes: list[tuple[str, float, float, str]] = []
-    for f in range(FILES):
+    for f in range(files):
         t = 0.2
         words = rng.choices(vocabulary, weights, k=int(FILE_SECONDS * 2.6))
         for word in words:
@@ -38,9 +41,9 @@ def generate(folder: Path, seed: int = 2026) -> None:
                 break
             lexemes.append((f"BAB{f:03d}", round(t, 2), dur, word))
             t += dur + round(rng.choice([0.0, 0.02, 0.05, 0.1, 0.2, 0.4]), 2)
-    singles = rng.sample(vocabulary[:3000], 1600)
-    pairs = set()
-    while len(pairs) < 400:
+    singles = rng.sample(vocabulary[:3000], 1600 // scale)
+    pairs: set[str] = set()
+    while len(pairs) < 400 // scale:
         i = rng.randrange(len(lexemes) - 1)
         if lexemes[i][0] == lexemes[i + 1][0]:
             pairs.add(f"{lexemes[i][3]} {lexemes[i + 1][3]}")
@@ -55,19 +58,19 @@ def generate(folder: Path, seed: int = 2026) -> None:
     count = 0
     for kwid, text in terms:
         for f, b, e in where.get(text, []):
-            if rng.random() < 0.7 and count < DETECTIONS * 0.6:
+            if rng.random() < 0.7 and count < n_detections * 0.6:
                 shift = rng.uniform(-0.3, 0.3)
                 detections[kwid].append((f, max(0.0, round(b + shift, 2)), round(e - b, 2), rng.betavariate(4, 2)))
                 count += 1
-    while count < DETECTIONS:
+    while count < n_detections:
         kwid = terms[rng.randrange(len(terms))][0]
-        detections[kwid].append((f"BAB{rng.randrange(FILES):03d}", round(rng.uniform(0, FILE_SECONDS - 2), 2),
+        detections[kwid].append((f"BAB{rng.randrange(files):03d}", round(rng.uniform(0, FILE_SECONDS - 2), 2),
                                  round(rng.uniform(0.2, 0.8), 2), rng.betavariate(2, 4)))
         count += 1
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / "bench.ecf.xml", "w") as out:
-        out.write(f'<ecf source_signal_duration="{FILES * FILE_SECONDS:.3f}" language="x" version="bench">\n')
-        for f in range(FILES):
+        out.write(f'<ecf source_signal_duration="{files * FILE_SECONDS:.3f}" language="x" version="bench">\n')
+        for f in range(files):
             out.write(f'  <excerpt audio_filename="BAB{f:03d}.sph" channel="1" tbeg="0.000" dur="{FILE_SECONDS:.3f}" '
                       'source_type="cts"/>\n')
         out.write("</ecf>\n")
@@ -104,7 +107,7 @@ def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, fl
 def main() -> None:
     folder = Path(sys.argv[1]).resolve()
     if not (folder / "bench.kwslist.xml").exists():
-        generate(folder)
+        generate(folder, int(sys.argv[2]) if len(sys.argv) > 2 else 1)
     inputs = ["-e", "bench.ecf.xml", "-r", "bench.rttm", "-t", "bench.kwlist.xml", "-s", "bench.kwslist.xml"]
     root = Path(__file__).resolve().parent.parent
     env = dict(os.environ, PYTHONPATH=str(root))
