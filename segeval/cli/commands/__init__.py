@@ -3,6 +3,6 @@
 added to this list)."""
 # isort: skip_file
 
-from segeval.cli.commands import evaluate, submission, compare, pools, moments, detection, spotting, inspect
+from segeval.cli.commands import evaluate, submission, compare, pools, moments, detection, spotting, speech, inspect
 
-__all__ = ["compare", "detection", "evaluate", "inspect", "moments", "pools", "spotting", "submission"]
+__all__ = ["compare", "detection", "evaluate", "inspect", "moments", "pools", "speech", "spotting", "submission"]

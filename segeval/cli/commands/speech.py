@@ -1,0 +1,129 @@
+"""Spoken content: ``kws``, keyword search scored as NIST F4DE KWSEval scores it (ATWV, MTWV, OTWV, STWV)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from segeval.cli.app import app
+
+
+@app.command("kws")
+def keyword_search(
+    ecf: Annotated[str, typer.Option("--ecf", "-e", metavar="ECF", help="Experiment control file (the evaluated "
+                                                                          "excerpts).")],
+    rttm: Annotated[str, typer.Option("--rttm", "-r", metavar="RTTM", help="Reference transcript (LEXEME "
+                                                                             "records).")],
+    kwlist: Annotated[str, typer.Option("--terms", "-t", metavar="KWLIST", help="Term list (kwlist XML).")],
+    kwslist: Annotated[str, typer.Option("--system", "-s", metavar="KWSLIST",
+                                         help="System output (kwslist XML).")],
+    tolerance: Annotated[float, typer.Option("-S", "--tolerance", metavar="SECONDS",
+                                             help="A detection's mid-point at most this far from an occurrence "
+                                                  "(KWSEval -S).")] = 0.5,
+    word_gap: Annotated[float, typer.Option("-F", "--word-gap", metavar="SECONDS",
+                                            help="Largest gap between the words of a multi-word occurrence "
+                                                 "(KWSEval -F).")] = 0.5,
+    trials_per_second: Annotated[float, typer.Option("--trials-per-second", metavar="N",
+                                                     help="KWSEval -n: trials = duration / N, rounded (KWSEval "
+                                                          "divides).")] = 1.0,
+    cost: Annotated[float | None, typer.Option("--cost", metavar="C", help="Cost of a false alarm (KWSEval -k; "
+                                                                            "default 0.1).")] = None,
+    value: Annotated[float, typer.Option("--value", metavar="V", help="Value of a hit (KWSEval -K).")] = 1.0,
+    p_target: Annotated[float, typer.Option("--p-target", metavar="P", help="Prior of a term (KWSEval -P).")] = 0.0001,
+    beta: Annotated[float | None, typer.Option("--beta", metavar="B", help="β directly, instead of "
+                                                                           "(C/V)(1/P - 1).")] = None,
+    include_no_targets: Annotated[bool, typer.Option("--inc", help="Count terms without an occurrence (their "
+                                                                   "false alarms only; KWSEval -inc).")] = False,
+    optimum: Annotated[bool, typer.Option("--optimum", help="Also OTWV and STWV (KWSEval --zGlobalMeasures "
+                                                            "Optimum --zGlobalMeasures Supremum).")] = False,
+    per_term: Annotated[bool, typer.Option("--per-term/--no-per-term", help="text: also the per-term report "
+                                                                             "(KWSEval -b).")] = True,
+    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
+                                        help="text: KWSEval's tables; json: every figure; csv: one row a term "
+                                             "and the row all.")] = "text",
+) -> None:
+    """Keyword search (ATWV, MTWV) as NIST F4DE KWSEval.
+
+    ATWV, MTWV and its threshold, per-term P_miss/P_FA/TWV in KWSEval's tables; with --optimum also OTWV
+    and STWV (docs/speech.md)."""
+    from segeval.cli.tables import check_table_format, render
+    from segeval.errors import ParameterError
+    from segeval.escaping import json_text
+    from segeval.speech import report
+    from segeval.speech.alignment import align
+    from segeval.speech.ecf import read_ecf, total_duration
+    from segeval.speech.kwlist import read_kwlist
+    from segeval.speech.kwslist import read_kwslist
+    from segeval.speech.rttm import read_rttm
+    from segeval.speech.twv import TwvParameters, score
+
+    fmt = check_table_format(output)
+    for name, number in (("-S", tolerance), ("-F", word_gap)):
+        if not number >= 0:
+            raise ParameterError(f"{name} {number}: expected a number of seconds >= 0")
+    for name, number in (("--trials-per-second", trials_per_second), ("--value", value), ("--p-target", p_target),
+                         ("--cost", 0.1 if cost is None else cost)):
+        if not number > 0:
+            raise ParameterError(f"{name} {number}: expected a number > 0")
+    excerpts = read_ecf(ecf)
+    terms = read_kwlist(kwlist)
+    system = read_kwslist(kwslist)
+    transcript = read_rttm(rttm, terms.lowercase)
+    trials = align(excerpts, transcript, terms, system, kwslist, tolerance=tolerance, word_gap=word_gap)
+    params = TwvParameters(total_duration(excerpts), trials_per_second, 0.1 if cost is None else cost, value,
+                           p_target, beta, include_no_targets)
+    result = score(trials, params)
+    if fmt == "json":
+        sys.stdout.write(json_text(report.as_json(result), indent=2) + "\n")
+    elif fmt == "csv":
+        sys.stdout.write(render(report.CSV_COLUMNS, report.csv_rows(result), "csv"))
+    else:
+        cost_text = "0.1000" if cost is None else report.perl_number(cost)
+        text = report.summary_text(result, optimum=optimum, cost_text=cost_text)
+        if per_term:
+            text += report.block_text(result, optimum=optimum, cost_text=cost_text)
+        sys.stdout.write(text)
+
+
+@app.command("qbe")
+def query_by_example(
+    key: Annotated[str, typer.Argument(metavar="KEY", show_default=False,
+                                       help="Every trial: lines QUERY UTTERANCE 1|0.")],
+    system: Annotated[str, typer.Argument(metavar="STDLIST", show_default=False,
+                                          help="The system's scores (LLRs) in STD list form (stdlist XML).")],
+    p_target: Annotated[float, typer.Option("--p-target", metavar="P", help="Prior of a target trial.")] = 0.0008,
+    cost_miss: Annotated[float, typer.Option("--cost-miss", metavar="C", help="Cost of a miss.")] = 100.0,
+    cost_fa: Annotated[float, typer.Option("--cost-fa", metavar="C", help="Cost of a false alarm.")] = 1.0,
+    prior: Annotated[float | None, typer.Option("--prior", metavar="P", help="Prior of Cnxe (default: the "
+                                                "effective prior of --p-target, --cost-miss, --cost-fa).")] = None,
+    default_score: Annotated[float | None, typer.Option("--default-score", metavar="S", help="Score of an "
+                                                        "unreported trial (default: the lowest reported "
+                                                        "score).")] = None,
+    decisions: Annotated[str, typer.Option("--decisions", metavar="given|bayes", help="Actual TWV at the "
+                                           "system's YES decisions, or at score >= ln β.")] = "given",
+    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
+                                        help="The figures as a table.")] = "text",
+) -> None:
+    """Query by example (Cnxe, TWV) as MediaEval QUESST.
+
+    Actual and minimum Cnxe, actual and maximum TWV; the task's scorer is closed: the conventions are in
+    docs/speech.md."""
+    from segeval.cli.tables import check_table_format, write
+    from segeval.errors import ParameterError
+    from segeval.speech.qbe import QbeParameters, read_key, read_stdlist, score, trials
+
+    fmt = check_table_format(output)
+    if not 0 < p_target < 1 or (prior is not None and not 0 < prior < 1):
+        raise ParameterError("--p-target and --prior: expected a probability strictly between 0 and 1")
+    if not (cost_miss > 0 and cost_fa > 0):
+        raise ParameterError("--cost-miss and --cost-fa: expected numbers > 0")
+    params = QbeParameters(p_target, cost_miss, cost_fa, prior, default_score, decisions)
+    result = score(trials(read_key(key), read_stdlist(system), params, system), params)
+    columns = [("measure", ""), ("value", ".4f")]
+    rows = [("actCnxe", result.act_cnxe), ("minCnxe", result.min_cnxe), ("actTWV", result.act_twv),
+            ("maxTWV", result.max_twv), ("maxTWV_threshold", result.max_twv_threshold),
+            ("trials", float(result.n_trials)), ("targets", float(result.n_targets)),
+            ("reported", float(result.n_reported)), ("prior", result.prior), ("beta", result.beta)]
+    write(columns, rows, fmt)

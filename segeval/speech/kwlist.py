@@ -1,0 +1,44 @@
+"""The term list (kwlist): each term's id and text, and how texts are compared."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from segeval.errors import InputError
+from segeval.speech.xmlfile import attribute, expect_root, read_xml
+
+
+@dataclass(frozen=True)
+class Term:
+    kwid: str
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class TermList:
+    terms: dict[str, Term]
+    lowercase: bool  # compareNormalize="lowercase"
+
+
+def read_kwlist(path: str) -> TermList:
+    """The terms of a kwlist file (``<kwlist compareNormalize>`` holding ``<kw kwid><kwtext>``)."""
+    root = read_xml(path, "kwlist")
+    expect_root(path, root, "kwlist", "term list")
+    normalize = root.attrs.get("compareNormalize", "")
+    if normalize not in ("", "lowercase"):
+        raise InputError(path, f"compareNormalize=\"{normalize}\": expected \"lowercase\" or nothing",
+                         line=root.line)
+    terms: dict[str, Term] = {}
+    for element in root.children:
+        if element.name != "kw":
+            raise InputError(path, f"unexpected <{element.name}> in <kwlist>; expected <kw>", line=element.line)
+        kwid = attribute(path, element, "kwid")
+        texts = [child for child in element.children if child.name == "kwtext"]
+        if len(texts) != 1 or not texts[0].text.split():
+            raise InputError(path, f"term {kwid}: expected one non-empty <kwtext>", line=element.line)
+        if kwid in terms:
+            raise InputError(path, f"term {kwid} is listed twice (first on line {terms[kwid].line}); expected "
+                                   "each kwid once", line=element.line)
+        terms[kwid] = Term(kwid, texts[0].text.strip(), element.line)
+    return TermList(terms, normalize == "lowercase")

@@ -1,0 +1,116 @@
+"""The reference transcript (RTTM): ``LEXEME`` records and the occurrences of a term in them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from segeval.errors import InputError
+
+
+@dataclass(eq=False)
+class Lexeme:
+    """One ``LEXEME`` record; ``end`` is begin + duration rounded to 4 decimals (KWSEval's RTTMRecord)."""
+
+    file: str
+    channel: str
+    begin: float
+    end: float
+    token: str
+    subtype: str
+    speaker: str
+    line: int
+    next: Lexeme | None = None
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """A reference occurrence of a term: its words' records in order."""
+
+    words: tuple[Lexeme, ...]
+
+    @property
+    def begin(self) -> float:
+        return self.words[0].begin
+
+    @property
+    def end(self) -> float:
+        return self.words[-1].end
+
+
+class Transcript:
+    """The lexemes of an RTTM file, linked per (file, channel, speaker) as KWSEval links them, and looked up
+    by their first word (normalised by ``compareNormalize``; fragments and filled pauses never start a term)."""
+
+    def __init__(self, lexemes: list[Lexeme], lowercase: bool) -> None:
+        self.lowercase = lowercase
+        self._by_first: dict[str, list[Lexeme]] = {}
+        chains: dict[tuple[str, str, str], list[Lexeme]] = {}
+        for lexeme in lexemes:
+            chains.setdefault((lexeme.file, lexeme.channel, lexeme.speaker), []).append(lexeme)
+            if lexeme.subtype not in ("frag", "fp"):
+                self._by_first.setdefault(self.normalize(lexeme.token), []).append(lexeme)
+        for records in chains.values():
+            # KWSEval (RTTMList::__linkEntries) links the i-th record in FILE order to the (i+1)-th in begin
+            # order: the same chain as sorting when the file is in time order, and its quirk when it is not
+            ordered = sorted(records, key=lambda r: r.begin)
+            for i in range(len(records) - 1):
+                records[i].next = ordered[i + 1]
+
+    def normalize(self, text: str) -> str:
+        return text.lower() if self.lowercase else text
+
+    def occurrences(self, text: str, word_gap: float) -> list[Occurrence]:
+        """Every occurrence of the term ``text``: its first word's records, each followed by the term's next
+        words as the linked records, each gap (begin of the next minus end of the previous, rounded to 4
+        decimals) at most ``word_gap``; later words compared case-insensitively (KWSEval's
+        ``findTermOccurrences``)."""
+        words = self.normalize(text.strip()).split()
+        found = []
+        for first in self._by_first.get(words[0], ()) if words else ():
+            chain = [first]
+            hop = first
+            for word in words[1:]:
+                following = hop.next
+                if following is None or float(f"{following.begin - hop.end:.4f}") > word_gap \
+                        or following.token.casefold() != word.casefold():
+                    chain = []
+                    break
+                chain.append(following)
+                hop = following
+            if chain:
+                found.append(Occurrence(tuple(chain)))
+        return found
+
+
+def read_rttm(path: str, lowercase: bool) -> Transcript:
+    """The ``LEXEME`` records of an RTTM file (9 space-separated fields a record, ``;;`` comments); other
+    record types are skipped as KWSEval skips them. A bad record is an :class:`InputError` with its line."""
+    lexemes = []
+    try:
+        with open(path, encoding="utf-8", errors="strict") as handle:
+            text = handle.read()
+    except OSError as exc:
+        raise InputError(path, f"cannot read the RTTM file: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(path, f"not UTF-8 text ({exc.reason}); expected an RTTM file in UTF-8") from None
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.split(";;", 1)[0].strip()
+        if not line:
+            continue
+        fields = line.split()
+        if len(fields) != 9:
+            raise InputError(path, f"expected 9 fields (type file channel tbeg dur ortho subtype speaker "
+                                   f"conf), found {len(fields)}", line=number, text=raw)
+        kind, file, channel, tbeg, dur, token, subtype, speaker, _ = fields
+        if kind.upper() != "LEXEME":
+            continue
+        try:
+            begin, duration = float(tbeg), float(dur)
+        except ValueError:
+            begin = duration = float("nan")
+        if not (begin >= 0 and duration >= 0) or begin == float("inf") or duration == float("inf"):
+            raise InputError(path, "LEXEME tbeg and dur: expected decimal numbers >= 0", line=number,
+                             text=raw)
+        lexemes.append(Lexeme(file, channel, begin, float(f"{begin + duration:.4f}"), token, subtype,
+                              speaker, number))
+    return Transcript(lexemes, lowercase)
