@@ -4,6 +4,7 @@ that turn a missing reference into a failure under ``SEGEVAL_REQUIRE_REFERENCE=1
 from __future__ import annotations
 
 import io
+import os
 from collections.abc import Generator
 from contextlib import redirect_stderr, redirect_stdout
 from html.parser import HTMLParser
@@ -17,6 +18,11 @@ from tests.support import reference
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SHARED = reference.SHARED
+#: the generators and slow variants run in full only with SEGEVAL_FULL=1 (CI's full step); the README's
+#: suite runs a slice so that it stays well under two minutes
+FULL = os.environ.get("SEGEVAL_FULL") == "1"
+#: a test that runs only in the full step (a slower variant of what the suite checks anyway)
+full_only = pytest.mark.skipif(not FULL, reason="a slower variant: SEGEVAL_FULL=1 runs it (CI's full step)")
 
 
 class Tags(HTMLParser):

@@ -24,7 +24,7 @@ from segeval.io.formats import format_time, parse_hms, parse_mmss, parse_seconds
 from segeval.io.tables import predicted_mask, read_qrels, read_run
 from segeval.io.texts import Texts, read_texts
 from segeval.pipeline import evaluate
-from tests.conftest import run_cli
+from tests.conftest import full_only, run_cli
 from tests.unit.analysis.test_synthetic_pool import synthetic
 
 # the hand-made collection: P_C = a 3/9, b 2/9, c 4/9 (9 tokens)
@@ -283,6 +283,7 @@ def test_completion_raises_kendall_tau_against_the_full_truth(seed: int, tmp_pat
             assert after > before, (classifier, measure, before, after)
 
 
+@full_only
 def test_the_docs_walk_through_prints_what_the_docs_say(tmp_path: Path) -> None:
     """Runs the walk-through of docs/pool-bias.md (seed 0, --hard, pool without G3 and G4) and finds its numbers
     there."""

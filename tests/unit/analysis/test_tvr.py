@@ -16,7 +16,7 @@ from segeval.analysis.moments import MrOptions
 from segeval.analysis.moments.tvr.measures import iou32, per_query
 from segeval.analysis.moments.tvr.reading import Query, Tvr, key, read
 from segeval.analysis.moments.tvr.report import evaluate, evaluate_files
-from tests.conftest import FIXTURES, ROOT, run_cli, shared
+from tests.conftest import FIXTURES, ROOT, full_only, run_cli, shared
 from tests.support.scripts import load_script
 from tests.support.timeline import spans
 
@@ -438,6 +438,7 @@ def test_official_tvr_figures() -> None:
     assert _compare(json.loads(out), expected) == 83  # every figure, exactly, in the official key order
 
 
+@full_only
 @pytest.mark.reference
 def test_official_tvr_vcmr_from_lines(tmp_path: Path) -> None:
     truth = shared("tvr", "sample_gt.jsonl.gz")

@@ -12,7 +12,7 @@ import pytest
 
 from segeval.engines import chunked, route
 from segeval.io.chunks import line_chunks, open_blocks
-from tests.conftest import run_cli
+from tests.conftest import full_only, run_cli
 from tests.support.scripts import load_script
 
 
@@ -271,6 +271,7 @@ def test_progress_line_for_a_big_run_on_a_terminal(data: dict[str, Path], monkey
     assert plain[0] == 0 and plain[2] == ""
 
 
+@full_only
 def test_compare_chunked_is_compare_in_memory(data: dict[str, Path], tmp_path: Path) -> None:
     def thinned(name: str) -> list[str]:
         lines = data[name].read_text().splitlines()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import FIXTURES, run_cli
+from tests.conftest import FIXTURES, full_only, run_cli
 
 distributed = pytest.importorskip("distributed", reason="the dask extra (pip install 'segeval[dask]')")
 
@@ -48,6 +48,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[str]]:
     return out
 
 
+@full_only
 def test_dask_on_an_existing_cluster_is_byte_identical(scheduler: str, runs: dict[str, list[str]]) -> None:
     cases = [
         ["-q", "-m", "all_trec", runs["trec_qrels"][0], *runs["trec"]],
@@ -78,6 +79,7 @@ def test_dask_reports_errors_as_one_process_does(scheduler: str, runs: dict[str,
     assert run_cli("eval", "-m", "nonsense", *args[2:4], "--engine", "dask", "--scheduler", scheduler) == unknown
 
 
+@full_only
 def test_dask_starts_a_local_cluster_without_an_address(runs: dict[str, list[str]]) -> None:
     args = ["-q", "-a", "tolerance:15", str(FIXTURES / "gen_linking.qrels"), *runs["linking"]]
     single = run_cli("eval", *args, "-j", "1")
@@ -147,6 +149,7 @@ def test_compare_checks_the_engine_options_as_eval(runs: dict[str, list[str]]) -
         assert (code, out, err) == run_cli("eval", *files, *flags)
 
 
+@full_only
 def test_relative_run_paths_on_workers_in_another_folder(runs: dict[str, list[str]], tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """Workers started in another folder read the runs named relative to segeval's folder (they failed
@@ -185,6 +188,7 @@ def test_a_cluster_without_workers_is_an_error(runs: dict[str, list[str]]) -> No
         cluster.close()
 
 
+@full_only
 def test_the_last_worker_leaving_is_an_error(runs: dict[str, list[str]], monkeypatch: pytest.MonkeyPatch) -> None:
     """The last worker leaves during the evaluation: an error after WORKER_WAIT seconds (it hung)."""
     from segeval.engines import dask as dask_engine

@@ -16,7 +16,7 @@ import pytest
 
 from segeval import __version__
 from segeval.analysis.compare import format_p
-from tests.conftest import FIXTURES, ROOT, Tags, run_cli, shared
+from tests.conftest import FIXTURES, ROOT, Tags, full_only, run_cli, shared
 from tests.support.reference import find_binary, require_binary
 
 pytest.importorskip("matplotlib")
@@ -343,6 +343,7 @@ def check_layout(result: dict[str, object], runs: list[str], measures: list[str]
     assert result["diffs"] == [[n, m] for m in measures for n in others]  # every run has its difference chart
 
 
+@full_only
 @needs_chromium
 def test_report_in_chromium_linking_example_with_long_run_names(tmp_path: Path) -> None:
     runs = linking_runs(tmp_path)
@@ -368,6 +369,7 @@ def test_report_in_chromium_document_level_trec(tmp_path: Path) -> None:
     assert first_column == sorted(first_column, reverse=True) and len(first_column) == 12
 
 
+@full_only
 @needs_chromium
 def test_report_in_chromium_trec_eval_test_collection(tmp_path: Path) -> None:
     """CI-only: trec_eval's own test collection (../shared), its run and two variants."""
@@ -439,7 +441,7 @@ def test_runs_past_ten_keep_distinct_looks() -> None:
 
 
 @needs_chromium
-@pytest.mark.parametrize("width", [1400, 390])
+@pytest.mark.parametrize("width", [pytest.param(1400, marks=full_only), 390])
 def test_report_in_chromium_twelve_runs_at_desktop_and_phone_width(tmp_path: Path, width: int) -> None:
     runs = linking_runs(tmp_path, n=11)
     out = tmp_path / "many.html"
