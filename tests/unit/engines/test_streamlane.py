@@ -164,8 +164,7 @@ def test_gzip_runs_stream(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_auto_streams_big_runs_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``--memory auto`` reads a run in batches from AUTO_BYTES on, else whole; a pipe (unknown size) in
-    batches unless --memory in-memory."""
+    """``--memory auto`` reads a run in batches from AUTO_BYTES on, else whole; pipes never stream."""
     from segeval.engines import route
 
     _, run = files(tmp_path, 2)
@@ -175,5 +174,4 @@ def test_auto_streams_big_runs_only(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(route, "AUTO_BYTES", size + 1)
     assert not route.read_in_chunks(run, "auto")[0]
     assert not route.read_in_chunks(run, "in-memory")[0] and route.read_in_chunks(run, "chunked")[0]
-    assert route.read_in_chunks("-", "chunked")[0] and route.read_in_chunks("-", "auto")[0]
-    assert not route.read_in_chunks("-", "in-memory")[0]
+    assert not route.read_in_chunks("-", "chunked")[0]
