@@ -56,9 +56,11 @@ def compare(
         raise ParameterError("The 'settings' parameter needs 'runs' as a dict (files are compared as segeval compare "
                              "does).")
     from segeval.io.frames import load_qrels
+    from segeval.plan import reads_subtopics
     from segeval.validate import validate_qrels
 
-    return compare_runs(validate_qrels(load_qrels(qrels)), list(runs), names, adapter=adapter, baseline=baseline,
+    q = validate_qrels(load_qrels(qrels, subtopics=reads_subtopics(names)))
+    return compare_runs(q, list(runs), names, adapter=adapter, baseline=baseline,
                         test=test, correction=correction, alpha=alpha, permutations=permutations, seed=seed,
                         all_pairs=all_pairs)
 

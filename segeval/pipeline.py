@@ -21,7 +21,7 @@ from segeval.io.frames import load_qrels, load_run
 from segeval.io.tables import predicted_mask
 from segeval.plan import Plan as Plan  # the plan's rules live in segeval.plan (no pandas); named here for its readers
 from segeval.plan import emptied as emptied
-from segeval.plan import finished, measured
+from segeval.plan import finished, measured, reads_subtopics
 from segeval.plan import measure_names as measure_names
 from segeval.plan import plan as plan
 from segeval.prepare import prepare
@@ -88,7 +88,8 @@ class Evaluator:
         self.measures = measure_names(measures)
         self.adapters = None if adapters is None and adapter is None else \
             make_adapters(adapters if adapters is not None else adapter, self.settings)  # type: ignore[arg-type]
-        self.qrels = validate_qrels(load_qrels(qrels, qrels_format, self.settings.time_format))
+        self.qrels = validate_qrels(load_qrels(qrels, qrels_format, self.settings.time_format,
+                                               reads_subtopics(self.measures)))
         self._plans: dict[bool, Plan] = {}
         self._documents = is_documents(self.qrels)
         self.plan(self._documents)  # a bad measure is reported before any run is read

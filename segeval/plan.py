@@ -63,10 +63,42 @@ def plan(
         raise ParameterError(f"The 'measures' parameter must name measures of document runs: {', '.join(timed)} "
                              f"{'needs' if len(timed) == 1 else 'need'} time spans (segment runs: video, start, end). "
                              f"Got a document run instead.")
+    _check_subtopics(documents, reqs)
     if chosen.trec_eval == "9":
         reqs = [replace(x, measure=replace(x.measure, family=TREC_EVAL_9[x.measure.family.name]))
                 if x.measure.family.name in TREC_EVAL_9 else x for x in reqs]
     return Plan(reqs, replace(chosen, order=chosen.order_for(documents)))
+
+
+def _check_subtopics(documents: bool, reqs: Sequence[Request]) -> None:
+    """The diversity measures read subtopic qrels of documents, judged by the exact adapter, and alone: their
+    qrels judge a document once per subtopic, which the other measures would read as judged twice."""
+    wanted = [x.name for x in reqs if x.measure.family.subtopics]
+    if not wanted:
+        return
+    labelled = [x.adapter.spec for x in reqs if x.adapter is not None and not isinstance(x.adapter, ExactAdapter)]
+    if not documents or labelled:
+        why = f"the {labelled[0]} adapter" if labelled else "a segment run"
+        raise ParameterError(f"The 'measures' parameter's diversity measures ({', '.join(wanted)}) read subtopic "
+                             f"qrels of documents (qid subtopic docno rel) judged by the exact adapter; a segment "
+                             f"has no subtopic label. Got {why} instead.")
+    others = [x.name for x in reqs if not x.measure.family.subtopics]
+    if others:
+        raise ParameterError(f"The 'measures' parameter must name the diversity measures ({', '.join(wanted)}) "
+                             f"without other measures: their qrels judge a document once per subtopic; evaluate "
+                             f"{', '.join(others[:3])}{', ...' if len(others) > 3 else ''} in another call. Got "
+                             f"both instead.")
+
+
+def reads_subtopics(measures: object) -> bool:
+    """Whether ``measures`` (what :func:`plan` takes) name a diversity measure: the qrels are then read with their
+    subtopic column (:func:`segeval.io.tables.read_qrels`), and only then."""
+    try:
+        names = measure_names(measures)
+        reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], [ExactAdapter()])
+    except ParameterError:  # reported by the plan
+        return False
+    return any(x.measure.family.subtopics for x in reqs)
 
 
 def measure_names(measures: object) -> list[str] | list[Request]:

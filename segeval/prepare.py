@@ -46,7 +46,9 @@ from segeval.validate import check_kinds, check_unique_documents
 
 #: columns carried into the evaluation; videos and queries become integer codes
 RUN_COLUMNS = ("start", "end", "rank", "score", "line")
-QRELS_COLUMNS = ("start", "end", "rel", "line", "stratum")  # stratum: stratified qrels only
+#: stratum: stratified qrels only; subtopic: subtopic qrels only (read for the diversity measures)
+QRELS_COLUMNS = ("start", "end", "rel", "line", "stratum", "subtopic")
+_OPTIONAL = ("stratum", "subtopic")
 
 
 def _has_duplicates(query_codes: IntArray, item_codes: IntArray, chosen: IntArray, gid: IntArray) -> bool:
@@ -173,7 +175,7 @@ def prepare(
     rows = first_results(rows, run_qcode, n_q, max_results)
     r = {**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS}, "icode": run_icode[rows], "qcode": run_qcode[rows]}
     keep_q = np.flatnonzero(qrels_qcode >= 0)
-    q = {**{c: qrels[c].to_numpy()[keep_q] for c in QRELS_COLUMNS if c in qrels or c != "stratum"},
+    q = {**{c: qrels[c].to_numpy()[keep_q] for c in QRELS_COLUMNS if c in qrels or c not in _OPTIONAL},
          "icode": qrels_icode[keep_q], "qcode": qrels_qcode[keep_q]}
     data = assemble(chosen, np.asarray(item_names, dtype=object), r, q, relevance_level)
     if deferred and _has_duplicates(run_raw, run_icode, run_qcode, data.run_columns["gid"]):

@@ -94,7 +94,8 @@ def qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
     query_codes, item_codes = id_codes(qrels["query"])[0], id_codes(qrels["item"])[0]
     key = query_codes * (int(item_codes.max(initial=0)) + 1) + item_codes
     documents = is_documents(qrels)
-    for column in () if documents else ("start", "end"):  # segments: the same times too
+    subtopics = "subtopic" in qrels.columns  # subtopic qrels: one judgement per query, subtopic and document
+    for column in ("subtopic",) if subtopics else () if documents else ("start", "end"):  # segments: times too
         codes, distinct = pd.factorize(qrels[column].to_numpy())
         if (int(key.max(initial=0)) + 1) * len(distinct) >= 2**62:  # renumber the keys (fewer than the rows)
             key = pd.factorize(key)[0].astype(np.int64)
@@ -112,6 +113,7 @@ def qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
     for i in np.flatnonzero(repeated).tolist():
         j = first_of[int(key[i])]
         what = (f"document '{item[i]}'" if documents else f"video '{item[i]}', segment {start[i]:g}-{end[i]:g} s")
+        what = f"subtopic '{qrels['subtopic'].iat[i]}', {what}" if subtopics else what
         grades = f"the same grade {rel[i]}" if rel[i] == rel[j] else f"grade {rel[i]} (first {rel[j]})"
         out.append((i, f"query '{query[i]}', {what} is judged again, with {grades}; first judged on "
                        f"{path}, line {int(lines[j])}; expected one judgement per query and "

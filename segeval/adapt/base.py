@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:
+    from segeval.adapt.subtopics import Subtopics
     from segeval.prepared import Prepared
 
 
@@ -51,6 +52,8 @@ class Adapted:
     #: stratified qrels only: the stratum of each ``match_rows`` row and of each ``truth`` row
     match_strata: npt.NDArray[np.object_] | None = None
     truth_strata: npt.NDArray[np.object_] | None = None
+    #: the ranked results' subtopic judgements (the diversity measures; made on demand), None without qrels
+    subtopics: Subtopics | None = None
 
     def __post_init__(self) -> None:
         if self.grades is None:
@@ -101,7 +104,7 @@ def judged_only(a: Adapted) -> Adapted:
     return Adapted(a.labels[keep], a.num_rel, np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
                    rows.astype(np.int64), a.source[keep], a.grades[keep], a.pool,
                    grades if grades is not None else (None if a.match_grades is None else np.zeros(0)), a.truth,
-                   strata, a.truth_strata)
+                   strata, a.truth_strata, None if a.subtopics is None else a.subtopics.keep(keep))
 
 
 class Adapter(ABC):

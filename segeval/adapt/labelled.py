@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, grades_from_labels
+from segeval.adapt.subtopics import Subtopics
 from segeval.measures.batch import Batch
 
 if TYPE_CHECKING:
@@ -94,6 +95,7 @@ class Labelled(Sequence[Adapted]):
             truth=row_grades[lo:hi],
             match_strata=None if row_strata is None else row_strata[rows],
             truth_strata=None if row_strata is None else row_strata[lo:hi],
+            subtopics=Subtopics(data, q, self.unit_source[a:b], data.relevance_level),
         )
 
     @cached_property

@@ -27,12 +27,15 @@ def reset_streams() -> None:
 
 
 def qrels(path: str, time_format: str, on_error: Callable[[InputError], None] | None = None,
-          fmt: str = "auto") -> pd.DataFrame:
-    """The qrels file read and validated (``on_error``: collect bad lines instead of raising)."""
+          fmt: str = "auto", measures: object = None) -> pd.DataFrame:
+    """The qrels file read and validated (``on_error``: collect bad lines instead of raising); with their
+    subtopic column when ``measures`` name a diversity measure."""
     from segeval.io.tables import read_qrels
+    from segeval.plan import reads_subtopics
     from segeval.validate import validate_qrels
 
-    return validate_qrels(read_qrels(path, fmt, time_format, on_error), on_error)
+    subtopics = measures is not None and reads_subtopics(measures)
+    return validate_qrels(read_qrels(path, fmt, time_format, on_error, subtopics=subtopics), on_error)
 
 
 def run(path: str, time_format: str, fmt: str = "auto") -> pd.DataFrame:

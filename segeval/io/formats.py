@@ -101,6 +101,16 @@ DOCUMENT_FORMATS = (TREC_QRELS, TREC_QRELS_COMPLETED, TREC_RUN)
 COMPLETED_FORMATS = (TREC_QRELS_COMPLETED, MEDIAEVAL_QRELS_COMPLETED)
 QRELS_FORMATS_BY_NAME = {f.name: f for f in QRELS_FORMATS.values()}
 
+
+def with_subtopics(fmt: LineFormat) -> LineFormat:
+    """A TREC qrels format whose second field is kept as the ``subtopic`` column (NIST ndeval's ``qid subtopic
+    docno rel``; ir_measures' ``iteration``), read only when a diversity measure asks for it; other formats
+    as they are (the segment formats carry no subtopic)."""
+    if fmt not in (TREC_QRELS, TREC_QRELS_COMPLETED):
+        return fmt
+    fields = tuple(Field("subtopic", "str") if f.name == "iter" else f for f in fmt.fields)
+    return LineFormat(fmt.name, fields, fmt.example, fmt.optional, fmt.trailing)
+
 # ------------------------------------------------------------------------ time formats
 
 _INT = re.compile(r"[+-]?[0-9]{1,18}\Z")

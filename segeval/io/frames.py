@@ -45,11 +45,14 @@ ACCEPTED = ("a file path, a DataFrame (columns query_id or q_id, doc_id or video
             "Qrels/Run")
 
 
-def load_qrels(source: object, fmt: str = "auto", time_format: str = DEFAULTS.time_format) -> pd.DataFrame:
-    """Qrels from a file path (read in ``fmt``/``time_format``) or from any shape this module accepts."""
+def load_qrels(source: object, fmt: str = "auto", time_format: str = DEFAULTS.time_format,
+               subtopics: bool = False) -> pd.DataFrame:
+    """Qrels from a file path (read in ``fmt``/``time_format``) or from any shape this module accepts;
+    ``subtopics``: with the ``subtopic`` column the diversity measures read (a file's second field, a
+    table's ``subtopic`` or ir_measures' ``iteration`` column)."""
     if isinstance(source, str | os.PathLike):
-        return read_qrels(os.fspath(source), fmt, time_format)
-    return qrels_frame(source)
+        return read_qrels(os.fspath(source), fmt, time_format, subtopics=subtopics)
+    return qrels_frame(source, subtopics)
 
 
 def load_run(source: object, fmt: str = "auto", time_format: str = DEFAULTS.time_format) -> pd.DataFrame:
@@ -59,17 +62,25 @@ def load_run(source: object, fmt: str = "auto", time_format: str = DEFAULTS.time
     return run_frame(source)
 
 
-def qrels_frame(source: object) -> pd.DataFrame:
-    """Qrels in any accepted shape as :func:`segeval.io.tables.read_qrels` gives them."""
+#: a table's subtopic column (segeval's, ir_measures' ``iteration``), read for the diversity measures only
+SUBTOPIC_COLUMNS = ("subtopic", "iteration")
+
+
+def qrels_frame(source: object, subtopics: bool = False) -> pd.DataFrame:
+    """Qrels in any accepted shape as :func:`segeval.io.tables.read_qrels` gives them (``subtopics``: with
+    a ``subtopic`` column when the table has one)."""
     table = _table(source, "qrels")
     if set(QRELS_COLUMNS) <= set(table.columns):
-        return table
+        return table if subtopics or "subtopic" not in table.columns else table.drop(columns="subtopic")
     query, item, start, end = _keys(table, "qrels", ids=_categories)
     grade = _column(table, GRADE_COLUMNS, "qrels", "a relevance column (relevance, rel, or ranx's score)")
     out = pd.DataFrame({"query": query, "item": item, "start": start, "end": end,
                         "rel": _integers(table[grade], grade, "qrels"), "line": np.arange(1, len(table) + 1)})
     if "source" in table.columns:  # completed qrels
         out["source"] = table["source"].astype(str).to_numpy(dtype=object)
+    found = next((c for c in SUBTOPIC_COLUMNS if c in table.columns), None) if subtopics else None
+    if found is not None:
+        out["subtopic"] = table[found].astype(str).to_numpy(dtype=object)
     out.attrs["path"] = "<qrels>"
     return out
 

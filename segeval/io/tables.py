@@ -30,6 +30,7 @@ from segeval.io.formats import (
     detect_run_format,
     line_head,
     looks_like_groups,
+    with_subtopics,
 )
 from segeval.io.parse import OnError, decode_line, parse_lines
 
@@ -149,11 +150,12 @@ def parse_groups(data: bytes, path: str) -> dict[str, npt.NDArray[np.generic]]:
 
 
 def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: str = "mmss",
-               on_error: OnError | None = None) -> pd.DataFrame:
+               on_error: OnError | None = None, subtopics: bool = False) -> pd.DataFrame:
     """Read a qrels file: columns query, item, start, end (seconds; NaN for documents), rel, line.
 
     ``fmt`` is a :class:`LineFormat`, a name of :data:`QRELS_FORMATS`, ``"groups"``
-    (ordered ground-truth groups, see :func:`parse_groups`) or ``"auto"``.
+    (ordered ground-truth groups, see :func:`parse_groups`) or ``"auto"``.  ``subtopics``: TREC qrels
+    keep their second field as a ``subtopic`` column (the diversity measures' ``qid subtopic docno rel``).
     """
     name = str(path)
 
@@ -168,8 +170,9 @@ def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: st
             return df
         found = fmt if isinstance(fmt, LineFormat) else detect_qrels_format(data, name) if fmt == "auto" \
             else QRELS_FORMATS[fmt]
-        columns = parse_table(data, found, name, time_format, on_error)
-        df = to_frame(columns, QRELS_COLUMNS, name)
+        kept = with_subtopics(found) if subtopics else found
+        columns = parse_table(data, kept, name, time_format, on_error)
+        df = to_frame(columns, QRELS_COLUMNS + (("subtopic",) if kept is not found else ()), name)
         if whole and "source" in columns:  # checked once every line has parsed (not in the first lines alone)
             df["source"] = _check_sources(np.asarray(columns["source"], dtype=object), np.asarray(columns["line"]),
                                           data, name)

@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import TypedDict
 
 from segeval.errors import ParameterError
+from segeval.measures import diversity_keys as DIV_KEYS
 from segeval.measures import jumpin as JUMPIN_KEYS
 from segeval.measures.keyed import KeyedFamily
 from segeval.measures.registry import Aggregate, Deferred, Ecosystem, Family, Format, Measure, Option, Registry
@@ -319,6 +320,52 @@ JUMP_IN: tuple[Family, ...] = (
 )
 FAMILIES += JUMP_IN
 
+DIV = _Functions("diversity")
+_DIV_CUTOFFS = (5, 10, 20)  # ndeval's
+#: NIST ndeval's novelty and diversity measures over subtopic qrels (docs/measures.md, "Subtopic qrels")
+DIVERSITY: tuple[Family, ...] = (
+    Family(name="err_ia", scope="labels", func=DIV.err_ia, subtopics=True, aggregator="mean", fmt="score",
+           higher_is_better=True, lower=0.0, param="cutoff", plain=False, example="err_ia_20",
+           defaults=_DIV_CUTOFFS, family_aliases=("ERR_IA",),
+           description="intent-aware ERR at n with ndeval's novelty gains (alpha = 0.5) over its ideal-ideal "
+                       "normalisation (ndeval's ERR-IA@n; at n = 1 not normalised, as ndeval)"),
+    Family(name="nerr_ia", scope="labels", func=DIV.nerr_ia, subtopics=True, **_SCORE, param="cutoff",
+           plain=False, example="nerr_ia_20", defaults=_DIV_CUTOFFS, family_aliases=("nERR_IA",),
+           description="ERR-IA at n over the greedy ideal ranking's (ndeval's nERR-IA@n)"),
+    KeyedFamily(name="alpha_dcg", scope="labels", func=DIV.alpha_dcg, subtopics=True, aggregator="mean",
+                fmt="score", higher_is_better=True, lower=0.0, param="raw", keys=DIV_KEYS.CUT_KEYS,
+                pair_names=("k", "alpha"), example="alpha_dcg_k=20,alpha=0.5", family_aliases=("alpha_DCG", "α_DCG"),
+                description="alpha-DCG at k (k = 20, alpha = 0.5 unless given) over ndeval's ideal-ideal "
+                            "normalisation (ndeval's alpha-DCG@k; at k = 1 not normalised, as ndeval)"),
+    KeyedFamily(name="alpha_ndcg", scope="labels", func=DIV.alpha_ndcg, subtopics=True, **_SCORE, param="raw",
+                keys=DIV_KEYS.CUT_KEYS, pair_names=("k", "alpha"), example="alpha_ndcg_k=20,alpha=0.5",
+                family_aliases=("alpha_nDCG", "α_nDCG"),
+                description="alpha-nDCG at k (Clarke et al. 2008): alpha-DCG over ndeval's greedy ideal "
+                            "ranking's; k = 20, alpha = 0.5 unless given (ir_measures' alpha_nDCG(alpha=0.5)@20)"),
+    KeyedFamily(name="nrbp", scope="labels", func=DIV.nrbp, subtopics=True, aggregator="mean", fmt="score",
+                higher_is_better=True, lower=0.0, param="raw", keys=DIV_KEYS.RBP_KEYS, pair_names=("alpha", "beta"),
+                example="nrbp_alpha=0.5,beta=0.8", aliases=("NRBP",),
+                description="novelty- and rank-biased precision (Clarke et al. 2009) over every rank, alpha = "
+                            "beta = 0.5 unless given (ndeval's NRBP)"),
+    KeyedFamily(name="nnrbp", scope="labels", func=DIV.nnrbp, subtopics=True, **_SCORE, param="raw",
+                keys=DIV_KEYS.RBP_KEYS, pair_names=("alpha", "beta"), example="nnrbp_alpha=0.5,beta=0.8",
+                aliases=("nNRBP",),
+                description="NRBP over the ideal ranking's; NaN for a query without a relevant subtopic "
+                            "(ndeval's nNRBP, its 0/0)"),
+    Family(name="map_ia", scope="labels", func=DIV.map_ia, subtopics=True, **_SCORE, aliases=("AP_IA", "MAP_IA"),
+           description="intent-aware average precision: the mean over the subtopics of their average "
+                       "precision (ndeval's MAP-IA)"),
+    Family(name="P_ia", scope="labels", func=DIV.p_ia, subtopics=True, **_SCORE, param="cutoff", plain=False,
+           example="P_ia_20", defaults=_DIV_CUTOFFS, family_aliases=("P_IA",),
+           description="intent-aware precision at n: relevant (result, subtopic) pairs in the top n over n "
+                       "times the subtopics (ndeval's P-IA@n)"),
+    Family(name="strec", scope="labels", func=DIV.strec, subtopics=True, **_SCORE, param="cutoff", plain=False,
+           example="strec_20", defaults=_DIV_CUTOFFS, family_aliases=("StRecall",),
+           description="subtopic recall at n: the subtopics with a relevant result in the top n over the "
+                       "subtopics (ndeval's strec@n)"),
+)
+FAMILIES += DIVERSITY
+
 #: trec_eval 9.0.8's versions of families whose definition changed in 10 (not separate names)
 TREC_EVAL_9 = {
     "iprec_at_recall": replace(next(f for f in FAMILIES if f.name == "iprec_at_recall"), func=FORMS.iprec_9,
@@ -372,8 +419,6 @@ SET_DESCRIPTIONS = {
     "paper": "Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007), Tables 2, 3, 7 and 8",
 }
 
-_DIVERSITY = ("a diversity measure over subtopic qrels (qid subtopic doc rel), which segeval does not read yet "
-              "(ir_measures computes it with pyndeval)")
 _PAIRS = {f.name: f.pair_names for f in FAMILIES}
 _CWL = ("inst", "insq", "sdcg", "nerr8", "nerr9", "nerr10", "nerr11", "bpm")  # cwl_eval's measures
 #: ir_measures' and ranx's names for segeval's measures beyond the families' aliases (issue 24)
@@ -401,10 +446,11 @@ ECOSYSTEM = Ecosystem(
              Option("compat", "normalize", True), Option("compat", "normalize", False, param="normalize=0"),
              Option("num_ret", "rel", family="num_rel_ret"),
              *(Option(f, o, param=f"{o}=") for f in _CWL for o in ("T", "p", "min_rel", "max_rel") if o in _PAIRS[f]),
-             Option("sdcg", "dcg", "log2")),
-    missing={**dict.fromkeys(("ERR_IA", "nERR_IA", "alpha_DCG", "α_DCG", "alpha_nDCG", "α_nDCG", "NRBP", "nNRBP",
-                              "AP_IA", "MAP_IA", "P_IA", "StRecall"), _DIVERSITY),
-             "NumQ": "the number of queries is the report's num_q, not a measure"},
+             Option("sdcg", "dcg", "log2"),
+             *(Option(f, o, param=f"{o}=") for f, o in (("alpha_dcg", "alpha"), ("alpha_ndcg", "alpha"),
+                                                          ("nrbp", "alpha"), ("nrbp", "beta"), ("nnrbp", "alpha"),
+                                                          ("nnrbp", "beta")))),
+    missing={"NumQ": "the number of queries is the report's num_q, not a measure"},
     exceptions={
         "IPrec@r": "ir_measures computes it with pytrec_eval, which is trec_eval 9.0.8: its interpolation "
                    "cut-off rounds up; segeval's default is trec_eval 10 (equal under --trec-eval 9)",

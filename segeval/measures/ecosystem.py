@@ -35,7 +35,8 @@ def at_level(a: Adapted, level: int) -> Adapted:
     truth = a.truth if a.truth is not None else np.zeros(0)
     return Adapted(labels, int((truth >= level).sum()), a.match_offsets, a.match_rows, a.source,
                    np.where((raw > 0) & (raw < level), 0.0, raw), np.where((pool > 0) & (pool < level), 0.0, pool),
-                   a.match_grades, a.truth, a.match_strata, a.truth_strata)
+                   a.match_grades, a.truth, a.match_strata, a.truth_strata,
+                   None if a.subtopics is None else a.subtopics.at(level))
 
 
 def with_options(a: Adapted, level: int | None, judged: bool) -> Adapted:

@@ -33,11 +33,14 @@ class Key:
     lower: float = 0.0
     strict: bool = False
     words: tuple[str, ...] = ()
+    #: a whole number (a cut-off)
+    integer: bool = False
 
     def expected(self) -> str:
         if self.words:
             return f"{self.name}={'|'.join(self.words)}"
-        return f"{self.name}=a number {'>' if self.strict else '>='} {self.lower:g}"
+        what = "a whole number" if self.integer else "a number"
+        return f"{self.name}={what} {'>' if self.strict else '>='} {self.lower:g}"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,7 +65,8 @@ def _value(family: str, params: str, keys: tuple[Key, ...], key: Key, text: str)
             raise _refuse(family, params, keys)
         return text
     value = float(text) if _NUMBER.match(text) else math.nan
-    if not math.isfinite(value) or value < key.lower or (key.strict and value == key.lower):
+    if not math.isfinite(value) or value < key.lower or (key.strict and value == key.lower) or \
+            (key.integer and not value.is_integer()):
         raise _refuse(family, params, keys)
     return value
 

@@ -107,6 +107,8 @@ class Family:
     stratified: bool = False
     #: True when the measure needs each result's and judgement's time span (segment runs, not documents)
     times: bool = False
+    #: True when the measure reads subtopic qrels (``qid subtopic docno rel``: the diversity measures)
+    subtopics: bool = False
 
     #: names beside the gain levels that a ``gains`` parameter takes (rbp's ``p``)
     pair_names: tuple[str, ...] = ()
@@ -227,7 +229,7 @@ class Measure:
         return f(b, self.param)
 
 
-_PARAM = re.compile(r"(?P<family>[A-Za-z][A-Za-z0-9_]*?)(?P<sep>_|@)(?P<value>[0-9]*(?:\.[0-9]+)?)\Z")
+_PARAM = re.compile(r"(?P<family>[^\W\d]\w*?)(?P<sep>_|@)(?P<value>[0-9]*(?:\.[0-9]+)?)\Z")
 
 
 @dataclass(frozen=True)
@@ -329,8 +331,8 @@ class Registry:
                     raise ParameterError(value)  # P_10.5 is no canonical name
                 if fam.param == "recall" and "." not in value:
                     value = str(int(value) / 100)  # maisp_10: position 10, written maisp_0.10
-                if fam.param == "gains" and "k" in fam.pair_names and m.group("sep") == "@":
-                    value = f"k={value}"  # a cut-off given as name@k (ir_measures' RBP@10)
+                if fam.param in ("gains", "raw") and "k" in fam.pair_names and m.group("sep") == "@":
+                    value = f"k={value}"  # a cut-off given as name@k (ir_measures' RBP@10, alpha_nDCG@20)
                 return Measure(fam, fam.parse(value)[0])
             except ParameterError:
                 pass
@@ -384,7 +386,7 @@ class Registry:
             cutoff = f"k={param}," if isinstance(param, int) else ""  # nDCG(gains=...)@10: the cut-off kept
             param = target.parse(cutoff + ",".join(f"{k}={v}" for k, v in value.items()))[0]
         elif "=" in o.param:  # a pair added to the parameter: "p=" takes the value, "normalize=0" is fixed
-            given = f"{param}," if isinstance(param, P.Params) else ""
+            given = f"{param}," if isinstance(param, P.Params) or (target.param == "raw" and param) else ""
             param = target.parse(given + o.param + (str(value) if o.param.endswith("=") else ""))[0]
         return target, param
 

@@ -89,7 +89,8 @@ def compare(
     correction = check_statistics(test, correction, alpha, permutations, seed)
     expanded = expand_runs(runs)
     check_distinct_runs(runs, expanded)
-    result = compare_runs(inputs.qrels(qrels, time_format), expanded, measure or ["map"], adapter=adapter,
+    result = compare_runs(inputs.qrels(qrels, time_format, measures=measure or ["map"]), expanded,
+                          measure or ["map"], adapter=adapter,
                           baseline=baseline, test=test, correction=correction, alpha=alpha, all_pairs=all_pairs,
                           permutations=permutations, seed=seed, engine=engine_options, settings=settings,
                           on_note=lambda text: print(render_note(text), file=sys.stderr))
@@ -242,7 +243,7 @@ def report(
     expanded = expand_runs(runs)  # folders and globs, as compare takes them
     check_distinct_runs(runs, expanded)
     check_output(output, [qrels, *expanded, *([baseline] if baseline is not None else [])])  # before any work
-    q = inputs.qrels(qrels, time_format)
+    q = inputs.qrels(qrels, time_format, measures=measure or ["map", "P_10"])
     announce_written(render_report(q, qrels, expanded, output, measures=measure or ["map", "P_10"],
                                    adapter=adapter,
                                    baseline=baseline, test=test, correction=correction,

@@ -155,7 +155,8 @@ def _evaluate_read(chosen: Route, qrels: str, run_files: list[str], job: Job, sh
     if outcomes is None and chosen.reader == "segments" and show_route:
         print(chosen.fallback("the scanner gave up on the files; the strict reader reads them"), file=sys.stderr)
     if outcomes is None:
-        q = inputs.qrels(qrels, settings.time_format, skipped_qrels.append if job.lenient else None)
+        q = inputs.qrels(qrels, settings.time_format, skipped_qrels.append if job.lenient else None,
+                         measures=job.measures)
         outcomes = evaluate_many(q, run_files, job, render=render, complete=complete)
     _report(outcomes, run_files, shown.format, skipped_qrels)
 

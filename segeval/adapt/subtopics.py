@@ -1,0 +1,93 @@
+"""One query's subtopic judgements (``qid subtopic docno rel``, NIST ndeval's qrels), for the diversity
+measures: made on demand from the prepared qrels, so no other measure pays for them.
+
+A qrels file without a ``subtopic`` column (or with ``0`` throughout) is one subtopic, as ir_measures gives
+pyndeval such qrels.  Subtopics are numbered by their first qrels line (pyndeval's numbering; ndeval's own
+reads them as integers), which fixes the order in which ndeval sums a document's gains.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+if TYPE_CHECKING:
+    from segeval.prepared import Prepared
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Every judged document of a query: ``names`` in docno order descending (ndeval's ideal ranking breaks
+    ties by the larger docno), ``grades[d, s]`` document d's grade for subtopic s (NaN: no line), and
+    ``row[icode]`` each item code's row (-1: not judged)."""
+
+    names: npt.NDArray[np.object_]
+    grades: FloatArray
+    row: dict[int, int]
+
+
+@dataclass(frozen=True)
+class Subtopics:
+    """The subtopic judgements of one query's ranked results: ``sources`` are the run rows (dataset-wide) of
+    the ranked results, in rank order; ``level`` the relevance level (a subtopic grade at least this is
+    relevant, as pyndeval's ``relevance_level``)."""
+
+    data: Prepared = field(repr=False, compare=False)
+    query: int
+    sources: npt.NDArray[np.int64] = field(repr=False, compare=False)
+    level: float
+    #: ideal rankings already made, by alpha (:mod:`segeval.measures.diversity`)
+    ideals: dict[float, FloatArray] = field(default_factory=dict, repr=False, compare=False)
+
+    def at(self, level: float) -> Subtopics:
+        """The same judgements at another relevance level (ir_measures' ``rel=``)."""
+        return replace(self, level=level, ideals={})
+
+    def keep(self, units: npt.NDArray[np.int64]) -> Subtopics:
+        """The judgements of the ranked results ``units`` only (trec_eval's ``-J`` dropping results)."""
+        return replace(self, sources=self.sources[units], ideals=self.ideals)
+
+    @cached_property
+    def pool(self) -> Pool:
+        data, q = self.data, self.query
+        lo, hi = int(data.qrels_bounds[q]), int(data.qrels_bounds[q + 1])
+        columns = data.qrels_columns
+        by_line = lo + np.argsort(np.asarray(columns["line"][lo:hi]), kind="stable")  # qrels file order
+        topics = columns.get("subtopic")
+        numbers: dict[object, int] = {}  # subtopics numbered by their first line
+        codes = (np.zeros(len(by_line), dtype=np.int64) if topics is None else np.array(
+            [numbers.setdefault(t, len(numbers)) for t in np.asarray(topics, dtype=object)[by_line].tolist()],
+            dtype=np.int64))
+        icodes = np.asarray(columns["icode"])[by_line]
+        distinct = np.unique(icodes)
+        names = np.asarray(data.items, dtype=object)[distinct]
+        order = sorted(range(len(distinct)), key=lambda d: names[d], reverse=True)
+        row = {int(distinct[d]): i for i, d in enumerate(order)}
+        grades = np.full((len(distinct), int(codes.max(initial=-1)) + 1), np.nan)
+        rel = np.asarray(columns["rel"], dtype=np.float64)[by_line]
+        for icode, topic, grade in zip(icodes.tolist(), codes.tolist(), rel.tolist(), strict=True):
+            grades[row[icode], topic] = grade
+        return Pool(names[order], grades, row)
+
+    @cached_property
+    def judged(self) -> BoolArray:
+        """``judged[d, s]``: pool document d is relevant to subtopic s (its grade reaches the level)."""
+        return np.nan_to_num(self.pool.grades, nan=-np.inf) >= self.level
+
+    @cached_property
+    def ranked(self) -> BoolArray:
+        """``ranked[i, s]``: the result at rank i + 1 is relevant to subtopic s (an unjudged one to none)."""
+        pool = self.pool
+        icodes = np.asarray(self.data.run_columns["icode"])[self.sources]
+        rows = np.array([pool.row.get(int(c), -1) for c in icodes.tolist()], dtype=np.int64)
+        out = np.zeros((len(rows), self.judged.shape[1]), dtype=bool)
+        found = rows >= 0
+        out[found] = self.judged[rows[found]]
+        return out

@@ -1,0 +1,203 @@
+"""The novelty and diversity measures of NIST's ndeval (TREC Web track 2009-2014; ir_measures computes them
+with pyndeval), over subtopic qrels (:mod:`segeval.adapt.subtopics`), with ndeval's arithmetic:
+
+- judgements are binary: a subtopic grade at least the relevance level counts 1 (ndeval: any positive grade;
+  pyndeval: ``relevance_level``, 1 unless given); a result without a qrels line is relevant to no subtopic;
+- a result's novelty gain is the sum, over the subtopics it is relevant to (in subtopic order), of
+  (1 - alpha)^(results relevant to that subtopic above it), each factor multiplied in turn;
+- the ideal ranking is ndeval's greedy one over every judged document of the query: at each rank the
+  document of largest gain, ties to the larger docno (byte order);
+- ERR-IA and alpha-DCG are "ideal ideal" normalised: divided by the same sums for a document relevant to
+  every subtopic at every rank (ndeval skips that division at rank 1, so ERR_IA@1 and alpha_DCG@1 are the
+  first result's gain, up to the number of subtopics); nERR-IA and alpha-nDCG divide again by the ideal
+  ranking's (0 when the run's is 0); NRBP is scaled by (1 - (1 - alpha) beta) / subtopics and nNRBP divides by
+  the ideal ranking's NRBP, NaN (ndeval's 0/0) for a query without a relevant subtopic;
+- sums run in rank order, one term at a time, as ndeval's loops.
+
+ndeval computes its cut-offs to depth 20 (pyndeval refuses a larger one); segeval computes any cut-off by the
+same rule.  alpha and beta are 0.5 unless given (ndeval's defaults).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.adapt.base import Adapted
+from segeval.adapt.subtopics import Subtopics
+from segeval.errors import ParameterError
+from segeval.measures.diversity_keys import ALPHA, CUT_KEYS, RBP_KEYS
+from segeval.measures.keyed import Key, settings
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+def _subtopics(a: Adapted) -> Subtopics:
+    if a.subtopics is None:
+        raise ParameterError("The diversity measures need subtopic qrels (qid subtopic docno rel) of documents, "
+                             "judged by the exact adapter. Got a ranking without them instead.")
+    return a.subtopics
+
+
+def gains(relevant: BoolArray, alpha: float) -> FloatArray:
+    """Each rank's novelty gain: over the subtopics the result is relevant to, in subtopic order, the sum of
+    the subtopic's gain, which starts at 1 and is multiplied by 1 - alpha after each result relevant to it."""
+    n, width = relevant.shape
+    factor = np.where(relevant, 1.0 - alpha, 1.0)
+    gain = np.ones((n, width))
+    if n > 1:
+        gain[1:] = np.multiply.accumulate(factor[:-1], axis=0)  # one factor at a time, as ndeval
+    score = np.zeros(n)
+    for s in range(width):
+        score = score + np.where(relevant[:, s], gain[:, s], 0.0)
+    return score
+
+
+def ideal(sub: Subtopics, alpha: float) -> FloatArray:
+    """The novelty gains of ndeval's greedy ideal ranking (its ``idealResult``) of the query's judged documents:
+    at each rank the unplaced document of largest gain, ties to the larger docno (the pool is in docno order
+    descending, so the first largest wins); documents that gain nothing end it (they change no value)."""
+    if alpha in sub.ideals:
+        return sub.ideals[alpha]
+    judged = sub.judged
+    n, width = judged.shape
+    gain = np.ones(width)
+    placed = np.zeros(n, dtype=bool)
+    out: list[float] = []
+    while len(out) < n:
+        score = np.zeros(n)
+        for s in range(width):
+            score = score + np.where(judged[:, s], gain[s], 0.0)
+        score[placed] = -np.inf
+        best = int(np.argmax(score))
+        if not score[best] > 0.0:
+            break
+        out.append(float(score[best]))
+        placed[best] = True
+        gain[judged[best]] *= 1.0 - alpha
+    sub.ideals[alpha] = np.array(out, dtype=np.float64)
+    return sub.ideals[alpha]
+
+
+def actual(sub: Subtopics) -> int:
+    """ndeval's ``actualSubtopics``: the query's subtopics with a relevant document."""
+    return int(sub.judged.any(axis=0).sum())
+
+
+def _discount(i: int) -> float:
+    """ndeval's discount of 0-based rank i: 1 at the top, else log(2) / log(i + 2)."""
+    return 1.0 if i == 0 else math.log(2.0) / math.log(i + 2.0)
+
+
+def _normalised(score: FloatArray, k: int, subtopics: int, alpha: float, weight: str) -> float:
+    """ndeval's cumulated gain at cut-off k over its "ideal ideal" (every subtopic at every rank), with the
+    weight of 0-based rank i: ``dcg`` its discount, ``err`` 1 / (i + 1); at k = 1 not divided."""
+    total, best, ideal_gain = 0.0, 0.0, float(subtopics)
+    for i in range(k):
+        w = _discount(i) if weight == "dcg" else 1.0
+        g = float(score[i]) if i < len(score) else 0.0
+        total += g * w if weight == "dcg" else g / (i + 1.0)
+        best += ideal_gain * w if weight == "dcg" else ideal_gain / (i + 1.0)
+        ideal_gain *= 1.0 - alpha
+    return total if k == 1 else total / best
+
+
+def _cut(sub: Subtopics, ranked: BoolArray, k: int, alpha: float, weight: str, normalise: bool) -> float:
+    n = actual(sub)
+    if n == 0:
+        return 0.0
+    value = _normalised(gains(ranked[:k], alpha), k, n, alpha, weight)
+    if not normalise or value == 0.0:
+        return value
+    return value / _normalised(ideal(sub, alpha)[:k], k, n, alpha, weight)
+
+
+def err_ia(a: Adapted, k: int) -> float:
+    """ERR-IA@k (Chapelle et al. 2009, intent-aware with ndeval's novelty gains): the sum of each rank's gain
+    over the rank, over the same sum for the ideal ideal (ndeval's collection-independent normalisation)."""
+    sub = _subtopics(a)
+    return _cut(sub, sub.ranked, k, ALPHA, "err", False)
+
+
+def nerr_ia(a: Adapted, k: int) -> float:
+    """nERR-IA@k: ERR-IA@k over the ideal ranking's (ndeval's collection-dependent normalisation)."""
+    sub = _subtopics(a)
+    return _cut(sub, sub.ranked, k, ALPHA, "err", True)
+
+
+def _keyed(params: str | None, keys: tuple[Key, ...]) -> dict[str, float]:
+    return {name: float(value) for name, value in settings(keys, params).items()}
+
+
+def alpha_dcg(a: Adapted, params: str | None = None) -> float:
+    """alpha-DCG@k (Clarke et al. 2008) with ndeval's ideal ideal normalisation; k = 20, alpha = 0.5 unless
+    given (alpha_dcg.k=10,alpha=0.3)."""
+    sub, p = _subtopics(a), _keyed(params, CUT_KEYS)
+    return _cut(sub, sub.ranked, int(p["k"]), p["alpha"], "dcg", False)
+
+
+def alpha_ndcg(a: Adapted, params: str | None = None) -> float:
+    """alpha-nDCG@k: alpha-DCG@k over the greedy ideal ranking's."""
+    sub, p = _subtopics(a), _keyed(params, CUT_KEYS)
+    return _cut(sub, sub.ranked, int(p["k"]), p["alpha"], "dcg", True)
+
+
+def _nrbp(score: FloatArray, subtopics: int, alpha: float, beta: float) -> float:
+    if subtopics == 0:
+        return 0.0
+    total, decay = 0.0, 1.0
+    for g in score.tolist():
+        total += g * decay
+        decay *= beta
+    return total * ((1 - (1 - alpha) * beta) / subtopics)
+
+
+def nrbp(a: Adapted, params: str | None = None) -> float:
+    """NRBP (Clarke, Kolla & Vechtomova 2009) over every rank: the gains weighted by beta^(rank - 1), times
+    (1 - (1 - alpha) beta) / subtopics; alpha = beta = 0.5 unless given (nrbp.alpha=0.3,beta=0.8)."""
+    sub, p = _subtopics(a), _keyed(params, RBP_KEYS)
+    return _nrbp(gains(sub.ranked, p["alpha"]), actual(sub), p["alpha"], p["beta"])
+
+
+def nnrbp(a: Adapted, params: str | None = None) -> float:
+    """nNRBP: NRBP over the ideal ranking's; NaN for a query without a relevant subtopic (ndeval's 0/0)."""
+    sub, p = _subtopics(a), _keyed(params, RBP_KEYS)
+    n = actual(sub)
+    best = _nrbp(ideal(sub, p["alpha"]), n, p["alpha"], p["beta"])
+    return _nrbp(gains(sub.ranked, p["alpha"]), n, p["alpha"], p["beta"]) / best if best else math.nan
+
+
+def p_ia(a: Adapted, k: int) -> float:
+    """P-IA@k (Agrawal et al. 2009): the (result, subtopic) relevant pairs of the top k over k times the
+    subtopics."""
+    sub = _subtopics(a)
+    n = actual(sub)
+    return int(sub.ranked[:k].sum()) / (k * n) if n else 0.0
+
+
+def strec(a: Adapted, k: int) -> float:
+    """Subtopic recall at k: the subtopics with a relevant result in the top k over the subtopics."""
+    sub = _subtopics(a)
+    n = actual(sub)
+    return int(sub.ranked[:k].any(axis=0).sum()) / n if n else 0.0
+
+
+def map_ia(a: Adapted) -> float:
+    """MAP-IA: the mean over the subtopics of each subtopic's average precision (every rank)."""
+    sub = _subtopics(a)
+    n = actual(sub)
+    if n == 0:
+        return 0.0
+    relevant = sub.judged.sum(axis=0)
+    ranked = sub.ranked
+    value = 0.0
+    for s in range(ranked.shape[1]):
+        if relevant[s]:
+            total = 0.0
+            for count, rank in enumerate(np.flatnonzero(ranked[:, s]).tolist(), start=1):
+                total += count / (rank + 1.0)
+            value += total / int(relevant[s])
+    return value / n

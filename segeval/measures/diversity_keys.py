@@ -1,0 +1,14 @@
+"""The parameters of ndeval's diversity measures (:mod:`segeval.measures.diversity`), declared without NumPy
+so that the measure registry can read them: the cut-off ``k``, alpha (redundancy intolerance) and beta
+(patience), with ndeval's defaults."""
+
+from __future__ import annotations
+
+from segeval.measures.keyed import Key
+
+#: ndeval's defaults: alpha, beta and its depth (``DEPTH``: the largest cut-off it computes)
+ALPHA, BETA, DEPTH = 0.5, 0.5, 20
+#: alpha_dcg and alpha_ndcg: ``k=20,alpha=0.5``
+CUT_KEYS = (Key("k", DEPTH, lower=1, integer=True), Key("alpha", ALPHA))
+#: nrbp and nnrbp: ``alpha=0.5,beta=0.5``
+RBP_KEYS = (Key("alpha", ALPHA), Key("beta", BETA))
