@@ -92,12 +92,10 @@ def _check_subtopics(documents: bool, reqs: Sequence[Request]) -> None:
 
 def reads_subtopics(measures: object) -> bool:
     """Whether ``measures`` (what :func:`plan` takes) name a diversity measure: the qrels are then read with their
-    subtopic column (:func:`segeval.io.tables.read_qrels`), and only then."""
-    try:
-        names = measure_names(measures)
-        reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], [ExactAdapter()])
-    except ParameterError:  # reported by the plan
-        return False
+    subtopic column (:func:`segeval.io.tables.read_qrels`), and only then; a bad name is reported here, before
+    the qrels are read."""
+    names = measure_names(measures)
+    reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], [ExactAdapter()])
     return any(x.measure.family.subtopics for x in reqs)
 
 

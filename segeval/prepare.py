@@ -26,6 +26,7 @@ The policies that change numbers are explicit parameters:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -175,12 +176,22 @@ def prepare(
     rows = first_results(rows, run_qcode, n_q, max_results)
     r = {**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS}, "icode": run_icode[rows], "qcode": run_qcode[rows]}
     keep_q = np.flatnonzero(qrels_qcode >= 0)
-    q = {**{c: qrels[c].to_numpy()[keep_q] for c in QRELS_COLUMNS if c in qrels or c not in _OPTIONAL},
+    q = {**{c: _values(qrels, c)[keep_q] for c in QRELS_COLUMNS if c in qrels or c not in _OPTIONAL},
          "icode": qrels_icode[keep_q], "qcode": qrels_qcode[keep_q]}
     data = assemble(chosen, np.asarray(item_names, dtype=object), r, q, relevance_level)
     if deferred and _has_duplicates(run_raw, run_icode, run_qcode, data.run_columns["gid"]):
         check_unique_documents(run, run_raw, run_icode)  # raises, naming the first duplicate
     return data
+
+
+def _values(qrels: pd.DataFrame, column: str) -> npt.NDArray[Any]:
+    """A qrels column's values; subtopics as their numbers (the first line of each over the whole qrels)."""
+    if column != "subtopic":
+        return qrels[column].to_numpy()
+    values = qrels[column]
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return np.asarray(values.cat.codes, dtype=np.int64)
+    return pd.factorize(values.to_numpy(dtype=object))[0].astype(np.int64)
 
 
 def default_order(documents: bool) -> str:

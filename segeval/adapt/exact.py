@@ -61,6 +61,9 @@ class ExactAdapter(Adapter):
                 (qrels["start"][j] == run["start"][u])
                 & (qrels["end"][j] == run["end"][u]))
             u, j = u[same], j[same]
+        if "subtopic" in qrels:  # subtopic qrels judge a document once per subtopic: its largest grade counts
+            by_grade = np.lexsort((-qrels["rel"][j], u))
+            u, j = u[by_grade], j[by_grade]
         first = np.ones(len(u), dtype=bool)
         first[1:] = u[1:] != u[:-1]  # a document judged twice: the first qrels line counts
         u, j = u[first], j[first]

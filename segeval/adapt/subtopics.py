@@ -2,8 +2,8 @@
 measures: made on demand from the prepared qrels, so no other measure pays for them.
 
 A qrels file without a ``subtopic`` column (or with ``0`` throughout) is one subtopic, as ir_measures gives
-pyndeval such qrels.  Subtopics are numbered by their first qrels line (pyndeval's numbering; ndeval's own
-reads them as integers), which fixes the order in which ndeval sums a document's gains.
+pyndeval such qrels.  Subtopics are numbered by their first line over the whole qrels (pyndeval's numbering;
+ndeval's own reads them as integers), which fixes the order in which ndeval sums a document's gains.
 """
 
 from __future__ import annotations
@@ -59,12 +59,10 @@ class Subtopics:
         data, q = self.data, self.query
         lo, hi = int(data.qrels_bounds[q]), int(data.qrels_bounds[q + 1])
         columns = data.qrels_columns
-        by_line = lo + np.argsort(np.asarray(columns["line"][lo:hi]), kind="stable")  # qrels file order
-        topics = columns.get("subtopic")
-        numbers: dict[object, int] = {}  # subtopics numbered by their first line
-        codes = (np.zeros(len(by_line), dtype=np.int64) if topics is None else np.array(
-            [numbers.setdefault(t, len(numbers)) for t in np.asarray(topics, dtype=object)[by_line].tolist()],
-            dtype=np.int64))
+        by_line = np.arange(lo, hi)
+        topics = columns.get("subtopic")  # numbered by their first line over the qrels (segeval.prepare)
+        codes = (np.zeros(len(by_line), dtype=np.int64) if topics is None else
+                 np.unique(np.asarray(topics)[by_line], return_inverse=True)[1].astype(np.int64).reshape(-1))
         icodes = np.asarray(columns["icode"])[by_line]
         distinct = np.unique(icodes)
         names = np.asarray(data.items, dtype=object)[distinct]

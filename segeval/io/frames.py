@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from segeval.errors import ParameterError
-from segeval.io.tables import QRELS_COLUMNS, RUN_COLUMNS, read_qrels, read_run
+from segeval.io.tables import QRELS_COLUMNS, RUN_COLUMNS, read_qrels, read_run, subtopic_column
 from segeval.segment import Segment
 from segeval.settings import DEFAULTS
 
@@ -80,7 +80,7 @@ def qrels_frame(source: object, subtopics: bool = False) -> pd.DataFrame:
         out["source"] = table["source"].astype(str).to_numpy(dtype=object)
     found = next((c for c in SUBTOPIC_COLUMNS if c in table.columns), None) if subtopics else None
     if found is not None:
-        out["subtopic"] = table[found].astype(str).to_numpy(dtype=object)
+        out["subtopic"] = subtopic_column(table[found].to_numpy(dtype=object))
     out.attrs["path"] = "<qrels>"
     return out
 

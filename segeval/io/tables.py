@@ -172,7 +172,9 @@ def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: st
             else QRELS_FORMATS[fmt]
         kept = with_subtopics(found) if subtopics else found
         columns = parse_table(data, kept, name, time_format, on_error)
-        df = to_frame(columns, QRELS_COLUMNS + (("subtopic",) if kept is not found else ()), name)
+        df = to_frame(columns, QRELS_COLUMNS, name)
+        if kept is not found:
+            df["subtopic"] = subtopic_column(columns["subtopic"])
         if whole and "source" in columns:  # checked once every line has parsed (not in the first lines alone)
             df["source"] = _check_sources(np.asarray(columns["source"], dtype=object), np.asarray(columns["line"]),
                                           data, name)
@@ -181,6 +183,13 @@ def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: st
 
     # a stream whose first lines cannot be valid is refused there, not read whole first
     return read(read_bytes(path, head=None if on_error else line_head(read)), whole=True)
+
+
+def subtopic_column(values: object) -> pd.Categorical:
+    """Subtopic names as categories numbered by their first line over the whole qrels (the order in which
+    pyndeval, as ir_measures calls it, numbers them, and so sums a document's gains)."""
+    names = np.asarray(values, dtype=object).astype(str).astype(object)
+    return pd.Categorical(names, categories=pd.unique(names))
 
 
 def _check_sources(values: npt.NDArray[np.generic], lines: npt.NDArray[np.generic], data: bytes,

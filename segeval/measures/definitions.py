@@ -334,21 +334,21 @@ DIVERSITY: tuple[Family, ...] = (
            description="ERR-IA at n over the greedy ideal ranking's (ndeval's nERR-IA@n)"),
     KeyedFamily(name="alpha_dcg", scope="labels", func=DIV.alpha_dcg, subtopics=True, aggregator="mean",
                 fmt="score", higher_is_better=True, lower=0.0, param="raw", keys=DIV_KEYS.CUT_KEYS,
-                pair_names=("k", "alpha"), example="alpha_dcg_k=20,alpha=0.5", family_aliases=("alpha_DCG", "α_DCG"),
+                pair_names=("k", "alpha"), example="alpha_dcg_k=10,alpha=0.3", family_aliases=("alpha_DCG", "α_DCG"),
                 description="alpha-DCG at k (k = 20, alpha = 0.5 unless given) over ndeval's ideal-ideal "
                             "normalisation (ndeval's alpha-DCG@k; at k = 1 not normalised, as ndeval)"),
     KeyedFamily(name="alpha_ndcg", scope="labels", func=DIV.alpha_ndcg, subtopics=True, **_SCORE, param="raw",
-                keys=DIV_KEYS.CUT_KEYS, pair_names=("k", "alpha"), example="alpha_ndcg_k=20,alpha=0.5",
+                keys=DIV_KEYS.CUT_KEYS, pair_names=("k", "alpha"), example="alpha_ndcg_k=10,alpha=0.3",
                 family_aliases=("alpha_nDCG", "α_nDCG"),
                 description="alpha-nDCG at k (Clarke et al. 2008): alpha-DCG over ndeval's greedy ideal "
                             "ranking's; k = 20, alpha = 0.5 unless given (ir_measures' alpha_nDCG(alpha=0.5)@20)"),
     KeyedFamily(name="nrbp", scope="labels", func=DIV.nrbp, subtopics=True, aggregator="mean", fmt="score",
                 higher_is_better=True, lower=0.0, param="raw", keys=DIV_KEYS.RBP_KEYS, pair_names=("alpha", "beta"),
-                example="nrbp_alpha=0.5,beta=0.8", aliases=("NRBP",),
+                example="nrbp_alpha=0.3,beta=0.8", aliases=("NRBP",),
                 description="novelty- and rank-biased precision (Clarke et al. 2009) over every rank, alpha = "
                             "beta = 0.5 unless given (ndeval's NRBP)"),
     KeyedFamily(name="nnrbp", scope="labels", func=DIV.nnrbp, subtopics=True, **_SCORE, param="raw",
-                keys=DIV_KEYS.RBP_KEYS, pair_names=("alpha", "beta"), example="nnrbp_alpha=0.5,beta=0.8",
+                keys=DIV_KEYS.RBP_KEYS, pair_names=("alpha", "beta"), example="nnrbp_alpha=0.3,beta=0.8",
                 aliases=("nNRBP",),
                 description="NRBP over the ideal ranking's; NaN for a query without a relevant subtopic "
                             "(ndeval's nNRBP, its 0/0)"),
