@@ -2,8 +2,10 @@
 measures: made on demand from the prepared qrels, so no other measure pays for them.
 
 A qrels file without a ``subtopic`` column (or with ``0`` throughout) is one subtopic, as ir_measures gives
-pyndeval such qrels.  Subtopics are numbered by their first line over the whole qrels (pyndeval's numbering;
-ndeval's own reads them as integers), which fixes the order in which ndeval sums a document's gains.
+pyndeval such qrels.  Subtopics are numbered by their first line over the whole qrels, as pyndeval numbers
+them (ndeval's own reads them as integers: the same order on NIST's qrels, whose queries list their subtopics
+1, 2, ... in order).  The numbers fix the order in which a document's gains are summed, and through near ties
+the greedy ideal ranking: in another order the last bits, and then the ideal ranking, can differ.
 """
 
 from __future__ import annotations

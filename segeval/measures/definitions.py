@@ -342,8 +342,8 @@ DIVERSITY: tuple[Family, ...] = (
                 family_aliases=("alpha_nDCG", "α_nDCG"),
                 description="alpha-nDCG at k (Clarke et al. 2008): alpha-DCG over ndeval's greedy ideal "
                             "ranking's; k = 20, alpha = 0.5 unless given (ir_measures' alpha_nDCG(alpha=0.5)@20)"),
-    KeyedFamily(name="nrbp", scope="labels", func=DIV.nrbp, subtopics=True, aggregator="mean", fmt="score",
-                higher_is_better=True, lower=0.0, param="raw", keys=DIV_KEYS.RBP_KEYS, pair_names=("alpha", "beta"),
+    KeyedFamily(name="nrbp", scope="labels", func=DIV.nrbp, subtopics=True, **_SCORE, param="raw",
+                keys=DIV_KEYS.RBP_KEYS, pair_names=("alpha", "beta"),
                 example="nrbp_alpha=0.3,beta=0.8", aliases=("NRBP",),
                 description="novelty- and rank-biased precision (Clarke et al. 2009) over every rank, alpha = "
                             "beta = 0.5 unless given (ndeval's NRBP)"),
@@ -465,6 +465,11 @@ ECOSYSTEM = Ecosystem(
         "Accuracy": "ir_measures breaks score ties its own way (equal once ties are broken as trec_eval does), "
                     "reports no value for a query without a relevant result (segeval: 0, so means differ) and "
                     "fails on one without a non-relevant result (segeval: 1)",
+        "ERR_IA, nERR_IA, alpha_DCG, alpha_nDCG, NRBP, nNRBP, AP_IA, P_IA, StRecall":
+            "pyndeval breaks score ties by docno ascending (trec_eval: descending): equal once ties are broken as "
+            "trec_eval does. ir_measures 0.4.3 fails on these names without a cut-off (segeval: ndeval's 5, 10 "
+            "and 20), beyond 20 (segeval: the same rule) and on judged_only=True (segeval: pyndeval given the "
+            "judged results; a result whose every line has a negative grade counts as unjudged)",
         "Compat": "ir_measures breaks score ties by docno ascending (trec_eval: descending), and orders the "
                   "ideal ranking's unretrieved documents of equal grade by qrels order (no effect on the value): "
                   "equal once ties are broken as trec_eval does",

@@ -492,7 +492,41 @@ class Registry:
             "## Measures", "", self.table(), "",
             "## Named sets", "", self.sets_table(), "",
             "## Accepted aliases", "", self.aliases_table(), "",
+            "## Subtopic qrels", "", self.subtopics_doc(), "",
             "## ir_measures and ranx", "", self.ecosystem_doc(), ""])
+
+    def subtopics_doc(self) -> str:
+        """The diversity measures' qrels: format, example and the measures that read them."""
+        names = ", ".join(f"`{f.name}`" for f in self.families if f.subtopics)
+        return "\n".join([
+            f"The diversity measures ({names}) are NIST ndeval's (TREC Web track 2009-2014; ir_measures computes "
+            "them with pyndeval) and read subtopic qrels: `qid subtopic docno rel`, one line per query, subtopic "
+            "and document judged. Only when one of them is asked does segeval keep the second field (the "
+            "`subtopic` column of a table, or ir_measures' `iteration`); every other measure reads it as trec_eval "
+            "does, ignored. A plain qrels (`0` there) is one subtopic.", "",
+            "```", "wt09-1 1 clueweb09-en0003-55-31884 1", "wt09-1 2 clueweb09-en0003-55-31884 0",
+            "wt09-1 3 clueweb09-en0003-55-31884 1", "wt09-1 2 clueweb09-en0010-03-09851 1", "```", "",
+            "```", "segeval eval qrels.diversity run -m alpha_nDCG@20 -m ERR_IA@20 -m P_IA@10 -m StRecall@20 "
+            "-m 'NRBP(alpha=0.5,beta=0.8)'", "```", "",
+            "A subtopic grade at least the relevance level (`-l`, or `rel=N` for one measure) counts 1, others 0; "
+            "a result without a qrels line is relevant to no subtopic; a subtopic without a relevant document "
+            "does not count. The arithmetic is ndeval's: each result's novelty gain sums (1 - alpha)^(results "
+            "above it relevant to the subtopic) over its subtopics, numbered by their first line over the whole qrels "
+            "as pyndeval numbers them (ndeval's own numeric order on NIST's qrels, whose queries list subtopics 1, "
+            "2, ... in order; in another order the sums' last bits, and through near ties the greedy ideal "
+            "ranking, can differ); the ideal ranking is ndeval's greedy one over the query's judged documents, "
+            "ties to the larger docno; ERR-IA and alpha-DCG are divided by the \"ideal ideal\" (every subtopic at "
+            "every rank) except at rank 1, as ndeval does; nNRBP is NaN for a query without a relevant subtopic. "
+            "ndeval's cut-offs stop at 20 (pyndeval refuses more); segeval computes any cut-off by the same rule.",
+            "",
+            "They are asked alone: their qrels judge a document once per subtopic, which the other measures would "
+            "read as judged twice (segeval refuses the mix, exit 2). Under `-J` (`judged_only=True`) a result is "
+            "dropped when it has no qrels line, or only lines with a negative grade. Segment runs are refused: no "
+            "segment adapter labels a segment with subtopics (a merged relevant segment has no subtopic of its "
+            "own).", "",
+            "Checked by tests/unit/measures/test_diversity.py: hand-derived values, and every ir_measures "
+            "variant (cut-offs 1 to 20, alpha, beta, rel) equal to pyndeval's value bit for bit on generated "
+            "graded subtopic qrels with ties and unjudged results."])
 
     def ecosystem_doc(self) -> str:
         """The ir_measures and ranx spellings, their options, the names segeval lacks and the exceptions."""
@@ -548,7 +582,8 @@ class Registry:
         """A Markdown table of the accepted aliases and the canonical names they stand for."""
         rows = ["| alias | measure |", "|---|---|"]
         rows += [f"| `{a}` | `{n}` |" for a, n in self.aliases.items()]
-        rows += [f"| `{a}@n` | `{n}_n` |" for a, n in self.family_aliases.items()]
+        rows += [f"| `{a}@n` | `{n}_{'k=' if 'k' in self.by_name[n].pair_names else ''}n` |"
+                 for a, n in self.family_aliases.items()]
         rows.append("| `P@n(j)` | `P_judged_n` |")
         rows.append("| `name@n` | `name_n`, for every measure with a parameter (`P@10`, `Judged@10`) |")
         return "\n".join(rows)

@@ -149,11 +149,29 @@ def evaluate_three(tmp: Path, qrels: Path, run: list[str], reqs: list[Request], 
     return whole, shuffled, part
 
 
-def label_requests(adapter: str, stratified: bool = False) -> list[Request]:
-    """The label measures (those needing stratified qrels only with ``stratified``)."""
+def label_requests(adapter: str, stratified: bool = False, subtopics: bool = False) -> list[Request]:
+    """The label measures (those needing stratified qrels only with ``stratified``, the diversity measures,
+    which are asked alone, only with ``subtopics``)."""
     a = make_adapter(adapter)
     return [Request(m.name + a.suffix, m, a) for f in REGISTRY.families
-            if f.scope == "labels" and f.stratified == stratified for m in concrete(f)]
+            if f.scope == "labels" and f.stratified == stratified and f.subtopics == subtopics for m in concrete(f)]
+
+
+def subtopic_inputs(tmp: Path, seed: int) -> tuple[Path, list[str]]:
+    """Subtopic qrels as NIST's (each query's subtopics 1, 2, ... in order; grades -1..3, each query with a
+    relevant line) and run lines (tied scores, unjudged)."""
+    rng = random.Random(seed)
+    qrels, run = [], []
+    for q in range(1, 8):
+        docs = [f"D{d}" for d in rng.sample(range(40), 14)]
+        for s in range(1, rng.randint(1, 5) + 1):
+            for i, d in enumerate(sorted(rng.sample(docs[:10], rng.randint(1, 8)))):
+                qrels.append(f"{q} {s} {d} {1 if s == 1 and i == 0 else rng.choice((-1, 0, 0, 1, 1, 2, 3))}\n")
+        for rank, d in enumerate(rng.sample(docs, rng.randint(1, 14)), start=1):
+            run.append(f"{q} Q0 {d} {rank} {rng.choice((0.5, 1.0, 1.5, 2.0, 2.5)):.1f} r\n")
+    path = tmp / f"subtopics{seed}.qrels"
+    path.write_text("".join(qrels))
+    return path, run
 
 
 def strata_inputs(tmp: Path, seed: int) -> tuple[Path, list[str]]:
@@ -183,6 +201,11 @@ def test_every_registry_entry_keeps_the_invariants(tmp_path: Path) -> None:
     for seed in (5, 6):
         qrels, run = strata_inputs(tmp_path, seed)
         reqs = label_requests("exact", stratified=True)
+        compared += check(*evaluate_three(tmp_path, qrels, run, reqs, seed), reqs, credits_once=True)
+        covered |= {r.measure.family.name for r in reqs}
+    for seed in (7, 8):
+        qrels, run = subtopic_inputs(tmp_path, seed)
+        reqs = label_requests("exact", subtopics=True)
         compared += check(*evaluate_three(tmp_path, qrels, run, reqs, seed), reqs, credits_once=True)
         covered |= {r.measure.family.name for r in reqs}
     for seed in (3, 4):

@@ -158,8 +158,12 @@ def correlate_command(
         raise SegevalError("The 'runs' parameter must name at least two runs to rank.")
     names = run_names(expanded)
     by_name = {name: inputs.run(r, time_format) for name, r in zip(names, expanded, strict=True)}
-    first = inputs.qrels(qrels, time_format)
-    second = first if qrels2 is None else inputs.qrels(qrels2, time_format)
+    from segeval.plan import reads_subtopics
+
+    first = inputs.qrels(qrels, time_format, measures=[measure])
+    other = measure2 or measure  # the qrels read again for setting 2 when its measure reads other columns
+    same = qrels2 is None and reads_subtopics([other]) == reads_subtopics([measure])
+    second = first if same else inputs.qrels(qrels2 or qrels, time_format, measures=[other])
     settings = _settings(time_format, level, max_results, judged, version)
     labelled: list[tuple[str, str]] = []
     x = _setting_scores(first, measure, adapter, 1, by_name, settings, labelled)
