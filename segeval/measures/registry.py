@@ -411,6 +411,8 @@ class Registry:
             return [m for member in self.sets[name] for m in self.expand(member)]
         if self._ecosystem_spelling(name):
             return [self.measure(name)]
+        if name in self.family_aliases and name not in self.aliases and name not in self.plain:
+            name = self.family_aliases[name]  # ir_measures' name of a family alone (ERR_IA: err_ia's cut-offs)
         if name in self.with_param and name not in self.plain:
             fam = self.with_param[name]
             return [Measure(fam, p) for p in fam.defaults]
