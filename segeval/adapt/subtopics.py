@@ -28,7 +28,7 @@ BoolArray = npt.NDArray[np.bool_]
 class Pool:
     """Every judged document of a query: ``names`` in docno order descending (ndeval's ideal ranking breaks
     ties by the larger docno), ``grades[d, s]`` document d's grade for subtopic s (NaN: no line), and
-    ``row[icode]`` each item code's row (-1: not judged)."""
+    ``row[icode]`` each judged item code's row."""
 
     names: npt.NDArray[np.object_]
     grades: FloatArray
@@ -61,17 +61,16 @@ class Subtopics:
         data, q = self.data, self.query
         lo, hi = int(data.qrels_bounds[q]), int(data.qrels_bounds[q + 1])
         columns = data.qrels_columns
-        by_line = np.arange(lo, hi)
-        topics = columns.get("subtopic")  # numbered by their first line over the qrels (segeval.prepare)
-        codes = (np.zeros(len(by_line), dtype=np.int64) if topics is None else
-                 np.unique(np.asarray(topics)[by_line], return_inverse=True)[1].astype(np.int64).reshape(-1))
-        icodes = np.asarray(columns["icode"])[by_line]
+        topics = columns.get("subtopic")  # numbered over the whole qrels (segeval.prepare): renumbered in order
+        codes = (np.zeros(hi - lo, dtype=np.int64) if topics is None else
+                 np.unique(np.asarray(topics)[lo:hi], return_inverse=True)[1].astype(np.int64).reshape(-1))
+        icodes = np.asarray(columns["icode"])[lo:hi]
         distinct = np.unique(icodes)
         names = np.asarray(data.items, dtype=object)[distinct]
         order = sorted(range(len(distinct)), key=lambda d: names[d], reverse=True)
         row = {int(distinct[d]): i for i, d in enumerate(order)}
         grades = np.full((len(distinct), int(codes.max(initial=-1)) + 1), np.nan)
-        rel = np.asarray(columns["rel"], dtype=np.float64)[by_line]
+        rel = np.asarray(columns["rel"], dtype=np.float64)[lo:hi]
         for icode, topic, grade in zip(icodes.tolist(), codes.tolist(), rel.tolist(), strict=True):
             grades[row[icode], topic] = grade
         return Pool(names[order], grades, row)
