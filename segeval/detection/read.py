@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from segeval.analysis.moments.reading import is_number, load_json, record_error, shown, text_of
 from segeval.errors import InputError
+from segeval.io.parse import float_or_nan
 from segeval.words import plural
 
 FloatArray = npt.NDArray[np.float64]
@@ -284,10 +285,7 @@ _KIT_LINE = re.compile(r"\s*(\S+)\s+(\S+)\s+(\S+)\s*\Z")
 
 
 def _number(path: str, number: int, line: str, token: str, what: str) -> float:
-    try:
-        value = float(token)
-    except ValueError:
-        value = math.nan
+    value = float_or_nan(token)
     if not math.isfinite(value):
         raise InputError(path, f"the {what} {token!r} is not a finite number; expected a number", line=number,
                          text=line)

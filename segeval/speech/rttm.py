@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from segeval.errors import InputError
+from segeval.io.parse import float_or_nan
 
 
 @dataclass(eq=False)
@@ -104,10 +105,7 @@ def read_rttm(path: str, lowercase: bool) -> Transcript:
         kind, file, channel, tbeg, dur, token, subtype, speaker, _ = fields
         if kind.upper() != "LEXEME":
             continue
-        try:
-            begin, duration = float(tbeg), float(dur)
-        except ValueError:
-            begin = duration = float("nan")
+        begin, duration = float_or_nan(tbeg), float_or_nan(dur)
         if not (begin >= 0 and duration >= 0) or begin == float("inf") or duration == float("inf"):
             raise InputError(path, "LEXEME tbeg and dur: expected decimal numbers >= 0", line=number,
                              text=raw)

@@ -6,6 +6,7 @@ import xml.parsers.expat
 from dataclasses import dataclass, field
 
 from segeval.errors import InputError
+from segeval.io.parse import float_or_nan
 
 
 @dataclass
@@ -75,10 +76,7 @@ def attribute(path: str, element: Element, name: str) -> str:
 def number(path: str, element: Element, name: str, *, minimum: float | None = None) -> float:
     """The attribute as a finite decimal number (at least ``minimum`` when given), else an :class:`InputError`."""
     text = attribute(path, element, name)
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
+    value = float_or_nan(text)
     if value != value or value in (float("inf"), float("-inf")):
         raise InputError(path, f"<{element.name}> {name}=\"{text}\": expected a decimal number", line=element.line)
     if minimum is not None and value < minimum:
