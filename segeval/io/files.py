@@ -404,6 +404,19 @@ def read_bytes(path: str | Path, *, lines: bool = True, head: HeadCheck | None =
 
 
 
+def read_utf8(path: str, name: str, expected: str) -> str:
+    """A regular file's text, strict UTF-8 with universal newlines (no gzip, no stream), as the speech scorers'
+    plain-text inputs are read; an :class:`InputError` when it cannot be read (``name``: what the file is) or is
+    not UTF-8 (``expected``: what it should be)."""
+    try:
+        with open(path, encoding="utf-8", errors="strict") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise InputError(path, f"cannot read {name}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(path, f"not UTF-8 text ({exc.reason}); expected {expected}") from None
+
+
 def starts_with_gzip(path: str | Path) -> bool:
     """Whether the regular file ``path`` starts with the gzip magic number (OSError when it cannot be read)."""
     with open(path, "rb") as fh:
