@@ -71,9 +71,14 @@ def _refuse(family: str, params: str, expected: str) -> ParameterError:
     return ParameterError(f"The '{family}' parameters must be {expected}. Got {params!r} instead.")
 
 
+def plain_decimal(text: str) -> float:
+    """``text`` written as a plain decimal (sign, digits, a point, an exponent: C's ``atof`` of it), else NaN."""
+    return float(text) if _NUMBER.match(text) else math.nan
+
+
 def number(family: str, params: str, text: str, expected: str) -> float:
     """One finite number written as a plain decimal (C's ``atof`` of it)."""
-    value = float(text) if _NUMBER.match(text) else math.nan
+    value = plain_decimal(text)
     if not math.isfinite(value):
         raise _refuse(family, params, expected)
     return value
