@@ -30,6 +30,7 @@ from segeval.cli.options import (
     Scheduler,
     TimeFormat,
     TrecEvalVersion,
+    argument,
     measures,
 )
 from segeval.errors import InputError, ParameterError, SegevalError, render_note
@@ -313,10 +314,8 @@ def _other_kind(exc: InputError, run: str, kind: MediaEvalFormat, time_format: s
 
 @app.command("anchoring")
 def anchoring_command(
-    qrels: Annotated[str, typer.Argument(metavar="QRELS", show_default=False,
-                                         help="Anchor qrels: 'qid start end rel' (rel > 0 relevant; .gz ok).")],
-    run: Annotated[str, typer.Argument(metavar="RUN", show_default=False,
-                                       help="Anchoring run: 'qid Q0 start end rank score run' (.gz ok).")],
+    qrels: Annotated[str, argument("QRELS", "Anchor qrels: 'qid start end rel' (rel > 0 relevant; .gz ok).")],
+    run: Annotated[str, argument("RUN", "Anchoring run: 'qid Q0 start end rank score run' (.gz ok).")],
     output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
                                         help="text: the toolkit's layout; json, csv: full precision.")] = "text",
     order: Annotated[str, typer.Option("--order", metavar="file|rank",
@@ -345,11 +344,9 @@ def anchoring_command(
 
 @app.command("sample-eval")
 def sample_eval_command(
-    qrels: Annotated[str, typer.Argument(
-        metavar="QRELS", show_default=False,
-        help="Stratified qrels: 'topic 0 docno stratum rel' (rel -1: pooled, not sampled; .gz ok).")],
-    run: Annotated[str, typer.Argument(
-        metavar="RUN", show_default=False, help="TREC run: 'topic Q0 docno rank score tag' (.gz ok).")],
+    qrels: Annotated[str, argument(
+        "QRELS", "Stratified qrels: 'topic 0 docno stratum rel' (rel -1: pooled, not sampled; .gz ok).")],
+    run: Annotated[str, argument("RUN", "TREC run: 'topic Q0 docno rank score tag' (.gz ok).")],
     per_topic: Annotated[bool, typer.Option("-q", help="Also print each topic's values.")] = False,
     gain: Annotated[list[str] | None, typer.Option(
         "--gain", "-G", metavar="LEVEL=GAIN",

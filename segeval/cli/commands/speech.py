@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from segeval.cli.app import app
+from segeval.cli.options import argument
 
 if TYPE_CHECKING:
     from segeval.speech.twv import TwvResult
@@ -104,10 +105,8 @@ def _kws_output(result: TwvResult, fmt: str, cost: float | None, *, optimum: boo
 
 @app.command("qbe")
 def query_by_example(
-    key: Annotated[str, typer.Argument(metavar="KEY", show_default=False,
-                                       help="Every trial: lines QUERY UTTERANCE 1|0.")],
-    system: Annotated[str, typer.Argument(metavar="STDLIST", show_default=False,
-                                          help="The system's scores (LLRs) in STD list form (stdlist XML).")],
+    key: Annotated[str, argument("KEY", "Every trial: lines QUERY UTTERANCE 1|0.")],
+    system: Annotated[str, argument("STDLIST", "The system's scores (LLRs) in STD list form (stdlist XML).")],
     p_target: Annotated[float, typer.Option("--p-target", metavar="P", help="Prior of a target trial.")] = 0.0008,
     cost_miss: Annotated[float, typer.Option("--cost-miss", metavar="C", help="Cost of a miss.")] = 100.0,
     cost_fa: Annotated[float, typer.Option("--cost-fa", metavar="C", help="Cost of a false alarm.")] = 1.0,
