@@ -1,7 +1,8 @@
 """The only code that opens input files: the opener, the input limits (and their environment
 variables), gzip members, streams read once, files in blocks or whole.
 
-Every byte read passes the limits before it is kept: lines of at most ``SEGEVAL_MAX_LINE_BYTES``,
+Every byte read passes the limits before it is kept (but :func:`read_utf8`'s: the speech scorers' RTTM and
+trial-key files, read whole as their reference tools read them): lines of at most ``SEGEVAL_MAX_LINE_BYTES``,
 no NUL byte, at most ``SEGEVAL_MAX_INPUT_BYTES`` per file read whole (after decompression), a gzip
 file expanding at most ``SEGEVAL_MAX_GZIP_RATIO`` times.
 """
