@@ -6,6 +6,7 @@ import xml.parsers.expat
 from dataclasses import dataclass, field
 
 from segeval.errors import InputError
+from segeval.io.files import read_whole
 from segeval.io.parse import float_or_nan
 
 
@@ -23,11 +24,7 @@ class Element:
 def read_xml(path: str, kind: str) -> Element:
     """The document's root element (a tree of :class:`Element`); an :class:`InputError` naming the file,
     the line and expat's reason when the file is not well-formed XML."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise InputError(path, f"cannot read the {kind} file: {exc.strerror or exc}") from None
+    data = read_whole(path, f"the {kind} file")
     parser = xml.parsers.expat.ParserCreate()
     stack: list[Element] = []
     roots: list[Element] = []
