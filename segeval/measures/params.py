@@ -27,11 +27,10 @@ import itertools
 import math
 import re
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 from segeval.errors import ParameterError
 
-Kind = Literal["cutoff", "level", "reals", "gains"]
 KINDS = ("cutoff", "level", "reals", "gains")
 _T = TypeVar("_T", int, float)
 
