@@ -138,47 +138,24 @@ def prepare(
         check_int("max_results", max_results, minimum=1)
     run_raw, run_names = _codes(run["query"])
     qrels_raw, qrels_names = _codes(qrels["query"])
-    qrels_q, run_q = _observed(qrels_raw, qrels_names), _observed(run_raw, run_names)
-    chosen = chosen_queries(qrels_q, run_q, queries, missing_queries)
+    chosen = chosen_queries(_observed(qrels_raw, qrels_names), _observed(run_raw, run_names), queries,
+                            missing_queries)
     if len(run):
         check_kinds(qrels, documents, run.attrs.get("path"), run.attrs.get("format"))
     code_of = {q: i for i, q in enumerate(chosen)}
-    n_q = len(chosen)
-
-    def query_codes(raw: IntArray, names: object) -> IntArray:
-        lookup = np.array([code_of.get(name, -1) for name in names], dtype=np.int64)  # type: ignore[attr-defined]
-        return lookup[raw] if len(lookup) else np.zeros(len(raw), dtype=np.int64)
-
-    run_qcode = query_codes(run_raw, run_names)
-    qrels_qcode = query_codes(qrels_raw, qrels_names)
-    joint = _joint_codes(run["item"], qrels["item"]) if documents else None
-    if joint is not None:  # item codes whose order is the run's docno order
-        run_icode, qrels_icode, item_names = joint
-    else:
-        item_codes, item_names = pd.factorize(np.concatenate([run["item"].to_numpy(dtype=object),
-                                                              qrels["item"].to_numpy(dtype=object)]))
-        run_icode, qrels_icode = item_codes[: len(run)], item_codes[len(run):]
+    run_qcode, qrels_qcode = _query_codes(run_raw, run_names, code_of), _query_codes(qrels_raw, qrels_names, code_of)
+    run_icode, qrels_icode, item_names, sorted_items = _item_codes(run, qrels, documents)
     # each document once per query: checked on the group ids below when they cover every row of a query
-    deferred = joint is not None and max_results is None
+    deferred = sorted_items and max_results is None
     if documents and not deferred:
         check_unique_documents(run, run_raw, run_icode)
-
-    keep = np.flatnonzero(run_qcode >= 0)
-    # the needed columns, ordered within each query by the order policy (lexsort is stable)
-    if order == "score":
-        items = run["item"].to_numpy(dtype=object)
-        item_order = (run_icode.__getitem__ if joint is not None  # codes in code-point order of the ids
-                      else lambda at: name_ranks(items[at]))
-        rows = keep[score_order(run_qcode[keep], run["score"].to_numpy(dtype=np.float64)[keep], n_q,
-                                lambda at: item_order(keep[at]))]
-    else:
-        rows = listed_order(keep, run_qcode, run["rank"].to_numpy() if order == "rank" else None)
-    rows = first_results(rows, run_qcode, n_q, max_results)
+    rows = first_results(_ordered_rows(run, run_qcode, run_icode if sorted_items else None, len(chosen), order),
+                         run_qcode, len(chosen), max_results)
     r = {**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS}, "icode": run_icode[rows], "qcode": run_qcode[rows]}
     keep_q = np.flatnonzero(qrels_qcode >= 0)
     q = {**{c: _values(qrels, c)[keep_q] for c in QRELS_COLUMNS if c in qrels or c not in _OPTIONAL},
          "icode": qrels_icode[keep_q], "qcode": qrels_qcode[keep_q]}
-    data = assemble(chosen, np.asarray(item_names, dtype=object), r, q, relevance_level)
+    data = assemble(chosen, item_names, r, q, relevance_level)
     if deferred and _has_duplicates(run_raw, run_icode, run_qcode, data.run_columns["gid"]):
         check_unique_documents(run, run_raw, run_icode)  # raises, naming the first duplicate
     return data
@@ -192,6 +169,36 @@ def _values(qrels: pd.DataFrame, column: str) -> npt.NDArray[Any]:
     if isinstance(values.dtype, pd.CategoricalDtype):
         return np.asarray(values.cat.codes, dtype=np.int64)
     return pd.factorize(values.to_numpy(dtype=object))[0].astype(np.int64)
+
+
+def _query_codes(raw: IntArray, names: npt.NDArray[np.object_], code_of: dict[str, int]) -> IntArray:
+    """Each row's code among the evaluated queries (-1: not evaluated), from its raw code in ``names``."""
+    lookup = np.array([code_of.get(name, -1) for name in names], dtype=np.int64)
+    return lookup[raw] if len(lookup) else np.zeros(len(raw), dtype=np.int64)
+
+
+def _item_codes(run: pd.DataFrame, qrels: pd.DataFrame,
+                documents: bool) -> tuple[IntArray, IntArray, npt.NDArray[np.object_], bool]:
+    """(run codes, qrels codes, names) of the items of both sides, and whether the run's codes are in code-point
+    order of its ids (document runs from the fast reader: :func:`_joint_codes`)."""
+    joint = _joint_codes(run["item"], qrels["item"]) if documents else None
+    if joint is not None:
+        return (*joint, True)
+    item_codes, item_names = pd.factorize(np.concatenate([run["item"].to_numpy(dtype=object),
+                                                          qrels["item"].to_numpy(dtype=object)]))
+    return item_codes[: len(run)], item_codes[len(run):], np.asarray(item_names, dtype=object), False
+
+
+def _ordered_rows(run: pd.DataFrame, qcode: IntArray, sorted_icode: IntArray | None, n_q: int, order: str) -> IntArray:
+    """The evaluated queries' rows, ordered within each query by the ``order`` policy (lexsort is stable);
+    ``sorted_icode``: item codes in code-point order of the ids, when known (else the ids are ranked)."""
+    keep = np.flatnonzero(qcode >= 0)
+    if order != "score":
+        return listed_order(keep, qcode, run["rank"].to_numpy() if order == "rank" else None)
+    items = run["item"].to_numpy(dtype=object)
+    item_order = (sorted_icode.__getitem__ if sorted_icode is not None else lambda at: name_ranks(items[at]))
+    return keep[score_order(qcode[keep], run["score"].to_numpy(dtype=np.float64)[keep], n_q,
+                            lambda at: item_order(keep[at]))]
 
 
 def default_order(documents: bool) -> str:

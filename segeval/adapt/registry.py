@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from segeval.adapt.base import Adapter
@@ -14,6 +13,7 @@ from segeval.adapt.tiou import TiouAdapter
 from segeval.adapt.tiou_best import TiouBestAdapter
 from segeval.adapt.tolerance import ToleranceAdapter
 from segeval.errors import ParameterError
+from segeval.io.parse import float_or_nan
 from segeval.settings import DEFAULT_ADAPTER, DEFAULTS, Settings, kind
 
 ADAPTER_HELP = ("exact, overlap, overlap-once, binned[:B[:start]], tolerance[:T], "
@@ -24,10 +24,7 @@ def _theta(spec: str, args: list[str], settings: Settings) -> float:
     """The IoU threshold of a ``tiou`` or ``tiou-best`` spec (its first argument, else the setting's)."""
     if not args:
         return settings.tiou
-    try:
-        theta = float(args[0])
-    except ValueError:
-        theta = math.nan
+    theta = float_or_nan(args[0])
     if not 0 < theta <= 1:
         raise _spec_error(spec, "the IoU threshold theta", args[0], "a number in (0, 1]")
     return theta

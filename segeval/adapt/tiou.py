@@ -62,6 +62,20 @@ def tiou32(s1: npt.NDArray[np.float64], e1: npt.NDArray[np.float64], s2: npt.NDA
     return out
 
 
+def video_segments(data: Prepared, a: Adapted, unit: int, query: int) -> tuple[int, npt.NDArray[np.int64]]:
+    """The run row of unit ``unit`` of query ``query`` and the rows of the relevant qrels segments of its
+    video (what an IoU adapter's ``explain`` weighs)."""
+    i = result_row(data, a, unit, query)
+    lo, hi = int(data.qrels_bounds[query]), int(data.qrels_bounds[query + 1])
+    rows = np.arange(lo, hi, dtype=np.int64)
+    return i, rows[data.relevant[lo:hi] & (data.qrels_columns["gid"][lo:hi] == data.run_columns["gid"][i])]
+
+
+def taking_ranks(a: Adapted) -> dict[int, int]:
+    """The rank (from 1) of the result each matched qrels row went to."""
+    return {int(r): int(a.source[k]) + 1 for k in range(len(a)) for r in a.matches(k).tolist()}
+
+
 class TiouAdapter(Adapter):
     """Relevant when the temporal IoU with an unmatched relevant segment reaches theta."""
 
@@ -90,11 +104,8 @@ class TiouAdapter(Adapter):
     def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
         """``1``: the segment it matched; ``s``: the segments it reaches theta with, each matched by
         an earlier rank; ``0``: the relevant segment of best IoU below theta, if any overlaps."""
-        i = result_row(data, a, unit, query)
+        i, rows = video_segments(data, a, unit, query)
         run, qrels = data.run_columns, data.qrels_columns
-        lo, hi = int(data.qrels_bounds[query]), int(data.qrels_bounds[query + 1])
-        rows = np.arange(lo, hi, dtype=np.int64)
-        rows = rows[data.relevant[lo:hi] & (qrels["gid"][lo:hi] == run["gid"][i])]
         n = len(rows)
         iou = self._iou(np.full(n, run["start"][i], dtype=np.float64),
                         np.full(n, run["end"][i], dtype=np.float64),
@@ -105,11 +116,9 @@ class TiouAdapter(Adapter):
         if label == Label.RELEVANT:
             (row,) = a.matches(unit).tolist()
             return [Reason(row, f"IoU {float(iou[rows == row][0]):.4g} {op} {self.theta:g}, matched here")]
-        matched_by = {int(r): k for k in range(len(a)) for r in a.matches(k).tolist()}
-        reach = self._reach(iou)
         if label == Label.RELEVANT_SEEN:
-            return [Reason(int(r), f"IoU {float(v):.4g} {op} {self.theta:g}, already matched by rank "
-                                   f"{int(a.source[matched_by[int(r)]]) + 1}")
+            reach, rank = self._reach(iou), taking_ranks(a)
+            return [Reason(int(r), f"IoU {float(v):.4g} {op} {self.theta:g}, already matched by rank {rank[int(r)]}")
                     for r, v in zip(rows[reach], iou[reach], strict=True)]
         if n and float(iou.max()) > 0:
             best = int(np.argmax(iou))

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
+from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
 from segeval.adapt.labelled import Labelled
+from segeval.adapt.tiou import taking_ranks, video_segments
 from segeval.errors import ParameterError
 from segeval.prepared import Prepared
 
@@ -41,11 +42,8 @@ class TiouBestAdapter(Adapter):
         ``0``: the relevant segment of its video with the best tIoU below θ, if any overlaps."""
         from segeval.detection.match import official_tiou
 
-        i = result_row(data, a, unit, query)
+        i, rows = video_segments(data, a, unit, query)
         run, qrels = data.run_columns, data.qrels_columns
-        lo, hi = int(data.qrels_bounds[query]), int(data.qrels_bounds[query + 1])
-        rows = np.arange(lo, hi, dtype=np.int64)
-        rows = rows[data.relevant[lo:hi] & (qrels["gid"][lo:hi] == run["gid"][i])]
         n = len(rows)
         iou = official_tiou(np.full(n, float(run["start"][i])), np.full(n, float(run["end"][i])),
                             qrels["start"][rows].astype(np.float64), qrels["end"][rows].astype(np.float64))
@@ -56,9 +54,8 @@ class TiouBestAdapter(Adapter):
             return [Reason(row, f"tIoU {float(iou[rows == row][0])!r} >= {self.theta!r}, the best free segment: "
                                 "taken here")]
         if label == Label.RELEVANT_SEEN:
-            taken_by = {int(r): k for k in range(len(a)) for r in a.matches(k).tolist()}
-            return [Reason(int(r), f"tIoU {float(v)!r} >= {self.theta!r}, taken by rank "
-                                   f"{int(a.source[taken_by[int(r)]]) + 1}")
+            rank = taking_ranks(a)
+            return [Reason(int(r), f"tIoU {float(v)!r} >= {self.theta!r}, taken by rank {rank[int(r)]}")
                     for r, v in zip(rows[reach], iou[reach], strict=True)]
         if n and float(np.nanmax(iou)) > 0:
             best = int(np.nanargmax(iou))

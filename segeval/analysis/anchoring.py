@@ -110,14 +110,7 @@ def score_anchoring(anchors: Sequence[Anchor], results: Sequence[AnchorResult], 
     for a in anchors:
         by_query.setdefault(a.query, []).append(a)
     with_relevant = [q for q, xs in by_query.items() if any(a.rel > 0 for a in xs)]
-    ranked: dict[str, list[AnchorResult]] = {}
-    apart: list[AnchorResult] = []
-    previous = None
-    for r in results:
-        if r.query != previous and r.query in ranked:
-            apart.append(r)
-        ranked.setdefault(r.query, []).append(r)
-        previous = r.query
+    ranked, apart = _by_query(results)
     notes = []
     if apart:
         notes.append(f"note: the lines of {len({r.query for r in apart})} queries are not together in {run_path} "
@@ -143,14 +136,33 @@ def score_anchoring(anchors: Sequence[Anchor], results: Sequence[AnchorResult], 
     if missing:
         notes.append(f"note: {len(missing)} of {len(with_relevant)} queries with a relevant anchor have no result "
                      f"(first: {missing[0]}); they count as 0 in the all rows")
+    return AnchoringEvaluation(runid, len(with_relevant), per_query, _means(per_query, len(with_relevant)),
+                               tuple(notes))
+
+
+def _by_query(results: Sequence[AnchorResult]) -> tuple[dict[str, list[AnchorResult]], list[AnchorResult]]:
+    """Each query's results in file order, and the results that start a second block of their query's lines."""
+    ranked: dict[str, list[AnchorResult]] = {}
+    apart: list[AnchorResult] = []
+    previous = None
+    for r in results:
+        if r.query != previous and r.query in ranked:
+            apart.append(r)
+        ranked.setdefault(r.query, []).append(r)
+        previous = r.query
+    return ranked, apart
+
+
+def _means(per_query: dict[str, dict[str, float]], n_queries: int) -> dict[str, float]:
+    """The 'all' rows: each measure summed in the run's query order (the toolkit's), over ``n_queries``."""
     means: dict[str, float] = {}
     if per_query:
         for m in MEAN_ORDER:
             total = 0.0
-            for values in per_query.values():  # the toolkit's summation order: the run's query order
+            for values in per_query.values():
                 total = total + values[m]
-            means[m] = total / float(len(with_relevant))
-    return AnchoringEvaluation(runid, len(with_relevant), per_query, means, tuple(notes))
+            means[m] = total / float(n_queries)
+    return means
 
 
 def evaluate_anchoring(qrels: str | Path, run: str | Path, *, order: str = "file", no_relevant: str = "skip",

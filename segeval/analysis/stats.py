@@ -29,7 +29,6 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.errors import ParameterError, check_choice, check_int
-from segeval.limits import COUNTS
 from segeval.words import plural
 
 TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
@@ -37,8 +36,6 @@ CORRECTIONS = ("holm", "bonferroni", "none")
 #: tests whose p-values are already adjusted over all pairs of runs (no further correction)
 ADJUSTED_TESTS = ("tukey",)
 MIN_QUERIES = 2
-#: resamples allowed by default (``SEGEVAL_MAX_PERMUTATIONS`` raises it): :data:`segeval.limits.COUNTS`
-MAX_PERMUTATIONS = COUNTS["permutations"][1]
 #: random indices drawn per batch (8 bytes each)
 BATCH_VALUES = 1 << 20
 FloatArray = npt.NDArray[np.float64]

@@ -16,28 +16,28 @@ from segeval.settings import DEFAULTS
 
 _TIMES = "times as --time-format says"
 
+
+def argument(metavar: str, help: str) -> Any:
+    """A positional argument, shown as ``metavar`` in the usage line (it has no default to show)."""
+    return typer.Argument(metavar=metavar, show_default=False, help=help)
+
+
 # ---- inputs
-Qrels = Annotated[str, typer.Argument(
-    metavar="QRELS", show_default=False,
-    help=f"Qrels file ('-' for standard input, .gz ok): TREC 'qid 0 docno rel' lines for documents, or "
-         f"MediaEval 'qid Q0 video start end rel' lines for segments ({_TIMES}); the format is detected.")]
-MediaEvalQrels = Annotated[str, typer.Argument(
-    metavar="QRELS", show_default=False,
-    help=f"MediaEval qrels: 'qid Q0 video start end rel' lines ({_TIMES}; .gz ok).")]
-Run = Annotated[str, typer.Argument(
-    metavar="RUN", show_default=False,
-    help=f"Run file (.gz ok): TREC 'qid Q0 docno rank score tag' lines, or MediaEval segment lines "
-         f"(linking: 'qid Q0 video start end rank score run'; search: 'qid Q0 video start end jumpin rank score "
-         f"[run]'; {_TIMES}); the format is detected.")]
-MediaEvalRun = Annotated[str, typer.Argument(
-    metavar="RUN", show_default=False, help=f"Run file in the --kind format ({_TIMES}; .gz ok).")]
-Runs = Annotated[list[str], typer.Argument(
-    metavar="RUN...", show_default=False,
-    help=f"Run files (TREC or MediaEval lines, detected; {_TIMES}; .gz ok), globs or directories (each file "
-         f"once; outputs in this order).")]
-CompareRuns = Annotated[list[str], typer.Argument(
-    metavar="RUN...", show_default=False,
-    help="Two or more run files, globs or directories (each file once; outputs in this order).")]
+Qrels = Annotated[str, argument(
+    "QRELS", f"Qrels file ('-' for standard input, .gz ok): TREC 'qid 0 docno rel' lines for documents, or "
+             f"MediaEval 'qid Q0 video start end rel' lines for segments ({_TIMES}); the format is detected.")]
+MediaEvalQrels = Annotated[str, argument(
+    "QRELS", f"MediaEval qrels: 'qid Q0 video start end rel' lines ({_TIMES}; .gz ok).")]
+Run = Annotated[str, argument(
+    "RUN", f"Run file (.gz ok): TREC 'qid Q0 docno rank score tag' lines, or MediaEval segment lines "
+           f"(linking: 'qid Q0 video start end rank score run'; search: 'qid Q0 video start end jumpin rank score "
+           f"[run]'; {_TIMES}); the format is detected.")]
+MediaEvalRun = Annotated[str, argument("RUN", f"Run file in the --kind format ({_TIMES}; .gz ok).")]
+Runs = Annotated[list[str], argument(
+    "RUN...", f"Run files (TREC or MediaEval lines, detected; {_TIMES}; .gz ok), globs or directories (each file "
+              f"once; outputs in this order).")]
+CompareRuns = Annotated[list[str], argument(
+    "RUN...", "Two or more run files, globs or directories (each file once; outputs in this order).")]
 
 # ---- reading
 TimeFormat = Annotated[str, typer.Option(

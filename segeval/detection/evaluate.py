@@ -23,6 +23,7 @@ from segeval.detection import read as R
 from segeval.detection.ap import interpolated_ap, kit_ap
 from segeval.detection.match import best_free_match, kit_match, kit_overlap
 from segeval.errors import ParameterError, check_choice
+from segeval.io.parse import float_or_nan
 from segeval.words import plural
 
 PROTOCOLS = ("activitynet", "thumos14", "thumos14-kit", "ego4d-mq")
@@ -59,10 +60,7 @@ def parse_thresholds(text: str | None, protocol: str) -> list[float]:
         return list(THRESHOLDS[protocol])
     values: list[float] = []
     for part in text.split(","):
-        try:
-            value = float(part)
-        except ValueError:
-            value = float("nan")
+        value = float_or_nan(part)
         if not 0 < value <= 1:
             raise ParameterError(f"The 'thresholds' parameter must be numbers in (0, 1] separated by commas. Got "
                                  f"{part!r} in {text!r} instead.")

@@ -51,14 +51,31 @@ def evaluate_proposals(t: R.Truth, p: R.Predictions, max_proposals: int = 100,
     gt_videos = [int(v) for v in dict.fromkeys(t.video.tolist())]  # ground_truth['video-id'].unique()
     n_videos = len(gt_videos)
     total = len(p.video)
-    notes = list(p.notes)
     an = float(max_proposals)
     ratio = an * float(n_videos) / total if total else 0.0
     by_video = np.argsort(p.video, kind="stable")
     bounds = np.searchsorted(p.video[by_video], np.arange(len(p.videos) + 1))
+    per_video, kept_total, missing = _kept_ious(t, p, gt_videos, by_video, bounds, ratio)
+    pcn = np.arange(1, 101) / 100.0 * (an * float(n_videos) / kept_total) if kept_total else \
+        np.full(100, np.inf)
+    positives = np.array([s.shape[0] for s in per_video], dtype=np.float64)
+    recall = _matches(per_video, th, pcn) / positives.sum()
+    avg = recall.mean(axis=0)
+    per = pcn * (float(kept_total) / n_videos)
+    auc = float(np.trapezoid(avg, per)) if kept_total else 0.0
+    ar_at = {k: float(np.mean(recall[:, k - 1])) for k in AR_AT}
+    kept_counts = [min(int((bounds[v + 1] - bounds[v]) * ratio), int(bounds[v + 1] - bounds[v])) for v in gt_videos]
+    notes = [*p.notes, *_notes(missing, max_proposals, min(kept_counts, default=0), ratio)]
+    return ProposalResult(list(th.tolist()), max_proposals, recall, avg, per,
+                          100.0 * auc / float(per[-1]) if kept_total else 0.0, ar_at, notes)
+
+
+def _kept_ious(t: R.Truth, p: R.Predictions, gt_videos: list[int], by_video: npt.NDArray[np.intp],
+               bounds: npt.NDArray[np.intp], ratio: float) -> tuple[list[npt.NDArray[np.float64]], int, int]:
+    """Per ground-truth video, the tIoU of each instance with each kept proposal (instances x kept; one column
+    of zeros for a video without proposals); the proposals kept in all; the videos without proposals."""
     gt_by_video = np.argsort(t.video, kind="stable")
     gt_bounds = np.searchsorted(t.video[gt_by_video], np.arange(len(p.videos) + 1))
-    # best[video] = per instance and per kept proposal, the tIoU (instances x kept)
     per_video: list[npt.NDArray[np.float64]] = []
     kept_total = 0
     missing = 0
@@ -75,11 +92,13 @@ def evaluate_proposals(t: R.Truth, p: R.Predictions, max_proposals: int = 100,
         rows = rows[:keep]
         iou = official_tiou(p.start[rows][None, :], p.end[rows][None, :], t.start[gts][:, None], t.end[gts][:, None])
         per_video.append(iou)
-    pcn = np.arange(1, 101) / 100.0 * (an * float(n_videos) / kept_total) if kept_total else \
-        np.full(100, np.inf)
-    positives = np.array([s.shape[0] for s in per_video], dtype=np.float64)
-    # matches summed over videos per threshold and curve point: whole counts, so any order gives the
-    # official's matches.sum(axis=0) exactly
+    return per_video, kept_total, missing
+
+
+def _matches(per_video: list[npt.NDArray[np.float64]], th: npt.NDArray[np.float64],
+             pcn: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Instances recalled, summed over videos, per threshold and curve point: whole counts, so any order gives
+    the official's matches.sum(axis=0) exactly."""
     matches = np.zeros((len(th), len(pcn)), dtype=np.float64)
     for score in per_video:
         k = score.shape[1]
@@ -90,19 +109,19 @@ def evaluate_proposals(t: R.Truth, p: R.Predictions, max_proposals: int = 100,
         # the first proposal reaching θ per instance: recalled with n proposals when it is < n
         first = np.where(hits.any(axis=2), hits.argmax(axis=2), k)
         matches += np.count_nonzero(first[:, :, None] < counts[None, None, :], axis=1)
-    recall = matches / positives.sum()
-    avg = recall.mean(axis=0)
-    per = pcn * (float(kept_total) / n_videos)
-    auc = float(np.trapezoid(avg, per)) if kept_total else 0.0
-    ar_at = {k: float(np.mean(recall[:, k - 1])) for k in AR_AT}
+    return matches
+
+
+def _notes(missing: int, max_proposals: int, fewest_kept: int, ratio: float) -> list[str]:
+    """What differs from the figures' plain reading: videos without proposals, AR@k not at k proposals, every
+    proposal kept."""
+    notes = []
     if missing:
         notes.append(f"{plural(missing, 'video')} with ground truth but no proposal: their instances count as not "
                      "recalled, as the official code counts them")
-    kept_counts = [min(int((bounds[v + 1] - bounds[v]) * ratio), int(bounds[v + 1] - bounds[v])) for v in gt_videos]
-    if max_proposals != 100 or min(kept_counts, default=0) < 100:
+    if max_proposals != 100 or fewest_kept < 100:
         notes.append("AR@k is the mean of recall[t][k-1], the curve's k-th point: k proposals per video only when "
                      "AN = 100 and every video keeps at least 100")
     if ratio > 1:
         notes.append(f"the file has fewer proposals than AN x videos (ratio {ratio:g} > 1): every proposal is kept")
-    return ProposalResult(list(th.tolist()), max_proposals, recall, avg, per,
-                          100.0 * auc / float(per[-1]) if kept_total else 0.0, ar_at, notes)
+    return notes

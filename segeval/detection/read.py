@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from segeval.analysis.moments.reading import is_number, load_json, record_error, shown, text_of
 from segeval.errors import InputError
+from segeval.io.parse import float_or_nan
 from segeval.words import plural
 
 FloatArray = npt.NDArray[np.float64]
@@ -69,6 +70,15 @@ class Predictions:
     label: IntArray
     score: FloatArray
     notes: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of_rows(cls, path: str, videos: list[str], rows: list[tuple[int, float, float, int, float]],
+                notes: list[str]) -> Predictions:
+        """The predictions of ``rows`` read as (video, start, end, label, score)."""
+        vid, starts, ends, labs, scores = zip(*rows, strict=True) if rows else ((),) * 5
+        return cls(path, videos, np.array(vid, dtype=np.int64), np.array(starts, dtype=np.float64),
+                   np.array(ends, dtype=np.float64), np.array(labs, dtype=np.int64), np.array(scores, dtype=np.float64),
+                   notes)
 
 
 def _segment(path: str, where: str, value: Any, what: str = "segment") -> tuple[float, float]:
@@ -203,11 +213,7 @@ def read_activitynet_predictions(path: str, truth: Truth, *, skip_unknown: bool 
     results = _object(path, data, "results", expected)
     classes = {c: i for i, c in enumerate(truth.classes)}
     table = _VideoTable(truth)
-    vid: list[int] = []
-    starts: list[float] = []
-    ends: list[float] = []
-    labs: list[int] = []
-    scores: list[float] = []
+    rows: list[tuple[int, float, float, int, float]] = []
     skipped: dict[str, int] = {}
     for video, items in results.items():
         if not isinstance(items, list):
@@ -233,19 +239,13 @@ def read_activitynet_predictions(path: str, truth: Truth, *, skip_unknown: bool 
                         skipped[name] = skipped.get(name, 0) + 1
                         continue
                     raise record_error(path, f"results[{shown(video)}][{k}]", unknown_label(name, truth))
-            vid.append(v)
-            starts.append(float(st))
-            ends.append(float(en))
-            labs.append(c)
-            scores.append(float(score))
+            rows.append((v, float(st), float(en), c, float(score)))
     notes = table.notes("predictions")
     if skipped:
         first = next(iter(skipped))
         notes.append(f"{plural(sum(skipped.values()), 'prediction')} with {plural(len(skipped), 'label')} not in the "
                      f"ground truth (e.g. {first!r}) skipped, as the Ego4D MQ port does")
-    return Predictions(path, table.names, np.array(vid, dtype=np.int64), np.array(starts, dtype=np.float64),
-                       np.array(ends, dtype=np.float64), np.array(labs, dtype=np.int64),
-                       np.array(scores, dtype=np.float64), notes)
+    return Predictions.of_rows(path, table.names, rows, notes)
 
 
 _NUMBER = (int, float)
@@ -285,10 +285,7 @@ _KIT_LINE = re.compile(r"\s*(\S+)\s+(\S+)\s+(\S+)\s*\Z")
 
 
 def _number(path: str, number: int, line: str, token: str, what: str) -> float:
-    try:
-        value = float(token)
-    except ValueError:
-        value = math.nan
+    value = float_or_nan(token)
     if not math.isfinite(value):
         raise InputError(path, f"the {what} {token!r} is not a finite number; expected a number", line=number,
                          text=line)
@@ -355,11 +352,7 @@ def read_kit_detections(path: str, truth: Truth) -> Predictions:
     class id is an error (the kit prints a warning and keeps an empty detection)."""
     by_id = {cid: i for i, cid in enumerate(truth.class_ids)}
     table = _VideoTable(truth)
-    vid: list[int] = []
-    starts: list[float] = []
-    ends: list[float] = []
-    labs: list[int] = []
-    scores: list[float] = []
+    rows: list[tuple[int, float, float, int, float]] = []
     for number, line in enumerate(text_of(path).split("\n"), start=1):
         if not line.strip():
             continue
@@ -374,16 +367,10 @@ def read_kit_detections(path: str, truth: Truth) -> Predictions:
                                    f"scores nothing for it); expected one of {sorted(by_id)}", line=number, text=line)
         conf = parts[4]
         score = _number(path, number, line, conf, "confidence")
-        vid.append(table.get(parts[0].replace(".mpeg", "")))
-        starts.append(s)
-        ends.append(e)
-        labs.append(by_id[int(parts[3])])
-        scores.append(score)
-    if not vid:
+        rows.append((table.get(parts[0].replace(".mpeg", "")), s, e, by_id[int(parts[3])], score))
+    if not rows:
         raise InputError(path, "has no detection; expected 'video t1 t2 classid confidence' lines")
-    return Predictions(path, table.names, np.array(vid, dtype=np.int64), np.array(starts, dtype=np.float64),
-                       np.array(ends, dtype=np.float64), np.array(labs, dtype=np.int64),
-                       np.array(scores, dtype=np.float64), table.notes("detections"))
+    return Predictions.of_rows(path, table.names, rows, table.notes("detections"))
 
 
 def duplicate_note(p: Predictions) -> list[str]:

@@ -3,7 +3,8 @@ variables), gzip members, streams read once, files in blocks or whole.
 
 Every byte read passes the limits before it is kept: lines of at most ``SEGEVAL_MAX_LINE_BYTES``,
 no NUL byte, at most ``SEGEVAL_MAX_INPUT_BYTES`` per file read whole (after decompression), a gzip
-file expanding at most ``SEGEVAL_MAX_GZIP_RATIO`` times.
+file expanding at most ``SEGEVAL_MAX_GZIP_RATIO`` times; but for :func:`read_whole` and :func:`read_utf8`,
+which read the speech scorers' XML, RTTM and trial-key files whole, as their reference tools do.
 """
 
 from __future__ import annotations
@@ -402,6 +403,29 @@ def read_bytes(path: str | Path, *, lines: bool = True, head: HeadCheck | None =
         _STREAMS[name] = data
     return data
 
+
+
+def read_whole(path: str, name: str) -> bytes:
+    """A regular file's bytes as they are (no gzip, no stream), as the speech scorers' XML inputs are read; an
+    :class:`InputError` when it cannot be read (``name``: what the file is)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise InputError(path, f"cannot read {name}: {exc.strerror or exc}") from None
+
+
+def read_utf8(path: str, name: str, expected: str) -> str:
+    """A regular file's text, strict UTF-8 with universal newlines (no gzip, no stream), as the speech scorers'
+    plain-text inputs are read; an :class:`InputError` when it cannot be read (``name``: what the file is) or is
+    not UTF-8 (``expected``: what it should be)."""
+    try:
+        with open(path, encoding="utf-8", errors="strict") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise InputError(path, f"cannot read {name}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(path, f"not UTF-8 text ({exc.reason}); expected {expected}") from None
 
 
 def starts_with_gzip(path: str | Path) -> bool:

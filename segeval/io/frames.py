@@ -75,7 +75,7 @@ def qrels_frame(source: object, subtopics: bool = False) -> pd.DataFrame:
     query, item, start, end = _keys(table, "qrels", ids=_categories)
     grade = _column(table, GRADE_COLUMNS, "qrels", "a relevance column (relevance, rel, or ranx's score)")
     out = pd.DataFrame({"query": query, "item": item, "start": start, "end": end,
-                        "rel": _integers(table[grade], grade, "qrels"), "line": np.arange(1, len(table) + 1)})
+                        "rel": _integers(table[grade], "qrels"), "line": np.arange(1, len(table) + 1)})
     if "source" in table.columns:  # completed qrels
         out["source"] = table["source"].astype(str).to_numpy(dtype=object)
     found = next((c for c in SUBTOPIC_COLUMNS if c in table.columns), None) if subtopics else None
@@ -94,8 +94,8 @@ def run_frame(source: object) -> pd.DataFrame:
     if "score" not in table.columns and "rank" not in table.columns:
         raise ParameterError(f"The 'run' parameter must have a score or a rank column. Got columns "
                              f"{list(table.columns)} instead; expected {ACCEPTED}.")
-    score = _numbers(table["score"], "score", "run") if "score" in table.columns else None
-    rank = _integers(table["rank"], "rank", "run") if "rank" in table.columns else None
+    score = _numbers(table["score"], "run") if "score" in table.columns else None
+    rank = _integers(table["rank"], "run") if "rank" in table.columns else None
     if rank is None:
         assert score is not None
         rank = _ranks_by_score(query, score)
@@ -217,7 +217,7 @@ def _keys(table: pd.DataFrame, what: str, ids: Callable[[pd.Series, str], Any] |
                                                    "end)")
     item = ids(table[item_name], what)
     if "start" in table.columns and "end" in table.columns:
-        start, end = _numbers(table["start"], "start", what), _numbers(table["end"], "end", what)
+        start, end = _numbers(table["start"], what), _numbers(table["end"], what)
     elif "start" in table.columns or "end" in table.columns or item_name == "video":
         raise ParameterError(f"The '{what}' parameter must have both start and end columns for segments. Got "
                              f"columns {list(table.columns)} instead.")
@@ -263,7 +263,7 @@ def _checked_ids(column: pd.Series, what: str) -> tuple[np.ndarray[Any, Any], tu
     return values, (codes, distinct)
 
 
-def _numbers(column: pd.Series, name: str, what: str) -> np.ndarray[Any, Any]:
+def _numbers(column: pd.Series, what: str) -> np.ndarray[Any, Any]:
     values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
     bad = np.flatnonzero(~np.isfinite(values))
     if len(bad):
@@ -271,8 +271,8 @@ def _numbers(column: pd.Series, name: str, what: str) -> np.ndarray[Any, Any]:
     return values
 
 
-def _integers(column: pd.Series, name: str, what: str) -> np.ndarray[Any, Any]:
-    values = _numbers(column, name, what)
+def _integers(column: pd.Series, what: str) -> np.ndarray[Any, Any]:
+    values = _numbers(column, what)
     bad = np.flatnonzero(values != np.round(values))
     if len(bad):
         raise _bad(column, int(bad[0]), what, "integers")

@@ -62,6 +62,13 @@ class _Count(TypedDict):
     lower: float
 
 
+class _Gain(TypedDict):
+    fmt: Format
+    aggregator: Aggregate
+    higher_is_better: bool
+    lower: float
+
+
 def _score(higher_is_better: bool | None = True, over_upper: bool = False, aggregator: Aggregate = "mean") -> _Kind:
     """A score in [0, 1]; ``over_upper``: above 1 possible when one relevant unit is credited several times."""
     return _Kind(fmt="score", aggregator=aggregator, higher_is_better=higher_is_better, lower=0.0, upper=1.0,
@@ -69,6 +76,7 @@ def _score(higher_is_better: bool | None = True, over_upper: bool = False, aggre
 
 
 _COUNT = _Count(lower=0.0)
+_GAIN = _Gain(fmt="score", aggregator="mean", higher_is_better=True, lower=0.0)  # a sum of gains: >= 0, unbounded
 _SCORE = _score()
 _OVER = _score(over_upper=True)
 _GM = _score(over_upper=True, aggregator="gm")
@@ -212,9 +220,8 @@ FAMILIES: tuple[Family, ...] = (
            defaults=(5, 10, 20), description="F measure at cut-off n: harmonic mean of P@n and recall@n"),
     Family(name="E", scope="labels", func=TR.e_at, **_LOWER_BETTER, param="cutoff", plain=False,
            example="E_10", defaults=(5, 10, 20), description="E measure at cut-off n with b = 1 (1 - F@n)"),
-    Family(name="dcg_jk_cut", scope="labels", func=TG.dcg_jk_at, aggregator="mean", fmt="score",
-           higher_is_better=True, lower=0.0, param="cutoff", plain=False, example="dcg_jk_cut_10",
-           defaults=(5, 10, 15, 20),
+    Family(name="dcg_jk_cut", scope="labels", func=TG.dcg_jk_at, **_GAIN, param="cutoff", plain=False,
+           example="dcg_jk_cut_10", defaults=(5, 10, 15, 20),
            description="Järvelin-Kekäläinen DCG at n: gain / log2(rank) from rank 2 on, rank 1 undiscounted"),
     Family(name="ndcg_jk_cut", scope="labels", func=TG.ndcg_jk_at, **_OVER, param="cutoff", plain=False,
            example="ndcg_jk_cut_10", defaults=(5, 10, 15, 20),
@@ -233,18 +240,17 @@ FAMILIES: tuple[Family, ...] = (
            example="ndcg_exp_cut_10", defaults=(10,),
            description="nDCG at n with gain 2^grade - 1, gdeval's (ir_measures' nDCG(dcg='exp-log2')@n, ranx's "
                        "ndcg_burges@n)"),
-    Family(name="dcg_cut", scope="labels", func=ECO.dcg_at, aggregator="mean", fmt="score", higher_is_better=True,
-           lower=0.0, param="cutoff", plain=False, example="dcg_cut_10", defaults=(10,),
+    Family(name="dcg_cut", scope="labels", func=ECO.dcg_at, **_GAIN, param="cutoff", plain=False,
+           example="dcg_cut_10", defaults=(10,),
            description="DCG of the top n: grade / log2(rank + 1), not normalised (ranx's dcg@n)"),
-    Family(name="dcg_exp_cut", scope="labels", func=ECO.dcg_exp_at, aggregator="mean", fmt="score",
-           higher_is_better=True, lower=0.0, param="cutoff", plain=False, example="dcg_exp_cut_10", defaults=(10,),
+    Family(name="dcg_exp_cut", scope="labels", func=ECO.dcg_exp_at, **_GAIN, param="cutoff", plain=False,
+           example="dcg_exp_cut_10", defaults=(10,),
            description="DCG of the top n with gain 2^grade - 1, not normalised (ranx's dcg_burges@n)"),
     Family(name="recip_rank_cut", scope="labels", func=ECO.reciprocal_rank_at, **_SCORE, param="cutoff",
            plain=False, example="recip_rank_cut_10", defaults=(10,),
            description="1 / rank of the first relevant result in the top n, else 0 (ir_measures' RR@n, ranx's "
                        "mrr@n)"),
-    Family(name="hits", scope="labels", func=ECO.hits_at, aggregator="mean", fmt="score", higher_is_better=True,
-           lower=0.0, param="cutoff", example="hits_10",
+    Family(name="hits", scope="labels", func=ECO.hits_at, **_GAIN, param="cutoff", example="hits_10",
            description="relevant results in the top n (all ranks without n; ranx's hits@n)"),
     Family(name="rbp_bin", scope="labels", func=ECO.rbp_binary, **_SCORE, param="gains", pair_names=("p", "k"),
            example="rbp_bin_p=0.8,k=10",
@@ -288,8 +294,8 @@ FAMILIES: tuple[Family, ...] = (
            pair_names=("T", "k", "min_rel", "max_rel"), example="bpm_T=2,k=10,max_rel=3",
            description="static Bejeweled Player Model (Zhang et al. 2017), T = 1, k = 10 (ir_measures' "
                        "BPM(T=2,max_rel=3)@10)"),
-    Family(name="rbp_grade", scope="labels", func=ECO.rbp_graded, aggregator="mean", fmt="score",
-           higher_is_better=True, lower=0.0, param="gains", pair_names=("p",), example="rbp_grade_p=0.95",
+    Family(name="rbp_grade", scope="labels", func=ECO.rbp_graded, **_GAIN, param="gains", pair_names=("p",),
+           example="rbp_grade_p=0.95",
            description="rank-biased precision with the relevant results' grades as gains, unscaled, p = 0.8 "
                        "(ranx's rbp.80)"),
 )

@@ -13,14 +13,12 @@ Loads no NumPy (the registry's declarations import it).
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from segeval.errors import ParameterError
+from segeval.measures.params import plain_decimal
 from segeval.measures.registry import Family, ParamValue
-
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 
 
 @dataclass(frozen=True)
@@ -64,7 +62,7 @@ def _value(family: str, params: str, keys: tuple[Key, ...], key: Key, text: str)
         if text not in key.words:
             raise _refuse(family, params, keys)
         return text
-    value = float(text) if _NUMBER.match(text) else math.nan
+    value = plain_decimal(text)
     if not math.isfinite(value) or value < key.lower or (key.strict and value == key.lower) or \
             (key.integer and not value.is_integer()):
         raise _refuse(family, params, keys)

@@ -27,11 +27,10 @@ import itertools
 import math
 import re
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 from segeval.errors import ParameterError
 
-Kind = Literal["cutoff", "level", "reals", "gains"]
 KINDS = ("cutoff", "level", "reals", "gains")
 _T = TypeVar("_T", int, float)
 
@@ -71,9 +70,14 @@ def _refuse(family: str, params: str, expected: str) -> ParameterError:
     return ParameterError(f"The '{family}' parameters must be {expected}. Got {params!r} instead.")
 
 
+def plain_decimal(text: str) -> float:
+    """``text`` written as a plain decimal (sign, digits, a point, an exponent: C's ``atof`` of it), else NaN."""
+    return float(text) if _NUMBER.match(text) else math.nan
+
+
 def number(family: str, params: str, text: str, expected: str) -> float:
     """One finite number written as a plain decimal (C's ``atof`` of it)."""
-    value = float(text) if _NUMBER.match(text) else math.nan
+    value = plain_decimal(text)
     if not math.isfinite(value):
         raise _refuse(family, params, expected)
     return value

@@ -151,10 +151,6 @@ class Family:
             return list(dict.fromkeys(round(100 * x) for x in values))
         return [params]
 
-    def upper_bound(self, credits_once: bool) -> float | None:
-        """The upper bound for an adapter that credits each relevant unit once (or not)."""
-        return None if self.over_upper and not credits_once else self.upper
-
 
 @dataclass(frozen=True)
 class Measure:

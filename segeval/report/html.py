@@ -161,29 +161,13 @@ def _figure(svg: str, kind: str, caption: str, notes: Sequence[str] = (), **data
     return f'<figure class="{kind}"{attrs}{width}>{svg}<figcaption>{text}</figcaption></figure>'
 
 
-def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | Path], output: str | Path, *,
-                  measures: Sequence[str] = ("map", "P_10"), adapter: str | None = None,
-                  baseline: str | Path | None = None, test: str = "t", correction: str | None = None,
-                  permutations: int = 10_000, seed: int = 0, command: str | None = None,
-                  settings: Settings | None = None) -> Path:
-    """Write the report page on validated ``qrels`` (read from ``source``) and return its path.
-    ``command`` is the command line shown under provenance (with the segeval version, the input
-    files and the date).  An output that is one of the inputs is refused before any work (the
-    caller checks it before reading: :func:`segeval.output.check_output`).  Each run is read once, with
-    ``settings``' policies (as :func:`segeval.analysis.compare.compare_runs` takes them)."""
-    from segeval.output import check_output, write_output
+def _figures(comparison: Comparison) -> list[str]:
+    """The figures: precision-recall curves, then per measure one box per run and each run's differences from
+    the baseline, each captioned with its notes."""
     from segeval.viz.compare import difference_bars, distributions, pr_curves
 
-    inputs = [source, *runs, *([baseline] if baseline is not None else [])]
-    check_output(output, inputs)
-    comparison = compare_runs(qrels, runs, measures, adapter=adapter, baseline=baseline, test=test,
-                              correction=correction, permutations=permutations, seed=seed, settings=settings,
-                              also=["iprec_at_recall"])
-    ordered = [baseline, *[r for r in runs if str(r) != str(baseline)]] if baseline is not None else list(runs)
-    evals = comparison.evaluations
+    evals, base = comparison.evaluations, comparison.baseline
     queries = next(iter(evals.values())).queries
-    order = sorted(range(len(queries)), key=lambda i: natural_key(queries[i]))
-    base = comparison.baseline
     curves = {n: [ev.summary[k] for k in ev.summary if k.startswith("iprec_at_recall")] for n, ev in evals.items()}
     figures = [_figure(pr_curves(curves), "pr", "Interpolated precision at 11 recall levels, mean over queries.")]
     for k, m in enumerate(comparison.measures):
@@ -198,12 +182,44 @@ def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | 
                 figures.append(_figure(svg, "diff", f"Per-query {m} of {shown(n)} minus the baseline {shown(base)}, "
                                                     "sorted.",
                                        mine, run=n, measure=m))
+    return figures
+
+
+def _per_query_cells(comparison: Comparison) -> tuple[str, str]:
+    """The per-query table's header cells (a run and a measure each) and its rows (a query each, in natural
+    order)."""
+    evals = comparison.evaluations
+    queries = next(iter(evals.values())).queries
     columns = [(n, m) for n in comparison.runs for m in comparison.measures]
     head = "".join(f"<th>{breakable(shown(n))}<br>{html.escape(m)}</th>" for n, m in columns)
     body = "".join(
         f"<tr><td>{html.escape(shown(queries[i]))}</td>"
         + "".join(f"<td>{evals[n].per_query[m][i]:.4f}</td>" for n, m in columns) + "</tr>"
-        for i in order)
+        for i in sorted(range(len(queries)), key=lambda i: natural_key(queries[i])))
+    return head, body
+
+
+def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | Path], output: str | Path, *,
+                  measures: Sequence[str] = ("map", "P_10"), adapter: str | None = None,
+                  baseline: str | Path | None = None, test: str = "t", correction: str | None = None,
+                  permutations: int = 10_000, seed: int = 0, command: str | None = None,
+                  settings: Settings | None = None) -> Path:
+    """Write the report page on validated ``qrels`` (read from ``source``) and return its path.
+    ``command`` is the command line shown under provenance (with the segeval version, the input
+    files and the date).  An output that is one of the inputs is refused before any work (the
+    caller checks it before reading: :func:`segeval.output.check_output`).  Each run is read once, with
+    ``settings``' policies (as :func:`segeval.analysis.compare.compare_runs` takes them)."""
+    from segeval.output import check_output, write_output
+
+    inputs = [source, *runs, *([baseline] if baseline is not None else [])]
+    check_output(output, inputs)
+    comparison = compare_runs(qrels, runs, measures, adapter=adapter, baseline=baseline, test=test,
+                              correction=correction, permutations=permutations, seed=seed, settings=settings,
+                              also=["iprec_at_recall"])
+    ordered = [baseline, *[r for r in runs if str(r) != str(baseline)]] if baseline is not None else list(runs)
+    queries = next(iter(comparison.evaluations.values())).queries
+    figures = _figures(comparison)
+    head, body = _per_query_cells(comparison)
     used = ", ".join(comparison.adapters) or "none"
     default = "" if adapter else " (the default for these runs)"
     page = (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -56,9 +56,18 @@ def pair(occurrences: list[Occurrence], detections: list[Detection], tolerance: 
         return []
     if score_range is None:
         scores = [d.score for d in detections]
-        low, high = min(scores), max(scores)
-    else:
-        low, high = score_range
+        score_range = min(scores), max(scores)
+    edges = _edges(occurrences, detections, tolerance, *score_range)
+    result = []
+    for refs, dets in _groups(edges):
+        result.extend(_assign(refs, sorted(dets), edges))
+    return result
+
+
+def _edges(occurrences: list[Occurrence], detections: list[Detection], tolerance: float, low: float,
+           high: float) -> dict[int, dict[int, float]]:
+    """The weight of every (occurrence, detection) pair whose detection's mid-point is within ``tolerance`` of
+    the occurrence: ``edges[i][j]``."""
     order = sorted(range(len(detections)), key=lambda j: detections[j].mid)
     mids = [detections[j].mid for j in order]
     edges: dict[int, dict[int, float]] = {}
@@ -71,7 +80,11 @@ def pair(occurrences: list[Occurrence], detections: list[Detection], tolerance: 
             if mid < occ.begin - tolerance or mid > occ.end + tolerance:
                 continue
             edges.setdefault(i, {})[j] = _weight(occ, detections[j], low, high)
-    # connected groups (union-find over occurrences and detections)
+    return edges
+
+
+def _groups(edges: dict[int, dict[int, float]]) -> list[tuple[list[int], set[int]]]:
+    """The connected groups of occurrences and detections (union-find): (occurrences, detections) each."""
     parent: dict[tuple[int, int], tuple[int, int]] = {}
 
     def find(x: tuple[int, int]) -> tuple[int, int]:
@@ -90,30 +103,28 @@ def pair(occurrences: list[Occurrence], detections: list[Detection], tolerance: 
         refs, dets = groups.setdefault(find((0, i)), ([], set()))
         refs.append(i)
         dets.update(row)
-    result = []
-    for refs, det_set in groups.values():
-        dets_in = sorted(det_set)
-        if len(refs) == 1:
-            row = edges[refs[0]]
-            best = max(dets_in, key=lambda j: row[j])
-            result.append((refs[0], best))
-            continue
-        if len(dets_in) == 1:
-            j = dets_in[0]
-            best_ref = max((i for i in refs if j in edges[i]), key=lambda i: edges[i][j])
-            result.append((best_ref, j))
-            continue
-        import numpy as np
-        from scipy.optimize import linear_sum_assignment
+    return list(groups.values())
 
-        matrix = np.zeros((len(refs), len(dets_in)))
-        column = {j: c for c, j in enumerate(dets_in)}
-        for r, i in enumerate(refs):
-            for j, w in edges[i].items():
-                matrix[r, column[j]] = w
-        rows, cols = linear_sum_assignment(matrix, maximize=True)
-        result.extend((refs[r], dets_in[c]) for r, c in zip(rows, cols, strict=True) if matrix[r, c] > 0)
-    return result
+
+def _assign(refs: list[int], dets: list[int], edges: dict[int, dict[int, float]]) -> list[tuple[int, int]]:
+    """The pairs of one group of greatest total weight: the best detection of a lone occurrence, the best
+    occurrence of a lone detection, else the assignment of largest total weight (SciPy's linear_sum_assignment)."""
+    if len(refs) == 1:
+        row = edges[refs[0]]
+        return [(refs[0], max(dets, key=lambda j: row[j]))]
+    if len(dets) == 1:
+        j = dets[0]
+        return [(max((i for i in refs if j in edges[i]), key=lambda i: edges[i][j]), j)]
+    import numpy as np
+    from scipy.optimize import linear_sum_assignment
+
+    matrix = np.zeros((len(refs), len(dets)))
+    column = {j: c for c, j in enumerate(dets)}
+    for r, i in enumerate(refs):
+        for j, w in edges[i].items():
+            matrix[r, column[j]] = w
+    rows, cols = linear_sum_assignment(matrix, maximize=True)
+    return [(refs[r], dets[c]) for r, c in zip(rows, cols, strict=True) if matrix[r, c] > 0]
 
 
 def align(excerpts: list[Excerpt], transcript: Transcript, terms: TermList, system: SystemOutput,

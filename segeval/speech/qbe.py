@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from segeval.errors import InputError, ParameterError
+from segeval.io.files import read_utf8
 from segeval.speech.xmlfile import attribute, expect_root, number, read_xml
 
 
@@ -57,13 +58,7 @@ class Trial:
 def read_key(path: str) -> dict[tuple[str, str], bool]:
     """The trial list: lines ``QUERY UTTERANCE 1|0`` (1: the query occurs in the utterance)."""
     key: dict[tuple[str, str], bool] = {}
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise InputError(path, f"cannot read the trial key: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(path, f"not UTF-8 text ({exc.reason}); expected a trial key") from None
+    text = read_utf8(path, "the trial key", "a trial key")
     for line_number, raw in enumerate(text.split("\n"), 1):
         fields = raw.split()
         if not fields or fields[0].startswith("#"):

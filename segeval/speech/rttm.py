@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from segeval.errors import InputError
+from segeval.io.files import read_utf8
+from segeval.io.parse import float_or_nan
 
 
 @dataclass(eq=False)
@@ -86,13 +88,7 @@ def read_rttm(path: str, lowercase: bool) -> Transcript:
     """The ``LEXEME`` records of an RTTM file (9 space-separated fields a record, ``;;`` comments); other
     record types are skipped as KWSEval skips them. A bad record is an :class:`InputError` with its line."""
     lexemes = []
-    try:
-        with open(path, encoding="utf-8", errors="strict") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise InputError(path, f"cannot read the RTTM file: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(path, f"not UTF-8 text ({exc.reason}); expected an RTTM file in UTF-8") from None
+    text = read_utf8(path, "the RTTM file", "an RTTM file in UTF-8")
     for number, raw in enumerate(text.split("\n"), 1):
         line = raw.split(";;", 1)[0].strip()
         if not line:
@@ -104,10 +100,7 @@ def read_rttm(path: str, lowercase: bool) -> Transcript:
         kind, file, channel, tbeg, dur, token, subtype, speaker, _ = fields
         if kind.upper() != "LEXEME":
             continue
-        try:
-            begin, duration = float(tbeg), float(dur)
-        except ValueError:
-            begin = duration = float("nan")
+        begin, duration = float_or_nan(tbeg), float_or_nan(dur)
         if not (begin >= 0 and duration >= 0) or begin == float("inf") or duration == float("inf"):
             raise InputError(path, "LEXEME tbeg and dur: expected decimal numbers >= 0", line=number,
                              text=raw)

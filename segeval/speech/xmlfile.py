@@ -6,6 +6,8 @@ import xml.parsers.expat
 from dataclasses import dataclass, field
 
 from segeval.errors import InputError
+from segeval.io.files import read_whole
+from segeval.io.parse import float_or_nan
 
 
 @dataclass
@@ -22,11 +24,7 @@ class Element:
 def read_xml(path: str, kind: str) -> Element:
     """The document's root element (a tree of :class:`Element`); an :class:`InputError` naming the file,
     the line and expat's reason when the file is not well-formed XML."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise InputError(path, f"cannot read the {kind} file: {exc.strerror or exc}") from None
+    data = read_whole(path, f"the {kind} file")
     parser = xml.parsers.expat.ParserCreate()
     stack: list[Element] = []
     roots: list[Element] = []
@@ -75,10 +73,7 @@ def attribute(path: str, element: Element, name: str) -> str:
 def number(path: str, element: Element, name: str, *, minimum: float | None = None) -> float:
     """The attribute as a finite decimal number (at least ``minimum`` when given), else an :class:`InputError`."""
     text = attribute(path, element, name)
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
+    value = float_or_nan(text)
     if value != value or value in (float("inf"), float("-inf")):
         raise InputError(path, f"<{element.name}> {name}=\"{text}\": expected a decimal number", line=element.line)
     if minimum is not None and value < minimum:

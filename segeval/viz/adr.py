@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from segeval.adapt.base import Adapted
-from segeval.measures.adr import dynamic_recall, ground_truth
+from segeval.measures.adr import adr_curve, ground_truth
 from segeval.viz import check_output, label, pyplot, save
 
 
@@ -15,10 +15,10 @@ def plot_adr(a: Adapted, query: str, output: str | Path, *, extra: int = 10) -> 
     """Draw retrieved ground-truth items (left axis) and dynamic recall (right axis) per position."""
     out = check_output(output)
     plt = pyplot()
-    groups, sizes, items = ground_truth(a)
+    groups, sizes, _ = ground_truth(a)
     n = int(sizes.sum())
     k = n + extra
-    curve = dynamic_recall(groups, sizes, k, items)
+    curve = adr_curve(a, k)
     found = np.cumsum(groups[:k] >= 0)
     found = np.concatenate([found, np.full(k - len(found), found[-1] if len(found) else 0)])
     positions = np.arange(1, k + 1)

@@ -10,12 +10,12 @@ import typer
 
 from segeval.cli import tables
 from segeval.cli.app import app
-from segeval.cli.options import TableOutput
+from segeval.cli.options import TableOutput, argument
 from segeval.errors import render_note
 
-Truth = Annotated[str, typer.Argument(
-    metavar="GROUND_TRUTH", show_default=False,
-    help="ActivityNet JSON ({database: ...}), Ego4D MQ JSON, or the THUMOS14 kit's annotation folder (.gz ok).")]
+Truth = Annotated[str, argument(
+    "GROUND_TRUTH", "ActivityNet JSON ({database: ...}), Ego4D MQ JSON, or the THUMOS14 kit's annotation folder "
+                    "(.gz ok).")]
 Subset = Annotated[str | None, typer.Option(
     "--subset", metavar="NAME", help="The ground-truth subset evaluated (activitynet: validation; thumos14, "
                                      "thumos14-kit: test; ego4d-mq: val).")]
@@ -29,10 +29,9 @@ def _notes(notes: list[str]) -> None:
 @app.command("detect")
 def detect_command(
     truth: Truth,
-    predictions: Annotated[str, typer.Argument(
-        metavar="PREDICTIONS", show_default=False,
-        help="ActivityNet-style JSON {results: {video: [{segment, label, score}]}}, or the kit's 'video t1 t2 "
-             "classid confidence' lines.")],
+    predictions: Annotated[str, argument(
+        "PREDICTIONS", "ActivityNet-style JSON {results: {video: [{segment, label, score}]}}, or the kit's 'video t1 "
+                       "t2 classid confidence' lines.")],
     protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
                                           help="activitynet, thumos14, thumos14-kit or ego4d-mq.")] = "activitynet",
     thresholds: Annotated[str | None, typer.Option(
@@ -70,9 +69,8 @@ def detect_command(
 @app.command("proposals")
 def proposals_command(
     truth: Truth,
-    predictions: Annotated[str, typer.Argument(
-        metavar="PROPOSALS", show_default=False, help="ActivityNet proposal JSON {results: {video: [{segment, "
-                                                      "score}]}}.")],
+    predictions: Annotated[str, argument("PROPOSALS",
+                                         "ActivityNet proposal JSON {results: {video: [{segment, score}]}}.")],
     protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
                                           help="activitynet (eval_proposal.py).")] = "activitynet",
     max_proposals: Annotated[int, typer.Option(

@@ -30,6 +30,7 @@ from segeval.cli.options import (
     Scheduler,
     TimeFormat,
     TrecEvalVersion,
+    argument,
     measures,
 )
 from segeval.errors import InputError, ParameterError, SegevalError, render_note
@@ -93,19 +94,13 @@ def eval_(
 
     On document runs, and (through an adapter) on segment runs. Default measure: official.
     """
-    from segeval.engines.route import route
     from segeval.engines.runs import expand_runs
     from segeval.settings import EngineOptions, Job, Settings, check_relevance_level
 
     check_relevance_level(level)
-    if max_results is not None and max_results < 1:
-        raise ParameterError(f"The 'max_results' parameter (-M) must be an integer >= 1 (trec_eval's -M 0 evaluates "
-                             f"empty rankings; segeval refuses it, docs/trec_eval-semantics.md). Got {max_results} "
-                             f"instead.")
+    _check_max_results(max_results)
     names = measure or ["official"]
-    # trec_eval prints runid and num_q only when asked for, or with a measure set
-    header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
-    shown = OutputOptions(output, per_query, not no_summary, tuple(header))
+    shown = _output_options(names, output, per_query, no_summary)
     engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
     run_files = expand_runs(runs)
     settings = Settings(order=order, time_format=time_format, relevance_level=level,
@@ -113,7 +108,30 @@ def eval_(
                         trec_eval=version, predicted=predicted)
     job = Job(tuple(n for n in names if n not in ("runid", "num_q")), tuple(adapter or ()),  # version: pipeline.plan
               settings, lenient=lenient, engine=engine_options)
-    chosen = route(qrels, run_files, job, output)
+    _run_routed(qrels, run_files, job, shown, show_route)
+
+
+def _check_max_results(max_results: int | None) -> None:
+    """``-M`` must be at least 1 (before any work)."""
+    if max_results is not None and max_results < 1:
+        raise ParameterError(f"The 'max_results' parameter (-M) must be an integer >= 1 (trec_eval's -M 0 evaluates "
+                             f"empty rankings; segeval refuses it, docs/trec_eval-semantics.md). Got {max_results} "
+                             f"instead.")
+
+
+def _output_options(names: list[str], output: str, per_query: bool, no_summary: bool) -> OutputOptions:
+    """What ``eval`` prints: the format, per-query rows, the summary, and the header rows ``runid`` and ``num_q``,
+    which trec_eval prints only when asked for, or with a measure set."""
+    header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
+    return OutputOptions(output, per_query, not no_summary, tuple(header))
+
+
+def _run_routed(qrels: str, run_files: list[str], job: Job, shown: OutputOptions, show_route: bool) -> None:
+    """The route chosen for the inputs (said on stderr with ``--route``), through the byte scanner when it is
+    chosen and reads the files, else through the segment scanner or the strict reader."""
+    from segeval.engines.route import route
+
+    chosen = route(qrels, run_files, job, shown.format)
     if show_route:
         print(chosen, file=sys.stderr)
     if chosen.reader == "scanner" and _scanned(chosen, qrels, run_files[0], job, shown, show_route):
@@ -297,10 +315,8 @@ def _other_kind(exc: InputError, run: str, kind: MediaEvalFormat, time_format: s
 
 @app.command("anchoring")
 def anchoring_command(
-    qrels: Annotated[str, typer.Argument(metavar="QRELS", show_default=False,
-                                         help="Anchor qrels: 'qid start end rel' (rel > 0 relevant; .gz ok).")],
-    run: Annotated[str, typer.Argument(metavar="RUN", show_default=False,
-                                       help="Anchoring run: 'qid Q0 start end rank score run' (.gz ok).")],
+    qrels: Annotated[str, argument("QRELS", "Anchor qrels: 'qid start end rel' (rel > 0 relevant; .gz ok).")],
+    run: Annotated[str, argument("RUN", "Anchoring run: 'qid Q0 start end rank score run' (.gz ok).")],
     output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
                                         help="text: the toolkit's layout; json, csv: full precision.")] = "text",
     order: Annotated[str, typer.Option("--order", metavar="file|rank",
@@ -329,11 +345,9 @@ def anchoring_command(
 
 @app.command("sample-eval")
 def sample_eval_command(
-    qrels: Annotated[str, typer.Argument(
-        metavar="QRELS", show_default=False,
-        help="Stratified qrels: 'topic 0 docno stratum rel' (rel -1: pooled, not sampled; .gz ok).")],
-    run: Annotated[str, typer.Argument(
-        metavar="RUN", show_default=False, help="TREC run: 'topic Q0 docno rank score tag' (.gz ok).")],
+    qrels: Annotated[str, argument(
+        "QRELS", "Stratified qrels: 'topic 0 docno stratum rel' (rel -1: pooled, not sampled; .gz ok).")],
+    run: Annotated[str, argument("RUN", "TREC run: 'topic Q0 docno rank score tag' (.gz ok).")],
     per_topic: Annotated[bool, typer.Option("-q", help="Also print each topic's values.")] = False,
     gain: Annotated[list[str] | None, typer.Option(
         "--gain", "-G", metavar="LEVEL=GAIN",

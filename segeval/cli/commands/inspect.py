@@ -9,7 +9,7 @@ import typer
 
 from segeval.cli import inputs
 from segeval.cli.app import app, plot_app
-from segeval.cli.options import TIME_FORMAT, Adapter, Adapters, Figure, Qrels, Query, Run, TimeFormat
+from segeval.cli.options import TIME_FORMAT, Adapter, Adapters, Figure, Qrels, Query, Run, TimeFormat, argument
 from segeval.cli.options import measures as measure_option
 from segeval.errors import SegevalError, render_note
 from segeval.output import announce_written
@@ -18,8 +18,7 @@ from segeval.settings import DEFAULT_ADAPTER
 if TYPE_CHECKING:
     import pandas as pd
 
-PlotRuns = Annotated[list[str], typer.Argument(
-    metavar="RUN...", show_default=False, help="Run files, globs or directories (one curve or box per run).")]
+PlotRuns = Annotated[list[str], argument("RUN...", "Run files, globs or directories (one curve or box per run).")]
 
 
 def _check_query(q: pd.DataFrame, query: str) -> None:

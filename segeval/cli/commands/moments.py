@@ -8,19 +8,18 @@ from typing import Annotated
 import typer
 
 from segeval.cli.app import app
+from segeval.cli.options import argument
 from segeval.errors import SegevalError, render_note
 
 
 @app.command("mr")
 def moment_retrieval(
-    truth: Annotated[str, typer.Argument(metavar="GROUND_TRUTH", show_default=False,
-                                         help="The protocol's ground truth (QVHighlights: JSON Lines with "
-                                              "relevant_windows; TVR: JSON Lines with ts; .gz ok).")],
-    predictions: Annotated[str, typer.Argument(metavar="PREDICTIONS", show_default=False,
-                                               help="The protocol's predictions (QVHighlights: JSON Lines with "
-                                                    "pred_relevant_windows [start, end, score] and/or "
-                                                    "pred_saliency_scores; TVR: the submission JSON with "
-                                                    "video2idx, VCMR, SVMR, VR).")],
+    truth: Annotated[str, argument("GROUND_TRUTH", "The protocol's ground truth (QVHighlights: JSON Lines with "
+                                                   "relevant_windows; TVR: JSON Lines with ts; .gz ok).")],
+    predictions: Annotated[str, argument("PREDICTIONS", "The protocol's predictions (QVHighlights: JSON Lines with "
+                                                        "pred_relevant_windows [start, end, score] and/or "
+                                                        "pred_saliency_scores; TVR: the submission JSON with "
+                                                        "video2idx, VCMR, SVMR, VR).")],
     protocol: Annotated[str | None, typer.Option(
         "--protocol", "-p", metavar="NAME",
         help="Whose official evaluation to follow: qvhighlights, tvr, didemo, ego4d-nlq, recall (default: told "

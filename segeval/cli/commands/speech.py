@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from segeval.cli.app import app
+from segeval.cli.options import argument
+
+if TYPE_CHECKING:
+    from segeval.speech.twv import TwvResult
 
 
 @app.command("kws")
@@ -48,10 +52,7 @@ def keyword_search(
 
     ATWV, MTWV and its threshold, per-term P_miss/P_FA/TWV in KWSEval's tables; with --optimum also OTWV
     and STWV (docs/speech.md)."""
-    from segeval.cli.tables import check_table_format, render
-    from segeval.errors import ParameterError
-    from segeval.escaping import json_text
-    from segeval.speech import report
+    from segeval.cli.tables import check_table_format
     from segeval.speech.alignment import align
     from segeval.speech.ecf import read_ecf, total_duration
     from segeval.speech.kwlist import read_kwlist
@@ -60,13 +61,7 @@ def keyword_search(
     from segeval.speech.twv import TwvParameters, score
 
     fmt = check_table_format(output)
-    for name, number in (("-S", tolerance), ("-F", word_gap)):
-        if not number >= 0:
-            raise ParameterError(f"{name} {number}: expected a number of seconds >= 0")
-    for name, number in (("--trials-per-second", trials_per_second), ("--value", value), ("--p-target", p_target),
-                         ("--cost", 0.1 if cost is None else cost)):
-        if not number > 0:
-            raise ParameterError(f"{name} {number}: expected a number > 0")
+    _check_kws_numbers(tolerance, word_gap, trials_per_second, value, p_target, cost)
     excerpts = read_ecf(ecf)
     terms = read_kwlist(kwlist)
     system = read_kwslist(kwslist)
@@ -74,25 +69,44 @@ def keyword_search(
     trials = align(excerpts, transcript, terms, system, kwslist, tolerance=tolerance, word_gap=word_gap)
     params = TwvParameters(total_duration(excerpts), trials_per_second, 0.1 if cost is None else cost, value,
                            p_target, beta, include_no_targets)
-    result = score(trials, params)
+    sys.stdout.write(_kws_output(score(trials, params), fmt, cost, optimum=optimum, per_term=per_term))
+
+
+def _check_kws_numbers(tolerance: float, word_gap: float, trials_per_second: float, value: float, p_target: float,
+                       cost: float | None) -> None:
+    """A ParameterError unless the windows are >= 0 and the rates, value, prior and cost > 0 (before any work)."""
+    from segeval.errors import ParameterError
+
+    for name, number in (("-S", tolerance), ("-F", word_gap)):
+        if not number >= 0:
+            raise ParameterError(f"{name} {number}: expected a number of seconds >= 0")
+    for name, number in (("--trials-per-second", trials_per_second), ("--value", value), ("--p-target", p_target),
+                         ("--cost", 0.1 if cost is None else cost)):
+        if not number > 0:
+            raise ParameterError(f"{name} {number}: expected a number > 0")
+
+
+def _kws_output(result: TwvResult, fmt: str, cost: float | None, *, optimum: bool, per_term: bool) -> str:
+    """``kws``'s output: every figure (json), a row a term (csv), or KWSEval's tables (text)."""
+    from segeval.cli.tables import render
+    from segeval.escaping import json_text
+    from segeval.speech import report
+
     if fmt == "json":
-        sys.stdout.write(json_text(report.as_json(result), indent=2) + "\n")
-    elif fmt == "csv":
-        sys.stdout.write(render(report.CSV_COLUMNS, report.csv_rows(result), "csv"))
-    else:
-        cost_text = "0.1000" if cost is None else report.perl_number(cost)
-        text = report.summary_text(result, optimum=optimum, cost_text=cost_text)
-        if per_term:
-            text += report.block_text(result, optimum=optimum, cost_text=cost_text)
-        sys.stdout.write(text)
+        return json_text(report.as_json(result), indent=2) + "\n"
+    if fmt == "csv":
+        return render(report.CSV_COLUMNS, report.csv_rows(result), "csv")
+    cost_text = "0.1000" if cost is None else report.perl_number(cost)
+    text = report.summary_text(result, optimum=optimum, cost_text=cost_text)
+    if per_term:
+        text += report.block_text(result, optimum=optimum, cost_text=cost_text)
+    return text
 
 
 @app.command("qbe")
 def query_by_example(
-    key: Annotated[str, typer.Argument(metavar="KEY", show_default=False,
-                                       help="Every trial: lines QUERY UTTERANCE 1|0.")],
-    system: Annotated[str, typer.Argument(metavar="STDLIST", show_default=False,
-                                          help="The system's scores (LLRs) in STD list form (stdlist XML).")],
+    key: Annotated[str, argument("KEY", "Every trial: lines QUERY UTTERANCE 1|0.")],
+    system: Annotated[str, argument("STDLIST", "The system's scores (LLRs) in STD list form (stdlist XML).")],
     p_target: Annotated[float, typer.Option("--p-target", metavar="P", help="Prior of a target trial.")] = 0.0008,
     cost_miss: Annotated[float, typer.Option("--cost-miss", metavar="C", help="Cost of a miss.")] = 100.0,
     cost_fa: Annotated[float, typer.Option("--cost-fa", metavar="C", help="Cost of a false alarm.")] = 1.0,

@@ -8,17 +8,16 @@ from typing import Annotated
 import typer
 
 from segeval.cli.app import app
+from segeval.cli.options import argument
 from segeval.errors import render_note
 
 
 @app.command("spot")
 def spot(
-    truth: Annotated[str, typer.Argument(metavar="GROUND_TRUTH", show_default=False,
-                                         help="One game's Labels-v2.json, or a folder of games in SoccerNet's "
-                                              "layout (league/season/game/Labels-v2.json).")],
-    predictions: Annotated[str, typer.Argument(metavar="PREDICTIONS", show_default=False,
-                                               help="One game's results_spotting.json, or a folder of games "
-                                                    "matched to the ground truth's by relative path.")],
+    truth: Annotated[str, argument("GROUND_TRUTH", "One game's Labels-v2.json, or a folder of games in SoccerNet's "
+                                                   "layout (league/season/game/Labels-v2.json).")],
+    predictions: Annotated[str, argument("PREDICTIONS", "One game's results_spotting.json, or a folder of games "
+                                                        "matched to the ground truth's by relative path.")],
     protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
                                           help="Whose official evaluation to follow: soccernet.")] = "soccernet",
     metric: Annotated[list[str] | None, typer.Option(

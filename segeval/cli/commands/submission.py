@@ -10,7 +10,7 @@ import typer
 
 from segeval.cli import inputs
 from segeval.cli.app import app
-from segeval.cli.options import TIME_FORMAT, TimeFormat
+from segeval.cli.options import TIME_FORMAT, TimeFormat, argument
 from segeval.errors import printable, render_note
 from segeval.words import plural
 
@@ -37,10 +37,9 @@ RunFormat = Annotated[str, typer.Option(
 
 @app.command("check")
 def check(
-    files: Annotated[list[str], typer.Argument(
-        metavar="[QRELS] RUN", show_default=False,
-        help="Qrels and run (formats as --qrels-format and --run-format say; times as --time-format says; .gz "
-             "ok); only the run with --videos, --blacklist, --queries or --max-rank.")],
+    files: Annotated[list[str], argument(
+        "[QRELS] RUN", "Qrels and run (formats as --qrels-format and --run-format say; times as --time-format says; "
+                       ".gz ok); only the run with --videos, --blacklist, --queries or --max-rank.")],
     run_format: RunFormat = "auto",
     qrels_format: Annotated[str, typer.Option(
         "--qrels-format", metavar="auto|trec|mediaeval|groups",
@@ -117,8 +116,7 @@ def _collection_rules(videos: str | None, blacklist: str | None, queries: str | 
 
 @app.command("fix")
 def fix(
-    run: Annotated[str, typer.Argument(metavar="RUN", show_default=False,
-                                       help="A MediaEval linking or search run, or a TREC run (.gz ok).")],
+    run: Annotated[str, argument("RUN", "A MediaEval linking or search run, or a TREC run (.gz ok).")],
     output: Annotated[str | None, typer.Option("--output", "-o", metavar="OUT",
                                                help="The repaired run (default: standard output).")] = None,
     log: Annotated[str | None, typer.Option("--log", metavar="LOG",

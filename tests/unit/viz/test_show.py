@@ -59,6 +59,20 @@ def test_explain_tiou_names_the_segment_and_each_adapter_by_its_parameters(tmp_p
     assert by["rank 4", "tiou:0.5"] == ["0", "no relevant qrels segment of its video overlaps it"]
 
 
+def test_explain_tiou_best_names_the_taken_segment_and_the_rank_that_took_it(tmp_path: Path) -> None:
+    (tmp_path / "q").write_text("q1 Q0 v1 10 20 1\n")
+    (tmp_path / "r").write_text("q1 Q0 v1 10 19 1 0.9 r\nq1 Q0 v1 10 20 2 0.8 r\nq1 Q0 v1 5 15 3 0.7 r\n")
+    code, out, _ = run_cli("show", str(tmp_path / "q"), str(tmp_path / "r"), "-Q", "q1", "--time-format", "seconds",
+                           "-a", "tiou-best:0.5", "--explain")
+    assert code == 0
+    by = {r[0]: r[3:] for r in (line.split("\t") for line in out.splitlines())}
+    line = "qrels line 1 (v1 10-20 rel 1): "
+    # rank 1: inter 9 / (9 + 10 - 9) = 0.9; rank 2: 10 / 10 = 1.0, line 1 taken; rank 3: 5 / (10 + 10 - 5) = 1/3
+    assert by["rank 1"] == ["1", line + "tIoU 0.9 >= 0.5, the best free segment: taken here"]
+    assert by["rank 2"] == ["s", line + "tIoU 1.0 >= 0.5, taken by rank 1"]
+    assert by["rank 3"] == ["0", line + "best tIoU 0.3333333333333333, not >= 0.5"]
+
+
 def test_html_page_elements(tmp_path: Path) -> None:
     out = tmp_path / "q1.html"
     code, _, _ = run_cli("show", *files(tmp_path), "-a", "overlap", "-a", "tiou:0.5", "-o", str(out))

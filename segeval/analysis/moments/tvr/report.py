@@ -16,30 +16,30 @@ from segeval.words import plural, verb
 def _notes(data: Tvr, tasks: list[str]) -> list[str]:
     notes: list[str] = []
     truth = [key(q.desc_id) for q in data.queries]
+    same = "the official script asserts that both files hold the same queries"
+
+    def first(items: list[Any]) -> str:
+        return f"{items[0]}" if items else ""
+
     for task in tasks:
         preds = data.predictions[task]
         missing = [str(q.desc_id) for q, k in zip(data.queries, truth, strict=True) if k not in preds]
-        if missing:
-            notes.append(f"{task}: {plural(len(missing), 'ground-truth query', 'ground-truth queries')} "
-                         f"{verb(len(missing), 'has', 'have')} no record (e.g. {missing[0]}) and score 0; the "
-                         "official script asserts that both files hold the same queries")
-        if data.empty[task]:
-            notes.append(f"{task}: {plural(len(data.empty[task]), 'query', 'queries')} "
-                         f"{verb(len(data.empty[task]), 'has', 'have')} an empty 'predictions' list (e.g. "
-                         f"{data.empty[task][0]}) and score 0; the official script stops on them (IndexError)")
-        if data.unknown[task]:
-            notes.append(f"{task}: {plural(len(data.unknown[task]), 'record')} "
-                         f"{verb(len(data.unknown[task]), 'is', 'are')} for queries not in the ground truth (e.g. "
-                         f"{data.unknown[task][0]}) and are ignored; the official script asserts that both files "
-                         "hold the same queries")
-        if data.longer[task]:
-            notes.append(f"{task}: {plural(data.longer[task], 'query', 'queries')} "
-                         f"{verb(data.longer[task], 'has', 'have')} more than {MAX_PREDICTIONS} predictions; only the "
-                         f"first {MAX_PREDICTIONS} count, as in the official script")
-        if data.reversed[task]:
-            notes.append(f"{task}: {plural(data.reversed[task], 'predicted window')} "
-                         f"{verb(data.reversed[task], 'has', 'have')} end < start; their IoU is 0, as in the official "
-                         "script")
+        empty, unknown = data.empty[task], data.unknown[task]
+        for n, noun, verbs, rest in (  # how many, of what, has/have or is/are, then the rest of the note
+                (len(missing), ("ground-truth query", "ground-truth queries"), ("has", "have"),
+                 f"no record (e.g. {first(missing)}) and score 0; {same}"),
+                (len(empty), ("query", "queries"), ("has", "have"),
+                 f"an empty 'predictions' list (e.g. {first(empty)}) and score 0; the official script stops on them "
+                 "(IndexError)"),
+                (len(unknown), ("record",), ("is", "are"),
+                 f"for queries not in the ground truth (e.g. {first(unknown)}) and are ignored; {same}"),
+                (data.longer[task], ("query", "queries"), ("has", "have"),
+                 f"more than {MAX_PREDICTIONS} predictions; only the first {MAX_PREDICTIONS} count, as in the official "
+                 "script"),
+                (data.reversed[task], ("predicted window",), ("has", "have"),
+                 "end < start; their IoU is 0, as in the official script")):
+            if n:
+                notes.append(f"{task}: {plural(n, *noun)} {verb(n, *verbs)} {rest}")
     if any(q.type is None for q in data.queries):
         notes.append("the ground truth has no 'type': no *_by_type figures (the official script stops with a "
                      "KeyError; its use_desc_type=False gives these figures)")
