@@ -26,11 +26,17 @@ in 32-bit arithmetic, 0 for an empty hull (two equal zero-length spans too), and
 32-bit float (0.7 becomes 0.699999988). At an IoU exactly on theta in decimal the two arithmetics
 can disagree either way ([85.06, 85.07] against [85.06, 85.08]: 0.5 in float32, 0.49999999999 in
 doubles).
+
+``empty0`` (``empty="zero"``) gives an empty hull (two equal zero-length spans) IoU 0 instead of 1, in double
+precision: the convention of QVHighlights, Ego4D NLQ (whose 0/0 NaN is never a hit either) and the
+recall report, so that ``segeval mr --write-lines`` lines reproduce their figures.  :func:`tiou` is the one
+hull-form IoU: those protocols compute their IoU through it (``empty="nan"`` for Ego4D NLQ's mIoU, whose
+0/0 stays NaN; DiDeMo's inclusive units as [s, e + 1]), and :func:`tiou32` is TVR's.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -41,19 +47,26 @@ from segeval.errors import ParameterError
 from segeval.prepared import Prepared, kept_pairs
 from segeval.settings import TIOU
 
+Empty = Literal["one", "zero", "nan"]
+#: what an empty hull (max(e1, e2) - min(s1, s2) <= 0) scores, by the name of the ``empty`` parameter
+EMPTY: tuple[Empty, ...] = ("one", "zero", "nan")
 
-def tiou(s1: npt.NDArray[np.float64], e1: npt.NDArray[np.float64], s2: npt.NDArray[np.float64],
-         e2: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """Temporal IoU of paired spans; equal zero-length spans have IoU 1."""
-    inter = np.maximum(0.0, np.minimum(e1, e2) - np.maximum(s1, s2))
-    union = np.maximum(e1, e2) - np.minimum(s1, s2)
+
+def tiou(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.ArrayLike,
+         empty: Empty = "one") -> npt.NDArray[np.float64]:
+    """Temporal IoU of paired (broadcast) spans in doubles: overlap / (max(e1, e2) - min(s1, s2)), the hull
+    (the union when they overlap).  An empty hull scores ``empty``: ``one`` (default) 1 when the starts
+    are equal (two equal zero-length spans), else 0; ``zero`` 0; ``nan`` NaN (Ego4D NLQ's 0/0)."""
+    a1, b1, a2, b2 = (np.asarray(x, dtype=np.float64) for x in (s1, e1, s2, e2))
+    inter = np.maximum(0.0, np.minimum(b1, b2) - np.maximum(a1, a2))
+    union = np.maximum(b1, b2) - np.minimum(a1, a2)
+    fill: Any = (a1 == a2).astype(np.float64) if empty == "one" else 0.0 if empty == "zero" else np.nan
     with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where(union > 0, inter / np.where(union > 0, union, 1.0), (s1 == s2).astype(np.float64))
+        out = np.where(union > 0, inter / np.where(union > 0, union, 1.0), fill)
     return np.asarray(out, dtype=np.float64)
 
 
-def tiou32(s1: npt.NDArray[np.float64], e1: npt.NDArray[np.float64], s2: npt.NDArray[np.float64],
-           e2: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
+def tiou32(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.ArrayLike) -> npt.NDArray[np.float32]:
     """Temporal IoU of paired spans in TVR's float32 arithmetic; 0 for an empty hull."""
     a1, b1, a2, b2 = (np.asarray(x, dtype=np.float32) for x in (s1, e1, s2, e2))
     inter = np.maximum(np.float32(0), np.minimum(b1, b2) - np.maximum(a1, a2))
@@ -67,21 +80,27 @@ class TiouAdapter(Adapter):
 
     name = "tiou"
 
-    def __init__(self, theta: float = TIOU, strict: bool = False, float32: bool = False) -> None:
+    def __init__(self, theta: float = TIOU, strict: bool = False, float32: bool = False,
+                 empty: Literal["one", "zero"] = "one") -> None:
         if isinstance(theta, bool) or not isinstance(theta, int | float) or not 0.0 <= theta <= 1.0:
             raise ParameterError(f"The 'theta' parameter must be a number between 0 and 1. Got {theta!r} instead.")
+        if empty not in ("one", "zero"):
+            raise ParameterError(f"The 'empty' parameter must be 'one' or 'zero'. Got {empty!r} instead.")
         self.theta = float(theta)
         self.strict = bool(strict)
         self.float32 = bool(float32)
-        self.suffix = f"_tiou{self.theta:g}" + ("s" if self.strict else "") + ("f" if self.float32 else "")
+        self.empty: Empty = empty
+        self.suffix = (f"_tiou{self.theta:g}" + ("s" if self.strict else "") + ("z" if empty == "zero" else "")
+                       + ("f" if self.float32 else ""))
 
     @property
     def spec(self) -> str:
-        return f"tiou:{self.theta:g}" + (":strict" if self.strict else "") + (":float32" if self.float32 else "")
+        return (f"tiou:{self.theta:g}" + (":strict" if self.strict else "")
+                + (":empty0" if self.empty == "zero" else "") + (":float32" if self.float32 else ""))
 
     def _iou(self, s1: npt.NDArray[np.float64], e1: npt.NDArray[np.float64], s2: npt.NDArray[np.float64],
              e2: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | npt.NDArray[np.float32]:
-        return tiou32(s1, e1, s2, e2) if self.float32 else tiou(s1, e1, s2, e2)
+        return tiou32(s1, e1, s2, e2) if self.float32 else tiou(s1, e1, s2, e2, self.empty)
 
     def _reach(self, iou: npt.NDArray[np.float64] | npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
         theta = np.float32(self.theta) if self.float32 else self.theta

@@ -481,7 +481,9 @@ def test_shipped_example_matches_the_official_output_and_its_readme(tmp_path: Pa
 
 
 @pytest.mark.parametrize(("spec", "ok"), [("tiou", True), ("tiou:0.5:float32", True), ("tiou:0.5:strict:float32", True),
-                                          ("tiou:0.5:float32:strict", False), ("tiou:0.5:float64", False)])
+                                          ("tiou:0.5:float32:strict", False), ("tiou:0.5:float64", False),
+                                          ("tiou:0.5:strict:empty0", True), ("tiou:0.5:empty0:float32", True),
+                                          ("tiou:0.5:empty0:strict", False), ("tiou:0.5:empty0:empty0", False)])
 def test_tiou_adapter_specs(spec: str, ok: bool) -> None:
     from segeval.errors import ParameterError
     from segeval.pipeline import make_adapter
@@ -489,6 +491,6 @@ def test_tiou_adapter_specs(spec: str, ok: bool) -> None:
     if ok:
         assert make_adapter(spec).spec == (spec if spec != "tiou" else "tiou:0.5")
     else:
-        with pytest.raises(ParameterError, match=r"the flags after theta must be 'strict', 'float32' or "
-                                                 r"'strict:float32'"):
+        with pytest.raises(ParameterError, match=r"the flags after theta must be any of 'strict', "
+                                                 r"'empty0', 'float32', each once and in that order"):
             make_adapter(spec)

@@ -188,10 +188,11 @@ def _first_ious_group(truths: list[FloatArray], first: FloatArray,
 
 
 def hull_iou(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Hull-form IoU of broadcast (..., 2) windows: overlap / (max(e1, e2) - min(s1, s2)), 0 for an empty hull."""
-    inter = np.maximum(0.0, np.minimum(a[..., 1], b[..., 1]) - np.maximum(a[..., 0], b[..., 0]))
-    hull = np.maximum(a[..., 1], b[..., 1]) - np.minimum(a[..., 0], b[..., 0])
-    return np.asarray(np.divide(inter, hull, out=np.zeros_like(inter), where=hull != 0), dtype=np.float64)
+    """Hull-form IoU of broadcast (..., 2) windows: overlap / (max(e1, e2) - min(s1, s2)), 0 for an empty hull
+    (the ``tiou`` adapter's IoU with ``empty0``)."""
+    from segeval.adapt.tiou import tiou
+
+    return tiou(a[..., 0], a[..., 1], b[..., 0], b[..., 1], "zero")
 
 
 def recall_at(truth: FloatArray, predictions: FloatArray, threshold: float, k: int = 1) -> float:
