@@ -308,7 +308,8 @@ def test_write_lines_refuses_what_lines_cannot_say(tmp_path: Path) -> None:
     qvh = FIXTURES / "qvh"
     code, _, err = run_cli("mr", "--write-lines", str(tmp_path / "x"), str(qvh / "random.gt.jsonl.gz"),
                            str(qvh / "random.pred.jsonl.gz"))
-    assert code == 2 and "needs the tvr protocol; these files are qvhighlights" in err
+    assert code == 2 and "random.gt.jsonl.gz: query 3 has the negative time -6.4; the lines' seconds format has no " \
+                         "negative times (--write-lines)" in err
 
 
 def test_measure_lists_in_the_ir_measures_spelling() -> None:

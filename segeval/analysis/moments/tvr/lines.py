@@ -17,30 +17,10 @@ zero-length window at its start.
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
+from segeval.analysis.moments.lines import Times
+from segeval.analysis.moments.lines import token as _token
 from segeval.analysis.moments.tvr.reading import Tvr, key
 from segeval.errors import InputError
-from segeval.io.formats import format_time
-from segeval.words import plural
-
-_TOKEN = re.compile(r"\S+\Z")
-
-
-def _token(value: object, what: str, path: str) -> str:
-    text = str(value)
-    if not _TOKEN.match(text):
-        raise InputError(path, f"{what} {text!r} has white space or is empty; expected a single token to write "
-                               "it as a line field (--write-lines)")
-    return text
-
-
-def _time(value: float, what: str, path: str) -> str:
-    if value < 0:
-        raise InputError(path, f"{what} has the negative time {value:g}; the lines' seconds format has no "
-                               "negative times (--write-lines)")
-    return format_time(value, "seconds")
 
 
 def tvr_lines(data: Tvr, truth: str, predictions: str) -> tuple[list[str], list[str], list[str]]:
@@ -48,6 +28,7 @@ def tvr_lines(data: Tvr, truth: str, predictions: str) -> tuple[list[str], list[
     if "VCMR" not in data.predictions:
         raise InputError(predictions, "has no 'VCMR' ranking to write as lines (--write-lines)")
     names = {index: name for name, index in data.video2idx.items()}
+    _time = Times()
     qrels: list[str] = []
     run: list[str] = []
     reversed_rows = 0
@@ -68,7 +49,7 @@ def tvr_lines(data: Tvr, truth: str, predictions: str) -> tuple[list[str], list[
                 pe = ps
             run.append(f"{qid} Q0 {_token(names[int(v)], 'video', predictions)} {_time(ps, where, predictions)} "
                        f"{_time(pe, where, predictions)} {rank} {101 - rank} tvr")
-    notes = []
+    notes = _time.notes()
     if reversed_rows:
         notes.append(f"{reversed_rows} VCMR windows with end < start are written as the zero-length window at "
                      "their start (IoU 0 with any non-empty moment, as the official gives them)")
@@ -76,16 +57,14 @@ def tvr_lines(data: Tvr, truth: str, predictions: str) -> tuple[list[str], list[
 
 
 def write_lines(data: Tvr, truth: str, predictions: str, prefix: str) -> list[str]:
-    """Write ``PREFIX.qrels`` and ``PREFIX.run`` through the one output writer (both checked first,
-    neither may be an input); return what was written and the notes, one line each."""
-    from segeval.output import check_output, write_output
+    """Write ``PREFIX.qrels`` and ``PREFIX.run`` (both checked first, neither may be an input); return what was
+    written, the notes and the eval command of each VCMR figure, one line each."""
+    from segeval.analysis.moments.lines import Lines, tvr_figures, write
+    from segeval.analysis.moments.protocol import MrOptions
 
-    paths = {suffix: Path(f"{prefix}.{suffix}") for suffix in ("qrels", "run")}
-    for path in paths.values():
-        check_output(path, [truth, predictions])
-    qrels, run, notes = tvr_lines(data, truth, predictions)
-    done = []
-    for suffix, lines in (("qrels", qrels), ("run", run)):
-        path = write_output(paths[suffix], "".join(line + "\n" for line in lines), inputs=[truth, predictions])
-        done.append(f"wrote {path}: {plural(len(lines), 'line')}")
-    return done + [f"note: {n}" for n in notes]
+    def build() -> Lines:
+        qrels, run, notes = tvr_lines(data, truth, predictions)
+        done = tvr_figures(MrOptions())
+        return Lines({"qrels": qrels, "run": run}, done.figures, done.unreproducible, notes)
+
+    return write(prefix, [truth, predictions], ("qrels", "run"), build)
