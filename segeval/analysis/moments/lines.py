@@ -195,8 +195,14 @@ def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Line
         files["map.run"] += run_lines(qid, video, [(times(s, where, predictions), times(e, where, predictions))
                                                    for s, e, _ in by_score.tolist()], "qvh")
     figures: list[Figure] = []
+    unreproducible: list[tuple[str, str]] = []
     for bucket in BUCKETS:
         qrels = "PREFIX.qrels" if bucket == "full" else f"PREFIX.{bucket}.qrels"
+        if not files[qrels.removeprefix("PREFIX.")]:
+            del files[qrels.removeprefix("PREFIX.")]
+            unreproducible.append((f"{bucket} MR-*", "no ground-truth window falls in the bucket: its figures are "
+                                                     "null and its qrels are not written"))
+            continue
         figures += group([((bucket, "MR-mAP", str(t)), f"ap_interp_tioubest{t:g}") for t in THRESHOLDS],
                          [f"tiou-best:{t}" for t in THRESHOLDS], "ap_interp", qrels, "PREFIX.map.run")
         figures += group([((bucket, "MR-R1", str(t)), f"success_1_tiou{t:g}z") for t in THRESHOLDS]
@@ -206,8 +212,8 @@ def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Line
     if dropped[0]:
         notes.append(f"{plural(dropped[0], 'repeated ground-truth window')} written once (qrels judge a segment "
                      "once): the MR-mAP of those queries counts the window once, the official twice")
-    return Lines(files, figures,
-                 [("MR-mAP average", "the mean of the 10 MR-mAP values (numpy's mean of the per-threshold means), "
+    return Lines(files, figures, unreproducible + [
+                  ("MR-mAP average", "the mean of the 10 MR-mAP values (numpy's mean of the per-threshold means), "
                                      "not one eval measure"),
                   ("MR-mIoU", "the mean IoU of each query's first prediction is not a measure of relevance labels"),
                   ("HL-mAP, HL-Hit1", "highlight detection scores clips by saliency, not retrieved segments")],
