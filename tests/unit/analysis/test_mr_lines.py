@@ -4,7 +4,6 @@ commands it names are the ones tested here (:func:`segeval.analysis.moments.line
 
 from __future__ import annotations
 
-import gzip
 import json
 import random
 import shlex
@@ -15,7 +14,7 @@ import pytest
 
 from segeval.analysis.moments.lines import BUILDERS, EVAL, Figure, tvr_figures
 from segeval.analysis.moments.protocol import MrOptions, parse_options
-from tests.conftest import FIXTURES, run_cli, shared
+from tests.conftest import FIXTURES, full_only, run_cli, shared
 
 #: protocols whose output rounds a percentage to 2 decimals (the others print it unrounded, or a fraction)
 ROUNDED = {"qvhighlights", "tvr"}
@@ -143,7 +142,7 @@ def didemo_files(rng: random.Random, folder: Path, items: int = 60) -> tuple[Pat
         count = rng.choice((1, 2, 3, 4, 4, 4, 5, 7))
         times = [first] * min(agree, count) + [rng.choice(candidates) for _ in range(count - min(agree, count))]
         truth.append({"times": times, "annotation_id": f"a{n}", "video": f"v{n}"})
-        ranking = [first] + rng.sample([c for c in candidates if c != first], rng.randrange(0, 20))
+        ranking = [first, *rng.sample([c for c in candidates if c != first], rng.randrange(0, 20))]
         rankings.append([] if n % 17 == 5 else ranking)
     t, p = folder / "didemo.gt.json", folder / "didemo.pred.json"
     t.write_text(json.dumps(truth))
@@ -239,20 +238,35 @@ def test_negative_times_exit_2_naming_the_file(tmp_path: Path) -> None:
 
 # --- the shared samples (CI) -------------------------------------------------------------------------------------
 
-def _gunzipped(path: Path, folder: Path) -> Path:
-    out = folder / path.name.removesuffix(".gz")
-    out.write_bytes(gzip.decompress(path.read_bytes()))
-    return out
-
-
-def test_shared_samples_through_the_lines(tmp_path: Path) -> None:
-    qvh = shared("qvhighlights")
-    assert check("qvhighlights", qvh / "highlight_val_release.jsonl.gz", qvh / "sample_val_preds.jsonl.gz",
-                 tmp_path / "qvh") == 88
+def test_shared_ego4d_and_didemo_through_the_lines(tmp_path: Path) -> None:
     ego = shared("ego4d_nlq")
     assert check("ego4d-nlq", ego / "synthetic_gt.json.gz", ego / "synthetic_predictions.json.gz",
                  tmp_path / "ego4d") == 4
     dd = shared("didemo")
     assert check("didemo", dd / "val_data.json.gz", dd / "sample_val_predictions.json.gz", tmp_path / "didemo") == 1
+
+
+@full_only
+def test_shared_qvhighlights_and_tvr_through_the_lines(tmp_path: Path) -> None:
+    qvh = shared("qvhighlights")
+    assert check("qvhighlights", qvh / "highlight_val_release.jsonl.gz", qvh / "sample_val_preds.jsonl.gz",
+                 tmp_path / "qvh") == 88
     tvr = shared("tvr")
     assert check("tvr", tvr / "sample_gt.jsonl.gz", tvr / "sample_predictions.json.gz", tmp_path / "tvr") == 8
+
+
+def test_empty0_is_what_the_protocols_need(tmp_path: Path) -> None:
+    # a zero-length prediction on the zero-length truth [4, 4]: the protocols' IoU is 0 (or 0/0, never a hit); the
+    # plain tiou adapter gives two equal zero-length spans IoU 1, so only tiou:θ:empty0 reproduces R@1 = 0
+    truth = tmp_path / "gt.jsonl"
+    truth.write_text('{"qid": 1, "relevant_windows": [[4, 4]]}\n{"qid": 2, "relevant_windows": [[0, 4]]}\n')
+    predictions = tmp_path / "p.jsonl"
+    predictions.write_text('{"qid": 1, "pred_relevant_windows": [[4, 4, 0.5]]}\n'
+                           '{"qid": 2, "pred_relevant_windows": [[0, 2, 0.5]]}\n')  # IoU 0.5 exactly: a hit
+    assert check("recall", truth, predictions, tmp_path / "r") == 4
+    code, out, _ = run_cli("mr", "-p", "recall", "-o", "json", str(truth), str(predictions))
+    assert json.loads(out)["R@1,IoU@0.5"] == 50.0
+    for adapter, value in (("tiou:0.5", 1.0), ("tiou:0.5:empty0", 0.5)):
+        code, out, err = run_cli("eval", "-c", "--time-format", "seconds", "-a", adapter, "-m", "Success@1", "-o",
+                                 "json", str(tmp_path / "r.qrels"), str(tmp_path / "r.run"))
+        assert code == 0 and next(iter(json.loads(out)["summary"].values())) == value, err
