@@ -212,8 +212,12 @@ def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Line
     if dropped[0]:
         notes.append(f"{plural(dropped[0], 'repeated ground-truth window')} written once (qrels judge a segment "
                      "once): the MR-mAP of those queries counts the window once, the official twice")
-    return Lines(files, figures, [*unreproducible, ("MR-mAP average", "the mean of the 10 MR-mAP values (numpy's mean of the per-threshold means), " "not one eval measure"), ("MR-mIoU", "the mean IoU of each query's first prediction is not a measure of relevance labels"), ("HL-mAP, HL-Hit1", "highlight detection scores clips by saliency, not retrieved segments")],
-                 notes)
+    unreproducible += [
+        ("MR-mAP average", "the mean of the 10 MR-mAP values (numpy's mean of the per-threshold means), not one "
+                           "eval measure"),
+        ("MR-mIoU", "the mean IoU of each query's first prediction is not a measure of relevance labels"),
+        ("HL-mAP, HL-Hit1", "highlight detection scores clips by saliency, not retrieved segments")]
+    return Lines(files, figures, unreproducible, notes)
 
 
 # --- Ego4D NLQ -------------------------------------------------------------------------------------------------
