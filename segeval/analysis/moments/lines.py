@@ -299,16 +299,24 @@ def didemo_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
                  notes)
 
 
-def tvr_figures(options: MrOptions) -> Lines:
-    """TVR's VCMR figures (its lines are written by :mod:`segeval.analysis.moments.tvr.lines`)."""
+def tvr_figures(options: MrOptions, tasks: tuple[str, ...] = ("VCMR", "SVMR", "VR")) -> Lines:
+    """TVR's figures of ``tasks`` (its lines are written by :mod:`segeval.analysis.moments.tvr.lines`)."""
     from segeval.analysis.moments.tvr.measures import THRESHOLDS, TOP_K
 
     thresholds = options.thresholds or THRESHOLDS
     top_k = options.top_k or TOP_K
-    return Lines({}, group([(("VCMR", f"{t}-r{k}"), f"success_{k}_tiou{t:g}f") for t in thresholds for k in top_k],
-                           [f"tiou:{t:g}:float32" for t in thresholds], f"Success@{','.join(map(str, top_k))}",
-                           "PREFIX.qrels", "PREFIX.run"),
-                 [("SVMR, VR, *_by_type", "not written: SVMR ranks another list, VR retrieves videos, not moments")])
+    ks = f"Success@{','.join(map(str, top_k))}"
+    figures: list[Figure] = []
+    for task, run in (("VCMR", "PREFIX.run"), ("SVMR", "PREFIX.svmr.run")):
+        if task in tasks:
+            figures += group([((task, f"{t}-r{k}"), f"success_{k}_tiou{t:g}f") for t in thresholds for k in top_k],
+                             [f"tiou:{t:g}:float32" for t in thresholds], ks, "PREFIX.qrels", run)
+    if "VR" in tasks:
+        figures += group([(("VR", f"r{k}"), f"success_{k}") for k in top_k], ["exact"], ks, "PREFIX.vr.qrels",
+                         "PREFIX.vr.run")
+    return Lines({}, figures, [("*_by_type", "the same commands over one type's queries: not written (the qrels "
+                                             "of one type's queries give them)"),
+                               ("desc_type_ratio", "a share of queries, not a measure")])
 
 
 BUILDERS = {"recall": recall_lines, "qvhighlights": qvhighlights_lines, "ego4d-nlq": ego4d_lines,
@@ -346,14 +354,9 @@ def write(prefix: str, inputs: list[str], suffixes: tuple[str, ...], build: Call
 def write_lines(protocol: str, truth: str, predictions: str, options: MrOptions, prefix: str) -> list[str]:
     """Write ``protocol``'s lines under ``prefix`` (:func:`write`)."""
     if protocol == "tvr":
-        from segeval.analysis.moments.tvr.lines import tvr_lines
+        from segeval.analysis.moments.tvr.lines import write_lines as write_tvr_lines
         from segeval.analysis.moments.tvr.reading import read
 
-        def build() -> Lines:
-            qrels, run, notes = tvr_lines(read(truth, predictions), truth, predictions)
-            done = tvr_figures(options)
-            return Lines({"qrels": qrels, "run": run}, done.figures, done.unreproducible, notes)
-
-        return write(prefix, [truth, predictions], ("qrels", "run"), build)
+        return write_tvr_lines(read(truth, predictions), truth, predictions, prefix, options)
     return write(prefix, [truth, predictions], SUFFIXES[protocol],
                  lambda: BUILDERS[protocol](truth, predictions, options))

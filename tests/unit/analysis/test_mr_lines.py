@@ -22,7 +22,9 @@ ROUNDED = {"qvhighlights", "tvr"}
 
 def figures(protocol: str, truth: str, predictions: str, options: MrOptions) -> list[Figure]:
     if protocol == "tvr":
-        return tvr_figures(options).figures
+        from segeval.analysis.moments.tvr.reading import read
+
+        return tvr_figures(options, tuple(read(truth, predictions).predictions)).figures
     return BUILDERS[protocol](truth, predictions, options).figures
 
 
@@ -181,7 +183,10 @@ def test_didemo_lines_give_rank_at_1(tmp_path: Path) -> None:
 
 def test_tvr_lines_give_the_vcmr_figures(tmp_path: Path) -> None:
     tvr = FIXTURES / "tvr"
-    assert check("tvr", tvr / "random.gt.jsonl.gz", tvr / "random.submission.json.gz", tmp_path / "tvr") == 8
+    # VCMR and SVMR: 2 thresholds x 4 cut-offs; VR: 4 cut-offs
+    assert check("tvr", tvr / "random.gt.jsonl.gz", tvr / "random.submission.json.gz", tmp_path / "tvr") == 20
+    assert check("tvr", tvr / "random.gt.jsonl.gz", tvr / "random.submission.json.gz", tmp_path / "tvr2",
+                 "--thresholds", "0.3,0.5,0.9", "--top-k", "1,2,50") == 21
 
 
 def test_rank_at_1_grades_follow_the_annotators(tmp_path: Path) -> None:
@@ -252,7 +257,7 @@ def test_shared_qvhighlights_and_tvr_through_the_lines(tmp_path: Path) -> None:
     assert check("qvhighlights", qvh / "highlight_val_release.jsonl.gz", qvh / "sample_val_preds.jsonl.gz",
                  tmp_path / "qvh") == 88
     tvr = shared("tvr")
-    assert check("tvr", tvr / "sample_gt.jsonl.gz", tvr / "sample_predictions.json.gz", tmp_path / "tvr") == 8
+    assert check("tvr", tvr / "sample_gt.jsonl.gz", tvr / "sample_predictions.json.gz", tmp_path / "tvr") == 20
 
 
 def test_empty0_is_what_the_protocols_need(tmp_path: Path) -> None:
