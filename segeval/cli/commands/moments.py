@@ -41,9 +41,10 @@ def moment_retrieval(
     write_lines: Annotated[str | None, typer.Option(
         "--write-lines", metavar="PREFIX",
         help="Also write the ground truth and the ranking as segeval lines, PREFIX.qrels and PREFIX.run "
-             "(qvhighlights also PREFIX.map.run and PREFIX.{short,middle,long}.qrels), and say on stderr, per "
-             "figure, the segeval eval command that gives it. Not reproducible with eval (said too): "
-             "mIoU, DiDeMo's rank@5, QVHighlights' HL figures, TVR's SVMR and VR.")] = None,
+             "(qvhighlights also PREFIX.map.run and PREFIX.{short,middle,long}.qrels; tvr PREFIX.svmr.run, "
+             "PREFIX.vr.qrels and PREFIX.vr.run), and say on stderr, per figure, the segeval eval command that "
+             "gives it. Not reproducible with eval (said too): every mIoU, DiDeMo's rank@5, QVHighlights' "
+             "MR-mAP average and HL figures, TVR's by-type figures.")] = None,
 ) -> None:
     """Score moment retrieval as the benchmark's script does.
 
