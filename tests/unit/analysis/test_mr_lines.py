@@ -10,6 +10,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from segeval.analysis.moments.lines import BUILDERS, EVAL, Figure, tvr_figures
@@ -157,6 +158,32 @@ def test_qvhighlights_lines_give_its_figures(seed: int, tmp_path: Path) -> None:
     truth, predictions = qvh_style(random.Random(seed), tmp_path)
     # 4 buckets x (10 mAP + 10 R1 + 2 R5)
     assert check("qvhighlights", truth, predictions, tmp_path / "qvh") == 88
+
+
+def test_qvhighlights_ap_per_query_bit_for_bit(tmp_path: Path) -> None:
+    # the mean over queries adds in another order (eval: query order, left to right; the official: numpy's
+    # pairwise sum in submission order), so the figures agree to the printed 2 decimals; each query's AP is
+    # the same double
+    from segeval.analysis.moments.qvhighlights.reading import read_moments
+    from segeval.analysis.moments.qvhighlights.retrieval import THRESHOLDS, average_precisions
+
+    truth, predictions = qvh_style(random.Random(11), tmp_path)
+    code, _, err = run_cli("mr", "-p", "qvhighlights", "--write-lines", str(tmp_path / "q"), str(truth),
+                           str(predictions))
+    assert code == 0, err
+    m = read_moments(truth, predictions)
+    adapters = [x for t in THRESHOLDS for x in ("-a", f"tiou-best:{t}")]
+    code, out, err = run_cli("eval", "-c", "--time-format", "seconds", *adapters, "-m", "ap_interp", "-q", "-o",
+                             "json", str(tmp_path / "q.qrels"), str(tmp_path / "q.map.run"))
+    assert code == 0, err
+    per = json.loads(out)["per_query"]
+    compared = 0
+    for q, windows in m.truth.items():
+        expected = average_precisions(windows, m.predictions.get(q, np.zeros((0, 3))))
+        for t, value in zip(THRESHOLDS, expected.tolist(), strict=True):
+            assert per[q][f"ap_interp_tioubest{t:g}"] == value, (q, t)
+            compared += 1
+    assert compared == 400
 
 
 @pytest.mark.parametrize(("seed", "flags"), [(3, ()), (4, ("--iou-compare", "gt", "--nms", "0.5")),
