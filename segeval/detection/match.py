@@ -29,12 +29,11 @@ BoolArray = npt.NDArray[np.bool_]
 
 
 def official_tiou(ps: FloatArray, pe: FloatArray, gs: FloatArray, ge: FloatArray) -> FloatArray:
-    """tIoU of paired prediction and instance windows in ``utils.segment_iou``'s arithmetic (0/0 is NaN)."""
-    inter = np.clip(np.minimum(pe, ge) - np.maximum(ps, gs), 0, None)
-    union = (ge - gs) + (pe - ps) - inter
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out: FloatArray = inter / union
-    return out
+    """tIoU of paired prediction and instance windows in ``utils.segment_iou``'s arithmetic (0/0 is NaN): the
+    union form of the ``tiou`` adapter's IoU."""
+    from segeval.adapt.tiou import tiou
+
+    return tiou(ps, pe, gs, ge, form="union")
 
 
 def _compact(*keys: IntArray) -> tuple[IntArray, IntArray]:

@@ -168,7 +168,7 @@ def recall_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
 def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
     """QVHighlights: R1 and R5 on the listed order (``PREFIX.run``), mAP on the first 10 listed by score
     (``PREFIX.map.run``), over the full ground truth and each length bucket's."""
-    from segeval.analysis.moments.qvhighlights.report import BUCKETS, _bucket_truths
+    from segeval.analysis.moments.qvhighlights.report import BUCKETS, R5_THRESHOLDS, _bucket_truths
     from segeval.analysis.moments.qvhighlights.retrieval import THRESHOLDS, TOP_PREDICTIONS
 
     m, names = _qvh_queries(truth, predictions)
@@ -205,9 +205,12 @@ def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Line
             continue
         figures += group([((bucket, "MR-mAP", str(t)), f"ap_interp_tioubest{t:g}") for t in THRESHOLDS],
                          [f"tiou-best:{t}" for t in THRESHOLDS], "ap_interp", qrels, "PREFIX.map.run")
-        figures += group([((bucket, "MR-R1", str(t)), f"success_1_tiou{t:g}z") for t in THRESHOLDS]
-                         + [((bucket, "MR-R5", str(t)), f"success_5_tiou{t:g}z") for t in (0.5, 0.7)],
-                         [f"tiou:{t:g}:empty0" for t in THRESHOLDS], "Success@1,5", qrels, "PREFIX.run")
+        # R1: the first listed window against the truth window of highest union-form IoU (``best``); R5 (segeval's
+        # addition): any of the first 5 against any window
+        figures += group([((bucket, "MR-R1", str(t)), f"success_1_tiou{t:g}zb") for t in THRESHOLDS],
+                         [f"tiou:{t:g}:empty0:best" for t in THRESHOLDS], "Success@1", qrels, "PREFIX.run")
+        figures += group([((bucket, "MR-R5", str(t)), f"success_5_tiou{t:g}z") for t in R5_THRESHOLDS],
+                         [f"tiou:{t:g}:empty0" for t in R5_THRESHOLDS], "Success@5", qrels, "PREFIX.run")
     notes = times.notes()
     if dropped[0]:
         notes.append(f"{plural(dropped[0], 'repeated ground-truth window')} written once (qrels judge a segment "

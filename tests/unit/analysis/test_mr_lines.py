@@ -71,6 +71,12 @@ def _window(rng: random.Random, grid: float, zero: bool = True) -> list[float]:
     return [s, s + length]
 
 
+#: two truth windows at IoU 0.5 in decimal with the first prediction: the union form ties them (0.4999999999999999)
+#: and picks the first, whose hull IoU is 0.4999999999999999; the second's hull IoU is 0.5
+BEST_TRUTH = [[46.37, 117.95], [10.58, 82.16]]
+BEST_FIRST = [[46.37, 82.16, 1.0]]
+
+
 def qvh_style(rng: random.Random, folder: Path, queries: int = 40) -> tuple[Path, Path]:
     """QVHighlights-style files: windows on a 0.5 s grid (IoUs exactly on 0.5, 0.7, 0.75 ...), hand cases first
     (IoU exactly 0.5 and 0.7, a zero-length prediction on a zero-length truth, tied scores, no predictions, a
@@ -83,6 +89,7 @@ def qvh_style(rng: random.Random, folder: Path, queries: int = 40) -> tuple[Path
         ([[0, 10], [20, 30]], [[5, 25, 0.4], [5, 25, 0.4], [0, 10, 0.1]]),  # a window twice; IoU 0.25 with both
         ([[0, 10], [5, 15]], [[5, 10, 0.3], [0, 15, 0.3]]),              # equal IoUs with two windows
         ([[12, 60]], [[12, 36, 0.7], [36, 60, 0.7], [12, 60, 0.1]]),     # middle/long: exactly 0.5 twice
+        (BEST_TRUTH, BEST_FIRST),                                        # R1's window: the union form's pick
     ]
     gt, pred = [], []
     for n in range(queries):
@@ -285,6 +292,20 @@ def test_shared_qvhighlights_and_tvr_through_the_lines(tmp_path: Path) -> None:
                  tmp_path / "qvh") == 88
     tvr = shared("tvr")
     assert check("tvr", tvr / "sample_gt.jsonl.gz", tvr / "sample_predictions.json.gz", tmp_path / "tvr") == 20
+
+
+def test_best_is_what_qvhighlights_r1_needs(tmp_path: Path) -> None:
+    truth = tmp_path / "gt.jsonl"
+    truth.write_text(json.dumps({"qid": 1, "relevant_windows": BEST_TRUTH}) + "\n")
+    predictions = tmp_path / "p.jsonl"
+    predictions.write_text(json.dumps({"qid": 1, "pred_relevant_windows": BEST_FIRST}) + "\n")
+    assert check("qvhighlights", truth, predictions, tmp_path / "q") == 44  # full and long: 2 x (10 + 10 + 2)
+    code, out, _ = run_cli("mr", "-p", "qvhighlights", "-o", "json", str(truth), str(predictions))
+    assert json.loads(out)["full"]["MR-R1"]["0.5"] == 0.0  # the official's pick misses
+    for adapter, value in (("tiou:0.5:empty0", 1.0), ("tiou:0.5:empty0:best", 0.0)):
+        code, out, err = run_cli("eval", "-c", "--time-format", "seconds", "-a", adapter, "-m", "Success@1", "-o",
+                                 "json", str(tmp_path / "q.qrels"), str(tmp_path / "q.run"))
+        assert code == 0 and next(iter(json.loads(out)["summary"].values())) == value, err
 
 
 def test_empty0_is_what_the_protocols_need(tmp_path: Path) -> None:

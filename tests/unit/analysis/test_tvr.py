@@ -493,5 +493,5 @@ def test_tiou_adapter_specs(spec: str, ok: bool) -> None:
         assert make_adapter(spec).spec == (spec if spec != "tiou" else "tiou:0.5")
     else:
         with pytest.raises(ParameterError, match=r"the flags after theta must be any of 'strict', "
-                                                 r"'empty0', 'float32', each once and in that order"):
+                                                 r"'empty0', 'best', 'float32', each once and in that order"):
             make_adapter(spec)
