@@ -160,7 +160,7 @@ def didemo_files(rng: random.Random, folder: Path, items: int = 60) -> tuple[Pat
     return t, p
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=full_only)])
 def test_qvhighlights_lines_give_its_figures(seed: int, tmp_path: Path) -> None:
     truth, predictions = qvh_style(random.Random(seed), tmp_path)
     # 4 buckets x (10 mAP + 10 R1 + 2 R5)
@@ -219,6 +219,11 @@ def test_tvr_lines_give_the_vcmr_figures(tmp_path: Path) -> None:
     tvr = FIXTURES / "tvr"
     # VCMR and SVMR: 2 thresholds x 4 cut-offs; VR: 4 cut-offs
     assert check("tvr", tvr / "random.gt.jsonl.gz", tvr / "random.submission.json.gz", tmp_path / "tvr") == 20
+
+
+@full_only
+def test_tvr_lines_with_other_thresholds_and_cut_offs(tmp_path: Path) -> None:
+    tvr = FIXTURES / "tvr"
     assert check("tvr", tvr / "random.gt.jsonl.gz", tvr / "random.submission.json.gz", tmp_path / "tvr2",
                  "--thresholds", "0.3,0.5,0.9", "--top-k", "1,2,50") == 21
 
