@@ -119,9 +119,7 @@ def kit_match(det_video: IntArray, det_start: FloatArray, det_end: FloatArray, d
 
 def kit_overlap(s: float, e: float, ds: FloatArray, de: FloatArray) -> FloatArray:
     """``intervalsingleoverlapvalseconds``: the intersection over the hull, 0 unless the intersection
-    is positive."""
-    inter = np.minimum(e, de) - np.maximum(s, ds)
-    hull = np.maximum(e, de) - np.minimum(s, ds)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out: FloatArray = np.where(inter > 0, inter / np.where(inter > 0, hull, 1.0), 0.0)
-    return out
+    is positive: the ``tiou`` adapter's hull-form IoU with ``empty0``."""
+    from segeval.adapt.tiou import tiou
+
+    return tiou(s, e, ds, de, "zero")

@@ -4,10 +4,10 @@ Every protocol writes ``PREFIX.qrels`` (``query Q0 video start end grade``) and 
 start end rank score tag``, score = the query's number of lines - rank + 1 so that ``eval`` keeps the protocol's
 order whatever the original scores' ties), times in seconds; a protocol whose figures need another ranking or
 another ground truth writes those too (QVHighlights: ``PREFIX.map.run``, ``PREFIX.short.qrels`` ...).
-:func:`figures` says, per figure the protocol prints, the ``segeval eval`` command that gives it (a fraction:
-the protocol prints it x 100) or why none does; the command prints those as notes and docs/moments.md tables
-them.  The IoU variants the commands name are the ``tiou`` adapter's (``empty0``, ``strict``, ``float32``), the
-function the protocols themselves call.
+Each builder's :class:`Lines` says, per figure the protocol prints, the ``segeval eval`` command that gives it
+(:class:`Figure`: a fraction where the protocol prints percent) or why none does; the command prints those as
+notes and docs/moments.md tables them.  The IoU variants the commands name are the ``tiou`` adapter's
+(``strict``, ``empty0``, ``best``, ``float32``), whose IoU function the protocols themselves call.
 """
 
 from __future__ import annotations
