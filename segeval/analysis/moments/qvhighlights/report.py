@@ -71,7 +71,7 @@ def _evaluate_buckets(m: Moments, truths: dict[str, dict[str, FloatArray]],
     return out
 
 
-def _bucket_truths(truth: dict[str, FloatArray]) -> dict[str, dict[str, FloatArray]]:
+def bucket_truths(truth: dict[str, FloatArray]) -> dict[str, dict[str, FloatArray]]:
     """Per bucket, the ground-truth windows of that length per query (queries without one left out)."""
     out: dict[str, dict[str, FloatArray]] = {}
     queries = list(truth)
@@ -121,7 +121,7 @@ def evaluate_moments(m: Moments) -> dict[str, Any]:
     order = mr_order + mr_missing  # the official averages in the submission's order
     buckets: dict[str, Any] = {}
     if m.moments:
-        truths = _bucket_truths(m.truth)
+        truths = bucket_truths(m.truth)
         buckets = _evaluate_buckets(m, truths, {name: [q for q in order if q in truths[name]] for name in BUCKETS})
         for name, (lo, hi) in BUCKETS.items():
             if not buckets[name]["queries"]:

@@ -1,26 +1,27 @@
-"""A TVR ground truth and VCMR ranking written as segeval lines, for ``segeval eval``.
+"""A TVR ground truth and submission written as segeval lines, for ``segeval eval``.
 
 ``PREFIX.qrels`` holds ``desc_id Q0 vid_name start end 1`` per ground-truth moment and ``PREFIX.run``
 ``desc_id Q0 vid_name start end rank score tvr`` per VCMR prediction (the first 100, rank = list
-position), times in seconds. Then::
+position), times in seconds; ``PREFIX.svmr.run`` the SVMR predictions of the query's own video, and
+``PREFIX.vr.qrels`` / ``PREFIX.vr.run`` each video as the span 0-1 s. Then::
 
-    segeval eval -c --time-format seconds -a tiou:0.5 -m success.1,5,10,100 PREFIX.qrels PREFIX.run
+    segeval eval -c --time-format seconds -a tiou:0.5:float32 -m Success@1,5,10,100 PREFIX.qrels PREFIX.run
 
-gives the official VCMR R@k at IoU 0.5 as fractions (``-c``: a query without predictions scores 0).
-The two paths differ only where the arithmetic does: the official computes IoU in float32 and
-segeval's ``tiou`` adapter in float64, so at an IoU exactly on θ they may disagree in either
-direction (``[85.06, 85.07]`` against ``[85.06, 85.08]``: float32 IoU 0.5 hit, float64
-0.49999999999 miss); and ``tiou`` gives two equal zero-length windows IoU 1 where the official
-gives 0. A reversed window (end < start), which the official scores IoU 0, is written as the
-zero-length window at its start.
+gives the official VCMR R@k at IoU 0.5 as fractions (``-c``: a query without predictions scores 0), the same
+on ``PREFIX.svmr.run`` SVMR's, and ``-a exact`` on the VR files VR's (:func:`tvr_figures`).  ``float32`` is
+the official arithmetic: in doubles (``tiou:0.5``) an IoU exactly on θ may go either way (``[85.06, 85.07]``
+against ``[85.06, 85.08]``: float32 IoU 0.5 hit, float64 0.49999999999 miss), and two equal zero-length
+windows have IoU 1 where the official gives 0. A reversed window (end < start), which the official scores
+IoU 0, is written as the zero-length window at its start.
 """
 
 from __future__ import annotations
 
-from segeval.analysis.moments.lines import Times
-from segeval.analysis.moments.lines import token as _token
 from segeval.analysis.moments.protocol import MrOptions
+from segeval.analysis.moments.tvr.measures import THRESHOLDS, TOP_K
 from segeval.analysis.moments.tvr.reading import Tvr, key
+from segeval.analysis.moments.writing import Figure, Lines, Times, group, write
+from segeval.analysis.moments.writing import token as _token
 from segeval.errors import InputError
 
 #: the files of each task: VCMR's moments (the qrels, the run), SVMR's moments of the right video, VR's videos
@@ -81,7 +82,6 @@ def tvr_lines(data: Tvr, truth: str, predictions: str) -> tuple[dict[str, list[s
 def write_lines(data: Tvr, truth: str, predictions: str, prefix: str, options: MrOptions | None = None) -> list[str]:
     """Write the files of :func:`tvr_lines` under ``PREFIX`` (all checked first, none may be an input); return
     what was written, the notes and the eval command of each figure, one line each."""
-    from segeval.analysis.moments.lines import Lines, tvr_figures, write
 
     def build() -> Lines:
         files, notes = tvr_lines(data, truth, predictions)
@@ -89,3 +89,21 @@ def write_lines(data: Tvr, truth: str, predictions: str, prefix: str, options: M
         return Lines(files, done.figures, done.unreproducible, notes)
 
     return write(prefix, [truth, predictions], suffixes(data, predictions), build)
+
+
+def tvr_figures(options: MrOptions, tasks: tuple[str, ...] = ("VCMR", "SVMR", "VR")) -> Lines:
+    """The eval command of each TVR figure of ``tasks`` on the lines of :func:`tvr_lines`, and what has none."""
+    thresholds = options.thresholds or THRESHOLDS
+    top_k = options.top_k or TOP_K
+    ks = f"Success@{','.join(map(str, top_k))}"
+    figures: list[Figure] = []
+    for task, run in (("VCMR", "PREFIX.run"), ("SVMR", "PREFIX.svmr.run")):
+        if task in tasks:
+            figures += group([((task, f"{t}-r{k}"), f"success_{k}_tiou{t:g}f") for t in thresholds for k in top_k],
+                             [f"tiou:{t:g}:float32" for t in thresholds], ks, "PREFIX.qrels", run)
+    if "VR" in tasks:
+        figures += group([(("VR", f"r{k}"), f"success_{k}") for k in top_k], ["exact"], ks, "PREFIX.vr.qrels",
+                         "PREFIX.vr.run")
+    return Lines({}, figures, [("*_by_type", "the same commands over one type's queries: not written (the qrels "
+                                             "of one type's queries give them)"),
+                               ("desc_type_ratio", "a share of queries, not a measure")])
