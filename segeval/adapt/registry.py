@@ -17,7 +17,7 @@ from segeval.io.parse import float_or_nan
 from segeval.settings import DEFAULT_ADAPTER, DEFAULTS, Settings, kind
 
 ADAPTER_HELP = ("exact, overlap, overlap-once, binned[:B[:start]], tolerance[:T], "
-                "tiou[:theta[:strict][:float32]], tiou-best[:theta]")
+                "tiou[:theta[:strict][:empty0][:best][:float32]], tiou-best[:theta]")
 
 
 def _theta(spec: str, args: list[str], settings: Settings) -> float:
@@ -46,8 +46,8 @@ def _whole(spec: str, what: str, text: str, least: int) -> int:
 
 def make_adapter(spec: str | Adapter, settings: Settings = DEFAULTS) -> Adapter:
     """An adapter from its name: ``exact``, ``overlap``, ``overlap-once``, ``binned[:B[:start]]``,
-    ``tolerance[:T]``, ``tiou[:theta[:strict][:float32]]`` or ``tiou-best[:theta]`` (ActivityNet's matching;
-    an omitted B, T or theta is ``settings``').
+    ``tolerance[:T]``, ``tiou[:theta[:strict][:empty0][:best][:float32]]`` or ``tiou-best[:theta]``
+    (ActivityNet's matching; an omitted B, T or theta is ``settings``').
 
     A bad name or part raises a ParameterError saying which part is wrong and what it must be."""
     if isinstance(spec, Adapter):
@@ -77,9 +77,12 @@ def make_adapter(spec: str | Adapter, settings: Settings = DEFAULTS) -> Adapter:
     if name == "tiou":
         theta = _theta(spec, args, settings)
         flags = args[1:]
-        if flags not in ([], ["strict"], ["float32"], ["strict", "float32"]):
-            raise _spec_error(spec, "the flags after theta", ":".join(flags), "'strict', 'float32' or 'strict:float32'")
-        return TiouAdapter(theta, strict="strict" in flags, float32="float32" in flags)
+        if [f for f in ("strict", "empty0", "best", "float32") if f in flags] != flags:
+            raise _spec_error(spec, "the flags after theta", ":".join(flags),
+                              "any of 'strict', 'empty0', 'best', 'float32', each once and in that order (e.g. "
+                              "'strict:float32')")
+        return TiouAdapter(theta, strict="strict" in flags, float32="float32" in flags,
+                           empty="zero" if "empty0" in flags else "one", pick="best" if "best" in flags else "any")
     if name == "tiou-best":
         if len(args) > 1:
             raise _spec_error(spec, "tiou-best", ":".join(args), "followed by at most theta (tiou-best[:theta])")

@@ -26,11 +26,22 @@ in 32-bit arithmetic, 0 for an empty hull (two equal zero-length spans too), and
 32-bit float (0.7 becomes 0.699999988). At an IoU exactly on theta in decimal the two arithmetics
 can disagree either way ([85.06, 85.07] against [85.06, 85.08]: 0.5 in float32, 0.49999999999 in
 doubles).
+
+``best`` (``pick="best"``) measures a result only against the relevant segment of its video with the highest
+IoU in the union form (``overlap / (len1 + len2 - overlap)``; on ties the first in qrels line order, the order
+of the ground truth's windows; a 0/0 first), as QVHighlights' R1 picks the ground-truth window of the first
+prediction before it measures the hull IoU; it reaches theta only with that one.
+
+``empty0`` (``empty="zero"``) gives an empty hull (two equal zero-length spans) IoU 0 instead of 1, in double
+precision: the convention of QVHighlights, Ego4D NLQ (whose 0/0 NaN is never a hit either) and the
+recall report, so that ``segeval mr --write-lines`` lines reproduce their figures.  :func:`tiou` is the one
+hull-form IoU: those protocols compute their IoU through it (``empty="nan"`` for Ego4D NLQ's mIoU, whose
+0/0 stays NaN; DiDeMo's inclusive units as [s, e + 1]), and :func:`tiou32` is TVR's.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -41,19 +52,38 @@ from segeval.errors import ParameterError
 from segeval.prepared import Prepared, kept_pairs
 from segeval.settings import TIOU
 
+Empty = Literal["one", "zero", "nan"]
+#: what an empty hull (max(e1, e2) - min(s1, s2) <= 0) scores, by the name of the ``empty`` parameter
+EMPTY: tuple[Empty, ...] = ("one", "zero", "nan")
 
-def tiou(s1: npt.NDArray[np.float64], e1: npt.NDArray[np.float64], s2: npt.NDArray[np.float64],
-         e2: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """Temporal IoU of paired spans; equal zero-length spans have IoU 1."""
-    inter = np.maximum(0.0, np.minimum(e1, e2) - np.maximum(s1, s2))
-    union = np.maximum(e1, e2) - np.minimum(s1, s2)
+
+def tiou(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.ArrayLike,
+         empty: Empty = "one", form: Literal["hull", "union"] = "hull") -> npt.NDArray[np.float64]:
+    """Temporal IoU of paired (broadcast) spans in doubles: overlap / (max(e1, e2) - min(s1, s2)), the hull
+    (the union when they overlap).  An empty hull scores ``empty``: ``one`` (default) 1 when the starts
+    are equal (two equal zero-length spans), else 0; ``zero`` 0; ``nan`` NaN (Ego4D NLQ's 0/0).
+
+    ``form="union"``: overlap / (len1 + len2 - overlap), ActivityNet's ``segment_iou`` (copied by QVHighlights'
+    mAP and R1), whose 0/0 (two zero-length windows) is NaN whatever ``empty``."""
+    a1, b1, a2, b2 = (np.asarray(x, dtype=np.float64) for x in (s1, e1, s2, e2))
+    inter = np.maximum(0.0, np.minimum(b1, b2) - np.maximum(a1, a2))
+    if form == "union":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.asarray(inter / ((b1 - a1) + (b2 - a2) - inter), dtype=np.float64)
+    union = np.maximum(b1, b2) - np.minimum(a1, a2)
+    fill: Any = (a1 == a2).astype(np.float64) if empty == "one" else 0.0 if empty == "zero" else np.nan
     with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where(union > 0, inter / np.where(union > 0, union, 1.0), (s1 == s2).astype(np.float64))
+        out = np.where(union > 0, inter / np.where(union > 0, union, 1.0), fill)
     return np.asarray(out, dtype=np.float64)
 
 
-def tiou32(s1: npt.NDArray[np.float64], e1: npt.NDArray[np.float64], s2: npt.NDArray[np.float64],
-           e2: npt.NDArray[np.float64]) -> npt.NDArray[np.float32]:
+def best_of(union_iou: npt.NDArray[np.float64], axis: int = -1) -> npt.NDArray[np.intp]:
+    """The window of highest union-form IoU along ``axis``, as QVHighlights' R1 picks the ground-truth window of
+    the first prediction: numpy's argmax (the first on ties; a NaN, 0/0, wins)."""
+    return np.asarray(np.argmax(union_iou, axis=axis))
+
+
+def tiou32(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.ArrayLike) -> npt.NDArray[np.float32]:
     """Temporal IoU of paired spans in TVR's float32 arithmetic; 0 for an empty hull."""
     a1, b1, a2, b2 = (np.asarray(x, dtype=np.float32) for x in (s1, e1, s2, e2))
     inter = np.maximum(np.float32(0), np.minimum(b1, b2) - np.maximum(a1, a2))
@@ -81,21 +111,31 @@ class TiouAdapter(Adapter):
 
     name = "tiou"
 
-    def __init__(self, theta: float = TIOU, strict: bool = False, float32: bool = False) -> None:
+    def __init__(self, theta: float = TIOU, strict: bool = False, float32: bool = False,
+                 empty: Literal["one", "zero"] = "one", pick: Literal["any", "best"] = "any") -> None:
         if isinstance(theta, bool) or not isinstance(theta, int | float) or not 0.0 <= theta <= 1.0:
             raise ParameterError(f"The 'theta' parameter must be a number between 0 and 1. Got {theta!r} instead.")
+        if empty not in ("one", "zero"):
+            raise ParameterError(f"The 'empty' parameter must be 'one' or 'zero'. Got {empty!r} instead.")
         self.theta = float(theta)
         self.strict = bool(strict)
         self.float32 = bool(float32)
-        self.suffix = f"_tiou{self.theta:g}" + ("s" if self.strict else "") + ("f" if self.float32 else "")
+        if pick not in ("any", "best"):
+            raise ParameterError(f"The 'pick' parameter must be 'any' or 'best'. Got {pick!r} instead.")
+        self.empty: Empty = empty
+        self.pick = pick
+        self.suffix = (f"_tiou{self.theta:g}" + ("s" if self.strict else "") + ("z" if empty == "zero" else "")
+                       + ("b" if pick == "best" else "") + ("f" if self.float32 else ""))
 
     @property
     def spec(self) -> str:
-        return f"tiou:{self.theta:g}" + (":strict" if self.strict else "") + (":float32" if self.float32 else "")
+        return (f"tiou:{self.theta:g}" + (":strict" if self.strict else "")
+                + (":empty0" if self.empty == "zero" else "") + (":best" if self.pick == "best" else "")
+                + (":float32" if self.float32 else ""))
 
     def _iou(self, s1: npt.NDArray[np.float64], e1: npt.NDArray[np.float64], s2: npt.NDArray[np.float64],
              e2: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | npt.NDArray[np.float32]:
-        return tiou32(s1, e1, s2, e2) if self.float32 else tiou(s1, e1, s2, e2)
+        return tiou32(s1, e1, s2, e2) if self.float32 else tiou(s1, e1, s2, e2, self.empty)
 
     def _reach(self, iou: npt.NDArray[np.float64] | npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
         theta = np.float32(self.theta) if self.float32 else self.theta
@@ -106,6 +146,10 @@ class TiouAdapter(Adapter):
         an earlier rank; ``0``: the relevant segment of best IoU below theta, if any overlaps."""
         i, rows = video_segments(data, a, unit, query)
         run, qrels = data.run_columns, data.qrels_columns
+        if self.pick == "best" and len(rows):
+            rows = rows[np.argsort(qrels["line"][rows], kind="stable")]
+            union = tiou(run["start"][i], run["end"][i], qrels["start"][rows], qrels["end"][rows], form="union")
+            rows = rows[[int(best_of(union))]]
         n = len(rows)
         iou = self._iou(np.full(n, run["start"][i], dtype=np.float64),
                         np.full(n, run["end"][i], dtype=np.float64),
@@ -127,6 +171,20 @@ class TiouAdapter(Adapter):
             return [Reason(int(rows[best]), f"best IoU {shown}, not {op} {self.theta:g}")]
         return [Reason(-1, "no relevant qrels segment of its video overlaps it")]
 
+    @staticmethod
+    def _best_pairs(u: npt.NDArray[np.int64], j: npt.NDArray[np.int64], s: Any, e: Any, starts: Any, ends: Any,
+                    lines: Any) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Of the (result, window) pairs, each result's window of highest union-form IoU (:func:`best_of`, over
+        its windows in qrels line order)."""
+        order = np.lexsort((lines[j], u))
+        u, j = u[order], j[order]
+        union = tiou(s[u], e[u], starts[j], ends[j], form="union")
+        firsts = np.flatnonzero(np.r_[True, u[1:] != u[:-1]]) if len(u) else np.zeros(0, dtype=np.int64)
+        bounds = np.r_[firsts, len(u)]
+        chosen = [int(a) + int(best_of(union[a:b])) for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(),
+                                                                        strict=True)]
+        return u[chosen], j[chosen]
+
     def adapt(self, data: Prepared) -> Labelled:
         run, qrels = data.run_columns, data.qrels_columns
         n = data.n_results
@@ -137,7 +195,13 @@ class TiouAdapter(Adapter):
         def iou_of(u: npt.NDArray[np.int64], j: npt.NDArray[np.int64]) -> Any:
             return self._iou(s[u], e[u], starts[j], ends[j])
 
-        u, j = kept_pairs(run["gid"], qrels["gid"][rel_rows], lambda u, j: self._reach(iou_of(u, j)))
+        if self.pick == "best":  # each result against its window of highest union-form IoU only
+            u, j = kept_pairs(run["gid"], qrels["gid"][rel_rows], lambda u, j: np.ones(len(u), dtype=bool))
+            u, j = self._best_pairs(u, j, s, e, starts, ends, qrels["line"][rel_rows])
+            keep = self._reach(iou_of(u, j))
+            u, j = u[keep], j[keep]
+        else:
+            u, j = kept_pairs(run["gid"], qrels["gid"][rel_rows], lambda u, j: self._reach(iou_of(u, j)))
         rows, iou = rel_rows[j], iou_of(u, j)
         labels = np.full(n, Label.NONRELEVANT, dtype=np.uint8)
         labels[u] = Label.RELEVANT_SEEN

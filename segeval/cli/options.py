@@ -49,16 +49,16 @@ TIME_FORMAT = DEFAULTS.time_format
 Adapter = Annotated[str | None, typer.Option(
     "--adapter", "-a", metavar="NAME",
     help="Relevance adapter for segment runs: exact (default for documents), overlap (default for segments), "
-         "overlap-once, binned[:B[:start]], tolerance[:T], tiou[:theta[:strict][:float32]].")]
+         "overlap-once, binned[:B[:start]], tolerance[:T], tiou[:theta[:strict][:empty0][:best][:float32]].")]
 EvalAdapters = Annotated[list[str] | None, typer.Option(
     "--adapter", "-a", metavar="NAME",
     help="Relevance adapter (repeatable: each labels for every label measure, whose names get its suffix): exact "
          "(default for documents), overlap (default for segments), overlap-once, binned[:B[:start]], tolerance[:T], "
-         "tiou[:theta[:strict][:float32]].")]
+         "tiou[:theta[:strict][:empty0][:best][:float32]].")]
 Adapters = Annotated[list[str] | None, typer.Option(
     "--adapter", "-a", metavar="NAME",
     help="Adapters to label with (repeatable; default overlap): exact, overlap, overlap-once, "
-         "binned[:B[:start]], tolerance[:T], tiou[:theta[:strict][:float32]].")]
+         "binned[:B[:start]], tolerance[:T], tiou[:theta[:strict][:empty0][:best][:float32]].")]
 Measure = Annotated[str, typer.Option("--measure", "-m", metavar="NAME", help=REGISTRY.help("map", repeatable=False))]
 
 

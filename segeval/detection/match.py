@@ -29,12 +29,11 @@ BoolArray = npt.NDArray[np.bool_]
 
 
 def official_tiou(ps: FloatArray, pe: FloatArray, gs: FloatArray, ge: FloatArray) -> FloatArray:
-    """tIoU of paired prediction and instance windows in ``utils.segment_iou``'s arithmetic (0/0 is NaN)."""
-    inter = np.clip(np.minimum(pe, ge) - np.maximum(ps, gs), 0, None)
-    union = (ge - gs) + (pe - ps) - inter
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out: FloatArray = inter / union
-    return out
+    """tIoU of paired prediction and instance windows in ``utils.segment_iou``'s arithmetic (0/0 is NaN): the
+    union form of the ``tiou`` adapter's IoU."""
+    from segeval.adapt.tiou import tiou
+
+    return tiou(ps, pe, gs, ge, form="union")
 
 
 def _compact(*keys: IntArray) -> tuple[IntArray, IntArray]:
@@ -120,9 +119,7 @@ def kit_match(det_video: IntArray, det_start: FloatArray, det_end: FloatArray, d
 
 def kit_overlap(s: float, e: float, ds: FloatArray, de: FloatArray) -> FloatArray:
     """``intervalsingleoverlapvalseconds``: the intersection over the hull, 0 unless the intersection
-    is positive."""
-    inter = np.minimum(e, de) - np.maximum(s, ds)
-    hull = np.maximum(e, de) - np.minimum(s, ds)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out: FloatArray = np.where(inter > 0, inter / np.where(inter > 0, hull, 1.0), 0.0)
-    return out
+    is positive: the ``tiou`` adapter's hull-form IoU with ``empty0``."""
+    from segeval.adapt.tiou import tiou
+
+    return tiou(s, e, ds, de, "zero")

@@ -154,10 +154,11 @@ def read_rankings(path: str | Path, ids: list[str | None]) -> tuple[list[list[Mo
 
 
 def iou(pred: Moment, gt: Moment) -> float:
-    """Inclusive-unit IoU: (overlap + 1) / (hull + 1) in units, 0 when disjoint."""
-    intersection = max(0, min(pred[1], gt[1]) + 1 - max(pred[0], gt[0]))
-    union = max(pred[1], gt[1]) + 1 - min(pred[0], gt[0])
-    return float(intersection) / union
+    """Inclusive-unit IoU: (overlap + 1) / (hull + 1) in units, 0 when disjoint: the ``tiou`` adapter's IoU of
+    the spans [s, e + 1] (what ``--write-lines`` writes, in seconds)."""
+    from segeval.adapt.tiou import tiou
+
+    return float(tiou(np.float64(pred[0]), np.float64(pred[1] + 1), np.float64(gt[0]), np.float64(gt[1] + 1)))
 
 
 def query_scores(ranking: list[Moment] | None, times: list[Moment]) -> tuple[float, float]:

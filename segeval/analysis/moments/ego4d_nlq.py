@@ -132,11 +132,11 @@ def read_predictions(path: str | Path, truth: dict[Query, tuple[float, float]]) 
 
 
 def ious(predictions: FloatArray, window: tuple[float, float]) -> FloatArray:
-    """The official IoU of each predicted window with the ground-truth window (NaN for 0/0)."""
-    inter = np.maximum(0.0, np.minimum(predictions[:, 1], window[1]) - np.maximum(predictions[:, 0], window[0]))
-    union = np.maximum(0.0, np.maximum(predictions[:, 1], window[1]) - np.minimum(predictions[:, 0], window[0]))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.asarray(1.0 * inter / union, dtype=np.float64)
+    """The official IoU of each predicted window with the ground-truth window (NaN for 0/0, an empty hull): the
+    ``tiou`` adapter's IoU, whose ``empty0`` gives the same hits."""
+    from segeval.adapt.tiou import tiou
+
+    return tiou(predictions[:, 0], predictions[:, 1], np.float64(window[0]), np.float64(window[1]), "nan")
 
 
 def _figures(hits: dict[tuple[float, int], list[bool]], first: list[float], thresholds: tuple[float, ...],

@@ -9,7 +9,7 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import argument
-from segeval.errors import SegevalError, render_note
+from segeval.errors import render_note
 
 
 @app.command("mr")
@@ -38,8 +38,12 @@ def moment_retrieval(
                                              "every key of the official output, segeval's additions and "
                                              "notes.")] = "text",
     write_lines: Annotated[str | None, typer.Option(
-        "--write-lines", metavar="PREFIX", help="tvr: also write the ground truth and the VCMR ranking as segeval "
-                                                "lines, PREFIX.qrels and PREFIX.run (for segeval eval).")] = None,
+        "--write-lines", metavar="PREFIX",
+        help="Also write the ground truth and the ranking as segeval lines, PREFIX.qrels and PREFIX.run "
+             "(qvhighlights also PREFIX.map.run and PREFIX.{short,middle,long}.qrels; tvr PREFIX.svmr.run, "
+             "PREFIX.vr.qrels and PREFIX.vr.run), and say on stderr, per figure, the segeval eval command that "
+             "gives it. Not reproducible with eval (said too): every mIoU, DiDeMo's rank@5, QVHighlights' "
+             "MR-mAP average and HL figures, TVR's by-type figures.")] = None,
 ) -> None:
     """Score moment retrieval as the benchmark's script does.
 
@@ -58,16 +62,13 @@ def moment_retrieval(
 
         protocol, why = detect(truth)
         print(render_note(f"note: protocol {protocol}: {truth}: {why}"), file=sys.stderr)
-    if write_lines is not None and protocol != "tvr":
-        raise SegevalError(f"--write-lines writes a TVR corpus ranking; it needs the tvr protocol; these files are "
-                           f"{protocol}.")
-    result = find_protocol(protocol)(truth, predictions, parse_options(thresholds, top_k, iou_compare, nms))
+    options = parse_options(thresholds, top_k, iou_compare, nms)
+    result = find_protocol(protocol)(truth, predictions, options)
     if write_lines is not None:
-        from segeval.analysis.moments.tvr.lines import write_lines as write_tvr_lines
-        from segeval.analysis.moments.tvr.reading import read
+        from segeval.analysis.moments.lines import write_lines as write_moment_lines
 
-        for line in write_tvr_lines(read(truth, predictions), truth, predictions, write_lines):
-            print(line, file=sys.stderr)
+        for line in write_moment_lines(protocol, truth, predictions, options, write_lines):
+            print(render_note(line) if line.startswith("note: ") else line, file=sys.stderr)
     if full or fmt == "json":
         sys.stdout.write(json_text({**result.figures, "notes": result.notes}, indent=2) + "\n")
     else:

@@ -308,7 +308,8 @@ def test_write_lines_refuses_what_lines_cannot_say(tmp_path: Path) -> None:
     qvh = FIXTURES / "qvh"
     code, _, err = run_cli("mr", "--write-lines", str(tmp_path / "x"), str(qvh / "random.gt.jsonl.gz"),
                            str(qvh / "random.pred.jsonl.gz"))
-    assert code == 2 and "needs the tvr protocol; these files are qvhighlights" in err
+    assert code == 2 and "random.gt.jsonl.gz: query 3 has the negative time -6.4; the lines' seconds format has no " \
+                         "negative times (--write-lines)" in err
 
 
 def test_measure_lists_in_the_ir_measures_spelling() -> None:
@@ -481,7 +482,9 @@ def test_shipped_example_matches_the_official_output_and_its_readme(tmp_path: Pa
 
 
 @pytest.mark.parametrize(("spec", "ok"), [("tiou", True), ("tiou:0.5:float32", True), ("tiou:0.5:strict:float32", True),
-                                          ("tiou:0.5:float32:strict", False), ("tiou:0.5:float64", False)])
+                                          ("tiou:0.5:float32:strict", False), ("tiou:0.5:float64", False),
+                                          ("tiou:0.5:strict:empty0", True), ("tiou:0.5:empty0:float32", True),
+                                          ("tiou:0.5:empty0:strict", False), ("tiou:0.5:empty0:empty0", False)])
 def test_tiou_adapter_specs(spec: str, ok: bool) -> None:
     from segeval.errors import ParameterError
     from segeval.pipeline import make_adapter
@@ -489,6 +492,6 @@ def test_tiou_adapter_specs(spec: str, ok: bool) -> None:
     if ok:
         assert make_adapter(spec).spec == (spec if spec != "tiou" else "tiou:0.5")
     else:
-        with pytest.raises(ParameterError, match=r"the flags after theta must be 'strict', 'float32' or "
-                                                 r"'strict:float32'"):
+        with pytest.raises(ParameterError, match=r"the flags after theta must be any of 'strict', "
+                                                 r"'empty0', 'best', 'float32', each once and in that order"):
             make_adapter(spec)

@@ -181,7 +181,8 @@ def test_unknown_adapter_is_a_parameter_error(tmp_path: Path) -> None:
     code, _, err = run_cli("eval", "-a", "fuzzy", *_files(tmp_path))
     assert code == 2
     assert ("The 'adapter' parameter must name an adapter kind (exact, overlap, overlap-once, binned[:B[:start]], "
-            "tolerance[:T], tiou[:theta[:strict][:float32]], tiou-best[:theta]). Got 'fuzzy' instead.") in err
+            "tolerance[:T], tiou[:theta[:strict][:empty0][:best][:float32]], tiou-best[:theta]). Got 'fuzzy' "
+            "instead.") in err
 
 
 @pytest.mark.parametrize(("spec", "message"), [
@@ -194,8 +195,9 @@ def test_unknown_adapter_is_a_parameter_error(tmp_path: Path) -> None:
     ("tolerance:1.5", "'tolerance:1.5': the window T (seconds) must be a whole number >= 0. Got '1.5' instead."),
     ("tiou:2", "'tiou:2': the IoU threshold theta must be a number in (0, 1]. Got '2' instead."),
     ("tiou:nan", "'tiou:nan': the IoU threshold theta must be a number in (0, 1]. Got 'nan' instead."),
-    ("tiou:0.5:float32:strict", "'tiou:0.5:float32:strict': the flags after theta must be 'strict', 'float32' or "
-                                "'strict:float32'. Got 'float32:strict' instead."),
+    ("tiou:0.5:float32:strict", "'tiou:0.5:float32:strict': the flags after theta must be any of 'strict', "
+                                "'empty0', 'best', 'float32', each once and in that order (e.g. 'strict:float32'). "
+                                "Got 'float32:strict' instead."),
     ("overlap:5", "'overlap:5': overlap must be given without parameters. Got '5' instead."),
 ])
 def test_adapter_errors_say_which_part_is_wrong(tmp_path: Path, spec: str, message: str) -> None:

@@ -16,6 +16,7 @@ from segeval.errors import ParameterError
 
 BUCKETS = {"short": (0.0, 10.0), "middle": (10.0, 30.0), "long": (30.0, 150.0), "full": (0.0, 150.0)}
 SALIENCY_LEVELS = {"Fair": 2, "Good": 3, "VeryGood": 4}
+R5_THRESHOLDS = (0.5, 0.7)  #: segeval's addition MR-R5: any of the first 5 listed reaches t with any window
 
 
 def _pct(value: float | np.floating[Any]) -> float | None:
@@ -56,7 +57,7 @@ def _evaluate_buckets(m: Moments, truths: dict[str, dict[str, FloatArray]],
             maps: dict[str, float | None] = {str(t): None for t in THRESHOLDS}
             maps["average"] = None
             out[name] = {"MR-mAP": maps, "MR-R1": {str(t): None for t in THRESHOLDS},
-                         "MR-R5": {"0.5": None, "0.7": None}, "MR-mIoU": None, "queries": 0}
+                         "MR-R5": {str(t): None for t in R5_THRESHOLDS}, "MR-mIoU": None, "queries": 0}
             continue
         # the bucket's rows as arrays of their own, as the per-bucket arithmetic had them
         ap_array, r1_ious, top1, top5 = (np.array(a[start:end], dtype=np.float64)
@@ -65,12 +66,12 @@ def _evaluate_buckets(m: Moments, truths: dict[str, dict[str, FloatArray]],
         maps = {str(t): _pct(v) for t, v in zip(THRESHOLDS, ap_thds, strict=True)}
         maps["average"] = _pct(np.mean(ap_thds))
         r1 = {str(t): _pct(np.mean(r1_ious >= t)) for t in THRESHOLDS}
-        r5 = {str(t): _pct(np.mean((top5 >= t).astype(np.float64))) for t in (0.5, 0.7)}
+        r5 = {str(t): _pct(np.mean((top5 >= t).astype(np.float64))) for t in R5_THRESHOLDS}
         out[name] = {"MR-mAP": maps, "MR-R1": r1, "MR-R5": r5, "MR-mIoU": _pct(np.mean(top1)), "queries": len(order)}
     return out
 
 
-def _bucket_truths(truth: dict[str, FloatArray]) -> dict[str, dict[str, FloatArray]]:
+def bucket_truths(truth: dict[str, FloatArray]) -> dict[str, dict[str, FloatArray]]:
     """Per bucket, the ground-truth windows of that length per query (queries without one left out)."""
     out: dict[str, dict[str, FloatArray]] = {}
     queries = list(truth)
@@ -120,7 +121,7 @@ def evaluate_moments(m: Moments) -> dict[str, Any]:
     order = mr_order + mr_missing  # the official averages in the submission's order
     buckets: dict[str, Any] = {}
     if m.moments:
-        truths = _bucket_truths(m.truth)
+        truths = bucket_truths(m.truth)
         buckets = _evaluate_buckets(m, truths, {name: [q for q in order if q in truths[name]] for name in BUCKETS})
         for name, (lo, hi) in BUCKETS.items():
             if not buckets[name]["queries"]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from segeval.adapt.tiou import best_of, tiou
 from segeval.analysis.moments.qvhighlights.reading import FloatArray
 
 THRESHOLDS = tuple(float(f"{t:.2f}") for t in np.linspace(0.5, 0.95, 10))
@@ -74,14 +75,9 @@ def _ap_group(truths: list[FloatArray], preds: FloatArray, valid: npt.NDArray[np
     most = int(sizes.max())
     if most:  # without a window, every listed prediction is a false positive; recall is 0/0 as in the official
         truth, _ = _padded(truths, most, 2)
-        s1, e1 = preds[:, :, 0], preds[:, :, 1]
-        s2, e2 = truth[:, :, 0], truth[:, :, 1]
-        areas1, areas2 = e1 - s1, e2 - s2
-        inter = np.clip(np.minimum(e1[:, :, None], e2[:, None, :]) - np.maximum(s1[:, :, None], s2[:, None, :]),
-                        0, None)
-        union = areas1[:, :, None] + areas2[:, None, :] - inter
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ious = inter / union  # (queries, width, most), the union form
+        s1, e1 = preds[:, :, 0, None], preds[:, :, 1, None]
+        s2, e2 = truth[:, None, :, 0], truth[:, None, :, 1]
+        ious = tiou(s1, e1, s2, e2, form="union")  # (queries, width, most), the union form
         # numpy's default sort of each row at the query's own length, as the official; padding points to a
         # slot no window has and ranks last, below any threshold
         order = np.full((queries, width, most), most)
@@ -171,13 +167,9 @@ def _first_ious_group(truths: list[FloatArray], first: FloatArray,
     width = max((len(t) for t in truths), default=0)
     truth, has_truth = _padded(truths, max(width, 1), 2)
     ok = has_first[:, 0] & has_truth[:, 0]
-    s1, e1 = first[:, 0, 0, None], first[:, 0, 1, None]
-    s2, e2 = truth[:, :, 0], truth[:, :, 1]
-    inter = np.clip(np.minimum(e1, e2) - np.maximum(s1, s2), 0, None)
-    union = (e1 - s1) + (e2 - s2) - inter
-    with np.errstate(divide="ignore", invalid="ignore"):
-        union_iou = np.where(has_truth, inter / union, -np.inf)
-    best = np.argmax(union_iou, axis=1)  # first on ties; a NaN (two empty windows) wins, as in the official
+    union_iou = np.where(has_truth, tiou(first[:, 0, 0, None], first[:, 0, 1, None], truth[:, :, 0], truth[:, :, 1],
+                                         form="union"), -np.inf)
+    best = best_of(union_iou, axis=1)  # first on ties; a NaN (two empty windows) wins, as in the official
     hull = hull_iou(first[:, :, None, :2], truth[:, None, :, :])  # (queries, k, windows)
     r1 = np.where(ok, hull[np.arange(queries), 0, best], 0.0)
     mask = has_first[:, :, None] & has_truth[:, None, :]
@@ -188,10 +180,9 @@ def _first_ious_group(truths: list[FloatArray], first: FloatArray,
 
 
 def hull_iou(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Hull-form IoU of broadcast (..., 2) windows: overlap / (max(e1, e2) - min(s1, s2)), 0 for an empty hull."""
-    inter = np.maximum(0.0, np.minimum(a[..., 1], b[..., 1]) - np.maximum(a[..., 0], b[..., 0]))
-    hull = np.maximum(a[..., 1], b[..., 1]) - np.minimum(a[..., 0], b[..., 0])
-    return np.asarray(np.divide(inter, hull, out=np.zeros_like(inter), where=hull != 0), dtype=np.float64)
+    """Hull-form IoU of broadcast (..., 2) windows: overlap / (max(e1, e2) - min(s1, s2)), 0 for an empty hull
+    (the ``tiou`` adapter's IoU with ``empty0``)."""
+    return tiou(a[..., 0], a[..., 1], b[..., 0], b[..., 1], "zero")
 
 
 def recall_at(truth: FloatArray, predictions: FloatArray, threshold: float, k: int = 1) -> float:

@@ -20,12 +20,9 @@ F32Array = npt.NDArray[np.float32]
 def iou32(predictions: F32Array, moment: F32Array) -> F32Array:
     """The official float32 IoU of (…, 2) [start, end] predictions with one [start, end] moment:
     overlap / hull, 0 where the hull is empty."""
-    zero = np.float32(0)
-    inter = np.maximum(zero, np.minimum(predictions[..., 1], moment[..., 1]) -
-                       np.maximum(predictions[..., 0], moment[..., 0]))
-    hull = np.maximum(predictions[..., 1], moment[..., 1]) - np.minimum(predictions[..., 0], moment[..., 0])
-    out: F32Array = np.divide(inter, hull, out=np.zeros_like(inter), where=hull != 0)
-    return out
+    from segeval.adapt.tiou import tiou32
+
+    return tiou32(predictions[..., 0], predictions[..., 1], moment[..., 0], moment[..., 1])
 
 
 def hits(data: Tvr, task: str, thresholds: tuple[float, ...]) -> tuple[BoolArray, BoolArray, BoolArray]:
