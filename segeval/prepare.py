@@ -45,7 +45,7 @@ from segeval.settings import DEFAULT_ORDER, DEFAULTS, MISSING_QUERIES, ORDERS, k
 from segeval.validate import check_kinds, check_unique_documents
 
 #: columns carried into the evaluation; videos and queries become integer codes
-RUN_COLUMNS = ("start", "end", "rank", "score", "line")
+RUN_COLUMNS = ("start", "end", "rank", "score", "line", "decision")  # decision: STD list runs only
 QRELS_COLUMNS = ("start", "end", "rel", "line", "stratum")  # stratum: stratified qrels only
 
 
@@ -171,7 +171,7 @@ def prepare(
     else:
         rows = listed_order(keep, run_qcode, run["rank"].to_numpy() if order == "rank" else None)
     rows = first_results(rows, run_qcode, n_q, max_results)
-    r = {**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS}, "icode": run_icode[rows], "qcode": run_qcode[rows]}
+    r = {**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS if c in run or c != "decision"}, "icode": run_icode[rows], "qcode": run_qcode[rows]}
     keep_q = np.flatnonzero(qrels_qcode >= 0)
     q = {**{c: qrels[c].to_numpy()[keep_q] for c in QRELS_COLUMNS if c in qrels or c != "stratum"},
          "icode": qrels_icode[keep_q], "qcode": qrels_qcode[keep_q]}

@@ -21,8 +21,10 @@ from segeval.measures import params as P
 if TYPE_CHECKING:
     from segeval.measures import batch as B
 
-Scope = Literal["labels", "segments"]
-Aggregate = Literal["sum", "mean", "gm", "none"]
+#: labels: adapted labels; segments: time spans; trials: every key pair with the run's score (:mod:`segeval.measures.trials`)
+Scope = Literal["labels", "segments", "trials"]
+#: pooled: the measure on every query's inputs together, not a function of the per-query values
+Aggregate = Literal["sum", "mean", "gm", "none", "pooled"]
 Format = Literal["count", "score", "text", "stat"]
 #: cutoff, level, reals, gains: trec_eval's parameter kinds (:mod:`segeval.measures.params`);
 #: recall: a recall-point position written p/100 (maisp_0.10); raw: a word (adr_tb.standin)

@@ -27,6 +27,11 @@ def read_xml(path: str, kind: str) -> Element:
             data = handle.read()
     except OSError as exc:
         raise InputError(path, f"cannot read the {kind} file: {exc.strerror or exc}") from None
+    return parse_xml(data, path, kind)
+
+
+def parse_xml(data: bytes, path: str, kind: str) -> Element:
+    """:func:`read_xml` on the file's bytes."""
     parser = xml.parsers.expat.ParserCreate()
     stack: list[Element] = []
     roots: list[Element] = []
