@@ -348,7 +348,7 @@ QUESST_FIGURES: tuple[Family, ...] = (
                 description="maximum term-weighted value: TWV at the best global score threshold (per query: at "
                             "its own best); " + _KEYS),
     KeyedFamily(name="maxTWV_threshold", scope="trials", func=QT.max_twv_threshold, aggregator="pooled",
-                fmt="stat", higher_is_better=None, param="raw", keys=QUESST.TWV_KEYS,
+                fmt="score", higher_is_better=None, param="raw", keys=QUESST.TWV_KEYS,
                 example="maxTWV_threshold_cost_fa=2",
                 description="the score threshold of maxTWV (YES when the score is at least it; inf: rejecting "
                             "every trial); parameters as maxTWV"),
@@ -400,14 +400,15 @@ SETS = {
                  "rbp_resid", "unj"),
     #: the measures of Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007), Tables 2, 3, 7 and 8, in their order
     "paper": ("recip_rank", "P_10", "P_20", "ndcg_cut_20", "map", "bpref", "P_judged_20", "RankEff"),
-    "quesst": tuple(f.name for f in QUESST_FIGURES),
+    "quesst": tuple(f.name for f in QUESST_FIGURES if f.higher_is_better is not None),  # not the threshold
 }
 SET_DESCRIPTIONS = {
     "official": "trec_eval's default set (what trec_eval prints without -m); segeval eval's default",
     "set": "trec_eval -m set: measures of the retrieved set, ignoring ranks",
     "all_trec": "trec_eval -m all_trec: every trec_eval measure",
     "paper": "Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007), Tables 2, 3, 7 and 8",
-    "quesst": "MediaEval QUESST's figures (segeval qbe): actual and minimum Cnxe, actual and maximum TWV",
+    "quesst": "MediaEval QUESST's figures (segeval qbe): actual and minimum Cnxe, actual and maximum TWV (the "
+              "threshold, a statistic that can be inf, by its name maxTWV_threshold)",
 }
 
 _DIVERSITY = ("a diversity measure over subtopic qrels (qid subtopic doc rel), which segeval does not read yet "

@@ -489,6 +489,10 @@ class Registry:
             "relevant results by num_rel or by an ideal ranking, so under the overlap and tolerance adapters, "
             "which can credit one relevant segment to several results, they may exceed 1 (and segeval prints a "
             "note when they do).", "",
+            "*input*: `labels` (each result labelled by an adapter), `segments` (time spans), `trials` (every "
+            "(query, utterance) pair of the key with the run's score: docs/speech.md, \"Query by example\"). "
+            "*aggregate*: the `all` line; `pooled`: the measure on every query's inputs together, not a function "
+            "of the per-query values.", "",
             "## Measures", "", self.table(), "",
             "## Named sets", "", self.sets_table(), "",
             "## Accepted aliases", "", self.aliases_table(), "",

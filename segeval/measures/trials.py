@@ -75,20 +75,22 @@ class Trials:
 
 
 def query_trials(data: Prepared) -> list[Trials]:
-    """Each evaluated query's trials: its key (qrels) rows, with the score and decision of the run's row for
-    the same utterance; key rows the run lacks are unreported."""
+    """Each evaluated query's trials: its key (qrels) rows in line order, with the score and decision of the
+    run's row for the same utterance; key rows the run lacks are unreported.  (The line order makes every sum
+    independent of the order of the run's lines.)"""
     run, key = data.run_columns, data.qrels_columns
     top = int(max(run["gid"].max(initial=-1), key["gid"].max(initial=-1))) + 1
     at = np.full(top, -1, dtype=np.int64)
     at[run["gid"]] = np.arange(len(run["gid"]))
-    row = at[key["gid"]]
+    by_line = np.lexsort((key["line"], key["qcode"]))  # within each query (the bounds stay valid)
+    row = at[key["gid"][by_line]]
     reported = row >= 0
     score = np.where(reported, np.asarray(run["score"], dtype=np.float64)[row], np.nan)
     decided = "decision" in run
     yes = reported & (np.asarray(run["decision"], dtype=bool)[row] if decided else False)
     lowest = float(np.min(run["score"])) if len(run["score"]) else 0.0
-    target = np.asarray(data.relevant, dtype=bool)
-    qcode = np.asarray(key["qcode"], dtype=np.int64)
+    target = np.asarray(data.relevant, dtype=bool)[by_line]
+    qcode = np.asarray(key["qcode"], dtype=np.int64)[by_line]
     b = data.qrels_bounds.tolist()
     return [Trials(qcode[i:j], target[i:j], score[i:j], yes[i:j], reported[i:j], lowest, decided)
             for i, j in zip(b[:-1], b[1:], strict=True)]
