@@ -171,7 +171,8 @@ def prepare(
     else:
         rows = listed_order(keep, run_qcode, run["rank"].to_numpy() if order == "rank" else None)
     rows = first_results(rows, run_qcode, n_q, max_results)
-    r = {**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS if c in run or c != "decision"}, "icode": run_icode[rows], "qcode": run_qcode[rows]}
+    r = {**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS if c in run or c != "decision"},
+         "icode": run_icode[rows], "qcode": run_qcode[rows]}
     keep_q = np.flatnonzero(qrels_qcode >= 0)
     q = {**{c: qrels[c].to_numpy()[keep_q] for c in QRELS_COLUMNS if c in qrels or c != "stratum"},
          "icode": qrels_icode[keep_q], "qcode": qrels_qcode[keep_q]}

@@ -259,7 +259,7 @@ def _qrels_fit(tokens: list[str], by_count: bool = False) -> LineFormat | None:
     n = len(tokens)
     if n in (5, 7) and (tokens[-1] == SOURCE_HUMAN or tokens[-1].startswith(SOURCE_PREDICTED)):
         fmt = TREC_QRELS_COMPLETED if n == 5 else MEDIAEVAL_QRELS_COMPLETED
-    elif n in (3, 4, 6):
+    elif n in (4, 6) or (n == 3 and not by_count):  # a key only with its grade: else a short TREC line
         fmt = QUESST_KEY if n == 3 else TREC_QRELS if n == 4 else MEDIAEVAL_QRELS
     else:
         return None

@@ -57,12 +57,12 @@ def stdlist_frame(data: bytes, path: str) -> pd.DataFrame:
         raise InputError(path, "has no <term> detection; expected <detected_termlist termid> holding <term file "
                                "score decision>")
     pairs = list(found)
-    score = np.asarray([found[p][0] for p in pairs], dtype=np.float64)
-    query = np.asarray([q for q, _ in pairs], dtype=object)
-    rank = pd.Series(-score).groupby(query).rank(method="first").to_numpy(dtype=np.int64)
-    frame = pd.DataFrame({"query": query, "item": np.asarray([u for _, u in pairs], dtype=object),
+    scores = np.asarray([found[p][0] for p in pairs], dtype=np.float64)
+    queries = np.asarray([q for q, _ in pairs], dtype=object)
+    rank = pd.Series(-scores).groupby(queries).rank(method="first").to_numpy(dtype=np.int64)
+    frame = pd.DataFrame({"query": queries, "item": np.asarray([u for _, u in pairs], dtype=object),
                           "start": np.full(len(pairs), np.nan), "end": np.full(len(pairs), np.nan),
-                          "jumpin": np.full(len(pairs), np.nan), "rank": rank, "score": score,
+                          "jumpin": np.full(len(pairs), np.nan), "rank": rank, "score": scores,
                           "run": np.full(len(pairs), root.attrs.get("system_id", ""), dtype=object),
                           "line": np.asarray([found[p][2] for p in pairs], dtype=np.int64),
                           "decision": np.asarray([found[p][1] for p in pairs], dtype=bool)})

@@ -21,7 +21,8 @@ from segeval.measures import params as P
 if TYPE_CHECKING:
     from segeval.measures import batch as B
 
-#: labels: adapted labels; segments: time spans; trials: every key pair with the run's score (:mod:`segeval.measures.trials`)
+#: labels: adapted labels; segments: time spans; trials: every key pair with the run's score
+#: (:mod:`segeval.measures.trials`)
 Scope = Literal["labels", "segments", "trials"]
 #: pooled: the measure on every query's inputs together, not a function of the per-query values
 Aggregate = Literal["sum", "mean", "gm", "none", "pooled"]

@@ -22,6 +22,7 @@ not a mean of the per-query values.  Definitions (docs/speech.md, "Query by exam
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -64,9 +65,10 @@ class Trials:
         """The trials of several queries together (in the order given)."""
         if len(parts) == 1:
             return parts[0]
-        return Trials(*(np.concatenate([getattr(p, name) for p in parts])  # type: ignore[arg-type]
-                        for name in ("query", "target", "score", "yes", "reported")),
-                      lowest=min(p.lowest for p in parts), decided=all(p.decided for p in parts))
+        query, target, score, yes, reported = (np.concatenate([getattr(p, name) for p in parts])
+                                               for name in ("query", "target", "score", "yes", "reported"))
+        return Trials(query, target, score, yes, reported, min(p.lowest for p in parts),
+                      all(p.decided for p in parts))
 
     def scores(self, p: QbeParameters) -> FloatArray:
         """Every trial's score: the run's, or the default for an unreported trial."""
@@ -93,7 +95,7 @@ def query_trials(data: Prepared) -> list[Trials]:
     qcode = np.asarray(key["qcode"], dtype=np.int64)[by_line]
     b = data.qrels_bounds.tolist()
     return [Trials(qcode[i:j], target[i:j], score[i:j], yes[i:j], reported[i:j], lowest, decided)
-            for i, j in zip(b[:-1], b[1:], strict=True)]
+            for i, j in itertools.pairwise(b)]
 
 
 class Pooled(float):
