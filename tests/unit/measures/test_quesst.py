@@ -151,3 +151,18 @@ def test_parameters_are_checked() -> None:
                 "maxTWV.cost_fa=-1", "minCnxe.decisions=bayes", "maxTWV.prior=0.5"):
         with pytest.raises(ParameterError, match="parameters must be key=value pairs"):
             segeval.measures.REGISTRY.expand(bad)
+
+
+def test_tables_in_memory_give_the_same_values(tmp_path: Path) -> None:
+    import pandas as pd
+
+    rows = [x.split() for x in KEY.splitlines()]
+    qrels = pd.DataFrame({"query_id": [q for q, _, _ in rows], "doc_id": [u for _, u, _ in rows],
+                          "relevance": [int(r) for _, _, r in rows]})
+    run = pd.DataFrame({"query_id": ["q1", "q1", "q2", "q2", "q2", "q2"],
+                        "doc_id": ["u1", "u2", "u3", "u4", "u5", "u6"], "score": [LN3, -LN3, 0.0, 0.0, 0.0, 0.0]})
+    names = ["actCnxe", "minCnxe", "maxTWV", "actTWV.decisions=bayes"]
+    frames, files = segeval.evaluate(qrels, run, names), evaluate(tmp_path, names)
+    assert frames.summary == files.summary and frames.per_query == files.per_query
+    with pytest.raises(segeval.errors.InputError, match=r"<run>, line 2: query q3 in utterance u1 is not a trial"):
+        segeval.evaluate(qrels, run.assign(query_id=["q1", "q3", "q2", "q2", "q2", "q2"], doc_id=["u1"] * 6), names)
