@@ -6,12 +6,15 @@ highest-scoring detection's score, its YES/NO decision (column ``decision``) and
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from segeval.errors import InputError
 from segeval.speech.xmlfile import attribute, expect_root, number, parse_xml
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 NAME = "STD list"
 #: what tells an STD list from a line format: its first bytes open XML (a declaration, a comment or the root)
@@ -32,6 +35,8 @@ def stdlist_frame(data: bytes, path: str) -> pd.DataFrame:
     """The run table of an STD list: per (query, utterance) the highest-scoring detection (the first of
     equal ones), ranked by score within its query; an :class:`InputError` naming file and line for
     anything malformed."""
+    import pandas as pd  # not on import: the route sniffs runs with is_stdlist, and the segment route has no pandas
+
     root = parse_xml(data, path, NAME)
     expect_root(path, root, "stdlist", NAME)
     found: dict[tuple[str, str], tuple[float, bool, int]] = {}

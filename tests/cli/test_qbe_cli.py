@@ -131,7 +131,7 @@ def test_bad_key_and_segment_runs(tmp_path: Path) -> None:
     code, _, err = run_cli("qbe", f["key"], f["a"])
     assert code == 2 and f"{f['key']}, line 2:" in err
     code, _, err = run_cli("eval", "-m", "minCnxe", f["mediaeval"], f["segments"])
-    assert code == 2 and "minCnxe needs (query, utterance) trials" in err
+    assert code == 2 and "minCnxe scores (query, utterance) trials" in err
 
 
 def random_case(rng: random.Random) -> tuple[str, str]:
