@@ -13,9 +13,12 @@ GM_FLOOR = 1e-5  # trec_eval's floor for geometric means
 
 def aggregate(values: Sequence[Any], how: Aggregate) -> Any:
     """``sum``, ``mean`` or ``gm`` (0 for no queries); sums (of the logs for ``gm``) added left to right
-    in query order, as trec_eval and the MediaEval script add."""
+    in query order, as trec_eval and the MediaEval script add.  ``pooled``: the measure on the queries'
+    inputs pooled, which each value carries (:class:`segeval.measures.trials.Pooled`; NaN for no queries)."""
     if how == "none":
         return None
+    if how == "pooled":
+        return values[0].pool(values) if values else math.nan
     if how == "gm":
         if not values:
             return 0.0

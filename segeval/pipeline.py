@@ -26,7 +26,7 @@ from segeval.plan import measure_names as measure_names
 from segeval.plan import plan as plan
 from segeval.prepare import prepare
 from segeval.settings import DEFAULT_MEASURES, Settings, settings_of
-from segeval.validate import is_documents, validate_qrels, validate_run
+from segeval.validate import check_trials, is_documents, validate_qrels, validate_run
 
 
 def evaluate(
@@ -134,6 +134,8 @@ def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence
     if how.settings.trec_eval == "9":  # 9.0.8 stores scores as C floats: near-equal scores become ties
         r = r.assign(score=r["score"].to_numpy().astype(np.float32).astype(np.float64))
     s = how.settings
+    if any(x.measure.scope == "trials" for x in how.requests):
+        check_trials(q, r)
     data = prepare(q, r, queries=queries, order=s.order, relevance_level=s.relevance_level,
                    missing_queries=missing_queries or s.missing_queries, max_results=s.max_results)
     return data.queries, measured(data, how)

@@ -64,6 +64,11 @@ def plan(
                              f"{'needs' if len(timed) == 1 else 'need'} time spans (segment runs: video, start, end). "
                              f"Got a document run instead.")
     _check_subtopics(documents, reqs)
+    trials = [x.name for x in reqs if x.measure.scope == "trials"]
+    if not documents and trials:
+        raise ParameterError(f"The 'measures' parameter must name measures of segment runs: {', '.join(trials)} "
+                             f"{'scores' if len(trials) == 1 else 'score'} (query, utterance) trials (a QUESST key or "
+                             f"TREC qrels, and an STD list or TREC run), not time spans. Got a segment run instead.")
     if chosen.trec_eval == "9":
         reqs = [replace(x, measure=replace(x.measure, family=TREC_EVAL_9[x.measure.family.name]))
                 if x.measure.family.name in TREC_EVAL_9 else x for x in reqs]

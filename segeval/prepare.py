@@ -46,7 +46,7 @@ from segeval.settings import DEFAULT_ORDER, DEFAULTS, MISSING_QUERIES, ORDERS, k
 from segeval.validate import check_kinds, check_unique_documents
 
 #: columns carried into the evaluation; videos and queries become integer codes
-RUN_COLUMNS = ("start", "end", "rank", "score", "line")
+RUN_COLUMNS = ("start", "end", "rank", "score", "line", "decision")  # decision: STD list runs only
 #: stratum: stratified qrels only; subtopic: subtopic qrels only (read for the diversity measures)
 QRELS_COLUMNS = ("start", "end", "rel", "line", "stratum", "subtopic")
 _OPTIONAL = ("stratum", "subtopic")
@@ -151,7 +151,8 @@ def prepare(
         check_unique_documents(run, run_raw, run_icode)
     rows = first_results(_ordered_rows(run, run_qcode, run_icode if sorted_items else None, len(chosen), order),
                          run_qcode, len(chosen), max_results)
-    r = {**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS}, "icode": run_icode[rows], "qcode": run_qcode[rows]}
+    r = {**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS if c in run or c != "decision"},
+         "icode": run_icode[rows], "qcode": run_qcode[rows]}
     keep_q = np.flatnonzero(qrels_qcode >= 0)
     q = {**{c: _values(qrels, c)[keep_q] for c in QRELS_COLUMNS if c in qrels or c not in _OPTIONAL},
          "icode": qrels_icode[keep_q], "qcode": qrels_qcode[keep_q]}

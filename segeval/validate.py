@@ -184,3 +184,17 @@ def check_unique_documents(run: pd.DataFrame, query_codes: npt.NDArray[np.int64]
     """Each document at most once per query in a document run (as trec_eval); codes identify the
     run rows' query and item."""
     _apply(run, _duplicate_problems(run, query_codes, item_codes), None)
+
+
+def check_trials(qrels: pd.DataFrame, run: pd.DataFrame) -> None:
+    """For the trial measures (QUESST's figures): every (query, utterance) the run scores must be a trial of the
+    key (the qrels list every trial, targets and non-targets); the first that is not is an InputError at its
+    line."""
+    key = pd.MultiIndex.from_arrays([qrels["query"].astype(str), qrels["item"].astype(str)])
+    pairs = pd.MultiIndex.from_arrays([run["query"].astype(str), run["item"].astype(str)])
+    outside = np.flatnonzero(~pairs.isin(key))
+    if len(outside):
+        at = int(outside[np.argmin(run["line"].to_numpy()[outside])])
+        query, item = str(run["query"].iloc[at]), str(run["item"].iloc[at])
+        raise _error(run, at, f"query {query} in utterance {item} is not a trial of the key; expected only the "
+                              f"key's (query, utterance) pairs", "unknown trial")

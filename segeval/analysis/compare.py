@@ -249,6 +249,12 @@ def compare_evaluations(evaluations: dict[str, Evaluation], baseline: str, *, te
     few = len(queries) < MIN_QUERIES
     result.pairs = _tested(evaluations, tested, columns, test, permutations, seed, few)
     result.notes += _method_notes(result, len(tested), few)
+    by_name = {r.name: r for r in first.requests}
+    pooled = [m for m in columns if m in by_name and by_name[m].measure.aggregate == "pooled"]
+    if pooled:
+        result.notes.append(f"{', '.join(pooled)}: each run's value is the figure on every query's trials pooled, "
+                            f"not a mean over queries; the differences, intervals and p-values are over the "
+                            f"per-query values")
     for pair, p in zip(result.pairs, correct([x.p for x in result.pairs], correction), strict=True):
         pair.p, pair.significant = p, p < alpha
     if not all_pairs:  # each run's cell holds its comparison with the baseline

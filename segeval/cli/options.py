@@ -24,18 +24,19 @@ def argument(metavar: str, help: str) -> Any:
 
 # ---- inputs
 Qrels = Annotated[str, argument(
-    "QRELS", f"Qrels file ('-' for standard input, .gz ok): TREC 'qid 0 docno rel' lines for documents, or "
-             f"MediaEval 'qid Q0 video start end rel' lines for segments ({_TIMES}); the format is detected.")]
+    "QRELS", f"Qrels file ('-' for standard input, .gz ok): TREC 'qid 0 docno rel' lines for documents, "
+             f"MediaEval 'qid Q0 video start end rel' lines for segments ({_TIMES}), or a QUESST key 'query "
+             f"utterance 1|0'; the format is detected.")]
 MediaEvalQrels = Annotated[str, argument(
     "QRELS", f"MediaEval qrels: 'qid Q0 video start end rel' lines ({_TIMES}; .gz ok).")]
 Run = Annotated[str, argument(
     "RUN", f"Run file (.gz ok): TREC 'qid Q0 docno rank score tag' lines, or MediaEval segment lines "
            f"(linking: 'qid Q0 video start end rank score run'; search: 'qid Q0 video start end jumpin rank score "
-           f"[run]'; {_TIMES}); the format is detected.")]
+           f"[run]'; {_TIMES}), or an STD list (XML, query by example); the format is detected.")]
 MediaEvalRun = Annotated[str, argument("RUN", f"Run file in the --kind format ({_TIMES}; .gz ok).")]
 Runs = Annotated[list[str], argument(
-    "RUN...", f"Run files (TREC or MediaEval lines, detected; {_TIMES}; .gz ok), globs or directories (each file "
-              f"once; outputs in this order).")]
+    "RUN...", f"Run files (TREC or MediaEval lines or STD lists, detected; {_TIMES}; .gz ok), globs or directories "
+              f"(each file once; outputs in this order).")]
 CompareRuns = Annotated[list[str], argument(
     "RUN...", "Two or more run files, globs or directories (each file once; outputs in this order).")]
 

@@ -100,7 +100,7 @@ def evaluate_run(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format:
     if memory == "chunked" and is_stream(path):
         notes.append(f"note: {path} is a pipe or standard input, which the chunked path cannot read again; "
                      f"reading it in memory")
-    if read_in_chunks(str(path), memory)[0]:
+    if read_in_chunks(str(path), memory, job.measures)[0]:
         try:
             size = os.path.getsize(path) if os.path.isfile(path) else 0  # else open_blocks explains
             with Progress(size, "MiB", quiet=not progress, scale=2**20) as bar:

@@ -60,12 +60,17 @@ class Route:
         return Route("table", self.executor, why)
 
 
-def read_in_chunks(path: str, memory: str) -> tuple[bool, str]:
+def read_in_chunks(path: str, memory: str, measures: Sequence[str] = ()) -> tuple[bool, str]:
     """Whether ``memory`` (``auto``, ``chunked``, ``in-memory``) reads the run at ``path`` in chunks,
     and why: ``auto`` does for files of at least :data:`~segeval.settings.AUTO_BYTES` (gzip files: a
-    quarter of it); a pipe or standard input is always read whole (it cannot be read again)."""
+    quarter of it); a pipe or standard input is always read whole (it cannot be read again), and so are
+    an STD list run (XML) and a run scored by trial ``measures`` (QUESST's figures pool every trial, and
+    an unreported trial scores the run's lowest score)."""
     if is_stream(path):
         return False, "a pipe or standard input is read once, whole"
+    whole = whole_run(path, measures)
+    if whole is not None:
+        return False, whole
     if memory != "auto":
         return memory == "chunked", f"--memory {memory}"
     try:
@@ -76,6 +81,30 @@ def read_in_chunks(path: str, memory: str) -> tuple[bool, str]:
     why = (f"--memory auto: {'a gzip file' if gz else 'a file'} of {size / 2**20:.1f} MiB (chunks from "
            f"{AUTO_BYTES / (4 if gz else 1) / 2**20:g} MiB)")
     return size * (4 if gz else 1) >= AUTO_BYTES, why
+
+
+def whole_run(path: str, measures: Sequence[str]) -> str | None:
+    """Why the run at ``path`` must be read whole (an STD list run; QUESST's figures), or None."""
+    from segeval.io.chunks import open_blocks
+    from segeval.io.stdlist import is_stdlist
+
+    if trial_measures(measures):
+        return "QUESST's figures pool every trial of a run: read whole"
+    try:
+        head = next(open_blocks(path, block=1 << 12), b"")
+    except (SegevalError, OSError, StopIteration):
+        return None
+    return "an STD list run (XML): read whole" if is_stdlist(head) else None
+
+
+def trial_measures(names: Sequence[str]) -> bool:
+    """True when one of the measures is a trial measure (QUESST's figures; a bad name: False, refused later)."""
+    from segeval.measures.definitions import resolve
+
+    try:
+        return any(m.scope == "trials" for m in resolve(list(names)))
+    except SegevalError:
+        return False
 
 
 def lane_requests(names: Sequence[str]) -> list[Request] | None:
@@ -147,7 +176,11 @@ def route(qrels: str, runs: Sequence[str], job: Job, output: str = "trec") -> Ro
     engine, jobs = job.engine.engine, job.engine.jobs
     if any(is_stream(r) for r in runs) and len(runs) > 1:
         return Route("table", "whole", "a run from a pipe or standard input: every run read here, one at a time")
-    if engine == "dask" and not any(is_stream(r) for r in runs):
+    whole = None if any(is_stream(r) for r in runs) else next(
+        (w for w in (whole_run(r, job.measures) for r in runs) if w is not None), None)
+    if whole is not None and len(runs) == 1:
+        return Route("table", "whole", whole)
+    if engine == "dask" and not any(is_stream(r) for r in runs) and whole is None:
         return Route("table", "dask", f"--engine dask: {plural(len(runs), 'run')} in (run, query-partition) tasks")
     if len(runs) > 1:
         workers = min(len(runs), jobs or os.cpu_count() or 1)
@@ -155,7 +188,7 @@ def route(qrels: str, runs: Sequence[str], job: Job, output: str = "trec") -> Ro
             return Route("table", "processes", f"{plural(len(runs), 'run')}, {workers} worker processes; each "
                                                f"worker reads a run whole or in chunks by --memory {job.engine.memory}")
         return Route("table", "whole", f"{plural(len(runs), 'run')}, one process (-j 1)")
-    chunks, size = read_in_chunks(runs[0], job.engine.memory)
+    chunks, size = read_in_chunks(runs[0], job.engine.memory, job.measures)
     executor = "chunks" if chunks else "whole"
     segments = None if is_stream(runs[0]) else _segments(runs[0])  # a stream is read once: not sniffed
     if segments is not None:

@@ -85,6 +85,12 @@ TREC_RUN = LineFormat(
     "301 Q0 FBIS3-10082 1 12.5 myrun",
     trailing=True,
 )
+#: a query-by-example key (MediaEval SWS 2013, QUESST 2014-2015): every trial, 1 when the query occurs in the
+#: utterance (the QUESST figures' qrels: :mod:`segeval.measures.trials`)
+QUESST_KEY = LineFormat(
+    "QUESST key", (Field("query", "str"), Field("item", "str"), Field("rel", "int")),
+    "quesst2015_dev_0001 quesst2015_00001 1",
+)
 #: completed qrels (``segeval complete-qrels``): one more field saying who judged the line,
 #: ``human`` or ``predicted:CLASSIFIER``, so predicted labels never pass for human ones
 SOURCE_HUMAN = "human"
@@ -95,9 +101,9 @@ MEDIAEVAL_QRELS_COMPLETED = LineFormat(
     "completed MediaEval qrels", (*MEDIAEVAL_QRELS.fields, Field("source", "str")),
     "anchor_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 1 predicted:svm")
 QRELS_FORMATS = {"mediaeval": MEDIAEVAL_QRELS, "trec": TREC_QRELS, "trec-completed": TREC_QRELS_COMPLETED,
-                 "mediaeval-completed": MEDIAEVAL_QRELS_COMPLETED}
+                 "mediaeval-completed": MEDIAEVAL_QRELS_COMPLETED, "quesst": QUESST_KEY}
 RUN_FORMATS = {"linking": MEDIAEVAL_LINKING_RUN, "search": MEDIAEVAL_SEARCH_RUN, "trec": TREC_RUN}
-DOCUMENT_FORMATS = (TREC_QRELS, TREC_QRELS_COMPLETED, TREC_RUN)
+DOCUMENT_FORMATS = (TREC_QRELS, TREC_QRELS_COMPLETED, TREC_RUN, QUESST_KEY)
 COMPLETED_FORMATS = (TREC_QRELS_COMPLETED, MEDIAEVAL_QRELS_COMPLETED)
 QRELS_FORMATS_BY_NAME = {f.name: f for f in QRELS_FORMATS.values()}
 
@@ -263,8 +269,8 @@ def _qrels_fit(tokens: list[str], by_count: bool = False) -> LineFormat | None:
     n = len(tokens)
     if n in (5, 7) and (tokens[-1] == SOURCE_HUMAN or tokens[-1].startswith(SOURCE_PREDICTED)):
         fmt = TREC_QRELS_COMPLETED if n == 5 else MEDIAEVAL_QRELS_COMPLETED
-    elif n in (4, 6):
-        fmt = TREC_QRELS if n == 4 else MEDIAEVAL_QRELS
+    elif n in (4, 6) or (n == 3 and not by_count):  # a key only with its grade: else a short TREC line
+        fmt = QUESST_KEY if n == 3 else TREC_QRELS if n == 4 else MEDIAEVAL_QRELS
     else:
         return None
     return fmt if by_count or _is_int(tokens[len(fmt.fields) - 1 - (fmt in COMPLETED_FORMATS)]) else None
@@ -282,7 +288,7 @@ def looks_like_groups(data: bytes, path: str) -> bool:
 
 def detect_qrels_format(data: bytes, path: str) -> LineFormat:
     """The qrels format of a file, from the field counts of its first :data:`DETECT_LINES` data lines
-    (4: TREC, 6: MediaEval; one more for completed qrels, whose last field is ``human`` or
+    (4: TREC, 6: MediaEval, 3: a QUESST key; one more for completed qrels, whose last field is ``human`` or
     ``predicted:CLASSIFIER``).  Lines that fit no format (a header) are left to the parser, which
     reports them; lines that fit different formats are an error naming one of each."""
     lines = _data_lines(data, path)
@@ -301,7 +307,8 @@ def detect_qrels_format(data: bytes, path: str) -> LineFormat:
             return fmt
     number, tokens = lines[0]
     raise InputError(path, f"has {plural(len(tokens), 'field')}; expected a qrels line: 4 fields (TREC, such as "
-                           f"'{TREC_QRELS.example}') or 6 (MediaEval, such as '{MEDIAEVAL_QRELS.example}'), "
+                           f"'{TREC_QRELS.example}'), 6 (MediaEval, such as '{MEDIAEVAL_QRELS.example}') "
+                           f"or 3 (a QUESST key, such as '{QUESST_KEY.example}'), "
                            f"or one more ending in '{SOURCE_HUMAN}' or '{SOURCE_PREDICTED}CLASSIFIER' "
                            f"for completed qrels", line=number, text=" ".join(tokens), kind="field count")
 

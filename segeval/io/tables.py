@@ -33,6 +33,7 @@ from segeval.io.formats import (
     with_subtopics,
 )
 from segeval.io.parse import OnError, decode_line, parse_lines
+from segeval.io.stdlist import is_stdlist, stdlist_frame
 
 QRELS_COLUMNS = ("query", "item", "start", "end", "rel", "line")
 RUN_COLUMNS = ("query", "item", "start", "end", "jumpin", "rank", "score", "run", "line")
@@ -218,12 +219,15 @@ def read_run(path: str | Path, fmt: LineFormat | str = "auto", time_format: str 
              on_error: OnError | None = None) -> pd.DataFrame:
     """Read a run: columns query, item, start, end, jumpin (seconds), rank, score, run, line.
 
-    ``fmt`` is a :class:`LineFormat`, a name of :data:`RUN_FORMATS`, or ``"auto"``.
+    ``fmt`` is a :class:`LineFormat`, a name of :data:`RUN_FORMATS`, ``"stdlist"`` (an STD list, XML:
+    :mod:`segeval.io.stdlist`, with a ``decision`` column) or ``"auto"`` (an STD list when the file opens XML).
     With ``on_error``, malformed lines are reported to it and skipped instead of raising.
     """
     name = str(path)
 
-    def read(data: bytes) -> pd.DataFrame:
+    def read(data: bytes, whole: bool = False) -> pd.DataFrame | None:
+        if fmt == "stdlist" or (fmt == "auto" and is_stdlist(data)):  # XML: read whole, not by its first lines
+            return stdlist_frame(data, name) if whole else None
         found = fmt if isinstance(fmt, LineFormat) else detect_run_format(data, name, time_format) if fmt == "auto" \
             else RUN_FORMATS[fmt]
         df = to_frame(parse_table(data, found, name, time_format, on_error), RUN_COLUMNS, name)
@@ -231,4 +235,6 @@ def read_run(path: str | Path, fmt: LineFormat | str = "auto", time_format: str 
         return df
 
     # a stream whose first lines cannot be valid is refused there, not read whole first
-    return read(read_bytes(path, head=None if on_error else line_head(read)))
+    df = read(read_bytes(path, head=None if on_error else line_head(read)), whole=True)
+    assert df is not None
+    return df

@@ -15,6 +15,7 @@ from segeval.measures.registry import Measure
 
 if TYPE_CHECKING:
     from segeval.measures.segments import QuerySegments
+    from segeval.measures.trials import Trials
     from segeval.prepared import Prepared
 
 
@@ -39,7 +40,7 @@ def requests(names: Sequence[str], adapters: Sequence[Adapter]) -> list[Request]
                              f"(relevance_level). Got {leveled[0]} with the {segment[0]} adapter instead.")
     for adapter in adapters:
         out += [Request(m.name + adapter.suffix, m, adapter) for m in wanted if m.scope == "labels"]
-    out += [Request(m.name, m, None) for m in wanted if m.scope == "segments"]
+    out += [Request(m.name, m, None) for m in wanted if m.scope != "labels"]
     return out
 
 
@@ -53,6 +54,7 @@ def compute(
     every result: :func:`segeval.pipeline.emptied`); their measures take :meth:`Measure.on_empty`.
     """
     segments: list[QuerySegments] | None = None
+    trials: list[Trials] | None = None
     batches: dict[str, Batch] = {}
     result: dict[str, list[Any]] = {}
     for r in reqs:
@@ -70,6 +72,13 @@ def compute(
             if emptied and r.measure.family.empty is not None:
                 for q in emptied.get(r.adapter.spec, ()):
                     result[r.name][q] = r.measure.on_empty(per_query[q].num_rel)
+        elif r.measure.scope == "trials":
+            from segeval.measures.trials import Pooled, query_trials
+
+            if trials is None:
+                trials = query_trials(data)
+            result[r.name] = [Pooled(r.measure(t), t, r.measure) if r.measure.aggregate == "pooled" else r.measure(t)
+                              for t in trials]
         else:
             if segments is None:
                 from segeval.measures.segments import query_segments

@@ -20,6 +20,7 @@ from typing import TypedDict
 from segeval.errors import ParameterError
 from segeval.measures import diversity_keys as DIV_KEYS
 from segeval.measures import jumpin as JUMPIN_KEYS
+from segeval.measures import quesst as QUESST
 from segeval.measures.keyed import KeyedFamily
 from segeval.measures.registry import Aggregate, Deferred, Ecosystem, Family, Format, Measure, Option, Registry
 
@@ -40,6 +41,7 @@ class _Functions:
 ADR, B, L, SAMPLED = _Functions("adr"), _Functions("batch"), _Functions("labels"), _Functions("sampled")
 S = _Functions("segments")
 J = _Functions("jumpin")
+QT = _Functions("trials")
 TR, TJ, TG, TS = (_Functions(m) for m in ("trec_ranks", "trec_judged", "trec_gains", "trec_sets"))
 FORMS = _Functions("forms")  # the parameterised forms
 ECO = _Functions("ecosystem")  # ir_measures' and ranx's measures beyond trec_eval
@@ -372,6 +374,40 @@ DIVERSITY: tuple[Family, ...] = (
 )
 FAMILIES += DIVERSITY
 
+_KEYS = ("parameters p_target (0.0008), cost_miss (100), cost_fa (1), default_score (lowest: an unreported "
+         "trial scores the run's lowest score, with NO)")
+#: query by example (docs/speech.md, "Query by example"): trials are the key's (query, utterance) pairs, scores
+#: LLRs; each figure is one formula over trials: per query on its own, the all line on every query's pooled
+QUESST_FIGURES: tuple[Family, ...] = (
+    KeyedFamily(name="actCnxe", scope="trials", func=QT.act_cnxe, aggregator="pooled", fmt="score",
+                higher_is_better=False, lower=0.0, param="raw", keys=QUESST.CNXE_KEYS, example="actCnxe_prior=0.5",
+                description="normalized cross-entropy of the scores as LLRs (MediaEval QUESST): Cxe at the prior over "
+                            "the prior's entropy, all trials pooled (not a mean over queries); prior: effective (of "
+                            f"the costs) or a probability; {_KEYS}"),
+    KeyedFamily(name="minCnxe", scope="trials", func=QT.min_cnxe, aggregator="pooled", fmt="score",
+                higher_is_better=False, lower=0.0, upper=1.0, param="raw", keys=QUESST.CNXE_KEYS,
+                example="minCnxe_prior=0.5",
+                description="actCnxe after the best monotone recalibration (PAV), all trials pooled; parameters as "
+                            "actCnxe"),
+    KeyedFamily(name="actTWV", scope="trials", func=QT.act_twv, aggregator="pooled", fmt="score",
+                higher_is_better=True, upper=1.0, param="raw", keys=QUESST.ACT_TWV_KEYS,
+                example="actTWV_decisions=bayes",
+                description="actual term-weighted value (MediaEval QUESST): 1 − mean over queries with a target of "
+                            "(P_miss + β·P_FA), β = (C_fa/C_miss)(1 − P_target)/P_target, at the run's YES decisions "
+                            "(decisions=given; bayes: score >= ln β, for TREC runs); " + _KEYS),
+    KeyedFamily(name="maxTWV", scope="trials", func=QT.max_twv, aggregator="pooled", fmt="score",
+                higher_is_better=True, lower=0.0, upper=1.0, param="raw", keys=QUESST.TWV_KEYS,
+                example="maxTWV_cost_fa=2",
+                description="maximum term-weighted value: TWV at the best global score threshold (per query: at "
+                            "its own best); " + _KEYS),
+    KeyedFamily(name="maxTWV_threshold", scope="trials", func=QT.max_twv_threshold, aggregator="pooled",
+                fmt="score", higher_is_better=None, param="raw", keys=QUESST.TWV_KEYS,
+                example="maxTWV_threshold_cost_fa=2",
+                description="the score threshold of maxTWV (YES when the score is at least it; inf: rejecting "
+                            "every trial); parameters as maxTWV"),
+)
+FAMILIES += QUESST_FIGURES
+
 #: trec_eval 9.0.8's versions of families whose definition changed in 10 (not separate names)
 TREC_EVAL_9 = {
     "iprec_at_recall": replace(next(f for f in FAMILIES if f.name == "iprec_at_recall"), func=FORMS.iprec_9,
@@ -417,12 +453,15 @@ SETS = {
                  "rbp_resid", "unj"),
     #: the measures of Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007), Tables 2, 3, 7 and 8, in their order
     "paper": ("recip_rank", "P_10", "P_20", "ndcg_cut_20", "map", "bpref", "P_judged_20", "RankEff"),
+    "quesst": tuple(f.name for f in QUESST_FIGURES if f.higher_is_better is not None),  # not the threshold
 }
 SET_DESCRIPTIONS = {
     "official": "trec_eval's default set (what trec_eval prints without -m); segeval eval's default",
     "set": "trec_eval -m set: measures of the retrieved set, ignoring ranks",
     "all_trec": "trec_eval -m all_trec: every trec_eval measure",
     "paper": "Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007), Tables 2, 3, 7 and 8",
+    "quesst": "MediaEval QUESST's figures (segeval qbe): actual and minimum Cnxe, actual and maximum TWV (the "
+              "threshold, a statistic that can be inf, by its name maxTWV_threshold)",
 }
 
 _PAIRS = {f.name: f.pair_names for f in FAMILIES}

@@ -23,8 +23,9 @@ from segeval.measures.registry import Family, ParamValue
 
 @dataclass(frozen=True)
 class Key:
-    """One named parameter: a number (``words`` empty) greater than or equal to ``lower`` (strictly
-    greater when ``strict``), or one of ``words``; ``default`` is its value when not given."""
+    """One named parameter: a number (``words`` empty) from ``lower`` to ``upper`` (both excluded when
+    ``strict``; an infinite bound is no bound), or one of ``words``; with ``numbers`` as well a word or
+    a number; ``default`` is its value when not given."""
 
     name: str
     default: float | str
@@ -33,12 +34,20 @@ class Key:
     words: tuple[str, ...] = ()
     #: a whole number (a cut-off)
     integer: bool = False
+    upper: float = math.inf
+    numbers: bool = False
 
     def expected(self) -> str:
+        bounds = [f"{'>' if self.strict else '>='} {self.lower:g}"] if math.isfinite(self.lower) else []
+        bounds += [f"{'<' if self.strict else '<='} {self.upper:g}"] if math.isfinite(self.upper) else []
+        number = f"{'a whole number' if self.integer else 'a number'}{' ' + ' and '.join(bounds) if bounds else ''}"
         if self.words:
-            return f"{self.name}={'|'.join(self.words)}"
-        what = "a whole number" if self.integer else "a number"
-        return f"{self.name}={what} {'>' if self.strict else '>='} {self.lower:g}"
+            return f"{self.name}={'|'.join(self.words)}{f' or {number}' if self.numbers else ''}"
+        return f"{self.name}={number}"
+
+    def takes_word(self, text: str) -> bool:
+        """True when ``text`` is one of the key's words (not a number)."""
+        return text in self.words
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -58,13 +67,13 @@ def _refuse(family: str, params: str, keys: tuple[Key, ...]) -> ParameterError:
 
 
 def _value(family: str, params: str, keys: tuple[Key, ...], key: Key, text: str) -> float | str:
-    if key.words:
-        if text not in key.words:
-            raise _refuse(family, params, keys)
+    if key.takes_word(text):
         return text
+    if key.words and not key.numbers:
+        raise _refuse(family, params, keys)
     value = plain_decimal(text)
-    if not math.isfinite(value) or value < key.lower or (key.strict and value == key.lower) or \
-            (key.integer and not value.is_integer()):
+    if not math.isfinite(value) or value < key.lower or value > key.upper or \
+            (key.strict and value in (key.lower, key.upper)) or (key.integer and not value.is_integer()):
         raise _refuse(family, params, keys)
     return value
 
@@ -78,10 +87,11 @@ def normalise(family: str, params: str, keys: tuple[Key, ...]) -> str:
         if not eq or name not in by_name or name in given:
             raise _refuse(family, params, keys)
         given[name] = _value(family, params, keys, by_name[name], text)
-    return ",".join(f"{k.name}={_text(given[k.name])}" for k in keys if k.name in given)
+    return ",".join(f"{k.name}={value_text(given[k.name])}" for k in keys if k.name in given)
 
 
-def _text(value: float | str) -> str:
+def value_text(value: float | str) -> str:
+    """A key's value as its canonical text: a word as it is, a number as %g when that keeps it."""
     if isinstance(value, str):
         return value
     short = f"{value:g}"
@@ -97,5 +107,5 @@ def settings(keys: tuple[Key, ...], params: str | None) -> dict[str, float | str
         for item in params.split(","):
             name, _, text = item.partition("=")
             key = by_name[name]
-            out[name] = text if key.words else float(text)
+            out[name] = text if key.takes_word(text) else float(text)
     return out

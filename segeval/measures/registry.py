@@ -21,8 +21,11 @@ from segeval.measures import params as P
 if TYPE_CHECKING:
     from segeval.measures import batch as B
 
-Scope = Literal["labels", "segments"]
-Aggregate = Literal["sum", "mean", "gm", "none"]
+#: labels: adapted labels; segments: time spans; trials: every key pair with the run's score
+#: (:mod:`segeval.measures.trials`)
+Scope = Literal["labels", "segments", "trials"]
+#: pooled: the measure on every query's inputs together, not a function of the per-query values
+Aggregate = Literal["sum", "mean", "gm", "none", "pooled"]
 Format = Literal["count", "score", "text", "stat"]
 #: cutoff, level, reals, gains: trec_eval's parameter kinds (:mod:`segeval.measures.params`);
 #: recall: a recall-point position written p/100 (maisp_0.10); raw: a word (adr_tb.standin)
@@ -487,6 +490,10 @@ class Registry:
             "relevant results by num_rel or by an ideal ranking, so under the overlap and tolerance adapters, "
             "which can credit one relevant segment to several results, they may exceed 1 (and segeval prints a "
             "note when they do).", "",
+            "*input*: `labels` (each result labelled by an adapter), `segments` (time spans), `trials` (every "
+            "(query, utterance) pair of the key with the run's score: docs/speech.md, \"Query by example\"). "
+            "*aggregate*: the `all` line; `pooled`: the measure on every query's inputs together, not a function "
+            "of the per-query values.", "",
             "## Measures", "", self.table(), "",
             "## Named sets", "", self.sets_table(), "",
             "## Accepted aliases", "", self.aliases_table(), "",

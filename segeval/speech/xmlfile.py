@@ -24,7 +24,11 @@ class Element:
 def read_xml(path: str, kind: str) -> Element:
     """The document's root element (a tree of :class:`Element`); an :class:`InputError` naming the file,
     the line and expat's reason when the file is not well-formed XML."""
-    data = read_whole(path, f"the {kind} file")
+    return parse_xml(read_whole(path, f"the {kind} file"), path, kind)
+
+
+def parse_xml(data: bytes, path: str, kind: str) -> Element:
+    """:func:`read_xml` on the file's bytes."""
     parser = xml.parsers.expat.ParserCreate()
     stack: list[Element] = []
     roots: list[Element] = []

@@ -99,6 +99,10 @@ def expected_all(values: list[Any], how: str) -> Any:
     """The declared aggregator, written out: sums left to right in query order, as trec_eval adds."""
     if how == "none":
         return None
+    if how == "pooled":  # the measure on every query's trials together (checked on one query alone below)
+        from segeval.measures.trials import Trials
+
+        return values[0].measure(Trials.pool([v.trials for v in values]))
     if how == "gm":
         logs = 0.0
         for v in values:
@@ -217,8 +221,55 @@ def test_every_registry_entry_keeps_the_invariants(tmp_path: Path) -> None:
             reqs = label_requests(spec) + (segment_reqs if spec == "overlap" else [])
             compared += check(*evaluate_three(tmp_path, qrels, run, reqs, seed), reqs, adapter.credits_once)
             covered |= {r.measure.family.name for r in reqs}
+    for seed in (7,):
+        key, run = trial_inputs(tmp_path, seed)
+        reqs = [Request(m.name, m, None) for f in REGISTRY.families if f.scope == "trials" for m in concrete(f)]
+        compared += check(*evaluate_trials(tmp_path, key, run, reqs, seed), reqs, credits_once=True)
+        covered |= {r.measure.family.name for r in reqs}
     assert covered == {f.name for f in REGISTRY.families}  # nothing left out
     assert compared > 10_000
+
+
+def trial_inputs(tmp: Path, seed: int) -> tuple[Path, dict[str, list[str]]]:
+    """A QUESST key (a query without a target, one with targets only) and an STD list run scoring every
+    trial (tied scores, YES and NO), as ``<term>`` lines by query."""
+    rng = random.Random(seed)
+    key, run = [], {}
+    for q in range(1, 8):
+        terms = []
+        for u in rng.sample(range(30), rng.randint(2, 9)):
+            target = 0 if q == 3 else 1 if q == 5 else rng.choice((0, 0, 1))
+            key.append(f"q{q} u{u} {target}\n")
+            terms.append(f'<term file="u{u}" channel="1" tbeg="0" dur="1" score="{rng.choice((-3, -1, 0, 1, 2.5))}" '
+                         f'decision="{rng.choice(("YES", "NO"))}"/>\n')
+        run[f"q{q}"] = terms
+    path = tmp / f"key{seed}"
+    path.write_text("".join(key))
+    return path, run
+
+
+def stdlist(tmp: Path, name: str, run: dict[str, list[str]], queries: list[str]) -> Path:
+    body = "".join(f'<detected_termlist termid="{q}">\n{"".join(run[q])}</detected_termlist>\n' for q in queries)
+    return run_file(tmp, name, [f"<stdlist system_id='r'>\n{body}</stdlist>\n"])
+
+
+def evaluate_trials(tmp: Path, key: Path, run: dict[str, list[str]], reqs: list[Request],
+                    seed: int) -> tuple[Evaluation, ...]:
+    """:func:`evaluate_three` for trial measures (every trial reported: a query's values do not depend on the
+    others'), and each query alone: its all line is its per-query value (one formula on its trials)."""
+    rng = random.Random(seed)
+    order = list(run)
+    rng.shuffle(order)
+    subset = sorted(rng.sample(order, len(order) // 2))
+    part_key = run_file(tmp, "part.key", [x for x in key.read_text().splitlines(keepends=True)
+                                          if x.split()[0] in subset])
+    whole = segeval.evaluate(key, stdlist(tmp, "run.xml", run, sorted(run)), reqs)
+    shuffled = segeval.evaluate(key, stdlist(tmp, "shuffled.xml", run, order), reqs)
+    part = segeval.evaluate(part_key, stdlist(tmp, "part.xml", run, subset), reqs)
+    alone = segeval.evaluate(part_key, stdlist(tmp, "alone.xml", run, subset[:1]), reqs)
+    for r in reqs:
+        assert alone.summary[r.name] == by_query(whole, r.name)[subset[0]], r.name
+    return whole, shuffled, part
 
 
 def test_measures_marked_over_upper_do_exceed_it_under_the_overlap_adapter(tmp_path: Path) -> None:

@@ -122,22 +122,30 @@ def query_by_example(
 ) -> None:
     """Query by example (Cnxe, TWV) as MediaEval QUESST.
 
-    Actual and minimum Cnxe, actual and maximum TWV; the task's scorer is closed: the conventions are in
-    docs/speech.md."""
+    Actual and minimum Cnxe, actual and maximum TWV: the registry's measures (segeval eval -m quesst gives
+    the same, with -q per query); the task's scorer is closed: the conventions are in docs/speech.md."""
     from segeval.cli.tables import check_table_format, write
     from segeval.errors import ParameterError
-    from segeval.speech.qbe import QbeParameters, read_key, read_stdlist, score, trials
+    from segeval.measures.definitions import QUESST_FIGURES
+    from segeval.measures.quesst import QbeParameters
+    from segeval.measures.trials import Trials, counts
+    from segeval.pipeline import evaluate
 
     fmt = check_table_format(output)
+    if decisions not in ("given", "bayes"):
+        raise ParameterError(f"--decisions {decisions}: expected given or bayes")
     if not 0 < p_target < 1 or (prior is not None and not 0 < prior < 1):
         raise ParameterError("--p-target and --prior: expected a probability strictly between 0 and 1")
     if not (cost_miss > 0 and cost_fa > 0):
         raise ParameterError("--cost-miss and --cost-fa: expected numbers > 0")
     params = QbeParameters(p_target, cost_miss, cost_fa, prior, default_score, decisions)
-    result = score(trials(read_key(key), read_stdlist(system), params, system), params)
+    names = {f.name: f.name + (f"_{text}" if (text := params.text(f.keys)) else "")  # type: ignore[attr-defined]
+             for f in QUESST_FIGURES}
+    # every query of the key is scored, also one the run reports nothing for (its trials take the default)
+    ev = evaluate(key, system, list(names.values()), missing_queries="zero")
+    n_trials, n_targets, n_reported = counts(Trials.pool([v.trials for v in ev.per_query[names["actCnxe"]]]))
     columns = [("measure", ""), ("value", ".4f")]
-    rows = [("actCnxe", result.act_cnxe), ("minCnxe", result.min_cnxe), ("actTWV", result.act_twv),
-            ("maxTWV", result.max_twv), ("maxTWV_threshold", result.max_twv_threshold),
-            ("trials", float(result.n_trials)), ("targets", float(result.n_targets)),
-            ("reported", float(result.n_reported)), ("prior", result.prior), ("beta", result.beta)]
+    rows = [*((figure, float(ev.summary[name])) for figure, name in names.items()),
+            ("trials", float(n_trials)), ("targets", float(n_targets)),
+            ("reported", float(n_reported)), ("prior", params.effective_prior), ("beta", params.beta)]
     write(columns, rows, fmt)

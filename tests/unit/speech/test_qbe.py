@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from segeval.speech.qbe import pav
+from segeval.measures.trials import pav
 from tests.conftest import run_cli
 
 KEY = "q1 u1 1\nq1 u2 1\nq1 u3 0\nq1 u4 0\n"
