@@ -71,7 +71,8 @@ class Codes:
         if n == 0:
             return np.zeros(0, dtype=np.int32)
         change = np.ones(n, dtype=bool)
-        change[1:] = (words[1:] != words[:-1]).any(axis=1)
+        for j in range(words.shape[1]):  # column by column: NumPy's any(axis=1) over a few words is much slower
+            change[1:] |= words[1:, j] != words[:-1, j]
         heads = np.flatnonzero(change)
         if len(heads) * 4 < n:  # runs of equal tokens (queries): the heads only
             return np.repeat(self._looked_up(words[heads]), np.diff(np.append(heads, n)))
@@ -92,7 +93,8 @@ class Codes:
             self.slot_code[slot[miss]] = code[miss]
         width = words.shape[1]
         known = self._widen(width, len(self.names))
-        if not bool((known[code, :width] == words).all()) or bool(known[code, width:].any()):
+        if not all(bool((known[:, j][code] == words[:, j]).all()) for j in range(width)) \
+                or bool(known[code, width:].any()):
             raise GiveUp  # two tokens with one hash (never seen): the strict reader reads the file
         return code
 
