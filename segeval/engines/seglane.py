@@ -188,7 +188,7 @@ class SegmentReader:
         self.qrels = Rows.joined(parts)
         if judged_twice(self.qrels.query, self.qrels.item, self.qrels.start, self.qrels.end):
             raise GiveUp
-        self.qrels_queries = {self.queries.names[c] for c in np.unique(self.qrels.query).tolist()}
+        self.qrels_queries = {self.queries.names[c] for c in _present(self.qrels.query)}
 
     def _coded(self, s: Scanned, number: npt.NDArray[np.int64]) -> Rows:
         start, end = s.ints["start"], s.ints["end"]
@@ -212,6 +212,11 @@ class SegmentReader:
             rows, tag = self._coded(s, rank), s.last["run"] if tagged else b""
             del s, rank, data  # not held while the rows are evaluated
             yield rows, tag
+
+
+def _present(codes: npt.NDArray[np.int32]) -> list[int]:
+    """The distinct codes, in increasing order (counted: ``np.unique`` would load numpy.ma)."""
+    return np.flatnonzero(np.bincount(codes)).tolist() if len(codes) else []
 
 
 def _scanned(s: Scanned | None, data: bytes) -> Scanned | None:
@@ -384,7 +389,7 @@ def _evaluate(qrels_path: str, run_path: str, how: Plan, executor: str, chunk_li
         raise GiveUp  # no data line: the strict reader says so
     rows = Rows.joined(pending)
     del pending
-    run_codes = {int(c) for c in np.unique(rows.query).tolist()}
+    run_codes = set(_present(rows.query))
     if whole:
         run_names = {reader.queries.names[c] for c in run_codes}
         if not chosen_queries(wanted, run_names, None, "skip"):

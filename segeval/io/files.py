@@ -203,12 +203,12 @@ class _Checks:
     def _bom(self, block: bytes) -> None:
         """A UTF-8 byte-order mark after the file's start (``cat a b`` of two files that have one) would
         become part of a query id and silently match nothing: refused, naming the line."""
-        before = len(self.previous)
+        carried = len(self.previous)
         edge = self.previous + block[:2]  # a mark that began in the previous block
         self.previous = edge[-2:] if len(block) < 2 else block[-2:]
         at = edge.find(_BOM)
         if at >= 0:
-            at -= before  # position in block (negative: it began in the previous block)
+            at -= carried  # position in block (negative: it began in the previous block)
         elif block.isascii():  # holds none (a much faster check than the search)
             return
         else:
