@@ -346,8 +346,7 @@ def planned_result(qrels_path: str, run_path: str, how: Plan, executor: str, chu
 
 def _evaluate(qrels_path: str, run_path: str, how: Plan, executor: str, chunk_lines: int,
               on_read: Callable[[int], object] | None, given: LineFormat | None) -> RunResult:
-    from segeval.engines.fastlane import line_blocks
-    from segeval.io.chunks import batches, open_blocks
+    from segeval.io.chunks import batches, line_blocks, open_blocks
     from segeval.io.files import read_bytes
     from segeval.report.trec import runid as trec_runid
     from segeval.settings import BATCH_BYTES
