@@ -54,9 +54,8 @@ def fast_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions) -> t
 def printed(v: LaneResult, job: Job, out: OutputOptions, run_path: str) -> tuple[str, str]:
     """(stdout, stderr) of ``segeval eval`` with these values: trec_eval's lines, and the note on
     qrels queries not evaluated."""
-    from segeval.engines.runs import named
     from segeval.engines.types import unevaluated_note
-    from segeval.errors import render_note
+    from segeval.errors import named, render_note
     from segeval.report.trec import render_values
 
     text = render_values(v.queries, v.requests, v.per_query, v.summary, v.runid, per_query=out.per_query,
