@@ -44,6 +44,16 @@ def render_note(text: str) -> str:
     return printable(text)
 
 
+def named(note: str, file: str) -> str:
+    """``note`` naming the run ``file`` (``note: FILE: ...``) unless it names it already; the file
+    name with control characters escaped (:func:`segeval.errors.printable`)."""
+    shown = printable(file)
+    if not file or file in note or shown in note:
+        return note
+    head, sep, rest = note.partition(": ")
+    return f"{head}: {shown}: {rest}" if sep and head in ("note", "warning") else f"{shown}: {note}"
+
+
 class SegevalError(Exception):
     """Base class of every error segeval reports to a user (exit code 2 in the CLI).
 

@@ -17,7 +17,6 @@ import errno
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -149,6 +148,8 @@ def open_output(path: str | os.PathLike[str], *, binary: bool = False,
             raise OutputError(name, _reason(exc)) from None
         return
     directory, base = os.path.split(target)
+    import tempfile  # here: every command imports this module for its guarded standard output
+
     try:
         fd, temporary = tempfile.mkstemp(prefix=f".{base[:40]}.", suffix=".part", dir=directory)
     except OSError as exc:

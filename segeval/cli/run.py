@@ -15,8 +15,8 @@ from typing import Any
 import typer
 from typer.exceptions import TyperException
 
-import segeval.cli.commands  # noqa: F401  (registers every command on app)
-from segeval.cli.app import ARGV, app
+from segeval.cli.app import ARGV
+from segeval.cli.commands import COMMANDS, load
 from segeval.errors import SegevalError, printable
 
 
@@ -62,11 +62,14 @@ def _invoke(argv: list[str] | None) -> Any:
 
 
 def app_for(args: list[str]) -> typer.Typer:
-    """The app with only the command ``args`` name first (typer builds every command's parser on each
-    call, about 15 ms for all of them), or the whole app (no command, an option first, a group, a typo)."""
-    chosen = [c for c in app.registered_commands if args and c.name == args[0]]
+    """The app with only the command ``args`` name first, its module alone imported (typer builds every
+    command's parser on each call, about 15 ms for all of them, and the modules take longer), or the whole
+    app, every module imported (no command, an option first, a group, a typo)."""
+    name = args[0] if args else None
+    app = load(name if name in COMMANDS else None)
+    chosen = [c for c in app.registered_commands if c.name == name]
     if len(chosen) != 1:
-        return app
+        return load()
     one = copy.copy(app)
     one.registered_commands, one.registered_groups = chosen, []
     return one

@@ -14,15 +14,14 @@ the lane has no value notes to give.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from segeval.engines.lanebatch import LaneQrels, batch_values, query_names, token_codes
 from segeval.engines.route import lane_requests
 from segeval.errors import SegevalError
-from segeval.io.chunks import batches
-from segeval.io.files import BLOCK_BYTES, limits, read_blocks, read_bytes
+from segeval.io.chunks import line_blocks
+from segeval.io.files import read_bytes
 from segeval.io.formats import TREC_QRELS, TREC_RUN
 from segeval.io.scan import Scanned, concatenated, scan_format, stack_words
 from segeval.report.trec import runid as trec_runid
@@ -55,9 +54,8 @@ def fast_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions) -> t
 def printed(v: LaneResult, job: Job, out: OutputOptions, run_path: str) -> tuple[str, str]:
     """(stdout, stderr) of ``segeval eval`` with these values: trec_eval's lines, and the note on
     qrels queries not evaluated."""
-    from segeval.engines.runs import named
     from segeval.engines.types import unevaluated_note
-    from segeval.errors import render_note
+    from segeval.errors import named, render_note
     from segeval.report.trec import render_values
 
     text = render_values(v.queries, v.requests, v.per_query, v.summary, v.runid, per_query=out.per_query,
@@ -90,13 +88,6 @@ def scan_run(data: bytes) -> Scanned | None:
     """A TREC run's query and docno tokens, scores, and first tag, as the lanes read them (ranks only checked)."""
     return scan_format(data, TREC_RUN, text=("query", "item"), floats=("score",), checked_ints=("rank",),
                        first=("run",))
-
-
-def line_blocks(path: str, size: int = BLOCK_BYTES) -> Iterator[bytes]:
-    """A file the usual path reads whole (``read_bytes``, with its limits) in blocks of whole lines of
-    about ``size`` bytes, for a reader that keeps less than its text."""
-    blocks = read_blocks(path, max_bytes=limits()[0], block=size)
-    return (data for _, data in batches(blocks, 1, size))
 
 
 def lane_qrels(path: str) -> LaneQrels | None:

@@ -21,7 +21,7 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, TypeVar
 
 from segeval.engines.types import Outcome, RunResult, unevaluated_note
-from segeval.errors import InputError, SegevalError, printable, render_note, utf8_text
+from segeval.errors import InputError, SegevalError, named, render_note, utf8_text
 from segeval.io.directories import expand_runs as expand_runs  # the one expansion, re-exported
 from segeval.settings import Job
 
@@ -92,16 +92,6 @@ def evaluate_one(qrels: pd.DataFrame, run: str, job: Job, *, progress: bool = Fa
     except SegevalError as exc:
         return RunResult(None, skipped=skipped, error=exc, file=run)
     return replace(result, skipped=skipped, file=run)
-
-
-def named(note: str, file: str) -> str:
-    """``note`` naming the run ``file`` (``note: FILE: ...``) unless it names it already; the file
-    name with control characters escaped (:func:`segeval.errors.printable`)."""
-    shown = printable(file)
-    if not file or file in note or shown in note:
-        return note
-    head, sep, rest = note.partition(": ")
-    return f"{head}: {shown}: {rest}" if sep and head in ("note", "warning") else f"{shown}: {note}"
 
 
 def outcome(result: RunResult, *, render: Callable[[Evaluation, str, int, str], str], complete: bool) -> Outcome:

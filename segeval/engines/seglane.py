@@ -63,7 +63,7 @@ class Codes:
         self.names: list[str] = []
         self.slot_hash = np.zeros(0, dtype=np.uint64)  # made on the first block of tokens not in runs
         self.slot_code = np.zeros(0, dtype=np.int32)
-        self.words: list[npt.NDArray[np.uint64]] = []  # each code's token, as words
+        self.known = np.zeros((0, 1), dtype=np.uint64)  # each code's token, as words (NUL padded)
 
     def of(self, words: Words) -> npt.NDArray[np.int32]:
         """Each row's code (new tokens numbered as they first appear)."""
@@ -71,7 +71,8 @@ class Codes:
         if n == 0:
             return np.zeros(0, dtype=np.int32)
         change = np.ones(n, dtype=bool)
-        change[1:] = (words[1:] != words[:-1]).any(axis=1)
+        for j in range(words.shape[1]):  # column by column: NumPy's any(axis=1) over a few words is much slower
+            change[1:] |= words[1:, j] != words[:-1, j]
         heads = np.flatnonzero(change)
         if len(heads) * 4 < n:  # runs of equal tokens (queries): the heads only
             return np.repeat(self._looked_up(words[heads]), np.diff(np.append(heads, n)))
@@ -87,27 +88,56 @@ class Codes:
         code = self.slot_code[slot]
         miss = np.flatnonzero((code < 0) | (self.slot_hash[slot] != h))
         if len(miss):
-            code[miss] = self._looked_up(words[miss])
+            code[miss] = self._hashed(words, miss, h[miss])
             self.slot_hash[slot[miss]] = h[miss]
             self.slot_code[slot[miss]] = code[miss]
-        known = np.zeros((len(self.words), max(words.shape[1], max(len(w) for w in self.words))), dtype=np.uint64)
-        for c, w in enumerate(self.words):
-            known[c, : len(w)] = w
-        if not bool((known[code, : words.shape[1]] == words).all()) or bool(known[code, words.shape[1]:].any()):
+        width = words.shape[1]
+        known = self._widen(width, len(self.names))
+        if not all(bool((known[:, j][code] == words[:, j]).all()) for j in range(width)) \
+                or bool(known[code, width:].any()):
             raise GiveUp  # two tokens with one hash (never seen): the strict reader reads the file
         return code
 
+    def _hashed(self, words: Words, rows: IntArray, h: npt.NDArray[np.uint64]) -> npt.NDArray[np.int32]:
+        """The codes of ``rows`` (of hashes ``h``): each hash's first row looked up, in row order, when each hash
+        is one token's; else every row looked up."""
+        order = np.argsort(h, kind="stable")
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = h[order[1:]] != h[order[:-1]]
+        group = np.empty(len(order), dtype=np.intp)
+        group[order] = np.cumsum(first) - 1
+        heads = order[first]  # each hash's first row (the sort is stable), in hash order
+        if not bool((words[rows] == words[rows[heads[group]]]).all()):
+            return self._looked_up(words[rows])  # two tokens with one hash
+        by_row = np.argsort(heads)
+        codes = np.empty(len(heads), dtype=np.int32)
+        codes[by_row] = self._looked_up(words[rows[heads[by_row]]])
+        return codes[group]
+
     def _looked_up(self, words: Words) -> npt.NDArray[np.int32]:
+        """The codes of the rows' tokens, new ones numbered in row order."""
         tokens = np.ascontiguousarray(words).view(f"S{8 * words.shape[1]}").ravel().tolist()
-        out = np.empty(len(tokens), dtype=np.int32)
-        for i, token in enumerate(tokens):
-            c = self.code.get(token)
-            if c is None:
-                c = self.code[token] = len(self.names)
-                self.names.append(token.decode("utf-8"))
-                self.words.append(words[i][: -(-len(token) // 8)].copy())
-            out[i] = c
-        return out
+        codes = [self.code.get(t, -1) for t in tokens]
+        new = [i for i, c in enumerate(codes) if c < 0]
+        if new:
+            heads: list[int] = []  # each new token's first row
+            for i in new:
+                c = self.code.get(tokens[i])
+                if c is None:
+                    c = self.code[tokens[i]] = len(self.names) + len(heads)
+                    heads.append(i)
+                codes[i] = c
+            self.names += [tokens[i].decode("utf-8") for i in heads]
+            self._widen(words.shape[1], len(self.names))[len(self.names) - len(heads):, : words.shape[1]] = words[heads]
+        return np.asarray(codes, dtype=np.int32)
+
+    def _widen(self, width: int, rows: int) -> npt.NDArray[np.uint64]:
+        """:attr:`known` with at least ``width`` words a row and ``rows`` rows (the new ones zero)."""
+        have = self.known
+        if have.shape[1] < width or len(have) < rows:
+            self.known = np.zeros((max(rows, len(have)), max(width, have.shape[1])), dtype=np.uint64)
+            self.known[: len(have), : have.shape[1]] = have
+        return self.known
 
 
 @dataclass
@@ -158,7 +188,7 @@ class SegmentReader:
         self.qrels = Rows.joined(parts)
         if judged_twice(self.qrels.query, self.qrels.item, self.qrels.start, self.qrels.end):
             raise GiveUp
-        self.qrels_queries = {self.queries.names[c] for c in np.unique(self.qrels.query).tolist()}
+        self.qrels_queries = {self.queries.names[c] for c in _present(self.qrels.query)}
 
     def _coded(self, s: Scanned, number: npt.NDArray[np.int64]) -> Rows:
         start, end = s.ints["start"], s.ints["end"]
@@ -184,6 +214,11 @@ class SegmentReader:
             yield rows, tag
 
 
+def _present(codes: npt.NDArray[np.int32]) -> list[int]:
+    """The distinct codes, in increasing order (counted: ``np.unique`` would load numpy.ma)."""
+    return np.flatnonzero(np.bincount(codes)).tolist() if len(codes) else []
+
+
 def _scanned(s: Scanned | None, data: bytes) -> Scanned | None:
     """The scanned block; None for a block of blank lines; :class:`GiveUp` when the scanner gave up."""
     if s is None and data.strip():
@@ -192,13 +227,13 @@ def _scanned(s: Scanned | None, data: bytes) -> Scanned | None:
 
 
 
-def run_format(head: bytes, path: str) -> tuple[LineFormat, int]:
-    """The run's format as the strict reader detects it from its first lines, and the number of fields the
-    scanner reads (a search run: 9, or 8 when its first data line has no run tag)."""
+def run_format(head: bytes, path: str, given: LineFormat | None = None) -> tuple[LineFormat, int]:
+    """The run's format (``given``, or as the strict reader detects it from its first lines), and the number
+    of fields the scanner reads (a search run: 9, or 8 when its first data line has no run tag)."""
     from segeval.io.formats import detect_run_format
 
     try:
-        fmt = detect_run_format(head, path)
+        fmt = detect_run_format(head, path) if given is None else given
     except SegevalError:
         raise GiveUp from None
     if fmt.name not in RUN_FORMATS:
@@ -292,26 +327,35 @@ def segment_result(qrels_path: str, run_path: str, job: Job, executor: str,
 
     try:
         how = plan(False, list(job.measures), adapters=list(job.adapters) or None, settings=job.settings)
-        if how.settings.order not in ("rank", "file"):
-            return None
-        return _evaluate(qrels_path, run_path, job, how, executor, on_read)
+    except SegevalError:
+        return None
+    return planned_result(qrels_path, run_path, how, executor, job.engine.chunk_lines, on_read)
+
+
+def planned_result(qrels_path: str, run_path: str, how: Plan, executor: str, chunk_lines: int,
+                   on_read: Callable[[int], object] | None = None, fmt: LineFormat | None = None) -> RunResult | None:
+    """:func:`segment_result` of a resolved :class:`~segeval.plan.Plan`, the run in format ``fmt`` (None: as
+    detected); None when the strict reader must read the files."""
+    if how.settings.order not in ("rank", "file"):
+        return None
+    try:
+        return _evaluate(qrels_path, run_path, how, executor, chunk_lines, on_read, fmt)
     except (GiveUp, SegevalError, OSError, MemoryError, UnicodeDecodeError):
         return None
 
 
-def _evaluate(qrels_path: str, run_path: str, job: Job, how: Plan, executor: str,
-              on_read: Callable[[int], object] | None) -> RunResult:
-    from segeval.engines.fastlane import line_blocks
-    from segeval.io.chunks import batches, open_blocks
+def _evaluate(qrels_path: str, run_path: str, how: Plan, executor: str, chunk_lines: int,
+              on_read: Callable[[int], object] | None, given: LineFormat | None) -> RunResult:
+    from segeval.io.chunks import batches, line_blocks, open_blocks
     from segeval.io.files import read_bytes
     from segeval.report.trec import runid as trec_runid
     from segeval.settings import BATCH_BYTES
 
     whole = executor == "whole"
-    fmt, n_fields = run_format(_head(run_path), run_path)
+    fmt, n_fields = run_format(_head(run_path), run_path, given)
     reader = SegmentReader(line_blocks(qrels_path, QRELS_BLOCK), fmt, n_fields)  # then the run: one file at a time
     blocks: Iterator[bytes] = _views(read_bytes(run_path)) if whole else \
-        (data for _, data in batches(open_blocks(run_path, on_read=on_read), job.engine.chunk_lines, BATCH_BYTES))
+        (data for _, data in batches(open_blocks(run_path, on_read=on_read), chunk_lines, BATCH_BYTES))
     seen: set[int] = set()  # run query codes whose rows have all been read (chunks)
     ev = Evaluator(reader, how)
     wanted = reader.qrels_queries
@@ -344,7 +388,7 @@ def _evaluate(qrels_path: str, run_path: str, job: Job, how: Plan, executor: str
         raise GiveUp  # no data line: the strict reader says so
     rows = Rows.joined(pending)
     del pending
-    run_codes = {int(c) for c in np.unique(rows.query).tolist()}
+    run_codes = set(_present(rows.query))
     if whole:
         run_names = {reader.queries.names[c] for c in run_codes}
         if not chosen_queries(wanted, run_names, None, "skip"):

@@ -10,7 +10,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from segeval.io.files import BLOCK_BYTES, read_blocks
+from segeval.io.files import BLOCK_BYTES, limits, read_blocks
 from segeval.settings import CHUNK_LINES
 
 Query = TypeVar("Query", bound=Hashable)
@@ -45,6 +45,13 @@ def line_chunks(blocks: Iterator[bytes], chunk_lines: int, name: str) -> Iterato
     data = b"".join(parts)
     if data:
         yield first, data
+
+
+def line_blocks(path: str, size: int = BLOCK_BYTES) -> Iterator[bytes]:
+    """A file the usual path reads whole (``read_bytes``, with its limits) in blocks of whole lines of
+    about ``size`` bytes, for a reader that keeps less than its text."""
+    blocks = read_blocks(path, max_bytes=limits()[0], block=size)
+    return (data for _, data in batches(blocks, 1, size))
 
 
 def batches(blocks: Iterator[bytes], chunk_lines: int, min_bytes: int) -> Iterator[tuple[int, bytes]]:

@@ -145,6 +145,9 @@ def _os_problem(exc: OSError) -> str:
     return f"cannot be read: {exc.strerror or exc}"
 
 
+_BOM = b"\xef\xbb\xbf"  # the UTF-8 byte-order mark
+
+
 class _Checks:
     """The limits every byte read passes, block by block, before anything is kept: the line length,
     no NUL byte (a binary file), at most ``max_bytes`` in all (None: no limit)."""
@@ -167,7 +170,7 @@ class _Checks:
         self.uncounted = b""
         if not self.started and block:
             self.started = True
-            if block.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark is not data
+            if block.startswith(_BOM):  # a UTF-8 byte-order mark is not data
                 block = block[3:]
                 BOM_READ.add(self.name)
         nul = block.find(b"\x00")
@@ -201,12 +204,18 @@ class _Checks:
     def _bom(self, block: bytes) -> None:
         """A UTF-8 byte-order mark after the file's start (``cat a b`` of two files that have one) would
         become part of a query id and silently match nothing: refused, naming the line."""
-        joined = self.previous + block
-        at = joined.find(b"\xef\xbb\xbf")
-        self.previous = joined[-2:]
-        if at < 0:
+        carried = len(self.previous)
+        edge = self.previous + block[:2]  # a mark that began in the previous block
+        self.previous = edge[-2:] if len(block) < 2 else block[-2:]
+        at = edge.find(_BOM)
+        if at >= 0:
+            at -= carried  # position in block (negative: it began in the previous block)
+        elif block.isascii():  # holds none (a much faster check than the search)
             return
-        at -= len(joined) - len(block)  # position in block (negative: it began in the previous block)
+        else:
+            at = block.find(_BOM)
+            if at < 0:
+                return
         start = block.rfind(b"\n", 0, max(at, 0)) + 1
         end = block.find(b"\n", max(at, 0))
         before = self.head if start == 0 else b""

@@ -165,6 +165,14 @@ def precision_at(b: Batch, k: int) -> list[float]:
     return (b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64)) / k).tolist()  # type: ignore[no-any-return]
 
 
+def judged_at(b: Batch, k: int) -> list[float]:
+    """Judged units (any label but ``-``) among each query's first k, over k."""
+    judged = np.zeros(len(b.labels) + 1, dtype=np.int64)
+    np.cumsum(b.labels != Label.UNJUDGED, out=judged[1:])
+    starts = b.offsets[:-1]
+    return ((judged[starts + np.minimum(k, b.lengths)] - judged[starts]) / k).tolist()  # type: ignore[no-any-return]
+
+
 def recall_at(b: Batch, k: int) -> list[float]:
     found = b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64))
     return np.where(b.num_rel > 0, found / np.maximum(b.num_rel, 1), 0.0).tolist()  # type: ignore[no-any-return]

@@ -112,7 +112,7 @@ FAMILIES: tuple[Family, ...] = (
            example="P_judged_20", defaults=(10, 20),
            description="P@n(j) (Büttcher et al. 2007): relevant among the first n judged units over n, unjudged "
                        "skipped (as P_n under trec_eval -J); also written P@n(j)"),
-    Family(name="Judged", scope="labels", func=L.judged_at, **_FRACTION, param="cutoff",
+    Family(name="Judged", scope="labels", func=L.judged_at, batch=B.judged_at, **_FRACTION, param="cutoff",
            plain=False, example="Judged_10", defaults=(10, 20, 30),
            description="judged units in the top n divided by n (as the MediaEval script; ir_measures' Judged@n "
                        "divides by min(n, retrieved) and counts negative grades as judged)"),

@@ -15,8 +15,10 @@ from typing import Any
 import pytest
 import typer
 
-from segeval.cli import app
+from segeval.cli.commands import load
 from tests.conftest import FIXTURES, ROOT, run_cli
+
+app = load()  # every command
 
 QUERIES = ("anchor_1", "anchor_2", "anchor_3")
 

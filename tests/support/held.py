@@ -17,7 +17,7 @@ from typing import Any
 
 #: each point's functions, as (module, attribute path, hold after the call instead of before)
 POINTS: dict[str, list[tuple[str, str, bool]]] = {
-    "lane": [("segeval.engines.lanebatch", "exact_batch", False), ("segeval.engines.me13sh_lane", "_prepared", True)],
+    "lane": [("segeval.engines.lanebatch", "exact_batch", False), ("segeval.engines.seglane", "Evaluator.part", False)],
     "evaluate": [("segeval.engines.runs", "evaluate_one", False)],
     "write": [("os", "fsync", False)],
     "svm": [("sklearn.svm", "SVC.fit", False)],

@@ -1,8 +1,35 @@
-"""The commands, one module per purpose; importing this package registers them all on
-:data:`segeval.cli.app.app`, in the order ``segeval --help`` lists them (a new group module is
-added to this list)."""
-# isort: skip_file
+"""The commands, one module per purpose, registered on :data:`segeval.cli.app.app` when their module is
+imported.  :data:`COMMANDS` is the one table of them: each command's name and its module, in the order
+``segeval --help`` lists them.  Running a command imports its module only (:func:`load`); the listing,
+a group such as ``plot`` and a name that is no command import every module (to add a command: a function
+in a group module, and its line here; a test checks the table against what the modules register)."""
 
-from segeval.cli.commands import evaluate, submission, compare, pools, moments, detection, spotting, speech, inspect
+from __future__ import annotations
 
-__all__ = ["compare", "detection", "evaluate", "inspect", "moments", "pools", "speech", "spotting", "submission"]
+import importlib
+
+import typer
+
+from segeval.cli.app import app
+
+#: every command (and the group ``plot``) -> the module of this package that declares it, in listing order
+COMMANDS: dict[str, str] = {
+    "eval": "evaluate", "me13sh": "evaluate", "anchoring": "evaluate", "sample-eval": "evaluate",
+    "check": "submission", "fix": "submission",
+    "compare": "compare", "correlate": "compare", "report": "compare",
+    "pool": "pools", "pool-bias": "pools", "incompleteness": "pools", "complete-qrels": "pools",
+    "mr": "moments", "detect": "detection", "proposals": "detection", "spot": "spotting",
+    "kws": "speech", "qbe": "speech",
+    "show": "inspect", "measures": "inspect", "plot": "inspect",
+}
+
+
+def load(name: str | None = None) -> typer.Typer:
+    """:data:`~segeval.cli.app.app` with the module of command ``name`` imported, or every module (``name``
+    None or not a command); its commands kept in the table's order, whatever order the modules came in."""
+    modules = [COMMANDS[name]] if name in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    for module in modules:
+        importlib.import_module(f"{__name__}.{module}")
+    rank = {name: i for i, name in enumerate(COMMANDS)}
+    app.registered_commands.sort(key=lambda c: rank.get(c.name or "", len(rank)))
+    return app

@@ -262,7 +262,7 @@ def me13sh(
     and the run are evaluated; results are ordered by the rank column.
     """
     from segeval.adapt.registry import me13sh_adapters
-    from segeval.engines.runs import named
+    from segeval.errors import named
     from segeval.report.me13sh import MEASURES, render
 
     adapters = me13sh_adapters(bin_size, tolerance)

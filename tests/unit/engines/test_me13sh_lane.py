@@ -11,12 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from segeval.adapt.registry import me13sh_adapters
 from segeval.engines import me13sh_lane
-from segeval.engines.me13sh_lane import factorize, me13sh_evaluation
+from segeval.engines.me13sh_lane import me13sh_evaluation
 from segeval.pipeline import evaluate
 from segeval.report.me13sh import MEASURES
 from tests.conftest import FIXTURES, ROOT, run_cli
@@ -189,15 +188,3 @@ def test_lane_runs_without_pandas(files: list[str], options: list[str], expected
                           capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.stderr.strip().splitlines()[-1] == "False 0"
     assert done.stdout == (FIXTURES / expected).read_text()
-
-
-@pytest.mark.parametrize(("n", "distinct"), [(0, 1), (1, 1), (1000, 3), (100_000, 90_000), (5000, 5000)])
-def test_factorize_partitions_as_unique(n: int, distinct: int) -> None:
-    """Equal codes exactly for equal keys, codes 0..k-1 (many keys lose their slot when most are distinct)."""
-    rng = np.random.default_rng(n)
-    values = rng.integers(0, 2**63, size=distinct, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-    keys = values[rng.integers(0, distinct, size=n)]
-    codes = factorize(keys)
-    inverse = np.unique(keys, return_inverse=True)[1].ravel()
-    assert len(np.unique(codes)) == len(np.unique(inverse)) == len(np.unique(codes * (n + 1) + inverse))
-    assert sorted(set(codes.tolist())) == list(range(len(set(keys.tolist()))))

@@ -42,6 +42,33 @@ def test_a_hash_is_never_trusted(monkeypatch: pytest.MonkeyPatch) -> None:
         c.of(words([b"v2", b"v1", b"v4", b"v3"]))
 
 
+def test_tokens_of_one_hash_are_numbered_apart_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every token hashed alike within a block: the new tokens are not taken as one (each hash's first row
+    would stand for all), and are numbered in order of first appearance."""
+    monkeypatch.setattr(seglane, "_MIX", np.uint64(0))
+    c = seglane.Codes()
+    assert c.of(words([b"x", b"y", b"z", b"x", b"y"])).tolist() == [0, 1, 2, 0, 1]
+    assert c.names == ["x", "y", "z"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_codes_number_as_a_dict_would(seed: int) -> None:
+    """Random tokens (1 to 30 bytes, some repeated, widths changing between blocks), coded block by block: the
+    codes are those of numbering each new token in order of first appearance."""
+    rng = np.random.default_rng(seed)
+    pool = [bytes(rng.integers(97, 123, size=int(rng.integers(1, 31))).astype(np.uint8)) for _ in range(300)]
+    c = seglane.Codes()
+    seen: list[bytes] = []
+    got: list[int] = []
+    for _ in range(5):
+        block = [pool[i] for i in rng.integers(0, int(rng.integers(5, 301)), size=int(rng.integers(1, 2000)))]
+        got += c.of(words(block)).tolist()
+        seen += block
+    first = list(dict.fromkeys(seen))
+    assert c.names == [t.decode() for t in first]
+    assert got == [first.index(t) for t in seen]
+
+
 #: (adapter, options): each adapter kind and each option the route takes, once
 JOBS = [("overlap", ["-q", "-c"]), ("tolerance", ["-M", "3", "-q"]), ("tiou:0.5:float32", ["-l", "2", "-J"]),
         ("binned:60:start", ["--order", "file", "-q"]), ("overlap-once", ["-o", "json"])]
