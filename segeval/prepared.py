@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -131,6 +132,18 @@ def first_results(rows: IntArray, qcode: npt.NDArray[np.integer[Any]], n_queries
     ranked = np.asarray(qcode[rows], dtype=np.int64)
     first = bounds(ranked, n_queries)
     return rows[np.arange(len(rows)) - first[ranked] < max_results]
+
+
+def query_slices(bounds: IntArray, rows: int) -> list[tuple[int, int]]:
+    """Consecutive ranges [a, b) of queries covering them all, from the rows' query offsets ``bounds``
+    (:func:`bounds`): a range holds the queries starting in one stretch of ``rows`` rows, so at most ``rows`` rows
+    plus the rest of its last query; one empty range when there is no query."""
+    n_q = len(bounds) - 1
+    if n_q <= 0:
+        return [(0, 0)]
+    stretch = np.asarray(bounds[:-1]) // max(rows, 1)
+    cuts = [0, *(np.flatnonzero(stretch[1:] != stretch[:-1]) + 1).tolist(), n_q]
+    return list(pairwise(cuts))
 
 
 def check_queries(queries: Sequence[str], qrels_queries: set[str]) -> None:
