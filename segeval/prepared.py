@@ -219,21 +219,39 @@ def concat_ranges(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArra
     return owner, np.arange(len(owner), dtype=np.int64) + shift[owner]
 
 
+class GroupRows:
+    """Where each group's rows are in a group-sorted array (``right_gid_sorted``): its first row and its count,
+    by group id (ids below ``size``), so that the rows of any left entries' groups are found by counting."""
+
+    def __init__(self, right_gid_sorted: IntArray, size: int) -> None:
+        self.count = np.bincount(right_gid_sorted, minlength=size)
+        self.first = np.cumsum(self.count) - self.count
+
+    def pairs(self, left_gid: IntArray) -> tuple[IntArray, IntArray]:
+        """All (i, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j."""
+        counts = self.count[left_gid]
+        rows = np.flatnonzero(counts)  # the left entries with a partner (often few)
+        owner, value = concat_ranges(self.first[left_gid[rows]], counts[rows])
+        return rows[owner], value
+
+
+def _group_rows(left_gid: IntArray, right_gid_sorted: IntArray) -> GroupRows | None:
+    """The :class:`GroupRows` of the right side for these left entries; None when either side is empty."""
+    if len(right_gid_sorted) == 0 or len(left_gid) == 0:
+        return None
+    return GroupRows(right_gid_sorted, int(max(left_gid.max(), right_gid_sorted.max())) + 1)
+
+
 def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArray, IntArray]:
     """All (i, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j.
 
     Group ids are small non-negative integers, so each group's slice of the
     sorted right side is found by counting rather than searching.
     """
-    if len(right_gid_sorted) == 0 or len(left_gid) == 0:
+    groups = _group_rows(left_gid, right_gid_sorted)
+    if groups is None:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    size = int(max(left_gid.max(), right_gid_sorted.max())) + 1
-    per_group = np.bincount(right_gid_sorted, minlength=size)
-    first = np.cumsum(per_group) - per_group
-    counts = per_group[left_gid]
-    rows = np.flatnonzero(counts)  # the left entries with a partner (often few)
-    owner, value = concat_ranges(first[left_gid[rows]], counts[rows])
-    return rows[owner], value
+    return groups.pairs(left_gid)
 
 
 #: results paired with qrels rows at a time by :func:`kept_pairs` (bounds the memory of the pairs)
@@ -244,10 +262,14 @@ def kept_pairs(left_gid: IntArray, right_gid_sorted: IntArray,
                keep: Callable[[IntArray, IntArray], npt.NDArray[np.bool_]]) -> tuple[IntArray, IntArray]:
     """The pairs of :func:`group_pairs` for which ``keep(i, j)`` holds, in the same order, made for
     :data:`PAIR_ROWS` left entries at a time, so that only the kept pairs are ever held together."""
+    groups = _group_rows(left_gid, right_gid_sorted)
     us: list[IntArray] = []
     js: list[IntArray] = []
     for at in range(0, max(len(left_gid), 1), PAIR_ROWS):
-        u, j = group_pairs(left_gid[at:at + PAIR_ROWS], right_gid_sorted)
+        if groups is None:
+            u, j = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        else:
+            u, j = groups.pairs(left_gid[at:at + PAIR_ROWS])
         u += at
         ok = keep(u, j)
         us.append(u[ok])
