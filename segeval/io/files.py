@@ -175,7 +175,7 @@ class _Checks:
         if self.boms:
             self._bom(block)
         if not self.data:
-            self.data = bool(block.strip(_BLANKS))  # a byte other than these (strip stops at the first one)
+            self.data = bool(block.lstrip(_BLANKS))  # a byte other than these (no copy when the block starts with one)
             if not self.data and self.total + len(block) > BLANK_LIMIT:
                 raise InputError(self.name, f"holds only white space in its first {size_text(BLANK_LIMIT)}; expected "
                                             f"data (stopped reading there)", kind="no data")
@@ -200,12 +200,12 @@ class _Checks:
     def _bom(self, block: bytes) -> None:
         """A UTF-8 byte-order mark after the file's start (``cat a b`` of two files that have one) would
         become part of a query id and silently match nothing: refused, naming the line."""
-        joined = self.previous + block
-        at = joined.find(b"\xef\xbb\xbf")
-        self.previous = joined[-2:]
-        if at < 0:
+        mark = b"\xef\xbb\xbf"
+        across = (self.previous + block[:2]).find(mark)  # a mark that began in the previous block (no copy of block)
+        at = across - len(self.previous) if across >= 0 else block.find(mark)  # in block (< 0: began before it)
+        self.previous = (self.previous + block)[-2:] if len(block) < 2 else block[-2:]
+        if across < 0 and at < 0:
             return
-        at -= len(joined) - len(block)  # position in block (negative: it began in the previous block)
         start = block.rfind(b"\n", 0, max(at, 0)) + 1
         end = block.find(b"\n", max(at, 0))
         before = self.head if start == 0 else b""
