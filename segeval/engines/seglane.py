@@ -65,6 +65,8 @@ class Codes:
         self.slot_hash = np.zeros(0, dtype=np.uint64)  # made on the first block of tokens not in runs
         self.slot_code = np.zeros(0, dtype=np.int32)
         self.words: list[npt.NDArray[np.uint64]] = []  # each code's token, as words
+        self._table = np.zeros((0, 0), dtype=np.uint64)  # the first _rows codes' words, as rows (:meth:`_known`)
+        self._rows = 0
 
     def of(self, words: Words) -> npt.NDArray[np.int32]:
         """Each row's code (new tokens numbered as they first appear)."""
@@ -91,12 +93,23 @@ class Codes:
             code[miss] = self._looked_up(words[miss])
             self.slot_hash[slot[miss]] = h[miss]
             self.slot_code[slot[miss]] = code[miss]
-        known = np.zeros((len(self.words), max(words.shape[1], max(len(w) for w in self.words))), dtype=np.uint64)
-        for c, w in enumerate(self.words):
-            known[c, : len(w)] = w
+        known = self._known(words.shape[1])
         if not bool((known[code, : words.shape[1]] == words).all()) or bool(known[code, words.shape[1]:].any()):
             raise GiveUp  # two tokens with one hash (never seen): the strict reader reads the file
         return code
+
+    def _known(self, width: int) -> npt.NDArray[np.uint64]:
+        """Each code's token as a row of at least ``width`` words (zero-padded), made again only when codes were
+        added or a wider row is asked for."""
+        widest = max(width, max(len(w) for w in self.words[self._rows:]) if len(self.words) > self._rows else 0,
+                     self._table.shape[1])
+        if len(self.words) > self._rows or widest > self._table.shape[1]:
+            table = np.zeros((len(self.words), widest), dtype=np.uint64)
+            table[: self._rows, : self._table.shape[1]] = self._table
+            for c in range(self._rows, len(self.words)):
+                table[c, : len(self.words[c])] = self.words[c]
+            self._table, self._rows = table, len(self.words)
+        return self._table
 
     def _looked_up(self, words: Words) -> npt.NDArray[np.int32]:
         tokens = np.ascontiguousarray(words).view(f"S{8 * words.shape[1]}").ravel().tolist()
