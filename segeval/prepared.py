@@ -175,8 +175,8 @@ def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, q
     pair = np.concatenate([run["qcode"] * span + run["icode"], qrels["qcode"] * span + qrels["icode"]])
     gid_all = dense_codes(pair)  # gid order follows (query, item code)
     n_run = len(run["qcode"])
-    run["gid"] = gid_all[:n_run].astype(np.int64)
-    qrels["gid"] = gid_all[n_run:].astype(np.int64)
+    run["gid"] = gid_all[:n_run].astype(np.int64, copy=False)
+    qrels["gid"] = gid_all[n_run:].astype(np.int64, copy=False)
     order = np.lexsort((qrels["end"], qrels["start"], qrels["gid"]))
     q = {name: column[order] for name, column in qrels.items()}
 
