@@ -260,18 +260,25 @@ PAIR_ROWS = 1 << 17
 
 def kept_pairs(left_gid: IntArray, right_gid_sorted: IntArray,
                keep: Callable[[IntArray, IntArray], npt.NDArray[np.bool_]]) -> tuple[IntArray, IntArray]:
-    """The pairs of :func:`group_pairs` for which ``keep(i, j)`` holds, in the same order, made for
-    :data:`PAIR_ROWS` left entries at a time, so that only the kept pairs are ever held together."""
+    """The pairs of :func:`group_pairs` for which ``keep(i, j)`` holds, in the same order, made for slices of
+    the left entries that hold at most :data:`PAIR_ROWS` entries and about as many pairs, and tested
+    :data:`PAIR_ROWS` pairs at a time, so that only the kept pairs are ever held together."""
     groups = _group_rows(left_gid, right_gid_sorted)
+    if groups is None:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    n = len(left_gid)
+    made = np.cumsum(groups.count[left_gid])  # the pairs of the left entries up to each
+    cuts = np.unique(np.concatenate([[0], np.searchsorted(made, np.arange(PAIR_ROWS, int(made[-1]), PAIR_ROWS),
+                                                          side="right"), np.arange(PAIR_ROWS, n, PAIR_ROWS), [n]]))
+    del made
     us: list[IntArray] = []
     js: list[IntArray] = []
-    for at in range(0, max(len(left_gid), 1), PAIR_ROWS):
-        if groups is None:
-            u, j = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        else:
-            u, j = groups.pairs(left_gid[at:at + PAIR_ROWS])
+    for at, stop in pairwise(cuts.tolist()):
+        u, j = groups.pairs(left_gid[at:stop])
         u += at
-        ok = keep(u, j)
+        # one left entry may have more than PAIR_ROWS pairs: keep() asked PAIR_ROWS of them at a time
+        ok = keep(u, j) if len(u) <= PAIR_ROWS else np.concatenate(
+            [keep(u[k:k + PAIR_ROWS], j[k:k + PAIR_ROWS]) for k in range(0, len(u), PAIR_ROWS)])
         us.append(u[ok])
         js.append(j[ok])
     if len(us) == 1:
