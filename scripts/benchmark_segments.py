@@ -12,7 +12,10 @@ The targets of issue 23 in one table:
     and the ratios to trec_eval's.
 ``chunked``
     ``segeval eval --memory chunked`` on a ``--chunked-lines`` linking run (default 10,000,000; the
-    same generator): wall time and peak RSS (once).
+    same generator): wall time and peak RSS (once; with ``--before``, ``--repeats`` rounds of both in turn).
+``documents``
+    ``segeval eval`` on the 1,000,000-line TREC run, in memory and ``--memory chunked`` (and ``--before``'s),
+    beside ``trec_eval``, in turn.
 ``me13sh``
     ``segeval me13sh`` (median of ``--repeats``) against the reference ``sh_eval.py`` under Python 2.7
     (``--reference``; run once per run, it is slow) on 300,000-line runs: 300 queries of 1,000 results
@@ -81,8 +84,9 @@ def me_data(out: Path, name: str) -> tuple[Path, Path]:
 
 def prepare(a: argparse.Namespace) -> None:
     """The data of the chosen ``--parts`` only."""
-    if "eval" in a.parts:
+    if "eval" in a.parts or "documents" in a.parts:
         trec_data(a.out)
+    if "eval" in a.parts:
         make_data(a.out, 1_000_000, "linking")
     if "chunked" in a.parts:
         make_data(a.out, a.chunked_lines, "linking")
@@ -148,10 +152,34 @@ def bench_eval(a: argparse.Namespace, seg: list[str]) -> list[str]:
 
 def bench_chunked(a: argparse.Namespace, seg: list[str]) -> list[str]:
     q, r = make_data(a.out, a.chunked_lines, "linking")
-    ((t, c, p),) = rounds([[*seg, "eval", "--memory", "chunked", str(q), str(r)]], 1, a.out)
-    return [f"`eval --memory chunked`, {a.chunked_lines:,} segment lines (overlap; target ≤ 150 MiB):", "",
-            "| command | wall s | CPU s | peak MiB |", "|---|---:|---:|---:|",
-            f"| segeval eval --memory chunked | {t:.1f} | {c:.1f} | {p:.0f} |"]
+    versions = [("", seg)] + ([(" (before)", [a.before])] if a.before else [])
+    repeats = a.repeats if a.before else 1
+    results = rounds([[*command, "eval", "--memory", "chunked", str(q), str(r)] for _, command in versions], repeats,
+                     a.out)
+    return [f"`eval --memory chunked`, {a.chunked_lines:,} segment lines (overlap; target ≤ 150 MiB; medians of "
+            f"{repeats}, highest peak):", "", "| command | wall s | CPU s | peak MiB |", "|---|---:|---:|---:|",
+            *(f"| segeval eval --memory chunked{label} | {t:.1f} | {c:.1f} | {p:.0f} |"
+              for (label, _), (t, c, p) in zip(versions, results, strict=True))]
+
+
+def bench_documents(a: argparse.Namespace, seg: list[str]) -> list[str]:
+    """``segeval eval`` on the 1M-line TREC run (in memory and ``--memory chunked``) beside trec_eval, in turn."""
+    tq, tr = trec_data(a.out)
+    versions = [("", seg)] + ([(" (before)", [a.before])] if a.before else [])
+    cmds = [[a.trec_eval, str(tq), str(tr)]]
+    names = []
+    for memory in ("in-memory", "chunked"):
+        for label, command in versions:
+            cmds.append([*command, "eval", "--memory", memory, str(tq), str(tr)])
+            names.append(f"segeval eval --memory {memory}{label}")
+    (te, te_cpu, te_mib), *rest = rounds(cmds, a.repeats, a.out)
+    rows = [f"| trec_eval | {te:.2f} | {te_cpu:.2f} | {te_mib:.0f} | 1.00× | 1.00× | 1.00× |"]
+    rows += [f"| {name} | {t:.2f} | {c:.2f} | {p:.0f} | {t / te:.2f}× | {c / te_cpu:.2f}× | {p / te_mib:.2f}× |"
+             for name, (t, c, p) in zip(names, rest, strict=True)]
+    return [f"Documents, `eval` on the 1,000,000-line TREC run (default measures; medians of {a.repeats} rounds, "
+            "highest peak); aim: ≤ 0.5× trec_eval's time, ≤ 1.2× its memory:", "",
+            "| command | wall s | CPU s | peak MiB | × trec_eval wall | × trec_eval CPU | × trec_eval memory |",
+            "|---|---:|---:|---:|---:|---:|---:|", *rows]
 
 
 def bench_me13sh(a: argparse.Namespace, seg: list[str]) -> tuple[list[str], bool]:
@@ -189,7 +217,8 @@ def bench_me13sh(a: argparse.Namespace, seg: list[str]) -> tuple[list[str], bool
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--parts", default="eval,chunked,me13sh", help="which measurements (default: all three)")
+    parser.add_argument("--parts", default="eval,chunked,documents,me13sh",
+                        help="which measurements (default: all four)")
     parser.add_argument("--trec-eval", default=None, help="trec_eval binary (needed by 'eval')")
     parser.add_argument("--reference", type=Path, default=None, help="the MediaEval reference sh_eval.py")
     parser.add_argument("--python2", default=None, help="Python 2.7 for the reference (default: found)")
@@ -215,6 +244,10 @@ def main(argv: list[str] | None = None) -> int:
         text += [*bench_eval(a, seg), ""]
     if "chunked" in a.parts:
         text += [*bench_chunked(a, seg), ""]
+    if "documents" in a.parts:
+        if not a.trec_eval:
+            parser.error("'documents' needs --trec-eval")
+        text += [*bench_documents(a, seg), ""]
     if "me13sh" in a.parts:
         rows, ok = bench_me13sh(a, seg)
         text += [*rows, ""]

@@ -119,8 +119,11 @@ def listed_order(keep: IntArray, qcode: IntArray, rank: IntArray | None) -> IntA
         same = np.ones(len(q) - 1, dtype=bool)
         same[head - 1] = False
         block_q = q[np.concatenate([[0], head])]
-        if (rank is None or bool((rank[keep][1:] >= rank[keep][:-1])[same].all())) \
+        ranks = rank[keep] if rank is not None else None
+        if (ranks is None or bool((ranks[1:] >= ranks[:-1])[same].all())) \
                 and bool((np.bincount(block_q) <= 1).all()):  # each query one block (np.unique would load numpy.ma)
+            if bool((block_q[1:] > block_q[:-1]).all()):  # and the queries in code order: as they are
+                return keep
             first = np.concatenate([[0], head])
             size = np.diff(np.append(first, len(q)))
             by_query = np.argsort(block_q)

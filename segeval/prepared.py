@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -133,6 +134,18 @@ def first_results(rows: IntArray, qcode: npt.NDArray[np.integer[Any]], n_queries
     return rows[np.arange(len(rows)) - first[ranked] < max_results]
 
 
+def query_slices(bounds: IntArray, rows: int) -> list[tuple[int, int]]:
+    """Consecutive ranges [a, b) of queries covering them all, from the rows' query offsets ``bounds``
+    (:func:`bounds`): a range holds the queries starting in one stretch of ``rows`` rows, so at most ``rows`` rows
+    plus the rest of its last query; one empty range when there is no query."""
+    n_q = len(bounds) - 1
+    if n_q <= 0:
+        return [(0, 0)]
+    stretch = np.asarray(bounds[:-1]) // max(rows, 1)
+    cuts = [0, *(np.flatnonzero(stretch[1:] != stretch[:-1]) + 1).tolist(), n_q]
+    return list(pairwise(cuts))
+
+
 def check_queries(queries: Sequence[str], qrels_queries: set[str]) -> None:
     """Raise a ParameterError unless every one of ``queries`` is a qrels query."""
     unknown = sorted(set(queries) - qrels_queries)
@@ -162,8 +175,8 @@ def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, q
     pair = np.concatenate([run["qcode"] * span + run["icode"], qrels["qcode"] * span + qrels["icode"]])
     gid_all = dense_codes(pair)  # gid order follows (query, item code)
     n_run = len(run["qcode"])
-    run["gid"] = gid_all[:n_run].astype(np.int64)
-    qrels["gid"] = gid_all[n_run:].astype(np.int64)
+    run["gid"] = gid_all[:n_run].astype(np.int64, copy=False)
+    qrels["gid"] = gid_all[n_run:].astype(np.int64, copy=False)
     order = np.lexsort((qrels["end"], qrels["start"], qrels["gid"]))
     q = {name: column[order] for name, column in qrels.items()}
 
@@ -206,21 +219,39 @@ def concat_ranges(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArra
     return owner, np.arange(len(owner), dtype=np.int64) + shift[owner]
 
 
+class GroupRows:
+    """Where each group's rows are in a group-sorted array (``right_gid_sorted``): its first row and its count,
+    by group id (ids below ``size``), so that the rows of any left entries' groups are found by counting."""
+
+    def __init__(self, right_gid_sorted: IntArray, size: int) -> None:
+        self.count = np.bincount(right_gid_sorted, minlength=size)
+        self.first = np.cumsum(self.count) - self.count
+
+    def pairs(self, left_gid: IntArray) -> tuple[IntArray, IntArray]:
+        """All (i, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j."""
+        counts = self.count[left_gid]
+        rows = np.flatnonzero(counts)  # the left entries with a partner (often few)
+        owner, value = concat_ranges(self.first[left_gid[rows]], counts[rows])
+        return rows[owner], value
+
+
+def _group_rows(left_gid: IntArray, right_gid_sorted: IntArray) -> GroupRows | None:
+    """The :class:`GroupRows` of the right side for these left entries; None when either side is empty."""
+    if len(right_gid_sorted) == 0 or len(left_gid) == 0:
+        return None
+    return GroupRows(right_gid_sorted, int(max(left_gid.max(), right_gid_sorted.max())) + 1)
+
+
 def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArray, IntArray]:
     """All (i, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j.
 
     Group ids are small non-negative integers, so each group's slice of the
     sorted right side is found by counting rather than searching.
     """
-    if len(right_gid_sorted) == 0 or len(left_gid) == 0:
+    groups = _group_rows(left_gid, right_gid_sorted)
+    if groups is None:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    size = int(max(left_gid.max(), right_gid_sorted.max())) + 1
-    per_group = np.bincount(right_gid_sorted, minlength=size)
-    first = np.cumsum(per_group) - per_group
-    counts = per_group[left_gid]
-    rows = np.flatnonzero(counts)  # the left entries with a partner (often few)
-    owner, value = concat_ranges(first[left_gid[rows]], counts[rows])
-    return rows[owner], value
+    return groups.pairs(left_gid)
 
 
 #: results paired with qrels rows at a time by :func:`kept_pairs` (bounds the memory of the pairs)
@@ -229,14 +260,25 @@ PAIR_ROWS = 1 << 17
 
 def kept_pairs(left_gid: IntArray, right_gid_sorted: IntArray,
                keep: Callable[[IntArray, IntArray], npt.NDArray[np.bool_]]) -> tuple[IntArray, IntArray]:
-    """The pairs of :func:`group_pairs` for which ``keep(i, j)`` holds, in the same order, made for
-    :data:`PAIR_ROWS` left entries at a time, so that only the kept pairs are ever held together."""
+    """The pairs of :func:`group_pairs` for which ``keep(i, j)`` holds, in the same order, made for slices of
+    the left entries that hold at most :data:`PAIR_ROWS` entries and about as many pairs, and tested
+    :data:`PAIR_ROWS` pairs at a time, so that only the kept pairs are ever held together."""
+    groups = _group_rows(left_gid, right_gid_sorted)
+    if groups is None:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    n = len(left_gid)
+    made = np.cumsum(groups.count[left_gid])  # the pairs of the left entries up to each
+    cuts = np.unique(np.concatenate([[0], np.searchsorted(made, np.arange(PAIR_ROWS, int(made[-1]), PAIR_ROWS),
+                                                          side="right"), np.arange(PAIR_ROWS, n, PAIR_ROWS), [n]]))
+    del made
     us: list[IntArray] = []
     js: list[IntArray] = []
-    for at in range(0, max(len(left_gid), 1), PAIR_ROWS):
-        u, j = group_pairs(left_gid[at:at + PAIR_ROWS], right_gid_sorted)
+    for at, stop in pairwise(cuts.tolist()):
+        u, j = groups.pairs(left_gid[at:stop])
         u += at
-        ok = keep(u, j)
+        # one left entry may have more than PAIR_ROWS pairs: keep() asked PAIR_ROWS of them at a time
+        ok = keep(u, j) if len(u) <= PAIR_ROWS else np.concatenate(
+            [keep(u[k:k + PAIR_ROWS], j[k:k + PAIR_ROWS]) for k in range(0, len(u), PAIR_ROWS)])
         us.append(u[ok])
         js.append(j[ok])
     if len(us) == 1:

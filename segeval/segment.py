@@ -93,9 +93,10 @@ def whole_seconds_overlap(a: ArrayOrFloat, b: ArrayOrFloat, s: ArrayOrFloat, e: 
     s_arr, e_arr = np.asarray(s, dtype=np.float64), np.asarray(e, dtype=np.float64)
     point = b_arr == 0  # a look-up ending at 0 is the single point a
     lo = np.ceil(np.maximum(a_arr, s_arr))
-    as_span = lo < np.minimum(b_arr, e_arr)
-    as_point = (s_arr <= a_arr) & (a_arr < e_arr)
-    result = np.where(point, as_point, as_span)
+    result = lo < np.minimum(b_arr, e_arr)
+    if point.any():
+        as_point = (s_arr <= a_arr) & (a_arr < e_arr)
+        result = np.where(point, as_point, result)
     return result if result.ndim else bool(result)
 
 

@@ -29,6 +29,8 @@ single bin of its start time.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import numpy.typing as npt
 
@@ -36,7 +38,7 @@ from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count,
 from segeval.adapt.labelled import Labelled
 from segeval.adapt.overlap import decide
 from segeval.errors import check_choice, check_int
-from segeval.prepared import Prepared, concat_ranges, first_occurrences
+from segeval.prepared import PAIR_ROWS, Prepared, concat_ranges, first_occurrences, query_slices
 from segeval.segment import bin_range
 from segeval.settings import BIN_ASSIGN, BIN_SIZE
 
@@ -56,17 +58,33 @@ def expand_bins(start: npt.NDArray[np.float64], end: npt.NDArray[np.float64], si
 
 def _bin_keys(gid: IntArray, bins: IntArray, q_gid: IntArray, q_bins: IntArray) -> tuple[IntArray, IntArray]:
     """One integer per (group, bin), equal for equal pairs, for the run's and the qrels' bins: each group
-    numbers the bins from its lowest to its highest one after the groups before it, so the keys stay about
-    as many as the bins (dense enough for :func:`first_occurrences`'s table)."""
-    size = int(max(gid.max(initial=0), q_gid.max(initial=0))) + 1
+    numbers the bins from its lowest to its highest one after the groups before it (groups counted from the
+    lowest id given), so the keys stay about as many as the bins (dense enough for :func:`first_occurrences`'s
+    table)."""
+    low_gid = int(min(gid.min(initial=np.iinfo(np.int64).max), q_gid.min(initial=np.iinfo(np.int64).max)))
+    if low_gid == np.iinfo(np.int64).max:
+        return gid.copy(), q_gid.copy()  # no bins
+    g, q_g = gid - low_gid, q_gid - low_gid
+    size = int(max(g.max(initial=0), q_g.max(initial=0))) + 1
     low = np.full(size, np.iinfo(np.int64).max, dtype=np.int64)
     high = np.full(size, -1, dtype=np.int64)
-    for g, b in ((gid, bins), (q_gid, q_bins)):
-        np.minimum.at(low, g, b)
-        np.maximum.at(high, g, b)
+    for groups, b in ((g, bins), (q_g, q_bins)):
+        np.minimum.at(low, groups, b)
+        np.maximum.at(high, groups, b)
     width = np.maximum(high - low + 1, 0)
     base = np.cumsum(width) - width - np.minimum(low, high)  # key = base[group] + bin
-    return base[gid] + bins, base[q_gid] + q_bins
+    return base[g] + bins, base[q_g] + q_bins
+
+
+@dataclass
+class _Units:
+    """A slice of queries' units (run rows ``source``), the deciding pairs (unit from 0 in the slice, qrels row) of
+    relevant and of non-relevant bins, and the query of each distinct relevant (group, bin) of its qrels."""
+
+    source: IntArray
+    rel: tuple[IntArray, IntArray]
+    nonrel: tuple[IntArray, IntArray]
+    rel_qcode: IntArray
 
 
 class BinnedAdapter(Adapter):
@@ -114,33 +132,58 @@ class BinnedAdapter(Adapter):
         return [Reason(int(r), f"non-relevant, covers {where}; no relevant one does") for r in rows]
 
     def adapt(self, data: Prepared) -> Labelled:
+        """Every query's units and labels, made :data:`~segeval.prepared.PAIR_ROWS` results at a time (slices of
+        whole queries: a bin's first appearance and its qrels never cross a query), so only a slice's bins are held
+        at once."""
+        parts = [self._units(data, a, b) for a, b in query_slices(data.run_bounds, PAIR_ROWS)]
+        offsets = np.cumsum([0] + [len(p.source) for p in parts])
+        unit_src = np.concatenate([p.source for p in parts])
+
+        def joined(pairs: list[tuple[IntArray, IntArray]]) -> tuple[IntArray, IntArray]:
+            return (np.concatenate([u + at for (u, _), at in zip(pairs, offsets[:-1].tolist(), strict=True)]),
+                    np.concatenate([r for _, r in pairs]))
+
+        rel, nonrel = joined([p.rel for p in parts]), joined([p.nonrel for p in parts])
+        num_rel = per_query_count(np.concatenate([p.rel_qcode for p in parts]), len(data.queries))
+        del parts
+        labels, mu, mr = decide(len(unit_src), rel, nonrel)
+        del rel, nonrel
+        return Labelled(data, data.run_columns["qcode"][unit_src], labels, num_rel, mu, mr, unit_src)
+
+    def _units(self, data: Prepared, first_query: int, end_query: int) -> _Units:
+        """The :class:`_Units` of queries ``first_query`` to ``end_query`` (excluded)."""
         run, qrels = data.run_columns, data.qrels_columns
-        src, bins = expand_bins(run["start"], run["end"], self.bin_size, self.assign)
-        q_src, q_bins = expand_bins(qrels["start"], qrels["end"], self.bin_size, self.assign)
+        lo, hi = int(data.run_bounds[first_query]), int(data.run_bounds[end_query])
+        q_lo, q_hi = int(data.qrels_bounds[first_query]), int(data.qrels_bounds[end_query])
+        src, bins = expand_bins(run["start"][lo:hi], run["end"][lo:hi], self.bin_size, self.assign)
+        q_src, q_bins = expand_bins(qrels["start"][q_lo:q_hi], qrels["end"][q_lo:q_hi], self.bin_size, self.assign)
+        src += lo
+        q_src += q_lo
         key, q_key = _bin_keys(run["gid"][src], bins, qrels["gid"][q_src], q_bins)
+        del bins, q_bins
         # first appearance of each (query, video, bin), in rank order
         first = first_occurrences(key)
         unit_key = key[first]
         unit_src = src[first]
+        del key, src, first
 
         q_rel = data.relevant[q_src]
         order = np.argsort(q_key, kind="stable")
         q_key_sorted, q_row_sorted, q_rel_sorted = q_key[order], q_src[order], q_rel[order]
         # only units in a video with qrels of the query can match: look those up (usually few)
-        unit_gid, q_gid = run["gid"][unit_src], qrels["gid"]
-        judged = np.zeros(int(max(unit_gid.max(initial=0), q_gid.max(initial=0))) + 1, dtype=bool)
-        judged[q_gid] = True
-        candidates = np.flatnonzero(judged[unit_gid])
-        lo = np.searchsorted(q_key_sorted, unit_key[candidates], side="left")
-        hi = np.searchsorted(q_key_sorted, unit_key[candidates], side="right")
-        pu, pj = concat_ranges(lo, hi - lo)
+        q_gid = qrels["gid"][q_lo:q_hi]
+        low_gid = int(q_gid.min(initial=0))
+        judged = np.zeros(int(q_gid.max(initial=-1)) + 2 - low_gid, dtype=bool)  # the qrels' groups, then one more
+        judged[q_gid - low_gid] = True
+        at = np.clip(run["gid"][unit_src] - low_gid, -1, len(judged) - 1)  # other groups: the last entry (False)
+        candidates = np.flatnonzero(judged[at])
+        del at, judged
+        lo_j = np.searchsorted(q_key_sorted, unit_key[candidates], side="left")
+        hi_j = np.searchsorted(q_key_sorted, unit_key[candidates], side="right")
+        pu, pj = concat_ranges(lo_j, hi_j - lo_j)
         pu = candidates[pu]
         rel_here = q_rel_sorted[pj]
-        labels, mu, mr = decide(len(unit_key), (pu[rel_here], q_row_sorted[pj[rel_here]]),
-                                (pu[~rel_here], q_row_sorted[pj[~rel_here]]))
-
         rel_qcode = qrels["qcode"][q_src[q_rel]]
         distinct_rel_qcode = rel_qcode[np.unique(q_key[q_rel], return_index=True)[1]]
-        num_rel = per_query_count(distinct_rel_qcode, len(data.queries))
-        unit_qcode = run["qcode"][unit_src]
-        return Labelled(data, unit_qcode, labels, num_rel, mu, mr, unit_src)
+        return _Units(unit_src, (pu[rel_here], q_row_sorted[pj[rel_here]]),
+                      (pu[~rel_here], q_row_sorted[pj[~rel_here]]), distinct_rel_qcode)

@@ -25,6 +25,8 @@ non-relevant segment the label is ``S`` when [s, e) meets a seen span, else
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import numpy.typing as npt
 
@@ -114,64 +116,94 @@ class ToleranceAdapter(Adapter):
         return [Reason(int(r), why.get(label, "")) for r in rows]
 
     def adapt(self, data: Prepared) -> Labelled:
-        run, qrels = data.run_columns, data.qrels_columns
-        n = data.n_results
-        gid = run["gid"]
-        s = run["start"]
-        e = run["end"]
+        """Labels 1 / s / 0 / S / - of every result: the look-ups (:func:`_look_ups`), then the seen list in rank
+        order (:func:`_credited`, :func:`_seen_earlier`), and the deciding qrels rows (:func:`_deciding_rows`)."""
+        run = data.run_columns
+        n, gid, s, e = data.n_results, run["gid"], run["start"], run["end"]
         tol_end = s + self.tolerance
-
-        ru, rj = _meets(gid, s, tol_end, data.rel)
-        rel_hit = np.zeros(n, dtype=bool)
-        rel_hit[ru] = True
-        seen_end = np.full(n, -np.inf)
-        np.maximum.at(seen_end, ru, data.rel.end[rj])
-        seen_end = np.maximum(seen_end, tol_end)
-        nu, _ = _meets(gid, s, e, data.nonrel)
-        non_hit = np.zeros(n, dtype=bool)
-        non_hit[nu] = True
-
+        hits = _look_ups(data, tol_end)
         labels = np.full(n, Label.UNJUDGED, dtype=np.uint8)
-        labels[non_hit] = Label.NONRELEVANT
-        labels[rel_hit] = Label.RELEVANT
+        labels[hits.nonrel] = Label.NONRELEVANT
+        labels[hits.rel] = Label.RELEVANT
         # Phase 1: a relevant hit is 's' when [s, e) meets a span seen before it, else '1' and its span
         # (s, seen end) joins the seen list of its (query, video).
-        rows = np.flatnonzero(rel_hit)
-        credited = _credited(gid[rows], s[rows], e[rows], seen_end[rows])
-        labels[rows[~credited]] = Label.RELEVANT_SEEN
-        kept = rows[credited]
-        added = np.column_stack([gid[kept], s[kept], seen_end[kept], kept]).astype(np.float64)
-        # Phase 2, vectorised: a non-relevant hit is 'S' when [s, e) meets a span added at an earlier rank.
-        non_rows = np.flatnonzero(non_hit & ~rel_hit)
-        if len(added) and len(non_rows):
-            arr = added
-            order = np.argsort(arr[:, 0], kind="stable")
-            sg = arr[order, 0].astype(np.int64)
-            at, a_s, a_e = arr[order, 3], arr[order, 1], arr[order, 2]
-            n_s, n_e = s[non_rows], e[non_rows]
-            u, _ = kept_pairs(gid[non_rows], sg, lambda u, j: (at[j] < non_rows[u]) & whole_seconds_overlap(
-                n_s[u], n_e[u], a_s[j], a_e[j]))
-            labels[non_rows[u]] = Label.NONRELEVANT_SEEN
-
-        # deciding qrels rows: raw relevant rows met by [s, s + T) for 1/s,
-        # raw non-relevant rows met by [s, e) for 0/S
-        rel_rows = np.flatnonzero(data.relevant)
-        non_rows = np.flatnonzero(~data.relevant)
-        qg, qs, qe = qrels["gid"], qrels["start"], qrels["end"]
-
-        def raw(rows: IntArray, b: FloatArray, mask: npt.NDArray[np.bool_]) -> tuple[IntArray, IntArray]:
-            starts, ends = qs[rows].astype(np.float64), qe[rows].astype(np.float64)
-            u, j = kept_pairs(gid, qg[rows], lambda u, j: mask[u] & whole_seconds_overlap(s[u], b[u], starts[j],
-                                                                                        ends[j]))
-            return u, rows[j]
-
-        is_rel_label = rel_hit
-        is_non_label = ~rel_hit & non_hit
-        u1, r1 = raw(rel_rows, tol_end, is_rel_label)
-        u0, r0 = raw(non_rows, e, is_non_label)
-        units = np.concatenate([u1, u0])
-        rows = np.concatenate([r1, r0])
-        order = np.argsort(units, kind="stable")
+        credited = _credited(gid[hits.rel], s[hits.rel], e[hits.rel], hits.seen_end)
+        labels[hits.rel[~credited]] = Label.RELEVANT_SEEN
+        # Phase 2: a non-relevant hit is 'S' when [s, e) meets a span added at an earlier rank.
+        labels[_seen_earlier(gid, s, e, hits.nonrel, hits.rel[credited], hits.seen_end[credited])] = \
+            Label.NONRELEVANT_SEEN
+        units, rows = _deciding_rows(data, tol_end, hits)
         num_rel = per_query_count(data.rel.qcode, len(data.queries))
-        return Labelled(data, run["qcode"], labels, num_rel, units[order], rows[order],
-                              np.arange(n, dtype=np.int64))
+        return Labelled(data, run["qcode"], labels, num_rel, units, rows, np.arange(n, dtype=np.int64))
+
+
+@dataclass(frozen=True)
+class _Hits:
+    """The results whose look-up [s, s + T) meets a merged relevant segment (``rel``, in rank order) with the end of
+    what each would add to the seen list (``seen_end``: the latest end of those segments, at least s + T), and the
+    other results whose [s, e) meets a merged non-relevant one (``nonrel``)."""
+
+    rel: IntArray
+    seen_end: FloatArray
+    nonrel: IntArray
+
+
+def _look_ups(data: Prepared, tol_end: FloatArray) -> _Hits:
+    """The :class:`_Hits`, looked up for the results in a video with qrels of their query only (no other can meet
+    a segment)."""
+    run = data.run_columns
+    gid, s, e = run["gid"], run["start"], run["end"]
+    q_gid = data.qrels_columns["gid"]
+    judged = np.zeros(int(max(gid.max(initial=0), q_gid.max(initial=0))) + 1, dtype=bool)
+    judged[q_gid] = True
+    near = np.flatnonzero(judged[gid])
+    u, j = _meets(gid[near], s[near], tol_end[near], data.rel)  # u ascending: each hit's pairs together
+    new = np.ones(len(u), dtype=bool)
+    new[1:] = u[1:] != u[:-1]
+    rel = near[u[new]]
+    seen_end = np.full(len(rel), -np.inf)
+    np.maximum.at(seen_end, np.cumsum(new) - 1, data.rel.end[j])
+    seen_end = np.maximum(seen_end, tol_end[rel])
+    others = np.ones(len(near), dtype=bool)
+    others[u] = False
+    rest = near[others]
+    nu, _ = _meets(gid[rest], s[rest], e[rest], data.nonrel)
+    met = np.zeros(len(rest), dtype=bool)
+    met[nu] = True
+    return _Hits(rel, seen_end, rest[met])
+
+
+def _seen_earlier(gid: IntArray, s: FloatArray, e: FloatArray, hits: IntArray, added: IntArray,
+                  added_end: FloatArray) -> IntArray:
+    """The results of ``hits`` whose [s, e) meets (``whole_seconds``) a span (s, ``added_end``) that a result of
+    ``added`` (credited relevant hits) added to the seen list of its (query, video) at an earlier rank."""
+    if not len(added) or not len(hits):
+        return np.zeros(0, dtype=np.int64)
+    order = np.argsort(gid[added], kind="stable")
+    at, a_gid, a_s, a_e = added[order], gid[added][order], s[added][order], added_end[order]
+    h_s, h_e = s[hits], e[hits]
+    u, _ = kept_pairs(gid[hits], a_gid, lambda u, j: (at[j] < hits[u]) & whole_seconds_overlap(
+        h_s[u], h_e[u], a_s[j], a_e[j]))
+    return hits[u]
+
+
+def _deciding_rows(data: Prepared, tol_end: FloatArray, hits: _Hits) -> tuple[IntArray, IntArray]:
+    """The deciding (result, qrels row) pairs, sorted by result: the raw relevant rows met by [s, s + T) for the
+    relevant hits (1/s), the raw non-relevant rows met by [s, e) for the non-relevant ones (0/S)."""
+    run, qrels = data.run_columns, data.qrels_columns
+    gid, s = run["gid"], run["start"]
+    qg, qs, qe = qrels["gid"], qrels["start"], qrels["end"]
+
+    def raw(units: IntArray, b: FloatArray, rows: IntArray) -> tuple[IntArray, IntArray]:
+        starts, ends = qs[rows].astype(np.float64), qe[rows].astype(np.float64)
+        u_s, u_b = s[units], b[units]
+        u, j = kept_pairs(gid[units], qg[rows], lambda u, j: whole_seconds_overlap(u_s[u], u_b[u], starts[j],
+                                                                                 ends[j]))
+        return units[u], rows[j]
+
+    u1, r1 = raw(hits.rel, tol_end, np.flatnonzero(data.relevant))
+    u0, r0 = raw(hits.nonrel, run["end"], np.flatnonzero(~data.relevant))
+    units = np.concatenate([u1, u0])
+    rows = np.concatenate([r1, r0])
+    order = np.argsort(units, kind="stable")
+    return units[order], rows[order]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -355,7 +356,7 @@ def _evaluate(qrels_path: str, run_path: str, how: Plan, executor: str, chunk_li
     fmt, n_fields = run_format(_head(run_path), run_path, given)
     reader = SegmentReader(line_blocks(qrels_path, QRELS_BLOCK), fmt, n_fields)  # then the run: one file at a time
     blocks: Iterator[bytes] = _views(read_bytes(run_path)) if whole else \
-        (data for _, data in batches(open_blocks(run_path, on_read=on_read), chunk_lines, BATCH_BYTES))
+        map(itemgetter(1), batches(open_blocks(run_path, on_read=on_read), chunk_lines, BATCH_BYTES))
     seen: set[int] = set()  # run query codes whose rows have all been read (chunks)
     ev = Evaluator(reader, how)
     wanted = reader.qrels_queries

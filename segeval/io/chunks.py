@@ -27,24 +27,7 @@ def open_blocks(path: str | Path, block: int = BLOCK_BYTES, on_read: Callable[[i
 def line_chunks(blocks: Iterator[bytes], chunk_lines: int, name: str) -> Iterator[tuple[int, bytes]]:
     """``(number of its first line, bytes)`` of each ``chunk_lines`` lines (the last chunk may be shorter)
     of blocks from :func:`open_blocks` (which has dropped a byte-order mark and checked the limits)."""
-    parts: list[bytes] = []
-    lines, first = 0, 1  # complete lines held, number of the first
-    for block in blocks:
-        parts.append(block)
-        lines += block.count(b"\n")
-        if lines < chunk_lines:
-            continue
-        data = b"".join(parts)
-        ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
-        pos = used = 0
-        while lines - used >= chunk_lines:
-            cut = int(ends[used + chunk_lines - 1]) + 1
-            yield first, data[pos:cut]
-            first, used, pos = first + chunk_lines, used + chunk_lines, cut
-        parts, lines = [data[pos:]], lines - used
-    data = b"".join(parts)
-    if data:
-        yield first, data
+    return batches(blocks, chunk_lines, 0)
 
 
 def line_blocks(path: str, size: int = BLOCK_BYTES) -> Iterator[bytes]:
@@ -57,7 +40,8 @@ def line_blocks(path: str, size: int = BLOCK_BYTES) -> Iterator[bytes]:
 def batches(blocks: Iterator[bytes], chunk_lines: int, min_bytes: int) -> Iterator[tuple[int, bytes]]:
     """``(number of its first line, bytes)`` of whole ``chunk_lines``-line chunks gathered until they hold
     at least ``min_bytes`` bytes (one chunk each with ``min_bytes`` 0; the last batch may be shorter),
-    from blocks of :func:`segeval.io.chunks.open_blocks`."""
+    from blocks of :func:`segeval.io.chunks.open_blocks`.  While a batch is being used, the only other
+    bytes held are the batches still to come of the blocks read and the start of the next one."""
     parts: list[bytes] = []
     lines = held = 0  # complete lines and bytes held
     first = 1  # the number of the first line held
@@ -65,11 +49,14 @@ def batches(blocks: Iterator[bytes], chunk_lines: int, min_bytes: int) -> Iterat
         parts.append(block)
         lines += block.count(b"\n")
         held += len(block)
+        del block  # held in parts only
         if lines < chunk_lines or held < min_bytes:
             continue
         data = b"".join(parts)
+        parts.clear()
         ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
         pos = used = 0
+        cuts: list[tuple[int, int, int]] = []  # (first line, start, stop) of each batch
         while lines - used >= chunk_lines:
             # the fewest whole chunks from line ``used`` whose bytes reach ``min_bytes``
             reach = int(np.searchsorted(ends, pos + min_bytes - 1)) if min_bytes > 0 else used
@@ -77,10 +64,17 @@ def batches(blocks: Iterator[bytes], chunk_lines: int, min_bytes: int) -> Iterat
             if used + take > lines:
                 break  # wait for more blocks
             cut = int(ends[used + take - 1]) + 1
-            yield first, data[pos:cut]
+            cuts.append((first, pos, cut))
             first, used, pos = first + take, used + take, cut
-        parts, lines, held = [data[pos:]], lines - used, len(data) - pos
+        del ends
+        ready = [(line, data[start:stop]) for line, start, stop in reversed(cuts)]
+        parts.append(data[pos:])
+        lines, held = lines - used, len(data) - pos
+        del data
+        while ready:
+            yield ready.pop()  # not held here once taken
     data = b"".join(parts)
+    parts.clear()
     if data:
         yield first, data
 

@@ -179,7 +179,7 @@ class _Checks:
         if self.boms:
             self._bom(block)
         if not self.data:
-            self.data = bool(block.strip(_BLANKS))  # a byte other than these (strip stops at the first one)
+            self.data = bool(block.lstrip(_BLANKS))  # a byte other than these (no copy when the block starts with one)
             if not self.data and self.total + len(block) > BLANK_LIMIT:
                 raise InputError(self.name, f"holds only white space in its first {size_text(BLANK_LIMIT)}; expected "
                                             f"data (stopped reading there)", kind="no data")

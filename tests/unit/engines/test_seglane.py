@@ -32,6 +32,20 @@ def test_codes_in_order_of_first_appearance_across_blocks() -> None:
     assert grouped.of(words([b"q2"] * 5 + [b"q1"] * 5)).tolist() == [0] * 5 + [1] * 5
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_codes_as_a_dict_over_many_blocks(seed: int) -> None:
+    """Blocks of tokens of 1 to 20 bytes (narrower and wider blocks in turn, new tokens now and then): each row's
+    code is its token's first appearance, as a dict numbers them."""
+    rng = np.random.default_rng(seed)
+    pool = [b"v" * int(rng.integers(0, 20)) + b"%d" % i for i in range(60)]
+    c, seen = seglane.Codes(), {}
+    for _ in range(12):
+        block = [pool[i] for i in rng.integers(0, int(rng.integers(1, 61)), int(rng.integers(5, 40)))]
+        expected = [seen.setdefault(t, len(seen)) for t in block]
+        assert c.of(words(block)).tolist() == expected
+    assert c.names == [t.decode() for t in seen]
+
+
 def test_a_hash_is_never_trusted(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every token hashed alike (a multiplier of 0): the second block's tokens all find the first one's slot, and
     the check against the tokens gives up instead of giving them one code."""

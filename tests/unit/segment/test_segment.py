@@ -97,3 +97,18 @@ def test_segment_rejects_invalid_values(args: tuple[object, ...], message: str) 
 def test_bin_size_must_be_positive() -> None:
     with pytest.raises(ParameterError, match=r"The 'bin_size' parameter must be an integer >= 1. Got 0 instead."):
         bin_range(0, 10, 0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_whole_seconds_on_arrays_as_one_by_one(seed: int) -> None:
+    """Arrays with and without look-ups ending at 0 (the point rule) give each element's scalar answer."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 6, 200).astype(np.float64) / rng.choice([1, 2], 200)
+    b = a + rng.integers(0, 4, 200) * (seed % 2)  # seeds 0, 2: every look-up [a, a): points where a is 0
+    s = rng.integers(0, 6, 200).astype(np.float64)
+    e = s + rng.integers(0, 4, 200)
+    expected = [whole_seconds_overlap(float(x), float(y), float(z), float(w)) for x, y, z, w in zip(a, b, s, e,
+                                                                                                  strict=True)]
+    assert whole_seconds_overlap(a, b, s, e).tolist() == expected
+    assert whole_seconds_overlap(a[a > 0], b[a > 0], s[a > 0], e[a > 0]).tolist() == \
+        [x for x, keep in zip(expected, (a > 0).tolist(), strict=True) if keep]
