@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from segeval.engines.lanebatch import doc_keys, token_codes
 from segeval.errors import SegevalError
-from segeval.io.files import is_stream, read_bytes
+from segeval.io.files import read_bytes
 from segeval.io.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
 from segeval.io.scan import Scanned, Words, scan_format
 from segeval.ordering import listed_order
@@ -44,8 +44,6 @@ def me13sh_evaluation(qrels_path: str, run_path: str, kind: str, measures: Seque
     from segeval.measures.compute import compute, requests
     from segeval.notes import value_notes
 
-    if is_stream(qrels_path) or is_stream(run_path):
-        return None  # a stream is read once: the usual path reads it
     try:
         q = _scan(read_bytes(qrels_path), MEDIAEVAL_QRELS)
         r = None if q is None or kind not in RUN_FORMATS else _scan(read_bytes(run_path), RUN_FORMATS[kind])

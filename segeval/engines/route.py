@@ -63,11 +63,12 @@ class Route:
 def read_in_chunks(path: str, memory: str) -> tuple[bool, str]:
     """Whether ``memory`` (``auto``, ``chunked``, ``in-memory``) reads the run at ``path`` in chunks,
     and why: ``auto`` does for files of at least :data:`~segeval.settings.AUTO_BYTES` (gzip files: a
-    quarter of it); a pipe or standard input is always read whole (it cannot be read again)."""
-    if is_stream(path):
-        return False, "a pipe or standard input is read once, whole"
+    quarter of it), and for a pipe or standard input, whose size is unknown (a copy kept in a temporary
+    file lets a reader that gives up leave it to the next, :func:`segeval.io.files.open_input`)."""
     if memory != "auto":
         return memory == "chunked", f"--memory {memory}"
+    if is_stream(path):
+        return True, "--memory auto: a pipe or standard input, of unknown size, read in chunks"
     try:
         gz = starts_with_gzip(path)
         size = os.path.getsize(path)
@@ -104,8 +105,6 @@ def _refusals(qrels: str, runs: Sequence[str], job: Job, output: str, outputs: t
         (s.time_format != "mmss", f"--time-format {s.time_format}"),
         (s.predicted != "use", f"--predicted {s.predicted}"),
         (s.queries is not None, "a choice of queries"),
-        (is_stream(qrels), "qrels from a pipe"),
-        (bool(runs) and is_stream(runs[0]), "a run from a pipe or standard input"),
     ]
     return [why for refused, why in reasons if refused]
 
@@ -157,7 +156,7 @@ def route(qrels: str, runs: Sequence[str], job: Job, output: str = "trec") -> Ro
         return Route("table", "whole", f"{plural(len(runs), 'run')}, one process (-j 1)")
     chunks, size = read_in_chunks(runs[0], job.engine.memory)
     executor = "chunks" if chunks else "whole"
-    segments = None if is_stream(runs[0]) else _segments(runs[0])  # a stream is read once: not sniffed
+    segments = _segments(runs[0])
     if segments is not None:
         refusal = segment_refusal(qrels, runs, job, output)
         if refusal is None:
