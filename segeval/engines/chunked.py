@@ -104,6 +104,8 @@ def evaluate_run(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format:
         except NotGrouped as exc:
             notes.append(exc.note)
     r = validate_run(read_run(path, run_format, time_format, on_error), on_error)
+    if notes and not read_in_chunks(str(path), memory)[0]:
+        notes.clear()  # a stream found, once read, to be one auto reads whole: as that file, no note
     how = plan(is_documents(r), list(job.measures), adapters=list(job.adapters) or None, settings=job.settings)
     ev = evaluate_validated(qrels, r, how)  # the qrels were checked once, by the caller
     return RunResult(ev, trec_runid(r["run"]), notes=notes)

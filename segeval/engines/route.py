@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from segeval.errors import SegevalError
-from segeval.io.files import is_stream, starts_with_gzip
+from segeval.io.files import is_stream, starts_with_gzip, stream_read
 from segeval.settings import AUTO_BYTES, Job
 from segeval.words import plural
 
@@ -64,17 +64,24 @@ def read_in_chunks(path: str, memory: str) -> tuple[bool, str]:
     """Whether ``memory`` (``auto``, ``chunked``, ``in-memory``) reads the run at ``path`` in chunks,
     and why: ``auto`` does for files of at least :data:`~segeval.settings.AUTO_BYTES` (gzip files: a
     quarter of it), and for a pipe or standard input, whose size is unknown (a copy kept in a temporary
-    file lets a reader that gives up leave it to the next, :func:`segeval.io.files.open_input`)."""
+    file lets a reader that gives up leave it to the next, :func:`segeval.io.files.open_input`) until it
+    has been read to its end: then by its size, as a file."""
     if memory != "auto":
         return memory == "chunked", f"--memory {memory}"
     if is_stream(path):
-        return True, "--memory auto: a pipe or standard input, of unknown size, read in chunks"
-    try:
-        gz = starts_with_gzip(path)
-        size = os.path.getsize(path)
-    except OSError:
-        return False, "the file cannot be read: the reader says why"
-    why = (f"--memory auto: {'a gzip file' if gz else 'a file'} of {size / 2**20:.1f} MiB (chunks from "
+        read = stream_read(path)  # once read to its end, a stream is judged by its size as a file is
+        if read is None:
+            return True, "--memory auto: a pipe or standard input, of unknown size, read in chunks"
+        size, gz = read
+        kind = "a gzip stream" if gz else "a stream"
+    else:
+        try:
+            gz = starts_with_gzip(path)
+            size = os.path.getsize(path)
+        except OSError:
+            return False, "the file cannot be read: the reader says why"
+        kind = "a gzip file" if gz else "a file"
+    why = (f"--memory auto: {kind} of {size / 2**20:.1f} MiB (chunks from "
            f"{AUTO_BYTES / (4 if gz else 1) / 2**20:g} MiB)")
     return size * (4 if gz else 1) >= AUTO_BYTES, why
 

@@ -179,6 +179,15 @@ def input_size(path: str | Path) -> int:
         return 0
 
 
+def stream_read(path: str | Path) -> tuple[int, bool] | None:
+    """(bytes, whether gzip) of a pipe or standard input read to its end by this command (from its copy), or
+    None when it was not: then its size is still unknown."""
+    spool = _SPOOLS.get(str(path))
+    if spool is None or not spool.done:
+        return None
+    return spool.size, spool.read_at(0, 2) == b"\x1f\x8b"
+
+
 def open_input(path: str | Path) -> tuple[BinaryIO, bool]:
     """The file opened for reading (``-``: standard input) and whether it is a regular file.
 
