@@ -16,7 +16,6 @@ problems, then a document listed twice for a query.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ import pandas as pd
 from segeval.engines.types import RunResult
 from segeval.errors import InputError, SegevalError
 from segeval.io.chunks import batches, data_lines, line_texts, open_blocks, regrouped
-from segeval.io.files import is_stream
+from segeval.io.files import input_size
 from segeval.io.formats import DETECT_LINES, DOCUMENT_FORMATS, RUN_FORMATS, LineFormat, detect_run_format
 from segeval.io.tables import RUN_COLUMNS, parse_table, read_run, to_frame
 from segeval.pipeline import Plan, evaluate_part, evaluate_validated, finish, merge_parts, plan
@@ -97,18 +96,16 @@ def evaluate_run(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format:
 
     memory, time_format = job.engine.memory, job.settings.time_format
     notes: list[str] = []
-    if memory == "chunked" and is_stream(path):
-        notes.append(f"note: {path} is a pipe or standard input, which the chunked path cannot read again; "
-                     f"reading it in memory")
     if read_in_chunks(str(path), memory, job.measures)[0]:
         try:
-            size = os.path.getsize(path) if os.path.isfile(path) else 0  # else open_blocks explains
-            with Progress(size, "MiB", quiet=not progress, scale=2**20) as bar:
+            with Progress(input_size(path), "MiB", quiet=not progress, scale=2**20) as bar:
                 return evaluate_chunked(qrels, path, job, run_format=run_format, on_error=on_error,
                                         on_read=bar.advance)
         except NotGrouped as exc:
             notes.append(exc.note)
     r = validate_run(read_run(path, run_format, time_format, on_error), on_error)
+    if notes and not read_in_chunks(str(path), memory, job.measures)[0]:
+        notes.clear()  # a stream found, once read, to be one auto reads whole: as that file, no note
     how = plan(is_documents(r), list(job.measures), adapters=list(job.adapters) or None, settings=job.settings)
     ev = evaluate_validated(qrels, r, how)  # the qrels were checked once, by the caller
     return RunResult(ev, trec_runid(r["run"]), notes=notes)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from segeval.errors import SegevalError
-from segeval.io.files import is_stream, starts_with_gzip
+from segeval.io.files import is_stream, starts_with_gzip, stream_read
 from segeval.settings import AUTO_BYTES, Job
 from segeval.words import plural
 
@@ -63,22 +63,30 @@ class Route:
 def read_in_chunks(path: str, memory: str, measures: Sequence[str] = ()) -> tuple[bool, str]:
     """Whether ``memory`` (``auto``, ``chunked``, ``in-memory``) reads the run at ``path`` in chunks,
     and why: ``auto`` does for files of at least :data:`~segeval.settings.AUTO_BYTES` (gzip files: a
-    quarter of it); a pipe or standard input is always read whole (it cannot be read again), and so are
-    an STD list run (XML) and a run scored by trial ``measures`` (QUESST's figures pool every trial, and
-    an unreported trial scores the run's lowest score)."""
-    if is_stream(path):
-        return False, "a pipe or standard input is read once, whole"
+    quarter of it), and for a pipe or standard input, whose size is unknown (a copy kept in a temporary
+    file lets a reader that gives up leave it to the next, :func:`segeval.io.files.open_input`) until it
+    has been read to its end: then by its size, as a file.  An STD list run (XML) and a run scored by trial
+    ``measures`` are always read whole (QUESST's figures pool every trial, and an unreported trial scores
+    the run's lowest score)."""
     whole = whole_run(path, measures)
     if whole is not None:
         return False, whole
     if memory != "auto":
         return memory == "chunked", f"--memory {memory}"
-    try:
-        gz = starts_with_gzip(path)
-        size = os.path.getsize(path)
-    except OSError:
-        return False, "the file cannot be read: the reader says why"
-    why = (f"--memory auto: {'a gzip file' if gz else 'a file'} of {size / 2**20:.1f} MiB (chunks from "
+    if is_stream(path):
+        read = stream_read(path)  # once read to its end, a stream is judged by its size as a file is
+        if read is None:
+            return True, "--memory auto: a pipe or standard input, of unknown size, read in chunks"
+        size, gz = read
+        kind = "a gzip stream" if gz else "a stream"
+    else:
+        try:
+            gz = starts_with_gzip(path)
+            size = os.path.getsize(path)
+        except OSError:
+            return False, "the file cannot be read: the reader says why"
+        kind = "a gzip file" if gz else "a file"
+    why = (f"--memory auto: {kind} of {size / 2**20:.1f} MiB (chunks from "
            f"{AUTO_BYTES / (4 if gz else 1) / 2**20:g} MiB)")
     return size * (4 if gz else 1) >= AUTO_BYTES, why
 
@@ -133,8 +141,6 @@ def _refusals(qrels: str, runs: Sequence[str], job: Job, output: str, outputs: t
         (s.time_format != "mmss", f"--time-format {s.time_format}"),
         (s.predicted != "use", f"--predicted {s.predicted}"),
         (s.queries is not None, "a choice of queries"),
-        (is_stream(qrels), "qrels from a pipe"),
-        (bool(runs) and is_stream(runs[0]), "a run from a pipe or standard input"),
     ]
     return [why for refused, why in reasons if refused]
 
@@ -190,7 +196,7 @@ def route(qrels: str, runs: Sequence[str], job: Job, output: str = "trec") -> Ro
         return Route("table", "whole", f"{plural(len(runs), 'run')}, one process (-j 1)")
     chunks, size = read_in_chunks(runs[0], job.engine.memory, job.measures)
     executor = "chunks" if chunks else "whole"
-    segments = None if is_stream(runs[0]) else _segments(runs[0])  # a stream is read once: not sniffed
+    segments = _segments(runs[0])
     if segments is not None:
         refusal = segment_refusal(qrels, runs, job, output)
         if refusal is None:

@@ -12,7 +12,6 @@ grouped by query) :func:`stream_values` returns None before anything is printed.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
@@ -35,12 +34,9 @@ def stream_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions) ->
     """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide; a
     progress line (MiB read) on stderr when it is a terminal (not with ``job.engine.quiet``)."""
     from segeval.engines.progress import Progress
+    from segeval.io.files import input_size
 
-    try:
-        size = os.path.getsize(run_path)
-    except OSError:
-        return None
-    with Progress(size, "MiB", quiet=job.engine.quiet, scale=2**20) as bar:
+    with Progress(input_size(run_path), "MiB", quiet=job.engine.quiet, scale=2**20) as bar:
         v = stream_values(qrels_path, run_path, job, on_read=bar.advance)
     return None if v is None else printed(v, job, out, run_path)
 

@@ -10,6 +10,7 @@ which read the speech scorers' XML, RTTM and trial-key files whole, as their ref
 from __future__ import annotations
 
 import errno
+import io
 import os
 import re
 import stat
@@ -51,8 +52,75 @@ _OTHER_COMPRESSIONS = (
 )
 _MAGIC_BYTES = 10  # enough for every magic number above
 
-#: content of the streams (pipes, standard input) read so far, by name: they cannot be read again
+#: content of the streams (pipes, standard input) read whole so far, by name (read again from memory)
 _STREAMS: dict[str, bytes] = {}
+
+
+class _Spool:
+    """A stream (a pipe, standard input) and a copy of what has been read from it, in an unnamed temporary
+    file: a reader opened again replays the copy, then goes on reading the stream (so a lane that gives up
+    half-way leaves the strict reader every byte, in bounded memory)."""
+
+    def __init__(self, name: str, source: BinaryIO) -> None:
+        import tempfile
+
+        self.name, self.source = name, source
+        try:
+            self.copy = tempfile.TemporaryFile(prefix="segeval-stream-")  # noqa: SIM115 - closed by reset_streams
+        except OSError as exc:
+            raise InputError(name, f"cannot be copied to the temporary folder to read it again ({exc.strerror}); "
+                                   f"expected a writable TMPDIR") from None
+        self.size = 0
+        self.done = False
+        self.refused: InputError | None = None
+
+    def read_at(self, offset: int, n: int) -> bytes:
+        """Up to ``n`` bytes from ``offset``: from the copy, else from the stream (copied as it goes)."""
+        if offset < self.size:
+            return os.pread(self.copy.fileno(), min(n, self.size - offset) if n >= 0 else self.size - offset,
+                            offset)
+        if self.refused is not None:
+            raise self.refused  # a reader that gave up on it leaves no more bytes to read
+        if self.done:
+            return b""
+        data = self.source.read(n)
+        if not data:
+            self.done = True
+            return b""
+        if self.size + len(data) > limits()[0]:  # the copy on disk is bounded as a stream read whole is
+            self.refused = too_large(self.name, limits()[0])
+            raise self.refused
+        try:
+            os.pwrite(self.copy.fileno(), data, self.size)
+        except OSError as exc:
+            raise InputError(self.name, f"cannot be copied to the temporary folder to read it again "
+                                        f"({exc.strerror}); expected room in TMPDIR") from None
+        self.size += len(data)
+        return data
+
+
+class _Replay(io.RawIOBase):
+    """One reading of a spooled stream, from its first byte."""
+
+    def __init__(self, spool: _Spool) -> None:
+        self.spool, self.offset = spool, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        if size is None or size < 0:
+            parts = []
+            while chunk := self.read(1 << 20):
+                parts.append(chunk)
+            return b"".join(parts)
+        data = self.spool.read_at(self.offset, size)
+        self.offset += len(data)
+        return data
+
+
+#: the streams opened so far, by name, each with the copy that lets it be read again
+_SPOOLS: dict[str, _Spool] = {}
 #: the files read so far whose UTF-8 byte-order mark at the start was read away (a command may say so)
 BOM_READ: set[str] = set()
 
@@ -80,9 +148,14 @@ def size_text(n: int) -> str:
 
 
 def reset_streams() -> None:
-    """Forget the streams read so far (one CLI command reads each stream once)."""
+    """Forget the streams read so far (one CLI command reads each stream once) and their copies."""
     _STREAMS.clear()
     BOM_READ.clear()
+    for spool in _SPOOLS.values():
+        spool.copy.close()
+        if spool.name != STDIN:
+            spool.source.close()
+    _SPOOLS.clear()
 
 
 def is_stream(path: str | Path) -> bool:
@@ -98,19 +171,42 @@ def is_stream(path: str | Path) -> bool:
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
+def input_size(path: str | Path) -> int:
+    """The size in bytes of the regular file ``path`` (for a progress line); 0 for a stream (unknown) or a
+    path that cannot be read (its reader says why)."""
+    try:
+        return os.path.getsize(path) if os.path.isfile(path) else 0
+    except (OSError, ValueError):
+        return 0
+
+
+def stream_read(path: str | Path) -> tuple[int, bool] | None:
+    """(bytes, whether gzip) of a pipe or standard input read to its end by this command (from its copy), or
+    None when it was not: then its size is still unknown."""
+    spool = _SPOOLS.get(str(path))
+    if spool is None or not spool.done:
+        return None
+    return spool.size, spool.read_at(0, 2) == b"\x1f\x8b"
+
+
 def open_input(path: str | Path) -> tuple[BinaryIO, bool]:
     """The file opened for reading (``-``: standard input) and whether it is a regular file.
 
+    A stream (standard input, a pipe, a FIFO, a device) can be opened again: each opening reads it from its
+    first byte (what was read before comes from a copy in a temporary file, see :class:`_Spool`).
     Errors name the file and say why: no such file, a directory, a symbolic link loop, a name too
     long, no permission.
     """
     name = str(path)
+    if name in _SPOOLS:
+        return _Replay(_SPOOLS[name]), False  # type: ignore[return-value]  # a binary reader
     if name == STDIN:
         closed = sys.modules.get("segeval.cli.streams")
         if sys.stdin is None or (closed is not None and closed.stdin_closed()):
             raise InputError("standard input (-)", "is closed; expected data on standard input (a pipe or a "
                                                    "redirected file)")
-        return sys.stdin.buffer, False
+        _SPOOLS[name] = _Spool(name, sys.stdin.buffer)
+        return _Replay(_SPOOLS[name]), False  # type: ignore[return-value]
     if not name:
         raise InputError("''", "is an empty file name; expected the path of a file")
     try:
@@ -127,7 +223,10 @@ def open_input(path: str | Path) -> tuple[BinaryIO, bool]:
     if stat.S_ISDIR(mode):
         fh.close()
         raise InputError(name, "is a directory, expected a file")
-    return fh, stat.S_ISREG(mode)
+    if not stat.S_ISREG(mode):
+        _SPOOLS[name] = _Spool(name, fh)
+        return _Replay(_SPOOLS[name]), False  # type: ignore[return-value]
+    return fh, True
 
 
 def _os_problem(exc: OSError) -> str:
@@ -188,9 +287,7 @@ class _Checks:
             self._long_line(block, last)
         self.total += len(block)
         if self.max_bytes is not None and self.total > self.max_bytes:
-            what = "decompresses to more than {} (a gzip bomb?)" if self.gzip else "is larger than {}"
-            raise InputError(self.name, f"{what.format(size_text(self.max_bytes))}; expected a smaller file "
-                                        f"(SEGEVAL_MAX_INPUT_BYTES raises the limit)")
+            raise too_large(self.name, self.max_bytes, gzip=self.gzip)
         if last < 0:
             if len(self.head) < 256:
                 self.head += block[:256 - len(self.head)]
@@ -329,8 +426,14 @@ def _check_size(fh: BinaryIO, name: str, max_bytes: int) -> None:
     except OSError as exc:
         raise InputError(name, _os_problem(exc)) from None
     if size > max_bytes:
-        raise InputError(name, f"is larger than {size_text(max_bytes)}; expected a smaller file "
-                               f"(SEGEVAL_MAX_INPUT_BYTES raises the limit)")
+        raise too_large(name, max_bytes)
+
+
+def too_large(name: str, max_bytes: int, *, gzip: bool = False) -> InputError:
+    """The refusal of an input over ``SEGEVAL_MAX_INPUT_BYTES`` (``gzip``: once decompressed)."""
+    what = "decompresses to more than {} (a gzip bomb?)" if gzip else "is larger than {}"
+    return InputError(name, f"{what.format(size_text(max_bytes))}; expected a smaller file "
+                            f"(SEGEVAL_MAX_INPUT_BYTES raises the limit)")
 
 
 def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: str,

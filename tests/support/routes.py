@@ -476,7 +476,7 @@ ROUTES: tuple[Route, ...] = (
     Route("file", _file, "scanner+whole", "segments+whole", fast=True),
     Route("chunked", _chunked, "scanner+chunks", "segments+chunks", fast=True),
     Route("in-memory", _in_memory, "scanner+whole", "segments+whole", fast=True, sampled=True),
-    Route("stdin", _stdin, "table+whole"),
+    Route("stdin", _stdin, "scanner+chunks", "segments+chunks"),  # a stream, of unknown size, read in chunks
     Route("-j 2", _jobs2, "table+processes", sampled=True),
     Route("dask", _dask, "table+dask", sampled=True),
     Route("api paths", _api_paths, "table+whole", cli=False, fast=True),
@@ -486,8 +486,8 @@ ROUTES: tuple[Route, ...] = (
     # importing ranx takes seconds (the full run only)
     Route("api ranx", _api_ranx, "frame+whole", kinds=("documents",), cli=False, sampled=True),
 )
-#: the route the others are compared with: the command on standard input takes the general path
-#: (in the fast slice: the API on paths, the same path without the command)
+#: the route the others are compared with: the command on standard input (a stream, read in chunks from a
+#: copy; in the fast slice: the API on paths, the general path without the command)
 REFERENCE = ("stdin", "api paths")
 
 

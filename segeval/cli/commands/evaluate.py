@@ -210,14 +210,14 @@ def _report(outcomes: list[Outcome], run_files: list[str], output: str, skipped_
 def _segment_outcomes(qrels: str, run: str, job: Any, executor: str, render: Any, complete: bool) -> list[Any] | None:
     """The outcome of the segment route (:mod:`segeval.engines.seglane`), or None when the strict reader must read
     the files; a progress line (MiB read) on stderr in chunks, when it is a terminal."""
-    import os
     from dataclasses import replace
 
     from segeval.engines.progress import Progress
     from segeval.engines.runs import outcome
     from segeval.engines.seglane import segment_result
+    from segeval.io.files import input_size
 
-    size = os.path.getsize(run) if executor == "chunks" else 0
+    size = input_size(run) if executor == "chunks" else 0
     with Progress(size, "MiB", quiet=job.engine.quiet or executor != "chunks", scale=2**20) as bar:
         result = segment_result(qrels, run, job, executor, on_read=bar.advance)
     return None if result is None else [outcome(replace(result, file=run), render=render, complete=complete)]

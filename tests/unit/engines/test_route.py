@@ -55,8 +55,8 @@ def test_pipe(files: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr("sys.stdin", Stdin(io.BytesIO(RUN.encode())))
     lines, out = routed(files[0], "-")
-    assert lines == ["route: table+whole (a run from a pipe or standard input; a pipe or standard input is read "
-                     "once, whole)"]
+    assert lines == ["route: scanner+chunks (a plain TREC job; --memory auto: a pipe or standard input, of unknown "
+                     "size, read in chunks)"]
     assert out == run_cli("eval", *files)[1]
 
 

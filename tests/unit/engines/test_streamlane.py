@@ -164,7 +164,8 @@ def test_gzip_runs_stream(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
 
 
 def test_auto_streams_big_runs_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``--memory auto`` reads a run in batches from AUTO_BYTES on, else whole; pipes never stream."""
+    """``--memory auto`` reads a run in batches from AUTO_BYTES on, else whole; a pipe (unknown size) in
+    batches unless --memory in-memory."""
     from segeval.engines import route
 
     _, run = files(tmp_path, 2)
@@ -174,4 +175,5 @@ def test_auto_streams_big_runs_only(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(route, "AUTO_BYTES", size + 1)
     assert not route.read_in_chunks(run, "auto")[0]
     assert not route.read_in_chunks(run, "in-memory")[0] and route.read_in_chunks(run, "chunked")[0]
-    assert not route.read_in_chunks("-", "chunked")[0]
+    assert route.read_in_chunks("-", "chunked")[0] and route.read_in_chunks("-", "auto")[0]
+    assert not route.read_in_chunks("-", "in-memory")[0]

@@ -331,3 +331,17 @@ def test_segeval_measure_in_pyterrier() -> None:
     ours = segeval.measure("map")
     table = pt.Experiment([results], topics, pt_qrels, eval_metrics=[ours, "map"], names=["r"])
     assert float(table[str(ours)].iloc[0]) == pytest.approx(float(table["map"].iloc[0]), abs=1e-12)
+
+
+def test_segeval_segment_measure_in_pyterrier() -> None:
+    """pt.Experiment on segment results (start/end columns kept in its frames): map under tIoU >= 0.5 is
+    5/6 as derived in test_segeval_measure_in_ir_measures_with_a_segment_adapter."""
+    pytest.importorskip("ir_measures")
+    pt = pytest.importorskip("pyterrier")
+    qrels, run = _segments()
+    topics = pd.DataFrame({"qid": ["q1", "q2"], "query": "x"})
+    results = run.rename(columns={"query_id": "qid", "doc_id": "docno"})
+    pt_qrels = qrels.rename(columns={"query_id": "qid", "doc_id": "docno", "relevance": "label"})
+    ours = segeval.measure("map", adapter="tiou:0.5")
+    table = pt.Experiment([results], topics, pt_qrels, eval_metrics=[ours], names=["r"])
+    assert float(table[str(ours)].iloc[0]) == pytest.approx(5 / 6)
