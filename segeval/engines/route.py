@@ -177,16 +177,29 @@ def _segments(path: str) -> str | None:
     return None if fmt in DOCUMENT_FORMATS else f"a {fmt.name} (segments)"
 
 
+def first_whole(runs: Sequence[str], job: Job) -> str | None:
+    """Why the first run that must be read whole must be (:func:`whole_run`), or None (a pipe or standard
+    input is read here, whole or in chunks, and never sniffed)."""
+    if any(is_stream(r) for r in runs):
+        return None
+    return next((w for w in (whole_run(r, job.measures) for r in runs) if w is not None), None)
+
+
+def on_dask(runs: Sequence[str], job: Job) -> bool:
+    """Whether the runs go to Dask's (run, query-partition) tasks: ``--engine dask``, no pipe or standard input
+    (read here), and no run that must be read whole (a partition would see part of its trials)."""
+    return job.engine.engine == "dask" and not any(is_stream(r) for r in runs) and first_whole(runs, job) is None
+
+
 def route(qrels: str, runs: Sequence[str], job: Job, output: str = "trec") -> Route:
     """The route of ``segeval eval`` (and ``compare``) for these inputs, ``job`` and output format."""
-    engine, jobs = job.engine.engine, job.engine.jobs
+    jobs = job.engine.jobs
     if any(is_stream(r) for r in runs) and len(runs) > 1:
         return Route("table", "whole", "a run from a pipe or standard input: every run read here, one at a time")
-    whole = None if any(is_stream(r) for r in runs) else next(
-        (w for w in (whole_run(r, job.measures) for r in runs) if w is not None), None)
+    whole = first_whole(runs, job)
     if whole is not None and len(runs) == 1:
         return Route("table", "whole", whole)
-    if engine == "dask" and not any(is_stream(r) for r in runs) and whole is None:
+    if on_dask(runs, job):
         return Route("table", "dask", f"--engine dask: {plural(len(runs), 'run')} in (run, query-partition) tasks")
     if len(runs) > 1:
         workers = min(len(runs), jobs or os.cpu_count() or 1)

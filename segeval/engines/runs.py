@@ -114,20 +114,22 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[
     (``job.engine``).
 
     ``processes`` evaluates the runs with ``jobs`` processes (None: all cores), ``then`` running in the
-    worker (it must pickle: a module-level function or a partial of one); ``dask`` distributes (run,
+    worker (it must pickle: a module-level function or a partial of one); ``dask`` (when
+    :func:`~segeval.engines.route.on_dask` says so, as the route does) distributes (run,
     query-partition) tasks on the Dask cluster at ``scheduler`` (None: a local cluster of ``jobs``
     processes), ``then`` running in this process; see :mod:`segeval.engines.dask` (its workers read
     each run whole).  A progress line goes to stderr when it is a terminal (not with ``quiet``).
     """
     from segeval.engines.progress import Progress
+    from segeval.engines.route import on_dask
     from segeval.interrupt import installed
     from segeval.io.files import is_stream
 
     options = job.engine
-    engine, jobs = options.engine, options.jobs
+    jobs = options.jobs
     if any(is_stream(r) for r in runs):  # a pipe or standard input is this process's: read here
-        engine, jobs = "processes", 1
-    if engine == "dask":
+        jobs = 1
+    if on_dask(runs, job):
         from segeval.engines.dask import map_runs_dask
 
         return map_runs_dask(qrels, runs, job, then)

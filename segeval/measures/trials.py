@@ -77,22 +77,25 @@ class Trials:
 
 
 def query_trials(data: Prepared) -> list[Trials]:
-    """Each evaluated query's trials: its key (qrels) rows in line order, with the score and decision of the
-    run's row for the same utterance; key rows the run lacks are unreported.  (The line order makes every sum
-    independent of the order of the run's lines.)"""
+    """Each evaluated query's trials: its key (qrels) rows in the order of their utterance ids, with the score
+    and decision of the run's row for the same utterance; key rows the run lacks are unreported.  (The id
+    order makes every sum independent of the order of either file's lines and of the form the inputs come
+    in: files, frames, dicts, ir_measures or ranx objects.)"""
     run, key = data.run_columns, data.qrels_columns
     top = int(max(run["gid"].max(initial=-1), key["gid"].max(initial=-1))) + 1
     at = np.full(top, -1, dtype=np.int64)
     at[run["gid"]] = np.arange(len(run["gid"]))
-    by_line = np.lexsort((key["line"], key["qcode"]))  # within each query (the bounds stay valid)
-    row = at[key["gid"][by_line]]
+    by_id = np.empty(len(data.items), dtype=np.int64)
+    by_id[np.argsort(data.items.astype(str), kind="stable")] = np.arange(len(data.items))
+    by_item = np.lexsort((by_id[key["icode"]], key["qcode"]))  # within each query (the bounds stay valid)
+    row = at[key["gid"][by_item]]
     reported = row >= 0
     score = np.where(reported, np.asarray(run["score"], dtype=np.float64)[row], np.nan)
     decided = "decision" in run
     yes = reported & (np.asarray(run["decision"], dtype=bool)[row] if decided else False)
     lowest = float(np.min(run["score"])) if len(run["score"]) else 0.0
-    target = np.asarray(data.relevant, dtype=bool)[by_line]
-    qcode = np.asarray(key["qcode"], dtype=np.int64)[by_line]
+    target = np.asarray(data.relevant, dtype=bool)[by_item]
+    qcode = np.asarray(key["qcode"], dtype=np.int64)[by_item]
     b = data.qrels_bounds.tolist()
     return [Trials(qcode[i:j], target[i:j], score[i:j], yes[i:j], reported[i:j], lowest, decided)
             for i, j in itertools.pairwise(b)]

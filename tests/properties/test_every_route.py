@@ -33,6 +33,7 @@ from tests.support import routes as R
 
 FULL = bool(os.environ.get("SEGEVAL_FULL"))
 DOCUMENT_SEEDS = (3, 4, 5) if FULL else (3,)
+TRIAL_SEEDS = (3, 5) if FULL else (3,)
 SEGMENT_SEEDS = (3, 4) if FULL else (3,)
 COMBOS = 40 if FULL else 3
 
@@ -41,13 +42,19 @@ COMBOS = 40 if FULL else 3
 def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, R.Inputs]:
     folder = tmp_path_factory.mktemp("routes")
     out = {}
-    for c in [*(R.documents(s) for s in DOCUMENT_SEEDS), *(R.segments(s) for s in SEGMENT_SEEDS)]:
+    for c in [*(R.documents(s) for s in DOCUMENT_SEEDS), *(R.segments(s) for s in SEGMENT_SEEDS),
+              *(R.trials(s) for s in TRIAL_SEEDS)]:
         out[c.name] = R.Inputs(c, *c.write(folder))
     return out
 
 
 def _collections(kind: R.Kind, written: dict[str, R.Inputs]) -> list[R.Inputs]:
-    return [x for x in written.values() if x.collection.kind == kind]
+    return [x for x in written.values() if x.collection.kind == kind and not x.collection.name.startswith("trials")]
+
+
+def _trial_collections(written: dict[str, R.Inputs]) -> list[R.Inputs]:
+    """Document collections whose runs hold only the key's pairs (:func:`tests.support.routes.trials`)."""
+    return [x for x in written.values() if x.collection.name.startswith("trials")]
 
 
 def _check(x: R.Inputs, jobs: list[R.Job], sampled: int | None = None) -> None:
@@ -63,8 +70,9 @@ ALONE = R.registered_measures() if FULL else [f.name for f in FAMILIES]
 #: the measures that need time spans (declared ``times=True``): refused on a document run with one message
 #: on every route (exit 2), so they are left out of the document combinations (every job would be refused)
 SEGMENTS_ONLY = frozenset(f.name for f in FAMILIES if f.times)
-#: KNOWN DEFECT (issue 26, open): QUESST's trial measures on the generated document collections (run pairs the
-#: qrels lack) differ between routes (9 routes in CI's full run); marked xfail until the routes agree
+#: QUESST's trial measures refuse a run pair the key lacks (every generated document collection has some): on
+#: documents each is checked twice, refused on the usual collection and scored on a trial collection, where
+#: the combinations take them too
 TRIALS = frozenset(f.name for f in FAMILIES if f.scope == "trials") | {"quesst"}
 
 
@@ -74,8 +82,6 @@ def test_each_measure_alone_on_every_route(kind: R.Kind, index: int, written: di
     collections = _collections(kind, written)
     x = collections[index % len(collections)]  # the collections take turns
     measure = ALONE[index]
-    if FULL and kind == "documents" and measure.split(".")[0].split("_")[0] in {t.split("_")[0] for t in TRIALS}:
-        pytest.xfail("known defect: QUESST trial measures differ between routes (issue 26)")
     adapters = R.ADAPTERS if FULL else ("overlap", "binned:60", "tiou:0.5")
     adapter = adapters[index % len(adapters)] if kind == "segments" else None
     jobs = [R.Job((measure,), adapter=adapter)]
@@ -85,13 +91,29 @@ def test_each_measure_alone_on_every_route(kind: R.Kind, index: int, written: di
     elif kind == "segments":  # the slice: segments in the adapter and combination tests only
         pytest.skip("in the full run only (SEGEVAL_FULL=1)")
     _check(x, jobs, sampled=1)
+    if kind == "documents" and R.family_of(measure) in TRIALS:
+        trial = _trial_collections(written)
+        _check(trial[index % len(trial)], jobs, sampled=1)
+
+
+def test_trial_measures_in_combinations_on_every_route(written: dict[str, R.Inputs]) -> None:
+    """Each combination holds a QUESST trial measure and 1-4 others, on collections of trials."""
+    spellings = R.registered_measures()
+    trial = [m for m in spellings if R.family_of(m) in TRIALS]
+    others = [m for m in spellings if R.family_of(m) not in TRIALS | SEGMENTS_ONLY]
+    for i, x in enumerate(_trial_collections(written)):
+        rng = random.Random(i)
+        jobs = [R.Job((rng.choice(trial), *rng.sample(others, rng.randint(1, 4))),
+                      tuple(w for o in rng.sample(R.OPTIONS, rng.randint(0, 3)) for w in o))
+                for _ in range(COMBOS)]
+        _check(x, jobs)
 
 
 @pytest.mark.parametrize("kind", ["documents", "segments"])
 def test_random_combinations_on_every_route(kind: R.Kind, written: dict[str, R.Inputs]) -> None:
     for i, x in enumerate(_collections(kind, written)):
         rng = random.Random(i)
-        leave_out = SEGMENTS_ONLY | TRIALS if kind == "documents" else frozenset()  # TRIALS: see above
+        leave_out = SEGMENTS_ONLY | TRIALS if kind == "documents" else frozenset()  # TRIALS: combined on trials
         _check(x, list(R.jobs(kind, rng, alone=False, combos=COMBOS, leave_out=leave_out)))
 
 

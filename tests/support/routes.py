@@ -122,6 +122,14 @@ def documents(seed: int, *, qrels_only: bool = True) -> Collection:
     return Collection(f"docs{seed}", "documents", qrels, runs)
 
 
+def trials(seed: int) -> Collection:
+    """:func:`documents` with each run cut to the key's (query, docno) pairs: a collection of detection
+    trials, which QUESST's trial measures score (they refuse a run pair the key lacks)."""
+    c = documents(seed)
+    key = {(q, d) for q, d, _ in c.qrels}
+    return Collection(f"trials{seed}", "documents", c.qrels, [[t for t in run if t[:2] in key] for run in c.runs])
+
+
 def segments(seed: int) -> Collection:
     """A small segment collection (MediaEval qrels, linking runs): 2-5 queries over 4 videos,
     overlapping and nested segments, tied scores, grades 0-3 and -1.  Each run query's ranks
@@ -305,7 +313,8 @@ def cli_outcome(args: list[str], stdin: bytes | None = None) -> Outcome:
 
 def notes(x: Inputs, got: Outcome) -> str:
     """The notes and errors without the run's name (a run on standard input has none)."""
-    return got.stderr.replace(f"{x.run}: ", "").replace("note: -: ", "note: ").replace(f"'{x.run}'", "'-'")
+    return (got.stderr.replace(f"{x.run}: ", "").replace("note: -: ", "note: ").replace(f"'{x.run}'", "'-'")
+            .replace(f"error: {x.run}, line ", "error: -, line "))
 
 
 def _file(x: Inputs, job: Job) -> Outcome:
@@ -335,14 +344,20 @@ def run_rows(stdout: str, run: str) -> str:
 
 def _several(x: Inputs, job: Job, extra: list[str]) -> Outcome:
     got = cli_outcome(["eval", *extra, *job.args(), x.qrels, x.run, x.other])
-    if got.code != 0:
-        return got
+    if got.code != 0:  # each run's error is reported: the other run's is left out
+        return Outcome(got.code, got.stdout, _own_notes(got.stderr, x.run, x.other))
     return Outcome(got.code, run_rows(got.stdout, x.run), _own_notes(got.stderr, x.run, x.other))
 
 
 def _own_notes(stderr: str, run: str, other: str) -> str:
-    """The notes about ``run`` (not those about the other run)."""
-    return "".join(line for line in stderr.splitlines(keepends=True) if other not in line)
+    """The notes and errors about ``run`` (not those about the other run), each with its indented lines."""
+    kept, keep = [], True
+    for line in stderr.splitlines(keepends=True):
+        if not line.startswith(" "):
+            keep = other not in line
+        if keep:
+            kept.append(line)
+    return "".join(kept)
 
 
 def _jobs2(x: Inputs, job: Job) -> Outcome:

@@ -132,6 +132,26 @@ def test_dask(files: tuple[str, str]) -> None:
     assert got.name == "table+dask" and got.reason == "--engine dask: 1 run in (run, query-partition) tasks"
 
 
+def test_dask_leaves_runs_read_whole_to_processes(files: tuple[str, str], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """QUESST's figures pool every trial of a run: the route and the engine that runs both refuse Dask's
+    query partitions (it once said ``processes`` and ran Dask, whose partitions each took their own default
+    score)."""
+    (tmp_path / "r2").write_text(RUN)
+    runs = [files[1], str(tmp_path / "r2")]
+    job = Job(("actCnxe",), engine=EngineOptions(engine="dask", jobs=1))
+    got = R.route(files[0], runs, job)
+    assert got.name == "table+whole" and not R.on_dask(runs, job)
+    assert R.on_dask(runs, Job(("map",), engine=EngineOptions(engine="dask", jobs=1)))
+
+    def no_dask(*args: object) -> None:
+        raise AssertionError("Dask ran")
+
+    monkeypatch.setattr("segeval.engines.dask.map_runs_dask", no_dask)
+    code, out, err = run_cli("eval", "--engine", "dask", "-j", "1", "-m", "actCnxe", files[0], *runs)
+    assert code == 0 and out.count("actCnxe") == 2, err
+
+
 def test_api(files: tuple[str, str]) -> None:
     ev = Evaluator(files[0], "map")
     assert ev.evaluate(files[1]).route == "table+whole"
