@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from contextlib import redirect_stderr, redirect_stdout
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
+from _pytest.mark.structures import ParameterSet
 
 from segeval.cli import main
 from tests.support import reference
@@ -23,6 +25,20 @@ SHARED = reference.SHARED
 FULL = os.environ.get("SEGEVAL_FULL") == "1"
 #: a test that runs only in the full step (a slower variant of what the suite checks anyway)
 full_only = pytest.mark.skipif(not FULL, reason="a slower variant: SEGEVAL_FULL=1 runs it (CI's full step)")
+
+
+def sliced(params: Iterable[Any], every: int, *, many: bool = False) -> list[Any]:
+    """Parameters of which the README's suite runs one in ``every`` (the first, then each ``every``-th) and
+    the full step all: the others are marked :data:`full_only`.  ``many``: each is a tuple of arguments."""
+    out = []
+    for i, p in enumerate(params):
+        if i % every == 0:
+            out.append(p)
+        elif isinstance(p, ParameterSet):
+            out.append(pytest.param(*p.values, marks=[*p.marks, full_only], id=p.id))
+        else:
+            out.append(pytest.param(*(p if many else (p,)), marks=full_only))
+    return out
 
 
 class Tags(HTMLParser):

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from segeval.engines.runs import run_names
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, run_cli, sliced
 
 QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\nq3 0 d5 1\n"
 RUN_A = "q1 Q0 d1 1 0.9 same\nq1 Q0 d2 2 0.8 same\nq1 Q0 d4 3 0.7 same\nq2 Q0 d3 1 0.5 same\n"
@@ -132,7 +132,7 @@ def test_writing_commands_refuse_outputs_they_cannot_write(command: str, data: d
     assert _listing(folder) == before and Path(source).stat().st_size > 0
 
 
-@pytest.mark.parametrize("command", WRITERS)
+@pytest.mark.parametrize("command", sliced(WRITERS, 3))
 def test_an_error_while_writing_leaves_the_old_output_and_no_partial_file(
         command: str, data: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "out"
@@ -241,7 +241,7 @@ def test_a_signal_stops_eval_with_two_workers(signum: int, group: bool, code: in
     assert _session(process.pid) == []
 
 
-@pytest.mark.parametrize("sigint_ignored", [False, True])
+@pytest.mark.parametrize("sigint_ignored", sliced([False, True], 2))
 def test_sigint_stops_svm_completion_and_leaves_no_output(sigint_ignored: bool, data: dict[str, str],
                                                           tmp_path: Path) -> None:
     out = tmp_path / "out" / "completed"
@@ -252,7 +252,7 @@ def test_sigint_stops_svm_completion_and_leaves_no_output(sigint_ignored: bool, 
     assert _listing(tmp_path / "out") == [] and _session(process.pid) == []
 
 
-@pytest.mark.parametrize("command", ["report", "plot pr", "show", "complete-qrels"])
+@pytest.mark.parametrize("command", sliced(["report", "plot pr", "show", "complete-qrels"], 2))
 def test_an_interrupt_while_writing_leaves_no_partial_output(command: str, data: dict[str, str],
                                                              tmp_path: Path) -> None:
     folder = tmp_path / "out"

@@ -24,7 +24,7 @@ from segeval.io import files
 from segeval.io.chunks import line_chunks, open_blocks
 from segeval.io.files import read_blocks, read_bytes
 from segeval.report.trec import prefixed
-from tests.conftest import FIXTURES, ROOT, run_cli
+from tests.conftest import FIXTURES, ROOT, full_only, run_cli, sliced
 
 QRELS, RUN = FIXTURES / "gen_linking.qrels", FIXTURES / "gen_linking.run"
 ENGINES = (("--memory", "auto"), ("--memory", "chunked", "--chunk-lines", "50"), ("--memory", "in-memory"))
@@ -86,7 +86,7 @@ def test_stdin_reads_like_the_file(monkeypatch: pytest.MonkeyPatch, engine: tupl
 
 
 @pytest.mark.parametrize("auto_bytes", [None, 100])
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", sliced(ENGINES, 2))
 @pytest.mark.parametrize("kind", ["segments", "documents"])
 @pytest.mark.parametrize("route", [(), ("--time-format", "seconds")])  # the lanes, then the table route alone
 def test_an_ungrouped_stream_is_noted_as_its_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, kind: str,
@@ -111,6 +111,7 @@ def test_an_ungrouped_stream_is_noted_as_its_file(monkeypatch: pytest.MonkeyPatc
     assert ("not grouped by query" in err) == noted
 
 
+@full_only  # the slice: the stdin tests above
 def test_every_reading_command_accepts_stdin(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     lines = RUN.read_text().splitlines()
@@ -191,6 +192,7 @@ def test_stream_errors_show_their_line(monkeypatch: pytest.MonkeyPatch) -> None:
 SHELL = shutil.which("bash")
 
 
+@full_only
 @pytest.mark.skipif(SHELL is None or not hasattr(os, "mkfifo"), reason="needs bash and FIFOs")
 def test_pipes_in_a_real_shell(tmp_path: Path) -> None:
     gz = tmp_path / "run.gz"
@@ -387,6 +389,7 @@ def test_size_limit_without_reading_a_large_regular_file(monkeypatch: pytest.Mon
     assert b"".join(read_blocks(big, max_bytes=None)) == LINE * 100  # the chunked path has no total limit
 
 
+@full_only
 def test_random_member_splits_and_block_sizes(tmp_path: Path) -> None:
     # the generator that found the chunked path's multi-member bug: after a member ending as the
     # output filled, zlib's unconsumed_tail repeated unused_data (225 of 480 cases failed before)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import full_only, run_cli
 from tests.support import trec_boundary as TB
 
 FULL = os.environ.get("SEGEVAL_FULL") == "1"
@@ -106,6 +106,7 @@ def test_run_from_standard_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 # ------------------------------------------------------------------- live, with binaries (CI)
 
+@full_only  # the slice: the stored outputs above; CI's full step runs the binaries
 @pytest.mark.parametrize("version", ["10", "9"])
 def test_live_parity(tmp_path: Path, version: str) -> None:
     """Fresh seeds against binaries built from ../shared/src (TREC_EVAL, TREC_EVAL_9), when given."""

@@ -12,7 +12,7 @@ import pytest
 
 from segeval.engines import chunked, route
 from segeval.io.chunks import line_chunks, open_blocks
-from tests.conftest import full_only, run_cli
+from tests.conftest import full_only, run_cli, sliced
 from tests.support.scripts import load_script
 
 
@@ -61,7 +61,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("name", "flags", "chunk_lines"),
-                         [(n, f, 7) for n, f in CASES] + [(n, f, 150) for n, f in CASES[::4]])
+                         sliced([(n, f, 7) for n, f in CASES] + [(n, f, 150) for n, f in CASES[::4]], 3, many=True))
 def test_chunked_output_is_the_in_memory_output(data: dict[str, Path], name: str, flags: list[str],
                                                 chunk_lines: int) -> None:
     qrels = data[f"{name.split('_')[0]}.qrels"]
@@ -71,7 +71,7 @@ def test_chunked_output_is_the_in_memory_output(data: dict[str, Path], name: str
     assert parts == whole
 
 
-@pytest.mark.parametrize("name", ["linking", "trec_missing"])
+@pytest.mark.parametrize("name", sliced(["linking", "trec_missing"], 2))
 def test_one_line_chunks(data: dict[str, Path], name: str) -> None:
     qrels, run = data[f"{name.split('_')[0]}.qrels"], data[f"{name}.run"]
     whole, parts = both("-q", "-c", "-m", "all_trec", str(qrels), str(run), chunk_lines=1)

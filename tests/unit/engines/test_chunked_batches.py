@@ -10,7 +10,7 @@ import pytest
 
 from segeval.engines import chunked
 from segeval.io.chunks import open_blocks
-from tests.conftest import run_cli
+from tests.conftest import full_only, run_cli, sliced
 from tests.support.scripts import load_script
 
 #: (batch bytes, chunk lines): one chunk per batch (one-line chunks: test_chunked.py), a few hundred
@@ -51,17 +51,18 @@ def _differential(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str
     return whole
 
 
-@pytest.mark.parametrize(("qrels", "run", "flags"), [
+@pytest.mark.parametrize(("qrels", "run", "flags"), sliced([
     ("trec.qrels", "trec.run", ["-q", "-m", "all_trec"]),
     ("link.qrels", "link.run.gz", ["-q", "-c"]),
     ("link.qrels", "link.run.gz", ["-m", "official", "-a", "tolerance:15"]),
-])
+], 2, many=True))
 def test_any_chunk_and_batch_size_gives_the_in_memory_output(runs: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
                                                              qrels: str, run: str, flags: list[str]) -> None:
     code, out, _ = _differential(monkeypatch, *flags, str(runs[qrels]), str(runs[run]))
     assert code == 0 and out.count("\n") >= 2
 
 
+@full_only
 def test_errors_name_their_line_at_any_chunk_and_batch_size(runs: dict[str, Path], tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     lines = _lines(runs["link.run.gz"])

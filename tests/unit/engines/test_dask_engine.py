@@ -134,6 +134,7 @@ def test_compare_with_dask_is_byte_identical(scheduler: str, runs: dict[str, lis
     assert run_cli(*args, "--engine", "dask", "--scheduler", scheduler) == single
 
 
+@full_only  # the slice: the scheduler fixture's cluster above
 def test_compare_with_dask_starts_a_local_cluster(runs: dict[str, list[str]]) -> None:
     args = ["compare", runs["trec_qrels"][0], *runs["trec"], "-m", "map", "-o", "text", "--permutations", "200"]
     single = run_cli(*args, "-j", "1")

@@ -18,7 +18,7 @@ import pytest
 from segeval.engines import fastlane, streamlane
 from segeval.engines.fastlane import lane_values
 from segeval.engines.streamlane import stream_values
-from tests.conftest import run_cli
+from tests.conftest import run_cli, sliced
 from tests.support.jobs import EvalCase
 from tests.unit.engines.test_fastlane import JOBS, SEEDS, files
 
@@ -58,7 +58,7 @@ def lanes(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[tuple[int, str, 
 
 @pytest.mark.parametrize("chunk", [1, 4])
 @pytest.mark.parametrize("job", sorted(JOBS))
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", sliced(SEEDS, 3))
 def test_stream_values_equal_the_in_memory_lane(tmp_path: Path, seed: int, job: str, chunk: int) -> None:
     qrels, run = files(tmp_path, seed)
     lane_job = JOBS[job][0]
@@ -130,7 +130,7 @@ def test_unusual_runs_leave_the_lane(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert answered == 0 and lane == usual
 
 
-@pytest.mark.parametrize("chunk", [1, 2, 5, 1000])
+@pytest.mark.parametrize("chunk", sliced([1, 2, 5, 1000], 2))
 def test_a_long_query_across_many_batches(tmp_path: Path, chunk: int) -> None:
     """One query of 3,000 results read a few lines at a time, between two short ones: its rows are
     kept apart and joined once (not once per batch), and the values are the in-memory lane's."""
