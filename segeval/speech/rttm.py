@@ -85,10 +85,11 @@ class Transcript:
 
 
 def read_rttm(path: str, lowercase: bool) -> Transcript:
-    """The ``LEXEME`` records of an RTTM file (9 space-separated fields a record, ``;;`` comments); other
-    record types are skipped as KWSEval skips them. A bad record is an :class:`InputError` with its line."""
+    """The ``LEXEME`` records of an RTTM file (9 space-separated fields a record, ``;;`` comments), read through
+    the one opener (any readable file, gzip, the input limits); other record types are skipped as KWSEval
+    skips them. A bad record is an :class:`InputError` with its line."""
     lexemes = []
-    text = read_utf8(path, "the RTTM file", "an RTTM file in UTF-8")
+    text = read_utf8(path, "an RTTM file in UTF-8")
     for number, raw in enumerate(text.split("\n"), 1):
         line = raw.split(";;", 1)[0].strip()
         if not line:
