@@ -56,15 +56,19 @@ def runs(specs: list[str], time_format: str, expand: bool = True) -> dict[str, p
 
 
 def check_files(qrels_path: str | None, run_path: str, qrels_format: str, run_format: str, time_format: str,
-                problems: list[InputError]) -> pd.DataFrame | None:
+                problems: list[InputError], subtopics: bool = False) -> pd.DataFrame | None:
     """Every problem of a qrels (if any) and a run file, in reading order, added to ``problems``
-    (``segeval check``); returns the run as read (before validation drops lines), or None."""
+    (``segeval check``; ``subtopics``: TREC qrels are subtopic qrels, ``qid subtopic docno rel``, as the
+    diversity measures read them); returns the run as read (before validation drops lines), or None."""
+    from functools import partial
+
     from segeval.errors import InputError
     from segeval.io.tables import read_qrels, read_run
     from segeval.validate import check_kinds, is_documents, validate_qrels, validate_run
 
     frames = []
-    files = ((qrels_path, read_qrels, validate_qrels, qrels_format),) if qrels_path is not None else ()
+    files = ((qrels_path, partial(read_qrels, subtopics=subtopics), validate_qrels, qrels_format),) \
+        if qrels_path is not None else ()
     read_run_frame = None
     for i, (path, read, validate, fmt) in enumerate((*files, (run_path, read_run, validate_run, run_format))):
         try:
@@ -80,6 +84,22 @@ def check_files(qrels_path: str | None, run_path: str, qrels_format: str, run_fo
         except InputError as exc:
             problems.append(exc)
     return read_run_frame
+
+
+def subtopic_repeats(qrels_path: str, qrels_format: str, time_format: str, problems: list[InputError]) -> int:
+    """How many of the qrels' duplicate judgements among ``problems`` repeat a (query, document) under another
+    second field: none when the qrels are subtopic qrels read as plain ones (``check`` without --subtopics),
+    0 when there is no such duplicate or the qrels are not TREC qrels (they carry no subtopic)."""
+    from segeval.io.tables import read_qrels
+    from segeval.validate import DUPLICATE, qrels_duplicates
+
+    repeated = sum(p.kind == DUPLICATE and p.path == qrels_path for p in problems)
+    if not repeated:
+        return 0
+    as_subtopics = read_qrels(qrels_path, qrels_format, time_format, lambda _: None, subtopics=True)
+    if "subtopic" not in as_subtopics.columns:
+        return 0
+    return repeated - sum(kind == DUPLICATE for _, _, kind in qrels_duplicates(as_subtopics))
 
 
 def read_run_as_is(path: str, fmt: str, time_format: str) -> pd.DataFrame:

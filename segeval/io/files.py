@@ -16,7 +16,7 @@ import re
 import stat
 import sys
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -357,7 +357,7 @@ def may_have_long_line(raw: bytes, max_line: int) -> bool:
 
 def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_BYTES,
                 on_read: Callable[[int], object] | None = None, whole: bool = False, lines: bool = True
-                ) -> Iterator[bytes]:
+                ) -> Generator[bytes, None, None]:
     """The file's text in blocks, gunzipped on the fly when it starts with the gzip magic number,
     from any readable file: a regular file, a pipe, a FIFO, a device, ``-`` (standard input).
 
