@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli.test_hostile_matrix import FORMAT_FREE, HOSTILE, outcome_is_clean
 from tests.conftest import run_cli
 from tests.unit.speech.test_kws import ECF, KWLIST, RTTM, kwslist
 
@@ -146,3 +147,41 @@ def test_qbe_inputs_gzipped_and_the_std_list_as_one_long_line(monkeypatch: pytes
     assert qbe(tmp_path, key=long_key) == (
         2, "", f"segeval: error: {tmp_path / 'key'}: line 1 is longer than 64 bytes; expected text lines "
                f"(SEGEVAL_MAX_LINE_BYTES raises the limit)\n")
+
+
+#: the hostile files whose refusal does not depend on the format (tests/cli/test_hostile_matrix.py), given as each
+#: speech input; an XML document need not name the kind for text that is no XML (expat's reason names it)
+XML_ANY = {"empty", "blank lines only", "binary noise", "BOM in the middle"}
+
+
+@pytest.mark.parametrize("case", sorted(FORMAT_FREE))
+@pytest.mark.parametrize("role", [*KWS, "key", "stdlist"])
+def test_hostile_speech_input(tmp_path: Path, role: str, case: str) -> None:
+    data, fragment = HOSTILE[case]
+    if role in KWS:
+        args = ["kws", *write_kws(tmp_path, {n: t for n, (_, t) in KWS.items()})]
+        bad = tmp_path / role
+    else:
+        args = ["qbe", *(str(p) for p in (tmp_path / "key", tmp_path / "stdlist"))]
+        (tmp_path / "key").write_text(KEY)
+        (tmp_path / "stdlist").write_text(STDLIST)
+        bad = tmp_path / role
+    bad.write_bytes(data)
+    code, out, err = run_cli(*args)
+    outcome_is_clean(code, out, err, bad, "" if role in ("ecf", "kwlist", "kwslist") and case in XML_ANY
+                     else fragment)
+
+
+@pytest.mark.parametrize(("name", "text", "problem"), [
+    ("rttm", ";; only a comment\n\n",
+     "has no data lines; expected the reference's words as LEXEME records (type file channel tbeg dur ortho "
+     "subtype speaker conf)"),
+    ("rttm", ";; only a comment\nSPEAKER A 1 0.0 100.0 <NA> <NA> s <NA>\n",
+     "holds no LEXEME record; expected the reference's words as LEXEME records (type file channel tbeg dur ortho "
+     "subtype speaker conf)"),
+    ("kwlist", '<kwlist ecf_filename="e" version="t" language="english">\n</kwlist>\n',
+     "no <kw>: expected at least one term")], ids=["empty rttm", "rttm", "kwlist"])
+def test_a_reference_without_words_or_terms_is_refused(tmp_path: Path, name: str, text: str, problem: str) -> None:
+    """Read as given, every term would have no occurrence (all figures NA, exit 0): a silent acceptance."""
+    where = f"{tmp_path / name}" + (", line 1" if name == "kwlist" else "")
+    assert kws(tmp_path, **{name: text}) == (2, "", f"segeval: error: {where}: {problem}\n")
