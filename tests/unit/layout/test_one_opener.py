@@ -7,7 +7,7 @@ with the reason it reads no user input."""
 from __future__ import annotations
 
 import ast
-from pathlib import Path
+import functools
 
 from tests.conftest import ROOT
 
@@ -64,8 +64,10 @@ def readers(source: str) -> list[tuple[int, str]]:
     return found
 
 
-def modules() -> list[Path]:
-    return sorted(PACKAGE.rglob("*.py"))
+@functools.cache
+def found() -> dict[str, list[tuple[int, str]]]:
+    """Per module of the package (its path from the root), its calls that open or read a file (parsed once)."""
+    return {str(p.relative_to(ROOT)): readers(p.read_text(encoding="utf-8")) for p in sorted(PACKAGE.rglob("*.py"))}
 
 
 def test_the_finder_finds_each_kind_of_reader() -> None:
@@ -84,13 +86,8 @@ def test_the_finder_finds_each_kind_of_reader() -> None:
 
 
 def test_files_are_opened_by_the_opener_only() -> None:
-    stray = []
-    for path in modules():
-        module = str(path.relative_to(ROOT))
-        if module == OPENER:
-            continue
-        stray += [f"{module}:{line}: {call}(...)" for line, call in readers(path.read_text(encoding="utf-8"))
-                  if (module, call) not in ALLOWED]
+    stray = [f"{module}:{line}: {call}(...)" for module, calls in found().items() if module != OPENER
+             for line, call in calls if (module, call) not in ALLOWED]
     assert stray == [], ("read input through segeval/io/files.py (read_bytes, read_text, read_document, read_utf8, "
                          "open_blocks), or list the call in ALLOWED with why it reads no user input:\n"
                          + "\n".join(stray))
@@ -98,11 +95,11 @@ def test_files_are_opened_by_the_opener_only() -> None:
 
 def test_every_allowed_call_is_still_there() -> None:
     """An exception that no longer occurs is removed (the list stays the code's)."""
-    used = {(str(p.relative_to(ROOT)), call) for p in modules() for _, call in readers(p.read_text(encoding="utf-8"))}
+    used = {(module, call) for module, calls in found().items() for _, call in calls}
     assert sorted(set(ALLOWED) - used) == []
 
 
 def test_the_opener_holds_the_readers() -> None:
     """The opener is where files are opened (the test above would pass vacuously if it moved)."""
-    calls = {call for _, call in readers((ROOT / OPENER).read_text(encoding="utf-8"))}
+    calls = {call for _, call in found()[OPENER]}
     assert "open" in calls
