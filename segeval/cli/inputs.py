@@ -56,10 +56,12 @@ def runs(specs: list[str], time_format: str, expand: bool = True) -> dict[str, p
 
 
 def check_files(qrels_path: str | None, run_path: str, qrels_format: str, run_format: str, time_format: str,
-                problems: list[InputError], subtopics: bool = False) -> pd.DataFrame | None:
+                problems: list[InputError], subtopics: bool = False
+                ) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
     """Every problem of a qrels (if any) and a run file, in reading order, added to ``problems``
     (``segeval check``; ``subtopics``: TREC qrels are subtopic qrels, ``qid subtopic docno rel``, as the
-    diversity measures read them); returns the run as read (before validation drops lines), or None."""
+    diversity measures read them); returns the qrels and the run as read (before validation drops lines), each
+    None when it could not be read."""
     from functools import partial
 
     from segeval.errors import InputError
@@ -69,12 +71,11 @@ def check_files(qrels_path: str | None, run_path: str, qrels_format: str, run_fo
     frames = []
     files = ((qrels_path, partial(read_qrels, subtopics=subtopics), validate_qrels, qrels_format),) \
         if qrels_path is not None else ()
-    read_run_frame = None
+    read_frames: list[pd.DataFrame | None] = [None, None]  # the qrels and the run as read
     for i, (path, read, validate, fmt) in enumerate((*files, (run_path, read_run, validate_run, run_format))):
         try:
             frame = read(path, fmt, time_format, problems.append)
-            if i == len(files):  # the run
-                read_run_frame = frame
+            read_frames[1 if i == len(files) else 0] = frame  # the run comes last
             frames.append(validate(frame, problems.append))
         except InputError as exc:  # a file-level problem (missing, empty, not gzip): nothing more to read
             problems.append(exc)
@@ -83,7 +84,7 @@ def check_files(qrels_path: str | None, run_path: str, qrels_format: str, run_fo
             check_kinds(frames[0], is_documents(frames[1]), run_path, frames[1].attrs.get("format"))
         except InputError as exc:
             problems.append(exc)
-    return read_run_frame
+    return read_frames[0], read_frames[1]
 
 
 def subtopic_repeats(qrels_path: str, qrels_format: str, time_format: str, problems: list[InputError]) -> int:

@@ -5,7 +5,9 @@ them (one judgement per query, subtopic and document)."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -72,4 +74,19 @@ def test_no_note_when_the_second_field_does_not_differ(tmp_path: Path, qrels: st
     for flag in ((), ("--subtopics",)):
         code, out, err = run_cli("check", *flag, str(tmp_path / "q"), str(tmp_path / "r"))
         assert (code, out.splitlines()[-1]) == (2, "1 problem")
-        assert "segeval: note:" not in err and "judged again" in err
+        notes = [line for line in err.splitlines() if line.startswith("segeval: note:")]
+        if flag and "v1" in qrels:  # the flag cannot apply: said so
+            assert notes == [f"segeval: note: --subtopics: {tmp_path / 'q'} is MediaEval qrels, which carry no "
+                             f"subtopic field (TREC qrels do: 'qid subtopic docno rel'); checked as they are"]
+        else:
+            assert notes == []
+        assert "judged again" in err
+
+
+def test_subtopic_note_on_standard_input(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The note reads the qrels again: a stream is read once, and its copy serves the second reading."""
+    _, r = files(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(QRELS.encode())))
+    code, out, err = run_cli("check", "-", r)
+    assert (code, out) == (2, "-\tduplicate judgement\t2\n2 problems\n")
+    assert err.endswith(note("-", 1))

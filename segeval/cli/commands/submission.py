@@ -78,7 +78,8 @@ def check(
     qrels, run = (files[0], files[1]) if len(files) == 2 else (None, files[0])
     problems: list[InputError] = []
     rules = _collection_rules(videos, blacklist, queries, max_rank, problems.append) if collection else None
-    read_run_frame = inputs.check_files(qrels, run, qrels_format, run_format, time_format, problems, subtopics)
+    read_qrels, read_run_frame = inputs.check_files(qrels, run, qrels_format, run_format, time_format, problems,
+                                                    subtopics)
     if rules is not None and read_run_frame is not None:
         from segeval.analysis.submission import check_submission
 
@@ -87,6 +88,10 @@ def check(
         print(f"segeval: {problem}", file=sys.stderr)
     if qrels is not None and not subtopics:
         _subtopics_note(qrels, qrels_format, time_format, problems)
+    elif read_qrels is not None and "subtopic" not in read_qrels.columns:
+        kind = str(read_qrels.attrs.get("format", "qrels")).replace("groups", "ground-truth groups")
+        print(render_note(f"segeval: note: --subtopics: {qrels} is {kind}, which carry no subtopic field (TREC "
+                          f"qrels do: 'qid subtopic docno rel'); checked as they are"), file=sys.stderr)
     counts = sorted(Counter((problem.path, problem.kind) for problem in problems).items())
     if fmt == "text":
         for (path, kind), n in counts:
