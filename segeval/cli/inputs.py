@@ -89,8 +89,8 @@ def check_files(qrels_path: str | None, run_path: str, qrels_format: str, run_fo
 
 def subtopic_repeats(qrels_path: str, qrels_format: str, time_format: str, problems: list[InputError]) -> int:
     """How many of the qrels' duplicate judgements among ``problems`` repeat a (query, document) under another
-    second field: none when the qrels are subtopic qrels read as plain ones (``check`` without --subtopics),
-    0 when there is no such duplicate or the qrels are not TREC qrels (they carry no subtopic)."""
+    second field: duplicates only when the qrels are read as plain ones, not as subtopic qrels (``check``
+    without --subtopics); 0 when there is none, or the qrels are not TREC qrels (no subtopic field)."""
     from segeval.io.tables import read_qrels
     from segeval.validate import DUPLICATE, qrels_duplicates
 
