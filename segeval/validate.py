@@ -87,6 +87,10 @@ def id_codes(column: pd.Series) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.o
     return codes.astype(np.int64, copy=False), np.asarray(names, dtype=object)
 
 
+#: the kind of problem of a (query, item) judged again (``check`` counts them)
+DUPLICATE = "duplicate judgement"
+
+
 def qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
     """Qrels rows that judge a (query, item) pair again: position, problem, kind."""
     if len(qrels) < 2:
@@ -115,10 +119,11 @@ def qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
         what = (f"document '{item[i]}'" if documents else f"video '{item[i]}', segment {start[i]:g}-{end[i]:g} s")
         what = f"subtopic '{qrels['subtopic'].iat[i]}', {what}" if subtopics else what
         grades = f"the same grade {rel[i]}" if rel[i] == rel[j] else f"grade {rel[i]} (first {rel[j]})"
+        once = "query, subtopic and document" if subtopics else \
+            f"query and {'document' if documents else 'segment'} (trec_eval refuses duplicates too)"
         out.append((i, f"query '{query[i]}', {what} is judged again, with {grades}; first judged on "
-                       f"{path}, line {int(lines[j])}; expected one judgement per query and "
-                       f"{'document' if documents else 'segment'} (trec_eval refuses duplicates too)",
-                    "duplicate judgement"))
+                       f"{path}, line {int(lines[j])}; expected one judgement per {once}",
+                    DUPLICATE))
     return out
 
 

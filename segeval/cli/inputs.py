@@ -56,21 +56,26 @@ def runs(specs: list[str], time_format: str, expand: bool = True) -> dict[str, p
 
 
 def check_files(qrels_path: str | None, run_path: str, qrels_format: str, run_format: str, time_format: str,
-                problems: list[InputError]) -> pd.DataFrame | None:
+                problems: list[InputError], subtopics: bool = False
+                ) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
     """Every problem of a qrels (if any) and a run file, in reading order, added to ``problems``
-    (``segeval check``); returns the run as read (before validation drops lines), or None."""
+    (``segeval check``; ``subtopics``: TREC qrels are subtopic qrels, ``qid subtopic docno rel``, as the
+    diversity measures read them); returns the qrels and the run as read (before validation drops lines), each
+    None when it could not be read."""
+    from functools import partial
+
     from segeval.errors import InputError
     from segeval.io.tables import read_qrels, read_run
     from segeval.validate import check_kinds, is_documents, validate_qrels, validate_run
 
     frames = []
-    files = ((qrels_path, read_qrels, validate_qrels, qrels_format),) if qrels_path is not None else ()
-    read_run_frame = None
+    files = ((qrels_path, partial(read_qrels, subtopics=subtopics), validate_qrels, qrels_format),) \
+        if qrels_path is not None else ()
+    read_frames: list[pd.DataFrame | None] = [None, None]  # the qrels and the run as read
     for i, (path, read, validate, fmt) in enumerate((*files, (run_path, read_run, validate_run, run_format))):
         try:
             frame = read(path, fmt, time_format, problems.append)
-            if i == len(files):  # the run
-                read_run_frame = frame
+            read_frames[1 if i == len(files) else 0] = frame  # the run comes last
             frames.append(validate(frame, problems.append))
         except InputError as exc:  # a file-level problem (missing, empty, not gzip): nothing more to read
             problems.append(exc)
@@ -79,7 +84,23 @@ def check_files(qrels_path: str | None, run_path: str, qrels_format: str, run_fo
             check_kinds(frames[0], is_documents(frames[1]), run_path, frames[1].attrs.get("format"))
         except InputError as exc:
             problems.append(exc)
-    return read_run_frame
+    return read_frames[0], read_frames[1]
+
+
+def subtopic_repeats(qrels_path: str, qrels_format: str, time_format: str, problems: list[InputError]) -> int:
+    """How many of the qrels' duplicate judgements among ``problems`` repeat a (query, document) under another
+    second field: duplicates only when the qrels are read as plain ones, not as subtopic qrels (``check``
+    without --subtopics); 0 when there is none, or the qrels are not TREC qrels (no subtopic field)."""
+    from segeval.io.tables import read_qrels
+    from segeval.validate import DUPLICATE, qrels_duplicates
+
+    repeated = sum(p.kind == DUPLICATE and p.path == qrels_path for p in problems)
+    if not repeated:
+        return 0
+    as_subtopics = read_qrels(qrels_path, qrels_format, time_format, lambda _: None, subtopics=True)
+    if "subtopic" not in as_subtopics.columns:
+        return 0
+    return repeated - sum(kind == DUPLICATE for _, _, kind in qrels_duplicates(as_subtopics))
 
 
 def read_run_as_is(path: str, fmt: str, time_format: str) -> pd.DataFrame:

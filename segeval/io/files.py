@@ -3,8 +3,8 @@ variables), gzip members, streams read once, files in blocks or whole.
 
 Every byte read passes the limits before it is kept: lines of at most ``SEGEVAL_MAX_LINE_BYTES``,
 no NUL byte, at most ``SEGEVAL_MAX_INPUT_BYTES`` per file read whole (after decompression), a gzip
-file expanding at most ``SEGEVAL_MAX_GZIP_RATIO`` times; but for :func:`read_whole` and :func:`read_utf8`,
-which read the speech scorers' XML, RTTM and trial-key files whole, as their reference tools do.
+file expanding at most ``SEGEVAL_MAX_GZIP_RATIO`` times; a document (JSON, XML: :func:`read_document`) may be
+one long line.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import re
 import stat
 import sys
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -357,7 +357,7 @@ def may_have_long_line(raw: bytes, max_line: int) -> bool:
 
 def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_BYTES,
                 on_read: Callable[[int], object] | None = None, whole: bool = False, lines: bool = True
-                ) -> Iterator[bytes]:
+                ) -> Generator[bytes, None, None]:
     """The file's text in blocks, gunzipped on the fly when it starts with the gzip magic number,
     from any readable file: a regular file, a pipe, a FIFO, a device, ``-`` (standard input).
 
@@ -517,27 +517,39 @@ def read_bytes(path: str | Path, *, lines: bool = True, head: HeadCheck | None =
 
 
 
-def read_whole(path: str, name: str) -> bytes:
-    """A regular file's bytes as they are (no gzip, no stream), as the speech scorers' XML inputs are read; an
-    :class:`InputError` when it cannot be read (``name``: what the file is)."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise InputError(path, f"cannot read {name}: {exc.strerror or exc}") from None
+def read_document(path: str | Path) -> bytes:
+    """A document's bytes (the speech scorers' XML: ECF, kwlist, kwslist, as an STD list run is read), as
+    :func:`read_bytes` gives them: any readable file, gunzipped, at most ``SEGEVAL_MAX_INPUT_BYTES``; no line
+    length limit, since a document (XML as JSON) may be one long line; the parser reads the encoding it
+    declares."""
+    return read_bytes(path, lines=False)
 
 
-def read_utf8(path: str, name: str, expected: str) -> str:
-    """A regular file's text, strict UTF-8 with universal newlines (no gzip, no stream), as the speech scorers'
-    plain-text inputs are read; an :class:`InputError` when it cannot be read (``name``: what the file is) or is
-    not UTF-8 (``expected``: what it should be)."""
+def read_utf8(path: str | Path, expected: str) -> str:
+    """A line-oriented file's text in strict UTF-8 with universal newlines (the speech scorers' RTTM), as
+    :func:`read_bytes` gives it: any readable file, gunzipped, within the input limits (the line length
+    too); an :class:`InputError` naming the line of the first byte that is not UTF-8 (``expected``: what the
+    file should be)."""
+    data = read_bytes(path)
     try:
-        with open(path, encoding="utf-8", errors="strict") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise InputError(path, f"cannot read {name}: {exc.strerror or exc}") from None
+        text = data.decode("utf-8", errors="strict")
     except UnicodeDecodeError as exc:
-        raise InputError(path, f"not UTF-8 text ({exc.reason}); expected {expected}") from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        end = data.find(b"\n", exc.start)
+        shown = data[start:len(data) if end < 0 else end][:1024].decode("utf-8", "backslashreplace")
+        raise InputError(str(path), f"not UTF-8 text ({exc.reason}); expected {expected}", line=line,
+                         text=shown.rstrip("\r"), kind="not UTF-8") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def sha256_hex(path: str | Path) -> str:
+    """The SHA-256 of the regular file ``path`` as it is on disk, read in blocks (a report's provenance: the
+    file was read, within the limits, by its reader already); OSError when it cannot be read."""
+    import hashlib
+
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def starts_with_gzip(path: str | Path) -> bool:

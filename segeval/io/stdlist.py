@@ -6,6 +6,7 @@ highest-scoring detection's score, its YES/NO decision (column ``decision``) and
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -24,6 +25,22 @@ _START = re.compile(rb"(?:\xef\xbb\xbf)?\s*<(?:\?xml|!--|stdlist\b)")
 def is_stdlist(data: bytes) -> bool:
     """True when the file's first bytes open an XML document (an STD list run): no line format starts so."""
     return _START.match(data[:4096]) is not None
+
+
+def starts_stdlist(path: str | Path) -> bool:
+    """True when the file (any readable file, gunzipped) opens an XML document: read as a document (no line
+    length limit, :func:`segeval.io.files.read_document`), not as lines. A file that cannot be read: False
+    (its reader says why)."""
+    from segeval.errors import SegevalError
+    from segeval.io.files import read_blocks
+
+    blocks = read_blocks(path, max_bytes=None, block=4096, lines=False)
+    try:
+        return is_stdlist(next(blocks, b""))
+    except (SegevalError, OSError):
+        return False
+    finally:
+        blocks.close()
 
 
 def utterance(file: str) -> str:

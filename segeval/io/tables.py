@@ -33,7 +33,7 @@ from segeval.io.formats import (
     with_subtopics,
 )
 from segeval.io.parse import OnError, decode_line, parse_lines
-from segeval.io.stdlist import is_stdlist, stdlist_frame
+from segeval.io.stdlist import is_stdlist, starts_stdlist, stdlist_frame
 
 QRELS_COLUMNS = ("query", "item", "start", "end", "rel", "line")
 RUN_COLUMNS = ("query", "item", "start", "end", "jumpin", "rank", "score", "run", "line")
@@ -234,7 +234,9 @@ def read_run(path: str | Path, fmt: LineFormat | str = "auto", time_format: str 
         df.attrs["format"] = found.name
         return df
 
-    # a stream whose first lines cannot be valid is refused there, not read whole first
-    df = read(read_bytes(path, head=None if on_error else line_head(read)), whole=True)
+    # a stream whose first lines cannot be valid is refused there, not read whole first; an STD list is an XML
+    # document, which may be one long line (no line length limit: segeval.io.files.read_document)
+    lines = not (fmt == "stdlist" or (fmt == "auto" and starts_stdlist(path)))
+    df = read(read_bytes(path, lines=lines, head=None if on_error else line_head(read)), whole=True)
     assert df is not None
     return df

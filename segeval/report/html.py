@@ -7,7 +7,6 @@ recorded in ``<body data-errors>`` so a headless browser test can read them.
 
 from __future__ import annotations
 
-import hashlib
 import html
 import re
 from collections.abc import Sequence
@@ -127,13 +126,13 @@ def _contents(measures: Sequence[str]) -> str:
 
 
 def _file(path: str | Path) -> str:
-    from segeval.io.files import is_stream
+    from segeval.io.files import is_stream, sha256_hex
 
     p = Path(path)
     if is_stream(path):  # read once already; a second read would be empty or block
         return f"<li><code>{html.escape(str(path))}</code> (a stream)</li>"
     try:
-        digest = hashlib.sha256(p.read_bytes()).hexdigest()[:16]
+        digest = sha256_hex(p)[:16]  # in blocks: a run of gigabytes is not held whole
         return (f"<li><code>{html.escape(str(path))}</code> ({p.stat().st_size} bytes, sha256 "
                 f"{digest}…)</li>")
     except OSError:

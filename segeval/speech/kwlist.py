@@ -41,4 +41,6 @@ def read_kwlist(path: str) -> TermList:
             raise InputError(path, f"term {kwid} is listed twice (first on line {terms[kwid].line}); expected "
                                    "each kwid once", line=element.line)
         terms[kwid] = Term(kwid, texts[0].text.strip(), element.line)
+    if not terms:
+        raise InputError(path, "no <kw>: expected at least one term", line=root.line)
     return TermList(terms, normalize == "lowercase")

@@ -85,10 +85,13 @@ class Transcript:
 
 
 def read_rttm(path: str, lowercase: bool) -> Transcript:
-    """The ``LEXEME`` records of an RTTM file (9 space-separated fields a record, ``;;`` comments); other
-    record types are skipped as KWSEval skips them. A bad record is an :class:`InputError` with its line."""
+    """The ``LEXEME`` records of an RTTM file (9 space-separated fields a record, ``;;`` comments), read through
+    the one opener (any readable file, gzip, the input limits); other record types are skipped as KWSEval
+    skips them; a file without a LEXEME record is refused (no term could have an occurrence). A bad record is an
+    :class:`InputError` with its line."""
     lexemes = []
-    text = read_utf8(path, "the RTTM file", "an RTTM file in UTF-8")
+    records = 0
+    text = read_utf8(path, "an RTTM file in UTF-8")
     for number, raw in enumerate(text.split("\n"), 1):
         line = raw.split(";;", 1)[0].strip()
         if not line:
@@ -98,6 +101,7 @@ def read_rttm(path: str, lowercase: bool) -> Transcript:
             raise InputError(path, f"expected 9 fields (type file channel tbeg dur ortho subtype speaker "
                                    f"conf), found {len(fields)}", line=number, text=raw)
         kind, file, channel, tbeg, dur, token, subtype, speaker, _ = fields
+        records += 1
         if kind.upper() != "LEXEME":
             continue
         begin, duration = float_or_nan(tbeg), float_or_nan(dur)
@@ -106,4 +110,8 @@ def read_rttm(path: str, lowercase: bool) -> Transcript:
                              text=raw)
         lexemes.append(Lexeme(file, channel, begin, float(f"{begin + duration:.4f}"), token, subtype,
                               speaker, number))
+    if not lexemes:  # an empty or word-less reference would score every term as having no occurrence
+        what = "holds no LEXEME record" if records else "has no data lines"
+        raise InputError(path, f"{what}; expected the reference's words as LEXEME records (type file channel tbeg "
+                               f"dur ortho subtype speaker conf)", kind="no data")
     return Transcript(lexemes, lowercase)

@@ -6,7 +6,7 @@ import xml.parsers.expat
 from dataclasses import dataclass, field
 
 from segeval.errors import InputError
-from segeval.io.files import read_whole
+from segeval.io.files import read_document
 from segeval.io.parse import float_or_nan
 
 
@@ -22,9 +22,10 @@ class Element:
 
 
 def read_xml(path: str, kind: str) -> Element:
-    """The document's root element (a tree of :class:`Element`); an :class:`InputError` naming the file,
-    the line and expat's reason when the file is not well-formed XML."""
-    return parse_xml(read_whole(path, f"the {kind} file"), path, kind)
+    """The document's root element (a tree of :class:`Element`), read through the one opener (any readable
+    file, gzip, the input limits: :func:`segeval.io.files.read_document`); an :class:`InputError` naming the
+    file, the line and expat's reason when the file is not well-formed XML."""
+    return parse_xml(read_document(path), path, kind)
 
 
 def parse_xml(data: bytes, path: str, kind: str) -> Element:

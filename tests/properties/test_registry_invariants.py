@@ -23,6 +23,8 @@ from segeval.measures.registry import Family, Measure
 from segeval.pipeline import Evaluation, make_adapter
 
 SEGMENT_ADAPTERS = ("overlap", "overlap-once", "binned:10", "binned:10:start", "tolerance:5", "tiou:0.5")
+#: a document run's scores (few: tied results)
+SCORES = (0.5, 1.0, 1.5, 2.0, 2.5)
 GM_FLOOR = 1e-5  # trec_eval's floor for geometric means (written here, not imported: an independent sum)
 
 
@@ -49,11 +51,14 @@ def doc_inputs(tmp: Path, seed: int) -> tuple[Path, list[str]]:
         for d in docs[:10]:
             grade = 0 if q == 3 else rng.choice((-1, 0, 0, 1, 1, 2, 3))
             qrels.append(f"{q} 0 {d} {grade}\n")
-        for rank, d in enumerate(rng.sample(docs, rng.randint(1, 14)), start=1):
-            run.append(f"{q} Q0 {d} {rank} {rng.choice((0.5, 1.0, 1.5, 2.0, 2.5)):.1f} r\n")
-    path = tmp / f"docs{seed}.qrels"
-    path.write_text("".join(qrels))
-    return path, run
+        run += ranked(rng, q, docs, SCORES)
+    return written(tmp, f"docs{seed}.qrels", qrels), run
+
+
+def ranked(rng: random.Random, q: int, docs: list[str], scores: tuple[float, ...]) -> list[str]:
+    """Run lines of query ``q``: 1 to all of ``docs`` in a random order, each a score of ``scores`` (ties)."""
+    return [f"{q} Q0 {d} {rank} {rng.choice(scores):.1f} r\n"
+            for rank, d in enumerate(rng.sample(docs, rng.randint(1, len(docs))), start=1)]
 
 
 def segment_inputs(tmp: Path, seed: int) -> tuple[Path, list[str]]:
@@ -69,9 +74,7 @@ def segment_inputs(tmp: Path, seed: int) -> tuple[Path, list[str]]:
             start = rng.randint(0, 220)
             run.append(f"q{q} Q0 v{rng.randint(1, 2)} {mmss(start)} {mmss(start + rng.randint(0, 30))} {rank} "
                        f"{10 - rank / 10:.2f} r\n")
-    path = tmp / f"segments{seed}.qrels"
-    path.write_text("".join(qrels))
-    return path, run
+    return written(tmp, f"segments{seed}.qrels", qrels), run
 
 
 def mmss(seconds: int) -> str:
@@ -85,7 +88,8 @@ def blocks(lines: list[str]) -> dict[str, list[str]]:
     return out
 
 
-def run_file(tmp: Path, name: str, lines: list[str]) -> Path:
+def written(tmp: Path, name: str, lines: list[str]) -> Path:
+    """The lines written to ``tmp / name``."""
     path = tmp / name
     path.write_text("".join(lines))
     return path
@@ -137,18 +141,27 @@ def check(ev: Evaluation, shuffled: Evaluation, part: Evaluation, reqs: list[Req
     return compared
 
 
+def shuffled_and_half(queries: list[str], seed: int) -> tuple[list[str], list[str]]:
+    """The queries in a seeded random order, and a sorted half of them."""
+    rng = random.Random(seed)
+    order = list(queries)
+    rng.shuffle(order)
+    return order, sorted(rng.sample(order, len(order) // 2))
+
+
+def part_of(tmp: Path, path: Path, name: str, queries: list[str]) -> Path:
+    """The lines of the qrels or key ``path`` whose query is one of ``queries``, written to ``tmp / name``."""
+    return written(tmp, name, [x for x in path.read_text().splitlines(keepends=True) if x.split()[0] in queries])
+
+
 def evaluate_three(tmp: Path, qrels: Path, run: list[str], reqs: list[Request], seed: int) -> tuple[Evaluation, ...]:
     """The run as written, with its queries shuffled, and a subset of its queries (qrels limited to them)."""
-    rng = random.Random(seed)
     per_query = blocks(run)
-    order = list(per_query)
-    rng.shuffle(order)
-    subset = sorted(rng.sample(order, len(order) // 2))
-    qrels_lines = qrels.read_text().splitlines(keepends=True)
-    part_qrels = run_file(tmp, "part.qrels", [x for x in qrels_lines if x.split()[0] in subset])
-    whole = segeval.evaluate(qrels, run_file(tmp, "run", run), reqs)
-    shuffled = segeval.evaluate(qrels, run_file(tmp, "shuffled", [x for q in order for x in per_query[q]]), reqs)
-    part = segeval.evaluate(part_qrels, run_file(tmp, "part", [x for q in subset for x in per_query[q]]), reqs)
+    order, subset = shuffled_and_half(list(per_query), seed)
+    part_qrels = part_of(tmp, qrels, "part.qrels", subset)
+    whole = segeval.evaluate(qrels, written(tmp, "run", run), reqs)
+    shuffled = segeval.evaluate(qrels, written(tmp, "shuffled", [x for q in order for x in per_query[q]]), reqs)
+    part = segeval.evaluate(part_qrels, written(tmp, "part", [x for q in subset for x in per_query[q]]), reqs)
     assert len(part.queries) == len(subset) and len(whole.queries) == len(order)
     return whole, shuffled, part
 
@@ -171,11 +184,8 @@ def subtopic_inputs(tmp: Path, seed: int) -> tuple[Path, list[str]]:
         for s in range(1, rng.randint(1, 5) + 1):
             for i, d in enumerate(sorted(rng.sample(docs[:10], rng.randint(1, 8)))):
                 qrels.append(f"{q} {s} {d} {1 if s == 1 and i == 0 else rng.choice((-1, 0, 0, 1, 1, 2, 3))}\n")
-        for rank, d in enumerate(rng.sample(docs, rng.randint(1, 14)), start=1):
-            run.append(f"{q} Q0 {d} {rank} {rng.choice((0.5, 1.0, 1.5, 2.0, 2.5)):.1f} r\n")
-    path = tmp / f"subtopics{seed}.qrels"
-    path.write_text("".join(qrels))
-    return path, run
+        run += ranked(rng, q, docs, SCORES)
+    return written(tmp, f"subtopics{seed}.qrels", qrels), run
 
 
 def strata_inputs(tmp: Path, seed: int) -> tuple[Path, list[str]]:
@@ -187,31 +197,21 @@ def strata_inputs(tmp: Path, seed: int) -> tuple[Path, list[str]]:
         for d in docs[:12]:
             rel = rng.choice((-1, 0, 1, 2)) if q != 3 else rng.choice((-1, 0))
             qrels.append(f"{q} 0 {d} {rng.randint(1, 3)} {rel}\n")
-        for rank, d in enumerate(rng.sample(docs, rng.randint(1, 16)), start=1):
-            run.append(f"{q} Q0 {d} {rank} {rng.choice((0.5, 1.0, 1.5, 2.0)):.1f} r\n")
-    path = tmp / f"strata{seed}.qrels"
-    path.write_text("".join(qrels))
-    return path, run
+        run += ranked(rng, q, docs, SCORES[:4])
+    return written(tmp, f"strata{seed}.qrels", qrels), run
 
 
 def test_every_registry_entry_keeps_the_invariants(tmp_path: Path) -> None:
     covered: set[str] = set()
     compared = 0
-    for seed in (1, 2):
-        qrels, run = doc_inputs(tmp_path, seed)
-        reqs = label_requests("exact")
-        compared += check(*evaluate_three(tmp_path, qrels, run, reqs, seed), reqs, credits_once=True)
-        covered |= {r.measure.family.name for r in reqs}
-    for seed in (5, 6):
-        qrels, run = strata_inputs(tmp_path, seed)
-        reqs = label_requests("exact", stratified=True)
-        compared += check(*evaluate_three(tmp_path, qrels, run, reqs, seed), reqs, credits_once=True)
-        covered |= {r.measure.family.name for r in reqs}
-    for seed in (7, 8):
-        qrels, run = subtopic_inputs(tmp_path, seed)
-        reqs = label_requests("exact", subtopics=True)
-        compared += check(*evaluate_three(tmp_path, qrels, run, reqs, seed), reqs, credits_once=True)
-        covered |= {r.measure.family.name for r in reqs}
+    # document inputs under the exact adapter: plain, stratified and subtopic qrels, each with its measures
+    for inputs, seeds, kind in ((doc_inputs, (1, 2), {}), (strata_inputs, (5, 6), {"stratified": True}),
+                                (subtopic_inputs, (7, 8), {"subtopics": True})):
+        for seed in seeds:
+            qrels, run = inputs(tmp_path, seed)
+            reqs = label_requests("exact", **kind)
+            compared += check(*evaluate_three(tmp_path, qrels, run, reqs, seed), reqs, credits_once=True)
+            covered |= {r.measure.family.name for r in reqs}
     for seed in (3, 4):
         qrels, run = segment_inputs(tmp_path, seed)
         segment_reqs = [Request(m.name, m, None) for f in REGISTRY.families if f.scope == "segments"
@@ -243,26 +243,20 @@ def trial_inputs(tmp: Path, seed: int) -> tuple[Path, dict[str, list[str]]]:
             terms.append(f'<term file="u{u}" channel="1" tbeg="0" dur="1" score="{rng.choice((-3, -1, 0, 1, 2.5))}" '
                          f'decision="{rng.choice(("YES", "NO"))}"/>\n')
         run[f"q{q}"] = terms
-    path = tmp / f"key{seed}"
-    path.write_text("".join(key))
-    return path, run
+    return written(tmp, f"key{seed}", key), run
 
 
 def stdlist(tmp: Path, name: str, run: dict[str, list[str]], queries: list[str]) -> Path:
     body = "".join(f'<detected_termlist termid="{q}">\n{"".join(run[q])}</detected_termlist>\n' for q in queries)
-    return run_file(tmp, name, [f"<stdlist system_id='r'>\n{body}</stdlist>\n"])
+    return written(tmp, name, [f"<stdlist system_id='r'>\n{body}</stdlist>\n"])
 
 
 def evaluate_trials(tmp: Path, key: Path, run: dict[str, list[str]], reqs: list[Request],
                     seed: int) -> tuple[Evaluation, ...]:
     """:func:`evaluate_three` for trial measures (every trial reported: a query's values do not depend on the
     others'), and each query alone: its all line is its per-query value (one formula on its trials)."""
-    rng = random.Random(seed)
-    order = list(run)
-    rng.shuffle(order)
-    subset = sorted(rng.sample(order, len(order) // 2))
-    part_key = run_file(tmp, "part.key", [x for x in key.read_text().splitlines(keepends=True)
-                                          if x.split()[0] in subset])
+    order, subset = shuffled_and_half(list(run), seed)
+    part_key = part_of(tmp, key, "part.key", subset)
     whole = segeval.evaluate(key, stdlist(tmp, "run.xml", run, sorted(run)), reqs)
     shuffled = segeval.evaluate(key, stdlist(tmp, "shuffled.xml", run, order), reqs)
     part = segeval.evaluate(part_key, stdlist(tmp, "part.xml", run, subset), reqs)
@@ -278,7 +272,7 @@ def test_measures_marked_over_upper_do_exceed_it_under_the_overlap_adapter(tmp_p
     for seed in range(3, 9):
         qrels, run = segment_inputs(tmp_path, seed)
         reqs = label_requests("overlap")
-        ev = segeval.evaluate(qrels, run_file(tmp_path, "run", run), reqs)
+        ev = segeval.evaluate(qrels, written(tmp_path, "run", run), reqs)
         above |= {r.measure.family.name for r in reqs if r.measure.family.upper is not None
                   and any(v > r.measure.family.upper + 1e-9 for v in ev.per_query[r.name])}
     # (segment measures marked, mgap and masp, exceed it only with a parameter: test_jumpin.py)

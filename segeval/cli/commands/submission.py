@@ -46,6 +46,10 @@ def check(
         help="Qrels format: trec ('qid 0 docno rel'), mediaeval ('qid Q0 video start end rel'), groups, or "
              "auto (detected).")] = "auto",
     time_format: TimeFormat = TIME_FORMAT,
+    subtopics: Annotated[bool, typer.Option(
+        "--subtopics", help="Subtopic (diversity) qrels: the second field of TREC qrels is the subtopic ('qid "
+                            "subtopic docno rel'), a document judged once per query and subtopic, as the diversity "
+                            "measures read them.")] = False,
     videos: Videos = None,
     blacklist: Blacklist = None,
     queries: Queries = None,
@@ -74,13 +78,20 @@ def check(
     qrels, run = (files[0], files[1]) if len(files) == 2 else (None, files[0])
     problems: list[InputError] = []
     rules = _collection_rules(videos, blacklist, queries, max_rank, problems.append) if collection else None
-    read_run_frame = inputs.check_files(qrels, run, qrels_format, run_format, time_format, problems)
+    read_qrels, read_run_frame = inputs.check_files(qrels, run, qrels_format, run_format, time_format, problems,
+                                                    subtopics)
     if rules is not None and read_run_frame is not None:
         from segeval.analysis.submission import check_submission
 
         check_submission(read_run_frame, rules, problems.append)  # the run as read: lines validate drops too
     for problem in problems:
         print(f"segeval: {problem}", file=sys.stderr)
+    if qrels is not None and not subtopics:
+        _subtopics_note(qrels, qrels_format, time_format, problems)
+    elif read_qrels is not None and "subtopic" not in read_qrels.columns:
+        kind = str(read_qrels.attrs.get("format", "qrels")).replace("groups", "ground-truth groups")
+        print(render_note(f"segeval: note: --subtopics: {qrels} is {kind}, which carry no subtopic field (TREC "
+                          f"qrels do: 'qid subtopic docno rel'); checked as they are"), file=sys.stderr)
     counts = sorted(Counter((problem.path, problem.kind) for problem in problems).items())
     if fmt == "text":
         for (path, kind), n in counts:
@@ -91,6 +102,23 @@ def check(
                      [[str(path), kind, n] for (path, kind), n in counts], fmt)
     if problems:
         raise typer.Exit(2)
+
+
+def _subtopics_note(qrels: str, qrels_format: str, time_format: str, problems: list[InputError]) -> None:
+    """One note when judgements the qrels repeat differ in their second field: subtopic qrels, which every
+    measure but the diversity ones refuses (as ``eval`` would), and ``--subtopics`` checks as those read them."""
+    from segeval.errors import InputError
+
+    try:
+        n = inputs.subtopic_repeats(qrels, qrels_format, time_format, problems)
+    except InputError:  # read once already: its problems are listed
+        return
+    if n:
+        print(render_note(f"segeval: note: {qrels}: {plural(n, 'duplicate judgement')} "
+                          f"{'repeats' if n == 1 else 'repeat'} a query and document with another second field: "
+                          f"subtopic (diversity) qrels, 'qid subtopic docno rel'? Only the diversity measures read "
+                          f"them (every other measure refuses the duplicates, as above); check --subtopics checks "
+                          f"them as those do"), file=sys.stderr)
 
 
 def _collection_rules(videos: str | None, blacklist: str | None, queries: str | None, max_rank: int | None,

@@ -65,6 +65,47 @@ def _flag(flags: tuple[str, ...], name: str) -> str | None:
     return flags[flags.index(name) + 1] if name in flags else None
 
 
+def write_pair(folder: Path, names: tuple[str, str], truth: str, predictions: str) -> tuple[Path, Path]:
+    """The ground truth and the predictions written as given, under ``names`` in ``folder``."""
+    paths = (folder / names[0], folder / names[1])
+    for path, text in zip(paths, (truth, predictions), strict=True):
+        path.write_text(text)
+    return paths
+
+
+def json_lines(records: list[Any]) -> str:
+    return "".join(json.dumps(r) + "\n" for r in records)
+
+
+def mr_write(protocol: str, prefix: Path, truth: Path, predictions: Path) -> tuple[int, str]:
+    """``mr --write-lines PREFIX``: its exit code and stderr (the notes naming the eval commands, or the error)."""
+    code, _, err = run_cli("mr", "-p", protocol, "--write-lines", str(prefix), str(truth), str(predictions))
+    return code, err
+
+
+def write_lines(protocol: str, prefix: Path, truth: Path, predictions: Path) -> str:
+    """``mr --write-lines PREFIX``, which must succeed; its notes (stderr)."""
+    code, err = mr_write(protocol, prefix, truth, predictions)
+    assert code == 0, err
+    return err
+
+
+def mr_json(protocol: str, truth: Path, predictions: Path) -> Any:
+    """``mr -o json``'s figures, which must be given."""
+    code, out, err = run_cli("mr", "-p", protocol, "-o", "json", str(truth), str(predictions))
+    assert code == 0, err
+    return json.loads(out)
+
+
+def success_at_1(adapter: str, prefix: Path, run: str = "run") -> float:
+    """``eval -c -m Success@1`` under ``adapter`` on the written PREFIX.qrels and PREFIX.run, in seconds."""
+    code, out, err = run_cli("eval", "-c", "--time-format", "seconds", "-a", adapter, "-m", "Success@1", "-o",
+                             "json", f"{prefix}.qrels", f"{prefix}.{run}")
+    assert code == 0, err
+    value: float = next(iter(json.loads(out)["summary"].values()))
+    return value
+
+
 # --- generated cases ---------------------------------------------------------------------------------------------
 
 def _window(rng: random.Random, grid: float, zero: bool = True) -> list[float]:
@@ -104,10 +145,7 @@ def qvh_style(rng: random.Random, folder: Path, queries: int = 40) -> tuple[Path
                 listed += [[*w, 0.5] for w in windows[:1]]
         gt.append({"qid": n, "vid": f"v{n % 7}", "duration": 150, "relevant_windows": windows})
         pred.append({"qid": n, "pred_relevant_windows": listed})
-    truth, predictions = folder / "qvh.gt.jsonl", folder / "qvh.pred.jsonl"
-    truth.write_text("".join(json.dumps(r) + "\n" for r in gt))
-    predictions.write_text("".join(json.dumps(r) + "\n" for r in pred))
-    return truth, predictions
+    return write_pair(folder, ("qvh.gt.jsonl", "qvh.pred.jsonl"), json_lines(gt), json_lines(pred))
 
 
 def ego4d(rng: random.Random, folder: Path, queries: int = 40) -> tuple[Path, Path]:
@@ -138,10 +176,9 @@ def ego4d(rng: random.Random, folder: Path, queries: int = 40) -> tuple[Path, Pa
             {"clip_start_sec": window[0], "clip_end_sec": window[1], "query": "q"}]}]})
         if listed is not None:
             results.append({"clip_uid": clip, "annotation_uid": f"ann-{n}", "query_idx": 0, "predicted_times": listed})
-    truth, predictions = folder / "ego4d.gt.json", folder / "ego4d.pred.json"
-    truth.write_text(json.dumps({"videos": [{"video_uid": "v", "clips": clips}]}))
-    predictions.write_text(json.dumps({"version": "1.0", "challenge": "ego4d_nlq_challenge", "results": results}))
-    return truth, predictions
+    return write_pair(folder, ("ego4d.gt.json", "ego4d.pred.json"),
+                      json.dumps({"videos": [{"video_uid": "v", "clips": clips}]}),
+                      json.dumps({"version": "1.0", "challenge": "ego4d_nlq_challenge", "results": results}))
 
 
 def didemo_files(rng: random.Random, folder: Path, items: int = 60) -> tuple[Path, Path]:
@@ -156,10 +193,8 @@ def didemo_files(rng: random.Random, folder: Path, items: int = 60) -> tuple[Pat
         truth.append({"times": times, "annotation_id": f"a{n}", "video": f"v{n}"})
         ranking = [first, *rng.sample([c for c in candidates if c != first], rng.randrange(0, 20))]
         rankings.append([] if n % 17 == 5 else ranking)
-    t, p = folder / "didemo.gt.json", folder / "didemo.pred.json"
-    t.write_text(json.dumps(truth))
-    p.write_text(json.dumps(rankings[:-2]))  # the last two without a ranking
-    return t, p
+    return write_pair(folder, ("didemo.gt.json", "didemo.pred.json"),
+                      json.dumps(truth), json.dumps(rankings[:-2]))  # the last two without a ranking
 
 
 @pytest.mark.parametrize("seed", [1, pytest.param(2, marks=full_only)])
@@ -177,9 +212,7 @@ def test_qvhighlights_ap_per_query_bit_for_bit(tmp_path: Path) -> None:
     from segeval.analysis.moments.qvhighlights.retrieval import THRESHOLDS, average_precisions
 
     truth, predictions = qvh_style(random.Random(11), tmp_path)
-    code, _, err = run_cli("mr", "-p", "qvhighlights", "--write-lines", str(tmp_path / "q"), str(truth),
-                           str(predictions))
-    assert code == 0, err
+    write_lines("qvhighlights", tmp_path / "q", truth, predictions)
     m = read_moments(truth, predictions)
     adapters = [x for t in THRESHOLDS for x in ("-a", f"tiou-best:{t}")]
     code, out, err = run_cli("eval", "-c", "--time-format", "seconds", *adapters, "-m", "ap_interp", "-q", "-o",
@@ -232,13 +265,11 @@ def test_tvr_lines_with_other_thresholds_and_cut_offs(tmp_path: Path) -> None:
 
 def test_rank_at_1_grades_follow_the_annotators(tmp_path: Path) -> None:
     # 4 annotators, 3 on [1, 1]: grade 3; 2 annotators both on [2, 3]: grade 2 + 1 = 3; [0, 0] once among 4: 1
-    truth = tmp_path / "gt.json"
-    truth.write_text(json.dumps([{"times": [[1, 1], [1, 1], [1, 1], [0, 0]], "annotation_id": "a"},
-                                 {"times": [[2, 3], [2, 3]], "annotation_id": "b"}]))
-    predictions = tmp_path / "p.json"
-    predictions.write_text(json.dumps([[[1, 1]], [[2, 3]]]))
-    code, _, err = run_cli("mr", "-p", "didemo", "--write-lines", str(tmp_path / "d"), str(truth), str(predictions))
-    assert code == 0, err
+    truth, predictions = write_pair(tmp_path, ("gt.json", "p.json"),
+                                    json.dumps([{"times": [[1, 1], [1, 1], [1, 1], [0, 0]], "annotation_id": "a"},
+                                                {"times": [[2, 3], [2, 3]], "annotation_id": "b"}]),
+                                    json.dumps([[[1, 1]], [[2, 3]]]))
+    write_lines("didemo", tmp_path / "d", truth, predictions)
     # units [s, e] as the seconds [5 s, 5 (e + 1)]
     assert (tmp_path / "d.qrels").read_text() == ("a Q0 video 5 10 3\na Q0 video 0 5 1\n"
                                                  "b Q0 video 10 20 3\n")
@@ -247,9 +278,7 @@ def test_rank_at_1_grades_follow_the_annotators(tmp_path: Path) -> None:
 
 def test_what_eval_cannot_give_is_said(tmp_path: Path) -> None:
     truth, predictions = qvh_style(random.Random(9), tmp_path, queries=8)
-    code, _, err = run_cli("mr", "-p", "qvhighlights", "--write-lines", str(tmp_path / "q"), str(truth),
-                           str(predictions))
-    assert code == 0, err
+    err = write_lines("qvhighlights", tmp_path / "q", truth, predictions)
     for name in ("MR-mAP average", "MR-mIoU", "HL-mAP, HL-Hit1"):
         assert f"note: {name}: no eval command: " in err
     for suffix in ("qrels", "short.qrels", "middle.qrels", "long.qrels", "run", "map.run"):
@@ -262,23 +291,20 @@ def test_bad_prefix_exits_2_naming_the_file(protocol: str, tmp_path: Path) -> No
     make = {"qvhighlights": qvh_style, "recall": qvh_style, "ego4d-nlq": ego4d, "didemo": didemo_files}[protocol]
     truth, predictions = make(rng, tmp_path)
     missing = tmp_path / "no" / "such" / "folder" / "x"
-    code, _, err = run_cli("mr", "-p", protocol, "--write-lines", str(missing), str(truth), str(predictions))
+    code, err = mr_write(protocol, missing, truth, predictions)
     assert code == 2 and str(missing.parent) in err, err
     # a prefix whose qrels would overwrite an input: PREFIX.qrels is the ground truth itself
     clash = tmp_path / "clash"
     clash.with_suffix(".qrels").write_bytes(truth.read_bytes())
-    code, _, err = run_cli("mr", "-p", protocol, "--write-lines", str(clash), str(clash.with_suffix(".qrels")),
-                           str(predictions))
+    code, err = mr_write(protocol, clash, clash.with_suffix(".qrels"), predictions)
     assert code == 2 and f"{clash}.qrels" in err, err
     assert not (tmp_path / "clash.run").exists()  # nothing written when a path is refused
 
 
 def test_negative_times_exit_2_naming_the_file(tmp_path: Path) -> None:
-    truth = tmp_path / "gt.jsonl"
-    truth.write_text('{"qid": 1, "relevant_windows": [[0, 4]]}\n')
-    predictions = tmp_path / "p.jsonl"
-    predictions.write_text('{"qid": 1, "pred_relevant_windows": [[-2, 4, 0.5]]}\n')
-    code, _, err = run_cli("mr", "-p", "recall", "--write-lines", str(tmp_path / "x"), str(truth), str(predictions))
+    truth, predictions = write_pair(tmp_path, ("gt.jsonl", "p.jsonl"), '{"qid": 1, "relevant_windows": [[0, 4]]}\n',
+                                    '{"qid": 1, "pred_relevant_windows": [[-2, 4, 0.5]]}\n')
+    code, err = mr_write("recall", tmp_path / "x", truth, predictions)
     assert code == 2 and f"{predictions}: query 1 has the negative time -2.0" in err
 
 
@@ -302,31 +328,24 @@ def test_shared_qvhighlights_and_tvr_through_the_lines(tmp_path: Path) -> None:
 
 
 def test_best_is_what_qvhighlights_r1_needs(tmp_path: Path) -> None:
-    truth = tmp_path / "gt.jsonl"
-    truth.write_text(json.dumps({"qid": 1, "relevant_windows": BEST_TRUTH}) + "\n")
-    predictions = tmp_path / "p.jsonl"
-    predictions.write_text(json.dumps({"qid": 1, "pred_relevant_windows": BEST_FIRST}) + "\n")
+    truth, predictions = write_pair(tmp_path, ("gt.jsonl", "p.jsonl"),
+                                    json_lines([{"qid": 1, "relevant_windows": BEST_TRUTH}]),
+                                    json_lines([{"qid": 1, "pred_relevant_windows": BEST_FIRST}]))
     assert check("qvhighlights", truth, predictions, tmp_path / "q") == 44  # full and long: 2 x (10 + 10 + 2)
-    code, out, _ = run_cli("mr", "-p", "qvhighlights", "-o", "json", str(truth), str(predictions))
-    assert json.loads(out)["full"]["MR-R1"]["0.5"] == 0.0  # the official's pick misses
+    assert mr_json("qvhighlights", truth, predictions)["full"]["MR-R1"]["0.5"] == 0.0  # the official's pick misses
     for adapter, value in (("tiou:0.5:empty0", 1.0), ("tiou:0.5:empty0:best", 0.0)):
-        code, out, err = run_cli("eval", "-c", "--time-format", "seconds", "-a", adapter, "-m", "Success@1", "-o",
-                                 "json", str(tmp_path / "q.qrels"), str(tmp_path / "q.run"))
-        assert code == 0 and next(iter(json.loads(out)["summary"].values())) == value, err
+        assert success_at_1(adapter, tmp_path / "q") == value, adapter
 
 
 def test_empty0_is_what_the_protocols_need(tmp_path: Path) -> None:
     # a zero-length prediction on the zero-length truth [4, 4]: the protocols' IoU is 0 (or 0/0, never a hit); the
     # plain tiou adapter gives two equal zero-length spans IoU 1, so only tiou:θ:empty0 reproduces R@1 = 0
-    truth = tmp_path / "gt.jsonl"
-    truth.write_text('{"qid": 1, "relevant_windows": [[4, 4]]}\n{"qid": 2, "relevant_windows": [[0, 4]]}\n')
-    predictions = tmp_path / "p.jsonl"
-    predictions.write_text('{"qid": 1, "pred_relevant_windows": [[4, 4, 0.5]]}\n'
-                           '{"qid": 2, "pred_relevant_windows": [[0, 2, 0.5]]}\n')  # IoU 0.5 exactly: a hit
+    truth, predictions = write_pair(
+        tmp_path, ("gt.jsonl", "p.jsonl"),
+        '{"qid": 1, "relevant_windows": [[4, 4]]}\n{"qid": 2, "relevant_windows": [[0, 4]]}\n',
+        '{"qid": 1, "pred_relevant_windows": [[4, 4, 0.5]]}\n'
+        '{"qid": 2, "pred_relevant_windows": [[0, 2, 0.5]]}\n')  # IoU 0.5 exactly: a hit
     assert check("recall", truth, predictions, tmp_path / "r") == 4
-    code, out, _ = run_cli("mr", "-p", "recall", "-o", "json", str(truth), str(predictions))
-    assert json.loads(out)["R@1,IoU@0.5"] == 50.0
+    assert mr_json("recall", truth, predictions)["R@1,IoU@0.5"] == 50.0
     for adapter, value in (("tiou:0.5", 1.0), ("tiou:0.5:empty0", 0.5)):
-        code, out, err = run_cli("eval", "-c", "--time-format", "seconds", "-a", adapter, "-m", "Success@1", "-o",
-                                 "json", str(tmp_path / "r.qrels"), str(tmp_path / "r.run"))
-        assert code == 0 and next(iter(json.loads(out)["summary"].values())) == value, err
+        assert success_at_1(adapter, tmp_path / "r") == value, adapter
