@@ -93,16 +93,11 @@ def read_in_chunks(path: str, memory: str, measures: Sequence[str] = ()) -> tupl
 
 def whole_run(path: str, measures: Sequence[str]) -> str | None:
     """Why the run at ``path`` must be read whole (an STD list run; QUESST's figures), or None."""
-    from segeval.io.chunks import open_blocks
-    from segeval.io.stdlist import is_stdlist
+    from segeval.io.stdlist import starts_stdlist
 
     if trial_measures(measures):
         return "QUESST's figures pool every trial of a run: read whole"
-    try:
-        head = next(open_blocks(path, block=1 << 12), b"")
-    except (SegevalError, OSError, StopIteration):
-        return None
-    return "an STD list run (XML): read whole" if is_stdlist(head) else None
+    return "an STD list run (XML): read whole" if starts_stdlist(path) else None
 
 
 def trial_measures(names: Sequence[str]) -> bool:

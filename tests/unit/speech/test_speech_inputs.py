@@ -185,3 +185,17 @@ def test_a_reference_without_words_or_terms_is_refused(tmp_path: Path, name: str
     """Read as given, every term would have no occurrence (all figures NA, exit 0): a silent acceptance."""
     where = f"{tmp_path / name}" + (", line 1" if name == "kwlist" else "")
     assert kws(tmp_path, **{name: text}) == (2, "", f"segeval: error: {where}: {problem}\n")
+
+
+def test_the_route_sniffs_a_one_line_std_list_without_the_line_limit(monkeypatch: pytest.MonkeyPatch,
+                                                                     tmp_path: Path) -> None:
+    """``eval`` names an STD list run (read whole) from its head read as a document: a one-line list under a
+    small SEGEVAL_MAX_LINE_BYTES is read, in every ``--memory``, as with the default limits."""
+    (tmp_path / "key").write_text(KEY)
+    (tmp_path / "run.xml").write_text(STDLIST.replace("\n", " ") + " " * 5000)
+    args = ["-m", "map", "-m", "P.1", str(tmp_path / "key"), str(tmp_path / "run.xml")]
+    expected = run_cli("eval", *args)
+    assert expected[0] == 0, expected
+    monkeypatch.setenv("SEGEVAL_MAX_LINE_BYTES", "64")
+    for memory in ("auto", "chunked", "in-memory"):
+        assert run_cli("eval", "--memory", memory, *args) == expected, memory
