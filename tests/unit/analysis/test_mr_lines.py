@@ -310,6 +310,7 @@ def test_negative_times_exit_2_naming_the_file(tmp_path: Path) -> None:
 
 # --- the shared samples (CI) -------------------------------------------------------------------------------------
 
+@full_only
 def test_shared_ego4d_and_didemo_through_the_lines(tmp_path: Path) -> None:
     ego = shared("ego4d_nlq")
     assert check("ego4d-nlq", ego / "synthetic_gt.json.gz", ego / "synthetic_predictions.json.gz",

@@ -11,7 +11,7 @@ import pytest
 from segeval.analysis.pool import contributions, leave_one_out
 from segeval.errors import ParameterError
 from segeval.io.tables import read_qrels, read_run
-from tests.conftest import run_cli, shared
+from tests.conftest import full_only, run_cli, shared
 
 QRELS = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 1\nq1 0 d4 1\nq1 0 d5 0\n"
 RUNS = {"A1": "q1 Q0 d1 1 0.9 A1\nq1 Q0 d2 2 0.8 A1\nq1 Q0 d3 3 0.1 A1\n",
@@ -134,6 +134,7 @@ def written(tmp_path: Path, name: str, text: str) -> Path:
     return tmp_path / name
 
 
+@full_only  # the slice: the command and the MediaEval 2014 runs below
 def test_incompleteness_scores_and_tau(tmp_path: Path) -> None:
     from segeval.analysis.pool import incompleteness
 

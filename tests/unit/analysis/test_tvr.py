@@ -429,6 +429,7 @@ def test_the_generator_reproduces_the_stored_inputs(tmp_path: Path) -> None:
                 (TVR / f"{case}.{part}.gz").read_bytes()), (case, part)
 
 
+@full_only
 @pytest.mark.reference
 def test_official_tvr_figures() -> None:
     truth = shared("tvr", "sample_gt.jsonl.gz")
