@@ -45,10 +45,6 @@ RUN_FORMATS = {f.name: f for f in (MEDIAEVAL_LINKING_RUN, MEDIAEVAL_SEARCH_RUN)}
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
-#: bytes of qrels scanned at a time (the scanner's temporaries are a few times a block)
-QRELS_BLOCK = 1 << 20
-
-
 class GiveUp(Exception):
     """The strict reader must read the files (it explains whatever made the scanner stop)."""
 
@@ -354,7 +350,7 @@ def _evaluate(qrels_path: str, run_path: str, how: Plan, executor: str, chunk_li
 
     whole = executor == "whole"
     fmt, n_fields = run_format(_head(run_path), run_path, given)
-    reader = SegmentReader(line_blocks(qrels_path, QRELS_BLOCK), fmt, n_fields)  # then the run: one file at a time
+    reader = SegmentReader(line_blocks(qrels_path), fmt, n_fields)  # then the run: one file at a time
     blocks: Iterator[bytes] = _views(read_bytes(run_path)) if whole else \
         map(itemgetter(1), batches(open_blocks(run_path, on_read=on_read), chunk_lines, BATCH_BYTES))
     seen: set[int] = set()  # run query codes whose rows have all been read (chunks)
