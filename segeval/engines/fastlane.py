@@ -24,9 +24,7 @@ from segeval.io.chunks import line_blocks
 from segeval.io.formats import TREC_QRELS, TREC_RUN
 from segeval.io.scan import Scanned, concatenated, scan_format, stack_words
 from segeval.report.trec import runid as trec_runid
-
-#: bytes of a run scanned at a time when it is read whole (the file's bytes are never held together)
-RUN_BLOCK = 2 * 2**20
+from segeval.settings import BATCH_BYTES
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -76,9 +74,15 @@ def lane_values(qrels_path: str, run_path: str, job: Job) -> LaneResult | None:
         return None
     try:
         q = lane_qrels(qrels_path)
-        if q is None:
-            return None
-        r = scan_run(line_blocks(run_path, RUN_BLOCK))  # in blocks: the file's bytes are never held whole
+    except (SegevalError, OSError, MemoryError):  # unreadable, too big, not gzip ...: the usual path explains
+        return None
+    return None if q is None else whole_values(q, run_path, job, reqs)
+
+
+def whole_values(q: LaneQrels, run_path: str, job: Job, reqs: list[Request]) -> LaneResult | None:
+    """:func:`lane_values` with the qrels read (the streaming lane's way out for a run not grouped by query)."""
+    try:
+        r = scan_run(line_blocks(run_path, BATCH_BYTES))  # in batches' blocks: the file is never held whole
     except (SegevalError, OSError, MemoryError):  # unreadable, too big, not gzip ...: the usual path explains
         return None
     if r is None:

@@ -11,13 +11,10 @@ from typing import TypeVar
 import numpy as np
 
 from segeval.io.files import BLOCK_BYTES, limits, read_blocks
+from segeval.io.scan import BLOCK_BYTES as SCAN_BYTES
 from segeval.settings import CHUNK_LINES
 
 Query = TypeVar("Query", bound=Hashable)
-
-#: bytes of a file scanned at a time by :func:`line_blocks` (the scanner's temporaries are a few times a
-#: block: 1 MiB blocks scan 300,000 qrels lines as fast as 4 MiB ones, with a peak 22 MiB lower)
-SCAN_BLOCK = 1 << 20
 
 
 def open_blocks(path: str | Path, block: int = BLOCK_BYTES, on_read: Callable[[int], object] | None = None
@@ -34,7 +31,7 @@ def line_chunks(blocks: Iterator[bytes], chunk_lines: int, name: str) -> Iterato
     return batches(blocks, chunk_lines, 0)
 
 
-def line_blocks(path: str, size: int = SCAN_BLOCK) -> Iterator[bytes]:
+def line_blocks(path: str, size: int = SCAN_BYTES) -> Iterator[bytes]:
     """A file the usual path reads whole (``read_bytes``, with its limits) in blocks of whole lines of
     about ``size`` bytes, for a reader that keeps less than its text."""
     blocks = read_blocks(path, max_bytes=limits()[0], block=size)

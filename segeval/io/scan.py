@@ -25,7 +25,9 @@ from segeval.io.tokens import byte_tokens, mmss_matrix, parse_ints
 if TYPE_CHECKING:
     from segeval.io.formats import LineFormat
 
-#: bytes scanned at a time (a block ends at a line end)
+#: bytes scanned at a time (a block ends at a line end; also the qrels' blocks, ``io.chunks.line_blocks``): the
+#: scanner's temporaries are a few times a block, and 1 MiB blocks scan as fast as 4 MiB ones (300,000 qrels
+#: lines: a peak 22 MiB lower)
 BLOCK_BYTES = 1 << 20
 #: the longest token the scanner keeps
 MAX_WIDTH = 255
