@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.errors import ParameterError
+from segeval.ordering import distinct
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -268,8 +269,8 @@ def kept_pairs(left_gid: IntArray, right_gid_sorted: IntArray,
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     n = len(left_gid)
     made = np.cumsum(groups.count[left_gid])  # the pairs of the left entries up to each
-    cuts = np.unique(np.concatenate([[0], np.searchsorted(made, np.arange(PAIR_ROWS, int(made[-1]), PAIR_ROWS),
-                                                          side="right"), np.arange(PAIR_ROWS, n, PAIR_ROWS), [n]]))
+    cuts = distinct(np.concatenate([[0], np.searchsorted(made, np.arange(PAIR_ROWS, int(made[-1]), PAIR_ROWS),
+                                                         side="right"), np.arange(PAIR_ROWS, n, PAIR_ROWS), [n]]))
     del made
     us: list[IntArray] = []
     js: list[IntArray] = []

@@ -32,6 +32,7 @@ import numpy.typing as npt
 from segeval.errors import SegevalError
 from segeval.io.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
 from segeval.io.scan import Scanned, Words, scan_format
+from segeval.ordering import distinct
 from segeval.prepared import IntArray, assemble, chosen_queries, first_occurrences, first_results, judged_twice
 
 if TYPE_CHECKING:
@@ -375,7 +376,7 @@ def _evaluate(qrels_path: str, run_path: str, how: Plan, executor: str, chunk_li
             raise GiveUp  # not grouped by query: the chunked engine says so and reads the run whole
         cut = int(heads[-1])  # the batch's last query may go on in the next batch
         done = Rows.joined([*pending, rows.cut(0, cut)])
-        finished_queries = {int(c) for c in np.unique(done.query).tolist()}
+        finished_queries = {int(c) for c in distinct(done.query).tolist()}
         seen |= finished_queries
         ev.part(done, chosen(finished_queries))
         del done

@@ -131,16 +131,37 @@ def test_the_segment_scanner_gives_up(tmp_path: Path) -> None:
         assert f"route: table+{executor} (the scanner gave up on the files; the strict reader reads them)" in err
 
 
-def test_the_segment_route_needs_no_pandas() -> None:
-    """``segments+whole`` and ``segments+chunks`` read, label and measure without importing pandas."""
+def test_the_scanner_routes_need_no_pandas(files: tuple[str, str]) -> None:
+    """``segments+whole``, ``segments+chunks`` (every adapter), ``scanner+whole``, ``scanner+chunks`` and ``segeval
+    me13sh`` read, label and measure without importing pandas, nor NumPy's masked arrays (``numpy.ma``, about
+    10 ms, which the plain form of ``np.unique`` imports: ``segeval.ordering.distinct`` instead)."""
+    import json
     import subprocess
     import sys
 
-    for memory in ("in-memory", "chunked"):
-        code = ("import sys; from segeval.cli import main; main(['eval', '-a', 'tiou', '--memory', "
-                f"'{memory}', *sys.argv[1:3]]); print('pandas' in sys.modules, file=sys.stderr)")
-        got = subprocess.run([sys.executable, "-c", code, *SEGMENTS], capture_output=True, text=True, check=False)
-        assert got.returncode == 0 and got.stderr.splitlines()[-1] == "False", got.stderr
+    from tests.support.routes import ADAPTERS
+
+    jobs = [["eval", "-a", a, "--memory", m, *SEGMENTS] for a in ADAPTERS for m in ("in-memory", "chunked")]
+    jobs += [["eval", "--memory", m, *files] for m in ("in-memory", "chunked")]
+    jobs += [["me13sh", str(FIXTURES / "gen_linking.qrels"), SEGMENTS[1]],
+             ["me13sh", "--kind", "search", str(FIXTURES / "gen_search.qrels"), str(FIXTURES / "gen_search.run.gz")]]
+    code = ("import json, sys\nfrom segeval.cli.run import main\n"
+            "codes = [main(job) for job in json.loads(sys.argv[1])]\n"
+            "print(codes, 'pandas' in sys.modules, 'numpy.ma' in sys.modules, file=sys.stderr)")
+    got = subprocess.run([sys.executable, "-c", code, json.dumps(jobs)], capture_output=True, text=True, check=False)
+    assert got.returncode == 0 and got.stderr.splitlines()[-1] == f"{[0] * len(jobs)} False False", got.stderr
+
+
+def test_distinct_is_np_unique() -> None:
+    import numpy as np
+
+    from segeval.ordering import distinct
+
+    rng = np.random.default_rng(3)
+    for values in (rng.integers(-5, 5, 40), rng.integers(0, 3, 0), np.array([2.0, np.nan, -0.0, 0.0, np.nan, 1.5]),
+                   np.array([b"b", b"a", b"b"]), [3, 1, 3]):
+        want, got = np.unique(values), distinct(values)
+        assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=want.dtype.kind == "f")
 
 
 def test_options_the_scanner_does_not_take(files: tuple[str, str]) -> None:
