@@ -23,12 +23,6 @@ SORT_EACH_FROM = 256
 PAD_CELLS = 1024
 
 
-def distinct(values: npt.ArrayLike) -> npt.NDArray[Any]:
-    """``np.unique(values)``, the sorted distinct values, by a form of it that does not import NumPy's masked
-    arrays: its plain form asks ``np.ma.is_masked`` (importing ``numpy.ma``: about 10 ms of a pandas-free run)."""
-    return np.unique(values, return_counts=True)[0]
-
-
 def score_order(qcode: Codes, score: FloatArray, n_queries: int, tie_key: Callable[[IntArray], Codes]) -> IntArray:
     """Positions of the rows ordered by query code, score descending, then item id descending (trec_eval's
     order; equal scores include -0.0 and 0.0).  Every ``qcode`` is in ``0 .. n_queries - 1``;

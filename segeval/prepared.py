@@ -18,7 +18,6 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.errors import ParameterError
-from segeval.ordering import distinct
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -211,6 +210,12 @@ def dense_codes(values: IntArray) -> IntArray:
     present = np.zeros(top, dtype=bool)
     present[values] = True
     return (np.cumsum(present) - 1)[values]
+
+
+def distinct(values: npt.ArrayLike) -> npt.NDArray[Any]:
+    """``np.unique(values)``, the sorted distinct values, by a form of it that does not import NumPy's masked
+    arrays: its plain form asks ``np.ma.is_masked`` (importing ``numpy.ma``: about 10 ms of a pandas-free run)."""
+    return np.unique(values, return_counts=True)[0]
 
 
 def concat_ranges(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArray]:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from segeval.ordering import distinct as sorted_distinct
+from segeval.prepared import distinct as sorted_distinct
 
 if TYPE_CHECKING:
     from segeval.prepared import Prepared

@@ -33,8 +33,7 @@ import numpy.typing as npt
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
 from segeval.adapt.labelled import Labelled
 from segeval.errors import check_int
-from segeval.ordering import distinct
-from segeval.prepared import PAIR_ROWS, Intervals, Prepared, concat_ranges, kept_pairs
+from segeval.prepared import PAIR_ROWS, Intervals, Prepared, concat_ranges, distinct, kept_pairs
 from segeval.segment import whole_seconds_overlap
 from segeval.settings import TOLERANCE
 

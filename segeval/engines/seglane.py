@@ -32,8 +32,15 @@ import numpy.typing as npt
 from segeval.errors import SegevalError
 from segeval.io.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
 from segeval.io.scan import Scanned, Words, scan_format
-from segeval.ordering import distinct
-from segeval.prepared import IntArray, assemble, chosen_queries, first_occurrences, first_results, judged_twice
+from segeval.prepared import (
+    IntArray,
+    assemble,
+    chosen_queries,
+    distinct,
+    first_occurrences,
+    first_results,
+    judged_twice,
+)
 
 if TYPE_CHECKING:
     from segeval.engines.types import RunResult

@@ -134,7 +134,7 @@ def test_the_segment_scanner_gives_up(tmp_path: Path) -> None:
 def test_the_scanner_routes_need_no_pandas(files: tuple[str, str]) -> None:
     """``segments+whole``, ``segments+chunks`` (every adapter), ``scanner+whole``, ``scanner+chunks`` and ``segeval
     me13sh`` read, label and measure without importing pandas, nor NumPy's masked arrays (``numpy.ma``, about
-    10 ms, which the plain form of ``np.unique`` imports: ``segeval.ordering.distinct`` instead)."""
+    10 ms, which the plain form of ``np.unique`` imports: ``segeval.prepared.distinct`` instead)."""
     import json
     import subprocess
     import sys
@@ -155,7 +155,7 @@ def test_the_scanner_routes_need_no_pandas(files: tuple[str, str]) -> None:
 def test_distinct_is_np_unique() -> None:
     import numpy as np
 
-    from segeval.ordering import distinct
+    from segeval.prepared import distinct
 
     rng = np.random.default_rng(3)
     for values in (rng.integers(-5, 5, 40), rng.integers(0, 3, 0), np.array([2.0, np.nan, -0.0, 0.0, np.nan, 1.5]),
