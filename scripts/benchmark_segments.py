@@ -14,8 +14,8 @@ The targets of issue 23 in one table:
     ``segeval eval --memory chunked`` on a ``--chunked-lines`` linking run (default 10,000,000; the
     same generator): wall time and peak RSS (once; with ``--before``, ``--repeats`` rounds of both in turn).
 ``documents``
-    ``segeval eval`` on the 1,000,000-line TREC run, in memory and ``--memory chunked`` (and ``--before``'s),
-    beside ``trec_eval``, in turn.
+    ``segeval eval`` on the 1,000,000-line TREC run, by default (``--memory auto``), in memory and ``--memory
+    chunked`` (and ``--before``'s), beside ``trec_eval``, in turn; every output must be trec_eval's (exit 1 otherwise).
 ``me13sh``
     ``segeval me13sh`` (median of ``--repeats``) against the reference ``sh_eval.py`` under Python 2.7
     (``--reference``; run once per run, it is slow) on 300,000-line runs: 300 queries of 1,000 results
@@ -162,24 +162,27 @@ def bench_chunked(a: argparse.Namespace, seg: list[str]) -> list[str]:
               for (label, _), (t, c, p) in zip(versions, results, strict=True))]
 
 
-def bench_documents(a: argparse.Namespace, seg: list[str]) -> list[str]:
-    """``segeval eval`` on the 1M-line TREC run (in memory and ``--memory chunked``) beside trec_eval, in turn."""
+def bench_documents(a: argparse.Namespace, seg: list[str]) -> tuple[list[str], bool]:
+    """``segeval eval`` on the 1M-line TREC run (the default ``--memory auto``, ``in-memory`` and ``chunked``)
+    beside trec_eval, in turn; each output must be trec_eval's, byte for byte."""
     tq, tr = trec_data(a.out)
     versions = [("", seg)] + ([(" (before)", [a.before])] if a.before else [])
     cmds = [[a.trec_eval, str(tq), str(tr)]]
     names = []
-    for memory in ("in-memory", "chunked"):
+    for memory in ("auto", "in-memory", "chunked"):
         for label, command in versions:
             cmds.append([*command, "eval", "--memory", memory, str(tq), str(tr)])
-            names.append(f"segeval eval --memory {memory}{label}")
+            names.append(f"segeval eval --memory {memory}{' (the default)' if memory == 'auto' else ''}{label}")
     (te, te_cpu, te_mib), *rest = rounds(cmds, a.repeats, a.out)
-    rows = [f"| trec_eval | {te:.2f} | {te_cpu:.2f} | {te_mib:.0f} | 1.00× | 1.00× | 1.00× |"]
-    rows += [f"| {name} | {t:.2f} | {c:.2f} | {p:.0f} | {t / te:.2f}× | {c / te_cpu:.2f}× | {p / te_mib:.2f}× |"
-             for name, (t, c, p) in zip(names, rest, strict=True)]
-    return [f"Documents, `eval` on the 1,000,000-line TREC run (default measures; medians of {a.repeats} rounds, "
-            "highest peak); aim: ≤ 0.5× trec_eval's time, ≤ 1.2× its memory:", "",
-            "| command | wall s | CPU s | peak MiB | × trec_eval wall | × trec_eval CPU | × trec_eval memory |",
-            "|---|---:|---:|---:|---:|---:|---:|", *rows]
+    same = [filecmp.cmp(a.out / "segments-0.out", a.out / f"segments-{i}.out", shallow=False)
+            for i in range(1, len(cmds))]
+    rows = [f"| trec_eval | {te:.2f} | {te_cpu:.2f} | {te_mib:.0f} | 1.00× | 1.00× | 1.00× | |"]
+    rows += [f"| {name} | {t:.2f} | {c:.2f} | {p:.0f} | {t / te:.2f}× | {c / te_cpu:.2f}× | {p / te_mib:.2f}× | "
+             f"{'yes' if ok else 'NO'} |" for name, (t, c, p), ok in zip(names, rest, same, strict=True)]
+    return ([f"Documents, `eval` on the 1,000,000-line TREC run (default measures; medians of {a.repeats} rounds, "
+             "highest peak); aim: ≤ 0.5× trec_eval's time, ≤ 1.2× its memory:", "",
+             "| command | wall s | CPU s | peak MiB | × trec_eval wall | × trec_eval CPU | × trec_eval memory "
+             "| trec_eval's bytes |", "|---|---:|---:|---:|---:|---:|---:|---|", *rows], all(same))
 
 
 def bench_me13sh(a: argparse.Namespace, seg: list[str]) -> tuple[list[str], bool]:
@@ -247,10 +250,13 @@ def main(argv: list[str] | None = None) -> int:
     if "documents" in a.parts:
         if not a.trec_eval:
             parser.error("'documents' needs --trec-eval")
-        text += [*bench_documents(a, seg), ""]
-    if "me13sh" in a.parts:
-        rows, ok = bench_me13sh(a, seg)
+        rows, same = bench_documents(a, seg)
         text += [*rows, ""]
+        ok = ok and same
+    if "me13sh" in a.parts:
+        rows, same = bench_me13sh(a, seg)
+        text += [*rows, ""]
+        ok = ok and same
     load = " / ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"Machine: {os.cpu_count()} cores, Python {platform.python_version()}, load average at the end {load}.\n")
     print("\n".join(text))

@@ -37,6 +37,12 @@ AUTO_BYTES = 128 * 1024**2  #: --memory auto reads a run in chunks from this siz
 #: chunks are gathered into batches of at least this many bytes before they are parsed and evaluated
 #: together, so that small chunks cost no more than big ones (each batch has a fixed cost)
 BATCH_BYTES = 2 * 1024**2
+#: --memory auto reads a plain TREC document run that the byte scanner takes (the ``scanner`` reader) in
+#: chunks from this size on disk (gzip: a quarter), instead of :data:`AUTO_BYTES`: a smaller run is one
+#: batch either way, and from 10 MB the scanner's chunks are faster than reading whole and hold about
+#: trec_eval's memory (docs/benchmarks.md); a run not grouped by query below :data:`AUTO_BYTES` is then
+#: read whole by the scanner.  A route policy: it changes no number.
+SCANNER_AUTO_BYTES = BATCH_BYTES
 DASK_TIMEOUT = 30.0  #: seconds to wait for a Dask worker (--dask-timeout)
 
 
@@ -158,7 +164,8 @@ OUTPUTS = ("trec", "json", "csv")
 class EngineOptions:
     """How runs are read and by whom; no effect on the numbers.
 
-    ``memory``: ``auto`` (runs of at least :data:`AUTO_BYTES` read in chunks), ``chunked`` or
+    ``memory``: ``auto`` (runs of at least :data:`AUTO_BYTES` read in chunks; plain TREC runs that the
+    byte scanner reads, from :data:`SCANNER_AUTO_BYTES`), ``chunked`` or
     ``in-memory``; ``chunk_lines``: lines per chunk; ``jobs``: worker processes (None: one per core);
     ``engine``: ``processes`` or ``dask`` (``scheduler``: a Dask scheduler's address, None: a local
     cluster; ``dask_timeout``: seconds to wait for a Dask worker, at the start and whenever none is

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from segeval.prepared import distinct as sorted_distinct
+
 if TYPE_CHECKING:
     from segeval.prepared import Prepared
 
@@ -65,7 +67,7 @@ class Subtopics:
         codes = (np.zeros(hi - lo, dtype=np.int64) if topics is None else
                  np.unique(np.asarray(topics)[lo:hi], return_inverse=True)[1].astype(np.int64).reshape(-1))
         icodes = np.asarray(columns["icode"])[lo:hi]
-        distinct = np.unique(icodes)
+        distinct = sorted_distinct(icodes)
         names = np.asarray(data.items, dtype=object)[distinct]
         order = sorted(range(len(distinct)), key=lambda d: names[d], reverse=True)
         row = {int(distinct[d]): i for i, d in enumerate(order)}

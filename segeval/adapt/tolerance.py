@@ -33,7 +33,7 @@ import numpy.typing as npt
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
 from segeval.adapt.labelled import Labelled
 from segeval.errors import check_int
-from segeval.prepared import PAIR_ROWS, Intervals, Prepared, concat_ranges, kept_pairs
+from segeval.prepared import PAIR_ROWS, Intervals, Prepared, concat_ranges, distinct, kept_pairs
 from segeval.segment import whole_seconds_overlap
 from segeval.settings import TOLERANCE
 
@@ -66,8 +66,8 @@ def _credited(gid: IntArray, a: FloatArray, b: FloatArray, seen_end: FloatArray)
     hits: list[IntArray] = []
     priors: list[IntArray] = []
     total = np.cumsum(pos)  # pairs up to each later hit: cut where each slice holds about PAIR_ROWS pairs
-    cuts = np.unique(np.concatenate([[0], np.searchsorted(total, np.arange(PAIR_ROWS, int(total[-1]), PAIR_ROWS)),
-                                     [n]]))
+    cuts = distinct(np.concatenate([[0], np.searchsorted(total, np.arange(PAIR_ROWS, int(total[-1]), PAIR_ROWS)),
+                                    [n]]))
     for at, stop in zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True):
         owner, earlier = concat_ranges(starts[at:stop], pos[at:stop])
         hit, prior = by_group[owner + at], by_group[earlier]

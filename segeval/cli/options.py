@@ -115,7 +115,9 @@ Memory = Annotated[str, typer.Option(
     "--memory", metavar="auto|chunked|in-memory",
     help="How a run is read. chunked: in chunks, evaluating each query once its lines are read, so memory "
          "stays flat (needs each query's lines together, else it says so and reads the file whole); "
-         "in-memory: whole; auto: chunked for files of 128 MiB or more (gzip: 32 MiB). Same output.")]
+         "in-memory: whole; auto: chunked for plain TREC runs of 2 MiB or more that the byte scanner reads "
+         "(whole if not grouped by query, below 128 MiB), for other files of 128 MiB or more (gzip: a quarter). "
+         "Same output.")]
 ChunkLines = Annotated[int, typer.Option(
     "--chunk-lines", metavar="N", help="Lines per chunk in the chunked path; chunks are parsed and evaluated in "
                                        "batches of at least 2 MiB (whole chunks). Same output.")]

@@ -21,12 +21,14 @@ from segeval.engines.lanebatch import LaneQrels, batch_values, query_names, toke
 from segeval.engines.route import lane_requests
 from segeval.errors import SegevalError
 from segeval.io.chunks import line_blocks
-from segeval.io.files import read_bytes
 from segeval.io.formats import TREC_QRELS, TREC_RUN
 from segeval.io.scan import Scanned, concatenated, scan_format, stack_words
 from segeval.report.trec import runid as trec_runid
+from segeval.settings import BATCH_BYTES
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from segeval.measures.compute import Request
     from segeval.settings import Job, OutputOptions
 
@@ -72,11 +74,15 @@ def lane_values(qrels_path: str, run_path: str, job: Job) -> LaneResult | None:
         return None
     try:
         q = lane_qrels(qrels_path)
-        if q is None:
-            return None
-        data = read_bytes(run_path)  # whole: faster than in blocks, and the peak comes later
-        r = scan_run(data)
-        del data
+    except (SegevalError, OSError, MemoryError):  # unreadable, too big, not gzip ...: the usual path explains
+        return None
+    return None if q is None else whole_values(q, run_path, job, reqs)
+
+
+def whole_values(q: LaneQrels, run_path: str, job: Job, reqs: list[Request]) -> LaneResult | None:
+    """:func:`lane_values` with the qrels read (the streaming lane's way out for a run not grouped by query)."""
+    try:
+        r = scan_run(line_blocks(run_path, BATCH_BYTES))  # in batches' blocks: the file is never held whole
     except (SegevalError, OSError, MemoryError):  # unreadable, too big, not gzip ...: the usual path explains
         return None
     if r is None:
@@ -84,7 +90,7 @@ def lane_values(qrels_path: str, run_path: str, job: Job) -> LaneResult | None:
     return _evaluate(q, r, job, reqs)
 
 
-def scan_run(data: bytes) -> Scanned | None:
+def scan_run(data: bytes | Iterable[bytes]) -> Scanned | None:
     """A TREC run's query and docno tokens, scores, and first tag, as the lanes read them (ranks only checked)."""
     return scan_format(data, TREC_RUN, text=("query", "item"), floats=("score",), checked_ints=("rank",),
                        first=("run",))
@@ -117,14 +123,16 @@ def lane_qrels(path: str) -> LaneQrels | None:
 def _evaluate(qrels: LaneQrels, r: Scanned, job: Job, reqs: list[Request]) -> LaneResult | None:
     run_names = set(query_names(r.text["query"]))
     extra = [c for c, name in enumerate(qrels.names) if name not in run_names]
-    got = batch_values(r.text["query"], r.text["item"], r.floats["score"], qrels, reqs, job.settings, extra)
+    runid = trec_runid([r.last["run"].decode("utf-8")])
+    got = batch_values(r.text.pop("query"), r.text.pop("item"), r.floats.pop("score"), qrels, reqs, job.settings,
+                       extra)  # popped: each column is freed once used
     if got is None:
         return None  # a document twice for a query (run) or judged twice (qrels): the usual path says so
     names, values = got
     if job.settings.missing_queries != "zero":  # qrels queries not in the run: evaluated only to check judgements
         keep = [i for i, name in enumerate(names) if name in run_names]
         names, values = [names[i] for i in keep], {k: [v[i] for i in keep] for k, v in values.items()}
-    return finish_values(qrels, names, values, reqs, job, trec_runid([r.last["run"].decode("utf-8")]))
+    return finish_values(qrels, names, values, reqs, job, runid)
 
 
 def finish_values(qrels: LaneQrels, names: list[str], per_query: dict[str, list[Any]], reqs: list[Request],

@@ -74,13 +74,15 @@ def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float6
     from segeval.measures.compute import batched
 
     local, tokens = token_codes(run_query)
+    del run_query  # the caller may have let go of the run's columns: each is freed once used
     names = [t.decode("utf-8") for t in tokens] + [qrels.names[c] for c in extra]
     code = np.asarray([qrels.code.get(n, -1) for n in names[: len(tokens)]] + list(extra), dtype=np.int64)
     judged_queries = np.flatnonzero(code >= 0)
     rows = qrels.rows(code[judged_queries])
-    qrels_local = np.repeat(judged_queries, np.diff(qrels.offsets)[code[judged_queries]])
+    qrels_local = np.repeat(judged_queries.astype(local.dtype), np.diff(qrels.offsets)[code[judged_queries]])
     rel = qrels.rel[rows]
     run_key, qrels_key = doc_keys(run_docs, qrels.docs[rows])
+    del run_docs, rows
     matched = match_pairs(local, qrels_local, run_key, qrels_key, rel, len(names))
     del run_key, qrels_key
     if matched is None:
@@ -132,7 +134,7 @@ def exact_batch(run_q: Codes, score: npt.NDArray[np.float64], grade_of: Callable
 
 
 def match_pairs(run_u: Codes, qrels_u: Codes, run_key: npt.NDArray[np.uint64], qrels_key: npt.NDArray[np.uint64],
-           rel: IntArray, n_queries: int) -> tuple[IntArray, IntArray] | None:
+                rel: IntArray, n_queries: int) -> tuple[IntArray, Codes] | None:
     """One sort of (query, docno) over both files: per result, the grade of its qrels line
     (:data:`NO_LINE` when none) and its place in (query, docno) order; None when a result or a
     judgement is there twice."""
@@ -156,13 +158,13 @@ def match_pairs(run_u: Codes, qrels_u: Codes, run_key: npt.NDArray[np.uint64], q
     run_at = np.where(from_qrels[pair], pair + 1, pair)
     grade = np.full(n_run, NO_LINE, dtype=np.int64)
     grade[order[run_at]] = rel[order[run_at ^ pair ^ (pair + 1)] - n_run]
-    doc_rank = np.empty(n_run, dtype=np.int64)
+    doc_rank: Codes = np.empty(n_run, dtype=np.int32 if len(order) < 2**31 else np.int64)
     doc_rank[order[~from_qrels]] = np.flatnonzero(~from_qrels)
     return grade, doc_rank
 
 
-def token_codes(mat: Words) -> tuple[IntArray, list[bytes]]:
-    """Per row, the code of its token (in order of first appearance) and the distinct tokens; cheap
+def token_codes(mat: Words) -> tuple[Codes, list[bytes]]:
+    """Per row, the code of its token (in order of first appearance; 32-bit) and the distinct tokens; cheap
     when equal tokens are in runs (a file grouped by query)."""
     n = len(mat)
     change = np.ones(n, dtype=bool)
@@ -172,25 +174,34 @@ def token_codes(mat: Words) -> tuple[IntArray, list[bytes]]:
     code: dict[bytes, int] = {}
     head_codes = [code.setdefault(t, len(code)) for t in tokens]
     lengths = np.diff(np.append(heads, n))
-    return np.repeat(np.asarray(head_codes, dtype=np.int64), lengths), list(code)
+    return np.repeat(np.asarray(head_codes, dtype=np.int32), lengths), list(code)
 
 
 def doc_keys(run_docs: Words, qrels_docs: Words) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
     """Integer keys of the docnos of both files that compare as the docnos do (byte order, as strcmp):
-    the bytes that differ between docnos, packed big-endian when at most 8 do, else dense codes."""
-    k = max(run_docs.shape[1], qrels_docs.shape[1])
-    big = [pad_words(w, k).byteswap() for w in (run_docs, qrels_docs)]  # word j's value orders bytes 8j..8j+7
-    first = big[0][0] if len(big[0]) else big[1][0]
-    differ = [int(np.bitwise_or.reduce(big[0][:, j] ^ first[j], initial=0))
-              | int(np.bitwise_or.reduce(big[1][:, j] ^ first[j], initial=0)) for j in range(k)]
-    varying = [8 * j + b for j in range(k) for b in range(8) if differ[j] >> (8 * (7 - b)) & 0xFF]
+    the bytes that differ between docnos, packed big-endian when at most 8 do, else dense codes.  The
+    words are looked at column by column (no byte-swapped copy of the tokens)."""
+    sides = (run_docs, qrels_docs)
+    k = max(w.shape[1] for w in sides)
+    first = pad_words((run_docs if len(run_docs) else qrels_docs)[:1], k)[0] if len(run_docs) + len(qrels_docs) \
+        else np.zeros(k, dtype=np.uint64)
+    # the bits where some docno's word j differs from the first one's (OR and XOR commute with a byte swap)
+    differ = [int(np.bitwise_or.reduce(w[:, j] ^ first[j], initial=0)) if j < w.shape[1]
+              else int(first[j]) if len(w) else 0 for j in range(k) for w in sides]  # past a side's width: zeros
+    varying = [8 * j + b for j in range(k) for b in range(8)
+               if (differ[2 * j] | differ[2 * j + 1]) >> (8 * b) & 0xFF]  # little-endian: byte b at bits 8b
     if len(varying) > 8:  # long varying docnos: sort the bytes themselves
         both = np.concatenate([pad_words(run_docs, k), pad_words(qrels_docs, k)])
         tokens = both.view(np.uint8).reshape(len(both), -1)[:, varying].copy().view(f"S{len(varying)}").ravel()
         codes = np.unique(tokens, return_inverse=True)[1].ravel().astype(np.uint64)
         return codes[: len(run_docs)], codes[len(run_docs):]
-    keys = [pack_bytes(words.T.__getitem__, len(words), varying) for words in big]
-    return keys[0], keys[1]
+
+    def big_endian(words: Words) -> Callable[[int], npt.NDArray[np.uint64]]:
+        """Word j of the tokens, big-endian (byte 8j + b at bits 8 * (7 - b)); zeros past their width."""
+        return lambda j: words[:, j].byteswap() if j < words.shape[1] else np.zeros(len(words), dtype=np.uint64)
+
+    run_key = pack_bytes(big_endian(run_docs), len(run_docs), varying)
+    return run_key, pack_bytes(big_endian(qrels_docs), len(qrels_docs), varying)
 
 
 def pad_words(words: Words, k: int) -> Words:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from segeval.errors import SegevalError
 from segeval.io.files import is_stream, starts_with_gzip, stream_read
-from segeval.settings import AUTO_BYTES, Job
+from segeval.settings import AUTO_BYTES, SCANNER_AUTO_BYTES, Job
 from segeval.words import plural
 
 if TYPE_CHECKING:
@@ -47,6 +47,9 @@ class Route:
     reader: str
     executor: str
     reason: str
+    #: the scanner's chunks were chosen below :data:`~segeval.settings.AUTO_BYTES` (``--memory auto``, a run of
+    #: at least :data:`~segeval.settings.SCANNER_AUTO_BYTES`): a run found not grouped by query is read whole
+    whole_if_ungrouped: bool = False
 
     @property
     def name(self) -> str:
@@ -56,13 +59,16 @@ class Route:
         return f"route: {self.name} ({self.reason})"
 
     def fallback(self, why: str) -> Route:
-        """The same executor with the ``table`` reader, which reads what the scanner gave up on."""
-        return Route("table", self.executor, why)
+        """The ``table`` reader, which reads what the scanner gave up on, with the same executor (whole, when
+        the scanner's chunks were chosen below :data:`~segeval.settings.AUTO_BYTES`)."""
+        return Route("table", "whole" if self.whole_if_ungrouped else self.executor, why)
 
 
-def read_in_chunks(path: str, memory: str, measures: Sequence[str] = ()) -> tuple[bool, str]:
+def read_in_chunks(path: str, memory: str, measures: Sequence[str] = (), auto_bytes: int | None = None
+                   ) -> tuple[bool, str]:
     """Whether ``memory`` (``auto``, ``chunked``, ``in-memory``) reads the run at ``path`` in chunks,
-    and why: ``auto`` does for files of at least :data:`~segeval.settings.AUTO_BYTES` (gzip files: a
+    and why: ``auto`` does for files of at least ``auto_bytes`` (None: :data:`~segeval.settings.AUTO_BYTES`; the
+    byte scanner's document routes: :data:`~segeval.settings.SCANNER_AUTO_BYTES`; gzip files: a
     quarter of it), and for a pipe or standard input, whose size is unknown (a copy kept in a temporary
     file lets a reader that gives up leave it to the next, :func:`segeval.io.files.open_input`) until it
     has been read to its end: then by its size, as a file.  An STD list run (XML) and a run scored by trial
@@ -71,6 +77,7 @@ def read_in_chunks(path: str, memory: str, measures: Sequence[str] = ()) -> tupl
     whole = whole_run(path, measures)
     if whole is not None:
         return False, whole
+    auto_bytes = AUTO_BYTES if auto_bytes is None else auto_bytes
     if memory != "auto":
         return memory == "chunked", f"--memory {memory}"
     if is_stream(path):
@@ -87,8 +94,8 @@ def read_in_chunks(path: str, memory: str, measures: Sequence[str] = ()) -> tupl
             return False, "the file cannot be read: the reader says why"
         kind = "a gzip file" if gz else "a file"
     why = (f"--memory auto: {kind} of {size / 2**20:.1f} MiB (chunks from "
-           f"{AUTO_BYTES / (4 if gz else 1) / 2**20:g} MiB)")
-    return size * (4 if gz else 1) >= AUTO_BYTES, why
+           f"{auto_bytes / (4 if gz else 1) / 2**20:g} MiB)")
+    return size * (4 if gz else 1) >= auto_bytes, why
 
 
 def whole_run(path: str, measures: Sequence[str]) -> str | None:
@@ -202,7 +209,8 @@ def route(qrels: str, runs: Sequence[str], job: Job, output: str = "trec") -> Ro
             return Route("table", "processes", f"{plural(len(runs), 'run')}, {workers} worker processes; each "
                                                f"worker reads a run whole or in chunks by --memory {job.engine.memory}")
         return Route("table", "whole", f"{plural(len(runs), 'run')}, one process (-j 1)")
-    chunks, size = read_in_chunks(runs[0], job.engine.memory, job.measures)
+    memory, measures = job.engine.memory, job.measures
+    chunks, size = read_in_chunks(runs[0], memory, measures)
     executor = "chunks" if chunks else "whole"
     segments = _segments(runs[0])
     if segments is not None:
@@ -211,6 +219,10 @@ def route(qrels: str, runs: Sequence[str], job: Job, output: str = "trec") -> Ro
             return Route("segments", executor, f"{segments}; {size}")
         return Route("table", executor, f"{segments}: {refusal}; {size}")
     refusal = scanner_refusal(qrels, runs, job, output)
-    if refusal is None:
-        return Route("scanner", executor, f"a plain TREC job; {size}")
-    return Route("table", executor, f"{refusal}; {size}")
+    if refusal is not None:
+        return Route("table", executor, f"{refusal}; {size}")
+    scanner_chunks, size = read_in_chunks(runs[0], memory, measures, min(SCANNER_AUTO_BYTES, AUTO_BYTES))
+    if scanner_chunks and not chunks:  # from SCANNER_AUTO_BYTES; below AUTO_BYTES an ungrouped run is read whole
+        return Route("scanner", "chunks", f"a plain TREC job; {size}; whole if not grouped by query",
+                     whole_if_ungrouped=True)
+    return Route("scanner", "chunks" if scanner_chunks else "whole", f"a plain TREC job; {size}")

@@ -32,7 +32,15 @@ import numpy.typing as npt
 from segeval.errors import SegevalError
 from segeval.io.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
 from segeval.io.scan import Scanned, Words, scan_format
-from segeval.prepared import IntArray, assemble, chosen_queries, first_occurrences, first_results, judged_twice
+from segeval.prepared import (
+    IntArray,
+    assemble,
+    chosen_queries,
+    distinct,
+    first_occurrences,
+    first_results,
+    judged_twice,
+)
 
 if TYPE_CHECKING:
     from segeval.engines.types import RunResult
@@ -43,10 +51,6 @@ if TYPE_CHECKING:
 RUN_FORMATS = {f.name: f for f in (MEDIAEVAL_LINKING_RUN, MEDIAEVAL_SEARCH_RUN)}
 #: the multiplier of the token hashes (Fibonacci hashing)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
-
-
-#: bytes of qrels scanned at a time (the scanner's temporaries are a few times a block)
-QRELS_BLOCK = 1 << 20
 
 
 class GiveUp(Exception):
@@ -354,7 +358,7 @@ def _evaluate(qrels_path: str, run_path: str, how: Plan, executor: str, chunk_li
 
     whole = executor == "whole"
     fmt, n_fields = run_format(_head(run_path), run_path, given)
-    reader = SegmentReader(line_blocks(qrels_path, QRELS_BLOCK), fmt, n_fields)  # then the run: one file at a time
+    reader = SegmentReader(line_blocks(qrels_path), fmt, n_fields)  # then the run: one file at a time
     blocks: Iterator[bytes] = _views(read_bytes(run_path)) if whole else \
         map(itemgetter(1), batches(open_blocks(run_path, on_read=on_read), chunk_lines, BATCH_BYTES))
     seen: set[int] = set()  # run query codes whose rows have all been read (chunks)
@@ -379,7 +383,7 @@ def _evaluate(qrels_path: str, run_path: str, how: Plan, executor: str, chunk_li
             raise GiveUp  # not grouped by query: the chunked engine says so and reads the run whole
         cut = int(heads[-1])  # the batch's last query may go on in the next batch
         done = Rows.joined([*pending, rows.cut(0, cut)])
-        finished_queries = {int(c) for c in np.unique(done.query).tolist()}
+        finished_queries = {int(c) for c in distinct(done.query).tolist()}
         seen |= finished_queries
         ev.part(done, chosen(finished_queries))
         del done

@@ -1,5 +1,5 @@
 """The streaming lane of ``segeval eval``: the fast lane for runs read in batches (``--memory chunked``,
-and ``auto`` for runs of at least :data:`~segeval.settings.AUTO_BYTES`).
+and ``auto`` for runs of at least :data:`~segeval.settings.SCANNER_AUTO_BYTES`).
 
 The qrels are scanned and indexed by query once; the run is read in batches of whole
 ``chunk_lines``-line chunks holding at least :data:`~segeval.settings.BATCH_BYTES` (as the chunked engine gathers
@@ -7,7 +7,8 @@ them), each batch scanned and its finished queries evaluated at once, the last q
 carried to the next batch.  Only per-query values are kept, and the summaries are computed at the
 end over the queries in name order, so the output is the in-memory lane's, byte for byte.
 Whenever the usual chunked path must decide (what makes the in-memory lane give up, and a run not
-grouped by query) :func:`stream_values` returns None before anything is printed.
+grouped by query, unless ``auto`` chose chunks below :data:`~segeval.settings.AUTO_BYTES`: then the
+in-memory lane reads it) :func:`stream_values` returns None before anything is printed.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.engines.fastlane import LaneResult, finish_values, lane_qrels, printed, scan_run
+from segeval.engines.fastlane import LaneResult, finish_values, lane_qrels, printed, scan_run, whole_values
 from segeval.engines.lanebatch import LaneQrels, batch_values, pad_words, token_codes
 from segeval.engines.route import lane_requests
 from segeval.errors import SegevalError
@@ -30,32 +31,44 @@ from segeval.settings import BATCH_BYTES, Job, OutputOptions
 Rows = tuple[Words, Words, npt.NDArray[np.float64]]  # a run's query tokens, docno tokens and scores
 
 
-def stream_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions) -> tuple[str, str] | None:
+def stream_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions, whole_if_ungrouped: bool = False
+                ) -> tuple[str, str] | None:
     """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide; a
-    progress line (MiB read) on stderr when it is a terminal (not with ``job.engine.quiet``)."""
+    progress line (MiB read) on stderr when it is a terminal (not with ``job.engine.quiet``).
+    ``whole_if_ungrouped``: a run not grouped by query is read whole by the fast lane
+    (:attr:`segeval.engines.route.Route.whole_if_ungrouped`)."""
     from segeval.engines.progress import Progress
     from segeval.io.files import input_size
 
     with Progress(input_size(run_path), "MiB", quiet=job.engine.quiet, scale=2**20) as bar:
-        v = stream_values(qrels_path, run_path, job, on_read=bar.advance)
+        v = stream_values(qrels_path, run_path, job, on_read=bar.advance, whole_if_ungrouped=whole_if_ungrouped)
     return None if v is None else printed(v, job, out, run_path)
 
 
-def stream_values(qrels_path: str, run_path: str, job: Job,
-                  on_read: Callable[[int], object] | None = None) -> LaneResult | None:
+def stream_values(qrels_path: str, run_path: str, job: Job, on_read: Callable[[int], object] | None = None,
+                  whole_if_ungrouped: bool = False) -> LaneResult | None:
     """The lane's :class:`LaneResult` of this job, reading the run in batches of ``job.engine.chunk_lines``
-    lines; None when the usual path must decide.  ``on_read`` is told the bytes of the run read so far,
-    block by block."""
+    lines; None when the usual path must decide (a run not grouped by query: with ``whole_if_ungrouped``,
+    the fast lane reads it whole).  ``on_read`` is told the bytes of the run read so far, block by block."""
     reqs = lane_requests(job.measures)
     if reqs is None:
         return None
     try:
         qrels = lane_qrels(qrels_path)
-        if qrels is None:
-            return None
-        return _Stream(qrels, job, reqs).run(run_path, job.engine.chunk_lines, on_read)
     except (SegevalError, OSError, MemoryError):  # unreadable, not gzip ...: the usual path explains
         return None
+    if qrels is None:
+        return None
+    try:
+        return _Stream(qrels, job, reqs).run(run_path, job.engine.chunk_lines, on_read)
+    except _Ungrouped:
+        return whole_values(qrels, run_path, job, reqs) if whole_if_ungrouped else None
+    except (SegevalError, OSError, MemoryError):  # unreadable, not gzip ...: the usual path explains
+        return None
+
+
+class _Ungrouped(Exception):
+    """The run is not grouped by query."""
 
 
 class _Stream:
@@ -83,7 +96,7 @@ class _Stream:
             goes_on = bool(pending) and tokens[0] == last
             heads = [tokens[c] for c in local[np.flatnonzero(np.diff(local, prepend=-1))].tolist()]
             if regrouped(heads if goes_on or not pending else [last, *heads], self.done) is not None:
-                return None  # not grouped by query: the chunked path says so and reads it whole
+                raise _Ungrouped  # the chunked path says so and reads it whole (or the fast lane does)
             if not goes_on and pending:
                 if not self._evaluate(_joined(pending), [last]):
                     return None

@@ -11,6 +11,7 @@ from typing import TypeVar
 import numpy as np
 
 from segeval.io.files import BLOCK_BYTES, limits, read_blocks
+from segeval.io.scan import BLOCK_BYTES as SCAN_BYTES
 from segeval.settings import CHUNK_LINES
 
 Query = TypeVar("Query", bound=Hashable)
@@ -30,11 +31,23 @@ def line_chunks(blocks: Iterator[bytes], chunk_lines: int, name: str) -> Iterato
     return batches(blocks, chunk_lines, 0)
 
 
-def line_blocks(path: str, size: int = BLOCK_BYTES) -> Iterator[bytes]:
+def line_blocks(path: str, size: int = SCAN_BYTES) -> Iterator[bytes]:
     """A file the usual path reads whole (``read_bytes``, with its limits) in blocks of whole lines of
-    about ``size`` bytes, for a reader that keeps less than its text."""
-    blocks = read_blocks(path, max_bytes=limits()[0], block=size)
-    return (data for _, data in batches(blocks, 1, size))
+    about ``size`` bytes (the last one may not end a line), for a reader that keeps less than its text: each
+    block read is cut after its last line end, the rest carried to the next (no line is counted)."""
+    rest = b""
+    for block in read_blocks(path, max_bytes=limits()[0], block=size):
+        data = rest + block if rest else block
+        del block
+        cut = data.rfind(b"\n") + 1
+        if cut == 0:
+            rest = data  # a line longer than a block: wait for its end
+            continue
+        rest = data[cut:]
+        yield data if cut == len(data) else data[:cut]
+        del data
+    if rest:
+        yield rest
 
 
 def batches(blocks: Iterator[bytes], chunk_lines: int, min_bytes: int) -> Iterator[tuple[int, bytes]]:

@@ -159,6 +159,10 @@ def pack_bytes(column: Callable[[int], npt.NDArray[np.uint64]], n: int,
         for span in spans:
             bits = 8 * len(span)
             part = (word >> np.uint64(8 * (7 - span[-1]))) & np.uint64((1 << bits) - 1)
-            key = (key << np.uint64(bits)) | part if bits < 64 else part
+            if bits < 64:
+                key <<= np.uint64(bits)
+                key |= part
+            else:
+                key = part
     return key
 

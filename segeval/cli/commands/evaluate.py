@@ -143,8 +143,10 @@ def _scanned(chosen: Route, qrels: str, run_file: str, job: Job, shown: OutputOp
     """``eval`` through the byte scanner (whole or in chunks); False when the scanner gave up on the files."""
     from segeval.engines import fastlane, streamlane
 
-    lane = streamlane.stream_eval if chosen.executor == "chunks" else fastlane.fast_eval
-    done = lane(qrels, run_file, job, shown)
+    if chosen.executor == "chunks":
+        done = streamlane.stream_eval(qrels, run_file, job, shown, whole_if_ungrouped=chosen.whole_if_ungrouped)
+    else:
+        done = fastlane.fast_eval(qrels, run_file, job, shown)
     if done is not None:
         sys.stdout.write(done[0])
         sys.stderr.write(done[1])

@@ -137,3 +137,19 @@ def test_regrouped_finds_the_first_query_read_before(heads: list[str], done: set
     from segeval.io.chunks import regrouped
 
     assert regrouped(heads, done) == again
+
+
+@pytest.mark.parametrize("size", [1, 5, 64, 1 << 20])
+def test_line_blocks_cut_after_line_ends(size: int, tmp_path: Path) -> None:
+    """``io.chunks.line_blocks``: the file's text again, in blocks that each end a line (but the last, when the
+    file does not), of about ``size`` bytes (a line longer than a block in one block), gzip or not."""
+    from segeval.io.chunks import line_blocks
+
+    text = b"q1 0 d1 1\n\nq2 0 " + b"d" * 40 + b" 0\r\nq3 0 d3 2\nq4 0 d4 1"  # a long line, a blank one, no last LF
+    for name, data in (("plain", text), ("run.gz", gzip.compress(text)), ("ends.txt", text + b"\n")):
+        (tmp_path / name).write_bytes(data)
+        blocks = list(line_blocks(str(tmp_path / name), size))
+        whole = text + b"\n" if name == "ends.txt" else text
+        assert b"".join(blocks) == whole and all(b.endswith(b"\n") for b in blocks[:-1]) and all(blocks)
+        longest = max(len(line) + 1 for line in whole.split(b"\n"))
+        assert all(len(b) <= size + longest for b in blocks) and len(blocks) >= min(len(whole) // (size + longest), 5)

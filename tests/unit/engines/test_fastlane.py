@@ -262,3 +262,33 @@ def test_header_only_jobs_equal_the_usual_path(tmp_path: Path, monkeypatch: pyte
     qrels, run = files(tmp_path, 5)
     lane, usual, answered = both_paths(monkeypatch, *flags, qrels, run)
     assert answered == 1 and lane == usual
+
+
+def test_doc_keys_order_as_the_docnos() -> None:
+    """``lanebatch.doc_keys``: the keys of both files' docnos compare as the docnos' bytes do (strcmp), equal
+    exactly when the docnos are, whichever side is wider or empty, packed or coded (more than 8 bytes vary)."""
+    import random
+
+    import numpy as np
+
+    from segeval.engines.lanebatch import doc_keys
+
+    def words(tokens: list[bytes], k: int) -> np.ndarray:  # the scanner's layout: zero-padded little-endian words
+        out = np.zeros((len(tokens), 8 * k), dtype=np.uint8)
+        for i, t in enumerate(tokens):
+            out[i, : len(t)] = list(t)
+        return out.view("<u8").reshape(len(tokens), k)
+
+    rng = random.Random(5)
+    for _ in range(300):
+        alphabet = rng.choice([b"ab", b"az09-", bytes(range(33, 127))])
+
+        def token(alphabet: bytes = alphabet) -> bytes:
+            return rng.choice([b"", b"doc-"]) + bytes(rng.choices(alphabet, k=rng.randint(1, rng.choice([3, 9, 30]))))
+        run = [token() for _ in range(rng.randint(0, 12))]
+        qrels = [token() for _ in range(rng.randint(1, 12))] + run[: rng.randint(0, 3)]
+        width = [max([1, *(-(-len(t) // 8) for t in side)]) for side in (run, qrels)]
+        keys = np.concatenate(doc_keys(words(run, width[0]), words(qrels, width[1])))
+        tokens = run + qrels
+        assert [[a < b for b in tokens] for a in tokens] == [[x < y for y in keys] for x in keys]
+        assert [[a == b for b in tokens] for a in tokens] == [[x == y for y in keys] for x in keys]

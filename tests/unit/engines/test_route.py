@@ -44,7 +44,7 @@ def test_gzip_file(files: tuple[str, str], tmp_path: Path, monkeypatch: pytest.M
     gz.write_bytes(gzip.compress(RUN.encode()))
     lines, _ = routed(files[0], str(gz))
     assert lines[0].startswith("route: scanner+whole") and "a gzip file of" in lines[0]
-    monkeypatch.setattr(R, "AUTO_BYTES", 4 * gz.stat().st_size)  # a gzip file counts four times its size
+    monkeypatch.setattr(R, "SCANNER_AUTO_BYTES", 4 * gz.stat().st_size)  # a gzip file counts four times its size
     lines, out = routed(files[0], str(gz))
     assert lines[0].startswith("route: scanner+chunks") and out == run_cli("eval", *files)[1]
 
@@ -60,14 +60,51 @@ def test_pipe(files: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     assert out == run_cli("eval", *files)[1]
 
 
-def test_a_200_mib_file(files: tuple[str, str], tmp_path: Path) -> None:
-    big = tmp_path / "big.run"
-    with open(big, "wb") as fh:  # a sparse file: 200 MiB on paper, its first line a TREC run line
+def sparse_run(path: Path, mib: float) -> str:
+    """A sparse file of ``mib`` MiB on paper, its first lines a TREC run."""
+    with open(path, "wb") as fh:
         fh.write(RUN.encode())
-        fh.truncate(200 * 2**20)
-    got = R.route(files[0], [str(big)], Job())
-    assert got.name == "scanner+chunks" and "a file of 200.0 MiB (chunks from 128 MiB)" in got.reason
-    assert R.route(files[0], [str(big)], Job(engine=EngineOptions("in-memory"))).name == "scanner+whole"
+        fh.truncate(int(mib * 2**20))
+    return str(path)
+
+
+def test_a_200_mib_file(files: tuple[str, str], tmp_path: Path) -> None:
+    big = sparse_run(tmp_path / "big.run", 200)
+    got = R.route(files[0], [big], Job())
+    assert got.name == "scanner+chunks" and "a file of 200.0 MiB (chunks from 2 MiB)" in got.reason
+    assert not got.whole_if_ungrouped  # from 128 MiB an ungrouped run is read in chunks by the strict reader
+    assert R.route(files[0], [big], Job(engine=EngineOptions("in-memory"))).name == "scanner+whole"
+
+
+def test_the_scanner_reads_documents_in_chunks_from_2_mib(files: tuple[str, str], tmp_path: Path) -> None:
+    """``--memory auto``: a plain TREC run the scanner takes is read in chunks from SCANNER_AUTO_BYTES (2 MiB),
+    any other run from AUTO_BYTES (128 MiB); one below AUTO_BYTES that turns out not to be grouped by query is
+    then read whole by the scanner (and by the strict reader, if the scanner gives up)."""
+    assert R.SCANNER_AUTO_BYTES == 2 * 2**20 and R.AUTO_BYTES == 128 * 2**20
+    just_below, at = sparse_run(tmp_path / "below.run", 2 - 2**-20), sparse_run(tmp_path / "at.run", 2)
+    assert R.route(files[0], [just_below], Job()) == R.Route(
+        "scanner", "whole", "a plain TREC job; --memory auto: a file of 2.0 MiB (chunks from 2 MiB)")
+    got = R.route(files[0], [at], Job())
+    assert got == R.Route("scanner", "chunks", "a plain TREC job; --memory auto: a file of 2.0 MiB (chunks from "
+                                               "2 MiB); whole if not grouped by query", whole_if_ungrouped=True)
+    assert got.fallback("why") == R.Route("table", "whole", "why")
+    refused = R.route(files[0], [at], Job(settings=Settings(judged_only=True)))
+    assert refused == R.Route("table", "whole", "-J; --memory auto: a file of 2.0 MiB (chunks from 128 MiB)")
+
+
+def test_an_ungrouped_run_in_the_scanner_chunks(files: tuple[str, str], tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run chunked from SCANNER_AUTO_BYTES but not grouped by query: the scanner reads it whole (no note, no
+    strict reader), with the numbers of reading it whole; with ``--memory chunked``, the strict reader notes it."""
+    ungrouped = tmp_path / "ungrouped"
+    ungrouped.write_text("".join(RUN.splitlines(keepends=True)[i] for i in (0, 2, 1, 3)))  # q1 q2 q1 q2
+    monkeypatch.setattr(R, "SCANNER_AUTO_BYTES", 10)
+    code, out, err = run_cli("eval", "--route", "-q", files[0], str(ungrouped))
+    assert code == 0 and err == ("route: scanner+chunks (a plain TREC job; --memory auto: a file of 0.0 MiB (chunks "
+                                 "from 9.53674e-06 MiB); whole if not grouped by query)\n")
+    assert out == run_cli("eval", "-q", "--memory", "in-memory", files[0], str(ungrouped))[1]
+    code, same, err = run_cli("eval", "--route", "-q", "--memory", "chunked", files[0], str(ungrouped))
+    assert same == out and "route: table+chunks (the scanner gave up" in err and "not grouped by query" in err
 
 
 SEGMENTS = (str(FIXTURES / "gen_linking.qrels"), str(FIXTURES / "gen_linking.run"))
@@ -94,16 +131,37 @@ def test_the_segment_scanner_gives_up(tmp_path: Path) -> None:
         assert f"route: table+{executor} (the scanner gave up on the files; the strict reader reads them)" in err
 
 
-def test_the_segment_route_needs_no_pandas() -> None:
-    """``segments+whole`` and ``segments+chunks`` read, label and measure without importing pandas."""
+def test_the_scanner_routes_need_no_pandas(files: tuple[str, str]) -> None:
+    """``segments+whole``, ``segments+chunks`` (every adapter), ``scanner+whole``, ``scanner+chunks`` and ``segeval
+    me13sh`` read, label and measure without importing pandas, nor NumPy's masked arrays (``numpy.ma``, about
+    10 ms, which the plain form of ``np.unique`` imports: ``segeval.prepared.distinct`` instead)."""
+    import json
     import subprocess
     import sys
 
-    for memory in ("in-memory", "chunked"):
-        code = ("import sys; from segeval.cli import main; main(['eval', '-a', 'tiou', '--memory', "
-                f"'{memory}', *sys.argv[1:3]]); print('pandas' in sys.modules, file=sys.stderr)")
-        got = subprocess.run([sys.executable, "-c", code, *SEGMENTS], capture_output=True, text=True, check=False)
-        assert got.returncode == 0 and got.stderr.splitlines()[-1] == "False", got.stderr
+    from tests.support.routes import ADAPTERS
+
+    jobs = [["eval", "-a", a, "--memory", m, *SEGMENTS] for a in ADAPTERS for m in ("in-memory", "chunked")]
+    jobs += [["eval", "--memory", m, *files] for m in ("in-memory", "chunked")]
+    jobs += [["me13sh", str(FIXTURES / "gen_linking.qrels"), SEGMENTS[1]],
+             ["me13sh", "--kind", "search", str(FIXTURES / "gen_search.qrels"), str(FIXTURES / "gen_search.run.gz")]]
+    code = ("import json, sys\nfrom segeval.cli.run import main\n"
+            "codes = [main(job) for job in json.loads(sys.argv[1])]\n"
+            "print(codes, 'pandas' in sys.modules, 'numpy.ma' in sys.modules, file=sys.stderr)")
+    got = subprocess.run([sys.executable, "-c", code, json.dumps(jobs)], capture_output=True, text=True, check=False)
+    assert got.returncode == 0 and got.stderr.splitlines()[-1] == f"{[0] * len(jobs)} False False", got.stderr
+
+
+def test_distinct_is_np_unique() -> None:
+    import numpy as np
+
+    from segeval.prepared import distinct
+
+    rng = np.random.default_rng(3)
+    for values in (rng.integers(-5, 5, 40), rng.integers(0, 3, 0), np.array([2.0, np.nan, -0.0, 0.0, np.nan, 1.5]),
+                   np.array([b"b", b"a", b"b"]), [3, 1, 3]):
+        want, got = np.unique(values), distinct(values)
+        assert got.dtype == want.dtype and np.array_equal(got, want, equal_nan=want.dtype.kind == "f")
 
 
 def test_options_the_scanner_does_not_take(files: tuple[str, str]) -> None:
