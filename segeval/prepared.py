@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from segeval.arrays import FloatArray, IntArray
 from segeval.errors import ParameterError
 
 if TYPE_CHECKING:
     import pandas as pd
 
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 #: named columns of equal length
 Columns = dict[str, npt.NDArray[Any]]
 

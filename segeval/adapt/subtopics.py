@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from segeval.arrays import BoolArray, FloatArray
+
 if TYPE_CHECKING:
     from segeval.prepared import Prepared
 
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)

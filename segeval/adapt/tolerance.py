@@ -32,13 +32,11 @@ import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
 from segeval.adapt.labelled import Labelled
+from segeval.arrays import FloatArray, IntArray
 from segeval.errors import check_int
 from segeval.prepared import PAIR_ROWS, Intervals, Prepared, concat_ranges, kept_pairs
 from segeval.segment import whole_seconds_overlap
 from segeval.settings import TOLERANCE
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 
 
 def _meets(gid: IntArray, a: FloatArray, b: FloatArray, ivl: Intervals) -> tuple[IntArray, IntArray]:

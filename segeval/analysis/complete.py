@@ -42,6 +42,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from segeval.arrays import BoolArray, FloatArray
 from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int
 from segeval.io.texts import Texts
 from segeval.settings import DEFAULT_ADAPTER, DEFAULTS
@@ -50,8 +51,6 @@ CLASSIFIERS = ("kld", "svm")
 KLD_FITS = ("leave-one-out", "resubstitution")
 TOKEN = re.compile(r"\w+")
 
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
 
 
 def tokenize(text: str) -> list[str]:

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from segeval.arrays import FloatArray
 from segeval.errors import ParameterError, check_choice, check_int
 from segeval.words import plural
 
@@ -38,7 +39,6 @@ ADJUSTED_TESTS = ("tukey",)
 MIN_QUERIES = 2
 #: random indices drawn per batch (8 bytes each)
 BATCH_VALUES = 1 << 20
-FloatArray = npt.NDArray[np.float64]
 Scores = Sequence[float] | FloatArray
 
 

@@ -15,15 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.analysis.moments.reading import is_number, load_json, record_error, shown, text_of
+from segeval.arrays import FloatArray, IntArray
 from segeval.errors import InputError
 from segeval.io.parse import float_or_nan
 from segeval.words import plural
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 
 
 @dataclass

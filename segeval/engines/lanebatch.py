@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.exact import exact_labels
+from segeval.arrays import Codes, IntArray
 from segeval.io.scan import Words
 from segeval.io.tokens import pack_bytes
 from segeval.ordering import score_order
@@ -27,8 +28,6 @@ if TYPE_CHECKING:
     from segeval.measures.compute import Request
     from segeval.settings import Settings
 
-IntArray = npt.NDArray[np.int64]
-Codes = npt.NDArray[np.integer[Any]]
 
 #: the grade of a result without a qrels line
 NO_LINE = np.iinfo(np.int64).min

@@ -29,10 +29,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from segeval.arrays import IntArray
 from segeval.errors import SegevalError
 from segeval.io.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
 from segeval.io.scan import Scanned, Words, scan_format
-from segeval.prepared import IntArray, assemble, chosen_queries, first_occurrences, first_results, judged_twice
+from segeval.prepared import assemble, chosen_queries, first_occurrences, first_results, judged_twice
 
 if TYPE_CHECKING:
     from segeval.engines.types import RunResult

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from segeval.arrays import BoolArray
 from segeval.io.tokens import Matrix as Matrix  # the byte and word layouts, named here for the scanner's readers
 from segeval.io.tokens import Words as Words
 from segeval.io.tokens import byte_tokens, mmss_matrix, parse_ints
@@ -284,10 +285,9 @@ def _block(block: Matrix, n_fields: int, kinds: dict[int, str]) -> dict[int, npt
 _POWERS = 10.0 ** np.arange(16)
 
 
-Mask = npt.NDArray[np.bool_]
 
 
-def _decimals(mat: Matrix) -> tuple[Matrix, Matrix, Mask, Mask, Mask]:
+def _decimals(mat: Matrix) -> tuple[Matrix, Matrix, BoolArray, BoolArray, BoolArray]:
     """The tokens' bytes one row per byte position (up to the longest token), their digit values,
     where digits and dots are, and which tokens are plain decimals of at most 15 digits (an optional
     sign, digits and at most one dot)."""

@@ -14,9 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.base import Adapted
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
+from segeval.arrays import FloatArray, IntArray
 
 
 def ground_truth(a: Adapted) -> tuple[IntArray, IntArray, IntArray]:

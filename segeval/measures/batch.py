@@ -18,10 +18,8 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
+from segeval.arrays import FloatArray, IntArray
 from segeval.measures.arithmetic import log2_discounts, running_sum
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from segeval.analysis.moments.protocol import MrOptions
-from segeval.analysis.moments.qvhighlights.reading import FloatArray, Moments
+from segeval.analysis.moments.qvhighlights.reading import Moments
 from segeval.analysis.moments.writing import Figure, Lines, Times, group, run_lines, token, write
+from segeval.arrays import FloatArray
 from segeval.errors import InputError
 from segeval.words import plural
 

@@ -10,8 +10,8 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.analysis.moments.summation import pairwise_sums
+from segeval.arrays import FloatArray
 
-FloatArray = npt.NDArray[np.float64]
 ANNOTATORS = 3
 CHUNK_CLIPS = 2**15  # queries are scored in chunks of about this many clips (bounds the memory)
 FLOAT32_EXACT = 2**24  # below this many clips, distinct recalls k / n stay distinct in float32

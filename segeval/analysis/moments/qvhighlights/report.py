@@ -10,8 +10,9 @@ import numpy as np
 
 from segeval.analysis.moments.protocol import MrOptions, MrResult
 from segeval.analysis.moments.qvhighlights.highlights import batch_highlights
-from segeval.analysis.moments.qvhighlights.reading import FloatArray, Moments, read_moments
+from segeval.analysis.moments.qvhighlights.reading import Moments, read_moments
 from segeval.analysis.moments.qvhighlights.retrieval import THRESHOLDS, batch_average_precisions, batch_first_ious
+from segeval.arrays import FloatArray
 from segeval.errors import ParameterError
 
 BUCKETS = {"short": (0.0, 10.0), "middle": (10.0, 30.0), "long": (30.0, 150.0), "full": (0.0, 150.0)}

@@ -7,7 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.tiou import best_of, tiou
-from segeval.analysis.moments.qvhighlights.reading import FloatArray
+from segeval.arrays import FloatArray
 
 THRESHOLDS = tuple(float(f"{t:.2f}") for t in np.linspace(0.5, 0.95, 10))
 TOP_PREDICTIONS = 10

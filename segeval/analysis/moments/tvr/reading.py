@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.analysis.moments.reading import is_number
+from segeval.arrays import FloatArray
 from segeval.errors import InputError
 from segeval.io.files import read_text
 from segeval.io.jsondata import document_head, lines, load_document, load_line, record_head
@@ -21,7 +22,6 @@ TYPES = ("v", "t", "vt")
 MAX_PREDICTIONS = 100
 #: the official compares video indices as 32-bit floats: from 2**24 on, neighbours compare equal
 MAX_VIDEO_INDEX = 2**24
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass
