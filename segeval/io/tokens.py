@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from segeval.arrays import IntArray
 from segeval.io.formats import parse_int
 
 Matrix = npt.NDArray[np.uint8]
@@ -15,8 +16,12 @@ Matrix = npt.NDArray[np.uint8]
 Words = npt.NDArray[np.uint64]
 
 
-def _byte_matrix(values: npt.NDArray[np.bytes_], max_width: int) -> npt.NDArray[np.uint8] | None:
-    """Fixed-width tokens as an (n, width) byte matrix; None when too wide or a NUL is not padding."""
+def _parse_tokens(values: npt.NDArray[np.bytes_], max_width: int,
+                  parse: Callable[[Matrix], IntArray | None]) -> IntArray | None:
+    """``parse`` of fixed-width tokens as an (n, width) byte matrix; None when they are wider than
+    ``max_width`` or a NUL is not padding."""
+    if len(values) == 0:
+        return np.zeros(0, dtype=np.int64)
     width = values.dtype.itemsize
     if width > max_width or width == 0:
         return None
@@ -24,15 +29,12 @@ def _byte_matrix(values: npt.NDArray[np.bytes_], max_width: int) -> npt.NDArray[
     nul = b == 0
     if not (nul[:, :-1] <= nul[:, 1:]).all():
         return None
-    return b
+    return parse(b)
 
 
-def mmss_to_seconds(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
+def mmss_to_seconds(values: npt.NDArray[np.bytes_]) -> IntArray | None:
     """Vectorised :func:`parse_mmss` over a bytes array; None when any entry is not an M.S time."""
-    if len(values) == 0:
-        return np.zeros(0, dtype=np.int64)
-    b = _byte_matrix(values, 15)
-    return None if b is None else mmss_matrix(b)
+    return _parse_tokens(values, 15, mmss_matrix)
 
 
 def mmss_matrix(b: Matrix) -> npt.NDArray[np.int64] | None:
@@ -96,12 +98,9 @@ def first_true(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
     return out
 
 
-def int_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
+def int_tokens(values: npt.NDArray[np.bytes_]) -> IntArray | None:
     """Vectorised strict integer parse (optional sign, 1-18 digits); None when any entry is not one."""
-    if len(values) == 0:
-        return np.zeros(0, dtype=np.int64)
-    b = _byte_matrix(values, 19)
-    return None if b is None else parse_ints(b)
+    return _parse_tokens(values, 19, parse_ints)
 
 
 def leading_number(mat: Matrix, lengths: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
