@@ -35,7 +35,7 @@ from segeval.errors import ParameterError
 from segeval.measures.quesst import ACT_TWV_KEYS, CNXE_KEYS, TWV_KEYS, QbeParameters, parameters
 
 if TYPE_CHECKING:
-    from segeval.measures.registry import Measure
+    from segeval.measures.declaration import Measure
     from segeval.prepared import Prepared
 
 
