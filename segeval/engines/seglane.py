@@ -358,54 +358,67 @@ def _evaluate(qrels_path: str, run_path: str, how: Plan, executor: str, chunk_li
     reader = SegmentReader(line_blocks(qrels_path, QRELS_BLOCK), fmt, n_fields)  # then the run: one file at a time
     blocks: Iterator[bytes] = _views(read_bytes(run_path)) if whole else \
         map(itemgetter(1), batches(open_blocks(run_path, on_read=on_read), chunk_lines, BATCH_BYTES))
-    seen: set[int] = set()  # run query codes whose rows have all been read (chunks)
     ev = Evaluator(reader, how)
-    wanted = reader.qrels_queries
-    missing = how.settings.missing_queries
-
-    def chosen(codes: Iterable[int]) -> list[str]:
-        return sorted({reader.queries.names[c] for c in codes} & wanted)
-
+    seen: set[int] = set()  # run query codes whose rows have all been read (chunks)
     pending: list[Rows] = []
     tag = b""
     for rows, last in reader.run_blocks(blocks):
-        tag = last
+        tag = last  # the last line's run tag: the run id
         if whole:
             pending.append(rows)
-            continue
-        heads = np.flatnonzero(np.concatenate([[True], rows.query[1:] != rows.query[:-1]]))
-        block_queries = rows.query[heads].tolist()
-        goes_on = bool(pending) and block_queries[0] == int(pending[-1].query[-1])
-        if len(set(block_queries)) < len(block_queries) or not seen.isdisjoint(block_queries[int(goes_on):]):
-            raise GiveUp  # not grouped by query: the chunked engine says so and reads the run whole
-        cut = int(heads[-1])  # the batch's last query may go on in the next batch
-        done = Rows.joined([*pending, rows.cut(0, cut)])
-        finished_queries = {int(c) for c in np.unique(done.query).tolist()}
-        seen |= finished_queries
-        ev.part(done, chosen(finished_queries))
-        del done
-        gc.collect()  # a batch's labels hold reference cycles: freed now, not when the collector next runs
-        pending = [rows.cut(cut, None)]
+        else:
+            pending = _finished_queries(ev, pending, rows, seen)
     if not pending:
         raise GiveUp  # no data line: the strict reader says so
     rows = Rows.joined(pending)
     del pending
+    _last_queries(ev, rows, seen, whole)
+    return ev.finish(trec_runid([tag.decode("utf-8")]))
+
+
+def _chosen(ev: Evaluator, codes: Iterable[int]) -> list[str]:
+    """The names of the run query codes ``codes`` that the qrels hold, sorted."""
+    return sorted({ev.reader.queries.names[c] for c in codes} & ev.reader.qrels_queries)
+
+
+def _finished_queries(ev: Evaluator, pending: list[Rows], rows: Rows, seen: set[int]) -> list[Rows]:
+    """Evaluates the queries a batch of ``rows`` finishes (with the rows ``pending`` from earlier batches), adds
+    their codes to ``seen`` and returns the rows of its last query, which may go on in the next batch; GiveUp
+    when the run is not grouped by query (the chunked engine says so and reads the run whole)."""
+    heads = np.flatnonzero(np.concatenate([[True], rows.query[1:] != rows.query[:-1]]))
+    block_queries = rows.query[heads].tolist()
+    goes_on = bool(pending) and block_queries[0] == int(pending[-1].query[-1])
+    if len(set(block_queries)) < len(block_queries) or not seen.isdisjoint(block_queries[int(goes_on):]):
+        raise GiveUp
+    cut = int(heads[-1])
+    done = Rows.joined([*pending, rows.cut(0, cut)])
+    finished = {int(c) for c in np.unique(done.query).tolist()}
+    seen |= finished
+    ev.part(done, _chosen(ev, finished))
+    del done
+    gc.collect()  # a batch's labels hold reference cycles: freed now, not when the collector next runs
+    return [rows.cut(cut, None)]
+
+
+def _last_queries(ev: Evaluator, rows: Rows, seen: set[int], whole: bool) -> None:
+    """Evaluates the run's last rows (all of them when read ``whole``) and, with ``missing_queries`` zero, the
+    qrels queries without results; GiveUp when no query is in both files (the strict reader notes it)."""
+    wanted = ev.reader.qrels_queries
+    missing = ev.how.settings.missing_queries
     run_codes = set(_present(rows.query))
     if whole:
-        run_names = {reader.queries.names[c] for c in run_codes}
-        if not chosen_queries(wanted, run_names, None, "skip"):
-            raise GiveUp  # no query in both files: the strict reader notes it
-        ev.part(rows, chosen_queries(wanted, run_names, None, missing))
-    else:
-        seen |= run_codes
-        ev.part(rows, chosen(run_codes))
-        run_names = {reader.queries.names[c] for c in seen}
+        run_names = {ev.reader.queries.names[c] for c in run_codes}
         if not chosen_queries(wanted, run_names, None, "skip"):
             raise GiveUp
-        if missing == "zero":  # qrels queries without results, evaluated with none
-            rest = sorted(wanted - run_names)
-            ev.part(Rows.empty(), rest)
-    return ev.finish(trec_runid([tag.decode("utf-8")]))
+        ev.part(rows, chosen_queries(wanted, run_names, None, missing))
+        return
+    seen |= run_codes
+    ev.part(rows, _chosen(ev, run_codes))
+    run_names = {ev.reader.queries.names[c] for c in seen}
+    if not chosen_queries(wanted, run_names, None, "skip"):
+        raise GiveUp
+    if missing == "zero":  # qrels queries without results, evaluated with none
+        ev.part(Rows.empty(), sorted(wanted - run_names))
 
 
 def _views(data: bytes) -> Iterator[bytes]:
