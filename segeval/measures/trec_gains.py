@@ -1,12 +1,7 @@
 """trec_eval's gain-based measures (one query's adapted grades): the gain table (``ndcg.1=3,2=9``,
 sorted as trec_eval sorts it), DCG and its ideal, nDCG and its cut-off, ndcg_rel, Rndcg, G and
-binG, RBP and its residual, and the Järvelin-Kekäläinen DCG.
-
-The arithmetic is trec_eval's, not only its algebra (:mod:`segeval.measures.arithmetic`): every
-sum adds its terms left to right in doubles in trec_eval's order, discounts are the C library's
-``log2``, powers are repeated products, and each division has trec_eval's operands.  A value whose
-exact result sits on a 4th-decimal boundary then prints the digit trec_eval prints.
-"""
+binG, RBP and its residual, and the Järvelin-Kekäläinen DCG. The arithmetic is trec_eval's
+(:mod:`segeval.measures.arithmetic`)."""
 
 from __future__ import annotations
 

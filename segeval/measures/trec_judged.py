@@ -2,13 +2,8 @@
 grades): bpref (and RankEff), infAP, judged non-relevant and unjudged counts, the relevance string.
 
 In trec_eval's terms a ranked unit with a NaN grade is "not in the pool" (-1) and one with a
-negative grade "in the pool but unjudged" (-2); both are unjudged here.
-
-The arithmetic is trec_eval's, not only its algebra (:mod:`segeval.measures.arithmetic`): every
-sum adds its terms left to right in doubles in trec_eval's order, discounts are the C library's
-``log2``, powers are repeated products, and each division has trec_eval's operands.  A value whose
-exact result sits on a 4th-decimal boundary then prints the digit trec_eval prints.
-"""
+negative grade "in the pool but unjudged" (-2); both are unjudged here. The arithmetic is trec_eval's
+(:mod:`segeval.measures.arithmetic`)."""
 
 from __future__ import annotations
 
