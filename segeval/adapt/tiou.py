@@ -53,8 +53,6 @@ from segeval.prepared import Prepared, kept_pairs
 from segeval.settings import TIOU
 
 Empty = Literal["one", "zero", "nan"]
-#: what an empty hull (max(e1, e2) - min(s1, s2) <= 0) scores, by the name of the ``empty`` parameter
-EMPTY: tuple[Empty, ...] = ("one", "zero", "nan")
 
 
 def tiou(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.ArrayLike,

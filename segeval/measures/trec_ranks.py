@@ -1,7 +1,7 @@
 """trec_eval's measures of relevant results at ranks and cut-offs (one query's adapted labels):
 AP and its cut-off form, R-precision and its multiples, recall, success, reciprocal rank,
-interpolated precision and the 11-point average, relative precision, and the F and E measures. The arithmetic is trec_eval's
-(:mod:`segeval.measures.arithmetic`)."""
+interpolated precision and the 11-point average, relative precision, and the F and E measures.
+The arithmetic is trec_eval's (:mod:`segeval.measures.arithmetic`)."""
 
 from __future__ import annotations
 
