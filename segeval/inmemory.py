@@ -23,7 +23,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.adapt import ExactAdapter
-from segeval.arrays import FloatArray, IntArray
+from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.engines.lanebatch import exact_batch
 from segeval.io.frames import ITEM_COLUMNS, QUERY_COLUMNS
 from segeval.io.tables import RUN_COLUMNS, predicted_mask
@@ -107,7 +107,7 @@ class TableCodes:
     items: npt.NDArray[np.object_]
     score: FloatArray
     unique_pairs: bool  # each (query, item) at most once, known from the input's shape
-    observed: npt.NDArray[np.bool_]  # per query: has a row
+    observed: BoolArray  # per query: has a row
 
 
 def table_codes(run: object) -> TableCodes | None:

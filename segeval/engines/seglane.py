@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.arrays import IntArray
+from segeval.arrays import FloatArray, IntArray
 from segeval.errors import SegevalError
 from segeval.io.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
 from segeval.io.scan import Scanned, Words, scan_format
@@ -149,9 +149,9 @@ class Rows:
 
     query: npt.NDArray[np.int32]
     item: npt.NDArray[np.int32]
-    start: npt.NDArray[np.float64]
-    end: npt.NDArray[np.float64]
-    number: npt.NDArray[np.int64]
+    start: FloatArray
+    end: FloatArray
+    number: IntArray
 
     @classmethod
     def joined(cls, parts: list[Rows]) -> Rows:
@@ -192,7 +192,7 @@ class SegmentReader:
             raise GiveUp
         self.qrels_queries = {self.queries.names[c] for c in _present(self.qrels.query)}
 
-    def _coded(self, s: Scanned, number: npt.NDArray[np.int64]) -> Rows:
+    def _coded(self, s: Scanned, number: IntArray) -> Rows:
         start, end = s.ints["start"], s.ints["end"]
         if bool((end < start).any()):
             raise GiveUp  # validate_qrels and validate_run refuse them
@@ -314,7 +314,7 @@ class Evaluator:
         return RunResult(finished(self.how, names, per_query, self.reader.qrels_queries, relevant), runid)
 
 
-def _ordered(keep: IntArray, qcode: IntArray, rank: npt.NDArray[np.int64] | None) -> IntArray:
+def _ordered(keep: IntArray, qcode: IntArray, rank: IntArray | None) -> IntArray:
     from segeval.ordering import listed_order
 
     return listed_order(keep, qcode, rank)

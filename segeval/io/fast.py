@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from segeval.arrays import BoolArray, IntArray
 from segeval.io.formats import TIME_PARSERS, LineFormat
 from segeval.io.tokens import int_tokens as int_tokens  # one vectorised parser of each kind, in tokens
 from segeval.io.tokens import mmss_to_seconds as mmss_to_seconds
@@ -317,12 +318,12 @@ def category_bytes(categories: pd.Index) -> npt.NDArray[np.bytes_] | None:
     return entry[1] if entry is not None and entry[0]() is categories else None
 
 
-def _present(col: pd.Series) -> npt.NDArray[np.bool_]:
+def _present(col: pd.Series) -> BoolArray:
     """Cells that hold a token (with ``na_filter=False`` the tokenizer pads missing fields with '')."""
     return np.asarray(col.to_numpy(dtype=object) != "", dtype=bool)
 
 
-def line_numbers(data: bytes, rows: int) -> npt.NDArray[np.int64]:
+def line_numbers(data: bytes, rows: int) -> IntArray:
     newlines = data.count(b"\n")
     lines = newlines + (0 if data.endswith(b"\n") or not data else 1)
     if lines == rows:

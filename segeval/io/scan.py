@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.arrays import BoolArray
+from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.io.tokens import Matrix as Matrix  # the byte and word layouts, named here for the scanner's readers
 from segeval.io.tokens import Words as Words
 from segeval.io.tokens import byte_tokens, mmss_matrix, parse_ints
@@ -39,8 +39,8 @@ class Scanned:
     first and the last data line's ``first`` fields."""
 
     text: dict[Any, Words]
-    floats: dict[Any, npt.NDArray[np.float64]]
-    ints: dict[Any, npt.NDArray[np.int64]]
+    floats: dict[Any, FloatArray]
+    ints: dict[Any, IntArray]
     first: dict[Any, bytes]
     last: dict[Any, bytes]
 
@@ -304,7 +304,7 @@ def _decimals(mat: Matrix) -> tuple[Matrix, Matrix, BoolArray, BoolArray, BoolAr
     return t, digit, is_digit, is_dot, plain
 
 
-def parse_floats(mat: Matrix) -> npt.NDArray[np.float64] | None:
+def parse_floats(mat: Matrix) -> FloatArray | None:
     """Number tokens as :func:`segeval.io.formats.parse_float` reads them (optional sign, digits with
     an optional dot, optional exponent; finite, correctly rounded); None when one is not a number.
 
@@ -335,7 +335,7 @@ def parse_floats(mat: Matrix) -> npt.NDArray[np.float64] | None:
     return values
 
 
-def _numpy_floats(mat: Matrix) -> npt.NDArray[np.float64] | None:
+def _numpy_floats(mat: Matrix) -> FloatArray | None:
     if bool((mat == 95).any()) or bool((mat > 127).any()):
         return None  # '_' (which Python's float takes between digits) or not ASCII
     try:  # NumPy reads what the parser reads, and refuses what it refuses, but for inf and nan (not finite)

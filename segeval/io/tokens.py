@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from segeval.arrays import IntArray
+from segeval.arrays import BoolArray, IntArray
 from segeval.io.formats import parse_int
 
 Matrix = npt.NDArray[np.uint8]
@@ -37,7 +37,7 @@ def mmss_to_seconds(values: npt.NDArray[np.bytes_]) -> IntArray | None:
     return _parse_tokens(values, 15, mmss_matrix)
 
 
-def mmss_matrix(b: Matrix) -> npt.NDArray[np.int64] | None:
+def mmss_matrix(b: Matrix) -> IntArray | None:
     """Seconds of M.S tokens held as a (tokens, width) byte matrix, zero-padded at the end (a NUL only
     as padding), as :func:`segeval.io.formats.parse_mmss` reads them: 1-12 minute digits, a dot, 1-2
     second digits, at most 59 seconds ('1.5' is 1.05); None when a token is not one."""
@@ -66,7 +66,7 @@ def mmss_matrix(b: Matrix) -> npt.NDArray[np.int64] | None:
 _ONES = np.uint64(0x0101010101010101)
 
 
-def _words(mask: npt.NDArray[np.bool_]) -> Words:
+def _words(mask: BoolArray) -> Words:
     """A (rows, width) boolean matrix as (rows, words) little-endian words of its bytes (zero-padded)."""
     n, width = mask.shape
     raw = mask.view(np.uint8)
@@ -77,7 +77,7 @@ def _words(mask: npt.NDArray[np.bool_]) -> Words:
     return np.ascontiguousarray(raw).view(np.uint64)
 
 
-def row_counts(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+def row_counts(mask: BoolArray) -> IntArray:
     """The number of True entries in each row (a byte sum per word, no per-row reduction)."""
     words = _words(mask)
     total = np.zeros(len(words), dtype=np.int64)
@@ -86,7 +86,7 @@ def row_counts(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
     return total
 
 
-def first_true(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+def first_true(mask: BoolArray) -> IntArray:
     """The column of the first True entry of each row (the width when none)."""
     words = _words(mask)
     out = np.full(len(words), mask.shape[1], dtype=np.int64)
@@ -103,7 +103,7 @@ def int_tokens(values: npt.NDArray[np.bytes_]) -> IntArray | None:
     return _parse_tokens(values, 19, parse_ints)
 
 
-def leading_number(mat: Matrix, lengths: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+def leading_number(mat: Matrix, lengths: IntArray) -> IntArray:
     """The whole number written by the first ``lengths[i]`` bytes (digits) of each row."""
     value = np.zeros(len(mat), dtype=np.int64)
     for j in range(int(lengths.max(initial=0))):  # most significant first
@@ -116,7 +116,7 @@ def byte_tokens(mat: Matrix) -> npt.NDArray[np.bytes_]:
     return np.ascontiguousarray(mat).view(f"S{mat.shape[1]}").ravel()
 
 
-def _table(chars: bytes) -> npt.NDArray[np.bool_]:
+def _table(chars: bytes) -> BoolArray:
     table = np.zeros(256, dtype=bool)
     table[0] = True  # padding
     table[list(chars)] = True
@@ -126,7 +126,7 @@ def _table(chars: bytes) -> npt.NDArray[np.bool_]:
 _INT_BYTES = _table(b"0123456789+-")
 
 
-def parse_ints(mat: Matrix, keep: bool = True) -> npt.NDArray[np.int64] | None:
+def parse_ints(mat: Matrix, keep: bool = True) -> IntArray | None:
     """Integer tokens (optional sign, 1-18 digits), as :func:`segeval.io.formats.parse_int`; None
     when one is not; with ``keep=False`` only checked (an empty array)."""
     digit = (mat - np.uint8(48)) < 10

@@ -11,6 +11,8 @@ import math
 import numpy as np
 import numpy.typing as npt
 
+from segeval.arrays import FloatArray
+
 
 def running_sum(terms: npt.ArrayLike) -> float:
     """The terms added left to right in doubles from 0.0, as trec_eval's loops add (``np.sum``
@@ -19,10 +21,10 @@ def running_sum(terms: npt.ArrayLike) -> float:
     return float(np.cumsum(values)[-1]) if len(values) else 0.0  # cumsum accumulates in order
 
 
-_LOG2: list[npt.NDArray[np.float64]] = [np.zeros(0)]
+_LOG2: list[FloatArray] = [np.zeros(0)]
 
 
-def log2_discounts(n: int) -> npt.NDArray[np.float64]:
+def log2_discounts(n: int) -> FloatArray:
     """``log2(i + 2)`` for i < n from the C library's ``log2`` (as trec_eval; NumPy's own
     ``log2`` differs from it in the last bit for some integers)."""
     table = _LOG2[0]

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
-from segeval.arrays import FloatArray, IntArray
+from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.measures.arithmetic import log2_discounts, running_sum
 
 
@@ -92,7 +92,7 @@ class Batch:
         return np.bincount(self.pool_query[self.pool >= 0], minlength=len(self.num_rel)).astype(np.int64)
 
     @cached_property
-    def relevant(self) -> npt.NDArray[np.bool_]:
+    def relevant(self) -> BoolArray:
         return np.asarray(self.labels == Label.RELEVANT)
 
     def found_before(self, positions: IntArray) -> IntArray:

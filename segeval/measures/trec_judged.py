@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
+from segeval.arrays import FloatArray, IntArray
 from segeval.measures.arithmetic import running_sum
 
 
-def grade_values(a: Adapted) -> npt.NDArray[np.float64]:
+def grade_values(a: Adapted) -> FloatArray:
     """Per ranked unit, its grade (NaN: not in the qrels; all 0 without grades)."""
     return a.grades if a.grades is not None else np.zeros(len(a.labels))
 
@@ -46,7 +46,7 @@ def _judged_nonrelevant(a: Adapted) -> int:
     return int((pool >= 0).sum()) - a.num_rel
 
 
-def _nonrelevant_above_relevant(a: Adapted) -> npt.NDArray[np.int64]:
+def _nonrelevant_above_relevant(a: Adapted) -> IntArray:
     """For each retrieved relevant unit, the judged non-relevant units ranked above it."""
     nonrel_so_far = np.cumsum(a.labels == Label.NONRELEVANT)
     return np.asarray(nonrel_so_far[a.relevant], dtype=np.int64)

@@ -9,13 +9,13 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.adapt.base import Adapted
+from segeval.arrays import BoolArray
 from segeval.measures.arithmetic import lround, running_sum
 
 
-def _relevant(a: Adapted) -> npt.NDArray[np.bool_]:
+def _relevant(a: Adapted) -> BoolArray:
     return a.relevant
 
 
