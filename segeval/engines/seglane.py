@@ -33,6 +33,7 @@ from segeval.arrays import FloatArray, IntArray
 from segeval.errors import SegevalError
 from segeval.io.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
 from segeval.io.scan import Scanned, Words, scan_format
+from segeval.ordering import listed_order
 from segeval.prepared import assemble, chosen_queries, first_occurrences, first_results, judged_twice
 
 if TYPE_CHECKING:
@@ -272,7 +273,7 @@ class Evaluator:
         lookup[raw] = np.arange(len(raw), dtype=np.int64)
         run_qcode = lookup[rows.query]
         keep = np.flatnonzero(run_qcode >= 0)
-        ordered = _ordered(keep, run_qcode, rows.number if s.order == "rank" else None)
+        ordered = listed_order(keep, run_qcode, rows.number if s.order == "rank" else None)
         ordered = first_results(ordered, run_qcode, len(queries), s.max_results)
         in_place = len(ordered) == len(rows.query) and bool((ordered[1:] > ordered[:-1]).all())
         del keep
@@ -312,12 +313,6 @@ class Evaluator:
         per_query = {k: [v[i] for i in order] for k, v in self.values.items()}
         relevant = int((self.reader.qrels.number > 0).sum())
         return RunResult(finished(self.how, names, per_query, self.reader.qrels_queries, relevant), runid)
-
-
-def _ordered(keep: IntArray, qcode: IntArray, rank: IntArray | None) -> IntArray:
-    from segeval.ordering import listed_order
-
-    return listed_order(keep, qcode, rank)
 
 
 def segment_result(qrels_path: str, run_path: str, job: Job, executor: str,

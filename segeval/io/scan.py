@@ -71,7 +71,7 @@ def scan(data: bytes, n_fields: int, text: tuple[int, ...], floats: tuple[int, .
     docstring)."""
     if not plain_bytes(data):
         return None
-    return scan_blocks(_line_blocks(data), n_fields, text, floats, ints, checked_ints, first, checked_floats, times,
+    return scan_blocks(line_views(data), n_fields, text, floats, ints, checked_ints, first, checked_floats, times,
                        utf8=True)
 
 
@@ -89,7 +89,7 @@ def scan_format(data: bytes, fmt: LineFormat, *, n_fields: int | None = None,
                    {name[k]: v for k, v in got.last.items()})
 
 
-def _line_blocks(data: bytes) -> Iterator[memoryview]:
+def line_views(data: bytes) -> Iterator[memoryview]:
     """``data`` in blocks of about :data:`BLOCK_BYTES` that end at a line end (views, not copies)."""
     view = memoryview(data)
     begin = 0
@@ -100,11 +100,6 @@ def _line_blocks(data: bytes) -> Iterator[memoryview]:
             end = cut + 1 if cut >= begin else (data.find(b"\n", end) + 1 or len(data))
         yield view[begin:end]
         begin = end
-
-
-def line_views(data: bytes) -> Iterator[memoryview]:
-    """``data`` in blocks of about :data:`BLOCK_BYTES` that end at a line end, as views (no copies)."""
-    return _line_blocks(data)
 
 
 def scan_blocks(blocks: Iterable[bytes | memoryview], n_fields: int, text: tuple[int, ...],
