@@ -272,7 +272,8 @@ def _dcg(values: FloatArray, offsets: IntArray, k: int | None) -> FloatArray:
     return ordered_sums(terms, np.cumsum(take) - take, take)
 
 
-def _ndcg(b: Batch, k: int | None) -> list[float]:
+def ndcg_at(b: Batch, k: int | None) -> list[float]:
+    """nDCG at ``k`` (None: the whole ranking)."""
     ideal = _dcg(*b.ideal_gains, k)
     found = _dcg(b.unit_gains, b.offsets, k)
     return np.where(ideal > 0, found / np.where(ideal > 0, ideal, 1.0), 0.0).tolist()  # type: ignore[no-any-return]
@@ -280,8 +281,4 @@ def _ndcg(b: Batch, k: int | None) -> list[float]:
 
 def ndcg(b: Batch, params: str | None = None) -> list[float] | None:
     """nDCG over the whole ranking; None with a gain table (``ndcg_1=3,2=9``: per query only)."""
-    return _ndcg(b, None) if params is None else None
-
-
-def ndcg_at(b: Batch, k: int) -> list[float]:
-    return _ndcg(b, k)
+    return ndcg_at(b, None) if params is None else None
