@@ -86,8 +86,7 @@ def scan_parse(data: bytes, fmt: LineFormat, time_format: str = "mmss") -> dict[
         if names is None:
             return None
         out[f.name] = categorical(codes, names, distinct)
-    out["line"] = line_numbers(data, rows)
-    return out if len(out["line"]) == rows else None
+    return _with_lines(out, data, rows)
 
 
 def _sample_widths(data: bytes, n_fields: int) -> list[int] | None:
@@ -167,10 +166,7 @@ def _fast_parse_bytes(data: bytes, fmt: LineFormat, sep: str, time_format: str) 
             return None
         out[f.name] = parsed[codes]
     # the tokenizer pads a missing optional last field; too few required fields failed above
-    out["line"] = line_numbers(data, rows)
-    if len(out["line"]) != rows:
-        return None
-    return out
+    return _with_lines(out, data, rows)
 
 
 def _fast_parse_objects(data: bytes, fmt: LineFormat, sep: str, time_format: str) -> dict[str, Column] | None:
@@ -216,11 +212,7 @@ def _fast_parse_objects(data: bytes, fmt: LineFormat, sep: str, time_format: str
             if not np.isfinite(floats).all():
                 return None
             out[f.name] = floats
-    # the tokenizer pads a missing optional last field; too few required fields failed above
-    out["line"] = line_numbers(data, len(df))
-    if len(out["line"]) != len(df):
-        return None
-    return out
+    return _with_lines(out, data, len(df))
 
 
 def factorize_bytes(values: npt.NDArray[np.bytes_],
@@ -321,6 +313,12 @@ def category_bytes(categories: pd.Index) -> npt.NDArray[np.bytes_] | None:
 def _present(col: pd.Series) -> BoolArray:
     """Cells that hold a token (with ``na_filter=False`` the tokenizer pads missing fields with '')."""
     return np.asarray(col.to_numpy(dtype=object) != "", dtype=bool)
+
+
+def _with_lines(out: dict[str, Column], data: bytes, rows: int) -> dict[str, Column] | None:
+    """``out`` with each row's line number (column ``line``); None when the non-blank lines are not ``rows``."""
+    out["line"] = line_numbers(data, rows)
+    return out if len(out["line"]) == rows else None
 
 
 def line_numbers(data: bytes, rows: int) -> IntArray:
