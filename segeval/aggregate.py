@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from segeval.measures.registry import Aggregate
+from segeval.measures.declaration import Aggregate
 
 GM_FLOOR = 1e-5  # trec_eval's floor for geometric means
 

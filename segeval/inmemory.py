@@ -23,6 +23,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.adapt import ExactAdapter
+from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.engines.lanebatch import exact_batch
 from segeval.io.frames import ITEM_COLUMNS, QUERY_COLUMNS
 from segeval.io.tables import RUN_COLUMNS, predicted_mask
@@ -31,8 +32,6 @@ from segeval.prepared import check_queries
 from segeval.settings import Settings
 from segeval.validate import id_codes, is_documents
 
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 _SPACE = re.compile(r"\s")  # as segeval.io.frames: ids hold no white space
 #: (run query, run item) tables up to 4 cells a row plus this many; sparser runs are hashed
 DENSE_CELLS = 1 << 20
@@ -108,7 +107,7 @@ class TableCodes:
     items: npt.NDArray[np.object_]
     score: FloatArray
     unique_pairs: bool  # each (query, item) at most once, known from the input's shape
-    observed: npt.NDArray[np.bool_]  # per query: has a row
+    observed: BoolArray  # per query: has a row
 
 
 def table_codes(run: object) -> TableCodes | None:

@@ -9,14 +9,12 @@ their ids (code-point order, which is UTF-8 byte order and trec_eval's ``strcmp`
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
-Codes = npt.NDArray[np.integer[Any]]
+from segeval.arrays import Codes, FloatArray, IntArray
+
 #: rankings of at least this many results per query on average are sorted query by query
 SORT_EACH_FROM = 256
 #: ... in one matrix when padding them to the longest adds at most their size plus this many cells

@@ -32,12 +32,13 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from segeval.arrays import IntArray
 from segeval.errors import check_choice, check_int
 from segeval.io.fast import category_bytes
 from segeval.ordering import listed_order, name_ranks, score_order
-from segeval.prepared import IntArray, assemble, chosen_queries, first_results
 from segeval.prepared import Intervals as Intervals  # named here for readers of prepare's results
 from segeval.prepared import Prepared as Prepared
+from segeval.prepared import assemble, chosen_queries, first_results
 from segeval.prepared import check_queries as check_queries
 from segeval.prepared import concat_ranges as concat_ranges
 from segeval.prepared import group_pairs as group_pairs

@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.errors import ParameterError
 
 if TYPE_CHECKING:
     import pandas as pd
 
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 #: named columns of equal length
 Columns = dict[str, npt.NDArray[Any]]
 
@@ -64,7 +63,7 @@ class Prepared:
     rel: Intervals
     nonrel: Intervals
     rel_bounds: IntArray
-    relevant: npt.NDArray[np.bool_]
+    relevant: BoolArray
     relevance_level: int = 1
 
     @cached_property
@@ -180,7 +179,7 @@ def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, q
     order = np.lexsort((qrels["end"], qrels["start"], qrels["gid"]))
     q = {name: column[order] for name, column in qrels.items()}
 
-    def merged(mask: npt.NDArray[np.bool_]) -> Intervals:
+    def merged(mask: BoolArray) -> Intervals:
         return merge_intervals(q["gid"][mask], q["qcode"][mask], q["start"][mask].astype(np.float64),
                                q["end"][mask].astype(np.float64))
 
@@ -265,7 +264,7 @@ PAIR_ROWS = 1 << 17
 
 
 def kept_pairs(left_gid: IntArray, right_gid_sorted: IntArray,
-               keep: Callable[[IntArray, IntArray], npt.NDArray[np.bool_]]) -> tuple[IntArray, IntArray]:
+               keep: Callable[[IntArray, IntArray], BoolArray]) -> tuple[IntArray, IntArray]:
     """The pairs of :func:`group_pairs` for which ``keep(i, j)`` holds, in the same order, made for slices of
     the left entries that hold at most :data:`PAIR_ROWS` entries and about as many pairs, and tested
     :data:`PAIR_ROWS` pairs at a time, so that only the kept pairs are ever held together."""

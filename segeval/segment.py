@@ -34,11 +34,11 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import numpy as np
-import numpy.typing as npt
 
+from segeval.arrays import FloatArray
 from segeval.errors import ParameterError
 
-ArrayOrFloat = TypeVar("ArrayOrFloat", float, npt.NDArray[np.float64])
+ArrayOrFloat = TypeVar("ArrayOrFloat", float, FloatArray)
 
 
 @dataclass(frozen=True, order=True, slots=True)

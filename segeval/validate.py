@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from segeval.arrays import IntArray
 from segeval.errors import InputError
 from segeval.io.tables import source_line, source_lines
 
@@ -75,7 +76,7 @@ def validate_qrels(qrels: pd.DataFrame, on_error: OnError | None = None) -> pd.D
     return _apply(qrels, _time_problems(qrels) + qrels_duplicates(qrels), on_error)
 
 
-def id_codes(column: pd.Series) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.object_]]:
+def id_codes(column: pd.Series) -> tuple[IntArray, npt.NDArray[np.object_]]:
     """pd.factorize's codes and distinct values of an id column; a Categorical's own codes when it
     uses every category (the readers' and :func:`segeval.io.frames.load_qrels`' ids: not hashed again)."""
     if isinstance(column.dtype, pd.CategoricalDtype):
@@ -166,8 +167,8 @@ def validate_run(run: pd.DataFrame, on_error: OnError | None = None) -> pd.DataF
     return _apply(run, problems, on_error)
 
 
-def _duplicate_problems(run: pd.DataFrame, query_codes: npt.NDArray[np.int64],
-                        item_codes: npt.NDArray[np.int64]) -> list[tuple[int, str, str]]:
+def _duplicate_problems(run: pd.DataFrame, query_codes: IntArray,
+                        item_codes: IntArray) -> list[tuple[int, str, str]]:
     pair = query_codes.astype(np.int64) * (int(item_codes.max(initial=0)) + 1) + item_codes
     dup = np.flatnonzero(pd.Series(pair).duplicated().to_numpy())
     if len(dup) == 0:
@@ -184,8 +185,8 @@ def _duplicate_problems(run: pd.DataFrame, query_codes: npt.NDArray[np.int64],
     return out
 
 
-def check_unique_documents(run: pd.DataFrame, query_codes: npt.NDArray[np.int64],
-                           item_codes: npt.NDArray[np.int64]) -> None:
+def check_unique_documents(run: pd.DataFrame, query_codes: IntArray,
+                           item_codes: IntArray) -> None:
     """Each document at most once per query in a document run (as trec_eval); codes identify the
     run rows' query and item."""
     _apply(run, _duplicate_problems(run, query_codes, item_codes), None)

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from segeval.arrays import BoolArray, FloatArray, IntArray
+
 if TYPE_CHECKING:
     from segeval.adapt.subtopics import Subtopics
     from segeval.prepared import Prepared
@@ -42,13 +44,13 @@ class Adapted:
 
     labels: npt.NDArray[np.uint8]
     num_rel: int
-    match_offsets: npt.NDArray[np.int64]
-    match_rows: npt.NDArray[np.int64]
-    source: npt.NDArray[np.int64]
-    grades: npt.NDArray[np.float64] | None = None
-    pool: npt.NDArray[np.float64] | None = None
-    match_grades: npt.NDArray[np.float64] | None = None
-    truth: npt.NDArray[np.float64] | None = None
+    match_offsets: IntArray
+    match_rows: IntArray
+    source: IntArray
+    grades: FloatArray | None = None
+    pool: FloatArray | None = None
+    match_grades: FloatArray | None = None
+    truth: FloatArray | None = None
     #: stratified qrels only: the stratum of each ``match_rows`` row and of each ``truth`` row
     match_strata: npt.NDArray[np.object_] | None = None
     truth_strata: npt.NDArray[np.object_] | None = None
@@ -65,16 +67,16 @@ class Adapted:
         return len(self.labels)
 
     @cached_property
-    def relevant(self) -> npt.NDArray[np.bool_]:
+    def relevant(self) -> BoolArray:
         """Per unit: labelled relevant (``1``)."""
         return np.asarray(self.labels == Label.RELEVANT)
 
     @cached_property
-    def found(self) -> npt.NDArray[np.int64]:
+    def found(self) -> IntArray:
         """Per rank: relevant units up to and including it."""
         return np.cumsum(self.relevant)
 
-    def matches(self, i: int) -> npt.NDArray[np.int64]:
+    def matches(self, i: int) -> IntArray:
         """qrels rows that decided the label of unit ``i`` (0-based)."""
         return self.match_rows[self.match_offsets[i] : self.match_offsets[i + 1]]
 
@@ -84,7 +86,7 @@ class Adapted:
         return self.labels.tobytes().decode("ascii")
 
 
-def grades_from_labels(labels: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
+def grades_from_labels(labels: npt.NDArray[np.uint8]) -> FloatArray:
     """1 for relevant, 0 for other judged labels, NaN for unjudged."""
     grades = np.where(labels == Label.RELEVANT, 1.0, 0.0)
     grades[labels == Label.UNJUDGED] = np.nan
@@ -156,6 +158,6 @@ def result_row(data: Prepared, a: Adapted, unit: int, query: int) -> int:
     return int(data.run_bounds[query] + a.source[unit])
 
 
-def per_query_count(qcode: npt.NDArray[np.int64], n_queries: int) -> npt.NDArray[np.int64]:
+def per_query_count(qcode: IntArray, n_queries: int) -> IntArray:
     """How many entries each query code has."""
     return np.bincount(qcode, minlength=n_queries).astype(np.int64)

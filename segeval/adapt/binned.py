@@ -32,20 +32,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
 from segeval.adapt.labelled import Labelled
 from segeval.adapt.overlap import decide
+from segeval.arrays import FloatArray, IntArray
 from segeval.errors import check_choice, check_int
 from segeval.prepared import PAIR_ROWS, Prepared, concat_ranges, first_occurrences, query_slices
 from segeval.segment import bin_range
 from segeval.settings import BIN_ASSIGN, BIN_SIZE
 
-IntArray = npt.NDArray[np.int64]
 
-
-def expand_bins(start: npt.NDArray[np.float64], end: npt.NDArray[np.float64], size: int,
+def expand_bins(start: FloatArray, end: FloatArray, size: int,
                 assign: str = "span") -> tuple[IntArray, IntArray]:
     """(source index, bin index) for every bin each span covers, in span then bin order; with
     ``assign="start"`` only the bin of each span's start."""

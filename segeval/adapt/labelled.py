@@ -12,13 +12,12 @@ import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, grades_from_labels
 from segeval.adapt.subtopics import Subtopics
+from segeval.arrays import FloatArray, IntArray
 from segeval.measures.batch import Batch
 
 if TYPE_CHECKING:
     from segeval.prepared import Prepared
 
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 
 
 class Labelled(Sequence[Adapted]):

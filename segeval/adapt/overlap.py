@@ -30,15 +30,16 @@ import numpy.typing as npt
 
 from segeval.adapt.base import Adapter, Label, per_query_count
 from segeval.adapt.labelled import Labelled
+from segeval.arrays import BoolArray, IntArray
 from segeval.prepared import Prepared, kept_pairs
 from segeval.segment import closed_overlap
 
 
 def decide(
     n_units: int,
-    rel_pairs: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
-    nonrel_pairs: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    rel_pairs: tuple[IntArray, IntArray],
+    nonrel_pairs: tuple[IntArray, IntArray],
+) -> tuple[npt.NDArray[np.uint8], IntArray, IntArray]:
     """Labels 1 / 0 / - from matching (unit, row) pairs, and the deciding pairs sorted by unit."""
     is_rel = np.zeros(n_units, dtype=bool)
     is_rel[rel_pairs[0]] = True
@@ -56,14 +57,14 @@ def decide(
 
 def overlap_decisions(
     data: Prepared,
-) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+) -> tuple[npt.NDArray[np.uint8], IntArray, IntArray]:
     """Dataset-wide labels 1 / 0 / - of the overlap rule and the deciding (result, qrels row) pairs."""
     run, qrels = data.run_columns, data.qrels_columns
     gid = run["gid"]
     s, e = run["start"], run["end"]
     rel_mask = data.relevant
 
-    def pairs(mask: npt.NDArray[np.bool_]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    def pairs(mask: BoolArray) -> tuple[IntArray, IntArray]:
         rows = np.flatnonzero(mask)
         starts, ends = qrels["start"][rows], qrels["end"][rows]
         ui, j = kept_pairs(gid, qrels["gid"][rows], lambda u, j: closed_overlap(s[u], e[u], starts[j], ends[j]))

@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.prepared import distinct as sorted_distinct
 
 if TYPE_CHECKING:
     from segeval.prepared import Prepared
 
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -45,7 +44,7 @@ class Subtopics:
 
     data: Prepared = field(repr=False, compare=False)
     query: int
-    sources: npt.NDArray[np.int64] = field(repr=False, compare=False)
+    sources: IntArray = field(repr=False, compare=False)
     level: float
     #: ideal rankings already made, by alpha (:mod:`segeval.measures.diversity`)
     ideals: dict[float, FloatArray] = field(default_factory=dict, repr=False, compare=False)
@@ -54,7 +53,7 @@ class Subtopics:
         """The same judgements at another relevance level (ir_measures' ``rel=``)."""
         return replace(self, level=level, ideals={})
 
-    def keep(self, units: npt.NDArray[np.int64]) -> Subtopics:
+    def keep(self, units: IntArray) -> Subtopics:
         """The judgements of the ranked results ``units`` only (trec_eval's ``-J`` dropping results)."""
         return replace(self, sources=self.sources[units], ideals=self.ideals)
 

@@ -48,17 +48,16 @@ import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
 from segeval.adapt.labelled import Labelled
+from segeval.arrays import BoolArray, Float32Array, FloatArray, IntArray
 from segeval.errors import ParameterError
 from segeval.prepared import Prepared, kept_pairs
 from segeval.settings import TIOU
 
 Empty = Literal["one", "zero", "nan"]
-#: what an empty hull (max(e1, e2) - min(s1, s2) <= 0) scores, by the name of the ``empty`` parameter
-EMPTY: tuple[Empty, ...] = ("one", "zero", "nan")
 
 
 def tiou(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.ArrayLike,
-         empty: Empty = "one", form: Literal["hull", "union"] = "hull") -> npt.NDArray[np.float64]:
+         empty: Empty = "one", form: Literal["hull", "union"] = "hull") -> FloatArray:
     """Temporal IoU of paired (broadcast) spans in doubles: overlap / (max(e1, e2) - min(s1, s2)), the hull
     (the union when they overlap).  An empty hull scores ``empty``: ``one`` (default) 1 when the starts
     are equal (two equal zero-length spans), else 0; ``zero`` 0; ``nan`` NaN (Ego4D NLQ's 0/0).
@@ -77,22 +76,22 @@ def tiou(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.ArrayL
     return np.asarray(out, dtype=np.float64)
 
 
-def best_of(union_iou: npt.NDArray[np.float64], axis: int = -1) -> npt.NDArray[np.intp]:
+def best_of(union_iou: FloatArray, axis: int = -1) -> npt.NDArray[np.intp]:
     """The window of highest union-form IoU along ``axis``, as QVHighlights' R1 picks the ground-truth window of
     the first prediction: numpy's argmax (the first on ties; a NaN, 0/0, wins)."""
     return np.asarray(np.argmax(union_iou, axis=axis))
 
 
-def tiou32(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.ArrayLike) -> npt.NDArray[np.float32]:
+def tiou32(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.ArrayLike) -> Float32Array:
     """Temporal IoU of paired spans in TVR's float32 arithmetic; 0 for an empty hull."""
     a1, b1, a2, b2 = (np.asarray(x, dtype=np.float32) for x in (s1, e1, s2, e2))
     inter = np.maximum(np.float32(0), np.minimum(b1, b2) - np.maximum(a1, a2))
     hull = np.maximum(b1, b2) - np.minimum(a1, a2)
-    out: npt.NDArray[np.float32] = np.divide(inter, hull, out=np.zeros_like(inter), where=hull != 0)
+    out: Float32Array = np.divide(inter, hull, out=np.zeros_like(inter), where=hull != 0)
     return out
 
 
-def video_segments(data: Prepared, a: Adapted, unit: int, query: int) -> tuple[int, npt.NDArray[np.int64]]:
+def video_segments(data: Prepared, a: Adapted, unit: int, query: int) -> tuple[int, IntArray]:
     """The run row of unit ``unit`` of query ``query`` and the rows of the relevant qrels segments of its
     video (what an IoU adapter's ``explain`` weighs)."""
     i = result_row(data, a, unit, query)
@@ -133,11 +132,11 @@ class TiouAdapter(Adapter):
                 + (":empty0" if self.empty == "zero" else "") + (":best" if self.pick == "best" else "")
                 + (":float32" if self.float32 else ""))
 
-    def _iou(self, s1: npt.NDArray[np.float64], e1: npt.NDArray[np.float64], s2: npt.NDArray[np.float64],
-             e2: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | npt.NDArray[np.float32]:
+    def _iou(self, s1: FloatArray, e1: FloatArray, s2: FloatArray,
+             e2: FloatArray) -> FloatArray | Float32Array:
         return tiou32(s1, e1, s2, e2) if self.float32 else tiou(s1, e1, s2, e2, self.empty)
 
-    def _reach(self, iou: npt.NDArray[np.float64] | npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+    def _reach(self, iou: FloatArray | Float32Array) -> BoolArray:
         theta = np.float32(self.theta) if self.float32 else self.theta
         return np.asarray(iou > theta if self.strict else iou >= theta)
 
@@ -172,8 +171,8 @@ class TiouAdapter(Adapter):
         return [Reason(-1, "no relevant qrels segment of its video overlaps it")]
 
     @staticmethod
-    def _best_pairs(u: npt.NDArray[np.int64], j: npt.NDArray[np.int64], s: Any, e: Any, starts: Any, ends: Any,
-                    lines: Any) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    def _best_pairs(u: IntArray, j: IntArray, s: Any, e: Any, starts: Any, ends: Any,
+                    lines: Any) -> tuple[IntArray, IntArray]:
         """Of the (result, window) pairs, each result's window of highest union-form IoU (:func:`best_of`, over
         its windows in qrels line order)."""
         order = np.lexsort((lines[j], u))
@@ -192,7 +191,7 @@ class TiouAdapter(Adapter):
         s, e = run["start"], run["end"]
         starts, ends = qrels["start"][rel_rows], qrels["end"][rel_rows]
 
-        def iou_of(u: npt.NDArray[np.int64], j: npt.NDArray[np.int64]) -> Any:
+        def iou_of(u: IntArray, j: IntArray) -> Any:
             return self._iou(s[u], e[u], starts[j], ends[j])
 
         if self.pick == "best":  # each result against its window of highest union-form IoU only

@@ -28,17 +28,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
 from segeval.adapt.labelled import Labelled
+from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.errors import check_int
 from segeval.prepared import PAIR_ROWS, Intervals, Prepared, concat_ranges, distinct, kept_pairs
 from segeval.segment import whole_seconds_overlap
 from segeval.settings import TOLERANCE
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 
 
 def _meets(gid: IntArray, a: FloatArray, b: FloatArray, ivl: Intervals) -> tuple[IntArray, IntArray]:
@@ -46,7 +43,7 @@ def _meets(gid: IntArray, a: FloatArray, b: FloatArray, ivl: Intervals) -> tuple
     return kept_pairs(gid, ivl.gid, lambda u, j: whole_seconds_overlap(a[u], b[u], ivl.start[j], ivl.end[j]))
 
 
-def _credited(gid: IntArray, a: FloatArray, b: FloatArray, seen_end: FloatArray) -> npt.NDArray[np.bool_]:
+def _credited(gid: IntArray, a: FloatArray, b: FloatArray, seen_end: FloatArray) -> BoolArray:
     """For relevant hits in rank order (look-ups [a, b), each adding the span (a, seen_end) when credited):
     whether each is credited, i.e. meets (``whole_seconds``) no span added by an earlier credited hit of its
     group.  The pairs that meet are found at once; then the k-th hits of all groups are decided together,

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 
+from segeval.arrays import BoolArray
 from segeval.errors import InputError, check_choice, utf8_text
 from segeval.escaping import csv_text, json_text
 from segeval.io.anchors import Anchor, AnchorResult, read_anchor_qrels, read_anchor_run
@@ -61,7 +61,7 @@ class AnchoringEvaluation:
         return len(self.per_query)
 
 
-def _credited(meets: npt.NDArray[np.bool_], k: int) -> int:
+def _credited(meets: BoolArray, k: int) -> int:
     """Results among the first ``k`` that meet a relevant anchor not met by a higher result."""
     found: set[int] = set()
     n = 0
@@ -84,7 +84,7 @@ def query_values(anchors: Sequence[Anchor], results: Sequence[AnchorResult]) -> 
     meets = meets.reshape(len(results), len(anchors))
     hits = meets[:, relevant]
     first = np.flatnonzero(hits.any(axis=1))
-    judged: npt.NDArray[np.bool_] = np.asarray(meets.any(axis=1), dtype=bool)
+    judged: BoolArray = np.asarray(meets.any(axis=1), dtype=bool)
     n_rel = int(relevant.sum())
     return {
         "MRR": 1.0 / (int(first[0]) + 1) if first.size else 0.0,

@@ -39,9 +39,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 import pandas as pd
 
+from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.errors import InputError, ParameterError, SegevalError, check_choice, check_int
 from segeval.io.texts import Texts
 from segeval.settings import DEFAULT_ADAPTER, DEFAULTS
@@ -50,8 +50,6 @@ CLASSIFIERS = ("kld", "svm")
 KLD_FITS = ("leave-one-out", "resubstitution")
 TOKEN = re.compile(r"\w+")
 
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
 
 
 def tokenize(text: str) -> list[str]:
@@ -66,7 +64,7 @@ class Vocabulary:
 
     def __init__(self, collection: Sequence[str]) -> None:
         index: dict[str, int] = {}
-        rows: list[npt.NDArray[np.int64]] = []
+        rows: list[IntArray] = []
         for text in collection:
             rows.append(np.asarray([index.setdefault(t, len(index)) for t in tokenize(text)], dtype=np.int64))
         self.index = index
@@ -86,7 +84,7 @@ class Vocabulary:
         total = self.cf.sum()
         return self.cf / total if total else self.cf
 
-    def counts(self, texts: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray]:
+    def counts(self, texts: Sequence[str]) -> tuple[IntArray, IntArray, FloatArray]:
         """Term counts of ``texts`` as sparse rows: (row, term, count) triples, summed per (row, term)."""
         rows: list[int] = []
         terms: list[int] = []
@@ -101,8 +99,8 @@ class Vocabulary:
         return uniq // max(len(self), 1), uniq % max(len(self), 1), n.astype(np.float64)
 
 
-def kld_divergences(rows: npt.NDArray[np.int64], terms: npt.NDArray[np.int64], counts: FloatArray, n_items: int,
-                    relevant_terms: npt.NDArray[np.int64], relevant_counts: FloatArray, collection: FloatArray,
+def kld_divergences(rows: IntArray, terms: IntArray, counts: FloatArray, n_items: int,
+                    relevant_terms: IntArray, relevant_counts: FloatArray, collection: FloatArray,
                     smoothing: float) -> FloatArray:
     """KLD(M_D, M_R) per item (natural log), both models interpolated with the collection model.
 
@@ -144,8 +142,8 @@ def kld_threshold(judged: FloatArray, n_relevant: int) -> float:
     return (lo + hi) / 2 if lo < hi else lo
 
 
-def tfidf(rows: npt.NDArray[np.int64], terms: npt.NDArray[np.int64], counts: FloatArray, n_items: int,
-          vocabulary: Vocabulary, n_terms: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray]:
+def tfidf(rows: IntArray, terms: IntArray, counts: FloatArray, n_items: int,
+          vocabulary: Vocabulary, n_terms: int) -> tuple[IntArray, IntArray, FloatArray]:
     """L1-normalised TF-IDF rows over the ``n_terms`` most frequent collection terms (ties: term order)."""
     keep = np.argsort(-vocabulary.cf, kind="stable")[:n_terms]
     column = np.full(len(vocabulary), -1, dtype=np.int64)
@@ -159,8 +157,8 @@ def tfidf(rows: npt.NDArray[np.int64], terms: npt.NDArray[np.int64], counts: Flo
     return r, column[t], values
 
 
-def svm_predict(train: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray], n_train: int,
-                labels: BoolArray, test: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray],
+def svm_predict(train: tuple[IntArray, IntArray, FloatArray], n_train: int,
+                labels: BoolArray, test: tuple[IntArray, IntArray, FloatArray],
                 n_test: int, n_columns: int) -> tuple[BoolArray, BoolArray]:
     """A linear SVM's decisions on the training and the test items (C = 1 / mean(x·x), SVMlight's default)."""
     if labels.all() or not labels.any():

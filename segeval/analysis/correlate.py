@@ -22,11 +22,9 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-import numpy.typing as npt
 
+from segeval.arrays import FloatArray
 from segeval.errors import ParameterError
-
-FloatArray = npt.NDArray[np.float64]
 
 
 def _scores(x: Sequence[float], y: Sequence[float]) -> tuple[FloatArray, FloatArray]:

@@ -26,8 +26,8 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
-import numpy.typing as npt
 
+from segeval.arrays import FloatArray
 from segeval.errors import ParameterError, check_choice, check_int
 from segeval.words import plural
 
@@ -38,7 +38,6 @@ ADJUSTED_TESTS = ("tukey",)
 MIN_QUERIES = 2
 #: random indices drawn per batch (8 bytes each)
 BATCH_VALUES = 1 << 20
-FloatArray = npt.NDArray[np.float64]
 Scores = Sequence[float] | FloatArray
 
 
@@ -80,7 +79,7 @@ def _diff(a: Scores, b: Scores, runs: tuple[str, str] = ("a", "b"),
 
 
 def _batches(rng: np.random.Generator, total: int, width: int,
-             draw: Callable[[np.random.Generator, int], npt.NDArray[np.float64]]) -> Iterator[FloatArray]:
+             draw: Callable[[np.random.Generator, int], FloatArray]) -> Iterator[FloatArray]:
     """``draw(rng, rows)`` for consecutive row counts summing to ``total``.  The row count per batch is
     even, so every batch consumes the generator exactly as one draw of all rows would."""
     rows = max(2, (BATCH_VALUES // max(width, 1)) // 2 * 2)

@@ -10,12 +10,12 @@ same array as the official, so the value is the official's to the last bit.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.adapt.base import Adapted
+from segeval.arrays import BoolArray
 
 
-def interpolated_ap(hits: npt.NDArray[np.bool_], npos: int) -> float:
+def interpolated_ap(hits: BoolArray, npos: int) -> float:
     """All-point interpolated AP of ``hits`` in rank order, recall over ``npos`` instances (0 when
     there is no prediction or no instance)."""
     if len(hits) == 0 or npos <= 0:
@@ -31,7 +31,7 @@ def interpolated_ap(hits: npt.NDArray[np.bool_], npos: int) -> float:
     return float(np.sum((mrec[idx] - mrec[idx - 1]) * mprec[idx]))
 
 
-def kit_ap(hits: npt.NDArray[np.bool_], npos: int) -> float:
+def kit_ap(hits: BoolArray, npos: int) -> float:
     """The THUMOS14 kit's non-interpolated AP: sum of precision at each hit, left to right, / npos."""
     if npos <= 0:
         return 0.0

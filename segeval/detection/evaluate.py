@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 
+from segeval.arrays import FloatArray, IntArray
 from segeval.detection import read as R
 from segeval.detection.ap import interpolated_ap, kit_ap
 from segeval.detection.match import best_free_match, kit_match, kit_overlap
@@ -45,8 +45,8 @@ class DetectionResult:
     protocol: str
     thresholds: list[float]
     classes: list[str]
-    ap: npt.NDArray[np.float64]
-    mAP: npt.NDArray[np.float64]
+    ap: FloatArray
+    mAP: FloatArray
     average_mAP: float
     instances: int
     predictions: int
@@ -89,13 +89,13 @@ def read_inputs(protocol: str, truth: str, predictions: str, subset: str) -> tup
     return t, p
 
 
-def rank_order(score: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+def rank_order(score: FloatArray) -> IntArray:
     """A class's predictions (in file order) by decreasing score, as ``score.argsort()[::-1]`` orders
     them when numpy's sort is stable (up to 16 predictions): on equal scores the later one first."""
     return np.argsort(score, kind="stable")[::-1].astype(np.int64)
 
 
-def activitynet_ap(t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> npt.NDArray[np.float64]:
+def activitynet_ap(t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> FloatArray:
     """``ap[t, c]`` by ActivityNet's rules: per class, rank by score, match (:func:`best_free_match`),
     interpolated AP over the class's instances; a class without predictions has AP 0."""
     n_classes = len(t.classes)
@@ -117,7 +117,7 @@ def activitynet_ap(t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) ->
     return ap
 
 
-def kit_aps(t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> npt.NDArray[np.float64]:
+def kit_aps(t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> FloatArray:
     """``ap[t, c]`` by the THUMOS14 kit's rules (``TH14eventdetpr.m``)."""
     ap = np.zeros((len(thresholds), len(t.classes)), dtype=np.float64)
     amb_v = np.array([a[0] for a in t.ambiguous], dtype=np.int64)

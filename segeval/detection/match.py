@@ -19,13 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import numpy.typing as npt
 
+from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.prepared import group_pairs
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
 
 
 def official_tiou(ps: FloatArray, pe: FloatArray, gs: FloatArray, ge: FloatArray) -> FloatArray:

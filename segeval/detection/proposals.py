@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from segeval.arrays import FloatArray
 from segeval.detection import read as R
 from segeval.detection.match import official_tiou
 from segeval.words import plural
@@ -36,9 +37,9 @@ class ProposalResult:
 
     thresholds: list[float]
     max_proposals: int
-    recall: npt.NDArray[np.float64]
-    avg_recall: npt.NDArray[np.float64]
-    proposals_per_video: npt.NDArray[np.float64]
+    recall: FloatArray
+    avg_recall: FloatArray
+    proposals_per_video: FloatArray
     auc_percent: float
     ar_at: dict[int, float]
     notes: list[str] = field(default_factory=list)
@@ -71,12 +72,12 @@ def evaluate_proposals(t: R.Truth, p: R.Predictions, max_proposals: int = 100,
 
 
 def _kept_ious(t: R.Truth, p: R.Predictions, gt_videos: list[int], by_video: npt.NDArray[np.intp],
-               bounds: npt.NDArray[np.intp], ratio: float) -> tuple[list[npt.NDArray[np.float64]], int, int]:
+               bounds: npt.NDArray[np.intp], ratio: float) -> tuple[list[FloatArray], int, int]:
     """Per ground-truth video, the tIoU of each instance with each kept proposal (instances x kept; one column
     of zeros for a video without proposals); the proposals kept in all; the videos without proposals."""
     gt_by_video = np.argsort(t.video, kind="stable")
     gt_bounds = np.searchsorted(t.video[gt_by_video], np.arange(len(p.videos) + 1))
-    per_video: list[npt.NDArray[np.float64]] = []
+    per_video: list[FloatArray] = []
     kept_total = 0
     missing = 0
     for v in gt_videos:
@@ -95,8 +96,8 @@ def _kept_ious(t: R.Truth, p: R.Predictions, gt_videos: list[int], by_video: npt
     return per_video, kept_total, missing
 
 
-def _matches(per_video: list[npt.NDArray[np.float64]], th: npt.NDArray[np.float64],
-             pcn: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+def _matches(per_video: list[FloatArray], th: FloatArray,
+             pcn: FloatArray) -> FloatArray:
     """Instances recalled, summed over videos, per threshold and curve point: whole counts, so any order gives
     the official's matches.sum(axis=0) exactly."""
     matches = np.zeros((len(th), len(pcn)), dtype=np.float64)

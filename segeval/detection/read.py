@@ -15,15 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-from segeval.analysis.moments.reading import is_number, load_json, record_error, shown, text_of
+from segeval.analysis.moments.reading import is_number, load_json, record_error, shown
+from segeval.arrays import FloatArray, IntArray
 from segeval.errors import InputError
+from segeval.io.files import read_text
 from segeval.io.parse import float_or_nan
 from segeval.words import plural
-
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
 
 
 @dataclass
@@ -302,7 +300,7 @@ def read_kit_truth(folder: str, subset: str) -> Truth:
                                  f"<Class>_{subset}.txt files")
     ids: list[int] = []
     names: list[str] = []
-    for number, line in enumerate(text_of(listing).split("\n"), start=1):
+    for number, line in enumerate(read_text(listing).split("\n"), start=1):
         if not line.strip():
             continue
         parts = line.split()
@@ -320,7 +318,7 @@ def read_kit_truth(folder: str, subset: str) -> Truth:
         if not path.is_file():
             raise InputError(str(path), f"is missing; the kit needs a ground-truth file for every class of "
                                         f"detclasslist.txt and Ambiguous (subset {subset!r})")
-        for number, line in enumerate(text_of(path).split("\n"), start=1):
+        for number, line in enumerate(read_text(path).split("\n"), start=1):
             if not line.strip():
                 continue
             m = _KIT_LINE.match(line)
@@ -353,7 +351,7 @@ def read_kit_detections(path: str, truth: Truth) -> Predictions:
     by_id = {cid: i for i, cid in enumerate(truth.class_ids)}
     table = _VideoTable(truth)
     rows: list[tuple[int, float, float, int, float]] = []
-    for number, line in enumerate(text_of(path).split("\n"), start=1):
+    for number, line in enumerate(read_text(path).split("\n"), start=1):
         if not line.strip():
             continue
         parts = line.split()

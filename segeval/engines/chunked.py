@@ -32,11 +32,8 @@ from segeval.io.tables import RUN_COLUMNS, parse_table, read_run, to_frame
 from segeval.pipeline import Plan, evaluate_part, evaluate_validated, finish, merge_parts, plan
 from segeval.prepared import check_queries
 from segeval.report.trec import runid as trec_runid
-from segeval.settings import BATCH_BYTES, CHUNK_LINES, Job
+from segeval.settings import BATCH_BYTES, Job
 from segeval.validate import check_kinds, is_documents, validate_run
-
-#: lines read (and parsed) at a time by the chunked path
-DEFAULT_CHUNK_LINES = CHUNK_LINES
 
 OnError = Callable[[InputError], None]
 

@@ -27,9 +27,9 @@ from functools import partial
 from typing import Any, TypeVar
 
 import numpy as np
-import numpy.typing as npt
 import pandas as pd
 
+from segeval.arrays import IntArray
 from segeval.engines.types import RunResult
 from segeval.errors import InputError, SegevalError, render_note
 from segeval.io.files import is_stream
@@ -69,7 +69,7 @@ def connect(scheduler: str | None, jobs: int | None) -> tuple[Any, Any]:
     return distributed.Client(cluster), cluster
 
 
-def partition_of(queries: pd.Series, n: int) -> npt.NDArray[np.int64]:
+def partition_of(queries: pd.Series, n: int) -> IntArray:
     """The partition (0..n-1) of each query id: a CRC-32 of its UTF-8 bytes, the same in every process."""
     codes, names = pd.factorize(queries.to_numpy(dtype=object))
     of_name = np.array([zlib.crc32(str(x).encode("utf-8", "surrogatepass")) % n for x in names], dtype=np.int64)

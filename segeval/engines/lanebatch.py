@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.exact import exact_labels
+from segeval.arrays import Codes, FloatArray, IntArray
 from segeval.io.scan import Words
 from segeval.io.tokens import pack_bytes
 from segeval.ordering import score_order
@@ -27,8 +28,6 @@ if TYPE_CHECKING:
     from segeval.measures.compute import Request
     from segeval.settings import Settings
 
-IntArray = npt.NDArray[np.int64]
-Codes = npt.NDArray[np.integer[Any]]
 
 #: the grade of a result without a qrels line
 NO_LINE = np.iinfo(np.int64).min
@@ -64,7 +63,7 @@ class LaneQrels:
         return np.repeat(starts - before, lengths) + np.arange(int(lengths.sum()), dtype=np.int64)
 
 
-def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float64], qrels: LaneQrels,
+def batch_values(run_query: Words, run_docs: Words, score: FloatArray, qrels: LaneQrels,
                  reqs: Sequence[Request], settings: Settings, extra: Sequence[int] = ()
                  ) -> tuple[list[str], dict[str, list[Any]]] | None:
     """The names of the evaluated queries (sorted) and each request's values for them: the queries of
@@ -93,7 +92,7 @@ def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float6
     to_chosen = np.full(len(names), -1, dtype=np.int32)
     to_chosen[chosen] = np.arange(len(chosen), dtype=np.int32)
     n_q = len(chosen)
-    def grade_of(rows: IntArray) -> npt.NDArray[np.float64]:
+    def grade_of(rows: IntArray) -> FloatArray:
         g = grade[rows]
         return np.where(g == NO_LINE, np.nan, g.astype(np.float64))
 
@@ -103,7 +102,7 @@ def batch_values(run_query: Words, run_docs: Words, score: npt.NDArray[np.float6
     return None if values is None else ([names[i] for i in chosen], values)
 
 
-def exact_batch(run_q: Codes, score: npt.NDArray[np.float64], grade_of: Callable[[IntArray], npt.NDArray[np.float64]],
+def exact_batch(run_q: Codes, score: FloatArray, grade_of: Callable[[IntArray], FloatArray],
                 tie_key: Callable[[IntArray], Codes], n_q: int, pool_q: Codes, pool: Codes,
                 settings: Settings) -> Batch:
     """The exact adapter's :class:`~segeval.measures.batch.Batch` of coded rows, for every reader that codes

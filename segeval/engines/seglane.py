@@ -29,18 +29,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from segeval.arrays import FloatArray, IntArray
 from segeval.errors import SegevalError
 from segeval.io.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
 from segeval.io.scan import Scanned, Words, scan_format
-from segeval.prepared import (
-    IntArray,
-    assemble,
-    chosen_queries,
-    distinct,
-    first_occurrences,
-    first_results,
-    judged_twice,
-)
+from segeval.ordering import listed_order
+from segeval.prepared import assemble, chosen_queries, distinct, first_occurrences, first_results, judged_twice
 
 if TYPE_CHECKING:
     from segeval.engines.types import RunResult
@@ -152,9 +146,9 @@ class Rows:
 
     query: npt.NDArray[np.int32]
     item: npt.NDArray[np.int32]
-    start: npt.NDArray[np.float64]
-    end: npt.NDArray[np.float64]
-    number: npt.NDArray[np.int64]
+    start: FloatArray
+    end: FloatArray
+    number: IntArray
 
     @classmethod
     def joined(cls, parts: list[Rows]) -> Rows:
@@ -195,7 +189,7 @@ class SegmentReader:
             raise GiveUp
         self.qrels_queries = {self.queries.names[c] for c in _present(self.qrels.query)}
 
-    def _coded(self, s: Scanned, number: npt.NDArray[np.int64]) -> Rows:
+    def _coded(self, s: Scanned, number: IntArray) -> Rows:
         start, end = s.ints["start"], s.ints["end"]
         if bool((end < start).any()):
             raise GiveUp  # validate_qrels and validate_run refuse them
@@ -275,7 +269,7 @@ class Evaluator:
         lookup[raw] = np.arange(len(raw), dtype=np.int64)
         run_qcode = lookup[rows.query]
         keep = np.flatnonzero(run_qcode >= 0)
-        ordered = _ordered(keep, run_qcode, rows.number if s.order == "rank" else None)
+        ordered = listed_order(keep, run_qcode, rows.number if s.order == "rank" else None)
         ordered = first_results(ordered, run_qcode, len(queries), s.max_results)
         in_place = len(ordered) == len(rows.query) and bool((ordered[1:] > ordered[:-1]).all())
         del keep
@@ -317,12 +311,6 @@ class Evaluator:
         return RunResult(finished(self.how, names, per_query, self.reader.qrels_queries, relevant), runid)
 
 
-def _ordered(keep: IntArray, qcode: IntArray, rank: npt.NDArray[np.int64] | None) -> IntArray:
-    from segeval.ordering import listed_order
-
-    return listed_order(keep, qcode, rank)
-
-
 def segment_result(qrels_path: str, run_path: str, job: Job, executor: str,
                    on_read: Callable[[int], object] | None = None) -> RunResult | None:
     """The :class:`~segeval.engines.types.RunResult` of ``segeval eval`` on MediaEval qrels and one segment run,
@@ -361,54 +349,67 @@ def _evaluate(qrels_path: str, run_path: str, how: Plan, executor: str, chunk_li
     reader = SegmentReader(line_blocks(qrels_path), fmt, n_fields)  # then the run: one file at a time
     blocks: Iterator[bytes] = _views(read_bytes(run_path)) if whole else \
         map(itemgetter(1), batches(open_blocks(run_path, on_read=on_read), chunk_lines, BATCH_BYTES))
-    seen: set[int] = set()  # run query codes whose rows have all been read (chunks)
     ev = Evaluator(reader, how)
-    wanted = reader.qrels_queries
-    missing = how.settings.missing_queries
-
-    def chosen(codes: Iterable[int]) -> list[str]:
-        return sorted({reader.queries.names[c] for c in codes} & wanted)
-
+    seen: set[int] = set()  # run query codes whose rows have all been read (chunks)
     pending: list[Rows] = []
     tag = b""
     for rows, last in reader.run_blocks(blocks):
-        tag = last
+        tag = last  # the last line's run tag: the run id
         if whole:
             pending.append(rows)
-            continue
-        heads = np.flatnonzero(np.concatenate([[True], rows.query[1:] != rows.query[:-1]]))
-        block_queries = rows.query[heads].tolist()
-        goes_on = bool(pending) and block_queries[0] == int(pending[-1].query[-1])
-        if len(set(block_queries)) < len(block_queries) or not seen.isdisjoint(block_queries[int(goes_on):]):
-            raise GiveUp  # not grouped by query: the chunked engine says so and reads the run whole
-        cut = int(heads[-1])  # the batch's last query may go on in the next batch
-        done = Rows.joined([*pending, rows.cut(0, cut)])
-        finished_queries = {int(c) for c in distinct(done.query).tolist()}
-        seen |= finished_queries
-        ev.part(done, chosen(finished_queries))
-        del done
-        gc.collect()  # a batch's labels hold reference cycles: freed now, not when the collector next runs
-        pending = [rows.cut(cut, None)]
+        else:
+            pending = _finished_queries(ev, pending, rows, seen)
     if not pending:
         raise GiveUp  # no data line: the strict reader says so
     rows = Rows.joined(pending)
     del pending
+    _last_queries(ev, rows, seen, whole)
+    return ev.finish(trec_runid([tag.decode("utf-8")]))
+
+
+def _chosen(ev: Evaluator, codes: Iterable[int]) -> list[str]:
+    """The names of the run query codes ``codes`` that the qrels hold, sorted."""
+    return sorted({ev.reader.queries.names[c] for c in codes} & ev.reader.qrels_queries)
+
+
+def _finished_queries(ev: Evaluator, pending: list[Rows], rows: Rows, seen: set[int]) -> list[Rows]:
+    """Evaluates the queries a batch of ``rows`` finishes (with the rows ``pending`` from earlier batches), adds
+    their codes to ``seen`` and returns the rows of its last query, which may go on in the next batch; GiveUp
+    when the run is not grouped by query (the chunked engine says so and reads the run whole)."""
+    heads = np.flatnonzero(np.concatenate([[True], rows.query[1:] != rows.query[:-1]]))
+    block_queries = rows.query[heads].tolist()
+    goes_on = bool(pending) and block_queries[0] == int(pending[-1].query[-1])
+    if len(set(block_queries)) < len(block_queries) or not seen.isdisjoint(block_queries[int(goes_on):]):
+        raise GiveUp
+    cut = int(heads[-1])
+    done = Rows.joined([*pending, rows.cut(0, cut)])
+    finished = {int(c) for c in distinct(done.query).tolist()}
+    seen |= finished
+    ev.part(done, _chosen(ev, finished))
+    del done
+    gc.collect()  # a batch's labels hold reference cycles: freed now, not when the collector next runs
+    return [rows.cut(cut, None)]
+
+
+def _last_queries(ev: Evaluator, rows: Rows, seen: set[int], whole: bool) -> None:
+    """Evaluates the run's last rows (all of them when read ``whole``) and, with ``missing_queries`` zero, the
+    qrels queries without results; GiveUp when no query is in both files (the strict reader notes it)."""
+    wanted = ev.reader.qrels_queries
+    missing = ev.how.settings.missing_queries
     run_codes = set(_present(rows.query))
     if whole:
-        run_names = {reader.queries.names[c] for c in run_codes}
-        if not chosen_queries(wanted, run_names, None, "skip"):
-            raise GiveUp  # no query in both files: the strict reader notes it
-        ev.part(rows, chosen_queries(wanted, run_names, None, missing))
-    else:
-        seen |= run_codes
-        ev.part(rows, chosen(run_codes))
-        run_names = {reader.queries.names[c] for c in seen}
+        run_names = {ev.reader.queries.names[c] for c in run_codes}
         if not chosen_queries(wanted, run_names, None, "skip"):
             raise GiveUp
-        if missing == "zero":  # qrels queries without results, evaluated with none
-            rest = sorted(wanted - run_names)
-            ev.part(Rows.empty(), rest)
-    return ev.finish(trec_runid([tag.decode("utf-8")]))
+        ev.part(rows, chosen_queries(wanted, run_names, None, missing))
+        return
+    seen |= run_codes
+    ev.part(rows, _chosen(ev, run_codes))
+    run_names = {ev.reader.queries.names[c] for c in seen}
+    if not chosen_queries(wanted, run_names, None, "skip"):
+        raise GiveUp
+    if missing == "zero":  # qrels queries without results, evaluated with none
+        ev.part(Rows.empty(), sorted(wanted - run_names))
 
 
 def _views(data: bytes) -> Iterator[bytes]:

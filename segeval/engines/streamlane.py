@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from segeval.arrays import FloatArray
 from segeval.engines.fastlane import LaneResult, finish_values, lane_qrels, printed, scan_run, whole_values
 from segeval.engines.lanebatch import LaneQrels, batch_values, pad_words, token_codes
 from segeval.engines.route import lane_requests
@@ -28,7 +28,7 @@ from segeval.io.scan import Words
 from segeval.report.trec import runid as trec_runid
 from segeval.settings import BATCH_BYTES, Job, OutputOptions
 
-Rows = tuple[Words, Words, npt.NDArray[np.float64]]  # a run's query tokens, docno tokens and scores
+Rows = tuple[Words, Words, FloatArray]  # a run's query tokens, docno tokens and scores
 
 
 def stream_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions, whole_if_ungrouped: bool = False

@@ -25,12 +25,6 @@ def open_blocks(path: str | Path, block: int = BLOCK_BYTES, on_read: Callable[[i
     return read_blocks(path, max_bytes=None, block=block, on_read=on_read)
 
 
-def line_chunks(blocks: Iterator[bytes], chunk_lines: int, name: str) -> Iterator[tuple[int, bytes]]:
-    """``(number of its first line, bytes)`` of each ``chunk_lines`` lines (the last chunk may be shorter)
-    of blocks from :func:`open_blocks` (which has dropped a byte-order mark and checked the limits)."""
-    return batches(blocks, chunk_lines, 0)
-
-
 def line_blocks(path: str, size: int = SCAN_BYTES) -> Iterator[bytes]:
     """A file the usual path reads whole (``read_bytes``, with its limits) in blocks of whole lines of
     about ``size`` bytes (the last one may not end a line), for a reader that keeps less than its text: each
@@ -110,7 +104,7 @@ def line_texts(path: str | Path, numbers: set[int], chunk_lines: int = CHUNK_LIN
     if not wanted:
         return found
     at = 0  # the first wanted number not yet looked for
-    for first, data in line_chunks(open_blocks(path), chunk_lines, str(path)):
+    for first, data in batches(open_blocks(path), chunk_lines, 0):
         end = at
         while end < len(wanted) and wanted[end] < first + chunk_lines:
             end += 1

@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from segeval.arrays import BoolArray, IntArray
 from segeval.io.formats import TIME_PARSERS, LineFormat
 from segeval.io.tokens import int_tokens as int_tokens  # one vectorised parser of each kind, in tokens
 from segeval.io.tokens import mmss_to_seconds as mmss_to_seconds
@@ -85,8 +86,7 @@ def scan_parse(data: bytes, fmt: LineFormat, time_format: str = "mmss") -> dict[
         if names is None:
             return None
         out[f.name] = categorical(codes, names, distinct)
-    out["line"] = line_numbers(data, rows)
-    return out if len(out["line"]) == rows else None
+    return _with_lines(out, data, rows)
 
 
 def _sample_widths(data: bytes, n_fields: int) -> list[int] | None:
@@ -166,10 +166,7 @@ def _fast_parse_bytes(data: bytes, fmt: LineFormat, sep: str, time_format: str) 
             return None
         out[f.name] = parsed[codes]
     # the tokenizer pads a missing optional last field; too few required fields failed above
-    out["line"] = line_numbers(data, rows)
-    if len(out["line"]) != rows:
-        return None
-    return out
+    return _with_lines(out, data, rows)
 
 
 def _fast_parse_objects(data: bytes, fmt: LineFormat, sep: str, time_format: str) -> dict[str, Column] | None:
@@ -215,11 +212,7 @@ def _fast_parse_objects(data: bytes, fmt: LineFormat, sep: str, time_format: str
             if not np.isfinite(floats).all():
                 return None
             out[f.name] = floats
-    # the tokenizer pads a missing optional last field; too few required fields failed above
-    out["line"] = line_numbers(data, len(df))
-    if len(out["line"]) != len(df):
-        return None
-    return out
+    return _with_lines(out, data, len(df))
 
 
 def factorize_bytes(values: npt.NDArray[np.bytes_],
@@ -317,12 +310,18 @@ def category_bytes(categories: pd.Index) -> npt.NDArray[np.bytes_] | None:
     return entry[1] if entry is not None and entry[0]() is categories else None
 
 
-def _present(col: pd.Series) -> npt.NDArray[np.bool_]:
+def _present(col: pd.Series) -> BoolArray:
     """Cells that hold a token (with ``na_filter=False`` the tokenizer pads missing fields with '')."""
     return np.asarray(col.to_numpy(dtype=object) != "", dtype=bool)
 
 
-def line_numbers(data: bytes, rows: int) -> npt.NDArray[np.int64]:
+def _with_lines(out: dict[str, Column], data: bytes, rows: int) -> dict[str, Column] | None:
+    """``out`` with each row's line number (column ``line``); None when the non-blank lines are not ``rows``."""
+    out["line"] = line_numbers(data, rows)
+    return out if len(out["line"]) == rows else None
+
+
+def line_numbers(data: bytes, rows: int) -> IntArray:
     newlines = data.count(b"\n")
     lines = newlines + (0 if data.endswith(b"\n") or not data else 1)
     if lines == rows:

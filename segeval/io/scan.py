@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.io.tokens import Matrix as Matrix  # the byte and word layouts, named here for the scanner's readers
 from segeval.io.tokens import Words as Words
 from segeval.io.tokens import byte_tokens, mmss_matrix, parse_ints
@@ -40,8 +41,8 @@ class Scanned:
     first and the last data line's ``first`` fields."""
 
     text: dict[Any, Words]
-    floats: dict[Any, npt.NDArray[np.float64]]
-    ints: dict[Any, npt.NDArray[np.int64]]
+    floats: dict[Any, FloatArray]
+    ints: dict[Any, IntArray]
     first: dict[Any, bytes]
     last: dict[Any, bytes]
 
@@ -72,7 +73,7 @@ def scan(data: bytes, n_fields: int, text: tuple[int, ...], floats: tuple[int, .
     docstring)."""
     if not plain_bytes(data):
         return None
-    return scan_blocks(_line_blocks(data), n_fields, text, floats, ints, checked_ints, first, checked_floats, times,
+    return scan_blocks(line_views(data), n_fields, text, floats, ints, checked_ints, first, checked_floats, times,
                        utf8=True)
 
 
@@ -92,7 +93,7 @@ def scan_format(data: bytes | Iterable[bytes], fmt: LineFormat, *, n_fields: int
                    {name[k]: v for k, v in got.last.items()})
 
 
-def _line_blocks(data: bytes) -> Iterator[memoryview]:
+def line_views(data: bytes) -> Iterator[memoryview]:
     """``data`` in blocks of about :data:`BLOCK_BYTES` that end at a line end (views, not copies)."""
     view = memoryview(data)
     begin = 0
@@ -103,11 +104,6 @@ def _line_blocks(data: bytes) -> Iterator[memoryview]:
             end = cut + 1 if cut >= begin else (data.find(b"\n", end) + 1 or len(data))
         yield view[begin:end]
         begin = end
-
-
-def line_views(data: bytes) -> Iterator[memoryview]:
-    """``data`` in blocks of about :data:`BLOCK_BYTES` that end at a line end, as views (no copies)."""
-    return _line_blocks(data)
 
 
 def scan_blocks(blocks: Iterable[bytes | memoryview], n_fields: int, text: tuple[int, ...],
@@ -288,10 +284,9 @@ def _block(block: Matrix, n_fields: int, kinds: dict[int, str]) -> dict[int, npt
 _POWERS = 10.0 ** np.arange(16)
 
 
-Mask = npt.NDArray[np.bool_]
 
 
-def _decimals(mat: Matrix) -> tuple[Matrix, Matrix, Mask, Mask, Mask]:
+def _decimals(mat: Matrix) -> tuple[Matrix, Matrix, BoolArray, BoolArray, BoolArray]:
     """The tokens' bytes one row per byte position (up to the longest token), their digit values,
     where digits and dots are, and which tokens are plain decimals of at most 15 digits (an optional
     sign, digits and at most one dot)."""
@@ -308,7 +303,7 @@ def _decimals(mat: Matrix) -> tuple[Matrix, Matrix, Mask, Mask, Mask]:
     return t, digit, is_digit, is_dot, plain
 
 
-def parse_floats(mat: Matrix) -> npt.NDArray[np.float64] | None:
+def parse_floats(mat: Matrix) -> FloatArray | None:
     """Number tokens as :func:`segeval.io.formats.parse_float` reads them (optional sign, digits with
     an optional dot, optional exponent; finite, correctly rounded); None when one is not a number.
 
@@ -339,7 +334,7 @@ def parse_floats(mat: Matrix) -> npt.NDArray[np.float64] | None:
     return values
 
 
-def _numpy_floats(mat: Matrix) -> npt.NDArray[np.float64] | None:
+def _numpy_floats(mat: Matrix) -> FloatArray | None:
     if bool((mat == 95).any()) or bool((mat > 127).any()):
         return None  # '_' (which Python's float takes between digits) or not ASCII
     try:  # NumPy reads what the parser reads, and refuses what it refuses, but for inf and nan (not finite)

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from segeval.arrays import BoolArray
 from segeval.errors import InputError, check_choice
 from segeval.io.fast import Column, fast_parse, scan_parse
 from segeval.io.files import read_bytes
@@ -208,7 +209,7 @@ def _check_sources(values: npt.NDArray[np.generic], lines: npt.NDArray[np.generi
     return sources
 
 
-def predicted_mask(qrels: pd.DataFrame) -> npt.NDArray[np.bool_]:
+def predicted_mask(qrels: pd.DataFrame) -> BoolArray:
     """Per qrels line: judged by a classifier (``predicted:...`` in completed qrels), not by a person."""
     if "source" not in qrels:
         return np.zeros(len(qrels), dtype=bool)

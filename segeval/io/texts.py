@@ -8,14 +8,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
 
+from segeval.arrays import FloatArray
 from segeval.errors import InputError, check_choice
 from segeval.io.files import read_bytes
 from segeval.io.formats import TIME_FORMATS, TIME_PARSERS
 from segeval.settings import DEFAULTS
-
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from segeval.arrays import BoolArray, IntArray
 from segeval.io.formats import parse_int
 
 Matrix = npt.NDArray[np.uint8]
@@ -15,8 +16,12 @@ Matrix = npt.NDArray[np.uint8]
 Words = npt.NDArray[np.uint64]
 
 
-def _byte_matrix(values: npt.NDArray[np.bytes_], max_width: int) -> npt.NDArray[np.uint8] | None:
-    """Fixed-width tokens as an (n, width) byte matrix; None when too wide or a NUL is not padding."""
+def _parse_tokens(values: npt.NDArray[np.bytes_], max_width: int,
+                  parse: Callable[[Matrix], IntArray | None]) -> IntArray | None:
+    """``parse`` of fixed-width tokens as an (n, width) byte matrix; None when they are wider than
+    ``max_width`` or a NUL is not padding."""
+    if len(values) == 0:
+        return np.zeros(0, dtype=np.int64)
     width = values.dtype.itemsize
     if width > max_width or width == 0:
         return None
@@ -24,18 +29,15 @@ def _byte_matrix(values: npt.NDArray[np.bytes_], max_width: int) -> npt.NDArray[
     nul = b == 0
     if not (nul[:, :-1] <= nul[:, 1:]).all():
         return None
-    return b
+    return parse(b)
 
 
-def mmss_to_seconds(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
+def mmss_to_seconds(values: npt.NDArray[np.bytes_]) -> IntArray | None:
     """Vectorised :func:`parse_mmss` over a bytes array; None when any entry is not an M.S time."""
-    if len(values) == 0:
-        return np.zeros(0, dtype=np.int64)
-    b = _byte_matrix(values, 15)
-    return None if b is None else mmss_matrix(b)
+    return _parse_tokens(values, 15, mmss_matrix)
 
 
-def mmss_matrix(b: Matrix) -> npt.NDArray[np.int64] | None:
+def mmss_matrix(b: Matrix) -> IntArray | None:
     """Seconds of M.S tokens held as a (tokens, width) byte matrix, zero-padded at the end (a NUL only
     as padding), as :func:`segeval.io.formats.parse_mmss` reads them: 1-12 minute digits, a dot, 1-2
     second digits, at most 59 seconds ('1.5' is 1.05); None when a token is not one."""
@@ -64,7 +66,7 @@ def mmss_matrix(b: Matrix) -> npt.NDArray[np.int64] | None:
 _ONES = np.uint64(0x0101010101010101)
 
 
-def _words(mask: npt.NDArray[np.bool_]) -> Words:
+def _words(mask: BoolArray) -> Words:
     """A (rows, width) boolean matrix as (rows, words) little-endian words of its bytes (zero-padded)."""
     n, width = mask.shape
     raw = mask.view(np.uint8)
@@ -75,7 +77,7 @@ def _words(mask: npt.NDArray[np.bool_]) -> Words:
     return np.ascontiguousarray(raw).view(np.uint64)
 
 
-def row_counts(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+def row_counts(mask: BoolArray) -> IntArray:
     """The number of True entries in each row (a byte sum per word, no per-row reduction)."""
     words = _words(mask)
     total = np.zeros(len(words), dtype=np.int64)
@@ -84,7 +86,7 @@ def row_counts(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
     return total
 
 
-def first_true(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+def first_true(mask: BoolArray) -> IntArray:
     """The column of the first True entry of each row (the width when none)."""
     words = _words(mask)
     out = np.full(len(words), mask.shape[1], dtype=np.int64)
@@ -96,15 +98,12 @@ def first_true(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
     return out
 
 
-def int_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.int64] | None:
+def int_tokens(values: npt.NDArray[np.bytes_]) -> IntArray | None:
     """Vectorised strict integer parse (optional sign, 1-18 digits); None when any entry is not one."""
-    if len(values) == 0:
-        return np.zeros(0, dtype=np.int64)
-    b = _byte_matrix(values, 19)
-    return None if b is None else parse_ints(b)
+    return _parse_tokens(values, 19, parse_ints)
 
 
-def leading_number(mat: Matrix, lengths: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+def leading_number(mat: Matrix, lengths: IntArray) -> IntArray:
     """The whole number written by the first ``lengths[i]`` bytes (digits) of each row."""
     value = np.zeros(len(mat), dtype=np.int64)
     for j in range(int(lengths.max(initial=0))):  # most significant first
@@ -117,7 +116,7 @@ def byte_tokens(mat: Matrix) -> npt.NDArray[np.bytes_]:
     return np.ascontiguousarray(mat).view(f"S{mat.shape[1]}").ravel()
 
 
-def _table(chars: bytes) -> npt.NDArray[np.bool_]:
+def _table(chars: bytes) -> BoolArray:
     table = np.zeros(256, dtype=bool)
     table[0] = True  # padding
     table[list(chars)] = True
@@ -127,7 +126,7 @@ def _table(chars: bytes) -> npt.NDArray[np.bool_]:
 _INT_BYTES = _table(b"0123456789+-")
 
 
-def parse_ints(mat: Matrix, keep: bool = True) -> npt.NDArray[np.int64] | None:
+def parse_ints(mat: Matrix, keep: bool = True) -> IntArray | None:
     """Integer tokens (optional sign, 1-18 digits), as :func:`segeval.io.formats.parse_int`; None
     when one is not; with ``keep=False`` only checked (an empty array)."""
     digit = (mat - np.uint8(48)) < 10

@@ -11,12 +11,9 @@ items, c(i) the group of the i-th of them, and R_1, R_2, ... the ranking,
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.adapt.base import Adapted
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
+from segeval.arrays import FloatArray, IntArray
 
 
 def ground_truth(a: Adapted) -> tuple[IntArray, IntArray, IntArray]:
@@ -57,7 +54,7 @@ def ground_truth(a: Adapted) -> tuple[IntArray, IntArray, IntArray]:
 
 
 def dynamic_recall(groups: IntArray, sizes: IntArray, k: int | None = None,
-                   items: npt.NDArray[np.int64] | None = None) -> FloatArray:
+                   items: IntArray | None = None) -> FloatArray:
     """r_1 .. r_k (k = number of ground-truth items by default).
 
     ``groups[w]`` is the ground-truth group of the unit at rank w + 1 (-1: none);

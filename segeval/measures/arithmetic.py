@@ -1,4 +1,8 @@
-"""trec_eval's arithmetic: sums left to right in doubles, the C library's log2, C's lround."""
+"""trec_eval's arithmetic, not only its algebra, for the measures of :mod:`segeval.measures.trec_ranks`,
+``trec_gains``, ``trec_judged`` and ``trec_sets``: every sum adds its terms left to right in doubles in
+trec_eval's order, discounts are the C library's ``log2``, powers are repeated products, C's ``lround``
+rounds, and each division has trec_eval's operands.  A value whose exact result sits on a 4th-decimal
+boundary then prints the digit trec_eval prints."""
 
 from __future__ import annotations
 
@@ -6,6 +10,8 @@ import math
 
 import numpy as np
 import numpy.typing as npt
+
+from segeval.arrays import FloatArray
 
 
 def running_sum(terms: npt.ArrayLike) -> float:
@@ -15,10 +21,10 @@ def running_sum(terms: npt.ArrayLike) -> float:
     return float(np.cumsum(values)[-1]) if len(values) else 0.0  # cumsum accumulates in order
 
 
-_LOG2: list[npt.NDArray[np.float64]] = [np.zeros(0)]
+_LOG2: list[FloatArray] = [np.zeros(0)]
 
 
-def log2_discounts(n: int) -> npt.NDArray[np.float64]:
+def log2_discounts(n: int) -> FloatArray:
     """``log2(i + 2)`` for i < n from the C library's ``log2`` (as trec_eval; NumPy's own
     ``log2`` differs from it in the last bit for some integers)."""
     table = _LOG2[0]

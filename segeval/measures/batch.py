@@ -18,10 +18,8 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
+from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.measures.arithmetic import log2_discounts, running_sum
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -94,7 +92,7 @@ class Batch:
         return np.bincount(self.pool_query[self.pool >= 0], minlength=len(self.num_rel)).astype(np.int64)
 
     @cached_property
-    def relevant(self) -> npt.NDArray[np.bool_]:
+    def relevant(self) -> BoolArray:
         return np.asarray(self.labels == Label.RELEVANT)
 
     def found_before(self, positions: IntArray) -> IntArray:
@@ -274,7 +272,8 @@ def _dcg(values: FloatArray, offsets: IntArray, k: int | None) -> FloatArray:
     return ordered_sums(terms, np.cumsum(take) - take, take)
 
 
-def _ndcg(b: Batch, k: int | None) -> list[float]:
+def ndcg_at(b: Batch, k: int | None) -> list[float]:
+    """nDCG at ``k`` (None: the whole ranking)."""
     ideal = _dcg(*b.ideal_gains, k)
     found = _dcg(b.unit_gains, b.offsets, k)
     return np.where(ideal > 0, found / np.where(ideal > 0, ideal, 1.0), 0.0).tolist()  # type: ignore[no-any-return]
@@ -282,8 +281,4 @@ def _ndcg(b: Batch, k: int | None) -> list[float]:
 
 def ndcg(b: Batch, params: str | None = None) -> list[float] | None:
     """nDCG over the whole ranking; None with a gain table (``ndcg_1=3,2=9``: per query only)."""
-    return _ndcg(b, None) if params is None else None
-
-
-def ndcg_at(b: Batch, k: int) -> list[float]:
-    return _ndcg(b, k)
+    return ndcg_at(b, None) if params is None else None

@@ -10,8 +10,8 @@ from segeval.adapt.base import Adapted, Adapter
 from segeval.adapt.labelled import Labelled
 from segeval.errors import ParameterError
 from segeval.measures.batch import Batch
+from segeval.measures.declaration import Measure
 from segeval.measures.definitions import resolve
-from segeval.measures.registry import Measure
 
 if TYPE_CHECKING:
     from segeval.measures.segments import QuerySegments

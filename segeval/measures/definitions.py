@@ -6,7 +6,7 @@ Bounds: ``lower``/``upper`` hold for every adapter that credits each relevant un
 relevant results by num_rel (or an ideal ranking): under the overlap and tolerance adapters one
 relevant segment can be credited to several results, and their values may then exceed ``upper``.
 
-Functions are named by module (``L.average_precision`` is a :class:`~segeval.measures.registry.Deferred`
+Functions are named by module (``L.average_precision`` is a :class:`~segeval.measures.declaration.Deferred`
 reference), so importing the declarations loads no NumPy; a measure that converts its parameter
 first is written in :mod:`segeval.measures.forms`.
 """
@@ -15,14 +15,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TypedDict
 
 from segeval.errors import ParameterError
+from segeval.measures import catalogue
 from segeval.measures import diversity_keys as DIV_KEYS
 from segeval.measures import jumpin as JUMPIN_KEYS
 from segeval.measures import quesst as QUESST
+from segeval.measures.declaration import Aggregate, Deferred, Family, Format, Measure
 from segeval.measures.keyed import KeyedFamily
-from segeval.measures.registry import Aggregate, Deferred, Ecosystem, Family, Format, Measure, Option, Registry
+from segeval.measures.registry import Ecosystem, Option, Registry
 
 
 class _Functions:
@@ -525,7 +528,7 @@ REGISTRY = Registry(FAMILIES, SETS, SET_DESCRIPTIONS, ECOSYSTEM)
 measure = REGISTRY.measure
 expand = REGISTRY.expand
 resolve = REGISTRY.resolve
-measure_table = REGISTRY.table
+measure_table = partial(catalogue.table, REGISTRY)
 
 __all__ = ["FAMILIES", "NEW_IN_10", "REGISTRY", "SETS", "TREC_EVAL_9", "Measure", "expand", "for_trec_eval", "measure",
            "measure_table", "resolve"]

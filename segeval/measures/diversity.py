@@ -23,16 +23,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.adapt.base import Adapted
 from segeval.adapt.subtopics import Subtopics
+from segeval.arrays import BoolArray, FloatArray
 from segeval.errors import ParameterError
 from segeval.measures.diversity_keys import ALPHA, CUT_KEYS, RBP_KEYS
 from segeval.measures.keyed import Key, settings
-
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
 
 
 def _subtopics(a: Adapted) -> Subtopics:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label, judged_only
+from segeval.arrays import FloatArray
 from segeval.measures.params import Params
 
 #: gdeval.pl's ``$MAX_JUDGMENT``: ERR's gain is (2^grade - 1) / 2^4 whatever the qrels' largest grade
@@ -46,17 +46,17 @@ def with_options(a: Adapted, level: int | None, judged: bool) -> Adapted:
     return judged_only(a) if judged else a
 
 
-def _positive_grades(a: Adapted) -> npt.NDArray[np.float64]:
+def _positive_grades(a: Adapted) -> FloatArray:
     grades = np.nan_to_num(a.grades if a.grades is not None else np.zeros(len(a.labels)), nan=0.0)
     return np.where(grades > 0, grades, 0.0)
 
 
-def _ideal(a: Adapted) -> npt.NDArray[np.float64]:
+def _ideal(a: Adapted) -> FloatArray:
     pool = a.pool if a.pool is not None else np.zeros(0)
     return np.sort(pool[pool > 0])[::-1]
 
 
-def _dcg_exp(gains: npt.NDArray[np.float64]) -> float:
+def _dcg_exp(gains: FloatArray) -> float:
     """sum of (2^g - 1) / ln(rank + 1), as gdeval.pl (its natural log cancels in nDCG)."""
     total = 0.0
     for i, g in enumerate(gains.tolist()):
@@ -136,7 +136,7 @@ def ndcg_gains_at(a: Adapted, params: Params | None = None) -> float:
     table = dict(params.gain_levels())
     k = int(params.named("k", 0)) or None
 
-    def mapped(grades: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    def mapped(grades: FloatArray) -> FloatArray:
         out = np.array([table.get(int(g), g) if g == g and float(g).is_integer() else g for g in grades.tolist()],
                        dtype=np.float64)
         return np.where(np.nan_to_num(out) > 0, np.nan_to_num(out), 0.0)
@@ -208,7 +208,7 @@ def compat(a: Adapted, params: Params | None = None) -> float:
 CWL_DEPTH = 1000
 
 
-def _cwl_gains(a: Adapted, params: Params) -> npt.NDArray[np.float64]:
+def _cwl_gains(a: Adapted, params: Params) -> FloatArray:
     """cwl_eval's gains as ir_measures makes them: each grade clipped to [min_rel, max_rel] (0 and 1 unless
     given) and scaled into [0, 1]; unjudged results gain 0; padded or cut to :data:`CWL_DEPTH` ranks."""
     low, high = params.named("min_rel", 0.0), params.named("max_rel", 1.0)
@@ -223,14 +223,14 @@ def _cwl_gains(a: Adapted, params: Params) -> npt.NDArray[np.float64]:
     return out
 
 
-def _cwl(gains: npt.NDArray[np.float64], c: npt.NDArray[np.float64]) -> float:
+def _cwl(gains: FloatArray, c: FloatArray) -> float:
     """The C/W/L expected utility per item: W from the continuation probabilities C (W_1 = 1 / sum of the
     products of C above each rank), summed against the gains."""
     reach = np.concatenate([[1.0], np.cumprod(c[:-1])])
     return float(np.dot(reach * (1.0 / np.sum(reach)), gains))
 
 
-def _ranks() -> npt.NDArray[np.float64]:
+def _ranks() -> FloatArray:
     return np.arange(1, CWL_DEPTH + 1, dtype=np.float64)
 
 

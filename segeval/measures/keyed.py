@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from segeval.errors import ParameterError
+from segeval.measures.declaration import Family, ParamValue
 from segeval.measures.params import plain_decimal
-from segeval.measures.registry import Family, ParamValue
 
 
 @dataclass(frozen=True)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
+from segeval.arrays import BoolArray
 
 
-def _relevant(a: Adapted) -> npt.NDArray[np.bool_]:
+def _relevant(a: Adapted) -> BoolArray:
     return a.relevant
 
 

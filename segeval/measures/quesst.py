@@ -27,8 +27,6 @@ _DECISIONS = Key("decisions", "given", words=("given", "bayes"))
 CNXE_KEYS = (_P_TARGET, _COST_MISS, _COST_FA, _PRIOR, _DEFAULT)
 TWV_KEYS = (_P_TARGET, _COST_MISS, _COST_FA, _DEFAULT)
 ACT_TWV_KEYS = (*TWV_KEYS, _DECISIONS)
-#: every key, in the order of a canonical name
-ALL_KEYS = (_P_TARGET, _COST_MISS, _COST_FA, _PRIOR, _DEFAULT, _DECISIONS)
 
 
 @dataclass(frozen=True)

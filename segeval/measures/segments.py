@@ -8,17 +8,14 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
 
+from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.prepared import group_pairs
 from segeval.segment import closed_overlap
 
 if TYPE_CHECKING:
     from segeval.prepared import Prepared
 
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,7 @@
 """trec_eval's gain-based measures (one query's adapted grades): the gain table (``ndcg.1=3,2=9``,
 sorted as trec_eval sorts it), DCG and its ideal, nDCG and its cut-off, ndcg_rel, Rndcg, G and
-binG, RBP and its residual, and the Järvelin-Kekäläinen DCG.
-
-The arithmetic is trec_eval's, not only its algebra (:mod:`segeval.measures.arithmetic`): every
-sum adds its terms left to right in doubles in trec_eval's order, discounts are the C library's
-``log2``, powers are repeated products, and each division has trec_eval's operands.  A value whose
-exact result sits on a 4th-decimal boundary then prints the digit trec_eval prints.
-"""
+binG, RBP and its residual, and the Järvelin-Kekäläinen DCG. The arithmetic is trec_eval's
+(:mod:`segeval.measures.arithmetic`)."""
 
 from __future__ import annotations
 
@@ -14,26 +9,26 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
+from segeval.arrays import BoolArray, FloatArray
 from segeval.measures.arithmetic import log2_discounts, running_sum
 from segeval.measures.trec_judged import grade_values
 
 
-def gains(a: Adapted) -> npt.NDArray[np.float64]:
+def gains(a: Adapted) -> FloatArray:
     """Per unit, its gain: the grade when above 0, else 0."""
     grades = a.grades if a.grades is not None else np.zeros(len(a.labels))
     return np.where(np.nan_to_num(grades) > 0, np.nan_to_num(grades), 0.0)
 
 
-def ideal_gains(a: Adapted) -> npt.NDArray[np.float64]:
+def ideal_gains(a: Adapted) -> FloatArray:
     """The query's positive pool grades, best first (the ideal ranking's gains)."""
     pool = a.pool if a.pool is not None else np.zeros(0)
     return np.sort(pool[pool > 0])[::-1]
 
 
-def dcg(gains: npt.NDArray[np.float64]) -> float:
+def dcg(gains: FloatArray) -> float:
     """trec_eval's DCG of gains in rank order (log2(rank + 1) discounts)."""
     return running_sum(gains / log2_discounts(len(gains)))
 
@@ -50,7 +45,7 @@ def ndcg_at(a: Adapted, k: int) -> float:
     return dcg(gains(a)[:k]) / ideal if ideal > 0 else 0.0
 
 
-def _dcg_jk(gains: npt.NDArray[np.float64], base: float = 2.0) -> float:
+def _dcg_jk(gains: FloatArray, base: float = 2.0) -> float:
     ranks = np.arange(1, len(gains) + 1, dtype=np.float64)
     discount = np.where(ranks < base, 1.0, np.log(np.maximum(ranks, base)) / math.log(base))
     return float(np.sum(gains / discount))
@@ -86,12 +81,12 @@ class GainTable:
     #: the table's gains in its sorted order
     table: tuple[float, ...]
     #: per ranked unit, its table gain (0 without an entry)
-    gains: npt.NDArray[np.float64]
+    gains: FloatArray
     #: per ranked unit, True when its level has a table entry
-    listed: npt.NDArray[np.bool_]
+    listed: BoolArray
     #: the ideal ranking's gains: the table walked from its last entry, each gain as many times as the
     #: level has judged units, up to the first gain <= 0
-    ideal: npt.NDArray[np.float64]
+    ideal: FloatArray
 
 
 def _sorted_gains(entries: list[tuple[int, float, int]]) -> list[tuple[int, float, int]]:
@@ -200,7 +195,7 @@ def _over_c_log2(x: float, y: float) -> float:
     return x / log if log else math.copysign(math.inf, x)
 
 
-def _dcg_prefix(g: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+def _dcg_prefix(g: FloatArray) -> FloatArray:
     """DCG after each rank: trec_eval's running sum."""
     return np.cumsum(g / log2_discounts(len(g))) if len(g) else np.zeros(0)
 
@@ -240,7 +235,7 @@ def rndcg(a: Adapted, levels: GainLevels = ()) -> float:
     return running_sum(terms) / len(terms) if terms else math.nan
 
 
-def _powers(p: float, n: int) -> npt.NDArray[np.float64]:
+def _powers(p: float, n: int) -> FloatArray:
     """1, p, p * p, ... (n + 1 values) by repeated multiplication, as trec_eval (not ``p ** i``)."""
     factors = np.full(n + 1, p)
     factors[0] = 1.0

@@ -2,26 +2,21 @@
 grades): bpref (and RankEff), infAP, judged non-relevant and unjudged counts, the relevance string.
 
 In trec_eval's terms a ranked unit with a NaN grade is "not in the pool" (-1) and one with a
-negative grade "in the pool but unjudged" (-2); both are unjudged here.
-
-The arithmetic is trec_eval's, not only its algebra (:mod:`segeval.measures.arithmetic`): every
-sum adds its terms left to right in doubles in trec_eval's order, discounts are the C library's
-``log2``, powers are repeated products, and each division has trec_eval's operands.  A value whose
-exact result sits on a 4th-decimal boundary then prints the digit trec_eval prints.
-"""
+negative grade "in the pool but unjudged" (-2); both are unjudged here. The arithmetic is trec_eval's
+(:mod:`segeval.measures.arithmetic`)."""
 
 from __future__ import annotations
 
 import math
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
+from segeval.arrays import FloatArray, IntArray
 from segeval.measures.arithmetic import running_sum
 
 
-def grade_values(a: Adapted) -> npt.NDArray[np.float64]:
+def grade_values(a: Adapted) -> FloatArray:
     """Per ranked unit, its grade (NaN: not in the qrels; all 0 without grades)."""
     return a.grades if a.grades is not None else np.zeros(len(a.labels))
 
@@ -51,7 +46,7 @@ def _judged_nonrelevant(a: Adapted) -> int:
     return int((pool >= 0).sum()) - a.num_rel
 
 
-def _nonrelevant_above_relevant(a: Adapted) -> npt.NDArray[np.int64]:
+def _nonrelevant_above_relevant(a: Adapted) -> IntArray:
     """For each retrieved relevant unit, the judged non-relevant units ranked above it."""
     nonrel_so_far = np.cumsum(a.labels == Label.NONRELEVANT)
     return np.asarray(nonrel_so_far[a.relevant], dtype=np.int64)

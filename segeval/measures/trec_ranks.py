@@ -1,12 +1,7 @@
 """trec_eval's measures of relevant results at ranks and cut-offs (one query's adapted labels):
 AP and its cut-off form, R-precision and its multiples, recall, success, reciprocal rank,
 interpolated precision and the 11-point average, relative precision, and the F and E measures.
-
-The arithmetic is trec_eval's, not only its algebra (:mod:`segeval.measures.arithmetic`): every
-sum adds its terms left to right in doubles in trec_eval's order, discounts are the C library's
-``log2``, powers are repeated products, and each division has trec_eval's operands.  A value whose
-exact result sits on a 4th-decimal boundary then prints the digit trec_eval prints.
-"""
+The arithmetic is trec_eval's (:mod:`segeval.measures.arithmetic`)."""
 
 from __future__ import annotations
 
@@ -14,13 +9,13 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.adapt.base import Adapted
+from segeval.arrays import BoolArray
 from segeval.measures.arithmetic import lround, running_sum
 
 
-def _relevant(a: Adapted) -> npt.NDArray[np.bool_]:
+def _relevant(a: Adapted) -> BoolArray:
     return a.relevant
 
 

@@ -1,11 +1,6 @@
 """trec_eval's measures of the retrieved set, ranks ignored (one query's adapted labels): set_P,
-set_recall, set_relative_P, set_map, set_F and utility.
-
-The arithmetic is trec_eval's, not only its algebra (:mod:`segeval.measures.arithmetic`): every
-sum adds its terms left to right in doubles in trec_eval's order, discounts are the C library's
-``log2``, powers are repeated products, and each division has trec_eval's operands.  A value whose
-exact result sits on a 4th-decimal boundary then prints the digit trec_eval prints.
-"""
+set_recall, set_relative_P, set_map, set_F and utility. The arithmetic is trec_eval's
+(:mod:`segeval.measures.arithmetic`)."""
 
 from __future__ import annotations
 

@@ -29,18 +29,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import numpy.typing as npt
 
+from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.errors import ParameterError
 from segeval.measures.quesst import ACT_TWV_KEYS, CNXE_KEYS, TWV_KEYS, QbeParameters, parameters
 
 if TYPE_CHECKING:
-    from segeval.measures.registry import Measure
+    from segeval.measures.declaration import Measure
     from segeval.prepared import Prepared
 
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
-IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 from segeval.errors import utf8_text
 from segeval.evaluation import Evaluation
-from segeval.measures.registry import Format
+from segeval.measures.declaration import Format
 
 LABEL_MEASURES = ("num_rel", "num_ret", "num_rel_ret", "map", "P_5", "P_10", "P_20",
                   "Judged_10", "Judged_20", "Judged_30", "relString")

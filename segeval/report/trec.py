@@ -6,7 +6,7 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from segeval.measures.registry import Format
+from segeval.measures.declaration import Format
 
 if TYPE_CHECKING:
     from segeval.evaluation import Evaluation

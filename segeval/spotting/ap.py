@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.spotting.grid import FRAMERATE, N_CLASSES, Cells, Grid
 
 #: tolerances in seconds of each ``--metric`` (the official ``deltas``)
@@ -32,7 +33,6 @@ METRICS: dict[str, tuple[int, ...]] = {
 UNSHOWN_SCALE = (17, 13)
 VARIANTS = ("all", "visible", "unshown")
 THRESHOLDS = np.linspace(0, 1, 200)
-Floats = npt.NDArray[np.float64]
 
 
 @dataclass
@@ -67,7 +67,7 @@ def match(cells: Cells, window: float) -> list[int]:
 class _Variant:
     """The predictions of one class and variant, ranked by confidence (stable), fixed for every tolerance."""
 
-    keep: npt.NDArray[np.bool_] | None  # of the class's ranked predictions (None: all)
+    keep: BoolArray | None  # of the class's ranked predictions (None: all)
     first: npt.NDArray[np.intp]  # per threshold, the first ranked score >= it
     kept: npt.NDArray[np.intp]  # per threshold, how many scores are >= it
     n_events: int
@@ -97,7 +97,7 @@ def _prepare(grid: Grid, c: int) -> _Class:
     return _Class(cells, order, variants)
 
 
-def _curve(ranked_hits: npt.NDArray[np.int64], v: _Variant) -> tuple[Floats, Floats]:
+def _curve(ranked_hits: IntArray, v: _Variant) -> tuple[FloatArray, FloatArray]:
     """Precision and recall at each threshold, as the official computes them (float64, 0 for 0/0)."""
     hits = ranked_hits if v.keep is None else ranked_hits[v.keep]
     above = np.concatenate([np.cumsum(hits[::-1])[::-1], [0]])[v.first]  # hits among scores >= threshold
@@ -107,7 +107,7 @@ def _curve(ranked_hits: npt.NDArray[np.int64], v: _Variant) -> tuple[Floats, Flo
     return precision.astype(np.float64), recall.astype(np.float64)
 
 
-def eleven_point(precision: Floats, recall: Floats) -> float:
+def eleven_point(precision: FloatArray, recall: FloatArray) -> float:
     """The official 11-point interpolated AP."""
     total = np.float64(0.0)
     for k in range(11):

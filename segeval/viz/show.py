@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Adapter, Label
+from segeval.arrays import FloatArray
 from segeval.errors import ParameterError
 from segeval.prepared import Prepared
 from segeval.viz import label
@@ -54,8 +55,8 @@ class Truth:
     """The query's qrels segments as plain arrays."""
 
     video: npt.NDArray[Any]
-    start: npt.NDArray[np.float64]
-    end: npt.NDArray[np.float64]
+    start: FloatArray
+    end: FloatArray
     rel: npt.NDArray[Any]
     line: npt.NDArray[Any]
 

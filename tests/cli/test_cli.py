@@ -286,20 +286,20 @@ def test_no_note_when_map_at_most_one(tmp_path: Path) -> None:
 
 
 def test_readme_measure_table_is_generated_from_the_registry() -> None:
-    from segeval.measures import REGISTRY, measure_table
+    from segeval.measures import REGISTRY, catalogue, measure_table
 
     code, out, _ = run_cli("measures")
-    assert code == 0 and out.strip() == "\n\n".join([measure_table(), REGISTRY.sets_table(),
-                                                     REGISTRY.aliases_table()])
+    assert code == 0 and out.strip() == "\n\n".join([measure_table(), catalogue.sets_table(REGISTRY),
+                                                     catalogue.aliases_table(REGISTRY)])
     assert "| `paper` | recip_rank, P_10, P_20, ndcg_cut_20, map, bpref, P_judged_20, RankEff |" in out
     assert "| `AP@n` | `map_cut_n` |" in out and "| `R-Prec` | `Rprec` |" in out
 
 
 def test_docs_measures_md_is_current() -> None:
     # regenerate with scripts/update_readme.py when a declaration changes
-    from segeval.measures import REGISTRY
+    from segeval.measures import REGISTRY, catalogue
 
-    assert (ROOT / "docs" / "measures.md").read_text(encoding="utf-8") == REGISTRY.doc()
+    assert (ROOT / "docs" / "measures.md").read_text(encoding="utf-8") == catalogue.doc(REGISTRY)
 
 
 def test_measures_json_and_csv_list_every_declaration() -> None:

@@ -21,7 +21,7 @@ import pytest
 from segeval.engines.runs import expand_runs
 from segeval.errors import InputError, ParameterError
 from segeval.io import files
-from segeval.io.chunks import line_chunks, open_blocks
+from segeval.io.chunks import batches, open_blocks
 from segeval.io.files import read_blocks, read_bytes
 from segeval.report.trec import prefixed
 from tests.conftest import FIXTURES, ROOT, full_only, run_cli, sliced
@@ -259,7 +259,7 @@ def test_multi_member_gzip_reads_the_same_everywhere(tmp_path: Path) -> None:
     assert me13sh[0][1] == me13sh[1][1] and me13sh[0][0].startswith("runid")  # all but the runid (file) line
     for block in (1, 5, 64):  # block edges anywhere: inside a header, a member, between members
         assert b"".join(open_blocks(run, block=block)) == data
-        assert b"".join(d for _, d in line_chunks(open_blocks(run, block=block), 9, str(run))) == data
+        assert b"".join(d for _, d in batches(open_blocks(run, block=block), 9, 0)) == data
 
 
 # ---------------------------------------------------------------- 3: clear file-level messages

@@ -19,7 +19,7 @@ import pytest
 import segeval
 from segeval.measures import REGISTRY
 from segeval.measures.compute import Request
-from segeval.measures.registry import Family, Measure
+from segeval.measures.declaration import Family, Measure
 from segeval.pipeline import Evaluation, make_adapter
 
 SEGMENT_ADAPTERS = ("overlap", "overlap-once", "binned:10", "binned:10:start", "tolerance:5", "tiou:0.5")

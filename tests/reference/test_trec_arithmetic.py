@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from segeval.measures import registry
+from segeval.measures import declaration
 from segeval.measures.arithmetic import log2_discounts, lround, running_sum
 from tests.conftest import run_cli
 from tests.support import trec_boundary as TB
@@ -34,11 +34,11 @@ def path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
     per-query definitions); the test fails if the switch was never consulted."""
     consulted: list[str] = []
     if request.param == "per-query":
-        def no_batch(self: registry.Measure, b: Any) -> None:
+        def no_batch(self: declaration.Measure, b: Any) -> None:
             consulted.append(self.name)
             return None
 
-        monkeypatch.setattr(registry.Measure, "batch", no_batch)
+        monkeypatch.setattr(declaration.Measure, "batch", no_batch)
     yield request.param
     if request.param == "per-query":
         assert consulted, "the per-query path was not taken"

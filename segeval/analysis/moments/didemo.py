@@ -37,8 +37,9 @@ from typing import Any
 import numpy as np
 
 from segeval.analysis.moments.protocol import MrOptions, MrResult, refuse_options
-from segeval.analysis.moments.reading import load_json, load_jsonl, record_error, shown, text_of
+from segeval.analysis.moments.reading import load_json, load_jsonl, record_error, shown
 from segeval.errors import InputError
+from segeval.io.files import read_text
 from segeval.words import plural, verb
 
 Moment = tuple[int, int]
@@ -118,7 +119,7 @@ def read_rankings(path: str | Path, ids: list[str | None]) -> tuple[list[list[Mo
     name = str(path)
     notes: list[str] = []
     rankings: list[list[Moment] | None] = [None] * len(ids)
-    if text_of(path).lstrip().startswith("["):
+    if read_text(path).lstrip().startswith("["):
         data = load_json(path, LIST_FORM)
         if len(data) > len(ids):
             raise InputError(name, f"holds {len(data)} rankings for {plural(len(ids), 'ground-truth item')}; expected "

@@ -32,17 +32,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.analysis.moments.protocol import MrOptions, MrResult, refuse_options
 from segeval.analysis.moments.reading import is_number, load_json, record_error, shown
+from segeval.arrays import FloatArray
 from segeval.errors import InputError
 from segeval.words import plural, verb
 
 THRESHOLDS = (0.3, 0.5)
 TOP_K = (1, 5)
 Query = tuple[str, str, int]
-FloatArray = npt.NDArray[np.float64]
 TRUTH = "the Ego4D NLQ ground truth: {\"videos\": [{\"clips\": [{\"annotations\": [{\"language_queries\": ...}]}]}]}"
 SUBMISSION = ("the Ego4D NLQ submission: {\"version\": \"1.0\", \"challenge\": \"ego4d_nlq_challenge\", \"results\": "
               "[{\"clip_uid\", \"annotation_uid\", \"query_idx\", \"predicted_times\"}]}")

@@ -15,8 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from segeval.analysis.moments.protocol import MrOptions
-from segeval.analysis.moments.qvhighlights.reading import FloatArray, Moments
+from segeval.analysis.moments.qvhighlights.reading import Moments
 from segeval.analysis.moments.writing import Figure, Lines, Times, group, run_lines, token, write
+from segeval.arrays import FloatArray
 from segeval.errors import InputError
 from segeval.words import plural
 
@@ -87,8 +88,8 @@ def recall_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
 def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
     """QVHighlights: R1 and R5 on the listed order (``PREFIX.run``), mAP on the first 10 listed by score
     (``PREFIX.map.run``), over the full ground truth and each length bucket's."""
-    from segeval.analysis.moments.qvhighlights.report import BUCKETS, R5_THRESHOLDS, bucket_truths
-    from segeval.analysis.moments.qvhighlights.retrieval import THRESHOLDS, TOP_PREDICTIONS
+    from segeval.analysis.moments.qvhighlights.report import BUCKETS, bucket_truths
+    from segeval.analysis.moments.qvhighlights.retrieval import TOP_PREDICTIONS
 
     m, names = _qvh_queries(truth, predictions)
     times = Times()
@@ -113,6 +114,25 @@ def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Line
         by_score = top[np.argsort(-top[:, 2], kind="stable")]  # the official list.sort(key=-score): stable
         files["map.run"] += run_lines(qid, video, [(times(s, where, predictions), times(e, where, predictions))
                                                    for s, e, _ in by_score.tolist()], "qvh")
+    figures, unreproducible = _qvh_figures(files)
+    notes = times.notes()
+    if dropped[0]:
+        notes.append(f"{plural(dropped[0], 'repeated ground-truth window')} written once (qrels judge a segment "
+                     "once): the MR-mAP of those queries counts the window once, the official twice")
+    unreproducible += [
+        ("MR-mAP average", "the mean of the 10 MR-mAP values (numpy's mean of the per-threshold means), not one "
+                           "eval measure"),
+        ("MR-mIoU", "the mean IoU of each query's first prediction is not a measure of relevance labels"),
+        ("HL-mAP, HL-Hit1", "highlight detection scores clips by saliency, not retrieved segments")]
+    return Lines(files, figures, unreproducible, notes)
+
+
+def _qvh_figures(files: dict[str, list[str]]) -> tuple[list[Figure], list[tuple[str, str]]]:
+    """The eval commands of each length bucket's MR figures; a bucket without a ground-truth window is
+    unreproducible, and its empty qrels are dropped from ``files``."""
+    from segeval.analysis.moments.qvhighlights.report import BUCKETS, R5_THRESHOLDS
+    from segeval.analysis.moments.qvhighlights.retrieval import THRESHOLDS
+
     figures: list[Figure] = []
     unreproducible: list[tuple[str, str]] = []
     for bucket in BUCKETS:
@@ -130,16 +150,7 @@ def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Line
                          [f"tiou:{t:g}:empty0:best" for t in THRESHOLDS], "Success@1", qrels, "PREFIX.run")
         figures += group([((bucket, "MR-R5", str(t)), f"success_5_tiou{t:g}z") for t in R5_THRESHOLDS],
                          [f"tiou:{t:g}:empty0" for t in R5_THRESHOLDS], "Success@5", qrels, "PREFIX.run")
-    notes = times.notes()
-    if dropped[0]:
-        notes.append(f"{plural(dropped[0], 'repeated ground-truth window')} written once (qrels judge a segment "
-                     "once): the MR-mAP of those queries counts the window once, the official twice")
-    unreproducible += [
-        ("MR-mAP average", "the mean of the 10 MR-mAP values (numpy's mean of the per-threshold means), not one "
-                           "eval measure"),
-        ("MR-mIoU", "the mean IoU of each query's first prediction is not a measure of relevance labels"),
-        ("HL-mAP, HL-Hit1", "highlight detection scores clips by saliency, not retrieved segments")]
-    return Lines(files, figures, unreproducible, notes)
+    return figures, unreproducible
 
 
 # --- Ego4D NLQ -------------------------------------------------------------------------------------------------

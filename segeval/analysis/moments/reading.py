@@ -10,20 +10,13 @@ from typing import Any
 
 from segeval.errors import InputError
 from segeval.io.files import read_text
-from segeval.io.heads import HeadCheck
 from segeval.io.jsondata import document_head, lines, load_document, load_line, record_head
-
-
-def text_of(path: str | Path, lines: bool = False, head: HeadCheck | None = None) -> str:
-    """The file's text: any readable file, gunzipped, within the input limits (:func:`segeval.io.files.read_text`;
-    the line length with ``lines``; ``head``: the check of a stream's start)."""
-    return read_text(path, lines=lines, head=head)
 
 
 def load_json(path: str | Path, expected: str) -> Any:
     """One JSON document; ``expected`` says what the file should hold (for the error message).  A stream
     whose start cannot be JSON stops there."""
-    return load_document(str(path), text_of(path, head=document_head(str(path), expected)), expected)
+    return load_document(str(path), read_text(path, head=document_head(str(path), expected)), expected)
 
 
 def load_jsonl(path: str | Path, expected: str) -> list[tuple[int, str, Any]]:
@@ -33,7 +26,7 @@ def load_jsonl(path: str | Path, expected: str) -> list[tuple[int, str, Any]]:
         return load_line(str(path), number, line, expected)
 
     rows: list[tuple[int, str, Any]] = []
-    for number, line in lines(text_of(path, lines=True, head=record_head(record))):
+    for number, line in lines(read_text(path, lines=True, head=record_head(record))):
         if line.strip():
             rows.append((number, line, record(number, line)))
     if not rows:

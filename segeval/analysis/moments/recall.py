@@ -30,8 +30,9 @@ from __future__ import annotations
 import numpy as np
 
 from segeval.analysis.moments.protocol import MrOptions, MrResult, refuse_options
-from segeval.analysis.moments.qvhighlights.reading import FloatArray, read_moments
+from segeval.analysis.moments.qvhighlights.reading import read_moments
 from segeval.analysis.moments.qvhighlights.retrieval import iou_matrix
+from segeval.arrays import FloatArray
 from segeval.errors import InputError
 
 THRESHOLDS = (0.5, 0.7)

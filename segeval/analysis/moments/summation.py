@@ -4,10 +4,8 @@ at once, bit for bit, so that a batched evaluator adds in the official per-query
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
-FloatArray = npt.NDArray[np.float64]
-IntArray = npt.NDArray[np.int64]
+from segeval.arrays import FloatArray, IntArray
 
 BLOCK = 128  # numpy's PW_BLOCKSIZE: longer arrays are split in two halves
 

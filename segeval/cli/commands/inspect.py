@@ -177,16 +177,17 @@ def measures(
     """
     from segeval.errors import check_choice
     from segeval.escaping import csv_text, json_text
-    from segeval.measures import REGISTRY
+    from segeval.measures import REGISTRY, catalogue
 
     check_choice("output", output, ("text", "json", "csv"))
     if output == "text":
-        typer.echo("\n\n".join([REGISTRY.table(), REGISTRY.sets_table(), REGISTRY.aliases_table()]))
+        typer.echo("\n\n".join(table(REGISTRY) for table in (catalogue.table, catalogue.sets_table,
+                                                               catalogue.aliases_table)))
     elif output == "json":
-        typer.echo(json_text({"measures": REGISTRY.rows(), "sets": REGISTRY.sets,
+        typer.echo(json_text({"measures": catalogue.rows(REGISTRY), "sets": REGISTRY.sets,
                                "aliases": {**REGISTRY.aliases, **{f"{a}@n": f"{n}_n" for a, n in
                                                                  REGISTRY.family_aliases.items()}}}, indent=2))
     else:
-        rows = REGISTRY.rows()
+        rows = catalogue.rows(REGISTRY)
         typer.echo(csv_text([list(rows[0]), *([" ".join(map(str, v)) if isinstance(v, list) else v
                                                 for v in row.values()] for row in rows)]), nl=False)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import argument
 from segeval.errors import render_note
+
+if TYPE_CHECKING:
+    from segeval.analysis.moments.protocol import MrResult
 
 
 @app.command("mr")
@@ -52,16 +55,11 @@ def moment_retrieval(
     """
     from segeval.analysis.moments import protocol as find_protocol
     from segeval.analysis.moments.protocol import parse_options
-    from segeval.analysis.moments.table import figure_table
     from segeval.errors import check_choice
-    from segeval.escaping import json_text
 
     fmt = check_choice("output", "text" if output == "brief" else output, ("text", "json"))
     if protocol is None:
-        from segeval.analysis.moments.detect import detect
-
-        protocol, why = detect(truth)
-        print(render_note(f"note: protocol {protocol}: {truth}: {why}"), file=sys.stderr)
+        protocol = _detected_protocol(truth)
     options = parse_options(thresholds, top_k, iou_compare, nms)
     result = find_protocol(protocol)(truth, predictions, options)
     if write_lines is not None:
@@ -69,7 +67,24 @@ def moment_retrieval(
 
         for line in write_moment_lines(protocol, truth, predictions, options, write_lines):
             print(render_note(line) if line.startswith("note: ") else line, file=sys.stderr)
-    if full or fmt == "json":
+    _print_result(result, full or fmt == "json")
+
+
+def _detected_protocol(truth: str) -> str:
+    """The protocol told from the ground truth's first record, said on stderr."""
+    from segeval.analysis.moments.detect import detect
+
+    protocol, why = detect(truth)
+    print(render_note(f"note: protocol {protocol}: {truth}: {why}"), file=sys.stderr)
+    return protocol
+
+
+def _print_result(result: MrResult, as_json: bool) -> None:
+    """The figures on stdout (every key as JSON, or the headline table), the notes on stderr."""
+    from segeval.analysis.moments.table import figure_table
+    from segeval.escaping import json_text
+
+    if as_json:
         sys.stdout.write(json_text({**result.figures, "notes": result.notes}, indent=2) + "\n")
     else:
         sys.stdout.write(figure_table(result.brief))

@@ -18,8 +18,8 @@ from segeval.adapt.tiou import tiou
 from segeval.errors import ParameterError, SegevalError
 from segeval.measures.batch import Batch
 from segeval.measures.compute import Request, compute
+from segeval.measures.declaration import Measure
 from segeval.measures.definitions import FAMILIES, REGISTRY
-from segeval.measures.registry import Measure
 from segeval.prepare import prepare
 from segeval.prepared import Prepared
 from segeval.segment import whole_seconds_overlap

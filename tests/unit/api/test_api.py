@@ -314,14 +314,14 @@ def test_settings_are_checked_when_made(kind: Any, given: dict[str, Any], messag
 
 def test_settings_defaults_are_the_ones_everything_uses() -> None:
     from segeval.adapt import BinnedAdapter, TiouAdapter, ToleranceAdapter
-    from segeval.engines.chunked import DEFAULT_CHUNK_LINES
     from segeval.io.formats import TIME_FORMATS
     from segeval.prepare import default_order
+    from segeval.settings import CHUNK_LINES
 
     s = Settings()
     assert (s.bin_size, s.tolerance, s.tiou, s.time_format) == (300, 15, 0.5, "mmss")
     assert (BinnedAdapter().bin_size, ToleranceAdapter().tolerance, TiouAdapter().theta) == (300, 15, 0.5)
-    assert EngineOptions().chunk_lines == DEFAULT_CHUNK_LINES == 100_000
+    assert EngineOptions().chunk_lines == CHUNK_LINES == 100_000
     assert TIME_FORMATS == segeval.settings.TIME_FORMATS  # read.py keeps a copy until it moves into io/
     assert (default_order(True), default_order(False)) == (s.order_for(True), s.order_for(False)) == ("score", "rank")
     assert segeval.make_adapter("binned", Settings(bin_size=60)).spec == "binned:60"

@@ -11,7 +11,7 @@ from types import ModuleType
 import pytest
 
 from segeval.engines import chunked, route
-from segeval.io.chunks import line_chunks, open_blocks
+from segeval.io.chunks import batches, open_blocks
 from tests.conftest import full_only, run_cli, sliced
 from tests.support.scripts import load_script
 
@@ -232,13 +232,13 @@ def test_line_chunks_cover_the_file(tmp_path: Path) -> None:
     text = b"".join(b"line %d\n" % i for i in range(1, 101)) + b"last without newline"
     path = tmp_path / "f.txt"
     path.write_bytes(text)
-    got = list(line_chunks(open_blocks(path, block=10), 7, str(path)))
+    got = list(batches(open_blocks(path, block=10), 7, 0))
     assert b"".join(data for _, data in got) == text
     assert [first for first, _ in got] == list(range(1, 102, 7))
     assert all(data.startswith(b"line %d\n" % first) for first, data in got[:-1])
     gz = tmp_path / "f.txt.gz"
     gz.write_bytes(gzip.compress(text))
-    assert b"".join(d for _, d in line_chunks(open_blocks(gz, block=16), 3, str(gz))) == text
+    assert b"".join(d for _, d in batches(open_blocks(gz, block=16), 3, 0)) == text
 
 
 def test_bad_memory_options() -> None:

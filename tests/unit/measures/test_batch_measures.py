@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from segeval.adapt.base import Adapted, Label
 from segeval.measures.batch import Batch
+from segeval.measures.declaration import Measure
 from segeval.measures.definitions import FAMILIES, TREC_EVAL_9
-from segeval.measures.registry import Measure
 
 LABELS = np.array([Label.RELEVANT, Label.NONRELEVANT, Label.UNJUDGED, Label.RELEVANT_SEEN, Label.NONRELEVANT_SEEN],
                   dtype=np.uint8)

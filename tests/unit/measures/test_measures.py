@@ -164,8 +164,8 @@ def test_every_declared_function_resolves_to_a_function_of_its_module() -> None:
     import importlib
     import pickle
 
+    from segeval.measures.declaration import Deferred
     from segeval.measures.definitions import FAMILIES, TREC_EVAL_9
-    from segeval.measures.registry import Deferred
 
     refs = [r for f in (*FAMILIES, *TREC_EVAL_9.values()) for r in (f.func, f.batch) if r is not None]
     assert len(refs) == len(FAMILIES) + len(TREC_EVAL_9) + sum(f.batch is not None for f in FAMILIES) + 1

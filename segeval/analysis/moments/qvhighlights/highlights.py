@@ -10,8 +10,8 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.analysis.moments.summation import pairwise_sums
+from segeval.arrays import FloatArray, IntArray
 
-FloatArray = npt.NDArray[np.float64]
 ANNOTATORS = 3
 CHUNK_CLIPS = 2**15  # queries are scored in chunks of about this many clips (bounds the memory)
 FLOAT32_EXACT = 2**24  # below this many clips, distinct recalls k / n stay distinct in float32
@@ -133,7 +133,7 @@ def _highlight_group(saliency: list[FloatArray], scores: list[FloatArray],
     return np.asarray(ap, dtype=np.float64), hit
 
 
-def _first_maxima(scores: list[FloatArray]) -> npt.NDArray[np.int64]:
+def _first_maxima(scores: list[FloatArray]) -> IntArray:
     """``np.argmax`` of each (non-empty) score list: the first position of its highest score."""
     lengths = np.array([len(p) for p in scores], dtype=np.int64)
     flat = np.concatenate(scores)

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.analysis.moments.reading import is_number
+from segeval.arrays import FloatArray
 from segeval.errors import InputError
 from segeval.io.jsondata import read_moment_jsonl
 from segeval.words import plural
@@ -23,7 +23,6 @@ from segeval.words import plural
 CLIP_SECONDS = 2
 BULK_CLIPS = 50_000_000  # more clips in all are read query by query
 MAX_CLIPS = 2**20  # a longer video (over 24 days) is refused: its clip score matrices would not fit in memory
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass

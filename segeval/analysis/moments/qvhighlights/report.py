@@ -10,8 +10,9 @@ import numpy as np
 
 from segeval.analysis.moments.protocol import MrOptions, MrResult
 from segeval.analysis.moments.qvhighlights.highlights import batch_highlights
-from segeval.analysis.moments.qvhighlights.reading import FloatArray, Moments, read_moments
+from segeval.analysis.moments.qvhighlights.reading import Moments, read_moments
 from segeval.analysis.moments.qvhighlights.retrieval import THRESHOLDS, batch_average_precisions, batch_first_ious
+from segeval.arrays import FloatArray
 from segeval.errors import ParameterError
 
 BUCKETS = {"short": (0.0, 10.0), "middle": (10.0, 30.0), "long": (30.0, 150.0), "full": (0.0, 150.0)}
@@ -94,17 +95,36 @@ def bucket_truths(truth: dict[str, FloatArray]) -> dict[str, dict[str, FloatArra
 def evaluate_moments(m: Moments) -> dict[str, Any]:
     """The official output (``brief``, ``HL-min-*``, buckets; values x 100, two decimals), segeval's
     additions (MR-R5, MR-mIoU, query counts) and notes on what differs from the official run."""
-    notes: list[str] = []
     listed = [q for q in (m.predictions if m.moments else m.pred_saliency) if q in m.truth]  # file order
-    no_truth = [q for q in m.truth if len(m.truth[q]) == 0]
-    if m.moments and no_truth:
-        notes.append(f"{len(no_truth)} ground-truth queries have no relevant window (e.g. {no_truth[0]}) and are "
-                     "left out of MR; the official evaluator stops on them")
     mr_order = [q for q in listed if len(m.predictions[q]) and len(m.truth[q])] if m.moments else []
     scored = set(mr_order)
     mr_missing = [q for q in m.truth if len(m.truth[q]) and q not in scored]
     seen = set(listed)
     hl_missing = [q for q in m.truth if q not in seen]
+    notes = _input_notes(m, mr_missing, hl_missing)
+    order = mr_order + mr_missing  # the official averages in the submission's order
+    buckets: dict[str, Any] = {}
+    if m.moments:
+        truths = bucket_truths(m.truth)
+        buckets = _evaluate_buckets(m, truths, {name: [q for q in order if q in truths[name]] for name in BUCKETS})
+        for name, (lo, hi) in BUCKETS.items():
+            if not buckets[name]["queries"]:
+                notes.append(f"no ground-truth window falls in the {name} bucket {_range(lo, hi)}: its figures are "
+                             "null (the official evaluator stops here)")
+    highlights = _evaluate_highlights(m, listed + hl_missing) if m.highlights else {}
+    out: dict[str, Any] = {"brief": _brief(buckets, highlights)}
+    out.update(sorted({**highlights, **buckets}.items()))
+    out["notes"] = notes
+    return out
+
+
+def _input_notes(m: Moments, mr_missing: list[Any], hl_missing: list[Any]) -> list[str]:
+    """What the submission or the ground truth holds that the official evaluator stops on or treats otherwise."""
+    notes: list[str] = []
+    no_truth = [q for q in m.truth if len(m.truth[q]) == 0]
+    if m.moments and no_truth:
+        notes.append(f"{len(no_truth)} ground-truth queries have no relevant window (e.g. {no_truth[0]}) and are "
+                     "left out of MR; the official evaluator stops on them")
     if m.moments and mr_missing:
         notes.append(f"{len(mr_missing)} ground-truth queries have no predicted window (e.g. {mr_missing[0]}) and "
                      "score 0 in MR; the official evaluator refuses such a submission")
@@ -118,18 +138,13 @@ def evaluate_moments(m: Moments) -> dict[str, Any]:
     if m.respelled:
         notes.append(f"{len(m.respelled)} predicted qids are written otherwise than the ground truth's (e.g. "
                      f"{m.respelled[0]}); they are paired by Python equality, as the official evaluator does")
-    order = mr_order + mr_missing  # the official averages in the submission's order
-    buckets: dict[str, Any] = {}
-    if m.moments:
-        truths = bucket_truths(m.truth)
-        buckets = _evaluate_buckets(m, truths, {name: [q for q in order if q in truths[name]] for name in BUCKETS})
-        for name, (lo, hi) in BUCKETS.items():
-            if not buckets[name]["queries"]:
-                notes.append(f"no ground-truth window falls in the {name} bucket {_range(lo, hi)}: its figures are "
-                             "null (the official evaluator stops here)")
-    highlights = _evaluate_highlights(m, listed + hl_missing) if m.highlights else {}
+    return notes
+
+
+def _brief(buckets: dict[str, Any], highlights: dict[str, Any]) -> dict[str, float | None]:
+    """The official ``brief`` (MR figures sorted by name, then HL), then segeval's MR-full-mIoU."""
     brief: dict[str, float | None] = {}
-    if m.moments:
+    if buckets:
         full = buckets["full"]
         official = {"MR-full-mAP": full["MR-mAP"]["average"], "MR-full-mAP@0.5": full["MR-mAP"]["0.5"],
                     "MR-full-mAP@0.75": full["MR-mAP"]["0.75"],
@@ -141,12 +156,9 @@ def evaluate_moments(m: Moments) -> dict[str, Any]:
     for level, values in highlights.items():
         for key, value in values.items():
             brief[f"{level}-{key.split('-')[1]}"] = value
-    if m.moments:
+    if buckets:
         brief["MR-full-mIoU"] = buckets["full"]["MR-mIoU"]
-    out: dict[str, Any] = {"brief": brief}
-    out.update(sorted({**highlights, **buckets}.items()))
-    out["notes"] = notes
-    return out
+    return brief
 
 
 def _range(lo: float, hi: float) -> str:

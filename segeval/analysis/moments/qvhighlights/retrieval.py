@@ -4,10 +4,9 @@ their batched forms, bit for bit the per-query values."""
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.adapt.tiou import best_of, tiou
-from segeval.analysis.moments.qvhighlights.reading import FloatArray
+from segeval.arrays import BoolArray, FloatArray, IntArray
 
 THRESHOLDS = tuple(float(f"{t:.2f}") for t in np.linspace(0.5, 0.95, 10))
 TOP_PREDICTIONS = 10
@@ -51,7 +50,7 @@ def batch_average_precisions(truths: list[FloatArray], predictions: list[FloatAr
     return ap
 
 
-def _padded(arrays: list[FloatArray], width: int, columns: int) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+def _padded(arrays: list[FloatArray], width: int, columns: int) -> tuple[FloatArray, BoolArray]:
     """Rows of ``arrays`` (each (n, columns)) cut to ``width`` and zero-padded: (queries, width, columns), mask."""
     out = np.zeros((len(arrays), width, columns))
     counts = np.array([min(len(a), width) for a in arrays], dtype=np.int64)
@@ -61,8 +60,8 @@ def _padded(arrays: list[FloatArray], width: int, columns: int) -> tuple[FloatAr
     return out, valid
 
 
-def _ap_group(truths: list[FloatArray], preds: FloatArray, valid: npt.NDArray[np.bool_],
-              sizes: npt.NDArray[np.int64], thresholds: FloatArray) -> FloatArray:
+def _ap_group(truths: list[FloatArray], preds: FloatArray, valid: BoolArray,
+              sizes: IntArray, thresholds: FloatArray) -> FloatArray:
     """The official matching and VOC AP for queries with ``sizes`` ground-truth windows and the padded
     predictions ``preds`` (queries, width, 3), ``valid`` where a query has one."""
     queries, nthr, width = len(truths), len(thresholds), preds.shape[1]
@@ -103,7 +102,7 @@ def _ap_group(truths: list[FloatArray], preds: FloatArray, valid: npt.NDArray[np
     return _voc_ap(tp, valid, sizes)
 
 
-def _voc_ap(tp: FloatArray, valid: npt.NDArray[np.bool_], sizes: npt.NDArray[np.int64]) -> FloatArray:
+def _voc_ap(tp: FloatArray, valid: BoolArray, sizes: IntArray) -> FloatArray:
     """VOC interpolated AP per (query, threshold) of the true positives ``tp`` (queries, thresholds, width) in
     score order, ``valid`` where a query has a prediction, ``sizes`` its ground-truth windows."""
     queries, nthr, width = tp.shape
@@ -162,7 +161,7 @@ def batch_first_ious(truths: list[FloatArray], predictions: list[FloatArray],
 
 
 def _first_ious_group(truths: list[FloatArray], first: FloatArray,
-                      has_first: npt.NDArray[np.bool_]) -> tuple[FloatArray, FloatArray, FloatArray]:
+                      has_first: BoolArray) -> tuple[FloatArray, FloatArray, FloatArray]:
     queries = len(truths)
     width = max((len(t) for t in truths), default=0)
     truth, has_truth = _padded(truths, max(width, 1), 2)

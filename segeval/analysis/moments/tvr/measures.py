@@ -6,18 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.analysis.moments.tvr.reading import MAX_PREDICTIONS, TYPES, Tvr, key
+from segeval.arrays import BoolArray, Float32Array
 
 THRESHOLDS = (0.5, 0.7)
 TOP_K = (1, 5, 10, 100)
 LEAST_ANNOTATORS = 2
-BoolArray = npt.NDArray[np.bool_]
-F32Array = npt.NDArray[np.float32]
 
 
-def iou32(predictions: F32Array, moment: F32Array) -> F32Array:
+def iou32(predictions: Float32Array, moment: Float32Array) -> Float32Array:
     """The official float32 IoU of (…, 2) [start, end] predictions with one [start, end] moment:
     overlap / hull, 0 where the hull is empty."""
     from segeval.adapt.tiou import tiou32

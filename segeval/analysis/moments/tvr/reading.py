@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.analysis.moments.reading import is_number
+from segeval.arrays import BoolArray, FloatArray
 from segeval.errors import InputError
 from segeval.io.files import read_text
 from segeval.io.jsondata import document_head, lines, load_document, load_line, record_head
@@ -21,7 +21,6 @@ TYPES = ("v", "t", "vt")
 MAX_PREDICTIONS = 100
 #: the official compares video indices as 32-bit floats: from 2**24 on, neighbours compare equal
 MAX_VIDEO_INDEX = 2**24
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass
@@ -150,7 +149,7 @@ def _rows(value: Any, path: str, where: str) -> tuple[FloatArray, int]:
     return np.array([e[:3] for e in used], dtype=np.float64).reshape(-1, 3), len(value)
 
 
-def _indexed(video: FloatArray, known: FloatArray) -> npt.NDArray[np.bool_]:
+def _indexed(video: FloatArray, known: FloatArray) -> BoolArray:
     """Whether each value is in ``known`` (sorted), as ``np.isin`` says, by a binary search."""
     if not len(known):
         return np.zeros(len(video), dtype=bool)

@@ -1,0 +1,223 @@
+"""A measure's declaration: its :class:`Family` (name, scope, aggregate, bounds, parameter kind, the
+function by module as :class:`Deferred`, so that declarations load without NumPy) and a :class:`Measure`,
+one family with its parameter, level and judged-only choice."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from segeval.errors import ParameterError
+from segeval.measures import params as P
+
+if TYPE_CHECKING:
+    from segeval.measures import batch as B
+
+
+#: labels: adapted labels; segments: time spans; trials: every key pair with the run's score
+#: (:mod:`segeval.measures.trials`)
+Scope = Literal["labels", "segments", "trials"]
+#: pooled: the measure on every query's inputs together, not a function of the per-query values
+Aggregate = Literal["sum", "mean", "gm", "none", "pooled"]
+Format = Literal["count", "score", "text", "stat"]
+#: cutoff, level, reals, gains: trec_eval's parameter kinds (:mod:`segeval.measures.params`);
+#: recall: a recall-point position written p/100 (maisp_0.10); raw: a word (adr_tb.standin)
+Param = Literal["cutoff", "level", "reals", "gains", "recall", "raw"]
+
+
+ParamValue = int | float | str | P.Params
+
+
+class Deferred:
+    """A function named by its module and attribute, imported on its first call."""
+
+    __slots__ = ("_function", "module", "name")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+        self._function: Callable[..., Any] | None = None
+
+    def resolve(self) -> Callable[..., Any]:
+        """The function itself (its module imported now if not yet)."""
+        if self._function is None:
+            self._function = getattr(importlib.import_module(self.module), self.name)
+        return self._function
+
+    def __call__(self, *args: Any) -> Any:
+        return (self._function or self.resolve())(*args)
+
+    def __reduce__(self) -> tuple[type[Deferred], tuple[str, str]]:
+        return Deferred, (self.module, self.name)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Deferred) and (self.module, self.name) == (other.module, other.name)
+
+    def __hash__(self) -> int:
+        return hash((self.module, self.name))
+
+    def __repr__(self) -> str:
+        return f"{self.module}.{self.name}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Family:
+    """One measure name: the value without a parameter (``map``) and/or with one (``P`` -> ``P_10``).
+
+    ``func(x)`` computes the plain measure, ``func(x, param)`` the parameterised one.
+    """
+
+    name: str
+    scope: Scope
+    func: Callable[..., Any]
+    aggregator: Aggregate
+    fmt: Format
+    description: str
+    #: True when larger values are better, False when smaller are, None for statistics and diagnostics
+    higher_is_better: bool | None
+    #: value bounds (None: unbounded on that side; both None for text values)
+    lower: float | None = None
+    upper: float | None = None
+    #: the value can exceed ``upper`` when the adapter credits one relevant unit to several results
+    #: (overlap, tolerance): the measure divides a count of relevant results by num_rel or an ideal
+    over_upper: bool = False
+    #: the parameter's kind, None for a measure without one
+    param: Param | None = None
+    #: False when the name needs a parameter (``P`` alone means its ``defaults``)
+    plain: bool = True
+    example: str = ""
+    #: parameters used when a family without a plain form is named alone (``P`` -> P_5 ... P_1000)
+    defaults: tuple[int | float, ...] = ()
+    #: False for summary-only measures (gm_map is the geometric mean of map)
+    per_query: bool = True
+    #: all queries at once (:mod:`segeval.measures.batch`), equal to ``func`` query by query
+    batch: Callable[..., list[Any] | None] | None = None
+    #: the value on a ranking trec_eval sees as empty (num_ret 0: ``-J`` dropped every result), from
+    #: num_rel (and the parameter): trec_eval's 0/0 where it divides by num_ret; None: ``func``'s value
+    empty: Callable[..., Any] | None = None
+    #: other names of the plain measure (ir_measures: ``AP`` for ``map``)
+    aliases: tuple[str, ...] = ()
+    #: other names of the family before ``@n`` or ``_n`` (ir_measures: ``nDCG`` for ``ndcg_cut``)
+    family_aliases: tuple[str, ...] = ()
+    #: True when the measure needs stratified qrels (``topic 0 docno stratum rel``, sampled judgements)
+    stratified: bool = False
+    #: True when the measure needs each result's and judgement's time span (segment runs, not documents)
+    times: bool = False
+    #: True when the measure reads subtopic qrels (``qid subtopic docno rel``: the diversity measures)
+    subtopics: bool = False
+
+    #: names beside the gain levels that a ``gains`` parameter takes (rbp's ``p``)
+    pair_names: tuple[str, ...] = ()
+    #: the number of ``reals`` a parameter must have (utility: 4), None for any
+    count: int | None = None
+
+    def canonical(self, param: ParamValue | None) -> str:
+        """The measure's name: unique for each parameter value (results are keyed by it)."""
+        if self.param is None or param is None:
+            return self.name
+        if self.param == "recall":
+            return f"{self.name}_{int(param) / 100:.2f}"  # type: ignore[arg-type]
+        if self.param == "level":
+            shown = f"{param:.2f}"
+            return f"{self.name}_{shown if float(shown) == param else repr(param)}"
+        return f"{self.name}_{param}"
+
+    def label(self, param: ParamValue | None) -> str:
+        """The name trec_eval prints: real cut-offs as ``%3.2f`` (two levels can print alike), the
+        parameter text verbatim otherwise (``relstring_2.9``, ``ndcg_1=3,2=9``)."""
+        if self.param == "level" and param is not None:
+            return f"{self.name}_{param:.2f}"
+        return self.canonical(param)
+
+    def parse(self, params: str) -> list[ParamValue]:
+        """The parameter values of trec_eval's ``name.params`` syntax (:mod:`segeval.measures.params`)."""
+        if self.param == "cutoff":
+            return list(P.cutoffs(self.name, params))
+        if self.param == "level":
+            return list(P.levels(self.name, params))
+        if self.param == "reals":
+            return [P.reals(self.name, params, self.count)]
+        if self.param == "gains":
+            return [P.gains(self.name, params, self.pair_names)]
+        if self.param == "recall":
+            values = P.levels(self.name, params)
+            if any(x > 1 for x in values):
+                raise ParameterError(f"The '{self.name}' parameters must be levels from 0 to 1 separated by commas. "
+                                     f"Got {params!r} instead.")
+            return list(dict.fromkeys(round(100 * x) for x in values))
+        return [params]
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One concrete measure: a family with its parameter, and ir_measures' per-measure options: ``level``
+    (``rel=2``: this measure's own relevance level) and ``judged`` (``judged_only=True``: unjudged results
+    dropped first, as trec_eval's ``-J``)."""
+
+    family: Family
+    param: ParamValue | None = None
+    level: int | None = None
+    judged: bool = False
+
+    @property
+    def options(self) -> str:
+        """The options as ir_measures writes them (``(rel=2)``), or ``""``."""
+        shown = [f"rel={self.level}"] if self.level is not None else []
+        shown += ["judged_only=True"] if self.judged else []
+        return f"({','.join(shown)})" if shown else ""
+
+    @property
+    def name(self) -> str:
+        return self.family.canonical(self.param) + self.options
+
+    @property
+    def label(self) -> str:
+        """The name trec_eval prints (:meth:`Family.label`)."""
+        return self.family.label(self.param) + self.options
+
+    @property
+    def scope(self) -> Scope:
+        return self.family.scope
+
+    @property
+    def aggregate(self) -> Aggregate:
+        return self.family.aggregator
+
+    @property
+    def fmt(self) -> Format:
+        return self.family.fmt
+
+    def __call__(self, x: Any) -> Any:
+        if self.level is not None or self.judged:
+            from segeval.measures.ecosystem import with_options
+
+            x = with_options(x, self.level, self.judged)
+            if self.judged and len(x.labels) == 0 and self.family.empty is not None:
+                return self.on_empty(x.num_rel)
+        return self.family.func(x) if self.param is None else self.family.func(x, self.param)
+
+    def on_empty(self, num_rel: int) -> Any:
+        """The value on a ranking trec_eval sees as empty (:attr:`Family.empty`); None when it is ``func``'s."""
+        f = self.family.empty
+        if f is None:
+            return None
+        return f(num_rel) if self.param is None else f(num_rel, self.param)
+
+    @property
+    def batchable(self) -> bool:
+        """True when :meth:`batch` computes it (a vectorised family, no per-measure options)."""
+        return self.family.batch is not None and self.level is None and not self.judged
+
+    def batch(self, b: B.Batch) -> list[Any] | None:
+        """Every query's value at once, or None when the family has no vectorised form."""
+        f = self.family.batch
+        if f is None or self.level is not None or self.judged:
+            return None
+        if self.param is None:
+            return f(b)
+        if self.family.param == "level":  # the batched forms take hundredths: only levels written so
+            hundredths = round(float(self.param) * 100)  # type: ignore[arg-type]
+            return f(b, hundredths) if hundredths / 100 == self.param else None
+        return f(b, self.param)
