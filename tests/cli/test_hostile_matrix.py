@@ -114,7 +114,7 @@ MATRIX = [(c, h, r) for c in sorted(COMMANDS) for h in sorted(HOSTILE) for r in 
           and (c not in OWN_FORMAT or (r in OWN_FORMAT[c] and h in FORMAT_FREE))]
 
 
-@pytest.mark.parametrize(("command", "case", "role"), sliced(MATRIX, 2, many=True))
+@pytest.mark.parametrize(("command", "case", "role"), sliced(MATRIX, 4, many=True))
 def test_hostile_file(tmp_path: Path, command: str, case: str, role: str) -> None:
     if command == "plot pr":
         pytest.importorskip("matplotlib")

@@ -132,7 +132,7 @@ def test_writing_commands_refuse_outputs_they_cannot_write(command: str, data: d
     assert _listing(folder) == before and Path(source).stat().st_size > 0
 
 
-@pytest.mark.parametrize("command", sliced(WRITERS, 3))
+@pytest.mark.parametrize("command", sliced(WRITERS, 5))
 def test_an_error_while_writing_leaves_the_old_output_and_no_partial_file(
         command: str, data: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "out"
@@ -252,7 +252,7 @@ def test_sigint_stops_svm_completion_and_leaves_no_output(sigint_ignored: bool, 
     assert _listing(tmp_path / "out") == [] and _session(process.pid) == []
 
 
-@pytest.mark.parametrize("command", sliced(["report", "plot pr", "show", "complete-qrels"], 2))
+@pytest.mark.parametrize("command", sliced(["report", "plot pr", "show", "complete-qrels"], 4))
 def test_an_interrupt_while_writing_leaves_no_partial_output(command: str, data: dict[str, str],
                                                              tmp_path: Path) -> None:
     folder = tmp_path / "out"

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from segeval.errors import InputError, SegevalError, printable
-from tests.conftest import run_cli
+from tests.conftest import run_cli, sliced
 
 #: every control character but the newline, which segeval's own line structure uses
 RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -136,7 +136,7 @@ SAYS = {"field count": "fields; expected", "bad rank": "field 4 (rank)", "bad ti
         "compare": "field 4 (rank)"}
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", sliced(range(2), 2))
 @pytest.mark.parametrize("kind", sorted(CASES))
 def test_no_raw_control_character_reaches_stderr(tmp_path: Path, kind: str, seed: int) -> None:
     rng = random.Random(f"{kind}/{seed}")

@@ -55,7 +55,7 @@ def _differential(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[int, str
     ("trec.qrels", "trec.run", ["-q", "-m", "all_trec"]),
     ("link.qrels", "link.run.gz", ["-q", "-c"]),
     ("link.qrels", "link.run.gz", ["-m", "official", "-a", "tolerance:15"]),
-], 2, many=True))
+], 3, many=True))
 def test_any_chunk_and_batch_size_gives_the_in_memory_output(runs: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
                                                              qrels: str, run: str, flags: list[str]) -> None:
     code, out, _ = _differential(monkeypatch, *flags, str(runs[qrels]), str(runs[run]))

@@ -88,7 +88,7 @@ JOBS = [("overlap", ["-q", "-c"]), ("tolerance", ["-M", "3", "-q"]), ("tiou:0.5:
         ("binned:60:start", ["--order", "file", "-q"]), ("overlap-once", ["-o", "json"])]
 
 
-@pytest.mark.parametrize(("adapter", "options"), sliced(JOBS, 3, many=True),
+@pytest.mark.parametrize(("adapter", "options"), sliced(JOBS, 6, many=True),
                          ids=lambda x: x if isinstance(x, str) else " ".join(x))
 def test_the_same_bytes_as_the_strict_reader(adapter: str, options: list[str], tmp_path: Path) -> None:
     """The linking fixture and the search fixture (gzip, 9 fields) through the segment route, whole and in chunks

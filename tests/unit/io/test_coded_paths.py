@@ -13,6 +13,7 @@ import pytest
 from segeval.io.fast import category_bytes
 from segeval.io.tables import read_qrels, read_run
 from segeval.pipeline import evaluate
+from tests.conftest import sliced
 
 MEASURES = ["all_trec"]
 
@@ -49,7 +50,7 @@ def write_case(tmp_path: Path, seed: int) -> tuple[Path, Path]:
     return tmp_path / "qrels", tmp_path / "run"
 
 
-@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("seed", sliced(range(30), 2))
 @pytest.mark.parametrize("version", ["10", "9"])
 def test_coded_and_string_columns_agree(tmp_path: Path, seed: int, version: str) -> None:
     qrels_path, run_path = write_case(tmp_path, seed)
