@@ -310,22 +310,21 @@ def test_negative_times_exit_2_naming_the_file(tmp_path: Path) -> None:
 
 # --- the shared samples (CI) -------------------------------------------------------------------------------------
 
-@full_only
-def test_shared_ego4d_and_didemo_through_the_lines(tmp_path: Path) -> None:
-    ego = shared("ego4d_nlq")
-    assert check("ego4d-nlq", ego / "synthetic_gt.json.gz", ego / "synthetic_predictions.json.gz",
-                 tmp_path / "ego4d") == 4
-    dd = shared("didemo")
-    assert check("didemo", dd / "val_data.json.gz", dd / "sample_val_predictions.json.gz", tmp_path / "didemo") == 1
+#: (protocol, folder under ../shared/data, ground truth, predictions, figures compared)
+SHARED_SAMPLES = [
+    ("ego4d-nlq", "ego4d_nlq", "synthetic_gt.json.gz", "synthetic_predictions.json.gz", 4),
+    ("didemo", "didemo", "val_data.json.gz", "sample_val_predictions.json.gz", 1),
+    ("qvhighlights", "qvhighlights", "highlight_val_release.jsonl.gz", "sample_val_preds.jsonl.gz", 88),
+    ("tvr", "tvr", "sample_gt.jsonl.gz", "sample_predictions.json.gz", 20),
+]
 
 
 @full_only
-def test_shared_qvhighlights_and_tvr_through_the_lines(tmp_path: Path) -> None:
-    qvh = shared("qvhighlights")
-    assert check("qvhighlights", qvh / "highlight_val_release.jsonl.gz", qvh / "sample_val_preds.jsonl.gz",
-                 tmp_path / "qvh") == 88
-    tvr = shared("tvr")
-    assert check("tvr", tvr / "sample_gt.jsonl.gz", tvr / "sample_predictions.json.gz", tmp_path / "tvr") == 20
+@pytest.mark.parametrize(("protocol", "folder", "truth", "predictions", "figures"), SHARED_SAMPLES)
+def test_shared_samples_through_the_lines(tmp_path: Path, protocol: str, folder: str, truth: str, predictions: str,
+                                          figures: int) -> None:
+    data = shared(folder)
+    assert check(protocol, data / truth, data / predictions, tmp_path / folder) == figures
 
 
 def test_best_is_what_qvhighlights_r1_needs(tmp_path: Path) -> None:
