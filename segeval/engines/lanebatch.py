@@ -21,7 +21,6 @@ from segeval.arrays import Codes, FloatArray, IntArray
 from segeval.io.scan import Words
 from segeval.io.tokens import pack_bytes
 from segeval.ordering import score_order, sort_each
-from segeval.prepared import first_results
 
 if TYPE_CHECKING:
     from segeval.measures.batch import Batch
@@ -111,6 +110,7 @@ def exact_batch(run_q: Codes, score: FloatArray, grade_of: Callable[[IntArray], 
     :func:`segeval.ordering.score_order` takes it; each qrels line's query (-1: not evaluated) and grade (the
     query's pool).  ``settings``: its ``relevance_level`` and ``max_results``."""
     from segeval.measures.batch import Batch
+    from segeval.prepared import first_results  # not on import: the in-memory reader's module
 
     evaluated = np.flatnonzero(run_q >= 0)
     if len(evaluated) == len(run_q):
