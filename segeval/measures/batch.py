@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
 from segeval.arrays import BoolArray, FloatArray, IntArray
-from segeval.measures.arithmetic import log2_discounts, running_sum
+from segeval.measures.arithmetic import log2_discounts
 
 
 @dataclass(frozen=True)
@@ -231,11 +231,8 @@ def bpref(b: Batch) -> list[float]:
     bound = np.minimum(big_r, big_n)[b.relevant_query]
     penalties = np.where(above > 0, np.minimum(above, bound) / np.maximum(bound, 1), 0.0)
     terms = 1.0 - penalties
-    starts, counts = b.first_relevant.tolist(), b.relevant_counts.tolist()
-    out: list[float] = []
-    for r, start, count in zip(big_r.tolist(), starts, counts, strict=True):
-        out.append(running_sum(terms[start : start + count]) / r if r else 0.0)
-    return out
+    total = ordered_sums(terms, b.first_relevant, b.relevant_counts)
+    return np.where(big_r > 0, total / np.maximum(big_r, 1), 0.0).tolist()  # type: ignore[no-any-return]
 
 
 def _iprec(b: Batch, needed: IntArray) -> list[float]:
