@@ -9,6 +9,7 @@ their ids (code-point order, which is UTF-8 byte order and trec_eval's ``strcmp`
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -40,7 +41,7 @@ def score_order(qcode: Codes, score: FloatArray, n_queries: int, tie_key: Callab
         grouped = score[order]
         counts = np.bincount(qcode, minlength=n_queries)
         starts = np.cumsum(counts) - counts
-        within = _sort_each(-grouped, counts, starts)  # descending; ties are ordered below
+        within = sort_each(-grouped, counts, starts)  # descending; ties are ordered below
         order = order[within]
         q = np.repeat(np.arange(n_queries), counts)
         s = grouped[within]
@@ -58,19 +59,21 @@ def score_order(qcode: Codes, score: FloatArray, n_queries: int, tie_key: Callab
     return order
 
 
-def _sort_each(values: FloatArray, counts: IntArray, starts: IntArray) -> IntArray:
-    """Positions sorting each segment ``values[starts[i]:starts[i] + counts[i]]`` (finite values)
-    ascending, segment by segment; ties in any order."""
+def sort_each(values: npt.NDArray[Any], counts: IntArray, starts: IntArray) -> IntArray:
+    """Positions sorting each segment ``values[starts[i]:starts[i] + counts[i]]`` (finite floats or
+    integers) ascending, segment by segment; ties in any order.  Sorting segments alone is about three
+    times faster than one sort of all of them (each fits the cache)."""
     width = int(counts.max(initial=0))
     if len(counts) * width == len(values):  # all of one length: the rows of a matrix as they are
         by_row = np.argsort(values.reshape(len(counts), width), axis=1)
         return np.asarray((by_row + starts[:, None]).ravel(), dtype=np.int64)
-    if len(counts) * width <= 2 * len(values) + PAD_CELLS:  # rows of one matrix, padded with +inf (sorted last)
+    if len(counts) * width <= 2 * len(values) + PAD_CELLS:  # rows of one matrix, padded with the highest value
         row = np.repeat(np.arange(len(counts)), counts)
         column = np.arange(len(values)) - np.repeat(starts, counts)
-        table = np.full((len(counts), width), np.inf)
+        top = np.inf if values.dtype.kind == "f" else np.iinfo(values.dtype).max
+        table = np.full((len(counts), width), top, dtype=values.dtype)
         table[row, column] = values
-        by_row = np.argsort(table, axis=1)
+        by_row = np.argsort(table, axis=1)  # a value equal to the padding may sort after some: they are dropped
         return np.asarray((by_row + starts[:, None])[by_row < counts[:, None]], dtype=np.int64)
     out = np.empty(len(values), dtype=np.int64)
     for a, n in zip(starts.tolist(), counts.tolist(), strict=True):

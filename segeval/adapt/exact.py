@@ -18,9 +18,9 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
-from segeval.adapt.labelled import Labelled
 
 if TYPE_CHECKING:
+    from segeval.adapt.labelled import Labelled
     from segeval.prepared import Prepared
 
 
@@ -72,4 +72,6 @@ class ExactAdapter(Adapter):
         labels = exact_labels(grades, data.relevance_level)
         num_rel = per_query_count(qrels["qcode"][data.relevant], len(data.queries))
         pool = qrels["rel"].astype(np.float64), data.qrels_bounds  # every qrels grade of the query
+        from segeval.adapt.labelled import Labelled  # not on import: the fast lanes label with exact_labels
+
         return Labelled(data, run["qcode"], labels, num_rel, u, j, np.arange(n, dtype=np.int64), grades, pool)

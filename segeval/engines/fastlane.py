@@ -106,7 +106,7 @@ def lane_qrels(path: str) -> LaneQrels | None:
     for data in line_blocks(path):
         if b"|" in data:
             return None  # ground-truth groups
-        if not data.strip():
+        if not data or data.isspace():
             continue
         q = scan_format(data, TREC_QRELS, text=("query", "item"), ints=("rel",))
         if q is None:

@@ -20,8 +20,7 @@ from segeval.adapt.exact import exact_labels
 from segeval.arrays import Codes, FloatArray, IntArray
 from segeval.io.scan import Words
 from segeval.io.tokens import pack_bytes
-from segeval.ordering import score_order
-from segeval.prepared import first_results
+from segeval.ordering import score_order, sort_each
 
 if TYPE_CHECKING:
     from segeval.measures.batch import Batch
@@ -111,6 +110,7 @@ def exact_batch(run_q: Codes, score: FloatArray, grade_of: Callable[[IntArray], 
     :func:`segeval.ordering.score_order` takes it; each qrels line's query (-1: not evaluated) and grade (the
     query's pool).  ``settings``: its ``relevance_level`` and ``max_results``."""
     from segeval.measures.batch import Batch
+    from segeval.prepared import first_results  # not on import: the in-memory reader's module
 
     evaluated = np.flatnonzero(run_q >= 0)
     if len(evaluated) == len(run_q):
@@ -134,17 +134,18 @@ def exact_batch(run_q: Codes, score: FloatArray, grade_of: Callable[[IntArray], 
 
 def match_pairs(run_u: Codes, qrels_u: Codes, run_key: npt.NDArray[np.uint64], qrels_key: npt.NDArray[np.uint64],
                 rel: IntArray, n_queries: int) -> tuple[IntArray, Codes] | None:
-    """One sort of (query, docno) over both files: per result, the grade of its qrels line
-    (:data:`NO_LINE` when none) and its place in (query, docno) order; None when a result or a
-    judgement is there twice."""
+    """One sort of (query, docno) over both files (grouped by query, then each query's docnos sorted
+    alone): per result, the grade of its qrels line (:data:`NO_LINE` when none) and its place in
+    (query, docno) order; None when a result or a judgement is there twice."""
     n_run = len(run_key)
-    key = np.concatenate([run_key, qrels_key])
-    order = np.argsort(key)
     query = np.concatenate([run_u, qrels_u])
-    by_query = np.argsort((query.astype(np.int16) if n_queries < 2**15 else query)[order], kind="stable")
-    order = order[by_query]
-    del by_query
-    key = key[order]
+    order = np.argsort(query.astype(np.int16) if n_queries < 2**15 else query, kind="stable")  # radix for 16 bits
+    counts = np.bincount(query, minlength=n_queries)
+    key = np.concatenate([run_key, qrels_key])[order]
+    within = sort_each(key, counts, np.cumsum(counts) - counts)
+    order = order[within]
+    key = key[within]
+    del within
     same = key[1:] == key[:-1]
     del key
     query = query[order]

@@ -85,7 +85,7 @@ class _Stream:
         pending: list[Rows] = []  # the rows of the last query read, which may go on in the next batch
         last = b""  # that query's token
         for _, data in batches(open_blocks(path, on_read=on_read), chunk_lines, BATCH_BYTES):
-            if not data.strip():
+            if not data or data.isspace():  # (no stripped copy of the batch)
                 continue  # blank lines only
             r = scan_run(data)
             if r is None:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from segeval.io.files import BLOCK_BYTES, limits, read_blocks
 from segeval.io.scan import BLOCK_BYTES as SCAN_BYTES
@@ -50,18 +51,21 @@ def batches(blocks: Iterator[bytes], chunk_lines: int, min_bytes: int) -> Iterat
     from blocks of :func:`segeval.io.chunks.open_blocks`.  While a batch is being used, the only other
     bytes held are the batches still to come of the blocks read and the start of the next one."""
     parts: list[bytes] = []
+    part_ends: list[npt.NDArray[np.intp]] = []  # the line ends of each part, from the start of the first
     lines = held = 0  # complete lines and bytes held
     first = 1  # the number of the first line held
     for block in blocks:
         parts.append(block)
-        lines += block.count(b"\n")
+        part_ends.append(np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10) + held)  # each block seen once
+        lines += len(part_ends[-1])
         held += len(block)
         del block  # held in parts only
         if lines < chunk_lines or held < min_bytes:
             continue
         data = b"".join(parts)
+        ends = np.concatenate(part_ends)
         parts.clear()
-        ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+        part_ends.clear()
         pos = used = 0
         cuts: list[tuple[int, int, int]] = []  # (first line, start, stop) of each batch
         while lines - used >= chunk_lines:
@@ -73,6 +77,7 @@ def batches(blocks: Iterator[bytes], chunk_lines: int, min_bytes: int) -> Iterat
             cut = int(ends[used + take - 1]) + 1
             cuts.append((first, pos, cut))
             first, used, pos = first + take, used + take, cut
+        part_ends.append(ends[used:] - pos)
         del ends
         ready = [(line, data[start:stop]) for line, start, stop in reversed(cuts)]
         parts.append(data[pos:])

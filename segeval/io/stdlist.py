@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from segeval.errors import InputError
-from segeval.speech.xmlfile import attribute, expect_root, number, parse_xml
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -53,6 +52,8 @@ def stdlist_frame(data: bytes, path: str) -> pd.DataFrame:
     equal ones), ranked by score within its query; an :class:`InputError` naming file and line for
     anything malformed."""
     import pandas as pd  # not on import: the route sniffs runs with is_stdlist, and the segment route has no pandas
+
+    from segeval.speech.xmlfile import attribute, expect_root, number, parse_xml  # nor the XML reader
 
     root = parse_xml(data, path, NAME)
     expect_root(path, root, "stdlist", NAME)

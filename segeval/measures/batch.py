@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Label
 from segeval.arrays import BoolArray, FloatArray, IntArray
-from segeval.measures.arithmetic import log2_discounts, running_sum
+from segeval.measures.arithmetic import log2_discounts
 
 
 @dataclass(frozen=True)
@@ -196,7 +196,16 @@ def reciprocal_rank(b: Batch) -> list[float]:
 
 def ordered_sums(values: FloatArray, starts: IntArray, counts: IntArray) -> FloatArray:
     """Per segment, ``values[starts[i]:starts[i] + counts[i]]`` added left to right from 0.0 (as
-    :func:`segeval.measures.arithmetic.running_sum`), one rank at a time across all segments."""
+    :func:`segeval.measures.arithmetic.running_sum`): a running sum along the rows of one padded matrix, or,
+    when padding would take more than twice the values, one rank at a time across all segments."""
+    width = int(counts.max(initial=0))
+    if 0 < len(counts) * width <= 2 * len(values) + 1024:  # one padded matrix: cumsum adds along each row in order
+        offsets = np.cumsum(counts) - counts
+        column = np.arange(int(counts.sum())) - np.repeat(offsets, counts)
+        table = np.zeros((len(counts), width), dtype=np.float64)
+        table[np.repeat(np.arange(len(counts)), counts), column] = values[np.repeat(starts, counts) + column]
+        np.cumsum(table, axis=1, out=table)
+        return np.where(counts > 0, table[np.arange(len(counts)), np.maximum(counts - 1, 0)], 0.0)
     out = np.zeros(len(counts), dtype=np.float64)
     by_count = np.argsort(-counts, kind="stable")  # the segments still going at step j are a prefix
     active = np.searchsorted(-counts[by_count], -np.arange(int(counts.max(initial=0))), side="left")
@@ -222,11 +231,8 @@ def bpref(b: Batch) -> list[float]:
     bound = np.minimum(big_r, big_n)[b.relevant_query]
     penalties = np.where(above > 0, np.minimum(above, bound) / np.maximum(bound, 1), 0.0)
     terms = 1.0 - penalties
-    starts, counts = b.first_relevant.tolist(), b.relevant_counts.tolist()
-    out: list[float] = []
-    for r, start, count in zip(big_r.tolist(), starts, counts, strict=True):
-        out.append(running_sum(terms[start : start + count]) / r if r else 0.0)
-    return out
+    total = ordered_sums(terms, b.first_relevant, b.relevant_counts)
+    return np.where(big_r > 0, total / np.maximum(big_r, 1), 0.0).tolist()  # type: ignore[no-any-return]
 
 
 def _iprec(b: Batch, needed: IntArray) -> list[float]:

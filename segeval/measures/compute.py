@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from segeval.adapt.base import Adapted, Adapter
-from segeval.adapt.labelled import Labelled
 from segeval.errors import ParameterError
 from segeval.measures.batch import Batch
 from segeval.measures.declaration import Measure
@@ -65,6 +64,8 @@ def compute(
             values = None
             if r.measure.family.batch is not None:  # the vectorised form: same values, all queries at once
                 if r.adapter.spec not in batches:
+                    from segeval.adapt.labelled import Labelled  # not on import: the fast lanes have their batch
+
                     batches[r.adapter.spec] = (per_query.batch if isinstance(per_query, Labelled)
                                                else Batch.of(per_query))  # an adapter's batch, or -J's lists
                 values = r.measure.batch(batches[r.adapter.spec])

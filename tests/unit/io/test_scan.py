@@ -52,6 +52,7 @@ UNUSUAL = {
     "5 fields": b"q1 Q0 d1 1 2 r\nq1 Q0 d2 2 1\n",
     "7 fields": b"q1 Q0 d1 1 2 r x\n",
     "two lines' fields on one": b"q1 Q0 d1 1 2 r q1 Q0 d2 2 1 r\n",
+    "one line's fields on two": b"q1 Q0\nd1 1 2 r\n",
     "not UTF-8": b"q1 Q0 d\xff 1 2 r\n",
     "bad score": b"q1 Q0 d1 1 2.3.4 r\n",
     "bad rank": b"q1 Q0 d1 1.0 2 r\n",
@@ -171,3 +172,32 @@ def test_the_first_line_comes_from_the_first_block_with_data(monkeypatch: pytest
     got = S.scan(b"\n\n  \n\t\nq1 Q0 d1 1 2 tag1\nq2 Q0 d2 1 3 tag2", 6, text=(0,), floats=(4,), first=(5,))
     assert got is not None and got.first == {5: b"tag1"} and got.floats[4].tolist() == [2.0, 3.0]
     assert S.scan_blocks([b"\n", b"  \n"], 6, text=(0,)) is None  # no data line
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_generated_layouts_give_the_tokens_of_split(seed: int) -> None:
+    """Lines of 2 to 7 fields with single spaces (the usual layout the scanner checks on the bytes), tabs,
+    runs of blanks, CRLF, blank lines and a missing last LF: the tokens of ``split``, or given up exactly
+    when a line has another number of fields."""
+    rng = random.Random(seed)
+    seps = [b" "] * 6 + [b"\t", b"  ", b" \t"] if seed % 2 else [b" "]
+    lines = []
+    for i in range(rng.randint(1, 40)):
+        fields = [b"q%d" % rng.randint(1, 3), b"Q0", b"d%d" % i, b"%d" % (i + 1), b"%d.5" % rng.randint(0, 9), b"r"]
+        if rng.random() < 0.1:  # 2 + 4 fields: two lines' worth of separators, each ending one (the LF count tells)
+            fields = fields[: rng.choice([2, 4, 5])] if rng.random() < 0.7 else [*fields, b"x"]
+        line = fields[0] + b"".join(rng.choice(seps) + f for f in fields[1:])
+        lines.append(line + (b"\r\n" if seed % 3 == 0 and rng.random() < 0.5 else b"\n"))
+        if seed % 5 == 0 and rng.random() < 0.2:
+            lines.append(b"\n")
+    data = b"".join(lines)
+    if seed % 4 == 0:
+        data = data.rstrip(b"\n")
+    split = [line.split() for line in data.split(b"\n") if line.split()]
+    got = S.scan(data, 6, text=(0, 2), floats=(4,), checked_ints=(3,), first=(5,))
+    if any(len(t) != 6 for t in split):
+        assert got is None
+        return
+    assert got is not None
+    assert tokens(got.text[0]) == [t[0] for t in split] and tokens(got.text[2]) == [t[2] for t in split]
+    assert got.floats[4].tolist() == [float(t[4]) for t in split]

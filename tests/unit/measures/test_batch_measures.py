@@ -116,3 +116,23 @@ def test_batch_ndcg_cut_by_hand() -> None:
     family = next(f for f in FAMILIES if f.name == "ndcg_cut")
     got = Measure(family, 3).batch(Batch.of([a]))
     assert got is not None and abs(got[0] - 3.5 / (3 + 2 / np.log2(3) + 0.5)) < 1e-15
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_ordered_sums_add_each_segment_left_to_right(seed: int) -> None:
+    """AP's and the R-precision family's sums, through the padded matrix and (one long segment) the
+    rank-by-rank loop: each segment's values added in order from 0.0, bit for bit as ``running_sum``."""
+    from segeval.measures.arithmetic import running_sum
+    from segeval.measures.batch import ordered_sums
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 8))
+    counts = rng.integers(0, 6 if seed % 2 else 400, n)
+    if seed % 5 == 0 and n:
+        counts[0] = 3000  # padding would take more than twice the values: the loop
+    starts = np.cumsum(counts) - counts + rng.integers(0, 3, n)  # segments apart, in any order
+    order = rng.permutation(n)
+    counts, starts = counts[order], starts[order]
+    values = rng.random(int((starts + counts).max(initial=0)) + 1) * 10.0 ** rng.uniform(-5, 5)
+    got = ordered_sums(values, starts, counts).tolist()
+    assert got == [running_sum(values[a:a + c]) if c else 0.0 for a, c in zip(starts, counts, strict=True)]

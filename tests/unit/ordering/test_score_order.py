@@ -67,3 +67,24 @@ def test_the_shortcut_is_taken_only_for_ranked_grouped_rows() -> None:
     assert not listed(q, np.asarray([1.0, 2.0, 5.0, 5.0, 9.0, 0.0]))  # query 0 not ranked
     assert not listed(np.asarray([0, 1, 0], dtype=np.int32), np.asarray([3.0, 2.0, 1.0]))  # 0 comes back
     assert not listed(np.asarray([-1, 0, -1], dtype=np.int32), np.asarray([3.0, 2.0, 1.0]))  # -1 twice apart
+
+
+@pytest.mark.parametrize("dtype", [np.uint64, np.int64, np.float64])
+@pytest.mark.parametrize("seed", range(12))
+def test_sort_each_sorts_each_segment_alone(seed: int, dtype: type) -> None:
+    """The segmented sort (score order within queries; docno keys within queries in the fast lanes'
+    match) against a sort of each segment, through its three layouts (equal lengths, padded matrix,
+    loop), with values equal to the padding (the type's highest) among them."""
+    rng = np.random.default_rng(seed)
+    layout = seed % 3
+    counts = (np.full(4, 5) if layout == 0 else rng.integers(0, 6, 5) if layout == 1
+              else np.array([1, 2000, 0, 3]))  # 4 x 2000 cells: the loop
+    top = np.inf if dtype is np.float64 else np.iinfo(dtype).max
+    values = rng.integers(0, 4, int(counts.sum())).astype(dtype)
+    values[rng.random(len(values)) < 0.3] = top
+    starts = np.cumsum(counts) - counts
+    got = ordering.sort_each(values, counts, starts)
+    for a, n in zip(starts.tolist(), counts.tolist(), strict=True):
+        part = got[a:a + n]
+        assert sorted(part.tolist()) == list(range(a, a + n))  # a permutation of the segment
+        assert values[part].tolist() == sorted(values[a:a + n].tolist())
