@@ -41,6 +41,23 @@ def sliced(params: Iterable[Any], every: int, *, many: bool = False) -> list[Any
     return out
 
 
+def examples(full: int) -> int:
+    """A hypothesis test's ``max_examples``: ``full`` in the full step, a quarter of it (at least 10) in the
+    README's suite."""
+    return full if FULL else max(10, full // 4)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Outside the full step the :data:`full_only` tests are deselected, not skipped one by one: the same
+    tests run, without the per-test cost of a thousand skips."""
+    if FULL:
+        return
+    slow = [item for item in items if full_only.mark in item.iter_markers("skipif")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if full_only.mark not in item.iter_markers("skipif")]
+
+
 class Tags(HTMLParser):
     """The start tags of an HTML page with their attributes, in document order."""
 

@@ -240,7 +240,7 @@ def cli_process(args: list[str], env: dict[str, str], close: str) -> tuple[int, 
 #: each condition with every command under SEGEVAL_FULL=1; else one command per condition (suite time)
 STREAM_MATRIX = ([(c, s) for c in sorted(COMMANDS) for s in sorted(STREAMS)] if FULL else
                  [("me13sh", "LC_ALL=C"), ("me13sh", "PYTHONIOENCODING=ascii"), ("plot pr", "MPLBACKEND=nosuch"),
-                  ("check", "closed stdin"), ("eval", "closed stdout"), ("plot pr", "closed stdout"),
+                  ("check", "closed stdin"), ("eval", "closed stdout"),
                   ("fix", "closed stderr"),
                   ("anchoring", "stderr reader gone")])
 

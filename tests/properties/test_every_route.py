@@ -3,7 +3,7 @@
 The measures come from the registry (each family alone, each default parameter, the declared
 example, a trec_eval parameter list), the collections and routes from
 :mod:`tests.support.routes`.  The default suite runs a slice: one document and one segment
-collection, each measure family alone (documents), every adapter with a few measures
+collection, every other measure family alone (documents), every adapter with a few measures
 (segments), a few combinations, on the routes marked ``fast`` (files through the fast lane, in
 chunks and in memory; the API on paths).
 ``SEGEVAL_FULL=1`` runs the whole generator: every measure alone and with each of ``-q``, ``-c``,
@@ -29,6 +29,7 @@ from typing import Any
 import pytest
 
 from segeval.measures.definitions import FAMILIES, NEW_IN_10
+from tests.conftest import sliced
 from tests.support import routes as R
 
 FULL = bool(os.environ.get("SEGEVAL_FULL"))
@@ -65,7 +66,7 @@ def _check(x: R.Inputs, jobs: list[R.Job], sampled: int | None = None) -> None:
     assert not found, f"{len(found)} route differences:\n" + "\n".join(found)
 
 
-# each measure alone: in the slice each family by its name, in full every spelling with each option
+# each measure alone: in the slice every other family by its name, in full every spelling with each option
 ALONE = R.registered_measures() if FULL else [f.name for f in FAMILIES]
 #: the measures that need time spans (declared ``times=True``): refused on a document run with one message
 #: on every route (exit 2), so they are left out of the document combinations (every job would be refused)
@@ -76,8 +77,8 @@ SEGMENTS_ONLY = frozenset(f.name for f in FAMILIES if f.times)
 TRIALS = frozenset(f.name for f in FAMILIES if f.scope == "trials") | {"quesst"}
 
 
-@pytest.mark.parametrize("kind", ["documents", "segments"])
-@pytest.mark.parametrize("index", range(len(ALONE)), ids=ALONE)
+@pytest.mark.parametrize("kind", sliced(["documents", "segments"], 2))  # the slice: segments in the adapter
+@pytest.mark.parametrize("index", sliced(range(len(ALONE)), 2), ids=ALONE)  # and combination tests only
 def test_each_measure_alone_on_every_route(kind: R.Kind, index: int, written: dict[str, R.Inputs]) -> None:
     collections = _collections(kind, written)
     x = collections[index % len(collections)]  # the collections take turns
@@ -88,8 +89,6 @@ def test_each_measure_alone_on_every_route(kind: R.Kind, index: int, written: di
     if FULL:
         jobs += [R.Job((measure,), o, adapter=adapters[(index + i + 1) % len(adapters)] if adapter else None)
                  for i, o in enumerate(R.OPTIONS)]
-    elif kind == "segments":  # the slice: segments in the adapter and combination tests only
-        pytest.skip("in the full run only (SEGEVAL_FULL=1)")
     _check(x, jobs, sampled=1)
     if kind == "documents" and R.family_of(measure) in TRIALS:
         trial = _trial_collections(written)

@@ -9,8 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import segeval
+from tests.conftest import examples
 
-SETTINGS = settings(derandomize=True, max_examples=40, deadline=None,
+SETTINGS = settings(derandomize=True, max_examples=examples(40), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 BOUNDED = ["map", "P_1", "P_5", "P_10", "recall_5", "recall_10", "Rprec", "bpref", "recip_rank", "ndcg", "ndcg_cut_5",
            "map_cut_10", "success_5", "infAP", "set_P", "set_recall", "set_F", "rbp", "adr", "RankEff", "binG"]

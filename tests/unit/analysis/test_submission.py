@@ -21,7 +21,7 @@ from segeval.io.collection import read_blacklist, read_queries, read_videos
 from segeval.io.formats import format_time
 from segeval.io.tables import read_run
 from segeval.validate import validate_run
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, examples, run_cli
 
 VIDEOS = "vA 00:05:00\nvB 120\nvC 0:01:30.5\nvBad 00:10:00\n"  # 300 s, 120 s, 90.5 s, 600 s
 
@@ -475,7 +475,7 @@ def test_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run: str, opti
 intervals = st.lists(st.tuples(st.integers(0, 30), st.integers(0, 8)), min_size=1, max_size=25)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(intervals, st.integers(1, 4))
 def test_first_overlaps_is_brute_force(pairs: list[tuple[int, int]], block: int) -> None:
     from segeval.analysis import submission
@@ -496,7 +496,7 @@ def test_first_overlaps_is_brute_force(pairs: list[tuple[int, int]], block: int)
     assert found == expected
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(intervals, st.sampled_from(("trim", "drop")))
 def test_remove_overlaps_is_brute_force(pairs: list[tuple[int, int]], policy: str) -> None:
     from segeval.analysis.submission import Result

@@ -24,7 +24,7 @@ from segeval.io.formats import (
     parse_mmss,
 )
 from segeval.io.parse import parse_lines
-from tests.conftest import FULL
+from tests.conftest import examples
 
 TOKENS = st.sampled_from([
     "0.00", "17.10", "3.0", "01.50", "59.59", "1.60", "1.", ".5", "1", "-1", "+1", "1.0", "1e3", "0x10",
@@ -62,19 +62,19 @@ def _agree(data: bytes, fmt) -> None:  # type: ignore[no-untyped-def]
             assert list(fast[name]) == list(values), (sep, name)
 
 
-@settings(max_examples=300 if FULL else 100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(files(8))
 def test_fast_path_agrees_on_linking_runs(data: bytes) -> None:
     _agree(data, MEDIAEVAL_LINKING_RUN)
 
 
-@settings(max_examples=200 if FULL else 70, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(files(6))
 def test_fast_path_agrees_on_qrels(data: bytes) -> None:
     _agree(data, MEDIAEVAL_QRELS)
 
 
-@settings(max_examples=200 if FULL else 70, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(files(9))
 def test_fast_path_agrees_on_search_runs(data: bytes) -> None:
     _agree(data, MEDIAEVAL_SEARCH_RUN)
@@ -114,13 +114,13 @@ def trec_files(draw: st.DrawFn, n_fields: int, valid: list[str]) -> bytes:
     return "".join(lines).encode("utf-8", "surrogateescape")
 
 
-@settings(max_examples=300 if FULL else 100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(trec_files(6, ["q1", "Q0", "d1", "1", "0.5", "r"]))
 def test_fast_path_agrees_on_trec_runs(data: bytes) -> None:
     _agree(data, TREC_RUN)
 
 
-@settings(max_examples=300 if FULL else 100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(trec_files(4, ["q1", "0", "d1", "1"]))
 def test_fast_path_agrees_on_trec_qrels(data: bytes) -> None:
     _agree(data, TREC_QRELS)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from segeval.io.formats import parse_float, parse_int, parse_mmss
 from segeval.io.scan import scan
 from segeval.io.tokens import first_true, mmss_matrix, row_counts
+from tests.conftest import examples
 
 TOKENS = st.one_of(
     st.sampled_from(["0.00", "17.10", "3.0", "3.5", "01.50", "59.59", "1.60", "1.", ".5", "1", "-1", "+1", "1.0",
@@ -22,7 +23,7 @@ TOKENS = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(TOKENS, min_size=1, max_size=20))
 def test_times_ints_and_scores_read_as_the_parser(tokens: list[str]) -> None:
     data = "".join(f"q Q0 v {t} {t} {t}\n" for t in tokens).encode()
@@ -37,7 +38,7 @@ def test_times_ints_and_scores_read_as_the_parser(tokens: list[str]) -> None:
     assert got.ints[3].tolist() == times and got.ints[4].tolist() == ints
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(TOKENS, min_size=1, max_size=20))
 def test_each_kind_alone(tokens: list[str]) -> None:
     data = "".join(f"q Q0 v {t}\n" for t in tokens).encode()

@@ -14,6 +14,7 @@ from segeval.errors import InputError
 from segeval.io.fast import fast_parse, scan_parse
 from segeval.io.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
 from segeval.io.parse import parse_lines
+from tests.conftest import examples
 from tests.unit.io.test_read_paths import files
 
 
@@ -44,19 +45,19 @@ def _agree(data: bytes, fmt: LineFormat) -> bool:
     return True
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(files(8))
 def test_scanner_agrees_on_linking_runs(data: bytes) -> None:
     _agree(data, MEDIAEVAL_LINKING_RUN)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(files(6))
 def test_scanner_agrees_on_qrels(data: bytes) -> None:
     _agree(data, MEDIAEVAL_QRELS)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(files(9))
 def test_scanner_agrees_on_search_runs(data: bytes) -> None:
     _agree(data, MEDIAEVAL_SEARCH_RUN)

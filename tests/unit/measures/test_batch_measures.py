@@ -11,7 +11,7 @@ from segeval.adapt.base import Adapted, Label
 from segeval.measures.batch import Batch
 from segeval.measures.declaration import Measure
 from segeval.measures.definitions import FAMILIES, TREC_EVAL_9
-from tests.conftest import sliced
+from tests.conftest import examples, sliced
 
 LABELS = np.array([Label.RELEVANT, Label.NONRELEVANT, Label.UNJUDGED, Label.RELEVANT_SEEN, Label.NONRELEVANT_SEEN],
                   dtype=np.uint8)
@@ -64,7 +64,7 @@ def test_batch_equals_per_query_seeded(seed: int) -> None:
     check(random_queries(np.random.default_rng(seed), int(np.random.default_rng(seed).integers(1, 60))))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.tuples(st.text(alphabet="10-sS", max_size=40), st.integers(0, 30), st.integers(0, 30)),
                 min_size=1, max_size=12))
 def test_batch_equals_per_query_generated(spec: list[tuple[str, int, int]]) -> None:
