@@ -202,13 +202,18 @@ def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, q
 
 def dense_codes(values: IntArray) -> IntArray:
     """Each value's position among the distinct values, in increasing order (``np.unique``'s inverse), by
-    table when the values are small non-negative integers."""
+    table when the values are small non-negative integers (the present slots numbered in order: only they
+    are written and read, no running count over the whole table)."""
     top = int(values.max(initial=0)) + 1
     if len(values) == 0 or values.min() < 0 or top > 8 * len(values) + 4096:
         return np.unique(values, return_inverse=True)[1].ravel().astype(np.int64)
     present = np.zeros(top, dtype=bool)
     present[values] = True
-    return (np.cumsum(present) - 1)[values]
+    slots = np.flatnonzero(present)
+    del present
+    code = np.empty(top, dtype=np.int64)  # only the present slots are set, and only they are read
+    code[slots] = np.arange(len(slots), dtype=np.int64)
+    return code[values]
 
 
 def distinct(values: npt.ArrayLike) -> npt.NDArray[Any]:
@@ -291,8 +296,19 @@ def kept_pairs(left_gid: IntArray, right_gid_sorted: IntArray,
     return np.concatenate(us), np.concatenate(js)
 
 
-def first_occurrences(key: IntArray) -> IntArray:
+def first_occurrences(key: npt.NDArray[np.integer[Any]]) -> IntArray:
     """Positions of the first occurrence of each distinct key, in position order."""
+    n = len(key)
+    if n > 1:  # a first occurrence starts a run of equal keys: look among the runs' heads only (few when grouped)
+        heads = np.flatnonzero(key[1:] != key[:-1]) + 1
+        if 2 * len(heads) < n:
+            heads = np.concatenate([np.zeros(1, dtype=np.int64), heads])
+            return heads[_first_occurrences(key[heads])]
+    return _first_occurrences(key)
+
+
+def _first_occurrences(key: npt.NDArray[np.integer[Any]]) -> IntArray:
+    """:func:`first_occurrences`, by table when the keys are dense, else by one stable sort."""
     n = len(key)
     top = int(key.max(initial=0)) + 1
     if top <= 4 * n + 4096 and n < 2**31 and int(key.min(initial=0)) >= 0:  # dense: the first position, by table

@@ -261,7 +261,7 @@ class Evaluator:
         s = self.how.settings
         code = self.reader.queries.code
         raw = [code[name.encode("utf-8")] for name in queries]
-        listed = rows.query[first_occurrences(rows.query.astype(np.int64))].tolist() if len(rows.query) else []
+        listed = rows.query[first_occurrences(rows.query)].tolist() if len(rows.query) else []
         chosen = set(raw)
         raw = [c for c in listed if c in chosen] + sorted(chosen - set(listed), key=raw.index)
         queries = [self.reader.queries.names[c] for c in raw]

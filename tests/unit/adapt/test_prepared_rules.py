@@ -74,6 +74,14 @@ def test_first_occurrences_as_pandas(n: int, top: int) -> None:
     assert first_occurrences(key).tolist() == np.flatnonzero(~pd.Series(key).duplicated().to_numpy()).tolist()
 
 
+@pytest.mark.parametrize(("n", "top"), [(2, 1), (50, 5), (1000, 10**4), (1000, 10**12), (200, -5)])
+def test_first_occurrences_of_runs_as_pandas(n: int, top: int) -> None:
+    """Keys in runs of equal ones (a run's queries): found among the runs' heads, the same positions."""
+    rng = np.random.default_rng(n)
+    key = np.repeat(rng.integers(min(top, 0), max(top, 1), n), rng.integers(1, 6, n))  # repeats: keys come back
+    assert first_occurrences(key).tolist() == np.flatnonzero(~pd.Series(key).duplicated().to_numpy()).tolist()
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_bin_keys_number_each_group_and_bin_once(seed: int) -> None:
     """The binned adapter's compact (group, bin) keys: equal exactly when the pairs are equal, across the run's
