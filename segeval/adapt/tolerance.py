@@ -73,7 +73,10 @@ def _credited(gid: IntArray, a: FloatArray, b: FloatArray, seen_end: FloatArray)
         priors.append(prior[meets])
     hit, prior = np.concatenate(hits), np.concatenate(priors)
     del hits, priors
-    step = pos[np.argsort(by_group)][hit]  # the position in its group of each pair's later hit
+    step_of = np.empty(n, dtype=np.int64)
+    step_of[by_group] = pos  # each hit's position in its group (by_group inverted without a sort)
+    step = step_of[hit]  # the position in its group of each pair's later hit
+    del step_of
     order = np.argsort(step, kind="stable")
     hit, prior, step = hit[order], prior[order], step[order]
     cuts = np.searchsorted(step, np.arange(int(pos.max()) + 2))

@@ -96,3 +96,17 @@ def test_bin_keys_number_each_group_and_bin_once(seed: int) -> None:
     keys = np.concatenate([key, q_key]).tolist()
     assert len(set(zip(pairs, keys, strict=True))) == len(set(pairs)) == len(set(keys))
     assert min(keys) >= 0 and max(keys) < 40 * 500
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rows_of_as_searchsorted(seed: int) -> None:
+    """The binned adapter's look-up of each unit's qrels rows: searchsorted's left and right ends, keys absent,
+    below, between and above the sorted ones included (seed 0: no sorted keys)."""
+    from segeval.adapt.binned import _rows_of
+
+    rng = np.random.default_rng(seed)
+    sorted_keys = np.sort(rng.integers(0, 30, 0 if seed == 0 else int(rng.integers(1, 60))))
+    keys = rng.integers(-2, 34, 200)
+    lo, hi = _rows_of(sorted_keys, keys)
+    assert lo.tolist() == np.searchsorted(sorted_keys, keys, side="left").tolist()
+    assert hi.tolist() == np.searchsorted(sorted_keys, keys, side="right").tolist()
