@@ -161,9 +161,10 @@ def _look_ups(data: Prepared, tol_end: FloatArray) -> _Hits:
     new = np.ones(len(u), dtype=bool)
     new[1:] = u[1:] != u[:-1]
     rel = near[u[new]]
-    seen_end = np.full(len(rel), -np.inf)
-    np.maximum.at(seen_end, np.cumsum(new) - 1, data.rel.end[j])
-    seen_end = np.maximum(seen_end, tol_end[rel])
+    # the latest end of each hit's met segments (its pairs together), at least s + T
+    ends = data.rel.end[j]
+    seen_end = np.maximum(np.maximum.reduceat(ends, np.flatnonzero(new)) if len(ends) else ends, tol_end[rel])
+    del ends
     others = np.ones(len(near), dtype=bool)
     others[u] = False
     rest = near[others]
