@@ -171,9 +171,13 @@ def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, q
     start, end), relevant and non-relevant segments merged."""
     n_q = len(queries)
     span = len(items) + 1
-    pair = np.concatenate([run["qcode"] * span + run["icode"], qrels["qcode"] * span + qrels["icode"]])
-    gid_all = dense_codes(pair)  # gid order follows (query, item code)
     n_run = len(run["qcode"])
+    pair = np.empty(n_run + len(qrels["qcode"]), dtype=np.int64)  # query * span + item, made in place
+    for part, columns in ((pair[:n_run], run), (pair[n_run:], qrels)):
+        np.multiply(columns["qcode"], span, out=part)
+        part += columns["icode"]
+    gid_all = dense_codes(pair)  # gid order follows (query, item code)
+    del pair
     run["gid"] = gid_all[:n_run].astype(np.int64, copy=False)
     qrels["gid"] = gid_all[n_run:].astype(np.int64, copy=False)
     order = np.lexsort((qrels["end"], qrels["start"], qrels["gid"]))
