@@ -333,9 +333,34 @@ def judged_twice(query: npt.NDArray[Any], item: npt.NDArray[Any], start: npt.NDA
                  end: npt.NDArray[Any]) -> bool:
     """Whether two coded qrels lines judge the same query, video and segment (the byte-scanner lanes give
     such qrels to the strict reader, whose ``validate_qrels`` refuses them naming the lines)."""
+    key = _line_keys(query, item, start)
+    if key is not None:  # only lines that share (query, video, start) with another can: those are compared
+        by_key = np.argsort(key)
+        key = key[by_key]
+        tied = np.zeros(len(key), dtype=bool)
+        tied[1:] = key[1:] == key[:-1]
+        tied[:-1] |= tied[1:]
+        rows = by_key[tied]
+        query, item, start, end = query[rows], item[rows], start[rows], end[rows]
     order = np.lexsort((end, start, item, query))
     same = np.ones(max(len(order) - 1, 0), dtype=bool)
     for column in (query, item, start, end):
         s = column[order]
         same &= s[1:] == s[:-1]
     return bool(same.any())
+
+
+def _line_keys(query: npt.NDArray[Any], item: npt.NDArray[Any], start: npt.NDArray[Any]) -> IntArray | None:
+    """One int64 per line, equal exactly when (query, item, start) are, when query and item are codes (integers
+    >= 0) and start whole seconds >= 0 that fit together in 63 bits; else None."""
+    if not len(query) or query.dtype.kind not in "iu" or item.dtype.kind not in "iu" or start.dtype.kind not in "iuf":
+        return None
+    low, high = float(start.min()), float(start.max())
+    if int(query.min()) < 0 or int(item.min()) < 0 or not 0 <= low <= high < 2**62:  # NaN fails too
+        return None
+    if start.dtype.kind == "f" and not bool((np.floor(start) == start).all()):
+        return None
+    n_item, n_start = int(item.max()) + 1, int(high) + 1
+    if (int(query.max()) + 1) * n_item * n_start >= 2**63:
+        return None
+    return (query.astype(np.int64) * n_item + item) * n_start + start.astype(np.int64)

@@ -110,3 +110,25 @@ def test_rows_of_as_searchsorted(seed: int) -> None:
     lo, hi = _rows_of(sorted_keys, keys)
     assert lo.tolist() == np.searchsorted(sorted_keys, keys, side="left").tolist()
     assert hi.tolist() == np.searchsorted(sorted_keys, keys, side="right").tolist()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_judged_twice_as_a_set(seed: int) -> None:
+    """Whether two lines share (query, video, start, end), against a set of the tuples: codes and whole starts
+    (the packed keys' pre-check, lines sharing a start with other ends included), fractional, negative and
+    infinite starts, float codes (the sorted check alone)."""
+    from segeval.prepared import judged_twice
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 40))
+    query, item = rng.integers(0, 3, n), rng.integers(0, 4, n)
+    start = rng.integers(0, 6, n).astype(np.float64)
+    end = start + rng.integers(0, 3, n)
+    if seed % 4 == 1:
+        start[: n // 2] += 0.5
+    if seed % 4 == 2 and n:
+        start[0] = -np.inf if seed % 8 == 2 else -1.0
+    if seed % 4 == 3:
+        query = query.astype(np.float64)
+    lines = list(zip(query.tolist(), item.tolist(), start.tolist(), end.tolist(), strict=True))
+    assert judged_twice(query, item, start, end) == (len(set(lines)) < len(lines))
