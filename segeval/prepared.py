@@ -241,11 +241,12 @@ class GroupRows:
         self.count = np.bincount(right_gid_sorted, minlength=size)
         self.first = np.cumsum(self.count) - self.count
 
-    def pairs(self, left_gid: IntArray) -> tuple[IntArray, IntArray]:
-        """All (i, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j."""
+    def pairs(self, left_gid: IntArray, offset: int = 0) -> tuple[IntArray, IntArray]:
+        """All (i + ``offset``, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j."""
         counts = self.count[left_gid]
         rows = np.flatnonzero(counts)  # the left entries with a partner (often few)
         owner, value = concat_ranges(self.first[left_gid[rows]], counts[rows])
+        rows += offset  # on the entries, not on their pairs
         return rows[owner], value
 
 
@@ -288,8 +289,7 @@ def kept_pairs(left_gid: IntArray, right_gid_sorted: IntArray,
     us: list[IntArray] = []
     js: list[IntArray] = []
     for at, stop in pairwise(cuts.tolist()):
-        u, j = groups.pairs(left_gid[at:stop])
-        u += at
+        u, j = groups.pairs(left_gid[at:stop], at)
         # one left entry may have more than PAIR_ROWS pairs: keep() asked PAIR_ROWS of them at a time
         ok = keep(u, j) if len(u) <= PAIR_ROWS else np.concatenate(
             [keep(u[k:k + PAIR_ROWS], j[k:k + PAIR_ROWS]) for k in range(0, len(u), PAIR_ROWS)])
