@@ -363,4 +363,5 @@ def _line_keys(query: npt.NDArray[Any], item: npt.NDArray[Any], start: npt.NDArr
     n_item, n_start = int(item.max()) + 1, int(high) + 1
     if (int(query.max()) + 1) * n_item * n_start >= 2**63:
         return None
-    return (query.astype(np.int64) * n_item + item) * n_start + start.astype(np.int64)
+    key: IntArray = (query.astype(np.int64) * n_item + item) * n_start + start.astype(np.int64)
+    return key
