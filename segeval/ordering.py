@@ -110,18 +110,19 @@ def ranked_as_listed(query: Codes, score: FloatArray) -> bool:
 
 
 def listed_order(keep: IntArray, qcode: IntArray, rank: IntArray | None) -> IntArray:
-    """The rows ``keep`` ordered by query, then by ``rank`` when given (equal ranks, and every row without
-    ``rank``, keeping file order)."""
+    """The rows ``keep`` (increasing row numbers: ``np.flatnonzero`` of a mask) ordered by query, then by
+    ``rank`` when given (equal ranks, and every row without ``rank``, keeping file order)."""
     from segeval.prepared import concat_ranges
 
-    q = qcode[keep]
+    every = len(keep) == len(qcode)  # increasing and as many as the rows: every row, so no gathered copies
+    q = qcode if every else qcode[keep]
     if len(q) > 1:  # usually each query's rows are together and in rank order: the blocks in query order
         head = np.flatnonzero(q[1:] != q[:-1]) + 1
         same = np.ones(len(q) - 1, dtype=bool)
         same[head - 1] = False
         block_q = q[np.concatenate([[0], head])]
-        ranks = rank[keep] if rank is not None else None
-        if (ranks is None or bool((ranks[1:] >= ranks[:-1])[same].all())) \
+        ranks = rank if rank is None or every else rank[keep]
+        if (ranks is None or not bool(((ranks[1:] < ranks[:-1]) & same).any())) \
                 and bool((np.bincount(block_q) <= 1).all()):  # each query one block (np.unique would load numpy.ma)
             if bool((block_q[1:] > block_q[:-1]).all()):  # and the queries in code order: as they are
                 return keep

@@ -171,9 +171,13 @@ def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, q
     start, end), relevant and non-relevant segments merged."""
     n_q = len(queries)
     span = len(items) + 1
-    pair = np.concatenate([run["qcode"] * span + run["icode"], qrels["qcode"] * span + qrels["icode"]])
-    gid_all = dense_codes(pair)  # gid order follows (query, item code)
     n_run = len(run["qcode"])
+    pair = np.empty(n_run + len(qrels["qcode"]), dtype=np.int64)  # query * span + item, made in place
+    for part, columns in ((pair[:n_run], run), (pair[n_run:], qrels)):
+        np.multiply(columns["qcode"], span, out=part)
+        part += columns["icode"]
+    gid_all = dense_codes(pair)  # gid order follows (query, item code)
+    del pair
     run["gid"] = gid_all[:n_run].astype(np.int64, copy=False)
     qrels["gid"] = gid_all[n_run:].astype(np.int64, copy=False)
     order = np.lexsort((qrels["end"], qrels["start"], qrels["gid"]))
@@ -202,13 +206,18 @@ def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, q
 
 def dense_codes(values: IntArray) -> IntArray:
     """Each value's position among the distinct values, in increasing order (``np.unique``'s inverse), by
-    table when the values are small non-negative integers."""
+    table when the values are small non-negative integers (the present slots numbered in order: only they
+    are written and read, no running count over the whole table)."""
     top = int(values.max(initial=0)) + 1
     if len(values) == 0 or values.min() < 0 or top > 8 * len(values) + 4096:
         return np.unique(values, return_inverse=True)[1].ravel().astype(np.int64)
     present = np.zeros(top, dtype=bool)
     present[values] = True
-    return (np.cumsum(present) - 1)[values]
+    slots = np.flatnonzero(present)
+    del present
+    code = np.empty(top, dtype=np.int64)  # only the present slots are set, and only they are read
+    code[slots] = np.arange(len(slots), dtype=np.int64)
+    return code[values]
 
 
 def distinct(values: npt.ArrayLike) -> npt.NDArray[Any]:
@@ -232,11 +241,12 @@ class GroupRows:
         self.count = np.bincount(right_gid_sorted, minlength=size)
         self.first = np.cumsum(self.count) - self.count
 
-    def pairs(self, left_gid: IntArray) -> tuple[IntArray, IntArray]:
-        """All (i, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j."""
+    def pairs(self, left_gid: IntArray, offset: int = 0) -> tuple[IntArray, IntArray]:
+        """All (i + ``offset``, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j."""
         counts = self.count[left_gid]
         rows = np.flatnonzero(counts)  # the left entries with a partner (often few)
         owner, value = concat_ranges(self.first[left_gid[rows]], counts[rows])
+        rows += offset  # on the entries, not on their pairs
         return rows[owner], value
 
 
@@ -279,8 +289,7 @@ def kept_pairs(left_gid: IntArray, right_gid_sorted: IntArray,
     us: list[IntArray] = []
     js: list[IntArray] = []
     for at, stop in pairwise(cuts.tolist()):
-        u, j = groups.pairs(left_gid[at:stop])
-        u += at
+        u, j = groups.pairs(left_gid[at:stop], at)
         # one left entry may have more than PAIR_ROWS pairs: keep() asked PAIR_ROWS of them at a time
         ok = keep(u, j) if len(u) <= PAIR_ROWS else np.concatenate(
             [keep(u[k:k + PAIR_ROWS], j[k:k + PAIR_ROWS]) for k in range(0, len(u), PAIR_ROWS)])
@@ -291,11 +300,23 @@ def kept_pairs(left_gid: IntArray, right_gid_sorted: IntArray,
     return np.concatenate(us), np.concatenate(js)
 
 
-def first_occurrences(key: IntArray) -> IntArray:
+def first_occurrences(key: npt.NDArray[np.integer[Any]]) -> IntArray:
     """Positions of the first occurrence of each distinct key, in position order."""
     n = len(key)
+    if n > 1:  # a first occurrence starts a run of equal keys: look among the runs' heads only (few when grouped)
+        heads = np.flatnonzero(key[1:] != key[:-1]) + 1
+        if 2 * len(heads) < n:
+            heads = np.concatenate([np.zeros(1, dtype=np.int64), heads])
+            return heads[_first_occurrences(key[heads])]
+    return _first_occurrences(key)
+
+
+def _first_occurrences(key: npt.NDArray[np.integer[Any]]) -> IntArray:
+    """:func:`first_occurrences`, by table when the keys are dense, else by one stable sort."""
+    n = len(key)
     top = int(key.max(initial=0)) + 1
-    if top <= 4 * n + 4096 and n < 2**31 and int(key.min(initial=0)) >= 0:  # dense: the first position, by table
+    # by table when it is at most 48 bytes a key (a stable sort is about ten times slower even then)
+    if top <= 12 * n + 4096 and n < 2**31 and int(key.min(initial=0)) >= 0:
         first = np.full(top, n, dtype=np.int32)
         np.minimum.at(first, key, np.arange(n, dtype=np.int32))
         return np.flatnonzero(first[key] == np.arange(n, dtype=np.int32))
@@ -312,9 +333,35 @@ def judged_twice(query: npt.NDArray[Any], item: npt.NDArray[Any], start: npt.NDA
                  end: npt.NDArray[Any]) -> bool:
     """Whether two coded qrels lines judge the same query, video and segment (the byte-scanner lanes give
     such qrels to the strict reader, whose ``validate_qrels`` refuses them naming the lines)."""
+    key = _line_keys(query, item, start)
+    if key is not None:  # only lines that share (query, video, start) with another can: those are compared
+        by_key = np.argsort(key)
+        key = key[by_key]
+        tied = np.zeros(len(key), dtype=bool)
+        tied[1:] = key[1:] == key[:-1]
+        tied[:-1] |= tied[1:]
+        rows = by_key[tied]
+        query, item, start, end = query[rows], item[rows], start[rows], end[rows]
     order = np.lexsort((end, start, item, query))
     same = np.ones(max(len(order) - 1, 0), dtype=bool)
     for column in (query, item, start, end):
         s = column[order]
         same &= s[1:] == s[:-1]
     return bool(same.any())
+
+
+def _line_keys(query: npt.NDArray[Any], item: npt.NDArray[Any], start: npt.NDArray[Any]) -> IntArray | None:
+    """One int64 per line, equal exactly when (query, item, start) are, when query and item are codes (integers
+    >= 0) and start whole seconds >= 0 that fit together in 63 bits; else None."""
+    if not len(query) or query.dtype.kind not in "iu" or item.dtype.kind not in "iu" or start.dtype.kind not in "iuf":
+        return None
+    low, high = float(start.min()), float(start.max())
+    if int(query.min()) < 0 or int(item.min()) < 0 or not 0 <= low <= high < 2**62:  # NaN fails too
+        return None
+    if start.dtype.kind == "f" and not bool((np.floor(start) == start).all()):
+        return None
+    n_item, n_start = int(item.max()) + 1, int(high) + 1
+    if (int(query.max()) + 1) * n_item * n_start >= 2**63:
+        return None
+    key: IntArray = (query.astype(np.int64) * n_item + item) * n_start + start.astype(np.int64)
+    return key

@@ -91,12 +91,12 @@ def whole_seconds_overlap(a: ArrayOrFloat, b: ArrayOrFloat, s: ArrayOrFloat, e: 
     """``whole_seconds`` rule: look-up [a, b) meets stored [s, e) on some whole second."""
     a_arr, b_arr = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     s_arr, e_arr = np.asarray(s, dtype=np.float64), np.asarray(e, dtype=np.float64)
-    point = b_arr == 0  # a look-up ending at 0 is the single point a
-    lo = np.ceil(np.maximum(a_arr, s_arr))
+    lo = np.maximum(a_arr, s_arr)
+    lo = np.ceil(lo, out=lo) if isinstance(lo, np.ndarray) else np.ceil(lo)  # in place: no second temporary
     result = lo < np.minimum(b_arr, e_arr)
-    if point.any():
+    if not b_arr.all():  # some look-up ends at 0: it is the single point a
         as_point = (s_arr <= a_arr) & (a_arr < e_arr)
-        result = np.where(point, as_point, result)
+        result = np.where(b_arr == 0, as_point, result)
     return result if result.ndim else bool(result)
 
 

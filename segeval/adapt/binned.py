@@ -74,6 +74,22 @@ def _bin_keys(gid: IntArray, bins: IntArray, q_gid: IntArray, q_bins: IntArray) 
     return base[g] + bins, base[q_g] + q_bins
 
 
+def _rows_of(sorted_keys: IntArray, keys: IntArray) -> tuple[IntArray, IntArray]:
+    """For each of ``keys``, where its equal entries of ``sorted_keys`` are (``searchsorted`` left and right), by
+    one search among the distinct sorted keys (each key's rows are together)."""
+    n = len(sorted_keys)
+    head = np.ones(n, dtype=bool)
+    head[1:] = sorted_keys[1:] != sorted_keys[:-1]
+    bounds = np.append(np.flatnonzero(head), n)  # each distinct key's first row, then the end
+    distinct_keys = sorted_keys[bounds[:-1]]
+    at = np.searchsorted(distinct_keys, keys, side="left")
+    lo = bounds[at]
+    found = np.zeros(len(keys), dtype=bool)
+    inside = at < len(distinct_keys)
+    found[inside] = distinct_keys[at[inside]] == keys[inside]
+    return lo, np.where(found, bounds[np.minimum(at + 1, len(distinct_keys))], lo)
+
+
 @dataclass
 class _Units:
     """A slice of queries' units (run rows ``source``), the deciding pairs (unit from 0 in the slice, qrels row) of
@@ -176,8 +192,7 @@ class BinnedAdapter(Adapter):
         at = np.clip(run["gid"][unit_src] - low_gid, -1, len(judged) - 1)  # other groups: the last entry (False)
         candidates = np.flatnonzero(judged[at])
         del at, judged
-        lo_j = np.searchsorted(q_key_sorted, unit_key[candidates], side="left")
-        hi_j = np.searchsorted(q_key_sorted, unit_key[candidates], side="right")
+        lo_j, hi_j = _rows_of(q_key_sorted, unit_key[candidates])
         pu, pj = concat_ranges(lo_j, hi_j - lo_j)
         pu = candidates[pu]
         rel_here = q_rel_sorted[pj]

@@ -73,7 +73,10 @@ def _credited(gid: IntArray, a: FloatArray, b: FloatArray, seen_end: FloatArray)
         priors.append(prior[meets])
     hit, prior = np.concatenate(hits), np.concatenate(priors)
     del hits, priors
-    step = pos[np.argsort(by_group)][hit]  # the position in its group of each pair's later hit
+    step_of = np.empty(n, dtype=np.int64)
+    step_of[by_group] = pos  # each hit's position in its group (by_group inverted without a sort)
+    step = step_of[hit]  # the position in its group of each pair's later hit
+    del step_of
     order = np.argsort(step, kind="stable")
     hit, prior, step = hit[order], prior[order], step[order]
     cuts = np.searchsorted(step, np.arange(int(pos.max()) + 2))
@@ -158,9 +161,10 @@ def _look_ups(data: Prepared, tol_end: FloatArray) -> _Hits:
     new = np.ones(len(u), dtype=bool)
     new[1:] = u[1:] != u[:-1]
     rel = near[u[new]]
-    seen_end = np.full(len(rel), -np.inf)
-    np.maximum.at(seen_end, np.cumsum(new) - 1, data.rel.end[j])
-    seen_end = np.maximum(seen_end, tol_end[rel])
+    # the latest end of each hit's met segments (its pairs together), at least s + T
+    ends = data.rel.end[j]
+    seen_end = np.maximum(np.maximum.reduceat(ends, np.flatnonzero(new)) if len(ends) else ends, tol_end[rel])
+    del ends
     others = np.ones(len(near), dtype=bool)
     others[u] = False
     rest = near[others]

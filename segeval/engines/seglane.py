@@ -261,7 +261,7 @@ class Evaluator:
         s = self.how.settings
         code = self.reader.queries.code
         raw = [code[name.encode("utf-8")] for name in queries]
-        listed = rows.query[first_occurrences(rows.query.astype(np.int64))].tolist() if len(rows.query) else []
+        listed = rows.query[first_occurrences(rows.query)].tolist() if len(rows.query) else []
         chosen = set(raw)
         raw = [c for c in listed if c in chosen] + sorted(chosen - set(listed), key=raw.index)
         queries = [self.reader.queries.names[c] for c in raw]
@@ -276,7 +276,7 @@ class Evaluator:
         q = self.reader.qrels
         lines = np.sort(np.concatenate([self.qrels_order[self.qrels_bounds[c]:self.qrels_bounds[c + 1]] for c in raw]))
         # videos numbered in order of first appearance in the run's rows, then the qrels' (as prepare numbers them)
-        both = np.concatenate([rows.item, q.item[lines]]).astype(np.int64)
+        both = np.concatenate([rows.item, q.item[lines]])
         firsts = both[first_occurrences(both)]
         del both
         renumber = np.zeros(len(self.reader.items.names), dtype=np.int64)

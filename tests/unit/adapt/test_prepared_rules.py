@@ -74,6 +74,14 @@ def test_first_occurrences_as_pandas(n: int, top: int) -> None:
     assert first_occurrences(key).tolist() == np.flatnonzero(~pd.Series(key).duplicated().to_numpy()).tolist()
 
 
+@pytest.mark.parametrize(("n", "top"), [(2, 1), (50, 5), (1000, 10**4), (1000, 10**12), (200, -5)])
+def test_first_occurrences_of_runs_as_pandas(n: int, top: int) -> None:
+    """Keys in runs of equal ones (a run's queries): found among the runs' heads, the same positions."""
+    rng = np.random.default_rng(n)
+    key = np.repeat(rng.integers(min(top, 0), max(top, 1), n), rng.integers(1, 6, n))  # repeats: keys come back
+    assert first_occurrences(key).tolist() == np.flatnonzero(~pd.Series(key).duplicated().to_numpy()).tolist()
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_bin_keys_number_each_group_and_bin_once(seed: int) -> None:
     """The binned adapter's compact (group, bin) keys: equal exactly when the pairs are equal, across the run's
@@ -88,3 +96,39 @@ def test_bin_keys_number_each_group_and_bin_once(seed: int) -> None:
     keys = np.concatenate([key, q_key]).tolist()
     assert len(set(zip(pairs, keys, strict=True))) == len(set(pairs)) == len(set(keys))
     assert min(keys) >= 0 and max(keys) < 40 * 500
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rows_of_as_searchsorted(seed: int) -> None:
+    """The binned adapter's look-up of each unit's qrels rows: searchsorted's left and right ends, keys absent,
+    below, between and above the sorted ones included (seed 0: no sorted keys)."""
+    from segeval.adapt.binned import _rows_of
+
+    rng = np.random.default_rng(seed)
+    sorted_keys = np.sort(rng.integers(0, 30, 0 if seed == 0 else int(rng.integers(1, 60))))
+    keys = rng.integers(-2, 34, 200)
+    lo, hi = _rows_of(sorted_keys, keys)
+    assert lo.tolist() == np.searchsorted(sorted_keys, keys, side="left").tolist()
+    assert hi.tolist() == np.searchsorted(sorted_keys, keys, side="right").tolist()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_judged_twice_as_a_set(seed: int) -> None:
+    """Whether two lines share (query, video, start, end), against a set of the tuples: codes and whole starts
+    (the packed keys' pre-check, lines sharing a start with other ends included), fractional, negative and
+    infinite starts, float codes (the sorted check alone)."""
+    from segeval.prepared import judged_twice
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 40))
+    query, item = rng.integers(0, 3, n), rng.integers(0, 4, n)
+    start = rng.integers(0, 6, n).astype(np.float64)
+    end = start + rng.integers(0, 3, n)
+    if seed % 4 == 1:
+        start[: n // 2] += 0.5
+    if seed % 4 == 2 and n:
+        start[0] = -np.inf if seed % 8 == 2 else -1.0
+    if seed % 4 == 3:
+        query = query.astype(np.float64)
+    lines = list(zip(query.tolist(), item.tolist(), start.tolist(), end.tolist(), strict=True))
+    assert judged_twice(query, item, start, end) == (len(set(lines)) < len(lines))
