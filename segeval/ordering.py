@@ -59,6 +59,16 @@ def score_order(qcode: Codes, score: FloatArray, n_queries: int, tie_key: Callab
     return order
 
 
+def padded_cells(counts: IntArray, n_values: int) -> tuple[IntArray, IntArray] | None:
+    """(row, column) of each value of segments of ``counts`` values, laid end to end, as the rows of one matrix
+    as wide as the longest; None when that matrix would hold more than twice the values plus :data:`PAD_CELLS`."""
+    width = int(counts.max(initial=0))
+    if len(counts) * width > 2 * n_values + PAD_CELLS:
+        return None
+    row = np.repeat(np.arange(len(counts)), counts)
+    return row, np.arange(len(row)) - np.repeat(np.cumsum(counts) - counts, counts)
+
+
 def sort_each(values: npt.NDArray[Any], counts: IntArray, starts: IntArray) -> IntArray:
     """Positions sorting each segment ``values[starts[i]:starts[i] + counts[i]]`` (finite floats or
     integers) ascending, segment by segment; ties in any order.  Sorting segments alone is about three
@@ -67,12 +77,12 @@ def sort_each(values: npt.NDArray[Any], counts: IntArray, starts: IntArray) -> I
     if len(counts) * width == len(values):  # all of one length: the rows of a matrix as they are
         by_row = np.argsort(values.reshape(len(counts), width), axis=1)
         return np.asarray((by_row + starts[:, None]).ravel(), dtype=np.int64)
-    if len(counts) * width <= 2 * len(values) + PAD_CELLS:  # rows of one matrix, padded with the highest value
-        row = np.repeat(np.arange(len(counts)), counts)
-        column = np.arange(len(values)) - np.repeat(starts, counts)
+    cells = padded_cells(counts, len(values))
+    if cells is not None:  # rows of one matrix, padded with the highest value
+        row, column = cells
         top = np.inf if values.dtype.kind == "f" else np.iinfo(values.dtype).max
         table = np.full((len(counts), width), top, dtype=values.dtype)
-        table[row, column] = values
+        table[row, column] = values  # the segments lie end to end in values, as the matrix rows take them
         by_row = np.argsort(table, axis=1)  # a value equal to the padding may sort after some: they are dropped
         return np.asarray((by_row + starts[:, None])[by_row < counts[:, None]], dtype=np.int64)
     out = np.empty(len(values), dtype=np.int64)

@@ -20,6 +20,7 @@ import numpy.typing as npt
 from segeval.adapt.base import Adapted, Label
 from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.measures.arithmetic import log2_discounts
+from segeval.ordering import padded_cells
 
 
 @dataclass(frozen=True)
@@ -199,11 +200,11 @@ def ordered_sums(values: FloatArray, starts: IntArray, counts: IntArray) -> Floa
     :func:`segeval.measures.arithmetic.running_sum`): a running sum along the rows of one padded matrix, or,
     when padding would take more than twice the values, one rank at a time across all segments."""
     width = int(counts.max(initial=0))
-    if 0 < len(counts) * width <= 2 * len(values) + 1024:  # one padded matrix: cumsum adds along each row in order
-        offsets = np.cumsum(counts) - counts
-        column = np.arange(int(counts.sum())) - np.repeat(offsets, counts)
+    cells = padded_cells(counts, len(values)) if width else None
+    if cells is not None:  # one padded matrix: cumsum adds along each row in order
+        row, column = cells
         table = np.zeros((len(counts), width), dtype=np.float64)
-        table[np.repeat(np.arange(len(counts)), counts), column] = values[np.repeat(starts, counts) + column]
+        table[row, column] = values[starts[row] + column]
         np.cumsum(table, axis=1, out=table)
         return np.where(counts > 0, table[np.arange(len(counts)), np.maximum(counts - 1, 0)], 0.0)
     out = np.zeros(len(counts), dtype=np.float64)
