@@ -114,7 +114,7 @@ def test_version() -> None:
 
 def test_python_dash_m_version() -> None:
     done = subprocess.run([sys.executable, "-m", "segeval", "--version"], capture_output=True, text=True,
-                          cwd=ROOT, timeout=60, check=False)
+                          cwd=ROOT, timeout=300, check=False)
     assert (done.returncode, done.stdout, done.stderr) == (0, f"segeval {__version__}\n", "")
 
 

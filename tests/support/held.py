@@ -1,4 +1,4 @@
-"""``python -m tests.support.held POINT MARK ARGS...``: ``segeval ARGS``, waiting (60 s) at the point ``POINT`` of
+"""``python -m tests.support.held POINT MARK ARGS...``: ``segeval ARGS``, waiting (600 s) at the point ``POINT`` of
 its work after appending the process id to the file ``MARK``, so that a test can signal a process at work.
 
 The points are patched in here, around segeval's own functions, so segeval holds no test hook:
@@ -27,7 +27,7 @@ POINTS: dict[str, list[tuple[str, str, bool]]] = {
 def hold(mark: str) -> None:
     with open(mark, "a", encoding="ascii") as f:
         f.write(f"{os.getpid()}\n")
-    time.sleep(60)
+    time.sleep(600)  # far beyond any test's wait: ending early means a signal stopped it
 
 
 def held(function: Callable[..., Any], mark: str, after: bool) -> Callable[..., Any]:
