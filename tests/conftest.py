@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 from _pytest.mark.structures import ParameterSet
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from segeval.cli import main
 from tests.support import reference
@@ -25,6 +27,9 @@ SHARED = reference.SHARED
 FULL = os.environ.get("SEGEVAL_FULL") == "1"
 #: a test that runs only in the full step (a slower variant of what the suite checks anyway)
 full_only = pytest.mark.skipif(not FULL, reason="a slower variant: SEGEVAL_FULL=1 runs it (CI's full step)")
+#: no hypothesis test depends on machine load: no per-example deadline, no too-slow health check
+hypothesis_settings.register_profile("segeval", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile("segeval")
 
 
 def sliced(params: Iterable[Any], every: int, *, many: bool = False) -> list[Any]:
