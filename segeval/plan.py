@@ -66,12 +66,7 @@ def plan(
                              f"{'needs' if len(timed) == 1 else 'need'} time spans (segment runs: video, start, end). "
                              f"Got a document run instead.")
     _check_subtopics(documents, reqs)
-    wrong = [x.name for x in reqs if rel_info not in REL_INFO.get(x.measure.scope, ("qrels",))]
-    if wrong:
-        reads = " or ".join(REL_INFO.get(next(x for x in reqs if x.name == wrong[0]).measure.scope, ("qrels",)))
-        raise ParameterError(f"The 'measures' parameter must name measures of {rel_info} judgements (-R {rel_info}); "
-                             f"{wrong[0]} reads {reads} (-R). Got {', '.join(wrong[:3])}"
-                             f"{', ...' if len(wrong) > 3 else ''} instead.")
+    check_rel_info(reqs, rel_info)
     trials = [x.name for x in reqs if x.measure.scope == "trials"]
     if not documents and trials:
         raise ParameterError(f"The 'measures' parameter must name measures of segment runs: {', '.join(trials)} "
@@ -85,6 +80,18 @@ def plan(
 
 #: the judgement formats (trec_eval's -R) each measure scope reads; every other scope reads qrels
 REL_INFO = {"groups": ("qrels_jg",), "prefs": ("prefs", "qrels_prefs")}
+
+
+def check_rel_info(measures: object, rel_info: str) -> None:
+    """A ParameterError unless every measure (what :func:`plan` takes) reads ``rel_info`` judgements (-R)."""
+    names = measure_names(measures)
+    reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], [ExactAdapter()])
+    wrong = [x for x in reqs if rel_info not in REL_INFO.get(x.measure.scope, ("qrels",))]
+    if wrong:
+        raise ParameterError(f"The 'measures' parameter must name measures of {rel_info} judgements (-R {rel_info}); "
+                             f"{wrong[0].name} reads {' or '.join(REL_INFO.get(wrong[0].measure.scope, ('qrels',)))} "
+                             f"(-R). Got {', '.join(x.name for x in wrong[:3])}{', ...' if len(wrong) > 3 else ''} "
+                             f"instead.")
 
 
 def _check_subtopics(documents: bool, reqs: Sequence[Request]) -> None:

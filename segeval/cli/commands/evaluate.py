@@ -103,6 +103,7 @@ def eval_(
     On document runs, and (through an adapter) on segment runs. Default measure: official.
     """
     from segeval.engines.runs import expand_runs
+    from segeval.plan import check_rel_info
     from segeval.settings import EngineOptions, Job, Settings, check_relevance_level
 
     check_relevance_level(level)
@@ -117,6 +118,7 @@ def eval_(
                         trec_eval=version, predicted=predicted)
     job = Job(tuple(n for n in names if n not in ("runid", "num_q")), tuple(adapter or ()),  # version: pipeline.plan
               settings, lenient=lenient, engine=engine_options)
+    check_rel_info(list(job.measures), rel_info)  # before any file is read
     if rel_info != "qrels":
         _evaluate_judgements(qrels, rel_info, run_files, job, shown)
         return
