@@ -53,7 +53,8 @@ def qrels_jg(rng: random.Random) -> tuple[str, str]:
     for q in ("1", "2", "10", "3"):
         for g in rng.sample(["u1", "u2", "u10", "9", "a"], rng.randint(1, 4)):
             top = rng.choice([0, 1, 3])  # 0: a group without a relevant document
-            lines += [f"{q} {g} {d} {rng.choice([-1, *range(top + 1)])}\n" for d in rng.sample(DOCS, rng.randint(1, 14))]
+            grades = [-1, *range(top + 1)]
+            lines += [f"{q} {g} {d} {rng.choice(grades)}\n" for d in rng.sample(DOCS, rng.randint(1, 14))]
     rng.shuffle(lines)
     return "".join(lines), _run(rng, ["1", "2", "10", "3", "4"])
 
