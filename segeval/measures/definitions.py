@@ -427,7 +427,7 @@ _PREFS = {**{f"simp{k}": f"fulfilled over possible preferences, over {v}" for k,
           "avgjg_Rnonrel": "prefs_avgjg with each group's non-relevant documents (level 0) cut or padded to as many "
                            "as its relevant ones (as bpref)",
           "avgjg_Rnonrel_ret": "prefs_avgjg_Rnonrel over the retrieved documents"}
-#: trec_eval's measures of other judgements (-R): judgement groups and preferences, in its table order
+#: trec_eval's measures of other judgements (-R): preferences, then judgement groups
 TREC_REL_INFO: tuple[Family, ...] = (
     *(Family(name=f"prefs_{k}", scope="prefs", func=getattr(PF, k), aggregator="sum", fmt="count",
              higher_is_better=None, **_COUNT, description=v) for k, v in _PREFS_COUNTS.items()),
