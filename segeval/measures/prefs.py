@@ -32,6 +32,7 @@ from segeval.measures import trec_ranks as TR
 from segeval.measures.arithmetic import running_sum
 
 if TYPE_CHECKING:
+    from segeval.evaluation import Evaluation
     from segeval.plan import Plan
 
 Kind = Literal["all", "imp", "ret"]
@@ -293,13 +294,13 @@ num_prefs_ful_ret = partial(_count, kind="ret", which=0)
 
 # ------------------------------------------------------------------------------------ the -R route
 
-def evaluate_judgements(path: str, rel_format: str, run: pd.DataFrame,
-                        how: Plan) -> tuple[list[str], dict[str, list[Any]]]:
-    """Each evaluated query's values (by request name) of a validated document run against a ``rel_format``
-    file (``-R``): the queries of both (every judged query with ``-c``), the run ordered by score, ties by docno
-    descending for judgement groups and ascending for preferences (as trec_eval), cut at ``-M``."""
+def evaluate_judgements(path: str, rel_format: str, run: pd.DataFrame, how: Plan) -> Evaluation:
+    """The evaluation of a validated document run against a ``rel_format`` file (``-R``): the queries of both
+    (every judged query with ``-c``), the run ordered by score, ties by docno descending for judgement groups
+    and ascending for preferences (as trec_eval), cut at ``-M``."""
     from segeval.io.judgements import read_judgements
     from segeval.ordering import name_ranks, score_order
+    from segeval.plan import finished
     from segeval.prepared import chosen_queries, first_results
     from segeval.validate import check_unique_documents
 
@@ -335,4 +336,4 @@ def evaluate_judgements(path: str, rel_format: str, run: pd.DataFrame,
             raise InputError(path, f"query '{query}': {exc}", kind="preferences") from None
         for x in how.requests:
             values[x.name].append(x.measure(judged))
-    return queries, values
+    return finished(how, queries, values, set(judgements), 0)

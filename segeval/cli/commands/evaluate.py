@@ -153,7 +153,7 @@ def _evaluate_judgements(path: str, rel_info: str, run_files: list[str], job: Jo
     from segeval.engines.types import RunResult
     from segeval.io.formats import REL_INFO_FORMATS
     from segeval.measures.prefs import evaluate_judgements
-    from segeval.plan import finished, plan
+    from segeval.plan import plan
     from segeval.report.trec import runid
 
     settings = job.settings
@@ -166,9 +166,7 @@ def _evaluate_judgements(path: str, rel_info: str, run_files: list[str], job: Jo
         if r["start"].notna().any():
             raise InputError(file, f"is a segment run; expected a TREC run of documents for -R {rel_info} "
                                    f"({REL_INFO_FORMATS[rel_info].name} judgements)")
-        queries, values = evaluate_judgements(path, rel_info, r, how)
-        ev = finished(how, queries, values, set(queries), 0)
-        result = RunResult(ev, runid(r["run"]), file=file)
+        result = RunResult(evaluate_judgements(path, rel_info, r, how), runid(r["run"]), file=file)
         outcomes.append(outcome(result, render=partial(_render_eval, out=shown, only_run_queries=only_run,
                                                        time_format=settings.time_format), complete=complete))
     _report(outcomes, run_files, shown.format, [])
