@@ -60,7 +60,7 @@ def qrels_jg(rng: random.Random) -> tuple[str, str]:
 
 
 def _levels(rng: random.Random) -> list[float]:
-    return rng.choice([[0.0, 1.0], [0.0, 1.0, 2.0, 3.5], [1.0, 2.0, 3.0], [0.0, 0.5, 2.0]])
+    return rng.choice([[0.0, 1.0], [0.0, 1.0, 2.0, 3.5], [1.0, 2.0, 3.0], [0.0, 0.5, 2.0], [0.0, 0.0, 0.0, 1.0, 2.0]])
 
 
 def prefs(rng: random.Random) -> tuple[str, str]:
