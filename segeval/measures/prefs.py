@@ -45,11 +45,7 @@ class PreferenceError(SegevalError):
 
 # ------------------------------------------------------------------------------------ judgement groups
 
-@dataclass(frozen=True)
-class Groups:
-    """One query's ranking labelled by each judgement group's qrels (groups in id order)."""
-
-    rankings: tuple[Adapted, ...]
+Groups = tuple[Adapted, ...]  # one query's ranking labelled by each judgement group's qrels, in group-id order
 
 
 def groups(ranked: Sequence[str], lines: Sequence[Judgement], level: int, judged_only: bool) -> Groups:
@@ -65,15 +61,15 @@ def groups(ranked: Sequence[str], lines: Sequence[Judgement], level: int, judged
         num_rel = sum(g >= level for g in grade.values())
         out.append(Adapted(labels.astype(np.uint8), num_rel, np.zeros(n + 1, dtype=np.int64),
                            np.zeros(0, dtype=np.int64), np.arange(n, dtype=np.int64)))
-    return Groups(tuple(out))
+    return tuple(out)
 
 
 def _averaged(x: Groups, f: Callable[..., float], *param: Any) -> float:
     """``f`` on each group's ranking, added in group order and divided by the number of groups (trec_eval)."""
     total = 0.0
-    for a in x.rankings:
+    for a in x:
         total += f(a, *param)
-    return total / len(x.rankings) if len(x.rankings) > 1 else total
+    return total / len(x) if len(x) > 1 else total
 
 
 def p_avgjg(x: Groups, n: int) -> float:
@@ -306,22 +302,20 @@ def evaluate_judgements(path: str, rel_format: str, run: pd.DataFrame, how: Plan
 
     s = how.settings
     judgements = read_judgements(path, rel_format)
-    raw, names = pd.factorize(run["query"].to_numpy(dtype=object))
-    items = run["item"].to_numpy(dtype=object)
-    check_unique_documents(run, raw.astype(np.int64), pd.factorize(items)[0].astype(np.int64))
-    queries = chosen_queries(set(judgements), {str(n) for n in names}, None, s.missing_queries)
+    qids, items = run["query"].astype(str).to_numpy(), run["item"].to_numpy(dtype=object)
+    check_unique_documents(run, pd.factorize(qids)[0].astype(np.int64), pd.factorize(items)[0].astype(np.int64))
+    queries = chosen_queries(set(judgements), set(qids), None, s.missing_queries)
     code = {q: i for i, q in enumerate(queries)}
-    every = np.array([code.get(str(n), -1) for n in names], dtype=np.int64)[raw]
-    keep = np.flatnonzero(every >= 0)
-    qcode = every[keep]
+    keep = np.flatnonzero([q in code for q in qids])
+    qcode, items = np.array([code[q] for q in qids[keep]], dtype=np.int64), items[keep]
     score = run["score"].to_numpy(dtype=np.float64)[keep]
     if s.trec_eval == "9":  # 9.0.8 stores scores as C floats: near-equal scores become ties
         score = score.astype(np.float32).astype(np.float64)
-    ranks = name_ranks(items[keep]) * (-1 if rel_format != "qrels_jg" else 1)
+    ranks = name_ranks(items) * (1 if rel_format == "qrels_jg" else -1)
     order = first_results(score_order(qcode, score, len(queries), lambda at: ranks[at]), qcode, len(queries),
                           s.max_results)
-    cuts = np.searchsorted(qcode[order], np.arange(len(queries) + 1))
-    ranked = [items[keep][order[a:b]].tolist() for a, b in itertools.pairwise(cuts.tolist())]
+    cuts = np.searchsorted(qcode[order], np.arange(len(queries) + 1)).tolist()
+    ranked = [items[order[a:b]].tolist() for a, b in itertools.pairwise(cuts)]
     values: dict[str, list[Any]] = {x.name: [] for x in how.requests}
     for query, docs in zip(queries, ranked, strict=True):
         if s.trec_eval == "9" and not docs:  # 9.0.8 -c: a query without results is 0, not evaluated
