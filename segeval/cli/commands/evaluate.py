@@ -33,7 +33,7 @@ from segeval.cli.options import (
     argument,
     measures,
 )
-from segeval.errors import InputError, ParameterError, SegevalError, render_note
+from segeval.errors import InputError, ParameterError, SegevalError, check_choice, render_note
 from segeval.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, OutputOptions
 from segeval.words import plural
 
@@ -136,9 +136,7 @@ def _check_formats(rel_info: str, results_format: str, adapters: list[str] | Non
         raise ParameterError(f"The 'results_format' parameter (-T) must be 'trec_results', trec_eval's only "
                              f"results format (a TREC run, 'qid Q0 docno rank score tag'). Got {results_format!r} "
                              f"instead.")
-    if rel_info not in ("qrels", *REL_INFO_SETS):
-        raise ParameterError(f"The 'rel_info_format' parameter (-R) must be one of 'qrels', 'qrels_jg', 'prefs', "
-                             f"'qrels_prefs' (trec_eval's). Got {rel_info!r} instead.")
+    check_choice("rel_info_format", rel_info, ("qrels", *REL_INFO_SETS))
     if rel_info != "qrels" and adapters:
         raise ParameterError(f"The 'adapter' parameter must not be given with -R {rel_info}: {rel_info} judges "
                              f"documents (a TREC run, the exact adapter). Got {adapters[0]!r} instead.")
@@ -397,7 +395,6 @@ def anchoring_command(
     with a relevant anchor.
     """
     from segeval.analysis.anchoring import OUTPUTS, evaluate_anchoring, render
-    from segeval.errors import check_choice
 
     check_choice("output", output, OUTPUTS)
     ev = evaluate_anchoring(qrels, run, order=order, no_relevant=no_relevant, time_format=time_format)
