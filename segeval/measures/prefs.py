@@ -21,6 +21,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from segeval.adapt.base import Adapted, Label
@@ -107,7 +108,7 @@ class Preferences:
     groups: tuple[Group, ...]
     judged: int
     retrieved: int
-    pairs: IntArray
+    pairs: npt.NDArray[np.int32]
 
 
 def _tally(a: IntArray, b: IntArray, retrieved: int) -> dict[str, int]:
@@ -127,7 +128,7 @@ def preferences(ranked: Sequence[str], lines: Sequence[Judgement]) -> Preference
     for d in judged:
         number.setdefault(d, len(number))
     rows = sorted(lines, key=lambda j: (j.group, j.subgroup, -j.level, number[j.item]))
-    pairs = np.zeros((len(judged), len(judged)), dtype=np.int64)
+    pairs = np.zeros((len(judged), len(judged)), dtype=np.int32)  # trec_eval: unsigned short
     out = []
     for group, members in itertools.groupby(rows, key=lambda j: j.group):
         block = list(members)
