@@ -28,7 +28,8 @@ def read_judgements(path: str, rel_format: str) -> dict[str, list[Judgement]]:
     """Each query's judgements in a ``rel_format`` file (``qrels_jg``, ``prefs``, ``qrels_prefs``); a document
     judged twice in one group of qrels_jg is an InputError, as trec_eval refuses it."""
     fmt = REL_INFO_FORMATS[rel_format]
-    columns = parse_lines(_COMMENT.sub(b"", read_bytes(path)), fmt, path)  # a comment keeps its line number
+    data = _COMMENT.sub(b"", read_bytes(path))  # a comment line becomes blank: the line numbers stay
+    columns = parse_lines(data, fmt, path)
     lines = columns["line"]
     if not lines:
         raise InputError(path, f"has no data lines; expected {fmt.name} lines such as '{fmt.example}'")
@@ -40,7 +41,7 @@ def read_judgements(path: str, rel_format: str) -> dict[str, list[Judgement]]:
         if rel_format == "qrels_jg" and first.setdefault((query, group, item), line) != line:
             raise InputError(path, f"judges document '{item}' of query '{query}' twice in judgement group "
                                    f"'{group}' (line {first[query, group, item]} too); expected each once, as "
-                                   f"trec_eval", line=int(str(line)), text=f"{query} {group} {item} {level}",
-                             kind="duplicate")
+                                   f"trec_eval", line=int(str(line)),
+                             text=data.split(b"\n")[int(str(line)) - 1].decode("utf-8").rstrip("\r"), kind="duplicate")
         out.setdefault(str(query), []).append(Judgement(str(group), str(subgroup), str(item), float(str(level))))
     return out

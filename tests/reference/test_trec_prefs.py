@@ -58,8 +58,11 @@ def test_stored_trec_eval_outputs(tmp_path: Path, name: str, version: str) -> No
     case = cases()[name]
     for flags_name, flags in case["flags"].items():
         extra = ("--trec-eval", "9") if version == "9" else ()
-        got = run_cli("eval", *extra, "-R", case["format"], *flags, *inputs(tmp_path, case, flags_name))
-        check(got, outputs()[f"{name}|{flags_name}|{version}"], f"{name} {flags_name}")
+        rel, run = inputs(tmp_path, case, flags_name)
+        expected = outputs()[f"{name}|{flags_name}|{version}"]
+        got = run_cli("eval", *extra, "-R", case["format"], *flags, rel, run)
+        check(got, expected, f"{name} {flags_name}")
+        assert not expected[0] or f"error: {rel}" in got[2]  # a refusal names the judgements file
 
 
 def test_every_measure_is_compared() -> None:
