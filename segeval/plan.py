@@ -42,10 +42,12 @@ def plan(
     *,
     adapter: object = None,
     settings: Settings | None = None,
+    rel_info: str = "qrels",
     **policies: Any,
 ) -> Plan:
     """Resolve :func:`evaluate`'s parameters for a document (or segment) run; ``policies`` are
-    fields of :class:`Settings` that override ``settings`` (None: as in ``settings``)."""
+    fields of :class:`Settings` that override ``settings`` (None: as in ``settings``); ``rel_info``: the
+    judgements' format (trec_eval's ``-R``), which the measures must read."""
     chosen = settings_of(settings).but(**policies)
     if adapters is None:
         given = adapter if adapter is not None else DEFAULT_ADAPTER[kind(documents)]
@@ -64,6 +66,7 @@ def plan(
                              f"{'needs' if len(timed) == 1 else 'need'} time spans (segment runs: video, start, end). "
                              f"Got a document run instead.")
     _check_subtopics(documents, reqs)
+    check_rel_info(reqs, rel_info)
     trials = [x.name for x in reqs if x.measure.scope == "trials"]
     if not documents and trials:
         raise ParameterError(f"The 'measures' parameter must name measures of segment runs: {', '.join(trials)} "
@@ -73,6 +76,22 @@ def plan(
         reqs = [replace(x, measure=replace(x.measure, family=TREC_EVAL_9[x.measure.family.name]))
                 if x.measure.family.name in TREC_EVAL_9 else x for x in reqs]
     return Plan(reqs, replace(chosen, order=chosen.order_for(documents)))
+
+
+#: the judgement formats (trec_eval's -R) each measure scope reads; every other scope reads qrels
+REL_INFO = {"groups": ("qrels_jg",), "prefs": ("prefs", "qrels_prefs")}
+
+
+def check_rel_info(measures: object, rel_info: str) -> None:
+    """A ParameterError unless every measure (what :func:`plan` takes) reads ``rel_info`` judgements (-R)."""
+    names = measure_names(measures)
+    reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], [ExactAdapter()])
+    wrong = [x for x in reqs if rel_info not in REL_INFO.get(x.measure.scope, ("qrels",))]
+    if wrong:
+        raise ParameterError(f"The 'measures' parameter must name measures of {rel_info} judgements (-R {rel_info}); "
+                             f"{wrong[0].name} reads {' or '.join(REL_INFO.get(wrong[0].measure.scope, ('qrels',)))} "
+                             f"(-R). Got {', '.join(x.name for x in wrong[:3])}{', ...' if len(wrong) > 3 else ''} "
+                             f"instead.")
 
 
 def _check_subtopics(documents: bool, reqs: Sequence[Request]) -> None:

@@ -106,6 +106,17 @@ RUN_FORMATS = {"linking": MEDIAEVAL_LINKING_RUN, "search": MEDIAEVAL_SEARCH_RUN,
 DOCUMENT_FORMATS = (TREC_QRELS, TREC_QRELS_COMPLETED, TREC_RUN, QUESST_KEY)
 COMPLETED_FORMATS = (TREC_QRELS_COMPLETED, MEDIAEVAL_QRELS_COMPLETED)
 QRELS_FORMATS_BY_NAME = {f.name: f for f in QRELS_FORMATS.values()}
+#: trec_eval's other rel_info formats (``-R``): judgement groups (users), preferences within a group's
+#: subgroups, and qrels read as preferences (one subgroup per group) (:mod:`segeval.measures.prefs`)
+_GROUP, _ITEM = Field("group", "str"), Field("item", "str")
+REL_INFO_FORMATS = {
+    "qrels_jg": LineFormat("trec_eval qrels_jg", (Field("query", "str"), _GROUP, _ITEM, Field("rel", "int")),
+                           "301 user1 FBIS3-10082 1"),
+    "prefs": LineFormat("trec_eval prefs", (Field("query", "str"), _GROUP, Field("subgroup", "str"), _ITEM,
+                                            Field("rel", "float")), "301 user1 a FBIS3-10082 2.5"),
+    "qrels_prefs": LineFormat("trec_eval qrels_prefs", (Field("query", "str"), _GROUP, _ITEM, Field("rel", "float")),
+                              "301 user1 FBIS3-10082 2.5"),
+}
 
 
 def with_subtopics(fmt: LineFormat) -> LineFormat:

@@ -32,7 +32,9 @@ def doc(reg: Registry) -> str:
         "which can credit one relevant segment to several results, they may exceed 1 (and segeval prints a "
         "note when they do).", "",
         "*input*: `labels` (each result labelled by an adapter), `segments` (time spans), `trials` (every "
-        "(query, utterance) pair of the key with the run's score: docs/speech.md, \"Query by example\"). "
+        "(query, utterance) pair of the key with the run's score: docs/speech.md, \"Query by example\"), `groups` "
+        "(each judgement group's qrels, `eval -R qrels_jg`) and `prefs` (preferences, `eval -R prefs` or "
+        "`qrels_prefs`): docs/trec_eval-semantics.md, \"Judgement groups and preferences\". "
         "*aggregate*: the `all` line; `pooled`: the measure on every query's inputs together, not a function "
         "of the per-query values.", "",
         "## Measures", "", table(reg), "",

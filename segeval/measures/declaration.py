@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
 
 #: labels: adapted labels; segments: time spans; trials: every key pair with the run's score
-#: (:mod:`segeval.measures.trials`)
-Scope = Literal["labels", "segments", "trials"]
+#: (:mod:`segeval.measures.trials`); groups, prefs: trec_eval's qrels_jg and prefs (:mod:`segeval.measures.prefs`)
+Scope = Literal["labels", "segments", "trials", "groups", "prefs"]
 #: pooled: the measure on every query's inputs together, not a function of the per-query values
 Aggregate = Literal["sum", "mean", "gm", "none", "pooled"]
 Format = Literal["count", "score", "text", "stat"]

@@ -411,6 +411,38 @@ QUESST_FIGURES: tuple[Family, ...] = (
 )
 FAMILIES += QUESST_FIGURES
 
+PF = _Functions("prefs")
+_PREFS_COUNTS = {"num_prefs_poss": "preferences the judgements express (summary: their sum)",
+                 "num_prefs_ful": "preferences the ranking fulfils, a missing document ranking below a retrieved "
+                                  "one (summary: their sum)",
+                 "num_prefs_ful_ret": "preferences between retrieved documents the ranking fulfils (summary: their "
+                                      "sum)"}
+_OF = {"": "every preference (a pair of missing documents unfulfilled)", "_ret": "the preferences between "
+       "retrieved documents", "_imp": "the preferences with a retrieved document"}
+_PREFS = {**{f"simp{k}": f"fulfilled over possible preferences, over {v}" for k, v in _OF.items()},
+          **{f"pair{k}": f"mean over document pairs of the share of groups preferring the better-ranked one, over "
+                         f"{v}" for k, v in _OF.items()},
+          **{f"avgjg{k}": f"fulfilled over possible preferences of each judgement group, averaged over the groups, "
+                          f"over {v}" for k, v in _OF.items()},
+          "avgjg_Rnonrel": "prefs_avgjg with each group's non-relevant documents (level 0) cut or padded to as many "
+                           "as its relevant ones (as bpref)",
+          "avgjg_Rnonrel_ret": "prefs_avgjg_Rnonrel over the retrieved documents"}
+#: trec_eval's measures of other judgements (-R): preferences, then judgement groups
+TREC_REL_INFO: tuple[Family, ...] = (
+    *(Family(name=f"prefs_{k}", scope="prefs", func=getattr(PF, k), aggregator="sum", fmt="count",
+             higher_is_better=None, **_COUNT, description=v) for k, v in _PREFS_COUNTS.items()),
+    *(Family(name=f"prefs_{k}", scope="prefs", func=getattr(PF, k.lower()), **_SCORE, description=v)
+      for k, v in _PREFS.items()),
+    Family(name="map_avgjg", scope="groups", func=PF.map_avgjg, **_SCORE,
+           description="average precision on each judgement group's qrels, averaged over the groups"),
+    Family(name="P_avgjg", scope="groups", func=PF.p_avgjg, **_SCORE, param="cutoff", plain=False,
+           example="P_avgjg_10", defaults=CUTOFFS, description="P_n averaged over the judgement groups"),
+    Family(name="Rprec_mult_avgjg", scope="groups", func=PF.rprec_mult_avgjg, **_SCORE, param="level", plain=False,
+           example="Rprec_mult_avgjg_0.20", defaults=RPREC_MULTIPLES,
+           description="Rprec_mult_x averaged over the judgement groups"),
+)
+FAMILIES += TREC_REL_INFO
+
 #: trec_eval 9.0.8's versions of families whose definition changed in 10 (not separate names)
 TREC_EVAL_9 = {
     "iprec_at_recall": replace(next(f for f in FAMILIES if f.name == "iprec_at_recall"), func=FORMS.iprec_9,
@@ -457,12 +489,19 @@ SETS = {
     #: the measures of Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007), Tables 2, 3, 7 and 8, in their order
     "paper": ("recip_rank", "P_10", "P_20", "ndcg_cut_20", "map", "bpref", "P_judged_20", "RankEff"),
     "quesst": tuple(f.name for f in QUESST_FIGURES if f.higher_is_better is not None),  # not the threshold
+    "all_prefs": tuple(f.name for f in TREC_REL_INFO if f.scope == "prefs"),
+    "prefs": ("prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair",
+              "prefs_avgjg"),
+    "qrels_jg": tuple(f.name for f in TREC_REL_INFO if f.scope == "groups"),
 }
 SET_DESCRIPTIONS = {
     "official": "trec_eval's default set (what trec_eval prints without -m); segeval eval's default",
     "set": "trec_eval -m set: measures of the retrieved set, ignoring ranks",
     "all_trec": "trec_eval -m all_trec: every trec_eval measure",
     "paper": "Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007), Tables 2, 3, 7 and 8",
+    "all_prefs": "trec_eval -m all_prefs: every preference measure (-R prefs or qrels_prefs)",
+    "prefs": "trec_eval -m prefs: its main preference measures (-R prefs or qrels_prefs)",
+    "qrels_jg": "trec_eval -m qrels_jg: the measures averaged over judgement groups (-R qrels_jg)",
     "quesst": "MediaEval QUESST's figures (segeval qbe): actual and minimum Cnxe, actual and maximum TWV (the "
               "threshold, a statistic that can be inf, by its name maxTWV_threshold)",
 }

@@ -67,7 +67,7 @@ def _check(x: R.Inputs, jobs: list[R.Job], sampled: int | None = None) -> None:
 
 
 # each measure alone: in the slice every other family by its name, in full every spelling with each option
-ALONE = R.registered_measures() if FULL else [f.name for f in FAMILIES]
+ALONE = R.registered_measures() if FULL else [f.name for f in R.QRELS_FAMILIES]
 #: the measures that need time spans (declared ``times=True``): refused on a document run with one message
 #: on every route (exit 2), so they are left out of the document combinations (every job would be refused)
 SEGMENTS_ONLY = frozenset(f.name for f in FAMILIES if f.times)
@@ -156,7 +156,7 @@ def test_each_route_takes_its_path_on_segments(route: R.Route, written: dict[str
 def test_the_measures_are_the_registry() -> None:
     """A new family is covered without editing the generator: every family and default parameter is named."""
     names = set(R.registered_measures())
-    for f in FAMILIES:
+    for f in R.QRELS_FAMILIES:
         assert f.name in names
         assert all(f.canonical(p) in names for p in f.defaults)
 
@@ -253,7 +253,7 @@ def test_the_stored_outputs_cover_every_trec_eval_family() -> None:
     refused = set((STORED / "not_in_trec_eval.txt").read_text().split())
     records = [json.loads(line) for line in (STORED / "trec_eval.jsonl").read_text().splitlines()]
     stored = {r["measure"] for r in records}
-    assert {f.name for f in FAMILIES} - refused <= stored
+    assert {f.name for f in R.QRELS_FAMILIES} - refused <= stored
     assert len({tuple(r["flags"]) for r in records}) >= 7
 
 

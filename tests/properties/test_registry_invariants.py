@@ -9,6 +9,7 @@ the same per-query values.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from pathlib import Path
@@ -21,7 +22,9 @@ from segeval.measures import REGISTRY
 from segeval.measures.compute import Request
 from segeval.measures.declaration import Family, Measure
 from segeval.pipeline import Evaluation, make_adapter
+from tests.conftest import FIXTURES
 
+REL_INFO_SCOPES = {"qrels_jg": "groups", "prefs": "prefs", "qrels_prefs": "prefs"}
 SEGMENT_ADAPTERS = ("overlap", "overlap-once", "binned:10", "binned:10:start", "tolerance:5", "tiou:0.5")
 #: a document run's scores (few: tied results)
 SCORES = (0.5, 1.0, 1.5, 2.0, 2.5)
@@ -226,8 +229,29 @@ def test_every_registry_entry_keeps_the_invariants(tmp_path: Path) -> None:
         reqs = [Request(m.name, m, None) for f in REGISTRY.families if f.scope == "trials" for m in concrete(f)]
         compared += check(*evaluate_trials(tmp_path, key, run, reqs, seed), reqs, credits_once=True)
         covered |= {r.measure.family.name for r in reqs}
+    for fmt in ("qrels_jg", "prefs", "qrels_prefs"):  # trec_eval's other judgements (-R), the stored cases
+        case = json.loads((FIXTURES / "trec_prefs" / "cases.json").read_text())[f"{fmt}.0"]
+        rel, scope = written(tmp_path, fmt, case["judgements"].splitlines(True)), REL_INFO_SCOPES[fmt]
+        reqs = [Request(m.name, m, None) for f in REGISTRY.families if f.scope == scope for m in concrete(f)]
+        compared += check(*judged_three(tmp_path, fmt, rel, case["run"].splitlines(True), reqs), reqs, True)
+        covered |= {r.measure.family.name for r in reqs}
     assert covered == {f.name for f in REGISTRY.families}  # nothing left out
     assert compared > 10_000
+
+
+def judged_three(tmp: Path, fmt: str, rel: Path, run: list[str], reqs: list[Request]) -> tuple[Evaluation, ...]:
+    """:func:`evaluate_three` for judgements of trec_eval's ``-R`` format ``fmt``."""
+    from segeval.cli import inputs
+    from segeval.measures.prefs import evaluate_judgements
+    from segeval.plan import plan
+
+    how = plan(True, reqs, rel_info=fmt)
+    per_query = blocks(run)
+    order, subset = shuffled_and_half(list(per_query), 3)
+    return tuple(evaluate_judgements(str(r), fmt, inputs.run(str(written(tmp, name, lines)), "mmss"), how)
+                 for r, name, lines in ((rel, "run", run), (rel, "shuffled", [x for q in order for x in per_query[q]]),
+                                        (part_of(tmp, rel, "part.rel", subset), "part",
+                                         [x for q in subset for x in per_query[q]])))
 
 
 def trial_inputs(tmp: Path, seed: int) -> tuple[Path, dict[str, list[str]]]:

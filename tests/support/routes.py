@@ -31,7 +31,8 @@ from typing import Any, Literal
 
 from segeval.cli import main
 from segeval.errors import SegevalError
-from segeval.measures.definitions import FAMILIES, SETS
+from segeval.measures.definitions import FAMILIES, SETS, expand
+from segeval.plan import REL_INFO
 
 Kind = Literal["documents", "segments"]
 
@@ -168,13 +169,17 @@ def segments(seed: int) -> Collection:
 
 # ------------------------------------------------------------------------------------------ measures
 
+#: the measures of qrels (those of trec_eval's other judgements, -R, are compared in tests/reference/test_trec_prefs.py)
+QRELS_FAMILIES = tuple(f for f in FAMILIES if f.scope not in REL_INFO)
+
+
 def registered_measures() -> list[str]:
     """Every registered measure as a user names it alone: each family by its name (a family without a
     plain form stands for its default parameters), each default parameter in the canonical spelling,
     the declared example, and one trec_eval parameter list per family with a parameter (``P.3,7``,
     ``iprec_at_recall..05,.5``, ``ndcg.1=3,2=9``)."""
     names: list[str] = []
-    for f in FAMILIES:
+    for f in QRELS_FAMILIES:
         names.append(f.name)
         names += [f.canonical(p) for p in f.defaults]
         if f.param is None:
@@ -188,7 +193,7 @@ def registered_measures() -> list[str]:
             names.append(f"{f.name}..05,.5")
         elif tail:  # gains, reals, raw: the example's parameter after a dot
             names.append(f"{f.name}.{tail}")
-    names += list(SETS)  # the named sets (official, all_trec, ...)
+    names += [s for s in SETS if all(m.scope not in REL_INFO for m in expand(s))]  # official, all_trec, ...
     return list(dict.fromkeys(names))
 
 

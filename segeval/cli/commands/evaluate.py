@@ -33,7 +33,7 @@ from segeval.cli.options import (
     argument,
     measures,
 )
-from segeval.errors import InputError, ParameterError, SegevalError, render_note
+from segeval.errors import InputError, ParameterError, SegevalError, check_choice, render_note
 from segeval.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, OutputOptions
 from segeval.words import plural
 
@@ -48,7 +48,7 @@ class MediaEvalFormat(StrEnum):
     search = "search"
 
 
-HEADER_SETS = ("official", "all_trec", "set")  # sets that open with runid and num_q
+HEADER_SETS = ("official", "all_trec", "set", "all_prefs", "prefs", "qrels_jg")  # sets opening with runid, num_q
 
 
 @app.command("eval")
@@ -89,17 +89,27 @@ def eval_(
     show_route: Annotated[bool, typer.Option(
         "--route", help="Say on stderr which reader and executor evaluate the runs, and why (see docs/engines.md).")]
     = False,
+    rel_info: Annotated[str, typer.Option(
+        "-R", "--rel-info-format", metavar="qrels|qrels_jg|prefs|qrels_prefs",
+        help="The judgements' format, as trec_eval's -R: qrels; qrels_jg ('qid group docno rel': the *_avgjg "
+             "measures, default -m qrels_jg); prefs ('qid group subgroup docno level') or qrels_prefs ('qid group "
+             "docno level'): the prefs_* measures, default -m prefs.")] = "qrels",
+    results_format: Annotated[str, typer.Option(
+        "-T", "--results-format", metavar="trec_results",
+        help="The run's format, as trec_eval's -T: trec_results, its only one.")] = "trec_results",
 ) -> None:
     """Evaluate runs with trec_eval's measures and flags.
 
     On document runs, and (through an adapter) on segment runs. Default measure: official.
     """
     from segeval.engines.runs import expand_runs
+    from segeval.plan import check_rel_info
     from segeval.settings import EngineOptions, Job, Settings, check_relevance_level
 
     check_relevance_level(level)
     _check_max_results(max_results)
-    names = measure or ["official"]
+    _check_formats(rel_info, results_format, adapter)
+    names = measure or [REL_INFO_SETS.get(rel_info, "official")]
     shown = _output_options(names, output, per_query, no_summary)
     engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
     run_files = expand_runs(runs)
@@ -108,7 +118,56 @@ def eval_(
                         trec_eval=version, predicted=predicted)
     job = Job(tuple(n for n in names if n not in ("runid", "num_q")), tuple(adapter or ()),  # version: pipeline.plan
               settings, lenient=lenient, engine=engine_options)
+    check_rel_info(list(job.measures), rel_info)  # before any file is read
+    if rel_info != "qrels":
+        _evaluate_judgements(qrels, rel_info, run_files, job, shown)
+        return
     _run_routed(qrels, run_files, job, shown, show_route)
+
+
+#: the measures eval computes without -m for each -R format but qrels (trec_eval's default, official, reads qrels)
+REL_INFO_SETS = {"qrels_jg": "qrels_jg", "prefs": "prefs", "qrels_prefs": "prefs"}
+
+
+def _check_formats(rel_info: str, results_format: str, adapters: list[str] | None) -> None:
+    """``-R`` one of trec_eval's rel_info formats (the others read document runs, without an adapter), ``-T``
+    trec_results (trec_eval's only results format)."""
+    if results_format != "trec_results":
+        raise ParameterError(f"The 'results_format' parameter (-T) must be 'trec_results', trec_eval's only "
+                             f"results format (a TREC run, 'qid Q0 docno rank score tag'). Got {results_format!r} "
+                             f"instead.")
+    check_choice("rel_info_format", rel_info, ("qrels", *REL_INFO_SETS))
+    if rel_info != "qrels" and adapters:
+        raise ParameterError(f"The 'adapter' parameter must not be given with -R {rel_info}: {rel_info} judges "
+                             f"documents (a TREC run, the exact adapter). Got {adapters[0]!r} instead.")
+
+
+def _evaluate_judgements(path: str, rel_info: str, run_files: list[str], job: Job, shown: OutputOptions) -> None:
+    """``eval -R qrels_jg|prefs|qrels_prefs``: each run read whole and evaluated against the judgements
+    (:func:`segeval.measures.prefs.evaluate_judgements`), reported as the other routes report."""
+    from functools import partial
+
+    from segeval.engines.runs import outcome
+    from segeval.engines.types import RunResult
+    from segeval.io.formats import REL_INFO_FORMATS
+    from segeval.measures.prefs import evaluate_judgements
+    from segeval.plan import plan
+    from segeval.report.trec import runid
+
+    settings = job.settings
+    complete = settings.missing_queries == "zero"
+    only_run = settings.trec_eval == "9" and complete and shown.per_query and shown.format == "trec"
+    how = plan(True, list(job.measures), settings=settings, rel_info=rel_info)
+    outcomes = []
+    for file in run_files:
+        r = inputs.run(file, settings.time_format)
+        if r["start"].notna().any():
+            raise InputError(file, f"is a segment run; expected a TREC run of documents for -R {rel_info} "
+                                   f"({REL_INFO_FORMATS[rel_info].name} judgements)")
+        result = RunResult(evaluate_judgements(path, rel_info, r, how), runid(r["run"]), file=file)
+        outcomes.append(outcome(result, render=partial(_render_eval, out=shown, only_run_queries=only_run,
+                                                       time_format=settings.time_format), complete=complete))
+    _report(outcomes, run_files, shown.format, [])
 
 
 def _check_max_results(max_results: int | None) -> None:
@@ -336,7 +395,6 @@ def anchoring_command(
     with a relevant anchor.
     """
     from segeval.analysis.anchoring import OUTPUTS, evaluate_anchoring, render
-    from segeval.errors import check_choice
 
     check_choice("output", output, OUTPUTS)
     ev = evaluate_anchoring(qrels, run, order=order, no_relevant=no_relevant, time_format=time_format)

@@ -38,10 +38,14 @@ def test_a_plan_of_every_measure_and_adapter_round_trips_through_pickle() -> Non
         # the diversity measures are asked alone, on documents (test_diversity): their own plan below
         timed, alone = {f.name for f in FAMILIES if f.times}, {f.name for f in FAMILIES if f.subtopics}
         trials = {f.name for f in FAMILIES if f.scope == "trials"} | {"quesst"}  # (query, utterance) pairs only
+        judged = {"prefs": {f.name for f in FAMILIES if f.scope == "prefs"} | {"prefs", "all_prefs"},
+                  "qrels_jg": {f.name for f in FAMILIES if f.scope == "groups"} | {"qrels_jg"}}  # -R: their own plans
         known = [n for n in names if (trec_eval == "10" or n not in NEW_IN_10) and not (documents and n in timed)
-                 and n not in alone and not (not documents and n in trials)]
+                 and n not in alone and not (not documents and n in trials) and n not in set().union(*judged.values())]
         plans = [plan(documents, known, None if documents else ADAPTERS, trec_eval=trec_eval)]
         plans += [plan(True, sorted(alone), trec_eval=trec_eval)] if documents else []
+        plans += [plan(True, sorted(n), trec_eval=trec_eval, rel_info=fmt) for fmt, n in judged.items()] \
+            if documents else []
         for how in plans:
             back = pickle.loads(pickle.dumps(how))
             assert back.settings == how.settings
