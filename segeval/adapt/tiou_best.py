@@ -68,6 +68,7 @@ class TiouBestAdapter(Adapter):
         run, qrels = data.run_columns, data.qrels_columns
         n = data.n_results
         rel_rows = np.flatnonzero(data.relevant)
+        rel_rows = rel_rows[np.argsort(qrels["listed"][rel_rows], kind="stable")]  # file order: later lines win ties
         tp, taken, reach = best_free_match(
             run["gid"].astype(np.int64), run["start"].astype(np.float64), run["end"].astype(np.float64),
             qrels["gid"][rel_rows].astype(np.int64), qrels["start"][rel_rows].astype(np.float64),
