@@ -147,7 +147,7 @@ def parse_float(token: str) -> float | None:
 
 
 #: any decimals, and Python's exponent form (``1e-05``, ``1.5e+16``): every ``str`` of a float reads
-_SECONDS = re.compile(r"[0-9]{1,15}(?:\.[0-9]+)?(?:e[+-][0-9]{2,3})?\Z")
+_SECONDS = re.compile(r"[0-9]{1,16}(?:\.[0-9]+)?(?:e[+-][0-9]{2,3})?\Z")
 _HMS = re.compile(r"([0-9]{1,9}):([0-5][0-9]):([0-5][0-9](?:\.[0-9]+)?)\Z")
 
 

@@ -405,6 +405,8 @@ def api_settings(job: Job) -> tuple[dict[str, Any], dict[str, bool]]:
             kw["relevance_level"] = int(words.pop(0))
         elif w == "--trec-eval":
             kw["trec_eval"] = words.pop(0)
+        elif w == "--order":
+            kw["order"] = words.pop(0)
         else:
             raise ValueError(f"no API form for the option {w!r}")
     return kw, shown
