@@ -48,6 +48,7 @@ import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
 from segeval.adapt.labelled import Labelled
+from segeval.adapt.registry import THETA
 from segeval.arrays import BoolArray, Float32Array, FloatArray, IntArray
 from segeval.errors import ParameterError
 from segeval.prepared import Prepared, kept_pairs
@@ -113,11 +114,9 @@ class TiouAdapter(Adapter):
 
     def __init__(self, theta: float = TIOU, strict: bool = False, float32: bool = False,
                  empty: Literal["one", "zero"] = "one", pick: Literal["any", "best"] = "any") -> None:
-        if isinstance(theta, bool) or not isinstance(theta, int | float) or not 0.0 <= theta <= 1.0:
-            raise ParameterError(f"The 'theta' parameter must be a number between 0 and 1. Got {theta!r} instead.")
+        self.theta = THETA.check(theta)
         if empty not in ("one", "zero"):
             raise ParameterError(f"The 'empty' parameter must be 'one' or 'zero'. Got {empty!r} instead.")
-        self.theta = float(theta)
         self.strict = bool(strict)
         self.float32 = bool(float32)
         if pick not in ("any", "best"):
