@@ -24,7 +24,7 @@ The cases (tests/unit/detection/test_official_cases.py compares segeval with the
   stable in every version) and a prediction at the same tIoU with two instances, whose choice decides
   whether the next prediction falls through.
 * ``line_ties``: equal tIoUs whose winner is decided by the ground truth's order (the later instance first),
-  listed against their start order, with 17 instances at one tIoU in one video (the most numpy's argsort
+  listed against their start order, with 16 instances at one tIoU in one video (the most numpy's argsort
   keeps stable); scored at 0.3 and 0.5.
 * ``fall_through``: a locked best instance; the next prediction takes its second-best instance while that
   reaches θ, and is a false positive above.
@@ -110,11 +110,11 @@ def _ties() -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def _line_ties() -> tuple[dict[str, Any], dict[str, Any]]:
-    # 0-10 has tIoU 1/2 with every 5 s window inside it: 16 from 2-7 to 3.875-8.875 (step 1/8, listed from the
-    # last), then 0-5 (17 windows: numpy's argsort is an insertion sort, stable, up to 17 values; reversed, the
+    # 0-10 has tIoU 1/2 with every 5 s window inside it: 15 from 2-7 to 3.75-8.75 (step 1/8, listed from the
+    # last), then 0-5 (16 windows: numpy's argsort is an insertion sort, stable, up to 16 values; reversed, the
     # later line first); 0-5 (rank 2) then finds its twin taken and the others below 1/2 (3/7 at best): a false
     # positive.  Taking the first line (2-7) or the lowest start (0-5 free for rank 2) would make it a hit.
-    window = [(2 + k / 8, 7 + k / 8, "A") for k in range(15, -1, -1)]
+    window = [(2 + k / 8, 7 + k / 8, "A") for k in range(14, -1, -1)]
     gt = {"lt1": [*window, (0.0, 5.0, "A")], "lt2": [(10.0, 20.0, "B"), (0.0, 10.0, "B")]}
     pr = {"lt1": [(0.0, 10.0, "A", 0.9), (0.0, 5.0, "A", 0.8)],
           "lt2": [(5.0, 15.0, "B", 0.9), (0.0, 10.0, "B", 0.8)]}  # 1/3 with both: 0-10 taken, rank 2 falls to 0
