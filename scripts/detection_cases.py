@@ -4,7 +4,7 @@ Usage:
     python scripts/detection_cases.py write OUT_DIR
         writes OUT_DIR/<case>.gt.json and OUT_DIR/<case>.pred.json for every case (deterministic)
     python scripts/detection_cases.py official OUT_DIR FIXTURES_DIR ACTIVITYNET_EVALUATION EGO4D_MQ_EVALUATION \\
-            PYTHON27 PY27_SITE PYTHON3 PY3_SITE
+            PYTHON27 PY27_SITE PYTHON3 PY3_SITE [CASE ...]
         writes the cases, runs the official code on each and stores its output as
         FIXTURES_DIR/<case>.official.json
 
@@ -23,6 +23,9 @@ The cases (tests/unit/detection/test_official_cases.py compares segeval with the
 * ``ties``: tied scores (within one video, at most 16 predictions per class, where numpy's sort is
   stable in every version) and a prediction at the same tIoU with two instances, whose choice decides
   whether the next prediction falls through.
+* ``line_ties``: equal tIoUs whose winner is decided by the ground truth's order (the later instance first),
+  listed against their start order, with 16 instances at one tIoU in one video (the most numpy's argsort
+  keeps stable); scored at 0.3 and 0.5.
 * ``fall_through``: a locked best instance; the next prediction takes its second-best instance while that
   reaches θ, and is a false positive above.
 * ``missing``: a class without predictions, a ground-truth video without predictions, predictions on an
@@ -103,6 +106,18 @@ def _ties() -> tuple[dict[str, Any], dict[str, Any]]:
                    (0.0, 10.0, "A", 0.5), (51.0, 61.0, "B", 0.7), (50.0, 60.0, "B", 0.7),
                    (52.0, 62.0, "B", 0.7), (53.0, 63.0, "B", 0.4), (50.0, 61.0, "B", 0.4)],
           "tie2": [(0.0, 20.0, "A", 0.6), (1.0, 19.0, "A", 0.6), (40.0, 58.0, "B", 0.3)]}
+    return _gt(gt), _pred(pr)
+
+
+def _line_ties() -> tuple[dict[str, Any], dict[str, Any]]:
+    # 0-10 has tIoU 1/2 with every 5 s window inside it: 15 from 2-7 to 3.75-8.75 (step 1/8, listed from the
+    # last), then 0-5 (16 windows: numpy's argsort is an insertion sort, stable, up to 16 values; reversed, the
+    # later line first); 0-5 (rank 2) then finds its twin taken and the others below 1/2 (3/7 at best): a false
+    # positive.  Taking the first line (2-7) or the lowest start (0-5 free for rank 2) would make it a hit.
+    window = [(2 + k / 8, 7 + k / 8, "A") for k in range(14, -1, -1)]
+    gt = {"lt1": [*window, (0.0, 5.0, "A")], "lt2": [(10.0, 20.0, "B"), (0.0, 10.0, "B")]}
+    pr = {"lt1": [(0.0, 10.0, "A", 0.9), (0.0, 5.0, "A", 0.8)],
+          "lt2": [(5.0, 15.0, "B", 0.9), (0.0, 10.0, "B", 0.8)]}  # 1/3 with both: 0-10 taken, rank 2 falls to 0
     return _gt(gt), _pred(pr)
 
 
@@ -206,6 +221,8 @@ def cases() -> dict[str, dict[str, Any]]:
     for name, make in (("ties", _ties), ("fall_through", _fall_through), ("missing", _missing)):
         g, p = make()
         out[name] = {"gt": g, "pred": p, "kind": "detection", "thresholds": None}
+    g, p = _line_ties()
+    out["line_ties"] = {"gt": g, "pred": p, "kind": "detection", "thresholds": [0.3, 0.5]}
     g, p = _random(1, 80, 60, 8, 0.5)
     out["many_classes"] = {"gt": g, "pred": p, "kind": "detection", "thresholds": None}
     for seed in range(3):
@@ -274,9 +291,10 @@ json.dump({"ap": {names[c]: fl(d.ap[:, c]) for c in names}, "mAP": fl(m), "avera
 
 
 def official(out_dir: Path, fixtures: Path, anet: str, ego4d_root: str, py27: str, site27: str, py3: str,
-             site3: str) -> None:
-    """Run the official evaluators on every case; store their outputs in ``fixtures``."""
-    all_cases = write(out_dir)
+             site3: str, only: list[str] | None = None) -> None:
+    """Run the official evaluators on every case (or the cases ``only`` names); store their outputs in
+    ``fixtures``."""
+    all_cases = {k: v for k, v in write(out_dir).items() if not only or k in only}
     fixtures.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         runner27, runner3 = Path(tmp, "run27.py"), Path(tmp, "run3.py")
@@ -306,7 +324,7 @@ def official(out_dir: Path, fixtures: Path, anet: str, ego4d_root: str, py27: st
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "write":
         write(Path(sys.argv[2]))
-    elif len(sys.argv) == 10 and sys.argv[1] == "official":
-        official(Path(sys.argv[2]), Path(sys.argv[3]), *sys.argv[4:10])
+    elif len(sys.argv) >= 10 and sys.argv[1] == "official":
+        official(Path(sys.argv[2]), Path(sys.argv[3]), *sys.argv[4:10], only=sys.argv[10:])
     else:
         sys.exit(__doc__)

@@ -23,8 +23,9 @@ PAD_CELLS = 1024
 
 
 def score_order(qcode: Codes, score: FloatArray, n_queries: int, tie_key: Callable[[IntArray], Codes]) -> IntArray:
-    """Positions of the rows ordered by query code, score descending, then item id descending (trec_eval's
-    order; equal scores include -0.0 and 0.0).  Every ``qcode`` is in ``0 .. n_queries - 1``;
+    """Positions of the rows ordered by query code, score descending, item id descending (trec_eval's
+    order; equal scores include -0.0 and 0.0), then position (rows of one item, such as a video's segments,
+    in file order: one total order, whatever the other rows).  Every ``qcode`` is in ``0 .. n_queries - 1``;
     ``tie_key(positions)`` gives the rows at ``positions`` (which share a query and a score with another
     row) integer keys ordered as their item ids.  Non-finite scores: NaN first, then +inf ... -inf."""
     small = qcode.astype(np.int16 if n_queries < 2**15 else np.int64, copy=False)  # radix sorts for 16 bits
@@ -55,7 +56,8 @@ def score_order(qcode: Codes, score: FloatArray, n_queries: int, tie_key: Callab
     if ties is None:
         return order
     where, group = ties
-    order[where] = order[where][np.lexsort((-tie_key(order[where]).astype(np.int64), group))]
+    tied = order[where]
+    order[where] = tied[np.lexsort((tied, -tie_key(tied).astype(np.int64), group))]  # then file order
     return order
 
 

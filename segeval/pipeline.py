@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from segeval.adapt.registry import ADAPTER_HELP as ADAPTER_HELP
 from segeval.adapt.registry import make_adapter as make_adapter
 from segeval.adapt.registry import make_adapters
 from segeval.adapt.registry import me13sh_adapters as me13sh_adapters

@@ -46,7 +46,8 @@ class Prepared:
 
     ``run_columns`` and ``qrels_columns`` hold the numeric columns, sorted by query (in
     ``queries`` order), plus ``qcode`` (position in ``queries``), ``icode``
-    (position in ``items``) and ``gid`` (a (query, item) group id shared by both);
+    (position in ``items``) and ``gid`` (a (query, item) group id shared by both); the qrels' ``listed`` is
+    each row's position in the qrels as given (file order on every route: the IoU adapters' tie order);
     :attr:`run` and :attr:`qrels` are the same columns as DataFrames.
     ``run_bounds[q]:run_bounds[q+1]`` are query q's results.
     ``rel``/``nonrel`` are the merged relevant and non-relevant qrels segments;
@@ -167,8 +168,8 @@ def chosen_queries(qrels_queries: set[str], run_queries: set[str], queries: Sequ
 def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, qrels: Columns,
              relevance_level: int) -> Prepared:
     """The :class:`Prepared` of the evaluated results ``run`` (in evaluation order) and the evaluated
-    queries' qrels rows, each with ``qcode`` and ``icode``: group ids added, qrels sorted by (group,
-    start, end), relevant and non-relevant segments merged."""
+    queries' qrels rows (in file order), each with ``qcode`` and ``icode``: group ids added, qrels sorted by
+    (group, start, end) with their positions as given (``listed``), relevant and non-relevant segments merged."""
     n_q = len(queries)
     span = len(items) + 1
     n_run = len(run["qcode"])
@@ -182,6 +183,7 @@ def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, q
     qrels["gid"] = gid_all[n_run:].astype(np.int64, copy=False)
     order = np.lexsort((qrels["end"], qrels["start"], qrels["gid"]))
     q = {name: column[order] for name, column in qrels.items()}
+    q["listed"] = order
 
     def merged(mask: BoolArray) -> Intervals:
         return merge_intervals(q["gid"][mask], q["qcode"][mask], q["start"][mask].astype(np.float64),

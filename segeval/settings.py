@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from segeval.adapt.registry import ASSIGN, BINS, THETA, WINDOW
 from segeval.errors import ParameterError, check_choice, check_int
 
 #: result orders (``prepare``): rank column, score descending (trec_eval), or as listed
@@ -21,7 +22,6 @@ MISSING_QUERIES = ("skip", "zero")
 PREDICTED = ("use", "ignore")
 TREC_EVAL_VERSIONS = ("10", "9")
 MEMORY_POLICIES = ("auto", "chunked", "in-memory")
-BIN_ASSIGN = ("span", "start")
 
 #: the default order and adapter of each kind of run: trec_eval's for documents, the MediaEval reference's
 #: for segments
@@ -113,13 +113,8 @@ class Settings:
                 raise ParameterError(f"The 'queries' parameter must be a list of query ids (strings). Got "
                                      f"{given!r} instead.")
             object.__setattr__(self, "queries", tuple(given))
-        check_int("bin_size", self.bin_size, minimum=1)
-        check_choice("bin_assign", self.bin_assign, BIN_ASSIGN)
-        check_int("tolerance", self.tolerance, minimum=0)
-        if isinstance(self.tiou, bool) or not isinstance(self.tiou, int | float) or not math.isfinite(self.tiou) \
-                or not 0 <= self.tiou <= 1:
-            raise ParameterError(f"The 'tiou' parameter must be a number between 0 and 1. Got {self.tiou!r} "
-                                 f"instead.")
+        for param in (BINS, ASSIGN, WINDOW, THETA):  # the adapters' declared domains
+            param.check(getattr(self, param.setting), param.setting)
 
     def order_for(self, documents: bool) -> str:
         """The result order for a document (or segment) run: ``order``, or the kind's default."""

@@ -1,27 +1,27 @@
-"""Relevance adapters: turn ranked segments into relevance labels.  Each adapter is imported on first
-use (``from segeval.adapt import OverlapAdapter``), so the interface in :mod:`.base` loads without pandas."""
+"""Relevance adapters: turn ranked segments into relevance labels.  Every name is imported on first use
+(``from segeval.adapt import OverlapAdapter``), the adapters' modules from their declarations
+(:data:`segeval.adapt.registry.KINDS`), so that the package loads without numpy or pandas."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from segeval.adapt.base import Adapted, Adapter, Label
+from segeval.adapt.registry import KINDS
 
-if TYPE_CHECKING:
-    from segeval.adapt.binned import BinnedAdapter
-    from segeval.adapt.exact import ExactAdapter
-    from segeval.adapt.once import OverlapOnceAdapter
-    from segeval.adapt.overlap import OverlapAdapter
-    from segeval.adapt.tiou import TiouAdapter
-    from segeval.adapt.tiou_best import TiouBestAdapter
-    from segeval.adapt.tolerance import ToleranceAdapter
+if TYPE_CHECKING:  # for type checkers (tests/unit/adapt/test_declarations.py keeps them the declared ones)
+    from segeval.adapt.base import Adapted as Adapted
+    from segeval.adapt.base import Adapter as Adapter
+    from segeval.adapt.base import Label as Label
+    from segeval.adapt.binned import BinnedAdapter as BinnedAdapter
+    from segeval.adapt.exact import ExactAdapter as ExactAdapter
+    from segeval.adapt.once import OverlapOnceAdapter as OverlapOnceAdapter
+    from segeval.adapt.overlap import OverlapAdapter as OverlapAdapter
+    from segeval.adapt.tiou import TiouAdapter as TiouAdapter
+    from segeval.adapt.tiou_best import TiouBestAdapter as TiouBestAdapter
+    from segeval.adapt.tolerance import ToleranceAdapter as ToleranceAdapter
 
-__all__ = ["Adapted", "Adapter", "BinnedAdapter", "ExactAdapter", "Label", "OverlapAdapter", "OverlapOnceAdapter",
-           "TiouAdapter", "TiouBestAdapter", "ToleranceAdapter"]
-
-_LAZY = {"BinnedAdapter": "binned", "ExactAdapter": "exact", "OverlapOnceAdapter": "once",
-         "OverlapAdapter": "overlap", "TiouAdapter": "tiou", "TiouBestAdapter": "tiou_best",
-         "ToleranceAdapter": "tolerance"}
+_LAZY = {"Adapted": "base", "Adapter": "base", "Label": "base", **{k.cls: k.module for k in KINDS}}
+__all__ = sorted(_LAZY)
 
 
 def __getattr__(name: str) -> object:

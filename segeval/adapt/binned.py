@@ -36,11 +36,11 @@ import numpy as np
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
 from segeval.adapt.labelled import Labelled
 from segeval.adapt.overlap import decide
+from segeval.adapt.registry import ASSIGN, BINS
 from segeval.arrays import FloatArray, IntArray
-from segeval.errors import check_choice, check_int
 from segeval.prepared import PAIR_ROWS, Prepared, concat_ranges, first_occurrences, query_slices
 from segeval.segment import bin_range
-from segeval.settings import BIN_ASSIGN, BIN_SIZE
+from segeval.settings import BIN_SIZE
 
 
 def expand_bins(start: FloatArray, end: FloatArray, size: int,
@@ -108,8 +108,8 @@ class BinnedAdapter(Adapter):
     suffix = "_bin"
 
     def __init__(self, bin_size: int = BIN_SIZE, assign: str = "span") -> None:
-        self.bin_size = check_int("bin_size", bin_size, minimum=1)
-        self.assign = check_choice("assign", assign, BIN_ASSIGN)
+        self.bin_size = BINS.check(bin_size)
+        self.assign = ASSIGN.check(assign)
         if assign == "start":
             self.name, self.suffix = "binned-start", "_bin_start"
 

@@ -3,7 +3,7 @@
 A result is relevant (``1``) when its temporal intersection over union with a
 not yet matched relevant qrels segment of the same video is at least ``theta``
 (above it with ``strict``); the match goes to the segment with the highest IoU
-(the first in qrels order on ties), greedily in rank order, and each relevant
+(on ties the first qrels line), greedily in rank order, and each relevant
 segment is matched once.  A result that reaches ``theta`` only with already
 matched segments is relevant-seen (``s``); any other result is non-relevant
 (``0``): the ground truth is taken as exhaustive.  IoU of spans [s1, e1] and
@@ -48,6 +48,7 @@ import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
 from segeval.adapt.labelled import Labelled
+from segeval.adapt.registry import THETA
 from segeval.arrays import BoolArray, Float32Array, FloatArray, IntArray
 from segeval.errors import ParameterError
 from segeval.prepared import Prepared, kept_pairs
@@ -93,11 +94,12 @@ def tiou32(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.Arra
 
 def video_segments(data: Prepared, a: Adapted, unit: int, query: int) -> tuple[int, IntArray]:
     """The run row of unit ``unit`` of query ``query`` and the rows of the relevant qrels segments of its
-    video (what an IoU adapter's ``explain`` weighs)."""
+    video, in qrels line order (what an IoU adapter's ``explain`` weighs)."""
     i = result_row(data, a, unit, query)
     lo, hi = int(data.qrels_bounds[query]), int(data.qrels_bounds[query + 1])
     rows = np.arange(lo, hi, dtype=np.int64)
-    return i, rows[data.relevant[lo:hi] & (data.qrels_columns["gid"][lo:hi] == data.run_columns["gid"][i])]
+    rows = rows[data.relevant[lo:hi] & (data.qrels_columns["gid"][lo:hi] == data.run_columns["gid"][i])]
+    return i, rows[np.argsort(data.qrels_columns["listed"][rows], kind="stable")]
 
 
 def taking_ranks(a: Adapted) -> dict[int, int]:
@@ -112,11 +114,9 @@ class TiouAdapter(Adapter):
 
     def __init__(self, theta: float = TIOU, strict: bool = False, float32: bool = False,
                  empty: Literal["one", "zero"] = "one", pick: Literal["any", "best"] = "any") -> None:
-        if isinstance(theta, bool) or not isinstance(theta, int | float) or not 0.0 <= theta <= 1.0:
-            raise ParameterError(f"The 'theta' parameter must be a number between 0 and 1. Got {theta!r} instead.")
+        self.theta = THETA.check(theta)
         if empty not in ("one", "zero"):
             raise ParameterError(f"The 'empty' parameter must be 'one' or 'zero'. Got {empty!r} instead.")
-        self.theta = float(theta)
         self.strict = bool(strict)
         self.float32 = bool(float32)
         if pick not in ("any", "best"):
@@ -146,7 +146,6 @@ class TiouAdapter(Adapter):
         i, rows = video_segments(data, a, unit, query)
         run, qrels = data.run_columns, data.qrels_columns
         if self.pick == "best" and len(rows):
-            rows = rows[np.argsort(qrels["line"][rows], kind="stable")]
             union = tiou(run["start"][i], run["end"][i], qrels["start"][rows], qrels["end"][rows], form="union")
             rows = rows[[int(best_of(union))]]
         n = len(rows)
@@ -174,7 +173,7 @@ class TiouAdapter(Adapter):
     def _best_pairs(u: IntArray, j: IntArray, s: Any, e: Any, starts: Any, ends: Any,
                     lines: Any) -> tuple[IntArray, IntArray]:
         """Of the (result, window) pairs, each result's window of highest union-form IoU (:func:`best_of`, over
-        its windows in qrels line order)."""
+        its windows in qrels line order, ``lines``)."""
         order = np.lexsort((lines[j], u))
         u, j = u[order], j[order]
         union = tiou(s[u], e[u], starts[j], ends[j], form="union")
@@ -196,7 +195,7 @@ class TiouAdapter(Adapter):
 
         if self.pick == "best":  # each result against its window of highest union-form IoU only
             u, j = kept_pairs(run["gid"], qrels["gid"][rel_rows], lambda u, j: np.ones(len(u), dtype=bool))
-            u, j = self._best_pairs(u, j, s, e, starts, ends, qrels["line"][rel_rows])
+            u, j = self._best_pairs(u, j, s, e, starts, ends, qrels["listed"][rel_rows])
             keep = self._reach(iou_of(u, j))
             u, j = u[keep], j[keep]
         else:
@@ -208,8 +207,8 @@ class TiouAdapter(Adapter):
         pair_unit: list[int] = []
         pair_row: list[int] = []
         last = -1  # the last result that took a segment
-        # candidates per result, best IoU first (stable: qrels order on ties), results in rank order
-        order = np.lexsort((rows, -iou, u))
+        # candidates per result, best IoU first (the first qrels line on ties), results in rank order
+        order = np.lexsort((qrels["listed"][rows], -iou, u))
         for i, row in zip(u[order].tolist(), rows[order].tolist(), strict=True):
             if i == last or row in matched:
                 continue

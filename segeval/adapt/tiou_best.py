@@ -17,8 +17,8 @@ import numpy as np
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
 from segeval.adapt.labelled import Labelled
+from segeval.adapt.registry import THETA
 from segeval.adapt.tiou import taking_ranks, video_segments
-from segeval.errors import ParameterError
 from segeval.prepared import Prepared
 
 
@@ -28,9 +28,7 @@ class TiouBestAdapter(Adapter):
     name = "tiou-best"
 
     def __init__(self, theta: float = 0.5) -> None:
-        if isinstance(theta, bool) or not isinstance(theta, int | float) or not 0.0 < theta <= 1.0:
-            raise ParameterError(f"The 'theta' parameter must be a number in (0, 1]. Got {theta!r} instead.")
-        self.theta = float(theta)
+        self.theta = THETA.check(theta)
         self.suffix = f"_tioubest{self.theta:g}"
 
     @property
@@ -68,6 +66,7 @@ class TiouBestAdapter(Adapter):
         run, qrels = data.run_columns, data.qrels_columns
         n = data.n_results
         rel_rows = np.flatnonzero(data.relevant)
+        rel_rows = rel_rows[np.argsort(qrels["listed"][rel_rows], kind="stable")]  # file order: later lines win ties
         tp, taken, reach = best_free_match(
             run["gid"].astype(np.int64), run["start"].astype(np.float64), run["end"].astype(np.float64),
             qrels["gid"][rel_rows].astype(np.int64), qrels["start"][rel_rows].astype(np.float64),

@@ -31,8 +31,8 @@ import numpy as np
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
 from segeval.adapt.labelled import Labelled
+from segeval.adapt.registry import WINDOW
 from segeval.arrays import BoolArray, FloatArray, IntArray
-from segeval.errors import check_int
 from segeval.prepared import PAIR_ROWS, Intervals, Prepared, concat_ranges, distinct, kept_pairs
 from segeval.segment import whole_seconds_overlap
 from segeval.settings import TOLERANCE
@@ -95,7 +95,7 @@ class ToleranceAdapter(Adapter):
     credits_once = False
 
     def __init__(self, tolerance: int = TOLERANCE) -> None:
-        self.tolerance = check_int("tolerance", tolerance, minimum=0)
+        self.tolerance = WINDOW.check(tolerance)
 
     @property
     def spec(self) -> str:

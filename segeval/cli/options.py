@@ -10,6 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
+from segeval.adapt.registry import ADAPTER_HELP
 from segeval.errors import utf8_text
 from segeval.measures import REGISTRY
 from segeval.settings import DEFAULTS
@@ -49,17 +50,15 @@ TIME_FORMAT = DEFAULTS.time_format
 # ---- evaluation
 Adapter = Annotated[str | None, typer.Option(
     "--adapter", "-a", metavar="NAME",
-    help="Relevance adapter for segment runs: exact (default for documents), overlap (default for segments), "
-         "overlap-once, binned[:B[:start]], tolerance[:T], tiou[:theta[:strict][:empty0][:best][:float32]].")]
+    help=f"Relevance adapter for segment runs: {ADAPTER_HELP} (default: exact for documents, overlap for "
+         "segments).")]
 EvalAdapters = Annotated[list[str] | None, typer.Option(
     "--adapter", "-a", metavar="NAME",
-    help="Relevance adapter (repeatable: each labels for every label measure, whose names get its suffix): exact "
-         "(default for documents), overlap (default for segments), overlap-once, binned[:B[:start]], tolerance[:T], "
-         "tiou[:theta[:strict][:empty0][:best][:float32]].")]
+    help=f"Relevance adapter (repeatable: each labels for every label measure, whose names get its suffix): "
+         f"{ADAPTER_HELP} (default: exact for documents, overlap for segments).")]
 Adapters = Annotated[list[str] | None, typer.Option(
     "--adapter", "-a", metavar="NAME",
-    help="Adapters to label with (repeatable; default overlap): exact, overlap, overlap-once, "
-         "binned[:B[:start]], tolerance[:T], tiou[:theta[:strict][:empty0][:best][:float32]].")]
+    help=f"Adapters to label with (repeatable; default overlap): {ADAPTER_HELP}.")]
 Measure = Annotated[str, typer.Option("--measure", "-m", metavar="NAME", help=REGISTRY.help("map", repeatable=False))]
 
 

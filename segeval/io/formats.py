@@ -157,13 +157,14 @@ def parse_float(token: str) -> float | None:
     return value if np.isfinite(value) else None
 
 
-_SECONDS = re.compile(r"[0-9]{1,15}(?:\.[0-9]{1,9})?\Z")
-_HMS = re.compile(r"([0-9]{1,9}):([0-5][0-9]):([0-5][0-9](?:\.[0-9]{1,9})?)\Z")
+#: any decimals, and Python's exponent form (``1e-05``, ``1.5e+16``): every ``str`` of a float reads
+_SECONDS = re.compile(r"[0-9]{1,16}(?:\.[0-9]+)?(?:e[+-][0-9]{2,3})?\Z")
+_HMS = re.compile(r"([0-9]{1,9}):([0-5][0-9]):([0-5][0-9](?:\.[0-9]+)?)\Z")
 
 
 def parse_seconds(token: str) -> float | None:
-    """Seconds written as a plain decimal number (no sign, no exponent), or None."""
-    return float(token) if _SECONDS.match(token) else None
+    """Seconds written as a decimal number without sign (an exponent as Python writes it), or None."""
+    return parse_float(token) if _SECONDS.match(token) else None
 
 
 def parse_hms(token: str) -> float | None:

@@ -12,7 +12,8 @@ from segeval.words import plural
 
 EXPECTED = {
     "mmss": "an M.S time: minutes (at most 12 digits), a dot and seconds 0-59 (one or two digits), such as '17.05'",
-    "seconds": "a time in seconds: digits with an optional decimal part, such as '1025.5'",
+    "seconds": "a time in seconds: digits with an optional decimal part (any number of decimals; an exponent as Python "
+                "writes it, 1e-05), such as '1025.5'",
     "hms": "an H:MM:SS time with optional decimals, such as '1:05:09.25'",
     "int": "an integer (at most 18 digits)",
     "float": "a finite number",

@@ -20,7 +20,8 @@ from segeval.validate import qrels_duplicates, validate_qrels
 from tests.conftest import run_cli, shared
 
 MMSS = "an M.S time: minutes (at most 12 digits), a dot and seconds 0-59 (one or two digits), such as '17.05'"
-SECONDS = "a time in seconds: digits with an optional decimal part, such as '1025.5'"
+SECONDS = ("a time in seconds: digits with an optional decimal part (any number of decimals; an exponent as Python "
+           "writes it, 1e-05), such as '1025.5'")
 KINDS = "expected a run and qrels of the same kind: TREC runs with TREC qrels, MediaEval runs with MediaEval qrels"
 QRELS_M = "q1 Q0 v1 1.00 2.00 1\nq1 Q0 v1 3.00 4.00 0\n"
 QRELS_T = "301 0 d1 1\n301 0 d2 0\n"

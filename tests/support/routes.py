@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from segeval.adapt.registry import EXAMPLES
 from segeval.cli import main
 from segeval.errors import SegevalError
 from segeval.measures.definitions import FAMILIES, SETS, expand
@@ -40,8 +41,8 @@ Kind = Literal["documents", "segments"]
 GRADES = ["0", "0", "1", "1", "1", "2", "3", "-1", "02", "+1", "-0", "-2"]
 #: score values: few, so that ties are common
 SCORES = ["3", "2.5", "2.5", "2", "1", "1", "0.5", "0", "-1", "10", "1.0"]
-ADAPTERS = ("exact", "overlap", "overlap-once", "binned:60", "binned:60:start", "tolerance:15", "tiou:0.5",
-            "tiou:0.5:strict", "tiou:0.5:float32")
+#: every declared adapter variant and flag (segeval/adapt/registry.py)
+ADAPTERS = EXAMPLES
 #: the options a job may carry (each a tuple of command-line words)
 OPTIONS: tuple[tuple[str, ...], ...] = (("-q",), ("-c",), ("-J",), ("-M", "3"), ("-l", "2"), ("--trec-eval", "9"))
 
@@ -410,6 +411,8 @@ def api_settings(job: Job) -> tuple[dict[str, Any], dict[str, bool]]:
             kw["relevance_level"] = int(words.pop(0))
         elif w == "--trec-eval":
             kw["trec_eval"] = words.pop(0)
+        elif w == "--order":
+            kw["order"] = words.pop(0)
         else:
             raise ValueError(f"no API form for the option {w!r}")
     return kw, shown

@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 
 from segeval.adapt import BinnedAdapter, OverlapAdapter, OverlapOnceAdapter, TiouAdapter, ToleranceAdapter
+from segeval.adapt.registry import KINDS
 from segeval.errors import ParameterError
 from segeval.prepare import prepare
 from tests.support.timeline import adapt, bar, frames
@@ -323,7 +324,7 @@ rel  : ..........[=========]
 
 
 def test_tiou_rejects_bad_theta() -> None:
-    with pytest.raises(ParameterError, match=r"The 'theta' parameter must be a number between 0 and 1. Got 1.5"):
+    with pytest.raises(ParameterError, match=r"The 'theta' parameter must be a number in \(0, 1\]. Got 1.5"):
         TiouAdapter(1.5)
 
 
@@ -335,10 +336,9 @@ def test_readme_adapter_comparison_is_true() -> None:
     picture = "\n".join(line.strip() for line in block.splitlines() if " : " in line and "|" not in line)
     rows = [line.split("|") for line in block.splitlines() if line.startswith("| `")]
     specs = [row[1].strip().strip("`") for row in rows]
-    # every registered adapter and every tiou flag is drawn (adapt/registry.py: ADAPTER_HELP)
-    assert {make_adapter(s).name for s in specs} == {"exact", "overlap", "overlap-once", "binned", "binned-start",
-                                                     "tolerance", "tiou"}
-    assert {"tiou:0.5:strict", "tiou:0.5:float32"} <= set(specs)
+    # every declared adapter kind is drawn (segeval/adapt/registry.py: KINDS), binned both ways
+    assert {s.split(":")[0] for s in specs} == {k.name for k in KINDS}
+    assert {"binned:10:start", "tiou:0.5:strict", "tiou:0.5:float32"} <= set(specs)
     for row in rows:
         spec, labels = row[1].strip().strip("`"), row[2].strip().strip("`")
         assert adapt(make_adapter(spec), picture).relstring == labels, spec
@@ -378,6 +378,8 @@ non : [===]
     ("tiou:0.5:strict", "000001"),
     # whole seconds: 32-bit IoU and theta equal the doubles here
     ("tiou:0.5:float32", "00010s"),
+    # union IoU: 2 = 3/12, 3 = 4/10, 5 = 6/18, 4 = 4/(7 + 5 - 4) = 0.5 takes 28-33, 6 finds it taken: s
+    ("tiou-best:0.5", "00010s"),
 ])
 def test_readme_picture_hand_derived(spec: str, labels: str) -> None:
     from segeval.pipeline import make_adapter

@@ -13,7 +13,7 @@ import pytest
 
 from segeval.adapt.base import Adapted
 from segeval.adapt.labelled import Labelled
-from segeval.adapt.registry import make_adapter
+from segeval.adapt.registry import EXAMPLES, make_adapter
 from segeval.adapt.tiou import tiou
 from segeval.errors import ParameterError, SegevalError
 from segeval.measures.batch import Batch
@@ -25,8 +25,8 @@ from segeval.prepared import Prepared
 from segeval.segment import whole_seconds_overlap
 from tests.conftest import sliced
 
-SEGMENT_ADAPTERS = ["overlap", "overlap-once", "binned:7", "binned:7:start", "tolerance:5", "tolerance:0",
-                    "tiou:0.5", "tiou:0.3:strict:float32", "exact"]
+#: every declared variant and flag, and a few other parameter values
+SEGMENT_ADAPTERS = [*EXAMPLES, "binned:7", "binned:7:start", "tolerance:5", "tiou:0.3:strict:float32"]
 
 
 def label_measures() -> list[Measure]:

@@ -12,12 +12,12 @@ import pandas as pd
 import pytest
 
 from segeval.adapt.labelled import Labelled
-from segeval.adapt.registry import make_adapter
+from segeval.adapt.registry import EXAMPLES, make_adapter
 from segeval.prepare import prepare
 from segeval.prepared import Prepared
 
-SPECS = ["binned:10", "binned:7:start", "binned:1", "binned:300", "tolerance:5", "tolerance:0", "overlap",
-         "overlap-once", "tiou"]
+#: every declared variant and flag, and a few other parameter values
+SPECS = [*EXAMPLES, "binned:7:start", "binned:1", "binned:300", "tolerance:5"]
 
 
 def _collection(seed: int) -> Prepared:

@@ -285,7 +285,7 @@ SETTINGS_ERRORS = [
     ({"predicted": "no"}, "The 'predicted' parameter must be one of 'use', 'ignore'. Got 'no' instead."),
     ({"judged_only": "yes"}, "The 'judged_only' parameter must be True or False. Got 'yes' instead."),
     ({"relevance_level": 1.5}, "The 'relevance_level' parameter must be an integer. Got 1.5 instead."),
-    ({"tiou": 1.5}, "The 'tiou' parameter must be a number between 0 and 1. Got 1.5 instead."),
+    ({"tiou": 1.5}, "The 'tiou' parameter must be a number in (0, 1]. Got 1.5 instead."),
     ({"bin_assign": "end"}, "The 'bin_assign' parameter must be one of 'span', 'start'. Got 'end' instead."),
     ({"queries": "q1"}, "The 'queries' parameter must be a list of query ids (strings). Got 'q1' instead."),
 ]

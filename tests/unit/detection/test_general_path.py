@@ -27,7 +27,8 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize(("case", "theta"), [("random1", "0.5"), ("many_classes", "0.5"), ("ties", "0.7"),
-                                              ("thresholds", "0.8999999999999999"), ("missing", "0.5")])
+                                              ("thresholds", "0.8999999999999999"), ("missing", "0.5"),
+                                              ("line_ties", "0.5"), ("line_ties", "0.3")])
 def test_eval_on_the_lines_gives_activitynet_ap(case: str, theta: str, inputs: Path, tmp_path: Path) -> None:
     gt, pred = str(inputs / f"{case}.gt.json"), str(inputs / f"{case}.pred.json")
     prefix = str(tmp_path / case)

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from segeval.adapt.registry import EXAMPLES
 from segeval.engines.types import RunResult
 from segeval.io.tables import read_qrels, read_run
 from segeval.measures.definitions import FAMILIES, NEW_IN_10, SETS, TREC_EVAL_9
@@ -20,7 +21,7 @@ from segeval.settings import EngineOptions, Job
 from segeval.validate import validate_qrels, validate_run
 from tests.conftest import FIXTURES
 
-ADAPTERS = ["exact", "overlap", "overlap-once", "binned:60", "tolerance:15", "tiou:0.5:strict:float32"]
+ADAPTERS = list(EXAMPLES)
 
 
 def _values(per_query: dict[str, list[Any]]) -> str:

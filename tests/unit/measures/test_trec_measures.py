@@ -180,19 +180,19 @@ def test_duplicate_documents_anywhere_are_an_error(tmp_path: Path, extra: str, l
 def test_unknown_adapter_is_a_parameter_error(tmp_path: Path) -> None:
     code, _, err = run_cli("eval", "-a", "fuzzy", *_files(tmp_path))
     assert code == 2
-    assert ("The 'adapter' parameter must name an adapter kind (exact, overlap, overlap-once, binned[:B[:start]], "
+    assert ("The 'adapter' parameter must name an adapter kind (exact, overlap, overlap-once, binned[:B[:start|span]], "
             "tolerance[:T], tiou[:theta[:strict][:empty0][:best][:float32]], tiou-best[:theta]). Got 'fuzzy' "
             "instead.") in err
 
 
 @pytest.mark.parametrize(("spec", "message"), [
-    ("binned:x", "'binned:x': the bin size B (seconds) must be a whole number >= 1. Got 'x' instead."),
-    ("binned:0", "'binned:0': the bin size B (seconds) must be a whole number >= 1. Got '0' instead."),
-    ("binned:10:foo", "'binned:10:foo': the bin assignment must be 'start' or 'span'. Got 'foo' instead."),
+    ("binned:x", "'binned:x': the bin size B (seconds) must be an integer >= 1. Got 'x' instead."),
+    ("binned:0", "'binned:0': the bin size B (seconds) must be an integer >= 1. Got '0' instead."),
+    ("binned:10:foo", "'binned:10:foo': the bin assignment must be one of 'span', 'start'. Got 'foo' instead."),
     ("binned:10:start:1", "'binned:10:start:1': binned must be followed by at most B and start|span "
-                          "(binned[:B[:start]]). Got '10:start:1' instead."),
-    ("tolerance:-3", "'tolerance:-3': the window T (seconds) must be a whole number >= 0. Got '-3' instead."),
-    ("tolerance:1.5", "'tolerance:1.5': the window T (seconds) must be a whole number >= 0. Got '1.5' instead."),
+                          "(binned[:B[:start|span]]). Got '10:start:1' instead."),
+    ("tolerance:-3", "'tolerance:-3': the window T (seconds) must be an integer >= 0. Got '-3' instead."),
+    ("tolerance:1.5", "'tolerance:1.5': the window T (seconds) must be an integer >= 0. Got '1.5' instead."),
     ("tiou:2", "'tiou:2': the IoU threshold theta must be a number in (0, 1]. Got '2' instead."),
     ("tiou:nan", "'tiou:nan': the IoU threshold theta must be a number in (0, 1]. Got 'nan' instead."),
     ("tiou:0.5:float32:strict", "'tiou:0.5:float32:strict': the flags after theta must be any of 'strict', "
