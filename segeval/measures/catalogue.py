@@ -100,7 +100,7 @@ def ecosystem_doc(reg: Registry) -> str:
              for o in eco.options]
     rows += ["", "Documented differences from the peers:", ""]
     rows += [f"- `{name}`: {why}" for name, why in eco.exceptions.items()]
-    rows += ["", "ir_measures' names segeval does not compute (refused with this reason):", ""]
+    rows += ["", "Names of ir_measures, ranx and trec_eval's report that segeval refuses, with this reason:", ""]
     by_reason: dict[str, list[str]] = {}
     for name, why in eco.missing.items():
         by_reason.setdefault(why, []).append(f"`{name}`")

@@ -126,7 +126,7 @@ class Registry:
                     return Measure(fam, fam.parse(name[len(fam.name) + 1:])[0])
                 except ParameterError:
                     break
-        missing = self.ecosystem.missing.get(re.split(r"[(@]", name)[0])
+        missing = self.ecosystem.missing.get(re.split(r"[(@]|-l[0-9]", name)[0])
         if missing:
             raise ParameterError(f"The 'measure' parameter must be a measure segeval computes; {missing}. Got "
                                  f"{name!r} instead.")
