@@ -56,8 +56,9 @@ class Evaluation:
             wanted = expand(name)
         except ParameterError:
             why = ECOSYSTEM.missing.get(name)
+            why = f" ({name}: {why})" if why else ""
             raise ParameterError(f"The 'measure' parameter must be one of the evaluated measures ({shown}) or a "
-                                 f"spelling of one{f' ({name}: {why})' if why else ''}. Got {name!r} instead.") from None
+                                 f"spelling of one{why}. Got {name!r} instead.") from None
         found = [r.name for r in self.requests if r.measure in wanted and r.name in self.summary]
         if len(found) != 1:
             what = "a name of several of them (a family, or one per adapter)" if found else "not evaluated"

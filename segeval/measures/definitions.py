@@ -240,8 +240,8 @@ FAMILIES: tuple[Family, ...] = (
     # ir_measures' and ranx's measures that trec_eval lacks (issue 24; their names: ECOSYSTEM below)
     Family(name="ERR", scope="labels", func=ECO.err_at, **_SCORE, param="cutoff", plain=False, example="ERR_20",
            defaults=(20,), description="expected reciprocal rank at n, gdeval's (ir_measures' ERR@n): stop "
-                                       "probability (2^grade - 1) / 2^4 (gdeval's fixed largest grade 4; a larger grade is "
-                                       "refused, as gdeval.pl refuses it)"),
+                                       "probability (2^grade - 1) / 2^4 (gdeval's fixed largest grade 4; a larger "
+                                       "grade is refused, as gdeval.pl refuses it)"),
     Family(name="ndcg_exp_cut", scope="labels", func=ECO.ndcg_exp_at, **_OVER, param="cutoff", plain=False,
            example="ndcg_exp_cut_10", defaults=(10,),
            description="nDCG at n with gain 2^grade - 1, gdeval's (ir_measures' nDCG(dcg='exp-log2')@n, ranx's "
@@ -516,8 +516,8 @@ ECOSYSTEM = Ecosystem(
                     "unjudged); ir_measures divides by min(n, retrieved) and counts negative grades as judged",
         "RR@n, MRR@n": "ir_measures' msmarco provider breaks score ties by docno ascending (trec_eval: "
                        "descending): equal once ties are broken as trec_eval does",
-        "RBP, INST, INSQ, SDCG, NERR8, NERR9, NERR10, NERR11, BPM": "cwl_eval orders score ties its own way: "
-                                                                    "equal once ties are broken as trec_eval does",
+        "RBP, INST, INSQ, SDCG, NERR8, NERR9, NERR10, NERR11, BPM":
+            "cwl_eval orders score ties its own way: equal once ties are broken as trec_eval does",
         "ERR@n, nDCG(dcg='exp-log2')@n": "gdeval prints 5 decimals: equal within 5e-6",
         "ranx, every name": "ranx orders score ties its own way: equal once ties are broken as trec_eval does",
         "ranx bpref": "ranx counts negative grades as judged non-relevant (trec_eval: unjudged)",
@@ -531,9 +531,10 @@ ECOSYSTEM = Ecosystem(
                                     "segeval -c adds every qrels query's, as trec_eval -c. NumRet and NumRelRet: "
                                     "equal under both",
         "Accuracy": "ir_measures breaks score ties its own way (equal once ties are broken as trec_eval does), "
-                    "reports no value for a query without a relevant result (segeval: 0, so means differ) and "
+                    "reports no value for a query without a relevant result or missing from the run (segeval: 0, so "
+                    "the all lines differ) and "
                     "fails on one without a non-relevant result (segeval: 1)",
-        "ERR_IA, nERR_IA, alpha_DCG, alpha_nDCG, NRBP, nNRBP, AP_IA, P_IA, StRecall":
+        "ERR_IA, nERR_IA, alpha_DCG, alpha_nDCG (α_DCG, α_nDCG), NRBP, nNRBP, AP_IA, MAP_IA, P_IA, StRecall":
             "pyndeval breaks score ties by docno ascending (trec_eval: descending): equal once ties are broken as "
             "trec_eval does. ir_measures 0.4.3 fails on these names without a cut-off (segeval: ndeval's 5, 10 "
             "and 20), beyond 20 (segeval: the same rule) and on judged_only=True (segeval: pyndeval given the "
