@@ -523,13 +523,6 @@ ECOSYSTEM = Ecosystem(
         "ranx bpref": "ranx counts negative grades as judged non-relevant (trec_eval: unjudged)",
         "ranx recall": "recall alone is trec_eval's family (recall_5 ... recall_1000, as trec_eval -m recall), not "
                        "ranx's recall of the whole list, which is set_recall (SetR); recall@k is the same in both",
-        "every name, the all line": "ir_measures' calc_aggregate (and ranx's evaluate with make_comparable=True) "
-                                    "scores a qrels query missing from the run as 0 and averages over every qrels "
-                                    "query: equal to segeval's with missing_queries='zero' (segeval eval -c); "
-                                    "segeval's default (trec_eval's) averages over the queries of the run. NumRel is "
-                                    "the opposite: ir_measures sums the run's queries only (segeval's default), "
-                                    "segeval -c adds every qrels query's, as trec_eval -c. NumRet and NumRelRet: "
-                                    "equal under both",
         "Accuracy": "ir_measures breaks score ties its own way (equal once ties are broken as trec_eval does), "
                     "reports no value for a query without a relevant result or missing from the run (segeval: 0, so "
                     "the all lines differ) and "
@@ -543,6 +536,7 @@ ECOSYSTEM = Ecosystem(
                   "ideal ranking's unretrieved documents of equal grade by qrels order (no effect on the value): "
                   "equal once ties are broken as trec_eval does",
     },
+    run_queries=("NumRel",),
 )
 
 REGISTRY = Registry(FAMILIES, SETS, SET_DESCRIPTIONS, ECOSYSTEM)

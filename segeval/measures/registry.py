@@ -46,6 +46,8 @@ class Ecosystem:
     missing: Mapping[str, str]
     #: where a name's value differs from the peer's, and why (docs/measures.md)
     exceptions: Mapping[str, str] = field(default_factory=dict)
+    #: ir_measures' names whose all line is segeval's default (the run's queries), not ``-c``'s (every other)
+    run_queries: tuple[str, ...] = ()
 
 
 NO_ECOSYSTEM = Ecosystem({}, {}, {}, (), {})
