@@ -29,21 +29,21 @@ class Unevaluated(float):
     """ir_measures' value (0) for a query segeval did not evaluate: left out of segeval's aggregate."""
 
 
-class Aggregator:
-    """ir_measures' aggregator protocol (``add``, ``result``) computing the measure's segeval aggregate."""
+class Aggregator(list[float]):
+    """ir_measures' aggregator (``add``, ``result``): the measure's segeval aggregate of the evaluated queries."""
 
     def __init__(self, how: Any) -> None:
+        super().__init__()
         self.how = how
-        self.values: list[float] = []
 
     def add(self, value: float) -> None:
         if not isinstance(value, Unevaluated):
-            self.values.append(value)
+            self.append(value)
 
     def result(self) -> Any:
         from segeval.aggregate import aggregate
 
-        return aggregate(self.values, self.how)
+        return aggregate(self, self.how)
 
 
 def measure(name: str, adapter: str | None = None, **settings: Any) -> Any:
