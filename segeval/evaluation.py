@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from segeval.aggregate import aggregate
+from segeval.errors import ParameterError, SegevalError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,19 +30,41 @@ class Evaluation:
     #: the reader and executor that computed it (:mod:`segeval.engines.route`), when known
     route: str = ""
 
-    def __getitem__(self, measure: str) -> Any:
-        """The summary value of ``measure`` (its reported name, such as ``map`` or ``P_10_bin``), as ranx's
-        and ir_measures' aggregate results are read."""
-        if measure not in self.summary:
-            from segeval.errors import ParameterError
-
-            shown = ", ".join(self.summary)
-            raise ParameterError(f"The 'measure' parameter must be one of the evaluated measures ({shown}). Got "
-                                 f"{measure!r} instead.")
-        return self.summary[measure]
+    def __getitem__(self, measure: object) -> Any:
+        """The summary value of ``measure``: its reported name (``map``, ``P_10_bin``), any spelling of it
+        (``AP``, ``P@10``, ranx's ``ndcg@10``) or an ir_measures measure object, as ranx's and ir_measures'
+        aggregate results are read; ``num_q``: the number of evaluated queries (trec_eval's num_q row)."""
+        if measure == "num_q":
+            return len(self.queries)
+        return self.summary[self._key(measure)]
 
     def __contains__(self, measure: object) -> bool:
-        return measure in self.summary
+        try:
+            return measure == "num_q" or self._key(measure) in self.summary
+        except SegevalError:
+            return False
+
+    def _key(self, measure: object) -> str:
+        """The reported name of ``measure`` (a name, a spelling or an ir_measures object) among the summary's."""
+        name = str(measure)
+        if name in self.summary:
+            return name
+        from segeval.measures.definitions import ECOSYSTEM, expand
+
+        shown = ", ".join(self.summary)
+        try:
+            wanted = expand(name)
+        except ParameterError:
+            why = ECOSYSTEM.missing.get(name)
+            why = f" ({name}: {why})" if why else ""
+            raise ParameterError(f"The 'measure' parameter must be one of the evaluated measures ({shown}) or a "
+                                 f"spelling of one{why}. Got {name!r} instead.") from None
+        found = [r.name for r in self.requests if r.measure in wanted and r.name in self.summary]
+        if len(found) != 1:
+            what = "a name of several of them (a family, or one per adapter)" if found else "not evaluated"
+            raise ParameterError(f"The 'measure' parameter must be one of the evaluated measures ({shown}). Got "
+                                 f"{name!r}, {what}, instead.")
+        return found[0]
 
     def keys(self) -> list[str]:
         """The evaluated measures' names, in report order."""
@@ -49,9 +72,9 @@ class Evaluation:
 
     def to_dict(self) -> dict[str, dict[str, Any]]:
         """Per-query values as pytrec_eval gives them: ``{query: {measure: value}}`` (measures with a value
-        per query)."""
+        per query; numbers as floats, counts included)."""
         names = [r.name for r in self.requests if r.measure.family.per_query]
-        return {q: {n: self.per_query[n][i] for n in names} for i, q in enumerate(self.queries)}
+        return {q: {n: _number(self.per_query[n][i]) for n in names} for i, q in enumerate(self.queries)}
 
     def to_dataframe(self, per_query: bool = False) -> pd.DataFrame:
         """The summary as a one-row DataFrame (measures as columns), or with ``per_query`` the per-query
@@ -85,6 +108,11 @@ class Evaluation:
         table = pd.DataFrame({n: self.per_query[n] for n in names}, index=pd.Index(self.queries, name="query"))
         table.loc["all"] = [self.summary[n] for n in names]
         return table
+
+
+def _number(value: Any) -> Any:
+    """A value as pytrec_eval gives it: a number (a count too) as a float, text as it is."""
+    return float(value) if isinstance(value, int | float) else value
 
 
 def summaries(reqs: Sequence[Request], per_query: dict[str, list[Any]]) -> dict[str, Any]:

@@ -100,9 +100,14 @@ def ecosystem_doc(reg: Registry) -> str:
     rows += [f"| `{o.measure}` | `{o.option}` | {'any' if o.value is None else f'`{o.value!r}`'} | "
              f"{f'`{o.family}`' if o.family else 'the same measure'}{', its parameter' if o.param else ''} |"
              for o in eco.options]
-    rows += ["", "Documented differences from the peers:", ""]
+    rows += ["", f"The all line of every name here and in the aliases above equals ir_measures' `calc_aggregate` (and "
+             f"ranx's mean with `make_comparable=True`), which scores a qrels query missing from the run as 0, under "
+             f"`-c` (`missing_queries=\"zero\"`); of {', '.join(f'`{n}`' for n in eco.run_queries)}, under segeval's "
+             f"default (the run's queries; trec_eval -c adds every qrels query's num_rel); the differences below "
+             f"aside.", ""]
+    rows += ["Documented differences from the peers:", ""]
     rows += [f"- `{name}`: {why}" for name, why in eco.exceptions.items()]
-    rows += ["", "ir_measures' names segeval does not compute (refused with this reason):", ""]
+    rows += ["", "Names of ir_measures, ranx and trec_eval's report that segeval refuses, with this reason:", ""]
     by_reason: dict[str, list[str]] = {}
     for name, why in eco.missing.items():
         by_reason.setdefault(why, []).append(f"`{name}`")

@@ -240,7 +240,8 @@ FAMILIES: tuple[Family, ...] = (
     # ir_measures' and ranx's measures that trec_eval lacks (issue 24; their names: ECOSYSTEM below)
     Family(name="ERR", scope="labels", func=ECO.err_at, **_SCORE, param="cutoff", plain=False, example="ERR_20",
            defaults=(20,), description="expected reciprocal rank at n, gdeval's (ir_measures' ERR@n): stop "
-                                       "probability (2^grade - 1) / 2^4 (gdeval's fixed largest grade 4)"),
+                                       "probability (2^grade - 1) / 2^4 (gdeval's fixed largest grade 4; a larger "
+                                       "grade is refused, as gdeval.pl refuses it)"),
     Family(name="ndcg_exp_cut", scope="labels", func=ECO.ndcg_exp_at, **_OVER, param="cutoff", plain=False,
            example="ndcg_exp_cut_10", defaults=(10,),
            description="nDCG at n with gain 2^grade - 1, gdeval's (ir_measures' nDCG(dcg='exp-log2')@n, ranx's "
@@ -537,7 +538,16 @@ ECOSYSTEM = Ecosystem(
              *(Option(f, o, param=f"{o}=") for f, o in (("alpha_dcg", "alpha"), ("alpha_ndcg", "alpha"),
                                                           ("nrbp", "alpha"), ("nrbp", "beta"), ("nnrbp", "alpha"),
                                                           ("nnrbp", "beta")))),
-    missing={"NumQ": "the number of queries is the report's num_q, not a measure"},
+    missing={"NumQ": "the number of queries is the report's num_q, not a measure (in the API: ev['num_q'])",
+             "num_q": "the number of queries is the report's num_q, not a measure (in the API: ev['num_q'])",
+             "runid": "trec_eval's report prints the run file's tag as runid; it is no measure, and an evaluation "
+                      "of a table has none",
+             "hit_rate": "ranx's hit_rate without @k (the whole list) is not computed: hit_rate@k is trec_eval's "
+                         "success_k",
+             "ndcg_burges": "ranx's ndcg_burges without @k (the whole list) is not computed: ndcg_burges@k is "
+                            "gdeval's ndcg_exp_cut_k",
+             "dcg_burges": "ranx's dcg_burges without @k (the whole list) is not computed: dcg_burges@k is "
+                           "dcg_exp_cut_k"},
     exceptions={
         "IPrec@r": "ir_measures computes it with pytrec_eval, which is trec_eval 9.0.8: its interpolation "
                    "cut-off rounds up; segeval's default is trec_eval 10 (equal under --trec-eval 9)",
@@ -545,14 +555,18 @@ ECOSYSTEM = Ecosystem(
                     "unjudged); ir_measures divides by min(n, retrieved) and counts negative grades as judged",
         "RR@n, MRR@n": "ir_measures' msmarco provider breaks score ties by docno ascending (trec_eval: "
                        "descending): equal once ties are broken as trec_eval does",
-        "RBP": "cwl_eval orders score ties its own way: equal once ties are broken as trec_eval does",
+        "RBP, INST, INSQ, SDCG, NERR8, NERR9, NERR10, NERR11, BPM":
+            "cwl_eval orders score ties its own way: equal once ties are broken as trec_eval does",
         "ERR@n, nDCG(dcg='exp-log2')@n": "gdeval prints 5 decimals: equal within 5e-6",
         "ranx, every name": "ranx orders score ties its own way: equal once ties are broken as trec_eval does",
         "ranx bpref": "ranx counts negative grades as judged non-relevant (trec_eval: unjudged)",
+        "ranx recall": "recall alone is trec_eval's family (recall_5 ... recall_1000, as trec_eval -m recall), not "
+                       "ranx's recall of the whole list, which is set_recall (SetR); recall@k is the same in both",
         "Accuracy": "ir_measures breaks score ties its own way (equal once ties are broken as trec_eval does), "
-                    "reports no value for a query without a relevant result (segeval: 0, so means differ) and "
+                    "reports no value for a query without a relevant result or missing from the run (segeval: 0, so "
+                    "the all lines differ) and "
                     "fails on one without a non-relevant result (segeval: 1)",
-        "ERR_IA, nERR_IA, alpha_DCG, alpha_nDCG, NRBP, nNRBP, AP_IA, P_IA, StRecall":
+        "ERR_IA, nERR_IA, alpha_DCG, alpha_nDCG (α_DCG, α_nDCG), NRBP, nNRBP, AP_IA, MAP_IA, P_IA, StRecall":
             "pyndeval breaks score ties by docno ascending (trec_eval: descending): equal once ties are broken as "
             "trec_eval does. ir_measures 0.4.3 fails on these names without a cut-off (segeval: ndeval's 5, 10 "
             "and 20), beyond 20 (segeval: the same rule) and on judged_only=True (segeval: pyndeval given the "
@@ -561,6 +575,7 @@ ECOSYSTEM = Ecosystem(
                   "ideal ranking's unretrieved documents of equal grade by qrels order (no effect on the value): "
                   "equal once ties are broken as trec_eval does",
     },
+    run_queries=("NumRel",),
 )
 
 REGISTRY = Registry(FAMILIES, SETS, SET_DESCRIPTIONS, ECOSYSTEM)

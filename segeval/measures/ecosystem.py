@@ -14,6 +14,7 @@ import numpy as np
 
 from segeval.adapt.base import Adapted, Label, judged_only
 from segeval.arrays import FloatArray
+from segeval.errors import ParameterError
 from segeval.measures.params import Params
 
 #: gdeval.pl's ``$MAX_JUDGMENT``: ERR's gain is (2^grade - 1) / 2^4 whatever the qrels' largest grade
@@ -85,9 +86,16 @@ def dcg_at(a: Adapted, k: int) -> float:
 
 def err_at(a: Adapted, k: int) -> float:
     """gdeval's ERR@k: sum over ranks i of R_i / i times the product of (1 - R_j) above it, with
-    R = (2^grade - 1) / 2^4 (gdeval's fixed largest grade)."""
+    R = (2^grade - 1) / 2^4 (gdeval's fixed largest grade); a grade above 4 is refused, as gdeval.pl does."""
+    grades = _positive_grades(a)
+    top = max(float(grades.max(initial=0.0)), float(_ideal(a).max(initial=0.0)))
+    if top > GDEVAL_MAX_GRADE:
+        raise ParameterError(f"The 'ERR_{k}' measure (gdeval's ERR@{k}) needs qrels grades of at most "
+                             f"{GDEVAL_MAX_GRADE}: its stop probability (2^grade - 1) / 2^{GDEVAL_MAX_GRADE} passes 1 "
+                             f"above, and gdeval.pl refuses such qrels (map the grades first). Got a grade {top:g} "
+                             f"instead.")
     score, decay = 0.0, 1.0
-    for i, g in enumerate(_positive_grades(a)[:k].tolist()):
+    for i, g in enumerate(grades[:k].tolist()):
         r = (2.0**g - 1) / 2.0**GDEVAL_MAX_GRADE
         score += r * decay / (i + 1)
         decay *= 1 - r
@@ -196,6 +204,8 @@ def compat(a: Adapted, params: Params | None = None) -> float:
         ideal += list(range(placeholder, placeholder + max(missing, 0)))
         placeholder += max(missing, 0)
     depth = max(len(ranking), len(ideal))
+    if depth == 0:  # no result and no relevant document (a query -c adds): 0, as ir_measures scores it
+        return 0.0
     score = _rbo(ranking, ideal, p, depth)
     if normalize:
         best = _rbo(ideal, ideal, p, depth)
@@ -213,8 +223,6 @@ def _cwl_gains(a: Adapted, params: Params) -> FloatArray:
     given) and scaled into [0, 1]; unjudged results gain 0; padded or cut to :data:`CWL_DEPTH` ranks."""
     low, high = params.named("min_rel", 0.0), params.named("max_rel", 1.0)
     if not high > low:
-        from segeval.errors import ParameterError
-
         raise ParameterError(f"The '{params}' parameters must have max_rel above min_rel. Got {params!r} instead.")
     raw = a.grades if a.grades is not None else np.zeros(len(a.labels))
     gains = np.where(np.isnan(raw), 0.0, (np.clip(np.nan_to_num(raw), low, high) - low) / (high - low))

@@ -46,6 +46,8 @@ class Ecosystem:
     missing: Mapping[str, str]
     #: where a name's value differs from the peer's, and why (docs/measures.md)
     exceptions: Mapping[str, str] = field(default_factory=dict)
+    #: ir_measures' names whose all line is segeval's default (the run's queries), not ``-c``'s (every other)
+    run_queries: tuple[str, ...] = ()
 
 
 NO_ECOSYSTEM = Ecosystem({}, {}, {}, (), {})
@@ -126,7 +128,7 @@ class Registry:
                     return Measure(fam, fam.parse(name[len(fam.name) + 1:])[0])
                 except ParameterError:
                     break
-        missing = self.ecosystem.missing.get(re.split(r"[(@]", name)[0])
+        missing = self.ecosystem.missing.get(re.split(r"[(@]|-l[0-9]", name)[0])
         if missing:
             raise ParameterError(f"The 'measure' parameter must be a measure segeval computes; {missing}. Got "
                                  f"{name!r} instead.")

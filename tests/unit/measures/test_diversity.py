@@ -17,6 +17,7 @@ import segeval
 from segeval.errors import ParameterError
 from segeval.measures.definitions import REGISTRY, measure
 from tests.conftest import run_cli
+from tests.support.reference import require_module
 
 FULL = os.environ.get("SEGEVAL_FULL") == "1"
 
@@ -197,8 +198,8 @@ def test_every_ir_measures_variant_equals_pyndeval(shuffled: bool) -> None:
     """Bit for bit, on qrels in NIST's order and on shuffled lines with named subtopics (both number subtopics by
     their first line over the whole qrels: numbered otherwise, nNRBP(alpha=0.2,beta=0.9) differed by 2e-4 here,
     a near tie in the greedy ideal ranking broken the other way)."""
-    ir_measures = pytest.importorskip("ir_measures")
-    pytest.importorskip("pyndeval")
+    ir_measures = require_module("ir_measures")
+    require_module("pyndeval")
     qrels, run = generated(1 + shuffled, 8 if not FULL else 80, shuffled)
     run = untied(run)
     ours = _ours(NAMES, qrels, run)
@@ -217,7 +218,7 @@ def test_judged_only_equals_pyndeval_on_the_judged_results() -> None:
     """ir_measures 0.4.3 fails on judged_only=True (its filter indexes a generator): pyndeval is given the
     results with a qrels line, as that filter means to.  segeval drops the results the exact adapter leaves
     unjudged: those without a line, or whose every line has a negative grade (none here)."""
-    pyndeval = pytest.importorskip("pyndeval")
+    pyndeval = require_module("pyndeval")
     qrels, run = generated(2, 12 if not FULL else 60)
     qrels = qrels[qrels["relevance"] >= 0]
     run = untied(run)
