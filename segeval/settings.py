@@ -9,9 +9,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, Literal
 
-from segeval.adapt.registry import ASSIGN, BINS, THETA, WINDOW
 from segeval.errors import ParameterError, check_choice, check_int
 
 #: result orders (``prepare``): rank column, score descending (trec_eval), or as listed
@@ -44,6 +43,67 @@ BATCH_BYTES = 2 * 1024**2
 #: read whole by the scanner.  A route policy: it changes no number.
 SCANNER_AUTO_BYTES = BATCH_BYTES
 DASK_TIMEOUT = 30.0  #: seconds to wait for a Dask worker (--dask-timeout)
+
+
+def spec_error(spec: str, what: str, text: str, expected: str) -> ParameterError:
+    return ParameterError(f"The 'adapter' parameter {spec!r}: {what} must be {expected}. Got {text!r} instead.")
+
+
+@dataclass(frozen=True)
+class Param:
+    """A positional parameter of a spec: its constructor ``keyword``, the ``Settings`` field of its default,
+    its ``symbol`` in the help, how messages name it (``what``) and its domain: whole numbers from ``least``,
+    a number in (0, 1] (``unit``), or one of ``choices``."""
+
+    keyword: str
+    setting: str
+    symbol: str
+    what: str
+    domain: Literal["whole", "unit", "choice"]
+    least: int = 0
+    choices: tuple[str, ...] = ()
+
+    @property
+    def expected(self) -> str:
+        if self.domain == "whole":
+            return f"an integer >= {self.least}"
+        return "a number in (0, 1]" if self.domain == "unit" else f"one of {', '.join(map(repr, self.choices))}"
+
+    def check(self, value: Any, name: str | None = None) -> Any:
+        """``value`` when in the domain (a unit number as a float), else a ParameterError worded like
+        scikit-learn's naming the parameter ``name`` (default: the constructor's keyword)."""
+        number = not isinstance(value, bool) and isinstance(value, int | float)
+        if self.domain == "whole":
+            ok = number and isinstance(value, int) and value >= self.least
+        elif self.domain == "unit":
+            ok = number and math.isfinite(value) and 0 < value <= 1
+        else:
+            ok = value in self.choices
+        if not ok:
+            raise ParameterError(f"The '{name or self.keyword}' parameter must be {self.expected}. Got {value!r} "
+                                 f"instead.")
+        return float(value) if self.domain == "unit" else value
+
+    def read(self, spec: str, text: str) -> Any:
+        """The value ``text`` writes in ``spec``; a ParameterError naming the part otherwise."""
+        value: Any = text
+        if self.domain == "whole":
+            value = int(text) if text.strip().lstrip("+").isdigit() and text.isascii() else None
+        elif self.domain == "unit":
+            try:
+                value = float(text)
+            except ValueError:
+                value = None
+        try:
+            return self.check(value)
+        except ParameterError:
+            raise spec_error(spec, self.what, text, self.expected) from None
+
+
+THETA = Param("theta", "tiou", "theta", "the IoU threshold theta", "unit")
+BINS = Param("bin_size", "bin_size", "B", "the bin size B (seconds)", "whole", least=1)
+ASSIGN = Param("assign", "bin_assign", "start|span", "the bin assignment", "choice", choices=("span", "start"))
+WINDOW = Param("tolerance", "tolerance", "T", "the window T (seconds)", "whole", least=0)
 
 
 def kind(documents: bool) -> str:

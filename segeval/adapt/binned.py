@@ -36,11 +36,10 @@ import numpy as np
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
 from segeval.adapt.labelled import Labelled
 from segeval.adapt.overlap import decide
-from segeval.adapt.registry import ASSIGN, BINS
 from segeval.arrays import FloatArray, IntArray
 from segeval.prepared import PAIR_ROWS, Prepared, concat_ranges, first_occurrences, query_slices
 from segeval.segment import bin_range
-from segeval.settings import BIN_SIZE
+from segeval.settings import ASSIGN, BIN_SIZE, BINS
 
 
 def expand_bins(start: FloatArray, end: FloatArray, size: int,

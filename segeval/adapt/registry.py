@@ -2,72 +2,20 @@
 ``Settings`` defaults, flags, help form and docs rows.  ``make_adapter`` parses a spec by them; the CLI help
 (:data:`ADAPTER_HELP`), docs/adapters.md's table (:func:`docs_table`), the lazy imports of
 :mod:`segeval.adapt` and the tests' adapter lists (:data:`EXAMPLES`) are made from them.  Importing this
-module loads neither numpy nor :mod:`segeval.settings` (whose checks use the declared domains)."""
+module loads no numpy; the parameters' domains are declared in :mod:`segeval.settings`, whose checks use them."""
 
 from __future__ import annotations
 
 import importlib
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from segeval.errors import ParameterError
+from segeval.settings import ASSIGN, BINS, DEFAULT_ADAPTER, DEFAULTS, THETA, WINDOW, Param, Settings, kind, spec_error
 
 if TYPE_CHECKING:
     from segeval.adapt.base import Adapter
-    from segeval.settings import Settings
-
-
-@dataclass(frozen=True)
-class Param:
-    """A positional parameter of a spec: its constructor ``keyword``, the ``Settings`` field of its default,
-    its ``symbol`` in the help, how messages name it (``what``) and its domain: whole numbers from ``least``,
-    a number in (0, 1] (``unit``), or one of ``choices``."""
-
-    keyword: str
-    setting: str
-    symbol: str
-    what: str
-    domain: Literal["whole", "unit", "choice"]
-    least: int = 0
-    choices: tuple[str, ...] = ()
-
-    @property
-    def expected(self) -> str:
-        if self.domain == "whole":
-            return f"an integer >= {self.least}"
-        return "a number in (0, 1]" if self.domain == "unit" else f"one of {', '.join(map(repr, self.choices))}"
-
-    def check(self, value: Any, name: str | None = None) -> Any:
-        """``value`` when in the domain (a unit number as a float), else a ParameterError worded like
-        scikit-learn's naming the parameter ``name`` (default: the constructor's keyword)."""
-        number = not isinstance(value, bool) and isinstance(value, int | float)
-        if self.domain == "whole":
-            ok = number and isinstance(value, int) and value >= self.least
-        elif self.domain == "unit":
-            ok = number and math.isfinite(value) and 0 < value <= 1
-        else:
-            ok = value in self.choices
-        if not ok:
-            raise ParameterError(f"The '{name or self.keyword}' parameter must be {self.expected}. Got {value!r} "
-                                 f"instead.")
-        return float(value) if self.domain == "unit" else value
-
-    def read(self, spec: str, text: str) -> Any:
-        """The value ``text`` writes in ``spec``; a ParameterError naming the part otherwise."""
-        value: Any = text
-        if self.domain == "whole":
-            value = int(text) if text.strip().lstrip("+").isdigit() and text.isascii() else None
-        elif self.domain == "unit":
-            try:
-                value = float(text)
-            except ValueError:
-                value = None
-        try:
-            return self.check(value)
-        except ParameterError:
-            raise _spec_error(spec, self.what, text, self.expected) from None
 
 
 @dataclass(frozen=True)
@@ -109,13 +57,13 @@ class Kind:
             follow = f"followed by at most {' and '.join(p.symbol for p in self.params)}" if n else \
                 "given without parameters"
             where = f" ({self.grammar})" if n else ""
-            raise _spec_error(spec, self.name, ":".join(args), follow + where)
+            raise spec_error(spec, self.name, ":".join(args), follow + where)
         values = {p.keyword: p.read(spec, text) for p, text in zip(self.params, args, strict=False)}
         values |= {p.keyword: getattr(settings, p.setting) for p in self.params[len(args):]}
         given = args[n:]
         names = [f for f, _ in self.flags]
         if [f for f in names if f in given] != given:
-            raise _spec_error(spec, f"the flags after {self.params[-1].symbol}", ":".join(given),
+            raise spec_error(spec, f"the flags after {self.params[-1].symbol}", ":".join(given),
                               f"any of {', '.join(repr(f) for f in names)}, each once and in that order (e.g. "
                               f"'{names[0]}:{names[-1]}')")
         for f, keywords in self.flags:
@@ -124,11 +72,6 @@ class Kind:
         made: Adapter = getattr(importlib.import_module(f"segeval.adapt.{self.module}"), self.cls)(**values)
         return made
 
-
-THETA = Param("theta", "tiou", "theta", "the IoU threshold theta", "unit")
-BINS = Param("bin_size", "bin_size", "B", "the bin size B (seconds)", "whole", least=1)
-ASSIGN = Param("assign", "bin_assign", "start|span", "the bin assignment", "choice", choices=("span", "start"))
-WINDOW = Param("tolerance", "tolerance", "T", "the window T (seconds)", "whole", least=0)
 
 _IOU = "relevant qrels segments"
 _MERGED = "merged relevant segments"
@@ -197,17 +140,11 @@ ADAPTER_HELP = ", ".join(k.grammar for k in KINDS)
 EXAMPLES = tuple(e for k in KINDS for row in k.rows for e in row.examples)
 
 
-def _spec_error(spec: str, what: str, text: str, expected: str) -> ParameterError:
-    return ParameterError(f"The 'adapter' parameter {spec!r}: {what} must be {expected}. Got {text!r} instead.")
-
-
 def make_adapter(spec: str | Adapter, settings: Settings | None = None) -> Adapter:
     """An adapter from its name (:data:`ADAPTER_HELP`; an omitted B, T or theta is ``settings``', None: the
     defaults), or the given adapter.  A bad name or part raises a ParameterError saying which part is wrong and
     what it must be."""
     from segeval.adapt.base import Adapter
-    from segeval.settings import DEFAULTS
-
     if isinstance(spec, Adapter):
         return spec
     if not isinstance(spec, str):
@@ -239,20 +176,14 @@ def make_adapters(specs: str | Adapter | Sequence[str | Adapter], settings: Sett
 
 def default_adapter(documents: bool, settings: Settings | None = None) -> Adapter:
     """The adapter of a run kind when none is named: ``exact`` for documents, ``overlap`` for segments."""
-    from segeval.settings import DEFAULT_ADAPTER, kind
-
     return make_adapter(DEFAULT_ADAPTER[kind(documents)], settings)
 
 
 def me13sh_adapters(bin_size: int | None = None, tolerance: int | None = None) -> list[Adapter]:
     """The reference's three adapters, in its report order (None: the default B and T)."""
-    from segeval.adapt.binned import BinnedAdapter
-    from segeval.adapt.overlap import OverlapAdapter
-    from segeval.adapt.tolerance import ToleranceAdapter
-    from segeval.settings import DEFAULTS
-
-    return [OverlapAdapter(), BinnedAdapter(DEFAULTS.bin_size if bin_size is None else bin_size),
-            ToleranceAdapter(DEFAULTS.tolerance if tolerance is None else tolerance)]
+    size = DEFAULTS.bin_size if bin_size is None else bin_size
+    window = DEFAULTS.tolerance if tolerance is None else tolerance
+    return [make_adapter("overlap"), make_adapter(f"binned:{size}"), make_adapter(f"tolerance:{window}")]
 
 
 def docs_table() -> str:

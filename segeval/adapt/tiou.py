@@ -48,11 +48,10 @@ import numpy.typing as npt
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
 from segeval.adapt.labelled import Labelled
-from segeval.adapt.registry import THETA
 from segeval.arrays import BoolArray, Float32Array, FloatArray, IntArray
 from segeval.errors import ParameterError
 from segeval.prepared import Prepared, kept_pairs
-from segeval.settings import TIOU
+from segeval.settings import THETA, TIOU
 
 Empty = Literal["one", "zero", "nan"]
 

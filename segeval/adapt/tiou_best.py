@@ -17,9 +17,9 @@ import numpy as np
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
 from segeval.adapt.labelled import Labelled
-from segeval.adapt.registry import THETA
 from segeval.adapt.tiou import taking_ranks, video_segments
 from segeval.prepared import Prepared
+from segeval.settings import THETA
 
 
 class TiouBestAdapter(Adapter):

@@ -31,11 +31,10 @@ import numpy as np
 
 from segeval.adapt.base import Adapted, Adapter, Label, Reason, per_query_count
 from segeval.adapt.labelled import Labelled
-from segeval.adapt.registry import WINDOW
 from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.prepared import PAIR_ROWS, Intervals, Prepared, concat_ranges, distinct, kept_pairs
 from segeval.segment import whole_seconds_overlap
-from segeval.settings import TOLERANCE
+from segeval.settings import TOLERANCE, WINDOW
 
 
 def _meets(gid: IntArray, a: FloatArray, b: FloatArray, ivl: Intervals) -> tuple[IntArray, IntArray]:
