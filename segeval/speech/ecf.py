@@ -9,6 +9,11 @@ from segeval.errors import InputError
 from segeval.speech.xmlfile import attribute, expect_root, number, read_xml
 
 
+#: the source type whose excerpts count half their duration (KWSEval's calcTotalDur; compared exactly)
+SPLIT_CTS = "splitcts"
+SOURCE_TYPES = ("bnews", "cts", SPLIT_CTS, "confmtg")
+
+
 @dataclass(frozen=True)
 class Excerpt:
     """One ``<excerpt>``: ``file`` is the audio file name without folder and extension (KWSEval's rule)."""
@@ -39,9 +44,13 @@ def read_ecf(path: str) -> list[Excerpt]:
             raise InputError(path, f"unexpected <{element.name}> in <ecf>; expected <excerpt>", line=element.line)
         tbeg = number(path, element, "tbeg", minimum=0)
         dur = number(path, element, "dur", minimum=0)
+        source_type = attribute(path, element, "source_type")
+        if source_type not in SOURCE_TYPES:
+            raise InputError(path, f"source_type=\"{source_type}\": expected one of {', '.join(SOURCE_TYPES)} (KWSEval's "
+                                   f"schema; {SPLIT_CTS} counts half)", line=element.line)
         excerpts.append(Excerpt(file_id(attribute(path, element, "audio_filename")),
-                                attribute(path, element, "channel"), tbeg, float(f"{tbeg + dur:.4f}"),
-                                element.attrs.get("source_type", ""), element.line))
+                                attribute(path, element, "channel"), tbeg, float(f"{tbeg + dur:.4f}"), source_type,
+                                element.line))
     if not excerpts:
         raise InputError(path, "no <excerpt>: expected at least one evaluated excerpt", line=root.line)
     return excerpts
@@ -61,7 +70,7 @@ def total_duration(excerpts: list[Excerpt]) -> float:
             for later in ordered[i + 1:]:
                 if later.tbeg < tend:
                     tend = later.tbeg
-            total += (tend - excerpt.tbeg) * (0.5 if excerpt.source_type == "splitcts" else 1)
+            total += (tend - excerpt.tbeg) * (0.5 if excerpt.source_type == SPLIT_CTS else 1)
     return total
 
 
