@@ -151,7 +151,8 @@ def random_case(out: Path, seed: int) -> Path:
         kwid = rng.choice(terms)[0]
         dets.append((kwid, rng.choice(files), rng.randrange(0, 95 * 8) / 8, 0.5, round(rng.random(), 6)))
     header = ' min_score="-1.0" max_score="2.0"' if seed == 3 else ""  # the pairing's score scale from the header
-    return write_case(out, f"random_{seed}", [sph("R1", 0.0, 90.0), sph("R2", 5.0, 85.0)], lex, terms, dets, header=header)
+    return write_case(out, f"random_{seed}", [sph("R1", 0.0, 90.0), sph("R2", 5.0, 85.0)], lex, terms, dets,
+                      header=header)
 
 
 #: (audio_filename, the file id KWSEval gives the excerpt: the RTTM's file field) for the file-name case
@@ -289,9 +290,9 @@ def perl(script: str, stdin: str, *libraries: str) -> str:
 
 
 def perl_tables(out: Path) -> None:
-    """perl_lc.txt: Perl's lc of every code point it changes and of seeded strings around final sigma; perl_match.txt.gz:
-    Perl's /i match of each code point with its lc, uc, fc and ucfirst both ways; file_ids.txt: KWSEval's file ids
-    of seeded names (several dots, none, leading dots, upper-case and doubled extensions, folders)."""
+    """perl_lc.txt: Perl's lc of every code point it changes and of seeded strings around final sigma;
+    perl_match.txt.gz: Perl's /i match of each code point with its lc, uc, fc and ucfirst both ways; file_ids.txt:
+    KWSEval's file ids of seeded names (several dots, none, leading ones, upper-case or doubled extensions, folders)."""
     rng = random.Random(37)
     letters = "ΣσςΟΔΑ İIiıÉéßẞǅǄKkΩ\u212a-'a"
     strings = ["".join(rng.choice(letters) for _ in range(rng.randint(1, 8))) for _ in range(400)]

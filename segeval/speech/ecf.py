@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from segeval.errors import InputError
 from segeval.speech.xmlfile import attribute, expect_root, number, read_xml
 
-
 #: the source type whose excerpts count half their duration (KWSEval's calcTotalDur; compared exactly)
 SPLIT_CTS = "splitcts"
 SOURCE_TYPES = ("bnews", "cts", SPLIT_CTS, "confmtg")
@@ -46,8 +45,8 @@ def read_ecf(path: str) -> list[Excerpt]:
         dur = number(path, element, "dur", minimum=0)
         source_type = attribute(path, element, "source_type")
         if source_type not in SOURCE_TYPES:
-            raise InputError(path, f"source_type=\"{source_type}\": expected one of {', '.join(SOURCE_TYPES)} (KWSEval's "
-                                   f"schema; {SPLIT_CTS} counts half)", line=element.line)
+            raise InputError(path, f"source_type=\"{source_type}\": expected one of {', '.join(SOURCE_TYPES)} "
+                                   f"(KWSEval's schema; {SPLIT_CTS} counts half)", line=element.line)
         excerpts.append(Excerpt(file_id(attribute(path, element, "audio_filename")),
                                 attribute(path, element, "channel"), tbeg, float(f"{tbeg + dur:.4f}"), source_type,
                                 element.line))

@@ -9,7 +9,6 @@ from segeval.errors import InputError
 from segeval.io.files import read_utf8
 from segeval.io.parse import float_or_nan
 
-
 #: Perl's \s on decoded text (Unicode White_Space): Python's \s less the separators U+001C-U+001F
 _SPACE = re.compile(r"[^\S\x1c-\x1f]+")
 

@@ -53,8 +53,8 @@ def keyword_search(
     ATWV, MTWV and its threshold, per-term P_miss/P_FA/TWV in KWSEval's tables; with --optimum also OTWV
     and STWV (docs/speech.md)."""
     from segeval.cli.tables import check_table_format
-    from segeval.speech.alignment import align
     from segeval.errors import render_note
+    from segeval.speech.alignment import align
     from segeval.speech.ecf import SPLIT_CTS, read_ecf, total_duration
     from segeval.speech.kwlist import read_kwlist
     from segeval.speech.kwslist import read_kwslist
