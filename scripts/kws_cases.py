@@ -205,6 +205,21 @@ def fold_cases(out: Path) -> list[Path]:
             write_case(out, "fold_exact", excerpts, lex, terms, dets, normalize=False)]
 
 
+def white_space_case(out: Path) -> Path:
+    """RTTM fields split by Perl's \\s on decoded text: a no-break space and an ideographic space split (the
+    words of "near far" are found), U+001C (a separator to Python's split, not to Perl's) does not ("a\\x1cb"
+    stays one field, and the record one of 9 fields)."""
+    lex: list[Lex] = [("F1", "s", 5.0, 0.5, "near", "lex"), ("F1", "s", 5.75, 0.5, "far", "lex"),
+                      ("F1", "s", 10.0, 0.5, "a\x1cb", "lex"), ("F1", "s", 15.0, 0.5, "far", "lex")]
+    dets: list[Det] = [("K1", "F1", 5.0, 1.25, 0.9), ("K2", "F1", 15.0, 0.5, 0.8)]
+    case = write_case(out, "white_space", [sph("F1", 0.0, 30.0)], lex, [("K1", "near far"), ("K2", "far")], dets)
+    rttm = (case / "rttm").read_text(encoding="utf-8").split("\n")
+    rttm[1] = rttm[1].replace(" ", "\u00a0", 3)  # the LEXEME of "near": its first separators no-break spaces
+    rttm[2] = rttm[2].replace(" 5.7500 ", "\u3000 5.7500\u3000")
+    (case / "rttm").write_text("\n".join(rttm), encoding="utf-8")
+    return case
+
+
 def splitcts_case(out: Path) -> Path:
     """Excerpts of source type splitcts (KWSEval counts their duration half), cts, confmtg, and two overlapping
     splitcts excerpts of one file; a false alarm makes the trial count show in the TWV."""
@@ -297,8 +312,8 @@ def perl_tables(out: Path) -> None:
     letters = "ΣσςΟΔΑ İIiıÉéßẞǅǄKkΩ\u212a-'a"
     strings = ["".join(rng.choice(letters) for _ in range(rng.randint(1, 8))) for _ in range(400)]
     (out / "perl_lc.txt").write_text(perl(PERL_LC, "\n".join(strings) + "\n"))
-    with gzip.open(out / "perl_match.txt.gz", "wt") as handle:
-        handle.write(perl(PERL_MATCH, ""))
+    with gzip.GzipFile(out / "perl_match.txt.gz", "wb", mtime=0) as handle:  # the same bytes every time
+        handle.write(perl(PERL_MATCH, "").encode())
     parts = ["a", "b", ".", ".", "/", "sph", "SPH", "wav", "v2", "gz", "x.y/"]
     names = ["".join(rng.choice(parts) for _ in range(rng.randint(1, 6))) for _ in range(1000)]
     (out / "file_ids.txt").write_text(perl(PERL_FILE_IDS, "\n".join(names) + "\n", "common/lib", "KWSEval/lib"))
@@ -317,7 +332,7 @@ def run_kwseval(case: Path, extra: list[str]) -> str:
 def main() -> None:
     out = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent.parent / "tests/fixtures/kws"
     cases = hand_cases(out) + [random_case(out, seed) for seed in (1, 2, 3)] + [file_name_case(out)] + \
-        fold_cases(out) + [splitcts_case(out)]
+        fold_cases(out) + [white_space_case(out), splitcts_case(out)]
     for case in cases:
         for name, extra in VARIANTS.items():
             (case / name).write_text(run_kwseval(case, extra), encoding="utf-8")

@@ -36,16 +36,12 @@ def detection_file(name: str) -> str:
     """KWSEval's file id of a detection's ``file=`` (MMisc's ``split_dir_file_ext``): the base name, split at
     its first dot after any leading dots; the part after it dropped only when it is exactly ``sph``, so
     ``rec.v2.sph`` and ``A.SPH`` stay whole (and match no excerpt named ``rec.v2``, ``A``)."""
-    if not name.strip(_ASCII_SPACE):
-        return ""
-    base = name.rsplit("/", 1)[-1]
+    base = name.rsplit("/", 1)[-1] if name.strip(_ASCII_SPACE) else ""
     dots = len(base) - len(base.lstrip(".")) if base.lstrip(".") else 0
     stem, _, extension = base[dots:].partition(".")
     if not stem or not extension:  # no dot, or nothing before or after the first one: the whole base name
         return base
-    if extension == "sph":
-        return base[:dots] + stem
-    extension = extension.removeprefix(".")
+    extension = "" if extension == "sph" else extension.removeprefix(".")
     return base[:dots] + stem + ("." + extension if extension.strip(_ASCII_SPACE) else "")
 
 

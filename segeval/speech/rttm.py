@@ -15,7 +15,7 @@ _SPACE = re.compile(r"[^\S\x1c-\x1f]+")
 
 def words(text: str) -> list[str]:
     """The words of a text as KWSEval splits RTTM lines and term texts (Perl's ``split``, ends trimmed)."""
-    return [word for word in _SPACE.split(text) if word]
+    return text.split() if text.isprintable() else [word for word in _SPACE.split(text) if word]  # fast: no U+001C
 
 
 def lowercase(text: str) -> str:
