@@ -232,12 +232,15 @@ def splitcts_case(out: Path) -> Path:
 
 def refused_cases(out: Path) -> list[Path]:
     """Inputs KWSEval's schemas refuse (its output is the error): a kwlist with encoding="" (KWSEval would fold
-    bytes, ASCII only, were its validation bypassed) and an excerpt of source type SPLITCTS (not splitcts). KWSEval
+    bytes, ASCII only, were its validation bypassed) and an excerpt of source type SPLITCTS (not splitcts); and a
+    file name outside ASCII (KWSEval compares the RTTM's decoded name with the ECF's bytes: no target). KWSEval
     reads a file while xmllint validates it and stops at the first error found so far, so the ECF often gets
     through (then SPLITCTS counts whole), even with SCHEMA_PAD excerpts after the bad one."""
     lex: list[Lex] = [("F1", "s", 10.0, 0.5, "école", "lex")]
     dets: list[Det] = [("K1", "F1", 10.0, 0.5, 0.9)]
     return [write_case(out, "refused_encoding", [sph("F1", 0.0, 40.0)], lex, [("K1", "ÉCOLE")], dets, encoding=""),
+            write_case(out, "refused_file_name", [sph("Fé", 0.0, 40.0)], [("Fé", "s", 10.0, 0.5, "river", "lex")],
+                       [("K1", "river")], [("K1", "Fé", 10.0, 0.5, 0.9)]),
             write_case(out, "refused_source_type", [sph("F1", 0.0, 40.0, "SPLITCTS")] + [sph(f"G{i:03d}", 0.0, 1.0)
                                                                                       for i in range(SCHEMA_PAD)],
                        lex, [("K1", "école")], dets)]

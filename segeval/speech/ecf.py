@@ -47,9 +47,11 @@ def read_ecf(path: str) -> list[Excerpt]:
         if source_type not in SOURCE_TYPES:
             raise InputError(path, f"source_type=\"{source_type}\": expected one of {', '.join(SOURCE_TYPES)} "
                                    f"(KWSEval's schema; {SPLIT_CTS} counts half)", line=element.line)
-        excerpts.append(Excerpt(file_id(attribute(path, element, "audio_filename")),
-                                attribute(path, element, "channel"), tbeg, float(f"{tbeg + dur:.4f}"), source_type,
-                                element.line))
+        file, channel = file_id(attribute(path, element, "audio_filename")), attribute(path, element, "channel")
+        if not (file + channel).isascii():  # KWSEval reads the ECF undecoded, the RTTM decoded: they never meet
+            raise InputError(path, f"file {file!r} channel {channel!r}: expected ASCII (KWSEval would find no "
+                                   "reference word in a file or channel named otherwise)", line=element.line)
+        excerpts.append(Excerpt(file, channel, tbeg, float(f"{tbeg + dur:.4f}"), source_type, element.line))
     if not excerpts:
         raise InputError(path, "no <excerpt>: expected at least one evaluated excerpt", line=root.line)
     return excerpts
