@@ -10,7 +10,14 @@ tests/fixtures/kws). KWSEval is F4DE commit 7de28d51 (KWSEval/tools/KWSEval/KWSE
 values exactly on KWSEval's limits (mid-point on the tolerance, word gap on -F, case folding, duplicates,
 references and detections outside the excerpts, terms without occurrences); the random ones exercise the
 one-to-one pairing with crowded occurrences. Times are multiples of 1/8 s on the limits so that the
-comparisons are exact in binary.
+comparisons are exact in binary. Then the classes of issue 37: file names in every spelling, case folding and
+white space beyond ASCII, splitcts excerpts (all four variants); the cases whose KWSEval output varies from run
+to run (exact ties, inputs its schemas refuse, a non-ASCII file name): ``official_run<i>.txt``, every distinct
+output of RUNS runs; and Perl's own tables (perl_lc.txt, perl_match.txt.gz, file_ids.txt: perl_tables).
+Needs Perl 5 (5.36 here) with the modules F4DE uses (Debian: libtext-csv-perl libtext-csv-xs-perl
+libstatistics-descriptive-perl libstatistics-distributions-perl libdbi-perl libdbd-sqlite3-perl libyaml-perl
+libdata-dump-perl libmath-random-oo-perl libfile-monitor-perl libxml2-utils sqlite3) and F4DE's common/lib,
+KWSEval/lib, KWSEval/tools and KWSEval/data (the schemas).
 """
 
 from __future__ import annotations
