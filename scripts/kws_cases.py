@@ -268,6 +268,20 @@ def tie_case(out: Path) -> Path:
     return case
 
 
+def tie_group_case(out: Path) -> Path:
+    """Two occurrences 0.25 s apart and three detections alike (NO, YES, NO in the file) whose mid-point reaches
+    both equally: two pairs, with the YES (a hit and a miss) or without it (two misses and a false alarm)."""
+    lex: list[Lex] = [("F1", "s", 10.0, 0.5, "river", "lex"), ("F1", "s", 10.75, 0.5, "river", "lex")]
+    dets: list[Det] = [("K1", "F1", 10.375, 0.5, 0.5)] * 3
+    case = write_case(out, "tie_group", [sph("F1", 0.0, 60.0)], lex, [("K1", "river")], dets)
+    text = (case / "kwslist.xml").read_text().split("\n")
+    decisions = iter(["NO", "YES", "NO"])
+    text = [line.replace('decision="YES"', f'decision="{next(decisions)}"') if "<kw " in line else line
+            for line in text]
+    (case / "kwslist.xml").write_text("\n".join(text))
+    return case
+
+
 #: Perl (KWSEval reads the kwlist and the RTTM decoded when encoding="UTF-8": character strings, upgraded here so
 #: that code points below 256 fold too). Lines of hex code points: the input, lc's output / the match (1 or 0).
 PERL_LC = r"""
@@ -347,7 +361,8 @@ def main() -> None:
         for name, extra in VARIANTS.items():
             (case / name).write_text(run_kwseval(case, extra), encoding="utf-8")
         print(case.name)
-    for case in [*refused_cases(out), tie_case(out)]:  # outputs that differ from run to run: every distinct one kept
+    # the outputs that differ from run to run: every distinct one kept
+    for case in [*refused_cases(out), tie_case(out), tie_group_case(out)]:
         seen = sorted({run_kwseval(case, []) for _ in range(RUNS)})
         for i, text in enumerate(seen):
             (case / f"official_run{i + 1}.txt").write_text(text, encoding="utf-8")
