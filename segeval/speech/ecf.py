@@ -8,6 +8,10 @@ from dataclasses import dataclass
 from segeval.errors import InputError
 from segeval.speech.xmlfile import attribute, expect_root, number, read_xml
 
+#: the source type whose excerpts count half their duration (KWSEval's calcTotalDur; compared exactly)
+SPLIT_CTS = "splitcts"
+SOURCE_TYPES = ("bnews", "cts", SPLIT_CTS, "confmtg")
+
 
 @dataclass(frozen=True)
 class Excerpt:
@@ -39,9 +43,15 @@ def read_ecf(path: str) -> list[Excerpt]:
             raise InputError(path, f"unexpected <{element.name}> in <ecf>; expected <excerpt>", line=element.line)
         tbeg = number(path, element, "tbeg", minimum=0)
         dur = number(path, element, "dur", minimum=0)
-        excerpts.append(Excerpt(file_id(attribute(path, element, "audio_filename")),
-                                attribute(path, element, "channel"), tbeg, float(f"{tbeg + dur:.4f}"),
-                                element.attrs.get("source_type", ""), element.line))
+        source_type = attribute(path, element, "source_type")
+        if source_type not in SOURCE_TYPES:
+            raise InputError(path, f"source_type=\"{source_type}\": expected one of {', '.join(SOURCE_TYPES)} "
+                                   f"(KWSEval's schema; {SPLIT_CTS} counts half)", line=element.line)
+        file, channel = file_id(attribute(path, element, "audio_filename")), attribute(path, element, "channel")
+        if not (file + channel).isascii():  # KWSEval reads the ECF undecoded, the RTTM decoded: they never meet
+            raise InputError(path, f"file {file!r} channel {channel!r}: expected ASCII (KWSEval would find no "
+                                   "reference word in a file or channel named otherwise)", line=element.line)
+        excerpts.append(Excerpt(file, channel, tbeg, float(f"{tbeg + dur:.4f}"), source_type, element.line))
     if not excerpts:
         raise InputError(path, "no <excerpt>: expected at least one evaluated excerpt", line=root.line)
     return excerpts
@@ -61,7 +71,7 @@ def total_duration(excerpts: list[Excerpt]) -> float:
             for later in ordered[i + 1:]:
                 if later.tbeg < tend:
                     tend = later.tbeg
-            total += (tend - excerpt.tbeg) * (0.5 if excerpt.source_type == "splitcts" else 1)
+            total += (tend - excerpt.tbeg) * (0.5 if excerpt.source_type == SPLIT_CTS else 1)
     return total
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from segeval.errors import InputError
+from segeval.speech.rttm import words
 from segeval.speech.xmlfile import attribute, expect_root, read_xml
 
 
@@ -22,9 +23,14 @@ class TermList:
 
 
 def read_kwlist(path: str) -> TermList:
-    """The terms of a kwlist file (``<kwlist compareNormalize>`` holding ``<kw kwid><kwtext>``)."""
+    """The terms of a kwlist file (``<kwlist encoding compareNormalize>`` holding ``<kw kwid><kwtext>``): the texts
+    compared as KWSEval compares decoded UTF-8 text, the only encoding read (no ``encoding=`` is read as UTF-8)."""
     root = read_xml(path, "kwlist")
     expect_root(path, root, "kwlist", "term list")
+    encoding = root.attrs.get("encoding", "UTF-8")
+    if encoding != "UTF-8":  # KWSEval's schema: UTF-8 or GB2312 (encoding="" only unvalidated: then ASCII folding)
+        raise InputError(path, f"encoding=\"{encoding}\": expected \"UTF-8\" (segeval reads UTF-8 kwlists and RTTMs)",
+                         line=root.line)
     normalize = root.attrs.get("compareNormalize", "")
     if normalize not in ("", "lowercase"):
         raise InputError(path, f"compareNormalize=\"{normalize}\": expected \"lowercase\" or nothing",
@@ -35,7 +41,7 @@ def read_kwlist(path: str) -> TermList:
             raise InputError(path, f"unexpected <{element.name}> in <kwlist>; expected <kw>", line=element.line)
         kwid = attribute(path, element, "kwid")
         texts = [child for child in element.children if child.name == "kwtext"]
-        if len(texts) != 1 or not texts[0].text.split():
+        if len(texts) != 1 or not words(texts[0].text):
             raise InputError(path, f"term {kwid}: expected one non-empty <kwtext>", line=element.line)
         if kwid in terms:
             raise InputError(path, f"term {kwid} is listed twice (first on line {terms[kwid].line}); expected "

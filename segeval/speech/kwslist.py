@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from segeval.errors import InputError
 from segeval.speech.xmlfile import attribute, expect_root, number, read_xml
 
+_ASCII_SPACE = " \t\n\v\f\r"  # what Perl's \s matches in bytes (KWSEval reads the kwslist undecoded)
+
 
 @dataclass(eq=False)
 class Detection:
-    """One ``<kw>`` of a ``<detected_kwlist>``; ``file`` without folder and without a ``.sph`` extension."""
+    """One ``<kw>`` of a ``<detected_kwlist>``; ``file`` as KWSEval names it (:func:`detection_file`)."""
 
     file: str
     channel: str
@@ -30,9 +32,17 @@ class SystemOutput:
     system_id: str
 
 
-def _file(name: str) -> str:
-    base = name.rsplit("/", 1)[-1]
-    return base[:-4] if base.endswith(".sph") else base
+def detection_file(name: str) -> str:
+    """KWSEval's file id of a detection's ``file=`` (MMisc's ``split_dir_file_ext``): the base name, split at
+    its first dot after any leading dots; the part after it dropped only when it is exactly ``sph``, so
+    ``rec.v2.sph`` and ``A.SPH`` stay whole (and match no excerpt named ``rec.v2``, ``A``)."""
+    base = name.rsplit("/", 1)[-1] if name.strip(_ASCII_SPACE) else ""
+    dots = len(base) - len(base.lstrip(".")) if base.lstrip(".") else 0
+    stem, _, extension = base[dots:].partition(".")
+    if not stem or not extension:  # no dot, or nothing before or after the first one: the whole base name
+        return base
+    extension = "" if extension == "sph" else extension.removeprefix(".")
+    return base[:dots] + stem + ("." + extension if extension.strip(_ASCII_SPACE) else "")
 
 
 def read_kwslist(path: str) -> SystemOutput:
@@ -71,6 +81,6 @@ def read_kwslist(path: str) -> SystemOutput:
             if score_range is not None and not score_range[0] <= score <= score_range[1]:
                 raise InputError(path, f"term {kwid}: score {score!r} is outside the header's min_score/max_score "
                                        f"[{score_range[0]!r}, {score_range[1]!r}]", line=kw.line)
-            found.append(Detection(_file(attribute(path, kw, "file")), attribute(path, kw, "channel"), begin,
+            found.append(Detection(detection_file(attribute(path, kw, "file")), attribute(path, kw, "channel"), begin,
                                    begin + dur, begin + dur / 2.0, score, decision == "YES", kw.line))
     return SystemOutput(detections, lines, score_range, root.attrs.get("system_id", ""))

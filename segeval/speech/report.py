@@ -50,11 +50,8 @@ def _tree(columns: list[tuple[str, ...]], level: int, levels: int, min_width: in
             total += node.width + (1 if i else 0)
             computed.append(node.width)
         if min_width > total:
-            residue = min_width - total
-            per = int(residue / len(nodes))
-            total = 0
-            for i, node in enumerate(nodes):
-                extra = per if i < len(nodes) - 1 else residue - (len(nodes) - 1) * per
+            extras, total = _shares(min_width - total, len(nodes)), 0
+            for i, (node, extra) in enumerate(zip(nodes, extras, strict=True)):
                 node.children, node.width = _tree(node.columns, level + 1, levels, computed[i] + extra, data_width)
                 total += node.width + (1 if i else 0)
         return nodes, total
@@ -63,11 +60,15 @@ def _tree(columns: list[tuple[str, ...]], level: int, levels: int, min_width: in
         node.width = GAP * 2 + max(len(node.label), data_width.get(node.columns[0], 0))
         total += node.width + (1 if i else 0)
     if min_width > total:
-        residue = min_width - total
-        per = int(residue / len(nodes))
-        for i, node in enumerate(nodes):
-            node.width += per if i < len(nodes) - 1 else residue - (len(nodes) - 1) * per
+        for node, extra in zip(nodes, _shares(min_width - total, len(nodes)), strict=True):
+            node.width += extra
     return nodes, max(total, min_width)
+
+
+def _shares(residue: int, n: int) -> list[int]:
+    """AutoTable's spread of ``residue`` columns over ``n`` cells: equal integer shares, the rest to the last."""
+    per = int(residue / n)
+    return [per] * (n - 1) + [residue - (n - 1) * per]
 
 
 def _center(text: str, width: int) -> str:
@@ -178,12 +179,9 @@ def block_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
                 _operating("Optimum TWV", term.optimum, "PMiss", cells)
                 _operating("Supremum TWV", term.supremum, "PMiss", cells)
         rows.append((("Keyword", term.kwid), cells))
-    t, m = result.totals, result.means
-    totals: dict[tuple[str, ...], str] = {(occ, c): str(t[k]) for c, k in
-                                         (("#Targ", "#Targ"), ("#Corr", "#Corr"), ("#FA", "#FA"), ("#Miss", "#Miss"))}
-    rows.append((("Summary", "Totals"), totals))
-    means: dict[tuple[str, ...], str] = {(occ, c): f"{m[k] or 0:.0f}" for c, k in
-             (("#Targ", "#Targ"), ("#Corr", "#Corr"), ("#FA", "#FA"), ("#Miss", "#Miss"))}
+    counts = ("#Targ", "#Corr", "#FA", "#Miss")
+    rows.append((("Summary", "Totals"), {(occ, c): str(result.totals[c]) for c in counts}))
+    means: dict[tuple[str, ...], str] = {(occ, c): f"{result.means[c] or 0:.0f}" for c in counts}
     means[(occ, "PFA")] = shown(FA_FORMAT, result.actual.p_fa)
     means[(occ, "PMISS")] = shown(MISS_FORMAT, result.actual.p_miss)
     if optimum:

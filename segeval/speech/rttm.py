@@ -2,11 +2,32 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from segeval.errors import InputError
 from segeval.io.files import read_utf8
 from segeval.io.parse import float_or_nan
+
+#: Perl's \s on decoded text (Unicode White_Space): Python's \s less the separators U+001C-U+001F
+_SPACE = re.compile(r"[^\S\x1c-\x1f]+")
+
+
+def words(text: str) -> list[str]:
+    """The words of a text as KWSEval splits RTTM lines and term texts (Perl's ``split``, ends trimmed)."""
+    return text.split() if text.isprintable() else [word for word in _SPACE.split(text) if word]  # fast: no U+001C
+
+
+def lowercase(text: str) -> str:
+    """Perl's ``lc`` on decoded text (KWSEval's compareNormalize="lowercase"): each character's full lower-case
+    mapping, ``İ`` to ``i̇`` included; Python's ``lower()`` less its one context rule, a final ``Σ`` to ``ς``."""
+    return text.replace("Σ", "σ").lower()
+
+
+def same_word(token: str, word: str) -> bool:
+    """Perl's case-insensitive match of the whole token with a later word of a term (KWSEval's ``/i``): equal
+    under full case folding."""
+    return token.casefold() == word.casefold()
 
 
 @dataclass(eq=False)
@@ -59,22 +80,22 @@ class Transcript:
                 records[i].next = ordered[i + 1]
 
     def normalize(self, text: str) -> str:
-        return text.lower() if self.lowercase else text
+        return lowercase(text) if self.lowercase else text
 
     def occurrences(self, text: str, word_gap: float) -> list[Occurrence]:
         """Every occurrence of the term ``text``: its first word's records, each followed by the term's next
         words as the linked records, each gap (begin of the next minus end of the previous, rounded to 4
         decimals) at most ``word_gap``; later words compared case-insensitively (KWSEval's
         ``findTermOccurrences``)."""
-        words = self.normalize(text.strip()).split()
+        term = words(self.normalize(text))
         found = []
-        for first in self._by_first.get(words[0], ()) if words else ():
+        for first in self._by_first.get(term[0], ()) if term else ():
             chain = [first]
             hop = first
-            for word in words[1:]:
+            for word in term[1:]:
                 following = hop.next
                 if following is None or float(f"{following.begin - hop.end:.4f}") > word_gap \
-                        or following.token.casefold() != word.casefold():
+                        or not same_word(following.token, word):
                     chain = []
                     break
                 chain.append(following)
@@ -93,10 +114,9 @@ def read_rttm(path: str, lowercase: bool) -> Transcript:
     records = 0
     text = read_utf8(path, "an RTTM file in UTF-8")
     for number, raw in enumerate(text.split("\n"), 1):
-        line = raw.split(";;", 1)[0].strip()
-        if not line:
+        fields = words(raw.split(";;", 1)[0])
+        if not fields:
             continue
-        fields = line.split()
         if len(fields) != 9:
             raise InputError(path, f"expected 9 fields (type file channel tbeg dur ortho subtype speaker "
                                    f"conf), found {len(fields)}", line=number, text=raw)

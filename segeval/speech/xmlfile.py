@@ -56,7 +56,7 @@ def parse_xml(data: bytes, path: str, kind: str) -> Element:
         parser.Parse(data, True)
     except xml.parsers.expat.ExpatError as exc:
         raise InputError(path, f"not well-formed XML ({xml.parsers.expat.ErrorString(exc.code)}); "
-                               f"expected a {kind} file", line=exc.lineno) from None
+                               f"expected {kind} XML", line=exc.lineno) from None
     return roots[0]
 
 

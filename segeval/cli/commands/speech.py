@@ -35,7 +35,7 @@ def keyword_search(
     cost: Annotated[float | None, typer.Option("--cost", metavar="C", help="Cost of a false alarm (KWSEval -k; "
                                                                             "default 0.1).")] = None,
     value: Annotated[float, typer.Option("--value", metavar="V", help="Value of a hit (KWSEval -K).")] = 1.0,
-    p_target: Annotated[float, typer.Option("--p-target", metavar="P", help="Prior of a term (KWSEval -P).")] = 0.0001,
+    p_target: Annotated[float, typer.Option("--p-target", metavar="P", help="Prior of a term (KWSEval -p).")] = 0.0001,
     beta: Annotated[float | None, typer.Option("--beta", metavar="B", help="β directly, instead of "
                                                                            "(C/V)(1/P - 1).")] = None,
     include_no_targets: Annotated[bool, typer.Option("--inc", help="Count terms without an occurrence (their "
@@ -53,8 +53,9 @@ def keyword_search(
     ATWV, MTWV and its threshold, per-term P_miss/P_FA/TWV in KWSEval's tables; with --optimum also OTWV
     and STWV (docs/speech.md)."""
     from segeval.cli.tables import check_table_format
+    from segeval.errors import render_note
     from segeval.speech.alignment import align
-    from segeval.speech.ecf import read_ecf, total_duration
+    from segeval.speech.ecf import SPLIT_CTS, read_ecf, total_duration
     from segeval.speech.kwlist import read_kwlist
     from segeval.speech.kwslist import read_kwslist
     from segeval.speech.rttm import read_rttm
@@ -63,6 +64,10 @@ def keyword_search(
     fmt = check_table_format(output)
     _check_kws_numbers(tolerance, word_gap, trials_per_second, value, p_target, cost)
     excerpts = read_ecf(ecf)
+    if halved := sum(e.source_type == SPLIT_CTS for e in excerpts):
+        print(render_note(f"segeval: note: {ecf}: {halved} of {len(excerpts)} excerpts have source_type="
+                          f"\"{SPLIT_CTS}\"; their duration counts half in the trials, as KWSEval counts it"),
+              file=sys.stderr)
     terms = read_kwlist(kwlist)
     system = read_kwslist(kwslist)
     transcript = read_rttm(rttm, terms.lowercase)

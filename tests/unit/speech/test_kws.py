@@ -79,7 +79,8 @@ def test_a_no_above_a_yes_is_refused_naming_the_term(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("system", "expected"), [
-    ("<kwslist>\n  <detected_kwlist kwid='K1'>\n</kwslist>\n", "s.xml, line 3: not well-formed XML"),
+    ("<kwslist>\n  <detected_kwlist kwid='K1'>\n</kwslist>\n",
+     "s.xml, line 3: not well-formed XML (mismatched tag); expected kwslist XML"),
     (kwslist((10.0, 0.9, "MAYBE")), "s.xml, line 3: term K1: decision=\"MAYBE\"; expected YES or NO"),
     (kwslist((10.0, 0.9, "YES"), kwid="K9"), "s.xml, line 2: term K9 is not in the kwlist"),
     (kwslist((10.0, 0.9, "YES")).replace(' score="0.9"', ""), "s.xml, line 3: <kw> has no score= attribute"),
@@ -98,3 +99,14 @@ def test_malformed_reference_names_file_and_line(tmp_path: Path) -> None:
     assert code == 2 and "e.xml, line 2: <excerpt> has no dur= attribute" in err
     code, _, err = run(tmp_path, kwslist(), terms=KWLIST.replace("<kwtext>river</kwtext>", ""))
     assert code == 2 and "t.xml, line 2: term K1: expected one non-empty <kwtext>" in err
+    code, _, err = run(tmp_path, kwslist(), ecf=ECF.replace("</ecf>", ""))
+    assert code == 2 and "e.xml, line 4: not well-formed XML (no element found); expected ECF XML" in err
+    code, _, err = run(tmp_path, kwslist(), ecf=ECF.replace(' source_type="bnews"', ""))
+    assert code == 2 and "e.xml, line 2: <excerpt> has no source_type= attribute" in err
+
+
+def test_help_names_kwsevals_options() -> None:
+    # KWSEval's prior is -p (--prob-of-term); its -P pools the DET curves
+    code, out, _ = run_cli("kws", "--help")
+    text = " ".join(out.replace("│", " ").split())  # rich's boxes and line breaks aside
+    assert code == 0 and "(KWSEval -p)" in text and "KWSEval -P" not in text
