@@ -69,6 +69,10 @@ class Kind:
         for f, keywords in self.flags:
             if f in given:
                 values |= keywords
+        return self.build(**values)
+
+    def build(self, **values: Any) -> Adapter:
+        """The adapter of this kind made with ``values`` (constructor keywords; its class checks them)."""
         made: Adapter = getattr(importlib.import_module(f"segeval.adapt.{self.module}"), self.cls)(**values)
         return made
 
@@ -183,7 +187,8 @@ def me13sh_adapters(bin_size: int | None = None, tolerance: int | None = None) -
     """The reference's three adapters, in its report order (None: the default B and T)."""
     size = DEFAULTS.bin_size if bin_size is None else bin_size
     window = DEFAULTS.tolerance if tolerance is None else tolerance
-    return [make_adapter("overlap"), make_adapter(f"binned:{size}"), make_adapter(f"tolerance:{window}")]
+    return [BY_NAME["overlap"].build(), BY_NAME["binned"].build(bin_size=size),
+            BY_NAME["tolerance"].build(tolerance=window)]
 
 
 def docs_table() -> str:
