@@ -139,25 +139,21 @@ def activitynet_ap(protocol: str, t: R.Truth, p: R.Predictions, thresholds: Sequ
 def kit_aps(t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> FloatArray:
     """``ap[t, c]`` by the THUMOS14 kit's rules (``TH14eventdetpr.m``)."""
     ap = np.zeros((len(thresholds), len(t.classes)), dtype=np.float64)
-    amb_v = np.array([a[0] for a in t.ambiguous], dtype=np.int64)
-    amb_s = np.array([a[1] for a in t.ambiguous], dtype=np.float64)
-    amb_e = np.array([a[2] for a in t.ambiguous], dtype=np.float64)
     # a detection touches Ambiguous when any Ambiguous interval of its video overlaps it (sum(ovamb) > 0)
     touches = np.zeros(len(p.video), dtype=np.bool_)
-    for i in range(len(amb_v)):
-        same = p.video == amb_v[i]
-        touches[same] |= kit_overlap(float(amb_s[i]), float(amb_e[i]), p.start[same], p.end[same]) > 0
+    for v, s, e in t.ambiguous:
+        same = p.video == v
+        touches[same] |= kit_overlap(s, e, p.start[same], p.end[same]) > 0
+    names = np.array(p.videos, dtype=object)
     for c in range(len(t.classes)):
         dets = np.flatnonzero(p.label == c)
         gts = np.flatnonzero(t.label == c)
-        # the kit visits videos in sorted name order (MATLAB unique), each video's detections by confidence
-        # (stable); its final stable sort by confidence keeps that order on ties
-        names = np.array(p.videos, dtype=object)[p.video[dets]] if len(dets) else np.zeros(0, dtype=object)
-        by_video = dets[np.lexsort((-p.score[dets], names))] if len(dets) else dets
-        ranked = by_video[np.argsort(-p.score[by_video], kind="stable")]
+        # the kit's order: videos in sorted name order (MATLAB unique), each video's detections by confidence
+        # (stable), then a stable sort by confidence: -confidence, video name, file order
+        ranked = dets[np.lexsort((names[p.video[dets]], -p.score[dets]))] if len(dets) else dets
         for k, theta in enumerate(thresholds):
-            hit = kit_match(p.video[ranked], p.start[ranked], p.end[ranked], p.score[ranked],
-                            t.video[gts], t.start[gts], t.end[gts], theta)
+            hit = kit_match(p.video[ranked], p.start[ranked], p.end[ranked], t.video[gts], t.start[gts],
+                            t.end[gts], theta)
             kept = hit | ~touches[ranked]  # unmatched detections touching Ambiguous are dropped
             ap[k, c] = kit_ap(hit[kept], len(gts))
     return ap

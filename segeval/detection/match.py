@@ -102,17 +102,16 @@ def _reorder_ties(order: IntArray, u: IntArray, iou: FloatArray, size: IntArray)
         order[a:b] = ranked[np.isin(ranked, order[a:b])]
 
 
-def kit_match(det_video: IntArray, det_start: FloatArray, det_end: FloatArray, det_score: FloatArray,
-              gt_video: IntArray, gt_start: FloatArray, gt_end: FloatArray, theta: float) -> BoolArray:
-    """The THUMOS14 kit's matching of one class (``TH14eventdetpr.m``): per video, detections sorted by
-    decreasing confidence (stable: file order on ties); each instance in file order takes, among the
-    detections not yet taken, the one of largest overlap (the first on ties) when that overlap is
-    strictly above θ.  Overlap = intersection / hull (0 unless the intersection is positive).
-    Returns True for the detections taken."""
+def kit_match(det_video: IntArray, det_start: FloatArray, det_end: FloatArray, gt_video: IntArray,
+              gt_start: FloatArray, gt_end: FloatArray, theta: float) -> BoolArray:
+    """The THUMOS14 kit's matching of one class (``TH14eventdetpr.m``) on detections given in the kit's
+    order (each video's by decreasing confidence, file order on ties): each instance in file order takes,
+    among the detections of its video not yet taken, the one of largest overlap (the first on ties) when
+    that overlap is strictly above θ.  Overlap = intersection / hull (0 unless the intersection is
+    positive).  Returns True for the detections taken."""
     hit = np.zeros(len(det_video), dtype=np.bool_)
     for v in np.unique(det_video).tolist():
         dets = np.flatnonzero(det_video == v)
-        dets = dets[np.argsort(-det_score[dets], kind="stable")]
         gts = np.flatnonzero(gt_video == v)
         if len(gts) == 0:
             continue
