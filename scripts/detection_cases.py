@@ -4,9 +4,10 @@ Usage:
     python scripts/detection_cases.py write OUT_DIR
         writes OUT_DIR/<case>.gt.json and OUT_DIR/<case>.pred.json for every case (deterministic)
     python scripts/detection_cases.py official OUT_DIR FIXTURES_DIR ACTIVITYNET_EVALUATION EGO4D_MQ_EVALUATION \\
-            PYTHON27 PY27_SITE PYTHON3 PY3_SITE [CASE ...]
-        writes the cases, runs the official code on each and stores its output as
-        FIXTURES_DIR/<case>.official.json
+            PYTHON27 PY27_SITE PYTHON3 PY3_SITE TH14_KIT [CASE ...]
+        writes the cases, runs the official code on each (or the CASEs named) and stores its output as
+        FIXTURES_DIR/<case>.official.json; numpy 1.16's argsort and Python 2's dict order on
+        :func:`order_inputs` as FIXTURES_DIR/orders.py27.json (digests)
 
 The official tools: activitynet/ActivityNet ``Evaluation/`` (eval_detection.py, eval_proposal.py, commit
 82304fa9f4a7219421df13dae6347a445c4cf5bc) under Python 2.7.18 with numpy 1.16.6, pandas 0.24.2, joblib 0.14.1;
@@ -35,11 +36,25 @@ The cases (tests/unit/detection/test_official_cases.py compares segeval with the
 * ``proposals_ratio``: proposals per video from 3 to 140, proposal-only videos, a ground-truth video
   without proposals, tied scores; AN = 100 (``proposals_ratio``) and AN = 10 (``proposals_an10``).
 * ``ego4d_unknown``: the Ego4D MQ layout with predicted labels outside the ground truth (skipped).
+* ``tie_pairs``: classes of 17 to 40 predictions with one tied pair, a hit and a miss (numpy's quicksort).
+* ``ties_everywhere0`` ... ``5``, ``proposals_ties0``/``1``, ``ego4d_ties0``/``1``: windows of a few lengths on
+  a 1 s grid (equal tIoUs among up to 40 instances of a class in a video, repeated instances), scores of a
+  few levels shared across videos, more than 16 predictions per class.
+* ``ego4d_subsets``: subsets that are substrings of the requested ``val`` (kept by the port) and others.
+* ``kit_ties0`` ... ``3``, ``kit_mp4``: THUMOS14 kit folders and detection files (confidence ties across
+  videos, overlap ties, Ambiguous, unknown videos; ``.mp4`` and ``.mpeg`` names), run under GNU Octave.
+
+The kit is the 2015 copy of ``TH14evalDet.m`` (``TH14eventdetpr.m`` as a subfunction, with the error classes,
+``regexprep(videonames,'\\.mp4','')``) and ``intervaloverlapvalseconds.m``, in TH14_KIT, called as
+``TH14evalDet_Updated(det, annotation, 'test', θ)``; a class without detections returns before setting its error
+outputs there, which stops the kit, so every generated class has detections.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import os
 import random
 import subprocess
@@ -210,8 +225,63 @@ def _ego4d() -> tuple[dict[str, Any], dict[str, Any]]:
     return _gt(videos, ego4d=True, subset="val"), pr
 
 
+def _tie_pairs(seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Classes of 17 to 40 predictions with distinct scores but one tied pair, a hit and a miss."""
+    rng = random.Random(seed)
+    gt: dict[str, Video] = {}
+    pr: dict[str, list[tuple[float, float, str, float]]] = {}
+    for c in range(12):
+        label, n = f"pair{c:02d}", rng.randint(17, 40)
+        video = f"tp{c:02d}"
+        gt[video] = [(0.0, 10.0, label)]
+        scores = rng.sample(range(1, 1000), n - 1)
+        tied = rng.choice(scores)
+        preds = [(100.0 + k, 110.0 + k, label, s / 1000) for k, s in enumerate(scores)]  # misses
+        hit = (0.0, 10.0, label, tied / 1000)
+        preds.insert(rng.randint(0, n - 1), hit)
+        pr[video] = preds
+    return _gt(gt), _pred(pr)
+
+
+def _ties_everywhere(seed: int, *, labels: bool = True, ego4d: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Ties everywhere: windows of a few lengths on a 1 s grid in a short stretch (many equal tIoUs; up to
+    40 instances of a class in a video), scores of a few levels shared across videos, 17+ predictions per
+    class."""
+    rng = random.Random(seed)
+    classes = ["A", "B", "C"] if labels else [""]
+    gt: dict[str, Video] = {}
+    pr: dict[str, list[tuple[float, float, str, float]]] = {}
+    levels = [round(0.1 * k, 1) for k in range(1, rng.randint(3, 8))]
+    for v in range(rng.randint(4, 9)):
+        video = f"tie{seed}v{v:02d}"
+        items: Video = []
+        for _ in range(rng.choice([2, 5, 20, 40])):
+            s = float(rng.randint(0, 30))
+            items.append((s, s + rng.choice([4.0, 10.0, 10.0, 12.0]), rng.choice(classes)))
+        gt[video] = items
+        preds = []
+        for _ in range(rng.randint(10, 60)):
+            s = float(rng.randint(0, 34))
+            preds.append((s, s + rng.choice([4.0, 10.0, 12.0]), rng.choice(classes), rng.choice(levels)))
+        pr[video] = preds
+    if ego4d:
+        return _gt(gt, ego4d=True, subset="val"), _pred(pr)
+    present = sorted({c for items in gt.values() for _, _, c in items})  # another label stops the official
+    pr = {v: [(s, e, c if c in present else present[0], sc) for s, e, c, sc in items] for v, items in pr.items()}
+    return _gt(gt), _pred(pr, labels=labels)
+
+
+def _ego4d_subsets() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Ego4D MQ subsets that are substrings of the requested ``val`` (kept by the port) and ones that are not."""
+    g, p = _ties_everywhere(5, ego4d=True)
+    for k, entry in enumerate(g.values()):
+        entry["subset"] = ["val", "al", "", "v", "train", "trainval", "val ", "VAL", "l"][k % 9]
+    return g, p
+
+
 def cases() -> dict[str, dict[str, Any]]:
-    """Every case: ``gt``, ``pred``, ``kind`` (detection, proposal, ego4d), ``thresholds`` or ``an``."""
+    """Every case: ``gt``, ``pred``, ``kind`` (detection, proposal, ego4d, kit), ``thresholds`` or ``an``;
+    kit cases hold ``files`` (path: text) instead of ``gt`` and ``pred``."""
     thr_gt, thr_pred = _thresholds()
     out: dict[str, dict[str, Any]] = {
         "thresholds": {"gt": thr_gt, "pred": thr_pred, "kind": "detection", "thresholds": None},
@@ -232,17 +302,135 @@ def cases() -> dict[str, dict[str, Any]]:
     out["proposals_ratio"] = {"gt": g, "pred": p, "kind": "proposal", "an": 100}
     out["proposals_an10"] = {"gt": g, "pred": p, "kind": "proposal", "an": 10}
     g, p = _ego4d()
-    out["ego4d_unknown"] = {"gt": g, "pred": p, "kind": "ego4d", "thresholds": [0.1, 0.2, 0.3, 0.4, 0.5]}
+    ego4d_thresholds = [0.1, 0.2, 0.3, 0.4, 0.5]
+    out["ego4d_unknown"] = {"gt": g, "pred": p, "kind": "ego4d", "thresholds": ego4d_thresholds}
+    g, p = _tie_pairs(17)
+    out["tie_pairs"] = {"gt": g, "pred": p, "kind": "detection", "thresholds": None}
+    for seed in range(6):
+        g, p = _ties_everywhere(seed)
+        out[f"ties_everywhere{seed}"] = {"gt": g, "pred": p, "kind": "detection",
+                                         "thresholds": None if seed % 2 else [0.3, 0.4, 0.5, 0.6, 0.7]}
+    for seed in range(2):
+        g, p = _ties_everywhere(10 + seed, labels=False)
+        out[f"proposals_ties{seed}"] = {"gt": g, "pred": p, "kind": "proposal", "an": [100, 5][seed]}
+        g, p = _ties_everywhere(20 + seed, ego4d=True)
+        out[f"ego4d_ties{seed}"] = {"gt": g, "pred": p, "kind": "ego4d", "thresholds": ego4d_thresholds}
+    g, p = _ego4d_subsets()
+    out["ego4d_subsets"] = {"gt": g, "pred": p, "kind": "ego4d", "thresholds": ego4d_thresholds}
+    out.update(kit_cases())
     return out
 
 
+# ----------------------------------------------------------------------------------------- THUMOS14 kit
+
+KIT_THRESHOLDS = [0.1, 0.3, 0.5, 0.7]
+
+
+def _kit_case(seed: int, *, suffixes: bool = False) -> dict[str, Any]:
+    """A kit annotation folder and detection file: windows on a 1 s grid (overlap ties), confidences of a few
+    levels shared across videos, Ambiguous intervals, detections on unknown videos; with ``suffixes`` video
+    names written with ``.mp4`` (stripped by the kit) and ``.mpeg`` (kept: unknown videos)."""
+    rng = random.Random(seed)
+    ids = {"BaseballPitch": 7, "Billiards": 9, "CliffDiving": 22}
+    videos = [f"video_test_{seed:02d}{v:03d}" for v in range(rng.randint(3, 7))]
+    files: dict[str, str] = {"annotation/detclasslist.txt": "".join(f"{i} {c}\n" for c, i in ids.items())}
+    for name in [*ids, "Ambiguous"]:
+        lines = []
+        for _ in range(rng.randint(1 if name != "Ambiguous" else 0, 12)):
+            s = float(rng.randint(0, 40))
+            lines.append(f"{rng.choice(videos)} {s!r} {s + rng.choice([2.0, 5.0, 10.0])!r}\n")
+        files[f"annotation/{name}_test.txt"] = "".join(lines)
+    levels = [round(0.1 * k, 1) for k in range(1, rng.randint(3, 7))]
+    det = []
+    for cid in ids.values():  # every class has detections (a class without any stops the kit)
+        for _ in range(rng.randint(17, 50)):
+            video = rng.choice([*videos, "video_unknown"]) if rng.random() < 0.9 else videos[0]
+            if suffixes:
+                video += rng.choice(["", ".mp4", ".mpeg"])
+            s = float(rng.randint(0, 44))
+            det.append(f"{video} {s!r} {s + rng.choice([2.0, 5.0, 10.0])!r} {cid} {rng.choice(levels)!r}\n")
+    rng.shuffle(det)
+    files["det.txt"] = "".join(det)
+    return {"files": files, "kind": "kit", "thresholds": KIT_THRESHOLDS}
+
+
+def kit_cases() -> dict[str, dict[str, Any]]:
+    """The THUMOS14 kit's cases."""
+    out = {f"kit_ties{seed}": _kit_case(seed) for seed in range(4)}
+    out["kit_mp4"] = _kit_case(9, suffixes=True)
+    return out
+
+
+# ----------------------------------------------------------------------------------------- sort orders
+
+def order_inputs(seed: int = 37) -> dict[str, list[list[Any]]]:
+    """Arrays for numpy's argsort (sizes 1 to 200, a few levels each: many ties; some NaNs; adversarial
+    inputs that drive numpy's introsort into heapsort, as is and with ties) and lists of distinct video ids
+    for Python 2's dict order (200 of up to 400 ids, and 20000 and 60000 ids)."""
+    rng = random.Random(seed)
+    arrays: list[list[Any]] = []
+    for _ in range(2000):
+        levels = rng.choice([1, 2, 3, 5, 10, 50])
+        values = [rng.randrange(levels) / 4 for _ in range(rng.randint(1, 200))]
+        if rng.random() < 0.1:
+            values = [math.nan if rng.random() < 0.2 else v for v in values]
+        arrays.append(values)
+    for n in range(17, 201, 3):
+        killer = _quicksort_killer(n)
+        arrays += [killer, [float(int(v) // 2) for v in killer]]
+    keys: list[list[Any]] = []
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789_-"
+    for _ in range(200):
+        ids = [rng.choice(["v_", "video_test_", "", "x"])
+               + "".join(rng.choice(letters) for _ in range(rng.randint(0, 12))) for _ in range(rng.randint(1, 400))]
+        keys.append(list(dict.fromkeys(ids)))
+    keys += [[f"v_{rng.getrandbits(40):011x}" for _ in range(n)] for n in (20000, 60000)]  # past 50000: 2x resizes
+    return {"arrays": arrays, "keys": keys}
+
+
+def _quicksort_killer(n: int) -> list[float]:
+    """McIlroy's adversary against numpy's median-of-3 quicksort: values fixed lazily so that partitions stay
+    lopsided (the introsort then falls back to heapsort)."""
+    from segeval.detection.order import _introsort
+
+    gas, value, state = n, [n] * n, {"solid": 0, "candidate": 0}
+
+    class Lazy:
+        def __init__(self, i: int) -> None:
+            self.i = i
+
+        def __lt__(self, other: Lazy) -> bool:
+            x, y = self.i, other.i
+            if value[x] == gas and value[y] == gas:
+                value[x if x == state["candidate"] else y] = state["solid"]
+                state["solid"] += 1
+            if value[x] == gas:
+                state["candidate"] = x
+            elif value[y] == gas:
+                state["candidate"] = y
+            return value[x] < value[y]
+
+    _introsort([Lazy(i) for i in range(n)])  # type: ignore[list-item]
+    return [float(v) for v in value]
+
+
+def digest(items: list[int]) -> str:
+    """A short digest of a permutation (the same text and hash under Python 2 and 3)."""
+    return hashlib.sha1(",".join(str(i) for i in items).encode()).hexdigest()[:12]
+
+
 def write(out_dir: Path) -> dict[str, dict[str, Any]]:
-    """Write every case's ``<case>.gt.json`` and ``<case>.pred.json``; return the cases."""
+    """Write every case's ``<case>.gt.json`` and ``<case>.pred.json`` (kit cases: the folder ``<case>/``
+    with ``annotation/`` and ``det.txt``); return the cases."""
     out_dir.mkdir(parents=True, exist_ok=True)
     all_cases = cases()
     for name, case in all_cases.items():
-        (out_dir / f"{name}.gt.json").write_text(json.dumps(case["gt"], indent=0) + "\n")
-        (out_dir / f"{name}.pred.json").write_text(json.dumps(case["pred"], indent=0) + "\n")
+        for rel, text in case.get("files", {}).items():
+            (out_dir / name / rel).parent.mkdir(parents=True, exist_ok=True)
+            (out_dir / name / rel).write_text(text)
+        if "gt" in case:
+            (out_dir / f"{name}.gt.json").write_text(json.dumps(case["gt"], indent=0) + "\n")
+            (out_dir / f"{name}.pred.json").write_text(json.dumps(case["pred"], indent=0) + "\n")
     return all_cases
 
 
@@ -290,19 +478,64 @@ json.dump({"ap": {names[c]: fl(d.ap[:, c]) for c in names}, "mAP": fl(m), "avera
 '''
 
 
+_PY27_ORDERS = r'''
+import hashlib, json, sys
+import numpy as np
+d = json.load(open(sys.argv[1]))
+digest = lambda p: hashlib.sha1(",".join(str(int(i)) for i in p)).hexdigest()[:12]
+argsort = [digest(np.array(a, dtype=np.float64).argsort()[::-1]) for a in d["arrays"]]
+orders = []
+for keys in d["keys"]:
+    text = "{" + ", ".join(json.dumps(k) + ": " + str(i) for i, k in enumerate(keys)) + "}"
+    obj = json.loads(text)
+    orders.append(digest([obj[k] for k in obj]))
+json.dump({"argsort": argsort, "dict_order": orders}, open(sys.argv[2], "w"))
+'''
+
+_OCTAVE_KIT = """addpath('{kit}');
+for th = [{thresholds}]
+  [pr, ap, m] = TH14evalDet_Updated('{det}', '{gt}', 'test', th);
+  fprintf('AP_ALL'); fprintf(' %.17g', ap); fprintf('\\nMAP_ALL %.17g\\n', m);
+end
+"""
+
+
+def _run_kit(case: dict[str, Any], folder: Path, kit: str) -> dict[str, Any]:
+    """The kit's AP per class (detclasslist order) and MAP at each threshold, under GNU Octave."""
+    script = _OCTAVE_KIT.format(kit=kit, thresholds=" ".join(map(repr, case["thresholds"])), det=folder / "det.txt",
+                                gt=folder / "annotation")
+    out = subprocess.run(["octave-cli", "--no-gui", "-q", "--eval", script], check=True, capture_output=True,
+                         text=True).stdout
+    aps = [[float(x) for x in line.split()[1:]] for line in out.splitlines() if line.startswith("AP_ALL")]
+    maps = [float(line.split()[1]) for line in out.splitlines() if line.startswith("MAP_ALL")]
+    names = [line.split()[1] for line in case["files"]["annotation/detclasslist.txt"].splitlines()]
+    return {"ap": {c: [row[i] for row in aps] for i, c in enumerate(names)}, "mAP": maps, "class_order": names,
+            "tiou_thresholds": case["thresholds"]}
+
+
 def official(out_dir: Path, fixtures: Path, anet: str, ego4d_root: str, py27: str, site27: str, py3: str,
-             site3: str, only: list[str] | None = None) -> None:
-    """Run the official evaluators on every case (or the cases ``only`` names); store their outputs in
-    ``fixtures``."""
+             site3: str, kit: str, only: list[str] | None = None) -> None:
+    """Run the official evaluators on every case (or the cases ``only`` names) and on the sort-order inputs;
+    store their outputs in ``fixtures``."""
     all_cases = {k: v for k, v in write(out_dir).items() if not only or k in only}
     fixtures.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        runner27, runner3 = Path(tmp, "run27.py"), Path(tmp, "run3.py")
+        runner27, runner3, orders27 = Path(tmp, "run27.py"), Path(tmp, "run3.py"), Path(tmp, "orders27.py")
         runner27.write_text(_PY27)
         runner3.write_text(_PY3_EGO4D)
+        orders27.write_text(_PY27_ORDERS)
+        Path(tmp, "orders.json").write_text(json.dumps(order_inputs()))
+        subprocess.run([py27, "-B", str(orders27), str(Path(tmp, "orders.json")), str(Path(tmp, "orders.out"))],
+                       check=True, env={**os.environ, "PYTHONPATH": site27}, cwd=tmp)
+        result = json.loads(Path(tmp, "orders.out").read_text())
+        result["tool"] = "Python 2.7.18, numpy 1.16.6: a.argsort()[::-1] and json.loads' dict order"
+        (fixtures / "orders.py27.json").write_text(json.dumps(result, indent=0, sort_keys=True) + "\n")
         for name, case in all_cases.items():
             gt, pred, out = out_dir / f"{name}.gt.json", out_dir / f"{name}.pred.json", Path(tmp, f"{name}.json")
-            if case["kind"] == "ego4d":
+            if case["kind"] == "kit":
+                out.write_text(json.dumps(_run_kit(case, out_dir / name, kit)))
+                tool = "THUMOS14 kit TH14evalDet.m (2015, .mp4 stripped, error classes) under GNU Octave 7.3.0"
+            elif case["kind"] == "ego4d":
                 env = {**os.environ, "PYTHONPATH": f"{ego4d_root}:{site3}"}
                 subprocess.run([py3, "-B", str(runner3), str(gt), str(pred), str(out),
                                 ",".join(map(str, case["thresholds"]))], check=True, env=env, cwd=tmp)
@@ -324,7 +557,7 @@ def official(out_dir: Path, fixtures: Path, anet: str, ego4d_root: str, py27: st
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "write":
         write(Path(sys.argv[2]))
-    elif len(sys.argv) >= 10 and sys.argv[1] == "official":
-        official(Path(sys.argv[2]), Path(sys.argv[3]), *sys.argv[4:10], only=sys.argv[10:])
+    elif len(sys.argv) >= 11 and sys.argv[1] == "official":
+        official(Path(sys.argv[2]), Path(sys.argv[3]), *sys.argv[4:11], only=sys.argv[11:])
     else:
         sys.exit(__doc__)

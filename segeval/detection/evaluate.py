@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,7 @@ from segeval.arrays import FloatArray, IntArray
 from segeval.detection import read as R
 from segeval.detection.ap import interpolated_ap, kit_ap
 from segeval.detection.match import best_free_match, kit_match, kit_overlap
+from segeval.detection.order import descending, py2_dict_order
 from segeval.errors import ParameterError, check_choice
 from segeval.io.parse import float_or_nan
 from segeval.words import plural
@@ -89,23 +91,40 @@ def read_inputs(protocol: str, truth: str, predictions: str, subset: str) -> tup
     return t, p
 
 
-def rank_order(score: FloatArray) -> IntArray:
-    """A class's predictions (in file order) by decreasing score, as ``score.argsort()[::-1]`` orders
-    them when numpy's sort is stable (up to 16 predictions): on equal scores the later one first."""
-    return np.argsort(score, kind="stable")[::-1].astype(np.int64)
+def rankings(protocol: str, p: R.Predictions, n_classes: int) -> list[IntArray]:
+    """Each class's prediction rows in the official rank order: ``score.argsort()[::-1]`` in numpy 1.16's
+    order (:func:`descending`) over the rows as the official code holds them: ``activitynet``
+    (``eval_detection.py`` under Python 2) walks the videos in Python 2's dict order, the Python 3 ports
+    in file order; each video's list in order."""
+    rows = np.arange(len(p.video))
+    if protocol == "activitynet" and p.keys:
+        position = np.zeros(len(p.videos), dtype=np.int64)
+        position[np.array(p.keys)[py2_dict_order([p.videos[v] for v in p.keys])]] = np.arange(len(p.keys))
+        rows = np.argsort(position[p.video], kind="stable")
+    by_class = rows[np.argsort(p.label[rows], kind="stable")]
+    bounds = np.searchsorted(p.label[by_class], np.arange(n_classes + 1)).tolist()
+    return [by_class[lo:hi][descending(p.score[by_class[lo:hi]])] for lo, hi in pairwise(bounds)]
 
 
-def activitynet_ap(t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> FloatArray:
-    """``ap[t, c]`` by ActivityNet's rules: per class, rank by score, match (:func:`best_free_match`),
+def official_classes(t: R.Truth) -> list[str]:
+    """The class order of ``eval_detection.py`` (its ``activity_index``, the order its mean adds the classes):
+    first appearance over the videos in Python 2's dict order of the file's keys."""
+    if not t.keys:
+        return list(t.classes)
+    position = {t.keys[k]: i for i, k in enumerate(py2_dict_order(t.keys))}
+    rank = np.array([position[v] for v in t.videos], dtype=np.int64)
+    labels = t.label[np.argsort(rank[t.video], kind="stable")]
+    return [t.classes[c] for c in dict.fromkeys(labels.tolist())]
+
+
+def activitynet_ap(protocol: str, t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> FloatArray:
+    """``ap[t, c]`` by ActivityNet's rules: per class, rank (:func:`rankings`), match (:func:`best_free_match`),
     interpolated AP over the class's instances; a class without predictions has AP 0."""
     n_classes = len(t.classes)
     ap = np.zeros((len(thresholds), n_classes), dtype=np.float64)
-    # every class's ranking at once: rows grouped by class (stable), each group by decreasing score
-    by_class = np.argsort(p.label, kind="stable")
-    bounds = np.searchsorted(p.label[by_class], np.arange(n_classes + 1))
-    order = np.concatenate([by_class[lo:hi][rank_order(p.score[by_class[lo:hi]])]
-                            for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)]
-                           or [np.zeros(0, dtype=np.int64)])
+    ranked = rankings(protocol, p, n_classes)
+    order = np.concatenate([*ranked, np.zeros(0, dtype=np.int64)])
+    bounds = np.cumsum([0, *map(len, ranked)])
     n_videos = len(p.videos)
     tp, _, _ = best_free_match(p.label[order] * n_videos + p.video[order], p.start[order], p.end[order],
                                t.label * n_videos + t.video, t.start, t.end, thresholds)
@@ -120,41 +139,37 @@ def activitynet_ap(t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) ->
 def kit_aps(t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> FloatArray:
     """``ap[t, c]`` by the THUMOS14 kit's rules (``TH14eventdetpr.m``)."""
     ap = np.zeros((len(thresholds), len(t.classes)), dtype=np.float64)
-    amb_v = np.array([a[0] for a in t.ambiguous], dtype=np.int64)
-    amb_s = np.array([a[1] for a in t.ambiguous], dtype=np.float64)
-    amb_e = np.array([a[2] for a in t.ambiguous], dtype=np.float64)
     # a detection touches Ambiguous when any Ambiguous interval of its video overlaps it (sum(ovamb) > 0)
     touches = np.zeros(len(p.video), dtype=np.bool_)
-    for i in range(len(amb_v)):
-        same = p.video == amb_v[i]
-        touches[same] |= kit_overlap(float(amb_s[i]), float(amb_e[i]), p.start[same], p.end[same]) > 0
+    for v, s, e in t.ambiguous:
+        same = p.video == v
+        touches[same] |= kit_overlap(s, e, p.start[same], p.end[same]) > 0
+    names = np.array(p.videos, dtype=object)
     for c in range(len(t.classes)):
         dets = np.flatnonzero(p.label == c)
         gts = np.flatnonzero(t.label == c)
-        # the kit visits videos in sorted name order (MATLAB unique), each video's detections by confidence
-        names = np.array(p.videos, dtype=object)[p.video[dets]] if len(dets) else np.zeros(0, dtype=object)
-        by_video = dets[np.lexsort((-p.score[dets], names))] if len(dets) else dets
+        # the kit's order: videos in sorted name order (MATLAB unique), each video's detections by confidence
+        # (stable), then a stable sort by confidence: -confidence, video name, file order
+        ranked = dets[np.lexsort((names[p.video[dets]], -p.score[dets]))] if len(dets) else dets
         for k, theta in enumerate(thresholds):
-            hit = kit_match(p.video[by_video], p.start[by_video], p.end[by_video], p.score[by_video],
-                            t.video[gts], t.start[gts], t.end[gts], theta)
-            keep = hit | ~touches[by_video]
-            tp_rows, fp_rows = by_video[hit], by_video[~hit & keep]
-            # [tpconf fpconf], then a stable sort by decreasing confidence: on ties, hits first
-            conf = np.concatenate([p.score[tp_rows], p.score[fp_rows]])
-            flag = np.concatenate([np.ones(len(tp_rows), dtype=np.bool_), np.zeros(len(fp_rows), dtype=np.bool_)])
-            ranked = flag[np.argsort(-conf, kind="stable")]
-            ap[k, c] = kit_ap(ranked, len(gts)) if len(tp_rows) else 0.0
+            hit = kit_match(p.video[ranked], p.start[ranked], p.end[ranked], t.video[gts], t.start[gts],
+                            t.end[gts], theta)
+            kept = hit | ~touches[ranked]  # unmatched detections touching Ambiguous are dropped
+            ap[k, c] = kit_ap(hit[kept], len(gts))
     return ap
 
 
 def evaluate(protocol: str, truth: R.Truth, predictions: R.Predictions, thresholds: Sequence[float],
              class_order: Sequence[str] | None = None) -> DetectionResult:
-    """Per-class AP, mAP per threshold and average mAP; ``class_order`` (default: the ground truth's)
-    is the order in which the mean over classes is summed."""
+    """Per-class AP, mAP per threshold and average mAP; ``class_order`` (default: the official's, see
+    :func:`official_classes`, for activitynet; else the ground truth's) is the order in which the mean over
+    classes is summed."""
     check_choice("protocol", protocol, PROTOCOLS)
     ap = kit_aps(truth, predictions, thresholds) if protocol == "thumos14-kit" else \
-        activitynet_ap(truth, predictions, thresholds)
+        activitynet_ap(protocol, truth, predictions, thresholds)
     classes = list(truth.classes)
+    if class_order is None and protocol == "activitynet":
+        class_order = official_classes(truth)
     if class_order is not None:
         index = {c: i for i, c in enumerate(classes)}
         ap = ap[:, [index[c] for c in class_order]]

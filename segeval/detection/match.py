@@ -2,16 +2,15 @@
 implementation behind ``segeval detect`` and the ``tiou-best`` adapter) and the THUMOS14 kit's
 ground-truth-first matching.
 
-ActivityNet (``eval_detection.py``, and the Python 3 port ActionFormer's ``libs/utils/metrics.py``
-that segeval follows): per class, predictions are taken in rank order; each looks at the instances of
-its class in its video from the highest tIoU down, skips the ones an earlier prediction took, and
-takes the first that reaches the threshold (tIoU >= θ); the first one below θ ends the search (a
-false positive).  Equal tIoUs are visited as ``tiou.argsort()[::-1]`` visits them for up to 16
-instances (numpy's insertion sort there is stable): the later instance in file order first.  The
-tIoU is the official's arithmetic: ``inter / ((g_end - g_start) + (p_end - p_start) - inter)``;
-a 0/0 (two zero-length windows) is NaN, which the official ``tiou < θ`` test lets through as a hit
-and its reversed sort visits first: this is kept here, and the detection readers refuse zero-length
-windows so that it cannot happen there.
+ActivityNet (``eval_detection.py``; its Python 3 ports ActionFormer's ``libs/utils/metrics.py`` and
+Ego4D's MQ code): per class, predictions are taken in rank order; each looks at the instances of its
+class in its video from the highest tIoU down (``tiou_arr.argsort()[::-1]`` in numpy 1.16's order,
+:func:`segeval.detection.order.descending`: up to 16 instances the later of equal tIoUs first), skips
+the ones an earlier prediction took, and takes the first that reaches the threshold (tIoU >= θ); the
+first one below θ ends the search (a false positive).  The tIoU is the official's arithmetic:
+``inter / ((g_end - g_start) + (p_end - p_start) - inter)``; a 0/0 (two zero-length windows) is NaN,
+which the official ``tiou < θ`` test lets through as a hit and its reversed sort visits first: this
+is kept here, and the detection readers refuse zero-length windows so that it cannot happen there.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from segeval.arrays import BoolArray, FloatArray, IntArray
+from segeval.detection.order import descending
 from segeval.prepared import group_pairs
 
 
@@ -64,10 +64,13 @@ def best_free_match(p_group: IntArray, p_start: FloatArray, p_end: FloatArray,
     iou = official_tiou(p_start[u], p_end[u], g_start[rows], g_end[rows])
     nan = np.isnan(iou)
     low = float(min(thresholds))
-    keep = nan | (iou >= low)
-    u, rows, iou, nan = u[keep], rows[keep], iou[keep], nan[keep]
-    # each prediction's instances: highest tIoU first (NaN first: the reversed argsort), then the later instance
+    keep = nan | (iou >= low)  # a pair below every threshold is never visited
+    # each prediction's instances as the official visits them: highest tIoU first (NaN first), equal tIoUs
+    # later instance first (numpy's insertion sort, reversed); above 16 instances, where quicksort is not
+    # stable, the order of equal visited tIoUs is :func:`descending` over all the prediction's instances
     order = np.lexsort((-rows, np.where(nan, -np.inf, -iou), u))
+    order = order[keep[order]]
+    _reorder_ties(order, u, iou, np.bincount(u, minlength=n))
     u_list, row_list, iou_list = u[order].tolist(), rows[order].tolist(), iou[order].tolist()
     for t, theta in enumerate(thresholds):
         locked: set[int] = set()
@@ -86,17 +89,29 @@ def best_free_match(p_group: IntArray, p_start: FloatArray, p_end: FloatArray,
     return tp, taken, reach
 
 
-def kit_match(det_video: IntArray, det_start: FloatArray, det_end: FloatArray, det_score: FloatArray,
-              gt_video: IntArray, gt_start: FloatArray, gt_end: FloatArray, theta: float) -> BoolArray:
-    """The THUMOS14 kit's matching of one class (``TH14eventdetpr.m``): per video, detections sorted by
-    decreasing confidence (stable: file order on ties); each instance in file order takes, among the
-    detections not yet taken, the one of largest overlap (the first on ties) when that overlap is
-    strictly above θ.  Overlap = intersection / hull (0 unless the intersection is positive).
-    Returns True for the detections taken."""
+def _reorder_ties(order: IntArray, u: IntArray, iou: FloatArray, size: IntArray) -> None:
+    """Put the visited pairs ``order`` of each prediction with more than 16 instances and equal visited tIoUs in
+    :func:`descending`'s order (pairs of one prediction are contiguous in ``u``, instances in file order)."""
+    i, v = u[order], iou[order]
+    tied = (i[1:] == i[:-1]) & ((v[1:] == v[:-1]) | (np.isnan(v[1:]) & np.isnan(v[:-1])))
+    start = np.concatenate(([0], np.cumsum(size)))
+    for p in np.unique(i[1:][tied & (size[i[1:]] > 16)]).tolist():
+        lo, hi = int(start[p]), int(start[p + 1])
+        ranked = lo + descending(iou[lo:hi])  # the pairs of p, all its instances
+        a, b = np.searchsorted(i, p), np.searchsorted(i, p, side="right")
+        order[a:b] = ranked[np.isin(ranked, order[a:b])]
+
+
+def kit_match(det_video: IntArray, det_start: FloatArray, det_end: FloatArray, gt_video: IntArray,
+              gt_start: FloatArray, gt_end: FloatArray, theta: float) -> BoolArray:
+    """The THUMOS14 kit's matching of one class (``TH14eventdetpr.m``) on detections given in the kit's
+    order (each video's by decreasing confidence, file order on ties): each instance in file order takes,
+    among the detections of its video not yet taken, the one of largest overlap (the first on ties) when
+    that overlap is strictly above θ.  Overlap = intersection / hull (0 unless the intersection is
+    positive).  Returns True for the detections taken."""
     hit = np.zeros(len(det_video), dtype=np.bool_)
     for v in np.unique(det_video).tolist():
         dets = np.flatnonzero(det_video == v)
-        dets = dets[np.argsort(-det_score[dets], kind="stable")]
         gts = np.flatnonzero(gt_video == v)
         if len(gts) == 0:
             continue

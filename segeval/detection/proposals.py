@@ -4,7 +4,7 @@ proposals per video (AR@AN), its area (AUC, %), and AR@k as BSN/BMN/G-TAD report
 The official rules, in its arithmetic: the videos are those with ground truth (in file order);
 ``ratio = AN x videos / proposals in the file`` (all videos of the file, with or without ground truth);
 each video keeps its first ``min(int(n x ratio), n)`` proposals by decreasing score
-(``argsort()[::-1]``: on equal scores the later one first, as numpy's stable sort for up to 16);
+(``argsort()[::-1]`` in numpy 1.16's order, :func:`segeval.detection.order.descending`);
 curve point j = 1..100 uses ``pcn_j = j/100 x AN x videos / kept`` and per video the first
 ``min(int(n_kept x pcn_j), n_kept)`` proposals (in floating point: 28, 56 and 57 for j = 29, 57, 58
 when n_kept = 100); an instance is recalled at θ when one of them has tIoU >= θ (no one-to-one
@@ -25,6 +25,7 @@ import numpy.typing as npt
 from segeval.arrays import FloatArray
 from segeval.detection import read as R
 from segeval.detection.match import official_tiou
+from segeval.detection.order import descending
 from segeval.words import plural
 
 THRESHOLDS = tuple(np.linspace(0.5, 0.95, 10).tolist())
@@ -87,7 +88,7 @@ def _kept_ious(t: R.Truth, p: R.Predictions, gt_videos: list[int], by_video: npt
             per_video.append(np.zeros((len(gts), 1), dtype=np.float64))
             missing += 1
             continue
-        rows = rows[np.argsort(p.score[rows], kind="stable")[::-1]]
+        rows = rows[descending(p.score[rows])]
         keep = min(int(len(rows) * ratio), len(rows))
         kept_total += keep
         rows = rows[:keep]

@@ -49,6 +49,8 @@ class Truth:
     ambiguous: list[tuple[int, float, float]] = field(default_factory=list)
     #: THUMOS14 kit: the class ids of detclasslist.txt, in class order
     class_ids: list[int] = field(default_factory=list)
+    #: JSON: every video key of the file (all subsets) in file order
+    keys: list[str] = field(default_factory=list)
 
     def video_index(self) -> dict[str, int]:
         """Video name to index."""
@@ -68,6 +70,8 @@ class Predictions:
     label: IntArray
     score: FloatArray
     notes: list[str] = field(default_factory=list)
+    #: JSON: the video (index into ``videos``) of each key of ``results``, in file order
+    keys: list[int] = field(default_factory=list)
 
     @classmethod
     def of_rows(cls, path: str, videos: list[str], rows: list[tuple[int, float, float, int, float]],
@@ -88,15 +92,19 @@ def _segment(path: str, where: str, value: Any, what: str = "segment") -> tuple[
     return s, e
 
 
-def _window(path: str, where: str, s: float, e: float, line: int | None = None, text: str | None = None) -> None:
+def _window(path: str, where: str, s: float, e: float, line: int | None = None, text: str | None = None,
+            kit: bool = False) -> None:
     if e < s:
-        raise InputError(path, f"{where}: the window [{s!r}, {e!r}] ends before it starts (reversed); the official "
-                               "code computes a negative length and a meaningless tIoU: expected start < end",
-                         line=line, text=text)
+        why = "the kit swaps its ends (min, max)" if kit else \
+            "the official code computes a negative length and a meaningless tIoU"
+        raise InputError(path, f"{where}: the window [{s!r}, {e!r}] ends before it starts (reversed); {why}: expected "
+                               "start < end", line=line, text=text)
     if e == s:
-        raise InputError(path, f"{where}: the window [{s!r}, {e!r}] has zero length; the official tIoU of two "
-                               "zero-length windows is 0/0 = NaN, which it counts as a match at every threshold: "
-                               "expected start < end", line=line, text=text)
+        why = "the kit gives it overlap 0 with every window (never a hit)" if kit else \
+            ("its tIoU is 0 with any other window and 0/0 = NaN with a zero-length one, which eval_detection.py "
+             "counts as a match at every threshold and eval_proposal.py as no match")
+        raise InputError(path, f"{where}: the window [{s!r}, {e!r}] has zero length; {why}: expected start < end",
+                         line=line, text=text)
 
 
 def _object(path: str, data: Any, key: str | None, expected: str) -> dict[str, Any]:
@@ -126,8 +134,9 @@ def _finish_truth(path: str, subset: str, rows: list[tuple[str, float, float, st
 def read_activitynet_truth(path: str, subset: str, *, ignore_case: bool = False, ego4d: bool = False) -> Truth:
     """ActivityNet ``{"database": {video: {"subset", "annotations": [{"segment", "label"}]}}}``; with
     ``ego4d`` the Ego4D MQ layout (``{video: {"subset", "annotations": [{"start_time", "end_time",
-    "label"}]}}``, no ``database`` wrapper).  ``ignore_case``: subsets compared case-insensitively
-    (ActionFormer's THUMOS14 loader)."""
+    "label"}]}}``, no ``database`` wrapper), where a video is kept when its subset is a substring of the
+    requested one (the port's ``v['subset'] in self.subset``).  ``ignore_case``: subsets compared
+    case-insensitively (ActionFormer's THUMOS14 loader)."""
     expected = ("Ego4D MQ ground truth {video: {subset, annotations: [{start_time, end_time, label}]}}" if ego4d
                 else "ActivityNet ground truth {database: {video: {subset, annotations: [{segment, label}]}}}")
     data = load_json(path, expected)
@@ -145,7 +154,7 @@ def read_activitynet_truth(path: str, subset: str, *, ignore_case: bool = False,
             raise record_error(path, where, "expected an object with 'subset' (text) and 'annotations' (a list)")
         name = entry["subset"]
         subsets.add(name)
-        inside = (name.lower() if ignore_case else name) == want
+        inside = name in want if ego4d else (name.lower() if ignore_case else name) == want
         if inside:
             videos.append(video)
         else:
@@ -165,7 +174,9 @@ def read_activitynet_truth(path: str, subset: str, *, ignore_case: bool = False,
     if not rows:
         raise InputError(path, f"has no ground-truth instance in subset {subset!r}; expected at least one "
                                f"(subsets in the file: {', '.join(map(repr, sorted(subsets))) or 'none'})")
-    return _finish_truth(path, subset, rows, videos, other_labels, other_videos)
+    truth = _finish_truth(path, subset, rows, videos, other_labels, other_videos)
+    truth.keys = list(database)
+    return truth
 
 
 class _VideoTable:
@@ -184,19 +195,22 @@ class _VideoTable:
             self.names.append(name)
         return i
 
-    def notes(self, what: str) -> list[str]:
+    def notes(self, what: str, proposals: bool = False) -> list[str]:
         extra = self.names[self.known:]
         if not extra:
             return []
         other = [v for v in extra if v in self.other]
         unknown = [v for v in extra if v not in self.other]
+        fate = ("not evaluated, but they count in the total that sets each video's budget (ratio = AN x videos / "
+                "proposals), as the official code counts them") if proposals else \
+            "false positives, as the official code counts them"
         out = []
         if unknown:
             out.append(f"{plural(len(unknown), 'video')} of the {what} not in the ground truth (e.g. {unknown[0]!r}): "
-                       "their predictions are false positives, as the official code counts them")
+                       f"their {what} are {fate}")
         if other:
             out.append(f"{plural(len(other), 'video')} of the {what} from another subset (e.g. {other[0]!r}): "
-                       "their predictions are false positives, as the official code counts them")
+                       f"their {what} are {fate}")
         return out
 
 
@@ -213,10 +227,12 @@ def read_activitynet_predictions(path: str, truth: Truth, *, skip_unknown: bool 
     table = _VideoTable(truth)
     rows: list[tuple[int, float, float, int, float]] = []
     skipped: dict[str, int] = {}
+    keys = []
     for video, items in results.items():
         if not isinstance(items, list):
             raise record_error(path, f"results[{shown(video)}]", f"is {shown(items)}; expected a list of predictions")
         v = table.get(video)
+        keys.append(v)
         for k, item in enumerate(items):
             try:  # the common case without building messages: then the checks that name the problem
                 seg, score = item["segment"], item["score"]
@@ -238,12 +254,14 @@ def read_activitynet_predictions(path: str, truth: Truth, *, skip_unknown: bool 
                         continue
                     raise record_error(path, f"results[{shown(video)}][{k}]", unknown_label(name, truth))
             rows.append((v, float(st), float(en), c, float(score)))
-    notes = table.notes("predictions")
+    notes = table.notes("predictions" if labels else "proposals", proposals=not labels)
     if skipped:
         first = next(iter(skipped))
         notes.append(f"{plural(sum(skipped.values()), 'prediction')} with {plural(len(skipped), 'label')} not in the "
                      f"ground truth (e.g. {first!r}) skipped, as the Ego4D MQ port does")
-    return Predictions.of_rows(path, table.names, rows, notes)
+    p = Predictions.of_rows(path, table.names, rows, notes)
+    p.keys = keys
+    return p
 
 
 _NUMBER = (int, float)
@@ -326,7 +344,7 @@ def read_kit_truth(folder: str, subset: str) -> Truth:
                 raise InputError(str(path), "expected 'video t1 t2'", line=number, text=line)
             s = _number(str(path), number, line, m.group(2), "start")
             e = _number(str(path), number, line, m.group(3), "end")
-            _window(str(path), "the interval", s, e, number, line)
+            _window(str(path), "the interval", s, e, number, line, kit=True)
             videos.setdefault(m.group(1), len(videos))
             if name == "Ambiguous":
                 ambiguous.append((m.group(1), s, e))
@@ -346,7 +364,7 @@ def read_kit_truth(folder: str, subset: str) -> Truth:
 
 
 def read_kit_detections(path: str, truth: Truth) -> Predictions:
-    """``video t1 t2 classid confidence`` lines (the kit strips ``.mpeg`` from video names).  An unknown
+    """``video t1 t2 classid confidence`` lines (the kit strips ``.mp4`` from video names).  An unknown
     class id is an error (the kit prints a warning and keeps an empty detection)."""
     by_id = {cid: i for i, cid in enumerate(truth.class_ids)}
     table = _VideoTable(truth)
@@ -359,13 +377,13 @@ def read_kit_detections(path: str, truth: Truth) -> Predictions:
             raise InputError(path, "expected 'video t1 t2 classid confidence'", line=number, text=line)
         s = _number(path, number, line, parts[1], "start")
         e = _number(path, number, line, parts[2], "end")
-        _window(path, "the detection", s, e, number, line)
+        _window(path, "the detection", s, e, number, line, kit=True)
         if not parts[3].isdigit() or int(parts[3]) not in by_id:
             raise InputError(path, f"the class id {parts[3]!r} is not in detclasslist.txt (the kit warns and "
                                    f"scores nothing for it); expected one of {sorted(by_id)}", line=number, text=line)
         conf = parts[4]
         score = _number(path, number, line, conf, "confidence")
-        rows.append((table.get(parts[0].replace(".mpeg", "")), s, e, by_id[int(parts[3])], score))
+        rows.append((table.get(parts[0].replace(".mp4", "")), s, e, by_id[int(parts[3])], score))
     if not rows:
         raise InputError(path, "has no detection; expected 'video t1 t2 classid confidence' lines")
     return Predictions.of_rows(path, table.names, rows, table.notes("detections"))

@@ -59,7 +59,7 @@ def detect_command(
     if write_lines is not None:
         from segeval.detection.lines import write_lines as write_detection_lines
 
-        for line in write_detection_lines(t, p, write_lines):
+        for line in write_detection_lines(protocol, t, p, write_lines):
             print(render_note(line), file=sys.stderr)
     columns, rows = table(detection_rows(result))
     tables.write(columns, rows, fmt)

@@ -25,6 +25,7 @@ from segeval.analysis.moments import (
     read_moments,
     recall_at,
 )
+from segeval.detection.order import descending
 from segeval.errors import InputError
 from tests.conftest import FIXTURES, ROOT, run_cli, shared
 from tests.support.timeline import spans
@@ -452,7 +453,7 @@ def official_loop_ap(truth: np.ndarray, predictions: np.ndarray) -> np.ndarray: 
         inter = np.clip(np.minimum(preds[i, 1], truth[:, 1]) - np.maximum(preds[i, 0], truth[:, 0]), 0, None)
         with np.errstate(divide="ignore", invalid="ignore"):
             ious = inter / ((preds[i, 1] - preds[i, 0]) + (truth[:, 1] - truth[:, 0]) - inter)
-        order = ious.argsort()[::-1]
+        order = descending(ious)  # ious.argsort()[::-1] under numpy 1.x, whatever the local numpy
         for t, threshold in enumerate(THRESHOLDS):
             for j in order:
                 if ious[j] < threshold:

@@ -109,6 +109,32 @@ def test_nan_or_missing_scores(tmp_path: Path, score: Any) -> None:
 def test_proposals_reject_bad_windows_too(tmp_path: Path) -> None:
     code, _, err = _run(tmp_path, {"v1": [{"segment": [3, 1], "score": 1}]}, command="proposals")
     assert code == 2 and "ends before it starts" in err
+    code, _, err = _run(tmp_path, {"v1": [{"segment": [3, 3], "score": 1}]}, command="proposals")
+    assert code == 2 and "has zero length; its tIoU is 0 with any other window and 0/0 = NaN with a zero-length " \
+                         "one, which eval_detection.py counts as a match at every threshold and eval_proposal.py as " \
+                         "no match: expected start < end" in err
+
+
+def test_proposals_of_unknown_videos_shrink_the_budget_with_a_note(tmp_path: Path) -> None:
+    code, _, err = _run(tmp_path, {"v1": [{"segment": [0, 10], "score": 1}], "zz": [{"segment": [0, 10], "score": 1}]},
+                        command="proposals")
+    assert code == 0, err
+    assert "note: 1 video of the proposals not in the ground truth (e.g. 'zz'): their proposals are not evaluated, " \
+           "but they count in the total that sets each video's budget (ratio = AN x videos / proposals)" in err
+
+
+def test_write_lines_refuses_a_repeated_instance(tmp_path: Path) -> None:
+    # the official counts both copies (npos 2; two predictions on them: AP 1.0); qrels hold a segment once, so
+    # eval would count one: --write-lines refuses rather than write lines whose AP differs
+    gt = json.loads(json.dumps(GT))
+    gt["database"]["v1"]["annotations"].append({"segment": [0, 10], "label": "A"})
+    code, out, _ = _run(tmp_path, {"v1": [_pred(0, 10), _pred(0, 10, score=0.8)]}, "--thresholds", "0.5", gt=gt)
+    assert code == 0 and "AP\t0.5\tA\t1.0\t" in out
+    code, _, err = _run(tmp_path, {"v1": [_pred(0, 10), _pred(0, 10, score=0.8)]}, "--write-lines",
+                        str(tmp_path / "lines"), gt=gt)
+    assert code == 2 and "gt.json: lists the instance 'A' [0.0, 10.0] of video 'v1' more than once; the official " \
+                         "code counts each copy" in err and "expected each instance once" in err
+    assert not (tmp_path / "lines.qrels").exists()
 
 
 def test_bad_thresholds_and_protocol(tmp_path: Path) -> None:

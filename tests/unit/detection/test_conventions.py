@@ -32,3 +32,17 @@ def test_exactly_on_the_threshold(tmp_path: Path) -> None:
     gt, pred = _files(tmp_path, [0, 10], [0, 5])
     _, out, _ = run_cli("detect", gt, pred, "--thresholds", "0.5", "-o", "json")
     assert [row["value"] for row in json.loads(out) if row["figure"] == "mAP"] == [1.0]
+
+
+def test_one_tied_pair_among_17_predictions(tmp_path: Path) -> None:
+    # 15 misses at 0.9, 0.88, ..., 0.62, then a miss and the hit, both at 0.1 (the hit last in the file). numpy
+    # 1.16's argsort()[::-1] of these 17 scores (a quicksort partition, not the insertion sort of 16 or fewer) is
+    # 0, 1, ..., 16 (checked under Python 2.7 / numpy 1.16.6): the hit ranks 17th, AP 1/17; a reversed stable
+    # sort would rank it 16th (1/16 = 0.0625)
+    gt, pred = _files(tmp_path, [0, 10], [0, 10])
+    misses = [{"segment": [100 + k, 110 + k], "label": "A", "score": 0.9 - 0.02 * k} for k in range(15)]
+    tied = [{"segment": [50, 60], "label": "A", "score": 0.1}, {"segment": [0, 10], "label": "A", "score": 0.1}]
+    Path(pred).write_text(json.dumps({"results": {"v": misses + tied}}))
+    _, out, _ = run_cli("detect", gt, pred, "--thresholds", "0.5", "-o", "json")
+    assert [row["value"] for row in json.loads(out) if row["figure"] == "AP"] == [1 / 17]
+    assert 1 / 17 == 0.058823529411764705

@@ -1,5 +1,6 @@
-"""The THUMOS14 kit's rules (thumos14-kit), checked by hand (no Octave/MATLAB here to run the kit), and the
-same files under thumos14 (ActivityNet's code at 0.3 ... 0.7): the worked example of docs/detection.md."""
+"""The THUMOS14 kit's rules (thumos14-kit) checked by hand (the kit's own outputs under GNU Octave are in
+test_official_cases.py), and the same files under thumos14 (ActivityNet's code at 0.3 ... 0.7): the worked
+example of docs/detection.md."""
 
 from __future__ import annotations
 
@@ -82,3 +83,30 @@ def test_kit_errors(tmp_path: Path) -> None:
     assert code == 2 and "Billiards_test.txt: has no instance; the kit stops on a class without ground truth" in err
     code, _, err = run_cli("detect", "-p", "thumos14-kit", str(tmp_path), det)
     assert code == 2 and "is not a THUMOS14 annotation folder" in err
+
+
+@pytest.mark.parametrize(("line", "why"), [("v1 20 10 7 0.9\n", "reversed); the kit swaps its ends (min, max)"),
+                                           ("v1 10 10 7 0.9\n", "zero length; the kit gives it overlap 0 with every "
+                                                                "window (never a hit)")])
+def test_kit_windows_refused_in_the_kit_terms(tmp_path: Path, line: str, why: str) -> None:
+    gt, det = _kit(tmp_path, line)
+    code, _, err = run_cli("detect", "-p", "thumos14-kit", gt, det)
+    assert code == 2 and "det.txt, line 1: the detection: the window" in err and why in err
+
+
+def test_the_kit_strips_mp4_only(tmp_path: Path) -> None:
+    # regexprep(videonames, '\.mp4', ''): v1.mp4 is v1; v1.mpeg stays a video of its own (no ground truth)
+    gt, det = _kit(tmp_path, "v1.mp4 10 20 7 0.9\nv1.mpeg 30 40 7 0.8\nv2 0 10 9 0.5\n")
+    code, out, err = run_cli("detect", "-p", "thumos14-kit", gt, det, "--thresholds", "0.5")
+    assert code == 0, err
+    assert _values(out, "AP")[("0.5", "BaseballPitch")] == 0.5  # hit, miss: (1/1) / 2
+    assert "1 video of the detections not in the ground truth (e.g. 'v1.mpeg')" in err
+
+
+def test_a_class_without_detections_scores_zero(tmp_path: Path) -> None:
+    # the 2015 kit returns early for Billiards without setting its error outputs and stops ('bgcls_err' undefined);
+    # its intent, and segeval's decision, is AP 0: MAP (0.5 + 0) / 2 at 0.5 (BaseballPitch: d1 hit of 2 instances)
+    gt, det = _kit(tmp_path, "v1 10 20 7 0.9\n")
+    code, out, err = run_cli("detect", "-p", "thumos14-kit", gt, det, "--thresholds", "0.5")
+    assert code == 0, err
+    assert _values(out, "AP")[("0.5", "Billiards")] == 0.0 and _values(out, "MAP")[("0.5", "")] == 0.25

@@ -7,6 +7,8 @@ import numpy as np
 
 from segeval.adapt.tiou import best_of, tiou
 from segeval.arrays import BoolArray, FloatArray, IntArray
+from segeval.detection.ap import voc_ap
+from segeval.detection.order import descending
 
 THRESHOLDS = tuple(float(f"{t:.2f}") for t in np.linspace(0.5, 0.95, 10))
 TOP_PREDICTIONS = 10
@@ -30,8 +32,8 @@ def batch_average_precisions(truths: list[FloatArray], predictions: list[FloatAr
                              top: int = TOP_PREDICTIONS) -> FloatArray:
     """``average_precisions`` of many queries at once: one row per query, the same values bit for bit.
 
-    Every IoU row is sorted at its query's number of ground-truth windows (one argsort per number), the
-    length the official per-query ``argsort`` sees (its order of ties can depend on the length); queries
+    Every IoU row is sorted at its query's number of ground-truth windows, the length the official
+    per-query ``argsort`` sees (numpy's order of ties depends on every value above 16); queries
     are matched together in classes of window counts between powers of two (padding stays under 2x)."""
     ap = np.zeros((len(truths), len(thresholds)))
     width = min(top, max((len(p) for p in predictions), default=0))
@@ -77,14 +79,18 @@ def _ap_group(truths: list[FloatArray], preds: FloatArray, valid: BoolArray,
         s1, e1 = preds[:, :, 0, None], preds[:, :, 1, None]
         s2, e2 = truth[:, None, :, 0], truth[:, None, :, 1]
         ious = tiou(s1, e1, s2, e2, form="union")  # (queries, width, most), the union form
-        # numpy's default sort of each row at the query's own length, as the official; padding points to a
-        # slot no window has and ranks last, below any threshold
+        # the official ``argsort()[::-1]`` of each row at the query's own length in numpy 1.x's order
+        # (:func:`descending`; up to 16 windows the reversed stable sort); padding points to a slot no window
+        # has and ranks last, below any threshold
         order = np.full((queries, width, most), most)
         ranked = np.full((queries, width, most), -np.inf)
         for size in np.unique(sizes[sizes > 0]).tolist():
             rows = np.flatnonzero(sizes == size)
             own = ious[rows, :, :size]
-            order[rows, :, :size] = by_iou = own.argsort(axis=-1)[:, :, ::-1]
+            by_iou = own.argsort(axis=-1, kind="stable")[:, :, ::-1]
+            for q, i in np.ndindex(own.shape[:2]) if size > 16 else ():
+                by_iou[q, i] = descending(own[q, i])
+            order[rows, :, :size] = by_iou
             ranked[rows, :, :size] = np.take_along_axis(own, by_iou, axis=-1)
         # the official loop walks ``order`` and stops at the first IoU below the threshold (NaN never is)
         open_ = np.logical_and.accumulate(~(ranked[:, :, None, :] < thresholds[None, None, :, None]), axis=-1)
@@ -99,37 +105,7 @@ def _ap_group(truths: list[FloatArray], preds: FloatArray, valid: BoolArray,
             q, t = np.nonzero(hit)
             locked[q, t, row[q, t, free[q, t].argmax(axis=-1)]] = True
             tp[:, :, i] = hit
-    return _voc_ap(tp, valid, sizes)
-
-
-def _voc_ap(tp: FloatArray, valid: BoolArray, sizes: IntArray) -> FloatArray:
-    """VOC interpolated AP per (query, threshold) of the true positives ``tp`` (queries, thresholds, width) in
-    score order, ``valid`` where a query has a prediction, ``sizes`` its ground-truth windows."""
-    queries, nthr, width = tp.shape
-    fp = (valid[:, None, :] & (tp == 0)).astype(np.float64)
-    tp_cum = np.cumsum(tp, axis=-1)
-    fp_cum = np.cumsum(fp, axis=-1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        recall = tp_cum / sizes.astype(np.float64)[:, None, None]
-        precision = tp_cum / (tp_cum + fp_cum)
-    # VOC AP; positions past a query's last prediction repeat its last precision and recall, which
-    # adds no recall step and leaves the envelope unchanged
-    mp = np.zeros((queries, nthr, width + 2))
-    mp[:, :, 1:-1] = precision
-    mr = np.zeros((queries, nthr, width + 2))
-    mr[:, :, 1:-1] = recall
-    mr[:, :, -1] = 1
-    mp = np.maximum.accumulate(mp[:, :, ::-1], axis=-1)[:, :, ::-1]
-    step = mr[:, :, 1:] != mr[:, :, :-1]
-    terms = np.where(step, (mr[:, :, 1:] - mr[:, :, :-1]) * mp[:, :, 1:], 0.0)
-    ap = np.zeros((queries, nthr))
-    for k in range(width + 1):  # numpy sums fewer than 8 values left to right; skipped terms add +0.0
-        ap += terms[:, :, k]
-    many = step.sum(axis=-1) >= 8  # numpy's pairwise blocks: sum those rows as the official does
-    for q, t in zip(*np.nonzero(many), strict=True):
-        ap[q, t] = np.sum(terms[q, t][step[q, t]])
-    ap[~valid.any(axis=1)] = 0.0  # no prediction: 0
-    return ap
+    return voc_ap(tp, valid[:, None, :], sizes[:, None])
 
 
 def average_precision(truth: FloatArray, predictions: FloatArray, threshold: float,
