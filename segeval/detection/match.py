@@ -21,7 +21,7 @@ import numpy as np
 
 from segeval.arrays import BoolArray, FloatArray, IntArray
 from segeval.detection.order import descending
-from segeval.prepared import group_pairs
+from segeval.prepared import distinct, group_pairs
 
 
 def official_tiou(ps: FloatArray, pe: FloatArray, gs: FloatArray, ge: FloatArray) -> FloatArray:
@@ -95,7 +95,7 @@ def _reorder_ties(order: IntArray, u: IntArray, iou: FloatArray, size: IntArray)
     i, v = u[order], iou[order]
     tied = (i[1:] == i[:-1]) & ((v[1:] == v[:-1]) | (np.isnan(v[1:]) & np.isnan(v[:-1])))
     start = np.concatenate(([0], np.cumsum(size)))
-    for p in np.unique(i[1:][tied & (size[i[1:]] > 16)]).tolist():
+    for p in distinct(i[1:][tied & (size[i[1:]] > 16)]).tolist():
         lo, hi = int(start[p]), int(start[p + 1])
         ranked = lo + descending(iou[lo:hi])  # the pairs of p, all its instances
         a, b = np.searchsorted(i, p), np.searchsorted(i, p, side="right")
@@ -110,7 +110,7 @@ def kit_match(det_video: IntArray, det_start: FloatArray, det_end: FloatArray, g
     that overlap is strictly above θ.  Overlap = intersection / hull (0 unless the intersection is
     positive).  Returns True for the detections taken."""
     hit = np.zeros(len(det_video), dtype=np.bool_)
-    for v in np.unique(det_video).tolist():
+    for v in distinct(det_video).tolist():
         dets = np.flatnonzero(det_video == v)
         gts = np.flatnonzero(gt_video == v)
         if len(gts) == 0:
