@@ -25,6 +25,7 @@ from segeval.plan import finished, measured, reads_subtopics
 from segeval.plan import measure_names as measure_names
 from segeval.plan import plan as plan
 from segeval.prepare import prepare
+from segeval.prepared import chosen_queries
 from segeval.settings import DEFAULT_MEASURES, Settings, settings_of
 from segeval.validate import check_trials, is_documents, validate_qrels, validate_run
 
@@ -122,12 +123,13 @@ class Evaluator:
 
 
 def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence[str] | None = None,
-                  missing_queries: str | None = None) -> tuple[list[str], dict[str, list[Any]]]:
+                  missing_queries: str = "skip") -> tuple[list[str], dict[str, list[Any]]]:
     """Per-query values of validated qrels and run: (queries, values by request name).
 
-    ``queries`` and ``missing_queries`` (default: the plan's) select the queries as in
-    :func:`segeval.prepare.prepare`.  Queries are independent, so evaluating a run in parts
-    (each query's rows and qrels in one part) gives the same values as evaluating it whole.
+    ``queries`` and ``missing_queries`` select the queries as in :func:`segeval.prepare.prepare`;
+    :func:`finish` adds the queries ``-c`` evaluates without results.  Queries are independent, so
+    evaluating a run in parts (each query's rows and qrels in one part) gives the same values as
+    evaluating it whole.
     """
     if how.settings.predicted == "ignore":
         q = _predicted_lines(q, how.settings.predicted)[0]
@@ -137,8 +139,42 @@ def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence
     if any(x.measure.scope == "trials" for x in how.requests):
         check_trials(q, r)
     data = prepare(q, r, queries=queries, order=s.order, relevance_level=s.relevance_level,
-                   missing_queries=missing_queries or s.missing_queries, max_results=s.max_results)
+                   missing_queries=missing_queries, max_results=s.max_results)
     return data.queries, measured(data, how)
+
+
+#: the one document trec_eval 10 ranks for a qrels query without results under ``-c`` (at score 1)
+PLACEHOLDER = "ceci_nest_pas_un_docno"
+
+
+def without_results(q: pd.DataFrame, how: Plan, evaluated: Sequence[str]) -> tuple[list[str], dict[str, list[Any]]]:
+    """Per-query values of the qrels queries ``-c`` adds to ``evaluated`` (those the run has no result for).
+
+    trec_eval 10 ranks :data:`PLACEHOLDER` for each (so it counts wherever the qrels judge it), runs the
+    same measures, then clears what it calls leftovers: num_ret, ``unj``, and ``utility``,
+    ``relstring`` and ``rbp_resid`` when given without parameters (their printed name is the bare
+    name).  A segment run's query ranks nothing.  9.0.8 does not evaluate them: every value is 0.
+    """
+    wanted = chosen_queries(set(q["query"].unique()), set(), how.settings.queries, "zero")
+    missing = sorted(set(wanted) - set(evaluated))
+    if not missing:
+        return [], {x.name: [] for x in how.requests}
+    rows = len(missing) if is_documents(q) else 0
+    run = pd.DataFrame({"query": missing[:rows], "item": [PLACEHOLDER] * rows, "start": np.nan, "end": np.nan,
+                        "jumpin": np.nan, "rank": 1, "score": 1.0, "run": "", "line": 0})
+    names, values = evaluate_part(q[q["query"].isin(missing)], run, how, missing, "zero")
+    for x in how.requests:
+        family, bare = x.measure.family.name, x.measure.param is None
+        cleared = [_zero(v) for v in values[x.name]]
+        if how.settings.trec_eval == "9" or family in ("num_ret", "unj") or (
+                bare and family in ("utility", "relstring", "rbp_resid")):
+            values[x.name] = cleared
+    return names, values
+
+
+def _zero(value: Any) -> Any:
+    """0 of a value's type ('' for text); other values as they are."""
+    return type(value)() if isinstance(value, str | int | float | np.number) else value
 
 
 def evaluate_validated(q: pd.DataFrame, r: pd.DataFrame, how: Plan) -> Evaluation:
@@ -156,7 +192,10 @@ def merge_parts(parts: Sequence[tuple[list[str], dict[str, list[Any]]]],
 
 
 def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, list[Any]]) -> Evaluation:
-    """The :class:`Evaluation` of per-query values: aggregates, notes and unevaluated queries."""
+    """The :class:`Evaluation` of per-query values: with ``-c`` the queries without results added
+    (:func:`without_results`), aggregates, notes and unevaluated queries."""
+    if how.settings.missing_queries == "zero":
+        queries, per_query = merge_parts([(queries, per_query), without_results(q, how, queries)], how)
     lines, predicted_note = _predicted_lines(q, how.settings.predicted)
     if how.settings.queries is not None:
         lines = lines[lines["query"].isin(how.settings.queries)]
