@@ -34,6 +34,7 @@ from segeval.cli.options import (
     measures,
 )
 from segeval.errors import InputError, ParameterError, SegevalError, render_note
+from segeval.measures import REGISTRY
 from segeval.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, OutputOptions
 from segeval.words import plural
 
@@ -100,6 +101,8 @@ def eval_(
     check_relevance_level(level)
     _check_max_results(max_results)
     names = measure or ["official"]
+    for text in REGISTRY.dropped(names):  # stdout stays trec_eval's
+        print(render_note(text), file=sys.stderr)
     shown = _output_options(names, output, per_query, no_summary)
     engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
     run_files = expand_runs(runs)
