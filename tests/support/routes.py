@@ -122,6 +122,15 @@ def documents(seed: int, *, qrels_only: bool = True) -> Collection:
     return Collection(f"docs{seed}", "documents", qrels, runs)
 
 
+def placeholder(seed: int) -> Collection:
+    """:func:`documents` with three more queries only in the qrels, judging trec_eval's placeholder docno (which
+    trec_eval 10 ranks for such a query under ``-c``) relevant, not relevant and unjudged (-1)."""
+    c = documents(seed)
+    extra = [(f"qx{i}", d, g) for i, grade in enumerate(("2", "0", "-1"))
+             for d, g in (("ceci_nest_pas_un_docno", grade), (f"d{i}", "1"))]
+    return Collection(f"placeholder{seed}", "documents", c.qrels + extra, c.runs)
+
+
 def trials(seed: int) -> Collection:
     """:func:`documents` with each run cut to the key's (query, docno) pairs: a collection of detection
     trials, which QUESST's trial measures score (they refuse a run pair the key lacks)."""
