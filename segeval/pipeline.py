@@ -26,6 +26,7 @@ from segeval.plan import measure_names as measure_names
 from segeval.plan import plan as plan
 from segeval.prepare import prepare
 from segeval.prepared import chosen_queries
+from segeval.report.trec import TREC_ORDER
 from segeval.settings import DEFAULT_MEASURES, Settings, settings_of
 from segeval.validate import check_trials, is_documents, validate_qrels, validate_run
 
@@ -147,29 +148,42 @@ def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence
 PLACEHOLDER = "ceci_nest_pas_un_docno"
 
 
-def without_results(q: pd.DataFrame, how: Plan, evaluated: Sequence[str]) -> tuple[list[str], dict[str, list[Any]]]:
+def without_results(q: pd.DataFrame, how: Plan, evaluated: Sequence[str],
+                    run: pd.DataFrame | None = None) -> tuple[list[str], dict[str, list[Any]]]:
     """Per-query values of the qrels queries ``-c`` adds to ``evaluated`` (those the run has no result for).
 
-    trec_eval 10 ranks :data:`PLACEHOLDER` for each (so it counts wherever the qrels judge it), runs the
-    same measures, then clears what it calls leftovers: num_ret, ``unj``, and ``utility``,
-    ``relstring`` and ``rbp_resid`` when given without parameters (their printed name is the bare
-    name).  A segment run's query ranks nothing.  9.0.8 does not evaluate them: every value is 0.
+    trec_eval 10 ranks :data:`PLACEHOLDER` for each (so it counts wherever the qrels judge it), runs its
+    measures, then clears what it calls leftovers: num_ret, ``unj``, and ``utility``, ``relstring`` and
+    ``rbp_resid`` when given without parameters (their printed name is the bare name).  Measures that are
+    not trec_eval's, and every measure of a segment run, see no result, with the whole ``run`` when given
+    (QUESST's trials take the run's lowest score; the routes that read a run in parts never take them).
+    9.0.8 does not evaluate these queries: every value is 0.
     """
     wanted = chosen_queries(set(q["query"].unique()), set(), how.settings.queries, "zero")
     missing = sorted(set(wanted) - set(evaluated))
+    values: dict[str, list[Any]] = {x.name: [] for x in how.requests}
     if not missing:
-        return [], {x.name: [] for x in how.requests}
-    rows = len(missing) if is_documents(q) else 0
-    run = pd.DataFrame({"query": missing[:rows], "item": [PLACEHOLDER] * rows, "start": np.nan, "end": np.nan,
-                        "jumpin": np.nan, "rank": 1, "score": 1.0, "run": "", "line": 0})
-    names, values = evaluate_part(q[q["query"].isin(missing)], run, how, missing, "zero")
+        return [], values
+    placed = [x for x in how.requests if is_documents(q) and x.measure.family.name in TREC_ORDER]
+    rest = [x for x in how.requests if x not in placed]
+    rows = len(missing) if placed else 0
+    alone = pd.DataFrame({"query": missing[:rows], "item": [PLACEHOLDER] * rows, "start": np.nan, "end": np.nan,
+                          "jumpin": np.nan, "rank": 1, "score": 1.0, "run": "", "line": 0})
+    if placed:
+        values |= evaluate_part(q[q["query"].isin(missing)], alone, replace(how, requests=placed), missing, "zero")[1]
+    if rest and run is None:
+        values |= evaluate_part(q[q["query"].isin(missing)], alone.iloc[:0], replace(how, requests=rest), missing,
+                                "zero")[1]
+    elif rest:
+        names, got = evaluate_part(q, run, replace(how, requests=rest), wanted, "zero")
+        at = {name: i for i, name in enumerate(names)}
+        values |= {k: [v[at[name]] for name in missing] for k, v in got.items()}
     for x in how.requests:
         family, bare = x.measure.family.name, x.measure.param is None
-        cleared = [_zero(v) for v in values[x.name]]
         if how.settings.trec_eval == "9" or family in ("num_ret", "unj") or (
                 bare and family in ("utility", "relstring", "rbp_resid")):
-            values[x.name] = cleared
-    return names, values
+            values[x.name] = [_zero(v) for v in values[x.name]]
+    return missing, values
 
 
 def _zero(value: Any) -> Any:
@@ -179,7 +193,7 @@ def _zero(value: Any) -> Any:
 
 def evaluate_validated(q: pd.DataFrame, r: pd.DataFrame, how: Plan) -> Evaluation:
     """The :class:`Evaluation` of validated qrels and run as ``how`` says (the qrels are not checked again)."""
-    return finish(q, how, *evaluate_part(q, r, how, how.settings.queries))
+    return finish(q, how, *evaluate_part(q, r, how, how.settings.queries), run=r)
 
 
 def merge_parts(parts: Sequence[tuple[list[str], dict[str, list[Any]]]],
@@ -191,11 +205,13 @@ def merge_parts(parts: Sequence[tuple[list[str], dict[str, list[Any]]]],
             {name: [parts[k][1][name][i] for _, k, i in where] for name in names})
 
 
-def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, list[Any]]) -> Evaluation:
+def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, list[Any]],
+           run: pd.DataFrame | None = None) -> Evaluation:
     """The :class:`Evaluation` of per-query values: with ``-c`` the queries without results added
-    (:func:`without_results`), aggregates, notes and unevaluated queries."""
+    (:func:`without_results`, with the whole ``run`` when the route has it), aggregates, notes and
+    unevaluated queries."""
     if how.settings.missing_queries == "zero":
-        queries, per_query = merge_parts([(queries, per_query), without_results(q, how, queries)], how)
+        queries, per_query = merge_parts([(queries, per_query), without_results(q, how, queries, run)], how)
     lines, predicted_note = _predicted_lines(q, how.settings.predicted)
     if how.settings.queries is not None:
         lines = lines[lines["query"].isin(how.settings.queries)]
