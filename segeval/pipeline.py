@@ -170,12 +170,10 @@ def without_results(q: pd.DataFrame, how: Plan, evaluated: Sequence[str],
     alone = pd.DataFrame({"query": missing[:rows], "item": [PLACEHOLDER] * rows, "start": np.nan, "end": np.nan,
                           "jumpin": np.nan, "rank": 1, "score": 1.0, "run": "", "line": 0})
     if placed:
-        values |= evaluate_part(q[q["query"].isin(missing)], alone, replace(how, requests=placed), missing, "zero")[1]
-    if rest and run is None:
-        values |= evaluate_part(q[q["query"].isin(missing)], alone.iloc[:0], replace(how, requests=rest), missing,
-                                "zero")[1]
-    elif rest:
-        names, got = evaluate_part(q, run, replace(how, requests=rest), wanted, "zero")
+        values |= evaluate_part(q, alone, replace(how, requests=placed), missing, "zero")[1]
+    if rest:
+        names, got = evaluate_part(q, alone.iloc[:0] if run is None else run, replace(how, requests=rest),
+                                   missing if run is None else wanted, "zero")
         at = {name: i for i, name in enumerate(names)}
         values |= {k: [v[at[name]] for name in missing] for k, v in got.items()}
     for x in how.requests:
