@@ -34,7 +34,6 @@ from segeval.cli.options import (
     measures,
 )
 from segeval.errors import InputError, ParameterError, SegevalError, render_note
-from segeval.measures import REGISTRY
 from segeval.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, OutputOptions
 from segeval.words import plural
 
@@ -101,8 +100,6 @@ def eval_(
     check_relevance_level(level)
     _check_max_results(max_results)
     names = measure or ["official"]
-    for text in REGISTRY.dropped(names):  # stdout stays trec_eval's
-        print(render_note(text), file=sys.stderr)
     shown = _output_options(names, output, per_query, no_summary)
     engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
     run_files = expand_runs(runs)
@@ -124,7 +121,11 @@ def _check_max_results(max_results: int | None) -> None:
 
 def _output_options(names: list[str], output: str, per_query: bool, no_summary: bool) -> OutputOptions:
     """What ``eval`` prints: the format, per-query rows, the summary, and the header rows ``runid`` and ``num_q``,
-    which trec_eval prints only when asked for, or with a measure set."""
+    which trec_eval prints only when asked for, or with a measure set; on stderr, a note on each ``-m`` left out."""
+    from segeval.measures import REGISTRY
+
+    for text in REGISTRY.dropped(names):  # stdout stays trec_eval's
+        print(render_note(text), file=sys.stderr)
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
     return OutputOptions(output, per_query, not no_summary, tuple(header))
 
