@@ -133,6 +133,8 @@ def test_parameters_given_twice_are_named_on_stderr(tmp_path: Path) -> None:
     assert "-m P.20 is not computed" in err and "-m P.10,20 gives both" in err
     _, _, err = segeval(tmp_path, qrels, run, ("-m", "utility.1,1,0,0", "-m", "utility.2,-1,0,0"), "10")
     assert "-m utility.2,-1,0,0 is not computed" in err and "gives both" not in err  # 4 coefficients: no list
+    _, _, err = segeval(tmp_path, qrels, run, ("-m", "adr_cut.3", "-m", "adr_cut.5,3"), "10")  # segeval's own
+    assert "-m adr_cut.5,3 is not computed" in err and "-m adr_cut.3,5 gives both" in err
 
 
 def test_run_from_standard_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
