@@ -155,8 +155,8 @@ def without_results(q: pd.DataFrame, how: Plan, evaluated: Sequence[str],
     trec_eval 10 ranks :data:`PLACEHOLDER` for each (so it counts wherever the qrels judge it), runs its
     measures, then clears what it calls leftovers: num_ret, ``unj``, and ``utility``, ``relstring`` and
     ``rbp_resid`` when given without parameters (their printed name is the bare name).  Measures that are
-    not trec_eval's, and every measure of a segment run, see no result, with the whole ``run`` when given
-    (QUESST's trials take the run's lowest score; the routes that read a run in parts never take them).
+    not trec_eval's, and every measure of a segment run, see no result (QUESST's trials with the whole
+    ``run``, whose lowest score they take; the routes that read a run in parts never take them).
     9.0.8 does not evaluate these queries: every value is 0.
     """
     wanted = chosen_queries(set(q["query"].unique()), set(), how.settings.queries, "zero")
@@ -171,9 +171,10 @@ def without_results(q: pd.DataFrame, how: Plan, evaluated: Sequence[str],
                           "jumpin": np.nan, "rank": 1, "score": 1.0, "run": "", "line": 0})
     if placed:
         values |= evaluate_part(q, alone, replace(how, requests=placed), missing, "zero")[1]
-    if rest:
-        names, got = evaluate_part(q, alone.iloc[:0] if run is None else run, replace(how, requests=rest),
-                                   missing if run is None else wanted, "zero")
+    if rest:  # only QUESST's trials read other queries' results (the run's lowest score)
+        whole = run if run is not None and any(x.measure.scope == "trials" for x in rest) else None
+        names, got = evaluate_part(q, alone.iloc[:0] if whole is None else whole, replace(how, requests=rest),
+                                   missing if whole is None else wanted, "zero")
         at = {name: i for i, name in enumerate(names)}
         values |= {k: [v[at[name]] for name in missing] for k, v in got.items()}
     for x in how.requests:
