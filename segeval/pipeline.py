@@ -209,14 +209,16 @@ def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, 
     """The :class:`Evaluation` of per-query values: with ``-c`` the queries without results added
     (:func:`without_results`, with the whole ``run`` when the route has it), aggregates, notes and
     unevaluated queries."""
+    added: tuple[list[str], dict[str, list[Any]]] = ([], {})
     if how.settings.missing_queries == "zero":
-        queries, per_query = merge_parts([(queries, per_query), without_results(q, how, queries, run)], how)
+        added = without_results(q, how, queries, run)
+        queries, per_query = merge_parts([(queries, per_query), added], how)
     lines, predicted_note = _predicted_lines(q, how.settings.predicted)
     if how.settings.queries is not None:
         lines = lines[lines["query"].isin(how.settings.queries)]
     relevant = int((lines["rel"].to_numpy() > 0).sum())  # trec_eval -c's num_rel: every line with rel > 0
-    return finished(how, queries, per_query, set(q["query"].unique()), relevant,
-                    [predicted_note] if predicted_note else [])
+    return replace(finished(how, queries, per_query, set(q["query"].unique()), relevant,
+                            [predicted_note] if predicted_note else []), without_results=added[0])
 
 
 def _predicted_lines(qrels: pd.DataFrame, policy: str) -> tuple[pd.DataFrame, str]:

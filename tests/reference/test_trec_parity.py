@@ -145,6 +145,15 @@ def test_run_from_standard_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     check(got, stored("10")[TB.parity_key("tags", 0, "q")])
 
 
+def test_run_from_standard_input_as_9_0_8_reads_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """9.0.8 cannot read standard input: --trec-eval 9 gives its output for the file (-c -q: the run's topics)."""
+    qrels, run = TB.parity_collection(1, "placeholder")
+    (tmp_path / "qrels").write_text(qrels)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(run.encode())))
+    got = run_cli("eval", "--trec-eval", "9", *TB.PARITY_FLAGS["9"]["cq"], str(tmp_path / "qrels"), "-")
+    check(got, stored("9")[TB.parity_key("placeholder", 1, "cq")])
+
+
 # ------------------------------------------------------------------- live, with binaries (CI)
 
 @full_only  # the slice: the stored outputs above; CI's full step runs the binaries

@@ -430,7 +430,9 @@ def api_outcome(x: Inputs, job: Job, qrels: object, run: object) -> Outcome:
     header = [n for n in ("runid", "num_q") if any(s in names for s in HEADER_SETS)]
     try:
         ev = segeval.evaluate(qrels, run, names, adapter=job.adapter, **kw)
-        text = render(ev, x.collection.tags[0], header=header, **shown)
+        only_run = kw.get("trec_eval") == "9" and kw.get("missing_queries") == "zero"  # as eval: 9.0.8's -c -q
+        text = render(ev, x.collection.tags[0], header=header, **shown,
+                      shown=set(ev.queries) - set(ev.without_results) if only_run else None)
     except SegevalError as exc:
         return Outcome(2, "", str(exc))
     except Exception as exc:  # as the command: an internal error exits 1
