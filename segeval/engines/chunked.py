@@ -248,7 +248,7 @@ class _Chunked:
         assert self.how is not None
         batch = sorted({str(q) for q in pd.unique(complete["query"].to_numpy(dtype=object))} & self.wanted)
         if batch:
-            self.parts.append(evaluate_part(self.by_query.take(batch), complete, self.how, batch, "skip"))
+            self.parts.append(evaluate_part(self.by_query.take(batch), complete, self.how, batch))
 
     def _value_errors(self) -> list[InputError]:
         shown = self.problems if self.lenient else self.problems[:1]

@@ -244,12 +244,8 @@ class Registry:
         return family if given else None
 
     def _first_params(self, names: Sequence[str]) -> dict[str, str]:
-        first: dict[str, str] = {}
-        for name in names:
-            family = self._params_of(name)
-            if family is not None:
-                first.setdefault(family, name)
-        return first
+        """Each family given parameters, and the first name that gives them."""
+        return {f: name for name in reversed(names) if (f := self._params_of(name)) is not None}
 
     def dropped(self, names: Sequence[str]) -> list[str]:
         """Notes on the ``family.params`` that :meth:`resolve` leaves out (a family given parameters before),
