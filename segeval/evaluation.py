@@ -27,6 +27,8 @@ class Evaluation:
     notes: list[str] = field(default_factory=list)
     #: qrels queries that were not evaluated (no results, or not selected)
     unevaluated: list[str] = field(default_factory=list)
+    #: qrels queries ``-c`` evaluated without results (:func:`segeval.pipeline.without_results`)
+    without_results: list[str] = field(default_factory=list)
     #: the reader and executor that computed it (:mod:`segeval.engines.route`), when known
     route: str = ""
 

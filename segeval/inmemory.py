@@ -223,12 +223,11 @@ def evaluate_in_memory(index: QrelsIndex, source: object, requests: Sequence[Req
     if run is None or lines is None:
         return None
     in_run = {name for name, seen in zip(run.queries, run.observed.tolist(), strict=True) if seen}
-    with_results = in_run if settings.missing_queries == "skip" else set(index.queries)
     if queries is not None:
         check_queries(queries, set(index.queries))
-        chosen = sorted(set(queries) & with_results)
+        chosen = sorted(set(queries) & in_run)
     else:
-        chosen = [q for q in index.queries if q in with_results]  # index.queries is sorted
+        chosen = [q for q in index.queries if q in in_run]  # index.queries is sorted
     at = {name: i for i, name in enumerate(chosen)}
     lookup = np.array([at.get(name, -1) for name in run.queries], dtype=np.int64)
     identity = len(lookup) == len(chosen) and bool((lookup == np.arange(len(chosen))).all())

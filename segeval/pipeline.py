@@ -24,6 +24,8 @@ from segeval.plan import finished, measured, reads_subtopics
 from segeval.plan import measure_names as measure_names
 from segeval.plan import plan as plan
 from segeval.prepare import prepare
+from segeval.prepared import chosen_queries
+from segeval.report.trec import TREC_ORDER
 from segeval.settings import DEFAULT_MEASURES, Settings, settings_of
 from segeval.validate import check_trials, is_documents, validate_qrels, validate_run
 
@@ -121,12 +123,13 @@ class Evaluator:
 
 
 def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence[str] | None = None,
-                  missing_queries: str | None = None) -> tuple[list[str], dict[str, list[Any]]]:
+                  missing_queries: str = "skip") -> tuple[list[str], dict[str, list[Any]]]:
     """Per-query values of validated qrels and run: (queries, values by request name).
 
-    ``queries`` and ``missing_queries`` (default: the plan's) select the queries as in
-    :func:`segeval.prepare.prepare`.  Queries are independent, so evaluating a run in parts
-    (each query's rows and qrels in one part) gives the same values as evaluating it whole.
+    ``queries`` and ``missing_queries`` select the queries as in :func:`segeval.prepare.prepare`;
+    :func:`finish` adds the queries ``-c`` evaluates without results.  Queries are independent, so
+    evaluating a run in parts (each query's rows and qrels in one part) gives the same values as
+    evaluating it whole.
     """
     if how.settings.predicted == "ignore":
         q = _predicted_lines(q, how.settings.predicted)[0]
@@ -136,13 +139,59 @@ def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence
     if any(x.measure.scope == "trials" for x in how.requests):
         check_trials(q, r)
     data = prepare(q, r, queries=queries, order=s.order, relevance_level=s.relevance_level,
-                   missing_queries=missing_queries or s.missing_queries, max_results=s.max_results)
+                   missing_queries=missing_queries, max_results=s.max_results)
     return data.queries, measured(data, how)
+
+
+#: the one document trec_eval 10 ranks for a qrels query without results under ``-c`` (at score 1)
+PLACEHOLDER = "ceci_nest_pas_un_docno"
+
+
+def without_results(q: pd.DataFrame, how: Plan, evaluated: Sequence[str],
+                    run: pd.DataFrame | None = None) -> tuple[list[str], dict[str, list[Any]]]:
+    """Per-query values of the qrels queries ``-c`` adds to ``evaluated`` (those the run has no result for).
+
+    trec_eval 10 ranks :data:`PLACEHOLDER` for each (so it counts wherever the qrels judge it), runs its
+    measures, then clears what it calls leftovers: num_ret, ``unj``, and ``utility``, ``relstring`` and
+    ``rbp_resid`` when given without parameters (their printed name is the bare name).  Measures that are
+    not trec_eval's, and every measure of a segment run, see no result (QUESST's trials with the whole
+    ``run``, whose lowest score they take; the routes that read a run in parts never take them).
+    9.0.8 does not evaluate these queries: every value is 0.
+    """
+    wanted = chosen_queries(set(q["query"].unique()), set(), how.settings.queries, "zero")
+    missing = sorted(set(wanted) - set(evaluated))
+    values: dict[str, list[Any]] = {x.name: [] for x in how.requests}
+    if not missing:
+        return [], values
+    placed = [x for x in how.requests if is_documents(q) and x.measure.family.name in TREC_ORDER]
+    rest = [x for x in how.requests if x not in placed]
+    rows = len(missing) if placed else 0
+    alone = pd.DataFrame({"query": missing[:rows], "item": [PLACEHOLDER] * rows, "start": np.nan, "end": np.nan,
+                          "jumpin": np.nan, "rank": 1, "score": 1.0, "run": "", "line": 0})
+    if placed:
+        values |= evaluate_part(q, alone, replace(how, requests=placed), missing, "zero")[1]
+    if rest:  # only QUESST's trials read other queries' results (the run's lowest score)
+        whole = run if run is not None and any(x.measure.scope == "trials" for x in rest) else None
+        names, got = evaluate_part(q, alone.iloc[:0] if whole is None else whole, replace(how, requests=rest),
+                                   missing if whole is None else wanted, "zero")
+        at = {name: i for i, name in enumerate(names)}
+        values |= {k: [v[at[name]] for name in missing] for k, v in got.items()}
+    for x in how.requests:
+        family, bare = x.measure.family.name, x.measure.param is None
+        if how.settings.trec_eval == "9" or family in ("num_ret", "unj") or (
+                bare and family in ("utility", "relstring", "rbp_resid")):
+            values[x.name] = [_zero(v) for v in values[x.name]]
+    return missing, values
+
+
+def _zero(value: Any) -> Any:
+    """0 of a value's type ('' for text); other values as they are."""
+    return type(value)() if isinstance(value, str | int | float | np.number) else value
 
 
 def evaluate_validated(q: pd.DataFrame, r: pd.DataFrame, how: Plan) -> Evaluation:
     """The :class:`Evaluation` of validated qrels and run as ``how`` says (the qrels are not checked again)."""
-    return finish(q, how, *evaluate_part(q, r, how, how.settings.queries))
+    return finish(q, how, *evaluate_part(q, r, how, how.settings.queries), run=r)
 
 
 def merge_parts(parts: Sequence[tuple[list[str], dict[str, list[Any]]]],
@@ -154,14 +203,21 @@ def merge_parts(parts: Sequence[tuple[list[str], dict[str, list[Any]]]],
             {name: [parts[k][1][name][i] for _, k, i in where] for name in names})
 
 
-def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, list[Any]]) -> Evaluation:
-    """The :class:`Evaluation` of per-query values: aggregates, notes and unevaluated queries."""
+def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, list[Any]],
+           run: pd.DataFrame | None = None) -> Evaluation:
+    """The :class:`Evaluation` of per-query values: with ``-c`` the queries without results added
+    (:func:`without_results`, with the whole ``run`` when the route has it), aggregates, notes and
+    unevaluated queries."""
+    added: tuple[list[str], dict[str, list[Any]]] = ([], {})
+    if how.settings.missing_queries == "zero":
+        added = without_results(q, how, queries, run)
+        queries, per_query = merge_parts([(queries, per_query), added], how)
     lines, predicted_note = _predicted_lines(q, how.settings.predicted)
     if how.settings.queries is not None:
         lines = lines[lines["query"].isin(how.settings.queries)]
     relevant = int((lines["rel"].to_numpy() > 0).sum())  # trec_eval -c's num_rel: every line with rel > 0
-    return finished(how, queries, per_query, set(q["query"].unique()), relevant,
-                    [predicted_note] if predicted_note else [])
+    return replace(finished(how, queries, per_query, set(q["query"].unique()), relevant,
+                            [predicted_note] if predicted_note else []), without_results=added[0])
 
 
 def _predicted_lines(qrels: pd.DataFrame, policy: str) -> tuple[pd.DataFrame, str]:

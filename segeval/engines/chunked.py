@@ -131,11 +131,9 @@ class _Chunked:
         self.how: Plan | None = None
         self.wanted: set[str] = set()
         self.done: set[str] = set()
-        self.evaluated: set[str] = set()
         self.parts: list[tuple[list[str], dict[str, list[Any]]]] = []
         self.runid: str | None = None
         self.rows = 0
-        self.empty: pd.DataFrame | None = None
 
     @property
     def documents(self) -> bool:
@@ -153,8 +151,6 @@ class _Chunked:
             frame = self._parse(data, first)
             if frame is None:
                 continue
-            if self.empty is None:
-                self.empty = frame.iloc[:0]
             if not self.documents and not (self.problems and not self.lenient):
                 frame = self._validate(frame)  # bad values are reported before parameter problems
                 if len(frame):
@@ -252,8 +248,7 @@ class _Chunked:
         assert self.how is not None
         batch = sorted({str(q) for q in pd.unique(complete["query"].to_numpy(dtype=object))} & self.wanted)
         if batch:
-            self.parts.append(evaluate_part(self.by_query.take(batch), complete, self.how, batch, "skip"))
-            self.evaluated.update(batch)
+            self.parts.append(evaluate_part(self.by_query.take(batch), complete, self.how, batch))
 
     def _value_errors(self) -> list[InputError]:
         shown = self.problems if self.lenient else self.problems[:1]
@@ -272,10 +267,6 @@ class _Chunked:
         if self.problems and not self.lenient:
             raise self._value_errors()[0]
         self._report_skipped(self._value_errors() if self.problems else [])
-        assert self.how is not None and self.empty is not None
-        if self.how.settings.missing_queries == "zero":
-            rest = sorted(self.wanted - self.evaluated)
-            if rest:
-                self.parts.append(evaluate_part(self.by_query.take(rest), self.empty, self.how, rest, "zero"))
+        assert self.how is not None
         ev = finish(self.qrels, self.how, *merge_parts(self.parts, self.how))
         return RunResult(ev, self.runid or "")

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from segeval.measures.compute import Request
+    from segeval.plan import Plan
     from segeval.settings import Job, OutputOptions
 
 
@@ -125,25 +126,41 @@ def _evaluate(qrels: LaneQrels, r: Scanned, job: Job, reqs: list[Request]) -> La
     extra = [c for c, name in enumerate(qrels.names) if name not in run_names]
     runid = trec_runid([r.last["run"].decode("utf-8")])
     got = batch_values(r.text.pop("query"), r.text.pop("item"), r.floats.pop("score"), qrels, reqs, job.settings,
-                       extra)  # popped: each column is freed once used
+                       extra)  # popped: each column is freed once used; extra: their judgements checked
     if got is None:
         return None  # a document twice for a query (run) or judged twice (qrels): the usual path says so
     names, values = got
-    if job.settings.missing_queries != "zero":  # qrels queries not in the run: evaluated only to check judgements
-        keep = [i for i, name in enumerate(names) if name in run_names]
-        names, values = [names[i] for i in keep], {k: [v[i] for i in keep] for k, v in values.items()}
-    return finish_values(qrels, names, values, reqs, job, runid)
+    keep = [i for i, name in enumerate(names) if name in run_names]
+    return finish_values(qrels, [names[i] for i in keep], {k: [v[i] for i in keep] for k, v in values.items()},
+                         reqs, job, runid)
 
 
 def finish_values(qrels: LaneQrels, names: list[str], per_query: dict[str, list[Any]], reqs: list[Request],
                   job: Job, runid: str) -> LaneResult:
-    """:class:`LaneResult` from the evaluated queries (sorted) and their values: the summaries, and trec_eval
-    ``-c``'s num_rel over every qrels line."""
-    from segeval.aggregate import aggregate
+    """:class:`LaneResult` from the run's evaluated queries (sorted) and their values: with ``-c`` the qrels
+    queries without results added (:func:`segeval.pipeline.without_results`), then
+    :func:`segeval.plan.finished`."""
+    from segeval.plan import Plan, finished
 
-    summary = {x.name: aggregate(per_query[x.name], x.measure.aggregate) for x in reqs}
-    if job.settings.missing_queries == "zero":  # trec_eval -c: num_rel sums every qrels line with rel > 0, whatever -l
-        for x in reqs:
-            if x.measure.name == "num_rel":
-                summary[x.name] = int((qrels.rel > 0).sum())
-    return LaneResult(names, reqs, per_query, summary, runid, len(qrels.names) - len(names))
+    how = Plan(reqs, job.settings)
+    missing = [c for c, name in enumerate(qrels.names) if name not in set(names)]
+    if missing and job.settings.missing_queries == "zero":
+        names, per_query = _with_missing(qrels, missing, names, per_query, how)
+    ev = finished(how, names, per_query, set(qrels.names), int((qrels.rel > 0).sum()))
+    return LaneResult(names, reqs, per_query, ev.summary, runid, len(ev.unevaluated))
+
+
+def _with_missing(qrels: LaneQrels, missing: list[int], names: list[str], per_query: dict[str, list[Any]],
+                  how: Plan) -> tuple[list[str], dict[str, list[Any]]]:
+    """The values of the run's queries and of the qrels queries ``missing`` (codes), which have no result."""
+    import numpy as np
+    import pandas as pd
+
+    from segeval.pipeline import merge_parts, without_results
+
+    rows = qrels.rows(np.asarray(missing, dtype=np.int64))
+    docs = np.ascontiguousarray(qrels.docs[rows])
+    q = pd.DataFrame({"query": np.repeat([qrels.names[c] for c in missing], np.diff(qrels.offsets)[missing]),
+                      "item": [t.decode("utf-8") for t in docs.view(f"S{8 * docs.shape[1]}").ravel().tolist()],
+                      "start": np.nan, "end": np.nan, "rel": qrels.rel[rows], "line": 0})
+    return merge_parts([(names, per_query), without_results(q, how, names)], how)

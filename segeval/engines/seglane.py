@@ -34,7 +34,7 @@ from segeval.errors import SegevalError
 from segeval.io.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
 from segeval.io.scan import Scanned, Words, scan_format
 from segeval.ordering import listed_order
-from segeval.prepared import assemble, chosen_queries, distinct, first_occurrences, first_results, judged_twice
+from segeval.prepared import assemble, distinct, first_occurrences, first_results, judged_twice
 
 if TYPE_CHECKING:
     from segeval.engines.types import RunResult
@@ -157,11 +157,6 @@ class Rows:
         return cls(np.concatenate([p.query for p in parts]), np.concatenate([p.item for p in parts]),
                    np.concatenate([p.start for p in parts]), np.concatenate([p.end for p in parts]),
                    np.concatenate([p.number for p in parts]))
-
-    @classmethod
-    def empty(cls) -> Rows:
-        codes, times = np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float64)
-        return cls(codes, codes, times, times, np.zeros(0, dtype=np.int64))
 
     def cut(self, start: int, stop: int | None) -> Rows:
         return Rows(self.query[start:stop], self.item[start:stop], self.start[start:stop], self.end[start:stop],
@@ -392,24 +387,15 @@ def _finished_queries(ev: Evaluator, pending: list[Rows], rows: Rows, seen: set[
 
 
 def _last_queries(ev: Evaluator, rows: Rows, seen: set[int], whole: bool) -> None:
-    """Evaluates the run's last rows (all of them when read ``whole``) and, with ``missing_queries`` zero, the
-    qrels queries without results; GiveUp when no query is in both files (the strict reader notes it)."""
+    """Evaluates the run's last rows (all of them when read ``whole``); GiveUp when no query is in both files
+    (the strict reader notes it) or, under ``-c``, a qrels query has no result
+    (:func:`segeval.pipeline.without_results` evaluates it)."""
     wanted = ev.reader.qrels_queries
-    missing = ev.how.settings.missing_queries
     run_codes = set(_present(rows.query))
-    if whole:
-        run_names = {ev.reader.queries.names[c] for c in run_codes}
-        if not chosen_queries(wanted, run_names, None, "skip"):
-            raise GiveUp
-        ev.part(rows, chosen_queries(wanted, run_names, None, missing))
-        return
-    seen |= run_codes
-    ev.part(rows, _chosen(ev, run_codes))
-    run_names = {ev.reader.queries.names[c] for c in seen}
-    if not chosen_queries(wanted, run_names, None, "skip"):
+    run_names = {ev.reader.queries.names[c] for c in run_codes | (set() if whole else seen)}
+    if not wanted & run_names or (ev.how.settings.missing_queries == "zero" and wanted - run_names):
         raise GiveUp
-    if missing == "zero":  # qrels queries without results, evaluated with none
-        ev.part(Rows.empty(), sorted(wanted - run_names))
+    ev.part(rows, _chosen(ev, run_codes))
 
 
 def _views(data: bytes) -> Iterator[bytes]:

@@ -138,13 +138,10 @@ class _Stream:
     def _finish(self, runid: str) -> LaneResult | None:
         seen = {t.decode("utf-8") for t in self.done}
         extra = [c for c, name in enumerate(self.qrels.names) if name not in seen]
-        if extra:  # their judgements are checked, and with -c they are evaluated with no results
+        if extra:  # their judgements are checked (finish_values evaluates them under -c)
             empty = np.zeros((0, 1), dtype=np.uint64)
-            got = batch_values(empty, empty, np.zeros(0), self.qrels, self.reqs, self.job.settings, extra)
-            if got is None:
+            if batch_values(empty, empty, np.zeros(0), self.qrels, self.reqs, self.job.settings, extra) is None:
                 return None
-            if self.job.settings.missing_queries == "zero":
-                self._keep(*got)
         order = sorted(range(len(self.names)), key=self.names.__getitem__)
         names = [self.names[i] for i in order]
         per_query = {k: [v[i] for i in order] for k, v in self.values.items()}

@@ -226,17 +226,10 @@ class Registry:
         alone (``-m P.10 -m P.20 -m P`` is P_10 only; ``-m all_trec -m P.5`` has P_5 as its only P).
         The later parameters are still checked.  Other spellings (``P_20``, ``P@20``) add their measure, as
         do segeval's word parameters (``-m adr_tb -m adr_tb.standin``: both)."""
-        first: dict[str, str] = {}
-        expanded: list[tuple[str, str | None, list[Measure]]] = []
-        for name in names:
-            family, dot, _ = name.partition(".")
-            given = (bool(dot) and family in self.with_param and self.with_param[family].param in P.KINDS
-                     and not self._ecosystem_spelling(name))
-            if given:
-                first.setdefault(family, name)
-            expanded.append((name, family if given else None, self.expand(name)))
+        first = self._first_params(names)
         wanted: list[Measure] = []
-        for name, given_for, members in expanded:
+        for name in names:
+            members, given_for = self.expand(name), self._params_of(name)
             if given_for is not None:
                 wanted += members if first[given_for] == name else []
             elif name in self.sets or name in self.with_param:
@@ -244,6 +237,33 @@ class Registry:
             else:
                 wanted += members
         return list(dict.fromkeys(wanted))
+
+    def _params_of(self, name: str) -> str | None:
+        """The family ``name`` gives trec_eval's ``family.params`` of (``P`` for ``P.5,10``), else None."""
+        family, dot, _ = name.partition(".")
+        given = (bool(dot) and family in self.with_param and self.with_param[family].param in P.KINDS
+                 and not self._ecosystem_spelling(name))
+        return family if given else None
+
+    def _first_params(self, names: Sequence[str]) -> dict[str, str]:
+        """Each family given parameters, and the first name that gives them."""
+        return {f: name for name in reversed(names) if (f := self._params_of(name)) is not None}
+
+    def dropped(self, names: Sequence[str]) -> list[str]:
+        """Notes on the ``family.params`` that :meth:`resolve` leaves out (a family given parameters before),
+        with the one spelling that keeps them all where the parameters are a list (``P.5,10``)."""
+        first, notes = self._first_params(names), []
+        for name in dict.fromkeys(names):
+            family = self._params_of(name)
+            if family is None or first[family] == name:
+                continue
+            text = (f"note: -m {name} is not computed: as in trec_eval, a measure takes the first parameters "
+                    f"given to it (-m {first[family]})")
+            if self.with_param[family].param in ("cutoff", "level"):
+                both = dict.fromkeys([*first[family].partition(".")[2].split(","), *name.partition(".")[2].split(",")])
+                text += f"; -m {family}.{','.join(both)} gives both"
+            notes.append(text)
+        return notes
 
     def help(self, default: str, repeatable: bool = True) -> str:
         """The help text of a ``--measure`` option: the accepted spellings, the sets and the default."""

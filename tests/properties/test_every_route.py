@@ -128,6 +128,25 @@ def test_new_in_10_under_trec_eval_9(measure: str, written: dict[str, R.Inputs])
     _check(_collections("documents", written)[0], [R.Job((measure,), ("--trec-eval", "9"))])
 
 
+#: the document routes every -c job below takes, whatever SEGEVAL_FULL says
+WITHOUT_RESULTS_ROUTES = [r for r in R.ROUTES if r.name in ("file", "chunked", "in-memory", "stdin", "-j 2",
+                                                            "api paths", "api frames")]
+
+
+def test_queries_without_results_on_every_route(tmp_path: Path) -> None:
+    """-c's qrels queries without results (:func:`segeval.pipeline.without_results`: trec_eval 10's placeholder
+    document, judged by some qrels, its leftovers cleared; 9.0.8's zeros) print the same bytes on every
+    document route."""
+    c = R.placeholder(3)
+    x = R.Inputs(c, *c.write(tmp_path))
+    leftovers = ("utility.2,-1,0,0", "relstring.3", "rbp_resid.p=0.5", "unj.3")
+    jobs = [R.Job(("all_trec",), ("-c", "-q")), R.Job(("all_trec", *leftovers), ("-c", "-q", "-J")),
+            R.Job(("official", "utility.0,0,1,0"), ("-c", "-q", "-l", "2")),
+            R.Job(("all_trec", "utility.0,0,1,0"), ("-c", "-q", "--trec-eval", "9"))]
+    found = [d for job in jobs for d in R.differences(x, job, WITHOUT_RESULTS_ROUTES)]
+    assert not found, f"{len(found)} route differences:\n" + "\n".join(found)
+
+
 @pytest.mark.parametrize("route", R.routes("documents", FULL), ids=lambda r: r.name)
 def test_each_route_takes_its_path(route: R.Route, written: dict[str, R.Inputs], tmp_path: Path) -> None:
     """The route a function stands for is the one segeval takes (``--route``, ``Evaluation.route``), so the

@@ -96,12 +96,62 @@ def test_judged_only_emptied_rankings_on_every_route(tmp_path: Path, route: str)
                       ROUTES[route]), expected)
 
 
+@pytest.mark.parametrize("route", sorted(ROUTES))
+@pytest.mark.parametrize("name", ["cparams", "cbare"])
+def test_queries_without_results_on_every_route(tmp_path: Path, route: str, name: str) -> None:
+    """-c's topics without results, some judging trec_eval's placeholder docno: its bytes on every route."""
+    expected = stored("10")[TB.parity_key("placeholder", 1, name)]
+    assert "ceci_nest_pas_un_docno" in TB.parity_collection(1, "placeholder")[0]
+    check(segeval(tmp_path, *TB.parity_collection(1, "placeholder"), TB.PARITY_FLAGS["10"][name], "10",
+                  ROUTES[route]), expected)
+
+
+@pytest.mark.parametrize("version", ["10", "9"])
+@pytest.mark.parametrize("case", sorted(TB.DELIBERATE))
+def test_deliberate_differences(tmp_path: Path, case: str, version: str) -> None:
+    """Where segeval differs on purpose (docs/trec_eval-semantics.md section 9): trec_eval's stored result is
+    not what segeval gives, which refuses with its message or prints what the named case stores."""
+    qrels, run, flags, versions, code, said = TB.DELIBERATE[case]
+    if version not in versions:
+        pytest.skip(f"{case} is not a trec_eval {version} case")
+    theirs = stored(version)[f"deliberate.{case}"]
+    got_code, out, err = segeval(tmp_path, qrels, run, flags, version)
+    assert got_code == code, err
+    if code:
+        assert out == "" and said in err, err
+    elif said:
+        assert out == stored(version)[said][1] != theirs[1]
+    else:
+        assert theirs[0] != 0 and out, theirs
+
+
+def test_parameters_given_twice_are_named_on_stderr(tmp_path: Path) -> None:
+    """-m P.5 -m P.10: trec_eval's stdout (P_5 only), and a note naming P.10 and the spelling that keeps both."""
+    qrels, run, flags, _ = TB.HAND_CASES["given_twice"]
+    code, out, err = segeval(tmp_path, qrels, run, flags, "10")
+    assert (code, out) == stored("10")["hand.given_twice"]
+    assert "-m P.20 is not computed" in err and "-m P.10,20 gives both" in err
+    _, _, err = segeval(tmp_path, qrels, run, ("-m", "utility.1,1,0,0", "-m", "utility.2,-1,0,0"), "10")
+    assert "-m utility.2,-1,0,0 is not computed" in err and "gives both" not in err  # 4 coefficients: no list
+    _, _, err = segeval(tmp_path, qrels, run, ("-m", "adr_cut.3", "-m", "adr_cut.5,3"), "10")  # segeval's own
+    assert "-m adr_cut.5,3 is not computed" in err and "-m adr_cut.3,5 gives both" in err
+
+
 def test_run_from_standard_input(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     qrels, run = TB.parity_collection(0, "tags")
     (tmp_path / "qrels").write_text(qrels)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(run.encode())))
     got = run_cli("eval", *TB.PARITY_FLAGS["10"]["q"], str(tmp_path / "qrels"), "-")
     check(got, stored("10")[TB.parity_key("tags", 0, "q")])
+
+
+def test_run_from_standard_input_as_9_0_8_reads_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """9.0.8 cannot read standard input: --trec-eval 9 gives its output for the file (-c -q: the run's topics)."""
+    qrels, run = TB.parity_collection(1, "placeholder")
+    (tmp_path / "qrels").write_text(qrels)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(run.encode())))
+    got = run_cli("eval", "--trec-eval", "9", *TB.PARITY_FLAGS["9"]["cq"], str(tmp_path / "qrels"), "-")
+    check(got, stored("9")[TB.parity_key("placeholder", 1, "cq")])
 
 
 # ------------------------------------------------------------------- live, with binaries (CI)

@@ -124,6 +124,15 @@ def documents(seed: int, *, qrels_only: bool = True) -> Collection:
     return Collection(f"docs{seed}", "documents", qrels, runs)
 
 
+def placeholder(seed: int) -> Collection:
+    """:func:`documents` with three more queries only in the qrels, judging trec_eval's placeholder docno (which
+    trec_eval 10 ranks for such a query under ``-c``) relevant, not relevant and unjudged (-1)."""
+    c = documents(seed)
+    extra = [(f"qx{i}", d, g) for i, grade in enumerate(("2", "0", "-1"))
+             for d, g in (("ceci_nest_pas_un_docno", grade), (f"d{i}", "1"))]
+    return Collection(f"placeholder{seed}", "documents", c.qrels + extra, c.runs)
+
+
 def trials(seed: int) -> Collection:
     """:func:`documents` with each run cut to the key's (query, docno) pairs: a collection of detection
     trials, which QUESST's trial measures score (they refuse a run pair the key lacks)."""
@@ -429,7 +438,9 @@ def api_outcome(x: Inputs, job: Job, qrels: object, run: object) -> Outcome:
     header = [n for n in ("runid", "num_q") if any(s in names for s in HEADER_SETS)]
     try:
         ev = segeval.evaluate(qrels, run, names, adapter=job.adapter, **kw)
-        text = render(ev, x.collection.tags[0], header=header, **shown)
+        only_run = kw.get("trec_eval") == "9" and kw.get("missing_queries") == "zero"  # as eval: 9.0.8's -c -q
+        text = render(ev, x.collection.tags[0], header=header, **shown,
+                      shown=set(ev.queries) - set(ev.without_results) if only_run else None)
     except SegevalError as exc:
         return Outcome(2, "", str(exc))
     except Exception as exc:  # as the command: an internal error exits 1

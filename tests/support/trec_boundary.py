@@ -447,9 +447,12 @@ def run_trec_eval(binary: str, case: Case, directory: Path, command: str) -> str
 # 10.0's and 9.0.8's exit codes and outputs are stored in ``fixtures/trec_boundary/parity<version>.json.gz``.
 # plain: graded levels 0-4 and -1 judgements, tied scores; tags: the run tag varies from line to line
 # and the lines are shuffled (the runid row is the last line's); spell: grades written 02, +1, -0;
-# missing: qrels topics without results (only under -c: trec_eval 10 exits 4 without it).
+# missing: qrels topics without results (only under -c: trec_eval 10 exits 4 without it); placeholder: more of
+# them, and qrels judging the docno trec_eval 10 ranks for them (segeval.pipeline.PLACEHOLDER), in any topic.
 
-PARITY_STYLES = ("plain", "tags", "spell", "missing")
+PARITY_STYLES = ("plain", "tags", "spell", "missing", "placeholder")
+#: the styles with qrels topics the run lacks: compared under -c only
+WITHOUT_RESULTS = ("missing", "placeholder")
 PARITY_SEEDS = tuple(range(4))
 PARITY_FLAGS: dict[str, dict[str, tuple[str, ...]]] = {
     "10": {
@@ -471,6 +474,11 @@ PARITY_FLAGS: dict[str, dict[str, tuple[str, ...]]] = {
         "gains": ("-q", "-m", "ndcg.2=1.5", "-m", "ndcg_rel.1=3,2=9", "-m", "G.0=1,3=1.5", "-m", "Rndcg.1=2"),
         "gains2": ("-q", "-m", "ndcg.1=0.5,2=0.7", "-m", "Rndcg.1=-1,2=0.5", "-m", "ndcg_rel.-1=2",
                    "-m", "G.p=2,1=3"),
+        # -c's leftovers: trec_eval 10 clears utility, relstring and rbp_resid by their bare names only
+        "cparams": ("-c", "-q", "-m", "all_trec", "-m", "utility.2,-1,0.5,0", "-m", "relstring.3",
+                    "-m", "rbp_resid.p=0.5", "-m", "unj.2,7"),
+        "cbare": ("-c", "-q", "-l", "2", "-m", "utility", "-m", "relstring", "-m", "rbp_resid", "-m", "map",
+                  "-m", "P.1,2", "-m", "num_ret", "-m", "num_rel"),
         "dcg": ("-q", "-m", "dcg.1=3,2=1", "-m", "set_F.0.25"),
         "ideal_dcg": ("-q", "-m", "ideal_dcg.2=1,1=2.5", "-m", "relstring"),
     },
@@ -486,6 +494,8 @@ PARITY_FLAGS: dict[str, dict[str, tuple[str, ...]]] = {
         "params": ("-q", "-m", "P.10", "-m", "P.20", "-m", "11pt_avg.0.5,0.25,0.125", "-m", "11pt_avg",
                    "-m", "iprec_at_recall..333,.155", "-m", "Rprec_mult.0.339", "-m", "relstring.2.9",
                    "-m", "set_F.0.5", "-m", "ndcg.2=1.5"),
+        # 9.0.8 averages the topics the run lacks in as 0, utility's p3 R term too
+        "cparams": ("-c", "-m", "all_trec", "-m", "utility.2,-1,0.5,0"),
     },
 }
 
@@ -530,6 +540,45 @@ HAND_CASES: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...]]] = {
     # refused as trec_eval refuses them (exit 2)
     "duplicate_cutoffs": (_GRADED, _RANKED, ("-m", "P.5,5"), ("10", "9")),
     "duplicate_levels": (_GRADED, _RANKED, ("-m", "iprec_at_recall.0.5,.5"), ("10", "9")),
+    # -c: topic 2 has no result; trec_eval 10 ranks its placeholder there, which these qrels judge relevant
+    # (map 1/2: 1 / R = 2; P_5 1/5, recip_rank 1); 9.0.8 averages topic 2 in as 0
+    "placeholder_judged": (_GRADED + "2 0 x 1\n2 0 ceci_nest_pas_un_docno 1\n", _RANKED,
+                           ("-c", "-q", "-m", "map", "-m", "P.5", "-m", "recip_rank", "-m", "bpref", "-m", "num_ret",
+                            "-m", "relstring", "-m", "utility.0,0,1,0"), ("10", "9")),
+    # -c's leftovers cleared by bare name only: utility_2,-1,0,0 keeps 2*0 - 1*1 = -1 for topic 2, relstring_3
+    # shows its '-', rbp_resid_p=0.5 keeps 0.5^1 + 0.5 * 1 = 1; unj_* and num_ret are 0
+    "placeholder_leftovers": (_GRADED + "2 0 x 1\n", _RANKED,
+                              ("-c", "-q", "-m", "utility.2,-1,0,0", "-m", "relstring.3", "-m", "rbp_resid.p=0.5",
+                               "-m", "unj.3", "-m", "num_ret", "-m", "num_nonrel_judged_ret"), ("10",)),
+    # -c and no run topic in the qrels: every qrels topic ranks the placeholder (9.0.8: exit 7, section 9)
+    "no_common_topic": (_GRADED, "999 Q0 a 1 1 r\n", ("-c", "-q", "-m", "official", "-m", "utility.2,-1,0,0"),
+                        ("10",)),
+    # what segeval reads a file starting with a UTF-8 BOM as (DELIBERATE's "bom")
+    "bom_free": (_GRADED, _RANKED, ("-q", "-m", "map", "-m", "num_ret"), ("10", "9")),
+}
+
+#: where segeval differs from trec_eval on purpose (docs/trec_eval-semantics.md section 9): (qrels, run, flags,
+#: the trec_eval versions stored, segeval's exit code, a fragment of its message or the HAND_CASES key whose
+#: stored output segeval prints). Stored as "deliberate.<name>": what trec_eval does, so the test shows it differs.
+DELIBERATE: dict[str, tuple[str, str, tuple[str, ...], tuple[str, ...], int, str]] = {
+    # trec_eval only checks the topics it evaluates: a docno twice under topic 999 (not in the qrels) passes
+    "duplicate_in_unjudged_topic": (_GRADED, _RANKED + "999 Q0 z 1 1 r\n999 Q0 z 2 0.5 r\n", ("-m", "map"),
+                                    ("10", "9"), 2, "'z'"),
+    # 10.0 prints topic 1, then exits 4 on topic 2; 9.0.8 never evaluates topic 2 and exits 0
+    "duplicate_judgement_without_results": (_GRADED + "2 0 y 1\n2 0 y 0\n", _RANKED, ("-c", "-q", "-m", "map"),
+                                            ("10", "9"), 2, "'y'"),
+    # trec_eval splits fields at any isspace() byte
+    "carriage_return": (_GRADED, "1 Q0 a 1 4\rr\n1 Q0 b 2 3 r\n", ("-m", "map"), ("10", "9"), 2,
+                        "carriage return"),
+    # atol: -M 2.5 is 2, -M 1e1 is 1, -l 1.9 is 1
+    "max_results_real": (_GRADED, _RANKED, ("-M", "2.5", "-m", "P.2"), ("10", "9"), 2, "'2.5' is not a valid int"),
+    "max_results_exponent": (_GRADED, _RANKED, ("-M", "1e1", "-m", "P.2"), ("10", "9"), 2, "'1e1' is not a valid int"),
+    "level_real": (_GRADED, _RANKED, ("-l", "1.9", "-m", "map"), ("10", "9"), 2, "'1.9' is not a valid int"),
+    # trec_eval reads a BOM as part of the first id (topic '\ufeff1' is not topic 1); segeval skips it
+    "bom": (_GRADED, "\ufeff" + _RANKED, ("-q", "-m", "map", "-m", "num_ret"), ("10", "9"), 0, "hand.bom_free"),
+    # 9.0.8 -c with no run topic in the qrels: "No queries with both results and relevance info", exit 7;
+    # segeval averages every qrels topic in as 0, as 10.0 does
+    "no_common_topic": (_GRADED, "999 Q0 a 1 1 r\n", ("-c", "-m", "map"), ("9",), 0, ""),
 }
 
 
@@ -548,7 +597,9 @@ def parity_collection(seed: int, style: str) -> tuple[str, str]:
                     text = rng.choice([text, f"0{g}", f"+{g}", "-0" if g == 0 else text])
                 qrels.append(f"{qid} 0 {d} {text}")
         qrels += [f"{qid} 0 u{j} {rng.choice([0, 1, 2])}" for j in range(rng.randint(0, 5))]
-        if style == "missing" and q > 0 and rng.random() < 0.3:
+        if style == "placeholder" and rng.random() < 0.5:
+            qrels.append(f"{qid} 0 ceci_nest_pas_un_docno {rng.choice([0, 1, 2, -1])}")
+        if style in WITHOUT_RESULTS and q > 0 and rng.random() < (0.3 if style == "missing" else 0.7):
             continue
         for i, d in enumerate(rng.sample(docs + [f"n{i}" for i in range(8)], rng.randint(1, min(20, len(docs) + 8)))):
             score = rng.choice([round(rng.random() * 10, 2), float(rng.randint(0, 3))])
@@ -565,7 +616,7 @@ def parity_cases(version: str, seeds: Sequence[int] = PARITY_SEEDS) -> list[tupl
     out = []
     for name, flags in PARITY_FLAGS[version].items():
         for style in PARITY_STYLES:
-            if style == "missing" and "-c" not in flags:
+            if style in WITHOUT_RESULTS and "-c" not in flags:
                 continue
             out += [(style, seed, name, flags) for seed in seeds]
     return out
@@ -603,6 +654,9 @@ def write_parity(binary: str, version: str, work: Path) -> int:
     for name, (qrels, run, flags, versions) in HAND_CASES.items():
         if version in versions:
             stored[f"hand.{name}"] = run_binary(binary, qrels, run, flags, work)
+    for name, (qrels, run, flags, versions, *_) in DELIBERATE.items():
+        if version in versions:
+            stored[f"deliberate.{name}"] = run_binary(binary, qrels, run, flags, work)
     with gzip.GzipFile(parity_path(version), "wb", mtime=0) as f:  # the same bytes every time
         f.write(json.dumps(stored, sort_keys=True).encode())
     return len(stored)

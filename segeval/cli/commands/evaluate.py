@@ -180,7 +180,11 @@ def _check_max_results(max_results: int | None) -> None:
 
 def _output_options(names: list[str], output: str, per_query: bool, no_summary: bool) -> OutputOptions:
     """What ``eval`` prints: the format, per-query rows, the summary, and the header rows ``runid`` and ``num_q``,
-    which trec_eval prints only when asked for, or with a measure set."""
+    which trec_eval prints only when asked for, or with a measure set; on stderr, a note on each ``-m`` left out."""
+    from segeval.measures import REGISTRY
+
+    for text in REGISTRY.dropped(names):  # stdout stays trec_eval's
+        print(render_note(text), file=sys.stderr)
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
     return OutputOptions(output, per_query, not no_summary, tuple(header))
 
@@ -228,7 +232,7 @@ def _evaluate_read(chosen: Route, qrels: str, run_files: list[str], job: Job, sh
     complete = settings.missing_queries == "zero"
     # trec_eval 9.0.8 -c evaluates the qrels topics missing from the run without printing them
     only_run = settings.trec_eval == "9" and complete and shown.per_query and shown.format == "trec"
-    render = partial(_render_eval, out=shown, only_run_queries=only_run, time_format=settings.time_format)
+    render = partial(_render_eval, out=shown, only_run_queries=only_run)
     outcomes = _segment_outcomes(qrels, run_files[0], job, chosen.executor, render, complete) \
         if chosen.reader == "segments" else None
     if outcomes is None and chosen.reader == "segments" and show_route:
@@ -284,19 +288,15 @@ def _segment_outcomes(qrels: str, run: str, job: Any, executor: str, render: Any
     return None if result is None else [outcome(replace(result, file=run), render=render, complete=complete)]
 
 
-def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, out: OutputOptions, only_run_queries: bool = False,
-                 time_format: str = TIME_FORMAT) -> str:
+def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, out: OutputOptions,
+                 only_run_queries: bool = False) -> str:
     from segeval.report.trec import render, render_csv, render_json
 
     if out.format == "json":
         return render_json(ev, runid, skipped_lines=skipped, file=file)
     if out.format == "csv":
         return render_csv(ev, runid, per_query=out.per_query, summary=out.summary, file=file)
-    shown = None
-    if only_run_queries and file != inputs.STDIN:  # 9.0.8 cannot read a run from standard input
-        from segeval.io.tables import read_run
-
-        shown = set(read_run(file, time_format=time_format)["query"].astype(str))
+    shown = set(ev.queries) - set(ev.without_results) if only_run_queries else None
     return render(ev, runid, per_query=out.per_query, summary=out.summary, header=list(out.header), shown=shown)
 
 
