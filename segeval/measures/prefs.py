@@ -331,4 +331,7 @@ def evaluate_judgements(path: str, rel_format: str, run: pd.DataFrame, how: Plan
             raise InputError(path, f"query '{query}': {exc}", kind="preferences") from None
         for x in how.requests:
             values[x.name].append(x.measure(judged))
-    return finished(how, queries, values, set(judgements), 0)
+    ev = finished(how, queries, values, set(judgements), 0)
+    in_run = set(qids)
+    ev.without_results = [q for q in queries if q not in in_run]  # -c's additions
+    return ev

@@ -165,8 +165,8 @@ def _evaluate_judgements(path: str, rel_info: str, run_files: list[str], job: Jo
             raise InputError(file, f"is a segment run; expected a TREC run of documents for -R {rel_info} "
                                    f"({REL_INFO_FORMATS[rel_info].name} judgements)")
         result = RunResult(evaluate_judgements(path, rel_info, r, how), runid(r["run"]), file=file)
-        outcomes.append(outcome(result, render=partial(_render_eval, out=shown, only_run_queries=only_run,
-                                                       time_format=settings.time_format), complete=complete))
+        outcomes.append(outcome(result, render=partial(_render_eval, out=shown, only_run_queries=only_run),
+                                complete=complete))
     _report(outcomes, run_files, shown.format, [])
 
 
