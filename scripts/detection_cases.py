@@ -391,7 +391,7 @@ def order_inputs(seed: int = 37) -> dict[str, list[list[Any]]]:
 def _quicksort_killer(n: int) -> list[float]:
     """McIlroy's adversary against numpy's median-of-3 quicksort: values fixed lazily so that partitions stay
     lopsided (the introsort then falls back to heapsort)."""
-    from segeval.detection.order import _introsort
+    from segeval.protocols.detection.order import _introsort
 
     gas, value, state = n, [n] * n, {"solid": 0, "candidate": 0}
 

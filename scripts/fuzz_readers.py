@@ -108,9 +108,9 @@ def check(kind: str, path: Path, companion: Path) -> str | None:
 def check_counted(kind: str, path: Path, companion: Path) -> tuple[str | None, int, int]:
     """(:func:`check`'s answer, lanes that gave up on a file the usual path evaluates, lanes asked on
     such a file)."""
-    from segeval.errors import InputError, SegevalError
-    from segeval.io.tables import read_qrels, read_run
-    from segeval.pipeline import evaluate
+    from segeval.core.errors import InputError, SegevalError
+    from segeval.core.pipeline import evaluate
+    from segeval.readers.tables import read_qrels, read_run
 
     qrels, run = (path, companion) if kind.endswith("qrels") else (companion, path)
     try:
@@ -143,14 +143,14 @@ def lane_measures() -> list[str]:
 def _check_lanes(kind: str, qrels: str, run: str) -> tuple[str | None, int, int]:
     """A lane that answers must give the usual path's values; one that cannot must give up.  Also
     (gave up, asked): the lanes that gave up on files the usual path evaluates, out of those asked."""
-    from segeval.errors import SegevalError
-    from segeval.pipeline import evaluate
+    from segeval.core.errors import SegevalError
+    from segeval.core.pipeline import evaluate
 
     alone: dict[str, Any] = {}
     if kind.startswith("trec-"):
-        from segeval.engines.fastlane import lane_values
-        from segeval.engines.streamlane import stream_values
-        from segeval.settings import EngineOptions, Job
+        from segeval.core.settings import EngineOptions, Job
+        from segeval.executors.scanner_chunks import stream_values
+        from segeval.executors.scanner_whole import lane_values
 
         measures = lane_measures()
         job = Job(tuple(measures))
@@ -162,9 +162,9 @@ def _check_lanes(kind: str, qrels: str, run: str) -> tuple[str | None, int, int]
             alone = {f"fast lane, -m {m} alone": lane_values(qrels, run, Job((m,))) for m in measures}
         usual = lambda: evaluate(qrels, run, measures)  # noqa: E731
     elif kind in ("qrels", "run"):  # against a MediaEval linking file: the me13sh lane
-        from segeval.adapt.registry import me13sh_adapters
-        from segeval.engines.me13sh_lane import me13sh_evaluation
-        from segeval.report.me13sh import MEASURES
+        from segeval.adapters.registry import me13sh_adapters
+        from segeval.executors.me13sh_scanner import me13sh_evaluation
+        from segeval.reports.me13sh import MEASURES
 
         adapters = me13sh_adapters(300, 15)
         answers = {"me13sh lane": me13sh_evaluation(qrels, run, "linking", MEASURES, adapters)}

@@ -18,7 +18,7 @@ Writes into OUT_DIR:
   in descending score order (ties kept in list order).
 
 The official scripts are run on these inputs and their outputs stored in tests/fixtures/mr (see its
-README); tests/unit/analysis/test_moment_protocols.py compares segeval with them.
+README); tests/unit/analyses/test_moment_protocols.py compares segeval with them.
 """
 
 from __future__ import annotations

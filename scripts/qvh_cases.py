@@ -11,7 +11,7 @@ Writes OUT_DIR/<case>.gt.jsonl and OUT_DIR/<case>.pred.jsonl for each case:
   shorter and longer than the clip count, all-negative and all-positive clip labels.
 
 The official evaluator (moment_detr standalone_eval/eval.py) is run on each pair and its output
-stored as tests/fixtures/qvh/<case>.official.json; tests/unit/analysis/test_moments.py compares segeval with it.
+stored as tests/fixtures/qvh/<case>.official.json; tests/unit/analyses/test_moments.py compares segeval with it.
 The cases avoid what the official script cannot evaluate (a query without windows, an empty bucket).
 """
 

@@ -13,7 +13,7 @@ Writes OUT_DIR/<case>.gt.jsonl and OUT_DIR/<case>.submission.json for each case:
 * ``random``: 200 queries over 30 videos, predictions on a 0.01 s grid near the truth, all three types.
 
 The official evaluator (TVRetrieval standalone_eval/eval.py) is run on each pair and its output stored
-in tests/fixtures/tvr/ (see its README.md); tests/unit/analysis/test_tvr.py compares segeval with it. The cases avoid
+in tests/fixtures/tvr/ (see its README.md); tests/unit/analyses/test_tvr.py compares segeval with it. The cases avoid
 what the official script cannot evaluate (a missing query, an empty prediction list).
 """
 

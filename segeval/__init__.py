@@ -12,22 +12,23 @@ from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
-from segeval.errors import InputError, ParameterError, SegevalError
-from segeval.settings import EngineOptions, Settings
+from segeval.core.errors import InputError, ParameterError, SegevalError
+from segeval.core.settings import EngineOptions, Settings
 
 if TYPE_CHECKING:
-    from segeval.adapt.registry import make_adapter
+    from segeval.adapters.registry import make_adapter
     from segeval.api import compare, correlate
-    from segeval.pipeline import Evaluation, Evaluator, evaluate
-    from segeval.runtime_measure import measure
-    from segeval.segment import Segment
+    from segeval.core.pipeline import Evaluation, Evaluator, evaluate
+    from segeval.core.segment import Segment
+    from segeval.measures.runtime import measure
 
 __all__ = ["EngineOptions", "Evaluation", "Evaluator", "InputError", "ParameterError", "SegevalError", "Segment",
            "Settings", "__version__", "compare", "correlate", "evaluate", "make_adapter", "measure"]
 
-_LAZY = {"evaluate": "segeval.pipeline", "Evaluator": "segeval.pipeline", "Evaluation": "segeval.pipeline",
-         "compare": "segeval.api", "correlate": "segeval.api", "make_adapter": "segeval.adapt.registry",
-         "Segment": "segeval.segment", "measure": "segeval.runtime_measure"}
+_LAZY = {"evaluate": "segeval.core.pipeline", "Evaluator": "segeval.core.pipeline",
+         "Evaluation": "segeval.core.pipeline", "compare": "segeval.api", "correlate": "segeval.api",
+         "make_adapter": "segeval.adapters.registry", "Segment": "segeval.core.segment",
+         "measure": "segeval.measures.runtime"}
 
 
 def __getattr__(name: str) -> object:

@@ -1,4 +1,5 @@
-"""``compare`` and ``correlate`` for Python users; ``evaluate`` and ``Evaluator`` are in :mod:`segeval.pipeline`."""
+"""``compare`` and ``correlate`` for Python users; ``evaluate`` and ``Evaluator`` are in
+:mod:`segeval.core.pipeline`."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from segeval.analysis.compare import Comparison, compare_evaluations, compare_runs
-from segeval.errors import ParameterError
-from segeval.pipeline import Evaluation, Evaluator, measure_names
-from segeval.settings import Settings, settings_of
+from segeval.analyses.compare import Comparison, compare_evaluations, compare_runs
+from segeval.core.errors import ParameterError
+from segeval.core.pipeline import Evaluation, Evaluator, measure_names
+from segeval.core.settings import Settings, settings_of
 
 
 def compare(
@@ -55,9 +56,9 @@ def compare(
     if settings is not None:
         raise ParameterError("The 'settings' parameter needs 'runs' as a dict (files are compared as segeval compare "
                              "does).")
-    from segeval.io.frames import load_qrels
-    from segeval.plan import reads_subtopics
-    from segeval.validate import validate_qrels
+    from segeval.core.plan import reads_subtopics
+    from segeval.readers.frames import load_qrels
+    from segeval.readers.validate import validate_qrels
 
     q = validate_qrels(load_qrels(qrels, subtopics=reads_subtopics(names)))
     return compare_runs(q, list(runs), names, adapter=adapter, baseline=baseline,
@@ -72,7 +73,7 @@ def correlate(x: Sequence[float] | Mapping[str, float], y: Sequence[float] | Map
     ``x`` and ``y`` are scores in the same system order, or dicts from system names to scores
     (matched by name).
     """
-    from segeval.analysis.correlate import coefficients
+    from segeval.analyses.correlate import coefficients
 
     if isinstance(x, Mapping) or isinstance(y, Mapping):
         if not (isinstance(x, Mapping) and isinstance(y, Mapping)) or set(x) != set(y):

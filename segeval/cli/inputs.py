@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pandas as pd
 
-    from segeval.errors import InputError
+    from segeval.core.errors import InputError
 
-#: the file name meaning standard input (segeval.io.files.STDIN)
+#: the file name meaning standard input (segeval.readers.files.STDIN)
 STDIN = "-"
-_READER = "segeval.io.files"
+_READER = "segeval.readers.files"
 
 
 def reset_streams() -> None:
@@ -30,9 +30,9 @@ def qrels(path: str, time_format: str, on_error: Callable[[InputError], None] | 
           fmt: str = "auto", measures: object = None) -> pd.DataFrame:
     """The qrels file read and validated (``on_error``: collect bad lines instead of raising); with their
     subtopic column when ``measures`` name a diversity measure."""
-    from segeval.io.tables import read_qrels
-    from segeval.plan import reads_subtopics
-    from segeval.validate import validate_qrels
+    from segeval.core.plan import reads_subtopics
+    from segeval.readers.tables import read_qrels
+    from segeval.readers.validate import validate_qrels
 
     subtopics = measures is not None and reads_subtopics(measures)
     return validate_qrels(read_qrels(path, fmt, time_format, on_error, subtopics=subtopics), on_error)
@@ -40,8 +40,8 @@ def qrels(path: str, time_format: str, on_error: Callable[[InputError], None] | 
 
 def run(path: str, time_format: str, fmt: str = "auto") -> pd.DataFrame:
     """One run file read and validated."""
-    from segeval.io.tables import read_run
-    from segeval.validate import validate_run
+    from segeval.readers.tables import read_run
+    from segeval.readers.validate import validate_run
 
     return validate_run(read_run(path, fmt, time_format))
 
@@ -49,7 +49,7 @@ def run(path: str, time_format: str, fmt: str = "auto") -> pd.DataFrame:
 def runs(specs: list[str], time_format: str, expand: bool = True) -> dict[str, pd.DataFrame]:
     """Run files, globs or directories (each file once), each file read and validated, by run name;
     ``expand=False``: the files as given (a file given twice is read twice, its second name ``#2``)."""
-    from segeval.engines.runs import expand_runs, run_names
+    from segeval.executors.processes import expand_runs, run_names
 
     paths = expand_runs(specs) if expand else specs
     return {name: run(r, time_format) for name, r in zip(run_names(paths), paths, strict=True)}
@@ -64,9 +64,9 @@ def check_files(qrels_path: str | None, run_path: str, qrels_format: str, run_fo
     None when it could not be read."""
     from functools import partial
 
-    from segeval.errors import InputError
-    from segeval.io.tables import read_qrels, read_run
-    from segeval.validate import check_kinds, is_documents, validate_qrels, validate_run
+    from segeval.core.errors import InputError
+    from segeval.readers.tables import read_qrels, read_run
+    from segeval.readers.validate import check_kinds, is_documents, validate_qrels, validate_run
 
     frames = []
     files = ((qrels_path, partial(read_qrels, subtopics=subtopics), validate_qrels, qrels_format),) \
@@ -91,8 +91,8 @@ def subtopic_repeats(qrels_path: str, qrels_format: str, time_format: str, probl
     """How many of the qrels' duplicate judgements among ``problems`` repeat a (query, document) under another
     second field: duplicates only when the qrels are read as plain ones, not as subtopic qrels (``check``
     without --subtopics); 0 when there is none, or the qrels are not TREC qrels (no subtopic field)."""
-    from segeval.io.tables import read_qrels
-    from segeval.validate import DUPLICATE, qrels_duplicates
+    from segeval.readers.tables import read_qrels
+    from segeval.readers.validate import DUPLICATE, qrels_duplicates
 
     repeated = sum(p.kind == DUPLICATE and p.path == qrels_path for p in problems)
     if not repeated:
@@ -105,15 +105,15 @@ def subtopic_repeats(qrels_path: str, qrels_format: str, time_format: str, probl
 
 def read_run_as_is(path: str, fmt: str, time_format: str) -> pd.DataFrame:
     """A run read without validation (``segeval fix`` repairs what validation would refuse)."""
-    from segeval.io.tables import read_run
+    from segeval.readers.tables import read_run
 
     return read_run(path, fmt, time_format)
 
 
 def human_lines(path: str, line_numbers: list[int]) -> list[str]:
     """The given lines of a qrels file, each marked as judged by a person (complete-qrels)."""
-    from segeval.io.files import read_bytes
-    from segeval.io.formats import SOURCE_HUMAN
+    from segeval.readers.files import read_bytes
+    from segeval.readers.formats import SOURCE_HUMAN
 
     raw = read_bytes(path).split(b"\n")
     return [raw[n - 1].decode("utf-8", "replace").rstrip() + " " + SOURCE_HUMAN for n in line_numbers]

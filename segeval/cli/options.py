@@ -10,10 +10,10 @@ from typing import Annotated, Any
 
 import typer
 
-from segeval.adapt.registry import ADAPTER_HELP
-from segeval.errors import utf8_text
+from segeval.adapters.registry import ADAPTER_HELP
+from segeval.core.errors import utf8_text
+from segeval.core.settings import DEFAULTS
 from segeval.measures import REGISTRY
-from segeval.settings import DEFAULTS
 
 _TIMES = "times as --time-format says"
 
@@ -106,7 +106,7 @@ TableOutput = Annotated[str, typer.Option(
 Figure = Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg", help="Where to write the figure.")]
 Quiet = Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")]
 
-# ---- engines (checked by segeval.settings.EngineOptions)
+# ---- engines (checked by segeval.core.settings.EngineOptions)
 Jobs = Annotated[int | None, typer.Option(
     "--jobs", "-j", metavar="N", help="Processes for several runs (default: all cores); the output does not "
                                       "depend on it.")]

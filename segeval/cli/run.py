@@ -1,8 +1,8 @@
 """The ``segeval`` entry points and exit codes.
 
-Exit codes: 0 ok, 2 bad input or usage (every :class:`~segeval.errors.SegevalError`, also a closed
+Exit codes: 0 ok, 2 bad input or usage (every :class:`~segeval.core.errors.SegevalError`, also a closed
 standard input read as ``-`` or a closed standard output written to), 3 lines skipped with ``--lenient``,
-1 a bug (no traceback), 130 aborted; a signal ends the process as :mod:`segeval.interrupt` says.  The
+1 a bug (no traceback), 130 aborted; a signal ends the process as :mod:`segeval.executors.interrupt` says.  The
 standard streams are prepared once at the entry point (:mod:`segeval.cli.streams`).
 """
 
@@ -17,7 +17,7 @@ from typer.exceptions import TyperException
 
 from segeval.cli.app import ARGV
 from segeval.cli.commands import COMMANDS, load
-from segeval.errors import SegevalError, printable
+from segeval.core.errors import SegevalError, printable
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{args.count(STDIN)} times.", file=sys.stderr)
         return 2
     from segeval.cli.streams import GuardedStderr, stdout_closed
-    from segeval.output import GuardedStdout, OutputClosed
+    from segeval.reports.output import GuardedStdout, OutputClosed
 
     stdout, stderr = sys.stdout, sys.stderr
     sys.stdout = GuardedStdout(stdout, closed=stdout_closed())
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _invoke(argv: list[str] | None) -> Any:
-    from segeval.interrupt import wait_if_stopping
+    from segeval.executors.interrupt import wait_if_stopping
 
     try:
         return app_for(sys.argv[1:] if argv is None else argv)(args=argv, prog_name="segeval", standalone_mode=False)
@@ -76,7 +76,7 @@ def app_for(args: list[str]) -> typer.Typer:
 
 
 def _dispatch(argv: list[str] | None) -> int:
-    from segeval.output import OutputClosed
+    from segeval.reports.output import OutputClosed
 
     try:
         returned = _invoke(argv)
@@ -114,7 +114,7 @@ def _dispatch(argv: list[str] | None) -> int:
 def entry() -> None:
     """Console-script entry point.
 
-    SIGINT and SIGTERM stop the command within a fraction of a second (:mod:`segeval.interrupt`).
+    SIGINT and SIGTERM stop the command within a fraction of a second (:mod:`segeval.executors.interrupt`).
     After the command the process ends without the interpreter's teardown, which would free
     every object of pandas, NumPy and the data one by one (about 0.1 s, a tenth of a large
     evaluation): exit handlers run and the standard streams are flushed first, as at a normal exit.
@@ -125,8 +125,8 @@ def entry() -> None:
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from segeval.cli.streams import prepare
-    from segeval.interrupt import install
-    from segeval.output import silence_stdout
+    from segeval.executors.interrupt import install
+    from segeval.reports.output import silence_stdout
 
     prepare()  # closed standard streams on /dev/null, UTF-8 output whatever the locale
     install()

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from segeval.adapt.base import Adapted
-from segeval.arrays import FloatArray, IntArray
+from segeval.adapters.base import Adapted
+from segeval.core.arrays import FloatArray, IntArray
 
 
 def ground_truth(a: Adapted) -> tuple[IntArray, IntArray, IntArray]:
@@ -124,7 +124,7 @@ def adr_tiebreak(a: Adapted, filler: str = "paper") -> float:
     - ``"standin"``: an item of the first group that occurs nowhere else, even when the group has no
       such item (segeval's earlier reading; it can count one more first-group item than exists).
     """
-    from segeval.errors import check_choice
+    from segeval.core.errors import check_choice
 
     check_choice("filler", filler, FILLERS)
     groups, sizes, _ = ground_truth(a)

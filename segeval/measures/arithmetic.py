@@ -11,7 +11,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from segeval.arrays import FloatArray
+from segeval.core.arrays import FloatArray
 
 
 def running_sum(terms: npt.ArrayLike) -> float:

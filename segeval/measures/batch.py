@@ -17,10 +17,10 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapt.base import Adapted, Label
-from segeval.arrays import BoolArray, FloatArray, IntArray
+from segeval.adapters.base import Adapted, Label
+from segeval.core.arrays import BoolArray, FloatArray, IntArray
+from segeval.core.ordering import padded_cells
 from segeval.measures.arithmetic import log2_discounts
-from segeval.ordering import padded_cells
 
 
 @dataclass(frozen=True)

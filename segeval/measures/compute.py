@@ -6,16 +6,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from segeval.adapt.base import Adapted, Adapter
-from segeval.errors import ParameterError
+from segeval.adapters.base import Adapted, Adapter
+from segeval.core.errors import ParameterError
 from segeval.measures.batch import Batch
 from segeval.measures.declaration import Measure
 from segeval.measures.definitions import resolve
 
 if TYPE_CHECKING:
+    from segeval.core.prepared import Prepared
     from segeval.measures.segments import QuerySegments
     from segeval.measures.trials import Trials
-    from segeval.prepared import Prepared
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def compute(
     """Per-query values: ``result[request.name][q]`` for the q-th query of ``data.queries``.
 
     ``emptied``: by adapter spec, the queries whose ranking trec_eval sees as empty (``-J`` dropped
-    every result: :func:`segeval.pipeline.emptied`); their measures take :meth:`Measure.on_empty`.
+    every result: :func:`segeval.core.pipeline.emptied`); their measures take :meth:`Measure.on_empty`.
     """
     segments: list[QuerySegments] | None = None
     trials: list[Trials] | None = None
@@ -64,7 +64,7 @@ def compute(
             values = None
             if r.measure.family.batch is not None:  # the vectorised form: same values, all queries at once
                 if r.adapter.spec not in batches:
-                    from segeval.adapt.labelled import Labelled  # not on import: the fast lanes have their batch
+                    from segeval.adapters.labelled import Labelled  # not on import: the fast lanes have their batch
 
                     batches[r.adapter.spec] = (per_query.batch if isinstance(per_query, Labelled)
                                                else Batch.of(per_query))  # an adapter's batch, or -J's lists

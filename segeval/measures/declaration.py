@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from segeval.errors import ParameterError
+from segeval.core.errors import ParameterError
 from segeval.measures import params as P
 
 if TYPE_CHECKING:

@@ -2,7 +2,7 @@
 direction, bounds and the ir_measures spellings accepted for it; and the named sets.
 
 Bounds: ``lower``/``upper`` hold for every adapter that credits each relevant unit at most once
-(:attr:`segeval.adapt.base.Adapter.credits_once`).  Measures marked ``over_upper`` divide a count of
+(:attr:`segeval.adapters.base.Adapter.credits_once`).  Measures marked ``over_upper`` divide a count of
 relevant results by num_rel (or an ideal ranking): under the overlap and tolerance adapters one
 relevant segment can be credited to several results, and their values may then exceed ``upper``.
 
@@ -18,7 +18,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TypedDict
 
-from segeval.errors import ParameterError
+from segeval.core.errors import ParameterError
 from segeval.measures import catalogue
 from segeval.measures import diversity_keys as DIV_KEYS
 from segeval.measures import jumpin as JUMPIN_KEYS
@@ -106,7 +106,7 @@ FAMILIES: tuple[Family, ...] = (
            description="units labelled relevant"),
     Family(name="map", scope="labels", func=L.average_precision, batch=B.average_precision, **_OVER,
            aliases=("AP", "MAP"), description="average precision; above 1 possible with the overlap adapter"),
-    Family(name="ap_interp", scope="labels", func=Deferred("segeval.detection.ap", "ap_interp"), **_OVER,
+    Family(name="ap_interp", scope="labels", func=Deferred("segeval.protocols.detection.ap", "ap_interp"), **_OVER,
            description="all-point interpolated average precision (VOC 2011), ActivityNet's eval_detection.py "
                        "arithmetic; with -a tiou-best:θ its AP per class at θ"),
     Family(name="P", scope="labels", func=L.precision_at, batch=B.precision_at, **_SCORE, param="cutoff", plain=False,

@@ -1,5 +1,5 @@
 """The novelty and diversity measures of NIST's ndeval (TREC Web track 2009-2014; ir_measures computes them
-with pyndeval), over subtopic qrels (:mod:`segeval.adapt.subtopics`), with ndeval's arithmetic:
+with pyndeval), over subtopic qrels (:mod:`segeval.adapters.subtopics`), with ndeval's arithmetic:
 
 - judgements are binary: a subtopic grade at least the relevance level counts 1 (ndeval: any positive grade;
   pyndeval: ``relevance_level``, 1 unless given); a result without a qrels line is relevant to no subtopic;
@@ -24,10 +24,10 @@ import math
 
 import numpy as np
 
-from segeval.adapt.base import Adapted
-from segeval.adapt.subtopics import Subtopics
-from segeval.arrays import BoolArray, FloatArray
-from segeval.errors import ParameterError
+from segeval.adapters.base import Adapted
+from segeval.adapters.subtopics import Subtopics
+from segeval.core.arrays import BoolArray, FloatArray
+from segeval.core.errors import ParameterError
 from segeval.measures.diversity_keys import ALPHA, CUT_KEYS, RBP_KEYS
 from segeval.measures.keyed import Key, settings
 

@@ -12,9 +12,9 @@ import math
 
 import numpy as np
 
-from segeval.adapt.base import Adapted, Label, judged_only
-from segeval.arrays import FloatArray
-from segeval.errors import ParameterError
+from segeval.adapters.base import Adapted, Label, judged_only
+from segeval.core.arrays import FloatArray
+from segeval.core.errors import ParameterError
 from segeval.measures.params import Params
 
 #: gdeval.pl's ``$MAX_JUDGMENT``: ERR's gain is (2^grade - 1) / 2^4 whatever the qrels' largest grade

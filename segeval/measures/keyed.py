@@ -5,7 +5,7 @@ A :class:`KeyedFamily` declares its keys (:class:`Key`: a number with its lower 
 list) and their defaults.  Its parameter is the normalised text (keys in declared order, each
 once, numbers written with ``%g`` when that keeps their value), so ``mgap.step=0,window=60`` and
 ``mgap_window=60,step=0`` are one measure; :func:`settings` turns the text back into values for
-the computation.  Every refusal is a :class:`~segeval.errors.ParameterError` naming the measure,
+the computation.  Every refusal is a :class:`~segeval.core.errors.ParameterError` naming the measure,
 the text and what was expected (exit 2).
 Loads no NumPy (the registry's declarations import it).
 """
@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from segeval.errors import ParameterError
+from segeval.core.errors import ParameterError
 from segeval.measures.declaration import Family, ParamValue
 from segeval.measures.params import plain_decimal
 

@@ -1,11 +1,11 @@
-"""Measures over one query's adapted labels (pure functions of :class:`~segeval.adapt.Adapted`)."""
+"""Measures over one query's adapted labels (pure functions of :class:`~segeval.adapters.Adapted`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from segeval.adapt.base import Adapted, Label
-from segeval.arrays import BoolArray
+from segeval.adapters.base import Adapted, Label
+from segeval.core.arrays import BoolArray
 
 
 def _relevant(a: Adapted) -> BoolArray:

@@ -17,7 +17,7 @@ gains      ndcg, ndcg_rel, Rndcg, G, dcg, ideal_dcg,    ``level=gain`` pairs (rb
            rbp, rbp_resid                              rbp_resid also ``p=persistence``)
 =========  ==========================================  ==================================  ============
 
-Every refusal is a :class:`~segeval.errors.ParameterError` naming the measure and the offending
+Every refusal is a :class:`~segeval.core.errors.ParameterError` naming the measure and the offending
 text (exit 2).
 """
 
@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import TypeVar
 
-from segeval.errors import ParameterError
+from segeval.core.errors import ParameterError
 
 KINDS = ("cutoff", "level", "reals", "gains")
 _T = TypeVar("_T", int, float)

@@ -24,17 +24,17 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from segeval.adapt.base import Adapted, Label
-from segeval.arrays import BoolArray, FloatArray, IntArray
-from segeval.errors import InputError, SegevalError
-from segeval.io.judgements import Judgement
+from segeval.adapters.base import Adapted, Label
+from segeval.core.arrays import BoolArray, FloatArray, IntArray
+from segeval.core.errors import InputError, SegevalError
 from segeval.measures import labels as L
 from segeval.measures import trec_ranks as TR
 from segeval.measures.arithmetic import running_sum
+from segeval.readers.judgements import Judgement
 
 if TYPE_CHECKING:
-    from segeval.evaluation import Evaluation
-    from segeval.plan import Plan
+    from segeval.core.evaluation import Evaluation
+    from segeval.core.plan import Plan
 
 Kind = Literal["all", "imp", "ret"]
 
@@ -295,11 +295,11 @@ def evaluate_judgements(path: str, rel_format: str, run: pd.DataFrame, how: Plan
     """The evaluation of a validated document run against a ``rel_format`` file (``-R``): the queries of both
     (every judged query with ``-c``), the run ordered by score, ties by docno descending for judgement groups
     and ascending for preferences (as trec_eval), cut at ``-M``."""
-    from segeval.io.judgements import read_judgements
-    from segeval.ordering import name_ranks, score_order
-    from segeval.plan import finished
-    from segeval.prepared import chosen_queries, first_results
-    from segeval.validate import check_unique_documents
+    from segeval.core.ordering import name_ranks, score_order
+    from segeval.core.plan import finished
+    from segeval.core.prepared import chosen_queries, first_results
+    from segeval.readers.judgements import read_judgements
+    from segeval.readers.validate import check_unique_documents
 
     s = how.settings
     judgements = read_judgements(path, rel_format)

@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from segeval.errors import ParameterError
+from segeval.core.errors import ParameterError
 from segeval.measures import params as P
 from segeval.measures.declaration import Family, Measure, ParamValue
 

@@ -12,9 +12,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from segeval.adapt.base import Adapted
-from segeval.errors import SegevalError
-from segeval.io.strata import SampledRun, StrataQrels, StrataTopic, Stratum, perl_number
+from segeval.adapters.base import Adapted
+from segeval.core.errors import SegevalError
+from segeval.readers.strata import SampledRun, StrataQrels, StrataTopic, Stratum, perl_number
 
 #: the reference's maximum result size (TREC: 1000; TRECVID used 2000 in some years)
 MAX_RESULT_SIZE = 1000

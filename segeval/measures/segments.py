@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from segeval.arrays import BoolArray, FloatArray, IntArray
-from segeval.prepared import group_pairs
-from segeval.segment import closed_overlap
+from segeval.core.arrays import BoolArray, FloatArray, IntArray
+from segeval.core.prepared import group_pairs
+from segeval.core.segment import closed_overlap
 
 if TYPE_CHECKING:
-    from segeval.prepared import Prepared
+    from segeval.core.prepared import Prepared
 
 
 

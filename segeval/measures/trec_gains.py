@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from segeval.adapt.base import Adapted, Label
-from segeval.arrays import BoolArray, FloatArray
+from segeval.adapters.base import Adapted, Label
+from segeval.core.arrays import BoolArray, FloatArray
 from segeval.measures.arithmetic import log2_discounts, running_sum
 from segeval.measures.trec_judged import grade_values
 

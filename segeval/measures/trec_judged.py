@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from segeval.adapt.base import Adapted, Label
-from segeval.arrays import FloatArray, IntArray
+from segeval.adapters.base import Adapted, Label
+from segeval.core.arrays import FloatArray, IntArray
 from segeval.measures.arithmetic import running_sum
 
 

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from segeval.adapt.base import Adapted
-from segeval.arrays import BoolArray
+from segeval.adapters.base import Adapted
+from segeval.core.arrays import BoolArray
 from segeval.measures.arithmetic import lround, running_sum
 
 

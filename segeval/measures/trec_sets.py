@@ -4,7 +4,7 @@ set_recall, set_relative_P, set_map, set_F and utility. The arithmetic is trec_e
 
 from __future__ import annotations
 
-from segeval.adapt.base import Adapted
+from segeval.adapters.base import Adapted
 
 
 def set_p(a: Adapted) -> float:

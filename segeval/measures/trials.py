@@ -4,7 +4,7 @@ Every (query, utterance) pair of the key (the qrels) is a trial, a target when i
 relevance level; the run's score is a log-likelihood ratio, and its YES/NO decision (STD list runs) is
 kept.  A figure is one formula over a set of trials: a query's value (``-q``) is the formula on that
 query's trials, and the ``all`` line is the same formula on every evaluated query's trials pooled
-(aggregator ``pooled``: :class:`Pooled` carries each query's trials to :func:`segeval.aggregate.aggregate`),
+(aggregator ``pooled``: :class:`Pooled` carries each query's trials to :func:`segeval.core.aggregate.aggregate`),
 not a mean of the per-query values.  Definitions (docs/speech.md, "Query by example"):
 
 - Cnxe: the cross-entropy of the scores taken as LLRs at the prior ``prior`` (default: the effective prior
@@ -30,13 +30,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from segeval.arrays import BoolArray, FloatArray, IntArray
-from segeval.errors import ParameterError
+from segeval.core.arrays import BoolArray, FloatArray, IntArray
+from segeval.core.errors import ParameterError
 from segeval.measures.quesst import ACT_TWV_KEYS, CNXE_KEYS, TWV_KEYS, QbeParameters, parameters
 
 if TYPE_CHECKING:
+    from segeval.core.prepared import Prepared
     from segeval.measures.declaration import Measure
-    from segeval.prepared import Prepared
 
 
 

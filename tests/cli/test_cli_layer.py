@@ -241,7 +241,7 @@ def test_one_problem_is_singular(tmp_path: Path) -> None:
 
 
 def test_plural() -> None:
-    from segeval.words import plural
+    from segeval.core.words import plural
 
     assert [plural(n, "problem") for n in (0, 1, 2)] == ["0 problems", "1 problem", "2 problems"]
     assert plural(1, "query", "queries") == "1 query" and plural(3, "query", "queries") == "3 queries"
@@ -251,8 +251,8 @@ def test_plural() -> None:
 COUNTED = re.compile(r"(?<! of )\{(?:len\([^{}]*\)|n|count|skipped|total|[a-z_]*\.count\([^{}]*\))\} [a-z]+s\b")
 #: counts that are never 1 where they are written (the line, and why)
 NEVER_ONE = {"segeval/cli/run.py": "count(STDIN) > 1",
-             "segeval/analysis/moments/didemo.py": "len(ids) - len(data) > 0 follows 'the last'",
-             "segeval/analysis/moments/tvr/lines.py": "len(q.windows) > 1"}
+             "segeval/protocols/moments/didemo.py": "len(ids) - len(data) > 0 follows 'the last'",
+             "segeval/protocols/moments/tvr/lines.py": "len(q.windows) > 1"}
 
 
 def test_no_count_is_written_before_a_fixed_plural() -> None:

@@ -120,7 +120,7 @@ def test_check_on_valid_files(tmp_path: Path) -> None:
 def test_long_line_probe_never_misses() -> None:
     import random
 
-    from segeval.io.files import may_have_long_line
+    from segeval.readers.files import may_have_long_line
 
     rng = random.Random(3)
     for _ in range(2000):

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from segeval.escaping import csv_text, latex, markdown, terminal
-from segeval.io import files
-from segeval.output import GuardedStdout
+from segeval.readers import files
+from segeval.reports.escaping import csv_text, latex, markdown, terminal
+from segeval.reports.output import GuardedStdout
 from tests.conftest import FIXTURES, ROOT, run_cli
 
 QRELS, RUN = FIXTURES / "gen_linking.qrels", FIXTURES / "gen_linking.run"
@@ -258,7 +258,7 @@ def test_dollar_in_names_never_reaches_mathtext(tmp_path: Path, name: str) -> No
 
 def test_long_ids_are_cut_for_display_only(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    from segeval.viz import LABEL_WIDTH, label
+    from segeval.figures import LABEL_WIDTH, label
 
     big = "Q" + "x" * 200_000
     assert len(label(big)) == LABEL_WIDTH and label("\x1bq") == "\\x1bq"
@@ -322,7 +322,7 @@ def test_output_to_a_fifo_without_reader_is_refused_not_a_hang(tmp_path: Path) -
     ("top-k", ["mr", "-p", "tvr", str(QRELS), str(RUN), "--top-k", "1,99999999999999999999"]),
 ])
 def test_every_count_has_its_limit(tmp_path: Path, name: str, args: list[str]) -> None:
-    from segeval.limits import COUNTS
+    from segeval.core.limits import COUNTS
 
     assert name in COUNTS
     other = tmp_path / "other.run"
@@ -357,7 +357,7 @@ def test_sighup_removes_partial_outputs(tmp_path: Path) -> None:
     part = tmp_path / ".x.html.1234.part"
     p = python("""
         import sys, time
-        from segeval.interrupt import install, partial_output
+        from segeval.executors.interrupt import install, partial_output
         install()
         open(sys.argv[1], "w").close()
         with partial_output(sys.argv[1]):
@@ -375,7 +375,7 @@ def test_workers_die_with_their_parent() -> None:
     p = python("""
         import os, time
         from concurrent.futures import ProcessPoolExecutor
-        from segeval.interrupt import install
+        from segeval.executors.interrupt import install
         install()
         pool = ProcessPoolExecutor(2)
         pids = [pool.submit(os.getpid).result() for _ in range(4)]
@@ -408,7 +408,7 @@ def test_workers_die_with_their_parent() -> None:
 def test_sighup_stays_ignored_under_nohup() -> None:
     p = python("""
         import time
-        from segeval.interrupt import install
+        from segeval.executors.interrupt import install
         install()
         print("ready", flush=True)
         input()  # until the test has sent SIGHUP

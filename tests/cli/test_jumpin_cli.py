@@ -109,10 +109,10 @@ def test_bad_parameters_exit_2(tmp_path: Path, measure: str, expected: str) -> N
 def test_every_segment_only_measure_goes_through_the_reports_comparison(tmp_path: Path) -> None:
     # the kind of the report defect: compare_runs(also=...) planned the columns for document runs too, and
     # refused every measure that needs time spans; taken from the registry, so a new one is covered
-    from segeval.analysis.compare import compare_runs
-    from segeval.io.tables import read_qrels
+    from segeval.analyses.compare import compare_runs
     from segeval.measures import REGISTRY
-    from segeval.validate import validate_qrels
+    from segeval.readers.tables import read_qrels
+    from segeval.readers.validate import validate_qrels
 
     f = write(tmp_path, qrels=QRELS, a=LINKING, b=PERFECT)
     timed = [f.name for f in REGISTRY.families if f.times]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from segeval.engines.runs import run_names
+from segeval.executors.processes import run_names
 from tests.conftest import ROOT, run_cli, sliced
 
 QRELS = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\nq3 0 d5 1\n"

@@ -13,10 +13,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from segeval.io.files import read_bytes
-from segeval.io.formats import DETECT_LINES, detect_run_format
-from segeval.io.tables import read_qrels
-from segeval.validate import qrels_duplicates, validate_qrels
+from segeval.readers.files import read_bytes
+from segeval.readers.formats import DETECT_LINES, detect_run_format
+from segeval.readers.tables import read_qrels
+from segeval.readers.validate import qrels_duplicates, validate_qrels
 from tests.conftest import run_cli, shared
 
 MMSS = "an M.S time: minutes (at most 12 digits), a dot and seconds 0-59 (one or two digits), such as '17.05'"

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from segeval.engines.runs import expand_runs
-from segeval.errors import InputError, ParameterError
-from segeval.io import files
-from segeval.io.chunks import batches, open_blocks
-from segeval.io.files import read_blocks, read_bytes
-from segeval.report.trec import prefixed
+from segeval.core.errors import InputError, ParameterError
+from segeval.executors.processes import expand_runs
+from segeval.readers import files
+from segeval.readers.blocks import batches, open_blocks
+from segeval.readers.files import read_blocks, read_bytes
+from segeval.reports.trec import prefixed
 from tests.conftest import FIXTURES, ROOT, full_only, run_cli, sliced
 
 QRELS, RUN = FIXTURES / "gen_linking.qrels", FIXTURES / "gen_linking.run"
@@ -94,7 +94,7 @@ def test_an_ungrouped_stream_is_noted_as_its_file(monkeypatch: pytest.MonkeyPatc
                                                   auto_bytes: int | None) -> None:
     # a stream's size is unknown until it is read: once read, auto judges it as the same file (no "not
     # grouped" note below AUTO_BYTES, the note from it on); --memory chunked notes both
-    from segeval.engines import route as routes
+    from segeval.executors import route as routes
 
     if auto_bytes is not None:
         monkeypatch.setattr(routes, "AUTO_BYTES", auto_bytes)

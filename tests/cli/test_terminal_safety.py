@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from segeval.errors import InputError, SegevalError, printable
+from segeval.core.errors import InputError, SegevalError, printable
 from tests.conftest import run_cli, sliced
 
 #: every control character but the newline, which segeval's own line structure uses
@@ -160,8 +160,8 @@ def test_printable_escapes_each_control_character() -> None:
 # --- names in a non-UTF-8 locale (issue 27): LC_ALL=C hands argv and file names over as surrogates -----------
 
 def test_names_given_in_a_non_utf8_locale_read_as_utf8() -> None:
-    from segeval.engines.runs import run_names
-    from segeval.errors import utf8_text
+    from segeval.core.errors import utf8_text
+    from segeval.executors.processes import run_names
 
     as_c_locale = "rün_日本.run".encode().decode("ascii", "surrogateescape")  # what LC_ALL=C's argv holds
     assert as_c_locale != "rün_日本.run"
@@ -179,7 +179,7 @@ def test_a_written_file_is_announced_unless_standard_output_was_closed(capsys: p
     import io
     import sys
 
-    from segeval.output import GuardedStdout, announce_written
+    from segeval.reports.output import GuardedStdout, announce_written
 
     announce_written(Path("figure.svg"))
     assert capsys.readouterr().out == "figure.svg\n"

@@ -134,7 +134,7 @@ WITHOUT_RESULTS_ROUTES = [r for r in R.ROUTES if r.name in ("file", "chunked", "
 
 
 def test_queries_without_results_on_every_route(tmp_path: Path) -> None:
-    """-c's qrels queries without results (:func:`segeval.pipeline.without_results`: trec_eval 10's placeholder
+    """-c's qrels queries without results (:func:`segeval.core.pipeline.without_results`: trec_eval 10's placeholder
     document, judged by some qrels, its leftovers cleared; 9.0.8's zeros) print the same bytes on every
     document route."""
     c = R.placeholder(3)

@@ -46,7 +46,7 @@ def cases(draw: st.DrawFn) -> tuple[list[tuple[str, str, int]], list[tuple[str, 
 
 
 def values(qrels: list[tuple[str, str, int]], run: list[tuple[str, str, float]], measures: list[str],
-           **kw: object) -> segeval.pipeline.Evaluation:
+           **kw: object) -> segeval.core.pipeline.Evaluation:
     q, r = frames(qrels, run)
     return segeval.evaluate(q, r, measures, **kw)  # type: ignore[arg-type]
 

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 import segeval
+from segeval.core.pipeline import Evaluation, make_adapter
 from segeval.measures import REGISTRY
 from segeval.measures.compute import Request
 from segeval.measures.declaration import Family, Measure
-from segeval.pipeline import Evaluation, make_adapter
 from tests.conftest import FIXTURES
 
 REL_INFO_SCOPES = {"qrels_jg": "groups", "prefs": "prefs", "qrels_prefs": "prefs"}
@@ -242,8 +242,8 @@ def test_every_registry_entry_keeps_the_invariants(tmp_path: Path) -> None:
 def judged_three(tmp: Path, fmt: str, rel: Path, run: list[str], reqs: list[Request]) -> tuple[Evaluation, ...]:
     """:func:`evaluate_three` for judgements of trec_eval's ``-R`` format ``fmt``."""
     from segeval.cli import inputs
+    from segeval.core.plan import plan
     from segeval.measures.prefs import evaluate_judgements
-    from segeval.plan import plan
 
     how = plan(True, reqs, rel_info=fmt)
     per_query = blocks(run)

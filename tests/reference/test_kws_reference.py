@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from segeval.speech.ecf import file_id
-from segeval.speech.kwslist import detection_file
-from segeval.speech.rttm import lowercase, same_word
+from segeval.protocols.speech.ecf import file_id
+from segeval.protocols.speech.kwslist import detection_file
+from segeval.protocols.speech.rttm import lowercase, same_word
 from tests.conftest import FIXTURES, run_cli, shared
 
 KWS = FIXTURES / "kws"

@@ -11,8 +11,8 @@ from tests.support.reference import require_module
 
 pytrec_eval = require_module("pytrec_eval", why="pip install -e '.[test]'")
 
-from segeval.adapt import ExactAdapter  # noqa: E402
-from segeval.pipeline import evaluate  # noqa: E402
+from segeval.adapters import ExactAdapter  # noqa: E402
+from segeval.core.pipeline import evaluate  # noqa: E402
 
 CUTS = (1, 5, 10, 20)
 BOTH = ["map", "Rprec", "recip_rank", "bpref", "ndcg", "num_rel", "num_ret", "num_rel_ret",
@@ -70,9 +70,9 @@ IN_MEMORY = [m for m in BOTH if not m.startswith("map_cut")]  # the measures wit
 
 @pytest.mark.parametrize("seed", range(30))
 def test_in_memory_lane_agrees_with_pytrec_eval(seed: int) -> None:
-    # the same dicts pytrec_eval gets, given to segeval in memory: the coded lane (segeval/inmemory.py)
-    from segeval.inmemory import QrelsIndex, evaluate_in_memory
-    from segeval.pipeline import Evaluator
+    # the same dicts pytrec_eval gets, given to segeval in memory: the coded lane (segeval/readers/from_frames.py)
+    from segeval.core.pipeline import Evaluator
+    from segeval.readers.from_frames import QrelsIndex, evaluate_in_memory
 
     _, _, qrels, run = random_case(seed)
     evaluator = Evaluator(qrels, IN_MEMORY, {"trec_eval": "9"})

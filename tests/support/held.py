@@ -17,8 +17,9 @@ from typing import Any
 
 #: each point's functions, as (module, attribute path, hold after the call instead of before)
 POINTS: dict[str, list[tuple[str, str, bool]]] = {
-    "lane": [("segeval.engines.lanebatch", "exact_batch", False), ("segeval.engines.seglane", "Evaluator.part", False)],
-    "evaluate": [("segeval.engines.runs", "evaluate_one", False)],
+    "lane": [("segeval.readers.scanner_documents", "exact_batch", False),
+             ("segeval.readers.scanner_segments", "Evaluator.part", False)],
+    "evaluate": [("segeval.executors.processes", "evaluate_one", False)],
     "write": [("os", "fsync", False)],
     "svm": [("sklearn.svm", "SVC.fit", False)],
 }

@@ -1,12 +1,12 @@
-"""A test shorthand for an ``eval`` job as the command line makes it: a :class:`~segeval.settings.Job` and
-its :class:`~segeval.settings.OutputOptions`."""
+"""A test shorthand for an ``eval`` job as the command line makes it: a :class:`~segeval.core.settings.Job` and
+its :class:`~segeval.core.settings.OutputOptions`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from segeval.settings import CHUNK_LINES, EngineOptions, Job, OutputOptions, Settings
+from segeval.core.settings import CHUNK_LINES, EngineOptions, Job, OutputOptions, Settings
 
 
 @dataclass(frozen=True)

@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from segeval.adapt.registry import EXAMPLES
+from segeval.adapters.registry import EXAMPLES
 from segeval.cli import main
-from segeval.errors import SegevalError
+from segeval.core.errors import SegevalError
+from segeval.core.plan import REL_INFO
 from segeval.measures.definitions import FAMILIES, SETS, expand
-from segeval.plan import REL_INFO
 
 Kind = Literal["documents", "segments"]
 
@@ -41,7 +41,7 @@ Kind = Literal["documents", "segments"]
 GRADES = ["0", "0", "1", "1", "1", "2", "3", "-1", "02", "+1", "-0", "-2"]
 #: score values: few, so that ties are common
 SCORES = ["3", "2.5", "2.5", "2", "1", "1", "0.5", "0", "-1", "10", "1.0"]
-#: every declared adapter variant and flag (segeval/adapt/registry.py)
+#: every declared adapter variant and flag (segeval/adapters/registry.py)
 ADAPTERS = EXAMPLES
 #: the options a job may carry (each a tuple of command-line words)
 OPTIONS: tuple[tuple[str, ...], ...] = (("-q",), ("-c",), ("-J",), ("-M", "3"), ("-l", "2"), ("--trec-eval", "9"))
@@ -431,7 +431,7 @@ def api_outcome(x: Inputs, job: Job, qrels: object, run: object) -> Outcome:
     """:func:`segeval.evaluate` on these inputs, rendered by the command's report function."""
     import segeval
     from segeval.cli.commands.evaluate import HEADER_SETS
-    from segeval.report.trec import render
+    from segeval.reports.trec import render
 
     kw, shown = api_settings(job)
     names = list(job.measures) or ["official"]

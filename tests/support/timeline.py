@@ -16,8 +16,8 @@ import re
 
 import pandas as pd
 
-from segeval.adapt.base import Adapted, Adapter
-from segeval.prepare import prepare
+from segeval.adapters.base import Adapted, Adapter
+from segeval.readers.from_tables import prepare
 
 _NAME = re.compile(r"(?P<kind>rel|non|[0-9]+)(?:@(?P<video>\S+))?\Z")
 

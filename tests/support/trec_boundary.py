@@ -448,7 +448,7 @@ def run_trec_eval(binary: str, case: Case, directory: Path, command: str) -> str
 # plain: graded levels 0-4 and -1 judgements, tied scores; tags: the run tag varies from line to line
 # and the lines are shuffled (the runid row is the last line's); spell: grades written 02, +1, -0;
 # missing: qrels topics without results (only under -c: trec_eval 10 exits 4 without it); placeholder: more of
-# them, and qrels judging the docno trec_eval 10 ranks for them (segeval.pipeline.PLACEHOLDER), in any topic.
+# them, and qrels judging the docno trec_eval 10 ranks for them (segeval.core.pipeline.PLACEHOLDER), in any topic.
 
 PARITY_STYLES = ("plain", "tags", "spell", "missing", "placeholder")
 #: the styles with qrels topics the run lacks: compared under -c only

@@ -35,9 +35,9 @@ from segeval.cli.options import (
     TrecEvalVersion,
     measures,
 )
-from segeval.errors import SegevalError, render_note
-from segeval.output import announce_written
-from segeval.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, Settings
+from segeval.core.errors import SegevalError, render_note
+from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, Settings
+from segeval.reports.output import announce_written
 
 
 @app.command("compare")
@@ -78,10 +78,10 @@ def compare(
     interval, p-value. Runs may be files, globs or directories; --jobs, --memory and --engine work
     as for eval.
     """
-    from segeval.analysis.compare import FORMATS, check_statistics, compare_runs, render
-    from segeval.engines.runs import expand_runs
-    from segeval.errors import check_choice
-    from segeval.settings import EngineOptions
+    from segeval.analyses.compare import FORMATS, check_statistics, compare_runs, render
+    from segeval.core.errors import check_choice
+    from segeval.core.settings import EngineOptions
+    from segeval.executors.processes import expand_runs
 
     check_choice("output", output, FORMATS)
     engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
@@ -99,7 +99,7 @@ def compare(
 
 def _settings(time_format: str, level: int, max_results: int | None, judged: bool, version: str) -> Settings:
     """The policies ``compare``, ``report`` and ``correlate`` take as ``eval`` does (every qrels query counts)."""
-    from segeval.settings import Settings
+    from segeval.core.settings import Settings
 
     return Settings(time_format=time_format, relevance_level=level, max_results=max_results, judged_only=judged,
                     trec_eval=version, missing_queries="zero")
@@ -107,7 +107,7 @@ def _settings(time_format: str, level: int, max_results: int | None, judged: boo
 
 def check_distinct_runs(given: list[str], expanded: list[str]) -> None:
     """Refuse a run file named twice when that leaves fewer than two runs (the repeat would be dropped)."""
-    from segeval.errors import ParameterError
+    from segeval.core.errors import ParameterError
 
     if len(expanded) >= 2:
         return
@@ -147,9 +147,9 @@ def correlate_command(
     scores; setting 1 is QRELS, --measure and --adapter, setting 2 the same unless --qrels2,
     --measure2 or --adapter2 say otherwise.
     """
-    from segeval.cli import tables
-    from segeval.engines.runs import expand_runs, run_names
-    from segeval.notes import one_per_kind
+    from segeval.core.notes import one_per_kind
+    from segeval.executors.processes import expand_runs, run_names
+    from segeval.reports import tables
 
     fmt = tables.check_table_format(output)
     expanded = expand_runs(runs)
@@ -158,7 +158,7 @@ def correlate_command(
         raise SegevalError("The 'runs' parameter must name at least two runs to rank.")
     names = run_names(expanded)
     by_name = {name: inputs.run(r, time_format) for name, r in zip(names, expanded, strict=True)}
-    from segeval.plan import reads_subtopics
+    from segeval.core.plan import reads_subtopics
 
     first = inputs.qrels(qrels, time_format, measures=[measure])
     other = measure2 or measure  # the qrels read again for setting 2 when its measure reads other columns
@@ -176,7 +176,7 @@ def _setting_scores(qrels: Any, measure: str, adapter: str | None, setting: int,
                     settings: Settings, labelled: list[tuple[str, str]]) -> list[float]:
     """Each run's score in one setting (the qrels checked once); the runs' notes go to ``labelled`` with
     the run and setting they are about."""
-    from segeval.pipeline import Evaluator
+    from segeval.core.pipeline import Evaluator
 
     out = []
     evaluator = Evaluator(qrels, [measure], settings, adapter=adapter)
@@ -190,9 +190,9 @@ def _setting_scores(qrels: Any, measure: str, adapter: str | None, setting: int,
 def _write_correlation(names: list[str], x: list[float], y: list[float], notes: list[str], fmt: str) -> None:
     """The coefficients of the two settings' scores, as JSON or as two tables; the correlation's own notes on
     stderr before the output, the runs' notes after it."""
-    from segeval.analysis.correlate import coefficients
-    from segeval.analysis.correlate import notes as correlation_notes
-    from segeval.cli import tables
+    from segeval.analyses.correlate import coefficients
+    from segeval.analyses.correlate import notes as correlation_notes
+    from segeval.reports import tables
 
     values = coefficients(x, y)
     doc: dict[str, Any] = {"runs": names, "setting1": x, "setting2": y, **values}
@@ -204,7 +204,7 @@ def _write_correlation(names: list[str], x: list[float], y: list[float], notes: 
     for note in doc["notes"][len(notes):-1]:
         print(render_note(f"note: {note}"), file=sys.stderr)
     if fmt == "json":
-        from segeval.escaping import json_text
+        from segeval.reports.escaping import json_text
 
         sys.stdout.write(json_text(doc) + "\n")
     else:
@@ -238,9 +238,9 @@ def report(
     """
     import shlex
 
-    from segeval.engines.runs import expand_runs
-    from segeval.output import check_output
-    from segeval.report.html import render_report
+    from segeval.executors.processes import expand_runs
+    from segeval.reports.html import render_report
+    from segeval.reports.output import check_output
 
     if not output.lower().endswith(".html"):
         raise SegevalError(f"The 'output' parameter must end in .html. Got {output!r} instead.")

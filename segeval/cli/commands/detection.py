@@ -8,10 +8,10 @@ from typing import Annotated
 
 import typer
 
-from segeval.cli import tables
 from segeval.cli.app import app
 from segeval.cli.options import TableOutput, argument
-from segeval.errors import render_note
+from segeval.core.errors import render_note
+from segeval.reports import tables
 
 Truth = Annotated[str, argument(
     "GROUND_TRUTH", "ActivityNet JSON ({database: ...}), Ego4D MQ JSON, or the THUMOS14 kit's annotation folder "
@@ -47,9 +47,9 @@ def detect_command(
 
     mAP per tIoU, the average mAP and AP per class, as the benchmark's official script computes them
     (docs/detection.md)."""
-    from segeval.detection import evaluate as E
-    from segeval.detection.report import detection_rows, table
-    from segeval.errors import check_choice
+    from segeval.core.errors import check_choice
+    from segeval.protocols.detection import evaluate as E
+    from segeval.protocols.detection.report import detection_rows, table
 
     fmt = tables.check_table_format(output)
     check_choice("protocol", protocol, E.PROTOCOLS)
@@ -57,7 +57,7 @@ def detect_command(
     t, p = E.read_inputs(protocol, truth, predictions, subset or E.SUBSETS[protocol])
     result = E.evaluate(protocol, t, p, chosen)
     if write_lines is not None:
-        from segeval.detection.lines import write_lines as write_detection_lines
+        from segeval.protocols.detection.lines import write_lines as write_detection_lines
 
         for line in write_detection_lines(protocol, t, p, write_lines):
             print(render_note(line), file=sys.stderr)
@@ -82,10 +82,10 @@ def proposals_command(
     """ActivityNet proposals: AUC of AR@AN, AR@k.
 
     AUC (%) of the AR@AN curve, AR@1/5/10/100 and the curve, as eval_proposal.py computes them."""
-    from segeval.detection import read as R
-    from segeval.detection.proposals import evaluate_proposals
-    from segeval.detection.report import proposal_rows, table
-    from segeval.errors import check_choice
+    from segeval.core.errors import check_choice
+    from segeval.protocols.detection import read as R
+    from segeval.protocols.detection.proposals import evaluate_proposals
+    from segeval.protocols.detection.report import proposal_rows, table
 
     fmt = tables.check_table_format(output)
     check_choice("protocol", protocol, ("activitynet",))

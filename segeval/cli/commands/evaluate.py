@@ -33,14 +33,14 @@ from segeval.cli.options import (
     argument,
     measures,
 )
-from segeval.errors import InputError, ParameterError, SegevalError, check_choice, render_note
-from segeval.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, OutputOptions
-from segeval.words import plural
+from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, render_note
+from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, OutputOptions
+from segeval.core.words import plural
 
 if TYPE_CHECKING:
-    from segeval.engines.route import Route
-    from segeval.engines.types import Outcome
-    from segeval.settings import Job
+    from segeval.core.settings import Job
+    from segeval.executors.results import Outcome
+    from segeval.executors.route import Route
 
 
 class MediaEvalFormat(StrEnum):
@@ -102,9 +102,9 @@ def eval_(
 
     On document runs, and (through an adapter) on segment runs. Default measure: official.
     """
-    from segeval.engines.runs import expand_runs
-    from segeval.plan import check_rel_info
-    from segeval.settings import EngineOptions, Job, Settings, check_relevance_level
+    from segeval.core.plan import check_rel_info
+    from segeval.core.settings import EngineOptions, Job, Settings, check_relevance_level
+    from segeval.executors.processes import expand_runs
 
     check_relevance_level(level)
     _check_max_results(max_results)
@@ -147,12 +147,12 @@ def _evaluate_judgements(path: str, rel_info: str, run_files: list[str], job: Jo
     (:func:`segeval.measures.prefs.evaluate_judgements`), reported as the other routes report."""
     from functools import partial
 
-    from segeval.engines.runs import outcome
-    from segeval.engines.types import RunResult
-    from segeval.io.formats import REL_INFO_FORMATS
+    from segeval.core.plan import plan
+    from segeval.executors.processes import outcome
+    from segeval.executors.results import RunResult
     from segeval.measures.prefs import evaluate_judgements
-    from segeval.plan import plan
-    from segeval.report.trec import runid
+    from segeval.readers.formats import REL_INFO_FORMATS
+    from segeval.reports.trec import runid
 
     settings = job.settings
     complete = settings.missing_queries == "zero"
@@ -192,7 +192,7 @@ def _output_options(names: list[str], output: str, per_query: bool, no_summary: 
 def _run_routed(qrels: str, run_files: list[str], job: Job, shown: OutputOptions, show_route: bool) -> None:
     """The route chosen for the inputs (said on stderr with ``--route``), through the byte scanner when it is
     chosen and reads the files, else through the segment scanner or the strict reader."""
-    from segeval.engines.route import route
+    from segeval.executors.route import route
 
     chosen = route(qrels, run_files, job, shown.format)
     if show_route:
@@ -204,7 +204,8 @@ def _run_routed(qrels: str, run_files: list[str], job: Job, shown: OutputOptions
 
 def _scanned(chosen: Route, qrels: str, run_file: str, job: Job, shown: OutputOptions, show_route: bool) -> bool:
     """``eval`` through the byte scanner (whole or in chunks); False when the scanner gave up on the files."""
-    from segeval.engines import fastlane, streamlane
+    from segeval.executors import scanner_chunks as streamlane
+    from segeval.executors import scanner_whole as fastlane
 
     if chosen.executor == "chunks":
         done = streamlane.stream_eval(qrels, run_file, job, shown, whole_if_ungrouped=chosen.whole_if_ungrouped)
@@ -225,7 +226,7 @@ def _evaluate_read(chosen: Route, qrels: str, run_files: list[str], job: Job, sh
     chosen or gives up, the strict reader: the qrels read once, every run evaluated, then reported."""
     from functools import partial
 
-    from segeval.engines.runs import evaluate_many
+    from segeval.executors.processes import evaluate_many
 
     skipped_qrels: list[InputError] = []
     settings = job.settings
@@ -249,7 +250,7 @@ def _report(outcomes: list[Outcome], run_files: list[str], output: str, skipped_
     there are several); errors and skipped lines on stderr; exit 2 when a run failed, 3 when lines were skipped."""
     body = [o.stdout for o in outcomes]
     if output == "trec" and len(run_files) > 1:  # each row names its run file in a first column
-        from segeval.report.trec import prefixed
+        from segeval.reports.trec import prefixed
 
         body = [prefixed(b, f) for b, f in zip(body, run_files, strict=True)]
     if output == "csv":  # one header line
@@ -273,14 +274,14 @@ def _report(outcomes: list[Outcome], run_files: list[str], output: str, skipped_
 
 
 def _segment_outcomes(qrels: str, run: str, job: Any, executor: str, render: Any, complete: bool) -> list[Any] | None:
-    """The outcome of the segment route (:mod:`segeval.engines.seglane`), or None when the strict reader must read
-    the files; a progress line (MiB read) on stderr in chunks, when it is a terminal."""
+    """The outcome of the segment route (:mod:`segeval.readers.scanner_segments`), or None when the strict
+    reader must read the files; a progress line (MiB read) on stderr in chunks, when it is a terminal."""
     from dataclasses import replace
 
-    from segeval.engines.progress import Progress
-    from segeval.engines.runs import outcome
-    from segeval.engines.seglane import segment_result
-    from segeval.io.files import input_size
+    from segeval.executors.processes import outcome
+    from segeval.executors.progress import Progress
+    from segeval.readers.files import input_size
+    from segeval.readers.scanner_segments import segment_result
 
     size = input_size(run) if executor == "chunks" else 0
     with Progress(size, "MiB", quiet=job.engine.quiet or executor != "chunks", scale=2**20) as bar:
@@ -290,7 +291,7 @@ def _segment_outcomes(qrels: str, run: str, job: Any, executor: str, render: Any
 
 def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, out: OutputOptions,
                  only_run_queries: bool = False) -> str:
-    from segeval.report.trec import render, render_csv, render_json
+    from segeval.reports.trec import render, render_csv, render_json
 
     if out.format == "json":
         return render_json(ev, runid, skipped_lines=skipped, file=file)
@@ -322,9 +323,9 @@ def me13sh(
     tolerance-to-irrelevance (_tol) measures, and MAiSP. Only queries in both the qrels
     and the run are evaluated; results are ordered by the rank column.
     """
-    from segeval.adapt.registry import me13sh_adapters
-    from segeval.errors import named
-    from segeval.report.me13sh import MEASURES, render
+    from segeval.adapters.registry import me13sh_adapters
+    from segeval.core.errors import named
+    from segeval.reports.me13sh import MEASURES, render
 
     adapters = me13sh_adapters(bin_size, tolerance)
     chosen = None
@@ -335,11 +336,11 @@ def me13sh(
                                f"instead.")
     ev = None
     if chosen is None and time_format == "mmss":  # the usual job: the lane, without pandas
-        from segeval.engines.me13sh_lane import me13sh_evaluation
+        from segeval.executors.me13sh_scanner import me13sh_evaluation
 
         ev = me13sh_evaluation(qrels, run, kind.value, MEASURES, adapters)
     if ev is None:
-        from segeval.pipeline import evaluate
+        from segeval.core.pipeline import evaluate
 
         try:
             ev = evaluate(qrels, run, MEASURES, adapters, qrels_format="mediaeval", run_format=kind.value,
@@ -347,7 +348,7 @@ def me13sh(
         except InputError as exc:
             raise _other_kind(exc, run, kind, time_format) from None
     sys.stdout.write(render(ev, run, bin_size, tolerance))
-    from segeval.report.me13sh import bom_notes
+    from segeval.reports.me13sh import bom_notes
 
     notes = [*ev.notes, *bom_notes(qrels, run)]
     if not ev.queries:
@@ -360,8 +361,8 @@ def me13sh(
 def _other_kind(exc: InputError, run: str, kind: MediaEvalFormat, time_format: str) -> InputError:
     """``exc``, saying ``--kind search`` when a linking run's malformed line is a valid search line (or the
     other way)."""
-    from segeval.io.formats import RUN_FORMATS
-    from segeval.io.parse import parse_line
+    from segeval.readers.formats import RUN_FORMATS
+    from segeval.readers.line_parser import parse_line
 
     other = MediaEvalFormat.search if kind == MediaEvalFormat.linking else MediaEvalFormat.linking
     if exc.path != run or not exc.text or exc.line is None:
@@ -394,7 +395,7 @@ def anchoring_command(
     Unjudged_10, Unjudged_1000, P_10 and recall at R, then the 'all' means over the qrels' queries
     with a relevant anchor.
     """
-    from segeval.analysis.anchoring import OUTPUTS, evaluate_anchoring, render
+    from segeval.protocols.anchoring.evaluate import OUTPUTS, evaluate_anchoring, render
 
     check_choice("output", output, OUTPUTS)
     ev = evaluate_anchoring(qrels, run, order=order, no_relevant=no_relevant, time_format=time_format)
@@ -424,9 +425,9 @@ def sample_eval_command(
     Topics in both files are evaluated (the run's topic ids without leading zeros); each run topic's
     results are sorted by score, ties by docno descending, and cut at --max-result-size.
     """
-    from segeval.errors import check_int
-    from segeval.io.strata import parse_gains, read_sampled_run, read_strata_qrels
+    from segeval.core.errors import check_int
     from segeval.measures.sampled import sample_eval
+    from segeval.readers.strata import parse_gains, read_sampled_run, read_strata_qrels
 
     check_int("max_result_size", max_result_size, minimum=1)
     table = parse_gains(gain)

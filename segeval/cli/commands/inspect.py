@@ -11,9 +11,9 @@ from segeval.cli import inputs
 from segeval.cli.app import app, plot_app
 from segeval.cli.options import TIME_FORMAT, Adapter, Adapters, Figure, Qrels, Query, Run, TimeFormat, argument
 from segeval.cli.options import measures as measure_option
-from segeval.errors import SegevalError, render_note
-from segeval.output import announce_written
-from segeval.settings import DEFAULT_ADAPTER
+from segeval.core.errors import SegevalError, render_note
+from segeval.core.settings import DEFAULT_ADAPTER
+from segeval.reports.output import announce_written
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -42,16 +42,16 @@ def show(
 
     The ground truth and ranked results of the query, one timeline per video.
     """
-    from segeval.pipeline import make_adapter
-    from segeval.prepare import default_order, prepare
-    from segeval.validate import is_documents
-    from segeval.viz.show import adapt_one, named, render
-    from segeval.viz.show import explain as explain_text
+    from segeval.core.pipeline import make_adapter
+    from segeval.figures.show import adapt_one, named, render
+    from segeval.figures.show import explain as explain_text
+    from segeval.readers.from_tables import default_order, prepare
+    from segeval.readers.validate import is_documents
 
     if output is None and not explain:
         raise SegevalError("Nothing to do: give -o FILE.png|svg|html and/or --explain.")
     if output is not None:
-        from segeval.output import check_output
+        from segeval.reports.output import check_output
 
         check_output(output, [qrels, run])
     q = inputs.qrels(qrels, time_format)
@@ -76,12 +76,12 @@ def plot_adr_command(
     time_format: TimeFormat = TIME_FORMAT,
 ) -> None:
     """Dynamic recall curve of one query and its retrieved ground truth."""
-    from segeval.adapt.registry import default_adapter
-    from segeval.pipeline import make_adapter
-    from segeval.prepare import default_order, prepare
-    from segeval.validate import is_documents
-    from segeval.viz import check_output
-    from segeval.viz.adr import plot_adr
+    from segeval.adapters.registry import default_adapter
+    from segeval.core.pipeline import make_adapter
+    from segeval.figures import check_output
+    from segeval.figures.adr import plot_adr
+    from segeval.readers.from_tables import default_order, prepare
+    from segeval.readers.validate import is_documents
 
     check_output(output, [qrels, run])
     q = inputs.qrels(qrels, time_format)
@@ -97,7 +97,7 @@ def plot_adr_command(
 def _per_query(qrels: str, runs: list[str], names: list[str], adapter: str | None, time_format: str,
                expand: bool = True) -> dict[str, Any]:
     """Each run's evaluation (every qrels query, missing ones 0) by run name; the qrels read once."""
-    from segeval.pipeline import evaluate
+    from segeval.core.pipeline import evaluate
 
     q = inputs.qrels(qrels, time_format)
     return {label: evaluate(q, r, names, adapter=adapter, missing_queries="zero")
@@ -106,7 +106,7 @@ def _per_query(qrels: str, runs: list[str], names: list[str], adapter: str | Non
 
 def _plot_notes(evs: dict[str, Any]) -> list[str]:
     """Each run's notes, printed on stderr and returned for the figure's footnote."""
-    from segeval.notes import for_run
+    from segeval.core.notes import for_run
 
     notes = [n for name, ev in evs.items() for n in for_run(name, ev.notes)]
     for note in notes:
@@ -118,8 +118,8 @@ def _plot_notes(evs: dict[str, Any]) -> list[str]:
 def plot_pr(qrels: Qrels, runs: PlotRuns, output: Figure, adapter: Adapter = None,
             time_format: TimeFormat = TIME_FORMAT) -> None:
     """Interpolated precision-recall curves (11 points), one per run."""
-    from segeval.viz import check_output
-    from segeval.viz.compare import pr_curves
+    from segeval.figures import check_output
+    from segeval.figures.compare import pr_curves
 
     check_output(output, [qrels, *runs])
     evs = _per_query(qrels, runs, ["iprec_at_recall"], adapter, time_format)
@@ -132,8 +132,8 @@ def plot_diff(qrels: Qrels, run_a: Run, run_b: Run, output: Figure,
               measure: Annotated[list[str] | None, measure_option("map")] = None, adapter: Adapter = None,
               time_format: TimeFormat = TIME_FORMAT) -> None:
     """Per-query difference of each measure between two runs (B - A), one panel per measure."""
-    from segeval.viz import check_output
-    from segeval.viz.compare import difference_bars
+    from segeval.figures import check_output
+    from segeval.figures.compare import difference_bars
 
     check_output(output, [qrels, run_a, run_b])
     evs = _per_query(qrels, [run_a, run_b], measure or ["map"], adapter, time_format, expand=False)
@@ -149,8 +149,8 @@ def plot_dist(qrels: Qrels, runs: PlotRuns, output: Figure,
               measure: Annotated[list[str] | None, measure_option("map")] = None, adapter: Adapter = None,
               time_format: TimeFormat = TIME_FORMAT) -> None:
     """Distribution of per-query scores, one panel per measure and one box per run."""
-    from segeval.viz import check_output
-    from segeval.viz.compare import distributions
+    from segeval.figures import check_output
+    from segeval.figures.compare import distributions
 
     check_output(output, [qrels, *runs])
     evs = _per_query(qrels, runs, measure or ["map"], adapter, time_format)
@@ -175,9 +175,9 @@ def measures(
 
     Generated from the measure registry.
     """
-    from segeval.errors import check_choice
-    from segeval.escaping import csv_text, json_text
+    from segeval.core.errors import check_choice
     from segeval.measures import REGISTRY, catalogue
+    from segeval.reports.escaping import csv_text, json_text
 
     check_choice("output", output, ("text", "json", "csv"))
     if output == "text":

@@ -9,10 +9,10 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import argument
-from segeval.errors import render_note
+from segeval.core.errors import render_note
 
 if TYPE_CHECKING:
-    from segeval.analysis.moments.protocol import MrResult
+    from segeval.protocols.moments.protocol import MrResult
 
 
 @app.command("mr")
@@ -53,9 +53,9 @@ def moment_retrieval(
     QVHighlights: R1, mAP, buckets, HL mAP and Hit1, plus mIoU and R5; TVR: VCMR, SVMR and VR recall
     at k, by type; the other protocols as --protocol lists.
     """
-    from segeval.analysis.moments import protocol as find_protocol
-    from segeval.analysis.moments.protocol import parse_options
-    from segeval.errors import check_choice
+    from segeval.core.errors import check_choice
+    from segeval.protocols.moments import protocol as find_protocol
+    from segeval.protocols.moments.protocol import parse_options
 
     fmt = check_choice("output", "text" if output == "brief" else output, ("text", "json"))
     if protocol is None:
@@ -63,7 +63,7 @@ def moment_retrieval(
     options = parse_options(thresholds, top_k, iou_compare, nms)
     result = find_protocol(protocol)(truth, predictions, options)
     if write_lines is not None:
-        from segeval.analysis.moments.lines import write_lines as write_moment_lines
+        from segeval.protocols.moments.lines import write_lines as write_moment_lines
 
         for line in write_moment_lines(protocol, truth, predictions, options, write_lines):
             print(render_note(line) if line.startswith("note: ") else line, file=sys.stderr)
@@ -72,7 +72,7 @@ def moment_retrieval(
 
 def _detected_protocol(truth: str) -> str:
     """The protocol told from the ground truth's first record, said on stderr."""
-    from segeval.analysis.moments.detect import detect
+    from segeval.protocols.moments.detect import detect
 
     protocol, why = detect(truth)
     print(render_note(f"note: protocol {protocol}: {truth}: {why}"), file=sys.stderr)
@@ -81,8 +81,8 @@ def _detected_protocol(truth: str) -> str:
 
 def _print_result(result: MrResult, as_json: bool) -> None:
     """The figures on stdout (every key as JSON, or the headline table), the notes on stderr."""
-    from segeval.analysis.moments.table import figure_table
-    from segeval.escaping import json_text
+    from segeval.protocols.moments.table import figure_table
+    from segeval.reports.escaping import json_text
 
     if as_json:
         sys.stdout.write(json_text({**result.figures, "notes": result.notes}, indent=2) + "\n")

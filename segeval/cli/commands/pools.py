@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from segeval.cli import inputs, tables
+from segeval.cli import inputs
 from segeval.cli.app import app
 from segeval.cli.options import (
     TIME_FORMAT,
@@ -25,12 +25,13 @@ from segeval.cli.options import (
     TimeFormat,
     measures,
 )
-from segeval.errors import render_note
-from segeval.settings import DEFAULTS
-from segeval.words import plural, verb
+from segeval.core.errors import render_note
+from segeval.core.settings import DEFAULTS
+from segeval.core.words import plural, verb
+from segeval.reports import tables
 
 if TYPE_CHECKING:
-    from segeval.analysis.complete import Completion
+    from segeval.analyses.complete import Completion
 
 
 def _note(note: str) -> None:
@@ -52,7 +53,7 @@ def pool_command(
     Judged items are documents, or qrels segments (matched by --adapter, default overlap); with
     --groups, also each group's unique contribution. Two tables: runs, then groups.
     """
-    from segeval.analysis.pool import contributions, groups_for
+    from segeval.analyses.pool import contributions, groups_for
 
     fmt = tables.check_table_format(output)
     q = inputs.qrels(qrels, time_format)
@@ -74,7 +75,7 @@ def pool_command(
     if fmt == "json":
         import json
 
-        from segeval.escaping import json_text
+        from segeval.reports.escaping import json_text
 
         doc = {"runs": [dict(zip([c for c, _ in run_columns], r, strict=True)) for r in run_rows],
                "groups": json.loads(tables.render(group_columns, group_rows, "json"))}
@@ -105,7 +106,7 @@ def pool_bias_command(
     the paper's eight). rms_error: the left-out runs' scores; rms_error_all: every run's score in
     every experiment.
     """
-    from segeval.analysis.pool import DEFAULT_MEASURES, groups_for, leave_one_out, runs_left_out
+    from segeval.analyses.pool import DEFAULT_MEASURES, groups_for, leave_one_out, runs_left_out
 
     fmt = tables.check_table_format(output)
     q = inputs.qrels(qrels, time_format)
@@ -143,8 +144,8 @@ def incompleteness_command(
     Per fraction: the mean score and Kendall's tau with the full qrels (default measures map, P_20,
     bpref).
     """
-    from segeval.analysis.pool import DEFAULT_MEASURES, incompleteness
-    from segeval.errors import ParameterError
+    from segeval.analyses.pool import DEFAULT_MEASURES, incompleteness
+    from segeval.core.errors import ParameterError
 
     fmt = tables.check_table_format(output)
     try:
@@ -153,7 +154,7 @@ def incompleteness_command(
         raise ParameterError(f"The 'fractions' parameter must be numbers in (0, 1] separated by commas. "
                              f"Got {fractions!r} instead.") from None
     if plot:
-        from segeval.viz import check_output
+        from segeval.figures import check_output
 
         check_output(plot, [qrels, *runs])
     q = inputs.qrels(qrels, time_format)
@@ -165,7 +166,7 @@ def incompleteness_command(
     tables.write(columns, [[r.measure, r.fraction, r.mean_score, r.kendall_tau, r.min_kendall_tau]
                            for r in table.itertuples(index=False)], fmt)
     if plot:
-        from segeval.viz.compare import incompleteness as figure
+        from segeval.figures.compare import incompleteness as figure
 
         figure(table, plot)
         print(render_note(f"wrote {plot}"), file=sys.stderr)
@@ -202,11 +203,11 @@ def complete_qrels_command(
     Büttcher et al. 2007: the classifier is trained on the judged items; predicted lines are marked
     'predicted:CLASSIFIER' in an extra last field, the others 'human'.
     """
-    from segeval.analysis.complete import complete_qrels
-    from segeval.engines.runs import expand_runs
-    from segeval.io.texts import read_texts
-    from segeval.output import check_output, open_output
-    from segeval.validate import is_documents
+    from segeval.analyses.complete import complete_qrels
+    from segeval.executors.processes import expand_runs
+    from segeval.readers.texts import read_texts
+    from segeval.readers.validate import is_documents
+    from segeval.reports.output import check_output, open_output
 
     sources = [qrels, *expand_runs(runs), texts]
     check_output(output, sources)

@@ -11,7 +11,7 @@ from segeval.cli.app import app
 from segeval.cli.options import argument
 
 if TYPE_CHECKING:
-    from segeval.speech.twv import TwvResult
+    from segeval.protocols.speech.twv import TwvResult
 
 
 @app.command("kws")
@@ -52,14 +52,14 @@ def keyword_search(
 
     ATWV, MTWV and its threshold, per-term P_miss/P_FA/TWV in KWSEval's tables; with --optimum also OTWV
     and STWV (docs/speech.md)."""
-    from segeval.cli.tables import check_table_format
-    from segeval.errors import render_note
-    from segeval.speech.alignment import align
-    from segeval.speech.ecf import SPLIT_CTS, read_ecf, total_duration
-    from segeval.speech.kwlist import read_kwlist
-    from segeval.speech.kwslist import read_kwslist
-    from segeval.speech.rttm import read_rttm
-    from segeval.speech.twv import TwvParameters, score
+    from segeval.core.errors import render_note
+    from segeval.protocols.speech.alignment import align
+    from segeval.protocols.speech.ecf import SPLIT_CTS, read_ecf, total_duration
+    from segeval.protocols.speech.kwlist import read_kwlist
+    from segeval.protocols.speech.kwslist import read_kwslist
+    from segeval.protocols.speech.rttm import read_rttm
+    from segeval.protocols.speech.twv import TwvParameters, score
+    from segeval.reports.tables import check_table_format
 
     fmt = check_table_format(output)
     _check_kws_numbers(tolerance, word_gap, trials_per_second, value, p_target, cost)
@@ -80,7 +80,7 @@ def keyword_search(
 def _check_kws_numbers(tolerance: float, word_gap: float, trials_per_second: float, value: float, p_target: float,
                        cost: float | None) -> None:
     """A ParameterError unless the windows are >= 0 and the rates, value, prior and cost > 0 (before any work)."""
-    from segeval.errors import ParameterError
+    from segeval.core.errors import ParameterError
 
     for name, number in (("-S", tolerance), ("-F", word_gap)):
         if not number >= 0:
@@ -93,9 +93,9 @@ def _check_kws_numbers(tolerance: float, word_gap: float, trials_per_second: flo
 
 def _kws_output(result: TwvResult, fmt: str, cost: float | None, *, optimum: bool, per_term: bool) -> str:
     """``kws``'s output: every figure (json), a row a term (csv), or KWSEval's tables (text)."""
-    from segeval.cli.tables import render
-    from segeval.escaping import json_text
-    from segeval.speech import report
+    from segeval.protocols.speech import report
+    from segeval.reports.escaping import json_text
+    from segeval.reports.tables import render
 
     if fmt == "json":
         return json_text(report.as_json(result), indent=2) + "\n"
@@ -129,12 +129,12 @@ def query_by_example(
 
     Actual and minimum Cnxe, actual and maximum TWV: the registry's measures (segeval eval -m quesst gives
     the same, with -q per query); the task's scorer is closed: the conventions are in docs/speech.md."""
-    from segeval.cli.tables import check_table_format, write
-    from segeval.errors import ParameterError
+    from segeval.core.errors import ParameterError
+    from segeval.core.pipeline import evaluate
     from segeval.measures.definitions import QUESST_FIGURES
     from segeval.measures.quesst import QbeParameters
     from segeval.measures.trials import Trials, counts
-    from segeval.pipeline import evaluate
+    from segeval.reports.tables import check_table_format, write
 
     fmt = check_table_format(output)
     if decisions not in ("given", "bayes"):

@@ -9,7 +9,7 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import argument
-from segeval.errors import render_note
+from segeval.core.errors import render_note
 
 
 @app.command("spot")
@@ -38,8 +38,8 @@ def spot(
     predictions on the 2 fps grid, 11-point AP over 200 thresholds, integrated over the tolerances
     (docs/spotting.md).
     """
-    from segeval.errors import check_choice
-    from segeval.spotting import ap, grid, read, report
+    from segeval.core.errors import check_choice
+    from segeval.protocols.spotting import ap, grid, read, report
 
     check_choice("protocol", protocol, ("soccernet",))
     fmt = check_choice("output", output, ("text", "json", "csv"))

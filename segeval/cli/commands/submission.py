@@ -11,14 +11,14 @@ import typer
 from segeval.cli import inputs
 from segeval.cli.app import app
 from segeval.cli.options import TIME_FORMAT, TimeFormat, argument
-from segeval.errors import printable, render_note
-from segeval.words import plural
+from segeval.core.errors import printable, render_note
+from segeval.core.words import plural
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from segeval.analysis.submission import Rules
-    from segeval.errors import InputError
+    from segeval.analyses.submission import Rules
+    from segeval.core.errors import InputError
 
 Videos = Annotated[str | None, typer.Option(
     "--videos", metavar="FILE", help="The collection's video list: 'video duration' lines (duration in seconds or "
@@ -67,7 +67,7 @@ def check(
     """
     from collections import Counter
 
-    from segeval.cli import tables
+    from segeval.reports import tables
 
     fmt = tables.check_table_format(output)
     collection = any(x is not None for x in (videos, blacklist, queries, max_rank))
@@ -81,7 +81,7 @@ def check(
     read_qrels, read_run_frame = inputs.check_files(qrels, run, qrels_format, run_format, time_format, problems,
                                                     subtopics)
     if rules is not None and read_run_frame is not None:
-        from segeval.analysis.submission import check_submission
+        from segeval.analyses.submission import check_submission
 
         check_submission(read_run_frame, rules, problems.append)  # the run as read: lines validate drops too
     for problem in problems:
@@ -107,7 +107,7 @@ def check(
 def _subtopics_note(qrels: str, qrels_format: str, time_format: str, problems: list[InputError]) -> None:
     """One note when judgements the qrels repeat differ in their second field: subtopic qrels, which every
     measure but the diversity ones refuses (as ``eval`` would), and ``--subtopics`` checks as those read them."""
-    from segeval.errors import InputError
+    from segeval.core.errors import InputError
 
     try:
         n = inputs.subtopic_repeats(qrels, qrels_format, time_format, problems)
@@ -125,9 +125,9 @@ def _collection_rules(videos: str | None, blacklist: str | None, queries: str | 
                       on_error: Callable[[InputError], None] | None) -> Rules | None:
     """The rules of --videos, --blacklist, --queries and --max-rank (``None`` when a file cannot be read,
     the problem reported to ``on_error``, or raised without it)."""
-    from segeval.analysis.submission import Rules
-    from segeval.errors import InputError, check_int
-    from segeval.io.collection import read_blacklist, read_queries, read_videos
+    from segeval.analyses.submission import Rules
+    from segeval.core.errors import InputError, check_int
+    from segeval.readers.collection import read_blacklist, read_queries, read_videos
 
     if max_rank is not None:
         check_int("max_rank", max_rank, minimum=1)
@@ -169,10 +169,10 @@ def fix(
     --max-rank, renumber ranks 1..n. The run's format and time format are kept. Exit code 0 when
     written, 2 on bad input.
     """
-    from segeval.analysis.submission_fix import fix_submission
-    from segeval.errors import check_choice
-    from segeval.output import check_outputs
-    from segeval.settings import TIME_FORMATS
+    from segeval.analyses.submission_fix import fix_submission
+    from segeval.core.errors import check_choice
+    from segeval.core.settings import TIME_FORMATS
+    from segeval.reports.output import check_outputs
 
     check_choice("time_format", time_format, TIME_FORMATS)
     check_choice("run_format", run_format, ("auto", "trec", "linking", "search"))
@@ -197,6 +197,6 @@ def _write_text(path: str | None, text: str, stream: Any, sources: list[str]) ->
         stream.write(text)
         stream.flush()
         return
-    from segeval.output import write_output
+    from segeval.reports.output import write_output
 
     write_output(path, text, inputs=sources)

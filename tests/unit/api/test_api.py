@@ -15,7 +15,7 @@ import pytest
 
 import segeval
 from segeval import Evaluator, ParameterError, Segment, Settings, evaluate
-from segeval.settings import EngineOptions, OutputOptions
+from segeval.core.settings import EngineOptions, OutputOptions
 from tests.conftest import ROOT, run_cli
 from tests.support.reference import require_module
 
@@ -313,16 +313,16 @@ def test_settings_are_checked_when_made(kind: Any, given: dict[str, Any], messag
 
 
 def test_settings_defaults_are_the_ones_everything_uses() -> None:
-    from segeval.adapt import BinnedAdapter, TiouAdapter, ToleranceAdapter
-    from segeval.io.formats import TIME_FORMATS
-    from segeval.prepare import default_order
-    from segeval.settings import CHUNK_LINES
+    from segeval.adapters import BinnedAdapter, TiouAdapter, ToleranceAdapter
+    from segeval.core.settings import CHUNK_LINES
+    from segeval.readers.formats import TIME_FORMATS
+    from segeval.readers.from_tables import default_order
 
     s = Settings()
     assert (s.bin_size, s.tolerance, s.tiou, s.time_format) == (300, 15, 0.5, "mmss")
     assert (BinnedAdapter().bin_size, ToleranceAdapter().tolerance, TiouAdapter().theta) == (300, 15, 0.5)
     assert EngineOptions().chunk_lines == CHUNK_LINES == 100_000
-    assert TIME_FORMATS == segeval.settings.TIME_FORMATS  # read.py keeps a copy until it moves into io/
+    assert TIME_FORMATS == segeval.core.settings.TIME_FORMATS  # read.py keeps a copy until it moves into io/
     assert (default_order(True), default_order(False)) == (s.order_for(True), s.order_for(False)) == ("score", "rank")
     assert segeval.make_adapter("binned", Settings(bin_size=60)).spec == "binned:60"
     assert segeval.make_adapter("tolerance", Settings(tolerance=5)).spec == "tolerance:5"
@@ -332,8 +332,8 @@ def test_settings_defaults_are_the_ones_everything_uses() -> None:
 
 
 def test_prepare_orders_document_runs_by_score_by_default() -> None:
-    from segeval.io.frames import qrels_frame, run_frame
-    from segeval.prepare import prepare
+    from segeval.readers.frames import qrels_frame, run_frame
+    from segeval.readers.from_tables import prepare
 
     # the rank column says b, a; the scores say a (2.0), b (1.0): documents follow the scores (trec_eval)
     run = run_frame(pd.DataFrame({"query": ["1", "1"], "doc_id": ["b", "a"], "rank": [1, 2], "score": [1.0, 2.0]}))
@@ -412,7 +412,7 @@ def test_run_without_ranks_is_ranked_by_score_as_pandas_ranks_first_descending()
     # differential: pandas' groupby rank(method="first", ascending=False) on ties, -0.0 and 0.0, mixed queries
     import numpy as np
 
-    from segeval.io.frames import _ranks_by_score
+    from segeval.readers.frames import _ranks_by_score
 
     rng = np.random.default_rng(5)
     for n in (1, 2, 50, 3000):
@@ -436,7 +436,7 @@ def test_ids_with_white_space_name_their_row(bad: str) -> None:
 def test_trec_eval_9_mode_is_the_same_measure_set_in_the_api_and_the_cli(tmp_path: Path) -> None:
     """evaluate(..., trec_eval="9") and Evaluator(..., Settings(trec_eval="9")) take 9.0.8's all_trec (no rbp,
     rbp_resid, unj) and refuse its missing measures, as ``segeval eval --trec-eval 9`` does (pipeline.plan)."""
-    from segeval.report.trec import render
+    from segeval.reports.trec import render
     from tests.support import trec_boundary as TB
 
     qrels, run = TB.parity_collection(0, "plain")

@@ -1,4 +1,4 @@
-"""The in-memory lane (segeval/inmemory.py) gives the general path's Evaluation exactly, on generated
+"""The in-memory lane (segeval/readers/from_frames.py) gives the general path's Evaluation exactly, on generated
 runs with tied scores, non-ASCII docnos, documents and queries on one side only; input outside the
 lane or not clean takes the general path (and its error messages)."""
 
@@ -11,14 +11,14 @@ from typing import Any
 import pandas as pd
 import pytest
 
-import segeval.inmemory as lane
-import segeval.ordering as ordering
+import segeval.core.ordering as ordering
+import segeval.readers.from_frames as lane
 from segeval import Evaluator, Settings
-from segeval.errors import SegevalError
-from segeval.inmemory import QrelsIndex, evaluate_in_memory
-from segeval.io.frames import load_run
-from segeval.pipeline import Evaluation, evaluate_part, finish
-from segeval.validate import validate_run
+from segeval.core.errors import SegevalError
+from segeval.core.pipeline import Evaluation, evaluate_part, finish
+from segeval.readers.frames import load_run
+from segeval.readers.from_frames import QrelsIndex, evaluate_in_memory
+from segeval.readers.validate import validate_run
 from tests.conftest import sliced
 
 MEASURES = ["map", "P_1", "P_5", "P_10", "ndcg", "ndcg_cut_5", "ndcg_cut_10", "bpref", "recip_rank", "Rprec",
@@ -165,8 +165,8 @@ def test_rankings_of_one_length(seed: int, monkeypatch: pytest.MonkeyPatch) -> N
 def test_qrels_frames_keep_their_ids_as_categories() -> None:
     """Qrels given as a frame come out of load_qrels with Categorical ids in code-point order, and
     the lane's index takes their codes; unused categories (rows dropped) are hashed again."""
-    from segeval.io.frames import load_qrels
-    from segeval.validate import id_codes
+    from segeval.readers.frames import load_qrels
+    from segeval.readers.validate import id_codes
 
     frame = pd.DataFrame({"query_id": ["q2", "q1", "é", "q1"], "doc_id": ["b", "a", "Z", "é"],
                           "relevance": [1, 0, 2, 1]})

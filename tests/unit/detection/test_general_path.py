@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from segeval.adapt.registry import make_adapter
-from segeval.adapt.tiou_best import TiouBestAdapter
-from segeval.analysis.moments.qvhighlights.retrieval import average_precisions
-from segeval.detection.ap import interpolated_ap, kit_ap, voc_ap
-from segeval.detection.match import best_free_match
-from segeval.errors import ParameterError
+from segeval.adapters.registry import make_adapter
+from segeval.adapters.tiou_best import TiouBestAdapter
+from segeval.core.errors import ParameterError
+from segeval.protocols.detection.ap import interpolated_ap, kit_ap, voc_ap
+from segeval.protocols.detection.match import best_free_match
+from segeval.protocols.moments.qvhighlights.retrieval import average_precisions
 from tests.conftest import run_cli
 from tests.support.scripts import load_script
 

@@ -12,10 +12,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from segeval.detection import evaluate as E
-from segeval.detection import read as R
-from segeval.detection.order import descending, py2_dict_order
-from segeval.detection.proposals import evaluate_proposals
+from segeval.protocols.detection import evaluate as E
+from segeval.protocols.detection import read as R
+from segeval.protocols.detection.order import descending, py2_dict_order
+from segeval.protocols.detection.proposals import evaluate_proposals
 from tests.conftest import FIXTURES
 from tests.support.scripts import load_script
 

@@ -8,10 +8,10 @@ import json
 import numpy as np
 import pytest
 
-from segeval.detection import evaluate as E
-from segeval.detection import read as R
-from segeval.detection.proposals import evaluate_proposals
-from segeval.detection.report import detection_rows, proposal_rows, py2_str
+from segeval.protocols.detection import evaluate as E
+from segeval.protocols.detection import read as R
+from segeval.protocols.detection.proposals import evaluate_proposals
+from segeval.protocols.detection.report import detection_rows, proposal_rows, py2_str
 from tests.conftest import run_cli, shared
 
 pytestmark = pytest.mark.reference

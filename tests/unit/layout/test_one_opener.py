@@ -1,4 +1,4 @@
-"""One opener: every input file is read through ``segeval/io/files.py`` (the input limits, gzip, streams, a
+"""One opener: every input file is read through ``segeval/readers/files.py`` (the input limits, gzip, streams, a
 message naming the file). A reader that opens a user file itself (``open(``, ``Path.read_text()``,
 ``.read_bytes()``, ``ElementTree.parse``, ``json.load``, ``pd.read_csv(path)`` ...) bypasses them, as the speech
 scorers' XML and RTTM readers once did: such a call anywhere else fails this test unless it is listed below
@@ -12,7 +12,7 @@ import functools
 from tests.conftest import ROOT
 
 PACKAGE = ROOT / "segeval"
-OPENER = "segeval/io/files.py"
+OPENER = "segeval/readers/files.py"
 
 #: calls that open or read a file, whatever the receiver (``Path(p).open()``, ``gzip.open``, ``os.open`` ...)
 _ANY_RECEIVER = {"open", "read_text", "read_bytes", "fdopen", "iterparse", "ParseFile", "file_digest", "fromfile",
@@ -26,12 +26,12 @@ _OPENER_NAMES = {"files"}
 
 #: (module, call) -> why it reads no user input
 ALLOWED = {
-    ("segeval/interrupt.py", "open"): "the process table (/proc/PID/stat), to stop child processes",
-    ("segeval/interrupt.py", "os.open"): "/dev/null, written over standard error when it is closed",
-    ("segeval/output.py", "os.open"): "outputs written (a FIFO, a folder fsynced after the rename), not read",
-    ("segeval/output.py", "os.fdopen"): "the output file opened above, written",
+    ("segeval/executors/interrupt.py", "open"): "the process table (/proc/PID/stat), to stop child processes",
+    ("segeval/executors/interrupt.py", "os.open"): "/dev/null, written over standard error when it is closed",
+    ("segeval/reports/output.py", "os.open"): "outputs written (a FIFO, a folder fsynced after the rename), not read",
+    ("segeval/reports/output.py", "os.fdopen"): "the output file opened above, written",
     ("segeval/cli/streams.py", "os.open"): "/dev/null in place of a closed standard stream",
-    ("segeval/io/fast.py", "pd.read_csv"): "parses bytes the opener has read (io.BytesIO), opens no file",
+    ("segeval/readers/tokenizer.py", "pd.read_csv"): "parses bytes the opener has read (io.BytesIO), opens no file",
 }
 
 
@@ -88,8 +88,8 @@ def test_the_finder_finds_each_kind_of_reader() -> None:
 def test_files_are_opened_by_the_opener_only() -> None:
     stray = [f"{module}:{line}: {call}(...)" for module, calls in found().items() if module != OPENER
              for line, call in calls if (module, call) not in ALLOWED]
-    assert stray == [], ("read input through segeval/io/files.py (read_bytes, read_text, read_document, read_utf8, "
-                         "open_blocks), or list the call in ALLOWED with why it reads no user input:\n"
+    assert stray == [], ("read input through segeval/readers/files.py (read_bytes, read_text, read_document, "
+                         "read_utf8, open_blocks), or list the call in ALLOWED with why it reads no user input:\n"
                          + "\n".join(stray))
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from segeval.adapt.base import Adapted
-from segeval.errors import InputError
-from segeval.io.tables import read_qrels
+from segeval.adapters.base import Adapted
+from segeval.core.errors import InputError
 from segeval.measures import adr as A
+from segeval.readers.tables import read_qrels
 from tests.conftest import run_cli, sliced
 
 

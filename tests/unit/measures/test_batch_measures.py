@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from segeval.adapt.base import Adapted, Label
+from segeval.adapters.base import Adapted, Label
 from segeval.measures.batch import Batch
 from segeval.measures.declaration import Measure
 from segeval.measures.definitions import FAMILIES, TREC_EVAL_9

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 import segeval
-from segeval.errors import ParameterError
+from segeval.core.errors import ParameterError
 from segeval.measures.definitions import REGISTRY, measure
 from tests.conftest import run_cli
 from tests.support.reference import require_module
@@ -239,7 +239,7 @@ def test_judged_only_equals_pyndeval_on_the_judged_results() -> None:
 def test_subtopic_column_only_when_asked(tmp_path: Path) -> None:
     """The qrels reader keeps the second field only for the diversity measures: other measures read the same
     frame and bytes as before."""
-    from segeval.io.tables import read_qrels
+    from segeval.readers.tables import read_qrels
 
     q, _ = _write(tmp_path, [("q1", "0", "d1", 1), ("q1", "0", "d2", 0)], RUN[:1])
     plain, kept = read_qrels(q), read_qrels(q, subtopics=True)

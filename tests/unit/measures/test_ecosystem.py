@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import segeval
-from segeval.errors import ParameterError
+from segeval.core.errors import ParameterError
 from segeval.measures.definitions import ECOSYSTEM, REGISTRY
 from tests.conftest import run_cli
 from tests.support.reference import require_binary, require_module

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from segeval.errors import ParameterError
+from segeval.core.errors import ParameterError
 from segeval.measures import jumpin as J
 from segeval.measures import segments as S
 from segeval.measures.definitions import expand, measure

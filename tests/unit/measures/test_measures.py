@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from segeval.adapt.base import Adapted
-from segeval.aggregate import aggregate
-from segeval.errors import ParameterError
+from segeval.adapters.base import Adapted
+from segeval.core.aggregate import aggregate
+from segeval.core.errors import ParameterError
 from segeval.measures import labels as L
 from segeval.measures import measure
 from segeval.measures import segments as S

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from segeval.errors import ParameterError
+from segeval.core.errors import ParameterError
 from segeval.measures.definitions import ECOSYSTEM, FAMILIES, REGISTRY, for_trec_eval, resolve
 from segeval.measures.params import MAX_CUTOFF, Params
 from tests.conftest import run_cli

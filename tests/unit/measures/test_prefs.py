@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from segeval.io.judgements import Judgement
 from segeval.measures import prefs as P
+from segeval.readers.judgements import Judgement
 
 
 def lines(text: str) -> list[Judgement]:

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from segeval.measures import segments as S
-from segeval.prepare import prepare
+from segeval.readers.from_tables import prepare
 
 
 def frames(seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import segeval
-from segeval.errors import ParameterError
+from segeval.core.errors import ParameterError
 
 LN3 = math.log(3)
 LOG2_4_3 = math.log2(4 / 3)  # log2(1 + e^-ln3): a target at LLR ln 3, or a non-target at -ln 3, at prior 1/2
@@ -164,7 +164,7 @@ def test_tables_in_memory_give_the_same_values(tmp_path: Path) -> None:
     names = ["actCnxe", "minCnxe", "maxTWV", "actTWV.decisions=bayes"]
     frames, files = segeval.evaluate(qrels, run, names), evaluate(tmp_path, names)
     assert frames.summary == files.summary and frames.per_query == files.per_query
-    with pytest.raises(segeval.errors.InputError, match=r"<run>, line 2: query q3 in utterance u1 is not a trial"):
+    with pytest.raises(segeval.core.errors.InputError, match=r"<run>, line 2: query q3 in utterance u1 is not a trial"):
         segeval.evaluate(qrels, run.assign(query_id=["q1", "q3", "q2", "q2", "q2", "q2"], doc_id=["u1"] * 6), names)
 
 

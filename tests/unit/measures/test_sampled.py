@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from segeval.io.parse import DIFFERENT_ON_PURPOSE
-from segeval.io.strata import parse_sampled_run, parse_strata_qrels
 from segeval.measures.sampled import interpolated, optimal_dcg, sample_eval, topic_values
+from segeval.readers.line_parser import DIFFERENT_ON_PURPOSE
+from segeval.readers.strata import parse_sampled_run, parse_strata_qrels
 from tests.conftest import FIXTURES, ROOT, run_cli, shared, sliced
 
 XINF = FIXTURES / "xinf"
@@ -146,7 +146,7 @@ def test_grade_spelling_hand_derived() -> None:
     ideal DCG has grades '1' and '01' (value 1 each; '1' > '01' as strings) at ranks 1 and 2, each count
     1 * 4 docs / 3 sampled = 1.33, rounded to 1: 1 + 1/log2(3).  -G 1=-1 maps d2 (not d1: the mapping
     is keyed by the text) to -1, unsampled."""
-    from segeval.io.strata import parse_gains, parse_strata_qrels
+    from segeval.readers.strata import parse_gains, parse_strata_qrels
 
     data = b"7 0 d1 1 01\n7 0 d2 1 1\n7 0 d3 1 0\n7 0 d4 1 -01\n"
     topic = parse_strata_qrels(data, "q").topics["7"]
@@ -253,8 +253,8 @@ def test_empty_files_and_no_common_topic(tmp_path: Path) -> None:
 
 
 def _reference_values(qrels_path: str, run_path: str) -> dict[str, tuple[float, float]]:
-    from segeval.io.strata import read_sampled_run, read_strata_qrels
     from segeval.measures.sampled import ranking
+    from segeval.readers.strata import read_sampled_run, read_strata_qrels
 
     qrels, run = read_strata_qrels(qrels_path), read_sampled_run(run_path)
     out = {}
@@ -266,7 +266,7 @@ def _reference_values(qrels_path: str, run_path: str) -> dict[str, tuple[float, 
 
 
 def _eval_equals_sample_eval(qrels_path: str, run_path: str) -> int:
-    from segeval.pipeline import evaluate
+    from segeval.core.pipeline import evaluate
 
     ev = evaluate(qrels_path, run_path, ["xinfAP", "xinfNDCG"])
     got = {q: (ev.per_query["xinfAP"][i], ev.per_query["xinfNDCG"][i]) for i, q in enumerate(ev.queries)}

@@ -9,13 +9,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from segeval.adapt.base import Adapted, judged_only
-from segeval.aggregate import aggregate
+from segeval.adapters.base import Adapted, judged_only
+from segeval.core.aggregate import aggregate
+from segeval.core.pipeline import evaluate
 from segeval.measures import trec_gains as TG
 from segeval.measures import trec_judged as TJ
 from segeval.measures import trec_ranks as TR
 from segeval.measures import trec_sets as TS
-from segeval.pipeline import evaluate
 from tests.conftest import FIXTURES, run_cli
 
 
@@ -226,7 +226,7 @@ def test_eval_json_and_csv_outputs(tmp_path: Path) -> None:
 
 def test_api_long_frame(tmp_path: Path) -> None:
     import segeval
-    from segeval.adapt import ExactAdapter
+    from segeval.adapters import ExactAdapter
 
     qrels, run = _files(tmp_path)
     ev = segeval.evaluate(qrels, run, ["map", "P_2"], [ExactAdapter()], order="score")
@@ -287,8 +287,8 @@ def test_trec_relstring_marks() -> None:
 
 def test_api_defaults_follow_the_input_kind(tmp_path: Path) -> None:
     import segeval
-    from segeval.adapt import ExactAdapter
-    from segeval.errors import ParameterError
+    from segeval.adapters import ExactAdapter
+    from segeval.core.errors import ParameterError
 
     qrels, run = _files(tmp_path)
     ev = segeval.evaluate(qrels, run, ["map"])  # documents: exact adapter, score order

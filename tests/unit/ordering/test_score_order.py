@@ -1,4 +1,4 @@
-"""trec_eval's score order (segeval.ordering.score_order), which every reader uses: by query, score
+"""trec_eval's score order (segeval.core.ordering.score_order), which every reader uses: by query, score
 descending, docno descending, whether or not the rows come already ranked (the shortcut for runs
 written in rank order must give the full sort's order), through each of its sorting strategies."""
 
@@ -9,8 +9,8 @@ import random
 import numpy as np
 import pytest
 
-import segeval.ordering as ordering
-from segeval.ordering import score_order
+import segeval.core.ordering as ordering
+from segeval.core.ordering import score_order
 from tests.conftest import sliced
 
 
@@ -61,7 +61,7 @@ def test_non_finite_scores() -> None:
 
 
 def test_the_shortcut_is_taken_only_for_ranked_grouped_rows() -> None:
-    from segeval.ordering import ranked_as_listed as listed
+    from segeval.core.ordering import ranked_as_listed as listed
 
     q = np.asarray([0, 0, 1, 1, -1, 2], dtype=np.int32)
     assert listed(q, np.asarray([2.0, 1.0, 5.0, 5.0, 9.0, 0.0]))  # equal scores may stay as listed

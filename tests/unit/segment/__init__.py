@@ -1,1 +1,1 @@
-"""Tests of segeval.segment."""
+"""Tests of segeval.core.segment."""

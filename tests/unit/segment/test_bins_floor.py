@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from segeval.segment import floor_divide
+from segeval.core.segment import floor_divide
 
 
 @pytest.mark.parametrize("size", [1, 3, 10, 60, 300, 7919])

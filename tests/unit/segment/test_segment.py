@@ -1,12 +1,12 @@
-"""The boundary rules of segeval.segment, on drawn timelines."""
+"""The boundary rules of segeval.core.segment, on drawn timelines."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from segeval.errors import ParameterError
-from segeval.segment import Segment, bin_range, closed_overlap, whole_seconds_overlap
+from segeval.core.errors import ParameterError
+from segeval.core.segment import Segment, bin_range, closed_overlap, whole_seconds_overlap
 from tests.support.timeline import spans
 
 

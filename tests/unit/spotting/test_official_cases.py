@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from segeval.spotting import ap, grid, read
+from segeval.protocols.spotting import ap, grid, read
 from tests.conftest import FIXTURES, run_cli, shared
 from tests.support.scripts import load_script
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from segeval.spotting import ap, grid, read
+from segeval.protocols.spotting import ap, grid, read
 from tests.conftest import run_cli
 
 

@@ -1,0 +1,77 @@
+"""Exact relevance for documents: a result is judged by the qrels line with its id.
+
+A result whose (query, docno) has a qrels line is relevant when that line's
+grade reaches the relevance level, judged non-relevant when the grade is below
+it but not negative; a result without a line, or with a negative grade, is
+unjudged (as trec_eval treats them in bpref and num_nonrel_judged_ret).
+Grades are the qrels values, the pool every qrels grade of the query, so
+graded and pool-based measures (nDCG, bpref) see the full judgements.
+Segments match here only when (video, start, end) are equal, which is rarely
+what a segment run wants: use the segment adapters.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.adapters.base import Adapted, Adapter, Label, Reason, per_query_count
+
+if TYPE_CHECKING:
+    from segeval.adapters.labelled import Labelled
+    from segeval.core.prepared import Prepared
+
+
+def exact_labels(grade: npt.NDArray[np.floating], relevance_level: int) -> npt.NDArray[np.uint8]:
+    """The exact rule, per result given the grade of its qrels line (NaN: none): relevant when the grade
+    reaches ``relevance_level``, else judged non-relevant when it is not negative, else unjudged."""
+    labels = np.full(len(grade), Label.UNJUDGED, dtype=np.uint8)
+    labels[grade >= 0] = Label.NONRELEVANT  # NaN compares False: no line, unjudged
+    labels[grade >= relevance_level] = Label.RELEVANT
+    return labels
+
+
+class ExactAdapter(Adapter):
+    """Judged by the qrels line of the same document (trec_eval's matching)."""
+
+    name = "exact"
+    suffix = ""
+
+    def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
+        """The qrels line of the same document and its grade."""
+        rows = a.matches(unit).tolist()
+        if not rows:
+            return [Reason(-1, "no qrels line for this document")]
+        label = Label(int(a.labels[unit]))
+        why = {Label.RELEVANT: "same document, grade reaches the relevance level",
+               Label.NONRELEVANT: "same document, grade below the relevance level",
+               Label.UNJUDGED: "same document, negative grade: unjudged"}
+        return [Reason(int(r), why.get(label, "")) for r in rows]
+
+    def adapt(self, data: Prepared) -> Labelled:
+        from segeval.core.prepared import group_pairs
+
+        run, qrels = data.run_columns, data.qrels_columns
+        n = data.n_results
+        u, j = group_pairs(run["gid"], qrels["gid"])
+        if len(qrels["qcode"]) and {"start", "end"} <= qrels.keys():
+            same = np.isnan(qrels["start"][j]) | (
+                (qrels["start"][j] == run["start"][u])
+                & (qrels["end"][j] == run["end"][u]))
+            u, j = u[same], j[same]
+        if "subtopic" in qrels:  # subtopic qrels judge a document once per subtopic: its largest grade counts
+            by_grade = np.lexsort((-qrels["rel"][j], u))
+            u, j = u[by_grade], j[by_grade]
+        first = np.ones(len(u), dtype=bool)
+        first[1:] = u[1:] != u[:-1]  # a document judged twice: the first qrels line counts
+        u, j = u[first], j[first]
+        grades = np.full(n, np.nan)
+        grades[u] = qrels["rel"][j]
+        labels = exact_labels(grades, data.relevance_level)
+        num_rel = per_query_count(qrels["qcode"][data.relevant], len(data.queries))
+        pool = qrels["rel"].astype(np.float64), data.qrels_bounds  # every qrels grade of the query
+        from segeval.adapters.labelled import Labelled  # not on import: the fast lanes label with exact_labels
+
+        return Labelled(data, run["qcode"], labels, num_rel, u, j, np.arange(n, dtype=np.int64), grades, pool)

@@ -1,0 +1,109 @@
+"""Every query's labels at once (what an adapter returns): one batch for the measures, per-query views on
+demand."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.adapters.base import Adapted, grades_from_labels
+from segeval.adapters.subtopics import Subtopics
+from segeval.core.arrays import FloatArray, IntArray
+from segeval.measures.batch import Batch
+
+if TYPE_CHECKING:
+    from segeval.core.prepared import Prepared
+
+
+
+class Labelled(Sequence[Adapted]):
+    """Every query's labels at once, on the coded columns: what an adapter returns.
+
+    The measures read :attr:`batch` (one :class:`~segeval.measures.batch.Batch` of all queries); query
+    q's :class:`Adapted` (``labelled[q]``) is a view made on demand, for the measures without a batch
+    form, ``-J`` and ``segeval show --explain``.
+
+    ``unit_qcode`` is each unit's query (units sorted by query, in rank order within it);
+    ``pair_unit``/``pair_row`` list the deciding (unit, qrels row) pairs, sorted by unit;
+    ``unit_source`` is the run row (dataset-wide) each unit came from.  ``grades`` (per unit) and
+    ``pool`` with ``pool_offsets`` (per query, its judged grades) default to the labels' grades and
+    one relevant grade per relevant unit of ``num_rel``.
+    """
+
+    def __init__(self, data: Prepared, unit_qcode: IntArray, labels: npt.NDArray[np.uint8], num_rel: IntArray,
+                 pair_unit: IntArray, pair_row: IntArray, unit_source: IntArray,
+                 grades: FloatArray | None = None, pool: tuple[FloatArray, IntArray] | None = None) -> None:
+        n_q = len(data.queries)
+        self.data = data
+        self.labels = labels
+        self.offsets = np.searchsorted(unit_qcode, np.arange(n_q + 1), side="left").astype(np.int64)
+        self.num_rel = np.asarray(num_rel, dtype=np.int64)
+        self.match_offsets = np.zeros(len(labels) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(pair_unit, minlength=len(labels)), out=self.match_offsets[1:])
+        self.pair_row = pair_row
+        self.unit_source = unit_source
+        self.grades = grades_from_labels(labels) if grades is None else grades
+        if pool is None:
+            pool_offsets = np.zeros(n_q + 1, dtype=np.int64)
+            np.cumsum(self.num_rel, out=pool_offsets[1:])
+            pool = np.ones(int(pool_offsets[-1]), dtype=np.float64), pool_offsets
+        self.pool, self.pool_offsets = pool
+        self._views: dict[int, Adapted] = {}
+
+    def __len__(self) -> int:
+        return len(self.num_rel)
+
+    @overload
+    def __getitem__(self, q: int) -> Adapted: ...
+
+    @overload
+    def __getitem__(self, q: slice) -> list[Adapted]: ...
+
+    def __getitem__(self, q: int | slice) -> Adapted | list[Adapted]:
+        if isinstance(q, slice):
+            return [self[k] for k in range(len(self))[q]]
+        n = len(self)
+        k = int(q) + n if int(q) < 0 else int(q)
+        if not 0 <= k < n:
+            raise IndexError(f"query {q} of {n}")
+        if k not in self._views:
+            self._views[k] = self._view(k)
+        return self._views[k]
+
+    def _view(self, q: int) -> Adapted:
+        data = self.data
+        row_grades = self._row_grades
+        row_strata = data.qrels_columns.get("stratum")
+        a, b = int(self.offsets[q]), int(self.offsets[q + 1])
+        o = self.match_offsets[a : b + 1]
+        rows = self.pair_row[o[0] : o[-1]]
+        lo, hi = int(data.qrels_bounds[q]), int(data.qrels_bounds[q + 1])
+        return Adapted(
+            labels=self.labels[a:b],
+            num_rel=int(self.num_rel[q]),
+            match_offsets=o - o[0],
+            match_rows=rows,
+            source=self.unit_source[a:b] - data.run_bounds[q],
+            grades=self.grades[a:b],
+            pool=self.pool[self.pool_offsets[q] : self.pool_offsets[q + 1]],
+            match_grades=row_grades[rows],
+            truth=row_grades[lo:hi],
+            match_strata=None if row_strata is None else row_strata[rows],
+            truth_strata=None if row_strata is None else row_strata[lo:hi],
+            subtopics=Subtopics(data, q, self.unit_source[a:b], data.relevance_level),
+        )
+
+    @cached_property
+    def _row_grades(self) -> FloatArray:
+        """Every qrels row's grade (one array that all views slice)."""
+        return np.asarray(self.data.qrels_columns["rel"], dtype=np.float64)
+
+    @cached_property
+    def batch(self) -> Batch:
+        """All queries' labels, grades and pools as one batch (its per-query rankings: this sequence)."""
+        return Batch(self.labels, self.offsets, self.num_rel, self.grades.astype(np.float64, copy=False),
+                     self.pool.astype(np.float64, copy=False), self.pool_offsets, self)

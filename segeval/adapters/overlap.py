@@ -1,0 +1,87 @@
+"""Overlap relevance, as the MediaEval reference computes it.
+
+A result is relevant (``1``) when it meets any relevant qrels segment of its
+video under the ``closed`` rule (touching counts), else non-relevant (``0``)
+when it meets a non-relevant one, else unjudged (``-``).  One character per
+second; numbered lines are results by rank::
+
+              0         1         2
+              0123456789012345678901234
+        rel : ..........[=========]
+        non : [==]
+        1   : ..[=]
+        2   : .....[==]
+        3   : .......[==]
+        4   : ............[=]
+        labels: 0-11
+
+(1 meets the non-relevant 0-3; 2 meets nothing; 3 touches the relevant 10-20
+at 10; 4 lies inside it and is credited again.)
+
+Every result meeting a relevant segment counts, so one relevant segment can be
+credited many times and MAP can exceed 1.  ``num_rel`` is the number of merged
+relevant segments (touching or overlapping qrels segments of a video merged).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.adapters.base import Adapter, Label, per_query_count
+from segeval.adapters.labelled import Labelled
+from segeval.core.arrays import BoolArray, IntArray
+from segeval.core.prepared import Prepared, kept_pairs
+from segeval.core.segment import closed_overlap
+
+
+def decide(
+    n_units: int,
+    rel_pairs: tuple[IntArray, IntArray],
+    nonrel_pairs: tuple[IntArray, IntArray],
+) -> tuple[npt.NDArray[np.uint8], IntArray, IntArray]:
+    """Labels 1 / 0 / - from matching (unit, row) pairs, and the deciding pairs sorted by unit."""
+    is_rel = np.zeros(n_units, dtype=bool)
+    is_rel[rel_pairs[0]] = True
+    is_non = np.zeros(n_units, dtype=bool)
+    is_non[nonrel_pairs[0]] = True
+    labels = np.full(n_units, Label.UNJUDGED, dtype=np.uint8)
+    labels[is_non] = Label.NONRELEVANT
+    labels[is_rel] = Label.RELEVANT
+    keep_non = ~is_rel[nonrel_pairs[0]]
+    units = np.concatenate([rel_pairs[0], nonrel_pairs[0][keep_non]])
+    rows = np.concatenate([rel_pairs[1], nonrel_pairs[1][keep_non]])
+    order = np.argsort(units, kind="stable")
+    return labels, units[order], rows[order]
+
+
+def overlap_decisions(
+    data: Prepared,
+) -> tuple[npt.NDArray[np.uint8], IntArray, IntArray]:
+    """Dataset-wide labels 1 / 0 / - of the overlap rule and the deciding (result, qrels row) pairs."""
+    run, qrels = data.run_columns, data.qrels_columns
+    gid = run["gid"]
+    s, e = run["start"], run["end"]
+    rel_mask = data.relevant
+
+    def pairs(mask: BoolArray) -> tuple[IntArray, IntArray]:
+        rows = np.flatnonzero(mask)
+        starts, ends = qrels["start"][rows], qrels["end"][rows]
+        ui, j = kept_pairs(gid, qrels["gid"][rows], lambda u, j: closed_overlap(s[u], e[u], starts[j], ends[j]))
+        return ui, rows[j]
+
+    return decide(data.n_results, pairs(rel_mask), pairs(~rel_mask))
+
+
+class OverlapAdapter(Adapter):
+    """Relevant when the result meets a relevant qrels segment (closed intervals)."""
+
+    name = "overlap"
+    suffix = ""
+    credits_once = False
+
+    def adapt(self, data: Prepared) -> Labelled:
+        labels, pu, pr = overlap_decisions(data)
+        num_rel = per_query_count(data.rel.qcode, len(data.queries))
+        return Labelled(data, data.run_columns["qcode"], labels, num_rel, pu, pr,
+                              np.arange(data.n_results, dtype=np.int64))

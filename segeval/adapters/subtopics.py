@@ -1,0 +1,93 @@
+"""One query's subtopic judgements (``qid subtopic docno rel``, NIST ndeval's qrels), for the diversity
+measures: made on demand from the prepared qrels, so no other measure pays for them.
+
+A qrels file without a ``subtopic`` column (or with ``0`` throughout) is one subtopic, as ir_measures gives
+pyndeval such qrels.  Subtopics are numbered by their first line over the whole qrels, as pyndeval numbers
+them (ndeval's own reads them as integers: the same order on NIST's qrels, whose queries list their subtopics
+1, 2, ... in order).  The numbers fix the order in which a document's gains are summed, and through near ties
+the greedy ideal ranking: in another order the last bits, and then the ideal ranking, can differ.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.core.arrays import BoolArray, FloatArray, IntArray
+from segeval.core.prepared import distinct as sorted_distinct
+
+if TYPE_CHECKING:
+    from segeval.core.prepared import Prepared
+
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Every judged document of a query: ``names`` in docno order descending (ndeval's ideal ranking breaks
+    ties by the larger docno), ``grades[d, s]`` document d's grade for subtopic s (NaN: no line), and
+    ``row[icode]`` each judged item code's row."""
+
+    names: npt.NDArray[np.object_]
+    grades: FloatArray
+    row: dict[int, int]
+
+
+@dataclass(frozen=True)
+class Subtopics:
+    """The subtopic judgements of one query's ranked results: ``sources`` are the run rows (dataset-wide) of
+    the ranked results, in rank order; ``level`` the relevance level (a subtopic grade at least this is
+    relevant, as pyndeval's ``relevance_level``)."""
+
+    data: Prepared = field(repr=False, compare=False)
+    query: int
+    sources: IntArray = field(repr=False, compare=False)
+    level: float
+    #: ideal rankings already made, by alpha (:mod:`segeval.measures.diversity`)
+    ideals: dict[float, FloatArray] = field(default_factory=dict, repr=False, compare=False)
+
+    def at(self, level: float) -> Subtopics:
+        """The same judgements at another relevance level (ir_measures' ``rel=``)."""
+        return replace(self, level=level, ideals={})
+
+    def keep(self, units: IntArray) -> Subtopics:
+        """The judgements of the ranked results ``units`` only (trec_eval's ``-J`` dropping results)."""
+        return replace(self, sources=self.sources[units], ideals=self.ideals)
+
+    @cached_property
+    def pool(self) -> Pool:
+        data, q = self.data, self.query
+        lo, hi = int(data.qrels_bounds[q]), int(data.qrels_bounds[q + 1])
+        columns = data.qrels_columns
+        topics = columns.get("subtopic")  # numbered over the whole qrels (from_tables): renumbered in order
+        codes = (np.zeros(hi - lo, dtype=np.int64) if topics is None else
+                 np.unique(np.asarray(topics)[lo:hi], return_inverse=True)[1].astype(np.int64).reshape(-1))
+        icodes = np.asarray(columns["icode"])[lo:hi]
+        distinct = sorted_distinct(icodes)
+        names = np.asarray(data.items, dtype=object)[distinct]
+        order = sorted(range(len(distinct)), key=lambda d: names[d], reverse=True)
+        row = {int(distinct[d]): i for i, d in enumerate(order)}
+        grades = np.full((len(distinct), int(codes.max(initial=-1)) + 1), np.nan)
+        rel = np.asarray(columns["rel"], dtype=np.float64)[lo:hi]
+        for icode, topic, grade in zip(icodes.tolist(), codes.tolist(), rel.tolist(), strict=True):
+            grades[row[icode], topic] = grade
+        return Pool(names[order], grades, row)
+
+    @cached_property
+    def judged(self) -> BoolArray:
+        """``judged[d, s]``: pool document d is relevant to subtopic s (its grade reaches the level)."""
+        return np.nan_to_num(self.pool.grades, nan=-np.inf) >= self.level
+
+    @cached_property
+    def ranked(self) -> BoolArray:
+        """``ranked[i, s]``: the result at rank i + 1 is relevant to subtopic s (an unjudged one to none)."""
+        pool = self.pool
+        icodes = np.asarray(self.data.run_columns["icode"])[self.sources]
+        rows = np.array([pool.row.get(int(c), -1) for c in icodes.tolist()], dtype=np.int64)
+        out = np.zeros((len(rows), self.judged.shape[1]), dtype=bool)
+        found = rows >= 0
+        out[found] = self.judged[rows[found]]
+        return out

@@ -1,0 +1,222 @@
+"""Temporal IoU matching, as moment retrieval evaluates segments.
+
+A result is relevant (``1``) when its temporal intersection over union with a
+not yet matched relevant qrels segment of the same video is at least ``theta``
+(above it with ``strict``); the match goes to the segment with the highest IoU
+(on ties the first qrels line), greedily in rank order, and each relevant
+segment is matched once.  A result that reaches ``theta`` only with already
+matched segments is relevant-seen (``s``); any other result is non-relevant
+(``0``): the ground truth is taken as exhaustive.  IoU of spans [s1, e1] and
+[s2, e2] is overlap / (max(e1, e2) - min(s1, s2)); two equal zero-length spans
+have IoU 1.  With theta = 0.5::
+
+              0         1         2
+              0123456789012345678901234
+        rel : ..........[=========]
+        1   : .....[=========]
+        2   : ..........[========]
+        3   : ..........[=========]
+        labels: 01s
+
+(1 is 10-20 against 5-15: IoU 5/15 < 0.5; 2 is 10-19: IoU 0.9, matched; 3 is an exact
+match, but the segment is taken.)  ``num_rel`` is the number of relevant qrels segments.
+
+``float32`` computes IoU as TVR's official evaluator does: times rounded to 32-bit floats, the IoU
+in 32-bit arithmetic, 0 for an empty hull (two equal zero-length spans too), and theta rounded to a
+32-bit float (0.7 becomes 0.699999988). At an IoU exactly on theta in decimal the two arithmetics
+can disagree either way ([85.06, 85.07] against [85.06, 85.08]: 0.5 in float32, 0.49999999999 in
+doubles).
+
+``best`` (``pick="best"``) measures a result only against the relevant segment of its video with the highest
+IoU in the union form (``overlap / (len1 + len2 - overlap)``; on ties the first in qrels line order, the order
+of the ground truth's windows; a 0/0 first), as QVHighlights' R1 picks the ground-truth window of the first
+prediction before it measures the hull IoU; it reaches theta only with that one.
+
+``empty0`` (``empty="zero"``) gives an empty hull (two equal zero-length spans) IoU 0 instead of 1, in double
+precision: the convention of QVHighlights, Ego4D NLQ (whose 0/0 NaN is never a hit either) and the
+recall report, so that ``segeval mr --write-lines`` lines reproduce their figures.  :func:`tiou` is the one
+hull-form IoU: those protocols compute their IoU through it (``empty="nan"`` for Ego4D NLQ's mIoU, whose
+0/0 stays NaN; DiDeMo's inclusive units as [s, e + 1]), and :func:`tiou32` is TVR's.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.adapters.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
+from segeval.adapters.labelled import Labelled
+from segeval.core.arrays import BoolArray, Float32Array, FloatArray, IntArray
+from segeval.core.errors import ParameterError
+from segeval.core.prepared import Prepared, kept_pairs
+from segeval.core.settings import THETA, TIOU
+
+Empty = Literal["one", "zero", "nan"]
+
+
+def tiou(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.ArrayLike,
+         empty: Empty = "one", form: Literal["hull", "union"] = "hull") -> FloatArray:
+    """Temporal IoU of paired (broadcast) spans in doubles: overlap / (max(e1, e2) - min(s1, s2)), the hull
+    (the union when they overlap).  An empty hull scores ``empty``: ``one`` (default) 1 when the starts
+    are equal (two equal zero-length spans), else 0; ``zero`` 0; ``nan`` NaN (Ego4D NLQ's 0/0).
+
+    ``form="union"``: overlap / (len1 + len2 - overlap), ActivityNet's ``segment_iou`` (copied by QVHighlights'
+    mAP and R1), whose 0/0 (two zero-length windows) is NaN whatever ``empty``."""
+    a1, b1, a2, b2 = (np.asarray(x, dtype=np.float64) for x in (s1, e1, s2, e2))
+    inter = np.maximum(0.0, np.minimum(b1, b2) - np.maximum(a1, a2))
+    if form == "union":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.asarray(inter / ((b1 - a1) + (b2 - a2) - inter), dtype=np.float64)
+    union = np.maximum(b1, b2) - np.minimum(a1, a2)
+    fill: Any = (a1 == a2).astype(np.float64) if empty == "one" else 0.0 if empty == "zero" else np.nan
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(union > 0, inter / np.where(union > 0, union, 1.0), fill)
+    return np.asarray(out, dtype=np.float64)
+
+
+def best_of(union_iou: FloatArray, axis: int = -1) -> npt.NDArray[np.intp]:
+    """The window of highest union-form IoU along ``axis``, as QVHighlights' R1 picks the ground-truth window of
+    the first prediction: numpy's argmax (the first on ties; a NaN, 0/0, wins)."""
+    return np.asarray(np.argmax(union_iou, axis=axis))
+
+
+def tiou32(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.ArrayLike) -> Float32Array:
+    """Temporal IoU of paired spans in TVR's float32 arithmetic; 0 for an empty hull."""
+    a1, b1, a2, b2 = (np.asarray(x, dtype=np.float32) for x in (s1, e1, s2, e2))
+    inter = np.maximum(np.float32(0), np.minimum(b1, b2) - np.maximum(a1, a2))
+    hull = np.maximum(b1, b2) - np.minimum(a1, a2)
+    out: Float32Array = np.divide(inter, hull, out=np.zeros_like(inter), where=hull != 0)
+    return out
+
+
+def video_segments(data: Prepared, a: Adapted, unit: int, query: int) -> tuple[int, IntArray]:
+    """The run row of unit ``unit`` of query ``query`` and the rows of the relevant qrels segments of its
+    video, in qrels line order (what an IoU adapter's ``explain`` weighs)."""
+    i = result_row(data, a, unit, query)
+    lo, hi = int(data.qrels_bounds[query]), int(data.qrels_bounds[query + 1])
+    rows = np.arange(lo, hi, dtype=np.int64)
+    rows = rows[data.relevant[lo:hi] & (data.qrels_columns["gid"][lo:hi] == data.run_columns["gid"][i])]
+    return i, rows[np.argsort(data.qrels_columns["listed"][rows], kind="stable")]
+
+
+def taking_ranks(a: Adapted) -> dict[int, int]:
+    """The rank (from 1) of the result each matched qrels row went to."""
+    return {int(r): int(a.source[k]) + 1 for k in range(len(a)) for r in a.matches(k).tolist()}
+
+
+class TiouAdapter(Adapter):
+    """Relevant when the temporal IoU with an unmatched relevant segment reaches theta."""
+
+    name = "tiou"
+
+    def __init__(self, theta: float = TIOU, strict: bool = False, float32: bool = False,
+                 empty: Literal["one", "zero"] = "one", pick: Literal["any", "best"] = "any") -> None:
+        self.theta = THETA.check(theta)
+        if empty not in ("one", "zero"):
+            raise ParameterError(f"The 'empty' parameter must be 'one' or 'zero'. Got {empty!r} instead.")
+        self.strict = bool(strict)
+        self.float32 = bool(float32)
+        if pick not in ("any", "best"):
+            raise ParameterError(f"The 'pick' parameter must be 'any' or 'best'. Got {pick!r} instead.")
+        self.empty: Empty = empty
+        self.pick = pick
+        self.suffix = (f"_tiou{self.theta:g}" + ("s" if self.strict else "") + ("z" if empty == "zero" else "")
+                       + ("b" if pick == "best" else "") + ("f" if self.float32 else ""))
+
+    @property
+    def spec(self) -> str:
+        return (f"tiou:{self.theta:g}" + (":strict" if self.strict else "")
+                + (":empty0" if self.empty == "zero" else "") + (":best" if self.pick == "best" else "")
+                + (":float32" if self.float32 else ""))
+
+    def _iou(self, s1: FloatArray, e1: FloatArray, s2: FloatArray,
+             e2: FloatArray) -> FloatArray | Float32Array:
+        return tiou32(s1, e1, s2, e2) if self.float32 else tiou(s1, e1, s2, e2, self.empty)
+
+    def _reach(self, iou: FloatArray | Float32Array) -> BoolArray:
+        theta = np.float32(self.theta) if self.float32 else self.theta
+        return np.asarray(iou > theta if self.strict else iou >= theta)
+
+    def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
+        """``1``: the segment it matched; ``s``: the segments it reaches theta with, each matched by
+        an earlier rank; ``0``: the relevant segment of best IoU below theta, if any overlaps."""
+        i, rows = video_segments(data, a, unit, query)
+        run, qrels = data.run_columns, data.qrels_columns
+        if self.pick == "best" and len(rows):
+            union = tiou(run["start"][i], run["end"][i], qrels["start"][rows], qrels["end"][rows], form="union")
+            rows = rows[[int(best_of(union))]]
+        n = len(rows)
+        iou = self._iou(np.full(n, run["start"][i], dtype=np.float64),
+                        np.full(n, run["end"][i], dtype=np.float64),
+                        qrels["start"][rows].astype(np.float64),
+                        qrels["end"][rows].astype(np.float64))
+        op = ">" if self.strict else ">="
+        label = Label(int(a.labels[unit]))
+        if label == Label.RELEVANT:
+            (row,) = a.matches(unit).tolist()
+            return [Reason(row, f"IoU {float(iou[rows == row][0]):.4g} {op} {self.theta:g}, matched here")]
+        if label == Label.RELEVANT_SEEN:
+            reach, rank = self._reach(iou), taking_ranks(a)
+            return [Reason(int(r), f"IoU {float(v):.4g} {op} {self.theta:g}, already matched by rank {rank[int(r)]}")
+                    for r, v in zip(rows[reach], iou[reach], strict=True)]
+        if n and float(iou.max()) > 0:
+            best = int(np.argmax(iou))
+            value = float(iou[best])
+            shown = f"{value:.4g}" if float(f"{value:.4g}") != self.theta else repr(value)  # 0.49999999999999956
+            return [Reason(int(rows[best]), f"best IoU {shown}, not {op} {self.theta:g}")]
+        return [Reason(-1, "no relevant qrels segment of its video overlaps it")]
+
+    @staticmethod
+    def _best_pairs(u: IntArray, j: IntArray, s: Any, e: Any, starts: Any, ends: Any,
+                    lines: Any) -> tuple[IntArray, IntArray]:
+        """Of the (result, window) pairs, each result's window of highest union-form IoU (:func:`best_of`, over
+        its windows in qrels line order, ``lines``)."""
+        order = np.lexsort((lines[j], u))
+        u, j = u[order], j[order]
+        union = tiou(s[u], e[u], starts[j], ends[j], form="union")
+        firsts = np.flatnonzero(np.r_[True, u[1:] != u[:-1]]) if len(u) else np.zeros(0, dtype=np.int64)
+        bounds = np.r_[firsts, len(u)]
+        chosen = [int(a) + int(best_of(union[a:b])) for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(),
+                                                                        strict=True)]
+        return u[chosen], j[chosen]
+
+    def adapt(self, data: Prepared) -> Labelled:
+        run, qrels = data.run_columns, data.qrels_columns
+        n = data.n_results
+        rel_rows = np.flatnonzero(data.relevant)
+        s, e = run["start"], run["end"]
+        starts, ends = qrels["start"][rel_rows], qrels["end"][rel_rows]
+
+        def iou_of(u: IntArray, j: IntArray) -> Any:
+            return self._iou(s[u], e[u], starts[j], ends[j])
+
+        if self.pick == "best":  # each result against its window of highest union-form IoU only
+            u, j = kept_pairs(run["gid"], qrels["gid"][rel_rows], lambda u, j: np.ones(len(u), dtype=bool))
+            u, j = self._best_pairs(u, j, s, e, starts, ends, qrels["listed"][rel_rows])
+            keep = self._reach(iou_of(u, j))
+            u, j = u[keep], j[keep]
+        else:
+            u, j = kept_pairs(run["gid"], qrels["gid"][rel_rows], lambda u, j: self._reach(iou_of(u, j)))
+        rows, iou = rel_rows[j], iou_of(u, j)
+        labels = np.full(n, Label.NONRELEVANT, dtype=np.uint8)
+        labels[u] = Label.RELEVANT_SEEN
+        matched: set[int] = set()
+        pair_unit: list[int] = []
+        pair_row: list[int] = []
+        last = -1  # the last result that took a segment
+        # candidates per result, best IoU first (the first qrels line on ties), results in rank order
+        order = np.lexsort((qrels["listed"][rows], -iou, u))
+        for i, row in zip(u[order].tolist(), rows[order].tolist(), strict=True):
+            if i == last or row in matched:
+                continue
+            matched.add(row)
+            last = i
+            pair_unit.append(i)
+            pair_row.append(row)
+        labels[pair_unit] = Label.RELEVANT
+        num_rel = per_query_count(qrels["qcode"][rel_rows], len(data.queries))
+        return Labelled(data, run["qcode"], labels, num_rel,
+                              np.asarray(pair_unit, dtype=np.int64), np.asarray(pair_row, dtype=np.int64),
+                              np.arange(n, dtype=np.int64))

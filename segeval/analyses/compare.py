@@ -1,0 +1,424 @@
+"""Compare runs: means per measure, and per run against a baseline the difference, a bootstrap
+interval and a corrected paired-test p-value.  Queries are paired on every qrels query (a query
+missing from a run scores 0)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from segeval.analyses.stats import (
+    ADJUSTED_TESTS,
+    MIN_QUERIES,
+    TESTS,
+    bootstrap_ci,
+    check_level,
+    check_permutations,
+    check_seed,
+    correct,
+    describe_test,
+    p_value,
+    resolve_correction,
+    tukey_p_values,
+)
+from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, printable
+from segeval.core.notes import for_run, unprefixed
+from segeval.core.settings import EngineOptions, Settings
+from segeval.core.words import plural
+from segeval.reports.escaping import csv_text, json_text, latex, markdown
+
+#: ``compare_runs``' default engine: the runs one after another in this process, no progress line
+ONE_PROCESS = EngineOptions(jobs=1, quiet=True)
+
+if TYPE_CHECKING:
+    from segeval.core.evaluation import Evaluation
+    from segeval.executors.results import RunResult
+
+FORMATS = ("text", "markdown", "latex", "csv", "json")
+
+
+@dataclass
+class Cell:
+    """One run and measure: its mean and, against the baseline, difference, interval, p-value."""
+
+    mean: float
+    diff: float | None = None
+    ci: tuple[float, float] | None = None
+    p: float | None = None
+    significant: bool = False
+
+
+@dataclass
+class Pair:
+    """Two runs on one measure (``compare --all-pairs``): the mean difference ``b - a``, its interval and
+    p-value."""
+
+    a: str
+    b: str
+    measure: str
+    diff: float
+    ci: tuple[float, float] | None
+    p: float
+    significant: bool = False
+
+
+@dataclass
+class Comparison:
+    """The result of ``compare``: each run's mean per measure (:attr:`cells`) and either each run against
+    the baseline (in its cells) or, with ``all_pairs``, every pair of runs (:attr:`pairs`).  ``str()``
+    and the ``to_*`` methods give its table as ``compare -o`` prints it."""
+
+    runs: list[str]
+    measures: list[str]
+    baseline: str
+    test: str
+    correction: str
+    alpha: float
+    queries: int
+    cells: dict[str, dict[str, Cell]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    permutations: int = 10_000
+    seed: int = 0
+    #: the adapters the measures were computed with (their specs), resolved from the default if none was given
+    adapters: list[str] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)  # the run file of each run name
+    #: each run's evaluation (with the ``also`` measures of :func:`compare_runs`); not part of the output
+    evaluations: dict[str, Evaluation] = field(default_factory=dict, repr=False, compare=False)
+    all_pairs: bool = False
+    pairs: list[Pair] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return render(self, "text")
+
+    def to_markdown(self) -> str:
+        """The table in Markdown (as ``compare -o markdown``)."""
+        return render(self, "markdown")
+
+    def to_latex(self) -> str:
+        """The table as a LaTeX tabular (as ``compare -o latex``)."""
+        return render(self, "latex")
+
+    def to_csv(self) -> str:
+        """The table as CSV (as ``compare -o csv``)."""
+        return render(self, "csv")
+
+    def to_json(self) -> str:
+        """The comparison as JSON (as ``compare -o json``)."""
+        return render(self, "json")
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One row per run and measure (against the baseline), or per pair and measure with ``all_pairs``:
+        the columns of ``compare -o csv``."""
+        header, rows = _long_table(self)
+        return pd.DataFrame(rows, columns=header)
+
+
+def check_statistics(test: str, correction: str | None, alpha: float, permutations: int, seed: int) -> str:
+    """The correction to use (see :func:`~segeval.analyses.stats.resolve_correction`); a ParameterError for a
+    statistics option out of its domain (before anything is evaluated)."""
+    check_choice("test", test, TESTS)
+    resolved = resolve_correction(test, correction)
+    check_level("alpha", alpha)
+    check_permutations(permutations)
+    check_seed(seed)
+    return resolved
+
+
+def compare_runs(
+    qrels: pd.DataFrame,
+    runs: Sequence[str | Path],
+    measures: Sequence[str] = ("map",),
+    *,
+    adapter: str | None = None,
+    baseline: str | Path | None = None,
+    test: str = "t",
+    correction: str | None = None,
+    alpha: float = 0.05,
+    permutations: int = 10_000,
+    seed: int = 0,
+    all_pairs: bool = False,
+    engine: EngineOptions = ONE_PROCESS,
+    on_note: Callable[[str], object] | None = None,
+    settings: Settings | None = None,
+    also: Sequence[str] = (),
+) -> Comparison:
+    """Evaluate every run over all ``qrels`` queries (validated qrels, as :mod:`segeval.readers.tables` reads
+    them) and compare each with the baseline (default: the first), or every pair of runs (``all_pairs``).
+    ``correction`` None is holm, or none for ``test="tukey"``.
+
+    ``engine`` chooses how the runs are read and by whom, as for ``segeval eval``
+    (:func:`segeval.executors.processes.map_runs`; default: one process, no progress line); the result does not
+    depend on it.  ``on_note`` is given each note on how a run was read (a run not grouped by
+    query read whole).  The first run (in order) that cannot be evaluated raises its error.  Measures
+    in ``also`` are evaluated with the others (the result's :attr:`Comparison.evaluations` hold them)
+    but not compared.  ``settings``: the policies (``-l``, ``-M``, ``-J``, ``--trec-eval``, time format),
+    every qrels query counting (``missing_queries`` is ``zero``).
+    """
+    from segeval.core.settings import Job
+    from segeval.executors.processes import evaluate_runs, run_names
+
+    correction = check_statistics(test, correction, alpha, permutations, seed)
+    q = qrels
+    runs = list(runs)
+    if baseline is not None and str(baseline) not in {str(r) for r in runs}:
+        runs = [baseline, *runs]
+    names = run_names(runs)  # the same file twice is compared with itself: the second copy is name#2
+    if len(names) < 2 and baseline is not None:
+        raise ParameterError(f"The 'runs' parameter must name a run besides the baseline {str(baseline)!r}. Got only "
+                             f"the baseline instead.")
+    if len(names) < 2:
+        raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
+    base_name = names[[str(r) for r in runs].index(str(baseline))] if baseline is not None else names[0]
+    policies = (settings or Settings()).but(missing_queries="zero")  # every qrels query counts
+    job = Job((*measures, *also), () if adapter is None else (adapter,), policies, engine=engine)
+    evaluations = _evaluations(names, evaluate_runs(q, [str(r) for r in runs], job), on_note)
+    paths = dict(zip(names, (str(r) for r in runs), strict=True))
+    compared = None if not also else _compared(evaluations[base_name], measures)
+    result = compare_evaluations(evaluations, base_name, test=test, correction=correction, alpha=alpha,
+                                 permutations=permutations, seed=seed, sources=paths, columns=compared,
+                                 all_pairs=all_pairs)
+    result.evaluations = evaluations
+    return result
+
+
+def _evaluations(names: list[str], results: list[RunResult], on_note: Callable[[str], object] | None
+                 ) -> dict[str, Evaluation]:
+    """Each run's evaluation by name; the first run that could not be evaluated raises its error, and each
+    note on how a run was read goes to ``on_note``."""
+    evaluations: dict[str, Evaluation] = {}
+    for name, one in zip(names, results, strict=True):
+        if one.error is not None:
+            raise one.error
+        assert one.evaluation is not None
+        for note in one.notes:
+            if on_note is not None:
+                on_note(note)
+        evaluations[name] = one.evaluation
+    return evaluations
+
+
+def _compared(ev: Evaluation, measures: Sequence[str]) -> list[str]:
+    """The result columns of ``ev`` that ``measures`` ask for (not those only in ``also``)."""
+    from segeval.core.pipeline import plan
+
+    wanted = set()
+    for documents in (False, True):  # the measures of either kind; a kind that refuses them adds none
+        try:  # (segment measures on documents: report -m maisp on segment runs was refused)
+            wanted |= {r.measure for r in plan(documents, list(measures)).requests}
+        except SegevalError:
+            continue
+    return [r.name for r in ev.requests if r.measure in wanted and r.measure.aggregate != "none"]
+
+
+def compare_evaluations(evaluations: dict[str, Evaluation], baseline: str, *, test: str = "t",
+                        correction: str | None = None, alpha: float = 0.05, permutations: int = 10_000,
+                        seed: int = 0, sources: dict[str, str] | None = None, columns: Sequence[str] | None = None,
+                        all_pairs: bool = False) -> Comparison:
+    """:func:`compare_runs` on evaluations made over the same queries (with ``missing_queries="zero"``),
+    by run name; ``baseline`` is one of the names, ``sources`` name where each run came from in errors,
+    ``columns`` the results to compare (None: every averaged measure)."""
+    correction = check_statistics(test, correction, alpha, permutations, seed)
+    names = list(evaluations)
+    if baseline not in evaluations:
+        raise ParameterError(f"The 'baseline' parameter must be one of the runs ({', '.join(names)}). Got "
+                             f"{baseline!r} instead.")
+    if len(names) < 2:
+        raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
+    paths = sources or {n: n for n in names}
+    first = next(iter(evaluations.values()))
+    if columns is None:
+        columns = [r.name for r in first.requests if r.measure.aggregate != "none"]
+    columns = list(columns)
+    queries = list(first.queries)
+    _check_paired(evaluations, columns, queries, paths)
+    result = Comparison(names, columns, baseline, test, correction, alpha, len(queries), permutations=permutations,
+                        seed=seed, files=dict(paths), all_pairs=all_pairs)
+    result.notes.append(f"queries paired on all {plural(len(queries), 'qrels query', 'qrels queries')}; a query "
+                        f"missing from a run scores 0")
+    result.adapters = list(dict.fromkeys(r.adapter.spec for r in first.requests if r.adapter is not None))
+    for n, ev in evaluations.items():  # the notes eval gives each run (values above 1, ...)
+        result.notes += [unprefixed(x) for x in for_run(n, ev.notes)]
+    result.cells = {n: {m: Cell(float(ev.summary[m])) for m in columns} for n, ev in evaluations.items()}
+    tested = ([(a, b) for i, a in enumerate(names) for b in names[i + 1:]] if all_pairs
+              else [(baseline, n) for n in names if n != baseline])
+    few = len(queries) < MIN_QUERIES
+    result.pairs = _tested(evaluations, tested, columns, test, permutations, seed, few)
+    result.notes += _method_notes(result, len(tested), few)
+    by_name = {r.name: r for r in first.requests}
+    pooled = [m for m in columns if m in by_name and by_name[m].measure.aggregate == "pooled"]
+    if pooled:
+        result.notes.append(f"{', '.join(pooled)}: each run's value is the figure on every query's trials pooled, "
+                            f"not a mean over queries; the differences, intervals and p-values are over the "
+                            f"per-query values")
+    for pair, p in zip(result.pairs, correct([x.p for x in result.pairs], correction), strict=True):
+        pair.p, pair.significant = p, p < alpha
+    if not all_pairs:  # each run's cell holds its comparison with the baseline
+        for pair in result.pairs:
+            result.cells[pair.b][pair.measure] = Cell(result.cells[pair.b][pair.measure].mean, pair.diff, pair.ci,
+                                                      pair.p, pair.significant)
+        result.pairs = []
+    return result
+
+
+def _check_paired(evaluations: dict[str, Evaluation], columns: list[str], queries: list[str],
+                  paths: dict[str, str]) -> None:
+    """Every run evaluated on the same queries, with a finite value of every column on each."""
+    names = list(evaluations)
+    for n, ev in evaluations.items():
+        if ev.queries != queries:
+            raise ParameterError(f"The runs must be evaluated on the same queries. Got "
+                                 f"{plural(len(ev.queries), 'query', 'queries')} for "
+                                 f"{n!r} and {len(queries)} for {names[0]!r} instead.")
+        for m in columns:
+            values = np.asarray(ev.per_query[m], dtype=float)
+            bad = np.flatnonzero(~np.isfinite(values))
+            if len(bad):
+                raise InputError(paths[n], f"run {n!r} has no number for measure {m!r} on query "
+                                           f"{queries[int(bad[0])]!r} ({values[int(bad[0])]}); a paired test needs "
+                                           f"one for every query")
+
+
+def _tested(evaluations: dict[str, Evaluation], pairs: list[tuple[str, str]], columns: list[str], test: str,
+            permutations: int, seed: int, few: bool) -> list[Pair]:
+    """Each pair of runs on each column: mean difference, bootstrap interval, uncorrected p-value."""
+    queries = list(next(iter(evaluations.values())).queries)
+    scores = {n: {m: np.asarray(ev.per_query[m], dtype=float) for m in columns} for n, ev in evaluations.items()}
+    names = list(evaluations)
+    tukey = {m: tukey_p_values([scores[n][m] for n in names]) for m in columns} if test == "tukey" and not few \
+        else {}
+    out: list[Pair] = []
+    for a_name, b_name in pairs:
+        for m in columns:
+            a, b = scores[a_name][m], scores[b_name][m]
+            ci = None if few else bootstrap_ci(a, b, samples=permutations, seed=seed, runs=(a_name, b_name),
+                                               queries=queries)
+            if test == "tukey":
+                p = 1.0 if few else float(tukey[m][names.index(a_name), names.index(b_name)])
+            else:
+                p = p_value(a, b, test, permutations=permutations, seed=seed, runs=(a_name, b_name), queries=queries)
+            out.append(Pair(a_name, b_name, m, float(np.mean(b - a)), ci, p))
+    return out
+
+
+def _method_notes(result: Comparison, pairs: int, few: bool) -> list[str]:
+    """What the p-values and intervals of ``result`` are (its test, correction, resampling)."""
+    notes: list[str] = []
+    cells = pairs * len(result.measures)
+    what = "run pair x measure" if result.all_pairs else "run x measure"
+    if few:
+        notes.append(f"only {result.queries} query: no paired test or interval is possible; every p is 1 and "
+                     f"no difference is marked significant")
+    notes.append(describe_test(result.test, result.permutations, result.seed))
+    if result.test in ADJUSTED_TESTS:
+        notes.append(f"no further correction: {result.test} adjusts over the {plural(pairs, 'pair')} of runs of "
+                     f"each measure")
+    elif result.correction == "none":
+        notes.append(f"p-values not corrected for the {plural(cells, 'comparison')} ({what} cells)")
+    else:
+        each = (f"{plural(pairs, 'pair')} x {plural(len(result.measures), 'measure')}" if result.all_pairs else
+                f"{plural(pairs, 'run')} x {plural(len(result.measures), 'measure')} against the baseline")
+        notes.append(f"{result.correction} correction over all {plural(cells, what + ' cell')} ({each})")
+    if not few:
+        resamples, comparisons = plural(result.permutations, "resample"), plural(cells, "comparison")
+        notes.append(f"intervals: 95% percentile bootstrap of the mean difference ({resamples}, seed "
+                     f"{result.seed}), each at its own 95% level: not adjusted for the {comparisons}")
+    return notes
+
+
+
+def format_p(p: float) -> str:
+    """A p-value with 4 decimals; below 0.0001 as ``<0.0001`` (never ``0.0000``)."""
+    return "<0.0001" if p < 0.0001 else f"={p:.4f}"
+
+
+def _cell_text(c: Cell | Pair) -> str:
+    """``mean (difference [interval] p)`` of a run against the baseline; ``difference [interval] p`` of a pair."""
+    if c.diff is None:
+        assert isinstance(c, Cell)
+        return f"{c.mean:.4f}"
+    assert c.p is not None
+    diff = round(c.diff, 4) + 0.0  # no "-0.0000"
+    interval = ""
+    if c.ci is not None:
+        low, high = (round(v, 4) + 0.0 for v in c.ci)
+        interval = f" [{low:+.4f}, {high:+.4f}]"
+    tested = f"{diff:+.4f}{interval} p{format_p(c.p)}{'*' if c.significant else ''}"
+    return tested if isinstance(c, Pair) else f"{c.mean:.4f} ({tested})"
+
+
+def _long_table(result: Comparison) -> tuple[list[str], list[list[Any]]]:
+    """The rows of ``-o csv`` and :meth:`Comparison.to_dataframe`: per run and measure against the baseline,
+    or per pair and measure."""
+    if result.all_pairs:
+        header = ["run_a", "run_b", "measure", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "p", "significant"]
+        return header, [[x.a, x.b, x.measure, result.cells[x.a][x.measure].mean, result.cells[x.b][x.measure].mean,
+                         x.diff, *(x.ci or (None, None)), x.p, int(x.significant)] for x in result.pairs]
+    header = ["run", "file", "measure", "mean", "diff", "ci_low", "ci_high", "p", "significant"]
+    rows: list[list[Any]] = []
+    for n in result.runs:
+        for m in result.measures:
+            c = result.cells[n][m]
+            rows.append([n, result.files.get(n, ""), m, c.mean, c.diff, *(c.ci or (None, None)), c.p,
+                         int(c.significant)])
+    return header, rows
+
+
+def _grids(result: Comparison) -> list[tuple[list[str], list[list[str]]]]:
+    """The tables ``text``, ``markdown`` and ``latex`` show: runs x measures (means, or against the
+    baseline), and with ``all_pairs`` the pairs x measures."""
+    header = ["run", *result.measures]
+    rows = [[n + (" (baseline)" if n == result.baseline and not result.all_pairs else ""),
+             *[_cell_text(result.cells[n][m]) for m in result.measures]] for n in result.runs]
+    grids = [(header, rows)]
+    if result.all_pairs:
+        cell = {(x.a, x.b, x.measure): x for x in result.pairs}
+        pairs = list(dict.fromkeys((x.a, x.b) for x in result.pairs))
+        grids.append((["pair (b - a)", *result.measures],
+                      [[f"{b} - {a}", *[_cell_text(cell[a, b, m]) for m in result.measures]] for a, b in pairs]))
+    return grids
+
+
+def render(result: Comparison, fmt: str = "text") -> str:
+    """The comparison table in ``fmt`` (text, markdown, latex, csv, json)."""
+    what = ("difference b - a [95% bootstrap interval] p" if result.all_pairs else
+            "mean (difference to the baseline [95% bootstrap interval] p)")
+    legend = (f"adapter: {', '.join(result.adapters) or 'none'}; test: {result.test}, correction: "
+              f"{result.correction}, * p < {result.alpha}; cells: {what}")
+    if fmt == "json":
+        doc: dict[str, Any] = {f.name: getattr(result, f.name) for f in fields(result)
+                               if f.name not in ("cells", "evaluations", "pairs", "all_pairs")}
+        doc["cells"] = {n: {m: asdict(c) for m, c in row.items()} for n, row in result.cells.items()}
+        if result.all_pairs:
+            doc["pairs"] = [asdict(x) for x in result.pairs]
+        return json_text(doc) + "\n"
+    if fmt == "csv":
+        header, table = _long_table(result)
+        return csv_text([header, *table])
+    grids = _grids(result)
+    if fmt == "markdown":
+        lines: list[str] = []
+        for header, rows in grids:
+            lines += ["| " + " | ".join(markdown(h) for h in header) + " |", "|" + "---|" * len(header)]
+            lines += ["| " + " | ".join(markdown(c) for c in r) + " |" for r in rows]
+            lines.append("")
+        return "\n".join(lines) + f"\n{markdown(legend)}; {'; '.join(markdown(n) for n in result.notes)}\n"
+    if fmt == "latex":
+        lines = []
+        for header, rows in grids:
+            lines += [r"\begin{tabular}{l" + "r" * len(result.measures) + "}", r"\toprule",
+                      " & ".join(latex(h) for h in header) + r" \\", r"\midrule"]
+            lines += [" & ".join(latex(c) for c in r) + r" \\" for r in rows]
+            lines += [r"\bottomrule", r"\end{tabular}"]
+        lines += [f"% {printable(legend)}", *(f"% note: {printable(n)}" for n in result.notes)]
+        return "\n".join(lines) + "\n"
+    blocks = []
+    for header, rows in grids:
+        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        blocks.append("\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+                                for r in [header, *rows]))
+    return "\n\n".join(blocks) + f"\n\n{legend}\n" + "".join(f"note: {n}\n" for n in result.notes)

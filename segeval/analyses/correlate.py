@@ -1,0 +1,140 @@
+"""Rank correlation between two rankings of the same items (systems, documents).
+
+Scores are higher-is-better; ranks are derived from them.  All functions take
+two equally long score arrays over the same items, in the same item order, and
+none depends on that order.
+
+Ties.  Kendall's tau-b and Spearman's rho treat ties as SciPy's ``kendalltau``
+(variant b) and ``spearmanr`` do.  ``kendall_tau_ties_agree`` counts a pair tied
+in either ranking as agreeing (Büttcher et al., SIGIR 2007).  ``tau_ap`` is
+Yilmaz, Aslam & Robertson's AP correlation (SIGIR 2008); a tie in the compared
+ranking is scored as the expectation over every order of the tied items, the
+τ_AP,a of Urbano & Marrero ("The treatment of ties in AP correlation", ICTIR
+2017), and a pair tied in the reference ranking is not an error (it counts as
+correctly ordered), so a ranking compared with itself scores 1.  A ranking that
+gives every item the same score (or fewer than two items) has no order: every
+coefficient but the ties-agree tau is then NaN, as in SciPy; :func:`notes` says why.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from segeval.core.arrays import FloatArray
+from segeval.core.errors import ParameterError
+
+
+def _scores(x: Sequence[float], y: Sequence[float]) -> tuple[FloatArray, FloatArray]:
+    a, b = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if a.ndim != 1 or a.shape != b.shape:
+        raise ParameterError(f"The two rankings must score the same items. Got {a.size} and {b.size} scores instead.")
+    for name, v in (("first", a), ("second", b)):
+        bad = np.flatnonzero(np.isnan(v))
+        if len(bad):
+            raise ParameterError(f"The {name} ranking's scores must be numbers. Got nan for item {int(bad[0])} "
+                                 f"instead.")
+    return a, b
+
+
+def _no_order(v: FloatArray) -> bool:
+    return len(v) < 2 or bool(np.all(v == v[0]))
+
+
+def notes(x: Sequence[float], y: Sequence[float], names: tuple[str, str] = ("setting 1", "setting 2")) -> list[str]:
+    """Why the coefficients of ``x`` and ``y`` are undefined (NaN), if they are."""
+    a, b = _scores(x, y)
+    if len(a) < 2:
+        return [f"fewer than two items ({len(a)}): no ranking to correlate; the coefficients are undefined (null)"]
+    return [f"{name} gives every item the same score ({v[0]:g}): it has no order, so Kendall's tau-b, Spearman's "
+            f"rho and tau_AP are undefined (null); the ties-agree tau counts its tied pairs as agreeing"
+            for name, v in zip(names, (a, b), strict=True) if _no_order(v)]
+
+
+def _pairs(x: Sequence[float], y: Sequence[float]) -> tuple[int, int, int, int, int]:
+    """(concordant, discordant, tied in x only, tied in y only, tied in both) over item pairs."""
+    a, b = _scores(x, y)
+    i, j = np.triu_indices(len(a), k=1)
+    sx, sy = np.sign(a[i] - a[j]), np.sign(b[i] - b[j])
+    return (int(np.sum(sx * sy > 0)), int(np.sum(sx * sy < 0)), int(np.sum((sx == 0) & (sy != 0))),
+            int(np.sum((sx != 0) & (sy == 0))), int(np.sum((sx == 0) & (sy == 0))))
+
+
+def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
+    """Kendall's tau-b (ties in either ranking reduce the denominators), as SciPy's ``kendalltau``;
+    1 - 2 * discordant / pairs without ties; NaN when either ranking has no order."""
+    c, d, tx, ty, _ = _pairs(x, y)
+    denominator = math.sqrt((c + d + tx) * (c + d + ty))
+    return (c - d) / denominator if denominator else math.nan
+
+
+def kendall_tau_ties_agree(x: Sequence[float], y: Sequence[float]) -> float:
+    """Kendall's tau where a pair tied in either ranking counts as agreeing (as in Büttcher et al. 2007);
+    by that convention it is defined for constant rankings too (1 when one ranking is constant); NaN for
+    fewer than two items."""
+    c, d, tx, ty, both = _pairs(x, y)
+    total = c + d + tx + ty + both
+    return (c + tx + ty + both - d) / total if total else math.nan
+
+
+def swapped_pairs(x: Sequence[float], y: Sequence[float]) -> int:
+    """Pairs ordered one way by x and the other way by y."""
+    return _pairs(x, y)[1]
+
+
+def spearman_rho(x: Sequence[float], y: Sequence[float]) -> float:
+    """Spearman's rho: Pearson correlation of the ranks (average ranks for ties), as SciPy's ``spearmanr``;
+    1 - 6 * sum(d^2) / (K (K^2 - 1)) without ties; NaN when either ranking has no order."""
+    from scipy import stats
+
+    a, b = _scores(x, y)
+    if _no_order(a) or _no_order(b):
+        return math.nan
+    rx, ry = stats.rankdata(-a), stats.rankdata(-b)
+    return float(np.corrcoef(rx, ry)[0, 1])
+
+
+def tau_ap(truth: Sequence[float], other: Sequence[float]) -> float:
+    """Yilmaz, Aslam & Robertson's AP correlation of ``other``'s ranking against ``truth``'s:
+    2 / (K - 1) * sum over ranks i = 2..K of C(i) / (i - 1), minus 1, where C(i) counts the items
+    ``other`` ranks above rank i that ``truth`` does not rank below it (a tie in ``truth`` is no
+    error).  Items tied in ``other`` are ordered every way with equal weight (Urbano & Marrero's
+    τ_AP,a); NaN when either ranking has no order."""
+    t, o = _scores(truth, other)
+    n = len(t)
+    if _no_order(t) or _no_order(o):
+        return math.nan
+    total = 0.0
+    above = 0  # items in the groups ``other`` ranks higher
+    for level in np.unique(o)[::-1]:
+        members = np.flatnonzero(o == level)
+        size = len(members)
+        if above:  # each member lands on position above + 1 + k, k = 0..size-1, with equal chance
+            weight = sum(1.0 / (above + k) for k in range(size)) / size
+            better = t[o > level]
+            total += weight * sum(int(np.sum(better >= t[i])) for i in members)
+        if size > 1:  # a pair inside the group: the lower of the two is on position above + 1 + k with
+            # chance k / (size choose 2); it is right half the time, always when ``truth`` ties them
+            pairs = size * (size - 1) / 2
+            weight = sum(k / (above + k) for k in range(1, size)) / pairs
+            tied = sum(int(np.sum(t[members[j + 1:]] == t[members[j]])) for j in range(size - 1))
+            total += weight * (tied + 0.5 * (pairs - tied))
+        above += size
+    return 2.0 * total / (n - 1) - 1.0
+
+
+def rms_error(x: Sequence[float], y: Sequence[float]) -> float:
+    """Root mean squared difference between the two score lists."""
+    a, b = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    return float(np.sqrt(np.mean((a - b) ** 2))) if len(a) else 0.0
+
+
+def coefficients(x: Sequence[float], y: Sequence[float]) -> dict[str, float | int | None]:
+    """Every coefficient of two settings' scores (same system order), by name; None where undefined."""
+    values: dict[str, float | int] = {
+        "kendall_tau_b": kendall_tau(x, y), "kendall_tau_ties_agree": kendall_tau_ties_agree(x, y),
+        "spearman_rho": spearman_rho(x, y), "tau_ap": tau_ap(x, y), "swapped_pairs": swapped_pairs(x, y),
+        "rms_error": rms_error(x, y)}
+    return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in values.items()}

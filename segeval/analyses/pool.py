@@ -1,0 +1,336 @@
+"""Pool analysis and pool bias (Buttcher, Clarke, Yeung & Soboroff, SIGIR 2007), for document and segment runs.
+
+* :func:`contributions`: the judged items (documents, or the qrels segments an adapter matched) each run
+  puts in its top ``depth``, per group the union over its runs, and each group's *unique* contribution
+  (judged items no other group has in its top ``depth``), with relevant counts (Tables 1 and 4).
+* :func:`leave_one_out`: for each group (or a chosen set of runs), remove its unique
+  contribution from the qrels, re-evaluate every run, and report per measure the paper's
+  Table 2: average absolute rank change of the left-out runs (a run's rank is 1 + the number of
+  runs scoring strictly higher: tied runs share a rank), the largest move down and up, the RMS
+  error (equation 3) of their scores and of all runs' scores, the share whose score changed
+  significantly (paired t-test, p < 0.05) and Kendall's tau (the paper's 1 - 2 * inversions /
+  pairs: ties agree) between the full and reduced rankings of all runs (mean over the experiments).
+  The measure set ``paper`` (registry) holds the paper's measures, P@20(j) as ``P_judged_20``.
+* :func:`groups_for` and :func:`runs_left_out`: the runs' groups from a groups file and the runs of
+  ``--leave-out-runs``, matched by the names segeval shows (or their stems).
+* :func:`incompleteness`: random, unbiased reductions of the qrels (section 5.1, Figure 1): mean
+  score and Kendall's tau against the full qrels per measure and fraction.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from segeval.core.errors import InputError, ParameterError
+from segeval.core.settings import DEFAULT_ADAPTER
+
+DEFAULT_MEASURES = ("map", "P_20", "bpref")
+
+Item = tuple[str, str | int]  # (query, document) or, for segments, (query, qrels line number)
+
+
+def _keys(qrels: pd.DataFrame) -> list[Item]:
+    """Each qrels line's item: (query, document), or (query, line number) for segment qrels."""
+    from segeval.readers.validate import is_documents
+
+    column = qrels["item"] if is_documents(qrels) else qrels["line"].astype(int)
+    return list(zip(qrels["query"].tolist(), column.tolist(), strict=True))
+
+
+def top_items(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> set[Item]:
+    """The judged items the run puts in its top ``depth`` per query: documents (trec_eval order), or the
+    qrels segments that ``adapter`` (default as evaluate: overlap) matched to the top ``depth`` results."""
+    from segeval.core.pipeline import make_adapter
+    from segeval.readers.from_tables import default_order, prepare
+    from segeval.readers.validate import is_documents
+
+    documents = is_documents(qrels)
+    data = prepare(qrels, run, order=default_order(documents), max_results=depth, missing_queries="zero")
+    if documents:
+        queries = np.asarray(data.queries, dtype=object)[data.run["qcode"].to_numpy()]
+        items = data.items[data.run["icode"].to_numpy()]
+        return set(zip(queries.tolist(), items.tolist(), strict=True))
+    lines = data.qrels["line"].to_numpy()
+    per_query = make_adapter(adapter or DEFAULT_ADAPTER["segments"]).adapt(data)
+    return {(data.queries[k], int(lines[r])) for k, a in enumerate(per_query) for r in a.match_rows}
+
+
+@dataclass
+class Pool:
+    """Judged top-``depth`` contributions of runs and groups."""
+
+    depth: int
+    runs: dict[str, set[Item]]
+    groups: dict[str, set[Item]]
+    unique: dict[str, set[Item]]
+    relevant: set[Item] = field(default_factory=set)
+
+    def table(self) -> pd.DataFrame:
+        """Per group: runs, judged and relevant in the top depth, and unique judged and relevant."""
+        rows = []
+        for g in sorted(self.groups):
+            rows.append({"group": g, "judged": len(self.groups[g]), "relevant": len(self.groups[g] & self.relevant),
+                         "unique_judged": len(self.unique[g]), "unique_relevant": len(self.unique[g] & self.relevant)})
+        return pd.DataFrame(rows)
+
+
+def contributions(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: int,
+                  groups: Mapping[str, str] | None = None, adapter: str | None = None) -> Pool:
+    """Each run's and group's judged items in the top ``depth`` (see :func:`top_items`); groups default to
+    one per run."""
+    if depth < 1:
+        raise ParameterError(f"The 'depth' parameter must be an integer >= 1. Got {depth} instead.")
+    keys = _keys(qrels)
+    judged = set(keys)
+    relevant = {k for k, rel in zip(keys, qrels["rel"].to_numpy() > 0, strict=True) if rel}
+    group_of = dict(groups) if groups else {name: name for name in runs}
+    missing = sorted(set(runs) - set(group_of))
+    if missing:
+        raise ParameterError(f"The 'groups' parameter must name every run. Got no group for {', '.join(missing)}.")
+    per_run = {name: top_items(qrels, run, depth, adapter) & judged for name, run in runs.items()}
+    per_group: dict[str, set[Item]] = {}
+    for name, items in per_run.items():
+        per_group.setdefault(group_of[name], set()).update(items)
+    unique = {g: items - set().union(*(other for h, other in per_group.items() if h != g))
+              for g, items in per_group.items()}
+    return Pool(depth, per_run, per_group, unique, relevant)
+
+
+RMS_RUNS = ("left-out", "all")
+
+
+@dataclass
+class BiasRow:
+    """The paper's Table 2 statistics for one measure.
+
+    ``rms_error`` is the RMS error (equation 3) over the runs ``rms_runs`` chose; ``rms_error_left_out``
+    and ``rms_error_all`` are both variants: the left-out runs' scores, and every run's score, pooled over
+    the experiments."""
+
+    measure: str
+    mean_abs_rank_change: float
+    max_down: int
+    max_up: int
+    rms_error: float
+    significant_share: float
+    kendall_tau: float
+    mean_error: float = 0.0  # signed: reduced minus full score of the left-out runs, averaged
+    rms_error_left_out: float = 0.0
+    rms_error_all: float = 0.0
+
+
+def ranks(scores: Mapping[str, float]) -> dict[str, int]:
+    """Each run's rank, 1 + the number of runs with a strictly higher score: tied runs share a rank (standard
+    competition ranking), so a change in which of two tied runs is listed first never counts as a move."""
+    values = np.asarray(list(scores.values()), dtype=np.float64)
+    return {n: 1 + int(np.count_nonzero(values > v)) for n, v in zip(scores, values.tolist(), strict=True)}
+
+
+def run_aliases(name: str) -> tuple[str, str]:
+    """What a groups file or --leave-out-runs may call a run file: its name, or its name without extensions."""
+    return name, name.split(".", 1)[0]
+
+
+def groups_for(path: str, names: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
+    """Group and type of each run (by display name), read from the groups file ``path``, which names
+    each run by file name or by its stem and names no other run."""
+    from segeval.readers.run_groups import read_groups
+
+    lines: dict[str, tuple[int, str]] = {}
+    group_of, type_of = read_groups(path, lines)
+    groups: dict[str, str] = {}
+    types: dict[str, str] = {}
+    used: set[str] = set()
+    names = list(names)
+    for name in names:
+        key = next((a for a in run_aliases(name) if a in group_of), None)
+        if key is None:
+            raise InputError(path, f"has no line for run '{name}'; expected 'run group [type]' for every run "
+                                   f"(its name as segeval shows it: the file name, with folders when files share a "
+                                   f"name; or that without extensions)")
+        used.add(key)
+        groups[name] = group_of[key]
+        if key in type_of:
+            types[name] = type_of[key]
+    for key in sorted(set(group_of) - used, key=lambda k: lines[k][0]):
+        given = ", ".join(sorted(names))
+        raise InputError(path, f"names run '{key}', which is not among the runs given ({given}); expected a line "
+                               f"for each run given and no other (file name, or file name without extensions)",
+                         line=lines[key][0], text=lines[key][1])
+    return groups, types
+
+
+def runs_left_out(spec: str, names: Iterable[str], type_of: Mapping[str, str]) -> set[str]:
+    """The runs of ``--leave-out-runs``: ``RUN,RUN`` (names or stems, see :func:`run_aliases`) or ``type:T``
+    (every run of type T); a ParameterError unless every name, or the type, matches a run given."""
+    if spec.startswith("type:"):
+        found = [{n for n, t in type_of.items() if t == spec[5:]}]
+    else:
+        found = [{n for n in names if x in run_aliases(n)} for x in spec.split(",") if x]
+    if not found or not all(found):
+        raise ParameterError(f"The 'leave_out_runs' parameter must name runs given. Got {spec!r} instead.")
+    return set().union(*found)
+
+
+def rms(errors: Sequence[float]) -> float:
+    """The paper's equation 3: sqrt(1/N * sum (o_i - n_i)^2) over the given differences (0.0 for none)."""
+    return math.sqrt(sum(e * e for e in errors) / len(errors)) if len(errors) else 0.0
+
+
+def _scores(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], measures: Sequence[str], adapter: str | None,
+            queries: list[str], on_note: Callable[[str], object] | None = None) -> dict[str, dict[str, list[float]]]:
+    """Per run and measure, the per-query scores over ``queries`` (a query missing from a run scores 0);
+    ``on_note`` is given the notes of each run's evaluation (values above 1, ...), naming the run."""
+    from segeval.core.notes import for_run
+    from segeval.core.pipeline import evaluate
+
+    out: dict[str, dict[str, list[float]]] = {}
+    for n, r in runs.items():
+        ev = evaluate(qrels, r, list(measures), adapter=adapter, missing_queries="zero", queries=queries)
+        out[n] = {m: list(v) for m, v in ev.per_query.items()}
+        if on_note is not None:
+            for note in for_run(n, ev.notes):
+                on_note(note)
+    return out
+
+
+def _run_means(scores: Mapping[str, Mapping[str, list[float]]], names: list[str]) -> dict[str, list[float]]:
+    """Per measure, each run's mean score, in ``names`` order."""
+    return {m: [float(np.mean(scores[n][m])) for n in names] for m in scores[names[0]]}
+
+
+def reduce_qrels(qrels: pd.DataFrame, fraction: float, rng: np.random.Generator) -> pd.DataFrame:
+    """A uniform random subset of each query's judgements: round(fraction * n) of its n lines, at least one."""
+    keep = np.zeros(len(qrels), dtype=bool)
+    for rows in qrels.groupby("query", sort=True, observed=True).indices.values():
+        k = max(1, int(np.floor(fraction * len(rows) + 0.5)))
+        keep[rng.choice(rows, size=min(k, len(rows)), replace=False)] = True
+    return qrels.loc[keep].reset_index(drop=True)
+
+
+def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
+                   measures: Sequence[str] = DEFAULT_MEASURES,
+                   fractions: Sequence[float] = (1.0, 0.8, 0.6, 0.4, 0.2, 0.1, 0.05), repeats: int = 10, seed: int = 0,
+                   adapter: str | None = None, quiet: bool = True,
+                   on_note: Callable[[str], object] | None = None) -> pd.DataFrame:
+    """Random, unbiased reductions of the qrels (the paper's section 5.1, Figure 1).
+
+    Per measure and fraction: the mean score over runs and repeats, and Kendall's tau (1 - 2 * inversions /
+    pairs) between the ranking of the runs on the full qrels and on each reduced qrels (mean and minimum over
+    the repeats). Every query of the full qrels is averaged. Without ``quiet``, a progress line (evaluations of
+    all runs done, ETA) goes to stderr when it is a terminal.  ``on_note`` is given the notes of each run's
+    evaluation on the full qrels (values above 1, ...).
+    """
+    from segeval.analyses import correlate
+    from segeval.core.limits import check_count
+    from segeval.executors.progress import Progress
+
+    check_count("repeats", repeats)
+    for f in fractions:
+        if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f <= 1:
+            raise ParameterError(f"The 'fractions' parameter must hold numbers in (0, 1]. Got {f!r} instead.")
+    if len(runs) < 2:
+        raise ParameterError(f"The 'runs' parameter must hold at least 2 runs to rank. Got {len(runs)} instead.")
+    queries = sorted(set(qrels["query"]))
+    names = sorted(runs)
+    progress = Progress(1 + len(fractions) * repeats, "qrels evaluated", quiet=quiet)
+    progress.__enter__()
+    full_mean = _run_means(_scores(qrels, runs, measures, adapter, queries, on_note), names)
+    progress.advance()
+    labels = list(full_mean)
+    rows = []
+    for f in fractions:
+        rng = np.random.default_rng((seed, round(float(f) * 1e9)))  # a fraction's reductions depend on seed and f only
+        means: dict[str, list[float]] = {m: [] for m in labels}
+        taus: dict[str, list[float]] = {m: [] for m in labels}
+        for _ in range(repeats):
+            reduced = _run_means(_scores(reduce_qrels(qrels, float(f), rng), runs, measures, adapter, queries), names)
+            progress.advance()
+            for m in labels:
+                red = reduced[m]
+                means[m].append(float(np.mean(red)))
+                taus[m].append(correlate.kendall_tau_ties_agree(full_mean[m], red))
+        for m in labels:
+            rows.append({"measure": m, "fraction": float(f), "mean_score": float(np.mean(means[m])),
+                         "kendall_tau": float(np.mean(taus[m])), "min_kendall_tau": float(np.min(taus[m]))})
+    progress.__exit__()
+    return pd.DataFrame(rows)
+
+
+def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: int, groups: Mapping[str, str],
+                  measures: Sequence[str] = DEFAULT_MEASURES,
+                  experiments: Mapping[str, set[str]] | None = None, adapter: str | None = None,
+                  quiet: bool = True, rms_runs: str = "left-out",
+                  on_note: Callable[[str], object] | None = None) -> list[BiasRow]:
+    """Remove each experiment's unique contribution (default: one experiment per group, leaving its
+    runs out) and compare the reduced evaluation with the full one (``adapter``: as in evaluate).
+
+    A run's rank is 1 + the number of runs with a strictly higher mean score (tied runs share a rank).
+    ``rms_runs`` says whose score differences make ``BiasRow.rms_error``: ``left-out`` (default; the
+    paper's Table 2 reports the error of the left-out runs) or ``all`` (equation 3's example: all N runs
+    in the pool); both are in every row. Without ``quiet``, a progress line goes to stderr when it is a
+    terminal.  ``on_note`` is given the notes of each run's evaluation on the full qrels."""
+    from segeval.analyses import correlate
+    from segeval.analyses.stats import p_value
+    from segeval.core.errors import check_choice
+    from segeval.executors.progress import Progress
+
+    check_choice("rms_runs", rms_runs, RMS_RUNS)
+    pool = contributions(qrels, runs, depth, groups, adapter)
+    if experiments is None:
+        experiments = {g: {n for n, h in groups.items() if h == g and n in runs} for g in pool.groups}
+
+    queries = sorted(set(qrels["query"]))
+    keys = _keys(qrels)
+    names = sorted(runs)
+    progress = Progress(1 + len(experiments), "qrels evaluated", quiet=quiet)
+    progress.__enter__()
+    full = _scores(qrels, runs, measures, adapter, queries, on_note)
+    progress.advance()
+    full_mean = _run_means(full, names)
+    before = {m: ranks(dict(zip(names, v, strict=True))) for m, v in full_mean.items()}
+    effects = {m: _Effects() for m in full_mean}
+    for _, left_out in sorted(experiments.items()):
+        others = set().union(*(pool.runs[n] for n in runs if n not in left_out))
+        removed = set().union(*(pool.runs[n] for n in left_out)) - others
+        reduced_q = qrels.loc[[k not in removed for k in keys]].reset_index(drop=True)
+        reduced = _scores(reduced_q, runs, measures, adapter, queries)
+        red_mean = _run_means(reduced, names)
+        for m, e in effects.items():
+            after = ranks(dict(zip(names, red_mean[m], strict=True)))
+            for n in sorted(left_out):
+                i = names.index(n)
+                e.moves.append(after[n] - before[m][n])
+                e.errors.append(red_mean[m][i] - full_mean[m][i])
+                e.significant.append(p_value(full[n][m], reduced[n][m], "t") < 0.05)
+            e.errors_all += [r - f for f, r in zip(full_mean[m], red_mean[m], strict=True)]
+            e.taus.append(correlate.kendall_tau_ties_agree(full_mean[m], red_mean[m]))
+        progress.advance()
+    progress.__exit__()
+    return [e.row(m, rms_runs) for m, e in effects.items()]
+
+
+@dataclass
+class _Effects:
+    """What leaving the experiments out did to one measure: the left-out runs' rank moves, score errors and
+    significant changes, every run's score errors, and Kendall's tau of each reduced ranking."""
+
+    moves: list[int] = field(default_factory=list)
+    errors: list[float] = field(default_factory=list)
+    errors_all: list[float] = field(default_factory=list)
+    significant: list[bool] = field(default_factory=list)
+    taus: list[float] = field(default_factory=list)
+
+    def row(self, measure: str, rms_runs: str) -> BiasRow:
+        mv = np.asarray(self.moves)
+        left, every = rms(self.errors), rms(self.errors_all)
+        return BiasRow(measure, float(np.mean(np.abs(mv))) if len(mv) else 0.0, int(mv.max(initial=0)),
+                       int(-mv.min(initial=0)), left if rms_runs == "left-out" else every,
+                       float(np.mean(self.significant)) if self.significant else 0.0,
+                       float(np.mean(self.taus)) if self.taus else 1.0,
+                       float(np.mean(self.errors)) if self.errors else 0.0, left, every)

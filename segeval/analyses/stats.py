@@ -1,0 +1,226 @@
+"""Paired significance tests over per-query scores, bootstrap intervals, multiple-comparison corrections.
+
+Every function takes two equally long arrays of per-query scores paired by
+query (baseline ``a``, system ``b``) and is deterministic for a given ``seed``.
+
+Conventions (stated in ``segeval compare``'s output too):
+
+- fewer than :data:`MIN_QUERIES` (2) queries: no paired test is possible and
+  every test gives p = 1 (the bootstrap interval is NaN);
+- every difference 0: p = 1;
+- Monte Carlo p-values (randomization, bootstrap) are (b + 1) / (B + 1), b of
+  the B resamples being at least as extreme as the observed difference, so p is
+  never 0 (Phipson & Smyth, "Permutation p-values should never be zero", 2010);
+- ``wilcoxon`` is SciPy's signed-rank test with ``zero_method="wilcox"`` (zero
+  differences are dropped), average ranks for tied absolute differences,
+  ``correction=False`` and ``method="auto"``;
+- resampling runs in batches of at most :data:`BATCH_VALUES` drawn indices, in
+  the order a single draw would make them, so memory does not grow with B
+  (the interval keeps B means); B is at most ``SEGEVAL_MAX_PERMUTATIONS``.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+
+import numpy as np
+
+from segeval.core.arrays import FloatArray
+from segeval.core.errors import ParameterError, check_choice, check_int
+from segeval.core.words import plural
+
+TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
+CORRECTIONS = ("holm", "bonferroni", "none")
+#: tests whose p-values are already adjusted over all pairs of runs (no further correction)
+ADJUSTED_TESTS = ("tukey",)
+MIN_QUERIES = 2
+#: random indices drawn per batch (8 bytes each)
+BATCH_VALUES = 1 << 20
+Scores = Sequence[float] | FloatArray
+
+
+def check_permutations(permutations: object, name: str = "permutations") -> int:
+    """``permutations`` as an int from 1 to its limit, or a ParameterError (:mod:`segeval.core.limits`)."""
+    from segeval.core.limits import check_count
+
+    return check_count(name, permutations)
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` as an int >= 0, or a ParameterError."""
+    return check_int("seed", seed, minimum=0)
+
+
+def check_level(name: str, value: object) -> float:
+    """``value`` as a float strictly between 0 and 1 (a significance or confidence level)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
+        raise ParameterError(f"The '{name}' parameter must be a number in the open interval (0, 1). "
+                             f"Got {value!r} instead.")
+    return float(value)
+
+
+def _diff(a: Scores, b: Scores, runs: tuple[str, str] = ("a", "b"),
+          queries: Sequence[str] | None = None) -> FloatArray:
+    """b - a; a ParameterError names the run and query of a score that is not a number."""
+    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if x.ndim != 1 or x.shape != y.shape:
+        raise ParameterError(f"The paired scores must be two one-dimensional arrays of equal length. Got shapes "
+                             f"{x.shape} and {y.shape} instead.")
+    for run, v in zip(runs, (x, y), strict=True):
+        bad = np.flatnonzero(~np.isfinite(v))
+        if len(bad):
+            i = int(bad[0])
+            query = queries[i] if queries is not None and i < len(queries) else f"#{i + 1}"
+            raise ParameterError(f"The per-query scores must be finite numbers. Got {v[i]} for run {run!r}, query "
+                                 f"{query!r} instead.")
+    return y - x
+
+
+def _batches(rng: np.random.Generator, total: int, width: int,
+             draw: Callable[[np.random.Generator, int], FloatArray]) -> Iterator[FloatArray]:
+    """``draw(rng, rows)`` for consecutive row counts summing to ``total``.  The row count per batch is
+    even, so every batch consumes the generator exactly as one draw of all rows would."""
+    rows = max(2, (BATCH_VALUES // max(width, 1)) // 2 * 2)
+    done = 0
+    while done < total:
+        k = min(rows, total - done)
+        yield draw(rng, k)
+        done += k
+
+
+def _resampled_means(d: FloatArray, samples: int, seed: int) -> FloatArray:
+    """Means of ``samples`` bootstrap resamples of ``d`` (queries drawn with replacement)."""
+    n = len(d)
+    rng = np.random.default_rng(seed)
+    means = np.empty(samples)
+    done = 0
+    for part in _batches(rng, samples, n, lambda g, k: np.asarray(d[g.integers(0, n, size=(k, n))].mean(axis=1))):
+        means[done:done + len(part)] = part
+        done += len(part)
+    return means
+
+
+def p_value(a: Scores, b: Scores, test: str = "t", *, permutations: int = 10_000, seed: int = 0,
+            runs: tuple[str, str] = ("a", "b"), queries: Sequence[str] | None = None) -> float:
+    """Two-sided p-value of the paired ``test``; 1.0 with fewer than 2 queries or when every difference is 0.
+
+    ``runs`` and ``queries`` name the arrays and their positions in the error for a score that is not a
+    finite number.
+    """
+    check_choice("test", test, TESTS)
+    if test in ("randomization", "bootstrap"):
+        check_permutations(permutations)
+        check_seed(seed)
+    d = _diff(a, b, runs, queries)
+    if len(d) < MIN_QUERIES or not np.any(d):
+        return 1.0
+    if test == "t":
+        from scipy import stats
+
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # zero variance: t is infinite, p is 0
+            p = float(stats.ttest_rel(np.asarray(b, dtype=np.float64), np.asarray(a, dtype=np.float64)).pvalue)
+        return 1.0 if math.isnan(p) else p
+    if test == "tukey":
+        return float(tukey_p_values([a, b])[0, 1])
+    if test == "wilcoxon":
+        from scipy import stats
+
+        return float(stats.wilcoxon(np.asarray(b, dtype=np.float64), np.asarray(a, dtype=np.float64),
+                                    zero_method="wilcox", correction=False, method="auto").pvalue)
+    n = len(d)
+    observed = abs(d.mean())
+    rng = np.random.default_rng(seed)
+    if test == "randomization":  # Fisher's: flip the sign of each query's difference at random
+        signs = np.array([-1.0, 1.0])
+        parts = _batches(rng, permutations, n, lambda g, k: np.abs((g.choice(signs, size=(k, n)) * d).mean(axis=1)))
+        extreme = sum(int(np.sum(m >= observed - 1e-12)) for m in parts)
+    else:  # bootstrap: resample queries, test the mean difference against 0 with the centred distribution
+        centre = d.mean()
+        parts = _batches(rng, permutations, n,
+                         lambda g, k: np.abs(d[g.integers(0, n, size=(k, n))].mean(axis=1) - centre))
+        extreme = sum(int(np.sum(m >= observed - 1e-12)) for m in parts)
+    return (extreme + 1) / (permutations + 1)
+
+
+def bootstrap_ci(a: Scores, b: Scores, *, level: float = 0.95, samples: int = 10_000,
+                 seed: int = 0, runs: tuple[str, str] = ("a", "b"),
+                 queries: Sequence[str] | None = None) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean difference b - a over queries (not adjusted for
+    multiple comparisons); (nan, nan) with fewer than 2 queries."""
+    check_level("level", level)
+    check_permutations(samples, "samples")
+    check_seed(seed)
+    d = _diff(a, b, runs, queries)
+    if len(d) < MIN_QUERIES:
+        return (math.nan, math.nan)
+    means = _resampled_means(d, samples, seed)
+    tail = (1 - level) / 2 * 100
+    low, high = np.percentile(means, [tail, 100 - tail], overwrite_input=True)
+    return float(low), float(high)
+
+
+def tukey_p_values(scores: Sequence[Scores]) -> FloatArray:
+    """Tukey's HSD p-values of every pair of score arrays (a k x k matrix), as ranx computes them: SciPy's
+    ``tukey_hsd`` with each run's per-query scores as an independent group.  Where SciPy has no value (no
+    variance within any run) equal means give 1 and different means 0."""
+    from scipy import stats
+
+    groups = [np.asarray(x, dtype=np.float64) for x in scores]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        p = np.array(stats.tukey_hsd(*groups).pvalue, dtype=np.float64)
+    means = np.array([g.mean() for g in groups])
+    same = means[:, None] == means[None, :]
+    return np.where(np.isnan(p), np.where(same, 1.0, 0.0), p)
+
+
+def resolve_correction(test: str, correction: str | None) -> str:
+    """``correction`` checked against ``test``; None is holm, or none for a test that adjusts its p-values
+    itself (Tukey's HSD), which refuses any other correction."""
+    if correction is None:
+        return "none" if test in ADJUSTED_TESTS else "holm"
+    check_choice("correction", correction, CORRECTIONS)
+    if test in ADJUSTED_TESTS and correction != "none":
+        raise ParameterError(f"The 'correction' parameter must be 'none' with test {test!r} (Tukey's HSD adjusts "
+                             f"its p-values over all pairs of runs). Got {correction!r} instead.")
+    return correction
+
+
+def correct(p_values: Sequence[float], method: str = "holm") -> list[float]:
+    """Adjusted p-values over all the given ones: Holm's step-down, Bonferroni, or unchanged."""
+    check_choice("correction", method, CORRECTIONS)
+    p = np.asarray(p_values, dtype=np.float64)
+    m = len(p)
+    if method == "none" or m == 0:
+        return [float(x) for x in p]
+    if method == "bonferroni":
+        return [float(x) for x in np.minimum(1.0, p * m)]
+    order = np.argsort(p, kind="stable")
+    adjusted = np.empty(m)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        adjusted[i] = running
+    return [float(x) for x in adjusted]
+
+
+def describe_test(test: str, permutations: int, seed: int) -> str:
+    """One sentence on how ``test`` computes its p-value, for the output of ``compare``."""
+    check_choice("test", test, TESTS)
+    if test == "t":
+        return "t: SciPy's paired t-test (ttest_rel), two-sided"
+    if test == "tukey":
+        return ("tukey: Tukey's HSD (SciPy's tukey_hsd) on each measure, the runs' per-query scores taken as "
+                "independent groups (as ranx), p adjusted over all pairs of runs")
+    if test == "wilcoxon":
+        return ("wilcoxon: SciPy's signed-rank test, two-sided; zero differences are dropped (Wilcoxon's "
+                "zero_method='wilcox'), tied absolute differences get average ranks; exact null distribution "
+                "for n <= 50 without ties or zeros, exact permutation distribution for n <= 13 otherwise, else the "
+                "normal approximation without continuity correction")
+    what = "sign flips of each query's difference (Fisher)" if test == "randomization" else \
+        "resampled queries, the centred distribution of the mean difference"
+    return (f"{test}: two-sided, {permutations} {what}, seed {seed}; p = (b + 1) / (B + 1), b of the "
+            f"B = {plural(permutations, 'resample')} at least as extreme as the observed mean difference")

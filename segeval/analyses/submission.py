@@ -1,0 +1,190 @@
+"""Check a submitted run against the collection, as benchmark organisers do before evaluating it.
+
+The rules (each problem's ``kind`` in brackets): a video that is not in the video list
+(``unknown video``) or is on the blacklist (``blacklisted video``); a result that starts or ends,
+or whose jump-in point lies, after the end of its video (``past the end``); a result with no
+length, start = end (``zero length``); a query that is not in the queries file (``unknown
+query``) or that has no result (``missing query``); a result that overlaps an earlier result of
+its query in the same video (``overlap``); more than ``max_rank`` results for a query (``too many
+results``); ranks of a query that are not 1, 2, ..., n (``ranks not 1..n``).
+
+Results of a query are taken in rank order, equal ranks in file order (segeval's default
+ordering), so "earlier" means a better rank.  Two results overlap when they share more than a
+point: ``start < other end`` and ``other start < end``.  A result ending exactly at the video's
+duration is within the video.  End before start, negative times and ranks below 1 are reported by
+:func:`segeval.readers.validate.validate_run`, which ``segeval check`` runs too.  Rules that need a file
+(the video list, the blacklist, the queries) or ``max_rank`` apply only when it is given.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from segeval.core.errors import InputError
+from segeval.core.words import plural
+from segeval.readers.collection import Collection, IdList
+from segeval.readers.files import read_bytes
+
+OnError = Callable[[InputError], None]
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What a run is checked (or fixed) against; ``None`` turns the rules that need it off."""
+
+    videos: Collection | None = None
+    blacklist: IdList | None = None
+    queries: IdList | None = None
+    max_rank: int | None = None
+
+
+@dataclass
+class Result:
+    """One run line's values (times in seconds; NaN for document runs)."""
+
+    line: int
+    query: str
+    video: str
+    start: float
+    end: float
+    jumpin: float
+    rank: int
+
+
+def results(run: pd.DataFrame) -> list[Result]:
+    """The run's rows as :class:`Result` objects, in file order."""
+    jumpin = run["jumpin"].to_numpy(dtype=np.float64) if "jumpin" in run else np.full(len(run), np.nan)
+    return [Result(int(line), str(query), str(video), float(start), float(end), float(jump), int(rank))
+            for line, query, video, start, end, jump, rank in zip(
+                run["line"].to_numpy(), run["query"].to_numpy(dtype=object), run["item"].to_numpy(dtype=object),
+                run["start"].to_numpy(dtype=np.float64), run["end"].to_numpy(dtype=np.float64), jumpin,
+                run["rank"].to_numpy(), strict=True)]
+
+
+def by_query(rows: list[Result]) -> dict[str, list[Result]]:
+    """Each query's results in rank order, equal ranks in file order; queries in order of appearance."""
+    groups: dict[str, list[Result]] = defaultdict(list)
+    for row in rows:
+        groups[row.query].append(row)
+    return {query: sorted(group, key=lambda r: (r.rank, r.line)) for query, group in groups.items()}
+
+
+class SourceLines:
+    """The text of a file's lines, read once, for messages."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._lines = read_bytes(path).split(b"\n")
+
+    def __getitem__(self, number: int) -> str:
+        if 1 <= number <= len(self._lines):
+            return self._lines[number - 1].rstrip(b"\r").decode("utf-8", "replace")
+        return ""
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+
+def check_submission(run: pd.DataFrame, rules: Rules, on_error: OnError) -> None:
+    """Report every problem of ``run`` (as read) against ``rules`` to ``on_error``, in line order;
+    problems without a line (missing queries) come last.  A result whose end is earlier than its
+    start (a problem of :func:`segeval.readers.validate.validate_run`) is left out of the time rules."""
+    path = str(run.attrs.get("path", "<data>"))
+    source = SourceLines(path) if path != "<data>" else None
+    found = sorted(_problems(results(run), rules), key=lambda p: p[0])
+    for line, problem, kind in found:
+        on_error(InputError(path, problem, line=line, text=source[line] if source is not None else None,
+                            kind=kind))
+    if rules.queries is not None:
+        present = set(run["query"].astype(str))
+        for query, number in rules.queries.lines.items():
+            if query not in present:
+                on_error(InputError(path, f"has no result for query '{query}' ({rules.queries.path}, line {number}); "
+                                          f"expected results for every query of the queries file",
+                                    kind="missing query"))
+
+
+def _problems(rows: list[Result], rules: Rules) -> Iterator[tuple[int, str, str]]:
+    yield from _line_problems(rows, rules)
+    for query, group in by_query(rows).items():
+        yield from _query_problems(query, group, rules)
+
+
+def _line_problems(rows: list[Result], rules: Rules) -> Iterator[tuple[int, str, str]]:
+    videos, blacklist = rules.videos, rules.blacklist
+    for row in rows:
+        if videos is not None and row.video not in videos.durations:
+            yield row.line, (f"video '{row.video}' is not in the video list {videos.path}; expected one of its "
+                             f"{plural(len(videos.durations), 'video')}"), "unknown video"
+        if blacklist is not None and row.video in blacklist.lines:
+            yield row.line, (f"video '{row.video}' is on the blacklist {blacklist.path} (line "
+                             f"{blacklist.lines[row.video]}); expected a video that is not blacklisted"), \
+                "blacklisted video"
+        if np.isnan(row.start) or row.end < row.start:
+            continue  # a document run (no times), or reversed times (validate_run reports them)
+        if videos is not None and row.video in videos.durations:
+            duration = videos.durations[row.video]
+            for name, value in (("starts", row.start), ("ends", row.end), ("jumps in", row.jumpin)):
+                if value > duration:
+                    yield row.line, (f"the result {name} at {value:g} s, after the end of video '{row.video}' "
+                                     f"({duration:g} s, {videos.path} line {videos.lines[row.video]}); expected "
+                                     f"times within the video"), "past the end"
+                    break
+        if row.end == row.start:
+            yield row.line, (f"the result has no length (start = end = {row.start:g} s); expected end > start"), \
+                "zero length"
+
+
+def _query_problems(query: str, group: list[Result], rules: Rules) -> Iterator[tuple[int, str, str]]:
+    if rules.queries is not None and query not in rules.queries.lines:
+        first = min(r.line for r in group)
+        yield first, (f"query '{query}' is not in the queries file {rules.queries.path} ({_results(len(group))}, the "
+                      f"first on this line); expected one of its "
+                      f"{plural(len(rules.queries.lines), 'query', 'queries')}"), "unknown query"
+    for position, row in enumerate(group, start=1):
+        if row.rank != position:
+            yield row.line, (f"query '{query}' has rank {row.rank} here where rank {position} comes next in rank "
+                             f"order; expected ranks 1 to {len(group)} (its number of results), each once"), \
+                "ranks not 1..n"
+            break
+    if rules.max_rank is not None and len(group) > rules.max_rank:
+        row = group[rules.max_rank]
+        yield row.line, (f"query '{query}' has {_results(len(group))}, and this is result {rules.max_rank + 1} in "
+                         f"rank order; expected at most {rules.max_rank} (--max-rank)"), "too many results"
+    if group and np.isnan(group[0].start):
+        return
+    same_video: dict[str, list[Result]] = defaultdict(list)
+    for row in group:
+        if row.end >= row.start:
+            same_video[row.video].append(row)
+    found = [(row, other) for rows in same_video.values() for row, other in _first_overlaps(rows)]
+    for row, other in sorted(found, key=lambda pair: pair[0].line):
+        yield row.line, (f"the result (video '{row.video}', {row.start:g}-{row.end:g} s, rank {row.rank}) "
+                         f"overlaps an earlier result of query '{query}' on line {other.line} "
+                         f"({other.start:g}-{other.end:g} s, rank {other.rank}); expected the results of "
+                         f"one query not to overlap"), "overlap"
+
+
+#: rows of the overlap matrix compared at once (memory: this many times the group's size)
+_BLOCK = 2048
+
+
+def _first_overlaps(rows: list[Result]) -> Iterator[tuple[Result, Result]]:
+    """Each result (in rank order) that overlaps an earlier one, with the earliest such."""
+    start = np.array([r.start for r in rows])
+    end = np.array([r.end for r in rows])
+    for first in range(1, len(rows), _BLOCK):
+        i = np.arange(first, min(first + _BLOCK, len(rows)))
+        hit = (start[i, None] < end[None, :i[-1]]) & (start[None, :i[-1]] < end[i, None])
+        hit &= np.arange(i[-1])[None, :] < i[:, None]  # earlier ones only
+        for k in np.flatnonzero(hit.any(axis=1)).tolist():
+            yield rows[int(i[k])], rows[int(np.argmax(hit[k]))]
+
+
+def _results(n: int) -> str:
+    return plural(n, "result")

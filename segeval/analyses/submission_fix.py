@@ -1,0 +1,243 @@
+"""Repair a submitted run so that :func:`segeval.analyses.submission.check_submission` finds nothing
+but queries without results (which no repair can supply), logging every change.
+
+Steps, in order (each change is one log line naming the run line):
+
+1. drop a result whose query is not in the queries file, whose video is not in the video list,
+   or whose video is blacklisted;
+2. swap start and end when the end is earlier than the start;
+3. drop a result that starts after its video's end; clip an end (and a jump-in point) past the
+   video's end to the end (in M.S times, the whole second at or before it);
+4. give a result with no length ``zero_length`` seconds (default 1, the shortest M.S length): the
+   end moves later, or, at the video's end, the start moves earlier;
+5. per query in rank order (equal ranks in file order), remove the overlap with earlier results of
+   the query in the same video: ``overlap="trim"`` (default) keeps the longest part that overlaps
+   none of them (the earliest of equally long parts) and drops a result with nothing left;
+   ``overlap="drop"`` drops every result that overlaps an earlier one;
+6. drop the results after the first ``max_rank`` of a query (in rank order);
+7. renumber each query's ranks 1..n in rank order.
+
+Lines keep their order, fields, separators and scores; a changed time is written in the run's time
+format.  Lines with no change are copied as they are, so fixing a fixed run changes nothing.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pandas as pd
+
+from segeval.analyses.submission import Result, Rules, SourceLines, by_query, results
+from segeval.core.errors import ParameterError, check_choice
+from segeval.core.words import plural
+from segeval.readers.formats import RUN_FORMATS, format_time, parse_hms, parse_mmss, parse_seconds
+
+OVERLAP_POLICIES = ("trim", "drop")
+DEFAULT_ZERO_LENGTH = 1.0
+_SPACE = re.compile(r"([\t\n\v\f\r ]+)")
+Note = Callable[[Result, str], None]
+Time = Callable[[float], str]
+
+
+@dataclass
+class Fixed:
+    """A repaired run: its text, the log lines, and the queries of the queries file left without results."""
+
+    text: str
+    log: list[str]
+    missing: list[str]
+
+
+def fix_submission(run: pd.DataFrame, rules: Rules, time_format: str = "mmss", *,
+                   zero_length: float = DEFAULT_ZERO_LENGTH, overlap: str = "trim") -> Fixed:
+    """Repair ``run`` (as read, strictly) against ``rules``; see the module docstring for the steps."""
+    check_choice("overlap", overlap, OVERLAP_POLICIES)
+    if not (math.isfinite(zero_length) and zero_length > 0) or (time_format == "mmss" and zero_length % 1):
+        raise ParameterError(f"The 'zero_length' parameter must be a number of seconds > 0 (whole seconds for M.S "
+                             f"times). Got {zero_length!r} instead.")
+    path = str(run.attrs.get("path", "<data>"))
+    fmt = next(f for f in RUN_FORMATS.values() if f.name == run.attrs.get("format"))
+    column = {f.name: i for i, f in enumerate(fmt.fields)}
+    log: list[tuple[int, int, str]] = []
+    rows = results(run)
+    original = {r.line: Result(**vars(r)) for r in rows}
+
+    def note(row: Result, action: str) -> None:
+        log.append((row.line, len(log), f"{path}, line {row.line}: {action}"))
+
+    def time(value: float) -> str:
+        return format_time(value, time_format)
+
+    parse = {"mmss": parse_mmss, "seconds": parse_seconds, "hms": parse_hms}[time_format]
+
+    def snap(value: float) -> float:  # the value as written and read back
+        read = parse(time(value))
+        assert read is not None
+        return float(read)
+
+    kept = [row for row in rows if _keep(row, rules, note)]
+    if rows and not math.isnan(rows[0].start):
+        kept = [row for row in kept if _fix_times(row, rules, zero_length, note, time, snap, time_format == "mmss")]
+    out: list[Result] = []
+    for query, group in by_query(kept).items():
+        if not math.isnan(group[0].start):
+            group = _remove_overlaps(group, overlap, note, time)
+        if rules.max_rank is not None:
+            for row in group[rules.max_rank:]:
+                note(row, f"dropped: result {group.index(row) + 1} of query '{query}' in rank order; expected at "
+                          f"most {plural(rules.max_rank, 'result')} (--max-rank)")
+            group = group[:rules.max_rank]
+        for position, row in enumerate(group, start=1):
+            if row.rank != position:
+                note(row, f"rank {row.rank} -> {position} (ranks 1..n in rank order)")
+                row.rank = position
+        out += group
+    out.sort(key=lambda r: r.line)
+    log.sort()
+    source = SourceLines(path)
+    text = "".join(_line(source[row.line], row, original[row.line], column, time) + "\n" for row in out)
+    present = {row.query for row in out}
+    missing = [q for q in rules.queries.lines if q not in present] if rules.queries is not None else []
+    return Fixed(text, [entry for _, _, entry in log], missing)
+
+
+def _keep(row: Result, rules: Rules, note: Note) -> bool:
+    if rules.queries is not None and row.query not in rules.queries.lines:
+        note(row, f"dropped: query '{row.query}' is not in the queries file {rules.queries.path}")
+        return False
+    if rules.videos is not None and row.video not in rules.videos.durations:
+        note(row, f"dropped: video '{row.video}' is not in the video list {rules.videos.path}")
+        return False
+    if rules.blacklist is not None and row.video in rules.blacklist.lines:
+        note(row, f"dropped: video '{row.video}' is on the blacklist {rules.blacklist.path} "
+                  f"(line {rules.blacklist.lines[row.video]})")
+        return False
+    return True
+
+
+def _fix_times(row: Result, rules: Rules, zero_length: float, note: Note, time: Time,
+               snap: Callable[[float], float], whole: bool) -> bool:
+    """Steps 2 to 4 on one result; False when it is dropped."""
+    if row.end < row.start:
+        note(row, f"start {time(row.start)} and end {time(row.end)} swapped (the end was earlier than the start)")
+        row.start, row.end = row.end, row.start
+    limit = math.inf
+    if rules.videos is not None:
+        duration = rules.videos.durations[row.video]
+        limit = _at_most(duration, snap, whole)
+        where = f"video '{row.video}' ({duration:g} s)"
+        if row.start > limit:  # after the end (M.S: limit = the whole second at or before it)
+            note(row, f"dropped: it starts at {time(row.start)}, after the end of {where}")
+            return False
+        if row.end > duration:
+            note(row, f"end {time(row.end)} -> {time(limit)}, the end of {where}")
+            row.end = limit
+        if row.jumpin > duration:
+            note(row, f"jump-in {time(row.jumpin)} -> {time(limit)}, the end of {where}")
+            row.jumpin = limit
+    if row.end == row.start:
+        start, end = row.start, min(snap(row.start + zero_length), limit)
+        if end < snap(start + zero_length):
+            start = max(0.0, snap(end - zero_length))
+        if start == end:
+            note(row, f"dropped: it has no length and its video is shorter than {zero_length:g} s")
+            return False
+        note(row, f"no length: {time(row.start)}-{time(row.end)} -> {time(start)}-{time(end)} "
+                  f"(zero length {zero_length:g} s)")
+        row.start, row.end = start, end
+    return True
+
+
+def _at_most(duration: float, snap: Callable[[float], float], whole: bool) -> float:
+    """The latest writable time at or before ``duration``: whole seconds for M.S times, else what 9
+    decimals give (one nanosecond earlier when rounding goes past the duration)."""
+    if whole:
+        return float(math.floor(duration))
+    limit = snap(duration)
+    return limit if limit <= duration else snap(duration - 1e-9)
+
+
+def _remove_overlaps(group: list[Result], policy: str, note: Note, time: Time) -> list[Result]:
+    """Step 5 on one query's results in rank order: the results kept."""
+    kept: list[Result] = []
+    earlier: dict[str, _Taken] = defaultdict(_Taken)
+    for row in group:
+        taken = earlier[row.video]
+        hit = taken.hits(row.start, row.end)
+        if hit:
+            lines = ", ".join(str(other.line) for other in sorted(hit, key=lambda r: r.line))
+            many = "s" if len(hit) > 1 else ""
+            piece = _longest_free(row.start, row.end, hit) if policy == "trim" else None
+            if piece is None:
+                note(row, f"dropped: it overlaps the earlier result{many} of query '{row.query}' on line{many} "
+                          f"{lines} (overlap policy {policy})")
+                continue
+            note(row, f"{time(row.start)}-{time(row.end)} -> {time(piece[0])}-{time(piece[1])}, off the earlier "
+                      f"result{many} on line{many} {lines} (overlap policy trim)")
+            row.start, row.end = piece
+        taken.add(row)
+        kept.append(row)
+    return kept
+
+
+class _Taken:
+    """The kept results of one query in one video: segments of positive length that do not overlap,
+    sorted by start (so their ends are sorted too)."""
+
+    def __init__(self) -> None:
+        self.starts: list[float] = []
+        self.ends: list[float] = []
+        self.rows: list[Result] = []
+
+    def hits(self, start: float, end: float) -> list[Result]:
+        """The kept results that overlap [start, end], by start."""
+        out = []
+        i = bisect.bisect_right(self.ends, start)  # the first that ends after ``start``
+        while i < len(self.rows) and self.starts[i] < end:
+            out.append(self.rows[i])
+            i += 1
+        return out
+
+    def add(self, row: Result) -> None:
+        i = bisect.bisect_left(self.starts, row.start)
+        self.starts.insert(i, row.start)
+        self.ends.insert(i, row.end)
+        self.rows.insert(i, row)
+
+
+def _longest_free(start: float, end: float, hits: list[Result]) -> tuple[float, float] | None:
+    """The longest part of [start, end] outside the segments ``hits`` (sorted by start, not overlapping
+    each other), the earliest of equally long ones; None when nothing is left."""
+    free, cursor = [], start
+    for other in hits:
+        if other.start > cursor:
+            free.append((cursor, other.start))
+        cursor = max(cursor, other.end)
+    if cursor < end:
+        free.append((cursor, end))
+    return max(free, key=lambda p: (p[1] - p[0], -p[0])) if free else None
+
+
+def _line(text: str, row: Result, before: Result, column: dict[str, int], time: Time) -> str:
+    """The line's text with the changed fields rewritten (separators kept)."""
+    changes: dict[int, str] = {}
+    for name in ("start", "end", "jumpin"):
+        if name in column and getattr(row, name) != getattr(before, name):
+            changes[column[name]] = time(getattr(row, name))
+    if row.rank != before.rank:
+        changes[column["rank"]] = str(row.rank)
+    if not changes:
+        return text
+    parts = _SPACE.split(text)
+    index = 0
+    for i, part in enumerate(parts):
+        if i % 2 == 0 and part:
+            if index in changes:
+                parts[i] = changes[index]
+            index += 1
+    return "".join(parts)

@@ -1,0 +1,131 @@
+"""The one error family raised by the library; the CLI turns it into exit codes.
+
+Messages echo file names and file content, so :func:`printable` escapes control characters in
+everything they render: ``str()`` of a :class:`SegevalError` and every note (:func:`render_note`) is
+safe to print on a terminal and holds no line break that segeval did not put there itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: what a terminal may act on: C0 controls (tab and newline too), DEL, C1 controls, and the Unicode
+#: bidirectional formatting characters, which can make a line read differently from its bytes
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    code = ord(char)
+    return _NAMED.get(char) or (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+
+
+def utf8_text(text: str) -> str:
+    """``text`` with the bytes of a name the user gave read as UTF-8: a non-UTF-8 locale (``LC_ALL=C``)
+    hands command-line and file-system names over with each non-ASCII byte as a surrogate; bytes that
+    are not UTF-8 stay surrogates (and are written back as the same bytes)."""
+    if text.isascii():
+        return text
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate that no byte stands for (e.g. from JSON's \\ud800)
+        return text
+
+
+def printable(text: str) -> str:
+    """``text`` (its names read as :func:`utf8_text`) with every control character written as an escape
+    (``\\x1b``, ``\\n``, ``\\u202e``)."""
+    return _CONTROL.sub(_escape, utf8_text(text))
+
+
+def render_note(text: str) -> str:
+    """A note or listing line for stderr, rendered safe (see :func:`printable`)."""
+    return printable(text)
+
+
+def named(note: str, file: str) -> str:
+    """``note`` naming the run ``file`` (``note: FILE: ...``) unless it names it already; the file
+    name with control characters escaped (:func:`segeval.core.errors.printable`)."""
+    shown = printable(file)
+    if not file or file in note or shown in note:
+        return note
+    head, sep, rest = note.partition(": ")
+    return f"{head}: {shown}: {rest}" if sep and head in ("note", "warning") else f"{shown}: {note}"
+
+
+class SegevalError(Exception):
+    """Base class of every error segeval reports to a user (exit code 2 in the CLI).
+
+    ``str()`` gives the message with control characters escaped (:func:`printable`).
+    """
+
+    exit_code = 2
+
+    def __str__(self) -> str:
+        return printable(super().__str__())
+
+
+class InputError(SegevalError):
+    """A file that cannot be read or a line that does not fit its format."""
+
+    def __init__(
+        self,
+        path: str,
+        problem: str,
+        *,
+        line: int | None = None,
+        text: str | None = None,
+        kind: str = "input",
+    ) -> None:
+        self.path = path
+        self.line = line
+        self.text = text
+        self.problem = problem
+        self.kind = kind
+        super().__init__("\n".join(self._parts()))
+
+    def __str__(self) -> str:
+        # the one line break is segeval's: each part is escaped on its own
+        return "\n".join(printable(part) for part in self._parts())
+
+    def _parts(self) -> list[str]:
+        where = self.path if self.line is None else f"{self.path}, line {self.line}"
+        parts = [f"{where}: {self.problem}"]
+        if self.text is not None:
+            shown = self.text if len(self.text) <= 200 else self.text[:200] + "..."
+            parts.append(f"  line {self.line}: {shown}")
+        return parts
+
+    def skipped(self) -> str:
+        """The ``--lenient`` listing line of this skipped line (escaped)."""
+        return printable(f"segeval: skipped {self.path}, line {self.line}: {self.problem}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # rebuild with the same fields, so the error survives being sent between processes
+        return (_input_error, (self.path, self.problem, self.line, self.text, self.kind))
+
+
+def _input_error(path: str, problem: str, line: int | None, text: str | None, kind: str) -> InputError:
+    return InputError(path, problem, line=line, text=text, kind=kind)
+
+
+class ParameterError(SegevalError, ValueError):
+    """A parameter value outside its documented domain."""
+
+
+def check_int(name: str, value: object, *, minimum: int) -> int:
+    """Return ``value`` as an int, or raise a ParameterError worded like scikit-learn's."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ParameterError(
+            f"The '{name}' parameter must be an integer >= {minimum}. Got {value!r} instead."
+        )
+    return value
+
+
+def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
+    """Return ``value`` if it is one of ``choices``, else raise a ParameterError."""
+    if value not in choices:
+        options = ", ".join(repr(c) for c in choices)
+        raise ParameterError(f"The '{name}' parameter must be one of {options}. Got {value!r} instead.")
+    return str(value)

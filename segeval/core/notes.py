@@ -1,0 +1,78 @@
+"""Notes that travel with measure values, worded in one place for every command that prints them.
+
+``eval``, ``me13sh``, ``compare``, ``report``, ``correlate``, ``pool-bias``, ``incompleteness`` and
+the ``plot`` commands all take their notes from :func:`value_notes` (through
+:attr:`segeval.core.evaluation.Evaluation.notes`) and label them per run with :func:`for_run`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from segeval.adapters import Adapter, OverlapAdapter, ToleranceAdapter
+
+if TYPE_CHECKING:
+    from segeval.measures.compute import Request
+
+
+def _why_above_one(adapter: Adapter | None) -> str:
+    if isinstance(adapter, OverlapAdapter):
+        return "the overlap adapter credits one relevant segment once for every result that overlaps it"
+    if isinstance(adapter, ToleranceAdapter):
+        return "the tolerance adapter can credit one relevant segment to several results"
+    if adapter is None:  # a segment measure (no adapter): only a parameter lets it pass 1
+        return ("its parameter credits one relevant onset or segment to several results (mgap's match=all, "
+                "masp's and masdwp's norm=qrels: docs/speech.md)")
+    return f"the {adapter.spec} adapter labels more units relevant than num_rel counts"
+
+
+def value_notes(queries: Sequence[str], requests: Sequence[Request],
+                per_query: Mapping[str, Sequence[Any]]) -> list[str]:
+    """A note for every score measure (nominally in [0, 1]) above 1 for some query, saying why."""
+    notes = []
+    for x in requests:
+        if x.measure.fmt != "score" or x.measure.family.upper is None:  # declared unbounded (utility)
+            continue
+        above = [qid for qid, v in zip(queries, per_query[x.name], strict=True)
+                 if isinstance(v, int | float) and v > 1 + 1e-9]
+        if above:
+            notes.append(f"note: {x.name} is above 1 for {len(above)} of {len(queries)} queries "
+                         f"(first: {above[0]}): {_why_above_one(x.adapter)}")
+    return notes
+
+
+def for_run(run: str, notes: Sequence[str]) -> list[str]:
+    """The notes of one run, labelled with it (``note: RUN: ...``), for commands showing several runs."""
+    return [f"note: {run}: {n.removeprefix('note: ')}" for n in notes]
+
+
+def _kind(note: str) -> str:
+    """What a note says without its numbers and example ids (two runs' 'above 1' notes are one kind)."""
+    return re.sub(r"\d+(?:\.\d+)?", "#", re.sub(r"\((?:first|e\.g\.)[^)]*\)", "", note))
+
+
+def one_per_kind(labelled: Sequence[tuple[str, str]]) -> list[str]:
+    """``(label, note)`` pairs as one note per kind: the first label's note, then the other labels that had
+    the same kind of note (``...; the same for 2 more: b, c``).  Notes without a ``note:`` prefix."""
+    kinds: dict[str, list[tuple[str, str]]] = {}
+    for label, note in labelled:
+        kinds.setdefault(_kind(unprefixed(note)), []).append((label, unprefixed(note)))
+    out = []
+    for group in kinds.values():
+        (label, note), others = group[0], [lbl for lbl, _ in group[1:]]
+        more = f"; the same for {len(others)} more: {', '.join(others)}" if others else ""
+        out.append(f"{label}: {note}{more}")
+    return out
+
+
+def unprefixed(note: str) -> str:
+    """The note without its ``note: `` prefix (for tables and pages that print their own)."""
+    return note.removeprefix("note: ")
+
+
+def notes_on(notes: Sequence[str], measure: str) -> list[str]:
+    """The notes on one measure's values (for a figure of that measure)."""
+    pattern = re.compile(rf"(?:^|: ){re.escape(measure)} is above 1 ")
+    return [n for n in notes if pattern.search(unprefixed(n))]

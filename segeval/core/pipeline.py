@@ -1,0 +1,236 @@
+"""``evaluate()``: read → validate → prepare → adapt → measure → aggregate, on one screen."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from segeval.adapters.registry import make_adapter as make_adapter
+from segeval.adapters.registry import make_adapters
+from segeval.adapters.registry import me13sh_adapters as me13sh_adapters
+from segeval.core.errors import ParameterError
+from segeval.core.evaluation import Evaluation as Evaluation  # named here for readers of evaluate's results
+from segeval.core.plan import (
+    Plan as Plan,  # the plan's rules live in segeval.core.plan (no pandas); named here for its readers
+)
+from segeval.core.plan import emptied as emptied
+from segeval.core.plan import finished, measured, reads_subtopics
+from segeval.core.plan import measure_names as measure_names
+from segeval.core.plan import plan as plan
+from segeval.core.prepared import chosen_queries
+from segeval.core.settings import DEFAULT_MEASURES, Settings, settings_of
+from segeval.readers.frames import load_qrels, load_run
+from segeval.readers.from_frames import QrelsIndex, evaluate_in_memory, in_lane
+from segeval.readers.from_tables import prepare
+from segeval.readers.tables import predicted_mask
+from segeval.readers.validate import check_trials, is_documents, validate_qrels, validate_run
+from segeval.reports.trec import TREC_ORDER
+
+
+def evaluate(
+    qrels: object,
+    run: object,
+    measures: object = DEFAULT_MEASURES,
+    adapters: object = None,
+    *,
+    adapter: object = None,
+    settings: Settings | dict[str, Any] | None = None,
+    qrels_format: str = "auto",
+    run_format: str = "auto",
+    time_format: str | None = None,
+    queries: Sequence[str] | None = None,
+    order: str | None = None,
+    relevance_level: int | None = None,
+    missing_queries: str | None = None,
+    max_results: int | None = None,
+    judged_only: bool | None = None,
+    trec_eval: str | None = None,
+    predicted: str | None = None,
+) -> Evaluation:
+    """Evaluate a run against qrels.
+
+    ``qrels`` and ``run`` are file paths, or tables in any shape :mod:`segeval.readers.frames` accepts
+    (segeval's, ir_measures' and ranx's DataFrames, dicts of dicts, their Qrels and Run objects).
+    ``measures`` is a name, a set (``official``, ``all_trec``) or a list of them; label measures are
+    computed once per adapter, named with the adapter's suffix.  ``adapter`` (an :class:`Adapter`
+    or a name such as ``"binned:60"``) or ``adapters`` (one or a list) choose the relevance
+    adapters; by default ``exact`` for document runs and ``overlap`` for segment runs.  Files are
+    read in ``qrels_format``/``run_format`` (names of ``segeval.readers.formats.QRELS_FORMATS`` and
+    ``RUN_FORMATS``, or ``"auto"``).  The policies are a :class:`~segeval.core.settings.Settings`
+    (``settings``); the keyword arguments named after its fields override it (None: as in
+    ``settings``).
+    """
+    chosen = settings_of(settings).but(
+        time_format=time_format, queries=queries, order=order, relevance_level=relevance_level,
+        missing_queries=missing_queries, max_results=max_results, judged_only=judged_only, trec_eval=trec_eval,
+        predicted=predicted)
+    evaluator = Evaluator(qrels, measures, chosen, adapters=adapters, adapter=adapter, qrels_format=qrels_format)
+    return evaluator.evaluate(run, run_format=run_format)
+
+
+class Evaluator:
+    """Qrels read and checked once, and the measures and settings to evaluate any number of runs with.
+
+    ``Evaluator(qrels, "map", Settings(...)).evaluate(run)`` gives the :class:`Evaluation` that
+    :func:`evaluate` gives for the same arguments; ``qrels`` and each run are what
+    :func:`evaluate` accepts.  Document runs in memory take :mod:`segeval.readers.from_frames` when they can
+    (the qrels are indexed on the first one, then kept).
+    """
+
+    def __init__(self, qrels: object, measures: object = DEFAULT_MEASURES,
+                 settings: Settings | dict[str, Any] | None = None, *, adapters: object = None,
+                 adapter: object = None, qrels_format: str = "auto") -> None:
+        self.settings = settings_of(settings)
+        if adapters is not None and adapter is not None:
+            raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
+        self.measures = measure_names(measures)
+        self.adapters = None if adapters is None and adapter is None else \
+            make_adapters(adapters if adapters is not None else adapter, self.settings)  # type: ignore[arg-type]
+        self.qrels = validate_qrels(load_qrels(qrels, qrels_format, self.settings.time_format,
+                                               reads_subtopics(self.measures)))
+        self._plans: dict[bool, Plan] = {}
+        self._documents = is_documents(self.qrels)
+        self.plan(self._documents)  # a bad measure is reported before any run is read
+        self._index: QrelsIndex | None = None  # made by the first in-memory document run (if _indexed)
+        self._indexed = False
+
+    def plan(self, documents: bool) -> Plan:
+        """The requests and policies for a document (or segment) run, made once per kind."""
+        if documents not in self._plans:
+            self._plans[documents] = plan(documents, self.measures, self.adapters, settings=self.settings)
+        return self._plans[documents]
+
+    def evaluate(self, run: object, *, run_format: str = "auto") -> Evaluation:
+        """The :class:`Evaluation` of one run (a path or a table, as :func:`evaluate` takes); its ``route``
+        says how it was read: ``frame+whole`` (a run given in memory) or ``table+whole`` (a file)."""
+        if self._documents and isinstance(run, pd.DataFrame | Mapping):  # documents in memory: codes, one batch
+            how = self.plan(True)
+            if in_lane(how.requests, how.settings.order_for(True), how.settings.judged_only):
+                if not self._indexed:
+                    self._indexed = True
+                    self._index = QrelsIndex.of(self.qrels if how.settings.predicted != "ignore"
+                                                else _predicted_lines(self.qrels, how.settings.predicted)[0])
+                done = None if self._index is None else evaluate_in_memory(self._index, run, how.requests, how.settings)
+                if done is not None:
+                    return replace(finish(self.qrels, how, *done), route="frame+whole")
+        r = validate_run(load_run(run, run_format, self.settings.time_format))
+        how = self.plan(is_documents(r))
+        read = "table" if isinstance(run, str | Path) else "frame"
+        return replace(evaluate_validated(self.qrels, r, how), route=f"{read}+whole")
+
+
+def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence[str] | None = None,
+                  missing_queries: str = "skip") -> tuple[list[str], dict[str, list[Any]]]:
+    """Per-query values of validated qrels and run: (queries, values by request name).
+
+    ``queries`` and ``missing_queries`` select the queries as in :func:`segeval.readers.from_tables.prepare`;
+    :func:`finish` adds the queries ``-c`` evaluates without results.  Queries are independent, so
+    evaluating a run in parts (each query's rows and qrels in one part) gives the same values as
+    evaluating it whole.
+    """
+    if how.settings.predicted == "ignore":
+        q = _predicted_lines(q, how.settings.predicted)[0]
+    if how.settings.trec_eval == "9":  # 9.0.8 stores scores as C floats: near-equal scores become ties
+        r = r.assign(score=r["score"].to_numpy().astype(np.float32).astype(np.float64))
+    s = how.settings
+    if any(x.measure.scope == "trials" for x in how.requests):
+        check_trials(q, r)
+    data = prepare(q, r, queries=queries, order=s.order, relevance_level=s.relevance_level,
+                   missing_queries=missing_queries, max_results=s.max_results)
+    return data.queries, measured(data, how)
+
+
+#: the one document trec_eval 10 ranks for a qrels query without results under ``-c`` (at score 1)
+PLACEHOLDER = "ceci_nest_pas_un_docno"
+
+
+def without_results(q: pd.DataFrame, how: Plan, evaluated: Sequence[str],
+                    run: pd.DataFrame | None = None) -> tuple[list[str], dict[str, list[Any]]]:
+    """Per-query values of the qrels queries ``-c`` adds to ``evaluated`` (those the run has no result for).
+
+    trec_eval 10 ranks :data:`PLACEHOLDER` for each (so it counts wherever the qrels judge it), runs its
+    measures, then clears what it calls leftovers: num_ret, ``unj``, and ``utility``, ``relstring`` and
+    ``rbp_resid`` when given without parameters (their printed name is the bare name).  Measures that are
+    not trec_eval's, and every measure of a segment run, see no result (QUESST's trials with the whole
+    ``run``, whose lowest score they take; the routes that read a run in parts never take them).
+    9.0.8 does not evaluate these queries: every value is 0.
+    """
+    wanted = chosen_queries(set(q["query"].unique()), set(), how.settings.queries, "zero")
+    missing = sorted(set(wanted) - set(evaluated))
+    values: dict[str, list[Any]] = {x.name: [] for x in how.requests}
+    if not missing:
+        return [], values
+    placed = [x for x in how.requests if is_documents(q) and x.measure.family.name in TREC_ORDER]
+    rest = [x for x in how.requests if x not in placed]
+    rows = len(missing) if placed else 0
+    alone = pd.DataFrame({"query": missing[:rows], "item": [PLACEHOLDER] * rows, "start": np.nan, "end": np.nan,
+                          "jumpin": np.nan, "rank": 1, "score": 1.0, "run": "", "line": 0})
+    if placed:
+        values |= evaluate_part(q, alone, replace(how, requests=placed), missing, "zero")[1]
+    if rest:  # only QUESST's trials read other queries' results (the run's lowest score)
+        whole = run if run is not None and any(x.measure.scope == "trials" for x in rest) else None
+        names, got = evaluate_part(q, alone.iloc[:0] if whole is None else whole, replace(how, requests=rest),
+                                   missing if whole is None else wanted, "zero")
+        at = {name: i for i, name in enumerate(names)}
+        values |= {k: [v[at[name]] for name in missing] for k, v in got.items()}
+    for x in how.requests:
+        family, bare = x.measure.family.name, x.measure.param is None
+        if how.settings.trec_eval == "9" or family in ("num_ret", "unj") or (
+                bare and family in ("utility", "relstring", "rbp_resid")):
+            values[x.name] = [_zero(v) for v in values[x.name]]
+    return missing, values
+
+
+def _zero(value: Any) -> Any:
+    """0 of a value's type ('' for text); other values as they are."""
+    return type(value)() if isinstance(value, str | int | float | np.number) else value
+
+
+def evaluate_validated(q: pd.DataFrame, r: pd.DataFrame, how: Plan) -> Evaluation:
+    """The :class:`Evaluation` of validated qrels and run as ``how`` says (the qrels are not checked again)."""
+    return finish(q, how, *evaluate_part(q, r, how, how.settings.queries), run=r)
+
+
+def merge_parts(parts: Sequence[tuple[list[str], dict[str, list[Any]]]],
+                how: Plan) -> tuple[list[str], dict[str, list[Any]]]:
+    """Per-query values of disjoint parts, in query order (as one :func:`evaluate_part` would give)."""
+    where = sorted((qid, k, i) for k, (qs, _) in enumerate(parts) for i, qid in enumerate(qs))
+    names = [x.name for x in how.requests]
+    return ([qid for qid, _, _ in where],
+            {name: [parts[k][1][name][i] for _, k, i in where] for name in names})
+
+
+def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, list[Any]],
+           run: pd.DataFrame | None = None) -> Evaluation:
+    """The :class:`Evaluation` of per-query values: with ``-c`` the queries without results added
+    (:func:`without_results`, with the whole ``run`` when the route has it), aggregates, notes and
+    unevaluated queries."""
+    added: tuple[list[str], dict[str, list[Any]]] = ([], {})
+    if how.settings.missing_queries == "zero":
+        added = without_results(q, how, queries, run)
+        queries, per_query = merge_parts([(queries, per_query), added], how)
+    lines, predicted_note = _predicted_lines(q, how.settings.predicted)
+    if how.settings.queries is not None:
+        lines = lines[lines["query"].isin(how.settings.queries)]
+    relevant = int((lines["rel"].to_numpy() > 0).sum())  # trec_eval -c's num_rel: every line with rel > 0
+    return replace(finished(how, queries, per_query, set(q["query"].unique()), relevant,
+                            [predicted_note] if predicted_note else []), without_results=added[0])
+
+
+def _predicted_lines(qrels: pd.DataFrame, policy: str) -> tuple[pd.DataFrame, str]:
+    """Completed qrels with their predicted lines used or dropped, and a note saying which."""
+    mask = predicted_mask(qrels)
+    if not mask.any():
+        return qrels, ""
+    counts = qrels["source"][mask].value_counts().sort_index()
+    which = ", ".join(f"{name} {n}" for name, n in counts.items())
+    if policy == "ignore":
+        return qrels[~mask].reset_index(drop=True), (
+            f"note: {int(mask.sum())} predicted qrels lines ({which}) are left out (--predicted ignore)")
+    return qrels, (f"note: {int(mask.sum())} of {len(qrels)} qrels lines are predicted by a classifier ({which}), "
+                   f"not judged by assessors (--predicted ignore leaves them out)")

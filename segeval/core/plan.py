@@ -1,0 +1,180 @@
+"""What a job computes, without pandas: the :class:`Plan` (requests and policies) of :func:`evaluate`'s
+parameters, its labels and measures on prepared inputs (:func:`measured`), and the
+:class:`~segeval.core.evaluation.Evaluation` of the per-query values (:func:`finished`).  Every reader
+(the strict line parser, the frames, the segment scanner) hands its :class:`~segeval.core.prepared.Prepared`
+inputs to these, so no route labels, measures or aggregates on its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence, Sized
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from segeval.adapters import ExactAdapter
+from segeval.adapters.base import Adapted
+from segeval.adapters.base import judged_only as only_judged
+from segeval.adapters.registry import make_adapter, make_adapters
+from segeval.core.errors import ParameterError
+from segeval.core.evaluation import Evaluation, summaries
+from segeval.core.notes import value_notes
+from segeval.core.settings import DEFAULT_ADAPTER, DEFAULT_MEASURES, Settings, kind, settings_of
+from segeval.measures.compute import Request, compute, requests
+from segeval.measures.definitions import TREC_EVAL_9, for_trec_eval
+
+if TYPE_CHECKING:
+    from segeval.core.prepared import Prepared
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What :func:`evaluate` resolved from its parameters: the requests, and the settings with the
+    run kind's order (never None)."""
+
+    requests: list[Request]
+    settings: Settings
+
+
+def plan(
+    documents: bool,
+    measures: object = DEFAULT_MEASURES,
+    adapters: object = None,
+    *,
+    adapter: object = None,
+    settings: Settings | None = None,
+    rel_info: str = "qrels",
+    **policies: Any,
+) -> Plan:
+    """Resolve :func:`evaluate`'s parameters for a document (or segment) run; ``policies`` are
+    fields of :class:`Settings` that override ``settings`` (None: as in ``settings``); ``rel_info``: the
+    judgements' format (trec_eval's ``-R``), which the measures must read."""
+    chosen = settings_of(settings).but(**policies)
+    if adapters is None:
+        given = adapter if adapter is not None else DEFAULT_ADAPTER[kind(documents)]
+        adapters = [make_adapter(given, chosen)]  # type: ignore[arg-type]
+    elif adapter is not None:
+        raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
+    else:
+        adapters = make_adapters(adapters, chosen)  # type: ignore[arg-type]
+    names = measure_names(measures)
+    # the measure set of the trec_eval version (9.0.8: its sets, no measure new in 10) and its definitions
+    reqs = [m for m in names if isinstance(m, Request)] or requests(
+        for_trec_eval([str(m) for m in names], chosen.trec_eval), adapters)
+    timed = [x.name for x in reqs if x.measure.family.times]
+    if documents and timed:
+        raise ParameterError(f"The 'measures' parameter must name measures of document runs: {', '.join(timed)} "
+                             f"{'needs' if len(timed) == 1 else 'need'} time spans (segment runs: video, start, end). "
+                             f"Got a document run instead.")
+    _check_subtopics(documents, reqs)
+    check_rel_info(reqs, rel_info)
+    trials = [x.name for x in reqs if x.measure.scope == "trials"]
+    if not documents and trials:
+        raise ParameterError(f"The 'measures' parameter must name measures of segment runs: {', '.join(trials)} "
+                             f"{'scores' if len(trials) == 1 else 'score'} (query, utterance) trials (a QUESST key or "
+                             f"TREC qrels, and an STD list or TREC run), not time spans. Got a segment run instead.")
+    if chosen.trec_eval == "9":
+        reqs = [replace(x, measure=replace(x.measure, family=TREC_EVAL_9[x.measure.family.name]))
+                if x.measure.family.name in TREC_EVAL_9 else x for x in reqs]
+    return Plan(reqs, replace(chosen, order=chosen.order_for(documents)))
+
+
+#: the judgement formats (trec_eval's -R) each measure scope reads; every other scope reads qrels
+REL_INFO = {"groups": ("qrels_jg",), "prefs": ("prefs", "qrels_prefs")}
+
+
+def check_rel_info(measures: object, rel_info: str) -> None:
+    """A ParameterError unless every measure (what :func:`plan` takes) reads ``rel_info`` judgements (-R)."""
+    names = measure_names(measures)
+    reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], [ExactAdapter()])
+    wrong = [x for x in reqs if rel_info not in REL_INFO.get(x.measure.scope, ("qrels",))]
+    if wrong:
+        raise ParameterError(f"The 'measures' parameter must name measures of {rel_info} judgements (-R {rel_info}); "
+                             f"{wrong[0].name} reads {' or '.join(REL_INFO.get(wrong[0].measure.scope, ('qrels',)))} "
+                             f"(-R). Got {', '.join(x.name for x in wrong[:3])}{', ...' if len(wrong) > 3 else ''} "
+                             f"instead.")
+
+
+def _check_subtopics(documents: bool, reqs: Sequence[Request]) -> None:
+    """The diversity measures read subtopic qrels of documents, judged by the exact adapter, and alone: their
+    qrels judge a document once per subtopic, which the other measures would read as judged twice."""
+    wanted = [x.name for x in reqs if x.measure.family.subtopics]
+    if not wanted:
+        return
+    labelled = [x.adapter.spec for x in reqs if x.adapter is not None and not isinstance(x.adapter, ExactAdapter)]
+    if not documents or labelled:
+        why = f"the {labelled[0]} adapter" if labelled else "a segment run"
+        raise ParameterError(f"The 'measures' parameter's diversity measures ({', '.join(wanted)}) read subtopic "
+                             f"qrels of documents (qid subtopic docno rel) judged by the exact adapter; a segment "
+                             f"has no subtopic label. Got {why} instead.")
+    others = [x.name for x in reqs if not x.measure.family.subtopics]
+    if others:
+        raise ParameterError(f"The 'measures' parameter must name the diversity measures ({', '.join(wanted)}) "
+                             f"without other measures: their qrels judge a document once per subtopic; evaluate "
+                             f"{', '.join(others[:3])}{', ...' if len(others) > 3 else ''} in another call. Got "
+                             f"both instead.")
+
+
+def reads_subtopics(measures: object) -> bool:
+    """Whether ``measures`` (what :func:`plan` takes) name a diversity measure: the qrels are then read with their
+    subtopic column (:func:`segeval.readers.tables.read_qrels`), and only then; a bad name is reported here, before
+    the qrels are read."""
+    names = measure_names(measures)
+    reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], [ExactAdapter()])
+    return any(x.measure.family.subtopics for x in reqs)
+
+
+def measure_names(measures: object) -> list[str] | list[Request]:
+    """``measures`` as a list: one name (or an ir_measures measure object), a list of them, or prepared
+    :class:`Request` objects; a ParameterError for anything else."""
+    if isinstance(measures, str | Request) or _is_ir_measure(measures):
+        measures = [measures]
+    if isinstance(measures, Sequence):
+        items = list(measures)
+        if all(isinstance(m, Request) for m in items):
+            return items
+        if all(isinstance(m, str) or _is_ir_measure(m) for m in items):
+            return [str(m) for m in items]
+    raise ParameterError(f"The 'measures' parameter must be a measure name such as 'map' or 'P_10', a set such as "
+                         f"'official', or a non-empty list of them. Got {measures!r} instead.")
+
+
+def _is_ir_measure(x: object) -> bool:
+    return type(x).__module__.split(".")[0] == "ir_measures"
+
+
+
+def emptied(before: Sequence[Sized], after: Sequence[Sized], trec_eval: str) -> list[int]:
+    """The queries whose ranking trec_eval sees as empty (num_ret 0) under ``-J``: those ``-J`` left
+    without a result.  A query ``-c`` adds (in the qrels, not in the run) counts too in trec_eval 10,
+    which ranks one unjudged dummy document for it and drops that as well; 9.0.8 averages such a query
+    in as 0 without evaluating it.  ``before``/``after``: each query's ranking before and after ``-J``."""
+    return [q for q, (b, a) in enumerate(zip(before, after, strict=True))
+            if len(a) == 0 and (len(b) > 0 or trec_eval != "9")]
+
+
+def measured(data: Prepared, how: Plan) -> dict[str, list[Any]]:
+    """Per-query values (by request name) of prepared inputs: each adapter used labels them once, ``-J``
+    keeps the judged results, then the measures."""
+    used = {x.adapter.spec: x.adapter for x in how.requests if x.adapter is not None}  # tiou:0.5 != tiou:0.9
+    adapted: Mapping[str, Sequence[Adapted]] = {name: adapter.adapt(data) for name, adapter in used.items()}
+    gone: dict[str, list[int]] = {}
+    if how.settings.judged_only:
+        judged = {name: [only_judged(a) for a in per_query] for name, per_query in adapted.items()}
+        gone = {name: emptied(adapted[name], judged[name], how.settings.trec_eval) for name in adapted}
+        adapted = judged
+    return compute(data, adapted, how.requests, gone)
+
+
+def finished(how: Plan, queries: list[str], per_query: dict[str, list[Any]], qrels_queries: set[str],
+             relevant_lines: int, notes: Sequence[str] = ()) -> Evaluation:
+    """The :class:`Evaluation` of per-query values: aggregates, ``notes`` then the value notes, and the qrels
+    queries not evaluated.  ``relevant_lines``: the qrels lines with a grade above 0 (of the chosen queries),
+    which trec_eval ``-c`` sums as the exact adapter's ``num_rel``, whatever ``-l``."""
+    reqs = how.requests
+    summary = summaries(reqs, per_query)
+    if how.settings.missing_queries == "zero":
+        for x in reqs:
+            if x.measure.name == "num_rel" and isinstance(x.adapter, ExactAdapter):
+                summary[x.name] = relevant_lines
+    return Evaluation(queries, reqs, per_query, summary, [*notes, *value_notes(queries, reqs, per_query)],
+                      sorted(qrels_queries - set(queries)))

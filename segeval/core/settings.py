@@ -1,0 +1,306 @@
+"""Every policy default and choice, declared once: a frozen, typed :class:`Settings`, checked on creation.
+
+The library, the engines and the command line read their defaults from here; a policy that
+changes numbers is a field of :class:`Settings` with its default and its domain.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
+from typing import Any, Literal
+
+from segeval.core.errors import ParameterError, check_choice, check_int
+
+#: result orders (``prepare``): rank column, score descending (trec_eval), or as listed
+ORDERS = ("rank", "score", "file")
+#: time formats of segment files: M.S (the MediaEval format), seconds, H:MM:SS.fff
+TIME_FORMATS = ("mmss", "seconds", "hms")
+MISSING_QUERIES = ("skip", "zero")
+PREDICTED = ("use", "ignore")
+TREC_EVAL_VERSIONS = ("10", "9")
+MEMORY_POLICIES = ("auto", "chunked", "in-memory")
+
+#: the default order and adapter of each kind of run: trec_eval's for documents, the MediaEval reference's
+#: for segments
+DEFAULT_ORDER = {"documents": "score", "segments": "rank"}
+DEFAULT_ADAPTER = {"documents": "exact", "segments": "overlap"}
+DEFAULT_MEASURES = ("official",)
+
+BIN_SIZE = 300  #: seconds per bin of the binned adapter (the reference's -B)
+TOLERANCE = 15  #: seconds of the tolerance-to-irrelevance window (the reference's -T)
+TIOU = 0.5  #: temporal IoU threshold of the tiou adapter
+CHUNK_LINES = 100_000  #: lines per chunk of the chunked reader
+AUTO_BYTES = 128 * 1024**2  #: --memory auto reads a run in chunks from this size on disk (gzip: a quarter)
+#: chunks are gathered into batches of at least this many bytes before they are parsed and evaluated
+#: together, so that small chunks cost no more than big ones (each batch has a fixed cost)
+BATCH_BYTES = 2 * 1024**2
+#: --memory auto reads a plain TREC document run that the byte scanner takes (the ``scanner`` reader) in
+#: chunks from this size on disk (gzip: a quarter), instead of :data:`AUTO_BYTES`: a smaller run is one
+#: batch either way, and from 10 MB the scanner's chunks are faster than reading whole and hold about
+#: trec_eval's memory (docs/benchmarks.md); a run not grouped by query below :data:`AUTO_BYTES` is then
+#: read whole by the scanner.  A route policy: it changes no number.
+SCANNER_AUTO_BYTES = BATCH_BYTES
+DASK_TIMEOUT = 30.0  #: seconds to wait for a Dask worker (--dask-timeout)
+
+
+def spec_error(spec: str, what: str, text: str, expected: str) -> ParameterError:
+    return ParameterError(f"The 'adapter' parameter {spec!r}: {what} must be {expected}. Got {text!r} instead.")
+
+
+@dataclass(frozen=True)
+class Param:
+    """A positional parameter of a spec: its constructor ``keyword``, the ``Settings`` field of its default,
+    its ``symbol`` in the help, how messages name it (``what``) and its domain: whole numbers from ``least``,
+    a number in (0, 1] (``unit``), or one of ``choices``."""
+
+    keyword: str
+    setting: str
+    symbol: str
+    what: str
+    domain: Literal["whole", "unit", "choice"]
+    least: int = 0
+    choices: tuple[str, ...] = ()
+
+    @property
+    def expected(self) -> str:
+        if self.domain == "whole":
+            return f"an integer >= {self.least}"
+        return "a number in (0, 1]" if self.domain == "unit" else f"one of {', '.join(map(repr, self.choices))}"
+
+    def check(self, value: Any, name: str | None = None) -> Any:
+        """``value`` when in the domain (a unit number as a float), else a ParameterError worded like
+        scikit-learn's naming the parameter ``name`` (default: the constructor's keyword)."""
+        number = not isinstance(value, bool) and isinstance(value, int | float)
+        if self.domain == "whole":
+            ok = number and isinstance(value, int) and value >= self.least
+        elif self.domain == "unit":
+            ok = number and math.isfinite(value) and 0 < value <= 1
+        else:
+            ok = value in self.choices
+        if not ok:
+            raise ParameterError(f"The '{name or self.keyword}' parameter must be {self.expected}. Got {value!r} "
+                                 f"instead.")
+        return float(value) if self.domain == "unit" else value
+
+    def read(self, spec: str, text: str) -> Any:
+        """The value ``text`` writes in ``spec``; a ParameterError naming the part otherwise."""
+        value: Any = text
+        if self.domain == "whole":
+            value = int(text) if text.strip().lstrip("+").isdigit() and text.isascii() else None
+        elif self.domain == "unit":
+            try:
+                value = float(text)
+            except ValueError:
+                value = None
+        try:
+            return self.check(value)
+        except ParameterError:
+            raise spec_error(spec, self.what, text, self.expected) from None
+
+
+THETA = Param("theta", "tiou", "theta", "the IoU threshold theta", "unit")
+BINS = Param("bin_size", "bin_size", "B", "the bin size B (seconds)", "whole", least=1)
+ASSIGN = Param("assign", "bin_assign", "start|span", "the bin assignment", "choice", choices=("span", "start"))
+WINDOW = Param("tolerance", "tolerance", "T", "the window T (seconds)", "whole", least=0)
+
+
+def kind(documents: bool) -> str:
+    """``"documents"`` or ``"segments"``: the key of the per-kind defaults."""
+    return "documents" if documents else "segments"
+
+
+def check_relevance_level(level: object) -> int:
+    """The relevance level (``-l``): an integer >= 0.  trec_eval's ``-l -1`` counts the retrieved
+    results missing from the qrels as relevant; segeval refuses it (docs/trec_eval-semantics.md)."""
+    if isinstance(level, bool) or not isinstance(level, int):
+        raise ParameterError(f"The 'relevance_level' parameter must be an integer. Got {level!r} instead.")
+    if level < 0:
+        raise ParameterError(f"The 'relevance_level' parameter must be an integer >= 0 (trec_eval's -l -1 would "
+                             f"count results missing from the qrels as relevant; segeval refuses it, "
+                             f"docs/trec_eval-semantics.md). Got {level!r} instead.")
+    return level
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The policies of an evaluation, each with its documented default; invalid values raise
+    :class:`~segeval.core.errors.ParameterError` when the object is made.
+
+    ``order``: ``rank``, ``score`` or ``file``; None: ``score`` for document runs (trec_eval, ties by
+    docno descending) and ``rank`` for segment runs (the MediaEval reference).  ``time_format``:
+    how segment files write times.  ``relevance_level``: a qrels grade at least this is relevant
+    (trec_eval ``-l``).  ``missing_queries``: ``skip`` evaluates the queries in both qrels and run,
+    ``zero`` every qrels query, absent ones scoring 0 (``-c``).  ``max_results``: the first N
+    results per query (``-M``).  ``judged_only``: drop unjudged results after adaptation (``-J``).
+    ``trec_eval``: ``"10"``, or ``"9"`` for 9.0.8 (what pytrec_eval wraps: 32-bit scores).
+    ``predicted``: ``use`` or ``ignore`` the classifier-predicted lines of completed qrels.
+    ``queries``: evaluate only these (None: all).  ``bin_size``, ``bin_assign``, ``tolerance`` and
+    ``tiou``: the defaults of the binned, tolerance and tiou adapters.  How runs are read and by
+    whom (no effect on the numbers) is :class:`EngineOptions`; how results are shown, :class:`OutputOptions`.
+    """
+
+    order: str | None = None
+    time_format: str = "mmss"
+    relevance_level: int = 1
+    missing_queries: str = "skip"
+    max_results: int | None = None
+    judged_only: bool = False
+    trec_eval: str = "10"
+    predicted: str = "use"
+    queries: tuple[str, ...] | None = None
+    bin_size: int = BIN_SIZE
+    bin_assign: str = "span"
+    tolerance: int = TOLERANCE
+    tiou: float = TIOU
+
+    def __post_init__(self) -> None:
+        if self.order is not None:
+            check_choice("order", self.order, ORDERS)
+        check_choice("time_format", self.time_format, TIME_FORMATS)
+        check_relevance_level(self.relevance_level)
+        check_choice("missing_queries", self.missing_queries, MISSING_QUERIES)
+        if self.max_results is not None:
+            check_int("max_results", self.max_results, minimum=1)  # -M 0: docs/trec_eval-semantics.md §9
+        _check_bool("judged_only", self.judged_only)
+        check_choice("trec_eval", self.trec_eval, TREC_EVAL_VERSIONS)
+        check_choice("predicted", self.predicted, PREDICTED)
+        if self.queries is not None:
+            given: Any = self.queries
+            if isinstance(given, str) or not isinstance(given, Sequence | set | frozenset) \
+                    or not all(isinstance(q, str) for q in given):
+                raise ParameterError(f"The 'queries' parameter must be a list of query ids (strings). Got "
+                                     f"{given!r} instead.")
+            object.__setattr__(self, "queries", tuple(given))
+        for param in (BINS, ASSIGN, WINDOW, THETA):  # the adapters' declared domains
+            param.check(getattr(self, param.setting), param.setting)
+
+    def order_for(self, documents: bool) -> str:
+        """The result order for a document (or segment) run: ``order``, or the kind's default."""
+        return self.order if self.order is not None else DEFAULT_ORDER[kind(documents)]
+
+    def but(self, **changes: Any) -> Settings:
+        """A copy with ``changes`` (names of fields; a None value leaves that field as it is)."""
+        names = {f.name for f in fields(self)}
+        unknown = sorted(set(changes) - names)
+        if unknown:
+            raise ParameterError(f"The {unknown[0]!r} parameter is not a setting. Expected one of "
+                                 f"{', '.join(sorted(names))}.")
+        given = {k: v for k, v in changes.items() if v is not None}
+        return replace(self, **given) if given else self
+
+
+def settings_of(settings: object) -> Settings:
+    """``settings`` if it is a :class:`Settings`, a new one from a mapping of field names, the
+    defaults for None; a ParameterError otherwise."""
+    if settings is None:
+        return Settings()
+    if isinstance(settings, Settings):
+        return settings
+    if isinstance(settings, dict):
+        return Settings().but(**settings)
+    raise ParameterError(f"The 'settings' parameter must be a segeval.Settings, a dict of its fields or None. "
+                         f"Got {type(settings).__name__} instead.")
+
+
+def _check_bool(name: str, value: object) -> None:
+    if not isinstance(value, bool):
+        raise ParameterError(f"The '{name}' parameter must be True or False. Got {value!r} instead.")
+
+
+DEFAULTS = Settings()
+
+ENGINES = ("processes", "dask")
+OUTPUTS = ("trec", "json", "csv")
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    """How runs are read and by whom; no effect on the numbers.
+
+    ``memory``: ``auto`` (runs of at least :data:`AUTO_BYTES` read in chunks; plain TREC runs that the
+    byte scanner reads, from :data:`SCANNER_AUTO_BYTES`), ``chunked`` or
+    ``in-memory``; ``chunk_lines``: lines per chunk; ``jobs``: worker processes (None: one per core);
+    ``engine``: ``processes`` or ``dask`` (``scheduler``: a Dask scheduler's address, None: a local
+    cluster; ``dask_timeout``: seconds to wait for a Dask worker, at the start and whenever none is
+    left while tasks wait); ``quiet``: no progress line.
+    """
+
+    memory: str = "auto"
+    chunk_lines: int = CHUNK_LINES
+    jobs: int | None = None
+    engine: str = "processes"
+    scheduler: str | None = None
+    quiet: bool = False
+    dask_timeout: float = DASK_TIMEOUT
+
+    def __post_init__(self) -> None:
+        check_choice("memory", self.memory, MEMORY_POLICIES)
+        check_int("chunk_lines", self.chunk_lines, minimum=1)
+        if self.jobs is not None:
+            check_int("jobs", self.jobs, minimum=1)
+        check_choice("engine", self.engine, ENGINES)
+        if self.scheduler is not None and self.engine != "dask":
+            raise ParameterError(f"The 'scheduler' parameter needs --engine dask. Got --engine {self.engine} "
+                                 f"instead.")
+        if self.engine == "dask" and self.memory == "chunked":
+            raise ParameterError("The 'memory' parameter must be 'auto' or 'in-memory' with --engine dask (its "
+                                 "workers read each run whole). Got 'chunked' instead.")
+        _check_bool("quiet", self.quiet)
+        if isinstance(self.dask_timeout, bool) or not isinstance(self.dask_timeout, int | float) \
+                or not math.isfinite(self.dask_timeout) or not 0 < self.dask_timeout <= 86_400:
+            raise ParameterError(f"The 'dask_timeout' parameter must be a number of seconds in (0, 86400]. Got "
+                                 f"{self.dask_timeout!r} instead.")
+
+
+@dataclass(frozen=True)
+class OutputOptions:
+    """How ``segeval eval`` shows results: ``format`` (``trec``: trec_eval's text, ``json``, ``csv``),
+    ``per_query`` rows (``-q``), ``summary`` rows (not ``-n``), and the ``header`` rows trec_eval opens
+    with when asked (``runid``, ``num_q``)."""
+
+    format: str = "trec"
+    per_query: bool = False
+    summary: bool = True
+    header: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_choice("output", self.format, OUTPUTS)
+        object.__setattr__(self, "header", tuple(self.header))
+
+
+@dataclass(frozen=True)
+class Job:
+    """What every engine evaluates each run with, made and checked once where the options are given
+    (the command line, :func:`segeval.compare`) and passed whole to the workers (it pickles).
+
+    ``measures``: names or sets (``official``); ``adapters``: adapter specs, each labelling for every
+    label measure (names get its suffix), none for the run kind's default; ``settings``: the policies;
+    ``lenient``: skip malformed run lines (each reported) instead of stopping; ``engine``: how the runs
+    are read and by whom.
+    """
+
+    measures: tuple[str, ...] = DEFAULT_MEASURES
+    adapters: tuple[str, ...] = ()
+    settings: Settings = Settings()
+    lenient: bool = False
+    engine: EngineOptions = EngineOptions()
+
+    def __post_init__(self) -> None:
+        given: Any = self.measures
+        if isinstance(given, str) or not isinstance(given, Sequence) or not all(isinstance(m, str) for m in given):
+            raise ParameterError(f"The 'measures' parameter must be a list of measure names. Got {given!r} instead.")
+        object.__setattr__(self, "measures", tuple(given))
+        specs: Any = self.adapters
+        if isinstance(specs, str) or not isinstance(specs, Sequence) or not all(isinstance(a, str) for a in specs):
+            raise ParameterError(f"The 'adapters' parameter must be a list of adapter specs such as ['overlap']. Got "
+                                 f"{specs!r} instead.")
+        object.__setattr__(self, "adapters", tuple(specs))
+        if not isinstance(self.settings, Settings):
+            raise ParameterError(f"The 'settings' parameter must be a segeval.Settings. Got "
+                                 f"{type(self.settings).__name__} instead.")
+        _check_bool("lenient", self.lenient)
+        if not isinstance(self.engine, EngineOptions):
+            raise ParameterError(f"The 'engine' parameter must be a segeval.core.settings.EngineOptions. Got "
+                                 f"{type(self.engine).__name__} instead.")

@@ -1,0 +1,272 @@
+"""Bounded memory for big runs: read in chunks, evaluate each finished query, keep per-query values only.
+
+A run whose lines are grouped by query (each query's lines contiguous, the usual case) is read
+``chunk_lines`` lines at a time; chunks are gathered into batches of at least :data:`~segeval.core.settings.BATCH_BYTES`
+before they are parsed, so that small chunks cost no more than big ones.  Once a query's last line
+has been read, its rows are evaluated against that query's qrels and only the per-query values
+are kept, so memory stays roughly flat as the run grows.  Measures are per query and aggregation
+is separate, so the result is the one of the in-memory path, byte for byte.  A run that is not
+grouped (a query reappears after another one started) raises :class:`NotGrouped`;
+:func:`evaluate_run` then says so and reads the whole file.
+
+Errors are the in-memory path's, with the same precedence: the first malformed line (with its
+absolute line number), then the first bad value (end before start, rank below 1), then parameter
+problems, then a document listed twice for a query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from segeval.core.errors import InputError, SegevalError
+from segeval.core.pipeline import Plan, evaluate_part, evaluate_validated, finish, merge_parts, plan
+from segeval.core.prepared import check_queries
+from segeval.core.settings import BATCH_BYTES, Job
+from segeval.executors.results import RunResult
+from segeval.readers.blocks import batches, data_lines, line_texts, open_blocks, regrouped
+from segeval.readers.files import input_size
+from segeval.readers.formats import DETECT_LINES, DOCUMENT_FORMATS, RUN_FORMATS, LineFormat, detect_run_format
+from segeval.readers.tables import RUN_COLUMNS, parse_table, read_run, to_frame
+from segeval.readers.validate import check_kinds, is_documents, validate_run
+from segeval.reports.trec import runid as trec_runid
+
+OnError = Callable[[InputError], None]
+
+
+class NotGrouped(Exception):
+    """A run whose lines are not grouped by query; ``note`` says where (one line for stderr)."""
+
+    def __init__(self, note: str) -> None:
+        super().__init__(note)
+        self.note = note
+
+
+# ----------------------------------------------------------------------------- reading
+
+def _shift(e: InputError, offset: int) -> InputError:
+    """The error with its line number moved from chunk-relative to absolute."""
+    line = None if e.line is None else e.line + offset
+    return InputError(e.path, e.problem, line=line, text=e.text, kind=e.kind)
+
+
+class _QrelsByQuery:
+    """The qrels rows of a set of queries, in file order, without scanning all qrels each time."""
+
+    def __init__(self, qrels: pd.DataFrame) -> None:
+        codes, names = pd.factorize(qrels["query"].to_numpy(dtype=object))
+        self.qrels = qrels
+        self.order = np.argsort(codes, kind="stable")
+        self.bounds = np.searchsorted(codes[self.order], np.arange(len(names) + 1))
+        self.code = {str(n): i for i, n in enumerate(names)}
+
+    @property
+    def queries(self) -> set[str]:
+        return set(self.code)
+
+    def take(self, queries: Sequence[str]) -> pd.DataFrame:
+        codes = [self.code[q] for q in queries]
+        pieces = [self.order[self.bounds[c]:self.bounds[c + 1]] for c in codes]
+        rows = np.sort(np.concatenate(pieces)) if pieces else np.zeros(0, dtype=np.int64)
+        return self.qrels.take(rows)
+
+
+# -------------------------------------------------------------------------- evaluation
+
+def evaluate_run(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format: str = "auto",
+                 on_error: OnError | None = None, progress: bool = False) -> RunResult:
+    """Read, validate and evaluate one run file against validated qrels, with ``job``'s measures,
+    adapter and settings.
+
+    ``job.engine.memory`` says whether the run is read in chunks of ``chunk_lines`` lines
+    (:func:`segeval.executors.route.read_in_chunks`); a chunked run that turns out not to be grouped by
+    query is read again in memory, with a note.  With ``on_error``, malformed
+    lines are reported to it and skipped.  With ``progress``, the chunked path draws a progress
+    line (MiB read) on stderr when it is a terminal.
+    """
+    from segeval.executors.progress import Progress
+    from segeval.executors.route import read_in_chunks
+
+    memory, time_format = job.engine.memory, job.settings.time_format
+    notes: list[str] = []
+    if read_in_chunks(str(path), memory, job.measures)[0]:
+        try:
+            with Progress(input_size(path), "MiB", quiet=not progress, scale=2**20) as bar:
+                return evaluate_chunked(qrels, path, job, run_format=run_format, on_error=on_error,
+                                        on_read=bar.advance)
+        except NotGrouped as exc:
+            notes.append(exc.note)
+    r = validate_run(read_run(path, run_format, time_format, on_error), on_error)
+    if notes and not read_in_chunks(str(path), memory, job.measures)[0]:
+        notes.clear()  # a stream found, once read, to be one auto reads whole: as that file, no note
+    how = plan(is_documents(r), list(job.measures), adapters=list(job.adapters) or None, settings=job.settings)
+    ev = evaluate_validated(qrels, r, how)  # the qrels were checked once, by the caller
+    return RunResult(ev, trec_runid(r["run"]), notes=notes)
+
+
+def evaluate_chunked(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format: str = "auto",
+                     on_error: OnError | None = None, on_read: Callable[[int], object] | None = None) -> RunResult:
+    """:func:`evaluate_run`'s chunked path (``job.engine.chunk_lines`` lines at a time); raises
+    :class:`NotGrouped` for a run not grouped by query.  ``on_read`` is told the bytes of the file
+    read so far, block by block."""
+    return _Chunked(qrels, str(path), job, run_format, on_error).run(job.engine.chunk_lines, on_read)
+
+
+class _Chunked:
+    """The state of one chunked evaluation (see the module docstring for the error precedence)."""
+
+    def __init__(self, qrels: pd.DataFrame, name: str, job: Job, run_format: str, on_error: OnError | None) -> None:
+        self.qrels, self.name, self.job, self.time_format = qrels, name, job, job.settings.time_format
+        self.fmt: LineFormat | None = RUN_FORMATS[run_format] if run_format != "auto" else None
+        self.lenient = on_error is not None
+        self.on_error = on_error
+        self.by_query = _QrelsByQuery(qrels)
+        self.parse_errors: list[InputError] = []
+        self.problems: list[tuple[int, str, str]] = []  # value problems: line, problem, kind
+        self.plan_error: SegevalError | None = None
+        self.how: Plan | None = None
+        self.wanted: set[str] = set()
+        self.done: set[str] = set()
+        self.parts: list[tuple[list[str], dict[str, list[Any]]]] = []
+        self.runid: str | None = None
+        self.rows = 0
+
+    @property
+    def documents(self) -> bool:
+        return self.fmt in DOCUMENT_FORMATS
+
+    @property
+    def stopped(self) -> bool:
+        """A value or parameter error was found: only malformed lines (which come first) are looked for."""
+        return (bool(self.problems) and not self.lenient) or self.plan_error is not None
+
+    def run(self, chunk_lines: int, on_read: Callable[[int], object] | None = None) -> RunResult:
+        pending: pd.DataFrame | None = None
+        chunks = batches(open_blocks(self.name, on_read=on_read), chunk_lines, BATCH_BYTES)
+        for first, data in self._detected(chunks):
+            frame = self._parse(data, first)
+            if frame is None:
+                continue
+            if not self.documents and not (self.problems and not self.lenient):
+                frame = self._validate(frame)  # bad values are reported before parameter problems
+                if len(frame):
+                    self.runid = trec_runid(frame["run"])
+            if self.stopped:
+                continue
+            frame = frame if pending is None else pd.concat([pending, frame], ignore_index=True)
+            complete, pending = self._split(frame, at_end=False)
+            self._evaluate(complete)
+        assert self.fmt is not None
+        if self.rows == 0:
+            self._report_skipped([])
+            raise InputError(self.name, f"has no data lines; expected {self.fmt.name} lines such as "
+                                        f"'{self.fmt.example}'")
+        if pending is not None and not self.stopped:
+            self._evaluate(self._split(pending, at_end=True)[0])
+        return self._result()
+
+    def _detected(self, chunks: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, bytes]]:
+        """The chunks, once the format is known: detected from the first :data:`DETECT_LINES` data lines,
+        as :func:`segeval.readers.tables.read_run` does (the chunks holding them are kept until then)."""
+        head: list[tuple[int, bytes]] = []
+        if self.fmt is None:
+            seen = 0
+            for first, data in chunks:
+                head.append((first, data))
+                seen += data_lines(data, DETECT_LINES - seen)
+                if seen >= DETECT_LINES:
+                    break
+            self.fmt = detect_run_format(b"".join(data for _, data in head), self.name, self.time_format)
+        self._plan()
+        yield from head
+        yield from chunks
+
+    def _plan(self) -> None:
+        try:
+            self.how = plan(self.documents, list(self.job.measures), adapters=list(self.job.adapters) or None,
+                            settings=self.job.settings)
+            if self.how.settings.queries is not None:
+                check_queries(self.how.settings.queries, self.by_query.queries)
+            assert self.fmt is not None
+            check_kinds(self.qrels, self.documents, self.name, self.fmt.name)
+        except SegevalError as exc:
+            self.plan_error = exc
+            return
+        chosen = self.by_query.queries
+        self.wanted = chosen if self.how.settings.queries is None else chosen & set(self.how.settings.queries)
+
+    def _parse(self, data: bytes, first: int) -> pd.DataFrame | None:
+        offset = first - 1
+        collect = (lambda e: self.parse_errors.append(_shift(e, offset))) if self.lenient else None
+        assert self.fmt is not None
+        try:
+            columns = parse_table(data, self.fmt, self.name, self.time_format, collect)
+        except InputError as exc:
+            if exc.line is None:
+                return None  # blank lines, or only skipped ones
+            raise _shift(exc, offset) from None
+        columns["line"] = np.asarray(columns["line"]) + offset
+        frame = to_frame(columns, RUN_COLUMNS, "<data>")  # "<data>": value errors get their text at the end
+        self.rows += len(frame)
+        return frame
+
+    def _validate(self, frame: pd.DataFrame) -> pd.DataFrame:
+        found: list[InputError] = []
+        out = validate_run(frame, found.append)
+        self.problems += [(int(e.line or 0), e.problem, e.kind) for e in found]
+        return out
+
+    def _split(self, frame: pd.DataFrame, *, at_end: bool) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+        """The rows of queries known to be complete, and those of the last query (more may follow)."""
+        if len(frame) == 0:
+            return frame, None
+        queries = frame["query"].to_numpy(dtype=object)
+        starts = np.flatnonzero(np.concatenate([[True], queries[1:] != queries[:-1]]))
+        heads = [str(h) for h in queries[starts]]
+        again = regrouped(heads, self.done)
+        if again is not None:
+            line = int(frame["line"].to_numpy()[starts[again]])
+            raise NotGrouped(f"note: {self.name} is not grouped by query (query '{heads[again]}' appears again on "
+                             f"line {line}); reading it in memory")
+        cut = len(frame) if at_end else int(starts[-1])
+        self.done.update(heads if at_end else heads[:-1])
+        return frame.iloc[:cut], (None if at_end else frame.iloc[cut:])
+
+    def _evaluate(self, complete: pd.DataFrame) -> None:
+        if len(complete) == 0:
+            return
+        if self.documents:
+            complete = self._validate(complete)  # a document twice for a query: within the query's rows
+            if len(complete):
+                self.runid = trec_runid(complete["run"])
+        if self.stopped or len(complete) == 0:
+            return
+        assert self.how is not None
+        batch = sorted({str(q) for q in pd.unique(complete["query"].to_numpy(dtype=object))} & self.wanted)
+        if batch:
+            self.parts.append(evaluate_part(self.by_query.take(batch), complete, self.how, batch))
+
+    def _value_errors(self) -> list[InputError]:
+        shown = self.problems if self.lenient else self.problems[:1]
+        texts = line_texts(self.name, {line for line, _, _ in shown})
+        return [InputError(self.name, problem, line=line, text=texts.get(line), kind=kind)
+                for line, problem, kind in shown]
+
+    def _report_skipped(self, value_errors: list[InputError]) -> None:
+        if self.on_error is not None:
+            for e in [*self.parse_errors, *value_errors]:
+                self.on_error(e)
+
+    def _result(self) -> RunResult:
+        if self.plan_error is not None and (self.documents or self.lenient or not self.problems):
+            raise self.plan_error  # after bad values, before documents listed twice (as evaluate())
+        if self.problems and not self.lenient:
+            raise self._value_errors()[0]
+        self._report_skipped(self._value_errors() if self.problems else [])
+        assert self.how is not None
+        ev = finish(self.qrels, self.how, *merge_parts(self.parts, self.how))
+        return RunResult(ev, self.runid or "")

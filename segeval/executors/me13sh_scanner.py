@@ -1,0 +1,37 @@
+"""The lane of ``segeval me13sh``: MediaEval qrels and a linking or search run, without pandas.
+
+The usual job (regular files, M.S times, every query) is the ``segments+whole`` route of ``segeval eval``
+(:mod:`segeval.readers.scanner_segments`: the byte scanner, the one coding of queries and videos, the rank order,
+:func:`segeval.core.prepared.assemble`, the adapters and measures), with the run's format given by ``--kind``
+instead of detected.  Whenever the job or the bytes are anything else (a token the scanner does not keep, a
+time that is not M.S, a line whose end is before its start, a rank below 1, a segment judged twice, no
+query in both files), :func:`me13sh_evaluation` returns None before printing anything, and the usual path
+reads the files and decides, with its messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from segeval.adapters.base import Adapter
+    from segeval.core.evaluation import Evaluation
+
+
+def me13sh_evaluation(qrels_path: str, run_path: str, kind: str, measures: Sequence[str],
+                      adapters: Sequence[Adapter]) -> Evaluation | None:
+    """The :class:`~segeval.core.evaluation.Evaluation` of ``segeval me13sh`` on MediaEval qrels and a run of
+    ``kind`` (linking or search) with M.S times, every query, or None when the usual path must decide."""
+    from segeval.core.plan import plan
+    from segeval.core.settings import CHUNK_LINES
+    from segeval.readers.files import is_stream
+    from segeval.readers.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_SEARCH_RUN
+    from segeval.readers.scanner_segments import planned_result
+
+    fmt = {"linking": MEDIAEVAL_LINKING_RUN, "search": MEDIAEVAL_SEARCH_RUN}.get(kind)
+    if is_stream(qrels_path) or is_stream(run_path) or fmt is None:
+        return None  # a stream is read once: the usual path reads it
+    how = plan(False, list(measures), adapters=list(adapters))
+    result = planned_result(qrels_path, run_path, how, "whole", CHUNK_LINES, fmt=fmt)
+    return None if result is None else result.evaluation

@@ -1,0 +1,161 @@
+"""The streaming lane of ``segeval eval``: the fast lane for runs read in batches (``--memory chunked``,
+and ``auto`` for runs of at least :data:`~segeval.core.settings.SCANNER_AUTO_BYTES`).
+
+The qrels are scanned and indexed by query once; the run is read in batches of whole
+``chunk_lines``-line chunks holding at least :data:`~segeval.core.settings.BATCH_BYTES` (as the chunked engine gathers
+them), each batch scanned and its finished queries evaluated at once, the last query's rows
+carried to the next batch.  Only per-query values are kept, and the summaries are computed at the
+end over the queries in name order, so the output is the in-memory lane's, byte for byte.
+Whenever the usual chunked path must decide (what makes the in-memory lane give up, and a run not
+grouped by query, unless ``auto`` chose chunks below :data:`~segeval.core.settings.AUTO_BYTES`: then the
+in-memory lane reads it) :func:`stream_values` returns None before anything is printed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from segeval.core.arrays import FloatArray
+from segeval.core.errors import SegevalError
+from segeval.core.settings import BATCH_BYTES, Job, OutputOptions
+from segeval.executors.route import lane_requests
+from segeval.executors.scanner_whole import LaneResult, finish_values, lane_qrels, printed, scan_run, whole_values
+from segeval.readers.blocks import batches, open_blocks, regrouped
+from segeval.readers.scanner import Words
+from segeval.readers.scanner_documents import LaneQrels, batch_values, pad_words, token_codes
+from segeval.reports.trec import runid as trec_runid
+
+Rows = tuple[Words, Words, FloatArray]  # a run's query tokens, docno tokens and scores
+
+
+def stream_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions, whole_if_ungrouped: bool = False
+                ) -> tuple[str, str] | None:
+    """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide; a
+    progress line (MiB read) on stderr when it is a terminal (not with ``job.engine.quiet``).
+    ``whole_if_ungrouped``: a run not grouped by query is read whole by the fast lane
+    (:attr:`segeval.executors.route.Route.whole_if_ungrouped`)."""
+    from segeval.executors.progress import Progress
+    from segeval.readers.files import input_size
+
+    with Progress(input_size(run_path), "MiB", quiet=job.engine.quiet, scale=2**20) as bar:
+        v = stream_values(qrels_path, run_path, job, on_read=bar.advance, whole_if_ungrouped=whole_if_ungrouped)
+    return None if v is None else printed(v, job, out, run_path)
+
+
+def stream_values(qrels_path: str, run_path: str, job: Job, on_read: Callable[[int], object] | None = None,
+                  whole_if_ungrouped: bool = False) -> LaneResult | None:
+    """The lane's :class:`LaneResult` of this job, reading the run in batches of ``job.engine.chunk_lines``
+    lines; None when the usual path must decide (a run not grouped by query: with ``whole_if_ungrouped``,
+    the fast lane reads it whole).  ``on_read`` is told the bytes of the run read so far, block by block."""
+    reqs = lane_requests(job.measures)
+    if reqs is None:
+        return None
+    try:
+        qrels = lane_qrels(qrels_path)
+    except (SegevalError, OSError, MemoryError):  # unreadable, not gzip ...: the usual path explains
+        return None
+    if qrels is None:
+        return None
+    try:
+        return _Stream(qrels, job, reqs).run(run_path, job.engine.chunk_lines, on_read)
+    except _Ungrouped:
+        return whole_values(qrels, run_path, job, reqs) if whole_if_ungrouped else None
+    except (SegevalError, OSError, MemoryError):  # unreadable, not gzip ...: the usual path explains
+        return None
+
+
+class _Ungrouped(Exception):
+    """The run is not grouped by query."""
+
+
+class _Stream:
+    """One streaming evaluation: the queries finished so far and their values."""
+
+    def __init__(self, qrels: LaneQrels, job: Job, reqs: list[Any]) -> None:
+        self.qrels, self.job, self.reqs = qrels, job, reqs
+        self.done: set[bytes] = set()  # run query tokens whose rows have all been read
+        self.names: list[str] = []
+        self.values: dict[str, list[Any]] = {x.name: [] for x in reqs}
+
+    def run(self, path: str, chunk_lines: int, on_read: Callable[[int], object] | None) -> LaneResult | None:
+        runid: bytes | None = None
+        pending: list[Rows] = []  # the rows of the last query read, which may go on in the next batch
+        last = b""  # that query's token
+        for _, data in batches(open_blocks(path, on_read=on_read), chunk_lines, BATCH_BYTES):
+            if not data or data.isspace():  # (no stripped copy of the batch)
+                continue  # blank lines only
+            r = scan_run(data)
+            if r is None:
+                return None
+            runid = r.last["run"]  # trec_eval's runid: the last line's (segeval.reports.trec.runid)
+            rows: Rows = (r.text["query"], r.text["item"], r.floats["score"])
+            local, tokens = token_codes(rows[0])
+            goes_on = bool(pending) and tokens[0] == last
+            heads = [tokens[c] for c in local[np.flatnonzero(np.diff(local, prepend=-1))].tolist()]
+            if regrouped(heads if goes_on or not pending else [last, *heads], self.done) is not None:
+                raise _Ungrouped  # the chunked path says so and reads it whole (or the fast lane does)
+            if not goes_on and pending:
+                if not self._evaluate(_joined(pending), [last]):
+                    return None
+                pending = []
+            if len(tokens) > 1:
+                cut = int(np.searchsorted(local, len(tokens) - 1))  # where the batch's last query starts
+                head = int(np.searchsorted(local, 1)) if goes_on else 0  # the rows of the query that went on
+                if goes_on:
+                    if not self._evaluate(_joined([*pending, _cut(rows, 0, head)]), tokens[:1]):
+                        return None
+                    pending = []
+                if not self._evaluate(_cut(rows, head, cut), tokens[int(goes_on):-1]):
+                    return None
+                rows = _cut(rows, cut, None)
+            pending.append(rows)  # a query's rows are joined once, when it is over: linear in its length
+            last = tokens[-1]
+        if runid is None:
+            return None  # no data line: the usual path says so
+        if pending and not self._evaluate(_joined(pending), [last]):
+            return None
+        return self._finish(trec_runid([runid.decode("utf-8")]))
+
+    def _evaluate(self, rows: Rows, tokens: list[bytes]) -> bool:
+        """Evaluate the rows of finished queries (False: the usual path must decide)."""
+        self.done.update(tokens)
+        if len(rows[0]) == 0:
+            return True
+        got = batch_values(*rows, self.qrels, self.reqs, self.job.settings)
+        if got is None:
+            return False
+        self._keep(*got)
+        return True
+
+    def _keep(self, names: list[str], values: dict[str, list[Any]]) -> None:
+        self.names += names
+        for k, v in values.items():
+            self.values[k] += v
+
+    def _finish(self, runid: str) -> LaneResult | None:
+        seen = {t.decode("utf-8") for t in self.done}
+        extra = [c for c, name in enumerate(self.qrels.names) if name not in seen]
+        if extra:  # their judgements are checked (finish_values evaluates them under -c)
+            empty = np.zeros((0, 1), dtype=np.uint64)
+            if batch_values(empty, empty, np.zeros(0), self.qrels, self.reqs, self.job.settings, extra) is None:
+                return None
+        order = sorted(range(len(self.names)), key=self.names.__getitem__)
+        names = [self.names[i] for i in order]
+        per_query = {k: [v[i] for i in order] for k, v in self.values.items()}
+        return finish_values(self.qrels, names, per_query, self.reqs, self.job, runid)
+
+
+def _joined(parts: list[Rows]) -> Rows:
+    if len(parts) == 1:
+        return parts[0]
+    k = max(p[0].shape[1] for p in parts)
+    d = max(p[1].shape[1] for p in parts)
+    return (np.concatenate([pad_words(p[0], k) for p in parts]), np.concatenate([pad_words(p[1], d) for p in parts]),
+            np.concatenate([p[2] for p in parts]))
+
+
+def _cut(rows: Rows, start: int, stop: int | None) -> Rows:
+    return rows[0][start:stop], rows[1][start:stop], rows[2][start:stop]

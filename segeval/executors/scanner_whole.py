@@ -1,0 +1,166 @@
+"""The fast lane of ``segeval eval``: a plain TREC run against plain TREC qrels, without pandas.
+
+The usual job (one document run, trec_eval's text output, the exact adapter, score order,
+measures that :mod:`segeval.measures.batch` computes) goes from the files' bytes
+(:mod:`segeval.readers.scanner`) to integer codes, one sort, the labels and :class:`~segeval.measures.batch.Batch`
+straight away.  Its output and notes are the usual path's, byte for byte; whenever the job or the
+bytes are anything else (another format, a duplicate judgement or result, a token the scanner does
+not keep, an option the lane does not take), :func:`fast_eval` returns None before printing
+anything, and the usual path reads the files and decides, with its messages.
+
+The exact adapter credits each relevant document once, so no score measure can exceed 1 and
+the lane has no value notes to give.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from segeval.core.errors import SegevalError
+from segeval.core.settings import BATCH_BYTES
+from segeval.executors.route import lane_requests
+from segeval.readers.blocks import line_blocks
+from segeval.readers.formats import TREC_QRELS, TREC_RUN
+from segeval.readers.scanner import Scanned, concatenated, scan_format, stack_words
+from segeval.readers.scanner_documents import LaneQrels, batch_values, query_names, token_codes
+from segeval.reports.trec import runid as trec_runid
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from segeval.core.plan import Plan
+    from segeval.core.settings import Job, OutputOptions
+    from segeval.measures.compute import Request
+
+
+@dataclass(frozen=True)
+class LaneResult:
+    """What the lane computed: the evaluated queries, the requests, per-query values and summaries
+    by request name (as :class:`segeval.core.pipeline.Evaluation` holds them), the run tag, and the
+    number of qrels queries not evaluated."""
+
+    queries: list[str]
+    requests: list[Request]
+    per_query: dict[str, list[Any]]
+    summary: dict[str, Any]
+    runid: str
+    unevaluated: int
+
+
+def fast_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions) -> tuple[str, str] | None:
+    """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide."""
+    v = lane_values(qrels_path, run_path, job)
+    return None if v is None else printed(v, job, out, run_path)
+
+
+def printed(v: LaneResult, job: Job, out: OutputOptions, run_path: str) -> tuple[str, str]:
+    """(stdout, stderr) of ``segeval eval`` with these values: trec_eval's lines, and the note on
+    qrels queries not evaluated."""
+    from segeval.core.errors import named, render_note
+    from segeval.executors.results import unevaluated_note
+    from segeval.reports.trec import render_values
+
+    text = render_values(v.queries, v.requests, v.per_query, v.summary, v.runid, per_query=out.per_query,
+                         summary=out.summary, header=out.header)
+    complete = job.settings.missing_queries == "zero"
+    note = "" if complete or not v.unevaluated else render_note(named(unevaluated_note(v.unevaluated), run_path))
+    return text, (note + "\n" if note else "")
+
+
+def lane_values(qrels_path: str, run_path: str, job: Job) -> LaneResult | None:
+    """The lane's :class:`LaneResult` of this job, or None when the usual path must decide."""
+    reqs = lane_requests(job.measures)
+    if reqs is None:
+        return None
+    try:
+        q = lane_qrels(qrels_path)
+    except (SegevalError, OSError, MemoryError):  # unreadable, too big, not gzip ...: the usual path explains
+        return None
+    return None if q is None else whole_values(q, run_path, job, reqs)
+
+
+def whole_values(q: LaneQrels, run_path: str, job: Job, reqs: list[Request]) -> LaneResult | None:
+    """:func:`lane_values` with the qrels read (the streaming lane's way out for a run not grouped by query)."""
+    try:
+        r = scan_run(line_blocks(run_path, BATCH_BYTES))  # in batches' blocks: the file is never held whole
+    except (SegevalError, OSError, MemoryError):  # unreadable, too big, not gzip ...: the usual path explains
+        return None
+    if r is None:
+        return None
+    return _evaluate(q, r, job, reqs)
+
+
+def scan_run(data: bytes | Iterable[bytes]) -> Scanned | None:
+    """A TREC run's query and docno tokens, scores, and first tag, as the lanes read them (ranks only checked)."""
+    return scan_format(data, TREC_RUN, text=("query", "item"), floats=("score",), checked_ints=("rank",),
+                       first=("run",))
+
+
+def lane_qrels(path: str) -> LaneQrels | None:
+    """Plain TREC qrels ('query 0 docno rel') indexed by query, read in blocks; None when they are
+    anything else."""
+    import numpy as np
+
+    code: dict[bytes, int] = {}
+    codes, docs, rels = [], [], []
+    for data in line_blocks(path):
+        if b"|" in data:
+            return None  # ground-truth groups
+        if not data or data.isspace():
+            continue
+        q = scan_format(data, TREC_QRELS, text=("query", "item"), ints=("rel",))
+        if q is None:
+            return None
+        local, tokens = token_codes(q.text["query"])
+        codes.append(np.asarray([code.setdefault(t, len(code)) for t in tokens], dtype=np.int32)[local])
+        docs.append(q.text["item"])
+        rels.append(q.ints["rel"])
+    if not codes:
+        return None  # no data line
+    return LaneQrels.of(concatenated(codes), [t.decode("utf-8") for t in code], stack_words(docs), concatenated(rels))
+
+
+def _evaluate(qrels: LaneQrels, r: Scanned, job: Job, reqs: list[Request]) -> LaneResult | None:
+    run_names = set(query_names(r.text["query"]))
+    extra = [c for c, name in enumerate(qrels.names) if name not in run_names]
+    runid = trec_runid([r.last["run"].decode("utf-8")])
+    got = batch_values(r.text.pop("query"), r.text.pop("item"), r.floats.pop("score"), qrels, reqs, job.settings,
+                       extra)  # popped: each column is freed once used; extra: their judgements checked
+    if got is None:
+        return None  # a document twice for a query (run) or judged twice (qrels): the usual path says so
+    names, values = got
+    keep = [i for i, name in enumerate(names) if name in run_names]
+    return finish_values(qrels, [names[i] for i in keep], {k: [v[i] for i in keep] for k, v in values.items()},
+                         reqs, job, runid)
+
+
+def finish_values(qrels: LaneQrels, names: list[str], per_query: dict[str, list[Any]], reqs: list[Request],
+                  job: Job, runid: str) -> LaneResult:
+    """:class:`LaneResult` from the run's evaluated queries (sorted) and their values: with ``-c`` the qrels
+    queries without results added (:func:`segeval.core.pipeline.without_results`), then
+    :func:`segeval.core.plan.finished`."""
+    from segeval.core.plan import Plan, finished
+
+    how = Plan(reqs, job.settings)
+    missing = [c for c, name in enumerate(qrels.names) if name not in set(names)]
+    if missing and job.settings.missing_queries == "zero":
+        names, per_query = _with_missing(qrels, missing, names, per_query, how)
+    ev = finished(how, names, per_query, set(qrels.names), int((qrels.rel > 0).sum()))
+    return LaneResult(names, reqs, per_query, ev.summary, runid, len(ev.unevaluated))
+
+
+def _with_missing(qrels: LaneQrels, missing: list[int], names: list[str], per_query: dict[str, list[Any]],
+                  how: Plan) -> tuple[list[str], dict[str, list[Any]]]:
+    """The values of the run's queries and of the qrels queries ``missing`` (codes), which have no result."""
+    import numpy as np
+    import pandas as pd
+
+    from segeval.core.pipeline import merge_parts, without_results
+
+    rows = qrels.rows(np.asarray(missing, dtype=np.int64))
+    docs = np.ascontiguousarray(qrels.docs[rows])
+    q = pd.DataFrame({"query": np.repeat([qrels.names[c] for c in missing], np.diff(qrels.offsets)[missing]),
+                      "item": [t.decode("utf-8") for t in docs.view(f"S{8 * docs.shape[1]}").ravel().tolist()],
+                      "start": np.nan, "end": np.nan, "rel": qrels.rel[rows], "line": 0})
+    return merge_parts([(names, per_query), without_results(q, how, names)], how)

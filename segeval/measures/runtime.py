@@ -1,0 +1,95 @@
+"""segeval's measures as ir_measures measures (its runtime-definition interface, ``ir_measures.define``), so
+that ``ir_measures.calc_aggregate``, ``ir_measures.iter_calc`` and PyTerrier's ``pt.Experiment(eval_metrics=...)``
+compute them with segeval's adapters::
+
+    import ir_measures, segeval
+    m = segeval.measure("map", adapter="tiou:0.5")  # segeval:map[adapter=tiou:0.5]
+    ir_measures.calc_aggregate([m], qrels, run)   # qrels/run DataFrames: query_id, doc_id (or video), start, end
+
+The measure is evaluated by :func:`segeval.evaluate` on the DataFrames ir_measures passes (one call for
+all queries), with the given adapter and settings; ir_measures needs segeval's columns, so a segment
+adapter asks for ``start`` and ``end`` too.  ``calc_aggregate`` gives segeval's summary (the measure's own
+aggregate over the queries segeval evaluates); ``iter_calc`` also gives a query segeval did not evaluate
+(``missing_queries="skip"``: in the qrels, not in the run), as ir_measures does, the value 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any
+
+from segeval.core.errors import ParameterError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+class Unevaluated(float):
+    """ir_measures' value (0) for a query segeval did not evaluate: left out of segeval's aggregate."""
+
+
+class Aggregator(list[float]):
+    """ir_measures' aggregator (``add``, ``result``): the measure's segeval aggregate of the evaluated queries."""
+
+    def __init__(self, how: Any) -> None:
+        super().__init__()
+        self.how = how
+
+    def add(self, value: float) -> None:
+        if not isinstance(value, Unevaluated):
+            self.append(value)
+
+    def result(self) -> Any:
+        from segeval.core.aggregate import aggregate
+
+        return aggregate(self, self.how)
+
+
+def measure(name: str, adapter: str | None = None, **settings: Any) -> Any:
+    """An ir_measures measure computing segeval's ``name`` (one measure: ``map``, ``P@10``, ``P(rel=2)@5``)
+    with ``adapter`` (default: ``exact`` for documents) and :class:`segeval.Settings`' fields as keywords
+    (``relevance_level``, ``judged_only``, ``trec_eval``, ..., or ``settings=`` a Settings).  Its name is
+    ``segeval:`` and segeval's name, with the adapter and every setting that is not the default in brackets
+    (``segeval:map[adapter=tiou:0.5,relevance_level=2]``): measures that differ in a setting differ in
+    ir_measures too.  Needs ir_measures installed."""
+    try:
+        import ir_measures
+    except ImportError:
+        raise ParameterError("segeval.measure needs ir_measures installed (pip install ir-measures). Got "
+                             "no ir_measures instead.") from None
+    from segeval.adapters.registry import make_adapter
+    from segeval.core.settings import DEFAULTS, settings_of
+    from segeval.measures.definitions import expand
+
+    found = expand(name)
+    if len(found) != 1:
+        raise ParameterError(f"The 'name' parameter must name one measure (ir_measures computes one value per "
+                             f"measure). Got {name!r}, a name of several measures, instead.")
+    (m,) = found
+    if m.aggregate in ("none", "pooled") or m.scope == "trials":
+        raise ParameterError(f"The 'name' parameter must name a measure with a number per query that its "
+                             f"aggregate combines (ir_measures adds per-query values). Got {name!r} instead.")
+    chosen = settings_of(settings.pop("settings", None)).but(**settings)
+    labeller = make_adapter(adapter if adapter is not None else "exact", chosen)
+    segments = labeller.name != "exact"
+    shown = [f"adapter={labeller.spec}"] * segments + [
+        f"{f.name}={getattr(chosen, f.name)!r}" for f in fields(chosen)
+        if getattr(chosen, f.name) != getattr(DEFAULTS, f.name)]
+    ir_name = f"segeval:{m.name}" + (f"[{','.join(shown)}]" if shown else "")
+
+    def values(qrels: pd.DataFrame, run: pd.DataFrame) -> Iterator[tuple[str, float]]:
+        from segeval.core.pipeline import evaluate
+
+        ev = evaluate(qrels, run, [name], adapter=labeller, settings=chosen)
+        (key,) = ev.per_query
+        for query, value in zip(ev.queries, ev.per_query[key], strict=True):
+            yield str(query), float(value)
+
+    item = ["doc_id", "start", "end"] if segments else ["doc_id"]
+    out = ir_measures.define(values, name=ir_name, support_cutoff=False,
+                             run_inputs=["query_id", *item, "score"], qrel_inputs=["query_id", *item, "relevance"],
+                             pretty_name=ir_name, short_desc=m.family.description)
+    out.DEFAULT = Unevaluated(0.0)
+    out.aggregator = lambda: Aggregator(m.aggregate)
+    return out

@@ -1,0 +1,1 @@
+"""The protocols: moments, detection, spotting, speech and anchoring, each reader, matching and figures."""

@@ -1,0 +1,1 @@
+"""The anchoring protocol of MediaEval Search and Hyperlinking: its anchors reader and evaluation."""

@@ -1,0 +1,74 @@
+"""Average precision of rankings of hits, in each official tool's arithmetic.
+
+``voc_ap``: ActivityNet's ``interpolated_prec_rec`` (VOC 2011 all-point interpolation) on
+``tp_cumsum / npos`` and ``tp_cumsum / (tp_cumsum + fp_cumsum)``, summed as the official's ``np.sum``,
+for many rankings at once: the one form behind ``segeval detect``, the ``ap_interp`` measure and
+QVHighlights' MR-mAP.  ``kit_ap``: the THUMOS14 kit's ``prap``: the precisions at the hits, added left
+to right, over npos (no interpolation).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from segeval.adapters.base import Adapted
+from segeval.core.arrays import BoolArray, FloatArray, IntArray
+
+_FEW = 8  # numpy's pairwise sum adds fewer than 8 values one by one, left to right
+
+
+def voc_ap(tp: FloatArray | BoolArray, valid: BoolArray, npos: FloatArray | IntArray) -> FloatArray:
+    """Interpolated AP of each ranking: ``tp[..., i]`` 1 for a hit at rank i, ``valid[..., i]`` for a real
+    prediction there (padding after the last adds no recall step), ``npos[...]`` the instances.  A ranking
+    without prediction has AP 0; ``npos`` 0 gives the official's 0/0 recalls."""
+    shape, width = tp.shape[:-1], tp.shape[-1]
+    tp = np.asarray(tp, dtype=np.float64).reshape(-1, width)
+    valid = np.broadcast_to(valid, (*shape, width)).reshape(-1, width)
+    tp_cum = np.cumsum(tp, axis=-1)
+    fp_cum = np.cumsum(valid & (tp == 0), axis=-1, dtype=np.float64)
+    mp = np.zeros((len(tp), width + 2))
+    mr = np.zeros((len(tp), width + 2))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mr[:, 1:-1] = tp_cum / np.broadcast_to(np.asarray(npos, dtype=np.float64), shape).reshape(-1, 1)
+        mp[:, 1:-1] = tp_cum / (tp_cum + fp_cum)
+    mr[:, -1] = 1
+    mp = np.maximum.accumulate(mp[:, ::-1], axis=-1)[:, ::-1]  # the official's backward max loop
+    step = mr[:, 1:] != mr[:, :-1]
+    terms = (mr[:, 1:] - mr[:, :-1]) * mp[:, 1:]
+    # np.sum over each ranking's steps: fewer than 8 gathered and added left to right, the rest by np.sum
+    count = step.sum(axis=-1)
+    few = step & (count < _FEW)[:, None]
+    gathered = np.zeros((len(tp), _FEW))
+    rows, cols = np.nonzero(few)
+    gathered[rows, (np.cumsum(few, axis=-1) - 1)[rows, cols]] = terms[rows, cols]
+    ap = np.zeros(len(tp))
+    for k in range(_FEW - 1):
+        ap += gathered[:, k]
+    for r in np.flatnonzero(count >= _FEW).tolist():
+        ap[r] = np.sum(terms[r][step[r]])
+    ap[~valid.any(axis=-1)] = 0.0
+    return ap.reshape(shape)
+
+
+def interpolated_ap(hits: BoolArray, npos: int) -> float:
+    """:func:`voc_ap` of one ranking ``hits``, recall over ``npos`` instances (0 without prediction or instance)."""
+    if len(hits) == 0 or npos <= 0:
+        return 0.0
+    return float(voc_ap(np.asarray(hits)[None], np.ones((1, len(hits)), dtype=np.bool_), np.array([npos]))[0])
+
+
+def kit_ap(hits: BoolArray, npos: int) -> float:
+    """The THUMOS14 kit's non-interpolated AP: sum of precision at each hit, left to right, / npos."""
+    if npos <= 0:
+        return 0.0
+    tp = np.cumsum(hits, dtype=np.float64)
+    prec = tp / np.arange(1, len(hits) + 1, dtype=np.float64)  # tp ./ (fp + tp): the same doubles
+    total = 0.0
+    for p in prec[hits].tolist():
+        total += p
+    return total / npos
+
+
+def ap_interp(a: Adapted) -> float:
+    """The ``ap_interp`` measure: :func:`interpolated_ap` of the relevant (``1``) results over num_rel."""
+    return interpolated_ap(np.asarray(a.relevant, dtype=np.bool_), int(a.num_rel))

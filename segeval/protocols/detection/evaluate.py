@@ -1,0 +1,196 @@
+"""The detection protocols: which reader, matching, AP and thresholds each benchmark's official
+evaluation uses (docs/detection.md has the table).
+
+``activitynet``: ``eval_detection.py`` (tIoU ``np.linspace(0.5, 0.95, 10)``, subset ``validation``);
+``thumos14``: the same code at 0.3, 0.4, 0.5, 0.6, 0.7 (ActionFormer's THUMOS14 setting; JSON subsets
+compared case-insensitively as its loader does; a kit folder is read too, Ambiguous ignored);
+``thumos14-kit``: the 2015 MATLAB kit (``TH14evalDet.m``): ground-truth-first matching, overlap > θ,
+unmatched detections touching an Ambiguous interval dropped, non-interpolated AP, subset ``test``;
+``ego4d-mq``: the Ego4D Moment Queries port (``MQ/Evaluation/ego4d/eval_detection.py``): its own
+ground-truth layout, predicted labels outside the ground truth skipped, tIoU 0.1 ... 0.5, subset ``val``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from pathlib import Path
+
+import numpy as np
+
+from segeval.core.arrays import FloatArray, IntArray
+from segeval.core.errors import ParameterError, check_choice
+from segeval.core.words import plural
+from segeval.protocols.detection import read as R
+from segeval.protocols.detection.ap import interpolated_ap, kit_ap
+from segeval.protocols.detection.match import best_free_match, kit_match, kit_overlap
+from segeval.protocols.detection.order import descending, py2_dict_order
+from segeval.readers.line_parser import float_or_nan
+
+PROTOCOLS = ("activitynet", "thumos14", "thumos14-kit", "ego4d-mq")
+#: each protocol's default tIoU thresholds and subset
+THRESHOLDS: dict[str, tuple[float, ...]] = {
+    "activitynet": tuple(np.linspace(0.5, 0.95, 10).tolist()),  # its 9th value is 0.8999999999999999
+    "thumos14": (0.3, 0.4, 0.5, 0.6, 0.7),
+    "thumos14-kit": (0.3, 0.4, 0.5, 0.6, 0.7),
+    "ego4d-mq": (0.1, 0.2, 0.3, 0.4, 0.5),
+}
+SUBSETS = {"activitynet": "validation", "thumos14": "test", "thumos14-kit": "test", "ego4d-mq": "val"}
+
+
+@dataclass
+class DetectionResult:
+    """``ap[t, c]`` at ``thresholds[t]`` for ``classes[c]``; ``mAP[t]`` the mean over classes (in
+    ``classes`` order), ``average_mAP`` the mean of ``mAP``."""
+
+    protocol: str
+    thresholds: list[float]
+    classes: list[str]
+    ap: FloatArray
+    mAP: FloatArray
+    average_mAP: float
+    instances: int
+    predictions: int
+    notes: list[str] = field(default_factory=list)
+
+
+def parse_thresholds(text: str | None, protocol: str) -> list[float]:
+    """``--thresholds``: numbers in (0, 1] separated by commas (each read as a Python float), or the
+    protocol's default."""
+    if text is None:
+        return list(THRESHOLDS[protocol])
+    values: list[float] = []
+    for part in text.split(","):
+        value = float_or_nan(part)
+        if not 0 < value <= 1:
+            raise ParameterError(f"The 'thresholds' parameter must be numbers in (0, 1] separated by commas. Got "
+                                 f"{part!r} in {text!r} instead.")
+        values.append(value)
+    return values
+
+
+def read_inputs(protocol: str, truth: str, predictions: str, subset: str) -> tuple[R.Truth, R.Predictions]:
+    """The ground truth and predictions of ``protocol``'s files."""
+    check_choice("protocol", protocol, PROTOCOLS)
+    kit_folder = Path(truth).is_dir()
+    if protocol == "thumos14-kit" or (protocol == "thumos14" and kit_folder):
+        t = R.read_kit_truth(truth, subset)
+        p = R.read_kit_detections(predictions, t)
+        if protocol == "thumos14" and t.ambiguous:
+            p.notes.append(f"{plural(len(t.ambiguous), 'Ambiguous interval')} ignored: the thumos14 protocol runs "
+                           "ActivityNet's code, which has no Ambiguous class (thumos14-kit drops the detections "
+                           "touching them)")
+    elif protocol == "ego4d-mq":
+        t = R.read_activitynet_truth(truth, subset, ego4d=True)
+        p = R.read_activitynet_predictions(predictions, t, skip_unknown=True)
+    else:
+        t = R.read_activitynet_truth(truth, subset, ignore_case=protocol == "thumos14")
+        p = R.read_activitynet_predictions(predictions, t)
+    p.notes.extend(R.duplicate_note(p))
+    return t, p
+
+
+def rankings(protocol: str, p: R.Predictions, n_classes: int) -> list[IntArray]:
+    """Each class's prediction rows in the official rank order: ``score.argsort()[::-1]`` in numpy 1.16's
+    order (:func:`descending`) over the rows as the official code holds them: ``activitynet``
+    (``eval_detection.py`` under Python 2) walks the videos in Python 2's dict order, the Python 3 ports
+    in file order; each video's list in order."""
+    rows = np.arange(len(p.video))
+    if protocol == "activitynet" and p.keys:
+        position = np.zeros(len(p.videos), dtype=np.int64)
+        position[np.array(p.keys)[py2_dict_order([p.videos[v] for v in p.keys])]] = np.arange(len(p.keys))
+        rows = np.argsort(position[p.video], kind="stable")
+    by_class = rows[np.argsort(p.label[rows], kind="stable")]
+    bounds = np.searchsorted(p.label[by_class], np.arange(n_classes + 1)).tolist()
+    return [by_class[lo:hi][descending(p.score[by_class[lo:hi]])] for lo, hi in pairwise(bounds)]
+
+
+def official_classes(t: R.Truth) -> list[str]:
+    """The class order of ``eval_detection.py`` (its ``activity_index``, the order its mean adds the classes):
+    first appearance over the videos in Python 2's dict order of the file's keys."""
+    if not t.keys:
+        return list(t.classes)
+    position = {t.keys[k]: i for i, k in enumerate(py2_dict_order(t.keys))}
+    rank = np.array([position[v] for v in t.videos], dtype=np.int64)
+    labels = t.label[np.argsort(rank[t.video], kind="stable")]
+    return [t.classes[c] for c in dict.fromkeys(labels.tolist())]
+
+
+def activitynet_ap(protocol: str, t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> FloatArray:
+    """``ap[t, c]`` by ActivityNet's rules: per class, rank (:func:`rankings`), match (:func:`best_free_match`),
+    interpolated AP over the class's instances; a class without predictions has AP 0."""
+    n_classes = len(t.classes)
+    ap = np.zeros((len(thresholds), n_classes), dtype=np.float64)
+    ranked = rankings(protocol, p, n_classes)
+    order = np.concatenate([*ranked, np.zeros(0, dtype=np.int64)])
+    bounds = np.cumsum([0, *map(len, ranked)])
+    n_videos = len(p.videos)
+    tp, _, _ = best_free_match(p.label[order] * n_videos + p.video[order], p.start[order], p.end[order],
+                               t.label * n_videos + t.video, t.start, t.end, thresholds)
+    npos = np.bincount(t.label, minlength=n_classes)
+    for c in range(n_classes):
+        lo, hi = int(bounds[c]), int(bounds[c + 1])
+        for k in range(len(thresholds)):
+            ap[k, c] = interpolated_ap(tp[k, lo:hi], int(npos[c]))
+    return ap
+
+
+def kit_aps(t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> FloatArray:
+    """``ap[t, c]`` by the THUMOS14 kit's rules (``TH14eventdetpr.m``)."""
+    ap = np.zeros((len(thresholds), len(t.classes)), dtype=np.float64)
+    # a detection touches Ambiguous when any Ambiguous interval of its video overlaps it (sum(ovamb) > 0)
+    touches = np.zeros(len(p.video), dtype=np.bool_)
+    for v, s, e in t.ambiguous:
+        same = p.video == v
+        touches[same] |= kit_overlap(s, e, p.start[same], p.end[same]) > 0
+    names = np.array(p.videos, dtype=object)
+    for c in range(len(t.classes)):
+        dets = np.flatnonzero(p.label == c)
+        gts = np.flatnonzero(t.label == c)
+        # the kit's order: videos in sorted name order (MATLAB unique), each video's detections by confidence
+        # (stable), then a stable sort by confidence: -confidence, video name, file order
+        ranked = dets[np.lexsort((names[p.video[dets]], -p.score[dets]))] if len(dets) else dets
+        for k, theta in enumerate(thresholds):
+            hit = kit_match(p.video[ranked], p.start[ranked], p.end[ranked], t.video[gts], t.start[gts],
+                            t.end[gts], theta)
+            kept = hit | ~touches[ranked]  # unmatched detections touching Ambiguous are dropped
+            ap[k, c] = kit_ap(hit[kept], len(gts))
+    return ap
+
+
+def evaluate(protocol: str, truth: R.Truth, predictions: R.Predictions, thresholds: Sequence[float],
+             class_order: Sequence[str] | None = None) -> DetectionResult:
+    """Per-class AP, mAP per threshold and average mAP; ``class_order`` (default: the official's, see
+    :func:`official_classes`, for activitynet; else the ground truth's) is the order in which the mean over
+    classes is summed."""
+    check_choice("protocol", protocol, PROTOCOLS)
+    ap = kit_aps(truth, predictions, thresholds) if protocol == "thumos14-kit" else \
+        activitynet_ap(protocol, truth, predictions, thresholds)
+    classes = list(truth.classes)
+    if class_order is None and protocol == "activitynet":
+        class_order = official_classes(truth)
+    if class_order is not None:
+        index = {c: i for i, c in enumerate(classes)}
+        ap = ap[:, [index[c] for c in class_order]]
+        classes = list(class_order)
+    ap = np.ascontiguousarray(ap)
+    if protocol == "thumos14-kit":  # MATLAB mean(ap_all, 1): the classes added in order
+        m = np.array([_sequential_mean(row) for row in ap.tolist()], dtype=np.float64)
+    else:
+        m = ap.mean(axis=1)  # the official self.ap.mean(axis=1) on the same (thresholds, classes) array
+    notes = list(predictions.notes)
+    per_class = np.bincount(predictions.label[predictions.label >= 0], minlength=len(truth.classes))
+    empty = [c for c in classes if per_class[truth.classes.index(c)] == 0]
+    if empty:
+        notes.append(f"{plural(len(empty), 'class', 'classes')} without predictions (e.g. {empty[0]!r}) count with "
+                     "AP 0 in the mean, as the official code counts them")
+    return DetectionResult(protocol, list(thresholds), classes, ap, m, float(m.mean()), len(truth.label),
+                           len(predictions.label), notes)
+
+
+def _sequential_mean(values: list[float]) -> float:
+    total = 0.0
+    for v in values:
+        total += v
+    return total / len(values)

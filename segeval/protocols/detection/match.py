@@ -1,0 +1,136 @@
+"""Matching predictions to ground-truth instances: ActivityNet's highest-tIoU free instance (the one
+implementation behind ``segeval detect`` and the ``tiou-best`` adapter) and the THUMOS14 kit's
+ground-truth-first matching.
+
+ActivityNet (``eval_detection.py``; its Python 3 ports ActionFormer's ``libs/utils/metrics.py`` and
+Ego4D's MQ code): per class, predictions are taken in rank order; each looks at the instances of its
+class in its video from the highest tIoU down (``tiou_arr.argsort()[::-1]`` in numpy 1.16's order,
+:func:`segeval.protocols.detection.order.descending`: up to 16 instances the later of equal tIoUs first), skips
+the ones an earlier prediction took, and takes the first that reaches the threshold (tIoU >= θ); the
+first one below θ ends the search (a false positive).  The tIoU is the official's arithmetic:
+``inter / ((g_end - g_start) + (p_end - p_start) - inter)``; a 0/0 (two zero-length windows) is NaN,
+which the official ``tiou < θ`` test lets through as a hit and its reversed sort visits first: this
+is kept here, and the detection readers refuse zero-length windows so that it cannot happen there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from segeval.core.arrays import BoolArray, FloatArray, IntArray
+from segeval.core.prepared import distinct, group_pairs
+from segeval.protocols.detection.order import descending
+
+
+def official_tiou(ps: FloatArray, pe: FloatArray, gs: FloatArray, ge: FloatArray) -> FloatArray:
+    """tIoU of paired prediction and instance windows in ``utils.segment_iou``'s arithmetic (0/0 is NaN): the
+    union form of the ``tiou`` adapter's IoU."""
+    from segeval.adapters.tiou import tiou
+
+    return tiou(ps, pe, gs, ge, form="union")
+
+
+def _compact(*keys: IntArray) -> tuple[IntArray, IntArray]:
+    """Dense group codes of the rows of the left and right key tuples (same codes for equal tuples)."""
+    sizes = [len(k) for k in keys]
+    joined = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
+    _, codes = np.unique(joined, return_inverse=True)
+    return codes[: sizes[0]].astype(np.int64), codes[sizes[0]:].astype(np.int64)
+
+
+def best_free_match(p_group: IntArray, p_start: FloatArray, p_end: FloatArray,
+                    g_group: IntArray, g_start: FloatArray, g_end: FloatArray,
+                    thresholds: Sequence[float]) -> tuple[BoolArray, IntArray, BoolArray]:
+    """ActivityNet's matching at each threshold.
+
+    Predictions are given in rank order (the order of each class's ranking; rows of different
+    classes may interleave); ``p_group``/``g_group`` are the (class, video) group of each prediction
+    and instance: a prediction can only take an instance of its group.  Returns ``tp[t, i]`` (True
+    when prediction i takes an instance at ``thresholds[t]``), ``taken[t, i]`` (the instance row it
+    took, -1 for none) and ``reach[t, i]`` (some instance of its group reaches the threshold, taken or
+    not: a false positive with ``reach`` is a repeat of a found instance)."""
+    n, t_count = len(p_group), len(thresholds)
+    tp = np.zeros((t_count, n), dtype=np.bool_)
+    taken = np.full((t_count, n), -1, dtype=np.int64)
+    reach = np.zeros((t_count, n), dtype=np.bool_)
+    if n == 0 or len(g_group) == 0:
+        return tp, taken, reach
+    pk, gk = _compact(p_group, g_group)
+    g_order = np.argsort(gk, kind="stable")
+    u, j = group_pairs(pk, gk[g_order])
+    rows = g_order[j]
+    iou = official_tiou(p_start[u], p_end[u], g_start[rows], g_end[rows])
+    nan = np.isnan(iou)
+    low = float(min(thresholds))
+    keep = nan | (iou >= low)  # a pair below every threshold is never visited
+    # each prediction's instances as the official visits them: highest tIoU first (NaN first), equal tIoUs
+    # later instance first (numpy's insertion sort, reversed); above 16 instances, where quicksort is not
+    # stable, the order of equal visited tIoUs is :func:`descending` over all the prediction's instances
+    order = np.lexsort((-rows, np.where(nan, -np.inf, -iou), u))
+    order = order[keep[order]]
+    _reorder_ties(order, u, iou, np.bincount(u, minlength=n))
+    u_list, row_list, iou_list = u[order].tolist(), rows[order].tolist(), iou[order].tolist()
+    for t, theta in enumerate(thresholds):
+        locked: set[int] = set()
+        last = -1
+        tp_t, taken_t, reach_t = tp[t], taken[t], reach[t]
+        for i, row, value in zip(u_list, row_list, iou_list, strict=True):
+            if i == last or value < theta:  # decided, or below theta (NaN is not below: a hit, as the official)
+                continue
+            reach_t[i] = True
+            if row in locked:
+                continue
+            locked.add(row)
+            last = i
+            tp_t[i] = True
+            taken_t[i] = row
+    return tp, taken, reach
+
+
+def _reorder_ties(order: IntArray, u: IntArray, iou: FloatArray, size: IntArray) -> None:
+    """Put the visited pairs ``order`` of each prediction with more than 16 instances and equal visited tIoUs in
+    :func:`descending`'s order (pairs of one prediction are contiguous in ``u``, instances in file order)."""
+    i, v = u[order], iou[order]
+    tied = (i[1:] == i[:-1]) & ((v[1:] == v[:-1]) | (np.isnan(v[1:]) & np.isnan(v[:-1])))
+    start = np.concatenate(([0], np.cumsum(size)))
+    for p in distinct(i[1:][tied & (size[i[1:]] > 16)]).tolist():
+        lo, hi = int(start[p]), int(start[p + 1])
+        ranked = lo + descending(iou[lo:hi])  # the pairs of p, all its instances
+        a, b = np.searchsorted(i, p), np.searchsorted(i, p, side="right")
+        order[a:b] = ranked[np.isin(ranked, order[a:b])]
+
+
+def kit_match(det_video: IntArray, det_start: FloatArray, det_end: FloatArray, gt_video: IntArray,
+              gt_start: FloatArray, gt_end: FloatArray, theta: float) -> BoolArray:
+    """The THUMOS14 kit's matching of one class (``TH14eventdetpr.m``) on detections given in the kit's
+    order (each video's by decreasing confidence, file order on ties): each instance in file order takes,
+    among the detections of its video not yet taken, the one of largest overlap (the first on ties) when
+    that overlap is strictly above θ.  Overlap = intersection / hull (0 unless the intersection is
+    positive).  Returns True for the detections taken."""
+    hit = np.zeros(len(det_video), dtype=np.bool_)
+    for v in distinct(det_video).tolist():
+        dets = np.flatnonzero(det_video == v)
+        gts = np.flatnonzero(gt_video == v)
+        if len(gts) == 0:
+            continue
+        free = np.ones(len(dets), dtype=np.bool_)
+        for g in gts.tolist():
+            idx = np.flatnonzero(free)
+            if len(idx) == 0:
+                break
+            ov = kit_overlap(gt_start[g], gt_end[g], det_start[dets[idx]], det_end[dets[idx]])
+            best = int(np.argmax(ov))
+            if ov[best] > theta:
+                free[idx[best]] = False
+        hit[dets[~free]] = True
+    return hit
+
+
+def kit_overlap(s: float, e: float, ds: FloatArray, de: FloatArray) -> FloatArray:
+    """``intervalsingleoverlapvalseconds``: the intersection over the hull, 0 unless the intersection
+    is positive: the ``tiou`` adapter's hull-form IoU with ``empty0``."""
+    from segeval.adapters.tiou import tiou
+
+    return tiou(s, e, ds, de, "zero")

@@ -1,0 +1,403 @@
+"""Reading detection ground truth and predictions: ActivityNet JSON (``database``/``results``), Ego4D
+Moment Queries JSON, and the THUMOS14 kit's annotation folder and detection text file.
+
+Every reader returns the same arrays (:class:`Truth`, :class:`Predictions`); what the official tools
+silently misread is refused here with the file, the record and what was expected, or kept as the
+official tool does with a note (docs/detection.md, "Bad inputs").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from segeval.core.arrays import FloatArray, IntArray
+from segeval.core.errors import InputError
+from segeval.core.words import plural
+from segeval.protocols.moments.reading import is_number, load_json, record_error, shown
+from segeval.readers.files import read_text
+from segeval.readers.line_parser import float_or_nan
+
+
+@dataclass
+class Truth:
+    """The ground truth of the evaluated subset.
+
+    ``classes``: the labels of the subset's instances in order of first appearance (the class order
+    the official code averages in, under Python 3); ``videos``: the subset's videos in file order
+    (prediction-only videos are appended by :func:`Predictions`' readers); per instance, in file
+    order: ``video`` (index into ``videos``), ``start``, ``end``, ``label`` (index into ``classes``)."""
+
+    path: str
+    subset: str
+    classes: list[str]
+    videos: list[str]
+    video: IntArray
+    start: FloatArray
+    end: FloatArray
+    label: IntArray
+    #: labels that occur only in other subsets (a prediction with one is named as such)
+    other_labels: set[str] = field(default_factory=set)
+    #: videos of the file in other subsets
+    other_videos: set[str] = field(default_factory=set)
+    #: THUMOS14 kit: the Ambiguous intervals, (video index, start, end)
+    ambiguous: list[tuple[int, float, float]] = field(default_factory=list)
+    #: THUMOS14 kit: the class ids of detclasslist.txt, in class order
+    class_ids: list[int] = field(default_factory=list)
+    #: JSON: every video key of the file (all subsets) in file order
+    keys: list[str] = field(default_factory=list)
+
+    def video_index(self) -> dict[str, int]:
+        """Video name to index."""
+        return {v: i for i, v in enumerate(self.videos)}
+
+
+@dataclass
+class Predictions:
+    """Predictions in file order: ``video`` indexes ``videos`` (the truth's videos, then the
+    prediction-only ones), ``label`` indexes the truth's classes (-1 for proposals)."""
+
+    path: str
+    videos: list[str]
+    video: IntArray
+    start: FloatArray
+    end: FloatArray
+    label: IntArray
+    score: FloatArray
+    notes: list[str] = field(default_factory=list)
+    #: JSON: the video (index into ``videos``) of each key of ``results``, in file order
+    keys: list[int] = field(default_factory=list)
+
+    @classmethod
+    def of_rows(cls, path: str, videos: list[str], rows: list[tuple[int, float, float, int, float]],
+                notes: list[str]) -> Predictions:
+        """The predictions of ``rows`` read as (video, start, end, label, score)."""
+        vid, starts, ends, labs, scores = zip(*rows, strict=True) if rows else ((),) * 5
+        return cls(path, videos, np.array(vid, dtype=np.int64), np.array(starts, dtype=np.float64),
+                   np.array(ends, dtype=np.float64), np.array(labs, dtype=np.int64), np.array(scores, dtype=np.float64),
+                   notes)
+
+
+def _segment(path: str, where: str, value: Any, what: str = "segment") -> tuple[float, float]:
+    """``[start, end]``: two finite numbers with start < end."""
+    if not isinstance(value, list | tuple) or len(value) != 2 or not all(is_number(x) for x in value):
+        raise record_error(path, where, f"{what} {shown(value)} is not [start, end]; expected two finite numbers")
+    s, e = float(value[0]), float(value[1])
+    _window(path, where, s, e)
+    return s, e
+
+
+def _window(path: str, where: str, s: float, e: float, line: int | None = None, text: str | None = None,
+            kit: bool = False) -> None:
+    if e < s:
+        why = "the kit swaps its ends (min, max)" if kit else \
+            "the official code computes a negative length and a meaningless tIoU"
+        raise InputError(path, f"{where}: the window [{s!r}, {e!r}] ends before it starts (reversed); {why}: expected "
+                               "start < end", line=line, text=text)
+    if e == s:
+        why = "the kit gives it overlap 0 with every window (never a hit)" if kit else \
+            ("its tIoU is 0 with any other window and 0/0 = NaN with a zero-length one, which eval_detection.py "
+             "counts as a match at every threshold and eval_proposal.py as no match")
+        raise InputError(path, f"{where}: the window [{s!r}, {e!r}] has zero length; {why}: expected start < end",
+                         line=line, text=text)
+
+
+def _object(path: str, data: Any, key: str | None, expected: str) -> dict[str, Any]:
+    value = data if key is None else (data.get(key) if isinstance(data, dict) else None)
+    if not isinstance(value, dict):
+        where = "the file" if key is None else f"'{key}'"
+        raise InputError(path, f"{where} is not an object; expected {expected}")
+    return value
+
+
+def _finish_truth(path: str, subset: str, rows: list[tuple[str, float, float, str]], videos: list[str],
+                  other_labels: set[str], other_videos: set[str]) -> Truth:
+    classes: dict[str, int] = {}
+    index = {v: i for i, v in enumerate(videos)}
+    for _, _, _, label in rows:
+        classes.setdefault(label, len(classes))
+    if not rows:
+        raise InputError(path, f"has no ground-truth instance in subset {subset!r}; expected at least one")
+    return Truth(path, subset, list(classes), videos,
+                 np.array([index[r[0]] for r in rows], dtype=np.int64),
+                 np.array([r[1] for r in rows], dtype=np.float64),
+                 np.array([r[2] for r in rows], dtype=np.float64),
+                 np.array([classes[r[3]] for r in rows], dtype=np.int64),
+                 other_labels - set(classes), other_videos)
+
+
+def read_activitynet_truth(path: str, subset: str, *, ignore_case: bool = False, ego4d: bool = False) -> Truth:
+    """ActivityNet ``{"database": {video: {"subset", "annotations": [{"segment", "label"}]}}}``; with
+    ``ego4d`` the Ego4D MQ layout (``{video: {"subset", "annotations": [{"start_time", "end_time",
+    "label"}]}}``, no ``database`` wrapper), where a video is kept when its subset is a substring of the
+    requested one (the port's ``v['subset'] in self.subset``).  ``ignore_case``: subsets compared
+    case-insensitively (ActionFormer's THUMOS14 loader)."""
+    expected = ("Ego4D MQ ground truth {video: {subset, annotations: [{start_time, end_time, label}]}}" if ego4d
+                else "ActivityNet ground truth {database: {video: {subset, annotations: [{segment, label}]}}}")
+    data = load_json(path, expected)
+    database = _object(path, data, None if ego4d else "database", expected)
+    rows: list[tuple[str, float, float, str]] = []
+    videos: list[str] = []
+    other_labels: set[str] = set()
+    other_videos: set[str] = set()
+    subsets: set[str] = set()
+    want = subset.lower() if ignore_case else subset
+    for video, entry in database.items():
+        where = f"database[{shown(video)}]" if not ego4d else f"[{shown(video)}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("subset"), str) \
+                or not isinstance(entry.get("annotations"), list):
+            raise record_error(path, where, "expected an object with 'subset' (text) and 'annotations' (a list)")
+        name = entry["subset"]
+        subsets.add(name)
+        inside = name in want if ego4d else (name.lower() if ignore_case else name) == want
+        if inside:
+            videos.append(video)
+        else:
+            other_videos.add(video)
+        for k, ann in enumerate(entry["annotations"]):
+            at = f"{where}['annotations'][{k}]"
+            if not isinstance(ann, dict) or not isinstance(ann.get("label"), str):
+                raise record_error(path, at, f"{shown(ann)} has no text 'label'; expected an annotation object")
+            if not inside:
+                other_labels.add(ann["label"])
+                continue
+            if ego4d:
+                s, e = _segment(path, at, [ann.get("start_time"), ann.get("end_time")], "start_time/end_time")
+            else:
+                s, e = _segment(path, at, ann.get("segment"))
+            rows.append((video, s, e, ann["label"]))
+    if not rows:
+        raise InputError(path, f"has no ground-truth instance in subset {subset!r}; expected at least one "
+                               f"(subsets in the file: {', '.join(map(repr, sorted(subsets))) or 'none'})")
+    truth = _finish_truth(path, subset, rows, videos, other_labels, other_videos)
+    truth.keys = list(database)
+    return truth
+
+
+class _VideoTable:
+    """Video names to indices: the truth's, then prediction-only ones, with a count of the latter."""
+
+    def __init__(self, truth: Truth) -> None:
+        self.names = list(truth.videos)
+        self.index = truth.video_index()
+        self.known = len(self.names)
+        self.other = truth.other_videos
+
+    def get(self, name: str) -> int:
+        i = self.index.get(name)
+        if i is None:
+            i = self.index[name] = len(self.names)
+            self.names.append(name)
+        return i
+
+    def notes(self, what: str, proposals: bool = False) -> list[str]:
+        extra = self.names[self.known:]
+        if not extra:
+            return []
+        other = [v for v in extra if v in self.other]
+        unknown = [v for v in extra if v not in self.other]
+        fate = ("not evaluated, but they count in the total that sets each video's budget (ratio = AN x videos / "
+                "proposals), as the official code counts them") if proposals else \
+            "false positives, as the official code counts them"
+        out = []
+        if unknown:
+            out.append(f"{plural(len(unknown), 'video')} of the {what} not in the ground truth (e.g. {unknown[0]!r}): "
+                       f"their {what} are {fate}")
+        if other:
+            out.append(f"{plural(len(other), 'video')} of the {what} from another subset (e.g. {other[0]!r}): "
+                       f"their {what} are {fate}")
+        return out
+
+
+def read_activitynet_predictions(path: str, truth: Truth, *, skip_unknown: bool = False,
+                                 labels: bool = True) -> Predictions:
+    """ActivityNet ``{"results": {video: [{"segment", "label", "score"}]}}`` (``labels=False``: proposals,
+    no label).  A label that is not a class of the truth is an error (the official code stops with a
+    KeyError), or with ``skip_unknown`` skipped with a note (the Ego4D port)."""
+    expected = ("a submission {results: {video: [{segment, label, score}]}}" if labels
+                else "a proposal submission {results: {video: [{segment, score}]}}")
+    data = load_json(path, expected)
+    results = _object(path, data, "results", expected)
+    classes = {c: i for i, c in enumerate(truth.classes)}
+    table = _VideoTable(truth)
+    rows: list[tuple[int, float, float, int, float]] = []
+    skipped: dict[str, int] = {}
+    keys = []
+    for video, items in results.items():
+        if not isinstance(items, list):
+            raise record_error(path, f"results[{shown(video)}]", f"is {shown(items)}; expected a list of predictions")
+        v = table.get(video)
+        keys.append(v)
+        for k, item in enumerate(items):
+            try:  # the common case without building messages: then the checks that name the problem
+                seg, score = item["segment"], item["score"]
+                st, en = seg
+                good = (type(st) in _NUMBER and type(en) in _NUMBER and type(score) in _NUMBER
+                        and st - st == 0 and en - en == 0 and score - score == 0 and st < en)
+                label = item["label"] if labels else None
+            except (TypeError, KeyError, ValueError):
+                good = False
+            if not good or (labels and type(label) is not str):
+                _check_prediction(path, f"results[{shown(video)}][{k}]", item, labels)
+            c = -1
+            if labels:
+                name = str(label)
+                c = classes.get(name, -1)
+                if c < 0:
+                    if skip_unknown:
+                        skipped[name] = skipped.get(name, 0) + 1
+                        continue
+                    raise record_error(path, f"results[{shown(video)}][{k}]", unknown_label(name, truth))
+            rows.append((v, float(st), float(en), c, float(score)))
+    notes = table.notes("predictions" if labels else "proposals", proposals=not labels)
+    if skipped:
+        first = next(iter(skipped))
+        notes.append(f"{plural(sum(skipped.values()), 'prediction')} with {plural(len(skipped), 'label')} not in the "
+                     f"ground truth (e.g. {first!r}) skipped, as the Ego4D MQ port does")
+    p = Predictions.of_rows(path, table.names, rows, notes)
+    p.keys = keys
+    return p
+
+
+_NUMBER = (int, float)
+
+
+def _check_prediction(path: str, where: str, item: Any, labels: bool) -> None:
+    """The error for a prediction that the fast path did not accept."""
+    if not isinstance(item, dict):
+        raise record_error(path, where, f"is {shown(item)}; expected an object with segment and score")
+    _segment(path, where, item.get("segment"))
+    score = item.get("score")
+    if not is_number(score):
+        extra = " (NaN: the official order puts it above every score)" if isinstance(score, float) and \
+            math.isnan(score) else ""
+        raise record_error(path, where, f"the score {shown(score)} is not a finite number{extra}; expected a finite "
+                                        "number")
+    if labels and not isinstance(item.get("label"), str):
+        raise record_error(path, where, f"the label {shown(item.get('label'))} is not text; expected a class name")
+    raise record_error(path, where, f"{shown(item)} is not a prediction; expected segment, score and label")
+
+
+def unknown_label(label: str, truth: Truth) -> str:
+    """The message for a predicted label that is not a class of the evaluated subset."""
+    if label in truth.other_labels:
+        why = (f"the label {label!r} has no ground-truth instance in subset {truth.subset!r} (it occurs only in "
+               "other subsets)")
+    else:
+        why = f"the label {label!r} is not a class of the ground truth"
+    shown_classes = ", ".join(repr(c) for c in truth.classes[:5]) + (", ..." if len(truth.classes) > 5 else "")
+    return (f"{why}; the official eval_detection.py stops with a KeyError: expected one of the "
+            f"{plural(len(truth.classes), 'class', 'classes')} of subset {truth.subset!r} ({shown_classes})")
+
+
+# ----------------------------------------------------------------------------------------- THUMOS14 kit
+
+_KIT_LINE = re.compile(r"\s*(\S+)\s+(\S+)\s+(\S+)\s*\Z")
+
+
+def _number(path: str, number: int, line: str, token: str, what: str) -> float:
+    value = float_or_nan(token)
+    if not math.isfinite(value):
+        raise InputError(path, f"the {what} {token!r} is not a finite number; expected a number", line=number,
+                         text=line)
+    return value
+
+
+def read_kit_truth(folder: str, subset: str) -> Truth:
+    """The THUMOS14 kit's annotation folder: ``detclasslist.txt`` (``id name`` lines) and, per class and
+    for ``Ambiguous``, ``<Class>_<subset>.txt`` with ``video t1 t2`` lines."""
+    root = Path(folder)
+    listing = root / "detclasslist.txt"
+    if not root.is_dir() or not listing.is_file():
+        raise InputError(folder, "is not a THUMOS14 annotation folder; expected a folder with detclasslist.txt and "
+                                 f"<Class>_{subset}.txt files")
+    ids: list[int] = []
+    names: list[str] = []
+    for number, line in enumerate(read_text(listing).split("\n"), start=1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 2 or not parts[0].isdigit():
+            raise InputError(str(listing), "expected 'class-id class-name'", line=number, text=line)
+        ids.append(int(parts[0]))
+        names.append(parts[1])
+    if not names:
+        raise InputError(str(listing), "lists no class; expected 'class-id class-name' lines")
+    rows: list[tuple[str, float, float, str]] = []
+    videos: dict[str, int] = {}
+    ambiguous: list[tuple[str, float, float]] = []
+    for name in [*names, "Ambiguous"]:
+        path = root / f"{name}_{subset}.txt"
+        if not path.is_file():
+            raise InputError(str(path), f"is missing; the kit needs a ground-truth file for every class of "
+                                        f"detclasslist.txt and Ambiguous (subset {subset!r})")
+        for number, line in enumerate(read_text(path).split("\n"), start=1):
+            if not line.strip():
+                continue
+            m = _KIT_LINE.match(line)
+            if not m:
+                raise InputError(str(path), "expected 'video t1 t2'", line=number, text=line)
+            s = _number(str(path), number, line, m.group(2), "start")
+            e = _number(str(path), number, line, m.group(3), "end")
+            _window(str(path), "the interval", s, e, number, line, kit=True)
+            videos.setdefault(m.group(1), len(videos))
+            if name == "Ambiguous":
+                ambiguous.append((m.group(1), s, e))
+            else:
+                rows.append((m.group(1), s, e, name))
+    truth = _finish_truth(folder, subset, rows, list(videos), set(), set())
+    empty = [n for n in names if n not in truth.classes]
+    if empty:
+        raise InputError(str(root / f"{empty[0]}_{subset}.txt"),
+                         "has no instance; the kit stops on a class without ground truth (assert(npos>0)): "
+                         "expected at least one 'video t1 t2' line")
+    order = [names.index(c) for c in truth.classes]
+    truth.class_ids = [ids[i] for i in order]
+    index = truth.video_index()
+    truth.ambiguous = [(index[v], s, e) for v, s, e in ambiguous]
+    return truth
+
+
+def read_kit_detections(path: str, truth: Truth) -> Predictions:
+    """``video t1 t2 classid confidence`` lines (the kit strips ``.mp4`` from video names).  An unknown
+    class id is an error (the kit prints a warning and keeps an empty detection)."""
+    by_id = {cid: i for i, cid in enumerate(truth.class_ids)}
+    table = _VideoTable(truth)
+    rows: list[tuple[int, float, float, int, float]] = []
+    for number, line in enumerate(read_text(path).split("\n"), start=1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 5:
+            raise InputError(path, "expected 'video t1 t2 classid confidence'", line=number, text=line)
+        s = _number(path, number, line, parts[1], "start")
+        e = _number(path, number, line, parts[2], "end")
+        _window(path, "the detection", s, e, number, line, kit=True)
+        if not parts[3].isdigit() or int(parts[3]) not in by_id:
+            raise InputError(path, f"the class id {parts[3]!r} is not in detclasslist.txt (the kit warns and "
+                                   f"scores nothing for it); expected one of {sorted(by_id)}", line=number, text=line)
+        conf = parts[4]
+        score = _number(path, number, line, conf, "confidence")
+        rows.append((table.get(parts[0].replace(".mp4", "")), s, e, by_id[int(parts[3])], score))
+    if not rows:
+        raise InputError(path, "has no detection; expected 'video t1 t2 classid confidence' lines")
+    return Predictions.of_rows(path, table.names, rows, table.notes("detections"))
+
+
+def duplicate_note(p: Predictions) -> list[str]:
+    """A note when two predictions are identical (video, label, window and score): the official code
+    keeps both, and the second can only be a false positive or take another instance."""
+    if len(p.video) < 2:
+        return []
+    rows = np.stack([p.video.astype(np.float64), p.label.astype(np.float64), p.start, p.end, p.score], axis=1)
+    distinct = len(np.unique(rows, axis=0))
+    if distinct == len(rows):
+        return []
+    return [f"{plural(len(rows) - distinct, 'prediction')} repeat an earlier one exactly (video, label, window, "
+            "score); kept as the official code keeps them: a repeat can only take another instance or be a false "
+            "positive"]

@@ -1,0 +1,63 @@
+"""The detection and proposal results as segeval tables (``-o text|json|csv``): one row per figure,
+with the official tool's name for it and the value as the official tool prints it beside the full
+double."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from segeval.protocols.detection.evaluate import DetectionResult
+from segeval.protocols.detection.proposals import ProposalResult
+
+#: a row: figure name, tIoU (None for an average over thresholds), class ('' for all), value, official text
+Row = tuple[str, Any, str, float, str]
+COLUMNS = (("figure", ""), ("tiou", ""), ("class", ""), ("value", ""), ("official", ""))
+
+
+def py2_str(x: float) -> str:
+    """``str()`` of a double under Python 2 (what ``print '{}'.format(x)`` shows there: 12 significant digits)."""
+    return format(x, ".12g")
+
+
+def detection_rows(r: DetectionResult) -> list[Row]:
+    """mAP per threshold, the average, then AP per class and threshold, with the official text:
+    activitynet ``Average-mAP: {}`` (Python 2 str), thumos14 ActionFormer's ``mAP = {:.2f} (%)``,
+    thumos14-kit ``AP:%1.3f``/``MAP: %f``, ego4d-mq Python 3 str."""
+    rows: list[Row] = []
+    kit = r.protocol == "thumos14-kit"
+
+    def text(x: float, figure: str) -> str:
+        if r.protocol == "activitynet":
+            return py2_str(x)
+        if r.protocol == "thumos14":
+            return f"{x * 100:.2f}"
+        if kit:
+            return f"{x:.3f}" if figure == "AP" else f"{x:f}"
+        return repr(x)
+
+    m_name = "MAP" if kit else "mAP"
+    for t, m in zip(r.thresholds, r.mAP.tolist(), strict=True):
+        rows.append((m_name, t, "", m, text(m, m_name)))
+    name = "Average-mAP" if r.protocol in ("activitynet", "ego4d-mq") else "average_mAP"
+    rows.append((name, None, "", r.average_mAP, text(r.average_mAP, name)))
+    for c, label in enumerate(r.classes):
+        for k, t in enumerate(r.thresholds):
+            value = float(r.ap[k, c])
+            rows.append(("AP", t, label, value, text(value, "AP")))
+    return rows
+
+
+def proposal_rows(r: ProposalResult) -> list[Row]:
+    """AUC (%) as the official prints it (Python 2 str), AR@1/5/10/100, then the curve
+    (``AR@AN`` per point: tiou holds the average number of proposals per video)."""
+    rows: list[Row] = [("AUC", None, "", r.auc_percent, py2_str(r.auc_percent) + "%")]
+    for k, v in r.ar_at.items():
+        rows.append((f"AR@{k}", None, "", v, py2_str(v)))
+    for an, v in zip(r.proposals_per_video.tolist(), r.avg_recall.tolist(), strict=True):
+        rows.append(("AR@AN", an, "", v, py2_str(v)))
+    return rows
+
+
+def table(rows: list[Row]) -> tuple[tuple[tuple[str, str], ...], list[list[Any]]]:
+    """Columns and rows for :func:`segeval.reports.tables.render` (an absent tIoU shown as empty text)."""
+    return COLUMNS, [[f, "" if t is None else t, c, v, o] for f, t, c, v, o in rows]

@@ -1,0 +1,205 @@
+"""DiDeMo (Localizing Moments in Video with Natural Language): the official ``utils/eval.py`` figures.
+
+Conventions of LisaAnne/LocalizingMoments ``eval_predictions``:
+
+* A video is cut into 5-second units (at most 6, numbered 0-5); a moment is a pair [s, e] of unit numbers
+  with s <= e, both inclusive: [2, 2] is the third unit alone. The 21 candidate moments are all such
+  pairs on 6 units.
+* IoU counts units, inclusive at both ends (the "+1" convention): intersection
+  max(0, min(e1, e2) + 1 - max(s1, s2)), union max(e1, e2) + 1 - min(s1, s2) (the hull, so disjoint
+  moments score 0). [0, 0] against [0, 1] is 1/2, not 0/1.
+* Each description has several annotators' moments (``times``, usually 4). The rank of an annotator's
+  moment is its position (1 = first) in the submitted ranking; a query's rank is the mean of its 3 best
+  (smallest) ranks, its IoU the mean of its 3 best IoUs of the *first* ranked moment (all of them when
+  fewer than 3 annotators, the best 3 of 7 when 7).
+* ``rank@1`` is the fraction of queries whose mean rank is <= 1 (so at least 3 annotators chose the first
+  moment: 2 of 4 is not enough), ``rank@5`` of mean rank <= 5, ``miou`` the mean IoU; all fractions.
+
+Inputs: the ground truth as the official JSON list (``times``, ``annotation_id``), and the rankings either
+as the official JSON list aligned with it (one list of [s, e] moments per ground-truth item, in its order)
+or as JSON Lines ``{"annotation_id": ..., "ranking": [[s, e], ...]}``.
+
+Where the official script fails or is silent, segeval goes on and says so in the notes: a query without a
+ranking scores 0 (the official ``zip`` silently drops trailing queries from the average when the list is
+short, and a keyed form does not exist there); an annotator's moment missing from a partial ranking never
+reaches rank 5 (the official stops with ValueError); an empty ranking scores 0 (the official stops with
+IndexError).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from itertools import chain
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from segeval.core.errors import InputError
+from segeval.core.words import plural, verb
+from segeval.protocols.moments.protocol import MrOptions, MrResult, refuse_options
+from segeval.protocols.moments.reading import load_json, load_jsonl, record_error, shown
+from segeval.readers.files import read_text
+
+Moment = tuple[int, int]
+#: the last 5-second unit of a DiDeMo video (units 0-5): a ground-truth moment beyond it is no candidate
+LAST_UNIT = 5
+TRUTH = "the DiDeMo ground truth: a JSON list of objects with 'times' (annotators' [start, end] 5-second units)"
+LIST_FORM = "a JSON list with one ranking (a list of [start, end] moments) per ground-truth item"
+KEYED_FORM = "JSON Lines of {\"annotation_id\": ..., \"ranking\": [[start, end], ...]}"
+
+
+def _moment(value: Any) -> Moment | None:
+    """[s, e] as a pair of integers 0 <= s <= e, else None."""
+    if (isinstance(value, list) and len(value) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in value) and 0 <= value[0] <= value[1]):
+        return (value[0], value[1])
+    return None
+
+
+def _moments(value: Any, path: str, record: str, key: str, *, distinct: bool, last: int | None = None
+             ) -> list[Moment]:
+    """The moments of ``value``; with ``last``, every unit at most ``last`` (else an error naming the moment)."""
+    moments = _all_moments(value, path, record, key, distinct=distinct)
+    if last is not None:
+        for m in moments:
+            if m[1] > last:
+                raise record_error(path, record, f"'{key}' holds the moment {list(m)}; expected 5-second units 0 to "
+                                                 f"{last} (a DiDeMo video has at most {last + 1} units, and the 21 "
+                                                 f"candidate moments are the pairs on them)")
+    return moments
+
+
+def _all_moments(value: Any, path: str, record: str, key: str, *, distinct: bool) -> list[Moment]:
+    if not isinstance(value, list):
+        raise record_error(path, record, f"'{key}' is {shown(value)}; expected a list of [start, end] moments")
+    if set(map(type, value)) == {list} and set(map(len, value)) == {2}:  # the common case, checked in bulk
+        flat = list(chain.from_iterable(value))
+        starts, ends = flat[0::2], flat[1::2]
+        if set(map(type, flat)) == {int} and min(starts) >= 0 and all(map(operator.le, starts, ends)):
+            moments = list(zip(starts, ends, strict=True))
+            if not distinct or len(set(moments)) == len(moments):
+                return moments
+    out: list[Moment] = []
+    for item in value:
+        m = _moment(item)
+        if m is None:
+            raise record_error(path, record, f"'{key}' holds {shown(item)}; expected every moment as [start, end] "
+                                             "with integer 5-second units 0 <= start <= end")
+        if distinct and m in out:
+            raise record_error(path, record, f"'{key}' names the moment {list(m)} twice; expected each candidate "
+                                             "moment once")
+        out.append(m)
+    return out
+
+
+def read_truth(path: str | Path) -> tuple[list[list[Moment]], list[str | None]]:
+    """Per ground-truth item (in file order): the annotators' moments and the annotation id (None when absent)."""
+    name = str(path)
+    data = load_json(path, TRUTH)
+    if not isinstance(data, list) or not data:
+        raise InputError(name, f"holds {shown(data, 40)}; expected {TRUTH}")
+    times: list[list[Moment]] = []
+    ids: list[str | None] = []
+    for n, item in enumerate(data):
+        record = f"item {n}"
+        if not isinstance(item, dict) or "times" not in item:
+            raise record_error(name, record, f"is {shown(item)}; expected an object with 'times'")
+        t = _moments(item["times"], name, record, "times", distinct=False, last=LAST_UNIT)
+        if not t:
+            raise record_error(name, record, "'times' is empty; expected at least one annotator's moment")
+        times.append(t)
+        ids.append(str(item["annotation_id"]) if "annotation_id" in item else None)
+    return times, ids
+
+
+def read_rankings(path: str | Path, ids: list[str | None]) -> tuple[list[list[Moment] | None], list[str]]:
+    """The ranking of each ground-truth item (None: not submitted) and notes."""
+    name = str(path)
+    notes: list[str] = []
+    rankings: list[list[Moment] | None] = [None] * len(ids)
+    if read_text(path).lstrip().startswith("["):
+        data = load_json(path, LIST_FORM)
+        if len(data) > len(ids):
+            raise InputError(name, f"holds {len(data)} rankings for {plural(len(ids), 'ground-truth item')}; expected "
+                                   f"{LIST_FORM}, aligned with the ground truth's order")
+        for n, value in enumerate(data):
+            rankings[n] = _moments(value, name, f"ranking {n}", "ranking", distinct=True)
+        if len(data) < len(ids):
+            notes.append(f"{name} holds {plural(len(data), 'ranking')} for {len(ids)} ground-truth items: the last "
+                         f"{len(ids) - len(data)} score 0 (the official zip drops them from the average)")
+        return rankings, notes
+    position: dict[str, int] = {}
+    for n, key in enumerate(ids):
+        if key is not None:
+            position.setdefault(key, n)
+    if len(position) < len(ids):
+        raise InputError(name, "is keyed by annotation_id, but the ground truth has items without a distinct "
+                               "'annotation_id'; expected the list form aligned with the ground truth")
+    for number, line, row in load_jsonl(path, KEYED_FORM):
+        if not isinstance(row, dict) or "annotation_id" not in row or "ranking" not in row:
+            raise InputError(name, f"expected {KEYED_FORM}", line=number, text=line[:200])
+        key = str(row["annotation_id"])
+        if key not in position:
+            raise InputError(name, f"annotation_id {key} is not in the ground truth; expected a ground-truth "
+                                   "annotation_id", line=number, text=line[:200])
+        if rankings[position[key]] is not None:
+            raise InputError(name, f"annotation_id {key} appears twice; expected one line per annotation_id",
+                             line=number, text=line[:200])
+        try:
+            rankings[position[key]] = _moments(row["ranking"], name, f"line {number}", "ranking", distinct=True)
+        except InputError as exc:
+            raise InputError(name, exc.problem.split(": ", 1)[1], line=number, text=line[:200]) from None
+    return rankings, notes
+
+
+def iou(pred: Moment, gt: Moment) -> float:
+    """Inclusive-unit IoU: (overlap + 1) / (hull + 1) in units, 0 when disjoint: the ``tiou`` adapter's IoU of
+    the spans [s, e + 1] (what ``--write-lines`` writes, in seconds)."""
+    from segeval.adapters.tiou import tiou
+
+    return float(tiou(np.float64(pred[0]), np.float64(pred[1] + 1), np.float64(gt[0]), np.float64(gt[1] + 1)))
+
+
+def query_scores(ranking: list[Moment] | None, times: list[Moment]) -> tuple[float, float]:
+    """(mean of the 3 best ranks, mean of the 3 best IoUs of the first moment); inf rank for a moment not ranked."""
+    if not ranking:
+        return math.inf, 0.0
+    ious = [iou(ranking[0], t) for t in times]
+    ranks = [ranking.index(t) + 1 if t in ranking else math.inf for t in times]
+    return float(np.mean(np.sort(ranks)[:3])), float(np.mean(np.sort(ious)[-3:]))
+
+
+def evaluate(times: list[list[Moment]], rankings: list[list[Moment] | None]) -> tuple[dict[str, float], list[str]]:
+    """The official figures and notes on what differs from the official run."""
+    notes: list[str] = []
+    scores = [query_scores(r, t) for r, t in zip(rankings, times, strict=True)]
+    average_ranks = np.array([s[0] for s in scores])
+    average_iou = [s[1] for s in scores]
+    missing = sum(r is None for r in rankings)
+    empty = sum(r is not None and not r for r in rankings)
+    partial = sum(1 for r, t in zip(rankings, times, strict=True) if r and any(m not in r for m in t))
+    if missing:
+        notes.append(f"{plural(missing, 'ground-truth item')} {verb(missing, 'has', 'have')} no ranking and "
+                     f"{verb(missing, 'scores', 'score')} 0 (the official reads only the "
+                     "aligned list, and its zip silently leaves items past the list's end out of the average)")
+    if empty:
+        notes.append(f"{plural(empty, 'ranking')} {verb(empty, 'is', 'are')} empty and "
+                     f"{verb(empty, 'scores', 'score')} 0 (the official stops with IndexError)")
+    if partial:
+        notes.append(f"{plural(partial, 'ranking')} {verb(partial, 'leaves', 'leave')} out an annotator's moment, "
+                     "which then never counts for rank@1 or rank@5 (the official stops with ValueError)")
+    n = float(len(average_ranks))
+    figures = {"rank@1": float(np.sum(average_ranks <= 1) / n), "rank@5": float(np.sum(average_ranks <= 5) / n),
+               "miou": float(np.mean(average_iou))}
+    return figures, notes
+
+
+def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult:
+    """The DiDeMo protocol (``segeval mr --protocol didemo``)."""
+    refuse_options(options, "didemo")
+    times, ids = read_truth(truth)
+    rankings, notes = read_rankings(predictions, ids)
+    figures, more = evaluate(times, rankings)
+    return MrResult(figures=figures, brief=dict(figures), notes=notes + more)

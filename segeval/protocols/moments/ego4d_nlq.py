@@ -1,0 +1,213 @@
+"""Ego4D Natural Language Queries: the official ``NLQ/VSLNet/utils/evaluate_ego4d_nlq.py`` figures.
+
+Conventions of EGO4D/episodic-memory ``evaluate_nlq_performance``:
+
+* A query is (clip_uid, annotation_uid, query_idx): ``query_idx`` indexes the annotation's
+  ``language_queries``, whose window is [clip_start_sec, clip_end_sec].
+* IoU = max(0, min(e1, e2) - max(s1, s2)) / max(0, max(e1, e2) - min(s1, s2)) (the hull form); windows
+  that end before they start are evaluated as given (overlap 0, noted). Two zero-length windows at the
+  same time give 0/0 = NaN: never a hit, and it turns mIoU into NaN when it is a first prediction (segeval
+  prints NaN as null and says which query).
+* ``Rank@k mIoU@t``: the fraction of queries with a hit among the first k listed predictions, a hit being
+  IoU *strictly greater* than t (an IoU of exactly 0.5 misses at 0.5); in percent, unrounded (the official
+  table rounds to 2 decimals). Defaults: t in 0.3, 0.5 and k in 1, 5 (``--thresholds``, ``--top-k``).
+* ``mIoU``: the mean over queries of the IoU of the *first* prediction only (the official takes the best 3
+  of a one-element list), in percent.
+
+Inputs: the ground truth in the official nested layout (``videos`` -> ``clips`` -> ``annotations`` ->
+``language_queries``) and the challenge submission (``version`` "1.0", ``challenge``
+"ego4d_nlq_challenge", ``results`` of {clip_uid, annotation_uid, query_idx, predicted_times}).
+
+Where the official differs: it averages over the submitted queries only (printing "Evaluated: n / N
+instances"); segeval scores a query without predictions 0 over all N and says so in the notes, with the
+figures over the submitted ones. An empty ``predicted_times`` scores 0 (the official stops with IndexError);
+an unknown (clip_uid, annotation_uid) or a query_idx outside the annotation is an error (the official
+asserts or stops with IndexError; a negative query_idx would silently count from the end there).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from segeval.core.arrays import FloatArray
+from segeval.core.errors import InputError
+from segeval.core.words import plural, verb
+from segeval.protocols.moments.protocol import MrOptions, MrResult, refuse_options
+from segeval.protocols.moments.reading import is_number, load_json, record_error, shown
+
+THRESHOLDS = (0.3, 0.5)
+TOP_K = (1, 5)
+Query = tuple[str, str, int]
+TRUTH = "the Ego4D NLQ ground truth: {\"videos\": [{\"clips\": [{\"annotations\": [{\"language_queries\": ...}]}]}]}"
+SUBMISSION = ("the Ego4D NLQ submission: {\"version\": \"1.0\", \"challenge\": \"ego4d_nlq_challenge\", \"results\": "
+              "[{\"clip_uid\", \"annotation_uid\", \"query_idx\", \"predicted_times\"}]}")
+
+
+def _list(value: Any, path: str, record: str, key: str) -> list[Any]:
+    if not isinstance(value, dict) or not isinstance(value.get(key), list):
+        raise record_error(path, record, f"is {shown(value)}; expected an object with a list '{key}' ({TRUTH})")
+    items: list[Any] = value[key]
+    return items
+
+
+def read_truth(path: str | Path) -> dict[Query, tuple[float, float]]:
+    """Every query's window, in the ground truth's order."""
+    name = str(path)
+    data = load_json(path, TRUTH)
+    truth: dict[Query, tuple[float, float]] = {}
+    seen: set[tuple[str, str]] = set()
+    for v, video in enumerate(_list(data, name, "the top level", "videos")):
+        for c, clip in enumerate(_list(video, name, f"videos[{v}]", "clips")):
+            record = f"videos[{v}].clips[{c}]"
+            annotations = _list(clip, name, record, "annotations")
+            if not isinstance(clip.get("clip_uid"), str):
+                raise record_error(name, record, f"has no string 'clip_uid'; expected one ({TRUTH})")
+            for a, ann in enumerate(annotations):
+                where = f"{record}.annotations[{a}]"
+                queries = _list(ann, name, where, "language_queries")
+                if not isinstance(ann.get("annotation_uid"), str):
+                    raise record_error(name, where, f"has no string 'annotation_uid'; expected one ({TRUTH})")
+                key = (clip["clip_uid"], ann["annotation_uid"])
+                if key in seen:
+                    raise record_error(name, where, f"repeats clip_uid {key[0]} with annotation_uid {key[1]}; "
+                                                    "expected each (clip_uid, annotation_uid) once")
+                seen.add(key)
+                for q, query in enumerate(queries):
+                    s = query.get("clip_start_sec") if isinstance(query, dict) else None
+                    e = query.get("clip_end_sec") if isinstance(query, dict) else None
+                    if not (is_number(s) and is_number(e)):
+                        raise record_error(name, f"{where}.language_queries[{q}]",
+                                           f"is {shown(query)}; expected numbers clip_start_sec and clip_end_sec")
+                    truth[(key[0], key[1], q)] = (float(s), float(e))  # type: ignore[arg-type]
+    if not truth:
+        raise InputError(name, f"has no language queries; expected {TRUTH}")
+    return truth
+
+
+def read_predictions(path: str | Path, truth: dict[Query, tuple[float, float]]) -> dict[Query, FloatArray]:
+    """Each submitted query's windows, in the submission's order."""
+    name = str(path)
+    data = load_json(path, SUBMISSION)
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        raise InputError(name, f"has no list 'results'; expected {SUBMISSION}")
+    if data.get("version") != "1.0" or data.get("challenge") != "ego4d_nlq_challenge":
+        raise InputError(name, f"has version {shown(data.get('version'))} and challenge "
+                               f"{shown(data.get('challenge'))}; expected \"1.0\" and \"ego4d_nlq_challenge\" "
+                               "(the official evaluator asserts both)")
+    annotations = {(c, a): 0 for c, a, _ in truth}
+    for c, a, _ in truth:
+        annotations[(c, a)] += 1
+    out: dict[Query, FloatArray] = {}
+    for n, row in enumerate(data["results"]):
+        record = f"results[{n}]"
+        missing = [k for k in ("clip_uid", "annotation_uid", "query_idx", "predicted_times")
+                   if not isinstance(row, dict) or k not in row]
+        if missing:
+            raise record_error(name, record, f"is {shown(row)}; expected the keys clip_uid, annotation_uid, "
+                                             "query_idx and predicted_times")
+        pair = (str(row["clip_uid"]), str(row["annotation_uid"]))
+        if pair not in annotations:
+            raise record_error(name, record, f"clip_uid {pair[0]} with annotation_uid {pair[1]} is not in the "
+                                             "ground truth; expected a ground-truth annotation")
+        idx = row["query_idx"]
+        if isinstance(idx, bool) or not isinstance(idx, int) or not 0 <= idx < annotations[pair]:
+            raise record_error(name, record, f"query_idx is {shown(idx)}; expected an integer from 0 to "
+                                             f"{annotations[pair] - 1} (the annotation's language queries)")
+        key = (pair[0], pair[1], idx)
+        if key in out:
+            raise record_error(name, record, f"query {pair[0]}/{pair[1]}/{idx} appears twice; expected one "
+                                             "result per query")
+        times = row["predicted_times"]
+        if not isinstance(times, list) or not all(
+                isinstance(w, list) and len(w) == 2 and all(is_number(x) for x in w) for w in times):
+            raise record_error(name, record, f"predicted_times is {shown(times)}; expected a list of "
+                                             "[start, end] windows of 2 numbers")
+        out[key] = np.array(times, dtype=np.float64).reshape(-1, 2)
+    return out
+
+
+def ious(predictions: FloatArray, window: tuple[float, float]) -> FloatArray:
+    """The official IoU of each predicted window with the ground-truth window (NaN for 0/0, an empty hull): the
+    ``tiou`` adapter's IoU, whose ``empty0`` gives the same hits."""
+    from segeval.adapters.tiou import tiou
+
+    return tiou(predictions[:, 0], predictions[:, 1], np.float64(window[0]), np.float64(window[1]), "nan")
+
+
+def _figures(hits: dict[tuple[float, int], list[bool]], first: list[float], thresholds: tuple[float, ...],
+             top_k: tuple[int, ...]) -> dict[str, float | None]:
+    out: dict[str, float | None] = {}
+    for k in top_k:
+        for t in thresholds:
+            out[f"Rank@{k} mIoU@{t}"] = float(np.mean(hits[(t, k)])) * 100
+    miou = float(np.mean(first)) * 100
+    out["mIoU"] = None if math.isnan(miou) else miou
+    return out
+
+
+def evaluate(truth: dict[Query, tuple[float, float]], predictions: dict[Query, FloatArray],
+             thresholds: tuple[float, ...] = THRESHOLDS, top_k: tuple[int, ...] = TOP_K
+             ) -> tuple[dict[str, float | None], list[str]]:
+    """The official table's figures (percent) and notes; queries in submission order, then the missing ones."""
+    notes: list[str] = []
+    hits: dict[tuple[float, int], list[bool]] = {(t, k): [] for t in thresholds for k in top_k}
+    first: list[float] = []
+    empty: list[Query] = []
+    nan: list[Query] = []
+    for key, windows in predictions.items():
+        overlap = ious(windows, truth[key])
+        if len(overlap) == 0:
+            empty.append(key)
+            overlap = np.zeros(1)
+        elif math.isnan(overlap[0]):
+            nan.append(key)
+        first.append(float(overlap[0]))
+        for t in thresholds:
+            for k in top_k:
+                hits[(t, k)].append(bool((overlap > t)[:k].any()))
+    submitted = len(first)
+    missing = [q for q in truth if q not in predictions]
+    official = _figures(hits, first, thresholds, top_k) if missing and submitted else None
+    for _ in missing:
+        first.append(0.0)
+        for h in hits.values():
+            h.append(False)
+    if missing:
+        c, a, i = missing[0]
+        text = ", ".join(f"{k} {'NaN' if v is None else f'{v:.2f}'}" for k, v in official.items()) if official else ""
+        notes.append(f"{len(missing)} of {len(truth)} ground-truth queries have no prediction (e.g. {c}/{a}/{i}) "
+                     "and score 0; the official evaluator averages over the submitted queries only"
+                     + (f", which gives {text}" if text else ""))
+    if empty:
+        notes.append(f"{plural(len(empty), 'query', 'queries')} "
+                     f"{verb(len(empty), 'has', 'have')} empty predicted_times "
+                     f"(e.g. {'/'.join(map(str, empty[0]))}) and "
+                     "score 0 (the official stops with IndexError)")
+    if nan:
+        notes.append(f"{len(nan)} first predictions are zero-length windows at the same time as a zero-length "
+                     f"ground truth (e.g. {'/'.join(map(str, nan[0]))}): their IoU is 0/0 = NaN in the official, "
+                     "so mIoU is NaN (printed as null)")
+    reversed_truth = [q for q, (s, e) in truth.items() if e < s]
+    if reversed_truth:
+        notes.append(f"{len(reversed_truth)} ground-truth windows end before they start (e.g. "
+                     f"{'/'.join(map(str, reversed_truth[0]))}); evaluated as given, as the official does: their "
+                     "overlap is 0, so they are never hit")
+    reversed_predictions = sum(int((w[:, 1] < w[:, 0]).sum()) for w in predictions.values())
+    if reversed_predictions:
+        notes.append(f"{reversed_predictions} predicted windows end before they start; evaluated as given, as the "
+                     "official does (overlap 0)")
+    return _figures(hits, first, thresholds, top_k), notes
+
+
+def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult:
+    """The Ego4D NLQ protocol (``segeval mr --protocol ego4d-nlq``)."""
+    refuse_options(options, "ego4d-nlq", ("thresholds", "top_k"))
+    thresholds = options.thresholds or THRESHOLDS
+    top_k = options.top_k or TOP_K
+    gt = read_truth(truth)
+    figures, notes = evaluate(gt, read_predictions(predictions, gt), thresholds, top_k)
+    return MrResult(figures=figures, brief=dict(figures), notes=notes)

@@ -1,0 +1,68 @@
+"""The common shape of a moment-retrieval protocol: options in, official figures and notes out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class MrOptions:
+    """Options of ``segeval mr``; None means the protocol's own default (a protocol refuses what it does not use)."""
+
+    thresholds: tuple[float, ...] | None = None
+    top_k: tuple[int, ...] | None = None
+    iou_compare: str | None = None  # "ge" or "gt"
+    nms: float | None = None
+
+
+@dataclass
+class MrResult:
+    """``figures``: the official output (its keys, order and rounding), printed by ``-o json``;
+    ``brief``: the headline figures, printed by ``-o text``; ``notes``: what differs from the official run."""
+
+    figures: dict[str, Any]
+    brief: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+
+
+class Evaluate(Protocol):
+    def __call__(self, truth: str, predictions: str, options: MrOptions) -> MrResult: ...
+
+
+def refuse_options(options: MrOptions, protocol: str, accepted: tuple[str, ...] = ()) -> None:
+    """A ParameterError when ``options`` sets one that ``protocol`` does not take (``accepted``: those it takes)."""
+    from segeval.core.errors import ParameterError
+
+    refused = [k for k, v in vars(options).items() if v is not None and k not in accepted]
+    if refused:
+        takes = ", ".join("--" + k.replace("_", "-") for k in accepted) if accepted else "no options"
+        raise ParameterError(f"The {protocol} protocol takes {takes}; it does not take "
+                             f"{', '.join('--' + k.replace('_', '-') for k in refused)}.")
+
+
+def parse_options(thresholds: str | None = None, top_k: str | None = None, iou_compare: str | None = None,
+                  nms: float | None = None) -> MrOptions:
+    """MrOptions from the command line's text (``--thresholds 0.3,0.5 --top-k 1,5 --iou-compare ge --nms 0.5``)."""
+    from segeval.core.errors import ParameterError, check_choice
+    from segeval.core.limits import check_count
+
+    def numbers(name: str, text: str, kind: type, check: str) -> tuple[Any, ...]:
+        try:
+            values = tuple(kind(x) for x in text.split(","))
+        except ValueError:
+            values = ()
+        if not values or not all(_in_domain(v, check) for v in values):
+            raise ParameterError(f"The '{name}' parameter must be {check} separated by commas. Got {text!r} instead.")
+        return values
+
+    return MrOptions(
+        thresholds=None if thresholds is None else numbers("thresholds", thresholds, float, "numbers in [0, 1]"),
+        top_k=None if top_k is None else tuple(check_count("top-k", k) for k in numbers("top-k", top_k, int,
+                                                                                          "integers >= 1")),
+        iou_compare=None if iou_compare is None else check_choice("iou-compare", iou_compare, ("ge", "gt")),
+        nms=None if nms is None else numbers("nms", str(nms), float, "numbers in [0, 1]")[0])
+
+
+def _in_domain(value: float, check: str) -> bool:
+    return 0 <= value <= 1 if check.startswith("numbers") else value >= 1

@@ -1,0 +1,122 @@
+"""Recall at k at IoU t and mIoU: the common report of Charades-STA, ActivityNet Captions and TACoS.
+
+There is no single official script; the defaults follow the widely reused MMN evaluation
+(MCG-NJU/MMN ``mmn/data/datasets/evaluation.py``) for Charades-STA:
+
+* ``R@k,IoU@t``: the fraction of queries with a hit among the first k predictions, ranked by score
+  (descending; equal scores keep list order); a hit is a prediction whose IoU with a ground-truth window is
+  >= t (MMN and moment_detr's R1; ``--iou-compare gt`` gives the strict > t of 2D-TAN's ``lib/core/eval.py``,
+  read in its copy in EGO4D/episodic-memory ``NLQ/2D-TAN``). Defaults:
+  k in 1, 5 (``--top-k``) and t in 0.5, 0.7 (``--thresholds``; MMN uses 0.3, 0.5, 0.7 on ActivityNet
+  Captions and 0.1, 0.3, 0.5 on TACoS).
+* IoU = overlap / (max(e1, e2) - min(s1, s2)) (the hull form, as MMN and 2D-TAN; it equals
+  overlap / union whenever the windows overlap), 0 when the hull is empty (two zero-length windows at the
+  same time). A query with several ground-truth windows takes the best.
+* ``--nms θ``: greedy temporal non-maximum suppression before the cut, as MMN and 2D-TAN: going down the
+  score order, a window is dropped when its IoU with a window kept before it is > θ. Off by default (the
+  predictions are taken as listed; MMN and 2D-TAN always apply it with a per-dataset θ from their configs).
+* ``mIoU``: the mean IoU of the first prediction (after NMS) with its best ground-truth window (2D-TAN's).
+* All figures in percent, unrounded (the published tables print 2 decimals), computed in double precision
+  (MMN computes IoU in float32, which can move an IoU that sits exactly on t).
+
+Input: QVHighlights-style JSON Lines, ``{"qid", "relevant_windows": [[s, e], ...]}`` and
+``{"qid", "pred_relevant_windows": [[s, e, score], ...]}``. A ground-truth query without predictions
+scores 0 (noted); a query without a ground-truth window is left out (noted); predictions for a query that
+is not in the ground truth are an error.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from segeval.core.arrays import FloatArray
+from segeval.core.errors import InputError
+from segeval.protocols.moments.protocol import MrOptions, MrResult, refuse_options
+from segeval.protocols.moments.qvhighlights.reading import read_moments
+from segeval.protocols.moments.qvhighlights.retrieval import iou_matrix
+
+THRESHOLDS = (0.5, 0.7)
+TOP_K = (1, 5)
+COMPARE = "ge"
+
+
+def nms(windows: FloatArray, threshold: float) -> FloatArray:
+    """Greedy temporal NMS over ``windows`` (already in rank order): drop a window whose IoU with an earlier
+    kept window is > ``threshold``."""
+    if len(windows) == 0:
+        return windows
+    overlaps = iou_matrix(windows[:, :2], windows[:, :2])
+    suppressed = np.zeros(len(windows), dtype=bool)
+    for i in range(len(windows)):
+        if not suppressed[i]:
+            suppressed[i + 1:] |= overlaps[i, i + 1:] > threshold
+    return windows[~suppressed]
+
+
+def ranked(predictions: FloatArray, nms_threshold: float | None = None) -> FloatArray:
+    """[start, end] of the predictions by descending score (stable), after NMS when a threshold is given."""
+    order = predictions[np.argsort(-predictions[:, 2], kind="stable")] if len(predictions) else predictions
+    if nms_threshold is not None:
+        order = nms(order, nms_threshold)
+    return order[:, :2]
+
+
+def best_ious(truth: FloatArray, windows: FloatArray) -> FloatArray:
+    """Each window's IoU with its best ground-truth window."""
+    if len(windows) == 0 or len(truth) == 0:
+        return np.zeros(len(windows))
+    return np.asarray(iou_matrix(windows, truth).max(axis=1), dtype=np.float64)
+
+
+def evaluate(truth: dict[str, FloatArray], predictions: dict[str, FloatArray], thresholds: tuple[float, ...] =
+             THRESHOLDS, top_k: tuple[int, ...] = TOP_K, compare: str = COMPARE, nms_threshold: float | None = None
+             ) -> tuple[dict[str, float | int], list[str]]:
+    """R@k,IoU@t and mIoU in percent over the ground-truth queries that have a window, and notes."""
+    notes: list[str] = []
+    queries = [q for q in truth if len(truth[q])]
+    if len(queries) < len(truth):
+        left = next(q for q in truth if not len(truth[q]))
+        notes.append(f"{len(truth) - len(queries)} ground-truth queries have no relevant window (e.g. {left}) "
+                     "and are left out")
+    if not queries:
+        raise InputError("ground truth", "has no query with a relevant window; expected at least one")
+    missing = [q for q in queries if not len(predictions.get(q, ()))]
+    if missing:
+        notes.append(f"{len(missing)} ground-truth queries have no predicted window (e.g. {missing[0]}) and score 0")
+    empty = np.zeros((0, 3))
+    hit = np.zeros((len(top_k), len(thresholds), len(queries)), dtype=bool)
+    first = np.zeros(len(queries))
+    for n, q in enumerate(queries):
+        overlap = best_ious(truth[q], ranked(predictions.get(q, empty), nms_threshold))
+        if len(overlap):
+            first[n] = overlap[0]
+        for i, k in enumerate(top_k):
+            for j, t in enumerate(thresholds):
+                top = overlap[:k]
+                hit[i, j, n] = bool((top >= t).any() if compare == "ge" else (top > t).any())
+    figures: dict[str, float | int] = {}
+    for i, k in enumerate(top_k):
+        for j, t in enumerate(thresholds):
+            figures[f"R@{k},IoU@{t}"] = float(np.mean(hit[i, j])) * 100
+    figures["mIoU"] = float(np.mean(first)) * 100
+    figures["queries"] = len(queries)
+    return figures, notes
+
+
+def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult:
+    """The recall protocol (``segeval mr --protocol recall``)."""
+    refuse_options(options, "recall", ("thresholds", "top_k", "iou_compare", "nms"))
+    m = read_moments(truth, predictions)
+    if not m.moments:
+        raise InputError(predictions, "has no 'pred_relevant_windows'; expected QVHighlights-style predictions "
+                                      "{\"qid\", \"pred_relevant_windows\": [[start, end, score], ...]}")
+    if m.unknown:
+        raise InputError(predictions, f"predicts query {m.unknown[0]}, which is not in the ground truth {truth} "
+                                      f"({len(m.unknown)} such queries); expected ground-truth qids only")
+    if not any(len(w) for w in m.truth.values()):
+        raise InputError(truth, "has no query with a relevant window; expected at least one [start, end] in "
+                                "'relevant_windows'")
+    figures, notes = evaluate(m.truth, m.predictions, options.thresholds or THRESHOLDS, options.top_k or TOP_K,
+                              options.iou_compare or COMPARE, options.nms)
+    brief = {k: v for k, v in figures.items() if k != "queries"}
+    return MrResult(figures=figures, brief=brief, notes=notes)

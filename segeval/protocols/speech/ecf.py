@@ -1,0 +1,87 @@
+"""The experiment control file (ECF): the evaluated excerpts and the number of trials they make."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from segeval.core.errors import InputError
+from segeval.protocols.speech.xmlfile import attribute, expect_root, number, read_xml
+
+#: the source type whose excerpts count half their duration (KWSEval's calcTotalDur; compared exactly)
+SPLIT_CTS = "splitcts"
+SOURCE_TYPES = ("bnews", "cts", SPLIT_CTS, "confmtg")
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    """One ``<excerpt>``: ``file`` is the audio file name without folder and extension (KWSEval's rule)."""
+
+    file: str
+    channel: str
+    tbeg: float
+    tend: float  # tbeg + dur rounded to 4 decimals, as KWSEval stores it
+    source_type: str
+    line: int
+
+
+def file_id(audio_filename: str) -> str:
+    """KWSEval's file id of an ``audio_filename``: the base name without its last extension."""
+    match = re.fullmatch(r".*/(.*?[^/]*)\.([^.]+)", audio_filename, re.S) or \
+        re.fullmatch(r"(.*)\.([^.]+)", audio_filename, re.S)
+    return match.group(1) if match else audio_filename
+
+
+def read_ecf(path: str) -> list[Excerpt]:
+    """The excerpts of an ECF file (``<ecf>`` holding ``<excerpt audio_filename channel tbeg dur
+    source_type>``); a malformed file is an :class:`InputError` with its line."""
+    root = read_xml(path, "ECF")
+    expect_root(path, root, "ecf", "ECF")
+    excerpts = []
+    for element in root.children:
+        if element.name != "excerpt":
+            raise InputError(path, f"unexpected <{element.name}> in <ecf>; expected <excerpt>", line=element.line)
+        tbeg = number(path, element, "tbeg", minimum=0)
+        dur = number(path, element, "dur", minimum=0)
+        source_type = attribute(path, element, "source_type")
+        if source_type not in SOURCE_TYPES:
+            raise InputError(path, f"source_type=\"{source_type}\": expected one of {', '.join(SOURCE_TYPES)} "
+                                   f"(KWSEval's schema; {SPLIT_CTS} counts half)", line=element.line)
+        file, channel = file_id(attribute(path, element, "audio_filename")), attribute(path, element, "channel")
+        if not (file + channel).isascii():  # KWSEval reads the ECF undecoded, the RTTM decoded: they never meet
+            raise InputError(path, f"file {file!r} channel {channel!r}: expected ASCII (KWSEval would find no "
+                                   "reference word in a file or channel named otherwise)", line=element.line)
+        excerpts.append(Excerpt(file, channel, tbeg, float(f"{tbeg + dur:.4f}"), source_type, element.line))
+    if not excerpts:
+        raise InputError(path, "no <excerpt>: expected at least one evaluated excerpt", line=root.line)
+    return excerpts
+
+
+def total_duration(excerpts: list[Excerpt]) -> float:
+    """KWSEval's total duration: per file, excerpts in begin order, each one cut at the begin of any later
+    overlapping one; ``splitcts`` excerpts count half."""
+    by_file: dict[str, list[Excerpt]] = {}
+    for excerpt in excerpts:
+        by_file.setdefault(excerpt.file, []).append(excerpt)
+    total = 0.0
+    for file in sorted(by_file):
+        ordered = sorted(by_file[file], key=lambda e: (e.tbeg, e.tend))
+        for i, excerpt in enumerate(ordered):
+            tend = excerpt.tend
+            for later in ordered[i + 1:]:
+                if later.tbeg < tend:
+                    tend = later.tbeg
+            total += (tend - excerpt.tbeg) * (0.5 if excerpt.source_type == SPLIT_CTS else 1)
+    return total
+
+
+class ExcerptIndex:
+    """Which (file, channel, begin, end) spans lie wholly inside an excerpt (KWSEval's ``belongsInECF``)."""
+
+    def __init__(self, excerpts: list[Excerpt]) -> None:
+        self._spans: dict[tuple[str, str], list[tuple[float, float]]] = {}
+        for excerpt in excerpts:
+            self._spans.setdefault((excerpt.file, excerpt.channel), []).append((excerpt.tbeg, excerpt.tend))
+
+    def contains(self, file: str, channel: str, begin: float, end: float) -> bool:
+        return any(begin >= tbeg and end <= tend for tbeg, tend in self._spans.get((file, channel), ()))

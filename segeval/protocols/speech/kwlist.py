@@ -1,0 +1,52 @@
+"""The term list (kwlist): each term's id and text, and how texts are compared."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from segeval.core.errors import InputError
+from segeval.protocols.speech.rttm import words
+from segeval.protocols.speech.xmlfile import attribute, expect_root, read_xml
+
+
+@dataclass(frozen=True)
+class Term:
+    kwid: str
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class TermList:
+    terms: dict[str, Term]
+    lowercase: bool  # compareNormalize="lowercase"
+
+
+def read_kwlist(path: str) -> TermList:
+    """The terms of a kwlist file (``<kwlist encoding compareNormalize>`` holding ``<kw kwid><kwtext>``): the texts
+    compared as KWSEval compares decoded UTF-8 text, the only encoding read (no ``encoding=`` is read as UTF-8)."""
+    root = read_xml(path, "kwlist")
+    expect_root(path, root, "kwlist", "term list")
+    encoding = root.attrs.get("encoding", "UTF-8")
+    if encoding != "UTF-8":  # KWSEval's schema: UTF-8 or GB2312 (encoding="" only unvalidated: then ASCII folding)
+        raise InputError(path, f"encoding=\"{encoding}\": expected \"UTF-8\" (segeval reads UTF-8 kwlists and RTTMs)",
+                         line=root.line)
+    normalize = root.attrs.get("compareNormalize", "")
+    if normalize not in ("", "lowercase"):
+        raise InputError(path, f"compareNormalize=\"{normalize}\": expected \"lowercase\" or nothing",
+                         line=root.line)
+    terms: dict[str, Term] = {}
+    for element in root.children:
+        if element.name != "kw":
+            raise InputError(path, f"unexpected <{element.name}> in <kwlist>; expected <kw>", line=element.line)
+        kwid = attribute(path, element, "kwid")
+        texts = [child for child in element.children if child.name == "kwtext"]
+        if len(texts) != 1 or not words(texts[0].text):
+            raise InputError(path, f"term {kwid}: expected one non-empty <kwtext>", line=element.line)
+        if kwid in terms:
+            raise InputError(path, f"term {kwid} is listed twice (first on line {terms[kwid].line}); expected "
+                                   "each kwid once", line=element.line)
+        terms[kwid] = Term(kwid, texts[0].text.strip(), element.line)
+    if not terms:
+        raise InputError(path, "no <kw>: expected at least one term", line=root.line)
+    return TermList(terms, normalize == "lowercase")

@@ -1,0 +1,232 @@
+"""KWSEval's text reports (F4DE AutoTable layout: gap 2, right-justified cells, centred multi-level headers,
+KWSEval's number formats) and the segeval json/csv forms of the same figures."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from segeval.protocols.speech.twv import Operating, TwvResult
+
+GAP = 2
+FA_FORMAT, MISS_FORMAT, TWV_FORMAT = "%6.5f", "%6.3f", "%6.4f"
+
+
+def perl_number(value: float) -> str:
+    """A number as Perl prints it (15 significant digits)."""
+    return f"{value:.15g}"
+
+
+def shown(fmt: str, value: float | str | None) -> str:
+    """F4DE's ``_PN``: NA for undefined, a non-numeric text as is, else the format."""
+    if value is None:
+        return "NA"
+    if isinstance(value, str) and not re.match(r"[-\d.]+", value):
+        return value
+    return fmt % float(value)
+
+
+@dataclass
+class _Node:
+    label: str
+    columns: list[tuple[str, ...]]
+    width: int = 0
+    children: list[_Node] | None = None
+
+
+def _tree(columns: list[tuple[str, ...]], level: int, levels: int, min_width: int,
+          data_width: dict[tuple[str, ...], int]) -> tuple[list[_Node], int]:
+    nodes: list[_Node] = []
+    for column in columns:
+        if not nodes or nodes[-1].label != column[level]:
+            nodes.append(_Node(column[level], []))
+        nodes[-1].columns.append(column)
+    if level + 1 < levels:
+        total, computed = 0, []
+        for i, node in enumerate(nodes):
+            node.children, node.width = _tree(node.columns, level + 1, levels, len(node.label) + GAP * 2, data_width)
+            total += node.width + (1 if i else 0)
+            computed.append(node.width)
+        if min_width > total:
+            extras, total = _shares(min_width - total, len(nodes)), 0
+            for i, (node, extra) in enumerate(zip(nodes, extras, strict=True)):
+                node.children, node.width = _tree(node.columns, level + 1, levels, computed[i] + extra, data_width)
+                total += node.width + (1 if i else 0)
+        return nodes, total
+    total = 0
+    for i, node in enumerate(nodes):
+        node.width = GAP * 2 + max(len(node.label), data_width.get(node.columns[0], 0))
+        total += node.width + (1 if i else 0)
+    if min_width > total:
+        for node, extra in zip(nodes, _shares(min_width - total, len(nodes)), strict=True):
+            node.width += extra
+    return nodes, max(total, min_width)
+
+
+def _shares(residue: int, n: int) -> list[int]:
+    """AutoTable's spread of ``residue`` columns over ``n`` cells: equal integer shares, the rest to the last."""
+    per = int(residue / n)
+    return [per] * (n - 1) + [residue - (n - 1) * per]
+
+
+def _center(text: str, width: int) -> str:
+    left = int((width - len(text)) / 2)
+    return " " * left + text + " " * (width - len(text) - left)
+
+
+def render_table(columns: Sequence[tuple[str, ...]], rows: Sequence[tuple[tuple[str, ...], dict[tuple[str, ...], str]]],
+                 *, row_labels: bool) -> str:
+    """An F4DE AutoTable as ``renderTxtTable(2)`` prints it."""
+    data_width: dict[tuple[str, ...], int] = {}
+    for _, cells in rows:
+        for column, value in cells.items():
+            data_width[column] = max(data_width.get(column, 0), len(value))
+    levels = len(columns[0])
+    top, _ = _tree(list(columns), 0, levels, 0, data_width)
+    label_widths = [max(len(label[i]) for label, _ in rows) for i in range(len(rows[0][0]))] if row_labels else []
+    prefix = "".join(" " * w + " " * GAP for w in label_widths)
+    out = []
+    layer = top
+    for _ in range(levels):
+        out.append(prefix + "|" + "|".join(_center(node.label, node.width) for node in layer) + "|\n")
+        if layer[0].children is not None:
+            layer = [child for node in layer for child in (node.children or [])]
+    leaves = layer
+    dashes = "".join("-" * (w + GAP) for w in label_widths) + "+" if row_labels else "|"
+    out.append(dashes + "".join("-" * node.width + "+" for node in leaves) + "\n")
+    last: list[str] = [""] * len(label_widths)
+    for label, cells in rows:
+        line = ""
+        if row_labels:
+            for i, part in enumerate(label):
+                printed = part != last[i]
+                if printed:
+                    for deeper in range(i + 1, len(last)):
+                        last[deeper] = ""
+                line += (part if printed else "").ljust(label_widths[i]) + " " * GAP
+                last[i] = part
+        line += "|" + "".join(" " + cells.get(node.columns[0], "").rjust(node.width - 2) + " |" for node in leaves)
+        out.append(line + "\n")
+    return "".join(out)
+
+
+def _header(result: TwvResult, cost_text: str) -> str:
+    p = result.parameters
+    group = "Performance Summary Over and Ensemble of Subsets"
+    pairs = [("System Title", "NA"), ("Decision ID", "Occurrence"),
+             ("IncludeBlocksWithNoTargets", "1" if p.include_no_targets else "0"),
+             ("TotDur", perl_number(p.total_duration)), ("TotTrials", f"{p.trials:.0f}"),
+             ("TrialsPerSecond", perl_number(p.trials_per_second)), ("BETA", perl_number(p.beta)),
+             ("Cost", cost_text), ("Ptarg", perl_number(p.p_target)), ("Value", perl_number(p.value))]
+    key, value = (group, "Key"), (group, "Value")
+    return render_table([key, value], [((str(i),), {key: k, value: v}) for i, (k, v) in enumerate(pairs)],
+                        row_labels=False)
+
+
+def _operating(group: str, point: Operating, miss_label: str, cells: dict[tuple[str, ...], str],
+               threshold: bool = True) -> None:
+    cells[(group, "PFA")] = shown(FA_FORMAT, point.p_fa)
+    cells[(group, miss_label)] = shown(MISS_FORMAT, point.p_miss)
+    cells[(group, "TWV")] = shown(TWV_FORMAT, point.twv)
+    if threshold:
+        cells[(group, "Dec. Thresh")] = shown(MISS_FORMAT, point.threshold)
+
+
+def summary_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
+    """The summary report (``-o``): the header table and the one-line summary table."""
+    n_evaluated = sum(1 for t in result.terms if t.evaluated)
+    act = "Actual Decision TWV Analysis"
+    cells: dict[tuple[str, ...], str] = {(" ", "Title"): "Occurrence"}
+    if n_evaluated > 1:
+        cells[("Inputs", "#Keyword")] = str(n_evaluated)
+    t = result.totals
+    cells.update({("Inputs", "#Targ"): str(t["#Targ"]), ("Inputs", "#NTarg"): str(t["#NTarg"]),
+                  ("Inputs", "#Sys"): str(t["#Sys"]), (act, "#CorDet"): str(t["#Corr"]),
+                  (act, "#Cor!Det"): str(t["#Cor!Det"]), (act, "#FA"): str(t["#FA"]), (act, "#Miss"): str(t["#Miss"]),
+                  (act, "PFA"): shown(FA_FORMAT, result.actual.p_fa),
+                  (act, "PMiss"): shown(MISS_FORMAT, result.actual.p_miss),
+                  (act, "TWV"): shown(TWV_FORMAT, result.actual.twv),
+                  (act, "Dec. Tresh"): shown(TWV_FORMAT, result.actual.threshold)})
+    _operating("Maximum TWV Analysis", result.maximum, "PMiss", cells)
+    if optimum:
+        _operating("Optimum TWV Analysis", result.optimum, "PMiss", cells)
+        _operating("Supremum TWV Analysis", result.supremum, "PMiss", cells)
+    columns = list(cells)
+    return _header(result, cost_text) + "\n\n" + render_table(columns, [(("Occurrence",), cells)], row_labels=False)
+
+
+def block_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
+    """The per-term block report (``-b``)."""
+    occ = "Occurrence"
+    text_col: tuple[str, ...] = ("MetaData", "Text")
+    columns: list[tuple[str, ...]] = [text_col] + [(occ, c) for c in ("#Targ", "#Corr", "#FA", "#Miss", "TWV", "PFA",
+                                                                      "PMISS")]
+    if optimum:
+        columns += [(g, c) for g in ("Optimum TWV", "Supremum TWV") for c in ("PFA", "PMiss", "TWV", "Dec. Thresh")]
+    rows: list[tuple[tuple[str, ...], dict[tuple[str, ...], str]]] = []
+    for term in result.terms:
+        cells: dict[tuple[str, ...], str] = {text_col: term.text}
+        if term.evaluated:
+            a = term.actual
+            pfa = shown(FA_FORMAT, a.p_fa)
+            cells.update({(occ, "#Targ"): str(term.n_target), (occ, "#Corr"): str(term.correct),
+                          (occ, "#FA"): str(term.false_alarms), (occ, "#Miss"): str(term.misses),
+                          (occ, "TWV"): shown(TWV_FORMAT, a.twv), (occ, "PFA"): pfa if pfa != "NA" else "0",
+                          (occ, "PMISS"): shown(MISS_FORMAT, a.p_miss)})
+            if optimum:
+                _operating("Optimum TWV", term.optimum, "PMiss", cells)
+                _operating("Supremum TWV", term.supremum, "PMiss", cells)
+        rows.append((("Keyword", term.kwid), cells))
+    counts = ("#Targ", "#Corr", "#FA", "#Miss")
+    rows.append((("Summary", "Totals"), {(occ, c): str(result.totals[c]) for c in counts}))
+    means: dict[tuple[str, ...], str] = {(occ, c): f"{result.means[c] or 0:.0f}" for c in counts}
+    means[(occ, "PFA")] = shown(FA_FORMAT, result.actual.p_fa)
+    means[(occ, "PMISS")] = shown(MISS_FORMAT, result.actual.p_miss)
+    if optimum:
+        _operating("Optimum TWV", result.optimum, "PMiss", means, threshold=False)
+        _operating("Supremum TWV", result.supremum, "PMiss", means, threshold=False)
+    rows.append((("Summary", "Means"), means))
+    last: dict[tuple[str, ...], str] = {(occ, "TWV"): shown(TWV_FORMAT, result.actual.twv)}
+    rows.append((("Summary", "TWV"), last))
+    return _header(result, cost_text) + "\n\n" + render_table(columns, rows, row_labels=True)
+
+
+def _plain(point: Operating) -> dict[str, Any]:
+    """An operating point for json: an undefined threshold (KWSEval's NaN or NA) is null."""
+    threshold = point.threshold if isinstance(point.threshold, float) else None
+    return {"p_fa": point.p_fa, "p_miss": point.p_miss, "twv": point.twv, "threshold": threshold}
+
+
+def as_json(result: TwvResult) -> dict[str, Any]:
+    """Every figure at full precision (segeval's json form)."""
+    p = result.parameters
+    return {
+        "parameters": {"total_duration": p.total_duration, "trials": p.trials, "trials_per_second": p.trials_per_second,
+                       "beta": p.beta, "cost": p.cost, "value": p.value, "p_target": p.p_target,
+                       "include_no_targets": p.include_no_targets},
+        "atwv": result.actual.twv, "mtwv": result.maximum.twv, "mtwv_threshold": _plain(result.maximum)["threshold"],
+        "otwv": result.optimum.twv, "stwv": result.supremum.twv, "counts": result.totals,
+        "actual": _plain(result.actual), "maximum": _plain(result.maximum), "optimum": _plain(result.optimum),
+        "supremum": _plain(result.supremum),
+        "terms": [{"kwid": t.kwid, "text": t.text, "evaluated": t.evaluated, "n_target": t.n_target,
+                   "correct": t.correct, "false_alarms": t.false_alarms, "misses": t.misses,
+                   "actual": _plain(t.actual), "optimum": _plain(t.optimum), "supremum": _plain(t.supremum)}
+                  for t in result.terms],
+    }
+
+
+CSV_COLUMNS = [("kwid", ""), ("text", ""), ("n_target", ""), ("correct", ""), ("false_alarms", ""), ("misses", ""),
+               ("p_fa", ""), ("p_miss", ""), ("twv", ""), ("otwv", ""), ("stwv", "")]
+
+
+def csv_rows(result: TwvResult) -> list[list[Any]]:
+    """One row per evaluated term, then the row ``all`` (ATWV, OTWV, STWV over the terms)."""
+    rows: list[list[Any]] = [[t.kwid, t.text, t.n_target, t.correct, t.false_alarms, t.misses, t.actual.p_fa,
+                              t.actual.p_miss, t.actual.twv, t.optimum.twv, t.supremum.twv]
+                             for t in result.terms if t.evaluated]
+    tot = result.totals
+    rows.append(["all", "", tot["#Targ"], tot["#Corr"], tot["#FA"], tot["#Miss"], result.actual.p_fa,
+                 result.actual.p_miss, result.actual.twv, result.optimum.twv, result.supremum.twv])
+    return rows

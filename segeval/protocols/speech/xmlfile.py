@@ -1,0 +1,87 @@
+"""XML input read with the standard library's expat, keeping each element's line for error messages."""
+
+from __future__ import annotations
+
+import xml.parsers.expat
+from dataclasses import dataclass, field
+
+from segeval.core.errors import InputError
+from segeval.readers.files import read_document
+from segeval.readers.line_parser import float_or_nan
+
+
+@dataclass
+class Element:
+    """One element: its name, attributes, the line of its start tag, its text (direct character data)."""
+
+    name: str
+    attrs: dict[str, str]
+    line: int
+    text: str = ""
+    children: list[Element] = field(default_factory=list)
+
+
+def read_xml(path: str, kind: str) -> Element:
+    """The document's root element (a tree of :class:`Element`), read through the one opener (any readable
+    file, gzip, the input limits: :func:`segeval.readers.files.read_document`); an :class:`InputError` naming the
+    file, the line and expat's reason when the file is not well-formed XML."""
+    return parse_xml(read_document(path), path, kind)
+
+
+def parse_xml(data: bytes, path: str, kind: str) -> Element:
+    """:func:`read_xml` on the file's bytes."""
+    parser = xml.parsers.expat.ParserCreate()
+    stack: list[Element] = []
+    roots: list[Element] = []
+
+    def start(name: str, attrs: dict[str, str]) -> None:
+        element = Element(name, attrs, parser.CurrentLineNumber)
+        if stack:
+            stack[-1].children.append(element)
+        else:
+            roots.append(element)
+        stack.append(element)
+
+    def end(name: str) -> None:
+        stack.pop()
+
+    def chars(text: str) -> None:
+        if stack:
+            stack[-1].text += text
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = chars
+    try:
+        parser.Parse(data, True)
+    except xml.parsers.expat.ExpatError as exc:
+        raise InputError(path, f"not well-formed XML ({xml.parsers.expat.ErrorString(exc.code)}); "
+                               f"expected {kind} XML", line=exc.lineno) from None
+    return roots[0]
+
+
+def expect_root(path: str, root: Element, name: str, kind: str) -> None:
+    """An :class:`InputError` unless the root element is ``name``."""
+    if root.name != name:
+        raise InputError(path, f"the root element is <{root.name}>; expected <{name}> ({kind})", line=root.line)
+
+
+def attribute(path: str, element: Element, name: str) -> str:
+    """The attribute's value, or an :class:`InputError` naming the element and the missing attribute."""
+    value = element.attrs.get(name)
+    if value is None:
+        raise InputError(path, f"<{element.name}> has no {name}= attribute; expected "
+                               f"{name}=\"...\"", line=element.line)
+    return value
+
+
+def number(path: str, element: Element, name: str, *, minimum: float | None = None) -> float:
+    """The attribute as a finite decimal number (at least ``minimum`` when given), else an :class:`InputError`."""
+    text = attribute(path, element, name)
+    value = float_or_nan(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise InputError(path, f"<{element.name}> {name}=\"{text}\": expected a decimal number", line=element.line)
+    if minimum is not None and value < minimum:
+        raise InputError(path, f"<{element.name}> {name}=\"{text}\": expected a number >= {minimum:g}",
+                         line=element.line)
+    return value

@@ -1,0 +1,153 @@
+"""SoccerNet's average-mAP, in the official arithmetic (PyPI SoccerNet 0.2.0, ``ActionSpotting.py``).
+
+- Matching, per game half and class, at a tolerance of δ seconds: the events in frame order each take
+  the highest-confidence prediction not taken yet within δ·2/2 frames (boundary included; of equal
+  confidences the earliest frame).  A prediction is a true positive whatever the visibility of the event
+  it took.
+- 200 thresholds ``numpy.linspace(0, 1, 200)``: precision and recall of the predictions with
+  confidence >= threshold, in float64 (0 for 0/0).  Visible / not shown: the predictions in the zones of
+  visible / "not shown" events (:mod:`segeval.protocols.spotting.grid`), over the events of that visibility.
+- AP: 11-point interpolation (recall >= k/10, k = 0..10, the highest precision, 0 if none), summed in
+  that order and divided by 11; mAP: ``numpy.mean`` over the 17 classes (pairwise summation).
+- average-mAP: the trapezoids ``(m[i] + m[i+1]) / 2`` summed in order and divided by the number of
+  tolerances - 1; the "not shown" figure times 17 then divided by 13 (hard-coded in the official).  With
+  one tolerance (at1..at5) the figures at it, unscaled.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from segeval.core.arrays import BoolArray, FloatArray, IntArray
+from segeval.protocols.spotting.grid import FRAMERATE, N_CLASSES, Cells, Grid
+
+#: tolerances in seconds of each ``--metric`` (the official ``deltas``)
+METRICS: dict[str, tuple[int, ...]] = {
+    "loose": tuple(range(5, 65, 5)), "tight": (1, 2, 3, 4, 5),
+    "at1": (1,), "at2": (2,), "at3": (3,), "at4": (4,), "at5": (5,)}
+#: the official scaling of the "not shown" average-mAP (17 classes, 13 of which have "not shown" events)
+UNSHOWN_SCALE = (17, 13)
+VARIANTS = ("all", "visible", "unshown")
+THRESHOLDS = np.linspace(0, 1, 200)
+
+
+@dataclass
+class Figures:
+    """One metric's results: per variant (all, visible, unshown) the average-mAP, its per-class values
+    and the mAP at each tolerance (per class too)."""
+
+    metric: str
+    tolerances: tuple[int, ...]
+    a_map: dict[str, float]
+    a_map_per_class: dict[str, list[float]]
+    map_at: dict[str, list[float]]
+    map_at_per_class: dict[str, list[list[float]]]
+
+
+def match(cells: Cells, window: float) -> list[int]:
+    """1 for every prediction of ``cells`` an event takes within ``window`` frames, else 0."""
+    frames, scores = cells.pred_frames, cells.pred_scores
+    taken = [0] * len(frames)
+    for g in cells.event_frames:
+        lo, hi = bisect_left(frames, g - window), bisect_right(frames, g + window)
+        best, chosen = -1.0, -1
+        for k in range(lo, hi):
+            if not taken[k] and scores[k] > best:
+                best, chosen = scores[k], k
+        if chosen >= 0:
+            taken[chosen] = 1
+    return taken
+
+
+@dataclass
+class _Variant:
+    """The predictions of one class and variant, ranked by confidence (stable), fixed for every tolerance."""
+
+    keep: BoolArray | None  # of the class's ranked predictions (None: all)
+    first: npt.NDArray[np.intp]  # per threshold, the first ranked score >= it
+    kept: npt.NDArray[np.intp]  # per threshold, how many scores are >= it
+    n_events: int
+
+
+@dataclass
+class _Class:
+    cells: list[Cells]
+    order: npt.NDArray[np.intp]
+    variants: dict[str, _Variant]
+
+
+def _prepare(grid: Grid, c: int) -> _Class:
+    cells = [row[c] for row in grid.cells]
+    scores = np.array([s for x in cells for s in x.pred_scores], dtype=np.float64)
+    zones = np.array([z for x in cells for z in x.zones], dtype=np.int64)
+    values = [v for x in cells for v in x.event_values]
+    n_visible, n_unshown = sum(1 for v in values if v > 0), sum(1 for v in values if v < 0)
+    order = np.argsort(scores, kind="stable")
+    ranked, ranked_zones = scores[order], zones[order]
+    variants = {}
+    for variant, keep, n in (("all", None, n_visible + n_unshown), ("visible", ranked_zones > 0, n_visible),
+                             ("unshown", ranked_zones < 0, n_unshown)):
+        kept_scores = ranked if keep is None else ranked[keep]
+        first = np.searchsorted(kept_scores, THRESHOLDS, side="left")
+        variants[variant] = _Variant(keep, first, len(kept_scores) - first, n)
+    return _Class(cells, order, variants)
+
+
+def _curve(ranked_hits: IntArray, v: _Variant) -> tuple[FloatArray, FloatArray]:
+    """Precision and recall at each threshold, as the official computes them (float64, 0 for 0/0)."""
+    hits = ranked_hits if v.keep is None else ranked_hits[v.keep]
+    above = np.concatenate([np.cumsum(hits[::-1])[::-1], [0]])[v.first]  # hits among scores >= threshold
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = np.nan_to_num(above / v.kept)
+        recall = np.nan_to_num(above / np.int64(v.n_events))
+    return precision.astype(np.float64), recall.astype(np.float64)
+
+
+def eleven_point(precision: FloatArray, recall: FloatArray) -> float:
+    """The official 11-point interpolated AP."""
+    total = np.float64(0.0)
+    for k in range(11):
+        reached = precision[recall >= k / 10]
+        total += reached.max() if reached.shape[0] else np.float64(0)
+    return float(total / 11)
+
+
+def map_at(classes: list[_Class], delta: int) -> tuple[dict[str, float], dict[str, list[float]]]:
+    """mAP and per-class AP at a tolerance of ``delta`` seconds, per variant."""
+    window = (delta * FRAMERATE) / 2
+    per_class: dict[str, list[float]] = {v: [] for v in VARIANTS}
+    for cls in classes:
+        hits = np.array([h for cells in cls.cells for h in match(cells, window)], dtype=np.int64)[cls.order]
+        for variant in VARIANTS:
+            per_class[variant].append(eleven_point(*_curve(hits, cls.variants[variant])))
+    means = {v: float(np.mean(np.array(per_class[v], dtype=np.float64))) for v in VARIANTS}
+    return means, per_class
+
+
+def _average(values: list[float]) -> float:
+    integral = 0.0
+    for i in range(len(values) - 1):
+        integral += (values[i] + values[i + 1]) / 2
+    return integral / (len(values) - 1)
+
+
+def average_map(grid: Grid, metric: str) -> Figures:
+    """The official average-mAP of ``metric`` (loose, tight, at1..at5)."""
+    tolerances = METRICS[metric]
+    classes = [_prepare(grid, c) for c in range(N_CLASSES)]
+    curve = [map_at(classes, d) for d in tolerances]
+    map_per = {v: [m[v] for m, _ in curve] for v in VARIANTS}
+    class_per = {v: [pc[v] for _, pc in curve] for v in VARIANTS}
+    if len(tolerances) == 1:
+        a_map = {v: map_per[v][0] for v in VARIANTS}
+        a_class = {v: class_per[v][0] for v in VARIANTS}
+    else:
+        a_map = {v: _average(map_per[v]) for v in VARIANTS}
+        a_map["unshown"] = a_map["unshown"] * UNSHOWN_SCALE[0] / UNSHOWN_SCALE[1]
+        a_class = {v: [_average([at[c] for at in class_per[v]]) for c in range(N_CLASSES)] for v in VARIANTS}
+    return Figures(metric, tolerances, a_map, a_class, map_per, class_per)
+

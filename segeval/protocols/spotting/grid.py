@@ -1,0 +1,113 @@
+"""The official 2 fps grid: every half of a game is 120 minutes of frames, one cell per frame and class.
+
+- A position in ms goes to frame ``int(2 * (ms / 1000))`` (float arithmetic, truncated), clamped to the
+  last frame (14,399); an event without ``position`` to ``2 * (seconds + 60 * minutes)`` of its
+  ``gameTime``.
+- A later entry on the frame of an earlier one of the same class replaces it (events and predictions
+  alike, in file order): the official vector keeps one value per cell.
+- A prediction with a negative confidence is no prediction (the empty cell holds -1).
+- Zones: each frame of a half belongs to the event of its class nearest to it, split halfway between two
+  consecutive events (rounded down); a frame in a half without an event of its class is "not shown".
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from segeval.core.words import plural
+from segeval.protocols.spotting.read import CLASSES, Spotting
+
+FRAMERATE = 2
+#: frames of one half: 120 minutes at 2 fps
+FRAMES = 120 * 60 * FRAMERATE
+N_CLASSES = len(CLASSES)
+
+
+def frame_of(position_ms: int) -> int:
+    """The frame of a position, as the official ``int(framerate * (int(position) / 1000))``, clamped."""
+    return min(int(FRAMERATE * (position_ms / 1000)), FRAMES - 1)
+
+
+@dataclass
+class Cells:
+    """One half and class of one game: its events (frame ascending, +1 visible / -1 not shown) and its
+    predictions (frame ascending, confidence >= 0) with the visibility of their zones."""
+
+    event_frames: list[int]
+    event_values: list[int]
+    pred_frames: list[int]
+    pred_scores: list[float]
+
+    zones: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.zones = self.zone_values()
+
+    def zone_values(self) -> list[int]:
+        """The visibility (+1, -1) of the zone of every prediction; -1 when the half has no event."""
+        if not self.event_frames:
+            return [-1] * len(self.pred_frames)
+        frames = self.event_frames
+        # zone i starts at (frames[i-1] + frames[i]) // 2 (the first at 0), the official `closest` vector
+        starts = [0] + [(frames[i - 1] + frames[i]) // 2 for i in range(1, len(frames))]
+        return [self.event_values[bisect_right(starts, f) - 1] for f in self.pred_frames]
+
+
+@dataclass
+class Grid:
+    """Every (game, half, class) cell list, and what the grid did to the input (for notes)."""
+
+    cells: list[list[Cells]]  # [game × half][class]
+    replaced_events: int
+    replaced_predictions: int
+    clamped: int
+
+
+def build(spotting: Spotting) -> Grid:
+    """The cells of every game half (game order, half 1 then 2) and class."""
+    cells: list[list[Cells]] = []
+    replaced_events = replaced_predictions = clamped = 0
+    for game in spotting.games:
+        for half in (1, 2):
+            events: list[dict[int, int]] = [{} for _ in range(N_CLASSES)]
+            preds: list[dict[int, float]] = [{} for _ in range(N_CLASSES)]
+            for e in game.events:
+                if e.half != half:
+                    continue
+                if e.seconds is None:
+                    frame = frame_of(e.position_ms)
+                    clamped += frame == FRAMES - 1 and e.position_ms >= FRAMES * 1000 // FRAMERATE
+                else:
+                    frame = min(FRAMERATE * e.seconds, FRAMES - 1)
+                replaced_events += frame in events[e.cls]
+                events[e.cls][frame] = 1 if e.visible else -1
+            for p in game.predictions:
+                if p.half != half:
+                    continue
+                frame = frame_of(p.position_ms)
+                clamped += frame == FRAMES - 1 and p.position_ms >= FRAMES * 1000 // FRAMERATE
+                replaced_predictions += frame in preds[p.cls]
+                preds[p.cls][frame] = p.confidence
+            row = []
+            for c in range(N_CLASSES):
+                ev = sorted(events[c].items())
+                pr = sorted((f, s) for f, s in preds[c].items() if s >= 0)
+                row.append(Cells([f for f, _ in ev], [v for _, v in ev], [f for f, _ in pr], [s for _, s in pr]))
+            cells.append(row)
+    return Grid(cells, replaced_events, replaced_predictions, clamped)
+
+
+def notes(grid: Grid) -> list[str]:
+    """What the grid changed, as the official evaluator changes it."""
+    out = []
+    if grid.replaced_events:
+        out.append(f"{plural(grid.replaced_events, 'ground-truth event')} on the 2 fps frame and class of an "
+                   f"earlier event of their game half: the later one replaces it, as in the official evaluator")
+    if grid.replaced_predictions:
+        out.append(f"{plural(grid.replaced_predictions, 'prediction')} on the 2 fps frame and class of an "
+                   f"earlier prediction of their game half: the later one replaces it, as in the official evaluator")
+    if grid.clamped:
+        out.append(f"{plural(grid.clamped, 'position')} at or beyond 120 minutes put on the last frame of the half "
+                   f"(14,399 at 2 fps), as the official evaluator does")
+    return out

@@ -1,0 +1,324 @@
+"""Reading SoccerNet's spotting files: one game's ``Labels-v2.json`` (ground truth) and
+``results_spotting.json`` (predictions), or two folders of games in SoccerNet's layout
+(``league/season/game/FILE``) matched by their relative paths.
+
+Each record is read as the official evaluator (PyPI SoccerNet 0.2.0, ``ActionSpotting.py``) reads it,
+and the records it misreads or crashes on are refused (exit 2, naming the file, the line and the record)
+or kept as it keeps them with a note; docs/spotting.md has the table.
+"""
+
+from __future__ import annotations
+
+import json
+import json.scanner
+import math
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from segeval.core.errors import InputError
+from segeval.core.words import plural
+from segeval.readers.files import read_text
+from segeval.readers.json_records import document_head, load_document
+
+#: SoccerNet-v2's 17 classes in the order of the official ``EVENT_DICTIONARY_V2`` (its class indices)
+CLASSES: tuple[str, ...] = (
+    "Penalty", "Kick-off", "Goal", "Substitution", "Offside", "Shots on target", "Shots off target",
+    "Clearance", "Ball out of play", "Throw-in", "Foul", "Indirect free-kick", "Direct free-kick", "Corner",
+    "Yellow card", "Red card", "Yellow->red card")
+CLASS_INDEX = {name: i for i, name in enumerate(CLASSES)}
+
+LABEL_FILE = "Labels-v2.json"
+PREDICTION_FILE = "results_spotting.json"
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+#: what NumPy reads as a float64 from text (NaN and infinities too: refused after reading)
+_DECIMAL = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf|infinity)", re.IGNORECASE)
+_PLAIN_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+_GAME_TIME = re.compile(r"([0-9]).*([0-9][0-9]):([0-9][0-9])", re.DOTALL)
+
+_GT_EXPECTED = ('a SoccerNet Labels-v2.json: {"annotations": [{"gameTime": "1 - 00:08", "label": ..., '
+                '"position": "8194", "visibility": "visible"}, ...]}')
+_PRED_EXPECTED = ('a SoccerNet results_spotting.json: {"predictions": [{"label": ..., "position": "8034", '
+                  '"half": "1", "confidence": "0.059"}, ...]}')
+
+
+@dataclass(frozen=True)
+class Event:
+    """One ground-truth annotation: half (1, 2), class index, position in ms, visible or "not shown"."""
+
+    half: int
+    cls: int
+    position_ms: int
+    visible: bool
+    #: no ``position``: the frame comes from the whole seconds of ``gameTime`` (official)
+    seconds: int | None = None
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One prediction: half (1, 2), class index, position in ms, confidence (float64 as NumPy reads it)."""
+
+    half: int
+    cls: int
+    position_ms: int
+    confidence: float
+
+
+@dataclass
+class Game:
+    """One game: its name (the relative folder, or the file name for a single pair), events and predictions."""
+
+    name: str
+    events: list[Event] = field(default_factory=list)
+    predictions: list[Prediction] = field(default_factory=list)
+
+
+@dataclass
+class Spotting:
+    """Every game of an evaluation, in the order of their names, and the notes reading them gave."""
+
+    games: list[Game]
+    notes: list[str]
+
+
+# ------------------------------------------------------------------ locating a record for a message
+
+def _record_line(text: str, key: str, index: int) -> tuple[int | None, str | None]:
+    """The line where ``doc[key][index]`` starts in ``text`` and that line (None when not found); slow, so
+    only called to word an error."""
+    decoder: Any = json.JSONDecoder()
+    starts: dict[int, int] = {}
+    parse = decoder.parse_object
+
+    def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[Any, int]:
+        value, end = parse(s_and_end, *args)
+        starts[id(value)] = s_and_end[1] - 1
+        return value, end
+
+    decoder.parse_object = parse_object
+    decoder.scan_once = getattr(json.scanner, "py_make_scanner")(decoder)  # noqa: B009  (untyped in typeshed)
+    try:
+        doc = decoder.decode(text)
+        start = starts.get(id(doc[key][index]))
+    except (ValueError, RecursionError, LookupError, TypeError):
+        return None, None
+    if start is None:
+        return None, None
+    line = text.count("\n", 0, start) + 1
+    return line, text.split("\n")[line - 1].strip()
+
+
+class _Document:
+    """One JSON file's records (``doc[key]``), with errors that name the file, the record and its line."""
+
+    def __init__(self, path: str, key: str, expected: str) -> None:
+        self.path, self.key, self.expected = path, key, expected
+        self.text = read_text(path, head=document_head(path, expected))
+        doc = load_document(path, self.text, expected)
+        if not isinstance(doc, dict) or key not in doc:
+            raise InputError(path, f'has no "{key}" key at the top level; expected {expected}')
+        if not isinstance(doc[key], list):
+            raise InputError(path, f'"{key}" is {type(doc[key]).__name__}, not a list; expected {expected}')
+        self.records: list[Any] = doc[key]
+
+    def error(self, index: int, problem: str) -> InputError:
+        line, text = _record_line(self.text, self.key, index)  # an object's line (not a bare value's)
+        where = f"{self.key}[{index}]"
+        if line is None or text is None or len(text) < 3:  # the object opens a line of its own
+            shown = json.dumps(self.records[index], ensure_ascii=False)
+            shown = shown if len(shown) <= 200 else shown[:200] + "..."
+            return InputError(self.path, f"{where} ({shown}): {problem}", line=line)
+        return InputError(self.path, f"{where}: {problem}", line=line, text=text)
+
+    def field(self, index: int, record: Any, name: str) -> Any:
+        if not isinstance(record, dict):
+            raise self.error(index, f"is {type(record).__name__}, not an object; expected {self.expected}")
+        if name not in record:
+            raise self.error(index, f'has no "{name}" key; expected {self.expected}')
+        return record[name]
+
+
+def _position(doc: _Document, index: int, value: Any) -> int:
+    """A position in ms: an integer (or integer text) >= 0; a JSON fraction is truncated as ``int()`` does."""
+    integer_text = isinstance(value, str) and _INTEGER.fullmatch(value.strip()) is not None
+    number = (isinstance(value, int) and not isinstance(value, bool)) or \
+        (isinstance(value, float) and math.isfinite(value))
+    if integer_text or number:
+        ms = int(value)
+    else:
+        raise doc.error(index, f'"position" is {json.dumps(value)}; expected milliseconds, an integer or '
+                               f'its text such as "8194"')
+    if ms < 0:
+        raise doc.error(index, f'"position" is {json.dumps(value)}: negative; expected milliseconds >= 0 (the '
+                               f"official evaluator would put it on a frame counted from the half's end)")
+    return ms
+
+
+def _half(doc: _Document, index: int, value: Any, what: str) -> int:
+    text = str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else ""
+    if text not in ("1", "2"):
+        raise doc.error(index, f"{what} is {json.dumps(value)}; expected half 1 or 2 (the official evaluator "
+                               f"drops any other half silently)")
+    return int(text)
+
+
+class _Labels:
+    """Labels outside the 17 classes, counted for one note per file (the official skips them)."""
+
+    def __init__(self) -> None:
+        self.unknown: Counter[str] = Counter()
+
+    def index(self, doc: _Document, index: int, value: Any) -> int | None:
+        if not isinstance(value, str):
+            raise doc.error(index, f'"label" is {json.dumps(value)}; expected one of the 17 SoccerNet-v2 '
+                                   f"classes as text")
+        cls = CLASS_INDEX.get(value)
+        if cls is None:
+            self.unknown[value] += 1
+        return cls
+
+    def notes(self, path: str, what: str) -> list[str]:
+        if not self.unknown:
+            return []
+        listed = ", ".join(f"{json.dumps(k, ensure_ascii=False)} ({n})" for k, n in self.unknown.most_common(5))
+        more = f" and {len(self.unknown) - 5} more" if len(self.unknown) > 5 else ""
+        return [f"{path}: {plural(sum(self.unknown.values()), what)} with a label outside the 17 SoccerNet-v2 classes "
+                f"skipped, as the official evaluator skips them: {listed}{more}"]
+
+
+def read_labels(path: str) -> tuple[list[Event], list[str]]:
+    """The events of one ``Labels-v2.json`` and the notes on it."""
+    doc = _Document(path, "annotations", _GT_EXPECTED)
+    labels = _Labels()
+    events: list[Event] = []
+    odd_visibility: Counter[str] = Counter()
+    for i, record in enumerate(doc.records):
+        time = doc.field(i, record, "gameTime")
+        label = doc.field(i, record, "label")
+        match = _GAME_TIME.fullmatch(time.strip()) if isinstance(time, str) else None
+        if match is None:
+            raise doc.error(i, f'"gameTime" is {json.dumps(time)}; expected "HALF - MM:SS" such as "1 - 00:08"')
+        half = _half(doc, i, match.group(1), '"gameTime"\'s half')
+        cls = labels.index(doc, i, label)
+        if "position" in record:
+            ms, seconds = _position(doc, i, record["position"]), None
+        else:
+            ms, seconds = 0, int(match.group(3)) + 60 * int(match.group(2))
+        visibility = record.get("visibility", "visible")
+        if visibility not in ("visible", "not shown"):
+            odd_visibility[json.dumps(visibility, ensure_ascii=False)] += 1
+        if cls is not None:
+            events.append(Event(half, cls, ms, visibility != "not shown", seconds))
+    notes = labels.notes(path, "annotation")
+    if odd_visibility:
+        listed = ", ".join(f"{k} ({n})" for k, n in odd_visibility.most_common(5))
+        notes.append(f'{path}: {plural(sum(odd_visibility.values()), "annotation")} with a "visibility" other than '
+                     f'"visible" or "not shown" counted as visible, as the official evaluator does: {listed}')
+    return events, notes
+
+
+def _confidence(doc: _Document, index: int, value: Any) -> float:
+    """The confidence as NumPy stores it in the official float64 vector: a JSON number, or decimal text."""
+    decimal_text = isinstance(value, str) and _DECIMAL.fullmatch(value.strip()) is not None
+    try:
+        number = float(value) if decimal_text or (isinstance(value, int | float) and not isinstance(value, bool)) \
+            else None
+    except OverflowError:  # an integer beyond float64
+        number = math.inf
+    if number is None:
+        raise doc.error(index, f'"confidence" is {json.dumps(value)}; expected a number or its text such as '
+                               f'"0.52"')
+    if not math.isfinite(number):
+        raise doc.error(index, f'"confidence" is {json.dumps(value)}; expected a finite number (the official '
+                               f"evaluator drops a NaN prediction silently and keeps an infinite one above "
+                               f"every threshold)")
+    return number
+
+
+def read_predictions(path: str) -> tuple[list[Prediction], list[str]]:
+    """The predictions of one ``results_spotting.json`` and the notes on it."""
+    doc = _Document(path, "predictions", _PRED_EXPECTED)
+    labels = _Labels()
+    predictions: list[Prediction] = []
+    negative = 0
+    for i, record in enumerate(doc.records):
+        try:  # the common record: decimal text, checked without the error-wording helpers
+            position, label, half_value, value = (record["position"], record["label"], record["half"],
+                                                  record["confidence"])
+            ms = int(position) if type(position) is str and position.isascii() and position.isdigit() else \
+                _position(doc, i, position)
+            half = 1 if half_value == "1" else 2 if half_value == "2" else _half(doc, i, half_value, '"half"')
+            confidence = float(value) if type(value) is str and _PLAIN_DECIMAL.fullmatch(value) else \
+                _confidence(doc, i, value)
+            cls = CLASS_INDEX[label]
+        except (KeyError, TypeError):  # a missing key, not an object, an unknown or unhashable label
+            ms = _position(doc, i, doc.field(i, record, "position"))
+            label = doc.field(i, record, "label")
+            half = _half(doc, i, doc.field(i, record, "half"), '"half"')
+            confidence = _confidence(doc, i, doc.field(i, record, "confidence"))
+            found = labels.index(doc, i, label)
+            if found is None:
+                continue
+            cls = found
+        negative += confidence < 0
+        predictions.append(Prediction(half, cls, ms, confidence))
+    notes = labels.notes(path, "prediction")
+    if negative:
+        notes.append(f"{path}: {plural(negative, 'prediction')} with a negative confidence: no prediction, as in the "
+                     f"official evaluator (one still replaces an earlier prediction on its frame)")
+    return predictions, notes
+
+
+# ------------------------------------------------------------------ games: one pair of files, or two folders
+
+def _files(root: Path, name: str) -> dict[str, Path]:
+    """Every file called ``name`` under ``root``, by the relative path of its folder."""
+    found: dict[str, Path] = {}
+    for folder, dirs, files in os.walk(root):
+        dirs.sort()
+        if name in files:
+            found[Path(folder).relative_to(root).as_posix()] = Path(folder) / name
+    return found
+
+
+def read(truth: str, predictions: str, *, label_file: str = LABEL_FILE,
+         prediction_file: str = PREDICTION_FILE) -> Spotting:
+    """The games of ``truth`` and ``predictions``: two files (one game) or two folders matched by the
+    relative path of each game folder.  A game of the ground truth without predictions is an error (the
+    official evaluator stops on it); predictions of a game absent from the ground truth are ignored with a
+    note (the official evaluator never looks at them)."""
+    gt_dir, pred_dir = os.path.isdir(truth), os.path.isdir(predictions)
+    if gt_dir != pred_dir:
+        raise InputError(truth if gt_dir else predictions,
+                         "is a folder but the other input is a file; expected two files (one game's "
+                         f"{label_file} and {prediction_file}) or two folders of games")
+    notes: list[str] = []
+    if not gt_dir:
+        events, gt_notes = read_labels(truth)
+        preds, pred_notes = read_predictions(predictions)
+        return Spotting([Game(Path(truth).parent.name or truth, events, preds)], gt_notes + pred_notes)
+    gt_files, pred_files = _files(Path(truth), label_file), _files(Path(predictions), prediction_file)
+    if not gt_files:
+        raise InputError(truth, f"holds no {label_file} in any folder; expected games in SoccerNet's layout "
+                                f"(league/season/game/{label_file})")
+    missing = sorted(set(gt_files) - set(pred_files))
+    if missing:
+        raise InputError(predictions, f"has no {prediction_file} for {len(missing)} of {plural(len(gt_files), 'game')} "
+                                      f"of {truth}; expected {os.path.join(predictions, missing[0], prediction_file)}"
+                                      " (an empty list of predictions is written "
+                                      '{"predictions": []})')
+    extra = sorted(set(pred_files) - set(gt_files))
+    if extra:
+        notes.append(f"{predictions}: {plural(len(extra), 'game')} with predictions but no {label_file} in "
+                     f"{truth} ignored (first: {extra[0]}), as the official evaluator ignores them")
+    games = []
+    for name in sorted(gt_files):
+        events, gt_notes = read_labels(str(gt_files[name]))
+        preds, pred_notes = read_predictions(str(pred_files[name]))
+        games.append(Game(name, events, preds))
+        notes += gt_notes + pred_notes
+    return Spotting(games, notes)

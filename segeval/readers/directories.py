@@ -1,0 +1,92 @@
+"""Run files given as files, globs or directories: the one expansion, which names every entry of a
+directory it does not read and why, or refuses the directory.
+
+- read: regular files (also through a symbolic link), sorted by name;
+- skipped, with one note naming each: hidden entries (``.name``) and subdirectories;
+- refused (exit 2, naming the entry): a broken symbolic link or a link loop, a FIFO, socket or device
+  (also through a link, such as a link to ``/dev/zero``), an entry that cannot be examined — a run that
+  cannot be read is never left out silently.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import stat
+import sys
+from collections.abc import Sequence
+
+from segeval.core.errors import InputError, ParameterError, SegevalError, render_note
+from segeval.core.words import plural
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def directory_files(directory: str) -> list[str]:
+    """The run files of ``directory`` (sorted); a note on stderr names each entry skipped and why; an
+    InputError for an entry that looks like a run but cannot be read as one."""
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError as exc:
+        raise InputError(directory, f"cannot be listed: {exc.strerror or exc}") from None
+    found: list[str] = []
+    skipped: list[str] = []
+    for entry in entries:
+        path = os.path.join(directory, entry.name)
+        if entry.name.startswith("."):
+            skipped.append(f"{entry.name} (hidden)")
+            continue
+        try:
+            mode = os.stat(path).st_mode  # through links
+        except OSError as exc:
+            why = "a broken symbolic link" if os.path.islink(path) else f"cannot be examined ({exc.strerror or exc})"
+            raise InputError(path, f"is {why}; expected a run file in the runs directory {directory} (remove it, "
+                                   f"or name the runs one by one)") from None
+        if stat.S_ISDIR(mode):
+            skipped.append(f"{entry.name} (a subdirectory)")
+        elif stat.S_ISREG(mode):
+            found.append(path)
+        else:
+            link = " through a symbolic link" if os.path.islink(path) else ""
+            raise InputError(path, f"is {_kind(mode)}{link}; expected a run file in the runs directory {directory} "
+                                   f"(remove it, or name the runs one by one)")
+    if not found:
+        raise SegevalError(f"no run files in {directory}; expected a directory holding run files "
+                           f"(subdirectories and hidden files are not read)")
+    if skipped:
+        print(render_note(f"note: {directory}: {plural(len(skipped), 'entry', 'entries')} not read: "
+                          f"{', '.join(skipped)}"), file=sys.stderr)
+    return found
+
+
+def expand_runs(specs: Sequence[str]) -> list[str]:
+    """Files as given, globs and directories expanded (sorted); each file once, in first-seen order.
+
+    A directory contributes its files (:func:`directory_files`); one without any is an error.
+    """
+    from segeval.readers.files import STDIN
+
+    if list(specs).count(STDIN) > 1:
+        raise ParameterError(f"The 'runs' parameter may name standard input ('{STDIN}') once. Got it "
+                             f"{list(specs).count(STDIN)} times.")
+    out: list[str] = []
+    for spec in specs:
+        if spec and os.path.isdir(spec):  # (no OSError: a name too long is refused when read; "" is not ".")
+            found = directory_files(spec)
+        elif any(c in spec for c in "*?[") and not os.path.exists(spec):
+            found = sorted(glob.glob(spec))
+            if not found:
+                raise ParameterError(f"The 'runs' parameter must name existing files. Got {spec!r}, which matches "
+                                     f"nothing.")
+        else:
+            found = [spec]
+        out += [f for f in found if f not in out]
+    return out

@@ -1,0 +1,407 @@
+"""The line formats of qrels and runs, the time formats, and format detection from a file's first lines."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from segeval.core.errors import InputError, ParameterError, check_choice
+from segeval.core.settings import TIME_FORMATS as TIME_FORMATS  # the one list (settings), named here for readers
+from segeval.core.words import plural
+
+FieldKind = Literal["str", "ignore", "time", "int", "float"]
+
+
+@dataclass(frozen=True)
+class Field:
+    """One white-space separated field: its column name and kind."""
+
+    name: str
+    kind: FieldKind
+
+
+@dataclass(frozen=True)
+class LineFormat:
+    """A line-oriented format: its fields, how many trailing ones may be absent, an example."""
+
+    name: str
+    fields: tuple[Field, ...]
+    example: str
+    optional: int = 0
+    #: fields after the last one are ignored (trec_eval's runs: "reserved for future expansion")
+    trailing: bool = False
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        n = len(self.fields)
+        return tuple(range(n - self.optional, n + 1))
+
+    def position(self, name: str) -> int:
+        """The 0-based place of the field called ``name`` on a line."""
+        return next(i for i, f in enumerate(self.fields) if f.name == name)
+
+    def accepts(self, n_tokens: int) -> bool:
+        return n_tokens in self.counts or (self.trailing and n_tokens > len(self.fields))
+
+    def describe_counts(self) -> str:
+        c = self.counts
+        text = str(c[0]) if len(c) == 1 else " or ".join(str(x) for x in c)
+        return text + " or more" if self.trailing else text
+
+
+MEDIAEVAL_QRELS = LineFormat(
+    "MediaEval qrels",
+    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("start", "time"),
+     Field("end", "time"), Field("rel", "int")),
+    "anchor_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 1",
+)
+MEDIAEVAL_LINKING_RUN = LineFormat(
+    "MediaEval linking run",
+    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("start", "time"),
+     Field("end", "time"), Field("rank", "int"), Field("score", "float"), Field("run", "str")),
+    "anchor_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 1 0.93 myrun",
+)
+MEDIAEVAL_SEARCH_RUN = LineFormat(
+    "MediaEval search run",
+    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("start", "time"),
+     Field("end", "time"), Field("jumpin", "time"), Field("rank", "int"), Field("score", "float"),
+     Field("run", "str")),
+    "query_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 2.30 1 0.93 myrun",
+    optional=1,
+)
+TREC_QRELS = LineFormat(
+    "TREC qrels",
+    (Field("query", "str"), Field("iter", "ignore"), Field("item", "str"), Field("rel", "int")),
+    "301 0 FBIS3-10082 1",
+)
+TREC_RUN = LineFormat(
+    "TREC run",
+    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("rank", "int"),
+     Field("score", "float"), Field("run", "str")),
+    "301 Q0 FBIS3-10082 1 12.5 myrun",
+    trailing=True,
+)
+#: a query-by-example key (MediaEval SWS 2013, QUESST 2014-2015): every trial, 1 when the query occurs in the
+#: utterance (the QUESST figures' qrels: :mod:`segeval.measures.trials`)
+QUESST_KEY = LineFormat(
+    "QUESST key", (Field("query", "str"), Field("item", "str"), Field("rel", "int")),
+    "quesst2015_dev_0001 quesst2015_00001 1",
+)
+#: completed qrels (``segeval complete-qrels``): one more field saying who judged the line,
+#: ``human`` or ``predicted:CLASSIFIER``, so predicted labels never pass for human ones
+SOURCE_HUMAN = "human"
+SOURCE_PREDICTED = "predicted:"
+TREC_QRELS_COMPLETED = LineFormat(
+    "completed TREC qrels", (*TREC_QRELS.fields, Field("source", "str")), "301 0 FBIS3-10082 1 predicted:kld")
+MEDIAEVAL_QRELS_COMPLETED = LineFormat(
+    "completed MediaEval qrels", (*MEDIAEVAL_QRELS.fields, Field("source", "str")),
+    "anchor_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 1 predicted:svm")
+QRELS_FORMATS = {"mediaeval": MEDIAEVAL_QRELS, "trec": TREC_QRELS, "trec-completed": TREC_QRELS_COMPLETED,
+                 "mediaeval-completed": MEDIAEVAL_QRELS_COMPLETED, "quesst": QUESST_KEY}
+RUN_FORMATS = {"linking": MEDIAEVAL_LINKING_RUN, "search": MEDIAEVAL_SEARCH_RUN, "trec": TREC_RUN}
+DOCUMENT_FORMATS = (TREC_QRELS, TREC_QRELS_COMPLETED, TREC_RUN, QUESST_KEY)
+COMPLETED_FORMATS = (TREC_QRELS_COMPLETED, MEDIAEVAL_QRELS_COMPLETED)
+QRELS_FORMATS_BY_NAME = {f.name: f for f in QRELS_FORMATS.values()}
+#: trec_eval's other rel_info formats (``-R``): judgement groups (users), preferences within a group's
+#: subgroups, and qrels read as preferences (one subgroup per group) (:mod:`segeval.measures.prefs`)
+_GROUP, _ITEM = Field("group", "str"), Field("item", "str")
+REL_INFO_FORMATS = {
+    "qrels_jg": LineFormat("trec_eval qrels_jg", (Field("query", "str"), _GROUP, _ITEM, Field("rel", "int")),
+                           "301 user1 FBIS3-10082 1"),
+    "prefs": LineFormat("trec_eval prefs", (Field("query", "str"), _GROUP, Field("subgroup", "str"), _ITEM,
+                                            Field("rel", "float")), "301 user1 a FBIS3-10082 2.5"),
+    "qrels_prefs": LineFormat("trec_eval qrels_prefs", (Field("query", "str"), _GROUP, _ITEM, Field("rel", "float")),
+                              "301 user1 FBIS3-10082 2.5"),
+}
+
+
+def with_subtopics(fmt: LineFormat) -> LineFormat:
+    """A TREC qrels format whose second field is kept as the ``subtopic`` column (NIST ndeval's ``qid subtopic
+    docno rel``; ir_measures' ``iteration``), read only when a diversity measure asks for it; other formats
+    as they are (the segment formats carry no subtopic)."""
+    if fmt not in (TREC_QRELS, TREC_QRELS_COMPLETED):
+        return fmt
+    fields = tuple(Field("subtopic", "str") if f.name == "iter" else f for f in fmt.fields)
+    return LineFormat(fmt.name, fields, fmt.example, fmt.optional, fmt.trailing)
+
+# ------------------------------------------------------------------------ time formats
+
+_INT = re.compile(r"[+-]?[0-9]{1,18}\Z")
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+_MMSS = re.compile(r"([0-9]{1,12})\.([0-9]{1,2})\Z")
+
+
+def parse_mmss(token: str) -> int | None:
+    """Seconds of an ``M.S`` time, or None when ``token`` is not one."""
+    m = _MMSS.match(token)
+    if m is None:
+        return None
+    seconds = int(m.group(2))
+    if seconds > 59:
+        return None
+    return int(m.group(1)) * 60 + seconds
+
+
+def parse_int(token: str) -> int | None:
+    return int(token) if _INT.match(token) else None
+
+
+def parse_float(token: str) -> float | None:
+    if not _FLOAT.match(token):
+        return None
+    value = float(token)
+    return value if np.isfinite(value) else None
+
+
+#: any decimals, and Python's exponent form (``1e-05``, ``1.5e+16``): every ``str`` of a float reads
+_SECONDS = re.compile(r"[0-9]{1,16}(?:\.[0-9]+)?(?:e[+-][0-9]{2,3})?\Z")
+_HMS = re.compile(r"([0-9]{1,9}):([0-5][0-9]):([0-5][0-9](?:\.[0-9]+)?)\Z")
+
+
+def parse_seconds(token: str) -> float | None:
+    """Seconds written as a decimal number without sign (an exponent as Python writes it), or None."""
+    return parse_float(token) if _SECONDS.match(token) else None
+
+
+def parse_hms(token: str) -> float | None:
+    """Seconds of an ``H:MM:SS(.fff)`` time, or None."""
+    m = _HMS.match(token)
+    if m is None:
+        return None
+    return int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
+
+
+def format_time(seconds: float, time_format: str) -> str:
+    """``seconds`` written in ``time_format`` so that parsing it gives the value back (mmss: whole
+    seconds; seconds and hms: up to 9 decimals)."""
+    check_choice("time_format", time_format, TIME_FORMATS)
+    if time_format == "mmss":
+        whole = round(seconds)
+        if whole != seconds:
+            raise ParameterError(f"The 'seconds' parameter must be a whole number for the mmss time format. "
+                                 f"Got {seconds!r} instead.")
+        return f"{whole // 60}.{whole % 60:02d}"
+    if time_format == "seconds":
+        return f"{seconds:.9f}".rstrip("0").rstrip(".")
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    text = f"{secs:012.9f}".rstrip("0").rstrip(".")
+    return f"{int(hours)}:{int(minutes):02d}:{text}"
+
+
+TIME_PARSERS: dict[str, Callable[[str], float | int | None]] = {
+    "mmss": parse_mmss, "seconds": parse_seconds, "hms": parse_hms}
+TIME_NAMES = {"mmss": "an M.S time", "seconds": "a time in seconds", "hms": "an H:MM:SS time"}
+_MMSS_OVER = re.compile(r"[0-9]{1,12}\.([0-9]{2})\Z")
+
+
+def time_hint(token: str, time_format: str) -> str:
+    """What a time token that does not read in ``time_format`` may be instead ('' when nothing):
+    negative, seconds above 59 in an M.S time, or a time in another format (with its option)."""
+    if token.startswith("-") and any(parse(token[1:]) is not None for parse in TIME_PARSERS.values()):
+        return "; a time cannot be negative"
+    others = [f for f in TIME_FORMATS if f != time_format and TIME_PARSERS[f](token) is not None]
+    over = _MMSS_OVER.match(token) if time_format == "mmss" else None
+    why = f"; {over.group(1)} seconds is not possible in an M.S time" if over else ""
+    if not others:
+        return why
+    return f"{why}; '{token}' would be " + " or ".join(f"{TIME_NAMES[f]} (--time-format {f})" for f in others)
+
+
+# ------------------------------------------------------------------------ detection
+#: format detection reads the first DETECT_LINES data (non-blank) lines of a file
+DETECT_LINES = 1000
+
+
+def head_lines(data: bytes, limit: int = DETECT_LINES) -> bytes | None:
+    """The whole lines of ``data`` (the start of a file still being read) up to its ``limit``-th data line:
+    what format detection reads; None while fewer have arrived."""
+    start = seen = 0
+    while seen < limit:
+        end = data.find(b"\n", start)
+        if end < 0:
+            return None
+        seen += bool(data[start:end].split())
+        start = end + 1
+    return data[:start]
+
+
+def line_head(read: Callable[[bytes], object], limit: int = DETECT_LINES) -> Callable[[bytes], bool]:
+    """The :data:`~segeval.readers.heads.HeadCheck` of a line reader: ``read`` (the strict reader of a whole
+    file's bytes, format detection included) on the file's first ``limit`` data lines once they have
+    arrived.  ``read`` must detect the format from at most the first :data:`DETECT_LINES` data lines and
+    read lines in order, raising at the first bad one with a verdict from that line and the lines before
+    it: then it raises on these lines exactly what it raises on the whole file (a file whose start cannot
+    be valid is refused after a few kilobytes, not read whole), and checks of the whole file (such as
+    duplicates across it) are left to the whole read."""
+    def check(data: bytes) -> bool:
+        head = head_lines(data, limit)
+        if head is None:
+            return False
+        read(head)
+        return True
+    return check
+
+
+def _data_lines(data: bytes, path: str, limit: int = DETECT_LINES) -> list[tuple[int, list[str]]]:
+    """(line number, tokens) of the first ``limit`` non-blank lines; an error when there is none."""
+    out: list[tuple[int, list[str]]] = []
+    start, number = 0, 1
+    while start < len(data) and len(out) < limit:
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        tokens = data[start:end].split()
+        if tokens:
+            out.append((number, [t.decode("utf-8", "replace") for t in tokens]))
+        start, number = end + 1, number + 1
+    if not out:
+        raise InputError(path, "has no data lines; expected qrels or run lines")
+    return out
+
+
+def _disagree(path: str, first: tuple[int, list[str], str], other: tuple[int, list[str], str]) -> InputError:
+    """Two lines that fit different formats: the error names both, at the later one."""
+    (a, _, a_kind), (b, b_tokens, b_kind) = sorted([first, other])
+    return InputError(path, f"looks like a {b_kind} line, but line {a} looks like a {a_kind} line; expected one "
+                            f"format in a file (format detection reads the first {DETECT_LINES} data lines)",
+                      line=b, text=" ".join(b_tokens), kind="mixed formats")
+
+
+def _is_int(token: str) -> bool:
+    return parse_int(token) is not None
+
+
+def _qrels_fit(tokens: list[str], by_count: bool = False) -> LineFormat | None:
+    """The qrels format a line fits (by its field count, and with a grade that is an integer unless
+    ``by_count``), or None."""
+    n = len(tokens)
+    if n in (5, 7) and (tokens[-1] == SOURCE_HUMAN or tokens[-1].startswith(SOURCE_PREDICTED)):
+        fmt = TREC_QRELS_COMPLETED if n == 5 else MEDIAEVAL_QRELS_COMPLETED
+    elif n in (4, 6) or (n == 3 and not by_count):  # a key only with its grade: else a short TREC line
+        fmt = QUESST_KEY if n == 3 else TREC_QRELS if n == 4 else MEDIAEVAL_QRELS
+    else:
+        return None
+    return fmt if by_count or _is_int(tokens[len(fmt.fields) - 1 - (fmt in COMPLETED_FORMATS)]) else None
+
+
+def looks_like_groups(data: bytes, path: str) -> bool:
+    """Ground-truth groups: the first data line has a '|', or another of the first :data:`DETECT_LINES`
+    has one and none fits a qrels format (the first line is a header or a single group)."""
+    lines = _data_lines(data, path)
+    if "|" in " ".join(lines[0][1]):
+        return True
+    return (any("|" in " ".join(tokens) for _, tokens in lines)
+            and not any(_qrels_fit(tokens) for _, tokens in lines))
+
+
+def detect_qrels_format(data: bytes, path: str) -> LineFormat:
+    """The qrels format of a file, from the field counts of its first :data:`DETECT_LINES` data lines
+    (4: TREC, 6: MediaEval, 3: a QUESST key; one more for completed qrels, whose last field is ``human`` or
+    ``predicted:CLASSIFIER``).  Lines that fit no format (a header) are left to the parser, which
+    reports them; lines that fit different formats are an error naming one of each."""
+    lines = _data_lines(data, path)
+    found: dict[str, tuple[int, list[str], str]] = {}
+    for number, tokens in lines:
+        fmt = _qrels_fit(tokens)
+        if fmt is not None and fmt.name not in found:
+            found[fmt.name] = (number, tokens, fmt.name)
+            if len(found) > 1:
+                raise _disagree(path, *found.values())
+    if found:
+        return QRELS_FORMATS_BY_NAME[next(iter(found))]
+    for _, tokens in lines:  # no line has an integer grade: the first whose field count fits decides
+        fmt = _qrels_fit(tokens, by_count=True)
+        if fmt is not None:
+            return fmt
+    number, tokens = lines[0]
+    raise InputError(path, f"has {plural(len(tokens), 'field')}; expected a qrels line: 4 fields (TREC, such as "
+                           f"'{TREC_QRELS.example}'), 6 (MediaEval, such as '{MEDIAEVAL_QRELS.example}') "
+                           f"or 3 (a QUESST key, such as '{QUESST_KEY.example}'), "
+                           f"or one more ending in '{SOURCE_HUMAN}' or '{SOURCE_PREDICTED}CLASSIFIER' "
+                           f"for completed qrels", line=number, text=" ".join(tokens), kind="field count")
+
+
+_LOOSE_HMS = re.compile(r"[+-]?[0-9]+(?::[0-9]+)+(?:\.[0-9]*)?\Z")
+
+
+def _loose_time(token: str) -> bool:
+    """A number or an H:MM:SS-like token: a time in some format, or a malformed one."""
+    return parse_float(token) is not None or _LOOSE_HMS.match(token) is not None
+
+
+def _mediaeval_fits(tokens: list[str], is_time: Callable[[str], bool]) -> list[LineFormat]:
+    """The MediaEval run formats a line fits (times, ranks and scores where each format has them)."""
+    n = len(tokens)
+
+    def kinds(*checks: tuple[int, Callable[[str], bool]]) -> bool:
+        return all(i < n and check(tokens[i]) for i, check in checks)
+
+    def number(token: str) -> bool:
+        return parse_float(token) is not None
+
+    return [f for f, ok in (
+        (MEDIAEVAL_LINKING_RUN, n == 8 and kinds((3, is_time), (4, is_time), (5, _is_int), (6, number))),
+        (MEDIAEVAL_SEARCH_RUN, n in (8, 9) and kinds((3, is_time), (4, is_time), (5, is_time), (6, _is_int),
+                                                     (7, number))),
+    ) if ok]
+
+
+def detect_run_format(data: bytes, path: str, time_format: str = "mmss") -> LineFormat:
+    """The run format of a file, from its first :data:`DETECT_LINES` data lines (times, ranks and
+    scores where each format has them).
+
+    A line with a MediaEval format's fields is a MediaEval line, also when its times do not read in
+    ``time_format`` (the parser then says so) and when it would also fit TREC's format, whose extra
+    fields are free text.  Lines that fit no format (a header) are left to the parser, which reports
+    them; lines that fit different formats are an error naming one of each.
+    """
+    lines = _data_lines(data, path)
+    parse_time = TIME_PARSERS[time_format]
+
+    def is_time(token: str) -> bool:
+        return parse_time(token) is not None
+
+    strict: list[tuple[int, list[str], list[LineFormat]]] = []
+    loose: list[tuple[int, list[str], list[LineFormat]]] = []
+    trec: tuple[int, list[str], str] | None = None
+    for number, tokens in lines:
+        fits = _mediaeval_fits(tokens, is_time)
+        if fits:
+            strict.append((number, tokens, fits))
+            continue
+        fits = _mediaeval_fits(tokens, _loose_time)
+        if fits:
+            loose.append((number, tokens, fits))
+        elif trec is None and len(tokens) >= 6 and _is_int(tokens[3]) and parse_float(tokens[4]) is not None:
+            trec = (number, tokens, TREC_RUN.name)
+    segments = strict or loose
+    if segments and trec is not None:
+        number, tokens, fits = min(strict[:1] + loose[:1])
+        raise _disagree(path, trec, (number, tokens, fits[0].name))
+    if trec is not None:
+        return TREC_RUN
+    if segments:
+        common = [f for f in (MEDIAEVAL_LINKING_RUN, MEDIAEVAL_SEARCH_RUN) if all(f in fits for _, _, fits in segments)]
+        if len(common) == 1 or (common and not strict):  # times that do not read: the parser says why
+            return common[0]
+        if not common:
+            linking = next(x for x in segments if MEDIAEVAL_SEARCH_RUN not in x[2])
+            search = next(x for x in segments if MEDIAEVAL_LINKING_RUN not in x[2])
+            raise _disagree(path, (linking[0], linking[1], MEDIAEVAL_LINKING_RUN.name),
+                            (search[0], search[1], MEDIAEVAL_SEARCH_RUN.name))
+        number, tokens, _ = segments[0]
+        raise InputError(path, "cannot tell a MediaEval linking run ('qid Q0 video start end rank score run') "
+                               "from a search run ('qid Q0 video start end jumpin rank score'); "
+                               "expected the format to be named (--run-format linking|search)",
+                         line=number, text=" ".join(tokens))
+    number, tokens = lines[0]
+    raise InputError(path, f"does not look like a run line ({plural(len(tokens), 'field')}); expected a TREC run "
+                           f"line such "
+                           f"as '{TREC_RUN.example}' or a MediaEval run line such as "
+                           f"'{MEDIAEVAL_LINKING_RUN.example}' (times in {time_format} format)",
+                     line=number, text=" ".join(tokens))
+

@@ -1,0 +1,279 @@
+"""Qrels and runs given in memory, turned into the tables the file readers make.
+
+Accepted, besides a file path (read by :mod:`segeval.readers.tables`):
+
+* a pandas DataFrame with a query column (``query_id`` as ir_measures names it, ``q_id`` as ranx
+  does, ``query`` or ``qid``) and an item column (``doc_id``, ``docno``, ``item``, or ``video``
+  with ``start`` and ``end`` in seconds for segments); qrels add a grade (``relevance``, ``rel``,
+  or ranx's ``score``; ir_measures' ``iteration`` is ignored), runs a ``score`` and/or a ``rank``
+  (and optionally a ``run`` tag);
+* a dict of dicts ``{query: {doc: grade or score}}`` (keys may be :class:`~segeval.core.segment.Segment`
+  objects or ``(video, start, end)`` tuples for segments);
+* an iterable of records with those fields (ir_measures' ``Qrel``/``ScoredDoc`` named tuples, as its
+  readers and ir_datasets give them);
+* an object with ``to_dataframe()`` or ``to_dict()`` (ranx's ``Qrels`` and ``Run``);
+* a table made by :func:`segeval.readers.tables.read_qrels`/:func:`~segeval.readers.tables.read_run`, used as it is.
+
+A run without ranks is ranked by score (descending; equal scores keep their order); a run
+without scores scores each result minus its rank, so both orders agree.  Row numbers (from 1)
+stand in for line numbers in error messages.  Anything else raises a
+:class:`~segeval.core.errors.ParameterError` that names the argument, what was given and what is accepted.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping
+from itertools import chain
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from segeval.core.errors import ParameterError
+from segeval.core.segment import Segment
+from segeval.core.settings import DEFAULTS
+from segeval.readers.tables import QRELS_COLUMNS, RUN_COLUMNS, read_qrels, read_run, subtopic_column
+
+QUERY_COLUMNS = ("query", "query_id", "q_id", "qid")
+ITEM_COLUMNS = ("item", "doc_id", "docno", "docid", "video")
+GRADE_COLUMNS = ("rel", "relevance", "score")  # ranx calls the qrels grade 'score'
+_SPACE = re.compile(r"\s")  # the characters str.isspace() calls white space
+ACCEPTED = ("a file path, a DataFrame (columns query_id or q_id, doc_id or video/start/end, and relevance for "
+            "qrels, score and/or rank for runs), a dict {query: {doc: value}}, ir_measures records or a ranx "
+            "Qrels/Run")
+
+
+def load_qrels(source: object, fmt: str = "auto", time_format: str = DEFAULTS.time_format,
+               subtopics: bool = False) -> pd.DataFrame:
+    """Qrels from a file path (read in ``fmt``/``time_format``) or from any shape this module accepts;
+    ``subtopics``: with the ``subtopic`` column the diversity measures read (a file's second field, a
+    table's ``subtopic`` or ir_measures' ``iteration`` column)."""
+    if isinstance(source, str | os.PathLike):
+        return read_qrels(os.fspath(source), fmt, time_format, subtopics=subtopics)
+    return qrels_frame(source, subtopics)
+
+
+def load_run(source: object, fmt: str = "auto", time_format: str = DEFAULTS.time_format) -> pd.DataFrame:
+    """A run from a file path (read in ``fmt``/``time_format``) or from any shape this module accepts."""
+    if isinstance(source, str | os.PathLike):
+        return read_run(os.fspath(source), fmt, time_format)
+    return run_frame(source)
+
+
+#: a table's subtopic column (segeval's, ir_measures' ``iteration``), read for the diversity measures only
+SUBTOPIC_COLUMNS = ("subtopic", "iteration")
+
+
+def qrels_frame(source: object, subtopics: bool = False) -> pd.DataFrame:
+    """Qrels in any accepted shape as :func:`segeval.readers.tables.read_qrels` gives them (``subtopics``: with
+    a ``subtopic`` column when the table has one)."""
+    table = _table(source, "qrels")
+    if set(QRELS_COLUMNS) <= set(table.columns):
+        return table if subtopics or "subtopic" not in table.columns else table.drop(columns="subtopic")
+    query, item, start, end = _keys(table, "qrels", ids=_categories)
+    grade = _column(table, GRADE_COLUMNS, "qrels", "a relevance column (relevance, rel, or ranx's score)")
+    out = pd.DataFrame({"query": query, "item": item, "start": start, "end": end,
+                        "rel": _integers(table[grade], "qrels"), "line": np.arange(1, len(table) + 1)})
+    if "source" in table.columns:  # completed qrels
+        out["source"] = table["source"].astype(str).to_numpy(dtype=object)
+    found = next((c for c in SUBTOPIC_COLUMNS if c in table.columns), None) if subtopics else None
+    if found is not None:
+        out["subtopic"] = subtopic_column(table[found].to_numpy(dtype=object))
+    out.attrs["path"] = "<qrels>"
+    return out
+
+
+def run_frame(source: object) -> pd.DataFrame:
+    """A run in any accepted shape as :func:`segeval.readers.tables.read_run` gives it."""
+    table = _table(source, "run")
+    if set(RUN_COLUMNS) <= set(table.columns):
+        return table
+    query, item, start, end = _keys(table, "run")
+    if "score" not in table.columns and "rank" not in table.columns:
+        raise ParameterError(f"The 'run' parameter must have a score or a rank column. Got columns "
+                             f"{list(table.columns)} instead; expected {ACCEPTED}.")
+    score = _numbers(table["score"], "run") if "score" in table.columns else None
+    rank = _integers(table["rank"], "run") if "rank" in table.columns else None
+    if rank is None:
+        assert score is not None
+        rank = _ranks_by_score(query, score)
+    if score is None:
+        score = -rank.astype(np.float64)
+    tag = table["run"].astype(str).to_numpy(dtype=object) if "run" in table.columns \
+        else np.full(len(table), str(getattr(source, "name", "") or ""), dtype=object)
+    out = pd.DataFrame({"query": query, "item": item, "start": start, "end": end, "jumpin": np.full(len(table), np.nan),
+                        "rank": rank, "score": score, "run": tag, "line": np.arange(1, len(table) + 1)})
+    out.attrs["path"] = "<run>"
+    return out
+
+
+def _ranks_by_score(query: np.ndarray[Any, Any], score: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """1-based rank of each row within its query by score, descending; equal scores keep their order."""
+    codes = pd.factorize(query)[0].astype(np.int64)
+    n = len(score)
+    by_value = np.argsort(score)  # values only: ties are resolved by the row number below
+    ordered = score[by_value]
+    value_rank = np.empty(n, dtype=np.int64)
+    value_rank[by_value] = np.cumsum(np.r_[True, ordered[1:] != ordered[:-1]]) - 1  # -0.0 == 0.0
+    values = int(value_rank.max(initial=0)) + 1
+    if (int(codes.max(initial=0)) + 1) * values * max(n, 1) < 2**62:
+        # one distinct key per row: query, score descending, row number
+        order = np.argsort((codes * values + (values - 1 - value_rank)) * n + np.arange(n))
+    else:
+        order = np.lexsort((-score, codes))  # stable: ties in row order
+    sorted_codes = codes[order]
+    starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]])
+    position = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = position + 1
+    return rank
+
+
+def _given(source: object) -> str:
+    text = repr(source)
+    return f"{type(source).__name__} {text[:60] + '...' if len(text) > 60 else text}"
+
+
+def _table(source: object, what: str) -> pd.DataFrame:
+    """Any accepted shape as a DataFrame with its own column names (a dict of dicts: query, doc_id or
+    video/start/end, value)."""
+    if isinstance(source, pd.DataFrame):
+        table = source
+    elif isinstance(source, Mapping):
+        table = _from_dicts(source, what)
+    elif callable(getattr(source, "to_dataframe", None)):  # ranx
+        table = source.to_dataframe()  # type: ignore[attr-defined]
+        if not isinstance(table, pd.DataFrame):
+            raise ParameterError(f"The '{what}' parameter's to_dataframe() must give a DataFrame. Got "
+                                 f"{type(table).__name__} instead.")
+    elif callable(getattr(source, "to_dict", None)):
+        return _table(source.to_dict(), what)  # type: ignore[attr-defined]
+    elif isinstance(source, Iterable) and not isinstance(source, str | bytes):
+        table = _from_records(list(source), what, source)
+    else:
+        raise ParameterError(f"The '{what}' parameter must be {ACCEPTED}. Got {_given(source)} instead.")
+    if len(table) == 0:
+        raise ParameterError(f"The '{what}' parameter must hold at least one row. Got an empty table instead.")
+    return table
+
+
+def _from_dicts(source: Mapping[Any, Any], what: str) -> pd.DataFrame:
+    value = "relevance" if what == "qrels" else "score"
+    inners = list(source.values())
+    if all(isinstance(inner, Mapping) for inner in inners) and \
+            not any(issubclass(t, tuple | Segment) for inner in inners for t in set(map(type, inner))):
+        # documents only (the common case): whole columns at once
+        return pd.DataFrame({"query": np.repeat(np.array(list(source), dtype=object), [len(i) for i in inners]),
+                             "doc_id": list(chain.from_iterable(inners)),
+                             value: list(chain.from_iterable(i.values() for i in inners))})
+    rows: list[tuple[Any, ...]] = []
+    segments: bool | None = None
+    for query, inner in source.items():
+        if not isinstance(inner, Mapping):
+            raise ParameterError(f"The '{what}' parameter must map each query to a dict {{doc: {value}}}. Got "
+                                 f"{_given(inner)} for query {query!r} instead.")
+        for key, v in inner.items():
+            if isinstance(key, Segment):
+                key = (key.video, key.start, key.end)
+            segment = isinstance(key, tuple)
+            if segment and len(key) != 3:
+                raise ParameterError(f"The '{what}' parameter's segment keys must be Segment objects or (video, "
+                                     f"start, end) tuples. Got {key!r} for query {query!r} instead.")
+            if segments is not None and segment != segments:
+                raise ParameterError(f"The '{what}' parameter must hold documents or segments, not both. Got "
+                                     f"{key!r} for query {query!r} after keys of the other kind.")
+            segments = segment
+            rows.append((query, *key, v) if segment else (query, key, v))
+    columns = ["query", "video", "start", "end", value] if segments else ["query", "doc_id", value]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _from_records(records: list[Any], what: str, source: object) -> pd.DataFrame:
+    if records and all(hasattr(r, "_asdict") for r in records):  # named tuples (ir_measures, ir_datasets)
+        return pd.DataFrame([r._asdict() for r in records])
+    if records and all(isinstance(r, Mapping) for r in records):
+        return pd.DataFrame(list(records))
+    if not records:
+        return pd.DataFrame()
+    raise ParameterError(f"The '{what}' parameter must be {ACCEPTED}. Got {_given(source)} instead.")
+
+
+def _column(table: pd.DataFrame, names: tuple[str, ...], what: str, expected: str) -> str:
+    for name in names:
+        if name in table.columns:
+            return name
+    raise ParameterError(f"The '{what}' parameter must have {expected}. Got columns {list(table.columns)} instead; "
+                         f"expected {ACCEPTED}.")
+
+
+def _keys(table: pd.DataFrame, what: str, ids: Callable[[pd.Series, str], Any] | None = None) -> tuple[Any, ...]:
+    """Query ids, item ids (``ids``: strings, or :func:`_categories`), start and end (seconds; NaN
+    for documents)."""
+    ids = ids or _strings
+    query = ids(table[_column(table, QUERY_COLUMNS, what, "a query column (query_id, q_id, query or qid)")], what)
+    item_name = _column(table, ITEM_COLUMNS, what, "an item column (doc_id, docno, item, or video with start and "
+                                                   "end)")
+    item = ids(table[item_name], what)
+    if "start" in table.columns and "end" in table.columns:
+        start, end = _numbers(table["start"], what), _numbers(table["end"], what)
+    elif "start" in table.columns or "end" in table.columns or item_name == "video":
+        raise ParameterError(f"The '{what}' parameter must have both start and end columns for segments. Got "
+                             f"columns {list(table.columns)} instead.")
+    else:
+        start = end = np.full(len(table), np.nan)
+    return query, item, start, end
+
+
+def _bad(column: pd.Series, position: int, what: str, expected: str) -> ParameterError:
+    value = column.iloc[position]
+    value = value.item() if isinstance(value, np.generic) else value  # 0.5, not np.float64(0.5)
+    return ParameterError(f"The '{what}' parameter's {column.name} column must hold {expected}. Got "
+                          f"{value!r} in row {position + 1} instead.")
+
+
+def _strings(column: pd.Series, what: str) -> np.ndarray[Any, Any]:
+    return _checked_ids(column, what)[0]
+
+
+def _categories(column: pd.Series, what: str) -> pd.Categorical:
+    """The ids as a Categorical with categories in code-point order (as the file readers give them):
+    later stages take its codes instead of hashing the strings again."""
+    codes, distinct = _checked_ids(column, what)[1]
+    order = np.argsort(distinct)  # str comparison: code-point order
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return pd.Categorical.from_codes(rank[codes], categories=pd.Index(distinct[order], dtype=object), validate=False)
+
+
+def _checked_ids(column: pd.Series, what: str) -> tuple[np.ndarray[Any, Any], tuple[np.ndarray[Any, Any], Any]]:
+    """The ids as strings, and their (codes, distinct ids); ParameterError for a missing or an empty
+    id, or one with white space."""
+    missing = np.flatnonzero(column.isna().to_numpy())
+    if len(missing):
+        raise ParameterError(f"The '{what}' parameter's {column.name} column must hold an id on every row. Got a "
+                             f"missing value in row {int(missing[0]) + 1} instead.")
+    values = column.astype(str).to_numpy(dtype=object)
+    codes, distinct = pd.factorize(values)
+    distinct = np.asarray(distinct, dtype=object)
+    bad = {v for v in distinct.tolist() if not v or _SPACE.search(v)}  # each distinct id checked once
+    if bad:
+        raise _bad(column, int(np.flatnonzero([v in bad for v in values])[0]), what, "ids without white space")
+    return values, (codes, distinct)
+
+
+def _numbers(column: pd.Series, what: str) -> np.ndarray[Any, Any]:
+    values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    bad = np.flatnonzero(~np.isfinite(values))
+    if len(bad):
+        raise _bad(column, int(bad[0]), what, "finite numbers")
+    return values
+
+
+def _integers(column: pd.Series, what: str) -> np.ndarray[Any, Any]:
+    values = _numbers(column, what)
+    bad = np.flatnonzero(values != np.round(values))
+    if len(bad):
+        raise _bad(column, int(bad[0]), what, "integers")
+    return values.astype(np.int64)

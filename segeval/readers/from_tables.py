@@ -1,0 +1,209 @@
+"""Select the evaluated queries, order each query's results, and index both sides.
+
+The policies that change numbers are explicit parameters:
+
+``order``
+    ``"rank"`` (the MediaEval reference; default for segment runs): results ordered
+    by the rank column, equal ranks keeping file order.  ``"score"`` (trec_eval;
+    default for document runs): score descending, equal scores by item id
+    descending (code-point order, which is UTF-8 byte order); the rank column is
+    ignored.  ``"file"``: as listed.  The defaults are :mod:`segeval.core.settings`'.
+``missing_queries``
+    ``"skip"`` (default): only queries in both the qrels and the run are
+    evaluated.  ``"zero"`` (trec_eval ``-c``): every qrels query is evaluated,
+    those missing from the run with an empty ranking, so they score 0.
+``max_results``
+    Keep at most this many results per query, after ordering (trec_eval ``-M``).
+``relevance_level``
+    A qrels row is relevant when its ``rel`` is at least this (trec_eval's
+    ``-l``; default 1, which for integer grades is the reference's ``rel > 0``).
+``queries``
+    Which queries are evaluated: by default those present in both the qrels and
+    the run (the reference skips qrels queries missing from the run and ignores
+    run queries missing from the qrels).  An explicit list restricts this further.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from segeval.core.arrays import IntArray
+from segeval.core.errors import check_choice, check_int
+from segeval.core.ordering import listed_order, name_ranks, score_order
+from segeval.core.prepared import Intervals as Intervals  # named here for readers of prepare's results
+from segeval.core.prepared import Prepared as Prepared
+from segeval.core.prepared import assemble, chosen_queries, first_results
+from segeval.core.prepared import check_queries as check_queries
+from segeval.core.prepared import concat_ranges as concat_ranges
+from segeval.core.prepared import group_pairs as group_pairs
+from segeval.core.prepared import merge_intervals as merge_intervals
+from segeval.core.settings import DEFAULT_ORDER, DEFAULTS, MISSING_QUERIES, ORDERS, kind
+from segeval.readers.tokenizer import category_bytes
+from segeval.readers.validate import check_kinds, check_unique_documents
+
+#: columns carried into the evaluation; videos and queries become integer codes
+RUN_COLUMNS = ("start", "end", "rank", "score", "line", "decision")  # decision: STD list runs only
+#: stratum: stratified qrels only; subtopic: subtopic qrels only (read for the diversity measures)
+QRELS_COLUMNS = ("start", "end", "rel", "line", "stratum", "subtopic")
+_OPTIONAL = ("stratum", "subtopic")
+
+
+def _has_duplicates(query_codes: IntArray, item_codes: IntArray, chosen: IntArray, gid: IntArray) -> bool:
+    """Whether a (query, item) pair occurs twice in the run: among the evaluated queries' rows (whose
+    group ids ``gid`` are given) or among the other rows."""
+    if len(gid) and int(np.bincount(gid).max()) > 1:
+        return True
+    other = np.flatnonzero(chosen < 0)
+    pair = query_codes[other] * (int(item_codes.max(initial=0)) + 1) + item_codes[other]
+    return bool(pd.Series(pair).duplicated().any())
+
+
+def _codes(column: pd.Series) -> tuple[IntArray, npt.NDArray[np.object_]]:
+    """Integer codes of a column's values and the values they index (-1: missing)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return (np.asarray(column.cat.codes, dtype=np.int64),
+                np.asarray(column.cat.categories, dtype=object))
+    codes, names = pd.factorize(column.to_numpy(dtype=object))
+    return codes.astype(np.int64), np.asarray(names, dtype=object)
+
+
+def _observed(codes: IntArray, names: npt.NDArray[np.object_]) -> set[str]:
+    """The values that occur (categories may hold values no row has any more)."""
+    counts = np.bincount(codes[codes >= 0], minlength=len(names))
+    return set(names[counts > 0].tolist())
+
+
+def _joint_codes(run_items: pd.Series, qrels_items: pd.Series) -> tuple[IntArray, IntArray,
+                                                                      npt.NDArray[np.object_]] | None:
+    """(run codes, qrels codes, names) of the items of both sides, the run's codes in code-point
+    order of its ids, when the run's column comes from the fast reader (its sorted UTF-8 tokens
+    known); else None.  The qrels' ids are looked up among the run's tokens."""
+    if not isinstance(run_items.dtype, pd.CategoricalDtype):
+        return None
+    run_cats = run_items.cat.categories
+    run_tokens = category_bytes(run_cats)
+    if run_tokens is None:
+        return None
+    qrels_codes, qrels_names = _codes(qrels_items)
+    qrels_tokens = (category_bytes(qrels_items.cat.categories)
+                    if isinstance(qrels_items.dtype, pd.CategoricalDtype) else None)
+    if qrels_tokens is None:  # plain strings (or categories made elsewhere, e.g. unpickled): encode them
+        qrels_tokens = _utf8_tokens(qrels_names)
+        if qrels_tokens is None or (qrels_codes < 0).any():
+            return None
+    width = max(run_tokens.dtype.itemsize, qrels_tokens.dtype.itemsize)
+    run_tokens, qrels_tokens = run_tokens.astype(f"S{width}"), qrels_tokens.astype(f"S{width}")
+    at = np.searchsorted(run_tokens, qrels_tokens)
+    found = at < len(run_tokens)
+    found[found] = run_tokens[at[found]] == qrels_tokens[found]
+    extra = np.flatnonzero(~found)  # qrels items the run does not have: codes after the run's
+    at[extra] = len(run_tokens) + np.arange(len(extra))
+    names = np.concatenate([np.asarray(run_cats, dtype=object), qrels_names[extra]])
+    return np.asarray(run_items.cat.codes, dtype=np.int64), at.astype(np.int64)[qrels_codes], names
+
+
+def _utf8_tokens(names: npt.NDArray[np.object_]) -> npt.NDArray[np.bytes_] | None:
+    """Strings as fixed-width UTF-8 bytes; None when one is not a string or holds a NUL (which
+    fixed-width bytes cannot keep)."""
+    try:
+        encoded = [name.encode("utf-8") for name in names.tolist()]
+    except (AttributeError, UnicodeEncodeError):
+        return None
+    if any(b"\x00" in token for token in encoded):
+        return None
+    return np.array(encoded, dtype=f"S{max((len(t) for t in encoded), default=1) or 1}")
+
+
+def prepare(
+    qrels: pd.DataFrame,
+    run: pd.DataFrame,
+    *,
+    queries: Sequence[str] | None = None,
+    order: str | None = None,
+    relevance_level: int = DEFAULTS.relevance_level,
+    missing_queries: str = DEFAULTS.missing_queries,
+    max_results: int | None = None,
+) -> Prepared:
+    """Select queries, order the run (``order`` None: the run kind's default) and index both sides by
+    (query, item)."""
+    documents = len(run) > 0 and bool(np.isnan(run["start"].to_numpy(dtype=np.float64)).all())
+    order = default_order(documents) if order is None else order
+    check_choice("order", order, ORDERS)
+    check_choice("missing_queries", missing_queries, MISSING_QUERIES)
+    if max_results is not None:
+        check_int("max_results", max_results, minimum=1)
+    run_raw, run_names = _codes(run["query"])
+    qrels_raw, qrels_names = _codes(qrels["query"])
+    chosen = chosen_queries(_observed(qrels_raw, qrels_names), _observed(run_raw, run_names), queries,
+                            missing_queries)
+    if len(run):
+        check_kinds(qrels, documents, run.attrs.get("path"), run.attrs.get("format"))
+    code_of = {q: i for i, q in enumerate(chosen)}
+    run_qcode, qrels_qcode = _query_codes(run_raw, run_names, code_of), _query_codes(qrels_raw, qrels_names, code_of)
+    run_icode, qrels_icode, item_names, sorted_items = _item_codes(run, qrels, documents)
+    # each document once per query: checked on the group ids below when they cover every row of a query
+    deferred = sorted_items and max_results is None
+    if documents and not deferred:
+        check_unique_documents(run, run_raw, run_icode)
+    rows = first_results(_ordered_rows(run, run_qcode, run_icode if sorted_items else None, len(chosen), order),
+                         run_qcode, len(chosen), max_results)
+    r = {**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS if c in run or c != "decision"},
+         "icode": run_icode[rows], "qcode": run_qcode[rows]}
+    keep_q = np.flatnonzero(qrels_qcode >= 0)
+    q = {**{c: _values(qrels, c)[keep_q] for c in QRELS_COLUMNS if c in qrels or c not in _OPTIONAL},
+         "icode": qrels_icode[keep_q], "qcode": qrels_qcode[keep_q]}
+    data = assemble(chosen, item_names, r, q, relevance_level)
+    if deferred and _has_duplicates(run_raw, run_icode, run_qcode, data.run_columns["gid"]):
+        check_unique_documents(run, run_raw, run_icode)  # raises, naming the first duplicate
+    return data
+
+
+def _values(qrels: pd.DataFrame, column: str) -> npt.NDArray[Any]:
+    """A qrels column's values; subtopics as their numbers (the first line of each over the whole qrels)."""
+    if column != "subtopic":
+        return qrels[column].to_numpy()
+    values = qrels[column]
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return np.asarray(values.cat.codes, dtype=np.int64)
+    return pd.factorize(values.to_numpy(dtype=object))[0].astype(np.int64)
+
+
+def _query_codes(raw: IntArray, names: npt.NDArray[np.object_], code_of: dict[str, int]) -> IntArray:
+    """Each row's code among the evaluated queries (-1: not evaluated), from its raw code in ``names``."""
+    lookup = np.array([code_of.get(name, -1) for name in names], dtype=np.int64)
+    return lookup[raw] if len(lookup) else np.zeros(len(raw), dtype=np.int64)
+
+
+def _item_codes(run: pd.DataFrame, qrels: pd.DataFrame,
+                documents: bool) -> tuple[IntArray, IntArray, npt.NDArray[np.object_], bool]:
+    """(run codes, qrels codes, names) of the items of both sides, and whether the run's codes are in code-point
+    order of its ids (document runs from the fast reader: :func:`_joint_codes`)."""
+    joint = _joint_codes(run["item"], qrels["item"]) if documents else None
+    if joint is not None:
+        return (*joint, True)
+    item_codes, item_names = pd.factorize(np.concatenate([run["item"].to_numpy(dtype=object),
+                                                          qrels["item"].to_numpy(dtype=object)]))
+    return item_codes[: len(run)], item_codes[len(run):], np.asarray(item_names, dtype=object), False
+
+
+def _ordered_rows(run: pd.DataFrame, qcode: IntArray, sorted_icode: IntArray | None, n_q: int, order: str) -> IntArray:
+    """The evaluated queries' rows, ordered within each query by the ``order`` policy (lexsort is stable);
+    ``sorted_icode``: item codes in code-point order of the ids, when known (else the ids are ranked)."""
+    keep = np.flatnonzero(qcode >= 0)
+    if order != "score":
+        return listed_order(keep, qcode, run["rank"].to_numpy() if order == "rank" else None)
+    items = run["item"].to_numpy(dtype=object)
+    item_order = (sorted_icode.__getitem__ if sorted_icode is not None else lambda at: name_ranks(items[at]))
+    return keep[score_order(qcode[keep], run["score"].to_numpy(dtype=np.float64)[keep], n_q,
+                            lambda at: item_order(keep[at]))]
+
+
+def default_order(documents: bool) -> str:
+    """The default result order: trec_eval's ``score`` for document runs, the MediaEval reference's ``rank``
+    for segment runs."""
+    return DEFAULT_ORDER[kind(documents)]

@@ -1,0 +1,182 @@
+"""The one JSON reader of every JSON input (QVHighlights, DiDeMo, Ego4D NLQ, TVR): records split on
+``\\n`` only and duplicate keys refused.
+
+- JSON Lines are split on the line feed alone (and a carriage return before it): a raw U+2028, U+2029,
+  U+0085 or form feed inside a JSON string is valid JSON and stays in its line (``str.splitlines`` would
+  cut the record there).
+- An object with the same key twice is refused, naming the key and the line (Python's ``json`` keeps the
+  last value silently; the official evaluators read with it, but a submission whose two values differ
+  cannot be scored as meant).
+"""
+
+from __future__ import annotations
+
+import json
+import json.scanner
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from segeval.core.errors import InputError
+from segeval.readers.files import read_bytes
+
+
+class DuplicateKey(ValueError):
+    """An object holds ``key`` twice."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, line) of every line of ``text``, split on ``\\n`` only (a final ``\\r`` removed)."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        yield number, line.removesuffix("\r")
+
+
+def loads(text: str) -> Any:
+    """``json.loads`` refusing duplicate keys (:class:`DuplicateKey`)."""
+    return json.loads(text, object_pairs_hook=_pairs)
+
+
+def _identity(pairs: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    return pairs
+
+
+def duplicate_line(text: str, key: str) -> int | None:
+    """The line of ``text`` where ``key`` appears as an object key for the second time within one object
+    (found with the pure-Python decoder, which knows positions; None if not found)."""
+    decoder: Any = json.JSONDecoder()
+    found: list[int] = []
+    parse = decoder.parse_object
+
+    def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[Any, int]:
+        s, start = s_and_end
+        value, end = parse(s_and_end, args[0], args[1], None, _identity, *args[4:])  # the pairs
+        if not found and isinstance(value, list):
+            keys = [k for k, _ in value]
+            if keys.count(key) > 1:
+                encoded = json.dumps(key)
+                first = s.find(encoded, start - 1, end)
+                second = s.find(encoded, first + 1, end) if first >= 0 else -1
+                found.append(s.count("\n", 0, second if second >= 0 else start) + 1)
+        return dict(value) if isinstance(value, list) else value, end
+
+    decoder.parse_object = parse_object
+    decoder.scan_once = getattr(json.scanner, "py_make_scanner")(decoder)  # noqa: B009  (untyped in typeshed)
+    try:
+        decoder.decode(text)
+    except (ValueError, RecursionError):
+        return None
+    return found[0] if found else None
+
+
+def load_document(name: str, text: str, expected: str, *, what: str = "valid JSON") -> Any:
+    """One JSON document, or an InputError naming the line and what was expected."""
+    try:
+        return loads(text)
+    except DuplicateKey as exc:
+        line = duplicate_line(text, exc.key)
+        shown = text.split("\n")[line - 1][:200] if line is not None else None
+        raise InputError(name, f"has the key {json.dumps(exc.key)} twice in one object; expected each key once "
+                               f"({expected})", line=line, text=shown, kind="duplicate key") from None
+    except json.JSONDecodeError as exc:
+        split = text.split("\n")
+        bad = split[exc.lineno - 1] if exc.lineno <= len(split) else ""
+        raise InputError(name, f"is not {what} ({exc.msg}, column {exc.colno}); expected {expected}",
+                         line=exc.lineno, text=bad[max(0, exc.colno - 100):exc.colno + 100]) from None
+    except RecursionError:
+        raise InputError(name, f"is nested too deeply to read; expected {expected}") from None
+
+
+def load_line(name: str, number: int, line: str, expected: str, *, what: str = "JSON",
+              flat: str | None = None) -> Any:
+    """One JSON Lines record (line ``number``), or an InputError naming the line: "is not ``what``",
+    "nested too deeply; expected ``flat``" (default: ``expected``)."""
+    try:
+        return loads(line)
+    except DuplicateKey as exc:
+        raise InputError(name, f"has the key {json.dumps(exc.key)} twice in one object; expected each key once "
+                               f"({expected})", line=number, text=line[:200], kind="duplicate key") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(name, f"is not {what} ({exc.msg}); expected {expected}", line=number,
+                         text=line[:200]) from None
+    except RecursionError:
+        raise InputError(name, f"is nested too deeply to read; expected {flat or expected}", line=number,
+                         text=line[:200]) from None
+
+
+#: a JSON document's start is judged by an error this many characters before the end of the bytes read so
+#: far: nearer the end the error may come from the cut (a literal, number or escape cut short); the text a
+#: message shows (200 characters about the error) is then whole too
+_DOCUMENT_MARGIN = 256
+
+
+def document_head(name: str, expected: str, *, what: str = "valid JSON") -> Callable[[bytes], bool]:
+    """The :data:`~segeval.readers.heads.HeadCheck` of a JSON document read by :func:`load_document`: a syntax
+    error in the bytes read so far that the rest cannot change (not near their end, not an unterminated
+    string) is the error reading the whole document gives, raised there; any other start is left to it."""
+    def check(data: bytes) -> bool:
+        text = data.decode("utf-8", "replace")
+        if len(text) <= _DOCUMENT_MARGIN:
+            return False
+        try:
+            loads(text)
+        except json.JSONDecodeError as exc:
+            if exc.pos < len(text) - _DOCUMENT_MARGIN and not exc.msg.startswith("Unterminated string"):
+                load_document(name, text, expected, what=what)  # raises the whole read's error
+        except (DuplicateKey, RecursionError):  # the whole document says where (or whether)
+            pass
+        return True
+    return check
+
+
+def record_head(load: Callable[[int, str], object]) -> Callable[[bytes], bool]:
+    """The :data:`~segeval.readers.heads.HeadCheck` of JSON Lines: ``load`` (the reader's own
+    ``(line number, line)`` loader, such as :func:`load_line` with its expectations) on the first
+    non-blank line once it has arrived, as :func:`lines` cuts it."""
+    def check(data: bytes) -> bool:
+        start, number = 0, 1
+        while (end := data.find(b"\n", start)) >= 0:
+            line = data[start:end].decode("utf-8", "replace").removesuffix("\r")
+            if line.strip():
+                load(number, line)
+                return True
+            start, number = end + 1, number + 1
+        return False
+    return check
+
+
+def read_moment_jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]:
+    """JSON Lines of moment retrieval (QVHighlights): (line number, line, object) of every non-blank line,
+    each a JSON object with a ``qid``."""
+    name = str(path)
+
+    def record(number: int, line: str) -> dict[str, Any]:
+        value = load_line(name, number, line, "one JSON object per line", what="a JSON object",
+                          flat="one flat JSON object per line")
+        if not isinstance(value, dict) or "qid" not in value:
+            raise InputError(name, "expected a JSON object with a 'qid'", line=number, text=line[:200])
+        return value
+
+    # any readable file or '-', gunzipped, within the input limits; a stream whose first record is bad stops there
+    raw = read_bytes(path, head=record_head(record))
+    rows = []
+    for number, line in lines(raw.decode("utf-8", "replace")):
+        if line.strip():
+            rows.append((number, line, record(number, line)))
+    if not rows:
+        raise InputError(name, "has no data lines; expected JSON Lines")
+    return rows
+
+

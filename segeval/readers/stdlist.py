@@ -1,0 +1,94 @@
+"""Runs in NIST's STD list form (XML), as MediaEval's query-by-example tasks (SWS 2013, QUESST 2014-2015)
+take them: ``<stdlist>`` holding ``<detected_termlist termid>`` holding ``<term file score decision>``.
+Read into the run table (:data:`segeval.readers.tables.RUN_COLUMNS`) with one row per (query, utterance), the
+highest-scoring detection's score, its YES/NO decision (column ``decision``) and its line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from segeval.core.errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+NAME = "STD list"
+#: what tells an STD list from a line format: its first bytes open XML (a declaration, a comment or the root)
+_START = re.compile(rb"(?:\xef\xbb\xbf)?\s*<(?:\?xml|!--|stdlist\b)")
+
+
+def is_stdlist(data: bytes) -> bool:
+    """True when the file's first bytes open an XML document (an STD list run): no line format starts so."""
+    return _START.match(data[:4096]) is not None
+
+
+def starts_stdlist(path: str | Path) -> bool:
+    """True when the file (any readable file, gunzipped) opens an XML document: read as a document (no line
+    length limit, :func:`segeval.readers.files.read_document`), not as lines. A file that cannot be read: False
+    (its reader says why)."""
+    from segeval.core.errors import SegevalError
+    from segeval.readers.files import read_blocks
+
+    blocks = read_blocks(path, max_bytes=None, block=4096, lines=False)
+    try:
+        return is_stdlist(next(blocks, b""))
+    except (SegevalError, OSError):
+        return False
+    finally:
+        blocks.close()
+
+
+def utterance(file: str) -> str:
+    """The utterance a ``file=`` attribute names: its last path component without ``.wav``."""
+    return file.rsplit("/", 1)[-1].removesuffix(".wav")
+
+
+def stdlist_frame(data: bytes, path: str) -> pd.DataFrame:
+    """The run table of an STD list: per (query, utterance) the highest-scoring detection (the first of
+    equal ones), ranked by score within its query; an :class:`InputError` naming file and line for
+    anything malformed."""
+    import pandas as pd  # not on import: the route sniffs runs with is_stdlist, and the segment route has no pandas
+
+    from segeval.protocols.speech.xmlfile import attribute, expect_root, number, parse_xml  # nor the XML reader
+
+    root = parse_xml(data, path, NAME)
+    expect_root(path, root, "stdlist", NAME)
+    found: dict[tuple[str, str], tuple[float, bool, int]] = {}
+    for group in root.children:
+        if group.name != "detected_termlist":
+            raise InputError(path, f"unexpected <{group.name}> in <stdlist>; expected <detected_termlist>",
+                             line=group.line)
+        query = attribute(path, group, "termid")
+        for term in group.children:
+            if term.name != "term":
+                raise InputError(path, f"unexpected <{term.name}>; expected <term>", line=term.line)
+            score = number(path, term, "score")
+            decision = attribute(path, term, "decision")
+            if decision not in ("YES", "NO"):
+                raise InputError(path, f"query {query}: decision=\"{decision}\"; expected YES or NO", line=term.line)
+            pair = (query, utterance(attribute(path, term, "file")))
+            if not all(pair) or any(c.isspace() for c in "".join(pair)):
+                raise InputError(path, f"termid=\"{query}\" file=\"{term.attrs['file']}\"; expected ids without "
+                                       f"white space, the file naming an utterance", line=term.line)
+            if pair not in found or score > found[pair][0]:
+                found[pair] = (score, decision == "YES", term.line)
+    if not found:
+        raise InputError(path, "has no <term> detection; expected <detected_termlist termid> holding <term file "
+                               "score decision>")
+    pairs = list(found)
+    scores = np.asarray([found[p][0] for p in pairs], dtype=np.float64)
+    queries = np.asarray([q for q, _ in pairs], dtype=object)
+    rank = pd.Series(-scores).groupby(queries).rank(method="first").to_numpy(dtype=np.int64)
+    frame = pd.DataFrame({"query": queries, "item": np.asarray([u for _, u in pairs], dtype=object),
+                          "start": np.full(len(pairs), np.nan), "end": np.full(len(pairs), np.nan),
+                          "jumpin": np.full(len(pairs), np.nan), "rank": rank, "score": scores,
+                          "run": np.full(len(pairs), root.attrs.get("system_id", ""), dtype=object),
+                          "line": np.asarray([found[p][2] for p in pairs], dtype=np.int64),
+                          "decision": np.asarray([found[p][1] for p in pairs], dtype=bool)})
+    frame.attrs["path"] = path
+    frame.attrs["format"] = NAME
+    return frame

@@ -1,0 +1,226 @@
+"""Stratified qrels and TREC runs as NIST's ``sample_eval.pl`` reads them (sampled judgements).
+
+Stratified qrels lines are ``topic 0 docno stratum rel``: the stratum is an integer naming the
+sampling stratum the document was drawn into, ``rel`` is ``-1`` for a pooled document that was
+not sampled (not judged), ``0`` for a sampled non-relevant one and a positive integer grade for a
+sampled relevant one.  Runs are ``topic Q0 docno rank score tag``.  Files may be gzipped or a
+stream (read through :func:`segeval.readers.files.read_bytes`); blank lines are skipped.  Every line that
+does not fit raises an :class:`~segeval.core.errors.InputError` naming the file, the line, its text and
+what was expected.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from segeval.core.errors import InputError
+from segeval.core.words import plural
+from segeval.readers.files import read_bytes
+from segeval.readers.formats import line_head
+from segeval.readers.line_parser import decode_line
+
+_STRATUM = re.compile(r"[+-]?[0-9]+\Z")
+_STRATUM_BYTES = re.compile(rb"[+-]?[0-9]+\Z")
+#: a qrels grade: an integer in any spelling (``01``, ``+1``); sample_eval.pl keeps the text as the grade's
+#: name (``01`` and ``1`` are counted apart, and ``-G 1=...`` does not map ``01``) and reads its value as a number
+_REL = re.compile(r"[+-]?[0-9]+\Z")
+#: a ``-G`` level: a grade as written in canonical form
+_LEVEL = re.compile(r"(?:0|[1-9][0-9]*)\Z")
+#: a number as Perl reads one (no hexadecimal, no underscores, no inf/nan)
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+_GAIN = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)\Z")  # a negative gain makes the grade unsampled, as -1
+_PERL_PREFIX = re.compile(rb"\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+QRELS_EXAMPLE = "501 0 shot12_5 2 1"
+#: the format name of stratified qrels read as a qrels frame (``df.attrs["format"]``)
+STRATA_FORMAT = "stratified TREC qrels"
+RUN_EXAMPLE = "501 Q0 shot12_5 1 0.93 myrun"
+
+
+def perl_number(text: str) -> float:
+    """``text`` as Perl's numeric context reads it: its leading number, 0 when it has none."""
+    m = _PERL_PREFIX.match(text.encode("utf-8"))
+    return float(m.group().strip()) if m else 0.0
+
+
+@dataclass
+class Stratum:
+    """Counts of one stratum of one topic (duplicate lines count each time, as the reference)."""
+
+    docs: int = 0
+    sampled: int = 0
+    relevant: int = 0
+    #: sampled documents per (mapped) grade, keyed by the grade's text
+    grades: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class StrataTopic:
+    """One topic of stratified qrels: the strata and, per docno, its last line's (grade, stratum)."""
+
+    strata: dict[str, Stratum] = field(default_factory=dict)
+    #: docno -> (grade text after the gain mapping, stratum)
+    docs: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+
+@dataclass
+class StrataQrels:
+    """Stratified qrels by topic (topic ids as written: leading zeros are kept, as the reference)."""
+
+    topics: dict[str, StrataTopic]
+    path: str = ""
+
+
+@dataclass
+class SampledRun:
+    """A run as the reference reads it: per topic (leading zeros removed), docno -> score (the last
+    line of a docno wins) and the number of lines (duplicates and results past the cut-off count)."""
+
+    scores: dict[str, dict[str, float]]
+    lines: dict[str, int]
+    path: str = ""
+
+
+def parse_gains(specs: list[str] | None) -> dict[str, str]:
+    """``-G`` mappings ``LEVEL=GAIN`` (several per value, separated by commas) as {level: gain text}."""
+    table: dict[str, str] = {}
+    for spec in specs or []:
+        for part in spec.split(","):
+            level, eq, gain = part.partition("=")
+            if not eq or not _LEVEL.match(level) or not _GAIN.match(gain):
+                from segeval.core.errors import ParameterError
+                raise ParameterError(f"The 'gain' parameter must be LEVEL=GAIN pairs such as 1=3 (a qrels grade 0 or "
+                                     f"above, a number: below 0, the grade's documents count as not sampled). Got "
+                                     f"{part!r} instead.")
+            table[level] = gain
+    return table
+
+
+def _lines(data: bytes, path: str) -> Iterator[tuple[int, list[str], str]]:
+    """(line number, tokens, line text) of every non-blank line; InputError for a line that is not UTF-8
+    text or holds a NUL byte."""
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        tokens = raw.split()
+        if not tokens:
+            continue
+        text = decode_line(raw.rstrip(b"\r"), number, path)
+        if "\x00" in text:
+            raise InputError(path, "contains a NUL byte; expected a text line", line=number,
+                             text=text.replace("\x00", "\\0"), kind="NUL byte")
+        yield number, [t.decode("utf-8") for t in tokens], text
+
+
+def _bad(path: str, number: int, text: str, problem: str, kind: str) -> InputError:
+    return InputError(path, problem, line=number, text=text, kind=kind)
+
+
+def is_strata_qrels(data: bytes) -> bool:
+    """Whether the first data line looks like stratified qrels: 5 fields, the last an integer (completed
+    qrels, the other 5-field qrels, end in ``human`` or ``predicted:...``)."""
+    for raw in data.split(b"\n"):
+        tokens = raw.split()
+        if tokens:
+            return len(tokens) == 5 and _STRATUM_BYTES.match(tokens[4]) is not None
+    return False
+
+
+def _strata_line(number: int, tokens: list[str], text: str, path: str) -> tuple[str, str, str, str]:
+    """(topic, docno, stratum, rel) of a stratified qrels line; InputError when it does not fit."""
+    if len(tokens) != 5:
+        raise _bad(path, number, text, f"has {plural(len(tokens), 'field')}; expected 5: topic, 0, docno, stratum, rel "
+                                       f"(such as '{QRELS_EXAMPLE}')", "field count")
+    topic, _, docno, stratum, rel = tokens
+    if not _STRATUM.match(stratum):
+        raise _bad(path, number, text, f"has stratum {stratum!r}; expected an integer (field 4)", "stratum")
+    if not _REL.match(rel):
+        raise _bad(path, number, text, f"has rel {rel!r}; expected an integer: -1 (pooled, not sampled), 0 (sampled, "
+                                       f"not relevant) or a positive grade (field 5)", "rel")
+    return topic, docno, stratum, rel
+
+
+def parse_strata_qrels(data: bytes, path: str, gains: Mapping[str, str] | None = None) -> StrataQrels:
+    """Stratified qrels from ``data`` (the content of ``path``); ``gains`` maps grades (``-G``)."""
+    gains = gains or {}
+    topics: dict[str, StrataTopic] = {}
+    for number, tokens, text in _lines(data, path):
+        topic, docno, stratum, rel = _strata_line(number, tokens, text, path)
+        grade = gains.get(rel, rel)
+        t = topics.setdefault(topic, StrataTopic())
+        t.docs[docno] = (grade, stratum)
+        s = t.strata.setdefault(stratum, Stratum())
+        s.docs += 1
+        value = float(grade)
+        if value >= 0:
+            s.sampled += 1
+        if value > 0:
+            s.grades[grade] = s.grades.get(grade, 0) + 1
+            s.relevant += 1
+    if not topics:
+        raise InputError(path, f"has no data lines; expected stratified qrels lines such as '{QRELS_EXAMPLE}'")
+    return StrataQrels(topics, path)
+
+
+def strata_qrels_frame(data: bytes, path: str, on_error: Callable[[InputError], None] | None = None) -> pd.DataFrame:
+    """Stratified qrels as :func:`segeval.readers.tables.read_qrels` gives qrels (query, item, start, end (NaN), rel,
+    line) plus ``stratum`` (its text); ``on_error`` takes bad lines instead of raising (``--lenient``)."""
+    rows: list[tuple[str, str, str, str, int]] = []
+    for number, tokens, text in _lines(data, path):
+        try:
+            topic, docno, stratum, rel = _strata_line(number, tokens, text, path)
+        except InputError as exc:
+            if on_error is None:
+                raise
+            on_error(exc)
+            continue
+        rows.append((topic, docno, stratum, rel, number))
+    n = len(rows)
+    df = pd.DataFrame({"query": np.array([r[0] for r in rows], dtype=object),
+                       "item": np.array([r[1] for r in rows], dtype=object),
+                       "start": np.full(n, np.nan), "end": np.full(n, np.nan),
+                       "rel": np.array([int(r[3]) for r in rows], dtype=np.int64),
+                       "line": np.array([r[4] for r in rows], dtype=np.int64),
+                       "stratum": np.array([r[2] for r in rows], dtype=object)})
+    df.attrs["path"] = path
+    df.attrs["format"] = STRATA_FORMAT
+    return df
+
+
+def read_strata_qrels(path: str | Path, gains: Mapping[str, str] | None = None) -> StrataQrels:
+    """Stratified qrels from a file (``-``: standard input; ``.gz`` is fine)."""
+    def read(data: bytes) -> StrataQrels:
+        return parse_strata_qrels(data, str(path), gains)
+
+    return read(read_bytes(path, head=line_head(read)))  # a stream whose start cannot be valid stops there
+
+
+def parse_sampled_run(data: bytes, path: str) -> SampledRun:
+    """A TREC run (6 fields a line) from ``data`` as the reference reads it."""
+    scores: dict[str, dict[str, float]] = {}
+    lines: dict[str, int] = {}
+    for number, tokens, text in _lines(data, path):
+        if len(tokens) != 6:
+            raise _bad(path, number, text, f"has {plural(len(tokens), 'field')}; expected 6: topic, Q0, docno, rank, "
+                                           f"score, tag (such as '{RUN_EXAMPLE}')", "field count")
+        score = tokens[4]
+        if not _NUMBER.match(score):
+            raise _bad(path, number, text, f"has score {score!r}; expected a number (field 5)", "score")
+        topic = tokens[0].lstrip("0")
+        scores.setdefault(topic, {})[tokens[2]] = float(score)
+        lines[topic] = lines.get(topic, 0) + 1
+    if not scores:
+        raise InputError(path, f"has no data lines; expected run lines such as '{RUN_EXAMPLE}'")
+    return SampledRun(scores, lines, path)
+
+
+def read_sampled_run(path: str | Path) -> SampledRun:
+    """A TREC run from a file (``-``: standard input; ``.gz`` is fine)."""
+    def read(data: bytes) -> SampledRun:
+        return parse_sampled_run(data, str(path))
+
+    return read(read_bytes(path, head=line_head(read)))  # a stream whose start cannot be valid stops there

@@ -1,0 +1,243 @@
+"""Qrels and runs read into DataFrames with fixed columns and dtypes: TREC and MediaEval qrels,
+ordered ground-truth groups, completed qrels (who judged each line), runs.
+
+The fast path (:mod:`segeval.readers.tokenizer`) reads well-formed files; whenever it meets anything
+unusual the line parser (:mod:`segeval.readers.line_parser`), which defines the accepted syntax, re-reads
+the file and either returns the same table or raises an :class:`~segeval.core.errors.InputError`
+naming the file, line, offending text and what was expected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from segeval.core.arrays import BoolArray
+from segeval.core.errors import InputError, check_choice
+from segeval.readers.files import read_bytes
+from segeval.readers.formats import (
+    QRELS_FORMATS,
+    RUN_FORMATS,
+    SOURCE_HUMAN,
+    SOURCE_PREDICTED,
+    TIME_FORMATS,
+    LineFormat,
+    detect_qrels_format,
+    detect_run_format,
+    line_head,
+    looks_like_groups,
+    with_subtopics,
+)
+from segeval.readers.line_parser import OnError, decode_line, parse_lines
+from segeval.readers.stdlist import is_stdlist, starts_stdlist, stdlist_frame
+from segeval.readers.tokenizer import Column, fast_parse, scan_parse
+
+QRELS_COLUMNS = ("query", "item", "start", "end", "rel", "line")
+RUN_COLUMNS = ("query", "item", "start", "end", "jumpin", "rank", "score", "run", "line")
+
+
+def source_lines(path: str | Path, numbers: Iterable[int]) -> dict[int, str]:
+    """Lines ``numbers`` (1-based) of the file, decoded leniently, for error messages: the file is
+    read once whatever their number ('' for a number past its end)."""
+    wanted = sorted(set(numbers))
+    if not wanted:
+        return {}
+    lines = read_bytes(path).split(b"\n")
+    return {n: lines[n - 1].rstrip(b"\r").decode("utf-8", "replace") if 1 <= n <= len(lines) else ""
+            for n in wanted}
+
+
+def source_line(path: str | Path, number: int) -> str:
+    """Line ``number`` (1-based) of the file, decoded leniently, for error messages."""
+    return source_lines(path, [number])[number]
+
+
+def parse_table(
+    data: bytes, fmt: LineFormat, path: str, time_format: str = "mmss", on_error: OnError | None = None
+) -> dict[str, Column]:
+    """Columns of a line-oriented file, keyed by field name plus ``line`` (1-based line numbers).
+
+    Text fields are object arrays of strings, or (from the fast path) :class:`pandas.Categorical`.
+
+    Time fields are read in ``time_format``: ``mmss`` (M.S), ``seconds`` or ``hms`` (H:MM:SS.fff).
+    """
+    check_choice("time_format", time_format, TIME_FORMATS)
+    fast = scan_parse(data, fmt, time_format)  # segment files: the byte scanner
+    if fast is None and b"\t" not in data:  # the usual single spaces
+        fast = fast_parse(data, fmt, " ", time_format)
+    if fast is None:
+        fast = fast_parse(data, fmt, r"\s+", time_format)
+    if fast is not None:
+        return fast
+    slow = parse_lines(data, fmt, path, time_format, on_error)
+    if not slow["line"]:
+        raise InputError(path, f"has no data lines; expected {fmt.name} lines such as '{fmt.example}'")
+    result: dict[str, Column] = {}
+    for name, values in slow.items():
+        kind = next((f.kind for f in fmt.fields if f.name == name), "int")
+        dtype = {"int": np.int64, "time": np.float64, "float": np.float64}.get(kind, object)
+        result[name] = np.asarray(values, dtype=dtype)
+    return result
+
+
+def to_frame(columns: Mapping[str, Column], names: tuple[str, ...], path: str) -> pd.DataFrame:
+    """The table of parsed ``columns`` with columns ``names`` (absent times NaN, absent run tags ''),
+    ``attrs["path"]`` set to ``path``."""
+    n = len(columns["line"])
+    frame: dict[str, object] = {}
+    for name in names:
+        values: Column
+        if name in columns:
+            values = columns[name]
+        elif name in ("start", "end", "jumpin"):
+            values = np.full(n, np.nan)
+        elif name == "run":
+            values = np.full(n, "", dtype=object)
+        else:  # pragma: no cover - every format has the remaining columns
+            raise KeyError(name)
+        if name in ("start", "end", "jumpin"):
+            values = np.asarray(values, dtype=np.float64)
+        frame[name] = values
+    df = pd.DataFrame(frame, copy=False)  # the arrays are fresh: no need to copy them into blocks
+    for name in ("query", "item", "run"):  # strings (object, not pandas' str), or categories in code-point order
+        if name in df and not isinstance(df[name].dtype, pd.CategoricalDtype):
+            df[name] = df[name].astype(object)
+    df.attrs["path"] = path
+    return df
+
+
+GROUPS_EXAMPLE = "q1 1,2 | 3,4,5"
+
+
+def parse_groups(data: bytes, path: str) -> dict[str, npt.NDArray[np.generic]]:
+    """A groups file: per line a query id, then groups in order (``|``), items in a group by ``,``.
+
+    Each item becomes a qrels row whose grade orders the groups: with g groups the
+    first group's items get grade g, the last group's grade 1.
+    """
+    columns: dict[str, list[object]] = {"query": [], "item": [], "rel": [], "line": []}
+    seen_queries: dict[str, int] = {}
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        text = decode_line(raw, number, path).rstrip("\r")
+        if not text.strip():
+            continue
+        query, _, rest = text.strip().partition(" ") if " " in text.strip() else text.strip().partition("\t")
+        groups = [[item.strip() for item in group.split(",")] for group in rest.split("|")]
+        if not rest.strip() or any(not item or any(c.isspace() for c in item) for group in groups for item in group):
+            raise InputError(path, f"expected a query id, then groups of items such as '{GROUPS_EXAMPLE}' "
+                                   f"(items separated by commas, groups by '|', no empty item)", line=number, text=text)
+        if query in seen_queries:
+            raise InputError(path, f"query '{query}' appears again (first on line {seen_queries[query]}); expected "
+                                   f"one line per query", line=number, text=text)
+        seen_queries[query] = number
+        items = [item for group in groups for item in group]
+        if len(set(items)) != len(items):
+            duplicate = next(item for item in items if items.count(item) > 1)
+            raise InputError(path, f"item '{duplicate}' is in the ground truth twice; expected each item once",
+                             line=number, text=text)
+        for position, group in enumerate(groups):
+            for item in group:
+                columns["query"].append(query)
+                columns["item"].append(item)
+                columns["rel"].append(len(groups) - position)
+                columns["line"].append(number)
+    if not columns["line"]:
+        raise InputError(path, f"has no data lines; expected ground-truth groups such as '{GROUPS_EXAMPLE}'")
+    return {"query": np.asarray(columns["query"], dtype=object), "item": np.asarray(columns["item"], dtype=object),
+            "rel": np.asarray(columns["rel"], dtype=np.int64), "line": np.asarray(columns["line"], dtype=np.int64)}
+
+
+def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: str = "mmss",
+               on_error: OnError | None = None, subtopics: bool = False) -> pd.DataFrame:
+    """Read a qrels file: columns query, item, start, end (seconds; NaN for documents), rel, line.
+
+    ``fmt`` is a :class:`LineFormat`, a name of :data:`QRELS_FORMATS`, ``"groups"``
+    (ordered ground-truth groups, see :func:`parse_groups`) or ``"auto"``.  ``subtopics``: TREC qrels
+    keep their second field as a ``subtopic`` column (the diversity measures' ``qid subtopic docno rel``).
+    """
+    name = str(path)
+
+    def read(data: bytes, whole: bool = False) -> pd.DataFrame:
+        if fmt == "auto":  # stratified qrels (sampled judgements): 5 fields, integer stratum and grade
+            from segeval.readers.strata import is_strata_qrels, strata_qrels_frame
+            if is_strata_qrels(data):
+                return strata_qrels_frame(data, name, on_error)
+        if fmt == "groups" or (fmt == "auto" and looks_like_groups(data, name)):
+            df = to_frame(parse_groups(data, name), QRELS_COLUMNS, name)
+            df.attrs["format"] = "groups"
+            return df
+        found = fmt if isinstance(fmt, LineFormat) else detect_qrels_format(data, name) if fmt == "auto" \
+            else QRELS_FORMATS[fmt]
+        kept = with_subtopics(found) if subtopics else found
+        columns = parse_table(data, kept, name, time_format, on_error)
+        df = to_frame(columns, QRELS_COLUMNS, name)
+        if kept is not found:
+            df["subtopic"] = subtopic_column(columns["subtopic"])
+        if whole and "source" in columns:  # checked once every line has parsed (not in the first lines alone)
+            df["source"] = _check_sources(np.asarray(columns["source"], dtype=object), np.asarray(columns["line"]),
+                                          data, name)
+        df.attrs["format"] = found.name
+        return df
+
+    # a stream whose first lines cannot be valid is refused there, not read whole first
+    return read(read_bytes(path, head=None if on_error else line_head(read)), whole=True)
+
+
+def subtopic_column(values: object) -> pd.Categorical:
+    """Subtopic names as categories numbered by their first line over the whole qrels (the order in which
+    pyndeval, as ir_measures calls it, numbers them, and so sums a document's gains)."""
+    names = np.asarray(values, dtype=object).astype(str).astype(object)
+    return pd.Categorical(names, categories=pd.unique(names))
+
+
+def _check_sources(values: npt.NDArray[np.generic], lines: npt.NDArray[np.generic], data: bytes,
+                   path: str) -> npt.NDArray[np.object_]:
+    """The ``source`` field of completed qrels: ``human`` or ``predicted:CLASSIFIER``."""
+    sources = np.asarray(values, dtype=object)
+    for token in pd.unique(sources):
+        text = str(token)
+        if text != SOURCE_HUMAN and not (text.startswith(SOURCE_PREDICTED) and len(text) > len(SOURCE_PREDICTED)):
+            number = int(np.asarray(lines)[np.flatnonzero(sources == token)[0]])
+            raw = data.split(b"\n")[number - 1].rstrip(b"\r").decode("utf-8", "replace")
+            raise InputError(path, f"has source '{text}'; expected '{SOURCE_HUMAN}' or "
+                                   f"'{SOURCE_PREDICTED}CLASSIFIER' as the last field of completed qrels",
+                             line=number, text=raw)
+    return sources
+
+
+def predicted_mask(qrels: pd.DataFrame) -> BoolArray:
+    """Per qrels line: judged by a classifier (``predicted:...`` in completed qrels), not by a person."""
+    if "source" not in qrels:
+        return np.zeros(len(qrels), dtype=bool)
+    return np.asarray(qrels["source"].astype(str).str.startswith(SOURCE_PREDICTED).to_numpy(), dtype=bool)
+
+
+def read_run(path: str | Path, fmt: LineFormat | str = "auto", time_format: str = "mmss",
+             on_error: OnError | None = None) -> pd.DataFrame:
+    """Read a run: columns query, item, start, end, jumpin (seconds), rank, score, run, line.
+
+    ``fmt`` is a :class:`LineFormat`, a name of :data:`RUN_FORMATS`, ``"stdlist"`` (an STD list, XML:
+    :mod:`segeval.readers.stdlist`, with a ``decision`` column) or ``"auto"`` (an STD list when the file opens XML).
+    With ``on_error``, malformed lines are reported to it and skipped instead of raising.
+    """
+    name = str(path)
+
+    def read(data: bytes, whole: bool = False) -> pd.DataFrame | None:
+        if fmt == "stdlist" or (fmt == "auto" and is_stdlist(data)):  # XML: read whole, not by its first lines
+            return stdlist_frame(data, name) if whole else None
+        found = fmt if isinstance(fmt, LineFormat) else detect_run_format(data, name, time_format) if fmt == "auto" \
+            else RUN_FORMATS[fmt]
+        df = to_frame(parse_table(data, found, name, time_format, on_error), RUN_COLUMNS, name)
+        df.attrs["format"] = found.name
+        return df
+
+    # a stream whose first lines cannot be valid is refused there, not read whole first; an STD list is an XML
+    # document, which may be one long line (no line length limit: segeval.readers.files.read_document)
+    lines = not (fmt == "stdlist" or (fmt == "auto" and starts_stdlist(path)))
+    df = read(read_bytes(path, lines=lines, head=None if on_error else line_head(read)), whole=True)
+    assert df is not None
+    return df

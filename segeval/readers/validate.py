@@ -1,0 +1,206 @@
+"""Cross-field checks on freshly read qrels and runs (vectorised; errors cite the line).
+
+Each check raises the first problem, or, given ``on_error``, reports every problem to
+it and returns the frame without the offending rows (``--lenient`` and ``check``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from segeval.core.arrays import IntArray
+from segeval.core.errors import InputError
+from segeval.readers.tables import source_line, source_lines
+
+OnError = Callable[[InputError], None]
+
+
+def _error(df: pd.DataFrame, position: int, problem: str, kind: str, texts: dict[int, str] | None = None,
+           lines: npt.NDArray[np.generic] | None = None) -> InputError:
+    """The problem of row ``position``, with its line's text (from ``texts``, else read from the file);
+    ``lines``: the frame's line numbers, when already at hand."""
+    path = str(df.attrs.get("path", "<data>"))
+    number = int((df["line"].to_numpy() if lines is None else lines)[position])
+    text = None
+    if not path.startswith("<"):  # "<data>", "<qrels>", "<run>": tables in memory
+        text = texts[number] if texts is not None else source_line(path, number)
+    return InputError(path, problem, line=number, text=text, kind=kind)
+
+
+def _apply(df: pd.DataFrame, problems: list[tuple[int, str, str]], on_error: OnError | None) -> pd.DataFrame:
+    """Raise the first problem, or report all and drop their rows (the file read once for their lines)."""
+    if not problems:
+        return df
+    problems.sort()
+    if on_error is None:
+        position, problem, kind = problems[0]
+        raise _error(df, position, problem, kind)
+    path = str(df.attrs.get("path", "<data>"))
+    lines = df["line"].to_numpy()
+    texts = None if path.startswith("<") else source_lines(path, (int(lines[p]) for p, _, _ in problems))
+    for position, problem, kind in problems:
+        on_error(_error(df, position, problem, kind, texts, lines))
+    keep = np.ones(len(df), dtype=bool)
+    keep[[p for p, _, _ in problems]] = False
+    out = df.loc[keep].reset_index(drop=True)
+    out.attrs = dict(df.attrs)
+    return out
+
+
+def _time_problems(df: pd.DataFrame) -> list[tuple[int, str, str]]:
+    start = df["start"].to_numpy()
+    end = df["end"].to_numpy()
+    found = [(int(i), f"the end time ({end[i]:g} s) is earlier than the start time ({start[i]:g} s); expected end "
+                      f">= start", "end before start") for i in np.flatnonzero(end < start)]
+    found += [(int(i), "the start time is negative; expected a time >= 0", "negative time")
+              for i in np.flatnonzero(start < 0)]
+    return found
+
+
+def is_documents(df: pd.DataFrame) -> bool:
+    """True for document qrels or runs (no times), False for segments."""
+    return bool(np.isnan(df["start"].to_numpy(dtype=np.float64)).all())
+
+
+def validate_qrels(qrels: pd.DataFrame, on_error: OnError | None = None) -> pd.DataFrame:
+    """Check qrels values beyond syntax: end >= start >= 0, and one judgement per query and item.
+
+    An item is a document, or for segment qrels a segment: the same video, start and end (in
+    seconds, so '1.5' and '1.05' in M.S are the same time).  A repeated judgement is an error
+    whether or not its grade differs (trec_eval refuses both); with ``on_error`` the first is kept.
+    """
+    return _apply(qrels, _time_problems(qrels) + qrels_duplicates(qrels), on_error)
+
+
+def id_codes(column: pd.Series) -> tuple[IntArray, npt.NDArray[np.object_]]:
+    """pd.factorize's codes and distinct values of an id column; a Categorical's own codes when it
+    uses every category (the readers' and :func:`segeval.readers.frames.load_qrels`' ids: not hashed again)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes = np.asarray(column.cat.codes, dtype=np.int64)
+        names = np.asarray(column.cat.categories, dtype=object)
+        if len(codes) and codes.min() >= 0 and bool(np.bincount(codes, minlength=len(names)).all()):
+            return codes, names
+    codes, names = pd.factorize(column.to_numpy(dtype=object))
+    return codes.astype(np.int64, copy=False), np.asarray(names, dtype=object)
+
+
+#: the kind of problem of a (query, item) judged again (``check`` counts them)
+DUPLICATE = "duplicate judgement"
+
+
+def qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
+    """Qrels rows that judge a (query, item) pair again: position, problem, kind."""
+    if len(qrels) < 2:
+        return []
+    query_codes, item_codes = id_codes(qrels["query"])[0], id_codes(qrels["item"])[0]
+    key = query_codes * (int(item_codes.max(initial=0)) + 1) + item_codes
+    documents = is_documents(qrels)
+    subtopics = "subtopic" in qrels.columns  # subtopic qrels: one judgement per query, subtopic and document
+    for column in ("subtopic",) if subtopics else () if documents else ("start", "end"):  # segments: times too
+        codes, distinct = pd.factorize(qrels[column].to_numpy())
+        if (int(key.max(initial=0)) + 1) * len(distinct) >= 2**62:  # renumber the keys (fewer than the rows)
+            key = pd.factorize(key)[0].astype(np.int64)
+        key = key * len(distinct) + codes
+    repeated = pd.Series(key).duplicated().to_numpy()
+    if not repeated.any():
+        return []
+    first_of: dict[int, int] = {}
+    for i, k in enumerate(key.tolist()):
+        first_of.setdefault(k, i)
+    path = str(qrels.attrs.get("path", "<data>"))
+    lines, rel = qrels["line"].to_numpy(), qrels["rel"].to_numpy()
+    query, item, start, end = (qrels[c].to_numpy() for c in ("query", "item", "start", "end"))  # once, not per row
+    out = []
+    for i in np.flatnonzero(repeated).tolist():
+        j = first_of[int(key[i])]
+        what = (f"document '{item[i]}'" if documents else f"video '{item[i]}', segment {start[i]:g}-{end[i]:g} s")
+        what = f"subtopic '{qrels['subtopic'].iat[i]}', {what}" if subtopics else what
+        grades = f"the same grade {rel[i]}" if rel[i] == rel[j] else f"grade {rel[i]} (first {rel[j]})"
+        once = "query, subtopic and document" if subtopics else \
+            f"query and {'document' if documents else 'segment'} (trec_eval refuses duplicates too)"
+        out.append((i, f"query '{query[i]}', {what} is judged again, with {grades}; first judged on "
+                       f"{path}, line {int(lines[j])}; expected one judgement per {once}",
+                    DUPLICATE))
+    return out
+
+
+def check_kinds(qrels: pd.DataFrame, run_documents: bool, run_path: str | None = None,
+                run_format: str | None = None) -> None:
+    """Raise an InputError when one of the qrels and the run holds documents and the other video segments
+    (evaluating them against each other would give zeros).  Empty qrels have no kind."""
+    if len(qrels) == 0 or is_documents(qrels) == run_documents:
+        return
+    qrels_path = str(qrels.attrs.get("path", "the qrels"))
+    qrels_format = str(qrels.attrs.get("format", "qrels"))
+    if qrels_format == "groups":
+        qrels_format = "ground-truth groups"
+
+    def kind(documents: bool) -> str:
+        return "documents, no times" if documents else "video segments, with times"
+
+    raise InputError(run_path or "the run",
+                     f"is a {run_format or 'run'} ({kind(run_documents)}), but {qrels_path} holds "
+                     f"{qrels_format} ({kind(not run_documents)}); expected a run and qrels of the same kind: "
+                     f"TREC runs with TREC qrels, MediaEval runs with MediaEval qrels", kind="kind mismatch")
+
+
+def validate_run(run: pd.DataFrame, on_error: OnError | None = None) -> pd.DataFrame:
+    """Check run values beyond syntax.
+
+    Segments: end >= start >= 0 and integer rank >= 1.  Documents: each docno at
+    most once per query (as trec_eval); the rank column is not used for them.
+    """
+    if is_documents(run):
+        if on_error is None:
+            return run  # once per query: checked by check_unique_documents, on the codes prepare makes
+        query_codes = pd.factorize(run["query"].to_numpy(dtype=object))[0]
+        item_codes = pd.factorize(run["item"].to_numpy(dtype=object))[0]
+        return _apply(run, _duplicate_problems(run, query_codes, item_codes), on_error)
+    problems = _time_problems(run)
+    rank = run["rank"].to_numpy()
+    problems += [(int(i), f"the rank is {rank[i]}; expected an integer rank >= 1", "rank below 1")
+                 for i in np.flatnonzero(rank < 1)]
+    return _apply(run, problems, on_error)
+
+
+def _duplicate_problems(run: pd.DataFrame, query_codes: IntArray,
+                        item_codes: IntArray) -> list[tuple[int, str, str]]:
+    pair = query_codes.astype(np.int64) * (int(item_codes.max(initial=0)) + 1) + item_codes
+    dup = np.flatnonzero(pd.Series(pair).duplicated().to_numpy())
+    if len(dup) == 0:
+        return []
+    out = []
+    first_of: dict[int, int] = {}
+    for i in np.flatnonzero(pd.Series(pair).duplicated(keep=False).to_numpy()).tolist():
+        first_of.setdefault(int(pair[i]), i)
+    lines, query, item = run["line"].to_numpy(), run["query"].to_numpy(), run["item"].to_numpy()  # once, not per row
+    for i in dup.tolist():
+        out.append((i, f"document '{item[i]}' appears again for query '{query[i]}' (first on "
+                       f"line {int(lines[first_of[int(pair[i])]])}); expected each document once per query",
+                    "duplicate document"))
+    return out
+
+
+def check_unique_documents(run: pd.DataFrame, query_codes: IntArray,
+                           item_codes: IntArray) -> None:
+    """Each document at most once per query in a document run (as trec_eval); codes identify the
+    run rows' query and item."""
+    _apply(run, _duplicate_problems(run, query_codes, item_codes), None)
+
+
+def check_trials(qrels: pd.DataFrame, run: pd.DataFrame) -> None:
+    """For the trial measures (QUESST's figures): every (query, utterance) the run scores must be a trial of the
+    key (the qrels list every trial, targets and non-targets); the first that is not is an InputError at its
+    line."""
+    key = pd.MultiIndex.from_arrays([qrels["query"].astype(str), qrels["item"].astype(str)])
+    pairs = pd.MultiIndex.from_arrays([run["query"].astype(str), run["item"].astype(str)])
+    outside = np.flatnonzero(~pairs.isin(key))
+    if len(outside):
+        at = int(outside[np.argmin(run["line"].to_numpy()[outside])])
+        query, item = str(run["query"].iloc[at]), str(run["item"].iloc[at])
+        raise _error(run, at, f"query {query} in utterance {item} is not a trial of the key; expected only the "
+                              f"key's (query, utterance) pairs", "unknown trial")

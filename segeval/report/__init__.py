@@ -1,1 +1,0 @@
-"""Report stage: turn an :class:`~segeval.evaluation.Evaluation` into text."""

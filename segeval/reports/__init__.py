@@ -1,0 +1,1 @@
+"""Report stage: turn an :class:`~segeval.core.evaluation.Evaluation` into text."""

@@ -1,0 +1,237 @@
+"""``segeval report``: one self-contained HTML page (inline SVG, no network) comparing runs.
+
+The per-query table sorts when a header is clicked; without JavaScript it is a plain table.
+A ``#sort=COLUMN:asc|desc`` fragment applies the same sort on load.  Script errors are
+recorded in ``<body data-errors>`` so a headless browser test can read them.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from segeval.analyses.compare import Cell, Comparison, compare_runs, format_p
+from segeval.core.errors import utf8_text
+from segeval.core.notes import notes_on
+from segeval.core.settings import Settings
+from segeval.core.words import plural
+from segeval.figures import label as shown
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+SCRIPT = """
+window.addEventListener('error', function (e) {
+  document.body.dataset.errors = (document.body.dataset.errors || '') + e.message + ';';
+});
+function sortTable(table, col, dir) {
+  var body = table.tBodies[0];
+  var rows = Array.prototype.slice.call(body.rows);
+  var num = function (t) { var v = parseFloat(t); return isNaN(v) ? t : v; };
+  rows.sort(function (a, b) {
+    var x = num(a.cells[col].textContent), y = num(b.cells[col].textContent);
+    var c = (typeof x === 'number' && typeof y === 'number') ? x - y
+      : String(x).localeCompare(String(y), undefined, {numeric: true});  // q2 before q10
+    return dir === 'desc' ? -c : c;
+  });
+  rows.forEach(function (r) { body.appendChild(r); });
+  table.dataset.sorted = col + ':' + dir;
+}
+document.addEventListener('DOMContentLoaded', function () {
+  var table = document.getElementById('per-query');
+  Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+    th.style.cursor = 'pointer';
+    th.addEventListener('click', function () {
+      var dir = table.dataset.sorted === col + ':desc' ? 'asc' : 'desc';
+      sortTable(table, col, dir);
+    });
+  });
+  var m = /sort=(\\d+):(asc|desc)/.exec(window.location.hash);
+  if (m) { sortTable(table, parseInt(m[1], 10), m[2]); }
+  document.body.dataset.ready = 'yes';
+});
+"""
+
+STYLE = """
+body { font-family: sans-serif; margin: 2em; color: #222; max-width: 100%; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
+th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
+th { background: #f0f0f0; overflow-wrap: break-word; } td:first-child, th:first-child { text-align: left; }
+#comparison td:first-child { overflow-wrap: break-word; max-width: 28em; }
+#per-query td { white-space: nowrap; } #per-query th { min-width: 7em; max-width: 14em; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.better { font-weight: bold; color: #1b5e20; } .worse { font-weight: bold; color: #b71c1c; }
+.note { color: #6d4c41; }
+#contents ul { margin: 0.3em 0; } #contents li { display: inline; margin-right: 1em; }
+figure { display: inline-block; vertical-align: top; margin: 0 1em 1em 0; max-width: 100%; }
+figure svg { max-width: 100%; height: auto; }
+figcaption, .legend, .notes, #provenance { font-size: 13px; overflow-wrap: anywhere; }
+#provenance code { overflow-wrap: anywhere; }
+"""
+
+
+def natural_key(text: str) -> list[tuple[int, int | str]]:
+    """Sort key putting q2 before q10: digit runs compare as numbers, the rest as text."""
+    return [(1, int(part)) if part.isdigit() else (0, part) for part in re.split(r"(\d+)", text) if part]
+
+
+def breakable(text: str) -> str:
+    """``text`` escaped for HTML, with a line-break opportunity after each ``_ - . /`` (a long run name wraps
+    at its word boundaries on a narrow screen, not letter by letter)."""
+    return re.sub(r"([_\-./])", r"\1<wbr>", html.escape(text))
+
+
+def _cell(c: Cell) -> str:
+    """A comparison cell; a significant difference is bold green when the run is better than the baseline,
+    bold red when it is worse."""
+    text = f"{c.mean:.4f}"
+    if c.diff is not None and c.ci is not None and c.p is not None:
+        diff, low, high = (round(v, 4) + 0.0 for v in (c.diff, *c.ci))  # no "-0.0000"
+        text += f" <small>({diff:+.4f} [{low:+.4f}, {high:+.4f}] p{html.escape(format_p(c.p))})</small>"
+    kind = "" if not c.significant or not c.diff else "better" if c.diff > 0 else "worse"
+    return f"<td class=\"{kind}\">{text}</td>"
+
+
+def _comparison_table(c: Comparison) -> str:
+    head = "".join(f"<th>{html.escape(m)}</th>" for m in c.measures)
+    rows = []
+    for n in c.runs:
+        label = breakable(shown(n)) + (" (baseline)" if n == c.baseline else "")
+        rows.append(f"<tr><td>{label}</td>{''.join(_cell(c.cells[n][m]) for m in c.measures)}</tr>")
+    legend = (f"Each cell: the run's mean over the {plural(c.queries, 'query', 'queries')}; for a run other than "
+              f"the baseline "
+              f"({html.escape(shown(c.baseline))}), in brackets: <em>difference</em> to the baseline (run minus "
+              f"baseline), its <em>[95% bootstrap interval]</em> and the <em>p</em>-value of the paired "
+              f"{html.escape(c.test)} test, corrected ({html.escape(c.correction)}) across all run and "
+              f"measure cells. Bold green: significantly better than the baseline (p &lt; {c.alpha}); bold red: "
+              f"significantly worse. p&lt;0.0001 is shown for smaller values.")
+    notes = "".join(f"<li>{html.escape(n)}</li>" for n in c.notes)
+    return (f"<div class=\"scroll\"><table id=\"comparison\"><thead><tr><th>run</th>{head}</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></div><p class=\"legend\" id=\"legend\">{legend}</p>"
+            f"<ul class=\"notes\" id=\"notes\">{notes}</ul>")
+
+
+def _contents(measures: Sequence[str]) -> str:
+    """The table of contents: the page's sections, and the figures of each measure."""
+    each = ", ".join(f"<a href=\"#section-measure-{k}\">{html.escape(m)}</a>" for k, m in enumerate(measures))
+    return ("<nav id=\"contents\"><strong>Contents</strong><ul>"
+            "<li><a href=\"#section-comparison\">Comparison</a></li>"
+            f"<li><a href=\"#section-figures\">Figures</a> ({each})</li>"
+            "<li><a href=\"#section-per-query\">Per query</a></li>"
+            "<li><a href=\"#section-provenance\">Provenance</a></li></ul></nav>")
+
+
+def _file(path: str | Path) -> str:
+    from segeval.readers.files import is_stream, sha256_hex
+
+    p = Path(path)
+    if is_stream(path):  # read once already; a second read would be empty or block
+        return f"<li><code>{html.escape(str(path))}</code> (a stream)</li>"
+    try:
+        digest = sha256_hex(p)[:16]  # in blocks: a run of gigabytes is not held whole
+        return (f"<li><code>{html.escape(str(path))}</code> ({p.stat().st_size} bytes, sha256 "
+                f"{digest}…)</li>")
+    except OSError:
+        return f"<li><code>{html.escape(str(path))}</code></li>"
+
+
+def _provenance(qrels: str | Path, runs: Sequence[str | Path], command: str | None) -> str:
+    from segeval import __version__
+
+    when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    cmd = command if command is not None else "segeval.reports.html.render_report (Python API)"
+    files = _file(qrels) + "".join(_file(r) for r in runs)
+    return (f"<h2 id=\"section-provenance\">Provenance</h2><div id=\"provenance\"><p>segeval "
+            f"{html.escape(__version__)}, "
+            f"{html.escape(when)}</p><p>command: <code>{html.escape(cmd)}</code></p>"
+            f"<p>inputs (qrels first):</p><ul>{files}</ul></div>")
+
+
+def _figure(svg: str, kind: str, caption: str, notes: Sequence[str] = (), **data: str) -> str:
+    """The SVG in a figure as wide as the drawing (its caption and notes wrap under it), at most the page width."""
+    attrs = "".join(f' data-{k}="{html.escape(v)}"' for k, v in data.items())
+    m = re.search(r'<svg[^>]*\swidth="([\d.]+)pt"', svg)
+    width = f' style="width: {float(m.group(1)) * 4 / 3:.0f}px"' if m else ""
+    text = html.escape(caption) + "".join(f'<br><small class="note">note: {html.escape(n)}</small>' for n in notes)
+    return f'<figure class="{kind}"{attrs}{width}>{svg}<figcaption>{text}</figcaption></figure>'
+
+
+def _figures(comparison: Comparison) -> list[str]:
+    """The figures: precision-recall curves, then per measure one box per run and each run's differences from
+    the baseline, each captioned with its notes."""
+    from segeval.figures.compare import difference_bars, distributions, pr_curves
+
+    evals, base = comparison.evaluations, comparison.baseline
+    queries = next(iter(evals.values())).queries
+    curves = {n: [ev.summary[k] for k in ev.summary if k.startswith("iprec_at_recall")] for n, ev in evals.items()}
+    figures = [_figure(pr_curves(curves), "pr", "Interpolated precision at 11 recall levels, mean over queries.")]
+    for k, m in enumerate(comparison.measures):
+        notes = notes_on(comparison.notes, m)
+        figures.append(f"<h3 id=\"section-measure-{k}\">{html.escape(m)}</h3>")
+        figures.append(_figure(distributions({m: {n: ev.per_query[m] for n, ev in evals.items()}}), "dist",
+                               f"Per-query {m}, one box per run.", notes, measure=m))
+        for n in comparison.runs:
+            if n != base:
+                svg = difference_bars(queries, {m: evals[base].per_query[m]}, {m: evals[n].per_query[m]}, (base, n))
+                mine = [x for x in notes if x.startswith((f"{base}: ", f"{n}: "))]
+                figures.append(_figure(svg, "diff", f"Per-query {m} of {shown(n)} minus the baseline {shown(base)}, "
+                                                    "sorted.",
+                                       mine, run=n, measure=m))
+    return figures
+
+
+def _per_query_cells(comparison: Comparison) -> tuple[str, str]:
+    """The per-query table's header cells (a run and a measure each) and its rows (a query each, in natural
+    order)."""
+    evals = comparison.evaluations
+    queries = next(iter(evals.values())).queries
+    columns = [(n, m) for n in comparison.runs for m in comparison.measures]
+    head = "".join(f"<th>{breakable(shown(n))}<br>{html.escape(m)}</th>" for n, m in columns)
+    body = "".join(
+        f"<tr><td>{html.escape(shown(queries[i]))}</td>"
+        + "".join(f"<td>{evals[n].per_query[m][i]:.4f}</td>" for n, m in columns) + "</tr>"
+        for i in sorted(range(len(queries)), key=lambda i: natural_key(queries[i])))
+    return head, body
+
+
+def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | Path], output: str | Path, *,
+                  measures: Sequence[str] = ("map", "P_10"), adapter: str | None = None,
+                  baseline: str | Path | None = None, test: str = "t", correction: str | None = None,
+                  permutations: int = 10_000, seed: int = 0, command: str | None = None,
+                  settings: Settings | None = None) -> Path:
+    """Write the report page on validated ``qrels`` (read from ``source``) and return its path.
+    ``command`` is the command line shown under provenance (with the segeval version, the input
+    files and the date).  An output that is one of the inputs is refused before any work (the
+    caller checks it before reading: :func:`segeval.reports.output.check_output`).  Each run is read once, with
+    ``settings``' policies (as :func:`segeval.analyses.compare.compare_runs` takes them)."""
+    from segeval.reports.output import check_output, write_output
+
+    inputs = [source, *runs, *([baseline] if baseline is not None else [])]
+    check_output(output, inputs)
+    comparison = compare_runs(qrels, runs, measures, adapter=adapter, baseline=baseline, test=test,
+                              correction=correction, permutations=permutations, seed=seed, settings=settings,
+                              also=["iprec_at_recall"])
+    ordered = [baseline, *[r for r in runs if str(r) != str(baseline)]] if baseline is not None else list(runs)
+    queries = next(iter(comparison.evaluations.values())).queries
+    figures = _figures(comparison)
+    head, body = _per_query_cells(comparison)
+    used = ", ".join(comparison.adapters) or "none"
+    default = "" if adapter else " (the default for these runs)"
+    page = (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>segeval report</title>"
+            f"<style>{STYLE}</style></head><body><h1>segeval report</h1>"
+            f"<p>qrels: {html.escape(utf8_text(Path(source).name))}; "
+            f"{plural(len(queries), 'query', 'queries')}; adapter: "
+            f"{html.escape(used)}{default}</p>{_contents(comparison.measures)}"
+            f"<h2 id=\"section-comparison\">Comparison</h2>{_comparison_table(comparison)}"
+            f"<h2 id=\"section-figures\">Figures</h2>{''.join(figures)}"
+            f"<h2 id=\"section-per-query\">Per query</h2><p>Queries in natural order (q2 before q10); click a "
+            f"header to sort.</p>"
+            f"<div class=\"scroll\"><table id=\"per-query\"><thead><tr><th>query</th>"
+            f"{head}</tr></thead><tbody>{body}</tbody></table></div>"
+            f"{_provenance(source, ordered, command)}<script>{SCRIPT}</script></body></html>\n")
+    return write_output(output, page, inputs=inputs)

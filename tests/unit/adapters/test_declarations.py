@@ -1,0 +1,99 @@
+"""The adapters are declared once (segeval/adapters/registry.py: KINDS): the spec parser, the help, the docs
+table, the lazy imports and the tests' lists come from the declarations, and every declared parameter's
+domain is checked the same way by a spec, a constructor and ``Settings``."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+import segeval.adapters
+from segeval.adapters.base import Adapter
+from segeval.adapters.registry import ADAPTER_HELP, EXAMPLES, KINDS, docs_table, make_adapter
+from segeval.core.errors import ParameterError
+from segeval.core.settings import Settings
+from tests.conftest import ROOT, run_cli
+
+
+def _subclasses(cls: type) -> set[type]:
+    return {c for sub in cls.__subclasses__() for c in {sub} | _subclasses(sub)}
+
+
+def test_docs_table_is_the_declarations() -> None:
+    page = (ROOT / "docs" / "adapters.md").read_text()
+    block = page[page.index("<!-- table: "):].split("\n", 1)[1].split("<!-- table end -->")[0]
+    assert block == docs_table(), ("docs/adapters.md's table differs from the declarations; paste the output of "
+                                   "python -c 'from segeval.adapters.registry import docs_table; print(docs_table())'")
+
+
+def test_every_adapter_class_is_declared_and_lazily_importable() -> None:
+    import segeval.adapters.registry as registry
+
+    declared = {getattr(segeval.adapters, k.cls) for k in KINDS}
+    assert declared == _subclasses(Adapter)
+    assert {type(make_adapter(e)) for e in EXAMPLES} == declared  # every kind has an example
+    source = ast.parse((ROOT / "segeval" / "adapters" / "__init__.py").read_text())
+    typed = {a.name for node in ast.walk(source) if isinstance(node, ast.If) for sub in node.body
+             if isinstance(sub, ast.ImportFrom) for a in sub.names}
+    assert typed == set(segeval.adapters.__all__)  # what type checkers see (if TYPE_CHECKING) is what loads
+    assert registry.BY_NAME.keys() == {k.name for k in KINDS}
+
+
+def test_each_example_round_trips_and_has_its_row_suffix() -> None:
+    for k in KINDS:
+        for row in k.rows:
+            first = make_adapter(row.examples[0])
+            for e in row.examples:
+                a = make_adapter(e)
+                assert make_adapter(a.spec).spec == a.spec and a.spec.split(":")[0] == k.name
+                assert a.suffix.rstrip("sbzf") == first.suffix.rstrip("sbzf")  # variants add flag letters only
+
+
+def test_the_help_is_the_grammar() -> None:
+    assert ADAPTER_HELP == ("exact, overlap, overlap-once, binned[:B[:start|span]], tolerance[:T], "
+                            "tiou[:theta[:strict][:empty0][:best][:float32]], tiou-best[:theta]")
+    for command in ("eval", "show", "me13sh"):
+        code, out, _ = run_cli(command, "--help")
+        text = re.sub(r"\s+", "", out)
+        assert code == 0
+        assert command == "me13sh" or re.sub(r"\s+", "", ADAPTER_HELP) in text, command
+
+
+def test_loading_the_declarations_loads_no_numpy() -> None:
+    code = "import sys, segeval.adapters.registry, segeval.core.settings; print('numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+def _bad(domain: str, least: int) -> list[tuple[Any, str]]:
+    """Values outside a domain: (as a constructor or Settings gets it, as a spec writes it)."""
+    if domain == "whole":
+        return [(least - 1, str(least - 1)), (1.5, "1.5"), ("x", "x"), (True, "+")]
+    if domain == "unit":
+        return [(0, "0"), (1.0000001, "1.0000001"), (float("nan"), "nan"), (-0.5, "-0.5")]
+    return [("end", "end"), (1, "1")]
+
+
+@pytest.mark.parametrize(("kind", "position"), [(k, i) for k in KINDS for i in range(len(k.params))],
+                         ids=lambda x: x.name if hasattr(x, "name") else str(x))
+def test_each_parameter_domain_is_checked_before_any_work(kind: Any, position: int) -> None:
+    p = kind.params[position]
+    lead = [str(getattr(Settings(), q.setting)) for q in kind.params[:position]]
+    cls = getattr(segeval.adapters, kind.cls)
+    for value, text in _bad(p.domain, p.least):
+        spec = ":".join([kind.name, *lead, text])
+        with pytest.raises(ParameterError) as spec_error:
+            make_adapter(spec)
+        assert str(spec_error.value) == (f"The 'adapter' parameter {spec!r}: {p.what} must be {p.expected}. "
+                                         f"Got {text!r} instead.")
+        with pytest.raises(ParameterError, match=re.escape(f"The '{p.keyword}' parameter must be {p.expected}. "
+                                                           f"Got {value!r} instead.")):
+            cls(**{p.keyword: value})
+        with pytest.raises(ParameterError, match=re.escape(f"The '{p.setting}' parameter must be {p.expected}. "
+                                                           f"Got {value!r} instead.")):
+            Settings(**{p.setting: value})
