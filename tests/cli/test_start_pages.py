@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from pathlib import Path
 
 import pytest
 
@@ -38,8 +39,9 @@ def _shown_in(shown: list[str], output: list[str]) -> bool:
             parts[-1].append(line)
     start = 0
     for lines in filter(None, parts):
-        found = next((i for i in range(start, len(output) - len(lines) + 1)
-                      if output[i:i + len(lines)] == lines), None)
+        found = next(
+            (i for i in range(start, len(output) - len(lines) + 1) if output[i : i + len(lines)] == lines), None
+        )
         if found is None:
             return False
         start = found + len(lines)
@@ -53,10 +55,10 @@ def test_there_is_a_page_per_community_and_each_shows_a_run() -> None:
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[p.stem for p in PAGES])
-def test_every_shown_command_prints_what_the_page_shows(page: object, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_shown_command_prints_what_the_page_shows(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
     monkeypatch.setenv("COLUMNS", "100")
-    for command, expected_code, shown in _runs(page.read_text(encoding="utf-8")):  # type: ignore[attr-defined]
+    for command, expected_code, shown in _runs(page.read_text(encoding="utf-8")):
         words = shlex.split(command)
         assert words[0] == "segeval", command
         code, out, err = run_cli(*words[1:])
@@ -66,9 +68,9 @@ def test_every_shown_command_prints_what_the_page_shows(page: object, monkeypatc
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[p.stem for p in PAGES])
-def test_every_python_block_runs(page: object, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_python_block_runs(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)
-    for code in re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.S):  # type: ignore[attr-defined]
+    for code in re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), flags=re.S):
         exec(compile(code, str(page), "exec"), {})
 
 
