@@ -1,5 +1,6 @@
-"""How many judged spans each result span overlaps, by an interval tree and by sorted arrays (docs/adapters.md,
-"Sorted arrays, not an interval tree").  Needs ``pip install intervaltree`` (segeval does not depend on it).
+"""How many judged spans each result span overlaps, by an interval tree and by sorted arrays (docs/internals.md,
+"Segment adapters: sorted arrays, not an interval tree").  Needs ``pip install intervaltree`` (segeval does
+not depend on it).
 
     python scripts/intervaltree_vs_arrays.py   # CPU seconds of each, the same counts
 """
