@@ -31,7 +31,7 @@ def read_kwlist(path: str) -> TermList:
     if encoding != "UTF-8":  # KWSEval's schema: UTF-8 or GB2312 (encoding="" only unvalidated: then ASCII folding)
         raise InputError(path, f"encoding=\"{encoding}\": expected \"UTF-8\" (segeval reads UTF-8 kwlists and RTTMs)",
                          line=root.line)
-    normalize = root.attrs.get("compareNormalize", "")
+    normalize = attribute(path, root, "compareNormalize")  # KWSEval stops without it ("" compares as written)
     if normalize not in ("", "lowercase"):
         raise InputError(path, f"compareNormalize=\"{normalize}\": expected \"lowercase\" or nothing",
                          line=root.line)

@@ -179,8 +179,12 @@ def test_hostile_speech_input(tmp_path: Path, role: str, case: str) -> None:
     ("rttm", ";; only a comment\nSPEAKER A 1 0.0 100.0 <NA> <NA> s <NA>\n",
      "holds no LEXEME record; expected the reference's words as LEXEME records (type file channel tbeg dur ortho "
      "subtype speaker conf)"),
-    ("kwlist", '<kwlist ecf_filename="e" version="t" language="english">\n</kwlist>\n',
-     "no <kw>: expected at least one term")], ids=["empty rttm", "rttm", "kwlist"])
+    ("kwlist", '<kwlist ecf_filename="e" version="t" language="english" compareNormalize="">\n</kwlist>\n',
+     "no <kw>: expected at least one term"),
+    # KWSEval stops on such a list ("Requested hash key does not exists (compareNormalize)"): so does segeval
+    ("kwlist", '<kwlist ecf_filename="e" version="t" language="english">\n<kw kwid="a"><kwtext>x</kwtext></kw>\n'
+               '</kwlist>\n', '<kwlist> has no compareNormalize= attribute; expected compareNormalize="..."')],
+    ids=["empty rttm", "rttm", "kwlist", "kwlist without compareNormalize"])
 def test_a_reference_without_words_or_terms_is_refused(tmp_path: Path, name: str, text: str, problem: str) -> None:
     """Read as given, every term would have no occurrence (all figures NA, exit 0): a silent acceptance."""
     where = f"{tmp_path / name}" + (", line 1" if name == "kwlist" else "")
