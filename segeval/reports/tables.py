@@ -1,37 +1,80 @@
-"""Tables on standard output in the ``-o text|json|csv`` formats every table-printing command takes."""
+"""The one table writer: every command's table on standard output, in ``-o text|json|csv`` (and ``markdown``,
+``latex`` where tables are compared), docs/cli.md "Output formats".
+
+- text: tab-separated, a header line; a number rounded as its column declares (default :data:`DIGITS`, six
+  significant digits), so a human reads ``0.9``, never ``0.8999999999999999``;
+- json: a list of objects, one per row, the column names as keys, numbers at full precision;
+- csv: a header line, numbers at full precision (``repr``), cells escaped by :func:`~segeval.reports.escaping.csv_text`;
+- markdown, latex: the text cells in a pipe table or a ``tabular``.
+
+A value that is not a finite number is written ``nan``, ``inf`` or ``-inf`` in text, CSV, Markdown and LaTeX
+and ``null`` in JSON (JSON has no such number: the output is always valid JSON); a missing value (None) is an
+empty cell, ``null`` in JSON.
+"""
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from segeval.core.errors import check_choice
-from segeval.reports.escaping import csv_text, json_text, plain
+from segeval.reports.escaping import csv_text, json_text, latex, markdown, plain
 
 TABLE_FORMATS = ("text", "json", "csv")
+#: the formats of tables that are compared by eye or pasted into a paper (``compare``)
+DOCUMENT_FORMATS = (*TABLE_FORMATS, "markdown", "latex")
+#: a text cell's rounding when its column declares no format: six significant digits, written as the
+#: shortest float that reads back (``0.9``, ``5.0``, ``0.333333``)
+DIGITS = ".6g"
 
-#: a column: its name and the format spec of its values in the text layout
+#: a column: its name and the format spec of its numbers in the human formats ('' = :data:`DIGITS`)
 Column = tuple[str, str]
 
 
-def check_table_format(fmt: str) -> str:
-    """``fmt`` when it is a table format, else a ParameterError (before any work)."""
-    return check_choice("output", fmt, TABLE_FORMATS)
+def check_table_format(fmt: str, formats: Sequence[str] = TABLE_FORMATS) -> str:
+    """``fmt`` when it is one of ``formats``, else a ParameterError (before any work)."""
+    return check_choice("output", fmt, tuple(formats))
+
+
+def cell_text(value: Any, spec: str = "") -> str:
+    """A human cell: a float rounded by ``spec`` (default :data:`DIGITS`), non-finite as ``nan``/``inf``/``-inf``,
+    None as empty, anything else as ``str``."""
+    value = plain_scalar(value)
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return repr(value)
+        return format(value, spec) if spec else repr(float(format(value, DIGITS)))
+    if isinstance(value, int) and not isinstance(value, bool) and spec:
+        return format(value, spec)
+    return str(value)
+
+
+def plain_scalar(value: Any) -> Any:
+    """A NumPy scalar as the Python number it holds, anything else as it is."""
+    return value.item() if hasattr(value, "item") and getattr(value, "ndim", None) == 0 else value
 
 
 def render(columns: Sequence[Column], rows: Sequence[Sequence[Any]], fmt: str) -> str:
-    """The table: text (tab-separated, a header line, values formatted by the column specs), json (a
-    list of objects, full precision, NaN as null) or csv (a header line, full precision, text cells quoted and
-    guarded against formulas: :mod:`segeval.reports.escaping`)."""
+    """The table in ``fmt`` (one of :data:`DOCUMENT_FORMATS`), as the module says."""
     names = [name for name, _ in columns]
     if fmt == "json":
         return json_text([dict(zip(names, map(plain, row), strict=True)) for row in rows]) + "\n"
     if fmt == "csv":
-        return csv_text([names, *([plain(v) for v in row] for row in rows)])
-    lines = ["\t".join(names)]
-    lines += ["\t".join(format(v, spec) for v, (_, spec) in zip(row, columns, strict=True)) for row in rows]
-    return "".join(line + "\n" for line in lines)
+        return csv_text([names, *([plain_scalar(v) for v in row] for row in rows)])
+    cells = [[cell_text(v, spec) for v, (_, spec) in zip(row, columns, strict=True)] for row in rows]
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(markdown(c) for c in row) + " |" for row in [names, *cells]]
+        return "\n".join([lines[0], "|" + "---|" * len(names), *lines[1:]]) + "\n"
+    if fmt == "latex":
+        body = [" & ".join(latex(c) for c in row) + r" \\" for row in cells]
+        return "\n".join([r"\begin{tabular}{l" + "r" * (len(names) - 1) + "}", r"\toprule",
+                          " & ".join(latex(n) for n in names) + r" \\", r"\midrule", *body,
+                          r"\bottomrule", r"\end{tabular}"]) + "\n"
+    return "".join("\t".join(row) + "\n" for row in [names, *cells])
 
 
 def write(columns: Sequence[Column], rows: Sequence[Sequence[Any]], fmt: str) -> None:
