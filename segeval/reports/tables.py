@@ -29,6 +29,10 @@ DOCUMENT_FORMATS = (*TABLE_FORMATS, "markdown", "latex")
 #: shortest float that reads back (``0.9``, ``5.0``, ``0.333333``)
 DIGITS = ".6g"
 
+#: the summary row of a mean AP averaged again (over tIoU thresholds or tolerances): one name in every command
+#: (``detect`` on every protocol, ``spot``), ActivityNet's and SoccerNet's own; its class cell is empty (all classes)
+AVERAGE_MAP = "Average-mAP"
+
 #: a column: its name and the format spec of its numbers in the human formats ('' = :data:`DIGITS`)
 Column = tuple[str, str]
 

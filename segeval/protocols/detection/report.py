@@ -8,13 +8,13 @@ from typing import Any
 
 from segeval.protocols.detection.evaluate import DetectionResult
 from segeval.protocols.detection.proposals import ProposalResult
+from segeval.reports.tables import AVERAGE_MAP
 
 #: a row: figure name, tIoU (None for an average over thresholds), class ('' for all), value, official text
 Row = tuple[str, Any, str, float, str]
 COLUMNS = (("figure", ""), ("tiou", ""), ("class", ""), ("value", ""), ("official", ""))
 PROPOSAL_COLUMNS = (("figure", ""), ("an", ""), ("value", ""), ("official", ""))
-#: the summary row of the mean mAP over the tIoU thresholds, one name on every protocol (ActivityNet's print)
-AVERAGE_MAP = "Average-mAP"
+
 
 
 def py2_str(x: float) -> str:
