@@ -5,7 +5,6 @@ example of docs/detection.md."""
 from __future__ import annotations
 
 import json
-
 from pathlib import Path
 
 import pytest
