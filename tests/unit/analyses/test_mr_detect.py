@@ -43,7 +43,7 @@ def test_recall_is_never_guessed_and_unknown_files_are_refused(tmp_path: Path) -
 def test_text_output_is_a_table_of_the_headline_figures() -> None:
     truth, predictions = map(str, CASES["tvr"])
     code, out, _ = run_cli("mr", truth, predictions)
-    rows = [line.split() for line in out.splitlines()]
-    assert code == 0 and all(len(r) == 2 for r in rows) and rows[0][0] == "VCMR-0.5-r1"
-    widths = {len(line) - len(line.rstrip().split()[-1]) for line in out.splitlines()}
-    assert len(widths) == 1  # one column of values
+    rows = [line.split("\t") for line in out.splitlines()]
+    assert code == 0 and all(len(r) == 2 for r in rows) and rows[:2] == [["figure", "value"], ["VCMR-0.5-r1", "11.5"]]
+    full = run_cli("mr", "--full", "-o", "csv", truth, predictions)[1].splitlines()
+    assert full[0] == "figure,value" and len(full) > len(rows)
