@@ -149,7 +149,7 @@ def test_every_command_in_every_format(command: str, fmt: str, files: dict[str, 
         return  # an official tool's fixed text layout (trec_eval, KWSEval, the anchoring toolkit, compare's cells)
     full = [x for x in _floats(json.loads(_run(command, "json", files)))
             if math.isfinite(x) and repr(float(format(x, ".6g"))) != repr(x)]
-    assert full or command in ("check", "pool"), "a case that cannot fail: no number with more than 6 significant digits"
+    assert full or command in ("check", "pool"), "a case that cannot fail: no number of more than 6 digits"
     shown = [repr(x) for x in full if repr(x) in cells]
     assert not shown, shown  # a human table rounds
 
