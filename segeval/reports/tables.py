@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from segeval.core.errors import check_choice
-from segeval.reports.escaping import csv_text, json_text, latex, markdown, plain
+from segeval.reports.escaping import csv_text, json_text, latex, markdown, plain, scalar
 
 TABLE_FORMATS = ("text", "json", "csv")
 #: the formats of tables that are compared by eye or pasted into a paper (``compare``)
@@ -45,7 +45,7 @@ def check_table_format(fmt: str, formats: Sequence[str] = TABLE_FORMATS) -> str:
 def cell_text(value: Any, spec: str = "") -> str:
     """A human cell: a float rounded by ``spec`` (default :data:`DIGITS`), non-finite as ``nan``/``inf``/``-inf``,
     None as empty, anything else as ``str``."""
-    value = plain_scalar(value)
+    value = scalar(value)
     if value is None:
         return ""
     if isinstance(value, float):
@@ -57,18 +57,17 @@ def cell_text(value: Any, spec: str = "") -> str:
     return str(value)
 
 
-def plain_scalar(value: Any) -> Any:
-    """A NumPy scalar as the Python number it holds, anything else as it is."""
-    return value.item() if hasattr(value, "item") and getattr(value, "ndim", None) == 0 else value
+def _records(columns: Sequence[Column], rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+    return [dict(zip([name for name, _ in columns], map(plain, row), strict=True)) for row in rows]
 
 
 def render(columns: Sequence[Column], rows: Sequence[Sequence[Any]], fmt: str) -> str:
     """The table in ``fmt`` (one of :data:`DOCUMENT_FORMATS`), as the module says."""
     names = [name for name, _ in columns]
     if fmt == "json":
-        return json_text([dict(zip(names, map(plain, row), strict=True)) for row in rows]) + "\n"
+        return json_text(_records(columns, rows)) + "\n"
     if fmt == "csv":
-        return csv_text([names, *([plain_scalar(v) for v in row] for row in rows)])
+        return csv_text([names, *rows])
     cells = [[cell_text(v, spec) for v, (_, spec) in zip(row, columns, strict=True)] for row in rows]
     if fmt == "markdown":
         lines = ["| " + " | ".join(markdown(c) for c in row) + " |" for row in [names, *cells]]
@@ -84,3 +83,12 @@ def render(columns: Sequence[Column], rows: Sequence[Sequence[Any]], fmt: str) -
 def write(columns: Sequence[Column], rows: Sequence[Sequence[Any]], fmt: str) -> None:
     """:func:`render` on standard output."""
     sys.stdout.write(render(columns, rows, fmt))
+
+
+def write_many(named: dict[str, tuple[Sequence[Column], Sequence[Sequence[Any]]]], fmt: str) -> None:
+    """Several tables on standard output: in JSON one object of them by name, else one after the other with an
+    empty line between."""
+    if fmt == "json":
+        sys.stdout.write(json_text({name: _records(c, r) for name, (c, r) in named.items()}) + "\n")
+    else:
+        sys.stdout.write("\n".join(render(c, r, fmt) for c, r in named.values()))

@@ -210,10 +210,10 @@ def _write_correlation(names: list[str], x: list[float], y: list[float], notes: 
 
         sys.stdout.write(json_text(doc) + "\n")
     else:
-        sys.stdout.write(tables.render([("run", ""), ("setting1", ".4f"), ("setting2", ".4f")],
-                                       list(zip(names, x, y, strict=True)), fmt) + "\n"
-                         + tables.render([("coefficient", ""), ("value", "")],
-                                         [[k, math.nan if v is None else v] for k, v in values.items()], fmt))
+        tables.write_many({"runs": ([("run", ""), ("setting1", ".4f"), ("setting2", ".4f")], list(zip(names, x, y,
+                                                                                                       strict=True))),
+                           "coefficients": ([("coefficient", ""), ("value", "")],
+                                            [[k, math.nan if v is None else v] for k, v in values.items()])}, fmt)
     for n in notes:
         print(render_note(f"note: {n}"), file=sys.stderr)
 
