@@ -45,6 +45,8 @@ COMMANDS: dict[str, tuple[list[str], tuple[str, ...], bool]] = {
            ("text", "json", "csv"), False),
     "mr nan": (["mr", "-p", "ego4d-nlq", str(MR / "ego4d-nan.gt.json.gz"), str(MR / "ego4d-nan.pred.json.gz")],
                ("json", "csv"), False),
+    "mr -q": (["mr", "-q", "-p", "ego4d-nlq", str(MR / "ego4d.gt.json.gz"), str(MR / "ego4d.pred.json.gz")],
+              ("text", "json", "csv"), False),
     "mr --full": (["mr", "--full", "-p", "ego4d-nlq", str(MR / "ego4d.gt.json.gz"), str(MR / "ego4d.pred.json.gz")],
                   ("text", "csv"), False),
 }

@@ -37,6 +37,9 @@ def moment_retrieval(
         "--iou-compare", metavar="ge|gt", help="A hit is IoU >= t (ge) or > t (gt) (recall: ge).")] = None,
     nms: Annotated[float | None, typer.Option(
         "--nms", metavar="θ", help="Temporal NMS: drop a window with IoU > θ to a better one (recall: off).")] = None,
+    per_query: Annotated[bool, typer.Option("-q", help="Also each query's value of each headline figure (text, csv: "
+                                                       "query,figure,value rows, the figures' own under query all; "
+                                                       "json: per_query).")] = False,
     full: Annotated[bool, typer.Option("--full", help="text, csv: every key of the official output (a row per "
                                                       "key path, parts joined by /), not only the headline "
                                                       "figures.")] = False,
@@ -70,7 +73,7 @@ def moment_retrieval(
 
         for line in write_moment_lines(protocol, truth, predictions, options, write_lines):
             print(render_note(line) if line.startswith("note: ") else line, file=sys.stderr)
-    _print_result(result, fmt, full)
+    _print_result(result, fmt, full, per_query)
 
 
 def _detected_protocol(truth: str) -> str:
@@ -82,14 +85,20 @@ def _detected_protocol(truth: str) -> str:
     return protocol
 
 
-def _print_result(result: MrResult, fmt: str, full: bool) -> None:
-    """The figures on stdout (every key as JSON, or a figure,value table), the notes on stderr."""
+def _print_result(result: MrResult, fmt: str, full: bool, per_query: bool) -> None:
+    """The figures on stdout (every key as JSON, or a figure,value table; with ``per_query`` each query's too), the
+    notes on stderr."""
     from segeval.reports.escaping import json_text
 
+    shown = list(_flat(result.figures if full else result.brief))
     if fmt == "json":
-        sys.stdout.write(json_text({**result.figures, "notes": result.notes}, indent=2) + "\n")
+        queries = {"per_query": result.per_query} if per_query else {}
+        sys.stdout.write(json_text({**result.figures, **queries, "notes": result.notes}, indent=2) + "\n")
+    elif per_query:
+        rows = [(q, figure, value) for q, values in result.per_query.items() for figure, value in values.items()]
+        tables.write([("query", ""), ("figure", ""), ("value", "")], [*rows, *(("all", *row) for row in shown)], fmt)
     else:
-        tables.write([("figure", ""), ("value", "")], list(_flat(result.figures if full else result.brief)), fmt)
+        tables.write([("figure", ""), ("value", "")], shown, fmt)
     for note in result.notes:
         print(render_note(f"note: {note}"), file=sys.stderr)
 
