@@ -23,8 +23,6 @@ from segeval.core.errors import check_choice
 from segeval.reports.escaping import csv_text, json_text, latex, markdown, plain, scalar
 
 TABLE_FORMATS = ("text", "json", "csv")
-#: the formats of tables that are compared by eye or pasted into a paper (``compare``)
-DOCUMENT_FORMATS = (*TABLE_FORMATS, "markdown", "latex")
 #: a text cell's rounding when its column declares no format: six significant digits, written as the
 #: shortest float that reads back (``0.9``, ``5.0``, ``0.333333``)
 DIGITS = ".6g"
@@ -37,9 +35,9 @@ AVERAGE_MAP = "Average-mAP"
 Column = tuple[str, str]
 
 
-def check_table_format(fmt: str, formats: Sequence[str] = TABLE_FORMATS) -> str:
-    """``fmt`` when it is one of ``formats``, else a ParameterError (before any work)."""
-    return check_choice("output", fmt, tuple(formats))
+def check_table_format(fmt: str) -> str:
+    """``fmt`` when it is a table format, else a ParameterError (before any work)."""
+    return check_choice("output", fmt, TABLE_FORMATS)
 
 
 def cell_text(value: Any, spec: str = "") -> str:
@@ -48,13 +46,11 @@ def cell_text(value: Any, spec: str = "") -> str:
     value = scalar(value)
     if value is None:
         return ""
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return repr(value)
-        return format(value, spec) if spec else repr(float(format(value, DIGITS)))
-    if isinstance(value, int) and not isinstance(value, bool) and spec:
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, int | float) and not isinstance(value, bool) and spec:
         return format(value, spec)
-    return str(value)
+    return repr(float(format(value, DIGITS))) if isinstance(value, float) else str(value)
 
 
 def _records(columns: Sequence[Column], rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
@@ -62,7 +58,7 @@ def _records(columns: Sequence[Column], rows: Sequence[Sequence[Any]]) -> list[d
 
 
 def render(columns: Sequence[Column], rows: Sequence[Sequence[Any]], fmt: str) -> str:
-    """The table in ``fmt`` (one of :data:`DOCUMENT_FORMATS`), as the module says."""
+    """The table in ``fmt`` (text, json, csv, markdown, latex), as the module says."""
     names = [name for name, _ in columns]
     if fmt == "json":
         return json_text(_records(columns, rows)) + "\n"

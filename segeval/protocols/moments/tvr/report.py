@@ -90,10 +90,7 @@ def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult
     data = read(truth, predictions)
     figures, notes = evaluate(data, thresholds, top_k)
     brief = {f"{task}-{name}": value for task in TASKS if task in figures for name, value in figures[task].items()}
-    names = [str(q.desc_id) for q in data.queries]
-    if len(set(names)) < len(names):  # 7 and "7" are two queries: their JSON text tells them apart
-        names = [key(q.desc_id) for q in data.queries]
-    rows: dict[str, dict[str, float | None]] = {name: {} for name in names}
+    rows: dict[str, dict[str, float | None]] = {key(q.desc_id): {} for q in data.queries}  # 7 and "7" differ
     for task in (t for t in TASKS if t in figures):
         for name, hit in per_query(data, task, thresholds, top_k).items():
             for row, value in zip(rows.values(), hit.tolist(), strict=True):
