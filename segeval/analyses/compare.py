@@ -30,7 +30,8 @@ from segeval.core.errors import InputError, ParameterError, SegevalError, check_
 from segeval.core.notes import for_run, unprefixed
 from segeval.core.settings import EngineOptions, Settings
 from segeval.core.words import plural
-from segeval.reports.escaping import csv_text, json_text, latex, markdown
+from segeval.reports import tables
+from segeval.reports.escaping import json_text, markdown
 
 #: ``compare_runs``' default engine: the runs one after another in this process, no progress line
 ONE_PROCESS = EngineOptions(jobs=1, quiet=True)
@@ -398,24 +399,14 @@ def render(result: Comparison, fmt: str = "text") -> str:
         return json_text(doc) + "\n"
     if fmt == "csv":
         header, table = _long_table(result)
-        return csv_text([header, *table])
+        return tables.render([(h, "") for h in header], table, "csv")
     grids = _grids(result)
     if fmt == "markdown":
-        lines: list[str] = []
-        for header, rows in grids:
-            lines += ["| " + " | ".join(markdown(h) for h in header) + " |", "|" + "---|" * len(header)]
-            lines += ["| " + " | ".join(markdown(c) for c in r) + " |" for r in rows]
-            lines.append("")
-        return "\n".join(lines) + f"\n{markdown(legend)}; {'; '.join(markdown(n) for n in result.notes)}\n"
+        return "\n".join(tables.render([(h, "") for h in header], rows, fmt) for header, rows in grids) + \
+            f"\n{markdown(legend)}; {'; '.join(markdown(n) for n in result.notes)}\n"
     if fmt == "latex":
-        lines = []
-        for header, rows in grids:
-            lines += [r"\begin{tabular}{l" + "r" * len(result.measures) + "}", r"\toprule",
-                      " & ".join(latex(h) for h in header) + r" \\", r"\midrule"]
-            lines += [" & ".join(latex(c) for c in r) + r" \\" for r in rows]
-            lines += [r"\bottomrule", r"\end{tabular}"]
-        lines += [f"% {printable(legend)}", *(f"% note: {printable(n)}" for n in result.notes)]
-        return "\n".join(lines) + "\n"
+        return "".join(tables.render([(h, "") for h in header], rows, fmt) for header, rows in grids) + "".join(
+            f"% {printable(line)}\n" for line in [legend, *(f"note: {n}" for n in result.notes)])
     blocks = []
     for header, rows in grids:
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]

@@ -9,7 +9,8 @@
   line break), numbers left as numbers.  ``SEGEVAL_CSV=raw`` writes every value as it is;
 - LaTeX: :func:`latex` (the ten special characters);
 - Markdown: :func:`markdown` (``|``, backslash, backtick, ``<`` and control characters);
-- JSON: :func:`json_text` (NaN and infinities as ``null``, never a bare ``NaN``).
+- JSON: :func:`json_text` (NaN and infinities as ``null``, never a bare ``NaN``; text and CSV write them
+  ``nan``, ``inf``, ``-inf``: :mod:`segeval.reports.tables`).
 """
 
 from __future__ import annotations
@@ -47,12 +48,16 @@ def csv_mode() -> str:
     return mode
 
 
+def scalar(value: Any) -> Any:
+    """A NumPy scalar as the Python value it holds, anything else as it is."""
+    return value.item() if hasattr(value, "item") and getattr(value, "ndim", None) == 0 else value
+
+
 def csv_cell(value: Any) -> Any:
     """A CSV cell: a number as it is; a text that a spreadsheet would run as a formula with a ``'`` in
     front (a plain number written as text, such as a query id ``-5``, is not a formula and is kept); NaN as
     ``nan`` (a table that means "no value" gives None: an empty cell)."""
-    if hasattr(value, "item") and getattr(value, "ndim", None) == 0:
-        value = value.item()
+    value = scalar(value)
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -118,8 +123,7 @@ def markdown(text: str) -> str:
 
 def plain(value: Any) -> Any:
     """A JSON value: NumPy scalars as Python numbers, NaN and infinities as None."""
-    if hasattr(value, "item") and getattr(value, "ndim", None) == 0:
-        value = value.item()
+    value = scalar(value)
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value

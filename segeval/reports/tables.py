@@ -1,17 +1,37 @@
-"""Tables on standard output in the ``-o text|json|csv`` formats every table-printing command takes."""
+"""The one table writer: every command's table on standard output, in ``-o text|json|csv`` (and ``markdown``,
+``latex`` where tables are compared), docs/cli.md "Output formats".
+
+- text: tab-separated, a header line; a number rounded as its column declares (default :data:`DIGITS`, six
+  significant digits), so a human reads ``0.9``, never ``0.8999999999999999``;
+- json: a list of objects, one per row, the column names as keys, numbers at full precision;
+- csv: a header line, numbers at full precision (``repr``), cells escaped by :func:`~segeval.reports.escaping.csv_text`;
+- markdown, latex: the text cells in a pipe table or a ``tabular``.
+
+A value that is not a finite number is written ``nan``, ``inf`` or ``-inf`` in text, CSV, Markdown and LaTeX
+and ``null`` in JSON (JSON has no such number: the output is always valid JSON); a missing value (None) is an
+empty cell, ``null`` in JSON.
+"""
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from segeval.core.errors import check_choice
-from segeval.reports.escaping import csv_text, json_text, plain
+from segeval.reports.escaping import csv_text, json_text, latex, markdown, plain, scalar
 
 TABLE_FORMATS = ("text", "json", "csv")
+#: a text cell's rounding when its column declares no format: six significant digits, written as the
+#: shortest float that reads back (``0.9``, ``5.0``, ``0.333333``)
+DIGITS = ".6g"
 
-#: a column: its name and the format spec of its values in the text layout
+#: the summary row of a mean AP averaged again (over tIoU thresholds or tolerances): one name in every command
+#: (``detect`` on every protocol, ``spot``), ActivityNet's and SoccerNet's own; its class cell is empty (all classes)
+AVERAGE_MAP = "Average-mAP"
+
+#: a column: its name and the format spec of its numbers in the human formats ('' = :data:`DIGITS`)
 Column = tuple[str, str]
 
 
@@ -20,20 +40,51 @@ def check_table_format(fmt: str) -> str:
     return check_choice("output", fmt, TABLE_FORMATS)
 
 
+def cell_text(value: Any, spec: str = "") -> str:
+    """A human cell: a float rounded by ``spec`` (default :data:`DIGITS`), non-finite as ``nan``/``inf``/``-inf``,
+    None as empty, anything else as ``str``."""
+    value = scalar(value)
+    if value is None:
+        return ""
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, int | float) and not isinstance(value, bool) and spec:
+        return format(value, spec)
+    return repr(float(format(value, DIGITS))) if isinstance(value, float) else str(value)
+
+
+def _records(columns: Sequence[Column], rows: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+    return [dict(zip([name for name, _ in columns], map(plain, row), strict=True)) for row in rows]
+
+
 def render(columns: Sequence[Column], rows: Sequence[Sequence[Any]], fmt: str) -> str:
-    """The table: text (tab-separated, a header line, values formatted by the column specs), json (a
-    list of objects, full precision, NaN as null) or csv (a header line, full precision, text cells quoted and
-    guarded against formulas: :mod:`segeval.reports.escaping`)."""
+    """The table in ``fmt`` (text, json, csv, markdown, latex), as the module says."""
     names = [name for name, _ in columns]
     if fmt == "json":
-        return json_text([dict(zip(names, map(plain, row), strict=True)) for row in rows]) + "\n"
+        return json_text(_records(columns, rows)) + "\n"
     if fmt == "csv":
-        return csv_text([names, *([plain(v) for v in row] for row in rows)])
-    lines = ["\t".join(names)]
-    lines += ["\t".join(format(v, spec) for v, (_, spec) in zip(row, columns, strict=True)) for row in rows]
-    return "".join(line + "\n" for line in lines)
+        return csv_text([names, *rows])
+    cells = [[cell_text(v, spec) for v, (_, spec) in zip(row, columns, strict=True)] for row in rows]
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(markdown(c) for c in row) + " |" for row in [names, *cells]]
+        return "\n".join([lines[0], "|" + "---|" * len(names), *lines[1:]]) + "\n"
+    if fmt == "latex":
+        body = [" & ".join(latex(c) for c in row) + r" \\" for row in cells]
+        return "\n".join([r"\begin{tabular}{l" + "r" * (len(names) - 1) + "}", r"\toprule",
+                          " & ".join(latex(n) for n in names) + r" \\", r"\midrule", *body,
+                          r"\bottomrule", r"\end{tabular}"]) + "\n"
+    return "".join("\t".join(row) + "\n" for row in [names, *cells])
 
 
 def write(columns: Sequence[Column], rows: Sequence[Sequence[Any]], fmt: str) -> None:
     """:func:`render` on standard output."""
     sys.stdout.write(render(columns, rows, fmt))
+
+
+def write_many(named: dict[str, tuple[Sequence[Column], Sequence[Sequence[Any]]]], fmt: str) -> None:
+    """Several tables on standard output: in JSON one object of them by name, else one after the other with an
+    empty line between."""
+    if fmt == "json":
+        sys.stdout.write(json_text({name: _records(c, r) for name, (c, r) in named.items()}) + "\n")
+    else:
+        sys.stdout.write("\n".join(render(c, r, fmt) for c, r in named.values()))

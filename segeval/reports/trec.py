@@ -123,9 +123,9 @@ def render_json(ev: Evaluation, runid: str, *, skipped_lines: int = 0, file: str
 
 def render_csv(ev: Evaluation, runid: str, *, per_query: bool = True, summary: bool = True, file: str = "") -> str:
     """Long CSV: ``file,runid,query,measure,value`` (query ``all`` for the summary; ``file`` the run file)."""
-    from segeval.reports.escaping import csv_text
+    from segeval.reports.tables import render as render_table
 
-    rows: list[tuple[object, ...]] = [("file", "runid", "query", "measure", "value")]
+    rows: list[tuple[object, ...]] = []
     requests = trec_order(ev.requests)
     if per_query:
         for i, qid in enumerate(ev.queries):
@@ -135,4 +135,4 @@ def render_csv(ev: Evaluation, runid: str, *, per_query: bool = True, summary: b
         rows.append((file, runid, "all", "num_q", len(ev.queries)))
         rows += ((file, runid, "all", r.name, ev.summary[r.name]) for r in requests
                  if r.measure.aggregate != "none")
-    return csv_text(rows)
+    return render_table([(c, "") for c in ("file", "runid", "query", "measure", "value")], rows, "csv")

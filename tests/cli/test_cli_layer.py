@@ -208,9 +208,9 @@ def test_correlate_text_names_runs_as_the_json(twins: tuple[dict[str, Path], dic
                                                tmp_path: Path) -> None:
     mmss, _ = twins
     args = _args(TABLES["correlate"], mmss, tmp_path / "x")
-    doc = json.loads(run_cli(*args)[1])
+    doc = json.loads(run_cli(*args, "-o", "json")[1])
     assert doc["runs"] == ["A", "B"]  # run names, as every other command shows them, not paths
-    text = run_cli(*args, "-o", "text")[1]
+    text = run_cli(*args)[1]  # text by default
     runs, coefficients = text.split("\n\n")
     assert runs.splitlines()[1:] == [f"{n}\t{a:.4f}\t{b:.4f}" for n, a, b in
                                      zip(doc["runs"], doc["setting1"], doc["setting2"], strict=True)]

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 from typing import Annotated, Any
 
@@ -137,9 +138,10 @@ def correlate_command(
     judged: JudgedOnly = False,
     version: TrecEvalVersion = DEFAULTS.trec_eval,
     output: Annotated[str, typer.Option(
-        "--output", "-o", metavar="json|text|csv",
-        help="json: the run names, both settings' scores, the coefficients and the notes; text/csv: a table "
-             "of each run's scores, an empty line, a table of the coefficients.")] = "json",
+        "--output", "-o", metavar="text|json|csv",
+        help="text, csv: a table of each run's scores, an empty line, a table of the coefficients (an undefined "
+             "one nan); json: the run names, both settings' scores, the coefficients (undefined: null) and the "
+             "notes.")] = "text",
 ) -> None:
     """Correlate how two evaluation settings rank the same runs.
 
@@ -208,10 +210,10 @@ def _write_correlation(names: list[str], x: list[float], y: list[float], notes: 
 
         sys.stdout.write(json_text(doc) + "\n")
     else:
-        sys.stdout.write(tables.render([("run", ""), ("setting1", ".4f"), ("setting2", ".4f")],
-                                       list(zip(names, x, y, strict=True)), fmt) + "\n"
-                         + tables.render([("coefficient", ""), ("value", "")],
-                                         [[k, "nan" if v is None else v] for k, v in values.items()], fmt))
+        tables.write_many({"runs": ([("run", ""), ("setting1", ".4f"), ("setting2", ".4f")], list(zip(names, x, y,
+                                                                                                       strict=True))),
+                           "coefficients": ([("coefficient", ""), ("value", "")],
+                                            [[k, math.nan if v is None else v] for k, v in values.items()])}, fmt)
     for n in notes:
         print(render_note(f"note: {n}"), file=sys.stderr)
 

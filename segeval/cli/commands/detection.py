@@ -49,7 +49,7 @@ def detect_command(
     (docs/detection.md)."""
     from segeval.core.errors import check_choice
     from segeval.protocols.detection import evaluate as E
-    from segeval.protocols.detection.report import detection_rows, table
+    from segeval.protocols.detection.report import COLUMNS, detection_rows
 
     fmt = tables.check_table_format(output)
     check_choice("protocol", protocol, E.PROTOCOLS)
@@ -61,8 +61,7 @@ def detect_command(
 
         for line in write_detection_lines(protocol, t, p, write_lines):
             print(render_note(line), file=sys.stderr)
-    columns, rows = table(detection_rows(result))
-    tables.write(columns, rows, fmt)
+    tables.write(COLUMNS, detection_rows(result), fmt)
     _notes(result.notes)
 
 
@@ -85,13 +84,12 @@ def proposals_command(
     from segeval.core.errors import check_choice
     from segeval.protocols.detection import read as R
     from segeval.protocols.detection.proposals import evaluate_proposals
-    from segeval.protocols.detection.report import proposal_rows, table
+    from segeval.protocols.detection.report import PROPOSAL_COLUMNS, proposal_rows
 
     fmt = tables.check_table_format(output)
     check_choice("protocol", protocol, ("activitynet",))
     t = R.read_activitynet_truth(truth, subset or "validation")
     p = R.read_activitynet_predictions(predictions, t, labels=False)
     result = evaluate_proposals(t, p, max_proposals)
-    columns, rows = table(proposal_rows(result))
-    tables.write((("figure", ""), ("an", ""), *columns[3:]), [[r[0], r[1], r[3], r[4]] for r in rows], fmt)
+    tables.write(PROPOSAL_COLUMNS, proposal_rows(result), fmt)
     _notes(result.notes)

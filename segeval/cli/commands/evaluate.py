@@ -67,7 +67,8 @@ def eval_(
     time_format: TimeFormat = TIME_FORMAT,
     version: TrecEvalVersion = DEFAULTS.trec_eval,
     output: Annotated[str, typer.Option(
-        "--output", "-o", metavar="trec|json|csv", help="Output format (trec: trec_eval's text layout).")] = "trec",
+        "--output", "-o", metavar="trec|text|json|csv", help="Output format (trec, or text as every command "
+                                                             "names it: trec_eval's text layout).")] = "trec",
     jobs: Jobs = None,
     quiet: Quiet = False,
     lenient: Annotated[bool, typer.Option(
@@ -110,6 +111,7 @@ def eval_(
     _check_max_results(max_results)
     _check_formats(rel_info, results_format, adapter)
     names = measure or [REL_INFO_SETS.get(rel_info, "official")]
+    output = "trec" if output == "text" else output  # the name every other command gives its human table
     shown = _output_options(names, output, per_query, no_summary)
     engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
     run_files = expand_runs(runs)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Annotated
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import argument
 from segeval.core.errors import render_note
+from segeval.reports import tables
 
 if TYPE_CHECKING:
     from segeval.protocols.moments.protocol import MrResult
@@ -35,11 +37,16 @@ def moment_retrieval(
         "--iou-compare", metavar="ge|gt", help="A hit is IoU >= t (ge) or > t (gt) (recall: ge).")] = None,
     nms: Annotated[float | None, typer.Option(
         "--nms", metavar="θ", help="Temporal NMS: drop a window with IoU > θ to a better one (recall: off).")] = None,
-    full: Annotated[bool, typer.Option("--full", help="Print every key (the same as -o json).")] = False,
-    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json",
-                                        help="text: a table of the headline figures (notes on stderr); json: "
-                                             "every key of the official output, segeval's additions and "
-                                             "notes.")] = "text",
+    per_query: Annotated[bool, typer.Option("-q", help="Also each query's value of each headline figure (text, csv: "
+                                                       "query,figure,value rows, the figures' own under query all; "
+                                                       "json: per_query).")] = False,
+    full: Annotated[bool, typer.Option("--full", help="text, csv: every key of the official output (a row per "
+                                                      "key path, parts joined by /), not only the headline "
+                                                      "figures.")] = False,
+    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
+                                        help="text, csv: a figure,value table of the headline figures (notes on "
+                                             "stderr); json: every key of the official output, segeval's "
+                                             "additions and notes (brief: the same as text).")] = "text",
     write_lines: Annotated[str | None, typer.Option(
         "--write-lines", metavar="PREFIX",
         help="Also write the ground truth and the ranking as segeval lines, PREFIX.qrels and PREFIX.run "
@@ -53,11 +60,10 @@ def moment_retrieval(
     QVHighlights: R1, mAP, buckets, HL mAP and Hit1, plus mIoU and R5; TVR: VCMR, SVMR and VR recall
     at k, by type; the other protocols as --protocol lists.
     """
-    from segeval.core.errors import check_choice
     from segeval.protocols.moments import protocol as find_protocol
     from segeval.protocols.moments.protocol import parse_options
 
-    fmt = check_choice("output", "text" if output == "brief" else output, ("text", "json"))
+    fmt = tables.check_table_format("text" if output == "brief" else output)
     if protocol is None:
         protocol = _detected_protocol(truth)
     options = parse_options(thresholds, top_k, iou_compare, nms)
@@ -67,7 +73,7 @@ def moment_retrieval(
 
         for line in write_moment_lines(protocol, truth, predictions, options, write_lines):
             print(render_note(line) if line.startswith("note: ") else line, file=sys.stderr)
-    _print_result(result, full or fmt == "json")
+    _print_result(result, fmt, full, per_query)
 
 
 def _detected_protocol(truth: str) -> str:
@@ -79,14 +85,28 @@ def _detected_protocol(truth: str) -> str:
     return protocol
 
 
-def _print_result(result: MrResult, as_json: bool) -> None:
-    """The figures on stdout (every key as JSON, or the headline table), the notes on stderr."""
-    from segeval.protocols.moments.table import figure_table
+def _print_result(result: MrResult, fmt: str, full: bool, per_query: bool) -> None:
+    """The figures on stdout (every key as JSON, or a figure,value table; with ``per_query`` each query's too), the
+    notes on stderr."""
     from segeval.reports.escaping import json_text
 
-    if as_json:
-        sys.stdout.write(json_text({**result.figures, "notes": result.notes}, indent=2) + "\n")
+    shown = list(_flat(result.figures if full else result.brief))
+    if fmt == "json":
+        queries = {"per_query": result.per_query} if per_query else {}
+        sys.stdout.write(json_text({**result.figures, **queries, "notes": result.notes}, indent=2) + "\n")
+    elif per_query:
+        rows = [(q, figure, value) for q, values in result.per_query.items() for figure, value in values.items()]
+        tables.write([("query", ""), ("figure", ""), ("value", "")], [*rows, *(("all", *row) for row in shown)], fmt)
     else:
-        sys.stdout.write(figure_table(result.brief))
+        tables.write([("figure", ""), ("value", "")], shown, fmt)
     for note in result.notes:
         print(render_note(f"note: {note}"), file=sys.stderr)
+
+
+def _flat(doc: Any, path: str = "") -> Iterator[tuple[str, Any]]:
+    """(key path, value) of every leaf of ``doc``, the path's parts joined by ``/``."""
+    if isinstance(doc, dict | list):
+        for key, value in doc.items() if isinstance(doc, dict) else enumerate(doc):
+            yield from _flat(value, f"{path}/{key}" if path else str(key))
+    else:
+        yield path, doc

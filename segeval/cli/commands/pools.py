@@ -59,30 +59,12 @@ def pool_command(
     q = inputs.qrels(qrels, time_format)
     by_name = inputs.runs(runs, time_format)
     pool = contributions(q, by_name, depth, groups_for(groups, by_name)[0] if groups else None, adapter)
-    if fmt == "text":
-        print("run\tjudged\trelevant")
-        for name in sorted(pool.runs):
-            print(f"{name}\t{len(pool.runs[name])}\t{len(pool.runs[name] & pool.relevant)}")
-        print()
-        sys.stdout.write(pool.table().to_csv(sep="\t", index=False))
-        return
     run_rows = [[name, len(pool.runs[name]), len(pool.runs[name] & pool.relevant)] for name in sorted(pool.runs)]
     frame = pool.table()
     group_columns = [(str(c), "") for c in frame.columns] or [
         (c, "") for c in ("group", "judged", "relevant", "unique_judged", "unique_relevant")]
-    group_rows = [list(row) for row in frame.itertuples(index=False)]
-    run_columns = [("run", ""), ("judged", ""), ("relevant", "")]
-    if fmt == "json":
-        import json
-
-        from segeval.reports.escaping import json_text
-
-        doc = {"runs": [dict(zip([c for c, _ in run_columns], r, strict=True)) for r in run_rows],
-               "groups": json.loads(tables.render(group_columns, group_rows, "json"))}
-        sys.stdout.write(json_text(doc) + "\n")
-    else:
-        sys.stdout.write(tables.render(run_columns, run_rows, fmt) + "\n"
-                         + tables.render(group_columns, group_rows, fmt))
+    tables.write_many({"runs": ([("run", ""), ("judged", ""), ("relevant", "")], run_rows),
+                       "groups": (group_columns, [list(row) for row in frame.itertuples(index=False)])}, fmt)
 
 
 @app.command("pool-bias")

@@ -8,8 +8,9 @@ from typing import Annotated
 import typer
 
 from segeval.cli.app import app
-from segeval.cli.options import argument
+from segeval.cli.options import TableOutput, argument
 from segeval.core.errors import render_note
+from segeval.reports import tables
 
 
 @app.command("spot")
@@ -28,9 +29,7 @@ def spot(
     prediction_file: Annotated[str, typer.Option(
         "--prediction-file", metavar="NAME", help="The predictions file name in each game folder.")]
         = "results_spotting.json",
-    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
-                                        help="text: tables; json: the official result keys per metric and "
-                                             "notes; csv: metric,variant,class,a_mAP.")] = "text",
+    output: TableOutput = "text",
 ) -> None:
     """Score action spotting as SoccerNet's evaluator does.
 
@@ -42,15 +41,15 @@ def spot(
     from segeval.protocols.spotting import ap, grid, read, report
 
     check_choice("protocol", protocol, ("soccernet",))
-    fmt = check_choice("output", output, ("text", "json", "csv"))
+    fmt = tables.check_table_format(output)
     metrics = [check_choice("metric", m, tuple(ap.METRICS)) for m in (metric or ["loose", "tight"])]
     spotting = read.read(truth, predictions, label_file=label_file, prediction_file=prediction_file)
     cells = grid.build(spotting)
     notes = spotting.notes + grid.notes(cells)
     results = [ap.average_map(cells, m) for m in dict.fromkeys(metrics)]
-    games = len(spotting.games)
-    text = report.as_json(results, games, notes) if fmt == "json" else \
-        report.as_csv(results) if fmt == "csv" else report.as_text(results, games)
-    sys.stdout.write(text)
+    if fmt == "json":
+        sys.stdout.write(report.as_json(results, len(spotting.games), notes))
+    else:
+        tables.write(report.COLUMNS, report.rows(results), fmt)
     for note in notes:
         print(render_note(f"note: {note}"), file=sys.stderr)

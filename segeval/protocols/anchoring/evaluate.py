@@ -32,7 +32,7 @@ from segeval.core.words import plural, verb
 from segeval.protocols.anchoring.read import Anchor, AnchorResult, read_anchor_qrels, read_anchor_run
 from segeval.readers.files import STDIN
 from segeval.readers.tables import source_line
-from segeval.reports.escaping import csv_text, json_text
+from segeval.reports.escaping import json_text
 
 #: the per-query rows, in the toolkit's order
 PER_QUERY = ("MRR", "Unjudged_10", "Unjudged_1000", "P_10", "recall")
@@ -215,7 +215,9 @@ def render_json(ev: AnchoringEvaluation) -> str:
 
 def render_csv(ev: AnchoringEvaluation) -> str:
     """``measure,query,value`` rows in the text order, floats at full precision."""
-    return csv_text([("measure", "query", "value"), *_rows(ev)])
+    from segeval.reports.tables import render as render_table
+
+    return render_table([("measure", ""), ("query", ""), ("value", "")], _rows(ev), "csv")
 
 
 def render(ev: AnchoringEvaluation, output: str = "text") -> str:

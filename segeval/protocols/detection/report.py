@@ -1,6 +1,6 @@
-"""The detection and proposal results as segeval tables (``-o text|json|csv``): one row per figure,
-with the official tool's name for it and the value as the official tool prints it beside the full
-double."""
+"""The detection and proposal results as rows of :mod:`segeval.reports.tables` (``-o text|json|csv``): one row
+per figure, named as docs/detection.md says (``mAP``, ``Average-mAP``, ``AP`` on every protocol), the value
+beside the official tool's print of it."""
 
 from __future__ import annotations
 
@@ -8,10 +8,13 @@ from typing import Any
 
 from segeval.protocols.detection.evaluate import DetectionResult
 from segeval.protocols.detection.proposals import ProposalResult
+from segeval.reports.tables import AVERAGE_MAP
 
 #: a row: figure name, tIoU (None for an average over thresholds), class ('' for all), value, official text
 Row = tuple[str, Any, str, float, str]
 COLUMNS = (("figure", ""), ("tiou", ""), ("class", ""), ("value", ""), ("official", ""))
+PROPOSAL_COLUMNS = (("figure", ""), ("an", ""), ("value", ""), ("official", ""))
+
 
 
 def py2_str(x: float) -> str:
@@ -35,11 +38,9 @@ def detection_rows(r: DetectionResult) -> list[Row]:
             return f"{x:.3f}" if figure == "AP" else f"{x:f}"
         return repr(x)
 
-    m_name = "MAP" if kit else "mAP"
     for t, m in zip(r.thresholds, r.mAP.tolist(), strict=True):
-        rows.append((m_name, t, "", m, text(m, m_name)))
-    name = "Average-mAP" if r.protocol in ("activitynet", "ego4d-mq") else "average_mAP"
-    rows.append((name, None, "", r.average_mAP, text(r.average_mAP, name)))
+        rows.append(("mAP", t, "", m, text(m, "mAP")))
+    rows.append((AVERAGE_MAP, None, "", r.average_mAP, text(r.average_mAP, AVERAGE_MAP)))
     for c, label in enumerate(r.classes):
         for k, t in enumerate(r.thresholds):
             value = float(r.ap[k, c])
@@ -47,17 +48,12 @@ def detection_rows(r: DetectionResult) -> list[Row]:
     return rows
 
 
-def proposal_rows(r: ProposalResult) -> list[Row]:
+def proposal_rows(r: ProposalResult) -> list[tuple[str, Any, float, str]]:
     """AUC (%) as the official prints it (Python 2 str), AR@1/5/10/100, then the curve
     (``AR@AN`` per point: tiou holds the average number of proposals per video)."""
-    rows: list[Row] = [("AUC", None, "", r.auc_percent, py2_str(r.auc_percent) + "%")]
-    for k, v in r.ar_at.items():
-        rows.append((f"AR@{k}", None, "", v, py2_str(v)))
-    for an, v in zip(r.proposals_per_video.tolist(), r.avg_recall.tolist(), strict=True):
-        rows.append(("AR@AN", an, "", v, py2_str(v)))
+    rows = [("AUC", None, r.auc_percent, py2_str(r.auc_percent) + "%")]
+    rows += [(f"AR@{k}", None, v, py2_str(v)) for k, v in r.ar_at.items()]
+    rows += [("AR@AN", an, v, py2_str(v)) for an, v in zip(r.proposals_per_video.tolist(), r.avg_recall.tolist(),
+                                                              strict=True)]
     return rows
 
-
-def table(rows: list[Row]) -> tuple[tuple[tuple[str, str], ...], list[list[Any]]]:
-    """Columns and rows for :func:`segeval.reports.tables.render` (an absent tIoU shown as empty text)."""
-    return COLUMNS, [[f, "" if t is None else t, c, v, o] for f, t, c, v, o in rows]

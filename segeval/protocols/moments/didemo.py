@@ -171,10 +171,15 @@ def query_scores(ranking: list[Moment] | None, times: list[Moment]) -> tuple[flo
     return float(np.mean(np.sort(ranks)[:3])), float(np.mean(np.sort(ious)[-3:]))
 
 
-def evaluate(times: list[list[Moment]], rankings: list[list[Moment] | None]) -> tuple[dict[str, float], list[str]]:
-    """The official figures and notes on what differs from the official run."""
+def evaluate(times: list[list[Moment]], rankings: list[list[Moment] | None],
+             per_query: dict[str, dict[str, float | None]] | None = None) -> tuple[dict[str, float], list[str]]:
+    """The official figures and notes on what differs from the official run; ``per_query`` gets each item's values
+    (by its index in the file)."""
     notes: list[str] = []
     scores = [query_scores(r, t) for r, t in zip(rankings, times, strict=True)]
+    if per_query is not None:
+        per_query.update({str(n): {"rank@1": float(rank <= 1), "rank@5": float(rank <= 5), "miou": iou}
+                          for n, (rank, iou) in enumerate(scores)})
     average_ranks = np.array([s[0] for s in scores])
     average_iou = [s[1] for s in scores]
     missing = sum(r is None for r in rankings)
@@ -201,5 +206,6 @@ def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult
     refuse_options(options, "didemo")
     times, ids = read_truth(truth)
     rankings, notes = read_rankings(predictions, ids)
-    figures, more = evaluate(times, rankings)
-    return MrResult(figures=figures, brief=dict(figures), notes=notes + more)
+    rows: dict[str, dict[str, float | None]] = {}
+    figures, more = evaluate(times, rankings, rows)
+    return MrResult(figures=figures, brief=dict(figures), notes=notes + more, per_query=rows)

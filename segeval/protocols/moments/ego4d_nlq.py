@@ -150,9 +150,11 @@ def _figures(hits: dict[tuple[float, int], list[bool]], first: list[float], thre
 
 
 def evaluate(truth: dict[Query, tuple[float, float]], predictions: dict[Query, FloatArray],
-             thresholds: tuple[float, ...] = THRESHOLDS, top_k: tuple[int, ...] = TOP_K
+             thresholds: tuple[float, ...] = THRESHOLDS, top_k: tuple[int, ...] = TOP_K,
+             per_query: dict[str, dict[str, float | None]] | None = None
              ) -> tuple[dict[str, float | None], list[str]]:
-    """The official table's figures (percent) and notes; queries in submission order, then the missing ones."""
+    """The official table's figures (percent) and notes; queries in submission order, then the missing ones;
+    ``per_query`` gets each query's values (``clip/annotation/index``)."""
     notes: list[str] = []
     hits: dict[tuple[float, int], list[bool]] = {(t, k): [] for t in thresholds for k in top_k}
     first: list[float] = []
@@ -191,6 +193,10 @@ def evaluate(truth: dict[Query, tuple[float, float]], predictions: dict[Query, F
         notes.append(f"{len(nan)} first predictions are zero-length windows at the same time as a zero-length "
                      f"ground truth (e.g. {'/'.join(map(str, nan[0]))}): their IoU is 0/0 = NaN in the official, "
                      "so mIoU is NaN (printed as null)")
+    if per_query is not None:
+        for n, q in enumerate([*predictions, *missing]):
+            per_query["/".join(map(str, q))] = {**{f"Rank@{k} mIoU@{t}": 100.0 * hits[(t, k)][n] for k in top_k
+                                                   for t in thresholds}, "mIoU": 100.0 * first[n]}
     reversed_truth = [q for q, (s, e) in truth.items() if e < s]
     if reversed_truth:
         notes.append(f"{len(reversed_truth)} ground-truth windows end before they start (e.g. "
@@ -209,5 +215,6 @@ def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult
     thresholds = options.thresholds or THRESHOLDS
     top_k = options.top_k or TOP_K
     gt = read_truth(truth)
-    figures, notes = evaluate(gt, read_predictions(predictions, gt), thresholds, top_k)
-    return MrResult(figures=figures, brief=dict(figures), notes=notes)
+    rows: dict[str, dict[str, float | None]] = {}
+    figures, notes = evaluate(gt, read_predictions(predictions, gt), thresholds, top_k, rows)
+    return MrResult(figures=figures, brief=dict(figures), notes=notes, per_query=rows)

@@ -19,11 +19,14 @@ class MrOptions:
 @dataclass
 class MrResult:
     """``figures``: the official output (its keys, order and rounding), printed by ``-o json``;
-    ``brief``: the headline figures, printed by ``-o text``; ``notes``: what differs from the official run."""
+    ``brief``: the headline figures, printed by ``-o text``; ``notes``: what differs from the official run;
+    ``per_query``: query -> ``brief`` figure -> the query's value, whose mean over the queries is the figure before
+    the official rounding (``mr -q``)."""
 
     figures: dict[str, Any]
     brief: dict[str, Any]
     notes: list[str] = field(default_factory=list)
+    per_query: dict[str, dict[str, float | None]] = field(default_factory=dict)
 
 
 class Evaluate(Protocol):

@@ -69,9 +69,10 @@ def best_ious(truth: FloatArray, windows: FloatArray) -> FloatArray:
 
 
 def evaluate(truth: dict[str, FloatArray], predictions: dict[str, FloatArray], thresholds: tuple[float, ...] =
-             THRESHOLDS, top_k: tuple[int, ...] = TOP_K, compare: str = COMPARE, nms_threshold: float | None = None
-             ) -> tuple[dict[str, float | int], list[str]]:
-    """R@k,IoU@t and mIoU in percent over the ground-truth queries that have a window, and notes."""
+             THRESHOLDS, top_k: tuple[int, ...] = TOP_K, compare: str = COMPARE, nms_threshold: float | None = None,
+             per_query: dict[str, dict[str, float | None]] | None = None) -> tuple[dict[str, float | int], list[str]]:
+    """R@k,IoU@t and mIoU in percent over the ground-truth queries that have a window, and notes; ``per_query``
+    gets each query's values."""
     notes: list[str] = []
     queries = [q for q in truth if len(truth[q])]
     if len(queries) < len(truth):
@@ -94,6 +95,10 @@ def evaluate(truth: dict[str, FloatArray], predictions: dict[str, FloatArray], t
             for j, t in enumerate(thresholds):
                 top = overlap[:k]
                 hit[i, j, n] = bool((top >= t).any() if compare == "ge" else (top > t).any())
+    if per_query is not None:
+        for n, q in enumerate(queries):
+            per_query[q] = {**{f"R@{k},IoU@{t}": 100.0 * hit[i, j, n] for i, k in enumerate(top_k)
+                               for j, t in enumerate(thresholds)}, "mIoU": 100.0 * first[n]}
     figures: dict[str, float | int] = {}
     for i, k in enumerate(top_k):
         for j, t in enumerate(thresholds):
@@ -116,7 +121,8 @@ def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult
     if not any(len(w) for w in m.truth.values()):
         raise InputError(truth, "has no query with a relevant window; expected at least one [start, end] in "
                                 "'relevant_windows'")
+    rows: dict[str, dict[str, float | None]] = {}
     figures, notes = evaluate(m.truth, m.predictions, options.thresholds or THRESHOLDS, options.top_k or TOP_K,
-                              options.iou_compare or COMPARE, options.nms)
+                              options.iou_compare or COMPARE, options.nms, rows)
     brief = {k: v for k, v in figures.items() if k != "queries"}
-    return MrResult(figures=figures, brief=brief, notes=notes)
+    return MrResult(figures=figures, brief=brief, notes=notes, per_query=rows)

@@ -151,10 +151,10 @@ def test_correlate_two_settings(tmp_path: object) -> None:
     for k in (2, 3, 5):  # three runs: drop every k-th result
         (base / f"r{k}").write_text("\n".join(x for i, x in enumerate(lines) if i % k) + "\n")
         runs.append(str(base / f"r{k}"))
-    code, out, _ = run_cli("correlate", RUNS[0], *runs, "-m", "map")
+    code, out, _ = run_cli("correlate", RUNS[0], *runs, "-m", "map", "-o", "json")
     doc = json.loads(out)
     assert code == 0 and doc["kendall_tau_b"] == 1.0 and doc["swapped_pairs"] == 0 and doc["rms_error"] == 0.0
-    code, out, _ = run_cli("correlate", RUNS[0], *runs, "-m", "map", "--adapter2", "binned:60")
+    code, out, _ = run_cli("correlate", RUNS[0], *runs, "-m", "map", "--adapter2", "binned:60", "-o", "json")
     doc = json.loads(out)
     assert code == 0 and -1.0 <= doc["kendall_tau_b"] <= 1.0 and len(doc["setting2"]) == 3
     assert doc["kendall_tau_b"] == pytest.approx(C.kendall_tau(doc["setting1"], doc["setting2"]))

@@ -44,7 +44,7 @@ def test_compare_takes_evals_policies(files: list[str], flags: list[str]) -> Non
 
 @pytest.mark.parametrize("flags", FLAGS[1:3], ids=" ".join)
 def test_correlate_takes_evals_policies(files: list[str], flags: list[str]) -> None:
-    code, text, err = run_cli("correlate", "-m", "map", *flags, *files)
+    code, text, err = run_cli("correlate", "-o", "json", "-m", "map", *flags, *files)
     assert code == 0, err
     assert json.loads(text)["setting1"] == [v["map"] for v in summaries(files, flags).values()]
 

@@ -136,7 +136,8 @@ def test_correlate_command_prints_null_and_the_note(tmp_path: Path) -> None:
         (tmp_path / name).write_text("".join(f"q1 Q0 {d} {i} {3 - i} {name}\n" for i, d in enumerate(docs.split(), 1)))
         runs.append(str(tmp_path / name))
     # P_1: 1, 0, 0 under setting 1; P_5 ... under setting 2 (--measure2 num_ret): 2, 2, 2, constant
-    code, out, err = run_cli("correlate", str(tmp_path / "q"), *runs, "-m", "P_1", "--measure2", "num_ret")
+    code, out, err = run_cli("correlate", str(tmp_path / "q"), *runs, "-m", "P_1", "--measure2", "num_ret",
+                             "-o", "json")
     doc = json.loads(out)
     assert code == 0 and doc["setting2"] == [2.0, 2.0, 2.0]
     assert doc["kendall_tau_b"] is None and doc["spearman_rho"] is None and doc["tau_ap"] is None

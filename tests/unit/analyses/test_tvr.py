@@ -352,8 +352,8 @@ def test_bad_ground_truth_exits_2(tmp_path: Path, gt: str, problem: str) -> None
 
 
 def brief(out: str) -> dict[str, float]:
-    """``mr -o text``'s table: one ``name  value`` line per headline figure."""
-    return {name: float(value) for name, value in (line.split() for line in out.splitlines())}
+    """``mr -o text``'s table: a header, then one ``name<TAB>value`` line per headline figure."""
+    return {name: float(value) for name, value in (line.split("\t") for line in out.splitlines()[1:])}
 
 
 def _with(**changes: Any) -> dict[str, Any]:

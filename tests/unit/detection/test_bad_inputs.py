@@ -89,7 +89,7 @@ def test_unknown_and_other_subset_videos_are_false_positives_with_a_note(tmp_pat
     assert "note: 1 video of the predictions not in the ground truth (e.g. 'zz')" in err
     assert "note: 1 video of the predictions from another subset (e.g. 't1')" in err
     # A: FP, FP, hit: precision 1/3 at recall 1 -> AP 1/3
-    assert "AP\t0.5\tA\t0.3333333333333333\t" in out
+    assert "AP\t0.5\tA\t0.333333\t" in out
 
 
 def test_class_without_predictions_counts_as_zero_with_a_note(tmp_path: Path) -> None:

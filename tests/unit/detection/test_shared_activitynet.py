@@ -63,4 +63,4 @@ def test_proposals() -> None:
         assert r.ar_at[k] == official[f"AR@{k}"]
     printed = [line for line in official["stdout"] if "Area Under" in line]
     assert printed == [f"\tArea Under the AR vs AN curve: {py2_str(r.auc_percent)}%"]
-    assert proposal_rows(r)[0][4] == printed[0].split(": ")[1]
+    assert proposal_rows(r)[0][3] == printed[0].split(": ")[1]

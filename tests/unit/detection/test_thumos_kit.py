@@ -4,6 +4,7 @@ example of docs/detection.md."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -29,13 +30,13 @@ EXAMPLE = "v1 10 20 7 0.9\nv1 11 21 7 0.8\nv1 52 58 7 0.7\nv1 30 35 7 0.6\nv2 0 
 
 
 def _values(out: str, figure: str) -> dict[tuple[str, str], float]:
-    rows = [line.split("\t") for line in out.splitlines()[1:]]
-    return {(r[1], r[2]): float(r[3]) for r in rows if r[0] == figure}
+    """The figure's full-precision values (``-o json``) by (tIoU, class)."""
+    return {(str(r["tiou"]), r["class"]): r["value"] for r in json.loads(out) if r["figure"] == figure}
 
 
 def test_kit_rules_by_hand(tmp_path: Path) -> None:
     gt, det = _kit(tmp_path, EXAMPLE)
-    code, out, err = run_cli("detect", "-p", "thumos14-kit", gt, det, "--thresholds", "0.4,0.5")
+    code, out, err = run_cli("detect", "-p", "thumos14-kit", gt, det, "--thresholds", "0.4,0.5", "-o", "json")
     assert code == 0, err
     ap = _values(out, "AP")
     # θ 0.5: GT 10-20 takes d1 (overlap 1); GT 30-40's best free detection d4 has 0.5, not > 0.5; d3 is dropped
@@ -44,13 +45,14 @@ def test_kit_rules_by_hand(tmp_path: Path) -> None:
     # θ 0.4: d4 taken too; ranking hit, miss, hit: (1 + 2/3) / 2 = 5/6
     assert ap[("0.4", "BaseballPitch")] == pytest.approx(5 / 6, abs=1e-15)
     assert ap[("0.5", "Billiards")] == 1.0
-    assert _values(out, "MAP")[("0.5", "")] == 0.75  # (0.5 + 1) / 2
-    assert "MAP\t0.5\t\t0.75\t0.750000" in out and "AP\t0.4\tBaseballPitch\t0.8333333333333333\t0.833" in out
+    assert _values(out, "mAP")[("0.5", "")] == 0.75  # (0.5 + 1) / 2
+    text = run_cli("detect", "-p", "thumos14-kit", gt, det, "--thresholds", "0.4,0.5")[1]
+    assert "mAP\t0.5\t\t0.75\t0.750000" in text and "AP\t0.4\tBaseballPitch\t0.833333\t0.833" in text
 
 
 def test_the_same_files_under_activitynet_rules(tmp_path: Path) -> None:
     gt, det = _kit(tmp_path, EXAMPLE)
-    code, out, err = run_cli("detect", "-p", "thumos14", gt, det, "--thresholds", "0.5")
+    code, out, err = run_cli("detect", "-p", "thumos14", gt, det, "--thresholds", "0.5", "-o", "json")
     assert code == 0, err
     # d1 hit, d2 miss, d3 miss (Ambiguous ignored), d4 hit (tIoU 0.5 >= 0.5): interpolated
     # 1/2 * 1 + 1/2 * 2/4 = 0.75
@@ -62,15 +64,15 @@ def test_ground_truth_first_matching(tmp_path: Path) -> None:
     # GT 10-20 then 30-40. d_a (0.9) = 10-20; d_b (0.8) = 12-20 (overlap 0.8 with GT 1). Only GT 1 is reachable,
     # so the kit takes the largest overlap among free detections, whatever its rank: d_a (1.0)
     gt, det = _kit(tmp_path, "v1 12 20 7 0.8\nv1 10 20 7 0.9\nv2 0 10 9 0.5\n")
-    _, out, _ = run_cli("detect", "-p", "thumos14-kit", gt, det, "--thresholds", "0.5")
+    _, out, _ = run_cli("detect", "-p", "thumos14-kit", gt, det, "--thresholds", "0.5", "-o", "json")
     assert _values(out, "AP")[("0.5", "BaseballPitch")] == 0.5  # hit at rank 1: 1/2
     # with d_b alone above d_a in confidence, GT 1 still takes d_a (larger overlap): rank 1 miss, rank 2 hit
     (tmp_path / "x").mkdir()
     gt2, det2 = _kit(tmp_path / "x", "v1 12 20 7 0.95\nv1 10 20 7 0.9\nv2 0 10 9 0.5\n")
-    _, out, _ = run_cli("detect", "-p", "thumos14-kit", gt2, det2, "--thresholds", "0.5")
+    _, out, _ = run_cli("detect", "-p", "thumos14-kit", gt2, det2, "--thresholds", "0.5", "-o", "json")
     assert _values(out, "AP")[("0.5", "BaseballPitch")] == 0.25  # (1/2) / 2
     # ActivityNet's prediction-first rule gives the hit to rank 1 instead: precision 1 at recall 1/2
-    _, out, _ = run_cli("detect", "-p", "thumos14", gt2, det2, "--thresholds", "0.5")
+    _, out, _ = run_cli("detect", "-p", "thumos14", gt2, det2, "--thresholds", "0.5", "-o", "json")
     assert _values(out, "AP")[("0.5", "BaseballPitch")] == 0.5
 
 
@@ -97,7 +99,7 @@ def test_kit_windows_refused_in_the_kit_terms(tmp_path: Path, line: str, why: st
 def test_the_kit_strips_mp4_only(tmp_path: Path) -> None:
     # regexprep(videonames, '\.mp4', ''): v1.mp4 is v1; v1.mpeg stays a video of its own (no ground truth)
     gt, det = _kit(tmp_path, "v1.mp4 10 20 7 0.9\nv1.mpeg 30 40 7 0.8\nv2 0 10 9 0.5\n")
-    code, out, err = run_cli("detect", "-p", "thumos14-kit", gt, det, "--thresholds", "0.5")
+    code, out, err = run_cli("detect", "-p", "thumos14-kit", gt, det, "--thresholds", "0.5", "-o", "json")
     assert code == 0, err
     assert _values(out, "AP")[("0.5", "BaseballPitch")] == 0.5  # hit, miss: (1/1) / 2
     assert "1 video of the detections not in the ground truth (e.g. 'v1.mpeg')" in err
@@ -107,6 +109,6 @@ def test_a_class_without_detections_scores_zero(tmp_path: Path) -> None:
     # the 2015 kit returns early for Billiards without setting its error outputs and stops ('bgcls_err' undefined);
     # its intent, and segeval's decision, is AP 0: MAP (0.5 + 0) / 2 at 0.5 (BaseballPitch: d1 hit of 2 instances)
     gt, det = _kit(tmp_path, "v1 10 20 7 0.9\n")
-    code, out, err = run_cli("detect", "-p", "thumos14-kit", gt, det, "--thresholds", "0.5")
+    code, out, err = run_cli("detect", "-p", "thumos14-kit", gt, det, "--thresholds", "0.5", "-o", "json")
     assert code == 0, err
-    assert _values(out, "AP")[("0.5", "Billiards")] == 0.0 and _values(out, "MAP")[("0.5", "")] == 0.25
+    assert _values(out, "AP")[("0.5", "Billiards")] == 0.0 and _values(out, "mAP")[("0.5", "")] == 0.25

@@ -162,7 +162,7 @@ def test_every_command_printing_values_carries_the_note(tmp_path: Path) -> None:
     page = (tmp_path / "r.html").read_text()
     assert f"<li>a: {ABOVE}</li>" in page  # with the notes
     assert f'<small class="note">note: a: {ABOVE}</small>' in page  # and under the figures of map
-    code, out, err = run_cli("correlate", q, a, b)
+    code, out, err = run_cli("correlate", q, a, b, "-o", "json")
     assert code == 0 and f"a (setting 1): {ABOVE}; the same for 1 more: a (setting 2)" in json.loads(out)["notes"]
     (tmp_path / "groups").write_text("a g1\nb g2\n")
     code, _, err = run_cli("pool-bias", q, a, b, "--groups", str(tmp_path / "groups"), "-m", "map", "--quiet")

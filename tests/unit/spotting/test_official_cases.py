@@ -80,8 +80,8 @@ def test_shared_sample_reproduces_every_official_figure() -> None:
             assert doc[metric][class_key] == official[metric][class_key], (metric, class_key)
             compared += 1 + len(official[metric][class_key])
     assert compared == 108
-    # the text output prints each figure as the official float64 (shortest round-trip)
-    code, text, _ = run_cli("spot", str(root / "labels"), str(root / "predictions"))
+    # the CSV output writes each figure as the official float64 (shortest round-trip)
+    code, text, _ = run_cli("spot", str(root / "labels"), str(root / "predictions"), "-o", "csv")
     assert code == 0
     for metric in ("loose", "tight"):
         for mean_key, class_key in KEYS.values():

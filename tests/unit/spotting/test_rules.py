@@ -193,8 +193,8 @@ def test_folders_match_games_by_relative_path(tmp_path: Path) -> None:
     assert code == 0, err
     assert "1 game with predictions but no Labels-v2.json" in err and "l/2030/g3" in err
     # two Goal events, one hit at 0.5: precision 1 at recall 0.5, AP 6/11 (points 0..0.5), mAP (6/11)/17
-    assert f"at1,all,Goal,{6 / 11!r}" in out.splitlines()
-    assert f"at1,all,mean,{(6 / 11) / 17!r}" in out.splitlines()
+    assert f"Average-mAP,at1,all,Goal,{6 / 11!r}" in out.splitlines()
+    assert f"Average-mAP,at1,all,,{(6 / 11) / 17!r}" in out.splitlines()
 
 
 def test_file_and_folder_mixed_is_an_error(tmp_path: Path) -> None:

@@ -24,7 +24,11 @@ def _pct(value: float | np.floating[Any]) -> float | None:
     return None if math.isnan(float(value)) else float(f"{100 * value:.2f}")
 
 
-def _evaluate_highlights(m: Moments, queries: list[str]) -> dict[str, dict[str, float | None]]:
+#: query -> brief figure -> the query's value (``mr -q``)
+PerQuery = dict[str, dict[str, float | None]]
+
+
+def _evaluate_highlights(m: Moments, queries: list[str], per_query: PerQuery) -> dict[str, dict[str, float | None]]:
     levels = tuple(float(v) for v in SALIENCY_LEVELS.values())
     hit = np.zeros((len(levels), len(queries), 3))
     ap = np.zeros((len(levels), len(queries), 3))
@@ -36,13 +40,16 @@ def _evaluate_highlights(m: Moments, queries: list[str]) -> dict[str, dict[str, 
         hit[:, rows] = hits.reshape(len(rows), len(levels), 3).transpose(1, 0, 2)
     out: dict[str, dict[str, float | None]] = {}
     for level, name in enumerate(SALIENCY_LEVELS):
+        for n, q in enumerate(queries):
+            per_query.setdefault(q, {}).update({f"HL-min-{name}-mAP": 100 * float(np.mean(ap[level, n])),
+                                                f"HL-min-{name}-Hit1": 100 * float(np.max(hit[level, n]))})
         out[f"HL-min-{name}"] = {"HL-mAP": _pct(np.mean(ap[level])) if queries else None,
                                  "HL-Hit1": _pct(np.mean(np.max(hit[level], 1))) if queries else None}
     return out
 
 
 def _evaluate_buckets(m: Moments, truths: dict[str, dict[str, FloatArray]],
-                      orders: dict[str, list[str]]) -> dict[str, dict[str, Any]]:
+                      orders: dict[str, list[str]], per_query: PerQuery) -> dict[str, dict[str, Any]]:
     """Each bucket's MR figures over its order (queries with predictions first, in the file's order); the
     queries of all buckets are scored in one batch, each bucket then averages its own rows."""
     empty = np.zeros((0, 3))
@@ -63,6 +70,13 @@ def _evaluate_buckets(m: Moments, truths: dict[str, dict[str, FloatArray]],
         # the bucket's rows as arrays of their own, as the per-bucket arithmetic had them
         ap_array, r1_ious, top1, top5 = (np.array(a[start:end], dtype=np.float64)
                                          for a in (ap_all, r1_all, top1_all, top5_all))
+        for n, q in enumerate(order):
+            mine = per_query.setdefault(q, {})
+            mine[f"MR-{name}-mAP"] = 100 * float(np.mean(ap_array[n]))
+            if name == "full":
+                mine.update({f"MR-full-mAP@{t}": 100 * float(ap_array[n, THRESHOLDS.index(t)]) for t in (0.5, 0.75)})
+                mine.update({f"MR-full-R1@{t}": 100 * float(r1_ious[n] >= t) for t in (0.5, 0.7)})
+                mine["MR-full-mIoU"] = 100 * float(top1[n])
         ap_thds = ap_array.mean(0)
         maps = {str(t): _pct(v) for t, v in zip(THRESHOLDS, ap_thds, strict=True)}
         maps["average"] = _pct(np.mean(ap_thds))
@@ -92,9 +106,11 @@ def bucket_truths(truth: dict[str, FloatArray]) -> dict[str, dict[str, FloatArra
     return out
 
 
-def evaluate_moments(m: Moments) -> dict[str, Any]:
+def evaluate_moments(m: Moments, per_query: PerQuery | None = None) -> dict[str, Any]:
     """The official output (``brief``, ``HL-min-*``, buckets; values x 100, two decimals), segeval's
-    additions (MR-R5, MR-mIoU, query counts) and notes on what differs from the official run."""
+    additions (MR-R5, MR-mIoU, query counts) and notes on what differs from the official run; ``per_query`` gets
+    each query's values of the ``brief`` figures."""
+    per_query = {} if per_query is None else per_query
     listed = [q for q in (m.predictions if m.moments else m.pred_saliency) if q in m.truth]  # file order
     mr_order = [q for q in listed if len(m.predictions[q]) and len(m.truth[q])] if m.moments else []
     scored = set(mr_order)
@@ -106,12 +122,13 @@ def evaluate_moments(m: Moments) -> dict[str, Any]:
     buckets: dict[str, Any] = {}
     if m.moments:
         truths = bucket_truths(m.truth)
-        buckets = _evaluate_buckets(m, truths, {name: [q for q in order if q in truths[name]] for name in BUCKETS})
+        buckets = _evaluate_buckets(m, truths, {name: [q for q in order if q in truths[name]] for name in BUCKETS},
+                                    per_query)
         for name, (lo, hi) in BUCKETS.items():
             if not buckets[name]["queries"]:
                 notes.append(f"no ground-truth window falls in the {name} bucket {_range(lo, hi)}: its figures are "
                              "null (the official evaluator stops here)")
-    highlights = _evaluate_highlights(m, listed + hl_missing) if m.highlights else {}
+    highlights = _evaluate_highlights(m, listed + hl_missing, per_query) if m.highlights else {}
     out: dict[str, Any] = {"brief": _brief(buckets, highlights)}
     out.update(sorted({**highlights, **buckets}.items()))
     out["notes"] = notes
@@ -171,6 +188,7 @@ def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult
     if unused:
         raise ParameterError(f"The qvhighlights protocol has fixed thresholds and cut-offs; it takes no "
                              f"{', '.join('--' + k.replace('_', '-') for k in unused)}.")
-    result = evaluate_moments(read_moments(truth, predictions))
+    rows: PerQuery = {}
+    result = evaluate_moments(read_moments(truth, predictions), rows)
     figures = {k: v for k, v in result.items() if k != "notes"}
-    return MrResult(figures=figures, brief=result["brief"], notes=result["notes"])
+    return MrResult(figures=figures, brief=result["brief"], notes=result["notes"], per_query=rows)

@@ -9,7 +9,7 @@ from typing import Any
 from segeval.core.errors import ParameterError
 from segeval.core.words import plural, verb
 from segeval.protocols.moments.protocol import MrOptions, MrResult
-from segeval.protocols.moments.tvr.measures import LEAST_ANNOTATORS, THRESHOLDS, TOP_K, task_figures
+from segeval.protocols.moments.tvr.measures import LEAST_ANNOTATORS, THRESHOLDS, TOP_K, per_query, task_figures
 from segeval.protocols.moments.tvr.reading import MAX_PREDICTIONS, TASKS, TYPES, Tvr, key, read
 
 
@@ -87,6 +87,12 @@ def _options(options: MrOptions) -> tuple[tuple[float, ...], tuple[int, ...]]:
 def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult:
     """The TVR protocol (``segeval mr --protocol tvr``): VCMR, SVMR and VR recall at k."""
     thresholds, top_k = _options(options)
-    figures, notes = evaluate(read(truth, predictions), thresholds, top_k)
+    data = read(truth, predictions)
+    figures, notes = evaluate(data, thresholds, top_k)
     brief = {f"{task}-{name}": value for task in TASKS if task in figures for name, value in figures[task].items()}
-    return MrResult(figures=figures, brief=brief, notes=notes)
+    rows: dict[str, dict[str, float | None]] = {key(q.desc_id): {} for q in data.queries}  # 7 and "7" differ
+    for task in (t for t in TASKS if t in figures):
+        for name, hit in per_query(data, task, thresholds, top_k).items():
+            for row, value in zip(rows.values(), hit.tolist(), strict=True):
+                row[f"{task}-{name}"] = 100.0 * value
+    return MrResult(figures=figures, brief=brief, notes=notes, per_query=rows)
