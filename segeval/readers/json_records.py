@@ -7,26 +7,89 @@
 - An object with the same key twice is refused, naming the key and the line (Python's ``json`` keeps the
   last value silently; the official evaluators read with it, but a submission whose two values differ
   cannot be scored as meant).
+- Numbers follow the one number grammar (docs/input-checks.md#numbers): an integer has at most 18 digits, a
+  number is finite (``1e400``, ``NaN`` and ``Infinity`` are refused), at their line and column.
+- Nesting deeper than Python's parser reads is refused, naming the line and column of the deepest point.
 """
 
 from __future__ import annotations
 
 import json
 import json.scanner
+import math
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from segeval.core.errors import InputError
 from segeval.readers.files import read_bytes
 
 
-class DuplicateKey(ValueError):
+class Refused(ValueError):
+    """Valid JSON that segeval refuses: ``problem`` says why and what was expected."""
+
+    def __init__(self, problem: str, wanted: str) -> None:
+        super().__init__(problem)
+        self.problem, self.wanted = problem, wanted
+
+    def position(self, text: str) -> int | None:
+        """The offset in ``text`` of the refused value (None when not found)."""
+        return None
+
+
+class DuplicateKey(Refused):
     """An object holds ``key`` twice."""
 
     def __init__(self, key: str) -> None:
-        super().__init__(key)
+        super().__init__(f"has the key {json.dumps(key)} twice in one object", "each key once")
         self.key = key
+
+
+class BadNumber(Refused):
+    """A number outside the one number grammar's domain (:func:`segeval.readers.formats.read_number`)."""
+
+    def __init__(self, literal: str, expected: str) -> None:
+        super().__init__(f"holds the number {literal[:40]}{'...' if len(literal) > 40 else ''}", expected)
+        self.literal = literal
+
+    def position(self, text: str) -> int | None:
+        found = re.search(r"(?<![\w.+\-\"])" + re.escape(self.literal) + r"(?![\w.+\-])", text)
+        return found.start() if found else None
+
+
+class TooDeep(Refused):
+    """Arrays and objects nested deeper than Python's JSON parser reads."""
+
+    def __init__(self) -> None:
+        super().__init__("is nested too deeply to read", "arrays and objects at most about 900 levels deep (Python's "
+                         "JSON parser stops near its recursion limit, 1000)")
+
+    def position(self, text: str) -> int | None:
+        """The first of the deepest points (strings left out; only called on refusal)."""
+        bare = re.sub(r'"(?:[^"\\]|\\.)*"', lambda m: " " * len(m.group()), text)
+        codes = np.frombuffer(bare.encode("utf-32-le"), dtype=np.uint32)
+        depth = np.cumsum((codes == 91) | (codes == 123), dtype=np.int64) - np.cumsum((codes == 93) | (codes == 125))
+        return int(np.argmax(depth)) if len(depth) else None
+
+
+def _json_int(literal: str) -> int:
+    if len(literal.lstrip("-")) > 18:
+        raise BadNumber(literal, "an integer of at most 18 digits (a larger value with a decimal point or exponent)")
+    return int(literal)
+
+
+def _json_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise BadNumber(literal, "a finite number")
+    return value
+
+
+def _json_constant(literal: str) -> float:
+    raise BadNumber(literal, "a finite number (JSON has no NaN or Infinity)")
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -45,8 +108,12 @@ def lines(text: str) -> Iterator[tuple[int, str]]:
 
 
 def loads(text: str) -> Any:
-    """``json.loads`` refusing duplicate keys (:class:`DuplicateKey`)."""
-    return json.loads(text, object_pairs_hook=_pairs)
+    """``json.loads`` refusing duplicate keys, numbers outside the grammar and deep nesting (:class:`Refused`)."""
+    try:
+        return json.loads(text, object_pairs_hook=_pairs, parse_int=_json_int, parse_float=_json_float,
+                          parse_constant=_json_constant)
+    except RecursionError:
+        raise TooDeep() from None
 
 
 def _identity(pairs: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
@@ -81,22 +148,39 @@ def duplicate_line(text: str, key: str) -> int | None:
     return found[0] if found else None
 
 
+def _refused(name: str, text: str, exc: Refused, expected: str, number: int | None = None) -> InputError:
+    """The InputError for valid JSON refused: the problem at its line and column (``number``: the line of a
+    JSON Lines record ``text``)."""
+    kind = "input"
+    if isinstance(exc, DuplicateKey):
+        line, column, kind = duplicate_line(text, exc.key), None, "duplicate key"
+    else:
+        pos = exc.position(text)
+        line = None if pos is None else text.count("\n", 0, pos) + 1
+        column = None if pos is None else pos - text.rfind("\n", 0, pos)
+    if number is not None:
+        line = number
+    split = text.split("\n")
+    shown = split[line - 1] if number is None and line is not None and line <= len(split) else \
+        text if number is not None else None
+    if shown is not None and column is not None:
+        shown = shown[max(0, column - 100):column + 100]
+    at = f" (column {column})" if column is not None else ""
+    return InputError(name, f"{exc.problem}{at}; expected {exc.wanted} ({expected})", line=line,
+                      text=shown[:200] if shown is not None else None, kind=kind)
+
+
 def load_document(name: str, text: str, expected: str, *, what: str = "valid JSON") -> Any:
     """One JSON document, or an InputError naming the line and what was expected."""
     try:
         return loads(text)
-    except DuplicateKey as exc:
-        line = duplicate_line(text, exc.key)
-        shown = text.split("\n")[line - 1][:200] if line is not None else None
-        raise InputError(name, f"has the key {json.dumps(exc.key)} twice in one object; expected each key once "
-                               f"({expected})", line=line, text=shown, kind="duplicate key") from None
+    except Refused as exc:
+        raise _refused(name, text, exc, expected) from None
     except json.JSONDecodeError as exc:
         split = text.split("\n")
         bad = split[exc.lineno - 1] if exc.lineno <= len(split) else ""
         raise InputError(name, f"is not {what} ({exc.msg}, column {exc.colno}); expected {expected}",
                          line=exc.lineno, text=bad[max(0, exc.colno - 100):exc.colno + 100]) from None
-    except RecursionError:
-        raise InputError(name, f"is nested too deeply to read; expected {expected}") from None
 
 
 def load_line(name: str, number: int, line: str, expected: str, *, what: str = "JSON",
@@ -105,14 +189,11 @@ def load_line(name: str, number: int, line: str, expected: str, *, what: str = "
     "nested too deeply; expected ``flat``" (default: ``expected``)."""
     try:
         return loads(line)
-    except DuplicateKey as exc:
-        raise InputError(name, f"has the key {json.dumps(exc.key)} twice in one object; expected each key once "
-                               f"({expected})", line=number, text=line[:200], kind="duplicate key") from None
+    except Refused as exc:
+        raise _refused(name, line, exc, (flat or expected) if isinstance(exc, TooDeep) else expected,
+                       number) from None
     except json.JSONDecodeError as exc:
         raise InputError(name, f"is not {what} ({exc.msg}); expected {expected}", line=number,
-                         text=line[:200]) from None
-    except RecursionError:
-        raise InputError(name, f"is nested too deeply to read; expected {flat or expected}", line=number,
                          text=line[:200]) from None
 
 
@@ -135,7 +216,7 @@ def document_head(name: str, expected: str, *, what: str = "valid JSON") -> Call
         except json.JSONDecodeError as exc:
             if exc.pos < len(text) - _DOCUMENT_MARGIN and not exc.msg.startswith("Unterminated string"):
                 load_document(name, text, expected, what=what)  # raises the whole read's error
-        except (DuplicateKey, RecursionError):  # the whole document says where (or whether)
+        except Refused:  # the whole document says where (or whether)
             pass
         return True
     return check
