@@ -158,13 +158,12 @@ def _refused(name: str, text: str, exc: Refused, expected: str, number: int | No
         pos = exc.position(text)
         line = None if pos is None else text.count("\n", 0, pos) + 1
         column = None if pos is None else pos - text.rfind("\n", 0, pos)
-    if number is not None:
-        line = number
-    split = text.split("\n")
-    shown = split[line - 1] if number is None and line is not None and line <= len(split) else \
-        text if number is not None else None
-    if shown is not None and column is not None:
-        shown = shown[max(0, column - 100):column + 100]
+    if number is not None:  # a JSON Lines record: shown from its start, as every record's error
+        line, shown = number, text
+    else:
+        shown = text.split("\n")[line - 1] if line is not None else None
+        if shown is not None and column is not None:  # a document may be one long line: about the column
+            shown = shown[max(0, column - 100):column + 100]
     at = f" (column {column})" if column is not None else ""
     return InputError(name, f"{exc.problem}{at}; expected {exc.wanted} ({expected})", line=line,
                       text=shown[:200] if shown is not None else None, kind=kind)
