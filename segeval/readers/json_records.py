@@ -47,6 +47,9 @@ class DuplicateKey(Refused):
         super().__init__(f"has the key {json.dumps(key)} twice in one object", "each key once")
         self.key = key
 
+    def position(self, text: str) -> int | None:
+        return _duplicate_offset(text, self.key)
+
 
 class BadNumber(Refused):
     """A number outside the one number grammar's domain (:func:`segeval.readers.formats.read_number`)."""
@@ -120,53 +123,64 @@ def _identity(pairs: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
     return pairs
 
 
-def duplicate_line(text: str, key: str) -> int | None:
-    """The line of ``text`` where ``key`` appears as an object key for the second time within one object
-    (found with the pure-Python decoder, which knows positions; None if not found)."""
+def walk_objects(text: str, visit: Callable[[list[tuple[str, Any]], int, int], Any]) -> Any:
+    """``text`` decoded by the pure-Python decoder, which knows positions: each object is ``visit(pairs, start,
+    end)`` (``start``: the offset of its ``{``); what ``visit`` raises stops the walk (``ValueError`` and
+    ``RecursionError`` give None)."""
     decoder: Any = json.JSONDecoder()
-    found: list[int] = []
     parse = decoder.parse_object
 
     def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[Any, int]:
-        s, start = s_and_end
-        value, end = parse(s_and_end, args[0], args[1], None, _identity, *args[4:])  # the pairs
-        if not found and isinstance(value, list):
-            keys = [k for k, _ in value]
-            if keys.count(key) > 1:
-                encoded = json.dumps(key)
-                first = s.find(encoded, start - 1, end)
-                second = s.find(encoded, first + 1, end) if first >= 0 else -1
-                found.append(s.count("\n", 0, second if second >= 0 else start) + 1)
-        return dict(value) if isinstance(value, list) else value, end
+        pairs, end = parse(s_and_end, args[0], args[1], None, _identity, *args[4:])
+        return visit(pairs, s_and_end[1] - 1, end), end
 
     decoder.parse_object = parse_object
     decoder.scan_once = getattr(json.scanner, "py_make_scanner")(decoder)  # noqa: B009  (untyped in typeshed)
     try:
-        decoder.decode(text)
+        return decoder.decode(text)
     except (ValueError, RecursionError):
         return None
-    return found[0] if found else None
+
+
+class _Found(Exception):
+    def __init__(self, offset: int) -> None:
+        self.offset = offset
+
+
+def _duplicate_offset(text: str, key: str) -> int | None:
+    """The offset of ``key``'s second appearance within one object of ``text`` (None if not found)."""
+    def visit(pairs: list[tuple[str, Any]], start: int, end: int) -> dict[str, Any]:
+        if [k for k, _ in pairs].count(key) > 1:
+            encoded = json.dumps(key)
+            first = text.find(encoded, start, end)
+            second = text.find(encoded, first + 1, end) if first >= 0 else -1
+            raise _Found(second if second >= 0 else start)
+        return dict(pairs)
+
+    try:
+        walk_objects(text, visit)
+    except _Found as found:
+        return found.offset
+    return None
 
 
 def _refused(name: str, text: str, exc: Refused, expected: str, number: int | None = None) -> InputError:
     """The InputError for valid JSON refused: the problem at its line and column (``number``: the line of a
     JSON Lines record ``text``)."""
-    kind = "input"
-    if isinstance(exc, DuplicateKey):
-        line, column, kind = duplicate_line(text, exc.key), None, "duplicate key"
+    pos = exc.position(text)
+    line = None if pos is None else text.count("\n", 0, pos) + 1
+    column = None if pos is None else pos - text.rfind("\n", 0, pos)
+    shown: str | None = text  # a JSON Lines record: shown from its start, as every record's error
+    if number is not None:
+        line = number
+    elif line is not None and column is not None:  # a document may be one long line: about the column
+        shown = text.split("\n")[line - 1][max(0, column - 100):column + 100]
     else:
-        pos = exc.position(text)
-        line = None if pos is None else text.count("\n", 0, pos) + 1
-        column = None if pos is None else pos - text.rfind("\n", 0, pos)
-    if number is not None:  # a JSON Lines record: shown from its start, as every record's error
-        line, shown = number, text
-    else:
-        shown = text.split("\n")[line - 1] if line is not None else None
-        if shown is not None and column is not None:  # a document may be one long line: about the column
-            shown = shown[max(0, column - 100):column + 100]
+        shown = None
     at = f" (column {column})" if column is not None else ""
     return InputError(name, f"{exc.problem}{at}; expected {exc.wanted} ({expected})", line=line,
-                      text=shown[:200] if shown is not None else None, kind=kind)
+                      text=shown[:200] if shown is not None else None,
+                      kind="duplicate key" if isinstance(exc, DuplicateKey) else "input")
 
 
 def load_document(name: str, text: str, expected: str, *, what: str = "valid JSON") -> Any:

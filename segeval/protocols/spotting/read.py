@@ -10,7 +10,6 @@ or kept as it keeps them with a note; docs/spotting.md has the table.
 from __future__ import annotations
 
 import json
-import json.scanner
 import os
 import re
 from collections import Counter
@@ -23,7 +22,7 @@ from segeval.core.words import plural
 from segeval.readers.directories import bad_entry_name, regular_file
 from segeval.readers.files import read_text
 from segeval.readers.formats import NUMBER, WHOLE, parse_float, parse_int
-from segeval.readers.json_records import document_head, load_document
+from segeval.readers.json_records import document_head, load_document, walk_objects
 
 #: SoccerNet-v2's 17 classes in the order of the official ``EVENT_DICTIONARY_V2`` (its class indices)
 CLASSES: tuple[str, ...] = (
@@ -87,21 +86,17 @@ class Spotting:
 def _record_line(text: str, key: str, index: int) -> tuple[int | None, str | None]:
     """The line where ``doc[key][index]`` starts in ``text`` and that line (None when not found); slow, so
     only called to word an error."""
-    decoder: Any = json.JSONDecoder()
     starts: dict[int, int] = {}
-    parse = decoder.parse_object
 
-    def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[Any, int]:
-        value, end = parse(s_and_end, *args)
-        starts[id(value)] = s_and_end[1] - 1
-        return value, end
+    def visit(pairs: list[tuple[str, Any]], start: int, end: int) -> dict[str, Any]:
+        value = dict(pairs)
+        starts[id(value)] = start
+        return value
 
-    decoder.parse_object = parse_object
-    decoder.scan_once = getattr(json.scanner, "py_make_scanner")(decoder)  # noqa: B009  (untyped in typeshed)
+    doc = walk_objects(text, visit)
     try:
-        doc = decoder.decode(text)
         start = starts.get(id(doc[key][index]))
-    except (ValueError, RecursionError, LookupError, TypeError):
+    except (LookupError, TypeError):
         return None, None
     if start is None:
         return None, None
