@@ -78,20 +78,11 @@ def directory_files(directory: str) -> list[str]:
         if entry.name.startswith("."):
             skipped.append(f"{entry.name} (hidden)")
             continue
-        try:
-            mode = os.stat(path).st_mode  # through links
-        except OSError as exc:
-            why = "a broken symbolic link" if os.path.islink(path) else f"cannot be examined ({exc.strerror or exc})"
-            raise InputError(path, f"is {why}; expected a run file in the runs directory {directory} (remove it, "
-                                   f"or name the runs one by one)") from None
-        if stat.S_ISDIR(mode):
+        if os.path.isdir(path):  # through links
             skipped.append(f"{entry.name} (a subdirectory)")
-        elif stat.S_ISREG(mode):
-            found.append(path)
         else:
-            link = " through a symbolic link" if os.path.islink(path) else ""
-            raise InputError(path, f"is {_kind(mode)}{link}; expected a run file in the runs directory {directory} "
-                                   f"(remove it, or name the runs one by one)")
+            found.append(regular_file(path, f"a run file in the runs directory {directory} (remove it, or name the "
+                                            "runs one by one)"))
     if not found:
         raise SegevalError(f"no run files in {directory}; expected a directory holding run files "
                            f"(subdirectories and hidden files are not read)")
