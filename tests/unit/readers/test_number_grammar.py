@@ -26,7 +26,7 @@ from segeval.readers.json_records import load_document
 from segeval.readers.line_parser import parse_lines
 from segeval.readers.stdlist import stdlist_frame
 from segeval.readers.strata import parse_sampled_run, parse_strata_qrels
-from segeval.readers.tables import read_run
+from segeval.readers.tables import read_qrels, read_run
 from segeval.readers.tokenizer import fast_parse
 from tests.conftest import examples
 
@@ -116,6 +116,11 @@ def _readers(root: Path) -> dict[str, tuple[Callable[[str], float], dict[str, ob
         "TREC run score": (lambda t: float(read_run(line(f"1 Q0 d 1 {t} r\n"), "trec")["score"].iloc[0]), {}),
         "TREC run rank": (lambda t: int(read_run(line(f"1 Q0 d {t} 0.5 r\n"), "trec")["rank"].iloc[0]),
                           {"whole": True}),
+        "MediaEval run score": (lambda t: float(read_run(line(f"1 Q0 v 1.00 2.00 1 {t} r\n"), "linking")["score"]
+                                                .iloc[0]), {}),
+        "TREC qrels grade": (lambda t: int(read_qrels(line(f"1 0 d {t}\n"), "trec")["rel"].iloc[0]), {"whole": True}),
+        "MediaEval qrels grade": (lambda t: int(read_qrels(line(f"1 0 v 1.00 2.00 {t}\n"), "mediaeval")["rel"]
+                                                .iloc[0]), {"whole": True}),
     }
 
 
