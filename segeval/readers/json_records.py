@@ -73,9 +73,14 @@ class TooDeep(Refused):
     def position(self, text: str) -> int | None:
         """The first of the deepest points (strings left out; only called on refusal)."""
         bare = re.sub(r'"(?:[^"\\]|\\.)*"', lambda m: " " * len(m.group()), text)
-        codes = np.frombuffer(bare.encode("utf-32-le"), dtype=np.uint32)
-        depth = np.cumsum((codes == 91) | (codes == 123), dtype=np.int64) - np.cumsum((codes == 93) | (codes == 125))
-        return int(np.argmax(depth)) if len(depth) else None
+        deepest, at, depth = 0, None, 0
+        for start in range(0, len(bare), 1 << 22):  # in parts: bounded memory on a large file
+            codes = np.frombuffer(bare[start:start + (1 << 22)].encode("utf-32-le"), dtype=np.uint32)
+            levels = depth + np.cumsum(np.isin(codes, (91, 123)).astype(np.int32) - np.isin(codes, (93, 125)))
+            if levels.max() > deepest:
+                deepest, at = int(levels.max()), start + int(np.argmax(levels))
+            depth = int(levels[-1])
+        return at
 
 
 def _json_int(literal: str) -> int:
