@@ -10,6 +10,7 @@ directory it does not read and why, or refuses the directory.
 
 from __future__ import annotations
 
+import errno
 import glob
 import os
 import stat
@@ -30,6 +31,39 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+def bad_entry_name(name: str) -> str | None:
+    """Why ``name`` cannot name a file of a folder (it would name the folder itself, its parent, a file
+    below or outside it), or None."""
+    if name in ("", ".", ".."):
+        return "is empty" if not name else "names a folder, not a file"
+    if "/" in name or os.sep in name or "\x00" in name:
+        return "holds a '/' (it would name a file below or outside the folder)" if "\x00" not in name else \
+            "holds a NUL character"
+    return None
+
+
+def regular_file(path: str, expected: str) -> str:
+    """``path`` when it is a regular file (also through a symbolic link), else an InputError saying what it is
+    (missing, a broken link or a link loop, a folder, a FIFO, socket or device) and ``expected``."""
+    try:
+        mode = os.stat(path).st_mode  # through links
+    except OSError as exc:
+        if not os.path.lexists(path):
+            why = "is missing"
+        elif exc.errno == errno.ELOOP:
+            why = "is a symbolic link loop"
+        elif os.path.islink(path):
+            why = "is a broken symbolic link"
+        else:
+            why = f"cannot be examined ({exc.strerror or exc})"
+        raise InputError(path, f"{why}; expected {expected}") from None
+    if stat.S_ISREG(mode):
+        return path
+    link = " through a symbolic link" if os.path.islink(path) else ""
+    what = "a folder" if stat.S_ISDIR(mode) else _kind(mode)
+    raise InputError(path, f"is {what}{link}; expected {expected}")
+
+
 def directory_files(directory: str) -> list[str]:
     """The run files of ``directory`` (sorted); a note on stderr names each entry skipped and why; an
     InputError for an entry that looks like a run but cannot be read as one."""
@@ -44,20 +78,11 @@ def directory_files(directory: str) -> list[str]:
         if entry.name.startswith("."):
             skipped.append(f"{entry.name} (hidden)")
             continue
-        try:
-            mode = os.stat(path).st_mode  # through links
-        except OSError as exc:
-            why = "a broken symbolic link" if os.path.islink(path) else f"cannot be examined ({exc.strerror or exc})"
-            raise InputError(path, f"is {why}; expected a run file in the runs directory {directory} (remove it, "
-                                   f"or name the runs one by one)") from None
-        if stat.S_ISDIR(mode):
+        if os.path.isdir(path):  # through links
             skipped.append(f"{entry.name} (a subdirectory)")
-        elif stat.S_ISREG(mode):
-            found.append(path)
         else:
-            link = " through a symbolic link" if os.path.islink(path) else ""
-            raise InputError(path, f"is {_kind(mode)}{link}; expected a run file in the runs directory {directory} "
-                                   f"(remove it, or name the runs one by one)")
+            found.append(regular_file(path, f"a run file in the runs directory {directory} (remove it, or name the "
+                                            "runs one by one)"))
     if not found:
         raise SegevalError(f"no run files in {directory}; expected a directory holding run files "
                            f"(subdirectories and hidden files are not read)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, overload
 
 import numpy as np
 
@@ -147,14 +147,42 @@ def parse_mmss(token: str) -> int | None:
 
 
 def parse_int(token: str) -> int | None:
+    """The one grammar's whole number (ASCII digits, at most 18, an optional sign), or None."""
     return int(token) if _INT.match(token) else None
 
 
 def parse_float(token: str) -> float | None:
+    """The one grammar's number (ASCII digits, an optional sign, decimal part and exponent; finite), or None."""
     if not _FLOAT.match(token):
         return None
     value = float(token)
     return value if np.isfinite(value) else None
+
+
+#: what the one number grammar accepts, for messages (docs/input-checks.md#numbers)
+NUMBER = "a finite number in ASCII digits (an optional sign, decimal part and exponent), such as '0.5' or '1e-05'"
+WHOLE = "a whole number of at most 18 ASCII digits (an optional sign), such as '12'"
+
+
+@overload
+def read_number(text: str, path: str, what: str, *, whole: Literal[False] = False, minimum: float | None = None,
+                line: int | None = None, shown: str | None = None, why: str = "") -> float: ...
+@overload
+def read_number(text: str, path: str, what: str, *, whole: Literal[True], minimum: float | None = None,
+                line: int | None = None, shown: str | None = None, why: str = "") -> int: ...
+def read_number(text: str, path: str, what: str, *, whole: bool = False, minimum: float | None = None,
+                line: int | None = None, shown: str | None = None, why: str = "") -> float | int:
+    """``text`` read by the one number grammar of every reader (:func:`parse_float`, ``whole``:
+    :func:`parse_int`), at least ``minimum``; else an :class:`InputError` naming ``path``, ``line``, ``what``,
+    the text and what was expected (``why`` added)."""
+    value = parse_int(text) if whole else parse_float(text)
+    if value is not None and (minimum is None or value >= minimum):
+        return value
+    expected = WHOLE if whole else NUMBER
+    if value is not None:
+        expected = f"a number >= {minimum:g}"
+    raise InputError(path, f"{what} is '{text[:60]}{'...' if len(text) > 60 else ''}'; expected {expected}{why}",
+                     line=line, text=shown, kind=f"bad {what}")
 
 
 #: any decimals, and Python's exponent form (``1e-05``, ``1.5e+16``): every ``str`` of a float reads

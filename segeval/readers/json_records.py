@@ -7,26 +7,97 @@
 - An object with the same key twice is refused, naming the key and the line (Python's ``json`` keeps the
   last value silently; the official evaluators read with it, but a submission whose two values differ
   cannot be scored as meant).
+- Numbers follow the one number grammar (docs/input-checks.md#numbers): an integer has at most 18 digits, a
+  number is finite (``1e400``, ``NaN`` and ``Infinity`` are refused), at their line and column.
+- Nesting deeper than Python's parser reads is refused, naming the line and column of the deepest point.
 """
 
 from __future__ import annotations
 
 import json
 import json.scanner
+import math
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from segeval.core.errors import InputError
 from segeval.readers.files import read_bytes
 
 
-class DuplicateKey(ValueError):
+class Refused(ValueError):
+    """Valid JSON that segeval refuses: ``problem`` says why and what was expected."""
+
+    def __init__(self, problem: str, wanted: str) -> None:
+        super().__init__(problem)
+        self.problem, self.wanted = problem, wanted
+
+    def position(self, text: str) -> int | None:
+        """The offset in ``text`` of the refused value (None when not found)."""
+        return None
+
+
+class DuplicateKey(Refused):
     """An object holds ``key`` twice."""
 
     def __init__(self, key: str) -> None:
-        super().__init__(key)
+        super().__init__(f"has the key {json.dumps(key)} twice in one object", "each key once")
         self.key = key
+
+    def position(self, text: str) -> int | None:
+        return _duplicate_offset(text, self.key)
+
+
+class BadNumber(Refused):
+    """A number outside the one number grammar's domain (:func:`segeval.readers.formats.read_number`)."""
+
+    def __init__(self, literal: str, expected: str) -> None:
+        super().__init__(f"holds the number {literal[:40]}{'...' if len(literal) > 40 else ''}", expected)
+        self.literal = literal
+
+    def position(self, text: str) -> int | None:
+        found = re.search(r"(?<![\w.+\-\"])" + re.escape(self.literal) + r"(?![\w.+\-])", text)
+        return found.start() if found else None
+
+
+class TooDeep(Refused):
+    """Arrays and objects nested deeper than Python's JSON parser reads."""
+
+    def __init__(self) -> None:
+        super().__init__("is nested too deeply to read", "arrays and objects at most about 900 levels deep (Python's "
+                         "JSON parser stops near its recursion limit, 1000)")
+
+    def position(self, text: str) -> int | None:
+        """The first of the deepest points (strings left out; only called on refusal)."""
+        bare = re.sub(r'"(?:[^"\\]|\\.)*"', lambda m: " " * len(m.group()), text)
+        deepest, at, depth = 0, None, 0
+        for start in range(0, len(bare), 1 << 22):  # in parts: bounded memory on a large file
+            codes = np.frombuffer(bare[start:start + (1 << 22)].encode("utf-32-le"), dtype=np.uint32)
+            levels = depth + np.cumsum(np.isin(codes, (91, 123)).astype(np.int32) - np.isin(codes, (93, 125)))
+            if levels.max() > deepest:
+                deepest, at = int(levels.max()), start + int(np.argmax(levels))
+            depth = int(levels[-1])
+        return at
+
+
+def _json_int(literal: str) -> int:
+    if len(literal.lstrip("-")) > 18:
+        raise BadNumber(literal, "an integer of at most 18 digits (a larger value with a decimal point or exponent)")
+    return int(literal)
+
+
+def _json_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise BadNumber(literal, "a finite number")
+    return value
+
+
+def _json_constant(literal: str) -> float:
+    raise BadNumber(literal, "a finite number (JSON has no NaN or Infinity)")
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -45,58 +116,89 @@ def lines(text: str) -> Iterator[tuple[int, str]]:
 
 
 def loads(text: str) -> Any:
-    """``json.loads`` refusing duplicate keys (:class:`DuplicateKey`)."""
-    return json.loads(text, object_pairs_hook=_pairs)
+    """``json.loads`` refusing duplicate keys, numbers outside the grammar and deep nesting (:class:`Refused`)."""
+    try:
+        return json.loads(text, object_pairs_hook=_pairs, parse_int=_json_int, parse_float=_json_float,
+                          parse_constant=_json_constant)
+    except RecursionError:
+        raise TooDeep() from None
 
 
 def _identity(pairs: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
     return pairs
 
 
-def duplicate_line(text: str, key: str) -> int | None:
-    """The line of ``text`` where ``key`` appears as an object key for the second time within one object
-    (found with the pure-Python decoder, which knows positions; None if not found)."""
+def walk_objects(text: str, visit: Callable[[list[tuple[str, Any]], int, int], Any]) -> Any:
+    """``text`` decoded by the pure-Python decoder, which knows positions: each object is ``visit(pairs, start,
+    end)`` (``start``: the offset of its ``{``); what ``visit`` raises stops the walk (``ValueError`` and
+    ``RecursionError`` give None)."""
     decoder: Any = json.JSONDecoder()
-    found: list[int] = []
     parse = decoder.parse_object
 
     def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[Any, int]:
-        s, start = s_and_end
-        value, end = parse(s_and_end, args[0], args[1], None, _identity, *args[4:])  # the pairs
-        if not found and isinstance(value, list):
-            keys = [k for k, _ in value]
-            if keys.count(key) > 1:
-                encoded = json.dumps(key)
-                first = s.find(encoded, start - 1, end)
-                second = s.find(encoded, first + 1, end) if first >= 0 else -1
-                found.append(s.count("\n", 0, second if second >= 0 else start) + 1)
-        return dict(value) if isinstance(value, list) else value, end
+        pairs, end = parse(s_and_end, args[0], args[1], None, _identity, *args[4:])
+        return visit(pairs, s_and_end[1] - 1, end), end
 
     decoder.parse_object = parse_object
     decoder.scan_once = getattr(json.scanner, "py_make_scanner")(decoder)  # noqa: B009  (untyped in typeshed)
     try:
-        decoder.decode(text)
+        return decoder.decode(text)
     except (ValueError, RecursionError):
         return None
-    return found[0] if found else None
+
+
+class _Found(Exception):
+    def __init__(self, offset: int) -> None:
+        self.offset = offset
+
+
+def _duplicate_offset(text: str, key: str) -> int | None:
+    """The offset of ``key``'s second appearance within one object of ``text`` (None if not found)."""
+    def visit(pairs: list[tuple[str, Any]], start: int, end: int) -> dict[str, Any]:
+        if [k for k, _ in pairs].count(key) > 1:
+            encoded = json.dumps(key)
+            first = text.find(encoded, start, end)
+            second = text.find(encoded, first + 1, end) if first >= 0 else -1
+            raise _Found(second if second >= 0 else start)
+        return dict(pairs)
+
+    try:
+        walk_objects(text, visit)
+    except _Found as found:
+        return found.offset
+    return None
+
+
+def _refused(name: str, text: str, exc: Refused, expected: str, number: int | None = None) -> InputError:
+    """The InputError for valid JSON refused: the problem at its line and column (``number``: the line of a
+    JSON Lines record ``text``)."""
+    pos = exc.position(text)
+    line = None if pos is None else text.count("\n", 0, pos) + 1
+    column = None if pos is None else pos - text.rfind("\n", 0, pos)
+    shown: str | None = text  # a JSON Lines record: shown from its start, as every record's error
+    if number is not None:
+        line = number
+    elif line is not None and column is not None:  # a document may be one long line: about the column
+        shown = text.split("\n")[line - 1][max(0, column - 100):column + 100]
+    else:
+        shown = None
+    at = f" (column {column})" if column is not None else ""
+    return InputError(name, f"{exc.problem}{at}; expected {exc.wanted} ({expected})", line=line,
+                      text=shown[:200] if shown is not None else None,
+                      kind="duplicate key" if isinstance(exc, DuplicateKey) else "input")
 
 
 def load_document(name: str, text: str, expected: str, *, what: str = "valid JSON") -> Any:
     """One JSON document, or an InputError naming the line and what was expected."""
     try:
         return loads(text)
-    except DuplicateKey as exc:
-        line = duplicate_line(text, exc.key)
-        shown = text.split("\n")[line - 1][:200] if line is not None else None
-        raise InputError(name, f"has the key {json.dumps(exc.key)} twice in one object; expected each key once "
-                               f"({expected})", line=line, text=shown, kind="duplicate key") from None
+    except Refused as exc:
+        raise _refused(name, text, exc, expected) from None
     except json.JSONDecodeError as exc:
         split = text.split("\n")
         bad = split[exc.lineno - 1] if exc.lineno <= len(split) else ""
         raise InputError(name, f"is not {what} ({exc.msg}, column {exc.colno}); expected {expected}",
                          line=exc.lineno, text=bad[max(0, exc.colno - 100):exc.colno + 100]) from None
-    except RecursionError:
-        raise InputError(name, f"is nested too deeply to read; expected {expected}") from None
 
 
 def load_line(name: str, number: int, line: str, expected: str, *, what: str = "JSON",
@@ -105,14 +207,11 @@ def load_line(name: str, number: int, line: str, expected: str, *, what: str = "
     "nested too deeply; expected ``flat``" (default: ``expected``)."""
     try:
         return loads(line)
-    except DuplicateKey as exc:
-        raise InputError(name, f"has the key {json.dumps(exc.key)} twice in one object; expected each key once "
-                               f"({expected})", line=number, text=line[:200], kind="duplicate key") from None
+    except Refused as exc:
+        raise _refused(name, line, exc, (flat or expected) if isinstance(exc, TooDeep) else expected,
+                       number) from None
     except json.JSONDecodeError as exc:
         raise InputError(name, f"is not {what} ({exc.msg}); expected {expected}", line=number,
-                         text=line[:200]) from None
-    except RecursionError:
-        raise InputError(name, f"is nested too deeply to read; expected {flat or expected}", line=number,
                          text=line[:200]) from None
 
 
@@ -135,7 +234,7 @@ def document_head(name: str, expected: str, *, what: str = "valid JSON") -> Call
         except json.JSONDecodeError as exc:
             if exc.pos < len(text) - _DOCUMENT_MARGIN and not exc.msg.startswith("Unterminated string"):
                 load_document(name, text, expected, what=what)  # raises the whole read's error
-        except (DuplicateKey, RecursionError):  # the whole document says where (or whether)
+        except Refused:  # the whole document says where (or whether)
             pass
         return True
     return check

@@ -22,18 +22,16 @@ import pandas as pd
 from segeval.core.errors import InputError
 from segeval.core.words import plural
 from segeval.readers.files import read_bytes
-from segeval.readers.formats import line_head
+from segeval.readers.formats import line_head, parse_float, parse_int
 from segeval.readers.line_parser import decode_line
 
-_STRATUM = re.compile(r"[+-]?[0-9]+\Z")
 _STRATUM_BYTES = re.compile(rb"[+-]?[0-9]+\Z")
-#: a qrels grade: an integer in any spelling (``01``, ``+1``); sample_eval.pl keeps the text as the grade's
-#: name (``01`` and ``1`` are counted apart, and ``-G 1=...`` does not map ``01``) and reads its value as a number
-_REL = re.compile(r"[+-]?[0-9]+\Z")
+#: a qrels grade and a stratum: the one grammar's whole numbers (``01``, ``+1``); sample_eval.pl keeps a grade's
+#: text as its name (``01`` and ``1`` are counted apart, and ``-G 1=...`` does not map ``01``) and reads its value
+#: as a number
 #: a ``-G`` level: a grade as written in canonical form
 _LEVEL = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 #: a number as Perl reads one (no hexadecimal, no underscores, no inf/nan)
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 _GAIN = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)\Z")  # a negative gain makes the grade unsampled, as -1
 _PERL_PREFIX = re.compile(rb"\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
@@ -136,11 +134,12 @@ def _strata_line(number: int, tokens: list[str], text: str, path: str) -> tuple[
         raise _bad(path, number, text, f"has {plural(len(tokens), 'field')}; expected 5: topic, 0, docno, stratum, rel "
                                        f"(such as '{QRELS_EXAMPLE}')", "field count")
     topic, _, docno, stratum, rel = tokens
-    if not _STRATUM.match(stratum):
-        raise _bad(path, number, text, f"has stratum {stratum!r}; expected an integer (field 4)", "stratum")
-    if not _REL.match(rel):
-        raise _bad(path, number, text, f"has rel {rel!r}; expected an integer: -1 (pooled, not sampled), 0 (sampled, "
-                                       f"not relevant) or a positive grade (field 5)", "rel")
+    if parse_int(stratum) is None:
+        raise _bad(path, number, text, f"has stratum {stratum!r}; expected an integer of at most 18 digits (field 4)",
+                   "stratum")
+    if parse_int(rel) is None:
+        raise _bad(path, number, text, f"has rel {rel!r}; expected an integer of at most 18 digits: -1 (pooled, not "
+                                       "sampled), 0 (sampled, not relevant) or a positive grade (field 5)", "rel")
     return topic, docno, stratum, rel
 
 
@@ -208,8 +207,8 @@ def parse_sampled_run(data: bytes, path: str) -> SampledRun:
             raise _bad(path, number, text, f"has {plural(len(tokens), 'field')}; expected 6: topic, Q0, docno, rank, "
                                            f"score, tag (such as '{RUN_EXAMPLE}')", "field count")
         score = tokens[4]
-        if not _NUMBER.match(score):
-            raise _bad(path, number, text, f"has score {score!r}; expected a number (field 5)", "score")
+        if parse_float(score) is None:
+            raise _bad(path, number, text, f"has score {score!r}; expected a finite number (field 5)", "score")
         topic = tokens[0].lstrip("0")
         scores.setdefault(topic, {})[tokens[2]] = float(score)
         lines[topic] = lines.get(topic, 0) + 1

@@ -111,6 +111,7 @@ def to_frame(columns: Mapping[str, Column], names: tuple[str, ...], path: str) -
 
 
 GROUPS_EXAMPLE = "q1 1,2 | 3,4,5"
+_BLANKS = " \t\n\r\x0b\x0c"
 
 
 def parse_groups(data: bytes, path: str) -> dict[str, npt.NDArray[np.generic]]:
@@ -123,11 +124,13 @@ def parse_groups(data: bytes, path: str) -> dict[str, npt.NDArray[np.generic]]:
     seen_queries: dict[str, int] = {}
     for number, raw in enumerate(data.split(b"\n"), start=1):
         text = decode_line(raw, number, path).rstrip("\r")
-        if not text.strip():
+        line = text.strip(_BLANKS)  # ASCII white space only, as every line reader: U+2028 may be in an item
+        if not line:
             continue
-        query, _, rest = text.strip().partition(" ") if " " in text.strip() else text.strip().partition("\t")
-        groups = [[item.strip() for item in group.split(",")] for group in rest.split("|")]
-        if not rest.strip() or any(not item or any(c.isspace() for c in item) for group in groups for item in group):
+        query, _, rest = line.partition(" ") if " " in line else line.partition("\t")
+        groups = [[item.strip(_BLANKS) for item in group.split(",")] for group in rest.split("|")]
+        if not rest.strip(_BLANKS) or any(not item or any(c in _BLANKS for c in item) for group in groups
+                                          for item in group):
             raise InputError(path, f"expected a query id, then groups of items such as '{GROUPS_EXAMPLE}' "
                                    f"(items separated by commas, groups by '|', no empty item)", line=number, text=text)
         if query in seen_queries:

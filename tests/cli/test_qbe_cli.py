@@ -109,7 +109,7 @@ def test_the_run_is_read_whole(tmp_path: Path) -> None:
     ('<stdlist>\n  <detected_termlist termid="q1">\n    <term file="u1" score="1" decision="YES">\n</stdlist>\n',
      "a, line 4: not well-formed XML (mismatched tag)"),
     ('<stdlist>\n  <detected_termlist termid="q1">\n    <term file="u1" score="high" decision="YES"/>\n'
-     '  </detected_termlist>\n</stdlist>\n', 'a, line 3: <term> score="high": expected a decimal number'),
+     '  </detected_termlist>\n</stdlist>\n', "a, line 3: <term> score is 'high'; expected a finite number"),
     ('<stdlist>\n  <detected_termlist termid="q1">\n    <term file="u1" score="1"/>\n  </detected_termlist>\n'
      '</stdlist>\n', "a, line 3: <term> has no decision= attribute"),
     ('<stdlist>\n  <detected_termlist termid="q1">\n    <term file="u1" score="1" decision="YES"/>\n'

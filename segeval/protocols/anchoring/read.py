@@ -10,8 +10,6 @@ what was expected.
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,13 +17,11 @@ from pathlib import Path
 from segeval.core.errors import InputError, check_choice
 from segeval.core.words import plural
 from segeval.readers.files import read_bytes
-from segeval.readers.formats import TIME_FORMATS, parse_hms, parse_mmss, parse_seconds, time_hint
+from segeval.readers.formats import TIME_FORMATS, TIME_PARSERS, parse_float, parse_int, time_hint
 from segeval.readers.line_parser import EXPECTED, decode_line
 
 QRELS_EXAMPLE = "v20080401_1 17.05 17.30 1"
 RUN_EXAMPLE = "v20080401_1 Q0 17.05 17.30 1 0.93 myrun"
-_INT = re.compile(r"[+-]?[0-9]{1,18}\Z")
-_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,23 +63,10 @@ def _lines(path: str | Path) -> Iterator[tuple[int, str, list[str]]]:
         yield number, text, tokens
 
 
-def _time(token: str, time_format: str) -> float | None:
-    if time_format == "mmss":
-        return parse_mmss(token)
-    return parse_seconds(token) if time_format == "seconds" else parse_hms(token)
-
-
 def _field(path: str, number: int, text: str, i: int, name: str, token: str, kind: str,
            time_format: str) -> float:
-    """Field ``i`` (0-based) read as ``kind`` (time, int or float), or an InputError."""
-    value: float | None
-    if kind == "time":
-        value = _time(token, time_format)
-    elif kind == "int":
-        value = int(token) if _INT.match(token) else None
-    else:
-        value = float(token) if _FLOAT.match(token) else None
-        value = value if value is not None and math.isfinite(value) else None
+    """Field ``i`` (0-based) read as ``kind`` (time, int or float: the one number grammar), or an InputError."""
+    value = (TIME_PARSERS[time_format] if kind == "time" else parse_int if kind == "int" else parse_float)(token)
     if value is None:
         expected = EXPECTED[time_format if kind == "time" else kind]
         hint = time_hint(token, time_format) if kind == "time" else ""

@@ -8,7 +8,6 @@ official tool does with a note (docs/detection.md, "Bad inputs").
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,8 +19,9 @@ from segeval.core.arrays import FloatArray, IntArray
 from segeval.core.errors import InputError
 from segeval.core.words import plural
 from segeval.protocols.moments.reading import is_number, load_json, record_error, shown
+from segeval.readers.directories import bad_entry_name, regular_file
 from segeval.readers.files import read_text
-from segeval.readers.line_parser import float_or_nan
+from segeval.readers.formats import read_number
 
 
 @dataclass
@@ -274,10 +274,7 @@ def _check_prediction(path: str, where: str, item: Any, labels: bool) -> None:
     _segment(path, where, item.get("segment"))
     score = item.get("score")
     if not is_number(score):
-        extra = " (NaN: the official order puts it above every score)" if isinstance(score, float) and \
-            math.isnan(score) else ""
-        raise record_error(path, where, f"the score {shown(score)} is not a finite number{extra}; expected a finite "
-                                        "number")
+        raise record_error(path, where, f"the score {shown(score)} is not a number; expected a finite number")
     if labels and not isinstance(item.get("label"), str):
         raise record_error(path, where, f"the label {shown(item.get('label'))} is not text; expected a class name")
     raise record_error(path, where, f"{shown(item)} is not a prediction; expected segment, score and label")
@@ -301,11 +298,7 @@ _KIT_LINE = re.compile(r"\s*(\S+)\s+(\S+)\s+(\S+)\s*\Z")
 
 
 def _number(path: str, number: int, line: str, token: str, what: str) -> float:
-    value = float_or_nan(token)
-    if not math.isfinite(value):
-        raise InputError(path, f"the {what} {token!r} is not a finite number; expected a number", line=number,
-                         text=line)
-    return value
+    return read_number(token, path, f"the {what}", line=number, shown=line)
 
 
 def read_kit_truth(folder: str, subset: str) -> Truth:
@@ -313,18 +306,28 @@ def read_kit_truth(folder: str, subset: str) -> Truth:
     for ``Ambiguous``, ``<Class>_<subset>.txt`` with ``video t1 t2`` lines."""
     root = Path(folder)
     listing = root / "detclasslist.txt"
-    if not root.is_dir() or not listing.is_file():
+    if not root.is_dir():
         raise InputError(folder, "is not a THUMOS14 annotation folder; expected a folder with detclasslist.txt and "
                                  f"<Class>_{subset}.txt files")
+    regular_file(str(listing), f"the kit's class list in the annotation folder {folder}")
     ids: list[int] = []
     names: list[str] = []
     for number, line in enumerate(read_text(listing).split("\n"), start=1):
         if not line.strip():
             continue
         parts = line.split()
-        if len(parts) != 2 or not parts[0].isdigit():
+        if len(parts) != 2:
             raise InputError(str(listing), "expected 'class-id class-name'", line=number, text=line)
-        ids.append(int(parts[0]))
+        cid = read_number(parts[0], str(listing), "the class id", whole=True, minimum=0, line=number, shown=line)
+        if (why := bad_entry_name(f"{parts[1]}_{subset}.txt")) is not None:
+            raise InputError(str(listing), f"the class name {parts[1]!r} {why}; expected a name of a file in the "
+                                           "annotation folder (the kit would read a file outside it)", line=number,
+                             text=line)
+        if cid in ids or parts[1] in names:
+            what = f"the class id {parts[0]!r}" if cid in ids else f"the class name {parts[1]!r}"
+            raise InputError(str(listing), f"{what} is listed twice; expected each class once", line=number,
+                             text=line)
+        ids.append(cid)
         names.append(parts[1])
     if not names:
         raise InputError(str(listing), "lists no class; expected 'class-id class-name' lines")
@@ -333,9 +336,8 @@ def read_kit_truth(folder: str, subset: str) -> Truth:
     ambiguous: list[tuple[str, float, float]] = []
     for name in [*names, "Ambiguous"]:
         path = root / f"{name}_{subset}.txt"
-        if not path.is_file():
-            raise InputError(str(path), f"is missing; the kit needs a ground-truth file for every class of "
-                                        f"detclasslist.txt and Ambiguous (subset {subset!r})")
+        regular_file(str(path), f"a ground-truth file: the kit needs one for every class of detclasslist.txt and "
+                                f"Ambiguous (subset {subset!r})")
         for number, line in enumerate(read_text(path).split("\n"), start=1):
             if not line.strip():
                 continue
@@ -378,12 +380,12 @@ def read_kit_detections(path: str, truth: Truth) -> Predictions:
         s = _number(path, number, line, parts[1], "start")
         e = _number(path, number, line, parts[2], "end")
         _window(path, "the detection", s, e, number, line, kit=True)
-        if not parts[3].isdigit() or int(parts[3]) not in by_id:
+        cid = read_number(parts[3], path, "the class id", whole=True, line=number, shown=line)
+        if cid not in by_id:
             raise InputError(path, f"the class id {parts[3]!r} is not in detclasslist.txt (the kit warns and "
                                    f"scores nothing for it); expected one of {sorted(by_id)}", line=number, text=line)
-        conf = parts[4]
-        score = _number(path, number, line, conf, "confidence")
-        rows.append((table.get(parts[0].replace(".mp4", "")), s, e, by_id[int(parts[3])], score))
+        score = _number(path, number, line, parts[4], "confidence")
+        rows.append((table.get(parts[0].replace(".mp4", "")), s, e, by_id[cid], score))
     if not rows:
         raise InputError(path, "has no detection; expected 'video t1 t2 classid confidence' lines")
     return Predictions.of_rows(path, table.names, rows, table.notes("detections"))

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from segeval.core.errors import InputError
+from segeval.readers.json_records import loads
 
 #: how much of the ground truth is looked at
 HEAD_BYTES = 1 << 16
@@ -40,7 +40,7 @@ def detect(truth: str | Path) -> tuple[str, str]:
     record: object = None
     if head.startswith("{"):
         try:
-            record = json.loads(first_line)
+            record = loads(first_line)
         except ValueError:
             record = None
     if isinstance(record, dict):

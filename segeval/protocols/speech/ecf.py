@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -54,6 +55,9 @@ def read_ecf(path: str) -> list[Excerpt]:
         excerpts.append(Excerpt(file, channel, tbeg, float(f"{tbeg + dur:.4f}"), source_type, element.line))
     if not excerpts:
         raise InputError(path, "no <excerpt>: expected at least one evaluated excerpt", line=root.line)
+    if not 0 < (total := total_duration(excerpts)) < math.inf:
+        raise InputError(path, f"the excerpts' total duration is {total:g} s; expected a finite duration above 0 "
+                               "(KWSEval divides by the trials it gives)", line=root.line)
     return excerpts
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from segeval.core.errors import InputError
 from segeval.readers.files import read_utf8
-from segeval.readers.line_parser import float_or_nan
+from segeval.readers.formats import read_number
 
 #: Perl's \s on decoded text (Unicode White_Space): Python's \s less the separators U+001C-U+001F
 _SPACE = re.compile(r"[^\S\x1c-\x1f]+")
@@ -124,10 +124,8 @@ def read_rttm(path: str, lowercase: bool) -> Transcript:
         records += 1
         if kind.upper() != "LEXEME":
             continue
-        begin, duration = float_or_nan(tbeg), float_or_nan(dur)
-        if not (begin >= 0 and duration >= 0) or begin == float("inf") or duration == float("inf"):
-            raise InputError(path, "LEXEME tbeg and dur: expected decimal numbers >= 0", line=number,
-                             text=raw)
+        begin, duration = (read_number(t, path, f"LEXEME {what}", minimum=0, line=number, shown=raw)
+                           for t, what in ((tbeg, "tbeg"), (dur, "dur")))
         lexemes.append(Lexeme(file, channel, begin, float(f"{begin + duration:.4f}"), token, subtype,
                               speaker, number))
     if not lexemes:  # an empty or word-less reference would score every term as having no occurrence

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from segeval.core.errors import InputError
 from segeval.readers.files import read_document
-from segeval.readers.line_parser import float_or_nan
+from segeval.readers.formats import read_number
 
 
 @dataclass
@@ -57,6 +57,9 @@ def parse_xml(data: bytes, path: str, kind: str) -> Element:
     except xml.parsers.expat.ExpatError as exc:
         raise InputError(path, f"not well-formed XML ({xml.parsers.expat.ErrorString(exc.code)}); "
                                f"expected {kind} XML", line=exc.lineno) from None
+    except LookupError as exc:  # an XML declaration naming an encoding no codec reads
+        raise InputError(path, f"declares an encoding Python cannot read ({exc}); expected {kind} XML in UTF-8",
+                         line=parser.CurrentLineNumber) from None
     return roots[0]
 
 
@@ -76,12 +79,7 @@ def attribute(path: str, element: Element, name: str) -> str:
 
 
 def number(path: str, element: Element, name: str, *, minimum: float | None = None) -> float:
-    """The attribute as a finite decimal number (at least ``minimum`` when given), else an :class:`InputError`."""
-    text = attribute(path, element, name)
-    value = float_or_nan(text)
-    if value != value or value in (float("inf"), float("-inf")):
-        raise InputError(path, f"<{element.name}> {name}=\"{text}\": expected a decimal number", line=element.line)
-    if minimum is not None and value < minimum:
-        raise InputError(path, f"<{element.name}> {name}=\"{text}\": expected a number >= {minimum:g}",
-                         line=element.line)
-    return value
+    """The attribute read by the one number grammar (at least ``minimum`` when given), else an
+    :class:`InputError`."""
+    return read_number(attribute(path, element, name), path, f"<{element.name}> {name}", minimum=minimum,
+                       line=element.line)

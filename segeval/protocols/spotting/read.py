@@ -10,8 +10,6 @@ or kept as it keeps them with a note; docs/spotting.md has the table.
 from __future__ import annotations
 
 import json
-import json.scanner
-import math
 import os
 import re
 from collections import Counter
@@ -19,10 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from segeval.core.errors import InputError
+from segeval.core.errors import InputError, ParameterError
 from segeval.core.words import plural
+from segeval.readers.directories import bad_entry_name, regular_file
 from segeval.readers.files import read_text
-from segeval.readers.json_records import document_head, load_document
+from segeval.readers.formats import NUMBER, WHOLE, parse_float, parse_int
+from segeval.readers.json_records import document_head, load_document, walk_objects
 
 #: SoccerNet-v2's 17 classes in the order of the official ``EVENT_DICTIONARY_V2`` (its class indices)
 CLASSES: tuple[str, ...] = (
@@ -34,10 +34,6 @@ CLASS_INDEX = {name: i for i, name in enumerate(CLASSES)}
 LABEL_FILE = "Labels-v2.json"
 PREDICTION_FILE = "results_spotting.json"
 
-_INTEGER = re.compile(r"[+-]?[0-9]+")
-#: what NumPy reads as a float64 from text (NaN and infinities too: refused after reading)
-_DECIMAL = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|nan|inf|infinity)", re.IGNORECASE)
-_PLAIN_DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _GAME_TIME = re.compile(r"([0-9]).*([0-9][0-9]):([0-9][0-9])", re.DOTALL)
 
 _GT_EXPECTED = ('a SoccerNet Labels-v2.json: {"annotations": [{"gameTime": "1 - 00:08", "label": ..., '
@@ -90,21 +86,17 @@ class Spotting:
 def _record_line(text: str, key: str, index: int) -> tuple[int | None, str | None]:
     """The line where ``doc[key][index]`` starts in ``text`` and that line (None when not found); slow, so
     only called to word an error."""
-    decoder: Any = json.JSONDecoder()
     starts: dict[int, int] = {}
-    parse = decoder.parse_object
 
-    def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[Any, int]:
-        value, end = parse(s_and_end, *args)
-        starts[id(value)] = s_and_end[1] - 1
-        return value, end
+    def visit(pairs: list[tuple[str, Any]], start: int, end: int) -> dict[str, Any]:
+        value = dict(pairs)
+        starts[id(value)] = start
+        return value
 
-    decoder.parse_object = parse_object
-    decoder.scan_once = getattr(json.scanner, "py_make_scanner")(decoder)  # noqa: B009  (untyped in typeshed)
+    doc = walk_objects(text, visit)
     try:
-        doc = decoder.decode(text)
         start = starts.get(id(doc[key][index]))
-    except (ValueError, RecursionError, LookupError, TypeError):
+    except (LookupError, TypeError):
         return None, None
     if start is None:
         return None, None
@@ -144,14 +136,15 @@ class _Document:
 
 def _position(doc: _Document, index: int, value: Any) -> int:
     """A position in ms: an integer (or integer text) >= 0; a JSON fraction is truncated as ``int()`` does."""
-    integer_text = isinstance(value, str) and _INTEGER.fullmatch(value.strip()) is not None
-    number = (isinstance(value, int) and not isinstance(value, bool)) or \
-        (isinstance(value, float) and math.isfinite(value))
-    if integer_text or number:
+    if isinstance(value, str):
+        ms = parse_int(value)
+    elif isinstance(value, int | float) and not isinstance(value, bool):  # finite and bounded: json_records
         ms = int(value)
     else:
-        raise doc.error(index, f'"position" is {json.dumps(value)}; expected milliseconds, an integer or '
-                               f'its text such as "8194"')
+        ms = None
+    if ms is None:
+        raise doc.error(index, f'"position" is {json.dumps(value)}; expected milliseconds, an integer or its text '
+                               f"({WHOLE})")
     if ms < 0:
         raise doc.error(index, f'"position" is {json.dumps(value)}: negative; expected milliseconds >= 0 (the '
                                f"official evaluator would put it on a frame counted from the half's end)")
@@ -159,11 +152,11 @@ def _position(doc: _Document, index: int, value: Any) -> int:
 
 
 def _half(doc: _Document, index: int, value: Any, what: str) -> int:
-    text = str(value).strip() if isinstance(value, str | int) and not isinstance(value, bool) else ""
-    if text not in ("1", "2"):
+    half = parse_int(value) if isinstance(value, str) else value if type(value) is int else None
+    if half not in (1, 2):
         raise doc.error(index, f"{what} is {json.dumps(value)}; expected half 1 or 2 (the official evaluator "
                                f"drops any other half silently)")
-    return int(text)
+    return int(half)
 
 
 class _Labels:
@@ -222,20 +215,16 @@ def read_labels(path: str) -> tuple[list[Event], list[str]]:
 
 
 def _confidence(doc: _Document, index: int, value: Any) -> float:
-    """The confidence as NumPy stores it in the official float64 vector: a JSON number, or decimal text."""
-    decimal_text = isinstance(value, str) and _DECIMAL.fullmatch(value.strip()) is not None
-    try:
-        number = float(value) if decimal_text or (isinstance(value, int | float) and not isinstance(value, bool)) \
-            else None
-    except OverflowError:  # an integer beyond float64
-        number = math.inf
+    """The confidence as NumPy stores it in the official float64 vector: a JSON number (finite:
+    json_records), or its text in the one number grammar."""
+    if isinstance(value, str):
+        number = parse_float(value)
+    else:
+        number = float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
     if number is None:
-        raise doc.error(index, f'"confidence" is {json.dumps(value)}; expected a number or its text such as '
-                               f'"0.52"')
-    if not math.isfinite(number):
-        raise doc.error(index, f'"confidence" is {json.dumps(value)}; expected a finite number (the official '
-                               f"evaluator drops a NaN prediction silently and keeps an infinite one above "
-                               f"every threshold)")
+        raise doc.error(index, f'"confidence" is {json.dumps(value)}; expected {NUMBER}, as text or a JSON number '
+                               "(the official evaluator drops a NaN prediction silently and keeps an infinite one "
+                               "above every threshold)")
     return number
 
 
@@ -249,11 +238,9 @@ def read_predictions(path: str) -> tuple[list[Prediction], list[str]]:
         try:  # the common record: decimal text, checked without the error-wording helpers
             position, label, half_value, value = (record["position"], record["label"], record["half"],
                                                   record["confidence"])
-            ms = int(position) if type(position) is str and position.isascii() and position.isdigit() else \
-                _position(doc, i, position)
+            ms = _position(doc, i, position)
             half = 1 if half_value == "1" else 2 if half_value == "2" else _half(doc, i, half_value, '"half"')
-            confidence = float(value) if type(value) is str and _PLAIN_DECIMAL.fullmatch(value) else \
-                _confidence(doc, i, value)
+            confidence = _confidence(doc, i, value)
             cls = CLASS_INDEX[label]
         except (KeyError, TypeError):  # a missing key, not an object, an unknown or unhashable label
             ms = _position(doc, i, doc.field(i, record, "position"))
@@ -276,12 +263,20 @@ def read_predictions(path: str) -> tuple[list[Prediction], list[str]]:
 # ------------------------------------------------------------------ games: one pair of files, or two folders
 
 def _files(root: Path, name: str) -> dict[str, Path]:
-    """Every file called ``name`` under ``root``, by the relative path of its folder."""
+    """Every file called ``name`` under ``root``, by the relative path of its folder.  Folders reached through
+    a symbolic link are read as the folders they name; a link to a folder read already (a loop) and an entry
+    ``name`` that is not a regular file are refused."""
     found: dict[str, Path] = {}
-    for folder, dirs, files in os.walk(root):
+    read: set[str] = set()
+    for folder, dirs, files in os.walk(root, followlinks=True):
         dirs.sort()
-        if name in files:
-            found[Path(folder).relative_to(root).as_posix()] = Path(folder) / name
+        if (real := os.path.realpath(folder)) in read:
+            raise InputError(folder, f"is a symbolic link to a folder read already (a loop, or a game twice); "
+                                     f"expected game folders (league/season/game/{name}) each reached once")
+        read.add(real)
+        if name in files or os.path.lexists(os.path.join(folder, name)):
+            found[Path(folder).relative_to(root).as_posix()] = Path(regular_file(os.path.join(folder, name),
+                                                                                 f"a game's {name}"))
     return found
 
 
@@ -291,6 +286,10 @@ def read(truth: str, predictions: str, *, label_file: str = LABEL_FILE,
     relative path of each game folder.  A game of the ground truth without predictions is an error (the
     official evaluator stops on it); predictions of a game absent from the ground truth are ignored with a
     note (the official evaluator never looks at them)."""
+    for option, name in (("label_file", label_file), ("prediction_file", prediction_file)):
+        if (why := bad_entry_name(name)) is not None:
+            raise ParameterError(f"The '{option}' parameter must be a file name (the file each game folder holds). "
+                                 f"Got {name!r} instead, which {why}.")
     gt_dir, pred_dir = os.path.isdir(truth), os.path.isdir(predictions)
     if gt_dir != pred_dir:
         raise InputError(truth if gt_dir else predictions,

@@ -275,10 +275,11 @@ def test_unknown_prediction_queries_get_a_note(tmp_path: Path) -> None:
      "'pred_relevant_windows' has the window 0; expected every window as [start, end, score]"),
     ('{"qid": 1, "pred_relevant_windows": [[0, 5, 0.5, 1]]}', "has the window [0, 5, 0.5, 1]; expected"),
     ('{"qid": 1, "pred_relevant_windows": [[0, 5, "0.5"]]}', "has the window [0, 5, \"0.5\"]; expected"),
-    ('{"qid": 1, "pred_relevant_windows": [[0, 5, NaN]]}', "has the window [0, 5, NaN]; expected"),
+    ('{"qid": 1, "pred_relevant_windows": [[0, 5, NaN]]}',
+     "holds the number NaN (column 45); expected a finite number (JSON has no NaN or Infinity)"),
     ('{"qid": 1, "pred_relevant_windows": [[5, 0, 0.5]]}', "with end < start; expected start <= end"),
     ('{"qid": 1, "pred_relevant_windows": ' + "[" * 5000 + "]" * 5000 + "}",
-     "is nested too deeply to read; expected one flat JSON object per line"),
+     "is nested too deeply to read (column 5036); expected arrays and objects at most about 900 levels deep"),
 ])
 def test_bad_prediction_windows_exit_2_naming_file_line_and_text(tmp_path: Path, pred: str, problem: str) -> None:
     (tmp_path / "gt").write_text('{"qid": 1, "relevant_windows": [[0, 5]]}\n')
@@ -371,7 +372,7 @@ def test_highlight_only_predictions_give_only_hl_keys(tmp_path: Path) -> None:
      '"saliency_scores": [[4, 4]]}', '{"qid": 1, "pred_saliency_scores": [1, 0]}',
      "gt, line 1", "'saliency_scores' must hold one [a, b, c] list of 3 numbers per relevant clip"),
     ('{"qid": 1, "relevant_windows": [[0, 2]]}', '{"qid": 1, "pred_relevant_windows": [[0, 2, 1e999]]}',
-     "p, line 1", "with 3 finite numbers"),
+     "p, line 1", "holds the number 1e999 (column 45); expected a finite number"),
 ])
 def test_more_input_errors(tmp_path: Path, truth: str, pred: str, where: str, problem: str) -> None:
     (tmp_path / "gt").write_text(truth + "\n")

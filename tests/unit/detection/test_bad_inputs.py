@@ -101,9 +101,10 @@ def test_class_without_predictions_counts_as_zero_with_a_note(tmp_path: Path) ->
 @pytest.mark.parametrize("score", ["NAN", None, "0.5"])
 def test_nan_or_missing_scores(tmp_path: Path, score: Any) -> None:
     code, _, err = _run(tmp_path, {"v1": [_pred(0, 10, score=score)]})
+    if score == "NAN":  # refused by the JSON reader, at its line and column
+        assert code == 2 and "pred.json, line 1: holds the number NaN (column" in err and "expected a finite" in err
+        return
     assert code == 2 and "pred.json: results[\"v1\"][0]: the score" in err and "expected a finite number" in err
-    if score == "NAN":
-        assert "NaN: the official order puts it above every score" in err
 
 
 def test_proposals_reject_bad_windows_too(tmp_path: Path) -> None:

@@ -84,7 +84,7 @@ def test_kit_errors(tmp_path: Path) -> None:
     code, _, err = run_cli("detect", "-p", "thumos14-kit", gt, det)
     assert code == 2 and "Billiards_test.txt: has no instance; the kit stops on a class without ground truth" in err
     code, _, err = run_cli("detect", "-p", "thumos14-kit", str(tmp_path), det)
-    assert code == 2 and "is not a THUMOS14 annotation folder" in err
+    assert code == 2 and "detclasslist.txt: is missing; expected the kit's class list" in err
 
 
 @pytest.mark.parametrize(("line", "why"), [("v1 20 10 7 0.9\n", "reversed); the kit swaps its ends (min, max)"),

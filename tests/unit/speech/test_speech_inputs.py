@@ -203,3 +203,46 @@ def test_the_route_sniffs_a_one_line_std_list_without_the_line_limit(monkeypatch
     monkeypatch.setenv("SEGEVAL_MAX_LINE_BYTES", "64")
     for memory in ("auto", "chunked", "in-memory"):
         assert run_cli("eval", "--memory", memory, *args) == expected, memory
+
+
+@pytest.mark.parametrize("name", ["ecf.xml", "kwlist.xml", "kwslist.xml"])
+def test_an_xml_encoding_python_cannot_read_is_refused(tmp_path: Path, name: str) -> None:
+    from tests.unit.speech.test_kws import run
+
+    code, out, err = run(tmp_path, kwslist((10.0, 0.9, "YES")))  # writes the four inputs
+    assert code == 0
+    files = {"ecf.xml": "e.xml", "kwlist.xml": "t.xml", "kwslist.xml": "s.xml"}
+    path = tmp_path / files[name]
+    path.write_text('<?xml version="1.0" encoding="x-no-such"?>\n' + path.read_text())
+    code, out, err = _kws(tmp_path)
+    assert (code, out) == (2, "") and f"{files[name]}, line 1: declares an encoding Python cannot read" in err
+
+
+def _kws(tmp_path: Path) -> tuple[int, str, str]:
+    return run_cli("kws", "-e", str(tmp_path / "e.xml"), "-r", str(tmp_path / "r.rttm"), "-t",
+                   str(tmp_path / "t.xml"), "-s", str(tmp_path / "s.xml"))
+
+
+@pytest.mark.parametrize(("durations", "total"), [(("0",), "0"), (("1e308", "1e308"), "inf"), (("1e-300",), "0")])
+def test_an_ecf_without_a_finite_positive_duration_is_refused(tmp_path: Path, durations: tuple[str, ...],
+                                                               total: str) -> None:
+    from tests.unit.speech.test_kws import run
+
+    run(tmp_path, kwslist((10.0, 0.9, "YES")))
+    excerpts = "".join(f'<excerpt audio_filename="F{i}.sph" channel="1" tbeg="0" dur="{d}" source_type="bnews"/>'
+                       for i, d in enumerate(durations))
+    (tmp_path / "e.xml").write_text(f'<ecf source_signal_duration="1" language="english" version="x">{excerpts}</ecf>')
+    code, out, err = _kws(tmp_path)
+    assert (code, out) == (2, "") and f"the excerpts' total duration is {total} s; expected a finite duration above 0" \
+        in err, err
+
+
+def test_as_many_trials_as_occurrences_is_refused() -> None:
+    from segeval.core.errors import InputError
+    from segeval.protocols.speech.alignment import TermTrials
+    from segeval.protocols.speech.twv import TwvParameters, score
+
+    block = TermTrials("K1", "a", targets=[(0.9, True)], omitted=1)  # 2 occurrences
+    assert score({"K1": block}, TwvParameters(3.0)).actual.p_fa == 0.0  # 3 trials: P_FA = 0 / (3 - 2)
+    with pytest.raises(InputError, match=r"gives 2 trials .* as many as term K1's occurrences"):
+        score({"K1": block}, TwvParameters(2.0))

@@ -133,7 +133,7 @@ BAD = [
     ("pred", '{"predictions": [\n {"label": "Goal", "position": "1000", "half": "1", "confidence": NaN}\n]}',
      ["line 2", "expected a finite number"]),
     ("pred", '{"predictions": [{"label": "Goal", "position": "1000", "half": "1", "confidence": "high"}]}',
-     ["line 1", 'expected a number or its text']),
+     ["line 1", 'expected a finite number in ASCII digits']),
     ("pred", '{"predictions": [\n {"label": "Goal", "position": "1000", "confidence": "0.5"}\n]}',
      ["line 2", 'has no "half" key']),
     ("pred", '{"predictions": [\n {"label": "Goal", "position": "1000", "half": 0, "confidence": "0.5"}\n]}',
@@ -210,11 +210,11 @@ def test_bad_option_exits_2(tmp_path: Path, option: list[str]) -> None:
 
 
 def test_every_spelling_of_a_record_reads_alike(tmp_path: Path) -> None:
-    # the reader's fast path (decimal text) and its general path (JSON numbers, padded text, "+", exponents)
-    # must give the same predictions: each record written in six spellings
+    # every spelling of the one number grammar (text, JSON numbers, "+", exponents, leading zeros) gives the
+    # same predictions: each record written in six spellings
     spellings = [lambda ms, h, c: pr(ms, f"{c:.6f}", half=str(h)),
                  lambda ms, h, c: {**pr(ms, round(c, 6), half=h), "position": ms},
-                 lambda ms, h, c: {**pr(ms, f" {c:.6f} ", half=f" {h}"), "position": f"+{ms}"},
+                 lambda ms, h, c: {**pr(ms, f"+{c:.6f}", half=f"+{h}"), "position": f"+{ms}"},
                  lambda ms, h, c: pr(ms, f"{c * 1e6:.0f}e-6", half=h),
                  lambda ms, h, c: {**pr(ms, f"{c:.6f}", half=str(h)), "position": float(ms)},
                  lambda ms, h, c: {**pr(ms, f"{c:.6f}", half=str(h)), "position": f"00{ms}"}]
