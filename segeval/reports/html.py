@@ -249,8 +249,8 @@ def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | 
     inputs = [source, *runs, *([baseline] if baseline is not None else [])]
     check_output(output, inputs)
     comparison = compare_runs(qrels, runs, measures, adapter=adapter, baseline=baseline, test=test,
-                              correction=correction, alpha=alpha, permutations=permutations, seed=seed, settings=settings,
-                              engine=engine, also=["iprec_at_recall"])
+                              correction=correction, alpha=alpha, permutations=permutations, seed=seed,
+                              settings=settings, engine=engine, also=["iprec_at_recall"])
     ordered = [baseline, *[r for r in runs if str(r) != str(baseline)]] if baseline is not None else list(runs)
     queries = next(iter(comparison.evaluations.values())).queries
     figures = _figures(comparison, engine.quiet)

@@ -39,7 +39,6 @@ from segeval.core.errors import SegevalError, render_note
 from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, Settings
 from segeval.reports.output import announce_written
 
-
 Alpha = Annotated[float, typer.Option("--alpha", metavar="A", help="Significance level for the * mark, in (0, 1).")]
 Permutations = Annotated[int, typer.Option("--permutations", metavar="N", help="Randomization/bootstrap resamples, "
                                            "1 to 10^7 (SEGEVAL_MAX_PERMUTATIONS raises the limit).")]
