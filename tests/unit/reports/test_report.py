@@ -510,27 +510,47 @@ def test_report_is_the_same_with_any_number_of_jobs(tmp_path: Path) -> None:
     assert pages[0] == pages[1] and pages[0].count("<svg") == 1 + 1 + 2  # PR, box plot, 2 differences
 
 
+def many_queries(folder: Path) -> Path:
+    """The report on PAGE_ROWS + 1 queries: run a finds the one relevant document at rank 1 on every query,
+    run b at rank 2 on the even queries (AP 0.5) and at rank 1 on the odd ones."""
+    from segeval.reports.html import PAGE_ROWS
+
+    n = PAGE_ROWS + 1
+    (folder / "q").write_text("".join(f"q{i} 0 d1 1\n" for i in range(n)))
+    (folder / "a").write_text("".join(f"q{i} Q0 d1 1 2 a\nq{i} Q0 x 2 1 a\n" for i in range(n)))
+    (folder / "b").write_text("".join(f"q{i} Q0 {'x' if i % 2 == 0 else 'd1'} 1 2 b\n"
+                                      f"q{i} Q0 {'d1' if i % 2 == 0 else 'x'} 2 1 b\n" for i in range(n)))
+    out = folder / "r.html"
+    assert run_cli("report", str(folder / "q"), str(folder / "a"), str(folder / "b"), "-m", "map",
+                   "-o", str(out))[0] == 0
+    return out
+
+
 def test_report_on_many_queries_pages_the_table_and_draws_curves(tmp_path: Path) -> None:
     """Past PAGE_ROWS queries the per-query table starts collapsed with page buttons; past LABELLED_QUERIES a
     difference chart is one curve (no tick label per query) and its caption names the largest changes."""
     from segeval.figures.compare import LABELLED_QUERIES
     from segeval.reports.html import PAGE_ROWS
 
-    n = PAGE_ROWS + 1
-    (tmp_path / "q").write_text("".join(f"q{i} 0 d1 1\n" for i in range(n)))
-    # a finds d1 at rank 1 on every query; b at rank 2 on the even queries (AP 0.5), at 1 on the odd ones
-    (tmp_path / "a").write_text("".join(f"q{i} Q0 d1 1 2 a\nq{i} Q0 x 2 1 a\n" for i in range(n)))
-    (tmp_path / "b").write_text("".join(f"q{i} Q0 {'x' if i % 2 == 0 else 'd1'} 1 2 b\n"
-                                        f"q{i} Q0 {'d1' if i % 2 == 0 else 'x'} 2 1 b\n" for i in range(n)))
-    out = tmp_path / "r.html"
-    assert run_cli("report", str(tmp_path / "q"), str(tmp_path / "a"), str(tmp_path / "b"), "-m", "map",
-                   "-o", str(out))[0] == 0
-    page = out.read_text()
+    page = many_queries(tmp_path).read_text()
     assert '<details id="per-query-details"><summary>501 queries x 2 columns' in page and 'id="pages"' in page
-    assert len(re.findall(r"<tr><td>q\d+</td>", page)) == n  # every query is in the page
+    assert len(re.findall(r"<tr><td>q\d+</td>", page)) == PAGE_ROWS + 1  # every query is in the page
     diff = page.split('<figure class="diff"', 1)[1].split("</figure>", 1)[0]
-    assert n > LABELLED_QUERIES and "xtick" in diff and diff.count('<g id="xtick_') < 12
+    assert PAGE_ROWS > LABELLED_QUERIES and "xtick" in diff and diff.count('<g id="xtick_') < 12
     # 251 even queries (q0 .. q500) lose 0.5, the 250 odd ones are equal: the first five in the evaluation's
     # query order (as text) listed
     assert ("above on 0, below on 251, equal on 250 queries; largest gains: none; largest losses: q0 (-0.5000), "
             "q10 (-0.5000), q100 (-0.5000), q102 (-0.5000), q104 (-0.5000).") in diff
+
+
+@needs_chromium
+def test_report_pages_in_chromium(tmp_path: Path) -> None:
+    """Sorted by run b's map (ascending), the first page shows the 251 queries b loses on and 249 of the
+    rest (b's 0.5 before its 1.0); the one row past the page is hidden."""
+    out = many_queries(tmp_path)
+    _, dom = measured(tmp_path, out, "#sort=2:asc")
+    table = dom.split('id="per-query"', 1)[1].split("</table>", 1)[0]
+    shown = re.findall(r"<tr><td>q\d+</td><td>[\d.]+</td><td>([\d.]+)</td>", table)
+    hidden = re.findall(r'<tr hidden="">', table)
+    assert len(shown) == 500 and len(hidden) == 1 and shown.count("0.5000") == 251
+    assert 'data-page="0"' in dom and "queries 1 to 500 of 501 (page 1 of 2)" in dom
