@@ -1,7 +1,8 @@
 """``segeval report``: one self-contained HTML page (inline SVG, no network) comparing runs.
 
-The per-query table sorts when a header is clicked; without JavaScript it is a plain table.
-A ``#sort=COLUMN:asc|desc`` fragment applies the same sort on load.  Script errors are
+The per-query table sorts when a header is clicked and shows :data:`PAGE_ROWS` rows at a time (starting
+collapsed when it is longer); without JavaScript it is a plain table.  A ``#sort=COLUMN:asc|desc``
+fragment applies the same sort on load.  Script errors are
 recorded in ``<body data-errors>`` so a headless browser test can read them.
 """
 
