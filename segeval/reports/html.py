@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -238,20 +238,21 @@ def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | 
                   measures: Sequence[str] = ("map", "P_10"), adapter: str | None = None,
                   baseline: str | Path | None = None, test: str = "t", correction: str | None = None,
                   alpha: float = 0.05, permutations: int = 10_000, seed: int = 0, command: str | None = None,
-                  settings: Settings | None = None, engine: EngineOptions = ONE_PROCESS) -> Path:
+                  settings: Settings | None = None, engine: EngineOptions = ONE_PROCESS,
+                  on_note: Callable[[str], object] | None = None) -> Path:
     """Write the report page on validated ``qrels`` (read from ``source``) and return its path.
     ``command`` is the command line shown under provenance (with the segeval version, the input
     files and the date).  An output that is one of the inputs is refused before any work (the
     caller checks it before reading: :func:`segeval.reports.output.check_output`).  The numbers are
     :func:`segeval.analyses.compare.compare_runs`' (each run read once, with ``settings``' policies, by
-    ``engine``'s processes)."""
+    ``engine``'s processes, each note on how a run was read to ``on_note``)."""
     from segeval.reports.output import check_output, write_output
 
     inputs = [source, *runs, *([baseline] if baseline is not None else [])]
     check_output(output, inputs)
     comparison = compare_runs(qrels, runs, measures, adapter=adapter, baseline=baseline, test=test,
                               correction=correction, alpha=alpha, permutations=permutations, seed=seed,
-                              settings=settings, engine=engine, also=["iprec_at_recall"])
+                              settings=settings, engine=engine, on_note=on_note, also=["iprec_at_recall"])
     ordered = [baseline, *[r for r in runs if str(r) != str(baseline)]] if baseline is not None else list(runs)
     queries = next(iter(comparison.evaluations.values())).queries
     figures = _figures(comparison, engine.quiet)

@@ -268,5 +268,6 @@ def report(
                                    baseline=baseline, test=test, correction=correction, alpha=alpha,
                                    permutations=permutations, seed=seed,
                                    settings=_settings(time_format, level, max_results, judged, version),
-                                   command=shlex.join(["segeval", *ARGV]), engine=engine_options))
+                                   command=shlex.join(["segeval", *ARGV]), engine=engine_options,
+                                   on_note=lambda text: print(render_note(text), file=sys.stderr)))
 

@@ -554,3 +554,13 @@ def test_report_pages_in_chromium(tmp_path: Path) -> None:
     hidden = re.findall(r'<tr hidden="">', table)
     assert len(shown) == 500 and len(hidden) == 1 and shown.count("0.5000") == 251
     assert 'data-page="0"' in dom and "queries 1 to 500 of 501 (page 1 of 2)" in dom
+
+
+def test_report_gives_compares_notes_on_how_runs_were_read(tmp_path: Path) -> None:
+    """A run not grouped by query, --memory chunked: report says it is read in memory, as compare does."""
+    (tmp_path / "q").write_text("".join(f"q{q} 0 d{k} {k % 2}\n" for q in range(3) for k in range(4)))
+    (tmp_path / "a").write_text("".join(f"q{q} Q0 d{k} {k} {9 - k} a\n" for k in range(4) for q in range(3)))
+    (tmp_path / "b").write_text("".join(f"q{q} Q0 d{k} 1 1 b\n" for q in range(3) for k in range(4)))
+    args = [str(tmp_path / n) for n in ("q", "a", "b")] + ["--memory", "chunked", "-m", "map"]
+    compared, reported = run_cli("compare", *args)[2], run_cli("report", *args, "-o", str(tmp_path / "r.html"))[2]
+    assert compared == reported and reported.count("is not grouped by query") == 1
