@@ -337,7 +337,7 @@ def format_p(p: float) -> str:
     return "<0.0001" if p < 0.0001 else f"={p:.4f}"
 
 
-def _cell_text(c: Cell | Pair) -> str:
+def cell_text(c: Cell | Pair) -> str:
     """``mean (difference [interval] p)`` of a run against the baseline; ``difference [interval] p`` of a pair."""
     if c.diff is None:
         assert isinstance(c, Cell)
@@ -374,13 +374,13 @@ def _grids(result: Comparison) -> list[tuple[list[str], list[list[str]]]]:
     baseline), and with ``all_pairs`` the pairs x measures."""
     header = ["run", *result.measures]
     rows = [[n + (" (baseline)" if n == result.baseline and not result.all_pairs else ""),
-             *[_cell_text(result.cells[n][m]) for m in result.measures]] for n in result.runs]
+             *[cell_text(result.cells[n][m]) for m in result.measures]] for n in result.runs]
     grids = [(header, rows)]
     if result.all_pairs:
         cell = {(x.a, x.b, x.measure): x for x in result.pairs}
         pairs = list(dict.fromkeys((x.a, x.b) for x in result.pairs))
         grids.append((["pair (b - a)", *result.measures],
-                      [[f"{b} - {a}", *[_cell_text(cell[a, b, m]) for m in result.measures]] for a, b in pairs]))
+                      [[f"{b} - {a}", *[cell_text(cell[a, b, m]) for m in result.measures]] for a, b in pairs]))
     return grids
 
 

@@ -54,6 +54,7 @@ def pyplot() -> Any:
         import matplotlib
     matplotlib.use("Agg")
     matplotlib.rcParams["text.parse_math"] = False  # '$' in a name is a dollar sign, never mathtext
+    matplotlib.rcParams["svg.hashsalt"] = "segeval"  # the same figure gives the same SVG (its ids too)
     _notes_for_warnings()
     import matplotlib.pyplot as plt
 

@@ -13,6 +13,10 @@ import numpy as np
 from segeval.figures import label, pyplot, run_style, save
 
 LEVELS = [i / 10 for i in range(11)]
+#: a difference chart past this many queries draws a curve instead of a labelled bar per query
+LABELLED_QUERIES = 60
+#: the most points of that curve
+CURVE_POINTS = 400
 
 
 def _save(fig: object, output: str | Path | None) -> str:
@@ -20,7 +24,7 @@ def _save(fig: object, output: str | Path | None) -> str:
     plt = pyplot()
     if output is None:
         buffer = io.StringIO()
-        fig.savefig(buffer, format="svg")  # type: ignore[attr-defined]
+        fig.savefig(buffer, format="svg", metadata={"Date": None})  # type: ignore[attr-defined]
         plt.close(fig)
         text = buffer.getvalue()
         return text[text.index("<svg"):]
@@ -69,24 +73,50 @@ def difference_bars(queries: Sequence[str], a: Mapping[str, Sequence[float]], b:
                     names: tuple[str, str], output: str | Path | None = None, notes: Sequence[str] = ()) -> str:
     """Per-query difference b - a of each measure (``a`` and ``b`` map a measure to its per-query values),
     one panel per measure, sorted (the textbook's precision histogram); the run names go in the
-    titles, wrapped, so long file names are not cut."""
+    titles, wrapped, so long file names are not cut.  Up to :data:`LABELLED_QUERIES` queries each is a
+    labelled bar; past that the sorted differences are one filled curve through at most
+    :data:`CURVE_POINTS` of them, evenly spaced by rank (the drawing's cost and size do not grow with
+    the queries)."""
     plt = pyplot()
-    width = min(max(6.0, len(queries) * 0.18), 12.0)
+    labelled = len(queries) <= LABELLED_QUERIES
+    width = min(max(6.0, len(queries) * 0.18), 12.0) if labelled else 8.0
     fig, axes = plt.subplots(len(a), 1, figsize=(width, 4 * len(a)), squeeze=False)
     for ax, measure in zip(axes[:, 0], a, strict=True):
         d = np.asarray(b[measure], dtype=float) - np.asarray(a[measure], dtype=float)
         order = np.argsort(-d, kind="stable")
-        ax.bar(range(len(d)), d[order], color=np.where(d[order] >= 0, "#2e7d32", "#c62828"))
+        if labelled:
+            ax.bar(range(len(d)), d[order], color=np.where(d[order] >= 0, "#2e7d32", "#c62828"))
+            ax.set_xticks(range(len(d)))
+            ax.set_xticklabels([label(queries[i], 40) for i in order], rotation=90, fontsize=7)
+            ax.set_xlim(-0.6, len(d) - 0.4)
+            ax.set_xlabel("query (sorted by difference)")
+        else:
+            ranks = np.unique(np.linspace(0, len(d) - 1, CURVE_POINTS).round().astype(int))
+            y = d[order][ranks]
+            for where, colour in ((y >= 0, "#2e7d32"), (y < 0, "#c62828")):
+                ax.fill_between(ranks + 1, y, where=where, step="mid", color=colour, linewidth=0)
+            ax.set_xlim(0.5, len(d) + 0.5)
+            ax.set_xlabel(f"query rank by difference (1 to {len(d)})")
         ax.axhline(0, color="black", linewidth=0.8)
-        ax.set_xticks(range(len(d)))
-        ax.set_xticklabels([label(queries[i], 40) for i in order], rotation=90, fontsize=7 if len(d) <= 60 else 5)
-        ax.set_xlim(-0.6, len(d) - 0.4)
         ax.set_ylabel(f"{measure} difference")
-        ax.set_xlabel("query (sorted by difference)")
         ax.set_title(_wrap(f"Per-query {measure}: {label(names[1])} minus {label(names[0])}", int(width * 11)),
                      fontsize=9)
     fig.tight_layout(rect=(0, _footnotes(fig, notes, width), 1, 1))
     return _save(fig, output)
+
+
+def extremes(queries: Sequence[str], a: Sequence[float], b: Sequence[float], k: int = 5) -> str:
+    """How many queries ``b`` is above, below and equal to ``a`` on, and the ``k`` largest differences each
+    way (in the difference chart's order: by difference, ties in query order)."""
+    d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
+    order = np.argsort(-d, kind="stable")
+    up, down = [i for i in order[:k] if d[i] > 0], [i for i in np.argsort(d, kind="stable")[:k] if d[i] < 0]
+
+    def listed(rows: Sequence[int]) -> str:
+        return ", ".join(f"{label(queries[i], 40)} ({d[i]:+.4f})" for i in rows) or "none"
+
+    return (f"above on {int((d > 0).sum())}, below on {int((d < 0).sum())}, equal on {int((d == 0).sum())} "
+            f"queries; largest gains: {listed(up)}; largest losses: {listed(down)}")
 
 
 def distributions(values: Mapping[str, Mapping[str, Sequence[float]]], output: str | Path | None = None,

@@ -1,7 +1,8 @@
 """``segeval report``: one self-contained HTML page (inline SVG, no network) comparing runs.
 
-The per-query table sorts when a header is clicked; without JavaScript it is a plain table.
-A ``#sort=COLUMN:asc|desc`` fragment applies the same sort on load.  Script errors are
+The per-query table sorts when a header is clicked and shows :data:`PAGE_ROWS` rows at a time (starting
+collapsed when it is longer); without JavaScript it is a plain table.  A ``#sort=COLUMN:asc|desc``
+fragment applies the same sort on load.  Script errors are
 recorded in ``<body data-errors>`` so a headless browser test can read them.
 """
 
@@ -9,22 +10,27 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from segeval.analyses.compare import Cell, Comparison, compare_runs, format_p
+from segeval.analyses.compare import ONE_PROCESS, Cell, Comparison, cell_text, compare_runs
 from segeval.core.errors import utf8_text
 from segeval.core.notes import notes_on
-from segeval.core.settings import Settings
+from segeval.core.settings import EngineOptions, Settings
 from segeval.core.words import plural
 from segeval.figures import label as shown
 
 if TYPE_CHECKING:
     import pandas as pd
 
-SCRIPT = """
+#: rows of the per-query table shown at a time; a longer table starts collapsed
+PAGE_ROWS = 500
+#: queries named in a difference chart's caption each way (its largest gains and losses)
+EXTREMES = 5
+
+SCRIPT = f"var PAGE = {PAGE_ROWS};" + """
 window.addEventListener('error', function (e) {
   document.body.dataset.errors = (document.body.dataset.errors || '') + e.message + ';';
 });
@@ -40,6 +46,18 @@ function sortTable(table, col, dir) {
   });
   rows.forEach(function (r) { body.appendChild(r); });
   table.dataset.sorted = col + ':' + dir;
+  showPage(table, 0);
+}
+function showPage(table, page) {  // PAGE rows at a time: the others are hidden, so not laid out
+  var rows = table.tBodies[0].rows, pages = Math.max(1, Math.ceil(rows.length / PAGE));
+  page = Math.min(Math.max(page, 0), pages - 1);
+  for (var i = 0; i < rows.length; i++) { rows[i].hidden = Math.floor(i / PAGE) !== page; }
+  table.dataset.page = page;
+  var shown = document.getElementById('page-shown');
+  if (shown) {
+    shown.textContent = 'queries ' + (page * PAGE + 1) + ' to ' + Math.min(rows.length, (page + 1) * PAGE) +
+      ' of ' + rows.length + ' (page ' + (page + 1) + ' of ' + pages + ')';
+  }
 }
 document.addEventListener('DOMContentLoaded', function () {
   var table = document.getElementById('per-query');
@@ -50,6 +68,12 @@ document.addEventListener('DOMContentLoaded', function () {
       sortTable(table, col, dir);
     });
   });
+  Array.prototype.forEach.call(document.querySelectorAll('#pages button'), function (b) {
+    b.addEventListener('click', function () {
+      showPage(table, parseInt(table.dataset.page, 10) + parseInt(b.dataset.step, 10));
+    });
+  });
+  showPage(table, 0);
   var m = /sort=(\\d+):(asc|desc)/.exec(window.location.hash);
   if (m) { sortTable(table, parseInt(m[1], 10), m[2]); }
   document.body.dataset.ready = 'yes';
@@ -86,14 +110,11 @@ def breakable(text: str) -> str:
 
 
 def _cell(c: Cell) -> str:
-    """A comparison cell; a significant difference is bold green when the run is better than the baseline,
-    bold red when it is worse."""
-    text = f"{c.mean:.4f}"
-    if c.diff is not None and c.ci is not None and c.p is not None:
-        diff, low, high = (round(v, 4) + 0.0 for v in (c.diff, *c.ci))  # no "-0.0000"
-        text += f" <small>({diff:+.4f} [{low:+.4f}, {high:+.4f}] p{html.escape(format_p(c.p))})</small>"
+    """A comparison cell, its text ``compare``'s (:func:`segeval.analyses.compare.cell_text`); a significant
+    difference is bold green when the run is better than the baseline, bold red when it is worse."""
+    mean, _, tested = cell_text(c).partition(" ")
     kind = "" if not c.significant or not c.diff else "better" if c.diff > 0 else "worse"
-    return f"<td class=\"{kind}\">{text}</td>"
+    return f"<td class=\"{kind}\">{mean}{f' <small>{html.escape(tested)}</small>' if tested else ''}</td>"
 
 
 def _comparison_table(c: Comparison) -> str:
@@ -107,8 +128,8 @@ def _comparison_table(c: Comparison) -> str:
               f"({html.escape(shown(c.baseline))}), in brackets: <em>difference</em> to the baseline (run minus "
               f"baseline), its <em>[95% bootstrap interval]</em> and the <em>p</em>-value of the paired "
               f"{html.escape(c.test)} test, corrected ({html.escape(c.correction)}) across all run and "
-              f"measure cells. Bold green: significantly better than the baseline (p &lt; {c.alpha}); bold red: "
-              f"significantly worse. p&lt;0.0001 is shown for smaller values.")
+              f"measure cells. * and bold green: significantly better than the baseline (p &lt; {c.alpha}); "
+              f"* and bold red: significantly worse. p&lt;0.0001 is shown for smaller values.")
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in c.notes)
     return (f"<div class=\"scroll\"><table id=\"comparison\"><thead><tr><th>run</th>{head}</tr></thead>"
             f"<tbody>{''.join(rows)}</tbody></table></div><p class=\"legend\" id=\"legend\">{legend}</p>"
@@ -160,65 +181,81 @@ def _figure(svg: str, kind: str, caption: str, notes: Sequence[str] = (), **data
     return f'<figure class="{kind}"{attrs}{width}>{svg}<figcaption>{text}</figcaption></figure>'
 
 
-def _figures(comparison: Comparison) -> list[str]:
+def _figures(comparison: Comparison, quiet: bool) -> list[str]:
     """The figures: precision-recall curves, then per measure one box per run and each run's differences from
-    the baseline, each captioned with its notes."""
-    from segeval.figures.compare import difference_bars, distributions, pr_curves
+    the baseline, each captioned with its notes (a difference chart with its largest gains and losses too); a
+    progress line on a terminal unless ``quiet``."""
+    from segeval.executors.progress import Progress
+    from segeval.figures.compare import difference_bars, distributions, extremes, pr_curves
 
     evals, base = comparison.evaluations, comparison.baseline
     queries = next(iter(evals.values())).queries
     curves = {n: [ev.summary[k] for k in ev.summary if k.startswith("iprec_at_recall")] for n, ev in evals.items()}
-    figures = [_figure(pr_curves(curves), "pr", "Interpolated precision at 11 recall levels, mean over queries.")]
-    for k, m in enumerate(comparison.measures):
-        notes = notes_on(comparison.notes, m)
-        figures.append(f"<h3 id=\"section-measure-{k}\">{html.escape(m)}</h3>")
-        figures.append(_figure(distributions({m: {n: ev.per_query[m] for n, ev in evals.items()}}), "dist",
-                               f"Per-query {m}, one box per run.", notes, measure=m))
-        for n in comparison.runs:
-            if n != base:
-                svg = difference_bars(queries, {m: evals[base].per_query[m]}, {m: evals[n].per_query[m]}, (base, n))
-                mine = [x for x in notes if x.startswith((f"{base}: ", f"{n}: "))]
-                figures.append(_figure(svg, "diff", f"Per-query {m} of {shown(n)} minus the baseline {shown(base)}, "
-                                                    "sorted.",
-                                       mine, run=n, measure=m))
+    with Progress(1 + len(comparison.measures) * len(comparison.runs), "figures", quiet=quiet) as progress:
+        figures = [_figure(pr_curves(curves), "pr", "Interpolated precision at 11 recall levels, mean over queries.")]
+        progress.advance()
+        for k, m in enumerate(comparison.measures):
+            notes = notes_on(comparison.notes, m)
+            figures.append(f"<h3 id=\"section-measure-{k}\">{html.escape(m)}</h3>")
+            figures.append(_figure(distributions({m: {n: ev.per_query[m] for n, ev in evals.items()}}), "dist",
+                                   f"Per-query {m}, one box per run.", notes, measure=m))
+            progress.advance()
+            for n in comparison.runs:
+                if n != base:
+                    a, b = evals[base].per_query[m], evals[n].per_query[m]
+                    mine = [x for x in notes if x.startswith((f"{base}: ", f"{n}: "))]
+                    figures.append(_figure(difference_bars(queries, {m: a}, {m: b}, (base, n)), "diff",
+                                           f"Per-query {m} of {shown(n)} minus the baseline {shown(base)}, sorted: "
+                                           f"{extremes(queries, a, b, EXTREMES)}.", mine, run=n, measure=m))
+                    progress.advance()
     return figures
 
 
-def _per_query_cells(comparison: Comparison) -> tuple[str, str]:
-    """The per-query table's header cells (a run and a measure each) and its rows (a query each, in natural
-    order)."""
+def _per_query_table(comparison: Comparison) -> str:
+    """The per-query table (a query per row, in natural order; a run and measure per column), shown
+    :data:`PAGE_ROWS` rows at a time and collapsed when it is longer."""
     evals = comparison.evaluations
     queries = next(iter(evals.values())).queries
-    columns = [(n, m) for n in comparison.runs for m in comparison.measures]
-    head = "".join(f"<th>{breakable(shown(n))}<br>{html.escape(m)}</th>" for n, m in columns)
-    body = "".join(
-        f"<tr><td>{html.escape(shown(queries[i]))}</td>"
-        + "".join(f"<td>{evals[n].per_query[m][i]:.4f}</td>" for n, m in columns) + "</tr>"
-        for i in sorted(range(len(queries)), key=lambda i: natural_key(queries[i])))
-    return head, body
+    columns = [[f"{v:.4f}" for v in evals[n].per_query[m]] for n in comparison.runs
+               for m in comparison.measures]
+    head = "".join(f"<th>{breakable(shown(n))}<br>{html.escape(m)}</th>" for n in comparison.runs
+                   for m in comparison.measures)
+    body = "".join(f"<tr><td>{html.escape(shown(queries[i]))}</td><td>" + "</td><td>".join(c[i] for c in columns)
+                   + "</td></tr>" for i in sorted(range(len(queries)), key=lambda i: natural_key(queries[i])))
+    pages = ("" if len(queries) <= PAGE_ROWS else '<p id="pages"><button type="button" data-step="-1">previous'
+             '</button> <span id="page-shown"></span> <button type="button" data-step="1">next</button></p>')
+    table = (f"{pages}<div class=\"scroll\"><table id=\"per-query\"><thead><tr><th>query</th>{head}</tr></thead>"
+             f"<tbody>{body}</tbody></table></div>")
+    about = (f"{plural(len(queries), 'query', 'queries')} x {plural(len(columns), 'column')}, in natural order "
+             f"(q2 before q10); click a header to sort")
+    if len(queries) <= PAGE_ROWS:
+        return f"<p>{about}.</p>{table}"
+    return (f"<details id=\"per-query-details\"><summary>{about}; {PAGE_ROWS} at a time (open to show)"
+            f"</summary>{table}</details>")
 
 
 def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | Path], output: str | Path, *,
                   measures: Sequence[str] = ("map", "P_10"), adapter: str | None = None,
                   baseline: str | Path | None = None, test: str = "t", correction: str | None = None,
-                  permutations: int = 10_000, seed: int = 0, command: str | None = None,
-                  settings: Settings | None = None) -> Path:
+                  alpha: float = 0.05, permutations: int = 10_000, seed: int = 0, command: str | None = None,
+                  settings: Settings | None = None, engine: EngineOptions = ONE_PROCESS,
+                  on_note: Callable[[str], object] | None = None) -> Path:
     """Write the report page on validated ``qrels`` (read from ``source``) and return its path.
     ``command`` is the command line shown under provenance (with the segeval version, the input
     files and the date).  An output that is one of the inputs is refused before any work (the
-    caller checks it before reading: :func:`segeval.reports.output.check_output`).  Each run is read once, with
-    ``settings``' policies (as :func:`segeval.analyses.compare.compare_runs` takes them)."""
+    caller checks it before reading: :func:`segeval.reports.output.check_output`).  The numbers are
+    :func:`segeval.analyses.compare.compare_runs`' (each run read once, with ``settings``' policies, by
+    ``engine``'s processes, each note on how a run was read to ``on_note``)."""
     from segeval.reports.output import check_output, write_output
 
     inputs = [source, *runs, *([baseline] if baseline is not None else [])]
     check_output(output, inputs)
     comparison = compare_runs(qrels, runs, measures, adapter=adapter, baseline=baseline, test=test,
-                              correction=correction, permutations=permutations, seed=seed, settings=settings,
-                              also=["iprec_at_recall"])
+                              correction=correction, alpha=alpha, permutations=permutations, seed=seed,
+                              settings=settings, engine=engine, on_note=on_note, also=["iprec_at_recall"])
     ordered = [baseline, *[r for r in runs if str(r) != str(baseline)]] if baseline is not None else list(runs)
     queries = next(iter(comparison.evaluations.values())).queries
-    figures = _figures(comparison)
-    head, body = _per_query_cells(comparison)
+    figures = _figures(comparison, engine.quiet)
     used = ", ".join(comparison.adapters) or "none"
     default = "" if adapter else " (the default for these runs)"
     page = (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -229,9 +266,6 @@ def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | 
             f"{html.escape(used)}{default}</p>{_contents(comparison.measures)}"
             f"<h2 id=\"section-comparison\">Comparison</h2>{_comparison_table(comparison)}"
             f"<h2 id=\"section-figures\">Figures</h2>{''.join(figures)}"
-            f"<h2 id=\"section-per-query\">Per query</h2><p>Queries in natural order (q2 before q10); click a "
-            f"header to sort.</p>"
-            f"<div class=\"scroll\"><table id=\"per-query\"><thead><tr><th>query</th>"
-            f"{head}</tr></thead><tbody>{body}</tbody></table></div>"
+            f"<h2 id=\"section-per-query\">Per query</h2>{_per_query_table(comparison)}"
             f"{_provenance(source, ordered, command)}<script>{SCRIPT}</script></body></html>\n")
     return write_output(output, page, inputs=inputs)

@@ -40,6 +40,10 @@ from segeval.core.errors import SegevalError, render_note
 from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, Settings
 from segeval.reports.output import announce_written
 
+Alpha = Annotated[float, typer.Option("--alpha", metavar="A", help="Significance level for the * mark, in (0, 1).")]
+Permutations = Annotated[int, typer.Option("--permutations", metavar="N", help="Randomization/bootstrap resamples, "
+                                           "1 to 10^7 (SEGEVAL_MAX_PERMUTATIONS raises the limit).")]
+
 
 @app.command("compare")
 def compare(
@@ -51,11 +55,8 @@ def compare(
     all_pairs: AllPairs = False,
     test: Test = "t",
     correction: Correction = None,
-    alpha: Annotated[float, typer.Option("--alpha", metavar="A",
-                                         help="Significance level for the * mark, in (0, 1).")] = 0.05,
-    permutations: Annotated[int, typer.Option("--permutations", metavar="N", help="Randomization/bootstrap "
-                                              "resamples, 1 to 10^7 (SEGEVAL_MAX_PERMUTATIONS raises the limit).")]
-    = 10_000,
+    alpha: Alpha = 0.05,
+    permutations: Permutations = 10_000,
     seed: Seed = 0,
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="text|markdown|latex|csv|json",
@@ -228,6 +229,16 @@ def report(
     baseline: Baseline = None,
     test: Test = "t",
     correction: Correction = None,
+    alpha: Alpha = 0.05,
+    permutations: Permutations = 10_000,
+    seed: Seed = 0,
+    jobs: Jobs = None,
+    quiet: Quiet = False,
+    memory: Memory = "auto",
+    chunk_lines: ChunkLines = CHUNK_LINES,
+    engine: Engine = "processes",
+    scheduler: Scheduler = None,
+    dask_timeout: DaskTimeout = DASK_TIMEOUT,
     time_format: TimeFormat = TIME_FORMAT,
     level: Level = DEFAULTS.relevance_level,
     max_results: MaxResults = None,
@@ -236,23 +247,29 @@ def report(
 ) -> None:
     """Write one self-contained HTML page comparing runs.
 
-    The comparison table (default measures map and P_10), figures and a sortable per-query table.
+    The comparison table (default measures map and P_10), figures and a sortable per-query table;
+    the numbers are compare's. --jobs, --memory and --engine work as for eval.
     """
     import shlex
 
+    from segeval.analyses.compare import check_statistics
+    from segeval.core.settings import EngineOptions
     from segeval.executors.processes import expand_runs
     from segeval.reports.html import render_report
     from segeval.reports.output import check_output
 
     if not output.lower().endswith(".html"):
         raise SegevalError(f"The 'output' parameter must end in .html. Got {output!r} instead.")
+    engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
+    correction = check_statistics(test, correction, alpha, permutations, seed)
     expanded = expand_runs(runs)  # folders and globs, as compare takes them
     check_distinct_runs(runs, expanded)
     check_output(output, [qrels, *expanded, *([baseline] if baseline is not None else [])])  # before any work
     q = inputs.qrels(qrels, time_format, measures=measure or ["map", "P_10"])
-    announce_written(render_report(q, qrels, expanded, output, measures=measure or ["map", "P_10"],
-                                   adapter=adapter,
-                                   baseline=baseline, test=test, correction=correction,
+    announce_written(render_report(q, qrels, expanded, output, measures=measure or ["map", "P_10"], adapter=adapter,
+                                   baseline=baseline, test=test, correction=correction, alpha=alpha,
+                                   permutations=permutations, seed=seed,
                                    settings=_settings(time_format, level, max_results, judged, version),
-                                   command=shlex.join(["segeval", *ARGV])))
+                                   command=shlex.join(["segeval", *ARGV]), engine=engine_options,
+                                   on_note=lambda text: print(render_note(text), file=sys.stderr)))
 
