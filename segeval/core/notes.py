@@ -11,9 +11,12 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from segeval.adapters import Adapter, OverlapAdapter, ToleranceAdapter
 
 if TYPE_CHECKING:
+    from segeval.core.prepared import Prepared
     from segeval.measures.compute import Request
 
 
@@ -76,3 +79,52 @@ def notes_on(notes: Sequence[str], measure: str) -> list[str]:
     """The notes on one measure's values (for a figure of that measure)."""
     pattern = re.compile(rf"(?:^|: ){re.escape(measure)} is above 1 ")
     return [n for n in notes if pattern.search(unprefixed(n))]
+
+
+def default_adapter_note(spec: str) -> str:
+    """Why a segment run is labelled by ``spec`` when no adapter is given, and how to get the reference's figures."""
+    return (f"note: no adapter given: segment runs are labelled by {spec} (each relevant segment credited once, so "
+            f"precision-based figures stay within [0, 1]; docs/adapters.md); -a overlap gives the MediaEval "
+            f"reference's figures")
+
+
+#: the key of :func:`seconds_evidence` among the per-query values :func:`segeval.core.plan.measured` gives
+#: (every route merges it as a measure; :func:`segeval.core.plan.finished` turns it into :func:`seconds_note`)
+SECONDS_EVIDENCE = "(times in seconds?)"
+#: a result read as M.S is beyond its qrels when it starts after this many times the latest judged end of its
+#: video for its query (a time in seconds read as M.S is about 60 times too late)
+BEYOND = 10
+
+
+def seconds_evidence(data: Prepared) -> list[tuple[int, int, float]]:
+    """Per query: (results in a video its qrels judge, those starting beyond :data:`BEYOND` times the latest
+    judged end there, the first such start in seconds or NaN)."""
+    run, q = data.run_columns, data.qrels_columns
+    groups = int(max(run["gid"].max(initial=-1), q["gid"].max(initial=-1))) + 1
+    latest = np.full(groups, np.nan)
+    np.fmax.at(latest, q["gid"], q["end"].astype(np.float64))
+    last = latest[run["gid"]]
+    judged = np.isfinite(last)
+    beyond = judged & (run["start"] > BEYOND * last)
+    n = len(data.queries)
+    counts = np.bincount(run["qcode"][judged], minlength=n), np.bincount(run["qcode"][beyond], minlength=n)
+    out = []
+    for k in range(n):
+        lo, hi = data.run_bounds[k], data.run_bounds[k + 1]
+        first = np.flatnonzero(beyond[lo:hi])
+        out.append((int(counts[0][k]), int(counts[1][k]), float(run["start"][lo + first[0]]) if len(first) else np.nan))
+    return out
+
+
+def seconds_note(queries: Sequence[str], evidence: Sequence[tuple[int, int, float] | None]) -> list[str]:
+    """A note when more than half of the results in judged videos are beyond their qrels (:func:`seconds_evidence`):
+    times in seconds read as M.S."""
+    found = [(qid, e) for qid, e in zip(queries, evidence, strict=True) if e is not None]
+    judged, beyond = sum(e[0] for _, e in found), sum(e[1] for _, e in found)
+    if not beyond or 2 * beyond <= judged:
+        return []
+    qid, (_, _, start) = next((qid, e) for qid, e in found if e[1])
+    return [f"note: the run's times may be seconds read as M.S: {beyond} of {judged} results in videos their "
+            f"query's qrels judge start after {BEYOND} times the latest judged end there (first: {qid}, a result "
+            f"starting at M.S {int(start) // 60}.{int(start) % 60:02d}, {start:g} s); if the run writes seconds, give --time-format seconds "
+            f"(docs/input-checks.md)"]

@@ -201,8 +201,9 @@ def merge_parts(parts: Sequence[tuple[list[str], dict[str, list[Any]]]],
     """Per-query values of disjoint parts, in query order (as one :func:`evaluate_part` would give)."""
     where = sorted((qid, k, i) for k, (qs, _) in enumerate(parts) for i, qid in enumerate(qs))
     names = [x.name for x in how.requests]
-    return ([qid for qid, _, _ in where],
-            {name: [parts[k][1][name][i] for _, k, i in where] for name in names})
+    names += [name for name in dict.fromkeys(n for _, values in parts for n in values) if name not in names]
+    return ([qid for qid, _, _ in where],  # a part without a value that is not a request's (evidence): None
+            {name: [parts[k][1][name][i] if name in parts[k][1] else None for _, k, i in where] for name in names})
 
 
 def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, list[Any]],
