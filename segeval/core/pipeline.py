@@ -59,7 +59,7 @@ def evaluate(
     ``measures`` is a name, a set (``official``, ``all_trec``) or a list of them; label measures are
     computed once per adapter, named with the adapter's suffix.  ``adapter`` (an :class:`Adapter`
     or a name such as ``"binned:60"``) or ``adapters`` (one or a list) choose the relevance
-    adapters; by default ``exact`` for document runs and ``overlap`` for segment runs.  Files are
+    adapters; by default ``exact`` for document runs and ``overlap-once`` for segment runs.  Files are
     read in ``qrels_format``/``run_format`` (names of ``segeval.readers.formats.QRELS_FORMATS`` and
     ``RUN_FORMATS``, or ``"auto"``).  The policies are a :class:`~segeval.core.settings.Settings`
     (``settings``); the keyword arguments named after its fields override it (None: as in
