@@ -24,7 +24,7 @@ from segeval.core.plan import measure_names as measure_names
 from segeval.core.plan import plan as plan
 from segeval.core.prepared import chosen_queries
 from segeval.core.settings import DEFAULT_MEASURES, Settings, settings_of
-from segeval.readers.frames import load_qrels, load_run
+from segeval.readers.frames import check_segment_columns, load_qrels, load_run
 from segeval.readers.from_frames import QrelsIndex, evaluate_in_memory, in_lane
 from segeval.readers.from_tables import prepare
 from segeval.readers.tables import predicted_mask
@@ -69,6 +69,7 @@ def evaluate(
         time_format=time_format, queries=queries, order=order, relevance_level=relevance_level,
         missing_queries=missing_queries, max_results=max_results, judged_only=judged_only, trec_eval=trec_eval,
         predicted=predicted)
+    check_segment_columns(qrels, run)
     evaluator = Evaluator(qrels, measures, chosen, adapters=adapters, adapter=adapter, qrels_format=qrels_format)
     return evaluator.evaluate(run, run_format=run_format)
 

@@ -18,7 +18,7 @@ from segeval.analyses.compare import Cell, Comparison, compare_runs, format_p
 from segeval.core.errors import utf8_text
 from segeval.core.notes import notes_on
 from segeval.core.settings import Settings
-from segeval.core.words import plural
+from segeval.core.words import natural_order, plural
 from segeval.figures import label as shown
 
 if TYPE_CHECKING:
@@ -72,11 +72,6 @@ figure svg { max-width: 100%; height: auto; }
 figcaption, .legend, .notes, #provenance { font-size: 13px; overflow-wrap: anywhere; }
 #provenance code { overflow-wrap: anywhere; }
 """
-
-
-def natural_key(text: str) -> list[tuple[int, int | str]]:
-    """Sort key putting q2 before q10: digit runs compare as numbers, the rest as text."""
-    return [(1, int(part)) if part.isdigit() else (0, part) for part in re.split(r"(\d+)", text) if part]
 
 
 def breakable(text: str) -> str:
@@ -194,7 +189,7 @@ def _per_query_cells(comparison: Comparison) -> tuple[str, str]:
     body = "".join(
         f"<tr><td>{html.escape(shown(queries[i]))}</td>"
         + "".join(f"<td>{evals[n].per_query[m][i]:.4f}</td>" for n, m in columns) + "</tr>"
-        for i in sorted(range(len(queries)), key=lambda i: natural_key(queries[i])))
+        for i in natural_order(queries))
     return head, body
 
 
