@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from segeval.core.errors import InputError
+from segeval.core.notes import BEYOND
 from segeval.core.words import plural
 from segeval.readers.collection import Collection, IdList
 from segeval.readers.files import read_bytes
@@ -131,9 +132,9 @@ def _line_problems(rows: list[Result], rules: Rules, time_format: str) -> Iterat
             duration = videos.durations[row.video]
             for name, value in (("starts", row.start), ("ends", row.end), ("jumps in", row.jumpin)):
                 if value > duration:
-                    # a time in seconds read as M.S is about 60 times too late
+                    # far past the end (the seconds note's rule, segeval.core.notes.BEYOND), within it read as seconds
                     hint = "; an M.S time: if the run writes seconds, give --time-format seconds" \
-                        if time_format == "mmss" and value / 60 <= duration else ""
+                        if time_format == "mmss" and BEYOND * duration < value <= 60 * duration else ""
                     yield row.line, (f"the result {name} at {value:g} s, after the end of video '{row.video}' "
                                      f"({duration:g} s, {videos.path} line {videos.lines[row.video]}); expected "
                                      f"times within the video{hint}"), "past the end"
