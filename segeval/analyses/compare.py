@@ -153,7 +153,8 @@ def compare_runs(
 
     ``engine`` chooses how the runs are read and by whom, as for ``segeval eval``
     (:func:`segeval.executors.processes.map_runs`; default: one process, no progress line); the result does not
-    depend on it.  ``adapter``: one spec or several (each labels for every label measure).  ``on_note`` is given each note on how a run was read (a run not grouped by
+    depend on it.  ``adapter``: one spec or several (each labels for every label measure).  ``on_note`` is
+    given each note on how a run was read (a run not grouped by
     query read whole).  The first run (in order) that cannot be evaluated raises its error.  Measures
     in ``also`` are evaluated with the others (the result's :attr:`Comparison.evaluations` hold them)
     but not compared.  ``settings``: the policies (``-l``, ``-M``, ``-J``, ``--trec-eval``, time format),

@@ -73,7 +73,8 @@ def qrels_frame(source: object, subtopics: bool = False) -> pd.DataFrame:
     if set(QRELS_COLUMNS) <= set(table.columns):
         return table if subtopics or "subtopic" not in table.columns else table.drop(columns="subtopic")
     query, item, start, end = _keys(table, "qrels", ids=_categories)
-    grade = _column(table, GRADE_COLUMNS, "qrels", "a relevance column (relevance, rel, PyTerrier's label or ranx's score)")
+    grade = _column(table, GRADE_COLUMNS, "qrels",
+                    "a relevance column (relevance, rel, PyTerrier's label or ranx's score)")
     out = pd.DataFrame({"query": query, "item": item, "start": start, "end": end,
                         "rel": _integers(table[grade], "qrels"), "line": np.arange(1, len(table) + 1)})
     if "source" in table.columns:  # completed qrels

@@ -351,8 +351,8 @@ QRELS_S = "q1 Q0 v1 4.36 5.30 1\nq1 Q0 v2 0.10 0.20 0\n"
 RUN_S = "q1 Q0 v1 276.5 330.5 1 0.9 r\nq1 Q0 v2 12.5 18.5 2 0.8 r\nq1 Q0 v9 1.5 2.5 3 0.7 r\n"
 SECONDS_NOTE = ("the run's times may be seconds read as M.S: 2 of 2 results in videos their query's qrels judge "
                 "start after 10 times the latest judged end there (first: q1, a result starting at M.S 276.05, "
-                "16565 s); if the run writes seconds, give --time-format seconds (which reads the qrels in seconds too: M.S "
-                "qrels need the run in M.S; docs/input-checks.md)")
+                "16565 s); if the run writes seconds, give --time-format seconds (which reads the qrels in seconds "
+                "too: M.S qrels need the run in M.S; docs/input-checks.md)")
 
 
 @pytest.mark.parametrize("engine", [*ENGINES, ("-j", "2", "--memory", "chunked", "--chunk-lines", "1"),

@@ -83,7 +83,8 @@ def check(
     if rules is not None and read_run_frame is not None:
         from segeval.analyses.submission import check_submission
 
-        check_submission(read_run_frame, rules, problems.append, time_format)  # the run as read: lines validate drops too
+        # the run as read: lines validate drops too
+        check_submission(read_run_frame, rules, problems.append, time_format)
     for problem in problems:
         print(f"segeval: {problem}", file=sys.stderr)
     if qrels is not None and not subtopics:

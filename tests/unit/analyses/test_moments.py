@@ -89,7 +89,7 @@ def test_reader_errors(tmp_path: Path) -> None:
     (tmp_path / "gt").write_text('{"qid": 1, "vid": "a", "relevant_windows": [[10, 0], [0, 10]]}\n')
     # a window with end < start is read as given, as the official reads it: IoU 0 with [0, 10, 0.5], but one of
     # the 2 truth windows; the prediction matches [0, 10]: precision 1 up to recall 1/2, AP 0.5 at every threshold
-    code, out, err = run_cli("mr", "-o", "json", str(tmp_path / "gt"), str(tmp_path / "p"))
+    code, out, _ = run_cli("mr", "-o", "json", str(tmp_path / "gt"), str(tmp_path / "p"))
     assert code == 0 and json.loads(out)["brief"]["MR-full-mAP"] == 50.0
     assert "0 predicted and 1 ground-truth windows have end < start; evaluated as given" in out
 

@@ -461,7 +461,7 @@ def test_trec_eval_9_mode_is_the_same_measure_set_in_the_api_and_the_cli(tmp_pat
 
 # ------------------------------------------------------------------ where users stop (issue 38, item 8)
 
-LINKING = [str(ROOT / "examples" / "mediaeval" / "linking.qrels"), str(ROOT / "examples" / "mediaeval" / "linking_run.txt")]
+LINKING = [str(ROOT / "examples" / "mediaeval" / name) for name in ("linking.qrels", "linking_run.txt")]
 
 
 def test_compare_takes_several_adapters_as_evaluate_does() -> None:

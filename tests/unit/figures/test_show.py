@@ -60,7 +60,7 @@ def test_crowded_rank_labels_are_left_out_and_the_truth_is_not_grey(tmp_path: Pa
     # (2 is 2 s after the last shown), 51 to 50
     assert LABEL_GAP == 0.025 and shown_labels([2, 0, 1, 51, 50], 100) == [False, True, False, False, True]
     assert TRUTH[False] not in COLOURS.values() and len(set(TRUTH.values()) | set(COLOURS.values())) == 7
-    code, _, _ = run_cli("show", *files(tmp_path), "-a", "overlap", "-o", str(tmp_path / "t.svg"))
+    assert run_cli("show", *files(tmp_path), "-a", "overlap", "-o", str(tmp_path / "t.svg"))[0] == 0
     svg = (tmp_path / "t.svg").read_text()
     # the non-relevant 0-4 s of line 3 in amber; rank labels: v1's results at 2, 8, 12, 25 s on a 34 s axis
     # (0.85 s apart at least): 12 is 4 s after 8, all shown

@@ -165,9 +165,11 @@ def test_every_command_printing_values_carries_the_note(tmp_path: Path) -> None:
     code, out, err = run_cli("correlate", "-a", "overlap", q, a, b)
     assert code == 0 and f"a (setting 1): {ABOVE}; the same for 1 more: a (setting 2)" in json.loads(out)["notes"]
     (tmp_path / "groups").write_text("a g1\nb g2\n")
-    code, _, err = run_cli("pool-bias", "-a", "overlap", q, a, b, "--groups", str(tmp_path / "groups"), "-m", "map", "--quiet")
+    code, _, err = run_cli("pool-bias", "-a", "overlap", q, a, b, "--groups", str(tmp_path / "groups"), "-m", "map",
+                           "--quiet")
     assert code == 0 and f"note: a: {ABOVE}\n" in err
-    code, _, err = run_cli("incompleteness", "-a", "overlap", q, a, b, "-m", "map", "--repeats", "1", "--fractions", "1", "--quiet")
+    code, _, err = run_cli("incompleteness", "-a", "overlap", q, a, b, "-m", "map", "--repeats", "1", "--fractions",
+                           "1", "--quiet")
     assert code == 0 and f"note: a: {ABOVE}\n" in err
     for kind in ("dist", "diff"):  # the figures of map values carry the note, on stderr and under the figure
         code, _, err = run_cli("plot", kind, "-a", "overlap", q, a, b, "-o", str(tmp_path / f"{kind}.svg"))

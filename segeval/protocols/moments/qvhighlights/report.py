@@ -133,7 +133,8 @@ def _input_notes(m: Moments, mr_missing: list[Any], hl_missing: list[Any]) -> li
                      "and score 0 in HL; the official evaluator refuses such a submission")
     reversed_windows = [sum(int((w[:, 1] < w[:, 0]).sum()) for w in side.values()) for side in (m.predictions, m.truth)]
     if m.moments and any(reversed_windows):
-        notes.append(f"{reversed_windows[0]} predicted and {reversed_windows[1]} ground-truth windows have end < start; "
+        notes.append(f"{reversed_windows[0]} predicted and {reversed_windows[1]} ground-truth windows have end < "
+                     "start; "
                      "evaluated as given, as the official evaluator does: they overlap nothing (IoU 0), except "
                      "that mAP's IoU is 0/0 against a window of opposite length, which matches (docs/moments.md)")
     if m.unknown:
