@@ -67,7 +67,8 @@ def compare(
 
     q = validate_qrels(load_qrels(qrels, subtopics=reads_subtopics(names)))
     given = adapters if adapters is not None else adapter
-    specs = None if given is None else [a.spec for a in make_adapters(given)]  # type: ignore[arg-type]  # checked as evaluate checks them
+    # checked as evaluate checks them
+    specs = None if given is None else [a.spec for a in make_adapters(given)]  # type: ignore[arg-type]
     return compare_runs(q, list(runs), names, adapter=specs, baseline=baseline,
                         test=test, correction=correction, alpha=alpha, permutations=permutations, seed=seed,
                         all_pairs=all_pairs)

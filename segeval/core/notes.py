@@ -89,7 +89,7 @@ def notes_on(notes: Sequence[str], measure: str) -> list[str]:
 SECONDS, CREDITED = "(times in seconds?)", "(credited once)"
 #: a result read as M.S is beyond its qrels when it starts after this many times the latest judged end of its
 #: video for its query (a time in seconds read as M.S is about 60 times too late)
-BEYOND = 10
+BEYOND = 20
 
 
 def evidence(data: Prepared, adapted: Mapping[str, Sequence[Adapted]], time_format: str,

@@ -347,10 +347,10 @@ def test_groups_detected_after_a_single_group_line(tmp_path: Path) -> None:
 
 #: q1 judges v1 4.36-5.30 (276-330 s) relevant and v2 0.10-0.20 (10-20 s) non-relevant
 QRELS_S = "q1 Q0 v1 4.36 5.30 1\nq1 Q0 v2 0.10 0.20 0\n"
-#: the same content in seconds; read as M.S, 276.5 is 276 min 5 s = 16565 s (> 10 x 330), 12.5 is 725 s (> 10 x 20)
+#: the same content in seconds; read as M.S, 276.5 is 276 min 5 s = 16565 s (> 20 x 330), 12.5 is 725 s (> 20 x 20)
 RUN_S = "q1 Q0 v1 276.5 330.5 1 0.9 r\nq1 Q0 v2 12.5 18.5 2 0.8 r\nq1 Q0 v9 1.5 2.5 3 0.7 r\n"
 SECONDS_NOTE = ("the run's times may be seconds read as M.S: 2 of 2 results in videos their query's qrels judge "
-                "start after 10 times the latest judged end there (first: q1, a result starting at M.S 276.05, "
+                "start after 20 times the latest judged end there (first: q1, a result starting at M.S 276.05, "
                 "16565 s); if the run writes seconds, give --time-format seconds (which reads the qrels in seconds "
                 "too: M.S qrels need the run in M.S; docs/input-checks.md)")
 
