@@ -151,5 +151,5 @@ def seconds_note(queries: Sequence[str], evidence: Sequence[tuple[int, int, floa
     return [f"note: the run's times may be seconds read as M.S: {beyond} of {judged} results in videos their "
             f"query's qrels judge start after {BEYOND} times the latest judged end there (first: {qid}, a result "
             f"starting at M.S {int(start) // 60}.{int(start) % 60:02d}, {start:g} s); if the run writes seconds, "
-            f"give --time-format seconds "
-            f"(which reads the qrels in seconds too: M.S qrels need the run in M.S; docs/input-checks.md)"]
+            f"give --time-format seconds (which reads the qrels in seconds too: M.S qrels need the run in M.S; "
+            f"me13sh reads M.S only, as the reference; docs/input-checks.md)"]

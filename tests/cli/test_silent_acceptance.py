@@ -352,7 +352,7 @@ RUN_S = "q1 Q0 v1 276.5 330.5 1 0.9 r\nq1 Q0 v2 12.5 18.5 2 0.8 r\nq1 Q0 v9 1.5 
 SECONDS_NOTE = ("the run's times may be seconds read as M.S: 2 of 2 results in videos their query's qrels judge "
                 "start after 20 times the latest judged end there (first: q1, a result starting at M.S 276.05, "
                 "16565 s); if the run writes seconds, give --time-format seconds (which reads the qrels in seconds "
-                "too: M.S qrels need the run in M.S; docs/input-checks.md)")
+                "too: M.S qrels need the run in M.S; me13sh reads M.S only, as the reference; docs/input-checks.md)")
 
 
 @pytest.mark.parametrize("engine", [*ENGINES, ("-j", "2", "--memory", "chunked", "--chunk-lines", "1"),
@@ -397,3 +397,9 @@ def test_check_videos_hints_seconds_past_the_end(tmp_path: Path) -> None:
     assert "an M.S time: if the run writes seconds, give --time-format seconds" in err
     code, out, err = run_cli("check", "--videos", str(tmp_path / "videos"), "--time-format", "seconds", str(run))
     assert (code, out) == (0, "no problems\n")
+
+
+def test_me13sh_notes_a_run_in_seconds_too(tmp_path: Path) -> None:
+    q, r = files(tmp_path, QRELS_S, RUN_S)
+    code, _, err = run_cli("me13sh", q, r)
+    assert (code, err) == (0, f"note: {r}: {SECONDS_NOTE}\n")
