@@ -58,7 +58,7 @@ EvalAdapters = Annotated[list[str] | None, typer.Option(
          f"{ADAPTER_HELP} (default: exact for documents, overlap-once for segments).")]
 Adapters = Annotated[list[str] | None, typer.Option(
     "--adapter", "-a", metavar="NAME",
-    help=f"Adapters to label with (repeatable; default overlap): {ADAPTER_HELP}.")]
+    help=f"Adapters to label with (repeatable; default overlap-once): {ADAPTER_HELP}.")]
 Measure = Annotated[str, typer.Option("--measure", "-m", metavar="NAME", help=REGISTRY.help("map", repeatable=False))]
 
 
