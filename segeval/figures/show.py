@@ -118,11 +118,15 @@ def _t(x: float) -> str:
     return f"{x:g}"  # seconds, as the figures' time axis
 
 
-def _svg(data: Prepared, adapted: dict[str, Adapted], query: str) -> str:
-    res = results(data, adapted)
-    t = truth(data)
+def _layout(data: Prepared, adapted: dict[str, Adapted]) -> tuple[list[Result], Truth, list[str], float]:
+    """The results, the ground truth, the videos (sorted) and the end of the time axis of a timeline."""
+    res, t = results(data, adapted), truth(data)
     videos = sorted({r.video for r in res} | set(t.video.tolist()))
-    t_max = max([r.end for r in res] + t.end.tolist() + [1.0])
+    return res, t, videos, max([r.end for r in res] + t.end.tolist() + [1.0])
+
+
+def _svg(data: Prepared, adapted: dict[str, Adapted], query: str) -> str:
+    res, t, videos, t_max = _layout(data, adapted)
     names = list(adapted)
     width, left, row_h = 900, 170, 16
     rows_per_video = 1 + len(names)
@@ -190,11 +194,8 @@ def render(data: Prepared, adapted: dict[str, Adapted], query: str, output: str 
 
 
 def _png_from_results(plt: Any, data: Prepared, adapted: dict[str, Adapted], query: str, out: Path) -> None:
-    res = results(data, adapted)
-    t = truth(data)
-    videos = sorted({r.video for r in res} | set(t.video.tolist()))
+    res, t, videos, t_max = _layout(data, adapted)
     names = list(adapted)
-    t_max = max([r.end for r in res] + t.end.tolist() + [1.0])
     fig, ax = plt.subplots(figsize=(10, 0.5 + 0.35 * len(videos) * (1 + len(names))))
     ticks, tick_labels = [], []
     y = 0.0
