@@ -59,9 +59,9 @@ def record_error(path: str | Path, record: str, problem: str) -> InputError:
 
 
 def reversed_notes(truth: Mapping[Any, Any], predictions: Mapping[Any, Any], how: str) -> list[str]:
-    """A note counting the windows (rows of start, end, ...) with end < start, predicted and in the ground truth,
-    saying ``how`` they are evaluated; none without such a window."""
-    counts = [sum(int((np.asarray(w)[:, 1] < np.asarray(w)[:, 0]).sum()) for w in side.values() if len(w))
+    """A note counting the windows (rows of start, end, ...; or one window per query) with end < start,
+    predicted and in the ground truth, saying ``how`` they are evaluated; none without such a window."""
+    counts = [sum(int((w[:, 1] < w[:, 0]).sum()) for w in map(np.atleast_2d, side.values()) if w.size)
               for side in (predictions, truth)]
     return [f"{counts[0]} predicted and {counts[1]} ground-truth windows have end < start; {how}"] if any(counts) \
         else []
