@@ -8,7 +8,9 @@ Writes OUT_DIR/<case>.gt.jsonl and OUT_DIR/<case>.pred.jsonl for each case:
   decimal (e.g. [0, 70.3] against [0, 74]), nested, shifted and containing, with negative starts too;
 * ``random``: several truth windows on a 0.1 s grid (negative starts, zero-length windows, IoU ties
   between truth windows), up to 12 predictions with tied scores, saliency with ties, prediction lists
-  shorter and longer than the clip count, all-negative and all-positive clip labels.
+  shorter and longer than the clip count, all-negative and all-positive clip labels;
+* ``reversed``: the ``random`` case with windows whose end < start, predicted and in the ground truth (some
+  of opposite length to a window they meet: the official mAP's IoU is then 0/0).
 
 The official evaluator (moment_detr standalone_eval/eval.py) is run on each pair and its output
 stored as tests/fixtures/qvh/<case>.official.json; tests/unit/analyses/test_moments.py compares segeval with it.
@@ -131,6 +133,23 @@ def random_case(rng: random.Random, queries: int) -> tuple[list[dict[str, Any]],
     return gt, preds
 
 
+def reversed_case(rng: random.Random, queries: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    gt, preds = random_case(rng, queries)
+    for g in gt:
+        if rng.random() < 0.15:  # a reversed truth window besides the others (every query keeps a normal one)
+            s, e = g["relevant_windows"][0]
+            g["relevant_windows"].append([e + 5, s + 5] if e > s else [s + 3, s])
+    for p in preds:
+        for w in p["pred_relevant_windows"]:
+            r = rng.random()
+            if r < 0.1:
+                w[0], w[1] = w[1], w[0]  # reversed as given
+            elif r < 0.15:  # of opposite length to the query's first truth window, from its end
+                truth = next(g for g in gt if g["qid"] == p["qid"])["relevant_windows"][0]
+                w[0], w[1] = truth[1], round(truth[1] - (truth[1] - truth[0]), 1)
+    return gt, preds
+
+
 def write(out: Path, name: str, gt: list[dict[str, Any]], preds: list[dict[str, Any]]) -> None:
     (out / f"{name}.gt.jsonl").write_text("".join(json.dumps(g) + "\n" for g in gt))
     (out / f"{name}.pred.jsonl").write_text("".join(json.dumps(p) + "\n" for p in preds))
@@ -141,6 +160,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     write(out, "thresholds", *thresholds_case(random.Random(13)))
     write(out, "random", *random_case(random.Random(2), 200))
+    write(out, "reversed", *reversed_case(random.Random(5), 200))
 
 
 if __name__ == "__main__":

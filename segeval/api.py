@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from segeval.adapters.registry import make_adapters
 from segeval.analyses.compare import Comparison, compare_evaluations, compare_runs
 from segeval.core.errors import ParameterError
 from segeval.core.pipeline import Evaluation, Evaluator, measure_names
@@ -18,7 +19,8 @@ def compare(
     runs: Sequence[str | Path] | Mapping[str, object],
     measures: object = "map",
     *,
-    adapter: str | None = None,
+    adapter: object = None,
+    adapters: object = None,
     settings: Settings | dict[str, Any] | None = None,
     baseline: str | None = None,
     test: str = "t",
@@ -29,7 +31,8 @@ def compare(
     all_pairs: bool = False,
 ) -> Comparison:
     """Each run against the baseline (default: the first), or every pair of runs (``all_pairs``), over
-    every qrels query, as ``segeval compare``.
+    every qrels query, as ``segeval compare``.  ``adapter`` or ``adapters`` (one spec or a list, as
+    :func:`evaluate` takes them) choose the relevance adapters (None: the run kind's default).
 
     ``runs`` is a list of files, or a dict from run names to runs in any shape :func:`evaluate`
     accepts (or their :class:`Evaluation`, made with ``missing_queries="zero"``).  ``test`` is t,
@@ -38,9 +41,11 @@ def compare(
     ``to_latex()``, ``to_markdown()``, ``to_csv()`` and ``to_json()``.
     """
     names = [str(m) for m in measure_names(measures)]
+    if adapter is not None and adapters is not None:
+        raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
     if isinstance(runs, Mapping):
         chosen = settings_of(settings).but(missing_queries="zero")
-        evaluator = Evaluator(qrels, names, chosen, adapter=adapter)
+        evaluator = Evaluator(qrels, names, chosen, adapters=adapters, adapter=adapter)
         evaluations = {str(name): run if isinstance(run, Evaluation) else evaluator.evaluate(run)
                        for name, run in runs.items()}
         first = next(iter(evaluations), "")
@@ -61,7 +66,10 @@ def compare(
     from segeval.readers.validate import validate_qrels
 
     q = validate_qrels(load_qrels(qrels, subtopics=reads_subtopics(names)))
-    return compare_runs(q, list(runs), names, adapter=adapter, baseline=baseline,
+    given = adapters if adapters is not None else adapter
+    # checked as evaluate checks them
+    specs = None if given is None else [a.spec for a in make_adapters(given)]  # type: ignore[arg-type]
+    return compare_runs(q, list(runs), names, adapter=specs, baseline=baseline,
                         test=test, correction=correction, alpha=alpha, permutations=permutations, seed=seed,
                         all_pairs=all_pairs)
 

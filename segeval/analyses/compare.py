@@ -135,7 +135,7 @@ def compare_runs(
     runs: Sequence[str | Path],
     measures: Sequence[str] = ("map",),
     *,
-    adapter: str | None = None,
+    adapter: str | Sequence[str] | None = None,
     baseline: str | Path | None = None,
     test: str = "t",
     correction: str | None = None,
@@ -154,7 +154,8 @@ def compare_runs(
 
     ``engine`` chooses how the runs are read and by whom, as for ``segeval eval``
     (:func:`segeval.executors.processes.map_runs`; default: one process, no progress line); the result does not
-    depend on it.  ``on_note`` is given each note on how a run was read (a run not grouped by
+    depend on it.  ``adapter``: one spec or several (each labels for every label measure).  ``on_note`` is
+    given each note on how a run was read (a run not grouped by
     query read whole).  The first run (in order) that cannot be evaluated raises its error.  Measures
     in ``also`` are evaluated with the others (the result's :attr:`Comparison.evaluations` hold them)
     but not compared.  ``settings``: the policies (``-l``, ``-M``, ``-J``, ``--trec-eval``, time format),
@@ -176,7 +177,8 @@ def compare_runs(
         raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
     base_name = names[[str(r) for r in runs].index(str(baseline))] if baseline is not None else names[0]
     policies = (settings or Settings()).but(missing_queries="zero")  # every qrels query counts
-    job = Job((*measures, *also), () if adapter is None else (adapter,), policies, engine=engine)
+    specs = () if adapter is None else (adapter,) if isinstance(adapter, str) else tuple(adapter)
+    job = Job((*measures, *also), specs, policies, engine=engine)
     evaluations = _evaluations(names, evaluate_runs(q, [str(r) for r in runs], job), on_note)
     paths = dict(zip(names, (str(r) for r in runs), strict=True))
     compared = None if not also else _compared(evaluations[base_name], measures)

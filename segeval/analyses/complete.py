@@ -211,7 +211,7 @@ class Completion:
 
 def unjudged_top(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> pd.DataFrame:
     """The run's results in its top ``depth`` per qrels query that no qrels line judges: documents not in
-    the qrels, or segment results that ``adapter`` (default overlap) matched to no qrels segment."""
+    the qrels, or segment results that ``adapter`` (default overlap-once) matched to no qrels segment."""
     from segeval.core.pipeline import make_adapter
     from segeval.readers.from_tables import default_order, prepare
     from segeval.readers.validate import is_documents

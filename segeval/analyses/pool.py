@@ -44,7 +44,7 @@ def _keys(qrels: pd.DataFrame) -> list[Item]:
 
 def top_items(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> set[Item]:
     """The judged items the run puts in its top ``depth`` per query: documents (trec_eval order), or the
-    qrels segments that ``adapter`` (default as evaluate: overlap) matched to the top ``depth`` results."""
+    qrels segments that ``adapter`` (default as evaluate: overlap-once) matched to the top ``depth`` results."""
     from segeval.core.pipeline import make_adapter
     from segeval.readers.from_tables import default_order, prepare
     from segeval.readers.validate import is_documents

@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from segeval.core.errors import InputError
+from segeval.core.notes import BEYOND
 from segeval.core.words import plural
 from segeval.readers.collection import Collection, IdList
 from segeval.readers.files import read_bytes
@@ -90,13 +91,13 @@ class SourceLines:
         return len(self._lines)
 
 
-def check_submission(run: pd.DataFrame, rules: Rules, on_error: OnError) -> None:
-    """Report every problem of ``run`` (as read) against ``rules`` to ``on_error``, in line order;
-    problems without a line (missing queries) come last.  A result whose end is earlier than its
+def check_submission(run: pd.DataFrame, rules: Rules, on_error: OnError, time_format: str = "mmss") -> None:
+    """Report every problem of ``run`` (as read in ``time_format``) against ``rules`` to ``on_error``, in line
+    order; problems without a line (missing queries) come last.  A result whose end is earlier than its
     start (a problem of :func:`segeval.readers.validate.validate_run`) is left out of the time rules."""
     path = str(run.attrs.get("path", "<data>"))
     source = SourceLines(path) if path != "<data>" else None
-    found = sorted(_problems(results(run), rules), key=lambda p: p[0])
+    found = sorted(_problems(results(run), rules, time_format), key=lambda p: p[0])
     for line, problem, kind in found:
         on_error(InputError(path, problem, line=line, text=source[line] if source is not None else None,
                             kind=kind))
@@ -109,13 +110,13 @@ def check_submission(run: pd.DataFrame, rules: Rules, on_error: OnError) -> None
                                     kind="missing query"))
 
 
-def _problems(rows: list[Result], rules: Rules) -> Iterator[tuple[int, str, str]]:
-    yield from _line_problems(rows, rules)
+def _problems(rows: list[Result], rules: Rules, time_format: str) -> Iterator[tuple[int, str, str]]:
+    yield from _line_problems(rows, rules, time_format)
     for query, group in by_query(rows).items():
         yield from _query_problems(query, group, rules)
 
 
-def _line_problems(rows: list[Result], rules: Rules) -> Iterator[tuple[int, str, str]]:
+def _line_problems(rows: list[Result], rules: Rules, time_format: str) -> Iterator[tuple[int, str, str]]:
     videos, blacklist = rules.videos, rules.blacklist
     for row in rows:
         if videos is not None and row.video not in videos.durations:
@@ -131,9 +132,12 @@ def _line_problems(rows: list[Result], rules: Rules) -> Iterator[tuple[int, str,
             duration = videos.durations[row.video]
             for name, value in (("starts", row.start), ("ends", row.end), ("jumps in", row.jumpin)):
                 if value > duration:
+                    # far past the end (the seconds note's rule, segeval.core.notes.BEYOND), within it read as seconds
+                    hint = "; an M.S time: if the run writes seconds, give --time-format seconds" \
+                        if time_format == "mmss" and BEYOND * duration < value <= 60 * duration else ""
                     yield row.line, (f"the result {name} at {value:g} s, after the end of video '{row.video}' "
                                      f"({duration:g} s, {videos.path} line {videos.lines[row.video]}); expected "
-                                     f"times within the video"), "past the end"
+                                     f"times within the video{hint}"), "past the end"
                     break
         if row.end == row.start:
             yield row.line, (f"the result has no length (start = end = {row.start:g} s); expected end > start"), \

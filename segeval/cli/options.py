@@ -50,15 +50,15 @@ TIME_FORMAT = DEFAULTS.time_format
 # ---- evaluation
 Adapter = Annotated[str | None, typer.Option(
     "--adapter", "-a", metavar="NAME",
-    help=f"Relevance adapter for segment runs: {ADAPTER_HELP} (default: exact for documents, overlap for "
-         "segments).")]
+    help=f"Relevance adapter for segment runs: {ADAPTER_HELP} (default: exact for documents, overlap-once for "
+         "segments; overlap is the MediaEval reference's).")]
 EvalAdapters = Annotated[list[str] | None, typer.Option(
     "--adapter", "-a", metavar="NAME",
     help=f"Relevance adapter (repeatable: each labels for every label measure, whose names get its suffix): "
-         f"{ADAPTER_HELP} (default: exact for documents, overlap for segments).")]
+         f"{ADAPTER_HELP} (default: exact for documents, overlap-once for segments).")]
 Adapters = Annotated[list[str] | None, typer.Option(
     "--adapter", "-a", metavar="NAME",
-    help=f"Adapters to label with (repeatable; default overlap): {ADAPTER_HELP}.")]
+    help=f"Adapters to label with (repeatable; default overlap-once): {ADAPTER_HELP}.")]
 Measure = Annotated[str, typer.Option("--measure", "-m", metavar="NAME", help=REGISTRY.help("map", repeatable=False))]
 
 

@@ -48,8 +48,9 @@ def named(note: str, file: str) -> str:
     """``note`` naming the run ``file`` (``note: FILE: ...``) unless it names it already; the file
     name with control characters escaped (:func:`segeval.core.errors.printable`)."""
     shown = printable(file)
-    if not file or file in note or shown in note:
-        return note
+    if not file or any(re.search(rf"(?<![^\s'\"(/]){re.escape(x)}(?=[\s:,;)'\"]|\.?$|\.\s)", note)
+                       for x in (file, shown)):
+        return note  # named already (as a whole word: the standard input '-' is no option's dash)
     head, sep, rest = note.partition(": ")
     return f"{head}: {shown}: {rest}" if sep and head in ("note", "warning") else f"{shown}: {note}"
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from segeval.core.aggregate import aggregate
 from segeval.core.errors import ParameterError, SegevalError
+from segeval.core.words import natural_order
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -88,17 +89,18 @@ class Evaluation:
         return pd.DataFrame([self.summary], index=pd.Index(["all"], name="query"))
 
     def frame(self) -> pd.DataFrame:
-        """Per-query values as a wide DataFrame (queries × measures)."""
+        """Per-query values as a wide DataFrame (queries × measures), queries in natural order (q2 before q10)."""
         import pandas as pd
 
-        return pd.DataFrame(self.per_query, index=pd.Index(self.queries, name="query"))
+        table = pd.DataFrame(self.per_query, index=pd.Index(self.queries, name="query"))
+        return table.iloc[natural_order(self.queries)]
 
     def long(self) -> pd.DataFrame:
-        """Per-query values as a long DataFrame with columns query, measure, value."""
+        """Per-query values as a long DataFrame with columns query, measure, value (queries in natural order)."""
         import pandas as pd
 
-        rows = [(qid, r.name, self.per_query[r.name][i])
-                for i, qid in enumerate(self.queries) for r in self.requests if r.measure.family.per_query]
+        rows = [(self.queries[i], r.name, self.per_query[r.name][i])
+                for i in natural_order(self.queries) for r in self.requests if r.measure.family.per_query]
         return pd.DataFrame(rows, columns=["query", "measure", "value"])
 
     def report(self) -> pd.DataFrame:
@@ -108,6 +110,7 @@ class Evaluation:
 
         names = [r.name for r in self.requests if r.measure.family.per_query]
         table = pd.DataFrame({n: self.per_query[n] for n in names}, index=pd.Index(self.queries, name="query"))
+        table = table.iloc[natural_order(self.queries)]
         table.loc["all"] = [self.summary[n] for n in names]
         return table
 

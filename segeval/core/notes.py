@@ -11,9 +11,15 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from segeval.adapters import Adapter, OverlapAdapter, ToleranceAdapter
+from segeval.adapters.base import Label
+from segeval.core.words import plural
 
 if TYPE_CHECKING:
+    from segeval.adapters.base import Adapted
+    from segeval.core.prepared import Prepared
     from segeval.measures.compute import Request
 
 
@@ -76,3 +82,74 @@ def notes_on(notes: Sequence[str], measure: str) -> list[str]:
     """The notes on one measure's values (for a figure of that measure)."""
     pattern = re.compile(rf"(?:^|: ){re.escape(measure)} is above 1 ")
     return [n for n in notes if pattern.search(unprefixed(n))]
+
+
+#: the keys of :func:`evidence` among the per-query values :func:`segeval.core.plan.measured` gives (every route
+#: merges them as measures; :func:`segeval.core.plan.finished` takes them out and gives :func:`evidence_notes`)
+SECONDS, CREDITED = "(times in seconds?)", "(credited once)"
+#: a result read as M.S is beyond its qrels when it starts after this many times the latest judged end of its
+#: video for its query (a time in seconds read as M.S is about 60 times too late)
+BEYOND = 20
+
+
+def evidence(data: Prepared, adapted: Mapping[str, Sequence[Adapted]], time_format: str,
+             default: str | None) -> dict[str, list[Any]]:
+    """Per-query evidence for :func:`evidence_notes`, of a segment run: :func:`seconds_evidence` when read as
+    M.S, and for the ``default`` adapter (when no adapter was given) how many results it labels relevant-seen."""
+    out: dict[str, list[Any]] = {}
+    start = data.run_columns.get("start")
+    if start is None or np.isnan(start).all():
+        return out
+    if time_format == "mmss":
+        out[SECONDS] = seconds_evidence(data)
+    if default is not None and default in adapted:
+        out[CREDITED] = [int((a.labels == Label.RELEVANT_SEEN).sum()) for a in adapted[default]]
+    return out
+
+
+def evidence_notes(queries: Sequence[str], found: Mapping[str, Sequence[Any]], default: str | None) -> list[str]:
+    """The notes of :func:`evidence` (None: a query of a part without it)."""
+    notes = seconds_note(queries, found[SECONDS]) if SECONDS in found else []
+    seen = sum(n for n in found.get(CREDITED, ()) if n)
+    if seen:
+        notes.append(f"note: no adapter given, so {default} labelled this segment run: {plural(seen, 'result')} "
+                     f"{'reaches' if seen == 1 else 'reach'} only relevant content an earlier result was credited "
+                     f"with, and {'counts' if seen == 1 else 'count'} as not relevant, so precision-based figures "
+                     f"stay within [0, 1] (docs/adapters.md); -a overlap gives the MediaEval reference's figures, "
+                     f"which credit {'it' if seen == 1 else 'them'} again")
+    return notes
+
+
+def seconds_evidence(data: Prepared) -> list[tuple[int, int, float]]:
+    """Per query: (results in a video its qrels judge, those starting beyond :data:`BEYOND` times the latest
+    judged end there, the first such start in seconds or NaN)."""
+    run, q = data.run_columns, data.qrels_columns
+    groups = int(max(run["gid"].max(initial=-1), q["gid"].max(initial=-1))) + 1
+    latest = np.full(groups, np.nan)
+    np.fmax.at(latest, q["gid"], q["end"].astype(np.float64))
+    last = latest[run["gid"]]
+    judged = np.isfinite(last)
+    beyond = judged & (run["start"] > BEYOND * last)
+    n = len(data.queries)
+    counts = np.bincount(run["qcode"][judged], minlength=n), np.bincount(run["qcode"][beyond], minlength=n)
+    out = []
+    for k in range(n):
+        lo, hi = data.run_bounds[k], data.run_bounds[k + 1]
+        first = np.flatnonzero(beyond[lo:hi])
+        out.append((int(counts[0][k]), int(counts[1][k]), float(run["start"][lo + first[0]]) if len(first) else np.nan))
+    return out
+
+
+def seconds_note(queries: Sequence[str], evidence: Sequence[tuple[int, int, float] | None]) -> list[str]:
+    """A note when more than half of the results in judged videos are beyond their qrels (:func:`seconds_evidence`):
+    times in seconds read as M.S."""
+    found = [(qid, e) for qid, e in zip(queries, evidence, strict=True) if e]
+    judged, beyond = sum(e[0] for _, e in found), sum(e[1] for _, e in found)
+    if not beyond or 2 * beyond <= judged:
+        return []
+    qid, (_, _, start) = next((qid, e) for qid, e in found if e[1])
+    return [f"note: the run's times may be seconds read as M.S: {beyond} of {judged} results in videos their "
+            f"query's qrels judge start after {BEYOND} times the latest judged end there (first: {qid}, a result "
+            f"starting at M.S {int(start) // 60}.{int(start) % 60:02d}, {start:g} s); if the run writes seconds, "
+            f"give --time-format seconds (which reads the qrels in seconds too: M.S qrels need the run in M.S; "
+            f"me13sh reads M.S only, as the reference; docs/input-checks.md)"]

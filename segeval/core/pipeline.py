@@ -24,7 +24,7 @@ from segeval.core.plan import measure_names as measure_names
 from segeval.core.plan import plan as plan
 from segeval.core.prepared import chosen_queries
 from segeval.core.settings import DEFAULT_MEASURES, Settings, settings_of
-from segeval.readers.frames import load_qrels, load_run
+from segeval.readers.frames import check_segment_columns, load_qrels, load_run
 from segeval.readers.from_frames import QrelsIndex, evaluate_in_memory, in_lane
 from segeval.readers.from_tables import prepare
 from segeval.readers.tables import predicted_mask
@@ -59,7 +59,7 @@ def evaluate(
     ``measures`` is a name, a set (``official``, ``all_trec``) or a list of them; label measures are
     computed once per adapter, named with the adapter's suffix.  ``adapter`` (an :class:`Adapter`
     or a name such as ``"binned:60"``) or ``adapters`` (one or a list) choose the relevance
-    adapters; by default ``exact`` for document runs and ``overlap`` for segment runs.  Files are
+    adapters; by default ``exact`` for document runs and ``overlap-once`` for segment runs.  Files are
     read in ``qrels_format``/``run_format`` (names of ``segeval.readers.formats.QRELS_FORMATS`` and
     ``RUN_FORMATS``, or ``"auto"``).  The policies are a :class:`~segeval.core.settings.Settings`
     (``settings``); the keyword arguments named after its fields override it (None: as in
@@ -69,6 +69,7 @@ def evaluate(
         time_format=time_format, queries=queries, order=order, relevance_level=relevance_level,
         missing_queries=missing_queries, max_results=max_results, judged_only=judged_only, trec_eval=trec_eval,
         predicted=predicted)
+    check_segment_columns(qrels, run)
     evaluator = Evaluator(qrels, measures, chosen, adapters=adapters, adapter=adapter, qrels_format=qrels_format)
     return evaluator.evaluate(run, run_format=run_format)
 
@@ -201,8 +202,9 @@ def merge_parts(parts: Sequence[tuple[list[str], dict[str, list[Any]]]],
     """Per-query values of disjoint parts, in query order (as one :func:`evaluate_part` would give)."""
     where = sorted((qid, k, i) for k, (qs, _) in enumerate(parts) for i, qid in enumerate(qs))
     names = [x.name for x in how.requests]
-    return ([qid for qid, _, _ in where],
-            {name: [parts[k][1][name][i] for _, k, i in where] for name in names})
+    names += [name for name in dict.fromkeys(n for _, values in parts for n in values) if name not in names]
+    return ([qid for qid, _, _ in where],  # a part without a value that is not a request's (evidence): None
+            {name: [parts[k][1][name][i] if name in parts[k][1] else None for _, k, i in where] for name in names})
 
 
 def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, list[Any]],

@@ -17,7 +17,7 @@ from segeval.adapters.base import judged_only as only_judged
 from segeval.adapters.registry import make_adapter, make_adapters
 from segeval.core.errors import ParameterError
 from segeval.core.evaluation import Evaluation, summaries
-from segeval.core.notes import value_notes
+from segeval.core.notes import evidence, evidence_notes, value_notes
 from segeval.core.settings import DEFAULT_ADAPTER, DEFAULT_MEASURES, Settings, kind, settings_of
 from segeval.measures.compute import Request, compute, requests
 from segeval.measures.definitions import TREC_EVAL_9, for_trec_eval
@@ -28,11 +28,12 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Plan:
-    """What :func:`evaluate` resolved from its parameters: the requests, and the settings with the
-    run kind's order (never None)."""
+    """What :func:`evaluate` resolved from its parameters: the requests, the settings with the
+    run kind's order (never None), and the adapter of a segment run when none was given (``default``)."""
 
     requests: list[Request]
     settings: Settings
+    default: str | None = None
 
 
 def plan(
@@ -49,6 +50,7 @@ def plan(
     fields of :class:`Settings` that override ``settings`` (None: as in ``settings``); ``rel_info``: the
     judgements' format (trec_eval's ``-R``), which the measures must read."""
     chosen = settings_of(settings).but(**policies)
+    default = DEFAULT_ADAPTER["segments"] if adapters is None and adapter is None and not documents else None
     if adapters is None:
         given = adapter if adapter is not None else DEFAULT_ADAPTER[kind(documents)]
         adapters = [make_adapter(given, chosen)]  # type: ignore[arg-type]
@@ -75,7 +77,7 @@ def plan(
     if chosen.trec_eval == "9":
         reqs = [replace(x, measure=replace(x.measure, family=TREC_EVAL_9[x.measure.family.name]))
                 if x.measure.family.name in TREC_EVAL_9 else x for x in reqs]
-    return Plan(reqs, replace(chosen, order=chosen.order_for(documents)))
+    return Plan(reqs, replace(chosen, order=chosen.order_for(documents)), default)
 
 
 #: the judgement formats (trec_eval's -R) each measure scope reads; every other scope reads qrels
@@ -154,7 +156,8 @@ def emptied(before: Sequence[Sized], after: Sequence[Sized], trec_eval: str) -> 
 
 def measured(data: Prepared, how: Plan) -> dict[str, list[Any]]:
     """Per-query values (by request name) of prepared inputs: each adapter used labels them once, ``-J``
-    keeps the judged results, then the measures."""
+    keeps the judged results, then the measures; for a segment run read as M.S, the evidence of times in
+    the evidence for :func:`segeval.core.notes.evidence_notes` (which :func:`finished` takes out)."""
     used = {x.adapter.spec: x.adapter for x in how.requests if x.adapter is not None}  # tiou:0.5 != tiou:0.9
     adapted: Mapping[str, Sequence[Adapted]] = {name: adapter.adapt(data) for name, adapter in used.items()}
     gone: dict[str, list[int]] = {}
@@ -162,7 +165,7 @@ def measured(data: Prepared, how: Plan) -> dict[str, list[Any]]:
         judged = {name: [only_judged(a) for a in per_query] for name, per_query in adapted.items()}
         gone = {name: emptied(adapted[name], judged[name], how.settings.trec_eval) for name in adapted}
         adapted = judged
-    return compute(data, adapted, how.requests, gone)
+    return compute(data, adapted, how.requests, gone) | evidence(data, adapted, how.settings.time_format, how.default)
 
 
 def finished(how: Plan, queries: list[str], per_query: dict[str, list[Any]], qrels_queries: set[str],
@@ -171,10 +174,14 @@ def finished(how: Plan, queries: list[str], per_query: dict[str, list[Any]], qre
     queries not evaluated.  ``relevant_lines``: the qrels lines with a grade above 0 (of the chosen queries),
     which trec_eval ``-c`` sums as the exact adapter's ``num_rel``, whatever ``-l``."""
     reqs = how.requests
+    names = {x.name for x in reqs}
+    found = {k: v for k, v in per_query.items() if k not in names}
+    per_query = {k: v for k, v in per_query.items() if k in names}
     summary = summaries(reqs, per_query)
     if how.settings.missing_queries == "zero":
         for x in reqs:
             if x.measure.name == "num_rel" and isinstance(x.adapter, ExactAdapter):
                 summary[x.name] = relevant_lines
-    return Evaluation(queries, reqs, per_query, summary, [*notes, *value_notes(queries, reqs, per_query)],
+    return Evaluation(queries, reqs, per_query, summary,
+                      [*notes, *evidence_notes(queries, found, how.default), *value_notes(queries, reqs, per_query)],
                       sorted(qrels_queries - set(queries)))

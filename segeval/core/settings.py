@@ -25,7 +25,7 @@ MEMORY_POLICIES = ("auto", "chunked", "in-memory")
 #: the default order and adapter of each kind of run: trec_eval's for documents, the MediaEval reference's
 #: for segments
 DEFAULT_ORDER = {"documents": "score", "segments": "rank"}
-DEFAULT_ADAPTER = {"documents": "exact", "segments": "overlap"}
+DEFAULT_ADAPTER = {"documents": "exact", "segments": "overlap-once"}
 DEFAULT_MEASURES = ("official",)
 
 BIN_SIZE = 300  #: seconds per bin of the binned adapter (the reference's -B)

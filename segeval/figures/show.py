@@ -15,9 +15,29 @@ from segeval.core.arrays import FloatArray
 from segeval.core.errors import ParameterError
 from segeval.core.prepared import Prepared
 from segeval.figures import label
+from segeval.readers.formats import format_time
 
 COLOURS = {Label.RELEVANT: "#2e7d32", Label.NONRELEVANT: "#c62828", Label.RELEVANT_SEEN: "#9ccc65",
            Label.NONRELEVANT_SEEN: "#ef9a9a", Label.UNJUDGED: "#9e9e9e"}
+#: ground-truth segments: relevant blue, non-relevant amber (no grey: unjudged results are grey)
+TRUTH = {True: "#1565c0", False: "#ffb300"}
+#: result labels closer than this share of the time axis to the previous label in their row are left out
+LABEL_GAP = 0.025
+
+
+def _colour(mark: str) -> str:
+    return COLOURS.get(Label(ord(mark)), "#616161") if mark and mark in "10sS-" else "#616161"
+
+
+def shown_labels(starts: list[float], t_max: float) -> list[bool]:
+    """Which results of one timeline row get their rank label: in order of start, each at least
+    :data:`LABEL_GAP` of the axis after the last one shown (crowded labels would overlap)."""
+    shown = [False] * len(starts)
+    last = -np.inf
+    for i in sorted(range(len(starts)), key=starts.__getitem__):
+        if starts[i] - last >= LABEL_GAP * t_max:
+            shown[i], last = True, starts[i]
+    return shown
 
 
 @dataclass(frozen=True)
@@ -67,10 +87,16 @@ def truth(data: Prepared) -> Truth:
                  q["end"].to_numpy(dtype=np.float64), q["rel"].to_numpy(), q["line"].to_numpy())
 
 
-def explain(data: Prepared, adapted: dict[str, Adapted], adapters: dict[str, Adapter]) -> str:
+def explain(data: Prepared, adapted: dict[str, Adapted], adapters: dict[str, Adapter],
+            time_format: str = "seconds") -> str:
     """Per result and adapter: the label and, per unit, the qrels lines that decided it and why
-    (:meth:`Adapter.explain`); units of one result (bins) are separated by ``; ``."""
+    (:meth:`Adapter.explain`); units of one result (bins) are separated by ``; ``.  Times are written in
+    ``time_format``, as the files write them."""
     t = truth(data)
+
+    def when(x: float) -> str:
+        return format_time(x, time_format)
+
     line_of = data.qrels["line"].to_numpy()
     rows = []
     for r in results(data, adapted):
@@ -80,23 +106,27 @@ def explain(data: Prepared, adapted: dict[str, Adapted], adapters: dict[str, Ada
             for u in np.flatnonzero(a.source == r.rank - 1).tolist():
                 parts.append(", ".join(
                     reason.why if reason.row < 0 else
-                    f"qrels line {line_of[reason.row]} ({t.video[reason.row]} {_t(t.start[reason.row])}-"
-                    f"{_t(t.end[reason.row])} rel {t.rel[reason.row]})" + (f": {reason.why}" if reason.why else "")
+                    f"qrels line {line_of[reason.row]} ({t.video[reason.row]} {when(t.start[reason.row])}-"
+                    f"{when(t.end[reason.row])} rel {t.rel[reason.row]})" + (f": {reason.why}" if reason.why else "")
                     for reason in adapters[name].explain(data, a, int(u))))
             why = "; ".join(parts) or "no unit: it covers no bin, or only bins ranked earlier"
-            rows.append(f"rank {r.rank}\t{r.video} {_t(r.start)}-{_t(r.end)}\t{name}\t{mark}\t{why}")
+            rows.append(f"rank {r.rank}\t{r.video} {when(r.start)}-{when(r.end)}\t{name}\t{mark}\t{why}")
     return "\n".join(rows) + "\n"
 
 
 def _t(x: float) -> str:
-    return f"{x:g}"
+    return f"{x:g}"  # seconds, as the figures' time axis
+
+
+def _layout(data: Prepared, adapted: dict[str, Adapted]) -> tuple[list[Result], Truth, list[str], float]:
+    """The results, the ground truth, the videos (sorted) and the end of the time axis of a timeline."""
+    res, t = results(data, adapted), truth(data)
+    videos = sorted({r.video for r in res} | set(t.video.tolist()))
+    return res, t, videos, max([r.end for r in res] + t.end.tolist() + [1.0])
 
 
 def _svg(data: Prepared, adapted: dict[str, Adapted], query: str) -> str:
-    res = results(data, adapted)
-    t = truth(data)
-    videos = sorted({r.video for r in res} | set(t.video.tolist()))
-    t_max = max([r.end for r in res] + t.end.tolist() + [1.0])
+    res, t, videos, t_max = _layout(data, adapted)
     names = list(adapted)
     width, left, row_h = 900, 170, 16
     rows_per_video = 1 + len(names)
@@ -112,7 +142,7 @@ def _svg(data: Prepared, adapted: dict[str, Adapted], query: str) -> str:
         parts.append(f'<text class="video" x="4" y="{y + 11}" font-size="11">{html.escape(label(video))}</text>')
         for i in np.flatnonzero(t.video == video):
             x0, x1 = x(float(t.start[i])), x(float(t.end[i]))
-            fill = "#1565c0" if t.rel[i] > 0 else "#bdbdbd"
+            fill = TRUTH[bool(t.rel[i] > 0)]
             parts.append(f'<rect class="truth" x="{x0:.1f}" y="{y}" width="{max(x1 - x0, 2):.1f}" '
                          f'height="{row_h - 4}" fill="{fill}"><title>qrels line {t.line[i]}: '
                          f'{_t(t.start[i])}-{_t(t.end[i])} rel {t.rel[i]}</title></rect>')
@@ -120,16 +150,14 @@ def _svg(data: Prepared, adapted: dict[str, Adapted], query: str) -> str:
             yy = y + (k + 1) * row_h
             parts.append(f'<text x="{left - 4}" y="{yy + 10}" font-size="10" text-anchor="end">'
                          f'{html.escape(name)}</text>')
-            for r in res:
-                if r.video != video:
-                    continue
-                mark = r.labels[name][:1]
-                colour = COLOURS.get(Label(ord(mark)), "#616161") if mark in "10sS-" else "#616161"
+            row = [r for r in res if r.video == video]
+            for r, labelled in zip(row, shown_labels([r.start for r in row], t_max), strict=True):
                 x0, x1 = x(r.start), x(r.end)
                 parts.append(f'<rect class="result" x="{x0:.1f}" y="{yy}" width="{max(x1 - x0, 2):.1f}" '
-                             f'height="{row_h - 4}" fill="{colour}"><title>rank {r.rank} {_t(r.start)}-{_t(r.end)}: '
-                             f'{html.escape(r.labels[name])}</title></rect>')
-                parts.append(f'<text x="{x0:.1f}" y="{yy + 10}" font-size="9">{r.rank}</text>')
+                             f'height="{row_h - 4}" fill="{_colour(r.labels[name][:1])}"><title>rank {r.rank} '
+                             f'{_t(r.start)}-{_t(r.end)}: {html.escape(r.labels[name])}</title></rect>')
+                if labelled:
+                    parts.append(f'<text x="{x0:.1f}" y="{yy + 10}" font-size="9">{r.rank}</text>')
         y += rows_per_video * row_h + 14
     parts.append("</svg>")
     return "\n".join(parts)
@@ -166,26 +194,22 @@ def render(data: Prepared, adapted: dict[str, Adapted], query: str, output: str 
 
 
 def _png_from_results(plt: Any, data: Prepared, adapted: dict[str, Adapted], query: str, out: Path) -> None:
-    res = results(data, adapted)
-    t = truth(data)
-    videos = sorted({r.video for r in res} | set(t.video.tolist()))
+    res, t, videos, t_max = _layout(data, adapted)
     names = list(adapted)
     fig, ax = plt.subplots(figsize=(10, 0.5 + 0.35 * len(videos) * (1 + len(names))))
     ticks, tick_labels = [], []
     y = 0.0
     for video in videos:
         for i in np.flatnonzero(t.video == video):
-            ax.broken_barh([(t.start[i], max(t.end[i] - t.start[i], 0.5))], (y, 0.8),
-                           color="#1565c0" if t.rel[i] > 0 else "#bdbdbd")
+            ax.broken_barh([(t.start[i], max(t.end[i] - t.start[i], 0.5))], (y, 0.8), color=TRUTH[bool(t.rel[i] > 0)])
         ticks.append(y + 0.4)
         tick_labels.append(f"{label(video)} qrels")
         for name in names:
             y += 1
-            for r in res:
-                if r.video == video:
-                    mark = r.labels[name][:1]
-                    colour = COLOURS.get(Label(ord(mark)), "#616161") if mark in "10sS-" else "#616161"
-                    ax.broken_barh([(r.start, max(r.end - r.start, 0.5))], (y, 0.8), color=colour)
+            row = [r for r in res if r.video == video]
+            for r, labelled in zip(row, shown_labels([r.start for r in row], t_max), strict=True):
+                ax.broken_barh([(r.start, max(r.end - r.start, 0.5))], (y, 0.8), color=_colour(r.labels[name][:1]))
+                if labelled:
                     ax.text(r.start, y + 0.4, str(r.rank), fontsize=7, va="center")
             ticks.append(y + 0.4)
             tick_labels.append(name)
@@ -195,12 +219,14 @@ def _png_from_results(plt: Any, data: Prepared, adapted: dict[str, Adapted], que
     ax.invert_yaxis()
     from matplotlib.patches import Patch
 
-    legend = [("relevant (ground truth)", "#1565c0"), ("1 relevant", COLOURS[Label.RELEVANT]),
+    legend = [("relevant (ground truth)", TRUTH[True]), ("non-relevant (ground truth)", TRUTH[False]),
+              ("1 relevant", COLOURS[Label.RELEVANT]),
               ("0 non-relevant", COLOURS[Label.NONRELEVANT]), ("s seen", COLOURS[Label.RELEVANT_SEEN]),
               ("- unjudged", COLOURS[Label.UNJUDGED])]
-    ax.legend(handles=[Patch(color=c, label=t) for t, c in legend], fontsize=7, loc="upper right", ncol=5)
-    ax.set_xlabel("seconds")
-    ax.set_title(f"query {label(query)}")
+    ax.legend(handles=[Patch(color=c, label=t) for t, c in legend], fontsize=7, loc="lower center",
+              bbox_to_anchor=(0.5, 1.0), ncol=6, frameon=False)
+    ax.set_xlabel("seconds (ranks of crowded results left out: --explain lists every one)")
+    ax.set_title(f"query {label(query)}", pad=22)
     fig.tight_layout()
     from segeval.figures import save
 

@@ -38,7 +38,7 @@ from segeval.readers.tables import QRELS_COLUMNS, RUN_COLUMNS, read_qrels, read_
 
 QUERY_COLUMNS = ("query", "query_id", "q_id", "qid")
 ITEM_COLUMNS = ("item", "doc_id", "docno", "docid", "video")
-GRADE_COLUMNS = ("rel", "relevance", "score")  # ranx calls the qrels grade 'score'
+GRADE_COLUMNS = ("rel", "relevance", "label", "score")  # PyTerrier calls the qrels grade 'label', ranx 'score'
 _SPACE = re.compile(r"\s")  # the characters str.isspace() calls white space
 ACCEPTED = ("a file path, a DataFrame (columns query_id or q_id, doc_id or video/start/end, and relevance for "
             "qrels, score and/or rank for runs), a dict {query: {doc: value}}, ir_measures records or a ranx "
@@ -73,7 +73,8 @@ def qrels_frame(source: object, subtopics: bool = False) -> pd.DataFrame:
     if set(QRELS_COLUMNS) <= set(table.columns):
         return table if subtopics or "subtopic" not in table.columns else table.drop(columns="subtopic")
     query, item, start, end = _keys(table, "qrels", ids=_categories)
-    grade = _column(table, GRADE_COLUMNS, "qrels", "a relevance column (relevance, rel, or ranx's score)")
+    grade = _column(table, GRADE_COLUMNS, "qrels",
+                    "a relevance column (relevance, rel, PyTerrier's label or ranx's score)")
     out = pd.DataFrame({"query": query, "item": item, "start": start, "end": end,
                         "rel": _integers(table[grade], "qrels"), "line": np.arange(1, len(table) + 1)})
     if "source" in table.columns:  # completed qrels
@@ -277,3 +278,23 @@ def _integers(column: pd.Series, what: str) -> np.ndarray[Any, Any]:
     if len(bad):
         raise _bad(column, int(bad[0]), what, "integers")
     return values.astype(np.int64)
+
+
+def check_segment_columns(qrels: object, run: object) -> None:
+    """A ParameterError when a run given in memory has segments (start and end columns) and the qrels given in
+    memory have none: they would be read as documents, each video judged again."""
+    got = {name: _columns(x) for name, x in (("qrels", qrels), ("run", run))}
+    if {"start", "end"} <= got["run"] and not {"start", "end"} <= got["qrels"] and got["qrels"]:
+        raise ParameterError(f"The 'qrels' parameter needs start and end columns: the run is a segment run (columns "
+                             f"{sorted(got['run'])}). Got columns {sorted(got['qrels'])} instead.")
+
+
+def _columns(source: object) -> set[str]:
+    """The columns of a DataFrame or of a list of records (dicts or named tuples); empty for anything else."""
+    if isinstance(source, pd.DataFrame):
+        return set(map(str, source.columns))
+    if isinstance(source, list | tuple) and source:
+        first = source[0]
+        fields = first.keys() if isinstance(first, Mapping) else getattr(first, "_fields", ())
+        return set(map(str, fields))
+    return set()

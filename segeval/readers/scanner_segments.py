@@ -293,7 +293,7 @@ class Evaluator:
         values = measured(assemble(queries, items, run, qrels, s.relevance_level), self.how)
         self.names += queries
         for k, v in values.items():
-            self.values[k] += v
+            self.values.setdefault(k, []).extend(v)
 
     def finish(self, runid: str) -> RunResult:
         from segeval.core.plan import finished

@@ -19,7 +19,7 @@ from segeval.analyses.compare import ONE_PROCESS, Cell, Comparison, cell_text, c
 from segeval.core.errors import utf8_text
 from segeval.core.notes import notes_on
 from segeval.core.settings import EngineOptions, Settings
-from segeval.core.words import plural
+from segeval.core.words import natural_order, plural
 from segeval.figures import label as shown
 
 if TYPE_CHECKING:
@@ -96,11 +96,6 @@ figure svg { max-width: 100%; height: auto; }
 figcaption, .legend, .notes, #provenance { font-size: 13px; overflow-wrap: anywhere; }
 #provenance code { overflow-wrap: anywhere; }
 """
-
-
-def natural_key(text: str) -> list[tuple[int, int | str]]:
-    """Sort key putting q2 before q10: digit runs compare as numbers, the rest as text."""
-    return [(1, int(part)) if part.isdigit() else (0, part) for part in re.split(r"(\d+)", text) if part]
 
 
 def breakable(text: str) -> str:
@@ -221,7 +216,7 @@ def _per_query_table(comparison: Comparison) -> str:
     head = "".join(f"<th>{breakable(shown(n))}<br>{html.escape(m)}</th>" for n in comparison.runs
                    for m in comparison.measures)
     body = "".join(f"<tr><td>{html.escape(shown(queries[i]))}</td><td>" + "</td><td>".join(c[i] for c in columns)
-                   + "</td></tr>" for i in sorted(range(len(queries)), key=lambda i: natural_key(queries[i])))
+                   + "</td></tr>" for i in natural_order(queries))
     pages = ("" if len(queries) <= PAGE_ROWS else '<p id="pages"><button type="button" data-step="-1">previous'
              '</button> <span id="page-shown"></span> <button type="button" data-step="1">next</button></p>')
     table = (f"{pages}<div class=\"scroll\"><table id=\"per-query\"><thead><tr><th>query</th>{head}</tr></thead>"

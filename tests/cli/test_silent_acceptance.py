@@ -56,7 +56,7 @@ def test_seconds_run_without_time_format_is_not_a_trec_run(tmp_path: Path, engin
                    f"in seconds (--time-format seconds)\n  line 1: q1 Q0 v1 60 120 1 0.5 r\n")
     code, out, err = run_cli("eval", *engine, "--time-format", "seconds", "-m", "map", q, r)
     # qrels in M.S read as seconds: 1.00-2.00 s; the run's 60-120 s overlaps nothing relevant
-    assert code == 0 and value(out, "map") == "0.0000"
+    assert code == 0 and value(out, "map_once") == "0.0000"
 
 
 def test_check_reports_a_seconds_run(tmp_path: Path) -> None:
@@ -341,3 +341,65 @@ def test_groups_detected_after_a_single_group_line(tmp_path: Path) -> None:
     assert (code, err) == (0, "")
     # q1: one group, both grade 1; q2: d1 grade 2, d2 and d3 grade 1: 2 + 3 relevant
     assert (value(out, "num_rel", "q1"), value(out, "num_rel", "q2"), value(out, "num_rel")) == ("2", "3", "5")
+
+
+# --------------------------------------------------------------------------- times in seconds read as M.S
+
+#: q1 judges v1 4.36-5.30 (276-330 s) relevant and v2 0.10-0.20 (10-20 s) non-relevant
+QRELS_S = "q1 Q0 v1 4.36 5.30 1\nq1 Q0 v2 0.10 0.20 0\n"
+#: the same content in seconds; read as M.S, 276.5 is 276 min 5 s = 16565 s (> 20 x 330), 12.5 is 725 s (> 20 x 20)
+RUN_S = "q1 Q0 v1 276.5 330.5 1 0.9 r\nq1 Q0 v2 12.5 18.5 2 0.8 r\nq1 Q0 v9 1.5 2.5 3 0.7 r\n"
+SECONDS_NOTE = ("the run's times may be seconds read as M.S: 2 of 2 results in videos their query's qrels judge "
+                "start after 20 times the latest judged end there (first: q1, a result starting at M.S 276.05, "
+                "16565 s); if the run writes seconds, give --time-format seconds (which reads the qrels in seconds "
+                "too: M.S qrels need the run in M.S; me13sh reads M.S only, as the reference; docs/input-checks.md)")
+
+
+@pytest.mark.parametrize("engine", [*ENGINES, ("-j", "2", "--memory", "chunked", "--chunk-lines", "1"),
+                                    ("--memory", "in-memory")])
+def test_a_run_in_seconds_read_as_mmss_is_noted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                engine: tuple[str, ...]) -> None:
+    q, r = files(tmp_path, QRELS_S, RUN_S)
+    code, out, err = run_cli("eval", *engine, "-m", "map", q, r)
+    # read as M.S nothing overlaps (map 0); the note names the evidence and the option
+    assert (code, value(out, "map_once"), err) == (0, "0.0000", f"note: {r}: {SECONDS_NOTE}\n")
+    (tmp_path / "qrels").write_text("q1 Q0 v1 276 330 1\nq1 Q0 v2 10 20 0\n")  # the qrels in seconds
+    code, out, err = run_cli("eval", *engine, "-m", "map", "--time-format", "seconds", q, r)
+    # in seconds the run's first result overlaps the one relevant segment: AP = 1/1
+    assert (code, value(out, "map_once"), err) == (0, "1.0000", "")
+    monkeypatch.setattr("sys.stdin", __import__("io").TextIOWrapper(__import__("io").BytesIO(RUN_S.encode())))
+    (tmp_path / "qrels").write_text(QRELS_S)
+    code, out, err = run_cli("eval", *engine, "-m", "map", q, "-")
+    assert (code, err) == (0, f"note: -: {SECONDS_NOTE}\n")
+
+
+def test_a_run_in_mmss_is_not_noted_and_check_notes_seconds(tmp_path: Path) -> None:
+    # the same times in M.S (4.36 = 276 s): within the judged segments, no note
+    q, r = files(tmp_path, QRELS_S, "q1 Q0 v1 4.36 5.30 1 0.9 r\nq1 Q0 v2 0.12 0.18 2 0.8 r\n")
+    assert run_cli("eval", "-m", "map", q, r)[2] == ""
+    q, r = files(tmp_path, QRELS_S, RUN_S)
+    assert run_cli("check", q, r) == (0, "no problems\n", f"segeval: note: {r}: {SECONDS_NOTE}\n")
+    import segeval
+
+    assert segeval.evaluate(q, r, "map").notes == [f"note: {SECONDS_NOTE}"]  # the API too
+    assert segeval.evaluate(q, r, "map", time_format="seconds").notes == []
+    # half of the results beyond is not enough: one result in M.S within, one beyond
+    q, r = files(tmp_path, QRELS_S, "q1 Q0 v1 4.36 5.30 1 0.9 r\nq1 Q0 v2 12.5 18.5 2 0.8 r\n")
+    assert segeval.evaluate(q, r, "map").notes == []
+
+
+def test_check_videos_hints_seconds_past_the_end(tmp_path: Path) -> None:
+    (tmp_path / "videos").write_text("v1 600\n")
+    run = tmp_path / "run"
+    run.write_text("q1 Q0 v1 276.5 330.5 1 0.9 r\n")  # 16565 s read as M.S; /60 = 276 s, within the video
+    code, out, err = run_cli("check", "--videos", str(tmp_path / "videos"), str(run))
+    assert code == 2 and "starts at 16565 s, after the end of video 'v1' (600 s" in err
+    assert "an M.S time: if the run writes seconds, give --time-format seconds" in err
+    code, out, err = run_cli("check", "--videos", str(tmp_path / "videos"), "--time-format", "seconds", str(run))
+    assert (code, out) == (0, "no problems\n")
+
+
+def test_me13sh_notes_a_run_in_seconds_too(tmp_path: Path) -> None:
+    q, r = files(tmp_path, QRELS_S, RUN_S)
+    code, _, err = run_cli("me13sh", q, r)
+    assert (code, err) == (0, f"note: {r}: {SECONDS_NOTE}\n")

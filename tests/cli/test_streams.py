@@ -427,3 +427,13 @@ def test_limits_name_the_right_line_at_any_block_size(monkeypatch: pytest.Monkey
             with pytest.raises(InputError) as caught:
                 b"".join(read_blocks(path, max_bytes=None, block=block))
             assert str(caught.value).startswith(expected), (trial, block, str(caught.value))
+
+
+def test_a_note_is_named_by_its_run_unless_it_names_it_as_a_word() -> None:
+    from segeval.core.errors import named
+
+    # the standard input '-' is named although '-a overlap' holds a dash; a file the note names is not named twice
+    assert named("note: -a overlap gives more", "-") == "note: -: -a overlap gives more"
+    assert named("note: 3 lines of run.txt were skipped", "run.txt") == "note: 3 lines of run.txt were skipped"
+    assert named("note: /abs/run.txt: x", "run.txt") == "note: /abs/run.txt: x"
+    assert named("note: run.txt.gz is another file", "run.txt") == "note: run.txt: run.txt.gz is another file"

@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 
 from segeval.measures.definitions import FAMILIES, NEW_IN_10
-from tests.conftest import sliced
+from tests.conftest import full_only, sliced
 from tests.support import routes as R
 
 FULL = bool(os.environ.get("SEGEVAL_FULL"))
@@ -276,7 +276,7 @@ def test_the_stored_outputs_cover_every_trec_eval_family() -> None:
     assert len({tuple(r["flags"]) for r in records}) >= 7
 
 
-@pytest.mark.skipif(not FULL, reason="the full run only (SEGEVAL_FULL=1)")
+@full_only
 def test_every_route_can_run() -> None:
     """The full run takes every route: ir_measures and ranx must be installed (the test extra), so a
     missing package fails here instead of hiding a route."""

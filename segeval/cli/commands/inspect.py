@@ -61,7 +61,7 @@ def show(
     data = prepare(q, r, queries=[query], order=default_order(is_documents(r)), missing_queries="zero")
     adapted = adapt_one(data, adapters)
     if explain:
-        sys.stdout.write(explain_text(data, adapted, adapters))
+        sys.stdout.write(explain_text(data, adapted, adapters, time_format))
     if output is not None:
         print(render(data, adapted, query, output), file=sys.stderr if explain else sys.stdout)
 

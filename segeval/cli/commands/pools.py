@@ -50,7 +50,7 @@ def pool_command(
 ) -> None:
     """Count judged items in each run's and group's top D.
 
-    Judged items are documents, or qrels segments (matched by --adapter, default overlap); with
+    Judged items are documents, or qrels segments (matched by --adapter, default overlap-once); with
     --groups, also each group's unique contribution. Two tables: runs, then groups.
     """
     from segeval.analyses.pool import contributions, groups_for

@@ -83,7 +83,8 @@ def check(
     if rules is not None and read_run_frame is not None:
         from segeval.analyses.submission import check_submission
 
-        check_submission(read_run_frame, rules, problems.append)  # the run as read: lines validate drops too
+        # the run as read: lines validate drops too
+        check_submission(read_run_frame, rules, problems.append, time_format)
     for problem in problems:
         print(f"segeval: {problem}", file=sys.stderr)
     if qrels is not None and not subtopics:
@@ -92,6 +93,8 @@ def check(
         kind = str(read_qrels.attrs.get("format", "qrels")).replace("groups", "ground-truth groups")
         print(render_note(f"segeval: note: --subtopics: {qrels} is {kind}, which carry no subtopic field (TREC "
                           f"qrels do: 'qid subtopic docno rel'); checked as they are"), file=sys.stderr)
+    if not problems and qrels is not None and time_format == "mmss":
+        _seconds_note(read_qrels, read_run_frame, run)
     counts = sorted(Counter((problem.path, problem.kind) for problem in problems).items())
     if fmt == "text":
         for (path, kind), n in counts:
@@ -119,6 +122,16 @@ def _subtopics_note(qrels: str, qrels_format: str, time_format: str, problems: l
                           f"subtopic (diversity) qrels, 'qid subtopic docno rel'? Only the diversity measures read "
                           f"them (every other measure refuses the duplicates, as above); check --subtopics checks "
                           f"them as those do"), file=sys.stderr)
+
+
+def _seconds_note(qrels: Any, run: Any, run_path: str) -> None:
+    """The note ``eval`` gives when a run's M.S times look like seconds (:func:`segeval.core.notes.seconds_note`)."""
+    from segeval.core.notes import for_run, seconds_evidence, seconds_note
+    from segeval.readers.from_tables import prepare
+
+    data = prepare(qrels, run)
+    for note in for_run(run_path, seconds_note(data.queries, seconds_evidence(data))):
+        print(render_note(f"segeval: {note}"), file=sys.stderr)
 
 
 def _collection_rules(videos: str | None, blacklist: str | None, queries: str | None, max_rank: int | None,

@@ -37,7 +37,7 @@ from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.core.words import plural, verb
 from segeval.protocols.moments.protocol import MrOptions, MrResult, refuse_options
-from segeval.protocols.moments.reading import is_number, load_json, record_error, shown
+from segeval.protocols.moments.reading import is_number, load_json, record_error, reversed_notes, shown
 
 THRESHOLDS = (0.3, 0.5)
 TOP_K = (1, 5)
@@ -197,15 +197,8 @@ def evaluate(truth: dict[Query, tuple[float, float]], predictions: dict[Query, F
         for n, q in enumerate([*predictions, *missing]):
             per_query["/".join(map(str, q))] = {**{f"Rank@{k} mIoU@{t}": 100.0 * hits[(t, k)][n] for k in top_k
                                                    for t in thresholds}, "mIoU": 100.0 * first[n]}
-    reversed_truth = [q for q, (s, e) in truth.items() if e < s]
-    if reversed_truth:
-        notes.append(f"{len(reversed_truth)} ground-truth windows end before they start (e.g. "
-                     f"{'/'.join(map(str, reversed_truth[0]))}); evaluated as given, as the official does: their "
-                     "overlap is 0, so they are never hit")
-    reversed_predictions = sum(int((w[:, 1] < w[:, 0]).sum()) for w in predictions.values())
-    if reversed_predictions:
-        notes.append(f"{reversed_predictions} predicted windows end before they start; evaluated as given, as the "
-                     "official does (overlap 0)")
+    notes += reversed_notes(truth, predictions, "evaluated as given, as the official does: they overlap nothing "
+                            "(a reversed ground truth is never hit)")
     return _figures(hits, first, thresholds, top_k), notes
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from segeval.core.errors import InputError
 from segeval.readers.files import read_text
@@ -48,3 +51,12 @@ def shown(value: Any, width: int = 80) -> str:
 def record_error(path: str | Path, record: str, problem: str) -> InputError:
     """An InputError about one record of a whole-file JSON input (``record`` locates it, e.g. ``results[3]``)."""
     return InputError(str(path), f"{record}: {problem}")
+
+
+def reversed_notes(truth: Mapping[Any, Any], predictions: Mapping[Any, Any], how: str) -> list[str]:
+    """A note counting the windows (rows of start, end, ...; or one window per query) with end < start,
+    predicted and in the ground truth, saying ``how`` they are evaluated; none without such a window."""
+    counts = [sum(int((w[:, 1] < w[:, 0]).sum()) for w in map(np.atleast_2d, side.values()) if w.size)
+              for side in (predictions, truth)]
+    return [f"{counts[0]} predicted and {counts[1]} ground-truth windows have end < start; {how}"] if any(counts) \
+        else []

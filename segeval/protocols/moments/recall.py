@@ -34,6 +34,7 @@ from segeval.core.errors import InputError
 from segeval.protocols.moments.protocol import MrOptions, MrResult, refuse_options
 from segeval.protocols.moments.qvhighlights.reading import read_moments
 from segeval.protocols.moments.qvhighlights.retrieval import iou_matrix
+from segeval.protocols.moments.reading import reversed_notes
 
 THRESHOLDS = (0.5, 0.7)
 TOP_K = (1, 5)
@@ -84,6 +85,7 @@ def evaluate(truth: dict[str, FloatArray], predictions: dict[str, FloatArray], t
     missing = [q for q in queries if not len(predictions.get(q, ()))]
     if missing:
         notes.append(f"{len(missing)} ground-truth queries have no predicted window (e.g. {missing[0]}) and score 0")
+    notes += reversed_notes(truth, predictions, "evaluated as given: they overlap nothing (IoU 0)")
     empty = np.zeros((0, 3))
     hit = np.zeros((len(top_k), len(thresholds), len(queries)), dtype=bool)
     first = np.zeros(len(queries))

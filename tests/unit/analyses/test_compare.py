@@ -111,7 +111,7 @@ def test_compare_with_itself_and_formats(tmp_path: object) -> None:
     result = compare_runs(_qrels(RUNS[0]), [RUNS[1], RUNS[1]], ["map"], permutations=500)
     doc = json.loads(render(result, "json"))
     assert doc["baseline"] == "gen_linking.run" and doc["queries"] == 6 and doc["runs"][1] == "gen_linking.run#2"
-    cell = doc["cells"]["gen_linking.run#2"]["map"]
+    cell = doc["cells"]["gen_linking.run#2"]["map_once"]  # the segment default, overlap-once
     assert (cell["diff"], cell["p"], cell["significant"], cell["ci"]) == (0.0, 1.0, False, [0.0, 0.0])
     # on the command line a file named twice is one run: nothing to compare, and the message says why
     code, _, err = run_cli("compare", *RUNS, str(FIXTURES / "gen_linking.run"))
@@ -131,12 +131,13 @@ def test_compare_two_runs_all_formats(tmp_path: object) -> None:
     (base / "other.run").write_text("\n".join(other) + "\n")
     args = ["compare", *RUNS, str(base / "other.run"), "-m", "map", "-m", "P_10", "--permutations", "500"]
     code, md, _ = run_cli(*args, "-o", "markdown")
-    assert code == 0 and md.startswith("| run | map | P_10 |") and "(baseline)" in md
+    assert code == 0 and md.startswith("| run | map_once | P_10_once |") and "(baseline)" in md
     code, tex, _ = run_cli(*args, "-o", "latex")
-    assert r"\toprule" in tex and r"\bottomrule" in tex and r"P\_10" in tex
+    assert r"\toprule" in tex and r"\bottomrule" in tex and r"P\_10\_once" in tex
     code, out, _ = run_cli(*args, "-o", "csv")
     rows = list(csv.DictReader(io.StringIO(out)))
-    assert [(r["run"], r["measure"]) for r in rows][:2] == [("gen_linking.run", "map"), ("gen_linking.run", "P_10")]
+    assert [(r["run"], r["measure"]) for r in rows][:2] == [("gen_linking.run", "map_once"),
+                                                         ("gen_linking.run", "P_10_once")]
     assert rows[2]["p"] and rows[0]["p"] == ""
     code, txt, _ = run_cli(*args, "--test", "wilcoxon", "--correction", "bonferroni")
     assert "test: wilcoxon, correction: bonferroni" in txt

@@ -159,7 +159,7 @@ def test_correlate_gives_one_note_per_kind_not_per_run(tmp_path: Path) -> None:
         runs.append(tmp_path / f"run{k}")
         runs[-1].write_text("\n".join(x for i, x in enumerate(run) if i % (k + 2)) + "\n")
     code, out, err = run_cli("correlate", str(FIXTURES / "gen_linking.qrels"), *map(str, runs), "-m", "bpref",
-                             "-o", "json")
+                             "-a", "overlap", "-o", "json")
     assert code == 0, err
     above = [n for n in json.loads(out)["notes"] if "bpref is above 1" in n]
     # one note: the first run's, then the 7 other (run, setting) pairs with the same kind of note

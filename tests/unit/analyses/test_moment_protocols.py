@@ -63,7 +63,7 @@ def test_official_ego4d_nlq_figures() -> None:
     expected["mIoU"] = 100 * ref["mIoU"]
     assert close(got, expected) == 5
     assert list(got)[:5] == list(expected)  # the official table's order
-    assert any("end before they start" in n for n in got["notes"])  # its ground truth has 4 such windows
+    assert any("and 4 ground-truth windows have end < start" in n for n in got["notes"])  # 4 such windows
 
 
 # ------------------------------------------------------------------- official outputs on generated cases

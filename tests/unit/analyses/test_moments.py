@@ -86,9 +86,18 @@ def test_reader_errors(tmp_path: Path) -> None:
     (tmp_path / "p").write_text('{"qid": 1, "pred_relevant_windows": [[0, 10, 0.5]]}\n')
     with pytest.raises(InputError, match="line 2: is not a JSON object"):
         read_moments(tmp_path / "gt", tmp_path / "p")
-    (tmp_path / "gt").write_text('{"qid": 1, "vid": "a", "relevant_windows": [[10, 0]]}\n')
-    with pytest.raises(InputError, match="end < start"):
-        read_moments(tmp_path / "gt", tmp_path / "p")
+    (tmp_path / "gt").write_text('{"qid": 1, "vid": "a", "relevant_windows": [[10, 0], [0, 10]]}\n')
+    # a window with end < start is read as given, as the official reads it: IoU 0 with [0, 10, 0.5], but one of
+    # the 2 truth windows; the prediction matches [0, 10]: precision 1 up to recall 1/2, AP 0.5 at every threshold
+    code, out, _ = run_cli("mr", "-o", "json", str(tmp_path / "gt"), str(tmp_path / "p"))
+    assert code == 0 and json.loads(out)["brief"]["MR-full-mAP"] == 50.0
+    assert "0 predicted and 1 ground-truth windows have end < start; evaluated as given" in out
+    # the recall protocol reads the same files: IoU 0 for the reversed window, R@1 at 0.5 is 1 (the prediction
+    # [0, 10] against [0, 10]), and the same note
+    code, out, err = run_cli("mr", "-p", "recall", str(tmp_path / "gt"), str(tmp_path / "p"))
+    assert code == 0 and "R@1,IoU@0.5  100.0" in out
+    assert "note: 0 predicted and 1 ground-truth windows have end < start; evaluated as given: they overlap nothing" \
+        in err
 
 
 @pytest.mark.reference
@@ -119,7 +128,7 @@ def _official_values(got: dict[str, object], expected: dict[str, object], where:
 QVH = FIXTURES / "qvh"
 
 
-@pytest.mark.parametrize("case", ["thresholds", "random"])
+@pytest.mark.parametrize("case", ["thresholds", "random", "reversed"])
 def test_official_output_on_generated_boundary_cases(case: str) -> None:
     # the official eval.py's JSON on scripts/qvh_cases.py inputs (tests/fixtures/qvh/README.md)
     expected = json.loads((QVH / f"{case}.official.json").read_text())
@@ -277,7 +286,6 @@ def test_unknown_prediction_queries_get_a_note(tmp_path: Path) -> None:
     ('{"qid": 1, "pred_relevant_windows": [[0, 5, "0.5"]]}', "has the window [0, 5, \"0.5\"]; expected"),
     ('{"qid": 1, "pred_relevant_windows": [[0, 5, NaN]]}',
      "holds the number NaN (column 45); expected a finite number (JSON has no NaN or Infinity)"),
-    ('{"qid": 1, "pred_relevant_windows": [[5, 0, 0.5]]}', "with end < start; expected start <= end"),
     ('{"qid": 1, "pred_relevant_windows": ' + "[" * 5000 + "]" * 5000 + "}",
      "is nested too deeply to read (column 5036); expected arrays and objects at most about 900 levels deep"),
 ])

@@ -409,9 +409,9 @@ def test_pool_commands_give_evals_above_one_notes_once_per_run(command: str, tmp
     tail = " the overlap adapter credits one relevant segment once for every result that overlaps it\n"
     expected = (f"note: {sa}: map is above 1 for 1 of 2 queries (first: qA):{tail}"
                 f"note: {sb}: map is above 1 for 1 of 2 queries (first: qB):{tail}")
-    code, _, err = run_cli("eval", "-m", "map", str(q), str(sa), str(sb))
+    code, _, err = run_cli("eval", "-m", "map", "-a", "overlap", str(q), str(sa), str(sb))
     assert (code, err) == (0, expected)
     options = {"pool-bias": ["--groups", str(written(tmp_path, "g", "SA a\nSB b\n")), "--quiet"],
                "incompleteness": ["-r", "1", "--fractions", "1,0.5", "--quiet"]}
-    code, out, err = run_cli(command, str(q), str(sa), str(sb), "-m", "map", *options[command])
+    code, out, err = run_cli(command, str(q), str(sa), str(sb), "-m", "map", "-a", "overlap", *options[command])
     assert (code, err) == (0, expected.replace(f"{tmp_path}/", "")), out  # the pool tables name runs by name

@@ -457,3 +457,62 @@ def test_trec_eval_9_mode_is_the_same_measure_set_in_the_api_and_the_cli(tmp_pat
             evaluate(q, r, measure, trec_eval="9")
         with pytest.raises(ParameterError, match="new in trec_eval 10"):
             Evaluator(q, measure, Settings(trec_eval="9"))
+
+
+# ------------------------------------------------------------------ where users stop (issue 38, item 8)
+
+LINKING = [str(ROOT / "examples" / "mediaeval" / name) for name in ("linking.qrels", "linking_run.txt")]
+
+
+def test_compare_takes_several_adapters_as_evaluate_does() -> None:
+    q, r = LINKING
+    by_file = segeval.compare(q, [r, r], "map", adapters=["overlap", "binned"], permutations=10)
+    by_table = segeval.compare(q, {"a": r, "b": r}, "map", adapters=["overlap", "binned"], permutations=10)
+    for c in (by_file, by_table):
+        # the measures of both adapters, each the value evaluate gives with that adapter
+        assert list(c.to_dataframe()["measure"].unique()) == ["map", "map_bin"]
+    ev = evaluate(q, r, "map", adapters=["overlap", "binned"])
+    cells = json.loads(by_file.to_json())["cells"]
+    assert [cells[by_file.baseline][m]["mean"] for m in ("map", "map_bin")] == [ev["map"], ev["map_bin"]]
+    with pytest.raises(ParameterError, match="'adapter' and 'adapters' parameters cannot both be given"):
+        segeval.compare(q, [r, r], "map", adapter="overlap", adapters=["binned"])
+
+
+def test_pyterrier_columns_are_read() -> None:
+    # PyTerrier's qrels: qid, docno, label; its results: qid, docno, score (rank) -> AP = (1/1 + 2/3) / 2
+    qrels = pd.DataFrame({"qid": ["1", "1", "1"], "docno": ["d1", "d2", "d3"], "label": [1, 0, 1]})
+    run = pd.DataFrame({"qid": ["1"] * 3, "docno": ["d1", "d2", "d3"], "score": [3.0, 2.0, 1.0]})
+    assert evaluate(qrels, run, "map")["map"] == pytest.approx((1 + 2 / 3) / 2)
+
+
+def test_segment_records_without_times_say_so() -> None:
+    qrels = [{"query": "q1", "video": "v1", "rel": 1}, {"query": "q1", "video": "v1", "rel": 0}]
+    run = [{"query": "q1", "video": "v1", "start": 1.0, "end": 2.0, "score": 1.0}]
+    with pytest.raises(ParameterError, match="The 'qrels' parameter needs start and end columns: the run is a "
+                                             "segment run"):
+        evaluate(qrels, run, "map")
+    frame = pd.DataFrame(qrels).rename(columns={"video": "doc_id", "rel": "relevance"})
+    with pytest.raises(ParameterError, match="needs start and end columns"):  # before: 'judged again'
+        evaluate(frame, pd.DataFrame(run), "map")
+
+
+def test_ir_measures_path_reads_a_video_column() -> None:
+    ir_measures = pytest.importorskip("ir_measures")
+    qrels = pd.DataFrame({"query_id": ["q1"], "video": ["v1"], "start": [60.0], "end": [120.0], "relevance": [1]})
+    run = pd.DataFrame({"query_id": ["q1", "q1"], "video": ["v9", "v1"], "start": [0.0, 70.0], "end": [5.0, 80.0],
+                        "score": [2.0, 1.0]})
+    m = segeval.measure("map", adapter="overlap")
+    # the one relevant segment found at rank 2: AP 1/2, as evaluate gives it with the video column
+    assert ir_measures.calc_aggregate([m], qrels, run)[m] == evaluate(qrels, run, "map", adapter="overlap")["map"] \
+        == 0.5
+
+
+def test_per_query_tables_in_natural_order() -> None:
+    names = ["q1", "q10", "q11", "q2", "Q3", "q2b"]
+    qrels = {q: {"d1": 1} for q in names}
+    run = {q: {"d1": 1.0, "d2": 0.5} for q in names}
+    ev = evaluate(qrels, run, "P_1")
+    assert ev.queries == sorted(names)  # trec_eval's order, as -q prints
+    natural = ["Q3", "q1", "q2", "q2b", "q10", "q11"]
+    assert list(ev.frame().index) == natural and list(ev.report().index) == [*natural, "all"]
+    assert list(dict.fromkeys(ev.long()["query"])) == natural

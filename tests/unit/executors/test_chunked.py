@@ -258,7 +258,7 @@ def test_progress_line_for_a_big_run_on_a_terminal(data: dict[str, Path], monkey
         def isatty(self) -> bool:
             return True
 
-    args = ["-m", "map", str(data["linking.qrels"]), str(data["linking.run"]), "--memory", "chunked"]
+    args = ["-m", "map", "-a", "overlap", str(data["linking.qrels"]), str(data["linking.run"]), "--memory", "chunked"]
     plain = run_cli("eval", *args)
     tty = Terminal()
     monkeypatch.setattr(sys, "stderr", tty)

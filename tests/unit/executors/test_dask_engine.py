@@ -213,7 +213,7 @@ def test_the_last_worker_leaving_is_an_error(runs: dict[str, list[str]], monkeyp
         cluster.close()
 
 
-@pytest.mark.skipif(not os.environ.get("SEGEVAL_FULL"), reason="separate Dask processes: the full run (SEGEVAL_FULL=1)")
+@full_only  # separate Dask processes
 def test_real_scheduler_and_workers_killed_one_then_the_other(runs: dict[str, list[str]], tmp_path: Path) -> None:
     """A scheduler and two workers as separate processes: with one killed the output is unchanged; with
     both killed, exit 2 naming the scheduler and the wait (never a hang)."""

@@ -37,7 +37,7 @@ def test_globs_and_directories_expand_in_a_stable_order(runs: Path) -> None:
     code2, by_dir, _ = run_cli("eval", "-m", "map", "-o", "json", QRELS, str(runs), str(runs / "run2.txt"))
     assert code == code2 == 0 and by_glob == by_dir  # run2.txt named twice: evaluated once
     docs = json.loads(by_glob)
-    assert len(docs) == 4 and all("map" in d["summary"] for d in docs)
+    assert len(docs) == 4 and all("map_once" in d["summary"] for d in docs)  # the segment default
 
 
 def test_csv_has_one_header(runs: Path) -> None:
@@ -49,7 +49,7 @@ def test_a_bad_run_is_named_and_the_others_still_print(runs: Path) -> None:
     (runs / "run9.txt").write_text("anchor_1 Q0 v1 1.00 2.00 0 0.5 r\n")
     code, out, err = run_cli("eval", "-m", "map", "-j", "2", QRELS, str(runs))
     assert code == 2
-    assert out.count("map ") == 4
+    assert out.count("map_once ") == 4
     assert f"segeval: error: {runs / 'run9.txt'}, line 1: the rank is 0; expected an integer rank >= 1" in err
 
 

@@ -31,14 +31,41 @@ def test_explain_names_the_deciding_qrels_line(tmp_path: Path) -> None:
     assert code == 0
     rows = [line.split("\t") for line in out.splitlines()]
     assert len(rows) == 12  # 6 results x 2 adapters
-    # rank 1 (2-6) meets the non-relevant 0-4 of qrels line 3
-    assert rows[0] == ["rank 1", "v1 2-6", "overlap", "0",
-                       "qrels line 3 (v1 0-4 rel 0): non-relevant, meets it; no relevant one does"]
-    # rank 3 (12-16) meets the relevant 10-20 of line 1, already credited to rank 2 under overlap-once
-    assert rows[5] == ["rank 3", "v1 12-16", "overlap-once", "s",
-                       "qrels line 1 (v1 10-20 rel 1): relevant, meets it, already credited to an earlier result"]
+    # rank 1 (2-6 s) meets the non-relevant 0-4 s of qrels line 3; times written in M.S, as the files write them
+    assert rows[0] == ["rank 1", "v1 0.02-0.06", "overlap", "0",
+                       "qrels line 3 (v1 0.00-0.04 rel 0): non-relevant, meets it; no relevant one does"]
+    # rank 3 (12-16 s) meets the relevant 10-20 s of line 1, already credited to rank 2 under overlap-once
+    assert rows[5] == ["rank 3", "v1 0.12-0.16", "overlap-once", "s",
+                       "qrels line 1 (v1 0.10-0.20 rel 1): relevant, meets it, already credited to an earlier result"]
     # rank 6 is in a video without judgements
-    assert rows[10] == ["rank 6", "v3 0-10", "overlap", "-", "no qrels segment meets it"]
+    assert rows[10] == ["rank 6", "v3 0.00-0.10", "overlap", "-", "no qrels segment meets it"]
+    (tmp_path / "r").write_text("q1 Q0 v1 0:00:12.5 0:00:16 1 0.9 r\n")
+    code, out, _ = run_cli("show", str(tmp_path / "q"), str(tmp_path / "r"), "-Q", "q1", "--time-format", "hms",
+                           "--explain")
+    assert code == 2  # the M.S qrels do not read as H:MM:SS
+    (tmp_path / "q").write_text("q1 Q0 v1 0:00:10 0:00:20 1\n")
+    code, out, _ = run_cli("show", *files_as_is(tmp_path), "--time-format", "hms", "--explain")
+    assert out == ("rank 1\tv1 0:00:12.5-0:00:16\toverlap-once\t1\tqrels line 1 (v1 0:00:10-0:00:20 rel 1): "
+                   "relevant, meets it\n")
+
+
+def files_as_is(tmp_path: Path) -> list[str]:
+    return [str(tmp_path / "q"), str(tmp_path / "r"), "-Q", "q1"]
+
+
+def test_crowded_rank_labels_are_left_out_and_the_truth_is_not_grey(tmp_path: Path) -> None:
+    from segeval.figures.show import COLOURS, LABEL_GAP, TRUTH, shown_labels
+
+    # starts 0, 1, 2, 50, 51 on a 100 s axis: labels need LABEL_GAP x 100 = 2.5 s; 1 and 2 are too close to 0
+    # (2 is 2 s after the last shown), 51 to 50
+    assert LABEL_GAP == 0.025 and shown_labels([2, 0, 1, 51, 50], 100) == [False, True, False, False, True]
+    assert TRUTH[False] not in COLOURS.values() and len(set(TRUTH.values()) | set(COLOURS.values())) == 7
+    assert run_cli("show", *files(tmp_path), "-a", "overlap", "-o", str(tmp_path / "t.svg"))[0] == 0
+    svg = (tmp_path / "t.svg").read_text()
+    # the non-relevant 0-4 s of line 3 in amber; rank labels: v1's results at 2, 8, 12, 25 s on a 34 s axis
+    # (0.85 s apart at least): 12 is 4 s after 8, all shown
+    assert f'fill="{TRUTH[False]}"><title>qrels line 3' in svg and "#bdbdbd" not in svg
+    assert len(re.findall(r'font-size="9">\d+</text>', svg)) == 6
 
 
 def test_explain_tiou_names_the_segment_and_each_adapter_by_its_parameters(tmp_path: Path) -> None:

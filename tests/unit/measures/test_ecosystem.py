@@ -15,7 +15,7 @@ import pytest
 import segeval
 from segeval.core.errors import ParameterError
 from segeval.measures.definitions import ECOSYSTEM, REGISTRY
-from tests.conftest import run_cli
+from tests.conftest import full_only, run_cli
 from tests.support.reference import require_binary, require_module
 
 FULL = os.environ.get("SEGEVAL_FULL") == "1"
@@ -293,7 +293,7 @@ def _ranx_dicts(frame: pd.DataFrame, column: str, kind: type) -> dict[str, dict[
     return out
 
 
-@pytest.mark.skipif(not FULL, reason="ranx compiles its measures with numba first (~20 s): SEGEVAL_FULL=1")
+@full_only  # ranx compiles its measures with numba first (~20 s)
 def test_every_ranx_name_equals_ranx() -> None:
     """Per query, and the mean ranx gives with make_comparable=True on a run missing qrels queries (segeval's
     missing_queries="zero").  ranx breaks score ties its own way: compared with trec_eval's tie order made

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from segeval.core.errors import InputError
@@ -101,3 +103,36 @@ def test_run_format_detection_errors() -> None:
     with pytest.raises(InputError, match="cannot tell a MediaEval linking run"):
         # 8 fields where field 6 is both a rank and an M.S-free seconds time
         detect_run_format(b"q1 Q0 v1 10 20 30 1 0.5\n", "f", "seconds")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_seconds_evidence_is_the_same_in_any_split_of_the_queries(seed: int) -> None:
+    """The evidence of times in seconds (segeval.core.notes.seconds_evidence) is per query, so the routes that
+    evaluate a run in parts give the note the whole run gives; hand check: a result counts when it starts after
+    BEYOND x the latest judged end of its query and video."""
+    from segeval.core.notes import BEYOND, seconds_evidence
+    from segeval.readers.from_tables import prepare
+
+    rng = np.random.default_rng(seed)
+    n = 60
+    qrels = pd.DataFrame({"query": rng.choice(["q1", "q2", "q3"], n), "item": rng.choice(["v1", "v2"], n),
+                          "start": rng.integers(0, 300, n).astype(float), "rel": rng.integers(0, 2, n)})
+    qrels["end"] = qrels["start"] + rng.integers(1, 60, n)
+    qrels = qrels.drop_duplicates(["query", "item", "start", "end"]).reset_index(drop=True)
+    qrels["line"] = np.arange(1, len(qrels) + 1)
+    run = pd.DataFrame({"query": rng.choice(["q1", "q2", "q3"], n), "item": rng.choice(["v1", "v2", "v3"], n),
+                        "start": rng.choice([10.0, 100.0, 5000.0, 20000.0], n)})
+    run["end"] = run["start"] + 30
+    run = run.drop_duplicates(["query", "item", "start", "end"]).reset_index(drop=True)
+    run = run.assign(rank=run.groupby("query").cumcount() + 1, score=0.0, jumpin=np.nan, run="r",
+                     line=np.arange(1, len(run) + 1))
+    whole = prepare(qrels, run)
+    got = dict(zip(whole.queries, seconds_evidence(whole), strict=True))
+    for q in whole.queries:
+        alone = prepare(qrels, run, queries=[q])
+        assert [tuple(map(str, e)) for e in seconds_evidence(alone)] == [tuple(map(str, got[q]))]
+        latest = qrels[qrels["query"] == q].groupby("item")["end"].max()
+        mine = run[(run["query"] == q) & run["item"].isin(latest.index)]
+        beyond = mine[mine["start"] > BEYOND * mine["item"].map(latest)].sort_values("rank")
+        assert got[q][:2] == (len(mine), len(beyond))
+        assert str(got[q][2]) == str(float(beyond["start"].iloc[0]) if len(beyond) else np.nan)

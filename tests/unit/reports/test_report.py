@@ -93,12 +93,12 @@ def test_report_structure_without_network(tmp_path: Path, other: str) -> None:
     # PR curves; per measure a box plot and one difference chart per run other than the baseline
     assert sum(1 for t, _ in tags.tags if t == "svg") == 1 + 2 * (1 + 1)
     assert [(f.get("class"), f.get("data-run"), f.get("data-measure")) for f in figures(page)] == [
-        ("pr", None, None), ("dist", None, "map"), ("diff", "other.run", "map"),
-        ("dist", None, "P_10"), ("diff", "other.run", "P_10")]
+        ("pr", None, None), ("dist", None, "map_once"), ("diff", "other.run", "map_once"),
+        ("dist", None, "P_10_once"), ("diff", "other.run", "P_10_once")]
     assert sum(1 for t, a in tags.tags if t == "tr") == 3 + 7  # comparison: header + 2 runs; per query: 1 + 6
     assert not [a for t, a in tags.tags if (a.get("src") or a.get("href") or "").startswith("http")]
     # the adapter actually used, not "default"
-    assert "adapter: overlap (the default for these runs)" in page
+    assert "adapter: overlap-once (the default for these runs)" in page
 
 
 def test_report_provenance_legend_and_natural_order(tmp_path: Path) -> None:
@@ -154,31 +154,33 @@ def overlap_above_one(folder: Path) -> tuple[str, str, str]:
 
 def test_every_command_printing_values_carries_the_note(tmp_path: Path) -> None:
     q, a, b = overlap_above_one(tmp_path)
-    code, out, err = run_cli("eval", q, a, "-m", "map")
+    code, out, err = run_cli("eval", "-a", "overlap", q, a, "-m", "map")
     assert code == 0 and re.search(r"map\s+all\s+3.0000", out) and f"note: {a}: {ABOVE}\n" in err  # names the run
-    code, out, err = run_cli("compare", q, a, b)
+    code, out, err = run_cli("compare", "-a", "overlap", q, a, b)
     assert code == 0 and "3.0000" in out and f"note: a: {ABOVE}\n" in out and "adapter: overlap;" in out
     for fmt in ("markdown", "latex", "json"):
-        assert f"a: {ABOVE}" in run_cli("compare", q, a, b, "-o", fmt)[1]
-    assert run_cli("report", q, a, b, "-o", str(tmp_path / "r.html"))[0] == 0
+        assert f"a: {ABOVE}" in run_cli("compare", "-a", "overlap", q, a, b, "-o", fmt)[1]
+    assert run_cli("report", "-a", "overlap", q, a, b, "-o", str(tmp_path / "r.html"))[0] == 0
     page = (tmp_path / "r.html").read_text()
     assert f"<li>a: {ABOVE}</li>" in page  # with the notes
     assert f'<small class="note">note: a: {ABOVE}</small>' in page  # and under the figures of map
-    code, out, err = run_cli("correlate", q, a, b, "-o", "json")
+    code, out, err = run_cli("correlate", "-a", "overlap", q, a, b, "-o", "json")
     assert code == 0 and f"a (setting 1): {ABOVE}; the same for 1 more: a (setting 2)" in json.loads(out)["notes"]
     (tmp_path / "groups").write_text("a g1\nb g2\n")
-    code, _, err = run_cli("pool-bias", q, a, b, "--groups", str(tmp_path / "groups"), "-m", "map", "--quiet")
+    code, _, err = run_cli("pool-bias", "-a", "overlap", q, a, b, "--groups", str(tmp_path / "groups"), "-m", "map",
+                           "--quiet")
     assert code == 0 and f"note: a: {ABOVE}\n" in err
-    code, _, err = run_cli("incompleteness", q, a, b, "-m", "map", "--repeats", "1", "--fractions", "1", "--quiet")
+    code, _, err = run_cli("incompleteness", "-a", "overlap", q, a, b, "-m", "map", "--repeats", "1", "--fractions",
+                           "1", "--quiet")
     assert code == 0 and f"note: a: {ABOVE}\n" in err
     for kind in ("dist", "diff"):  # the figures of map values carry the note, on stderr and under the figure
-        code, _, err = run_cli("plot", kind, q, a, b, "-o", str(tmp_path / f"{kind}.svg"))
+        code, _, err = run_cli("plot", kind, "-a", "overlap", q, a, b, "-o", str(tmp_path / f"{kind}.svg"))
         assert code == 0 and f"note: a: {ABOVE}\n" in err
-        code, _, err = run_cli("plot", kind, q, b, b, "-o", str(tmp_path / f"{kind}_b.svg"))
+        code, _, err = run_cli("plot", kind, "-a", "overlap", q, b, b, "-o", str(tmp_path / f"{kind}_b.svg"))
         assert code == 0 and err == ""
         # matplotlib draws text as glyph paths: the note adds one text group and many glyphs
         assert _glyphs(tmp_path / f"{kind}.svg") > _glyphs(tmp_path / f"{kind}_b.svg") + 100
-    code, _, err = run_cli("plot", "pr", q, a, b, "-o", str(tmp_path / "pr.svg"))
+    code, _, err = run_cli("plot", "pr", "-a", "overlap", q, a, b, "-o", str(tmp_path / "pr.svg"))
     assert code == 0 and err == ""  # interpolated precision is not above 1
 
 
@@ -187,11 +189,28 @@ def _glyphs(svg: Path) -> int:
 
 
 def test_bpref_above_one_on_the_shipped_linking_example_has_its_note() -> None:
-    code, out, err = run_cli("eval", LINKING_QRELS, str(LINKING_RUN), "-m", "bpref")
+    code, out, err = run_cli("eval", "-a", "overlap", LINKING_QRELS, str(LINKING_RUN), "-m", "bpref")
     # bpref over 5 queries is 1.2175: anchor_1 and anchor_3 count more relevant results than num_rel
     assert code == 0 and re.search(r"bpref\s+all\s+1.2175", out)
     assert (f"note: {LINKING_RUN}: bpref is above 1 for 2 of 5 queries (first: anchor_1): the overlap adapter "
             "credits one relevant segment once for every result that overlaps it\n") in err
+
+
+def test_a_newcomers_first_segment_figures_stay_within_one() -> None:
+    # no adapter: overlap-once credits each merged relevant segment once (bpref 0.6044, map 0.1057 where overlap
+    # gives 1.2175 and 0.2058), and a note names the 31 results overlap would credit again and -a overlap
+    for args in ([], ["--memory", "chunked", "--chunk-lines", "7"], ["-j", "2"]):
+        code, out, err = run_cli("eval", *args, LINKING_QRELS, str(LINKING_RUN), "-m", "bpref", "-m", "map")
+        assert code == 0 and re.search(r"bpref_once\s+all\s+0.6044", out) and re.search(r"map_once\s+all\s+0.1057", out)
+        assert err == (f"note: {LINKING_RUN}: no adapter given, so overlap-once labelled this segment run: 31 results "
+                       "reach only relevant content an earlier result was credited with, and count as not relevant, so "
+                       "precision-based figures stay within [0, 1] (docs/adapters.md); -a overlap gives the MediaEval "
+                       "reference's figures, which credit them again\n")
+    import segeval
+
+    ev = segeval.evaluate(LINKING_QRELS, str(LINKING_RUN), "bpref")
+    assert round(ev["bpref_once"], 4) == 0.6044 and "-a overlap gives the MediaEval reference's" in ev.notes[0]
+    assert segeval.evaluate(LINKING_QRELS, str(LINKING_RUN), "bpref", adapter="overlap-once").notes == []
 
 
 def test_report_needs_html_name(tmp_path: Path, other: str) -> None:
@@ -213,7 +232,7 @@ def test_plots_draw_every_measure(tmp_path: Path, other: str, kind: str) -> None
     assert code == 0, err
     svg = (tmp_path / "f.svg").read_text()
     titles = re.findall(r"<!-- (Per-query [^:<]*?)(?::| -->)", svg)
-    assert [t.removeprefix("Per-query ") for t in titles] == ["map", "P_5", "P_10"], titles
+    assert [t.removeprefix("Per-query ") for t in titles] == ["map_once", "P_5_once", "P_10_once"], titles
 
 
 def test_difference_plot(tmp_path: Path, other: str) -> None:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from segeval.measures.trials import pav
-from tests.conftest import run_cli
+from tests.conftest import full_only, run_cli
 
 KEY = "q1 u1 1\nq1 u2 1\nq1 u3 0\nq1 u4 0\n"
 
@@ -61,7 +60,7 @@ def test_unreported_trials_get_the_default_score(tmp_path: Path) -> None:
     assert figures(tmp_path, stdlist(("u1", 3, "YES")), "--default-score", "-5")["maxTWV"] == pytest.approx(0.5)
 
 
-@pytest.mark.skipif(os.environ.get("SEGEVAL_FULL") != "1", reason="imports scikit-learn: the full run (SEGEVAL_FULL=1)")
+@full_only  # imports scikit-learn
 def test_pav_matches_isotonic_regression() -> None:
     isotonic = pytest.importorskip("sklearn.isotonic")
     rng = np.random.default_rng(7)

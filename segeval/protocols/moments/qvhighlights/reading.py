@@ -80,8 +80,7 @@ def _windows(value: Any, width: int, path: str, number: int, text: str, key: str
                 windows = np.array(value, dtype=np.float64).reshape(-1, width)
             except OverflowError:
                 windows = None
-            if (windows is not None and np.isfinite(windows).all()
-                    and not any(value[i][1] < value[i][0] for i in np.flatnonzero(windows[:, 1] <= windows[:, 0]))):
+            if windows is not None and np.isfinite(windows).all():
                 return windows
     shape = "[start, end, score]" if width == 3 else "[start, end]"
     if not isinstance(value, list):
@@ -90,9 +89,6 @@ def _windows(value: Any, width: int, path: str, number: int, text: str, key: str
         if not (isinstance(w, list) and len(w) == width and all(is_number(x) for x in w)):
             raise InputError(path, f"'{key}' has the window {json.dumps(w)[:80]}; expected every window as "
                                    f"{shape} with {width} finite numbers", line=number, text=text[:200])
-        if w[1] < w[0]:
-            raise InputError(path, f"'{key}' has the window {json.dumps(w)[:80]} with end < start; expected "
-                                   "start <= end", line=number, text=text[:200])
     return np.array(value, dtype=np.float64).reshape(-1, width)
 
 
@@ -145,8 +141,7 @@ def _bulk_windows(values: list[Any], width: int) -> list[FloatArray] | None:
         array = np.array(flat, dtype=np.float64).reshape(-1, width)
     except OverflowError:
         return None
-    if not np.isfinite(array).all() or any(windows[i][1] < windows[i][0]
-                                           for i in np.flatnonzero(array[:, 1] <= array[:, 0])):
+    if not np.isfinite(array).all():
         return None
     return _split(array, list(map(len, values)))
 

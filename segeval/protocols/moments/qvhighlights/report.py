@@ -14,6 +14,7 @@ from segeval.protocols.moments.protocol import MrOptions, MrResult
 from segeval.protocols.moments.qvhighlights.highlights import batch_highlights
 from segeval.protocols.moments.qvhighlights.reading import Moments, read_moments
 from segeval.protocols.moments.qvhighlights.retrieval import THRESHOLDS, batch_average_precisions, batch_first_ious
+from segeval.protocols.moments.reading import reversed_notes
 
 BUCKETS = {"short": (0.0, 10.0), "middle": (10.0, 30.0), "long": (30.0, 150.0), "full": (0.0, 150.0)}
 SALIENCY_LEVELS = {"Fair": 2, "Good": 3, "VeryGood": 4}
@@ -148,6 +149,10 @@ def _input_notes(m: Moments, mr_missing: list[Any], hl_missing: list[Any]) -> li
     if m.highlights and hl_missing:
         notes.append(f"{len(hl_missing)} ground-truth queries have no pred_saliency_scores (e.g. {hl_missing[0]}) "
                      "and score 0 in HL; the official evaluator refuses such a submission")
+    if m.moments:
+        notes += reversed_notes(m.truth, m.predictions, "evaluated as given, as the official evaluator does: they "
+                                "overlap nothing (IoU 0), except that mAP's IoU is 0/0 against a window of opposite "
+                                "length, which matches (docs/moments.md)")
     if m.unknown:
         notes.append(f"{len(m.unknown)} predicted queries are not in the ground truth (e.g. {m.unknown[0]}) and "
                      "are ignored; the official evaluator refuses such a submission (a qid matches only a qid that "
