@@ -95,7 +95,7 @@ def test_reader_errors(tmp_path: Path) -> None:
     # the recall protocol reads the same files: IoU 0 for the reversed window, R@1 at 0.5 is 1 (the prediction
     # [0, 10] against [0, 10]), and the same note
     code, out, err = run_cli("mr", "-p", "recall", str(tmp_path / "gt"), str(tmp_path / "p"))
-    assert code == 0 and "R@1,IoU@0.5  100.0" in out
+    assert code == 0 and "R@1,IoU@0.5\t100.0" in out
     assert "note: 0 predicted and 1 ground-truth windows have end < start; evaluated as given: they overlap nothing" \
         in err
 

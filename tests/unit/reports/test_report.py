@@ -492,7 +492,8 @@ def test_report_numbers_are_compares_in_every_format(tmp_path: Path, kind: str) 
         qrels, runs = LINKING_QRELS, linking_runs(tmp_path, n=2)
     else:
         qrels, runs = significance_collection(tmp_path)
-    args = [qrels, *runs, "-m", "map", "-m", "P_5", "--test", "randomization", "--permutations", "500"]
+    args = [qrels, *runs, "-m", "map", "-m", "P_5", "--test", "randomization", "--permutations", "500",
+            *(("-a", "overlap") if kind == "segments" else ())]
     code, _, err = run_cli("report", *args, "-o", str(tmp_path / "r.html"))
     assert code == 0, err
     cells = _report_cells((tmp_path / "r.html").read_text())
