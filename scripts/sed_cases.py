@@ -21,12 +21,13 @@ import sys
 
 HEAD = "filename\tonset\toffset\tevent_label\n"
 
+EVENT = {"tool": "event", "t_collar": 0.2, "percentage_of_length": 0.2, "onset": True, "offset": True}
 EVENT_RUNS = [
-    {"tool": "event", "t_collar": 0.2, "percentage_of_length": 0.2, "onset": True, "offset": True, "matching": "optimal"},
-    {"tool": "event", "t_collar": 0.2, "percentage_of_length": 0.5, "onset": True, "offset": True, "matching": "optimal"},
-    {"tool": "event", "t_collar": 0.2, "percentage_of_length": 0.2, "onset": True, "offset": True, "matching": "greedy"},
-    {"tool": "event", "t_collar": 0.2, "percentage_of_length": 0.2, "onset": True, "offset": False, "matching": "optimal"},
-    {"tool": "event", "t_collar": 0.25, "percentage_of_length": 0.2, "onset": False, "offset": True, "matching": "greedy"},
+    {**EVENT, "matching": "optimal"},
+    {**EVENT, "percentage_of_length": 0.5, "matching": "optimal"},
+    {**EVENT, "matching": "greedy"},
+    {**EVENT, "offset": False, "matching": "optimal"},
+    {**EVENT, "t_collar": 0.25, "onset": False, "matching": "greedy"},
     {"tool": "segment", "resolution": 1.0, "length": "last_offset"},
     {"tool": "segment", "resolution": 1.0, "length": "duration"},
     {"tool": "segment", "resolution": 0.5, "length": "last_offset"},
@@ -99,7 +100,7 @@ def detections_at(scores: dict[str, list[list[float]]], hop: float, classes: lis
     for clip, frames in scores.items():
         for j, c in enumerate(classes):
             start = None
-            for k, row in enumerate(frames + [[-1.0] * len(classes)]):
+            for k, row in enumerate([*frames, [-1.0] * len(classes)]):
                 if row[j] > t and start is None:
                     start = k
                 elif row[j] <= t and start is not None:
@@ -211,7 +212,7 @@ def sed_eval_run(d: str, run: dict) -> dict:
         metric = sed_eval.sound_event.SegmentBasedMetrics(event_label_list=labels, time_resolution=run["resolution"])
     by_duration = run.get("length") == "duration"
     files = list(durs.filename) if by_duration else list(dict.fromkeys(gt.filename))
-    length = dict(zip(durs.filename, durs.duration))
+    length = dict(zip(durs.filename, durs.duration, strict=True))
     for f in files:
         ref = gt[gt.filename == f].to_dict("records") or [{"filename": f}]
         est = det[det.filename == f].to_dict("records") or [{"filename": f}]

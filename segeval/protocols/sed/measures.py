@@ -58,8 +58,9 @@ def figures(c: dict[str, float], zero_score: bool, substitutions: bool) -> dict[
 def results(counts: Counts, zero_score: bool) -> dict[str, dict[str, float]]:
     """Per class, ``micro`` (sed_eval's overall) and ``macro`` (its class-wise average, NaN left out)."""
     out = {c: figures(v, zero_score, False) for c, v in counts.per_class.items()}
-    macro = {k: float(np.nanmean([out[c][k] for c in counts.labels]))
-             for k in ("f_measure", "precision", "recall", "error_rate", "deletion_rate", "insertion_rate")}
+    with _quiet():
+        macro = {k: float(np.nanmean([out[c][k] for c in counts.labels]))
+                 for k in ("f_measure", "precision", "recall", "error_rate", "deletion_rate", "insertion_rate")}
     return out | {"micro": figures(counts.overall, zero_score, True), "macro": macro}
 
 
@@ -113,20 +114,22 @@ def max_matching(graph: dict[int, list[int]]) -> dict[int, int]:
                     free.append(v)
         if not free:
             return match
-
-        def augment(v: int) -> bool:
-            if v not in preds:
-                return False
-            for u in preds.pop(v):
-                if u in pred:
-                    back = pred.pop(u)
-                    if back is free or augment(back):  # type: ignore[arg-type]
-                        match[v] = u
-                        return True
-            return False
-
         for v in free:
-            augment(v)
+            _augment(v, preds, pred, free, match)
+
+
+def _augment(v: int, preds: dict[int, list[int]], pred: dict[int, object], free: list[int],
+             match: dict[int, int]) -> bool:
+    """Follow the layers back from ``v`` to a free left vertex; flip the path's edges if found."""
+    if v not in preds:
+        return False
+    for u in preds.pop(v):
+        if u in pred:
+            back = pred.pop(u)
+            if back is free or _augment(back, preds, pred, free, match):  # type: ignore[arg-type]
+                match[v] = u
+                return True
+    return False
 
 
 def event_file(counts: Counts, ref: Sequence[Event], est: Sequence[Event], collar: Collar, matching: str) -> None:
@@ -168,9 +171,9 @@ def event_file(counts: Counts, ref: Sequence[Event], est: Sequence[Event], colla
 
 def _roll(events: Sequence[Event], labels: list[str], resolution: float) -> FloatArray:
     length = max((e.offset for e in events), default=0.0)
-    roll = np.zeros((int(math.ceil(length * 1 / resolution)), len(labels)))
+    roll = np.zeros((math.ceil(length * 1 / resolution), len(labels)))
     for e in events:
-        roll[int(math.floor(e.onset * 1 / resolution)):int(math.ceil(e.offset * 1 / resolution)),
+        roll[math.floor(e.onset * 1 / resolution):math.ceil(e.offset * 1 / resolution),
              labels.index(e.label)] = 1
     return roll
 
@@ -180,7 +183,7 @@ def segment_file(counts: Counts, ref: Sequence[Event], est: Sequence[Event], res
     """Add one clip's segment-based counts: its segments up to ``duration`` or, None, to the last offset."""
     if duration is None:
         duration = max([e.offset for e in (*ref, *est)], default=0.0)
-    n = int(math.ceil(duration * 1 / resolution))
+    n = math.ceil(duration * 1 / resolution)
     a, b = (np.pad(x[:n], ((0, max(0, n - len(x))), (0, 0))) for x in (_roll(ref, counts.labels, resolution),
                                                                         _roll(est, counts.labels, resolution)))
     nref, nsys, tp = a.sum(axis=1), b.sum(axis=1), ((a + b) > 1).sum(axis=1)
@@ -359,7 +362,7 @@ def _step(x: FloatArray, xp: FloatArray, yp: FloatArray) -> FloatArray:
 def psds(points: Sequence[OperatingPoint], alpha_ct: float, alpha_st: float, max_efpr: float | None) -> Psds:
     """psds_eval's ``psds`` (step curves, no interpolation)."""
     if not 0 <= alpha_ct <= 1 or alpha_st < 0:
-        raise ParameterError(f"alpha_ct must be in [0, 1] and alpha_st >= 0. Got {alpha_ct!r} and {alpha_st!r} instead.")
+        raise ParameterError(f"alpha_ct must be in [0, 1] and alpha_st >= 0. Got {alpha_ct!r} and {alpha_st!r}.")
     tpr = np.pad(np.stack([p.tpr for p in points], axis=1), ((0, 0), (0, 1)))
     fpr = np.pad(np.stack([p.fpr for p in points], axis=1), ((0, 0), (0, 1)))
     ctr = np.pad(np.stack([p.ctr for p in points], axis=2), ((0, 0), (0, 0), (0, 1)))

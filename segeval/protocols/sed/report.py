@@ -33,7 +33,7 @@ def _dropped(system: Events, kept: set[str], what: str) -> list[str]:
 
 
 def sed_eval(truth_path: str, system_path: str, durations_path: str | None, metric: str, *,
-             collar: m.Collar = m.Collar(), matching: str = "optimal", resolution: float = 1.0,
+             collar: m.Collar | None = None, matching: str = "optimal", resolution: float = 1.0,
              length: str = "last-offset") -> Report:
     """sed_eval's event- (``metric`` "event") or segment-based figures over the ground truth's clips (with
     ``length`` "duration": every clip of the durations table, each to its duration)."""
@@ -46,7 +46,7 @@ def sed_eval(truth_path: str, system_path: str, durations_path: str | None, metr
     for clip in clips:
         ref, est = truth.clips.get(clip, []), system.clips.get(clip, [])
         if metric == "event":
-            m.event_file(counts, ref, est, collar, matching)
+            m.event_file(counts, ref, est, collar or m.Collar(), matching)
         else:
             m.segment_file(counts, ref, est, resolution, durations[clip] if by_duration else None)
     figures = m.results(counts, zero_score=metric == "event")
@@ -100,4 +100,4 @@ def render_report(report: Report, fmt: str) -> str:
     if fmt == "json":
         return json_text({**report.doc, "notes": report.notes}) + "\n"
     names = list(report.rows[0])
-    return render([(n, "" if n == "class" else "") for n in names], [[r[n] for n in names] for r in report.rows], fmt)
+    return render([(n, "") for n in names], [[r[n] for n in names] for r in report.rows], fmt)

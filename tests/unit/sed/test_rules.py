@@ -1,0 +1,110 @@
+"""``segeval sed``: hand-derived figures at the float collar limits and for greedy vs optimal matching, and
+bad input refused with the file, line and text (exit 2)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from segeval.protocols.sed import measures
+from segeval.protocols.sed.read import Event
+from tests.conftest import run_cli
+
+HEAD = "filename\tonset\toffset\tevent_label\n"
+
+
+def _ev(onset: float, offset: float, label: str = "Dog") -> Event:
+    return Event(onset, offset, label, 0)
+
+
+@pytest.mark.parametrize(("ref", "est", "hit"), [
+    ((2.3, 6.3), (2.5, 6.3), False),  # 2.5 - 2.3 = 0.20000000000000018 > 0.2
+    ((1.0, 3.0), (1.2, 3.0), True),  # 1.2 - 1.0 = 0.19999999999999996 <= 0.2
+    ((1.0, 3.0), (1.0, 3.4), True),  # offset limit max(0.2, 0.2 * 2.0) = 0.4; 3.4 - 3.0 = 0.3999999999999999
+    ((1.0, 3.0), (1.0, 3.41), False),  # 0.41 > 0.4
+    ((0.0, 0.0), (0.1, 0.2), True),  # zero-length reference: collars 0.2 on both ends
+])
+def test_collar_is_a_plain_float_difference(ref: tuple[float, float], est: tuple[float, float], hit: bool) -> None:
+    assert measures.Collar().hit(_ev(*ref), _ev(*est)) is hit
+
+
+def test_greedy_loses_a_match_that_optimal_finds() -> None:
+    # A hits X and Y, B hits only X; X comes first: greedy gives A X and leaves B, optimal A Y and B X
+    ref = [_ev(0.0, 1.0), _ev(0.3, 1.3)]
+    est = [_ev(0.15, 1.15), _ev(0.0, 1.0)]
+    figures = {}
+    for matching in ("greedy", "optimal"):
+        counts = measures.Counts(["Dog"])
+        measures.event_file(counts, ref, est, measures.Collar(), matching)
+        figures[matching] = measures.results(counts, zero_score=True)["micro"]
+    assert figures["greedy"]["f_measure"] == 0.5  # P = R = 1/2
+    assert figures["greedy"]["error_rate"] == 2 / (2 + measures.EPS)  # one deletion, one insertion
+    assert figures["optimal"]["f_measure"] == 1.0 and figures["optimal"]["error_rate"] == 0.0
+
+
+def test_class_without_truth_nan_f_and_huge_error_rate() -> None:
+    counts = measures.Counts(["Bird", "Dog"])
+    measures.event_file(counts, [_ev(1.0, 2.0)], [_ev(1.0, 2.0), _ev(5.0, 6.0, "Bird")], measures.Collar(), "optimal")
+    r = measures.results(counts, zero_score=True)
+    assert r["Bird"]["recall"] != r["Bird"]["recall"]  # NaN: no reference
+    assert r["Bird"]["error_rate"] == 0.0 + 0 / measures.EPS + 1 / measures.EPS  # one insertion over eps
+    assert r["macro"]["f_measure"] == 1.0  # Bird's NaN F left out
+    assert r["macro"]["error_rate"] == (0.0 + 1 / measures.EPS) / 2  # its ER kept
+
+
+def test_segments_end_at_the_last_event_or_the_duration() -> None:
+    # a reference [0.5, 1.5] and nothing detected: segments 0 and 1, or 0..9 with a 10 s duration
+    for duration, nref in ((None, 2.0), (10.0, 2.0)):
+        counts = measures.Counts(["Dog"])
+        measures.segment_file(counts, [_ev(0.5, 1.5)], [], 1.0, duration)
+        assert counts.overall["Nref"] == nref and counts.overall["Nfn"] == 2.0
+    counts = measures.Counts(["Dog"])
+    measures.segment_file(counts, [_ev(2.0, 2.0), _ev(3.5, 3.5)], [], 1.0, None)
+    assert counts.overall["Nref"] == 1.0  # zero-length: none at 2.0 (floor 2, ceil 2), one at 3.5
+
+
+def _write(tmp: Path, name: str, text: str) -> str:
+    (tmp / name).write_text(text)
+    return str(tmp / name)
+
+
+@pytest.mark.parametrize(("text", "line", "problem"), [
+    ("filename\tonset\tevent_label\nA.wav\t1\tDog\n", 1, "no column 'offset'"),
+    (HEAD + "a.wav\t1.0\t2.0\tDog\na.wav\tx\t2.0\tDog\n", 3, "expected a tab-separated row"),
+    (HEAD + "a.wav\t3.0\t2.0\tDog\n", 2, "onset <= offset"),
+    (HEAD + "a.wav\t1.0\t2.0\n", 2, "3 cells, the header has 4"),
+])
+def test_bad_rows_refused_with_file_line_and_text(tmp_path: Path, text: str, line: int, problem: str) -> None:
+    gt = _write(tmp_path, "gt.tsv", text)
+    det = _write(tmp_path, "det.tsv", HEAD)
+    code, out, err = run_cli("sed", gt, det)
+    assert code == 2 and out == ""
+    shown = text.splitlines()[line - 1].replace("\t", "\\t")  # tabs escaped in messages
+    assert f"gt.tsv, line {line}: " in err and problem in err and f"  line {line}: {shown}" in err
+
+
+def test_psds_refuses_intersecting_events_of_one_class(tmp_path: Path) -> None:
+    gt = _write(tmp_path, "gt.tsv", HEAD + "a.wav\t1.0\t3.0\tDog\na.wav\t2.0\t4.0\tDog\n")
+    durations = _write(tmp_path, "d.tsv", "filename\tduration\na.wav\t10\n")
+    (tmp_path / "ops").mkdir()
+    _write(tmp_path / "ops", "p_th_0.5.tsv", HEAD)
+    code, _, err = run_cli("sed", gt, str(tmp_path / "ops"), "-d", durations, "-m", "psds1")
+    assert code == 2 and "gt.tsv, line 3: " in err and "intersects the one on line 2" in err
+
+
+def test_parameters_checked_before_reading(tmp_path: Path) -> None:
+    code, _, err = run_cli("sed", "nofile", "nofile", "-m", "psds7")
+    assert code == 2 and "The 'metric' parameter must be one of" in err
+    code, _, err = run_cli("sed", "nofile", "nofile", "-m", "psds1")
+    assert code == 2 and "needs --durations" in err
+
+
+def test_dropped_detections_noted_and_json_figures(tmp_path: Path) -> None:
+    gt = _write(tmp_path, "gt.tsv", HEAD + "a.wav\t1.0\t2.0\tDog\n")
+    det = _write(tmp_path, "det.tsv", HEAD + "a.wav\t1.1\t2.1\tDog\nb.wav\t1.0\t2.0\tDog\n")
+    code, out, err = run_cli("sed", gt, det, "-o", "json")
+    assert code == 0 and "1 detection in 1 clip not in the ground truth left out" in err
+    doc = json.loads(out)
+    assert doc["overall"]["f_measure"] == 1.0 and doc["class_wise"]["Dog"]["Nsys"] == 1.0
