@@ -161,25 +161,29 @@ def manual(clips: dict[str, float], truth: list[tuple[str, float, float, str]],
 
 def make(out: str) -> None:
     for name, case in cases().items():
-        d = os.path.join(out, name)
-        clips = case["clips"]
-        write(os.path.join(d, "ground_truth.tsv"), rows(case["truth"]))  # type: ignore[arg-type]
-        write(os.path.join(d, "detections.tsv"), rows(case["detections"]))  # type: ignore[arg-type]
-        write(os.path.join(d, "durations.tsv"),
-              "filename\tduration\n" + "".join(f"{c}\t{v}\n" for c, v in clips.items()))  # type: ignore[union-attr]
-        for t, dets in case["ops"].items():  # type: ignore[union-attr]
-            write(os.path.join(d, "operating_points", f"predictions_th_{t:.3f}.tsv"), rows(dets))
-        runs = EVENT_RUNS + PSDS_RUNS
-        if case["scores"] is not None:
-            hop, classes = case["hop"], case["classes"]
-            for clip, frames in case["scores"].items():  # type: ignore[union-attr]
-                body = "onset\toffset\t" + "\t".join(classes) + "\n"  # type: ignore[arg-type]
-                body += "".join(f"{fmt(k * hop)}\t{fmt((k + 1) * hop)}\t" + "\t".join(f"{v:.4f}" for v in row) + "\n"
-                                for k, row in enumerate(frames))
-                write(os.path.join(d, "scores", clip[:-4] + ".tsv"), body)
-        else:
-            runs = [r for r in runs if r["tool"] != "sed_scores_eval"]
-        write(os.path.join(d, "runs.json"), json.dumps(runs, indent=0) + "\n")
+        write_case(os.path.join(out, name), case)
+
+
+def write_case(d: str, case: dict[str, object], runs: list[dict[str, object]] | None = None) -> None:
+    """A case's tables and ``runs.json`` (default: every run; those of sed_scores_eval only with scores)."""
+    clips = case["clips"]
+    write(os.path.join(d, "ground_truth.tsv"), rows(case["truth"]))  # type: ignore[arg-type]
+    write(os.path.join(d, "detections.tsv"), rows(case["detections"]))  # type: ignore[arg-type]
+    write(os.path.join(d, "durations.tsv"),
+          "filename\tduration\n" + "".join(f"{c}\t{v}\n" for c, v in clips.items()))  # type: ignore[union-attr]
+    for t, dets in case["ops"].items():  # type: ignore[union-attr]
+        write(os.path.join(d, "operating_points", f"predictions_th_{t:.3f}.tsv"), rows(dets))
+    runs = runs or EVENT_RUNS + PSDS_RUNS
+    if case["scores"] is not None:
+        hop, classes = case["hop"], case["classes"]
+        for clip, frames in case["scores"].items():  # type: ignore[union-attr]
+            body = "onset\toffset\t" + "\t".join(classes) + "\n"  # type: ignore[arg-type]
+            body += "".join(f"{fmt(k * hop)}\t{fmt((k + 1) * hop)}\t" + "\t".join(f"{v:.4f}" for v in row) + "\n"
+                            for k, row in enumerate(frames))
+            write(os.path.join(d, "scores", clip[:-4] + ".tsv"), body)
+    else:
+        runs = [r for r in runs if r["tool"] != "sed_scores_eval"]
+    write(os.path.join(d, "runs.json"), json.dumps(runs, indent=0) + "\n")
 
 
 # ----------------------------------------------------------------------------- scoring (official venv only)
@@ -272,8 +276,7 @@ def score(out: str) -> None:
             runs = json.load(fh)
         results = []
         for run in runs:
-            tool = {"event": sed_eval_run, "segment": sed_eval_run, "psds_eval": psds_eval_run,
-                    "macro_f1": psds_eval_run, "sed_scores_eval": sse_run}[run["tool"]]
+            tool = globals()[TOOLS[run["tool"]]]
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
@@ -286,5 +289,19 @@ def score(out: str) -> None:
         print(name, [next(iter(r)) if "error" not in r else r["error"][:60] for r in results])
 
 
+TOOLS = {"event": "sed_eval_run", "segment": "sed_eval_run", "psds_eval": "psds_eval_run", "macro_f1": "psds_eval_run",
+         "sed_scores_eval": "sse_run"}
+
+
+def run_one(d: str, index: str) -> None:
+    """One run of ``runs.json`` (for timing the official tool alone)."""
+    with open(os.path.join(d, "runs.json")) as fh:
+        run = json.load(fh)[int(index)]
+    globals()[TOOLS[run["tool"]]](d, run)
+
+
 if __name__ == "__main__":
-    {"make": make, "score": score}[sys.argv[1]](sys.argv[2])
+    if sys.argv[1] == "run":
+        run_one(sys.argv[2], sys.argv[3])
+    else:
+        {"make": make, "score": score}[sys.argv[1]](sys.argv[2])

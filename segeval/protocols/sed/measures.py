@@ -4,6 +4,7 @@ intersection-based macro F1, with the official arithmetic (docs/sed.md has the r
 
 from __future__ import annotations
 
+import hashlib
 import math
 import warnings
 from collections.abc import Iterator, Sequence
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 
 from segeval.errors import InputError, ParameterError
 from segeval.protocols.sed.read import Event, Events
@@ -20,6 +22,7 @@ from segeval.protocols.sed.read import Event, Events
 EPS = float(np.spacing(1))
 COUNTS = ("Nref", "Nsys", "Ntp", "Nsubs", "Nfp", "Nfn")
 FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass
@@ -223,84 +226,111 @@ def _kahan(values: Sequence[float]) -> float:
 
 def refuse_overlaps(table: Events) -> None:
     """psds_eval refuses a table with two different same-class events that intersect: so do we."""
-    for events in table.clips.values():
-        by_label: dict[str, list[Event]] = {}
-        for e in events:
-            by_label.setdefault(e.label, []).append(e)
-        for same in by_label.values():
-            reach: Event | None = None
-            for e in sorted(same, key=lambda e: (e.onset, e.offset)):
-                if reach is not None and e.onset < reach.offset and (e.onset, e.offset) != (reach.onset, reach.offset):
-                    raise InputError(table.path, f"this {e.label!r} event intersects the one on line {reach.line}; "
-                                     "psds_eval refuses intersecting events of one class (expected them merged)",
-                                     line=e.line)
-                if reach is None or e.offset > reach.offset:
-                    reach = e
+    order = np.lexsort((table.offset, table.onset, table.label, table.clip))
+    clip, label, on, off = table.clip[order], table.label[order], table.onset[order], table.offset[order]
+    group = np.r_[0, np.cumsum((np.diff(clip) != 0) | (np.diff(label) != 0))] if clip.size else clip
+    reach = pd.Series(off).groupby(group).cummax().groupby(group).shift(1).to_numpy(dtype=float, na_value=-np.inf)
+    for k in np.flatnonzero(on < reach):  # candidates; checked pair by pair (identical events may repeat)
+        for j in range(k - 1, -1, -1):
+            if group[j] != group[k]:
+                break
+            if on[j] < off[k] and on[k] < off[j] and (on[j], off[j]) != (on[k], off[k]):
+                first, second = sorted((int(table.line[order[j]]), int(table.line[order[k]])))
+                raise InputError(table.path, f"this {table.labels[label[k]]!r} event intersects the one on line "
+                                 f"{first}; psds_eval refuses intersecting events of one class (expected them "
+                                 "merged)", line=second)
 
 
 @dataclass
 class Truth:
-    """The ground truth as psds_eval holds it: per clip its duration (None: a clip of the ground truth missing
-    from the durations table, whose events still count) and its events in onset order."""
+    """The ground truth as psds_eval holds it: its events (zero-length ones dropped) sorted by clip and onset,
+    each clip's duration (NaN: a clip of the ground truth missing from the durations table, whose events
+    still count) and the first event of each clip (``start``, one past the last at the end)."""
 
     classes: list[str]
-    clips: dict[str, tuple[float | None, list[Event]]]
+    clip_index: dict[str, int]
+    duration: FloatArray
+    start: npt.NDArray[np.intp]
+    onset: FloatArray
+    offset: FloatArray
+    cls: npt.NDArray[np.intp]
     n_events: dict[str, int]
     class_seconds: dict[str, float]
     seconds: float
 
 
 def truth(gt: Events, durations: dict[str, float]) -> Truth:
-    """Zero-length events dropped; every clip of the durations table and of the ground truth."""
+    """psds_eval's ground truth from the tables: every clip of the durations table and of the ground truth."""
     refuse_overlaps(gt)
-    clips = {c: (durations.get(c), sorted((e for e in gt.clips.get(c, []) if e.offset > e.onset),
-                                          key=lambda e: e.onset)) for c in sorted({*durations, *gt.clips})}
-    rows = sorted(((c, e.onset, i, e) for c, (_, evs) in clips.items() for i, e in enumerate(evs)),
-                  key=lambda r: (r[0], r[1]))
-    classes = sorted({r[3].label for r in rows})
-    return Truth(classes, clips, {c: sum(r[3].label == c for r in rows) for c in classes},
-                 {c: _kahan([r[3].offset - r[3].onset for r in rows if r[3].label == c]) for c in classes},
-                 float(np.sum(np.array([d for d, _ in clips.values() if d is not None]))))
+    names = sorted({*durations, *gt.clips})
+    rows = [(k, e) for k, c in enumerate(names) for e in sorted(gt.clips.get(c, []), key=lambda e: e.onset)
+            if e.offset > e.onset]
+    classes = sorted({e.label for _, e in rows})
+    index = {c: k for k, c in enumerate(classes)}
+    clip = np.array([k for k, _ in rows], dtype=np.intp)
+    return Truth(classes, {c: k for k, c in enumerate(names)},
+                 np.array([durations.get(c, math.nan) for c in names]),
+                 np.searchsorted(clip, np.arange(len(names) + 1)),
+                 np.array([e.onset for _, e in rows]), np.array([e.offset for _, e in rows]),
+                 np.array([index[e.label] for _, e in rows], dtype=np.intp),
+                 {c: sum(e.label == c for _, e in rows) for c in classes},
+                 {c: _kahan([e.offset - e.onset for _, e in rows if e.label == c]) for c in classes},
+                 float(np.sum(np.array([durations[c] for c in names if c in durations]))))
+
+
+def _group_sums(groups: npt.NDArray[np.intp], values: FloatArray, n: int) -> tuple[FloatArray, BoolArray]:
+    """Per group (0..n-1): the Kahan-compensated sum of its values in their order (as :func:`_kahan`), and
+    whether it has any."""
+    order = np.argsort(groups, kind="stable")
+    g, v = groups[order], values[order]
+    total, comp = np.zeros(n), np.zeros(n)
+    first = np.r_[0, np.flatnonzero(np.diff(g)) + 1] if g.size else np.zeros(0, dtype=np.intp)
+    rank = np.arange(g.size) - np.repeat(first, np.diff(np.r_[first, g.size]))
+    for k in range(int(rank.max()) + 1 if g.size else 0):
+        gi, vi = g[rank == k], v[rank == k]
+        y = vi - comp[gi]
+        s = total[gi] + y
+        comp[gi] = (s - total[gi]) - y
+        total[gi] = s
+    return total, np.bincount(groups, minlength=n) > 0
 
 
 def intersection_counts(t: Truth, dets: Events, dtc: float, gtc: float, cttc: float) -> FloatArray:
     """psds_eval's counts: [i, i] true-positive ground truths of class i; [i, j] detections of class i
     cross-triggering class j; [i, -1] false positives of class i (detections not passing the DTC that lie
-    on their clip)."""
+    on their clip, in [0, duration]).  Detections of other clips or labels, or of zero length, count nowhere."""
     n = len(t.classes)
-    index = {c: k for k, c in enumerate(t.classes)}
+    to_clip = np.array([t.clip_index.get(c, -1) for c in dets.names] + [-1], dtype=np.intp)[dets.clip]
+    to_class = np.array([t.classes.index(c) if c in t.classes else -1 for c in dets.labels] + [-1],
+                        dtype=np.intp)[dets.label]
+    keep = (to_clip >= 0) & (to_class >= 0) & (dets.offset > dets.onset)
+    clip, on, off, cls = to_clip[keep], dets.onset[keep], dets.offset[keep], to_class[keep]
+    order = np.lexsort((on, clip))  # psds_eval's order: by file name, then onset (stable)
+    clip, on, off, cls = clip[order], on[order], off[order], cls[order]
     counts = np.zeros((n + 1, n + 1))
-    for clip, events in dets.clips.items():
-        if clip not in t.clips:
-            continue
-        duration, gts = t.clips[clip]
-        world = [] if duration is None else [Event(0.0, duration, WORLD, 0)]
-        for d in sorted((e for e in events if e.offset > e.onset and e.label in index), key=lambda e: e.onset):
-            length = d.offset - d.onset
-            pairs = [(g, (min(d.offset, g.offset) - max(d.onset, g.onset))) for g in [*gts, *world]
-                     if d.onset < g.offset and g.onset < d.offset]
-            share = _kahan([x / length for g, x in pairs if g.label == d.label])
-            if pairs and share >= dtc and any(g.label == d.label for g, _ in pairs):
-                continue  # a DTC-valid detection: counted on the ground-truth side below
-            for label in dict.fromkeys(g.label for g, _ in pairs if g.label != d.label):
-                cross = _kahan([x / length for g, x in pairs if g.label == label])
-                if label == WORLD or cross >= cttc:
-                    counts[index[d.label], n if label == WORLD else index[label]] += 1
-    for clip, (_, gts) in t.clips.items():
-        valid = sorted((d for d in dets.clips.get(clip, []) if d.offset > d.onset and _dtc_valid(d, gts, dtc)),
-                       key=lambda e: e.onset)
-        for g in gts:
-            covers = [(min(d.offset, g.offset) - max(d.onset, g.onset)) / (g.offset - g.onset) for d in valid
-                      if d.label == g.label and d.onset < g.offset and g.onset < d.offset]
-            if covers and _kahan(covers) >= gtc:
-                counts[index[g.label], index[g.label]] += 1
+    length = off - on
+    # every (detection, ground truth of its clip) pair that intersects, detection-major
+    per = t.start[clip + 1] - t.start[clip]
+    det = np.repeat(np.arange(clip.size), per)
+    gt = np.repeat(t.start[clip] - np.r_[0, np.cumsum(per)[:-1]], per) + np.arange(det.size)
+    hit = (on[det] < t.offset[gt]) & (t.onset[gt] < off[det])
+    det, gt = det[hit], gt[hit]
+    inter = np.minimum(off[det], t.offset[gt]) - np.maximum(on[det], t.onset[gt])
+    same = t.cls[gt] == cls[det]
+    share, has = _group_sums(det[same], inter[same] / length[det[same]], clip.size)
+    valid = has & (share >= dtc)
+    cover_pairs = same & valid[det]
+    cover, has = _group_sums(gt[cover_pairs], inter[cover_pairs] / (t.offset - t.onset)[gt[cover_pairs]], t.cls.size)
+    np.add.at(counts, (t.cls, t.cls), (has & (cover >= gtc)).astype(float))
+    other = ~same & ~valid[det]
+    key = det[other] * n + t.cls[gt[other]]
+    cross, has = _group_sums(key, inter[other] / length[det[other]], clip.size * n)
+    hit_key = np.flatnonzero(has & (cross >= cttc))
+    np.add.at(counts, (cls[hit_key // n], hit_key % n), 1.0)
+    duration = t.duration[clip]
+    fp = ~valid & (on < duration) & (off > 0.0)  # NaN duration (no such clip listed): False
+    counts[:n, n] += np.bincount(cls[fp], minlength=n)
     return counts
-
-
-def _dtc_valid(d: Event, gts: Sequence[Event], dtc: float) -> bool:
-    shares = [(min(d.offset, g.offset) - max(d.onset, g.onset)) / (d.offset - d.onset) for g in gts
-              if g.label == d.label and d.onset < g.offset and g.onset < d.offset]
-    return bool(shares) and _kahan(shares) >= dtc
 
 
 @dataclass
@@ -325,17 +355,35 @@ def rates(t: Truth, counts: FloatArray, threshold: str) -> OperatingPoint:
     return OperatingPoint(threshold, tpr, fpr, ctr)
 
 
-def add_point(points: list[OperatingPoint], seen: set[tuple[object, ...]], t: Truth, dets: Events, threshold: str,
+def add_point(points: list[OperatingPoint], seen: set[bytes], t: Truth, dets: Events, threshold: str,
               dtc: float, gtc: float, cttc: float) -> bool:
     """Add an operating point unless its table (zero-length events left out) equals an earlier one's."""
     refuse_overlaps(dets)
-    key = tuple(sorted((c, e.onset, e.offset, e.label) for c, evs in dets.clips.items() for e in evs
-                       if e.offset > e.onset))
+    key = table_key(dets)
     if key in seen:
         return False
     seen.add(key)
     points.append(rates(t, intersection_counts(t, dets, dtc, gtc, cttc), threshold))
     return True
+
+
+def table_key(dets: Events) -> bytes:
+    """A digest of the table's rows sorted (zero-length events left out): equal for equal tables."""
+    keep = dets.offset > dets.onset
+    digest = hashlib.sha256()
+    ranks = []
+    for codes, names in ((dets.clip[keep], dets.names), (dets.label[keep], dets.labels)):
+        used = np.unique(codes)
+        by_name = sorted(used.tolist(), key=lambda k: names[k])
+        rank = np.zeros(len(names) + 1, dtype=np.intp)
+        rank[by_name] = np.arange(len(by_name))
+        ranks.append(rank[codes])
+        digest.update("\t".join(names[k] for k in by_name).encode() + b"\n")
+    on, off = dets.onset[keep], dets.offset[keep]
+    order = np.lexsort((ranks[1], off, on, ranks[0]))
+    for column in (ranks[0], on, off, ranks[1]):
+        digest.update(np.ascontiguousarray(column[order]).tobytes())
+    return digest.digest()
 
 
 @dataclass

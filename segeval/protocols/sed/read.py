@@ -8,8 +8,16 @@ file, line and text (exit 2); docs/sed.md lists what the official tools do inste
 
 from __future__ import annotations
 
+import csv
+import io
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
+from typing import NoReturn
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
 
 from segeval.errors import InputError
 from segeval.io.files import read_text
@@ -31,62 +39,121 @@ class Event:
 
 @dataclass
 class Events:
-    """A table of events: per clip (in order of first appearance) its events in file order."""
+    """A table of events, column by column: ``clip`` indexes ``names`` (the clips in order of first
+    appearance, those listed without events too), ``label`` indexes ``labels``; rows in file order."""
 
     path: str
-    clips: dict[str, list[Event]] = field(default_factory=dict)
+    names: list[str]
+    clip: npt.NDArray[np.intp]
+    onset: npt.NDArray[np.float64]
+    offset: npt.NDArray[np.float64]
+    labels: list[str]
+    label: npt.NDArray[np.intp]
+    line: npt.NDArray[np.intp]
 
-    def labels(self) -> set[str]:
-        return {e.label for events in self.clips.values() for e in events}
+    @cached_property
+    def clips(self) -> dict[str, list[Event]]:
+        """Per clip, its events in file order."""
+        out: dict[str, list[Event]] = {name: [] for name in self.names}
+        for k, on, off, lab, line in zip(self.clip.tolist(), self.onset.tolist(), self.offset.tolist(),
+                                         self.label.tolist(), self.line.tolist(), strict=True):
+            out[self.names[k]].append(Event(on, off, self.labels[lab], line))
+        return out
 
 
-def _rows(path: str, columns: tuple[str, ...], expected: str) -> list[tuple[int, str, list[str]]]:
-    """The rows of a headed TSV as (line, text, cells in ``columns`` order)."""
-    lines = read_text(path).splitlines()
-    if not lines:
+@dataclass
+class _Table:
+    """A headed TSV's rows: line numbers, the cells of the wanted columns (column by column), and the text."""
+
+    path: str
+    numbers: npt.NDArray[np.intp]
+    columns: list[list[str]]
+    text: str
+
+    def refuse(self, row: int, problem: str) -> NoReturn:
+        number = int(self.numbers[row])
+        raise InputError(self.path, problem, line=number, text=self.text.splitlines()[number - 1])
+
+
+def _rows(path: str, columns: tuple[str, ...], expected: str) -> _Table:
+    """The rows of a headed TSV (blank lines skipped), each with as many cells as the header."""
+    text = read_text(path)
+    first = text.split("\n", 1)[0].rstrip("\r")
+    if not text.strip():
         raise InputError(path, f"empty file; expected a header line {chr(9).join(columns)!r}")
-    head = lines[0].split("\t")
+    head = first.split("\t")
     missing = [c for c in columns if c not in head]
     if missing:
         raise InputError(path, f"no column {missing[0]!r} in the header; expected the columns {', '.join(columns)}",
-                         line=1, text=lines[0])
+                         line=1, text=first)
     where = [head.index(c) for c in columns]
-    out = []
-    for number, text in enumerate(lines[1:], start=2):
-        if not text.strip():
-            continue
-        cells = text.split("\t")
-        if len(cells) != len(head):
-            raise InputError(path, f"{len(cells)} cells, the header has {len(head)}; expected {expected}",
-                             line=number, text=text)
-        out.append((number, text, [cells[k] for k in where]))
-    return out
+    cells = _split(text, len(head))
+    if cells is not None:  # the C tokenizer, for files of well-formed rows only
+        return _Table(path, np.arange(2, len(cells[0]) + 2), [cells[k] for k in where], text)
+    lines = text.splitlines()
+    numbers = [n for n, line in enumerate(lines[1:], start=2) if line.strip()]
+    rows = [lines[n - 1].split("\t") for n in numbers]
+    for n, row in zip(numbers, rows, strict=True):
+        if len(row) != len(head):
+            raise InputError(path, f"{len(row)} cells, the header has {len(head)}; expected {expected}",
+                             line=n, text=lines[n - 1])
+    return _Table(path, np.array(numbers, dtype=np.intp), [[row[k] for row in rows] for k in where], text)
+
+
+def _split(text: str, width: int) -> list[list[str]] | None:
+    """Every row's cells, column by column, when each line (no blank one, no carriage return) has ``width``
+    cells; else None."""
+    body = text.split("\n", 1)[1] if "\n" in text else ""
+    body = body[:-1] if body.endswith("\n") else body
+    rows = body.count("\n") + 1 if body else 0
+    if not rows or "\r" in body or "\n\n" in body or body.count("\t") != rows * (width - 1):
+        return None
+    try:
+        frame = pd.read_csv(io.StringIO(body), sep="\t", header=None, dtype=str, na_filter=False,
+                            quoting=csv.QUOTE_NONE, skip_blank_lines=False, engine="c")
+    except (pd.errors.ParserError, ValueError):
+        return None
+    if frame.shape != (rows, width):
+        return None
+    return [frame[k].tolist() for k in range(width)]
+
+
+def _seconds(tokens: list[str]) -> npt.NDArray[np.float64]:
+    """Each token as :func:`~segeval.io.formats.parse_seconds` reads it, NaN where it reads none (each
+    distinct token parsed once)."""
+    values = {t: parse_seconds(t) for t in set(tokens)}
+    return np.array([values[t] for t in tokens], dtype=np.float64)  # None -> NaN
 
 
 def read_events(path: str) -> Events:
     """An event table; a row with empty onset, offset and label lists a clip without events."""
-    table = Events(path)
-    for number, text, (clip, onset, offset, label) in _rows(path, EVENT_COLUMNS, _EVENT_EXPECTED):
-        events = table.clips.setdefault(clip, [])
-        if not clip:
-            raise InputError(path, f"empty filename; expected {_EVENT_EXPECTED}", line=number, text=text)
-        if onset == offset == label == "":
-            continue
-        on, off = parse_seconds(onset), parse_seconds(offset)
-        if on is None or off is None or not label or on > off:
-            raise InputError(path, f"expected {_EVENT_EXPECTED}", line=number, text=text)
-        events.append(Event(on, off, label, number))
-    return table
+    table = _rows(path, EVENT_COLUMNS, _EVENT_EXPECTED)
+    clips, onsets, offsets, labels = table.columns
+    empty = np.array([on == off == lab == "" for on, off, lab in zip(onsets, offsets, labels, strict=True)],
+                     dtype=bool)
+    ons, offs = _seconds(onsets), _seconds(offsets)
+    bad = np.array([not c for c in clips], dtype=bool) | ~empty & ~(ons <= offs)  # NaN (no number) too
+    bad |= ~empty & np.array([not lab for lab in labels], dtype=bool)
+    if bad.any():
+        table.refuse(int(np.argmax(bad)), f"expected {_EVENT_EXPECTED}")
+    names = list(dict.fromkeys(clips))
+    keep = np.flatnonzero(~empty)
+    clip_codes = pd.Categorical(clips, categories=names).codes
+    kept_labels = [labels[k] for k in keep.tolist()]
+    label_names = sorted(set(kept_labels))
+    return Events(path, names, clip_codes[keep].astype(np.intp), ons[keep], offs[keep], label_names,
+                  pd.Categorical(kept_labels, categories=label_names).codes.astype(np.intp), table.numbers[keep])
 
 
 def read_durations(path: str) -> dict[str, float]:
     """Clip -> duration in seconds (a repeated clip keeps its first duration, as psds_eval does)."""
     out: dict[str, float] = {}
     expected = "a tab-separated row: filename, duration in seconds (> 0)"
-    for number, text, (clip, value) in _rows(path, ("filename", "duration"), expected):
-        seconds = parse_seconds(value)
-        if not clip or seconds is None or seconds <= 0:
-            raise InputError(path, f"expected {expected}", line=number, text=text)
+    table = _rows(path, ("filename", "duration"), expected)
+    clips, values = table.columns
+    for row, (clip, seconds) in enumerate(zip(clips, _seconds(values).tolist(), strict=True)):
+        if not clip or not seconds > 0:
+            table.refuse(row, f"expected {expected}")
         out.setdefault(clip, seconds)
     return out
 

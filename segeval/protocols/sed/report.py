@@ -38,7 +38,7 @@ def sed_eval(truth_path: str, system_path: str, durations_path: str | None, metr
     """sed_eval's event- (``metric`` "event") or segment-based figures over the ground truth's clips (with
     ``length`` "duration": every clip of the durations table, each to its duration)."""
     truth, system = read_events(truth_path), read_events(system_path)
-    labels = sorted(truth.labels() | system.labels())
+    labels = sorted({*truth.labels, *system.labels})
     counts = m.Counts(labels)
     durations = read_durations(durations_path) if durations_path else {}
     by_duration = metric == "segment" and length == "duration"
@@ -67,7 +67,7 @@ def psds(truth_path: str, system_path: str, durations_path: str, *, dtc: float, 
     durations = read_durations(durations_path)
     t = m.truth(read_events(truth_path), durations)
     points: list[m.OperatingPoint] = []
-    seen: set[tuple[object, ...]] = set()
+    seen: set[bytes] = set()
     notes = []
     for threshold, path in operating_points(system_path):
         if not m.add_point(points, seen, t, read_events(path), threshold, dtc, gtc, cttc):
