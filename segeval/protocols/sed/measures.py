@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from segeval.adapt.tiou import overlap
 from segeval.errors import InputError, ParameterError
 from segeval.protocols.sed.read import Event, Events
 
@@ -315,7 +316,7 @@ def intersection_counts(t: Truth, dets: Events, dtc: float, gtc: float, cttc: fl
     gt = np.repeat(t.start[clip] - np.r_[0, np.cumsum(per)[:-1]], per) + np.arange(det.size)
     hit = (on[det] < t.offset[gt]) & (t.onset[gt] < off[det])
     det, gt = det[hit], gt[hit]
-    inter = np.minimum(off[det], t.offset[gt]) - np.maximum(on[det], t.onset[gt])
+    inter = overlap(on[det], off[det], t.onset[gt], t.offset[gt])  # > 0: the pairs intersect
     same = t.cls[gt] == cls[det]
     share, has = _group_sums(det[same], inter[same] / length[det[same]], clip.size)
     valid = has & (share >= dtc)

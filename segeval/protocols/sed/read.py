@@ -8,8 +8,6 @@ file, line and text (exit 2); docs/sed.md lists what the official tools do inste
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 from dataclasses import dataclass
 from functools import cached_property
@@ -17,9 +15,9 @@ from typing import NoReturn
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from segeval.errors import InputError
+from segeval.io.fast import read_csv
 from segeval.io.files import read_text
 from segeval.io.formats import parse_seconds
 
@@ -108,12 +106,8 @@ def _split(text: str, width: int) -> list[list[str]] | None:
     rows = body.count("\n") + 1 if body else 0
     if not rows or "\r" in body or "\n\n" in body or body.count("\t") != rows * (width - 1):
         return None
-    try:
-        frame = pd.read_csv(io.StringIO(body), sep="\t", header=None, dtype=str, na_filter=False,
-                            quoting=csv.QUOTE_NONE, skip_blank_lines=False, engine="c")
-    except (pd.errors.ParserError, ValueError):
-        return None
-    if frame.shape != (rows, width):
+    frame = read_csv(body.encode("utf-8", "surrogateescape"), "\t", dict.fromkeys(range(width), str), width)
+    if frame is None or frame.shape != (rows, width):
         return None
     return [frame[k].tolist() for k in range(width)]
 
@@ -138,11 +132,13 @@ def read_events(path: str) -> Events:
         table.refuse(int(np.argmax(bad)), f"expected {_EVENT_EXPECTED}")
     names = list(dict.fromkeys(clips))
     keep = np.flatnonzero(~empty)
-    clip_codes = pd.Categorical(clips, categories=names).codes
+    index = {name: k for k, name in enumerate(names)}
+    clip_codes = np.array([index[c] for c in clips], dtype=np.intp)
     kept_labels = [labels[k] for k in keep.tolist()]
     label_names = sorted(set(kept_labels))
-    return Events(path, names, clip_codes[keep].astype(np.intp), ons[keep], offs[keep], label_names,
-                  pd.Categorical(kept_labels, categories=label_names).codes.astype(np.intp), table.numbers[keep])
+    label_index = {name: k for k, name in enumerate(label_names)}
+    return Events(path, names, clip_codes[keep], ons[keep], offs[keep], label_names,
+                  np.array([label_index[lab] for lab in kept_labels], dtype=np.intp), table.numbers[keep])
 
 
 def read_durations(path: str) -> dict[str, float]:
