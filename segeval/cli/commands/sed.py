@@ -52,6 +52,10 @@ def sed(
     alpha_st: Annotated[float | None, typer.Option("--alpha-st", help="Weight of the spread across classes.")] = None,
     max_efpr: Annotated[str | None, typer.Option("--max-efpr", metavar="RATE|none",
                                                  help="Largest effective false positives per hour.")] = None,
+    psds_tool: Annotated[str, typer.Option(
+        "--psds-tool", metavar="psds_eval|sed_scores_eval",
+        help="psds_eval: SYSTEM is a folder of detection tables (operating points); sed_scores_eval: a folder of "
+             "frame-score tables, one per clip of the ground truth with events (threshold-free).")] = "psds_eval",
     output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
                                         help="text or csv: a table; json: every figure, per-class ROC "
                                              "points for psds*.")] = "text",
@@ -59,7 +63,8 @@ def sed(
     """Score sound event detection as DCASE task 4 does (docs/sed.md).
 
     event/segment: sed_eval 0.2.1's F, precision, recall and error rate per class, micro and macro.
-    psds*/f1: psds_eval 0.5.3's PSDS from operating-point tables, and its intersection macro F1.
+    psds*/f1: psds_eval 0.5.3's PSDS from operating-point tables and its intersection macro F1, or
+    sed_scores_eval 0.0.4's PSDS from frame scores (--psds-tool).
     """
     from segeval.errors import check_choice
     from segeval.protocols.sed import measures, report
@@ -67,6 +72,7 @@ def sed(
     check_choice("metric", metric, METRICS)
     fmt = check_choice("output", output, ("text", "json", "csv"))
     check_choice("matching", matching, ("optimal", "greedy"))
+    check_choice("psds_tool", psds_tool, ("psds_eval", "sed_scores_eval"))
     check_choice("segment_length", segment_length, ("last-offset", "duration"))
     for name, value in (("t_collar", t_collar), ("percentage_of_length", percentage_of_length)):
         if not 0 <= value < float("inf"):
@@ -90,7 +96,12 @@ def sed(
         p: dict[str, float] = {k: base[k] if given.get(k) is None else float(given[k] or 0.0) for k in base}
         for k in ("dtc", "gtc", "cttc", "alpha_ct"):
             _unit(k, p.get(k))
-        if metric == "f1":
+        if metric != "f1" and psds_tool == "sed_scores_eval":
+            top = base["max_efpr"] if max_efpr is None else _rate(max_efpr)
+            cross = p["cttc"] if p["alpha_ct"] > 0 else None  # sed_scores_eval takes no cttc without alpha_ct
+            result = report.sed_scores(truth, system, durations, dtc=p["dtc"], gtc=p["gtc"], cttc=cross,
+                                       alpha_ct=p["alpha_ct"], alpha_st=p["alpha_st"], max_efpr=top)
+        elif metric == "f1":
             result = report.macro_f1(truth, system, durations, dtc=p["dtc"], gtc=p["gtc"], cttc=p["cttc"])
         else:
             limit = base["max_efpr"] if max_efpr is None else None if max_efpr == "none" else _rate(max_efpr)

@@ -455,3 +455,128 @@ def _quiet() -> Iterator[None]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         yield
+
+
+# ----------------------------------------------------------------------------- PSDS (sed_scores_eval)
+
+@dataclass
+class ScoreCounts:
+    """sed_scores_eval's counts of one class at every threshold (its distinct scores, ascending, then inf):
+    true positives, false positives and cross-triggers per other class."""
+
+    thresholds: FloatArray
+    tps: FloatArray
+    fps: FloatArray
+    cts: dict[str, FloatArray]
+
+
+def _runs(scores: FloatArray, times: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Per distinct score t (ascending): onsets and offsets of the runs of frames scoring >= t, padded with
+    zeros to the longest row (sed_scores_eval's ``onset_offset_curves``)."""
+    cands = np.unique(scores)
+    on = scores[None, :] >= cands[:, None]
+    edges = np.diff(np.pad(on, ((0, 0), (1, 1))).astype(np.int8), axis=1)
+    starts, ends = np.nonzero(edges == 1), np.nonzero(edges == -1)
+    rank = np.cumsum(edges == 1, axis=1)[starts] - 1
+    width = int(rank.max()) + 1 if rank.size else 0
+    onsets, offsets = np.zeros((cands.size, width)), np.zeros((cands.size, width))
+    onsets[starts[0], rank] = times[starts[1]]
+    offsets[ends[0], rank] = times[ends[1]]
+    return cands, onsets, offsets
+
+
+def _clip_stats(d_on: FloatArray, d_off: FloatArray, target: tuple[FloatArray, FloatArray],
+                others: dict[str, tuple[FloatArray, FloatArray]], dtc: float, gtc: float,
+                cttc: float | None) -> dict[str, FloatArray]:
+    """sed_scores_eval's intersection statistics of one clip and class at each threshold (rows), in its
+    arithmetic (sums rounded to 6 decimals)."""
+    made = d_off > d_on
+    inter = np.maximum(np.minimum(d_off[..., None], target[1]) - np.maximum(d_on[..., None], target[0]), 0.0)
+    length = d_off - d_on
+    valid = (np.round(np.sum(inter, axis=-1), 6) >= np.round(dtc * length, 6)) * made
+    covered = np.round(np.sum(valid[..., None] * inter, axis=-2), 6)
+    out = {"tps": (covered >= np.round(gtc * (target[1] - target[0]), 6)).sum(-1),
+           "fps": made.sum(-1) - valid.sum(-1)}
+    for name, (o_on, o_off) in others.items():
+        if cttc is None or not o_on.size:
+            out[name] = np.zeros_like(out["tps"])
+            continue
+        cross = np.maximum(np.minimum(d_off[..., None], o_off) - np.maximum(d_on[..., None], o_on), 0.0)
+        total = np.round(np.sum((1 - valid[..., None]) * cross, axis=-1), 6)
+        out[name] = ((total >= np.round(cttc * length, 6)) * made).sum(-1)
+    return out
+
+
+def score_counts(classes: list[str], clips: Sequence[tuple[FloatArray, FloatArray, dict[str, list[Event]]]],
+                 dtc: float, gtc: float, cttc: float | None) -> dict[str, ScoreCounts]:
+    """Per class, the counts over all clips (each: frame times, scores frames x classes, its events)."""
+    out = {}
+    for c, name in enumerate(classes):
+        points, deltas = [], []
+        for times, scores, events in clips:
+            gt = {k: (np.array([e.onset for e in events.get(k, [])]), np.array([e.offset for e in events.get(k, [])]))
+                  for k in classes}
+            cands, on, off = _runs(scores[:, c], times)
+            stats = _clip_stats(on, off, gt[name], {k: v for k, v in gt.items() if k != name}, dtc, gtc, cttc)
+            table = np.stack([stats[k] for k in stats], axis=1).astype(np.float64)
+            step = table - np.concatenate((table[1:], np.zeros_like(table[:1])))
+            change = np.flatnonzero(np.abs(step).sum(1) > 0)
+            points.append(cands[change])
+            deltas.append(step[change])
+        thresholds, inverse = np.unique(np.concatenate(points), return_inverse=True)
+        summed = np.zeros((thresholds.size, 2 + len(classes) - 1))
+        np.add.at(summed, inverse, np.concatenate(deltas))
+        totals = np.concatenate((np.cumsum(summed[::-1], axis=0)[::-1], np.zeros((1, summed.shape[1]))))
+        others = [k for k in classes if k != name]
+        out[name] = ScoreCounts(np.concatenate((thresholds, [np.inf])), totals[:, 0], totals[:, 1],
+                                {k: totals[:, 2 + i] for i, k in enumerate(others)})
+    return out
+
+
+def _staircase(y: FloatArray, x: FloatArray, limit: float) -> float:
+    order = np.argsort(x)
+    x, y = x[order], y[order]
+    cut = int(np.argmax(np.r_[x > limit, True]))
+    x = np.concatenate((x[:cut], [limit]))
+    return float(sum((y[:cut] * (x[1:] - x[:-1])).tolist()))
+
+
+@dataclass
+class ScorePsds:
+    """sed_scores_eval's PSDS, each class's own, the PSD-ROC and each class's ROC (TPR, eFPR)."""
+
+    value: float
+    per_class_value: dict[str, float]
+    etpr: FloatArray
+    efpr: FloatArray
+    roc: dict[str, tuple[FloatArray, FloatArray]]
+
+
+def score_psds(counts: dict[str, ScoreCounts], n_ref: dict[str, int], t_ref: dict[str, float], seconds: float,
+               alpha_ct: float, alpha_st: float, max_efpr: float) -> ScorePsds:
+    """sed_scores_eval's ``psds`` from the counts (rates per hour)."""
+    roc = {}
+    for name, s in counts.items():
+        tpr = s.tps / max(n_ref[name], 1)
+        efpr = s.fps / seconds
+        if alpha_ct != 0.0:
+            efpr = efpr + alpha_ct * np.mean([s.cts[k] / max(t_ref[k], 1e-12) for k in s.cts], axis=0)
+        efpr = efpr * 3600.0
+        order = sorted(range(efpr.size), key=lambda i: (efpr[i], tpr[i]))
+        tpr, efpr = tpr[order], efpr[order]
+        best = np.maximum.accumulate(tpr)
+        keep = np.r_[0, np.arange(1, tpr.size)[best[1:] > best[:-1]]]
+        tpr, efpr = tpr[keep], efpr[keep]
+        efpr, first = np.unique(efpr[::-1], return_index=True)
+        tpr = tpr[-1 - first]
+        cut = int(np.argmax(np.r_[efpr > max_efpr, True]))
+        roc[name] = (tpr[:cut], efpr[:cut])
+    axis = np.unique(np.sort(np.concatenate([e for _, e in roc.values()])))
+    curves = []
+    for tpr, efpr in roc.values():
+        k = np.searchsorted(efpr, axis, side="right") - 1
+        curves.append(np.where(k >= 0, tpr[np.maximum(k, 0)], 0.0) if tpr.size else np.zeros(axis.size))
+    etpr = np.maximum(np.mean(curves, axis=0) - alpha_st * np.std(curves, axis=0), 0.0)
+    etpr, axis = np.concatenate((etpr, [etpr[-1]])), np.concatenate((axis, [max_efpr]))
+    return ScorePsds(_staircase(etpr, axis, max_efpr) / max_efpr,
+                     {c: _staircase(t, e, max_efpr) / max_efpr for c, (t, e) in roc.items()}, etpr, axis, roc)

@@ -9,6 +9,7 @@ file, line and text (exit 2); docs/sed.md lists what the official tools do inste
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NoReturn
@@ -19,7 +20,7 @@ import numpy.typing as npt
 from segeval.errors import InputError
 from segeval.io.fast import read_csv
 from segeval.io.files import read_text
-from segeval.io.formats import parse_seconds
+from segeval.io.formats import parse_float, parse_seconds
 
 EVENT_COLUMNS = ("filename", "onset", "offset", "event_label")
 _EVENT_EXPECTED = "a tab-separated row: filename, onset and offset in seconds (onset <= offset), event_label"
@@ -67,6 +68,7 @@ class _Table:
     numbers: npt.NDArray[np.intp]
     columns: list[list[str]]
     text: str
+    head: list[str]
 
     def refuse(self, row: int, problem: str) -> NoReturn:
         number = int(self.numbers[row])
@@ -74,7 +76,8 @@ class _Table:
 
 
 def _rows(path: str, columns: tuple[str, ...], expected: str) -> _Table:
-    """The rows of a headed TSV (blank lines skipped), each with as many cells as the header."""
+    """The rows of a headed TSV (blank lines skipped), each with as many cells as the header; ``columns``
+    empty: all of them."""
     text = read_text(path)
     first = text.split("\n", 1)[0].rstrip("\r")
     if not text.strip():
@@ -84,10 +87,10 @@ def _rows(path: str, columns: tuple[str, ...], expected: str) -> _Table:
     if missing:
         raise InputError(path, f"no column {missing[0]!r} in the header; expected the columns {', '.join(columns)}",
                          line=1, text=first)
-    where = [head.index(c) for c in columns]
+    where = [head.index(c) for c in columns] if columns else list(range(len(head)))
     cells = _split(text, len(head))
     if cells is not None:  # the C tokenizer, for files of well-formed rows only
-        return _Table(path, np.arange(2, len(cells[0]) + 2), [cells[k] for k in where], text)
+        return _Table(path, np.arange(2, len(cells[0]) + 2), [cells[k] for k in where], text, head)
     lines = text.splitlines()
     numbers = [n for n, line in enumerate(lines[1:], start=2) if line.strip()]
     rows = [lines[n - 1].split("\t") for n in numbers]
@@ -95,7 +98,7 @@ def _rows(path: str, columns: tuple[str, ...], expected: str) -> _Table:
         if len(row) != len(head):
             raise InputError(path, f"{len(row)} cells, the header has {len(head)}; expected {expected}",
                              line=n, text=lines[n - 1])
-    return _Table(path, np.array(numbers, dtype=np.intp), [[row[k] for row in rows] for k in where], text)
+    return _Table(path, np.array(numbers, dtype=np.intp), [[row[k] for row in rows] for k in where], text, head)
 
 
 def _split(text: str, width: int) -> list[list[str]] | None:
@@ -112,10 +115,9 @@ def _split(text: str, width: int) -> list[list[str]] | None:
     return [frame[k].tolist() for k in range(width)]
 
 
-def _seconds(tokens: list[str]) -> npt.NDArray[np.float64]:
-    """Each token as :func:`~segeval.io.formats.parse_seconds` reads it, NaN where it reads none (each
-    distinct token parsed once)."""
-    values = {t: parse_seconds(t) for t in set(tokens)}
+def _seconds(tokens: list[str], parse: Callable[[str], float | None] = parse_seconds) -> npt.NDArray[np.float64]:
+    """Each token as ``parse`` reads it, NaN where it reads none (each distinct token parsed once)."""
+    values = {t: parse(t) for t in set(tokens)}
     return np.array([values[t] for t in tokens], dtype=np.float64)  # None -> NaN
 
 
@@ -139,6 +141,27 @@ def read_events(path: str) -> Events:
     label_index = {name: k for k, name in enumerate(label_names)}
     return Events(path, names, clip_codes[keep], ons[keep], offs[keep], label_names,
                   np.array([label_index[lab] for lab in kept_labels], dtype=np.intp), table.numbers[keep])
+
+
+def read_scores(path: str) -> tuple[list[str], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """A frame-score table (``onset offset <class>...``, frames back to back): its classes, the frame
+    boundaries (frames + 1) and the scores (frames x classes)."""
+    expected = "a tab-separated row: frame onset and offset in seconds (onset < offset, the previous offset), " \
+               "then a finite score per class"
+    table = _rows(path, (), expected)
+    if table.head[:2] != ["onset", "offset"] or len(table.head) < 3:
+        raise InputError(path, f"expected a header 'onset, offset, <class>, ...'; got {', '.join(table.head)}", line=1)
+    onsets, offsets = _seconds(table.columns[0]), _seconds(table.columns[1])
+    bad = ~(onsets < offsets) | np.r_[onsets[1:] != offsets[:-1], False]
+    scores = table.columns[2:]
+    values = np.stack([_seconds(col, parse_float) for col in scores], axis=1) if table.numbers.size else \
+        np.zeros((0, len(scores)))
+    bad |= np.isnan(values).any(axis=1)
+    if bad.any() or not table.numbers.size:
+        if not table.numbers.size:
+            raise InputError(path, f"no frame; expected {expected}")
+        table.refuse(int(np.argmax(bad)), f"expected {expected}")
+    return table.head[2:], np.r_[onsets, offsets[-1:]], values
 
 
 def read_durations(path: str) -> dict[str, float]:

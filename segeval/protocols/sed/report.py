@@ -3,13 +3,16 @@ as text, JSON or CSV (full precision: each equals the official one digit for dig
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from segeval.cli.tables import render
+from segeval.errors import InputError, ParameterError
 from segeval.escaping import json_text
 from segeval.protocols.sed import measures as m
-from segeval.protocols.sed.read import Events, operating_points, read_durations, read_events
+from segeval.protocols.sed.read import Event, Events, operating_points, read_durations, read_events, read_scores
 from segeval.words import plural
 
 FIGURES = ("Nref", "Nsys", "f_measure", "precision", "recall", "error_rate", "substitution_rate",
@@ -94,6 +97,54 @@ def macro_f1(truth_path: str, system_path: str, durations_path: str, *, dtc: flo
     f_avg, per_class = m.macro_f1(t, m.intersection_counts(t, dets, dtc, gtc, cttc))
     rows = [{"class": c, "value": v} for c, v in [*per_class.items(), ("macro", f_avg)]]
     return Report(rows, {"protocol": "psds_eval", "f_avg": f_avg, "f_per_class": per_class})
+
+
+def sed_scores(truth_path: str, folder: str, durations_path: str, *, dtc: float, gtc: float, cttc: float | None,
+               alpha_ct: float, alpha_st: float, max_efpr: float) -> Report:
+    """sed_scores_eval's threshold-free PSDS from a folder of frame-score tables, on the clips of the
+    ground truth that have events (the DCASE recipe), each clip ``<name without extension>.tsv``."""
+    if (alpha_ct == 0.0) != (cttc is None):
+        raise ParameterError("sed_scores_eval takes --cttc only with --alpha-ct > 0 (and needs it then). "
+                             f"Got cttc={cttc!r} and alpha_ct={alpha_ct!r}.")
+    truth, durations = read_events(truth_path), read_durations(durations_path)
+    events = {clip: evs for clip, evs in truth.clips.items() if evs}
+    missing = [c for c in events if c not in durations]
+    if missing:
+        raise InputError(durations_path, f"no duration for {missing[0]!r} of the ground truth")
+    clips, classes = [], None
+    for clip, evs in events.items():
+        path = os.path.join(folder, clip.rsplit(".", 1)[0] + ".tsv")
+        names, times, scores = read_scores(path)
+        if classes is None:
+            classes = names
+        elif names != classes:
+            raise InputError(path, f"classes {', '.join(names)}; expected those of the first table: "
+                             f"{', '.join(classes)}", line=1)
+        by_label: dict[str, list[Event]] = {}
+        for e in evs:
+            by_label.setdefault(e.label, []).append(e)
+        for same in by_label.values():  # sed_scores_eval: each onset after the previous event's offset
+            ordered = sorted(same, key=lambda e: (e.onset, e.offset))
+            for a, b in pairwise(ordered):
+                if not b.onset > a.offset:
+                    raise InputError(truth_path, f"this {b.label!r} event touches or intersects the one on line "
+                                     f"{a.line}; sed_scores_eval refuses connected events of one class", line=b.line)
+        clips.append((times, scores, by_label))
+    if classes is None:
+        raise InputError(truth_path, "no event; sed_scores_eval scores the clips with events")
+    counts = m.score_counts(classes, clips, dtc, gtc, cttc)
+    n_ref = {c: sum(e.label == c for evs in events.values() for e in evs) for c in classes}
+    absent = [c for c in classes if not n_ref[c]]
+    if absent:
+        raise InputError(truth_path, f"no event of the class {absent[0]!r} of the score tables; sed_scores_eval "
+                         "refuses a class without ground truth")
+    t_ref = {c: sum((e.offset - e.onset for evs in events.values() for e in evs if e.label == c), 0.0) for c in classes}
+    score = m.score_psds(counts, n_ref, t_ref, sum((durations[c] for c in events), 0.0), alpha_ct, alpha_st, max_efpr)
+    doc = {"protocol": "sed_scores_eval", "psds": score.value, "single_class_psds": score.per_class_value,
+           "clips": len(clips), "classes": classes, "max_efpr": max_efpr,
+           "psd_roc": {"efpr": score.efpr, "etpr": score.etpr},
+           "roc": {c: {"tpr": t, "efpr": e} for c, (t, e) in score.roc.items()}}
+    return Report([{"class": "psds", "value": score.value}], doc)
 
 
 def render_report(report: Report, fmt: str) -> str:

@@ -82,6 +82,18 @@ def compare_psds(ours: dict[str, Any], official: dict[str, Any]) -> int:
     return n
 
 
+def _sse(case: Path, run: dict[str, Any]) -> report.Report:
+    return report.sed_scores(str(case / "ground_truth.tsv"), str(case / "scores"), str(case / "durations.tsv"),
+                             **{k: run[k] for k in ("dtc", "gtc", "cttc", "alpha_ct", "alpha_st", "max_efpr")})
+
+
+def compare_sse(ours: dict[str, Any], official: dict[str, Any]) -> int:
+    assert _same(ours["psds"], official["psds"]), (ours["psds"], official["psds"])
+    for c, v in official["single_class_psds"].items():
+        assert _same(ours["single_class_psds"][c], v), (c, ours["single_class_psds"][c], v)
+    return 1 + len(official["single_class_psds"])
+
+
 @pytest.mark.parametrize("name", CASES)
 def test_generated_case_equals_official(name: str) -> None:
     case = SED / name
@@ -89,15 +101,15 @@ def test_generated_case_equals_official(name: str) -> None:
     official = json.loads((case / "official.json").read_text())
     compared = 0
     for run, theirs in zip(runs, official, strict=True):
-        if run["tool"] == "sed_scores_eval":
-            continue  # not implemented: docs/sed.md
-        scorer = _sed_eval if run["tool"] in ("event", "segment") else _psds
+        tool = run["tool"]
+        scorer = _sed_eval if tool in ("event", "segment") else _sse if tool == "sed_scores_eval" else _psds
         if "error" in theirs:
             with pytest.raises(SegevalError):
                 scorer(case, run)
             continue
         ours = scorer(case, run).doc
-        compared += (compare_sed_eval if scorer is _sed_eval else compare_psds)(ours, theirs)
+        compare = compare_sed_eval if scorer is _sed_eval else compare_sse if scorer is _sse else compare_psds
+        compared += compare(ours, theirs)
     assert compared > 0
 
 
@@ -131,7 +143,11 @@ def test_shared_case_equals_official(name: str) -> None:
             assert _same(ours["f_avg"], entry["f_avg"])
             continue
         else:
-            continue  # sed_scores_eval: not implemented
+            ours = report.sed_scores(gt, str(case / "scores"), durs, dtc=run["dtc_threshold"], gtc=run["gtc_threshold"],
+                                     cttc=run["cttc_threshold"], alpha_ct=run["alpha_ct"], alpha_st=run["alpha_st"],
+                                     max_efpr=run["max_efpr"]).doc
+            assert ours["psds"] == entry["psds"] and ours["single_class_psds"] == entry["single_class_psds"]
+            continue
         results = entry["results"]
         theirs = {"labels": sorted(results["class_wise"]), "overall": results["overall"],
                   "class_wise": results["class_wise"], "class_wise_average": results["class_wise_average"]}
