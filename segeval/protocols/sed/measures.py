@@ -491,7 +491,7 @@ def _clip_stats(d_on: FloatArray, d_off: FloatArray, target: tuple[FloatArray, F
     """sed_scores_eval's intersection statistics of one clip and class at each threshold (rows), in its
     arithmetic (sums rounded to 6 decimals)."""
     made = d_off > d_on
-    inter = np.maximum(np.minimum(d_off[..., None], target[1]) - np.maximum(d_on[..., None], target[0]), 0.0)
+    inter = overlap(d_on[..., None], d_off[..., None], target[0], target[1])
     length = d_off - d_on
     valid = (np.round(np.sum(inter, axis=-1), 6) >= np.round(dtc * length, 6)) * made
     covered = np.round(np.sum(valid[..., None] * inter, axis=-2), 6)
@@ -501,7 +501,7 @@ def _clip_stats(d_on: FloatArray, d_off: FloatArray, target: tuple[FloatArray, F
         if cttc is None or not o_on.size:
             out[name] = np.zeros_like(out["tps"])
             continue
-        cross = np.maximum(np.minimum(d_off[..., None], o_off) - np.maximum(d_on[..., None], o_on), 0.0)
+        cross = overlap(d_on[..., None], d_off[..., None], o_on, o_off)
         total = np.round(np.sum((1 - valid[..., None]) * cross, axis=-1), 6)
         out[name] = ((total >= np.round(cttc * length, 6)) * made).sum(-1)
     return out
