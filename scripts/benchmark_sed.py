@@ -26,7 +26,12 @@ RUNS = [
      ["-m", "segment"]),
     ("PSDS1 (psds_eval, 50 operating points)", {"tool": "psds_eval", **sed_cases.PSDS1}, ["-m", "psds1"]),
     ("PSDS2 (psds_eval, 50 operating points)", {"tool": "psds_eval", **sed_cases.PSDS2}, ["-m", "psds2"]),
+    ("PSDS1 (sed_scores_eval, every threshold)", {"tool": "sed_scores_eval", **sed_cases.PSDS1, "cttc": None},
+     ["-m", "psds1", "--psds-tool", "sed_scores_eval"]),
+    ("PSDS2 (sed_scores_eval, every threshold)", {"tool": "sed_scores_eval", **sed_cases.PSDS2},
+     ["-m", "psds2", "--psds-tool", "sed_scores_eval"]),
 ]
+SYSTEMS = ["detections.tsv", "detections.tsv", "operating_points", "operating_points", "scores", "scores"]
 
 
 def timed(cmd: list[str]) -> float:
@@ -50,7 +55,7 @@ def main() -> None:
     print("| measure | official (s) | segeval (s) | ratio |\n|---|---:|---:|---:|")
     for k, (name, _, flags) in enumerate(RUNS):
         official = timed([args.official_python, os.path.join(HERE, "sed_cases.py"), "run", d, str(k)])
-        system = os.path.join(d, "detections.tsv" if k < 2 else "operating_points")
+        system = os.path.join(d, SYSTEMS[k])
         ours = timed([sys.executable, "-m", "segeval", "sed", os.path.join(d, "ground_truth.tsv"), system,
                       "-d", os.path.join(d, "durations.tsv"), *flags])
         print(f"| {name} | {official:.2f} | {ours:.2f} | {official / ours:.1f}x |", flush=True)
