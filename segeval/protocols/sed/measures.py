@@ -471,61 +471,87 @@ class ScoreCounts:
 
 
 def _runs(scores: FloatArray, times: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Per distinct score t (ascending): onsets and offsets of the runs of frames scoring >= t, padded with
-    zeros to the longest row (sed_scores_eval's ``onset_offset_curves``)."""
-    cands = np.unique(scores)
-    on = scores[None, :] >= cands[:, None]
-    edges = np.diff(np.pad(on, ((0, 0), (1, 1))).astype(np.int8), axis=1)
+    """Per clip (rows of ``scores``, clips x frames) and per threshold (its scores sorted, repeats kept):
+    onsets and offsets of the runs of frames scoring >= the threshold, padded with zero-length events
+    (sed_scores_eval's ``onset_offset_curves``)."""
+    cands = np.sort(scores, axis=1)
+    on = scores[:, None, :] >= cands[:, :, None]
+    edges = np.diff(np.pad(on, ((0, 0), (0, 0), (1, 1))).astype(np.int8), axis=2)
     starts, ends = np.nonzero(edges == 1), np.nonzero(edges == -1)
-    rank = np.cumsum(edges == 1, axis=1)[starts] - 1
+    rank = np.cumsum(edges == 1, axis=2)[starts] - 1
     width = int(rank.max()) + 1 if rank.size else 0
-    onsets, offsets = np.zeros((cands.size, width)), np.zeros((cands.size, width))
-    onsets[starts[0], rank] = times[starts[1]]
-    offsets[ends[0], rank] = times[ends[1]]
+    onsets, offsets = np.zeros((*cands.shape, width)), np.zeros((*cands.shape, width))
+    onsets[starts[0], starts[1], rank] = times[starts[0], starts[2]]
+    offsets[ends[0], ends[1], rank] = times[ends[0], ends[2]]
     return cands, onsets, offsets
 
 
-def _clip_stats(d_on: FloatArray, d_off: FloatArray, target: tuple[FloatArray, FloatArray],
-                others: dict[str, tuple[FloatArray, FloatArray]], dtc: float, gtc: float,
-                cttc: float | None) -> dict[str, FloatArray]:
-    """sed_scores_eval's intersection statistics of one clip and class at each threshold (rows), in its
-    arithmetic (sums rounded to 6 decimals)."""
+def _sum_last(x: FloatArray) -> FloatArray:
+    """NumPy's sum over the last axis as it adds fewer than 8 values (left to right), padding zeros ignored."""
+    total = x[..., 0].copy() if x.shape[-1] else np.zeros(x.shape[:-1])
+    for k in range(1, x.shape[-1]):
+        total += x[..., k]
+    return total
+
+
+def _padded(events: Sequence[Sequence[Event]]) -> tuple[FloatArray, FloatArray, BoolArray]:
+    """Onsets, offsets (clips x most events, zero-padded) and which are events."""
+    width = max((len(e) for e in events), default=0)
+    on, off = np.zeros((len(events), width)), np.zeros((len(events), width))
+    real = np.zeros((len(events), width), dtype=bool)
+    for i, evs in enumerate(events):
+        on[i, :len(evs)], off[i, :len(evs)], real[i, :len(evs)] = [e.onset for e in evs], [e.offset for e in evs], True
+    return on, off, real
+
+
+def _stats(d_on: FloatArray, d_off: FloatArray, target: tuple[FloatArray, FloatArray, BoolArray],
+           others: dict[str, tuple[FloatArray, FloatArray, BoolArray]], dtc: float, gtc: float,
+           cttc: float | None) -> list[FloatArray]:
+    """sed_scores_eval's intersection statistics (clips x thresholds): true positives, false positives,
+    cross-triggers per other class, in its arithmetic (sums rounded to 6 decimals, ``>=``)."""
     made = d_off > d_on
-    inter = overlap(d_on[..., None], d_off[..., None], target[0], target[1])
+    inter = overlap(d_on[..., None], d_off[..., None], target[0][:, None, None, :], target[1][:, None, None, :])
     length = d_off - d_on
-    valid = (np.round(np.sum(inter, axis=-1), 6) >= np.round(dtc * length, 6)) * made
+    valid = (np.round(_sum_last(inter), 6) >= np.round(dtc * length, 6)) * made
     covered = np.round(np.sum(valid[..., None] * inter, axis=-2), 6)
-    out = {"tps": (covered >= np.round(gtc * (target[1] - target[0]), 6)).sum(-1),
-           "fps": made.sum(-1) - valid.sum(-1)}
-    for name, (o_on, o_off) in others.items():
+    tps = ((covered >= np.round(gtc * (target[1] - target[0]), 6)[:, None, :]) & target[2][:, None, :]).sum(-1)
+    out = [tps, made.sum(-1) - valid.sum(-1)]
+    for o_on, o_off, _ in others.values():
         if cttc is None or not o_on.size:
-            out[name] = np.zeros_like(out["tps"])
+            out.append(np.zeros_like(tps))
             continue
-        cross = overlap(d_on[..., None], d_off[..., None], o_on, o_off)
-        total = np.round(np.sum((1 - valid[..., None]) * cross, axis=-1), 6)
-        out[name] = ((total >= np.round(cttc * length, 6)) * made).sum(-1)
-    return out
+        cross = overlap(d_on[..., None], d_off[..., None], o_on[:, None, None, :], o_off[:, None, None, :])
+        total = np.round(_sum_last((1 - valid[..., None]) * cross), 6)
+        out.append(((total >= np.round(cttc * length, 6)) * made).sum(-1))
+    return [np.asarray(x, dtype=np.float64) for x in out]
 
 
 def score_counts(classes: list[str], clips: Sequence[tuple[FloatArray, FloatArray, dict[str, list[Event]]]],
-                 dtc: float, gtc: float, cttc: float | None) -> dict[str, ScoreCounts]:
-    """Per class, the counts over all clips (each: frame times, scores frames x classes, its events)."""
+                 dtc: float, gtc: float, cttc: float | None, batch: int = 128) -> dict[str, ScoreCounts]:
+    """Per class, the counts over all clips (each: frame boundaries, scores frames x classes, its events by
+    label), clips of one frame count taken ``batch`` at a time."""
+    by_frames: dict[int, list[int]] = {}
+    for i, (_, scores, _) in enumerate(clips):
+        by_frames.setdefault(scores.shape[0], []).append(i)
+    chunks = [ids[k:k + batch] for ids in by_frames.values() for k in range(0, len(ids), batch)]
+    points: dict[str, list[FloatArray]] = {name: [] for name in classes}
+    deltas: dict[str, list[FloatArray]] = {name: [] for name in classes}
+    for ids in chunks:
+        times = np.stack([clips[i][0] for i in ids])
+        gt = {k: _padded([clips[i][2].get(k, []) for i in ids]) for k in classes}
+        for c, name in enumerate(classes):
+            cands, on, off = _runs(np.stack([clips[i][1][:, c] for i in ids]), times)
+            table = np.stack(_stats(on, off, gt[name], {k: v for k, v in gt.items() if k != name}, dtc, gtc, cttc),
+                             axis=-1)
+            step = table - np.concatenate((table[:, 1:], np.zeros_like(table[:, :1])), axis=1)
+            change = np.abs(step).sum(-1) > 0  # the last of each run of equal scores carries the step
+            points[name].append(cands[change])
+            deltas[name].append(step[change])
     out = {}
-    for c, name in enumerate(classes):
-        points, deltas = [], []
-        for times, scores, events in clips:
-            gt = {k: (np.array([e.onset for e in events.get(k, [])]), np.array([e.offset for e in events.get(k, [])]))
-                  for k in classes}
-            cands, on, off = _runs(scores[:, c], times)
-            stats = _clip_stats(on, off, gt[name], {k: v for k, v in gt.items() if k != name}, dtc, gtc, cttc)
-            table = np.stack([stats[k] for k in stats], axis=1).astype(np.float64)
-            step = table - np.concatenate((table[1:], np.zeros_like(table[:1])))
-            change = np.flatnonzero(np.abs(step).sum(1) > 0)
-            points.append(cands[change])
-            deltas.append(step[change])
-        thresholds, inverse = np.unique(np.concatenate(points), return_inverse=True)
-        summed = np.zeros((thresholds.size, 2 + len(classes) - 1))
-        np.add.at(summed, inverse, np.concatenate(deltas))
+    for name in classes:
+        thresholds, inverse = np.unique(np.concatenate(points[name]), return_inverse=True)
+        summed = np.zeros((thresholds.size, 1 + len(classes)))
+        np.add.at(summed, inverse, np.concatenate(deltas[name]))
         totals = np.concatenate((np.cumsum(summed[::-1], axis=0)[::-1], np.zeros((1, summed.shape[1]))))
         others = [k for k in classes if k != name]
         out[name] = ScoreCounts(np.concatenate((thresholds, [np.inf])), totals[:, 0], totals[:, 1],

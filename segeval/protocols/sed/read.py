@@ -16,6 +16,7 @@ from typing import NoReturn
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 
 from segeval.errors import InputError
 from segeval.io.fast import read_csv
@@ -117,8 +118,9 @@ def _split(text: str, width: int) -> list[list[str]] | None:
 
 def _seconds(tokens: list[str], parse: Callable[[str], float | None] = parse_seconds) -> npt.NDArray[np.float64]:
     """Each token as ``parse`` reads it, NaN where it reads none (each distinct token parsed once)."""
-    values = {t: parse(t) for t in set(tokens)}
-    return np.array([values[t] for t in tokens], dtype=np.float64)  # None -> NaN
+    codes, distinct = pd.factorize(np.asarray(tokens, dtype=object))
+    values = np.array([parse(t) for t in distinct.tolist()] + [None], dtype=np.float64)  # None -> NaN
+    return np.asarray(values[codes], dtype=np.float64)
 
 
 def read_events(path: str) -> Events:
@@ -162,6 +164,40 @@ def read_scores(path: str) -> tuple[list[str], npt.NDArray[np.float64], npt.NDAr
             raise InputError(path, f"no frame; expected {expected}")
         table.refuse(int(np.argmax(bad)), f"expected {expected}")
     return table.head[2:], np.r_[onsets, offsets[-1:]], values
+
+
+Scores = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]
+
+
+def read_score_folder(paths: list[str]) -> tuple[list[str], list[Scores]]:
+    """The frame-score tables of ``paths`` (one header for all): classes, and per table its frame boundaries
+    and scores.  Well-formed tables are tokenised together; otherwise each is read on its own, and the
+    first bad one refused (:func:`read_scores`)."""
+    texts = [read_text(p) for p in paths]
+    heads = [t.partition("\n")[0] for t in texts]
+    bodies = [t.partition("\n")[2] for t in texts]
+    head = heads[0].split("\t") if heads else []
+    if head[:2] == ["onset", "offset"] and len(head) > 2 and all(h == heads[0] for h in heads) \
+            and all(b.endswith("\n") for b in bodies):
+        cells = _split(heads[0] + "\n" + "".join(bodies), len(head))
+        if cells is not None:
+            columns = [_seconds(cells[0]), _seconds(cells[1]), *(_seconds(c, parse_float) for c in cells[2:])]
+            ends = np.cumsum([b.count("\n") for b in bodies])
+            out = []
+            for start, end in zip(np.r_[0, ends[:-1]].tolist(), ends.tolist(), strict=True):
+                on, off = columns[0][start:end], columns[1][start:end]
+                values = np.stack([c[start:end] for c in columns[2:]], axis=1)
+                if not (on < off).all() or (on[1:] != off[:-1]).any() or np.isnan(values).any():
+                    break
+                out.append((np.r_[on, off[-1:]], values))
+            else:
+                return head[2:], out
+    tables = [read_scores(p) for p in paths]
+    for path, (names, _, _) in zip(paths, tables, strict=True):
+        if names != tables[0][0]:
+            raise InputError(path, f"classes {', '.join(names)}; expected those of the first table: "
+                             f"{', '.join(tables[0][0])}", line=1)
+    return (tables[0][0] if tables else []), [(t, v) for _, t, v in tables]
 
 
 def read_durations(path: str) -> dict[str, float]:

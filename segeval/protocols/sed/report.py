@@ -12,7 +12,7 @@ from segeval.cli.tables import render
 from segeval.errors import InputError, ParameterError
 from segeval.escaping import json_text
 from segeval.protocols.sed import measures as m
-from segeval.protocols.sed.read import Event, Events, operating_points, read_durations, read_events, read_scores
+from segeval.protocols.sed.read import Event, Events, operating_points, read_durations, read_events, read_score_folder
 from segeval.words import plural
 
 FIGURES = ("Nref", "Nsys", "f_measure", "precision", "recall", "error_rate", "substitution_rate",
@@ -111,15 +111,12 @@ def sed_scores(truth_path: str, folder: str, durations_path: str, *, dtc: float,
     missing = [c for c in events if c not in durations]
     if missing:
         raise InputError(durations_path, f"no duration for {missing[0]!r} of the ground truth")
-    clips, classes = [], None
-    for clip, evs in events.items():
-        path = os.path.join(folder, clip.rsplit(".", 1)[0] + ".tsv")
-        names, times, scores = read_scores(path)
-        if classes is None:
-            classes = names
-        elif names != classes:
-            raise InputError(path, f"classes {', '.join(names)}; expected those of the first table: "
-                             f"{', '.join(classes)}", line=1)
+    paths = [os.path.join(folder, clip.rsplit(".", 1)[0] + ".tsv") for clip in events]
+    classes, tables = read_score_folder(paths)
+    if not classes:
+        raise InputError(truth_path, "no event; sed_scores_eval scores the clips with events")
+    clips = []
+    for (times, scores), evs in zip(tables, events.values(), strict=True):
         by_label: dict[str, list[Event]] = {}
         for e in evs:
             by_label.setdefault(e.label, []).append(e)
@@ -130,8 +127,6 @@ def sed_scores(truth_path: str, folder: str, durations_path: str, *, dtc: float,
                     raise InputError(truth_path, f"this {b.label!r} event touches or intersects the one on line "
                                      f"{a.line}; sed_scores_eval refuses connected events of one class", line=b.line)
         clips.append((times, scores, by_label))
-    if classes is None:
-        raise InputError(truth_path, "no event; sed_scores_eval scores the clips with events")
     counts = m.score_counts(classes, clips, dtc, gtc, cttc)
     n_ref = {c: sum(e.label == c for evs in events.values() for e in evs) for c in classes}
     absent = [c for c in classes if not n_ref[c]]
