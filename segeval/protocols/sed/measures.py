@@ -173,9 +173,9 @@ def event_file(counts: Counts, ref: Sequence[Event], est: Sequence[Event], colla
 
 # ----------------------------------------------------------------------------- segment-based
 
-def _roll(events: Sequence[Event], labels: list[str], resolution: float) -> FloatArray:
-    length = max((e.offset for e in events), default=0.0)
-    roll = np.zeros((math.ceil(length * 1 / resolution), len(labels)))
+def _roll(events: Sequence[Event], labels: list[str], resolution: float, n: int) -> FloatArray:
+    """sed_eval's event roll cut or padded to ``n`` segments: segment floor(onset / r) to ceil(offset / r) - 1."""
+    roll = np.zeros((n, len(labels)))
     for e in events:
         roll[math.floor(e.onset * 1 / resolution):math.ceil(e.offset * 1 / resolution),
              labels.index(e.label)] = 1
@@ -188,8 +188,7 @@ def segment_file(counts: Counts, ref: Sequence[Event], est: Sequence[Event], res
     if duration is None:
         duration = max([e.offset for e in (*ref, *est)], default=0.0)
     n = math.ceil(duration * 1 / resolution)
-    a, b = (np.pad(x[:n], ((0, max(0, n - len(x))), (0, 0))) for x in (_roll(ref, counts.labels, resolution),
-                                                                        _roll(est, counts.labels, resolution)))
+    a, b = _roll(ref, counts.labels, resolution, n), _roll(est, counts.labels, resolution, n)
     nref, nsys, tp = a.sum(axis=1), b.sum(axis=1), ((a + b) > 1).sum(axis=1)
     o = counts.overall
     o["Nref"] += nref.sum()
@@ -198,13 +197,12 @@ def segment_file(counts: Counts, ref: Sequence[Event], est: Sequence[Event], res
     o["Nsubs"] += (np.minimum(nref, nsys) - tp).sum()
     o["Nfn"] += np.maximum(0, nref - nsys).sum()
     o["Nfp"] += np.maximum(0, nsys - nref).sum()
-    for k, c in enumerate(counts.labels):
-        cls, x, y = counts.per_class[c], a[:, k], b[:, k]
-        cls["Nref"] += x.sum()
-        cls["Nsys"] += y.sum()
-        cls["Ntp"] += ((x + y) > 1).sum()
-        cls["Nfp"] += (y > x).sum()
-        cls["Nfn"] += (x > y).sum()
+    per_class = zip(a.sum(axis=0), b.sum(axis=0), ((a + b) > 1).sum(axis=0), (b > a).sum(axis=0), (a > b).sum(axis=0),
+                    strict=True)
+    for c, (nref_c, nsys_c, tp_c, fp_c, fn_c) in zip(counts.labels, per_class, strict=True):
+        cls = counts.per_class[c]
+        for k, v in zip(("Nref", "Nsys", "Ntp", "Nfp", "Nfn"), (nref_c, nsys_c, tp_c, fp_c, fn_c), strict=True):
+            cls[k] += float(v)
 
 
 # ----------------------------------------------------------------------------- PSDS (psds_eval)
