@@ -56,6 +56,9 @@ def sed(
         "--psds-tool", metavar="psds_eval|sed_scores_eval",
         help="psds_eval: SYSTEM is a folder of detection tables (operating points); sed_scores_eval: a folder of "
              "frame-score tables, one per clip of the ground truth with events (threshold-free).")] = "psds_eval",
+    figure: Annotated[str | None, typer.Option("--plot", metavar="FILE.png|svg",
+                                               help="psds*: draw each class's ROC and the PSD-ROC (needs "
+                                                    "pip install 'segeval[plot]').")] = None,
     output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
                                         help="text or csv: a table; json: every figure, per-class ROC "
                                              "points for psds*.")] = "text",
@@ -78,6 +81,12 @@ def sed(
         if not 0 <= value < float("inf"):
             raise ParameterError(f"The '{name}' parameter must be a number >= 0. Got {value!r} instead.")
     _unit("resolution", resolution, positive=True)
+    if figure is not None:
+        if metric not in ("psds", "psds1", "psds2"):
+            raise ParameterError(f"--plot draws a PSDS's ROC curves; --metric {metric} has none.")
+        from segeval.viz import check_output
+
+        check_output(figure, [truth, system])
     if metric in ("event", "segment"):
         if metric == "segment" and segment_length == "duration" and durations is None:
             raise ParameterError("--segment-length duration needs --durations.")
@@ -107,6 +116,8 @@ def sed(
             limit = base["max_efpr"] if max_efpr is None else None if max_efpr == "none" else _rate(max_efpr)
             result = report.psds(truth, system, durations, dtc=p["dtc"], gtc=p["gtc"], cttc=p["cttc"],
                                  alpha_ct=p["alpha_ct"], alpha_st=p["alpha_st"], max_efpr=limit)
+    if figure is not None:
+        report.plot(result, figure)
     sys.stdout.write(report.render_report(result, fmt))
     for note in result.notes:
         print(render_note(note), file=sys.stderr)

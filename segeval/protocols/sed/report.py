@@ -142,6 +142,34 @@ def sed_scores(truth_path: str, folder: str, durations_path: str, *, dtc: float,
     return Report([{"class": "psds", "value": score.value}], doc)
 
 
+def plot(report: Report, output: str) -> None:
+    """Each class's ROC (TPR against eFPR per hour, steps) and the PSD-ROC of a PSDS report (``segeval[plot]``)."""
+    from segeval import viz
+
+    doc = report.doc
+    plt = viz.pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    if doc["protocol"] == "psds_eval":
+        x = doc["psd_roc"]["efpr"]
+        curves = {c: (y, x) for c, y in doc["psd_roc"]["per_class_tpr"].items()}
+        psd = (doc["psd_roc"]["etpr"], x)
+    else:
+        curves = {c: (r["tpr"], r["efpr"]) for c, r in doc["roc"].items()}
+        psd = (doc["psd_roc"]["etpr"], doc["psd_roc"]["efpr"])
+    for k, (c, (y, xs)) in enumerate(curves.items()):
+        colour, line, _ = viz.run_style(k)
+        ax.step(xs, y, where="post", color=colour, linestyle=line, linewidth=1, label=viz.label(c))
+    ax.step(psd[1], psd[0], where="post", color="black", linewidth=2.5, label=f"PSD-ROC (PSDS {doc['psds']:.4f})")
+    ax.set_xlim(0, doc["max_efpr"])
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("eFPR per hour")
+    ax.set_ylabel("TPR")
+    ax.set_title(f"{doc['protocol']}: per-class ROC and PSD-ROC")
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    viz.save(fig, output)
+
+
 def render_report(report: Report, fmt: str) -> str:
     if fmt == "json":
         return json_text({**report.doc, "notes": report.notes}) + "\n"

@@ -108,3 +108,43 @@ def test_dropped_detections_noted_and_json_figures(tmp_path: Path) -> None:
     assert code == 0 and "1 detection in 1 clip not in the ground truth left out" in err
     doc = json.loads(out)
     assert doc["overall"]["f_measure"] == 1.0 and doc["class_wise"]["Dog"]["Nsys"] == 1.0
+
+
+def _psds_case(tmp: Path) -> tuple[str, str, str]:
+    # Dog 1-3 s detected at 1.2-3.2 (DTC 0.9, GTC 0.9), Cat 2.3-6.3 at 2.5-7.1 (DTC 0.83, GTC 0.95)
+    gt = _write(tmp, "gt.tsv", HEAD + "a.wav\t1.0\t3.0\tDog\na.wav\t2.3\t6.3\tCat\n")
+    durations = _write(tmp, "d.tsv", "filename\tduration\na.wav\t10\n")
+    (tmp / "ops").mkdir()
+    _write(tmp / "ops", "p_th_0.5.tsv", HEAD + "a.wav\t1.2\t3.2\tDog\na.wav\t2.5\t7.1\tCat\n")
+    _write(tmp / "ops", "p_th_0.7.tsv", HEAD + "a.wav\t1.2\t3.2\tDog\n")
+    return gt, str(tmp / "ops"), durations
+
+
+def test_psds_json_has_each_operating_point_and_roc(tmp_path: Path) -> None:
+    gt, ops, durations = _psds_case(tmp_path)
+    code, out, _ = run_cli("sed", gt, ops, "-d", durations, "-m", "psds1", "-o", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["classes"] == ["Cat", "Dog"]
+    assert [p["tpr"] for p in doc["operating_points"]] == [{"Cat": 1.0, "Dog": 1.0}, {"Cat": 0.0, "Dog": 1.0}]
+    # no false positive anywhere: every eFPR is 0, the PSD-ROC is the mean - std of TPR 1 and 1 at eFPR 0
+    assert doc["psd_roc"]["efpr"] == [0.0] and doc["psds"] == 1.0
+
+
+def test_plot_draws_the_rocs(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    gt, ops, durations = _psds_case(tmp_path)
+    code, _, err = run_cli("sed", gt, ops, "-d", durations, "-m", "psds2", "--plot", str(tmp_path / "roc.png"))
+    assert code == 0, err
+    assert (tmp_path / "roc.png").read_bytes()[:4] == b"\x89PNG"
+    code, _, err = run_cli("sed", gt, ops, "-m", "event", "--plot", str(tmp_path / "x.png"))
+    assert code == 2 and "has none" in err
+
+
+def test_bad_score_table_refused(tmp_path: Path) -> None:
+    gt = _write(tmp_path, "gt.tsv", HEAD + "a.wav\t1.0\t3.0\tDog\n")
+    durations = _write(tmp_path, "d.tsv", "filename\tduration\na.wav\t10\n")
+    (tmp_path / "scores").mkdir()
+    _write(tmp_path / "scores", "a.tsv", "onset\toffset\tDog\n0.0\t0.5\t0.1\n0.5\t1.0\tx\n")
+    code, _, err = run_cli("sed", gt, str(tmp_path / "scores"), "-d", durations, "-m", "psds1",
+                           "--psds-tool", "sed_scores_eval")
+    assert code == 2 and "a.tsv, line 3: " in err and "a finite score per class" in err
