@@ -9,7 +9,7 @@ file, line and text (exit 2); docs/sed.md lists what the official tools do inste
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import NoReturn
@@ -116,7 +116,8 @@ def _split(text: str, width: int) -> list[list[str]] | None:
     return [frame[k].tolist() for k in range(width)]
 
 
-def _seconds(tokens: list[str], parse: Callable[[str], float | None] = parse_seconds) -> npt.NDArray[np.float64]:
+def _seconds(tokens: Sequence[str] | npt.NDArray[np.object_],
+             parse: Callable[[str], float | None] = parse_seconds) -> npt.NDArray[np.float64]:
     """Each token as ``parse`` reads it, NaN where it reads none (each distinct token parsed once)."""
     codes, distinct = pd.factorize(np.asarray(tokens, dtype=object))
     values = np.array([parse(t) for t in distinct.tolist()] + [None], dtype=np.float64)  # None -> NaN
@@ -126,23 +127,17 @@ def _seconds(tokens: list[str], parse: Callable[[str], float | None] = parse_sec
 def read_events(path: str) -> Events:
     """An event table; a row with empty onset, offset and label lists a clip without events."""
     table = _rows(path, EVENT_COLUMNS, _EVENT_EXPECTED)
-    clips, onsets, offsets, labels = table.columns
-    empty = np.array([on == off == lab == "" for on, off, lab in zip(onsets, offsets, labels, strict=True)],
-                     dtype=bool)
+    clips, onsets, offsets, labels = (np.asarray(c, dtype=object) for c in table.columns)
+    empty = (onsets == "") & (offsets == "") & (labels == "")
     ons, offs = _seconds(onsets), _seconds(offsets)
-    bad = np.array([not c for c in clips], dtype=bool) | ~empty & ~(ons <= offs)  # NaN (no number) too
-    bad |= ~empty & np.array([not lab for lab in labels], dtype=bool)
+    bad = (clips == "") | ~empty & (~(ons <= offs) | (labels == ""))  # NaN (no number) too
     if bad.any():
         table.refuse(int(np.argmax(bad)), f"expected {_EVENT_EXPECTED}")
-    names = list(dict.fromkeys(clips))
+    clip_codes, names = pd.factorize(clips)  # clips in order of first appearance
     keep = np.flatnonzero(~empty)
-    index = {name: k for k, name in enumerate(names)}
-    clip_codes = np.array([index[c] for c in clips], dtype=np.intp)
-    kept_labels = [labels[k] for k in keep.tolist()]
-    label_names = sorted(set(kept_labels))
-    label_index = {name: k for k, name in enumerate(label_names)}
-    return Events(path, names, clip_codes[keep], ons[keep], offs[keep], label_names,
-                  np.array([label_index[lab] for lab in kept_labels], dtype=np.intp), table.numbers[keep])
+    label_codes, label_names = pd.factorize(labels[keep], sort=True)
+    return Events(path, names.tolist(), clip_codes[keep].astype(np.intp), ons[keep], offs[keep], label_names.tolist(),
+                  label_codes.astype(np.intp), table.numbers[keep])
 
 
 def read_scores(path: str) -> tuple[list[str], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
