@@ -514,13 +514,16 @@ def _stats(d_on: FloatArray, d_off: FloatArray, target: tuple[FloatArray, FloatA
     covered = np.round(np.sum(valid[..., None] * inter, axis=-2), 6)
     tps = ((covered >= np.round(gtc * (target[1] - target[0]), 6)[:, None, :]) & target[2][:, None, :]).sum(-1)
     out = [tps, made.sum(-1) - valid.sum(-1)]
-    for o_on, o_off, _ in others.values():
-        if cttc is None or not o_on.size:
-            out.append(np.zeros_like(tps))
-            continue
-        cross = overlap(d_on[..., None], d_off[..., None], o_on[:, None, None, :], o_off[:, None, None, :])
-        total = np.round(_sum_last((1 - valid[..., None]) * cross), 6)
-        out.append(((total >= np.round(cttc * length, 6)) * made).sum(-1))
+    for o_on, o_off, o_real in others.values():
+        cts = np.zeros_like(tps)
+        rows = np.flatnonzero(o_real.any(axis=1))
+        if cttc is not None and rows.size:  # a clip without events of the other class has no cross-trigger on it
+            width = int(o_real[rows].sum(axis=1).max())
+            cross = overlap(d_on[rows, ..., None], d_off[rows, ..., None], o_on[rows, None, None, :width],
+                            o_off[rows, None, None, :width])
+            total = np.round(_sum_last((1 - valid[rows, ..., None]) * cross), 6)
+            cts[rows] = ((total >= np.round(cttc * length[rows], 6)) * made[rows]).sum(-1)
+        out.append(cts)
     return [np.asarray(x, dtype=np.float64) for x in out]
 
 
