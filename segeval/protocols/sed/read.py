@@ -176,12 +176,13 @@ def read_score_folder(paths: list[str]) -> tuple[list[str], list[Scores]]:
             and all(b.endswith("\n") for b in bodies):
         cells = _split(heads[0] + "\n" + "".join(bodies), len(head))
         if cells is not None:
-            columns = [_seconds(cells[0]), _seconds(cells[1]), *(_seconds(c, parse_float) for c in cells[2:])]
+            onsets, offsets = _seconds(cells[0]), _seconds(cells[1])
+            scores = _seconds(np.concatenate([np.asarray(c, dtype=object) for c in cells[2:]]), parse_float)
+            scores = scores.reshape(len(cells) - 2, -1).T
             ends = np.cumsum([b.count("\n") for b in bodies])
             out = []
             for start, end in zip(np.r_[0, ends[:-1]].tolist(), ends.tolist(), strict=True):
-                on, off = columns[0][start:end], columns[1][start:end]
-                values = np.stack([c[start:end] for c in columns[2:]], axis=1)
+                on, off, values = onsets[start:end], offsets[start:end], scores[start:end]
                 if not (on < off).all() or (on[1:] != off[:-1]).any() or np.isnan(values).any():
                     break
                 out.append((np.r_[on, off[-1:]], values))
