@@ -508,11 +508,17 @@ def _stats(d_on: FloatArray, d_off: FloatArray, target: tuple[FloatArray, FloatA
     """sed_scores_eval's intersection statistics (clips x thresholds): true positives, false positives,
     cross-triggers per other class, in its arithmetic (sums rounded to 6 decimals, ``>=``)."""
     made = d_off > d_on
-    inter = overlap(d_on[..., None], d_off[..., None], target[0][:, None, None, :], target[1][:, None, None, :])
     length = d_off - d_on
-    valid = (np.round(_sum_last(inter), 6) >= np.round(dtc * length, 6)) * made
-    covered = np.round(np.sum(valid[..., None] * inter, axis=-2), 6)
-    tps = ((covered >= np.round(gtc * (target[1] - target[0]), 6)[:, None, :]) & target[2][:, None, :]).sum(-1)
+    valid = (np.round(dtc * length, 6) <= 0.0) * made  # a clip without events of the class: no intersection
+    tps = np.zeros(made.shape[:2], dtype=np.intp)
+    rows = np.flatnonzero(target[2].any(axis=1))
+    if rows.size:
+        width = int(target[2][rows].sum(axis=1).max())
+        g_on, g_off, real = target[0][rows, :width], target[1][rows, :width], target[2][rows, :width]
+        inter = overlap(d_on[rows, ..., None], d_off[rows, ..., None], g_on[:, None, None, :], g_off[:, None, None, :])
+        valid[rows] = (np.round(_sum_last(inter), 6) >= np.round(dtc * length[rows], 6)) * made[rows]
+        covered = np.round(np.sum(valid[rows, ..., None] * inter, axis=-2), 6)
+        tps[rows] = ((covered >= np.round(gtc * (g_off - g_on), 6)[:, None, :]) & real[:, None, :]).sum(-1)
     out = [tps, made.sum(-1) - valid.sum(-1)]
     for o_on, o_off, o_real in others.values():
         cts = np.zeros_like(tps)
