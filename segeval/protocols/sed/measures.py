@@ -280,6 +280,9 @@ def truth(gt: Events, durations: dict[str, float]) -> Truth:
 def _group_sums(groups: npt.NDArray[np.intp], values: FloatArray, n: int) -> tuple[FloatArray, BoolArray]:
     """Per group (0..n-1): the Kahan-compensated sum of its values in their order (as :func:`_kahan`), and
     whether it has any."""
+    sizes = np.bincount(groups, minlength=n)
+    if sizes.max(initial=0) <= 2:  # Kahan's sum of one or two values is their plain sum, in order
+        return np.asarray(np.bincount(groups, weights=values, minlength=n), dtype=np.float64), sizes > 0
     order = np.argsort(groups, kind="stable")
     g, v = groups[order], values[order]
     total, comp = np.zeros(n), np.zeros(n)
@@ -291,7 +294,7 @@ def _group_sums(groups: npt.NDArray[np.intp], values: FloatArray, n: int) -> tup
         s = total[gi] + y
         comp[gi] = (s - total[gi]) - y
         total[gi] = s
-    return total, np.bincount(groups, minlength=n) > 0
+    return total, sizes > 0
 
 
 def intersection_counts(t: Truth, dets: Events, dtc: float, gtc: float, cttc: float) -> FloatArray:

@@ -148,3 +148,19 @@ def test_bad_score_table_refused(tmp_path: Path) -> None:
     code, _, err = run_cli("sed", gt, str(tmp_path / "scores"), "-d", durations, "-m", "psds1",
                            "--psds-tool", "sed_scores_eval")
     assert code == 2 and "a.tsv, line 3: " in err and "a finite score per class" in err
+
+
+def test_group_sums_equal_pandas_kahan_sum_on_every_route() -> None:
+    # seeded sweep: groups of one or two values (the bincount route) and of up to six (the Kahan loop)
+    import numpy as np
+
+    rng = np.random.default_rng(39)
+    for most in (2, 6):
+        groups = np.sort(rng.integers(0, 40, size=200))
+        groups = np.concatenate([groups[groups == g][:most] for g in range(40)])
+        values = rng.random(groups.size) * 10.0 ** rng.integers(-8, 8, size=groups.size)
+        order = rng.permutation(groups.size)
+        total, has = measures._group_sums(groups[order], values[order], 40)
+        for g in range(40):
+            mine = values[order][groups[order] == g]
+            assert has[g] == bool(mine.size) and total[g] == measures._kahan(mine.tolist())
