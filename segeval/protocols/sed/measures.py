@@ -370,22 +370,19 @@ def add_point(points: list[OperatingPoint], seen: set[bytes], t: Truth, dets: Ev
 
 
 def table_key(dets: Events) -> bytes:
-    """A digest of the table's rows sorted (zero-length events left out): equal for equal tables."""
+    """A digest of the table's rows as a multiset (zero-length events left out): equal for equal tables,
+    whatever their order (psds_eval identifies an operating point by a hash of its sorted table too)."""
     keep = dets.offset > dets.onset
-    digest = hashlib.sha256()
-    ranks = []
-    for codes, names in ((dets.clip[keep], dets.names), (dets.label[keep], dets.labels)):
-        used = np.unique(codes)
-        by_name = sorted(used.tolist(), key=lambda k: names[k])
-        rank = np.zeros(len(names) + 1, dtype=np.intp)
-        rank[by_name] = np.arange(len(by_name))
-        ranks.append(rank[codes])
-        digest.update("\t".join(names[k] for k in by_name).encode() + b"\n")
-    on, off = dets.onset[keep], dets.offset[keep]
-    order = np.lexsort((ranks[1], off, on, ranks[0]))
-    for column in (ranks[0], on, off, ranks[1]):
-        digest.update(np.ascontiguousarray(column[order]).tobytes())
-    return digest.digest()
+    names = pd.util.hash_array(np.array(dets.names, dtype=object))
+    labels = pd.util.hash_array(np.array(dets.labels, dtype=object))
+    columns = (names[dets.clip[keep]], labels[dets.label[keep]], dets.onset[keep].view(np.uint64),
+               dets.offset[keep].view(np.uint64))
+    row = np.zeros(int(keep.sum()), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for k, column in enumerate(columns):
+            row = (row ^ column) * np.uint64(0x9E3779B97F4A7C15 + 2 * k)
+            row ^= row >> np.uint64(29)
+    return hashlib.sha256(np.sort(row).tobytes()).digest()
 
 
 @dataclass

@@ -164,3 +164,13 @@ def test_group_sums_equal_pandas_kahan_sum_on_every_route() -> None:
         for g in range(40):
             mine = values[order][groups[order] == g]
             assert has[g] == bool(mine.size) and total[g] == measures._kahan(mine.tolist())
+
+
+def test_operating_point_identity_ignores_row_order_and_zero_length_events(tmp_path: Path) -> None:
+    from segeval.protocols.sed.read import read_events
+
+    a = _write(tmp_path, "a.tsv", HEAD + "a.wav\t1.0\t2.0\tDog\nb.wav\t0.5\t1.0\tCat\n")
+    b = _write(tmp_path, "b.tsv", HEAD + "b.wav\t0.5\t1.0\tCat\nb.wav\t3.0\t3.0\tCat\na.wav\t1.0\t2.0\tDog\n")
+    c = _write(tmp_path, "c.tsv", HEAD + "a.wav\t1.0\t2.0\tCat\nb.wav\t0.5\t1.0\tDog\n")  # labels swapped
+    key = [measures.table_key(read_events(p)) for p in (a, b, c)]
+    assert key[0] == key[1] != key[2]
