@@ -228,7 +228,11 @@ def refuse_overlaps(table: Events) -> None:
     order = np.lexsort((table.offset, table.onset, table.label, table.clip))
     clip, label, on, off = table.clip[order], table.label[order], table.onset[order], table.offset[order]
     group = np.r_[0, np.cumsum((np.diff(clip) != 0) | (np.diff(label) != 0))] if clip.size else clip
-    reach = pd.Series(off).groupby(group).cummax().groupby(group).shift(1).to_numpy(dtype=float, na_value=-np.inf)
+    # the largest offset before each event of its group: a running maximum of (group, offset rank) keys
+    ends, rank = np.unique(off, return_inverse=True)
+    key = group.astype(np.int64) * (ends.size + 1) + rank + 1
+    before = np.r_[0, np.maximum.accumulate(key)[:-1]] if key.size else key
+    reach = np.where(before // (ends.size + 1) == group, np.r_[-np.inf, ends][before % (ends.size + 1)], -np.inf)
     for k in np.flatnonzero(on < reach):  # candidates; checked pair by pair (identical events may repeat)
         for j in range(k - 1, -1, -1):
             if group[j] != group[k]:

@@ -174,3 +174,30 @@ def test_operating_point_identity_ignores_row_order_and_zero_length_events(tmp_p
     c = _write(tmp_path, "c.tsv", HEAD + "a.wav\t1.0\t2.0\tCat\nb.wav\t0.5\t1.0\tDog\n")  # labels swapped
     key = [measures.table_key(read_events(p)) for p in (a, b, c)]
     assert key[0] == key[1] != key[2]
+
+
+def test_refuse_overlaps_equals_the_pairwise_rule() -> None:
+    # seeded sweep against psds_eval's rule read literally: two same-class events of a clip that intersect
+    # (onset1 < offset2 and onset2 < offset1) and are not identical; zero-length and repeated events included
+    import random
+
+    import numpy as np
+
+    from segeval.errors import InputError
+    from segeval.protocols.sed.read import Events
+
+    rng = random.Random(39)
+    for _ in range(400):
+        rows = [(rng.randrange(2), float(rng.randrange(6)), rng.randrange(2)) for _ in range(rng.randrange(1, 6))]
+        rows = [(c, on, on + rng.choice([0.0, 0.5, 1.0, 2.5]), lab) for c, on, lab in rows]
+        bad = any(a[0] == b[0] and a[3] == b[3] and a[1] < b[2] and b[1] < a[2] and a[1:3] != b[1:3]
+                  for i, a in enumerate(rows) for b in rows[i + 1:])
+        table = Events("t", ["a", "b"], np.array([r[0] for r in rows]), np.array([r[1] for r in rows]),
+                       np.array([r[2] for r in rows]), ["Cat", "Dog"], np.array([r[3] for r in rows]),
+                       np.arange(2, len(rows) + 2))
+        try:
+            measures.refuse_overlaps(table)
+            refused = False
+        except InputError:
+            refused = True
+        assert refused == bad, rows
