@@ -56,6 +56,11 @@ from segeval.core.settings import THETA, TIOU
 Empty = Literal["one", "zero", "nan"]
 
 
+def overlap(s1: FloatArray, e1: FloatArray, s2: FloatArray, e2: FloatArray) -> FloatArray:
+    """The length two spans share (0 when apart), in doubles: the overlap of every IoU and of psds_eval."""
+    return np.asarray(np.maximum(0.0, np.minimum(e1, e2) - np.maximum(s1, s2)), dtype=np.float64)
+
+
 def tiou(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.ArrayLike,
          empty: Empty = "one", form: Literal["hull", "union"] = "hull") -> FloatArray:
     """Temporal IoU of paired (broadcast) spans in doubles: overlap / (max(e1, e2) - min(s1, s2)), the hull
@@ -65,7 +70,7 @@ def tiou(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.ArrayL
     ``form="union"``: overlap / (len1 + len2 - overlap), ActivityNet's ``segment_iou`` (copied by QVHighlights'
     mAP and R1), whose 0/0 (two zero-length windows) is NaN whatever ``empty``."""
     a1, b1, a2, b2 = (np.asarray(x, dtype=np.float64) for x in (s1, e1, s2, e2))
-    inter = np.maximum(0.0, np.minimum(b1, b2) - np.maximum(a1, a2))
+    inter = overlap(a1, b1, a2, b2)
     if form == "union":
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.asarray(inter / ((b1 - a1) + (b2 - a2) - inter), dtype=np.float64)

@@ -101,7 +101,7 @@ def _sample_widths(data: bytes, n_fields: int) -> list[int] | None:
     return widths if max(widths) <= MAX_TOKEN_WIDTH else None
 
 
-def _read_csv(data: bytes, sep: str, dtypes: dict[int, Any], n_columns: int) -> pd.DataFrame | None:
+def read_csv(data: bytes, sep: str, dtypes: dict[int, Any], n_columns: int) -> pd.DataFrame | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -126,7 +126,7 @@ def _fast_parse_bytes(data: bytes, fmt: LineFormat, sep: str, time_format: str) 
     dtypes: dict[int, Any] = {i: np.float64 if f.kind == "float" else one if f.kind == "ignore"
                               else np.dtype(f"S{widths[i]}") for i, f in enumerate(fmt.fields)}
     dtypes[n_fields] = one  # a spare column: any value in it means too many fields
-    df = _read_csv(data, sep, dtypes, n_fields + 1)
+    df = read_csv(data, sep, dtypes, n_fields + 1)
     if df is None or len(df) == 0:
         return None
     rows = len(df)
@@ -177,7 +177,7 @@ def _fast_parse_objects(data: bytes, fmt: LineFormat, sep: str, time_format: str
     kind_dtype = {"float": np.float64, "str": object, "time": object, "int": object, "ignore": "category"}
     dtypes: dict[int, Any] = {i: kind_dtype[f.kind] for i, f in enumerate(fmt.fields)}
     dtypes[n_fields] = object  # a spare column: any value in it means too many fields
-    df = _read_csv(data, sep, dtypes, n_fields + 1)
+    df = read_csv(data, sep, dtypes, n_fields + 1)
     if df is None or len(df) == 0 or (not fmt.trailing and _present(df[n_fields]).any()):
         return None
     out: dict[str, Column] = {}

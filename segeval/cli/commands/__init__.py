@@ -18,7 +18,7 @@ COMMANDS: dict[str, str] = {
     "check": "submission", "fix": "submission",
     "compare": "compare", "correlate": "compare", "report": "compare",
     "pool": "pools", "pool-bias": "pools", "incompleteness": "pools", "complete-qrels": "pools",
-    "mr": "moments", "detect": "detection", "proposals": "detection", "spot": "spotting",
+    "mr": "moments", "detect": "detection", "proposals": "detection", "spot": "spotting", "sed": "sed",
     "kws": "speech", "qbe": "speech",
     "show": "inspect", "measures": "inspect", "plot": "inspect",
 }
