@@ -6,11 +6,11 @@ changes numbers is a field of :class:`Settings` with its default and its domain.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from typing import Any
 
+from segeval.domains import MAX_WHOLE, Domain
 from segeval.errors import ParameterError, check_choice, check_int
 
 #: result orders (``prepare``): rank column, score descending (trec_eval), or as listed
@@ -52,58 +52,33 @@ def spec_error(spec: str, what: str, text: str, expected: str) -> ParameterError
 @dataclass(frozen=True)
 class Param:
     """A positional parameter of a spec: its constructor ``keyword``, the ``Settings`` field of its default,
-    its ``symbol`` in the help, how messages name it (``what``) and its domain: whole numbers from ``least``,
-    a number in (0, 1] (``unit``), or one of ``choices``."""
+    its ``symbol`` in the help, how messages name it (``what``) and its :class:`~segeval.domains.Domain`."""
 
     keyword: str
     setting: str
     symbol: str
     what: str
-    domain: Literal["whole", "unit", "choice"]
-    least: int = 0
-    choices: tuple[str, ...] = ()
-
-    @property
-    def expected(self) -> str:
-        if self.domain == "whole":
-            return f"an integer >= {self.least}"
-        return "a number in (0, 1]" if self.domain == "unit" else f"one of {', '.join(map(repr, self.choices))}"
+    domain: Domain
 
     def check(self, value: Any, name: str | None = None) -> Any:
-        """``value`` when in the domain (a unit number as a float), else a ParameterError worded like
+        """``value`` when in the domain (a real number as a float), else a ParameterError worded like
         scikit-learn's naming the parameter ``name`` (default: the constructor's keyword)."""
-        number = not isinstance(value, bool) and isinstance(value, int | float)
-        if self.domain == "whole":
-            ok = number and isinstance(value, int) and value >= self.least
-        elif self.domain == "unit":
-            ok = number and math.isfinite(value) and 0 < value <= 1
-        else:
-            ok = value in self.choices
-        if not ok:
-            raise ParameterError(f"The '{name or self.keyword}' parameter must be {self.expected}. Got {value!r} "
-                                 f"instead.")
-        return float(value) if self.domain == "unit" else value
+        self.domain.check(name or self.keyword, value)
+        return value if isinstance(value, str) or self.domain.whole else float(value)
 
     def read(self, spec: str, text: str) -> Any:
         """The value ``text`` writes in ``spec``; a ParameterError naming the part otherwise."""
-        value: Any = text
-        if self.domain == "whole":
-            value = int(text) if text.strip().lstrip("+").isdigit() and text.isascii() else None
-        elif self.domain == "unit":
-            try:
-                value = float(text)
-            except ValueError:
-                value = None
         try:
-            return self.check(value)
+            return self.check(self.domain.read(self.keyword, text.strip()))
         except ParameterError:
-            raise spec_error(spec, self.what, text, self.expected) from None
+            raise spec_error(spec, self.what, text, str(self.domain)) from None
 
 
-THETA = Param("theta", "tiou", "theta", "the IoU threshold theta", "unit")
-BINS = Param("bin_size", "bin_size", "B", "the bin size B (seconds)", "whole", least=1)
-ASSIGN = Param("assign", "bin_assign", "start|span", "the bin assignment", "choice", choices=("span", "start"))
-WINDOW = Param("tolerance", "tolerance", "T", "the window T (seconds)", "whole", least=0)
+THETA = Param("theta", "tiou", "theta", "the IoU threshold theta", Domain(0.0, 1.0, open_low=True))
+BINS = Param("bin_size", "bin_size", "B", "the bin size B (seconds)", Domain(1, MAX_WHOLE, whole=True))
+ASSIGN = Param("assign", "bin_assign", "start|span", "the bin assignment",
+               Domain(words=("span", "start"), numbers=False))
+WINDOW = Param("tolerance", "tolerance", "T", "the window T (seconds)", Domain(0, MAX_WHOLE, whole=True))
 
 
 def kind(documents: bool) -> str:
@@ -248,10 +223,7 @@ class EngineOptions:
             raise ParameterError("The 'memory' parameter must be 'auto' or 'in-memory' with --engine dask (its "
                                  "workers read each run whole). Got 'chunked' instead.")
         _check_bool("quiet", self.quiet)
-        if isinstance(self.dask_timeout, bool) or not isinstance(self.dask_timeout, int | float) \
-                or not math.isfinite(self.dask_timeout) or not 0 < self.dask_timeout <= 86_400:
-            raise ParameterError(f"The 'dask_timeout' parameter must be a number of seconds in (0, 86400]. Got "
-                                 f"{self.dask_timeout!r} instead.")
+        Domain(0.0, 86_400.0, open_low=True).check("dask_timeout", self.dask_timeout)  # seconds
 
 
 @dataclass(frozen=True)
