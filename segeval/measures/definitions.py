@@ -204,7 +204,8 @@ FAMILIES: tuple[Family, ...] = (
            description="relevant retrieved over R"),
     Family(name="set_map", scope="labels", func=TS.set_map, **_OVER, description="set_P times set_recall"),
     Family(name="set_F", scope="labels", func=FORMS.set_f, **_OVER, aliases=("SetF",), param="reals",
-           values=NONNEGATIVE, example="set_F_0.5", description="harmonic mean of set_P and set_recall (set_F.x: weighted by x)"),
+           values=NONNEGATIVE, example="set_F_0.5",
+           description="harmonic mean of set_P and set_recall (set_F.x: weighted by x)"),
     Family(name="rbp", scope="labels", func=FORMS.rbp, **_SCORE, param="gains", pairs=P.pairs("p"),
            example="rbp_p=0.8", description="rank-biased precision, p = 0.9, gains scaled into [0, 1] "
                                             "(rbp.p=0.8,1=3: persistence and gains)"),
