@@ -58,7 +58,7 @@ class Domain:
     def __str__(self) -> str:
         if not self.numbers:
             return "one of " + ", ".join(map(repr, self.words))
-        kind = "a whole number" if self.whole else "a number"
+        kind = "an integer" if self.whole else "a number"
         if self.whole and self.high >= MAX_WHOLE:
             number = f"{kind} >= {self.low:g}"
         else:
