@@ -29,9 +29,10 @@ import numpy as np
 from segeval.adapt.base import Adapted
 from segeval.adapt.subtopics import Rows, Subtopics
 from segeval.arrays import FloatArray
+from segeval.domains import Key
 from segeval.errors import ParameterError
 from segeval.measures.diversity_keys import ALPHA, CUT_KEYS, RBP_KEYS
-from segeval.measures.keyed import Key, settings
+from segeval.measures.keyed import settings
 
 
 def _subtopics(a: Adapted) -> Subtopics:

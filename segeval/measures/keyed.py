@@ -66,7 +66,7 @@ def value_text(value: float | str) -> str:
 @lru_cache(maxsize=256)
 def settings(keys: tuple[Key, ...], params: str | None) -> dict[str, float | str]:
     """Every key's value: the defaults, replaced by those in ``params`` (normalised text, or None)."""
-    out: dict[str, float | str] = {k.name: k.default for k in keys}
+    out: dict[str, float | str] = {k.name: k.default for k in keys if k.default is not None}
     if params:
         by_name = {k.name: k for k in keys}
         for item in params.split(","):

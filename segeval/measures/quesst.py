@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from segeval.domains import POSITIVE, PROBABILITY, TINY, Domain, Key
+from segeval.errors import ParameterError
 from segeval.measures.keyed import settings, value_text
 
 #: the task's costs: P_target 0.0008, C_miss 100, C_fa 1 (so β = 12.49)
@@ -25,6 +26,8 @@ _DEFAULT = Key("default_score", "lowest", Domain(words=("lowest",)))
 _DECISIONS = Key("decisions", "given", Domain(words=("given", "bayes"), numbers=False))
 
 CNXE_KEYS = (_P_TARGET, _COST_MISS, _COST_FA, _PRIOR, _DEFAULT)
+#: every key by name (``segeval qbe``'s options take their domains)
+KEYS = {k.name: k for k in (*CNXE_KEYS, _DECISIONS)}
 TWV_KEYS = (_P_TARGET, _COST_MISS, _COST_FA, _DEFAULT)
 ACT_TWV_KEYS = (*TWV_KEYS, _DECISIONS)
 
@@ -39,6 +42,13 @@ class QbeParameters:
     prior: float | None = None  # None: the effective prior
     default_score: float | None = None  # None: the lowest reported score
     decisions: str = "given"
+
+    def __post_init__(self) -> None:
+        if self.prior is None and not PROBABILITY.holds(self.effective_prior):
+            raise ParameterError(f"The 'p_target', 'cost_miss' and 'cost_fa' parameters must give an effective prior "
+                                 f"P_target C_miss / (P_target C_miss + (1 - P_target) C_fa) that is "
+                                 f"{PROBABILITY}. Got {self.effective_prior!r} instead (from {self.p_target!r}, "
+                                 f"{self.cost_miss!r} and {self.cost_fa!r}).")
 
     @property
     def beta(self) -> float:

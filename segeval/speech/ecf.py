@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from segeval.domains import NONNEGATIVE
 from segeval.errors import InputError
 from segeval.speech.xmlfile import attribute, expect_root, number, read_xml
 
@@ -41,8 +42,8 @@ def read_ecf(path: str) -> list[Excerpt]:
     for element in root.children:
         if element.name != "excerpt":
             raise InputError(path, f"unexpected <{element.name}> in <ecf>; expected <excerpt>", line=element.line)
-        tbeg = number(path, element, "tbeg", minimum=0)
-        dur = number(path, element, "dur", minimum=0)
+        tbeg = number(path, element, "tbeg", NONNEGATIVE)
+        dur = number(path, element, "dur", NONNEGATIVE)
         source_type = attribute(path, element, "source_type")
         if source_type not in SOURCE_TYPES:
             raise InputError(path, f"source_type=\"{source_type}\": expected one of {', '.join(SOURCE_TYPES)} "

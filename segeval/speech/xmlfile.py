@@ -5,6 +5,7 @@ from __future__ import annotations
 import xml.parsers.expat
 from dataclasses import dataclass, field
 
+from segeval.domains import Domain
 from segeval.errors import InputError
 from segeval.io.files import read_document
 from segeval.io.parse import float_or_nan
@@ -75,13 +76,12 @@ def attribute(path: str, element: Element, name: str) -> str:
     return value
 
 
-def number(path: str, element: Element, name: str, *, minimum: float | None = None) -> float:
-    """The attribute as a finite decimal number (at least ``minimum`` when given), else an :class:`InputError`."""
+def number(path: str, element: Element, name: str, domain: Domain | None = None) -> float:
+    """The attribute as a finite decimal number (in ``domain`` when given), else an :class:`InputError`."""
     text = attribute(path, element, name)
     value = float_or_nan(text)
     if value != value or value in (float("inf"), float("-inf")):
         raise InputError(path, f"<{element.name}> {name}=\"{text}\": expected a decimal number", line=element.line)
-    if minimum is not None and value < minimum:
-        raise InputError(path, f"<{element.name}> {name}=\"{text}\": expected a number >= {minimum:g}",
-                         line=element.line)
+    if domain is not None and not domain.holds(value):
+        raise InputError(path, f"<{element.name}> {name}=\"{text}\": expected {domain}", line=element.line)
     return value
