@@ -14,6 +14,7 @@ def rows(reg: Registry) -> list[dict[str, Any]]:
     return [{"name": f.name, "example": f.example or f.name, "input": f.scope, "aggregator": f.aggregator,
              "higher_is_better": f.higher_is_better, "lower": f.lower, "upper": f.upper,
              "over_upper": f.over_upper, "parameter": f.param, "defaults": list(f.defaults),
+             "domains": {name: str(domain) for name, domain in f.domains()},
              "aliases": [*f.aliases, *(f"{a}@n" for a in f.family_aliases)], "description": f.description}
             for f in reg.families]
 
@@ -25,6 +26,9 @@ def doc(reg: Registry) -> str:
         "<!-- generated from segeval/measures/definitions.py by scripts/update_readme.py: do not edit -->", "",
         "Canonical names follow trec_eval (`P_10`, `map`); the ir_measures spellings below are accepted on input "
         "and reported under the canonical name. `segeval measures` prints these tables.", "",
+        "*parameters*: each parameter's domain (segeval/domains.py), checked before any work: `n` a cut-off, "
+        "`x` a level or number, `gain` a grade's gain, then the named ones (`rbp.p=0.8`, `mgap.window=60`); a "
+        "value outside is refused (exit 2) with a message naming the parameter, the value and the domain.", "",
         "*better*: the direction in which a value is better (blank for statistics and diagnostics). *bounds*: "
         "the values a measure can take. A bound marked `*` holds when each relevant unit is credited at most "
         "once (documents, and the overlap-once, binned and tiou adapters); these measures divide a count of "
@@ -117,14 +121,16 @@ def ecosystem_doc(reg: Registry) -> str:
 
 def table(reg: Registry) -> str:
     """A Markdown table of the measures."""
-    rows = ["| measure | input | aggregate | better | bounds | description |", "|---|---|---|---|---|---|"]
+    rows = ["| measure | input | aggregate | better | bounds | parameters | description |",
+            "|---|---|---|---|---|---|---|"]
     for f in reg.families:
         label = f"`{f.name}`"
         if f.param is not None:
             label = f"`{f.name}`, `{f.name}_n` (e.g. `{f.example}`)" if f.plain else \
                 f"`{f.name}_n` (e.g. `{f.example}`)"
         better = {True: "higher", False: "lower", None: ""}[f.higher_is_better]
-        rows.append(f"| {label} | {f.scope} | {f.aggregator} | {better} | {_bounds(f)} | {f.description} |")
+        given = "; ".join(f"`{name}`: {domain}" for name, domain in f.domains())
+        rows.append(f"| {label} | {f.scope} | {f.aggregator} | {better} | {_bounds(f)} | {given} | {f.description} |")
     return "\n".join(rows)
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from segeval.domains import REAL, Domain, Key
+from segeval.domains import CUTOFF, NONNEGATIVE, REAL, UNIT, Domain, Key
 from segeval.errors import ParameterError
 from segeval.measures import params as P
 
@@ -119,6 +119,13 @@ class Family:
     @property
     def pair_names(self) -> tuple[str, ...]:
         return tuple(k.name for k in self.pairs)
+
+    def domains(self) -> tuple[tuple[str, Domain], ...]:
+        """Each parameter the family takes with its domain: the values of its kind (``n`` a cut-off, ``x`` a
+        level or number, ``gain`` a level's gain), then its named pairs or keys (``p``, ``alpha``)."""
+        kind = {"cutoff": ("n", CUTOFF), "level": ("x", NONNEGATIVE), "recall": ("x", UNIT),
+                "reals": ("x", self.values), "gains": ("gain", self.values)}.get(self.param or "")
+        return ((kind,) if kind else ()) + tuple((k.name, k.domain) for k in self.pairs)
 
     def canonical(self, param: ParamValue | None) -> str:
         """The measure's name: unique for each parameter value (results are keyed by it)."""

@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import TypeVar
 
-from segeval.domains import CUTOFF, MAX_WHOLE, PERSISTENCE, POSITIVE, REAL, Domain, Key, plain_decimal
+from segeval.domains import CUTOFF, MAX_WHOLE, NONNEGATIVE, PERSISTENCE, POSITIVE, REAL, Domain, Key, plain_decimal
 from segeval.errors import ParameterError
 
 KINDS = ("cutoff", "level", "reals", "gains")
@@ -78,7 +78,7 @@ def number(family: str, params: str, text: str, expected: str) -> float:
 
 
 CUTOFF_HELP = f"whole numbers from 1 to {MAX_CUTOFF} separated by commas, each once (P.5,10)"
-LEVEL_HELP = "finite numbers >= 0 separated by commas, each once (iprec_at_recall..1,.25)"
+LEVEL_HELP = f"numbers in [0, {NONNEGATIVE.high:g}] separated by commas, each once (iprec_at_recall..1,.25)"
 
 
 def cutoffs(family: str, params: str) -> list[int]:
@@ -96,7 +96,7 @@ def cutoffs(family: str, params: str) -> list[int]:
 def levels(family: str, params: str) -> list[float]:
     """Real cut-offs as doubles, ascending (``..333,.155`` -> 0.155, 0.333; never rounded)."""
     values = [number(family, params, text, LEVEL_HELP) for text in params.split(",")]
-    if any(v < 0 for v in values):
+    if not all(NONNEGATIVE.holds(v) for v in values):
         raise _refuse(family, params, LEVEL_HELP)
     return _distinct(family, params, sorted(values), LEVEL_HELP)
 
