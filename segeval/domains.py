@@ -108,12 +108,16 @@ class Domain:
 
 #: common domains
 REAL = Domain()
+#: INST's T: from 1e-6, so that its C_i's denominator i + 2T - (gain up to i), at least 2T, is no rounding error
+T_DOMAIN = Domain(1e-6, HUGE)
 POSITIVE = Domain(TINY, HUGE)
 NONNEGATIVE = Domain(0.0, HUGE)
 UNIT = Domain(0.0, 1.0)  #: alpha
 PERSISTENCE = Domain(0.0, 1.0, open_high=True)  #: RBP's p
 PROBABILITY = Domain(TINY, 1.0, open_high=True)  #: a prior in (0, 1), at least TINY
 CUTOFF = Domain(1, MAX_WHOLE, whole=True)
+#: the cut-offs of measures whose work grows with the cut-off itself (a sum or a list rank by rank to k)
+RANKS = Domain(1, 100_000, whole=True)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from segeval.domains import CUTOFF, NONNEGATIVE, REAL, UNIT, Domain, Key
+from segeval.domains import REAL, UNIT, Domain, Key
 from segeval.errors import ParameterError
 from segeval.measures import params as P
 
@@ -111,6 +111,8 @@ class Family:
 
     #: the named parameters beside the gain levels that a ``gains`` parameter takes (rbp's ``p``), with domains
     pairs: tuple[Key, ...] = ()
+    #: the domain of a ``cutoff`` parameter's cut-offs
+    cutoffs: Domain = P.CUTOFF
     #: the domain of each number of a ``reals`` parameter, and of each gain of a ``gains`` one
     values: Domain = REAL
     #: the number of ``reals`` a parameter must have (utility: 4), None for any
@@ -123,7 +125,7 @@ class Family:
     def domains(self) -> tuple[tuple[str, Domain], ...]:
         """Each parameter the family takes with its domain: the values of its kind (``n`` a cut-off, ``x`` a
         level or number, ``gain`` a level's gain), then its named pairs or keys (``p``, ``alpha``)."""
-        kind = {"cutoff": ("n", CUTOFF), "level": ("x", NONNEGATIVE), "recall": ("x", UNIT),
+        kind = {"cutoff": ("n", self.cutoffs), "level": ("x", P.LEVEL), "recall": ("x", UNIT),
                 "reals": ("x", self.values), "gains": ("gain", self.values)}.get(self.param or "")
         return ((kind,) if kind else ()) + tuple((k.name, k.domain) for k in self.pairs)
 
@@ -148,7 +150,7 @@ class Family:
     def parse(self, params: str) -> list[ParamValue]:
         """The parameter values of trec_eval's ``name.params`` syntax (:mod:`segeval.measures.params`)."""
         if self.param == "cutoff":
-            return list(P.cutoffs(self.name, params))
+            return list(P.cutoffs(self.name, params, self.cutoffs))
         if self.param == "level":
             return list(P.levels(self.name, params))
         if self.param == "reals":

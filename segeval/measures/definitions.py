@@ -18,7 +18,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TypedDict
 
-from segeval.domains import NONNEGATIVE
+from segeval.domains import NONNEGATIVE, RANKS
 from segeval.errors import ParameterError
 from segeval.measures import catalogue
 from segeval.measures import diversity_keys as DIV_KEYS
@@ -216,8 +216,8 @@ FAMILIES: tuple[Family, ...] = (
     # beyond trec_eval
     Family(name="adr", scope="labels", func=ADR.adr, **_SCORE,
            description="average dynamic recall over the first n ranks (grades order the ground-truth groups)"),
-    Family(name="adr_cut", scope="labels", func=ADR.adr_at, **_SCORE, param="cutoff", plain=False, example="adr_cut_10",
-           defaults=(10,), description="average dynamic recall over the first k ranks"),
+    Family(name="adr_cut", scope="labels", func=ADR.adr_at, **_SCORE, param="cutoff", cutoffs=RANKS, plain=False,
+           example="adr_cut_10", defaults=(10,), description="average dynamic recall over the first k ranks"),
     Family(name="adr_tb", scope="labels", func=ADR.adr_tiebreak, **_LOWER_BETTER,
            param="raw", example="adr_tb_standin",
            description="ADR tie-breaker (inverted ground truth over the problematic items): lower breaks ties in "
@@ -340,13 +340,13 @@ DIV = _Functions("diversity")
 _DIV_CUTOFFS = (5, 10, 20)  # ndeval's
 #: NIST ndeval's novelty and diversity measures over subtopic qrels (docs/measures.md, "Subtopic qrels")
 DIVERSITY: tuple[Family, ...] = (
-    Family(name="err_ia", scope="labels", func=DIV.err_ia, subtopics=True, aggregator="mean", fmt="score",
-           higher_is_better=True, lower=0.0, param="cutoff", plain=False, example="err_ia_20",
-           defaults=_DIV_CUTOFFS, family_aliases=("ERR_IA",),
+    Family(name="err_ia", scope="labels", func=DIV.err_ia, subtopics=True, cutoffs=RANKS,
+           aggregator="mean", fmt="score", higher_is_better=True, lower=0.0, param="cutoff", plain=False,
+           example="err_ia_20", defaults=_DIV_CUTOFFS, family_aliases=("ERR_IA",),
            description="intent-aware ERR at n with ndeval's novelty gains (alpha = 0.5) over its ideal-ideal "
                        "normalisation (ndeval's ERR-IA@n; at n = 1 not normalised, as ndeval)"),
-    Family(name="nerr_ia", scope="labels", func=DIV.nerr_ia, subtopics=True, **_SCORE, param="cutoff",
-           plain=False, example="nerr_ia_20", defaults=_DIV_CUTOFFS, family_aliases=("nERR_IA",),
+    Family(name="nerr_ia", scope="labels", func=DIV.nerr_ia, subtopics=True, cutoffs=RANKS, **_SCORE,
+           param="cutoff", plain=False, example="nerr_ia_20", defaults=_DIV_CUTOFFS, family_aliases=("nERR_IA",),
            description="ERR-IA at n over the greedy ideal ranking's (ndeval's nERR-IA@n)"),
     KeyedFamily(name="alpha_dcg", scope="labels", func=DIV.alpha_dcg, subtopics=True, aggregator="mean",
                 fmt="score", higher_is_better=True, lower=0.0, param="raw", keys=DIV_KEYS.CUT_KEYS,

@@ -108,6 +108,8 @@ def _normalised(score: FloatArray, k: int, subtopics: int, alpha: float, weight:
     weight of 0-based rank i: ``dcg`` its discount, ``err`` 1 / (i + 1); at k = 1 not divided."""
     total, best, ideal_gain = 0.0, 0.0, float(subtopics)
     for i in range(k):
+        if i >= len(score) and ideal_gain == 0.0:
+            break  # every later term adds 0
         w = _discount(i) if weight == "dcg" else 1.0
         g = float(score[i]) if i < len(score) else 0.0
         total += g * w if weight == "dcg" else g / (i + 1.0)

@@ -47,7 +47,7 @@ def reward(distance: float, window: float, step: float) -> float:
     steps of 0.1 in a 150 s window, so 14.9 s earns 1 and 15 s earns 0.9)."""
     if distance >= window:
         return 0.0
-    if step > 0:
+    if step > 0 and math.isfinite(distance / step):  # a step too small to count is none
         distance = math.floor(distance / step) * step
     return max(0.0, 1.0 - distance / window)
 

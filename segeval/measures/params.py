@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import TypeVar
 
-from segeval.domains import CUTOFF, MAX_WHOLE, NONNEGATIVE, PERSISTENCE, POSITIVE, REAL, Domain, Key, plain_decimal
+from segeval.domains import CUTOFF, MAX_WHOLE, PERSISTENCE, REAL, T_DOMAIN, Domain, Key, plain_decimal
 from segeval.errors import ParameterError
 
 KINDS = ("cutoff", "level", "reals", "gains")
@@ -77,26 +77,32 @@ def number(family: str, params: str, text: str, expected: str) -> float:
     return value
 
 
-CUTOFF_HELP = f"whole numbers from 1 to {MAX_CUTOFF} separated by commas, each once (P.5,10)"
-LEVEL_HELP = f"numbers in [0, {NONNEGATIVE.high:g}] separated by commas, each once (iprec_at_recall..1,.25)"
+def cutoff_help(domain: Domain = CUTOFF) -> str:
+    return f"whole numbers from {domain.low:g} to {domain.high:g} separated by commas, each once (P.5,10)"
 
 
-def cutoffs(family: str, params: str) -> list[int]:
-    """Integer cut-offs, ascending (``P.20,5`` -> 5, 20; ``23.4`` -> 23, as trec_eval)."""
+CUTOFF_HELP = cutoff_help()
+#: a real cut-off (a recall level, a multiple of R)
+LEVEL = Domain(0.0, 1e6)
+LEVEL_HELP = f"numbers in [0, {LEVEL.high:g}] separated by commas, each once (iprec_at_recall..1,.25)"
+
+
+def cutoffs(family: str, params: str, domain: Domain = CUTOFF) -> list[int]:
+    """Integer cut-offs in ``domain``, ascending (``P.20,5`` -> 5, 20; ``23.4`` -> 23, as trec_eval)."""
     values = []
     for text in params.split(","):
         m = _CUTOFF.match(text)
         value = int(m.group("whole")) if m else 0
-        if not 1 <= value <= MAX_CUTOFF:
-            raise _refuse(family, params, CUTOFF_HELP)
+        if not domain.holds(value):
+            raise _refuse(family, params, cutoff_help(domain))
         values.append(value)
-    return _distinct(family, params, sorted(values), CUTOFF_HELP)
+    return _distinct(family, params, sorted(values), cutoff_help(domain))
 
 
 def levels(family: str, params: str) -> list[float]:
     """Real cut-offs as doubles, ascending (``..333,.155`` -> 0.155, 0.333; never rounded)."""
     values = [number(family, params, text, LEVEL_HELP) for text in params.split(",")]
-    if not all(NONNEGATIVE.holds(v) for v in values):
+    if not all(LEVEL.holds(v) for v in values):
         raise _refuse(family, params, LEVEL_HELP)
     return _distinct(family, params, sorted(values), LEVEL_HELP)
 
@@ -117,7 +123,7 @@ def reals(family: str, params: str, count: int | None = None, domain: Domain = R
 
 
 #: the named parameters a ``gains`` parameter can take beside its levels (cwl_eval's, ir_measures')
-PAIRS = {key.name: key for key in (Key("p", None, PERSISTENCE), Key("k", None, CUTOFF), Key("T", None, POSITIVE),
+PAIRS = {key.name: key for key in (Key("p", None, PERSISTENCE), Key("k", None, CUTOFF), Key("T", None, T_DOMAIN),
                                    Key("min_rel", None, REAL), Key("max_rel", None, REAL),
                                    Key("normalize", None, Domain(0, 1, whole=True)))}
 
