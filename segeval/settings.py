@@ -60,6 +60,10 @@ class Param:
     what: str
     domain: Domain
 
+    @property
+    def expected(self) -> str:
+        return str(self.domain)
+
     def check(self, value: Any, name: str | None = None) -> Any:
         """``value`` when in the domain (a real number as a float), else a ParameterError worded like
         scikit-learn's naming the parameter ``name`` (default: the constructor's keyword)."""
