@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from segeval.analysis.compare import Comparison, compare_evaluations, compare_runs
-from segeval.errors import ParameterError
+from segeval.errors import ParameterError, shown
 from segeval.pipeline import Evaluation, Evaluator, measure_names
 from segeval.settings import Settings, settings_of
 
@@ -48,7 +48,7 @@ def compare(
                                    all_pairs=all_pairs)
     if isinstance(runs, str | Path) or not isinstance(runs, Sequence):
         raise ParameterError(f"The 'runs' parameter must be a list of run files or a dict from names to runs. Got "
-                             f"{type(runs).__name__} {runs!r} instead.")
+                             f"{type(runs).__name__} {shown(runs)} instead.")
     if not isinstance(qrels, str | Path):
         raise ParameterError(f"The 'qrels' parameter must be a file when 'runs' are files (give a dict of runs to "
                              f"compare tables). Got {type(qrels).__name__} instead.")

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from segeval.errors import ParameterError
+from segeval.errors import ParameterError, shown
 
 #: the largest magnitude of a real parameter a measure computes with, and the smallest non-zero one
 HUGE, TINY = 1e100, 1e-100
@@ -27,15 +27,6 @@ _NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 def plain_decimal(text: str) -> float:
     """``text`` written as a plain decimal (sign, digits, a point, an exponent: C's ``atof`` of it), else NaN."""
     return float(text) if _NUMBER.match(text) else math.nan
-
-
-def shown(value: object, limit: int = 80) -> str:
-    """``repr(value)`` cut to ``limit`` characters, for messages (a value nested too deep to show: its type)."""
-    try:
-        text = repr(value)
-    except (RecursionError, ValueError):  # ValueError: an int too long for str()
-        return f"a {type(value).__name__} too large to show"
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _bound(x: float) -> str:

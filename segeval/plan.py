@@ -15,7 +15,7 @@ from segeval.adapt import ExactAdapter
 from segeval.adapt.base import Adapted
 from segeval.adapt.base import judged_only as only_judged
 from segeval.adapt.registry import make_adapter, make_adapters
-from segeval.errors import ParameterError
+from segeval.errors import ParameterError, shown
 from segeval.evaluation import Evaluation, summaries
 from segeval.measures.compute import Request, compute, requests
 from segeval.measures.definitions import TREC_EVAL_9, for_trec_eval
@@ -135,7 +135,7 @@ def measure_names(measures: object) -> list[str] | list[Request]:
         if all(isinstance(m, str) or _is_ir_measure(m) for m in items):
             return [str(m) for m in items]
     raise ParameterError(f"The 'measures' parameter must be a measure name such as 'map' or 'P_10', a set such as "
-                         f"'official', or a non-empty list of them. Got {measures!r} instead.")
+                         f"'official', or a non-empty list of them. Got {shown(measures)} instead.")
 
 
 def _is_ir_measure(x: object) -> bool:

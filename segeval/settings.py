@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from segeval.domains import MAX_WHOLE, Domain
-from segeval.errors import ParameterError, check_choice, check_int
+from segeval.errors import ParameterError, check_choice, check_int, shown
 
 #: result orders (``prepare``): rank column, score descending (trec_eval), or as listed
 ORDERS = ("rank", "score", "file")
@@ -94,11 +94,11 @@ def check_relevance_level(level: object) -> int:
     """The relevance level (``-l``): an integer >= 0.  trec_eval's ``-l -1`` counts the retrieved
     results missing from the qrels as relevant; segeval refuses it (docs/trec_eval-semantics.md)."""
     if isinstance(level, bool) or not isinstance(level, int):
-        raise ParameterError(f"The 'relevance_level' parameter must be an integer. Got {level!r} instead.")
+        raise ParameterError(f"The 'relevance_level' parameter must be an integer. Got {shown(level)} instead.")
     if level < 0:
         raise ParameterError(f"The 'relevance_level' parameter must be an integer >= 0 (trec_eval's -l -1 would "
                              f"count results missing from the qrels as relevant; segeval refuses it, "
-                             f"docs/trec_eval-semantics.md). Got {level!r} instead.")
+                             f"docs/trec_eval-semantics.md). Got {shown(level)} instead.")
     return level
 
 
@@ -150,7 +150,7 @@ class Settings:
             if isinstance(given, str) or not isinstance(given, Sequence | set | frozenset) \
                     or not all(isinstance(q, str) for q in given):
                 raise ParameterError(f"The 'queries' parameter must be a list of query ids (strings). Got "
-                                     f"{given!r} instead.")
+                                     f"{shown(given)} instead.")
             object.__setattr__(self, "queries", tuple(given))
         for param in (BINS, ASSIGN, WINDOW, THETA):  # the adapters' declared domains
             param.check(getattr(self, param.setting), param.setting)
@@ -185,7 +185,7 @@ def settings_of(settings: object) -> Settings:
 
 def _check_bool(name: str, value: object) -> None:
     if not isinstance(value, bool):
-        raise ParameterError(f"The '{name}' parameter must be True or False. Got {value!r} instead.")
+        raise ParameterError(f"The '{name}' parameter must be True or False. Got {shown(value)} instead.")
 
 
 DEFAULTS = Settings()
@@ -266,12 +266,13 @@ class Job:
     def __post_init__(self) -> None:
         given: Any = self.measures
         if isinstance(given, str) or not isinstance(given, Sequence) or not all(isinstance(m, str) for m in given):
-            raise ParameterError(f"The 'measures' parameter must be a list of measure names. Got {given!r} instead.")
+            raise ParameterError(f"The 'measures' parameter must be a list of measure names. Got {shown(given)} "
+                                 f"instead.")
         object.__setattr__(self, "measures", tuple(given))
         specs: Any = self.adapters
         if isinstance(specs, str) or not isinstance(specs, Sequence) or not all(isinstance(a, str) for a in specs):
             raise ParameterError(f"The 'adapters' parameter must be a list of adapter specs such as ['overlap']. Got "
-                                 f"{specs!r} instead.")
+                                 f"{shown(specs)} instead.")
         object.__setattr__(self, "adapters", tuple(specs))
         if not isinstance(self.settings, Settings):
             raise ParameterError(f"The 'settings' parameter must be a segeval.Settings. Got "

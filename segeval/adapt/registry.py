@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from segeval.errors import ParameterError
+from segeval.errors import ParameterError, shown
 from segeval.settings import ASSIGN, BINS, DEFAULT_ADAPTER, DEFAULTS, THETA, WINDOW, Param, Settings, kind, spec_error
 
 if TYPE_CHECKING:
@@ -170,7 +170,7 @@ def make_adapters(specs: str | Adapter | Sequence[str | Adapter], settings: Sett
         return [make_adapter(specs, settings)]
     if not isinstance(specs, Sequence) or not specs:
         raise ParameterError(f"The 'adapters' parameter must be an adapter name ({ADAPTER_HELP}), an Adapter, or "
-                             f"a non-empty list of them. Got {specs!r} instead.")
+                             f"a non-empty list of them. Got {shown(specs)} instead.")
     made: dict[str, Adapter] = {}
     for s in specs:
         a = make_adapter(s, settings)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from segeval.domains import REAL, UNIT, Domain, Key
+from segeval.domains import CUTOFF, REAL, UNIT, Domain, Key
 from segeval.errors import ParameterError
 from segeval.measures import params as P
 
@@ -112,7 +112,7 @@ class Family:
     #: the named parameters beside the gain levels that a ``gains`` parameter takes (rbp's ``p``), with domains
     pairs: tuple[Key, ...] = ()
     #: the domain of a ``cutoff`` parameter's cut-offs
-    cutoffs: Domain = P.CUTOFF
+    cutoffs: Domain = CUTOFF
     #: the domain of each number of a ``reals`` parameter, and of each gain of a ``gains`` one
     values: Domain = REAL
     #: the number of ``reals`` a parameter must have (utility: 4), None for any
