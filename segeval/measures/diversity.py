@@ -14,8 +14,8 @@ with pyndeval), over subtopic qrels (:mod:`segeval.adapt.subtopics`), with ndeva
   the ideal ranking's NRBP, NaN (ndeval's 0/0) for a query without a relevant subtopic;
 - sums run in rank order, one term at a time, as ndeval's loops.
 
-ndeval computes its cut-offs to depth 20 (pyndeval refuses a larger one); segeval computes any cut-off by the
-same rule.  alpha and beta are 0.5 unless given (ndeval's defaults).
+ndeval computes its cut-offs to depth 20 (pyndeval refuses a larger one); segeval computes any cut-off up to
+100000 by the same rule.  alpha and beta are 0.5 unless given (ndeval's defaults).
 """
 
 from __future__ import annotations
