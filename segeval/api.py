@@ -9,7 +9,7 @@ from typing import Any
 
 from segeval.adapters.registry import make_adapters
 from segeval.analyses.compare import Comparison, compare_evaluations, compare_runs
-from segeval.core.errors import ParameterError
+from segeval.core.errors import ParameterError, shown
 from segeval.core.pipeline import Evaluation, Evaluator, measure_names
 from segeval.core.settings import Settings, settings_of
 
@@ -54,7 +54,7 @@ def compare(
                                    all_pairs=all_pairs)
     if isinstance(runs, str | Path) or not isinstance(runs, Sequence):
         raise ParameterError(f"The 'runs' parameter must be a list of run files or a dict from names to runs. Got "
-                             f"{type(runs).__name__} {runs!r} instead.")
+                             f"{type(runs).__name__} {shown(runs)} instead.")
     if not isinstance(qrels, str | Path):
         raise ParameterError(f"The 'qrels' parameter must be a file when 'runs' are files (give a dict of runs to "
                              f"compare tables). Got {type(qrels).__name__} instead.")

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from segeval.core.errors import ParameterError
+from segeval.core.errors import ParameterError, shown
 from segeval.core.settings import (
     ASSIGN,
     BINS,
@@ -181,7 +181,7 @@ def make_adapters(specs: str | Adapter | Sequence[str | Adapter], settings: Sett
         return [make_adapter(specs, settings)]
     if not isinstance(specs, Sequence) or not specs:
         raise ParameterError(f"The 'adapters' parameter must be an adapter name ({ADAPTER_HELP}), an Adapter, or "
-                             f"a non-empty list of them. Got {specs!r} instead.")
+                             f"a non-empty list of them. Got {shown(specs)} instead.")
     made: dict[str, Adapter] = {}
     for s in specs:
         a = make_adapter(s, settings)

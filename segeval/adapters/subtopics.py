@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from segeval.core.arrays import BoolArray, FloatArray, IntArray
+from segeval.core.arrays import FloatArray, IntArray
 from segeval.core.prepared import distinct as sorted_distinct
 
 if TYPE_CHECKING:
@@ -25,14 +25,19 @@ if TYPE_CHECKING:
 
 
 
+#: per row (a pool document, or a ranked result), its subtopic numbers, ascending
+Rows = list[tuple[int, ...]]
+
+
 @dataclass(frozen=True)
 class Pool:
     """Every judged document of a query: ``names`` in docno order descending (ndeval's ideal ranking breaks
-    ties by the larger docno), ``grades[d, s]`` document d's grade for subtopic s (NaN: no line), and
-    ``row[icode]`` each judged item code's row."""
+    ties by the larger docno), ``grades[d]`` document d's ``(subtopic, grade)`` pairs by subtopic (a subtopic
+    without a line has none), ``width`` the subtopics, and ``row[icode]`` each judged item code's row."""
 
     names: npt.NDArray[np.object_]
-    grades: FloatArray
+    grades: list[tuple[tuple[int, float], ...]]
+    width: int
     row: dict[int, int]
 
 
@@ -40,7 +45,8 @@ class Pool:
 class Subtopics:
     """The subtopic judgements of one query's ranked results: ``sources`` are the run rows (dataset-wide) of
     the ranked results, in rank order; ``level`` the relevance level (a subtopic grade at least this is
-    relevant, as pyndeval's ``relevance_level``)."""
+    relevant, as pyndeval's ``relevance_level``).  Held sparse: memory and time grow with the judgements, not
+    with documents times subtopics."""
 
     data: Prepared = field(repr=False, compare=False)
     query: int
@@ -70,24 +76,20 @@ class Subtopics:
         names = np.asarray(data.items, dtype=object)[distinct]
         order = sorted(range(len(distinct)), key=lambda d: names[d], reverse=True)
         row = {int(distinct[d]): i for i, d in enumerate(order)}
-        grades = np.full((len(distinct), int(codes.max(initial=-1)) + 1), np.nan)
+        lines: list[dict[int, float]] = [{} for _ in order]
         rel = np.asarray(columns["rel"], dtype=np.float64)[lo:hi]
         for icode, topic, grade in zip(icodes.tolist(), codes.tolist(), rel.tolist(), strict=True):
-            grades[row[icode], topic] = grade
-        return Pool(names[order], grades, row)
+            lines[row[icode]][topic] = grade
+        return Pool(names[order], [tuple(sorted(d.items())) for d in lines], int(codes.max(initial=-1)) + 1, row)
 
     @cached_property
-    def judged(self) -> BoolArray:
-        """``judged[d, s]``: pool document d is relevant to subtopic s (its grade reaches the level)."""
-        return np.nan_to_num(self.pool.grades, nan=-np.inf) >= self.level
+    def judged(self) -> Rows:
+        """``judged[d]``: the subtopics pool document d is relevant to (its grade reaches the level)."""
+        return [tuple(s for s, grade in pairs if grade >= self.level) for pairs in self.pool.grades]
 
     @cached_property
-    def ranked(self) -> BoolArray:
-        """``ranked[i, s]``: the result at rank i + 1 is relevant to subtopic s (an unjudged one to none)."""
-        pool = self.pool
+    def ranked(self) -> Rows:
+        """``ranked[i]``: the subtopics the result at rank i + 1 is relevant to (an unjudged one to none)."""
+        pool, judged = self.pool, self.judged
         icodes = np.asarray(self.data.run_columns["icode"])[self.sources]
-        rows = np.array([pool.row.get(int(c), -1) for c in icodes.tolist()], dtype=np.int64)
-        out = np.zeros((len(rows), self.judged.shape[1]), dtype=bool)
-        found = rows >= 0
-        out[found] = self.judged[rows[found]]
-        return out
+        return [judged[r] if (r := pool.row.get(c, -1)) >= 0 else () for c in icodes.tolist()]

@@ -49,7 +49,7 @@ import numpy.typing as npt
 from segeval.adapters.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
 from segeval.adapters.labelled import Labelled
 from segeval.core.arrays import BoolArray, Float32Array, FloatArray, IntArray
-from segeval.core.errors import ParameterError
+from segeval.core.errors import ParameterError, shown
 from segeval.core.prepared import Prepared, kept_pairs
 from segeval.core.settings import THETA, TIOU
 
@@ -120,11 +120,11 @@ class TiouAdapter(Adapter):
                  empty: Literal["one", "zero"] = "one", pick: Literal["any", "best"] = "any") -> None:
         self.theta = THETA.check(theta)
         if empty not in ("one", "zero"):
-            raise ParameterError(f"The 'empty' parameter must be 'one' or 'zero'. Got {empty!r} instead.")
+            raise ParameterError(f"The 'empty' parameter must be 'one' or 'zero'. Got {shown(empty)} instead.")
         self.strict = bool(strict)
         self.float32 = bool(float32)
         if pick not in ("any", "best"):
-            raise ParameterError(f"The 'pick' parameter must be 'any' or 'best'. Got {pick!r} instead.")
+            raise ParameterError(f"The 'pick' parameter must be 'any' or 'best'. Got {shown(pick)} instead.")
         self.empty: Empty = empty
         self.pick = pick
         self.suffix = (f"_tiou{self.theta:g}" + ("s" if self.strict else "") + ("z" if empty == "zero" else "")

@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
-from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, check_int
+from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, check_int, shown
 from segeval.core.settings import DEFAULT_ADAPTER, DEFAULTS
 from segeval.readers.texts import Texts
 
@@ -298,7 +298,7 @@ def _check_completion(qrels: pd.DataFrame, texts: Texts, classifier: str, depth:
     check_int("depth", depth, minimum=1)
     check_int("terms", terms, minimum=1)
     if isinstance(smoothing, bool) or not isinstance(smoothing, int | float) or not 0 < smoothing < 1:
-        raise ParameterError(f"The 'smoothing' parameter must be a number in (0, 1). Got {smoothing!r} instead.")
+        raise ParameterError(f"The 'smoothing' parameter must be a number in (0, 1). Got {shown(smoothing)} instead.")
     documents = is_documents(qrels)
     if texts.segments == documents:
         want = "a transcript ('video start end text')" if not documents else "document texts ('docno<TAB>text')"

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from segeval.core.errors import InputError, ParameterError
+from segeval.core.errors import InputError, ParameterError, shown
 from segeval.core.settings import DEFAULT_ADAPTER
 
 DEFAULT_MEASURES = ("map", "P_20", "bpref")
@@ -173,7 +173,7 @@ def runs_left_out(spec: str, names: Iterable[str], type_of: Mapping[str, str]) -
     else:
         found = [{n for n in names if x in run_aliases(n)} for x in spec.split(",") if x]
     if not found or not all(found):
-        raise ParameterError(f"The 'leave_out_runs' parameter must name runs given. Got {spec!r} instead.")
+        raise ParameterError(f"The 'leave_out_runs' parameter must name runs given. Got {shown(spec)} instead.")
     return set().union(*found)
 
 
@@ -233,7 +233,7 @@ def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
     check_count("repeats", repeats)
     for f in fractions:
         if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f <= 1:
-            raise ParameterError(f"The 'fractions' parameter must hold numbers in (0, 1]. Got {f!r} instead.")
+            raise ParameterError(f"The 'fractions' parameter must hold numbers in (0, 1]. Got {shown(f)} instead.")
     if len(runs) < 2:
         raise ParameterError(f"The 'runs' parameter must hold at least 2 runs to rank. Got {len(runs)} instead.")
     queries = sorted(set(qrels["query"]))

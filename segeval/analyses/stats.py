@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 
 from segeval.core.arrays import FloatArray
-from segeval.core.errors import ParameterError, check_choice, check_int
+from segeval.core.errors import ParameterError, check_choice, check_int, shown
 from segeval.core.words import plural
 
 TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
@@ -57,7 +57,7 @@ def check_level(name: str, value: object) -> float:
     """``value`` as a float strictly between 0 and 1 (a significance or confidence level)."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
         raise ParameterError(f"The '{name}' parameter must be a number in the open interval (0, 1). "
-                             f"Got {value!r} instead.")
+                             f"Got {shown(value)} instead.")
     return float(value)
 
 
@@ -185,7 +185,7 @@ def resolve_correction(test: str, correction: str | None) -> str:
     check_choice("correction", correction, CORRECTIONS)
     if test in ADJUSTED_TESTS and correction != "none":
         raise ParameterError(f"The 'correction' parameter must be 'none' with test {test!r} (Tukey's HSD adjusts "
-                             f"its p-values over all pairs of runs). Got {correction!r} instead.")
+                             f"its p-values over all pairs of runs). Got {shown(correction)} instead.")
     return correction
 
 

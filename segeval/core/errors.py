@@ -55,6 +55,15 @@ def named(note: str, file: str) -> str:
     return f"{head}: {shown}: {rest}" if sep and head in ("note", "warning") else f"{shown}: {note}"
 
 
+def shown(value: object, limit: int = 200) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for messages (a value nested too deep to show: its type)."""
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):  # ValueError: an int too long for str()
+        return f"a {type(value).__name__} too large to show"
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 class SegevalError(Exception):
     """Base class of every error segeval reports to a user (exit code 2 in the CLI).
 
@@ -119,7 +128,7 @@ def check_int(name: str, value: object, *, minimum: int) -> int:
     """Return ``value`` as an int, or raise a ParameterError worded like scikit-learn's."""
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise ParameterError(
-            f"The '{name}' parameter must be an integer >= {minimum}. Got {value!r} instead."
+            f"The '{name}' parameter must be an integer >= {minimum}. Got {shown(value)} instead."
         )
     return value
 
@@ -128,5 +137,5 @@ def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
     """Return ``value`` if it is one of ``choices``, else raise a ParameterError."""
     if value not in choices:
         options = ", ".join(repr(c) for c in choices)
-        raise ParameterError(f"The '{name}' parameter must be one of {options}. Got {value!r} instead.")
+        raise ParameterError(f"The '{name}' parameter must be one of {options}. Got {shown(value)} instead.")
     return str(value)

@@ -15,7 +15,7 @@ from segeval.adapters import ExactAdapter
 from segeval.adapters.base import Adapted
 from segeval.adapters.base import judged_only as only_judged
 from segeval.adapters.registry import make_adapter, make_adapters
-from segeval.core.errors import ParameterError
+from segeval.core.errors import ParameterError, shown
 from segeval.core.evaluation import Evaluation, summaries
 from segeval.core.notes import evidence, evidence_notes, value_notes
 from segeval.core.settings import DEFAULT_ADAPTER, DEFAULT_MEASURES, Settings, kind, settings_of
@@ -137,7 +137,7 @@ def measure_names(measures: object) -> list[str] | list[Request]:
         if all(isinstance(m, str) or _is_ir_measure(m) for m in items):
             return [str(m) for m in items]
     raise ParameterError(f"The 'measures' parameter must be a measure name such as 'map' or 'P_10', a set such as "
-                         f"'official', or a non-empty list of them. Got {measures!r} instead.")
+                         f"'official', or a non-empty list of them. Got {shown(measures)} instead.")
 
 
 def _is_ir_measure(x: object) -> bool:

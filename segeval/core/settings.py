@@ -6,12 +6,12 @@ changes numbers is a field of :class:`Settings` with its default and its domain.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from typing import Any
 
-from segeval.core.errors import ParameterError, check_choice, check_int
+from segeval.core.domains import MAX_WHOLE, Domain
+from segeval.core.errors import ParameterError, check_choice, check_int, shown
 
 #: result orders (``prepare``): rank column, score descending (trec_eval), or as listed
 ORDERS = ("rank", "score", "file")
@@ -52,58 +52,37 @@ def spec_error(spec: str, what: str, text: str, expected: str) -> ParameterError
 @dataclass(frozen=True)
 class Param:
     """A positional parameter of a spec: its constructor ``keyword``, the ``Settings`` field of its default,
-    its ``symbol`` in the help, how messages name it (``what``) and its domain: whole numbers from ``least``,
-    a number in (0, 1] (``unit``), or one of ``choices``."""
+    its ``symbol`` in the help, how messages name it (``what``) and its :class:`~segeval.core.domains.Domain`."""
 
     keyword: str
     setting: str
     symbol: str
     what: str
-    domain: Literal["whole", "unit", "choice"]
-    least: int = 0
-    choices: tuple[str, ...] = ()
+    domain: Domain
 
     @property
     def expected(self) -> str:
-        if self.domain == "whole":
-            return f"an integer >= {self.least}"
-        return "a number in (0, 1]" if self.domain == "unit" else f"one of {', '.join(map(repr, self.choices))}"
+        return str(self.domain)
 
     def check(self, value: Any, name: str | None = None) -> Any:
-        """``value`` when in the domain (a unit number as a float), else a ParameterError worded like
+        """``value`` when in the domain (a real number as a float), else a ParameterError worded like
         scikit-learn's naming the parameter ``name`` (default: the constructor's keyword)."""
-        number = not isinstance(value, bool) and isinstance(value, int | float)
-        if self.domain == "whole":
-            ok = number and isinstance(value, int) and value >= self.least
-        elif self.domain == "unit":
-            ok = number and math.isfinite(value) and 0 < value <= 1
-        else:
-            ok = value in self.choices
-        if not ok:
-            raise ParameterError(f"The '{name or self.keyword}' parameter must be {self.expected}. Got {value!r} "
-                                 f"instead.")
-        return float(value) if self.domain == "unit" else value
+        self.domain.check(name or self.keyword, value)
+        return value if isinstance(value, str) or self.domain.whole else float(value)
 
     def read(self, spec: str, text: str) -> Any:
         """The value ``text`` writes in ``spec``; a ParameterError naming the part otherwise."""
-        value: Any = text
-        if self.domain == "whole":
-            value = int(text) if text.strip().lstrip("+").isdigit() and text.isascii() else None
-        elif self.domain == "unit":
-            try:
-                value = float(text)
-            except ValueError:
-                value = None
         try:
-            return self.check(value)
+            return self.check(self.domain.read(self.keyword, text.strip()))
         except ParameterError:
-            raise spec_error(spec, self.what, text, self.expected) from None
+            raise spec_error(spec, self.what, text, str(self.domain)) from None
 
 
-THETA = Param("theta", "tiou", "theta", "the IoU threshold theta", "unit")
-BINS = Param("bin_size", "bin_size", "B", "the bin size B (seconds)", "whole", least=1)
-ASSIGN = Param("assign", "bin_assign", "start|span", "the bin assignment", "choice", choices=("span", "start"))
-WINDOW = Param("tolerance", "tolerance", "T", "the window T (seconds)", "whole", least=0)
+THETA = Param("theta", "tiou", "theta", "the IoU threshold theta", Domain(0.0, 1.0, open_low=True))
+BINS = Param("bin_size", "bin_size", "B", "the bin size B (seconds)", Domain(1, MAX_WHOLE, whole=True))
+ASSIGN = Param("assign", "bin_assign", "start|span", "the bin assignment",
+               Domain(words=("span", "start"), numbers=False))
+WINDOW = Param("tolerance", "tolerance", "T", "the window T (seconds)", Domain(0, MAX_WHOLE, whole=True))
 
 
 def kind(documents: bool) -> str:
@@ -115,11 +94,11 @@ def check_relevance_level(level: object) -> int:
     """The relevance level (``-l``): an integer >= 0.  trec_eval's ``-l -1`` counts the retrieved
     results missing from the qrels as relevant; segeval refuses it (docs/trec_eval-semantics.md)."""
     if isinstance(level, bool) or not isinstance(level, int):
-        raise ParameterError(f"The 'relevance_level' parameter must be an integer. Got {level!r} instead.")
+        raise ParameterError(f"The 'relevance_level' parameter must be an integer. Got {shown(level)} instead.")
     if level < 0:
         raise ParameterError(f"The 'relevance_level' parameter must be an integer >= 0 (trec_eval's -l -1 would "
                              f"count results missing from the qrels as relevant; segeval refuses it, "
-                             f"docs/trec_eval-semantics.md). Got {level!r} instead.")
+                             f"docs/trec_eval-semantics.md). Got {shown(level)} instead.")
     return level
 
 
@@ -171,7 +150,7 @@ class Settings:
             if isinstance(given, str) or not isinstance(given, Sequence | set | frozenset) \
                     or not all(isinstance(q, str) for q in given):
                 raise ParameterError(f"The 'queries' parameter must be a list of query ids (strings). Got "
-                                     f"{given!r} instead.")
+                                     f"{shown(given)} instead.")
             object.__setattr__(self, "queries", tuple(given))
         for param in (BINS, ASSIGN, WINDOW, THETA):  # the adapters' declared domains
             param.check(getattr(self, param.setting), param.setting)
@@ -206,7 +185,7 @@ def settings_of(settings: object) -> Settings:
 
 def _check_bool(name: str, value: object) -> None:
     if not isinstance(value, bool):
-        raise ParameterError(f"The '{name}' parameter must be True or False. Got {value!r} instead.")
+        raise ParameterError(f"The '{name}' parameter must be True or False. Got {shown(value)} instead.")
 
 
 DEFAULTS = Settings()
@@ -248,10 +227,7 @@ class EngineOptions:
             raise ParameterError("The 'memory' parameter must be 'auto' or 'in-memory' with --engine dask (its "
                                  "workers read each run whole). Got 'chunked' instead.")
         _check_bool("quiet", self.quiet)
-        if isinstance(self.dask_timeout, bool) or not isinstance(self.dask_timeout, int | float) \
-                or not math.isfinite(self.dask_timeout) or not 0 < self.dask_timeout <= 86_400:
-            raise ParameterError(f"The 'dask_timeout' parameter must be a number of seconds in (0, 86400]. Got "
-                                 f"{self.dask_timeout!r} instead.")
+        Domain(0.0, 86_400.0, open_low=True).check("dask_timeout", self.dask_timeout)  # seconds
 
 
 @dataclass(frozen=True)
@@ -290,12 +266,13 @@ class Job:
     def __post_init__(self) -> None:
         given: Any = self.measures
         if isinstance(given, str) or not isinstance(given, Sequence) or not all(isinstance(m, str) for m in given):
-            raise ParameterError(f"The 'measures' parameter must be a list of measure names. Got {given!r} instead.")
+            raise ParameterError(f"The 'measures' parameter must be a list of measure names. Got {shown(given)} "
+                                 f"instead.")
         object.__setattr__(self, "measures", tuple(given))
         specs: Any = self.adapters
         if isinstance(specs, str) or not isinstance(specs, Sequence) or not all(isinstance(a, str) for a in specs):
             raise ParameterError(f"The 'adapters' parameter must be a list of adapter specs such as ['overlap']. Got "
-                                 f"{specs!r} instead.")
+                                 f"{shown(specs)} instead.")
         object.__setattr__(self, "adapters", tuple(specs))
         if not isinstance(self.settings, Settings):
             raise ParameterError(f"The 'settings' parameter must be a segeval.Settings. Got "

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from segeval.core.domains import CUTOFF, REAL, UNIT, Domain, Key
 from segeval.core.errors import ParameterError
 from segeval.measures import params as P
 
@@ -108,10 +109,25 @@ class Family:
     #: True when the measure reads subtopic qrels (``qid subtopic docno rel``: the diversity measures)
     subtopics: bool = False
 
-    #: names beside the gain levels that a ``gains`` parameter takes (rbp's ``p``)
-    pair_names: tuple[str, ...] = ()
+    #: the named parameters beside the gain levels that a ``gains`` parameter takes (rbp's ``p``), with domains
+    pairs: tuple[Key, ...] = ()
+    #: the domain of a ``cutoff`` parameter's cut-offs
+    cutoffs: Domain = CUTOFF
+    #: the domain of each number of a ``reals`` parameter, and of each gain of a ``gains`` one
+    values: Domain = REAL
     #: the number of ``reals`` a parameter must have (utility: 4), None for any
     count: int | None = None
+
+    @property
+    def pair_names(self) -> tuple[str, ...]:
+        return tuple(k.name for k in self.pairs)
+
+    def domains(self) -> tuple[tuple[str, Domain], ...]:
+        """Each parameter the family takes with its domain: the values of its kind (``n`` a cut-off, ``x`` a
+        level or number, ``gain`` a level's gain), then its named pairs or keys (``p``, ``alpha``)."""
+        kind = {"cutoff": ("n", self.cutoffs), "level": ("x", P.LEVEL), "recall": ("x", UNIT),
+                "reals": ("x", self.values), "gains": ("gain", self.values)}.get(self.param or "")
+        return ((kind,) if kind else ()) + tuple((k.name, k.domain) for k in self.pairs)
 
     def canonical(self, param: ParamValue | None) -> str:
         """The measure's name: unique for each parameter value (results are keyed by it)."""
@@ -134,13 +150,13 @@ class Family:
     def parse(self, params: str) -> list[ParamValue]:
         """The parameter values of trec_eval's ``name.params`` syntax (:mod:`segeval.measures.params`)."""
         if self.param == "cutoff":
-            return list(P.cutoffs(self.name, params))
+            return list(P.cutoffs(self.name, params, self.cutoffs))
         if self.param == "level":
             return list(P.levels(self.name, params))
         if self.param == "reals":
-            return [P.reals(self.name, params, self.count)]
+            return [P.reals(self.name, params, self.count, self.values)]
         if self.param == "gains":
-            return [P.gains(self.name, params, self.pair_names)]
+            return [P.gains(self.name, params, self.pairs, self.values)]
         if self.param == "recall":
             values = P.levels(self.name, params)
             if any(x > 1 for x in values):

@@ -18,10 +18,12 @@ from dataclasses import replace
 from functools import partial
 from typing import TypedDict
 
+from segeval.core.domains import NONNEGATIVE, RANKS
 from segeval.core.errors import ParameterError
 from segeval.measures import catalogue
 from segeval.measures import diversity_keys as DIV_KEYS
 from segeval.measures import jumpin as JUMPIN_KEYS
+from segeval.measures import params as P
 from segeval.measures import quesst as QUESST
 from segeval.measures.declaration import Aggregate, Deferred, Family, Format, Measure
 from segeval.measures.keyed import KeyedFamily
@@ -202,19 +204,20 @@ FAMILIES: tuple[Family, ...] = (
            description="relevant retrieved over R"),
     Family(name="set_map", scope="labels", func=TS.set_map, **_OVER, description="set_P times set_recall"),
     Family(name="set_F", scope="labels", func=FORMS.set_f, **_OVER, aliases=("SetF",), param="reals",
-           example="set_F_0.5", description="harmonic mean of set_P and set_recall (set_F.x: weighted by x)"),
-    Family(name="rbp", scope="labels", func=FORMS.rbp, **_SCORE, param="gains", pair_names=("p",),
+           values=NONNEGATIVE, example="set_F_0.5",
+           description="harmonic mean of set_P and set_recall (set_F.x: weighted by x)"),
+    Family(name="rbp", scope="labels", func=FORMS.rbp, **_SCORE, param="gains", pairs=P.pairs("p"),
            example="rbp_p=0.8", description="rank-biased precision, p = 0.9, gains scaled into [0, 1] "
                                             "(rbp.p=0.8,1=3: persistence and gains)"),
-    Family(name="rbp_resid", scope="labels", func=FORMS.rbp_resid, **_FRACTION, param="gains", pair_names=("p",),
+    Family(name="rbp_resid", scope="labels", func=FORMS.rbp_resid, **_FRACTION, param="gains", pairs=P.pairs("p"),
            example="rbp_resid_p=0.8", description="RBP residual from unjudged results, p = 0.9 (rbp_resid.p=0.8)"),
     Family(name="unj", scope="labels", func=TJ.unjudged_at, **_FRACTION, param="cutoff",
            plain=False, example="unj_10", defaults=(5, 10, 20), description="unjudged results in the top n over n"),
     # beyond trec_eval
     Family(name="adr", scope="labels", func=ADR.adr, **_SCORE,
            description="average dynamic recall over the first n ranks (grades order the ground-truth groups)"),
-    Family(name="adr_cut", scope="labels", func=ADR.adr_at, **_SCORE, param="cutoff", plain=False, example="adr_cut_10",
-           defaults=(10,), description="average dynamic recall over the first k ranks"),
+    Family(name="adr_cut", scope="labels", func=ADR.adr_at, **_SCORE, param="cutoff", cutoffs=RANKS, plain=False,
+           example="adr_cut_10", defaults=(10,), description="average dynamic recall over the first k ranks"),
     Family(name="adr_tb", scope="labels", func=ADR.adr_tiebreak, **_LOWER_BETTER,
            param="raw", example="adr_tb_standin",
            description="ADR tie-breaker (inverted ground truth over the problematic items): lower breaks ties in "
@@ -258,11 +261,11 @@ FAMILIES: tuple[Family, ...] = (
                        "mrr@n)"),
     Family(name="hits", scope="labels", func=ECO.hits_at, **_GAIN, param="cutoff", example="hits_10",
            description="relevant results in the top n (all ranks without n; ranx's hits@n)"),
-    Family(name="rbp_bin", scope="labels", func=ECO.rbp_binary, **_SCORE, param="gains", pair_names=("p", "k"),
+    Family(name="rbp_bin", scope="labels", func=ECO.rbp_binary, **_SCORE, param="gains", pairs=P.pairs("p", "k"),
            example="rbp_bin_p=0.8,k=10",
            description="rank-biased precision of binary relevance, p = 0.8, all ranks unless k (ir_measures' "
                        "RBP(p=0.8)@k); rbp_bin.p=0.9,k=10"),
-    Family(name="ndcg_gain_cut", scope="labels", func=ECO.ndcg_gains_at, **_OVER, param="gains", pair_names=("k",),
+    Family(name="ndcg_gain_cut", scope="labels", func=ECO.ndcg_gains_at, **_OVER, param="gains", pairs=P.pairs("k"),
            example="ndcg_gain_cut_k=10,2=3",
            description="nDCG with the qrels' grades mapped by a gain table first (grades not listed keep theirs), "
                        "at k when given (ir_measures' nDCG(gains={2:3})@10)"),
@@ -270,37 +273,38 @@ FAMILIES: tuple[Family, ...] = (
            description="share of (relevant, non-relevant) pairs of the top n ranked relevant first (all ranks "
                        "without n; ir_measures' Accuracy@n, which reports nothing for a query without a relevant "
                        "result: 0 here)"),
-    Family(name="compat", scope="labels", func=ECO.compat, **_SCORE, param="gains", pair_names=("p", "normalize"),
+    Family(name="compat", scope="labels", func=ECO.compat, **_SCORE, param="gains", pairs=P.pairs("p", "normalize"),
            example="compat_p=0.9",
            description="compatibility (Clarke et al. 2021): rank-biased overlap with the ideal ranking, p = 0.95, "
                        "normalised (compat.p=0.9,normalize=0; ir_measures' Compat(p=0.9))"),
     # C/W/L user models as cwl_eval computes them (gains: grades clipped to [min_rel, max_rel], scaled to [0, 1])
-    Family(name="inst", scope="labels", func=ECO.inst, **_SCORE, param="gains", pair_names=("T", "min_rel", "max_rel"),
-           example="inst_T=2,max_rel=3",
+    Family(name="inst", scope="labels", func=ECO.inst, **_SCORE, param="gains",
+           pairs=P.pairs("T", "min_rel", "max_rel"), example="inst_T=2,max_rel=3",
            description="INST (Moffat et al. 2015), T = 1, gains min_rel = 0 to max_rel = 1 unless given "
                        "(ir_measures' INST(T=2,max_rel=3))"),
-    Family(name="insq", scope="labels", func=ECO.insq, **_SCORE, param="gains", pair_names=("T", "min_rel", "max_rel"),
-           example="insq_T=2,max_rel=3", description="INSQ, T = 1 (ir_measures' INSQ(max_rel=3))"),
-    Family(name="sdcg", scope="labels", func=ECO.sdcg, **_SCORE, param="gains", pair_names=("k", "min_rel", "max_rel"),
-           example="sdcg_k=10,max_rel=3",
+    Family(name="insq", scope="labels", func=ECO.insq, **_SCORE, param="gains",
+           pairs=P.pairs("T", "min_rel", "max_rel"), example="insq_T=2,max_rel=3",
+           description="INSQ, T = 1 (ir_measures' INSQ(max_rel=3))"),
+    Family(name="sdcg", scope="labels", func=ECO.sdcg, **_SCORE, param="gains",
+           pairs=P.pairs("k", "min_rel", "max_rel"), example="sdcg_k=10,max_rel=3",
            description="scaled DCG at k: DCG over the sum of the discounts (ir_measures' SDCG(max_rel=3)@10)"),
     Family(name="nerr8", scope="labels", func=ECO.nerr8, **_SCORE, param="gains",
-           pair_names=("k", "min_rel", "max_rel"), example="nerr8_k=10,max_rel=3",
+           pairs=P.pairs("k", "min_rel", "max_rel"), example="nerr8_k=10,max_rel=3",
            description="NERR, equation 8 of Azzopardi et al. 2021, at k (ir_measures' NERR8(max_rel=3)@10)"),
     Family(name="nerr9", scope="labels", func=ECO.nerr9, **_SCORE, param="gains",
-           pair_names=("k", "min_rel", "max_rel"), example="nerr9_k=10,max_rel=3",
+           pairs=P.pairs("k", "min_rel", "max_rel"), example="nerr9_k=10,max_rel=3",
            description="NERR, equation 9, at k (ir_measures' NERR9(max_rel=3)@10)"),
     Family(name="nerr10", scope="labels", func=ECO.nerr10, **_SCORE, param="gains",
-           pair_names=("p", "min_rel", "max_rel"), example="nerr10_p=0.8,max_rel=3",
+           pairs=P.pairs("p", "min_rel", "max_rel"), example="nerr10_p=0.8,max_rel=3",
            description="NERR, equation 10, p = 0.9 (ir_measures' NERR10(p=0.8,max_rel=3))"),
     Family(name="nerr11", scope="labels", func=ECO.nerr11, **_SCORE, param="gains",
-           pair_names=("T", "min_rel", "max_rel"), example="nerr11_T=2,max_rel=3",
+           pairs=P.pairs("T", "min_rel", "max_rel"), example="nerr11_T=2,max_rel=3",
            description="NERR, equation 11, T = 1 (ir_measures' NERR11(T=2,max_rel=3))"),
     Family(name="bpm", scope="labels", func=ECO.bpm, **_SCORE, param="gains",
-           pair_names=("T", "k", "min_rel", "max_rel"), example="bpm_T=2,k=10,max_rel=3",
+           pairs=P.pairs("T", "k", "min_rel", "max_rel"), example="bpm_T=2,k=10,max_rel=3",
            description="static Bejeweled Player Model (Zhang et al. 2017), T = 1, k = 10 (ir_measures' "
                        "BPM(T=2,max_rel=3)@10)"),
-    Family(name="rbp_grade", scope="labels", func=ECO.rbp_graded, **_GAIN, param="gains", pair_names=("p",),
+    Family(name="rbp_grade", scope="labels", func=ECO.rbp_graded, **_GAIN, param="gains", pairs=P.pairs("p"),
            example="rbp_grade_p=0.95",
            description="rank-biased precision with the relevant results' grades as gains, unscaled, p = 0.8 "
                        "(ranx's rbp.80)"),
@@ -336,31 +340,30 @@ DIV = _Functions("diversity")
 _DIV_CUTOFFS = (5, 10, 20)  # ndeval's
 #: NIST ndeval's novelty and diversity measures over subtopic qrels (docs/measures.md, "Subtopic qrels")
 DIVERSITY: tuple[Family, ...] = (
-    Family(name="err_ia", scope="labels", func=DIV.err_ia, subtopics=True, aggregator="mean", fmt="score",
-           higher_is_better=True, lower=0.0, param="cutoff", plain=False, example="err_ia_20",
-           defaults=_DIV_CUTOFFS, family_aliases=("ERR_IA",),
+    Family(name="err_ia", scope="labels", func=DIV.err_ia, subtopics=True, cutoffs=RANKS,
+           aggregator="mean", fmt="score", higher_is_better=True, lower=0.0, param="cutoff", plain=False,
+           example="err_ia_20", defaults=_DIV_CUTOFFS, family_aliases=("ERR_IA",),
            description="intent-aware ERR at n with ndeval's novelty gains (alpha = 0.5) over its ideal-ideal "
                        "normalisation (ndeval's ERR-IA@n; at n = 1 not normalised, as ndeval)"),
-    Family(name="nerr_ia", scope="labels", func=DIV.nerr_ia, subtopics=True, **_SCORE, param="cutoff",
-           plain=False, example="nerr_ia_20", defaults=_DIV_CUTOFFS, family_aliases=("nERR_IA",),
+    Family(name="nerr_ia", scope="labels", func=DIV.nerr_ia, subtopics=True, cutoffs=RANKS, **_SCORE,
+           param="cutoff", plain=False, example="nerr_ia_20", defaults=_DIV_CUTOFFS, family_aliases=("nERR_IA",),
            description="ERR-IA at n over the greedy ideal ranking's (ndeval's nERR-IA@n)"),
     KeyedFamily(name="alpha_dcg", scope="labels", func=DIV.alpha_dcg, subtopics=True, aggregator="mean",
                 fmt="score", higher_is_better=True, lower=0.0, param="raw", keys=DIV_KEYS.CUT_KEYS,
-                pair_names=("k", "alpha"), example="alpha_dcg_k=10,alpha=0.3", family_aliases=("alpha_DCG", "α_DCG"),
+                example="alpha_dcg_k=10,alpha=0.3", family_aliases=("alpha_DCG", "α_DCG"),
                 description="alpha-DCG at k (k = 20, alpha = 0.5 unless given) over ndeval's ideal-ideal "
                             "normalisation (ndeval's alpha-DCG@k; at k = 1 not normalised, as ndeval)"),
     KeyedFamily(name="alpha_ndcg", scope="labels", func=DIV.alpha_ndcg, subtopics=True, **_SCORE, param="raw",
-                keys=DIV_KEYS.CUT_KEYS, pair_names=("k", "alpha"), example="alpha_ndcg_k=10,alpha=0.3",
+                keys=DIV_KEYS.CUT_KEYS, example="alpha_ndcg_k=10,alpha=0.3",
                 family_aliases=("alpha_nDCG", "α_nDCG"),
                 description="alpha-nDCG at k (Clarke et al. 2008): alpha-DCG over ndeval's greedy ideal "
                             "ranking's; k = 20, alpha = 0.5 unless given (ir_measures' alpha_nDCG(alpha=0.5)@20)"),
     KeyedFamily(name="nrbp", scope="labels", func=DIV.nrbp, subtopics=True, **_SCORE, param="raw",
-                keys=DIV_KEYS.RBP_KEYS, pair_names=("alpha", "beta"),
-                example="nrbp_alpha=0.3,beta=0.8", aliases=("NRBP",),
+                keys=DIV_KEYS.RBP_KEYS, example="nrbp_alpha=0.3,beta=0.8", aliases=("NRBP",),
                 description="novelty- and rank-biased precision (Clarke et al. 2009) over every rank, alpha = "
                             "beta = 0.5 unless given (ndeval's NRBP)"),
     KeyedFamily(name="nnrbp", scope="labels", func=DIV.nnrbp, subtopics=True, **_SCORE, param="raw",
-                keys=DIV_KEYS.RBP_KEYS, pair_names=("alpha", "beta"), example="nnrbp_alpha=0.3,beta=0.8",
+                keys=DIV_KEYS.RBP_KEYS, example="nnrbp_alpha=0.3,beta=0.8",
                 aliases=("nNRBP",),
                 description="NRBP over the ideal ranking's; NaN for a query without a relevant subtopic "
                             "(ndeval's nNRBP, its 0/0)"),

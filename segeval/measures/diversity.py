@@ -14,22 +14,25 @@ with pyndeval), over subtopic qrels (:mod:`segeval.adapters.subtopics`), with nd
   the ideal ranking's NRBP, NaN (ndeval's 0/0) for a query without a relevant subtopic;
 - sums run in rank order, one term at a time, as ndeval's loops.
 
-ndeval computes its cut-offs to depth 20 (pyndeval refuses a larger one); segeval computes any cut-off by the
-same rule.  alpha and beta are 0.5 unless given (ndeval's defaults).
+ndeval computes its cut-offs to depth 20 (pyndeval refuses a larger one); segeval computes any cut-off up to
+100000 by the same rule.  alpha and beta are 0.5 unless given (ndeval's defaults).
 """
 
 from __future__ import annotations
 
+import heapq
 import math
+from collections import Counter
 
 import numpy as np
 
 from segeval.adapters.base import Adapted
-from segeval.adapters.subtopics import Subtopics
-from segeval.core.arrays import BoolArray, FloatArray
+from segeval.adapters.subtopics import Rows, Subtopics
+from segeval.core.arrays import FloatArray
+from segeval.core.domains import Key
 from segeval.core.errors import ParameterError
 from segeval.measures.diversity_keys import ALPHA, CUT_KEYS, RBP_KEYS
-from segeval.measures.keyed import Key, settings
+from segeval.measures.keyed import settings
 
 
 def _subtopics(a: Adapted) -> Subtopics:
@@ -39,49 +42,60 @@ def _subtopics(a: Adapted) -> Subtopics:
     return a.subtopics
 
 
-def gains(relevant: BoolArray, alpha: float) -> FloatArray:
+def gains(ranked: Rows, alpha: float) -> FloatArray:
     """Each rank's novelty gain: over the subtopics the result is relevant to, in subtopic order, the sum of
     the subtopic's gain, which starts at 1 and is multiplied by 1 - alpha after each result relevant to it."""
-    n, width = relevant.shape
-    factor = np.where(relevant, 1.0 - alpha, 1.0)
-    gain = np.ones((n, width))
-    if n > 1:
-        gain[1:] = np.multiply.accumulate(factor[:-1], axis=0)  # one factor at a time, as ndeval
-    score = np.zeros(n)
-    for s in range(width):
-        score = score + np.where(relevant[:, s], gain[:, s], 0.0)
+    gain: dict[int, float] = {}
+    score = np.zeros(len(ranked))
+    for i, topics in enumerate(ranked):
+        total = 0.0
+        for s in topics:
+            total += gain.get(s, 1.0)
+        score[i] = total
+        for s in topics:  # one factor at a time, as ndeval
+            gain[s] = gain.get(s, 1.0) * (1.0 - alpha)
     return score
 
 
 def ideal(sub: Subtopics, alpha: float) -> FloatArray:
     """The novelty gains of ndeval's greedy ideal ranking (its ``idealResult``) of the query's judged documents:
     at each rank the unplaced document of largest gain, ties to the larger docno (the pool is in docno order
-    descending, so the first largest wins); documents that gain nothing end it (they change no value)."""
+    descending, so the first largest wins); documents that gain nothing end it (they change no value).
+
+    Gains only fall as documents are placed, so a heap of gains computed earlier is searched lazily (a document
+    whose gain is current and first in the heap is the largest): the work grows with the judgements."""
     if alpha in sub.ideals:
         return sub.ideals[alpha]
     judged = sub.judged
-    n, width = judged.shape
-    gain = np.ones(width)
-    placed = np.zeros(n, dtype=bool)
+    gain: dict[int, float] = {}
+
+    def current(d: int) -> float:
+        total = 0.0
+        for s in judged[d]:
+            total += gain.get(s, 1.0)
+        return total
+
+    heap = [(-current(d), d) for d in range(len(judged))]
+    heapq.heapify(heap)
     out: list[float] = []
-    while len(out) < n:
-        score = np.zeros(n)
-        for s in range(width):
-            score = score + np.where(judged[:, s], gain[s], 0.0)
-        score[placed] = -np.inf
-        best = int(np.argmax(score))
-        if not score[best] > 0.0:
+    while heap:
+        stale, d = heapq.heappop(heap)
+        score = current(d)
+        if -score != stale and heap and (-score, d) > heap[0]:
+            heapq.heappush(heap, (-score, d))
+            continue
+        if not score > 0.0:
             break
-        out.append(float(score[best]))
-        placed[best] = True
-        gain[judged[best]] *= 1.0 - alpha
+        out.append(score)
+        for s in judged[d]:
+            gain[s] = gain.get(s, 1.0) * (1.0 - alpha)
     sub.ideals[alpha] = np.array(out, dtype=np.float64)
     return sub.ideals[alpha]
 
 
 def actual(sub: Subtopics) -> int:
     """ndeval's ``actualSubtopics``: the query's subtopics with a relevant document."""
-    return int(sub.judged.any(axis=0).sum())
+    return len({s for topics in sub.judged for s in topics})
 
 
 def _discount(i: int) -> float:
@@ -94,6 +108,8 @@ def _normalised(score: FloatArray, k: int, subtopics: int, alpha: float, weight:
     weight of 0-based rank i: ``dcg`` its discount, ``err`` 1 / (i + 1); at k = 1 not divided."""
     total, best, ideal_gain = 0.0, 0.0, float(subtopics)
     for i in range(k):
+        if i >= len(score) and ideal_gain == 0.0:
+            break  # every later term adds 0
         w = _discount(i) if weight == "dcg" else 1.0
         g = float(score[i]) if i < len(score) else 0.0
         total += g * w if weight == "dcg" else g / (i + 1.0)
@@ -102,7 +118,7 @@ def _normalised(score: FloatArray, k: int, subtopics: int, alpha: float, weight:
     return total if k == 1 else total / best
 
 
-def _cut(sub: Subtopics, ranked: BoolArray, k: int, alpha: float, weight: str, normalise: bool) -> float:
+def _cut(sub: Subtopics, ranked: Rows, k: int, alpha: float, weight: str, normalise: bool) -> float:
     n = actual(sub)
     if n == 0:
         return 0.0
@@ -172,14 +188,14 @@ def p_ia(a: Adapted, k: int) -> float:
     subtopics."""
     sub = _subtopics(a)
     n = actual(sub)
-    return int(sub.ranked[:k].sum()) / (k * n) if n else 0.0
+    return sum(map(len, sub.ranked[:k])) / (k * n) if n else 0.0
 
 
 def strec(a: Adapted, k: int) -> float:
     """Subtopic recall at k: the subtopics with a relevant result in the top k over the subtopics."""
     sub = _subtopics(a)
     n = actual(sub)
-    return int(sub.ranked[:k].any(axis=0).sum()) / n if n else 0.0
+    return len({s for topics in sub.ranked[:k] for s in topics}) / n if n else 0.0
 
 
 def map_ia(a: Adapted) -> float:
@@ -188,13 +204,14 @@ def map_ia(a: Adapted) -> float:
     n = actual(sub)
     if n == 0:
         return 0.0
-    relevant = sub.judged.sum(axis=0)
-    ranked = sub.ranked
+    relevant = Counter(s for topics in sub.judged for s in topics)
+    found: Counter[int] = Counter()
+    totals: dict[int, float] = {}
+    for rank, topics in enumerate(sub.ranked):
+        for s in topics:
+            found[s] += 1
+            totals[s] = totals.get(s, 0.0) + found[s] / (rank + 1.0)
     value = 0.0
-    for s in range(ranked.shape[1]):
-        if relevant[s]:
-            total = 0.0
-            for count, rank in enumerate(np.flatnonzero(ranked[:, s]).tolist(), start=1):
-                total += count / (rank + 1.0)
-            value += total / int(relevant[s])
+    for s in sorted(totals):
+        value += totals[s] / relevant[s]
     return value / n

@@ -4,11 +4,11 @@ so that the measure registry can read them: the cut-off ``k``, alpha (redundancy
 
 from __future__ import annotations
 
-from segeval.measures.keyed import Key
+from segeval.core.domains import RANKS, UNIT, Key
 
 #: ndeval's defaults: alpha, beta and its depth (``DEPTH``: the largest cut-off it computes)
 ALPHA, BETA, DEPTH = 0.5, 0.5, 20
 #: alpha_dcg and alpha_ndcg: ``k=20,alpha=0.5``
-CUT_KEYS = (Key("k", DEPTH, lower=1, integer=True), Key("alpha", ALPHA))
+CUT_KEYS = (Key("k", DEPTH, RANKS), Key("alpha", ALPHA, UNIT))
 #: nrbp and nnrbp: ``alpha=0.5,beta=0.5``
-RBP_KEYS = (Key("alpha", ALPHA), Key("beta", BETA))
+RBP_KEYS = (Key("alpha", ALPHA, UNIT), Key("beta", BETA, UNIT))

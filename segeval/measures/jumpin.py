@@ -17,21 +17,22 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from segeval.measures.keyed import Key, settings
+from segeval.core.domains import NONNEGATIVE, POSITIVE, Domain, Key
+from segeval.measures.keyed import settings
 
 if TYPE_CHECKING:
     from segeval.measures.segments import QuerySegments
 
 #: CLEF CL-SR: the reward falls by step/window (0.1) for every whole 15 s step of distance, 0 from 150 s on
 WINDOW, STEP = 150.0, 15.0
-_WINDOW = Key("window", WINDOW, strict=True)
-_STEP = Key("step", STEP)
+_WINDOW = Key("window", WINDOW, POSITIVE)
+_STEP = Key("step", STEP, NONNEGATIVE)
 #: once: each onset credited to one result at most (the first in rank order that reaches it);
 #: all: every result scored against its nearest onset, so several results near one onset all score
-_MATCH = Key("match", "once", words=("once", "all"))
+_MATCH = Key("match", "once", Domain(words=("once", "all"), numbers=False))
 #: retrieved: divide by the number of results that hold relevant content (Eskevich et al.'s n);
 #: qrels: by the number of relevant segments in the qrels (as average precision's R)
-_NORM = Key("norm", "retrieved", words=("retrieved", "qrels"))
+_NORM = Key("norm", "retrieved", Domain(words=("retrieved", "qrels"), numbers=False))
 
 MGAP_KEYS = (_WINDOW, _STEP, _MATCH)
 MASP_KEYS = (_NORM,)
@@ -46,7 +47,7 @@ def reward(distance: float, window: float, step: float) -> float:
     steps of 0.1 in a 150 s window, so 14.9 s earns 1 and 15 s earns 0.9)."""
     if distance >= window:
         return 0.0
-    if step > 0:
+    if step > 0 and math.isfinite(distance / step):  # a step too small to count is none
         distance = math.floor(distance / step) * step
     return max(0.0, 1.0 - distance / window)
 

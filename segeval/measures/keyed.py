@@ -1,53 +1,22 @@
 """Named measure parameters written ``key=value,...`` (``mgap.window=60,step=0``), for measures whose
 policies are several named choices rather than one cut-off.
 
-A :class:`KeyedFamily` declares its keys (:class:`Key`: a number with its lower bound, or a word from a
-list) and their defaults.  Its parameter is the normalised text (keys in declared order, each
-once, numbers written with ``%g`` when that keeps their value), so ``mgap.step=0,window=60`` and
-``mgap_window=60,step=0`` are one measure; :func:`settings` turns the text back into values for
-the computation.  Every refusal is a :class:`~segeval.core.errors.ParameterError` naming the measure,
-the text and what was expected (exit 2).
+A :class:`KeyedFamily` declares its keys (:class:`~segeval.core.domains.Key`: a name, a default and a domain).
+Its parameter is the normalised text (keys in declared order, each once, numbers written with ``%g`` when
+that keeps their value), so ``mgap.step=0,window=60`` and ``mgap_window=60,step=0`` are one measure;
+:func:`settings` turns the text back into values for the computation.  Every refusal is a
+:class:`~segeval.core.errors.ParameterError` naming the measure, the text and what was expected (exit 2).
 Loads no NumPy (the registry's declarations import it).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+from segeval.core.domains import Key
 from segeval.core.errors import ParameterError
 from segeval.measures.declaration import Family, ParamValue
-from segeval.measures.params import plain_decimal
-
-
-@dataclass(frozen=True)
-class Key:
-    """One named parameter: a number (``words`` empty) from ``lower`` to ``upper`` (both excluded when
-    ``strict``; an infinite bound is no bound), or one of ``words``; with ``numbers`` as well a word or
-    a number; ``default`` is its value when not given."""
-
-    name: str
-    default: float | str
-    lower: float = 0.0
-    strict: bool = False
-    words: tuple[str, ...] = ()
-    #: a whole number (a cut-off)
-    integer: bool = False
-    upper: float = math.inf
-    numbers: bool = False
-
-    def expected(self) -> str:
-        bounds = [f"{'>' if self.strict else '>='} {self.lower:g}"] if math.isfinite(self.lower) else []
-        bounds += [f"{'<' if self.strict else '<='} {self.upper:g}"] if math.isfinite(self.upper) else []
-        number = f"{'a whole number' if self.integer else 'a number'}{' ' + ' and '.join(bounds) if bounds else ''}"
-        if self.words:
-            return f"{self.name}={'|'.join(self.words)}{f' or {number}' if self.numbers else ''}"
-        return f"{self.name}={number}"
-
-    def takes_word(self, text: str) -> bool:
-        """True when ``text`` is one of the key's words (not a number)."""
-        return text in self.words
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,6 +24,9 @@ class KeyedFamily(Family):
     """A family whose parameter is ``key=value`` pairs (declared with ``param="raw"``)."""
 
     keys: tuple[Key, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pairs", self.pairs or self.keys)
 
     def parse(self, params: str) -> list[ParamValue]:
         return [normalise(self.name, params, self.keys)]
@@ -67,15 +39,8 @@ def _refuse(family: str, params: str, keys: tuple[Key, ...]) -> ParameterError:
 
 
 def _value(family: str, params: str, keys: tuple[Key, ...], key: Key, text: str) -> float | str:
-    if key.takes_word(text):
-        return text
-    if key.words and not key.numbers:
-        raise _refuse(family, params, keys)
-    value = plain_decimal(text)
-    if not math.isfinite(value) or value < key.lower or value > key.upper or \
-            (key.strict and value in (key.lower, key.upper)) or (key.integer and not value.is_integer()):
-        raise _refuse(family, params, keys)
-    return value
+    value = key.domain.read(f"{family}.{key.name}", text)
+    return value if isinstance(value, str) else float(value)
 
 
 def normalise(family: str, params: str, keys: tuple[Key, ...]) -> str:
@@ -101,7 +66,7 @@ def value_text(value: float | str) -> str:
 @lru_cache(maxsize=256)
 def settings(keys: tuple[Key, ...], params: str | None) -> dict[str, float | str]:
     """Every key's value: the defaults, replaced by those in ``params`` (normalised text, or None)."""
-    out: dict[str, float | str] = {k.name: k.default for k in keys}
+    out: dict[str, float | str] = {k.name: k.default for k in keys if k.default is not None}
     if params:
         by_name = {k.name: k for k in keys}
         for item in params.split(","):

@@ -29,17 +29,17 @@ import re
 from dataclasses import dataclass
 from typing import TypeVar
 
+from segeval.core.domains import CUTOFF, MAX_WHOLE, PERSISTENCE, REAL, T_DOMAIN, Domain, Key, plain_decimal
 from segeval.core.errors import ParameterError
+from segeval.core.words import plural
 
 KINDS = ("cutoff", "level", "reals", "gains")
 _T = TypeVar("_T", int, float)
 
 #: the largest cut-off (trec_eval compares cut-offs as C ints: beyond this its sort breaks)
-MAX_CUTOFF = 2**31 - 1
+MAX_CUTOFF = MAX_WHOLE
 #: a cut-off as C's ``atol`` reads it when the text is a plain decimal number: the integer part
 _CUTOFF = re.compile(r"\+?(?P<whole>[0-9]+)(?:\.[0-9]*)?\Z")
-#: a number as C's ``atof`` reads a plain decimal (hexadecimal, ``nan`` and ``inf`` are refused)
-_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 #: a gain level as trec_eval 10 accepts it (``valid_int``: an optional sign, then digits)
 _LEVEL = re.compile(r"[+-]?[0-9]+\Z")
 
@@ -70,11 +70,6 @@ def _refuse(family: str, params: str, expected: str) -> ParameterError:
     return ParameterError(f"The '{family}' parameters must be {expected}. Got {params!r} instead.")
 
 
-def plain_decimal(text: str) -> float:
-    """``text`` written as a plain decimal (sign, digits, a point, an exponent: C's ``atof`` of it), else NaN."""
-    return float(text) if _NUMBER.match(text) else math.nan
-
-
 def number(family: str, params: str, text: str, expected: str) -> float:
     """One finite number written as a plain decimal (C's ``atof`` of it)."""
     value = plain_decimal(text)
@@ -83,26 +78,32 @@ def number(family: str, params: str, text: str, expected: str) -> float:
     return value
 
 
-CUTOFF_HELP = f"whole numbers from 1 to {MAX_CUTOFF} separated by commas, each once (P.5,10)"
-LEVEL_HELP = "finite numbers >= 0 separated by commas, each once (iprec_at_recall..1,.25)"
+def cutoff_help(domain: Domain = CUTOFF) -> str:
+    return f"whole numbers from {domain.low:g} to {domain.high:g} separated by commas, each once (P.5,10)"
 
 
-def cutoffs(family: str, params: str) -> list[int]:
-    """Integer cut-offs, ascending (``P.20,5`` -> 5, 20; ``23.4`` -> 23, as trec_eval)."""
+CUTOFF_HELP = cutoff_help()
+#: a real cut-off (a recall level, a multiple of R)
+LEVEL = Domain(0.0, 1e6)
+LEVEL_HELP = f"numbers in [0, {LEVEL.high:g}] separated by commas, each once (iprec_at_recall..1,.25)"
+
+
+def cutoffs(family: str, params: str, domain: Domain = CUTOFF) -> list[int]:
+    """Integer cut-offs in ``domain``, ascending (``P.20,5`` -> 5, 20; ``23.4`` -> 23, as trec_eval)."""
     values = []
     for text in params.split(","):
         m = _CUTOFF.match(text)
         value = int(m.group("whole")) if m else 0
-        if not 1 <= value <= MAX_CUTOFF:
-            raise _refuse(family, params, CUTOFF_HELP)
+        if not domain.holds(value):
+            raise _refuse(family, params, cutoff_help(domain))
         values.append(value)
-    return _distinct(family, params, sorted(values), CUTOFF_HELP)
+    return _distinct(family, params, sorted(values), cutoff_help(domain))
 
 
 def levels(family: str, params: str) -> list[float]:
     """Real cut-offs as doubles, ascending (``..333,.155`` -> 0.155, 0.333; never rounded)."""
     values = [number(family, params, text, LEVEL_HELP) for text in params.split(",")]
-    if any(v < 0 for v in values):
+    if not all(LEVEL.holds(v) for v in values):
         raise _refuse(family, params, LEVEL_HELP)
     return _distinct(family, params, sorted(values), LEVEL_HELP)
 
@@ -114,29 +115,41 @@ def _distinct(family: str, params: str, values: list[_T], expected: str) -> list
     return values
 
 
-def reals(family: str, params: str, count: int | None = None) -> Params:
-    """Numbers in the given order (``utility.2,-1,0,0``); ``count``: exactly that many."""
-    expected = "finite numbers separated by commas" + (f" ({count} of them)" if count else "")
-    values = tuple(number(family, params, text, expected) for text in params.split(","))
+def reals(family: str, params: str, count: int | None = None, domain: Domain = REAL) -> Params:
+    """Numbers in the given order (``utility.2,-1,0,0``), each in ``domain``; ``count``: exactly that many."""
+    values = tuple(float(domain.read(family, text)) for text in params.split(","))
     if count is not None and len(values) != count:
-        raise _refuse(family, params, expected)
+        raise _refuse(family, params, f"{plural(count, 'number')} separated by commas")
     return Params(params, values=values)
 
 
-def gains(family: str, params: str, names: tuple[str, ...] = ()) -> Params:
-    """``name=value`` pairs in the given order: an integer name is a level and its gain, ``names``
-    (rbp's ``p``) are the measure's own; other names are read and left out of the gain table, as
-    trec_eval 10 does (``ndcg.p=2,1=3`` is ``ndcg.1=3`` printed ``ndcg_p=2,1=3``)."""
+#: the named parameters a ``gains`` parameter can take beside its levels (cwl_eval's, ir_measures')
+PAIRS = {key.name: key for key in (Key("p", None, PERSISTENCE), Key("k", None, CUTOFF), Key("T", None, T_DOMAIN),
+                                   Key("min_rel", None, REAL), Key("max_rel", None, REAL),
+                                   Key("normalize", None, Domain(0, 1, whole=True)))}
+
+
+def pairs(*names: str) -> tuple[Key, ...]:
+    """The declared keys of ``names`` (:data:`PAIRS`)."""
+    return tuple(PAIRS[name] for name in names)
+
+
+def gains(family: str, params: str, keys: tuple[Key, ...] = (), domain: Domain = REAL) -> Params:
+    """``name=value`` pairs in the given order: an integer name is a level and its gain (in ``domain``),
+    ``keys`` (rbp's ``p``) are the measure's own, each in its domain; other names are read and left out of the
+    gain table, as trec_eval 10 does (``ndcg.p=2,1=3`` is ``ndcg.1=3`` printed ``ndcg_p=2,1=3``)."""
+    names = tuple(k.name for k in keys)
     expected = ("name=value pairs separated by commas, level=gain for the gains (ndcg.1=3,2=9)" if not names else
                 f"name=value pairs separated by commas, level=gain for the gains and "
                 f"{'/'.join(names)}=value ({family}.p=0.8,1=3)")
-    pairs = []
+    by_name = {k.name: k.domain for k in keys}
+    found = []
     for item in params.split(","):
         name, eq, value = item.partition("=")
         if not eq or "=" in value or not name:
             raise _refuse(family, params, expected)
-        pairs.append((name, number(family, params, value, expected)))
-    return Params(params, pairs=tuple(pairs))
+        found.append((name, float(by_name.get(name, domain).read(f"{family}.{name}", value))))
+    return Params(params, pairs=tuple(found))
 
 
 #: ir_measures' spelling with options: ``P(rel=2)@5``, ``nDCG(dcg='exp-log2')@10``, ``SetF(beta=0.5)``

@@ -7,24 +7,27 @@ definitions and the conventions chosen are in docs/speech.md ("Query by example"
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-from segeval.measures.keyed import Key, settings, value_text
+from segeval.core.domains import POSITIVE, PROBABILITY, TINY, Domain, Key
+from segeval.core.errors import ParameterError
+from segeval.measures.keyed import settings, value_text
 
 #: the task's costs: P_target 0.0008, C_miss 100, C_fa 1 (so β = 12.49)
 P_TARGET, COST_MISS, COST_FA = 0.0008, 100.0, 1.0
-_P_TARGET = Key("p_target", P_TARGET, strict=True, upper=1.0)
-_COST_MISS = Key("cost_miss", COST_MISS, strict=True)
-_COST_FA = Key("cost_fa", COST_FA, strict=True)
+_P_TARGET = Key("p_target", P_TARGET, PROBABILITY)
+_COST_MISS = Key("cost_miss", COST_MISS, POSITIVE)
+_COST_FA = Key("cost_fa", COST_FA, POSITIVE)
 #: Cnxe's prior: ``effective`` (the effective prior of the costs) or a probability
-_PRIOR = Key("prior", "effective", strict=True, upper=1.0, words=("effective",), numbers=True)
+_PRIOR = Key("prior", "effective", Domain(TINY, 1.0, open_high=True, words=("effective",)))
 #: an unreported trial's score: ``lowest`` (the lowest score the run reports) or a number
-_DEFAULT = Key("default_score", "lowest", lower=-math.inf, words=("lowest",), numbers=True)
+_DEFAULT = Key("default_score", "lowest", Domain(words=("lowest",)))
 #: actual TWV's decisions: ``given`` (the run's YES/NO) or ``bayes`` (YES when the score is >= ln β)
-_DECISIONS = Key("decisions", "given", words=("given", "bayes"))
+_DECISIONS = Key("decisions", "given", Domain(words=("given", "bayes"), numbers=False))
 
 CNXE_KEYS = (_P_TARGET, _COST_MISS, _COST_FA, _PRIOR, _DEFAULT)
+#: every key by name (``segeval qbe``'s options take their domains)
+KEYS = {k.name: k for k in (*CNXE_KEYS, _DECISIONS)}
 TWV_KEYS = (_P_TARGET, _COST_MISS, _COST_FA, _DEFAULT)
 ACT_TWV_KEYS = (*TWV_KEYS, _DECISIONS)
 
@@ -39,6 +42,13 @@ class QbeParameters:
     prior: float | None = None  # None: the effective prior
     default_score: float | None = None  # None: the lowest reported score
     decisions: str = "given"
+
+    def __post_init__(self) -> None:
+        if self.prior is None and not PROBABILITY.holds(self.effective_prior):
+            raise ParameterError(f"The 'p_target', 'cost_miss' and 'cost_fa' parameters must give an effective prior "
+                                 f"P_target C_miss / (P_target C_miss + (1 - P_target) C_fa) that is "
+                                 f"{PROBABILITY}. Got {self.effective_prior!r} instead (from {self.p_target!r}, "
+                                 f"{self.cost_miss!r} and {self.cost_fa!r}).")
 
     @property
     def beta(self) -> float:

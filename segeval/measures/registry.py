@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from segeval.core.errors import ParameterError
+from segeval.core.errors import ParameterError, shown
 from segeval.measures import params as P
 from segeval.measures.declaration import Family, Measure, ParamValue
 
@@ -157,7 +157,7 @@ class Registry:
                 raise ParameterError(
                     f"The '{text}' options must be rel=N (an integer >= 0), judged_only=True|False"
                     f"{''.join(f', {t}=...' for t in takes)} as ir_measures gives them for {family.name} "
-                    f"(segeval's measure for this name). Got {key}={value!r} instead.")
+                    f"(segeval's measure for this name). Got {key}={shown(value)} instead.")
         return Measure(family, param, level, judged)
 
     def _option(self, o: Option, family: Family, param: ParamValue | None, value: object,
@@ -167,7 +167,7 @@ class Registry:
             param = target.parse(str(value))[0]
         elif o.param == "gains":
             if not isinstance(value, dict) or not value:
-                raise ParameterError(f"The '{text}' gains must be a non-empty dict of grade: gain. Got {value!r} "
+                raise ParameterError(f"The '{text}' gains must be a non-empty dict of grade: gain. Got {shown(value)} "
                                      f"instead.")
             cutoff = f"k={param}," if isinstance(param, int) else ""  # nDCG(gains=...)@10: the cut-off kept
             param = target.parse(cutoff + ",".join(f"{k}={v}" for k, v in value.items()))[0]

@@ -95,8 +95,8 @@ def test_compare_and_report(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("measure", "expected"), [
-    ("mgap.window=0", "window=a number > 0"),
-    ("masp.norm=best", "norm=retrieved|qrels"),
+    ("mgap.window=0", "The 'mgap.window' parameter must be a number in [1e-100, 1e100]. Got '0' instead."),
+    ("masp.norm=best", "The 'masp.norm' parameter must be one of 'retrieved', 'qrels'. Got 'best' instead."),
     ("mgap.match=all,match=once", "each key once"),
 ])
 def test_bad_parameters_exit_2(tmp_path: Path, measure: str, expected: str) -> None:

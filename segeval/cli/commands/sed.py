@@ -63,7 +63,7 @@ def sed(
                                         help="text or csv: a table; json: every figure, per-class ROC "
                                              "points for psds*.")] = "text",
 ) -> None:
-    """Score sound event detection as DCASE task 4 does (docs/sed.md).
+    """Sound event detection as DCASE scores it (docs/sed.md).
 
     event/segment: sed_eval 0.2.1's F, precision, recall and error rate per class, micro and macro.
     psds*/f1: psds_eval 0.5.3's PSDS from operating-point tables and its intersection macro F1, or

@@ -3,12 +3,30 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import argument
+from segeval.core.domains import NONNEGATIVE, POSITIVE, PROBABILITY, Domain, check_options
+from segeval.measures.quesst import KEYS
+
+#: kws's numeric options: flag and domain, checked before any work (the help shows the same domains)
+_KWS: dict[str, tuple[str, Domain]] = {
+    "tolerance": ("-S", NONNEGATIVE), "word_gap": ("-F", NONNEGATIVE), "trials_per_second": ("--trials-per-second",
+    POSITIVE), "cost": ("--cost", POSITIVE), "value": ("--value", POSITIVE), "p_target": ("--p-target", PROBABILITY),
+    "beta": ("--beta", POSITIVE)}
+#: qbe's options: the QUESST figures' parameters (segeval.measures.quesst) by their flags, numbers for numbers
+_QBE = {name: (f"--{name.replace('_', '-')}", replace(KEYS[name].domain, words=()) if KEYS[name].domain.numbers
+               else KEYS[name].domain)
+        for name in ("p_target", "cost_miss", "cost_fa", "prior", "default_score", "decisions")}
+
+
+def _help(text: str, options: dict[str, tuple[str, Domain]], name: str) -> str:
+    """An option's help: ``text`` and the option's domain."""
+    return f"{text}: {options[name][1]}."
 
 if TYPE_CHECKING:
     from segeval.protocols.speech.twv import TwvResult
@@ -24,20 +42,22 @@ def keyword_search(
     kwslist: Annotated[str, typer.Option("--system", "-s", metavar="KWSLIST",
                                          help="System output (kwslist XML).")],
     tolerance: Annotated[float, typer.Option("-S", "--tolerance", metavar="SECONDS",
-                                             help="A detection's mid-point at most this far from an occurrence "
-                                                  "(KWSEval -S).")] = 0.5,
+                                             help=_help("A detection's mid-point at most this far from an "
+                                                       "occurrence (KWSEval -S)", _KWS, "tolerance"))] = 0.5,
     word_gap: Annotated[float, typer.Option("-F", "--word-gap", metavar="SECONDS",
-                                            help="Largest gap between the words of a multi-word occurrence "
-                                                 "(KWSEval -F).")] = 0.5,
+                                            help=_help("Largest gap between the words of a multi-word occurrence "
+                                                      "(KWSEval -F)", _KWS, "word_gap"))] = 0.5,
     trials_per_second: Annotated[float, typer.Option("--trials-per-second", metavar="N",
-                                                     help="KWSEval -n: trials = duration / N, rounded (KWSEval "
-                                                          "divides).")] = 1.0,
-    cost: Annotated[float | None, typer.Option("--cost", metavar="C", help="Cost of a false alarm (KWSEval -k; "
-                                                                            "default 0.1).")] = None,
-    value: Annotated[float, typer.Option("--value", metavar="V", help="Value of a hit (KWSEval -K).")] = 1.0,
-    p_target: Annotated[float, typer.Option("--p-target", metavar="P", help="Prior of a term (KWSEval -p).")] = 0.0001,
-    beta: Annotated[float | None, typer.Option("--beta", metavar="B", help="β directly, instead of "
-                                                                           "(C/V)(1/P - 1).")] = None,
+                                                     help=_help("KWSEval -n: trials = duration / N, rounded (KWSEval "
+                                                               "divides)", _KWS, "trials_per_second"))] = 1.0,
+    cost: Annotated[float | None, typer.Option("--cost", metavar="C", help=_help("Cost of a false alarm (KWSEval -k; "
+                                                                                 "default 0.1)", _KWS, "cost"))] = None,
+    value: Annotated[float, typer.Option("--value", metavar="V",
+                                         help=_help("Value of a hit (KWSEval -K)", _KWS, "value"))] = 1.0,
+    p_target: Annotated[float, typer.Option("--p-target", metavar="P", help=_help("Prior of a term (KWSEval -p)", _KWS,
+                                                                                    "p_target"))] = 0.0001,
+    beta: Annotated[float | None, typer.Option("--beta", metavar="B",
+                                               help=_help("β directly, not (C/V)(1/P - 1)", _KWS, "beta"))] = None,
     include_no_targets: Annotated[bool, typer.Option("--inc", help="Count terms without an occurrence (their "
                                                                    "false alarms only; KWSEval -inc).")] = False,
     optimum: Annotated[bool, typer.Option("--optimum", help="Also OTWV and STWV (KWSEval --zGlobalMeasures "
@@ -61,8 +81,8 @@ def keyword_search(
     from segeval.protocols.speech.twv import TwvParameters, score
     from segeval.reports.tables import check_table_format
 
+    check_options(_KWS, locals())
     fmt = check_table_format(output)
-    _check_kws_numbers(tolerance, word_gap, trials_per_second, value, p_target, cost)
     excerpts = read_ecf(ecf)
     if halved := sum(e.source_type == SPLIT_CTS for e in excerpts):
         print(render_note(f"segeval: note: {ecf}: {halved} of {len(excerpts)} excerpts have source_type="
@@ -75,20 +95,6 @@ def keyword_search(
     params = TwvParameters(total_duration(excerpts), trials_per_second, 0.1 if cost is None else cost, value,
                            p_target, beta, include_no_targets)
     sys.stdout.write(_kws_output(score(trials, params), fmt, cost, optimum=optimum, per_term=per_term))
-
-
-def _check_kws_numbers(tolerance: float, word_gap: float, trials_per_second: float, value: float, p_target: float,
-                       cost: float | None) -> None:
-    """A ParameterError unless the windows are >= 0 and the rates, value, prior and cost > 0 (before any work)."""
-    from segeval.core.errors import ParameterError
-
-    for name, number in (("-S", tolerance), ("-F", word_gap)):
-        if not number >= 0:
-            raise ParameterError(f"{name} {number}: expected a number of seconds >= 0")
-    for name, number in (("--trials-per-second", trials_per_second), ("--value", value), ("--p-target", p_target),
-                         ("--cost", 0.1 if cost is None else cost)):
-        if not number > 0:
-            raise ParameterError(f"{name} {number}: expected a number > 0")
 
 
 def _kws_output(result: TwvResult, fmt: str, cost: float | None, *, optimum: bool, per_term: bool) -> str:
@@ -112,14 +118,18 @@ def _kws_output(result: TwvResult, fmt: str, cost: float | None, *, optimum: boo
 def query_by_example(
     key: Annotated[str, argument("KEY", "Every trial: lines QUERY UTTERANCE 1|0.")],
     system: Annotated[str, argument("STDLIST", "The system's scores (LLRs) in STD list form (stdlist XML).")],
-    p_target: Annotated[float, typer.Option("--p-target", metavar="P", help="Prior of a target trial.")] = 0.0008,
-    cost_miss: Annotated[float, typer.Option("--cost-miss", metavar="C", help="Cost of a miss.")] = 100.0,
-    cost_fa: Annotated[float, typer.Option("--cost-fa", metavar="C", help="Cost of a false alarm.")] = 1.0,
-    prior: Annotated[float | None, typer.Option("--prior", metavar="P", help="Prior of Cnxe (default: the "
-                                                "effective prior of --p-target, --cost-miss, --cost-fa).")] = None,
-    default_score: Annotated[float | None, typer.Option("--default-score", metavar="S", help="Score of an "
+    p_target: Annotated[float, typer.Option("--p-target", metavar="P", help=_help("Prior of a target trial", _QBE,
+                                                                                 "p_target"))] = 0.0008,
+    cost_miss: Annotated[float, typer.Option("--cost-miss", metavar="C",
+                                             help=_help("Cost of a miss", _QBE, "cost_miss"))] = 100.0,
+    cost_fa: Annotated[float, typer.Option("--cost-fa", metavar="C",
+                                           help=_help("Cost of a false alarm", _QBE, "cost_fa"))] = 1.0,
+    prior: Annotated[float | None, typer.Option("--prior", metavar="P", help=_help("Prior of Cnxe (default: the "
+                                                "effective prior of --p-target, --cost-miss, --cost-fa)", _QBE,
+                                                "prior"))] = None,
+    default_score: Annotated[float | None, typer.Option("--default-score", metavar="S", help=_help("Score of an "
                                                         "unreported trial (default: the lowest reported "
-                                                        "score).")] = None,
+                                                        "score)", _QBE, "default_score"))] = None,
     decisions: Annotated[str, typer.Option("--decisions", metavar="given|bayes", help="Actual TWV at the "
                                            "system's YES decisions, or at score >= ln β.")] = "given",
     output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
@@ -129,20 +139,14 @@ def query_by_example(
 
     Actual and minimum Cnxe, actual and maximum TWV: the registry's measures (segeval eval -m quesst gives
     the same, with -q per query); the task's scorer is closed: the conventions are in docs/speech.md."""
-    from segeval.core.errors import ParameterError
     from segeval.core.pipeline import evaluate
     from segeval.measures.definitions import QUESST_FIGURES
     from segeval.measures.quesst import QbeParameters
     from segeval.measures.trials import Trials, counts
     from segeval.reports.tables import check_table_format, write
 
+    check_options(_QBE, locals())
     fmt = check_table_format(output)
-    if decisions not in ("given", "bayes"):
-        raise ParameterError(f"--decisions {decisions}: expected given or bayes")
-    if not 0 < p_target < 1 or (prior is not None and not 0 < prior < 1):
-        raise ParameterError("--p-target and --prior: expected a probability strictly between 0 and 1")
-    if not (cost_miss > 0 and cost_fa > 0):
-        raise ParameterError("--cost-miss and --cost-fa: expected numbers > 0")
     params = QbeParameters(p_target, cost_miss, cost_fa, prior, default_score, decisions)
     names = {f.name: f.name + (f"_{text}" if (text := params.text(f.keys)) else "")  # type: ignore[attr-defined]
              for f in QUESST_FIGURES}

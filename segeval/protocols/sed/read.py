@@ -19,9 +19,10 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.core.errors import InputError
-from segeval.readers.tokenizer import read_csv
+from segeval.core.words import plural
 from segeval.readers.files import read_text
 from segeval.readers.formats import parse_float, parse_seconds
+from segeval.readers.tokenizer import read_csv
 
 EVENT_COLUMNS = ("filename", "onset", "offset", "event_label")
 _EVENT_EXPECTED = "a tab-separated row: filename, onset and offset in seconds (onset <= offset), event_label"
@@ -97,7 +98,7 @@ def _rows(path: str, columns: tuple[str, ...], expected: str) -> _Table:
     rows = [lines[n - 1].split("\t") for n in numbers]
     for n, row in zip(numbers, rows, strict=True):
         if len(row) != len(head):
-            raise InputError(path, f"{len(row)} cells, the header has {len(head)}; expected {expected}",
+            raise InputError(path, f"{plural(len(row), 'cell')}, the header has {len(head)}; expected {expected}",
                              line=n, text=lines[n - 1])
     return _Table(path, np.array(numbers, dtype=np.intp), [[row[k] for row in rows] for k in where], text, head)
 

@@ -6,6 +6,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from segeval.core.domains import NONNEGATIVE
 from segeval.core.errors import InputError
 from segeval.protocols.speech.xmlfile import attribute, expect_root, number, read_xml
 
@@ -42,8 +43,8 @@ def read_ecf(path: str) -> list[Excerpt]:
     for element in root.children:
         if element.name != "excerpt":
             raise InputError(path, f"unexpected <{element.name}> in <ecf>; expected <excerpt>", line=element.line)
-        tbeg = number(path, element, "tbeg", minimum=0)
-        dur = number(path, element, "dur", minimum=0)
+        tbeg = number(path, element, "tbeg", NONNEGATIVE)
+        dur = number(path, element, "dur", NONNEGATIVE)
         source_type = attribute(path, element, "source_type")
         if source_type not in SOURCE_TYPES:
             raise InputError(path, f"source_type=\"{source_type}\": expected one of {', '.join(SOURCE_TYPES)} "

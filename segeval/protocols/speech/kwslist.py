@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from segeval.core.domains import NONNEGATIVE
 from segeval.core.errors import InputError
 from segeval.protocols.speech.xmlfile import attribute, expect_root, number, read_xml
 
@@ -72,8 +73,8 @@ def read_kwslist(path: str) -> SystemOutput:
         for kw in group.children:
             if kw.name != "kw":
                 raise InputError(path, f"unexpected <{kw.name}> in <detected_kwlist>; expected <kw>", line=kw.line)
-            begin = number(path, kw, "tbeg", minimum=0)
-            dur = number(path, kw, "dur", minimum=0)
+            begin = number(path, kw, "tbeg", NONNEGATIVE)
+            dur = number(path, kw, "dur", NONNEGATIVE)
             score = number(path, kw, "score")
             decision = attribute(path, kw, "decision")
             if decision not in ("YES", "NO"):

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from segeval.core.errors import InputError, SegevalError
+from segeval.core.errors import ParameterError, SegevalError
 from segeval.protocols.speech.alignment import TermTrials
 
 
@@ -128,11 +128,12 @@ def _check_decisions(trials: dict[str, TermTrials]) -> float | None:
 
 def score(trials: dict[str, TermTrials], params: TwvParameters) -> TwvResult:
     """Every figure of KWSEval's summary and per-term reports."""
+    most = max((b.n_target for b in trials.values()), default=0)
+    if not params.trials > most:
+        raise ParameterError(f"The '--trials-per-second' parameter must leave more trials (the total duration over "
+                             f"it, rounded: {params.trials:g}) than a term has occurrences ({most}); KWSEval would "
+                             f"divide by zero. Got {params.trials_per_second!r} instead.")
     threshold = _check_decisions(trials)
-    if same := next((b for b in trials.values() if b.n_target == params.trials), None):
-        raise InputError("the ECF", f"gives {params.trials:g} trials ({params.total_duration:g} s / trials per second "
-                                    f"{params.trials_per_second:g}), as many as term {same.kwid}'s occurrences; "
-                                    "expected more trials than occurrences (KWSEval divides by their difference)")
     evaluated = [b for b in trials.values() if b.n_target > 0 or params.include_no_targets]
     results: dict[str, TermResult] = {}
     for kwid, block in trials.items():

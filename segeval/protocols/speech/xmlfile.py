@@ -5,6 +5,7 @@ from __future__ import annotations
 import xml.parsers.expat
 from dataclasses import dataclass, field
 
+from segeval.core.domains import Domain
 from segeval.core.errors import InputError
 from segeval.readers.files import read_document
 from segeval.readers.formats import read_number
@@ -78,8 +79,10 @@ def attribute(path: str, element: Element, name: str) -> str:
     return value
 
 
-def number(path: str, element: Element, name: str, *, minimum: float | None = None) -> float:
-    """The attribute read by the one number grammar (at least ``minimum`` when given), else an
-    :class:`InputError`."""
-    return read_number(attribute(path, element, name), path, f"<{element.name}> {name}", minimum=minimum,
-                       line=element.line)
+def number(path: str, element: Element, name: str, domain: Domain | None = None) -> float:
+    """The attribute read by the one number grammar (in ``domain`` when given), else an :class:`InputError`."""
+    text = attribute(path, element, name)
+    value = read_number(text, path, f"<{element.name}> {name}", line=element.line)
+    if domain is not None and not domain.holds(value):
+        raise InputError(path, f"<{element.name}> {name}=\"{text}\": expected {domain}", line=element.line)
+    return value

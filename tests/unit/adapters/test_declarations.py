@@ -15,6 +15,7 @@ import pytest
 import segeval.adapters
 from segeval.adapters.base import Adapter
 from segeval.adapters.registry import ADAPTER_HELP, EXAMPLES, KINDS, docs_table, make_adapter
+from segeval.core.domains import Domain
 from segeval.core.errors import ParameterError
 from segeval.core.settings import Settings
 from tests.conftest import ROOT, run_cli
@@ -70,11 +71,12 @@ def test_loading_the_declarations_loads_no_numpy() -> None:
     assert out.strip() == "False"
 
 
-def _bad(domain: str, least: int) -> list[tuple[Any, str]]:
+def _bad(domain: Domain) -> list[tuple[Any, str]]:
     """Values outside a domain: (as a constructor or Settings gets it, as a spec writes it)."""
-    if domain == "whole":
+    if domain.whole:
+        least = int(domain.low)
         return [(least - 1, str(least - 1)), (1.5, "1.5"), ("x", "x"), (True, "+")]
-    if domain == "unit":
+    if domain.numbers:
         return [(0, "0"), (1.0000001, "1.0000001"), (float("nan"), "nan"), (-0.5, "-0.5")]
     return [("end", "end"), (1, "1")]
 
@@ -85,7 +87,7 @@ def test_each_parameter_domain_is_checked_before_any_work(kind: Any, position: i
     p = kind.params[position]
     lead = [str(getattr(Settings(), q.setting)) for q in kind.params[:position]]
     cls = getattr(segeval.adapters, kind.cls)
-    for value, text in _bad(p.domain, p.least):
+    for value, text in _bad(p.domain):
         spec = ":".join([kind.name, *lead, text])
         with pytest.raises(ParameterError) as spec_error:
             make_adapter(spec)

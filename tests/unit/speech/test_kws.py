@@ -85,7 +85,7 @@ def test_a_no_above_a_yes_is_refused_naming_the_term(tmp_path: Path) -> None:
     (kwslist((10.0, 0.9, "YES"), kwid="K9"), "s.xml, line 2: term K9 is not in the kwlist"),
     (kwslist((10.0, 0.9, "YES")).replace(' score="0.9"', ""), "s.xml, line 3: <kw> has no score= attribute"),
     (kwslist((10.0, 0.9, "YES")).replace('tbeg="10.0"', 'tbeg="-1"'),
-     "s.xml, line 3: <kw> tbeg is '-1'; expected a number >= 0"),
+     's.xml, line 3: <kw> tbeg="-1": expected a number in [0, 1e100]'),
 ])
 def test_malformed_system_output_names_file_and_line(tmp_path: Path, system: str, expected: str) -> None:
     code, out, err = run(tmp_path, system)
