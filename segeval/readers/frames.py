@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from segeval.core.errors import ParameterError
+from segeval.core.errors import ParameterError, shown
 from segeval.core.segment import Segment
 from segeval.core.settings import DEFAULTS
 from segeval.readers.tables import QRELS_COLUMNS, RUN_COLUMNS, read_qrels, read_run, subtopic_column
@@ -133,8 +133,7 @@ def _ranks_by_score(query: np.ndarray[Any, Any], score: np.ndarray[Any, Any]) ->
 
 
 def _given(source: object) -> str:
-    text = repr(source)
-    return f"{type(source).__name__} {text[:60] + '...' if len(text) > 60 else text}"
+    return f"{type(source).__name__} {shown(source, 60)}"
 
 
 def _table(source: object, what: str) -> pd.DataFrame:
@@ -174,17 +173,17 @@ def _from_dicts(source: Mapping[Any, Any], what: str) -> pd.DataFrame:
     for query, inner in source.items():
         if not isinstance(inner, Mapping):
             raise ParameterError(f"The '{what}' parameter must map each query to a dict {{doc: {value}}}. Got "
-                                 f"{_given(inner)} for query {query!r} instead.")
+                                 f"{_given(inner)} for query {shown(query)} instead.")
         for key, v in inner.items():
             if isinstance(key, Segment):
                 key = (key.video, key.start, key.end)
             segment = isinstance(key, tuple)
             if segment and len(key) != 3:
                 raise ParameterError(f"The '{what}' parameter's segment keys must be Segment objects or (video, "
-                                     f"start, end) tuples. Got {key!r} for query {query!r} instead.")
+                                     f"start, end) tuples. Got {shown(key)} for query {shown(query)} instead.")
             if segments is not None and segment != segments:
                 raise ParameterError(f"The '{what}' parameter must hold documents or segments, not both. Got "
-                                     f"{key!r} for query {query!r} after keys of the other kind.")
+                                     f"{shown(key)} for query {shown(query)} after keys of the other kind.")
             segments = segment
             rows.append((query, *key, v) if segment else (query, key, v))
     columns = ["query", "video", "start", "end", value] if segments else ["query", "doc_id", value]
@@ -231,7 +230,7 @@ def _bad(column: pd.Series, position: int, what: str, expected: str) -> Paramete
     value = column.iloc[position]
     value = value.item() if isinstance(value, np.generic) else value  # 0.5, not np.float64(0.5)
     return ParameterError(f"The '{what}' parameter's {column.name} column must hold {expected}. Got "
-                          f"{value!r} in row {position + 1} instead.")
+                          f"{shown(value)} in row {position + 1} instead.")
 
 
 def _strings(column: pd.Series, what: str) -> np.ndarray[Any, Any]:
