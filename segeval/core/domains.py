@@ -93,18 +93,16 @@ class Domain:
         return None if math.isnan(number) else number
 
     def values(self, name: str, text: str) -> tuple[float | int | str, ...]:
-        """The comma list ``text`` (numbers in the readers' grammar, words), each in the domain, else a
+        """The comma list ``text`` (words, numbers as the readers write them), each in the domain, else a
         ParameterError naming ``name``, the text and the domain."""
-        from segeval.readers.formats import parse_float
-
-        def element(part: str) -> float | int | str | None:
-            number = part if part in self.words else parse_float(part)
+        def element(part: str) -> float | int | str:
+            number = part if part in self.words else plain_decimal(part)
             return int(number) if self.whole and isinstance(number, float) and number.is_integer() else number
 
         out = [element(part.strip()) for part in text.split(",")]
-        if not all(v is not None and replace(self, many=False).holds(v) for v in out):
+        if not all(replace(self, many=False).holds(v) for v in out):
             raise ParameterError(f"The '{name}' parameter must be {self}. Got {shown(text)} instead.")
-        return tuple(v for v in out if v is not None)
+        return tuple(out)
 
     def read(self, name: str, text: str) -> float | int | str:
         """The value ``text`` writes when in the domain, else a ParameterError as :meth:`check`."""
