@@ -28,7 +28,8 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 
 from segeval.core.arrays import FloatArray
-from segeval.core.errors import ParameterError, check_choice, check_int, shown
+from segeval.core.domains import OPEN_UNIT, SEED
+from segeval.core.errors import ParameterError, check_choice, shown
 from segeval.core.words import plural
 
 TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
@@ -50,15 +51,12 @@ def check_permutations(permutations: object, name: str = "permutations") -> int:
 
 def check_seed(seed: object) -> int:
     """``seed`` as an int >= 0, or a ParameterError."""
-    return check_int("seed", seed, minimum=0)
+    return SEED.check("seed", seed)  # type: ignore[return-value]
 
 
 def check_level(name: str, value: object) -> float:
     """``value`` as a float strictly between 0 and 1 (a significance or confidence level)."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
-        raise ParameterError(f"The '{name}' parameter must be a number in the open interval (0, 1). "
-                             f"Got {shown(value)} instead.")
-    return float(value)
+    return float(OPEN_UNIT.check(name, value))  # type: ignore[arg-type]
 
 
 def _diff(a: Scores, b: Scores, runs: tuple[str, str] = ("a", "b"),

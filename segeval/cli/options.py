@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from segeval.adapters.registry import ADAPTER_HELP
+from segeval.core.domains import SEED
 from segeval.core.errors import utf8_text
 from segeval.core.settings import DEFAULTS
 from segeval.measures import REGISTRY
@@ -88,7 +89,7 @@ Correction = Annotated[str | None, typer.Option(
     "adjusts its own).")]
 AllPairs = Annotated[bool, typer.Option("--all-pairs", help="Compare every pair of runs, not each run with the "
                                         "baseline (the correction runs over all pairs and measures).")]
-Seed = Annotated[int, typer.Option("--seed", metavar="S", help="Random seed >= 0 (results are reproducible).")]
+Seed = Annotated[int, typer.Option("--seed", metavar="S", help=f"Random seed (results are reproducible): {SEED}.")]
 
 # ---- pools
 Depth = Annotated[int, typer.Option("--depth", "-d", metavar="D", help="Pool depth: each run's top D results.")]

@@ -25,7 +25,7 @@ from segeval.cli.options import (
     TimeFormat,
     measures,
 )
-from segeval.core.domains import CUTOFF, OPEN_UNIT, PROPORTIONS, check_options, hint, options
+from segeval.core.domains import CUTOFF, OPEN_UNIT, PROPORTIONS, SEED, check_options, hint, options
 from segeval.core.errors import render_note
 from segeval.core.settings import DEFAULTS
 from segeval.core.words import plural, verb
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from segeval.analyses.complete import Completion
 
 
-_INCOMPLETENESS = options("incompleteness", fractions=("--fractions", PROPORTIONS))
+_INCOMPLETENESS = options("incompleteness", fractions=("--fractions", PROPORTIONS), seed=("--seed", SEED))
 _COMPLETE = options("complete-qrels", depth=("--depth", CUTOFF), smoothing=("--smoothing", OPEN_UNIT),
                     terms=("--terms", CUTOFF))
 
