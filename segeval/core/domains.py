@@ -126,6 +126,9 @@ SEED = Domain(0, MAX_WHOLE, whole=True)  #: a random seed
 OPEN_UNIT = Domain(0.0, 1.0, open_low=True, open_high=True)  #: a smoothing weight
 PROPORTION = Domain(0.0, 1.0, open_low=True)  #: a tIoU threshold, a fraction of the judgements kept
 PROPORTIONS = replace(PROPORTION, many=True)  #: such numbers separated by commas
+UNITS = replace(UNIT, many=True)  #: IoU thresholds separated by commas
+#: cut-offs separated by commas, each also within its count's limit (segeval.core.limits)
+CUTOFFS = Domain(1, HUGE, whole=True, many=True)
 #: the cut-offs of measures whose work grows with the cut-off itself (a sum or a list rank by rank to k)
 RANKS = Domain(1, 100_000, whole=True)
 

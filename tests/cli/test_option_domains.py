@@ -40,7 +40,8 @@ def _outside(d: Domain) -> list[str]:
     if d.high < (MAX_WHOLE if d.whole else HUGE):
         out.append(_text(d.high if d.open_high else d.high + 1 if d.whole else math.nextafter(d.high, math.inf),
                          d.whole))
-    return [*out, "nan", "inf", "-inf", "1e300", *([str(10**30)] if d.whole else [])]
+    # a whole number above MAX_WHOLE, unless a count's limit (segeval.core.limits) bounds it, as it does --top-k's
+    return [*out, "nan", "inf", "-inf", "1e300", *([str(10**30)] if d.whole and d.high <= MAX_WHOLE else [])]
 
 
 def _inside(d: Domain) -> str:

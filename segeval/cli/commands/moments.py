@@ -10,15 +10,14 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import argument
-from segeval.core.domains import check_options, hint, options
+from segeval.core.domains import CUTOFFS, UNIT, UNITS, check_options, hint, options
 from segeval.core.errors import render_note
-from segeval.protocols.moments.protocol import OPTIONS
 from segeval.reports import tables
 
 if TYPE_CHECKING:
     from segeval.protocols.moments.protocol import MrResult
 
-_MR = options("mr", **OPTIONS)
+_MR = options("mr", thresholds=("--thresholds", UNITS), top_k=("--top-k", CUTOFFS), nms=("--nms", UNIT))
 
 
 @app.command("mr")

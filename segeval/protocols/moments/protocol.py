@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from segeval.core.domains import CUTOFF, UNIT, Domain
+from segeval.core.domains import CUTOFFS, UNIT, UNITS
 
 
 @dataclass(frozen=True)
@@ -46,23 +46,14 @@ def refuse_options(options: MrOptions, protocol: str, accepted: tuple[str, ...] 
                              f"{', '.join('--' + k.replace('_', '-') for k in refused)}.")
 
 
-#: mr's numeric options: flag and domain (``mr`` declares them; :func:`parse_options` reads by them)
-OPTIONS: dict[str, tuple[str, Domain]] = {"thresholds": ("--thresholds", replace(UNIT, many=True)),
-                                          "top_k": ("--top-k", replace(CUTOFF, many=True)), "nms": ("--nms", UNIT)}
-
-
 def parse_options(thresholds: str | None = None, top_k: str | None = None, iou_compare: str | None = None,
                   nms: float | None = None) -> MrOptions:
     """MrOptions from the command line's text (``--thresholds 0.3,0.5 --top-k 1,5 --iou-compare ge --nms 0.5``)."""
     from segeval.core.errors import check_choice
     from segeval.core.limits import check_count
 
-    def numbers(name: str, text: str | None) -> tuple[Any, ...] | None:
-        return None if text is None else OPTIONS[name][1].values(OPTIONS[name][0], text)
-
-    top = numbers("top_k", top_k)
     return MrOptions(
-        thresholds=numbers("thresholds", thresholds),
-        top_k=None if top is None else tuple(check_count("top-k", k) for k in top),
+        thresholds=None if thresholds is None else tuple(map(float, UNITS.values("--thresholds", thresholds))),
+        top_k=None if top_k is None else tuple(check_count("top-k", k) for k in CUTOFFS.values("--top-k", top_k)),
         iou_compare=None if iou_compare is None else check_choice("iou-compare", iou_compare, ("ge", "gt")),
-        nms=None if nms is None else float(OPTIONS["nms"][1].check("--nms", nms)))  # type: ignore[arg-type]
+        nms=None if nms is None else float(UNIT.check("--nms", nms)))  # type: ignore[arg-type]
