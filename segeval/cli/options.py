@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 
 from segeval.adapters.registry import ADAPTER_HELP
-from segeval.core.domains import SEED
+from segeval.core.domains import CUTOFF, SEED
 from segeval.core.errors import utf8_text
 from segeval.core.settings import DEFAULTS
 from segeval.measures import REGISTRY
@@ -92,7 +92,8 @@ AllPairs = Annotated[bool, typer.Option("--all-pairs", help="Compare every pair 
 Seed = Annotated[int, typer.Option("--seed", metavar="S", help=f"Random seed (results are reproducible): {SEED}.")]
 
 # ---- pools
-Depth = Annotated[int, typer.Option("--depth", "-d", metavar="D", help="Pool depth: each run's top D results.")]
+Depth = Annotated[int, typer.Option("--depth", "-d", metavar="D", help=f"Pool depth: each run's top D results: "
+                                                                         f"{CUTOFF}.")]
 Groups = Annotated[str, typer.Option(
     "--groups", metavar="FILE", help="'run group [type]' lines, one per run (its file name, or that without "
                                      "extensions).")]

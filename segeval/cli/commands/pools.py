@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from segeval.analyses.complete import Completion
 
 
+_POOL, _POOL_BIAS = options("pool", depth=("--depth", CUTOFF)), options("pool-bias", depth=("--depth", CUTOFF))
 _INCOMPLETENESS = options("incompleteness", fractions=("--fractions", PROPORTIONS), seed=("--seed", SEED))
 _COMPLETE = options("complete-qrels", depth=("--depth", CUTOFF), smoothing=("--smoothing", OPEN_UNIT),
                     terms=("--terms", CUTOFF))
@@ -61,6 +62,7 @@ def pool_command(
     """
     from segeval.analyses.pool import contributions, groups_for
 
+    check_options(_POOL, locals())
     fmt = tables.check_table_format(output)
     q = inputs.qrels(qrels, time_format)
     by_name = inputs.runs(runs, time_format)
@@ -96,6 +98,7 @@ def pool_bias_command(
     """
     from segeval.analyses.pool import DEFAULT_MEASURES, groups_for, leave_one_out, runs_left_out
 
+    check_options(_POOL_BIAS, locals())
     fmt = tables.check_table_format(output)
     q = inputs.qrels(qrels, time_format)
     by_name = inputs.runs(runs, time_format)
