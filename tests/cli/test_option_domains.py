@@ -12,6 +12,7 @@ import typer
 
 from segeval.cli.commands import load
 from segeval.core.domains import HUGE, MAX_WHOLE, OPTIONS, Domain
+from tests.conftest import ROOT as ROOT_DIR
 from tests.conftest import run_cli
 
 ROOT: Any = typer.main.get_command(load())  # every command module imported: OPTIONS is complete
@@ -75,3 +76,11 @@ def test_inside_the_domain_is_no_domain_error(command: str, flag: str, domain: D
 def test_help_shows_the_domain(command: str, flag: str, domain: Domain) -> None:
     option = next(p for p in ROOT.commands[command].params if flag in p.opts)
     assert option.help.endswith(f": {domain}."), option.help
+
+
+def test_docs_show_the_declared_domains() -> None:
+    text = (ROOT_DIR / "docs" / "cli.md").read_text(encoding="utf-8")
+    table = text[text.index("## Option domains"):text.index("## Limits of counts")]
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "`" in line]
+    assert sorted(rows) == sorted(f"| {c} | `{flag}` | {d} |" for c, declared in OPTIONS.items()
+                                  for flag, d in declared.values())  # OPTIONS' order is the modules' import order
