@@ -49,16 +49,6 @@ def check_permutations(permutations: object, name: str = "permutations") -> int:
     return check_count(name, permutations)
 
 
-def check_seed(seed: object) -> int:
-    """``seed`` as an int >= 0, or a ParameterError."""
-    return SEED.check("seed", seed)  # type: ignore[return-value]
-
-
-def check_level(name: str, value: object) -> float:
-    """``value`` as a float strictly between 0 and 1 (a significance or confidence level)."""
-    return float(OPEN_UNIT.check(name, value))  # type: ignore[arg-type]
-
-
 def _diff(a: Scores, b: Scores, runs: tuple[str, str] = ("a", "b"),
           queries: Sequence[str] | None = None) -> FloatArray:
     """b - a; a ParameterError names the run and query of a score that is not a number."""
@@ -110,7 +100,7 @@ def p_value(a: Scores, b: Scores, test: str = "t", *, permutations: int = 10_000
     check_choice("test", test, TESTS)
     if test in ("randomization", "bootstrap"):
         check_permutations(permutations)
-        check_seed(seed)
+        SEED.check("seed", seed)
     d = _diff(a, b, runs, queries)
     if len(d) < MIN_QUERIES or not np.any(d):
         return 1.0
@@ -148,9 +138,9 @@ def bootstrap_ci(a: Scores, b: Scores, *, level: float = 0.95, samples: int = 10
                  queries: Sequence[str] | None = None) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean difference b - a over queries (not adjusted for
     multiple comparisons); (nan, nan) with fewer than 2 queries."""
-    check_level("level", level)
+    OPEN_UNIT.check("level", level)
     check_permutations(samples, "samples")
-    check_seed(seed)
+    SEED.check("seed", seed)
     d = _diff(a, b, runs, queries)
     if len(d) < MIN_QUERIES:
         return (math.nan, math.nan)
