@@ -52,7 +52,7 @@ def _inside(d: Domain) -> str:
 
 def test_every_command_with_numeric_options_declares_them() -> None:
     assert {"kws", "qbe", "sed", "mr", "detect", "proposals", "me13sh", "sample-eval", "incompleteness",
-            "complete-qrels", "check", "fix", "compare", "report", "pool", "pool-bias"} <= set(OPTIONS)
+            "complete-qrels", "check", "fix", "compare", "report", "pool", "pool-bias", "eval"} <= set(OPTIONS)
 
 
 @pytest.mark.parametrize(("command", "flag", "domain"), CASES, ids=[f"{c} {f}" for c, f, _ in CASES])

@@ -12,6 +12,7 @@ import typer
 from segeval.cli import inputs
 from segeval.cli.app import ARGV, app
 from segeval.cli.options import (
+    ENGINE,
     TIME_FORMAT,
     Adapter,
     AllPairs,
@@ -42,7 +43,7 @@ from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, Settings
 from segeval.reports.output import announce_written
 
 _STATISTICS = {"alpha": ("--alpha", OPEN_UNIT), "seed": ("--seed", SEED)}
-_COMPARE, _REPORT = options("compare", **_STATISTICS), options("report", **_STATISTICS)
+_COMPARE, _REPORT = options("compare", **_STATISTICS, **ENGINE), options("report", **_STATISTICS, **ENGINE)
 Alpha = Annotated[float, typer.Option("--alpha", metavar="A", help=hint("Significance level for the * mark", _COMPARE,
                                                                         "alpha"))]
 Permutations = Annotated[int, typer.Option("--permutations", metavar="N", help="Randomization/bootstrap resamples, "

@@ -12,6 +12,7 @@ import typer
 from segeval.cli import inputs
 from segeval.cli.app import app
 from segeval.cli.options import (
+    ENGINE,
     TIME_FORMAT,
     ChunkLines,
     DaskTimeout,
@@ -49,6 +50,7 @@ class MediaEvalFormat(StrEnum):
     search = "search"
 
 
+_EVAL = options("eval", **ENGINE)
 _ME13SH = options("me13sh", bin_size=("--bin-size", BINS.domain), tolerance=("--tolerance", WINDOW.domain))
 _SAMPLE_EVAL = options("sample-eval", max_result_size=("--max-result-size", CUTOFF))
 
@@ -111,6 +113,7 @@ def eval_(
     from segeval.core.settings import EngineOptions, Job, Settings, check_relevance_level
     from segeval.executors.processes import expand_runs
 
+    check_options(_EVAL, locals())
     check_relevance_level(level)
     _check_max_results(max_results)
     _check_formats(rel_info, results_format, adapter)
