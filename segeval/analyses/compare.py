@@ -17,15 +17,14 @@ from segeval.analyses.stats import (
     MIN_QUERIES,
     TESTS,
     bootstrap_ci,
-    check_level,
     check_permutations,
-    check_seed,
     correct,
     describe_test,
     p_value,
     resolve_correction,
     tukey_p_values,
 )
+from segeval.core.domains import OPEN_UNIT, SEED
 from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, printable
 from segeval.core.notes import for_run, unprefixed
 from segeval.core.settings import EngineOptions, Settings
@@ -124,9 +123,9 @@ def check_statistics(test: str, correction: str | None, alpha: float, permutatio
     statistics option out of its domain (before anything is evaluated)."""
     check_choice("test", test, TESTS)
     resolved = resolve_correction(test, correction)
-    check_level("alpha", alpha)
+    OPEN_UNIT.check("alpha", alpha)
     check_permutations(permutations)
-    check_seed(seed)
+    SEED.check("seed", seed)
     return resolved
 
 

@@ -42,7 +42,8 @@ import numpy as np
 import pandas as pd
 
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
-from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, check_int, shown
+from segeval.core.domains import CUTOFF, OPEN_UNIT
+from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice
 from segeval.core.settings import DEFAULT_ADAPTER, DEFAULTS
 from segeval.readers.texts import Texts
 
@@ -295,10 +296,9 @@ def _check_completion(qrels: pd.DataFrame, texts: Texts, classifier: str, depth:
 
     check_choice("classifier", classifier, CLASSIFIERS)
     check_choice("kld_fit", kld_fit, KLD_FITS)
-    check_int("depth", depth, minimum=1)
-    check_int("terms", terms, minimum=1)
-    if isinstance(smoothing, bool) or not isinstance(smoothing, int | float) or not 0 < smoothing < 1:
-        raise ParameterError(f"The 'smoothing' parameter must be a number in (0, 1). Got {shown(smoothing)} instead.")
+    CUTOFF.check("depth", depth)
+    CUTOFF.check("terms", terms)
+    OPEN_UNIT.check("smoothing", smoothing)
     documents = is_documents(qrels)
     if texts.segments == documents:
         want = "a transcript ('video start end text')" if not documents else "document texts ('docno<TAB>text')"

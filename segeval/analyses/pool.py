@@ -227,13 +227,13 @@ def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
     evaluation on the full qrels (values above 1, ...).
     """
     from segeval.analyses import correlate
+    from segeval.core.domains import PROPORTION
     from segeval.core.limits import check_count
     from segeval.executors.progress import Progress
 
     check_count("repeats", repeats)
     for f in fractions:
-        if isinstance(f, bool) or not isinstance(f, int | float) or not 0 < f <= 1:
-            raise ParameterError(f"The 'fractions' parameter must hold numbers in (0, 1]. Got {shown(f)} instead.")
+        PROPORTION.check("fractions", f)
     if len(runs) < 2:
         raise ParameterError(f"The 'runs' parameter must hold at least 2 runs to rank. Got {len(runs)} instead.")
     queries = sorted(set(qrels["query"]))

@@ -28,7 +28,8 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 
 from segeval.core.arrays import FloatArray
-from segeval.core.errors import ParameterError, check_choice, check_int, shown
+from segeval.core.domains import OPEN_UNIT, SEED
+from segeval.core.errors import ParameterError, check_choice, shown
 from segeval.core.words import plural
 
 TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
@@ -46,19 +47,6 @@ def check_permutations(permutations: object, name: str = "permutations") -> int:
     from segeval.core.limits import check_count
 
     return check_count(name, permutations)
-
-
-def check_seed(seed: object) -> int:
-    """``seed`` as an int >= 0, or a ParameterError."""
-    return check_int("seed", seed, minimum=0)
-
-
-def check_level(name: str, value: object) -> float:
-    """``value`` as a float strictly between 0 and 1 (a significance or confidence level)."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < 1:
-        raise ParameterError(f"The '{name}' parameter must be a number in the open interval (0, 1). "
-                             f"Got {shown(value)} instead.")
-    return float(value)
 
 
 def _diff(a: Scores, b: Scores, runs: tuple[str, str] = ("a", "b"),
@@ -112,7 +100,7 @@ def p_value(a: Scores, b: Scores, test: str = "t", *, permutations: int = 10_000
     check_choice("test", test, TESTS)
     if test in ("randomization", "bootstrap"):
         check_permutations(permutations)
-        check_seed(seed)
+        SEED.check("seed", seed)
     d = _diff(a, b, runs, queries)
     if len(d) < MIN_QUERIES or not np.any(d):
         return 1.0
@@ -150,9 +138,9 @@ def bootstrap_ci(a: Scores, b: Scores, *, level: float = 0.95, samples: int = 10
                  queries: Sequence[str] | None = None) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean difference b - a over queries (not adjusted for
     multiple comparisons); (nan, nan) with fewer than 2 queries."""
-    check_level("level", level)
+    OPEN_UNIT.check("level", level)
     check_permutations(samples, "samples")
-    check_seed(seed)
+    SEED.check("seed", seed)
     d = _diff(a, b, runs, queries)
     if len(d) < MIN_QUERIES:
         return (math.nan, math.nan)

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from segeval.analyses.submission import Result, Rules, SourceLines, by_query, results
+from segeval.core.domains import POSITIVE
 from segeval.core.errors import ParameterError, check_choice, shown
 from segeval.core.words import plural
 from segeval.readers.formats import RUN_FORMATS, format_time, parse_hms, parse_mmss, parse_seconds
@@ -57,9 +58,10 @@ def fix_submission(run: pd.DataFrame, rules: Rules, time_format: str = "mmss", *
                    zero_length: float = DEFAULT_ZERO_LENGTH, overlap: str = "trim") -> Fixed:
     """Repair ``run`` (as read, strictly) against ``rules``; see the module docstring for the steps."""
     check_choice("overlap", overlap, OVERLAP_POLICIES)
-    if not (math.isfinite(zero_length) and zero_length > 0) or (time_format == "mmss" and zero_length % 1):
-        raise ParameterError(f"The 'zero_length' parameter must be a number of seconds > 0 (whole seconds for M.S "
-                             f"times). Got {shown(zero_length)} instead.")
+    POSITIVE.check("zero_length", zero_length)
+    if time_format == "mmss" and zero_length % 1:
+        raise ParameterError(f"The 'zero_length' parameter must be whole seconds for M.S times. Got "
+                             f"{shown(zero_length)} instead.")
     path = str(run.attrs.get("path", "<data>"))
     fmt = next(f for f in RUN_FORMATS.values() if f.name == run.attrs.get("format"))
     column = {f.name: i for i, f in enumerate(fmt.fields)}

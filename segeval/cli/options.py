@@ -11,8 +11,9 @@ from typing import Annotated, Any
 import typer
 
 from segeval.adapters.registry import ADAPTER_HELP
+from segeval.core.domains import CUTOFF, SEED, hint
 from segeval.core.errors import utf8_text
-from segeval.core.settings import DEFAULTS
+from segeval.core.settings import DASK_TIMEOUTS, DEFAULTS
 from segeval.measures import REGISTRY
 
 _TIMES = "times as --time-format says"
@@ -88,10 +89,11 @@ Correction = Annotated[str | None, typer.Option(
     "adjusts its own).")]
 AllPairs = Annotated[bool, typer.Option("--all-pairs", help="Compare every pair of runs, not each run with the "
                                         "baseline (the correction runs over all pairs and measures).")]
-Seed = Annotated[int, typer.Option("--seed", metavar="S", help="Random seed >= 0 (results are reproducible).")]
+Seed = Annotated[int, typer.Option("--seed", metavar="S", help=f"Random seed (results are reproducible): {SEED}.")]
 
 # ---- pools
-Depth = Annotated[int, typer.Option("--depth", "-d", metavar="D", help="Pool depth: each run's top D results.")]
+Depth = Annotated[int, typer.Option("--depth", "-d", metavar="D", help=f"Pool depth: each run's top D results: "
+                                                                         f"{CUTOFF}.")]
 Groups = Annotated[str, typer.Option(
     "--groups", metavar="FILE", help="'run group [type]' lines, one per run (its file name, or that without "
                                      "extensions).")]
@@ -107,9 +109,12 @@ Figure = Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg", h
 Quiet = Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")]
 
 # ---- engines (checked by segeval.core.settings.EngineOptions)
+#: the engine options' domains, declared by each command taking them (EngineOptions checks by the same)
+ENGINE = {"jobs": ("--jobs", CUTOFF), "chunk_lines": ("--chunk-lines", CUTOFF),
+          "dask_timeout": ("--dask-timeout", DASK_TIMEOUTS)}
 Jobs = Annotated[int | None, typer.Option(
-    "--jobs", "-j", metavar="N", help="Processes for several runs (default: all cores); the output does not "
-                                      "depend on it.")]
+    "--jobs", "-j", metavar="N", help=hint("Processes for several runs (default: all cores; the output does not "
+                                           "depend on it)", ENGINE, "jobs"))]
 Memory = Annotated[str, typer.Option(
     "--memory", metavar="auto|chunked|in-memory",
     help="How a run is read. chunked: in chunks, evaluating each query once its lines are read, so memory "
@@ -118,8 +123,8 @@ Memory = Annotated[str, typer.Option(
          "(whole if not grouped by query, below 128 MiB), for other files of 128 MiB or more (gzip: a quarter). "
          "Same output.")]
 ChunkLines = Annotated[int, typer.Option(
-    "--chunk-lines", metavar="N", help="Lines per chunk in the chunked path; chunks are parsed and evaluated in "
-                                       "batches of at least 2 MiB (whole chunks). Same output.")]
+    "--chunk-lines", metavar="N", help=hint("Lines per chunk in the chunked path (parsed and evaluated in batches "
+                                            "of at least 2 MiB of whole chunks; same output)", ENGINE, "chunk_lines"))]
 Engine = Annotated[str, typer.Option(
     "--engine", metavar="processes|dask",
     help="processes: --jobs local processes; dask: (run, query-partition) tasks on a Dask cluster "
@@ -130,5 +135,5 @@ Scheduler = Annotated[str | None, typer.Option(
          "see the run files). Default: start a local cluster of --jobs worker processes.")]
 DaskTimeout = Annotated[float, typer.Option(
     "--dask-timeout", metavar="SECONDS",
-    help="With --engine dask: how long to wait for a worker, at the start and whenever none is left while "
-         "runs wait (then exit 2).")]
+    help=hint("With --engine dask: how long to wait for a worker, at the start and whenever none is left while "
+              "runs wait (then exit 2)", ENGINE, "dask_timeout"))]

@@ -90,6 +90,7 @@ def _dispatch(argv: list[str] | None) -> int:
     except typer.Exit as exc:
         return int(exc.exit_code or 0)
     except TyperException as exc:
+        _with_domain(exc)
         show = getattr(exc, "show", None)
         if callable(show):
             show()
@@ -109,6 +110,17 @@ def _dispatch(argv: list[str] | None) -> int:
               file=sys.stderr)
         return 1
     return 0
+
+
+def _with_domain(exc: Exception) -> None:
+    """A declared option's text its type refused (``--max-proposals nan``): the message also says the domain."""
+    from segeval.core.domains import OPTIONS
+
+    param, ctx = getattr(exc, "param", None), getattr(exc, "ctx", None)
+    if param is not None and ctx is not None and isinstance(getattr(exc, "message", None), str):
+        declared = OPTIONS.get(ctx.info_name or "", {}).get(param.name or "")
+        if declared is not None:
+            exc.message += f" The '{declared[0]}' parameter must be {declared[1]}."  # type: ignore[attr-defined]
 
 
 def entry() -> None:

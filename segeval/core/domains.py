@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from segeval.core.errors import ParameterError, shown
 
@@ -45,8 +45,11 @@ class Domain:
     whole: bool = False
     words: tuple[str, ...] = ()
     numbers: bool = True
+    many: bool = False  #: a comma list of such values (``--thresholds 0.3,0.5``)
 
     def __str__(self) -> str:
+        if self.many:
+            return f"a comma-separated list, each {replace(self, many=False)}"
         if not self.numbers:
             return "one of " + ", ".join(map(repr, self.words))
         kind = "an integer" if self.whole else "a number"
@@ -89,6 +92,18 @@ class Domain:
         number = plain_decimal(text)
         return None if math.isnan(number) else number
 
+    def values(self, name: str, text: str) -> tuple[float | int | str, ...]:
+        """The comma list ``text`` (words, numbers as the readers write them), each in the domain, else a
+        ParameterError naming ``name``, the text and the domain."""
+        def element(part: str) -> float | int | str:
+            number = part if part in self.words else plain_decimal(part)
+            return int(number) if self.whole and isinstance(number, float) and number.is_integer() else number
+
+        out = [element(part.strip()) for part in text.split(",")]
+        if not all(replace(self, many=False).holds(v) for v in out):
+            raise ParameterError(f"The '{name}' parameter must be {self}. Got {shown(text)} instead.")
+        return tuple(out)
+
     def read(self, name: str, text: str) -> float | int | str:
         """The value ``text`` writes when in the domain, else a ParameterError as :meth:`check`."""
         value = self.value(text)
@@ -107,6 +122,13 @@ UNIT = Domain(0.0, 1.0)  #: alpha
 PERSISTENCE = Domain(0.0, 1.0, open_high=True)  #: RBP's p
 PROBABILITY = Domain(TINY, 1.0, open_high=True)  #: a prior in (0, 1), at least TINY
 CUTOFF = Domain(1, MAX_WHOLE, whole=True)
+SEED = Domain(0, MAX_WHOLE, whole=True)  #: a random seed
+OPEN_UNIT = Domain(0.0, 1.0, open_low=True, open_high=True)  #: a smoothing weight
+PROPORTION = Domain(0.0, 1.0, open_low=True)  #: a tIoU threshold, a fraction of the judgements kept
+PROPORTIONS = replace(PROPORTION, many=True)  #: such numbers separated by commas
+UNITS = replace(UNIT, many=True)  #: IoU thresholds separated by commas
+#: cut-offs separated by commas, each also within its count's limit (segeval.core.limits)
+CUTOFFS = Domain(1, HUGE, whole=True, many=True)
 #: the cut-offs of measures whose work grows with the cut-off itself (a sum or a list rank by rank to k)
 RANKS = Domain(1, 100_000, whole=True)
 
@@ -128,10 +150,28 @@ class Key:
         return text in self.domain.words
 
 
+#: every command's numeric options (command -> parameter -> flag and domain), as :func:`options` declares them
+OPTIONS: dict[str, dict[str, tuple[str, Domain]]] = {}
+
+
+def options(command: str, **declared: tuple[str, Domain]) -> dict[str, tuple[str, Domain]]:
+    """``command``'s numeric options (parameter name = (flag, domain)), declared once in :data:`OPTIONS`."""
+    OPTIONS[command] = declared
+    return declared
+
+
+def hint(text: str, declared: Mapping[str, tuple[str, Domain]], name: str) -> str:
+    """An option's help: ``text`` and the option's domain."""
+    return f"{text}: {declared[name][1]}."
+
+
 def check_options(domains: Mapping[str, tuple[str, Domain]], given: Mapping[str, object]) -> None:
     """Every command option of ``domains`` (parameter name -> the option's flag and domain) that ``given``
-    holds and is not None, checked before any work: a ParameterError naming the flag, the value and the domain."""
+    holds and is not None, checked before any work: a ParameterError naming the flag, the value and the domain
+    (a comma list's text read element by element)."""
     for name, (flag, domain) in domains.items():
         value = given.get(name)
-        if value is not None:
+        if isinstance(value, str):
+            domain.values(flag, value) if domain.many else domain.read(flag, value)
+        elif value is not None:
             domain.check(flag, value)

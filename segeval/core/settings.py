@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from segeval.core.domains import MAX_WHOLE, Domain
+from segeval.core.domains import CUTOFF, MAX_WHOLE, Domain
 from segeval.core.errors import ParameterError, check_choice, check_int, shown
 
 #: result orders (``prepare``): rank column, score descending (trec_eval), or as listed
@@ -43,6 +43,7 @@ BATCH_BYTES = 2 * 1024**2
 #: read whole by the scanner.  A route policy: it changes no number.
 SCANNER_AUTO_BYTES = BATCH_BYTES
 DASK_TIMEOUT = 30.0  #: seconds to wait for a Dask worker (--dask-timeout)
+DASK_TIMEOUTS = Domain(0.0, 86_400.0, open_low=True)  #: its domain (seconds)
 
 
 def spec_error(spec: str, what: str, text: str, expected: str) -> ParameterError:
@@ -216,9 +217,9 @@ class EngineOptions:
 
     def __post_init__(self) -> None:
         check_choice("memory", self.memory, MEMORY_POLICIES)
-        check_int("chunk_lines", self.chunk_lines, minimum=1)
+        CUTOFF.check("chunk_lines", self.chunk_lines)
         if self.jobs is not None:
-            check_int("jobs", self.jobs, minimum=1)
+            CUTOFF.check("jobs", self.jobs)
         check_choice("engine", self.engine, ENGINES)
         if self.scheduler is not None and self.engine != "dask":
             raise ParameterError(f"The 'scheduler' parameter needs --engine dask. Got --engine {self.engine} "
@@ -227,7 +228,7 @@ class EngineOptions:
             raise ParameterError("The 'memory' parameter must be 'auto' or 'in-memory' with --engine dask (its "
                                  "workers read each run whole). Got 'chunked' instead.")
         _check_bool("quiet", self.quiet)
-        Domain(0.0, 86_400.0, open_low=True).check("dask_timeout", self.dask_timeout)  # seconds
+        DASK_TIMEOUTS.check("dask_timeout", self.dask_timeout)
 
 
 @dataclass(frozen=True)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, overload
 
-import numpy as np
-
+from segeval.core.domains import plain_decimal
 from segeval.core.errors import InputError, ParameterError, check_choice
 from segeval.core.settings import TIME_FORMATS as TIME_FORMATS  # the one list (settings), named here for readers
 from segeval.core.words import plural
@@ -131,7 +131,6 @@ def with_subtopics(fmt: LineFormat) -> LineFormat:
 # ------------------------------------------------------------------------ time formats
 
 _INT = re.compile(r"[+-]?[0-9]{1,18}\Z")
-_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 _MMSS = re.compile(r"([0-9]{1,12})\.([0-9]{1,2})\Z")
 
 
@@ -153,10 +152,8 @@ def parse_int(token: str) -> int | None:
 
 def parse_float(token: str) -> float | None:
     """The one grammar's number (ASCII digits, an optional sign, decimal part and exponent; finite), or None."""
-    if not _FLOAT.match(token):
-        return None
-    value = float(token)
-    return value if np.isfinite(value) else None
+    value = plain_decimal(token)  # the one grammar (segeval.core.domains); NaN when it reads none
+    return value if math.isfinite(value) else None
 
 
 #: what the one number grammar accepts, for messages (docs/input-checks.md#numbers)

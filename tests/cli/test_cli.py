@@ -166,11 +166,11 @@ def test_bin_size_not_a_number(tmp_path: Path) -> None:
     ("options", "message"),
     [
         # bin size must be >= 1
-        (["-B", "0"], "The 'bin_size' parameter must be an integer >= 1. Got 0 instead."),
+        (["-B", "0"], "The '--bin-size' parameter must be an integer >= 1. Got 0 instead."),
         # negative bin size
-        (["--bin-size", "-5"], "The 'bin_size' parameter must be an integer >= 1. Got -5 instead."),
+        (["--bin-size", "-5"], "The '--bin-size' parameter must be an integer >= 1. Got -5 instead."),
         # tolerance must be >= 0
-        (["-T", "-1"], "The 'tolerance' parameter must be an integer >= 0. Got -1 instead."),
+        (["-T", "-1"], "The '--tolerance' parameter must be an integer >= 0. Got -1 instead."),
         # an empty -i list
         (["-i", ","], "The 'items' parameter must list query ids separated by commas. Got ',' instead."),
         # -i naming a query that is not in the qrels

@@ -192,3 +192,22 @@ def test_command_options(tmp_path: Path, command: str, option: str) -> None:
             assert code == 2 and "Traceback" not in err, (flag, text, err)
         else:
             assert code == 2 and flag in err and str(domain) in err and "Traceback" not in err, (flag, text, err)
+
+
+@pytest.mark.parametrize("domain", [Domain(0.0, 1.0, open_low=True, many=True), Domain(1, MAX_WHOLE, whole=True,
+                                                                                       many=True)])
+def test_a_comma_list_is_its_elements(domain: Domain) -> None:
+    """A list is read as each element alone would be (SPECIAL pairs): accepted when each is, as their values."""
+    one = Domain(domain.low, domain.high, domain.open_low, whole=domain.whole)
+    for a in SPECIAL:
+        for b in ("0.5", "2", a):
+            try:
+                alone = (one.values("x", a), one.values("x", b))
+            except ParameterError:
+                alone = None
+            try:
+                both = domain.values("--x", f"{a},{b}")
+            except ParameterError as e:
+                assert alone is None and f"'--x' parameter must be {domain}" in str(e)
+            else:
+                assert alone is not None and both == alone[0] + alone[1]

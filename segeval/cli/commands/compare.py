@@ -12,6 +12,7 @@ import typer
 from segeval.cli import inputs
 from segeval.cli.app import ARGV, app
 from segeval.cli.options import (
+    ENGINE,
     TIME_FORMAT,
     Adapter,
     AllPairs,
@@ -36,11 +37,15 @@ from segeval.cli.options import (
     TrecEvalVersion,
     measures,
 )
+from segeval.core.domains import OPEN_UNIT, SEED, check_options, hint, options
 from segeval.core.errors import SegevalError, render_note
 from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, Settings
 from segeval.reports.output import announce_written
 
-Alpha = Annotated[float, typer.Option("--alpha", metavar="A", help="Significance level for the * mark, in (0, 1).")]
+_STATISTICS = {"alpha": ("--alpha", OPEN_UNIT), "seed": ("--seed", SEED)}
+_COMPARE, _REPORT = options("compare", **_STATISTICS, **ENGINE), options("report", **_STATISTICS, **ENGINE)
+Alpha = Annotated[float, typer.Option("--alpha", metavar="A", help=hint("Significance level for the * mark", _COMPARE,
+                                                                        "alpha"))]
 Permutations = Annotated[int, typer.Option("--permutations", metavar="N", help="Randomization/bootstrap resamples, "
                                            "1 to 10^7 (SEGEVAL_MAX_PERMUTATIONS raises the limit).")]
 
@@ -85,6 +90,7 @@ def compare(
     from segeval.core.settings import EngineOptions
     from segeval.executors.processes import expand_runs
 
+    check_options(_COMPARE, locals())
     check_choice("output", output, FORMATS)
     engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
     settings = _settings(time_format, level, max_results, judged, version)
@@ -258,6 +264,7 @@ def report(
     from segeval.reports.html import render_report
     from segeval.reports.output import check_output
 
+    check_options(_REPORT, locals())
     if not output.lower().endswith(".html"):
         raise SegevalError(f"The 'output' parameter must end in .html. Got {output!r} instead.")
     engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)

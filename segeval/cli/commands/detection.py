@@ -10,6 +10,7 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import TableOutput, argument
+from segeval.core.domains import CUTOFF, PROPORTIONS, check_options, hint, options
 from segeval.core.errors import render_note
 from segeval.reports import tables
 
@@ -19,6 +20,10 @@ Truth = Annotated[str, argument(
 Subset = Annotated[str | None, typer.Option(
     "--subset", metavar="NAME", help="The ground-truth subset evaluated (activitynet: validation; thumos14, "
                                      "thumos14-kit: test; ego4d-mq: val).")]
+
+
+_DETECT = options("detect", thresholds=("--thresholds", PROPORTIONS))
+_PROPOSALS = options("proposals", max_proposals=("--max-proposals", CUTOFF))
 
 
 def _notes(notes: list[str]) -> None:
@@ -35,8 +40,9 @@ def detect_command(
     protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
                                           help="activitynet, thumos14, thumos14-kit or ego4d-mq.")] = "activitynet",
     thresholds: Annotated[str | None, typer.Option(
-        "--thresholds", metavar="T,T", help="tIoU thresholds (activitynet: linspace(0.5, 0.95, 10); thumos14, "
-                                            "thumos14-kit: 0.3,0.4,0.5,0.6,0.7; ego4d-mq: 0.1,...,0.5).")] = None,
+        "--thresholds", metavar="T,T", help=hint("tIoU thresholds (activitynet: linspace(0.5, 0.95, 10); thumos14, "
+                                                        "thumos14-kit: 0.3,0.4,0.5,0.6,0.7; ego4d-mq: 0.1,...,0.5)",
+                                                        _DETECT, "thresholds"))] = None,
     subset: Subset = None,
     output: TableOutput = "text",
     write_lines: Annotated[str | None, typer.Option(
@@ -51,6 +57,7 @@ def detect_command(
     from segeval.protocols.detection import evaluate as E
     from segeval.protocols.detection.report import COLUMNS, detection_rows
 
+    check_options(_DETECT, locals())
     fmt = tables.check_table_format(output)
     check_choice("protocol", protocol, E.PROTOCOLS)
     chosen = E.parse_thresholds(thresholds, protocol)
@@ -73,8 +80,8 @@ def proposals_command(
     protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
                                           help="activitynet (eval_proposal.py).")] = "activitynet",
     max_proposals: Annotated[int, typer.Option(
-        "--max-proposals", metavar="AN", min=1, help="The average number of proposals per video (AN) of the "
-                                                     "curve's end.")] = 100,
+        "--max-proposals", metavar="AN", help=hint("The average number of proposals per video (AN) of "
+                                                         "the curve's end", _PROPOSALS, "max_proposals"))] = 100,
     subset: Subset = None,
     output: TableOutput = "text",
 ) -> None:
@@ -86,6 +93,7 @@ def proposals_command(
     from segeval.protocols.detection.proposals import evaluate_proposals
     from segeval.protocols.detection.report import PROPOSAL_COLUMNS, proposal_rows
 
+    check_options(_PROPOSALS, locals())
     fmt = tables.check_table_format(output)
     check_choice("protocol", protocol, ("activitynet",))
     t = R.read_activitynet_truth(truth, subset or "validation")

@@ -12,6 +12,7 @@ import typer
 from segeval.cli import inputs
 from segeval.cli.app import app
 from segeval.cli.options import (
+    ENGINE,
     TIME_FORMAT,
     ChunkLines,
     DaskTimeout,
@@ -33,8 +34,9 @@ from segeval.cli.options import (
     argument,
     measures,
 )
+from segeval.core.domains import CUTOFF, check_options, hint, options
 from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, render_note
-from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, OutputOptions
+from segeval.core.settings import BINS, CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, WINDOW, OutputOptions
 from segeval.core.words import plural
 
 if TYPE_CHECKING:
@@ -47,6 +49,10 @@ class MediaEvalFormat(StrEnum):
     linking = "linking"
     search = "search"
 
+
+_EVAL = options("eval", **ENGINE)
+_ME13SH = options("me13sh", bin_size=("--bin-size", BINS.domain), tolerance=("--tolerance", WINDOW.domain))
+_SAMPLE_EVAL = options("sample-eval", max_result_size=("--max-result-size", CUTOFF))
 
 HEADER_SETS = ("official", "all_trec", "set", "all_prefs", "prefs", "qrels_jg")  # sets opening with runid, num_q
 
@@ -107,6 +113,7 @@ def eval_(
     from segeval.core.settings import EngineOptions, Job, Settings, check_relevance_level
     from segeval.executors.processes import expand_runs
 
+    check_options(_EVAL, locals())
     check_relevance_level(level)
     _check_max_results(max_results)
     _check_formats(rel_info, results_format, adapter)
@@ -311,9 +318,11 @@ def me13sh(
         "--kind", "-k", help="Run format. linking: 'qid Q0 video start end rank score run'; "
                              "search: 'qid Q0 video start end jumpin rank score [run]'.")] = MediaEvalFormat.linking,
     bin_size: Annotated[int, typer.Option(
-        "--bin-size", "-B", metavar="N", help="Bin size in seconds for the _bin measures.")] = DEFAULTS.bin_size,
+        "--bin-size", "-B", metavar="N", help=hint("Bin size in seconds for the _bin measures", _ME13SH,
+                                                       "bin_size"))] = DEFAULTS.bin_size,
     tolerance: Annotated[int, typer.Option(
-        "--tolerance", "-T", metavar="N", help="Tolerance window in seconds for the _tol measures.")]
+        "--tolerance", "-T", metavar="N", help=hint("Tolerance window in seconds for the _tol measures", _ME13SH,
+                                                                "tolerance"))]
     = DEFAULTS.tolerance,
     items: Annotated[str | None, typer.Option(
         "--items", "-i", metavar="Q1,Q2", help="Comma-separated query ids to evaluate (default: all).")] = None,
@@ -329,6 +338,7 @@ def me13sh(
     from segeval.core.errors import named
     from segeval.reports.me13sh import MEASURES, render
 
+    check_options(_ME13SH, locals())
     adapters = me13sh_adapters(bin_size, tolerance)
     chosen = None
     if items is not None:
@@ -418,7 +428,8 @@ def sample_eval_command(
              "(which reads one-character levels and gains of up to 3 characters).")] = None,
     max_result_size: Annotated[int, typer.Option(
         "--max-result-size", metavar="N",
-        help="Results used per topic, and the last precision cut-off (sample_eval.pl: 1000).")] = 1000,
+        help=hint("Results used per topic, and the last precision cut-off (sample_eval.pl: 1000)",
+                         _SAMPLE_EVAL, "max_result_size"))] = 1000,
 ) -> None:
     """NIST's sample_eval.pl on sampled (stratified) judgements.
 
@@ -427,11 +438,10 @@ def sample_eval_command(
     Topics in both files are evaluated (the run's topic ids without leading zeros); each run topic's
     results are sorted by score, ties by docno descending, and cut at --max-result-size.
     """
-    from segeval.core.errors import check_int
     from segeval.measures.sampled import sample_eval
     from segeval.readers.strata import parse_gains, read_sampled_run, read_strata_qrels
 
-    check_int("max_result_size", max_result_size, minimum=1)
+    check_options(_SAMPLE_EVAL, locals())
     table = parse_gains(gain)
     sys.stdout.write(sample_eval(read_strata_qrels(qrels, table), read_sampled_run(run), per_topic=per_topic,
                                  max_result_size=max_result_size))

@@ -10,11 +10,14 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import argument
+from segeval.core.domains import CUTOFFS, UNIT, UNITS, check_options, hint, options
 from segeval.core.errors import render_note
 from segeval.reports import tables
 
 if TYPE_CHECKING:
     from segeval.protocols.moments.protocol import MrResult
+
+_MR = options("mr", thresholds=("--thresholds", UNITS), top_k=("--top-k", CUTOFFS), nms=("--nms", UNIT))
 
 
 @app.command("mr")
@@ -30,13 +33,15 @@ def moment_retrieval(
         help="Whose official evaluation to follow: qvhighlights, tvr, didemo, ego4d-nlq, recall (default: told "
              "from the ground truth's first record, and said on stderr; recall is never guessed).")] = None,
     thresholds: Annotated[str | None, typer.Option(
-        "--thresholds", metavar="T,T", help="IoU thresholds (ego4d-nlq: 0.3,0.5; recall: 0.5,0.7).")] = None,
+        "--thresholds", metavar="T,T", help=hint("IoU thresholds (ego4d-nlq: 0.3,0.5; recall: 0.5,0.7)", _MR,
+                                                    "thresholds"))] = None,
     top_k: Annotated[str | None, typer.Option(
-        "--top-k", metavar="K,K", help="Cut-offs of R@k (ego4d-nlq, recall: 1,5).")] = None,
+        "--top-k", metavar="K,K", help=hint("Cut-offs of R@k (ego4d-nlq, recall: 1,5)", _MR, "top_k"))] = None,
     iou_compare: Annotated[str | None, typer.Option(
         "--iou-compare", metavar="ge|gt", help="A hit is IoU >= t (ge) or > t (gt) (recall: ge).")] = None,
     nms: Annotated[float | None, typer.Option(
-        "--nms", metavar="θ", help="Temporal NMS: drop a window with IoU > θ to a better one (recall: off).")] = None,
+        "--nms", metavar="θ", help=hint("Temporal NMS: drop a window with IoU > θ to a better one (recall: off)",
+                                          _MR, "nms"))] = None,
     per_query: Annotated[bool, typer.Option("-q", help="Also each query's value of each headline figure (text, csv: "
                                                        "query,figure,value rows, the figures' own under query all; "
                                                        "json: per_query).")] = False,
@@ -63,6 +68,7 @@ def moment_retrieval(
     from segeval.protocols.moments import protocol as find_protocol
     from segeval.protocols.moments.protocol import parse_options
 
+    check_options(_MR, locals())
     fmt = tables.check_table_format("text" if output == "brief" else output)
     if protocol is None:
         protocol = _detected_protocol(truth)

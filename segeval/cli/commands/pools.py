@@ -25,6 +25,7 @@ from segeval.cli.options import (
     TimeFormat,
     measures,
 )
+from segeval.core.domains import CUTOFF, OPEN_UNIT, PROPORTIONS, SEED, check_options, hint, options
 from segeval.core.errors import render_note
 from segeval.core.settings import DEFAULTS
 from segeval.core.words import plural, verb
@@ -32,6 +33,12 @@ from segeval.reports import tables
 
 if TYPE_CHECKING:
     from segeval.analyses.complete import Completion
+
+
+_POOL, _POOL_BIAS = options("pool", depth=("--depth", CUTOFF)), options("pool-bias", depth=("--depth", CUTOFF))
+_INCOMPLETENESS = options("incompleteness", fractions=("--fractions", PROPORTIONS), seed=("--seed", SEED))
+_COMPLETE = options("complete-qrels", depth=("--depth", CUTOFF), smoothing=("--smoothing", OPEN_UNIT),
+                    terms=("--terms", CUTOFF))
 
 
 def _note(note: str) -> None:
@@ -55,6 +62,7 @@ def pool_command(
     """
     from segeval.analyses.pool import contributions, groups_for
 
+    check_options(_POOL, locals())
     fmt = tables.check_table_format(output)
     q = inputs.qrels(qrels, time_format)
     by_name = inputs.runs(runs, time_format)
@@ -90,6 +98,7 @@ def pool_bias_command(
     """
     from segeval.analyses.pool import DEFAULT_MEASURES, groups_for, leave_one_out, runs_left_out
 
+    check_options(_POOL_BIAS, locals())
     fmt = tables.check_table_format(output)
     q = inputs.qrels(qrels, time_format)
     by_name = inputs.runs(runs, time_format)
@@ -109,7 +118,8 @@ def incompleteness_command(
     qrels: Qrels,
     runs: Runs,
     fractions: Annotated[str, typer.Option("--fractions", metavar="F,F,...",
-                                           help="Fractions of each query's judgements kept.")]
+                                           help=hint("Fractions of each query's judgements kept", _INCOMPLETENESS,
+                                                            "fractions"))]
     = "1,0.8,0.6,0.4,0.2,0.1,0.05",
     repeats: Annotated[int, typer.Option("--repeats", "-r", metavar="R", help="Random reductions per fraction.")] = 10,
     seed: Seed = 0,
@@ -127,14 +137,10 @@ def incompleteness_command(
     bpref).
     """
     from segeval.analyses.pool import DEFAULT_MEASURES, incompleteness
-    from segeval.core.errors import ParameterError
 
+    check_options(_INCOMPLETENESS, locals())
     fmt = tables.check_table_format(output)
-    try:
-        values = [float(x) for x in fractions.split(",") if x.strip()]
-    except ValueError:
-        raise ParameterError(f"The 'fractions' parameter must be numbers in (0, 1] separated by commas. "
-                             f"Got {fractions!r} instead.") from None
+    values = [float(f) for f in PROPORTIONS.values("--fractions", fractions)]
     if plot:
         from segeval.figures import check_output
 
@@ -166,17 +172,20 @@ def complete_qrels_command(
         "--classifier", metavar="kld|svm", help="kld: divergence from the relevant items' language model; svm: "
                                                 "linear SVM on TF-IDF (needs scikit-learn).")] = "kld",
     depth: Annotated[int, typer.Option("--depth", "-d", metavar="D",
-                                       help="Classify the unjudged items in each run's top D.")] = 100,
+                                       help=hint("Classify the unjudged items in each run's top D", _COMPLETE,
+                                                        "depth"))] = 100,
     adapter: Adapter = None,
     smoothing: Annotated[float, typer.Option("--smoothing", metavar="LAMBDA",
-                                             help="kld: weight of the collection model in both models.")] = 0.2,
+                                             help=hint("kld: weight of the collection model in both models",
+                                                              _COMPLETE, "smoothing"))] = 0.2,
     kld_fit: Annotated[str, typer.Option(
         "--kld-fit", metavar="leave-one-out|resubstitution",
         help="kld: a relevant training item's divergence is taken from the other relevant items' model "
              "(leave-one-out) or from the model holding it (resubstitution, the paper's literal rule).")]
     = "leave-one-out",
     terms: Annotated[int, typer.Option("--terms", metavar="N",
-                                       help="svm: features are the N most frequent collection terms.")] = 1_000_000,
+                                       help=hint("svm: features are the N most frequent collection terms",
+                                                        _COMPLETE, "terms"))] = 1_000_000,
     level: Level = DEFAULTS.relevance_level,
     time_format: TimeFormat = TIME_FORMAT,
 ) -> None:
@@ -191,6 +200,7 @@ def complete_qrels_command(
     from segeval.readers.validate import is_documents
     from segeval.reports.output import check_output, open_output
 
+    check_options(_COMPLETE, locals())
     sources = [qrels, *expand_runs(runs), texts]
     check_output(output, sources)
     q = inputs.qrels(qrels, time_format)

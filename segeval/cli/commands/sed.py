@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import Annotated
 
 import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import argument
+from segeval.core.domains import NONNEGATIVE, POSITIVE, UNIT, check_options, hint, options
 from segeval.core.errors import ParameterError, render_note
 
 METRICS = ("event", "segment", "psds", "psds1", "psds2", "f1")
 
 
-def _unit(name: str, value: float | None, *, positive: bool = False) -> None:
-    if value is not None and not (value > 0 if positive else 0 <= value <= 1):
-        domain = "a number > 0" if positive else "a number in [0, 1]"
-        raise ParameterError(f"The '{name}' parameter must be {domain}. Got {value!r} instead.")
+#: sed's numeric options: flag and domain, checked before any work (the help shows the same domains)
+_SED = options("sed", t_collar=("--t-collar", NONNEGATIVE), percentage_of_length=("--percentage-of-length",
+               NONNEGATIVE), resolution=("--resolution", POSITIVE), dtc=("--dtc", UNIT), gtc=("--gtc", UNIT),
+               cttc=("--cttc", UNIT), alpha_ct=("--alpha-ct", UNIT), alpha_st=("--alpha-st", NONNEGATIVE),
+               max_efpr=("--max-efpr", replace(POSITIVE, words=("none",))))
 
 
 @app.command("sed")
@@ -32,26 +35,33 @@ def sed(
                                         help="event, segment (sed_eval); psds with the options below (default "
                                              "PSDS1's), psds1 or psds2 (DCASE 2021-2023 settings), f1 "
                                              "(intersection macro F1; psds_eval).")] = "event",
-    t_collar: Annotated[float, typer.Option("--t-collar", help="Onset/offset collar (s).")] = 0.2,
+    t_collar: Annotated[float, typer.Option(
+        "--t-collar", help=hint("Onset/offset collar (s)", _SED, "t_collar"))] = 0.2,
     percentage_of_length: Annotated[float, typer.Option(
-        "--percentage-of-length", help="Offset collar as a share of the reference length (DCASE's 0.2; "
-                                       "sed_eval's own default is 0.5).")] = 0.2,
+        "--percentage-of-length", help=hint("Offset collar as a share of the reference length (DCASE's 0.2; "
+                                            "sed_eval's own default is 0.5)", _SED, "percentage_of_length"))] = 0.2,
     no_onset: Annotated[bool, typer.Option("--no-onset", help="Do not check onsets.")] = False,
     no_offset: Annotated[bool, typer.Option("--no-offset", help="Do not check offsets.")] = False,
     matching: Annotated[str, typer.Option("--matching", metavar="optimal|greedy",
                                           help="Event matching (sed_eval's event_matching_type).")] = "optimal",
-    resolution: Annotated[float, typer.Option("--resolution", help="Segment length (s).")] = 1.0,
+    resolution: Annotated[float, typer.Option(
+        "--resolution", help=hint("Segment length (s)", _SED, "resolution"))] = 1.0,
     segment_length: Annotated[str, typer.Option(
         "--segment-length", metavar="last-offset|duration",
         help="Each clip ends at its last event (DCASE; clips of the ground truth) or at its duration (every "
              "clip of --durations).")] = "last-offset",
-    dtc: Annotated[float | None, typer.Option("--dtc", help="Detection tolerance criterion.")] = None,
-    gtc: Annotated[float | None, typer.Option("--gtc", help="Ground-truth intersection criterion.")] = None,
-    cttc: Annotated[float | None, typer.Option("--cttc", help="Cross-trigger tolerance criterion.")] = None,
-    alpha_ct: Annotated[float | None, typer.Option("--alpha-ct", help="Cross-trigger weight.")] = None,
-    alpha_st: Annotated[float | None, typer.Option("--alpha-st", help="Weight of the spread across classes.")] = None,
+    dtc: Annotated[float | None, typer.Option("--dtc", help=hint("Detection tolerance criterion", _SED, "dtc"))] = None,
+    gtc: Annotated[float | None, typer.Option(
+        "--gtc", help=hint("Ground-truth intersection criterion", _SED, "gtc"))] = None,
+    cttc: Annotated[float | None, typer.Option(
+        "--cttc", help=hint("Cross-trigger tolerance criterion", _SED, "cttc"))] = None,
+    alpha_ct: Annotated[float | None, typer.Option(
+        "--alpha-ct", help=hint("Cross-trigger weight", _SED, "alpha_ct"))] = None,
+    alpha_st: Annotated[float | None, typer.Option(
+        "--alpha-st", help=hint("Weight of the spread across classes", _SED, "alpha_st"))] = None,
     max_efpr: Annotated[str | None, typer.Option("--max-efpr", metavar="RATE|none",
-                                                 help="Largest effective false positives per hour.")] = None,
+                                                 help=hint("Largest effective false positives per hour", _SED,
+                                                           "max_efpr"))] = None,
     psds_tool: Annotated[str, typer.Option(
         "--psds-tool", metavar="psds_eval|sed_scores_eval",
         help="psds_eval: SYSTEM is a folder of detection tables (operating points); sed_scores_eval: a folder of "
@@ -72,15 +82,12 @@ def sed(
     from segeval.core.errors import check_choice
     from segeval.protocols.sed import measures, report
 
+    check_options(_SED, locals())
     check_choice("metric", metric, METRICS)
     fmt = check_choice("output", output, ("text", "json", "csv"))
     check_choice("matching", matching, ("optimal", "greedy"))
     check_choice("psds_tool", psds_tool, ("psds_eval", "sed_scores_eval"))
     check_choice("segment_length", segment_length, ("last-offset", "duration"))
-    for name, value in (("t_collar", t_collar), ("percentage_of_length", percentage_of_length)):
-        if not 0 <= value < float("inf"):
-            raise ParameterError(f"The '{name}' parameter must be a number >= 0. Got {value!r} instead.")
-    _unit("resolution", resolution, positive=True)
     if figure is not None:
         if metric not in ("psds", "psds1", "psds2"):
             raise ParameterError(f"--plot draws a PSDS's ROC curves; --metric {metric} has none.")
@@ -103,17 +110,17 @@ def sed(
         elif metric != "psds" and (any(v is not None for v in given.values()) or max_efpr is not None):
             raise ParameterError(f"--metric {metric} fixes the PSDS parameters; use --metric psds to set them.")
         p: dict[str, float] = {k: base[k] if given.get(k) is None else float(given[k] or 0.0) for k in base}
-        for k in ("dtc", "gtc", "cttc", "alpha_ct"):
-            _unit(k, p.get(k))
         if metric != "f1" and psds_tool == "sed_scores_eval":
-            top = base["max_efpr"] if max_efpr is None else _rate(max_efpr)
+            if max_efpr == "none":
+                raise ParameterError("--psds-tool sed_scores_eval needs a number for --max-efpr, not 'none'.")
+            top = base["max_efpr"] if max_efpr is None else float(max_efpr)
             cross = p["cttc"] if p["alpha_ct"] > 0 else None  # sed_scores_eval takes no cttc without alpha_ct
             result = report.sed_scores(truth, system, durations, dtc=p["dtc"], gtc=p["gtc"], cttc=cross,
                                        alpha_ct=p["alpha_ct"], alpha_st=p["alpha_st"], max_efpr=top)
         elif metric == "f1":
             result = report.macro_f1(truth, system, durations, dtc=p["dtc"], gtc=p["gtc"], cttc=p["cttc"])
         else:
-            limit = base["max_efpr"] if max_efpr is None else None if max_efpr == "none" else _rate(max_efpr)
+            limit = base["max_efpr"] if max_efpr is None else None if max_efpr == "none" else float(max_efpr)
             result = report.psds(truth, system, durations, dtc=p["dtc"], gtc=p["gtc"], cttc=p["cttc"],
                                  alpha_ct=p["alpha_ct"], alpha_st=p["alpha_st"], max_efpr=limit)
     if figure is not None:
@@ -122,12 +129,3 @@ def sed(
     for note in result.notes:
         print(render_note(note), file=sys.stderr)
 
-
-def _rate(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0 or value == float("inf"):
-        raise ParameterError(f"The 'max_efpr' parameter must be a number > 0 or 'none'. Got {text!r} instead.")
-    return value

@@ -10,23 +10,17 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import argument
-from segeval.core.domains import NONNEGATIVE, POSITIVE, PROBABILITY, Domain, check_options
+from segeval.core.domains import NONNEGATIVE, POSITIVE, PROBABILITY, check_options, hint, options
 from segeval.measures.quesst import KEYS
 
 #: kws's numeric options: flag and domain, checked before any work (the help shows the same domains)
-_KWS: dict[str, tuple[str, Domain]] = {
-    "tolerance": ("-S", NONNEGATIVE), "word_gap": ("-F", NONNEGATIVE), "trials_per_second": ("--trials-per-second",
-    POSITIVE), "cost": ("--cost", POSITIVE), "value": ("--value", POSITIVE), "p_target": ("--p-target", PROBABILITY),
-    "beta": ("--beta", POSITIVE)}
+_KWS = options("kws", tolerance=("-S", NONNEGATIVE), word_gap=("-F", NONNEGATIVE), trials_per_second=(
+    "--trials-per-second", POSITIVE), cost=("--cost", POSITIVE), value=("--value", POSITIVE), p_target=("--p-target",
+    PROBABILITY), beta=("--beta", POSITIVE))
 #: qbe's options: the QUESST figures' parameters (segeval.measures.quesst) by their flags, numbers for numbers
-_QBE = {name: (f"--{name.replace('_', '-')}", replace(KEYS[name].domain, words=()) if KEYS[name].domain.numbers
-               else KEYS[name].domain)
-        for name in ("p_target", "cost_miss", "cost_fa", "prior", "default_score", "decisions")}
-
-
-def _help(text: str, options: dict[str, tuple[str, Domain]], name: str) -> str:
-    """An option's help: ``text`` and the option's domain."""
-    return f"{text}: {options[name][1]}."
+_QBE = options("qbe", **{name: (f"--{name.replace('_', '-')}", replace(KEYS[name].domain, words=())
+                                 if KEYS[name].domain.numbers else KEYS[name].domain)
+                          for name in ("p_target", "cost_miss", "cost_fa", "prior", "default_score", "decisions")})
 
 if TYPE_CHECKING:
     from segeval.protocols.speech.twv import TwvResult
@@ -42,22 +36,22 @@ def keyword_search(
     kwslist: Annotated[str, typer.Option("--system", "-s", metavar="KWSLIST",
                                          help="System output (kwslist XML).")],
     tolerance: Annotated[float, typer.Option("-S", "--tolerance", metavar="SECONDS",
-                                             help=_help("A detection's mid-point at most this far from an "
+                                             help=hint("A detection's mid-point at most this far from an "
                                                        "occurrence (KWSEval -S)", _KWS, "tolerance"))] = 0.5,
     word_gap: Annotated[float, typer.Option("-F", "--word-gap", metavar="SECONDS",
-                                            help=_help("Largest gap between the words of a multi-word occurrence "
+                                            help=hint("Largest gap between the words of a multi-word occurrence "
                                                       "(KWSEval -F)", _KWS, "word_gap"))] = 0.5,
     trials_per_second: Annotated[float, typer.Option("--trials-per-second", metavar="N",
-                                                     help=_help("KWSEval -n: trials = duration / N, rounded (KWSEval "
+                                                     help=hint("KWSEval -n: trials = duration / N, rounded (KWSEval "
                                                                "divides)", _KWS, "trials_per_second"))] = 1.0,
-    cost: Annotated[float | None, typer.Option("--cost", metavar="C", help=_help("Cost of a false alarm (KWSEval -k; "
+    cost: Annotated[float | None, typer.Option("--cost", metavar="C", help=hint("Cost of a false alarm (KWSEval -k; "
                                                                                  "default 0.1)", _KWS, "cost"))] = None,
     value: Annotated[float, typer.Option("--value", metavar="V",
-                                         help=_help("Value of a hit (KWSEval -K)", _KWS, "value"))] = 1.0,
-    p_target: Annotated[float, typer.Option("--p-target", metavar="P", help=_help("Prior of a term (KWSEval -p)", _KWS,
+                                         help=hint("Value of a hit (KWSEval -K)", _KWS, "value"))] = 1.0,
+    p_target: Annotated[float, typer.Option("--p-target", metavar="P", help=hint("Prior of a term (KWSEval -p)", _KWS,
                                                                                     "p_target"))] = 0.0001,
     beta: Annotated[float | None, typer.Option("--beta", metavar="B",
-                                               help=_help("β directly, not (C/V)(1/P - 1)", _KWS, "beta"))] = None,
+                                               help=hint("β directly, not (C/V)(1/P - 1)", _KWS, "beta"))] = None,
     include_no_targets: Annotated[bool, typer.Option("--inc", help="Count terms without an occurrence (their "
                                                                    "false alarms only; KWSEval -inc).")] = False,
     optimum: Annotated[bool, typer.Option("--optimum", help="Also OTWV and STWV (KWSEval --zGlobalMeasures "
@@ -118,16 +112,16 @@ def _kws_output(result: TwvResult, fmt: str, cost: float | None, *, optimum: boo
 def query_by_example(
     key: Annotated[str, argument("KEY", "Every trial: lines QUERY UTTERANCE 1|0.")],
     system: Annotated[str, argument("STDLIST", "The system's scores (LLRs) in STD list form (stdlist XML).")],
-    p_target: Annotated[float, typer.Option("--p-target", metavar="P", help=_help("Prior of a target trial", _QBE,
+    p_target: Annotated[float, typer.Option("--p-target", metavar="P", help=hint("Prior of a target trial", _QBE,
                                                                                  "p_target"))] = 0.0008,
     cost_miss: Annotated[float, typer.Option("--cost-miss", metavar="C",
-                                             help=_help("Cost of a miss", _QBE, "cost_miss"))] = 100.0,
+                                             help=hint("Cost of a miss", _QBE, "cost_miss"))] = 100.0,
     cost_fa: Annotated[float, typer.Option("--cost-fa", metavar="C",
-                                           help=_help("Cost of a false alarm", _QBE, "cost_fa"))] = 1.0,
-    prior: Annotated[float | None, typer.Option("--prior", metavar="P", help=_help("Prior of Cnxe (default: the "
+                                           help=hint("Cost of a false alarm", _QBE, "cost_fa"))] = 1.0,
+    prior: Annotated[float | None, typer.Option("--prior", metavar="P", help=hint("Prior of Cnxe (default: the "
                                                 "effective prior of --p-target, --cost-miss, --cost-fa)", _QBE,
                                                 "prior"))] = None,
-    default_score: Annotated[float | None, typer.Option("--default-score", metavar="S", help=_help("Score of an "
+    default_score: Annotated[float | None, typer.Option("--default-score", metavar="S", help=hint("Score of an "
                                                         "unreported trial (default: the lowest reported "
                                                         "score)", _QBE, "default_score"))] = None,
     decisions: Annotated[str, typer.Option("--decisions", metavar="given|bayes", help="Actual TWV at the "

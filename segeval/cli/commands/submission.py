@@ -11,6 +11,7 @@ import typer
 from segeval.cli import inputs
 from segeval.cli.app import app
 from segeval.cli.options import TIME_FORMAT, TimeFormat, argument
+from segeval.core.domains import CUTOFF, POSITIVE, check_options, hint, options
 from segeval.core.errors import printable, render_note
 from segeval.core.words import plural
 
@@ -28,7 +29,10 @@ Blacklist = Annotated[str | None, typer.Option(
 Queries = Annotated[str | None, typer.Option(
     "--queries", metavar="FILE", help="The queries: one id per line (first field), or the toolkit's anchors/queries "
                                       "XML.")]
-MaxRank = Annotated[int | None, typer.Option("--max-rank", metavar="N", help="At most N results per query.")]
+_CHECK = options("check", max_rank=("--max-rank", CUTOFF))
+_FIX = options("fix", max_rank=("--max-rank", CUTOFF), zero_length=("--zero-length", POSITIVE))
+MaxRank = Annotated[int | None, typer.Option("--max-rank", metavar="N",
+                                             help=hint("At most N results per query", _CHECK, "max_rank"))]
 RunFormat = Annotated[str, typer.Option(
     "--run-format", metavar="auto|trec|linking|search",
     help="Run format: trec ('qid Q0 docno rank score tag'), linking ('qid Q0 video start end rank score "
@@ -69,6 +73,7 @@ def check(
 
     from segeval.reports import tables
 
+    check_options(_CHECK, locals())
     fmt = tables.check_table_format(output)
     collection = any(x is not None for x in (videos, blacklist, queries, max_rank))
     if len(files) != 2 - collection and len(files) != 2:
@@ -139,11 +144,9 @@ def _collection_rules(videos: str | None, blacklist: str | None, queries: str | 
     """The rules of --videos, --blacklist, --queries and --max-rank (``None`` when a file cannot be read,
     the problem reported to ``on_error``, or raised without it)."""
     from segeval.analyses.submission import Rules
-    from segeval.core.errors import InputError, check_int
+    from segeval.core.errors import InputError
     from segeval.readers.collection import read_blacklist, read_queries, read_videos
 
-    if max_rank is not None:
-        check_int("max_rank", max_rank, minimum=1)
     try:
         return Rules(read_videos(videos) if videos is not None else None,
                      read_blacklist(blacklist) if blacklist is not None else None,
@@ -167,8 +170,8 @@ def fix(
     queries: Queries = None,
     max_rank: MaxRank = None,
     zero_length: Annotated[float, typer.Option(
-        "--zero-length", metavar="SECONDS", help="Length given to a result with start = end (whole seconds for M.S "
-                                                 "times).")] = 1.0,
+        "--zero-length", metavar="SECONDS", help=hint("Length given to a result with start = end (whole "
+                                                                 "seconds for M.S times)", _FIX, "zero_length"))] = 1.0,
     overlap: Annotated[str, typer.Option(
         "--overlap", metavar="trim|drop", help="A result overlapping an earlier one of its query: trim keeps its "
                                                "longest free part, drop removes it.")] = "trim",
@@ -187,6 +190,7 @@ def fix(
     from segeval.core.settings import TIME_FORMATS
     from segeval.reports.output import check_outputs
 
+    check_options(_FIX, locals())
     check_choice("time_format", time_format, TIME_FORMATS)
     check_choice("run_format", run_format, ("auto", "trec", "linking", "search"))
     sources = [x for x in (run, videos, blacklist, queries) if x is not None]

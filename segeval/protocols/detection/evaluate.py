@@ -20,13 +20,13 @@ from pathlib import Path
 import numpy as np
 
 from segeval.core.arrays import FloatArray, IntArray
-from segeval.core.errors import ParameterError, check_choice
+from segeval.core.domains import PROPORTIONS
+from segeval.core.errors import check_choice
 from segeval.core.words import plural
 from segeval.protocols.detection import read as R
 from segeval.protocols.detection.ap import interpolated_ap, kit_ap
 from segeval.protocols.detection.match import best_free_match, kit_match, kit_overlap
 from segeval.protocols.detection.order import descending, py2_dict_order
-from segeval.readers.line_parser import float_or_nan
 
 PROTOCOLS = ("activitynet", "thumos14", "thumos14-kit", "ego4d-mq")
 #: each protocol's default tIoU thresholds and subset
@@ -56,18 +56,10 @@ class DetectionResult:
 
 
 def parse_thresholds(text: str | None, protocol: str) -> list[float]:
-    """``--thresholds``: numbers in (0, 1] separated by commas (each read as a Python float), or the
-    protocol's default."""
+    """``--thresholds``: numbers in (0, 1] separated by commas (:data:`PROPORTIONS`), or the protocol's default."""
     if text is None:
         return list(THRESHOLDS[protocol])
-    values: list[float] = []
-    for part in text.split(","):
-        value = float_or_nan(part)
-        if not 0 < value <= 1:
-            raise ParameterError(f"The 'thresholds' parameter must be numbers in (0, 1] separated by commas. Got "
-                                 f"{part!r} in {text!r} instead.")
-        values.append(value)
-    return values
+    return [float(v) for v in PROPORTIONS.values("--thresholds", text)]
 
 
 def read_inputs(protocol: str, truth: str, predictions: str, subset: str) -> tuple[R.Truth, R.Predictions]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from segeval.core.domains import CUTOFFS, UNIT, UNITS
+
 
 @dataclass(frozen=True)
 class MrOptions:
@@ -47,25 +49,11 @@ def refuse_options(options: MrOptions, protocol: str, accepted: tuple[str, ...] 
 def parse_options(thresholds: str | None = None, top_k: str | None = None, iou_compare: str | None = None,
                   nms: float | None = None) -> MrOptions:
     """MrOptions from the command line's text (``--thresholds 0.3,0.5 --top-k 1,5 --iou-compare ge --nms 0.5``)."""
-    from segeval.core.errors import ParameterError, check_choice
+    from segeval.core.errors import check_choice
     from segeval.core.limits import check_count
 
-    def numbers(name: str, text: str, kind: type, check: str) -> tuple[Any, ...]:
-        try:
-            values = tuple(kind(x) for x in text.split(","))
-        except ValueError:
-            values = ()
-        if not values or not all(_in_domain(v, check) for v in values):
-            raise ParameterError(f"The '{name}' parameter must be {check} separated by commas. Got {text!r} instead.")
-        return values
-
     return MrOptions(
-        thresholds=None if thresholds is None else numbers("thresholds", thresholds, float, "numbers in [0, 1]"),
-        top_k=None if top_k is None else tuple(check_count("top-k", k) for k in numbers("top-k", top_k, int,
-                                                                                          "integers >= 1")),
+        thresholds=None if thresholds is None else tuple(map(float, UNITS.values("--thresholds", thresholds))),
+        top_k=None if top_k is None else tuple(check_count("top-k", k) for k in CUTOFFS.values("--top-k", top_k)),
         iou_compare=None if iou_compare is None else check_choice("iou-compare", iou_compare, ("ge", "gt")),
-        nms=None if nms is None else numbers("nms", str(nms), float, "numbers in [0, 1]")[0])
-
-
-def _in_domain(value: float, check: str) -> bool:
-    return 0 <= value <= 1 if check.startswith("numbers") else value >= 1
+        nms=None if nms is None else float(UNIT.check("--nms", nms)))  # type: ignore[arg-type]

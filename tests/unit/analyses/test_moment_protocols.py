@@ -402,11 +402,13 @@ def test_recall_bad_input_exits_2(tmp_path: Path) -> None:
     (("-p", "didemo", "--top-k", "1"), "The didemo protocol takes no options; it does not take --top-k."),
     (("-p", "qvhighlights", "--nms", "0.5"), "it takes no --nms"),
     (("-p", "ego4d-nlq", "--nms", "0.5"), "The ego4d-nlq protocol takes --thresholds, --top-k; it does not take --nms"),
-    (("-p", "recall", "--thresholds", "0.5,x"), "'thresholds' parameter must be numbers in [0, 1]"),
-    (("-p", "recall", "--thresholds", "1.5"), "'thresholds' parameter must be numbers in [0, 1]"),
-    (("-p", "recall", "--top-k", "0"), "'top-k' parameter must be integers >= 1"),
+    (("-p", "recall", "--thresholds", "0.5,x"), "'--thresholds' parameter must be a comma-separated list, "
+     "each a number in [0, 1]"),
+    (("-p", "recall", "--thresholds", "1.5"), "'--thresholds' parameter must be a comma-separated list, "
+     "each a number in [0, 1]"),
+    (("-p", "recall", "--top-k", "0"), "'--top-k' parameter must be a comma-separated list, each an integer >= 1"),
     (("-p", "recall", "--iou-compare", "lt"), "'iou-compare' parameter must be one of 'ge', 'gt'"),
-    (("-p", "recall", "--nms", "2"), "'nms' parameter must be numbers in [0, 1]"),
+    (("-p", "recall", "--nms", "2"), "'--nms' parameter must be a number in [0, 1]"),
 ])
 def test_options_a_protocol_does_not_take_are_refused(tmp_path: Path, args: tuple[str, ...], expected: str) -> None:
     gt = write(tmp_path / "gt.jsonl", [{"qid": 1, "relevant_windows": [[0, 10]]}])

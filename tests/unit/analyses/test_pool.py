@@ -165,7 +165,7 @@ def test_incompleteness_command(files: tuple[Path, dict[str, Path], Path], tmp_p
     assert lines[0].startswith("measure\tfraction") and lines[1] == "P_1\t1\t0.6667\t1.0000\t1.0000"  # (1+0+1)/3
     assert len(lines) == 3 and (tmp_path / "f.png").stat().st_size > 1000
     code, _, err = run_cli("incompleteness", str(qrels), *map(str, runs.values()), "--fractions", "1,x")
-    assert code == 2 and "'fractions' parameter" in err and "'1,x'" in err
+    assert code == 2 and "'--fractions' parameter" in err and "'1,x'" in err
 
 
 def test_incompleteness_on_the_mediaeval_2014_search_runs_shows_the_papers_effect() -> None:

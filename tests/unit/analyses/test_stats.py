@@ -103,11 +103,11 @@ def test_compare_refuses_nan_per_query_values(monkeypatch: pytest.MonkeyPatch) -
     (["--permutations", "-5"], "The 'permutations' parameter must be an integer >= 1. Got -5 instead."),
     (["--permutations", "1000000000"], "The 'permutations' parameter must be an integer in [1, 10000000]. "
                                        "Got 1000000000 instead (SEGEVAL_MAX_PERMUTATIONS raises the limit"),
-    (["--alpha", "2"], "The 'alpha' parameter must be a number in the open interval (0, 1). Got 2.0 instead."),
-    (["--alpha", "0"], "The 'alpha' parameter must be a number in the open interval (0, 1). Got 0.0 instead."),
-    (["--alpha", "1"], "The 'alpha' parameter must be a number in the open interval (0, 1). Got 1.0 instead."),
-    (["--alpha", "nan"], "The 'alpha' parameter must be a number in the open interval (0, 1). Got nan instead."),
-    (["--seed", "-1"], "The 'seed' parameter must be an integer >= 0. Got -1 instead."),
+    (["--alpha", "2"], "The '--alpha' parameter must be a number in (0, 1). Got 2.0 instead."),
+    (["--alpha", "0"], "The '--alpha' parameter must be a number in (0, 1). Got 0.0 instead."),
+    (["--alpha", "1"], "The '--alpha' parameter must be a number in (0, 1). Got 1.0 instead."),
+    (["--alpha", "nan"], "The '--alpha' parameter must be a number in (0, 1). Got nan instead."),
+    (["--seed", "-1"], "The '--seed' parameter must be an integer >= 0. Got -1 instead."),
     (["--test", "z"], "The 'test' parameter must be one of 't', 'wilcoxon', 'randomization', 'bootstrap', 'tukey'."),
     (["--correction", "fdr"], "The 'correction' parameter must be one of 'holm', 'bonferroni', 'none'."),
 ])

@@ -239,7 +239,7 @@ def test_check_usage(tmp_path: Path, coll: dict[str, str]) -> None:
     code, _, err = run_cli("check", "--videos", str(tmp_path / "none.txt"), run)
     assert code == 2 and f"segeval: {tmp_path / 'none.txt'}: no such file" in err
     code, _, err = run_cli("check", "--max-rank", "0", run)
-    assert code == 2 and "The 'max_rank' parameter must be an integer >= 1. Got 0 instead." in err
+    assert code == 2 and "The '--max-rank' parameter must be an integer >= 1. Got 0 instead." in err
 
 
 # ------------------------------------------------------------------------ fix

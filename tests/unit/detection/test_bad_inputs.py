@@ -140,7 +140,7 @@ def test_write_lines_refuses_a_repeated_instance(tmp_path: Path) -> None:
 
 def test_bad_thresholds_and_protocol(tmp_path: Path) -> None:
     code, _, err = _run(tmp_path, {"v1": []}, "--thresholds", "0.5,1.5")
-    assert code == 2 and "The 'thresholds' parameter must be numbers in (0, 1]" in err
+    assert code == 2 and "The '--thresholds' parameter must be a comma-separated list, each a number in (0, 1]" in err
     code, _, err = _run(tmp_path, {"v1": []}, "-p", "thumos15")
     assert code == 2 and "The 'protocol' parameter must be one of" in err
 

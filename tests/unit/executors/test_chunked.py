@@ -247,7 +247,7 @@ def test_bad_memory_options() -> None:
     assert code == 2
     assert "The 'memory' parameter must be one of 'auto', 'chunked', 'in-memory'. Got 'lots' instead." in err
     code, _, err = run_cli("eval", "--chunk-lines", "0", "q", "r")
-    assert code == 2 and "The 'chunk_lines' parameter must be an integer >= 1. Got 0 instead." in err
+    assert code == 2 and "The '--chunk-lines' parameter must be an integer >= 1. Got 0 instead." in err
 
 
 def test_progress_line_for_a_big_run_on_a_terminal(data: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:

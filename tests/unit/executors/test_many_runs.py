@@ -57,7 +57,7 @@ def test_no_match_and_bad_jobs(runs: Path) -> None:
     code, _, err = run_cli("eval", QRELS, str(runs / "nothing*.txt"))
     assert code == 2 and "matches nothing" in err
     code, _, err = run_cli("eval", "-j", "0", QRELS, str(runs))
-    assert code == 2 and "The 'jobs' parameter must be an integer >= 1. Got 0 instead." in err
+    assert code == 2 and "The '--jobs' parameter must be an integer >= 1. Got 0 instead." in err
 
 
 def test_compare_with_jobs_and_a_directory(runs: Path) -> None:

@@ -226,7 +226,7 @@ def test_bad_input_exits_2_with_file_line_text(tmp_path: Path, which: str, conte
                     "number: below 0, the grade's documents count as not sampled). Got '1:3' instead."),
     (["-G", "1=x"], "Got '1=x' instead."),
     (["-G", "-1=2"], "Got '-1=2' instead."),
-    (["--max-result-size", "0"], "The 'max_result_size' parameter must be an integer >= 1. Got 0 instead."),
+    (["--max-result-size", "0"], "The '--max-result-size' parameter must be an integer >= 1. Got 0 instead."),
 ])
 def test_bad_options(tmp_path: Path, args: list[str], message: str) -> None:
     q, r = _inputs("ties")
