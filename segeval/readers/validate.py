@@ -194,14 +194,8 @@ def check_unique_documents(run: pd.DataFrame, query_codes: IntArray,
 
 def check_trials(qrels: pd.DataFrame, run: pd.DataFrame) -> None:
     """For the trial measures (QUESST's figures): every (query, utterance) the run scores must be a trial of the
-    key (the qrels list every trial, targets and non-targets) and every grade of the key is 1 (a target) or 0; the
-    first that is not is an InputError at its line."""
-    grades = qrels["rel"].to_numpy()
-    flags = np.flatnonzero((grades != 0) & (grades != 1))
-    if len(flags):
-        at = int(flags[np.argmin(qrels["line"].to_numpy()[flags])])
-        raise _error(qrels, at, f"grade {qrels['rel'].iloc[at]!s} in a key of trials; expected 1 (the query occurs "
-                                "in the utterance) or 0", "bad grade")
+    key (the qrels list every trial, targets and non-targets); the first that is not is an InputError at its
+    line."""
     key = pd.MultiIndex.from_arrays([qrels["query"].astype(str), qrels["item"].astype(str)])
     pairs = pd.MultiIndex.from_arrays([run["query"].astype(str), run["item"].astype(str)])
     outside = np.flatnonzero(~pairs.isin(key))
