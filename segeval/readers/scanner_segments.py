@@ -29,10 +29,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from segeval.adapters.exact import listed_twice
 from segeval.core.arrays import FloatArray, IntArray
 from segeval.core.errors import SegevalError
 from segeval.core.ordering import listed_order
-from segeval.core.prepared import assemble, first_occurrences, first_results, judged_twice
+from segeval.core.prepared import assemble, first_occurrences, first_results
 from segeval.readers.blocks import Regrouped, batches, line_blocks, open_blocks, run_starts, whole_queries
 from segeval.readers.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
 from segeval.readers.scanner import Scanned, Words, scan_format
@@ -181,8 +182,8 @@ class SegmentReader:
         if not parts:
             raise GiveUp  # no data line
         self.qrels = Rows.joined(parts)
-        if judged_twice(self.qrels.query, self.qrels.item, self.qrels.start, self.qrels.end):
-            raise GiveUp
+        if len(listed_twice(self.qrels.query, self.qrels.item, self.qrels.start, self.qrels.end)[0]):
+            raise GiveUp  # validate_qrels refuses them
         self.qrels_queries = {self.queries.names[c] for c in _present(self.qrels.query)}
 
     def _coded(self, s: Scanned, number: IntArray) -> Rows:

@@ -87,6 +87,12 @@ def test_errors_name_their_line_at_any_chunk_and_batch_size(runs: dict[str, Path
     code, _, err = _differential(monkeypatch, str(runs["trec.qrels"]), str(bad))
     assert code == 2
     assert f"{bad}, line 250: document '{g[2]}' appears again for query '{g[0]}' (first on line 246)" in err
+    link = _lines(runs["link.run.gz"])
+    h = link[100].split()
+    assert link[95].split()[0] == h[0]
+    h[2:5] = link[95].split()[2:5]  # a segment again for the query, 5 lines later: kept, as listed
+    again = _write(tmp_path / "again.run.gz", [*link[:100], " ".join(h), *link[101:]])
+    assert _differential(monkeypatch, "-q", str(runs["link.qrels"]), str(again))[0] == 0
 
 
 @pytest.mark.parametrize("chunk_lines", [1, 3, 7, 50])
