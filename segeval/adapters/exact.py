@@ -12,7 +12,7 @@ what a segment run wants: use the segment adapters.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +22,35 @@ from segeval.adapters.base import Adapted, Adapter, Label, Reason, per_query_cou
 if TYPE_CHECKING:
     from segeval.adapters.labelled import Labelled
     from segeval.core.prepared import Prepared
+
+
+#: the multiplier of the row hashes (Fibonacci hashing)
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+def listed_twice(*columns: npt.NDArray[Any]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The one rule for an item listed twice in a run or judged twice in qrels: the rows whose values in every
+    (numeric) column equal an earlier row's, in row order, and the first row with those values."""
+    h = np.zeros(len(columns[0]), dtype=np.uint64)
+    for c in columns:  # a hash of each row: only rows that share one are compared
+        h ^= (np.asarray(c, dtype=np.float64) + 0.0).view(np.uint64) if c.dtype.kind == "f" else c.astype(np.uint64)
+        h *= _MIX
+        h ^= h >> np.uint64(29)
+    by_hash = np.argsort(h, kind="stable")
+    shared = np.zeros(len(h), dtype=bool)
+    shared[1:] = h[by_hash[1:]] == h[by_hash[:-1]]
+    shared[:-1] |= shared[1:]
+    rows = np.sort(by_hash[shared])
+    order = rows[np.lexsort([c[rows] for c in reversed(columns)])]  # stable: equal rows in row order
+    same = np.ones(max(len(order) - 1, 0), dtype=bool)
+    for c in columns:
+        same &= c[order[1:]] == c[order[:-1]]
+    head = np.arange(len(order))
+    head[1:][same] = 0
+    first = order[np.maximum.accumulate(head)][1:][same] if len(order) else order
+    again = order[1:][same]
+    by_row = np.argsort(again, kind="stable")
+    return again[by_row], first[by_row]
 
 
 def exact_labels(grade: npt.NDArray[np.floating], relevance_level: int) -> npt.NDArray[np.uint8]:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from segeval.core.errors import InputError, SegevalError
@@ -28,7 +29,7 @@ from segeval.core.pipeline import Plan, evaluate_part, evaluate_validated, finis
 from segeval.core.prepared import check_queries
 from segeval.core.settings import BATCH_BYTES, Job
 from segeval.executors.results import RunResult
-from segeval.readers.blocks import batches, data_lines, line_texts, open_blocks, regrouped
+from segeval.readers.blocks import Regrouped, batches, data_lines, line_texts, open_blocks, run_starts, whole_queries
 from segeval.readers.files import input_size
 from segeval.readers.formats import DETECT_LINES, DOCUMENT_FORMATS, RUN_FORMATS, LineFormat, detect_run_format
 from segeval.readers.tables import RUN_COLUMNS, parse_table, read_run, to_frame
@@ -73,6 +74,20 @@ class _QrelsByQuery:
         pieces = [self.order[self.bounds[c]:self.bounds[c + 1]] for c in codes]
         rows = np.sort(np.concatenate(pieces)) if pieces else np.zeros(0, dtype=np.int64)
         return self.qrels.take(rows)
+
+
+def _query_runs(frame: pd.DataFrame) -> tuple[list[str], npt.NDArray[np.intp]]:
+    queries = frame["query"].to_numpy(dtype=object)
+    starts = run_starts(queries)
+    return [str(h) for h in queries[starts]], starts
+
+
+def _cut(frame: pd.DataFrame, start: int, stop: int | None) -> pd.DataFrame:
+    return frame.iloc[start:stop]
+
+
+def _join(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
 
 # -------------------------------------------------------------------------- evaluation
@@ -130,7 +145,6 @@ class _Chunked:
         self.plan_error: SegevalError | None = None
         self.how: Plan | None = None
         self.wanted: set[str] = set()
-        self.done: set[str] = set()
         self.parts: list[tuple[list[str], dict[str, list[Any]]]] = []
         self.runid: str | None = None
         self.rows = 0
@@ -145,8 +159,23 @@ class _Chunked:
         return (bool(self.problems) and not self.lenient) or self.plan_error is not None
 
     def run(self, chunk_lines: int, on_read: Callable[[int], object] | None = None) -> RunResult:
-        pending: pd.DataFrame | None = None
         chunks = batches(open_blocks(self.name, on_read=on_read), chunk_lines, BATCH_BYTES)
+        try:
+            for complete, _ in whole_queries(self._frames(chunks), _query_runs, _cut, _join):
+                self._evaluate(complete)
+        except Regrouped as exc:
+            line = int(exc.rows["line"].to_numpy()[exc.row])  # type: ignore[index]
+            raise NotGrouped(f"note: {self.name} is not grouped by query (query '{exc.key}' appears again on "
+                             f"line {line}); reading it in memory") from None
+        assert self.fmt is not None
+        if self.rows == 0:
+            self._report_skipped([])
+            raise InputError(self.name, f"has no data lines; expected {self.fmt.name} lines such as "
+                                        f"'{self.fmt.example}'")
+        return self._result()
+
+    def _frames(self, chunks: Iterator[tuple[int, bytes]]) -> Iterator[pd.DataFrame]:
+        """The parsed chunks, checked for bad values, until a value or parameter error stops the evaluation."""
         for first, data in self._detected(chunks):
             frame = self._parse(data, first)
             if frame is None:
@@ -155,19 +184,8 @@ class _Chunked:
                 frame = self._validate(frame)  # bad values are reported before parameter problems
                 if len(frame):
                     self.runid = trec_runid(frame["run"])
-            if self.stopped:
-                continue
-            frame = frame if pending is None else pd.concat([pending, frame], ignore_index=True)
-            complete, pending = self._split(frame, at_end=False)
-            self._evaluate(complete)
-        assert self.fmt is not None
-        if self.rows == 0:
-            self._report_skipped([])
-            raise InputError(self.name, f"has no data lines; expected {self.fmt.name} lines such as "
-                                        f"'{self.fmt.example}'")
-        if pending is not None and not self.stopped:
-            self._evaluate(self._split(pending, at_end=True)[0])
-        return self._result()
+            if not self.stopped:
+                yield frame
 
     def _detected(self, chunks: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, bytes]]:
         """The chunks, once the format is known: detected from the first :data:`DETECT_LINES` data lines,
@@ -220,24 +238,8 @@ class _Chunked:
         self.problems += [(int(e.line or 0), e.problem, e.kind) for e in found]
         return out
 
-    def _split(self, frame: pd.DataFrame, *, at_end: bool) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-        """The rows of queries known to be complete, and those of the last query (more may follow)."""
-        if len(frame) == 0:
-            return frame, None
-        queries = frame["query"].to_numpy(dtype=object)
-        starts = np.flatnonzero(np.concatenate([[True], queries[1:] != queries[:-1]]))
-        heads = [str(h) for h in queries[starts]]
-        again = regrouped(heads, self.done)
-        if again is not None:
-            line = int(frame["line"].to_numpy()[starts[again]])
-            raise NotGrouped(f"note: {self.name} is not grouped by query (query '{heads[again]}' appears again on "
-                             f"line {line}); reading it in memory")
-        cut = len(frame) if at_end else int(starts[-1])
-        self.done.update(heads if at_end else heads[:-1])
-        return frame.iloc[:cut], (None if at_end else frame.iloc[cut:])
-
     def _evaluate(self, complete: pd.DataFrame) -> None:
-        if len(complete) == 0:
+        if self.stopped:
             return
         if self.documents:
             complete = self._validate(complete)  # a document twice for a query: within the query's rows

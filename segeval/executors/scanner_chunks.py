@@ -13,17 +13,18 @@ in-memory lane reads it) :func:`stream_values` returns None before anything is p
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from segeval.core.arrays import FloatArray
 from segeval.core.errors import SegevalError
 from segeval.core.settings import BATCH_BYTES, Job, OutputOptions
 from segeval.executors.route import lane_requests
 from segeval.executors.scanner_whole import LaneResult, finish_values, lane_qrels, printed, scan_run, whole_values
-from segeval.readers.blocks import batches, open_blocks, regrouped
+from segeval.readers.blocks import Regrouped, batches, open_blocks, run_starts, whole_queries
 from segeval.readers.scanner import Words
 from segeval.readers.scanner_documents import LaneQrels, batch_values, pad_words, token_codes
 from segeval.reports.trec import runid as trec_runid
@@ -61,14 +62,14 @@ def stream_values(qrels_path: str, run_path: str, job: Job, on_read: Callable[[i
         return None
     try:
         return _Stream(qrels, job, reqs).run(run_path, job.engine.chunk_lines, on_read)
-    except _Ungrouped:
+    except Regrouped:
         return whole_values(qrels, run_path, job, reqs) if whole_if_ungrouped else None
     except (SegevalError, OSError, MemoryError):  # unreadable, not gzip ...: the usual path explains
         return None
 
 
-class _Ungrouped(Exception):
-    """The run is not grouped by query."""
+class _Unread(Exception):
+    """A batch the scanner does not read: the usual path must decide."""
 
 
 class _Stream:
@@ -79,60 +80,37 @@ class _Stream:
         self.done: set[bytes] = set()  # run query tokens whose rows have all been read
         self.names: list[str] = []
         self.values: dict[str, list[Any]] = {x.name: [] for x in reqs}
+        self.runid: bytes | None = None
 
     def run(self, path: str, chunk_lines: int, on_read: Callable[[int], object] | None) -> LaneResult | None:
-        runid: bytes | None = None
-        pending: list[Rows] = []  # the rows of the last query read, which may go on in the next batch
-        last = b""  # that query's token
-        for _, data in batches(open_blocks(path, on_read=on_read), chunk_lines, BATCH_BYTES):
+        blocks = batches(open_blocks(path, on_read=on_read), chunk_lines, BATCH_BYTES)
+        try:
+            for rows, tokens in whole_queries(self._scanned(blocks), _query_runs, _cut, _joined):
+                self._evaluate(rows, tokens)
+        except _Unread:
+            return None
+        if self.runid is None:
+            return None  # no data line: the usual path says so
+        return self._finish(trec_runid([self.runid.decode("utf-8")]))
+
+    def _scanned(self, blocks: Iterator[tuple[int, bytes]]) -> Iterator[Rows]:
+        for _, data in blocks:
             if not data or data.isspace():  # (no stripped copy of the batch)
                 continue  # blank lines only
             r = scan_run(data)
             if r is None:
-                return None
-            runid = r.last["run"]  # trec_eval's runid: the last line's (segeval.reports.trec.runid)
-            rows: Rows = (r.text["query"], r.text["item"], r.floats["score"])
-            local, tokens = token_codes(rows[0])
-            goes_on = bool(pending) and tokens[0] == last
-            heads = [tokens[c] for c in local[np.flatnonzero(np.diff(local, prepend=-1))].tolist()]
-            if regrouped(heads if goes_on or not pending else [last, *heads], self.done) is not None:
-                raise _Ungrouped  # the chunked path says so and reads it whole (or the fast lane does)
-            if not goes_on and pending:
-                if not self._evaluate(_joined(pending), [last]):
-                    return None
-                pending = []
-            if len(tokens) > 1:
-                cut = int(np.searchsorted(local, len(tokens) - 1))  # where the batch's last query starts
-                head = int(np.searchsorted(local, 1)) if goes_on else 0  # the rows of the query that went on
-                if goes_on:
-                    if not self._evaluate(_joined([*pending, _cut(rows, 0, head)]), tokens[:1]):
-                        return None
-                    pending = []
-                if not self._evaluate(_cut(rows, head, cut), tokens[int(goes_on):-1]):
-                    return None
-                rows = _cut(rows, cut, None)
-            pending.append(rows)  # a query's rows are joined once, when it is over: linear in its length
-            last = tokens[-1]
-        if runid is None:
-            return None  # no data line: the usual path says so
-        if pending and not self._evaluate(_joined(pending), [last]):
-            return None
-        return self._finish(trec_runid([runid.decode("utf-8")]))
+                raise _Unread
+            self.runid = r.last["run"]  # trec_eval's runid: the last line's (segeval.reports.trec.runid)
+            yield r.text["query"], r.text["item"], r.floats["score"]
 
-    def _evaluate(self, rows: Rows, tokens: list[bytes]) -> bool:
-        """Evaluate the rows of finished queries (False: the usual path must decide)."""
+    def _evaluate(self, rows: Rows, tokens: list[bytes]) -> None:
+        """Evaluate the rows of finished queries (:class:`_Unread`: the usual path must decide)."""
         self.done.update(tokens)
-        if len(rows[0]) == 0:
-            return True
         got = batch_values(*rows, self.qrels, self.reqs, self.job.settings)
         if got is None:
-            return False
-        self._keep(*got)
-        return True
-
-    def _keep(self, names: list[str], values: dict[str, list[Any]]) -> None:
-        self.names += names
-        for k, v in values.items():
+            raise _Unread
+        self.names += got[0]
+        for k, v in got[1].items():
             self.values[k] += v
 
     def _finish(self, runid: str) -> LaneResult | None:
@@ -146,6 +124,12 @@ class _Stream:
         names = [self.names[i] for i in order]
         per_query = {k: [v[i] for i in order] for k, v in self.values.items()}
         return finish_values(self.qrels, names, per_query, self.reqs, self.job, runid)
+
+
+def _query_runs(rows: Rows) -> tuple[list[bytes], npt.NDArray[np.intp]]:
+    local, tokens = token_codes(rows[0])
+    starts = run_starts(local)
+    return [tokens[c] for c in local[starts].tolist()], starts
 
 
 def _joined(parts: list[Rows]) -> Rows:

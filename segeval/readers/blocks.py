@@ -1,12 +1,12 @@
-"""A file in line chunks without holding it whole (the chunked engine and the streaming lane), the one check
-that a run read so stays grouped by query, and given lines' texts in one pass; the bytes come from
-:func:`segeval.readers.files.read_blocks`, with its limits."""
+"""A file in line chunks without holding it whole (the chunked engine and the streaming lane), the one loop
+that cuts a run read so into the rows of whole queries, and given lines' texts in one pass; the bytes come
+from :func:`segeval.readers.files.read_blocks`, with its limits."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Sequence, Set
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence, Set
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -16,6 +16,7 @@ from segeval.readers.files import BLOCK_BYTES, limits, read_blocks
 from segeval.readers.scanner import BLOCK_BYTES as SCAN_BYTES
 
 Query = TypeVar("Query", bound=Hashable)
+Rows = TypeVar("Rows")
 
 
 def open_blocks(path: str | Path, block: int = BLOCK_BYTES, on_read: Callable[[int], object] | None = None
@@ -134,3 +135,57 @@ def regrouped(heads: Sequence[Query], done: Set[Query]) -> int | None:
             return at
         seen.add(head)
     return None
+
+
+def run_starts(values: npt.NDArray[Any]) -> npt.NDArray[np.intp]:
+    """Where each run of equal values starts."""
+    return np.flatnonzero(np.concatenate([[len(values) > 0], values[1:] != values[:-1]]))
+
+
+class Regrouped(Exception):
+    """A run not grouped by query: query ``key`` comes back at row ``row`` of the batch ``rows``."""
+
+    def __init__(self, rows: object, row: int, key: object) -> None:
+        super().__init__(key)
+        self.rows, self.row, self.key = rows, row, key
+
+
+def whole_queries(parts: Iterable[Rows], query_runs: Callable[[Rows], tuple[list[Query], npt.NDArray[np.intp]]],
+                  cut: Callable[[Rows, int, int | None], Rows], join: Callable[[list[Rows]], Rows]
+                  ) -> Iterator[tuple[Rows, list[Query]]]:
+    """The rows of finished queries and their queries, in file order, from batches of a run's rows (the chunk
+    loop of every chunked reader): each batch's last query is carried to the next and its rows joined once,
+    when it is over.  ``query_runs`` gives a batch's query of each run of equal queries and where each run
+    starts; :class:`Regrouped` when a query comes back after another one (:func:`regrouped`)."""
+    done: set[Query] = set()
+    pending: list[Rows] = []
+    last: Query | None = None
+
+    def finished(rows: Rows, keys: list[Query]) -> tuple[Rows, list[Query]]:
+        done.update(keys)
+        return rows, keys
+
+    for rows in parts:
+        heads, starts = query_runs(rows)
+        if not heads:
+            continue
+        goes_on = bool(pending) and heads[0] == last
+        before = int(bool(pending) and not goes_on)  # the carried query, checked with the batch's
+        again = regrouped([last, *heads] if before else heads, done)
+        if again is not None:
+            raise Regrouped(rows, int(starts[again - before]), heads[again - before])
+        if before:
+            yield finished(join(pending), [last])  # type: ignore[list-item]
+            pending = []
+        if len(heads) > 1:
+            head, end = (int(starts[1]) if goes_on else 0), int(starts[-1])
+            if goes_on:  # the carried query's rows, joined apart from the batch's (no copy of the batch)
+                yield finished(join([*pending, cut(rows, 0, head)]), heads[:1])
+                pending = []
+            if len(heads) > 1 + goes_on:
+                yield finished(cut(rows, head, end), heads[int(goes_on):-1])
+            rows = cut(rows, end, None)
+        pending.append(rows)
+        last = heads[-1]
+    if pending:
+        yield finished(join(pending), [last])  # type: ignore[list-item]

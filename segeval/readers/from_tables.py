@@ -32,6 +32,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from segeval.adapters.exact import listed_twice
 from segeval.core.arrays import IntArray
 from segeval.core.errors import check_choice, check_int
 from segeval.core.ordering import listed_order, name_ranks, score_order
@@ -59,8 +60,7 @@ def _has_duplicates(query_codes: IntArray, item_codes: IntArray, chosen: IntArra
     if len(gid) and int(np.bincount(gid).max()) > 1:
         return True
     other = np.flatnonzero(chosen < 0)
-    pair = query_codes[other] * (int(item_codes.max(initial=0)) + 1) + item_codes[other]
-    return bool(pd.Series(pair).duplicated().any())
+    return bool(len(listed_twice(query_codes[other], item_codes[other])[0]))
 
 
 def _codes(column: pd.Series) -> tuple[IntArray, npt.NDArray[np.object_]]:

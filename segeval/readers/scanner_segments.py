@@ -29,10 +29,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from segeval.adapters.exact import listed_twice
 from segeval.core.arrays import FloatArray, IntArray
 from segeval.core.errors import SegevalError
 from segeval.core.ordering import listed_order
-from segeval.core.prepared import assemble, distinct, first_occurrences, first_results, judged_twice
+from segeval.core.prepared import assemble, first_occurrences, first_results
+from segeval.readers.blocks import Regrouped, batches, line_blocks, open_blocks, run_starts, whole_queries
 from segeval.readers.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
 from segeval.readers.scanner import Scanned, Words, scan_format
 
@@ -168,7 +170,7 @@ class SegmentReader:
 
     def __init__(self, qrels_blocks: Iterable[bytes], fmt: LineFormat, n_fields: int) -> None:
         self.queries, self.items = Codes(), Codes()
-        self.fmt, self.n_fields = fmt, n_fields
+        self.fmt, self.n_fields, self.tag = fmt, n_fields, b""
         parts: list[Rows] = []
         for data in qrels_blocks:
             if b"|" in data:
@@ -180,8 +182,8 @@ class SegmentReader:
         if not parts:
             raise GiveUp  # no data line
         self.qrels = Rows.joined(parts)
-        if judged_twice(self.qrels.query, self.qrels.item, self.qrels.start, self.qrels.end):
-            raise GiveUp
+        if len(listed_twice(self.qrels.query, self.qrels.item, self.qrels.start, self.qrels.end)[0]):
+            raise GiveUp  # validate_qrels refuses them
         self.qrels_queries = {self.queries.names[c] for c in _present(self.qrels.query)}
 
     def _coded(self, s: Scanned, number: IntArray) -> Rows:
@@ -191,8 +193,8 @@ class SegmentReader:
         return Rows(self.queries.of(s.text["query"]), self.items.of(s.text["item"]), start.astype(np.float64),
                     end.astype(np.float64), number)
 
-    def run_blocks(self, blocks: Iterable[bytes]) -> Iterator[tuple[Rows, bytes]]:
-        """Each block's coded rows and its last line's run tag (b'' for a search run without tags)."""
+    def run_blocks(self, blocks: Iterable[bytes]) -> Iterator[Rows]:
+        """Each block's coded rows; :attr:`tag` is the last line's run tag (b'' for a search run without tags)."""
         times = ("start", "end", "jumpin") if self.fmt is MEDIAEVAL_SEARCH_RUN else ("start", "end")
         tagged = self.n_fields == len(self.fmt.fields)
         for data in blocks:
@@ -203,9 +205,9 @@ class SegmentReader:
             rank = s.ints["rank"]
             if bool((rank < 1).any()):
                 raise GiveUp
-            rows, tag = self._coded(s, rank), s.last["run"] if tagged else b""
+            rows, self.tag = self._coded(s, rank), s.last["run"] if tagged else b""
             del s, rank, data  # not held while the rows are evaluated
-            yield rows, tag
+            yield rows
 
 
 def _present(codes: npt.NDArray[np.int32]) -> list[int]:
@@ -328,74 +330,52 @@ def planned_result(qrels_path: str, run_path: str, how: Plan, executor: str, chu
         return None
     try:
         return _evaluate(qrels_path, run_path, how, executor, chunk_lines, on_read, fmt)
-    except (GiveUp, SegevalError, OSError, MemoryError, UnicodeDecodeError):
+    except (GiveUp, Regrouped, SegevalError, OSError, MemoryError, UnicodeDecodeError):
         return None
 
 
 def _evaluate(qrels_path: str, run_path: str, how: Plan, executor: str, chunk_lines: int,
               on_read: Callable[[int], object] | None, given: LineFormat | None) -> RunResult:
     from segeval.core.settings import BATCH_BYTES
-    from segeval.readers.blocks import batches, line_blocks, open_blocks
     from segeval.readers.files import read_bytes
     from segeval.reports.trec import runid as trec_runid
 
-    whole = executor == "whole"
     fmt, n_fields = run_format(_head(run_path), run_path, given)
     reader = SegmentReader(line_blocks(qrels_path), fmt, n_fields)  # then the run: one file at a time
-    blocks: Iterator[bytes] = _views(read_bytes(run_path)) if whole else \
-        map(itemgetter(1), batches(open_blocks(run_path, on_read=on_read), chunk_lines, BATCH_BYTES))
     ev = Evaluator(reader, how)
-    seen: set[int] = set()  # run query codes whose rows have all been read (chunks)
-    pending: list[Rows] = []
-    tag = b""
-    for rows, last in reader.run_blocks(blocks):
-        tag = last  # the last line's run tag: the run id
-        if whole:
-            pending.append(rows)
-        else:
-            pending = _finished_queries(ev, pending, rows, seen)
-    if not pending:
-        raise GiveUp  # no data line: the strict reader says so
-    rows = Rows.joined(pending)
-    del pending
-    _last_queries(ev, rows, seen, whole)
-    return ev.finish(trec_runid([tag.decode("utf-8")]))
+    seen: set[int] = set()  # the run's query codes
+    if executor == "whole":
+        pieces = list(reader.run_blocks(_views(read_bytes(run_path))))
+        if not pieces:
+            raise GiveUp  # no data line: the strict reader says so
+        rows = Rows.joined(pieces)
+        del pieces
+        parts: Iterable[tuple[Rows, list[int]]] = [(rows, _checked(reader, how, _present(rows.query)))]
+        del rows
+    else:
+        blocks = map(itemgetter(1), batches(open_blocks(run_path, on_read=on_read), chunk_lines, BATCH_BYTES))
+        parts = whole_queries(reader.run_blocks(blocks), _query_runs, Rows.cut, Rows.joined)
+    for rows, codes in parts:
+        seen.update(codes)
+        ev.part(rows, sorted({reader.queries.names[c] for c in codes} & reader.qrels_queries))
+        del rows
+        gc.collect()  # a batch's labels hold reference cycles: freed now, not when the collector next runs
+    _checked(reader, how, seen)
+    return ev.finish(trec_runid([reader.tag.decode("utf-8")]))
 
 
-def _chosen(ev: Evaluator, codes: Iterable[int]) -> list[str]:
-    """The names of the run query codes ``codes`` that the qrels hold, sorted."""
-    return sorted({ev.reader.queries.names[c] for c in codes} & ev.reader.qrels_queries)
-
-
-def _finished_queries(ev: Evaluator, pending: list[Rows], rows: Rows, seen: set[int]) -> list[Rows]:
-    """Evaluates the queries a batch of ``rows`` finishes (with the rows ``pending`` from earlier batches), adds
-    their codes to ``seen`` and returns the rows of its last query, which may go on in the next batch; GiveUp
-    when the run is not grouped by query (the chunked engine says so and reads the run whole)."""
-    heads = np.flatnonzero(np.concatenate([[True], rows.query[1:] != rows.query[:-1]]))
-    block_queries = rows.query[heads].tolist()
-    goes_on = bool(pending) and block_queries[0] == int(pending[-1].query[-1])
-    if len(set(block_queries)) < len(block_queries) or not seen.isdisjoint(block_queries[int(goes_on):]):
+def _checked(reader: SegmentReader, how: Plan, codes: Iterable[int]) -> list[int]:
+    """The run's query codes; GiveUp when no query is in both files (the strict reader notes it) or, under
+    ``-c``, a qrels query has no result (:func:`segeval.core.pipeline.without_results` evaluates it)."""
+    wanted, listed = reader.qrels_queries, {reader.queries.names[c] for c in codes}
+    if not wanted & listed or (how.settings.missing_queries == "zero" and wanted - listed):
         raise GiveUp
-    cut = int(heads[-1])
-    done = Rows.joined([*pending, rows.cut(0, cut)])
-    finished = {int(c) for c in distinct(done.query).tolist()}
-    seen |= finished
-    ev.part(done, _chosen(ev, finished))
-    del done
-    gc.collect()  # a batch's labels hold reference cycles: freed now, not when the collector next runs
-    return [rows.cut(cut, None)]
+    return list(codes)
 
 
-def _last_queries(ev: Evaluator, rows: Rows, seen: set[int], whole: bool) -> None:
-    """Evaluates the run's last rows (all of them when read ``whole``); GiveUp when no query is in both files
-    (the strict reader notes it) or, under ``-c``, a qrels query has no result
-    (:func:`segeval.core.pipeline.without_results` evaluates it)."""
-    wanted = ev.reader.qrels_queries
-    run_codes = set(_present(rows.query))
-    run_names = {ev.reader.queries.names[c] for c in run_codes | (set() if whole else seen)}
-    if not wanted & run_names or (ev.how.settings.missing_queries == "zero" and wanted - run_names):
-        raise GiveUp
-    ev.part(rows, _chosen(ev, run_codes))
+def _query_runs(rows: Rows) -> tuple[list[int], npt.NDArray[np.intp]]:
+    starts = run_starts(rows.query)
+    return rows.query[starts].tolist(), starts
 
 
 def _views(data: bytes) -> Iterator[bytes]:

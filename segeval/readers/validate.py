@@ -94,29 +94,15 @@ DUPLICATE = "duplicate judgement"
 
 def qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
     """Qrels rows that judge a (query, item) pair again: position, problem, kind."""
-    if len(qrels) < 2:
-        return []
-    query_codes, item_codes = id_codes(qrels["query"])[0], id_codes(qrels["item"])[0]
-    key = query_codes * (int(item_codes.max(initial=0)) + 1) + item_codes
     documents = is_documents(qrels)
     subtopics = "subtopic" in qrels.columns  # subtopic qrels: one judgement per query, subtopic and document
-    for column in ("subtopic",) if subtopics else () if documents else ("start", "end"):  # segments: times too
-        codes, distinct = pd.factorize(qrels[column].to_numpy())
-        if (int(key.max(initial=0)) + 1) * len(distinct) >= 2**62:  # renumber the keys (fewer than the rows)
-            key = pd.factorize(key)[0].astype(np.int64)
-        key = key * len(distinct) + codes
-    repeated = pd.Series(key).duplicated().to_numpy()
-    if not repeated.any():
-        return []
-    first_of: dict[int, int] = {}
-    for i, k in enumerate(key.tolist()):
-        first_of.setdefault(k, i)
+    extra = ("subtopic",) if subtopics else () if documents else ("start", "end")  # segments: times too
+    again, first = _repeated(qrels, extra)
     path = str(qrels.attrs.get("path", "<data>"))
     lines, rel = qrels["line"].to_numpy(), qrels["rel"].to_numpy()
     query, item, start, end = (qrels[c].to_numpy() for c in ("query", "item", "start", "end"))  # once, not per row
     out = []
-    for i in np.flatnonzero(repeated).tolist():
-        j = first_of[int(key[i])]
+    for i, j in zip(again.tolist(), first.tolist(), strict=True):
         what = (f"document '{item[i]}'" if documents else f"video '{item[i]}', segment {start[i]:g}-{end[i]:g} s")
         what = f"subtopic '{qrels['subtopic'].iat[i]}', {what}" if subtopics else what
         grades = f"the same grade {rel[i]}" if rel[i] == rel[j] else f"grade {rel[i]} (first {rel[j]})"
@@ -126,6 +112,15 @@ def qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
                        f"{path}, line {int(lines[j])}; expected one judgement per {once}",
                     DUPLICATE))
     return out
+
+
+def _repeated(df: pd.DataFrame, extra: tuple[str, ...] = ()) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """:func:`segeval.adapters.exact.listed_twice` of the rows' (query, item, ``extra`` columns)."""
+    from segeval.adapters.exact import listed_twice
+
+    columns = [id_codes(df["query"])[0], id_codes(df["item"])[0]]
+    columns += [pd.factorize(df[c].to_numpy())[0] for c in extra]
+    return listed_twice(*columns)
 
 
 def check_kinds(qrels: pd.DataFrame, run_documents: bool, run_path: str | None = None,
@@ -151,15 +146,14 @@ def check_kinds(qrels: pd.DataFrame, run_documents: bool, run_path: str | None =
 def validate_run(run: pd.DataFrame, on_error: OnError | None = None) -> pd.DataFrame:
     """Check run values beyond syntax.
 
-    Segments: end >= start >= 0 and integer rank >= 1.  Documents: each docno at
+    Segments: end >= start >= 0 and integer rank >= 1; a segment listed twice is kept, as the MediaEval
+    reference keeps it (:func:`segments_listed_twice` finds them for ``check``).  Documents: each docno at
     most once per query (as trec_eval); the rank column is not used for them.
     """
     if is_documents(run):
         if on_error is None:
             return run  # once per query: checked by check_unique_documents, on the codes prepare makes
-        query_codes = pd.factorize(run["query"].to_numpy(dtype=object))[0]
-        item_codes = pd.factorize(run["item"].to_numpy(dtype=object))[0]
-        return _apply(run, _duplicate_problems(run, query_codes, item_codes), on_error)
+        return _apply(run, _duplicate_problems(run), on_error)
     problems = _time_problems(run)
     rank = run["rank"].to_numpy()
     problems += [(int(i), f"the rank is {rank[i]}; expected an integer rank >= 1", "rank below 1")
@@ -167,29 +161,29 @@ def validate_run(run: pd.DataFrame, on_error: OnError | None = None) -> pd.DataF
     return _apply(run, problems, on_error)
 
 
-def _duplicate_problems(run: pd.DataFrame, query_codes: IntArray,
-                        item_codes: IntArray) -> list[tuple[int, str, str]]:
-    pair = query_codes.astype(np.int64) * (int(item_codes.max(initial=0)) + 1) + item_codes
-    dup = np.flatnonzero(pd.Series(pair).duplicated().to_numpy())
-    if len(dup) == 0:
-        return []
-    out = []
-    first_of: dict[int, int] = {}
-    for i in np.flatnonzero(pd.Series(pair).duplicated(keep=False).to_numpy()).tolist():
-        first_of.setdefault(int(pair[i]), i)
+def segments_listed_twice(run: pd.DataFrame) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """The segment run's rows that list a (query, video, start, end) again, and the first row listing it."""
+    return _repeated(run, ("start", "end"))
+
+
+def _duplicate_problems(run: pd.DataFrame) -> list[tuple[int, str, str]]:
+    again, first = _repeated(run)
     lines, query, item = run["line"].to_numpy(), run["query"].to_numpy(), run["item"].to_numpy()  # once, not per row
-    for i in dup.tolist():
-        out.append((i, f"document '{item[i]}' appears again for query '{query[i]}' (first on "
-                       f"line {int(lines[first_of[int(pair[i])]])}); expected each document once per query",
-                    "duplicate document"))
-    return out
+    return [(i, f"document '{item[i]}' appears again for query '{query[i]}' (first on line {int(lines[j])}); "
+                "expected each document once per query", "duplicate document")
+            for i, j in zip(again.tolist(), first.tolist(), strict=True)]
 
 
 def check_unique_documents(run: pd.DataFrame, query_codes: IntArray,
                            item_codes: IntArray) -> None:
     """Each document at most once per query in a document run (as trec_eval); codes identify the
     run rows' query and item."""
-    _apply(run, _duplicate_problems(run, query_codes, item_codes), None)
+    from segeval.adapters.exact import listed_twice
+
+    again, first = listed_twice(query_codes, item_codes)
+    if len(again):
+        rows = run.take(np.sort(np.concatenate([again, first])))
+        _apply(rows, _duplicate_problems(rows), None)
 
 
 def check_trials(qrels: pd.DataFrame, run: pd.DataFrame) -> None:

@@ -183,6 +183,29 @@ def test_duplicate_segment_judgement(tmp_path: Path) -> None:
     assert (code, out) == (2, f"{q}\tduplicate judgement\t1\n1 problem\n")
 
 
+def test_a_segment_listed_twice_in_a_run(tmp_path: Path) -> None:
+    """The README's policy: a segment (query, video, start, end) twice in a run is evaluated as listed, as the
+    MediaEval reference does, on every route, in me13sh and the API, and check notes it ('1.5' and '1.05' are
+    both 1 min 5 s); a document twice is an error."""
+    import segeval
+
+    run = ("q1 Q0 v1 1.05 2.00 1 0.9 r\nq1 Q0 v2 1.05 2.00 2 0.8 r\nq2 Q0 v1 1.00 2.00 1 0.7 r\n"
+           "q1 Q0 v1 1.5 2.00 3 0.6 r\n")
+    q, r = files(tmp_path, QRELS_M, run)
+    routes = [[], ["--memory", "in-memory"], ["--memory", "chunked", "--chunk-lines", "1"], ["--lenient"]]
+    outs = {run_cli("eval", "-q", "-m", "num_ret", "-m", "P_5", *args, q, r)[:2] for args in routes}
+    assert len(outs) == 1  # every route alike
+    code, out = outs.pop()
+    # both copies of v1 65-120 s overlap the relevant 60-120 s: 2 relevant of P_5's 5 = 0.4 (q2 has no qrels)
+    assert code == 0 and out.replace(" ", "") == "num_ret\tq1\t3\nP_5\tq1\t0.4000\nnum_ret\tall\t3\nP_5\tall\t0.4000\n"
+    assert segeval.evaluate(q, r, measures=["num_ret"]).per_query["num_ret"] == [3]
+    assert run_cli("me13sh", q, r)[0] == 0
+    code, out, err = run_cli("check", q, r)
+    assert (code, out) == (0, "no problems\n")
+    assert err == (f"segeval: note: {r}: 1 segment listed again for its query (first: line 4, as line 1); evaluated "
+                   "as listed, each a result, as the MediaEval reference does\n")
+
+
 def test_duplicate_judgements_in_every_command(tmp_path: Path) -> None:
     q, r = files(tmp_path, "301 0 d1 1\n301 0 d1 1\n", RUN_T)
     (tmp_path / "run2").write_text(RUN_T)

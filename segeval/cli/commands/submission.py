@@ -18,6 +18,8 @@ from segeval.core.words import plural
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    import pandas as pd
+
     from segeval.analyses.submission import Rules
     from segeval.core.errors import InputError
 
@@ -100,6 +102,8 @@ def check(
                           f"qrels do: 'qid subtopic docno rel'); checked as they are"), file=sys.stderr)
     if not problems and qrels is not None and time_format == "mmss":
         _seconds_note(read_qrels, read_run_frame, run)
+    if read_run_frame is not None:
+        _listed_twice_note(run, read_run_frame)
     counts = sorted(Counter((problem.path, problem.kind) for problem in problems).items())
     if fmt == "text":
         for (path, kind), n in counts:
@@ -110,6 +114,20 @@ def check(
                      [[str(path), kind, n] for (path, kind), n in counts], fmt)
     if problems:
         raise typer.Exit(2)
+
+
+def _listed_twice_note(run: str, frame: pd.DataFrame) -> None:
+    """One note when a segment run lists a segment again for its query: kept, as the MediaEval reference does."""
+    from segeval.readers.validate import is_documents, segments_listed_twice
+
+    if len(frame) == 0 or is_documents(frame):
+        return
+    again, first = segments_listed_twice(frame)
+    if len(again):
+        lines = frame["line"].to_numpy()
+        print(render_note(f"segeval: note: {run}: {plural(len(again), 'segment')} listed again for its query "
+                          f"(first: line {lines[again[0]]}, as line {lines[first[0]]}); evaluated as listed, "
+                          f"each a result, as the MediaEval reference does"), file=sys.stderr)
 
 
 def _subtopics_note(qrels: str, qrels_format: str, time_format: str, problems: list[InputError]) -> None:

@@ -113,11 +113,10 @@ def test_rows_of_as_searchsorted(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_judged_twice_as_a_set(seed: int) -> None:
-    """Whether two lines share (query, video, start, end), against a set of the tuples: codes and whole starts
-    (the packed keys' pre-check, lines sharing a start with other ends included), fractional, negative and
-    infinite starts, float codes (the sorted check alone)."""
-    from segeval.core.prepared import judged_twice
+def test_listed_twice_as_a_dict(seed: int) -> None:
+    """The rows that repeat an earlier row's (query, video, start, end), and that row, against a dict of the
+    tuples: codes and whole starts, fractional, negative, infinite and negative-zero starts, float codes."""
+    from segeval.adapters.exact import listed_twice
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(0, 40))
@@ -128,7 +127,11 @@ def test_judged_twice_as_a_set(seed: int) -> None:
         start[: n // 2] += 0.5
     if seed % 4 == 2 and n:
         start[0] = -np.inf if seed % 8 == 2 else -1.0
+        start[start == 0] = -0.0
     if seed % 4 == 3:
         query = query.astype(np.float64)
-    lines = list(zip(query.tolist(), item.tolist(), start.tolist(), end.tolist(), strict=True))
-    assert judged_twice(query, item, start, end) == (len(set(lines)) < len(lines))
+    first: dict[tuple[float, ...], int] = {}
+    expected = [(i, first.setdefault(t, i)) for i, t in enumerate(zip(query.tolist(), item.tolist(), start.tolist(),
+                                                                       end.tolist(), strict=True))]
+    again, at = listed_twice(query, item, start, end)
+    assert list(zip(again.tolist(), at.tolist(), strict=True)) == [(i, j) for i, j in expected if i != j]

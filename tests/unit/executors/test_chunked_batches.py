@@ -87,6 +87,12 @@ def test_errors_name_their_line_at_any_chunk_and_batch_size(runs: dict[str, Path
     code, _, err = _differential(monkeypatch, str(runs["trec.qrels"]), str(bad))
     assert code == 2
     assert f"{bad}, line 250: document '{g[2]}' appears again for query '{g[0]}' (first on line 246)" in err
+    link = _lines(runs["link.run.gz"])
+    h = link[100].split()
+    assert link[95].split()[0] == h[0]
+    h[2:5] = link[95].split()[2:5]  # a segment again for the query, 5 lines later: kept, as listed
+    again = _write(tmp_path / "again.run.gz", [*link[:100], " ".join(h), *link[101:]])
+    assert _differential(monkeypatch, "-q", str(runs["link.qrels"]), str(again))[0] == 0
 
 
 @pytest.mark.parametrize("chunk_lines", [1, 3, 7, 50])
@@ -137,6 +143,44 @@ def test_regrouped_finds_the_first_query_read_before(heads: list[str], done: set
     from segeval.readers.blocks import regrouped
 
     assert regrouped(heads, done) == again
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_whole_queries_cut_batches_as_grouping_the_whole_run_would(seed: int) -> None:
+    """Random query columns (grouped or not) cut into random batches: the chunk loop yields each query's rows
+    whole, in file order, or names the first row whose query comes back (the batch's last query carried over
+    included), as one pass over the whole column finds them."""
+    import numpy as np
+
+    from segeval.readers.blocks import Regrouped, run_starts, whole_queries
+
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(5)[: int(rng.integers(1, 6))]
+    column = np.repeat(order, rng.integers(1, 5, len(order)))
+    if seed % 3 == 0:  # a query comes back
+        column = np.append(column, rng.choice(column, int(rng.integers(1, 3))))
+    rows = np.arange(len(column))
+    edges = np.sort(rng.choice(np.arange(1, len(column) + 1), int(rng.integers(0, 4)), replace=True))
+    parts = [p for p in np.split(rows, edges) if len(p)] + [rows[:0]]  # an empty batch too
+    starts = run_starts(column)
+    heads = column[starts].tolist()
+    back = next((i for i, h in enumerate(heads) if h in heads[:i]), None)
+
+    def runs(part: np.ndarray) -> tuple[list[int], np.ndarray]:
+        s = run_starts(column[part])
+        return column[part][s].tolist(), s
+
+    got: list[tuple[list[int], list[int]]] = []
+    try:
+        for part, keys in whole_queries(parts, runs, lambda p, a, b: p[a:b], np.concatenate):
+            got.append((part.tolist(), keys))
+    except Regrouped as exc:
+        assert back is not None and int(exc.rows[exc.row]) == int(starts[back]) and exc.key == heads[back]
+    else:
+        assert back is None
+        assert [r for part, _ in got for r in part] == rows.tolist()
+        assert [k for _, keys in got for k in keys] == heads
+        assert all(sorted(set(column[part].tolist())) == sorted(keys) for part, keys in got)
 
 
 @pytest.mark.parametrize("size", [1, 5, 64, 1 << 20])
