@@ -193,7 +193,7 @@ def test_a_segment_listed_twice_in_a_run(tmp_path: Path) -> None:
            "q1 Q0 v1 1.5 2.00 3 0.6 r\n")
     q, r = files(tmp_path, QRELS_M, run)
     routes = [[], ["--memory", "in-memory"], ["--memory", "chunked", "--chunk-lines", "1"], ["--lenient"]]
-    outs = {run_cli("eval", "-q", "-m", "num_ret", "-m", "P_5", *args, q, r)[:2] for args in routes}
+    outs = {run_cli("eval", "-q", "-a", "overlap", "-m", "num_ret", "-m", "P_5", *args, q, r)[:2] for args in routes}
     assert len(outs) == 1  # every route alike
     code, out = outs.pop()
     # both copies of v1 65-120 s overlap the relevant 60-120 s: 2 relevant of P_5's 5 = 0.4 (q2 has no qrels)
