@@ -198,7 +198,7 @@ def test_a_segment_listed_twice_in_a_run(tmp_path: Path) -> None:
     code, out = outs.pop()
     # both copies of v1 65-120 s overlap the relevant 60-120 s: 2 relevant of P_5's 5 = 0.4 (q2 has no qrels)
     assert code == 0 and out.replace(" ", "") == "num_ret\tq1\t3\nP_5\tq1\t0.4000\nnum_ret\tall\t3\nP_5\tall\t0.4000\n"
-    assert segeval.evaluate(q, r, measures=["num_ret"]).per_query["num_ret"] == [3]
+    assert segeval.evaluate(q, r, measures=["num_ret"], adapters="overlap").per_query["num_ret"] == [3]
     assert run_cli("me13sh", q, r)[0] == 0
     code, out, err = run_cli("check", q, r)
     assert (code, out) == (0, "no problems\n")
