@@ -116,7 +116,7 @@ def test_random_combinations_on_every_route(kind: R.Kind, written: dict[str, R.I
         _check(x, list(R.jobs(kind, rng, alone=False, combos=COMBOS, leave_out=leave_out)))
 
 
-@pytest.mark.parametrize("adapter", R.ADAPTERS)
+@pytest.mark.parametrize("adapter", sliced(R.ADAPTERS, 2))
 def test_every_adapter_on_every_route(adapter: str, written: dict[str, R.Inputs]) -> None:
     options = R.OPTIONS if FULL else (("-q",),)
     for x in _collections("segments", written):

@@ -19,7 +19,7 @@ from segeval.core.errors import ParameterError
 from segeval.core.settings import ASSIGN, BINS, THETA, WINDOW, Param
 from segeval.measures.definitions import FAMILIES, REGISTRY
 from segeval.measures.keyed import KeyedFamily
-from tests.conftest import run_cli
+from tests.conftest import run_cli, sliced
 
 SPECIAL = ("nan", "inf", "-inf", "1e308", "-1e308", "1e-320", "-1e-320", "0", "1", "-1", str(10**30), "x", "")
 
@@ -76,7 +76,7 @@ def test_every_parameterised_family_declares_its_domains() -> None:
 
 
 @pytest.mark.parametrize(("family", "name", "text", "domain"),
-                         [c for c in CASES if not inside(c[3], c[2])], ids=lambda x: str(x)[:30])
+                         sliced([c for c in CASES if not inside(c[3], c[2])], 3, many=True), ids=lambda x: str(x)[:30])
 def test_outside_is_refused_naming_parameter_value_and_domain(family: str, name: str, text: str,
                                                               domain: Domain) -> None:
     spec = _spec(family, REGISTRY.by_name[family].count, name, text)

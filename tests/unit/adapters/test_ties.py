@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from segeval.adapters.registry import make_adapter
 from segeval.readers.formats import parse_hms, parse_seconds
 from segeval.readers.from_tables import prepare
+from tests.conftest import sliced
 from tests.support import routes as R
 
 #: the segment routes without Dask (a cluster per session: the full route generator runs it)
@@ -78,8 +79,12 @@ def _score_ties(seed: int) -> R.Collection:
     return R.Collection(f"scoreties{seed}", "segments", qrels, runs)
 
 
-@pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize("adapter", ["overlap-once", "tiou:0.3"])
+SCORE_TIES = [(seed, adapter) for seed in range(3) for adapter in ("overlap-once", "tiou:0.3")]
+LINE_TIES = [(spec, seed) for seed in range(4)
+             for spec in ("tiou:0.5", "tiou:0.25", "tiou:0.5:best", "tiou-best:0.5", "tiou-best:0.25")]
+
+
+@pytest.mark.parametrize(("seed", "adapter"), sliced(SCORE_TIES, 3, many=True))
 def test_score_ties_one_order_on_every_route_and_alone(seed: int, adapter: str, tmp_path: Path) -> None:
     c = _score_ties(seed)
     job = R.Job(("map", "P_5", "recip_rank"), ("--order", "score", "-q"), adapter)
@@ -125,8 +130,7 @@ def _expected(spec: str, truth: list[tuple[int, int]], results: list[tuple[int, 
     return labels
 
 
-@pytest.mark.parametrize("spec", ["tiou:0.5", "tiou:0.25", "tiou:0.5:best", "tiou-best:0.5", "tiou-best:0.25"])
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize(("spec", "seed"), sliced(LINE_TIES, 4, many=True))
 def test_equal_iou_ties_follow_the_documented_line_order(spec: str, seed: int, tmp_path: Path) -> None:
     # windows on a coarse grid against results on it: many equal IoUs, listed in random order
     rng = random.Random(seed)
