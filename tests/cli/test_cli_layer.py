@@ -136,6 +136,9 @@ def test_time_format_seconds_gives_the_numbers_of_the_mmss_twin(
         return text.replace(str(tmp_path / side), "OUT").replace(str(mmss["q"].parent), "DIR").replace(
             str(seconds["q"].parent), "DIR")
 
+    if command == "show":  # --explain writes times as the files do: M.S on the mmss side
+        out_a = re.sub(r"\b(\d+)\.(\d\d)\b", lambda m: _mmss_to_seconds(m[0]), out_a)
+        assert "overlap-once" in out_a and "269-354" in out_a  # 4.29-5.54 in M.S
     assert neutral(out_a, "a") == neutral(out_b, "b")
     assert neutral(err_a, "a") == neutral(err_b, "b")
     if command == "report":  # the page, but for the provenance (file names, sizes, checksums, date)

@@ -150,7 +150,7 @@ def test_incompleteness_scores_and_tau(tmp_path: Path) -> None:
     assert table.loc[1 / 3, "min_kendall_tau"] == 1.0
     again = incompleteness(qrels, runs, ["P_2"], [1 / 3], repeats=100, seed=1)
     assert again["mean_score"].iloc[0] == table.loc[1 / 3, "mean_score"]  # same seed and fraction, same reductions
-    with pytest.raises(ParameterError, match=r"'fractions' parameter must hold numbers in \(0, 1\]. Got 0"):
+    with pytest.raises(ParameterError, match=r"'fractions' parameter must be a number in \(0, 1\]. Got 0 instead"):
         incompleteness(qrels, runs, ["P_2"], [0])
     with pytest.raises(ParameterError, match="at least 2 runs"):
         incompleteness(qrels, {"X": runs["X"]}, ["P_2"])

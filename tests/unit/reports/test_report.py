@@ -370,7 +370,7 @@ def test_report_in_chromium_linking_example_with_long_run_names(tmp_path: Path) 
     runs = linking_runs(tmp_path)
     out = tmp_path / "linking.html"
     assert run_cli("report", LINKING_QRELS, *runs, "-o", str(out), "-m", "map", "-m", "bpref")[0] == 0
-    check_layout(measured(tmp_path, out)[0], runs, ["map", "bpref"])
+    check_layout(measured(tmp_path, out)[0], runs, ["map_once", "bpref_once"])  # default adapter: overlap-once
 
 
 @needs_chromium
@@ -469,7 +469,7 @@ def test_report_in_chromium_twelve_runs_at_desktop_and_phone_width(tmp_path: Pat
     out = tmp_path / "many.html"
     assert run_cli("report", LINKING_QRELS, *runs, "-o", str(out), "-m", "map")[0] == 0
     result, _ = measured(tmp_path, out, width=width)
-    check_layout(result, runs, ["map"], width=width)
+    check_layout(result, runs, ["map_once"], width=width)  # default adapter: overlap-once
 
 
 # ------------------------------------------------------------------- one computation, any -j, any size
