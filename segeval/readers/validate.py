@@ -186,6 +186,16 @@ def check_unique_documents(run: pd.DataFrame, query_codes: IntArray,
         _apply(rows, _duplicate_problems(rows), None)
 
 
+def check_key_grades(key: pd.DataFrame) -> None:
+    """A trial key (``qbe``): every grade 1 (a target) or 0 (a non-target); the first other is an InputError at its
+    line.  ``eval``'s trial measures take any qrels instead (a trial is a target when its grade reaches ``-l``)."""
+    other = np.flatnonzero(~np.isin(key["rel"].to_numpy(), (0, 1)))
+    if len(other):
+        at = int(other[0])
+        raise _error(key, at, f"has grade {key['rel'].iloc[at]}; expected 1 (a target) or 0 (a non-target)",
+                     "grade")
+
+
 def check_trials(qrels: pd.DataFrame, run: pd.DataFrame) -> None:
     """For the trial measures (QUESST's figures): every (query, utterance) the run scores must be a trial of the
     key (the qrels list every trial, targets and non-targets); the first that is not is an InputError at its

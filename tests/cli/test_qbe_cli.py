@@ -134,6 +134,19 @@ def test_bad_key_and_segment_runs(tmp_path: Path) -> None:
     assert code == 2 and "minCnxe scores (query, utterance) trials" in err
 
 
+def test_qbe_key_grades_are_1_or_0_while_eval_applies_l(tmp_path: Path) -> None:
+    """qbe's key says 1|0: a grade 2 is refused at its line; eval's trial measures take it, a trial a target when
+    its grade reaches -l, as their documented rule says."""
+    f = write(tmp_path, key="q1 u1 2\nq1 u2 1\n", a=RUN_A.replace('<detected_termlist termid="q2"', '<x').split(
+        "<x")[0] + "</stdlist>\n")
+    code, out, err = run_cli("qbe", f["key"], f["a"])
+    assert (code, out) == (2, "") and f"{f['key']}, line 1: has grade 2; expected 1 (a target) or 0" in err, err
+    # q1: u1 at ln 3 YES, u2 at -ln 3 NO.  -l 1: both targets, u2 missed: actTWV 1 - 1/2 = 0.5;
+    # -l 2: u2 a non-target rightly NO: 1 - 0 - β·0 = 1
+    assert table(ok("eval", "-m", "actTWV", f["key"], f["a"]))[("actTWV", "all")] == "0.5000"
+    assert table(ok("eval", "-l", "2", "-m", "actTWV", f["key"], f["a"]))[("actTWV", "all")] == "1.0000"
+
+
 def random_case(rng: random.Random) -> tuple[str, str]:
     """A key (queries with 1-8 trials, some without a target) and an STD list reporting some of them (tied,
     repeated detections of a pair, YES and NO)."""

@@ -137,6 +137,8 @@ def query_by_example(
     from segeval.measures.definitions import QUESST_FIGURES
     from segeval.measures.quesst import QbeParameters
     from segeval.measures.trials import Trials, counts
+    from segeval.readers.tables import read_qrels
+    from segeval.readers.validate import check_key_grades
     from segeval.reports.tables import check_table_format, write
 
     check_options(_QBE, locals())
@@ -144,8 +146,10 @@ def query_by_example(
     params = QbeParameters(p_target, cost_miss, cost_fa, prior, default_score, decisions)
     names = {f.name: f.name + (f"_{text}" if (text := params.text(f.keys)) else "")  # type: ignore[attr-defined]
              for f in QUESST_FIGURES}
+    trials = read_qrels(key, "quesst")
+    check_key_grades(trials)
     # every query of the key is scored, also one the run reports nothing for (its trials take the default)
-    ev = evaluate(key, system, list(names.values()), missing_queries="zero")
+    ev = evaluate(trials, system, list(names.values()), missing_queries="zero")
     n_trials, n_targets, n_reported = counts(Trials.pool([v.trials for v in ev.per_query[names["actCnxe"]]]))
     columns = [("measure", ""), ("value", ".4f")]
     rows = [*((figure, float(ev.summary[name])) for figure, name in names.items()),
