@@ -24,15 +24,6 @@ _PARSERS: dict[str, Callable[[str], object]] = {"int": parse_int, "float": parse
 OnError = Callable[[InputError], None]
 
 
-def float_or_nan(text: str) -> float:
-    """``text`` as Python's ``float`` reads it (surrounding blanks, exponents, ``inf`` and ``nan`` too), NaN when
-    it reads no number: the caller's range check then refuses both with its own message."""
-    try:
-        return float(text)
-    except ValueError:
-        return float("nan")
-
-
 def parse_lines(data: bytes, fmt: LineFormat, path: str, time_format: str = "mmss",
                 on_error: OnError | None = None) -> dict[str, list[object]]:
     """The line parser that defines the syntax.  A bad line raises, or with ``on_error``

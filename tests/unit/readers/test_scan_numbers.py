@@ -74,12 +74,3 @@ def test_row_helpers(width: int) -> None:
     assert row_counts(mask).tolist() == [int(row.sum()) for row in mask]
     assert first_true(mask).tolist() == [int(np.argmax(row)) if row.any() else width for row in mask]
 
-
-
-@pytest.mark.parametrize(("text", "value"), [("1", 1.0), (" 2.5 ", 2.5), ("-1e3", -1000.0), ("inf", np.inf),
-                                             ("1_0", 10.0), ("0x10", np.nan), ("", np.nan), ("1.5.", np.nan),
-                                             ("nan", np.nan), ("\u0661", 1.0)])
-def test_float_or_nan_reads_as_python_float_and_gives_nan_for_the_rest(text: str, value: float) -> None:
-    from segeval.readers.line_parser import float_or_nan
-
-    assert float_or_nan(text) == value or (np.isnan(value) and np.isnan(float_or_nan(text)))
