@@ -388,7 +388,7 @@ def test_workers_die_with_their_parent() -> None:
     workers = [int(x) for x in p.stdout.readline().split()]
     assert workers
     p.kill()  # SIGKILL: no handler of the parent runs
-    p.wait(timeout=300)
+    p.communicate(timeout=300)  # and its pipes closed
     import time
 
     deadline = time.monotonic() + 300  # a hang guard for a loaded machine, not a clock

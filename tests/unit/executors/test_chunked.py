@@ -177,7 +177,7 @@ def test_a_document_twice_in_a_later_chunk(data: dict[str, Path], tmp_path: Path
 
 
 def test_lenient_lists_the_same_lines_in_the_same_order(data: dict[str, Path], tmp_path: Path) -> None:
-    lines = data["search.run.gz"].open("rb").read()
+    lines = data["search.run.gz"].read_bytes()
     text = gzip.decompress(lines).decode().splitlines()
     text[5] = text[5] + " extra fields here"
     f = text[100].split()
