@@ -4,7 +4,8 @@
 
 writes, per case, the four inputs (ecf.xml, rttm, kwlist.xml, kwslist.xml) and KWSEval's output for each
 variant (``official.txt``, ``official_optimum.txt``, ``official_inc.txt``, ``official_params.txt``: other
--S, -F, trials per second, C, V and P_target) under OUT_DIR (default
+-S, -F, trials per second, C, V and P_target), and KWSEval -d's DET curve for three of them (run_det:
+``official_det.txt``, ``official_inc_det.txt``, ``official_params_det.txt``) under OUT_DIR (default
 tests/fixtures/kws). KWSEval is F4DE commit 7de28d51 (KWSEval/tools/KWSEval/KWSEval.pl), run with
 ``-o -b -f -`` and the Perl hash order fixed (PERL_PERTURB_KEYS=0 PERL_HASH_SEED=0). The hand-made cases put
 values exactly on KWSEval's limits (mid-point on the tolerance, word gap on -F, case folding, duplicates,
@@ -27,6 +28,7 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 VARIANTS = {"official.txt": [], "official_optimum.txt": ["--zGlobalMeasures", "Optimum", "--zGlobalMeasures",
@@ -343,14 +345,33 @@ def perl_tables(out: Path) -> None:
     (out / "file_ids.txt").write_text(perl(PERL_FILE_IDS, "\n".join(names) + "\n", "common/lib", "KWSEval/lib"))
 
 
-def run_kwseval(case: Path, extra: list[str]) -> str:
+def run_kwseval(case: Path, extra: list[str], root: str = "-") -> str:
     base = Path(os.environ["F4DE_BASE"])
     env = dict(os.environ, PERL_PERTURB_KEYS="0", PERL_HASH_SEED="0")
     command = ["perl", "-x", "-I", str(base / "common/lib"), "-I", str(base / "KWSEval/lib"),
                str(base / "KWSEval/tools/KWSEval/KWSEval.pl"), "-e", "ecf.xml", "-r", "rttm", "-s", "kwslist.xml",
-               "-t", "kwlist.xml", "-o", "-b", "-f", "-", *extra]
+               "-t", "kwlist.xml", "-o", "-b", "-f", root, *extra]
     done = subprocess.run(command, cwd=case, env=env, capture_output=True, text=True, check=False)
     return done.stdout + done.stderr
+
+
+#: the variants whose term-weighted DET curve (KWSEval -d) is stored, as ``<variant>_det.txt``
+DET_VARIANTS = ("official.txt", "official_inc.txt", "official_params.txt")
+
+
+def run_det(case: Path, extra: list[str]) -> str:
+    """KWSEval -d's curve (``dets/sum.Occurrence.dat.1``: one row per threshold; columns 1, 4, 5, 6 kept: score,
+    PMiss, PFA, TWV, the ±2 SE columns dropped) and its ``dat.2`` row (MTWV's score, TWV, PMiss, PFA first)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        run_kwseval(case, [*extra, "-d"], root=f"{tmp}/r")
+        dets = Path(tmp) / "r.dets"
+        if not (dets / "sum.Occurrence.dat.1").exists():  # no detection score: KWSEval draws no curve
+            return "# no sum.Occurrence.dat.1: KWSEval -d drew no curve\n"
+        curve = (dets / "sum.Occurrence.dat.1").read_text().splitlines()
+        best = (dets / "sum.Occurrence.dat.2").read_text().splitlines()
+    head = [line for line in curve[:3] if line.startswith("#")]
+    rows = [" ".join(line.split()[i] for i in (0, 3, 4, 5)) for line in curve if not line.startswith("#")]
+    return "\n".join([*head, "# 1:score 4:PMiss 5:PFA 6:TWV of dat.1, then dat.2", *rows, *best]) + "\n"
 
 
 def main() -> None:
@@ -360,6 +381,8 @@ def main() -> None:
     for case in cases:
         for name, extra in VARIANTS.items():
             (case / name).write_text(run_kwseval(case, extra), encoding="utf-8")
+            if name in DET_VARIANTS:
+                (case / name.replace(".txt", "_det.txt")).write_text(run_det(case, extra))
         print(case.name)
     # the outputs that differ from run to run: every distinct one kept
     for case in [*refused_cases(out), tie_case(out), tie_group_case(out)]:

@@ -8,6 +8,7 @@ The public sample of ``../shared/data/kws`` is compared when it is present (CI).
 from __future__ import annotations
 
 import gzip
+import json
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,26 @@ def test_generated_case_matches_kwseval(case: str, variant: str) -> None:
     folder = KWS / case
     out = score(folder, "ecf.xml", "rttm", "kwlist.xml", "kwslist.xml", *VARIANTS[variant])
     assert out == tables(folder / variant)
+
+
+@pytest.mark.parametrize("path", sorted(KWS.glob("*/official*_det.txt")), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_det_curve_matches_kwseval(path: Path) -> None:
+    # KWSEval -d's term-weighted curve (dat.1: score, PMiss, PFA, TWV; one row per distinct score) and its MTWV point
+    # (dat.2: score, TWV, PMiss, PFA); Perl prints 15 significant digits
+    out = score(path.parent, "ecf.xml", "rttm", "kwlist.xml", "kwslist.xml", "-o", "json",
+                *VARIANTS[path.name.replace("_det", "")])
+    doc = json.loads(out)
+    rows = [[float(v) for v in line.split()] for line in path.read_text().splitlines() if not line.startswith("#")]
+    if not rows:  # no detection score: KWSEval draws no curve, its one point (and segeval's) has no threshold
+        assert (doc["det"]["threshold"], doc["det"]["twv"]) == ([None], [doc["mtwv"]])
+        return
+    *curve, best = rows
+    ours = [list(point) for point in zip(*(doc["det"][k] for k in ("threshold", "p_miss", "p_fa", "twv")), strict=True)]
+    assert len(ours) == len(curve)
+    assert ours == [pytest.approx(row, rel=1e-13, abs=1e-15) for row in curve]
+    mtwv = doc["maximum"]
+    assert [mtwv["threshold"], mtwv["twv"], mtwv["p_miss"], mtwv["p_fa"]] == pytest.approx(best[:4], rel=1e-13,
+                                                                                          abs=1e-15)
 
 
 @pytest.mark.parametrize(("case", "rows"), [

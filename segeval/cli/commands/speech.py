@@ -58,14 +58,16 @@ def keyword_search(
                                                             "Optimum --zGlobalMeasures Supremum).")] = False,
     per_term: Annotated[bool, typer.Option("--per-term/--no-per-term", help="text: also the per-term report "
                                                                              "(KWSEval -b).")] = True,
+    figure: Annotated[str | None, typer.Option("--plot", metavar="FILE.png|svg", help="Also draw the term-weighted "
+                                               "DET curve (needs pip install 'segeval[plot]').")] = None,
     output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
-                                        help="text: KWSEval's tables; json: every figure; csv: one row a term "
-                                             "and the row all.")] = "text",
+                                        help="text: KWSEval's tables; json: every figure and the DET curve's "
+                                             "points; csv: one row a term and the row all.")] = "text",
 ) -> None:
     """Keyword search (ATWV, MTWV) as NIST F4DE KWSEval.
 
     ATWV, MTWV and its threshold, per-term P_miss/P_FA/TWV in KWSEval's tables; with --optimum also OTWV
-    and STWV (docs/speech.md)."""
+    and STWV; the DET curve in json and as a figure (--plot) (docs/speech.md)."""
     from segeval.core.errors import render_note
     from segeval.protocols.speech.alignment import align
     from segeval.protocols.speech.ecf import SPLIT_CTS, read_ecf, total_duration
@@ -77,6 +79,10 @@ def keyword_search(
 
     check_options(_KWS, locals())
     fmt = check_table_format(output)
+    if figure is not None:
+        from segeval.figures import check_output
+
+        check_output(figure, [ecf, rttm, kwlist, kwslist])
     excerpts = read_ecf(ecf)
     if halved := sum(e.source_type == SPLIT_CTS for e in excerpts):
         print(render_note(f"segeval: note: {ecf}: {halved} of {len(excerpts)} excerpts have source_type="
@@ -88,7 +94,12 @@ def keyword_search(
     trials = align(excerpts, transcript, terms, system, kwslist, tolerance=tolerance, word_gap=word_gap)
     params = TwvParameters(total_duration(excerpts), trials_per_second, 0.1 if cost is None else cost, value,
                            p_target, beta, include_no_targets)
-    sys.stdout.write(_kws_output(score(trials, params), fmt, cost, optimum=optimum, per_term=per_term))
+    result = score(trials, params)
+    if figure is not None:
+        from segeval.protocols.speech.report import plot_det
+
+        plot_det(result, figure)
+    sys.stdout.write(_kws_output(result, fmt, cost, optimum=optimum, per_term=per_term))
 
 
 def _kws_output(result: TwvResult, fmt: str, cost: float | None, *, optimum: bool, per_term: bool) -> str:

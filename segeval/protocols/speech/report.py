@@ -214,7 +214,41 @@ def as_json(result: TwvResult) -> dict[str, Any]:
                    "correct": t.correct, "false_alarms": t.false_alarms, "misses": t.misses,
                    "actual": _plain(t.actual), "optimum": _plain(t.optimum), "supremum": _plain(t.supremum)}
                   for t in result.terms],
+        "det": {key: [_plain(point)[key] for point in result.det] for key in ("threshold", "p_miss", "p_fa", "twv")},
     }
+
+
+def plot_det(result: TwvResult, output: str) -> None:
+    """The term-weighted DET curve (mean P_miss against mean P_FA) on normal-deviate axes, as F4DE draws it,
+    with the actual decisions and MTWV marked (``segeval[plot]``)."""
+    from statistics import NormalDist
+
+    from segeval import figures as viz
+
+    def deviate(p: float | None) -> float:  # F4DE's ppndf clamps 0 and 1 to 2.2204e-16 from them
+        return NormalDist().inv_cdf(min(max(p or 0.0, 2.2204e-16), 1 - 2.2204e-16))
+
+    plt = viz.pyplot()
+    fig, ax = plt.subplots(figsize=(6, 6))
+    curve = [p for p in result.det if p.p_miss is not None and p.p_fa is not None]
+    ax.plot([deviate(p.p_fa) for p in curve], [deviate(p.p_miss) for p in curve], color="tab:blue", label="DET")
+    for point, name, mark in ((result.actual, "ATWV", "o"), (result.maximum, "MTWV", "*")):
+        if point.p_miss is not None and point.p_fa is not None and point.twv is not None:
+            ax.plot(deviate(point.p_fa), deviate(point.p_miss), mark, color="black", markersize=9,
+                    label=f"{name} {point.twv:.4f} (P_FA {point.p_fa:.5f}, P_miss {point.p_miss:.3f})")
+    # F4DE's axes: P_FA .0001% to 40%, P_miss 5% to 98%, labelled in percent
+    for axis, ticks in ((ax.xaxis, (1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.05, 0.1, 0.2, 0.4)),
+                        (ax.yaxis, (0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.98))):
+        axis.set_ticks([deviate(t) for t in ticks], [f"{100 * t:g}" for t in ticks])
+    ax.set_xlim(deviate(1e-6), deviate(0.4))
+    ax.set_ylim(deviate(0.05), deviate(0.98))
+    ax.grid(True, color="0.85")
+    ax.set_xlabel("P_FA (in %), mean over terms")
+    ax.set_ylabel("P_miss (in %), mean over terms")
+    ax.set_title(f"Term-weighted DET curve (β = {result.parameters.beta:g})")
+    ax.legend(fontsize=7, loc="upper right")
+    fig.tight_layout()
+    viz.save(fig, output)
 
 
 CSV_COLUMNS = [("kwid", ""), ("text", ""), ("n_target", ""), ("correct", ""), ("false_alarms", ""), ("misses", ""),

@@ -71,6 +71,8 @@ class TwvResult:
     maximum: Operating
     optimum: Operating
     supremum: Operating
+    #: the term-weighted DET curve: one point per distinct score as threshold, ascending (KWSEval's dat.1 rows)
+    det: list[Operating] = field(default_factory=list)
     totals: dict[str, int] = field(default_factory=dict)
     means: dict[str, float | None] = field(default_factory=dict)
 
@@ -150,7 +152,7 @@ def score(trials: dict[str, TermTrials], params: TwvParameters) -> TwvResult:
                      for b in evaluated]
     pm_a, pf_a, twv_a = _set(params, actual_points)
     actual = Operating(pf_a, pm_a, twv_a, threshold)
-    maximum, optimum, supremum = _sweep(evaluated, params, results)
+    det, maximum, optimum, supremum = _sweep(evaluated, params, results)
     ev = [results[b.kwid] for b in evaluated]
     totals = {"#Targ": sum(r.n_target for r in ev), "#NTarg": sum(r.n_nontarget for r in ev),
               "#Corr": sum(r.correct for r in ev), "#Cor!Det": sum(r.correct_rejects for r in ev),
@@ -158,14 +160,14 @@ def score(trials: dict[str, TermTrials], params: TwvParameters) -> TwvResult:
     totals["#Sys"] = totals["#Corr"] + totals["#Cor!Det"] + totals["#FA"] + \
         sum(sum(1 for _, y in b.targets if not y) for b in evaluated)
     means: dict[str, float | None] = {k: (v / len(ev) if ev else None) for k, v in totals.items()}
-    return TwvResult(params, [results[k] for k in sorted(results)], actual, maximum, optimum, supremum,
+    return TwvResult(params, [results[k] for k in sorted(results)], actual, maximum, optimum, supremum, det,
                      totals, means)
 
 
 def _sweep(evaluated: list[TermTrials], params: TwvParameters,
-           results: dict[str, TermResult]) -> tuple[Operating, Operating, Operating]:
-    """MTWV over the distinct scores as thresholds (a detection is YES at threshold t when its score >= t;
-    the first best kept), each term's optimum over the same thresholds, and the supremum."""
+           results: dict[str, TermResult]) -> tuple[list[Operating], Operating, Operating, Operating]:
+    """The DET curve over the distinct scores as thresholds (a detection is YES at threshold t when its score
+    >= t), MTWV its first best point, each term's optimum over the same thresholds, and the supremum."""
     beta, trials = params.beta, params.trials
     all_scores = sorted({s for b in evaluated for s, _ in b.targets + b.nontargets})
     n_blocks = len(evaluated)
@@ -174,8 +176,8 @@ def _sweep(evaluated: list[TermTrials], params: TwvParameters,
         # KWSEval's DETCurve stops here: no threshold, no optimum, no supremum
         points = [_rates(params, b.n_target, b.omitted, 0) for b in evaluated]
         pm_n, pf_n, twv_n = _set(params, points)
-        return Operating(pf_n, pm_n, twv_n, "NaN"), Operating(None, None, None, None), \
-            Operating(None, None, None, None)
+        only = Operating(pf_n, pm_n, twv_n, "NaN")
+        return [only], only, Operating(None, None, None, None), Operating(None, None, None, None)
     grid = np.asarray(all_scores)
     # each score moves its term's rate once the threshold passes it: accumulate the moves, then sum them up
     # (a target scoring s is a miss for thresholds above s; a non-target a false alarm up to s, summed
@@ -195,9 +197,9 @@ def _sweep(evaluated: list[TermTrials], params: TwvParameters,
     p_miss = miss_sum / n_miss_blocks if n_miss_blocks else np.full(len(grid), np.nan)
     p_fa = fa_sum / n_blocks
     values = 1 - (p_miss + beta * p_fa)
-    best = int(np.nanargmax(values)) if n_miss_blocks else 0
-    maximum = Operating(float(p_fa[best]), float(p_miss[best]) if n_miss_blocks else None,
-                        float(values[best]) if n_miss_blocks else None, float(grid[best]))
+    det = [Operating(float(p_fa[i]), float(p_miss[i]) if n_miss_blocks else None,
+                     float(values[i]) if n_miss_blocks else None, float(grid[i])) for i in range(len(grid))]
+    maximum = det[int(np.nanargmax(values)) if n_miss_blocks else 0]
     optimum_points = []
     for block in evaluated:
         point = _term_optimum(block, all_scores, params)
@@ -211,7 +213,7 @@ def _sweep(evaluated: list[TermTrials], params: TwvParameters,
         supremum_points.append((pm, pf))
         results[block.kwid].supremum = Operating(pf, pm, _comb(params, pm, pf), 0.5)
     pm_s, pf_s, twv_s = _set(params, supremum_points)
-    return maximum, Operating(pf_o, pm_o, twv_o, None), Operating(pf_s, pm_s, twv_s, None)
+    return det, maximum, Operating(pf_o, pm_o, twv_o, None), Operating(pf_s, pm_s, twv_s, None)
 
 
 def _term_optimum(block: TermTrials, grid: list[float], params: TwvParameters

@@ -58,6 +58,24 @@ def test_mtwv_takes_the_best_global_threshold(tmp_path: Path) -> None:
     assert result["atwv"] == 1.0
 
 
+def test_det_curve_has_a_point_per_score_and_mtwv_is_its_best(tmp_path: Path) -> None:
+    # the same two detections: at 0.3 both YES (P_FA 1/99, TWV -9.1), at 0.9 the hit alone (TWV 1)
+    result = figures(tmp_path, kwslist((10.0, 0.9, "YES"), (60.0, 0.3, "NO")))
+    assert result["det"] == {"threshold": [0.3, 0.9], "p_miss": [0.0, 0.0], "p_fa": [1 / 99, 0.0],
+                             "twv": [pytest.approx(1 - 999.9 / 99, abs=1e-12), 1.0]}
+    assert result["maximum"] == {"p_fa": 0.0, "p_miss": 0.0, "twv": 1.0, "threshold": 0.9}
+
+
+def test_det_plot_is_drawn_or_refused_before_reading(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    system = kwslist((10.0, 0.9, "YES"), (60.0, 0.3, "NO"), (30.0, 0.2, "NO"))
+    code, _, err = run(tmp_path, system, "--plot", str(tmp_path / "det.svg"))
+    assert code == 0, err
+    assert "Term-weighted DET curve" in (tmp_path / "det.svg").read_text()
+    code, out, err = run(tmp_path, system, "--plot", str(tmp_path / "det.pdf"))
+    assert (code, out) == (2, "") and "must end in .png or .svg" in err
+
+
 def test_mid_point_on_the_tolerance_is_a_hit(tmp_path: Path) -> None:
     # occurrence 10.0-10.5; detection 10.75-11.25 has its mid-point at 11.0 = 10.5 + 0.5: a hit
     assert figures(tmp_path, kwslist((10.75, 0.9, "YES")))["atwv"] == 1.0
