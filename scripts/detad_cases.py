@@ -58,7 +58,8 @@ def table(df):
 json.dump({'thresholds': [float(t) for t in d.tiou_thresholds], 'predictions': rows,
            'count': table(d.fp_error_types_count_df), 'fraction': table(d.fp_error_types_precentage_df),
            'slices': {str(g + 1): {k: float(df['avg'][k]) for k in df.index} for g, df in slices.items()},
-           'average_mAP_N': float(d.average_mAP), 'average_mAP_N_gain': {k: float(v) for k, v in d.average_mAP_gain.items()}},
+           'average_mAP_N': float(d.average_mAP),
+           'average_mAP_N_gain': {k: float(v) for k, v in d.average_mAP_gain.items()}},
           open(out, 'w'), indent=1)
 """
 

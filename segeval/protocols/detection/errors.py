@@ -83,7 +83,8 @@ def error_rows(r: ErrorResult) -> list[tuple[str, Any, str, str, float]]:
     counts = np.array([np.bincount(row, minlength=len(TYPES)) for row in r.types])
     mean = counts.sum(axis=0) / len(r.thresholds)  # DETAD's avg column: pandas' mean of the counts
     for k, theta in enumerate([*r.thresholds, None]):
-        out += [("count", theta, every, name, (counts[k] if theta is not None else mean)[e]) for e, name in enumerate(TYPES)]
+        values = counts[k] if theta is not None else mean
+        out += [("count", theta, every, name, values[e]) for e, name in enumerate(TYPES)]
     with np.errstate(invalid="ignore", divide="ignore"):  # 0/0: NaN, as DETAD's pandas division
         for k, theta in enumerate([*r.thresholds, None]):
             values = (counts[k] if theta is not None else mean) / np.float64(len(r.rows))

@@ -194,7 +194,8 @@ def _sequential_mean(values: list[float]) -> float:
     return total / len(values)
 
 
-def per_video(protocol: str, t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> list[tuple[str, DetectionResult]]:
+def per_video(protocol: str, t: R.Truth, p: R.Predictions,
+              thresholds: Sequence[float]) -> list[tuple[str, DetectionResult]]:
     """:func:`evaluate` on each video with ground truth alone (file order): its instances, and its predictions of
     the classes it has instances of (no AP is defined for another class).  A video without instance is left out."""
     out = []
