@@ -69,3 +69,11 @@ def test_equal_to_detect_on_each_video_alone(tmp_path: Path, protocol: str) -> N
         assert code == 0, err
         whole = {r["tiou"]: r["value"] for r in json.loads(out) if r["figure"] in ("mAP", "Average-mAP")}
         assert whole == {t: x for (t, video), x in per_video.items() if video == v}
+
+
+def test_bad_input_exits_2_as_the_overall_figure(tmp_path: Path) -> None:
+    gt = {"database": {"v1": {"subset": "validation", "annotations": [{"segment": [0, 10], "label": "A"}]}}}
+    pred = {"results": {"v1": [{"segment": [0, 10], "label": "Z", "score": 0.9}]}}
+    for flag in ("--per-video", "--errors"):
+        code, out, err = run_cli("detect", *_write(tmp_path, gt, pred), flag)
+        assert code == 2 and out == "" and "the label 'Z' is not a class of the ground truth" in err
