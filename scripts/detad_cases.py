@@ -13,6 +13,9 @@ detection=0.0``) but without the extra annotations (``load_extra_annotations=Fal
 feed the other analyses) and without the PDF; the figures are the ones it plots and prints:
 ``fp_error_types_count_df``, ``fp_error_types_precentage_df``, the per-slice profile of
 ``split_predictions_by_score_ranges``, ``average_mAP`` and ``average_mAP_gain``, and each prediction's type.
+Set up as: ``git archive`` of DETAD's ``src/`` into /tmp/tools/detad, then ``python3.11 -m venv venv`` and
+``venv/bin/pip install numpy==1.23.5 pandas==1.5.3 joblib matplotlib==3.7.5``; ``python scripts/detad_cases.py
+official /tmp/detad_cases tests/fixtures/detection /tmp/tools/detad/src /tmp/tools/detad/venv/bin/python``.
 
 Cases (distinct scores: DETAD's pandas sorts and the protocol's order agree only then):
 
