@@ -11,7 +11,8 @@ import typer
 from segeval.cli.app import app
 from segeval.cli.options import TableOutput, argument
 from segeval.core.domains import CUTOFF, PROPORTIONS, check_options, hint, options
-from segeval.core.errors import render_note
+from segeval.core.errors import ParameterError, render_note
+from segeval.core.words import plural
 from segeval.reports import tables
 
 Truth = Annotated[str, argument(
@@ -48,18 +49,31 @@ def detect_command(
     write_lines: Annotated[str | None, typer.Option(
         "--write-lines", metavar="PREFIX", help="Also write the classes as queries: PREFIX.qrels and PREFIX.run "
                                                 "(for segeval eval -a tiou-best:θ -m ap_interp).")] = None,
+    per_video: Annotated[bool, typer.Option(
+        "--per-video", help="mAP per tIoU and Average-mAP of each video alone (the same matching and AP on its "
+                            "instances and its predictions of its classes); a video without ground truth has no "
+                            "class to average and no row.")] = False,
+    errors: Annotated[bool, typer.Option(
+        "--errors", help="DETAD's false-positive analysis (not thumos14-kit): each class's top 10 G predictions as "
+                         "true positive, double detection, wrong label, localization, confusion or background "
+                         "error, and the Average-mAP_N gain of removing each type.")] = False,
 ) -> None:
     """Temporal action detection: each benchmark's official mAP.
 
     mAP per tIoU, the average mAP and AP per class, as the benchmark's official script computes them
-    (docs/detection.md)."""
+    (docs/detection.md); per video (--per-video) or DETAD's false-positive analysis (--errors)."""
     from segeval.core.errors import check_choice
     from segeval.protocols.detection import evaluate as E
-    from segeval.protocols.detection.report import COLUMNS, detection_rows
+    from segeval.protocols.detection.report import COLUMNS, VIDEO_COLUMNS, detection_rows, video_rows
 
     check_options(_DETECT, locals())
     fmt = tables.check_table_format(output)
     check_choice("protocol", protocol, E.PROTOCOLS)
+    if per_video and errors:
+        raise ParameterError("The '--per-video' and '--errors' parameters cannot be used together. Got both.")
+    if errors and protocol == "thumos14-kit":
+        raise ParameterError("The '--errors' parameter needs ActivityNet's matching (activitynet, thumos14, "
+                             "ego4d-mq). Got protocol 'thumos14-kit' instead.")
     chosen = E.parse_thresholds(thresholds, protocol)
     t, p = E.read_inputs(protocol, truth, predictions, subset or E.SUBSETS[protocol])
     result = E.evaluate(protocol, t, p, chosen)
@@ -68,7 +82,19 @@ def detect_command(
 
         for line in write_detection_lines(protocol, t, p, write_lines):
             print(render_note(line), file=sys.stderr)
-    tables.write(COLUMNS, detection_rows(result), fmt)
+    if errors:
+        from segeval.protocols.detection import errors as X
+
+        tables.write(X.COLUMNS, X.error_rows(X.analyse(protocol, t, p, chosen)), fmt)
+    elif per_video:
+        videos = E.per_video(protocol, t, p, chosen)
+        tables.write(VIDEO_COLUMNS, [row for v, r in videos for row in video_rows(v, r)], fmt)
+        unscored = len({p.videos[v] for v in p.video.tolist()} - {v for v, _ in videos})
+        if unscored:
+            result.notes.append(f"{plural(unscored, 'video')} with predictions but no ground-truth instance: no "
+                                "per-video figure (no class to average)")
+    else:
+        tables.write(COLUMNS, detection_rows(result), fmt)
     _notes(result.notes)
 
 

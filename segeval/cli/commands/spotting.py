@@ -30,6 +30,10 @@ def spot(
         "--prediction-file", metavar="NAME", help="The predictions file name in each game folder.")]
         = "results_spotting.json",
     output: TableOutput = "text",
+    per_game: Annotated[bool, typer.Option(
+        "--per-game", help="Each game's average-mAP alone: the official computation on its two halves only (a class "
+                           "without events in the game has AP 0 and counts in the mean, as the official counts it; "
+                           "predictions of a game without ground truth are ignored, as overall).")] = False,
 ) -> None:
     """Score action spotting as SoccerNet's evaluator does.
 
@@ -46,10 +50,13 @@ def spot(
     spotting = read.read(truth, predictions, label_file=label_file, prediction_file=prediction_file)
     cells = grid.build(spotting)
     notes = spotting.notes + grid.notes(cells)
-    results = [ap.average_map(cells, m) for m in dict.fromkeys(metrics)]
-    if fmt == "json":
-        sys.stdout.write(report.as_json(results, len(spotting.games), notes))
+    chosen = list(dict.fromkeys(metrics))
+    if per_game:
+        per_metric = [ap.per_game(cells, m) for m in chosen]
+        tables.write(report.GAME_COLUMNS, report.game_rows([g.name for g in spotting.games], per_metric), fmt)
+    elif fmt == "json":
+        sys.stdout.write(report.as_json([ap.average_map(cells, m) for m in chosen], len(spotting.games), notes))
     else:
-        tables.write(report.COLUMNS, report.rows(results), fmt)
+        tables.write(report.COLUMNS, report.rows([ap.average_map(cells, m) for m in chosen]), fmt)
     for note in notes:
         print(render_note(f"note: {note}"), file=sys.stderr)

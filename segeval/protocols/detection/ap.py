@@ -17,10 +17,12 @@ from segeval.core.arrays import BoolArray, FloatArray, IntArray
 _FEW = 8  # numpy's pairwise sum adds fewer than 8 values one by one, left to right
 
 
-def voc_ap(tp: FloatArray | BoolArray, valid: BoolArray, npos: FloatArray | IntArray) -> FloatArray:
+def voc_ap(tp: FloatArray | BoolArray, valid: BoolArray, npos: FloatArray | IntArray,
+           scale: float | None = None) -> FloatArray:
     """Interpolated AP of each ranking: ``tp[..., i]`` 1 for a hit at rank i, ``valid[..., i]`` for a real
     prediction there (padding after the last adds no recall step), ``npos[...]`` the instances.  A ranking
-    without prediction has AP 0; ``npos`` 0 gives the official's 0/0 recalls."""
+    without prediction has AP 0; ``npos`` 0 gives the official's 0/0 recalls.  ``scale``: DETAD's normalized
+    precision ``recall * scale / (recall * scale + fp)`` (scale the mean number of instances per class)."""
     shape, width = tp.shape[:-1], tp.shape[-1]
     tp = np.asarray(tp, dtype=np.float64).reshape(-1, width)
     valid = np.broadcast_to(valid, (*shape, width)).reshape(-1, width)
@@ -30,7 +32,8 @@ def voc_ap(tp: FloatArray | BoolArray, valid: BoolArray, npos: FloatArray | IntA
     mr = np.zeros((len(tp), width + 2))
     with np.errstate(divide="ignore", invalid="ignore"):
         mr[:, 1:-1] = tp_cum / np.broadcast_to(np.asarray(npos, dtype=np.float64), shape).reshape(-1, 1)
-        mp[:, 1:-1] = tp_cum / (tp_cum + fp_cum)
+        mp[:, 1:-1] = tp_cum / (tp_cum + fp_cum) if scale is None else \
+            mr[:, 1:-1] * scale / (mr[:, 1:-1] * scale + fp_cum)
     mr[:, -1] = 1
     mp = np.maximum.accumulate(mp[:, ::-1], axis=-1)[:, ::-1]  # the official's backward max loop
     step = mr[:, 1:] != mr[:, :-1]
@@ -50,11 +53,11 @@ def voc_ap(tp: FloatArray | BoolArray, valid: BoolArray, npos: FloatArray | IntA
     return ap.reshape(shape)
 
 
-def interpolated_ap(hits: BoolArray, npos: int) -> float:
+def interpolated_ap(hits: BoolArray, npos: int, scale: float | None = None) -> float:
     """:func:`voc_ap` of one ranking ``hits``, recall over ``npos`` instances (0 without prediction or instance)."""
     if len(hits) == 0 or npos <= 0:
         return 0.0
-    return float(voc_ap(np.asarray(hits)[None], np.ones((1, len(hits)), dtype=np.bool_), np.array([npos]))[0])
+    return float(voc_ap(np.asarray(hits)[None], np.ones((1, len(hits)), dtype=np.bool_), np.array([npos]), scale)[0])
 
 
 def kit_ap(hits: BoolArray, npos: int) -> float:

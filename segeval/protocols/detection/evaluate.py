@@ -13,13 +13,13 @@ ground-truth layout, predicted labels outside the ground truth skipped, tIoU 0.1
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
 
-from segeval.core.arrays import FloatArray, IntArray
+from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.domains import PROPORTIONS
 from segeval.core.errors import check_choice
 from segeval.core.words import plural
@@ -109,17 +109,23 @@ def official_classes(t: R.Truth) -> list[str]:
     return [t.classes[c] for c in dict.fromkeys(labels.tolist())]
 
 
+def matched(t: R.Truth, p: R.Predictions, thresholds: Sequence[float],
+            ranked: list[IntArray]) -> tuple[IntArray, IntArray, BoolArray]:
+    """The rows of the class rankings ``ranked`` one after the other, each class's bounds in them and ``tp[t, i]``
+    of each (:func:`best_free_match`)."""
+    order = np.concatenate([*ranked, np.zeros(0, dtype=np.int64)])
+    n_videos = len(p.videos)
+    tp, _, _ = best_free_match(p.label[order] * n_videos + p.video[order], p.start[order], p.end[order],
+                               t.label * n_videos + t.video, t.start, t.end, thresholds)
+    return order, np.cumsum([0, *map(len, ranked)]), tp
+
+
 def activitynet_ap(protocol: str, t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> FloatArray:
     """``ap[t, c]`` by ActivityNet's rules: per class, rank (:func:`rankings`), match (:func:`best_free_match`),
     interpolated AP over the class's instances; a class without predictions has AP 0."""
     n_classes = len(t.classes)
     ap = np.zeros((len(thresholds), n_classes), dtype=np.float64)
-    ranked = rankings(protocol, p, n_classes)
-    order = np.concatenate([*ranked, np.zeros(0, dtype=np.int64)])
-    bounds = np.cumsum([0, *map(len, ranked)])
-    n_videos = len(p.videos)
-    tp, _, _ = best_free_match(p.label[order] * n_videos + p.video[order], p.start[order], p.end[order],
-                               t.label * n_videos + t.video, t.start, t.end, thresholds)
+    _, bounds, tp = matched(t, p, thresholds, rankings(protocol, p, n_classes))
     npos = np.bincount(t.label, minlength=n_classes)
     for c in range(n_classes):
         lo, hi = int(bounds[c]), int(bounds[c + 1])
@@ -186,3 +192,22 @@ def _sequential_mean(values: list[float]) -> float:
     for v in values:
         total += v
     return total / len(values)
+
+
+def per_video(protocol: str, t: R.Truth, p: R.Predictions,
+              thresholds: Sequence[float]) -> list[tuple[str, DetectionResult]]:
+    """:func:`evaluate` on each video with ground truth alone (file order): its instances, and its predictions of
+    the classes it has instances of (no AP is defined for another class).  A video without instance is left out."""
+    out = []
+    for v in dict.fromkeys(t.video.tolist()):
+        mine = t.video == v
+        kept = list(dict.fromkeys(t.label[mine].tolist()))
+        code = np.full(len(t.classes), -1, dtype=np.int64)
+        code[kept] = np.arange(len(kept))
+        tv = replace(t, classes=[t.classes[c] for c in kept], video=t.video[mine], start=t.start[mine],
+                     end=t.end[mine], label=code[t.label[mine]], ambiguous=[a for a in t.ambiguous if a[0] == v])
+        take = (p.video == v) & (code[p.label] >= 0) & (p.label >= 0)
+        pv = replace(p, video=p.video[take], start=p.start[take], end=p.end[take], label=code[p.label[take]],
+                     score=p.score[take], notes=[])
+        out.append((t.videos[v], evaluate(protocol, tv, pv, thresholds)))
+    return out

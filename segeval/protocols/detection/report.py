@@ -48,6 +48,15 @@ def detection_rows(r: DetectionResult) -> list[Row]:
     return rows
 
 
+VIDEO_COLUMNS = (("figure", ""), ("tiou", ""), ("video", ""), ("value", ""))
+
+
+def video_rows(video: str, r: DetectionResult) -> list[tuple[str, Any, str, float]]:
+    """One video's mAP per threshold and Average-mAP (``detect --per-video``)."""
+    return [*[("mAP", t, video, m) for t, m in zip(r.thresholds, r.mAP.tolist(), strict=True)],
+            (AVERAGE_MAP, None, video, r.average_mAP)]
+
+
 def proposal_rows(r: ProposalResult) -> list[tuple[str, Any, float, str]]:
     """AUC (%) as the official prints it (Python 2 str), AR@1/5/10/100, then the curve
     (``AR@AN`` per point: tiou holds the average number of proposals per video)."""

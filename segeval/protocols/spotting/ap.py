@@ -151,3 +151,8 @@ def average_map(grid: Grid, metric: str) -> Figures:
         a_class = {v: [_average([at[c] for at in class_per[v]]) for c in range(N_CLASSES)] for v in VARIANTS}
     return Figures(metric, tolerances, a_map, a_class, map_per, class_per)
 
+
+
+def per_game(grid: Grid, metric: str) -> list[Figures]:
+    """:func:`average_map` of each game alone (its two halves), in game order."""
+    return [average_map(Grid(grid.cells[g:g + 2], 0, 0, 0), metric) for g in range(0, len(grid.cells), 2)]

@@ -46,3 +46,12 @@ def rows(results: Sequence[Figures]) -> list[tuple[str, str, str, str, float]]:
             out.append((AVERAGE_MAP, f.metric, v, "", f.a_map[v]))
             out += [(AVERAGE_MAP, f.metric, v, name, x) for name, x in zip(CLASSES, f.a_map_per_class[v], strict=True)]
     return out
+
+
+GAME_COLUMNS = (("figure", ""), ("metric", ""), ("variant", ""), ("game", ""), ("value", ""))
+
+
+def game_rows(games: Sequence[str], per_metric: Sequence[Sequence[Figures]]) -> list[tuple[str, str, str, str, float]]:
+    """Each game's Average-mAP over the classes, per metric and variant (``spot --per-game``)."""
+    return [(AVERAGE_MAP, f.metric, v, game, f.a_map[v]) for g, game in enumerate(games) for results in per_metric
+            for f in [results[g]] for v in VARIANTS]
