@@ -2,8 +2,8 @@
 
 - Matching, per game half and class, at a tolerance of δ seconds: the events in frame order each take
   the highest-confidence prediction not taken yet within δ·rate/2 frames at the set's frame rate
-  (boundary included; of equal confidences the earliest frame).  A prediction is a true positive whatever the visibility of the event
-  it took.
+  (boundary included; of equal confidences the earliest frame).  A prediction is a true positive
+  whatever the visibility of the event it took.
 - 200 thresholds ``numpy.linspace(0, 1, 200)``: precision and recall of the predictions with
   confidence >= threshold, in float64 (0 for 0/0).  Visible / not shown: the predictions in the zones of
   visible / "not shown" events (:mod:`segeval.protocols.spotting.grid`), over the events of that visibility.
@@ -84,7 +84,7 @@ class _Class:
 def _prepare(grid: Grid, c: int) -> _Class:
     cells = [row[c] for row in grid.cells]
     scores = np.array([s for x in cells for s in x.pred_scores], dtype=np.float64)
-    zones = np.array([z for x in cells for z in x.zones], dtype=np.int64)
+    zones = np.array([z for x in cells for z in x.zone_values()], dtype=np.int64)
     values = [v for x in cells for v in x.event_values]
     n_visible, n_unshown = sum(1 for v in values if v > 0), sum(1 for v in values if v < 0)
     order = np.argsort(scores, kind="stable")

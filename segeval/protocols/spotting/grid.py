@@ -14,7 +14,7 @@ cell per frame and class.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from segeval.core.words import plural
 from segeval.protocols.spotting.read import ClassSet, Spotting
@@ -37,11 +37,6 @@ class Cells:
     event_values: list[int]
     pred_frames: list[int]
     pred_scores: list[float]
-
-    zones: list[int] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.zones = self.zone_values()
 
     def zone_values(self) -> list[int]:
         """The visibility (+1, -1) of the zone of every prediction; -1 when the half has no event."""
@@ -102,14 +97,10 @@ def build(spotting: Spotting) -> Grid:
 
 def notes(grid: Grid) -> list[str]:
     """What the grid changed, as the official evaluator changes it."""
-    out = []
     fps = f"{grid.classes.framerate} fps"
-    if grid.replaced_events:
-        out.append(f"{plural(grid.replaced_events, 'ground-truth event')} on the {fps} frame and class of an "
-                   f"earlier event of their game half: the later one replaces it, as in the official evaluator")
-    if grid.replaced_predictions:
-        out.append(f"{plural(grid.replaced_predictions, 'prediction')} on the {fps} frame and class of an "
-                   f"earlier prediction of their game half: the later one replaces it, as in the official evaluator")
+    replaced = ((grid.replaced_events, "ground-truth event", "event"), (grid.replaced_predictions, "prediction", ""))
+    out = [f"{plural(n, what)} on the {fps} frame and class of an earlier {kind or what} of their game half: the "
+           f"later one replaces it, as in the official evaluator" for n, what, kind in replaced if n]
     if grid.clamped:
         out.append(f"{plural(grid.clamped, 'position')} at or beyond 120 minutes put on the last frame of the half "
                    f"({HALF_SECONDS * grid.classes.framerate - 1:,} at {fps}), as the official evaluator does")

@@ -24,6 +24,7 @@ from segeval.readers.files import read_text
 from segeval.readers.formats import NUMBER, WHOLE, parse_float, parse_int
 from segeval.readers.json_records import document_head, load_document, walk_objects
 
+
 @dataclass(frozen=True)
 class ClassSet:
     """The classes of a spotting evaluation (``spot --classes``): their names by index, the label read as
@@ -75,14 +76,11 @@ def class_set(spec: str) -> ClassSet:
         doc = load_document(spec, text, _CLASSES_EXPECTED)
         if not isinstance(doc, dict) or not doc:
             raise InputError(spec, f"is {json.dumps(doc)[:60]}, not an object of labels; expected {_CLASSES_EXPECTED}")
-        for label, index in doc.items():
-            if type(index) is not int or not 0 <= index < len(doc):
-                raise _label_error(spec, text, label, f"maps to {json.dumps(index)}; expected a class index, an "
-                                                      f"integer from 0")
         names = {i: label for label, i in reversed(doc.items())}  # each class named by its first label
-        if sorted(names) != list(range(len(names))):
-            raise InputError(spec, f"numbers its classes {sorted(names)}; expected class indices 0, 1, ... without a "
-                                   f"gap (label to class index, several labels may share one)")
+        for label, index in doc.items():
+            if type(index) is not int or not 0 <= index < len(names):
+                raise _label_error(spec, text, label, f"maps to {json.dumps(index)}; expected a class index from 0 "
+                                                      f"to {len(names) - 1}, each used (several labels may share one)")
         return ClassSet(spec, tuple(names[i] for i in range(len(names))), dict(doc))
     labels = [label.strip() for label in spec.split(",")]
     if not all(labels) or len(set(labels)) < len(labels):
@@ -394,7 +392,8 @@ def _checked(spotting: Spotting) -> Spotting:
     classes = spotting.classes
     if classes.name in SETS:
         return spotting
-    used = {x.cls for game in spotting.games for x in (*game.events, *game.predictions)}
+    used = {e.cls for game in spotting.games for e in game.events} | {
+        p.cls for game in spotting.games for p in game.predictions}
     unused = [name for i, name in enumerate(classes.classes) if i not in used]
     if unused and os.path.isfile(classes.name):
         raise _label_error(classes.name, read_text(classes.name), unused[0], "is the label of no event or "

@@ -11,12 +11,10 @@ from segeval.protocols.spotting.read import ClassSet
 from segeval.reports.escaping import json_text
 from segeval.reports.tables import AVERAGE_MAP
 
-#: the official result key of each variant's average-mAP (its per-class list: ``_per_class`` inserted)
-KEYS = {"all": "a_mAP", "visible": "a_mAP_visible", "unshown": "a_mAP_unshown"}
 
-
-def _per_class_key(variant: str) -> str:
-    return "a_mAP_per_class" + ("" if variant == "all" else f"_{variant}")
+def _key(stem: str, variant: str) -> str:
+    """The official result key of a variant's figure: ``a_mAP``, ``a_mAP_visible``, ``a_mAP_per_class_unshown``..."""
+    return stem + ("" if variant == "all" else f"_{variant}")
 
 
 def variants(classes: ClassSet) -> tuple[str, ...]:
@@ -33,10 +31,10 @@ def as_json(results: Sequence[Figures], games: int, classes: ClassSet, notes: Se
     for f in results:
         entry: dict[str, Any] = {"tolerances_seconds": list(f.tolerances)}
         for v in VARIANTS:
-            entry[KEYS[v]] = f.a_map[v] if v in shown else None
-            entry[_per_class_key(v)] = f.a_map_per_class[v] if v in shown else None
+            entry[_key("a_mAP", v)] = f.a_map[v] if v in shown else None
+            entry[_key("a_mAP_per_class", v)] = f.a_map_per_class[v] if v in shown else None
         for v in shown:
-            entry["mAP_at_tolerance" + ("" if v == "all" else f"_{v}")] = f.map_at[v]
+            entry[_key("mAP_at_tolerance", v)] = f.map_at[v]
         doc[f.metric] = entry
     doc["notes"] = list(notes)
     return json_text(doc, indent=1) + "\n"
@@ -52,5 +50,6 @@ def rows(results: Sequence[Figures], classes: ClassSet) -> list[tuple[str, str, 
     for f in results:
         for v in variants(classes):
             out.append((AVERAGE_MAP, f.metric, v, "", f.a_map[v]))
-            out += [(AVERAGE_MAP, f.metric, v, name, x) for name, x in zip(classes.classes, f.a_map_per_class[v], strict=True)]
+            out += [(AVERAGE_MAP, f.metric, v, name, x)
+                    for name, x in zip(classes.classes, f.a_map_per_class[v], strict=True)]
     return out

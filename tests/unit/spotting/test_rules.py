@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from segeval.core.errors import InputError
 from segeval.protocols.spotting import ap, grid, read
 from tests.conftest import run_cli
 
@@ -224,3 +225,54 @@ def test_every_spelling_of_a_record_reads_alike(tmp_path: Path) -> None:
         path = tmp_path / "results_spotting.json"
         path.write_text(json.dumps({"predictions": [spell(ms, h, c) for ms, h, c in base]}))
         assert read.read_predictions(str(path)) == (expected, [])
+
+
+# ------------------------------------------------------------------ --classes
+
+@pytest.mark.parametrize(("position", "hit"), [(10_480, True), (10_520, False), (9_520, True), (9_480, False)])
+def test_ball_is_25_fps_at_1_second(tmp_path: Path, position: int, hit: bool) -> None:
+    # event frame int(25 · 10.0) = 250; 10,480 ms is frame 262 (|12| <= 1·25/2), 10,520 frame 263 (13 > 12.5),
+    # 9,520 frame 238, 9,480 frame 237; a hit: AP 1 for PASS, 0 for DRIVE (no events): mean 1/2
+    gt, pred = _files(tmp_path, [ev(10_000, "PASS")], [pr(position, "0.5", "PASS")])
+    code, out, err = run_cli("spot", gt, pred, "--classes", "ball", "-o", "json")
+    assert code == 0, err
+    assert json.loads(out)["at1"]["a_mAP"] == (0.5 if hit else 0.0) and "loose" not in json.loads(out)
+
+
+def test_several_labels_of_one_class(tmp_path: Path) -> None:
+    # v1: y-card and r-card are both "card" (class 0), the prediction's "card" takes either; two events, the
+    # one prediction hits one: thresholds <= 0.5 precision 1 recall 1/2, AP = 6/11 (recall >= 0..0.5)
+    gt, pred = _files(tmp_path, [ev(10_000, "y-card"), ev(90_000, "r-card")], [pr(10_000, "0.5", "card")])
+    f = ap.average_map(grid.build(read.read(gt, pred, classes=read.SETS["v1"])), "at1")
+    assert f.a_map_per_class["all"] == [6 / 11, 0.0, 0.0]
+    (tmp_path / "dict.json").write_text('{"y-card": 0, "r-card": 0, "card": 0, "Foul": 1}')  # Foul: no file
+    classes = read.class_set(str(tmp_path / "dict.json"))
+    assert classes.classes == ("y-card", "Foul")  # each class named by its first label
+    with pytest.raises(InputError, match=r'dict\.json, line 1: "Foul" is the label of no event or prediction'):
+        read.read(gt, pred, classes=classes)
+    (tmp_path / "dict.json").write_text('{"y-card": 0, "r-card": 0, "card": 0}')
+    g = ap.average_map(grid.build(read.read(gt, pred, classes=read.class_set(str(tmp_path / "dict.json")))), "at1")
+    assert g.a_map_per_class["all"] == [6 / 11]
+
+
+@pytest.mark.parametrize(("spec", "text", "expected"), [
+    ("Goal,Gaol", None, ["'classes' parameter must name labels", "'Gaol'", "which no file holds"]),
+    ("", None, ["'classes' parameter must be v1, v2, ball, a comma list", "Got '' instead"]),
+    ("Goal,,Foul", None, ["none empty", "Got 'Goal,,Foul'"]),
+    ("Goal,Goal", None, ["each label once"]),
+    ("c.json", '{"Goal": 0,\n "Foul": 1,', ["c.json, line 2", "is not valid JSON", "expected v1, v2, ball"]),
+    ("c.json", '{"Goal": 0,\n "Foul": "1"}', ["c.json, line 2", '"Foul" maps to "1"', "expected a class index"]),
+    ("c.json", '{"Goal": 0,\n "Foul": 2}', ["c.json, line 2", '"Foul" maps to 2']),
+    ("c.json", '["Goal"]', ["c.json", "not an object of labels"]),
+    ("c.json", '{"Goal": 0,\n "Gaol": 1}', ["c.json, line 2", '"Gaol" is the label of no event or prediction']),
+    ("missing.json", None, ["missing.json"]),
+])
+def test_bad_classes_exit_2(tmp_path: Path, spec: str, text: str | None, expected: list[str]) -> None:
+    gt, pred = _files(tmp_path, [ev(1000), ev(3000, "Foul")], [pr(1000, "0.5")])
+    if text is not None:
+        (tmp_path / spec).write_text(text)
+    code, out, err = run_cli("spot", gt, pred, "--classes", str(tmp_path / spec) if spec.endswith(".json") else spec)
+    assert code == 2 and out == "", err
+    for part in expected:
+        assert part in err, (part, err)
+    assert "Traceback" not in err
