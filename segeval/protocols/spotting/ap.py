@@ -39,14 +39,13 @@ THRESHOLDS = np.linspace(0, 1, 200)
 @dataclass
 class Figures:
     """One metric's results: per variant (all, visible, unshown) the average-mAP, its per-class values
-    and the mAP at each tolerance (per class too)."""
+    and the mAP at each tolerance."""
 
     metric: str
     tolerances: tuple[int, ...]
     a_map: dict[str, float]
     a_map_per_class: dict[str, list[float]]
     map_at: dict[str, list[float]]
-    map_at_per_class: dict[str, list[list[float]]]
 
 
 def match(cells: Cells, window: float) -> list[int]:
@@ -151,5 +150,5 @@ def average_map(grid: Grid, metric: str) -> Figures:
         a_map = {v: _average(map_per[v]) for v in VARIANTS}
         a_map["unshown"] = a_map["unshown"] * UNSHOWN_SCALE[0] / UNSHOWN_SCALE[1]
         a_class = {v: [_average([at[c] for at in class_per[v]]) for c in range(n_classes)] for v in VARIANTS}
-    return Figures(metric, tolerances, a_map, a_class, map_per, class_per)
+    return Figures(metric, tolerances, a_map, a_class, map_per)
 

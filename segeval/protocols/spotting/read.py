@@ -223,9 +223,6 @@ class _Labels:
     def __init__(self, classes: ClassSet) -> None:
         self.classes, self.unknown = classes, Counter[str]()
 
-    def outside(self) -> str:
-        return f"outside the {plural(len(self.classes.classes), 'class', 'classes')} of --classes {self.classes.name}"
-
     def index(self, doc: _Document, index: int, value: Any) -> int | None:
         if not isinstance(value, str):
             raise doc.error(index, f'"label" is {json.dumps(value)}; expected a label of --classes '
@@ -240,8 +237,9 @@ class _Labels:
             return []
         listed = ", ".join(f"{json.dumps(k, ensure_ascii=False)} ({n})" for k, n in self.unknown.most_common(5))
         more = f" and {len(self.unknown) - 5} more" if len(self.unknown) > 5 else ""
-        return [f"{path}: {plural(sum(self.unknown.values()), what)} with a label {self.outside()} "
-                f"skipped, as the official evaluator skips them: {listed}{more}"]
+        n = plural(len(self.classes.classes), "class", "classes")
+        return [f"{path}: {plural(sum(self.unknown.values()), what)} with a label outside the {n} of --classes "
+                f"{self.classes.name} skipped, as the official evaluator skips them: {listed}{more}"]
 
 
 def read_labels(path: str, classes: ClassSet = V2) -> tuple[list[Event], list[str]]:
