@@ -4,10 +4,12 @@ Usage: PYTHONPATH=/tmp/sn python scripts/soccernet_cases.py OUT_DIR
 
 where /tmp/sn holds the official tool (``pip install --no-deps --target /tmp/sn SoccerNet==0.2.0 tqdm``;
 numpy from the running Python).  Writes OUT_DIR/<case>.json.gz for each case: ``{"games": {relative game
-folder: {"labels": Labels-v2.json document, "predictions": results_spotting.json document}}, "official":
+folder: {"labels": label file document, "predictions": results_spotting.json document}}, "official":
 {metric: what the official ``evaluate`` returns}}`` for the metrics loose, tight and at1..at5 (SoccerNet
 0.2.0, ``SoccerNet.Evaluation.ActionSpotting.evaluate(..., split=None, version=2, framerate=2,
 dataset=None, EVENT_DICTIONARY=EVENT_DICTIONARY_V2)`` on the case written out as SoccerNet's folders).
+The cases of another class set also hold ``"classes"`` (``segeval spot --classes``: a set's name, or the
+label dictionary a JSON file holds) and ``"official_call"`` (the ``evaluate`` arguments that differ).
 tests/unit/spotting/test_official_cases.py rebuilds the folders and compares every figure.
 
 Cases (all deterministic):
@@ -22,6 +24,15 @@ Cases (all deterministic):
   around them on a 0.1 s grid, confidences from a coarse set (ties) and free.
 * ``sparse``: 3 games; a game with no predictions, a half without events, rare classes in one game only,
   labels outside the 17 classes (skipped), events without ``position`` (``gameTime`` seconds).
+* ``v1``: 4 games of SoccerNet-v1 (``Labels.json``; ``version=1, EVENT_DICTIONARY=EVENT_DICTIONARY_V1``):
+  ground truth labelled as v1 is (soccer-ball, soccer-ball-own, y-card, r-card, yr-card, substitution-in,
+  which the official reads by ``"card" in label`` ...) plus labels of no class, predictions labelled with
+  the dictionary's names (card, subs, soccer; the official crashes on any other).
+* ``ball``: 3 games of Ball Action Spotting at 25 fps (``Labels-ball.json``; ``framerate=25,
+  EVENT_DICTIONARY=EVENT_DICTIONARY_BALL``, as ``dataset="Ball"`` picks it): dense PASS and DRIVE events,
+  predictions 12 and 13 frames away (the at1 edge, 12.5 frames), on 40 ms frame edges, beyond 120 minutes.
+* ``custom``: 4 games of ``many``'s kind scored with a dictionary of 4 of the 17 classes, in another order
+  (``EVENT_DICTIONARY={"Foul": 0, "Goal": 1, "Throw-in": 2, "Corner": 3}``): the other labels skipped.
 """
 
 from __future__ import annotations
@@ -37,6 +48,9 @@ from contextlib import redirect_stderr
 from pathlib import Path
 from typing import Any
 
+V1_LABELS = {"y-card": "card", "r-card": "card", "yr-card": "card", "substitution-in": "subs",
+             "soccer-ball": "soccer", "soccer-ball-own": "soccer"}
+CUSTOM = {"Foul": 0, "Goal": 1, "Throw-in": 2, "Corner": 3}
 CLASSES = ["Penalty", "Kick-off", "Goal", "Substitution", "Offside", "Shots on target", "Shots off target",
            "Clearance", "Ball out of play", "Throw-in", "Foul", "Indirect free-kick", "Direct free-kick", "Corner",
            "Yellow card", "Red card", "Yellow->red card"]
@@ -167,9 +181,11 @@ def sparse() -> dict[str, Any]:
 
 
 def write_case(case: dict[str, Any], root: Path) -> tuple[Path, Path]:
-    """The case as SoccerNet's folders: root/labels/GAME/Labels-v2.json, root/predictions/GAME/results_spotting.json."""
+    """The case as SoccerNet's folders: root/labels/GAME/Labels-v2.json (or the case's label file),
+    root/predictions/GAME/results_spotting.json."""
+    label_file = case.get("label_file", "Labels-v2.json")
     for game, files in case["games"].items():
-        for kind, name in (("labels", "Labels-v2.json"), ("predictions", "results_spotting.json")):
+        for kind, name in (("labels", label_file), ("predictions", "results_spotting.json")):
             folder = root / kind / game
             folder.mkdir(parents=True, exist_ok=True)
             (folder / name).write_text(json.dumps(files[kind], indent=1))
@@ -184,21 +200,80 @@ def _plain(x: Any) -> Any:
     return float(x)
 
 
-def official(labels: Path, predictions: Path) -> dict[str, Any]:
-    from SoccerNet.Evaluation.ActionSpotting import evaluate  # the official tool (PYTHONPATH)
-    from SoccerNet.Evaluation.utils import EVENT_DICTIONARY_V2
+def _plain_or_none(x: Any) -> Any:
+    return None if x is None else _plain(x)
 
+
+def official(labels: Path, predictions: Path, case: dict[str, Any]) -> dict[str, Any]:
+    from SoccerNet.Evaluation import utils  # the official tool (PYTHONPATH)
+    from SoccerNet.Evaluation.ActionSpotting import evaluate
+
+    call: dict[str, Any] = {"version": 2, "framerate": 2, "EVENT_DICTIONARY": "EVENT_DICTIONARY_V2"}
+    call |= case.get("official_call", {})
+    if isinstance(call["EVENT_DICTIONARY"], str):
+        call["EVENT_DICTIONARY"] = getattr(utils, call["EVENT_DICTIONARY"])
     out = {}
     for metric in METRICS:
         with redirect_stderr(io.StringIO()):
             r = evaluate(str(labels), str(predictions), prediction_file="results_spotting.json", split=None,
-                         version=2, framerate=2, metric=metric, label_files="Labels-v2.json", dataset=None,
-                         EVENT_DICTIONARY=EVENT_DICTIONARY_V2)
-        out[metric] = {k: _plain(v) for k, v in r.items()}
+                         metric=metric, label_files=case.get("label_file", "Labels-v2.json"), dataset=None, **call)
+        out[metric] = {k: _plain_or_none(v) for k, v in r.items()}
     return out
 
 
-CASES = {"edges": edges, "many": many, "sparse": sparse}
+def v1(seed: int = 101) -> dict[str, Any]:
+    rng = random.Random(seed)
+    games: dict[str, Any] = {}
+    for g in range(4):
+        ev, pr = [], []
+        for half in (1, 2):
+            for label, name in V1_LABELS.items():
+                for _ in range(rng.choice([0, 1, 2, 3])):
+                    ms = rng.randrange(0, 2_800_000)
+                    ev.append(event(half, ms, label, visible=rng.random() > 0.2, position=rng.random() > 0.2))
+                    for _ in range(rng.randint(0, 3)):
+                        conf = rng.choice([0.25, 0.5, 0.75]) if rng.random() < 0.4 else round(rng.random(), 6)
+                        pr.append(prediction(half, max(0, ms + rng.randint(-200, 200) * 100), name, conf))
+            for label in ("Goal", "kick-off"):  # no v1 class: skipped
+                ev.append(event(half, rng.randrange(0, 2_800_000), label))
+            for name in ("card", "subs", "soccer"):
+                for _ in range(rng.randint(0, 4)):
+                    pr.append(prediction(half, rng.randrange(0, 2_800_000), name, round(rng.random(), 6)))
+        rng.shuffle(pr)
+        games[f"england_epl/2014-2015/v1 game {g}"] = {
+            "labels": {"annotations": ev}, "predictions": {"predictions": pr}}
+    return {"games": games, "classes": "v1", "label_file": "Labels.json",
+            "official_call": {"version": 1, "EVENT_DICTIONARY": "EVENT_DICTIONARY_V1"}}
+
+
+def ball(seed: int = 202) -> dict[str, Any]:
+    rng = random.Random(seed)
+    games: dict[str, Any] = {}
+    for g in range(3):
+        ev, pr = [], []
+        for half in (1, 1, 1, 2):
+            ms = rng.randrange(0, 20_000) // 40 * 40
+            while ms < 240_000:
+                label = rng.choice(["PASS", "PASS", "DRIVE"])
+                ev.append(event(half, ms, label, visible=rng.random() > 0.1))
+                for frames in rng.sample([0, 1, 6, -6, 12, -12, 13, -13, 25], rng.randint(0, 3)):
+                    conf = rng.choice([0.2, 0.5, 0.8]) if rng.random() < 0.3 else round(rng.random(), 6)
+                    pr.append(prediction(half, max(0, ms + frames * 40 + rng.choice([0, 0, 39])), label, conf))
+                ms += rng.randint(12, 120) * 40
+        ev.append(event(1, 7_200_100, "PASS"))
+        pr.append(prediction(1, 7_300_000, "PASS", 0.4))
+        ev.append(event(2, 77_000, "HEADER"))  # a 2024 class: outside PASS and DRIVE, skipped
+        rng.shuffle(pr)
+        games[f"ball/2019-2020/ball game {g}"] = {"labels": {"annotations": ev}, "predictions": {"predictions": pr}}
+    return {"games": games, "classes": "ball", "label_file": "Labels-ball.json",
+            "official_call": {"framerate": 25, "EVENT_DICTIONARY": "EVENT_DICTIONARY_BALL"}}
+
+
+def custom() -> dict[str, Any]:
+    return {"games": many(4, seed=303)["games"], "classes": CUSTOM, "official_call": {"EVENT_DICTIONARY": CUSTOM}}
+
+
+CASES = {"edges": edges, "many": many, "sparse": sparse, "v1": v1, "ball": ball, "custom": custom}
 
 
 def main(out_dir: str) -> None:
@@ -207,7 +282,7 @@ def main(out_dir: str) -> None:
     for name, make in CASES.items():
         case = make()
         with tempfile.TemporaryDirectory() as tmp:
-            case["official"] = official(*write_case(case, Path(tmp)))
+            case["official"] = official(*write_case(case, Path(tmp)), case)
         data = json.dumps(case, separators=(",", ":"), sort_keys=False).encode()
         with open(out / f"{name}.json.gz", "wb") as f, gzip.GzipFile(fileobj=f, mode="wb", mtime=0) as z:
             z.write(data)

@@ -23,9 +23,15 @@ def spot(
                                           help="Whose official evaluation to follow: soccernet.")] = "soccernet",
     metric: Annotated[list[str] | None, typer.Option(
         "--metric", "-m", metavar="loose|tight|at1..at5",
-        help="Tolerances: loose 5..60 s, tight 1..5 s, atN N s (repeatable; default loose and tight).")] = None,
-    label_file: Annotated[str, typer.Option("--label-file", metavar="NAME",
-                                            help="The ground-truth file name in each game folder.")] = "Labels-v2.json",
+        help="Tolerances: loose 5..60 s, tight 1..5 s, atN N s (repeatable; default the set's: loose and tight, "
+             "ball at1).")] = None,
+    classes: Annotated[str, typer.Option(
+        "--classes", "-c", metavar="v2|v1|ball|LABELS|FILE.json",
+        help="The classes: SoccerNet-v2's 17, v1's 3, ball (Ball Action Spotting, 25 fps), a comma list of labels "
+             "or a JSON file of labels to class indices.")] = "v2",
+    label_file: Annotated[str | None, typer.Option(
+        "--label-file", metavar="NAME", help="The ground-truth file name in each game folder (default the set's: "
+                                             "Labels-v2.json, v1 Labels.json, ball Labels-ball.json).")] = None,
     prediction_file: Annotated[str, typer.Option(
         "--prediction-file", metavar="NAME", help="The predictions file name in each game folder.")]
         = "results_spotting.json",
@@ -38,7 +44,7 @@ def spot(
     """Score action spotting as SoccerNet's evaluator does.
 
     Average-mAP (loose and/or tight), per class, for all events and for visible and "not shown" ones:
-    predictions on the 2 fps grid, 11-point AP over 200 thresholds, integrated over the tolerances
+    predictions on the 2 fps grid (25 for ball), 11-point AP over 200 thresholds, integrated over the tolerances
     (docs/spotting.md).
     """
     from segeval.core.errors import check_choice
@@ -46,17 +52,20 @@ def spot(
 
     check_choice("protocol", protocol, ("soccernet",))
     fmt = tables.check_table_format(output)
-    metrics = [check_choice("metric", m, tuple(ap.METRICS)) for m in (metric or ["loose", "tight"])]
-    spotting = read.read(truth, predictions, label_file=label_file, prediction_file=prediction_file)
+    class_set = read.class_set(classes)
+    metrics = [check_choice("metric", m, tuple(ap.METRICS)) for m in (metric or class_set.metrics)]
+    spotting = read.read(truth, predictions, classes=class_set, label_file=label_file, prediction_file=prediction_file)
     cells = grid.build(spotting)
     notes = spotting.notes + grid.notes(cells)
     chosen = list(dict.fromkeys(metrics))
     if per_game:
         per_metric = [ap.per_game(cells, m) for m in chosen]
-        tables.write(report.GAME_COLUMNS, report.game_rows([g.name for g in spotting.games], per_metric), fmt)
+        tables.write(report.GAME_COLUMNS, report.game_rows([g.name for g in spotting.games], per_metric, class_set),
+                     fmt)
     elif fmt == "json":
-        sys.stdout.write(report.as_json([ap.average_map(cells, m) for m in chosen], len(spotting.games), notes))
+        sys.stdout.write(report.as_json([ap.average_map(cells, m) for m in chosen], len(spotting.games), class_set,
+                                        notes))
     else:
-        tables.write(report.COLUMNS, report.rows([ap.average_map(cells, m) for m in chosen]), fmt)
+        tables.write(report.COLUMNS, report.rows([ap.average_map(cells, m) for m in chosen], class_set), fmt)
     for note in notes:
         print(render_note(f"note: {note}"), file=sys.stderr)

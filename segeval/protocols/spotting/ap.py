@@ -1,16 +1,17 @@
 """SoccerNet's average-mAP, in the official arithmetic (PyPI SoccerNet 0.2.0, ``ActionSpotting.py``).
 
 - Matching, per game half and class, at a tolerance of δ seconds: the events in frame order each take
-  the highest-confidence prediction not taken yet within δ·2/2 frames (boundary included; of equal
-  confidences the earliest frame).  A prediction is a true positive whatever the visibility of the event
-  it took.
+  the highest-confidence prediction not taken yet within δ·rate/2 frames at the set's frame rate
+  (boundary included; of equal confidences the earliest frame).  A prediction is a true positive
+  whatever the visibility of the event it took.
 - 200 thresholds ``numpy.linspace(0, 1, 200)``: precision and recall of the predictions with
   confidence >= threshold, in float64 (0 for 0/0).  Visible / not shown: the predictions in the zones of
   visible / "not shown" events (:mod:`segeval.protocols.spotting.grid`), over the events of that visibility.
 - AP: 11-point interpolation (recall >= k/10, k = 0..10, the highest precision, 0 if none), summed in
-  that order and divided by 11; mAP: ``numpy.mean`` over the 17 classes (pairwise summation).
+  that order and divided by 11; mAP: ``numpy.mean`` over the classes (pairwise summation).
 - average-mAP: the trapezoids ``(m[i] + m[i+1]) / 2`` summed in order and divided by the number of
-  tolerances - 1; the "not shown" figure times 17 then divided by 13 (hard-coded in the official).  With
+  tolerances - 1; the "not shown" figure times 17 then divided by 13 (hard-coded in the official, whatever
+  the classes).  With
   one tolerance (at1..at5) the figures at it, unscaled.
 """
 
@@ -23,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
-from segeval.protocols.spotting.grid import FRAMERATE, N_CLASSES, Cells, Grid
+from segeval.protocols.spotting.grid import Cells, Grid
 
 #: tolerances in seconds of each ``--metric`` (the official ``deltas``)
 METRICS: dict[str, tuple[int, ...]] = {
@@ -38,14 +39,13 @@ THRESHOLDS = np.linspace(0, 1, 200)
 @dataclass
 class Figures:
     """One metric's results: per variant (all, visible, unshown) the average-mAP, its per-class values
-    and the mAP at each tolerance (per class too)."""
+    and the mAP at each tolerance."""
 
     metric: str
     tolerances: tuple[int, ...]
     a_map: dict[str, float]
     a_map_per_class: dict[str, list[float]]
     map_at: dict[str, list[float]]
-    map_at_per_class: dict[str, list[list[float]]]
 
 
 def match(cells: Cells, window: float) -> list[int]:
@@ -83,7 +83,7 @@ class _Class:
 def _prepare(grid: Grid, c: int) -> _Class:
     cells = [row[c] for row in grid.cells]
     scores = np.array([s for x in cells for s in x.pred_scores], dtype=np.float64)
-    zones = np.array([z for x in cells for z in x.zones], dtype=np.int64)
+    zones = np.array([z for x in cells for z in x.zone_values()], dtype=np.int64)
     values = [v for x in cells for v in x.event_values]
     n_visible, n_unshown = sum(1 for v in values if v > 0), sum(1 for v in values if v < 0)
     order = np.argsort(scores, kind="stable")
@@ -116,9 +116,9 @@ def eleven_point(precision: FloatArray, recall: FloatArray) -> float:
     return float(total / 11)
 
 
-def map_at(classes: list[_Class], delta: int) -> tuple[dict[str, float], dict[str, list[float]]]:
+def map_at(classes: list[_Class], delta: int, framerate: int) -> tuple[dict[str, float], dict[str, list[float]]]:
     """mAP and per-class AP at a tolerance of ``delta`` seconds, per variant."""
-    window = (delta * FRAMERATE) / 2
+    window = (delta * framerate) / 2
     per_class: dict[str, list[float]] = {v: [] for v in VARIANTS}
     for cls in classes:
         hits = np.array([h for cells in cls.cells for h in match(cells, window)], dtype=np.int64)[cls.order]
@@ -138,8 +138,9 @@ def _average(values: list[float]) -> float:
 def average_map(grid: Grid, metric: str) -> Figures:
     """The official average-mAP of ``metric`` (loose, tight, at1..at5)."""
     tolerances = METRICS[metric]
-    classes = [_prepare(grid, c) for c in range(N_CLASSES)]
-    curve = [map_at(classes, d) for d in tolerances]
+    n_classes = len(grid.classes.classes)
+    classes = [_prepare(grid, c) for c in range(n_classes)]
+    curve = [map_at(classes, d, grid.classes.framerate) for d in tolerances]
     map_per = {v: [m[v] for m, _ in curve] for v in VARIANTS}
     class_per = {v: [pc[v] for _, pc in curve] for v in VARIANTS}
     if len(tolerances) == 1:
@@ -148,11 +149,11 @@ def average_map(grid: Grid, metric: str) -> Figures:
     else:
         a_map = {v: _average(map_per[v]) for v in VARIANTS}
         a_map["unshown"] = a_map["unshown"] * UNSHOWN_SCALE[0] / UNSHOWN_SCALE[1]
-        a_class = {v: [_average([at[c] for at in class_per[v]]) for c in range(N_CLASSES)] for v in VARIANTS}
-    return Figures(metric, tolerances, a_map, a_class, map_per, class_per)
+        a_class = {v: [_average([at[c] for at in class_per[v]]) for c in range(n_classes)] for v in VARIANTS}
+    return Figures(metric, tolerances, a_map, a_class, map_per)
 
 
 
 def per_game(grid: Grid, metric: str) -> list[Figures]:
     """:func:`average_map` of each game alone (its two halves), in game order."""
-    return [average_map(Grid(grid.cells[g:g + 2], 0, 0, 0), metric) for g in range(0, len(grid.cells), 2)]
+    return [average_map(Grid(grid.cells[g:g + 2], grid.classes, 0, 0, 0), metric) for g in range(0, len(grid.cells), 2)]

@@ -1,7 +1,8 @@
-"""The official 2 fps grid: every half of a game is 120 minutes of frames, one cell per frame and class.
+"""The official frame grid (2 fps; the class set's rate): every half of a game is 120 minutes of frames, one
+cell per frame and class.
 
-- A position in ms goes to frame ``int(2 * (ms / 1000))`` (float arithmetic, truncated), clamped to the
-  last frame (14,399); an event without ``position`` to ``2 * (seconds + 60 * minutes)`` of its
+- A position in ms goes to frame ``int(rate * (ms / 1000))`` (float arithmetic, truncated), clamped to the
+  last frame (14,399 at 2 fps); an event without ``position`` to ``rate * (seconds + 60 * minutes)`` of its
   ``gameTime``.
 - A later entry on the frame of an earlier one of the same class replaces it (events and predictions
   alike, in file order): the official vector keeps one value per cell.
@@ -13,20 +14,18 @@
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from segeval.core.words import plural
-from segeval.protocols.spotting.read import CLASSES, Spotting
+from segeval.protocols.spotting.read import ClassSet, Spotting
 
-FRAMERATE = 2
-#: frames of one half: 120 minutes at 2 fps
-FRAMES = 120 * 60 * FRAMERATE
-N_CLASSES = len(CLASSES)
+#: a half: 120 minutes
+HALF_SECONDS = 120 * 60
 
 
-def frame_of(position_ms: int) -> int:
+def frame_of(position_ms: int, framerate: int = 2) -> int:
     """The frame of a position, as the official ``int(framerate * (int(position) / 1000))``, clamped."""
-    return min(int(FRAMERATE * (position_ms / 1000)), FRAMES - 1)
+    return min(int(framerate * (position_ms / 1000)), HALF_SECONDS * framerate - 1)
 
 
 @dataclass
@@ -38,11 +37,6 @@ class Cells:
     event_values: list[int]
     pred_frames: list[int]
     pred_scores: list[float]
-
-    zones: list[int] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.zones = self.zone_values()
 
     def zone_values(self) -> list[int]:
         """The visibility (+1, -1) of the zone of every prediction; -1 when the half has no event."""
@@ -59,6 +53,7 @@ class Grid:
     """Every (game, half, class) cell list, and what the grid did to the input (for notes)."""
 
     cells: list[list[Cells]]  # [game × half][class]
+    classes: ClassSet
     replaced_events: int
     replaced_predictions: int
     clamped: int
@@ -67,47 +62,46 @@ class Grid:
 def build(spotting: Spotting) -> Grid:
     """The cells of every game half (game order, half 1 then 2) and class."""
     cells: list[list[Cells]] = []
+    rate, n_classes = spotting.classes.framerate, len(spotting.classes.classes)
+    last, beyond = HALF_SECONDS * rate - 1, HALF_SECONDS * 1000
     replaced_events = replaced_predictions = clamped = 0
     for game in spotting.games:
         for half in (1, 2):
-            events: list[dict[int, int]] = [{} for _ in range(N_CLASSES)]
-            preds: list[dict[int, float]] = [{} for _ in range(N_CLASSES)]
+            events: list[dict[int, int]] = [{} for _ in range(n_classes)]
+            preds: list[dict[int, float]] = [{} for _ in range(n_classes)]
             for e in game.events:
                 if e.half != half:
                     continue
                 if e.seconds is None:
-                    frame = frame_of(e.position_ms)
-                    clamped += frame == FRAMES - 1 and e.position_ms >= FRAMES * 1000 // FRAMERATE
+                    frame = frame_of(e.position_ms, rate)
+                    clamped += frame == last and e.position_ms >= beyond
                 else:
-                    frame = min(FRAMERATE * e.seconds, FRAMES - 1)
+                    frame = min(rate * e.seconds, last)
                 replaced_events += frame in events[e.cls]
                 events[e.cls][frame] = 1 if e.visible else -1
             for p in game.predictions:
                 if p.half != half:
                     continue
-                frame = frame_of(p.position_ms)
-                clamped += frame == FRAMES - 1 and p.position_ms >= FRAMES * 1000 // FRAMERATE
+                frame = frame_of(p.position_ms, rate)
+                clamped += frame == last and p.position_ms >= beyond
                 replaced_predictions += frame in preds[p.cls]
                 preds[p.cls][frame] = p.confidence
             row = []
-            for c in range(N_CLASSES):
+            for c in range(n_classes):
                 ev = sorted(events[c].items())
                 pr = sorted((f, s) for f, s in preds[c].items() if s >= 0)
                 row.append(Cells([f for f, _ in ev], [v for _, v in ev], [f for f, _ in pr], [s for _, s in pr]))
             cells.append(row)
-    return Grid(cells, replaced_events, replaced_predictions, clamped)
+    return Grid(cells, spotting.classes, replaced_events, replaced_predictions, clamped)
 
 
 def notes(grid: Grid) -> list[str]:
     """What the grid changed, as the official evaluator changes it."""
-    out = []
-    if grid.replaced_events:
-        out.append(f"{plural(grid.replaced_events, 'ground-truth event')} on the 2 fps frame and class of an "
-                   f"earlier event of their game half: the later one replaces it, as in the official evaluator")
-    if grid.replaced_predictions:
-        out.append(f"{plural(grid.replaced_predictions, 'prediction')} on the 2 fps frame and class of an "
-                   f"earlier prediction of their game half: the later one replaces it, as in the official evaluator")
+    fps = f"{grid.classes.framerate} fps"
+    replaced = ((grid.replaced_events, "ground-truth event", "event"), (grid.replaced_predictions, "prediction", ""))
+    out = [f"{plural(n, what)} on the {fps} frame and class of an earlier {kind or what} of their game half: the "
+           f"later one replaces it, as in the official evaluator" for n, what, kind in replaced if n]
     if grid.clamped:
         out.append(f"{plural(grid.clamped, 'position')} at or beyond 120 minutes put on the last frame of the half "
-                   f"(14,399 at 2 fps), as the official evaluator does")
+                   f"({HALF_SECONDS * grid.classes.framerate - 1:,} at {fps}), as the official evaluator does")
     return out

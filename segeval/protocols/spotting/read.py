@@ -24,14 +24,71 @@ from segeval.readers.files import read_text
 from segeval.readers.formats import NUMBER, WHOLE, parse_float, parse_int
 from segeval.readers.json_records import document_head, load_document, walk_objects
 
-#: SoccerNet-v2's 17 classes in the order of the official ``EVENT_DICTIONARY_V2`` (its class indices)
-CLASSES: tuple[str, ...] = (
-    "Penalty", "Kick-off", "Goal", "Substitution", "Offside", "Shots on target", "Shots off target",
-    "Clearance", "Ball out of play", "Throw-in", "Foul", "Indirect free-kick", "Direct free-kick", "Corner",
-    "Yellow card", "Red card", "Yellow->red card")
-CLASS_INDEX = {name: i for i, name in enumerate(CLASSES)}
 
-LABEL_FILE = "Labels-v2.json"
+@dataclass(frozen=True)
+class ClassSet:
+    """The classes of a spotting evaluation (``spot --classes``): their names by index, the label read as
+    each (several labels may name one class), and the official settings that go with the set."""
+
+    name: str
+    classes: tuple[str, ...]
+    labels: dict[str, int]
+    framerate: int = 2
+    metrics: tuple[str, ...] = ("loose", "tight")
+    label_file: str = "Labels-v2.json"
+    #: the official reports the visible and "not shown" figures (None in SoccerNet-v1)
+    visibility: bool = True
+
+
+def _set(name: str, classes: str, aliases: dict[str, int] | None = None, **settings: Any) -> ClassSet:
+    names = tuple(classes.split(","))
+    return ClassSet(name, names, {c: i for i, c in enumerate(names)} | (aliases or {}), **settings)
+
+
+#: the named sets: SoccerNet-v2's ``EVENT_DICTIONARY_V2``; v1's 3 classes (``EVENT_DICTIONARY_V1``'s names,
+#: v1's own labels as the official's ``"card" in label`` reading gives them); Ball Action Spotting's
+#: ``EVENT_DICTIONARY_BALL`` at 25 fps, mAP at 1 s (``evaluate(..., framerate=25, metric="at1")``)
+SETS = {s.name: s for s in (
+    _set("v2", "Penalty,Kick-off,Goal,Substitution,Offside,Shots on target,Shots off target,Clearance,Ball out of "
+               "play,Throw-in,Foul,Indirect free-kick,Direct free-kick,Corner,Yellow card,Red card,Yellow->red card"),
+    _set("v1", "card,subs,soccer", {"y-card": 0, "r-card": 0, "yr-card": 0, "substitution-in": 1,
+                                    "soccer-ball": 2, "soccer-ball-own": 2}, label_file="Labels.json",
+         visibility=False),
+    _set("ball", "PASS,DRIVE", framerate=25, metrics=("at1",), label_file="Labels-ball.json"))}
+V2 = SETS["v2"]
+_CLASSES_EXPECTED = ('v1, v2, ball, a comma list of labels ("Goal,Corner") or a JSON file of labels to class '
+                     'indices 0, 1, ... ({"Goal": 0, "Corner": 1})')
+
+
+def _label_error(path: str, text: str, label: str, problem: str) -> InputError:
+    """An error on ``label``'s entry in a JSON file of labels, at the line it first appears on."""
+    line = text.count("\n", 0, max(0, text.find(json.dumps(label)))) + 1
+    return InputError(path, f"{json.dumps(label, ensure_ascii=False)} {problem}", line=line,
+                      text=text.split("\n")[line - 1].strip())
+
+
+def class_set(spec: str) -> ClassSet:
+    """The set ``spot --classes`` names: a named set, a JSON file (label to class index), or a comma list."""
+    if spec in SETS:
+        return SETS[spec]
+    if "," not in spec and (spec.endswith(".json") or os.path.isfile(spec)):
+        text = read_text(spec)
+        doc = load_document(spec, text, _CLASSES_EXPECTED)
+        if not isinstance(doc, dict) or not doc:
+            raise InputError(spec, f"is {json.dumps(doc)[:60]}, not an object of labels; expected {_CLASSES_EXPECTED}")
+        names = {i: label for label, i in reversed(doc.items())}  # each class named by its first label
+        for label, index in doc.items():
+            if type(index) is not int or not 0 <= index < len(names):
+                raise _label_error(spec, text, label, f"maps to {json.dumps(index)}; expected a class index from 0 "
+                                                      f"to {len(names) - 1}, each used (several labels may share one)")
+        return ClassSet(spec, tuple(names[i] for i in range(len(names))), dict(doc))
+    labels = [label.strip() for label in spec.split(",")]
+    if not all(labels) or len(set(labels)) < len(labels):
+        raise ParameterError(f"The 'classes' parameter must be {_CLASSES_EXPECTED}, each label once and none "
+                             f"empty. Got {spec!r} instead.")
+    return _set(spec, ",".join(labels))
+
+
 PREDICTION_FILE = "results_spotting.json"
 
 _GAME_TIME = re.compile(r"([0-9]).*([0-9][0-9]):([0-9][0-9])", re.DOTALL)
@@ -79,6 +136,7 @@ class Spotting:
 
     games: list[Game]
     notes: list[str]
+    classes: ClassSet = field(default_factory=lambda: V2)
 
 
 # ------------------------------------------------------------------ locating a record for a message
@@ -160,16 +218,16 @@ def _half(doc: _Document, index: int, value: Any, what: str) -> int:
 
 
 class _Labels:
-    """Labels outside the 17 classes, counted for one note per file (the official skips them)."""
+    """Labels outside the class set, counted for one note per file (the official skips them)."""
 
-    def __init__(self) -> None:
-        self.unknown: Counter[str] = Counter()
+    def __init__(self, classes: ClassSet) -> None:
+        self.classes, self.unknown = classes, Counter[str]()
 
     def index(self, doc: _Document, index: int, value: Any) -> int | None:
         if not isinstance(value, str):
-            raise doc.error(index, f'"label" is {json.dumps(value)}; expected one of the 17 SoccerNet-v2 '
-                                   f"classes as text")
-        cls = CLASS_INDEX.get(value)
+            raise doc.error(index, f'"label" is {json.dumps(value)}; expected a label of --classes '
+                                   f"{self.classes.name} as text")
+        cls = self.classes.labels.get(value)
         if cls is None:
             self.unknown[value] += 1
         return cls
@@ -179,14 +237,15 @@ class _Labels:
             return []
         listed = ", ".join(f"{json.dumps(k, ensure_ascii=False)} ({n})" for k, n in self.unknown.most_common(5))
         more = f" and {len(self.unknown) - 5} more" if len(self.unknown) > 5 else ""
-        return [f"{path}: {plural(sum(self.unknown.values()), what)} with a label outside the 17 SoccerNet-v2 classes "
-                f"skipped, as the official evaluator skips them: {listed}{more}"]
+        n = plural(len(self.classes.classes), "class", "classes")
+        return [f"{path}: {plural(sum(self.unknown.values()), what)} with a label outside the {n} of --classes "
+                f"{self.classes.name} skipped, as the official evaluator skips them: {listed}{more}"]
 
 
-def read_labels(path: str) -> tuple[list[Event], list[str]]:
+def read_labels(path: str, classes: ClassSet = V2) -> tuple[list[Event], list[str]]:
     """The events of one ``Labels-v2.json`` and the notes on it."""
     doc = _Document(path, "annotations", _GT_EXPECTED)
-    labels = _Labels()
+    labels = _Labels(classes)
     events: list[Event] = []
     odd_visibility: Counter[str] = Counter()
     for i, record in enumerate(doc.records):
@@ -228,10 +287,10 @@ def _confidence(doc: _Document, index: int, value: Any) -> float:
     return number
 
 
-def read_predictions(path: str) -> tuple[list[Prediction], list[str]]:
+def read_predictions(path: str, classes: ClassSet = V2) -> tuple[list[Prediction], list[str]]:
     """The predictions of one ``results_spotting.json`` and the notes on it."""
     doc = _Document(path, "predictions", _PRED_EXPECTED)
-    labels = _Labels()
+    labels = _Labels(classes)
     predictions: list[Prediction] = []
     negative = 0
     for i, record in enumerate(doc.records):
@@ -241,7 +300,7 @@ def read_predictions(path: str) -> tuple[list[Prediction], list[str]]:
             ms = _position(doc, i, position)
             half = 1 if half_value == "1" else 2 if half_value == "2" else _half(doc, i, half_value, '"half"')
             confidence = _confidence(doc, i, value)
-            cls = CLASS_INDEX[label]
+            cls = classes.labels[label]
         except (KeyError, TypeError):  # a missing key, not an object, an unknown or unhashable label
             ms = _position(doc, i, doc.field(i, record, "position"))
             label = doc.field(i, record, "label")
@@ -280,12 +339,13 @@ def _files(root: Path, name: str) -> dict[str, Path]:
     return found
 
 
-def read(truth: str, predictions: str, *, label_file: str = LABEL_FILE,
+def read(truth: str, predictions: str, *, classes: ClassSet = V2, label_file: str | None = None,
          prediction_file: str = PREDICTION_FILE) -> Spotting:
     """The games of ``truth`` and ``predictions``: two files (one game) or two folders matched by the
     relative path of each game folder.  A game of the ground truth without predictions is an error (the
     official evaluator stops on it); predictions of a game absent from the ground truth are ignored with a
-    note (the official evaluator never looks at them)."""
+    note (the official evaluator never looks at them).  ``label_file``: the set's by default."""
+    label_file = classes.label_file if label_file is None else label_file
     for option, name in (("label_file", label_file), ("prediction_file", prediction_file)):
         if (why := bad_entry_name(name)) is not None:
             raise ParameterError(f"The '{option}' parameter must be a file name (the file each game folder holds). "
@@ -297,9 +357,10 @@ def read(truth: str, predictions: str, *, label_file: str = LABEL_FILE,
                          f"{label_file} and {prediction_file}) or two folders of games")
     notes: list[str] = []
     if not gt_dir:
-        events, gt_notes = read_labels(truth)
-        preds, pred_notes = read_predictions(predictions)
-        return Spotting([Game(Path(truth).parent.name or truth, events, preds)], gt_notes + pred_notes)
+        events, gt_notes = read_labels(truth, classes)
+        preds, pred_notes = read_predictions(predictions, classes)
+        return _checked(Spotting([Game(Path(truth).parent.name or truth, events, preds)], gt_notes + pred_notes,
+                                 classes))
     gt_files, pred_files = _files(Path(truth), label_file), _files(Path(predictions), prediction_file)
     if not gt_files:
         raise InputError(truth, f"holds no {label_file} in any folder; expected games in SoccerNet's layout "
@@ -316,8 +377,26 @@ def read(truth: str, predictions: str, *, label_file: str = LABEL_FILE,
                      f"{truth} ignored (first: {extra[0]}), as the official evaluator ignores them")
     games = []
     for name in sorted(gt_files):
-        events, gt_notes = read_labels(str(gt_files[name]))
-        preds, pred_notes = read_predictions(str(pred_files[name]))
+        events, gt_notes = read_labels(str(gt_files[name]), classes)
+        preds, pred_notes = read_predictions(str(pred_files[name]), classes)
         games.append(Game(name, events, preds))
         notes += gt_notes + pred_notes
-    return Spotting(games, notes)
+    return _checked(Spotting(games, notes, classes))
+
+
+def _checked(spotting: Spotting) -> Spotting:
+    """``spotting``, or an error naming a class of a user's --classes that no event or prediction has (a typo;
+    the named sets' classes may be absent: AP 0)."""
+    classes = spotting.classes
+    if classes.name in SETS:
+        return spotting
+    used = {e.cls for game in spotting.games for e in game.events} | {
+        p.cls for game in spotting.games for p in game.predictions}
+    unused = [name for i, name in enumerate(classes.classes) if i not in used]
+    if unused and os.path.isfile(classes.name):
+        raise _label_error(classes.name, read_text(classes.name), unused[0], "is the label of no event or "
+                           "prediction (a typo?); expected labels of the ground truth or the predictions")
+    if unused:
+        raise ParameterError(f"The 'classes' parameter must name labels of the ground truth or the predictions. "
+                             f"Got {', '.join(map(repr, unused))} in {classes.name!r}, which no file holds.")
+    return spotting

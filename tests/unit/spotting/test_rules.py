@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from segeval.core.errors import InputError
 from segeval.protocols.spotting import ap, grid, read
 from tests.conftest import run_cli
 
@@ -46,7 +47,7 @@ def figures(tmp_path: Path, events: list[dict[str, Any]], preds: list[dict[str, 
 ])
 def test_tolerance_edge(tmp_path: Path, position: int, metric: str, hit: bool) -> None:
     f = figures(tmp_path, [ev(10_000)], [pr(position, "0.5")], metric)
-    goal = read.CLASS_INDEX["Goal"]
+    goal = read.V2.labels["Goal"]
     # a hit: precision 1 and recall 1 at thresholds <= 0.5, nothing kept above: AP = 11·1/11 = 1; the
     # mean over 17 classes of one 1 and sixteen 0 is 1/17; a miss: precision 0 everywhere, AP 0
     assert f.a_map_per_class["all"][goal] == (1.0 if hit else 0.0)
@@ -59,19 +60,19 @@ def test_later_prediction_on_a_frame_replaces_the_earlier(tmp_path: Path) -> Non
     # (p 1, r 1); (0.2, 0.6]: 1 kept, 1 hit (p 1, r 0.5); above: none (p 0, r 0). AP = (1·11)/11 = 1.
     f = figures(tmp_path, [ev(10_000), ev(20_000)], [pr(10_000, "0.9"), pr(10_400, "0.2"), pr(20_500, "0.6")],
                 "at1")
-    assert f.a_map_per_class["all"][read.CLASS_INDEX["Goal"]] == 1.0
+    assert f.a_map_per_class["all"][read.V2.labels["Goal"]] == 1.0
     # with the negative confidence last, the frame holds no prediction: one hit of two events; precision 1
     # at recall 0.5 for thresholds <= 0.6, so the points r >= 0, 0.1, ..., 0.5 give 1 (6 of 11): AP 6/11
     f = figures(tmp_path, [ev(10_000), ev(20_000)], [pr(10_000, "0.9"), pr(10_400, "-1"), pr(20_500, "0.6")],
                 "at1")
-    assert f.a_map_per_class["all"][read.CLASS_INDEX["Goal"]] == 6 / 11
+    assert f.a_map_per_class["all"][read.V2.labels["Goal"]] == 6 / 11
 
 
 def test_equal_confidences_go_to_the_earlier_frame(tmp_path: Path) -> None:
     # both within 1 frame of the event; equal scores: the first in frame order (19) is taken, 21 stays a
     # false positive. The visibility zone of both is the event's; precision 1/2 at recall 1: AP 0.5
     f = figures(tmp_path, [ev(10_000)], [pr(9_500, "0.5"), pr(10_500, "0.5")], "at1")
-    assert f.a_map_per_class["all"][read.CLASS_INDEX["Goal"]] == 0.5
+    assert f.a_map_per_class["all"][read.V2.labels["Goal"]] == 0.5
 
 
 def test_unshown_zone_and_scaling(tmp_path: Path) -> None:
@@ -79,7 +80,7 @@ def test_unshown_zone_and_scaling(tmp_path: Path) -> None:
     # visible one 0 (no visible event, no prediction in a visible zone); unshown mAP 1/17 at each tolerance;
     # average-mAP of tight: four trapezoids of (1/17 + 1/17)/2 over 4, then ×17/13, i.e. 1/13 up to rounding
     f = figures(tmp_path, [ev(10_000, shown=False)], [pr(10_000, "0.5")], "tight")
-    goal = read.CLASS_INDEX["Goal"]
+    goal = read.V2.labels["Goal"]
     assert f.a_map_per_class["unshown"][goal] == 1.0 and f.a_map_per_class["visible"][goal] == 0.0
     assert f.map_at["unshown"] == [1 / 17] * 5
     assert f.a_map["unshown"] == pytest.approx(1 / 13, rel=1e-15)
@@ -92,7 +93,7 @@ def test_prediction_in_a_half_without_events_is_a_not_shown_false_positive(tmp_p
     # all: 2 kept, 1 hit at thresholds <= 0.3: p 0.5, r 1; (0.3, 0.9]: the half-2 prediction alone, p 0,
     # r 0. AP = 11·0.5/11 = 0.5. visible: only the hit: AP 1
     f = figures(tmp_path, [ev(10_000)], [pr(10_000, "0.3"), pr(10_000, "0.9", half="2")], "at1")
-    goal = read.CLASS_INDEX["Goal"]
+    goal = read.V2.labels["Goal"]
     assert f.a_map_per_class["all"][goal] == 0.5
     assert f.a_map_per_class["visible"][goal] == 1.0
 
@@ -139,7 +140,7 @@ BAD = [
     ("pred", '{"predictions": [\n {"label": "Goal", "position": "1000", "half": 0, "confidence": "0.5"}\n]}',
      ["line 2", "expected half 1 or 2", "drops any other half silently"]),
     ("pred", '{"predictions": [\n {"label": 7, "position": "1000", "half": 1, "confidence": 0.5}\n]}',
-     ["line 2", "expected one of the 17 SoccerNet-v2 classes"]),
+     ["line 2", "expected a label of --classes v2 as text"]),
     ("pred", '{"predictions": [\n "Goal"\n]}', ['predictions[0] ("Goal"): is str, not an object']),
 ]
 
@@ -162,7 +163,7 @@ def test_unknown_labels_are_skipped_with_a_note(tmp_path: Path) -> None:
                                             [pr(1000, "0.5"), pr(5000, "0.9", "Drop ball")]), "-o", "json")
     assert code == 0 and plain[0] == 0
     assert json.loads(out)["loose"] == json.loads(plain[1])["loose"]
-    assert 'Labels-v2.json: 1 annotation with a label outside the 17 SoccerNet-v2 classes skipped' in err
+    assert 'Labels-v2.json: 1 annotation with a label outside the 17 classes of --classes v2 skipped' in err
     assert '"Drop ball" (1)' in err and "results_spotting.json: 1 prediction" in err
 
 
@@ -219,8 +220,59 @@ def test_every_spelling_of_a_record_reads_alike(tmp_path: Path) -> None:
                  lambda ms, h, c: {**pr(ms, f"{c:.6f}", half=str(h)), "position": float(ms)},
                  lambda ms, h, c: {**pr(ms, f"{c:.6f}", half=str(h)), "position": f"00{ms}"}]
     base = [(ms, 1 + ms % 2, (ms % 997) / 997) for ms in range(0, 2_000_000, 15_013)]
-    expected = [read.Prediction(h, read.CLASS_INDEX["Goal"], ms, float(f"{c:.6f}")) for ms, h, c in base]
+    expected = [read.Prediction(h, read.V2.labels["Goal"], ms, float(f"{c:.6f}")) for ms, h, c in base]
     for spell in spellings:
         path = tmp_path / "results_spotting.json"
         path.write_text(json.dumps({"predictions": [spell(ms, h, c) for ms, h, c in base]}))
         assert read.read_predictions(str(path)) == (expected, [])
+
+
+# ------------------------------------------------------------------ --classes
+
+@pytest.mark.parametrize(("position", "hit"), [(10_480, True), (10_520, False), (9_520, True), (9_480, False)])
+def test_ball_is_25_fps_at_1_second(tmp_path: Path, position: int, hit: bool) -> None:
+    # event frame int(25 · 10.0) = 250; 10,480 ms is frame 262 (|12| <= 1·25/2), 10,520 frame 263 (13 > 12.5),
+    # 9,520 frame 238, 9,480 frame 237; a hit: AP 1 for PASS, 0 for DRIVE (no events): mean 1/2
+    gt, pred = _files(tmp_path, [ev(10_000, "PASS")], [pr(position, "0.5", "PASS")])
+    code, out, err = run_cli("spot", gt, pred, "--classes", "ball", "-o", "json")
+    assert code == 0, err
+    assert json.loads(out)["at1"]["a_mAP"] == (0.5 if hit else 0.0) and "loose" not in json.loads(out)
+
+
+def test_several_labels_of_one_class(tmp_path: Path) -> None:
+    # v1: y-card and r-card are both "card" (class 0), the prediction's "card" takes either; two events, the
+    # one prediction hits one: thresholds <= 0.5 precision 1 recall 1/2, AP = 6/11 (recall >= 0..0.5)
+    gt, pred = _files(tmp_path, [ev(10_000, "y-card"), ev(90_000, "r-card")], [pr(10_000, "0.5", "card")])
+    f = ap.average_map(grid.build(read.read(gt, pred, classes=read.SETS["v1"])), "at1")
+    assert f.a_map_per_class["all"] == [6 / 11, 0.0, 0.0]
+    (tmp_path / "dict.json").write_text('{"y-card": 0, "r-card": 0, "card": 0, "Foul": 1}')  # Foul: no file
+    classes = read.class_set(str(tmp_path / "dict.json"))
+    assert classes.classes == ("y-card", "Foul")  # each class named by its first label
+    with pytest.raises(InputError, match=r'dict\.json, line 1: "Foul" is the label of no event or prediction'):
+        read.read(gt, pred, classes=classes)
+    (tmp_path / "dict.json").write_text('{"y-card": 0, "r-card": 0, "card": 0}')
+    g = ap.average_map(grid.build(read.read(gt, pred, classes=read.class_set(str(tmp_path / "dict.json")))), "at1")
+    assert g.a_map_per_class["all"] == [6 / 11]
+
+
+@pytest.mark.parametrize(("spec", "text", "expected"), [
+    ("Goal,Gaol", None, ["'classes' parameter must name labels", "'Gaol'", "which no file holds"]),
+    ("", None, ["'classes' parameter must be v1, v2, ball, a comma list", "Got '' instead"]),
+    ("Goal,,Foul", None, ["none empty", "Got 'Goal,,Foul'"]),
+    ("Goal,Goal", None, ["each label once"]),
+    ("c.json", '{"Goal": 0,\n "Foul": 1,', ["c.json, line 2", "is not valid JSON", "expected v1, v2, ball"]),
+    ("c.json", '{"Goal": 0,\n "Foul": "1"}', ["c.json, line 2", '"Foul" maps to "1"', "expected a class index"]),
+    ("c.json", '{"Goal": 0,\n "Foul": 2}', ["c.json, line 2", '"Foul" maps to 2']),
+    ("c.json", '["Goal"]', ["c.json", "not an object of labels"]),
+    ("c.json", '{"Goal": 0,\n "Gaol": 1}', ["c.json, line 2", '"Gaol" is the label of no event or prediction']),
+    ("missing.json", None, ["missing.json"]),
+])
+def test_bad_classes_exit_2(tmp_path: Path, spec: str, text: str | None, expected: list[str]) -> None:
+    gt, pred = _files(tmp_path, [ev(1000), ev(3000, "Foul")], [pr(1000, "0.5")])
+    if text is not None:
+        (tmp_path / spec).write_text(text)
+    code, out, err = run_cli("spot", gt, pred, "--classes", str(tmp_path / spec) if spec.endswith(".json") else spec)
+    assert code == 2 and out == "", err
+    for part in expected:
+        assert part in err, (part, err)
+    assert "Traceback" not in err
