@@ -78,6 +78,9 @@ def test_cli_takes_each_set_s_defaults(tmp_path: Path) -> None:
     assert code == 0, err
     assert out.count(",visible,") == 0 and out.count(",all,") == 2 * 4
     assert repr(v1["official"]["tight"]["a_mAP"]) in out
+    code, out, err = run_cli("spot", *map(str, generator.write_case(v1, tmp_path / "v1g")), "--classes", "v1",
+                             "--per-game", "-o", "csv")  # per game: the set's variants (all only) too
+    assert code == 0 and out.count(",visible,") == 0 and out.count(",all,") == 2 * len(v1["games"]), (err, out)
     custom = _case("custom")
     labels, predictions = map(str, generator.write_case(custom, tmp_path / "custom"))
     by_list = run_cli("spot", labels, predictions, "-c", "Foul, Goal,Throw-in ,Corner", "-o", "json")
