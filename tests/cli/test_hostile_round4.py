@@ -24,9 +24,6 @@ from tests.unit.speech.test_qbe import KEY, stdlist
 
 Result = tuple[int, str, str]
 QRELS, RUN = FIXTURES / "gen_linking.qrels", FIXTURES / "gen_linking.run"
-KWS = FIXTURES / "kws" / "case_exact"
-KWS_FILES = ["-e", str(KWS / "ecf.xml"), "-r", str(KWS / "rttm"), "-t", str(KWS / "kwlist.xml"),
-             "-s", str(KWS / "kwslist.xml")]
 BIG = "1" * 400  # a JSON integer no float holds
 HUGE = "1" * 5000  # an integer longer than Python reads by default (4300 digits)
 FULL_WIDTH = "\uff19\uff15"  # ９５
@@ -50,8 +47,8 @@ def _kws(*options: str, ecf: str = ECF, rttm: str = RTTM, terms: str = KWLIST,
 def _qbe(*options: str, key: str = KEY, score: str = "3") -> Callable[[Path], Result]:
     def go(tmp_path: Path) -> Result:
         (tmp_path / "key").write_text(key)
-        (tmp_path / "s.xml").write_text(stdlist(("u1", score, "YES"), ("u2", 1, "NO"), ("u3", 2, "YES"), # type: ignore[arg-type]
-                                                ("u4", 0, "NO")), encoding="utf-8")
+        terms = [("u1", score, "YES"), ("u2", 1, "NO"), ("u3", 2, "YES"), ("u4", 0, "NO")]
+        (tmp_path / "s.xml").write_text(stdlist(*terms), encoding="utf-8")  # type: ignore[arg-type]
         return run_cli("qbe", *options, str(tmp_path / "key"), str(tmp_path / "s.xml"))
     return go
 
