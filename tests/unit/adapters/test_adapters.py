@@ -427,7 +427,7 @@ non : [===]
     # union IoU: 2 = 3/12, 3 = 4/10, 5 = 6/18, 4 = 4/(7 + 5 - 4) = 0.5 takes 28-33, 6 finds it taken: s
     ("tiou-best:0.5", "00010s"),
     # onsets within 3 s: 2 (8) and 3 (12) of 10-20 but offsets 13, 16 are 7, 4 > max(3, 0.2 * 10) from 20;
-    # 4 (25-31) of 28-33: offset 2 <= 3: takes it; 6 (28-33) hits it taken: s; 5 (14) is 4 from 10
+    # 4 (25-32) of 28-33: offset 1 <= 3: takes it; 6 (28-33) hits it taken: s; 5 (14) is 4 from 10
     ("collar:3", "00010s"),
     # onsets only: 2 takes 10-20, 3 finds it taken, 4 takes 28-33, 5 (14) misses, 6 finds 28-33 taken
     ("collar:3:0.2:onset", "01s10s"),
