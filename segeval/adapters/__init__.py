@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # for type checkers (tests/unit/adapters/test_declarations.py
     from segeval.adapters.base import Adapter as Adapter
     from segeval.adapters.base import Label as Label
     from segeval.adapters.binned import BinnedAdapter as BinnedAdapter
+    from segeval.adapters.collar import CollarAdapter as CollarAdapter
     from segeval.adapters.exact import ExactAdapter as ExactAdapter
     from segeval.adapters.once import OverlapOnceAdapter as OverlapOnceAdapter
     from segeval.adapters.overlap import OverlapAdapter as OverlapAdapter

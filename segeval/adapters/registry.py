@@ -17,6 +17,8 @@ from segeval.core.settings import (
     BINS,
     DEFAULT_ADAPTER,
     DEFAULTS,
+    LENGTH_SHARE,
+    T_COLLAR,
     THETA,
     WINDOW,
     Param,
@@ -147,6 +149,16 @@ KINDS: tuple[Kind, ...] = (
         "official); `s` when only taken segments reach θ; with `-m ap_interp` ActivityNet's AP "
         "([detection.md](detection.md#the-general-path-classes-as-queries))", _IOU, ("tiou-best:0.5",)),),
         (THETA,)),
+    Kind("collar", "collar", "CollarAdapter", (
+        Row("`collar[:t[:p]]` (default `collar:0.2:0.2`; e.g. `collar:10:0.5`)",
+            "sed_eval's event-based collar: a result hits a relevant segment of its video when the onsets are at most "
+            "t s apart and the offsets at most max(t, p × the segment's length) (plain float differences and `<=`); "
+            "in rank order each result takes the first free segment it hits, in qrels line order, which is sed_eval's "
+            "greedy matching ([sed.md](sed.md#how-each-maps-onto-segevals-adapters)); `s` when it hits only taken "
+            "segments; any other result `0`", _IOU, ("collar:10:0.5",)),
+        Row("`collar:t:p:onset`", "as `collar`, onsets only (sed_eval's `evaluate_offset=False`)", _IOU,
+            ("collar:10:0.2:onset",))),
+        (T_COLLAR, LENGTH_SHARE), (("onset", {"offset": False}),)),
 )
 BY_NAME = {k.name: k for k in KINDS}
 #: the spec grammar, as the help and the messages show it

@@ -111,6 +111,28 @@ def taking_ranks(a: Adapted) -> dict[int, int]:
     return {int(r): int(a.source[k]) + 1 for k in range(len(a)) for r in a.matches(k).tolist()}
 
 
+def take_in_rank_order(data: Prepared, u: IntArray, rows: IntArray, order: IntArray, rel_rows: IntArray) -> Labelled:
+    """Labels of results that each take, in rank order, the first free qrels row among their candidate pairs
+    (``u``, ``rows``) visited in ``order`` (each result's pairs together, results ascending): ``1`` when one is
+    free (each row taken once), ``s`` when all are taken, ``0`` without candidates; ``num_rel`` counts the
+    relevant qrels rows ``rel_rows`` per query."""
+    labels = np.full(data.n_results, Label.NONRELEVANT, dtype=np.uint8)
+    labels[u] = Label.RELEVANT_SEEN
+    matched: set[int] = set()
+    pair_unit: list[int] = []
+    pair_row: list[int] = []
+    for i, row in zip(u[order].tolist(), rows[order].tolist(), strict=True):
+        if (pair_unit and pair_unit[-1] == i) or row in matched:
+            continue
+        matched.add(row)
+        pair_unit.append(i)
+        pair_row.append(row)
+    labels[pair_unit] = Label.RELEVANT
+    num_rel = per_query_count(data.qrels_columns["qcode"][rel_rows], len(data.queries))
+    return Labelled(data, data.run_columns["qcode"], labels, num_rel, np.asarray(pair_unit, dtype=np.int64),
+                    np.asarray(pair_row, dtype=np.int64), np.arange(data.n_results, dtype=np.int64))
+
+
 class TiouAdapter(Adapter):
     """Relevant when the temporal IoU with an unmatched relevant segment reaches theta."""
 
@@ -189,7 +211,6 @@ class TiouAdapter(Adapter):
 
     def adapt(self, data: Prepared) -> Labelled:
         run, qrels = data.run_columns, data.qrels_columns
-        n = data.n_results
         rel_rows = np.flatnonzero(data.relevant)
         s, e = run["start"], run["end"]
         starts, ends = qrels["start"][rel_rows], qrels["end"][rel_rows]
@@ -205,23 +226,5 @@ class TiouAdapter(Adapter):
         else:
             u, j = kept_pairs(run["gid"], qrels["gid"][rel_rows], lambda u, j: self._reach(iou_of(u, j)))
         rows, iou = rel_rows[j], iou_of(u, j)
-        labels = np.full(n, Label.NONRELEVANT, dtype=np.uint8)
-        labels[u] = Label.RELEVANT_SEEN
-        matched: set[int] = set()
-        pair_unit: list[int] = []
-        pair_row: list[int] = []
-        last = -1  # the last result that took a segment
         # candidates per result, best IoU first (the first qrels line on ties), results in rank order
-        order = np.lexsort((qrels["listed"][rows], -iou, u))
-        for i, row in zip(u[order].tolist(), rows[order].tolist(), strict=True):
-            if i == last or row in matched:
-                continue
-            matched.add(row)
-            last = i
-            pair_unit.append(i)
-            pair_row.append(row)
-        labels[pair_unit] = Label.RELEVANT
-        num_rel = per_query_count(qrels["qcode"][rel_rows], len(data.queries))
-        return Labelled(data, run["qcode"], labels, num_rel,
-                              np.asarray(pair_unit, dtype=np.int64), np.asarray(pair_row, dtype=np.int64),
-                              np.arange(n, dtype=np.int64))
+        return take_in_rank_order(data, u, rows, np.lexsort((qrels["listed"][rows], -iou, u)), rel_rows)

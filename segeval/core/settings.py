@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from segeval.core.domains import CUTOFF, MAX_WHOLE, Domain
+from segeval.core.domains import CUTOFF, MAX_WHOLE, NONNEGATIVE, Domain
 from segeval.core.errors import ParameterError, check_choice, check_int, shown
 
 #: result orders (``prepare``): rank column, score descending (trec_eval), or as listed
@@ -31,6 +31,7 @@ DEFAULT_MEASURES = ("official",)
 BIN_SIZE = 300  #: seconds per bin of the binned adapter (the reference's -B)
 TOLERANCE = 15  #: seconds of the tolerance-to-irrelevance window (the reference's -T)
 TIOU = 0.5  #: temporal IoU threshold of the tiou adapter
+COLLAR = 0.2  #: the collar adapter's t (seconds) and p (share of the length): DCASE task 4's
 CHUNK_LINES = 100_000  #: lines per chunk of the chunked reader
 AUTO_BYTES = 128 * 1024**2  #: --memory auto reads a run in chunks from this size on disk (gzip: a quarter)
 #: chunks are gathered into batches of at least this many bytes before they are parsed and evaluated
@@ -84,6 +85,9 @@ BINS = Param("bin_size", "bin_size", "B", "the bin size B (seconds)", Domain(1, 
 ASSIGN = Param("assign", "bin_assign", "start|span", "the bin assignment",
                Domain(words=("span", "start"), numbers=False))
 WINDOW = Param("tolerance", "tolerance", "T", "the window T (seconds)", Domain(0, MAX_WHOLE, whole=True))
+T_COLLAR = Param("t_collar", "t_collar", "t", "the collar t (seconds)", NONNEGATIVE)
+LENGTH_SHARE = Param("percentage_of_length", "percentage_of_length", "p", "the offset collar's share p of the length",
+                     NONNEGATIVE)
 
 
 def kind(documents: bool) -> str:
@@ -116,9 +120,10 @@ class Settings:
     results per query (``-M``).  ``judged_only``: drop unjudged results after adaptation (``-J``).
     ``trec_eval``: ``"10"``, or ``"9"`` for 9.0.8 (what pytrec_eval wraps: 32-bit scores).
     ``predicted``: ``use`` or ``ignore`` the classifier-predicted lines of completed qrels.
-    ``queries``: evaluate only these (None: all).  ``bin_size``, ``bin_assign``, ``tolerance`` and
-    ``tiou``: the defaults of the binned, tolerance and tiou adapters.  How runs are read and by
-    whom (no effect on the numbers) is :class:`EngineOptions`; how results are shown, :class:`OutputOptions`.
+    ``queries``: evaluate only these (None: all).  ``bin_size``, ``bin_assign``, ``tolerance``, ``tiou``,
+    ``t_collar`` and ``percentage_of_length``: the defaults of the binned, tolerance, tiou and collar adapters.
+    How runs are read and by whom (no effect on the numbers) is :class:`EngineOptions`; how results are shown,
+    :class:`OutputOptions`.
     """
 
     order: str | None = None
@@ -134,6 +139,8 @@ class Settings:
     bin_assign: str = "span"
     tolerance: int = TOLERANCE
     tiou: float = TIOU
+    t_collar: float = COLLAR
+    percentage_of_length: float = COLLAR
 
     def __post_init__(self) -> None:
         if self.order is not None:
@@ -153,7 +160,7 @@ class Settings:
                 raise ParameterError(f"The 'queries' parameter must be a list of query ids (strings). Got "
                                      f"{shown(given)} instead.")
             object.__setattr__(self, "queries", tuple(given))
-        for param in (BINS, ASSIGN, WINDOW, THETA):  # the adapters' declared domains
+        for param in (BINS, ASSIGN, WINDOW, THETA, T_COLLAR, LENGTH_SHARE):  # the adapters' declared domains
             param.check(getattr(self, param.setting), param.setting)
 
     def order_for(self, documents: bool) -> str:

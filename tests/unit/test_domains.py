@@ -16,7 +16,7 @@ import segeval
 from segeval.cli.commands.speech import _KWS, _QBE
 from segeval.core.domains import MAX_WHOLE, Domain, shown
 from segeval.core.errors import ParameterError
-from segeval.core.settings import ASSIGN, BINS, THETA, WINDOW, Param
+from segeval.core.settings import ASSIGN, BINS, LENGTH_SHARE, T_COLLAR, THETA, WINDOW, Param
 from segeval.measures.definitions import FAMILIES, REGISTRY
 from segeval.measures.keyed import KeyedFamily
 from tests.conftest import run_cli, sliced
@@ -151,7 +151,7 @@ def test_a_refusal_on_the_command_line_is_exit_2(tmp_path: Path) -> None:
         assert code == 2 and "must be" in err and "Traceback" not in err and "internal" not in err, (family, err)
 
 
-@pytest.mark.parametrize("param", [BINS, ASSIGN, WINDOW, THETA], ids=lambda p: p.keyword)
+@pytest.mark.parametrize("param", [BINS, ASSIGN, WINDOW, THETA, T_COLLAR, LENGTH_SHARE], ids=lambda p: p.keyword)
 def test_adapter_parameters(param: Param) -> None:
     """The adapters' positional parameters (Settings' fields and spec parts) by their declared domains."""
     for text in candidates(param.domain):

@@ -79,6 +79,7 @@ def sed(
     psds*/f1: psds_eval 0.5.3's PSDS from operating-point tables and its intersection macro F1, or
     sed_scores_eval 0.0.4's PSDS from frame scores (--psds-tool).
     """
+    from segeval.adapters.collar import Collar
     from segeval.core.errors import check_choice
     from segeval.protocols.sed import measures, report
 
@@ -97,7 +98,7 @@ def sed(
     if metric in ("event", "segment"):
         if metric == "segment" and segment_length == "duration" and durations is None:
             raise ParameterError("--segment-length duration needs --durations.")
-        collar = measures.Collar(t_collar, percentage_of_length, not no_onset, not no_offset)
+        collar = Collar(t_collar, percentage_of_length, not no_onset, not no_offset)
         result = report.sed_eval(truth, system, durations, metric, collar=collar, matching=matching,
                                  resolution=resolution, length=segment_length)
     else:

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from segeval.adapters.collar import Collar
 from segeval.adapters.tiou import overlap
 from segeval.core.errors import InputError, ParameterError
 from segeval.protocols.sed.read import Event, Events
@@ -69,22 +70,6 @@ def results(counts: Counts, zero_score: bool) -> dict[str, dict[str, float]]:
 
 
 # ----------------------------------------------------------------------------- event-based
-
-@dataclass(frozen=True)
-class Collar:
-    """sed_eval's onset/offset conditions: plain float differences compared with ``<=``."""
-
-    t_collar: float = 0.2
-    percentage_of_length: float = 0.2
-    onset: bool = True
-    offset: bool = True
-
-    def hit(self, ref: Event, est: Event) -> bool:
-        if self.onset and not abs(ref.onset - est.onset) <= self.t_collar:
-            return False
-        limit = max(self.t_collar, self.percentage_of_length * (ref.offset - ref.onset))
-        return not self.offset or abs(ref.offset - est.offset) <= limit
-
 
 def max_matching(graph: dict[int, list[int]]) -> dict[int, int]:
     """Hopcroft-Karp maximum matching of ``graph`` (left -> right neighbours) as right -> left, visiting
@@ -143,20 +128,20 @@ def event_file(counts: Counts, ref: Sequence[Event], est: Sequence[Event], colla
         graph: dict[int, list[int]] = {}
         for j, r in enumerate(ref):
             for i, e in enumerate(est):
-                if r.label == e.label and collar.hit(r, e):
+                if r.label == e.label and collar.hit(r.onset, r.offset, e.onset, e.offset):
                     graph.setdefault(i, []).append(j)
         for j, i in max_matching(graph).items():
             ref_ok[j] = est_ok[i] = True
     else:
         for j, r in enumerate(ref):
             for i, e in enumerate(est):
-                if not est_ok[i] and r.label == e.label and collar.hit(r, e):
+                if not est_ok[i] and r.label == e.label and collar.hit(r.onset, r.offset, e.onset, e.offset):
                     ref_ok[j] = est_ok[i] = True
                     break
     subs, taken = 0, [False] * len(est)
     for j in (j for j, ok in enumerate(ref_ok) if not ok):
         for i in (i for i, ok in enumerate(est_ok) if not ok):
-            if not taken[i] and collar.hit(ref[j], est[i]):
+            if not taken[i] and collar.hit(ref[j].onset, ref[j].offset, est[i].onset, est[i].offset):
                 taken[i] = True
                 subs += 1
                 break

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
+from segeval.adapters.collar import Collar
 from segeval.core.errors import InputError, ParameterError
 from segeval.core.words import plural
 from segeval.protocols.sed import measures as m
@@ -36,7 +37,7 @@ def _dropped(system: Events, kept: set[str], what: str) -> list[str]:
 
 
 def sed_eval(truth_path: str, system_path: str, durations_path: str | None, metric: str, *,
-             collar: m.Collar | None = None, matching: str = "optimal", resolution: float = 1.0,
+             collar: Collar | None = None, matching: str = "optimal", resolution: float = 1.0,
              length: str = "last-offset") -> Report:
     """sed_eval's event- (``metric`` "event") or segment-based figures over the ground truth's clips (with
     ``length`` "duration": every clip of the durations table, each to its duration)."""
@@ -49,7 +50,7 @@ def sed_eval(truth_path: str, system_path: str, durations_path: str | None, metr
     for clip in clips:
         ref, est = truth.clips.get(clip, []), system.clips.get(clip, [])
         if metric == "event":
-            m.event_file(counts, ref, est, collar or m.Collar(), matching)
+            m.event_file(counts, ref, est, collar or Collar(), matching)
         else:
             m.segment_file(counts, ref, est, resolution, durations[clip] if by_duration else None)
     figures = m.results(counts, zero_score=metric == "event")

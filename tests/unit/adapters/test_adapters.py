@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 import pytest
 
-from segeval.adapters import BinnedAdapter, OverlapAdapter, OverlapOnceAdapter, TiouAdapter, ToleranceAdapter
-from segeval.adapters.registry import KINDS
+from segeval.adapters import (
+    BinnedAdapter,
+    CollarAdapter,
+    OverlapAdapter,
+    OverlapOnceAdapter,
+    TiouAdapter,
+    ToleranceAdapter,
+)
+from segeval.adapters.registry import KINDS, make_adapter
 from segeval.core.errors import ParameterError
 from segeval.readers.from_tables import prepare
 from tests.support.timeline import adapt, bar, frames
@@ -238,6 +247,7 @@ non : ...........[=========]
     (TiouAdapter(0.5), "segeval.adapters.tiou"),
     (BinnedAdapter(10), "segeval.adapters.binned"),
     (ToleranceAdapter(5), "segeval.adapters.tolerance"),
+    (CollarAdapter(1), "segeval.adapters.collar"),
 ])
 def test_docstring_timelines_are_true(adapter, module: str) -> None:  # type: ignore[no-untyped-def]
     import importlib
@@ -328,6 +338,42 @@ def test_tiou_rejects_bad_theta() -> None:
         TiouAdapter(1.5)
 
 
+# ---------------------------------------------------------------------------- collar
+
+def test_collar_on_the_float_limit() -> None:
+    q, r = frames("""
+#      0         1         2         3         4         5         6         7
+#      012345678901234567890123456789012345678901234567890123456789012345678901
+rel  : ..........[===================]
+rel  : .......................[=======================================]
+1    : ............[===================]
+2    : .........................[=============================================]
+3    : .......................[=======================================]
+4    : ..........[===================]
+""")
+    for table in (q, r):  # one character = 0.1 s: 23 / 10 is the double nearest 2.3, as "2.3" reads
+        table[["start", "end"]] /= 10
+    # 1 (1.2-3.2) against 1.0-3.0: 1.2 - 1.0 = 0.19999999999999996 <= 0.2, offsets 0.20000000000000018 <= 0.4: 1;
+    # 2 (2.5-7.1) against 2.3-6.3: 2.5 - 2.3 = 0.20000000000000018 > 0.2: 0; 3 is 2.3-6.3 itself: 1; 4 is
+    # 1.0-3.0 itself, taken by 1: s (onsets only: the same)
+    for spec in ("collar:0.2:0.2", "collar:0.2:0.2:onset"):
+        (a,) = make_adapter(spec).adapt(prepare(q, r))
+        assert a.relstring == "101s" and a.num_rel == 2, spec
+
+
+@pytest.mark.parametrize(("spec", "part", "expected"), [
+    ("collar:-0.1", "the collar t (seconds)", "a number in [0, 1e100]"),
+    ("collar:0.2:nan", "the offset collar's share p of the length", "a number in [0, 1e100]"),
+    ("collar:0.2:0.2:offset", "the flags after p", "any of 'onset'"),
+    ("collar:0.2:0.2:onset:onset", "the flags after p", "any of 'onset'"),
+])
+def test_collar_refuses_bad_parameters(spec: str, part: str, expected: str) -> None:
+    with pytest.raises(ParameterError, match=re.escape(f"The 'adapter' parameter {spec!r}: {part} must be {expected}")):
+        make_adapter(spec)
+    with pytest.raises(ParameterError, match=r"The 't_collar' parameter must be a number in \[0, 1e100\]\. Got -1"):
+        CollarAdapter(-1)
+
+
 def test_readme_adapter_comparison_is_true() -> None:
     from segeval.core.pipeline import make_adapter
     from tests.conftest import ROOT
@@ -380,6 +426,11 @@ non : [===]
     ("tiou:0.5:float32", "00010s"),
     # union IoU: 2 = 3/12, 3 = 4/10, 5 = 6/18, 4 = 4/(7 + 5 - 4) = 0.5 takes 28-33, 6 finds it taken: s
     ("tiou-best:0.5", "00010s"),
+    # onsets within 3 s: 2 (8) and 3 (12) of 10-20 but offsets 13, 16 are 7, 4 > max(3, 0.2 * 10) from 20;
+    # 4 (25-32) of 28-33: offset 1 <= 3: takes it; 6 (28-33) hits it taken: s; 5 (14) is 4 from 10
+    ("collar:3", "00010s"),
+    # onsets only: 2 takes 10-20, 3 finds it taken, 4 takes 28-33, 5 (14) misses, 6 finds 28-33 taken
+    ("collar:3:0.2:onset", "01s10s"),
 ])
 def test_readme_picture_hand_derived(spec: str, labels: str) -> None:
     from segeval.core.pipeline import make_adapter

@@ -57,7 +57,8 @@ def test_each_example_round_trips_and_has_its_row_suffix() -> None:
 
 def test_the_help_is_the_grammar() -> None:
     assert ADAPTER_HELP == ("exact, overlap, overlap-once, binned[:B[:start|span]], tolerance[:T], "
-                            "tiou[:theta[:strict][:empty0][:best][:float32]], tiou-best[:theta]")
+                            "tiou[:theta[:strict][:empty0][:best][:float32]], tiou-best[:theta], "
+                            "collar[:t[:p[:onset]]]")
     for command in ("eval", "show", "me13sh"):
         code, out, _ = run_cli(command, "--help")
         text = re.sub(r"\s+", "", out)
@@ -76,8 +77,9 @@ def _bad(domain: Domain) -> list[tuple[Any, str]]:
     if domain.whole:
         least = int(domain.low)
         return [(least - 1, str(least - 1)), (1.5, "1.5"), ("x", "x"), (True, "+")]
-    if domain.numbers:
-        return [(0, "0"), (1.0000001, "1.0000001"), (float("nan"), "nan"), (-0.5, "-0.5")]
+    if domain.numbers:  # on or below the low end, above the high end, NaN
+        low, high = domain.low if domain.open_low else domain.low - 0.5, domain.high * 1.0000001
+        return [(low, repr(low)), (high, repr(high)), (float("nan"), "nan")]
     return [("end", "end"), (1, "1")]
 
 

@@ -225,6 +225,9 @@ def _rule(adapter: Adapter, spec: str, data: Prepared, j: int, span: tuple[str, 
         inter = max(0.0, min(e, qe) - max(s, qs))
         union = (qe - qs) + (e - s) - inter
         return union == 0 or inter / union >= float(spec.split(":")[1])
+    if kind == "collar":  # sed_eval's collars: onsets within t, offsets within max(t, p x the segment's length)
+        t, p = (float(x) for x in spec.split(":")[1:3])
+        return abs(qs - s) <= t and (spec.endswith(":onset") or abs(qe - e) <= max(t, p * (qe - qs)))
     assert isinstance(adapter, TiouAdapter)
     return _iou(s, e, qs, qe) > adapter.theta if adapter.strict else _iou(s, e, qs, qe) >= adapter.theta
 
@@ -284,7 +287,7 @@ def test_explanation_agrees_with_label(spec: str, seed: int) -> None:
                 else:  # no line, or a negative grade
                     assert all(Q["rel"].iat[j] < 0 and meets(j, True) for j in rows)
                     assert not any_rel
-            elif kind in ("tiou", "tiou-best"):
+            elif kind in ("tiou", "tiou-best", "collar"):
                 if label == "1":
                     (row,) = rows
                     assert row not in matched_at

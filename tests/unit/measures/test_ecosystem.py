@@ -432,7 +432,8 @@ def test_segeval_measure_names_carry_the_adapter_and_settings() -> None:
 
     examples = {"order": "file", "time_format": "seconds", "relevance_level": 2, "missing_queries": "zero",
                 "max_results": 5, "judged_only": True, "trec_eval": "9", "predicted": "ignore", "queries": ("101",),
-                "bin_size": 60, "bin_assign": "start", "tolerance": 5, "tiou": 0.7}
+                "bin_size": 60, "bin_assign": "start", "tolerance": 5, "tiou": 0.7, "t_collar": 0.5,
+                "percentage_of_length": 0.5}
     assert set(examples) == {f.name for f in fields(segeval.Settings)}  # a new setting needs an example here
     adapters = ("overlap", "binned:60", "binned:300", "tiou:0.5", "tiou:0.7")
     made = [segeval.measure("map"), *(segeval.measure("map", **{k: v}) for k, v in examples.items()),

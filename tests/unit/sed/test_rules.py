@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from segeval.adapters.collar import Collar
 from segeval.protocols.sed import measures
 from segeval.protocols.sed.read import Event
 from tests.conftest import run_cli
@@ -27,7 +28,7 @@ def _ev(onset: float, offset: float, label: str = "Dog") -> Event:
     ((0.0, 0.0), (0.1, 0.2), True),  # zero-length reference: collars 0.2 on both ends
 ])
 def test_collar_is_a_plain_float_difference(ref: tuple[float, float], est: tuple[float, float], hit: bool) -> None:
-    assert measures.Collar().hit(_ev(*ref), _ev(*est)) is hit
+    assert Collar().hit(*ref, *est) is hit
 
 
 def test_greedy_loses_a_match_that_optimal_finds() -> None:
@@ -37,7 +38,7 @@ def test_greedy_loses_a_match_that_optimal_finds() -> None:
     figures = {}
     for matching in ("greedy", "optimal"):
         counts = measures.Counts(["Dog"])
-        measures.event_file(counts, ref, est, measures.Collar(), matching)
+        measures.event_file(counts, ref, est, Collar(), matching)
         figures[matching] = measures.results(counts, zero_score=True)["micro"]
     assert figures["greedy"]["f_measure"] == 0.5  # P = R = 1/2
     assert figures["greedy"]["error_rate"] == 2 / (2 + measures.EPS)  # one deletion, one insertion
@@ -46,7 +47,7 @@ def test_greedy_loses_a_match_that_optimal_finds() -> None:
 
 def test_class_without_truth_nan_f_and_huge_error_rate() -> None:
     counts = measures.Counts(["Bird", "Dog"])
-    measures.event_file(counts, [_ev(1.0, 2.0)], [_ev(1.0, 2.0), _ev(5.0, 6.0, "Bird")], measures.Collar(), "optimal")
+    measures.event_file(counts, [_ev(1.0, 2.0)], [_ev(1.0, 2.0), _ev(5.0, 6.0, "Bird")], Collar(), "optimal")
     r = measures.results(counts, zero_score=True)
     assert r["Bird"]["recall"] != r["Bird"]["recall"]  # NaN: no reference
     assert r["Bird"]["error_rate"] == 0.0 + 0 / measures.EPS + 1 / measures.EPS  # one insertion over eps
