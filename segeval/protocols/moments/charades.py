@@ -9,21 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from segeval.core.errors import InputError
-from segeval.readers.files import is_stream, read_text
+from segeval.readers.files import read_text
 from segeval.readers.formats import read_number
 from segeval.readers.json_records import lines
 
 LINE = re.compile(r"[^\s{\[][^\n]*##")  # a first line with ## that is not JSON
 EXPECTED = "VIDEO START END##SENTENCE (Charades-STA), such as '3MSZA 24.3 30.4##person turn a light on.'"
 Rows = list[tuple[int, str, dict[str, Any]]]
-
-
-def is_charades(path: str | Path) -> bool:
-    """Whether the first non-blank line of ``path`` has Charades-STA's layout (a stream is read whole, once)."""
-    from segeval.protocols.moments.detect import _head
-
-    head = read_text(path, lines=True) if is_stream(path) else _head(path)
-    return bool(LINE.match(head.lstrip("\ufeff \t\r\n")))
 
 
 def read_charades(path: str | Path) -> Rows:

@@ -26,6 +26,13 @@ def _head(path: str | Path) -> str:
     return first.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
 
 
+def is_charades(path: str | Path) -> bool:
+    """Whether the first non-blank line of ``path`` has Charades-STA's layout (a stream is read whole, once)."""
+    from segeval.readers.files import is_stream, read_text
+
+    return bool(LINE.match(read_text(path, lines=True).lstrip("\ufeff \t\r\n") if is_stream(path) else _head(path)))
+
+
 def detect(truth: str | Path) -> tuple[str, str]:
     """The protocol of ``truth`` and why: QVHighlights (JSON Lines with ``relevant_windows``), TVR (JSON
     Lines with ``ts``), DiDeMo (a JSON list of objects with ``times``), Ego4D NLQ (a JSON object with
