@@ -15,7 +15,9 @@ Writes into OUT_DIR:
   every third result;
 * ``recall.gt.jsonl``, ``recall.pred.jsonl``: QVHighlights-style lines, one truth window per query on a
   0.5 s grid (so IoU often sits exactly on 0.3, 0.5 or 0.7), 12 predictions with positive lengths listed
-  in descending score order (ties kept in list order).
+  in descending score order (ties kept in list order); ``charades.gt.txt``, ``charades.pred.jsonl``: the same
+  case as Charades-STA lines (``VIDEO START END##SENTENCE``) and Moment-DETR-style predictions (``vid``,
+  ``query``; qids offset by 100, as converters number them otherwise), shuffled.
 
 The official scripts are run on these inputs and their outputs stored in tests/fixtures/mr (see its
 README); tests/unit/analyses/test_moment_protocols.py compares segeval with them.
@@ -168,6 +170,15 @@ def main(out: Path) -> None:
     rtruth, rpreds = recall(rng)
     (out / "recall.gt.jsonl").write_text("".join(json.dumps(t) + "\n" for t in rtruth))
     (out / "recall.pred.jsonl").write_text("".join(json.dumps(p) + "\n" for p in rpreds))
+    # the same case in Charades-STA's own text, predictions Moment-DETR-style (vid, query), shuffled
+    sentence = [f"person does thing {q}." for q in range(len(rtruth))]
+    windows = [t["relevant_windows"][0] for t in rtruth]
+    (out / "charades.gt.txt").write_text("".join(f"{t['vid']} {w[0]} {w[1]}##{s}\n"
+                                                 for t, w, s in zip(rtruth, windows, sentence, strict=True)))
+    keyed = [{**p, "qid": 100 + p["qid"], "vid": t["vid"], "query": sentence[p["qid"]]}
+             for t, p in zip(rtruth, rpreds, strict=True)]
+    rng.shuffle(keyed)
+    (out / "charades.pred.jsonl").write_text("".join(json.dumps(k) + "\n" for k in keyed))
 
 
 if __name__ == "__main__":

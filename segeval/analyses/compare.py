@@ -100,7 +100,7 @@ class Comparison:
         return render(self, "markdown")
 
     def to_latex(self) -> str:
-        """The table as a LaTeX tabular (as ``compare -o latex``)."""
+        """ranx's compact LaTeX table with significance superscripts (as ``compare -o latex``)."""
         return render(self, "latex")
 
     def to_csv(self) -> str:
@@ -385,6 +385,46 @@ def _grids(result: Comparison) -> list[tuple[list[str], list[list[str]]]]:
     return grids
 
 
+TEST_NAMES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "randomization": "randomization test",
+              "bootstrap": "bootstrap test", "tukey": "Tukey's HSD test"}
+
+
+def _latex(result: Comparison) -> str:
+    """ranx's compact table: a letter per run; each mean (4 decimals; the best bold) with, as a superscript, the
+    letters of the runs it is significantly better than (a tested pair, p < alpha, the higher mean)."""
+    from string import ascii_letters
+
+    from segeval.reports.escaping import latex
+
+    if len(result.runs) > len(ascii_letters):
+        raise ParameterError(f"The 'output' parameter latex names runs by the letters a-z, A-Z: at most "
+                             f"{len(ascii_letters)} runs. Got {len(result.runs)} runs instead (-o csv has them all).")
+    letter = dict(zip(result.runs, ascii_letters, strict=False))
+    tested = result.pairs if result.all_pairs else [Pair(result.baseline, n, m, 0.0, None, 1.0, c.significant)
+                                                    for n in result.runs for m, c in result.cells[n].items()]
+    beats: set[tuple[str, str, str]] = set()
+    for x in tested:
+        a, b = result.cells[x.a][x.measure].mean, result.cells[x.b][x.measure].mean
+        if x.significant and a != b:
+            beats.add((x.b, x.a, x.measure) if b > a else (x.a, x.b, x.measure))
+    rows: list[list[Any]] = [[letter[n], n] for n in result.runs]
+    for m in result.measures:
+        best = max(float(f"{result.cells[n][m].mean:.4f}") for n in result.runs)
+        for row, n in zip(rows, result.runs, strict=True):
+            shown = f"{result.cells[n][m].mean:.4f}"
+            sup = "".join(letter[r] for r in result.runs if (n, r, m) in beats)
+            row.append(tables.Latex((rf"\textbf{{{shown}}}" if float(shown) == best else shown)
+                                    + (f"$^{{{sup}}}$" if sup else "")))
+    against = "every other run" if result.all_pairs else f"the baseline ({letter[result.baseline]}) only"
+    correction = "" if result.correction == "none" or result.test in ADJUSTED_TESTS else \
+        f", {result.correction} correction"
+    caption = tables.Latex(
+        f"Each measure over {plural(result.queries, 'query', 'queries')}; the best in bold. A superscript "
+        f"gives the letters of the runs that the run is significantly better than, tested against {against} "
+        f"({latex(TEST_NAMES[result.test])}{correction}, $p < {result.alpha:g}$).")
+    return tables.render([("#", ""), ("run", ""), *((m, "") for m in result.measures)], rows, "latex", caption)
+
+
 def render(result: Comparison, fmt: str = "text") -> str:
     """The comparison table in ``fmt`` (text, markdown, latex, csv, json)."""
     what = ("difference b - a [95% bootstrap interval] p" if result.all_pairs else
@@ -406,8 +446,8 @@ def render(result: Comparison, fmt: str = "text") -> str:
         return "\n".join(tables.render([(h, "") for h in header], rows, fmt) for header, rows in grids) + \
             f"\n{markdown(legend)}; {'; '.join(markdown(n) for n in result.notes)}\n"
     if fmt == "latex":
-        return "".join(tables.render([(h, "") for h in header], rows, fmt) for header, rows in grids) + "".join(
-            f"% {printable(line)}\n" for line in [legend, *(f"note: {n}" for n in result.notes)])
+        return _latex(result) + "".join(f"% {printable(line)}\n" for line in [legend, *(f"note: {n}" for n in
+                                                                                       result.notes)])
     blocks = []
     for header, rows in grids:
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]

@@ -5,7 +5,7 @@
   significant digits), so a human reads ``0.9``, never ``0.8999999999999999``;
 - json: a list of objects, one per row, the column names as keys, numbers at full precision;
 - csv: a header line, numbers at full precision (``repr``), cells escaped by :func:`~segeval.reports.escaping.csv_text`;
-- markdown, latex: the text cells in a pipe table or a ``tabular``.
+- markdown, latex: the text cells in a pipe table or a ``tabular`` (a :class:`Latex` cell kept as written).
 
 A value that is not a finite number is written ``nan``, ``inf`` or ``-inf`` in text, CSV, Markdown and LaTeX
 and ``null`` in JSON (JSON has no such number: the output is always valid JSON); a missing value (None) is an
@@ -57,8 +57,14 @@ def _records(columns: Sequence[Column], rows: Sequence[Sequence[Any]]) -> list[d
     return [dict(zip([name for name, _ in columns], map(plain, row), strict=True)) for row in rows]
 
 
-def render(columns: Sequence[Column], rows: Sequence[Sequence[Any]], fmt: str) -> str:
-    """The table in ``fmt`` (text, json, csv, markdown, latex), as the module says."""
+class Latex(str):
+    """A LaTeX cell or caption already written as markup (its text parts escaped by
+    :func:`~segeval.reports.escaping.latex`): written as it is."""
+
+
+def render(columns: Sequence[Column], rows: Sequence[Sequence[Any]], fmt: str, caption: Latex | None = None) -> str:
+    """The table in ``fmt`` (text, json, csv, markdown, latex), as the module says; in LaTeX the columns of plain
+    text cells before the first other one are left-aligned, and a ``caption`` puts the tabular in a ``table``."""
     names = [name for name, _ in columns]
     if fmt == "json":
         return json_text(_records(columns, rows)) + "\n"
@@ -69,10 +75,15 @@ def render(columns: Sequence[Column], rows: Sequence[Sequence[Any]], fmt: str) -
         lines = ["| " + " | ".join(markdown(c) for c in row) + " |" for row in [names, *cells]]
         return "\n".join([lines[0], "|" + "---|" * len(names), *lines[1:]]) + "\n"
     if fmt == "latex":
-        body = [" & ".join(latex(c) for c in row) + r" \\" for row in cells]
-        return "\n".join([r"\begin{tabular}{l" + "r" * (len(names) - 1) + "}", r"\toprule",
-                          " & ".join(latex(n) for n in names) + r" \\", r"\midrule", *body,
-                          r"\bottomrule", r"\end{tabular}"]) + "\n"
+        body = [" & ".join(v if isinstance(v, Latex) else latex(c) for v, c in zip(row, text, strict=True)) + r" \\"
+                for row, text in zip(rows, cells, strict=True)]
+        left = next((i for i in range(1, len(names)) if any(not isinstance(r[i], str) or isinstance(r[i], Latex)
+                                                             for r in rows)), len(names))
+        table = [r"\begin{tabular}{" + "l" * left + "r" * (len(names) - left) + "}", r"\toprule",
+                 " & ".join(latex(n) for n in names) + r" \\", r"\midrule", *body, r"\bottomrule", r"\end{tabular}"]
+        if caption is not None:
+            table = [r"\begin{table}[ht]", r"\centering", rf"\caption{{{caption}}}", *table, r"\end{table}"]
+        return "\n".join(table) + "\n"
     return "".join("\t".join(row) + "\n" for row in [names, *cells])
 
 

@@ -313,9 +313,11 @@ def formula_cells(text: str) -> list[str]:
 
 def latex_clean(text: str) -> bool:
     """No LaTeX special character outside its escape (the escapes removed, none may be left)."""
-    body = "\n".join(line for line in text.splitlines() if not line.startswith("%"))
+    body = "\n".join(line for line in text.splitlines() if not line.startswith(("%", "\\caption{", "\\centering",
+                                                                             "\\begin{table}", "\\end{table}")))
+    body = re.sub(r"\\textbf\{([0-9.]+)\}|\$\^\{[a-zA-Z]+\}\$", r"\1", body)  # compare's bold best, superscripts
     body = re.sub(r"\\(?:textbackslash|textasciitilde|textasciicircum)\{\}|\\[{}$&#_%]|\\\\|\\(?:begin|end)\{tabular\}"
-                  r"(?:\{l?r*\})?|\\(?:top|mid|bottom)rule", "", body)
+                  r"(?:\{l*r*\})?|\\(?:top|mid|bottom)rule", "", body)
     return not re.search(r"[\\{}$#^~%]", body) and body.count("&") == body.count(" & ")
 
 

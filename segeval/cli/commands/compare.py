@@ -65,7 +65,8 @@ def compare(
     seed: Seed = 0,
     output: Annotated[str, typer.Option(
         "--output", "-o", metavar="text|markdown|latex|csv|json",
-        help="Table format: text (aligned columns), markdown, latex, csv or json.")] = "text",
+        help="Table format: text (aligned columns), markdown, latex (ranx's compact table: a letter per run, "
+             "the best bold, superscripts naming the runs it is significantly better than), csv or json.")] = "text",
     jobs: Jobs = None,
     quiet: Quiet = False,
     memory: Memory = "auto",

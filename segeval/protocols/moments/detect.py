@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from segeval.core.errors import InputError
+from segeval.protocols.moments.charades import LINE
 from segeval.readers.json_records import loads
 
 #: how much of the ground truth is looked at
@@ -25,10 +26,17 @@ def _head(path: str | Path) -> str:
     return first.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
 
 
+def is_charades(path: str | Path) -> bool:
+    """Whether the first non-blank line of ``path`` has Charades-STA's layout (a stream is read whole, once)."""
+    from segeval.readers.files import is_stream, read_text
+
+    return bool(LINE.match(read_text(path, lines=True).lstrip("\ufeff \t\r\n") if is_stream(path) else _head(path)))
+
+
 def detect(truth: str | Path) -> tuple[str, str]:
     """The protocol of ``truth`` and why: QVHighlights (JSON Lines with ``relevant_windows``), TVR (JSON
     Lines with ``ts``), DiDeMo (a JSON list of objects with ``times``), Ego4D NLQ (a JSON object with
-    ``videos``).  The ``recall`` protocol reads QVHighlights' files: it is never guessed."""
+    ``videos``), recall (Charades-STA's ``VIDEO START END##SENTENCE`` lines; QVHighlights' files only when named)."""
     from segeval.readers.files import is_stream
 
     name = str(truth)
@@ -52,6 +60,9 @@ def detect(truth: str | Path) -> tuple[str, str]:
         return "ego4d-nlq", "it is a JSON object with 'videos' (Ego4D NLQ)"
     if head.startswith("[") and '"times"' in head:
         return "didemo", "it is a JSON list of objects with 'times' (DiDeMo)"
+    if LINE.match(head):
+        return "recall", "its lines are VIDEO START END##SENTENCE (Charades-STA; scored as R@k)"
     raise InputError(name, "does not look like any moment-retrieval ground truth segeval knows; expected "
-                           "QVHighlights or TVR JSON Lines (relevant_windows; ts), a DiDeMo JSON list (times) or "
-                           "Ego4D NLQ JSON (videos), or --protocol naming the protocol")
+                           "QVHighlights or TVR JSON Lines (relevant_windows; ts), a DiDeMo JSON list (times), "
+                           "Ego4D NLQ JSON (videos), Charades-STA lines (VIDEO START END##SENTENCE), or --protocol "
+                           "naming the protocol")

@@ -21,7 +21,7 @@ from tests.support.timeline import spans
 MR = FIXTURES / "mr"
 CASES = ("didemo.gt.json", "didemo.pred.json", "didemo.pred.jsonl", "ego4d.gt.json", "ego4d.pred.json",
          "ego4d-missing.pred.json", "ego4d-nan.gt.json", "ego4d-nan.pred.json", "recall.gt.jsonl",
-         "recall.pred.jsonl")
+         "recall.pred.jsonl", "charades.gt.txt", "charades.pred.jsonl")
 
 
 def mr(*args: str) -> tuple[int, dict[str, Any], str]:
@@ -135,14 +135,17 @@ def test_ego4d_missing_queries_score_zero_and_the_note_gives_the_official_figure
     assert ", ".join(f"{k} {v:.2f}" for k, v in ref.items()) in note
 
 
+@pytest.mark.parametrize("form", [("recall.gt.jsonl", "recall.pred.jsonl"), ("charades.gt.txt", "charades.pred.jsonl")])
 @pytest.mark.parametrize("nms", ["0.4", "0.5", "1.0"])
-def test_recall_matches_2d_tan_with_strict_iou_and_nms(nms: str) -> None:
+def test_recall_matches_2d_tan_with_strict_iou_and_nms(nms: str, form: tuple[str, str]) -> None:
+    # the Charades-STA form is the same case: its text told from content (no --protocol), joined on vid and query
     ref = json.loads((MR / "recall.official.json").read_text())["2D-TAN"][f"nms {nms}"]
-    args = ("-p", "recall", "--thresholds", "0.3,0.5,0.7", "--iou-compare", "gt")
-    code, got, _ = mr(*args, "--nms", nms, str(MR / "recall.gt.jsonl.gz"), str(MR / "recall.pred.jsonl.gz"))
+    args = ("--thresholds", "0.3,0.5,0.7", "--iou-compare", "gt") if "charades" in form[0] else \
+        ("-p", "recall", "--thresholds", "0.3,0.5,0.7", "--iou-compare", "gt")
+    code, got, _ = mr(*args, "--nms", nms, *(str(MR / f"{name}.gz") for name in form))
     assert code == 0 and close(got, ref) == 7 and got["queries"] == 50
     if nms == "1.0":  # nothing has IoU > 1: the same as no NMS
-        _, plain, _ = mr(*args, str(MR / "recall.gt.jsonl.gz"), str(MR / "recall.pred.jsonl.gz"))
+        _, plain, _ = mr(*args, *(str(MR / f"{name}.gz") for name in form))
         assert close(plain, ref) == 7
 
 
@@ -383,6 +386,47 @@ def test_didemo_keyed_bad_input_names_the_line(tmp_path: Path, lines: str, expec
     (tmp_path / "pred.jsonl").write_text(lines + "\n")
     code, _, err = mr("-p", "didemo", gt, str(tmp_path / "pred.jsonl"))
     assert code == 2 and str(tmp_path / "pred.jsonl") in err and re.search(expected, err), err
+
+
+CHARADES = "3MSZA 24.3 30.4##person turn a light on.\nAMT7R 4.5 12.5##a person is putting a picture onto the wall.\n" \
+    "3MSZA 24.3 30.4##person flipped the light switch near the door.\n"
+
+
+def test_charades_sta_text_with_moment_detr_predictions(tmp_path: Path) -> None:
+    (tmp_path / "gt.txt").write_text(CHARADES)
+    pred = write(tmp_path / "p.jsonl", [
+        {"qid": 9, "vid": "AMT7R", "query": "a person is putting a picture onto the wall.",
+         "pred_relevant_windows": [[4.5, 8.5, 0.9], [4.5, 12.5, 0.5]]},
+        {"qid": 7, "vid": "3MSZA", "query": "person turn a light on.", "pred_relevant_windows": [[24.3, 30.4, 0.2],
+                                                                                                [20, 30.4, 0.8]]}])
+    code, got, err = mr(str(tmp_path / "gt.txt"), pred)
+    assert code == 0 and "protocol recall" in err and "Charades-STA" in err
+    # line 0: first by score [20, 30.4]: IoU 6.1 / 10.4 = 0.587, [24.3, 30.4] second: 1; line 1: IoU 4 / 8 = 0.5
+    # exactly (>= hits), [4.5, 12.5] second: 1; line 2: no prediction, 0
+    assert got["R@1,IoU@0.5"] == pytest.approx(200 / 3) and got["R@1,IoU@0.7"] == 0
+    assert got["R@5,IoU@0.5"] == got["R@5,IoU@0.7"] == pytest.approx(200 / 3)
+    assert got["mIoU"] == pytest.approx(100 * (6.1 / 10.4 + 0.5 + 0) / 3)
+    assert "1 ground-truth queries have no predicted window (e.g. 2)" in got["notes"][0]
+    _, strict, _ = mr("--iou-compare", "gt", str(tmp_path / "gt.txt"), pred)
+    assert strict["R@1,IoU@0.5"] == pytest.approx(100 / 3)  # 0.5 is not > 0.5
+
+
+@pytest.mark.parametrize(("truth", "prediction", "expected"), [
+    ("3MSZA 24.3##a.\n", None, r"gt.txt, line 1: expected VIDEO START END##SENTENCE"),
+    ("3MSZA 24.3 3O.4##a.\n", None, r"gt.txt, line 1: end is '3O.4'; expected a finite number"),
+    (CHARADES + "3MSZA 1 2##person turn a light on.\n", None, r"gt.txt, line 4: video 3MSZA has this sentence on "
+                                                            r"line 1 too"),
+    (CHARADES, {"qid": 0, "vid": "3MSZA", "query": "person turn a light on", "pred_relevant_windows": [[0, 1, 1]]},
+     r"p.jsonl, line 1: names no line of the Charades-STA ground truth"),
+    (CHARADES, {"qid": 0, "pred_relevant_windows": [[0, 1, 1]]}, r"p.jsonl, line 1: names no line"),
+])
+def test_charades_sta_bad_input_exits_2(tmp_path: Path, truth: str, prediction: dict[str, Any] | None,
+                                       expected: str) -> None:
+    import re
+    (tmp_path / "gt.txt").write_text(truth)
+    pred = write(tmp_path / "p.jsonl", [prediction or {"qid": 0, "pred_relevant_windows": [[0, 1, 1]]}])
+    code, _, err = mr("-p", "recall", str(tmp_path / "gt.txt"), pred)
+    assert code == 2 and re.search(expected, err), err
 
 
 def test_recall_bad_input_exits_2(tmp_path: Path) -> None:

@@ -17,6 +17,8 @@ import numpy as np
 from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.core.words import plural
+from segeval.protocols.moments.charades import by_sentence, read_charades
+from segeval.protocols.moments.detect import is_charades
 from segeval.protocols.moments.reading import is_number
 from segeval.readers.json_records import read_moment_jsonl
 
@@ -210,12 +212,15 @@ def _split(array: FloatArray, counts: list[int]) -> list[FloatArray]:
 
 def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moments:
     """QVHighlights JSON Lines: ground truth (``relevant_windows``; ``duration``, ``relevant_clip_ids``,
-    ``saliency_scores`` for highlights) and a submission (``pred_relevant_windows`` of
-    [start, end, score] and/or ``pred_saliency_scores``)."""
+    ``saliency_scores`` for highlights; or Charades-STA's text, :mod:`~segeval.protocols.moments.charades`) and a
+    submission (``pred_relevant_windows`` of [start, end, score] and/or ``pred_saliency_scores``)."""
     m = Moments()
     tname, pname = str(truth_path), str(predictions_path)
-    truth_rows = read_moment_jsonl(truth_path)
+    charades = is_charades(truth_path)
+    truth_rows = read_charades(truth_path) if charades else read_moment_jsonl(truth_path)
     pred_rows = read_moment_jsonl(predictions_path)
+    if charades:
+        pred_rows = by_sentence(truth_rows, pred_rows, pname)
     m.moments = any("pred_relevant_windows" in row for _, _, row in pred_rows)
     m.highlights = any("pred_saliency_scores" in row for _, _, row in pred_rows)
     if not (m.moments or m.highlights):
