@@ -398,7 +398,8 @@ def _latex(result: Comparison) -> str:
 
     if len(result.runs) > len(ascii_letters):
         raise ParameterError(f"The 'output' parameter latex names runs by the letters a-z, A-Z: at most "
-                             f"{len(ascii_letters)} runs. Got {len(result.runs)} runs instead (-o csv has them all).")
+                             f"{plural(len(ascii_letters), 'run')}. Got {plural(len(result.runs), 'run')} instead "
+                             f"(-o csv has them all).")
     letter = dict(zip(result.runs, ascii_letters, strict=False))
     tested = result.pairs if result.all_pairs else [Pair(result.baseline, n, m, 0.0, None, 1.0, c.significant)
                                                     for n in result.runs for m, c in result.cells[n].items()]
