@@ -220,11 +220,9 @@ def complete_qrels(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame] | Seque
                    smoothing: float = 0.2, terms: int = 1_000_000, relevance_level: int = 1,
                    kld_fit: str = "leave-one-out") -> Completion:
     """Train ``classifier`` per query on the judged items and label the unjudged items of the runs' top
-    ``depth`` (see the module docstring).  Lines with a negative grade are neither training items nor
-    classified.  Items without text (no tokens: a document missing from the texts or with none, a segment
-    that no transcript line with a token overlaps) are neither training items nor classified, so an
-    unjudged one stays unjudged rather than being judged on the collection model alone (counted in
-    ``no_text``)."""
+    ``depth`` (see the module docstring).  Lines with a negative grade, and items without a token
+    (counted in ``no_text``), are neither training items nor classified: an unjudged one stays unjudged
+    rather than being judged on the collection model alone."""
     _check_completion(qrels, texts, classifier, depth, smoothing, terms, kld_fit)
     run_frames = list(runs.values()) if isinstance(runs, Mapping) else list(runs)
     candidates = pd.concat([unjudged_top(qrels, r, depth, adapter) for r in run_frames], ignore_index=True)
