@@ -220,7 +220,7 @@ def complete_qrels(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame] | Seque
                    smoothing: float = 0.2, terms: int = 1_000_000, relevance_level: int = 1,
                    kld_fit: str = "leave-one-out") -> Completion:
     """Train ``classifier`` per query on the judged items and label the unjudged items of the runs' top
-    ``depth`` (see the module docstring).  Lines with a negative grade, and items without a token
+    ``depth`` (docs/pool-bias.md).  Lines with a negative grade, and items without a token
     (counted in ``no_text``), are neither training items nor classified: an unjudged one stays unjudged
     rather than being judged on the collection model alone."""
     _check_completion(qrels, texts, classifier, depth, smoothing, terms, kld_fit)

@@ -40,7 +40,7 @@ class Fixed:
 
 def fix_submission(run: pd.DataFrame, rules: Rules, time_format: str = "mmss", *,
                    zero_length: float = DEFAULT_ZERO_LENGTH, overlap: str = "trim") -> Fixed:
-    """Repair ``run`` (as read, strictly) against ``rules``; see the module docstring for the steps."""
+    """Repair ``run`` (as read, strictly) against ``rules``; the steps: docs/input-checks.md ('segeval fix')."""
     check_choice("overlap", overlap, OVERLAP_POLICIES)
     POSITIVE.check("zero_length", zero_length)
     if time_format == "mmss" and zero_length % 1:

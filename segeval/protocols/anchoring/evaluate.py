@@ -87,7 +87,7 @@ def query_values(anchors: Sequence[Anchor], results: Sequence[AnchorResult]) -> 
 
 def score_anchoring(anchors: Sequence[Anchor], results: Sequence[AnchorResult], *, runid: str,
                     order: str = "file", no_relevant: str = "skip", run_path: str = "run") -> AnchoringEvaluation:
-    """Evaluate ``results`` against ``anchors`` (see the module docstring for the measures).
+    """Evaluate ``results`` against ``anchors`` (the measures: docs/anchoring.md).
 
     ``order``: ``file`` ranks each query's results in file order, as the toolkit (it ignores the rank
     and score fields); ``rank`` sorts them by the rank field (stably).  ``no_relevant``: what to do
