@@ -1,9 +1,7 @@
 """Binned relevance, as the MediaEval reference computes it.
 
-Time is cut into bins of ``bin_size`` seconds; a span (s, e) covers bins
-``s // B`` .. ``(e - 1) // B`` (the ``bins`` rule of :mod:`segeval.core.segment`).
-The binned ranking walks the results in rank order and appends each covered
-bin the first time it appears, so it can be longer or shorter than the run.
+The rule and the ``start`` variant are docs/adapters.md ('binned'); a span's bins are the ``bins``
+rule of :mod:`segeval.core.segment`.  The binned ranking can be longer or shorter than the run.
 With B = 10::
 
               0         1         2
@@ -16,15 +14,6 @@ With B = 10::
 
 (1 covers bins 0, 1 and 2; 2 covers bin 1 again and is dropped; 3 is a
 zero-length span on a bin boundary and covers no bin.)
-
-A bin is relevant when a relevant qrels segment covers it (qrels are not merged
-first), non-relevant when only a non-relevant one does.  ``num_rel`` is the
-number of distinct relevant bins.
-
-That is the reference script's rule (``assign="span"``).  The paper's formula
-(``assign="start"``, given as ``-a binned:B:start``; reported as ``binned-start``
-with the suffix ``_bin_start``) puts every result and every judged segment in the
-single bin of its start time.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """sed_eval's event-based collar as an adapter: ``collar:t:p`` (``collar:t:p:onset``: onsets only).
 
-A result hits a relevant qrels segment of its video when their onsets are at most ``t`` apart and their offsets
-at most max(``t``, ``p`` x the segment's length), each a plain float difference compared with ``<=``
-(:class:`Collar`, the rule ``segeval sed``'s event-based figures use).  In rank order each result takes the first
-free segment it hits, in qrels line order: ``1``; a result hitting only taken segments is ``s``; any other ``0``
-(the ground truth is taken as exhaustive).  With t = 1, p = 0.2::
+The rule is docs/adapters.md ('collar'); the hit test is :class:`Collar`, the one ``segeval sed``'s
+event-based figures use.  With t = 1, p = 0.2::
 
               0         1         2
               0123456789012345678901234
@@ -15,7 +12,7 @@ free segment it hits, in qrels line order: ``1``; a result hitting only taken se
         labels: 1s0
 
 (1: onsets 1 apart, offsets 1 <= max(1, 0.2 x 10); 2 hits too (1 and 2 <= 2) but the segment is taken; 3's offset
-is 5 away.)  ``num_rel`` is the number of relevant qrels segments.
+is 5 away.)
 
 This is sed_eval's greedy matching (``event_matching_type="greedy"``: each reference event, in file order, takes
 the first free detection in file order): when both sides visit the other in one fixed order, the two greedy passes

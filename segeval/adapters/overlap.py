@@ -16,11 +16,7 @@ second; numbered lines are results by rank::
         labels: 0-11
 
 (1 meets the non-relevant 0-3; 2 meets nothing; 3 touches the relevant 10-20
-at 10; 4 lies inside it and is credited again.)
-
-Every result meeting a relevant segment counts, so one relevant segment can be
-credited many times and MAP can exceed 1.  ``num_rel`` is the number of merged
-relevant segments (touching or overlapping qrels segments of a video merged).
+at 10; 4 lies inside it and is credited again, so MAP can exceed 1: docs/adapters.md, 'overlap'.)
 """
 
 from __future__ import annotations

@@ -1,11 +1,9 @@
 """One query's subtopic judgements (``qid subtopic docno rel``, NIST ndeval's qrels), for the diversity
 measures: made on demand from the prepared qrels, so no other measure pays for them.
 
-A qrels file without a ``subtopic`` column (or with ``0`` throughout) is one subtopic, as ir_measures gives
-pyndeval such qrels.  Subtopics are numbered by their first line over the whole qrels, as pyndeval numbers
-them (ndeval's own reads them as integers: the same order on NIST's qrels, whose queries list their subtopics
-1, 2, ... in order).  The numbers fix the order in which a document's gains are summed, and through near ties
-the greedy ideal ranking: in another order the last bits, and then the ideal ranking, can differ.
+A qrels file without a ``subtopic`` column (or with ``0`` throughout) is one subtopic; subtopics are numbered
+by their first line over the whole qrels, as pyndeval numbers them (why that order matters: docs/measures.md,
+"Subtopic qrels").
 """
 
 from __future__ import annotations

@@ -1,14 +1,7 @@
 """Temporal IoU matching, as moment retrieval evaluates segments.
 
-A result is relevant (``1``) when its temporal intersection over union with a
-not yet matched relevant qrels segment of the same video is at least ``theta``
-(above it with ``strict``); the match goes to the segment with the highest IoU
-(on ties the first qrels line), greedily in rank order, and each relevant
-segment is matched once.  A result that reaches ``theta`` only with already
-matched segments is relevant-seen (``s``); any other result is non-relevant
-(``0``): the ground truth is taken as exhaustive.  IoU of spans [s1, e1] and
-[s2, e2] is overlap / (max(e1, e2) - min(s1, s2)); two equal zero-length spans
-have IoU 1.  With theta = 0.5::
+The rule and every flag are the table rows of docs/adapters.md ('tiou'); the ties are its "Ties"
+section.  IoU of spans [s1, e1] and [s2, e2] is overlap / (max(e1, e2) - min(s1, s2)).  With theta = 0.5::
 
               0         1         2
               0123456789012345678901234
@@ -19,24 +12,12 @@ have IoU 1.  With theta = 0.5::
         labels: 01s
 
 (1 is 10-20 against 5-15: IoU 5/15 < 0.5; 2 is 10-19: IoU 0.9, matched; 3 is an exact
-match, but the segment is taken.)  ``num_rel`` is the number of relevant qrels segments.
+match, but the segment is taken.)
 
-``float32`` computes IoU as TVR's official evaluator does: times rounded to 32-bit floats, the IoU
-in 32-bit arithmetic, 0 for an empty hull (two equal zero-length spans too), and theta rounded to a
-32-bit float (0.7 becomes 0.699999988). At an IoU exactly on theta in decimal the two arithmetics
-can disagree either way ([85.06, 85.07] against [85.06, 85.08]: 0.5 in float32, 0.49999999999 in
-doubles).
-
-``best`` (``pick="best"``) measures a result only against the relevant segment of its video with the highest
-IoU in the union form (``overlap / (len1 + len2 - overlap)``; on ties the first in qrels line order, the order
-of the ground truth's windows; a 0/0 first), as QVHighlights' R1 picks the ground-truth window of the first
-prediction before it measures the hull IoU; it reaches theta only with that one.
-
-``empty0`` (``empty="zero"``) gives an empty hull (two equal zero-length spans) IoU 0 instead of 1, in double
-precision: the convention of QVHighlights, Ego4D NLQ (whose 0/0 NaN is never a hit either) and the
-recall report, so that ``segeval mr --write-lines`` lines reproduce their figures.  :func:`tiou` is the one
-hull-form IoU: those protocols compute their IoU through it (``empty="nan"`` for Ego4D NLQ's mIoU, whose
-0/0 stays NaN; DiDeMo's inclusive units as [s, e + 1]), and :func:`tiou32` is TVR's.
+``float32``: at an IoU exactly on theta in decimal the two arithmetics can disagree either way
+([85.06, 85.07] against [85.06, 85.08]: 0.5 in float32, 0.49999999999 in doubles).  :func:`tiou` is the
+one hull-form IoU: the moment protocols compute their IoU through it (``empty="nan"`` for Ego4D NLQ's
+mIoU, whose 0/0 stays NaN; DiDeMo's inclusive units as [s, e + 1]), and :func:`tiou32` is TVR's.
 """
 
 from __future__ import annotations

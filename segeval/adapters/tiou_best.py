@@ -1,14 +1,7 @@
 """ActivityNet's temporal IoU matching as an adapter: ``tiou-best:θ``.
 
-A result is relevant (``1``) when, taking the relevant qrels segments of its video from the highest
-tIoU down and skipping the ones an earlier result took, it finds one with tIoU >= θ (it takes it);
-it is relevant-seen (``s``) when every segment reaching θ was taken; non-relevant (``0``) otherwise.
-This is :func:`segeval.protocols.detection.match.best_free_match`, the matching of ``segeval detect``: the tIoU
-in ``eval_detection.py``'s arithmetic (``inter / (len1 + len2 - inter)``; two zero-length windows give
-NaN, which matches as the official lets it), equal tIoUs visited later-qrels-line first.  It differs
-from ``tiou:θ`` only there: ``tiou`` takes the first qrels line on equal tIoUs, computes the union as
-the hull and gives two equal zero-length windows IoU 1.  With ``-m ap_interp`` (ActivityNet's
-interpolated AP) on ``segeval detect --write-lines`` output it gives ActivityNet's AP per class.
+The rule, and how it differs from ``tiou:θ``, are docs/adapters.md ('tiou-best' and "Ties"); the
+matching is :func:`segeval.protocols.detection.match.best_free_match`, the one of ``segeval detect``.
 """
 
 from __future__ import annotations

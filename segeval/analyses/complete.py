@@ -1,34 +1,12 @@
 """Qrels completion (Büttcher, Clarke, Yeung & Soboroff, SIGIR 2007, section 3).
 
 A classifier is trained, per query, on the judged items' texts and labels the *unjudged* items
-the runs put in their top ``depth``; the completed qrels mark every predicted line
-(``predicted:kld``/``predicted:svm`` in an extra last field, ``human`` for the others), so
-predicted labels never pass for human ones.
-
-* ``kld``: an item is relevant when the Kullback-Leibler divergence KLD(M_D, M_R) of its
-  unigram model from the relevant items' model is at most a threshold.  Both models are
-  interpolated with the collection model: ``M = (1 - λ) · ML + λ · collection`` (λ =
-  ``smoothing``, 0.2).  The threshold is the midpoint between the |R|-th and (|R|+1)-th smallest
-  divergence of the judged items, so exactly |R| judged items fall below it and precision
-  equals recall on the training items (ties at the boundary are all classified relevant).
-  ``kld_fit`` says how a *relevant* training item's divergence is taken: ``leave-one-out``
-  (default) from the model of the other relevant items, or ``resubstitution`` (the paper's
-  literal reading) from the model that contains it, which puts the training items far closer
-  than any unjudged item and so classifies almost nothing relevant when R is small or its
-  texts short.  A query with a single relevant item uses resubstitution.
-* ``svm``: a linear SVM (scikit-learn, the ``complete`` extra) on L1-normalised TF-IDF
-  vectors (tf × log(N / df)) of the ``terms`` most frequent collection terms: the standard
-  soft-margin problem with an unregularised bias (as SVMlight solves it) and SVMlight's default
-  C = 1 / mean(x·x).  A query whose judged items are all of one grade
-  predicts that grade.
-
-Texts are ``docno<TAB>text`` lines for documents; for segments, a transcript of timed lines
-``video start end text``, an item's text being the transcript lines that overlap it (the
-``interior`` rule of :mod:`segeval.core.segment`).  Tokens are lower-cased runs of word characters.
-The collection (background model, document frequencies) is every text in the file: the
-documents, or the transcript lines.  An item without a token (no text, or no transcript line
-under a segment) has nothing to classify: it is neither a training item nor labelled, and stays
-unjudged (:attr:`Completion.no_text` counts them).
+the runs put in their top ``depth``; predicted lines are marked so they never pass for human ones.
+The classifiers, the texts file and the output are docs/pool-bias.md, "Completing biased qrels".
+Beyond it: a query with a single relevant item uses ``kld``'s resubstitution (no other relevant
+item to leave one out against); ``svm`` solves the standard soft-margin problem with an unregularised
+bias, as SVMlight does; a segment's text is its transcript lines under the ``interior`` rule of
+:mod:`segeval.core.segment`.
 """
 
 from __future__ import annotations
@@ -242,11 +220,9 @@ def complete_qrels(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame] | Seque
                    smoothing: float = 0.2, terms: int = 1_000_000, relevance_level: int = 1,
                    kld_fit: str = "leave-one-out") -> Completion:
     """Train ``classifier`` per query on the judged items and label the unjudged items of the runs' top
-    ``depth`` (see the module docstring).  Lines with a negative grade are neither training items nor
-    classified.  Items without text (no tokens: a document missing from the texts or with none, a segment
-    that no transcript line with a token overlaps) are neither training items nor classified, so an
-    unjudged one stays unjudged rather than being judged on the collection model alone (counted in
-    ``no_text``)."""
+    ``depth`` (docs/pool-bias.md).  Lines with a negative grade, and items without a token
+    (counted in ``no_text``), are neither training items nor classified: an unjudged one stays unjudged
+    rather than being judged on the collection model alone."""
     _check_completion(qrels, texts, classifier, depth, smoothing, terms, kld_fit)
     run_frames = list(runs.values()) if isinstance(runs, Mapping) else list(runs)
     candidates = pd.concat([unjudged_top(qrels, r, depth, adapter) for r in run_frames], ignore_index=True)

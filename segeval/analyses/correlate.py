@@ -2,18 +2,10 @@
 
 Scores are higher-is-better; ranks are derived from them.  All functions take
 two equally long score arrays over the same items, in the same item order, and
-none depends on that order.
-
-Ties.  Kendall's tau-b and Spearman's rho treat ties as SciPy's ``kendalltau``
-(variant b) and ``spearmanr`` do.  ``kendall_tau_ties_agree`` counts a pair tied
-in either ranking as agreeing (Büttcher et al., SIGIR 2007).  ``tau_ap`` is
-Yilmaz, Aslam & Robertson's AP correlation (SIGIR 2008); a tie in the compared
-ranking is scored as the expectation over every order of the tied items, the
-τ_AP,a of Urbano & Marrero ("The treatment of ties in AP correlation", ICTIR
-2017), and a pair tied in the reference ranking is not an error (it counts as
-correctly ordered), so a ranking compared with itself scores 1.  A ranking that
-gives every item the same score (or fewer than two items) has no order: every
-coefficient but the ties-agree tau is then NaN, as in SciPy; :func:`notes` says why.
+none depends on that order.  The tie conventions (SciPy's for tau-b and rho,
+τ_AP,a for ``tau_ap``, NaN for a ranking without order) are docs/cli.md
+('segeval correlate'); ``kendall_tau_ties_agree`` counts a pair tied in either ranking as
+agreeing (Büttcher et al., SIGIR 2007).
 """
 
 from __future__ import annotations

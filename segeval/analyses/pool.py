@@ -1,20 +1,8 @@
 """Pool analysis and pool bias (Buttcher, Clarke, Yeung & Soboroff, SIGIR 2007), for document and segment runs.
 
-* :func:`contributions`: the judged items (documents, or the qrels segments an adapter matched) each run
-  puts in its top ``depth``, per group the union over its runs, and each group's *unique* contribution
-  (judged items no other group has in its top ``depth``), with relevant counts (Tables 1 and 4).
-* :func:`leave_one_out`: for each group (or a chosen set of runs), remove its unique
-  contribution from the qrels, re-evaluate every run, and report per measure the paper's
-  Table 2: average absolute rank change of the left-out runs (a run's rank is 1 + the number of
-  runs scoring strictly higher: tied runs share a rank), the largest move down and up, the RMS
-  error (equation 3) of their scores and of all runs' scores, the share whose score changed
-  significantly (paired t-test, p < 0.05) and Kendall's tau (the paper's 1 - 2 * inversions /
-  pairs: ties agree) between the full and reduced rankings of all runs (mean over the experiments).
-  The measure set ``paper`` (registry) holds the paper's measures, P@20(j) as ``P_judged_20``.
-* :func:`groups_for` and :func:`runs_left_out`: the runs' groups from a groups file and the runs of
-  ``--leave-out-runs``, matched by the names segeval shows (or their stems).
-* :func:`incompleteness`: random, unbiased reductions of the qrels (section 5.1, Figure 1): mean
-  score and Kendall's tau against the full qrels per measure and fraction.
+:func:`contributions` (``segeval pool``), :func:`leave_one_out` (``segeval pool-bias``, the paper's Table 2)
+and :func:`incompleteness` (section 5.1) are docs/pool-bias.md; :func:`groups_for` and :func:`runs_left_out`
+read the groups file and ``--leave-out-runs``, matching runs by the names segeval shows (or their stems).
 """
 
 from __future__ import annotations

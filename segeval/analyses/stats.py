@@ -2,21 +2,10 @@
 
 Every function takes two equally long arrays of per-query scores paired by
 query (baseline ``a``, system ``b``) and is deterministic for a given ``seed``.
-
-Conventions (stated in ``segeval compare``'s output too):
-
-- fewer than :data:`MIN_QUERIES` (2) queries: no paired test is possible and
-  every test gives p = 1 (the bootstrap interval is NaN);
-- every difference 0: p = 1;
-- Monte Carlo p-values (randomization, bootstrap) are (b + 1) / (B + 1), b of
-  the B resamples being at least as extreme as the observed difference, so p is
-  never 0 (Phipson & Smyth, "Permutation p-values should never be zero", 2010);
-- ``wilcoxon`` is SciPy's signed-rank test with ``zero_method="wilcox"`` (zero
-  differences are dropped), average ranks for tied absolute differences,
-  ``correction=False`` and ``method="auto"``;
-- resampling runs in batches of at most :data:`BATCH_VALUES` drawn indices, in
-  the order a single draw would make them, so memory does not grow with B
-  (the interval keeps B means); B is at most ``SEGEVAL_MAX_PERMUTATIONS``.
+The conventions (fewer than :data:`MIN_QUERIES` queries, p = (b + 1) / (B + 1), ``wilcoxon``'s
+SciPy options) are docs/cli.md ('segeval compare').  Resampling runs in batches of at most
+:data:`BATCH_VALUES` drawn indices, in the order a single draw would make them, so memory does not
+grow with B and the figures do not depend on the batch size.
 """
 
 from __future__ import annotations

@@ -1,19 +1,10 @@
 """Check a submitted run against the collection, as benchmark organisers do before evaluating it.
 
-The rules (each problem's ``kind`` in brackets): a video that is not in the video list
-(``unknown video``) or is on the blacklist (``blacklisted video``); a result that starts or ends,
-or whose jump-in point lies, after the end of its video (``past the end``); a result with no
-length, start = end (``zero length``); a query that is not in the queries file (``unknown
-query``) or that has no result (``missing query``); a result that overlaps an earlier result of
-its query in the same video (``overlap``); more than ``max_rank`` results for a query (``too many
-results``); ranks of a query that are not 1, 2, ..., n (``ranks not 1..n``).
-
-Results of a query are taken in rank order, equal ranks in file order (segeval's default
-ordering), so "earlier" means a better rank.  Two results overlap when they share more than a
-point: ``start < other end`` and ``other start < end``.  A result ending exactly at the video's
-duration is within the video.  End before start, negative times and ranks below 1 are reported by
-:func:`segeval.readers.validate.validate_run`, which ``segeval check`` runs too.  Rules that need a file
-(the video list, the blacklist, the queries) or ``max_rank`` apply only when it is given.
+The rules, each problem's ``kind`` and "earlier" (segeval's default result order) are
+docs/input-checks.md ("Submissions against the collection").  Two results overlap when they share more
+than a point: ``start < other end`` and ``other start < end``.  End before start, negative times and
+ranks below 1 are :func:`segeval.readers.validate.validate_run`'s; rules that need a file (the video
+list, the blacklist, the queries) or ``max_rank`` apply only when it is given.
 """
 
 from __future__ import annotations

@@ -1,24 +1,8 @@
 """Repair a submitted run so that :func:`segeval.analyses.submission.check_submission` finds nothing
 but queries without results (which no repair can supply), logging every change.
 
-Steps, in order (each change is one log line naming the run line):
-
-1. drop a result whose query is not in the queries file, whose video is not in the video list,
-   or whose video is blacklisted;
-2. swap start and end when the end is earlier than the start;
-3. drop a result that starts after its video's end; clip an end (and a jump-in point) past the
-   video's end to the end (in M.S times, the whole second at or before it);
-4. give a result with no length ``zero_length`` seconds (default 1, the shortest M.S length): the
-   end moves later, or, at the video's end, the start moves earlier;
-5. per query in rank order (equal ranks in file order), remove the overlap with earlier results of
-   the query in the same video: ``overlap="trim"`` (default) keeps the longest part that overlaps
-   none of them (the earliest of equally long parts) and drops a result with nothing left;
-   ``overlap="drop"`` drops every result that overlaps an earlier one;
-6. drop the results after the first ``max_rank`` of a query (in rank order);
-7. renumber each query's ranks 1..n in rank order.
-
-Lines keep their order, fields, separators and scores; a changed time is written in the run's time
-format.  Lines with no change are copied as they are, so fixing a fixed run changes nothing.
+The steps and their order are docs/input-checks.md ('segeval fix'); each change is one log line naming
+the run line, and lines with no change are copied as they are, so fixing a fixed run changes nothing.
 """
 
 from __future__ import annotations
@@ -56,7 +40,7 @@ class Fixed:
 
 def fix_submission(run: pd.DataFrame, rules: Rules, time_format: str = "mmss", *,
                    zero_length: float = DEFAULT_ZERO_LENGTH, overlap: str = "trim") -> Fixed:
-    """Repair ``run`` (as read, strictly) against ``rules``; see the module docstring for the steps."""
+    """Repair ``run`` (as read, strictly) against ``rules``; the steps: docs/input-checks.md ('segeval fix')."""
     check_choice("overlap", overlap, OVERLAP_POLICIES)
     POSITIVE.check("zero_length", zero_length)
     if time_format == "mmss" and zero_length % 1:

@@ -1,8 +1,7 @@
-"""The ``segeval`` entry points and exit codes.
+"""The ``segeval`` entry points and exit codes (docs/cli.md, "Exit codes").
 
-Exit codes: 0 ok, 2 bad input or usage (every :class:`~segeval.core.errors.SegevalError`, also a closed
-standard input read as ``-`` or a closed standard output written to), 3 lines skipped with ``--lenient``,
-1 a bug (no traceback), 130 aborted; a signal ends the process as :mod:`segeval.executors.interrupt` says.  The
+Every :class:`~segeval.core.errors.SegevalError` exits 2, also a closed standard input read as ``-`` or a
+closed standard output written to; a signal ends the process as :mod:`segeval.executors.interrupt` says.  The
 standard streams are prepared once at the entry point (:mod:`segeval.cli.streams`).
 """
 

@@ -1,14 +1,10 @@
 """The standard streams as the command line finds them: closed, failing or in an encoding that
 cannot write every character.  :func:`prepare` runs once at the entry point, before any command.
 
-- A closed descriptor (``<&-``, ``>&-``, ``2>&-``) is opened on ``/dev/null`` so that nothing else in
-  the process (a library, a worker) gets descriptor 0, 1 or 2 by accident.  A command then refuses to
-  read ``-`` from a closed standard input and to write to a closed standard output (exit 2, naming it);
-  commands that do neither work as usual.  With standard error closed, messages are lost but the
-  exit code still tells what happened.
-- Standard output and standard error are written in UTF-8 whatever the locale (``LC_ALL=C``,
-  ``PYTHONIOENCODING=ascii``): ids and file names are UTF-8 in the inputs, and the outputs keep their
-  bytes; a character that UTF-8 cannot hold (a file name's undecodable byte) is written as an escape.
+What the user sees is docs/cli.md, "Standard streams and locales".  A closed descriptor (``<&-``,
+``>&-``, ``2>&-``) is opened on ``/dev/null`` so that nothing else in the process (a library, a worker)
+gets descriptor 0, 1 or 2 by accident; a character that UTF-8 cannot hold (a file name's undecodable
+byte) is written as an escape.
 """
 
 from __future__ import annotations

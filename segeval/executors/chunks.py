@@ -1,13 +1,8 @@
 """Bounded memory for big runs: read in chunks, evaluate each finished query, keep per-query values only.
 
-A run whose lines are grouped by query (each query's lines contiguous, the usual case) is read
-``chunk_lines`` lines at a time; chunks are gathered into batches of at least :data:`~segeval.core.settings.BATCH_BYTES`
-before they are parsed, so that small chunks cost no more than big ones.  Once a query's last line
-has been read, its rows are evaluated against that query's qrels and only the per-query values
-are kept, so memory stays roughly flat as the run grows.  Measures are per query and aggregation
-is separate, so the result is the one of the in-memory path, byte for byte.  A run that is not
-grouped (a query reappears after another one started) raises :class:`NotGrouped`;
-:func:`evaluate_run` then says so and reads the whole file.
+How runs are read in chunks and batches is docs/engines.md, "Bounded memory".  Measures are per query
+and aggregation is separate, so the result is the one of the in-memory path, byte for byte.  A run that
+is not grouped raises :class:`NotGrouped`; :func:`evaluate_run` then says so and reads the whole file.
 
 Errors are the in-memory path's, with the same precedence: the first malformed line (with its
 absolute line number), then the first bad value (end before start, rank below 1), then parameter

@@ -1,15 +1,9 @@
 """``--engine dask``: many runs evaluated with Dask (dask.distributed) over (run, query-partition) tasks.
 
-Each run is read and validated once, in a task on a worker, so every worker must see the run
-files under the paths given (a shared file system when the cluster spans machines).  Its queries
-are split into partitions by a stable hash of the query id, and each partition is evaluated in
-its own task against the qrels and the plan (:func:`segeval.core.pipeline.plan`, made once here for
-each run kind), which are sent to every worker once.  Queries are independent,
-so the client merges each run's partitions in query order and hands on the runs' evaluations in
-the order given: they, and so the output of ``eval`` and ``compare``, are the single-process
-engine's, byte for byte.
-
-Dask is imported here only, and only when this engine is used (``pip install 'segeval[dask]'``).
+The tasks, the partitions and what the workers must see are docs/engines.md, "Dask" and "Dask cluster".
+Queries are independent, so the client merges each run's partitions in query order and hands on the runs'
+evaluations in the order given: they, and so the output of ``eval`` and ``compare``, are the
+single-process engine's, byte for byte.  Dask is imported here only, and only when this engine is used.
 """
 
 from __future__ import annotations

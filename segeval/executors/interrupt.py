@@ -1,14 +1,12 @@
 """Stopping on SIGINT, SIGTERM and SIGHUP: promptly, with no worker left, no partial output and no traceback.
 
-:func:`install` (called by the command line only, never on import) sends both signals to a
-watcher thread instead of raising ``KeyboardInterrupt`` wherever the main thread happens to be.
-The watcher ends (SIGKILL) every descendant process (worker pools, Dask clusters), removes the output
-files being written (:func:`partial_output` registers them), prints one line on stderr and exits
-with 128 + the signal number (130, 143, 129).  It does not wait for the main thread, so the stop is
-prompt also while the main thread is inside long native code (a NumPy kernel, libsvm), as long as
-that code releases the GIL.  Processes forked from this one ignore SIGINT (a Ctrl-C reaches the
-whole process group; their parent ends them), take SIGTERM's and SIGHUP's default actions, and are
-sent SIGKILL by the kernel when their parent ends in any way, even by SIGKILL (Linux, parent-death signal).
+What the user sees is docs/cli.md, "Exit codes".  :func:`install` (called by the command line only, never
+on import) sends the signals to a watcher thread instead of raising ``KeyboardInterrupt`` wherever the main
+thread happens to be; the watcher ends (SIGKILL) every descendant process, removes the output files being
+written (:func:`partial_output` registers them) and exits without waiting for the main thread, so the stop
+is prompt also inside long native code that releases the GIL.  Forked processes ignore SIGINT (a Ctrl-C
+reaches the whole process group; their parent ends them), take SIGTERM's and SIGHUP's default actions
+and get a parent-death signal (Linux).
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
 """The lane of ``segeval me13sh``: MediaEval qrels and a linking or search run, without pandas.
 
-The usual job (regular files, M.S times, every query) is the ``segments+whole`` route of ``segeval eval``
-(:mod:`segeval.readers.scanner_segments`: the byte scanner, the one coding of queries and videos, the rank order,
-:func:`segeval.core.prepared.assemble`, the adapters and measures), with the run's format given by ``--kind``
-instead of detected.  Whenever the job or the bytes are anything else (a token the scanner does not keep, a
-time that is not M.S, a line whose end is before its start, a rank below 1, a segment judged twice, no
-query in both files), :func:`me13sh_evaluation` returns None before printing anything, and the usual path
-reads the files and decides, with its messages.
+The lane and where it gives up are docs/internals.md ('me13sh lane'); then :func:`me13sh_evaluation`
+returns None before printing anything, and the usual path reads the files and decides, with its messages.
 """
 
 from __future__ import annotations

@@ -1,20 +1,8 @@
 """Which reader and executor evaluate a job, decided in one place, with the reason (``segeval eval --route``).
 
-A route is a *reader* and an *executor* around the same computation (prepare, label, measure,
-aggregate):
-
-readers
-    ``scanner``: the NumPy byte scanner (:mod:`segeval.readers.scanner`), for plain TREC files, no pandas;
-    it may give up on a file (anything unusual), and the ``table`` reader then reads the same file.
-    ``segments``: the same byte scanner for MediaEval qrels and a linking or search run
-    (:mod:`segeval.readers.scanner_segments`), no pandas; it gives up as ``scanner`` does.
-    ``table``: the strict line parser (:mod:`segeval.readers.tables`), every format and option.
-    ``frame``: runs given in memory (DataFrames, dicts, ir_measures and ranx objects).
-executors
-    ``whole``: the run in memory; ``chunks``: the run read in batches of whole queries, only
-    per-query values kept (bounded memory); ``processes``: one run per worker process (each
-    worker then reads whole or in chunks by the same rule); ``dask``: (run, query-partition)
-    tasks on a Dask cluster.
+A route is a *reader* (``scanner``, ``segments``, ``table``, ``frame``) and an *executor* (``whole``,
+``chunks``, ``processes``, ``dask``) around the same computation (prepare, label, measure, aggregate);
+each route and when it is taken is the table of docs/internals.md, "Routes and lanes".
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
 """The streaming lane of ``segeval eval``: the fast lane for runs read in batches (``--memory chunked``,
 and ``auto`` for runs of at least :data:`~segeval.core.settings.SCANNER_AUTO_BYTES`).
 
-The qrels are scanned and indexed by query once; the run is read in batches of whole
-``chunk_lines``-line chunks holding at least :data:`~segeval.core.settings.BATCH_BYTES` (as the chunked engine gathers
-them), each batch scanned and its finished queries evaluated at once, the last query's rows
-carried to the next batch.  Only per-query values are kept, and the summaries are computed at the
-end over the queries in name order, so the output is the in-memory lane's, byte for byte.
-Whenever the usual chunked path must decide (what makes the in-memory lane give up, and a run not
-grouped by query, unless ``auto`` chose chunks below :data:`~segeval.core.settings.AUTO_BYTES`: then the
-in-memory lane reads it) :func:`stream_values` returns None before anything is printed.
+How it reads and evaluates, and where it hands over, are docs/internals.md ('Streaming lane'); whenever the
+usual chunked path must decide, :func:`stream_values` returns None before anything is printed.
 """
 
 from __future__ import annotations

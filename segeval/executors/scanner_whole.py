@@ -1,13 +1,7 @@
 """The fast lane of ``segeval eval``: a plain TREC run against plain TREC qrels, without pandas.
 
-The usual job (one document run, trec_eval's text output, the exact adapter, score order,
-measures that :mod:`segeval.measures.batch` computes) goes from the files' bytes
-(:mod:`segeval.readers.scanner`) to integer codes, one sort, the labels and :class:`~segeval.measures.batch.Batch`
-straight away.  Its output and notes are the usual path's, byte for byte; whenever the job or the
-bytes are anything else (another format, a duplicate judgement or result, a token the scanner does
-not keep, an option the lane does not take), :func:`fast_eval` returns None before printing
-anything, and the usual path reads the files and decides, with its messages.
-
+Its job and where it gives up are docs/internals.md ('Fast lane'); then :func:`fast_eval` returns None
+before printing anything, and the usual path reads the files and decides, with its messages.
 The exact adapter credits each relevant document once, so no score measure can exceed 1 and
 the lane has no value notes to give.
 """

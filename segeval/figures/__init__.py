@@ -1,9 +1,8 @@
 """Figures (matplotlib, from the optional ``plot`` extra, imported only when drawing).
 
-Every figure is drawn with the Agg backend whatever ``MPLBACKEND`` says, with mathtext off (a ``$`` in a
-run name or query id is a dollar sign), and every id or name shown in a figure or the report goes
-through :func:`label`: at most :data:`LABEL_WIDTH` characters, control characters escaped (the data files
-keep the full ids).  matplotlib's warnings become one note line each, without source paths.
+The backend, mathtext and label rules are docs/cli.md, "Output escaping"; every id or name shown in a figure
+or the report goes through :func:`label` (at most :data:`LABEL_WIDTH` characters, control characters
+escaped), and matplotlib's warnings become one note line each, without source paths.
 """
 
 from __future__ import annotations

@@ -1,21 +1,10 @@
 """The novelty and diversity measures of NIST's ndeval (TREC Web track 2009-2014; ir_measures computes them
-with pyndeval), over subtopic qrels (:mod:`segeval.adapters.subtopics`), with ndeval's arithmetic:
+with pyndeval), over subtopic qrels (:mod:`segeval.adapters.subtopics`), with ndeval's arithmetic.
 
-- judgements are binary: a subtopic grade at least the relevance level counts 1 (ndeval: any positive grade;
-  pyndeval: ``relevance_level``, 1 unless given); a result without a qrels line is relevant to no subtopic;
-- a result's novelty gain is the sum, over the subtopics it is relevant to (in subtopic order), of
-  (1 - alpha)^(results relevant to that subtopic above it), each factor multiplied in turn;
-- the ideal ranking is ndeval's greedy one over every judged document of the query: at each rank the
-  document of largest gain, ties to the larger docno (byte order);
-- ERR-IA and alpha-DCG are "ideal ideal" normalised: divided by the same sums for a document relevant to
-  every subtopic at every rank (ndeval skips that division at rank 1, so ERR_IA@1 and alpha_DCG@1 are the
-  first result's gain, up to the number of subtopics); nERR-IA and alpha-nDCG divide again by the ideal
-  ranking's (0 when the run's is 0); NRBP is scaled by (1 - (1 - alpha) beta) / subtopics and nNRBP divides by
-  the ideal ranking's NRBP, NaN (ndeval's 0/0) for a query without a relevant subtopic;
-- sums run in rank order, one term at a time, as ndeval's loops.
-
-ndeval computes its cut-offs to depth 20 (pyndeval refuses a larger one); segeval computes any cut-off up to
-100000 by the same rule.  alpha and beta are 0.5 unless given (ndeval's defaults).
+The judgements, the novelty gain, the greedy ideal ranking and the "ideal ideal" normalisation are
+docs/measures.md ("Subtopic qrels").  Beyond it: a gain's factors are multiplied in turn, in
+subtopic order; nERR-IA and alpha-nDCG are 0 when the run's value is 0; NRBP is scaled by
+(1 - (1 - alpha) beta) / subtopics; sums run in rank order, one term at a time, as ndeval's loops.
 """
 
 from __future__ import annotations

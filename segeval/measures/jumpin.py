@@ -6,10 +6,8 @@ is judged by its own start time against the onsets of its video.  Definitions an
 paper leaves open are in docs/speech.md ("Jump-in points"); each choice is a named parameter
 (:data:`MGAP_KEYS`, :data:`MASP_KEYS`, :data:`MASDWP_KEYS`) whose default is the paper's reading.
 
-Sources: mGAP, Liu & Oard (SIGIR 2006) as run at CLEF CL-SR 2006-2007 (reward falling linearly with
-the distance between a result's start and the onset, in 15 s steps); MASP and MASDWP, Eskevich, Magdy
-& Jones (ECIR 2012); MRR within a window, MediaEval 2011 Rich Speech Retrieval and 2012 Search and
-Hyperlinking.  Imports no NumPy (the key declarations are read by the measure registry).
+Each measure's source is in that section's table.  Imports no NumPy (the key declarations are read by
+the measure registry).
 """
 
 from __future__ import annotations

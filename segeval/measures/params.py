@@ -1,22 +1,7 @@
 """trec_eval's measure-parameter syntax (``-m name.params``), parsed once for every family.
 
-trec_eval splits ``-m`` at the first ``.`` and reads the rest by the measure's kind
-(docs/trec_eval-semantics.md §3); segeval reads it by the same rules, with the refusals trec_eval
-lacks (a number that is not finite, a cut-off that is not a plain number, an unknown pair name):
-
-=========  ==========================================  ==================================  ============
-kind       families                                    values                              printed name
-=========  ==========================================  ==================================  ============
-cutoff     P, recall, ndcg_cut, map_cut, relative_P,   whole numbers >= 1 (a decimal part  ``P_5``
-           success, unj (and segeval's cut-off         is cut off, as C's ``atol``),
-           families)                                   sorted, no duplicates
-level      iprec_at_recall, Rprec_mult                 finite numbers >= 0 as doubles,     ``_%3.2f``
-                                                       sorted, no duplicates
-reals      utility, 11pt_avg, relstring, set_F         finite numbers in the given order   the text
-gains      ndcg, ndcg_rel, Rndcg, G, dcg, ideal_dcg,    ``level=gain`` pairs (rbp and       the text
-           rbp, rbp_resid                              rbp_resid also ``p=persistence``)
-=========  ==========================================  ==================================  ============
-
+trec_eval splits ``-m`` at the first ``.`` and reads the rest by the measure's kind; the kinds, their
+families, values and printed names, and the refusals trec_eval lacks, are docs/trec_eval-semantics.md §3.
 Every refusal is a :class:`~segeval.core.errors.ParameterError` naming the measure and the offending
 text (exit 2).
 """

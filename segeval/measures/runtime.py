@@ -1,16 +1,10 @@
 """segeval's measures as ir_measures measures (its runtime-definition interface, ``ir_measures.define``), so
 that ``ir_measures.calc_aggregate``, ``ir_measures.iter_calc`` and PyTerrier's ``pt.Experiment(eval_metrics=...)``
-compute them with segeval's adapters::
-
-    import ir_measures, segeval
-    m = segeval.measure("map", adapter="tiou:0.5")  # segeval:map[adapter=tiou:0.5]
-    ir_measures.calc_aggregate([m], qrels, run)   # qrels/run DataFrames: query_id, doc_id (or video), start, end
+compute them with segeval's adapters: docs/api.md, "segeval.measure".
 
 The measure is evaluated by :func:`segeval.evaluate` on the DataFrames ir_measures passes (one call for
 all queries), with the given adapter and settings; ir_measures needs segeval's columns, so a segment
-adapter asks for ``start`` and ``end`` too.  ``calc_aggregate`` gives segeval's summary (the measure's own
-aggregate over the queries segeval evaluates); ``iter_calc`` also gives a query segeval did not evaluate
-(``missing_queries="skip"``: in the qrels, not in the run), as ir_measures does, the value 0.
+adapter asks for ``start`` and ``end`` too.
 """
 
 from __future__ import annotations

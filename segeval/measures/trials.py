@@ -5,19 +5,8 @@ relevance level; the run's score is a log-likelihood ratio, and its YES/NO decis
 kept.  A figure is one formula over a set of trials: a query's value (``-q``) is the formula on that
 query's trials, and the ``all`` line is the same formula on every evaluated query's trials pooled
 (aggregator ``pooled``: :class:`Pooled` carries each query's trials to :func:`segeval.core.aggregate.aggregate`),
-not a mean of the per-query values.  Definitions (docs/speech.md, "Query by example"):
-
-- Cnxe: the cross-entropy of the scores taken as LLRs at the prior ``prior`` (default: the effective prior
-  of P_target, C_miss, C_fa), divided by the cross-entropy of the prior alone; min Cnxe: the same after the
-  best monotone recalibration (PAV on the trials); 0 for trials of one class, which a recalibration to
-  ±∞ scores perfectly;
-- TWV: 1 − mean over the queries with a target of (P_miss + β · P_FA), P_FA over the query's non-target
-  trials; when no query has a target, the mean over every query of 1 − β · P_FA (nothing can be missed);
-  actual TWV at the run's YES decisions (or score >= ln β with ``decisions=bayes``), max TWV at the best
-  global score threshold (a trial is YES when its score is at least the threshold; rejecting everything,
-  threshold +inf, is a candidate too; the first best is kept);
-- a trial the run does not report gets ``default_score`` (default: the lowest score the run reports, over
-  every query) and NO.
+not a mean of the per-query values.  The definitions and their conventions (the prior, PAV, the TWV
+thresholds, unreported trials) are docs/speech.md, "Query by example".
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
 """Run files given as files, globs or directories: the one expansion, which names every entry of a
-directory it does not read and why, or refuses the directory.
-
-- read: regular files (also through a symbolic link), sorted by name;
-- skipped, with one note naming each: hidden entries (``.name``) and subdirectories;
-- refused (exit 2, naming the entry): a broken symbolic link or a link loop, a FIFO, socket or device
-  (also through a link, such as a link to ``/dev/zero``), an entry that cannot be examined — a run that
-  cannot be read is never left out silently.
+directory it does not read and why, or refuses the directory (what is read, skipped with a note and
+refused: docs/input-checks.md, "Directories and queries").
 """
 
 from __future__ import annotations

@@ -1,19 +1,8 @@
 """Qrels and runs given in memory, turned into the tables the file readers make.
 
-Accepted, besides a file path (read by :mod:`segeval.readers.tables`):
-
-* a pandas DataFrame with a query column (``query_id`` as ir_measures names it, ``q_id`` as ranx
-  does, ``query`` or ``qid``) and an item column (``doc_id``, ``docno``, ``item``, or ``video``
-  with ``start`` and ``end`` in seconds for segments); qrels add a grade (``relevance``, ``rel``,
-  or ranx's ``score``; ir_measures' ``iteration`` is ignored), runs a ``score`` and/or a ``rank``
-  (and optionally a ``run`` tag);
-* a dict of dicts ``{query: {doc: grade or score}}`` (keys may be :class:`~segeval.core.segment.Segment`
-  objects or ``(video, start, end)`` tuples for segments);
-* an iterable of records with those fields (ir_measures' ``Qrel``/``ScoredDoc`` named tuples, as its
-  readers and ir_datasets give them);
-* an object with ``to_dataframe()`` or ``to_dict()`` (ranx's ``Qrels`` and ``Run``);
-* a table made by :func:`segeval.readers.tables.read_qrels`/:func:`~segeval.readers.tables.read_run`, used as it is.
-
+The accepted forms (DataFrames, dicts of dicts, ir_measures records, ranx objects, a table of
+:func:`segeval.readers.tables.read_qrels`/:func:`~segeval.readers.tables.read_run`) are docs/api.md; the column
+names each accepts are :data:`QUERY_COLUMNS`, :data:`ITEM_COLUMNS` and :data:`GRADE_COLUMNS` below.
 A run without ranks is ranked by score (descending; equal scores keep their order); a run
 without scores scores each result minus its rank, so both orders agree.  Row numbers (from 1)
 stand in for line numbers in error messages.  Anything else raises a

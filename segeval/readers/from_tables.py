@@ -1,26 +1,9 @@
 """Select the evaluated queries, order each query's results, and index both sides.
 
-The policies that change numbers are explicit parameters:
-
-``order``
-    ``"rank"`` (the MediaEval reference; default for segment runs): results ordered
-    by the rank column, equal ranks keeping file order.  ``"score"`` (trec_eval;
-    default for document runs): score descending, equal scores by item id
-    descending (code-point order, which is UTF-8 byte order); the rank column is
-    ignored.  ``"file"``: as listed.  The defaults are :mod:`segeval.core.settings`'.
-``missing_queries``
-    ``"skip"`` (default): only queries in both the qrels and the run are
-    evaluated.  ``"zero"`` (trec_eval ``-c``): every qrels query is evaluated,
-    those missing from the run with an empty ranking, so they score 0.
-``max_results``
-    Keep at most this many results per query, after ordering (trec_eval ``-M``).
-``relevance_level``
-    A qrels row is relevant when its ``rel`` is at least this (trec_eval's
-    ``-l``; default 1, which for integer grades is the reference's ``rel > 0``).
-``queries``
-    Which queries are evaluated: by default those present in both the qrels and
-    the run (the reference skips qrels queries missing from the run and ignores
-    run queries missing from the qrels).  An explicit list restricts this further.
+The policies that change numbers (``order``, ``missing_queries``, ``max_results``, ``relevance_level``,
+``queries``) are explicit parameters, with the meanings and defaults of :class:`segeval.core.settings.Settings`.
+``order="score"`` breaks equal scores by item id descending in code-point order, which is UTF-8 byte
+order (the scanner lanes compare bytes).
 """
 
 from __future__ import annotations

@@ -1,12 +1,6 @@
 """The one JSON reader of every JSON input (QVHighlights, DiDeMo, Ego4D NLQ, TVR): records split on
-``\\n`` only and duplicate keys refused.
+``\n`` only and duplicate keys refused (docs/input-checks.md, "Every JSON input").
 
-- JSON Lines are split on the line feed alone (and a carriage return before it): a raw U+2028, U+2029,
-  U+0085 or form feed inside a JSON string is valid JSON and stays in its line (``str.splitlines`` would
-  cut the record there).
-- An object with the same key twice is refused, naming the key and the line (Python's ``json`` keeps the
-  last value silently; the official evaluators read with it, but a submission whose two values differ
-  cannot be scored as meant).
 - Numbers follow the one number grammar (docs/input-checks.md#numbers): an integer has at most 18 digits, a
   number is finite (``1e400``, ``NaN`` and ``Infinity`` are refused), at their line and column.
 - Nesting deeper than Python's parser reads is refused, naming the line and column of the deepest point.

@@ -1,21 +1,12 @@
 """The segment routes of ``segeval eval`` (``segments+whole``, ``segments+chunks``): MediaEval qrels and a
 linking or search run read by the byte scanner, without pandas.
 
-The reader (:class:`SegmentReader`) scans the files block by block (:func:`segeval.readers.scanner.scan_format`,
-which accepts only what the strict parser accepts, with the same values) and keeps integer-coded
-columns only: query and video codes in order of first appearance, times in seconds, ranks.  The
-executors hand the coded rows of whole queries to the one computation every route uses:
-:func:`segeval.core.ordering.listed_order`, :func:`segeval.core.prepared.first_results`,
-:func:`segeval.core.prepared.assemble`, the adapters and measures (:func:`segeval.core.plan.measured`) and
-:func:`segeval.core.plan.finished`.  ``whole`` evaluates every query at once; ``chunks`` reads the run in
-batches (as the chunked engine gathers them) and evaluates each batch's finished queries, keeping
-only their values, so memory does not grow with the run.
-
-Whenever the job or the bytes are anything else (another format, a line the scanner does not take,
-a time that is not M.S, an end before its start, a rank below 1, a segment judged twice, no query
-in both files, a run not grouped by query in chunks, a measure the plan refuses), the reader gives
-up before anything is printed and the strict reader reads the same files with the same executor,
-with its messages (:mod:`segeval.executors.route`).
+What the reader (:class:`SegmentReader`) keeps and the one computation the executors hand its rows to are
+docs/internals.md ('Segment routes').  Whenever the job or the bytes are anything else (another format, a
+line the scanner does not take, a time that is not M.S, an end before its start, a rank below 1, a segment
+judged twice, no query in both files, a run not grouped by query in chunks, a measure the plan refuses), the
+reader gives up before anything is printed and the strict reader reads the same files with the same
+executor, with its messages (:mod:`segeval.executors.route`).
 """
 
 from __future__ import annotations

@@ -1,12 +1,7 @@
 """Stratified qrels and TREC runs as NIST's ``sample_eval.pl`` reads them (sampled judgements).
 
-Stratified qrels lines are ``topic 0 docno stratum rel``: the stratum is an integer naming the
-sampling stratum the document was drawn into, ``rel`` is ``-1`` for a pooled document that was
-not sampled (not judged), ``0`` for a sampled non-relevant one and a positive integer grade for a
-sampled relevant one.  Runs are ``topic Q0 docno rank score tag``.  Files may be gzipped or a
-stream (read through :func:`segeval.readers.files.read_bytes`); blank lines are skipped.  Every line that
-does not fit raises an :class:`~segeval.core.errors.InputError` naming the file, the line, its text and
-what was expected.
+The line layouts are docs/sampled.md.  Files may be gzipped or a stream (read through
+:func:`segeval.readers.files.read_bytes`); blank lines are skipped.
 """
 
 from __future__ import annotations

@@ -1,16 +1,8 @@
 """The one output escaper per format: every table writer renders its cells through these.
 
-- terminal text: :func:`terminal` (control and bidirectional characters as escapes) — applied by the
-  guarded standard output (:class:`segeval.reports.output.GuardedStdout`) when standard output is a terminal;
-  files and pipes keep the bytes (docs/cli.md, "Output escaping");
-- CSV: :func:`csv_text` — a text cell that a spreadsheet would read as a formula (starting with ``=``,
-  ``+``, ``-``, ``@``, a tab or a carriage return, and not a plain number) prefixed with ``'`` and quoted,
-  as OWASP's CSV-injection advice says; other cells quoted only when they must be (a comma, a quote, a
-  line break), numbers left as numbers.  ``SEGEVAL_CSV=raw`` writes every value as it is;
-- LaTeX: :func:`latex` (the ten special characters);
-- Markdown: :func:`markdown` (``|``, backslash, backtick, ``<`` and control characters);
-- JSON: :func:`json_text` (NaN and infinities as ``null``, never a bare ``NaN``; text and CSV write them
-  ``nan``, ``inf``, ``-inf``: :mod:`segeval.reports.tables`).
+What each of :func:`terminal`, :func:`csv_text`, :func:`latex`, :func:`markdown` and :func:`json_text`
+escapes is docs/cli.md, "Output escaping"; :func:`terminal` is applied by the guarded standard output
+(:class:`segeval.reports.output.GuardedStdout`) when standard output is a terminal.
 """
 
 from __future__ import annotations

@@ -1,14 +1,10 @@
 """The one writer of output files, and guarded standard output.
 
-Every command that writes a file (``report``, ``plot``, ``show -o``, ``incompleteness --plot``,
-``complete-qrels -o``) goes through :func:`open_output`: the data goes to a temporary file in
-the target's directory, is flushed and fsync'ed, and then renamed over the target, so the target
-is either complete or untouched, whatever fails or interrupts the writing.  An output path that
-is one of the command's inputs (the same file, also through a link) is refused, and so are a
-missing directory, a directory as the target and a file name too long, each before any work.
-A target that is not a regular file (``/dev/null``, ``/dev/stdout``, a FIFO) is written directly; a FIFO
-must have its reader when the writing starts (else refused: never a hang).  Two outputs of one command
-that are the same file are refused (:func:`check_outputs`).
+Every command that writes a file goes through :func:`open_output`, with the guarantees and refusals of
+docs/cli.md, "Exit codes" ("Outputs: ..."): the data goes to a temporary file in the target's directory,
+is flushed and fsync'ed, then renamed over the target.  A target that is not a regular file (``/dev/null``,
+``/dev/stdout``, a FIFO) is written directly; two outputs of one command that are the same file are refused
+(:func:`check_outputs`).
 """
 
 from __future__ import annotations

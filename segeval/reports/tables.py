@@ -1,15 +1,9 @@
 """The one table writer: every command's table on standard output, in ``-o text|json|csv`` (and ``markdown``,
-``latex`` where tables are compared), docs/cli.md "Output formats".
+``latex`` where tables are compared).
 
-- text: tab-separated, a header line; a number rounded as its column declares (default :data:`DIGITS`, six
-  significant digits), so a human reads ``0.9``, never ``0.8999999999999999``;
-- json: a list of objects, one per row, the column names as keys, numbers at full precision;
-- csv: a header line, numbers at full precision (``repr``), cells escaped by :func:`~segeval.reports.escaping.csv_text`;
-- markdown, latex: the text cells in a pipe table or a ``tabular`` (a :class:`Latex` cell kept as written).
-
-A value that is not a finite number is written ``nan``, ``inf`` or ``-inf`` in text, CSV, Markdown and LaTeX
-and ``null`` in JSON (JSON has no such number: the output is always valid JSON); a missing value (None) is an
-empty cell, ``null`` in JSON.
+Each format, its rounding (default :data:`DIGITS` significant digits in text) and how a value that is not a
+finite number is written are docs/cli.md, "Output formats"; CSV cells are escaped by
+:func:`~segeval.reports.escaping.csv_text`, a :class:`Latex` cell is kept as written.
 """
 
 from __future__ import annotations

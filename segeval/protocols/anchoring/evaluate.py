@@ -1,19 +1,9 @@
 """Anchor detection evaluation: the measures of the hyperlinking toolkit's anchoring script.
 
 A query is a video; a run lists, per query, the spans it proposes as anchors; the qrels judge
-anchors (rel > 0 relevant, else not relevant).  A result meets an anchor under the
-``whole_seconds`` rule of :mod:`segeval.core.segment` (some whole second lies in both half-open
-spans; touching spans do not meet; a result ending at 0 is the point at its start).
-
-Per query, with results in ranking order (``order``):
-
-``MRR``            1 / rank of the first result meeting a relevant anchor (0 when none does);
-``Unjudged_10``    number of results in the top 10 meeting no judged anchor (likewise ``Unjudged_1000``);
-``P_10``           results in the top 10 that meet a relevant anchor no higher result met, / 10;
-``recall``         the same count in the top R, / R (R: relevant anchors of the query).
-
-The ``all`` rows are the sums of the per-query values divided by ``num_q``, the number of qrels
-queries with a relevant anchor (a query without results adds 0).  See docs/anchoring.md.
+anchors.  A result meets an anchor under the ``whole_seconds`` rule of :mod:`segeval.core.segment`.
+The measures (``MRR``, ``Unjudged_10``, ``Unjudged_1000``, ``P_10``, ``recall``) and the ``all`` rows
+are docs/anchoring.md, "Measures".
 """
 
 from __future__ import annotations
@@ -97,7 +87,7 @@ def query_values(anchors: Sequence[Anchor], results: Sequence[AnchorResult]) -> 
 
 def score_anchoring(anchors: Sequence[Anchor], results: Sequence[AnchorResult], *, runid: str,
                     order: str = "file", no_relevant: str = "skip", run_path: str = "run") -> AnchoringEvaluation:
-    """Evaluate ``results`` against ``anchors`` (see the module docstring for the measures).
+    """Evaluate ``results`` against ``anchors`` (the measures: docs/anchoring.md).
 
     ``order``: ``file`` ranks each query's results in file order, as the toolkit (it ignores the rank
     and score fields); ``rank`` sorts them by the rank field (stably).  ``no_relevant``: what to do

@@ -1,11 +1,7 @@
 """Readers of the anchor detection files: ``qid start end rel`` qrels and 7-field anchoring runs.
 
-The formats are those of the hyperlinking toolkit's anchoring evaluation (MediaEval 2015 Search and
-Anchoring, TRECVID 2016): the query id is the video in which anchors are sought, times are ``M.S``
-(minutes, a dot, seconds) unless ``time_format`` says otherwise.  Files are read through
-:func:`segeval.readers.files.read_bytes` (gzip, pipes and size limits); blank lines are skipped; every other
-malformed line raises an :class:`~segeval.core.errors.InputError` naming the file, the line, its text and
-what was expected.
+The formats are those of the hyperlinking toolkit's anchoring evaluation (docs/anchoring.md, "Input").
+Files are read through :func:`segeval.readers.files.read_bytes` (gzip, pipes and size limits).
 """
 
 from __future__ import annotations

@@ -1,16 +1,8 @@
 """A detection ground truth and predictions as segeval lines (``segeval detect --write-lines PREFIX``).
 
-Each class is a query (its name, white space written as ``_``); ``PREFIX.qrels`` holds
-``class Q0 video start end 1`` per instance (a ground truth listing an instance twice is refused: qrels
-judge a segment once, so ``eval`` could not count it twice as the official does), and ``PREFIX.run``
-``class Q0 video start end rank score detect`` per prediction, ranked as the protocol ranks them
-(:func:`segeval.protocols.detection.evaluate.rankings`) with score = the number of the class's predictions -
-rank + 1, so that ``segeval eval`` keeps that order whatever the original scores' ties.  Then::
-
-    segeval eval -c --time-format seconds -a tiou-best:0.5 -m ap_interp PREFIX.qrels PREFIX.run
-
-gives ActivityNet's AP per class at tIoU 0.5 and (``all``) their mean, the mAP at 0.5.  Times are written
-with 9 decimals (a note counts the times that this rounds).
+The files and the ``segeval eval`` command that gives ActivityNet's AP per class are docs/detection.md,
+"The general path: classes as queries"; the ranking is :func:`segeval.protocols.detection.evaluate.rankings`.
+Times are written with 9 decimals (a note counts the times that this rounds).
 """
 
 from __future__ import annotations

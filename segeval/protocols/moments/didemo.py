@@ -1,29 +1,9 @@
 """DiDeMo (Localizing Moments in Video with Natural Language): the official ``utils/eval.py`` figures.
 
-Conventions of LisaAnne/LocalizingMoments ``eval_predictions``:
-
-* A video is cut into 5-second units (at most 6, numbered 0-5); a moment is a pair [s, e] of unit numbers
-  with s <= e, both inclusive: [2, 2] is the third unit alone. The 21 candidate moments are all such
-  pairs on 6 units.
-* IoU counts units, inclusive at both ends (the "+1" convention): intersection
-  max(0, min(e1, e2) + 1 - max(s1, s2)), union max(e1, e2) + 1 - min(s1, s2) (the hull, so disjoint
-  moments score 0). [0, 0] against [0, 1] is 1/2, not 0/1.
-* Each description has several annotators' moments (``times``, usually 4). The rank of an annotator's
-  moment is its position (1 = first) in the submitted ranking; a query's rank is the mean of its 3 best
-  (smallest) ranks, its IoU the mean of its 3 best IoUs of the *first* ranked moment (all of them when
-  fewer than 3 annotators, the best 3 of 7 when 7).
-* ``rank@1`` is the fraction of queries whose mean rank is <= 1 (so at least 3 annotators chose the first
-  moment: 2 of 4 is not enough), ``rank@5`` of mean rank <= 5, ``miou`` the mean IoU; all fractions.
-
-Inputs: the ground truth as the official JSON list (``times``, ``annotation_id``), and the rankings either
-as the official JSON list aligned with it (one list of [s, e] moments per ground-truth item, in its order)
-or as JSON Lines ``{"annotation_id": ..., "ranking": [[s, e], ...]}``.
-
-Where the official script fails or is silent, segeval goes on and says so in the notes: a query without a
-ranking scores 0 (the official ``zip`` silently drops trailing queries from the average when the list is
-short, and a keyed form does not exist there); an annotator's moment missing from a partial ranking never
-reaches rank 5 (the official stops with ValueError); an empty ranking scores 0 (the official stops with
-IndexError).
+The conventions of LisaAnne/LocalizingMoments ``eval_predictions`` (5-second units, the inclusive "+1"
+IoU, the mean of the 3 best annotator ranks), the inputs and what segeval does where the official script
+fails are docs/moments.md, 'didemo'.  With fewer than 3 annotators a query's rank and IoU are the means
+over all of them.
 """
 
 from __future__ import annotations

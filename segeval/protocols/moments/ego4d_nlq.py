@@ -1,28 +1,9 @@
 """Ego4D Natural Language Queries: the official ``NLQ/VSLNet/utils/evaluate_ego4d_nlq.py`` figures.
 
-Conventions of EGO4D/episodic-memory ``evaluate_nlq_performance``:
-
-* A query is (clip_uid, annotation_uid, query_idx): ``query_idx`` indexes the annotation's
-  ``language_queries``, whose window is [clip_start_sec, clip_end_sec].
-* IoU = max(0, min(e1, e2) - max(s1, s2)) / max(0, max(e1, e2) - min(s1, s2)) (the hull form); windows
-  that end before they start are evaluated as given (overlap 0, noted). Two zero-length windows at the
-  same time give 0/0 = NaN: never a hit, and it turns mIoU into NaN when it is a first prediction (segeval
-  prints NaN as null and says which query).
-* ``Rank@k mIoU@t``: the fraction of queries with a hit among the first k listed predictions, a hit being
-  IoU *strictly greater* than t (an IoU of exactly 0.5 misses at 0.5); in percent, unrounded (the official
-  table rounds to 2 decimals). Defaults: t in 0.3, 0.5 and k in 1, 5 (``--thresholds``, ``--top-k``).
-* ``mIoU``: the mean over queries of the IoU of the *first* prediction only (the official takes the best 3
-  of a one-element list), in percent.
-
-Inputs: the ground truth in the official nested layout (``videos`` -> ``clips`` -> ``annotations`` ->
-``language_queries``) and the challenge submission (``version`` "1.0", ``challenge``
-"ego4d_nlq_challenge", ``results`` of {clip_uid, annotation_uid, query_idx, predicted_times}).
-
-Where the official differs: it averages over the submitted queries only (printing "Evaluated: n / N
-instances"); segeval scores a query without predictions 0 over all N and says so in the notes, with the
-figures over the submitted ones. An empty ``predicted_times`` scores 0 (the official stops with IndexError);
-an unknown (clip_uid, annotation_uid) or a query_idx outside the annotation is an error (the official
-asserts or stops with IndexError; a negative query_idx would silently count from the end there).
+The conventions of EGO4D/episodic-memory ``evaluate_nlq_performance`` (a query is (clip_uid, annotation_uid,
+query_idx); strict hits; the hull IoU whose 0/0 is NaN; mIoU of the first prediction), the inputs and where
+segeval differs are docs/moments.md, 'ego4d-nlq'.  A query_idx outside the annotation is an error (the
+official asserts or stops with IndexError; a negative one would silently count from the end there).
 """
 
 from __future__ import annotations

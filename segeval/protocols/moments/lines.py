@@ -1,13 +1,8 @@
 """A moment-retrieval protocol's files as segeval lines, for ``segeval eval`` (``segeval mr --write-lines PREFIX``).
 
-Every protocol writes ``PREFIX.qrels`` (``query Q0 video start end grade``) and ``PREFIX.run`` (``query Q0 video
-start end rank score tag``, score = the query's number of lines - rank + 1 so that ``eval`` keeps the protocol's
-order whatever the original scores' ties), times in seconds; a protocol whose figures need another ranking or
-another ground truth writes those too (QVHighlights: ``PREFIX.map.run``, ``PREFIX.short.qrels`` ...).
-Each builder's :class:`Lines` says, per figure the protocol prints, the ``segeval eval`` command that gives it
-(:class:`Figure`: a fraction where the protocol prints percent) or why none does; the command prints those as
-notes and docs/moments.md tables them.  The IoU variants the commands name are the ``tiou`` adapter's
-(``strict``, ``empty0``, ``best``, ``float32``), whose IoU function the protocols themselves call.
+The files and the commands are docs/moments.md, "Lines for segeval eval".  Each builder's :class:`Lines` says,
+per figure the protocol prints, the ``segeval eval`` command that gives it (:class:`Figure`: a fraction where the
+protocol prints percent) or why none does; the command prints those as notes.
 """
 
 from __future__ import annotations

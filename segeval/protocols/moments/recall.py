@@ -1,28 +1,9 @@
 """Recall at k at IoU t and mIoU: the common report of Charades-STA, ActivityNet Captions and TACoS.
 
-There is no single official script; the defaults follow the widely reused MMN evaluation
-(MCG-NJU/MMN ``mmn/data/datasets/evaluation.py``) for Charades-STA:
-
-* ``R@k,IoU@t``: the fraction of queries with a hit among the first k predictions, ranked by score
-  (descending; equal scores keep list order); a hit is a prediction whose IoU with a ground-truth window is
-  >= t (MMN and moment_detr's R1; ``--iou-compare gt`` gives the strict > t of 2D-TAN's ``lib/core/eval.py``,
-  read in its copy in EGO4D/episodic-memory ``NLQ/2D-TAN``). Defaults:
-  k in 1, 5 (``--top-k``) and t in 0.5, 0.7 (``--thresholds``; MMN uses 0.3, 0.5, 0.7 on ActivityNet
-  Captions and 0.1, 0.3, 0.5 on TACoS).
-* IoU = overlap / (max(e1, e2) - min(s1, s2)) (the hull form, as MMN and 2D-TAN; it equals
-  overlap / union whenever the windows overlap), 0 when the hull is empty (two zero-length windows at the
-  same time). A query with several ground-truth windows takes the best.
-* ``--nms θ``: greedy temporal non-maximum suppression before the cut, as MMN and 2D-TAN: going down the
-  score order, a window is dropped when its IoU with a window kept before it is > θ. Off by default (the
-  predictions are taken as listed; MMN and 2D-TAN always apply it with a per-dataset θ from their configs).
-* ``mIoU``: the mean IoU of the first prediction (after NMS) with its best ground-truth window (2D-TAN's).
-* All figures in percent, unrounded (the published tables print 2 decimals), computed in double precision
-  (MMN computes IoU in float32, which can move an IoU that sits exactly on t).
-
-Input: QVHighlights-style JSON Lines, ``{"qid", "relevant_windows": [[s, e], ...]}`` and
-``{"qid", "pred_relevant_windows": [[s, e, score], ...]}``. A ground-truth query without predictions
-scores 0 (noted); a query without a ground-truth window is left out (noted); predictions for a query that
-is not in the ground truth are an error.
+There is no single official script; the defaults follow the widely reused MMN evaluation, ``--iou-compare gt``
+and ``--nms`` give 2D-TAN's: docs/moments.md, 'recall' (the figures, the hull IoU, NMS, Charades-STA's text).
+A ground-truth query without predictions scores 0 (noted); a query without a ground-truth window is left out
+(noted); predictions for a query that is not in the ground truth are an error.
 """
 
 from __future__ import annotations

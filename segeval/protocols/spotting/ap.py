@@ -1,18 +1,7 @@
 """SoccerNet's average-mAP, in the official arithmetic (PyPI SoccerNet 0.2.0, ``ActionSpotting.py``).
 
-- Matching, per game half and class, at a tolerance of δ seconds: the events in frame order each take
-  the highest-confidence prediction not taken yet within δ·rate/2 frames at the set's frame rate
-  (boundary included; of equal confidences the earliest frame).  A prediction is a true positive
-  whatever the visibility of the event it took.
-- 200 thresholds ``numpy.linspace(0, 1, 200)``: precision and recall of the predictions with
-  confidence >= threshold, in float64 (0 for 0/0).  Visible / not shown: the predictions in the zones of
-  visible / "not shown" events (:mod:`segeval.protocols.spotting.grid`), over the events of that visibility.
-- AP: 11-point interpolation (recall >= k/10, k = 0..10, the highest precision, 0 if none), summed in
-  that order and divided by 11; mAP: ``numpy.mean`` over the classes (pairwise summation).
-- average-mAP: the trapezoids ``(m[i] + m[i+1]) / 2`` summed in order and divided by the number of
-  tolerances - 1; the "not shown" figure times 17 then divided by 13 (hard-coded in the official, whatever
-  the classes).  With
-  one tolerance (at1..at5) the figures at it, unscaled.
+The matching, the 200 thresholds, the 11-point AP, mAP, average-mAP and the "not shown" 17/13 scaling are
+docs/spotting.md, "The official conventions"; the visibility zones are :mod:`segeval.protocols.spotting.grid`'s.
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
 """The official frame grid (2 fps; the class set's rate): every half of a game is 120 minutes of frames, one
 cell per frame and class.
 
-- A position in ms goes to frame ``int(rate * (ms / 1000))`` (float arithmetic, truncated), clamped to the
-  last frame (14,399 at 2 fps); an event without ``position`` to ``rate * (seconds + 60 * minutes)`` of its
-  ``gameTime``.
-- A later entry on the frame of an earlier one of the same class replaces it (events and predictions
-  alike, in file order): the official vector keeps one value per cell.
-- A prediction with a negative confidence is no prediction (the empty cell holds -1).
-- Zones: each frame of a half belongs to the event of its class nearest to it, split halfway between two
-  consecutive events (rounded down); a frame in a half without an event of its class is "not shown".
+Frames, the same-frame rule, negative confidences and the visibility zones are docs/spotting.md, "The
+official conventions".
 """
 
 from __future__ import annotations

@@ -166,7 +166,7 @@ def tolerance_by_definition(data: Prepared, tolerance: int) -> list[str]:
 
 
 def tiou_by_definition(data: Prepared, theta: float) -> list[str]:
-    """The tIoU labels as the module docstring states them: greedy in rank order, best IoU first."""
+    """The tIoU labels as docs/adapters.md states them: greedy in rank order, best IoU first."""
     run, qrels = data.run_columns, data.qrels_columns
     out = []
     for q in range(len(data.queries)):

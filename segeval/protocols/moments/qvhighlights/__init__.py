@@ -20,10 +20,7 @@ Follows moment_detr's ``standalone_eval`` (its formulas, dtypes and numpy reduct
   listed, hull IoU), ``MR-mIoU`` (hull IoU of the first listed prediction with its best window) and the
   query count per bucket.
 
-Where the official script fails (it asserts that both files hold the same queries, stops on a query
-without predictions and on an empty bucket), segeval goes on and says what it did in the notes: a
-ground-truth query without predictions scores 0, predictions for unknown queries are ignored, an
-empty bucket is ``null``.
+Where the official script fails, segeval goes on and says what it did in the notes (docs/cli.md, 'segeval mr').
 """
 
 from __future__ import annotations

@@ -1,18 +1,7 @@
 """A TVR ground truth and submission written as segeval lines, for ``segeval eval``.
 
-``PREFIX.qrels`` holds ``desc_id Q0 vid_name start end 1`` per ground-truth moment and ``PREFIX.run``
-``desc_id Q0 vid_name start end rank score tvr`` per VCMR prediction (the first 100, rank = list
-position), times in seconds; ``PREFIX.svmr.run`` the SVMR predictions of the query's own video, and
-``PREFIX.vr.qrels`` / ``PREFIX.vr.run`` each video as the span 0-1 s. Then::
-
-    segeval eval -c --time-format seconds -a tiou:0.5:float32 -m Success@1,5,10,100 PREFIX.qrels PREFIX.run
-
-gives the official VCMR R@k at IoU 0.5 as fractions (``-c``: a query without predictions scores 0), the same
-on ``PREFIX.svmr.run`` SVMR's, and ``-a exact`` on the VR files VR's (:func:`tvr_figures`).  ``float32`` is
-the official arithmetic: in doubles (``tiou:0.5``) an IoU exactly on θ may go either way (``[85.06, 85.07]``
-against ``[85.06, 85.08]``: float32 IoU 0.5 hit, float64 0.49999999999 miss), and two equal zero-length
-windows have IoU 1 where the official gives 0. A reversed window (end < start), which the official scores
-IoU 0, is written as the zero-length window at its start.
+The files, the ``segeval eval`` commands that give the VCMR, SVMR and VR figures (:func:`tvr_figures`) and why
+``tiou:θ:float32`` is the official arithmetic are docs/moments.md, "Corpus runs as segeval lines".
 """
 
 from __future__ import annotations
