@@ -8,6 +8,7 @@ safe to print on a terminal and holds no line break that segeval did not put the
 from __future__ import annotations
 
 import re
+import sys
 
 #: what a terminal may act on: C0 controls (tab and newline too), DEL, C1 controls, and the Unicode
 #: bidirectional formatting characters, which can make a line read differently from its bytes
@@ -42,6 +43,12 @@ def printable(text: str) -> str:
 def render_note(text: str) -> str:
     """A note or listing line for stderr, rendered safe (see :func:`printable`)."""
     return printable(text)
+
+
+def print_notes(*notes: str, head: str = "") -> None:
+    """Each note on a line of stderr after ``head`` (``"note: "``), rendered safe (:func:`render_note`)."""
+    for note in notes:
+        print(render_note(head + note), file=sys.stderr)
 
 
 def named(note: str, file: str) -> str:

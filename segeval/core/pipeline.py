@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from segeval.core.plan import measure_names as measure_names
 from segeval.core.plan import plan as plan
 from segeval.core.prepared import chosen_queries
 from segeval.core.settings import DEFAULT_MEASURES, Settings, settings_of
+from segeval.measures.compute import Request
 from segeval.readers.frames import check_segment_columns, load_qrels, load_run
 from segeval.readers.from_frames import QrelsIndex, evaluate_in_memory, in_lane
 from segeval.readers.from_tables import prepare
@@ -146,50 +148,54 @@ def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence
     return data.queries, measured(data, how)
 
 
+#: what evaluates a run's rows for some queries: (run, plan, queries, missing_queries) -> (queries, values)
+Part = Callable[[pd.DataFrame, Plan, Sequence[str] | None, str], tuple[list[str], dict[str, list[Any]]]]
+
 #: the one document trec_eval 10 ranks for a qrels query without results under ``-c`` (at score 1)
 PLACEHOLDER = "ceci_nest_pas_un_docno"
 
 
-def without_results(q: pd.DataFrame, how: Plan, evaluated: Sequence[str],
-                    run: pd.DataFrame | None = None) -> tuple[list[str], dict[str, list[Any]]]:
+def without_results(q: pd.DataFrame, how: Plan, evaluated: Sequence[str], run: pd.DataFrame | None = None,
+                    part: Part | None = None) -> tuple[list[str], dict[str, list[Any]]]:
     """Per-query values of the qrels queries ``-c`` adds to ``evaluated`` (those the run has no result for).
 
     trec_eval 10 ranks :data:`PLACEHOLDER` for each (so it counts wherever the qrels judge it), runs its
     measures, then clears what it calls leftovers: num_ret, ``unj``, and ``utility``, ``relstring`` and
     ``rbp_resid`` when given without parameters (their printed name is the bare name).  Measures that are
     not trec_eval's, and every measure of a segment run, see no result (QUESST's trials with the whole
-    ``run``, whose lowest score they take; the routes that read a run in parts never take them).
+    ``run``, whose lowest score they take; the routes that read a run in parts never take them).  ``part``
+    evaluates a run's rows as :func:`evaluate_part` does against ``q`` (the default).
     9.0.8 does not evaluate these queries: every value is 0.
     """
     wanted = chosen_queries(set(q["query"].unique()), set(), how.settings.queries, "zero")
     missing = sorted(set(wanted) - set(evaluated))
-    values: dict[str, list[Any]] = {x.name: [] for x in how.requests}
-    if not missing:
-        return [], values
+    if not missing or how.settings.trec_eval == "9":
+        return missing, {x.name: [_zero(x)] * len(missing) for x in how.requests}
+    part = part or partial(evaluate_part, q)
     placed = [x for x in how.requests if is_documents(q) and x.measure.family.name in TREC_ORDER]
     rest = [x for x in how.requests if x not in placed]
     rows = len(missing) if placed else 0
     alone = pd.DataFrame({"query": missing[:rows], "item": [PLACEHOLDER] * rows, "start": np.nan, "end": np.nan,
                           "jumpin": np.nan, "rank": 1, "score": 1.0, "run": "", "line": 0})
+    values: dict[str, list[Any]] = {}
     if placed:
-        values |= evaluate_part(q, alone, replace(how, requests=placed), missing, "zero")[1]
+        values |= part(alone, replace(how, requests=placed), missing, "zero")[1]
     if rest:  # only QUESST's trials read other queries' results (the run's lowest score)
         whole = run if run is not None and any(x.measure.scope == "trials" for x in rest) else None
-        names, got = evaluate_part(q, alone.iloc[:0] if whole is None else whole, replace(how, requests=rest),
-                                   missing if whole is None else wanted, "zero")
+        names, got = part(alone.iloc[:0] if whole is None else whole, replace(how, requests=rest),
+                          missing if whole is None else wanted, "zero")
         at = {name: i for i, name in enumerate(names)}
         values |= {k: [v[at[name]] for name in missing] for k, v in got.items()}
     for x in how.requests:
         family, bare = x.measure.family.name, x.measure.param is None
-        if how.settings.trec_eval == "9" or family in ("num_ret", "unj") or (
-                bare and family in ("utility", "relstring", "rbp_resid")):
-            values[x.name] = [_zero(v) for v in values[x.name]]
+        if family in ("num_ret", "unj") or (bare and family in ("utility", "relstring", "rbp_resid")):
+            values[x.name] = [_zero(x)] * len(missing)
     return missing, values
 
 
-def _zero(value: Any) -> Any:
-    """0 of a value's type ('' for text); other values as they are."""
-    return type(value)() if isinstance(value, str | int | float | np.number) else value
+def _zero(x: Request) -> Any:
+    """0 in a request's format ('' for text)."""
+    return {"count": 0, "text": ""}.get(x.measure.fmt, 0.0)
 
 
 def evaluate_validated(q: pd.DataFrame, r: pd.DataFrame, how: Plan) -> Evaluation:
@@ -208,13 +214,13 @@ def merge_parts(parts: Sequence[tuple[list[str], dict[str, list[Any]]]],
 
 
 def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, list[Any]],
-           run: pd.DataFrame | None = None) -> Evaluation:
+           run: pd.DataFrame | None = None, part: Part | None = None) -> Evaluation:
     """The :class:`Evaluation` of per-query values: with ``-c`` the queries without results added
-    (:func:`without_results`, with the whole ``run`` when the route has it), aggregates, notes and
-    unevaluated queries."""
+    (:func:`without_results`, with the whole ``run`` when the route has it, and its ``part``), aggregates,
+    notes and unevaluated queries."""
     added: tuple[list[str], dict[str, list[Any]]] = ([], {})
     if how.settings.missing_queries == "zero":
-        added = without_results(q, how, queries, run)
+        added = without_results(q, how, queries, run, part)
         queries, per_query = merge_parts([(queries, per_query), added], how)
     lines, predicted_note = _predicted_lines(q, how.settings.predicted)
     if how.settings.queries is not None:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from segeval.core.plan import Plan
 
 Kind = Literal["all", "imp", "ret"]
+Values = dict[str, list[Any]]
 
 
 class PreferenceError(SegevalError):
@@ -292,46 +293,49 @@ num_prefs_ful_ret = partial(_count, kind="ret", which=0)
 # ------------------------------------------------------------------------------------ the -R route
 
 def evaluate_judgements(path: str, rel_format: str, run: pd.DataFrame, how: Plan) -> Evaluation:
-    """The evaluation of a validated document run against a ``rel_format`` file (``-R``): the queries of both
-    (every judged query with ``-c``), the run ordered by score, ties by docno descending for judgement groups
-    and ascending for preferences (as trec_eval), cut at ``-M``."""
-    from segeval.core.ordering import name_ranks, score_order
-    from segeval.core.plan import finished
-    from segeval.core.prepared import chosen_queries, first_results
+    """The evaluation of a validated document run against a ``rel_format`` file (``-R``): the queries of both,
+    with ``-c`` the judged queries without results added (:func:`segeval.core.pipeline.without_results`)."""
+    from segeval.core.pipeline import finish
     from segeval.readers.judgements import read_judgements
     from segeval.readers.validate import check_unique_documents
 
-    s = how.settings
     judgements = read_judgements(path, rel_format)
+    check_unique_documents(run, pd.factorize(run["query"].astype(str))[0].astype(np.int64),
+                           pd.factorize(run["item"])[0].astype(np.int64))
+    part = partial(_judged, path, rel_format, judgements)
+    judged = pd.DataFrame({"query": list(judgements), "start": np.nan, "rel": 0})  # finish reads their queries
+    return finish(judged, how, *part(run, how, how.settings.queries), part=part)
+
+
+def _judged(path: str, rel_format: str, judgements: dict[str, list[Judgement]], run: pd.DataFrame, how: Plan,
+            queries: Sequence[str] | None = None, missing_queries: str = "skip") -> tuple[list[str], Values]:
+    """Per-query values of a run against the judgements, as :func:`segeval.core.pipeline.evaluate_part` gives them
+    against qrels: the run ordered by score, ties by docno descending for judgement groups and ascending for
+    preferences (as trec_eval), cut at ``-M``."""
+    from segeval.core.ordering import name_ranks, score_order
+    from segeval.core.prepared import chosen_queries, first_results
+
+    s = how.settings
     qids, items = run["query"].astype(str).to_numpy(), run["item"].to_numpy(dtype=object)
-    check_unique_documents(run, pd.factorize(qids)[0].astype(np.int64), pd.factorize(items)[0].astype(np.int64))
-    queries = chosen_queries(set(judgements), set(qids), None, s.missing_queries)
-    code = {q: i for i, q in enumerate(queries)}
+    chosen = chosen_queries(set(judgements), set(qids), queries, missing_queries)
+    code = {q: i for i, q in enumerate(chosen)}
     keep = np.flatnonzero([q in code for q in qids])
     qcode, items = np.array([code[q] for q in qids[keep]], dtype=np.int64), items[keep]
     score = run["score"].to_numpy(dtype=np.float64)[keep]
     if s.trec_eval == "9":  # 9.0.8 stores scores as C floats: near-equal scores become ties
         score = score.astype(np.float32).astype(np.float64)
     ranks = name_ranks(items) * (1 if rel_format == "qrels_jg" else -1)
-    order = first_results(score_order(qcode, score, len(queries), lambda at: ranks[at]), qcode, len(queries),
+    order = first_results(score_order(qcode, score, len(chosen), lambda at: ranks[at]), qcode, len(chosen),
                           s.max_results)
-    cuts = np.searchsorted(qcode[order], np.arange(len(queries) + 1)).tolist()
-    ranked = [items[order[a:b]].tolist() for a, b in itertools.pairwise(cuts)]
-    values: dict[str, list[Any]] = {x.name: [] for x in how.requests}
-    for query, docs in zip(queries, ranked, strict=True):
-        if s.trec_eval == "9" and not docs:  # 9.0.8 -c: a query without results is 0, not evaluated
-            for x in how.requests:
-                values[x.name].append(0 if x.measure.fmt == "count" else 0.0)
-            continue
-        lines = judgements[query]
+    cuts = np.searchsorted(qcode[order], np.arange(len(chosen) + 1)).tolist()
+    values: Values = {x.name: [] for x in how.requests}
+    for query, (a, b) in zip(chosen, itertools.pairwise(cuts), strict=True):
+        docs, lines = items[order[a:b]].tolist(), judgements[query]
         try:
-            judged = (groups(docs, lines, s.relevance_level, s.judged_only) if rel_format == "qrels_jg"
-                      else preferences(docs, lines))
+            labelled = (groups(docs, lines, s.relevance_level, s.judged_only) if rel_format == "qrels_jg"
+                        else preferences(docs, lines))
         except PreferenceError as exc:
             raise InputError(path, f"query '{query}': {exc}", kind="preferences") from None
         for x in how.requests:
-            values[x.name].append(x.measure(judged))
-    ev = finished(how, queries, values, set(judgements), 0)
-    in_run = set(qids)
-    ev.without_results = [q for q in queries if q not in in_run]  # -c's additions
-    return ev
+            values[x.name].append(x.measure(labelled))
+    return chosen, values

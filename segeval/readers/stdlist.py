@@ -53,19 +53,14 @@ def stdlist_frame(data: bytes, path: str) -> pd.DataFrame:
     anything malformed."""
     import pandas as pd  # not on import: the route sniffs runs with is_stdlist, and the segment route has no pandas
 
-    from segeval.protocols.speech.xmlfile import attribute, expect_root, number, parse_xml  # nor the XML reader
+    from segeval.protocols.speech.xmlfile import attribute, children, expect_root, number, parse_xml  # nor XML
 
     root = parse_xml(data, path, NAME)
     expect_root(path, root, "stdlist", NAME)
     found: dict[tuple[str, str], tuple[float, bool, int]] = {}
-    for group in root.children:
-        if group.name != "detected_termlist":
-            raise InputError(path, f"unexpected <{group.name}> in <stdlist>; expected <detected_termlist>",
-                             line=group.line)
+    for group in children(path, root, "detected_termlist"):
         query = attribute(path, group, "termid")
-        for term in group.children:
-            if term.name != "term":
-                raise InputError(path, f"unexpected <{term.name}>; expected <term>", line=term.line)
+        for term in children(path, group, "term"):
             score = number(path, term, "score")
             decision = attribute(path, term, "decision")
             if decision not in ("YES", "NO"):

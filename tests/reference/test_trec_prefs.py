@@ -90,6 +90,27 @@ def test_measures_of_other_judgements_are_refused(tmp_path: Path) -> None:
     assert code == 2 and "prefs_simp reads prefs or qrels_prefs" in err
 
 
+def test_c_ranks_the_placeholder(tmp_path: Path) -> None:
+    """-c: a judged query without results ranks trec_eval 10's placeholder docno, here judged by both groups of
+    query 2: g relevant (AP 1, P_5 1/5), h not (0), so map_avgjg 1/2 and P_avgjg_5 1/10 beside query 1's 1 and
+    1/5: means 0.75, 0.15 (the binary's); 9.0.8 does not evaluate the query (0: 0.5, 0.1), nor refuses its
+    contradicting preferences (prefs)."""
+    from segeval.core.pipeline import PLACEHOLDER
+
+    rel, run, prefs = tmp_path / "rel", tmp_path / "run", tmp_path / "prefs"
+    rel.write_text(f"1 g a 1\n2 g {PLACEHOLDER} 1\n2 g x 0\n2 h {PLACEHOLDER} 0\n2 h x 1\n")
+    run.write_text("1 Q0 a 1 2 r\n")
+    prefs.write_text("1 g s a 2\n1 g s b 1\n2 g s a 2\n2 g s b 1\n2 g t b 2\n2 g t a 1\n")
+    for version, expected in (("10", ["0.7500", "0.1500"]), ("9", ["0.5000", "0.1000"])):
+        code, out, _ = run_cli("eval", "--trec-eval", version, "-c", "-R", "qrels_jg", "-m", "map_avgjg", "-m",
+                               "P_avgjg.5", str(rel), str(run))
+        assert code == 0 and [line.split()[2] for line in out.splitlines()] == expected
+    code, out, err = run_cli("eval", "-c", "-R", "prefs", str(prefs), str(run))
+    assert code == 2 and "query '2'" in err
+    code, out, _ = run_cli("eval", "--trec-eval", "9", "-c", "-R", "prefs", str(prefs), str(run))
+    assert code == 0 and "num_q                 \tall\t2" in out
+
+
 # ------------------------------------------------------------------- live, with binaries (CI)
 
 def _binary(version: str) -> str:

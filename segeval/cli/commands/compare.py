@@ -38,7 +38,7 @@ from segeval.cli.options import (
     measures,
 )
 from segeval.core.domains import OPEN_UNIT, SEED, check_options, hint, options
-from segeval.core.errors import SegevalError, render_note
+from segeval.core.errors import SegevalError, print_notes
 from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, Settings
 from segeval.reports.output import announce_written
 
@@ -102,7 +102,7 @@ def compare(
                           measure or ["map"], adapter=adapter,
                           baseline=baseline, test=test, correction=correction, alpha=alpha, all_pairs=all_pairs,
                           permutations=permutations, seed=seed, engine=engine_options, settings=settings,
-                          on_note=lambda text: print(render_note(text), file=sys.stderr))
+                          on_note=print_notes)
     sys.stdout.write(render(result, output))
 
 
@@ -211,8 +211,7 @@ def _write_correlation(names: list[str], x: list[float], y: list[float], notes: 
                     "either setting as agreeing (Buettcher et al. 2007); tau_ap takes setting 1 as the "
                     "reference: a pair it ties is no error, and runs tied in setting 2 are ordered every way with "
                     "equal weight (tau_AP,a, Urbano & Marrero 2017)"]
-    for note in doc["notes"][len(notes):-1]:
-        print(render_note(f"note: {note}"), file=sys.stderr)
+    print_notes(*doc["notes"][len(notes):-1], head="note: ")
     if fmt == "json":
         from segeval.reports.escaping import json_text
 
@@ -222,8 +221,7 @@ def _write_correlation(names: list[str], x: list[float], y: list[float], notes: 
                                                                                                        strict=True))),
                            "coefficients": ([("coefficient", ""), ("value", "")],
                                             [[k, math.nan if v is None else v] for k, v in values.items()])}, fmt)
-    for n in notes:
-        print(render_note(f"note: {n}"), file=sys.stderr)
+    print_notes(*notes, head="note: ")
 
 
 @app.command("report")
@@ -279,5 +277,5 @@ def report(
                                    permutations=permutations, seed=seed,
                                    settings=_settings(time_format, level, max_results, judged, version),
                                    command=shlex.join(["segeval", *ARGV]), engine=engine_options,
-                                   on_note=lambda text: print(render_note(text), file=sys.stderr)))
+                                   on_note=print_notes))
 

@@ -3,7 +3,6 @@ protocol on its own files (docs/detection.md)."""
 
 from __future__ import annotations
 
-import sys
 from typing import Annotated
 
 import typer
@@ -11,7 +10,7 @@ import typer
 from segeval.cli.app import app
 from segeval.cli.options import TableOutput, argument
 from segeval.core.domains import CUTOFF, PROPORTIONS, check_options, hint, options
-from segeval.core.errors import ParameterError, render_note
+from segeval.core.errors import ParameterError, print_notes
 from segeval.core.words import plural
 from segeval.reports import tables
 
@@ -25,11 +24,6 @@ Subset = Annotated[str | None, typer.Option(
 
 _DETECT = options("detect", thresholds=("--thresholds", PROPORTIONS))
 _PROPOSALS = options("proposals", max_proposals=("--max-proposals", CUTOFF))
-
-
-def _notes(notes: list[str]) -> None:
-    for note in notes:
-        print(render_note(f"note: {note}"), file=sys.stderr)
 
 
 @app.command("detect")
@@ -80,8 +74,7 @@ def detect_command(
     if write_lines is not None:
         from segeval.protocols.detection.lines import write_lines as write_detection_lines
 
-        for line in write_detection_lines(protocol, t, p, write_lines):
-            print(render_note(line), file=sys.stderr)
+        print_notes(*write_detection_lines(protocol, t, p, write_lines))
     if errors:
         from segeval.protocols.detection import errors as X
 
@@ -95,7 +88,7 @@ def detect_command(
                                 "per-video figure (no class to average)")
     else:
         tables.write(COLUMNS, detection_rows(result), fmt)
-    _notes(result.notes)
+    print_notes(*result.notes, head="note: ")
 
 
 @app.command("proposals")
@@ -126,4 +119,4 @@ def proposals_command(
     p = R.read_activitynet_predictions(predictions, t, labels=False)
     result = evaluate_proposals(t, p, max_proposals)
     tables.write(PROPOSAL_COLUMNS, proposal_rows(result), fmt)
-    _notes(result.notes)
+    print_notes(*result.notes, head="note: ")

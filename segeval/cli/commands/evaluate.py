@@ -35,7 +35,7 @@ from segeval.cli.options import (
     measures,
 )
 from segeval.core.domains import CUTOFF, check_options, hint, options
-from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, render_note
+from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, print_notes
 from segeval.core.settings import BINS, CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, WINDOW, OutputOptions
 from segeval.core.words import plural
 
@@ -192,8 +192,7 @@ def _output_options(names: list[str], output: str, per_query: bool, no_summary: 
     which trec_eval prints only when asked for, or with a measure set; on stderr, a note on each ``-m`` left out."""
     from segeval.measures import REGISTRY
 
-    for text in REGISTRY.dropped(names):  # stdout stays trec_eval's
-        print(render_note(text), file=sys.stderr)
+    print_notes(*REGISTRY.dropped(names))  # stdout stays trec_eval's
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
     return OutputOptions(output, per_query, not no_summary, tuple(header))
 
@@ -366,8 +365,7 @@ def me13sh(
     if not ev.queries:
         which = "query" if chosen is None else "query of --items"
         notes.append(f"note: no {which} is in both {qrels} and {run}: nothing was evaluated")
-    for text in notes:  # each naming the run file
-        print(render_note(named(text, run)), file=sys.stderr)
+    print_notes(*(named(text, run) for text in notes))  # each naming the run file
 
 
 def _other_kind(exc: InputError, run: str, kind: MediaEvalFormat, time_format: str) -> InputError:
@@ -412,8 +410,7 @@ def anchoring_command(
     check_choice("output", output, OUTPUTS)
     ev = evaluate_anchoring(qrels, run, order=order, no_relevant=no_relevant, time_format=time_format)
     sys.stdout.write(render(ev, output))
-    for note in ev.notes:
-        print(render_note(note), file=sys.stderr)
+    print_notes(*ev.notes)
 
 
 @app.command("sample-eval")

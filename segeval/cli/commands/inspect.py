@@ -11,7 +11,7 @@ from segeval.cli import inputs
 from segeval.cli.app import app, plot_app
 from segeval.cli.options import TIME_FORMAT, Adapter, Adapters, Figure, Qrels, Query, Run, TimeFormat, argument
 from segeval.cli.options import measures as measure_option
-from segeval.core.errors import SegevalError, render_note
+from segeval.core.errors import SegevalError, print_notes
 from segeval.core.settings import DEFAULT_ADAPTER
 from segeval.reports.output import announce_written
 
@@ -109,8 +109,7 @@ def _plot_notes(evs: dict[str, Any]) -> list[str]:
     from segeval.core.notes import for_run
 
     notes = [n for name, ev in evs.items() for n in for_run(name, ev.notes)]
-    for note in notes:
-        print(render_note(note), file=sys.stderr)
+    print_notes(*notes)
     return notes
 
 

@@ -11,7 +11,7 @@ import typer
 from segeval.cli.app import app
 from segeval.cli.options import argument
 from segeval.core.domains import CUTOFFS, UNIT, UNITS, check_options, hint, options
-from segeval.core.errors import render_note
+from segeval.core.errors import print_notes, render_note
 from segeval.reports import tables
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ def _detected_protocol(truth: str) -> str:
     from segeval.protocols.moments.detect import detect
 
     protocol, why = detect(truth)
-    print(render_note(f"note: protocol {protocol}: {truth}: {why}"), file=sys.stderr)
+    print_notes(f"note: protocol {protocol}: {truth}: {why}")
     return protocol
 
 
@@ -105,8 +105,7 @@ def _print_result(result: MrResult, fmt: str, full: bool, per_query: bool) -> No
         tables.write([("query", ""), ("figure", ""), ("value", "")], [*rows, *(("all", *row) for row in shown)], fmt)
     else:
         tables.write([("figure", ""), ("value", "")], shown, fmt)
-    for note in result.notes:
-        print(render_note(f"note: {note}"), file=sys.stderr)
+    print_notes(*result.notes, head="note: ")
 
 
 def _flat(doc: Any, path: str = "") -> Iterator[tuple[str, Any]]:

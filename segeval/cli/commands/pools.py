@@ -26,7 +26,7 @@ from segeval.cli.options import (
     measures,
 )
 from segeval.core.domains import CUTOFF, OPEN_UNIT, PROPORTIONS, SEED, check_options, hint, options
-from segeval.core.errors import render_note
+from segeval.core.errors import print_notes, render_note
 from segeval.core.settings import DEFAULTS
 from segeval.core.words import plural, verb
 from segeval.reports import tables
@@ -39,10 +39,6 @@ _POOL, _POOL_BIAS = options("pool", depth=("--depth", CUTOFF)), options("pool-bi
 _INCOMPLETENESS = options("incompleteness", fractions=("--fractions", PROPORTIONS), seed=("--seed", SEED))
 _COMPLETE = options("complete-qrels", depth=("--depth", CUTOFF), smoothing=("--smoothing", OPEN_UNIT),
                     terms=("--terms", CUTOFF))
-
-
-def _note(note: str) -> None:
-    print(render_note(note), file=sys.stderr)
 
 
 @app.command("pool")
@@ -105,7 +101,7 @@ def pool_bias_command(
     group_of, type_of = groups_for(groups, by_name)
     experiments = None if not leave_out_runs else {"left out": runs_left_out(leave_out_runs, by_name, type_of)}
     rows = leave_one_out(q, by_name, depth, group_of, measure or DEFAULT_MEASURES, experiments, adapter, quiet=quiet,
-                         on_note=_note)
+                         on_note=print_notes)
     columns = [("measure", ""), ("mean_abs_rank_change", ".3f"), ("max_down", ""), ("max_up", ""),
                ("rms_error", ".4f"), ("significant_share", ".3f"), ("kendall_tau", ".4f"), ("mean_error", "+.4f"),
                ("rms_error_all", ".4f")]
@@ -148,7 +144,7 @@ def incompleteness_command(
     q = inputs.qrels(qrels, time_format)
     by_name = inputs.runs(runs, time_format)
     table = incompleteness(q, by_name, measure or DEFAULT_MEASURES, values, repeats, seed, adapter, quiet=quiet,
-                           on_note=_note)
+                           on_note=print_notes)
     columns = [("measure", ""), ("fraction", "g"), ("mean_score", ".4f"), ("kendall_tau", ".4f"),
                ("min_kendall_tau", ".4f")]
     tables.write(columns, [[r.measure, r.fraction, r.mean_score, r.kendall_tau, r.min_kendall_tau]
@@ -157,7 +153,7 @@ def incompleteness_command(
         from segeval.figures.compare import incompleteness as figure
 
         figure(table, plot)
-        print(render_note(f"wrote {plot}"), file=sys.stderr)
+        print_notes(f"wrote {plot}")
 
 
 @app.command("complete-qrels")

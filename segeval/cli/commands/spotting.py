@@ -9,7 +9,7 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import TableOutput, argument
-from segeval.core.errors import render_note
+from segeval.core.errors import print_notes
 from segeval.reports import tables
 
 
@@ -67,5 +67,4 @@ def spot(
                                         notes))
     else:
         tables.write(report.COLUMNS, report.rows([ap.average_map(cells, m) for m in chosen], class_set), fmt)
-    for note in notes:
-        print(render_note(f"note: {note}"), file=sys.stderr)
+    print_notes(*notes, head="note: ")

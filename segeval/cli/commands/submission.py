@@ -12,7 +12,7 @@ from segeval.cli import inputs
 from segeval.cli.app import app
 from segeval.cli.options import TIME_FORMAT, TimeFormat, argument
 from segeval.core.domains import CUTOFF, POSITIVE, check_options, hint, options
-from segeval.core.errors import printable, render_note
+from segeval.core.errors import print_notes, printable, render_note
 from segeval.core.words import plural
 
 if TYPE_CHECKING:
@@ -153,8 +153,7 @@ def _seconds_note(qrels: Any, run: Any, run_path: str) -> None:
     from segeval.readers.from_tables import prepare
 
     data = prepare(qrels, run)
-    for note in for_run(run_path, seconds_note(data.queries, seconds_evidence(data))):
-        print(render_note(f"segeval: {note}"), file=sys.stderr)
+    print_notes(*for_run(run_path, seconds_note(data.queries, seconds_evidence(data))), head="segeval: ")
 
 
 def _collection_rules(videos: str | None, blacklist: str | None, queries: str | None, max_rank: int | None,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from segeval.core.domains import NONNEGATIVE
 from segeval.core.errors import InputError
-from segeval.protocols.speech.xmlfile import attribute, expect_root, number, read_xml
+from segeval.protocols.speech.xmlfile import attribute, children, expect_root, number, read_xml
 
 #: the source type whose excerpts count half their duration (KWSEval's calcTotalDur; compared exactly)
 SPLIT_CTS = "splitcts"
@@ -40,9 +40,7 @@ def read_ecf(path: str) -> list[Excerpt]:
     root = read_xml(path, "ECF")
     expect_root(path, root, "ecf", "ECF")
     excerpts = []
-    for element in root.children:
-        if element.name != "excerpt":
-            raise InputError(path, f"unexpected <{element.name}> in <ecf>; expected <excerpt>", line=element.line)
+    for element in children(path, root, "excerpt"):
         tbeg = number(path, element, "tbeg", NONNEGATIVE)
         dur = number(path, element, "dur", NONNEGATIVE)
         source_type = attribute(path, element, "source_type")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from segeval.core.errors import InputError
 from segeval.protocols.speech.rttm import words
-from segeval.protocols.speech.xmlfile import attribute, expect_root, read_xml
+from segeval.protocols.speech.xmlfile import attribute, children, expect_root, read_xml
 
 
 @dataclass(frozen=True)
@@ -36,9 +36,7 @@ def read_kwlist(path: str) -> TermList:
         raise InputError(path, f"compareNormalize=\"{normalize}\": expected \"lowercase\" or nothing",
                          line=root.line)
     terms: dict[str, Term] = {}
-    for element in root.children:
-        if element.name != "kw":
-            raise InputError(path, f"unexpected <{element.name}> in <kwlist>; expected <kw>", line=element.line)
+    for element in children(path, root, "kw"):
         kwid = attribute(path, element, "kwid")
         texts = [child for child in element.children if child.name == "kwtext"]
         if len(texts) != 1 or not words(texts[0].text):

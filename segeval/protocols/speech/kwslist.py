@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from segeval.core.domains import NONNEGATIVE
 from segeval.core.errors import InputError
-from segeval.protocols.speech.xmlfile import attribute, expect_root, number, read_xml
+from segeval.protocols.speech.xmlfile import attribute, children, expect_root, number, read_xml
 
 _ASCII_SPACE = " \t\n\v\f\r"  # what Perl's \s matches in bytes (KWSEval reads the kwslist undecoded)
 
@@ -60,19 +60,14 @@ def read_kwslist(path: str) -> SystemOutput:
         score_range = (number(path, root, "min_score"), number(path, root, "max_score"))
     detections: dict[str, list[Detection]] = {}
     lines: dict[str, int] = {}
-    for group in root.children:
-        if group.name != "detected_kwlist":
-            raise InputError(path, f"unexpected <{group.name}> in <kwslist>; expected <detected_kwlist>",
-                             line=group.line)
+    for group in children(path, root, "detected_kwlist"):
         kwid = attribute(path, group, "kwid")
         if kwid in lines:
             raise InputError(path, f"term {kwid} has a second <detected_kwlist> (the first is on line "
                                    f"{lines[kwid]}); expected one list per term", line=group.line)
         lines[kwid] = group.line
         found = detections[kwid] = []
-        for kw in group.children:
-            if kw.name != "kw":
-                raise InputError(path, f"unexpected <{kw.name}> in <detected_kwlist>; expected <kw>", line=kw.line)
+        for kw in children(path, group, "kw"):
             begin = number(path, kw, "tbeg", NONNEGATIVE)
             dur = number(path, kw, "dur", NONNEGATIVE)
             score = number(path, kw, "score")

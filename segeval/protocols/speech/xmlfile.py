@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import xml.parsers.expat
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from segeval.core.domains import Domain
@@ -68,6 +69,14 @@ def expect_root(path: str, root: Element, name: str, kind: str) -> None:
     """An :class:`InputError` unless the root element is ``name``."""
     if root.name != name:
         raise InputError(path, f"the root element is <{root.name}>; expected <{name}> ({kind})", line=root.line)
+
+
+def children(path: str, parent: Element, name: str) -> Iterator[Element]:
+    """``parent``'s elements in order, each a ``<name>`` (another is an :class:`InputError` at its line)."""
+    for child in parent.children:
+        if child.name != name:
+            raise InputError(path, f"unexpected <{child.name}> in <{parent.name}>; expected <{name}>", line=child.line)
+        yield child
 
 
 def attribute(path: str, element: Element, name: str) -> str:

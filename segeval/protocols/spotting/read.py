@@ -19,6 +19,7 @@ from typing import Any
 
 from segeval.core.errors import InputError, ParameterError
 from segeval.core.words import plural
+from segeval.protocols.moments.reading import is_number
 from segeval.readers.directories import bad_entry_name, regular_file
 from segeval.readers.files import read_text
 from segeval.readers.formats import NUMBER, WHOLE, parse_float, parse_int
@@ -196,7 +197,7 @@ def _position(doc: _Document, index: int, value: Any) -> int:
     """A position in ms: an integer (or integer text) >= 0; a JSON fraction is truncated as ``int()`` does."""
     if isinstance(value, str):
         ms = parse_int(value)
-    elif isinstance(value, int | float) and not isinstance(value, bool):  # finite and bounded: json_records
+    elif is_number(value):
         ms = int(value)
     else:
         ms = None
@@ -276,10 +277,7 @@ def read_labels(path: str, classes: ClassSet = V2) -> tuple[list[Event], list[st
 def _confidence(doc: _Document, index: int, value: Any) -> float:
     """The confidence as NumPy stores it in the official float64 vector: a JSON number (finite:
     json_records), or its text in the one number grammar."""
-    if isinstance(value, str):
-        number = parse_float(value)
-    else:
-        number = float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    number = parse_float(value) if isinstance(value, str) else float(value) if is_number(value) else None
     if number is None:
         raise doc.error(index, f'"confidence" is {json.dumps(value)}; expected {NUMBER}, as text or a JSON number '
                                "(the official evaluator drops a NaN prediction silently and keeps an infinite one "

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from segeval.core.errors import InputError
 from tests.cli.test_hostile_matrix import FORMAT_FREE, HOSTILE, outcome_is_clean
 from tests.conftest import run_cli
 from tests.unit.speech.test_kws import ECF, KWLIST, RTTM, kwslist
@@ -258,3 +259,29 @@ def test_as_many_trials_as_occurrences_is_refused() -> None:
     assert score({"K1": block}, TwvParameters(3.0)).actual.p_fa == 0.0  # 3 trials: P_FA = 0 / (3 - 2)
     with pytest.raises(ParameterError, match=r"rounded: 2\) than a term has occurrences \(2\)"):
         score({"K1": block}, TwvParameters(2.0))
+
+
+@pytest.mark.parametrize(("name", "after", "where", "expected"), [
+    ("ecf", "<ecf ", "ecf", "excerpt"), ("kwlist", "<kwlist ", "kwlist", "kw"),
+    ("kwslist", "<kwslist ", "kwslist", "detected_kwlist"), ("kwslist", "<detected_kwlist ", "detected_kwlist", "kw"),
+    ("stdlist", "<stdlist ", "stdlist", "detected_termlist"),
+    ("stdlist", "<detected_termlist ", "detected_termlist", "term")])
+def test_an_unexpected_element_is_refused_at_its_line(tmp_path: Path, name: str, after: str, where: str,
+                                                      expected: str) -> None:
+    """A stray element (the line after the parent's start tag) is named with its parent and what belongs there."""
+    from segeval.protocols.speech.ecf import read_ecf
+    from segeval.protocols.speech.kwlist import read_kwlist
+    from segeval.protocols.speech.kwslist import read_kwslist
+    from segeval.readers.stdlist import stdlist_frame
+
+    text = {"ecf": ECF, "kwlist": KWLIST, "kwslist": SYSTEM, "stdlist": STDLIST}[name]
+    start = text.index(after)
+    opened = text.index(">", start) + 1
+    line = text.count("\n", 0, opened) + 2
+    path = tmp_path / name
+    path.write_text(text[:opened] + "\n<stray/>" + text[opened:])
+    readers = {"ecf": read_ecf, "kwlist": read_kwlist, "kwslist": read_kwslist,
+               "stdlist": lambda p: stdlist_frame(Path(p).read_bytes(), p)}
+    with pytest.raises(InputError) as caught:
+        readers[name](str(path))
+    assert str(caught.value) == f"{path}, line {line}: unexpected <stray> in <{where}>; expected <{expected}>"

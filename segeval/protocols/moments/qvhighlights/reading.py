@@ -19,7 +19,7 @@ from segeval.core.errors import InputError
 from segeval.core.words import plural
 from segeval.protocols.moments.charades import by_sentence, read_charades
 from segeval.protocols.moments.detect import is_charades
-from segeval.protocols.moments.reading import is_number
+from segeval.protocols.moments.reading import is_number, shown
 from segeval.readers.json_records import read_moment_jsonl
 
 CLIP_SECONDS = 2
@@ -89,7 +89,7 @@ def _windows(value: Any, width: int, path: str, number: int, text: str, key: str
         raise InputError(path, f"'{key}' must be a list of {shape} lists", line=number, text=text[:200])
     for w in value:
         if not (isinstance(w, list) and len(w) == width and all(is_number(x) for x in w)):
-            raise InputError(path, f"'{key}' has the window {json.dumps(w)[:80]}; expected every window as "
+            raise InputError(path, f"'{key}' has the window {shown(w)}; expected every window as "
                                    f"{shape} with {width} finite numbers", line=number, text=text[:200])
     return np.array(value, dtype=np.float64).reshape(-1, width)
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from segeval.core.arrays import BoolArray, FloatArray
 from segeval.core.errors import InputError
-from segeval.protocols.moments.reading import is_number
+from segeval.protocols.moments.reading import is_number, shown
 from segeval.readers.files import read_text
 from segeval.readers.json_records import document_head, lines, load_document, load_line, record_head
 
@@ -55,7 +55,7 @@ def key(desc_id: int | str) -> str:
 
 def _desc_id(value: Any, path: str, where: str, line: int | None = None, text: str | None = None) -> int | str:
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise InputError(path, f"{where}'desc_id' is {json.dumps(value)[:80]}; expected an integer or a string",
+        raise InputError(path, f"{where}'desc_id' is {shown(value)}; expected an integer or a string",
                          line=line, text=text)
     return value
 
@@ -69,7 +69,7 @@ def _moment(value: Any, path: str, line: int, text: str) -> FloatArray:
     elif isinstance(value, list) and len(value) >= 4 and all(pair(w) for w in value):
         windows = value
     else:
-        raise InputError(path, f"'ts' is {json.dumps(value)[:80]}; expected [start, end] or, DiDeMo-style, a list "
+        raise InputError(path, f"'ts' is {shown(value)}; expected [start, end] or, DiDeMo-style, a list "
                                "of at least 4 [start, end] pairs (one per annotator)", line=line, text=text)
     for w in windows:
         if w[1] < w[0]:
@@ -108,11 +108,11 @@ def read_truth(path: str | Path) -> list[Query]:
                                    "one line per query", line=number, text=text)
         seen[key(desc_id)] = number
         if not isinstance(row["vid_name"], str):
-            raise InputError(name, f"'vid_name' is {json.dumps(row['vid_name'])[:80]}; expected a string",
+            raise InputError(name, f"'vid_name' is {shown(row['vid_name'])}; expected a string",
                              line=number, text=text)
         kind = row.get("type")
         if kind is not None and kind not in TYPES:
-            raise InputError(name, f"'type' is {json.dumps(kind)[:80]}; expected one of \"v\", \"t\", \"vt\"",
+            raise InputError(name, f"'type' is {shown(kind)}; expected one of \"v\", \"t\", \"vt\"",
                              line=number, text=text)
         queries.append(Query(desc_id, row["vid_name"], _moment(row["ts"], name, number, text), kind, number))
     if not queries:
@@ -128,7 +128,7 @@ def read_truth(path: str | Path) -> list[Query]:
 def _rows(value: Any, path: str, where: str) -> tuple[FloatArray, int]:
     """The first 100 predictions of one record as (n, 3) [video index, start, end], and the full count."""
     if not isinstance(value, list):
-        raise InputError(path, f"{where}: 'predictions' is {json.dumps(value)[:80]}; expected a list of "
+        raise InputError(path, f"{where}: 'predictions' is {shown(value)}; expected a list of "
                                "[video_index, start, end, score] lists")
     used = value[:MAX_PREDICTIONS]
     try:
@@ -143,7 +143,7 @@ def _rows(value: Any, path: str, where: str) -> tuple[FloatArray, int]:
         return arr[:, :3].astype(np.float64).reshape(-1, 3), len(value)
     for n, e in enumerate(used):
         if not (isinstance(e, list) and len(e) >= 3 and all(is_number(x) for x in e[:3])):
-            raise InputError(path, f"{where}: predictions[{n}] is {json.dumps(e)[:80]}; expected "
+            raise InputError(path, f"{where}: predictions[{n}] is {shown(e)}; expected "
                                    "[video_index, start, end, score] (3 finite numbers at least; the score is not "
                                    "used)")
     return np.array([e[:3] for e in used], dtype=np.float64).reshape(-1, 3), len(value)
@@ -197,7 +197,7 @@ def _read_task(data: Tvr, task: str, records: Any, name: str, truth: set[str], k
     """One task's records into ``data``: each query's first 100 predictions, and the empty, unknown, longer and
     reversed ones the notes count."""
     if not isinstance(records, list):
-        raise InputError(name, f"'{task}' is {json.dumps(records)[:80]}; expected a list of "
+        raise InputError(name, f"'{task}' is {shown(records)}; expected a list of "
                                "{\"desc_id\", \"predictions\"} objects")
     preds: dict[str, FloatArray] = {}
     empty, unknown = [], []
@@ -205,7 +205,7 @@ def _read_task(data: Tvr, task: str, records: Any, name: str, truth: set[str], k
     for n, record in enumerate(records):
         where = f"{task}[{n}]"
         if not isinstance(record, dict) or "desc_id" not in record or "predictions" not in record:
-            raise InputError(name, f"{where} is {json.dumps(record)[:80]}; expected an object with 'desc_id' "
+            raise InputError(name, f"{where} is {shown(record)}; expected an object with 'desc_id' "
                                    "and 'predictions'")
         desc_id = _desc_id(record["desc_id"], name, f"{where}: ")
         where += f" (desc_id {desc_id})"
