@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from segeval.adapters.tiou import overlap
 from segeval.core.errors import InputError, ParameterError
@@ -377,8 +376,8 @@ def table_key(dets: Events) -> bytes:
     """A digest of the table's rows as a multiset (zero-length events left out): equal for equal tables,
     whatever their order (psds_eval identifies an operating point by a hash of its sorted table too)."""
     keep = dets.offset > dets.onset
-    names = pd.util.hash_array(np.array(dets.names, dtype=object))
-    labels = pd.util.hash_array(np.array(dets.labels, dtype=object))
+    names, labels = (np.array([hash(s) for s in strings], dtype=np.int64).view(np.uint64)
+                     for strings in (dets.names, dets.labels))  # Python's str hash: the same within a run
     columns = (names[dets.clip[keep]], labels[dets.label[keep]], dets.onset[keep].view(np.uint64),
                dets.offset[keep].view(np.uint64))
     row = np.zeros(int(keep.sum()), dtype=np.uint64)
