@@ -222,13 +222,23 @@ def _kahan(values: Sequence[float]) -> float:
     return total
 
 
-def refuse_overlaps(table: Events) -> None:
-    """psds_eval refuses a table with two different same-class events that intersect: so do we."""
-    order = np.lexsort((table.offset, table.onset, table.label, table.clip))
-    clip, label, on, off = table.clip[order], table.label[order], table.onset[order], table.offset[order]
+#: the largest composite sort key (:func:`refuse_overlaps`); wider keys are sorted column by column
+KEY_LIMIT = 2**63
+
+
+def refuse_overlaps(table: Events) -> npt.NDArray[np.intp]:
+    """psds_eval refuses a table with two different same-class events that intersect: so do we.  The
+    table's order by clip, label, onset and offset (ties in row order)."""
+    starts, start_rank = np.unique(table.onset, return_inverse=True)
+    ends, rank = np.unique(table.offset, return_inverse=True)
+    groups = table.clip.astype(np.int64) * len(table.labels) + table.label
+    if (int(groups.max(initial=0)) + 1) * starts.size * ends.size < KEY_LIMIT:
+        order = np.argsort((groups * starts.size + start_rank) * ends.size + rank, kind="stable")
+    else:
+        order = np.lexsort((table.offset, table.onset, table.label, table.clip))
+    clip, label, on, off, rank = (x[order] for x in (table.clip, table.label, table.onset, table.offset, rank))
     group = np.r_[0, np.cumsum((np.diff(clip) != 0) | (np.diff(label) != 0))] if clip.size else clip
     # the largest offset before each event of its group: a running maximum of (group, offset rank) keys
-    ends, rank = np.unique(off, return_inverse=True)
     key = group.astype(np.int64) * (ends.size + 1) + rank + 1
     before = np.r_[0, np.maximum.accumulate(key)[:-1]] if key.size else key
     reach = np.where(before // (ends.size + 1) == group, np.r_[-np.inf, ends][before % (ends.size + 1)], -np.inf)
@@ -241,6 +251,7 @@ def refuse_overlaps(table: Events) -> None:
                 raise InputError(table.path, f"this {table.labels[label[k]]!r} event intersects the one on line "
                                  f"{first}; psds_eval refuses intersecting events of one class (expected them "
                                  "merged)", line=second)
+    return order
 
 
 @dataclass
@@ -300,18 +311,20 @@ def _group_sums(groups: npt.NDArray[np.intp], values: FloatArray, n: int) -> tup
     return total, sizes > 0
 
 
-def intersection_counts(t: Truth, dets: Events, dtc: float, gtc: float, cttc: float) -> FloatArray:
+def intersection_counts(t: Truth, dets: Events, order: npt.NDArray[np.intp], dtc: float, gtc: float,
+                        cttc: float) -> FloatArray:
     """psds_eval's counts: [i, i] true-positive ground truths of class i; [i, j] detections of class i
     cross-triggering class j; [i, -1] false positives of class i (detections not passing the DTC that lie
-    on their clip, in [0, duration]).  Detections of other clips or labels, or of zero length, count nowhere."""
+    on their clip, in [0, duration]).  Detections of other clips or labels, or of zero length, count nowhere.
+    ``order``: :func:`refuse_overlaps`'s; within a clip and class it is psds_eval's (by onset, in row order),
+    the only order the sums depend on, since two such events with one onset and two offsets are refused."""
     n = len(t.classes)
-    to_clip = np.array([t.clip_index.get(c, -1) for c in dets.names] + [-1], dtype=np.intp)[dets.clip]
+    to_clip = np.array([t.clip_index.get(c, -1) for c in dets.names] + [-1], dtype=np.intp)[dets.clip[order]]
     to_class = np.array([t.classes.index(c) if c in t.classes else -1 for c in dets.labels] + [-1],
-                        dtype=np.intp)[dets.label]
-    keep = (to_clip >= 0) & (to_class >= 0) & (dets.offset > dets.onset)
-    clip, on, off, cls = to_clip[keep], dets.onset[keep], dets.offset[keep], to_class[keep]
-    order = np.lexsort((on, clip))  # psds_eval's order: by file name, then onset (stable)
-    clip, on, off, cls = clip[order], on[order], off[order], cls[order]
+                        dtype=np.intp)[dets.label[order]]
+    on, off = dets.onset[order], dets.offset[order]
+    keep = (to_clip >= 0) & (to_class >= 0) & (off > on)
+    clip, on, off, cls = to_clip[keep], on[keep], off[keep], to_class[keep]
     counts = np.zeros((n + 1, n + 1))
     length = off - on
     # every (detection, ground truth of its clip) pair that intersects, detection-major
@@ -363,12 +376,12 @@ def rates(t: Truth, counts: FloatArray, threshold: str) -> OperatingPoint:
 def add_point(points: list[OperatingPoint], seen: set[bytes], t: Truth, dets: Events, threshold: str,
               dtc: float, gtc: float, cttc: float) -> bool:
     """Add an operating point unless its table (zero-length events left out) equals an earlier one's."""
-    refuse_overlaps(dets)
+    order = refuse_overlaps(dets)
     key = table_key(dets)
     if key in seen:
         return False
     seen.add(key)
-    points.append(rates(t, intersection_counts(t, dets, dtc, gtc, cttc), threshold))
+    points.append(rates(t, intersection_counts(t, dets, order, dtc, gtc, cttc), threshold))
     return True
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NoReturn
 
@@ -82,9 +82,29 @@ class _Table:
         raise InputError(self.path, problem, line=number, text=self.lines()[number - 1])
 
 
-def _rows(path: str, columns: tuple[str, ...], expected: str, data: bytes | None = None) -> _Table:
+@dataclass
+class Shared:
+    """What the tables of one kind (operating points) share: their clips, labels and times numbered once
+    (the scanner's :class:`Codes`), each distinct time parsed once."""
+
+    clips: Codes = field(default_factory=Codes)
+    labels: Codes = field(default_factory=Codes)
+    times: Codes = field(default_factory=Codes)
+    seconds: list[float | None] = field(default_factory=list)  # the times' values, in code order
+
+    def values(self, column: Coded) -> FloatArray:
+        """The seconds of a time column (:func:`_values`)."""
+        if column[1] is not self.times.names:  # read by the line parser
+            return _values(column)
+        self.seconds += [parse_seconds(t) for t in self.times.names[len(self.seconds):]]
+        return np.array(self.seconds + [None], dtype=np.float64)[column[0]]
+
+
+def _rows(path: str, columns: tuple[str, ...], expected: str, data: bytes | None = None,
+          codes: Sequence[Codes | None] = ()) -> _Table:
     """The rows of a headed TSV (blank lines skipped), each with as many cells as the header; ``columns``
-    empty: all of them.  ``data``: the file's bytes, when read already."""
+    empty: all of them.  ``data``: the file's bytes, when read already; ``codes``: the scanner's codes of
+    some columns (None: the column's own), when shared with other tables."""
     data = read_bytes(path, lines=False) if data is None else data
     first = data.split(b"\n", 1)[0].decode("utf-8", "replace").rstrip("\r")
     if not data.strip():
@@ -98,7 +118,8 @@ def _rows(path: str, columns: tuple[str, ...], expected: str, data: bytes | None
     try:
         words = _scanned(data, len(head), where)
         if words is not None:  # the byte scanner, for files of well-formed rows only
-            columns = [_words_coded(Codes(), words[k]) for k in where]
+            coders = [*codes, *[None] * len(where)]
+            columns = [_words_coded(coders[i] or Codes(), words[k]) for i, k in enumerate(where)]
             return _Table(path, np.arange(2, len(words[where[0]]) + 2), columns, head,
                           lambda: data.decode("utf-8").split("\n"))
     except GiveUp:  # two cells with one hash (never seen)
@@ -141,11 +162,18 @@ def _values(column: Coded, parse: Callable[[str], float | None] = parse_seconds)
     return np.array([parse(t) for t in distinct] + [None], dtype=np.float64)[codes]  # None -> NaN
 
 
-def read_events(path: str) -> Events:
-    """An event table; a row with empty onset, offset and label lists a clip without events."""
-    table = _rows(path, EVENT_COLUMNS, _EVENT_EXPECTED)
+def read_events(path: str, shared: Shared | None = None) -> Events:
+    """An event table; a row with empty onset, offset and label lists a clip without events.  ``shared``:
+    labels and times coded with other tables'."""
+    codes = (shared.clips, shared.times, shared.times, shared.labels) if shared else ()
+    table = _rows(path, EVENT_COLUMNS, _EVENT_EXPECTED, codes=codes)
     (clip, names), onsets, offsets, (label, labels) = table.columns
-    ons, offs = _values(onsets), _values(offsets)
+    if shared:  # this table's clips, in order of first appearance
+        first = dict.fromkeys(clip[np.r_[True, clip[1:] != clip[:-1]]].tolist() if clip.size else [])
+        local = np.zeros(len(names), dtype=np.intp)
+        local[list(first)] = np.arange(len(first))
+        clip, names = local[clip], [names[k] for k in first]
+    ons, offs = (shared.values(c) if shared else _values(c) for c in (onsets, offsets))
     blank = [_is_empty(c) for c in (onsets, offsets, (label, labels))]
     empty = blank[0] & blank[1] & blank[2]
     bad = _is_empty((clip, names)) | ~empty & (~(ons <= offs) | blank[2])  # NaN (no number) too

@@ -11,7 +11,7 @@ from typing import Any
 from segeval.core.errors import InputError, ParameterError
 from segeval.core.words import plural
 from segeval.protocols.sed import measures as m
-from segeval.protocols.sed.read import Event, Events, operating_points, read_durations, read_events, read_score_folder
+from segeval.protocols.sed.read import Event, Events, Shared, operating_points, read_durations, read_events, read_score_folder
 from segeval.reports.escaping import json_text
 from segeval.reports.tables import render
 
@@ -72,8 +72,9 @@ def psds(truth_path: str, system_path: str, durations_path: str, *, dtc: float, 
     points: list[m.OperatingPoint] = []
     seen: set[bytes] = set()
     notes = []
+    shared = Shared()
     for threshold, path in operating_points(system_path):
-        if not m.add_point(points, seen, t, read_events(path), threshold, dtc, gtc, cttc):
+        if not m.add_point(points, seen, t, read_events(path, shared), threshold, dtc, gtc, cttc):
             notes.append(f"note: {path}: the same detections as an earlier operating point; skipped (psds_eval)")
     score = m.psds(points, alpha_ct, alpha_st, max_efpr)
     rows = [{"class": "psds", "value": score.value}]
@@ -93,8 +94,7 @@ def macro_f1(truth_path: str, system_path: str, durations_path: str, *, dtc: flo
     """psds_eval's intersection-based macro F1 of one detection table."""
     t = m.truth(read_events(truth_path), read_durations(durations_path))
     dets = read_events(system_path)
-    m.refuse_overlaps(dets)
-    f_avg, per_class = m.macro_f1(t, m.intersection_counts(t, dets, dtc, gtc, cttc))
+    f_avg, per_class = m.macro_f1(t, m.intersection_counts(t, dets, m.refuse_overlaps(dets), dtc, gtc, cttc))
     rows = [{"class": c, "value": v} for c, v in [*per_class.items(), ("macro", f_avg)]]
     return Report(rows, {"protocol": "psds_eval", "f_avg": f_avg, "f_per_class": per_class})
 
