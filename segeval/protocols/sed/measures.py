@@ -256,8 +256,9 @@ def refuse_overlaps(table: Events) -> npt.NDArray[np.intp]:
 
 @dataclass
 class Truth:
-    """The ground truth as psds_eval holds it: its events (zero-length ones dropped) sorted by clip and onset,
-    each clip's duration (NaN: a clip of the ground truth missing from the durations table, whose events
+    """The ground truth as psds_eval holds it: its events (zero-length ones dropped) sorted by clip, class and
+    onset (within a clip and class psds_eval's order, by onset, the only one its sums depend on), each clip's
+    duration (NaN: a clip of the ground truth missing from the durations table, whose events
     still count) and the first event of each clip (``start``, one past the last at the end)."""
 
     classes: list[str]
@@ -276,7 +277,7 @@ def truth(gt: Events, durations: dict[str, float]) -> Truth:
     """psds_eval's ground truth from the tables: every clip of the durations table and of the ground truth."""
     refuse_overlaps(gt)
     names = sorted({*durations, *gt.clips})
-    rows = [(k, e) for k, c in enumerate(names) for e in sorted(gt.clips.get(c, []), key=lambda e: e.onset)
+    rows = [(k, e) for k, c in enumerate(names) for e in sorted(gt.clips.get(c, []), key=lambda e: (e.label, e.onset))
             if e.offset > e.onset]
     classes = sorted({e.label for _, e in rows})
     index = {c: k for k, c in enumerate(classes)}
@@ -341,9 +342,10 @@ def intersection_counts(t: Truth, dets: Events, order: npt.NDArray[np.intp], dtc
     cover, has = _group_sums(gt[cover_pairs], inter[cover_pairs] / (t.offset - t.onset)[gt[cover_pairs]], t.cls.size)
     np.add.at(counts, (t.cls, t.cls), (has & (cover >= gtc)).astype(float))
     other = ~same & ~valid[det]
-    key = det[other] * n + t.cls[gt[other]]
-    cross, has = _group_sums(key, inter[other] / length[det[other]], clip.size * n)
-    hit_key = np.flatnonzero(has & (cross >= cttc))
+    key = det[other] * n + t.cls[gt[other]]  # ascending: the pairs are detection-major, ground truths by class
+    head = np.r_[True, key[1:] != key[:-1]] if key.size else np.zeros(0, dtype=bool)
+    cross, _ = _group_sums(np.cumsum(head) - 1, inter[other] / length[det[other]], int(head.sum()))
+    hit_key = key[head][cross >= cttc]
     np.add.at(counts, (cls[hit_key // n], hit_key % n), 1.0)
     duration = t.duration[clip]
     fp = ~valid & (on < duration) & (off > 0.0)  # NaN duration (no such clip listed): False
