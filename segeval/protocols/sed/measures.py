@@ -23,6 +23,7 @@ EPS = float(np.spacing(1))
 COUNTS = ("Nref", "Nsys", "Ntp", "Nsubs", "Nfp", "Nfn")
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.intp]
 
 
 @dataclass
@@ -491,15 +492,20 @@ def _runs(scores: FloatArray, times: FloatArray) -> tuple[FloatArray, FloatArray
     onsets and offsets of the runs of frames scoring >= the threshold, padded with zero-length events
     (sed_scores_eval's ``onset_offset_curves``)."""
     cands = np.sort(scores, axis=1)
-    on = scores[:, None, :] >= cands[:, :, None]
-    edges = np.diff(np.pad(on, ((0, 0), (0, 0), (1, 1))).astype(np.int8), axis=2)
-    starts, ends = np.nonzero(edges == 1), np.nonzero(edges == -1)
-    rank = np.cumsum(edges == 1, axis=2)[starts] - 1
+    frames = scores.shape[1]
+    on = (scores[:, None, :] >= cands[:, :, None]).reshape(-1, frames)  # (clip, threshold) x frames
+    first, last = on.copy(), on.copy()
+    first[:, 1:] &= ~on[:, :-1]
+    last[:, :-1] &= ~on[:, 1:]
+    row, start = np.divmod(np.flatnonzero(first), frames)  # each run's first and last frame, row by row
+    end = np.flatnonzero(last) % frames
+    at = np.arange(row.size)
+    rank = at - np.maximum.accumulate(np.where(np.r_[True, row[1:] != row[:-1]][:row.size], at, 0))
     width = int(rank.max()) + 1 if rank.size else 0
-    onsets, offsets = np.zeros((*cands.shape, width)), np.zeros((*cands.shape, width))
-    onsets[starts[0], starts[1], rank] = times[starts[0], starts[2]]
-    offsets[ends[0], ends[1], rank] = times[ends[0], ends[2]]
-    return cands, onsets, offsets
+    onsets, offsets = np.zeros((on.shape[0], width)), np.zeros((on.shape[0], width))
+    onsets[row, rank] = times[row // frames, start]
+    offsets[row, rank] = times[row // frames, end + 1]
+    return cands, onsets.reshape(*cands.shape, width), offsets.reshape(*cands.shape, width)
 
 
 def _sum_last(x: FloatArray) -> FloatArray:
@@ -512,43 +518,56 @@ def _sum_last(x: FloatArray) -> FloatArray:
 
 def _padded(events: Sequence[Sequence[Event]]) -> tuple[FloatArray, FloatArray, BoolArray]:
     """Onsets, offsets (clips x most events, zero-padded) and which are events."""
-    width = max((len(e) for e in events), default=0)
-    on, off = np.zeros((len(events), width)), np.zeros((len(events), width))
-    real = np.zeros((len(events), width), dtype=bool)
-    for i, evs in enumerate(events):
-        on[i, :len(evs)], off[i, :len(evs)], real[i, :len(evs)] = [e.onset for e in evs], [e.offset for e in evs], True
+    sizes = np.array([len(e) for e in events], dtype=np.intp)
+    flat = [e for evs in events for e in evs]
+    row = np.repeat(np.arange(sizes.size), sizes)
+    place = (row, np.arange(row.size) - np.repeat(np.cumsum(sizes) - sizes, sizes))
+    on, off = np.zeros((sizes.size, sizes.max(initial=0))), np.zeros((sizes.size, sizes.max(initial=0)))
+    real = np.zeros(on.shape, dtype=bool)
+    on[place], off[place], real[place] = [e.onset for e in flat], [e.offset for e in flat], True
     return on, off, real
 
 
-def _stats(d_on: FloatArray, d_off: FloatArray, target: tuple[FloatArray, FloatArray, BoolArray],
-           others: dict[str, tuple[FloatArray, FloatArray, BoolArray]], dtc: float, gtc: float,
+def _pairs(gt: list[tuple[FloatArray, FloatArray, BoolArray]]) -> tuple[IntArray, IntArray, FloatArray, FloatArray]:
+    """Each (clip, class) with events: the clip, the class and the events' onsets and offsets (zero-padded)."""
+    rows = [np.flatnonzero(real.any(axis=1)) for _, _, real in gt]
+    width = max((int(real.sum(axis=1).max(initial=0)) for _, _, real in gt), default=0)
+    on, off = np.zeros((sum(r.size for r in rows), width)), np.zeros((sum(r.size for r in rows), width))
+    at = np.cumsum([0, *[r.size for r in rows]])
+    for (o_on, o_off, _), r, start in zip(gt, rows, at.tolist(), strict=False):
+        w = min(width, o_on.shape[1])
+        on[start:start + r.size, :w], off[start:start + r.size, :w] = o_on[r, :w], o_off[r, :w]
+    return np.concatenate(rows), np.repeat(np.arange(len(gt)), np.diff(at)), on, off
+
+
+def _stats(d_on: FloatArray, d_off: FloatArray, gt: list[tuple[FloatArray, FloatArray, BoolArray]], c: int,
+           pairs: tuple[IntArray, IntArray, FloatArray, FloatArray], dtc: float, gtc: float,
            cttc: float | None) -> list[FloatArray]:
-    """sed_scores_eval's intersection statistics (clips x thresholds): true positives, false positives,
-    cross-triggers per other class, in its arithmetic (sums rounded to 6 decimals, ``>=``)."""
+    """sed_scores_eval's intersection statistics (clips x thresholds) of class ``c``'s detections against the
+    events of each class (``gt``; ``pairs``: :func:`_pairs`): true positives, false positives, cross-triggers
+    per other class, in its arithmetic (sums rounded to 6 decimals, ``>=``)."""
     made = d_off > d_on
     length = d_off - d_on
     valid = (np.round(dtc * length, 6) <= 0.0) * made  # a clip without events of the class: no intersection
     tps = np.zeros(made.shape[:2], dtype=np.intp)
-    rows = np.flatnonzero(target[2].any(axis=1))
+    rows = np.flatnonzero(gt[c][2].any(axis=1))
     if rows.size:
-        width = int(target[2][rows].sum(axis=1).max())
-        g_on, g_off, real = target[0][rows, :width], target[1][rows, :width], target[2][rows, :width]
+        width = int(gt[c][2][rows].sum(axis=1).max())
+        g_on, g_off, real = gt[c][0][rows, :width], gt[c][1][rows, :width], gt[c][2][rows, :width]
         inter = overlap(d_on[rows, ..., None], d_off[rows, ..., None], g_on[:, None, None, :], g_off[:, None, None, :])
         valid[rows] = (np.round(_sum_last(inter), 6) >= np.round(dtc * length[rows], 6)) * made[rows]
         covered = np.round(np.sum(valid[rows, ..., None] * inter, axis=-2), 6)
         tps[rows] = ((covered >= np.round(gtc * (g_off - g_on), 6)[:, None, :]) & real[:, None, :]).sum(-1)
-    out = [tps, made.sum(-1) - valid.sum(-1)]
-    for o_on, o_off, o_real in others.values():
-        cts = np.zeros_like(tps)
-        rows = np.flatnonzero(o_real.any(axis=1))
-        if cttc is not None and rows.size:  # a clip without events of the other class has no cross-trigger on it
-            width = int(o_real[rows].sum(axis=1).max())
-            cross = overlap(d_on[rows, ..., None], d_off[rows, ..., None], o_on[rows, None, None, :width],
-                            o_off[rows, None, None, :width])
-            total = np.round(_sum_last((1 - valid[rows, ..., None]) * cross), 6)
-            cts[rows] = ((total >= np.round(cttc * length[rows], 6)) * made[rows]).sum(-1)
-        out.append(cts)
-    return [np.asarray(x, dtype=np.float64) for x in out]
+    cts = np.zeros((len(gt) - 1, *tps.shape), dtype=np.intp)  # a clip without events of a class: no cross-trigger
+    clip, cls, p_on, p_off = pairs
+    pick = np.flatnonzero(cls != c) if cttc is not None else np.zeros(0, dtype=np.intp)
+    if pick.size:  # every other class's events of each clip at once, each class's summed in its own order
+        rows, other = clip[pick], cls[pick] - (cls[pick] > c)
+        cross = overlap(d_on[rows, ..., None], d_off[rows, ..., None], p_on[pick, None, None, :],
+                        p_off[pick, None, None, :])
+        total = np.round(_sum_last((1 - valid[rows, ..., None]) * cross), 6)
+        cts[other, rows] = ((total >= np.round(cttc * length[rows], 6)) * made[rows]).sum(-1)
+    return [np.asarray(x, dtype=np.float64) for x in (tps, made.sum(-1) - valid.sum(-1), *cts)]
 
 
 def score_counts(classes: list[str], clips: Sequence[tuple[FloatArray, FloatArray, dict[str, list[Event]]]],
@@ -561,13 +580,14 @@ def score_counts(classes: list[str], clips: Sequence[tuple[FloatArray, FloatArra
     chunks = [ids[k:k + batch] for ids in by_frames.values() for k in range(0, len(ids), batch)]
     points: dict[str, list[FloatArray]] = {name: [] for name in classes}
     deltas: dict[str, list[FloatArray]] = {name: [] for name in classes}
+    events = [_padded([c[2].get(k, []) for c in clips]) for k in classes]
     for ids in chunks:
         times = np.stack([clips[i][0] for i in ids])
-        gt = {k: _padded([clips[i][2].get(k, []) for i in ids]) for k in classes}
+        gt = [(on[ids], off[ids], real[ids]) for on, off, real in events]
+        pairs = _pairs(gt)
         for c, name in enumerate(classes):
             cands, on, off = _runs(np.stack([clips[i][1][:, c] for i in ids]), times)
-            table = np.stack(_stats(on, off, gt[name], {k: v for k, v in gt.items() if k != name}, dtc, gtc, cttc),
-                             axis=-1)
+            table = np.stack(_stats(on, off, gt, c, pairs, dtc, gtc, cttc), axis=-1)
             step = table - np.concatenate((table[:, 1:], np.zeros_like(table[:, :1])), axis=1)
             change = np.abs(step).sum(-1) > 0  # the last of each run of equal scores carries the step
             points[name].append(cands[change])
@@ -575,8 +595,8 @@ def score_counts(classes: list[str], clips: Sequence[tuple[FloatArray, FloatArra
     out = {}
     for name in classes:
         thresholds, inverse = np.unique(np.concatenate(points[name]), return_inverse=True)
-        summed = np.zeros((thresholds.size, 1 + len(classes)))
-        np.add.at(summed, inverse, np.concatenate(deltas[name]))
+        step = np.concatenate(deltas[name])  # whole counts: their sums are exact in any order
+        summed = np.stack([np.bincount(inverse, weights=column, minlength=thresholds.size) for column in step.T], axis=1)
         totals = np.concatenate((np.cumsum(summed[::-1], axis=0)[::-1], np.zeros((1, summed.shape[1]))))
         others = [k for k in classes if k != name]
         out[name] = ScoreCounts(np.concatenate((thresholds, [np.inf])), totals[:, 0], totals[:, 1],

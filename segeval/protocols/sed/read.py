@@ -22,7 +22,7 @@ from segeval.core.errors import InputError
 from segeval.core.words import plural
 from segeval.readers.files import read_bytes
 from segeval.readers.formats import parse_float, parse_seconds
-from segeval.readers.scanner import Words, scan
+from segeval.readers.scanner import Scanned, Words, scan
 from segeval.readers.scanner_segments import Codes, GiveUp
 
 EVENT_COLUMNS = ("filename", "onset", "offset", "event_label")
@@ -116,11 +116,11 @@ def _rows(path: str, columns: tuple[str, ...], expected: str, data: bytes | None
                          line=1, text=first)
     where = [head.index(c) for c in columns] if columns else list(range(len(head)))
     try:
-        words = _scanned(data, len(head), where)
-        if words is not None:  # the byte scanner, for files of well-formed rows only
+        got = _scanned(data, len(head), where)
+        if got is not None:  # the byte scanner, for files of well-formed rows only
             coders = [*codes, *[None] * len(where)]
-            columns = [_words_coded(coders[i] or Codes(), words[k]) for i, k in enumerate(where)]
-            return _Table(path, np.arange(2, len(words[where[0]]) + 2), columns, head,
+            columns = [_words_coded(coders[i] or Codes(), got.text[k]) for i, k in enumerate(where)]
+            return _Table(path, np.arange(2, got.lines + 2), columns, head,
                           lambda: data.decode("utf-8").split("\n"))
     except GiveUp:  # two cells with one hash (never seen)
         pass
@@ -141,15 +141,16 @@ def _coded(cells: Sequence[str]) -> Coded:
     return np.array([code.setdefault(c, len(code)) for c in cells], dtype=np.intp), list(code)
 
 
-def _scanned(data: bytes, width: int, where: list[int]) -> dict[int, Words] | None:
-    """The wanted columns of the rows after the header as tokens, when each line (no blank one, no carriage
-    return, no space) has ``width`` non-empty cells; else None."""
+def _scanned(data: bytes, width: int, where: list[int], numbers: tuple[int, ...] = ()) -> Scanned | None:
+    """The rows after the header, ``where`` columns as tokens and ``numbers`` columns parsed (as
+    :func:`parse_float`), when each line (no blank one, no carriage return, no space) has ``width`` non-empty
+    cells and each of those numbers reads; else None."""
     body = data.split(b"\n", 1)[1] if b"\n" in data else b""
     rows = body.count(b"\n") + (not body.endswith(b"\n")) if body else 0
     if not rows or b"\r" in body or b"\n\n" in body or b" " in body or body.count(b"\t") != rows * (width - 1):
         return None
-    got = scan(body, width, text=tuple(where))
-    return got.text if got is not None and got.lines == rows else None
+    got = scan(body, width, text=tuple(where), floats=numbers)
+    return got if got is not None and got.lines == rows else None
 
 
 def _words_coded(codes: Codes, words: Words) -> Coded:
@@ -204,16 +205,17 @@ def read_scores(path: str, data: bytes | None = None) -> tuple[list[str], npt.ND
         raise InputError(path, f"expected a header 'onset, offset, <class>, ...'; got {', '.join(table.head)}", line=1)
     if not table.numbers.size:
         raise InputError(path, f"no frame; expected {expected}")
-    onsets, offsets, values, bad = _frames(table.columns)
+    columns = table.columns
+    onsets, offsets, values, bad = _frames(_values(columns[0]), _values(columns[1]),
+                                           np.stack([_values(c, parse_float) for c in columns[2:]], axis=1))
     if bad.any():
         table.refuse(int(np.argmax(bad)), f"expected {expected}")
     return table.head[2:], np.r_[onsets, offsets[-1:]], values
 
 
-def _frames(columns: list[Coded]) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.bool_]]:
-    """Frame onsets, offsets, scores (frames x classes) and which rows are bad, of a score table's columns."""
-    onsets, offsets = _values(columns[0]), _values(columns[1])
-    values = np.stack([_values(c, parse_float) for c in columns[2:]], axis=1)
+def _frames(onsets: FloatArray, offsets: FloatArray,
+            values: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.bool_]]:
+    """The frames of score tables and which are bad."""
     bad = ~(onsets < offsets) | np.r_[onsets[1:] != offsets[:-1], False] | np.isnan(values).any(axis=1)
     return onsets, offsets, values, bad
 
@@ -232,12 +234,12 @@ def read_score_folder(paths: list[str]) -> tuple[list[str], list[Scores]]:
             and all(d.endswith(b"\n") for d in datas):
         ends = np.cumsum([d.count(b"\n") - 1 for d in datas])
         try:
-            words = _scanned(heads[0] + b"\n" + b"".join(d.partition(b"\n")[2] for d in datas), len(head),
-                             list(range(len(head))))
-            if words is not None and bool((np.diff(np.r_[0, ends]) > 0).all()):
-                times, scores = Codes(), Codes()  # each distinct cell parsed once, across the tables
-                onsets, offsets, values, bad = _frames([_words_coded(times if k < 2 else scores, words[k])
-                                                        for k in range(len(head))])
+            got = _scanned(heads[0] + b"\n" + b"".join(d.partition(b"\n")[2] for d in datas), len(head), [0, 1],
+                           tuple(range(2, len(head))))
+            if got is not None and bool((np.diff(np.r_[0, ends]) > 0).all()):
+                times = Codes()  # each distinct time parsed once, across the tables
+                onsets, offsets, values, bad = _frames(*(_values(_words_coded(times, got.text[k])) for k in (0, 1)),
+                                                       np.stack([got.floats[k] for k in range(2, len(head))], axis=1))
                 last = ends - 1  # a table's last frame is not followed by the next table's first
                 bad[last] = ~(onsets[last] < offsets[last]) | np.isnan(values[last]).any(axis=1)
                 if not bad.any():
