@@ -500,7 +500,7 @@ def _runs(scores: FloatArray, times: FloatArray) -> tuple[FloatArray, FloatArray
     row, start = np.divmod(np.flatnonzero(first), frames)  # each run's first and last frame, row by row
     end = np.flatnonzero(last) % frames
     at = np.arange(row.size)
-    rank = at - np.maximum.accumulate(np.where(np.r_[True, row[1:] != row[:-1]][:row.size], at, 0))
+    rank = at - np.maximum.accumulate(np.where(np.concatenate(([True], row[1:] != row[:-1]))[:row.size], at, 0))
     width = int(rank.max()) + 1 if rank.size else 0
     onsets, offsets = np.zeros((on.shape[0], width)), np.zeros((on.shape[0], width))
     onsets[row, rank] = times[row // frames, start]
@@ -558,9 +558,11 @@ def _stats(d_on: FloatArray, d_off: FloatArray, gt: list[tuple[FloatArray, Float
         valid[rows] = (np.round(_sum_last(inter), 6) >= np.round(dtc * length[rows], 6)) * made[rows]
         covered = np.round(np.sum(valid[rows, ..., None] * inter, axis=-2), 6)
         tps[rows] = ((covered >= np.round(gtc * (g_off - g_on), 6)[:, None, :]) & real[:, None, :]).sum(-1)
+    if cttc is None:
+        return [np.asarray(x, dtype=np.float64) for x in (tps, made.sum(-1) - valid.sum(-1))]
     cts = np.zeros((len(gt) - 1, *tps.shape), dtype=np.intp)  # a clip without events of a class: no cross-trigger
     clip, cls, p_on, p_off = pairs
-    pick = np.flatnonzero(cls != c) if cttc is not None else np.zeros(0, dtype=np.intp)
+    pick = np.flatnonzero(cls != c)
     if pick.size:  # every other class's events of each clip at once, each class's summed in its own order
         rows, other = clip[pick], cls[pick] - (cls[pick] > c)
         cross = overlap(d_on[rows, ..., None], d_off[rows, ..., None], p_on[pick, None, None, :],
@@ -583,10 +585,11 @@ def score_counts(classes: list[str], clips: Sequence[tuple[FloatArray, FloatArra
     events = [_padded([c[2].get(k, []) for c in clips]) for k in classes]
     for ids in chunks:
         times = np.stack([clips[i][0] for i in ids])
+        scores = np.ascontiguousarray(np.stack([clips[i][1] for i in ids]).transpose(2, 0, 1))  # class, clip, frame
         gt = [(on[ids], off[ids], real[ids]) for on, off, real in events]
         pairs = _pairs(gt)
         for c, name in enumerate(classes):
-            cands, on, off = _runs(np.stack([clips[i][1][:, c] for i in ids]), times)
+            cands, on, off = _runs(scores[c], times)
             table = np.stack(_stats(on, off, gt, c, pairs, dtc, gtc, cttc), axis=-1)
             step = table - np.concatenate((table[:, 1:], np.zeros_like(table[:, :1])), axis=1)
             change = np.abs(step).sum(-1) > 0  # the last of each run of equal scores carries the step
@@ -600,7 +603,8 @@ def score_counts(classes: list[str], clips: Sequence[tuple[FloatArray, FloatArra
         totals = np.concatenate((np.cumsum(summed[::-1], axis=0)[::-1], np.zeros((1, summed.shape[1]))))
         others = [k for k in classes if k != name]
         out[name] = ScoreCounts(np.concatenate((thresholds, [np.inf])), totals[:, 0], totals[:, 1],
-                                {k: totals[:, 2 + i] for i, k in enumerate(others)})
+                                {k: totals[:, 2 + i] if cttc is not None else np.zeros(len(totals))
+                                 for i, k in enumerate(others)})
     return out
 
 
@@ -633,7 +637,7 @@ def score_psds(counts: dict[str, ScoreCounts], n_ref: dict[str, int], t_ref: dic
         if alpha_ct != 0.0:
             efpr = efpr + alpha_ct * np.mean([s.cts[k] / max(t_ref[k], 1e-12) for k in s.cts], axis=0)
         efpr = efpr * 3600.0
-        order = sorted(range(efpr.size), key=lambda i: (efpr[i], tpr[i]))
+        order = np.lexsort((tpr, efpr))
         tpr, efpr = tpr[order], efpr[order]
         best = np.maximum.accumulate(tpr)
         keep = np.r_[0, np.arange(1, tpr.size)[best[1:] > best[:-1]]]

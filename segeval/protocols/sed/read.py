@@ -243,8 +243,10 @@ def read_score_folder(paths: list[str]) -> tuple[list[str], list[Scores]]:
                 last = ends - 1  # a table's last frame is not followed by the next table's first
                 bad[last] = ~(onsets[last] < offsets[last]) | np.isnan(values[last]).any(axis=1)
                 if not bad.any():
-                    return head[2:], [(np.r_[onsets[a:b], offsets[b - 1:b]], values[a:b])
-                                      for a, b in zip(np.r_[0, ends[:-1]].tolist(), ends.tolist(), strict=True)]
+                    bounds = np.insert(onsets, ends, offsets[last])  # each table's frames, then its last offset
+                    starts = [0, *ends[:-1].tolist()]
+                    return head[2:], [(bounds[a + k:b + k + 1], values[a:b])
+                                      for k, (a, b) in enumerate(zip(starts, ends.tolist(), strict=True))]
         except GiveUp:
             pass
     tables = [read_scores(p, d) for p, d in zip(paths, datas, strict=True)]

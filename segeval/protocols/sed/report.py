@@ -116,10 +116,14 @@ def sed_scores(truth_path: str, folder: str, durations_path: str, *, dtc: float,
     if not classes:
         raise InputError(truth_path, "no event; sed_scores_eval scores the clips with events")
     clips = []
+    n_ref, t_ref = dict.fromkeys(classes, 0), dict.fromkeys(classes, 0.0)  # events and seconds per class
     for (times, scores), evs in zip(tables, events.values(), strict=True):
         by_label: dict[str, list[Event]] = {}
         for e in evs:
             by_label.setdefault(e.label, []).append(e)
+            if e.label in n_ref:
+                n_ref[e.label] += 1
+                t_ref[e.label] += e.offset - e.onset
         for same in by_label.values():  # sed_scores_eval: each onset after the previous event's offset
             ordered = sorted(same, key=lambda e: (e.onset, e.offset))
             for a, b in pairwise(ordered):
@@ -128,12 +132,10 @@ def sed_scores(truth_path: str, folder: str, durations_path: str, *, dtc: float,
                                      f"{a.line}; sed_scores_eval refuses connected events of one class", line=b.line)
         clips.append((times, scores, by_label))
     counts = m.score_counts(classes, clips, dtc, gtc, cttc)
-    n_ref = {c: sum(e.label == c for evs in events.values() for e in evs) for c in classes}
     absent = [c for c in classes if not n_ref[c]]
     if absent:
         raise InputError(truth_path, f"no event of the class {absent[0]!r} of the score tables; sed_scores_eval "
                          "refuses a class without ground truth")
-    t_ref = {c: sum((e.offset - e.onset for evs in events.values() for e in evs if e.label == c), 0.0) for c in classes}
     score = m.score_psds(counts, n_ref, t_ref, sum((durations[c] for c in events), 0.0), alpha_ct, alpha_st, max_efpr)
     doc = {"protocol": "sed_scores_eval", "psds": score.value, "single_class_psds": score.per_class_value,
            "clips": len(clips), "classes": classes, "max_efpr": max_efpr,
