@@ -237,7 +237,8 @@ def refuse_overlaps(table: Events) -> npt.NDArray[np.intp]:
         order = np.argsort((groups * starts.size + start_rank) * ends.size + rank, kind="stable")
     else:
         order = np.lexsort((table.offset, table.onset, table.label, table.clip))
-    clip, label, on, off, rank = (x[order] for x in (table.clip, table.label, table.onset, table.offset, rank))
+    clip, label, rank = table.clip[order], table.label[order], rank[order]
+    on, off = table.onset[order], table.offset[order]
     group = np.r_[0, np.cumsum((np.diff(clip) != 0) | (np.diff(label) != 0))] if clip.size else clip
     # the largest offset before each event of its group: a running maximum of (group, offset rank) keys
     key = group.astype(np.int64) * (ends.size + 1) + rank + 1
@@ -599,7 +600,8 @@ def score_counts(classes: list[str], clips: Sequence[tuple[FloatArray, FloatArra
     for name in classes:
         thresholds, inverse = np.unique(np.concatenate(points[name]), return_inverse=True)
         step = np.concatenate(deltas[name])  # whole counts: their sums are exact in any order
-        summed = np.stack([np.bincount(inverse, weights=column, minlength=thresholds.size) for column in step.T], axis=1)
+        summed = np.stack([np.bincount(inverse, weights=column, minlength=thresholds.size) for column in step.T],
+                          axis=1).astype(np.float64)
         totals = np.concatenate((np.cumsum(summed[::-1], axis=0)[::-1], np.zeros((1, summed.shape[1]))))
         others = [k for k in classes if k != name]
         out[name] = ScoreCounts(np.concatenate((thresholds, [np.inf])), totals[:, 0], totals[:, 1],

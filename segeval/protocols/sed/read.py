@@ -97,7 +97,7 @@ class Shared:
         if column[1] is not self.times.names:  # read by the line parser
             return _values(column)
         self.seconds += [parse_seconds(t) for t in self.times.names[len(self.seconds):]]
-        return np.array(self.seconds + [None], dtype=np.float64)[column[0]]
+        return np.array([*self.seconds, None], dtype=np.float64)[column[0]]
 
 
 def _rows(path: str, columns: tuple[str, ...], expected: str, data: bytes | None = None,
@@ -119,8 +119,8 @@ def _rows(path: str, columns: tuple[str, ...], expected: str, data: bytes | None
         got = _scanned(data, len(head), where)
         if got is not None:  # the byte scanner, for files of well-formed rows only
             coders = [*codes, *[None] * len(where)]
-            columns = [_words_coded(coders[i] or Codes(), got.text[k]) for i, k in enumerate(where)]
-            return _Table(path, np.arange(2, got.lines + 2), columns, head,
+            coded = [_words_coded(coders[i] or Codes(), got.text[k]) for i, k in enumerate(where)]
+            return _Table(path, np.arange(2, got.lines + 2), coded, head,
                           lambda: data.decode("utf-8").split("\n"))
     except GiveUp:  # two cells with one hash (never seen)
         pass
@@ -191,7 +191,7 @@ def read_events(path: str, shared: Shared | None = None) -> Events:
 
 def _is_empty(column: Coded) -> npt.NDArray[np.bool_]:
     codes, distinct = column
-    return codes == (distinct.index("") if "" in distinct else -1)
+    return np.asarray(codes == (distinct.index("") if "" in distinct else -1), dtype=np.bool_)
 
 
 def read_scores(path: str, data: bytes | None = None) -> tuple[list[str], npt.NDArray[np.float64],
@@ -238,7 +238,8 @@ def read_score_folder(paths: list[str]) -> tuple[list[str], list[Scores]]:
                            tuple(range(2, len(head))))
             if got is not None and bool((np.diff(np.r_[0, ends]) > 0).all()):
                 times = Codes()  # each distinct time parsed once, across the tables
-                onsets, offsets, values, bad = _frames(*(_values(_words_coded(times, got.text[k])) for k in (0, 1)),
+                onsets, offsets, values, bad = _frames(_values(_words_coded(times, got.text[0])),
+                                                       _values(_words_coded(times, got.text[1])),
                                                        np.stack([got.floats[k] for k in range(2, len(head))], axis=1))
                 last = ends - 1  # a table's last frame is not followed by the next table's first
                 bad[last] = ~(onsets[last] < offsets[last]) | np.isnan(values[last]).any(axis=1)

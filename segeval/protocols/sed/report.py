@@ -11,7 +11,15 @@ from typing import Any
 from segeval.core.errors import InputError, ParameterError
 from segeval.core.words import plural
 from segeval.protocols.sed import measures as m
-from segeval.protocols.sed.read import Event, Events, Shared, operating_points, read_durations, read_events, read_score_folder
+from segeval.protocols.sed.read import (
+    Event,
+    Events,
+    Shared,
+    operating_points,
+    read_durations,
+    read_events,
+    read_score_folder,
+)
 from segeval.reports.escaping import json_text
 from segeval.reports.tables import render
 
