@@ -493,20 +493,20 @@ def _runs(scores: FloatArray, times: FloatArray) -> tuple[FloatArray, FloatArray
     onsets and offsets of the runs of frames scoring >= the threshold, padded with zero-length events
     (sed_scores_eval's ``onset_offset_curves``)."""
     cands = np.sort(scores, axis=1)
-    frames = scores.shape[1]
-    on = (scores[:, None, :] >= cands[:, :, None]).reshape(-1, frames)  # (clip, threshold) x frames
-    first, last = on.copy(), on.copy()
-    first[:, 1:] &= ~on[:, :-1]
-    last[:, :-1] &= ~on[:, 1:]
-    row, start = np.divmod(np.flatnonzero(first), frames)  # each run's first and last frame, row by row
-    end = np.flatnonzero(last) % frames
+    clips, frames = scores.shape
+    on = np.zeros((clips * frames, frames + 2), dtype=bool)  # (clip, threshold) x frames, padded with off
+    on[:, 1:-1] = (scores[:, None, :] >= cands[:, :, None]).reshape(-1, frames)
+    edge = np.flatnonzero(on[:, 1:] != on[:, :-1])  # row by row: each run's first frame, then the one after its last
+    row, start = np.divmod(edge[0::2], frames + 1)
+    end = edge[1::2] - row * (frames + 1)
     at = np.arange(row.size)
     rank = at - np.maximum.accumulate(np.where(np.concatenate(([True], row[1:] != row[:-1]))[:row.size], at, 0))
     width = int(rank.max()) + 1 if rank.size else 0
-    onsets, offsets = np.zeros((on.shape[0], width)), np.zeros((on.shape[0], width))
-    onsets[row, rank] = times[row // frames, start]
-    offsets[row, rank] = times[row // frames, end + 1]
-    return cands, onsets.reshape(*cands.shape, width), offsets.reshape(*cands.shape, width)
+    onsets, offsets = np.zeros(clips * frames * width), np.zeros(clips * frames * width)
+    first = (row // frames) * (frames + 1)  # the clip's first frame boundary
+    onsets[row * width + rank] = times.ravel()[first + start]
+    offsets[row * width + rank] = times.ravel()[first + end]
+    return cands, onsets.reshape(clips, frames, width), offsets.reshape(clips, frames, width)
 
 
 def _sum_last(x: FloatArray) -> FloatArray:
