@@ -1,10 +1,11 @@
 """Time ``segeval sed`` against the official tools on a DCASE-sized set (whole processes, one run each).
 
     python scripts/benchmark_sed.py --official-python /tmp/tools/dcase/V/bin/python [--clips 2500] [--out DIR]
+        [--repeats 3] [--runs 2,3,4,5]
 
 The set comes from scripts/sed_cases.py's generator: 2,500 clips of 10 s, 10 classes, 50 operating
-points (thresholds 0.01, 0.03, ..., 0.99).  Each measure runs once per tool (the official ones through
-``sed_cases.py run``); the ratios go to docs/benchmarks.md.
+points (thresholds 0.01, 0.03, ..., 0.99).  Each measure runs ``--repeats`` times per tool, the official
+tool (through ``sed_cases.py run``) and segeval in turn; the medians and their ratios go to docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -50,6 +52,8 @@ def main() -> None:
     ap.add_argument("--official-python", required=True)
     ap.add_argument("--clips", type=int, default=2500)
     ap.add_argument("--out", default="/tmp/sed_benchmark")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--runs", default="", help="comma-separated indices of RUNS (default: all)")
     args = ap.parse_args()
     case = sed_cases.random_case(9900, args.clips, sed_cases.CLASSES, thresholds=50, empty_share=0.1)
     sed_cases.write_case(args.out, case, [r for _, r, _ in RUNS])
@@ -58,13 +62,20 @@ def main() -> None:
           f"{len(case['detections'])} detections at 0.5", file=sys.stderr)  # type: ignore[arg-type]
     subprocess.run([sys.executable, "-m", "compileall", "-q", os.path.join(HERE, "..", "segeval")], check=True)
     print("| measure | official wall / CPU (s) | segeval wall / CPU (s) | ratio wall / CPU |\n|---|---:|---:|---:|")
-    for k, (name, _, flags) in enumerate(RUNS):
-        official = timed([args.official_python, os.path.join(HERE, "sed_cases.py"), "run", d, str(k)])
+    for k in [int(x) for x in args.runs.split(",")] if args.runs else range(len(RUNS)):
+        name, _, flags = RUNS[k]
         system = os.path.join(d, SYSTEMS[k])
-        ours = timed([sys.executable, "-m", "segeval", "sed", os.path.join(d, "ground_truth.tsv"), system,
-                      "-d", os.path.join(d, "durations.tsv"), *flags])
-        print(f"| {name} | {official[0]:.2f} / {official[1]:.2f} | {ours[0]:.2f} / {ours[1]:.2f} | "
-              f"{official[0] / ours[0]:.1f}x / {official[1] / ours[1]:.1f}x |", flush=True)
+        times: dict[str, list[tuple[float, float]]] = {"official": [], "segeval": []}
+        for _ in range(args.repeats):  # in turn, so that both see the same machine load
+            times["official"].append(timed([args.official_python, os.path.join(HERE, "sed_cases.py"), "run", d,
+                                            str(k)]))
+            times["segeval"].append(timed([sys.executable, "-m", "segeval", "sed", os.path.join(d, "ground_truth.tsv"),
+                                           system, "-d", os.path.join(d, "durations.tsv"), *flags]))
+        (ow, oc), (sw, sc) = ((statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+                              for v in times.values())
+        print(f"| {name} | {ow:.2f} / {oc:.2f} | {sw:.2f} / {sc:.2f} | {ow / sw:.1f}x / {oc / sc:.1f}x |", flush=True)
+        print(f"  {name}: CPU official {[round(c, 2) for _, c in times['official']]}, "
+              f"segeval {[round(c, 2) for _, c in times['segeval']]}", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

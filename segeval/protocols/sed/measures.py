@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from segeval.adapters.collar import Collar
 from segeval.adapters.tiou import overlap
@@ -25,6 +24,7 @@ EPS = float(np.spacing(1))
 COUNTS = ("Nref", "Nsys", "Ntp", "Nsubs", "Nfp", "Nfn")
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.intp]
 
 
 @dataclass
@@ -208,13 +208,24 @@ def _kahan(values: Sequence[float]) -> float:
     return total
 
 
-def refuse_overlaps(table: Events) -> None:
-    """psds_eval refuses a table with two different same-class events that intersect: so do we."""
-    order = np.lexsort((table.offset, table.onset, table.label, table.clip))
-    clip, label, on, off = table.clip[order], table.label[order], table.onset[order], table.offset[order]
+#: the largest composite sort key (:func:`refuse_overlaps`); wider keys are sorted column by column
+KEY_LIMIT = 2**63
+
+
+def refuse_overlaps(table: Events) -> npt.NDArray[np.intp]:
+    """psds_eval refuses a table with two different same-class events that intersect: so do we.  The
+    table's order by clip, label, onset and offset (ties in row order)."""
+    starts, start_rank = np.unique(table.onset, return_inverse=True)
+    ends, rank = np.unique(table.offset, return_inverse=True)
+    groups = table.clip.astype(np.int64) * len(table.labels) + table.label
+    if (int(groups.max(initial=0)) + 1) * starts.size * ends.size < KEY_LIMIT:
+        order = np.argsort((groups * starts.size + start_rank) * ends.size + rank, kind="stable")
+    else:
+        order = np.lexsort((table.offset, table.onset, table.label, table.clip))
+    clip, label, rank = table.clip[order], table.label[order], rank[order]
+    on, off = table.onset[order], table.offset[order]
     group = np.r_[0, np.cumsum((np.diff(clip) != 0) | (np.diff(label) != 0))] if clip.size else clip
     # the largest offset before each event of its group: a running maximum of (group, offset rank) keys
-    ends, rank = np.unique(off, return_inverse=True)
     key = group.astype(np.int64) * (ends.size + 1) + rank + 1
     before = np.r_[0, np.maximum.accumulate(key)[:-1]] if key.size else key
     reach = np.where(before // (ends.size + 1) == group, np.r_[-np.inf, ends][before % (ends.size + 1)], -np.inf)
@@ -227,12 +238,14 @@ def refuse_overlaps(table: Events) -> None:
                 raise InputError(table.path, f"this {table.labels[label[k]]!r} event intersects the one on line "
                                  f"{first}; psds_eval refuses intersecting events of one class (expected them "
                                  "merged)", line=second)
+    return order
 
 
 @dataclass
 class Truth:
-    """The ground truth as psds_eval holds it: its events (zero-length ones dropped) sorted by clip and onset,
-    each clip's duration (NaN: a clip of the ground truth missing from the durations table, whose events
+    """The ground truth as psds_eval holds it: its events (zero-length ones dropped) sorted by clip, class and
+    onset (within a clip and class psds_eval's order, by onset, the only one its sums depend on), each clip's
+    duration (NaN: a clip of the ground truth missing from the durations table, whose events
     still count) and the first event of each clip (``start``, one past the last at the end)."""
 
     classes: list[str]
@@ -251,7 +264,7 @@ def truth(gt: Events, durations: dict[str, float]) -> Truth:
     """psds_eval's ground truth from the tables: every clip of the durations table and of the ground truth."""
     refuse_overlaps(gt)
     names = sorted({*durations, *gt.clips})
-    rows = [(k, e) for k, c in enumerate(names) for e in sorted(gt.clips.get(c, []), key=lambda e: e.onset)
+    rows = [(k, e) for k, c in enumerate(names) for e in sorted(gt.clips.get(c, []), key=lambda e: (e.label, e.onset))
             if e.offset > e.onset]
     classes = sorted({e.label for _, e in rows})
     index = {c: k for k, c in enumerate(classes)}
@@ -286,18 +299,20 @@ def _group_sums(groups: npt.NDArray[np.intp], values: FloatArray, n: int) -> tup
     return total, sizes > 0
 
 
-def intersection_counts(t: Truth, dets: Events, dtc: float, gtc: float, cttc: float) -> FloatArray:
+def intersection_counts(t: Truth, dets: Events, order: npt.NDArray[np.intp], dtc: float, gtc: float,
+                        cttc: float) -> FloatArray:
     """psds_eval's counts: [i, i] true-positive ground truths of class i; [i, j] detections of class i
     cross-triggering class j; [i, -1] false positives of class i (detections not passing the DTC that lie
-    on their clip, in [0, duration]).  Detections of other clips or labels, or of zero length, count nowhere."""
+    on their clip, in [0, duration]).  Detections of other clips or labels, or of zero length, count nowhere.
+    ``order``: :func:`refuse_overlaps`'s; within a clip and class it is psds_eval's (by onset, in row order),
+    the only order the sums depend on, since two such events with one onset and two offsets are refused."""
     n = len(t.classes)
-    to_clip = np.array([t.clip_index.get(c, -1) for c in dets.names] + [-1], dtype=np.intp)[dets.clip]
+    to_clip = np.array([t.clip_index.get(c, -1) for c in dets.names] + [-1], dtype=np.intp)[dets.clip[order]]
     to_class = np.array([t.classes.index(c) if c in t.classes else -1 for c in dets.labels] + [-1],
-                        dtype=np.intp)[dets.label]
-    keep = (to_clip >= 0) & (to_class >= 0) & (dets.offset > dets.onset)
-    clip, on, off, cls = to_clip[keep], dets.onset[keep], dets.offset[keep], to_class[keep]
-    order = np.lexsort((on, clip))  # psds_eval's order: by file name, then onset (stable)
-    clip, on, off, cls = clip[order], on[order], off[order], cls[order]
+                        dtype=np.intp)[dets.label[order]]
+    on, off = dets.onset[order], dets.offset[order]
+    keep = (to_clip >= 0) & (to_class >= 0) & (off > on)
+    clip, on, off, cls = to_clip[keep], on[keep], off[keep], to_class[keep]
     counts = np.zeros((n + 1, n + 1))
     length = off - on
     # every (detection, ground truth of its clip) pair that intersects, detection-major
@@ -314,9 +329,10 @@ def intersection_counts(t: Truth, dets: Events, dtc: float, gtc: float, cttc: fl
     cover, has = _group_sums(gt[cover_pairs], inter[cover_pairs] / (t.offset - t.onset)[gt[cover_pairs]], t.cls.size)
     np.add.at(counts, (t.cls, t.cls), (has & (cover >= gtc)).astype(float))
     other = ~same & ~valid[det]
-    key = det[other] * n + t.cls[gt[other]]
-    cross, has = _group_sums(key, inter[other] / length[det[other]], clip.size * n)
-    hit_key = np.flatnonzero(has & (cross >= cttc))
+    key = det[other] * n + t.cls[gt[other]]  # ascending: the pairs are detection-major, ground truths by class
+    head = np.r_[True, key[1:] != key[:-1]] if key.size else np.zeros(0, dtype=bool)
+    cross, _ = _group_sums(np.cumsum(head) - 1, inter[other] / length[det[other]], int(head.sum()))
+    hit_key = key[head][cross >= cttc]
     np.add.at(counts, (cls[hit_key // n], hit_key % n), 1.0)
     duration = t.duration[clip]
     fp = ~valid & (on < duration) & (off > 0.0)  # NaN duration (no such clip listed): False
@@ -349,12 +365,12 @@ def rates(t: Truth, counts: FloatArray, threshold: str) -> OperatingPoint:
 def add_point(points: list[OperatingPoint], seen: set[bytes], t: Truth, dets: Events, threshold: str,
               dtc: float, gtc: float, cttc: float) -> bool:
     """Add an operating point unless its table (zero-length events left out) equals an earlier one's."""
-    refuse_overlaps(dets)
+    order = refuse_overlaps(dets)
     key = table_key(dets)
     if key in seen:
         return False
     seen.add(key)
-    points.append(rates(t, intersection_counts(t, dets, dtc, gtc, cttc), threshold))
+    points.append(rates(t, intersection_counts(t, dets, order, dtc, gtc, cttc), threshold))
     return True
 
 
@@ -362,8 +378,8 @@ def table_key(dets: Events) -> bytes:
     """A digest of the table's rows as a multiset (zero-length events left out): equal for equal tables,
     whatever their order (psds_eval identifies an operating point by a hash of its sorted table too)."""
     keep = dets.offset > dets.onset
-    names = pd.util.hash_array(np.array(dets.names, dtype=object))
-    labels = pd.util.hash_array(np.array(dets.labels, dtype=object))
+    names, labels = (np.array([hash(s) for s in strings], dtype=np.int64).view(np.uint64)
+                     for strings in (dets.names, dets.labels))  # Python's str hash: the same within a run
     columns = (names[dets.clip[keep]], labels[dets.label[keep]], dets.onset[keep].view(np.uint64),
                dets.offset[keep].view(np.uint64))
     row = np.zeros(int(keep.sum()), dtype=np.uint64)
@@ -462,15 +478,20 @@ def _runs(scores: FloatArray, times: FloatArray) -> tuple[FloatArray, FloatArray
     onsets and offsets of the runs of frames scoring >= the threshold, padded with zero-length events
     (sed_scores_eval's ``onset_offset_curves``)."""
     cands = np.sort(scores, axis=1)
-    on = scores[:, None, :] >= cands[:, :, None]
-    edges = np.diff(np.pad(on, ((0, 0), (0, 0), (1, 1))).astype(np.int8), axis=2)
-    starts, ends = np.nonzero(edges == 1), np.nonzero(edges == -1)
-    rank = np.cumsum(edges == 1, axis=2)[starts] - 1
+    clips, frames = scores.shape
+    on = np.zeros((clips * frames, frames + 2), dtype=bool)  # (clip, threshold) x frames, padded with off
+    on[:, 1:-1] = (scores[:, None, :] >= cands[:, :, None]).reshape(-1, frames)
+    edge = np.flatnonzero(on[:, 1:] != on[:, :-1])  # row by row: each run's first frame, then the one after its last
+    row, start = np.divmod(edge[0::2], frames + 1)
+    end = edge[1::2] - row * (frames + 1)
+    at = np.arange(row.size)
+    rank = at - np.maximum.accumulate(np.where(np.concatenate(([True], row[1:] != row[:-1]))[:row.size], at, 0))
     width = int(rank.max()) + 1 if rank.size else 0
-    onsets, offsets = np.zeros((*cands.shape, width)), np.zeros((*cands.shape, width))
-    onsets[starts[0], starts[1], rank] = times[starts[0], starts[2]]
-    offsets[ends[0], ends[1], rank] = times[ends[0], ends[2]]
-    return cands, onsets, offsets
+    onsets, offsets = np.zeros(clips * frames * width), np.zeros(clips * frames * width)
+    first = (row // frames) * (frames + 1)  # the clip's first frame boundary
+    onsets[row * width + rank] = times.ravel()[first + start]
+    offsets[row * width + rank] = times.ravel()[first + end]
+    return cands, onsets.reshape(clips, frames, width), offsets.reshape(clips, frames, width)
 
 
 def _sum_last(x: FloatArray) -> FloatArray:
@@ -483,43 +504,58 @@ def _sum_last(x: FloatArray) -> FloatArray:
 
 def _padded(events: Sequence[Sequence[Event]]) -> tuple[FloatArray, FloatArray, BoolArray]:
     """Onsets, offsets (clips x most events, zero-padded) and which are events."""
-    width = max((len(e) for e in events), default=0)
-    on, off = np.zeros((len(events), width)), np.zeros((len(events), width))
-    real = np.zeros((len(events), width), dtype=bool)
-    for i, evs in enumerate(events):
-        on[i, :len(evs)], off[i, :len(evs)], real[i, :len(evs)] = [e.onset for e in evs], [e.offset for e in evs], True
+    sizes = np.array([len(e) for e in events], dtype=np.intp)
+    flat = [e for evs in events for e in evs]
+    row = np.repeat(np.arange(sizes.size), sizes)
+    place = (row, np.arange(row.size) - np.repeat(np.cumsum(sizes) - sizes, sizes))
+    on, off = np.zeros((sizes.size, sizes.max(initial=0))), np.zeros((sizes.size, sizes.max(initial=0)))
+    real = np.zeros(on.shape, dtype=bool)
+    on[place], off[place], real[place] = [e.onset for e in flat], [e.offset for e in flat], True
     return on, off, real
 
 
-def _stats(d_on: FloatArray, d_off: FloatArray, target: tuple[FloatArray, FloatArray, BoolArray],
-           others: dict[str, tuple[FloatArray, FloatArray, BoolArray]], dtc: float, gtc: float,
+def _pairs(gt: list[tuple[FloatArray, FloatArray, BoolArray]]) -> tuple[IntArray, IntArray, FloatArray, FloatArray]:
+    """Each (clip, class) with events: the clip, the class and the events' onsets and offsets (zero-padded)."""
+    rows = [np.flatnonzero(real.any(axis=1)) for _, _, real in gt]
+    width = max((int(real.sum(axis=1).max(initial=0)) for _, _, real in gt), default=0)
+    on, off = np.zeros((sum(r.size for r in rows), width)), np.zeros((sum(r.size for r in rows), width))
+    at = np.cumsum([0, *[r.size for r in rows]])
+    for (o_on, o_off, _), r, start in zip(gt, rows, at.tolist(), strict=False):
+        w = min(width, o_on.shape[1])
+        on[start:start + r.size, :w], off[start:start + r.size, :w] = o_on[r, :w], o_off[r, :w]
+    return np.concatenate(rows), np.repeat(np.arange(len(gt)), np.diff(at)), on, off
+
+
+def _stats(d_on: FloatArray, d_off: FloatArray, gt: list[tuple[FloatArray, FloatArray, BoolArray]], c: int,
+           pairs: tuple[IntArray, IntArray, FloatArray, FloatArray], dtc: float, gtc: float,
            cttc: float | None) -> list[FloatArray]:
-    """sed_scores_eval's intersection statistics (clips x thresholds): true positives, false positives,
-    cross-triggers per other class, in its arithmetic (sums rounded to 6 decimals, ``>=``)."""
+    """sed_scores_eval's intersection statistics (clips x thresholds) of class ``c``'s detections against the
+    events of each class (``gt``; ``pairs``: :func:`_pairs`): true positives, false positives, cross-triggers
+    per other class, in its arithmetic (sums rounded to 6 decimals, ``>=``)."""
     made = d_off > d_on
     length = d_off - d_on
     valid = (np.round(dtc * length, 6) <= 0.0) * made  # a clip without events of the class: no intersection
     tps = np.zeros(made.shape[:2], dtype=np.intp)
-    rows = np.flatnonzero(target[2].any(axis=1))
+    rows = np.flatnonzero(gt[c][2].any(axis=1))
     if rows.size:
-        width = int(target[2][rows].sum(axis=1).max())
-        g_on, g_off, real = target[0][rows, :width], target[1][rows, :width], target[2][rows, :width]
+        width = int(gt[c][2][rows].sum(axis=1).max())
+        g_on, g_off, real = gt[c][0][rows, :width], gt[c][1][rows, :width], gt[c][2][rows, :width]
         inter = overlap(d_on[rows, ..., None], d_off[rows, ..., None], g_on[:, None, None, :], g_off[:, None, None, :])
         valid[rows] = (np.round(_sum_last(inter), 6) >= np.round(dtc * length[rows], 6)) * made[rows]
         covered = np.round(np.sum(valid[rows, ..., None] * inter, axis=-2), 6)
         tps[rows] = ((covered >= np.round(gtc * (g_off - g_on), 6)[:, None, :]) & real[:, None, :]).sum(-1)
-    out = [tps, made.sum(-1) - valid.sum(-1)]
-    for o_on, o_off, o_real in others.values():
-        cts = np.zeros_like(tps)
-        rows = np.flatnonzero(o_real.any(axis=1))
-        if cttc is not None and rows.size:  # a clip without events of the other class has no cross-trigger on it
-            width = int(o_real[rows].sum(axis=1).max())
-            cross = overlap(d_on[rows, ..., None], d_off[rows, ..., None], o_on[rows, None, None, :width],
-                            o_off[rows, None, None, :width])
-            total = np.round(_sum_last((1 - valid[rows, ..., None]) * cross), 6)
-            cts[rows] = ((total >= np.round(cttc * length[rows], 6)) * made[rows]).sum(-1)
-        out.append(cts)
-    return [np.asarray(x, dtype=np.float64) for x in out]
+    if cttc is None:
+        return [np.asarray(x, dtype=np.float64) for x in (tps, made.sum(-1) - valid.sum(-1))]
+    cts = np.zeros((len(gt) - 1, *tps.shape), dtype=np.intp)  # a clip without events of a class: no cross-trigger
+    clip, cls, p_on, p_off = pairs
+    pick = np.flatnonzero(cls != c)
+    if pick.size:  # every other class's events of each clip at once, each class's summed in its own order
+        rows, other = clip[pick], cls[pick] - (cls[pick] > c)
+        cross = overlap(d_on[rows, ..., None], d_off[rows, ..., None], p_on[pick, None, None, :],
+                        p_off[pick, None, None, :])
+        total = np.round(_sum_last((1 - valid[rows, ..., None]) * cross), 6)
+        cts[other, rows] = ((total >= np.round(cttc * length[rows], 6)) * made[rows]).sum(-1)
+    return [np.asarray(x, dtype=np.float64) for x in (tps, made.sum(-1) - valid.sum(-1), *cts)]
 
 
 def score_counts(classes: list[str], clips: Sequence[tuple[FloatArray, FloatArray, dict[str, list[Event]]]],
@@ -532,13 +568,15 @@ def score_counts(classes: list[str], clips: Sequence[tuple[FloatArray, FloatArra
     chunks = [ids[k:k + batch] for ids in by_frames.values() for k in range(0, len(ids), batch)]
     points: dict[str, list[FloatArray]] = {name: [] for name in classes}
     deltas: dict[str, list[FloatArray]] = {name: [] for name in classes}
+    events = [_padded([c[2].get(k, []) for c in clips]) for k in classes]
     for ids in chunks:
         times = np.stack([clips[i][0] for i in ids])
-        gt = {k: _padded([clips[i][2].get(k, []) for i in ids]) for k in classes}
+        scores = np.ascontiguousarray(np.stack([clips[i][1] for i in ids]).transpose(2, 0, 1))  # class, clip, frame
+        gt = [(on[ids], off[ids], real[ids]) for on, off, real in events]
+        pairs = _pairs(gt)
         for c, name in enumerate(classes):
-            cands, on, off = _runs(np.stack([clips[i][1][:, c] for i in ids]), times)
-            table = np.stack(_stats(on, off, gt[name], {k: v for k, v in gt.items() if k != name}, dtc, gtc, cttc),
-                             axis=-1)
+            cands, on, off = _runs(scores[c], times)
+            table = np.stack(_stats(on, off, gt, c, pairs, dtc, gtc, cttc), axis=-1)
             step = table - np.concatenate((table[:, 1:], np.zeros_like(table[:, :1])), axis=1)
             change = np.abs(step).sum(-1) > 0  # the last of each run of equal scores carries the step
             points[name].append(cands[change])
@@ -546,12 +584,14 @@ def score_counts(classes: list[str], clips: Sequence[tuple[FloatArray, FloatArra
     out = {}
     for name in classes:
         thresholds, inverse = np.unique(np.concatenate(points[name]), return_inverse=True)
-        summed = np.zeros((thresholds.size, 1 + len(classes)))
-        np.add.at(summed, inverse, np.concatenate(deltas[name]))
+        step = np.concatenate(deltas[name])  # whole counts: their sums are exact in any order
+        summed = np.stack([np.bincount(inverse, weights=column, minlength=thresholds.size) for column in step.T],
+                          axis=1).astype(np.float64)
         totals = np.concatenate((np.cumsum(summed[::-1], axis=0)[::-1], np.zeros((1, summed.shape[1]))))
         others = [k for k in classes if k != name]
         out[name] = ScoreCounts(np.concatenate((thresholds, [np.inf])), totals[:, 0], totals[:, 1],
-                                {k: totals[:, 2 + i] for i, k in enumerate(others)})
+                                {k: totals[:, 2 + i] if cttc is not None else np.zeros(len(totals))
+                                 for i, k in enumerate(others)})
     return out
 
 
@@ -584,7 +624,7 @@ def score_psds(counts: dict[str, ScoreCounts], n_ref: dict[str, int], t_ref: dic
         if alpha_ct != 0.0:
             efpr = efpr + alpha_ct * np.mean([s.cts[k] / max(t_ref[k], 1e-12) for k in s.cts], axis=0)
         efpr = efpr * 3600.0
-        order = sorted(range(efpr.size), key=lambda i: (efpr[i], tpr[i]))
+        order = np.lexsort((tpr, efpr))
         tpr, efpr = tpr[order], efpr[order]
         best = np.maximum.accumulate(tpr)
         keep = np.r_[0, np.arange(1, tpr.size)[best[1:] > best[:-1]]]

@@ -10,19 +10,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NoReturn
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
+from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.core.words import plural
-from segeval.readers.files import read_text
+from segeval.readers.files import read_bytes
 from segeval.readers.formats import parse_float, parse_seconds
-from segeval.readers.tokenizer import read_csv
+from segeval.readers.scanner import Scanned, Words, scan
+from segeval.readers.scanner_segments import Codes, GiveUp
 
 EVENT_COLUMNS = ("filename", "onset", "offset", "event_label")
 _EVENT_EXPECTED = "a tab-separated row: filename, onset and offset in seconds (onset <= offset), event_label"
@@ -62,27 +63,51 @@ class Events:
         return out
 
 
+#: a column as codes (one per row) and the distinct cells they number, in order of first appearance
+Coded = tuple[npt.NDArray[np.intp], list[str]]
+
+
 @dataclass
 class _Table:
-    """A headed TSV's rows: line numbers, the cells of the wanted columns (column by column), and the text."""
+    """A headed TSV's rows: line numbers, the wanted columns (coded), the header and the file's lines."""
 
     path: str
     numbers: npt.NDArray[np.intp]
-    columns: list[list[str]]
-    text: str
+    columns: list[Coded]
     head: list[str]
+    lines: Callable[[], list[str]]
 
     def refuse(self, row: int, problem: str) -> NoReturn:
         number = int(self.numbers[row])
-        raise InputError(self.path, problem, line=number, text=self.text.splitlines()[number - 1])
+        raise InputError(self.path, problem, line=number, text=self.lines()[number - 1])
 
 
-def _rows(path: str, columns: tuple[str, ...], expected: str) -> _Table:
+@dataclass
+class Shared:
+    """What the tables of one kind (operating points) share: their clips, labels and times numbered once
+    (the scanner's :class:`Codes`), each distinct time parsed once."""
+
+    clips: Codes = field(default_factory=Codes)
+    labels: Codes = field(default_factory=Codes)
+    times: Codes = field(default_factory=Codes)
+    seconds: list[float | None] = field(default_factory=list)  # the times' values, in code order
+
+    def values(self, column: Coded) -> FloatArray:
+        """The seconds of a time column (:func:`_values`)."""
+        if column[1] is not self.times.names:  # read by the line parser
+            return _values(column)
+        self.seconds += [parse_seconds(t) for t in self.times.names[len(self.seconds):]]
+        return np.array([*self.seconds, None], dtype=np.float64)[column[0]]
+
+
+def _rows(path: str, columns: tuple[str, ...], expected: str, data: bytes | None = None,
+          codes: Sequence[Codes | None] = ()) -> _Table:
     """The rows of a headed TSV (blank lines skipped), each with as many cells as the header; ``columns``
-    empty: all of them."""
-    text = read_text(path)
-    first = text.split("\n", 1)[0].rstrip("\r")
-    if not text.strip():
+    empty: all of them.  ``data``: the file's bytes, when read already; ``codes``: the scanner's codes of
+    some columns (None: the column's own), when shared with other tables."""
+    data = read_bytes(path, lines=False) if data is None else data
+    first = data.split(b"\n", 1)[0].decode("utf-8", "replace").rstrip("\r")
+    if not data.strip():
         raise InputError(path, f"empty file; expected a header line {chr(9).join(columns)!r}")
     head = first.split("\t")
     missing = [c for c in columns if c not in head]
@@ -90,9 +115,16 @@ def _rows(path: str, columns: tuple[str, ...], expected: str) -> _Table:
         raise InputError(path, f"no column {missing[0]!r} in the header; expected the columns {', '.join(columns)}",
                          line=1, text=first)
     where = [head.index(c) for c in columns] if columns else list(range(len(head)))
-    cells = _split(text, len(head))
-    if cells is not None:  # the C tokenizer, for files of well-formed rows only
-        return _Table(path, np.arange(2, len(cells[0]) + 2), [cells[k] for k in where], text, head)
+    try:
+        got = _scanned(data, len(head), where)
+        if got is not None:  # the byte scanner, for files of well-formed rows only
+            coders = [*codes, *[None] * len(where)]
+            coded = [_words_coded(coders[i] or Codes(), got.text[k]) for i, k in enumerate(where)]
+            return _Table(path, np.arange(2, got.lines + 2), coded, head,
+                          lambda: data.decode("utf-8").split("\n"))
+    except GiveUp:  # two cells with one hash (never seen)
+        pass
+    text = data.decode("utf-8", "replace")
     lines = text.splitlines()
     numbers = [n for n, line in enumerate(lines[1:], start=2) if line.strip()]
     rows = [lines[n - 1].split("\t") for n in numbers]
@@ -100,66 +132,92 @@ def _rows(path: str, columns: tuple[str, ...], expected: str) -> _Table:
         if len(row) != len(head):
             raise InputError(path, f"{plural(len(row), 'cell')}, the header has {len(head)}; expected {expected}",
                              line=n, text=lines[n - 1])
-    return _Table(path, np.array(numbers, dtype=np.intp), [[row[k] for row in rows] for k in where], text, head)
+    return _Table(path, np.array(numbers, dtype=np.intp), [_coded([row[k] for row in rows]) for k in where], head,
+                  lambda: lines)
 
 
-def _split(text: str, width: int) -> list[list[str]] | None:
-    """Every row's cells, column by column, when each line (no blank one, no carriage return) has ``width``
-    cells; else None."""
-    body = text.split("\n", 1)[1] if "\n" in text else ""
-    body = body[:-1] if body.endswith("\n") else body
-    rows = body.count("\n") + 1 if body else 0
-    if not rows or "\r" in body or "\n\n" in body or body.count("\t") != rows * (width - 1):
+def _coded(cells: Sequence[str]) -> Coded:
+    code: dict[str, int] = {}
+    return np.array([code.setdefault(c, len(code)) for c in cells], dtype=np.intp), list(code)
+
+
+def _scanned(data: bytes, width: int, where: list[int], numbers: tuple[int, ...] = ()) -> Scanned | None:
+    """The rows after the header, ``where`` columns as tokens and ``numbers`` columns parsed (as
+    :func:`parse_float`), when each line (no blank one, no carriage return, no space) has ``width`` non-empty
+    cells and each of those numbers reads; else None."""
+    body = data.split(b"\n", 1)[1] if b"\n" in data else b""
+    rows = body.count(b"\n") + (not body.endswith(b"\n")) if body else 0
+    if not rows or b"\r" in body or b"\n\n" in body or b" " in body or body.count(b"\t") != rows * (width - 1):
         return None
-    frame = read_csv(body.encode("utf-8", "surrogateescape"), "\t", dict.fromkeys(range(width), str), width)
-    if frame is None or frame.shape != (rows, width):
-        return None
-    return [frame[k].tolist() for k in range(width)]
+    got = scan(body, width, text=tuple(where), floats=numbers)
+    return got if got is not None and got.lines == rows else None
 
 
-def _seconds(tokens: Sequence[str] | npt.NDArray[np.object_],
-             parse: Callable[[str], float | None] = parse_seconds) -> npt.NDArray[np.float64]:
-    """Each token as ``parse`` reads it, NaN where it reads none (each distinct token parsed once)."""
-    codes, distinct = pd.factorize(np.asarray(tokens, dtype=object))
-    values = np.array([parse(t) for t in distinct.tolist()] + [None], dtype=np.float64)  # None -> NaN
-    return np.asarray(values[codes], dtype=np.float64)
+def _words_coded(codes: Codes, words: Words) -> Coded:
+    return codes.of(words).astype(np.intp), codes.names
 
 
-def read_events(path: str) -> Events:
-    """An event table; a row with empty onset, offset and label lists a clip without events."""
-    table = _rows(path, EVENT_COLUMNS, _EVENT_EXPECTED)
-    clips, onsets, offsets, labels = (np.asarray(c, dtype=object) for c in table.columns)
-    empty = (onsets == "") & (offsets == "") & (labels == "")
-    ons, offs = _seconds(onsets), _seconds(offsets)
-    bad = (clips == "") | ~empty & (~(ons <= offs) | (labels == ""))  # NaN (no number) too
+def _values(column: Coded, parse: Callable[[str], float | None] = parse_seconds) -> npt.NDArray[np.float64]:
+    """Each cell as ``parse`` reads it, NaN where it reads none (each distinct cell parsed once)."""
+    codes, distinct = column
+    return np.array([parse(t) for t in distinct] + [None], dtype=np.float64)[codes]  # None -> NaN
+
+
+def read_events(path: str, shared: Shared | None = None) -> Events:
+    """An event table; a row with empty onset, offset and label lists a clip without events.  ``shared``:
+    labels and times coded with other tables'."""
+    codes = (shared.clips, shared.times, shared.times, shared.labels) if shared else ()
+    table = _rows(path, EVENT_COLUMNS, _EVENT_EXPECTED, codes=codes)
+    (clip, names), onsets, offsets, (label, labels) = table.columns
+    if shared:  # this table's clips, in order of first appearance
+        first = dict.fromkeys(clip[np.r_[True, clip[1:] != clip[:-1]]].tolist() if clip.size else [])
+        local = np.zeros(len(names), dtype=np.intp)
+        local[list(first)] = np.arange(len(first))
+        clip, names = local[clip], [names[k] for k in first]
+    ons, offs = (shared.values(c) if shared else _values(c) for c in (onsets, offsets))
+    blank = [_is_empty(c) for c in (onsets, offsets, (label, labels))]
+    empty = blank[0] & blank[1] & blank[2]
+    bad = _is_empty((clip, names)) | ~empty & (~(ons <= offs) | blank[2])  # NaN (no number) too
     if bad.any():
         table.refuse(int(np.argmax(bad)), f"expected {_EVENT_EXPECTED}")
-    clip_codes, names = pd.factorize(clips)  # clips in order of first appearance
     keep = np.flatnonzero(~empty)
-    label_codes, label_names = pd.factorize(labels[keep], sort=True)
-    return Events(path, names.tolist(), clip_codes[keep].astype(np.intp), ons[keep], offs[keep], label_names.tolist(),
-                  label_codes.astype(np.intp), table.numbers[keep])
+    used = np.unique(label[keep])
+    order = sorted(used.tolist(), key=labels.__getitem__)
+    sorted_code = np.zeros(len(labels), dtype=np.intp)
+    sorted_code[order] = np.arange(len(order))
+    return Events(path, names, clip[keep], ons[keep], offs[keep], [labels[k] for k in order], sorted_code[label[keep]],
+                  table.numbers[keep])
 
 
-def read_scores(path: str) -> tuple[list[str], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+def _is_empty(column: Coded) -> npt.NDArray[np.bool_]:
+    codes, distinct = column
+    return np.asarray(codes == (distinct.index("") if "" in distinct else -1), dtype=np.bool_)
+
+
+def read_scores(path: str, data: bytes | None = None) -> tuple[list[str], npt.NDArray[np.float64],
+                                                                npt.NDArray[np.float64]]:
     """A frame-score table (``onset offset <class>...``, frames back to back): its classes, the frame
-    boundaries (frames + 1) and the scores (frames x classes)."""
+    boundaries (frames + 1) and the scores (frames x classes).  ``data``: the file's bytes, when read already."""
     expected = "a tab-separated row: frame onset and offset in seconds (onset < offset, the previous offset), " \
                "then a finite score per class"
-    table = _rows(path, (), expected)
+    table = _rows(path, (), expected, data)
     if table.head[:2] != ["onset", "offset"] or len(table.head) < 3:
         raise InputError(path, f"expected a header 'onset, offset, <class>, ...'; got {', '.join(table.head)}", line=1)
-    onsets, offsets = _seconds(table.columns[0]), _seconds(table.columns[1])
-    bad = ~(onsets < offsets) | np.r_[onsets[1:] != offsets[:-1], False]
-    scores = table.columns[2:]
-    values = np.stack([_seconds(col, parse_float) for col in scores], axis=1) if table.numbers.size else \
-        np.zeros((0, len(scores)))
-    bad |= np.isnan(values).any(axis=1)
-    if bad.any() or not table.numbers.size:
-        if not table.numbers.size:
-            raise InputError(path, f"no frame; expected {expected}")
+    if not table.numbers.size:
+        raise InputError(path, f"no frame; expected {expected}")
+    columns = table.columns
+    onsets, offsets, values, bad = _frames(_values(columns[0]), _values(columns[1]),
+                                           np.stack([_values(c, parse_float) for c in columns[2:]], axis=1))
+    if bad.any():
         table.refuse(int(np.argmax(bad)), f"expected {expected}")
     return table.head[2:], np.r_[onsets, offsets[-1:]], values
+
+
+def _frames(onsets: FloatArray, offsets: FloatArray,
+            values: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.bool_]]:
+    """The frames of score tables and which are bad."""
+    bad = ~(onsets < offsets) | np.r_[onsets[1:] != offsets[:-1], False] | np.isnan(values).any(axis=1)
+    return onsets, offsets, values, bad
 
 
 Scores = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]
@@ -167,29 +225,32 @@ Scores = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]
 
 def read_score_folder(paths: list[str]) -> tuple[list[str], list[Scores]]:
     """The frame-score tables of ``paths`` (one header for all): classes, and per table its frame boundaries
-    and scores.  Well-formed tables are tokenised together; otherwise each is read on its own, and the
+    and scores.  Well-formed tables are scanned together; otherwise each is read on its own, and the
     first bad one refused (:func:`read_scores`)."""
-    texts = [read_text(p) for p in paths]
-    heads = [t.partition("\n")[0] for t in texts]
-    bodies = [t.partition("\n")[2] for t in texts]
-    head = heads[0].split("\t") if heads else []
+    datas = [read_bytes(p, lines=False) for p in paths]
+    heads = [d.partition(b"\n")[0] for d in datas]
+    head = heads[0].decode("utf-8", "replace").split("\t") if heads else []
     if head[:2] == ["onset", "offset"] and len(head) > 2 and all(h == heads[0] for h in heads) \
-            and all(b.endswith("\n") for b in bodies):
-        cells = _split(heads[0] + "\n" + "".join(bodies), len(head))
-        if cells is not None:
-            onsets, offsets = _seconds(cells[0]), _seconds(cells[1])
-            scores = _seconds(np.concatenate([np.asarray(c, dtype=object) for c in cells[2:]]), parse_float)
-            scores = scores.reshape(len(cells) - 2, -1).T
-            ends = np.cumsum([b.count("\n") for b in bodies])
-            out = []
-            for start, end in zip(np.r_[0, ends[:-1]].tolist(), ends.tolist(), strict=True):
-                on, off, values = onsets[start:end], offsets[start:end], scores[start:end]
-                if not (on < off).all() or (on[1:] != off[:-1]).any() or np.isnan(values).any():
-                    break
-                out.append((np.r_[on, off[-1:]], values))
-            else:
-                return head[2:], out
-    tables = [read_scores(p) for p in paths]
+            and all(d.endswith(b"\n") for d in datas):
+        ends = np.cumsum([d.count(b"\n") - 1 for d in datas])
+        try:
+            got = _scanned(heads[0] + b"\n" + b"".join(d.partition(b"\n")[2] for d in datas), len(head), [0, 1],
+                           tuple(range(2, len(head))))
+            if got is not None and bool((np.diff(np.r_[0, ends]) > 0).all()):
+                times = Codes()  # each distinct time parsed once, across the tables
+                onsets, offsets, values, bad = _frames(_values(_words_coded(times, got.text[0])),
+                                                       _values(_words_coded(times, got.text[1])),
+                                                       np.stack([got.floats[k] for k in range(2, len(head))], axis=1))
+                last = ends - 1  # a table's last frame is not followed by the next table's first
+                bad[last] = ~(onsets[last] < offsets[last]) | np.isnan(values[last]).any(axis=1)
+                if not bad.any():
+                    bounds = np.insert(onsets, ends, offsets[last])  # each table's frames, then its last offset
+                    starts = [0, *ends[:-1].tolist()]
+                    return head[2:], [(bounds[a + k:b + k + 1], values[a:b])
+                                      for k, (a, b) in enumerate(zip(starts, ends.tolist(), strict=True))]
+        except GiveUp:
+            pass
+    tables = [read_scores(p, d) for p, d in zip(paths, datas, strict=True)]
     for path, (names, _, _) in zip(paths, tables, strict=True):
         if names != tables[0][0]:
             raise InputError(path, f"classes {', '.join(names)}; expected those of the first table: "
@@ -202,11 +263,11 @@ def read_durations(path: str) -> dict[str, float]:
     out: dict[str, float] = {}
     expected = "a tab-separated row: filename, duration in seconds (> 0)"
     table = _rows(path, ("filename", "duration"), expected)
-    clips, values = table.columns
-    for row, (clip, seconds) in enumerate(zip(clips, _seconds(values).tolist(), strict=True)):
-        if not clip or not seconds > 0:
+    (clip, names), values = table.columns
+    for row, (k, seconds) in enumerate(zip(clip.tolist(), _values(values).tolist(), strict=True)):
+        if not names[k] or not seconds > 0:
             table.refuse(row, f"expected {expected}")
-        out.setdefault(clip, seconds)
+        out.setdefault(names[k], seconds)
     return out
 
 

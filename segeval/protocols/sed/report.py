@@ -12,7 +12,15 @@ from segeval.adapters.collar import Collar
 from segeval.core.errors import InputError, ParameterError
 from segeval.core.words import plural
 from segeval.protocols.sed import measures as m
-from segeval.protocols.sed.read import Event, Events, operating_points, read_durations, read_events, read_score_folder
+from segeval.protocols.sed.read import (
+    Event,
+    Events,
+    Shared,
+    operating_points,
+    read_durations,
+    read_events,
+    read_score_folder,
+)
 from segeval.reports.escaping import json_text
 from segeval.reports.tables import render
 
@@ -73,8 +81,9 @@ def psds(truth_path: str, system_path: str, durations_path: str, *, dtc: float, 
     points: list[m.OperatingPoint] = []
     seen: set[bytes] = set()
     notes = []
+    shared = Shared()
     for threshold, path in operating_points(system_path):
-        if not m.add_point(points, seen, t, read_events(path), threshold, dtc, gtc, cttc):
+        if not m.add_point(points, seen, t, read_events(path, shared), threshold, dtc, gtc, cttc):
             notes.append(f"note: {path}: the same detections as an earlier operating point; skipped (psds_eval)")
     score = m.psds(points, alpha_ct, alpha_st, max_efpr)
     rows = [{"class": "psds", "value": score.value}]
@@ -94,8 +103,7 @@ def macro_f1(truth_path: str, system_path: str, durations_path: str, *, dtc: flo
     """psds_eval's intersection-based macro F1 of one detection table."""
     t = m.truth(read_events(truth_path), read_durations(durations_path))
     dets = read_events(system_path)
-    m.refuse_overlaps(dets)
-    f_avg, per_class = m.macro_f1(t, m.intersection_counts(t, dets, dtc, gtc, cttc))
+    f_avg, per_class = m.macro_f1(t, m.intersection_counts(t, dets, m.refuse_overlaps(dets), dtc, gtc, cttc))
     rows = [{"class": c, "value": v} for c, v in [*per_class.items(), ("macro", f_avg)]]
     return Report(rows, {"protocol": "psds_eval", "f_avg": f_avg, "f_per_class": per_class})
 
@@ -117,10 +125,14 @@ def sed_scores(truth_path: str, folder: str, durations_path: str, *, dtc: float,
     if not classes:
         raise InputError(truth_path, "no event; sed_scores_eval scores the clips with events")
     clips = []
+    n_ref, t_ref = dict.fromkeys(classes, 0), dict.fromkeys(classes, 0.0)  # events and seconds per class
     for (times, scores), evs in zip(tables, events.values(), strict=True):
         by_label: dict[str, list[Event]] = {}
         for e in evs:
             by_label.setdefault(e.label, []).append(e)
+            if e.label in n_ref:
+                n_ref[e.label] += 1
+                t_ref[e.label] += e.offset - e.onset
         for same in by_label.values():  # sed_scores_eval: each onset after the previous event's offset
             ordered = sorted(same, key=lambda e: (e.onset, e.offset))
             for a, b in pairwise(ordered):
@@ -129,12 +141,10 @@ def sed_scores(truth_path: str, folder: str, durations_path: str, *, dtc: float,
                                      f"{a.line}; sed_scores_eval refuses connected events of one class", line=b.line)
         clips.append((times, scores, by_label))
     counts = m.score_counts(classes, clips, dtc, gtc, cttc)
-    n_ref = {c: sum(e.label == c for evs in events.values() for e in evs) for c in classes}
     absent = [c for c in classes if not n_ref[c]]
     if absent:
         raise InputError(truth_path, f"no event of the class {absent[0]!r} of the score tables; sed_scores_eval "
                          "refuses a class without ground truth")
-    t_ref = {c: sum((e.offset - e.onset for evs in events.values() for e in evs if e.label == c), 0.0) for c in classes}
     score = m.score_psds(counts, n_ref, t_ref, sum((durations[c] for c in events), 0.0), alpha_ct, alpha_st, max_efpr)
     doc = {"protocol": "sed_scores_eval", "psds": score.value, "single_class_psds": score.per_class_value,
            "clips": len(clips), "classes": classes, "max_efpr": max_efpr,
