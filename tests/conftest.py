@@ -46,10 +46,10 @@ def sliced(params: Iterable[Any], every: int, *, many: bool = False) -> list[Any
     return out
 
 
-def examples(full: int) -> int:
-    """A hypothesis test's ``max_examples``: ``full`` in the full step, a quarter of it (at least 10) in the
-    README's suite."""
-    return full if FULL else max(10, full // 4)
+def examples(full: int, share: int = 4) -> int:
+    """A hypothesis test's ``max_examples``: ``full`` in the full step, one in ``share`` of it (at least 10) in
+    the README's suite."""
+    return full if FULL else max(10, full // share)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -181,8 +181,8 @@ def test_unknown_adapter_is_a_parameter_error(tmp_path: Path) -> None:
     code, _, err = run_cli("eval", "-a", "fuzzy", *_files(tmp_path))
     assert code == 2
     assert ("The 'adapter' parameter must name an adapter kind (exact, overlap, overlap-once, binned[:B[:start|span]], "
-            "tolerance[:T], tiou[:theta[:strict][:empty0][:best][:float32]], tiou-best[:theta]). Got 'fuzzy' "
-            "instead.") in err
+            "tolerance[:T], tiou[:theta[:strict][:empty0][:best][:float32]], tiou-best[:theta], "
+            "collar[:t[:p[:onset]]]). Got 'fuzzy' instead.") in err
 
 
 @pytest.mark.parametrize(("spec", "message"), [
