@@ -87,6 +87,15 @@ def cli() -> object:
     return run_cli
 
 
+@pytest.fixture
+def one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the README's suite, a command on several runs given no ``-j`` takes one process (as ``-j 1``), not a
+    pool per command: for a module whose tests are not about the processes route (test_many_runs.py, the
+    routes' ``-j 2`` and each explicit ``-j 2`` check it there; the full step runs these modules with pools)."""
+    if not FULL:
+        monkeypatch.setattr(os, "cpu_count", lambda: 1)
+
+
 def shared(*parts: str) -> Path:
     """A path under ../shared/data; the test is skipped when it is absent (a failure in CI)."""
     return reference.require_shared(*parts)
