@@ -46,10 +46,10 @@ def sliced(params: Iterable[Any], every: int, *, many: bool = False) -> list[Any
     return out
 
 
-def examples(full: int) -> int:
-    """A hypothesis test's ``max_examples``: ``full`` in the full step, a quarter of it (at least 10) in the
-    README's suite."""
-    return full if FULL else max(10, full // 4)
+def examples(full: int, share: int = 4) -> int:
+    """A hypothesis test's ``max_examples``: ``full`` in the full step, one in ``share`` of it (at least 10) in
+    the README's suite."""
+    return full if FULL else max(10, full // share)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -85,6 +85,15 @@ def run_cli(*args: str) -> tuple[int, str, str]:
 @pytest.fixture
 def cli() -> object:
     return run_cli
+
+
+@pytest.fixture
+def one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In the README's suite, a command on several runs given no ``-j`` takes one process (as ``-j 1``), not a
+    pool per command: for a module whose tests are not about the processes route (test_many_runs.py, the
+    routes' ``-j 2`` and each explicit ``-j 2`` check it there; the full step runs these modules with pools)."""
+    if not FULL:
+        monkeypatch.setattr(os, "cpu_count", lambda: 1)
 
 
 def shared(*parts: str) -> Path:

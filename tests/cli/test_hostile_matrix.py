@@ -20,6 +20,9 @@ import pytest
 
 from tests.conftest import FIXTURES, run_cli, sliced
 
+#: several runs in one process unless -j says otherwise (the full step: a pool, as by default)
+pytestmark = pytest.mark.usefixtures("one_process")
+
 QRELS = FIXTURES / "gen_linking.qrels"
 RUN = FIXTURES / "gen_linking.run"
 GOOD = RUN.read_bytes()

@@ -10,6 +10,9 @@ import pytest
 
 from tests.conftest import run_cli
 
+#: several runs in one process unless -j says otherwise (the full step: a pool, as by default)
+pytestmark = pytest.mark.usefixtures("one_process")
+
 # Times are M.S (minutes.seconds); seconds in the comments.
 QRELS = (
     "q1 Q0 v1 1.40 2.40 1\n"  # onset v1 100, relevant 100-160

@@ -13,6 +13,9 @@ import pytest
 
 from tests.conftest import run_cli
 
+#: several runs in one process unless -j says otherwise (the full step: a pool, as by default)
+pytestmark = pytest.mark.usefixtures("one_process")
+
 LN3 = math.log(3)
 BETA = 12.49  # (1/100)(1 − 0.0008)/0.0008
 # q1: target u1 at ln 3 (YES), non-target u2 at -ln 3 (NO); q2: target u3, non-targets u4-u6, all at 0, u3 u4 YES

@@ -128,7 +128,7 @@ def test_new_in_10_under_trec_eval_9(measure: str, written: dict[str, R.Inputs])
     _check(_collections("documents", written)[0], [R.Job((measure,), ("--trec-eval", "9"))])
 
 
-#: the document routes every -c job below takes, whatever SEGEVAL_FULL says
+#: the document routes every -c job below takes in the full step (the README's suite: -j 2 on the first)
 WITHOUT_RESULTS_ROUTES = [r for r in R.ROUTES if r.name in ("file", "chunked", "in-memory", "stdin", "-j 2",
                                                             "api paths", "api frames")]
 
@@ -143,7 +143,8 @@ def test_queries_without_results_on_every_route(tmp_path: Path) -> None:
     jobs = [R.Job(("all_trec",), ("-c", "-q")), R.Job(("all_trec", *leftovers), ("-c", "-q", "-J")),
             R.Job(("official", "utility.0,0,1,0"), ("-c", "-q", "-l", "2")),
             R.Job(("all_trec", "utility.0,0,1,0"), ("-c", "-q", "--trec-eval", "9"))]
-    found = [d for job in jobs for d in R.differences(x, job, WITHOUT_RESULTS_ROUTES)]
+    found = [d for i, job in enumerate(jobs)  # -j 2 (a pool a job): on the first job in the README's suite
+             for d in R.differences(x, job, [r for r in WITHOUT_RESULTS_ROUTES if FULL or i == 0 or r.name != "-j 2"])]
     assert not found, f"{len(found)} route differences:\n" + "\n".join(found)
 
 

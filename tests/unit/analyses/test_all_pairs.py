@@ -15,6 +15,9 @@ from segeval import compare
 from segeval.analyses.stats import tukey_p_values
 from tests.conftest import run_cli
 
+#: several runs in one process unless -j says otherwise (the full step: a pool, as by default)
+pytestmark = pytest.mark.usefixtures("one_process")
+
 RNG = np.random.default_rng(7)
 QRELS = {f"q{i}": {f"d{j}": int(RNG.integers(0, 2)) for j in range(8)} for i in range(12)}
 RUNS = {name: {q: {f"d{j}": float(RNG.random()) for j in range(8)} for q in QRELS} for name in ("a", "b", "c")}

@@ -18,6 +18,9 @@ from segeval.analyses.stats import bootstrap_ci, correct, p_value
 from tests.conftest import FIXTURES, run_cli
 from tests.support.stats import exact_randomization
 
+#: several runs in one process unless -j says otherwise (the full step: a pool, as by default)
+pytestmark = pytest.mark.usefixtures("one_process")
+
 # Baeza-Yates & Ribeiro-Neto, chapter 4: positions of ten documents in rankings R1 and R2
 R1 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 R2 = [2, 3, 1, 5, 4, 7, 8, 10, 6, 9]

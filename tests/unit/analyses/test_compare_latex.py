@@ -13,6 +13,9 @@ import pytest
 from scripts.ranx_cases import RUNS, main
 from tests.conftest import FIXTURES, run_cli
 
+#: several runs in one process unless -j says otherwise (the full step: a pool, as by default)
+pytestmark = pytest.mark.usefixtures("one_process")
+
 RANX = FIXTURES / "compare_ranx"
 #: a score cell: optionally bold value, optional superscript letters (ranx adds \hphantom{...} to align them)
 CELL = re.compile(r"(\\textbf\{)?([0-9.]+)\}?(?:\$\^\{([a-zA-Z]*)\}\$)?")

@@ -10,6 +10,9 @@ import pytest
 
 from tests.conftest import run_cli
 
+#: several runs in one process unless -j says otherwise (the full step: a pool, as by default)
+pytestmark = pytest.mark.usefixtures("one_process")
+
 QRELS = "q1 0 d1 2\nq1 0 d2 0\nq1 0 d7 -1\nq2 0 d3 1\nq2 0 d4 3\nq3 0 d5 2\n"
 RUNS = {"a.run": "q1 Q0 d2 1 3.0 a\nq1 Q0 d1 2 2.0 a\nq1 Q0 d9 3 1.5 a\nq2 Q0 d3 1 3.0 a\nq2 Q0 d4 2 1.0 a\n",
         "b.run": "q1 Q0 d9 1 4.0 b\nq1 Q0 d1 2 3.00000001 b\nq1 Q0 d2 3 3.0 b\nq2 Q0 d4 1 1.0 b\nq3 Q0 d5 1 1 b\n"}

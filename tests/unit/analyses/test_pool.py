@@ -13,6 +13,9 @@ from segeval.core.errors import ParameterError
 from segeval.readers.tables import read_qrels, read_run
 from tests.conftest import full_only, run_cli, shared
 
+#: several runs in one process unless -j says otherwise (the full step: a pool, as by default)
+pytestmark = pytest.mark.usefixtures("one_process")
+
 QRELS = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 1\nq1 0 d4 1\nq1 0 d5 0\n"
 RUNS = {"A1": "q1 Q0 d1 1 0.9 A1\nq1 Q0 d2 2 0.8 A1\nq1 Q0 d3 3 0.1 A1\n",
         "A2": "q1 Q0 d2 1 0.9 A2\nq1 Q0 d5 2 0.8 A2\n",

@@ -18,6 +18,9 @@ from segeval.core.errors import InputError, ParameterError
 from tests.conftest import FIXTURES, run_cli
 from tests.support.stats import exact_randomization
 
+#: several runs in one process unless -j says otherwise (the full step: a pool, as by default)
+pytestmark = pytest.mark.usefixtures("one_process")
+
 RUNS = [str(FIXTURES / "gen_linking.qrels"), str(FIXTURES / "gen_linking.run")]
 
 

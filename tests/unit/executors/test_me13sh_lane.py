@@ -95,7 +95,7 @@ CASES = [(seed, kind, style, shuffle) for seed in range(6) for kind in ("linking
          for style, shuffle in (("plain", False), ("messy", seed % 2 == 0))]
 
 
-@pytest.mark.parametrize(("seed", "kind", "style", "shuffle"), sliced(CASES, 2, many=True))
+@pytest.mark.parametrize(("seed", "kind", "style", "shuffle"), sliced(CASES, 3, many=True))  # every kind and style
 def test_lane_gives_the_usual_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, kind: str,
                                      style: str, shuffle: bool) -> None:
     rng = random.Random(seed)

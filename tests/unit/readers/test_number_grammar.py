@@ -124,7 +124,7 @@ def _readers(root: Path) -> dict[str, tuple[Callable[[str], float], dict[str, ob
     }
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=examples(150, share=10), deadline=None)  # each example runs every reader
 @given(NUMBERS)
 def test_every_reader_reads_the_one_grammar(token: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:

@@ -21,6 +21,9 @@ from segeval.figures import label
 from tests.conftest import FIXTURES, ROOT, Tags, full_only, run_cli, shared
 from tests.support.reference import find_binary, require_binary
 
+#: several runs in one process unless -j says otherwise (the full step: a pool, as by default)
+pytestmark = pytest.mark.usefixtures("one_process")
+
 pytest.importorskip("matplotlib")
 QRELS, RUN = str(FIXTURES / "gen_linking.qrels"), str(FIXTURES / "gen_linking.run")
 LINKING_QRELS = str(ROOT / "examples" / "mediaeval" / "linking.qrels")
