@@ -102,8 +102,10 @@ class Labelled(Sequence[Adapted]):
         """Every qrels row's grade (one array that all views slice)."""
         return np.asarray(self.data.qrels_columns["rel"], dtype=np.float64)
 
-    @cached_property
+    @property
     def batch(self) -> Batch:
-        """All queries' labels, grades and pools as one batch (its per-query rankings: this sequence)."""
+        """All queries' labels, grades and pools as one batch (its per-query rankings: this sequence); made on
+        each call (the caller keeps it: a cached batch would hold its Labelled in a cycle, and so the arrays
+        until the collector runs)."""
         return Batch(self.labels, self.offsets, self.num_rel, self.grades.astype(np.float64, copy=False),
                      self.pool.astype(np.float64, copy=False), self.pool_offsets, self)
