@@ -21,7 +21,8 @@ from segeval.adapters.base import Adapted, Adapter, Label, Reason, per_query_cou
 
 if TYPE_CHECKING:
     from segeval.adapters.labelled import Labelled
-    from segeval.core.prepared import Prepared
+    from segeval.core.arrays import IntArray
+    from segeval.core.prepared import Columns, Prepared
 
 
 #: the multiplier of the row hashes (Fibonacci hashing)
@@ -62,6 +63,35 @@ def exact_labels(grade: npt.NDArray[np.floating], relevance_level: int) -> npt.N
     return labels
 
 
+def first_lines(run_gid: IntArray, qrels_gid_sorted: IntArray) -> tuple[IntArray, IntArray]:
+    """(result, qrels line) pairs of documents: each result's group's first line (a document judged twice: the
+    first line counts), by a table of group ids."""
+    if len(run_gid) == 0 or len(qrels_gid_sorted) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    heads = np.flatnonzero(np.concatenate([[True], qrels_gid_sorted[1:] != qrels_gid_sorted[:-1]]))
+    line = np.full(int(max(run_gid.max(), qrels_gid_sorted.max())) + 1, -1, dtype=np.int64)
+    line[qrels_gid_sorted[heads]] = heads
+    j = line[run_gid]
+    u = np.flatnonzero(j >= 0)
+    return u, j[u]
+
+
+def _segment_pairs(run: Columns, qrels: Columns, pairs: tuple[IntArray, IntArray]) -> tuple[IntArray, IntArray]:
+    """The (result, qrels line) pairs of the same group and times, one a result: subtopic qrels judge a document
+    once per subtopic (its largest grade counts); a document judged twice: the first line counts."""
+    u, j = pairs
+    if len(qrels["qcode"]) and {"start", "end"} <= qrels.keys():
+        start, end = qrels["start"][j], qrels["end"][j]
+        same = np.isnan(start) | ((start == run["start"][u]) & (end == run["end"][u]))
+        u, j = u[same], j[same]
+    if "subtopic" in qrels:
+        by_grade = np.lexsort((-qrels["rel"][j], u))
+        u, j = u[by_grade], j[by_grade]
+    first = np.ones(len(u), dtype=bool)
+    first[1:] = u[1:] != u[:-1]
+    return u[first], j[first]
+
+
 class ExactAdapter(Adapter):
     """Judged by the qrels line of the same document (trec_eval's matching)."""
 
@@ -84,18 +114,10 @@ class ExactAdapter(Adapter):
 
         run, qrels = data.run_columns, data.qrels_columns
         n = data.n_results
-        u, j = group_pairs(run["gid"], qrels["gid"])
-        if len(qrels["qcode"]) and {"start", "end"} <= qrels.keys():
-            same = np.isnan(qrels["start"][j]) | (
-                (qrels["start"][j] == run["start"][u])
-                & (qrels["end"][j] == run["end"][u]))
-            u, j = u[same], j[same]
-        if "subtopic" in qrels:  # subtopic qrels judge a document once per subtopic: its largest grade counts
-            by_grade = np.lexsort((-qrels["rel"][j], u))
-            u, j = u[by_grade], j[by_grade]
-        first = np.ones(len(u), dtype=bool)
-        first[1:] = u[1:] != u[:-1]  # a document judged twice: the first qrels line counts
-        u, j = u[first], j[first]
+        if "subtopic" not in qrels and bool(np.isnan(qrels.get("start", np.zeros(0))).all()):  # documents
+            u, j = first_lines(run["gid"], qrels["gid"])
+        else:
+            u, j = _segment_pairs(run, qrels, group_pairs(run["gid"], qrels["gid"]))
         grades = np.full(n, np.nan)
         grades[u] = qrels["rel"][j]
         labels = exact_labels(grades, data.relevance_level)
