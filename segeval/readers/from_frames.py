@@ -23,7 +23,7 @@ from segeval.core.ordering import name_ranks, stored_scores
 from segeval.core.prepared import Columns, Prepared, assemble, chosen_queries, first_results
 from segeval.core.settings import Settings
 from segeval.readers.frames import ITEM_COLUMNS, QUERY_COLUMNS
-from segeval.readers.from_tables import QRELS_COLUMNS, has_duplicates, qrels_values, ranked_rows
+from segeval.readers.from_tables import QRELS_COLUMNS, has_duplicates, qrels_values, query_codes, ranked_rows
 from segeval.readers.tables import RUN_COLUMNS
 from segeval.readers.validate import id_codes
 
@@ -31,7 +31,7 @@ _SPACE = re.compile(r"\s")  # as segeval.readers.frames: ids hold no white space
 
 
 def _clean_ids(names: Any) -> bool:
-    """All strings, none empty, none with white space (else the general path words the error)."""
+    """All strings, none empty, none with white space (else the table reader words the error)."""
     values = names.tolist() if hasattr(names, "tolist") else list(names)
     try:
         joined = "".join(values)
@@ -70,8 +70,7 @@ def frame_prepared(qrels: CodedQrels, source: object, settings: Settings) -> Pre
     in_run = {name for name, seen in zip(run.queries, run.observed.tolist(), strict=True) if seen}
     chosen = chosen_queries(set(qrels.queries.tolist()), in_run, settings.queries, "skip")
     code_of = {name: i for i, name in enumerate(chosen)}
-    run_q = np.array([code_of.get(name, -1) for name in run.queries], dtype=np.int64)[run.query]
-    qrels_q = np.array([code_of.get(name, -1) for name in qrels.queries.tolist()], dtype=np.int64)[qrels.query]
+    run_q, qrels_q = query_codes(run.query, run.queries, code_of), query_codes(qrels.query, qrels.queries, code_of)
     at = qrels.items.get_indexer(pd.Index(run.items, dtype=object)).astype(np.int64)
     extra = np.flatnonzero(at < 0)  # items no qrels line judges: codes after the qrels'
     at[extra] = len(qrels.items) + np.arange(len(extra))
@@ -107,7 +106,7 @@ class TableCodes:
 
 def table_codes(run: object) -> TableCodes | None:
     """A DataFrame (ir_measures' or ranx's columns) or a dict of dicts of scores as codes; None for
-    any other shape or for values the general path must check."""
+    any other shape or for values the table reader must check."""
     if isinstance(run, pd.DataFrame):
         return _frame_codes(run)
     if isinstance(run, Mapping):
@@ -154,7 +153,7 @@ def _dict_codes(run: Mapping[Any, Any]) -> TableCodes | None:
 
 def _string_codes(values: npt.NDArray[np.object_]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.object_]]:
     """pd.factorize's codes and uniques of ids, hashed as strings (code -1: a value that is not a str,
-    which sends the run to the general path).  pandas' string hash table is its own (private) API:
+    which sends the run to the table reader).  pandas' string hash table is its own (private) API:
     where it is missing, pd.factorize, which first infers the column's type (a pass over it)."""
     try:
         from pandas._libs.hashtable import StringHashTable

@@ -144,7 +144,7 @@ def prepare(
     if len(run):
         check_kinds(qrels, documents, run.attrs.get("path"), run.attrs.get("format"))
     code_of = {q: i for i, q in enumerate(chosen)}
-    run_qcode, qrels_qcode = _query_codes(run_raw, run_names, code_of), _query_codes(qrels_raw, qrels_names, code_of)
+    run_qcode, qrels_qcode = query_codes(run_raw, run_names, code_of), query_codes(qrels_raw, qrels_names, code_of)
     run_icode, qrels_icode, item_names, sorted_items = _item_codes(run, qrels, documents)
     # each document once per query: checked on the group ids below when they cover every row of a query
     deferred = sorted_items and max_results is None
@@ -175,7 +175,7 @@ def qrels_values(qrels: pd.DataFrame, column: str) -> npt.NDArray[Any]:
     return pd.factorize(values.to_numpy(dtype=object))[0].astype(np.int64)
 
 
-def _query_codes(raw: IntArray, names: npt.NDArray[np.object_], code_of: dict[str, int]) -> IntArray:
+def query_codes(raw: IntArray, names: Sequence[str] | npt.NDArray[np.object_], code_of: dict[str, int]) -> IntArray:
     """Each row's code among the evaluated queries (-1: not evaluated), from its raw code in ``names``."""
     lookup = np.array([code_of.get(name, -1) for name in names], dtype=np.int64)
     return lookup[raw] if len(lookup) else np.zeros(len(raw), dtype=np.int64)
