@@ -7,21 +7,27 @@ unjudged (as trec_eval treats them in bpref and num_nonrel_judged_ret).
 Grades are the qrels values, the pool every qrels grade of the query, so
 graded and pool-based measures (nDCG, bpref) see the full judgements.
 Segments match here only when (video, start, end) are equal, which is rarely
-what a segment run wants: use the segment adapters.
+what a segment run wants: use the segment adapters.  Documents the byte scanner codes are paired by
+:func:`match_pairs` and labelled by :func:`exact_batch` (the same rules, on docno keys).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
 from segeval.adapters.base import Adapted, Adapter, Label, Reason, per_query_count
+from segeval.core.arrays import Codes, FloatArray, IntArray
+from segeval.core.ordering import score_order, sort_each
 
 if TYPE_CHECKING:
     from segeval.adapters.labelled import Labelled
-    from segeval.core.prepared import Prepared
+    from segeval.core.prepared import Columns, Prepared
+    from segeval.core.settings import Settings
+    from segeval.measures.batch import Batch
 
 
 #: the multiplier of the row hashes (Fibonacci hashing)
@@ -62,6 +68,101 @@ def exact_labels(grade: npt.NDArray[np.floating], relevance_level: int) -> npt.N
     return labels
 
 
+def first_lines(run_gid: IntArray, qrels_gid_sorted: IntArray) -> tuple[IntArray, IntArray]:
+    """(result, qrels line) pairs of documents: each result's group's first line (a document judged twice: the
+    first line counts), by a table of group ids."""
+    if len(run_gid) == 0 or len(qrels_gid_sorted) == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    heads = np.flatnonzero(np.concatenate([[True], qrels_gid_sorted[1:] != qrels_gid_sorted[:-1]]))
+    line = np.full(int(max(run_gid.max(), qrels_gid_sorted.max())) + 1, -1, dtype=np.int64)
+    line[qrels_gid_sorted[heads]] = heads
+    j = line[run_gid]
+    u = np.flatnonzero(j >= 0)
+    return u, j[u]
+
+
+def _segment_pairs(run: Columns, qrels: Columns, pairs: tuple[IntArray, IntArray]) -> tuple[IntArray, IntArray]:
+    """The (result, qrels line) pairs of the same group and times, one a result: subtopic qrels judge a document
+    once per subtopic (its largest grade counts); a document judged twice: the first line counts."""
+    u, j = pairs
+    if len(qrels["qcode"]) and {"start", "end"} <= qrels.keys():
+        start, end = qrels["start"][j], qrels["end"][j]
+        same = np.isnan(start) | ((start == run["start"][u]) & (end == run["end"][u]))
+        u, j = u[same], j[same]
+    if "subtopic" in qrels:
+        by_grade = np.lexsort((-qrels["rel"][j], u))
+        u, j = u[by_grade], j[by_grade]
+    first = np.ones(len(u), dtype=bool)
+    first[1:] = u[1:] != u[:-1]
+    return u[first], j[first]
+
+
+#: the grade of a result without a qrels line
+NO_LINE = np.iinfo(np.int64).min
+
+
+def exact_batch(run_q: Codes, score: FloatArray, grade_of: Callable[[IntArray], FloatArray],
+                tie_key: Callable[[IntArray], Codes], n_q: int, pool_q: Codes, pool: Codes,
+                settings: Settings) -> Batch:
+    """The exact adapter's :class:`~segeval.measures.batch.Batch` of the byte scanner's document
+    rows as codes: each run row's query (0 .. n_q - 1; -1: not evaluated) and score; ``grade_of(rows)``, the
+    grades of those rows (NaN: no qrels line), asked once for the ranked rows; ``tie_key`` as
+    :func:`segeval.core.ordering.score_order` takes it; each qrels line's query (-1: not evaluated) and grade (the
+    query's pool).  ``settings``: its ``relevance_level`` and ``max_results``."""
+    from segeval.core.prepared import first_results  # not on import: the in-memory reader's module
+    from segeval.measures.batch import Batch
+
+    evaluated = np.flatnonzero(run_q >= 0)
+    if len(evaluated) == len(run_q):
+        order = score_order(run_q, score, n_q, tie_key)
+    else:
+        order = evaluated[score_order(run_q[evaluated], score[evaluated], n_q, lambda at: tie_key(evaluated[at]))]
+    order = first_results(order, run_q, n_q, settings.max_results)
+    row_q = run_q[order]
+    grades = grade_of(order)
+    labels = exact_labels(grades, settings.relevance_level)
+    offsets = np.zeros(n_q + 1, dtype=np.int64)
+    np.cumsum(np.bincount(row_q, minlength=n_q), out=offsets[1:])
+    lines = np.flatnonzero(pool_q >= 0)
+    lines = lines[np.argsort(pool_q[lines], kind="stable")]  # each query's qrels lines: its pool
+    owner = pool_q[lines]
+    num_rel = np.bincount(owner[pool[lines] >= settings.relevance_level], minlength=n_q).astype(np.int64)
+    pool_offsets = np.zeros(n_q + 1, dtype=np.int64)
+    np.cumsum(np.bincount(owner, minlength=n_q), out=pool_offsets[1:])
+    return Batch(labels, offsets, num_rel, grades, pool[lines].astype(np.float64), pool_offsets)
+
+
+def match_pairs(run_u: Codes, qrels_u: Codes, run_key: npt.NDArray[np.uint64], qrels_key: npt.NDArray[np.uint64],
+                rel: IntArray, n_queries: int) -> tuple[IntArray, Codes] | None:
+    """One sort of (query, docno) over both files (grouped by query, then each query's docnos sorted
+    alone): per result, the grade of its qrels line (:data:`NO_LINE` when none) and its place in
+    (query, docno) order; None when a result or a judgement is there twice."""
+    n_run = len(run_key)
+    query = np.concatenate([run_u, qrels_u])
+    order = np.argsort(query.astype(np.int16) if n_queries < 2**15 else query, kind="stable")  # radix for 16 bits
+    counts = np.bincount(query, minlength=n_queries)
+    key = np.concatenate([run_key, qrels_key])[order]
+    within = sort_each(key, counts, np.cumsum(counts) - counts)
+    order = order[within]
+    key = key[within]
+    del within
+    same = key[1:] == key[:-1]
+    del key
+    query = query[order]
+    same &= query[1:] == query[:-1]
+    del query
+    from_qrels = order >= n_run
+    if bool((same[1:] & same[:-1]).any()) or bool((same & (from_qrels[1:] == from_qrels[:-1])).any()):
+        return None
+    pair = np.flatnonzero(same)
+    run_at = np.where(from_qrels[pair], pair + 1, pair)
+    grade = np.full(n_run, NO_LINE, dtype=np.int64)
+    grade[order[run_at]] = rel[order[run_at ^ pair ^ (pair + 1)] - n_run]
+    doc_rank: Codes = np.empty(n_run, dtype=np.int32 if len(order) < 2**31 else np.int64)
+    doc_rank[order[~from_qrels]] = np.flatnonzero(~from_qrels)
+    return grade, doc_rank
+
+
 class ExactAdapter(Adapter):
     """Judged by the qrels line of the same document (trec_eval's matching)."""
 
@@ -84,18 +185,10 @@ class ExactAdapter(Adapter):
 
         run, qrels = data.run_columns, data.qrels_columns
         n = data.n_results
-        u, j = group_pairs(run["gid"], qrels["gid"])
-        if len(qrels["qcode"]) and {"start", "end"} <= qrels.keys():
-            same = np.isnan(qrels["start"][j]) | (
-                (qrels["start"][j] == run["start"][u])
-                & (qrels["end"][j] == run["end"][u]))
-            u, j = u[same], j[same]
-        if "subtopic" in qrels:  # subtopic qrels judge a document once per subtopic: its largest grade counts
-            by_grade = np.lexsort((-qrels["rel"][j], u))
-            u, j = u[by_grade], j[by_grade]
-        first = np.ones(len(u), dtype=bool)
-        first[1:] = u[1:] != u[:-1]  # a document judged twice: the first qrels line counts
-        u, j = u[first], j[first]
+        if "subtopic" not in qrels and bool(np.isnan(qrels.get("start", np.zeros(0))).all()):  # documents
+            u, j = first_lines(run["gid"], qrels["gid"])
+        else:
+            u, j = _segment_pairs(run, qrels, group_pairs(run["gid"], qrels["gid"]))
         grades = np.full(n, np.nan)
         grades[u] = qrels["rel"][j]
         labels = exact_labels(grades, data.relevance_level)

@@ -42,8 +42,7 @@ class Labelled(Sequence[Adapted]):
         self.labels = labels
         self.offsets = np.searchsorted(unit_qcode, np.arange(n_q + 1), side="left").astype(np.int64)
         self.num_rel = np.asarray(num_rel, dtype=np.int64)
-        self.match_offsets = np.zeros(len(labels) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(pair_unit, minlength=len(labels)), out=self.match_offsets[1:])
+        self.pair_unit = pair_unit
         self.pair_row = pair_row
         self.unit_source = unit_source
         self.grades = grades_from_labels(labels) if grades is None else grades
@@ -98,12 +97,21 @@ class Labelled(Sequence[Adapted]):
         )
 
     @cached_property
+    def match_offsets(self) -> IntArray:
+        """Unit u's deciding pairs are ``pair_row[match_offsets[u]:match_offsets[u + 1]]`` (made on first use)."""
+        offsets = np.zeros(len(self.labels) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(self.pair_unit, minlength=len(self.labels)), out=offsets[1:])
+        return offsets
+
+    @cached_property
     def _row_grades(self) -> FloatArray:
         """Every qrels row's grade (one array that all views slice)."""
         return np.asarray(self.data.qrels_columns["rel"], dtype=np.float64)
 
-    @cached_property
+    @property
     def batch(self) -> Batch:
-        """All queries' labels, grades and pools as one batch (its per-query rankings: this sequence)."""
+        """All queries' labels, grades and pools as one batch (its per-query rankings: this sequence); made on
+        each call (the caller keeps it: a cached batch would hold its Labelled in a cycle, and so the arrays
+        until the collector runs)."""
         return Batch(self.labels, self.offsets, self.num_rel, self.grades.astype(np.float64, copy=False),
                      self.pool.astype(np.float64, copy=False), self.pool_offsets, self)

@@ -93,6 +93,11 @@ def sort_each(values: npt.NDArray[Any], counts: IntArray, starts: IntArray) -> I
     return out
 
 
+def stored_scores(score: FloatArray, trec_eval: str) -> FloatArray:
+    """Scores as the trec_eval version ranks them: 9.0.8 stores them as C floats (near-equal scores become ties)."""
+    return score.astype(np.float32).astype(np.float64) if trec_eval == "9" else score
+
+
 def name_ranks(names: npt.NDArray[np.object_]) -> IntArray:
     """Each id's rank among ``names`` in code-point order (equal ids, equal ranks): a ``tie_key``."""
     return np.unique(names.astype(str), return_inverse=True)[1].ravel().astype(np.int64)

@@ -16,6 +16,7 @@ from segeval.adapters.registry import make_adapters
 from segeval.adapters.registry import me13sh_adapters as me13sh_adapters
 from segeval.core.errors import ParameterError
 from segeval.core.evaluation import Evaluation as Evaluation  # named here for readers of evaluate's results
+from segeval.core.ordering import stored_scores
 from segeval.core.plan import (
     Plan as Plan,  # the plan's rules live in segeval.core.plan (no pandas); named here for its readers
 )
@@ -27,7 +28,7 @@ from segeval.core.prepared import chosen_queries
 from segeval.core.settings import DEFAULT_MEASURES, Settings, settings_of
 from segeval.measures.compute import Request
 from segeval.readers.frames import check_segment_columns, load_qrels, load_run
-from segeval.readers.from_frames import QrelsIndex, evaluate_in_memory, in_lane
+from segeval.readers.from_frames import CodedQrels, frame_prepared
 from segeval.readers.from_tables import prepare
 from segeval.readers.tables import predicted_mask
 from segeval.readers.validate import check_trials, is_documents, validate_qrels, validate_run
@@ -81,8 +82,8 @@ class Evaluator:
 
     ``Evaluator(qrels, "map", Settings(...)).evaluate(run)`` gives the :class:`Evaluation` that
     :func:`evaluate` gives for the same arguments; ``qrels`` and each run are what
-    :func:`evaluate` accepts.  Document runs in memory take :mod:`segeval.readers.from_frames` when they can
-    (the qrels are indexed on the first one, then kept).
+    :func:`evaluate` accepts.  Document runs in memory are coded by :mod:`segeval.readers.from_frames` when
+    they can (the qrels are coded on the first one, then kept).
     """
 
     def __init__(self, qrels: object, measures: object = DEFAULT_MEASURES,
@@ -99,8 +100,7 @@ class Evaluator:
         self._plans: dict[bool, Plan] = {}
         self._documents = is_documents(self.qrels)
         self.plan(self._documents)  # a bad measure is reported before any run is read
-        self._index: QrelsIndex | None = None  # made by the first in-memory document run (if _indexed)
-        self._indexed = False
+        self._coded: CodedQrels | None = None  # made by the first document run in memory
 
     def plan(self, documents: bool) -> Plan:
         """The requests and policies for a document (or segment) run, made once per kind."""
@@ -111,16 +111,13 @@ class Evaluator:
     def evaluate(self, run: object, *, run_format: str = "auto") -> Evaluation:
         """The :class:`Evaluation` of one run (a path or a table, as :func:`evaluate` takes); its ``route``
         says how it was read: ``frame+whole`` (a run given in memory) or ``table+whole`` (a file)."""
-        if self._documents and isinstance(run, pd.DataFrame | Mapping):  # documents in memory: codes, one batch
-            how = self.plan(True)
-            if in_lane(how.requests, how.settings.order_for(True), how.settings.judged_only):
-                if not self._indexed:
-                    self._indexed = True
-                    self._index = QrelsIndex.of(self.qrels if how.settings.predicted != "ignore"
-                                                else _predicted_lines(self.qrels, how.settings.predicted)[0])
-                done = None if self._index is None else evaluate_in_memory(self._index, run, how.requests, how.settings)
-                if done is not None:
-                    return replace(finish(self.qrels, how, *done), route="frame+whole")
+        how = self.plan(True) if self._documents and isinstance(run, pd.DataFrame | Mapping) else None
+        if how and how.settings.order_for(True) == "score" and all(x.measure.scope != "trials" for x in how.requests):
+            if self._coded is None:  # documents in memory: coded (the qrels once)
+                self._coded = CodedQrels.of(_predicted_lines(self.qrels, how.settings.predicted)[0])
+            data = frame_prepared(self._coded, run, how.settings)
+            if data is not None:
+                return replace(finish(self.qrels, how, data.queries, measured(data, how)), route="frame+whole")
         r = validate_run(load_run(run, run_format, self.settings.time_format))
         how = self.plan(is_documents(r))
         read = "table" if isinstance(run, str | Path) else "frame"
@@ -138,8 +135,8 @@ def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence
     """
     if how.settings.predicted == "ignore":
         q = _predicted_lines(q, how.settings.predicted)[0]
-    if how.settings.trec_eval == "9":  # 9.0.8 stores scores as C floats: near-equal scores become ties
-        r = r.assign(score=r["score"].to_numpy().astype(np.float32).astype(np.float64))
+    if how.settings.trec_eval == "9":
+        r = r.assign(score=stored_scores(r["score"].to_numpy(dtype=np.float64), "9"))
     s = how.settings
     if any(x.measure.scope == "trials" for x in how.requests):
         check_trials(q, r)

@@ -312,7 +312,7 @@ def _judged(path: str, rel_format: str, judgements: dict[str, list[Judgement]], 
     """Per-query values of a run against the judgements, as :func:`segeval.core.pipeline.evaluate_part` gives them
     against qrels: the run ordered by score, ties by docno descending for judgement groups and ascending for
     preferences (as trec_eval), cut at ``-M``."""
-    from segeval.core.ordering import name_ranks, score_order
+    from segeval.core.ordering import name_ranks, score_order, stored_scores
     from segeval.core.prepared import chosen_queries, first_results
 
     s = how.settings
@@ -321,9 +321,7 @@ def _judged(path: str, rel_format: str, judgements: dict[str, list[Judgement]], 
     code = {q: i for i, q in enumerate(chosen)}
     keep = np.flatnonzero([q in code for q in qids])
     qcode, items = np.array([code[q] for q in qids[keep]], dtype=np.int64), items[keep]
-    score = run["score"].to_numpy(dtype=np.float64)[keep]
-    if s.trec_eval == "9":  # 9.0.8 stores scores as C floats: near-equal scores become ties
-        score = score.astype(np.float32).astype(np.float64)
+    score = stored_scores(run["score"].to_numpy(dtype=np.float64)[keep], s.trec_eval)
     ranks = name_ranks(items) * (1 if rel_format == "qrels_jg" else -1)
     order = first_results(score_order(qcode, score, len(chosen), lambda at: ranks[at]), qcode, len(chosen),
                           s.max_results)

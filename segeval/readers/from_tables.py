@@ -8,7 +8,7 @@ order (the scanner lanes compare bytes).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -16,7 +16,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.adapters.exact import listed_twice
-from segeval.core.arrays import IntArray
+from segeval.core.arrays import FloatArray, IntArray
 from segeval.core.errors import check_choice, check_int
 from segeval.core.ordering import listed_order, name_ranks, score_order
 from segeval.core.prepared import Intervals as Intervals  # named here for readers of prepare's results
@@ -37,7 +37,7 @@ QRELS_COLUMNS = ("start", "end", "rel", "line", "stratum", "subtopic")
 _OPTIONAL = ("stratum", "subtopic")
 
 
-def _has_duplicates(query_codes: IntArray, item_codes: IntArray, chosen: IntArray, gid: IntArray) -> bool:
+def has_duplicates(query_codes: IntArray, item_codes: IntArray, chosen: IntArray, gid: IntArray) -> bool:
     """Whether a (query, item) pair occurs twice in the run: among the evaluated queries' rows (whose
     group ids ``gid`` are given) or among the other rows."""
     if len(gid) and int(np.bincount(gid).max()) > 1:
@@ -127,26 +127,28 @@ def prepare(
     if len(run):
         check_kinds(qrels, documents, run.attrs.get("path"), run.attrs.get("format"))
     code_of = {q: i for i, q in enumerate(chosen)}
-    run_qcode, qrels_qcode = _query_codes(run_raw, run_names, code_of), _query_codes(qrels_raw, qrels_names, code_of)
+    run_qcode, qrels_qcode = query_codes(run_raw, run_names, code_of), query_codes(qrels_raw, qrels_names, code_of)
     run_icode, qrels_icode, item_names, sorted_items = _item_codes(run, qrels, documents)
     # each document once per query: checked on the group ids below when they cover every row of a query
     deferred = sorted_items and max_results is None
     if documents and not deferred:
         check_unique_documents(run, run_raw, run_icode)
-    rows = first_results(_ordered_rows(run, run_qcode, run_icode if sorted_items else None, len(chosen), order),
-                         run_qcode, len(chosen), max_results)
+    items = run["item"].to_numpy(dtype=object)
+    tie_key = run_icode.__getitem__ if sorted_items else lambda at: name_ranks(items[at])
+    rows = first_results(ranked_rows(run_qcode, run["score"].to_numpy(dtype=np.float64), run["rank"].to_numpy(),
+                                     tie_key, len(chosen), order), run_qcode, len(chosen), max_results)
     r = {**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS if c in run or c != "decision"},
          "icode": run_icode[rows], "qcode": run_qcode[rows]}
     keep_q = np.flatnonzero(qrels_qcode >= 0)
-    q = {**{c: _values(qrels, c)[keep_q] for c in QRELS_COLUMNS if c in qrels or c not in _OPTIONAL},
+    q = {**{c: qrels_values(qrels, c)[keep_q] for c in QRELS_COLUMNS if c in qrels or c not in _OPTIONAL},
          "icode": qrels_icode[keep_q], "qcode": qrels_qcode[keep_q]}
     data = assemble(chosen, item_names, r, q, relevance_level)
-    if deferred and _has_duplicates(run_raw, run_icode, run_qcode, data.run_columns["gid"]):
+    if deferred and has_duplicates(run_raw, run_icode, run_qcode, data.run_columns["gid"]):
         check_unique_documents(run, run_raw, run_icode)  # raises, naming the first duplicate
     return data
 
 
-def _values(qrels: pd.DataFrame, column: str) -> npt.NDArray[Any]:
+def qrels_values(qrels: pd.DataFrame, column: str) -> npt.NDArray[Any]:
     """A qrels column's values; subtopics as their numbers (the first line of each over the whole qrels)."""
     if column != "subtopic":
         return qrels[column].to_numpy()
@@ -156,7 +158,7 @@ def _values(qrels: pd.DataFrame, column: str) -> npt.NDArray[Any]:
     return pd.factorize(values.to_numpy(dtype=object))[0].astype(np.int64)
 
 
-def _query_codes(raw: IntArray, names: npt.NDArray[np.object_], code_of: dict[str, int]) -> IntArray:
+def query_codes(raw: IntArray, names: Sequence[str] | npt.NDArray[np.object_], code_of: dict[str, int]) -> IntArray:
     """Each row's code among the evaluated queries (-1: not evaluated), from its raw code in ``names``."""
     lookup = np.array([code_of.get(name, -1) for name in names], dtype=np.int64)
     return lookup[raw] if len(lookup) else np.zeros(len(raw), dtype=np.int64)
@@ -174,16 +176,16 @@ def _item_codes(run: pd.DataFrame, qrels: pd.DataFrame,
     return item_codes[: len(run)], item_codes[len(run):], np.asarray(item_names, dtype=object), False
 
 
-def _ordered_rows(run: pd.DataFrame, qcode: IntArray, sorted_icode: IntArray | None, n_q: int, order: str) -> IntArray:
-    """The evaluated queries' rows, ordered within each query by the ``order`` policy (lexsort is stable);
-    ``sorted_icode``: item codes in code-point order of the ids, when known (else the ids are ranked)."""
+def ranked_rows(qcode: IntArray, score: FloatArray, rank: IntArray | None, tie_key: Callable[[IntArray], IntArray],
+                n_q: int, order: str) -> IntArray:
+    """The evaluated queries' rows (``qcode`` >= 0), ordered within each query by the ``order`` policy (lexsort is
+    stable); ``tie_key(rows)``: integer keys of those rows in code-point order of their ids."""
     keep = np.flatnonzero(qcode >= 0)
     if order != "score":
-        return listed_order(keep, qcode, run["rank"].to_numpy() if order == "rank" else None)
-    items = run["item"].to_numpy(dtype=object)
-    item_order = (sorted_icode.__getitem__ if sorted_icode is not None else lambda at: name_ranks(items[at]))
-    return keep[score_order(qcode[keep], run["score"].to_numpy(dtype=np.float64)[keep], n_q,
-                            lambda at: item_order(keep[at]))]
+        return listed_order(keep, qcode, rank if order == "rank" else None)
+    if len(keep) == len(qcode):  # every row evaluated: no copies
+        return score_order(qcode, score, n_q, tie_key)
+    return keep[score_order(qcode[keep], score[keep], n_q, lambda at: tie_key(keep[at]))]
 
 
 def default_order(documents: bool) -> str:

@@ -16,20 +16,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapters.exact import exact_labels
+from segeval.adapters.exact import NO_LINE, exact_batch, match_pairs
 from segeval.core.arrays import Codes, FloatArray, IntArray
-from segeval.core.ordering import score_order, sort_each
 from segeval.readers.byte_tokens import pack_bytes
 from segeval.readers.scanner import Words
 
 if TYPE_CHECKING:
     from segeval.core.settings import Settings
-    from segeval.measures.batch import Batch
     from segeval.measures.compute import Request
-
-
-#: the grade of a result without a qrels line
-NO_LINE = np.iinfo(np.int64).min
 
 
 @dataclass(frozen=True)
@@ -99,68 +93,6 @@ def batch_values(run_query: Words, run_docs: Words, score: FloatArray, qrels: La
                         settings)
     values = batched(batch, reqs)
     return None if values is None else ([names[i] for i in chosen], values)
-
-
-def exact_batch(run_q: Codes, score: FloatArray, grade_of: Callable[[IntArray], FloatArray],
-                tie_key: Callable[[IntArray], Codes], n_q: int, pool_q: Codes, pool: Codes,
-                settings: Settings) -> Batch:
-    """The exact adapter's :class:`~segeval.measures.batch.Batch` of coded rows, for every reader that codes
-    document runs: each run row's query (0 .. n_q - 1; -1: not evaluated) and score; ``grade_of(rows)``, the
-    grades of those rows (NaN: no qrels line), asked once for the ranked rows; ``tie_key`` as
-    :func:`segeval.core.ordering.score_order` takes it; each qrels line's query (-1: not evaluated) and grade (the
-    query's pool).  ``settings``: its ``relevance_level`` and ``max_results``."""
-    from segeval.core.prepared import first_results  # not on import: the in-memory reader's module
-    from segeval.measures.batch import Batch
-
-    evaluated = np.flatnonzero(run_q >= 0)
-    if len(evaluated) == len(run_q):
-        order = score_order(run_q, score, n_q, tie_key)
-    else:
-        order = evaluated[score_order(run_q[evaluated], score[evaluated], n_q, lambda at: tie_key(evaluated[at]))]
-    order = first_results(order, run_q, n_q, settings.max_results)
-    row_q = run_q[order]
-    grades = grade_of(order)
-    labels = exact_labels(grades, settings.relevance_level)
-    offsets = np.zeros(n_q + 1, dtype=np.int64)
-    np.cumsum(np.bincount(row_q, minlength=n_q), out=offsets[1:])
-    lines = np.flatnonzero(pool_q >= 0)
-    lines = lines[np.argsort(pool_q[lines], kind="stable")]  # each query's qrels lines: its pool
-    owner = pool_q[lines]
-    num_rel = np.bincount(owner[pool[lines] >= settings.relevance_level], minlength=n_q).astype(np.int64)
-    pool_offsets = np.zeros(n_q + 1, dtype=np.int64)
-    np.cumsum(np.bincount(owner, minlength=n_q), out=pool_offsets[1:])
-    return Batch(labels, offsets, num_rel, grades, pool[lines].astype(np.float64), pool_offsets)
-
-
-def match_pairs(run_u: Codes, qrels_u: Codes, run_key: npt.NDArray[np.uint64], qrels_key: npt.NDArray[np.uint64],
-                rel: IntArray, n_queries: int) -> tuple[IntArray, Codes] | None:
-    """One sort of (query, docno) over both files (grouped by query, then each query's docnos sorted
-    alone): per result, the grade of its qrels line (:data:`NO_LINE` when none) and its place in
-    (query, docno) order; None when a result or a judgement is there twice."""
-    n_run = len(run_key)
-    query = np.concatenate([run_u, qrels_u])
-    order = np.argsort(query.astype(np.int16) if n_queries < 2**15 else query, kind="stable")  # radix for 16 bits
-    counts = np.bincount(query, minlength=n_queries)
-    key = np.concatenate([run_key, qrels_key])[order]
-    within = sort_each(key, counts, np.cumsum(counts) - counts)
-    order = order[within]
-    key = key[within]
-    del within
-    same = key[1:] == key[:-1]
-    del key
-    query = query[order]
-    same &= query[1:] == query[:-1]
-    del query
-    from_qrels = order >= n_run
-    if bool((same[1:] & same[:-1]).any()) or bool((same & (from_qrels[1:] == from_qrels[:-1])).any()):
-        return None
-    pair = np.flatnonzero(same)
-    run_at = np.where(from_qrels[pair], pair + 1, pair)
-    grade = np.full(n_run, NO_LINE, dtype=np.int64)
-    grade[order[run_at]] = rel[order[run_at ^ pair ^ (pair + 1)] - n_run]
-    doc_rank: Codes = np.empty(n_run, dtype=np.int32 if len(order) < 2**31 else np.int64)
-    doc_rank[order[~from_qrels]] = np.flatnonzero(~from_qrels)
-    return grade, doc_rank
 
 
 def token_codes(mat: Words) -> tuple[Codes, list[bytes]]:

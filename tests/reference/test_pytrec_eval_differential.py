@@ -69,17 +69,14 @@ IN_MEMORY = [m for m in BOTH if not m.startswith("map_cut")]  # the measures wit
 
 
 @pytest.mark.parametrize("seed", range(30))
-def test_in_memory_lane_agrees_with_pytrec_eval(seed: int) -> None:
-    # the same dicts pytrec_eval gets, given to segeval in memory: the coded lane (segeval/readers/from_frames.py)
+def test_frame_reader_agrees_with_pytrec_eval(seed: int) -> None:
+    # the same dicts pytrec_eval gets, given to segeval in memory: the frame reader (segeval/readers/from_frames.py)
     from segeval.core.pipeline import Evaluator
-    from segeval.readers.from_frames import QrelsIndex, evaluate_in_memory
+    from segeval.readers.from_frames import CodedQrels, frame_prepared
 
     _, _, qrels, run = random_case(seed)
     evaluator = Evaluator(qrels, IN_MEMORY, {"trec_eval": "9"})
-    how = evaluator.plan(True)
-    index = QrelsIndex.of(evaluator.qrels)
-    assert index is not None and evaluate_in_memory(
-        index, run, how.requests, how.settings) is not None  # the lane is taken
+    assert frame_prepared(CodedQrels.of(evaluator.qrels), run, evaluator.settings) is not None  # coded
     ev = evaluator.evaluate(run)
     reference = pytrec_eval.RelevanceEvaluator(qrels, {"map", "Rprec", "recip_rank", "bpref", "ndcg", "num_rel",
                                                        "num_ret", "num_rel_ret", "iprec_at_recall", "P.1,5,10,20",

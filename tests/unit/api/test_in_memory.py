@@ -1,6 +1,6 @@
-"""The in-memory lane (segeval/readers/from_frames.py) gives the general path's Evaluation exactly, on generated
-runs with tied scores, non-ASCII docnos, documents and queries on one side only; input outside the
-lane or not clean takes the general path (and its error messages)."""
+"""The frame reader (segeval/readers/from_frames.py: runs in memory coded to the prepared form) gives the table
+reader's Evaluation exactly, on generated runs with tied scores, non-ASCII docnos, documents and queries on one
+side only; input outside it or not clean is read as a table (and worded by its error messages)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,11 @@ import pandas as pd
 import pytest
 
 import segeval.core.ordering as ordering
-import segeval.readers.from_frames as lane
 from segeval import Evaluator, Settings
 from segeval.core.errors import SegevalError
 from segeval.core.pipeline import Evaluation, evaluate_part, finish
 from segeval.readers.frames import load_run
-from segeval.readers.from_frames import QrelsIndex, evaluate_in_memory
+from segeval.readers.from_frames import CodedQrels, frame_prepared
 from segeval.readers.validate import validate_run
 from tests.conftest import sliced
 
@@ -78,12 +77,14 @@ def same(a: Evaluation, b: Evaluation) -> None:
         assert x == y or (math.isnan(x) and math.isnan(y)), name
 
 
-@pytest.mark.parametrize("path", ["dense, sorted whole", "hashed", "sorted query by query", "each query alone",
-                                  "written rank by rank"])
+def coded(ev: Evaluator, run: object, settings: Settings | None = None) -> bool:
+    """Whether the frame reader codes the run (else it is read as a table)."""
+    return frame_prepared(CodedQrels.of(ev.qrels), run, settings or ev.settings) is not None
+
+
+@pytest.mark.parametrize("path", ["sorted whole", "sorted query by query", "each query alone", "written rank by rank"])
 @pytest.mark.parametrize("seed", sliced(range(6), 6))  # every path on one seed; all six in the full step
-def test_lane_equals_general_path(seed: int, path: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    if path == "hashed":  # the hashed (query, item) lookup for runs too sparse for a table
-        monkeypatch.setattr(lane, "DENSE_CELLS", -10**9)
+def test_frames_equal_tables(seed: int, path: str, monkeypatch: pytest.MonkeyPatch) -> None:
     if path in ("sorted query by query", "each query alone"):  # as long rankings are (in one padded matrix)
         monkeypatch.setattr(ordering, "SORT_EACH_FROM", 0)
     if path == "each query alone":  # rankings too uneven to pad
@@ -96,12 +97,8 @@ def test_lane_equals_general_path(seed: int, path: str, monkeypatch: pytest.Monk
         assert ordering.ranked_as_listed(qcode, run["score"].to_numpy())
     for settings in SETTINGS:
         ev = Evaluator(qrels, MEASURES, settings)
-        how = ev.plan(True)
-        index = QrelsIndex.of(ev.qrels)
-        assert index is not None
         for given in (run, as_dicts(run)):
-            done = evaluate_in_memory(index, given, how.requests, how.settings)
-            assert done is not None  # the lane was taken
+            assert coded(ev, given)
             same(ev.evaluate(given), general(ev, run))
 
 
@@ -134,15 +131,14 @@ def test_bad_runs_take_the_general_path(bad: str) -> None:
                      "nan": ("score", float("nan"))}[bad]
     run.loc[2, column] = value
     ev = Evaluator(qrels, ["map"])
-    assert evaluate_in_memory(QrelsIndex.of(ev.qrels), run, ev.plan(True).requests,  # type: ignore[arg-type]
-                              Settings(order="score")) is None
+    assert not coded(ev, run)
     with pytest.raises(SegevalError) as caught:
         ev.evaluate(run)
     assert "3" in str(caught.value)  # the row (or line) is named
 
 
-def test_outside_the_lane_still_evaluated() -> None:
-    # a gain table (nDCG per query only), judged-only and rank order take the general path, same numbers
+def test_other_policies_same_numbers() -> None:
+    # a gain table (nDCG per query only) and judged-only are coded, file order is read as a table: same numbers
     qrels, run = generated(3)
     for measures, settings in ((["ndcg.1=3,2=9", "map"], Settings()), (["P_5"], Settings(judged_only=True)),
                                (["map"], Settings(order="file"))):
@@ -157,14 +153,13 @@ def test_rankings_of_one_length(seed: int, monkeypatch: pytest.MonkeyPatch) -> N
     qrels, run = generated(seed)
     run = run.groupby("query_id", sort=False).head(int(run.groupby("query_id").size().min()))
     ev = Evaluator(qrels, MEASURES)
-    assert evaluate_in_memory(QrelsIndex.of(ev.qrels), run, ev.plan(True).requests,  # type: ignore[arg-type]
-                              Settings(order="score")) is not None
+    assert coded(ev, run)
     same(ev.evaluate(run), general(ev, run))
 
 
 def test_qrels_frames_keep_their_ids_as_categories() -> None:
     """Qrels given as a frame come out of load_qrels with Categorical ids in code-point order, and
-    the lane's index takes their codes; unused categories (rows dropped) are hashed again."""
+    the frame reader takes their codes; unused categories (rows dropped) are hashed again."""
     from segeval.readers.frames import load_qrels
     from segeval.readers.validate import id_codes
 
@@ -179,18 +174,16 @@ def test_qrels_frames_keep_their_ids_as_categories() -> None:
     fewer = q["query"].iloc[:2]  # 'é' no longer used: factorised from the strings instead
     codes, names = id_codes(fewer)
     assert codes.tolist() == [0, 1] and names.tolist() == ["q2", "q1"]
-    index = QrelsIndex.of(q)
-    assert index is not None and index.queries == ["q1", "q2", "é"]
+    assert CodedQrels.of(q).queries.tolist() == ["q1", "q2", "é"]
 
 
 @pytest.mark.parametrize("form", ["frame", "dicts"])
 def test_ids_that_are_not_strings_take_the_general_path(form: str) -> None:
-    """A document id given as a number is not hashed as a string by the lane: the general path reads
+    """A document id given as a number is not hashed as a string by the frame reader: the table reader reads
     it (as its text) and evaluates."""
     qrels = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["d1", "7"], "relevance": [1, 1]})
     frame = pd.DataFrame({"query_id": ["q", "q"], "doc_id": pd.Series(["d1", 7], dtype=object), "score": [2.0, 1.0]})
     run: Any = frame if form == "frame" else {"q": {"d1": 2.0, 7: 1.0}}
     ev = Evaluator(qrels, ["map"])
-    assert evaluate_in_memory(QrelsIndex.of(ev.qrels), run, ev.plan(True).requests,  # type: ignore[arg-type]
-                              Settings(order="score")) is None
+    assert not coded(ev, run)
     assert ev.evaluate(run).per_query["map"] == [1.0]  # d1 at 1 and '7' at 2: both relevant
