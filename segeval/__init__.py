@@ -22,13 +22,33 @@ if TYPE_CHECKING:
     from segeval.core.segment import Segment
     from segeval.measures.runtime import measure
 
-__all__ = ["EngineOptions", "Evaluation", "Evaluator", "InputError", "ParameterError", "SegevalError", "Segment",
-           "Settings", "__version__", "compare", "correlate", "evaluate", "make_adapter", "measure"]
+__all__ = [
+    "EngineOptions",
+    "Evaluation",
+    "Evaluator",
+    "InputError",
+    "ParameterError",
+    "SegevalError",
+    "Segment",
+    "Settings",
+    "__version__",
+    "compare",
+    "correlate",
+    "evaluate",
+    "make_adapter",
+    "measure",
+]
 
-_LAZY = {"evaluate": "segeval.core.pipeline", "Evaluator": "segeval.core.pipeline",
-         "Evaluation": "segeval.core.pipeline", "compare": "segeval.api", "correlate": "segeval.api",
-         "make_adapter": "segeval.adapters.registry", "Segment": "segeval.core.segment",
-         "measure": "segeval.measures.runtime"}
+_LAZY = {
+    "evaluate": "segeval.core.pipeline",
+    "Evaluator": "segeval.core.pipeline",
+    "Evaluation": "segeval.core.pipeline",
+    "compare": "segeval.api",
+    "correlate": "segeval.api",
+    "make_adapter": "segeval.adapters.registry",
+    "Segment": "segeval.core.segment",
+    "measure": "segeval.measures.runtime",
+}
 
 
 def __getattr__(name: str) -> object:

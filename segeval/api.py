@@ -46,21 +46,34 @@ def compare(
     if isinstance(runs, Mapping):
         chosen = settings_of(settings).but(missing_queries="zero")
         evaluator = Evaluator(qrels, names, chosen, adapters=adapters, adapter=adapter)
-        evaluations = {str(name): run if isinstance(run, Evaluation) else evaluator.evaluate(run)
-                       for name, run in runs.items()}
+        evaluations = {
+            str(name): run if isinstance(run, Evaluation) else evaluator.evaluate(run) for name, run in runs.items()
+        }
         first = next(iter(evaluations), "")
-        return compare_evaluations(evaluations, first if baseline is None else baseline, test=test,
-                                   correction=correction, alpha=alpha, permutations=permutations, seed=seed,
-                                   all_pairs=all_pairs)
+        return compare_evaluations(
+            evaluations,
+            first if baseline is None else baseline,
+            test=test,
+            correction=correction,
+            alpha=alpha,
+            permutations=permutations,
+            seed=seed,
+            all_pairs=all_pairs,
+        )
     if isinstance(runs, str | Path) or not isinstance(runs, Sequence):
-        raise ParameterError(f"The 'runs' parameter must be a list of run files or a dict from names to runs. Got "
-                             f"{type(runs).__name__} {shown(runs)} instead.")
+        raise ParameterError(
+            f"The 'runs' parameter must be a list of run files or a dict from names to runs. Got "
+            f"{type(runs).__name__} {shown(runs)} instead."
+        )
     if not isinstance(qrels, str | Path):
-        raise ParameterError(f"The 'qrels' parameter must be a file when 'runs' are files (give a dict of runs to "
-                             f"compare tables). Got {type(qrels).__name__} instead.")
+        raise ParameterError(
+            f"The 'qrels' parameter must be a file when 'runs' are files (give a dict of runs to "
+            f"compare tables). Got {type(qrels).__name__} instead."
+        )
     if settings is not None:
-        raise ParameterError("The 'settings' parameter needs 'runs' as a dict (files are compared as segeval compare "
-                             "does).")
+        raise ParameterError(
+            "The 'settings' parameter needs 'runs' as a dict (files are compared as segeval compare does)."
+        )
     from segeval.core.plan import reads_subtopics
     from segeval.readers.frames import load_qrels
     from segeval.readers.validate import validate_qrels
@@ -69,9 +82,19 @@ def compare(
     given = adapters if adapters is not None else adapter
     # checked as evaluate checks them
     specs = None if given is None else [a.spec for a in make_adapters(given)]  # type: ignore[arg-type]
-    return compare_runs(q, list(runs), names, adapter=specs, baseline=baseline,
-                        test=test, correction=correction, alpha=alpha, permutations=permutations, seed=seed,
-                        all_pairs=all_pairs)
+    return compare_runs(
+        q,
+        list(runs),
+        names,
+        adapter=specs,
+        baseline=baseline,
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        permutations=permutations,
+        seed=seed,
+        all_pairs=all_pairs,
+    )
 
 
 def correlate(x: Sequence[float] | Mapping[str, float], y: Sequence[float] | Mapping[str, float]) -> dict[str, Any]:
@@ -85,8 +108,10 @@ def correlate(x: Sequence[float] | Mapping[str, float], y: Sequence[float] | Map
 
     if isinstance(x, Mapping) or isinstance(y, Mapping):
         if not (isinstance(x, Mapping) and isinstance(y, Mapping)) or set(x) != set(y):
-            raise ParameterError("The 'x' and 'y' parameters must score the same systems: two dicts with the same "
-                                 "keys, or two lists in the same order.")
+            raise ParameterError(
+                "The 'x' and 'y' parameters must score the same systems: two dicts with the same "
+                "keys, or two lists in the same order."
+            )
         keys = list(x)
         a, b = [float(x[k]) for k in keys], [float(y[k]) for k in keys]
     else:

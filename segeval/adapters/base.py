@@ -99,14 +99,32 @@ def judged_only(a: Adapted) -> Adapted:
     counts = np.diff(a.match_offsets)[keep]
     rows = np.concatenate([a.matches(int(i)) for i in keep]) if len(keep) else np.zeros(0, dtype=np.int64)
     assert a.grades is not None
-    grades = (np.concatenate([a.match_grades[a.match_offsets[i] : a.match_offsets[i + 1]] for i in keep])
-              if a.match_grades is not None and len(keep) else None)
-    strata = (None if a.match_strata is None else np.concatenate(
-        [np.zeros(0, dtype=object)] + [a.match_strata[a.match_offsets[i] : a.match_offsets[i + 1]] for i in keep]))
-    return Adapted(a.labels[keep], a.num_rel, np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
-                   rows.astype(np.int64), a.source[keep], a.grades[keep], a.pool,
-                   grades if grades is not None else (None if a.match_grades is None else np.zeros(0)), a.truth,
-                   strata, a.truth_strata, None if a.subtopics is None else a.subtopics.keep(keep))
+    grades = (
+        np.concatenate([a.match_grades[a.match_offsets[i] : a.match_offsets[i + 1]] for i in keep])
+        if a.match_grades is not None and len(keep)
+        else None
+    )
+    strata = (
+        None
+        if a.match_strata is None
+        else np.concatenate(
+            [np.zeros(0, dtype=object)] + [a.match_strata[a.match_offsets[i] : a.match_offsets[i + 1]] for i in keep]
+        )
+    )
+    return Adapted(
+        a.labels[keep],
+        a.num_rel,
+        np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
+        rows.astype(np.int64),
+        a.source[keep],
+        a.grades[keep],
+        a.pool,
+        grades if grades is not None else (None if a.match_grades is None else np.zeros(0)),
+        a.truth,
+        strata,
+        a.truth_strata,
+        None if a.subtopics is None else a.subtopics.keep(keep),
+    )
 
 
 class Adapter(ABC):
@@ -148,9 +166,12 @@ class Reason:
     why: str
 
 
-_RULE = {Label.RELEVANT: "relevant, meets it", Label.NONRELEVANT: "non-relevant, meets it; no relevant one does",
-         Label.RELEVANT_SEEN: "relevant, meets it, already credited to an earlier result",
-         Label.NONRELEVANT_SEEN: "non-relevant, meets it; already seen"}
+_RULE = {
+    Label.RELEVANT: "relevant, meets it",
+    Label.NONRELEVANT: "non-relevant, meets it; no relevant one does",
+    Label.RELEVANT_SEEN: "relevant, meets it, already credited to an earlier result",
+    Label.NONRELEVANT_SEEN: "non-relevant, meets it; already seen",
+}
 
 
 def result_row(data: Prepared, a: Adapted, unit: int, query: int) -> int:

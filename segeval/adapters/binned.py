@@ -31,8 +31,7 @@ from segeval.core.segment import bin_range
 from segeval.core.settings import ASSIGN, BIN_SIZE, BINS
 
 
-def expand_bins(start: FloatArray, end: FloatArray, size: int,
-                assign: str = "span") -> tuple[IntArray, IntArray]:
+def expand_bins(start: FloatArray, end: FloatArray, size: int, assign: str = "span") -> tuple[IntArray, IntArray]:
     """(source index, bin index) for every bin each span covers, in span then bin order; with
     ``assign="start"`` only the bin of each span's start."""
     if assign == "start":
@@ -113,8 +112,7 @@ class BinnedAdapter(Adapter):
         seen: set[tuple[int, int]] = set()
         k = unit - int(np.searchsorted(a.source, a.source[unit], side="left"))
         for r in range(lo, i + 1):
-            _, bins = expand_bins(run["start"][r : r + 1], run["end"][r : r + 1],
-                                  self.bin_size, self.assign)
+            _, bins = expand_bins(run["start"][r : r + 1], run["end"][r : r + 1], self.bin_size, self.assign)
             g = int(run["gid"][r])
             new = [int(b) for b in bins.tolist() if (g, int(b)) not in seen]
             if r == i:
@@ -142,8 +140,10 @@ class BinnedAdapter(Adapter):
         unit_src = np.concatenate([p.source for p in parts])
 
         def joined(pairs: list[tuple[IntArray, IntArray]]) -> tuple[IntArray, IntArray]:
-            return (np.concatenate([u + at for (u, _), at in zip(pairs, offsets[:-1].tolist(), strict=True)]),
-                    np.concatenate([r for _, r in pairs]))
+            return (
+                np.concatenate([u + at for (u, _), at in zip(pairs, offsets[:-1].tolist(), strict=True)]),
+                np.concatenate([r for _, r in pairs]),
+            )
 
         rel, nonrel = joined([p.rel for p in parts]), joined([p.nonrel for p in parts])
         num_rel = per_query_count(np.concatenate([p.rel_qcode for p in parts]), len(data.queries))
@@ -186,5 +186,9 @@ class BinnedAdapter(Adapter):
         rel_here = q_rel_sorted[pj]
         rel_qcode = qrels["qcode"][q_src[q_rel]]
         distinct_rel_qcode = rel_qcode[np.unique(q_key[q_rel], return_index=True)[1]]
-        return _Units(unit_src, (pu[rel_here], q_row_sorted[pj[rel_here]]),
-                      (pu[~rel_here], q_row_sorted[pj[~rel_here]]), distinct_rel_qcode)
+        return _Units(
+            unit_src,
+            (pu[rel_here], q_row_sorted[pj[rel_here]]),
+            (pu[~rel_here], q_row_sorted[pj[~rel_here]]),
+            distinct_rel_qcode,
+        )

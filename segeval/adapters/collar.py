@@ -64,8 +64,9 @@ class CollarAdapter(Adapter):
 
     @property
     def spec(self) -> str:
-        return (f"collar:{self.rule.t_collar!r}:{self.rule.percentage_of_length!r}"
-                + ("" if self.rule.offset else ":onset"))
+        return f"collar:{self.rule.t_collar!r}:{self.rule.percentage_of_length!r}" + (
+            "" if self.rule.offset else ":onset"
+        )
 
     def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
         """``1``: the segment it took; ``s``: the segments it hits, each taken at an earlier rank; ``0``: none."""
@@ -74,21 +75,27 @@ class CollarAdapter(Adapter):
         label = Label(int(a.labels[unit]))
 
         def apart(r: int) -> str:
-            return (f"onsets {abs(float(qrels['start'][r]) - float(run['start'][i]))!r} s, offsets "
-                    f"{abs(float(qrels['end'][r]) - float(run['end'][i]))!r} s apart")
+            return (
+                f"onsets {abs(float(qrels['start'][r]) - float(run['start'][i]))!r} s, offsets "
+                f"{abs(float(qrels['end'][r]) - float(run['end'][i]))!r} s apart"
+            )
 
         if label == Label.RELEVANT:
             return [Reason(r, f"{apart(r)}: within the collars, taken here") for r in a.matches(unit).tolist()]
         hit = self.rule.hit(qrels["start"][rows], qrels["end"][rows], run["start"][i], run["end"][i])
         rank = taking_ranks(a)
-        return [Reason(int(r), f"{apart(int(r))}: within the collars, taken by rank {rank[int(r)]}")
-                for r in rows[hit]] or [Reason(-1, "no relevant qrels segment of its video within the collars")]
+        return [
+            Reason(int(r), f"{apart(int(r))}: within the collars, taken by rank {rank[int(r)]}") for r in rows[hit]
+        ] or [Reason(-1, "no relevant qrels segment of its video within the collars")]
 
     def adapt(self, data: Prepared) -> Labelled:
         run, qrels = data.run_columns, data.qrels_columns
         rel_rows = np.flatnonzero(data.relevant)
         starts, ends = qrels["start"][rel_rows], qrels["end"][rel_rows]
-        u, j = kept_pairs(run["gid"], qrels["gid"][rel_rows],
-                          lambda u, j: self.rule.hit(starts[j], ends[j], run["start"][u], run["end"][u]))
+        u, j = kept_pairs(
+            run["gid"],
+            qrels["gid"][rel_rows],
+            lambda u, j: self.rule.hit(starts[j], ends[j], run["start"][u], run["end"][u]),
+        )
         rows = rel_rows[j]
         return take_in_rank_order(data, u, rows, np.lexsort((qrels["listed"][rows], u)), rel_rows)

@@ -101,9 +101,16 @@ def _segment_pairs(run: Columns, qrels: Columns, pairs: tuple[IntArray, IntArray
 NO_LINE = np.iinfo(np.int64).min
 
 
-def exact_batch(run_q: Codes, score: FloatArray, grade_of: Callable[[IntArray], FloatArray],
-                tie_key: Callable[[IntArray], Codes], n_q: int, pool_q: Codes, pool: Codes,
-                settings: Settings) -> Batch:
+def exact_batch(
+    run_q: Codes,
+    score: FloatArray,
+    grade_of: Callable[[IntArray], FloatArray],
+    tie_key: Callable[[IntArray], Codes],
+    n_q: int,
+    pool_q: Codes,
+    pool: Codes,
+    settings: Settings,
+) -> Batch:
     """The exact adapter's :class:`~segeval.measures.batch.Batch` of the byte scanner's document
     rows as codes: each run row's query (0 .. n_q - 1; -1: not evaluated) and score; ``grade_of(rows)``, the
     grades of those rows (NaN: no qrels line), asked once for the ranked rows; ``tie_key`` as
@@ -132,8 +139,14 @@ def exact_batch(run_q: Codes, score: FloatArray, grade_of: Callable[[IntArray], 
     return Batch(labels, offsets, num_rel, grades, pool[lines].astype(np.float64), pool_offsets)
 
 
-def match_pairs(run_u: Codes, qrels_u: Codes, run_key: npt.NDArray[np.uint64], qrels_key: npt.NDArray[np.uint64],
-                rel: IntArray, n_queries: int) -> tuple[IntArray, Codes] | None:
+def match_pairs(
+    run_u: Codes,
+    qrels_u: Codes,
+    run_key: npt.NDArray[np.uint64],
+    qrels_key: npt.NDArray[np.uint64],
+    rel: IntArray,
+    n_queries: int,
+) -> tuple[IntArray, Codes] | None:
     """One sort of (query, docno) over both files (grouped by query, then each query's docnos sorted
     alone): per result, the grade of its qrels line (:data:`NO_LINE` when none) and its place in
     (query, docno) order; None when a result or a judgement is there twice."""
@@ -175,9 +188,11 @@ class ExactAdapter(Adapter):
         if not rows:
             return [Reason(-1, "no qrels line for this document")]
         label = Label(int(a.labels[unit]))
-        why = {Label.RELEVANT: "same document, grade reaches the relevance level",
-               Label.NONRELEVANT: "same document, grade below the relevance level",
-               Label.UNJUDGED: "same document, negative grade: unjudged"}
+        why = {
+            Label.RELEVANT: "same document, grade reaches the relevance level",
+            Label.NONRELEVANT: "same document, grade below the relevance level",
+            Label.UNJUDGED: "same document, negative grade: unjudged",
+        }
         return [Reason(int(r), why.get(label, "")) for r in rows]
 
     def adapt(self, data: Prepared) -> Labelled:

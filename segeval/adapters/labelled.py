@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from segeval.core.prepared import Prepared
 
 
-
 class Labelled(Sequence[Adapted]):
     """Every query's labels at once, on the coded columns: what an adapter returns.
 
@@ -34,9 +33,18 @@ class Labelled(Sequence[Adapted]):
     one relevant grade per relevant unit of ``num_rel``.
     """
 
-    def __init__(self, data: Prepared, unit_qcode: IntArray, labels: npt.NDArray[np.uint8], num_rel: IntArray,
-                 pair_unit: IntArray, pair_row: IntArray, unit_source: IntArray,
-                 grades: FloatArray | None = None, pool: tuple[FloatArray, IntArray] | None = None) -> None:
+    def __init__(
+        self,
+        data: Prepared,
+        unit_qcode: IntArray,
+        labels: npt.NDArray[np.uint8],
+        num_rel: IntArray,
+        pair_unit: IntArray,
+        pair_row: IntArray,
+        unit_source: IntArray,
+        grades: FloatArray | None = None,
+        pool: tuple[FloatArray, IntArray] | None = None,
+    ) -> None:
         n_q = len(data.queries)
         self.data = data
         self.labels = labels
@@ -113,5 +121,12 @@ class Labelled(Sequence[Adapted]):
         """All queries' labels, grades and pools as one batch (its per-query rankings: this sequence); made on
         each call (the caller keeps it: a cached batch would hold its Labelled in a cycle, and so the arrays
         until the collector runs)."""
-        return Batch(self.labels, self.offsets, self.num_rel, self.grades.astype(np.float64, copy=False),
-                     self.pool.astype(np.float64, copy=False), self.pool_offsets, self)
+        return Batch(
+            self.labels,
+            self.offsets,
+            self.num_rel,
+            self.grades.astype(np.float64, copy=False),
+            self.pool.astype(np.float64, copy=False),
+            self.pool_offsets,
+            self,
+        )

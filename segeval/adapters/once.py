@@ -46,5 +46,6 @@ class OverlapOnceAdapter(Adapter):
         credited[first] = True
         labels = np.where((labels == Label.RELEVANT) & ~credited[:-1], np.uint8(Label.RELEVANT_SEEN), labels)
         num_rel = per_query_count(data.rel.qcode, len(data.queries))
-        return Labelled(data, run["qcode"], labels.astype(np.uint8), num_rel, pu, pr,
-                              np.arange(data.n_results, dtype=np.int64))
+        return Labelled(
+            data, run["qcode"], labels.astype(np.uint8), num_rel, pu, pr, np.arange(data.n_results, dtype=np.int64)
+        )

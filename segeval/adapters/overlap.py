@@ -79,5 +79,6 @@ class OverlapAdapter(Adapter):
     def adapt(self, data: Prepared) -> Labelled:
         labels, pu, pr = overlap_decisions(data)
         num_rel = per_query_count(data.rel.qcode, len(data.queries))
-        return Labelled(data, data.run_columns["qcode"], labels, num_rel, pu, pr,
-                              np.arange(data.n_results, dtype=np.int64))
+        return Labelled(
+            data, data.run_columns["qcode"], labels, num_rel, pu, pr, np.arange(data.n_results, dtype=np.int64)
+        )

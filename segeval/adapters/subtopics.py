@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from segeval.core.prepared import Prepared
 
 
-
 #: per row (a pool document, or a ranked result), its subtopic numbers, ascending
 Rows = list[tuple[int, ...]]
 
@@ -67,8 +66,11 @@ class Subtopics:
         lo, hi = int(data.qrels_bounds[q]), int(data.qrels_bounds[q + 1])
         columns = data.qrels_columns
         topics = columns.get("subtopic")  # numbered over the whole qrels (from_tables): renumbered in order
-        codes = (np.zeros(hi - lo, dtype=np.int64) if topics is None else
-                 np.unique(np.asarray(topics)[lo:hi], return_inverse=True)[1].astype(np.int64).reshape(-1))
+        codes = (
+            np.zeros(hi - lo, dtype=np.int64)
+            if topics is None
+            else np.unique(np.asarray(topics)[lo:hi], return_inverse=True)[1].astype(np.int64).reshape(-1)
+        )
         icodes = np.asarray(columns["icode"])[lo:hi]
         distinct = sorted_distinct(icodes)
         names = np.asarray(data.items, dtype=object)[distinct]

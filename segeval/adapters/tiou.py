@@ -42,8 +42,14 @@ def overlap(s1: FloatArray, e1: FloatArray, s2: FloatArray, e2: FloatArray) -> F
     return np.asarray(np.maximum(0.0, np.minimum(e1, e2) - np.maximum(s1, s2)), dtype=np.float64)
 
 
-def tiou(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.ArrayLike,
-         empty: Empty = "one", form: Literal["hull", "union"] = "hull") -> FloatArray:
+def tiou(
+    s1: npt.ArrayLike,
+    e1: npt.ArrayLike,
+    s2: npt.ArrayLike,
+    e2: npt.ArrayLike,
+    empty: Empty = "one",
+    form: Literal["hull", "union"] = "hull",
+) -> FloatArray:
     """Temporal IoU of paired (broadcast) spans in doubles: overlap / (max(e1, e2) - min(s1, s2)), the hull
     (the union when they overlap).  An empty hull scores ``empty``: ``one`` (default) 1 when the starts
     are equal (two equal zero-length spans), else 0; ``zero`` 0; ``nan`` NaN (Ego4D NLQ's 0/0).
@@ -110,8 +116,15 @@ def take_in_rank_order(data: Prepared, u: IntArray, rows: IntArray, order: IntAr
         pair_row.append(row)
     labels[pair_unit] = Label.RELEVANT
     num_rel = per_query_count(data.qrels_columns["qcode"][rel_rows], len(data.queries))
-    return Labelled(data, data.run_columns["qcode"], labels, num_rel, np.asarray(pair_unit, dtype=np.int64),
-                    np.asarray(pair_row, dtype=np.int64), np.arange(data.n_results, dtype=np.int64))
+    return Labelled(
+        data,
+        data.run_columns["qcode"],
+        labels,
+        num_rel,
+        np.asarray(pair_unit, dtype=np.int64),
+        np.asarray(pair_row, dtype=np.int64),
+        np.arange(data.n_results, dtype=np.int64),
+    )
 
 
 class TiouAdapter(Adapter):
@@ -119,8 +132,14 @@ class TiouAdapter(Adapter):
 
     name = "tiou"
 
-    def __init__(self, theta: float = TIOU, strict: bool = False, float32: bool = False,
-                 empty: Literal["one", "zero"] = "one", pick: Literal["any", "best"] = "any") -> None:
+    def __init__(
+        self,
+        theta: float = TIOU,
+        strict: bool = False,
+        float32: bool = False,
+        empty: Literal["one", "zero"] = "one",
+        pick: Literal["any", "best"] = "any",
+    ) -> None:
         self.theta = THETA.check(theta)
         if empty not in ("one", "zero"):
             raise ParameterError(f"The 'empty' parameter must be 'one' or 'zero'. Got {shown(empty)} instead.")
@@ -130,17 +149,25 @@ class TiouAdapter(Adapter):
             raise ParameterError(f"The 'pick' parameter must be 'any' or 'best'. Got {shown(pick)} instead.")
         self.empty: Empty = empty
         self.pick = pick
-        self.suffix = (f"_tiou{self.theta:g}" + ("s" if self.strict else "") + ("z" if empty == "zero" else "")
-                       + ("b" if pick == "best" else "") + ("f" if self.float32 else ""))
+        self.suffix = (
+            f"_tiou{self.theta:g}"
+            + ("s" if self.strict else "")
+            + ("z" if empty == "zero" else "")
+            + ("b" if pick == "best" else "")
+            + ("f" if self.float32 else "")
+        )
 
     @property
     def spec(self) -> str:
-        return (f"tiou:{self.theta:g}" + (":strict" if self.strict else "")
-                + (":empty0" if self.empty == "zero" else "") + (":best" if self.pick == "best" else "")
-                + (":float32" if self.float32 else ""))
+        return (
+            f"tiou:{self.theta:g}"
+            + (":strict" if self.strict else "")
+            + (":empty0" if self.empty == "zero" else "")
+            + (":best" if self.pick == "best" else "")
+            + (":float32" if self.float32 else "")
+        )
 
-    def _iou(self, s1: FloatArray, e1: FloatArray, s2: FloatArray,
-             e2: FloatArray) -> FloatArray | Float32Array:
+    def _iou(self, s1: FloatArray, e1: FloatArray, s2: FloatArray, e2: FloatArray) -> FloatArray | Float32Array:
         return tiou32(s1, e1, s2, e2) if self.float32 else tiou(s1, e1, s2, e2, self.empty)
 
     def _reach(self, iou: FloatArray | Float32Array) -> BoolArray:
@@ -156,10 +183,12 @@ class TiouAdapter(Adapter):
             union = tiou(run["start"][i], run["end"][i], qrels["start"][rows], qrels["end"][rows], form="union")
             rows = rows[[int(best_of(union))]]
         n = len(rows)
-        iou = self._iou(np.full(n, run["start"][i], dtype=np.float64),
-                        np.full(n, run["end"][i], dtype=np.float64),
-                        qrels["start"][rows].astype(np.float64),
-                        qrels["end"][rows].astype(np.float64))
+        iou = self._iou(
+            np.full(n, run["start"][i], dtype=np.float64),
+            np.full(n, run["end"][i], dtype=np.float64),
+            qrels["start"][rows].astype(np.float64),
+            qrels["end"][rows].astype(np.float64),
+        )
         op = ">" if self.strict else ">="
         label = Label(int(a.labels[unit]))
         if label == Label.RELEVANT:
@@ -167,8 +196,10 @@ class TiouAdapter(Adapter):
             return [Reason(row, f"IoU {float(iou[rows == row][0]):.4g} {op} {self.theta:g}, matched here")]
         if label == Label.RELEVANT_SEEN:
             reach, rank = self._reach(iou), taking_ranks(a)
-            return [Reason(int(r), f"IoU {float(v):.4g} {op} {self.theta:g}, already matched by rank {rank[int(r)]}")
-                    for r, v in zip(rows[reach], iou[reach], strict=True)]
+            return [
+                Reason(int(r), f"IoU {float(v):.4g} {op} {self.theta:g}, already matched by rank {rank[int(r)]}")
+                for r, v in zip(rows[reach], iou[reach], strict=True)
+            ]
         if n and float(iou.max()) > 0:
             best = int(np.argmax(iou))
             value = float(iou[best])
@@ -177,8 +208,9 @@ class TiouAdapter(Adapter):
         return [Reason(-1, "no relevant qrels segment of its video overlaps it")]
 
     @staticmethod
-    def _best_pairs(u: IntArray, j: IntArray, s: Any, e: Any, starts: Any, ends: Any,
-                    lines: Any) -> tuple[IntArray, IntArray]:
+    def _best_pairs(
+        u: IntArray, j: IntArray, s: Any, e: Any, starts: Any, ends: Any, lines: Any
+    ) -> tuple[IntArray, IntArray]:
         """Of the (result, window) pairs, each result's window of highest union-form IoU (:func:`best_of`, over
         its windows in qrels line order, ``lines``)."""
         order = np.lexsort((lines[j], u))
@@ -186,8 +218,9 @@ class TiouAdapter(Adapter):
         union = tiou(s[u], e[u], starts[j], ends[j], form="union")
         firsts = np.flatnonzero(np.r_[True, u[1:] != u[:-1]]) if len(u) else np.zeros(0, dtype=np.int64)
         bounds = np.r_[firsts, len(u)]
-        chosen = [int(a) + int(best_of(union[a:b])) for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(),
-                                                                        strict=True)]
+        chosen = [
+            int(a) + int(best_of(union[a:b])) for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)
+        ]
         return u[chosen], j[chosen]
 
     def adapt(self, data: Prepared) -> Labelled:

@@ -36,18 +36,25 @@ class TiouBestAdapter(Adapter):
         i, rows = video_segments(data, a, unit, query)
         run, qrels = data.run_columns, data.qrels_columns
         n = len(rows)
-        iou = official_tiou(np.full(n, float(run["start"][i])), np.full(n, float(run["end"][i])),
-                            qrels["start"][rows].astype(np.float64), qrels["end"][rows].astype(np.float64))
+        iou = official_tiou(
+            np.full(n, float(run["start"][i])),
+            np.full(n, float(run["end"][i])),
+            qrels["start"][rows].astype(np.float64),
+            qrels["end"][rows].astype(np.float64),
+        )
         reach = ~(iou < self.theta)  # NaN (two zero-length windows) reaches, as in the official
         label = Label(int(a.labels[unit]))
         if label == Label.RELEVANT:
             (row,) = a.matches(unit).tolist()
-            return [Reason(row, f"tIoU {float(iou[rows == row][0])!r} >= {self.theta!r}, the best free segment: "
-                                "taken here")]
+            return [
+                Reason(row, f"tIoU {float(iou[rows == row][0])!r} >= {self.theta!r}, the best free segment: taken here")
+            ]
         if label == Label.RELEVANT_SEEN:
             rank = taking_ranks(a)
-            return [Reason(int(r), f"tIoU {float(v)!r} >= {self.theta!r}, taken by rank {rank[int(r)]}")
-                    for r, v in zip(rows[reach], iou[reach], strict=True)]
+            return [
+                Reason(int(r), f"tIoU {float(v)!r} >= {self.theta!r}, taken by rank {rank[int(r)]}")
+                for r, v in zip(rows[reach], iou[reach], strict=True)
+            ]
         if n and float(np.nanmax(iou)) > 0:
             best = int(np.nanargmax(iou))
             return [Reason(int(rows[best]), f"best tIoU {float(iou[best])!r}, not >= {self.theta!r}")]
@@ -61,13 +68,25 @@ class TiouBestAdapter(Adapter):
         rel_rows = np.flatnonzero(data.relevant)
         rel_rows = rel_rows[np.argsort(qrels["listed"][rel_rows], kind="stable")]  # file order: later lines win ties
         tp, taken, reach = best_free_match(
-            run["gid"].astype(np.int64), run["start"].astype(np.float64), run["end"].astype(np.float64),
-            qrels["gid"][rel_rows].astype(np.int64), qrels["start"][rel_rows].astype(np.float64),
-            qrels["end"][rel_rows].astype(np.float64), [self.theta])
+            run["gid"].astype(np.int64),
+            run["start"].astype(np.float64),
+            run["end"].astype(np.float64),
+            qrels["gid"][rel_rows].astype(np.int64),
+            qrels["start"][rel_rows].astype(np.float64),
+            qrels["end"][rel_rows].astype(np.float64),
+            [self.theta],
+        )
         labels = np.full(n, Label.NONRELEVANT, dtype=np.uint8)
         labels[reach[0]] = Label.RELEVANT_SEEN
         labels[tp[0]] = Label.RELEVANT
         units = np.flatnonzero(tp[0]).astype(np.int64)
         num_rel = per_query_count(qrels["qcode"][rel_rows], len(data.queries))
-        return Labelled(data, run["qcode"], labels, num_rel, units, rel_rows[taken[0][units]].astype(np.int64),
-                        np.arange(n, dtype=np.int64))
+        return Labelled(
+            data,
+            run["qcode"],
+            labels,
+            num_rel,
+            units,
+            rel_rows[taken[0][units]].astype(np.int64),
+            np.arange(n, dtype=np.int64),
+        )

@@ -62,8 +62,7 @@ def _credited(gid: IntArray, a: FloatArray, b: FloatArray, seen_end: FloatArray)
     hits: list[IntArray] = []
     priors: list[IntArray] = []
     total = np.cumsum(pos)  # pairs up to each later hit: cut where each slice holds about PAIR_ROWS pairs
-    cuts = distinct(np.concatenate([[0], np.searchsorted(total, np.arange(PAIR_ROWS, int(total[-1]), PAIR_ROWS)),
-                                    [n]]))
+    cuts = distinct(np.concatenate([[0], np.searchsorted(total, np.arange(PAIR_ROWS, int(total[-1]), PAIR_ROWS)), [n]]))
     for at, stop in zip(cuts[:-1].tolist(), cuts[1:].tolist(), strict=True):
         owner, earlier = concat_ranges(starts[at:stop], pos[at:stop])
         hit, prior = by_group[owner + at], by_group[earlier]
@@ -103,15 +102,20 @@ class ToleranceAdapter(Adapter):
     def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
         """Relevant rows met within T seconds of the start (``1``/``s``), else non-relevant rows met (``0``/``S``)."""
         label = Label(int(a.labels[unit]))
-        why = {Label.RELEVANT: f"relevant, met within {self.tolerance} s of its start",
-               Label.RELEVANT_SEEN: f"relevant, met within {self.tolerance} s of its start; the result meets "
-                                    "content seen at an earlier rank",
-               Label.NONRELEVANT: f"non-relevant, meets it; no relevant one within {self.tolerance} s of its start",
-               Label.NONRELEVANT_SEEN: "non-relevant, meets it; the result meets content seen at an earlier rank"}
+        why = {
+            Label.RELEVANT: f"relevant, met within {self.tolerance} s of its start",
+            Label.RELEVANT_SEEN: f"relevant, met within {self.tolerance} s of its start; the result meets "
+            "content seen at an earlier rank",
+            Label.NONRELEVANT: f"non-relevant, meets it; no relevant one within {self.tolerance} s of its start",
+            Label.NONRELEVANT_SEEN: "non-relevant, meets it; the result meets content seen at an earlier rank",
+        }
         rows = a.matches(unit).tolist()
         if not rows:
-            return [Reason(-1, f"no relevant qrels segment within {self.tolerance} s of its start, "
-                               "no qrels segment meets it")]
+            return [
+                Reason(
+                    -1, f"no relevant qrels segment within {self.tolerance} s of its start, no qrels segment meets it"
+                )
+            ]
         return [Reason(int(r), why.get(label, "")) for r in rows]
 
     def adapt(self, data: Prepared) -> Labelled:
@@ -129,8 +133,9 @@ class ToleranceAdapter(Adapter):
         credited = _credited(gid[hits.rel], s[hits.rel], e[hits.rel], hits.seen_end)
         labels[hits.rel[~credited]] = Label.RELEVANT_SEEN
         # Phase 2: a non-relevant hit is 'S' when [s, e) meets a span added at an earlier rank.
-        labels[_seen_earlier(gid, s, e, hits.nonrel, hits.rel[credited], hits.seen_end[credited])] = \
+        labels[_seen_earlier(gid, s, e, hits.nonrel, hits.rel[credited], hits.seen_end[credited])] = (
             Label.NONRELEVANT_SEEN
+        )
         units, rows = _deciding_rows(data, tol_end, hits)
         num_rel = per_query_count(data.rel.qcode, len(data.queries))
         return Labelled(data, run["qcode"], labels, num_rel, units, rows, np.arange(n, dtype=np.int64))
@@ -173,8 +178,9 @@ def _look_ups(data: Prepared, tol_end: FloatArray) -> _Hits:
     return _Hits(rel, seen_end, rest[met])
 
 
-def _seen_earlier(gid: IntArray, s: FloatArray, e: FloatArray, hits: IntArray, added: IntArray,
-                  added_end: FloatArray) -> IntArray:
+def _seen_earlier(
+    gid: IntArray, s: FloatArray, e: FloatArray, hits: IntArray, added: IntArray, added_end: FloatArray
+) -> IntArray:
     """The results of ``hits`` whose [s, e) meets (``whole_seconds``) a span (s, ``added_end``) that a result of
     ``added`` (credited relevant hits) added to the seen list of its (query, video) at an earlier rank."""
     if not len(added) or not len(hits):
@@ -182,8 +188,9 @@ def _seen_earlier(gid: IntArray, s: FloatArray, e: FloatArray, hits: IntArray, a
     order = np.argsort(gid[added], kind="stable")
     at, a_gid, a_s, a_e = added[order], gid[added][order], s[added][order], added_end[order]
     h_s, h_e = s[hits], e[hits]
-    u, _ = kept_pairs(gid[hits], a_gid, lambda u, j: (at[j] < hits[u]) & whole_seconds_overlap(
-        h_s[u], h_e[u], a_s[j], a_e[j]))
+    u, _ = kept_pairs(
+        gid[hits], a_gid, lambda u, j: (at[j] < hits[u]) & whole_seconds_overlap(h_s[u], h_e[u], a_s[j], a_e[j])
+    )
     return hits[u]
 
 
@@ -197,8 +204,7 @@ def _deciding_rows(data: Prepared, tol_end: FloatArray, hits: _Hits) -> tuple[In
     def raw(units: IntArray, b: FloatArray, rows: IntArray) -> tuple[IntArray, IntArray]:
         starts, ends = qs[rows].astype(np.float64), qe[rows].astype(np.float64)
         u_s, u_b = s[units], b[units]
-        u, j = kept_pairs(gid[units], qg[rows], lambda u, j: whole_seconds_overlap(u_s[u], u_b[u], starts[j],
-                                                                                 ends[j]))
+        u, j = kept_pairs(gid[units], qg[rows], lambda u, j: whole_seconds_overlap(u_s[u], u_b[u], starts[j], ends[j]))
         return units[u], rows[j]
 
     u1, r1 = raw(hits.rel, tol_end, np.flatnonzero(data.relevant))

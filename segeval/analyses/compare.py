@@ -170,8 +170,10 @@ def compare_runs(
         runs = [baseline, *runs]
     names = run_names(runs)  # the same file twice is compared with itself: the second copy is name#2
     if len(names) < 2 and baseline is not None:
-        raise ParameterError(f"The 'runs' parameter must name a run besides the baseline {str(baseline)!r}. Got only "
-                             f"the baseline instead.")
+        raise ParameterError(
+            f"The 'runs' parameter must name a run besides the baseline {str(baseline)!r}. Got only "
+            f"the baseline instead."
+        )
     if len(names) < 2:
         raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
     base_name = names[[str(r) for r in runs].index(str(baseline))] if baseline is not None else names[0]
@@ -181,15 +183,25 @@ def compare_runs(
     evaluations = _evaluations(names, evaluate_runs(q, [str(r) for r in runs], job), on_note)
     paths = dict(zip(names, (str(r) for r in runs), strict=True))
     compared = None if not also else _compared(evaluations[base_name], measures)
-    result = compare_evaluations(evaluations, base_name, test=test, correction=correction, alpha=alpha,
-                                 permutations=permutations, seed=seed, sources=paths, columns=compared,
-                                 all_pairs=all_pairs)
+    result = compare_evaluations(
+        evaluations,
+        base_name,
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        permutations=permutations,
+        seed=seed,
+        sources=paths,
+        columns=compared,
+        all_pairs=all_pairs,
+    )
     result.evaluations = evaluations
     return result
 
 
-def _evaluations(names: list[str], results: list[RunResult], on_note: Callable[[str], object] | None
-                 ) -> dict[str, Evaluation]:
+def _evaluations(
+    names: list[str], results: list[RunResult], on_note: Callable[[str], object] | None
+) -> dict[str, Evaluation]:
     """Each run's evaluation by name; the first run that could not be evaluated raises its error, and each
     note on how a run was read goes to ``on_note``."""
     evaluations: dict[str, Evaluation] = {}
@@ -217,18 +229,28 @@ def _compared(ev: Evaluation, measures: Sequence[str]) -> list[str]:
     return [r.name for r in ev.requests if r.measure in wanted and r.measure.aggregate != "none"]
 
 
-def compare_evaluations(evaluations: dict[str, Evaluation], baseline: str, *, test: str = "t",
-                        correction: str | None = None, alpha: float = 0.05, permutations: int = 10_000,
-                        seed: int = 0, sources: dict[str, str] | None = None, columns: Sequence[str] | None = None,
-                        all_pairs: bool = False) -> Comparison:
+def compare_evaluations(
+    evaluations: dict[str, Evaluation],
+    baseline: str,
+    *,
+    test: str = "t",
+    correction: str | None = None,
+    alpha: float = 0.05,
+    permutations: int = 10_000,
+    seed: int = 0,
+    sources: dict[str, str] | None = None,
+    columns: Sequence[str] | None = None,
+    all_pairs: bool = False,
+) -> Comparison:
     """:func:`compare_runs` on evaluations made over the same queries (with ``missing_queries="zero"``),
     by run name; ``baseline`` is one of the names, ``sources`` name where each run came from in errors,
     ``columns`` the results to compare (None: every averaged measure)."""
     correction = check_statistics(test, correction, alpha, permutations, seed)
     names = list(evaluations)
     if baseline not in evaluations:
-        raise ParameterError(f"The 'baseline' parameter must be one of the runs ({', '.join(names)}). Got "
-                             f"{baseline!r} instead.")
+        raise ParameterError(
+            f"The 'baseline' parameter must be one of the runs ({', '.join(names)}). Got {baseline!r} instead."
+        )
     if len(names) < 2:
         raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
     paths = sources or {n: n for n in names}
@@ -238,67 +260,101 @@ def compare_evaluations(evaluations: dict[str, Evaluation], baseline: str, *, te
     columns = list(columns)
     queries = list(first.queries)
     _check_paired(evaluations, columns, queries, paths)
-    result = Comparison(names, columns, baseline, test, correction, alpha, len(queries), permutations=permutations,
-                        seed=seed, files=dict(paths), all_pairs=all_pairs)
-    result.notes.append(f"queries paired on all {plural(len(queries), 'qrels query', 'qrels queries')}; a query "
-                        f"missing from a run scores 0")
+    result = Comparison(
+        names,
+        columns,
+        baseline,
+        test,
+        correction,
+        alpha,
+        len(queries),
+        permutations=permutations,
+        seed=seed,
+        files=dict(paths),
+        all_pairs=all_pairs,
+    )
+    result.notes.append(
+        f"queries paired on all {plural(len(queries), 'qrels query', 'qrels queries')}; a query "
+        f"missing from a run scores 0"
+    )
     result.adapters = list(dict.fromkeys(r.adapter.spec for r in first.requests if r.adapter is not None))
     for n, ev in evaluations.items():  # the notes eval gives each run (values above 1, ...)
         result.notes += [unprefixed(x) for x in for_run(n, ev.notes)]
     result.cells = {n: {m: Cell(float(ev.summary[m])) for m in columns} for n, ev in evaluations.items()}
-    tested = ([(a, b) for i, a in enumerate(names) for b in names[i + 1:]] if all_pairs
-              else [(baseline, n) for n in names if n != baseline])
+    tested = (
+        [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+        if all_pairs
+        else [(baseline, n) for n in names if n != baseline]
+    )
     few = len(queries) < MIN_QUERIES
     result.pairs = _tested(evaluations, tested, columns, test, permutations, seed, few)
     result.notes += _method_notes(result, len(tested), few)
     by_name = {r.name: r for r in first.requests}
     pooled = [m for m in columns if m in by_name and by_name[m].measure.aggregate == "pooled"]
     if pooled:
-        result.notes.append(f"{', '.join(pooled)}: each run's value is the figure on every query's trials pooled, "
-                            f"not a mean over queries; the differences, intervals and p-values are over the "
-                            f"per-query values")
+        result.notes.append(
+            f"{', '.join(pooled)}: each run's value is the figure on every query's trials pooled, "
+            f"not a mean over queries; the differences, intervals and p-values are over the "
+            f"per-query values"
+        )
     for pair, p in zip(result.pairs, correct([x.p for x in result.pairs], correction), strict=True):
         pair.p, pair.significant = p, p < alpha
     if not all_pairs:  # each run's cell holds its comparison with the baseline
         for pair in result.pairs:
-            result.cells[pair.b][pair.measure] = Cell(result.cells[pair.b][pair.measure].mean, pair.diff, pair.ci,
-                                                      pair.p, pair.significant)
+            result.cells[pair.b][pair.measure] = Cell(
+                result.cells[pair.b][pair.measure].mean, pair.diff, pair.ci, pair.p, pair.significant
+            )
         result.pairs = []
     return result
 
 
-def _check_paired(evaluations: dict[str, Evaluation], columns: list[str], queries: list[str],
-                  paths: dict[str, str]) -> None:
+def _check_paired(
+    evaluations: dict[str, Evaluation], columns: list[str], queries: list[str], paths: dict[str, str]
+) -> None:
     """Every run evaluated on the same queries, with a finite value of every column on each."""
     names = list(evaluations)
     for n, ev in evaluations.items():
         if ev.queries != queries:
-            raise ParameterError(f"The runs must be evaluated on the same queries. Got "
-                                 f"{plural(len(ev.queries), 'query', 'queries')} for "
-                                 f"{n!r} and {len(queries)} for {names[0]!r} instead.")
+            raise ParameterError(
+                f"The runs must be evaluated on the same queries. Got "
+                f"{plural(len(ev.queries), 'query', 'queries')} for "
+                f"{n!r} and {len(queries)} for {names[0]!r} instead."
+            )
         for m in columns:
             values = np.asarray(ev.per_query[m], dtype=float)
             bad = np.flatnonzero(~np.isfinite(values))
             if len(bad):
-                raise InputError(paths[n], f"run {n!r} has no number for measure {m!r} on query "
-                                           f"{queries[int(bad[0])]!r} ({values[int(bad[0])]}); a paired test needs "
-                                           f"one for every query")
+                raise InputError(
+                    paths[n],
+                    f"run {n!r} has no number for measure {m!r} on query "
+                    f"{queries[int(bad[0])]!r} ({values[int(bad[0])]}); a paired test needs "
+                    f"one for every query",
+                )
 
 
-def _tested(evaluations: dict[str, Evaluation], pairs: list[tuple[str, str]], columns: list[str], test: str,
-            permutations: int, seed: int, few: bool) -> list[Pair]:
+def _tested(
+    evaluations: dict[str, Evaluation],
+    pairs: list[tuple[str, str]],
+    columns: list[str],
+    test: str,
+    permutations: int,
+    seed: int,
+    few: bool,
+) -> list[Pair]:
     """Each pair of runs on each column: mean difference, bootstrap interval, uncorrected p-value."""
     queries = list(next(iter(evaluations.values())).queries)
     scores = {n: {m: np.asarray(ev.per_query[m], dtype=float) for m in columns} for n, ev in evaluations.items()}
     names = list(evaluations)
-    tukey = {m: tukey_p_values([scores[n][m] for n in names]) for m in columns} if test == "tukey" and not few \
-        else {}
+    tukey = {m: tukey_p_values([scores[n][m] for n in names]) for m in columns} if test == "tukey" and not few else {}
     out: list[Pair] = []
     for a_name, b_name in pairs:
         for m in columns:
             a, b = scores[a_name][m], scores[b_name][m]
-            ci = None if few else bootstrap_ci(a, b, samples=permutations, seed=seed, runs=(a_name, b_name),
-                                               queries=queries)
+            ci = (
+                None
+                if few
+                else bootstrap_ci(a, b, samples=permutations, seed=seed, runs=(a_name, b_name), queries=queries)
+            )
             if test == "tukey":
                 p = 1.0 if few else float(tukey[m][names.index(a_name), names.index(b_name)])
             else:
@@ -313,24 +369,31 @@ def _method_notes(result: Comparison, pairs: int, few: bool) -> list[str]:
     cells = pairs * len(result.measures)
     what = "run pair x measure" if result.all_pairs else "run x measure"
     if few:
-        notes.append(f"only {result.queries} query: no paired test or interval is possible; every p is 1 and "
-                     f"no difference is marked significant")
+        notes.append(
+            f"only {result.queries} query: no paired test or interval is possible; every p is 1 and "
+            f"no difference is marked significant"
+        )
     notes.append(describe_test(result.test, result.permutations, result.seed))
     if result.test in ADJUSTED_TESTS:
-        notes.append(f"no further correction: {result.test} adjusts over the {plural(pairs, 'pair')} of runs of "
-                     f"each measure")
+        notes.append(
+            f"no further correction: {result.test} adjusts over the {plural(pairs, 'pair')} of runs of each measure"
+        )
     elif result.correction == "none":
         notes.append(f"p-values not corrected for the {plural(cells, 'comparison')} ({what} cells)")
     else:
-        each = (f"{plural(pairs, 'pair')} x {plural(len(result.measures), 'measure')}" if result.all_pairs else
-                f"{plural(pairs, 'run')} x {plural(len(result.measures), 'measure')} against the baseline")
+        each = (
+            f"{plural(pairs, 'pair')} x {plural(len(result.measures), 'measure')}"
+            if result.all_pairs
+            else f"{plural(pairs, 'run')} x {plural(len(result.measures), 'measure')} against the baseline"
+        )
         notes.append(f"{result.correction} correction over all {plural(cells, what + ' cell')} ({each})")
     if not few:
         resamples, comparisons = plural(result.permutations, "resample"), plural(cells, "comparison")
-        notes.append(f"intervals: 95% percentile bootstrap of the mean difference ({resamples}, seed "
-                     f"{result.seed}), each at its own 95% level: not adjusted for the {comparisons}")
+        notes.append(
+            f"intervals: 95% percentile bootstrap of the mean difference ({resamples}, seed "
+            f"{result.seed}), each at its own 95% level: not adjusted for the {comparisons}"
+        )
     return notes
-
 
 
 def format_p(p: float) -> str:
@@ -358,15 +421,28 @@ def _long_table(result: Comparison) -> tuple[list[str], list[list[Any]]]:
     or per pair and measure."""
     if result.all_pairs:
         header = ["run_a", "run_b", "measure", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "p", "significant"]
-        return header, [[x.a, x.b, x.measure, result.cells[x.a][x.measure].mean, result.cells[x.b][x.measure].mean,
-                         x.diff, *(x.ci or (None, None)), x.p, int(x.significant)] for x in result.pairs]
+        return header, [
+            [
+                x.a,
+                x.b,
+                x.measure,
+                result.cells[x.a][x.measure].mean,
+                result.cells[x.b][x.measure].mean,
+                x.diff,
+                *(x.ci or (None, None)),
+                x.p,
+                int(x.significant),
+            ]
+            for x in result.pairs
+        ]
     header = ["run", "file", "measure", "mean", "diff", "ci_low", "ci_high", "p", "significant"]
     rows: list[list[Any]] = []
     for n in result.runs:
         for m in result.measures:
             c = result.cells[n][m]
-            rows.append([n, result.files.get(n, ""), m, c.mean, c.diff, *(c.ci or (None, None)), c.p,
-                         int(c.significant)])
+            rows.append(
+                [n, result.files.get(n, ""), m, c.mean, c.diff, *(c.ci or (None, None)), c.p, int(c.significant)]
+            )
     return header, rows
 
 
@@ -374,19 +450,33 @@ def _grids(result: Comparison) -> list[tuple[list[str], list[list[str]]]]:
     """The tables ``text``, ``markdown`` and ``latex`` show: runs x measures (means, or against the
     baseline), and with ``all_pairs`` the pairs x measures."""
     header = ["run", *result.measures]
-    rows = [[n + (" (baseline)" if n == result.baseline and not result.all_pairs else ""),
-             *[cell_text(result.cells[n][m]) for m in result.measures]] for n in result.runs]
+    rows = [
+        [
+            n + (" (baseline)" if n == result.baseline and not result.all_pairs else ""),
+            *[cell_text(result.cells[n][m]) for m in result.measures],
+        ]
+        for n in result.runs
+    ]
     grids = [(header, rows)]
     if result.all_pairs:
         cell = {(x.a, x.b, x.measure): x for x in result.pairs}
         pairs = list(dict.fromkeys((x.a, x.b) for x in result.pairs))
-        grids.append((["pair (b - a)", *result.measures],
-                      [[f"{b} - {a}", *[cell_text(cell[a, b, m]) for m in result.measures]] for a, b in pairs]))
+        grids.append(
+            (
+                ["pair (b - a)", *result.measures],
+                [[f"{b} - {a}", *[cell_text(cell[a, b, m]) for m in result.measures]] for a, b in pairs],
+            )
+        )
     return grids
 
 
-TEST_NAMES = {"t": "paired t-test", "wilcoxon": "Wilcoxon signed-rank test", "randomization": "randomization test",
-              "bootstrap": "bootstrap test", "tukey": "Tukey's HSD test"}
+TEST_NAMES = {
+    "t": "paired t-test",
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "randomization": "randomization test",
+    "bootstrap": "bootstrap test",
+    "tukey": "Tukey's HSD test",
+}
 
 
 def _latex(result: Comparison) -> str:
@@ -397,12 +487,21 @@ def _latex(result: Comparison) -> str:
     from segeval.reports.escaping import latex
 
     if len(result.runs) > len(ascii_letters):
-        raise ParameterError(f"The 'output' parameter latex names runs by the letters a-z, A-Z: at most "
-                             f"{plural(len(ascii_letters), 'run')}. Got {plural(len(result.runs), 'run')} instead "
-                             f"(-o csv has them all).")
+        raise ParameterError(
+            f"The 'output' parameter latex names runs by the letters a-z, A-Z: at most "
+            f"{plural(len(ascii_letters), 'run')}. Got {plural(len(result.runs), 'run')} instead "
+            f"(-o csv has them all)."
+        )
     letter = dict(zip(result.runs, ascii_letters, strict=False))
-    tested = result.pairs if result.all_pairs else [Pair(result.baseline, n, m, 0.0, None, 1.0, c.significant)
-                                                    for n in result.runs for m, c in result.cells[n].items()]
+    tested = (
+        result.pairs
+        if result.all_pairs
+        else [
+            Pair(result.baseline, n, m, 0.0, None, 1.0, c.significant)
+            for n in result.runs
+            for m, c in result.cells[n].items()
+        ]
+    )
     beats: set[tuple[str, str, str]] = set()
     for x in tested:
         a, b = result.cells[x.a][x.measure].mean, result.cells[x.b][x.measure].mean
@@ -414,27 +513,40 @@ def _latex(result: Comparison) -> str:
         for row, n in zip(rows, result.runs, strict=True):
             shown = f"{result.cells[n][m].mean:.4f}"
             sup = "".join(letter[r] for r in result.runs if (n, r, m) in beats)
-            row.append(tables.Latex((rf"\textbf{{{shown}}}" if float(shown) == best else shown)
-                                    + (f"$^{{{sup}}}$" if sup else "")))
+            row.append(
+                tables.Latex(
+                    (rf"\textbf{{{shown}}}" if float(shown) == best else shown) + (f"$^{{{sup}}}$" if sup else "")
+                )
+            )
     against = "every other run" if result.all_pairs else f"the baseline ({letter[result.baseline]}) only"
-    correction = "" if result.correction == "none" or result.test in ADJUSTED_TESTS else \
-        f", {result.correction} correction"
+    correction = (
+        "" if result.correction == "none" or result.test in ADJUSTED_TESTS else f", {result.correction} correction"
+    )
     caption = tables.Latex(
         f"Each measure over {plural(result.queries, 'query', 'queries')}; the best in bold. A superscript "
         f"gives the letters of the runs that the run is significantly better than, tested against {against} "
-        f"({latex(TEST_NAMES[result.test])}{correction}, $p < {result.alpha:g}$).")
+        f"({latex(TEST_NAMES[result.test])}{correction}, $p < {result.alpha:g}$)."
+    )
     return tables.render([("#", ""), ("run", ""), *((m, "") for m in result.measures)], rows, "latex", caption)
 
 
 def render(result: Comparison, fmt: str = "text") -> str:
     """The comparison table in ``fmt`` (text, markdown, latex, csv, json)."""
-    what = ("difference b - a [95% bootstrap interval] p" if result.all_pairs else
-            "mean (difference to the baseline [95% bootstrap interval] p)")
-    legend = (f"adapter: {', '.join(result.adapters) or 'none'}; test: {result.test}, correction: "
-              f"{result.correction}, * p < {result.alpha}; cells: {what}")
+    what = (
+        "difference b - a [95% bootstrap interval] p"
+        if result.all_pairs
+        else "mean (difference to the baseline [95% bootstrap interval] p)"
+    )
+    legend = (
+        f"adapter: {', '.join(result.adapters) or 'none'}; test: {result.test}, correction: "
+        f"{result.correction}, * p < {result.alpha}; cells: {what}"
+    )
     if fmt == "json":
-        doc: dict[str, Any] = {f.name: getattr(result, f.name) for f in fields(result)
-                               if f.name not in ("cells", "evaluations", "pairs", "all_pairs")}
+        doc: dict[str, Any] = {
+            f.name: getattr(result, f.name)
+            for f in fields(result)
+            if f.name not in ("cells", "evaluations", "pairs", "all_pairs")
+        }
         doc["cells"] = {n: {m: asdict(c) for m, c in row.items()} for n, row in result.cells.items()}
         if result.all_pairs:
             doc["pairs"] = [asdict(x) for x in result.pairs]
@@ -444,14 +556,18 @@ def render(result: Comparison, fmt: str = "text") -> str:
         return tables.render([(h, "") for h in header], table, "csv")
     grids = _grids(result)
     if fmt == "markdown":
-        return "\n".join(tables.render([(h, "") for h in header], rows, fmt) for header, rows in grids) + \
-            f"\n{markdown(legend)}; {'; '.join(markdown(n) for n in result.notes)}\n"
+        return (
+            "\n".join(tables.render([(h, "") for h in header], rows, fmt) for header, rows in grids)
+            + f"\n{markdown(legend)}; {'; '.join(markdown(n) for n in result.notes)}\n"
+        )
     if fmt == "latex":
-        return _latex(result) + "".join(f"% {printable(line)}\n" for line in [legend, *(f"note: {n}" for n in
-                                                                                       result.notes)])
+        return _latex(result) + "".join(
+            f"% {printable(line)}\n" for line in [legend, *(f"note: {n}" for n in result.notes)]
+        )
     blocks = []
     for header, rows in grids:
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-        blocks.append("\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-                                for r in [header, *rows]))
+        blocks.append(
+            "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in [header, *rows])
+        )
     return "\n\n".join(blocks) + f"\n\n{legend}\n" + "".join(f"note: {n}\n" for n in result.notes)

@@ -30,13 +30,13 @@ KLD_FITS = ("leave-one-out", "resubstitution")
 TOKEN = re.compile(r"\w+")
 
 
-
 def tokenize(text: str) -> list[str]:
     """Lower-cased runs of word characters."""
     return TOKEN.findall(text.lower())
 
 
 # ------------------------------------------------------------------------ vectors
+
 
 class Vocabulary:
     """Term statistics of the collection: index, collection frequency and document frequency."""
@@ -51,8 +51,9 @@ class Vocabulary:
         n = len(index)
         all_ids = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
         self.cf = np.bincount(all_ids, minlength=n).astype(np.float64)
-        self.df = np.bincount(np.concatenate([np.unique(r) for r in rows]) if rows else all_ids,
-                              minlength=n).astype(np.float64)
+        self.df = np.bincount(np.concatenate([np.unique(r) for r in rows]) if rows else all_ids, minlength=n).astype(
+            np.float64
+        )
 
     def __len__(self) -> int:
         return len(self.index)
@@ -78,9 +79,16 @@ class Vocabulary:
         return uniq // max(len(self), 1), uniq % max(len(self), 1), n.astype(np.float64)
 
 
-def kld_divergences(rows: IntArray, terms: IntArray, counts: FloatArray, n_items: int,
-                    relevant_terms: IntArray, relevant_counts: FloatArray, collection: FloatArray,
-                    smoothing: float) -> FloatArray:
+def kld_divergences(
+    rows: IntArray,
+    terms: IntArray,
+    counts: FloatArray,
+    n_items: int,
+    relevant_terms: IntArray,
+    relevant_counts: FloatArray,
+    collection: FloatArray,
+    smoothing: float,
+) -> FloatArray:
     """KLD(M_D, M_R) per item (natural log), both models interpolated with the collection model.
 
     Items are sparse (row, term, count) triples; the relevant items' term counts are given on
@@ -121,8 +129,9 @@ def kld_threshold(judged: FloatArray, n_relevant: int) -> float:
     return (lo + hi) / 2 if lo < hi else lo
 
 
-def tfidf(rows: IntArray, terms: IntArray, counts: FloatArray, n_items: int,
-          vocabulary: Vocabulary, n_terms: int) -> tuple[IntArray, IntArray, FloatArray]:
+def tfidf(
+    rows: IntArray, terms: IntArray, counts: FloatArray, n_items: int, vocabulary: Vocabulary, n_terms: int
+) -> tuple[IntArray, IntArray, FloatArray]:
     """L1-normalised TF-IDF rows over the ``n_terms`` most frequent collection terms (ties: term order)."""
     keep = np.argsort(-vocabulary.cf, kind="stable")[:n_terms]
     column = np.full(len(vocabulary), -1, dtype=np.int64)
@@ -136,9 +145,14 @@ def tfidf(rows: IntArray, terms: IntArray, counts: FloatArray, n_items: int,
     return r, column[t], values
 
 
-def svm_predict(train: tuple[IntArray, IntArray, FloatArray], n_train: int,
-                labels: BoolArray, test: tuple[IntArray, IntArray, FloatArray],
-                n_test: int, n_columns: int) -> tuple[BoolArray, BoolArray]:
+def svm_predict(
+    train: tuple[IntArray, IntArray, FloatArray],
+    n_train: int,
+    labels: BoolArray,
+    test: tuple[IntArray, IntArray, FloatArray],
+    n_test: int,
+    n_columns: int,
+) -> tuple[BoolArray, BoolArray]:
     """A linear SVM's decisions on the training and the test items (C = 1 / mean(x·x), SVMlight's default)."""
     if labels.all() or not labels.any():
         return np.full(n_train, labels[0] if len(labels) else False), np.full(n_test, bool(labels[:1].any()))
@@ -159,6 +173,7 @@ def svm_predict(train: tuple[IntArray, IntArray, FloatArray], n_train: int,
 
 
 # ------------------------------------------------------------------------ completion
+
 
 @dataclass(frozen=True)
 class Completion:
@@ -184,8 +199,10 @@ class Completion:
         p = self.predicted
         if np.isnan(p["start"].to_numpy(dtype=np.float64)).all():
             return [f"{q} 0 {d} {r} {mark}" for q, d, r in zip(p["query"], p["item"], p["rel"], strict=True)]
-        return [f"{q} Q0 {v} {format_time(s, time_format)} {format_time(e, time_format)} {r} {mark}"
-                for q, v, s, e, r in zip(p["query"], p["item"], p["start"], p["end"], p["rel"], strict=True)]
+        return [
+            f"{q} Q0 {v} {format_time(s, time_format)} {format_time(e, time_format)} {r} {mark}"
+            for q, v, s, e, r in zip(p["query"], p["item"], p["start"], p["end"], p["rel"], strict=True)
+        ]
 
 
 def unjudged_top(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> pd.DataFrame:
@@ -202,8 +219,9 @@ def unjudged_top(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: st
     start, end = data.run["start"].to_numpy(), data.run["end"].to_numpy()
     if documents:
         judged = set(zip(qrels["query"].tolist(), qrels["item"].tolist(), strict=True))
-        keep = np.asarray([(q, d) not in judged for q, d in zip(queries.tolist(), items.tolist(), strict=True)],
-                          dtype=bool)
+        keep = np.asarray(
+            [(q, d) not in judged for q, d in zip(queries.tolist(), items.tolist(), strict=True)], dtype=bool
+        )
     else:
         keep = np.zeros(len(data.run), dtype=bool)
         for k, a in enumerate(make_adapter(adapter or DEFAULT_ADAPTER["segments"]).adapt(data)):
@@ -211,14 +229,23 @@ def unjudged_top(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: st
             has_unit = np.zeros_like(matched)
             has_unit[a.source] = True
             matched[a.source[np.diff(a.match_offsets) > 0]] = True
-            keep[data.run_bounds[k]:data.run_bounds[k + 1]] = has_unit & ~matched
+            keep[data.run_bounds[k] : data.run_bounds[k + 1]] = has_unit & ~matched
     return pd.DataFrame({"query": queries[keep], "item": items[keep], "start": start[keep], "end": end[keep]})
 
 
-def complete_qrels(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame] | Sequence[pd.DataFrame], texts: Texts,
-                   classifier: str = "kld", depth: int = 100, *, adapter: str | None = None,
-                   smoothing: float = 0.2, terms: int = 1_000_000, relevance_level: int = 1,
-                   kld_fit: str = "leave-one-out") -> Completion:
+def complete_qrels(
+    qrels: pd.DataFrame,
+    runs: Mapping[str, pd.DataFrame] | Sequence[pd.DataFrame],
+    texts: Texts,
+    classifier: str = "kld",
+    depth: int = 100,
+    *,
+    adapter: str | None = None,
+    smoothing: float = 0.2,
+    terms: int = 1_000_000,
+    relevance_level: int = 1,
+    kld_fit: str = "leave-one-out",
+) -> Completion:
     """Train ``classifier`` per query on the judged items and label the unjudged items of the runs' top
     ``depth`` (docs/pool-bias.md).  Lines with a negative grade, and items without a token
     (counted in ``no_text``), are neither training items nor classified: an unjudged one stays unjudged
@@ -249,22 +276,31 @@ def complete_qrels(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame] | Seque
                     example = _describe(query, frame.iloc[int(np.flatnonzero(~has)[0])], texts.segments)
                     break
         labels = train["rel"].to_numpy()[has_train] >= relevance_level
-        fit, decision = _classify(classifier, vocabulary, collection, train_text, labels, test_text, smoothing, terms,
-                                  kld_fit)
+        fit, decision = _classify(
+            classifier, vocabulary, collection, train_text, labels, test_text, smoothing, terms, kld_fit
+        )
         kept = test[has_test]
         out.append(kept.assign(rel=decision.astype(np.int64)))
         tp = int((fit & labels).sum())
-        stats.append({"query": query, "judged": len(labels), "relevant": int(labels.sum()), "classified": len(kept),
-                      "predicted_relevant": int(decision.sum()),
-                      "train_precision": tp / fit.sum() if fit.sum() else math.nan,
-                      "train_recall": tp / labels.sum() if labels.sum() else math.nan})
+        stats.append(
+            {
+                "query": query,
+                "judged": len(labels),
+                "relevant": int(labels.sum()),
+                "classified": len(kept),
+                "predicted_relevant": int(decision.sum()),
+                "train_precision": tp / fit.sum() if fit.sum() else math.nan,
+                "train_recall": tp / labels.sum() if labels.sum() else math.nan,
+            }
+        )
     columns = ["query", "item", "start", "end", "rel"]
     predicted = pd.concat(out, ignore_index=True)[columns] if out else pd.DataFrame(columns=columns)
     return Completion(classifier, predicted, pd.DataFrame(stats), no_text, example)
 
 
-def _check_completion(qrels: pd.DataFrame, texts: Texts, classifier: str, depth: int, smoothing: float, terms: int,
-                      kld_fit: str) -> None:
+def _check_completion(
+    qrels: pd.DataFrame, texts: Texts, classifier: str, depth: int, smoothing: float, terms: int, kld_fit: str
+) -> None:
     """Refuse options out of their domain, texts of the other kind than the qrels, and qrels that already hold
     predicted lines."""
     from segeval.readers.tables import predicted_mask
@@ -278,13 +314,18 @@ def _check_completion(qrels: pd.DataFrame, texts: Texts, classifier: str, depth:
     documents = is_documents(qrels)
     if texts.segments == documents:
         want = "a transcript ('video start end text')" if not documents else "document texts ('docno<TAB>text')"
-        raise ParameterError(f"The 'texts' parameter must be {want} for {'document' if documents else 'segment'} "
-                             f"qrels. Got {texts.path} instead.")
+        raise ParameterError(
+            f"The 'texts' parameter must be {want} for {'document' if documents else 'segment'} "
+            f"qrels. Got {texts.path} instead."
+        )
     predicted_lines = predicted_mask(qrels)
     if predicted_lines.any():
         line = int(qrels["line"].to_numpy()[np.flatnonzero(predicted_lines)[0]])
-        raise InputError(str(qrels.attrs.get("path", "qrels")), "holds predicted judgements; expected human "
-                         "qrels to complete (predicted lines are never training items)", line=line)
+        raise InputError(
+            str(qrels.attrs.get("path", "qrels")),
+            "holds predicted judgements; expected human qrels to complete (predicted lines are never training items)",
+            line=line,
+        )
 
 
 def _texts_of(texts: Texts, frame: pd.DataFrame) -> tuple[list[str], BoolArray]:
@@ -302,16 +343,30 @@ def _describe(query: object, row: pd.Series, segments: bool) -> str:
     return f"query {query} video {row['item']} {float(row['start']):g}-{float(row['end']):g} s"
 
 
-def _classify(classifier: str, vocabulary: Vocabulary, collection: FloatArray, train_text: list[str],
-              labels: BoolArray, test_text: list[str], smoothing: float, terms: int,
-              kld_fit: str) -> tuple[BoolArray, BoolArray]:
+def _classify(
+    classifier: str,
+    vocabulary: Vocabulary,
+    collection: FloatArray,
+    train_text: list[str],
+    labels: BoolArray,
+    test_text: list[str],
+    smoothing: float,
+    terms: int,
+    kld_fit: str,
+) -> tuple[BoolArray, BoolArray]:
     """Decisions on the training items and on the test items."""
     train = vocabulary.counts(train_text)
     test = vocabulary.counts(test_text)
     if classifier == "svm":
         columns = min(terms, len(vocabulary))
-        return svm_predict(tfidf(*train, len(train_text), vocabulary, terms), len(train_text), labels,
-                           tfidf(*test, len(test_text), vocabulary, terms), len(test_text), columns)
+        return svm_predict(
+            tfidf(*train, len(train_text), vocabulary, terms),
+            len(train_text),
+            labels,
+            tfidf(*test, len(test_text), vocabulary, terms),
+            len(test_text),
+            columns,
+        )
     if not labels.any():
         return np.zeros(len(train_text), dtype=bool), np.zeros(len(test_text), dtype=bool)
     relevant_rows = np.flatnonzero(labels)
@@ -320,17 +375,27 @@ def _classify(classifier: str, vocabulary: Vocabulary, collection: FloatArray, t
     relevant_counts = np.bincount(inverse, weights=train[2][in_relevant], minlength=len(support)).astype(np.float64)
     if relevant_counts.sum() == 0:  # relevant items without a single token: no model to compare with
         return labels.copy(), np.zeros(len(test_text), dtype=bool)
-    judged_kld = kld_divergences(train[0], train[1], train[2], len(train_text), support, relevant_counts,
-                                 collection, smoothing)
+    judged_kld = kld_divergences(
+        train[0], train[1], train[2], len(train_text), support, relevant_counts, collection, smoothing
+    )
     if kld_fit == "leave-one-out":  # a relevant item's divergence from the model of the other relevant items
         for i in relevant_rows:
             own = train[0] == i
             rest = relevant_counts.copy()
             np.subtract.at(rest, np.searchsorted(support, train[1][own]), train[2][own])
             if rest.sum() > 0:
-                judged_kld[i] = kld_divergences(np.zeros(int(own.sum()), dtype=np.int64), train[1][own],
-                                                train[2][own], 1, support, rest, collection, smoothing)[0]
-    test_kld = kld_divergences(test[0], test[1], test[2], len(test_text), support, relevant_counts, collection,
-                               smoothing)
+                judged_kld[i] = kld_divergences(
+                    np.zeros(int(own.sum()), dtype=np.int64),
+                    train[1][own],
+                    train[2][own],
+                    1,
+                    support,
+                    rest,
+                    collection,
+                    smoothing,
+                )[0]
+    test_kld = kld_divergences(
+        test[0], test[1], test[2], len(test_text), support, relevant_counts, collection, smoothing
+    )
     threshold = kld_threshold(judged_kld, int(labels.sum()))
     return judged_kld <= threshold, test_kld <= threshold

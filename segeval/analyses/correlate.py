@@ -26,8 +26,9 @@ def _scores(x: Sequence[float], y: Sequence[float]) -> tuple[FloatArray, FloatAr
     for name, v in (("first", a), ("second", b)):
         bad = np.flatnonzero(np.isnan(v))
         if len(bad):
-            raise ParameterError(f"The {name} ranking's scores must be numbers. Got nan for item {int(bad[0])} "
-                                 f"instead.")
+            raise ParameterError(
+                f"The {name} ranking's scores must be numbers. Got nan for item {int(bad[0])} instead."
+            )
     return a, b
 
 
@@ -40,9 +41,12 @@ def notes(x: Sequence[float], y: Sequence[float], names: tuple[str, str] = ("set
     a, b = _scores(x, y)
     if len(a) < 2:
         return [f"fewer than two items ({len(a)}): no ranking to correlate; the coefficients are undefined (null)"]
-    return [f"{name} gives every item the same score ({v[0]:g}): it has no order, so Kendall's tau-b, Spearman's "
-            f"rho and tau_AP are undefined (null); the ties-agree tau counts its tied pairs as agreeing"
-            for name, v in zip(names, (a, b), strict=True) if _no_order(v)]
+    return [
+        f"{name} gives every item the same score ({v[0]:g}): it has no order, so Kendall's tau-b, Spearman's "
+        f"rho and tau_AP are undefined (null); the ties-agree tau counts its tied pairs as agreeing"
+        for name, v in zip(names, (a, b), strict=True)
+        if _no_order(v)
+    ]
 
 
 def _pairs(x: Sequence[float], y: Sequence[float]) -> tuple[int, int, int, int, int]:
@@ -50,8 +54,13 @@ def _pairs(x: Sequence[float], y: Sequence[float]) -> tuple[int, int, int, int, 
     a, b = _scores(x, y)
     i, j = np.triu_indices(len(a), k=1)
     sx, sy = np.sign(a[i] - a[j]), np.sign(b[i] - b[j])
-    return (int(np.sum(sx * sy > 0)), int(np.sum(sx * sy < 0)), int(np.sum((sx == 0) & (sy != 0))),
-            int(np.sum((sx != 0) & (sy == 0))), int(np.sum((sx == 0) & (sy == 0))))
+    return (
+        int(np.sum(sx * sy > 0)),
+        int(np.sum(sx * sy < 0)),
+        int(np.sum((sx == 0) & (sy != 0))),
+        int(np.sum((sx != 0) & (sy == 0))),
+        int(np.sum((sx == 0) & (sy == 0))),
+    )
 
 
 def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
@@ -111,7 +120,7 @@ def tau_ap(truth: Sequence[float], other: Sequence[float]) -> float:
             # chance k / (size choose 2); it is right half the time, always when ``truth`` ties them
             pairs = size * (size - 1) / 2
             weight = sum(k / (above + k) for k in range(1, size)) / pairs
-            tied = sum(int(np.sum(t[members[j + 1:]] == t[members[j]])) for j in range(size - 1))
+            tied = sum(int(np.sum(t[members[j + 1 :]] == t[members[j]])) for j in range(size - 1))
             total += weight * (tied + 0.5 * (pairs - tied))
         above += size
     return 2.0 * total / (n - 1) - 1.0
@@ -126,7 +135,11 @@ def rms_error(x: Sequence[float], y: Sequence[float]) -> float:
 def coefficients(x: Sequence[float], y: Sequence[float]) -> dict[str, float | int | None]:
     """Every coefficient of two settings' scores (same system order), by name; None where undefined."""
     values: dict[str, float | int] = {
-        "kendall_tau_b": kendall_tau(x, y), "kendall_tau_ties_agree": kendall_tau_ties_agree(x, y),
-        "spearman_rho": spearman_rho(x, y), "tau_ap": tau_ap(x, y), "swapped_pairs": swapped_pairs(x, y),
-        "rms_error": rms_error(x, y)}
+        "kendall_tau_b": kendall_tau(x, y),
+        "kendall_tau_ties_agree": kendall_tau_ties_agree(x, y),
+        "spearman_rho": spearman_rho(x, y),
+        "tau_ap": tau_ap(x, y),
+        "swapped_pairs": swapped_pairs(x, y),
+        "rms_error": rms_error(x, y),
+    }
     return {k: None if isinstance(v, float) and math.isnan(v) else v for k, v in values.items()}

@@ -62,13 +62,25 @@ class Pool:
         """Per group: runs, judged and relevant in the top depth, and unique judged and relevant."""
         rows = []
         for g in sorted(self.groups):
-            rows.append({"group": g, "judged": len(self.groups[g]), "relevant": len(self.groups[g] & self.relevant),
-                         "unique_judged": len(self.unique[g]), "unique_relevant": len(self.unique[g] & self.relevant)})
+            rows.append(
+                {
+                    "group": g,
+                    "judged": len(self.groups[g]),
+                    "relevant": len(self.groups[g] & self.relevant),
+                    "unique_judged": len(self.unique[g]),
+                    "unique_relevant": len(self.unique[g] & self.relevant),
+                }
+            )
         return pd.DataFrame(rows)
 
 
-def contributions(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: int,
-                  groups: Mapping[str, str] | None = None, adapter: str | None = None) -> Pool:
+def contributions(
+    qrels: pd.DataFrame,
+    runs: Mapping[str, pd.DataFrame],
+    depth: int,
+    groups: Mapping[str, str] | None = None,
+    adapter: str | None = None,
+) -> Pool:
     """Each run's and group's judged items in the top ``depth`` (see :func:`top_items`); groups default to
     one per run."""
     if depth < 1:
@@ -84,8 +96,9 @@ def contributions(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: 
     per_group: dict[str, set[Item]] = {}
     for name, items in per_run.items():
         per_group.setdefault(group_of[name], set()).update(items)
-    unique = {g: items - set().union(*(other for h, other in per_group.items() if h != g))
-              for g, items in per_group.items()}
+    unique = {
+        g: items - set().union(*(other for h, other in per_group.items() if h != g)) for g, items in per_group.items()
+    }
     return Pool(depth, per_run, per_group, unique, relevant)
 
 
@@ -138,18 +151,25 @@ def groups_for(path: str, names: Iterable[str]) -> tuple[dict[str, str], dict[st
     for name in names:
         key = next((a for a in run_aliases(name) if a in group_of), None)
         if key is None:
-            raise InputError(path, f"has no line for run '{name}'; expected 'run group [type]' for every run "
-                                   f"(its name as segeval shows it: the file name, with folders when files share a "
-                                   f"name; or that without extensions)")
+            raise InputError(
+                path,
+                f"has no line for run '{name}'; expected 'run group [type]' for every run "
+                f"(its name as segeval shows it: the file name, with folders when files share a "
+                f"name; or that without extensions)",
+            )
         used.add(key)
         groups[name] = group_of[key]
         if key in type_of:
             types[name] = type_of[key]
     for key in sorted(set(group_of) - used, key=lambda k: lines[k][0]):
         given = ", ".join(sorted(names))
-        raise InputError(path, f"names run '{key}', which is not among the runs given ({given}); expected a line "
-                               f"for each run given and no other (file name, or file name without extensions)",
-                         line=lines[key][0], text=lines[key][1])
+        raise InputError(
+            path,
+            f"names run '{key}', which is not among the runs given ({given}); expected a line "
+            f"for each run given and no other (file name, or file name without extensions)",
+            line=lines[key][0],
+            text=lines[key][1],
+        )
     return groups, types
 
 
@@ -170,8 +190,14 @@ def rms(errors: Sequence[float]) -> float:
     return math.sqrt(sum(e * e for e in errors) / len(errors)) if len(errors) else 0.0
 
 
-def _scores(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], measures: Sequence[str], adapter: str | None,
-            queries: list[str], on_note: Callable[[str], object] | None = None) -> dict[str, dict[str, list[float]]]:
+def _scores(
+    qrels: pd.DataFrame,
+    runs: Mapping[str, pd.DataFrame],
+    measures: Sequence[str],
+    adapter: str | None,
+    queries: list[str],
+    on_note: Callable[[str], object] | None = None,
+) -> dict[str, dict[str, list[float]]]:
     """Per run and measure, the per-query scores over ``queries`` (a query missing from a run scores 0);
     ``on_note`` is given the notes of each run's evaluation (values above 1, ...), naming the run."""
     from segeval.core.notes import for_run
@@ -201,11 +227,17 @@ def reduce_qrels(qrels: pd.DataFrame, fraction: float, rng: np.random.Generator)
     return qrels.loc[keep].reset_index(drop=True)
 
 
-def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
-                   measures: Sequence[str] = DEFAULT_MEASURES,
-                   fractions: Sequence[float] = (1.0, 0.8, 0.6, 0.4, 0.2, 0.1, 0.05), repeats: int = 10, seed: int = 0,
-                   adapter: str | None = None, quiet: bool = True,
-                   on_note: Callable[[str], object] | None = None) -> pd.DataFrame:
+def incompleteness(
+    qrels: pd.DataFrame,
+    runs: Mapping[str, pd.DataFrame],
+    measures: Sequence[str] = DEFAULT_MEASURES,
+    fractions: Sequence[float] = (1.0, 0.8, 0.6, 0.4, 0.2, 0.1, 0.05),
+    repeats: int = 10,
+    seed: int = 0,
+    adapter: str | None = None,
+    quiet: bool = True,
+    on_note: Callable[[str], object] | None = None,
+) -> pd.DataFrame:
     """Random, unbiased reductions of the qrels (the paper's section 5.1, Figure 1).
 
     Per measure and fraction: the mean score over runs and repeats, and Kendall's tau (1 - 2 * inversions /
@@ -244,17 +276,31 @@ def incompleteness(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
                 means[m].append(float(np.mean(red)))
                 taus[m].append(correlate.kendall_tau_ties_agree(full_mean[m], red))
         for m in labels:
-            rows.append({"measure": m, "fraction": float(f), "mean_score": float(np.mean(means[m])),
-                         "kendall_tau": float(np.mean(taus[m])), "min_kendall_tau": float(np.min(taus[m]))})
+            rows.append(
+                {
+                    "measure": m,
+                    "fraction": float(f),
+                    "mean_score": float(np.mean(means[m])),
+                    "kendall_tau": float(np.mean(taus[m])),
+                    "min_kendall_tau": float(np.min(taus[m])),
+                }
+            )
     progress.__exit__()
     return pd.DataFrame(rows)
 
 
-def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame], depth: int, groups: Mapping[str, str],
-                  measures: Sequence[str] = DEFAULT_MEASURES,
-                  experiments: Mapping[str, set[str]] | None = None, adapter: str | None = None,
-                  quiet: bool = True, rms_runs: str = "left-out",
-                  on_note: Callable[[str], object] | None = None) -> list[BiasRow]:
+def leave_one_out(
+    qrels: pd.DataFrame,
+    runs: Mapping[str, pd.DataFrame],
+    depth: int,
+    groups: Mapping[str, str],
+    measures: Sequence[str] = DEFAULT_MEASURES,
+    experiments: Mapping[str, set[str]] | None = None,
+    adapter: str | None = None,
+    quiet: bool = True,
+    rms_runs: str = "left-out",
+    on_note: Callable[[str], object] | None = None,
+) -> list[BiasRow]:
     """Remove each experiment's unique contribution (default: one experiment per group, leaving its
     runs out) and compare the reduced evaluation with the full one (``adapter``: as in evaluate).
 
@@ -317,8 +363,15 @@ class _Effects:
     def row(self, measure: str, rms_runs: str) -> BiasRow:
         mv = np.asarray(self.moves)
         left, every = rms(self.errors), rms(self.errors_all)
-        return BiasRow(measure, float(np.mean(np.abs(mv))) if len(mv) else 0.0, int(mv.max(initial=0)),
-                       int(-mv.min(initial=0)), left if rms_runs == "left-out" else every,
-                       float(np.mean(self.significant)) if self.significant else 0.0,
-                       float(np.mean(self.taus)) if self.taus else 1.0,
-                       float(np.mean(self.errors)) if self.errors else 0.0, left, every)
+        return BiasRow(
+            measure,
+            float(np.mean(np.abs(mv))) if len(mv) else 0.0,
+            int(mv.max(initial=0)),
+            int(-mv.min(initial=0)),
+            left if rms_runs == "left-out" else every,
+            float(np.mean(self.significant)) if self.significant else 0.0,
+            float(np.mean(self.taus)) if self.taus else 1.0,
+            float(np.mean(self.errors)) if self.errors else 0.0,
+            left,
+            every,
+        )

@@ -38,25 +38,28 @@ def check_permutations(permutations: object, name: str = "permutations") -> int:
     return check_count(name, permutations)
 
 
-def _diff(a: Scores, b: Scores, runs: tuple[str, str] = ("a", "b"),
-          queries: Sequence[str] | None = None) -> FloatArray:
+def _diff(a: Scores, b: Scores, runs: tuple[str, str] = ("a", "b"), queries: Sequence[str] | None = None) -> FloatArray:
     """b - a; a ParameterError names the run and query of a score that is not a number."""
     x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if x.ndim != 1 or x.shape != y.shape:
-        raise ParameterError(f"The paired scores must be two one-dimensional arrays of equal length. Got shapes "
-                             f"{x.shape} and {y.shape} instead.")
+        raise ParameterError(
+            f"The paired scores must be two one-dimensional arrays of equal length. Got shapes "
+            f"{x.shape} and {y.shape} instead."
+        )
     for run, v in zip(runs, (x, y), strict=True):
         bad = np.flatnonzero(~np.isfinite(v))
         if len(bad):
             i = int(bad[0])
             query = queries[i] if queries is not None and i < len(queries) else f"#{i + 1}"
-            raise ParameterError(f"The per-query scores must be finite numbers. Got {v[i]} for run {run!r}, query "
-                                 f"{query!r} instead.")
+            raise ParameterError(
+                f"The per-query scores must be finite numbers. Got {v[i]} for run {run!r}, query {query!r} instead."
+            )
     return y - x
 
 
-def _batches(rng: np.random.Generator, total: int, width: int,
-             draw: Callable[[np.random.Generator, int], FloatArray]) -> Iterator[FloatArray]:
+def _batches(
+    rng: np.random.Generator, total: int, width: int, draw: Callable[[np.random.Generator, int], FloatArray]
+) -> Iterator[FloatArray]:
     """``draw(rng, rows)`` for consecutive row counts summing to ``total``.  The row count per batch is
     even, so every batch consumes the generator exactly as one draw of all rows would."""
     rows = max(2, (BATCH_VALUES // max(width, 1)) // 2 * 2)
@@ -74,13 +77,21 @@ def _resampled_means(d: FloatArray, samples: int, seed: int) -> FloatArray:
     means = np.empty(samples)
     done = 0
     for part in _batches(rng, samples, n, lambda g, k: np.asarray(d[g.integers(0, n, size=(k, n))].mean(axis=1))):
-        means[done:done + len(part)] = part
+        means[done : done + len(part)] = part
         done += len(part)
     return means
 
 
-def p_value(a: Scores, b: Scores, test: str = "t", *, permutations: int = 10_000, seed: int = 0,
-            runs: tuple[str, str] = ("a", "b"), queries: Sequence[str] | None = None) -> float:
+def p_value(
+    a: Scores,
+    b: Scores,
+    test: str = "t",
+    *,
+    permutations: int = 10_000,
+    seed: int = 0,
+    runs: tuple[str, str] = ("a", "b"),
+    queries: Sequence[str] | None = None,
+) -> float:
     """Two-sided p-value of the paired ``test``; 1.0 with fewer than 2 queries or when every difference is 0.
 
     ``runs`` and ``queries`` name the arrays and their positions in the error for a score that is not a
@@ -105,8 +116,15 @@ def p_value(a: Scores, b: Scores, test: str = "t", *, permutations: int = 10_000
     if test == "wilcoxon":
         from scipy import stats
 
-        return float(stats.wilcoxon(np.asarray(b, dtype=np.float64), np.asarray(a, dtype=np.float64),
-                                    zero_method="wilcox", correction=False, method="auto").pvalue)
+        return float(
+            stats.wilcoxon(
+                np.asarray(b, dtype=np.float64),
+                np.asarray(a, dtype=np.float64),
+                zero_method="wilcox",
+                correction=False,
+                method="auto",
+            ).pvalue
+        )
     n = len(d)
     observed = abs(d.mean())
     rng = np.random.default_rng(seed)
@@ -116,15 +134,23 @@ def p_value(a: Scores, b: Scores, test: str = "t", *, permutations: int = 10_000
         extreme = sum(int(np.sum(m >= observed - 1e-12)) for m in parts)
     else:  # bootstrap: resample queries, test the mean difference against 0 with the centred distribution
         centre = d.mean()
-        parts = _batches(rng, permutations, n,
-                         lambda g, k: np.abs(d[g.integers(0, n, size=(k, n))].mean(axis=1) - centre))
+        parts = _batches(
+            rng, permutations, n, lambda g, k: np.abs(d[g.integers(0, n, size=(k, n))].mean(axis=1) - centre)
+        )
         extreme = sum(int(np.sum(m >= observed - 1e-12)) for m in parts)
     return (extreme + 1) / (permutations + 1)
 
 
-def bootstrap_ci(a: Scores, b: Scores, *, level: float = 0.95, samples: int = 10_000,
-                 seed: int = 0, runs: tuple[str, str] = ("a", "b"),
-                 queries: Sequence[str] | None = None) -> tuple[float, float]:
+def bootstrap_ci(
+    a: Scores,
+    b: Scores,
+    *,
+    level: float = 0.95,
+    samples: int = 10_000,
+    seed: int = 0,
+    runs: tuple[str, str] = ("a", "b"),
+    queries: Sequence[str] | None = None,
+) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean difference b - a over queries (not adjusted for
     multiple comparisons); (nan, nan) with fewer than 2 queries."""
     OPEN_UNIT.check("level", level)
@@ -161,8 +187,10 @@ def resolve_correction(test: str, correction: str | None) -> str:
         return "none" if test in ADJUSTED_TESTS else "holm"
     check_choice("correction", correction, CORRECTIONS)
     if test in ADJUSTED_TESTS and correction != "none":
-        raise ParameterError(f"The 'correction' parameter must be 'none' with test {test!r} (Tukey's HSD adjusts "
-                             f"its p-values over all pairs of runs). Got {shown(correction)} instead.")
+        raise ParameterError(
+            f"The 'correction' parameter must be 'none' with test {test!r} (Tukey's HSD adjusts "
+            f"its p-values over all pairs of runs). Got {shown(correction)} instead."
+        )
     return correction
 
 
@@ -190,14 +218,23 @@ def describe_test(test: str, permutations: int, seed: int) -> str:
     if test == "t":
         return "t: SciPy's paired t-test (ttest_rel), two-sided"
     if test == "tukey":
-        return ("tukey: Tukey's HSD (SciPy's tukey_hsd) on each measure, the runs' per-query scores taken as "
-                "independent groups (as ranx), p adjusted over all pairs of runs")
+        return (
+            "tukey: Tukey's HSD (SciPy's tukey_hsd) on each measure, the runs' per-query scores taken as "
+            "independent groups (as ranx), p adjusted over all pairs of runs"
+        )
     if test == "wilcoxon":
-        return ("wilcoxon: SciPy's signed-rank test, two-sided; zero differences are dropped (Wilcoxon's "
-                "zero_method='wilcox'), tied absolute differences get average ranks; exact null distribution "
-                "for n <= 50 without ties or zeros, exact permutation distribution for n <= 13 otherwise, else the "
-                "normal approximation without continuity correction")
-    what = "sign flips of each query's difference (Fisher)" if test == "randomization" else \
-        "resampled queries, the centred distribution of the mean difference"
-    return (f"{test}: two-sided, {permutations} {what}, seed {seed}; p = (b + 1) / (B + 1), b of the "
-            f"B = {plural(permutations, 'resample')} at least as extreme as the observed mean difference")
+        return (
+            "wilcoxon: SciPy's signed-rank test, two-sided; zero differences are dropped (Wilcoxon's "
+            "zero_method='wilcox'), tied absolute differences get average ranks; exact null distribution "
+            "for n <= 50 without ties or zeros, exact permutation distribution for n <= 13 otherwise, else the "
+            "normal approximation without continuity correction"
+        )
+    what = (
+        "sign flips of each query's difference (Fisher)"
+        if test == "randomization"
+        else "resampled queries, the centred distribution of the mean difference"
+    )
+    return (
+        f"{test}: two-sided, {permutations} {what}, seed {seed}; p = (b + 1) / (B + 1), b of the "
+        f"B = {plural(permutations, 'resample')} at least as extreme as the observed mean difference"
+    )

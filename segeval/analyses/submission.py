@@ -51,11 +51,19 @@ class Result:
 def results(run: pd.DataFrame) -> list[Result]:
     """The run's rows as :class:`Result` objects, in file order."""
     jumpin = run["jumpin"].to_numpy(dtype=np.float64) if "jumpin" in run else np.full(len(run), np.nan)
-    return [Result(int(line), str(query), str(video), float(start), float(end), float(jump), int(rank))
-            for line, query, video, start, end, jump, rank in zip(
-                run["line"].to_numpy(), run["query"].to_numpy(dtype=object), run["item"].to_numpy(dtype=object),
-                run["start"].to_numpy(dtype=np.float64), run["end"].to_numpy(dtype=np.float64), jumpin,
-                run["rank"].to_numpy(), strict=True)]
+    return [
+        Result(int(line), str(query), str(video), float(start), float(end), float(jump), int(rank))
+        for line, query, video, start, end, jump, rank in zip(
+            run["line"].to_numpy(),
+            run["query"].to_numpy(dtype=object),
+            run["item"].to_numpy(dtype=object),
+            run["start"].to_numpy(dtype=np.float64),
+            run["end"].to_numpy(dtype=np.float64),
+            jumpin,
+            run["rank"].to_numpy(),
+            strict=True,
+        )
+    ]
 
 
 def by_query(rows: list[Result]) -> dict[str, list[Result]]:
@@ -90,15 +98,19 @@ def check_submission(run: pd.DataFrame, rules: Rules, on_error: OnError, time_fo
     source = SourceLines(path) if path != "<data>" else None
     found = sorted(_problems(results(run), rules, time_format), key=lambda p: p[0])
     for line, problem, kind in found:
-        on_error(InputError(path, problem, line=line, text=source[line] if source is not None else None,
-                            kind=kind))
+        on_error(InputError(path, problem, line=line, text=source[line] if source is not None else None, kind=kind))
     if rules.queries is not None:
         present = set(run["query"].astype(str))
         for query, number in rules.queries.lines.items():
             if query not in present:
-                on_error(InputError(path, f"has no result for query '{query}' ({rules.queries.path}, line {number}); "
-                                          f"expected results for every query of the queries file",
-                                    kind="missing query"))
+                on_error(
+                    InputError(
+                        path,
+                        f"has no result for query '{query}' ({rules.queries.path}, line {number}); "
+                        f"expected results for every query of the queries file",
+                        kind="missing query",
+                    )
+                )
 
 
 def _problems(rows: list[Result], rules: Rules, time_format: str) -> Iterator[tuple[int, str, str]]:
@@ -111,12 +123,23 @@ def _line_problems(rows: list[Result], rules: Rules, time_format: str) -> Iterat
     videos, blacklist = rules.videos, rules.blacklist
     for row in rows:
         if videos is not None and row.video not in videos.durations:
-            yield row.line, (f"video '{row.video}' is not in the video list {videos.path}; expected one of its "
-                             f"{plural(len(videos.durations), 'video')}"), "unknown video"
+            yield (
+                row.line,
+                (
+                    f"video '{row.video}' is not in the video list {videos.path}; expected one of its "
+                    f"{plural(len(videos.durations), 'video')}"
+                ),
+                "unknown video",
+            )
         if blacklist is not None and row.video in blacklist.lines:
-            yield row.line, (f"video '{row.video}' is on the blacklist {blacklist.path} (line "
-                             f"{blacklist.lines[row.video]}); expected a video that is not blacklisted"), \
-                "blacklisted video"
+            yield (
+                row.line,
+                (
+                    f"video '{row.video}' is on the blacklist {blacklist.path} (line "
+                    f"{blacklist.lines[row.video]}); expected a video that is not blacklisted"
+                ),
+                "blacklisted video",
+            )
         if np.isnan(row.start) or row.end < row.start:
             continue  # a document run (no times), or reversed times (validate_run reports them)
         if videos is not None and row.video in videos.durations:
@@ -124,33 +147,62 @@ def _line_problems(rows: list[Result], rules: Rules, time_format: str) -> Iterat
             for name, value in (("starts", row.start), ("ends", row.end), ("jumps in", row.jumpin)):
                 if value > duration:
                     # far past the end (the seconds note's rule, segeval.core.notes.BEYOND), within it read as seconds
-                    hint = "; an M.S time: if the run writes seconds, give --time-format seconds" \
-                        if time_format == "mmss" and BEYOND * duration < value <= 60 * duration else ""
-                    yield row.line, (f"the result {name} at {value:g} s, after the end of video '{row.video}' "
-                                     f"({duration:g} s, {videos.path} line {videos.lines[row.video]}); expected "
-                                     f"times within the video{hint}"), "past the end"
+                    hint = (
+                        "; an M.S time: if the run writes seconds, give --time-format seconds"
+                        if time_format == "mmss" and BEYOND * duration < value <= 60 * duration
+                        else ""
+                    )
+                    yield (
+                        row.line,
+                        (
+                            f"the result {name} at {value:g} s, after the end of video '{row.video}' "
+                            f"({duration:g} s, {videos.path} line {videos.lines[row.video]}); expected "
+                            f"times within the video{hint}"
+                        ),
+                        "past the end",
+                    )
                     break
         if row.end == row.start:
-            yield row.line, (f"the result has no length (start = end = {row.start:g} s); expected end > start"), \
-                "zero length"
+            yield (
+                row.line,
+                (f"the result has no length (start = end = {row.start:g} s); expected end > start"),
+                "zero length",
+            )
 
 
 def _query_problems(query: str, group: list[Result], rules: Rules) -> Iterator[tuple[int, str, str]]:
     if rules.queries is not None and query not in rules.queries.lines:
         first = min(r.line for r in group)
-        yield first, (f"query '{query}' is not in the queries file {rules.queries.path} ({_results(len(group))}, the "
-                      f"first on this line); expected one of its "
-                      f"{plural(len(rules.queries.lines), 'query', 'queries')}"), "unknown query"
+        yield (
+            first,
+            (
+                f"query '{query}' is not in the queries file {rules.queries.path} ({_results(len(group))}, the "
+                f"first on this line); expected one of its "
+                f"{plural(len(rules.queries.lines), 'query', 'queries')}"
+            ),
+            "unknown query",
+        )
     for position, row in enumerate(group, start=1):
         if row.rank != position:
-            yield row.line, (f"query '{query}' has rank {row.rank} here where rank {position} comes next in rank "
-                             f"order; expected ranks 1 to {len(group)} (its number of results), each once"), \
-                "ranks not 1..n"
+            yield (
+                row.line,
+                (
+                    f"query '{query}' has rank {row.rank} here where rank {position} comes next in rank "
+                    f"order; expected ranks 1 to {len(group)} (its number of results), each once"
+                ),
+                "ranks not 1..n",
+            )
             break
     if rules.max_rank is not None and len(group) > rules.max_rank:
         row = group[rules.max_rank]
-        yield row.line, (f"query '{query}' has {_results(len(group))}, and this is result {rules.max_rank + 1} in "
-                         f"rank order; expected at most {rules.max_rank} (--max-rank)"), "too many results"
+        yield (
+            row.line,
+            (
+                f"query '{query}' has {_results(len(group))}, and this is result {rules.max_rank + 1} in "
+                f"rank order; expected at most {rules.max_rank} (--max-rank)"
+            ),
+            "too many results",
+        )
     if group and np.isnan(group[0].start):
         return
     same_video: dict[str, list[Result]] = defaultdict(list)
@@ -159,10 +211,16 @@ def _query_problems(query: str, group: list[Result], rules: Rules) -> Iterator[t
             same_video[row.video].append(row)
     found = [(row, other) for rows in same_video.values() for row, other in _first_overlaps(rows)]
     for row, other in sorted(found, key=lambda pair: pair[0].line):
-        yield row.line, (f"the result (video '{row.video}', {row.start:g}-{row.end:g} s, rank {row.rank}) "
-                         f"overlaps an earlier result of query '{query}' on line {other.line} "
-                         f"({other.start:g}-{other.end:g} s, rank {other.rank}); expected the results of "
-                         f"one query not to overlap"), "overlap"
+        yield (
+            row.line,
+            (
+                f"the result (video '{row.video}', {row.start:g}-{row.end:g} s, rank {row.rank}) "
+                f"overlaps an earlier result of query '{query}' on line {other.line} "
+                f"({other.start:g}-{other.end:g} s, rank {other.rank}); expected the results of "
+                f"one query not to overlap"
+            ),
+            "overlap",
+        )
 
 
 #: rows of the overlap matrix compared at once (memory: this many times the group's size)
@@ -175,7 +233,7 @@ def _first_overlaps(rows: list[Result]) -> Iterator[tuple[Result, Result]]:
     end = np.array([r.end for r in rows])
     for first in range(1, len(rows), _BLOCK):
         i = np.arange(first, min(first + _BLOCK, len(rows)))
-        hit = (start[i, None] < end[None, :i[-1]]) & (start[None, :i[-1]] < end[i, None])
+        hit = (start[i, None] < end[None, : i[-1]]) & (start[None, : i[-1]] < end[i, None])
         hit &= np.arange(i[-1])[None, :] < i[:, None]  # earlier ones only
         for k in np.flatnonzero(hit.any(axis=1)).tolist():
             yield rows[int(i[k])], rows[int(np.argmax(hit[k]))]

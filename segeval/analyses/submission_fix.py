@@ -38,14 +38,21 @@ class Fixed:
     missing: list[str]
 
 
-def fix_submission(run: pd.DataFrame, rules: Rules, time_format: str = "mmss", *,
-                   zero_length: float = DEFAULT_ZERO_LENGTH, overlap: str = "trim") -> Fixed:
+def fix_submission(
+    run: pd.DataFrame,
+    rules: Rules,
+    time_format: str = "mmss",
+    *,
+    zero_length: float = DEFAULT_ZERO_LENGTH,
+    overlap: str = "trim",
+) -> Fixed:
     """Repair ``run`` (as read, strictly) against ``rules``; the steps: docs/input-checks.md ('segeval fix')."""
     check_choice("overlap", overlap, OVERLAP_POLICIES)
     POSITIVE.check("zero_length", zero_length)
     if time_format == "mmss" and zero_length % 1:
-        raise ParameterError(f"The 'zero_length' parameter must be whole seconds for M.S times. Got "
-                             f"{shown(zero_length)} instead.")
+        raise ParameterError(
+            f"The 'zero_length' parameter must be whole seconds for M.S times. Got {shown(zero_length)} instead."
+        )
     path = str(run.attrs.get("path", "<data>"))
     fmt = next(f for f in RUN_FORMATS.values() if f.name == run.attrs.get("format"))
     column = {f.name: i for i, f in enumerate(fmt.fields)}
@@ -74,10 +81,13 @@ def fix_submission(run: pd.DataFrame, rules: Rules, time_format: str = "mmss", *
         if not math.isnan(group[0].start):
             group = _remove_overlaps(group, overlap, note, time)
         if rules.max_rank is not None:
-            for row in group[rules.max_rank:]:
-                note(row, f"dropped: result {group.index(row) + 1} of query '{query}' in rank order; expected at "
-                          f"most {plural(rules.max_rank, 'result')} (--max-rank)")
-            group = group[:rules.max_rank]
+            for row in group[rules.max_rank :]:
+                note(
+                    row,
+                    f"dropped: result {group.index(row) + 1} of query '{query}' in rank order; expected at "
+                    f"most {plural(rules.max_rank, 'result')} (--max-rank)",
+                )
+            group = group[: rules.max_rank]
         for position, row in enumerate(group, start=1):
             if row.rank != position:
                 note(row, f"rank {row.rank} -> {position} (ranks 1..n in rank order)")
@@ -100,14 +110,18 @@ def _keep(row: Result, rules: Rules, note: Note) -> bool:
         note(row, f"dropped: video '{row.video}' is not in the video list {rules.videos.path}")
         return False
     if rules.blacklist is not None and row.video in rules.blacklist.lines:
-        note(row, f"dropped: video '{row.video}' is on the blacklist {rules.blacklist.path} "
-                  f"(line {rules.blacklist.lines[row.video]})")
+        note(
+            row,
+            f"dropped: video '{row.video}' is on the blacklist {rules.blacklist.path} "
+            f"(line {rules.blacklist.lines[row.video]})",
+        )
         return False
     return True
 
 
-def _fix_times(row: Result, rules: Rules, zero_length: float, note: Note, time: Time,
-               snap: Callable[[float], float], whole: bool) -> bool:
+def _fix_times(
+    row: Result, rules: Rules, zero_length: float, note: Note, time: Time, snap: Callable[[float], float], whole: bool
+) -> bool:
     """Steps 2 to 4 on one result; False when it is dropped."""
     if row.end < row.start:
         note(row, f"start {time(row.start)} and end {time(row.end)} swapped (the end was earlier than the start)")
@@ -133,8 +147,11 @@ def _fix_times(row: Result, rules: Rules, zero_length: float, note: Note, time: 
         if start == end:
             note(row, f"dropped: it has no length and its video is shorter than {zero_length:g} s")
             return False
-        note(row, f"no length: {time(row.start)}-{time(row.end)} -> {time(start)}-{time(end)} "
-                  f"(zero length {zero_length:g} s)")
+        note(
+            row,
+            f"no length: {time(row.start)}-{time(row.end)} -> {time(start)}-{time(end)} "
+            f"(zero length {zero_length:g} s)",
+        )
         row.start, row.end = start, end
     return True
 
@@ -160,11 +177,17 @@ def _remove_overlaps(group: list[Result], policy: str, note: Note, time: Time) -
             many = "s" if len(hit) > 1 else ""
             piece = _longest_free(row.start, row.end, hit) if policy == "trim" else None
             if piece is None:
-                note(row, f"dropped: it overlaps the earlier result{many} of query '{row.query}' on line{many} "
-                          f"{lines} (overlap policy {policy})")
+                note(
+                    row,
+                    f"dropped: it overlaps the earlier result{many} of query '{row.query}' on line{many} "
+                    f"{lines} (overlap policy {policy})",
+                )
                 continue
-            note(row, f"{time(row.start)}-{time(row.end)} -> {time(piece[0])}-{time(piece[1])}, off the earlier "
-                      f"result{many} on line{many} {lines} (overlap policy trim)")
+            note(
+                row,
+                f"{time(row.start)}-{time(row.end)} -> {time(piece[0])}-{time(piece[1])}, off the earlier "
+                f"result{many} on line{many} {lines} (overlap policy trim)",
+            )
             row.start, row.end = piece
         taken.add(row)
         kept.append(row)

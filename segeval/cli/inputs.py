@@ -26,8 +26,13 @@ def reset_streams() -> None:
         reader.reset_streams()
 
 
-def qrels(path: str, time_format: str, on_error: Callable[[InputError], None] | None = None,
-          fmt: str = "auto", measures: object = None) -> pd.DataFrame:
+def qrels(
+    path: str,
+    time_format: str,
+    on_error: Callable[[InputError], None] | None = None,
+    fmt: str = "auto",
+    measures: object = None,
+) -> pd.DataFrame:
     """The qrels file read and validated (``on_error``: collect bad lines instead of raising); with their
     subtopic column when ``measures`` name a diversity measure."""
     from segeval.core.plan import reads_subtopics
@@ -55,9 +60,15 @@ def runs(specs: list[str], time_format: str, expand: bool = True) -> dict[str, p
     return {name: run(r, time_format) for name, r in zip(run_names(paths), paths, strict=True)}
 
 
-def check_files(qrels_path: str | None, run_path: str, qrels_format: str, run_format: str, time_format: str,
-                problems: list[InputError], subtopics: bool = False
-                ) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
+def check_files(
+    qrels_path: str | None,
+    run_path: str,
+    qrels_format: str,
+    run_format: str,
+    time_format: str,
+    problems: list[InputError],
+    subtopics: bool = False,
+) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
     """Every problem of a qrels (if any) and a run file, in reading order, added to ``problems``
     (``segeval check``; ``subtopics``: TREC qrels are subtopic qrels, ``qid subtopic docno rel``, as the
     diversity measures read them); returns the qrels and the run as read (before validation drops lines), each
@@ -69,8 +80,11 @@ def check_files(qrels_path: str | None, run_path: str, qrels_format: str, run_fo
     from segeval.readers.validate import check_kinds, is_documents, validate_qrels, validate_run
 
     frames = []
-    files = ((qrels_path, partial(read_qrels, subtopics=subtopics), validate_qrels, qrels_format),) \
-        if qrels_path is not None else ()
+    files = (
+        ((qrels_path, partial(read_qrels, subtopics=subtopics), validate_qrels, qrels_format),)
+        if qrels_path is not None
+        else ()
+    )
     read_frames: list[pd.DataFrame | None] = [None, None]  # the qrels and the run as read
     for i, (path, read, validate, fmt) in enumerate((*files, (run_path, read_run, validate_run, run_format))):
         try:

@@ -25,41 +25,82 @@ def argument(metavar: str, help: str) -> Any:
 
 
 # ---- inputs
-Qrels = Annotated[str, argument(
-    "QRELS", f"Qrels file ('-' for standard input, .gz ok): TREC 'qid 0 docno rel' lines for documents, "
-             f"MediaEval 'qid Q0 video start end rel' lines for segments ({_TIMES}), or a QUESST key 'query "
-             f"utterance 1|0'; the format is detected.")]
-MediaEvalQrels = Annotated[str, argument(
-    "QRELS", f"MediaEval qrels: 'qid Q0 video start end rel' lines ({_TIMES}; .gz ok).")]
-Run = Annotated[str, argument(
-    "RUN", f"Run file (.gz ok): TREC 'qid Q0 docno rank score tag' lines, or MediaEval segment lines "
-           f"(linking: 'qid Q0 video start end rank score run'; search: 'qid Q0 video start end jumpin rank score "
-           f"[run]'; {_TIMES}), or an STD list (XML, query by example); the format is detected.")]
+Qrels = Annotated[
+    str,
+    argument(
+        "QRELS",
+        f"Qrels file ('-' for standard input, .gz ok): TREC 'qid 0 docno rel' lines for documents, "
+        f"MediaEval 'qid Q0 video start end rel' lines for segments ({_TIMES}), or a QUESST key 'query "
+        f"utterance 1|0'; the format is detected.",
+    ),
+]
+MediaEvalQrels = Annotated[
+    str, argument("QRELS", f"MediaEval qrels: 'qid Q0 video start end rel' lines ({_TIMES}; .gz ok).")
+]
+Run = Annotated[
+    str,
+    argument(
+        "RUN",
+        f"Run file (.gz ok): TREC 'qid Q0 docno rank score tag' lines, or MediaEval segment lines "
+        f"(linking: 'qid Q0 video start end rank score run'; search: 'qid Q0 video start end jumpin rank score "
+        f"[run]'; {_TIMES}), or an STD list (XML, query by example); the format is detected.",
+    ),
+]
 MediaEvalRun = Annotated[str, argument("RUN", f"Run file in the --kind format ({_TIMES}; .gz ok).")]
-Runs = Annotated[list[str], argument(
-    "RUN...", f"Run files (TREC or MediaEval lines or STD lists, detected; {_TIMES}; .gz ok), globs or directories "
-              f"(each file once; outputs in this order).")]
-CompareRuns = Annotated[list[str], argument(
-    "RUN...", "Two or more run files, globs or directories (each file once; outputs in this order).")]
+Runs = Annotated[
+    list[str],
+    argument(
+        "RUN...",
+        f"Run files (TREC or MediaEval lines or STD lists, detected; {_TIMES}; .gz ok), globs or directories "
+        f"(each file once; outputs in this order).",
+    ),
+]
+CompareRuns = Annotated[
+    list[str],
+    argument("RUN...", "Two or more run files, globs or directories (each file once; outputs in this order)."),
+]
 
 # ---- reading
-TimeFormat = Annotated[str, typer.Option(
-    "--time-format", metavar="mmss|seconds|hms",
-    help="Times in segment files: mmss (M.S, the MediaEval format), seconds (1025.5) or hms (0:17:05.5).")]
+TimeFormat = Annotated[
+    str,
+    typer.Option(
+        "--time-format",
+        metavar="mmss|seconds|hms",
+        help="Times in segment files: mmss (M.S, the MediaEval format), seconds (1025.5) or hms (0:17:05.5).",
+    ),
+]
 TIME_FORMAT = DEFAULTS.time_format
 
 # ---- evaluation
-Adapter = Annotated[str | None, typer.Option(
-    "--adapter", "-a", metavar="NAME",
-    help=f"Relevance adapter for segment runs: {ADAPTER_HELP} (default: exact for documents, overlap-once for "
-         "segments; overlap is the MediaEval reference's).")]
-EvalAdapters = Annotated[list[str] | None, typer.Option(
-    "--adapter", "-a", metavar="NAME",
-    help=f"Relevance adapter (repeatable: each labels for every label measure, whose names get its suffix): "
-         f"{ADAPTER_HELP} (default: exact for documents, overlap-once for segments).")]
-Adapters = Annotated[list[str] | None, typer.Option(
-    "--adapter", "-a", metavar="NAME",
-    help=f"Adapters to label with (repeatable; default overlap-once): {ADAPTER_HELP}.")]
+Adapter = Annotated[
+    str | None,
+    typer.Option(
+        "--adapter",
+        "-a",
+        metavar="NAME",
+        help=f"Relevance adapter for segment runs: {ADAPTER_HELP} (default: exact for documents, overlap-once for "
+        "segments; overlap is the MediaEval reference's).",
+    ),
+]
+EvalAdapters = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--adapter",
+        "-a",
+        metavar="NAME",
+        help=f"Relevance adapter (repeatable: each labels for every label measure, whose names get its suffix): "
+        f"{ADAPTER_HELP} (default: exact for documents, overlap-once for segments).",
+    ),
+]
+Adapters = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--adapter",
+        "-a",
+        metavar="NAME",
+        help=f"Adapters to label with (repeatable; default overlap-once): {ADAPTER_HELP}.",
+    ),
+]
 Measure = Annotated[str, typer.Option("--measure", "-m", metavar="NAME", help=REGISTRY.help("map", repeatable=False))]
 
 
@@ -71,69 +112,156 @@ def measures(default: str) -> Any:
 Level = Annotated[int, typer.Option("-l", metavar="N", help="Relevant means a qrels grade >= N.")]
 MaxResults = Annotated[int | None, typer.Option("-M", metavar="N", help="Use the first N results per query.")]
 JudgedOnly = Annotated[bool, typer.Option("-J", help="Drop unjudged results before evaluating.")]
-TrecEvalVersion = Annotated[str, typer.Option(
-    "--trec-eval", metavar="10|9", help="trec_eval version to reproduce: 10 (default) or 9.0.8, which pytrec_eval "
-    "wraps (32-bit scores, iprec_at_recall cut-offs rounded up).")]
-Query = Annotated[str, typer.Option("--query", "-Q", metavar="QID", parser=utf8_text,
-                                    help="The query to show (a qrels query).")]
+TrecEvalVersion = Annotated[
+    str,
+    typer.Option(
+        "--trec-eval",
+        metavar="10|9",
+        help="trec_eval version to reproduce: 10 (default) or 9.0.8, which pytrec_eval "
+        "wraps (32-bit scores, iprec_at_recall cut-offs rounded up).",
+    ),
+]
+Query = Annotated[
+    str, typer.Option("--query", "-Q", metavar="QID", parser=utf8_text, help="The query to show (a qrels query).")
+]
 
 # ---- statistics
-Baseline = Annotated[str | None, typer.Option(
-    "--baseline", metavar="RUN", help="The run the others are compared with (default: the first).")]
-Test = Annotated[str, typer.Option("--test", metavar="t|wilcoxon|randomization|bootstrap|tukey",
-                                   help="Significance test: paired (t, wilcoxon, randomization, bootstrap), or "
-                                   "Tukey's HSD over all runs of a measure (as ranx).")]
-Correction = Annotated[str | None, typer.Option(
-    "--correction", metavar="holm|bonferroni|none",
-    help="Correction of the p-values across the comparisons (default: holm; none with --test tukey, which "
-    "adjusts its own).")]
-AllPairs = Annotated[bool, typer.Option("--all-pairs", help="Compare every pair of runs, not each run with the "
-                                        "baseline (the correction runs over all pairs and measures).")]
+Baseline = Annotated[
+    str | None,
+    typer.Option("--baseline", metavar="RUN", help="The run the others are compared with (default: the first)."),
+]
+Test = Annotated[
+    str,
+    typer.Option(
+        "--test",
+        metavar="t|wilcoxon|randomization|bootstrap|tukey",
+        help="Significance test: paired (t, wilcoxon, randomization, bootstrap), or "
+        "Tukey's HSD over all runs of a measure (as ranx).",
+    ),
+]
+Correction = Annotated[
+    str | None,
+    typer.Option(
+        "--correction",
+        metavar="holm|bonferroni|none",
+        help="Correction of the p-values across the comparisons (default: holm; none with --test tukey, which "
+        "adjusts its own).",
+    ),
+]
+AllPairs = Annotated[
+    bool,
+    typer.Option(
+        "--all-pairs",
+        help="Compare every pair of runs, not each run with the "
+        "baseline (the correction runs over all pairs and measures).",
+    ),
+]
 Seed = Annotated[int, typer.Option("--seed", metavar="S", help=f"Random seed (results are reproducible): {SEED}.")]
 
 # ---- pools
-Depth = Annotated[int, typer.Option("--depth", "-d", metavar="D", help=f"Pool depth: each run's top D results: "
-                                                                         f"{CUTOFF}.")]
-Groups = Annotated[str, typer.Option(
-    "--groups", metavar="FILE", help="'run group [type]' lines, one per run (its file name, or that without "
-                                     "extensions).")]
-OptionalGroups = Annotated[str | None, typer.Option(
-    "--groups", metavar="FILE", help="'run group [type]' lines, one per run (its file name, or that without "
-                                     "extensions); adds each group's unique contribution.")]
+Depth = Annotated[
+    int, typer.Option("--depth", "-d", metavar="D", help=f"Pool depth: each run's top D results: {CUTOFF}.")
+]
+Groups = Annotated[
+    str,
+    typer.Option(
+        "--groups",
+        metavar="FILE",
+        help="'run group [type]' lines, one per run (its file name, or that without extensions).",
+    ),
+]
+OptionalGroups = Annotated[
+    str | None,
+    typer.Option(
+        "--groups",
+        metavar="FILE",
+        help="'run group [type]' lines, one per run (its file name, or that without "
+        "extensions); adds each group's unique contribution.",
+    ),
+]
 
 # ---- output
-TableOutput = Annotated[str, typer.Option(
-    "--output", "-o", metavar="text|json|csv",
-    help="text: tab-separated columns; json: a list of rows; csv: comma-separated with a header line.")]
+TableOutput = Annotated[
+    str,
+    typer.Option(
+        "--output",
+        "-o",
+        metavar="text|json|csv",
+        help="text: tab-separated columns; json: a list of rows; csv: comma-separated with a header line.",
+    ),
+]
 Figure = Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg", help="Where to write the figure.")]
 Quiet = Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")]
 
 # ---- engines (checked by segeval.core.settings.EngineOptions)
 #: the engine options' domains, declared by each command taking them (EngineOptions checks by the same)
-ENGINE = {"jobs": ("--jobs", CUTOFF), "chunk_lines": ("--chunk-lines", CUTOFF),
-          "dask_timeout": ("--dask-timeout", DASK_TIMEOUTS)}
-Jobs = Annotated[int | None, typer.Option(
-    "--jobs", "-j", metavar="N", help=hint("Processes for several runs (default: all cores; the output does not "
-                                           "depend on it)", ENGINE, "jobs"))]
-Memory = Annotated[str, typer.Option(
-    "--memory", metavar="auto|chunked|in-memory",
-    help="How a run is read. chunked: in chunks, evaluating each query once its lines are read, so memory "
-         "stays flat (needs each query's lines together, else it says so and reads the file whole); "
-         "in-memory: whole; auto: chunked for plain TREC runs of 2 MiB or more that the byte scanner reads "
-         "(whole if not grouped by query, below 128 MiB), for other files of 128 MiB or more (gzip: a quarter). "
-         "Same output.")]
-ChunkLines = Annotated[int, typer.Option(
-    "--chunk-lines", metavar="N", help=hint("Lines per chunk in the chunked path (parsed and evaluated in batches "
-                                            "of at least 2 MiB of whole chunks; same output)", ENGINE, "chunk_lines"))]
-Engine = Annotated[str, typer.Option(
-    "--engine", metavar="processes|dask",
-    help="processes: --jobs local processes; dask: (run, query-partition) tasks on a Dask cluster "
-         "(pip install 'segeval[dask]'). Same output.")]
-Scheduler = Annotated[str | None, typer.Option(
-    "--scheduler", metavar="ADDRESS",
-    help="With --engine dask: the scheduler of an existing cluster, such as tcp://host:8786 (the workers must "
-         "see the run files). Default: start a local cluster of --jobs worker processes.")]
-DaskTimeout = Annotated[float, typer.Option(
-    "--dask-timeout", metavar="SECONDS",
-    help=hint("With --engine dask: how long to wait for a worker, at the start and whenever none is left while "
-              "runs wait (then exit 2)", ENGINE, "dask_timeout"))]
+ENGINE = {
+    "jobs": ("--jobs", CUTOFF),
+    "chunk_lines": ("--chunk-lines", CUTOFF),
+    "dask_timeout": ("--dask-timeout", DASK_TIMEOUTS),
+}
+Jobs = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        metavar="N",
+        help=hint("Processes for several runs (default: all cores; the output does not depend on it)", ENGINE, "jobs"),
+    ),
+]
+Memory = Annotated[
+    str,
+    typer.Option(
+        "--memory",
+        metavar="auto|chunked|in-memory",
+        help="How a run is read. chunked: in chunks, evaluating each query once its lines are read, so memory "
+        "stays flat (needs each query's lines together, else it says so and reads the file whole); "
+        "in-memory: whole; auto: chunked for plain TREC runs of 2 MiB or more that the byte scanner reads "
+        "(whole if not grouped by query, below 128 MiB), for other files of 128 MiB or more (gzip: a quarter). "
+        "Same output.",
+    ),
+]
+ChunkLines = Annotated[
+    int,
+    typer.Option(
+        "--chunk-lines",
+        metavar="N",
+        help=hint(
+            "Lines per chunk in the chunked path (parsed and evaluated in batches "
+            "of at least 2 MiB of whole chunks; same output)",
+            ENGINE,
+            "chunk_lines",
+        ),
+    ),
+]
+Engine = Annotated[
+    str,
+    typer.Option(
+        "--engine",
+        metavar="processes|dask",
+        help="processes: --jobs local processes; dask: (run, query-partition) tasks on a Dask cluster "
+        "(pip install 'segeval[dask]'). Same output.",
+    ),
+]
+Scheduler = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="With --engine dask: the scheduler of an existing cluster, such as tcp://host:8786 (the workers must "
+        "see the run files). Default: start a local cluster of --jobs worker processes.",
+    ),
+]
+DaskTimeout = Annotated[
+    float,
+    typer.Option(
+        "--dask-timeout",
+        metavar="SECONDS",
+        help=hint(
+            "With --engine dask: how long to wait for a worker, at the start and whenever none is left while "
+            "runs wait (then exit 2)",
+            ENGINE,
+            "dask_timeout",
+        ),
+    ),
+]

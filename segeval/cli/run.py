@@ -29,8 +29,11 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     ARGV[:] = args
     if args.count(STDIN) > 1:  # no option takes '-' as its value: each one is an input
-        print(f"segeval: error: standard input ('{STDIN}') may be given once per command. Got it "
-              f"{args.count(STDIN)} times.", file=sys.stderr)
+        print(
+            f"segeval: error: standard input ('{STDIN}') may be given once per command. Got it "
+            f"{args.count(STDIN)} times.",
+            file=sys.stderr,
+        )
         return 2
     from segeval.cli.streams import GuardedStderr, stdout_closed
     from segeval.reports.output import GuardedStdout, OutputClosed
@@ -105,8 +108,7 @@ def _dispatch(argv: list[str] | None) -> int:
         print("segeval: error: out of memory", file=sys.stderr)
         return 2
     except Exception as exc:  # a bug: still no traceback for the user
-        print(printable(f"segeval: internal error: {type(exc).__name__}: {exc} (please report this)"),
-              file=sys.stderr)
+        print(printable(f"segeval: internal error: {type(exc).__name__}: {exc} (please report this)"), file=sys.stderr)
         return 1
     return 0
 

@@ -42,9 +42,16 @@ def prepare() -> None:
             if null != fd:
                 os.dup2(null, fd)
                 os.close(null)
-            stream: IO[Any] = (io.TextIOWrapper(io.FileIO(fd, "r", closefd=False), encoding="utf-8") if fd == 0
-                               else io.TextIOWrapper(io.FileIO(fd, "w", closefd=False), encoding="utf-8",
-                                                     errors="backslashreplace", line_buffering=fd == 2))
+            stream: IO[Any] = (
+                io.TextIOWrapper(io.FileIO(fd, "r", closefd=False), encoding="utf-8")
+                if fd == 0
+                else io.TextIOWrapper(
+                    io.FileIO(fd, "w", closefd=False),
+                    encoding="utf-8",
+                    errors="backslashreplace",
+                    line_buffering=fd == 2,
+                )
+            )
             setattr(sys, name, stream)
             setattr(sys, f"__{name}__", stream)
     for name in ("stdout", "stderr"):

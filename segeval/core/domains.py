@@ -56,8 +56,10 @@ class Domain:
         if self.whole and self.high >= MAX_WHOLE:
             number = f"{kind} >= {self.low:g}"
         else:
-            number = (f"{kind} in {'(' if self.open_low else '['}{_bound(self.low)}, {_bound(self.high)}"
-                      f"{')' if self.open_high else ']'}")
+            number = (
+                f"{kind} in {'(' if self.open_low else '['}{_bound(self.low)}, {_bound(self.high)}"
+                f"{')' if self.open_high else ']'}"
+            )
         return " or ".join([*map(repr, self.words), number])
 
     def holds(self, value: object) -> bool:
@@ -95,6 +97,7 @@ class Domain:
     def values(self, name: str, text: str) -> tuple[float | int | str, ...]:
         """The comma list ``text`` (words, numbers as the readers write them), each in the domain, else a
         ParameterError naming ``name``, the text and the domain."""
+
         def element(part: str) -> float | int | str:
             number = part if part in self.words else plain_decimal(part)
             return int(number) if self.whole and isinstance(number, float) and number.is_integer() else number

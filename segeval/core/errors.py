@@ -55,8 +55,9 @@ def named(note: str, file: str) -> str:
     """``note`` naming the run ``file`` (``note: FILE: ...``) unless it names it already; the file
     name with control characters escaped (:func:`segeval.core.errors.printable`)."""
     shown = printable(file)
-    if not file or any(re.search(rf"(?<![^\s'\"(/]){re.escape(x)}(?=[\s:,;)'\"]|\.?$|\.\s)", note)
-                       for x in (file, shown)):
+    if not file or any(
+        re.search(rf"(?<![^\s'\"(/]){re.escape(x)}(?=[\s:,;)'\"]|\.?$|\.\s)", note) for x in (file, shown)
+    ):
         return note  # named already (as a whole word: the standard input '-' is no option's dash)
     head, sep, rest = note.partition(": ")
     return f"{head}: {shown}: {rest}" if sep and head in ("note", "warning") else f"{shown}: {note}"
@@ -134,9 +135,7 @@ class ParameterError(SegevalError, ValueError):
 def check_int(name: str, value: object, *, minimum: int) -> int:
     """Return ``value`` as an int, or raise a ParameterError worded like scikit-learn's."""
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ParameterError(
-            f"The '{name}' parameter must be an integer >= {minimum}. Got {shown(value)} instead."
-        )
+        raise ParameterError(f"The '{name}' parameter must be an integer >= {minimum}. Got {shown(value)} instead.")
     return value
 
 

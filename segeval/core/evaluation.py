@@ -60,13 +60,17 @@ class Evaluation:
         except ParameterError:
             why = ECOSYSTEM.missing.get(name)
             why = f" ({name}: {why})" if why else ""
-            raise ParameterError(f"The 'measure' parameter must be one of the evaluated measures ({shown}) or a "
-                                 f"spelling of one{why}. Got {name!r} instead.") from None
+            raise ParameterError(
+                f"The 'measure' parameter must be one of the evaluated measures ({shown}) or a "
+                f"spelling of one{why}. Got {name!r} instead."
+            ) from None
         found = [r.name for r in self.requests if r.measure in wanted and r.name in self.summary]
         if len(found) != 1:
             what = "a name of several of them (a family, or one per adapter)" if found else "not evaluated"
-            raise ParameterError(f"The 'measure' parameter must be one of the evaluated measures ({shown}). Got "
-                                 f"{name!r}, {what}, instead.")
+            raise ParameterError(
+                f"The 'measure' parameter must be one of the evaluated measures ({shown}). Got "
+                f"{name!r}, {what}, instead."
+            )
         return found[0]
 
     def keys(self) -> list[str]:
@@ -99,8 +103,12 @@ class Evaluation:
         """Per-query values as a long DataFrame with columns query, measure, value (queries in natural order)."""
         import pandas as pd
 
-        rows = [(self.queries[i], r.name, self.per_query[r.name][i])
-                for i in natural_order(self.queries) for r in self.requests if r.measure.family.per_query]
+        rows = [
+            (self.queries[i], r.name, self.per_query[r.name][i])
+            for i in natural_order(self.queries)
+            for r in self.requests
+            if r.measure.family.per_query
+        ]
         return pd.DataFrame(rows, columns=["query", "measure", "value"])
 
     def report(self) -> pd.DataFrame:

@@ -28,8 +28,9 @@ def maximum(name: str) -> int:
     if text is None:
         return default
     if not re.fullmatch(r"\s*[0-9]+\s*", text) or int(text) < 1:
-        raise ParameterError(f"The {variable} environment variable must be an integer >= 1 (default {default}). "
-                             f"Got {text!r} instead.")
+        raise ParameterError(
+            f"The {variable} environment variable must be an integer >= 1 (default {default}). Got {text!r} instead."
+        )
     return int(text)
 
 
@@ -40,6 +41,8 @@ def check_count(name: str, value: object) -> int:
     assert isinstance(value, int)
     high = maximum(name)
     if value > high:
-        raise ParameterError(f"The '{name}' parameter must be an integer in [{low}, {high}]. Got {value!r} instead "
-                             f"({variable} raises the limit; {why}).")
+        raise ParameterError(
+            f"The '{name}' parameter must be an integer in [{low}, {high}]. Got {value!r} instead "
+            f"({variable} raises the limit; {why})."
+        )
     return value

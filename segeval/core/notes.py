@@ -29,23 +29,31 @@ def _why_above_one(adapter: Adapter | None) -> str:
     if isinstance(adapter, ToleranceAdapter):
         return "the tolerance adapter can credit one relevant segment to several results"
     if adapter is None:  # a segment measure (no adapter): only a parameter lets it pass 1
-        return ("its parameter credits one relevant onset or segment to several results (mgap's match=all, "
-                "masp's and masdwp's norm=qrels: docs/speech.md)")
+        return (
+            "its parameter credits one relevant onset or segment to several results (mgap's match=all, "
+            "masp's and masdwp's norm=qrels: docs/speech.md)"
+        )
     return f"the {adapter.spec} adapter labels more units relevant than num_rel counts"
 
 
-def value_notes(queries: Sequence[str], requests: Sequence[Request],
-                per_query: Mapping[str, Sequence[Any]]) -> list[str]:
+def value_notes(
+    queries: Sequence[str], requests: Sequence[Request], per_query: Mapping[str, Sequence[Any]]
+) -> list[str]:
     """A note for every score measure (nominally in [0, 1]) above 1 for some query, saying why."""
     notes = []
     for x in requests:
         if x.measure.fmt != "score" or x.measure.family.upper is None:  # declared unbounded (utility)
             continue
-        above = [qid for qid, v in zip(queries, per_query[x.name], strict=True)
-                 if isinstance(v, int | float) and v > 1 + 1e-9]
+        above = [
+            qid
+            for qid, v in zip(queries, per_query[x.name], strict=True)
+            if isinstance(v, int | float) and v > 1 + 1e-9
+        ]
         if above:
-            notes.append(f"note: {x.name} is above 1 for {len(above)} of {len(queries)} queries "
-                         f"(first: {above[0]}): {_why_above_one(x.adapter)}")
+            notes.append(
+                f"note: {x.name} is above 1 for {len(above)} of {len(queries)} queries "
+                f"(first: {above[0]}): {_why_above_one(x.adapter)}"
+            )
     return notes
 
 
@@ -92,8 +100,9 @@ SECONDS, CREDITED = "(times in seconds?)", "(credited once)"
 BEYOND = 20
 
 
-def evidence(data: Prepared, adapted: Mapping[str, Sequence[Adapted]], time_format: str,
-             default: str | None) -> dict[str, list[Any]]:
+def evidence(
+    data: Prepared, adapted: Mapping[str, Sequence[Adapted]], time_format: str, default: str | None
+) -> dict[str, list[Any]]:
     """Per-query evidence for :func:`evidence_notes`, of a segment run: :func:`seconds_evidence` when read as
     M.S, and for the ``default`` adapter (when no adapter was given) how many results it labels relevant-seen."""
     out: dict[str, list[Any]] = {}
@@ -112,11 +121,13 @@ def evidence_notes(queries: Sequence[str], found: Mapping[str, Sequence[Any]], d
     notes = seconds_note(queries, found[SECONDS]) if SECONDS in found else []
     seen = sum(n for n in found.get(CREDITED, ()) if n)
     if seen:
-        notes.append(f"note: no adapter given, so {default} labelled this segment run: {plural(seen, 'result')} "
-                     f"{'reaches' if seen == 1 else 'reach'} only relevant content an earlier result was credited "
-                     f"with, and {'counts' if seen == 1 else 'count'} as not relevant, so precision-based figures "
-                     f"stay within [0, 1] (docs/adapters.md); -a overlap gives the MediaEval reference's figures, "
-                     f"which credit {'it' if seen == 1 else 'them'} again")
+        notes.append(
+            f"note: no adapter given, so {default} labelled this segment run: {plural(seen, 'result')} "
+            f"{'reaches' if seen == 1 else 'reach'} only relevant content an earlier result was credited "
+            f"with, and {'counts' if seen == 1 else 'count'} as not relevant, so precision-based figures "
+            f"stay within [0, 1] (docs/adapters.md); -a overlap gives the MediaEval reference's figures, "
+            f"which credit {'it' if seen == 1 else 'them'} again"
+        )
     return notes
 
 
@@ -148,8 +159,10 @@ def seconds_note(queries: Sequence[str], evidence: Sequence[tuple[int, int, floa
     if not beyond or 2 * beyond <= judged:
         return []
     qid, (_, _, start) = next((qid, e) for qid, e in found if e[1])
-    return [f"note: the run's times may be seconds read as M.S: {beyond} of {judged} results in videos their "
-            f"query's qrels judge start after {BEYOND} times the latest judged end there (first: {qid}, a result "
-            f"starting at M.S {int(start) // 60}.{int(start) % 60:02d}, {start:g} s); if the run writes seconds, "
-            f"give --time-format seconds (which reads the qrels in seconds too: M.S qrels need the run in M.S; "
-            f"me13sh reads M.S only, as the reference; docs/input-checks.md)"]
+    return [
+        f"note: the run's times may be seconds read as M.S: {beyond} of {judged} results in videos their "
+        f"query's qrels judge start after {BEYOND} times the latest judged end there (first: {qid}, a result "
+        f"starting at M.S {int(start) // 60}.{int(start) % 60:02d}, {start:g} s); if the run writes seconds, "
+        f"give --time-format seconds (which reads the qrels in seconds too: M.S qrels need the run in M.S; "
+        f"me13sh reads M.S only, as the reference; docs/input-checks.md)"
+    ]

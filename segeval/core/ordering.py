@@ -89,7 +89,7 @@ def sort_each(values: npt.NDArray[Any], counts: IntArray, starts: IntArray) -> I
         return np.asarray((by_row + starts[:, None])[by_row < counts[:, None]], dtype=np.int64)
     out = np.empty(len(values), dtype=np.int64)
     for a, n in zip(starts.tolist(), counts.tolist(), strict=True):
-        out[a:a + n] = np.argsort(values[a:a + n]) + a
+        out[a : a + n] = np.argsort(values[a : a + n]) + a
     return out
 
 
@@ -139,8 +139,9 @@ def listed_order(keep: IntArray, qcode: IntArray, rank: IntArray | None) -> IntA
         same[head - 1] = False
         block_q = q[np.concatenate([[0], head])]
         ranks = rank if rank is None or every else rank[keep]
-        if (ranks is None or not bool(((ranks[1:] < ranks[:-1]) & same).any())) \
-                and bool((np.bincount(block_q) <= 1).all()):  # each query one block (np.unique would load numpy.ma)
+        if (ranks is None or not bool(((ranks[1:] < ranks[:-1]) & same).any())) and bool(
+            (np.bincount(block_q) <= 1).all()
+        ):  # each query one block (np.unique would load numpy.ma)
             if bool((block_q[1:] > block_q[:-1]).all()):  # and the queries in code order: as they are
                 return keep
             first = np.concatenate([[0], head])

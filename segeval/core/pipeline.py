@@ -69,9 +69,16 @@ def evaluate(
     ``settings``).
     """
     chosen = settings_of(settings).but(
-        time_format=time_format, queries=queries, order=order, relevance_level=relevance_level,
-        missing_queries=missing_queries, max_results=max_results, judged_only=judged_only, trec_eval=trec_eval,
-        predicted=predicted)
+        time_format=time_format,
+        queries=queries,
+        order=order,
+        relevance_level=relevance_level,
+        missing_queries=missing_queries,
+        max_results=max_results,
+        judged_only=judged_only,
+        trec_eval=trec_eval,
+        predicted=predicted,
+    )
     check_segment_columns(qrels, run)
     evaluator = Evaluator(qrels, measures, chosen, adapters=adapters, adapter=adapter, qrels_format=qrels_format)
     return evaluator.evaluate(run, run_format=run_format)
@@ -86,17 +93,28 @@ class Evaluator:
     they can (the qrels are coded on the first one, then kept).
     """
 
-    def __init__(self, qrels: object, measures: object = DEFAULT_MEASURES,
-                 settings: Settings | dict[str, Any] | None = None, *, adapters: object = None,
-                 adapter: object = None, qrels_format: str = "auto") -> None:
+    def __init__(
+        self,
+        qrels: object,
+        measures: object = DEFAULT_MEASURES,
+        settings: Settings | dict[str, Any] | None = None,
+        *,
+        adapters: object = None,
+        adapter: object = None,
+        qrels_format: str = "auto",
+    ) -> None:
         self.settings = settings_of(settings)
         if adapters is not None and adapter is not None:
             raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
         self.measures = measure_names(measures)
-        self.adapters = None if adapters is None and adapter is None else \
-            make_adapters(adapters if adapters is not None else adapter, self.settings)  # type: ignore[arg-type]
-        self.qrels = validate_qrels(load_qrels(qrels, qrels_format, self.settings.time_format,
-                                               reads_subtopics(self.measures)))
+        self.adapters = (
+            None
+            if adapters is None and adapter is None
+            else make_adapters(adapters if adapters is not None else adapter, self.settings)  # type: ignore[arg-type]
+        )
+        self.qrels = validate_qrels(
+            load_qrels(qrels, qrels_format, self.settings.time_format, reads_subtopics(self.measures))
+        )
         self._plans: dict[bool, Plan] = {}
         self._documents = is_documents(self.qrels)
         self.plan(self._documents)  # a bad measure is reported before any run is read
@@ -124,8 +142,9 @@ class Evaluator:
         return replace(evaluate_validated(self.qrels, r, how), route=f"{read}+whole")
 
 
-def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence[str] | None = None,
-                  missing_queries: str = "skip") -> tuple[list[str], dict[str, list[Any]]]:
+def evaluate_part(
+    q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence[str] | None = None, missing_queries: str = "skip"
+) -> tuple[list[str], dict[str, list[Any]]]:
     """Per-query values of validated qrels and run: (queries, values by request name).
 
     ``queries`` and ``missing_queries`` select the queries as in :func:`segeval.readers.from_tables.prepare`;
@@ -140,8 +159,15 @@ def evaluate_part(q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence
     s = how.settings
     if any(x.measure.scope == "trials" for x in how.requests):
         check_trials(q, r)
-    data = prepare(q, r, queries=queries, order=s.order, relevance_level=s.relevance_level,
-                   missing_queries=missing_queries, max_results=s.max_results)
+    data = prepare(
+        q,
+        r,
+        queries=queries,
+        order=s.order,
+        relevance_level=s.relevance_level,
+        missing_queries=missing_queries,
+        max_results=s.max_results,
+    )
     return data.queries, measured(data, how)
 
 
@@ -152,8 +178,9 @@ Part = Callable[[pd.DataFrame, Plan, Sequence[str] | None, str], tuple[list[str]
 PLACEHOLDER = "ceci_nest_pas_un_docno"
 
 
-def without_results(q: pd.DataFrame, how: Plan, evaluated: Sequence[str], run: pd.DataFrame | None = None,
-                    part: Part | None = None) -> tuple[list[str], dict[str, list[Any]]]:
+def without_results(
+    q: pd.DataFrame, how: Plan, evaluated: Sequence[str], run: pd.DataFrame | None = None, part: Part | None = None
+) -> tuple[list[str], dict[str, list[Any]]]:
     """Per-query values of the qrels queries ``-c`` adds to ``evaluated`` (those the run has no result for).
 
     trec_eval 10 ranks :data:`PLACEHOLDER` for each (so it counts wherever the qrels judge it), runs its
@@ -172,15 +199,30 @@ def without_results(q: pd.DataFrame, how: Plan, evaluated: Sequence[str], run: p
     placed = [x for x in how.requests if is_documents(q) and x.measure.family.name in TREC_ORDER]
     rest = [x for x in how.requests if x not in placed]
     rows = len(missing) if placed else 0
-    alone = pd.DataFrame({"query": missing[:rows], "item": [PLACEHOLDER] * rows, "start": np.nan, "end": np.nan,
-                          "jumpin": np.nan, "rank": 1, "score": 1.0, "run": "", "line": 0})
+    alone = pd.DataFrame(
+        {
+            "query": missing[:rows],
+            "item": [PLACEHOLDER] * rows,
+            "start": np.nan,
+            "end": np.nan,
+            "jumpin": np.nan,
+            "rank": 1,
+            "score": 1.0,
+            "run": "",
+            "line": 0,
+        }
+    )
     values: dict[str, list[Any]] = {}
     if placed:
         values |= part(alone, replace(how, requests=placed), missing, "zero")[1]
     if rest:  # only QUESST's trials read other queries' results (the run's lowest score)
         whole = run if run is not None and any(x.measure.scope == "trials" for x in rest) else None
-        names, got = part(alone.iloc[:0] if whole is None else whole, replace(how, requests=rest),
-                          missing if whole is None else wanted, "zero")
+        names, got = part(
+            alone.iloc[:0] if whole is None else whole,
+            replace(how, requests=rest),
+            missing if whole is None else wanted,
+            "zero",
+        )
         at = {name: i for i, name in enumerate(names)}
         values |= {k: [v[at[name]] for name in missing] for k, v in got.items()}
     for x in how.requests:
@@ -200,18 +242,27 @@ def evaluate_validated(q: pd.DataFrame, r: pd.DataFrame, how: Plan) -> Evaluatio
     return finish(q, how, *evaluate_part(q, r, how, how.settings.queries), run=r)
 
 
-def merge_parts(parts: Sequence[tuple[list[str], dict[str, list[Any]]]],
-                how: Plan) -> tuple[list[str], dict[str, list[Any]]]:
+def merge_parts(
+    parts: Sequence[tuple[list[str], dict[str, list[Any]]]], how: Plan
+) -> tuple[list[str], dict[str, list[Any]]]:
     """Per-query values of disjoint parts, in query order (as one :func:`evaluate_part` would give)."""
     where = sorted((qid, k, i) for k, (qs, _) in enumerate(parts) for i, qid in enumerate(qs))
     names = [x.name for x in how.requests]
     names += [name for name in dict.fromkeys(n for _, values in parts for n in values) if name not in names]
-    return ([qid for qid, _, _ in where],  # a part without a value that is not a request's (evidence): None
-            {name: [parts[k][1][name][i] if name in parts[k][1] else None for _, k, i in where] for name in names})
+    return (
+        [qid for qid, _, _ in where],  # a part without a value that is not a request's (evidence): None
+        {name: [parts[k][1][name][i] if name in parts[k][1] else None for _, k, i in where] for name in names},
+    )
 
 
-def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, list[Any]],
-           run: pd.DataFrame | None = None, part: Part | None = None) -> Evaluation:
+def finish(
+    q: pd.DataFrame,
+    how: Plan,
+    queries: list[str],
+    per_query: dict[str, list[Any]],
+    run: pd.DataFrame | None = None,
+    part: Part | None = None,
+) -> Evaluation:
     """The :class:`Evaluation` of per-query values: with ``-c`` the queries without results added
     (:func:`without_results`, with the whole ``run`` when the route has it, and its ``part``), aggregates,
     notes and unevaluated queries."""
@@ -223,8 +274,12 @@ def finish(q: pd.DataFrame, how: Plan, queries: list[str], per_query: dict[str, 
     if how.settings.queries is not None:
         lines = lines[lines["query"].isin(how.settings.queries)]
     relevant = int((lines["rel"].to_numpy() > 0).sum())  # trec_eval -c's num_rel: every line with rel > 0
-    return replace(finished(how, queries, per_query, set(q["query"].unique()), relevant,
-                            [predicted_note] if predicted_note else []), without_results=added[0])
+    return replace(
+        finished(
+            how, queries, per_query, set(q["query"].unique()), relevant, [predicted_note] if predicted_note else []
+        ),
+        without_results=added[0],
+    )
 
 
 def _predicted_lines(qrels: pd.DataFrame, policy: str) -> tuple[pd.DataFrame, str]:
@@ -236,6 +291,9 @@ def _predicted_lines(qrels: pd.DataFrame, policy: str) -> tuple[pd.DataFrame, st
     which = ", ".join(f"{name} {n}" for name, n in counts.items())
     if policy == "ignore":
         return qrels[~mask].reset_index(drop=True), (
-            f"note: {int(mask.sum())} predicted qrels lines ({which}) are left out (--predicted ignore)")
-    return qrels, (f"note: {int(mask.sum())} of {len(qrels)} qrels lines are predicted by a classifier ({which}), "
-                   f"not judged by assessors (--predicted ignore leaves them out)")
+            f"note: {int(mask.sum())} predicted qrels lines ({which}) are left out (--predicted ignore)"
+        )
+    return qrels, (
+        f"note: {int(mask.sum())} of {len(qrels)} qrels lines are predicted by a classifier ({which}), "
+        f"not judged by assessors (--predicted ignore leaves them out)"
+    )

@@ -61,22 +61,31 @@ def plan(
     names = measure_names(measures)
     # the measure set of the trec_eval version (9.0.8: its sets, no measure new in 10) and its definitions
     reqs = [m for m in names if isinstance(m, Request)] or requests(
-        for_trec_eval([str(m) for m in names], chosen.trec_eval), adapters)
+        for_trec_eval([str(m) for m in names], chosen.trec_eval), adapters
+    )
     timed = [x.name for x in reqs if x.measure.family.times]
     if documents and timed:
-        raise ParameterError(f"The 'measures' parameter must name measures of document runs: {', '.join(timed)} "
-                             f"{'needs' if len(timed) == 1 else 'need'} time spans (segment runs: video, start, end). "
-                             f"Got a document run instead.")
+        raise ParameterError(
+            f"The 'measures' parameter must name measures of document runs: {', '.join(timed)} "
+            f"{'needs' if len(timed) == 1 else 'need'} time spans (segment runs: video, start, end). "
+            f"Got a document run instead."
+        )
     _check_subtopics(documents, reqs)
     check_rel_info(reqs, rel_info)
     trials = [x.name for x in reqs if x.measure.scope == "trials"]
     if not documents and trials:
-        raise ParameterError(f"The 'measures' parameter must name measures of segment runs: {', '.join(trials)} "
-                             f"{'scores' if len(trials) == 1 else 'score'} (query, utterance) trials (a QUESST key or "
-                             f"TREC qrels, and an STD list or TREC run), not time spans. Got a segment run instead.")
+        raise ParameterError(
+            f"The 'measures' parameter must name measures of segment runs: {', '.join(trials)} "
+            f"{'scores' if len(trials) == 1 else 'score'} (query, utterance) trials (a QUESST key or "
+            f"TREC qrels, and an STD list or TREC run), not time spans. Got a segment run instead."
+        )
     if chosen.trec_eval == "9":
-        reqs = [replace(x, measure=replace(x.measure, family=TREC_EVAL_9[x.measure.family.name]))
-                if x.measure.family.name in TREC_EVAL_9 else x for x in reqs]
+        reqs = [
+            replace(x, measure=replace(x.measure, family=TREC_EVAL_9[x.measure.family.name]))
+            if x.measure.family.name in TREC_EVAL_9
+            else x
+            for x in reqs
+        ]
     return Plan(reqs, replace(chosen, order=chosen.order_for(documents)), default)
 
 
@@ -90,10 +99,12 @@ def check_rel_info(measures: object, rel_info: str) -> None:
     reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], [ExactAdapter()])
     wrong = [x for x in reqs if rel_info not in REL_INFO.get(x.measure.scope, ("qrels",))]
     if wrong:
-        raise ParameterError(f"The 'measures' parameter must name measures of {rel_info} judgements (-R {rel_info}); "
-                             f"{wrong[0].name} reads {' or '.join(REL_INFO.get(wrong[0].measure.scope, ('qrels',)))} "
-                             f"(-R). Got {', '.join(x.name for x in wrong[:3])}{', ...' if len(wrong) > 3 else ''} "
-                             f"instead.")
+        raise ParameterError(
+            f"The 'measures' parameter must name measures of {rel_info} judgements (-R {rel_info}); "
+            f"{wrong[0].name} reads {' or '.join(REL_INFO.get(wrong[0].measure.scope, ('qrels',)))} "
+            f"(-R). Got {', '.join(x.name for x in wrong[:3])}{', ...' if len(wrong) > 3 else ''} "
+            f"instead."
+        )
 
 
 def _check_subtopics(documents: bool, reqs: Sequence[Request]) -> None:
@@ -105,15 +116,19 @@ def _check_subtopics(documents: bool, reqs: Sequence[Request]) -> None:
     labelled = [x.adapter.spec for x in reqs if x.adapter is not None and not isinstance(x.adapter, ExactAdapter)]
     if not documents or labelled:
         why = f"the {labelled[0]} adapter" if labelled else "a segment run"
-        raise ParameterError(f"The 'measures' parameter's diversity measures ({', '.join(wanted)}) read subtopic "
-                             f"qrels of documents (qid subtopic docno rel) judged by the exact adapter; a segment "
-                             f"has no subtopic label. Got {why} instead.")
+        raise ParameterError(
+            f"The 'measures' parameter's diversity measures ({', '.join(wanted)}) read subtopic "
+            f"qrels of documents (qid subtopic docno rel) judged by the exact adapter; a segment "
+            f"has no subtopic label. Got {why} instead."
+        )
     others = [x.name for x in reqs if not x.measure.family.subtopics]
     if others:
-        raise ParameterError(f"The 'measures' parameter must name the diversity measures ({', '.join(wanted)}) "
-                             f"without other measures: their qrels judge a document once per subtopic; evaluate "
-                             f"{', '.join(others[:3])}{', ...' if len(others) > 3 else ''} in another call. Got "
-                             f"both instead.")
+        raise ParameterError(
+            f"The 'measures' parameter must name the diversity measures ({', '.join(wanted)}) "
+            f"without other measures: their qrels judge a document once per subtopic; evaluate "
+            f"{', '.join(others[:3])}{', ...' if len(others) > 3 else ''} in another call. Got "
+            f"both instead."
+        )
 
 
 def reads_subtopics(measures: object) -> bool:
@@ -136,13 +151,14 @@ def measure_names(measures: object) -> list[str] | list[Request]:
             return items
         if all(isinstance(m, str) or _is_ir_measure(m) for m in items):
             return [str(m) for m in items]
-    raise ParameterError(f"The 'measures' parameter must be a measure name such as 'map' or 'P_10', a set such as "
-                         f"'official', or a non-empty list of them. Got {shown(measures)} instead.")
+    raise ParameterError(
+        f"The 'measures' parameter must be a measure name such as 'map' or 'P_10', a set such as "
+        f"'official', or a non-empty list of them. Got {shown(measures)} instead."
+    )
 
 
 def _is_ir_measure(x: object) -> bool:
     return type(x).__module__.split(".")[0] == "ir_measures"
-
 
 
 def emptied(before: Sequence[Sized], after: Sequence[Sized], trec_eval: str) -> list[int]:
@@ -150,8 +166,11 @@ def emptied(before: Sequence[Sized], after: Sequence[Sized], trec_eval: str) -> 
     without a result.  A query ``-c`` adds (in the qrels, not in the run) counts too in trec_eval 10,
     which ranks one unjudged dummy document for it and drops that as well; 9.0.8 averages such a query
     in as 0 without evaluating it.  ``before``/``after``: each query's ranking before and after ``-J``."""
-    return [q for q, (b, a) in enumerate(zip(before, after, strict=True))
-            if len(a) == 0 and (len(b) > 0 or trec_eval != "9")]
+    return [
+        q
+        for q, (b, a) in enumerate(zip(before, after, strict=True))
+        if len(a) == 0 and (len(b) > 0 or trec_eval != "9")
+    ]
 
 
 def measured(data: Prepared, how: Plan) -> dict[str, list[Any]]:
@@ -168,8 +187,14 @@ def measured(data: Prepared, how: Plan) -> dict[str, list[Any]]:
     return compute(data, adapted, how.requests, gone) | evidence(data, adapted, how.settings.time_format, how.default)
 
 
-def finished(how: Plan, queries: list[str], per_query: dict[str, list[Any]], qrels_queries: set[str],
-             relevant_lines: int, notes: Sequence[str] = ()) -> Evaluation:
+def finished(
+    how: Plan,
+    queries: list[str],
+    per_query: dict[str, list[Any]],
+    qrels_queries: set[str],
+    relevant_lines: int,
+    notes: Sequence[str] = (),
+) -> Evaluation:
     """The :class:`Evaluation` of per-query values: aggregates, ``notes`` then the value notes, and the qrels
     queries not evaluated.  ``relevant_lines``: the qrels lines with a grade above 0 (of the chosen queries),
     which trec_eval ``-c`` sums as the exact adapter's ``num_rel``, whatever ``-l``."""
@@ -182,6 +207,11 @@ def finished(how: Plan, queries: list[str], per_query: dict[str, list[Any]], qre
         for x in reqs:
             if x.measure.name == "num_rel" and isinstance(x.adapter, ExactAdapter):
                 summary[x.name] = relevant_lines
-    return Evaluation(queries, reqs, per_query, summary,
-                      [*notes, *evidence_notes(queries, found, how.default), *value_notes(queries, reqs, per_query)],
-                      sorted(qrels_queries - set(queries)))
+    return Evaluation(
+        queries,
+        reqs,
+        per_query,
+        summary,
+        [*notes, *evidence_notes(queries, found, how.default), *value_notes(queries, reqs, per_query)],
+        sorted(qrels_queries - set(queries)),
+    )

@@ -123,8 +123,9 @@ def bounds(qcode: IntArray, n_queries: int) -> IntArray:
     return np.searchsorted(qcode, np.arange(n_queries + 1), side="left").astype(np.int64)
 
 
-def first_results(rows: IntArray, qcode: npt.NDArray[np.integer[Any]], n_queries: int,
-                  max_results: int | None) -> IntArray:
+def first_results(
+    rows: IntArray, qcode: npt.NDArray[np.integer[Any]], n_queries: int, max_results: int | None
+) -> IntArray:
     """The ordered ``rows`` (each query's together, queries in code order) but those after each query's first
     ``max_results`` (trec_eval ``-M``; None: every row)."""
     if max_results is None:
@@ -154,8 +155,9 @@ def check_queries(queries: Sequence[str], qrels_queries: set[str]) -> None:
         raise ParameterError(f"The 'queries' parameter must name queries of the qrels. Got {shown} instead.")
 
 
-def chosen_queries(qrels_queries: set[str], run_queries: set[str], queries: Sequence[str] | None,
-                   missing_queries: str) -> list[str]:
+def chosen_queries(
+    qrels_queries: set[str], run_queries: set[str], queries: Sequence[str] | None, missing_queries: str
+) -> list[str]:
     """The evaluated queries, sorted: qrels queries with results (``missing_queries="skip"``) or all of
     them (``"zero"``), among ``queries`` when given (each of which must be a qrels query)."""
     with_results = run_queries if missing_queries == "skip" else qrels_queries
@@ -165,8 +167,9 @@ def chosen_queries(qrels_queries: set[str], run_queries: set[str], queries: Sequ
     return sorted(set(queries) & with_results)
 
 
-def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, qrels: Columns,
-             relevance_level: int) -> Prepared:
+def assemble(
+    queries: list[str], items: npt.NDArray[np.object_], run: Columns, qrels: Columns, relevance_level: int
+) -> Prepared:
     """The :class:`Prepared` of the evaluated results ``run`` (in evaluation order) and the evaluated
     queries' qrels rows (in file order), each with ``qcode`` and ``icode``: group ids added, qrels sorted by
     (group, start, end) with their positions as given (``listed``), relevant and non-relevant segments merged."""
@@ -186,8 +189,9 @@ def assemble(queries: list[str], items: npt.NDArray[np.object_], run: Columns, q
     q["listed"] = order
 
     def merged(mask: BoolArray) -> Intervals:
-        return merge_intervals(q["gid"][mask], q["qcode"][mask], q["start"][mask].astype(np.float64),
-                               q["end"][mask].astype(np.float64))
+        return merge_intervals(
+            q["gid"][mask], q["qcode"][mask], q["start"][mask].astype(np.float64), q["end"][mask].astype(np.float64)
+        )
 
     rel_mask = q["rel"] >= relevance_level
     rel = merged(rel_mask)
@@ -275,8 +279,9 @@ def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArra
 PAIR_ROWS = 1 << 17
 
 
-def kept_pairs(left_gid: IntArray, right_gid_sorted: IntArray,
-               keep: Callable[[IntArray, IntArray], BoolArray]) -> tuple[IntArray, IntArray]:
+def kept_pairs(
+    left_gid: IntArray, right_gid_sorted: IntArray, keep: Callable[[IntArray, IntArray], BoolArray]
+) -> tuple[IntArray, IntArray]:
     """The pairs of :func:`group_pairs` for which ``keep(i, j)`` holds, in the same order, made for slices of
     the left entries that hold at most :data:`PAIR_ROWS` entries and about as many pairs, and tested
     :data:`PAIR_ROWS` pairs at a time, so that only the kept pairs are ever held together."""
@@ -285,16 +290,27 @@ def kept_pairs(left_gid: IntArray, right_gid_sorted: IntArray,
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     n = len(left_gid)
     made = np.cumsum(groups.count[left_gid])  # the pairs of the left entries up to each
-    cuts = distinct(np.concatenate([[0], np.searchsorted(made, np.arange(PAIR_ROWS, int(made[-1]), PAIR_ROWS),
-                                                         side="right"), np.arange(PAIR_ROWS, n, PAIR_ROWS), [n]]))
+    cuts = distinct(
+        np.concatenate(
+            [
+                [0],
+                np.searchsorted(made, np.arange(PAIR_ROWS, int(made[-1]), PAIR_ROWS), side="right"),
+                np.arange(PAIR_ROWS, n, PAIR_ROWS),
+                [n],
+            ]
+        )
+    )
     del made
     us: list[IntArray] = []
     js: list[IntArray] = []
     for at, stop in pairwise(cuts.tolist()):
         u, j = groups.pairs(left_gid[at:stop], at)
         # one left entry may have more than PAIR_ROWS pairs: keep() asked PAIR_ROWS of them at a time
-        ok = keep(u, j) if len(u) <= PAIR_ROWS else np.concatenate(
-            [keep(u[k:k + PAIR_ROWS], j[k:k + PAIR_ROWS]) for k in range(0, len(u), PAIR_ROWS)])
+        ok = (
+            keep(u, j)
+            if len(u) <= PAIR_ROWS
+            else np.concatenate([keep(u[k : k + PAIR_ROWS], j[k : k + PAIR_ROWS]) for k in range(0, len(u), PAIR_ROWS)])
+        )
         us.append(u[ok])
         js.append(j[ok])
     if len(us) == 1:

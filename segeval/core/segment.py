@@ -52,20 +52,14 @@ class Segment:
     def __post_init__(self) -> None:
         if not isinstance(self.video, str) or not self.video or any(c.isspace() for c in self.video):
             raise ParameterError(
-                f"The 'video' parameter must be a non-empty string without white space. "
-                f"Got {self.video!r} instead."
+                f"The 'video' parameter must be a non-empty string without white space. Got {self.video!r} instead."
             )
         for name in ("start", "end"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
-                    or value < 0:
-                raise ParameterError(
-                    f"The '{name}' parameter must be a finite number >= 0. Got {value!r} instead."
-                )
+            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+                raise ParameterError(f"The '{name}' parameter must be a finite number >= 0. Got {value!r} instead.")
         if self.end < self.start:
-            raise ParameterError(
-                f"The 'end' parameter must be >= start ({self.start!r}). Got {self.end!r} instead."
-            )
+            raise ParameterError(f"The 'end' parameter must be >= start ({self.start!r}). Got {self.end!r} instead.")
 
     @property
     def duration(self) -> float:
@@ -104,8 +98,13 @@ def floor_divide(x: ArrayOrFloat, size: int) -> ArrayOrFloat:
     """``np.floor_divide(x, size)``; an array of whole numbers below 2**51 (times in whole seconds) as
     ``floor(x / size)``, the same value (the quotient cannot round up to the next whole number) in a
     fraction of the time."""
-    if isinstance(x, np.ndarray) and x.dtype == np.float64 and x.size > 256 \
-            and bool((np.floor(x) == x).all()) and bool((np.abs(x) < 2.0**51).all()):
+    if (
+        isinstance(x, np.ndarray)
+        and x.dtype == np.float64
+        and x.size > 256
+        and bool((np.floor(x) == x).all())
+        and bool((np.abs(x) < 2.0**51).all())
+    ):
         return np.floor(x / size)
     return np.floor_divide(x, size)  # type: ignore[no-any-return]
 

@@ -82,12 +82,14 @@ class Param:
 
 THETA = Param("theta", "tiou", "theta", "the IoU threshold theta", Domain(0.0, 1.0, open_low=True))
 BINS = Param("bin_size", "bin_size", "B", "the bin size B (seconds)", Domain(1, MAX_WHOLE, whole=True))
-ASSIGN = Param("assign", "bin_assign", "start|span", "the bin assignment",
-               Domain(words=("span", "start"), numbers=False))
+ASSIGN = Param(
+    "assign", "bin_assign", "start|span", "the bin assignment", Domain(words=("span", "start"), numbers=False)
+)
 WINDOW = Param("tolerance", "tolerance", "T", "the window T (seconds)", Domain(0, MAX_WHOLE, whole=True))
 T_COLLAR = Param("t_collar", "t_collar", "t", "the collar t (seconds)", NONNEGATIVE)
-LENGTH_SHARE = Param("percentage_of_length", "percentage_of_length", "p", "the offset collar's share p of the length",
-                     NONNEGATIVE)
+LENGTH_SHARE = Param(
+    "percentage_of_length", "percentage_of_length", "p", "the offset collar's share p of the length", NONNEGATIVE
+)
 
 
 def kind(documents: bool) -> str:
@@ -101,9 +103,11 @@ def check_relevance_level(level: object) -> int:
     if isinstance(level, bool) or not isinstance(level, int):
         raise ParameterError(f"The 'relevance_level' parameter must be an integer. Got {shown(level)} instead.")
     if level < 0:
-        raise ParameterError(f"The 'relevance_level' parameter must be an integer >= 0 (trec_eval's -l -1 would "
-                             f"count results missing from the qrels as relevant; segeval refuses it, "
-                             f"docs/trec_eval-semantics.md). Got {shown(level)} instead.")
+        raise ParameterError(
+            f"The 'relevance_level' parameter must be an integer >= 0 (trec_eval's -l -1 would "
+            f"count results missing from the qrels as relevant; segeval refuses it, "
+            f"docs/trec_eval-semantics.md). Got {shown(level)} instead."
+        )
     return level
 
 
@@ -155,10 +159,14 @@ class Settings:
         check_choice("predicted", self.predicted, PREDICTED)
         if self.queries is not None:
             given: Any = self.queries
-            if isinstance(given, str) or not isinstance(given, Sequence | set | frozenset) \
-                    or not all(isinstance(q, str) for q in given):
-                raise ParameterError(f"The 'queries' parameter must be a list of query ids (strings). Got "
-                                     f"{shown(given)} instead.")
+            if (
+                isinstance(given, str)
+                or not isinstance(given, Sequence | set | frozenset)
+                or not all(isinstance(q, str) for q in given)
+            ):
+                raise ParameterError(
+                    f"The 'queries' parameter must be a list of query ids (strings). Got {shown(given)} instead."
+                )
             object.__setattr__(self, "queries", tuple(given))
         for param in (BINS, ASSIGN, WINDOW, THETA, T_COLLAR, LENGTH_SHARE):  # the adapters' declared domains
             param.check(getattr(self, param.setting), param.setting)
@@ -172,8 +180,9 @@ class Settings:
         names = {f.name for f in fields(self)}
         unknown = sorted(set(changes) - names)
         if unknown:
-            raise ParameterError(f"The {unknown[0]!r} parameter is not a setting. Expected one of "
-                                 f"{', '.join(sorted(names))}.")
+            raise ParameterError(
+                f"The {unknown[0]!r} parameter is not a setting. Expected one of {', '.join(sorted(names))}."
+            )
         given = {k: v for k, v in changes.items() if v is not None}
         return replace(self, **given) if given else self
 
@@ -187,8 +196,10 @@ def settings_of(settings: object) -> Settings:
         return settings
     if isinstance(settings, dict):
         return Settings().but(**settings)
-    raise ParameterError(f"The 'settings' parameter must be a segeval.Settings, a dict of its fields or None. "
-                         f"Got {type(settings).__name__} instead.")
+    raise ParameterError(
+        f"The 'settings' parameter must be a segeval.Settings, a dict of its fields or None. "
+        f"Got {type(settings).__name__} instead."
+    )
 
 
 def _check_bool(name: str, value: object) -> None:
@@ -229,11 +240,12 @@ class EngineOptions:
             CUTOFF.check("jobs", self.jobs)
         check_choice("engine", self.engine, ENGINES)
         if self.scheduler is not None and self.engine != "dask":
-            raise ParameterError(f"The 'scheduler' parameter needs --engine dask. Got --engine {self.engine} "
-                                 f"instead.")
+            raise ParameterError(f"The 'scheduler' parameter needs --engine dask. Got --engine {self.engine} instead.")
         if self.engine == "dask" and self.memory == "chunked":
-            raise ParameterError("The 'memory' parameter must be 'auto' or 'in-memory' with --engine dask (its "
-                                 "workers read each run whole). Got 'chunked' instead.")
+            raise ParameterError(
+                "The 'memory' parameter must be 'auto' or 'in-memory' with --engine dask (its "
+                "workers read each run whole). Got 'chunked' instead."
+            )
         _check_bool("quiet", self.quiet)
         DASK_TIMEOUTS.check("dask_timeout", self.dask_timeout)
 
@@ -274,18 +286,24 @@ class Job:
     def __post_init__(self) -> None:
         given: Any = self.measures
         if isinstance(given, str) or not isinstance(given, Sequence) or not all(isinstance(m, str) for m in given):
-            raise ParameterError(f"The 'measures' parameter must be a list of measure names. Got {shown(given)} "
-                                 f"instead.")
+            raise ParameterError(
+                f"The 'measures' parameter must be a list of measure names. Got {shown(given)} instead."
+            )
         object.__setattr__(self, "measures", tuple(given))
         specs: Any = self.adapters
         if isinstance(specs, str) or not isinstance(specs, Sequence) or not all(isinstance(a, str) for a in specs):
-            raise ParameterError(f"The 'adapters' parameter must be a list of adapter specs such as ['overlap']. Got "
-                                 f"{shown(specs)} instead.")
+            raise ParameterError(
+                f"The 'adapters' parameter must be a list of adapter specs such as ['overlap']. Got "
+                f"{shown(specs)} instead."
+            )
         object.__setattr__(self, "adapters", tuple(specs))
         if not isinstance(self.settings, Settings):
-            raise ParameterError(f"The 'settings' parameter must be a segeval.Settings. Got "
-                                 f"{type(self.settings).__name__} instead.")
+            raise ParameterError(
+                f"The 'settings' parameter must be a segeval.Settings. Got {type(self.settings).__name__} instead."
+            )
         _check_bool("lenient", self.lenient)
         if not isinstance(self.engine, EngineOptions):
-            raise ParameterError(f"The 'engine' parameter must be a segeval.core.settings.EngineOptions. Got "
-                                 f"{type(self.engine).__name__} instead.")
+            raise ParameterError(
+                f"The 'engine' parameter must be a segeval.core.settings.EngineOptions. Got "
+                f"{type(self.engine).__name__} instead."
+            )

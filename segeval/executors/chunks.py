@@ -44,6 +44,7 @@ class NotGrouped(Exception):
 
 # ----------------------------------------------------------------------------- reading
 
+
 def _shift(e: InputError, offset: int) -> InputError:
     """The error with its line number moved from chunk-relative to absolute."""
     line = None if e.line is None else e.line + offset
@@ -66,7 +67,7 @@ class _QrelsByQuery:
 
     def take(self, queries: Sequence[str]) -> pd.DataFrame:
         codes = [self.code[q] for q in queries]
-        pieces = [self.order[self.bounds[c]:self.bounds[c + 1]] for c in codes]
+        pieces = [self.order[self.bounds[c] : self.bounds[c + 1]] for c in codes]
         rows = np.sort(np.concatenate(pieces)) if pieces else np.zeros(0, dtype=np.int64)
         return self.qrels.take(rows)
 
@@ -87,8 +88,16 @@ def _join(frames: list[pd.DataFrame]) -> pd.DataFrame:
 
 # -------------------------------------------------------------------------- evaluation
 
-def evaluate_run(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format: str = "auto",
-                 on_error: OnError | None = None, progress: bool = False) -> RunResult:
+
+def evaluate_run(
+    qrels: pd.DataFrame,
+    path: str | Path,
+    job: Job,
+    *,
+    run_format: str = "auto",
+    on_error: OnError | None = None,
+    progress: bool = False,
+) -> RunResult:
     """Read, validate and evaluate one run file against validated qrels, with ``job``'s measures,
     adapter and settings.
 
@@ -106,8 +115,7 @@ def evaluate_run(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format:
     if read_in_chunks(str(path), memory, job.measures)[0]:
         try:
             with Progress(input_size(path), "MiB", quiet=not progress, scale=2**20) as bar:
-                return evaluate_chunked(qrels, path, job, run_format=run_format, on_error=on_error,
-                                        on_read=bar.advance)
+                return evaluate_chunked(qrels, path, job, run_format=run_format, on_error=on_error, on_read=bar.advance)
         except NotGrouped as exc:
             notes.append(exc.note)
     r = validate_run(read_run(path, run_format, time_format, on_error), on_error)
@@ -118,8 +126,15 @@ def evaluate_run(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format:
     return RunResult(ev, trec_runid(r["run"]), notes=notes)
 
 
-def evaluate_chunked(qrels: pd.DataFrame, path: str | Path, job: Job, *, run_format: str = "auto",
-                     on_error: OnError | None = None, on_read: Callable[[int], object] | None = None) -> RunResult:
+def evaluate_chunked(
+    qrels: pd.DataFrame,
+    path: str | Path,
+    job: Job,
+    *,
+    run_format: str = "auto",
+    on_error: OnError | None = None,
+    on_read: Callable[[int], object] | None = None,
+) -> RunResult:
     """:func:`evaluate_run`'s chunked path (``job.engine.chunk_lines`` lines at a time); raises
     :class:`NotGrouped` for a run not grouped by query.  ``on_read`` is told the bytes of the file
     read so far, block by block."""
@@ -160,13 +175,16 @@ class _Chunked:
                 self._evaluate(complete)
         except Regrouped as exc:
             line = int(exc.rows["line"].to_numpy()[exc.row])  # type: ignore[index]
-            raise NotGrouped(f"note: {self.name} is not grouped by query (query '{exc.key}' appears again on "
-                             f"line {line}); reading it in memory") from None
+            raise NotGrouped(
+                f"note: {self.name} is not grouped by query (query '{exc.key}' appears again on "
+                f"line {line}); reading it in memory"
+            ) from None
         assert self.fmt is not None
         if self.rows == 0:
             self._report_skipped([])
-            raise InputError(self.name, f"has no data lines; expected {self.fmt.name} lines such as "
-                                        f"'{self.fmt.example}'")
+            raise InputError(
+                self.name, f"has no data lines; expected {self.fmt.name} lines such as '{self.fmt.example}'"
+            )
         return self._result()
 
     def _frames(self, chunks: Iterator[tuple[int, bytes]]) -> Iterator[pd.DataFrame]:
@@ -200,8 +218,12 @@ class _Chunked:
 
     def _plan(self) -> None:
         try:
-            self.how = plan(self.documents, list(self.job.measures), adapters=list(self.job.adapters) or None,
-                            settings=self.job.settings)
+            self.how = plan(
+                self.documents,
+                list(self.job.measures),
+                adapters=list(self.job.adapters) or None,
+                settings=self.job.settings,
+            )
             if self.how.settings.queries is not None:
                 check_queries(self.how.settings.queries, self.by_query.queries)
             assert self.fmt is not None
@@ -250,8 +272,9 @@ class _Chunked:
     def _value_errors(self) -> list[InputError]:
         shown = self.problems if self.lenient else self.problems[:1]
         texts = line_texts(self.name, {line for line, _, _ in shown})
-        return [InputError(self.name, problem, line=line, text=texts.get(line), kind=kind)
-                for line, problem, kind in shown]
+        return [
+            InputError(self.name, problem, line=line, text=texts.get(line), kind=kind) for line, problem, kind in shown
+        ]
 
     def _report_skipped(self, value_errors: list[InputError]) -> None:
         if self.on_error is not None:

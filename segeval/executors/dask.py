@@ -50,16 +50,25 @@ def connect(scheduler: str | None, jobs: int | None) -> tuple[Any, Any]:
     try:
         distributed: Any = importlib.import_module("dask.distributed")
     except ImportError:
-        raise SegevalError("The dask engine needs dask.distributed, which is not installed; install it with "
-                           "pip install 'segeval[dask]'.") from None
+        raise SegevalError(
+            "The dask engine needs dask.distributed, which is not installed; install it with "
+            "pip install 'segeval[dask]'."
+        ) from None
     if scheduler:
         try:
             return distributed.Client(scheduler, timeout=CONNECT_TIMEOUT), None
         except Exception as exc:  # OSError, TimeoutError, ValueError for a malformed address
-            raise SegevalError(f"Cannot reach the Dask scheduler at {scheduler!r} ({exc}); expected the address "
-                               f"of a running 'dask scheduler', such as tcp://host:8786.") from None
-    cluster = distributed.LocalCluster(n_workers=jobs or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                                       dashboard_address=":0", silence_logs=logging.ERROR)
+            raise SegevalError(
+                f"Cannot reach the Dask scheduler at {scheduler!r} ({exc}); expected the address "
+                f"of a running 'dask scheduler', such as tcp://host:8786."
+            ) from None
+    cluster = distributed.LocalCluster(
+        n_workers=jobs or os.cpu_count() or 1,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        silence_logs=logging.ERROR,
+    )
     return distributed.Client(cluster), cluster
 
 
@@ -81,8 +90,11 @@ def _read(path: str, shown: str, time_format: str, lenient: bool) -> Read:
     try:
         r = validate_run(read_run(path, time_format=time_format, on_error=on_error), on_error)
     except SegevalError as exc:
-        return None, False, RunResult(None, skipped=[_named(e, path, shown) for e in skipped],
-                                      error=_named(exc, path, shown))
+        return (
+            None,
+            False,
+            RunResult(None, skipped=[_named(e, path, shown) for e in skipped], error=_named(exc, path, shown)),
+        )
     return r, is_documents(r), RunResult(None, trec_runid(r["run"]), [_named(e, path, shown) for e in skipped])
 
 
@@ -107,8 +119,9 @@ def plans(job: Job) -> Plans:
     out: Plans = {}
     for documents in (False, True):
         try:
-            out[documents] = plan(documents, list(job.measures), adapters=list(job.adapters) or None,
-                                  settings=job.settings)
+            out[documents] = plan(
+                documents, list(job.measures), adapters=list(job.adapters) or None, settings=job.settings
+            )
         except SegevalError as exc:
             out[documents] = exc
     return out
@@ -154,8 +167,9 @@ def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Call
                 cluster.close()
 
 
-def _map(client: Any, where: str, qrels: pd.DataFrame, runs: Sequence[str], job: Job,
-         then: Callable[[RunResult], T]) -> list[T]:
+def _map(
+    client: Any, where: str, qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[[RunResult], T]
+) -> list[T]:
     from segeval.executors.progress import Progress
 
     wait_for = job.engine.dask_timeout
@@ -165,12 +179,23 @@ def _map(client: Any, where: str, qrels: pd.DataFrame, runs: Sequence[str], job:
     q = client.scatter(qrels, broadcast=True)
     hows = plans(job)
     sent = client.scatter([hows], broadcast=True)[0]  # one copy per worker, not one per task
-    reads = [client.submit(_read, r if is_stream(r) else os.path.abspath(r), r, job.settings.time_format,
-                           job.lenient, key=f"segeval-read-{tag}-{i}", pure=False)
-             for i, r in enumerate(runs)]
+    reads = [
+        client.submit(
+            _read,
+            r if is_stream(r) else os.path.abspath(r),
+            r,
+            job.settings.time_format,
+            job.lenient,
+            key=f"segeval-read-{tag}-{i}",
+            pure=False,
+        )
+        for i, r in enumerate(runs)
+    ]
     metas = [client.submit(_meta, f, key=f"segeval-meta-{tag}-{i}") for i, f in enumerate(reads)]
-    parts = [[client.submit(_evaluate_partition, q, f, k, n, sent, key=f"segeval-part-{tag}-{i}-{k}")
-              for k in range(n)] for i, f in enumerate(reads)]
+    parts = [
+        [client.submit(_evaluate_partition, q, f, k, n, sent, key=f"segeval-part-{tag}-{i}-{k}") for k in range(n)]
+        for i, f in enumerate(reads)
+    ]
     out: list[T] = []
     with Progress(len(runs), "runs", quiet=job.engine.quiet) as progress:
         for i, meta_future in enumerate(metas):
@@ -189,9 +214,11 @@ def _workers(client: Any, where: str, wait_for: float, when: str) -> None:
     try:
         client.wait_for_workers(1, timeout=wait_for)
     except (TimeoutError, OSError):
-        raise SegevalError(f"The Dask cluster at {where} has no worker {when} (waited {wait_for:g} s, "
-                           f"--dask-timeout); expected at least one, started with 'dask worker "
-                           f"SCHEDULER-ADDRESS'.") from None
+        raise SegevalError(
+            f"The Dask cluster at {where} has no worker {when} (waited {wait_for:g} s, "
+            f"--dask-timeout); expected at least one, started with 'dask worker "
+            f"SCHEDULER-ADDRESS'."
+        ) from None
 
 
 def _results(client: Any, where: str, wait_for: float, futures: list[Any]) -> list[Any]:
@@ -211,8 +238,9 @@ def _results(client: Any, where: str, wait_for: float, futures: list[Any]) -> li
     except SegevalError:
         raise
     except Exception as exc:  # KilledWorker, CancelledError, a worker's own failure
-        raise SegevalError(f"The Dask cluster at {where} could not evaluate a run: {type(exc).__name__}: {exc}") \
-            from None
+        raise SegevalError(
+            f"The Dask cluster at {where} could not evaluate a run: {type(exc).__name__}: {exc}"
+        ) from None
 
 
 def _no_restarts(cluster: Any) -> None:
@@ -223,8 +251,9 @@ def _no_restarts(cluster: Any) -> None:
         nanny.status = Status.closing
 
 
-def _evaluated(qrels: pd.DataFrame, meta: RunResult, results: list[Part | SegevalError | None],
-               how: Plan | SegevalError) -> RunResult:
+def _evaluated(
+    qrels: pd.DataFrame, meta: RunResult, results: list[Part | SegevalError | None], how: Plan | SegevalError
+) -> RunResult:
     """One run's result from its partitions' results, with the single-process engine's errors."""
     try:
         if meta.error is not None:

@@ -20,8 +20,11 @@ from contextlib import contextmanager, suppress
 from types import FrameType
 
 #: the signals that stop segeval, and their names in the message
-SIGNALS = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM",
-           **({signal.SIGHUP: "SIGHUP"} if hasattr(signal, "SIGHUP") else {})}
+SIGNALS = {
+    signal.SIGINT: "SIGINT",
+    signal.SIGTERM: "SIGTERM",
+    **({signal.SIGHUP: "SIGHUP"} if hasattr(signal, "SIGHUP") else {}),
+}
 SIGHUP = getattr(signal, "SIGHUP", None)
 #: the process that forks workers, recorded before each fork (a worker whose parent is gone ends)
 _parent = [os.getpid()]
@@ -191,7 +194,7 @@ def descendants(pid: int | None = None) -> list[int]:
                 stat = f.read()
         except OSError:
             continue
-        fields = stat[stat.rfind(b")") + 2:].split()  # after "pid (command) ": state, ppid, ...
+        fields = stat[stat.rfind(b")") + 2 :].split()  # after "pid (command) ": state, ppid, ...
         if len(fields) > 1 and fields[0] != b"Z":
             children.setdefault(int(fields[1]), []).append(int(entry))
     out: list[int] = []

@@ -14,8 +14,9 @@ if TYPE_CHECKING:
     from segeval.core.evaluation import Evaluation
 
 
-def me13sh_evaluation(qrels_path: str, run_path: str, kind: str, measures: Sequence[str],
-                      adapters: Sequence[Adapter]) -> Evaluation | None:
+def me13sh_evaluation(
+    qrels_path: str, run_path: str, kind: str, measures: Sequence[str], adapters: Sequence[Adapter]
+) -> Evaluation | None:
     """The :class:`~segeval.core.evaluation.Evaluation` of ``segeval me13sh`` on MediaEval qrels and a run of
     ``kind`` (linking or search) with M.S times, every query, or None when the usual path must decide."""
     from segeval.core.plan import plan

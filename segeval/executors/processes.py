@@ -157,8 +157,14 @@ def evaluate_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job) -> list[Ru
     return map_runs(qrels, runs, job, keep_result)
 
 
-def evaluate_many(qrels: pd.DataFrame, runs: Sequence[str], job: Job, *,
-                  render: Callable[[Evaluation, str, int, str], str], complete: bool) -> list[Outcome]:
+def evaluate_many(
+    qrels: pd.DataFrame,
+    runs: Sequence[str],
+    job: Job,
+    *,
+    render: Callable[[Evaluation, str, int, str], str],
+    complete: bool,
+) -> list[Outcome]:
     """``segeval eval``'s outcome of every run, rendered with ``render(evaluation, runid, skipped, file)``
     (in the worker)."""
     return map_runs(qrels, runs, job, partial(outcome, render=render, complete=complete))

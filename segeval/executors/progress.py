@@ -13,8 +13,9 @@ from typing import TextIO
 class Progress:
     """``with Progress(total, "runs") as p: ... p.advance()``; draws only on a terminal and not ``quiet``."""
 
-    def __init__(self, total: int, unit: str, *, quiet: bool = False, stream: TextIO | None = None,
-                 scale: int = 1) -> None:
+    def __init__(
+        self, total: int, unit: str, *, quiet: bool = False, stream: TextIO | None = None, scale: int = 1
+    ) -> None:
         """``scale``: counts are shown divided by it (bytes as MiB: ``scale=2**20``)."""
         self.total, self.unit, self.done, self.scale = total, unit, 0, scale
         self.stream = stream if stream is not None else sys.stderr
@@ -36,10 +37,14 @@ class Progress:
         eta = f"{elapsed / self.done * (self.total - self.done):.0f}s" if self.done else "--"
         width = 24
         filled = int(width * self.done / self.total) if self.total else width
-        done, total = (f"{self.done}", f"{self.total}") if self.scale == 1 else \
-            (f"{self.done / self.scale:.0f}", f"{self.total / self.scale:.0f}")
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {self.unit}, "
-                          f"{elapsed:.0f}s elapsed, ETA {eta} ")
+        done, total = (
+            (f"{self.done}", f"{self.total}")
+            if self.scale == 1
+            else (f"{self.done / self.scale:.0f}", f"{self.total / self.scale:.0f}")
+        )
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {self.unit}, {elapsed:.0f}s elapsed, ETA {eta} "
+        )
         self.stream.flush()
 
     def __exit__(self, *exc: object) -> None:

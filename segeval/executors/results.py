@@ -38,5 +38,7 @@ class Outcome:
 
 def unevaluated_note(count: int) -> str:
     """The note on ``count`` qrels queries without results in the run (``segeval eval`` without ``-c``)."""
-    return (f"note: {plural(count, 'qrels query', 'qrels queries')} {verb(count, 'has', 'have')} no results in the "
-            f"run and are not averaged (-c counts them as 0)")
+    return (
+        f"note: {plural(count, 'qrels query', 'qrels queries')} {verb(count, 'has', 'have')} no results in the "
+        f"run and are not averaged (-c counts them as 0)"
+    )

@@ -52,8 +52,9 @@ class Route:
         return Route("table", "whole" if self.whole_if_ungrouped else self.executor, why)
 
 
-def read_in_chunks(path: str, memory: str, measures: Sequence[str] = (), auto_bytes: int | None = None
-                   ) -> tuple[bool, str]:
+def read_in_chunks(
+    path: str, memory: str, measures: Sequence[str] = (), auto_bytes: int | None = None
+) -> tuple[bool, str]:
     """Whether ``memory`` (``auto``, ``chunked``, ``in-memory``) reads the run at ``path`` in chunks,
     and why: ``auto`` does for files of at least ``auto_bytes`` (None: :data:`~segeval.core.settings.AUTO_BYTES`; the
     byte scanner's document routes: :data:`~segeval.core.settings.SCANNER_AUTO_BYTES`; gzip files: a
@@ -81,8 +82,7 @@ def read_in_chunks(path: str, memory: str, measures: Sequence[str] = (), auto_by
         except OSError:
             return False, "the file cannot be read: the reader says why"
         kind = "a gzip file" if gz else "a file"
-    why = (f"--memory auto: {kind} of {size / 2**20:.1f} MiB (chunks from "
-           f"{auto_bytes / (4 if gz else 1) / 2**20:g} MiB)")
+    why = f"--memory auto: {kind} of {size / 2**20:.1f} MiB (chunks from {auto_bytes / (4 if gz else 1) / 2**20:g} MiB)"
     return size * (4 if gz else 1) >= auto_bytes, why
 
 
@@ -117,8 +117,9 @@ def lane_requests(names: Sequence[str]) -> list[Request] | None:
     return reqs if all(x.measure.batchable and x.adapter is not None for x in reqs) else None
 
 
-def _refusals(qrels: str, runs: Sequence[str], job: Job, output: str, outputs: tuple[str, ...],
-              orders: tuple[str | None, ...]) -> list[str]:
+def _refusals(
+    qrels: str, runs: Sequence[str], job: Job, output: str, outputs: tuple[str, ...], orders: tuple[str | None, ...]
+) -> list[str]:
     """What keeps a byte-scanner lane (taking ``outputs`` and ``orders``) from a ``segeval eval`` job."""
     s, engine = job.settings, job.engine.engine
     reasons = [
@@ -194,8 +195,12 @@ def route(qrels: str, runs: Sequence[str], job: Job, output: str = "trec") -> Ro
     if len(runs) > 1:
         workers = min(len(runs), jobs or os.cpu_count() or 1)
         if workers > 1:
-            return Route("table", "processes", f"{plural(len(runs), 'run')}, {workers} worker processes; each "
-                                               f"worker reads a run whole or in chunks by --memory {job.engine.memory}")
+            return Route(
+                "table",
+                "processes",
+                f"{plural(len(runs), 'run')}, {workers} worker processes; each "
+                f"worker reads a run whole or in chunks by --memory {job.engine.memory}",
+            )
         return Route("table", "whole", f"{plural(len(runs), 'run')}, one process (-j 1)")
     memory, measures = job.engine.memory, job.measures
     chunks, size = read_in_chunks(runs[0], memory, measures)
@@ -211,6 +216,7 @@ def route(qrels: str, runs: Sequence[str], job: Job, output: str = "trec") -> Ro
         return Route("table", executor, f"{refusal}; {size}")
     scanner_chunks, size = read_in_chunks(runs[0], memory, measures, min(SCANNER_AUTO_BYTES, AUTO_BYTES))
     if scanner_chunks and not chunks:  # from SCANNER_AUTO_BYTES; below AUTO_BYTES an ungrouped run is read whole
-        return Route("scanner", "chunks", f"a plain TREC job; {size}; whole if not grouped by query",
-                     whole_if_ungrouped=True)
+        return Route(
+            "scanner", "chunks", f"a plain TREC job; {size}; whole if not grouped by query", whole_if_ungrouped=True
+        )
     return Route("scanner", "chunks" if scanner_chunks else "whole", f"a plain TREC job; {size}")

@@ -26,8 +26,9 @@ from segeval.reports.trec import runid as trec_runid
 Rows = tuple[Words, Words, FloatArray]  # a run's query tokens, docno tokens and scores
 
 
-def stream_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions, whole_if_ungrouped: bool = False
-                ) -> tuple[str, str] | None:
+def stream_eval(
+    qrels_path: str, run_path: str, job: Job, out: OutputOptions, whole_if_ungrouped: bool = False
+) -> tuple[str, str] | None:
     """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide; a
     progress line (MiB read) on stderr when it is a terminal (not with ``job.engine.quiet``).
     ``whole_if_ungrouped``: a run not grouped by query is read whole by the fast lane
@@ -40,8 +41,13 @@ def stream_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions, wh
     return None if v is None else printed(v, job, out, run_path)
 
 
-def stream_values(qrels_path: str, run_path: str, job: Job, on_read: Callable[[int], object] | None = None,
-                  whole_if_ungrouped: bool = False) -> LaneResult | None:
+def stream_values(
+    qrels_path: str,
+    run_path: str,
+    job: Job,
+    on_read: Callable[[int], object] | None = None,
+    whole_if_ungrouped: bool = False,
+) -> LaneResult | None:
     """The lane's :class:`LaneResult` of this job, reading the run in batches of ``job.engine.chunk_lines``
     lines; None when the usual path must decide (a run not grouped by query: with ``whole_if_ungrouped``,
     the fast lane reads it whole).  ``on_read`` is told the bytes of the run read so far, block by block."""
@@ -131,8 +137,11 @@ def _joined(parts: list[Rows]) -> Rows:
         return parts[0]
     k = max(p[0].shape[1] for p in parts)
     d = max(p[1].shape[1] for p in parts)
-    return (np.concatenate([pad_words(p[0], k) for p in parts]), np.concatenate([pad_words(p[1], d) for p in parts]),
-            np.concatenate([p[2] for p in parts]))
+    return (
+        np.concatenate([pad_words(p[0], k) for p in parts]),
+        np.concatenate([pad_words(p[1], d) for p in parts]),
+        np.concatenate([p[2] for p in parts]),
+    )
 
 
 def _cut(rows: Rows, start: int, stop: int | None) -> Rows:

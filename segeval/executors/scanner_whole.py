@@ -55,8 +55,16 @@ def printed(v: LaneResult, job: Job, out: OutputOptions, run_path: str) -> tuple
     from segeval.executors.results import unevaluated_note
     from segeval.reports.trec import render_values
 
-    text = render_values(v.queries, v.requests, v.per_query, v.summary, v.runid, per_query=out.per_query,
-                         summary=out.summary, header=out.header)
+    text = render_values(
+        v.queries,
+        v.requests,
+        v.per_query,
+        v.summary,
+        v.runid,
+        per_query=out.per_query,
+        summary=out.summary,
+        header=out.header,
+    )
     complete = job.settings.missing_queries == "zero"
     note = "" if complete or not v.unevaluated else render_note(named(unevaluated_note(v.unevaluated), run_path))
     return text, (note + "\n" if note else "")
@@ -87,8 +95,9 @@ def whole_values(q: LaneQrels, run_path: str, job: Job, reqs: list[Request]) -> 
 
 def scan_run(data: bytes | Iterable[bytes]) -> Scanned | None:
     """A TREC run's query and docno tokens, scores, and first tag, as the lanes read them (ranks only checked)."""
-    return scan_format(data, TREC_RUN, text=("query", "item"), floats=("score",), checked_ints=("rank",),
-                       first=("run",))
+    return scan_format(
+        data, TREC_RUN, text=("query", "item"), floats=("score",), checked_ints=("rank",), first=("run",)
+    )
 
 
 def lane_qrels(path: str) -> LaneQrels | None:
@@ -119,18 +128,21 @@ def _evaluate(qrels: LaneQrels, r: Scanned, job: Job, reqs: list[Request]) -> La
     run_names = set(query_names(r.text["query"]))
     extra = [c for c, name in enumerate(qrels.names) if name not in run_names]
     runid = trec_runid([r.last["run"].decode("utf-8")])
-    got = batch_values(r.text.pop("query"), r.text.pop("item"), r.floats.pop("score"), qrels, reqs, job.settings,
-                       extra)  # popped: each column is freed once used; extra: their judgements checked
+    got = batch_values(
+        r.text.pop("query"), r.text.pop("item"), r.floats.pop("score"), qrels, reqs, job.settings, extra
+    )  # popped: each column is freed once used; extra: their judgements checked
     if got is None:
         return None  # a document twice for a query (run) or judged twice (qrels): the usual path says so
     names, values = got
     keep = [i for i, name in enumerate(names) if name in run_names]
-    return finish_values(qrels, [names[i] for i in keep], {k: [v[i] for i in keep] for k, v in values.items()},
-                         reqs, job, runid)
+    return finish_values(
+        qrels, [names[i] for i in keep], {k: [v[i] for i in keep] for k, v in values.items()}, reqs, job, runid
+    )
 
 
-def finish_values(qrels: LaneQrels, names: list[str], per_query: dict[str, list[Any]], reqs: list[Request],
-                  job: Job, runid: str) -> LaneResult:
+def finish_values(
+    qrels: LaneQrels, names: list[str], per_query: dict[str, list[Any]], reqs: list[Request], job: Job, runid: str
+) -> LaneResult:
     """:class:`LaneResult` from the run's evaluated queries (sorted) and their values: with ``-c`` the qrels
     queries without results added (:func:`segeval.core.pipeline.without_results`), then
     :func:`segeval.core.plan.finished`."""
@@ -144,8 +156,9 @@ def finish_values(qrels: LaneQrels, names: list[str], per_query: dict[str, list[
     return LaneResult(names, reqs, per_query, ev.summary, runid, len(ev.unevaluated))
 
 
-def _with_missing(qrels: LaneQrels, missing: list[int], names: list[str], per_query: dict[str, list[Any]],
-                  how: Plan) -> tuple[list[str], dict[str, list[Any]]]:
+def _with_missing(
+    qrels: LaneQrels, missing: list[int], names: list[str], per_query: dict[str, list[Any]], how: Plan
+) -> tuple[list[str], dict[str, list[Any]]]:
     """The values of the run's queries and of the qrels queries ``missing`` (codes), which have no result."""
     import numpy as np
     import pandas as pd
@@ -154,7 +167,14 @@ def _with_missing(qrels: LaneQrels, missing: list[int], names: list[str], per_qu
 
     rows = qrels.rows(np.asarray(missing, dtype=np.int64))
     docs = np.ascontiguousarray(qrels.docs[rows])
-    q = pd.DataFrame({"query": np.repeat([qrels.names[c] for c in missing], np.diff(qrels.offsets)[missing]),
-                      "item": [t.decode("utf-8") for t in docs.view(f"S{8 * docs.shape[1]}").ravel().tolist()],
-                      "start": np.nan, "end": np.nan, "rel": qrels.rel[rows], "line": 0})
+    q = pd.DataFrame(
+        {
+            "query": np.repeat([qrels.names[c] for c in missing], np.diff(qrels.offsets)[missing]),
+            "item": [t.decode("utf-8") for t in docs.view(f"S{8 * docs.shape[1]}").ravel().tolist()],
+            "start": np.nan,
+            "end": np.nan,
+            "rel": qrels.rel[rows],
+            "line": 0,
+        }
+    )
     return merge_parts([(names, per_query), without_results(q, how, names)], how)

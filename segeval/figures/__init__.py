@@ -25,13 +25,12 @@ def label(text: str, width: int = LABEL_WIDTH) -> str:
     """``text`` for display: control characters escaped, cut to ``width`` characters with "..." (full
     ids stay in the data files)."""
     shown = printable(text)
-    return shown if len(shown) <= width else shown[:max(1, width - 3)] + "..."
+    return shown if len(shown) <= width else shown[: max(1, width - 3)] + "..."
 
 
 #: ten colours (matplotlib's tab10, colour-blind-safer than its default order past it); runs past ten
 #: change line style and marker too, so no two of up to 40 runs share a look
-COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
-           "#17becf")
+COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
 LINES = ("-", "--", ":", "-.")
 MARKERS = ("o", "s", "^", "D")
 
@@ -66,8 +65,14 @@ def _notes_for_warnings() -> None:
     if getattr(warnings.showwarning, "_segeval", False):
         return
 
-    def showwarning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
-                    file: Any = None, line: str | None = None) -> None:
+    def showwarning(
+        message: Warning | str,
+        category: type[Warning],
+        filename: str,
+        lineno: int,
+        file: Any = None,
+        line: str | None = None,
+    ) -> None:
         print(render_note(f"segeval: note: figure: {message}"), file=sys.stderr)
 
     showwarning._segeval = True  # type: ignore[attr-defined]

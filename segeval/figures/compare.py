@@ -27,7 +27,7 @@ def _save(fig: object, output: str | Path | None) -> str:
         fig.savefig(buffer, format="svg", metadata={"Date": None})  # type: ignore[attr-defined]
         plt.close(fig)
         text = buffer.getvalue()
-        return text[text.index("<svg"):]
+        return text[text.index("<svg") :]
     save(fig, output)
     return str(output)
 
@@ -50,8 +50,9 @@ def _footnotes(fig: Any, notes: Sequence[str], width_in: float) -> float:
     return float((0.14 * lines + 0.05) / fig.get_figheight())
 
 
-def pr_curves(curves: Mapping[str, Sequence[float]], output: str | Path | None = None,
-              notes: Sequence[str] = ()) -> str:
+def pr_curves(
+    curves: Mapping[str, Sequence[float]], output: str | Path | None = None, notes: Sequence[str] = ()
+) -> str:
     """11-point interpolated precision-recall curves, one per run (mean over queries)."""
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -69,8 +70,14 @@ def pr_curves(curves: Mapping[str, Sequence[float]], output: str | Path | None =
     return _save(fig, output)
 
 
-def difference_bars(queries: Sequence[str], a: Mapping[str, Sequence[float]], b: Mapping[str, Sequence[float]],
-                    names: tuple[str, str], output: str | Path | None = None, notes: Sequence[str] = ()) -> str:
+def difference_bars(
+    queries: Sequence[str],
+    a: Mapping[str, Sequence[float]],
+    b: Mapping[str, Sequence[float]],
+    names: tuple[str, str],
+    output: str | Path | None = None,
+    notes: Sequence[str] = (),
+) -> str:
     """Per-query difference b - a of each measure (``a`` and ``b`` map a measure to its per-query values),
     one panel per measure, sorted (the textbook's precision histogram); the run names go in the
     titles, wrapped, so long file names are not cut.  Up to :data:`LABELLED_QUERIES` queries each is a
@@ -99,8 +106,9 @@ def difference_bars(queries: Sequence[str], a: Mapping[str, Sequence[float]], b:
             ax.set_xlabel(f"query rank by difference (1 to {len(d)})")
         ax.axhline(0, color="black", linewidth=0.8)
         ax.set_ylabel(f"{measure} difference")
-        ax.set_title(_wrap(f"Per-query {measure}: {label(names[1])} minus {label(names[0])}", int(width * 11)),
-                     fontsize=9)
+        ax.set_title(
+            _wrap(f"Per-query {measure}: {label(names[1])} minus {label(names[0])}", int(width * 11)), fontsize=9
+        )
     fig.tight_layout(rect=(0, _footnotes(fig, notes, width), 1, 1))
     return _save(fig, output)
 
@@ -115,12 +123,15 @@ def extremes(queries: Sequence[str], a: Sequence[float], b: Sequence[float], k: 
     def listed(rows: Sequence[int]) -> str:
         return ", ".join(f"{label(queries[i], 40)} ({d[i]:+.4f})" for i in rows) or "none"
 
-    return (f"above on {int((d > 0).sum())}, below on {int((d < 0).sum())}, equal on {int((d == 0).sum())} "
-            f"queries; largest gains: {listed(up)}; largest losses: {listed(down)}")
+    return (
+        f"above on {int((d > 0).sum())}, below on {int((d < 0).sum())}, equal on {int((d == 0).sum())} "
+        f"queries; largest gains: {listed(up)}; largest losses: {listed(down)}"
+    )
 
 
-def distributions(values: Mapping[str, Mapping[str, Sequence[float]]], output: str | Path | None = None,
-                  notes: Sequence[str] = ()) -> str:
+def distributions(
+    values: Mapping[str, Mapping[str, Sequence[float]]], output: str | Path | None = None, notes: Sequence[str] = ()
+) -> str:
     """Box plots of per-query scores (``values``: measure -> run -> per-query values), one panel per measure
     and one box per run, drawn horizontally so long run names stay readable."""
     plt = pyplot()

@@ -17,8 +17,13 @@ from segeval.core.prepared import Prepared
 from segeval.figures import label
 from segeval.readers.formats import format_time
 
-COLOURS = {Label.RELEVANT: "#2e7d32", Label.NONRELEVANT: "#c62828", Label.RELEVANT_SEEN: "#9ccc65",
-           Label.NONRELEVANT_SEEN: "#ef9a9a", Label.UNJUDGED: "#9e9e9e"}
+COLOURS = {
+    Label.RELEVANT: "#2e7d32",
+    Label.NONRELEVANT: "#c62828",
+    Label.RELEVANT_SEEN: "#9ccc65",
+    Label.NONRELEVANT_SEEN: "#ef9a9a",
+    Label.UNJUDGED: "#9e9e9e",
+}
 #: ground-truth segments: relevant blue, non-relevant amber (no grey: unjudged results are grey)
 TRUTH = {True: "#1565c0", False: "#ffb300"}
 #: result labels closer than this share of the time axis to the previous label in their row are left out
@@ -83,12 +88,18 @@ class Truth:
 
 def truth(data: Prepared) -> Truth:
     q = data.qrels
-    return Truth(data.items[q["icode"].to_numpy()], q["start"].to_numpy(dtype=np.float64),
-                 q["end"].to_numpy(dtype=np.float64), q["rel"].to_numpy(), q["line"].to_numpy())
+    return Truth(
+        data.items[q["icode"].to_numpy()],
+        q["start"].to_numpy(dtype=np.float64),
+        q["end"].to_numpy(dtype=np.float64),
+        q["rel"].to_numpy(),
+        q["line"].to_numpy(),
+    )
 
 
-def explain(data: Prepared, adapted: dict[str, Adapted], adapters: dict[str, Adapter],
-            time_format: str = "seconds") -> str:
+def explain(
+    data: Prepared, adapted: dict[str, Adapted], adapters: dict[str, Adapter], time_format: str = "seconds"
+) -> str:
     """Per result and adapter: the label and, per unit, the qrels lines that decided it and why
     (:meth:`Adapter.explain`); units of one result (bins) are separated by ``; ``.  Times are written in
     ``time_format``, as the files write them."""
@@ -104,11 +115,16 @@ def explain(data: Prepared, adapted: dict[str, Adapted], adapters: dict[str, Ada
             a = adapted[name]
             parts = []
             for u in np.flatnonzero(a.source == r.rank - 1).tolist():
-                parts.append(", ".join(
-                    reason.why if reason.row < 0 else
-                    f"qrels line {line_of[reason.row]} ({t.video[reason.row]} {when(t.start[reason.row])}-"
-                    f"{when(t.end[reason.row])} rel {t.rel[reason.row]})" + (f": {reason.why}" if reason.why else "")
-                    for reason in adapters[name].explain(data, a, int(u))))
+                parts.append(
+                    ", ".join(
+                        reason.why
+                        if reason.row < 0
+                        else f"qrels line {line_of[reason.row]} ({t.video[reason.row]} {when(t.start[reason.row])}-"
+                        f"{when(t.end[reason.row])} rel {t.rel[reason.row]})"
+                        + (f": {reason.why}" if reason.why else "")
+                        for reason in adapters[name].explain(data, a, int(u))
+                    )
+                )
             why = "; ".join(parts) or "no unit: it covers no bin, or only bins ranked earlier"
             rows.append(f"rank {r.rank}\t{r.video} {when(r.start)}-{when(r.end)}\t{name}\t{mark}\t{why}")
     return "\n".join(rows) + "\n"
@@ -131,31 +147,39 @@ def _svg(data: Prepared, adapted: dict[str, Adapted], query: str) -> str:
     width, left, row_h = 900, 170, 16
     rows_per_video = 1 + len(names)
     height = 30 + len(videos) * (rows_per_video * row_h + 14)
+
     def x(seconds: float) -> float:
         return float(left + (width - left - 10) * seconds / t_max)
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-             f'aria-label="timeline of query {html.escape(label(query))}">',
-             f'<text x="4" y="16" font-size="13">query {html.escape(label(query))}: ground truth and results</text>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
+        f'aria-label="timeline of query {html.escape(label(query))}">',
+        f'<text x="4" y="16" font-size="13">query {html.escape(label(query))}: ground truth and results</text>',
+    ]
     y = 30
     for video in videos:
         parts.append(f'<text class="video" x="4" y="{y + 11}" font-size="11">{html.escape(label(video))}</text>')
         for i in np.flatnonzero(t.video == video):
             x0, x1 = x(float(t.start[i])), x(float(t.end[i]))
             fill = TRUTH[bool(t.rel[i] > 0)]
-            parts.append(f'<rect class="truth" x="{x0:.1f}" y="{y}" width="{max(x1 - x0, 2):.1f}" '
-                         f'height="{row_h - 4}" fill="{fill}"><title>qrels line {t.line[i]}: '
-                         f'{_t(t.start[i])}-{_t(t.end[i])} rel {t.rel[i]}</title></rect>')
+            parts.append(
+                f'<rect class="truth" x="{x0:.1f}" y="{y}" width="{max(x1 - x0, 2):.1f}" '
+                f'height="{row_h - 4}" fill="{fill}"><title>qrels line {t.line[i]}: '
+                f"{_t(t.start[i])}-{_t(t.end[i])} rel {t.rel[i]}</title></rect>"
+            )
         for k, name in enumerate(names):
             yy = y + (k + 1) * row_h
-            parts.append(f'<text x="{left - 4}" y="{yy + 10}" font-size="10" text-anchor="end">'
-                         f'{html.escape(name)}</text>')
+            parts.append(
+                f'<text x="{left - 4}" y="{yy + 10}" font-size="10" text-anchor="end">{html.escape(name)}</text>'
+            )
             row = [r for r in res if r.video == video]
             for r, labelled in zip(row, shown_labels([r.start for r in row], t_max), strict=True):
                 x0, x1 = x(r.start), x(r.end)
-                parts.append(f'<rect class="result" x="{x0:.1f}" y="{yy}" width="{max(x1 - x0, 2):.1f}" '
-                             f'height="{row_h - 4}" fill="{_colour(r.labels[name][:1])}"><title>rank {r.rank} '
-                             f'{_t(r.start)}-{_t(r.end)}: {html.escape(r.labels[name])}</title></rect>')
+                parts.append(
+                    f'<rect class="result" x="{x0:.1f}" y="{yy}" width="{max(x1 - x0, 2):.1f}" '
+                    f'height="{row_h - 4}" fill="{_colour(r.labels[name][:1])}"><title>rank {r.rank} '
+                    f"{_t(r.start)}-{_t(r.end)}: {html.escape(r.labels[name])}</title></rect>"
+                )
                 if labelled:
                     parts.append(f'<text x="{x0:.1f}" y="{yy + 10}" font-size="9">{r.rank}</text>')
         y += rows_per_video * row_h + 14
@@ -179,12 +203,16 @@ def render(data: Prepared, adapted: dict[str, Adapted], query: str, output: str 
         head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
         body = "".join(
             f"<tr><td>{r.rank}</td><td>{html.escape(label(r.video))}</td><td>{_t(r.start)}-{_t(r.end)}</td>"
-            + "".join(f"<td class=\"label\">{html.escape(r.labels[n])}</td>" for n in names) + "</tr>"
-            for r in results(data, adapted))
+            + "".join(f'<td class="label">{html.escape(r.labels[n])}</td>' for n in names)
+            + "</tr>"
+            for r in results(data, adapted)
+        )
         title = html.escape(label(query))
-        page = (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>segeval show {title}</title></head>"
-                f"<body><h1>Query {title}</h1>{svg}<table><thead><tr><th>rank</th><th>video</th><th>span (s)</th>"
-                f"{head}</tr></thead><tbody>{body}</tbody></table></body></html>\n")
+        page = (
+            f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>segeval show {title}</title></head>'
+            f"<body><h1>Query {title}</h1>{svg}<table><thead><tr><th>rank</th><th>video</th><th>span (s)</th>"
+            f"{head}</tr></thead><tbody>{body}</tbody></table></body></html>\n"
+        )
         write_output(out, page)
     else:
         from segeval.figures import pyplot
@@ -219,12 +247,22 @@ def _png_from_results(plt: Any, data: Prepared, adapted: dict[str, Adapted], que
     ax.invert_yaxis()
     from matplotlib.patches import Patch
 
-    legend = [("relevant (ground truth)", TRUTH[True]), ("non-relevant (ground truth)", TRUTH[False]),
-              ("1 relevant", COLOURS[Label.RELEVANT]),
-              ("0 non-relevant", COLOURS[Label.NONRELEVANT]), ("s seen", COLOURS[Label.RELEVANT_SEEN]),
-              ("- unjudged", COLOURS[Label.UNJUDGED])]
-    ax.legend(handles=[Patch(color=c, label=t) for t, c in legend], fontsize=7, loc="lower center",
-              bbox_to_anchor=(0.5, 1.0), ncol=6, frameon=False)
+    legend = [
+        ("relevant (ground truth)", TRUTH[True]),
+        ("non-relevant (ground truth)", TRUTH[False]),
+        ("1 relevant", COLOURS[Label.RELEVANT]),
+        ("0 non-relevant", COLOURS[Label.NONRELEVANT]),
+        ("s seen", COLOURS[Label.RELEVANT_SEEN]),
+        ("- unjudged", COLOURS[Label.UNJUDGED]),
+    ]
+    ax.legend(
+        handles=[Patch(color=c, label=t) for t, c in legend],
+        fontsize=7,
+        loc="lower center",
+        bbox_to_anchor=(0.5, 1.0),
+        ncol=6,
+        frameon=False,
+    )
     ax.set_xlabel("seconds (ranks of crowded results left out: --explain lists every one)")
     ax.set_title(f"query {label(query)}", pad=22)
     fig.tight_layout()

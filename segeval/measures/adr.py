@@ -53,8 +53,9 @@ def ground_truth(a: Adapted) -> tuple[IntArray, IntArray, IntArray]:
     return groups, sizes, items
 
 
-def dynamic_recall(groups: IntArray, sizes: IntArray, k: int | None = None,
-                   items: IntArray | None = None) -> FloatArray:
+def dynamic_recall(
+    groups: IntArray, sizes: IntArray, k: int | None = None, items: IntArray | None = None
+) -> FloatArray:
     """r_1 .. r_k (k = number of ground-truth items by default).
 
     ``groups[w]`` is the ground-truth group of the unit at rank w + 1 (-1: none);

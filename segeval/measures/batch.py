@@ -47,6 +47,7 @@ class Batch:
     @classmethod
     def of(cls, adapted: Sequence[Adapted]) -> Batch:
         """The batch of per-query adapted rankings (kept as ``queries``)."""
+
         def offsets_of(lengths: Sequence[int]) -> IntArray:
             out = np.zeros(len(lengths) + 1, dtype=np.int64)
             np.cumsum(np.asarray(lengths, dtype=np.int64), out=out[1:])
@@ -54,12 +55,17 @@ class Batch:
 
         pools = [a.pool if a.pool is not None else np.zeros(0) for a in adapted]
         grades = [a.grades if a.grades is not None else np.zeros(len(a.labels)) for a in adapted]
-        labels = (np.concatenate([a.labels for a in adapted]) if adapted else np.zeros(0, dtype=np.uint8))
+        labels = np.concatenate([a.labels for a in adapted]) if adapted else np.zeros(0, dtype=np.uint8)
         num_rel = np.fromiter((a.num_rel for a in adapted), dtype=np.int64, count=len(adapted))
-        return cls(labels.astype(np.uint8, copy=False), offsets_of([len(a.labels) for a in adapted]), num_rel,
-                   np.concatenate([np.zeros(0), *grades]).astype(np.float64, copy=False),
-                   np.concatenate([np.zeros(0), *pools]).astype(np.float64, copy=False),
-                   offsets_of([len(x) for x in pools]), adapted)
+        return cls(
+            labels.astype(np.uint8, copy=False),
+            offsets_of([len(a.labels) for a in adapted]),
+            num_rel,
+            np.concatenate([np.zeros(0), *grades]).astype(np.float64, copy=False),
+            np.concatenate([np.zeros(0), *pools]).astype(np.float64, copy=False),
+            offsets_of([len(x) for x in pools]),
+            adapted,
+        )
 
     @property
     def lengths(self) -> IntArray:
@@ -263,8 +269,6 @@ def iprec_at_recall_9(b: Batch, p: int) -> list[float]:
     level = p / 100
     needed = np.trunc(level * b.num_rel + 0.9).astype(np.int64)
     return _iprec(b, needed)
-
-
 
 
 def _dcg(values: FloatArray, offsets: IntArray, k: int | None) -> FloatArray:

@@ -34,9 +34,11 @@ def requests(names: Sequence[str], adapters: Sequence[Adapter]) -> list[Request]
     leveled = [m.name for m in wanted if m.level is not None]
     segment = [a.spec for a in adapters if a.name != "exact"]
     if leveled and segment:  # a segment adapter merges the relevant segments at the run's level
-        raise ParameterError(f"The 'measure' parameter's rel=N (ir_measures' per-measure relevance level) applies "
-                             f"to the exact adapter (documents); a segment adapter takes the level as -l N "
-                             f"(relevance_level). Got {leveled[0]} with the {segment[0]} adapter instead.")
+        raise ParameterError(
+            f"The 'measure' parameter's rel=N (ir_measures' per-measure relevance level) applies "
+            f"to the exact adapter (documents); a segment adapter takes the level as -l N "
+            f"(relevance_level). Got {leveled[0]} with the {segment[0]} adapter instead."
+        )
     for adapter in adapters:
         out += [Request(m.name + adapter.suffix, m, adapter) for m in wanted if m.scope == "labels"]
     out += [Request(m.name, m, None) for m in wanted if m.scope != "labels"]
@@ -44,7 +46,9 @@ def requests(names: Sequence[str], adapters: Sequence[Adapter]) -> list[Request]
 
 
 def compute(
-    data: Prepared, adapted: Mapping[str, Sequence[Adapted]], reqs: Sequence[Request],
+    data: Prepared,
+    adapted: Mapping[str, Sequence[Adapted]],
+    reqs: Sequence[Request],
     emptied: Mapping[str, Sequence[int]] | None = None,
 ) -> dict[str, list[Any]]:
     """Per-query values: ``result[request.name][q]`` for the q-th query of ``data.queries``.
@@ -66,8 +70,9 @@ def compute(
                 if r.adapter.spec not in batches:
                     from segeval.adapters.labelled import Labelled  # not on import: the fast lanes have their batch
 
-                    batches[r.adapter.spec] = (per_query.batch if isinstance(per_query, Labelled)
-                                               else Batch.of(per_query))  # an adapter's batch, or -J's lists
+                    batches[r.adapter.spec] = (
+                        per_query.batch if isinstance(per_query, Labelled) else Batch.of(per_query)
+                    )  # an adapter's batch, or -J's lists
                 values = r.measure.batch(batches[r.adapter.spec])
             result[r.name] = values if values is not None else [r.measure(a) for a in per_query]
             if emptied and r.measure.family.empty is not None:
@@ -78,8 +83,9 @@ def compute(
 
             if trials is None:
                 trials = query_trials(data)
-            result[r.name] = [Pooled(r.measure(t), t, r.measure) if r.measure.aggregate == "pooled" else r.measure(t)
-                              for t in trials]
+            result[r.name] = [
+                Pooled(r.measure(t), t, r.measure) if r.measure.aggregate == "pooled" else r.measure(t) for t in trials
+            ]
         else:
             if segments is None:
                 from segeval.measures.segments import query_segments

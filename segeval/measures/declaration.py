@@ -125,8 +125,13 @@ class Family:
     def domains(self) -> tuple[tuple[str, Domain], ...]:
         """Each parameter the family takes with its domain: the values of its kind (``n`` a cut-off, ``x`` a
         level or number, ``gain`` a level's gain), then its named pairs or keys (``p``, ``alpha``)."""
-        kind = {"cutoff": ("n", self.cutoffs), "level": ("x", P.LEVEL), "recall": ("x", UNIT),
-                "reals": ("x", self.values), "gains": ("gain", self.values)}.get(self.param or "")
+        kind = {
+            "cutoff": ("n", self.cutoffs),
+            "level": ("x", P.LEVEL),
+            "recall": ("x", UNIT),
+            "reals": ("x", self.values),
+            "gains": ("gain", self.values),
+        }.get(self.param or "")
         return ((kind,) if kind else ()) + tuple((k.name, k.domain) for k in self.pairs)
 
     def canonical(self, param: ParamValue | None) -> str:
@@ -160,8 +165,10 @@ class Family:
         if self.param == "recall":
             values = P.levels(self.name, params)
             if any(x > 1 for x in values):
-                raise ParameterError(f"The '{self.name}' parameters must be levels from 0 to 1 separated by commas. "
-                                     f"Got {params!r} instead.")
+                raise ParameterError(
+                    f"The '{self.name}' parameters must be levels from 0 to 1 separated by commas. "
+                    f"Got {params!r} instead."
+                )
             return list(dict.fromkeys(round(100 * x) for x in values))
         return [params]
 

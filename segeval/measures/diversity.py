@@ -26,8 +26,10 @@ from segeval.measures.keyed import settings
 
 def _subtopics(a: Adapted) -> Subtopics:
     if a.subtopics is None:
-        raise ParameterError("The diversity measures need subtopic qrels (qid subtopic docno rel) of documents, "
-                             "judged by the exact adapter. Got a ranking without them instead.")
+        raise ParameterError(
+            "The diversity measures need subtopic qrels (qid subtopic docno rel) of documents, "
+            "judged by the exact adapter. Got a ranking without them instead."
+        )
     return a.subtopics
 
 

@@ -34,10 +34,20 @@ def at_level(a: Adapted, level: int) -> Adapted:
     labels[judged & (grades >= level)] = Label.RELEVANT
     labels[judged & (grades < level)] = Label.NONRELEVANT
     truth = a.truth if a.truth is not None else np.zeros(0)
-    return Adapted(labels, int((truth >= level).sum()), a.match_offsets, a.match_rows, a.source,
-                   np.where((raw > 0) & (raw < level), 0.0, raw), np.where((pool > 0) & (pool < level), 0.0, pool),
-                   a.match_grades, a.truth, a.match_strata, a.truth_strata,
-                   None if a.subtopics is None else a.subtopics.at(level))
+    return Adapted(
+        labels,
+        int((truth >= level).sum()),
+        a.match_offsets,
+        a.match_rows,
+        a.source,
+        np.where((raw > 0) & (raw < level), 0.0, raw),
+        np.where((pool > 0) & (pool < level), 0.0, pool),
+        a.match_grades,
+        a.truth,
+        a.match_strata,
+        a.truth_strata,
+        None if a.subtopics is None else a.subtopics.at(level),
+    )
 
 
 def with_options(a: Adapted, level: int | None, judged: bool) -> Adapted:
@@ -90,10 +100,12 @@ def err_at(a: Adapted, k: int) -> float:
     grades = _positive_grades(a)
     top = max(float(grades.max(initial=0.0)), float(_ideal(a).max(initial=0.0)))
     if top > GDEVAL_MAX_GRADE:
-        raise ParameterError(f"The 'ERR_{k}' measure (gdeval's ERR@{k}) needs qrels grades of at most "
-                             f"{GDEVAL_MAX_GRADE}: its stop probability (2^grade - 1) / 2^{GDEVAL_MAX_GRADE} passes 1 "
-                             f"above, and gdeval.pl refuses such qrels (map the grades first). Got a grade {top:g} "
-                             f"instead.")
+        raise ParameterError(
+            f"The 'ERR_{k}' measure (gdeval's ERR@{k}) needs qrels grades of at most "
+            f"{GDEVAL_MAX_GRADE}: its stop probability (2^grade - 1) / 2^{GDEVAL_MAX_GRADE} passes 1 "
+            f"above, and gdeval.pl refuses such qrels (map the grades first). Got a grade {top:g} "
+            f"instead."
+        )
     score, decay = 0.0, 1.0
     for i, g in enumerate(grades[:k].tolist()):
         r = (2.0**g - 1) / 2.0**GDEVAL_MAX_GRADE
@@ -145,8 +157,9 @@ def ndcg_gains_at(a: Adapted, params: Params | None = None) -> float:
     k = int(params.named("k", 0)) or None
 
     def mapped(grades: FloatArray) -> FloatArray:
-        out = np.array([table.get(int(g), g) if g == g and float(g).is_integer() else g for g in grades.tolist()],
-                       dtype=np.float64)
+        out = np.array(
+            [table.get(int(g), g) if g == g and float(g).is_integer() else g for g in grades.tolist()], dtype=np.float64
+        )
         return np.where(np.nan_to_num(out) > 0, np.nan_to_num(out), 0.0)
 
     pool = a.pool if a.pool is not None else np.zeros(0)

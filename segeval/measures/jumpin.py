@@ -64,6 +64,7 @@ def _results(q: QuerySegments) -> list[tuple[int, float, float]]:
 
 # ----------------------------------------------------------------------- mGAP
 
+
 def rewards(q: QuerySegments, window: float, step: float, once: bool) -> list[float]:
     """Each result's reward in rank order.  A result takes the onset of its video that gives it the
     highest reward (the earlier onset on a tie); with ``once`` only onsets no earlier result took."""
@@ -101,6 +102,7 @@ def mgap(q: QuerySegments, params: str | None = None) -> float:
 
 # ----------------------------------------------------------------- MRR window
 
+
 def reciprocal_rank_window(q: QuerySegments, window: int) -> float:
     """1 / the rank of the first result whose start is within ``window`` seconds (inclusive) of an
     onset of its video; 0 when none is."""
@@ -112,6 +114,7 @@ def reciprocal_rank_window(q: QuerySegments, window: int) -> float:
 
 
 # ------------------------------------------------------------- MASP, MASDWP
+
 
 def relevant_seconds(q: QuerySegments) -> list[float]:
     """Each result's seconds of relevant content: its overlap with the merged relevant segments of its

@@ -34,8 +34,10 @@ class KeyedFamily(Family):
 
 def _refuse(family: str, params: str, keys: tuple[Key, ...]) -> ParameterError:
     wanted = ", ".join(k.expected() for k in keys)
-    return ParameterError(f"The '{family}' parameters must be key=value pairs separated by commas, each key once "
-                          f"({wanted}). Got {params!r} instead.")
+    return ParameterError(
+        f"The '{family}' parameters must be key=value pairs separated by commas, each key once "
+        f"({wanted}). Got {params!r} instead."
+    )
 
 
 def _value(family: str, params: str, keys: tuple[Key, ...], key: Key, text: str) -> float | str:

@@ -95,8 +95,10 @@ def levels(family: str, params: str) -> list[float]:
 
 def _distinct(family: str, params: str, values: list[_T], expected: str) -> list[_T]:
     if any(a == b for a, b in itertools.pairwise(values)):
-        raise ParameterError(f"The '{family}' parameters must be {expected}; trec_eval refuses duplicate "
-                             f"cut-offs too. Got {params!r} instead.")
+        raise ParameterError(
+            f"The '{family}' parameters must be {expected}; trec_eval refuses duplicate "
+            f"cut-offs too. Got {params!r} instead."
+        )
     return values
 
 
@@ -109,9 +111,17 @@ def reals(family: str, params: str, count: int | None = None, domain: Domain = R
 
 
 #: the named parameters a ``gains`` parameter can take beside its levels (cwl_eval's, ir_measures')
-PAIRS = {key.name: key for key in (Key("p", None, PERSISTENCE), Key("k", None, CUTOFF), Key("T", None, T_DOMAIN),
-                                   Key("min_rel", None, REAL), Key("max_rel", None, REAL),
-                                   Key("normalize", None, Domain(0, 1, whole=True)))}
+PAIRS = {
+    key.name: key
+    for key in (
+        Key("p", None, PERSISTENCE),
+        Key("k", None, CUTOFF),
+        Key("T", None, T_DOMAIN),
+        Key("min_rel", None, REAL),
+        Key("max_rel", None, REAL),
+        Key("normalize", None, Domain(0, 1, whole=True)),
+    )
+}
 
 
 def pairs(*names: str) -> tuple[Key, ...]:
@@ -124,9 +134,12 @@ def gains(family: str, params: str, keys: tuple[Key, ...] = (), domain: Domain =
     ``keys`` (rbp's ``p``) are the measure's own, each in its domain; other names are read and left out of the
     gain table, as trec_eval 10 does (``ndcg.p=2,1=3`` is ``ndcg.1=3`` printed ``ndcg_p=2,1=3``)."""
     names = tuple(k.name for k in keys)
-    expected = ("name=value pairs separated by commas, level=gain for the gains (ndcg.1=3,2=9)" if not names else
-                f"name=value pairs separated by commas, level=gain for the gains and "
-                f"{'/'.join(names)}=value ({family}.p=0.8,1=3)")
+    expected = (
+        "name=value pairs separated by commas, level=gain for the gains (ndcg.1=3,2=9)"
+        if not names
+        else f"name=value pairs separated by commas, level=gain for the gains and "
+        f"{'/'.join(names)}=value ({family}.p=0.8,1=3)"
+    )
     by_name = {k.name: k.domain for k in keys}
     found = []
     for item in params.split(","):

@@ -61,8 +61,15 @@ def groups(ranked: Sequence[str], lines: Sequence[Judgement], level: int, judged
         labels = labels[seen >= 0] if judged_only else labels
         n = len(labels)
         num_rel = sum(g >= level for g in grade.values())
-        out.append(Adapted(labels.astype(np.uint8), num_rel, np.zeros(n + 1, dtype=np.int64),
-                           np.zeros(0, dtype=np.int64), np.arange(n, dtype=np.int64)))
+        out.append(
+            Adapted(
+                labels.astype(np.uint8),
+                num_rel,
+                np.zeros(n + 1, dtype=np.int64),
+                np.zeros(0, dtype=np.int64),
+                np.arange(n, dtype=np.int64),
+            )
+        )
     return tuple(out)
 
 
@@ -87,6 +94,7 @@ def rprec_mult_avgjg(x: Groups, multiple: float) -> float:
 
 
 # ------------------------------------------------------------------------------------ preferences
+
 
 @dataclass(frozen=True)
 class Group:
@@ -116,8 +124,13 @@ def _tally(a: IntArray, b: IntArray, retrieved: int) -> dict[str, int]:
     """The counts of preferences a[k] > b[k] (document numbers)."""
     fwd, a_ret, b_ret = a < b, a < retrieved, b < retrieved
     ful_ret, ful_imp = int((fwd & b_ret).sum()), int((fwd & a_ret & ~b_ret).sum())
-    return {"ful_ret": ful_ret, "poss_ret": ful_ret + int((~fwd & a_ret).sum()), "ful_imp": ful_imp,
-            "poss_imp": ful_imp + int((~fwd & ~a_ret & b_ret).sum()), "notoccur": int((~a_ret & ~b_ret).sum())}
+    return {
+        "ful_ret": ful_ret,
+        "poss_ret": ful_ret + int((~fwd & a_ret).sum()),
+        "ful_imp": ful_imp,
+        "poss_imp": ful_imp + int((~fwd & ~a_ret & b_ret).sum()),
+        "notoccur": int((~a_ret & ~b_ret).sum()),
+    }
 
 
 def preferences(ranked: Sequence[str], lines: Sequence[Judgement]) -> Preferences:
@@ -139,27 +152,49 @@ def preferences(ranked: Sequence[str], lines: Sequence[Judgement]) -> Preference
             a, b = np.nonzero(levels[:, None] > levels[None, :])
             same = np.flatnonzero(ids[a] == ids[b])
             if len(same):
-                raise PreferenceError(f"document '{block[a[same[0]]].item}' has two levels in judgement group "
-                                      f"'{group}', subgroup '{block[0].subgroup}'; expected one")
+                raise PreferenceError(
+                    f"document '{block[a[same[0]]].item}' has two levels in judgement group "
+                    f"'{group}', subgroup '{block[0].subgroup}'; expected one"
+                )
             a, b = ids[a], ids[b]
             np.add.at(pairs, (a, b), 1)
             relevant, ret = levels > 0, ids < retrieved
             classes = tuple(ids[levels == x] for x in dict.fromkeys(levels.tolist()))
-            out.append(Group({**_tally(a, b, retrieved), "num_rel": int(relevant.sum()),
-                              "num_rel_ret": int((relevant & ret).sum()), "num_nonrel": int((~relevant).sum()),
-                              "num_nonrel_ret": int((~relevant & ret).sum())}, classes=classes))
+            out.append(
+                Group(
+                    {
+                        **_tally(a, b, retrieved),
+                        "num_rel": int(relevant.sum()),
+                        "num_rel_ret": int((relevant & ret).sum()),
+                        "num_nonrel": int((~relevant).sum()),
+                        "num_nonrel_ret": int((~relevant & ret).sum()),
+                    },
+                    classes=classes,
+                )
+            )
             continue
         matrix, level = _closure(group, block, ids, levels, judged, number)
         pairs += matrix
         a, b = np.nonzero(matrix)
-        out.append(Group({**_tally(a, b, retrieved), "num_rel": int((level > 0).sum()),
-                          "num_rel_ret": int((level[:retrieved] > 0).sum()), "num_nonrel": int((level == 0).sum()),
-                          "num_nonrel_ret": int((level[:retrieved] == 0).sum())}, matrix=matrix, level=level))
+        out.append(
+            Group(
+                {
+                    **_tally(a, b, retrieved),
+                    "num_rel": int((level > 0).sum()),
+                    "num_rel_ret": int((level[:retrieved] > 0).sum()),
+                    "num_nonrel": int((level == 0).sum()),
+                    "num_nonrel_ret": int((level[:retrieved] == 0).sum()),
+                },
+                matrix=matrix,
+                level=level,
+            )
+        )
     return Preferences(tuple(out), len(judged), retrieved, pairs)
 
 
-def _closure(group: str, block: list[Judgement], ids: IntArray, levels: FloatArray, judged: list[str],
-             number: dict[str, int]) -> tuple[BoolArray, FloatArray]:
+def _closure(
+    group: str, block: list[Judgement], ids: IntArray, levels: FloatArray, judged: list[str], number: dict[str, int]
+) -> tuple[BoolArray, FloatArray]:
     """A group of several subgroups: its preference matrix (each subgroup's, closed transitively) and each
     document's level (its last line's; -1 without a line); a document at 0 and above 0 is an error."""
     n = len(judged)
@@ -167,8 +202,10 @@ def _closure(group: str, block: list[Judgement], ids: IntArray, levels: FloatArr
     matrix = np.zeros((n, n), dtype=bool)
     for j, i, x in zip(block, ids.tolist(), levels.tolist(), strict=True):
         if (level[i] > 0 and x == 0) or (level[i] == 0 and x > 0):
-            raise PreferenceError(f"document '{j.item}' has level 0 and a level above 0 in judgement group "
-                                  f"'{group}'; expected one or the other")
+            raise PreferenceError(
+                f"document '{j.item}' has level 0 and a level above 0 in judgement group "
+                f"'{group}'; expected one or the other"
+            )
         level[i] = x
     start = 0
     for _, members in itertools.groupby(block, key=lambda j: j.subgroup):
@@ -187,9 +224,11 @@ def _closure(group: str, block: list[Judgement], ids: IntArray, levels: FloatArr
     both = np.argwhere(matrix & matrix.T)
     if len(both):
         name = {i: d for d, i in number.items()}
-        raise PreferenceError(f"judgement group '{group}' prefers '{name[int(both[0][0])]}' to "
-                              f"'{name[int(both[0][1])]}' and the other way round; expected consistent "
-                              f"preferences within a group (contradictions belong in different groups)")
+        raise PreferenceError(
+            f"judgement group '{group}' prefers '{name[int(both[0][0])]}' to "
+            f"'{name[int(both[0][1])]}' and the other way round; expected consistent "
+            f"preferences within a group (contradictions belong in different groups)"
+        )
     return matrix, level
 
 
@@ -292,6 +331,7 @@ num_prefs_ful_ret = partial(_count, kind="ret", which=0)
 
 # ------------------------------------------------------------------------------------ the -R route
 
+
 def evaluate_judgements(path: str, rel_format: str, run: pd.DataFrame, how: Plan) -> Evaluation:
     """The evaluation of a validated document run against a ``rel_format`` file (``-R``): the queries of both,
     with ``-c`` the judged queries without results added (:func:`segeval.core.pipeline.without_results`)."""
@@ -300,15 +340,23 @@ def evaluate_judgements(path: str, rel_format: str, run: pd.DataFrame, how: Plan
     from segeval.readers.validate import check_unique_documents
 
     judgements = read_judgements(path, rel_format)
-    check_unique_documents(run, pd.factorize(run["query"].astype(str))[0].astype(np.int64),
-                           pd.factorize(run["item"])[0].astype(np.int64))
+    check_unique_documents(
+        run, pd.factorize(run["query"].astype(str))[0].astype(np.int64), pd.factorize(run["item"])[0].astype(np.int64)
+    )
     part = partial(_judged, path, rel_format, judgements)
     judged = pd.DataFrame({"query": list(judgements), "start": np.nan, "rel": 0})  # finish reads their queries
     return finish(judged, how, *part(run, how, how.settings.queries), part=part)
 
 
-def _judged(path: str, rel_format: str, judgements: dict[str, list[Judgement]], run: pd.DataFrame, how: Plan,
-            queries: Sequence[str] | None = None, missing_queries: str = "skip") -> tuple[list[str], Values]:
+def _judged(
+    path: str,
+    rel_format: str,
+    judgements: dict[str, list[Judgement]],
+    run: pd.DataFrame,
+    how: Plan,
+    queries: Sequence[str] | None = None,
+    missing_queries: str = "skip",
+) -> tuple[list[str], Values]:
     """Per-query values of a run against the judgements, as :func:`segeval.core.pipeline.evaluate_part` gives them
     against qrels: the run ordered by score, ties by docno descending for judgement groups and ascending for
     preferences (as trec_eval), cut at ``-M``."""
@@ -323,15 +371,19 @@ def _judged(path: str, rel_format: str, judgements: dict[str, list[Judgement]], 
     qcode, items = np.array([code[q] for q in qids[keep]], dtype=np.int64), items[keep]
     score = stored_scores(run["score"].to_numpy(dtype=np.float64)[keep], s.trec_eval)
     ranks = name_ranks(items) * (1 if rel_format == "qrels_jg" else -1)
-    order = first_results(score_order(qcode, score, len(chosen), lambda at: ranks[at]), qcode, len(chosen),
-                          s.max_results)
+    order = first_results(
+        score_order(qcode, score, len(chosen), lambda at: ranks[at]), qcode, len(chosen), s.max_results
+    )
     cuts = np.searchsorted(qcode[order], np.arange(len(chosen) + 1)).tolist()
     values: Values = {x.name: [] for x in how.requests}
     for query, (a, b) in zip(chosen, itertools.pairwise(cuts), strict=True):
         docs, lines = items[order[a:b]].tolist(), judgements[query]
         try:
-            labelled = (groups(docs, lines, s.relevance_level, s.judged_only) if rel_format == "qrels_jg"
-                        else preferences(docs, lines))
+            labelled = (
+                groups(docs, lines, s.relevance_level, s.judged_only)
+                if rel_format == "qrels_jg"
+                else preferences(docs, lines)
+            )
         except PreferenceError as exc:
             raise InputError(path, f"query '{query}': {exc}", kind="preferences") from None
         for x in how.requests:

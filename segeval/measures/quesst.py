@@ -45,10 +45,12 @@ class QbeParameters:
 
     def __post_init__(self) -> None:
         if self.prior is None and not PROBABILITY.holds(self.effective_prior):
-            raise ParameterError(f"The 'p_target', 'cost_miss' and 'cost_fa' parameters must give an effective prior "
-                                 f"P_target C_miss / (P_target C_miss + (1 - P_target) C_fa) that is "
-                                 f"{PROBABILITY}. Got {self.effective_prior!r} instead (from {self.p_target!r}, "
-                                 f"{self.cost_miss!r} and {self.cost_fa!r}).")
+            raise ParameterError(
+                f"The 'p_target', 'cost_miss' and 'cost_fa' parameters must give an effective prior "
+                f"P_target C_miss / (P_target C_miss + (1 - P_target) C_fa) that is "
+                f"{PROBABILITY}. Got {self.effective_prior!r} instead (from {self.p_target!r}, "
+                f"{self.cost_miss!r} and {self.cost_fa!r})."
+            )
 
     @property
     def beta(self) -> float:
@@ -65,10 +67,14 @@ class QbeParameters:
 
     def text(self, keys: tuple[Key, ...]) -> str:
         """The normalised parameter text of the keys that differ from their defaults ("" when none does)."""
-        given = {"p_target": self.p_target, "cost_miss": self.cost_miss, "cost_fa": self.cost_fa,
-                 "prior": "effective" if self.prior is None else self.prior,
-                 "default_score": "lowest" if self.default_score is None else self.default_score,
-                 "decisions": self.decisions}
+        given = {
+            "p_target": self.p_target,
+            "cost_miss": self.cost_miss,
+            "cost_fa": self.cost_fa,
+            "prior": "effective" if self.prior is None else self.prior,
+            "default_score": "lowest" if self.default_score is None else self.default_score,
+            "decisions": self.decisions,
+        }
         return ",".join(f"{k.name}={value_text(given[k.name])}" for k in keys if given[k.name] != k.default)
 
 
@@ -77,6 +83,11 @@ def parameters(keys: tuple[Key, ...], params: str | None) -> QbeParameters:
     p = settings(keys, params)
     prior = p.get("prior", "effective")
     default = p.get("default_score", "lowest")
-    return QbeParameters(float(p["p_target"]), float(p["cost_miss"]), float(p["cost_fa"]),
-                         None if prior == "effective" else float(prior),
-                         None if default == "lowest" else float(default), str(p.get("decisions", "given")))
+    return QbeParameters(
+        float(p["p_target"]),
+        float(p["cost_miss"]),
+        float(p["cost_fa"]),
+        None if prior == "effective" else float(prior),
+        None if default == "lowest" else float(default),
+        str(p.get("decisions", "given")),
+    )

@@ -57,8 +57,13 @@ _JUDGED = re.compile(r"P@(?P<value>[0-9]+)\(j\)\Z")
 class Registry:
     """Name resolution over the declared families and named sets; every name and alias once."""
 
-    def __init__(self, families: Sequence[Family], sets: Mapping[str, tuple[str, ...]],
-                 set_descriptions: Mapping[str, str], ecosystem: Ecosystem = NO_ECOSYSTEM) -> None:
+    def __init__(
+        self,
+        families: Sequence[Family],
+        sets: Mapping[str, tuple[str, ...]],
+        set_descriptions: Mapping[str, str],
+        ecosystem: Ecosystem = NO_ECOSYSTEM,
+    ) -> None:
         self.families = tuple(families)
         self.ecosystem = ecosystem
         self.sets = dict(sets)
@@ -80,15 +85,20 @@ class Registry:
             if alias in self.aliases or alias in self.by_name or alias in self.sets:
                 raise ValueError(f"ecosystem name {alias!r} is already a name")
             self.aliases[alias] = target
-        for target in (*ecosystem.at_names.values(), *ecosystem.dotted.values(),
-                       *(o.measure for o in ecosystem.options), *(o.family for o in ecosystem.options if o.family)):
+        for target in (
+            *ecosystem.at_names.values(),
+            *ecosystem.dotted.values(),
+            *(o.measure for o in ecosystem.options),
+            *(o.family for o in ecosystem.options if o.family),
+        ):
             if target not in self.by_name:
                 raise ValueError(f"ecosystem name for an undeclared measure {target!r}")
         self.plain = {f.name: f for f in self.families if f.plain}
         self.with_param = {f.name: f for f in self.families if f.param is not None}
         #: families whose parameter is kept as text, longest name first (rbp_resid before rbp)
-        self.with_text = sorted((f for f in self.families if f.param in ("reals", "gains", "raw")),
-                                key=lambda f: -len(f.name))
+        self.with_text = sorted(
+            (f for f in self.families if f.param in ("reals", "gains", "raw")), key=lambda f: -len(f.name)
+        )
 
     def measure(self, name: str) -> Measure:
         """The :class:`Measure` for a canonical or ir_measures-style name (``P_10``, ``P@10``, ``AP``; the
@@ -125,27 +135,37 @@ class Registry:
         for fam in self.with_text:  # the text parameters' canonical names: utility_2,-1,0,0, ndcg_1=3, rbp_p=0.8
             if name.startswith(fam.name + "_") and len(name) > len(fam.name) + 1:
                 try:
-                    return Measure(fam, fam.parse(name[len(fam.name) + 1:])[0])
+                    return Measure(fam, fam.parse(name[len(fam.name) + 1 :])[0])
                 except ParameterError:
                     break
         missing = self.ecosystem.missing.get(re.split(r"[(@]|-l[0-9]", name)[0])
         if missing:
-            raise ParameterError(f"The 'measure' parameter must be a measure segeval computes; {missing}. Got "
-                                 f"{name!r} instead.")
+            raise ParameterError(
+                f"The 'measure' parameter must be a measure segeval computes; {missing}. Got {name!r} instead."
+            )
         if "(" in name or ")" in name:
-            raise ParameterError(f"The 'measure' parameter must be a known measure, with options in ir_measures' "
-                                 f"syntax Name(option=value,...)@k (P(rel=2)@5). Got {name!r} instead.")
-        raise ParameterError(f"The 'measure' parameter must be a known measure{self.nearest(name)} ('segeval "
-                             f"measures' lists them all; a relevance level is -l N, or rel=N for one measure: "
-                             f"P(rel=2)@5). Got {name!r} instead.")
+            raise ParameterError(
+                f"The 'measure' parameter must be a known measure, with options in ir_measures' "
+                f"syntax Name(option=value,...)@k (P(rel=2)@5). Got {name!r} instead."
+            )
+        raise ParameterError(
+            f"The 'measure' parameter must be a known measure{self.nearest(name)} ('segeval "
+            f"measures' lists them all; a relevance level is -l N, or rel=N for one measure: "
+            f"P(rel=2)@5). Got {name!r} instead."
+        )
 
     def with_options(self, m: Measure, options: Sequence[tuple[str, object]], text: str) -> Measure:
         """``m`` with ir_measures' options: ``rel`` and ``judged_only`` for any measure, the others as the
         ecosystem declares them for ``m``'s family (:class:`Option`)."""
         level, judged, family, param = m.level, m.judged, m.family, m.param
         for key, value in options:
-            found = [o for o in self.ecosystem.options if o.measure == family.name and o.option == key and
-                     (o.value is None or (o.value == value and type(o.value) is type(value)))]
+            found = [
+                o
+                for o in self.ecosystem.options
+                if o.measure == family.name
+                and o.option == key
+                and (o.value is None or (o.value == value and type(o.value) is type(value)))
+            ]
             if found:  # NumRet(rel=1) is num_rel_ret: the option names the family, and is still the level
                 family, param = self._option(found[0], family, param, value, text)
             if key == "rel" and isinstance(value, int) and not isinstance(value, bool) and value >= 0:
@@ -157,18 +177,21 @@ class Registry:
                 raise ParameterError(
                     f"The '{text}' options must be rel=N (an integer >= 0), judged_only=True|False"
                     f"{''.join(f', {t}=...' for t in takes)} as ir_measures gives them for {family.name} "
-                    f"(segeval's measure for this name). Got {key}={shown(value)} instead.")
+                    f"(segeval's measure for this name). Got {key}={shown(value)} instead."
+                )
         return Measure(family, param, level, judged)
 
-    def _option(self, o: Option, family: Family, param: ParamValue | None, value: object,
-                text: str) -> tuple[Family, ParamValue | None]:
+    def _option(
+        self, o: Option, family: Family, param: ParamValue | None, value: object, text: str
+    ) -> tuple[Family, ParamValue | None]:
         target = self.by_name[o.family] if o.family else family
         if o.param == "{}":
             param = target.parse(str(value))[0]
         elif o.param == "gains":
             if not isinstance(value, dict) or not value:
-                raise ParameterError(f"The '{text}' gains must be a non-empty dict of grade: gain. Got {shown(value)} "
-                                     f"instead.")
+                raise ParameterError(
+                    f"The '{text}' gains must be a non-empty dict of grade: gain. Got {shown(value)} instead."
+                )
             cutoff = f"k={param}," if isinstance(param, int) else ""  # nDCG(gains=...)@10: the cut-off kept
             param = target.parse(cutoff + ",".join(f"{k}={v}" for k, v in value.items()))[0]
         elif "=" in o.param:  # a pair added to the parameter: "p=" takes the value, "normalize=0" is fixed
@@ -180,14 +203,22 @@ class Registry:
         """``: did you mean A, B or C?`` with the three known names nearest to ``name`` (any case), or ``""``."""
         import difflib
 
-        known = [*self.plain, *(f.example for f in self.with_param.values()), *self.aliases,
-                 *(f"{a}@10" for a in (*self.family_aliases, *self.ecosystem.at_names)), *self.sets]
+        known = [
+            *self.plain,
+            *(f.example for f in self.with_param.values()),
+            *self.aliases,
+            *(f"{a}@10" for a in (*self.family_aliases, *self.ecosystem.at_names)),
+            *self.sets,
+        ]
         by_case = {k.lower(): k for k in reversed(known)}
         close = [by_case[k] for k in difflib.get_close_matches(name.lower(), list(by_case), n=3, cutoff=0.5)]
         if not close:
             return ""
-        return ": did you mean " + (" or ".join(close) if len(close) < 3 else f"{close[0]}, {close[1]} or {close[2]}")\
+        return (
+            ": did you mean "
+            + (" or ".join(close) if len(close) < 3 else f"{close[0]}, {close[1]} or {close[2]}")
             + "?"
+        )
 
     def expand(self, name: str) -> list[Measure]:
         """Concrete measures for a name: ``P_10``, ``P@10`` (``Success@1,5,10``: several), a family alone
@@ -209,8 +240,10 @@ class Registry:
         family, dot, params = name.partition(".")
         if dot and family in self.with_param:
             if not params:
-                raise ParameterError(f"The '{family}' parameters must follow the dot ({family}.<parameters>); "
-                                     f"trec_eval refuses an empty one too. Got {name!r} instead.")
+                raise ParameterError(
+                    f"The '{family}' parameters must follow the dot ({family}.<parameters>); "
+                    f"trec_eval refuses an empty one too. Got {name!r} instead."
+                )
             fam = self.with_param[family]
             return [Measure(fam, v) for v in fam.parse(params)]
         return [self.measure(name)]
@@ -241,8 +274,12 @@ class Registry:
     def _params_of(self, name: str) -> str | None:
         """The family ``name`` gives trec_eval's ``family.params`` of (``P`` for ``P.5,10``), else None."""
         family, dot, _ = name.partition(".")
-        given = (bool(dot) and family in self.with_param and self.with_param[family].param in P.KINDS
-                 and not self._ecosystem_spelling(name))
+        given = (
+            bool(dot)
+            and family in self.with_param
+            and self.with_param[family].param in P.KINDS
+            and not self._ecosystem_spelling(name)
+        )
         return family if given else None
 
     def _first_params(self, names: Sequence[str]) -> dict[str, str]:
@@ -257,8 +294,10 @@ class Registry:
             family = self._params_of(name)
             if family is None or first[family] == name:
                 continue
-            text = (f"note: -m {name} is not computed: as in trec_eval, a measure takes the first parameters "
-                    f"given to it (-m {first[family]})")
+            text = (
+                f"note: -m {name} is not computed: as in trec_eval, a measure takes the first parameters "
+                f"given to it (-m {first[family]})"
+            )
             if self.with_param[family].param in ("cutoff", "level"):
                 both = dict.fromkeys([*first[family].partition(".")[2].split(","), *name.partition(".")[2].split(",")])
                 text += f"; -m {family}.{','.join(both)} gives both"
@@ -268,10 +307,14 @@ class Registry:
     def help(self, default: str, repeatable: bool = True) -> str:
         """The help text of a ``--measure`` option: the accepted spellings, the sets and the default."""
         if not repeatable:
-            return (f"Measure: a name (map, P_10, ndcg_cut_10), an ir_measures spelling (P@10, AP, P(rel=2)@5) or "
-                    f"a ranx one (ndcg@10); "
-                    f"'segeval measures' lists all {len(self.families)}. Default: {default}.")
-        return (f"Measure (repeatable): a name (map, P_10, ndcg_cut_10), a family alone for its default cut-offs "
-                f"(P), trec_eval's syntax (P.5,10), an ir_measures spelling (P@10, AP, P(rel=2)@5), a ranx one "
-                f"(ndcg@10, mrr@10) or a set "
-                f"({', '.join(self.sets)}); 'segeval measures' lists all {len(self.families)}. Default: {default}.")
+            return (
+                f"Measure: a name (map, P_10, ndcg_cut_10), an ir_measures spelling (P@10, AP, P(rel=2)@5) or "
+                f"a ranx one (ndcg@10); "
+                f"'segeval measures' lists all {len(self.families)}. Default: {default}."
+            )
+        return (
+            f"Measure (repeatable): a name (map, P_10, ndcg_cut_10), a family alone for its default cut-offs "
+            f"(P), trec_eval's syntax (P.5,10), an ir_measures spelling (P@10, AP, P(rel=2)@5), a ranx one "
+            f"(ndcg@10, mrr@10) or a set "
+            f"({', '.join(self.sets)}); 'segeval measures' lists all {len(self.families)}. Default: {default}."
+        )

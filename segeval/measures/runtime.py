@@ -50,26 +50,33 @@ def measure(name: str, adapter: str | None = None, **settings: Any) -> Any:
     try:
         import ir_measures
     except ImportError:
-        raise ParameterError("segeval.measure needs ir_measures installed (pip install ir-measures). Got "
-                             "no ir_measures instead.") from None
+        raise ParameterError(
+            "segeval.measure needs ir_measures installed (pip install ir-measures). Got no ir_measures instead."
+        ) from None
     from segeval.adapters.registry import make_adapter
     from segeval.core.settings import DEFAULTS, settings_of
     from segeval.measures.definitions import expand
 
     found = expand(name)
     if len(found) != 1:
-        raise ParameterError(f"The 'name' parameter must name one measure (ir_measures computes one value per "
-                             f"measure). Got {name!r}, a name of several measures, instead.")
+        raise ParameterError(
+            f"The 'name' parameter must name one measure (ir_measures computes one value per "
+            f"measure). Got {name!r}, a name of several measures, instead."
+        )
     (m,) = found
     if m.aggregate in ("none", "pooled") or m.scope == "trials":
-        raise ParameterError(f"The 'name' parameter must name a measure with a number per query that its "
-                             f"aggregate combines (ir_measures adds per-query values). Got {name!r} instead.")
+        raise ParameterError(
+            f"The 'name' parameter must name a measure with a number per query that its "
+            f"aggregate combines (ir_measures adds per-query values). Got {name!r} instead."
+        )
     chosen = settings_of(settings.pop("settings", None)).but(**settings)
     labeller = make_adapter(adapter if adapter is not None else "exact", chosen)
     segments = labeller.name != "exact"
     shown = [f"adapter={labeller.spec}"] * segments + [
-        f"{f.name}={getattr(chosen, f.name)!r}" for f in fields(chosen)
-        if getattr(chosen, f.name) != getattr(DEFAULTS, f.name)]
+        f"{f.name}={getattr(chosen, f.name)!r}"
+        for f in fields(chosen)
+        if getattr(chosen, f.name) != getattr(DEFAULTS, f.name)
+    ]
     ir_name = f"segeval:{m.name}" + (f"[{','.join(shown)}]" if shown else "")
 
     def values(qrels: pd.DataFrame, run: pd.DataFrame) -> Iterator[tuple[str, float]]:
@@ -81,9 +88,15 @@ def measure(name: str, adapter: str | None = None, **settings: Any) -> Any:
             yield str(query), float(value)
 
     item = ["doc_id", "start", "end"] if segments else ["doc_id"]
-    out = ir_measures.define(values, name=ir_name, support_cutoff=False,
-                             run_inputs=["query_id", *item, "score"], qrel_inputs=["query_id", *item, "relevance"],
-                             pretty_name=ir_name, short_desc=m.family.description)
+    out = ir_measures.define(
+        values,
+        name=ir_name,
+        support_cutoff=False,
+        run_inputs=["query_id", *item, "score"],
+        qrel_inputs=["query_id", *item, "relevance"],
+        pretty_name=ir_name,
+        short_desc=m.family.description,
+    )
     out.DEFAULT = Unevaluated(0.0)
     out.aggregator = lambda: Aggregator(m.aggregate)
     return out

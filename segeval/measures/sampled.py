@@ -128,8 +128,9 @@ def topic_values(topic: StrataTopic, ranked: Sequence[str], max_result_size: int
                 dcg += prob * gain[name] / num_sampled[name]
     ideal = optimal_dcg(topic, max_result_size)
     ndcg = depth * dcg / ideal if ideal != 0 else 0.0
-    return TopicValues(ap, ndcg, tuple(precision.get(c, num_rel_ret / c) for c in ranks), rel_at_rank,
-                       num_rel_ret, num_rel)
+    return TopicValues(
+        ap, ndcg, tuple(precision.get(c, num_rel_ret / c) for c in ranks), rel_at_rank, num_rel_ret, num_rel
+    )
 
 
 def interpolated(values: TopicValues) -> list[float]:
@@ -160,14 +161,17 @@ def ranking(scores: dict[str, float]) -> list[str]:
     return sorted(scores, key=lambda d: (scores[d], d), reverse=True)
 
 
-def sample_eval(qrels: StrataQrels, run: SampledRun, *, per_topic: bool = False,
-                max_result_size: int = MAX_RESULT_SIZE) -> str:
+def sample_eval(
+    qrels: StrataQrels, run: SampledRun, *, per_topic: bool = False, max_result_size: int = MAX_RESULT_SIZE
+) -> str:
     """``sample_eval.pl``'s report of ``run`` (``per_topic``: its ``-q``), byte for byte."""
     ranks = cutoffs(max_result_size)
     evaluated = sorted((t for t in run.scores if t in qrels.topics), key=lambda t: (perl_number(t), t))
     if not evaluated:
-        raise SegevalError(f"No topic of {run.path} is in {qrels.path} (topics are compared as written, leading "
-                           f"zeros of the run's removed): nothing to evaluate.")
+        raise SegevalError(
+            f"No topic of {run.path} is in {qrels.path} (topics are compared as written, leading "
+            f"zeros of the run's removed): nothing to evaluate."
+        )
     out: list[str] = []
     by_topic: dict[str, TopicValues] = {}
     sum_ap = sum_ndcg = sum_rel_ret = 0.0
@@ -210,12 +214,15 @@ def sample_eval(qrels: StrataQrels, run: SampledRun, *, per_topic: bool = False,
 
 # ----------------------------------------------------------------------- registry measures (segeval eval)
 
+
 def _topic_of(a: Adapted) -> tuple[StrataTopic, list[str]]:
     """One query's adapted ranking as the reference's topic: strata counted from every qrels line of the
     query, each ranked unit keyed by its position (units without a qrels line are not pooled)."""
     if a.truth_strata is None or a.match_strata is None or a.truth is None:
-        raise SegevalError("xinfAP and xinfNDCG need stratified qrels: lines 'topic 0 docno stratum rel' (5 "
-                           "fields, rel -1 for pooled but not sampled), read with the exact adapter.")
+        raise SegevalError(
+            "xinfAP and xinfNDCG need stratified qrels: lines 'topic 0 docno stratum rel' (5 "
+            "fields, rel -1 for pooled but not sampled), read with the exact adapter."
+        )
     topic = StrataTopic()
     for grade, stratum in zip(a.truth.tolist(), a.truth_strata.tolist(), strict=True):
         s = topic.strata.setdefault(stratum, Stratum())

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from segeval.core.prepared import Prepared
 
 
-
 @dataclass(frozen=True)
 class QuerySegments:
     """One query's ranked results and merged relevant qrels segments.
@@ -42,8 +41,14 @@ class QuerySegments:
         return maisp_walk(self)
 
 
-def meets_relevant(run_gid: IntArray, run_start: FloatArray, run_end: FloatArray, rel_gid: IntArray,
-                   rel_start: FloatArray, rel_end: FloatArray) -> BoolArray:
+def meets_relevant(
+    run_gid: IntArray,
+    run_start: FloatArray,
+    run_end: FloatArray,
+    rel_gid: IntArray,
+    rel_start: FloatArray,
+    rel_end: FloatArray,
+) -> BoolArray:
     """Whether each result meets (closed rule) a relevant segment of its video; ``rel_gid`` sorted."""
     found = np.zeros(len(run_gid), dtype=bool)
     if len(run_gid) == 0 or len(rel_gid) == 0:
@@ -61,11 +66,14 @@ def query_segments(data: Prepared) -> list[QuerySegments]:
     rel = data.rel
     meets = meets_relevant(gid, start, end, rel.gid, rel.start, rel.end)
     rb, lb = data.run_bounds.tolist(), data.rel_bounds.tolist()
-    return [QuerySegments(gid[a:b], start[a:b], end[a:b], rel.gid[c:d], rel.start[c:d], rel.end[c:d], meets[a:b])
-            for a, b, c, d in zip(rb[:-1], rb[1:], lb[:-1], lb[1:], strict=True)]
+    return [
+        QuerySegments(gid[a:b], start[a:b], end[a:b], rel.gid[c:d], rel.start[c:d], rel.end[c:d], meets[a:b])
+        for a, b, c, d in zip(rb[:-1], rb[1:], lb[:-1], lb[1:], strict=True)
+    ]
 
 
 # ----------------------------------------------------------------- statistics
+
 
 def _distinct(ids: IntArray) -> int:
     """The number of distinct ids (a query's group ids are a dense range: counted, not sorted)."""
@@ -99,6 +107,7 @@ def avglength_rel(q: QuerySegments) -> float:
 
 
 # ----------------------------------------------------------------------- MAiSP
+
 
 @dataclass(frozen=True)
 class MaispState:
@@ -136,8 +145,11 @@ def maisp_walk(q: QuerySegments) -> MaispState:
     for g, r0, r1 in zip(q.rel_gid.tolist(), q.rel_start.tolist(), q.rel_end.tolist(), strict=True):
         remaining.setdefault(g, []).append((r0, r1))
     # candidates: results meeting (closed rule) a relevant segment of their video
-    candidate = (q.meets if q.meets is not None
-                 else meets_relevant(q.run_gid, q.run_start, q.run_end, q.rel_gid, q.rel_start, q.rel_end))
+    candidate = (
+        q.meets
+        if q.meets is not None
+        else meets_relevant(q.run_gid, q.run_start, q.run_end, q.rel_gid, q.rel_start, q.rel_end)
+    )
     other = np.where(candidate, 0, contrib)
     which = np.flatnonzero(candidate)  # the candidates' values as Python numbers, taken at once
     # the other results' seconds before each candidate: the running sum up to the result before it
@@ -148,8 +160,9 @@ def maisp_walk(q: QuerySegments) -> MaispState:
     k = 1
     rel_ret = 0.0
     cand_ret = 0.0
-    for before, s, e, g in zip(other_before, q.run_start[which].tolist(), q.run_end[which].tolist(),
-                               q.run_gid[which].tolist(), strict=True):
+    for before, s, e, g in zip(
+        other_before, q.run_start[which].tolist(), q.run_end[which].tolist(), q.run_gid[which].tolist(), strict=True
+    ):
         ret = before + cand_ret
         w0 = s
         seen = 0.0

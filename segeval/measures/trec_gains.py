@@ -95,7 +95,7 @@ def _sorted_gains(entries: list[tuple[int, float, int]]) -> list[tuple[int, floa
     int: gains less than 1 apart compare equal."""
     if len(entries) <= 1:
         return entries
-    left, right = _sorted_gains(entries[: len(entries) // 2]), _sorted_gains(entries[len(entries) // 2:])
+    left, right = _sorted_gains(entries[: len(entries) // 2]), _sorted_gains(entries[len(entries) // 2 :])
     out: list[tuple[int, float, int]] = []
     i = j = 0
     while i < len(left) and j < len(right):

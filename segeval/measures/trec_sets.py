@@ -35,8 +35,9 @@ def set_f(a: Adapted, x: float = 1.0) -> float:
     return (x + 1) * p * r / (x * p + r) if p > 0 and r > 0 else 0.0
 
 
-def utility(a: Adapted, params: tuple[float, float, float, float] = (1.0, -1.0, 0.0, 0.0),
-            collection: int = 0) -> float:
+def utility(
+    a: Adapted, params: tuple[float, float, float, float] = (1.0, -1.0, 0.0, 0.0), collection: int = 0
+) -> float:
     """p1 * rel_ret + p2 * nonrel_ret + p3 * rel_not_ret + p4 * (N + rel_ret - ret - R)."""
     p1, p2, p3, p4 = params
     ret, rel_ret, big_r = len(a.labels), int(a.relevant.sum()), a.num_rel

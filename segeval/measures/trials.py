@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from segeval.measures.declaration import Measure
 
 
-
 @dataclass(frozen=True)
 class Trials:
     """Trials of one query or several: per trial its query code, whether it is a target, the run's score
@@ -51,10 +50,11 @@ class Trials:
         """The trials of several queries together (in the order given)."""
         if len(parts) == 1:
             return parts[0]
-        query, target, score, yes, reported = (np.concatenate([getattr(p, name) for p in parts])
-                                               for name in ("query", "target", "score", "yes", "reported"))
-        return Trials(query, target, score, yes, reported, min(p.lowest for p in parts),
-                      all(p.decided for p in parts))
+        query, target, score, yes, reported = (
+            np.concatenate([getattr(p, name) for p in parts])
+            for name in ("query", "target", "score", "yes", "reported")
+        )
+        return Trials(query, target, score, yes, reported, min(p.lowest for p in parts), all(p.decided for p in parts))
 
     def scores(self, p: QbeParameters) -> FloatArray:
         """Every trial's score: the run's, or the default for an unreported trial."""
@@ -83,8 +83,10 @@ def query_trials(data: Prepared) -> list[Trials]:
     target = np.asarray(data.relevant, dtype=bool)[by_item]
     qcode = np.asarray(key["qcode"], dtype=np.int64)[by_item]
     b = data.qrels_bounds.tolist()
-    return [Trials(qcode[i:j], target[i:j], score[i:j], yes[i:j], reported[i:j], lowest, decided)
-            for i, j in itertools.pairwise(b)]
+    return [
+        Trials(qcode[i:j], target[i:j], score[i:j], yes[i:j], reported[i:j], lowest, decided)
+        for i, j in itertools.pairwise(b)
+    ]
 
 
 class Pooled(float):
@@ -109,6 +111,7 @@ class Pooled(float):
 
 
 # ------------------------------------------------------------------------- Cnxe
+
 
 def cross_entropy(llr: FloatArray, target: BoolArray, prior: float) -> float:
     """Cxe in bits: prior/N_tar · Σ_tar log2(1 + e^(−llr − logit prior)) + (1−prior)/N_non · Σ_non
@@ -139,7 +142,7 @@ def pav(scores: FloatArray, target: BoolArray) -> FloatArray:
         j = i
         while j + 1 < len(s) and s[j + 1] == s[i]:
             j += 1
-        blocks.append([float(y[i:j + 1].sum()), float(j + 1 - i), float(i)])
+        blocks.append([float(y[i : j + 1].sum()), float(j + 1 - i), float(i)])
         while len(blocks) > 1 and blocks[-2][0] / blocks[-2][1] >= blocks[-1][0] / blocks[-1][1]:
             last = blocks.pop()
             blocks[-1][0] += last[0]
@@ -147,7 +150,7 @@ def pav(scores: FloatArray, target: BoolArray) -> FloatArray:
         i = j + 1
     fitted = np.empty(len(s))
     for total, count, first in blocks:
-        fitted[int(first):int(first + count)] = total / count
+        fitted[int(first) : int(first + count)] = total / count
     result = np.empty(len(s))
     result[order] = fitted
     return result
@@ -176,6 +179,7 @@ def min_cnxe(t: Trials, params: str | None = None) -> float:
 
 # -------------------------------------------------------------------------- TWV
 
+
 def _weights(t: Trials, beta: float) -> tuple[FloatArray, FloatArray]:
     """Per trial, what it costs when missed (a target: 1/(N_tar of its query · queries)) and when accepted
     (a non-target: β/(N_non of its query · queries)); the queries are those with a target (0 for the
@@ -197,9 +201,11 @@ def act_twv(t: Trials, params: str | None = None) -> float:
     """Actual TWV at the run's YES decisions (``decisions=given``) or at score >= ln β (``bayes``)."""
     p = parameters(ACT_TWV_KEYS, params)
     if p.decisions == "given" and not t.decided:
-        raise ParameterError("The 'actTWV' measure takes the run's YES/NO decisions, and this run has none (TREC "
-                             "lines carry none; STD list runs do). Got decisions=given instead; expected "
-                             "actTWV.decisions=bayes (YES when the score, an LLR, is >= ln β).")
+        raise ParameterError(
+            "The 'actTWV' measure takes the run's YES/NO decisions, and this run has none (TREC "
+            "lines carry none; STD list runs do). Got decisions=given instead; expected "
+            "actTWV.decisions=bayes (YES when the score, an LLR, is >= ln β)."
+        )
     beta = p.beta
     yes = t.yes if p.decisions == "given" else t.scores(p) >= math.log(beta)
     miss, fa = _weights(t, beta)

@@ -19,8 +19,9 @@ Query = TypeVar("Query", bound=Hashable)
 Rows = TypeVar("Rows")
 
 
-def open_blocks(path: str | Path, block: int = BLOCK_BYTES, on_read: Callable[[int], object] | None = None
-                ) -> Iterator[bytes]:
+def open_blocks(
+    path: str | Path, block: int = BLOCK_BYTES, on_read: Callable[[int], object] | None = None
+) -> Iterator[bytes]:
     """The file's text in blocks: :func:`read_blocks` without a total-size limit, for readers that never
     hold the whole file (the line, NUL and gzip-ratio limits apply).  ``on_read`` is told how many
     bytes of the file each read took (for a progress line)."""
@@ -150,9 +151,12 @@ class Regrouped(Exception):
         self.rows, self.row, self.key = rows, row, key
 
 
-def whole_queries(parts: Iterable[Rows], query_runs: Callable[[Rows], tuple[list[Query], npt.NDArray[np.intp]]],
-                  cut: Callable[[Rows, int, int | None], Rows], join: Callable[[list[Rows]], Rows]
-                  ) -> Iterator[tuple[Rows, list[Query]]]:
+def whole_queries(
+    parts: Iterable[Rows],
+    query_runs: Callable[[Rows], tuple[list[Query], npt.NDArray[np.intp]]],
+    cut: Callable[[Rows, int, int | None], Rows],
+    join: Callable[[list[Rows]], Rows],
+) -> Iterator[tuple[Rows, list[Query]]]:
     """The rows of finished queries and their queries, in file order, from batches of a run's rows (the chunk
     loop of every chunked reader): each batch's last query is carried to the next and its rows joined once,
     when it is over.  ``query_runs`` gives a batch's query of each run of equal queries and where each run
@@ -183,7 +187,7 @@ def whole_queries(parts: Iterable[Rows], query_runs: Callable[[Rows], tuple[list
                 yield finished(join([*pending, cut(rows, 0, head)]), heads[:1])
                 pending = []
             if len(heads) > 1 + goes_on:
-                yield finished(cut(rows, head, end), heads[int(goes_on):-1])
+                yield finished(cut(rows, head, end), heads[int(goes_on) : -1])
             rows = cut(rows, end, None)
         pending.append(rows)
         last = heads[-1]

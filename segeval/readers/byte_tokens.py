@@ -16,8 +16,9 @@ Matrix = npt.NDArray[np.uint8]
 Words = npt.NDArray[np.uint64]
 
 
-def _parse_tokens(values: npt.NDArray[np.bytes_], max_width: int,
-                  parse: Callable[[Matrix], IntArray | None]) -> IntArray | None:
+def _parse_tokens(
+    values: npt.NDArray[np.bytes_], max_width: int, parse: Callable[[Matrix], IntArray | None]
+) -> IntArray | None:
     """``parse`` of fixed-width tokens as an (n, width) byte matrix; None when they are wider than
     ``max_width`` or a NUL is not padding."""
     if len(values) == 0:
@@ -131,8 +132,11 @@ def parse_ints(mat: Matrix, keep: bool = True) -> IntArray | None:
     when one is not; with ``keep=False`` only checked (an empty array)."""
     digit = (mat - np.uint8(48)) < 10
     usual = mat.shape[1] <= 8 and bool(digit[:, 0].all()) and bool((digit | (mat == 0)).all())  # 1-8 digits
-    if not usual and (not bool(_INT_BYTES[mat].all()) or mat.shape[1] > 24
-                      or any(parse_int(t.decode("ascii")) is None for t in byte_tokens(mat).tolist())):
+    if not usual and (
+        not bool(_INT_BYTES[mat].all())
+        or mat.shape[1] > 24
+        or any(parse_int(t.decode("ascii")) is None for t in byte_tokens(mat).tolist())
+    ):
         return None
     if not keep:
         return np.zeros(0, dtype=np.int64)
@@ -141,8 +145,9 @@ def parse_ints(mat: Matrix, keep: bool = True) -> IntArray | None:
     return leading_number(mat, row_counts(mat != 0))
 
 
-def pack_bytes(column: Callable[[int], npt.NDArray[np.uint64]], n: int,
-               varying: Sequence[int]) -> npt.NDArray[np.uint64]:
+def pack_bytes(
+    column: Callable[[int], npt.NDArray[np.uint64]], n: int, varying: Sequence[int]
+) -> npt.NDArray[np.uint64]:
     """Per token, its bytes at the positions ``varying`` (ascending, at most 8) packed into one
     integer that orders as those bytes do; ``column(j)`` gives the tokens' word j big-endian (byte
     8j + b at bits 8 * (7 - b))."""
@@ -164,4 +169,3 @@ def pack_bytes(column: Callable[[int], npt.NDArray[np.uint64]], n: int,
             else:
                 key = part
     return key
-

@@ -63,20 +63,40 @@ def read_videos(path: str | Path) -> Collection:
     lines: dict[str, int] = {}
     for number, text, tokens in _text_lines(path):
         if len(tokens) != 2:
-            raise InputError(name, f"has {plural(len(tokens), 'field')}; expected 2 fields for a video list line, "
-                                   f"'video duration', such as '{VIDEOS_EXAMPLE}'", line=number, text=text,
-                             kind="field count")
+            raise InputError(
+                name,
+                f"has {plural(len(tokens), 'field')}; expected 2 fields for a video list line, "
+                f"'video duration', such as '{VIDEOS_EXAMPLE}'",
+                line=number,
+                text=text,
+                kind="field count",
+            )
         video, token = tokens
         duration = parse_duration(token)
         if duration is None:
-            raise InputError(name, f"the duration is '{token}'; expected {DURATION_EXPECTED}", line=number,
-                             text=text, kind="bad duration")
+            raise InputError(
+                name,
+                f"the duration is '{token}'; expected {DURATION_EXPECTED}",
+                line=number,
+                text=text,
+                kind="bad duration",
+            )
         if duration <= 0:
-            raise InputError(name, f"the duration of video '{video}' is {token}; expected a duration above 0",
-                             line=number, text=text, kind="bad duration")
+            raise InputError(
+                name,
+                f"the duration of video '{video}' is {token}; expected a duration above 0",
+                line=number,
+                text=text,
+                kind="bad duration",
+            )
         if video in durations:
-            raise InputError(name, f"video '{video}' is listed again (first on line {lines[video]}); expected "
-                                   f"each video once", line=number, text=text, kind="duplicate video")
+            raise InputError(
+                name,
+                f"video '{video}' is listed again (first on line {lines[video]}); expected each video once",
+                line=number,
+                text=text,
+                kind="duplicate video",
+            )
         durations[video], lines[video] = duration, number
     if not durations:
         raise InputError(name, f"has no data lines; expected 'video duration' lines such as '{VIDEOS_EXAMPLE}'")
@@ -89,8 +109,13 @@ def read_blacklist(path: str | Path) -> IdList:
     lines: dict[str, int] = {}
     for number, text, tokens in _text_lines(path):
         if len(tokens) != 1:
-            raise InputError(name, f"has {plural(len(tokens), 'field')}; expected one video id per blacklist line",
-                             line=number, text=text, kind="field count")
+            raise InputError(
+                name,
+                f"has {plural(len(tokens), 'field')}; expected one video id per blacklist line",
+                line=number,
+                text=text,
+                kind="field count",
+            )
         lines.setdefault(tokens[0], number)
     return IdList(name, lines)
 
@@ -109,11 +134,14 @@ def read_queries(path: str | Path) -> IdList:
     if data.lstrip().startswith(b"<"):
         for match in _XML_ID.finditer(data):
             number = data.count(b"\n", 0, match.start()) + 1
-            found.append((number, match.group(2).decode("utf-8", "replace"),
-                          match.group(0).decode("utf-8", "replace")))
+            found.append((number, match.group(2).decode("utf-8", "replace"), match.group(0).decode("utf-8", "replace")))
         if not found:
-            raise InputError(name, "is XML without <anchorId> or <queryId> elements; expected the toolkit's "
-                                   "anchors or queries XML, or one query id per line", kind="no queries")
+            raise InputError(
+                name,
+                "is XML without <anchorId> or <queryId> elements; expected the toolkit's "
+                "anchors or queries XML, or one query id per line",
+                kind="no queries",
+            )
     else:
         found = [(number, tokens[0], text) for number, text, tokens in _text_lines(path)]
         if not found:
@@ -121,7 +149,12 @@ def read_queries(path: str | Path) -> IdList:
     lines: dict[str, int] = {}
     for number, query, text in found:
         if query in lines:
-            raise InputError(name, f"query '{query}' is listed again (first on line {lines[query]}); expected each "
-                                   f"query once", line=number, text=text, kind="duplicate query")
+            raise InputError(
+                name,
+                f"query '{query}' is listed again (first on line {lines[query]}); expected each query once",
+                line=number,
+                text=text,
+                kind="duplicate query",
+            )
         lines[query] = number
     return IdList(name, lines)

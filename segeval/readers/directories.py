@@ -32,8 +32,11 @@ def bad_entry_name(name: str) -> str | None:
     if name in ("", ".", ".."):
         return "is empty" if not name else "names a folder, not a file"
     if "/" in name or os.sep in name or "\x00" in name:
-        return "holds a '/' (it would name a file below or outside the folder)" if "\x00" not in name else \
-            "holds a NUL character"
+        return (
+            "holds a '/' (it would name a file below or outside the folder)"
+            if "\x00" not in name
+            else "holds a NUL character"
+        )
     return None
 
 
@@ -76,14 +79,23 @@ def directory_files(directory: str) -> list[str]:
         if os.path.isdir(path):  # through links
             skipped.append(f"{entry.name} (a subdirectory)")
         else:
-            found.append(regular_file(path, f"a run file in the runs directory {directory} (remove it, or name the "
-                                            "runs one by one)"))
+            found.append(
+                regular_file(
+                    path, f"a run file in the runs directory {directory} (remove it, or name the runs one by one)"
+                )
+            )
     if not found:
-        raise SegevalError(f"no run files in {directory}; expected a directory holding run files "
-                           f"(subdirectories and hidden files are not read)")
+        raise SegevalError(
+            f"no run files in {directory}; expected a directory holding run files "
+            f"(subdirectories and hidden files are not read)"
+        )
     if skipped:
-        print(render_note(f"note: {directory}: {plural(len(skipped), 'entry', 'entries')} not read: "
-                          f"{', '.join(skipped)}"), file=sys.stderr)
+        print(
+            render_note(
+                f"note: {directory}: {plural(len(skipped), 'entry', 'entries')} not read: {', '.join(skipped)}"
+            ),
+            file=sys.stderr,
+        )
     return found
 
 
@@ -95,8 +107,9 @@ def expand_runs(specs: Sequence[str]) -> list[str]:
     from segeval.readers.files import STDIN
 
     if list(specs).count(STDIN) > 1:
-        raise ParameterError(f"The 'runs' parameter may name standard input ('{STDIN}') once. Got it "
-                             f"{list(specs).count(STDIN)} times.")
+        raise ParameterError(
+            f"The 'runs' parameter may name standard input ('{STDIN}') once. Got it {list(specs).count(STDIN)} times."
+        )
     out: list[str] = []
     for spec in specs:
         if spec and os.path.isdir(spec):  # (no OSError: a name too long is refused when read; "" is not ".")
@@ -104,8 +117,9 @@ def expand_runs(specs: Sequence[str]) -> list[str]:
         elif any(c in spec for c in "*?[") and not os.path.exists(spec):
             found = sorted(glob.glob(spec))
             if not found:
-                raise ParameterError(f"The 'runs' parameter must name existing files. Got {spec!r}, which matches "
-                                     f"nothing.")
+                raise ParameterError(
+                    f"The 'runs' parameter must name existing files. Got {spec!r}, which matches nothing."
+                )
         else:
             found = [spec]
         out += [f for f in found if f not in out]

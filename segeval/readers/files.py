@@ -68,8 +68,11 @@ class _Spool:
         try:
             self.copy = tempfile.TemporaryFile(prefix="segeval-stream-")  # noqa: SIM115 - closed by reset_streams
         except OSError as exc:
-            raise InputError(name, f"cannot be copied to the temporary folder to read it again ({exc.strerror}); "
-                                   f"expected a writable TMPDIR") from None
+            raise InputError(
+                name,
+                f"cannot be copied to the temporary folder to read it again ({exc.strerror}); "
+                f"expected a writable TMPDIR",
+            ) from None
         self.size = 0
         self.done = False
         self.refused: InputError | None = None
@@ -77,8 +80,7 @@ class _Spool:
     def read_at(self, offset: int, n: int) -> bytes:
         """Up to ``n`` bytes from ``offset``: from the copy, else from the stream (copied as it goes)."""
         if offset < self.size:
-            return os.pread(self.copy.fileno(), min(n, self.size - offset) if n >= 0 else self.size - offset,
-                            offset)
+            return os.pread(self.copy.fileno(), min(n, self.size - offset) if n >= 0 else self.size - offset, offset)
         if self.refused is not None:
             raise self.refused  # a reader that gave up on it leaves no more bytes to read
         if self.done:
@@ -93,8 +95,10 @@ class _Spool:
         try:
             os.pwrite(self.copy.fileno(), data, self.size)
         except OSError as exc:
-            raise InputError(self.name, f"cannot be copied to the temporary folder to read it again "
-                                        f"({exc.strerror}); expected room in TMPDIR") from None
+            raise InputError(
+                self.name,
+                f"cannot be copied to the temporary folder to read it again ({exc.strerror}); expected room in TMPDIR",
+            ) from None
         self.size += len(data)
         return data
 
@@ -132,8 +136,9 @@ def _env_bytes(name: str, default: int) -> int:
     if text is None:
         return default
     if not re.fullmatch(r"[0-9]{1,4300}", text.strip()) or int(text) < 1:
-        raise ParameterError(f"The {name} environment variable must be a whole number >= 1 (default {default}). "
-                             f"Got {text!r} instead.")
+        raise ParameterError(
+            f"The {name} environment variable must be a whole number >= 1 (default {default}). Got {text!r} instead."
+        )
     return min(int(text), sys.maxsize)
 
 
@@ -203,8 +208,9 @@ def open_input(path: str | Path) -> tuple[BinaryIO, bool]:
     if name == STDIN:
         closed = sys.modules.get("segeval.cli.streams")
         if sys.stdin is None or (closed is not None and closed.stdin_closed()):
-            raise InputError("standard input (-)", "is closed; expected data on standard input (a pipe or a "
-                                                   "redirected file)")
+            raise InputError(
+                "standard input (-)", "is closed; expected data on standard input (a pipe or a redirected file)"
+            )
         _SPOOLS[name] = _Spool(name, sys.stdin.buffer)
         return _Replay(_SPOOLS[name]), False  # type: ignore[return-value]
     if not name:
@@ -285,8 +291,12 @@ class _Checks:
         if not self.data:
             self.data = bool(block.lstrip(_BLANKS))  # a byte other than these (no copy when the block starts with one)
             if not self.data and self.total + len(block) > BLANK_LIMIT:
-                raise InputError(self.name, f"holds only white space in its first {size_text(BLANK_LIMIT)}; expected "
-                                            f"data (stopped reading there)", kind="no data")
+                raise InputError(
+                    self.name,
+                    f"holds only white space in its first {size_text(BLANK_LIMIT)}; expected "
+                    f"data (stopped reading there)",
+                    kind="no data",
+                )
         last = block.rfind(b"\n")
         if self.tail + len(block) > self.max_line:
             self._long_line(block, last)
@@ -295,12 +305,12 @@ class _Checks:
             raise too_large(self.name, self.max_bytes, gzip=self.gzip)
         if last < 0:
             if len(self.head) < 256:
-                self.head += block[:256 - len(self.head)]
+                self.head += block[: 256 - len(self.head)]
             self.tail += len(block)
         else:
             self.uncounted = block  # (a file read whole is not counted)
             self.tail = len(block) - last - 1
-            self.head = block[last + 1:last + 257]
+            self.head = block[last + 1 : last + 257]
         return block
 
     def _bom(self, block: bytes) -> None:
@@ -321,21 +331,30 @@ class _Checks:
         start = block.rfind(b"\n", 0, max(at, 0)) + 1
         end = block.find(b"\n", max(at, 0))
         before = self.head if start == 0 else b""
-        line = (before + block[start:len(block) if end < 0 else end][:1024]).rstrip(b"\r")
-        raise InputError(self.name, "holds a byte-order mark (U+FEFF) after the start of the file (two files "
-                                    "joined with cat?); expected one only as the file's first character (remove "
-                                    "it, such as with sed 's/\\xef\\xbb\\xbf//g')",
-                         line=self.lines + block.count(b"\n", 0, max(at, 0)) + 1,
-                         text=line.decode("utf-8", "replace").replace("\ufeff", "\\ufeff"), kind="byte-order mark")
+        line = (before + block[start : len(block) if end < 0 else end][:1024]).rstrip(b"\r")
+        raise InputError(
+            self.name,
+            "holds a byte-order mark (U+FEFF) after the start of the file (two files "
+            "joined with cat?); expected one only as the file's first character (remove "
+            "it, such as with sed 's/\\xef\\xbb\\xbf//g')",
+            line=self.lines + block.count(b"\n", 0, max(at, 0)) + 1,
+            text=line.decode("utf-8", "replace").replace("\ufeff", "\\ufeff"),
+            kind="byte-order mark",
+        )
 
     def _nul(self, block: bytes, at: int) -> None:
         start = block.rfind(b"\n", 0, at) + 1
         end = block.find(b"\n", at)
         before = self.head if start == 0 else b""
-        line = (before + block[start:len(block) if end < 0 else end][:1024]).rstrip(b"\r")
+        line = (before + block[start : len(block) if end < 0 else end][:1024]).rstrip(b"\r")
         text = line.decode("utf-8", "replace").replace("\x00", "\\0")
-        raise InputError(self.name, "contains a NUL byte; expected a text line",
-                         line=self.lines + block.count(b"\n", 0, at) + 1, text=text, kind="NUL byte")
+        raise InputError(
+            self.name,
+            "contains a NUL byte; expected a text line",
+            line=self.lines + block.count(b"\n", 0, at) + 1,
+            text=text,
+            kind="NUL byte",
+        )
 
     def _long_line(self, block: bytes, last: int) -> None:
         if last < 0 or (block.find(b"\n") + self.tail > self.max_line):
@@ -343,14 +362,18 @@ class _Checks:
         elif len(block) - last - 1 <= self.max_line and not may_have_long_line(block, self.max_line):
             return
         else:
-            ends = np.concatenate([[-1 - self.tail], np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10),
-                                   [len(block)]])
+            ends = np.concatenate(
+                [[-1 - self.tail], np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10), [len(block)]]
+            )
             found = np.flatnonzero(np.diff(ends) - 1 > self.max_line)
             if not len(found):
                 return
             over = int(found[0])
-        raise InputError(self.name, f"line {self.lines + over + 1} is longer than {size_text(self.max_line)}; expected "
-                                    f"text lines (SEGEVAL_MAX_LINE_BYTES raises the limit)")
+        raise InputError(
+            self.name,
+            f"line {self.lines + over + 1} is longer than {size_text(self.max_line)}; expected "
+            f"text lines (SEGEVAL_MAX_LINE_BYTES raises the limit)",
+        )
 
 
 def may_have_long_line(raw: bytes, max_line: int) -> bool:
@@ -360,9 +383,15 @@ def may_have_long_line(raw: bytes, max_line: int) -> bool:
     return any(raw.find(b"\n", pos, pos + width) < 0 for pos in range(0, len(raw) - width + 1, width))
 
 
-def read_blocks(path: str | Path, *, max_bytes: int | None, block: int = BLOCK_BYTES,
-                on_read: Callable[[int], object] | None = None, whole: bool = False, lines: bool = True
-                ) -> Generator[bytes, None, None]:
+def read_blocks(
+    path: str | Path,
+    *,
+    max_bytes: int | None,
+    block: int = BLOCK_BYTES,
+    on_read: Callable[[int], object] | None = None,
+    whole: bool = False,
+    lines: bool = True,
+) -> Generator[bytes, None, None]:
     """The file's text in blocks, gunzipped on the fly when it starts with the gzip magic number,
     from any readable file: a regular file, a pipe, a FIFO, a device, ``-`` (standard input).
 
@@ -418,8 +447,9 @@ def _refuse_compressed(head: bytes, name: str) -> None:
     """Refuse a file that is not gzip but starts as another compressor's output, or is named .gz."""
     for pattern, kind, tool in _OTHER_COMPRESSIONS:
         if pattern.match(head):
-            raise InputError(name, f"is {kind}-compressed; expected plain text or gzip (decompress it first, "
-                                   f"such as with {tool})")
+            raise InputError(
+                name, f"is {kind}-compressed; expected plain text or gzip (decompress it first, such as with {tool})"
+            )
     if name.endswith(".gz") and head:
         raise InputError(name, "has a .gz name but is not gzip-compressed; expected a gzip file")
 
@@ -437,12 +467,14 @@ def _check_size(fh: BinaryIO, name: str, max_bytes: int) -> None:
 def too_large(name: str, max_bytes: int, *, gzip: bool = False) -> InputError:
     """The refusal of an input over ``SEGEVAL_MAX_INPUT_BYTES`` (``gzip``: once decompressed)."""
     what = "decompresses to more than {} (a gzip bomb?)" if gzip else "is larger than {}"
-    return InputError(name, f"{what.format(size_text(max_bytes))}; expected a smaller file "
-                            f"(SEGEVAL_MAX_INPUT_BYTES raises the limit)")
+    return InputError(
+        name, f"{what.format(size_text(max_bytes))}; expected a smaller file (SEGEVAL_MAX_INPUT_BYTES raises the limit)"
+    )
 
 
-def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: str,
-                   check: Callable[[bytes], bytes]) -> Iterator[bytes]:
+def _gunzip_blocks(
+    head: bytes, read: Callable[[int], bytes], block: int, name: str, check: Callable[[bytes], bytes]
+) -> Iterator[bytes]:
     """Decompress concatenated gzip members block by block (at most ``block`` bytes each), each block
     passing ``check`` first, at most ``SEGEVAL_MAX_GZIP_RATIO`` times the bytes read; anything but a
     gzip member after one is refused."""
@@ -459,9 +491,12 @@ def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: 
                     produced += len(out)
                     used = consumed - len(data)  # bytes of the file decompressed so far
                     if produced > GZIP_RATIO_FROM and produced > ratio * used:
-                        raise InputError(name, f"expands more than {ratio} times (its first {size_text(used)} give "
-                                               f"{size_text(produced)}: a gzip bomb?); expected a gzip file of text "
-                                               f"(SEGEVAL_MAX_GZIP_RATIO raises the limit)")
+                        raise InputError(
+                            name,
+                            f"expands more than {ratio} times (its first {size_text(used)} give "
+                            f"{size_text(produced)}: a gzip bomb?); expected a gzip file of text "
+                            f"(SEGEVAL_MAX_GZIP_RATIO raises the limit)",
+                        )
                     yield out
                 if d.eof:
                     # everything after the member is in unused_data (unconsumed_tail may hold a stale copy
@@ -478,9 +513,12 @@ def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: 
                     if rest[:2] != b"\x1f\x8b":
                         at = consumed - len(rest)
                         shown = rest[:40].decode("utf-8", "replace")
-                        raise InputError(name, f"has other data after its gzip data, from byte {at + 1} of the "
-                                               f"file: {shown!r}; expected only gzip members (as 'cat a.gz b.gz' "
-                                               f"makes)")
+                        raise InputError(
+                            name,
+                            f"has other data after its gzip data, from byte {at + 1} of the "
+                            f"file: {shown!r}; expected only gzip members (as 'cat a.gz b.gz' "
+                            f"makes)",
+                        )
                     d, data = zlib.decompressobj(wbits=31), rest
             data = read(block)
             consumed += len(data)
@@ -493,8 +531,9 @@ def _gunzip_blocks(head: bytes, read: Callable[[int], bytes], block: int, name: 
         reason = str(exc).split(": ", 1)[-1]  # zlib's "Error -3 while decompressing data: <reason>"
         raise InputError(name, f"is not a valid gzip file ({reason}); expected a complete .gz file") from None
     if not d.eof:
-        raise InputError(name, "is not a valid gzip file (it ends before the end-of-stream marker); expected "
-                               "a complete .gz file")
+        raise InputError(
+            name, "is not a valid gzip file (it ends before the end-of-stream marker); expected a complete .gz file"
+        )
 
 
 def read_bytes(path: str | Path, *, lines: bool = True, head: HeadCheck | None = None) -> bytes:
@@ -513,13 +552,11 @@ def read_bytes(path: str | Path, *, lines: bool = True, head: HeadCheck | None =
     stream = is_stream(name)
     if stream and name in _STREAMS:
         return _STREAMS[name]
-    blocks = checked_blocks(read_blocks(path, max_bytes=limits()[0], whole=True, lines=lines), head,
-                             0 if stream else 1)
+    blocks = checked_blocks(read_blocks(path, max_bytes=limits()[0], whole=True, lines=lines), head, 0 if stream else 1)
     data = blocks[0] if len(blocks) == 1 else b"".join(blocks)
     if stream:
         _STREAMS[name] = data
     return data
-
 
 
 def read_document(path: str | Path) -> bytes:
@@ -542,9 +579,14 @@ def read_utf8(path: str | Path, expected: str) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         start = data.rfind(b"\n", 0, exc.start) + 1
         end = data.find(b"\n", exc.start)
-        shown = data[start:len(data) if end < 0 else end][:1024].decode("utf-8", "backslashreplace")
-        raise InputError(str(path), f"not UTF-8 text ({exc.reason}); expected {expected}", line=line,
-                         text=shown.rstrip("\r"), kind="not UTF-8") from None
+        shown = data[start : len(data) if end < 0 else end][:1024].decode("utf-8", "backslashreplace")
+        raise InputError(
+            str(path),
+            f"not UTF-8 text ({exc.reason}); expected {expected}",
+            line=line,
+            text=shown.rstrip("\r"),
+            kind="not UTF-8",
+        ) from None
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 

@@ -55,21 +55,43 @@ class LineFormat:
 
 MEDIAEVAL_QRELS = LineFormat(
     "MediaEval qrels",
-    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("start", "time"),
-     Field("end", "time"), Field("rel", "int")),
+    (
+        Field("query", "str"),
+        Field("q0", "ignore"),
+        Field("item", "str"),
+        Field("start", "time"),
+        Field("end", "time"),
+        Field("rel", "int"),
+    ),
     "anchor_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 1",
 )
 MEDIAEVAL_LINKING_RUN = LineFormat(
     "MediaEval linking run",
-    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("start", "time"),
-     Field("end", "time"), Field("rank", "int"), Field("score", "float"), Field("run", "str")),
+    (
+        Field("query", "str"),
+        Field("q0", "ignore"),
+        Field("item", "str"),
+        Field("start", "time"),
+        Field("end", "time"),
+        Field("rank", "int"),
+        Field("score", "float"),
+        Field("run", "str"),
+    ),
     "anchor_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 1 0.93 myrun",
 )
 MEDIAEVAL_SEARCH_RUN = LineFormat(
     "MediaEval search run",
-    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("start", "time"),
-     Field("end", "time"), Field("jumpin", "time"), Field("rank", "int"), Field("score", "float"),
-     Field("run", "str")),
+    (
+        Field("query", "str"),
+        Field("q0", "ignore"),
+        Field("item", "str"),
+        Field("start", "time"),
+        Field("end", "time"),
+        Field("jumpin", "time"),
+        Field("rank", "int"),
+        Field("score", "float"),
+        Field("run", "str"),
+    ),
     "query_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 2.30 1 0.93 myrun",
     optional=1,
 )
@@ -80,15 +102,22 @@ TREC_QRELS = LineFormat(
 )
 TREC_RUN = LineFormat(
     "TREC run",
-    (Field("query", "str"), Field("q0", "ignore"), Field("item", "str"), Field("rank", "int"),
-     Field("score", "float"), Field("run", "str")),
+    (
+        Field("query", "str"),
+        Field("q0", "ignore"),
+        Field("item", "str"),
+        Field("rank", "int"),
+        Field("score", "float"),
+        Field("run", "str"),
+    ),
     "301 Q0 FBIS3-10082 1 12.5 myrun",
     trailing=True,
 )
 #: a query-by-example key (MediaEval SWS 2013, QUESST 2014-2015): every trial, 1 when the query occurs in the
 #: utterance (the QUESST figures' qrels: :mod:`segeval.measures.trials`)
 QUESST_KEY = LineFormat(
-    "QUESST key", (Field("query", "str"), Field("item", "str"), Field("rel", "int")),
+    "QUESST key",
+    (Field("query", "str"), Field("item", "str"), Field("rel", "int")),
     "quesst2015_dev_0001 quesst2015_00001 1",
 )
 #: completed qrels (``segeval complete-qrels``): one more field saying who judged the line,
@@ -96,12 +125,20 @@ QUESST_KEY = LineFormat(
 SOURCE_HUMAN = "human"
 SOURCE_PREDICTED = "predicted:"
 TREC_QRELS_COMPLETED = LineFormat(
-    "completed TREC qrels", (*TREC_QRELS.fields, Field("source", "str")), "301 0 FBIS3-10082 1 predicted:kld")
+    "completed TREC qrels", (*TREC_QRELS.fields, Field("source", "str")), "301 0 FBIS3-10082 1 predicted:kld"
+)
 MEDIAEVAL_QRELS_COMPLETED = LineFormat(
-    "completed MediaEval qrels", (*MEDIAEVAL_QRELS.fields, Field("source", "str")),
-    "anchor_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 1 predicted:svm")
-QRELS_FORMATS = {"mediaeval": MEDIAEVAL_QRELS, "trec": TREC_QRELS, "trec-completed": TREC_QRELS_COMPLETED,
-                 "mediaeval-completed": MEDIAEVAL_QRELS_COMPLETED, "quesst": QUESST_KEY}
+    "completed MediaEval qrels",
+    (*MEDIAEVAL_QRELS.fields, Field("source", "str")),
+    "anchor_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 1 predicted:svm",
+)
+QRELS_FORMATS = {
+    "mediaeval": MEDIAEVAL_QRELS,
+    "trec": TREC_QRELS,
+    "trec-completed": TREC_QRELS_COMPLETED,
+    "mediaeval-completed": MEDIAEVAL_QRELS_COMPLETED,
+    "quesst": QUESST_KEY,
+}
 RUN_FORMATS = {"linking": MEDIAEVAL_LINKING_RUN, "search": MEDIAEVAL_SEARCH_RUN, "trec": TREC_RUN}
 DOCUMENT_FORMATS = (TREC_QRELS, TREC_QRELS_COMPLETED, TREC_RUN, QUESST_KEY)
 COMPLETED_FORMATS = (TREC_QRELS_COMPLETED, MEDIAEVAL_QRELS_COMPLETED)
@@ -110,12 +147,19 @@ QRELS_FORMATS_BY_NAME = {f.name: f for f in QRELS_FORMATS.values()}
 #: subgroups, and qrels read as preferences (one subgroup per group) (:mod:`segeval.measures.prefs`)
 _GROUP, _ITEM = Field("group", "str"), Field("item", "str")
 REL_INFO_FORMATS = {
-    "qrels_jg": LineFormat("trec_eval qrels_jg", (Field("query", "str"), _GROUP, _ITEM, Field("rel", "int")),
-                           "301 user1 FBIS3-10082 1"),
-    "prefs": LineFormat("trec_eval prefs", (Field("query", "str"), _GROUP, Field("subgroup", "str"), _ITEM,
-                                            Field("rel", "float")), "301 user1 a FBIS3-10082 2.5"),
-    "qrels_prefs": LineFormat("trec_eval qrels_prefs", (Field("query", "str"), _GROUP, _ITEM, Field("rel", "float")),
-                              "301 user1 FBIS3-10082 2.5"),
+    "qrels_jg": LineFormat(
+        "trec_eval qrels_jg", (Field("query", "str"), _GROUP, _ITEM, Field("rel", "int")), "301 user1 FBIS3-10082 1"
+    ),
+    "prefs": LineFormat(
+        "trec_eval prefs",
+        (Field("query", "str"), _GROUP, Field("subgroup", "str"), _ITEM, Field("rel", "float")),
+        "301 user1 a FBIS3-10082 2.5",
+    ),
+    "qrels_prefs": LineFormat(
+        "trec_eval qrels_prefs",
+        (Field("query", "str"), _GROUP, _ITEM, Field("rel", "float")),
+        "301 user1 FBIS3-10082 2.5",
+    ),
 }
 
 
@@ -127,6 +171,7 @@ def with_subtopics(fmt: LineFormat) -> LineFormat:
         return fmt
     fields = tuple(Field("subtopic", "str") if f.name == "iter" else f for f in fmt.fields)
     return LineFormat(fmt.name, fields, fmt.example, fmt.optional, fmt.trailing)
+
 
 # ------------------------------------------------------------------------ time formats
 
@@ -162,13 +207,40 @@ WHOLE = "a whole number of at most 18 ASCII digits (an optional sign), such as '
 
 
 @overload
-def read_number(text: str, path: str, what: str, *, whole: Literal[False] = False, minimum: float | None = None,
-                line: int | None = None, shown: str | None = None, why: str = "") -> float: ...
+def read_number(
+    text: str,
+    path: str,
+    what: str,
+    *,
+    whole: Literal[False] = False,
+    minimum: float | None = None,
+    line: int | None = None,
+    shown: str | None = None,
+    why: str = "",
+) -> float: ...
 @overload
-def read_number(text: str, path: str, what: str, *, whole: Literal[True], minimum: float | None = None,
-                line: int | None = None, shown: str | None = None, why: str = "") -> int: ...
-def read_number(text: str, path: str, what: str, *, whole: bool = False, minimum: float | None = None,
-                line: int | None = None, shown: str | None = None, why: str = "") -> float | int:
+def read_number(
+    text: str,
+    path: str,
+    what: str,
+    *,
+    whole: Literal[True],
+    minimum: float | None = None,
+    line: int | None = None,
+    shown: str | None = None,
+    why: str = "",
+) -> int: ...
+def read_number(
+    text: str,
+    path: str,
+    what: str,
+    *,
+    whole: bool = False,
+    minimum: float | None = None,
+    line: int | None = None,
+    shown: str | None = None,
+    why: str = "",
+) -> float | int:
     """``text`` read by the one number grammar of every reader (:func:`parse_float`, ``whole``:
     :func:`parse_int`), at least ``minimum``; else an :class:`InputError` naming ``path``, ``line``, ``what``,
     the text and what was expected (``why`` added)."""
@@ -178,8 +250,13 @@ def read_number(text: str, path: str, what: str, *, whole: bool = False, minimum
     expected = WHOLE if whole else NUMBER
     if value is not None:
         expected = f"a number >= {minimum:g}"
-    raise InputError(path, f"{what} is '{text[:60]}{'...' if len(text) > 60 else ''}'; expected {expected}{why}",
-                     line=line, text=shown, kind=f"bad {what}")
+    raise InputError(
+        path,
+        f"{what} is '{text[:60]}{'...' if len(text) > 60 else ''}'; expected {expected}{why}",
+        line=line,
+        text=shown,
+        kind=f"bad {what}",
+    )
 
 
 #: any decimals, and Python's exponent form (``1e-05``, ``1.5e+16``): every ``str`` of a float reads
@@ -207,8 +284,9 @@ def format_time(seconds: float, time_format: str) -> str:
     if time_format == "mmss":
         whole = round(seconds)
         if whole != seconds:
-            raise ParameterError(f"The 'seconds' parameter must be a whole number for the mmss time format. "
-                                 f"Got {seconds!r} instead.")
+            raise ParameterError(
+                f"The 'seconds' parameter must be a whole number for the mmss time format. Got {seconds!r} instead."
+            )
         return f"{whole // 60}.{whole % 60:02d}"
     if time_format == "seconds":
         return f"{seconds:.9f}".rstrip("0").rstrip(".")
@@ -219,7 +297,10 @@ def format_time(seconds: float, time_format: str) -> str:
 
 
 TIME_PARSERS: dict[str, Callable[[str], float | int | None]] = {
-    "mmss": parse_mmss, "seconds": parse_seconds, "hms": parse_hms}
+    "mmss": parse_mmss,
+    "seconds": parse_seconds,
+    "hms": parse_hms,
+}
 TIME_NAMES = {"mmss": "an M.S time", "seconds": "a time in seconds", "hms": "an H:MM:SS time"}
 _MMSS_OVER = re.compile(r"[0-9]{1,12}\.([0-9]{2})\Z")
 
@@ -263,12 +344,14 @@ def line_head(read: Callable[[bytes], object], limit: int = DETECT_LINES) -> Cal
     it: then it raises on these lines exactly what it raises on the whole file (a file whose start cannot
     be valid is refused after a few kilobytes, not read whole), and checks of the whole file (such as
     duplicates across it) are left to the whole read."""
+
     def check(data: bytes) -> bool:
         head = head_lines(data, limit)
         if head is None:
             return False
         read(head)
         return True
+
     return check
 
 
@@ -291,9 +374,14 @@ def _data_lines(data: bytes, path: str, limit: int = DETECT_LINES) -> list[tuple
 def _disagree(path: str, first: tuple[int, list[str], str], other: tuple[int, list[str], str]) -> InputError:
     """Two lines that fit different formats: the error names both, at the later one."""
     (a, _, a_kind), (b, b_tokens, b_kind) = sorted([first, other])
-    return InputError(path, f"looks like a {b_kind} line, but line {a} looks like a {a_kind} line; expected one "
-                            f"format in a file (format detection reads the first {DETECT_LINES} data lines)",
-                      line=b, text=" ".join(b_tokens), kind="mixed formats")
+    return InputError(
+        path,
+        f"looks like a {b_kind} line, but line {a} looks like a {a_kind} line; expected one "
+        f"format in a file (format detection reads the first {DETECT_LINES} data lines)",
+        line=b,
+        text=" ".join(b_tokens),
+        kind="mixed formats",
+    )
 
 
 def _is_int(token: str) -> bool:
@@ -319,8 +407,7 @@ def looks_like_groups(data: bytes, path: str) -> bool:
     lines = _data_lines(data, path)
     if "|" in " ".join(lines[0][1]):
         return True
-    return (any("|" in " ".join(tokens) for _, tokens in lines)
-            and not any(_qrels_fit(tokens) for _, tokens in lines))
+    return any("|" in " ".join(tokens) for _, tokens in lines) and not any(_qrels_fit(tokens) for _, tokens in lines)
 
 
 def detect_qrels_format(data: bytes, path: str) -> LineFormat:
@@ -343,11 +430,17 @@ def detect_qrels_format(data: bytes, path: str) -> LineFormat:
         if fmt is not None:
             return fmt
     number, tokens = lines[0]
-    raise InputError(path, f"has {plural(len(tokens), 'field')}; expected a qrels line: 4 fields (TREC, such as "
-                           f"'{TREC_QRELS.example}'), 6 (MediaEval, such as '{MEDIAEVAL_QRELS.example}') "
-                           f"or 3 (a QUESST key, such as '{QUESST_KEY.example}'), "
-                           f"or one more ending in '{SOURCE_HUMAN}' or '{SOURCE_PREDICTED}CLASSIFIER' "
-                           f"for completed qrels", line=number, text=" ".join(tokens), kind="field count")
+    raise InputError(
+        path,
+        f"has {plural(len(tokens), 'field')}; expected a qrels line: 4 fields (TREC, such as "
+        f"'{TREC_QRELS.example}'), 6 (MediaEval, such as '{MEDIAEVAL_QRELS.example}') "
+        f"or 3 (a QUESST key, such as '{QUESST_KEY.example}'), "
+        f"or one more ending in '{SOURCE_HUMAN}' or '{SOURCE_PREDICTED}CLASSIFIER' "
+        f"for completed qrels",
+        line=number,
+        text=" ".join(tokens),
+        kind="field count",
+    )
 
 
 _LOOSE_HMS = re.compile(r"[+-]?[0-9]+(?::[0-9]+)+(?:\.[0-9]*)?\Z")
@@ -368,11 +461,17 @@ def _mediaeval_fits(tokens: list[str], is_time: Callable[[str], bool]) -> list[L
     def number(token: str) -> bool:
         return parse_float(token) is not None
 
-    return [f for f, ok in (
-        (MEDIAEVAL_LINKING_RUN, n == 8 and kinds((3, is_time), (4, is_time), (5, _is_int), (6, number))),
-        (MEDIAEVAL_SEARCH_RUN, n in (8, 9) and kinds((3, is_time), (4, is_time), (5, is_time), (6, _is_int),
-                                                     (7, number))),
-    ) if ok]
+    return [
+        f
+        for f, ok in (
+            (MEDIAEVAL_LINKING_RUN, n == 8 and kinds((3, is_time), (4, is_time), (5, _is_int), (6, number))),
+            (
+                MEDIAEVAL_SEARCH_RUN,
+                n in (8, 9) and kinds((3, is_time), (4, is_time), (5, is_time), (6, _is_int), (7, number)),
+            ),
+        )
+        if ok
+    ]
 
 
 def detect_run_format(data: bytes, path: str, time_format: str = "mmss") -> LineFormat:
@@ -416,17 +515,27 @@ def detect_run_format(data: bytes, path: str, time_format: str = "mmss") -> Line
         if not common:
             linking = next(x for x in segments if MEDIAEVAL_SEARCH_RUN not in x[2])
             search = next(x for x in segments if MEDIAEVAL_LINKING_RUN not in x[2])
-            raise _disagree(path, (linking[0], linking[1], MEDIAEVAL_LINKING_RUN.name),
-                            (search[0], search[1], MEDIAEVAL_SEARCH_RUN.name))
+            raise _disagree(
+                path,
+                (linking[0], linking[1], MEDIAEVAL_LINKING_RUN.name),
+                (search[0], search[1], MEDIAEVAL_SEARCH_RUN.name),
+            )
         number, tokens, _ = segments[0]
-        raise InputError(path, "cannot tell a MediaEval linking run ('qid Q0 video start end rank score run') "
-                               "from a search run ('qid Q0 video start end jumpin rank score'); "
-                               "expected the format to be named (--run-format linking|search)",
-                         line=number, text=" ".join(tokens))
+        raise InputError(
+            path,
+            "cannot tell a MediaEval linking run ('qid Q0 video start end rank score run') "
+            "from a search run ('qid Q0 video start end jumpin rank score'); "
+            "expected the format to be named (--run-format linking|search)",
+            line=number,
+            text=" ".join(tokens),
+        )
     number, tokens = lines[0]
-    raise InputError(path, f"does not look like a run line ({plural(len(tokens), 'field')}); expected a TREC run "
-                           f"line such "
-                           f"as '{TREC_RUN.example}' or a MediaEval run line such as "
-                           f"'{MEDIAEVAL_LINKING_RUN.example}' (times in {time_format} format)",
-                     line=number, text=" ".join(tokens))
-
+    raise InputError(
+        path,
+        f"does not look like a run line ({plural(len(tokens), 'field')}); expected a TREC run "
+        f"line such "
+        f"as '{TREC_RUN.example}' or a MediaEval run line such as "
+        f"'{MEDIAEVAL_LINKING_RUN.example}' (times in {time_format} format)",
+        line=number,
+        text=" ".join(tokens),
+    )

@@ -29,13 +29,16 @@ QUERY_COLUMNS = ("query", "query_id", "q_id", "qid")
 ITEM_COLUMNS = ("item", "doc_id", "docno", "docid", "video")
 GRADE_COLUMNS = ("rel", "relevance", "label", "score")  # PyTerrier calls the qrels grade 'label', ranx 'score'
 _SPACE = re.compile(r"\s")  # the characters str.isspace() calls white space
-ACCEPTED = ("a file path, a DataFrame (columns query_id or q_id, doc_id or video/start/end, and relevance for "
-            "qrels, score and/or rank for runs), a dict {query: {doc: value}}, ir_measures records or a ranx "
-            "Qrels/Run")
+ACCEPTED = (
+    "a file path, a DataFrame (columns query_id or q_id, doc_id or video/start/end, and relevance for "
+    "qrels, score and/or rank for runs), a dict {query: {doc: value}}, ir_measures records or a ranx "
+    "Qrels/Run"
+)
 
 
-def load_qrels(source: object, fmt: str = "auto", time_format: str = DEFAULTS.time_format,
-               subtopics: bool = False) -> pd.DataFrame:
+def load_qrels(
+    source: object, fmt: str = "auto", time_format: str = DEFAULTS.time_format, subtopics: bool = False
+) -> pd.DataFrame:
     """Qrels from a file path (read in ``fmt``/``time_format``) or from any shape this module accepts;
     ``subtopics``: with the ``subtopic`` column the diversity measures read (a file's second field, a
     table's ``subtopic`` or ir_measures' ``iteration`` column)."""
@@ -62,10 +65,19 @@ def qrels_frame(source: object, subtopics: bool = False) -> pd.DataFrame:
     if set(QRELS_COLUMNS) <= set(table.columns):
         return table if subtopics or "subtopic" not in table.columns else table.drop(columns="subtopic")
     query, item, start, end = _keys(table, "qrels", ids=_categories)
-    grade = _column(table, GRADE_COLUMNS, "qrels",
-                    "a relevance column (relevance, rel, PyTerrier's label or ranx's score)")
-    out = pd.DataFrame({"query": query, "item": item, "start": start, "end": end,
-                        "rel": _integers(table[grade], "qrels"), "line": np.arange(1, len(table) + 1)})
+    grade = _column(
+        table, GRADE_COLUMNS, "qrels", "a relevance column (relevance, rel, PyTerrier's label or ranx's score)"
+    )
+    out = pd.DataFrame(
+        {
+            "query": query,
+            "item": item,
+            "start": start,
+            "end": end,
+            "rel": _integers(table[grade], "qrels"),
+            "line": np.arange(1, len(table) + 1),
+        }
+    )
     if "source" in table.columns:  # completed qrels
         out["source"] = table["source"].astype(str).to_numpy(dtype=object)
     found = next((c for c in SUBTOPIC_COLUMNS if c in table.columns), None) if subtopics else None
@@ -82,8 +94,10 @@ def run_frame(source: object) -> pd.DataFrame:
         return table
     query, item, start, end = _keys(table, "run")
     if "score" not in table.columns and "rank" not in table.columns:
-        raise ParameterError(f"The 'run' parameter must have a score or a rank column. Got columns "
-                             f"{list(table.columns)} instead; expected {ACCEPTED}.")
+        raise ParameterError(
+            f"The 'run' parameter must have a score or a rank column. Got columns "
+            f"{list(table.columns)} instead; expected {ACCEPTED}."
+        )
     score = _numbers(table["score"], "run") if "score" in table.columns else None
     rank = _integers(table["rank"], "run") if "rank" in table.columns else None
     if rank is None:
@@ -91,10 +105,24 @@ def run_frame(source: object) -> pd.DataFrame:
         rank = _ranks_by_score(query, score)
     if score is None:
         score = -rank.astype(np.float64)
-    tag = table["run"].astype(str).to_numpy(dtype=object) if "run" in table.columns \
+    tag = (
+        table["run"].astype(str).to_numpy(dtype=object)
+        if "run" in table.columns
         else np.full(len(table), str(getattr(source, "name", "") or ""), dtype=object)
-    out = pd.DataFrame({"query": query, "item": item, "start": start, "end": end, "jumpin": np.full(len(table), np.nan),
-                        "rank": rank, "score": score, "run": tag, "line": np.arange(1, len(table) + 1)})
+    )
+    out = pd.DataFrame(
+        {
+            "query": query,
+            "item": item,
+            "start": start,
+            "end": end,
+            "jumpin": np.full(len(table), np.nan),
+            "rank": rank,
+            "score": score,
+            "run": tag,
+            "line": np.arange(1, len(table) + 1),
+        }
+    )
     out.attrs["path"] = "<run>"
     return out
 
@@ -135,8 +163,9 @@ def _table(source: object, what: str) -> pd.DataFrame:
     elif callable(getattr(source, "to_dataframe", None)):  # ranx
         table = source.to_dataframe()  # type: ignore[attr-defined]
         if not isinstance(table, pd.DataFrame):
-            raise ParameterError(f"The '{what}' parameter's to_dataframe() must give a DataFrame. Got "
-                                 f"{type(table).__name__} instead.")
+            raise ParameterError(
+                f"The '{what}' parameter's to_dataframe() must give a DataFrame. Got {type(table).__name__} instead."
+            )
     elif callable(getattr(source, "to_dict", None)):
         return _table(source.to_dict(), what)  # type: ignore[attr-defined]
     elif isinstance(source, Iterable) and not isinstance(source, str | bytes):
@@ -151,28 +180,39 @@ def _table(source: object, what: str) -> pd.DataFrame:
 def _from_dicts(source: Mapping[Any, Any], what: str) -> pd.DataFrame:
     value = "relevance" if what == "qrels" else "score"
     inners = list(source.values())
-    if all(isinstance(inner, Mapping) for inner in inners) and \
-            not any(issubclass(t, tuple | Segment) for inner in inners for t in set(map(type, inner))):
+    if all(isinstance(inner, Mapping) for inner in inners) and not any(
+        issubclass(t, tuple | Segment) for inner in inners for t in set(map(type, inner))
+    ):
         # documents only (the common case): whole columns at once
-        return pd.DataFrame({"query": np.repeat(np.array(list(source), dtype=object), [len(i) for i in inners]),
-                             "doc_id": list(chain.from_iterable(inners)),
-                             value: list(chain.from_iterable(i.values() for i in inners))})
+        return pd.DataFrame(
+            {
+                "query": np.repeat(np.array(list(source), dtype=object), [len(i) for i in inners]),
+                "doc_id": list(chain.from_iterable(inners)),
+                value: list(chain.from_iterable(i.values() for i in inners)),
+            }
+        )
     rows: list[tuple[Any, ...]] = []
     segments: bool | None = None
     for query, inner in source.items():
         if not isinstance(inner, Mapping):
-            raise ParameterError(f"The '{what}' parameter must map each query to a dict {{doc: {value}}}. Got "
-                                 f"{_given(inner)} for query {shown(query)} instead.")
+            raise ParameterError(
+                f"The '{what}' parameter must map each query to a dict {{doc: {value}}}. Got "
+                f"{_given(inner)} for query {shown(query)} instead."
+            )
         for key, v in inner.items():
             if isinstance(key, Segment):
                 key = (key.video, key.start, key.end)
             segment = isinstance(key, tuple)
             if segment and len(key) != 3:
-                raise ParameterError(f"The '{what}' parameter's segment keys must be Segment objects or (video, "
-                                     f"start, end) tuples. Got {shown(key)} for query {shown(query)} instead.")
+                raise ParameterError(
+                    f"The '{what}' parameter's segment keys must be Segment objects or (video, "
+                    f"start, end) tuples. Got {shown(key)} for query {shown(query)} instead."
+                )
             if segments is not None and segment != segments:
-                raise ParameterError(f"The '{what}' parameter must hold documents or segments, not both. Got "
-                                     f"{shown(key)} for query {shown(query)} after keys of the other kind.")
+                raise ParameterError(
+                    f"The '{what}' parameter must hold documents or segments, not both. Got "
+                    f"{shown(key)} for query {shown(query)} after keys of the other kind."
+                )
             segments = segment
             rows.append((query, *key, v) if segment else (query, key, v))
     columns = ["query", "video", "start", "end", value] if segments else ["query", "doc_id", value]
@@ -193,8 +233,9 @@ def _column(table: pd.DataFrame, names: tuple[str, ...], what: str, expected: st
     for name in names:
         if name in table.columns:
             return name
-    raise ParameterError(f"The '{what}' parameter must have {expected}. Got columns {list(table.columns)} instead; "
-                         f"expected {ACCEPTED}.")
+    raise ParameterError(
+        f"The '{what}' parameter must have {expected}. Got columns {list(table.columns)} instead; expected {ACCEPTED}."
+    )
 
 
 def _keys(table: pd.DataFrame, what: str, ids: Callable[[pd.Series, str], Any] | None = None) -> tuple[Any, ...]:
@@ -202,14 +243,15 @@ def _keys(table: pd.DataFrame, what: str, ids: Callable[[pd.Series, str], Any] |
     for documents)."""
     ids = ids or _strings
     query = ids(table[_column(table, QUERY_COLUMNS, what, "a query column (query_id, q_id, query or qid)")], what)
-    item_name = _column(table, ITEM_COLUMNS, what, "an item column (doc_id, docno, item, or video with start and "
-                                                   "end)")
+    item_name = _column(table, ITEM_COLUMNS, what, "an item column (doc_id, docno, item, or video with start and end)")
     item = ids(table[item_name], what)
     if "start" in table.columns and "end" in table.columns:
         start, end = _numbers(table["start"], what), _numbers(table["end"], what)
     elif "start" in table.columns or "end" in table.columns or item_name == "video":
-        raise ParameterError(f"The '{what}' parameter must have both start and end columns for segments. Got "
-                             f"columns {list(table.columns)} instead.")
+        raise ParameterError(
+            f"The '{what}' parameter must have both start and end columns for segments. Got "
+            f"columns {list(table.columns)} instead."
+        )
     else:
         start = end = np.full(len(table), np.nan)
     return query, item, start, end
@@ -218,8 +260,10 @@ def _keys(table: pd.DataFrame, what: str, ids: Callable[[pd.Series, str], Any] |
 def _bad(column: pd.Series, position: int, what: str, expected: str) -> ParameterError:
     value = column.iloc[position]
     value = value.item() if isinstance(value, np.generic) else value  # 0.5, not np.float64(0.5)
-    return ParameterError(f"The '{what}' parameter's {column.name} column must hold {expected}. Got "
-                          f"{shown(value)} in row {position + 1} instead.")
+    return ParameterError(
+        f"The '{what}' parameter's {column.name} column must hold {expected}. Got "
+        f"{shown(value)} in row {position + 1} instead."
+    )
 
 
 def _strings(column: pd.Series, what: str) -> np.ndarray[Any, Any]:
@@ -241,8 +285,10 @@ def _checked_ids(column: pd.Series, what: str) -> tuple[np.ndarray[Any, Any], tu
     id, or one with white space."""
     missing = np.flatnonzero(column.isna().to_numpy())
     if len(missing):
-        raise ParameterError(f"The '{what}' parameter's {column.name} column must hold an id on every row. Got a "
-                             f"missing value in row {int(missing[0]) + 1} instead.")
+        raise ParameterError(
+            f"The '{what}' parameter's {column.name} column must hold an id on every row. Got a "
+            f"missing value in row {int(missing[0]) + 1} instead."
+        )
     values = column.astype(str).to_numpy(dtype=object)
     codes, distinct = pd.factorize(values)
     distinct = np.asarray(distinct, dtype=object)
@@ -273,8 +319,10 @@ def check_segment_columns(qrels: object, run: object) -> None:
     memory have none: they would be read as documents, each video judged again."""
     got = {name: _columns(x) for name, x in (("qrels", qrels), ("run", run))}
     if {"start", "end"} <= got["run"] and not {"start", "end"} <= got["qrels"] and got["qrels"]:
-        raise ParameterError(f"The 'qrels' parameter needs start and end columns: the run is a segment run (columns "
-                             f"{sorted(got['run'])}). Got columns {sorted(got['qrels'])} instead.")
+        raise ParameterError(
+            f"The 'qrels' parameter needs start and end columns: the run is a segment run (columns "
+            f"{sorted(got['run'])}). Got columns {sorted(got['qrels'])} instead."
+        )
 
 
 def _columns(source: object) -> set[str]:

@@ -56,8 +56,13 @@ class CodedQrels:
         q_codes, q_names = id_codes(qrels["query"])
         i_codes, i_names = id_codes(qrels["item"])
         columns = {c: qrels_values(qrels, c) for c in QRELS_COLUMNS if c in qrels}
-        return cls(np.asarray(q_names, dtype=object), np.asarray(q_codes, dtype=np.int64),
-                   pd.Index(i_names, dtype=object), np.asarray(i_codes, dtype=np.int64), columns)
+        return cls(
+            np.asarray(q_names, dtype=object),
+            np.asarray(q_codes, dtype=np.int64),
+            pd.Index(i_names, dtype=object),
+            np.asarray(i_codes, dtype=np.int64),
+            columns,
+        )
 
 
 def frame_prepared(qrels: CodedQrels, source: object, settings: Settings) -> Prepared | None:
@@ -76,17 +81,30 @@ def frame_prepared(qrels: CodedQrels, source: object, settings: Settings) -> Pre
     at[extra] = len(qrels.items) + np.arange(len(extra))
     run_i = at[run.item]
     score = stored_scores(run.score, settings.trec_eval)
-    rows = first_results(ranked_rows(run_q, score, None, lambda at: name_ranks(run.items[run.item[at]]), len(chosen),
-                                     "score"), run_q, len(chosen), settings.max_results)
+    rows = first_results(
+        ranked_rows(run_q, score, None, lambda at: name_ranks(run.items[run.item[at]]), len(chosen), "score"),
+        run_q,
+        len(chosen),
+        settings.max_results,
+    )
     nan = np.full(len(rows), np.nan)
     r = {"start": nan, "end": nan, "score": score[rows], "line": rows + 1, "icode": run_i[rows], "qcode": run_q[rows]}
     keep = np.flatnonzero(qrels_q >= 0)
     q = {**{c: v[keep] for c, v in qrels.columns.items()}, "icode": qrels.item[keep], "qcode": qrels_q[keep]}
-    data = assemble(chosen, np.concatenate([np.asarray(qrels.items, dtype=object), run.items[extra]]), r, q,
-                    settings.relevance_level)
+    data = assemble(
+        chosen,
+        np.concatenate([np.asarray(qrels.items, dtype=object), run.items[extra]]),
+        r,
+        q,
+        settings.relevance_level,
+    )
     whole = settings.max_results is None  # else each document once is checked on every row
-    if not run.unique_pairs and has_duplicates(run.query, run.item, run_q if whole else np.full(len(run_q), -1),
-                                               data.run_columns["gid"] if whole else np.zeros(0, dtype=np.int64)):
+    if not run.unique_pairs and has_duplicates(
+        run.query,
+        run.item,
+        run_q if whole else np.full(len(run_q), -1),
+        data.run_columns["gid"] if whole else np.zeros(0, dtype=np.int64),
+    ):
         return None  # the table reader words the error
     return data
 
@@ -127,8 +145,15 @@ def _frame_codes(run: pd.DataFrame) -> TableCodes | None:
     score = run["score"].to_numpy(dtype=np.float64)
     if (q_codes < 0).any() or (i_codes < 0).any() or not (_clean_ids(q_names) and _clean_ids(i_names)):
         return None
-    return TableCodes(q_codes, list(q_names), i_codes.astype(np.int64, copy=False), np.asarray(i_names, dtype=object),
-                    score, False, np.ones(len(q_names), dtype=bool))
+    return TableCodes(
+        q_codes,
+        list(q_names),
+        i_codes.astype(np.int64, copy=False),
+        np.asarray(i_names, dtype=object),
+        score,
+        False,
+        np.ones(len(q_names), dtype=bool),
+    )
 
 
 def _dict_codes(run: Mapping[Any, Any]) -> TableCodes | None:
@@ -147,8 +172,15 @@ def _dict_codes(run: Mapping[Any, Any]) -> TableCodes | None:
     i_codes, i_names = _string_codes(docs)
     if (i_codes < 0).any() or not _clean_ids(i_names):
         return None
-    return TableCodes(np.repeat(np.arange(len(queries), dtype=np.int64), lengths), [str(q) for q in queries],
-                    i_codes.astype(np.int64, copy=False), np.asarray(i_names, dtype=object), score, True, lengths > 0)
+    return TableCodes(
+        np.repeat(np.arange(len(queries), dtype=np.int64), lengths),
+        [str(q) for q in queries],
+        i_codes.astype(np.int64, copy=False),
+        np.asarray(i_names, dtype=object),
+        score,
+        True,
+        lengths > 0,
+    )
 
 
 def _string_codes(values: npt.NDArray[np.object_]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.object_]]:

@@ -49,8 +49,7 @@ def has_duplicates(query_codes: IntArray, item_codes: IntArray, chosen: IntArray
 def _codes(column: pd.Series) -> tuple[IntArray, npt.NDArray[np.object_]]:
     """Integer codes of a column's values and the values they index (-1: missing)."""
     if isinstance(column.dtype, pd.CategoricalDtype):
-        return (np.asarray(column.cat.codes, dtype=np.int64),
-                np.asarray(column.cat.categories, dtype=object))
+        return (np.asarray(column.cat.codes, dtype=np.int64), np.asarray(column.cat.categories, dtype=object))
     codes, names = pd.factorize(column.to_numpy(dtype=object))
     return codes.astype(np.int64), np.asarray(names, dtype=object)
 
@@ -61,8 +60,9 @@ def _observed(codes: IntArray, names: npt.NDArray[np.object_]) -> set[str]:
     return set(names[counts > 0].tolist())
 
 
-def _joint_codes(run_items: pd.Series, qrels_items: pd.Series) -> tuple[IntArray, IntArray,
-                                                                      npt.NDArray[np.object_]] | None:
+def _joint_codes(
+    run_items: pd.Series, qrels_items: pd.Series
+) -> tuple[IntArray, IntArray, npt.NDArray[np.object_]] | None:
     """(run codes, qrels codes, names) of the items of both sides, the run's codes in code-point
     order of its ids, when the run's column comes from the fast reader (its sorted UTF-8 tokens
     known); else None.  The qrels' ids are looked up among the run's tokens."""
@@ -73,8 +73,9 @@ def _joint_codes(run_items: pd.Series, qrels_items: pd.Series) -> tuple[IntArray
     if run_tokens is None:
         return None
     qrels_codes, qrels_names = _codes(qrels_items)
-    qrels_tokens = (category_bytes(qrels_items.cat.categories)
-                    if isinstance(qrels_items.dtype, pd.CategoricalDtype) else None)
+    qrels_tokens = (
+        category_bytes(qrels_items.cat.categories) if isinstance(qrels_items.dtype, pd.CategoricalDtype) else None
+    )
     if qrels_tokens is None:  # plain strings (or categories made elsewhere, e.g. unpickled): encode them
         qrels_tokens = _utf8_tokens(qrels_names)
         if qrels_tokens is None or (qrels_codes < 0).any():
@@ -122,8 +123,7 @@ def prepare(
         check_int("max_results", max_results, minimum=1)
     run_raw, run_names = _codes(run["query"])
     qrels_raw, qrels_names = _codes(qrels["query"])
-    chosen = chosen_queries(_observed(qrels_raw, qrels_names), _observed(run_raw, run_names), queries,
-                            missing_queries)
+    chosen = chosen_queries(_observed(qrels_raw, qrels_names), _observed(run_raw, run_names), queries, missing_queries)
     if len(run):
         check_kinds(qrels, documents, run.attrs.get("path"), run.attrs.get("format"))
     code_of = {q: i for i, q in enumerate(chosen)}
@@ -135,13 +135,25 @@ def prepare(
         check_unique_documents(run, run_raw, run_icode)
     items = run["item"].to_numpy(dtype=object)
     tie_key = run_icode.__getitem__ if sorted_items else lambda at: name_ranks(items[at])
-    rows = first_results(ranked_rows(run_qcode, run["score"].to_numpy(dtype=np.float64), run["rank"].to_numpy(),
-                                     tie_key, len(chosen), order), run_qcode, len(chosen), max_results)
-    r = {**{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS if c in run or c != "decision"},
-         "icode": run_icode[rows], "qcode": run_qcode[rows]}
+    rows = first_results(
+        ranked_rows(
+            run_qcode, run["score"].to_numpy(dtype=np.float64), run["rank"].to_numpy(), tie_key, len(chosen), order
+        ),
+        run_qcode,
+        len(chosen),
+        max_results,
+    )
+    r = {
+        **{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS if c in run or c != "decision"},
+        "icode": run_icode[rows],
+        "qcode": run_qcode[rows],
+    }
     keep_q = np.flatnonzero(qrels_qcode >= 0)
-    q = {**{c: qrels_values(qrels, c)[keep_q] for c in QRELS_COLUMNS if c in qrels or c not in _OPTIONAL},
-         "icode": qrels_icode[keep_q], "qcode": qrels_qcode[keep_q]}
+    q = {
+        **{c: qrels_values(qrels, c)[keep_q] for c in QRELS_COLUMNS if c in qrels or c not in _OPTIONAL},
+        "icode": qrels_icode[keep_q],
+        "qcode": qrels_qcode[keep_q],
+    }
     data = assemble(chosen, item_names, r, q, relevance_level)
     if deferred and has_duplicates(run_raw, run_icode, run_qcode, data.run_columns["gid"]):
         check_unique_documents(run, run_raw, run_icode)  # raises, naming the first duplicate
@@ -164,20 +176,28 @@ def query_codes(raw: IntArray, names: Sequence[str] | npt.NDArray[np.object_], c
     return lookup[raw] if len(lookup) else np.zeros(len(raw), dtype=np.int64)
 
 
-def _item_codes(run: pd.DataFrame, qrels: pd.DataFrame,
-                documents: bool) -> tuple[IntArray, IntArray, npt.NDArray[np.object_], bool]:
+def _item_codes(
+    run: pd.DataFrame, qrels: pd.DataFrame, documents: bool
+) -> tuple[IntArray, IntArray, npt.NDArray[np.object_], bool]:
     """(run codes, qrels codes, names) of the items of both sides, and whether the run's codes are in code-point
     order of its ids (document runs from the fast reader: :func:`_joint_codes`)."""
     joint = _joint_codes(run["item"], qrels["item"]) if documents else None
     if joint is not None:
         return (*joint, True)
-    item_codes, item_names = pd.factorize(np.concatenate([run["item"].to_numpy(dtype=object),
-                                                          qrels["item"].to_numpy(dtype=object)]))
-    return item_codes[: len(run)], item_codes[len(run):], np.asarray(item_names, dtype=object), False
+    item_codes, item_names = pd.factorize(
+        np.concatenate([run["item"].to_numpy(dtype=object), qrels["item"].to_numpy(dtype=object)])
+    )
+    return item_codes[: len(run)], item_codes[len(run) :], np.asarray(item_names, dtype=object), False
 
 
-def ranked_rows(qcode: IntArray, score: FloatArray, rank: IntArray | None, tie_key: Callable[[IntArray], IntArray],
-                n_q: int, order: str) -> IntArray:
+def ranked_rows(
+    qcode: IntArray,
+    score: FloatArray,
+    rank: IntArray | None,
+    tie_key: Callable[[IntArray], IntArray],
+    n_q: int,
+    order: str,
+) -> IntArray:
     """The evaluated queries' rows (``qcode`` >= 0), ordered within each query by the ``order`` policy (lexsort is
     stable); ``tie_key(rows)``: integer keys of those rows in code-point order of their ids."""
     keep = np.flatnonzero(qcode >= 0)

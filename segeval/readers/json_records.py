@@ -61,15 +61,18 @@ class TooDeep(Refused):
     """Arrays and objects nested deeper than Python's JSON parser reads."""
 
     def __init__(self) -> None:
-        super().__init__("is nested too deeply to read", "arrays and objects at most about 900 levels deep (Python's "
-                         "JSON parser stops near its recursion limit, 1000)")
+        super().__init__(
+            "is nested too deeply to read",
+            "arrays and objects at most about 900 levels deep (Python's "
+            "JSON parser stops near its recursion limit, 1000)",
+        )
 
     def position(self, text: str) -> int | None:
         """The first of the deepest points (strings left out; only called on refusal)."""
         bare = re.sub(r'"(?:[^"\\]|\\.)*"', lambda m: " " * len(m.group()), text)
         deepest, at, depth = 0, None, 0
         for start in range(0, len(bare), 1 << 22):  # in parts: bounded memory on a large file
-            codes = np.frombuffer(bare[start:start + (1 << 22)].encode("utf-32-le"), dtype=np.uint32)
+            codes = np.frombuffer(bare[start : start + (1 << 22)].encode("utf-32-le"), dtype=np.uint32)
             levels = depth + np.cumsum(np.isin(codes, (91, 123)).astype(np.int32) - np.isin(codes, (93, 125)))
             if levels.max() > deepest:
                 deepest, at = int(levels.max()), start + int(np.argmax(levels))
@@ -112,8 +115,9 @@ def lines(text: str) -> Iterator[tuple[int, str]]:
 def loads(text: str) -> Any:
     """``json.loads`` refusing duplicate keys, numbers outside the grammar and deep nesting (:class:`Refused`)."""
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_int=_json_int, parse_float=_json_float,
-                          parse_constant=_json_constant)
+        return json.loads(
+            text, object_pairs_hook=_pairs, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant
+        )
     except RecursionError:
         raise TooDeep() from None
 
@@ -148,6 +152,7 @@ class _Found(Exception):
 
 def _duplicate_offset(text: str, key: str) -> int | None:
     """The offset of ``key``'s second appearance within one object of ``text`` (None if not found)."""
+
     def visit(pairs: list[tuple[str, Any]], start: int, end: int) -> dict[str, Any]:
         if [k for k, _ in pairs].count(key) > 1:
             encoded = json.dumps(key)
@@ -173,13 +178,17 @@ def _refused(name: str, text: str, exc: Refused, expected: str, number: int | No
     if number is not None:
         line = number
     elif line is not None and column is not None:  # a document may be one long line: about the column
-        shown = text.split("\n")[line - 1][max(0, column - 100):column + 100]
+        shown = text.split("\n")[line - 1][max(0, column - 100) : column + 100]
     else:
         shown = None
     at = f" (column {column})" if column is not None else ""
-    return InputError(name, f"{exc.problem}{at}; expected {exc.wanted} ({expected})", line=line,
-                      text=shown[:200] if shown is not None else None,
-                      kind="duplicate key" if isinstance(exc, DuplicateKey) else "input")
+    return InputError(
+        name,
+        f"{exc.problem}{at}; expected {exc.wanted} ({expected})",
+        line=line,
+        text=shown[:200] if shown is not None else None,
+        kind="duplicate key" if isinstance(exc, DuplicateKey) else "input",
+    )
 
 
 def load_document(name: str, text: str, expected: str, *, what: str = "valid JSON") -> Any:
@@ -191,22 +200,25 @@ def load_document(name: str, text: str, expected: str, *, what: str = "valid JSO
     except json.JSONDecodeError as exc:
         split = text.split("\n")
         bad = split[exc.lineno - 1] if exc.lineno <= len(split) else ""
-        raise InputError(name, f"is not {what} ({exc.msg}, column {exc.colno}); expected {expected}",
-                         line=exc.lineno, text=bad[max(0, exc.colno - 100):exc.colno + 100]) from None
+        raise InputError(
+            name,
+            f"is not {what} ({exc.msg}, column {exc.colno}); expected {expected}",
+            line=exc.lineno,
+            text=bad[max(0, exc.colno - 100) : exc.colno + 100],
+        ) from None
 
 
-def load_line(name: str, number: int, line: str, expected: str, *, what: str = "JSON",
-              flat: str | None = None) -> Any:
+def load_line(name: str, number: int, line: str, expected: str, *, what: str = "JSON", flat: str | None = None) -> Any:
     """One JSON Lines record (line ``number``), or an InputError naming the line: "is not ``what``",
     "nested too deeply; expected ``flat``" (default: ``expected``)."""
     try:
         return loads(line)
     except Refused as exc:
-        raise _refused(name, line, exc, (flat or expected) if isinstance(exc, TooDeep) else expected,
-                       number) from None
+        raise _refused(name, line, exc, (flat or expected) if isinstance(exc, TooDeep) else expected, number) from None
     except json.JSONDecodeError as exc:
-        raise InputError(name, f"is not {what} ({exc.msg}); expected {expected}", line=number,
-                         text=line[:200]) from None
+        raise InputError(
+            name, f"is not {what} ({exc.msg}); expected {expected}", line=number, text=line[:200]
+        ) from None
 
 
 #: a JSON document's start is judged by an error this many characters before the end of the bytes read so
@@ -219,6 +231,7 @@ def document_head(name: str, expected: str, *, what: str = "valid JSON") -> Call
     """The :data:`~segeval.readers.heads.HeadCheck` of a JSON document read by :func:`load_document`: a syntax
     error in the bytes read so far that the rest cannot change (not near their end, not an unterminated
     string) is the error reading the whole document gives, raised there; any other start is left to it."""
+
     def check(data: bytes) -> bool:
         text = data.decode("utf-8", "replace")
         if len(text) <= _DOCUMENT_MARGIN:
@@ -231,6 +244,7 @@ def document_head(name: str, expected: str, *, what: str = "valid JSON") -> Call
         except Refused:  # the whole document says where (or whether)
             pass
         return True
+
     return check
 
 
@@ -238,6 +252,7 @@ def record_head(load: Callable[[int, str], object]) -> Callable[[bytes], bool]:
     """The :data:`~segeval.readers.heads.HeadCheck` of JSON Lines: ``load`` (the reader's own
     ``(line number, line)`` loader, such as :func:`load_line` with its expectations) on the first
     non-blank line once it has arrived, as :func:`lines` cuts it."""
+
     def check(data: bytes) -> bool:
         start, number = 0, 1
         while (end := data.find(b"\n", start)) >= 0:
@@ -247,6 +262,7 @@ def record_head(load: Callable[[int, str], object]) -> Callable[[bytes], bool]:
                 return True
             start, number = end + 1, number + 1
         return False
+
     return check
 
 
@@ -256,8 +272,9 @@ def read_moment_jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]
     name = str(path)
 
     def record(number: int, line: str) -> dict[str, Any]:
-        value = load_line(name, number, line, "one JSON object per line", what="a JSON object",
-                          flat="one flat JSON object per line")
+        value = load_line(
+            name, number, line, "one JSON object per line", what="a JSON object", flat="one flat JSON object per line"
+        )
         if not isinstance(value, dict) or "qid" not in value:
             raise InputError(name, "expected a JSON object with a 'qid'", line=number, text=line[:200])
         return value
@@ -271,5 +288,3 @@ def read_moment_jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]
     if not rows:
         raise InputError(name, "has no data lines; expected JSON Lines")
     return rows
-
-

@@ -36,12 +36,18 @@ def read_judgements(path: str, rel_format: str) -> dict[str, list[Judgement]]:
     subgroups = columns.get("subgroup", ["0"] * len(lines))
     out: dict[str, list[Judgement]] = {}
     first: dict[tuple[object, ...], object] = {}
-    for query, group, subgroup, item, level, line in zip(columns["query"], columns["group"], subgroups,
-                                                         columns["item"], columns["rel"], lines, strict=True):
+    for query, group, subgroup, item, level, line in zip(
+        columns["query"], columns["group"], subgroups, columns["item"], columns["rel"], lines, strict=True
+    ):
         if rel_format == "qrels_jg" and first.setdefault((query, group, item), line) != line:
-            raise InputError(path, f"judges document '{item}' of query '{query}' twice in judgement group "
-                                   f"'{group}' (line {first[query, group, item]} too); expected each once, as "
-                                   f"trec_eval", line=int(str(line)),
-                             text=data.split(b"\n")[int(str(line)) - 1].decode("utf-8").rstrip("\r"), kind="duplicate")
+            raise InputError(
+                path,
+                f"judges document '{item}' of query '{query}' twice in judgement group "
+                f"'{group}' (line {first[query, group, item]} too); expected each once, as "
+                f"trec_eval",
+                line=int(str(line)),
+                text=data.split(b"\n")[int(str(line)) - 1].decode("utf-8").rstrip("\r"),
+                kind="duplicate",
+            )
         out.setdefault(str(query), []).append(Judgement(str(group), str(subgroup), str(item), float(str(level))))
     return out

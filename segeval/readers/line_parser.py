@@ -13,7 +13,7 @@ from segeval.readers.formats import TIME_PARSERS, LineFormat, parse_float, parse
 EXPECTED = {
     "mmss": "an M.S time: minutes (at most 12 digits), a dot and seconds 0-59 (one or two digits), such as '17.05'",
     "seconds": "a time in seconds: digits with an optional decimal part (any number of decimals; an exponent as Python "
-                "writes it, 1e-05), such as '1025.5'",
+    "writes it, 1e-05), such as '1025.5'",
     "hms": "an H:MM:SS time with optional decimals, such as '1:05:09.25'",
     "int": "an integer (at most 18 digits)",
     "float": "a finite number",
@@ -24,8 +24,9 @@ _PARSERS: dict[str, Callable[[str], object]] = {"int": parse_int, "float": parse
 OnError = Callable[[InputError], None]
 
 
-def parse_lines(data: bytes, fmt: LineFormat, path: str, time_format: str = "mmss",
-                on_error: OnError | None = None) -> dict[str, list[object]]:
+def parse_lines(
+    data: bytes, fmt: LineFormat, path: str, time_format: str = "mmss", on_error: OnError | None = None
+) -> dict[str, list[object]]:
     """The line parser that defines the syntax.  A bad line raises, or with ``on_error``
     is reported to it and skipped."""
     columns: dict[str, list[object]] = {f.name: [] for f in fmt.fields if f.kind != "ignore"}
@@ -47,8 +48,10 @@ def parse_lines(data: bytes, fmt: LineFormat, path: str, time_format: str = "mms
 
 
 #: why a line that is not UTF-8 is refused (docs/trec_eval-semantics.md §9)
-DIFFERENT_ON_PURPOSE = ("a deliberate difference from trec_eval, which takes raw bytes: ids are text in every "
-                        "output format; see docs/trec_eval-semantics.md")
+DIFFERENT_ON_PURPOSE = (
+    "a deliberate difference from trec_eval, which takes raw bytes: ids are text in every "
+    "output format; see docs/trec_eval-semantics.md"
+)
 
 
 def decode_line(raw: bytes, number: int, path: str) -> str:
@@ -57,8 +60,13 @@ def decode_line(raw: bytes, number: int, path: str) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         shown = raw.decode("utf-8", "replace").rstrip("\r")
-        raise InputError(path, f"is not valid UTF-8 text (byte {exc.start + 1} of the line); expected UTF-8 "
-                         f"({DIFFERENT_ON_PURPOSE})", line=number, text=shown, kind="encoding") from None
+        raise InputError(
+            path,
+            f"is not valid UTF-8 text (byte {exc.start + 1} of the line); expected UTF-8 ({DIFFERENT_ON_PURPOSE})",
+            line=number,
+            text=shown,
+            kind="encoding",
+        ) from None
 
 
 def parse_line(raw: bytes, number: int, fmt: LineFormat, path: str, time_format: str) -> dict[str, object] | None:
@@ -68,16 +76,31 @@ def parse_line(raw: bytes, number: int, fmt: LineFormat, path: str, time_format:
     if not tokens:
         return None
     if "\r" in text:
-        raise InputError(path, "contains a carriage return inside the line (old Mac line ends?); "
-                               "expected lines ending in LF or CRLF", line=number, text=text.replace("\r", "\\r"),
-                         kind="line ends")
+        raise InputError(
+            path,
+            "contains a carriage return inside the line (old Mac line ends?); expected lines ending in LF or CRLF",
+            line=number,
+            text=text.replace("\r", "\\r"),
+            kind="line ends",
+        )
     if "\x00" in text:
-        raise InputError(path, "contains a NUL byte; expected a text line", line=number,
-                         text=text.replace("\x00", "\\0"), kind="NUL byte")
+        raise InputError(
+            path,
+            "contains a NUL byte; expected a text line",
+            line=number,
+            text=text.replace("\x00", "\\0"),
+            kind="NUL byte",
+        )
     if not fmt.accepts(len(tokens)):
-        raise InputError(path, f"has {plural(len(tokens), 'field')}; expected {fmt.describe_counts()} fields for a "
-                               f"{fmt.name} "
-                               f"line, such as '{fmt.example}'", line=number, text=text, kind="field count")
+        raise InputError(
+            path,
+            f"has {plural(len(tokens), 'field')}; expected {fmt.describe_counts()} fields for a "
+            f"{fmt.name} "
+            f"line, such as '{fmt.example}'",
+            line=number,
+            text=text,
+            kind="field count",
+        )
     row: dict[str, object] = {}
     for i, field in enumerate(fmt.fields):
         if field.kind == "ignore":
@@ -94,8 +117,12 @@ def parse_line(raw: bytes, number: int, fmt: LineFormat, path: str, time_format:
         if value is None:
             expected = EXPECTED[time_format if field.kind == "time" else field.kind]
             hint = time_hint(token, time_format) if field.kind == "time" else ""
-            raise InputError(path, f"field {i + 1} ({field.name}) is '{token}'; expected {expected}{hint}",
-                             line=number, text=text, kind=f"bad {field.name}")
+            raise InputError(
+                path,
+                f"field {i + 1} ({field.name}) is '{token}'; expected {expected}{hint}",
+                line=number,
+                text=text,
+                kind=f"bad {field.name}",
+            )
         row[field.name] = value
     return row
-

@@ -10,8 +10,9 @@ from segeval.core.words import plural
 from segeval.readers.files import read_bytes
 
 
-def read_groups(path: str | Path, lines: dict[str, tuple[int, str]] | None = None
-                ) -> tuple[dict[str, str], dict[str, str]]:
+def read_groups(
+    path: str | Path, lines: dict[str, tuple[int, str]] | None = None
+) -> tuple[dict[str, str], dict[str, str]]:
     """``run group [type]`` lines: run name -> group, and run name -> type (when given); ``lines``, when given,
     receives each run's line number and text."""
     name = str(path)
@@ -23,8 +24,9 @@ def read_groups(path: str | Path, lines: dict[str, tuple[int, str]] | None = Non
         if not fields:
             continue
         if len(fields) not in (2, 3):
-            raise InputError(name, f"has {plural(len(fields), 'field')}; expected 'run group [type]'",
-                             line=number, text=raw)
+            raise InputError(
+                name, f"has {plural(len(fields), 'field')}; expected 'run group [type]'", line=number, text=raw
+            )
         if fields[0] in group:
             raise InputError(name, f"run '{fields[0]}' appears again; expected each run once", line=number, text=raw)
         group[fields[0]] = fields[1]

@@ -36,7 +36,6 @@ BLOCK_BYTES = 1 << 20
 MAX_WIDTH = 255
 
 
-
 @dataclass(frozen=True)
 class Scanned:
     """The data lines' wanted fields: text fields as :data:`Words`, numeric fields as arrays, and the
@@ -64,9 +63,17 @@ def plain_bytes(data: bytes) -> bool:
     return True
 
 
-def scan(data: bytes, n_fields: int, text: tuple[int, ...], floats: tuple[int, ...] = (),
-         ints: tuple[int, ...] = (), checked_ints: tuple[int, ...] = (), first: tuple[int, ...] = (),
-         checked_floats: tuple[int, ...] = (), times: tuple[int, ...] = ()) -> Scanned | None:
+def scan(
+    data: bytes,
+    n_fields: int,
+    text: tuple[int, ...],
+    floats: tuple[int, ...] = (),
+    ints: tuple[int, ...] = (),
+    checked_ints: tuple[int, ...] = (),
+    first: tuple[int, ...] = (),
+    checked_floats: tuple[int, ...] = (),
+    times: tuple[int, ...] = (),
+) -> Scanned | None:
     """Lines of exactly ``n_fields`` tokens (blank lines skipped): the ``text`` fields as tokens
     (:attr:`Scanned.text`), ``floats`` parsed as :func:`segeval.readers.formats.parse_float`, ``ints`` as
     :func:`segeval.readers.formats.parse_int`, ``times`` as :func:`segeval.readers.formats.parse_mmss` (seconds,
@@ -75,12 +82,14 @@ def scan(data: bytes, n_fields: int, text: tuple[int, ...], floats: tuple[int, .
     docstring)."""
     if not plain_bytes(data):
         return None
-    return scan_blocks(line_views(data), n_fields, text, floats, ints, checked_ints, first, checked_floats, times,
-                       utf8=True)
+    return scan_blocks(
+        line_views(data), n_fields, text, floats, ints, checked_ints, first, checked_floats, times, utf8=True
+    )
 
 
-def scan_format(data: bytes | Iterable[bytes], fmt: LineFormat, *, n_fields: int | None = None,
-                **wanted: tuple[str, ...]) -> Scanned | None:
+def scan_format(
+    data: bytes | Iterable[bytes], fmt: LineFormat, *, n_fields: int | None = None, **wanted: tuple[str, ...]
+) -> Scanned | None:
     """:func:`scan` of lines of ``fmt`` (``n_fields`` of them: by default all its fields), the wanted fields
     named as ``fmt`` names them (``text=("query", "item")``), and the results keyed by those names.  ``data``:
     the bytes, or blocks of them that end at line ends (:func:`scan_blocks`: only one block held at a time)."""
@@ -90,9 +99,13 @@ def scan_format(data: bytes | Iterable[bytes], fmt: LineFormat, *, n_fields: int
     if got is None:
         return None
     name = {fmt.position(n): n for names in wanted.values() for n in names}
-    return Scanned({name[k]: v for k, v in got.text.items()}, {name[k]: v for k, v in got.floats.items()},
-                   {name[k]: v for k, v in got.ints.items()}, {name[k]: v for k, v in got.first.items()},
-                   {name[k]: v for k, v in got.last.items()})
+    return Scanned(
+        {name[k]: v for k, v in got.text.items()},
+        {name[k]: v for k, v in got.floats.items()},
+        {name[k]: v for k, v in got.ints.items()},
+        {name[k]: v for k, v in got.first.items()},
+        {name[k]: v for k, v in got.last.items()},
+    )
 
 
 def line_views(data: bytes) -> Iterator[memoryview]:
@@ -108,16 +121,29 @@ def line_views(data: bytes) -> Iterator[memoryview]:
         begin = end
 
 
-def scan_blocks(blocks: Iterable[bytes | memoryview], n_fields: int, text: tuple[int, ...],
-                floats: tuple[int, ...] = (), ints: tuple[int, ...] = (), checked_ints: tuple[int, ...] = (),
-                first: tuple[int, ...] = (), checked_floats: tuple[int, ...] = (), times: tuple[int, ...] = (),
-                utf8: bool = False) -> Scanned | None:
+def scan_blocks(
+    blocks: Iterable[bytes | memoryview],
+    n_fields: int,
+    text: tuple[int, ...],
+    floats: tuple[int, ...] = (),
+    ints: tuple[int, ...] = (),
+    checked_ints: tuple[int, ...] = (),
+    first: tuple[int, ...] = (),
+    checked_floats: tuple[int, ...] = (),
+    times: tuple[int, ...] = (),
+    utf8: bool = False,
+) -> Scanned | None:
     """:func:`scan` of a file given in blocks that end at line ends (the last one may not), each
     scanned as it comes: only the wanted fields are kept, never the whole text.  ``utf8``: the
     blocks are known to be valid UTF-8."""
-    kinds = {**{f: "text" for f in text}, **{f: "float" for f in floats}, **{f: "int" for f in ints},
-             **{f: "time" for f in times}, **{f: "check_int" for f in checked_ints},
-             **{f: "check_float" for f in checked_floats}}
+    kinds = {
+        **{f: "text" for f in text},
+        **{f: "float" for f in floats},
+        **{f: "int" for f in ints},
+        **{f: "time" for f in times},
+        **{f: "check_int" for f in checked_ints},
+        **{f: "check_float" for f in checked_floats},
+    }
     columns: dict[int, list[npt.NDArray[Any]]] = {f: [] for f in (*text, *floats, *ints, *times)}
     tokens: list[bytes] | None = None
     final: list[bytes] = []
@@ -161,7 +187,7 @@ def _last_line(block: bytes | memoryview) -> list[bytes]:
         tail = bytes(block[-size:]).rstrip() if size < len(block) else bytes(block).rstrip()
         cut = tail.rfind(b"\n")
         if cut >= 0 or size >= len(block):
-            return tail[cut + 1:].split()
+            return tail[cut + 1 :].split()
         size *= 16
 
 
@@ -210,8 +236,11 @@ def _bounds(block: Matrix, n_fields: int) -> tuple[npt.NDArray[np.intp] | None, 
         # the usual layout: single separators, each line ending in LF right after its last token (the
         # checks on the bytes, not on the separators' positions: a few times fewer to look at)
         seps = ws.reshape(-1, n_fields)
-        if (n_newline == len(seps) and bool((block[seps[:, -1]] == 10).all())
-                and not bool((blank[1:] & blank[:-1]).any())):
+        if (
+            n_newline == len(seps)
+            and bool((block[seps[:, -1]] == 10).all())
+            and not bool((blank[1:] & blank[:-1]).any())
+        ):
             return None, seps  # each token starts after the separator before it
     # anything else (tabs, runs of blanks, CRLF, blank lines): every token and the line it is on
     word = (block > 32).view(np.int8)
@@ -269,7 +298,7 @@ def _block(block: Matrix, n_fields: int, kinds: dict[int, str]) -> dict[int, npt
         return {}
     padded = np.empty(len(block) + 8 * (MAX_WIDTH // 8 + 2), dtype=np.uint8)
     padded[: len(block)] = block
-    padded[len(block):] = 0
+    padded[len(block) :] = 0
     # a word at every byte, and past the end as far as the widest token's last word reaches
     words = np.ndarray((len(block) + 8 * (MAX_WIDTH // 8 + 1),), dtype="<u8", buffer=padded, strides=(1,))
     out: dict[int, npt.NDArray[Any]] = {}
@@ -285,8 +314,13 @@ def _block(block: Matrix, n_fields: int, kinds: dict[int, str]) -> dict[int, npt
             if not floats_read(mat):
                 return None
             continue
-        values = (parse_floats(mat) if kind == "float" else mmss_matrix(mat) if kind == "time"
-                  else parse_ints(mat, keep=kind == "int"))
+        values = (
+            parse_floats(mat)
+            if kind == "float"
+            else mmss_matrix(mat)
+            if kind == "time"
+            else parse_ints(mat, keep=kind == "int")
+        )
         if values is None:
             return None
         if kind != "check_int":
@@ -296,8 +330,6 @@ def _block(block: Matrix, n_fields: int, kinds: dict[int, str]) -> dict[int, npt
 
 #: 10**k for the digits after the dot of a plain decimal (exact in a double up to 10**22)
 _POWERS = 10.0 ** np.arange(16)
-
-
 
 
 def _decimals(mat: Matrix) -> tuple[Matrix, Matrix, BoolArray, BoolArray, BoolArray]:

@@ -56,9 +56,15 @@ class LaneQrels:
         return np.repeat(starts - before, lengths) + np.arange(int(lengths.sum()), dtype=np.int64)
 
 
-def batch_values(run_query: Words, run_docs: Words, score: FloatArray, qrels: LaneQrels,
-                 reqs: Sequence[Request], settings: Settings, extra: Sequence[int] = ()
-                 ) -> tuple[list[str], dict[str, list[Any]]] | None:
+def batch_values(
+    run_query: Words,
+    run_docs: Words,
+    score: FloatArray,
+    qrels: LaneQrels,
+    reqs: Sequence[Request],
+    settings: Settings,
+    extra: Sequence[int] = (),
+) -> tuple[list[str], dict[str, list[Any]]] | None:
     """The names of the evaluated queries (sorted) and each request's values for them: the queries of
     these run rows that have qrels, and the qrels queries ``extra`` (evaluated with no results); None
     when a document is there twice for a query, or judged twice.  ``settings``: its ``relevance_level``
@@ -85,12 +91,14 @@ def batch_values(run_query: Words, run_docs: Words, score: FloatArray, qrels: La
     to_chosen = np.full(len(names), -1, dtype=np.int32)
     to_chosen[chosen] = np.arange(len(chosen), dtype=np.int32)
     n_q = len(chosen)
+
     def grade_of(rows: IntArray) -> FloatArray:
         g = grade[rows]
         return np.where(g == NO_LINE, np.nan, g.astype(np.float64))
 
-    batch = exact_batch(to_chosen[local], score, grade_of, doc_rank.__getitem__, n_q, to_chosen[qrels_local], rel,
-                        settings)
+    batch = exact_batch(
+        to_chosen[local], score, grade_of, doc_rank.__getitem__, n_q, to_chosen[qrels_local], rel, settings
+    )
     values = batched(batch, reqs)
     return None if values is None else ([names[i] for i in chosen], values)
 
@@ -115,18 +123,25 @@ def doc_keys(run_docs: Words, qrels_docs: Words) -> tuple[npt.NDArray[np.uint64]
     words are looked at column by column (no byte-swapped copy of the tokens)."""
     sides = (run_docs, qrels_docs)
     k = max(w.shape[1] for w in sides)
-    first = pad_words((run_docs if len(run_docs) else qrels_docs)[:1], k)[0] if len(run_docs) + len(qrels_docs) \
+    first = (
+        pad_words((run_docs if len(run_docs) else qrels_docs)[:1], k)[0]
+        if len(run_docs) + len(qrels_docs)
         else np.zeros(k, dtype=np.uint64)
+    )
     # the bits where some docno's word j differs from the first one's (OR and XOR commute with a byte swap)
-    differ = [int(np.bitwise_or.reduce(w[:, j] ^ first[j], initial=0)) if j < w.shape[1]
-              else int(first[j]) if len(w) else 0 for j in range(k) for w in sides]  # past a side's width: zeros
-    varying = [8 * j + b for j in range(k) for b in range(8)
-               if (differ[2 * j] | differ[2 * j + 1]) >> (8 * b) & 0xFF]  # little-endian: byte b at bits 8b
+    differ = [
+        int(np.bitwise_or.reduce(w[:, j] ^ first[j], initial=0)) if j < w.shape[1] else int(first[j]) if len(w) else 0
+        for j in range(k)
+        for w in sides
+    ]  # past a side's width: zeros
+    varying = [
+        8 * j + b for j in range(k) for b in range(8) if (differ[2 * j] | differ[2 * j + 1]) >> (8 * b) & 0xFF
+    ]  # little-endian: byte b at bits 8b
     if len(varying) > 8:  # long varying docnos: sort the bytes themselves
         both = np.concatenate([pad_words(run_docs, k), pad_words(qrels_docs, k)])
         tokens = both.view(np.uint8).reshape(len(both), -1)[:, varying].copy().view(f"S{len(varying)}").ravel()
         codes = np.unique(tokens, return_inverse=True)[1].ravel().astype(np.uint64)
-        return codes[: len(run_docs)], codes[len(run_docs):]
+        return codes[: len(run_docs)], codes[len(run_docs) :]
 
     def big_endian(words: Words) -> Callable[[int], npt.NDArray[np.uint64]]:
         """Word j of the tokens, big-endian (byte 8j + b at bits 8 * (7 - b)); zeros past their width."""

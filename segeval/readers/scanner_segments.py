@@ -85,8 +85,9 @@ class Codes:
             self.slot_code[slot[miss]] = code[miss]
         width = words.shape[1]
         known = self._widen(width, len(self.names))
-        if not all(bool((known[:, j][code] == words[:, j]).all()) for j in range(width)) \
-                or bool(known[code, width:].any()):
+        if not all(bool((known[:, j][code] == words[:, j]).all()) for j in range(width)) or bool(
+            known[code, width:].any()
+        ):
             raise GiveUp  # two tokens with one hash (never seen): the strict reader reads the file
         return code
 
@@ -120,7 +121,9 @@ class Codes:
                     heads.append(i)
                 codes[i] = c
             self.names += [tokens[i].decode("utf-8") for i in heads]
-            self._widen(words.shape[1], len(self.names))[len(self.names) - len(heads):, : words.shape[1]] = words[heads]
+            self._widen(words.shape[1], len(self.names))[len(self.names) - len(heads) :, : words.shape[1]] = words[
+                heads
+            ]
         return np.asarray(codes, dtype=np.int32)
 
     def _widen(self, width: int, rows: int) -> npt.NDArray[np.uint64]:
@@ -147,13 +150,22 @@ class Rows:
     def joined(cls, parts: list[Rows]) -> Rows:
         if len(parts) == 1:
             return parts[0]
-        return cls(np.concatenate([p.query for p in parts]), np.concatenate([p.item for p in parts]),
-                   np.concatenate([p.start for p in parts]), np.concatenate([p.end for p in parts]),
-                   np.concatenate([p.number for p in parts]))
+        return cls(
+            np.concatenate([p.query for p in parts]),
+            np.concatenate([p.item for p in parts]),
+            np.concatenate([p.start for p in parts]),
+            np.concatenate([p.end for p in parts]),
+            np.concatenate([p.number for p in parts]),
+        )
 
     def cut(self, start: int, stop: int | None) -> Rows:
-        return Rows(self.query[start:stop], self.item[start:stop], self.start[start:stop], self.end[start:stop],
-                    self.number[start:stop])
+        return Rows(
+            self.query[start:stop],
+            self.item[start:stop],
+            self.start[start:stop],
+            self.end[start:stop],
+            self.number[start:stop],
+        )
 
 
 class SegmentReader:
@@ -166,8 +178,9 @@ class SegmentReader:
         for data in qrels_blocks:
             if b"|" in data:
                 raise GiveUp  # ground-truth groups
-            s = _scanned(scan_format(data, MEDIAEVAL_QRELS, text=("query", "item"), times=("start", "end"),
-                                     ints=("rel",)), data)
+            s = _scanned(
+                scan_format(data, MEDIAEVAL_QRELS, text=("query", "item"), times=("start", "end"), ints=("rel",)), data
+            )
             if s is not None:
                 parts.append(self._coded(s, s.ints["rel"]))
         if not parts:
@@ -181,16 +194,32 @@ class SegmentReader:
         start, end = s.ints["start"], s.ints["end"]
         if bool((end < start).any()):
             raise GiveUp  # validate_qrels and validate_run refuse them
-        return Rows(self.queries.of(s.text["query"]), self.items.of(s.text["item"]), start.astype(np.float64),
-                    end.astype(np.float64), number)
+        return Rows(
+            self.queries.of(s.text["query"]),
+            self.items.of(s.text["item"]),
+            start.astype(np.float64),
+            end.astype(np.float64),
+            number,
+        )
 
     def run_blocks(self, blocks: Iterable[bytes]) -> Iterator[Rows]:
         """Each block's coded rows; :attr:`tag` is the last line's run tag (b'' for a search run without tags)."""
         times = ("start", "end", "jumpin") if self.fmt is MEDIAEVAL_SEARCH_RUN else ("start", "end")
         tagged = self.n_fields == len(self.fmt.fields)
         for data in blocks:
-            s = _scanned(scan_format(data, self.fmt, n_fields=self.n_fields, text=("query", "item"), times=times,
-                                     ints=("rank",), checked_floats=("score",), first=("run",) if tagged else ()), data)
+            s = _scanned(
+                scan_format(
+                    data,
+                    self.fmt,
+                    n_fields=self.n_fields,
+                    text=("query", "item"),
+                    times=times,
+                    ints=("rank",),
+                    checked_floats=("score",),
+                    first=("run",) if tagged else (),
+                ),
+                data,
+            )
             if s is None:
                 continue
             rank = s.ints["rank"]
@@ -211,7 +240,6 @@ def _scanned(s: Scanned | None, data: bytes) -> Scanned | None:
     if s is None and data.strip():
         raise GiveUp
     return s
-
 
 
 def run_format(head: bytes, path: str, given: LineFormat | None = None) -> tuple[LineFormat, int]:
@@ -262,7 +290,9 @@ class Evaluator:
         in_place = len(ordered) == len(rows.query) and bool((ordered[1:] > ordered[:-1]).all())
         del keep
         q = self.reader.qrels
-        lines = np.sort(np.concatenate([self.qrels_order[self.qrels_bounds[c]:self.qrels_bounds[c + 1]] for c in raw]))
+        lines = np.sort(
+            np.concatenate([self.qrels_order[self.qrels_bounds[c] : self.qrels_bounds[c + 1]] for c in raw])
+        )
         # videos numbered in order of first appearance in the run's rows, then the qrels' (as prepare numbers them)
         both = np.concatenate([rows.item, q.item[lines]])
         firsts = both[first_occurrences(both)]
@@ -273,14 +303,29 @@ class Evaluator:
         items = np.empty(len(firsts), dtype=object)
         items[:] = [names[c] for c in firsts.tolist()]
         if in_place:  # every row, in file order (the usual run): no copies
-            run = {"start": rows.start, "end": rows.end, "rank": rows.number, "icode": renumber[rows.item],
-                   "qcode": run_qcode}
+            run = {
+                "start": rows.start,
+                "end": rows.end,
+                "rank": rows.number,
+                "icode": renumber[rows.item],
+                "qcode": run_qcode,
+            }
         else:
-            run = {"start": rows.start[ordered], "end": rows.end[ordered], "rank": rows.number[ordered],
-                   "icode": renumber[rows.item[ordered]], "qcode": run_qcode[ordered]}
+            run = {
+                "start": rows.start[ordered],
+                "end": rows.end[ordered],
+                "rank": rows.number[ordered],
+                "icode": renumber[rows.item[ordered]],
+                "qcode": run_qcode[ordered],
+            }
         del ordered, run_qcode
-        qrels = {"start": q.start[lines], "end": q.end[lines], "rel": q.number[lines],
-                 "icode": renumber[q.item[lines]], "qcode": lookup[q.query[lines]]}
+        qrels = {
+            "start": q.start[lines],
+            "end": q.end[lines],
+            "rel": q.number[lines],
+            "icode": renumber[q.item[lines]],
+            "qcode": lookup[q.query[lines]],
+        }
         from segeval.core.plan import measured
 
         values = measured(assemble(queries, items, run, qrels, s.relevance_level), self.how)
@@ -299,8 +344,9 @@ class Evaluator:
         return RunResult(finished(self.how, names, per_query, self.reader.qrels_queries, relevant), runid)
 
 
-def segment_result(qrels_path: str, run_path: str, job: Job, executor: str,
-                   on_read: Callable[[int], object] | None = None) -> RunResult | None:
+def segment_result(
+    qrels_path: str, run_path: str, job: Job, executor: str, on_read: Callable[[int], object] | None = None
+) -> RunResult | None:
     """The :class:`~segeval.executors.results.RunResult` of ``segeval eval`` on MediaEval qrels and one segment run,
     read whole (``executor`` ``whole``) or in batches of ``job.engine.chunk_lines`` lines (``chunks``); None
     when the strict reader must read the files."""
@@ -313,8 +359,15 @@ def segment_result(qrels_path: str, run_path: str, job: Job, executor: str,
     return planned_result(qrels_path, run_path, how, executor, job.engine.chunk_lines, on_read)
 
 
-def planned_result(qrels_path: str, run_path: str, how: Plan, executor: str, chunk_lines: int,
-                   on_read: Callable[[int], object] | None = None, fmt: LineFormat | None = None) -> RunResult | None:
+def planned_result(
+    qrels_path: str,
+    run_path: str,
+    how: Plan,
+    executor: str,
+    chunk_lines: int,
+    on_read: Callable[[int], object] | None = None,
+    fmt: LineFormat | None = None,
+) -> RunResult | None:
     """:func:`segment_result` of a resolved :class:`~segeval.core.plan.Plan`, the run in format ``fmt`` (None: as
     detected); None when the strict reader must read the files."""
     if how.settings.order not in ("rank", "file"):
@@ -325,8 +378,15 @@ def planned_result(qrels_path: str, run_path: str, how: Plan, executor: str, chu
         return None
 
 
-def _evaluate(qrels_path: str, run_path: str, how: Plan, executor: str, chunk_lines: int,
-              on_read: Callable[[int], object] | None, given: LineFormat | None) -> RunResult:
+def _evaluate(
+    qrels_path: str,
+    run_path: str,
+    how: Plan,
+    executor: str,
+    chunk_lines: int,
+    on_read: Callable[[int], object] | None,
+    given: LineFormat | None,
+) -> RunResult:
     from segeval.core.settings import BATCH_BYTES
     from segeval.readers.files import read_bytes
     from segeval.reports.trec import runid as trec_runid

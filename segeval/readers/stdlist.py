@@ -64,26 +64,39 @@ def stdlist_frame(data: bytes, path: str) -> pd.DataFrame:
             score = number(path, term, "score")
             decision = attribute(path, term, "decision")
             if decision not in ("YES", "NO"):
-                raise InputError(path, f"query {query}: decision=\"{decision}\"; expected YES or NO", line=term.line)
+                raise InputError(path, f'query {query}: decision="{decision}"; expected YES or NO', line=term.line)
             pair = (query, utterance(attribute(path, term, "file")))
             if not all(pair) or any(c.isspace() for c in "".join(pair)):
-                raise InputError(path, f"termid=\"{query}\" file=\"{term.attrs['file']}\"; expected ids without "
-                                       f"white space, the file naming an utterance", line=term.line)
+                raise InputError(
+                    path,
+                    f'termid="{query}" file="{term.attrs["file"]}"; expected ids without '
+                    f"white space, the file naming an utterance",
+                    line=term.line,
+                )
             if pair not in found or score > found[pair][0]:
                 found[pair] = (score, decision == "YES", term.line)
     if not found:
-        raise InputError(path, "has no <term> detection; expected <detected_termlist termid> holding <term file "
-                               "score decision>")
+        raise InputError(
+            path, "has no <term> detection; expected <detected_termlist termid> holding <term file score decision>"
+        )
     pairs = list(found)
     scores = np.asarray([found[p][0] for p in pairs], dtype=np.float64)
     queries = np.asarray([q for q, _ in pairs], dtype=object)
     rank = pd.Series(-scores).groupby(queries).rank(method="first").to_numpy(dtype=np.int64)
-    frame = pd.DataFrame({"query": queries, "item": np.asarray([u for _, u in pairs], dtype=object),
-                          "start": np.full(len(pairs), np.nan), "end": np.full(len(pairs), np.nan),
-                          "jumpin": np.full(len(pairs), np.nan), "rank": rank, "score": scores,
-                          "run": np.full(len(pairs), root.attrs.get("system_id", ""), dtype=object),
-                          "line": np.asarray([found[p][2] for p in pairs], dtype=np.int64),
-                          "decision": np.asarray([found[p][1] for p in pairs], dtype=bool)})
+    frame = pd.DataFrame(
+        {
+            "query": queries,
+            "item": np.asarray([u for _, u in pairs], dtype=object),
+            "start": np.full(len(pairs), np.nan),
+            "end": np.full(len(pairs), np.nan),
+            "jumpin": np.full(len(pairs), np.nan),
+            "rank": rank,
+            "score": scores,
+            "run": np.full(len(pairs), root.attrs.get("system_id", ""), dtype=object),
+            "line": np.asarray([found[p][2] for p in pairs], dtype=np.int64),
+            "decision": np.asarray([found[p][1] for p in pairs], dtype=bool),
+        }
+    )
     frame.attrs["path"] = path
     frame.attrs["format"] = NAME
     return frame

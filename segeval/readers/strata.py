@@ -88,9 +88,12 @@ def parse_gains(specs: list[str] | None) -> dict[str, str]:
             level, eq, gain = part.partition("=")
             if not eq or not _LEVEL.match(level) or not _GAIN.match(gain):
                 from segeval.core.errors import ParameterError
-                raise ParameterError(f"The 'gain' parameter must be LEVEL=GAIN pairs such as 1=3 (a qrels grade 0 or "
-                                     f"above, a number: below 0, the grade's documents count as not sampled). Got "
-                                     f"{part!r} instead.")
+
+                raise ParameterError(
+                    f"The 'gain' parameter must be LEVEL=GAIN pairs such as 1=3 (a qrels grade 0 or "
+                    f"above, a number: below 0, the grade's documents count as not sampled). Got "
+                    f"{part!r} instead."
+                )
             table[level] = gain
     return table
 
@@ -104,8 +107,13 @@ def _lines(data: bytes, path: str) -> Iterator[tuple[int, list[str], str]]:
             continue
         text = decode_line(raw.rstrip(b"\r"), number, path)
         if "\x00" in text:
-            raise InputError(path, "contains a NUL byte; expected a text line", line=number,
-                             text=text.replace("\x00", "\\0"), kind="NUL byte")
+            raise InputError(
+                path,
+                "contains a NUL byte; expected a text line",
+                line=number,
+                text=text.replace("\x00", "\\0"),
+                kind="NUL byte",
+            )
         yield number, [t.decode("utf-8") for t in tokens], text
 
 
@@ -126,15 +134,32 @@ def is_strata_qrels(data: bytes) -> bool:
 def _strata_line(number: int, tokens: list[str], text: str, path: str) -> tuple[str, str, str, str]:
     """(topic, docno, stratum, rel) of a stratified qrels line; InputError when it does not fit."""
     if len(tokens) != 5:
-        raise _bad(path, number, text, f"has {plural(len(tokens), 'field')}; expected 5: topic, 0, docno, stratum, rel "
-                                       f"(such as '{QRELS_EXAMPLE}')", "field count")
+        raise _bad(
+            path,
+            number,
+            text,
+            f"has {plural(len(tokens), 'field')}; expected 5: topic, 0, docno, stratum, rel "
+            f"(such as '{QRELS_EXAMPLE}')",
+            "field count",
+        )
     topic, _, docno, stratum, rel = tokens
     if parse_int(stratum) is None:
-        raise _bad(path, number, text, f"has stratum {stratum!r}; expected an integer of at most 18 digits (field 4)",
-                   "stratum")
+        raise _bad(
+            path,
+            number,
+            text,
+            f"has stratum {stratum!r}; expected an integer of at most 18 digits (field 4)",
+            "stratum",
+        )
     if parse_int(rel) is None:
-        raise _bad(path, number, text, f"has rel {rel!r}; expected an integer of at most 18 digits: -1 (pooled, not "
-                                       "sampled), 0 (sampled, not relevant) or a positive grade (field 5)", "rel")
+        raise _bad(
+            path,
+            number,
+            text,
+            f"has rel {rel!r}; expected an integer of at most 18 digits: -1 (pooled, not "
+            "sampled), 0 (sampled, not relevant) or a positive grade (field 5)",
+            "rel",
+        )
     return topic, docno, stratum, rel
 
 
@@ -174,12 +199,17 @@ def strata_qrels_frame(data: bytes, path: str, on_error: Callable[[InputError], 
             continue
         rows.append((topic, docno, stratum, rel, number))
     n = len(rows)
-    df = pd.DataFrame({"query": np.array([r[0] for r in rows], dtype=object),
-                       "item": np.array([r[1] for r in rows], dtype=object),
-                       "start": np.full(n, np.nan), "end": np.full(n, np.nan),
-                       "rel": np.array([int(r[3]) for r in rows], dtype=np.int64),
-                       "line": np.array([r[4] for r in rows], dtype=np.int64),
-                       "stratum": np.array([r[2] for r in rows], dtype=object)})
+    df = pd.DataFrame(
+        {
+            "query": np.array([r[0] for r in rows], dtype=object),
+            "item": np.array([r[1] for r in rows], dtype=object),
+            "start": np.full(n, np.nan),
+            "end": np.full(n, np.nan),
+            "rel": np.array([int(r[3]) for r in rows], dtype=np.int64),
+            "line": np.array([r[4] for r in rows], dtype=np.int64),
+            "stratum": np.array([r[2] for r in rows], dtype=object),
+        }
+    )
     df.attrs["path"] = path
     df.attrs["format"] = STRATA_FORMAT
     return df
@@ -187,6 +217,7 @@ def strata_qrels_frame(data: bytes, path: str, on_error: Callable[[InputError], 
 
 def read_strata_qrels(path: str | Path, gains: Mapping[str, str] | None = None) -> StrataQrels:
     """Stratified qrels from a file (``-``: standard input; ``.gz`` is fine)."""
+
     def read(data: bytes) -> StrataQrels:
         return parse_strata_qrels(data, str(path), gains)
 
@@ -199,8 +230,14 @@ def parse_sampled_run(data: bytes, path: str) -> SampledRun:
     lines: dict[str, int] = {}
     for number, tokens, text in _lines(data, path):
         if len(tokens) != 6:
-            raise _bad(path, number, text, f"has {plural(len(tokens), 'field')}; expected 6: topic, Q0, docno, rank, "
-                                           f"score, tag (such as '{RUN_EXAMPLE}')", "field count")
+            raise _bad(
+                path,
+                number,
+                text,
+                f"has {plural(len(tokens), 'field')}; expected 6: topic, Q0, docno, rank, "
+                f"score, tag (such as '{RUN_EXAMPLE}')",
+                "field count",
+            )
         score = tokens[4]
         if parse_float(score) is None:
             raise _bad(path, number, text, f"has score {score!r}; expected a finite number (field 5)", "score")
@@ -214,6 +251,7 @@ def parse_sampled_run(data: bytes, path: str) -> SampledRun:
 
 def read_sampled_run(path: str | Path) -> SampledRun:
     """A TREC run from a file (``-``: standard input; ``.gz`` is fine)."""
+
     def read(data: bytes) -> SampledRun:
         return parse_sampled_run(data, str(path))
 

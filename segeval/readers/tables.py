@@ -47,8 +47,7 @@ def source_lines(path: str | Path, numbers: Iterable[int]) -> dict[int, str]:
     if not wanted:
         return {}
     lines = read_bytes(path).split(b"\n")
-    return {n: lines[n - 1].rstrip(b"\r").decode("utf-8", "replace") if 1 <= n <= len(lines) else ""
-            for n in wanted}
+    return {n: lines[n - 1].rstrip(b"\r").decode("utf-8", "replace") if 1 <= n <= len(lines) else "" for n in wanted}
 
 
 def source_line(path: str | Path, number: int) -> str:
@@ -129,19 +128,33 @@ def parse_groups(data: bytes, path: str) -> dict[str, npt.NDArray[np.generic]]:
             continue
         query, _, rest = line.partition(" ") if " " in line else line.partition("\t")
         groups = [[item.strip(_BLANKS) for item in group.split(",")] for group in rest.split("|")]
-        if not rest.strip(_BLANKS) or any(not item or any(c in _BLANKS for c in item) for group in groups
-                                          for item in group):
-            raise InputError(path, f"expected a query id, then groups of items such as '{GROUPS_EXAMPLE}' "
-                                   f"(items separated by commas, groups by '|', no empty item)", line=number, text=text)
+        if not rest.strip(_BLANKS) or any(
+            not item or any(c in _BLANKS for c in item) for group in groups for item in group
+        ):
+            raise InputError(
+                path,
+                f"expected a query id, then groups of items such as '{GROUPS_EXAMPLE}' "
+                f"(items separated by commas, groups by '|', no empty item)",
+                line=number,
+                text=text,
+            )
         if query in seen_queries:
-            raise InputError(path, f"query '{query}' appears again (first on line {seen_queries[query]}); expected "
-                                   f"one line per query", line=number, text=text)
+            raise InputError(
+                path,
+                f"query '{query}' appears again (first on line {seen_queries[query]}); expected one line per query",
+                line=number,
+                text=text,
+            )
         seen_queries[query] = number
         items = [item for group in groups for item in group]
         if len(set(items)) != len(items):
             duplicate = next(item for item in items if items.count(item) > 1)
-            raise InputError(path, f"item '{duplicate}' is in the ground truth twice; expected each item once",
-                             line=number, text=text)
+            raise InputError(
+                path,
+                f"item '{duplicate}' is in the ground truth twice; expected each item once",
+                line=number,
+                text=text,
+            )
         for position, group in enumerate(groups):
             for item in group:
                 columns["query"].append(query)
@@ -150,12 +163,21 @@ def parse_groups(data: bytes, path: str) -> dict[str, npt.NDArray[np.generic]]:
                 columns["line"].append(number)
     if not columns["line"]:
         raise InputError(path, f"has no data lines; expected ground-truth groups such as '{GROUPS_EXAMPLE}'")
-    return {"query": np.asarray(columns["query"], dtype=object), "item": np.asarray(columns["item"], dtype=object),
-            "rel": np.asarray(columns["rel"], dtype=np.int64), "line": np.asarray(columns["line"], dtype=np.int64)}
+    return {
+        "query": np.asarray(columns["query"], dtype=object),
+        "item": np.asarray(columns["item"], dtype=object),
+        "rel": np.asarray(columns["rel"], dtype=np.int64),
+        "line": np.asarray(columns["line"], dtype=np.int64),
+    }
 
 
-def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: str = "mmss",
-               on_error: OnError | None = None, subtopics: bool = False) -> pd.DataFrame:
+def read_qrels(
+    path: str | Path,
+    fmt: LineFormat | str = "auto",
+    time_format: str = "mmss",
+    on_error: OnError | None = None,
+    subtopics: bool = False,
+) -> pd.DataFrame:
     """Read a qrels file: columns query, item, start, end (seconds; NaN for documents), rel, line.
 
     ``fmt`` is a :class:`LineFormat`, a name of :data:`QRELS_FORMATS`, ``"groups"``
@@ -167,22 +189,29 @@ def read_qrels(path: str | Path, fmt: LineFormat | str = "auto", time_format: st
     def read(data: bytes, whole: bool = False) -> pd.DataFrame:
         if fmt == "auto":  # stratified qrels (sampled judgements): 5 fields, integer stratum and grade
             from segeval.readers.strata import is_strata_qrels, strata_qrels_frame
+
             if is_strata_qrels(data):
                 return strata_qrels_frame(data, name, on_error)
         if fmt == "groups" or (fmt == "auto" and looks_like_groups(data, name)):
             df = to_frame(parse_groups(data, name), QRELS_COLUMNS, name)
             df.attrs["format"] = "groups"
             return df
-        found = fmt if isinstance(fmt, LineFormat) else detect_qrels_format(data, name) if fmt == "auto" \
+        found = (
+            fmt
+            if isinstance(fmt, LineFormat)
+            else detect_qrels_format(data, name)
+            if fmt == "auto"
             else QRELS_FORMATS[fmt]
+        )
         kept = with_subtopics(found) if subtopics else found
         columns = parse_table(data, kept, name, time_format, on_error)
         df = to_frame(columns, QRELS_COLUMNS, name)
         if kept is not found:
             df["subtopic"] = subtopic_column(columns["subtopic"])
         if whole and "source" in columns:  # checked once every line has parsed (not in the first lines alone)
-            df["source"] = _check_sources(np.asarray(columns["source"], dtype=object), np.asarray(columns["line"]),
-                                          data, name)
+            df["source"] = _check_sources(
+                np.asarray(columns["source"], dtype=object), np.asarray(columns["line"]), data, name
+            )
         df.attrs["format"] = found.name
         return df
 
@@ -197,8 +226,9 @@ def subtopic_column(values: object) -> pd.Categorical:
     return pd.Categorical(names, categories=pd.unique(names))
 
 
-def _check_sources(values: npt.NDArray[np.generic], lines: npt.NDArray[np.generic], data: bytes,
-                   path: str) -> npt.NDArray[np.object_]:
+def _check_sources(
+    values: npt.NDArray[np.generic], lines: npt.NDArray[np.generic], data: bytes, path: str
+) -> npt.NDArray[np.object_]:
     """The ``source`` field of completed qrels: ``human`` or ``predicted:CLASSIFIER``."""
     sources = np.asarray(values, dtype=object)
     for token in pd.unique(sources):
@@ -206,9 +236,13 @@ def _check_sources(values: npt.NDArray[np.generic], lines: npt.NDArray[np.generi
         if text != SOURCE_HUMAN and not (text.startswith(SOURCE_PREDICTED) and len(text) > len(SOURCE_PREDICTED)):
             number = int(np.asarray(lines)[np.flatnonzero(sources == token)[0]])
             raw = data.split(b"\n")[number - 1].rstrip(b"\r").decode("utf-8", "replace")
-            raise InputError(path, f"has source '{text}'; expected '{SOURCE_HUMAN}' or "
-                                   f"'{SOURCE_PREDICTED}CLASSIFIER' as the last field of completed qrels",
-                             line=number, text=raw)
+            raise InputError(
+                path,
+                f"has source '{text}'; expected '{SOURCE_HUMAN}' or "
+                f"'{SOURCE_PREDICTED}CLASSIFIER' as the last field of completed qrels",
+                line=number,
+                text=raw,
+            )
     return sources
 
 
@@ -219,8 +253,9 @@ def predicted_mask(qrels: pd.DataFrame) -> BoolArray:
     return np.asarray(qrels["source"].astype(str).str.startswith(SOURCE_PREDICTED).to_numpy(), dtype=bool)
 
 
-def read_run(path: str | Path, fmt: LineFormat | str = "auto", time_format: str = "mmss",
-             on_error: OnError | None = None) -> pd.DataFrame:
+def read_run(
+    path: str | Path, fmt: LineFormat | str = "auto", time_format: str = "mmss", on_error: OnError | None = None
+) -> pd.DataFrame:
     """Read a run: columns query, item, start, end, jumpin (seconds), rank, score, run, line.
 
     ``fmt`` is a :class:`LineFormat`, a name of :data:`RUN_FORMATS`, ``"stdlist"`` (an STD list, XML:
@@ -232,8 +267,13 @@ def read_run(path: str | Path, fmt: LineFormat | str = "auto", time_format: str 
     def read(data: bytes, whole: bool = False) -> pd.DataFrame | None:
         if fmt == "stdlist" or (fmt == "auto" and is_stdlist(data)):  # XML: read whole, not by its first lines
             return stdlist_frame(data, name) if whole else None
-        found = fmt if isinstance(fmt, LineFormat) else detect_run_format(data, name, time_format) if fmt == "auto" \
+        found = (
+            fmt
+            if isinstance(fmt, LineFormat)
+            else detect_run_format(data, name, time_format)
+            if fmt == "auto"
             else RUN_FORMATS[fmt]
+        )
         df = to_frame(parse_table(data, found, name, time_format, on_error), RUN_COLUMNS, name)
         df.attrs["format"] = found.name
         return df

@@ -67,20 +67,32 @@ def read_texts(path: str | Path, segments: bool, time_format: str = DEFAULTS.tim
             if not tab or not docno or any(c.isspace() for c in docno):
                 raise InputError(name, "expected a document text line 'docno<TAB>text'", line=number, text=line)
             if docno in first:
-                raise InputError(name, f"document '{docno}' appears again (first on line {first[docno]}); expected "
-                                       f"each document once", line=number, text=line)
+                raise InputError(
+                    name,
+                    f"document '{docno}' appears again (first on line {first[docno]}); expected each document once",
+                    line=number,
+                    text=line,
+                )
             first[docno] = number
             documents[docno] = text
             continue
         fields = line.split(None, 3)
         times = [parse_time(t) for t in fields[1:3]]
         if len(fields) < 3 or times[0] is None or times[1] is None:
-            raise InputError(name, f"expected a transcript line 'video start end text' with {time_format} times",
-                             line=number, text=line)
+            raise InputError(
+                name,
+                f"expected a transcript line 'video start end text' with {time_format} times",
+                line=number,
+                text=line,
+            )
         start, end = float(times[0]), float(times[1])
         if end < start:
-            raise InputError(name, f"ends ({fields[2]}) before it starts ({fields[1]}); expected end >= start",
-                             line=number, text=line)
+            raise InputError(
+                name,
+                f"ends ({fields[2]}) before it starts ({fields[1]}); expected end >= start",
+                line=number,
+                text=line,
+            )
         video = lines.setdefault(fields[0], ([], [], []))
         video[0].append(start)
         video[1].append(end)
@@ -90,5 +102,9 @@ def read_texts(path: str | Path, segments: bool, time_format: str = DEFAULTS.tim
         raise InputError(name, f"has no data lines; expected {kind}")
     if not segments:
         return Texts(name, documents=documents)
-    return Texts(name, lines={v: (np.asarray(s, dtype=np.float64), np.asarray(e, dtype=np.float64), t)
-                              for v, (s, e, t) in lines.items()})
+    return Texts(
+        name,
+        lines={
+            v: (np.asarray(s, dtype=np.float64), np.asarray(e, dtype=np.float64), t) for v, (s, e, t) in lines.items()
+        },
+    )

@@ -27,8 +27,7 @@ MAX_TOKEN_WIDTH = 64
 Column = npt.NDArray[Any] | pd.Categorical
 
 
-def fast_parse(data: bytes, fmt: LineFormat, sep: str = r"\s+",
-                time_format: str = "mmss") -> dict[str, Column] | None:
+def fast_parse(data: bytes, fmt: LineFormat, sep: str = r"\s+", time_format: str = "mmss") -> dict[str, Column] | None:
     """Columns via pandas' C tokenizer, or None when anything is unusual.
 
     With ``sep=" "`` (twice as fast) any irregular spacing leaves an empty cell
@@ -59,8 +58,9 @@ def scan_parse(data: bytes, fmt: LineFormat, time_format: str = "mmss") -> dict[
         return None
     for present in range(len(fmt.fields), len(fmt.fields) - fmt.optional - 1, -1):
         fields = fmt.fields[:present]
-        kinds = {kind: tuple(i for i, f in enumerate(fields) if f.kind == kind) for kind in ("str", "time", "int",
-                                                                                          "float")}
+        kinds = {
+            kind: tuple(i for i, f in enumerate(fields) if f.kind == kind) for kind in ("str", "time", "int", "float")
+        }
         got = scan(data, present, text=kinds["str"], floats=kinds["float"], ints=kinds["int"], times=kinds["time"])
         if got is not None:
             break
@@ -106,9 +106,18 @@ def read_csv(data: bytes, sep: str, dtypes: dict[int, Any], n_columns: int) -> p
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return pd.read_csv(
-                io.BytesIO(data), sep=sep, header=None, names=list(range(n_columns)), dtype=dtypes,
-                quoting=csv.QUOTE_NONE, na_filter=False, engine="c", index_col=False,
-                encoding="utf-8", skip_blank_lines=True, low_memory=False,
+                io.BytesIO(data),
+                sep=sep,
+                header=None,
+                names=list(range(n_columns)),
+                dtype=dtypes,
+                quoting=csv.QUOTE_NONE,
+                na_filter=False,
+                engine="c",
+                index_col=False,
+                encoding="utf-8",
+                skip_blank_lines=True,
+                low_memory=False,
             )
     except Exception:  # any tokenizer or conversion trouble: let the strict parser explain it
         return None
@@ -123,8 +132,10 @@ def _fast_parse_bytes(data: bytes, fmt: LineFormat, sep: str, time_format: str) 
     if widths is None:
         return None
     one = np.dtype("S1")  # ignored fields and the spare column: only whether a token is there matters
-    dtypes: dict[int, Any] = {i: np.float64 if f.kind == "float" else one if f.kind == "ignore"
-                              else np.dtype(f"S{widths[i]}") for i, f in enumerate(fmt.fields)}
+    dtypes: dict[int, Any] = {
+        i: np.float64 if f.kind == "float" else one if f.kind == "ignore" else np.dtype(f"S{widths[i]}")
+        for i, f in enumerate(fmt.fields)
+    }
     dtypes[n_fields] = one  # a spare column: any value in it means too many fields
     df = read_csv(data, sep, dtypes, n_fields + 1)
     if df is None or len(df) == 0:
@@ -215,8 +226,9 @@ def _fast_parse_objects(data: bytes, fmt: LineFormat, sep: str, time_format: str
     return _with_lines(out, data, len(df))
 
 
-def factorize_bytes(values: npt.NDArray[np.bytes_],
-                    sort: bool = True) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bytes_]]:
+def factorize_bytes(
+    values: npt.NDArray[np.bytes_], sort: bool = True
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bytes_]]:
     """(codes, distinct) of fixed-width byte tokens, ``distinct`` as wide as the longest token and,
     with ``sort``, in byte order (which is code-point order for UTF-8), so that code order is token order.
 
@@ -288,8 +300,9 @@ def decode_tokens(values: npt.NDArray[np.bytes_]) -> npt.NDArray[np.object_] | N
 _BYTES: dict[int, tuple[weakref.ref[pd.Index], npt.NDArray[np.bytes_]]] = {}
 
 
-def categorical(codes: npt.NDArray[np.integer[Any]], names: npt.NDArray[np.object_],
-                tokens: npt.NDArray[np.bytes_] | None = None) -> pd.Categorical:
+def categorical(
+    codes: npt.NDArray[np.integer[Any]], names: npt.NDArray[np.object_], tokens: npt.NDArray[np.bytes_] | None = None
+) -> pd.Categorical:
     """A Categorical of ``names[codes]``; ``names`` are distinct.  With ``tokens`` (the UTF-8 bytes
     of ``names``, in the same order, which must be byte order) :func:`category_bytes` returns them
     for the categories."""
@@ -328,4 +341,3 @@ def line_numbers(data: bytes, rows: int) -> IntArray:
         return np.arange(1, rows + 1, dtype=np.int64)
     numbers = [i for i, raw in enumerate(data.split(b"\n"), start=1) if raw.strip()]
     return np.asarray(numbers, dtype=np.int64)
-

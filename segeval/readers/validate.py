@@ -19,8 +19,14 @@ from segeval.readers.tables import source_line, source_lines
 OnError = Callable[[InputError], None]
 
 
-def _error(df: pd.DataFrame, position: int, problem: str, kind: str, texts: dict[int, str] | None = None,
-           lines: npt.NDArray[np.generic] | None = None) -> InputError:
+def _error(
+    df: pd.DataFrame,
+    position: int,
+    problem: str,
+    kind: str,
+    texts: dict[int, str] | None = None,
+    lines: npt.NDArray[np.generic] | None = None,
+) -> InputError:
     """The problem of row ``position``, with its line's text (from ``texts``, else read from the file);
     ``lines``: the frame's line numbers, when already at hand."""
     path = str(df.attrs.get("path", "<data>"))
@@ -54,10 +60,17 @@ def _apply(df: pd.DataFrame, problems: list[tuple[int, str, str]], on_error: OnE
 def _time_problems(df: pd.DataFrame) -> list[tuple[int, str, str]]:
     start = df["start"].to_numpy()
     end = df["end"].to_numpy()
-    found = [(int(i), f"the end time ({end[i]:g} s) is earlier than the start time ({start[i]:g} s); expected end "
-                      f">= start", "end before start") for i in np.flatnonzero(end < start)]
-    found += [(int(i), "the start time is negative; expected a time >= 0", "negative time")
-              for i in np.flatnonzero(start < 0)]
+    found = [
+        (
+            int(i),
+            f"the end time ({end[i]:g} s) is earlier than the start time ({start[i]:g} s); expected end >= start",
+            "end before start",
+        )
+        for i in np.flatnonzero(end < start)
+    ]
+    found += [
+        (int(i), "the start time is negative; expected a time >= 0", "negative time") for i in np.flatnonzero(start < 0)
+    ]
     return found
 
 
@@ -103,14 +116,22 @@ def qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
     query, item, start, end = (qrels[c].to_numpy() for c in ("query", "item", "start", "end"))  # once, not per row
     out = []
     for i, j in zip(again.tolist(), first.tolist(), strict=True):
-        what = (f"document '{item[i]}'" if documents else f"video '{item[i]}', segment {start[i]:g}-{end[i]:g} s")
+        what = f"document '{item[i]}'" if documents else f"video '{item[i]}', segment {start[i]:g}-{end[i]:g} s"
         what = f"subtopic '{qrels['subtopic'].iat[i]}', {what}" if subtopics else what
         grades = f"the same grade {rel[i]}" if rel[i] == rel[j] else f"grade {rel[i]} (first {rel[j]})"
-        once = "query, subtopic and document" if subtopics else \
-            f"query and {'document' if documents else 'segment'} (trec_eval refuses duplicates too)"
-        out.append((i, f"query '{query[i]}', {what} is judged again, with {grades}; first judged on "
-                       f"{path}, line {int(lines[j])}; expected one judgement per {once}",
-                    DUPLICATE))
+        once = (
+            "query, subtopic and document"
+            if subtopics
+            else f"query and {'document' if documents else 'segment'} (trec_eval refuses duplicates too)"
+        )
+        out.append(
+            (
+                i,
+                f"query '{query[i]}', {what} is judged again, with {grades}; first judged on "
+                f"{path}, line {int(lines[j])}; expected one judgement per {once}",
+                DUPLICATE,
+            )
+        )
     return out
 
 
@@ -123,8 +144,9 @@ def _repeated(df: pd.DataFrame, extra: tuple[str, ...] = ()) -> tuple[npt.NDArra
     return listed_twice(*columns)
 
 
-def check_kinds(qrels: pd.DataFrame, run_documents: bool, run_path: str | None = None,
-                run_format: str | None = None) -> None:
+def check_kinds(
+    qrels: pd.DataFrame, run_documents: bool, run_path: str | None = None, run_format: str | None = None
+) -> None:
     """Raise an InputError when one of the qrels and the run holds documents and the other video segments
     (evaluating them against each other would give zeros).  Empty qrels have no kind."""
     if len(qrels) == 0 or is_documents(qrels) == run_documents:
@@ -137,10 +159,13 @@ def check_kinds(qrels: pd.DataFrame, run_documents: bool, run_path: str | None =
     def kind(documents: bool) -> str:
         return "documents, no times" if documents else "video segments, with times"
 
-    raise InputError(run_path or "the run",
-                     f"is a {run_format or 'run'} ({kind(run_documents)}), but {qrels_path} holds "
-                     f"{qrels_format} ({kind(not run_documents)}); expected a run and qrels of the same kind: "
-                     f"TREC runs with TREC qrels, MediaEval runs with MediaEval qrels", kind="kind mismatch")
+    raise InputError(
+        run_path or "the run",
+        f"is a {run_format or 'run'} ({kind(run_documents)}), but {qrels_path} holds "
+        f"{qrels_format} ({kind(not run_documents)}); expected a run and qrels of the same kind: "
+        f"TREC runs with TREC qrels, MediaEval runs with MediaEval qrels",
+        kind="kind mismatch",
+    )
 
 
 def validate_run(run: pd.DataFrame, on_error: OnError | None = None) -> pd.DataFrame:
@@ -156,8 +181,10 @@ def validate_run(run: pd.DataFrame, on_error: OnError | None = None) -> pd.DataF
         return _apply(run, _duplicate_problems(run), on_error)
     problems = _time_problems(run)
     rank = run["rank"].to_numpy()
-    problems += [(int(i), f"the rank is {rank[i]}; expected an integer rank >= 1", "rank below 1")
-                 for i in np.flatnonzero(rank < 1)]
+    problems += [
+        (int(i), f"the rank is {rank[i]}; expected an integer rank >= 1", "rank below 1")
+        for i in np.flatnonzero(rank < 1)
+    ]
     return _apply(run, problems, on_error)
 
 
@@ -169,13 +196,18 @@ def segments_listed_twice(run: pd.DataFrame) -> tuple[npt.NDArray[np.intp], npt.
 def _duplicate_problems(run: pd.DataFrame) -> list[tuple[int, str, str]]:
     again, first = _repeated(run)
     lines, query, item = run["line"].to_numpy(), run["query"].to_numpy(), run["item"].to_numpy()  # once, not per row
-    return [(i, f"document '{item[i]}' appears again for query '{query[i]}' (first on line {int(lines[j])}); "
-                "expected each document once per query", "duplicate document")
-            for i, j in zip(again.tolist(), first.tolist(), strict=True)]
+    return [
+        (
+            i,
+            f"document '{item[i]}' appears again for query '{query[i]}' (first on line {int(lines[j])}); "
+            "expected each document once per query",
+            "duplicate document",
+        )
+        for i, j in zip(again.tolist(), first.tolist(), strict=True)
+    ]
 
 
-def check_unique_documents(run: pd.DataFrame, query_codes: IntArray,
-                           item_codes: IntArray) -> None:
+def check_unique_documents(run: pd.DataFrame, query_codes: IntArray, item_codes: IntArray) -> None:
     """Each document at most once per query in a document run (as trec_eval); codes identify the
     run rows' query and item."""
     from segeval.adapters.exact import listed_twice
@@ -192,8 +224,7 @@ def check_key_grades(key: pd.DataFrame) -> None:
     other = np.flatnonzero(~np.isin(key["rel"].to_numpy(), (0, 1)))
     if len(other):
         at = int(other[0])
-        raise _error(key, at, f"has grade {key['rel'].iloc[at]}; expected 1 (a target) or 0 (a non-target)",
-                     "grade")
+        raise _error(key, at, f"has grade {key['rel'].iloc[at]}; expected 1 (a target) or 0 (a non-target)", "grade")
 
 
 def check_trials(qrels: pd.DataFrame, run: pd.DataFrame) -> None:
@@ -206,5 +237,10 @@ def check_trials(qrels: pd.DataFrame, run: pd.DataFrame) -> None:
     if len(outside):
         at = int(outside[np.argmin(run["line"].to_numpy()[outside])])
         query, item = str(run["query"].iloc[at]), str(run["item"].iloc[at])
-        raise _error(run, at, f"query {query} in utterance {item} is not a trial of the key; expected only the "
-                              f"key's (query, utterance) pairs", "unknown trial")
+        raise _error(
+            run,
+            at,
+            f"query {query} in utterance {item} is not a trial of the key; expected only the "
+            f"key's (query, utterance) pairs",
+            "unknown trial",
+        )

@@ -93,8 +93,18 @@ def csv_text(rows: Iterable[Sequence[Any]]) -> str:
     return "".join(_safe_row(row) for row in rows)
 
 
-_LATEX = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
-          "^": r"\textasciicircum{}", "_": r"\_", "~": r"\textasciitilde{}", "%": r"\%"}
+_LATEX = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "&": r"\&",
+    "#": r"\#",
+    "^": r"\textasciicircum{}",
+    "_": r"\_",
+    "~": r"\textasciitilde{}",
+    "%": r"\%",
+}
 _LATEX_RE = re.compile(r"[\\{}$&#^_~%]")
 
 

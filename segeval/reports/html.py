@@ -30,7 +30,9 @@ PAGE_ROWS = 500
 #: queries named in a difference chart's caption each way (its largest gains and losses)
 EXTREMES = 5
 
-SCRIPT = f"var PAGE = {PAGE_ROWS};" + """
+SCRIPT = (
+    f"var PAGE = {PAGE_ROWS};"
+    + """
 window.addEventListener('error', function (e) {
   document.body.dataset.errors = (document.body.dataset.errors || '') + e.message + ';';
 });
@@ -79,6 +81,7 @@ document.addEventListener('DOMContentLoaded', function () {
   document.body.dataset.ready = 'yes';
 });
 """
+)
 
 STYLE = """
 body { font-family: sans-serif; margin: 2em; color: #222; max-width: 100%; }
@@ -109,7 +112,7 @@ def _cell(c: Cell) -> str:
     difference is bold green when the run is better than the baseline, bold red when it is worse."""
     mean, _, tested = cell_text(c).partition(" ")
     kind = "" if not c.significant or not c.diff else "better" if c.diff > 0 else "worse"
-    return f"<td class=\"{kind}\">{mean}{f' <small>{html.escape(tested)}</small>' if tested else ''}</td>"
+    return f'<td class="{kind}">{mean}{f" <small>{html.escape(tested)}</small>" if tested else ""}</td>'
 
 
 def _comparison_table(c: Comparison) -> str:
@@ -118,27 +121,33 @@ def _comparison_table(c: Comparison) -> str:
     for n in c.runs:
         label = breakable(shown(n)) + (" (baseline)" if n == c.baseline else "")
         rows.append(f"<tr><td>{label}</td>{''.join(_cell(c.cells[n][m]) for m in c.measures)}</tr>")
-    legend = (f"Each cell: the run's mean over the {plural(c.queries, 'query', 'queries')}; for a run other than "
-              f"the baseline "
-              f"({html.escape(shown(c.baseline))}), in brackets: <em>difference</em> to the baseline (run minus "
-              f"baseline), its <em>[95% bootstrap interval]</em> and the <em>p</em>-value of the paired "
-              f"{html.escape(c.test)} test, corrected ({html.escape(c.correction)}) across all run and "
-              f"measure cells. * and bold green: significantly better than the baseline (p &lt; {c.alpha}); "
-              f"* and bold red: significantly worse. p&lt;0.0001 is shown for smaller values.")
+    legend = (
+        f"Each cell: the run's mean over the {plural(c.queries, 'query', 'queries')}; for a run other than "
+        f"the baseline "
+        f"({html.escape(shown(c.baseline))}), in brackets: <em>difference</em> to the baseline (run minus "
+        f"baseline), its <em>[95% bootstrap interval]</em> and the <em>p</em>-value of the paired "
+        f"{html.escape(c.test)} test, corrected ({html.escape(c.correction)}) across all run and "
+        f"measure cells. * and bold green: significantly better than the baseline (p &lt; {c.alpha}); "
+        f"* and bold red: significantly worse. p&lt;0.0001 is shown for smaller values."
+    )
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in c.notes)
-    return (f"<div class=\"scroll\"><table id=\"comparison\"><thead><tr><th>run</th>{head}</tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table></div><p class=\"legend\" id=\"legend\">{legend}</p>"
-            f"<ul class=\"notes\" id=\"notes\">{notes}</ul>")
+    return (
+        f'<div class="scroll"><table id="comparison"><thead><tr><th>run</th>{head}</tr></thead>'
+        f'<tbody>{"".join(rows)}</tbody></table></div><p class="legend" id="legend">{legend}</p>'
+        f'<ul class="notes" id="notes">{notes}</ul>'
+    )
 
 
 def _contents(measures: Sequence[str]) -> str:
     """The table of contents: the page's sections, and the figures of each measure."""
-    each = ", ".join(f"<a href=\"#section-measure-{k}\">{html.escape(m)}</a>" for k, m in enumerate(measures))
-    return ("<nav id=\"contents\"><strong>Contents</strong><ul>"
-            "<li><a href=\"#section-comparison\">Comparison</a></li>"
-            f"<li><a href=\"#section-figures\">Figures</a> ({each})</li>"
-            "<li><a href=\"#section-per-query\">Per query</a></li>"
-            "<li><a href=\"#section-provenance\">Provenance</a></li></ul></nav>")
+    each = ", ".join(f'<a href="#section-measure-{k}">{html.escape(m)}</a>' for k, m in enumerate(measures))
+    return (
+        '<nav id="contents"><strong>Contents</strong><ul>'
+        '<li><a href="#section-comparison">Comparison</a></li>'
+        f'<li><a href="#section-figures">Figures</a> ({each})</li>'
+        '<li><a href="#section-per-query">Per query</a></li>'
+        '<li><a href="#section-provenance">Provenance</a></li></ul></nav>'
+    )
 
 
 def _file(path: str | Path) -> str:
@@ -149,8 +158,7 @@ def _file(path: str | Path) -> str:
         return f"<li><code>{html.escape(str(path))}</code> (a stream)</li>"
     try:
         digest = sha256_hex(p)[:16]  # in blocks: a run of gigabytes is not held whole
-        return (f"<li><code>{html.escape(str(path))}</code> ({p.stat().st_size} bytes, sha256 "
-                f"{digest}…)</li>")
+        return f"<li><code>{html.escape(str(path))}</code> ({p.stat().st_size} bytes, sha256 {digest}…)</li>"
     except OSError:
         return f"<li><code>{html.escape(str(path))}</code></li>"
 
@@ -161,10 +169,12 @@ def _provenance(qrels: str | Path, runs: Sequence[str | Path], command: str | No
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
     cmd = command if command is not None else "segeval.reports.html.render_report (Python API)"
     files = _file(qrels) + "".join(_file(r) for r in runs)
-    return (f"<h2 id=\"section-provenance\">Provenance</h2><div id=\"provenance\"><p>segeval "
-            f"{html.escape(__version__)}, "
-            f"{html.escape(when)}</p><p>command: <code>{html.escape(cmd)}</code></p>"
-            f"<p>inputs (qrels first):</p><ul>{files}</ul></div>")
+    return (
+        f'<h2 id="section-provenance">Provenance</h2><div id="provenance"><p>segeval '
+        f"{html.escape(__version__)}, "
+        f"{html.escape(when)}</p><p>command: <code>{html.escape(cmd)}</code></p>"
+        f"<p>inputs (qrels first):</p><ul>{files}</ul></div>"
+    )
 
 
 def _figure(svg: str, kind: str, caption: str, notes: Sequence[str] = (), **data: str) -> str:
@@ -191,17 +201,32 @@ def _figures(comparison: Comparison, quiet: bool) -> list[str]:
         progress.advance()
         for k, m in enumerate(comparison.measures):
             notes = notes_on(comparison.notes, m)
-            figures.append(f"<h3 id=\"section-measure-{k}\">{html.escape(m)}</h3>")
-            figures.append(_figure(distributions({m: {n: ev.per_query[m] for n, ev in evals.items()}}), "dist",
-                                   f"Per-query {m}, one box per run.", notes, measure=m))
+            figures.append(f'<h3 id="section-measure-{k}">{html.escape(m)}</h3>')
+            figures.append(
+                _figure(
+                    distributions({m: {n: ev.per_query[m] for n, ev in evals.items()}}),
+                    "dist",
+                    f"Per-query {m}, one box per run.",
+                    notes,
+                    measure=m,
+                )
+            )
             progress.advance()
             for n in comparison.runs:
                 if n != base:
                     a, b = evals[base].per_query[m], evals[n].per_query[m]
                     mine = [x for x in notes if x.startswith((f"{base}: ", f"{n}: "))]
-                    figures.append(_figure(difference_bars(queries, {m: a}, {m: b}, (base, n)), "diff",
-                                           f"Per-query {m} of {shown(n)} minus the baseline {shown(base)}, sorted: "
-                                           f"{extremes(queries, a, b, EXTREMES)}.", mine, run=n, measure=m))
+                    figures.append(
+                        _figure(
+                            difference_bars(queries, {m: a}, {m: b}, (base, n)),
+                            "diff",
+                            f"Per-query {m} of {shown(n)} minus the baseline {shown(base)}, sorted: "
+                            f"{extremes(queries, a, b, EXTREMES)}.",
+                            mine,
+                            run=n,
+                            measure=m,
+                        )
+                    )
                     progress.advance()
     return figures
 
@@ -211,30 +236,55 @@ def _per_query_table(comparison: Comparison) -> str:
     :data:`PAGE_ROWS` rows at a time and collapsed when it is longer."""
     evals = comparison.evaluations
     queries = next(iter(evals.values())).queries
-    columns = [[f"{v:.4f}" for v in evals[n].per_query[m]] for n in comparison.runs
-               for m in comparison.measures]
-    head = "".join(f"<th>{breakable(shown(n))}<br>{html.escape(m)}</th>" for n in comparison.runs
-                   for m in comparison.measures)
-    body = "".join(f"<tr><td>{html.escape(shown(queries[i]))}</td><td>" + "</td><td>".join(c[i] for c in columns)
-                   + "</td></tr>" for i in natural_order(queries))
-    pages = ("" if len(queries) <= PAGE_ROWS else '<p id="pages"><button type="button" data-step="-1">previous'
-             '</button> <span id="page-shown"></span> <button type="button" data-step="1">next</button></p>')
-    table = (f"{pages}<div class=\"scroll\"><table id=\"per-query\"><thead><tr><th>query</th>{head}</tr></thead>"
-             f"<tbody>{body}</tbody></table></div>")
-    about = (f"{plural(len(queries), 'query', 'queries')} x {plural(len(columns), 'column')}, in natural order "
-             f"(q2 before q10); click a header to sort")
+    columns = [[f"{v:.4f}" for v in evals[n].per_query[m]] for n in comparison.runs for m in comparison.measures]
+    head = "".join(
+        f"<th>{breakable(shown(n))}<br>{html.escape(m)}</th>" for n in comparison.runs for m in comparison.measures
+    )
+    body = "".join(
+        f"<tr><td>{html.escape(shown(queries[i]))}</td><td>" + "</td><td>".join(c[i] for c in columns) + "</td></tr>"
+        for i in natural_order(queries)
+    )
+    pages = (
+        ""
+        if len(queries) <= PAGE_ROWS
+        else '<p id="pages"><button type="button" data-step="-1">previous'
+        '</button> <span id="page-shown"></span> <button type="button" data-step="1">next</button></p>'
+    )
+    table = (
+        f'{pages}<div class="scroll"><table id="per-query"><thead><tr><th>query</th>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
+    about = (
+        f"{plural(len(queries), 'query', 'queries')} x {plural(len(columns), 'column')}, in natural order "
+        f"(q2 before q10); click a header to sort"
+    )
     if len(queries) <= PAGE_ROWS:
         return f"<p>{about}.</p>{table}"
-    return (f"<details id=\"per-query-details\"><summary>{about}; {PAGE_ROWS} at a time (open to show)"
-            f"</summary>{table}</details>")
+    return (
+        f'<details id="per-query-details"><summary>{about}; {PAGE_ROWS} at a time (open to show)'
+        f"</summary>{table}</details>"
+    )
 
 
-def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | Path], output: str | Path, *,
-                  measures: Sequence[str] = ("map", "P_10"), adapter: str | None = None,
-                  baseline: str | Path | None = None, test: str = "t", correction: str | None = None,
-                  alpha: float = 0.05, permutations: int = 10_000, seed: int = 0, command: str | None = None,
-                  settings: Settings | None = None, engine: EngineOptions = ONE_PROCESS,
-                  on_note: Callable[[str], object] | None = None) -> Path:
+def render_report(
+    qrels: pd.DataFrame,
+    source: str | Path,
+    runs: Sequence[str | Path],
+    output: str | Path,
+    *,
+    measures: Sequence[str] = ("map", "P_10"),
+    adapter: str | None = None,
+    baseline: str | Path | None = None,
+    test: str = "t",
+    correction: str | None = None,
+    alpha: float = 0.05,
+    permutations: int = 10_000,
+    seed: int = 0,
+    command: str | None = None,
+    settings: Settings | None = None,
+    engine: EngineOptions = ONE_PROCESS,
+    on_note: Callable[[str], object] | None = None,
+) -> Path:
     """Write the report page on validated ``qrels`` (read from ``source``) and return its path.
     ``command`` is the command line shown under provenance (with the segeval version, the input
     files and the date).  An output that is one of the inputs is refused before any work (the
@@ -245,22 +295,37 @@ def render_report(qrels: pd.DataFrame, source: str | Path, runs: Sequence[str | 
 
     inputs = [source, *runs, *([baseline] if baseline is not None else [])]
     check_output(output, inputs)
-    comparison = compare_runs(qrels, runs, measures, adapter=adapter, baseline=baseline, test=test,
-                              correction=correction, alpha=alpha, permutations=permutations, seed=seed,
-                              settings=settings, engine=engine, on_note=on_note, also=["iprec_at_recall"])
+    comparison = compare_runs(
+        qrels,
+        runs,
+        measures,
+        adapter=adapter,
+        baseline=baseline,
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        permutations=permutations,
+        seed=seed,
+        settings=settings,
+        engine=engine,
+        on_note=on_note,
+        also=["iprec_at_recall"],
+    )
     ordered = [baseline, *[r for r in runs if str(r) != str(baseline)]] if baseline is not None else list(runs)
     queries = next(iter(comparison.evaluations.values())).queries
     figures = _figures(comparison, engine.quiet)
     used = ", ".join(comparison.adapters) or "none"
     default = "" if adapter else " (the default for these runs)"
-    page = (f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>segeval report</title>"
-            f"<style>{STYLE}</style></head><body><h1>segeval report</h1>"
-            f"<p>qrels: {html.escape(utf8_text(Path(source).name))}; "
-            f"{plural(len(queries), 'query', 'queries')}; adapter: "
-            f"{html.escape(used)}{default}</p>{_contents(comparison.measures)}"
-            f"<h2 id=\"section-comparison\">Comparison</h2>{_comparison_table(comparison)}"
-            f"<h2 id=\"section-figures\">Figures</h2>{''.join(figures)}"
-            f"<h2 id=\"section-per-query\">Per query</h2>{_per_query_table(comparison)}"
-            f"{_provenance(source, ordered, command)}<script>{SCRIPT}</script></body></html>\n")
+    page = (
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>segeval report</title>'
+        f"<style>{STYLE}</style></head><body><h1>segeval report</h1>"
+        f"<p>qrels: {html.escape(utf8_text(Path(source).name))}; "
+        f"{plural(len(queries), 'query', 'queries')}; adapter: "
+        f"{html.escape(used)}{default}</p>{_contents(comparison.measures)}"
+        f'<h2 id="section-comparison">Comparison</h2>{_comparison_table(comparison)}'
+        f'<h2 id="section-figures">Figures</h2>{"".join(figures)}'
+        f'<h2 id="section-per-query">Per query</h2>{_per_query_table(comparison)}'
+        f"{_provenance(source, ordered, command)}<script>{SCRIPT}</script></body></html>\n"
+    )
     return write_output(output, page, inputs=inputs)

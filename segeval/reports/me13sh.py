@@ -9,11 +9,21 @@ from segeval.core.errors import utf8_text
 from segeval.core.evaluation import Evaluation
 from segeval.measures.declaration import Format
 
-LABEL_MEASURES = ("num_rel", "num_ret", "num_rel_ret", "map", "P_5", "P_10", "P_20",
-                  "Judged_10", "Judged_20", "Judged_30", "relString")
+LABEL_MEASURES = (
+    "num_rel",
+    "num_ret",
+    "num_rel_ret",
+    "map",
+    "P_5",
+    "P_10",
+    "P_20",
+    "Judged_10",
+    "Judged_20",
+    "Judged_30",
+    "relString",
+)
 STAT_MEASURES = ("videos_ret", "videos_rel", "avglength_ret", "avglength_rel")
-MAISP_MEASURES = ("num_rel_secs", "num_ret_secs", "num_rel_ret_secs", "maisp",
-                  "maisp_0.05", "maisp_0.10", "maisp_0.20")
+MAISP_MEASURES = ("num_rel_secs", "num_ret_secs", "num_rel_ret_secs", "maisp", "maisp_0.05", "maisp_0.10", "maisp_0.20")
 MEASURES = STAT_MEASURES + LABEL_MEASURES + MAISP_MEASURES
 COLUMN_CAP = 20
 
@@ -39,8 +49,9 @@ def layout(rows: list[tuple[str, str, str]]) -> str:
         w0, w1, w2 = (min(COLUMN_CAP, max(map(len, column), default=0)) for column in columns)
         return "".join([f"{a.ljust(w0)}\t{b.ljust(w1)}\t{c.ljust(w2)}\n" for a, b, c in rows])
     widths = [max(min(COLUMN_CAP, _bytes(cell)) for cell in column) for column in columns]
-    return "".join("\t".join(cell + " " * max(0, w - _bytes(cell)) for cell, w in zip(r, widths, strict=True))
-                   + "\n" for r in rows)
+    return "".join(
+        "\t".join(cell + " " * max(0, w - _bytes(cell)) for cell, w in zip(r, widths, strict=True)) + "\n" for r in rows
+    )
 
 
 def bom_notes(qrels: str | Path, run: str | Path) -> list[str]:
@@ -48,9 +59,12 @@ def bom_notes(qrels: str | Path, run: str | Path) -> list[str]:
     query id (so that query's figures differ from the reference's, which counts it as another query)."""
     from segeval.readers.files import BOM_READ
 
-    return [f"note: {p} starts with a UTF-8 byte-order mark, which segeval reads away; the reference script "
-            f"keeps it in the first query id, so its figures for that query differ" for p in map(str, (qrels, run))
-            if p in BOM_READ]
+    return [
+        f"note: {p} starts with a UTF-8 byte-order mark, which segeval reads away; the reference script "
+        f"keeps it in the first query id, so its figures for that query differ"
+        for p in map(str, (qrels, run))
+        if p in BOM_READ
+    ]
 
 
 def render(ev: Evaluation, run_path: str | Path, bin_size: int, tolerance: int) -> str:

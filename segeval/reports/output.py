@@ -56,8 +56,11 @@ def check_output(path: str | os.PathLike[str], inputs: Sequence[str | os.PathLik
     directory = os.path.dirname(target) or "."
     if not os.path.exists(directory):
         if os.path.islink(name):
-            raise OutputError(name, f"it is a symbolic link to {shown(os.readlink(name))}, whose directory "
-                                    f"{shown(directory)} does not exist")
+            raise OutputError(
+                name,
+                f"it is a symbolic link to {shown(os.readlink(name))}, whose directory "
+                f"{shown(directory)} does not exist",
+            )
         missing = os.path.dirname(name) or os.path.dirname(os.path.abspath(name))
         raise OutputError(name, f"the directory {shown(missing)} does not exist")
     if not os.path.isdir(directory):
@@ -80,8 +83,9 @@ def check_output(path: str | os.PathLike[str], inputs: Sequence[str | os.PathLik
     return target
 
 
-def check_outputs(outputs: Sequence[str | os.PathLike[str] | None],
-                  inputs: Sequence[str | os.PathLike[str]] = ()) -> None:
+def check_outputs(
+    outputs: Sequence[str | os.PathLike[str] | None], inputs: Sequence[str | os.PathLike[str]] = ()
+) -> None:
     """:func:`check_output` for each of a command's outputs (None: not given), and no two of them the
     same file (``fix -o X --log X`` would keep only the log): an :class:`OutputError` before any work."""
     seen: dict[str, str] = {}
@@ -92,8 +96,9 @@ def check_outputs(outputs: Sequence[str | os.PathLike[str] | None],
         target = check_output(name, inputs)
         key = target if not _special(name) else os.path.realpath(name)
         if key in seen:
-            raise OutputError(name, f"it is also the output {shown(seen[key])}; expected a different file for "
-                                    f"each output")
+            raise OutputError(
+                name, f"it is also the output {shown(seen[key])}; expected a different file for each output"
+            )
         seen[key] = name
 
 
@@ -109,8 +114,11 @@ def _special(name: str) -> bool:
 def _open_special(name: str, binary: bool) -> IO[Any]:
     """A device or FIFO opened for writing; a FIFO must have a reader already (never blocks)."""
     try:
-        fd = os.open(name, os.O_WRONLY | os.O_NONBLOCK) if stat.S_ISFIFO(os.stat(name).st_mode) else \
-            os.open(name, os.O_WRONLY)
+        fd = (
+            os.open(name, os.O_WRONLY | os.O_NONBLOCK)
+            if stat.S_ISFIFO(os.stat(name).st_mode)
+            else os.open(name, os.O_WRONLY)
+        )
     except OSError as exc:
         if exc.errno == errno.ENXIO:
             raise OutputError(name, "it is a FIFO with no reader; start its reader first") from None
@@ -125,8 +133,9 @@ TEXT_ERRORS = "surrogateescape"
 
 
 @contextmanager
-def open_output(path: str | os.PathLike[str], *, binary: bool = False,
-                inputs: Sequence[str | os.PathLike[str]] = ()) -> Iterator[IO[Any]]:
+def open_output(
+    path: str | os.PathLike[str], *, binary: bool = False, inputs: Sequence[str | os.PathLike[str]] = ()
+) -> Iterator[IO[Any]]:
     """A file to write ``path`` through (text in UTF-8 with :data:`TEXT_ERRORS`, or ``binary``): a temporary
     file in the same directory, renamed over ``path`` when the block ends normally and removed otherwise.
     An OSError (disk full, permission) becomes an :class:`OutputError` naming ``path``."""
@@ -169,8 +178,9 @@ def open_output(path: str | os.PathLike[str], *, binary: bool = False,
     _sync_directory(directory)
 
 
-def write_output(path: str | os.PathLike[str], data: str | bytes, *,
-                 inputs: Sequence[str | os.PathLike[str]] = ()) -> Path:
+def write_output(
+    path: str | os.PathLike[str], data: str | bytes, *, inputs: Sequence[str | os.PathLike[str]] = ()
+) -> Path:
     """Write ``data`` to ``path`` through :func:`open_output`; return the path."""
     with open_output(path, binary=isinstance(data, bytes), inputs=inputs) as f:
         f.write(data)
@@ -214,8 +224,10 @@ class GuardedStdout:
 
     def write(self, text: str) -> int:
         if self._closed:
-            raise OutputError("standard output", "it is closed (>&-); expected somewhere to write the results "
-                                                 "(a file, a pipe or a terminal)")
+            raise OutputError(
+                "standard output",
+                "it is closed (>&-); expected somewhere to write the results (a file, a pipe or a terminal)",
+            )
         if self._terminal:  # a terminal acts on control characters; files and pipes keep the bytes
             from segeval.reports.escaping import terminal
 

@@ -69,12 +69,27 @@ def render(columns: Sequence[Column], rows: Sequence[Sequence[Any]], fmt: str, c
         lines = ["| " + " | ".join(markdown(c) for c in row) + " |" for row in [names, *cells]]
         return "\n".join([lines[0], "|" + "---|" * len(names), *lines[1:]]) + "\n"
     if fmt == "latex":
-        body = [" & ".join(v if isinstance(v, Latex) else latex(c) for v, c in zip(row, text, strict=True)) + r" \\"
-                for row, text in zip(rows, cells, strict=True)]
-        left = next((i for i in range(1, len(names)) if any(not isinstance(r[i], str) or isinstance(r[i], Latex)
-                                                             for r in rows)), len(names))
-        table = [r"\begin{tabular}{" + "l" * left + "r" * (len(names) - left) + "}", r"\toprule",
-                 " & ".join(latex(n) for n in names) + r" \\", r"\midrule", *body, r"\bottomrule", r"\end{tabular}"]
+        body = [
+            " & ".join(v if isinstance(v, Latex) else latex(c) for v, c in zip(row, text, strict=True)) + r" \\"
+            for row, text in zip(rows, cells, strict=True)
+        ]
+        left = next(
+            (
+                i
+                for i in range(1, len(names))
+                if any(not isinstance(r[i], str) or isinstance(r[i], Latex) for r in rows)
+            ),
+            len(names),
+        )
+        table = [
+            r"\begin{tabular}{" + "l" * left + "r" * (len(names) - left) + "}",
+            r"\toprule",
+            " & ".join(latex(n) for n in names) + r" \\",
+            r"\midrule",
+            *body,
+            r"\bottomrule",
+            r"\end{tabular}",
+        ]
         if caption is not None:
             table = [r"\begin{table}[ht]", r"\centering", rf"\caption{{{caption}}}", *table, r"\end{table}"]
         return "\n".join(table) + "\n"

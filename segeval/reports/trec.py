@@ -13,14 +13,62 @@ if TYPE_CHECKING:
     from segeval.measures.compute import Request
 
 #: trec_eval's print order of measure families (all_trec); others follow in request order
-TREC_ORDER = ("num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref", "recip_rank", "iprec_at_recall",
-              "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult", "utility", "11pt_avg", "binG", "G",
-              "dcg", "ideal_dcg", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut", "relative_P", "success", "set_P",
-              "set_relative_P", "set_recall", "set_map", "set_F", "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj",
-              "prefs_num_prefs_poss", "prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_simp", "prefs_pair",
-              "prefs_avgjg", "prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret",
-              "prefs_avgjg_Rnonrel_ret", "prefs_simp_imp", "prefs_pair_imp", "prefs_avgjg_imp", "map_avgjg",
-              "P_avgjg", "Rprec_mult_avgjg")
+TREC_ORDER = (
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+    "relstring",
+    "recall",
+    "infAP",
+    "gm_bpref",
+    "Rprec_mult",
+    "utility",
+    "11pt_avg",
+    "binG",
+    "G",
+    "dcg",
+    "ideal_dcg",
+    "ndcg",
+    "ndcg_rel",
+    "Rndcg",
+    "ndcg_cut",
+    "map_cut",
+    "relative_P",
+    "success",
+    "set_P",
+    "set_relative_P",
+    "set_recall",
+    "set_map",
+    "set_F",
+    "num_nonrel_judged_ret",
+    "rbp",
+    "rbp_resid",
+    "unj",
+    "prefs_num_prefs_poss",
+    "prefs_num_prefs_ful",
+    "prefs_num_prefs_ful_ret",
+    "prefs_simp",
+    "prefs_pair",
+    "prefs_avgjg",
+    "prefs_avgjg_Rnonrel",
+    "prefs_simp_ret",
+    "prefs_pair_ret",
+    "prefs_avgjg_ret",
+    "prefs_avgjg_Rnonrel_ret",
+    "prefs_simp_imp",
+    "prefs_pair_imp",
+    "prefs_avgjg_imp",
+    "map_avgjg",
+    "P_avgjg",
+    "Rprec_mult_avgjg",
+)
 
 
 def runid(tags: Any) -> str:
@@ -35,9 +83,14 @@ def runid(tags: Any) -> str:
 def trec_order(requests: list[Request]) -> list[Request]:
     """Requests in trec_eval's order: by family, then by parameter."""
     rank = {name: i for i, name in enumerate(TREC_ORDER)}
-    return sorted(requests, key=lambda r: (rank.get(r.measure.family.name, len(TREC_ORDER)),
-                                           r.measure.param is not None,
-                                           r.measure.param if isinstance(r.measure.param, int | float) else 0))
+    return sorted(
+        requests,
+        key=lambda r: (
+            rank.get(r.measure.family.name, len(TREC_ORDER)),
+            r.measure.param is not None,
+            r.measure.param if isinstance(r.measure.param, int | float) else 0,
+        ),
+    )
 
 
 def format_value(value: Any, fmt: Format) -> str:
@@ -52,7 +105,7 @@ def format_value(value: Any, fmt: Format) -> str:
 
 def label(r: Request) -> str:
     """The name trec_eval prints for a request (:attr:`Measure.label`, and the adapter's suffix)."""
-    return r.measure.label + r.name[len(r.measure.name):]
+    return r.measure.label + r.name[len(r.measure.name) :]
 
 
 def row(name: str, query: str, value: str) -> str:
@@ -66,21 +119,47 @@ def prefixed(text: str, label: str) -> str:
 
     head = shown(label) + "\t"
     return "".join(head + line + "\n" for line in text.split("\n")[:-1]) + (
-        head + text.rsplit("\n", 1)[-1] if text and not text.endswith("\n") else "")
+        head + text.rsplit("\n", 1)[-1] if text and not text.endswith("\n") else ""
+    )
 
 
-def render(ev: Evaluation, runid: str, *, per_query: bool = False, summary: bool = True,
-           header: Sequence[str] = ("runid", "num_q"), shown: Collection[str] | None = None) -> str:
+def render(
+    ev: Evaluation,
+    runid: str,
+    *,
+    per_query: bool = False,
+    summary: bool = True,
+    header: Sequence[str] = ("runid", "num_q"),
+    shown: Collection[str] | None = None,
+) -> str:
     """Per-query rows (``-q``) for every query (of ``shown`` when given: trec_eval 9.0.8's ``-c`` prints
     only the run's topics, though it averages over every qrels topic), then the summary rows (unless
     ``-n``), opening with the ``header`` rows asked for (``runid``, ``num_q``)."""
-    return render_values(ev.queries, ev.requests, ev.per_query, ev.summary, runid, per_query=per_query,
-                         summary=summary, header=header, shown=shown)
+    return render_values(
+        ev.queries,
+        ev.requests,
+        ev.per_query,
+        ev.summary,
+        runid,
+        per_query=per_query,
+        summary=summary,
+        header=header,
+        shown=shown,
+    )
 
 
-def render_values(queries: Sequence[str], requests: Sequence[Request], values: Mapping[str, Sequence[Any]],
-                  summaries: Mapping[str, Any], runid: str, *, per_query: bool = False, summary: bool = True,
-                  header: Sequence[str] = ("runid", "num_q"), shown: Collection[str] | None = None) -> str:
+def render_values(
+    queries: Sequence[str],
+    requests: Sequence[Request],
+    values: Mapping[str, Sequence[Any]],
+    summaries: Mapping[str, Any],
+    runid: str,
+    *,
+    per_query: bool = False,
+    summary: bool = True,
+    header: Sequence[str] = ("runid", "num_q"),
+    shown: Collection[str] | None = None,
+) -> str:
     """:func:`render` of per-query ``values`` and ``summaries`` by request name."""
     out: list[str] = []
     ordered = trec_order(list(requests))
@@ -111,8 +190,10 @@ def render_json(ev: Evaluation, runid: str, *, skipped_lines: int = 0, file: str
         "file": file,
         "runid": runid,
         "num_q": len(ev.queries),
-        "per_query": {qid: {r.name: ev.per_query[r.name][i] for r in requests if r.measure.family.per_query}
-                      for i, qid in enumerate(ev.queries)},
+        "per_query": {
+            qid: {r.name: ev.per_query[r.name][i] for r in requests if r.measure.family.per_query}
+            for i, qid in enumerate(ev.queries)
+        },
         "summary": {r.name: ev.summary[r.name] for r in requests if r.measure.aggregate != "none"},
         "unevaluated_queries": ev.unevaluated,
         "notes": ev.notes,
@@ -129,10 +210,10 @@ def render_csv(ev: Evaluation, runid: str, *, per_query: bool = True, summary: b
     requests = trec_order(ev.requests)
     if per_query:
         for i, qid in enumerate(ev.queries):
-            rows += ((file, runid, qid, r.name, ev.per_query[r.name][i]) for r in requests
-                     if r.measure.family.per_query)
+            rows += (
+                (file, runid, qid, r.name, ev.per_query[r.name][i]) for r in requests if r.measure.family.per_query
+            )
     if summary:
         rows.append((file, runid, "all", "num_q", len(ev.queries)))
-        rows += ((file, runid, "all", r.name, ev.summary[r.name]) for r in requests
-                 if r.measure.aggregate != "none")
+        rows += ((file, runid, "all", r.name, ev.summary[r.name]) for r in requests if r.measure.aggregate != "none")
     return render_table([(c, "") for c in ("file", "runid", "query", "measure", "value")], rows, "csv")

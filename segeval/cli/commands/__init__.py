@@ -14,13 +14,29 @@ from segeval.cli.app import app
 
 #: every command (and the group ``plot``) -> the module of this package that declares it, in listing order
 COMMANDS: dict[str, str] = {
-    "eval": "evaluate", "me13sh": "evaluate", "anchoring": "evaluate", "sample-eval": "evaluate",
-    "check": "submission", "fix": "submission",
-    "compare": "compare", "correlate": "compare", "report": "compare",
-    "pool": "pools", "pool-bias": "pools", "incompleteness": "pools", "complete-qrels": "pools",
-    "mr": "moments", "detect": "detection", "proposals": "detection", "spot": "spotting", "sed": "sed",
-    "kws": "speech", "qbe": "speech",
-    "show": "inspect", "measures": "inspect", "plot": "inspect",
+    "eval": "evaluate",
+    "me13sh": "evaluate",
+    "anchoring": "evaluate",
+    "sample-eval": "evaluate",
+    "check": "submission",
+    "fix": "submission",
+    "compare": "compare",
+    "correlate": "compare",
+    "report": "compare",
+    "pool": "pools",
+    "pool-bias": "pools",
+    "incompleteness": "pools",
+    "complete-qrels": "pools",
+    "mr": "moments",
+    "detect": "detection",
+    "proposals": "detection",
+    "spot": "spotting",
+    "sed": "sed",
+    "kws": "speech",
+    "qbe": "speech",
+    "show": "inspect",
+    "measures": "inspect",
+    "plot": "inspect",
 }
 
 

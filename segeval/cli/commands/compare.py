@@ -44,17 +44,24 @@ from segeval.reports.output import announce_written
 
 _STATISTICS = {"alpha": ("--alpha", OPEN_UNIT), "seed": ("--seed", SEED)}
 _COMPARE, _REPORT = options("compare", **_STATISTICS, **ENGINE), options("report", **_STATISTICS, **ENGINE)
-Alpha = Annotated[float, typer.Option("--alpha", metavar="A", help=hint("Significance level for the * mark", _COMPARE,
-                                                                        "alpha"))]
-Permutations = Annotated[int, typer.Option("--permutations", metavar="N", help="Randomization/bootstrap resamples, "
-                                           "1 to 10^7 (SEGEVAL_MAX_PERMUTATIONS raises the limit).")]
+Alpha = Annotated[
+    float, typer.Option("--alpha", metavar="A", help=hint("Significance level for the * mark", _COMPARE, "alpha"))
+]
+Permutations = Annotated[
+    int,
+    typer.Option(
+        "--permutations",
+        metavar="N",
+        help="Randomization/bootstrap resamples, 1 to 10^7 (SEGEVAL_MAX_PERMUTATIONS raises the limit).",
+    ),
+]
 
 
 @app.command("compare")
 def compare(
     qrels: Qrels,
     runs: CompareRuns,
-    measure: Annotated[list[str] | None, measures('map')] = None,
+    measure: Annotated[list[str] | None, measures("map")] = None,
     adapter: Adapter = None,
     baseline: Baseline = None,
     all_pairs: AllPairs = False,
@@ -63,10 +70,16 @@ def compare(
     alpha: Alpha = 0.05,
     permutations: Permutations = 10_000,
     seed: Seed = 0,
-    output: Annotated[str, typer.Option(
-        "--output", "-o", metavar="text|markdown|latex|csv|json",
-        help="Table format: text (aligned columns), markdown, latex (ranx's compact table: a letter per run, "
-             "the best bold, superscripts naming the runs it is significantly better than), csv or json.")] = "text",
+    output: Annotated[
+        str,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="text|markdown|latex|csv|json",
+            help="Table format: text (aligned columns), markdown, latex (ranx's compact table: a letter per run, "
+            "the best bold, superscripts naming the runs it is significantly better than), csv or json.",
+        ),
+    ] = "text",
     jobs: Jobs = None,
     quiet: Quiet = False,
     memory: Memory = "auto",
@@ -98,11 +111,22 @@ def compare(
     correction = check_statistics(test, correction, alpha, permutations, seed)
     expanded = expand_runs(runs)
     check_distinct_runs(runs, expanded)
-    result = compare_runs(inputs.qrels(qrels, time_format, measures=measure or ["map"]), expanded,
-                          measure or ["map"], adapter=adapter,
-                          baseline=baseline, test=test, correction=correction, alpha=alpha, all_pairs=all_pairs,
-                          permutations=permutations, seed=seed, engine=engine_options, settings=settings,
-                          on_note=print_notes)
+    result = compare_runs(
+        inputs.qrels(qrels, time_format, measures=measure or ["map"]),
+        expanded,
+        measure or ["map"],
+        adapter=adapter,
+        baseline=baseline,
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        all_pairs=all_pairs,
+        permutations=permutations,
+        seed=seed,
+        engine=engine_options,
+        settings=settings,
+        on_note=print_notes,
+    )
     sys.stdout.write(render(result, output))
 
 
@@ -110,8 +134,14 @@ def _settings(time_format: str, level: int, max_results: int | None, judged: boo
     """The policies ``compare``, ``report`` and ``correlate`` take as ``eval`` does (every qrels query counts)."""
     from segeval.core.settings import Settings
 
-    return Settings(time_format=time_format, relevance_level=level, max_results=max_results, judged_only=judged,
-                    trec_eval=version, missing_queries="zero")
+    return Settings(
+        time_format=time_format,
+        relevance_level=level,
+        max_results=max_results,
+        judged_only=judged,
+        trec_eval=version,
+        missing_queries="zero",
+    )
 
 
 def check_distinct_runs(given: list[str], expanded: list[str]) -> None:
@@ -123,8 +153,10 @@ def check_distinct_runs(given: list[str], expanded: list[str]) -> None:
     seen: set[str] = set()
     for spec in given:
         if spec in seen:
-            raise ParameterError(f"The 'runs' parameter must name at least two different runs. Got {spec!r} twice: "
-                                 f"a file is evaluated once (copy it under another name to compare it with itself).")
+            raise ParameterError(
+                f"The 'runs' parameter must name at least two different runs. Got {spec!r} twice: "
+                f"a file is evaluated once (copy it under another name to compare it with itself)."
+            )
         seen.add(spec)
 
 
@@ -133,23 +165,32 @@ def correlate_command(
     qrels: Qrels,
     runs: CompareRuns,
     measure: Measure = "map",
-    measure2: Annotated[str | None, typer.Option("--measure2", metavar="NAME",
-                                                 help="Measure of setting 2 (default: the same).")] = None,
-    qrels2: Annotated[str | None, typer.Option("--qrels2", metavar="QRELS",
-                                               help="Qrels of setting 2 (default: the same).")] = None,
+    measure2: Annotated[
+        str | None, typer.Option("--measure2", metavar="NAME", help="Measure of setting 2 (default: the same).")
+    ] = None,
+    qrels2: Annotated[
+        str | None, typer.Option("--qrels2", metavar="QRELS", help="Qrels of setting 2 (default: the same).")
+    ] = None,
     adapter: Adapter = None,
-    adapter2: Annotated[str | None, typer.Option("--adapter2", metavar="NAME",
-                                                 help="Adapter of setting 2 (default: the same).")] = None,
+    adapter2: Annotated[
+        str | None, typer.Option("--adapter2", metavar="NAME", help="Adapter of setting 2 (default: the same).")
+    ] = None,
     time_format: TimeFormat = TIME_FORMAT,
     level: Level = DEFAULTS.relevance_level,
     max_results: MaxResults = None,
     judged: JudgedOnly = False,
     version: TrecEvalVersion = DEFAULTS.trec_eval,
-    output: Annotated[str, typer.Option(
-        "--output", "-o", metavar="text|json|csv",
-        help="text, csv: a table of each run's scores, an empty line, a table of the coefficients (an undefined "
-             "one nan); json: the run names, both settings' scores, the coefficients (undefined: null) and the "
-             "notes.")] = "text",
+    output: Annotated[
+        str,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="text|json|csv",
+            help="text, csv: a table of each run's scores, an empty line, a table of the coefficients (an undefined "
+            "one nan); json: the run names, both settings' scores, the coefficients (undefined: null) and the "
+            "notes.",
+        ),
+    ] = "text",
 ) -> None:
     """Correlate how two evaluation settings rank the same runs.
 
@@ -177,13 +218,21 @@ def correlate_command(
     settings = _settings(time_format, level, max_results, judged, version)
     labelled: list[tuple[str, str]] = []
     x = _setting_scores(first, measure, adapter, 1, by_name, settings, labelled)
-    y = _setting_scores(second, measure2 or measure, adapter2 if adapter2 is not None else adapter, 2, by_name,
-                        settings, labelled)
+    y = _setting_scores(
+        second, measure2 or measure, adapter2 if adapter2 is not None else adapter, 2, by_name, settings, labelled
+    )
     _write_correlation(names, x, y, one_per_kind(labelled), fmt)  # 40 runs with one kind of note: one note
 
 
-def _setting_scores(qrels: Any, measure: str, adapter: str | None, setting: int, runs: dict[str, Any],
-                    settings: Settings, labelled: list[tuple[str, str]]) -> list[float]:
+def _setting_scores(
+    qrels: Any,
+    measure: str,
+    adapter: str | None,
+    setting: int,
+    runs: dict[str, Any],
+    settings: Settings,
+    labelled: list[tuple[str, str]],
+) -> list[float]:
     """Each run's score in one setting (the qrels checked once); the runs' notes go to ``labelled`` with
     the run and setting they are about."""
     from segeval.core.pipeline import Evaluator
@@ -206,21 +255,30 @@ def _write_correlation(names: list[str], x: list[float], y: list[float], notes: 
 
     values = coefficients(x, y)
     doc: dict[str, Any] = {"runs": names, "setting1": x, "setting2": y, **values}
-    doc["notes"] = [*notes, *correlation_notes(x, y),
-                    "ties: tau-b and rho as SciPy's kendalltau and spearmanr; ties_agree counts a pair tied in "
-                    "either setting as agreeing (Buettcher et al. 2007); tau_ap takes setting 1 as the "
-                    "reference: a pair it ties is no error, and runs tied in setting 2 are ordered every way with "
-                    "equal weight (tau_AP,a, Urbano & Marrero 2017)"]
-    print_notes(*doc["notes"][len(notes):-1], head="note: ")
+    doc["notes"] = [
+        *notes,
+        *correlation_notes(x, y),
+        "ties: tau-b and rho as SciPy's kendalltau and spearmanr; ties_agree counts a pair tied in "
+        "either setting as agreeing (Buettcher et al. 2007); tau_ap takes setting 1 as the "
+        "reference: a pair it ties is no error, and runs tied in setting 2 are ordered every way with "
+        "equal weight (tau_AP,a, Urbano & Marrero 2017)",
+    ]
+    print_notes(*doc["notes"][len(notes) : -1], head="note: ")
     if fmt == "json":
         from segeval.reports.escaping import json_text
 
         sys.stdout.write(json_text(doc) + "\n")
     else:
-        tables.write_many({"runs": ([("run", ""), ("setting1", ".4f"), ("setting2", ".4f")], list(zip(names, x, y,
-                                                                                                       strict=True))),
-                           "coefficients": ([("coefficient", ""), ("value", "")],
-                                            [[k, math.nan if v is None else v] for k, v in values.items()])}, fmt)
+        tables.write_many(
+            {
+                "runs": ([("run", ""), ("setting1", ".4f"), ("setting2", ".4f")], list(zip(names, x, y, strict=True))),
+                "coefficients": (
+                    [("coefficient", ""), ("value", "")],
+                    [[k, math.nan if v is None else v] for k, v in values.items()],
+                ),
+            },
+            fmt,
+        )
     print_notes(*notes, head="note: ")
 
 
@@ -229,7 +287,7 @@ def report(
     qrels: Qrels,
     runs: CompareRuns,
     output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.html", help="Where to write the page.")],
-    measure: Annotated[list[str] | None, measures('map and P_10')] = None,
+    measure: Annotated[list[str] | None, measures("map and P_10")] = None,
     adapter: Adapter = None,
     baseline: Baseline = None,
     test: Test = "t",
@@ -272,10 +330,23 @@ def report(
     check_distinct_runs(runs, expanded)
     check_output(output, [qrels, *expanded, *([baseline] if baseline is not None else [])])  # before any work
     q = inputs.qrels(qrels, time_format, measures=measure or ["map", "P_10"])
-    announce_written(render_report(q, qrels, expanded, output, measures=measure or ["map", "P_10"], adapter=adapter,
-                                   baseline=baseline, test=test, correction=correction, alpha=alpha,
-                                   permutations=permutations, seed=seed,
-                                   settings=_settings(time_format, level, max_results, judged, version),
-                                   command=shlex.join(["segeval", *ARGV]), engine=engine_options,
-                                   on_note=print_notes))
-
+    announce_written(
+        render_report(
+            q,
+            qrels,
+            expanded,
+            output,
+            measures=measure or ["map", "P_10"],
+            adapter=adapter,
+            baseline=baseline,
+            test=test,
+            correction=correction,
+            alpha=alpha,
+            permutations=permutations,
+            seed=seed,
+            settings=_settings(time_format, level, max_results, judged, version),
+            command=shlex.join(["segeval", *ARGV]),
+            engine=engine_options,
+            on_note=print_notes,
+        )
+    )

@@ -14,12 +14,22 @@ from segeval.core.errors import ParameterError, print_notes
 from segeval.core.words import plural
 from segeval.reports import tables
 
-Truth = Annotated[str, argument(
-    "GROUND_TRUTH", "ActivityNet JSON ({database: ...}), Ego4D MQ JSON, or the THUMOS14 kit's annotation folder "
-                    "(.gz ok).")]
-Subset = Annotated[str | None, typer.Option(
-    "--subset", metavar="NAME", help="The ground-truth subset evaluated (activitynet: validation; thumos14, "
-                                     "thumos14-kit: test; ego4d-mq: val).")]
+Truth = Annotated[
+    str,
+    argument(
+        "GROUND_TRUTH",
+        "ActivityNet JSON ({database: ...}), Ego4D MQ JSON, or the THUMOS14 kit's annotation folder (.gz ok).",
+    ),
+]
+Subset = Annotated[
+    str | None,
+    typer.Option(
+        "--subset",
+        metavar="NAME",
+        help="The ground-truth subset evaluated (activitynet: validation; thumos14, "
+        "thumos14-kit: test; ego4d-mq: val).",
+    ),
+]
 
 
 _DETECT = options("detect", thresholds=("--thresholds", PROPORTIONS))
@@ -29,28 +39,59 @@ _PROPOSALS = options("proposals", max_proposals=("--max-proposals", CUTOFF))
 @app.command("detect")
 def detect_command(
     truth: Truth,
-    predictions: Annotated[str, argument(
-        "PREDICTIONS", "ActivityNet-style JSON {results: {video: [{segment, label, score}]}}, or the kit's 'video t1 "
-                       "t2 classid confidence' lines.")],
-    protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
-                                          help="activitynet, thumos14, thumos14-kit or ego4d-mq.")] = "activitynet",
-    thresholds: Annotated[str | None, typer.Option(
-        "--thresholds", metavar="T,T", help=hint("tIoU thresholds (activitynet: linspace(0.5, 0.95, 10); thumos14, "
-                                                        "thumos14-kit: 0.3,0.4,0.5,0.6,0.7; ego4d-mq: 0.1,...,0.5)",
-                                                        _DETECT, "thresholds"))] = None,
+    predictions: Annotated[
+        str,
+        argument(
+            "PREDICTIONS",
+            "ActivityNet-style JSON {results: {video: [{segment, label, score}]}}, or the kit's 'video t1 "
+            "t2 classid confidence' lines.",
+        ),
+    ],
+    protocol: Annotated[
+        str, typer.Option("--protocol", "-p", metavar="NAME", help="activitynet, thumos14, thumos14-kit or ego4d-mq.")
+    ] = "activitynet",
+    thresholds: Annotated[
+        str | None,
+        typer.Option(
+            "--thresholds",
+            metavar="T,T",
+            help=hint(
+                "tIoU thresholds (activitynet: linspace(0.5, 0.95, 10); thumos14, "
+                "thumos14-kit: 0.3,0.4,0.5,0.6,0.7; ego4d-mq: 0.1,...,0.5)",
+                _DETECT,
+                "thresholds",
+            ),
+        ),
+    ] = None,
     subset: Subset = None,
     output: TableOutput = "text",
-    write_lines: Annotated[str | None, typer.Option(
-        "--write-lines", metavar="PREFIX", help="Also write the classes as queries: PREFIX.qrels and PREFIX.run "
-                                                "(for segeval eval -a tiou-best:θ -m ap_interp).")] = None,
-    per_video: Annotated[bool, typer.Option(
-        "--per-video", help="mAP per tIoU and Average-mAP of each video alone (the same matching and AP on its "
-                            "instances and its predictions of its classes); a video without ground truth has no "
-                            "class to average and no row.")] = False,
-    errors: Annotated[bool, typer.Option(
-        "--errors", help="DETAD's false-positive analysis (not thumos14-kit): each class's top 10 G predictions as "
-                         "true positive, double detection, wrong label, localization, confusion or background "
-                         "error, and the Average-mAP_N gain of removing each type.")] = False,
+    write_lines: Annotated[
+        str | None,
+        typer.Option(
+            "--write-lines",
+            metavar="PREFIX",
+            help="Also write the classes as queries: PREFIX.qrels and PREFIX.run "
+            "(for segeval eval -a tiou-best:θ -m ap_interp).",
+        ),
+    ] = None,
+    per_video: Annotated[
+        bool,
+        typer.Option(
+            "--per-video",
+            help="mAP per tIoU and Average-mAP of each video alone (the same matching and AP on its "
+            "instances and its predictions of its classes); a video without ground truth has no "
+            "class to average and no row.",
+        ),
+    ] = False,
+    errors: Annotated[
+        bool,
+        typer.Option(
+            "--errors",
+            help="DETAD's false-positive analysis (not thumos14-kit): each class's top 10 G predictions as "
+            "true positive, double detection, wrong label, localization, confusion or background "
+            "error, and the Average-mAP_N gain of removing each type.",
+        ),
+    ] = False,
 ) -> None:
     """Temporal action detection: each benchmark's official mAP.
 
@@ -66,8 +107,10 @@ def detect_command(
     if per_video and errors:
         raise ParameterError("The '--per-video' and '--errors' parameters cannot be used together. Got both.")
     if errors and protocol == "thumos14-kit":
-        raise ParameterError("The '--errors' parameter needs ActivityNet's matching (activitynet, thumos14, "
-                             "ego4d-mq). Got protocol 'thumos14-kit' instead.")
+        raise ParameterError(
+            "The '--errors' parameter needs ActivityNet's matching (activitynet, thumos14, "
+            "ego4d-mq). Got protocol 'thumos14-kit' instead."
+        )
     chosen = E.parse_thresholds(thresholds, protocol)
     t, p = E.read_inputs(protocol, truth, predictions, subset or E.SUBSETS[protocol])
     result = E.evaluate(protocol, t, p, chosen)
@@ -84,8 +127,10 @@ def detect_command(
         tables.write(VIDEO_COLUMNS, [row for v, r in videos for row in video_rows(v, r)], fmt)
         unscored = len({p.videos[v] for v in p.video.tolist()} - {v for v, _ in videos})
         if unscored:
-            result.notes.append(f"{plural(unscored, 'video')} with predictions but no ground-truth instance: no "
-                                "per-video figure (no class to average)")
+            result.notes.append(
+                f"{plural(unscored, 'video')} with predictions but no ground-truth instance: no "
+                "per-video figure (no class to average)"
+            )
     else:
         tables.write(COLUMNS, detection_rows(result), fmt)
     print_notes(*result.notes, head="note: ")
@@ -94,13 +139,20 @@ def detect_command(
 @app.command("proposals")
 def proposals_command(
     truth: Truth,
-    predictions: Annotated[str, argument("PROPOSALS",
-                                         "ActivityNet proposal JSON {results: {video: [{segment, score}]}}.")],
-    protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
-                                          help="activitynet (eval_proposal.py).")] = "activitynet",
-    max_proposals: Annotated[int, typer.Option(
-        "--max-proposals", metavar="AN", help=hint("The average number of proposals per video (AN) of "
-                                                         "the curve's end", _PROPOSALS, "max_proposals"))] = 100,
+    predictions: Annotated[
+        str, argument("PROPOSALS", "ActivityNet proposal JSON {results: {video: [{segment, score}]}}.")
+    ],
+    protocol: Annotated[
+        str, typer.Option("--protocol", "-p", metavar="NAME", help="activitynet (eval_proposal.py).")
+    ] = "activitynet",
+    max_proposals: Annotated[
+        int,
+        typer.Option(
+            "--max-proposals",
+            metavar="AN",
+            help=hint("The average number of proposals per video (AN) of the curve's end", _PROPOSALS, "max_proposals"),
+        ),
+    ] = 100,
     subset: Subset = None,
     output: TableOutput = "text",
 ) -> None:

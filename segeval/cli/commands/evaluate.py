@@ -61,10 +61,11 @@ HEADER_SETS = ("official", "all_trec", "set", "all_prefs", "prefs", "qrels_jg") 
 def eval_(
     qrels: Qrels,
     runs: Runs,
-    measure: Annotated[list[str] | None, measures('official')] = None,
+    measure: Annotated[list[str] | None, measures("official")] = None,
     per_query: Annotated[bool, typer.Option("-q", help="Also print each query's values.")] = False,
-    complete: Annotated[bool, typer.Option(
-        "-c", help="Average over every qrels query; queries missing from the run score 0.")] = False,
+    complete: Annotated[
+        bool, typer.Option("-c", help="Average over every qrels query; queries missing from the run score 0.")
+    ] = False,
     no_summary: Annotated[bool, typer.Option("-n", help="Do not print the summary rows.")] = False,
     level: Level = DEFAULTS.relevance_level,
     max_results: MaxResults = None,
@@ -72,38 +73,73 @@ def eval_(
     adapter: EvalAdapters = None,
     time_format: TimeFormat = TIME_FORMAT,
     version: TrecEvalVersion = DEFAULTS.trec_eval,
-    output: Annotated[str, typer.Option(
-        "--output", "-o", metavar="trec|text|json|csv", help="Output format (trec, or text as every command "
-                                                             "names it: trec_eval's text layout).")] = "trec",
+    output: Annotated[
+        str,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="trec|text|json|csv",
+            help="Output format (trec, or text as every command names it: trec_eval's text layout).",
+        ),
+    ] = "trec",
     jobs: Jobs = None,
     quiet: Quiet = False,
-    lenient: Annotated[bool, typer.Option(
-        "--lenient", help="Skip malformed lines instead of stopping; each is listed on stderr and counted in "
-                          "the JSON output, and the exit code is 3.")] = False,
+    lenient: Annotated[
+        bool,
+        typer.Option(
+            "--lenient",
+            help="Skip malformed lines instead of stopping; each is listed on stderr and counted in "
+            "the JSON output, and the exit code is 3.",
+        ),
+    ] = False,
     memory: Memory = "auto",
     chunk_lines: ChunkLines = CHUNK_LINES,
     engine: Engine = "processes",
     scheduler: Scheduler = None,
     dask_timeout: DaskTimeout = DASK_TIMEOUT,
-    order: Annotated[str | None, typer.Option(
-        "--order", metavar="score|rank|file",
-        help="Result order. Default: score (ties by docno descending) for TREC runs, rank for MediaEval runs.")]
-    = None,
-    predicted: Annotated[str, typer.Option(
-        "--predicted", metavar="use|ignore",
-        help="Classifier-predicted lines of completed qrels (segeval complete-qrels): use them (default; a "
-             "note on stderr counts them) or ignore them.")] = DEFAULTS.predicted,
-    show_route: Annotated[bool, typer.Option(
-        "--route", help="Say on stderr which reader and executor evaluate the runs, and why (see docs/engines.md).")]
-    = False,
-    rel_info: Annotated[str, typer.Option(
-        "-R", "--rel-info-format", metavar="qrels|qrels_jg|prefs|qrels_prefs",
-        help="The judgements' format, as trec_eval's -R: qrels; qrels_jg ('qid group docno rel': the *_avgjg "
-             "measures, default -m qrels_jg); prefs ('qid group subgroup docno level') or qrels_prefs ('qid group "
-             "docno level'): the prefs_* measures, default -m prefs.")] = "qrels",
-    results_format: Annotated[str, typer.Option(
-        "-T", "--results-format", metavar="trec_results",
-        help="The run's format, as trec_eval's -T: trec_results, its only one.")] = "trec_results",
+    order: Annotated[
+        str | None,
+        typer.Option(
+            "--order",
+            metavar="score|rank|file",
+            help="Result order. Default: score (ties by docno descending) for TREC runs, rank for MediaEval runs.",
+        ),
+    ] = None,
+    predicted: Annotated[
+        str,
+        typer.Option(
+            "--predicted",
+            metavar="use|ignore",
+            help="Classifier-predicted lines of completed qrels (segeval complete-qrels): use them (default; a "
+            "note on stderr counts them) or ignore them.",
+        ),
+    ] = DEFAULTS.predicted,
+    show_route: Annotated[
+        bool,
+        typer.Option(
+            "--route", help="Say on stderr which reader and executor evaluate the runs, and why (see docs/engines.md)."
+        ),
+    ] = False,
+    rel_info: Annotated[
+        str,
+        typer.Option(
+            "-R",
+            "--rel-info-format",
+            metavar="qrels|qrels_jg|prefs|qrels_prefs",
+            help="The judgements' format, as trec_eval's -R: qrels; qrels_jg ('qid group docno rel': the *_avgjg "
+            "measures, default -m qrels_jg); prefs ('qid group subgroup docno level') or qrels_prefs ('qid group "
+            "docno level'): the prefs_* measures, default -m prefs.",
+        ),
+    ] = "qrels",
+    results_format: Annotated[
+        str,
+        typer.Option(
+            "-T",
+            "--results-format",
+            metavar="trec_results",
+            help="The run's format, as trec_eval's -T: trec_results, its only one.",
+        ),
+    ] = "trec_results",
 ) -> None:
     """Evaluate runs with trec_eval's measures and flags.
 
@@ -122,11 +158,23 @@ def eval_(
     shown = _output_options(names, output, per_query, no_summary)
     engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
     run_files = expand_runs(runs)
-    settings = Settings(order=order, time_format=time_format, relevance_level=level,
-                        missing_queries="zero" if complete else "skip", max_results=max_results, judged_only=judged,
-                        trec_eval=version, predicted=predicted)
-    job = Job(tuple(n for n in names if n not in ("runid", "num_q")), tuple(adapter or ()),  # version: pipeline.plan
-              settings, lenient=lenient, engine=engine_options)
+    settings = Settings(
+        order=order,
+        time_format=time_format,
+        relevance_level=level,
+        missing_queries="zero" if complete else "skip",
+        max_results=max_results,
+        judged_only=judged,
+        trec_eval=version,
+        predicted=predicted,
+    )
+    job = Job(
+        tuple(n for n in names if n not in ("runid", "num_q")),
+        tuple(adapter or ()),  # version: pipeline.plan
+        settings,
+        lenient=lenient,
+        engine=engine_options,
+    )
     check_rel_info(list(job.measures), rel_info)  # before any file is read
     if rel_info != "qrels":
         _evaluate_judgements(qrels, rel_info, run_files, job, shown)
@@ -142,13 +190,17 @@ def _check_formats(rel_info: str, results_format: str, adapters: list[str] | Non
     """``-R`` one of trec_eval's rel_info formats (the others read document runs, without an adapter), ``-T``
     trec_results (trec_eval's only results format)."""
     if results_format != "trec_results":
-        raise ParameterError(f"The 'results_format' parameter (-T) must be 'trec_results', trec_eval's only "
-                             f"results format (a TREC run, 'qid Q0 docno rank score tag'). Got {results_format!r} "
-                             f"instead.")
+        raise ParameterError(
+            f"The 'results_format' parameter (-T) must be 'trec_results', trec_eval's only "
+            f"results format (a TREC run, 'qid Q0 docno rank score tag'). Got {results_format!r} "
+            f"instead."
+        )
     check_choice("rel_info_format", rel_info, ("qrels", *REL_INFO_SETS))
     if rel_info != "qrels" and adapters:
-        raise ParameterError(f"The 'adapter' parameter must not be given with -R {rel_info}: {rel_info} judges "
-                             f"documents (a TREC run, the exact adapter). Got {adapters[0]!r} instead.")
+        raise ParameterError(
+            f"The 'adapter' parameter must not be given with -R {rel_info}: {rel_info} judges "
+            f"documents (a TREC run, the exact adapter). Got {adapters[0]!r} instead."
+        )
 
 
 def _evaluate_judgements(path: str, rel_info: str, run_files: list[str], job: Job, shown: OutputOptions) -> None:
@@ -171,20 +223,26 @@ def _evaluate_judgements(path: str, rel_info: str, run_files: list[str], job: Jo
     for file in run_files:
         r = inputs.run(file, settings.time_format)
         if r["start"].notna().any():
-            raise InputError(file, f"is a segment run; expected a TREC run of documents for -R {rel_info} "
-                                   f"({REL_INFO_FORMATS[rel_info].name} judgements)")
+            raise InputError(
+                file,
+                f"is a segment run; expected a TREC run of documents for -R {rel_info} "
+                f"({REL_INFO_FORMATS[rel_info].name} judgements)",
+            )
         result = RunResult(evaluate_judgements(path, rel_info, r, how), runid(r["run"]), file=file)
-        outcomes.append(outcome(result, render=partial(_render_eval, out=shown, only_run_queries=only_run),
-                                complete=complete))
+        outcomes.append(
+            outcome(result, render=partial(_render_eval, out=shown, only_run_queries=only_run), complete=complete)
+        )
     _report(outcomes, run_files, shown.format, [])
 
 
 def _check_max_results(max_results: int | None) -> None:
     """``-M`` must be at least 1 (before any work)."""
     if max_results is not None and max_results < 1:
-        raise ParameterError(f"The 'max_results' parameter (-M) must be an integer >= 1 (trec_eval's -M 0 evaluates "
-                             f"empty rankings; segeval refuses it, docs/trec_eval-semantics.md). Got {max_results} "
-                             f"instead.")
+        raise ParameterError(
+            f"The 'max_results' parameter (-M) must be an integer >= 1 (trec_eval's -M 0 evaluates "
+            f"empty rankings; segeval refuses it, docs/trec_eval-semantics.md). Got {max_results} "
+            f"instead."
+        )
 
 
 def _output_options(names: list[str], output: str, per_query: bool, no_summary: bool) -> OutputOptions:
@@ -228,8 +286,9 @@ def _scanned(chosen: Route, qrels: str, run_file: str, job: Job, shown: OutputOp
     return False
 
 
-def _evaluate_read(chosen: Route, qrels: str, run_files: list[str], job: Job, shown: OutputOptions,
-                   show_route: bool) -> None:
+def _evaluate_read(
+    chosen: Route, qrels: str, run_files: list[str], job: Job, shown: OutputOptions, show_route: bool
+) -> None:
     """``eval`` through the segment scanner (a segment run, ``chosen.reader == "segments"``) or, when it is not
     chosen or gives up, the strict reader: the qrels read once, every run evaluated, then reported."""
     from functools import partial
@@ -242,13 +301,17 @@ def _evaluate_read(chosen: Route, qrels: str, run_files: list[str], job: Job, sh
     # trec_eval 9.0.8 -c evaluates the qrels topics missing from the run without printing them
     only_run = settings.trec_eval == "9" and complete and shown.per_query and shown.format == "trec"
     render = partial(_render_eval, out=shown, only_run_queries=only_run)
-    outcomes = _segment_outcomes(qrels, run_files[0], job, chosen.executor, render, complete) \
-        if chosen.reader == "segments" else None
+    outcomes = (
+        _segment_outcomes(qrels, run_files[0], job, chosen.executor, render, complete)
+        if chosen.reader == "segments"
+        else None
+    )
     if outcomes is None and chosen.reader == "segments" and show_route:
         print(chosen.fallback("the scanner gave up on the files; the strict reader reads them"), file=sys.stderr)
     if outcomes is None:
-        q = inputs.qrels(qrels, settings.time_format, skipped_qrels.append if job.lenient else None,
-                         measures=job.measures)
+        q = inputs.qrels(
+            qrels, settings.time_format, skipped_qrels.append if job.lenient else None, measures=job.measures
+        )
         outcomes = evaluate_many(q, run_files, job, render=render, complete=complete)
     _report(outcomes, run_files, shown.format, skipped_qrels)
 
@@ -297,8 +360,9 @@ def _segment_outcomes(qrels: str, run: str, job: Any, executor: str, render: Any
     return None if result is None else [outcome(replace(result, file=run), render=render, complete=complete)]
 
 
-def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, out: OutputOptions,
-                 only_run_queries: bool = False) -> str:
+def _render_eval(
+    ev: Any, runid: str, skipped: int, file: str, *, out: OutputOptions, only_run_queries: bool = False
+) -> str:
     from segeval.reports.trec import render, render_csv, render_json
 
     if out.format == "json":
@@ -313,18 +377,34 @@ def _render_eval(ev: Any, runid: str, skipped: int, file: str, *, out: OutputOpt
 def me13sh(
     qrels: MediaEvalQrels,
     run: MediaEvalRun,
-    kind: Annotated[MediaEvalFormat, typer.Option(
-        "--kind", "-k", help="Run format. linking: 'qid Q0 video start end rank score run'; "
-                             "search: 'qid Q0 video start end jumpin rank score [run]'.")] = MediaEvalFormat.linking,
-    bin_size: Annotated[int, typer.Option(
-        "--bin-size", "-B", metavar="N", help=hint("Bin size in seconds for the _bin measures", _ME13SH,
-                                                       "bin_size"))] = DEFAULTS.bin_size,
-    tolerance: Annotated[int, typer.Option(
-        "--tolerance", "-T", metavar="N", help=hint("Tolerance window in seconds for the _tol measures", _ME13SH,
-                                                                "tolerance"))]
-    = DEFAULTS.tolerance,
-    items: Annotated[str | None, typer.Option(
-        "--items", "-i", metavar="Q1,Q2", help="Comma-separated query ids to evaluate (default: all).")] = None,
+    kind: Annotated[
+        MediaEvalFormat,
+        typer.Option(
+            "--kind",
+            "-k",
+            help="Run format. linking: 'qid Q0 video start end rank score run'; "
+            "search: 'qid Q0 video start end jumpin rank score [run]'.",
+        ),
+    ] = MediaEvalFormat.linking,
+    bin_size: Annotated[
+        int,
+        typer.Option(
+            "--bin-size", "-B", metavar="N", help=hint("Bin size in seconds for the _bin measures", _ME13SH, "bin_size")
+        ),
+    ] = DEFAULTS.bin_size,
+    tolerance: Annotated[
+        int,
+        typer.Option(
+            "--tolerance",
+            "-T",
+            metavar="N",
+            help=hint("Tolerance window in seconds for the _tol measures", _ME13SH, "tolerance"),
+        ),
+    ] = DEFAULTS.tolerance,
+    items: Annotated[
+        str | None,
+        typer.Option("--items", "-i", metavar="Q1,Q2", help="Comma-separated query ids to evaluate (default: all)."),
+    ] = None,
     time_format: TimeFormat = TIME_FORMAT,
 ) -> None:
     """The MediaEval S&H / TRECVID LNK evaluation (sh_eval).
@@ -343,8 +423,7 @@ def me13sh(
     if items is not None:
         chosen = [x for x in items.split(",") if x]
         if not chosen:
-            raise SegevalError(f"The 'items' parameter must list query ids separated by commas. Got {items!r} "
-                               f"instead.")
+            raise SegevalError(f"The 'items' parameter must list query ids separated by commas. Got {items!r} instead.")
     ev = None
     if chosen is None and time_format == "mmss":  # the usual job: the lane, without pandas
         from segeval.executors.me13sh_scanner import me13sh_evaluation
@@ -354,8 +433,16 @@ def me13sh(
         from segeval.core.pipeline import evaluate
 
         try:
-            ev = evaluate(qrels, run, MEASURES, adapters, qrels_format="mediaeval", run_format=kind.value,
-                          queries=chosen, time_format=time_format)
+            ev = evaluate(
+                qrels,
+                run,
+                MEASURES,
+                adapters,
+                qrels_format="mediaeval",
+                run_format=kind.value,
+                queries=chosen,
+                time_format=time_format,
+            )
         except InputError as exc:
             raise _other_kind(exc, run, kind, time_format) from None
     sys.stdout.write(render(ev, run, bin_size, tolerance))
@@ -381,22 +468,41 @@ def _other_kind(exc: InputError, run: str, kind: MediaEvalFormat, time_format: s
         parse_line(exc.text.encode("utf-8"), exc.line, RUN_FORMATS[other.value], run, time_format)
     except SegevalError:
         return exc  # no line of the other kind either
-    return InputError(exc.path, f"{exc.problem} (a {other.value} run? --kind {other.value} reads it)",
-                      line=exc.line, text=exc.text, kind=exc.kind)
+    return InputError(
+        exc.path,
+        f"{exc.problem} (a {other.value} run? --kind {other.value} reads it)",
+        line=exc.line,
+        text=exc.text,
+        kind=exc.kind,
+    )
 
 
 @app.command("anchoring")
 def anchoring_command(
     qrels: Annotated[str, argument("QRELS", "Anchor qrels: 'qid start end rel' (rel > 0 relevant; .gz ok).")],
     run: Annotated[str, argument("RUN", "Anchoring run: 'qid Q0 start end rank score run' (.gz ok).")],
-    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
-                                        help="text: the toolkit's layout; json, csv: full precision.")] = "text",
-    order: Annotated[str, typer.Option("--order", metavar="file|rank",
-                                       help="Ranking of a query's results: file order (as the toolkit) or by "
-                                            "the rank field.")] = "file",
-    no_relevant: Annotated[str, typer.Option(
-        "--no-relevant", metavar="skip|error",
-        help="A run query without a relevant anchor: skip it with a note, or stop (exit 2).")] = "skip",
+    output: Annotated[
+        str,
+        typer.Option(
+            "--output", "-o", metavar="text|json|csv", help="text: the toolkit's layout; json, csv: full precision."
+        ),
+    ] = "text",
+    order: Annotated[
+        str,
+        typer.Option(
+            "--order",
+            metavar="file|rank",
+            help="Ranking of a query's results: file order (as the toolkit) or by the rank field.",
+        ),
+    ] = "file",
+    no_relevant: Annotated[
+        str,
+        typer.Option(
+            "--no-relevant",
+            metavar="skip|error",
+            help="A run query without a relevant anchor: skip it with a note, or stop (exit 2).",
+        ),
+    ] = "skip",
     time_format: TimeFormat = TIME_FORMAT,
 ) -> None:
     """Anchor detection, as the MediaEval anchoring script.
@@ -415,18 +521,33 @@ def anchoring_command(
 
 @app.command("sample-eval")
 def sample_eval_command(
-    qrels: Annotated[str, argument(
-        "QRELS", "Stratified qrels: 'topic 0 docno stratum rel' (rel -1: pooled, not sampled; .gz ok).")],
+    qrels: Annotated[
+        str, argument("QRELS", "Stratified qrels: 'topic 0 docno stratum rel' (rel -1: pooled, not sampled; .gz ok).")
+    ],
     run: Annotated[str, argument("RUN", "TREC run: 'topic Q0 docno rank score tag' (.gz ok).")],
     per_topic: Annotated[bool, typer.Option("-q", help="Also print each topic's values.")] = False,
-    gain: Annotated[list[str] | None, typer.Option(
-        "--gain", "-G", metavar="LEVEL=GAIN",
-        help="Map a qrels grade to a gain (repeatable, or comma-separated: -G 1=3,2=9), as sample_eval.pl's -G "
-             "(which reads one-character levels and gains of up to 3 characters).")] = None,
-    max_result_size: Annotated[int, typer.Option(
-        "--max-result-size", metavar="N",
-        help=hint("Results used per topic, and the last precision cut-off (sample_eval.pl: 1000)",
-                         _SAMPLE_EVAL, "max_result_size"))] = 1000,
+    gain: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--gain",
+            "-G",
+            metavar="LEVEL=GAIN",
+            help="Map a qrels grade to a gain (repeatable, or comma-separated: -G 1=3,2=9), as sample_eval.pl's -G "
+            "(which reads one-character levels and gains of up to 3 characters).",
+        ),
+    ] = None,
+    max_result_size: Annotated[
+        int,
+        typer.Option(
+            "--max-result-size",
+            metavar="N",
+            help=hint(
+                "Results used per topic, and the last precision cut-off (sample_eval.pl: 1000)",
+                _SAMPLE_EVAL,
+                "max_result_size",
+            ),
+        ),
+    ] = 1000,
 ) -> None:
     """NIST's sample_eval.pl on sampled (stratified) judgements.
 
@@ -440,5 +561,8 @@ def sample_eval_command(
 
     check_options(_SAMPLE_EVAL, locals())
     table = parse_gains(gain)
-    sys.stdout.write(sample_eval(read_strata_qrels(qrels, table), read_sampled_run(run), per_topic=per_topic,
-                                 max_result_size=max_result_size))
+    sys.stdout.write(
+        sample_eval(
+            read_strata_qrels(qrels, table), read_sampled_run(run), per_topic=per_topic, max_result_size=max_result_size
+        )
+    )

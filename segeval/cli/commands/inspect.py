@@ -32,10 +32,14 @@ def show(
     run: Run,
     query: Query,
     adapter: Adapters = None,
-    output: Annotated[str | None, typer.Option("--output", "-o", metavar="FILE.png|svg|html",
-                                               help="Write the timeline picture or page.")] = None,
-    explain: Annotated[bool, typer.Option("--explain", help="Print, per result, which qrels segment decided "
-                                          "its label under each adapter.")] = False,
+    output: Annotated[
+        str | None,
+        typer.Option("--output", "-o", metavar="FILE.png|svg|html", help="Write the timeline picture or page."),
+    ] = None,
+    explain: Annotated[
+        bool,
+        typer.Option("--explain", help="Print, per result, which qrels segment decided its label under each adapter."),
+    ] = False,
     time_format: TimeFormat = TIME_FORMAT,
 ) -> None:
     """Show one query's results on a timeline per adapter.
@@ -94,14 +98,17 @@ def plot_adr_command(
     announce_written(plot_adr(adapted, query, output))
 
 
-def _per_query(qrels: str, runs: list[str], names: list[str], adapter: str | None, time_format: str,
-               expand: bool = True) -> dict[str, Any]:
+def _per_query(
+    qrels: str, runs: list[str], names: list[str], adapter: str | None, time_format: str, expand: bool = True
+) -> dict[str, Any]:
     """Each run's evaluation (every qrels query, missing ones 0) by run name; the qrels read once."""
     from segeval.core.pipeline import evaluate
 
     q = inputs.qrels(qrels, time_format)
-    return {label: evaluate(q, r, names, adapter=adapter, missing_queries="zero")
-            for label, r in inputs.runs(runs, time_format, expand).items()}
+    return {
+        label: evaluate(q, r, names, adapter=adapter, missing_queries="zero")
+        for label, r in inputs.runs(runs, time_format, expand).items()
+    }
 
 
 def _plot_notes(evs: dict[str, Any]) -> list[str]:
@@ -114,8 +121,9 @@ def _plot_notes(evs: dict[str, Any]) -> list[str]:
 
 
 @plot_app.command("pr")
-def plot_pr(qrels: Qrels, runs: PlotRuns, output: Figure, adapter: Adapter = None,
-            time_format: TimeFormat = TIME_FORMAT) -> None:
+def plot_pr(
+    qrels: Qrels, runs: PlotRuns, output: Figure, adapter: Adapter = None, time_format: TimeFormat = TIME_FORMAT
+) -> None:
     """Interpolated precision-recall curves (11 points), one per run."""
     from segeval.figures import check_output
     from segeval.figures.compare import pr_curves
@@ -127,9 +135,15 @@ def plot_pr(qrels: Qrels, runs: PlotRuns, output: Figure, adapter: Adapter = Non
 
 
 @plot_app.command("diff")
-def plot_diff(qrels: Qrels, run_a: Run, run_b: Run, output: Figure,
-              measure: Annotated[list[str] | None, measure_option("map")] = None, adapter: Adapter = None,
-              time_format: TimeFormat = TIME_FORMAT) -> None:
+def plot_diff(
+    qrels: Qrels,
+    run_a: Run,
+    run_b: Run,
+    output: Figure,
+    measure: Annotated[list[str] | None, measure_option("map")] = None,
+    adapter: Adapter = None,
+    time_format: TimeFormat = TIME_FORMAT,
+) -> None:
     """Per-query difference of each measure between two runs (B - A), one panel per measure."""
     from segeval.figures import check_output
     from segeval.figures.compare import difference_bars
@@ -139,14 +153,27 @@ def plot_diff(qrels: Qrels, run_a: Run, run_b: Run, output: Figure,
     (label_a, ea), (label_b, eb) = evs.items()
     notes = _plot_notes(evs)
     columns = _drawn(ea)
-    announce_written(difference_bars(ea.queries, {m: ea.per_query[m] for m in columns},
-                                     {m: eb.per_query[m] for m in columns}, (label_a, label_b), output, notes))
+    announce_written(
+        difference_bars(
+            ea.queries,
+            {m: ea.per_query[m] for m in columns},
+            {m: eb.per_query[m] for m in columns},
+            (label_a, label_b),
+            output,
+            notes,
+        )
+    )
 
 
 @plot_app.command("dist")
-def plot_dist(qrels: Qrels, runs: PlotRuns, output: Figure,
-              measure: Annotated[list[str] | None, measure_option("map")] = None, adapter: Adapter = None,
-              time_format: TimeFormat = TIME_FORMAT) -> None:
+def plot_dist(
+    qrels: Qrels,
+    runs: PlotRuns,
+    output: Figure,
+    measure: Annotated[list[str] | None, measure_option("map")] = None,
+    adapter: Adapter = None,
+    time_format: TimeFormat = TIME_FORMAT,
+) -> None:
     """Distribution of per-query scores, one panel per measure and one box per run."""
     from segeval.figures import check_output
     from segeval.figures.compare import distributions
@@ -155,8 +182,7 @@ def plot_dist(qrels: Qrels, runs: PlotRuns, output: Figure,
     evs = _per_query(qrels, runs, measure or ["map"], adapter, time_format)
     notes = _plot_notes(evs)
     columns = _drawn(next(iter(evs.values())))
-    announce_written(distributions({m: {n: ev.per_query[m] for n, ev in evs.items()} for m in columns}, output,
-                                   notes))
+    announce_written(distributions({m: {n: ev.per_query[m] for n, ev in evs.items()} for m in columns}, output, notes))
 
 
 def _drawn(ev: Any) -> list[str]:
@@ -166,9 +192,15 @@ def _drawn(ev: Any) -> list[str]:
 
 @app.command("measures")
 def measures(
-    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
-                                        help="text: Markdown tables of the measures, named sets and aliases; "
-                                             "json or csv: one record per measure.")] = "text",
+    output: Annotated[
+        str,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="text|json|csv",
+            help="text: Markdown tables of the measures, named sets and aliases; json or csv: one record per measure.",
+        ),
+    ] = "text",
 ) -> None:
     """List the measures, named sets and accepted aliases.
 
@@ -180,13 +212,28 @@ def measures(
 
     check_choice("output", output, ("text", "json", "csv"))
     if output == "text":
-        typer.echo("\n\n".join(table(REGISTRY) for table in (catalogue.table, catalogue.sets_table,
-                                                               catalogue.aliases_table)))
+        typer.echo(
+            "\n\n".join(table(REGISTRY) for table in (catalogue.table, catalogue.sets_table, catalogue.aliases_table))
+        )
     elif output == "json":
-        typer.echo(json_text({"measures": catalogue.rows(REGISTRY), "sets": REGISTRY.sets,
-                               "aliases": {**REGISTRY.aliases, **{f"{a}@n": f"{n}_n" for a, n in
-                                                                 REGISTRY.family_aliases.items()}}}, indent=2))
+        typer.echo(
+            json_text(
+                {
+                    "measures": catalogue.rows(REGISTRY),
+                    "sets": REGISTRY.sets,
+                    "aliases": {**REGISTRY.aliases, **{f"{a}@n": f"{n}_n" for a, n in REGISTRY.family_aliases.items()}},
+                },
+                indent=2,
+            )
+        )
     else:
         rows = catalogue.rows(REGISTRY)
-        typer.echo(csv_text([list(rows[0]), *([" ".join(map(str, v)) if isinstance(v, list) else v
-                                                for v in row.values()] for row in rows)]), nl=False)
+        typer.echo(
+            csv_text(
+                [
+                    list(rows[0]),
+                    *([" ".join(map(str, v)) if isinstance(v, list) else v for v in row.values()] for row in rows),
+                ]
+            ),
+            nl=False,
+        )

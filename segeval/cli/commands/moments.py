@@ -22,43 +22,99 @@ _MR = options("mr", thresholds=("--thresholds", UNITS), top_k=("--top-k", CUTOFF
 
 @app.command("mr")
 def moment_retrieval(
-    truth: Annotated[str, argument("GROUND_TRUTH", "The protocol's ground truth (QVHighlights: JSON Lines with "
-                                                   "relevant_windows; TVR: JSON Lines with ts; .gz ok).")],
-    predictions: Annotated[str, argument("PREDICTIONS", "The protocol's predictions (QVHighlights: JSON Lines with "
-                                                        "pred_relevant_windows [start, end, score] and/or "
-                                                        "pred_saliency_scores; TVR: the submission JSON with "
-                                                        "video2idx, VCMR, SVMR, VR).")],
-    protocol: Annotated[str | None, typer.Option(
-        "--protocol", "-p", metavar="NAME",
-        help="Whose official evaluation to follow: qvhighlights, tvr, didemo, ego4d-nlq, recall (default: told "
-             "from the ground truth's first record, and said on stderr; recall is never guessed).")] = None,
-    thresholds: Annotated[str | None, typer.Option(
-        "--thresholds", metavar="T,T", help=hint("IoU thresholds (ego4d-nlq: 0.3,0.5; recall: 0.5,0.7)", _MR,
-                                                    "thresholds"))] = None,
-    top_k: Annotated[str | None, typer.Option(
-        "--top-k", metavar="K,K", help=hint("Cut-offs of R@k (ego4d-nlq, recall: 1,5)", _MR, "top_k"))] = None,
-    iou_compare: Annotated[str | None, typer.Option(
-        "--iou-compare", metavar="ge|gt", help="A hit is IoU >= t (ge) or > t (gt) (recall: ge).")] = None,
-    nms: Annotated[float | None, typer.Option(
-        "--nms", metavar="θ", help=hint("Temporal NMS: drop a window with IoU > θ to a better one (recall: off)",
-                                          _MR, "nms"))] = None,
-    per_query: Annotated[bool, typer.Option("-q", help="Also each query's value of each headline figure (text, csv: "
-                                                       "query,figure,value rows, the figures' own under query all; "
-                                                       "json: per_query).")] = False,
-    full: Annotated[bool, typer.Option("--full", help="text, csv: every key of the official output (a row per "
-                                                      "key path, parts joined by /), not only the headline "
-                                                      "figures.")] = False,
-    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
-                                        help="text, csv: a figure,value table of the headline figures (notes on "
-                                             "stderr); json: every key of the official output, segeval's "
-                                             "additions and notes (brief: the same as text).")] = "text",
-    write_lines: Annotated[str | None, typer.Option(
-        "--write-lines", metavar="PREFIX",
-        help="Also write the ground truth and the ranking as segeval lines, PREFIX.qrels and PREFIX.run "
-             "(qvhighlights also PREFIX.map.run and PREFIX.{short,middle,long}.qrels; tvr PREFIX.svmr.run, "
-             "PREFIX.vr.qrels and PREFIX.vr.run), and say on stderr, per figure, the segeval eval command that "
-             "gives it. Not reproducible with eval (said too): every mIoU, DiDeMo's rank@5, QVHighlights' "
-             "MR-mAP average and HL figures, TVR's by-type figures.")] = None,
+    truth: Annotated[
+        str,
+        argument(
+            "GROUND_TRUTH",
+            "The protocol's ground truth (QVHighlights: JSON Lines with "
+            "relevant_windows; TVR: JSON Lines with ts; .gz ok).",
+        ),
+    ],
+    predictions: Annotated[
+        str,
+        argument(
+            "PREDICTIONS",
+            "The protocol's predictions (QVHighlights: JSON Lines with "
+            "pred_relevant_windows [start, end, score] and/or "
+            "pred_saliency_scores; TVR: the submission JSON with "
+            "video2idx, VCMR, SVMR, VR).",
+        ),
+    ],
+    protocol: Annotated[
+        str | None,
+        typer.Option(
+            "--protocol",
+            "-p",
+            metavar="NAME",
+            help="Whose official evaluation to follow: qvhighlights, tvr, didemo, ego4d-nlq, recall (default: told "
+            "from the ground truth's first record, and said on stderr; recall is never guessed).",
+        ),
+    ] = None,
+    thresholds: Annotated[
+        str | None,
+        typer.Option(
+            "--thresholds",
+            metavar="T,T",
+            help=hint("IoU thresholds (ego4d-nlq: 0.3,0.5; recall: 0.5,0.7)", _MR, "thresholds"),
+        ),
+    ] = None,
+    top_k: Annotated[
+        str | None,
+        typer.Option("--top-k", metavar="K,K", help=hint("Cut-offs of R@k (ego4d-nlq, recall: 1,5)", _MR, "top_k")),
+    ] = None,
+    iou_compare: Annotated[
+        str | None,
+        typer.Option("--iou-compare", metavar="ge|gt", help="A hit is IoU >= t (ge) or > t (gt) (recall: ge)."),
+    ] = None,
+    nms: Annotated[
+        float | None,
+        typer.Option(
+            "--nms",
+            metavar="θ",
+            help=hint("Temporal NMS: drop a window with IoU > θ to a better one (recall: off)", _MR, "nms"),
+        ),
+    ] = None,
+    per_query: Annotated[
+        bool,
+        typer.Option(
+            "-q",
+            help="Also each query's value of each headline figure (text, csv: "
+            "query,figure,value rows, the figures' own under query all; "
+            "json: per_query).",
+        ),
+    ] = False,
+    full: Annotated[
+        bool,
+        typer.Option(
+            "--full",
+            help="text, csv: every key of the official output (a row per "
+            "key path, parts joined by /), not only the headline "
+            "figures.",
+        ),
+    ] = False,
+    output: Annotated[
+        str,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="text|json|csv",
+            help="text, csv: a figure,value table of the headline figures (notes on "
+            "stderr); json: every key of the official output, segeval's "
+            "additions and notes (brief: the same as text).",
+        ),
+    ] = "text",
+    write_lines: Annotated[
+        str | None,
+        typer.Option(
+            "--write-lines",
+            metavar="PREFIX",
+            help="Also write the ground truth and the ranking as segeval lines, PREFIX.qrels and PREFIX.run "
+            "(qvhighlights also PREFIX.map.run and PREFIX.{short,middle,long}.qrels; tvr PREFIX.svmr.run, "
+            "PREFIX.vr.qrels and PREFIX.vr.run), and say on stderr, per figure, the segeval eval command that "
+            "gives it. Not reproducible with eval (said too): every mIoU, DiDeMo's rank@5, QVHighlights' "
+            "MR-mAP average and HL figures, TVR's by-type figures.",
+        ),
+    ] = None,
 ) -> None:
     """Score moment retrieval as the benchmark's script does.
 

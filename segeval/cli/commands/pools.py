@@ -37,8 +37,9 @@ if TYPE_CHECKING:
 
 _POOL, _POOL_BIAS = options("pool", depth=("--depth", CUTOFF)), options("pool-bias", depth=("--depth", CUTOFF))
 _INCOMPLETENESS = options("incompleteness", fractions=("--fractions", PROPORTIONS), seed=("--seed", SEED))
-_COMPLETE = options("complete-qrels", depth=("--depth", CUTOFF), smoothing=("--smoothing", OPEN_UNIT),
-                    terms=("--terms", CUTOFF))
+_COMPLETE = options(
+    "complete-qrels", depth=("--depth", CUTOFF), smoothing=("--smoothing", OPEN_UNIT), terms=("--terms", CUTOFF)
+)
 
 
 @app.command("pool")
@@ -66,9 +67,15 @@ def pool_command(
     run_rows = [[name, len(pool.runs[name]), len(pool.runs[name] & pool.relevant)] for name in sorted(pool.runs)]
     frame = pool.table()
     group_columns = [(str(c), "") for c in frame.columns] or [
-        (c, "") for c in ("group", "judged", "relevant", "unique_judged", "unique_relevant")]
-    tables.write_many({"runs": ([("run", ""), ("judged", ""), ("relevant", "")], run_rows),
-                       "groups": (group_columns, [list(row) for row in frame.itertuples(index=False)])}, fmt)
+        (c, "") for c in ("group", "judged", "relevant", "unique_judged", "unique_relevant")
+    ]
+    tables.write_many(
+        {
+            "runs": ([("run", ""), ("judged", ""), ("relevant", "")], run_rows),
+            "groups": (group_columns, [list(row) for row in frame.itertuples(index=False)]),
+        },
+        fmt,
+    )
 
 
 @app.command("pool-bias")
@@ -78,9 +85,14 @@ def pool_bias_command(
     groups: Groups,
     depth: Depth = 100,
     measure: Annotated[list[str] | None, measures("map, P_20, bpref; 'paper': the paper's eight")] = None,
-    leave_out_runs: Annotated[str | None, typer.Option(
-        "--leave-out-runs", metavar="RUN,RUN|type:T", help="One experiment leaving these runs out (or every run "
-                                                            "of a type), instead of one per group.")] = None,
+    leave_out_runs: Annotated[
+        str | None,
+        typer.Option(
+            "--leave-out-runs",
+            metavar="RUN,RUN|type:T",
+            help="One experiment leaving these runs out (or every run of a type), instead of one per group.",
+        ),
+    ] = None,
     adapter: Adapter = None,
     quiet: Quiet = False,
     time_format: TimeFormat = TIME_FORMAT,
@@ -100,29 +112,57 @@ def pool_bias_command(
     by_name = inputs.runs(runs, time_format)
     group_of, type_of = groups_for(groups, by_name)
     experiments = None if not leave_out_runs else {"left out": runs_left_out(leave_out_runs, by_name, type_of)}
-    rows = leave_one_out(q, by_name, depth, group_of, measure or DEFAULT_MEASURES, experiments, adapter, quiet=quiet,
-                         on_note=print_notes)
-    columns = [("measure", ""), ("mean_abs_rank_change", ".3f"), ("max_down", ""), ("max_up", ""),
-               ("rms_error", ".4f"), ("significant_share", ".3f"), ("kendall_tau", ".4f"), ("mean_error", "+.4f"),
-               ("rms_error_all", ".4f")]
-    tables.write(columns, [[r.measure, r.mean_abs_rank_change, r.max_down, r.max_up, r.rms_error_left_out,
-                            r.significant_share, r.kendall_tau, r.mean_error, r.rms_error_all] for r in rows], fmt)
+    rows = leave_one_out(
+        q, by_name, depth, group_of, measure or DEFAULT_MEASURES, experiments, adapter, quiet=quiet, on_note=print_notes
+    )
+    columns = [
+        ("measure", ""),
+        ("mean_abs_rank_change", ".3f"),
+        ("max_down", ""),
+        ("max_up", ""),
+        ("rms_error", ".4f"),
+        ("significant_share", ".3f"),
+        ("kendall_tau", ".4f"),
+        ("mean_error", "+.4f"),
+        ("rms_error_all", ".4f"),
+    ]
+    tables.write(
+        columns,
+        [
+            [
+                r.measure,
+                r.mean_abs_rank_change,
+                r.max_down,
+                r.max_up,
+                r.rms_error_left_out,
+                r.significant_share,
+                r.kendall_tau,
+                r.mean_error,
+                r.rms_error_all,
+            ]
+            for r in rows
+        ],
+        fmt,
+    )
 
 
 @app.command("incompleteness")
 def incompleteness_command(
     qrels: Qrels,
     runs: Runs,
-    fractions: Annotated[str, typer.Option("--fractions", metavar="F,F,...",
-                                           help=hint("Fractions of each query's judgements kept", _INCOMPLETENESS,
-                                                            "fractions"))]
-    = "1,0.8,0.6,0.4,0.2,0.1,0.05",
+    fractions: Annotated[
+        str,
+        typer.Option(
+            "--fractions",
+            metavar="F,F,...",
+            help=hint("Fractions of each query's judgements kept", _INCOMPLETENESS, "fractions"),
+        ),
+    ] = "1,0.8,0.6,0.4,0.2,0.1,0.05",
     repeats: Annotated[int, typer.Option("--repeats", "-r", metavar="R", help="Random reductions per fraction.")] = 10,
     seed: Seed = 0,
-    measure: Annotated[list[str] | None, measures('map, P_20, bpref')] = None,
+    measure: Annotated[list[str] | None, measures("map, P_20, bpref")] = None,
     adapter: Adapter = None,
-    plot: Annotated[str | None, typer.Option("--plot", metavar="FILE", help="Also draw Figure 1 (.png/.svg).")]
-    = None,
+    plot: Annotated[str | None, typer.Option("--plot", metavar="FILE", help="Also draw Figure 1 (.png/.svg).")] = None,
     quiet: Quiet = False,
     time_format: TimeFormat = TIME_FORMAT,
     output: TableOutput = "text",
@@ -143,12 +183,24 @@ def incompleteness_command(
         check_output(plot, [qrels, *runs])
     q = inputs.qrels(qrels, time_format)
     by_name = inputs.runs(runs, time_format)
-    table = incompleteness(q, by_name, measure or DEFAULT_MEASURES, values, repeats, seed, adapter, quiet=quiet,
-                           on_note=print_notes)
-    columns = [("measure", ""), ("fraction", "g"), ("mean_score", ".4f"), ("kendall_tau", ".4f"),
-               ("min_kendall_tau", ".4f")]
-    tables.write(columns, [[r.measure, r.fraction, r.mean_score, r.kendall_tau, r.min_kendall_tau]
-                           for r in table.itertuples(index=False)], fmt)
+    table = incompleteness(
+        q, by_name, measure or DEFAULT_MEASURES, values, repeats, seed, adapter, quiet=quiet, on_note=print_notes
+    )
+    columns = [
+        ("measure", ""),
+        ("fraction", "g"),
+        ("mean_score", ".4f"),
+        ("kendall_tau", ".4f"),
+        ("min_kendall_tau", ".4f"),
+    ]
+    tables.write(
+        columns,
+        [
+            [r.measure, r.fraction, r.mean_score, r.kendall_tau, r.min_kendall_tau]
+            for r in table.itertuples(index=False)
+        ],
+        fmt,
+    )
     if plot:
         from segeval.figures.compare import incompleteness as figure
 
@@ -160,28 +212,60 @@ def incompleteness_command(
 def complete_qrels_command(
     qrels: Qrels,
     runs: Runs,
-    texts: Annotated[str, typer.Option(
-        "--texts", metavar="FILE", help="Item texts: 'docno<TAB>text' lines for documents, or a transcript of "
-                                        "'video start end text' lines for segments.")],
+    texts: Annotated[
+        str,
+        typer.Option(
+            "--texts",
+            metavar="FILE",
+            help="Item texts: 'docno<TAB>text' lines for documents, or a transcript of "
+            "'video start end text' lines for segments.",
+        ),
+    ],
     output: Annotated[str, typer.Option("--output", "-o", metavar="OUT", help="Completed qrels file to write.")],
-    classifier: Annotated[str, typer.Option(
-        "--classifier", metavar="kld|svm", help="kld: divergence from the relevant items' language model; svm: "
-                                                "linear SVM on TF-IDF (needs scikit-learn).")] = "kld",
-    depth: Annotated[int, typer.Option("--depth", "-d", metavar="D",
-                                       help=hint("Classify the unjudged items in each run's top D", _COMPLETE,
-                                                        "depth"))] = 100,
+    classifier: Annotated[
+        str,
+        typer.Option(
+            "--classifier",
+            metavar="kld|svm",
+            help="kld: divergence from the relevant items' language model; svm: "
+            "linear SVM on TF-IDF (needs scikit-learn).",
+        ),
+    ] = "kld",
+    depth: Annotated[
+        int,
+        typer.Option(
+            "--depth",
+            "-d",
+            metavar="D",
+            help=hint("Classify the unjudged items in each run's top D", _COMPLETE, "depth"),
+        ),
+    ] = 100,
     adapter: Adapter = None,
-    smoothing: Annotated[float, typer.Option("--smoothing", metavar="LAMBDA",
-                                             help=hint("kld: weight of the collection model in both models",
-                                                              _COMPLETE, "smoothing"))] = 0.2,
-    kld_fit: Annotated[str, typer.Option(
-        "--kld-fit", metavar="leave-one-out|resubstitution",
-        help="kld: a relevant training item's divergence is taken from the other relevant items' model "
-             "(leave-one-out) or from the model holding it (resubstitution, the paper's literal rule).")]
-    = "leave-one-out",
-    terms: Annotated[int, typer.Option("--terms", metavar="N",
-                                       help=hint("svm: features are the N most frequent collection terms",
-                                                        _COMPLETE, "terms"))] = 1_000_000,
+    smoothing: Annotated[
+        float,
+        typer.Option(
+            "--smoothing",
+            metavar="LAMBDA",
+            help=hint("kld: weight of the collection model in both models", _COMPLETE, "smoothing"),
+        ),
+    ] = 0.2,
+    kld_fit: Annotated[
+        str,
+        typer.Option(
+            "--kld-fit",
+            metavar="leave-one-out|resubstitution",
+            help="kld: a relevant training item's divergence is taken from the other relevant items' model "
+            "(leave-one-out) or from the model holding it (resubstitution, the paper's literal rule).",
+        ),
+    ] = "leave-one-out",
+    terms: Annotated[
+        int,
+        typer.Option(
+            "--terms",
+            metavar="N",
+            help=hint("svm: features are the N most frequent collection terms", _COMPLETE, "terms"),
+        ),
+    ] = 1_000_000,
     level: Level = DEFAULTS.relevance_level,
     time_format: TimeFormat = TIME_FORMAT,
 ) -> None:
@@ -202,8 +286,18 @@ def complete_qrels_command(
     q = inputs.qrels(qrels, time_format)
     by_name = inputs.runs(runs, time_format)
     t = read_texts(texts, segments=not is_documents(q), time_format=time_format)
-    done = complete_qrels(q, by_name, t, classifier, depth, adapter=adapter, smoothing=smoothing, terms=terms,
-                          relevance_level=level, kld_fit=kld_fit)
+    done = complete_qrels(
+        q,
+        by_name,
+        t,
+        classifier,
+        depth,
+        adapter=adapter,
+        smoothing=smoothing,
+        terms=terms,
+        relevance_level=level,
+        kld_fit=kld_fit,
+    )
     human = inputs.human_lines(qrels, q["line"].tolist())
     predicted = done.lines(time_format)
     with open_output(output, inputs=sources) as f:
@@ -212,10 +306,15 @@ def complete_qrels_command(
     _summarize_completion(done, f"{classifier}{how}", depth)
     print(f"wrote\t{output}: {len(human)} human and {plural(len(predicted), 'predicted line')}")
     if done.no_text:
-        print(render_note(f"note: {plural(done.no_text, 'item')} {verb(done.no_text, 'has', 'have')} no text "
-                          f"in {texts} (no tokens, or no transcript line under a segment), e.g. "
-                          f"{done.no_text_example}; they are neither training items nor classified, and stay "
-                          f"unjudged"), file=sys.stderr)
+        print(
+            render_note(
+                f"note: {plural(done.no_text, 'item')} {verb(done.no_text, 'has', 'have')} no text "
+                f"in {texts} (no tokens, or no transcript line under a segment), e.g. "
+                f"{done.no_text_example}; they are neither training items nor classified, and stay "
+                f"unjudged"
+            ),
+            file=sys.stderr,
+        )
 
 
 def _summarize_completion(done: Completion, classifier: str, depth: int) -> None:
@@ -224,10 +323,15 @@ def _summarize_completion(done: Completion, classifier: str, depth: int) -> None
     relevant = int(done.predicted["rel"].sum())
     print(f"classifier\t{classifier}")
     print(f"queries\t{len(s)}")
-    print(f"training items\t{int(s['judged'].sum()) if len(s) else 0} judged, "
-          f"{int(s['relevant'].sum()) if len(s) else 0} relevant")
-    print(f"classified\t{plural(len(done.predicted), 'unjudged item')} in the top {depth}: {relevant} predicted "
-          f"relevant")
+    print(
+        f"training items\t{int(s['judged'].sum()) if len(s) else 0} judged, "
+        f"{int(s['relevant'].sum()) if len(s) else 0} relevant"
+    )
+    print(
+        f"classified\t{plural(len(done.predicted), 'unjudged item')} in the top {depth}: {relevant} predicted relevant"
+    )
     if len(s):
-        print(f"training fit\tprecision {s['train_precision'].mean():.4f}, recall {s['train_recall'].mean():.4f} "
-              f"(mean over queries with a value)")
+        print(
+            f"training fit\tprecision {s['train_precision'].mean():.4f}, recall {s['train_recall'].mean():.4f} "
+            f"(mean over queries with a value)"
+        )

@@ -17,61 +17,128 @@ METRICS = ("event", "segment", "psds", "psds1", "psds2", "f1")
 
 
 #: sed's numeric options: flag and domain, checked before any work (the help shows the same domains)
-_SED = options("sed", t_collar=("--t-collar", NONNEGATIVE), percentage_of_length=("--percentage-of-length",
-               NONNEGATIVE), resolution=("--resolution", POSITIVE), dtc=("--dtc", UNIT), gtc=("--gtc", UNIT),
-               cttc=("--cttc", UNIT), alpha_ct=("--alpha-ct", UNIT), alpha_st=("--alpha-st", NONNEGATIVE),
-               max_efpr=("--max-efpr", replace(POSITIVE, words=("none",))))
+_SED = options(
+    "sed",
+    t_collar=("--t-collar", NONNEGATIVE),
+    percentage_of_length=("--percentage-of-length", NONNEGATIVE),
+    resolution=("--resolution", POSITIVE),
+    dtc=("--dtc", UNIT),
+    gtc=("--gtc", UNIT),
+    cttc=("--cttc", UNIT),
+    alpha_ct=("--alpha-ct", UNIT),
+    alpha_st=("--alpha-st", NONNEGATIVE),
+    max_efpr=("--max-efpr", replace(POSITIVE, words=("none",))),
+)
 
 
 @app.command("sed")
 def sed(
     truth: Annotated[str, argument("GROUND_TRUTH", "DCASE ground-truth TSV: filename, onset, offset, event_label.")],
-    system: Annotated[str, argument("SYSTEM", "One detection TSV (event, segment, f1), or a folder of detection "
-                                              "TSVs, one per operating point, in name order (psds*).")],
-    durations: Annotated[str | None, typer.Option("--durations", "-d", metavar="TSV",
-                                                  help="filename, duration (needed by psds*, f1 and "
-                                                       "--segment-length duration).")] = None,
-    metric: Annotated[str, typer.Option("--metric", "-m", metavar="|".join(METRICS),
-                                        help="event, segment (sed_eval); psds with the options below (default "
-                                             "PSDS1's), psds1 or psds2 (DCASE 2021-2023 settings), f1 "
-                                             "(intersection macro F1; psds_eval).")] = "event",
-    t_collar: Annotated[float, typer.Option(
-        "--t-collar", help=hint("Onset/offset collar (s)", _SED, "t_collar"))] = 0.2,
-    percentage_of_length: Annotated[float, typer.Option(
-        "--percentage-of-length", help=hint("Offset collar as a share of the reference length (DCASE's 0.2; "
-                                            "sed_eval's own default is 0.5)", _SED, "percentage_of_length"))] = 0.2,
+    system: Annotated[
+        str,
+        argument(
+            "SYSTEM",
+            "One detection TSV (event, segment, f1), or a folder of detection "
+            "TSVs, one per operating point, in name order (psds*).",
+        ),
+    ],
+    durations: Annotated[
+        str | None,
+        typer.Option(
+            "--durations",
+            "-d",
+            metavar="TSV",
+            help="filename, duration (needed by psds*, f1 and --segment-length duration).",
+        ),
+    ] = None,
+    metric: Annotated[
+        str,
+        typer.Option(
+            "--metric",
+            "-m",
+            metavar="|".join(METRICS),
+            help="event, segment (sed_eval); psds with the options below (default "
+            "PSDS1's), psds1 or psds2 (DCASE 2021-2023 settings), f1 "
+            "(intersection macro F1; psds_eval).",
+        ),
+    ] = "event",
+    t_collar: Annotated[
+        float, typer.Option("--t-collar", help=hint("Onset/offset collar (s)", _SED, "t_collar"))
+    ] = 0.2,
+    percentage_of_length: Annotated[
+        float,
+        typer.Option(
+            "--percentage-of-length",
+            help=hint(
+                "Offset collar as a share of the reference length (DCASE's 0.2; sed_eval's own default is 0.5)",
+                _SED,
+                "percentage_of_length",
+            ),
+        ),
+    ] = 0.2,
     no_onset: Annotated[bool, typer.Option("--no-onset", help="Do not check onsets.")] = False,
     no_offset: Annotated[bool, typer.Option("--no-offset", help="Do not check offsets.")] = False,
-    matching: Annotated[str, typer.Option("--matching", metavar="optimal|greedy",
-                                          help="Event matching (sed_eval's event_matching_type).")] = "optimal",
-    resolution: Annotated[float, typer.Option(
-        "--resolution", help=hint("Segment length (s)", _SED, "resolution"))] = 1.0,
-    segment_length: Annotated[str, typer.Option(
-        "--segment-length", metavar="last-offset|duration",
-        help="Each clip ends at its last event (DCASE; clips of the ground truth) or at its duration (every "
-             "clip of --durations).")] = "last-offset",
+    matching: Annotated[
+        str,
+        typer.Option("--matching", metavar="optimal|greedy", help="Event matching (sed_eval's event_matching_type)."),
+    ] = "optimal",
+    resolution: Annotated[
+        float, typer.Option("--resolution", help=hint("Segment length (s)", _SED, "resolution"))
+    ] = 1.0,
+    segment_length: Annotated[
+        str,
+        typer.Option(
+            "--segment-length",
+            metavar="last-offset|duration",
+            help="Each clip ends at its last event (DCASE; clips of the ground truth) or at its duration (every "
+            "clip of --durations).",
+        ),
+    ] = "last-offset",
     dtc: Annotated[float | None, typer.Option("--dtc", help=hint("Detection tolerance criterion", _SED, "dtc"))] = None,
-    gtc: Annotated[float | None, typer.Option(
-        "--gtc", help=hint("Ground-truth intersection criterion", _SED, "gtc"))] = None,
-    cttc: Annotated[float | None, typer.Option(
-        "--cttc", help=hint("Cross-trigger tolerance criterion", _SED, "cttc"))] = None,
-    alpha_ct: Annotated[float | None, typer.Option(
-        "--alpha-ct", help=hint("Cross-trigger weight", _SED, "alpha_ct"))] = None,
-    alpha_st: Annotated[float | None, typer.Option(
-        "--alpha-st", help=hint("Weight of the spread across classes", _SED, "alpha_st"))] = None,
-    max_efpr: Annotated[str | None, typer.Option("--max-efpr", metavar="RATE|none",
-                                                 help=hint("Largest effective false positives per hour", _SED,
-                                                           "max_efpr"))] = None,
-    psds_tool: Annotated[str, typer.Option(
-        "--psds-tool", metavar="psds_eval|sed_scores_eval",
-        help="psds_eval: SYSTEM is a folder of detection tables (operating points); sed_scores_eval: a folder of "
-             "frame-score tables, one per clip of the ground truth with events (threshold-free).")] = "psds_eval",
-    figure: Annotated[str | None, typer.Option("--plot", metavar="FILE.png|svg",
-                                               help="psds*: draw each class's ROC and the PSD-ROC (needs "
-                                                    "pip install 'segeval[plot]').")] = None,
-    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
-                                        help="text or csv: a table; json: every figure, per-class ROC "
-                                             "points for psds*.")] = "text",
+    gtc: Annotated[
+        float | None, typer.Option("--gtc", help=hint("Ground-truth intersection criterion", _SED, "gtc"))
+    ] = None,
+    cttc: Annotated[
+        float | None, typer.Option("--cttc", help=hint("Cross-trigger tolerance criterion", _SED, "cttc"))
+    ] = None,
+    alpha_ct: Annotated[
+        float | None, typer.Option("--alpha-ct", help=hint("Cross-trigger weight", _SED, "alpha_ct"))
+    ] = None,
+    alpha_st: Annotated[
+        float | None, typer.Option("--alpha-st", help=hint("Weight of the spread across classes", _SED, "alpha_st"))
+    ] = None,
+    max_efpr: Annotated[
+        str | None,
+        typer.Option(
+            "--max-efpr", metavar="RATE|none", help=hint("Largest effective false positives per hour", _SED, "max_efpr")
+        ),
+    ] = None,
+    psds_tool: Annotated[
+        str,
+        typer.Option(
+            "--psds-tool",
+            metavar="psds_eval|sed_scores_eval",
+            help="psds_eval: SYSTEM is a folder of detection tables (operating points); sed_scores_eval: a folder of "
+            "frame-score tables, one per clip of the ground truth with events (threshold-free).",
+        ),
+    ] = "psds_eval",
+    figure: Annotated[
+        str | None,
+        typer.Option(
+            "--plot",
+            metavar="FILE.png|svg",
+            help="psds*: draw each class's ROC and the PSD-ROC (needs pip install 'segeval[plot]').",
+        ),
+    ] = None,
+    output: Annotated[
+        str,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="text|json|csv",
+            help="text or csv: a table; json: every figure, per-class ROC points for psds*.",
+        ),
+    ] = "text",
 ) -> None:
     """Sound event detection as DCASE scores it (docs/sed.md).
 
@@ -99,8 +166,16 @@ def sed(
         if metric == "segment" and segment_length == "duration" and durations is None:
             raise ParameterError("--segment-length duration needs --durations.")
         collar = Collar(t_collar, percentage_of_length, not no_onset, not no_offset)
-        result = report.sed_eval(truth, system, durations, metric, collar=collar, matching=matching,
-                                 resolution=resolution, length=segment_length)
+        result = report.sed_eval(
+            truth,
+            system,
+            durations,
+            metric,
+            collar=collar,
+            matching=matching,
+            resolution=resolution,
+            length=segment_length,
+        )
     else:
         if durations is None:
             raise ParameterError(f"--metric {metric} needs --durations.")
@@ -116,17 +191,34 @@ def sed(
                 raise ParameterError("--psds-tool sed_scores_eval needs a number for --max-efpr, not 'none'.")
             top = base["max_efpr"] if max_efpr is None else float(max_efpr)
             cross = p["cttc"] if p["alpha_ct"] > 0 else None  # sed_scores_eval takes no cttc without alpha_ct
-            result = report.sed_scores(truth, system, durations, dtc=p["dtc"], gtc=p["gtc"], cttc=cross,
-                                       alpha_ct=p["alpha_ct"], alpha_st=p["alpha_st"], max_efpr=top)
+            result = report.sed_scores(
+                truth,
+                system,
+                durations,
+                dtc=p["dtc"],
+                gtc=p["gtc"],
+                cttc=cross,
+                alpha_ct=p["alpha_ct"],
+                alpha_st=p["alpha_st"],
+                max_efpr=top,
+            )
         elif metric == "f1":
             result = report.macro_f1(truth, system, durations, dtc=p["dtc"], gtc=p["gtc"], cttc=p["cttc"])
         else:
             limit = base["max_efpr"] if max_efpr is None else None if max_efpr == "none" else float(max_efpr)
-            result = report.psds(truth, system, durations, dtc=p["dtc"], gtc=p["gtc"], cttc=p["cttc"],
-                                 alpha_ct=p["alpha_ct"], alpha_st=p["alpha_st"], max_efpr=limit)
+            result = report.psds(
+                truth,
+                system,
+                durations,
+                dtc=p["dtc"],
+                gtc=p["gtc"],
+                cttc=p["cttc"],
+                alpha_ct=p["alpha_ct"],
+                alpha_st=p["alpha_st"],
+                max_efpr=limit,
+            )
     if figure is not None:
         report.plot(result, figure)
     sys.stdout.write(report.render_report(result, fmt))
     for note in result.notes:
         print(render_note(note), file=sys.stderr)
-

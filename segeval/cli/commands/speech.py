@@ -14,13 +14,27 @@ from segeval.core.domains import NONNEGATIVE, POSITIVE, PROBABILITY, check_optio
 from segeval.measures.quesst import KEYS
 
 #: kws's numeric options: flag and domain, checked before any work (the help shows the same domains)
-_KWS = options("kws", tolerance=("-S", NONNEGATIVE), word_gap=("-F", NONNEGATIVE), trials_per_second=(
-    "--trials-per-second", POSITIVE), cost=("--cost", POSITIVE), value=("--value", POSITIVE), p_target=("--p-target",
-    PROBABILITY), beta=("--beta", POSITIVE))
+_KWS = options(
+    "kws",
+    tolerance=("-S", NONNEGATIVE),
+    word_gap=("-F", NONNEGATIVE),
+    trials_per_second=("--trials-per-second", POSITIVE),
+    cost=("--cost", POSITIVE),
+    value=("--value", POSITIVE),
+    p_target=("--p-target", PROBABILITY),
+    beta=("--beta", POSITIVE),
+)
 #: qbe's options: the QUESST figures' parameters (segeval.measures.quesst) by their flags, numbers for numbers
-_QBE = options("qbe", **{name: (f"--{name.replace('_', '-')}", replace(KEYS[name].domain, words=())
-                                 if KEYS[name].domain.numbers else KEYS[name].domain)
-                          for name in ("p_target", "cost_miss", "cost_fa", "prior", "default_score", "decisions")})
+_QBE = options(
+    "qbe",
+    **{
+        name: (
+            f"--{name.replace('_', '-')}",
+            replace(KEYS[name].domain, words=()) if KEYS[name].domain.numbers else KEYS[name].domain,
+        )
+        for name in ("p_target", "cost_miss", "cost_fa", "prior", "default_score", "decisions")
+    },
+)
 
 if TYPE_CHECKING:
     from segeval.protocols.speech.twv import TwvResult
@@ -28,41 +42,81 @@ if TYPE_CHECKING:
 
 @app.command("kws")
 def keyword_search(
-    ecf: Annotated[str, typer.Option("--ecf", "-e", metavar="ECF", help="Experiment control file (the evaluated "
-                                                                          "excerpts).")],
-    rttm: Annotated[str, typer.Option("--rttm", "-r", metavar="RTTM", help="Reference transcript (LEXEME "
-                                                                             "records).")],
+    ecf: Annotated[
+        str, typer.Option("--ecf", "-e", metavar="ECF", help="Experiment control file (the evaluated excerpts).")
+    ],
+    rttm: Annotated[str, typer.Option("--rttm", "-r", metavar="RTTM", help="Reference transcript (LEXEME records).")],
     kwlist: Annotated[str, typer.Option("--terms", "-t", metavar="KWLIST", help="Term list (kwlist XML).")],
-    kwslist: Annotated[str, typer.Option("--system", "-s", metavar="KWSLIST",
-                                         help="System output (kwslist XML).")],
-    tolerance: Annotated[float, typer.Option("-S", "--tolerance", metavar="SECONDS",
-                                             help=hint("A detection's mid-point at most this far from an "
-                                                       "occurrence (KWSEval -S)", _KWS, "tolerance"))] = 0.5,
-    word_gap: Annotated[float, typer.Option("-F", "--word-gap", metavar="SECONDS",
-                                            help=hint("Largest gap between the words of a multi-word occurrence "
-                                                      "(KWSEval -F)", _KWS, "word_gap"))] = 0.5,
-    trials_per_second: Annotated[float, typer.Option("--trials-per-second", metavar="N",
-                                                     help=hint("KWSEval -n: trials = duration / N, rounded (KWSEval "
-                                                               "divides)", _KWS, "trials_per_second"))] = 1.0,
-    cost: Annotated[float | None, typer.Option("--cost", metavar="C", help=hint("Cost of a false alarm (KWSEval -k; "
-                                                                                 "default 0.1)", _KWS, "cost"))] = None,
-    value: Annotated[float, typer.Option("--value", metavar="V",
-                                         help=hint("Value of a hit (KWSEval -K)", _KWS, "value"))] = 1.0,
-    p_target: Annotated[float, typer.Option("--p-target", metavar="P", help=hint("Prior of a term (KWSEval -p)", _KWS,
-                                                                                    "p_target"))] = 0.0001,
-    beta: Annotated[float | None, typer.Option("--beta", metavar="B",
-                                               help=hint("β directly, not (C/V)(1/P - 1)", _KWS, "beta"))] = None,
-    include_no_targets: Annotated[bool, typer.Option("--inc", help="Count terms without an occurrence (their "
-                                                                   "false alarms only; KWSEval -inc).")] = False,
-    optimum: Annotated[bool, typer.Option("--optimum", help="Also OTWV and STWV (KWSEval --zGlobalMeasures "
-                                                            "Optimum --zGlobalMeasures Supremum).")] = False,
-    per_term: Annotated[bool, typer.Option("--per-term/--no-per-term", help="text: also the per-term report "
-                                                                             "(KWSEval -b).")] = True,
-    figure: Annotated[str | None, typer.Option("--plot", metavar="FILE.png|svg", help="Also draw the term-weighted "
-                                               "DET curve (needs pip install 'segeval[plot]').")] = None,
-    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
-                                        help="text: KWSEval's tables; json: every figure and the DET curve's "
-                                             "points; csv: one row a term and the row all.")] = "text",
+    kwslist: Annotated[str, typer.Option("--system", "-s", metavar="KWSLIST", help="System output (kwslist XML).")],
+    tolerance: Annotated[
+        float,
+        typer.Option(
+            "-S",
+            "--tolerance",
+            metavar="SECONDS",
+            help=hint("A detection's mid-point at most this far from an occurrence (KWSEval -S)", _KWS, "tolerance"),
+        ),
+    ] = 0.5,
+    word_gap: Annotated[
+        float,
+        typer.Option(
+            "-F",
+            "--word-gap",
+            metavar="SECONDS",
+            help=hint("Largest gap between the words of a multi-word occurrence (KWSEval -F)", _KWS, "word_gap"),
+        ),
+    ] = 0.5,
+    trials_per_second: Annotated[
+        float,
+        typer.Option(
+            "--trials-per-second",
+            metavar="N",
+            help=hint("KWSEval -n: trials = duration / N, rounded (KWSEval divides)", _KWS, "trials_per_second"),
+        ),
+    ] = 1.0,
+    cost: Annotated[
+        float | None,
+        typer.Option("--cost", metavar="C", help=hint("Cost of a false alarm (KWSEval -k; default 0.1)", _KWS, "cost")),
+    ] = None,
+    value: Annotated[
+        float, typer.Option("--value", metavar="V", help=hint("Value of a hit (KWSEval -K)", _KWS, "value"))
+    ] = 1.0,
+    p_target: Annotated[
+        float, typer.Option("--p-target", metavar="P", help=hint("Prior of a term (KWSEval -p)", _KWS, "p_target"))
+    ] = 0.0001,
+    beta: Annotated[
+        float | None, typer.Option("--beta", metavar="B", help=hint("β directly, not (C/V)(1/P - 1)", _KWS, "beta"))
+    ] = None,
+    include_no_targets: Annotated[
+        bool, typer.Option("--inc", help="Count terms without an occurrence (their false alarms only; KWSEval -inc).")
+    ] = False,
+    optimum: Annotated[
+        bool,
+        typer.Option(
+            "--optimum", help="Also OTWV and STWV (KWSEval --zGlobalMeasures Optimum --zGlobalMeasures Supremum)."
+        ),
+    ] = False,
+    per_term: Annotated[
+        bool, typer.Option("--per-term/--no-per-term", help="text: also the per-term report (KWSEval -b).")
+    ] = True,
+    figure: Annotated[
+        str | None,
+        typer.Option(
+            "--plot",
+            metavar="FILE.png|svg",
+            help="Also draw the term-weighted DET curve (needs pip install 'segeval[plot]').",
+        ),
+    ] = None,
+    output: Annotated[
+        str,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="text|json|csv",
+            help="text: KWSEval's tables; json: every figure and the DET curve's "
+            "points; csv: one row a term and the row all.",
+        ),
+    ] = "text",
 ) -> None:
     """Keyword search (ATWV, MTWV) as NIST F4DE KWSEval.
 
@@ -85,15 +139,26 @@ def keyword_search(
         check_output(figure, [ecf, rttm, kwlist, kwslist])
     excerpts = read_ecf(ecf)
     if halved := sum(e.source_type == SPLIT_CTS for e in excerpts):
-        print(render_note(f"segeval: note: {ecf}: {halved} of {len(excerpts)} excerpts have source_type="
-                          f"\"{SPLIT_CTS}\"; their duration counts half in the trials, as KWSEval counts it"),
-              file=sys.stderr)
+        print(
+            render_note(
+                f"segeval: note: {ecf}: {halved} of {len(excerpts)} excerpts have source_type="
+                f'"{SPLIT_CTS}"; their duration counts half in the trials, as KWSEval counts it'
+            ),
+            file=sys.stderr,
+        )
     terms = read_kwlist(kwlist)
     system = read_kwslist(kwslist)
     transcript = read_rttm(rttm, terms.lowercase)
     trials = align(excerpts, transcript, terms, system, kwslist, tolerance=tolerance, word_gap=word_gap)
-    params = TwvParameters(total_duration(excerpts), trials_per_second, 0.1 if cost is None else cost, value,
-                           p_target, beta, include_no_targets)
+    params = TwvParameters(
+        total_duration(excerpts),
+        trials_per_second,
+        0.1 if cost is None else cost,
+        value,
+        p_target,
+        beta,
+        include_no_targets,
+    )
     result = score(trials, params)
     if figure is not None:
         from segeval.protocols.speech.report import plot_det
@@ -123,22 +188,42 @@ def _kws_output(result: TwvResult, fmt: str, cost: float | None, *, optimum: boo
 def query_by_example(
     key: Annotated[str, argument("KEY", "Every trial: lines QUERY UTTERANCE 1|0.")],
     system: Annotated[str, argument("STDLIST", "The system's scores (LLRs) in STD list form (stdlist XML).")],
-    p_target: Annotated[float, typer.Option("--p-target", metavar="P", help=hint("Prior of a target trial", _QBE,
-                                                                                 "p_target"))] = 0.0008,
-    cost_miss: Annotated[float, typer.Option("--cost-miss", metavar="C",
-                                             help=hint("Cost of a miss", _QBE, "cost_miss"))] = 100.0,
-    cost_fa: Annotated[float, typer.Option("--cost-fa", metavar="C",
-                                           help=hint("Cost of a false alarm", _QBE, "cost_fa"))] = 1.0,
-    prior: Annotated[float | None, typer.Option("--prior", metavar="P", help=hint("Prior of Cnxe (default: the "
-                                                "effective prior of --p-target, --cost-miss, --cost-fa)", _QBE,
-                                                "prior"))] = None,
-    default_score: Annotated[float | None, typer.Option("--default-score", metavar="S", help=hint("Score of an "
-                                                        "unreported trial (default: the lowest reported "
-                                                        "score)", _QBE, "default_score"))] = None,
-    decisions: Annotated[str, typer.Option("--decisions", metavar="given|bayes", help="Actual TWV at the "
-                                           "system's YES decisions, or at score >= ln β.")] = "given",
-    output: Annotated[str, typer.Option("--output", "-o", metavar="text|json|csv",
-                                        help="The figures as a table.")] = "text",
+    p_target: Annotated[
+        float, typer.Option("--p-target", metavar="P", help=hint("Prior of a target trial", _QBE, "p_target"))
+    ] = 0.0008,
+    cost_miss: Annotated[
+        float, typer.Option("--cost-miss", metavar="C", help=hint("Cost of a miss", _QBE, "cost_miss"))
+    ] = 100.0,
+    cost_fa: Annotated[
+        float, typer.Option("--cost-fa", metavar="C", help=hint("Cost of a false alarm", _QBE, "cost_fa"))
+    ] = 1.0,
+    prior: Annotated[
+        float | None,
+        typer.Option(
+            "--prior",
+            metavar="P",
+            help=hint(
+                "Prior of Cnxe (default: the effective prior of --p-target, --cost-miss, --cost-fa)", _QBE, "prior"
+            ),
+        ),
+    ] = None,
+    default_score: Annotated[
+        float | None,
+        typer.Option(
+            "--default-score",
+            metavar="S",
+            help=hint("Score of an unreported trial (default: the lowest reported score)", _QBE, "default_score"),
+        ),
+    ] = None,
+    decisions: Annotated[
+        str,
+        typer.Option(
+            "--decisions", metavar="given|bayes", help="Actual TWV at the system's YES decisions, or at score >= ln β."
+        ),
+    ] = "given",
+    output: Annotated[
+        str, typer.Option("--output", "-o", metavar="text|json|csv", help="The figures as a table.")
+    ] = "text",
 ) -> None:
     """Query by example (Cnxe, TWV) as MediaEval QUESST.
 
@@ -155,15 +240,22 @@ def query_by_example(
     check_options(_QBE, locals())
     fmt = check_table_format(output)
     params = QbeParameters(p_target, cost_miss, cost_fa, prior, default_score, decisions)
-    names = {f.name: f.name + (f"_{text}" if (text := params.text(f.keys)) else "")  # type: ignore[attr-defined]
-             for f in QUESST_FIGURES}
+    names = {
+        f.name: f.name + (f"_{text}" if (text := params.text(f.keys)) else "")  # type: ignore[attr-defined]
+        for f in QUESST_FIGURES
+    }
     trials = read_qrels(key, "quesst")
     check_key_grades(trials)
     # every query of the key is scored, also one the run reports nothing for (its trials take the default)
     ev = evaluate(trials, system, list(names.values()), missing_queries="zero")
     n_trials, n_targets, n_reported = counts(Trials.pool([v.trials for v in ev.per_query[names["actCnxe"]]]))
     columns = [("measure", ""), ("value", ".4f")]
-    rows = [*((figure, float(ev.summary[name])) for figure, name in names.items()),
-            ("trials", float(n_trials)), ("targets", float(n_targets)),
-            ("reported", float(n_reported)), ("prior", params.effective_prior), ("beta", params.beta)]
+    rows = [
+        *((figure, float(ev.summary[name])) for figure, name in names.items()),
+        ("trials", float(n_trials)),
+        ("targets", float(n_targets)),
+        ("reported", float(n_reported)),
+        ("prior", params.effective_prior),
+        ("beta", params.beta),
+    ]
     write(columns, rows, fmt)

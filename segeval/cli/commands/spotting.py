@@ -15,31 +15,66 @@ from segeval.reports import tables
 
 @app.command("spot")
 def spot(
-    truth: Annotated[str, argument("GROUND_TRUTH", "One game's Labels-v2.json, or a folder of games in SoccerNet's "
-                                                   "layout (league/season/game/Labels-v2.json).")],
-    predictions: Annotated[str, argument("PREDICTIONS", "One game's results_spotting.json, or a folder of games "
-                                                        "matched to the ground truth's by relative path.")],
-    protocol: Annotated[str, typer.Option("--protocol", "-p", metavar="NAME",
-                                          help="Whose official evaluation to follow: soccernet.")] = "soccernet",
-    metric: Annotated[list[str] | None, typer.Option(
-        "--metric", "-m", metavar="loose|tight|at1..at5",
-        help="Tolerances: loose 5..60 s, tight 1..5 s, atN N s (repeatable; default the set's: loose and tight, "
-             "ball at1).")] = None,
-    classes: Annotated[str, typer.Option(
-        "--classes", "-c", metavar="v2|v1|ball|LABELS|FILE.json",
-        help="The classes: SoccerNet-v2's 17, v1's 3, ball (Ball Action Spotting, 25 fps), a comma list of labels "
-             "or a JSON file of labels to class indices.")] = "v2",
-    label_file: Annotated[str | None, typer.Option(
-        "--label-file", metavar="NAME", help="The ground-truth file name in each game folder (default the set's: "
-                                             "Labels-v2.json, v1 Labels.json, ball Labels-ball.json).")] = None,
-    prediction_file: Annotated[str, typer.Option(
-        "--prediction-file", metavar="NAME", help="The predictions file name in each game folder.")]
-        = "results_spotting.json",
+    truth: Annotated[
+        str,
+        argument(
+            "GROUND_TRUTH",
+            "One game's Labels-v2.json, or a folder of games in SoccerNet's "
+            "layout (league/season/game/Labels-v2.json).",
+        ),
+    ],
+    predictions: Annotated[
+        str,
+        argument(
+            "PREDICTIONS",
+            "One game's results_spotting.json, or a folder of games matched to the ground truth's by relative path.",
+        ),
+    ],
+    protocol: Annotated[
+        str, typer.Option("--protocol", "-p", metavar="NAME", help="Whose official evaluation to follow: soccernet.")
+    ] = "soccernet",
+    metric: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--metric",
+            "-m",
+            metavar="loose|tight|at1..at5",
+            help="Tolerances: loose 5..60 s, tight 1..5 s, atN N s (repeatable; default the set's: loose and tight, "
+            "ball at1).",
+        ),
+    ] = None,
+    classes: Annotated[
+        str,
+        typer.Option(
+            "--classes",
+            "-c",
+            metavar="v2|v1|ball|LABELS|FILE.json",
+            help="The classes: SoccerNet-v2's 17, v1's 3, ball (Ball Action Spotting, 25 fps), a comma list of labels "
+            "or a JSON file of labels to class indices.",
+        ),
+    ] = "v2",
+    label_file: Annotated[
+        str | None,
+        typer.Option(
+            "--label-file",
+            metavar="NAME",
+            help="The ground-truth file name in each game folder (default the set's: "
+            "Labels-v2.json, v1 Labels.json, ball Labels-ball.json).",
+        ),
+    ] = None,
+    prediction_file: Annotated[
+        str, typer.Option("--prediction-file", metavar="NAME", help="The predictions file name in each game folder.")
+    ] = "results_spotting.json",
     output: TableOutput = "text",
-    per_game: Annotated[bool, typer.Option(
-        "--per-game", help="Each game's average-mAP alone: the official computation on its two halves only (a class "
-                           "without events in the game has AP 0 and counts in the mean, as the official counts it; "
-                           "predictions of a game without ground truth are ignored, as overall).")] = False,
+    per_game: Annotated[
+        bool,
+        typer.Option(
+            "--per-game",
+            help="Each game's average-mAP alone: the official computation on its two halves only (a class "
+            "without events in the game has AP 0 and counts in the mean, as the official counts it; "
+            "predictions of a game without ground truth are ignored, as overall).",
+        ),
+    ] = False,
 ) -> None:
     """Score action spotting as SoccerNet's evaluator does.
 
@@ -60,11 +95,13 @@ def spot(
     chosen = list(dict.fromkeys(metrics))
     if per_game:
         per_metric = [ap.per_game(cells, m) for m in chosen]
-        tables.write(report.GAME_COLUMNS, report.game_rows([g.name for g in spotting.games], per_metric, class_set),
-                     fmt)
+        tables.write(
+            report.GAME_COLUMNS, report.game_rows([g.name for g in spotting.games], per_metric, class_set), fmt
+        )
     elif fmt == "json":
-        sys.stdout.write(report.as_json([ap.average_map(cells, m) for m in chosen], len(spotting.games), class_set,
-                                        notes))
+        sys.stdout.write(
+            report.as_json([ap.average_map(cells, m) for m in chosen], len(spotting.games), class_set, notes)
+        )
     else:
         tables.write(report.COLUMNS, report.rows([ap.average_map(cells, m) for m in chosen], class_set), fmt)
     print_notes(*notes, head="note: ")

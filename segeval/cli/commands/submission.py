@@ -23,46 +23,84 @@ if TYPE_CHECKING:
     from segeval.analyses.submission import Rules
     from segeval.core.errors import InputError
 
-Videos = Annotated[str | None, typer.Option(
-    "--videos", metavar="FILE", help="The collection's video list: 'video duration' lines (duration in seconds or "
-                                     "H:MM:SS).")]
-Blacklist = Annotated[str | None, typer.Option(
-    "--blacklist", metavar="FILE", help="Videos a run may not return, one id per line.")]
-Queries = Annotated[str | None, typer.Option(
-    "--queries", metavar="FILE", help="The queries: one id per line (first field), or the toolkit's anchors/queries "
-                                      "XML.")]
+Videos = Annotated[
+    str | None,
+    typer.Option(
+        "--videos",
+        metavar="FILE",
+        help="The collection's video list: 'video duration' lines (duration in seconds or H:MM:SS).",
+    ),
+]
+Blacklist = Annotated[
+    str | None, typer.Option("--blacklist", metavar="FILE", help="Videos a run may not return, one id per line.")
+]
+Queries = Annotated[
+    str | None,
+    typer.Option(
+        "--queries",
+        metavar="FILE",
+        help="The queries: one id per line (first field), or the toolkit's anchors/queries XML.",
+    ),
+]
 _CHECK = options("check", max_rank=("--max-rank", CUTOFF))
 _FIX = options("fix", max_rank=("--max-rank", CUTOFF), zero_length=("--zero-length", POSITIVE))
-MaxRank = Annotated[int | None, typer.Option("--max-rank", metavar="N",
-                                             help=hint("At most N results per query", _CHECK, "max_rank"))]
-RunFormat = Annotated[str, typer.Option(
-    "--run-format", metavar="auto|trec|linking|search",
-    help="Run format: trec ('qid Q0 docno rank score tag'), linking ('qid Q0 video start end rank score "
-         "run'), search ('qid Q0 video start end jumpin rank score [run]'), or auto (detected).")]
+MaxRank = Annotated[
+    int | None, typer.Option("--max-rank", metavar="N", help=hint("At most N results per query", _CHECK, "max_rank"))
+]
+RunFormat = Annotated[
+    str,
+    typer.Option(
+        "--run-format",
+        metavar="auto|trec|linking|search",
+        help="Run format: trec ('qid Q0 docno rank score tag'), linking ('qid Q0 video start end rank score "
+        "run'), search ('qid Q0 video start end jumpin rank score [run]'), or auto (detected).",
+    ),
+]
 
 
 @app.command("check")
 def check(
-    files: Annotated[list[str], argument(
-        "[QRELS] RUN", "Qrels and run (formats as --qrels-format and --run-format say; times as --time-format says; "
-                       ".gz ok); only the run with --videos, --blacklist, --queries or --max-rank.")],
+    files: Annotated[
+        list[str],
+        argument(
+            "[QRELS] RUN",
+            "Qrels and run (formats as --qrels-format and --run-format say; times as --time-format says; "
+            ".gz ok); only the run with --videos, --blacklist, --queries or --max-rank.",
+        ),
+    ],
     run_format: RunFormat = "auto",
-    qrels_format: Annotated[str, typer.Option(
-        "--qrels-format", metavar="auto|trec|mediaeval|groups",
-        help="Qrels format: trec ('qid 0 docno rel'), mediaeval ('qid Q0 video start end rel'), groups, or "
-             "auto (detected).")] = "auto",
+    qrels_format: Annotated[
+        str,
+        typer.Option(
+            "--qrels-format",
+            metavar="auto|trec|mediaeval|groups",
+            help="Qrels format: trec ('qid 0 docno rel'), mediaeval ('qid Q0 video start end rel'), groups, or "
+            "auto (detected).",
+        ),
+    ] = "auto",
     time_format: TimeFormat = TIME_FORMAT,
-    subtopics: Annotated[bool, typer.Option(
-        "--subtopics", help="Subtopic (diversity) qrels: the second field of TREC qrels is the subtopic ('qid "
-                            "subtopic docno rel'), a document judged once per query and subtopic, as the diversity "
-                            "measures read them.")] = False,
+    subtopics: Annotated[
+        bool,
+        typer.Option(
+            "--subtopics",
+            help="Subtopic (diversity) qrels: the second field of TREC qrels is the subtopic ('qid "
+            "subtopic docno rel'), a document judged once per query and subtopic, as the diversity "
+            "measures read them.",
+        ),
+    ] = False,
     videos: Videos = None,
     blacklist: Blacklist = None,
     queries: Queries = None,
     max_rank: MaxRank = None,
-    output: Annotated[str, typer.Option(
-        "--output", "-o", metavar="text|json|csv",
-        help="The counts per file and problem type as text (tab-separated), json or csv.")] = "text",
+    output: Annotated[
+        str,
+        typer.Option(
+            "--output",
+            "-o",
+            metavar="text|json|csv",
+            help="The counts per file and problem type as text (tab-separated), json or csv.",
+        ),
+    ] = "text",
 ) -> None:
     """Validate a qrels and a run file without evaluating.
 
@@ -79,14 +117,17 @@ def check(
     fmt = tables.check_table_format(output)
     collection = any(x is not None for x in (videos, blacklist, queries, max_rank))
     if len(files) != 2 - collection and len(files) != 2:
-        raise typer.BadParameter(f"got {plural(len(files), 'file')}; expected QRELS RUN "
-                                 f"(only RUN with --videos, --blacklist, --queries or --max-rank)",
-                                 param_hint="'[QRELS] RUN'")
+        raise typer.BadParameter(
+            f"got {plural(len(files), 'file')}; expected QRELS RUN "
+            f"(only RUN with --videos, --blacklist, --queries or --max-rank)",
+            param_hint="'[QRELS] RUN'",
+        )
     qrels, run = (files[0], files[1]) if len(files) == 2 else (None, files[0])
     problems: list[InputError] = []
     rules = _collection_rules(videos, blacklist, queries, max_rank, problems.append) if collection else None
-    read_qrels, read_run_frame = inputs.check_files(qrels, run, qrels_format, run_format, time_format, problems,
-                                                    subtopics)
+    read_qrels, read_run_frame = inputs.check_files(
+        qrels, run, qrels_format, run_format, time_format, problems, subtopics
+    )
     if rules is not None and read_run_frame is not None:
         from segeval.analyses.submission import check_submission
 
@@ -98,8 +139,13 @@ def check(
         _subtopics_note(qrels, qrels_format, time_format, problems)
     elif read_qrels is not None and "subtopic" not in read_qrels.columns:
         kind = str(read_qrels.attrs.get("format", "qrels")).replace("groups", "ground-truth groups")
-        print(render_note(f"segeval: note: --subtopics: {qrels} is {kind}, which carry no subtopic field (TREC "
-                          f"qrels do: 'qid subtopic docno rel'); checked as they are"), file=sys.stderr)
+        print(
+            render_note(
+                f"segeval: note: --subtopics: {qrels} is {kind}, which carry no subtopic field (TREC "
+                f"qrels do: 'qid subtopic docno rel'); checked as they are"
+            ),
+            file=sys.stderr,
+        )
     if not problems and qrels is not None and time_format == "mmss":
         _seconds_note(read_qrels, read_run_frame, run)
     if read_run_frame is not None:
@@ -110,8 +156,9 @@ def check(
             print(f"{printable(path)}\t{kind}\t{n}")
         print(plural(len(problems), "problem") if problems else "no problems")
     else:
-        tables.write([("file", ""), ("kind", ""), ("count", "")],
-                     [[str(path), kind, n] for (path, kind), n in counts], fmt)
+        tables.write(
+            [("file", ""), ("kind", ""), ("count", "")], [[str(path), kind, n] for (path, kind), n in counts], fmt
+        )
     if problems:
         raise typer.Exit(2)
 
@@ -125,9 +172,14 @@ def _listed_twice_note(run: str, frame: pd.DataFrame) -> None:
     again, first = segments_listed_twice(frame)
     if len(again):
         lines = frame["line"].to_numpy()
-        print(render_note(f"segeval: note: {run}: {plural(len(again), 'segment')} listed again for its query "
-                          f"(first: line {lines[again[0]]}, as line {lines[first[0]]}); evaluated as listed, "
-                          f"each a result, as the MediaEval reference does"), file=sys.stderr)
+        print(
+            render_note(
+                f"segeval: note: {run}: {plural(len(again), 'segment')} listed again for its query "
+                f"(first: line {lines[again[0]]}, as line {lines[first[0]]}); evaluated as listed, "
+                f"each a result, as the MediaEval reference does"
+            ),
+            file=sys.stderr,
+        )
 
 
 def _subtopics_note(qrels: str, qrels_format: str, time_format: str, problems: list[InputError]) -> None:
@@ -140,11 +192,16 @@ def _subtopics_note(qrels: str, qrels_format: str, time_format: str, problems: l
     except InputError:  # read once already: its problems are listed
         return
     if n:
-        print(render_note(f"segeval: note: {qrels}: {plural(n, 'duplicate judgement')} "
-                          f"{'repeats' if n == 1 else 'repeat'} a query and document with another second field: "
-                          f"subtopic (diversity) qrels, 'qid subtopic docno rel'? Only the diversity measures read "
-                          f"them (every other measure refuses the duplicates, as above); check --subtopics checks "
-                          f"them as those do"), file=sys.stderr)
+        print(
+            render_note(
+                f"segeval: note: {qrels}: {plural(n, 'duplicate judgement')} "
+                f"{'repeats' if n == 1 else 'repeat'} a query and document with another second field: "
+                f"subtopic (diversity) qrels, 'qid subtopic docno rel'? Only the diversity measures read "
+                f"them (every other measure refuses the duplicates, as above); check --subtopics checks "
+                f"them as those do"
+            ),
+            file=sys.stderr,
+        )
 
 
 def _seconds_note(qrels: Any, run: Any, run_path: str) -> None:
@@ -156,8 +213,13 @@ def _seconds_note(qrels: Any, run: Any, run_path: str) -> None:
     print_notes(*for_run(run_path, seconds_note(data.queries, seconds_evidence(data))), head="segeval: ")
 
 
-def _collection_rules(videos: str | None, blacklist: str | None, queries: str | None, max_rank: int | None,
-                      on_error: Callable[[InputError], None] | None) -> Rules | None:
+def _collection_rules(
+    videos: str | None,
+    blacklist: str | None,
+    queries: str | None,
+    max_rank: int | None,
+    on_error: Callable[[InputError], None] | None,
+) -> Rules | None:
     """The rules of --videos, --blacklist, --queries and --max-rank (``None`` when a file cannot be read,
     the problem reported to ``on_error``, or raised without it)."""
     from segeval.analyses.submission import Rules
@@ -165,9 +227,12 @@ def _collection_rules(videos: str | None, blacklist: str | None, queries: str | 
     from segeval.readers.collection import read_blacklist, read_queries, read_videos
 
     try:
-        return Rules(read_videos(videos) if videos is not None else None,
-                     read_blacklist(blacklist) if blacklist is not None else None,
-                     read_queries(queries) if queries is not None else None, max_rank)
+        return Rules(
+            read_videos(videos) if videos is not None else None,
+            read_blacklist(blacklist) if blacklist is not None else None,
+            read_queries(queries) if queries is not None else None,
+            max_rank,
+        )
     except InputError as exc:
         if on_error is None:
             raise
@@ -178,20 +243,32 @@ def _collection_rules(videos: str | None, blacklist: str | None, queries: str | 
 @app.command("fix")
 def fix(
     run: Annotated[str, argument("RUN", "A MediaEval linking or search run, or a TREC run (.gz ok).")],
-    output: Annotated[str | None, typer.Option("--output", "-o", metavar="OUT",
-                                               help="The repaired run (default: standard output).")] = None,
-    log: Annotated[str | None, typer.Option("--log", metavar="LOG",
-                                            help="One line per change (default: standard error).")] = None,
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", metavar="OUT", help="The repaired run (default: standard output).")
+    ] = None,
+    log: Annotated[
+        str | None, typer.Option("--log", metavar="LOG", help="One line per change (default: standard error).")
+    ] = None,
     videos: Videos = None,
     blacklist: Blacklist = None,
     queries: Queries = None,
     max_rank: MaxRank = None,
-    zero_length: Annotated[float, typer.Option(
-        "--zero-length", metavar="SECONDS", help=hint("Length given to a result with start = end (whole "
-                                                                 "seconds for M.S times)", _FIX, "zero_length"))] = 1.0,
-    overlap: Annotated[str, typer.Option(
-        "--overlap", metavar="trim|drop", help="A result overlapping an earlier one of its query: trim keeps its "
-                                               "longest free part, drop removes it.")] = "trim",
+    zero_length: Annotated[
+        float,
+        typer.Option(
+            "--zero-length",
+            metavar="SECONDS",
+            help=hint("Length given to a result with start = end (whole seconds for M.S times)", _FIX, "zero_length"),
+        ),
+    ] = 1.0,
+    overlap: Annotated[
+        str,
+        typer.Option(
+            "--overlap",
+            metavar="trim|drop",
+            help="A result overlapping an earlier one of its query: trim keeps its longest free part, drop removes it.",
+        ),
+    ] = "trim",
     run_format: RunFormat = "auto",
     time_format: TimeFormat = TIME_FORMAT,
 ) -> None:
@@ -220,8 +297,10 @@ def fix(
     _write_text(output, fixed.text, sys.stdout, sources)
     _write_text(log, log_text, sys.stderr, sources)
     for query in fixed.missing:
-        print(render_note(f"segeval: note: query '{query}' has no result in the repaired run; no repair can "
-                          f"supply one"), file=sys.stderr)
+        print(
+            render_note(f"segeval: note: query '{query}' has no result in the repaired run; no repair can supply one"),
+            file=sys.stderr,
+        )
 
 
 def _write_text(path: str | None, text: str, stream: Any, sources: list[str]) -> None:

@@ -85,8 +85,15 @@ def query_values(anchors: Sequence[Anchor], results: Sequence[AnchorResult]) -> 
     }
 
 
-def score_anchoring(anchors: Sequence[Anchor], results: Sequence[AnchorResult], *, runid: str,
-                    order: str = "file", no_relevant: str = "skip", run_path: str = "run") -> AnchoringEvaluation:
+def score_anchoring(
+    anchors: Sequence[Anchor],
+    results: Sequence[AnchorResult],
+    *,
+    runid: str,
+    order: str = "file",
+    no_relevant: str = "skip",
+    run_path: str = "run",
+) -> AnchoringEvaluation:
     """Evaluate ``results`` against ``anchors`` (the measures: docs/anchoring.md).
 
     ``order``: ``file`` ranks each query's results in file order, as the toolkit (it ignores the rank
@@ -103,20 +110,29 @@ def score_anchoring(anchors: Sequence[Anchor], results: Sequence[AnchorResult], 
     ranked, apart = _by_query(results)
     notes = []
     if apart:
-        notes.append(f"note: the lines of {len({r.query for r in apart})} queries are not together in {run_path} "
-                     f"(first: {apart[0].query}, line {apart[0].line}): each query's lines are ranked as one list "
-                     f"(the toolkit's script would evaluate each block apart)")
+        notes.append(
+            f"note: the lines of {len({r.query for r in apart})} queries are not together in {run_path} "
+            f"(first: {apart[0].query}, line {apart[0].line}): each query's lines are ranked as one list "
+            f"(the toolkit's script would evaluate each block apart)"
+        )
     relevant_set = set(with_relevant)
     skipped = [q for q in ranked if q not in relevant_set]
     if skipped and no_relevant == "error":
         line = ranked[skipped[0]][0].line
-        raise InputError(run_path, f"query '{skipped[0]}' has no relevant anchor in the qrels; expected only "
-                                   f"queries with a relevant anchor (or --no-relevant skip)", line=line,
-                         text=source_line(run_path, line), kind="query without relevant anchor")
+        raise InputError(
+            run_path,
+            f"query '{skipped[0]}' has no relevant anchor in the qrels; expected only "
+            f"queries with a relevant anchor (or --no-relevant skip)",
+            line=line,
+            text=source_line(run_path, line),
+            kind="query without relevant anchor",
+        )
     if skipped:
-        notes.append(f"note: {plural(len(skipped), 'query', 'queries')} of the run "
-                     f"{verb(len(skipped), 'has', 'have')} no relevant anchor in the qrels and are not "
-                     f"evaluated (first: {skipped[0]})")
+        notes.append(
+            f"note: {plural(len(skipped), 'query', 'queries')} of the run "
+            f"{verb(len(skipped), 'has', 'have')} no relevant anchor in the qrels and are not "
+            f"evaluated (first: {skipped[0]})"
+        )
     per_query: dict[str, dict[str, float]] = {}
     for q, rs in ranked.items():
         if q in relevant_set:
@@ -124,10 +140,13 @@ def score_anchoring(anchors: Sequence[Anchor], results: Sequence[AnchorResult], 
             per_query[q] = query_values(by_query[q], rs)
     missing = [q for q in with_relevant if q not in per_query]
     if missing:
-        notes.append(f"note: {len(missing)} of {len(with_relevant)} queries with a relevant anchor have no result "
-                     f"(first: {missing[0]}); they count as 0 in the all rows")
-    return AnchoringEvaluation(runid, len(with_relevant), per_query, _means(per_query, len(with_relevant)),
-                               tuple(notes))
+        notes.append(
+            f"note: {len(missing)} of {len(with_relevant)} queries with a relevant anchor have no result "
+            f"(first: {missing[0]}); they count as 0 in the all rows"
+        )
+    return AnchoringEvaluation(
+        runid, len(with_relevant), per_query, _means(per_query, len(with_relevant)), tuple(notes)
+    )
 
 
 def _by_query(results: Sequence[AnchorResult]) -> tuple[dict[str, list[AnchorResult]], list[AnchorResult]]:
@@ -155,14 +174,14 @@ def _means(per_query: dict[str, dict[str, float]], n_queries: int) -> dict[str, 
     return means
 
 
-def evaluate_anchoring(qrels: str | Path, run: str | Path, *, order: str = "file", no_relevant: str = "skip",
-                       time_format: str = "mmss") -> AnchoringEvaluation:
+def evaluate_anchoring(
+    qrels: str | Path, run: str | Path, *, order: str = "file", no_relevant: str = "skip", time_format: str = "mmss"
+) -> AnchoringEvaluation:
     """Read an anchoring qrels file and run, and evaluate (runid: the run file's base name)."""
     anchors = read_anchor_qrels(qrels, time_format)
     results = read_anchor_run(run, time_format)
     runid = STDIN if str(run) == STDIN else utf8_text(os.path.basename(str(run)))
-    return score_anchoring(anchors, results, runid=runid, order=order, no_relevant=no_relevant,
-                           run_path=str(run))
+    return score_anchoring(anchors, results, runid=runid, order=order, no_relevant=no_relevant, run_path=str(run))
 
 
 def _rows(ev: AnchoringEvaluation) -> list[tuple[str, str, str | int | float]]:
@@ -198,8 +217,14 @@ def render_text(ev: AnchoringEvaluation) -> str:
 
 def render_json(ev: AnchoringEvaluation) -> str:
     """Every value at full precision, with the notes."""
-    shown = {"runid": ev.runid, "num_q": ev.num_q, "num_q_ret": ev.num_q_ret, "queries": ev.per_query,
-             "all": ev.means, "notes": [n.removeprefix("note: ") for n in ev.notes]}
+    shown = {
+        "runid": ev.runid,
+        "num_q": ev.num_q,
+        "num_q_ret": ev.num_q_ret,
+        "queries": ev.per_query,
+        "all": ev.means,
+        "notes": [n.removeprefix("note: ") for n in ev.notes],
+    }
     return json_text(shown, indent=2) + "\n"
 
 

@@ -54,28 +54,41 @@ def _lines(path: str | Path) -> Iterator[tuple[int, str, list[str]]]:
         if not tokens:
             continue
         if "\r" in text or "\x00" in text:
-            raise InputError(name, "contains a carriage return or NUL byte inside the line; expected a text line "
-                                   "ending in LF or CRLF", line=number, text=text, kind="line ends")
+            raise InputError(
+                name,
+                "contains a carriage return or NUL byte inside the line; expected a text line ending in LF or CRLF",
+                line=number,
+                text=text,
+                kind="line ends",
+            )
         yield number, text, tokens
 
 
-def _field(path: str, number: int, text: str, i: int, name: str, token: str, kind: str,
-           time_format: str) -> float:
+def _field(path: str, number: int, text: str, i: int, name: str, token: str, kind: str, time_format: str) -> float:
     """Field ``i`` (0-based) read as ``kind`` (time, int or float: the one number grammar), or an InputError."""
     value = (TIME_PARSERS[time_format] if kind == "time" else parse_int if kind == "int" else parse_float)(token)
     if value is None:
         expected = EXPECTED[time_format if kind == "time" else kind]
         hint = time_hint(token, time_format) if kind == "time" else ""
-        raise InputError(path, f"field {i + 1} ({name}) is '{token}'; expected {expected}{hint}",
-                         line=number, text=text, kind=f"bad {name}")
+        raise InputError(
+            path,
+            f"field {i + 1} ({name}) is '{token}'; expected {expected}{hint}",
+            line=number,
+            text=text,
+            kind=f"bad {name}",
+        )
     return value
 
 
 def _count(path: str, number: int, text: str, tokens: list[str], n: int, what: str, example: str) -> None:
     if len(tokens) != n:
-        raise InputError(path, f"has {plural(len(tokens), 'field')}; expected {plural(n, 'field')} for {what}, "
-                               f"such as '{example}'",
-                         line=number, text=text, kind="field count")
+        raise InputError(
+            path,
+            f"has {plural(len(tokens), 'field')}; expected {plural(n, 'field')} for {what}, such as '{example}'",
+            line=number,
+            text=text,
+            kind="field count",
+        )
 
 
 def read_anchor_qrels(path: str | Path, time_format: str = "mmss") -> list[Anchor]:
@@ -90,8 +103,13 @@ def read_anchor_qrels(path: str | Path, time_format: str = "mmss") -> list[Ancho
         end = _field(name, number, text, 2, "end", tokens[2], "time", time_format)
         rel = int(_field(name, number, text, 3, "rel", tokens[3], "int", time_format))
         if end < start:
-            raise InputError(name, f"the anchor ends ({tokens[2]}) before it starts ({tokens[1]}); expected "
-                                   f"start <= end", line=number, text=text, kind="reversed anchor")
+            raise InputError(
+                name,
+                f"the anchor ends ({tokens[2]}) before it starts ({tokens[1]}); expected start <= end",
+                line=number,
+                text=text,
+                kind="reversed anchor",
+            )
         out.append(Anchor(tokens[0], start, end, rel, number))
     return out
 
@@ -103,8 +121,7 @@ def read_anchor_run(path: str | Path, time_format: str = "mmss") -> list[AnchorR
     name = str(path)
     out = []
     for number, text, tokens in _lines(path):
-        _count(name, number, text, tokens, 7, "an anchoring run line (qid Q0 start end rank score run)",
-               RUN_EXAMPLE)
+        _count(name, number, text, tokens, 7, "an anchoring run line (qid Q0 start end rank score run)", RUN_EXAMPLE)
         start = _field(name, number, text, 2, "start", tokens[2], "time", time_format)
         end = _field(name, number, text, 3, "end", tokens[3], "time", time_format)
         rank = int(_field(name, number, text, 4, "rank", tokens[4], "int", time_format))

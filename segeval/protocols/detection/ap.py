@@ -17,8 +17,9 @@ from segeval.core.arrays import BoolArray, FloatArray, IntArray
 _FEW = 8  # numpy's pairwise sum adds fewer than 8 values one by one, left to right
 
 
-def voc_ap(tp: FloatArray | BoolArray, valid: BoolArray, npos: FloatArray | IntArray,
-           scale: float | None = None) -> FloatArray:
+def voc_ap(
+    tp: FloatArray | BoolArray, valid: BoolArray, npos: FloatArray | IntArray, scale: float | None = None
+) -> FloatArray:
     """Interpolated AP of each ranking: ``tp[..., i]`` 1 for a hit at rank i, ``valid[..., i]`` for a real
     prediction there (padding after the last adds no recall step), ``npos[...]`` the instances.  A ranking
     without prediction has AP 0; ``npos`` 0 gives the official's 0/0 recalls.  ``scale``: DETAD's normalized
@@ -32,8 +33,9 @@ def voc_ap(tp: FloatArray | BoolArray, valid: BoolArray, npos: FloatArray | IntA
     mr = np.zeros((len(tp), width + 2))
     with np.errstate(divide="ignore", invalid="ignore"):
         mr[:, 1:-1] = tp_cum / np.broadcast_to(np.asarray(npos, dtype=np.float64), shape).reshape(-1, 1)
-        mp[:, 1:-1] = tp_cum / (tp_cum + fp_cum) if scale is None else \
-            mr[:, 1:-1] * scale / (mr[:, 1:-1] * scale + fp_cum)
+        mp[:, 1:-1] = (
+            tp_cum / (tp_cum + fp_cum) if scale is None else mr[:, 1:-1] * scale / (mr[:, 1:-1] * scale + fp_cum)
+        )
     mr[:, -1] = 1
     mp = np.maximum.accumulate(mp[:, ::-1], axis=-1)[:, ::-1]  # the official's backward max loop
     step = mr[:, 1:] != mr[:, :-1]

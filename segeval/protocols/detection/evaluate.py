@@ -70,9 +70,11 @@ def read_inputs(protocol: str, truth: str, predictions: str, subset: str) -> tup
         t = R.read_kit_truth(truth, subset)
         p = R.read_kit_detections(predictions, t)
         if protocol == "thumos14" and t.ambiguous:
-            p.notes.append(f"{plural(len(t.ambiguous), 'Ambiguous interval')} ignored: the thumos14 protocol runs "
-                           "ActivityNet's code, which has no Ambiguous class (thumos14-kit drops the detections "
-                           "touching them)")
+            p.notes.append(
+                f"{plural(len(t.ambiguous), 'Ambiguous interval')} ignored: the thumos14 protocol runs "
+                "ActivityNet's code, which has no Ambiguous class (thumos14-kit drops the detections "
+                "touching them)"
+            )
     elif protocol == "ego4d-mq":
         t = R.read_activitynet_truth(truth, subset, ego4d=True)
         p = R.read_activitynet_predictions(predictions, t, skip_unknown=True)
@@ -109,14 +111,22 @@ def official_classes(t: R.Truth) -> list[str]:
     return [t.classes[c] for c in dict.fromkeys(labels.tolist())]
 
 
-def matched(t: R.Truth, p: R.Predictions, thresholds: Sequence[float],
-            ranked: list[IntArray]) -> tuple[IntArray, IntArray, BoolArray]:
+def matched(
+    t: R.Truth, p: R.Predictions, thresholds: Sequence[float], ranked: list[IntArray]
+) -> tuple[IntArray, IntArray, BoolArray]:
     """The rows of the class rankings ``ranked`` one after the other, each class's bounds in them and ``tp[t, i]``
     of each (:func:`best_free_match`)."""
     order = np.concatenate([*ranked, np.zeros(0, dtype=np.int64)])
     n_videos = len(p.videos)
-    tp, _, _ = best_free_match(p.label[order] * n_videos + p.video[order], p.start[order], p.end[order],
-                               t.label * n_videos + t.video, t.start, t.end, thresholds)
+    tp, _, _ = best_free_match(
+        p.label[order] * n_videos + p.video[order],
+        p.start[order],
+        p.end[order],
+        t.label * n_videos + t.video,
+        t.start,
+        t.end,
+        thresholds,
+    )
     return order, np.cumsum([0, *map(len, ranked)]), tp
 
 
@@ -150,21 +160,30 @@ def kit_aps(t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> FloatA
         # (stable), then a stable sort by confidence: -confidence, video name, file order
         ranked = dets[np.lexsort((names[p.video[dets]], -p.score[dets]))] if len(dets) else dets
         for k, theta in enumerate(thresholds):
-            hit = kit_match(p.video[ranked], p.start[ranked], p.end[ranked], t.video[gts], t.start[gts],
-                            t.end[gts], theta)
+            hit = kit_match(
+                p.video[ranked], p.start[ranked], p.end[ranked], t.video[gts], t.start[gts], t.end[gts], theta
+            )
             kept = hit | ~touches[ranked]  # unmatched detections touching Ambiguous are dropped
             ap[k, c] = kit_ap(hit[kept], len(gts))
     return ap
 
 
-def evaluate(protocol: str, truth: R.Truth, predictions: R.Predictions, thresholds: Sequence[float],
-             class_order: Sequence[str] | None = None) -> DetectionResult:
+def evaluate(
+    protocol: str,
+    truth: R.Truth,
+    predictions: R.Predictions,
+    thresholds: Sequence[float],
+    class_order: Sequence[str] | None = None,
+) -> DetectionResult:
     """Per-class AP, mAP per threshold and average mAP; ``class_order`` (default: the official's, see
     :func:`official_classes`, for activitynet; else the ground truth's) is the order in which the mean over
     classes is summed."""
     check_choice("protocol", protocol, PROTOCOLS)
-    ap = kit_aps(truth, predictions, thresholds) if protocol == "thumos14-kit" else \
-        activitynet_ap(protocol, truth, predictions, thresholds)
+    ap = (
+        kit_aps(truth, predictions, thresholds)
+        if protocol == "thumos14-kit"
+        else activitynet_ap(protocol, truth, predictions, thresholds)
+    )
     classes = list(truth.classes)
     if class_order is None and protocol == "activitynet":
         class_order = official_classes(truth)
@@ -181,10 +200,13 @@ def evaluate(protocol: str, truth: R.Truth, predictions: R.Predictions, threshol
     per_class = np.bincount(predictions.label[predictions.label >= 0], minlength=len(truth.classes))
     empty = [c for c in classes if per_class[truth.classes.index(c)] == 0]
     if empty:
-        notes.append(f"{plural(len(empty), 'class', 'classes')} without predictions (e.g. {empty[0]!r}) count with "
-                     "AP 0 in the mean, as the official code counts them")
-    return DetectionResult(protocol, list(thresholds), classes, ap, m, float(m.mean()), len(truth.label),
-                           len(predictions.label), notes)
+        notes.append(
+            f"{plural(len(empty), 'class', 'classes')} without predictions (e.g. {empty[0]!r}) count with "
+            "AP 0 in the mean, as the official code counts them"
+        )
+    return DetectionResult(
+        protocol, list(thresholds), classes, ap, m, float(m.mean()), len(truth.label), len(predictions.label), notes
+    )
 
 
 def _sequential_mean(values: list[float]) -> float:
@@ -194,8 +216,9 @@ def _sequential_mean(values: list[float]) -> float:
     return total / len(values)
 
 
-def per_video(protocol: str, t: R.Truth, p: R.Predictions,
-              thresholds: Sequence[float]) -> list[tuple[str, DetectionResult]]:
+def per_video(
+    protocol: str, t: R.Truth, p: R.Predictions, thresholds: Sequence[float]
+) -> list[tuple[str, DetectionResult]]:
     """:func:`evaluate` on each video with ground truth alone (file order): its instances, and its predictions of
     the classes it has instances of (no AP is defined for another class).  A video without instance is left out."""
     out = []
@@ -204,10 +227,24 @@ def per_video(protocol: str, t: R.Truth, p: R.Predictions,
         kept = list(dict.fromkeys(t.label[mine].tolist()))
         code = np.full(len(t.classes), -1, dtype=np.int64)
         code[kept] = np.arange(len(kept))
-        tv = replace(t, classes=[t.classes[c] for c in kept], video=t.video[mine], start=t.start[mine],
-                     end=t.end[mine], label=code[t.label[mine]], ambiguous=[a for a in t.ambiguous if a[0] == v])
+        tv = replace(
+            t,
+            classes=[t.classes[c] for c in kept],
+            video=t.video[mine],
+            start=t.start[mine],
+            end=t.end[mine],
+            label=code[t.label[mine]],
+            ambiguous=[a for a in t.ambiguous if a[0] == v],
+        )
         take = (p.video == v) & (code[p.label] >= 0) & (p.label >= 0)
-        pv = replace(p, video=p.video[take], start=p.start[take], end=p.end[take], label=code[p.label[take]],
-                     score=p.score[take], notes=[])
+        pv = replace(
+            p,
+            video=p.video[take],
+            start=p.start[take],
+            end=p.end[take],
+            label=code[p.label[take]],
+            score=p.score[take],
+            notes=[],
+        )
         out.append((t.videos[v], evaluate(protocol, tv, pv, thresholds)))
     return out

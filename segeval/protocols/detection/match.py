@@ -37,12 +37,18 @@ def _compact(*keys: IntArray) -> tuple[IntArray, IntArray]:
     sizes = [len(k) for k in keys]
     joined = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
     _, codes = np.unique(joined, return_inverse=True)
-    return codes[: sizes[0]].astype(np.int64), codes[sizes[0]:].astype(np.int64)
+    return codes[: sizes[0]].astype(np.int64), codes[sizes[0] :].astype(np.int64)
 
 
-def best_free_match(p_group: IntArray, p_start: FloatArray, p_end: FloatArray,
-                    g_group: IntArray, g_start: FloatArray, g_end: FloatArray,
-                    thresholds: Sequence[float]) -> tuple[BoolArray, IntArray, BoolArray]:
+def best_free_match(
+    p_group: IntArray,
+    p_start: FloatArray,
+    p_end: FloatArray,
+    g_group: IntArray,
+    g_start: FloatArray,
+    g_end: FloatArray,
+    thresholds: Sequence[float],
+) -> tuple[BoolArray, IntArray, BoolArray]:
     """ActivityNet's matching at each threshold.
 
     Predictions are given in rank order (the order of each class's ranking; rows of different
@@ -102,8 +108,15 @@ def _reorder_ties(order: IntArray, u: IntArray, iou: FloatArray, size: IntArray)
         order[a:b] = ranked[np.isin(ranked, order[a:b])]
 
 
-def kit_match(det_video: IntArray, det_start: FloatArray, det_end: FloatArray, gt_video: IntArray,
-              gt_start: FloatArray, gt_end: FloatArray, theta: float) -> BoolArray:
+def kit_match(
+    det_video: IntArray,
+    det_start: FloatArray,
+    det_end: FloatArray,
+    gt_video: IntArray,
+    gt_start: FloatArray,
+    gt_end: FloatArray,
+    theta: float,
+) -> BoolArray:
     """The THUMOS14 kit's matching of one class (``TH14eventdetpr.m``) on detections given in the kit's
     order (each video's by decreasing confidence, file order on ties): each instance in file order takes,
     among the detections of its video not yet taken, the one of largest overlap (the first on ties) when

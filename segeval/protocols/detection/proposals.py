@@ -46,8 +46,9 @@ class ProposalResult:
     notes: list[str] = field(default_factory=list)
 
 
-def evaluate_proposals(t: R.Truth, p: R.Predictions, max_proposals: int = 100,
-                       thresholds: Sequence[float] = THRESHOLDS) -> ProposalResult:
+def evaluate_proposals(
+    t: R.Truth, p: R.Predictions, max_proposals: int = 100, thresholds: Sequence[float] = THRESHOLDS
+) -> ProposalResult:
     """AR@AN, AUC and AR@k of proposals ``p`` against ``t`` (labels ignored)."""
     th = np.asarray(list(thresholds), dtype=np.float64)
     gt_videos = [int(v) for v in dict.fromkeys(t.video.tolist())]  # ground_truth['video-id'].unique()
@@ -58,8 +59,7 @@ def evaluate_proposals(t: R.Truth, p: R.Predictions, max_proposals: int = 100,
     by_video = np.argsort(p.video, kind="stable")
     bounds = np.searchsorted(p.video[by_video], np.arange(len(p.videos) + 1))
     per_video, kept_total, missing = _kept_ious(t, p, gt_videos, by_video, bounds, ratio)
-    pcn = np.arange(1, 101) / 100.0 * (an * float(n_videos) / kept_total) if kept_total else \
-        np.full(100, np.inf)
+    pcn = np.arange(1, 101) / 100.0 * (an * float(n_videos) / kept_total) if kept_total else np.full(100, np.inf)
     positives = np.array([s.shape[0] for s in per_video], dtype=np.float64)
     recall = _matches(per_video, th, pcn) / positives.sum()
     avg = recall.mean(axis=0)
@@ -68,12 +68,26 @@ def evaluate_proposals(t: R.Truth, p: R.Predictions, max_proposals: int = 100,
     ar_at = {k: float(np.mean(recall[:, k - 1])) for k in AR_AT}
     kept_counts = [min(int((bounds[v + 1] - bounds[v]) * ratio), int(bounds[v + 1] - bounds[v])) for v in gt_videos]
     notes = [*p.notes, *_notes(missing, max_proposals, min(kept_counts, default=0), ratio)]
-    return ProposalResult(list(th.tolist()), max_proposals, recall, avg, per,
-                          100.0 * auc / float(per[-1]) if kept_total else 0.0, ar_at, notes)
+    return ProposalResult(
+        list(th.tolist()),
+        max_proposals,
+        recall,
+        avg,
+        per,
+        100.0 * auc / float(per[-1]) if kept_total else 0.0,
+        ar_at,
+        notes,
+    )
 
 
-def _kept_ious(t: R.Truth, p: R.Predictions, gt_videos: list[int], by_video: npt.NDArray[np.intp],
-               bounds: npt.NDArray[np.intp], ratio: float) -> tuple[list[FloatArray], int, int]:
+def _kept_ious(
+    t: R.Truth,
+    p: R.Predictions,
+    gt_videos: list[int],
+    by_video: npt.NDArray[np.intp],
+    bounds: npt.NDArray[np.intp],
+    ratio: float,
+) -> tuple[list[FloatArray], int, int]:
     """Per ground-truth video, the tIoU of each instance with each kept proposal (instances x kept; one column
     of zeros for a video without proposals); the proposals kept in all; the videos without proposals."""
     gt_by_video = np.argsort(t.video, kind="stable")
@@ -82,8 +96,8 @@ def _kept_ious(t: R.Truth, p: R.Predictions, gt_videos: list[int], by_video: npt
     kept_total = 0
     missing = 0
     for v in gt_videos:
-        gts = gt_by_video[gt_bounds[v]:gt_bounds[v + 1]]
-        rows = by_video[bounds[v]:bounds[v + 1]]
+        gts = gt_by_video[gt_bounds[v] : gt_bounds[v + 1]]
+        rows = by_video[bounds[v] : bounds[v + 1]]
         if len(rows) == 0:
             per_video.append(np.zeros((len(gts), 1), dtype=np.float64))
             missing += 1
@@ -97,8 +111,7 @@ def _kept_ious(t: R.Truth, p: R.Predictions, gt_videos: list[int], by_video: npt
     return per_video, kept_total, missing
 
 
-def _matches(per_video: list[FloatArray], th: FloatArray,
-             pcn: FloatArray) -> FloatArray:
+def _matches(per_video: list[FloatArray], th: FloatArray, pcn: FloatArray) -> FloatArray:
     """Instances recalled, summed over videos, per threshold and curve point: whole counts, so any order gives
     the official's matches.sum(axis=0) exactly."""
     matches = np.zeros((len(th), len(pcn)), dtype=np.float64)
@@ -119,11 +132,15 @@ def _notes(missing: int, max_proposals: int, fewest_kept: int, ratio: float) -> 
     proposal kept."""
     notes = []
     if missing:
-        notes.append(f"{plural(missing, 'video')} with ground truth but no proposal: their instances count as not "
-                     "recalled, as the official code counts them")
+        notes.append(
+            f"{plural(missing, 'video')} with ground truth but no proposal: their instances count as not "
+            "recalled, as the official code counts them"
+        )
     if max_proposals != 100 or fewest_kept < 100:
-        notes.append("AR@k is the mean of recall[t][k-1], the curve's k-th point: k proposals per video only when "
-                     "AN = 100 and every video keeps at least 100")
+        notes.append(
+            "AR@k is the mean of recall[t][k-1], the curve's k-th point: k proposals per video only when "
+            "AN = 100 and every video keeps at least 100"
+        )
     if ratio > 1:
         notes.append(f"the file has fewer proposals than AN x videos (ratio {ratio:g} > 1): every proposal is kept")
     return notes

@@ -74,13 +74,21 @@ class Predictions:
     keys: list[int] = field(default_factory=list)
 
     @classmethod
-    def of_rows(cls, path: str, videos: list[str], rows: list[tuple[int, float, float, int, float]],
-                notes: list[str]) -> Predictions:
+    def of_rows(
+        cls, path: str, videos: list[str], rows: list[tuple[int, float, float, int, float]], notes: list[str]
+    ) -> Predictions:
         """The predictions of ``rows`` read as (video, start, end, label, score)."""
         vid, starts, ends, labs, scores = zip(*rows, strict=True) if rows else ((),) * 5
-        return cls(path, videos, np.array(vid, dtype=np.int64), np.array(starts, dtype=np.float64),
-                   np.array(ends, dtype=np.float64), np.array(labs, dtype=np.int64), np.array(scores, dtype=np.float64),
-                   notes)
+        return cls(
+            path,
+            videos,
+            np.array(vid, dtype=np.int64),
+            np.array(starts, dtype=np.float64),
+            np.array(ends, dtype=np.float64),
+            np.array(labs, dtype=np.int64),
+            np.array(scores, dtype=np.float64),
+            notes,
+        )
 
 
 def _segment(path: str, where: str, value: Any, what: str = "segment") -> tuple[float, float]:
@@ -92,19 +100,36 @@ def _segment(path: str, where: str, value: Any, what: str = "segment") -> tuple[
     return s, e
 
 
-def _window(path: str, where: str, s: float, e: float, line: int | None = None, text: str | None = None,
-            kit: bool = False) -> None:
+def _window(
+    path: str, where: str, s: float, e: float, line: int | None = None, text: str | None = None, kit: bool = False
+) -> None:
     if e < s:
-        why = "the kit swaps its ends (min, max)" if kit else \
-            "the official code computes a negative length and a meaningless tIoU"
-        raise InputError(path, f"{where}: the window [{s!r}, {e!r}] ends before it starts (reversed); {why}: expected "
-                               "start < end", line=line, text=text)
+        why = (
+            "the kit swaps its ends (min, max)"
+            if kit
+            else "the official code computes a negative length and a meaningless tIoU"
+        )
+        raise InputError(
+            path,
+            f"{where}: the window [{s!r}, {e!r}] ends before it starts (reversed); {why}: expected start < end",
+            line=line,
+            text=text,
+        )
     if e == s:
-        why = "the kit gives it overlap 0 with every window (never a hit)" if kit else \
-            ("its tIoU is 0 with any other window and 0/0 = NaN with a zero-length one, which eval_detection.py "
-             "counts as a match at every threshold and eval_proposal.py as no match")
-        raise InputError(path, f"{where}: the window [{s!r}, {e!r}] has zero length; {why}: expected start < end",
-                         line=line, text=text)
+        why = (
+            "the kit gives it overlap 0 with every window (never a hit)"
+            if kit
+            else (
+                "its tIoU is 0 with any other window and 0/0 = NaN with a zero-length one, which eval_detection.py "
+                "counts as a match at every threshold and eval_proposal.py as no match"
+            )
+        )
+        raise InputError(
+            path,
+            f"{where}: the window [{s!r}, {e!r}] has zero length; {why}: expected start < end",
+            line=line,
+            text=text,
+        )
 
 
 def _object(path: str, data: Any, key: str | None, expected: str) -> dict[str, Any]:
@@ -115,20 +140,32 @@ def _object(path: str, data: Any, key: str | None, expected: str) -> dict[str, A
     return value
 
 
-def _finish_truth(path: str, subset: str, rows: list[tuple[str, float, float, str]], videos: list[str],
-                  other_labels: set[str], other_videos: set[str]) -> Truth:
+def _finish_truth(
+    path: str,
+    subset: str,
+    rows: list[tuple[str, float, float, str]],
+    videos: list[str],
+    other_labels: set[str],
+    other_videos: set[str],
+) -> Truth:
     classes: dict[str, int] = {}
     index = {v: i for i, v in enumerate(videos)}
     for _, _, _, label in rows:
         classes.setdefault(label, len(classes))
     if not rows:
         raise InputError(path, f"has no ground-truth instance in subset {subset!r}; expected at least one")
-    return Truth(path, subset, list(classes), videos,
-                 np.array([index[r[0]] for r in rows], dtype=np.int64),
-                 np.array([r[1] for r in rows], dtype=np.float64),
-                 np.array([r[2] for r in rows], dtype=np.float64),
-                 np.array([classes[r[3]] for r in rows], dtype=np.int64),
-                 other_labels - set(classes), other_videos)
+    return Truth(
+        path,
+        subset,
+        list(classes),
+        videos,
+        np.array([index[r[0]] for r in rows], dtype=np.int64),
+        np.array([r[1] for r in rows], dtype=np.float64),
+        np.array([r[2] for r in rows], dtype=np.float64),
+        np.array([classes[r[3]] for r in rows], dtype=np.int64),
+        other_labels - set(classes),
+        other_videos,
+    )
 
 
 def read_activitynet_truth(path: str, subset: str, *, ignore_case: bool = False, ego4d: bool = False) -> Truth:
@@ -137,8 +174,11 @@ def read_activitynet_truth(path: str, subset: str, *, ignore_case: bool = False,
     "label"}]}}``, no ``database`` wrapper), where a video is kept when its subset is a substring of the
     requested one (the port's ``v['subset'] in self.subset``).  ``ignore_case``: subsets compared
     case-insensitively (ActionFormer's THUMOS14 loader)."""
-    expected = ("Ego4D MQ ground truth {video: {subset, annotations: [{start_time, end_time, label}]}}" if ego4d
-                else "ActivityNet ground truth {database: {video: {subset, annotations: [{segment, label}]}}}")
+    expected = (
+        "Ego4D MQ ground truth {video: {subset, annotations: [{start_time, end_time, label}]}}"
+        if ego4d
+        else "ActivityNet ground truth {database: {video: {subset, annotations: [{segment, label}]}}}"
+    )
     data = load_json(path, expected)
     database = _object(path, data, None if ego4d else "database", expected)
     rows: list[tuple[str, float, float, str]] = []
@@ -149,8 +189,11 @@ def read_activitynet_truth(path: str, subset: str, *, ignore_case: bool = False,
     want = subset.lower() if ignore_case else subset
     for video, entry in database.items():
         where = f"database[{shown(video)}]" if not ego4d else f"[{shown(video)}]"
-        if not isinstance(entry, dict) or not isinstance(entry.get("subset"), str) \
-                or not isinstance(entry.get("annotations"), list):
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("subset"), str)
+            or not isinstance(entry.get("annotations"), list)
+        ):
             raise record_error(path, where, "expected an object with 'subset' (text) and 'annotations' (a list)")
         name = entry["subset"]
         subsets.add(name)
@@ -172,8 +215,11 @@ def read_activitynet_truth(path: str, subset: str, *, ignore_case: bool = False,
                 s, e = _segment(path, at, ann.get("segment"))
             rows.append((video, s, e, ann["label"]))
     if not rows:
-        raise InputError(path, f"has no ground-truth instance in subset {subset!r}; expected at least one "
-                               f"(subsets in the file: {', '.join(map(repr, sorted(subsets))) or 'none'})")
+        raise InputError(
+            path,
+            f"has no ground-truth instance in subset {subset!r}; expected at least one "
+            f"(subsets in the file: {', '.join(map(repr, sorted(subsets))) or 'none'})",
+        )
     truth = _finish_truth(path, subset, rows, videos, other_labels, other_videos)
     truth.keys = list(database)
     return truth
@@ -196,31 +242,44 @@ class _VideoTable:
         return i
 
     def notes(self, what: str, proposals: bool = False) -> list[str]:
-        extra = self.names[self.known:]
+        extra = self.names[self.known :]
         if not extra:
             return []
         other = [v for v in extra if v in self.other]
         unknown = [v for v in extra if v not in self.other]
-        fate = ("not evaluated, but they count in the total that sets each video's budget (ratio = AN x videos / "
-                "proposals), as the official code counts them") if proposals else \
-            "false positives, as the official code counts them"
+        fate = (
+            (
+                "not evaluated, but they count in the total that sets each video's budget (ratio = AN x videos / "
+                "proposals), as the official code counts them"
+            )
+            if proposals
+            else "false positives, as the official code counts them"
+        )
         out = []
         if unknown:
-            out.append(f"{plural(len(unknown), 'video')} of the {what} not in the ground truth (e.g. {unknown[0]!r}): "
-                       f"their {what} are {fate}")
+            out.append(
+                f"{plural(len(unknown), 'video')} of the {what} not in the ground truth (e.g. {unknown[0]!r}): "
+                f"their {what} are {fate}"
+            )
         if other:
-            out.append(f"{plural(len(other), 'video')} of the {what} from another subset (e.g. {other[0]!r}): "
-                       f"their {what} are {fate}")
+            out.append(
+                f"{plural(len(other), 'video')} of the {what} from another subset (e.g. {other[0]!r}): "
+                f"their {what} are {fate}"
+            )
         return out
 
 
-def read_activitynet_predictions(path: str, truth: Truth, *, skip_unknown: bool = False,
-                                 labels: bool = True) -> Predictions:
+def read_activitynet_predictions(
+    path: str, truth: Truth, *, skip_unknown: bool = False, labels: bool = True
+) -> Predictions:
     """ActivityNet ``{"results": {video: [{"segment", "label", "score"}]}}`` (``labels=False``: proposals,
     no label).  A label that is not a class of the truth is an error (the official code stops with a
     KeyError), or with ``skip_unknown`` skipped with a note (the Ego4D port)."""
-    expected = ("a submission {results: {video: [{segment, label, score}]}}" if labels
-                else "a proposal submission {results: {video: [{segment, score}]}}")
+    expected = (
+        "a submission {results: {video: [{segment, label, score}]}}"
+        if labels
+        else "a proposal submission {results: {video: [{segment, score}]}}"
+    )
     data = load_json(path, expected)
     results = _object(path, data, "results", expected)
     classes = {c: i for i, c in enumerate(truth.classes)}
@@ -237,8 +296,15 @@ def read_activitynet_predictions(path: str, truth: Truth, *, skip_unknown: bool 
             try:  # the common case without building messages: then the checks that name the problem
                 seg, score = item["segment"], item["score"]
                 st, en = seg
-                good = (type(st) in _NUMBER and type(en) in _NUMBER and type(score) in _NUMBER
-                        and st - st == 0 and en - en == 0 and score - score == 0 and st < en)
+                good = (
+                    type(st) in _NUMBER
+                    and type(en) in _NUMBER
+                    and type(score) in _NUMBER
+                    and st - st == 0
+                    and en - en == 0
+                    and score - score == 0
+                    and st < en
+                )
                 label = item["label"] if labels else None
             except (TypeError, KeyError, ValueError):
                 good = False
@@ -257,8 +323,10 @@ def read_activitynet_predictions(path: str, truth: Truth, *, skip_unknown: bool 
     notes = table.notes("predictions" if labels else "proposals", proposals=not labels)
     if skipped:
         first = next(iter(skipped))
-        notes.append(f"{plural(sum(skipped.values()), 'prediction')} with {plural(len(skipped), 'label')} not in the "
-                     f"ground truth (e.g. {first!r}) skipped, as the Ego4D MQ port does")
+        notes.append(
+            f"{plural(sum(skipped.values()), 'prediction')} with {plural(len(skipped), 'label')} not in the "
+            f"ground truth (e.g. {first!r}) skipped, as the Ego4D MQ port does"
+        )
     p = Predictions.of_rows(path, table.names, rows, notes)
     p.keys = keys
     return p
@@ -283,13 +351,17 @@ def _check_prediction(path: str, where: str, item: Any, labels: bool) -> None:
 def unknown_label(label: str, truth: Truth) -> str:
     """The message for a predicted label that is not a class of the evaluated subset."""
     if label in truth.other_labels:
-        why = (f"the label {label!r} has no ground-truth instance in subset {truth.subset!r} (it occurs only in "
-               "other subsets)")
+        why = (
+            f"the label {label!r} has no ground-truth instance in subset {truth.subset!r} (it occurs only in "
+            "other subsets)"
+        )
     else:
         why = f"the label {label!r} is not a class of the ground truth"
     shown_classes = ", ".join(repr(c) for c in truth.classes[:5]) + (", ..." if len(truth.classes) > 5 else "")
-    return (f"{why}; the official eval_detection.py stops with a KeyError: expected one of the "
-            f"{plural(len(truth.classes), 'class', 'classes')} of subset {truth.subset!r} ({shown_classes})")
+    return (
+        f"{why}; the official eval_detection.py stops with a KeyError: expected one of the "
+        f"{plural(len(truth.classes), 'class', 'classes')} of subset {truth.subset!r} ({shown_classes})"
+    )
 
 
 # ----------------------------------------------------------------------------------------- THUMOS14 kit
@@ -307,8 +379,11 @@ def read_kit_truth(folder: str, subset: str) -> Truth:
     root = Path(folder)
     listing = root / "detclasslist.txt"
     if not root.is_dir():
-        raise InputError(folder, "is not a THUMOS14 annotation folder; expected a folder with detclasslist.txt and "
-                                 f"<Class>_{subset}.txt files")
+        raise InputError(
+            folder,
+            "is not a THUMOS14 annotation folder; expected a folder with detclasslist.txt and "
+            f"<Class>_{subset}.txt files",
+        )
     regular_file(str(listing), f"the kit's class list in the annotation folder {folder}")
     ids: list[int] = []
     names: list[str] = []
@@ -320,13 +395,16 @@ def read_kit_truth(folder: str, subset: str) -> Truth:
             raise InputError(str(listing), "expected 'class-id class-name'", line=number, text=line)
         cid = read_number(parts[0], str(listing), "the class id", whole=True, minimum=0, line=number, shown=line)
         if (why := bad_entry_name(f"{parts[1]}_{subset}.txt")) is not None:
-            raise InputError(str(listing), f"the class name {parts[1]!r} {why}; expected a name of a file in the "
-                                           "annotation folder (the kit would read a file outside it)", line=number,
-                             text=line)
+            raise InputError(
+                str(listing),
+                f"the class name {parts[1]!r} {why}; expected a name of a file in the "
+                "annotation folder (the kit would read a file outside it)",
+                line=number,
+                text=line,
+            )
         if cid in ids or parts[1] in names:
             what = f"the class id {parts[0]!r}" if cid in ids else f"the class name {parts[1]!r}"
-            raise InputError(str(listing), f"{what} is listed twice; expected each class once", line=number,
-                             text=line)
+            raise InputError(str(listing), f"{what} is listed twice; expected each class once", line=number, text=line)
         ids.append(cid)
         names.append(parts[1])
     if not names:
@@ -336,8 +414,11 @@ def read_kit_truth(folder: str, subset: str) -> Truth:
     ambiguous: list[tuple[str, float, float]] = []
     for name in [*names, "Ambiguous"]:
         path = root / f"{name}_{subset}.txt"
-        regular_file(str(path), f"a ground-truth file: the kit needs one for every class of detclasslist.txt and "
-                                f"Ambiguous (subset {subset!r})")
+        regular_file(
+            str(path),
+            f"a ground-truth file: the kit needs one for every class of detclasslist.txt and "
+            f"Ambiguous (subset {subset!r})",
+        )
         for number, line in enumerate(read_text(path).split("\n"), start=1):
             if not line.strip():
                 continue
@@ -355,9 +436,11 @@ def read_kit_truth(folder: str, subset: str) -> Truth:
     truth = _finish_truth(folder, subset, rows, list(videos), set(), set())
     empty = [n for n in names if n not in truth.classes]
     if empty:
-        raise InputError(str(root / f"{empty[0]}_{subset}.txt"),
-                         "has no instance; the kit stops on a class without ground truth (assert(npos>0)): "
-                         "expected at least one 'video t1 t2' line")
+        raise InputError(
+            str(root / f"{empty[0]}_{subset}.txt"),
+            "has no instance; the kit stops on a class without ground truth (assert(npos>0)): "
+            "expected at least one 'video t1 t2' line",
+        )
     order = [names.index(c) for c in truth.classes]
     truth.class_ids = [ids[i] for i in order]
     index = truth.video_index()
@@ -382,8 +465,13 @@ def read_kit_detections(path: str, truth: Truth) -> Predictions:
         _window(path, "the detection", s, e, number, line, kit=True)
         cid = read_number(parts[3], path, "the class id", whole=True, line=number, shown=line)
         if cid not in by_id:
-            raise InputError(path, f"the class id {parts[3]!r} is not in detclasslist.txt (the kit warns and "
-                                   f"scores nothing for it); expected one of {sorted(by_id)}", line=number, text=line)
+            raise InputError(
+                path,
+                f"the class id {parts[3]!r} is not in detclasslist.txt (the kit warns and "
+                f"scores nothing for it); expected one of {sorted(by_id)}",
+                line=number,
+                text=line,
+            )
         score = _number(path, number, line, parts[4], "confidence")
         rows.append((table.get(parts[0].replace(".mp4", "")), s, e, by_id[cid], score))
     if not rows:
@@ -400,6 +488,8 @@ def duplicate_note(p: Predictions) -> list[str]:
     distinct = len(np.unique(rows, axis=0))
     if distinct == len(rows):
         return []
-    return [f"{plural(len(rows) - distinct, 'prediction')} repeat an earlier one exactly (video, label, window, "
-            "score); kept as the official code keeps them: a repeat can only take another instance or be a false "
-            "positive"]
+    return [
+        f"{plural(len(rows) - distinct, 'prediction')} repeat an earlier one exactly (video, label, window, "
+        "score); kept as the official code keeps them: a repeat can only take another instance or be a false "
+        "positive"
+    ]

@@ -16,7 +16,6 @@ COLUMNS = (("figure", ""), ("tiou", ""), ("class", ""), ("value", ""), ("officia
 PROPOSAL_COLUMNS = (("figure", ""), ("an", ""), ("value", ""), ("official", ""))
 
 
-
 def py2_str(x: float) -> str:
     """``str()`` of a double under Python 2 (what ``print '{}'.format(x)`` shows there: 12 significant digits)."""
     return format(x, ".12g")
@@ -53,8 +52,10 @@ VIDEO_COLUMNS = (("figure", ""), ("tiou", ""), ("video", ""), ("value", ""))
 
 def video_rows(video: str, r: DetectionResult) -> list[tuple[str, Any, str, float]]:
     """One video's mAP per threshold and Average-mAP (``detect --per-video``)."""
-    return [*[("mAP", t, video, m) for t, m in zip(r.thresholds, r.mAP.tolist(), strict=True)],
-            (AVERAGE_MAP, None, video, r.average_mAP)]
+    return [
+        *[("mAP", t, video, m) for t, m in zip(r.thresholds, r.mAP.tolist(), strict=True)],
+        (AVERAGE_MAP, None, video, r.average_mAP),
+    ]
 
 
 def proposal_rows(r: ProposalResult) -> list[tuple[str, Any, float, str]]:
@@ -62,7 +63,8 @@ def proposal_rows(r: ProposalResult) -> list[tuple[str, Any, float, str]]:
     (``AR@AN`` per point: tiou holds the average number of proposals per video)."""
     rows = [("AUC", None, r.auc_percent, py2_str(r.auc_percent) + "%")]
     rows += [(f"AR@{k}", None, v, py2_str(v)) for k, v in r.ar_at.items()]
-    rows += [("AR@AN", an, v, py2_str(v)) for an, v in zip(r.proposals_per_video.tolist(), r.avg_recall.tolist(),
-                                                              strict=True)]
+    rows += [
+        ("AR@AN", an, v, py2_str(v))
+        for an, v in zip(r.proposals_per_video.tolist(), r.avg_recall.tolist(), strict=True)
+    ]
     return rows
-

@@ -41,7 +41,26 @@ def protocol(name: str) -> Evaluate:
     return function
 
 
-__all__ = ["BUCKETS", "PROTOCOLS", "SALIENCY_LEVELS", "THRESHOLDS", "Evaluate", "Moments", "MrOptions", "MrResult",
-           "average_precision", "average_precisions", "batch_average_precisions", "batch_first_ious",
-           "batch_highlights", "evaluate_moments", "highlight_ap", "highlight_aps", "iou_matrix", "protocol", "r1_iou",
-           "read_moments", "recall_at"]
+__all__ = [
+    "BUCKETS",
+    "PROTOCOLS",
+    "SALIENCY_LEVELS",
+    "THRESHOLDS",
+    "Evaluate",
+    "Moments",
+    "MrOptions",
+    "MrResult",
+    "average_precision",
+    "average_precisions",
+    "batch_average_precisions",
+    "batch_first_ious",
+    "batch_highlights",
+    "evaluate_moments",
+    "highlight_ap",
+    "highlight_aps",
+    "iou_matrix",
+    "protocol",
+    "r1_iou",
+    "read_moments",
+    "recall_at",
+]

@@ -31,16 +31,23 @@ def read_charades(path: str | Path) -> Rows:
         fields = head.split()
         if not sep or len(fields) != 3:
             raise InputError(name, f"expected {EXPECTED}", line=number, text=line[:200])
-        start, end = (read_number(text, name, what, line=number, shown=line[:200])
-                      for text, what in zip(fields[1:], ("start", "end"), strict=True))
+        start, end = (
+            read_number(text, name, what, line=number, shown=line[:200])
+            for text, what in zip(fields[1:], ("start", "end"), strict=True)
+        )
         key = (fields[0], sentence.strip())
         if key in seen:
-            raise InputError(name, f"video {key[0]} has this sentence on line {seen[key]} too; expected each "
-                                   "video and sentence once (predictions name the line by them)",
-                             line=number, text=line[:200])
+            raise InputError(
+                name,
+                f"video {key[0]} has this sentence on line {seen[key]} too; expected each "
+                "video and sentence once (predictions name the line by them)",
+                line=number,
+                text=line[:200],
+            )
         seen[key] = number
-        rows.append((number, line, {"qid": len(rows), "vid": key[0], "query": key[1],
-                                    "relevant_windows": [[start, end]]}))
+        rows.append(
+            (number, line, {"qid": len(rows), "vid": key[0], "query": key[1], "relevant_windows": [[start, end]]})
+        )
     if not rows:
         raise InputError(name, f"has no data lines; expected {EXPECTED}")
     return rows
@@ -54,7 +61,12 @@ def by_sentence(truth: Rows, predictions: Rows, path: str) -> Rows:
         vid, query = row.get("vid"), row.get("query")
         qid = index.get((vid, query.strip())) if isinstance(vid, str) and isinstance(query, str) else None
         if qid is None:
-            raise InputError(path, "names no line of the Charades-STA ground truth; expected 'vid' and 'query' as a "
-                                   "ground-truth line has them (its video and sentence)", line=number, text=line[:200])
+            raise InputError(
+                path,
+                "names no line of the Charades-STA ground truth; expected 'vid' and 'query' as a "
+                "ground-truth line has them (its video and sentence)",
+                line=number,
+                text=line[:200],
+            )
         out.append((number, line, {**row, "qid": qid}))
     return out

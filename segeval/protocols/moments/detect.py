@@ -41,8 +41,11 @@ def detect(truth: str | Path) -> tuple[str, str]:
 
     name = str(truth)
     if is_stream(truth):
-        raise InputError(name, "is a stream, which can be read only once; expected --protocol naming the protocol "
-                               "(qvhighlights, tvr, didemo, ego4d-nlq, recall)")
+        raise InputError(
+            name,
+            "is a stream, which can be read only once; expected --protocol naming the protocol "
+            "(qvhighlights, tvr, didemo, ego4d-nlq, recall)",
+        )
     head = _head(truth)
     first_line = head.split("\n", 1)[0]
     record: object = None
@@ -62,7 +65,10 @@ def detect(truth: str | Path) -> tuple[str, str]:
         return "didemo", "it is a JSON list of objects with 'times' (DiDeMo)"
     if LINE.match(head):
         return "recall", "its lines are VIDEO START END##SENTENCE (Charades-STA; scored as R@k)"
-    raise InputError(name, "does not look like any moment-retrieval ground truth segeval knows; expected "
-                           "QVHighlights or TVR JSON Lines (relevant_windows; ts), a DiDeMo JSON list (times), "
-                           "Ego4D NLQ JSON (videos), Charades-STA lines (VIDEO START END##SENTENCE), or --protocol "
-                           "naming the protocol")
+    raise InputError(
+        name,
+        "does not look like any moment-retrieval ground truth segeval knows; expected "
+        "QVHighlights or TVR JSON Lines (relevant_windows; ts), a DiDeMo JSON list (times), "
+        "Ego4D NLQ JSON (videos), Charades-STA lines (VIDEO START END##SENTENCE), or --protocol "
+        "naming the protocol",
+    )

@@ -27,27 +27,34 @@ Moment = tuple[int, int]
 LAST_UNIT = 5
 TRUTH = "the DiDeMo ground truth: a JSON list of objects with 'times' (annotators' [start, end] 5-second units)"
 LIST_FORM = "a JSON list with one ranking (a list of [start, end] moments) per ground-truth item"
-KEYED_FORM = "JSON Lines of {\"annotation_id\": ..., \"ranking\": [[start, end], ...]}"
+KEYED_FORM = 'JSON Lines of {"annotation_id": ..., "ranking": [[start, end], ...]}'
 
 
 def _moment(value: Any) -> Moment | None:
     """[s, e] as a pair of integers 0 <= s <= e, else None."""
-    if (isinstance(value, list) and len(value) == 2
-            and all(isinstance(x, int) and not isinstance(x, bool) for x in value) and 0 <= value[0] <= value[1]):
+    if (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in value)
+        and 0 <= value[0] <= value[1]
+    ):
         return (value[0], value[1])
     return None
 
 
-def _moments(value: Any, path: str, record: str, key: str, *, distinct: bool, last: int | None = None
-             ) -> list[Moment]:
+def _moments(value: Any, path: str, record: str, key: str, *, distinct: bool, last: int | None = None) -> list[Moment]:
     """The moments of ``value``; with ``last``, every unit at most ``last`` (else an error naming the moment)."""
     moments = _all_moments(value, path, record, key, distinct=distinct)
     if last is not None:
         for m in moments:
             if m[1] > last:
-                raise record_error(path, record, f"'{key}' holds the moment {list(m)}; expected 5-second units 0 to "
-                                                 f"{last} (a DiDeMo video has at most {last + 1} units, and the 21 "
-                                                 f"candidate moments are the pairs on them)")
+                raise record_error(
+                    path,
+                    record,
+                    f"'{key}' holds the moment {list(m)}; expected 5-second units 0 to "
+                    f"{last} (a DiDeMo video has at most {last + 1} units, and the 21 "
+                    f"candidate moments are the pairs on them)",
+                )
     return moments
 
 
@@ -65,11 +72,16 @@ def _all_moments(value: Any, path: str, record: str, key: str, *, distinct: bool
     for item in value:
         m = _moment(item)
         if m is None:
-            raise record_error(path, record, f"'{key}' holds {shown(item)}; expected every moment as [start, end] "
-                                             "with integer 5-second units 0 <= start <= end")
+            raise record_error(
+                path,
+                record,
+                f"'{key}' holds {shown(item)}; expected every moment as [start, end] "
+                "with integer 5-second units 0 <= start <= end",
+            )
         if distinct and m in out:
-            raise record_error(path, record, f"'{key}' names the moment {list(m)} twice; expected each candidate "
-                                             "moment once")
+            raise record_error(
+                path, record, f"'{key}' names the moment {list(m)} twice; expected each candidate moment once"
+            )
         out.append(m)
     return out
 
@@ -102,31 +114,47 @@ def read_rankings(path: str | Path, ids: list[str | None]) -> tuple[list[list[Mo
     if read_text(path).lstrip().startswith("["):
         data = load_json(path, LIST_FORM)
         if len(data) > len(ids):
-            raise InputError(name, f"holds {len(data)} rankings for {plural(len(ids), 'ground-truth item')}; expected "
-                                   f"{LIST_FORM}, aligned with the ground truth's order")
+            raise InputError(
+                name,
+                f"holds {len(data)} rankings for {plural(len(ids), 'ground-truth item')}; expected "
+                f"{LIST_FORM}, aligned with the ground truth's order",
+            )
         for n, value in enumerate(data):
             rankings[n] = _moments(value, name, f"ranking {n}", "ranking", distinct=True)
         if len(data) < len(ids):
-            notes.append(f"{name} holds {plural(len(data), 'ranking')} for {len(ids)} ground-truth items: the last "
-                         f"{len(ids) - len(data)} score 0 (the official zip drops them from the average)")
+            notes.append(
+                f"{name} holds {plural(len(data), 'ranking')} for {len(ids)} ground-truth items: the last "
+                f"{len(ids) - len(data)} score 0 (the official zip drops them from the average)"
+            )
         return rankings, notes
     position: dict[str, int] = {}
     for n, key in enumerate(ids):
         if key is not None:
             position.setdefault(key, n)
     if len(position) < len(ids):
-        raise InputError(name, "is keyed by annotation_id, but the ground truth has items without a distinct "
-                               "'annotation_id'; expected the list form aligned with the ground truth")
+        raise InputError(
+            name,
+            "is keyed by annotation_id, but the ground truth has items without a distinct "
+            "'annotation_id'; expected the list form aligned with the ground truth",
+        )
     for number, line, row in load_jsonl(path, KEYED_FORM):
         if not isinstance(row, dict) or "annotation_id" not in row or "ranking" not in row:
             raise InputError(name, f"expected {KEYED_FORM}", line=number, text=line[:200])
         key = str(row["annotation_id"])
         if key not in position:
-            raise InputError(name, f"annotation_id {key} is not in the ground truth; expected a ground-truth "
-                                   "annotation_id", line=number, text=line[:200])
+            raise InputError(
+                name,
+                f"annotation_id {key} is not in the ground truth; expected a ground-truth annotation_id",
+                line=number,
+                text=line[:200],
+            )
         if rankings[position[key]] is not None:
-            raise InputError(name, f"annotation_id {key} appears twice; expected one line per annotation_id",
-                             line=number, text=line[:200])
+            raise InputError(
+                name,
+                f"annotation_id {key} appears twice; expected one line per annotation_id",
+                line=number,
+                text=line[:200],
+            )
         try:
             rankings[position[key]] = _moments(row["ranking"], name, f"line {number}", "ranking", distinct=True)
         except InputError as exc:
@@ -151,33 +179,49 @@ def query_scores(ranking: list[Moment] | None, times: list[Moment]) -> tuple[flo
     return float(np.mean(np.sort(ranks)[:3])), float(np.mean(np.sort(ious)[-3:]))
 
 
-def evaluate(times: list[list[Moment]], rankings: list[list[Moment] | None],
-             per_query: dict[str, dict[str, float | None]] | None = None) -> tuple[dict[str, float], list[str]]:
+def evaluate(
+    times: list[list[Moment]],
+    rankings: list[list[Moment] | None],
+    per_query: dict[str, dict[str, float | None]] | None = None,
+) -> tuple[dict[str, float], list[str]]:
     """The official figures and notes on what differs from the official run; ``per_query`` gets each item's values
     (by its index in the file)."""
     notes: list[str] = []
     scores = [query_scores(r, t) for r, t in zip(rankings, times, strict=True)]
     if per_query is not None:
-        per_query.update({str(n): {"rank@1": float(rank <= 1), "rank@5": float(rank <= 5), "miou": iou}
-                          for n, (rank, iou) in enumerate(scores)})
+        per_query.update(
+            {
+                str(n): {"rank@1": float(rank <= 1), "rank@5": float(rank <= 5), "miou": iou}
+                for n, (rank, iou) in enumerate(scores)
+            }
+        )
     average_ranks = np.array([s[0] for s in scores])
     average_iou = [s[1] for s in scores]
     missing = sum(r is None for r in rankings)
     empty = sum(r is not None and not r for r in rankings)
     partial = sum(1 for r, t in zip(rankings, times, strict=True) if r and any(m not in r for m in t))
     if missing:
-        notes.append(f"{plural(missing, 'ground-truth item')} {verb(missing, 'has', 'have')} no ranking and "
-                     f"{verb(missing, 'scores', 'score')} 0 (the official reads only the "
-                     "aligned list, and its zip silently leaves items past the list's end out of the average)")
+        notes.append(
+            f"{plural(missing, 'ground-truth item')} {verb(missing, 'has', 'have')} no ranking and "
+            f"{verb(missing, 'scores', 'score')} 0 (the official reads only the "
+            "aligned list, and its zip silently leaves items past the list's end out of the average)"
+        )
     if empty:
-        notes.append(f"{plural(empty, 'ranking')} {verb(empty, 'is', 'are')} empty and "
-                     f"{verb(empty, 'scores', 'score')} 0 (the official stops with IndexError)")
+        notes.append(
+            f"{plural(empty, 'ranking')} {verb(empty, 'is', 'are')} empty and "
+            f"{verb(empty, 'scores', 'score')} 0 (the official stops with IndexError)"
+        )
     if partial:
-        notes.append(f"{plural(partial, 'ranking')} {verb(partial, 'leaves', 'leave')} out an annotator's moment, "
-                     "which then never counts for rank@1 or rank@5 (the official stops with ValueError)")
+        notes.append(
+            f"{plural(partial, 'ranking')} {verb(partial, 'leaves', 'leave')} out an annotator's moment, "
+            "which then never counts for rank@1 or rank@5 (the official stops with ValueError)"
+        )
     n = float(len(average_ranks))
-    figures = {"rank@1": float(np.sum(average_ranks <= 1) / n), "rank@5": float(np.sum(average_ranks <= 5) / n),
-               "miou": float(np.mean(average_iou))}
+    figures = {
+        "rank@1": float(np.sum(average_ranks <= 1) / n),
+        "rank@5": float(np.sum(average_ranks <= 5) / n),
+        "miou": float(np.mean(average_iou)),
+    }
     return figures, notes
 
 

@@ -23,9 +23,11 @@ from segeval.protocols.moments.reading import is_number, load_json, record_error
 THRESHOLDS = (0.3, 0.5)
 TOP_K = (1, 5)
 Query = tuple[str, str, int]
-TRUTH = "the Ego4D NLQ ground truth: {\"videos\": [{\"clips\": [{\"annotations\": [{\"language_queries\": ...}]}]}]}"
-SUBMISSION = ("the Ego4D NLQ submission: {\"version\": \"1.0\", \"challenge\": \"ego4d_nlq_challenge\", \"results\": "
-              "[{\"clip_uid\", \"annotation_uid\", \"query_idx\", \"predicted_times\"}]}")
+TRUTH = 'the Ego4D NLQ ground truth: {"videos": [{"clips": [{"annotations": [{"language_queries": ...}]}]}]}'
+SUBMISSION = (
+    'the Ego4D NLQ submission: {"version": "1.0", "challenge": "ego4d_nlq_challenge", "results": '
+    '[{"clip_uid", "annotation_uid", "query_idx", "predicted_times"}]}'
+)
 
 
 def _list(value: Any, path: str, record: str, key: str) -> list[Any]:
@@ -54,15 +56,22 @@ def read_truth(path: str | Path) -> dict[Query, tuple[float, float]]:
                     raise record_error(name, where, f"has no string 'annotation_uid'; expected one ({TRUTH})")
                 key = (clip["clip_uid"], ann["annotation_uid"])
                 if key in seen:
-                    raise record_error(name, where, f"repeats clip_uid {key[0]} with annotation_uid {key[1]}; "
-                                                    "expected each (clip_uid, annotation_uid) once")
+                    raise record_error(
+                        name,
+                        where,
+                        f"repeats clip_uid {key[0]} with annotation_uid {key[1]}; "
+                        "expected each (clip_uid, annotation_uid) once",
+                    )
                 seen.add(key)
                 for q, query in enumerate(queries):
                     s = query.get("clip_start_sec") if isinstance(query, dict) else None
                     e = query.get("clip_end_sec") if isinstance(query, dict) else None
                     if not (is_number(s) and is_number(e)):
-                        raise record_error(name, f"{where}.language_queries[{q}]",
-                                           f"is {shown(query)}; expected numbers clip_start_sec and clip_end_sec")
+                        raise record_error(
+                            name,
+                            f"{where}.language_queries[{q}]",
+                            f"is {shown(query)}; expected numbers clip_start_sec and clip_end_sec",
+                        )
                     truth[(key[0], key[1], q)] = (float(s), float(e))  # type: ignore[arg-type]
     if not truth:
         raise InputError(name, f"has no language queries; expected {TRUTH}")
@@ -76,37 +85,57 @@ def read_predictions(path: str | Path, truth: dict[Query, tuple[float, float]]) 
     if not isinstance(data, dict) or not isinstance(data.get("results"), list):
         raise InputError(name, f"has no list 'results'; expected {SUBMISSION}")
     if data.get("version") != "1.0" or data.get("challenge") != "ego4d_nlq_challenge":
-        raise InputError(name, f"has version {shown(data.get('version'))} and challenge "
-                               f"{shown(data.get('challenge'))}; expected \"1.0\" and \"ego4d_nlq_challenge\" "
-                               "(the official evaluator asserts both)")
+        raise InputError(
+            name,
+            f"has version {shown(data.get('version'))} and challenge "
+            f'{shown(data.get("challenge"))}; expected "1.0" and "ego4d_nlq_challenge" '
+            "(the official evaluator asserts both)",
+        )
     annotations = {(c, a): 0 for c, a, _ in truth}
     for c, a, _ in truth:
         annotations[(c, a)] += 1
     out: dict[Query, FloatArray] = {}
     for n, row in enumerate(data["results"]):
         record = f"results[{n}]"
-        missing = [k for k in ("clip_uid", "annotation_uid", "query_idx", "predicted_times")
-                   if not isinstance(row, dict) or k not in row]
+        missing = [
+            k
+            for k in ("clip_uid", "annotation_uid", "query_idx", "predicted_times")
+            if not isinstance(row, dict) or k not in row
+        ]
         if missing:
-            raise record_error(name, record, f"is {shown(row)}; expected the keys clip_uid, annotation_uid, "
-                                             "query_idx and predicted_times")
+            raise record_error(
+                name,
+                record,
+                f"is {shown(row)}; expected the keys clip_uid, annotation_uid, query_idx and predicted_times",
+            )
         pair = (str(row["clip_uid"]), str(row["annotation_uid"]))
         if pair not in annotations:
-            raise record_error(name, record, f"clip_uid {pair[0]} with annotation_uid {pair[1]} is not in the "
-                                             "ground truth; expected a ground-truth annotation")
+            raise record_error(
+                name,
+                record,
+                f"clip_uid {pair[0]} with annotation_uid {pair[1]} is not in the "
+                "ground truth; expected a ground-truth annotation",
+            )
         idx = row["query_idx"]
         if isinstance(idx, bool) or not isinstance(idx, int) or not 0 <= idx < annotations[pair]:
-            raise record_error(name, record, f"query_idx is {shown(idx)}; expected an integer from 0 to "
-                                             f"{annotations[pair] - 1} (the annotation's language queries)")
+            raise record_error(
+                name,
+                record,
+                f"query_idx is {shown(idx)}; expected an integer from 0 to "
+                f"{annotations[pair] - 1} (the annotation's language queries)",
+            )
         key = (pair[0], pair[1], idx)
         if key in out:
-            raise record_error(name, record, f"query {pair[0]}/{pair[1]}/{idx} appears twice; expected one "
-                                             "result per query")
+            raise record_error(
+                name, record, f"query {pair[0]}/{pair[1]}/{idx} appears twice; expected one result per query"
+            )
         times = row["predicted_times"]
         if not isinstance(times, list) or not all(
-                isinstance(w, list) and len(w) == 2 and all(is_number(x) for x in w) for w in times):
-            raise record_error(name, record, f"predicted_times is {shown(times)}; expected a list of "
-                                             "[start, end] windows of 2 numbers")
+            isinstance(w, list) and len(w) == 2 and all(is_number(x) for x in w) for w in times
+        ):
+            raise record_error(
+                name, record, f"predicted_times is {shown(times)}; expected a list of [start, end] windows of 2 numbers"
+            )
         out[key] = np.array(times, dtype=np.float64).reshape(-1, 2)
     return out
 
@@ -119,8 +148,9 @@ def ious(predictions: FloatArray, window: tuple[float, float]) -> FloatArray:
     return tiou(predictions[:, 0], predictions[:, 1], np.float64(window[0]), np.float64(window[1]), "nan")
 
 
-def _figures(hits: dict[tuple[float, int], list[bool]], first: list[float], thresholds: tuple[float, ...],
-             top_k: tuple[int, ...]) -> dict[str, float | None]:
+def _figures(
+    hits: dict[tuple[float, int], list[bool]], first: list[float], thresholds: tuple[float, ...], top_k: tuple[int, ...]
+) -> dict[str, float | None]:
     out: dict[str, float | None] = {}
     for k in top_k:
         for t in thresholds:
@@ -130,10 +160,13 @@ def _figures(hits: dict[tuple[float, int], list[bool]], first: list[float], thre
     return out
 
 
-def evaluate(truth: dict[Query, tuple[float, float]], predictions: dict[Query, FloatArray],
-             thresholds: tuple[float, ...] = THRESHOLDS, top_k: tuple[int, ...] = TOP_K,
-             per_query: dict[str, dict[str, float | None]] | None = None
-             ) -> tuple[dict[str, float | None], list[str]]:
+def evaluate(
+    truth: dict[Query, tuple[float, float]],
+    predictions: dict[Query, FloatArray],
+    thresholds: tuple[float, ...] = THRESHOLDS,
+    top_k: tuple[int, ...] = TOP_K,
+    per_query: dict[str, dict[str, float | None]] | None = None,
+) -> tuple[dict[str, float | None], list[str]]:
     """The official table's figures (percent) and notes; queries in submission order, then the missing ones;
     ``per_query`` gets each query's values (``clip/annotation/index``)."""
     notes: list[str] = []
@@ -162,24 +195,35 @@ def evaluate(truth: dict[Query, tuple[float, float]], predictions: dict[Query, F
     if missing:
         c, a, i = missing[0]
         text = ", ".join(f"{k} {'NaN' if v is None else f'{v:.2f}'}" for k, v in official.items()) if official else ""
-        notes.append(f"{len(missing)} of {len(truth)} ground-truth queries have no prediction (e.g. {c}/{a}/{i}) "
-                     "and score 0; the official evaluator averages over the submitted queries only"
-                     + (f", which gives {text}" if text else ""))
+        notes.append(
+            f"{len(missing)} of {len(truth)} ground-truth queries have no prediction (e.g. {c}/{a}/{i}) "
+            "and score 0; the official evaluator averages over the submitted queries only"
+            + (f", which gives {text}" if text else "")
+        )
     if empty:
-        notes.append(f"{plural(len(empty), 'query', 'queries')} "
-                     f"{verb(len(empty), 'has', 'have')} empty predicted_times "
-                     f"(e.g. {'/'.join(map(str, empty[0]))}) and "
-                     "score 0 (the official stops with IndexError)")
+        notes.append(
+            f"{plural(len(empty), 'query', 'queries')} "
+            f"{verb(len(empty), 'has', 'have')} empty predicted_times "
+            f"(e.g. {'/'.join(map(str, empty[0]))}) and "
+            "score 0 (the official stops with IndexError)"
+        )
     if nan:
-        notes.append(f"{len(nan)} first predictions are zero-length windows at the same time as a zero-length "
-                     f"ground truth (e.g. {'/'.join(map(str, nan[0]))}): their IoU is 0/0 = NaN in the official, "
-                     "so mIoU is NaN (printed as null)")
+        notes.append(
+            f"{len(nan)} first predictions are zero-length windows at the same time as a zero-length "
+            f"ground truth (e.g. {'/'.join(map(str, nan[0]))}): their IoU is 0/0 = NaN in the official, "
+            "so mIoU is NaN (printed as null)"
+        )
     if per_query is not None:
         for n, q in enumerate([*predictions, *missing]):
-            per_query["/".join(map(str, q))] = {**{f"Rank@{k} mIoU@{t}": 100.0 * hits[(t, k)][n] for k in top_k
-                                                   for t in thresholds}, "mIoU": 100.0 * first[n]}
-    notes += reversed_notes(truth, predictions, "evaluated as given, as the official does: they overlap nothing "
-                            "(a reversed ground truth is never hit)")
+            per_query["/".join(map(str, q))] = {
+                **{f"Rank@{k} mIoU@{t}": 100.0 * hits[(t, k)][n] for k in top_k for t in thresholds},
+                "mIoU": 100.0 * first[n],
+            }
+    notes += reversed_notes(
+        truth,
+        predictions,
+        "evaluated as given, as the official does: they overlap nothing (a reversed ground truth is never hit)",
+    )
     return _figures(hits, first, thresholds, top_k), notes
 
 

@@ -24,6 +24,7 @@ def _reversed(s: float, e: float) -> tuple[float, float]:
 
 # --- recall (Charades-STA, ActivityNet Captions, TACoS) and QVHighlights: QVHighlights-style files ---------------
 
+
 def _qvh_queries(truth: str, predictions: str) -> tuple[Moments, dict[str, tuple[str, str]]]:
     """The files read, and per ground-truth query with a window its (qid, video) line fields."""
     from segeval.protocols.moments.qvhighlights.reading import read_moments
@@ -31,8 +32,11 @@ def _qvh_queries(truth: str, predictions: str) -> tuple[Moments, dict[str, tuple
     m = read_moments(truth, predictions)
     if not m.moments:
         raise InputError(predictions, "has no 'pred_relevant_windows' to write as lines (--write-lines)")
-    return m, {q: (token(q, "qid", truth), token(m.videos.get(q) or "video", f"query {q}: vid", truth))
-               for q in m.truth if len(m.truth[q])}
+    return m, {
+        q: (token(q, "qid", truth), token(m.videos.get(q) or "video", f"query {q}: vid", truth))
+        for q in m.truth
+        if len(m.truth[q])
+    }
 
 
 def _qrels(qid: str, video: str, windows: FloatArray, times: Times, path: str, dropped: list[int]) -> list[str]:
@@ -62,22 +66,43 @@ def recall_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
     for q, (qid, video) in names.items():
         qrels += _qrels(qid, video, m.truth[q], times, truth, dropped)
         ranked = recall.ranked(m.predictions.get(q, empty), options.nms)
-        run += run_lines(qid, video, [(times(s, f"query {qid}", predictions), times(e, f"query {qid}", predictions))
-                                      for s, e in ranked.tolist()], "recall")
+        run += run_lines(
+            qid,
+            video,
+            [
+                (times(s, f"query {qid}", predictions), times(e, f"query {qid}", predictions))
+                for s, e in ranked.tolist()
+            ],
+            "recall",
+        )
     thresholds = options.thresholds or recall.THRESHOLDS
     top_k = options.top_k or recall.TOP_K
     strict = ":strict" if (options.iou_compare or recall.COMPARE) == "gt" else ""
     ks = ",".join(map(str, top_k))
     suffix = "sz" if strict else "z"
-    figures = group([((f"R@{k},IoU@{t}",), f"success_{k}_tiou{t:g}{suffix}") for k in top_k for t in thresholds],
-                    [f"tiou:{t:g}{strict}:empty0" for t in thresholds], f"Success@{ks}", "PREFIX.qrels", "PREFIX.run")
+    figures = group(
+        [((f"R@{k},IoU@{t}",), f"success_{k}_tiou{t:g}{suffix}") for k in top_k for t in thresholds],
+        [f"tiou:{t:g}{strict}:empty0" for t in thresholds],
+        f"Success@{ks}",
+        "PREFIX.qrels",
+        "PREFIX.run",
+    )
     notes = times.notes()
     if dropped[0]:
-        notes.append(f"{plural(dropped[0], 'repeated ground-truth window')} written once (a query's best IoU is "
-                     "the same)")
-    return Lines({"qrels": qrels, "run": run}, figures,
-                 [("mIoU", "the mean IoU of each query's first prediction is not a measure of a ranked list's "
-                           "relevance labels")], notes)
+        notes.append(
+            f"{plural(dropped[0], 'repeated ground-truth window')} written once (a query's best IoU is the same)"
+        )
+    return Lines(
+        {"qrels": qrels, "run": run},
+        figures,
+        [
+            (
+                "mIoU",
+                "the mean IoU of each query's first prediction is not a measure of a ranked list's relevance labels",
+            )
+        ],
+        notes,
+    )
 
 
 def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
@@ -98,27 +123,40 @@ def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Line
     for q, (qid, video) in names.items():
         for bucket, windows in buckets.items():
             if q in windows:
-                files["qrels" if bucket == "full" else f"{bucket}.qrels"] += _qrels(qid, video, windows[q], times,
-                                                                                   truth, [0] if bucket != "full"
-                                                                                   else dropped)
+                files["qrels" if bucket == "full" else f"{bucket}.qrels"] += _qrels(
+                    qid, video, windows[q], times, truth, [0] if bucket != "full" else dropped
+                )
         listed = m.predictions.get(q, empty)
         where = f"query {qid}"
-        files["run"] += run_lines(qid, video, [(times(s, where, predictions), times(e, where, predictions))
-                                               for s, e, _ in listed.tolist()], "qvh")
+        files["run"] += run_lines(
+            qid,
+            video,
+            [(times(s, where, predictions), times(e, where, predictions)) for s, e, _ in listed.tolist()],
+            "qvh",
+        )
         top = listed[:TOP_PREDICTIONS]
         by_score = top[np.argsort(-top[:, 2], kind="stable")]  # the official list.sort(key=-score): stable
-        files["map.run"] += run_lines(qid, video, [(times(s, where, predictions), times(e, where, predictions))
-                                                   for s, e, _ in by_score.tolist()], "qvh")
+        files["map.run"] += run_lines(
+            qid,
+            video,
+            [(times(s, where, predictions), times(e, where, predictions)) for s, e, _ in by_score.tolist()],
+            "qvh",
+        )
     figures, unreproducible = _qvh_figures(files)
     notes = times.notes()
     if dropped[0]:
-        notes.append(f"{plural(dropped[0], 'repeated ground-truth window')} written once (qrels judge a segment "
-                     "once): the MR-mAP of those queries counts the window once, the official twice")
+        notes.append(
+            f"{plural(dropped[0], 'repeated ground-truth window')} written once (qrels judge a segment "
+            "once): the MR-mAP of those queries counts the window once, the official twice"
+        )
     unreproducible += [
-        ("MR-mAP average", "the mean of the 10 MR-mAP values (numpy's mean of the per-threshold means), not one "
-                           "eval measure"),
+        (
+            "MR-mAP average",
+            "the mean of the 10 MR-mAP values (numpy's mean of the per-threshold means), not one eval measure",
+        ),
         ("MR-mIoU", "the mean IoU of each query's first prediction is not a measure of relevance labels"),
-        ("HL-mAP, HL-Hit1", "highlight detection scores clips by saliency, not retrieved segments")]
+        ("HL-mAP, HL-Hit1", "highlight detection scores clips by saliency, not retrieved segments"),
+    ]
     return Lines(files, figures, unreproducible, notes)
 
 
@@ -134,21 +172,41 @@ def _qvh_figures(files: dict[str, list[str]]) -> tuple[list[Figure], list[tuple[
         qrels = "PREFIX.qrels" if bucket == "full" else f"PREFIX.{bucket}.qrels"
         if not files[qrels.removeprefix("PREFIX.")]:
             del files[qrels.removeprefix("PREFIX.")]
-            unreproducible.append((f"{bucket} MR-*", "no ground-truth window falls in the bucket: its figures are "
-                                                     "null and its qrels are not written"))
+            unreproducible.append(
+                (
+                    f"{bucket} MR-*",
+                    "no ground-truth window falls in the bucket: its figures are null and its qrels are not written",
+                )
+            )
             continue
-        figures += group([((bucket, "MR-mAP", str(t)), f"ap_interp_tioubest{t:g}") for t in THRESHOLDS],
-                         [f"tiou-best:{t}" for t in THRESHOLDS], "ap_interp", qrels, "PREFIX.map.run")
+        figures += group(
+            [((bucket, "MR-mAP", str(t)), f"ap_interp_tioubest{t:g}") for t in THRESHOLDS],
+            [f"tiou-best:{t}" for t in THRESHOLDS],
+            "ap_interp",
+            qrels,
+            "PREFIX.map.run",
+        )
         # R1: the first listed window against the truth window of highest union-form IoU (``best``); R5 (segeval's
         # addition): any of the first 5 against any window
-        figures += group([((bucket, "MR-R1", str(t)), f"success_1_tiou{t:g}zb") for t in THRESHOLDS],
-                         [f"tiou:{t:g}:empty0:best" for t in THRESHOLDS], "Success@1", qrels, "PREFIX.run")
-        figures += group([((bucket, "MR-R5", str(t)), f"success_5_tiou{t:g}z") for t in R5_THRESHOLDS],
-                         [f"tiou:{t:g}:empty0" for t in R5_THRESHOLDS], "Success@5", qrels, "PREFIX.run")
+        figures += group(
+            [((bucket, "MR-R1", str(t)), f"success_1_tiou{t:g}zb") for t in THRESHOLDS],
+            [f"tiou:{t:g}:empty0:best" for t in THRESHOLDS],
+            "Success@1",
+            qrels,
+            "PREFIX.run",
+        )
+        figures += group(
+            [((bucket, "MR-R5", str(t)), f"success_5_tiou{t:g}z") for t in R5_THRESHOLDS],
+            [f"tiou:{t:g}:empty0" for t in R5_THRESHOLDS],
+            "Success@5",
+            qrels,
+            "PREFIX.run",
+        )
     return figures, unreproducible
 
 
 # --- Ego4D NLQ -------------------------------------------------------------------------------------------------
+
 
 def ego4d_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
     """Ego4D NLQ: the listed predictions; Rank@k mIoU@t is success@k with a strict IoU (0/0 never a hit)."""
@@ -176,15 +234,25 @@ def ego4d_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
     thresholds = options.thresholds or E.THRESHOLDS
     top_k = options.top_k or E.TOP_K
     ks = ",".join(map(str, top_k))
-    figures = group([((f"Rank@{k} mIoU@{t}",), f"success_{k}_tiou{t:g}sz") for k in top_k for t in thresholds],
-                    [f"tiou:{t:g}:strict:empty0" for t in thresholds], f"Success@{ks}", "PREFIX.qrels", "PREFIX.run")
+    figures = group(
+        [((f"Rank@{k} mIoU@{t}",), f"success_{k}_tiou{t:g}sz") for k in top_k for t in thresholds],
+        [f"tiou:{t:g}:strict:empty0" for t in thresholds],
+        f"Success@{ks}",
+        "PREFIX.qrels",
+        "PREFIX.run",
+    )
     notes = times.notes()
     if reversed_windows:
-        notes.append(f"{plural(reversed_windows, 'window')} with end < start written as the zero-length window at "
-                     "its start (never a hit either way)")
-    return Lines({"qrels": qrels, "run": run}, figures,
-                 [("mIoU", "the mean IoU of each query's first prediction is not a measure of relevance labels")],
-                 notes)
+        notes.append(
+            f"{plural(reversed_windows, 'window')} with end < start written as the zero-length window at "
+            "its start (never a hit either way)"
+        )
+    return Lines(
+        {"qrels": qrels, "run": run},
+        figures,
+        [("mIoU", "the mean IoU of each query's first prediction is not a measure of relevance labels")],
+        notes,
+    )
 
 
 # --- DiDeMo ----------------------------------------------------------------------------------------------------
@@ -216,23 +284,50 @@ def didemo_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
             s, e = seconds(moment)
             qrels.append(f"{qid} Q0 video {s} {e} {moments.count(moment) + shift}")
         run += run_lines(qid, "video", [seconds(m) for m in ranking or []], "didemo")
-    notes = [] if named else ["the ground truth's items have no distinct annotation_id: queries are named by "
-                              "their position, 0 for the first item"]
-    return Lines({"qrels": qrels, "run": run},
-                 group([(("rank@1",), "success_1")], ["exact"], "Success@1", "PREFIX.qrels", "PREFIX.run",
-                       percent=False, level=AGREE),
-                 [("rank@5", "the mean of a query's 3 best annotator ranks is not a measure of one ranked list's "
-                             "relevance labels"),
-                  ("miou", "the mean of the 3 best IoUs of the first moment is not a measure of relevance labels")],
-                 notes)
+    notes = (
+        []
+        if named
+        else [
+            "the ground truth's items have no distinct annotation_id: queries are named by "
+            "their position, 0 for the first item"
+        ]
+    )
+    return Lines(
+        {"qrels": qrels, "run": run},
+        group(
+            [(("rank@1",), "success_1")],
+            ["exact"],
+            "Success@1",
+            "PREFIX.qrels",
+            "PREFIX.run",
+            percent=False,
+            level=AGREE,
+        ),
+        [
+            (
+                "rank@5",
+                "the mean of a query's 3 best annotator ranks is not a measure of one ranked list's relevance labels",
+            ),
+            ("miou", "the mean of the 3 best IoUs of the first moment is not a measure of relevance labels"),
+        ],
+        notes,
+    )
 
 
-BUILDERS = {"recall": recall_lines, "qvhighlights": qvhighlights_lines, "ego4d-nlq": ego4d_lines,
-            "didemo": didemo_lines}
+BUILDERS = {
+    "recall": recall_lines,
+    "qvhighlights": qvhighlights_lines,
+    "ego4d-nlq": ego4d_lines,
+    "didemo": didemo_lines,
+}
 
 
-SUFFIXES = {"recall": ("qrels", "run"), "ego4d-nlq": ("qrels", "run"), "didemo": ("qrels", "run"),
-            "qvhighlights": ("qrels", "short.qrels", "middle.qrels", "long.qrels", "run", "map.run")}
+SUFFIXES = {
+    "recall": ("qrels", "run"),
+    "ego4d-nlq": ("qrels", "run"),
+    "didemo": ("qrels", "run"),
+    "qvhighlights": ("qrels", "short.qrels", "middle.qrels", "long.qrels", "run", "map.run"),
+}
 
 
 def write_lines(protocol: str, truth: str, predictions: str, options: MrOptions, prefix: str) -> list[str]:
@@ -242,5 +337,6 @@ def write_lines(protocol: str, truth: str, predictions: str, options: MrOptions,
         from segeval.protocols.moments.tvr.reading import read
 
         return write_tvr_lines(read(truth, predictions), truth, predictions, prefix, options)
-    return write(prefix, [truth, predictions], SUFFIXES[protocol],
-                 lambda: BUILDERS[protocol](truth, predictions, options))
+    return write(
+        prefix, [truth, predictions], SUFFIXES[protocol], lambda: BUILDERS[protocol](truth, predictions, options)
+    )

@@ -42,12 +42,15 @@ def refuse_options(options: MrOptions, protocol: str, accepted: tuple[str, ...] 
     refused = [k for k, v in vars(options).items() if v is not None and k not in accepted]
     if refused:
         takes = ", ".join("--" + k.replace("_", "-") for k in accepted) if accepted else "no options"
-        raise ParameterError(f"The {protocol} protocol takes {takes}; it does not take "
-                             f"{', '.join('--' + k.replace('_', '-') for k in refused)}.")
+        raise ParameterError(
+            f"The {protocol} protocol takes {takes}; it does not take "
+            f"{', '.join('--' + k.replace('_', '-') for k in refused)}."
+        )
 
 
-def parse_options(thresholds: str | None = None, top_k: str | None = None, iou_compare: str | None = None,
-                  nms: float | None = None) -> MrOptions:
+def parse_options(
+    thresholds: str | None = None, top_k: str | None = None, iou_compare: str | None = None, nms: float | None = None
+) -> MrOptions:
     """MrOptions from the command line's text (``--thresholds 0.3,0.5 --top-k 1,5 --iou-compare ge --nms 0.5``)."""
     from segeval.core.errors import check_choice
     from segeval.core.limits import check_count
@@ -56,4 +59,5 @@ def parse_options(thresholds: str | None = None, top_k: str | None = None, iou_c
         thresholds=None if thresholds is None else tuple(map(float, UNITS.values("--thresholds", thresholds))),
         top_k=None if top_k is None else tuple(check_count("top-k", k) for k in CUTOFFS.values("--top-k", top_k)),
         iou_compare=None if iou_compare is None else check_choice("iou-compare", iou_compare, ("ge", "gt")),
-        nms=None if nms is None else float(UNIT.check("--nms", nms)))  # type: ignore[arg-type]
+        nms=None if nms is None else float(UNIT.check("--nms", nms)),  # type: ignore[arg-type]
+    )

@@ -25,6 +25,7 @@ def load_json(path: str | Path, expected: str) -> Any:
 def load_jsonl(path: str | Path, expected: str) -> list[tuple[int, str, Any]]:
     """JSON Lines: (line number, line, value) for every non-blank line (split on ``\n`` only, duplicate
     keys refused: :mod:`segeval.readers.json_records`).  A stream whose first record is bad stops there."""
+
     def record(number: int, line: str) -> Any:
         return load_line(str(path), number, line, expected)
 
@@ -56,7 +57,10 @@ def record_error(path: str | Path, record: str, problem: str) -> InputError:
 def reversed_notes(truth: Mapping[Any, Any], predictions: Mapping[Any, Any], how: str) -> list[str]:
     """A note counting the windows (rows of start, end, ...; or one window per query) with end < start,
     predicted and in the ground truth, saying ``how`` they are evaluated; none without such a window."""
-    counts = [sum(int((w[:, 1] < w[:, 0]).sum()) for w in map(np.atleast_2d, side.values()) if w.size)
-              for side in (predictions, truth)]
-    return [f"{counts[0]} predicted and {counts[1]} ground-truth windows have end < start; {how}"] if any(counts) \
-        else []
+    counts = [
+        sum(int((w[:, 1] < w[:, 0]).sum()) for w in map(np.atleast_2d, side.values()) if w.size)
+        for side in (predictions, truth)
+    ]
+    return (
+        [f"{counts[0]} predicted and {counts[1]} ground-truth windows have end < start; {how}"] if any(counts) else []
+    )

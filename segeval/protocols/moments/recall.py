@@ -31,7 +31,7 @@ def nms(windows: FloatArray, threshold: float) -> FloatArray:
     suppressed = np.zeros(len(windows), dtype=bool)
     for i in range(len(windows)):
         if not suppressed[i]:
-            suppressed[i + 1:] |= overlaps[i, i + 1:] > threshold
+            suppressed[i + 1 :] |= overlaps[i, i + 1 :] > threshold
     return windows[~suppressed]
 
 
@@ -50,17 +50,24 @@ def best_ious(truth: FloatArray, windows: FloatArray) -> FloatArray:
     return np.asarray(iou_matrix(windows, truth).max(axis=1), dtype=np.float64)
 
 
-def evaluate(truth: dict[str, FloatArray], predictions: dict[str, FloatArray], thresholds: tuple[float, ...] =
-             THRESHOLDS, top_k: tuple[int, ...] = TOP_K, compare: str = COMPARE, nms_threshold: float | None = None,
-             per_query: dict[str, dict[str, float | None]] | None = None) -> tuple[dict[str, float | int], list[str]]:
+def evaluate(
+    truth: dict[str, FloatArray],
+    predictions: dict[str, FloatArray],
+    thresholds: tuple[float, ...] = THRESHOLDS,
+    top_k: tuple[int, ...] = TOP_K,
+    compare: str = COMPARE,
+    nms_threshold: float | None = None,
+    per_query: dict[str, dict[str, float | None]] | None = None,
+) -> tuple[dict[str, float | int], list[str]]:
     """R@k,IoU@t and mIoU in percent over the ground-truth queries that have a window, and notes; ``per_query``
     gets each query's values."""
     notes: list[str] = []
     queries = [q for q in truth if len(truth[q])]
     if len(queries) < len(truth):
         left = next(q for q in truth if not len(truth[q]))
-        notes.append(f"{len(truth) - len(queries)} ground-truth queries have no relevant window (e.g. {left}) "
-                     "and are left out")
+        notes.append(
+            f"{len(truth) - len(queries)} ground-truth queries have no relevant window (e.g. {left}) and are left out"
+        )
     if not queries:
         raise InputError("ground truth", "has no query with a relevant window; expected at least one")
     missing = [q for q in queries if not len(predictions.get(q, ()))]
@@ -80,8 +87,14 @@ def evaluate(truth: dict[str, FloatArray], predictions: dict[str, FloatArray], t
                 hit[i, j, n] = bool((top >= t).any() if compare == "ge" else (top > t).any())
     if per_query is not None:
         for n, q in enumerate(queries):
-            per_query[q] = {**{f"R@{k},IoU@{t}": 100.0 * hit[i, j, n] for i, k in enumerate(top_k)
-                               for j, t in enumerate(thresholds)}, "mIoU": 100.0 * first[n]}
+            per_query[q] = {
+                **{
+                    f"R@{k},IoU@{t}": 100.0 * hit[i, j, n]
+                    for i, k in enumerate(top_k)
+                    for j, t in enumerate(thresholds)
+                },
+                "mIoU": 100.0 * first[n],
+            }
     figures: dict[str, float | int] = {}
     for i, k in enumerate(top_k):
         for j, t in enumerate(thresholds):
@@ -96,16 +109,30 @@ def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult
     refuse_options(options, "recall", ("thresholds", "top_k", "iou_compare", "nms"))
     m = read_moments(truth, predictions)
     if not m.moments:
-        raise InputError(predictions, "has no 'pred_relevant_windows'; expected QVHighlights-style predictions "
-                                      "{\"qid\", \"pred_relevant_windows\": [[start, end, score], ...]}")
+        raise InputError(
+            predictions,
+            "has no 'pred_relevant_windows'; expected QVHighlights-style predictions "
+            '{"qid", "pred_relevant_windows": [[start, end, score], ...]}',
+        )
     if m.unknown:
-        raise InputError(predictions, f"predicts query {m.unknown[0]}, which is not in the ground truth {truth} "
-                                      f"({len(m.unknown)} such queries); expected ground-truth qids only")
+        raise InputError(
+            predictions,
+            f"predicts query {m.unknown[0]}, which is not in the ground truth {truth} "
+            f"({len(m.unknown)} such queries); expected ground-truth qids only",
+        )
     if not any(len(w) for w in m.truth.values()):
-        raise InputError(truth, "has no query with a relevant window; expected at least one [start, end] in "
-                                "'relevant_windows'")
+        raise InputError(
+            truth, "has no query with a relevant window; expected at least one [start, end] in 'relevant_windows'"
+        )
     rows: dict[str, dict[str, float | None]] = {}
-    figures, notes = evaluate(m.truth, m.predictions, options.thresholds or THRESHOLDS, options.top_k or TOP_K,
-                              options.iou_compare or COMPARE, options.nms, rows)
+    figures, notes = evaluate(
+        m.truth,
+        m.predictions,
+        options.thresholds or THRESHOLDS,
+        options.top_k or TOP_K,
+        options.iou_compare or COMPARE,
+        options.nms,
+        rows,
+    )
     brief = {k: v for k, v in figures.items() if k != "queries"}
     return MrResult(figures=figures, brief=brief, notes=notes, per_query=rows)

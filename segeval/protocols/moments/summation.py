@@ -33,7 +33,7 @@ def pairwise_sums(values: FloatArray, counts: IntArray) -> FloatArray:
     if middle.any():
         out[middle] = _blocked(values[middle], counts[middle])
     for r in np.flatnonzero(counts > BLOCK):
-        out[r] = np.add.reduce(values[r, :counts[r]])
+        out[r] = np.add.reduce(values[r, : counts[r]])
     return out
 
 
@@ -45,7 +45,7 @@ def _blocked(values: FloatArray, counts: IntArray) -> FloatArray:
     acc = values[:, :8].copy()
     for start in range(8, min(values.shape[1], BLOCK), 8):
         more = (start < whole)[:, None]
-        acc = np.where(more, acc + values[:, start:start + 8], acc)
+        acc = np.where(more, acc + values[:, start : start + 8], acc)
     total = ((acc[:, 0] + acc[:, 1]) + (acc[:, 2] + acc[:, 3])) + ((acc[:, 4] + acc[:, 5]) + (acc[:, 6] + acc[:, 7]))
     rows = np.arange(len(values))
     for k in range(7):

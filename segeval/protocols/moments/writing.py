@@ -36,11 +36,21 @@ class Figure:
         return " ".join((EVAL, *self.args))
 
 
-def group(keys: Sequence[tuple[tuple[str, ...], str]], adapters: list[str], measures: str, qrels: str, run: str,
-          percent: bool = True, level: int | None = None) -> list[Figure]:
+def group(
+    keys: Sequence[tuple[tuple[str, ...], str]],
+    adapters: list[str],
+    measures: str,
+    qrels: str,
+    run: str,
+    percent: bool = True,
+    level: int | None = None,
+) -> list[Figure]:
     """Figures given by one eval run: ``keys`` pairs a figure's path with its measure name."""
-    args = tuple(x for a in adapters for x in ("-a", a)) + (() if level is None else ("-l", str(level))) + (
-        "-m", measures, qrels, run)
+    args = (
+        tuple(x for a in adapters for x in ("-a", a))
+        + (() if level is None else ("-l", str(level)))
+        + ("-m", measures, qrels, run)
+    )
     return [Figure(key, args, measure, percent) for key, measure in keys]
 
 
@@ -58,8 +68,11 @@ def token(value: object, what: str, path: str) -> str:
     """``value`` as a line field: a single token, else an InputError naming ``path``."""
     text = str(value)
     if not _TOKEN.match(text):
-        raise InputError(path, f"{what} {text!r} has white space or is empty; expected a single token to write "
-                               "it as a line field (--write-lines)")
+        raise InputError(
+            path,
+            f"{what} {text!r} has white space or is empty; expected a single token to write "
+            "it as a line field (--write-lines)",
+        )
     return text
 
 
@@ -71,8 +84,11 @@ class Times:
 
     def __call__(self, value: float, where: str, path: str) -> str:
         if value < 0:
-            raise InputError(path, f"{where} has the negative time {value!r}; the lines' seconds format has no "
-                                   "negative times (--write-lines)")
+            raise InputError(
+                path,
+                f"{where} has the negative time {value!r}; the lines' seconds format has no "
+                "negative times (--write-lines)",
+            )
         text = format_time(value, "seconds")
         if float(text) != value:
             self.rounded += 1
@@ -81,16 +97,20 @@ class Times:
     def notes(self) -> list[str]:
         if not self.rounded:
             return []
-        return [f"{plural(self.rounded, 'time')} rounded to 9 decimals in the lines: an IoU exactly on a threshold "
-                "may then differ from the protocol's"]
+        return [
+            f"{plural(self.rounded, 'time')} rounded to 9 decimals in the lines: an IoU exactly on a threshold "
+            "may then differ from the protocol's"
+        ]
 
 
 def run_lines(qid: str, video: str | list[str], windows: list[tuple[str, str]], tag: str) -> list[str]:
     """One query's run lines in rank order (score = count - rank + 1)."""
     n = len(windows)
     videos = [video] * n if isinstance(video, str) else video
-    return [f"{qid} Q0 {v} {s} {e} {rank} {n - rank + 1} {tag}"
-            for rank, (v, (s, e)) in enumerate(zip(videos, windows, strict=True), start=1)]
+    return [
+        f"{qid} Q0 {v} {s} {e} {rank} {n - rank + 1} {tag}"
+        for rank, (v, (s, e)) in enumerate(zip(videos, windows, strict=True), start=1)
+    ]
 
 
 def write(prefix: str, inputs: list[str], suffixes: tuple[str, ...], build: Callable[[], Lines]) -> list[str]:

@@ -64,12 +64,15 @@ def results(counts: Counts, zero_score: bool) -> dict[str, dict[str, float]]:
     """Per class, ``micro`` (sed_eval's overall) and ``macro`` (its class-wise average, NaN left out)."""
     out = {c: figures(v, zero_score, False) for c, v in counts.per_class.items()}
     with _quiet():
-        macro = {k: float(np.nanmean([out[c][k] for c in counts.labels]))
-                 for k in ("f_measure", "precision", "recall", "error_rate", "deletion_rate", "insertion_rate")}
+        macro = {
+            k: float(np.nanmean([out[c][k] for c in counts.labels]))
+            for k in ("f_measure", "precision", "recall", "error_rate", "deletion_rate", "insertion_rate")
+        }
     return out | {"micro": figures(counts.overall, zero_score, True), "macro": macro}
 
 
 # ----------------------------------------------------------------------------- event-based
+
 
 def max_matching(graph: dict[int, list[int]]) -> dict[int, int]:
     """Hopcroft-Karp maximum matching of ``graph`` (left -> right neighbours) as right -> left, visiting
@@ -107,8 +110,9 @@ def max_matching(graph: dict[int, list[int]]) -> dict[int, int]:
             _augment(v, preds, pred, free, match)
 
 
-def _augment(v: int, preds: dict[int, list[int]], pred: dict[int, object], free: list[int],
-             match: dict[int, int]) -> bool:
+def _augment(
+    v: int, preds: dict[int, list[int]], pred: dict[int, object], free: list[int], match: dict[int, int]
+) -> bool:
     """Follow the layers back from ``v`` to a free left vertex; flip the path's edges if found."""
     if v not in preds:
         return False
@@ -158,17 +162,18 @@ def event_file(counts: Counts, ref: Sequence[Event], est: Sequence[Event], colla
 
 # ----------------------------------------------------------------------------- segment-based
 
+
 def _roll(events: Sequence[Event], labels: list[str], resolution: float, n: int) -> FloatArray:
     """sed_eval's event roll cut or padded to ``n`` segments: segment floor(onset / r) to ceil(offset / r) - 1."""
     roll = np.zeros((n, len(labels)))
     for e in events:
-        roll[math.floor(e.onset * 1 / resolution):math.ceil(e.offset * 1 / resolution),
-             labels.index(e.label)] = 1
+        roll[math.floor(e.onset * 1 / resolution) : math.ceil(e.offset * 1 / resolution), labels.index(e.label)] = 1
     return roll
 
 
-def segment_file(counts: Counts, ref: Sequence[Event], est: Sequence[Event], resolution: float,
-                 duration: float | None) -> None:
+def segment_file(
+    counts: Counts, ref: Sequence[Event], est: Sequence[Event], resolution: float, duration: float | None
+) -> None:
     """Add one clip's segment-based counts: its segments up to ``duration`` or, None, to the last offset."""
     if duration is None:
         duration = max([e.offset for e in (*ref, *est)], default=0.0)
@@ -182,8 +187,9 @@ def segment_file(counts: Counts, ref: Sequence[Event], est: Sequence[Event], res
     o["Nsubs"] += (np.minimum(nref, nsys) - tp).sum()
     o["Nfn"] += np.maximum(0, nref - nsys).sum()
     o["Nfp"] += np.maximum(0, nsys - nref).sum()
-    per_class = zip(a.sum(axis=0), b.sum(axis=0), ((a + b) > 1).sum(axis=0), (b > a).sum(axis=0), (a > b).sum(axis=0),
-                    strict=True)
+    per_class = zip(
+        a.sum(axis=0), b.sum(axis=0), ((a + b) > 1).sum(axis=0), (b > a).sum(axis=0), (a > b).sum(axis=0), strict=True
+    )
     for c, (nref_c, nsys_c, tp_c, fp_c, fn_c) in zip(counts.labels, per_class, strict=True):
         cls = counts.per_class[c]
         for k, v in zip(("Nref", "Nsys", "Ntp", "Nfp", "Nfn"), (nref_c, nsys_c, tp_c, fp_c, fn_c), strict=True):
@@ -193,8 +199,10 @@ def segment_file(counts: Counts, ref: Sequence[Event], est: Sequence[Event], res
 # ----------------------------------------------------------------------------- PSDS (psds_eval)
 
 WORLD = "injected_psds_world_label"
-SETTINGS = {"psds1": {"dtc": 0.7, "gtc": 0.7, "cttc": 0.3, "alpha_ct": 0.0, "alpha_st": 1.0, "max_efpr": 100.0},
-            "psds2": {"dtc": 0.1, "gtc": 0.1, "cttc": 0.3, "alpha_ct": 0.5, "alpha_st": 1.0, "max_efpr": 100.0}}
+SETTINGS = {
+    "psds1": {"dtc": 0.7, "gtc": 0.7, "cttc": 0.3, "alpha_ct": 0.0, "alpha_st": 1.0, "max_efpr": 100.0},
+    "psds2": {"dtc": 0.1, "gtc": 0.1, "cttc": 0.3, "alpha_ct": 0.5, "alpha_st": 1.0, "max_efpr": 100.0},
+}
 
 
 def _kahan(values: Sequence[float]) -> float:
@@ -235,9 +243,13 @@ def refuse_overlaps(table: Events) -> npt.NDArray[np.intp]:
                 break
             if on[j] < off[k] and on[k] < off[j] and (on[j], off[j]) != (on[k], off[k]):
                 first, second = sorted((int(table.line[order[j]]), int(table.line[order[k]])))
-                raise InputError(table.path, f"this {table.labels[label[k]]!r} event intersects the one on line "
-                                 f"{first}; psds_eval refuses intersecting events of one class (expected them "
-                                 "merged)", line=second)
+                raise InputError(
+                    table.path,
+                    f"this {table.labels[label[k]]!r} event intersects the one on line "
+                    f"{first}; psds_eval refuses intersecting events of one class (expected them "
+                    "merged)",
+                    line=second,
+                )
     return order
 
 
@@ -264,19 +276,27 @@ def truth(gt: Events, durations: dict[str, float]) -> Truth:
     """psds_eval's ground truth from the tables: every clip of the durations table and of the ground truth."""
     refuse_overlaps(gt)
     names = sorted({*durations, *gt.clips})
-    rows = [(k, e) for k, c in enumerate(names) for e in sorted(gt.clips.get(c, []), key=lambda e: (e.label, e.onset))
-            if e.offset > e.onset]
+    rows = [
+        (k, e)
+        for k, c in enumerate(names)
+        for e in sorted(gt.clips.get(c, []), key=lambda e: (e.label, e.onset))
+        if e.offset > e.onset
+    ]
     classes = sorted({e.label for _, e in rows})
     index = {c: k for k, c in enumerate(classes)}
     clip = np.array([k for k, _ in rows], dtype=np.intp)
-    return Truth(classes, {c: k for k, c in enumerate(names)},
-                 np.array([durations.get(c, math.nan) for c in names]),
-                 np.searchsorted(clip, np.arange(len(names) + 1)),
-                 np.array([e.onset for _, e in rows]), np.array([e.offset for _, e in rows]),
-                 np.array([index[e.label] for _, e in rows], dtype=np.intp),
-                 {c: sum(e.label == c for _, e in rows) for c in classes},
-                 {c: _kahan([e.offset - e.onset for _, e in rows if e.label == c]) for c in classes},
-                 float(np.sum(np.array([durations[c] for c in names if c in durations]))))
+    return Truth(
+        classes,
+        {c: k for k, c in enumerate(names)},
+        np.array([durations.get(c, math.nan) for c in names]),
+        np.searchsorted(clip, np.arange(len(names) + 1)),
+        np.array([e.onset for _, e in rows]),
+        np.array([e.offset for _, e in rows]),
+        np.array([index[e.label] for _, e in rows], dtype=np.intp),
+        {c: sum(e.label == c for _, e in rows) for c in classes},
+        {c: _kahan([e.offset - e.onset for _, e in rows if e.label == c]) for c in classes},
+        float(np.sum(np.array([durations[c] for c in names if c in durations]))),
+    )
 
 
 def _group_sums(groups: npt.NDArray[np.intp], values: FloatArray, n: int) -> tuple[FloatArray, BoolArray]:
@@ -299,8 +319,9 @@ def _group_sums(groups: npt.NDArray[np.intp], values: FloatArray, n: int) -> tup
     return total, sizes > 0
 
 
-def intersection_counts(t: Truth, dets: Events, order: npt.NDArray[np.intp], dtc: float, gtc: float,
-                        cttc: float) -> FloatArray:
+def intersection_counts(
+    t: Truth, dets: Events, order: npt.NDArray[np.intp], dtc: float, gtc: float, cttc: float
+) -> FloatArray:
     """psds_eval's counts: [i, i] true-positive ground truths of class i; [i, j] detections of class i
     cross-triggering class j; [i, -1] false positives of class i (detections not passing the DTC that lie
     on their clip, in [0, duration]).  Detections of other clips or labels, or of zero length, count nowhere.
@@ -308,8 +329,9 @@ def intersection_counts(t: Truth, dets: Events, order: npt.NDArray[np.intp], dtc
     the only order the sums depend on, since two such events with one onset and two offsets are refused."""
     n = len(t.classes)
     to_clip = np.array([t.clip_index.get(c, -1) for c in dets.names] + [-1], dtype=np.intp)[dets.clip[order]]
-    to_class = np.array([t.classes.index(c) if c in t.classes else -1 for c in dets.labels] + [-1],
-                        dtype=np.intp)[dets.label[order]]
+    to_class = np.array([t.classes.index(c) if c in t.classes else -1 for c in dets.labels] + [-1], dtype=np.intp)[
+        dets.label[order]
+    ]
     on, off = dets.onset[order], dets.offset[order]
     keep = (to_clip >= 0) & (to_class >= 0) & (off > on)
     clip, on, off, cls = to_clip[keep], on[keep], off[keep], to_class[keep]
@@ -362,8 +384,16 @@ def rates(t: Truth, counts: FloatArray, threshold: str) -> OperatingPoint:
     return OperatingPoint(threshold, tpr, fpr, ctr)
 
 
-def add_point(points: list[OperatingPoint], seen: set[bytes], t: Truth, dets: Events, threshold: str,
-              dtc: float, gtc: float, cttc: float) -> bool:
+def add_point(
+    points: list[OperatingPoint],
+    seen: set[bytes],
+    t: Truth,
+    dets: Events,
+    threshold: str,
+    dtc: float,
+    gtc: float,
+    cttc: float,
+) -> bool:
     """Add an operating point unless its table (zero-length events left out) equals an earlier one's."""
     order = refuse_overlaps(dets)
     key = table_key(dets)
@@ -378,10 +408,15 @@ def table_key(dets: Events) -> bytes:
     """A digest of the table's rows as a multiset (zero-length events left out): equal for equal tables,
     whatever their order (psds_eval identifies an operating point by a hash of its sorted table too)."""
     keep = dets.offset > dets.onset
-    names, labels = (np.array([hash(s) for s in strings], dtype=np.int64).view(np.uint64)
-                     for strings in (dets.names, dets.labels))  # Python's str hash: the same within a run
-    columns = (names[dets.clip[keep]], labels[dets.label[keep]], dets.onset[keep].view(np.uint64),
-               dets.offset[keep].view(np.uint64))
+    names, labels = (
+        np.array([hash(s) for s in strings], dtype=np.int64).view(np.uint64) for strings in (dets.names, dets.labels)
+    )  # Python's str hash: the same within a run
+    columns = (
+        names[dets.clip[keep]],
+        labels[dets.label[keep]],
+        dets.onset[keep].view(np.uint64),
+        dets.offset[keep].view(np.uint64),
+    )
     row = np.zeros(int(keep.sum()), dtype=np.uint64)
     with np.errstate(over="ignore"):
         for k, column in enumerate(columns):
@@ -427,8 +462,10 @@ def psds(points: Sequence[OperatingPoint], alpha_ct: float, alpha_st: float, max
     etpr = np.where(etpr < 0, 0.0, etpr)
     limit = float(np.max(x)) if max_efpr is None else max_efpr
     if not limit > 0:
-        raise ParameterError(f"max_efpr must be > 0: with max_efpr None the largest eFPR is {limit!r} "
-                             "(psds_eval fails or gives NaN here). Give --max-efpr.")
+        raise ParameterError(
+            f"max_efpr must be > 0: with max_efpr None the largest eFPR is {limit!r} "
+            "(psds_eval fails or gives NaN here). Give --max-efpr."
+        )
     xs, ys = x, etpr
     if limit not in xs:
         xs = np.sort(np.concatenate([x, [limit]]))
@@ -462,6 +499,7 @@ def _quiet() -> Iterator[None]:
 
 # ----------------------------------------------------------------------------- PSDS (sed_scores_eval)
 
+
 @dataclass
 class ScoreCounts:
     """sed_scores_eval's counts of one class at every threshold (its distinct scores, ascending, then inf):
@@ -485,7 +523,7 @@ def _runs(scores: FloatArray, times: FloatArray) -> tuple[FloatArray, FloatArray
     row, start = np.divmod(edge[0::2], frames + 1)
     end = edge[1::2] - row * (frames + 1)
     at = np.arange(row.size)
-    rank = at - np.maximum.accumulate(np.where(np.concatenate(([True], row[1:] != row[:-1]))[:row.size], at, 0))
+    rank = at - np.maximum.accumulate(np.where(np.concatenate(([True], row[1:] != row[:-1]))[: row.size], at, 0))
     width = int(rank.max()) + 1 if rank.size else 0
     onsets, offsets = np.zeros(clips * frames * width), np.zeros(clips * frames * width)
     first = (row // frames) * (frames + 1)  # the clip's first frame boundary
@@ -522,13 +560,20 @@ def _pairs(gt: list[tuple[FloatArray, FloatArray, BoolArray]]) -> tuple[IntArray
     at = np.cumsum([0, *[r.size for r in rows]])
     for (o_on, o_off, _), r, start in zip(gt, rows, at.tolist(), strict=False):
         w = min(width, o_on.shape[1])
-        on[start:start + r.size, :w], off[start:start + r.size, :w] = o_on[r, :w], o_off[r, :w]
+        on[start : start + r.size, :w], off[start : start + r.size, :w] = o_on[r, :w], o_off[r, :w]
     return np.concatenate(rows), np.repeat(np.arange(len(gt)), np.diff(at)), on, off
 
 
-def _stats(d_on: FloatArray, d_off: FloatArray, gt: list[tuple[FloatArray, FloatArray, BoolArray]], c: int,
-           pairs: tuple[IntArray, IntArray, FloatArray, FloatArray], dtc: float, gtc: float,
-           cttc: float | None) -> list[FloatArray]:
+def _stats(
+    d_on: FloatArray,
+    d_off: FloatArray,
+    gt: list[tuple[FloatArray, FloatArray, BoolArray]],
+    c: int,
+    pairs: tuple[IntArray, IntArray, FloatArray, FloatArray],
+    dtc: float,
+    gtc: float,
+    cttc: float | None,
+) -> list[FloatArray]:
     """sed_scores_eval's intersection statistics (clips x thresholds) of class ``c``'s detections against the
     events of each class (``gt``; ``pairs``: :func:`_pairs`): true positives, false positives, cross-triggers
     per other class, in its arithmetic (sums rounded to 6 decimals, ``>=``)."""
@@ -551,21 +596,28 @@ def _stats(d_on: FloatArray, d_off: FloatArray, gt: list[tuple[FloatArray, Float
     pick = np.flatnonzero(cls != c)
     if pick.size:  # every other class's events of each clip at once, each class's summed in its own order
         rows, other = clip[pick], cls[pick] - (cls[pick] > c)
-        cross = overlap(d_on[rows, ..., None], d_off[rows, ..., None], p_on[pick, None, None, :],
-                        p_off[pick, None, None, :])
+        cross = overlap(
+            d_on[rows, ..., None], d_off[rows, ..., None], p_on[pick, None, None, :], p_off[pick, None, None, :]
+        )
         total = np.round(_sum_last((1 - valid[rows, ..., None]) * cross), 6)
         cts[other, rows] = ((total >= np.round(cttc * length[rows], 6)) * made[rows]).sum(-1)
     return [np.asarray(x, dtype=np.float64) for x in (tps, made.sum(-1) - valid.sum(-1), *cts)]
 
 
-def score_counts(classes: list[str], clips: Sequence[tuple[FloatArray, FloatArray, dict[str, list[Event]]]],
-                 dtc: float, gtc: float, cttc: float | None, batch: int = 128) -> dict[str, ScoreCounts]:
+def score_counts(
+    classes: list[str],
+    clips: Sequence[tuple[FloatArray, FloatArray, dict[str, list[Event]]]],
+    dtc: float,
+    gtc: float,
+    cttc: float | None,
+    batch: int = 128,
+) -> dict[str, ScoreCounts]:
     """Per class, the counts over all clips (each: frame boundaries, scores frames x classes, its events by
     label), clips of one frame count taken ``batch`` at a time."""
     by_frames: dict[int, list[int]] = {}
     for i, (_, scores, _) in enumerate(clips):
         by_frames.setdefault(scores.shape[0], []).append(i)
-    chunks = [ids[k:k + batch] for ids in by_frames.values() for k in range(0, len(ids), batch)]
+    chunks = [ids[k : k + batch] for ids in by_frames.values() for k in range(0, len(ids), batch)]
     points: dict[str, list[FloatArray]] = {name: [] for name in classes}
     deltas: dict[str, list[FloatArray]] = {name: [] for name in classes}
     events = [_padded([c[2].get(k, []) for c in clips]) for k in classes]
@@ -585,13 +637,17 @@ def score_counts(classes: list[str], clips: Sequence[tuple[FloatArray, FloatArra
     for name in classes:
         thresholds, inverse = np.unique(np.concatenate(points[name]), return_inverse=True)
         step = np.concatenate(deltas[name])  # whole counts: their sums are exact in any order
-        summed = np.stack([np.bincount(inverse, weights=column, minlength=thresholds.size) for column in step.T],
-                          axis=1).astype(np.float64)
+        summed = np.stack(
+            [np.bincount(inverse, weights=column, minlength=thresholds.size) for column in step.T], axis=1
+        ).astype(np.float64)
         totals = np.concatenate((np.cumsum(summed[::-1], axis=0)[::-1], np.zeros((1, summed.shape[1]))))
         others = [k for k in classes if k != name]
-        out[name] = ScoreCounts(np.concatenate((thresholds, [np.inf])), totals[:, 0], totals[:, 1],
-                                {k: totals[:, 2 + i] if cttc is not None else np.zeros(len(totals))
-                                 for i, k in enumerate(others)})
+        out[name] = ScoreCounts(
+            np.concatenate((thresholds, [np.inf])),
+            totals[:, 0],
+            totals[:, 1],
+            {k: totals[:, 2 + i] if cttc is not None else np.zeros(len(totals)) for i, k in enumerate(others)},
+        )
     return out
 
 
@@ -614,8 +670,15 @@ class ScorePsds:
     roc: dict[str, tuple[FloatArray, FloatArray]]
 
 
-def score_psds(counts: dict[str, ScoreCounts], n_ref: dict[str, int], t_ref: dict[str, float], seconds: float,
-               alpha_ct: float, alpha_st: float, max_efpr: float) -> ScorePsds:
+def score_psds(
+    counts: dict[str, ScoreCounts],
+    n_ref: dict[str, int],
+    t_ref: dict[str, float],
+    seconds: float,
+    alpha_ct: float,
+    alpha_st: float,
+    max_efpr: float,
+) -> ScorePsds:
     """sed_scores_eval's ``psds`` from the counts (rates per hour)."""
     roc = {}
     for name, s in counts.items():
@@ -640,5 +703,10 @@ def score_psds(counts: dict[str, ScoreCounts], n_ref: dict[str, int], t_ref: dic
         curves.append(np.where(k >= 0, tpr[np.maximum(k, 0)], 0.0) if tpr.size else np.zeros(axis.size))
     etpr = np.maximum(np.mean(curves, axis=0) - alpha_st * np.std(curves, axis=0), 0.0)
     etpr, axis = np.concatenate((etpr, [etpr[-1]])), np.concatenate((axis, [max_efpr]))
-    return ScorePsds(_staircase(etpr, axis, max_efpr) / max_efpr,
-                     {c: _staircase(t, e, max_efpr) / max_efpr for c, (t, e) in roc.items()}, etpr, axis, roc)
+    return ScorePsds(
+        _staircase(etpr, axis, max_efpr) / max_efpr,
+        {c: _staircase(t, e, max_efpr) / max_efpr for c, (t, e) in roc.items()},
+        etpr,
+        axis,
+        roc,
+    )

@@ -57,8 +57,14 @@ class Events:
     def clips(self) -> dict[str, list[Event]]:
         """Per clip, its events in file order."""
         out: dict[str, list[Event]] = {name: [] for name in self.names}
-        for k, on, off, lab, line in zip(self.clip.tolist(), self.onset.tolist(), self.offset.tolist(),
-                                         self.label.tolist(), self.line.tolist(), strict=True):
+        for k, on, off, lab, line in zip(
+            self.clip.tolist(),
+            self.onset.tolist(),
+            self.offset.tolist(),
+            self.label.tolist(),
+            self.line.tolist(),
+            strict=True,
+        ):
             out[self.names[k]].append(Event(on, off, self.labels[lab], line))
         return out
 
@@ -96,12 +102,13 @@ class Shared:
         """The seconds of a time column (:func:`_values`)."""
         if column[1] is not self.times.names:  # read by the line parser
             return _values(column)
-        self.seconds += [parse_seconds(t) for t in self.times.names[len(self.seconds):]]
+        self.seconds += [parse_seconds(t) for t in self.times.names[len(self.seconds) :]]
         return np.array([*self.seconds, None], dtype=np.float64)[column[0]]
 
 
-def _rows(path: str, columns: tuple[str, ...], expected: str, data: bytes | None = None,
-          codes: Sequence[Codes | None] = ()) -> _Table:
+def _rows(
+    path: str, columns: tuple[str, ...], expected: str, data: bytes | None = None, codes: Sequence[Codes | None] = ()
+) -> _Table:
     """The rows of a headed TSV (blank lines skipped), each with as many cells as the header; ``columns``
     empty: all of them.  ``data``: the file's bytes, when read already; ``codes``: the scanner's codes of
     some columns (None: the column's own), when shared with other tables."""
@@ -112,16 +119,19 @@ def _rows(path: str, columns: tuple[str, ...], expected: str, data: bytes | None
     head = first.split("\t")
     missing = [c for c in columns if c not in head]
     if missing:
-        raise InputError(path, f"no column {missing[0]!r} in the header; expected the columns {', '.join(columns)}",
-                         line=1, text=first)
+        raise InputError(
+            path,
+            f"no column {missing[0]!r} in the header; expected the columns {', '.join(columns)}",
+            line=1,
+            text=first,
+        )
     where = [head.index(c) for c in columns] if columns else list(range(len(head)))
     try:
         got = _scanned(data, len(head), where)
         if got is not None:  # the byte scanner, for files of well-formed rows only
             coders = [*codes, *[None] * len(where)]
             coded = [_words_coded(coders[i] or Codes(), got.text[k]) for i, k in enumerate(where)]
-            return _Table(path, np.arange(2, got.lines + 2), coded, head,
-                          lambda: data.decode("utf-8").split("\n"))
+            return _Table(path, np.arange(2, got.lines + 2), coded, head, lambda: data.decode("utf-8").split("\n"))
     except GiveUp:  # two cells with one hash (never seen)
         pass
     text = data.decode("utf-8", "replace")
@@ -130,10 +140,15 @@ def _rows(path: str, columns: tuple[str, ...], expected: str, data: bytes | None
     rows = [lines[n - 1].split("\t") for n in numbers]
     for n, row in zip(numbers, rows, strict=True):
         if len(row) != len(head):
-            raise InputError(path, f"{plural(len(row), 'cell')}, the header has {len(head)}; expected {expected}",
-                             line=n, text=lines[n - 1])
-    return _Table(path, np.array(numbers, dtype=np.intp), [_coded([row[k] for row in rows]) for k in where], head,
-                  lambda: lines)
+            raise InputError(
+                path,
+                f"{plural(len(row), 'cell')}, the header has {len(head)}; expected {expected}",
+                line=n,
+                text=lines[n - 1],
+            )
+    return _Table(
+        path, np.array(numbers, dtype=np.intp), [_coded([row[k] for row in rows]) for k in where], head, lambda: lines
+    )
 
 
 def _coded(cells: Sequence[str]) -> Coded:
@@ -185,8 +200,16 @@ def read_events(path: str, shared: Shared | None = None) -> Events:
     order = sorted(used.tolist(), key=labels.__getitem__)
     sorted_code = np.zeros(len(labels), dtype=np.intp)
     sorted_code[order] = np.arange(len(order))
-    return Events(path, names, clip[keep], ons[keep], offs[keep], [labels[k] for k in order], sorted_code[label[keep]],
-                  table.numbers[keep])
+    return Events(
+        path,
+        names,
+        clip[keep],
+        ons[keep],
+        offs[keep],
+        [labels[k] for k in order],
+        sorted_code[label[keep]],
+        table.numbers[keep],
+    )
 
 
 def _is_empty(column: Coded) -> npt.NDArray[np.bool_]:
@@ -194,27 +217,32 @@ def _is_empty(column: Coded) -> npt.NDArray[np.bool_]:
     return np.asarray(codes == (distinct.index("") if "" in distinct else -1), dtype=np.bool_)
 
 
-def read_scores(path: str, data: bytes | None = None) -> tuple[list[str], npt.NDArray[np.float64],
-                                                                npt.NDArray[np.float64]]:
+def read_scores(
+    path: str, data: bytes | None = None
+) -> tuple[list[str], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """A frame-score table (``onset offset <class>...``, frames back to back): its classes, the frame
     boundaries (frames + 1) and the scores (frames x classes).  ``data``: the file's bytes, when read already."""
-    expected = "a tab-separated row: frame onset and offset in seconds (onset < offset, the previous offset), " \
-               "then a finite score per class"
+    expected = (
+        "a tab-separated row: frame onset and offset in seconds (onset < offset, the previous offset), "
+        "then a finite score per class"
+    )
     table = _rows(path, (), expected, data)
     if table.head[:2] != ["onset", "offset"] or len(table.head) < 3:
         raise InputError(path, f"expected a header 'onset, offset, <class>, ...'; got {', '.join(table.head)}", line=1)
     if not table.numbers.size:
         raise InputError(path, f"no frame; expected {expected}")
     columns = table.columns
-    onsets, offsets, values, bad = _frames(_values(columns[0]), _values(columns[1]),
-                                           np.stack([_values(c, parse_float) for c in columns[2:]], axis=1))
+    onsets, offsets, values, bad = _frames(
+        _values(columns[0]), _values(columns[1]), np.stack([_values(c, parse_float) for c in columns[2:]], axis=1)
+    )
     if bad.any():
         table.refuse(int(np.argmax(bad)), f"expected {expected}")
     return table.head[2:], np.r_[onsets, offsets[-1:]], values
 
 
-def _frames(onsets: FloatArray, offsets: FloatArray,
-            values: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.bool_]]:
+def _frames(
+    onsets: FloatArray, offsets: FloatArray, values: FloatArray
+) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.bool_]]:
     """The frames of score tables and which are bad."""
     bad = ~(onsets < offsets) | np.r_[onsets[1:] != offsets[:-1], False] | np.isnan(values).any(axis=1)
     return onsets, offsets, values, bad
@@ -230,31 +258,46 @@ def read_score_folder(paths: list[str]) -> tuple[list[str], list[Scores]]:
     datas = [read_bytes(p, lines=False) for p in paths]
     heads = [d.partition(b"\n")[0] for d in datas]
     head = heads[0].decode("utf-8", "replace").split("\t") if heads else []
-    if head[:2] == ["onset", "offset"] and len(head) > 2 and all(h == heads[0] for h in heads) \
-            and all(d.endswith(b"\n") for d in datas):
+    if (
+        head[:2] == ["onset", "offset"]
+        and len(head) > 2
+        and all(h == heads[0] for h in heads)
+        and all(d.endswith(b"\n") for d in datas)
+    ):
         ends = np.cumsum([d.count(b"\n") - 1 for d in datas])
         try:
-            got = _scanned(heads[0] + b"\n" + b"".join(d.partition(b"\n")[2] for d in datas), len(head), [0, 1],
-                           tuple(range(2, len(head))))
+            got = _scanned(
+                heads[0] + b"\n" + b"".join(d.partition(b"\n")[2] for d in datas),
+                len(head),
+                [0, 1],
+                tuple(range(2, len(head))),
+            )
             if got is not None and bool((np.diff(np.r_[0, ends]) > 0).all()):
                 times = Codes()  # each distinct time parsed once, across the tables
-                onsets, offsets, values, bad = _frames(_values(_words_coded(times, got.text[0])),
-                                                       _values(_words_coded(times, got.text[1])),
-                                                       np.stack([got.floats[k] for k in range(2, len(head))], axis=1))
+                onsets, offsets, values, bad = _frames(
+                    _values(_words_coded(times, got.text[0])),
+                    _values(_words_coded(times, got.text[1])),
+                    np.stack([got.floats[k] for k in range(2, len(head))], axis=1),
+                )
                 last = ends - 1  # a table's last frame is not followed by the next table's first
                 bad[last] = ~(onsets[last] < offsets[last]) | np.isnan(values[last]).any(axis=1)
                 if not bad.any():
                     bounds = np.insert(onsets, ends, offsets[last])  # each table's frames, then its last offset
                     starts = [0, *ends[:-1].tolist()]
-                    return head[2:], [(bounds[a + k:b + k + 1], values[a:b])
-                                      for k, (a, b) in enumerate(zip(starts, ends.tolist(), strict=True))]
+                    return head[2:], [
+                        (bounds[a + k : b + k + 1], values[a:b])
+                        for k, (a, b) in enumerate(zip(starts, ends.tolist(), strict=True))
+                    ]
         except GiveUp:
             pass
     tables = [read_scores(p, d) for p, d in zip(paths, datas, strict=True)]
     for path, (names, _, _) in zip(paths, tables, strict=True):
         if names != tables[0][0]:
-            raise InputError(path, f"classes {', '.join(names)}; expected those of the first table: "
-                             f"{', '.join(tables[0][0])}", line=1)
+            raise InputError(
+                path,
+                f"classes {', '.join(names)}; expected those of the first table: {', '.join(tables[0][0])}",
+                line=1,
+            )
     return (tables[0][0] if tables else []), [(t, v) for _, t, v in tables]
 
 

@@ -24,8 +24,17 @@ from segeval.protocols.sed.read import (
 from segeval.reports.escaping import json_text
 from segeval.reports.tables import render
 
-FIGURES = ("Nref", "Nsys", "f_measure", "precision", "recall", "error_rate", "substitution_rate",
-           "deletion_rate", "insertion_rate")
+FIGURES = (
+    "Nref",
+    "Nsys",
+    "f_measure",
+    "precision",
+    "recall",
+    "error_rate",
+    "substitution_rate",
+    "deletion_rate",
+    "insertion_rate",
+)
 
 
 @dataclass
@@ -40,13 +49,27 @@ class Report:
 def _dropped(system: Events, kept: set[str], what: str) -> list[str]:
     extra = [c for c, evs in system.clips.items() if c not in kept and evs]
     n = sum(len(system.clips[c]) for c in extra)
-    return [f"note: {system.path}: {plural(n, 'detection')} in {plural(len(extra), 'clip')} not in {what} "
-            f"left out (as the DCASE wrapper does), first {extra[0]!r}"] if extra else []
+    return (
+        [
+            f"note: {system.path}: {plural(n, 'detection')} in {plural(len(extra), 'clip')} not in {what} "
+            f"left out (as the DCASE wrapper does), first {extra[0]!r}"
+        ]
+        if extra
+        else []
+    )
 
 
-def sed_eval(truth_path: str, system_path: str, durations_path: str | None, metric: str, *,
-             collar: Collar | None = None, matching: str = "optimal", resolution: float = 1.0,
-             length: str = "last-offset") -> Report:
+def sed_eval(
+    truth_path: str,
+    system_path: str,
+    durations_path: str | None,
+    metric: str,
+    *,
+    collar: Collar | None = None,
+    matching: str = "optimal",
+    resolution: float = 1.0,
+    length: str = "last-offset",
+) -> Report:
     """sed_eval's event- (``metric`` "event") or segment-based figures over the ground truth's clips (with
     ``length`` "duration": every clip of the durations table, each to its duration)."""
     truth, system = read_events(truth_path), read_events(system_path)
@@ -67,14 +90,30 @@ def sed_eval(truth_path: str, system_path: str, durations_path: str | None, metr
     notes = _dropped(system, set(clips), where)
     if by_duration:
         notes += _dropped(truth, set(clips), "the durations table")
-    doc = {"protocol": "sed_eval", "metric": metric, "clips": len(clips), "labels": labels,
-           "class_wise": {c: figures[c] for c in labels}, "overall": figures["micro"],
-           "class_wise_average": figures["macro"]}
+    doc = {
+        "protocol": "sed_eval",
+        "metric": metric,
+        "clips": len(clips),
+        "labels": labels,
+        "class_wise": {c: figures[c] for c in labels},
+        "overall": figures["micro"],
+        "class_wise_average": figures["macro"],
+    }
     return Report(rows, doc, notes)
 
 
-def psds(truth_path: str, system_path: str, durations_path: str, *, dtc: float, gtc: float, cttc: float,
-         alpha_ct: float, alpha_st: float, max_efpr: float | None) -> Report:
+def psds(
+    truth_path: str,
+    system_path: str,
+    durations_path: str,
+    *,
+    dtc: float,
+    gtc: float,
+    cttc: float,
+    alpha_ct: float,
+    alpha_st: float,
+    max_efpr: float | None,
+) -> Report:
     """psds_eval's PSDS from a folder of operating points (tables in name order)."""
     durations = read_durations(durations_path)
     t = m.truth(read_events(truth_path), durations)
@@ -87,19 +126,31 @@ def psds(truth_path: str, system_path: str, durations_path: str, *, dtc: float, 
             notes.append(f"note: {path}: the same detections as an earlier operating point; skipped (psds_eval)")
     score = m.psds(points, alpha_ct, alpha_st, max_efpr)
     rows = [{"class": "psds", "value": score.value}]
-    doc = {"protocol": "psds_eval", "psds": score.value, "max_efpr": score.max_efpr, "classes": t.classes,
-           "parameters": {"dtc": dtc, "gtc": gtc, "cttc": cttc, "alpha_ct": alpha_ct, "alpha_st": alpha_st},
-           "operating_points": [{"threshold": p.threshold, "tpr": dict(zip(t.classes, p.tpr, strict=True)),
-                                 "fpr": dict(zip(t.classes, p.fpr, strict=True)),
-                                 "ctr": {c: dict(zip(t.classes, row, strict=True))
-                                         for c, row in zip(t.classes, p.ctr, strict=True)}} for p in points],
-           "psd_roc": {"efpr": score.efpr, "etpr": score.etpr,
-                       "per_class_tpr": dict(zip(t.classes, score.per_class, strict=True))}}
+    doc = {
+        "protocol": "psds_eval",
+        "psds": score.value,
+        "max_efpr": score.max_efpr,
+        "classes": t.classes,
+        "parameters": {"dtc": dtc, "gtc": gtc, "cttc": cttc, "alpha_ct": alpha_ct, "alpha_st": alpha_st},
+        "operating_points": [
+            {
+                "threshold": p.threshold,
+                "tpr": dict(zip(t.classes, p.tpr, strict=True)),
+                "fpr": dict(zip(t.classes, p.fpr, strict=True)),
+                "ctr": {c: dict(zip(t.classes, row, strict=True)) for c, row in zip(t.classes, p.ctr, strict=True)},
+            }
+            for p in points
+        ],
+        "psd_roc": {
+            "efpr": score.efpr,
+            "etpr": score.etpr,
+            "per_class_tpr": dict(zip(t.classes, score.per_class, strict=True)),
+        },
+    }
     return Report(rows, doc, notes)
 
 
-def macro_f1(truth_path: str, system_path: str, durations_path: str, *, dtc: float, gtc: float,
-             cttc: float) -> Report:
+def macro_f1(truth_path: str, system_path: str, durations_path: str, *, dtc: float, gtc: float, cttc: float) -> Report:
     """psds_eval's intersection-based macro F1 of one detection table."""
     t = m.truth(read_events(truth_path), read_durations(durations_path))
     dets = read_events(system_path)
@@ -108,13 +159,25 @@ def macro_f1(truth_path: str, system_path: str, durations_path: str, *, dtc: flo
     return Report(rows, {"protocol": "psds_eval", "f_avg": f_avg, "f_per_class": per_class})
 
 
-def sed_scores(truth_path: str, folder: str, durations_path: str, *, dtc: float, gtc: float, cttc: float | None,
-               alpha_ct: float, alpha_st: float, max_efpr: float) -> Report:
+def sed_scores(
+    truth_path: str,
+    folder: str,
+    durations_path: str,
+    *,
+    dtc: float,
+    gtc: float,
+    cttc: float | None,
+    alpha_ct: float,
+    alpha_st: float,
+    max_efpr: float,
+) -> Report:
     """sed_scores_eval's threshold-free PSDS from a folder of frame-score tables, on the clips of the
     ground truth that have events (the DCASE recipe), each clip ``<name without extension>.tsv``."""
     if (alpha_ct == 0.0) != (cttc is None):
-        raise ParameterError("sed_scores_eval takes --cttc only with --alpha-ct > 0 (and needs it then). "
-                             f"Got cttc={cttc!r} and alpha_ct={alpha_ct!r}.")
+        raise ParameterError(
+            "sed_scores_eval takes --cttc only with --alpha-ct > 0 (and needs it then). "
+            f"Got cttc={cttc!r} and alpha_ct={alpha_ct!r}."
+        )
     truth, durations = read_events(truth_path), read_durations(durations_path)
     events = {clip: evs for clip, evs in truth.clips.items() if evs}
     missing = [c for c in events if c not in durations]
@@ -137,19 +200,32 @@ def sed_scores(truth_path: str, folder: str, durations_path: str, *, dtc: float,
             ordered = sorted(same, key=lambda e: (e.onset, e.offset))
             for a, b in pairwise(ordered):
                 if not b.onset > a.offset:
-                    raise InputError(truth_path, f"this {b.label!r} event touches or intersects the one on line "
-                                     f"{a.line}; sed_scores_eval refuses connected events of one class", line=b.line)
+                    raise InputError(
+                        truth_path,
+                        f"this {b.label!r} event touches or intersects the one on line "
+                        f"{a.line}; sed_scores_eval refuses connected events of one class",
+                        line=b.line,
+                    )
         clips.append((times, scores, by_label))
     counts = m.score_counts(classes, clips, dtc, gtc, cttc)
     absent = [c for c in classes if not n_ref[c]]
     if absent:
-        raise InputError(truth_path, f"no event of the class {absent[0]!r} of the score tables; sed_scores_eval "
-                         "refuses a class without ground truth")
+        raise InputError(
+            truth_path,
+            f"no event of the class {absent[0]!r} of the score tables; sed_scores_eval "
+            "refuses a class without ground truth",
+        )
     score = m.score_psds(counts, n_ref, t_ref, sum((durations[c] for c in events), 0.0), alpha_ct, alpha_st, max_efpr)
-    doc = {"protocol": "sed_scores_eval", "psds": score.value, "single_class_psds": score.per_class_value,
-           "clips": len(clips), "classes": classes, "max_efpr": max_efpr,
-           "psd_roc": {"efpr": score.efpr, "etpr": score.etpr},
-           "roc": {c: {"tpr": t, "efpr": e} for c, (t, e) in score.roc.items()}}
+    doc = {
+        "protocol": "sed_scores_eval",
+        "psds": score.value,
+        "single_class_psds": score.per_class_value,
+        "clips": len(clips),
+        "classes": classes,
+        "max_efpr": max_efpr,
+        "psd_roc": {"efpr": score.efpr, "etpr": score.etpr},
+        "roc": {c: {"tpr": t, "efpr": e} for c, (t, e) in score.roc.items()},
+    }
     return Report([{"class": "psds", "value": score.value}], doc)
 
 

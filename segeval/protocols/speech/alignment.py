@@ -49,8 +49,12 @@ def _weight(occurrence: Occurrence, detection: Detection, low: float, high: floa
     return 3 + EPSILON_TIME * time_congruence + EPSILON_SCORE * score_congruence
 
 
-def pair(occurrences: list[Occurrence], detections: list[Detection], tolerance: float,
-         score_range: tuple[float, float] | None) -> list[tuple[int, int]]:
+def pair(
+    occurrences: list[Occurrence],
+    detections: list[Detection],
+    tolerance: float,
+    score_range: tuple[float, float] | None,
+) -> list[tuple[int, int]]:
     """The one-to-one pairs (occurrence index, detection index) of one term in one file and channel."""
     if not occurrences or not detections:
         return []
@@ -64,8 +68,9 @@ def pair(occurrences: list[Occurrence], detections: list[Detection], tolerance: 
     return result
 
 
-def _edges(occurrences: list[Occurrence], detections: list[Detection], tolerance: float, low: float,
-           high: float) -> dict[int, dict[int, float]]:
+def _edges(
+    occurrences: list[Occurrence], detections: list[Detection], tolerance: float, low: float, high: float
+) -> dict[int, dict[int, float]]:
     """The weight of every (occurrence, detection) pair whose detection's mid-point is within ``tolerance`` of
     the occurrence: ``edges[i][j]``."""
     order = sorted(range(len(detections)), key=lambda j: detections[j].mid)
@@ -127,8 +132,16 @@ def _assign(refs: list[int], dets: list[int], edges: dict[int, dict[int, float]]
     return [(refs[r], dets[c]) for r, c in zip(rows, cols, strict=True) if matrix[r, c] > 0]
 
 
-def align(excerpts: list[Excerpt], transcript: Transcript, terms: TermList, system: SystemOutput,
-          kwslist_path: str, *, tolerance: float, word_gap: float) -> dict[str, TermTrials]:
+def align(
+    excerpts: list[Excerpt],
+    transcript: Transcript,
+    terms: TermList,
+    system: SystemOutput,
+    kwslist_path: str,
+    *,
+    tolerance: float,
+    word_gap: float,
+) -> dict[str, TermTrials]:
     """Every term's trials. A term of the kwslist that the kwlist lacks is an :class:`InputError`."""
     for kwid, line in system.lines.items():
         if kwid not in terms.terms:

@@ -29,8 +29,9 @@ class Excerpt:
 
 def file_id(audio_filename: str) -> str:
     """KWSEval's file id of an ``audio_filename``: the base name without its last extension."""
-    match = re.fullmatch(r".*/(.*?[^/]*)\.([^.]+)", audio_filename, re.S) or \
-        re.fullmatch(r"(.*)\.([^.]+)", audio_filename, re.S)
+    match = re.fullmatch(r".*/(.*?[^/]*)\.([^.]+)", audio_filename, re.S) or re.fullmatch(
+        r"(.*)\.([^.]+)", audio_filename, re.S
+    )
     return match.group(1) if match else audio_filename
 
 
@@ -45,18 +46,30 @@ def read_ecf(path: str) -> list[Excerpt]:
         dur = number(path, element, "dur", NONNEGATIVE)
         source_type = attribute(path, element, "source_type")
         if source_type not in SOURCE_TYPES:
-            raise InputError(path, f"source_type=\"{source_type}\": expected one of {', '.join(SOURCE_TYPES)} "
-                                   f"(KWSEval's schema; {SPLIT_CTS} counts half)", line=element.line)
+            raise InputError(
+                path,
+                f'source_type="{source_type}": expected one of {", ".join(SOURCE_TYPES)} '
+                f"(KWSEval's schema; {SPLIT_CTS} counts half)",
+                line=element.line,
+            )
         file, channel = file_id(attribute(path, element, "audio_filename")), attribute(path, element, "channel")
         if not (file + channel).isascii():  # KWSEval reads the ECF undecoded, the RTTM decoded: they never meet
-            raise InputError(path, f"file {file!r} channel {channel!r}: expected ASCII (KWSEval would find no "
-                                   "reference word in a file or channel named otherwise)", line=element.line)
+            raise InputError(
+                path,
+                f"file {file!r} channel {channel!r}: expected ASCII (KWSEval would find no "
+                "reference word in a file or channel named otherwise)",
+                line=element.line,
+            )
         excerpts.append(Excerpt(file, channel, tbeg, float(f"{tbeg + dur:.4f}"), source_type, element.line))
     if not excerpts:
         raise InputError(path, "no <excerpt>: expected at least one evaluated excerpt", line=root.line)
     if not 0 < (total := total_duration(excerpts)) < math.inf:
-        raise InputError(path, f"the excerpts' total duration is {total:g} s; expected a finite duration above 0 "
-                               "(KWSEval divides by the trials it gives)", line=root.line)
+        raise InputError(
+            path,
+            f"the excerpts' total duration is {total:g} s; expected a finite duration above 0 "
+            "(KWSEval divides by the trials it gives)",
+            line=root.line,
+        )
     return excerpts
 
 
@@ -71,7 +84,7 @@ def total_duration(excerpts: list[Excerpt]) -> float:
         ordered = sorted(by_file[file], key=lambda e: (e.tbeg, e.tend))
         for i, excerpt in enumerate(ordered):
             tend = excerpt.tend
-            for later in ordered[i + 1:]:
+            for later in ordered[i + 1 :]:
                 if later.tbeg < tend:
                     tend = later.tbeg
             total += (tend - excerpt.tbeg) * (0.5 if excerpt.source_type == SPLIT_CTS else 1)

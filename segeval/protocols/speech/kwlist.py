@@ -29,12 +29,12 @@ def read_kwlist(path: str) -> TermList:
     expect_root(path, root, "kwlist", "term list")
     encoding = root.attrs.get("encoding", "UTF-8")
     if encoding != "UTF-8":  # KWSEval's schema: UTF-8 or GB2312 (encoding="" only unvalidated: then ASCII folding)
-        raise InputError(path, f"encoding=\"{encoding}\": expected \"UTF-8\" (segeval reads UTF-8 kwlists and RTTMs)",
-                         line=root.line)
+        raise InputError(
+            path, f'encoding="{encoding}": expected "UTF-8" (segeval reads UTF-8 kwlists and RTTMs)', line=root.line
+        )
     normalize = attribute(path, root, "compareNormalize")  # KWSEval stops without it ("" compares as written)
     if normalize not in ("", "lowercase"):
-        raise InputError(path, f"compareNormalize=\"{normalize}\": expected \"lowercase\" or nothing",
-                         line=root.line)
+        raise InputError(path, f'compareNormalize="{normalize}": expected "lowercase" or nothing', line=root.line)
     terms: dict[str, Term] = {}
     for element in children(path, root, "kw"):
         kwid = attribute(path, element, "kwid")
@@ -42,8 +42,11 @@ def read_kwlist(path: str) -> TermList:
         if len(texts) != 1 or not words(texts[0].text):
             raise InputError(path, f"term {kwid}: expected one non-empty <kwtext>", line=element.line)
         if kwid in terms:
-            raise InputError(path, f"term {kwid} is listed twice (first on line {terms[kwid].line}); expected "
-                                   "each kwid once", line=element.line)
+            raise InputError(
+                path,
+                f"term {kwid} is listed twice (first on line {terms[kwid].line}); expected each kwid once",
+                line=element.line,
+            )
         terms[kwid] = Term(kwid, texts[0].text.strip(), element.line)
     if not terms:
         raise InputError(path, "no <kw>: expected at least one term", line=root.line)

@@ -54,8 +54,9 @@ def read_kwslist(path: str) -> SystemOutput:
     low, high = root.attrs.get("min_score"), root.attrs.get("max_score")
     score_range = None
     if (low is None) != (high is None):
-        raise InputError(path, "<kwslist> has only one of min_score= and max_score=; expected both or neither",
-                         line=root.line)
+        raise InputError(
+            path, "<kwslist> has only one of min_score= and max_score=; expected both or neither", line=root.line
+        )
     if low is not None:
         score_range = (number(path, root, "min_score"), number(path, root, "max_score"))
     detections: dict[str, list[Detection]] = {}
@@ -63,8 +64,12 @@ def read_kwslist(path: str) -> SystemOutput:
     for group in children(path, root, "detected_kwlist"):
         kwid = attribute(path, group, "kwid")
         if kwid in lines:
-            raise InputError(path, f"term {kwid} has a second <detected_kwlist> (the first is on line "
-                                   f"{lines[kwid]}); expected one list per term", line=group.line)
+            raise InputError(
+                path,
+                f"term {kwid} has a second <detected_kwlist> (the first is on line "
+                f"{lines[kwid]}); expected one list per term",
+                line=group.line,
+            )
         lines[kwid] = group.line
         found = detections[kwid] = []
         for kw in children(path, group, "kw"):
@@ -73,10 +78,24 @@ def read_kwslist(path: str) -> SystemOutput:
             score = number(path, kw, "score")
             decision = attribute(path, kw, "decision")
             if decision not in ("YES", "NO"):
-                raise InputError(path, f"term {kwid}: decision=\"{decision}\"; expected YES or NO", line=kw.line)
+                raise InputError(path, f'term {kwid}: decision="{decision}"; expected YES or NO', line=kw.line)
             if score_range is not None and not score_range[0] <= score <= score_range[1]:
-                raise InputError(path, f"term {kwid}: score {score!r} is outside the header's min_score/max_score "
-                                       f"[{score_range[0]!r}, {score_range[1]!r}]", line=kw.line)
-            found.append(Detection(detection_file(attribute(path, kw, "file")), attribute(path, kw, "channel"), begin,
-                                   begin + dur, begin + dur / 2.0, score, decision == "YES", kw.line))
+                raise InputError(
+                    path,
+                    f"term {kwid}: score {score!r} is outside the header's min_score/max_score "
+                    f"[{score_range[0]!r}, {score_range[1]!r}]",
+                    line=kw.line,
+                )
+            found.append(
+                Detection(
+                    detection_file(attribute(path, kw, "file")),
+                    attribute(path, kw, "channel"),
+                    begin,
+                    begin + dur,
+                    begin + dur / 2.0,
+                    score,
+                    decision == "YES",
+                    kw.line,
+                )
+            )
     return SystemOutput(detections, lines, score_range, root.attrs.get("system_id", ""))

@@ -36,8 +36,9 @@ class _Node:
     children: list[_Node] | None = None
 
 
-def _tree(columns: list[tuple[str, ...]], level: int, levels: int, min_width: int,
-          data_width: dict[tuple[str, ...], int]) -> tuple[list[_Node], int]:
+def _tree(
+    columns: list[tuple[str, ...]], level: int, levels: int, min_width: int, data_width: dict[tuple[str, ...], int]
+) -> tuple[list[_Node], int]:
     nodes: list[_Node] = []
     for column in columns:
         if not nodes or nodes[-1].label != column[level]:
@@ -76,8 +77,12 @@ def _center(text: str, width: int) -> str:
     return " " * left + text + " " * (width - len(text) - left)
 
 
-def render_table(columns: Sequence[tuple[str, ...]], rows: Sequence[tuple[tuple[str, ...], dict[tuple[str, ...], str]]],
-                 *, row_labels: bool) -> str:
+def render_table(
+    columns: Sequence[tuple[str, ...]],
+    rows: Sequence[tuple[tuple[str, ...], dict[tuple[str, ...], str]]],
+    *,
+    row_labels: bool,
+) -> str:
     """An F4DE AutoTable as ``renderTxtTable(2)`` prints it."""
     data_width: dict[tuple[str, ...], int] = {}
     for _, cells in rows:
@@ -115,18 +120,27 @@ def render_table(columns: Sequence[tuple[str, ...]], rows: Sequence[tuple[tuple[
 def _header(result: TwvResult, cost_text: str) -> str:
     p = result.parameters
     group = "Performance Summary Over and Ensemble of Subsets"
-    pairs = [("System Title", "NA"), ("Decision ID", "Occurrence"),
-             ("IncludeBlocksWithNoTargets", "1" if p.include_no_targets else "0"),
-             ("TotDur", perl_number(p.total_duration)), ("TotTrials", f"{p.trials:.0f}"),
-             ("TrialsPerSecond", perl_number(p.trials_per_second)), ("BETA", perl_number(p.beta)),
-             ("Cost", cost_text), ("Ptarg", perl_number(p.p_target)), ("Value", perl_number(p.value))]
+    pairs = [
+        ("System Title", "NA"),
+        ("Decision ID", "Occurrence"),
+        ("IncludeBlocksWithNoTargets", "1" if p.include_no_targets else "0"),
+        ("TotDur", perl_number(p.total_duration)),
+        ("TotTrials", f"{p.trials:.0f}"),
+        ("TrialsPerSecond", perl_number(p.trials_per_second)),
+        ("BETA", perl_number(p.beta)),
+        ("Cost", cost_text),
+        ("Ptarg", perl_number(p.p_target)),
+        ("Value", perl_number(p.value)),
+    ]
     key, value = (group, "Key"), (group, "Value")
-    return render_table([key, value], [((str(i),), {key: k, value: v}) for i, (k, v) in enumerate(pairs)],
-                        row_labels=False)
+    return render_table(
+        [key, value], [((str(i),), {key: k, value: v}) for i, (k, v) in enumerate(pairs)], row_labels=False
+    )
 
 
-def _operating(group: str, point: Operating, miss_label: str, cells: dict[tuple[str, ...], str],
-               threshold: bool = True) -> None:
+def _operating(
+    group: str, point: Operating, miss_label: str, cells: dict[tuple[str, ...], str], threshold: bool = True
+) -> None:
     cells[(group, "PFA")] = shown(FA_FORMAT, point.p_fa)
     cells[(group, miss_label)] = shown(MISS_FORMAT, point.p_miss)
     cells[(group, "TWV")] = shown(TWV_FORMAT, point.twv)
@@ -142,13 +156,21 @@ def summary_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
     if n_evaluated > 1:
         cells[("Inputs", "#Keyword")] = str(n_evaluated)
     t = result.totals
-    cells.update({("Inputs", "#Targ"): str(t["#Targ"]), ("Inputs", "#NTarg"): str(t["#NTarg"]),
-                  ("Inputs", "#Sys"): str(t["#Sys"]), (act, "#CorDet"): str(t["#Corr"]),
-                  (act, "#Cor!Det"): str(t["#Cor!Det"]), (act, "#FA"): str(t["#FA"]), (act, "#Miss"): str(t["#Miss"]),
-                  (act, "PFA"): shown(FA_FORMAT, result.actual.p_fa),
-                  (act, "PMiss"): shown(MISS_FORMAT, result.actual.p_miss),
-                  (act, "TWV"): shown(TWV_FORMAT, result.actual.twv),
-                  (act, "Dec. Tresh"): shown(TWV_FORMAT, result.actual.threshold)})
+    cells.update(
+        {
+            ("Inputs", "#Targ"): str(t["#Targ"]),
+            ("Inputs", "#NTarg"): str(t["#NTarg"]),
+            ("Inputs", "#Sys"): str(t["#Sys"]),
+            (act, "#CorDet"): str(t["#Corr"]),
+            (act, "#Cor!Det"): str(t["#Cor!Det"]),
+            (act, "#FA"): str(t["#FA"]),
+            (act, "#Miss"): str(t["#Miss"]),
+            (act, "PFA"): shown(FA_FORMAT, result.actual.p_fa),
+            (act, "PMiss"): shown(MISS_FORMAT, result.actual.p_miss),
+            (act, "TWV"): shown(TWV_FORMAT, result.actual.twv),
+            (act, "Dec. Tresh"): shown(TWV_FORMAT, result.actual.threshold),
+        }
+    )
     _operating("Maximum TWV Analysis", result.maximum, "PMiss", cells)
     if optimum:
         _operating("Optimum TWV Analysis", result.optimum, "PMiss", cells)
@@ -161,8 +183,9 @@ def block_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
     """The per-term block report (``-b``)."""
     occ = "Occurrence"
     text_col: tuple[str, ...] = ("MetaData", "Text")
-    columns: list[tuple[str, ...]] = [text_col] + [(occ, c) for c in ("#Targ", "#Corr", "#FA", "#Miss", "TWV", "PFA",
-                                                                      "PMISS")]
+    columns: list[tuple[str, ...]] = [text_col] + [
+        (occ, c) for c in ("#Targ", "#Corr", "#FA", "#Miss", "TWV", "PFA", "PMISS")
+    ]
     if optimum:
         columns += [(g, c) for g in ("Optimum TWV", "Supremum TWV") for c in ("PFA", "PMiss", "TWV", "Dec. Thresh")]
     rows: list[tuple[tuple[str, ...], dict[tuple[str, ...], str]]] = []
@@ -171,10 +194,17 @@ def block_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
         if term.evaluated:
             a = term.actual
             pfa = shown(FA_FORMAT, a.p_fa)
-            cells.update({(occ, "#Targ"): str(term.n_target), (occ, "#Corr"): str(term.correct),
-                          (occ, "#FA"): str(term.false_alarms), (occ, "#Miss"): str(term.misses),
-                          (occ, "TWV"): shown(TWV_FORMAT, a.twv), (occ, "PFA"): pfa if pfa != "NA" else "0",
-                          (occ, "PMISS"): shown(MISS_FORMAT, a.p_miss)})
+            cells.update(
+                {
+                    (occ, "#Targ"): str(term.n_target),
+                    (occ, "#Corr"): str(term.correct),
+                    (occ, "#FA"): str(term.false_alarms),
+                    (occ, "#Miss"): str(term.misses),
+                    (occ, "TWV"): shown(TWV_FORMAT, a.twv),
+                    (occ, "PFA"): pfa if pfa != "NA" else "0",
+                    (occ, "PMISS"): shown(MISS_FORMAT, a.p_miss),
+                }
+            )
             if optimum:
                 _operating("Optimum TWV", term.optimum, "PMiss", cells)
                 _operating("Supremum TWV", term.supremum, "PMiss", cells)
@@ -203,17 +233,41 @@ def as_json(result: TwvResult) -> dict[str, Any]:
     """Every figure at full precision (segeval's json form)."""
     p = result.parameters
     return {
-        "parameters": {"total_duration": p.total_duration, "trials": p.trials, "trials_per_second": p.trials_per_second,
-                       "beta": p.beta, "cost": p.cost, "value": p.value, "p_target": p.p_target,
-                       "include_no_targets": p.include_no_targets},
-        "atwv": result.actual.twv, "mtwv": result.maximum.twv, "mtwv_threshold": _plain(result.maximum)["threshold"],
-        "otwv": result.optimum.twv, "stwv": result.supremum.twv, "counts": result.totals,
-        "actual": _plain(result.actual), "maximum": _plain(result.maximum), "optimum": _plain(result.optimum),
+        "parameters": {
+            "total_duration": p.total_duration,
+            "trials": p.trials,
+            "trials_per_second": p.trials_per_second,
+            "beta": p.beta,
+            "cost": p.cost,
+            "value": p.value,
+            "p_target": p.p_target,
+            "include_no_targets": p.include_no_targets,
+        },
+        "atwv": result.actual.twv,
+        "mtwv": result.maximum.twv,
+        "mtwv_threshold": _plain(result.maximum)["threshold"],
+        "otwv": result.optimum.twv,
+        "stwv": result.supremum.twv,
+        "counts": result.totals,
+        "actual": _plain(result.actual),
+        "maximum": _plain(result.maximum),
+        "optimum": _plain(result.optimum),
         "supremum": _plain(result.supremum),
-        "terms": [{"kwid": t.kwid, "text": t.text, "evaluated": t.evaluated, "n_target": t.n_target,
-                   "correct": t.correct, "false_alarms": t.false_alarms, "misses": t.misses,
-                   "actual": _plain(t.actual), "optimum": _plain(t.optimum), "supremum": _plain(t.supremum)}
-                  for t in result.terms],
+        "terms": [
+            {
+                "kwid": t.kwid,
+                "text": t.text,
+                "evaluated": t.evaluated,
+                "n_target": t.n_target,
+                "correct": t.correct,
+                "false_alarms": t.false_alarms,
+                "misses": t.misses,
+                "actual": _plain(t.actual),
+                "optimum": _plain(t.optimum),
+                "supremum": _plain(t.supremum),
+            }
+            for t in result.terms
+        ],
         "det": {key: [_plain(point)[key] for point in result.det] for key in ("threshold", "p_miss", "p_fa", "twv")},
     }
 
@@ -234,11 +288,19 @@ def plot_det(result: TwvResult, output: str) -> None:
     ax.plot([deviate(p.p_fa) for p in curve], [deviate(p.p_miss) for p in curve], color="tab:blue", label="DET")
     for point, name, mark in ((result.actual, "ATWV", "o"), (result.maximum, "MTWV", "*")):
         if point.p_miss is not None and point.p_fa is not None and point.twv is not None:
-            ax.plot(deviate(point.p_fa), deviate(point.p_miss), mark, color="black", markersize=9,
-                    label=f"{name} {point.twv:.4f} (P_FA {point.p_fa:.5f}, P_miss {point.p_miss:.3f})")
+            ax.plot(
+                deviate(point.p_fa),
+                deviate(point.p_miss),
+                mark,
+                color="black",
+                markersize=9,
+                label=f"{name} {point.twv:.4f} (P_FA {point.p_fa:.5f}, P_miss {point.p_miss:.3f})",
+            )
     # F4DE's axes: P_FA .0001% to 40%, P_miss 5% to 98%, labelled in percent
-    for axis, ticks in ((ax.xaxis, (1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.05, 0.1, 0.2, 0.4)),
-                        (ax.yaxis, (0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.98))):
+    for axis, ticks in (
+        (ax.xaxis, (1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.05, 0.1, 0.2, 0.4)),
+        (ax.yaxis, (0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.98)),
+    ):
         axis.set_ticks([deviate(t) for t in ticks], [f"{100 * t:g}" for t in ticks])
     ax.set_xlim(deviate(1e-6), deviate(0.4))
     ax.set_ylim(deviate(0.05), deviate(0.98))
@@ -251,16 +313,54 @@ def plot_det(result: TwvResult, output: str) -> None:
     viz.save(fig, output)
 
 
-CSV_COLUMNS = [("kwid", ""), ("text", ""), ("n_target", ""), ("correct", ""), ("false_alarms", ""), ("misses", ""),
-               ("p_fa", ""), ("p_miss", ""), ("twv", ""), ("otwv", ""), ("stwv", "")]
+CSV_COLUMNS = [
+    ("kwid", ""),
+    ("text", ""),
+    ("n_target", ""),
+    ("correct", ""),
+    ("false_alarms", ""),
+    ("misses", ""),
+    ("p_fa", ""),
+    ("p_miss", ""),
+    ("twv", ""),
+    ("otwv", ""),
+    ("stwv", ""),
+]
 
 
 def csv_rows(result: TwvResult) -> list[list[Any]]:
     """One row per evaluated term, then the row ``all`` (ATWV, OTWV, STWV over the terms)."""
-    rows: list[list[Any]] = [[t.kwid, t.text, t.n_target, t.correct, t.false_alarms, t.misses, t.actual.p_fa,
-                              t.actual.p_miss, t.actual.twv, t.optimum.twv, t.supremum.twv]
-                             for t in result.terms if t.evaluated]
+    rows: list[list[Any]] = [
+        [
+            t.kwid,
+            t.text,
+            t.n_target,
+            t.correct,
+            t.false_alarms,
+            t.misses,
+            t.actual.p_fa,
+            t.actual.p_miss,
+            t.actual.twv,
+            t.optimum.twv,
+            t.supremum.twv,
+        ]
+        for t in result.terms
+        if t.evaluated
+    ]
     tot = result.totals
-    rows.append(["all", "", tot["#Targ"], tot["#Corr"], tot["#FA"], tot["#Miss"], result.actual.p_fa,
-                 result.actual.p_miss, result.actual.twv, result.optimum.twv, result.supremum.twv])
+    rows.append(
+        [
+            "all",
+            "",
+            tot["#Targ"],
+            tot["#Corr"],
+            tot["#FA"],
+            tot["#Miss"],
+            result.actual.p_fa,
+            result.actual.p_miss,
+            result.actual.twv,
+            result.optimum.twv,
+            result.supremum.twv,
+        ]
+    )
     return rows

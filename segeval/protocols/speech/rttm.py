@@ -94,8 +94,11 @@ class Transcript:
             hop = first
             for word in term[1:]:
                 following = hop.next
-                if following is None or float(f"{following.begin - hop.end:.4f}") > word_gap \
-                        or not same_word(following.token, word):
+                if (
+                    following is None
+                    or float(f"{following.begin - hop.end:.4f}") > word_gap
+                    or not same_word(following.token, word)
+                ):
                     chain = []
                     break
                 chain.append(following)
@@ -118,18 +121,27 @@ def read_rttm(path: str, lowercase: bool) -> Transcript:
         if not fields:
             continue
         if len(fields) != 9:
-            raise InputError(path, f"expected 9 fields (type file channel tbeg dur ortho subtype speaker "
-                                   f"conf), found {len(fields)}", line=number, text=raw)
+            raise InputError(
+                path,
+                f"expected 9 fields (type file channel tbeg dur ortho subtype speaker conf), found {len(fields)}",
+                line=number,
+                text=raw,
+            )
         kind, file, channel, tbeg, dur, token, subtype, speaker, _ = fields
         records += 1
         if kind.upper() != "LEXEME":
             continue
-        begin, duration = (read_number(t, path, f"LEXEME {what}", minimum=0, line=number, shown=raw)
-                           for t, what in ((tbeg, "tbeg"), (dur, "dur")))
-        lexemes.append(Lexeme(file, channel, begin, float(f"{begin + duration:.4f}"), token, subtype,
-                              speaker, number))
+        begin, duration = (
+            read_number(t, path, f"LEXEME {what}", minimum=0, line=number, shown=raw)
+            for t, what in ((tbeg, "tbeg"), (dur, "dur"))
+        )
+        lexemes.append(Lexeme(file, channel, begin, float(f"{begin + duration:.4f}"), token, subtype, speaker, number))
     if not lexemes:  # an empty or word-less reference would score every term as having no occurrence
         what = "holds no LEXEME record" if records else "has no data lines"
-        raise InputError(path, f"{what}; expected the reference's words as LEXEME records (type file channel tbeg "
-                               f"dur ortho subtype speaker conf)", kind="no data")
+        raise InputError(
+            path,
+            f"{what}; expected the reference's words as LEXEME records (type file channel tbeg "
+            f"dur ortho subtype speaker conf)",
+            kind="no data",
+        )
     return Transcript(lexemes, lowercase)

@@ -92,8 +92,9 @@ def _comb(params: TwvParameters, p_miss: float | None, p_fa: float | None) -> fl
     return 1 - (p_miss + params.beta * p_fa)
 
 
-def _set(params: TwvParameters, points: list[tuple[float | None, float]]) -> tuple[float | None, float | None,
-                                                                                  float | None]:
+def _set(
+    params: TwvParameters, points: list[tuple[float | None, float]]
+) -> tuple[float | None, float | None, float | None]:
     """(mean P_miss over the terms where it is defined, mean P_FA, TWV of the two means)."""
     misses = [pm for pm, _ in points if pm is not None]
     p_miss = sum(misses) / len(misses) if misses else None
@@ -111,16 +112,20 @@ def _check_decisions(trials: dict[str, TermTrials]) -> float | None:
         yes = [s for s, y in scores if y]
         no = [s for s, y in scores if not y]
         if yes and no and max(no) > min(yes):
-            raise DecisionError(f"term {kwid}: a NO detection scores {max(no)!r}, above a YES one scoring "
-                                f"{min(yes)!r}; KWSEval refuses decisions that are not a score threshold")
+            raise DecisionError(
+                f"term {kwid}: a NO detection scores {max(no)!r}, above a YES one scoring "
+                f"{min(yes)!r}; KWSEval refuses decisions that are not a score threshold"
+            )
         if yes and (low_yes is None or min(yes) < low_yes[0]):
             low_yes = (min(yes), kwid)
         if no and (high_no is None or max(no) > high_no[0]):
             high_no = (max(no), kwid)
     if low_yes is not None and high_no is not None and high_no[0] > low_yes[0]:
-        raise DecisionError(f"term {high_no[1]} has a NO detection scoring {high_no[0]!r}, above a YES one of term "
-                            f"{low_yes[1]} scoring {low_yes[0]!r}; KWSEval refuses decisions that are not one "
-                            "score threshold across terms")
+        raise DecisionError(
+            f"term {high_no[1]} has a NO detection scoring {high_no[0]!r}, above a YES one of term "
+            f"{low_yes[1]} scoring {low_yes[0]!r}; KWSEval refuses decisions that are not one "
+            "score threshold across terms"
+        )
     if low_yes is None:
         return high_no[0] if high_no is not None else None
     if high_no is None:
@@ -132,9 +137,11 @@ def score(trials: dict[str, TermTrials], params: TwvParameters) -> TwvResult:
     """Every figure of KWSEval's summary and per-term reports."""
     most = max((b.n_target for b in trials.values()), default=0)
     if not params.trials > most:
-        raise ParameterError(f"The '--trials-per-second' parameter must leave more trials (the total duration over "
-                             f"it, rounded: {params.trials:g}) than a term has occurrences ({most}); KWSEval would "
-                             f"divide by zero. Got {params.trials_per_second!r} instead.")
+        raise ParameterError(
+            f"The '--trials-per-second' parameter must leave more trials (the total duration over "
+            f"it, rounded: {params.trials:g}) than a term has occurrences ({most}); KWSEval would "
+            f"divide by zero. Got {params.trials_per_second!r} instead."
+        )
     threshold = _check_decisions(trials)
     evaluated = [b for b in trials.values() if b.n_target > 0 or params.include_no_targets]
     results: dict[str, TermResult] = {}
@@ -148,24 +155,36 @@ def score(trials: dict[str, TermTrials], params: TwvParameters) -> TwvResult:
         result.n_nontarget = len(block.nontargets)
         pm, pf = _rates(params, block.n_target, result.misses, result.false_alarms)
         result.actual = Operating(pf, pm, _comb(params, pm, pf), None)
-    actual_points = [_rates(params, b.n_target, results[b.kwid].misses, results[b.kwid].false_alarms)
-                     for b in evaluated]
+    actual_points = [
+        _rates(params, b.n_target, results[b.kwid].misses, results[b.kwid].false_alarms) for b in evaluated
+    ]
     pm_a, pf_a, twv_a = _set(params, actual_points)
     actual = Operating(pf_a, pm_a, twv_a, threshold)
     det, maximum, optimum, supremum = _sweep(evaluated, params, results)
     ev = [results[b.kwid] for b in evaluated]
-    totals = {"#Targ": sum(r.n_target for r in ev), "#NTarg": sum(r.n_nontarget for r in ev),
-              "#Corr": sum(r.correct for r in ev), "#Cor!Det": sum(r.correct_rejects for r in ev),
-              "#FA": sum(r.false_alarms for r in ev), "#Miss": sum(r.misses for r in ev)}
-    totals["#Sys"] = totals["#Corr"] + totals["#Cor!Det"] + totals["#FA"] + \
-        sum(sum(1 for _, y in b.targets if not y) for b in evaluated)
+    totals = {
+        "#Targ": sum(r.n_target for r in ev),
+        "#NTarg": sum(r.n_nontarget for r in ev),
+        "#Corr": sum(r.correct for r in ev),
+        "#Cor!Det": sum(r.correct_rejects for r in ev),
+        "#FA": sum(r.false_alarms for r in ev),
+        "#Miss": sum(r.misses for r in ev),
+    }
+    totals["#Sys"] = (
+        totals["#Corr"]
+        + totals["#Cor!Det"]
+        + totals["#FA"]
+        + sum(sum(1 for _, y in b.targets if not y) for b in evaluated)
+    )
     means: dict[str, float | None] = {k: (v / len(ev) if ev else None) for k, v in totals.items()}
-    return TwvResult(params, [results[k] for k in sorted(results)], actual, maximum, optimum, supremum, det,
-                     totals, means)
+    return TwvResult(
+        params, [results[k] for k in sorted(results)], actual, maximum, optimum, supremum, det, totals, means
+    )
 
 
-def _sweep(evaluated: list[TermTrials], params: TwvParameters,
-           results: dict[str, TermResult]) -> tuple[list[Operating], Operating, Operating, Operating]:
+def _sweep(
+    evaluated: list[TermTrials], params: TwvParameters, results: dict[str, TermResult]
+) -> tuple[list[Operating], Operating, Operating, Operating]:
     """The DET curve over the distinct scores as thresholds (a detection is YES at threshold t when its score
     >= t), MTWV its first best point, each term's optimum over the same thresholds, and the supremum."""
     beta, trials = params.beta, params.trials
@@ -192,13 +211,20 @@ def _sweep(evaluated: list[TermTrials], params: TwvParameters,
             targets = np.asarray([s for s, _ in block.targets], dtype=float)
             np.add.at(miss_moves, np.searchsorted(grid, targets, side="right"), 1 / block.n_target)
             miss_base += block.omitted / block.n_target
-    miss_sum = miss_base + np.cumsum(miss_moves)[:len(grid)]
+    miss_sum = miss_base + np.cumsum(miss_moves)[: len(grid)]
     fa_sum = np.cumsum(fa_moves[::-1])[::-1]  # from the top: no false alarm above the highest score
     p_miss = miss_sum / n_miss_blocks if n_miss_blocks else np.full(len(grid), np.nan)
     p_fa = fa_sum / n_blocks
     values = 1 - (p_miss + beta * p_fa)
-    det = [Operating(float(p_fa[i]), float(p_miss[i]) if n_miss_blocks else None,
-                     float(values[i]) if n_miss_blocks else None, float(grid[i])) for i in range(len(grid))]
+    det = [
+        Operating(
+            float(p_fa[i]),
+            float(p_miss[i]) if n_miss_blocks else None,
+            float(values[i]) if n_miss_blocks else None,
+            float(grid[i]),
+        )
+        for i in range(len(grid))
+    ]
     maximum = det[int(np.nanargmax(values)) if n_miss_blocks else 0]
     optimum_points = []
     for block in evaluated:
@@ -216,8 +242,9 @@ def _sweep(evaluated: list[TermTrials], params: TwvParameters,
     return det, maximum, Operating(pf_o, pm_o, twv_o, None), Operating(pf_s, pm_s, twv_s, None)
 
 
-def _term_optimum(block: TermTrials, grid: list[float], params: TwvParameters
-                  ) -> tuple[Operating, tuple[float | None, float]] | None:
+def _term_optimum(
+    block: TermTrials, grid: list[float], params: TwvParameters
+) -> tuple[Operating, tuple[float | None, float]] | None:
     """The term's best TWV over the global thresholds (the first best in threshold order), with the decision
     threshold KWSEval reports for it (DETCurve/MetricFuncs: from the scores at the count indexes)."""
     if block.n_target == 0:

@@ -57,11 +57,17 @@ def parse_xml(data: bytes, path: str, kind: str) -> Element:
     try:
         parser.Parse(data, True)
     except xml.parsers.expat.ExpatError as exc:
-        raise InputError(path, f"not well-formed XML ({xml.parsers.expat.ErrorString(exc.code)}); "
-                               f"expected {kind} XML", line=exc.lineno) from None
+        raise InputError(
+            path,
+            f"not well-formed XML ({xml.parsers.expat.ErrorString(exc.code)}); expected {kind} XML",
+            line=exc.lineno,
+        ) from None
     except LookupError as exc:  # an XML declaration naming an encoding no codec reads
-        raise InputError(path, f"declares an encoding Python cannot read ({exc}); expected {kind} XML in UTF-8",
-                         line=parser.CurrentLineNumber) from None
+        raise InputError(
+            path,
+            f"declares an encoding Python cannot read ({exc}); expected {kind} XML in UTF-8",
+            line=parser.CurrentLineNumber,
+        ) from None
     return roots[0]
 
 
@@ -83,8 +89,7 @@ def attribute(path: str, element: Element, name: str) -> str:
     """The attribute's value, or an :class:`InputError` naming the element and the missing attribute."""
     value = element.attrs.get(name)
     if value is None:
-        raise InputError(path, f"<{element.name}> has no {name}= attribute; expected "
-                               f"{name}=\"...\"", line=element.line)
+        raise InputError(path, f'<{element.name}> has no {name}= attribute; expected {name}="..."', line=element.line)
     return value
 
 
@@ -93,5 +98,5 @@ def number(path: str, element: Element, name: str, domain: Domain | None = None)
     text = attribute(path, element, name)
     value = read_number(text, path, f"<{element.name}> {name}", line=element.line)
     if domain is not None and not domain.holds(value):
-        raise InputError(path, f"<{element.name}> {name}=\"{text}\": expected {domain}", line=element.line)
+        raise InputError(path, f'<{element.name}> {name}="{text}": expected {domain}', line=element.line)
     return value

@@ -17,8 +17,14 @@ from segeval.protocols.spotting.grid import Cells, Grid
 
 #: tolerances in seconds of each ``--metric`` (the official ``deltas``)
 METRICS: dict[str, tuple[int, ...]] = {
-    "loose": tuple(range(5, 65, 5)), "tight": (1, 2, 3, 4, 5),
-    "at1": (1,), "at2": (2,), "at3": (3,), "at4": (4,), "at5": (5,)}
+    "loose": tuple(range(5, 65, 5)),
+    "tight": (1, 2, 3, 4, 5),
+    "at1": (1,),
+    "at2": (2,),
+    "at3": (3,),
+    "at4": (4,),
+    "at5": (5,),
+}
 #: the official scaling of the "not shown" average-mAP (17 classes, 13 of which have "not shown" events)
 UNSHOWN_SCALE = (17, 13)
 VARIANTS = ("all", "visible", "unshown")
@@ -78,8 +84,11 @@ def _prepare(grid: Grid, c: int) -> _Class:
     order = np.argsort(scores, kind="stable")
     ranked, ranked_zones = scores[order], zones[order]
     variants = {}
-    for variant, keep, n in (("all", None, n_visible + n_unshown), ("visible", ranked_zones > 0, n_visible),
-                             ("unshown", ranked_zones < 0, n_unshown)):
+    for variant, keep, n in (
+        ("all", None, n_visible + n_unshown),
+        ("visible", ranked_zones > 0, n_visible),
+        ("unshown", ranked_zones < 0, n_unshown),
+    ):
         kept_scores = ranked if keep is None else ranked[keep]
         first = np.searchsorted(kept_scores, THRESHOLDS, side="left")
         variants[variant] = _Variant(keep, first, len(kept_scores) - first, n)
@@ -142,7 +151,8 @@ def average_map(grid: Grid, metric: str) -> Figures:
     return Figures(metric, tolerances, a_map, a_class, map_per)
 
 
-
 def per_game(grid: Grid, metric: str) -> list[Figures]:
     """:func:`average_map` of each game alone (its two halves), in game order."""
-    return [average_map(Grid(grid.cells[g:g + 2], grid.classes, 0, 0, 0), metric) for g in range(0, len(grid.cells), 2)]
+    return [
+        average_map(Grid(grid.cells[g : g + 2], grid.classes, 0, 0, 0), metric) for g in range(0, len(grid.cells), 2)
+    ]

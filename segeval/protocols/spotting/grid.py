@@ -93,9 +93,15 @@ def notes(grid: Grid) -> list[str]:
     """What the grid changed, as the official evaluator changes it."""
     fps = f"{grid.classes.framerate} fps"
     replaced = ((grid.replaced_events, "ground-truth event", "event"), (grid.replaced_predictions, "prediction", ""))
-    out = [f"{plural(n, what)} on the {fps} frame and class of an earlier {kind or what} of their game half: the "
-           f"later one replaces it, as in the official evaluator" for n, what, kind in replaced if n]
+    out = [
+        f"{plural(n, what)} on the {fps} frame and class of an earlier {kind or what} of their game half: the "
+        f"later one replaces it, as in the official evaluator"
+        for n, what, kind in replaced
+        if n
+    ]
     if grid.clamped:
-        out.append(f"{plural(grid.clamped, 'position')} at or beyond 120 minutes put on the last frame of the half "
-                   f"({HALF_SECONDS * grid.classes.framerate - 1:,} at {fps}), as the official evaluator does")
+        out.append(
+            f"{plural(grid.clamped, 'position')} at or beyond 120 minutes put on the last frame of the half "
+            f"({HALF_SECONDS * grid.classes.framerate - 1:,} at {fps}), as the official evaluator does"
+        )
     return out

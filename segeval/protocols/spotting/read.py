@@ -49,23 +49,37 @@ def _set(name: str, classes: str, aliases: dict[str, int] | None = None, **setti
 #: the named sets: SoccerNet-v2's ``EVENT_DICTIONARY_V2``; v1's 3 classes (``EVENT_DICTIONARY_V1``'s names,
 #: v1's own labels as the official's ``"card" in label`` reading gives them); Ball Action Spotting's
 #: ``EVENT_DICTIONARY_BALL`` at 25 fps, mAP at 1 s (``evaluate(..., framerate=25, metric="at1")``)
-SETS = {s.name: s for s in (
-    _set("v2", "Penalty,Kick-off,Goal,Substitution,Offside,Shots on target,Shots off target,Clearance,Ball out of "
-               "play,Throw-in,Foul,Indirect free-kick,Direct free-kick,Corner,Yellow card,Red card,Yellow->red card"),
-    _set("v1", "card,subs,soccer", {"y-card": 0, "r-card": 0, "yr-card": 0, "substitution-in": 1,
-                                    "soccer-ball": 2, "soccer-ball-own": 2}, label_file="Labels.json",
-         visibility=False),
-    _set("ball", "PASS,DRIVE", framerate=25, metrics=("at1",), label_file="Labels-ball.json"))}
+SETS = {
+    s.name: s
+    for s in (
+        _set(
+            "v2",
+            "Penalty,Kick-off,Goal,Substitution,Offside,Shots on target,Shots off target,Clearance,Ball out of "
+            "play,Throw-in,Foul,Indirect free-kick,Direct free-kick,Corner,Yellow card,Red card,Yellow->red card",
+        ),
+        _set(
+            "v1",
+            "card,subs,soccer",
+            {"y-card": 0, "r-card": 0, "yr-card": 0, "substitution-in": 1, "soccer-ball": 2, "soccer-ball-own": 2},
+            label_file="Labels.json",
+            visibility=False,
+        ),
+        _set("ball", "PASS,DRIVE", framerate=25, metrics=("at1",), label_file="Labels-ball.json"),
+    )
+}
 V2 = SETS["v2"]
-_CLASSES_EXPECTED = ('v1, v2, ball, a comma list of labels ("Goal,Corner") or a JSON file of labels to class '
-                     'indices 0, 1, ... ({"Goal": 0, "Corner": 1})')
+_CLASSES_EXPECTED = (
+    'v1, v2, ball, a comma list of labels ("Goal,Corner") or a JSON file of labels to class '
+    'indices 0, 1, ... ({"Goal": 0, "Corner": 1})'
+)
 
 
 def _label_error(path: str, text: str, label: str, problem: str) -> InputError:
     """An error on ``label``'s entry in a JSON file of labels, at the line it first appears on."""
     line = text.count("\n", 0, max(0, text.find(json.dumps(label)))) + 1
-    return InputError(path, f"{json.dumps(label, ensure_ascii=False)} {problem}", line=line,
-                      text=text.split("\n")[line - 1].strip())
+    return InputError(
+        path, f"{json.dumps(label, ensure_ascii=False)} {problem}", line=line, text=text.split("\n")[line - 1].strip()
+    )
 
 
 def class_set(spec: str) -> ClassSet:
@@ -80,13 +94,20 @@ def class_set(spec: str) -> ClassSet:
         names = {i: label for label, i in reversed(doc.items())}  # each class named by its first label
         for label, index in doc.items():
             if type(index) is not int or not 0 <= index < len(names):
-                raise _label_error(spec, text, label, f"maps to {json.dumps(index)}; expected a class index from 0 "
-                                                      f"to {len(names) - 1}, each used (several labels may share one)")
+                raise _label_error(
+                    spec,
+                    text,
+                    label,
+                    f"maps to {json.dumps(index)}; expected a class index from 0 "
+                    f"to {len(names) - 1}, each used (several labels may share one)",
+                )
         return ClassSet(spec, tuple(names[i] for i in range(len(names))), dict(doc))
     labels = [label.strip() for label in spec.split(",")]
     if not all(labels) or len(set(labels)) < len(labels):
-        raise ParameterError(f"The 'classes' parameter must be {_CLASSES_EXPECTED}, each label once and none "
-                             f"empty. Got {spec!r} instead.")
+        raise ParameterError(
+            f"The 'classes' parameter must be {_CLASSES_EXPECTED}, each label once and none "
+            f"empty. Got {spec!r} instead."
+        )
     return _set(spec, ",".join(labels))
 
 
@@ -94,10 +115,14 @@ PREDICTION_FILE = "results_spotting.json"
 
 _GAME_TIME = re.compile(r"([0-9]).*([0-9][0-9]):([0-9][0-9])", re.DOTALL)
 
-_GT_EXPECTED = ('a SoccerNet Labels-v2.json: {"annotations": [{"gameTime": "1 - 00:08", "label": ..., '
-                '"position": "8194", "visibility": "visible"}, ...]}')
-_PRED_EXPECTED = ('a SoccerNet results_spotting.json: {"predictions": [{"label": ..., "position": "8034", '
-                  '"half": "1", "confidence": "0.059"}, ...]}')
+_GT_EXPECTED = (
+    'a SoccerNet Labels-v2.json: {"annotations": [{"gameTime": "1 - 00:08", "label": ..., '
+    '"position": "8194", "visibility": "visible"}, ...]}'
+)
+_PRED_EXPECTED = (
+    'a SoccerNet results_spotting.json: {"predictions": [{"label": ..., "position": "8034", '
+    '"half": "1", "confidence": "0.059"}, ...]}'
+)
 
 
 @dataclass(frozen=True)
@@ -141,6 +166,7 @@ class Spotting:
 
 
 # ------------------------------------------------------------------ locating a record for a message
+
 
 def _record_line(text: str, key: str, index: int) -> tuple[int | None, str | None]:
     """The line where ``doc[key][index]`` starts in ``text`` and that line (None when not found); slow, so
@@ -202,19 +228,26 @@ def _position(doc: _Document, index: int, value: Any) -> int:
     else:
         ms = None
     if ms is None:
-        raise doc.error(index, f'"position" is {json.dumps(value)}; expected milliseconds, an integer or its text '
-                               f"({WHOLE})")
+        raise doc.error(
+            index, f'"position" is {json.dumps(value)}; expected milliseconds, an integer or its text ({WHOLE})'
+        )
     if ms < 0:
-        raise doc.error(index, f'"position" is {json.dumps(value)}: negative; expected milliseconds >= 0 (the '
-                               f"official evaluator would put it on a frame counted from the half's end)")
+        raise doc.error(
+            index,
+            f'"position" is {json.dumps(value)}: negative; expected milliseconds >= 0 (the '
+            f"official evaluator would put it on a frame counted from the half's end)",
+        )
     return ms
 
 
 def _half(doc: _Document, index: int, value: Any, what: str) -> int:
     half = parse_int(value) if isinstance(value, str) else value if type(value) is int else None
     if half not in (1, 2):
-        raise doc.error(index, f"{what} is {json.dumps(value)}; expected half 1 or 2 (the official evaluator "
-                               f"drops any other half silently)")
+        raise doc.error(
+            index,
+            f"{what} is {json.dumps(value)}; expected half 1 or 2 (the official evaluator "
+            f"drops any other half silently)",
+        )
     return int(half)
 
 
@@ -226,8 +259,9 @@ class _Labels:
 
     def index(self, doc: _Document, index: int, value: Any) -> int | None:
         if not isinstance(value, str):
-            raise doc.error(index, f'"label" is {json.dumps(value)}; expected a label of --classes '
-                                   f"{self.classes.name} as text")
+            raise doc.error(
+                index, f'"label" is {json.dumps(value)}; expected a label of --classes {self.classes.name} as text'
+            )
         cls = self.classes.labels.get(value)
         if cls is None:
             self.unknown[value] += 1
@@ -239,8 +273,10 @@ class _Labels:
         listed = ", ".join(f"{json.dumps(k, ensure_ascii=False)} ({n})" for k, n in self.unknown.most_common(5))
         more = f" and {len(self.unknown) - 5} more" if len(self.unknown) > 5 else ""
         n = plural(len(self.classes.classes), "class", "classes")
-        return [f"{path}: {plural(sum(self.unknown.values()), what)} with a label outside the {n} of --classes "
-                f"{self.classes.name} skipped, as the official evaluator skips them: {listed}{more}"]
+        return [
+            f"{path}: {plural(sum(self.unknown.values()), what)} with a label outside the {n} of --classes "
+            f"{self.classes.name} skipped, as the official evaluator skips them: {listed}{more}"
+        ]
 
 
 def read_labels(path: str, classes: ClassSet = V2) -> tuple[list[Event], list[str]]:
@@ -269,8 +305,10 @@ def read_labels(path: str, classes: ClassSet = V2) -> tuple[list[Event], list[st
     notes = labels.notes(path, "annotation")
     if odd_visibility:
         listed = ", ".join(f"{k} ({n})" for k, n in odd_visibility.most_common(5))
-        notes.append(f'{path}: {plural(sum(odd_visibility.values()), "annotation")} with a "visibility" other than '
-                     f'"visible" or "not shown" counted as visible, as the official evaluator does: {listed}')
+        notes.append(
+            f'{path}: {plural(sum(odd_visibility.values()), "annotation")} with a "visibility" other than '
+            f'"visible" or "not shown" counted as visible, as the official evaluator does: {listed}'
+        )
     return events, notes
 
 
@@ -279,9 +317,12 @@ def _confidence(doc: _Document, index: int, value: Any) -> float:
     json_records), or its text in the one number grammar."""
     number = parse_float(value) if isinstance(value, str) else float(value) if is_number(value) else None
     if number is None:
-        raise doc.error(index, f'"confidence" is {json.dumps(value)}; expected {NUMBER}, as text or a JSON number '
-                               "(the official evaluator drops a NaN prediction silently and keeps an infinite one "
-                               "above every threshold)")
+        raise doc.error(
+            index,
+            f'"confidence" is {json.dumps(value)}; expected {NUMBER}, as text or a JSON number '
+            "(the official evaluator drops a NaN prediction silently and keeps an infinite one "
+            "above every threshold)",
+        )
     return number
 
 
@@ -293,8 +334,12 @@ def read_predictions(path: str, classes: ClassSet = V2) -> tuple[list[Prediction
     negative = 0
     for i, record in enumerate(doc.records):
         try:  # the common record: decimal text, checked without the error-wording helpers
-            position, label, half_value, value = (record["position"], record["label"], record["half"],
-                                                  record["confidence"])
+            position, label, half_value, value = (
+                record["position"],
+                record["label"],
+                record["half"],
+                record["confidence"],
+            )
             ms = _position(doc, i, position)
             half = 1 if half_value == "1" else 2 if half_value == "2" else _half(doc, i, half_value, '"half"')
             confidence = _confidence(doc, i, value)
@@ -312,12 +357,15 @@ def read_predictions(path: str, classes: ClassSet = V2) -> tuple[list[Prediction
         predictions.append(Prediction(half, cls, ms, confidence))
     notes = labels.notes(path, "prediction")
     if negative:
-        notes.append(f"{path}: {plural(negative, 'prediction')} with a negative confidence: no prediction, as in the "
-                     f"official evaluator (one still replaces an earlier prediction on its frame)")
+        notes.append(
+            f"{path}: {plural(negative, 'prediction')} with a negative confidence: no prediction, as in the "
+            f"official evaluator (one still replaces an earlier prediction on its frame)"
+        )
     return predictions, notes
 
 
 # ------------------------------------------------------------------ games: one pair of files, or two folders
+
 
 def _files(root: Path, name: str) -> dict[str, Path]:
     """Every file called ``name`` under ``root``, by the relative path of its folder.  Folders reached through
@@ -328,17 +376,27 @@ def _files(root: Path, name: str) -> dict[str, Path]:
     for folder, dirs, files in os.walk(root, followlinks=True):
         dirs.sort()
         if (real := os.path.realpath(folder)) in read:
-            raise InputError(folder, f"is a symbolic link to a folder read already (a loop, or a game twice); "
-                                     f"expected game folders (league/season/game/{name}) each reached once")
+            raise InputError(
+                folder,
+                f"is a symbolic link to a folder read already (a loop, or a game twice); "
+                f"expected game folders (league/season/game/{name}) each reached once",
+            )
         read.add(real)
         if name in files or os.path.lexists(os.path.join(folder, name)):
-            found[Path(folder).relative_to(root).as_posix()] = Path(regular_file(os.path.join(folder, name),
-                                                                                 f"a game's {name}"))
+            found[Path(folder).relative_to(root).as_posix()] = Path(
+                regular_file(os.path.join(folder, name), f"a game's {name}")
+            )
     return found
 
 
-def read(truth: str, predictions: str, *, classes: ClassSet = V2, label_file: str | None = None,
-         prediction_file: str = PREDICTION_FILE) -> Spotting:
+def read(
+    truth: str,
+    predictions: str,
+    *,
+    classes: ClassSet = V2,
+    label_file: str | None = None,
+    prediction_file: str = PREDICTION_FILE,
+) -> Spotting:
     """The games of ``truth`` and ``predictions``: two files (one game) or two folders matched by the
     relative path of each game folder.  A game of the ground truth without predictions is an error (the
     official evaluator stops on it); predictions of a game absent from the ground truth are ignored with a
@@ -346,33 +404,46 @@ def read(truth: str, predictions: str, *, classes: ClassSet = V2, label_file: st
     label_file = classes.label_file if label_file is None else label_file
     for option, name in (("label_file", label_file), ("prediction_file", prediction_file)):
         if (why := bad_entry_name(name)) is not None:
-            raise ParameterError(f"The '{option}' parameter must be a file name (the file each game folder holds). "
-                                 f"Got {name!r} instead, which {why}.")
+            raise ParameterError(
+                f"The '{option}' parameter must be a file name (the file each game folder holds). "
+                f"Got {name!r} instead, which {why}."
+            )
     gt_dir, pred_dir = os.path.isdir(truth), os.path.isdir(predictions)
     if gt_dir != pred_dir:
-        raise InputError(truth if gt_dir else predictions,
-                         "is a folder but the other input is a file; expected two files (one game's "
-                         f"{label_file} and {prediction_file}) or two folders of games")
+        raise InputError(
+            truth if gt_dir else predictions,
+            "is a folder but the other input is a file; expected two files (one game's "
+            f"{label_file} and {prediction_file}) or two folders of games",
+        )
     notes: list[str] = []
     if not gt_dir:
         events, gt_notes = read_labels(truth, classes)
         preds, pred_notes = read_predictions(predictions, classes)
-        return _checked(Spotting([Game(Path(truth).parent.name or truth, events, preds)], gt_notes + pred_notes,
-                                 classes))
+        return _checked(
+            Spotting([Game(Path(truth).parent.name or truth, events, preds)], gt_notes + pred_notes, classes)
+        )
     gt_files, pred_files = _files(Path(truth), label_file), _files(Path(predictions), prediction_file)
     if not gt_files:
-        raise InputError(truth, f"holds no {label_file} in any folder; expected games in SoccerNet's layout "
-                                f"(league/season/game/{label_file})")
+        raise InputError(
+            truth,
+            f"holds no {label_file} in any folder; expected games in SoccerNet's layout "
+            f"(league/season/game/{label_file})",
+        )
     missing = sorted(set(gt_files) - set(pred_files))
     if missing:
-        raise InputError(predictions, f"has no {prediction_file} for {len(missing)} of {plural(len(gt_files), 'game')} "
-                                      f"of {truth}; expected {os.path.join(predictions, missing[0], prediction_file)}"
-                                      " (an empty list of predictions is written "
-                                      '{"predictions": []})')
+        raise InputError(
+            predictions,
+            f"has no {prediction_file} for {len(missing)} of {plural(len(gt_files), 'game')} "
+            f"of {truth}; expected {os.path.join(predictions, missing[0], prediction_file)}"
+            " (an empty list of predictions is written "
+            '{"predictions": []})',
+        )
     extra = sorted(set(pred_files) - set(gt_files))
     if extra:
-        notes.append(f"{predictions}: {plural(len(extra), 'game')} with predictions but no {label_file} in "
-                     f"{truth} ignored (first: {extra[0]}), as the official evaluator ignores them")
+        notes.append(
+            f"{predictions}: {plural(len(extra), 'game')} with predictions but no {label_file} in "
+            f"{truth} ignored (first: {extra[0]}), as the official evaluator ignores them"
+        )
     games = []
     for name in sorted(gt_files):
         events, gt_notes = read_labels(str(gt_files[name]), classes)
@@ -389,12 +460,19 @@ def _checked(spotting: Spotting) -> Spotting:
     if classes.name in SETS:
         return spotting
     used = {e.cls for game in spotting.games for e in game.events} | {
-        p.cls for game in spotting.games for p in game.predictions}
+        p.cls for game in spotting.games for p in game.predictions
+    }
     unused = [name for i, name in enumerate(classes.classes) if i not in used]
     if unused and os.path.isfile(classes.name):
-        raise _label_error(classes.name, read_text(classes.name), unused[0], "is the label of no event or "
-                           "prediction (a typo?); expected labels of the ground truth or the predictions")
+        raise _label_error(
+            classes.name,
+            read_text(classes.name),
+            unused[0],
+            "is the label of no event or prediction (a typo?); expected labels of the ground truth or the predictions",
+        )
     if unused:
-        raise ParameterError(f"The 'classes' parameter must name labels of the ground truth or the predictions. "
-                             f"Got {', '.join(map(repr, unused))} in {classes.name!r}, which no file holds.")
+        raise ParameterError(
+            f"The 'classes' parameter must name labels of the ground truth or the predictions. "
+            f"Got {', '.join(map(repr, unused))} in {classes.name!r}, which no file holds."
+        )
     return spotting

@@ -25,8 +25,13 @@ def variants(classes: ClassSet) -> tuple[str, ...]:
 def as_json(results: Sequence[Figures], games: int, classes: ClassSet, notes: Sequence[str]) -> str:
     """The official keys per metric (null where the official's are), with segeval's additions (tolerances,
     mAP at each tolerance)."""
-    doc: dict[str, Any] = {"protocol": "soccernet", "games": games, "class_set": classes.name,
-                           "classes": list(classes.classes), "framerate": classes.framerate}
+    doc: dict[str, Any] = {
+        "protocol": "soccernet",
+        "games": games,
+        "class_set": classes.name,
+        "classes": list(classes.classes),
+        "framerate": classes.framerate,
+    }
     shown = variants(classes)
     for f in results:
         entry: dict[str, Any] = {"tolerances_seconds": list(f.tolerances)}
@@ -50,16 +55,24 @@ def rows(results: Sequence[Figures], classes: ClassSet) -> list[tuple[str, str, 
     for f in results:
         for v in variants(classes):
             out.append((AVERAGE_MAP, f.metric, v, "", f.a_map[v]))
-            out += [(AVERAGE_MAP, f.metric, v, name, x)
-                    for name, x in zip(classes.classes, f.a_map_per_class[v], strict=True)]
+            out += [
+                (AVERAGE_MAP, f.metric, v, name, x)
+                for name, x in zip(classes.classes, f.a_map_per_class[v], strict=True)
+            ]
     return out
 
 
 GAME_COLUMNS = (("figure", ""), ("metric", ""), ("variant", ""), ("game", ""), ("value", ""))
 
 
-def game_rows(games: Sequence[str], per_metric: Sequence[Sequence[Figures]],
-              classes: ClassSet) -> list[tuple[str, str, str, str, float]]:
+def game_rows(
+    games: Sequence[str], per_metric: Sequence[Sequence[Figures]], classes: ClassSet
+) -> list[tuple[str, str, str, str, float]]:
     """Each game's Average-mAP over the classes, per metric and variant (``spot --per-game``)."""
-    return [(AVERAGE_MAP, f.metric, v, game, f.a_map[v]) for g, game in enumerate(games) for results in per_metric
-            for f in [results[g]] for v in variants(classes)]
+    return [
+        (AVERAGE_MAP, f.metric, v, game, f.a_map[v])
+        for g, game in enumerate(games)
+        for results in per_metric
+        for f in [results[g]]
+        for v in variants(classes)
+    ]

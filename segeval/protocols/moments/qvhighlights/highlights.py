@@ -30,7 +30,7 @@ def highlight_aps(labels: FloatArray, y_score: npt.NDArray[Any]) -> FloatArray:
         y_score = y_score[:clips]
     elif len(y_score) < clips:
         padded = np.zeros(clips)
-        padded[:len(y_score)] = y_score
+        padded[: len(y_score)] = y_score
         y_score = padded
     out = np.zeros(labels.shape[1])
     constant = (labels == labels[:1]).all(axis=0)
@@ -57,8 +57,9 @@ def highlight_aps(labels: FloatArray, y_score: npt.NDArray[Any]) -> FloatArray:
     return out
 
 
-def batch_highlights(saliency: list[FloatArray], scores: list[FloatArray],
-                     minimums: tuple[float, ...]) -> tuple[FloatArray, FloatArray]:
+def batch_highlights(
+    saliency: list[FloatArray], scores: list[FloatArray], minimums: tuple[float, ...]
+) -> tuple[FloatArray, FloatArray]:
     """AP and Hit1 of many queries: one row per query, one column per (minimum score, annotator), the
     minimum's columns together; the same values as :func:`highlight_aps` and the official Hit1, bit for bit.
 
@@ -73,25 +74,32 @@ def batch_highlights(saliency: list[FloatArray], scores: list[FloatArray],
         of_size = np.flatnonzero(size_class == size)
         chunks = min(len(of_size), -(-len(of_size) * 2 ** int(size) // CHUNK_CLIPS))  # bounds the memory
         for rows in np.array_split(of_size, chunks):
-            ap[rows], hit[rows] = _highlight_group([saliency[r] for r in rows], [scores[r] for r in rows],
-                                                   np.array(minimums, dtype=np.float64))
+            ap[rows], hit[rows] = _highlight_group(
+                [saliency[r] for r in rows], [scores[r] for r in rows], np.array(minimums, dtype=np.float64)
+            )
     return ap, hit
 
 
-def _highlight_group(saliency: list[FloatArray], scores: list[FloatArray],
-                     minimums: FloatArray) -> tuple[FloatArray, FloatArray]:
+def _highlight_group(
+    saliency: list[FloatArray], scores: list[FloatArray], minimums: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     queries, columns = len(saliency), len(minimums) * ANNOTATORS
     width = max(len(s) for s in saliency)
     full = np.zeros((queries, width, ANNOTATORS))
     valid = np.zeros((queries, width), dtype=bool)
     score = np.zeros((queries, width))  # cut or zero-padded to the clip count, as the official
     for n, (s, p) in enumerate(zip(saliency, scores, strict=True)):
-        full[n, :len(s)] = s
-        valid[n, :len(s)] = True
-        score[n, :min(len(s), len(p))] = p[:len(s)]
+        full[n, : len(s)] = s
+        valid[n, : len(s)] = True
+        score[n, : min(len(s), len(p))] = p[: len(s)]
     count = valid.sum(axis=1)
-    if (width == 0 or count.min() == 0 or count.max() >= FLOAT32_EXACT or min(map(len, scores)) == 0
-            or any(p.dtype != np.float64 for p in scores)):  # integer scores: ranked as integers
+    if (
+        width == 0
+        or count.min() == 0
+        or count.max() >= FLOAT32_EXACT
+        or min(map(len, scores)) == 0
+        or any(p.dtype != np.float64 for p in scores)
+    ):  # integer scores: ranked as integers
         return _one_by_one(saliency, scores, minimums)
     rows, position, lines = np.arange(queries), np.arange(width), queries * columns
     # Hit1: the clip of the highest predicted score (first on ties), positive for the annotator
@@ -142,8 +150,9 @@ def _first_maxima(scores: list[FloatArray]) -> IntArray:
     return np.asarray(best[np.searchsorted(best, starts)] - starts, dtype=np.int64)
 
 
-def _one_by_one(saliency: list[FloatArray], scores: list[FloatArray],
-                minimums: FloatArray) -> tuple[FloatArray, FloatArray]:
+def _one_by_one(
+    saliency: list[FloatArray], scores: list[FloatArray], minimums: FloatArray
+) -> tuple[FloatArray, FloatArray]:
     """The per-query route, for what the batch does not take (no clip, 2**24 clips or more, scores not float64)."""
     columns = len(minimums) * ANNOTATORS
     ap = np.zeros((len(saliency), columns))

@@ -89,8 +89,12 @@ def _windows(value: Any, width: int, path: str, number: int, text: str, key: str
         raise InputError(path, f"'{key}' must be a list of {shape} lists", line=number, text=text[:200])
     for w in value:
         if not (isinstance(w, list) and len(w) == width and all(is_number(x) for x in w)):
-            raise InputError(path, f"'{key}' has the window {shown(w)}; expected every window as "
-                                   f"{shape} with {width} finite numbers", line=number, text=text[:200])
+            raise InputError(
+                path,
+                f"'{key}' has the window {shown(w)}; expected every window as {shape} with {width} finite numbers",
+                line=number,
+                text=text[:200],
+            )
     return np.array(value, dtype=np.float64).reshape(-1, width)
 
 
@@ -99,29 +103,56 @@ def _saliency(row: dict[str, Any], path: str, number: int, text: str) -> FloatAr
     duration: Any = row.get("duration")
     ids, scores = row.get("relevant_clip_ids"), row.get("saliency_scores")
     if not is_number(duration) or duration < CLIP_SECONDS:
-        raise InputError(path, f"'duration' is {json.dumps(duration)}; expected a number >= {CLIP_SECONDS} "
-                               "(seconds) for highlight detection", line=number, text=text[:200])
+        raise InputError(
+            path,
+            f"'duration' is {json.dumps(duration)}; expected a number >= {CLIP_SECONDS} "
+            "(seconds) for highlight detection",
+            line=number,
+            text=text[:200],
+        )
     clips = int(duration / CLIP_SECONDS)
     if clips > MAX_CLIPS:
-        raise InputError(path, f"'duration' is {json.dumps(duration)}; expected less than "
-                               f"{(MAX_CLIPS + 1) * CLIP_SECONDS} seconds (at most {MAX_CLIPS} clips) for highlight "
-                               "detection", line=number, text=text[:200])
+        raise InputError(
+            path,
+            f"'duration' is {json.dumps(duration)}; expected less than "
+            f"{(MAX_CLIPS + 1) * CLIP_SECONDS} seconds (at most {MAX_CLIPS} clips) for highlight "
+            "detection",
+            line=number,
+            text=text[:200],
+        )
     if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
-        raise InputError(path, "'relevant_clip_ids' must be a list of integer clip ids for highlight detection",
-                         line=number, text=text[:200])
+        raise InputError(
+            path,
+            "'relevant_clip_ids' must be a list of integer clip ids for highlight detection",
+            line=number,
+            text=text[:200],
+        )
     bad = [i for i in ids if not 0 <= i < clips]
     if bad:
-        raise InputError(path, f"'relevant_clip_ids' holds {bad[0]}; expected clip ids from 0 to {clips - 1} "
-                               f"(duration {duration} s in {CLIP_SECONDS}-second clips)",
-                         line=number, text=text[:200])
+        raise InputError(
+            path,
+            f"'relevant_clip_ids' holds {bad[0]}; expected clip ids from 0 to {clips - 1} "
+            f"(duration {duration} s in {CLIP_SECONDS}-second clips)",
+            line=number,
+            text=text[:200],
+        )
     if len(set(ids)) != len(ids):
-        raise InputError(path, "'relevant_clip_ids' names a clip twice; expected each clip once",
-                         line=number, text=text[:200])
-    if not (isinstance(scores, list) and len(scores) == len(ids)
-            and all(isinstance(s, list) and len(s) == 3 for s in scores)
-            and _finite_numbers(list(chain.from_iterable(scores)))):
-        raise InputError(path, f"'saliency_scores' must hold one [a, b, c] list of 3 numbers per relevant clip "
-                               f"({plural(len(ids), 'clip')})", line=number, text=text[:200])
+        raise InputError(
+            path, "'relevant_clip_ids' names a clip twice; expected each clip once", line=number, text=text[:200]
+        )
+    if not (
+        isinstance(scores, list)
+        and len(scores) == len(ids)
+        and all(isinstance(s, list) and len(s) == 3 for s in scores)
+        and _finite_numbers(list(chain.from_iterable(scores)))
+    ):
+        raise InputError(
+            path,
+            f"'saliency_scores' must hold one [a, b, c] list of 3 numbers per relevant clip "
+            f"({plural(len(ids), 'clip')})",
+            line=number,
+            text=text[:200],
+        )
     full = np.zeros((clips, 3))
     if ids:
         full[np.array(ids)] = np.array(scores)
@@ -154,8 +185,12 @@ def _bulk_saliency(rows: list[dict[str, Any]]) -> list[FloatArray] | None:
     durations: list[Any] = [row.get("duration") for row in rows]
     ids: list[Any] = [row.get("relevant_clip_ids") for row in rows]
     scores: list[Any] = [row.get("saliency_scores") for row in rows]
-    if not (set(map(type, durations)) <= {int, float} and set(map(type, ids)) <= {list}
-            and set(map(type, scores)) <= {list} and list(map(len, ids)) == list(map(len, scores))):
+    if not (
+        set(map(type, durations)) <= {int, float}
+        and set(map(type, ids)) <= {list}
+        and set(map(type, scores)) <= {list}
+        and list(map(len, ids)) == list(map(len, scores))
+    ):
         return None
     try:
         if not all(math.isfinite(d) and d >= CLIP_SECONDS for d in durations):
@@ -164,8 +199,13 @@ def _bulk_saliency(rows: list[dict[str, Any]]) -> list[FloatArray] | None:
     except OverflowError:
         return None
     flat_ids, triples = list(chain.from_iterable(ids)), list(chain.from_iterable(scores))
-    if not (set(map(type, flat_ids)) <= {int} and set(map(type, triples)) <= {list}
-            and set(map(len, triples)) <= {3} and clips.max(initial=0) <= MAX_CLIPS and clips.sum() <= BULK_CLIPS):
+    if not (
+        set(map(type, flat_ids)) <= {int}
+        and set(map(type, triples)) <= {list}
+        and set(map(len, triples)) <= {3}
+        and clips.max(initial=0) <= MAX_CLIPS
+        and clips.sum() <= BULK_CLIPS
+    ):
         return None
     flat_scores = list(chain.from_iterable(triples))
     if not set(map(type, flat_scores)) <= {int, float}:
@@ -178,8 +218,12 @@ def _bulk_saliency(rows: list[dict[str, Any]]) -> list[FloatArray] | None:
     counts = list(map(len, ids))
     offsets = np.cumsum(clips) - clips
     at = np.repeat(offsets, counts) + clip
-    if not ((clip >= 0).all() and (clip < np.repeat(clips, counts)).all() and np.isfinite(values).all()
-            and (np.diff(np.sort(at)) != 0).all()):
+    if not (
+        (clip >= 0).all()
+        and (clip < np.repeat(clips, counts)).all()
+        and np.isfinite(values).all()
+        and (np.diff(np.sort(at)) != 0).all()
+    ):
         return None
     full = np.zeros((int(clips.sum()), 3))
     full[at] = values
@@ -207,7 +251,7 @@ def _bulk_scores(values: list[Any]) -> list[FloatArray] | None:
 def _split(array: FloatArray, counts: list[int]) -> list[FloatArray]:
     """``array`` cut into consecutive pieces of ``counts`` rows."""
     ends = np.cumsum(counts).tolist()
-    return [array[end - n:end] for n, end in zip(counts, ends, strict=True)]
+    return [array[end - n : end] for n, end in zip(counts, ends, strict=True)]
 
 
 def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moments:
@@ -225,8 +269,12 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
     m.highlights = any("pred_saliency_scores" in row for _, _, row in pred_rows)
     if not (m.moments or m.highlights):
         number, text, _ = pred_rows[0]
-        raise InputError(pname, "has neither 'pred_relevant_windows' nor 'pred_saliency_scores'; expected "
-                                "QVHighlights predictions", line=number, text=text[:200])
+        raise InputError(
+            pname,
+            "has neither 'pred_relevant_windows' nor 'pred_saliency_scores'; expected QVHighlights predictions",
+            line=number,
+            text=text[:200],
+        )
     truth_windows = _bulk_windows([row.get("relevant_windows", []) for _, _, row in truth_rows], 2)
     saliency = _bulk_saliency([row for _, _, row in truth_rows]) if m.highlights else None
     spelling: dict[str, str] = {}
@@ -234,21 +282,27 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
         qid = qid_key(row["qid"])
         spelling[qid] = json.dumps(row["qid"])
         if qid in m.truth:
-            raise InputError(tname, f"query {qid} appears twice; expected one line per query",
-                             line=number, text=text[:200])
-        m.truth[qid] = truth_windows[n] if truth_windows is not None else \
-            _windows(row.get("relevant_windows", []), 2, tname, number, text, "relevant_windows")
+            raise InputError(
+                tname, f"query {qid} appears twice; expected one line per query", line=number, text=text[:200]
+            )
+        m.truth[qid] = (
+            truth_windows[n]
+            if truth_windows is not None
+            else _windows(row.get("relevant_windows", []), 2, tname, number, text, "relevant_windows")
+        )
         m.videos[qid] = str(row.get("vid", ""))
         if m.highlights:
             m.saliency[qid] = saliency[n] if saliency is not None else _saliency(row, tname, number, text)
-    pred_windows = _bulk_windows([row.get("pred_relevant_windows", []) for _, _, row in pred_rows], 3) \
-        if m.moments else None
+    pred_windows = (
+        _bulk_windows([row.get("pred_relevant_windows", []) for _, _, row in pred_rows], 3) if m.moments else None
+    )
     pred_scores = _bulk_scores([row.get("pred_saliency_scores") for _, _, row in pred_rows]) if m.highlights else None
     for n, (number, text, row) in enumerate(pred_rows):
         qid = qid_key(row["qid"])
         if qid in m.predictions or qid in m.pred_saliency:
-            raise InputError(pname, f"query {qid} appears twice; expected one line per query",
-                             line=number, text=text[:200])
+            raise InputError(
+                pname, f"query {qid} appears twice; expected one line per query", line=number, text=text[:200]
+            )
         if qid not in m.truth:
             m.unknown.append(qid)
         elif json.dumps(row["qid"]) != spelling[qid]:
@@ -256,15 +310,20 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
         if m.moments and pred_windows is not None:
             m.predictions[qid] = pred_windows[n]
         elif m.moments:
-            m.predictions[qid] = _windows(row.get("pred_relevant_windows", []), 3, pname, number, text,
-                                          "pred_relevant_windows")
+            m.predictions[qid] = _windows(
+                row.get("pred_relevant_windows", []), 3, pname, number, text, "pred_relevant_windows"
+            )
         if m.highlights and pred_scores is not None:
             m.pred_saliency[qid] = pred_scores[n]
         elif m.highlights:
             scores = row.get("pred_saliency_scores")
             if not (isinstance(scores, list) and scores and _finite_numbers(scores)):
-                raise InputError(pname, "'pred_saliency_scores' must be a non-empty list of finite numbers, one "
-                                        f"per {CLIP_SECONDS}-second clip (other lines have it)",
-                                 line=number, text=text[:200])
+                raise InputError(
+                    pname,
+                    "'pred_saliency_scores' must be a non-empty list of finite numbers, one "
+                    f"per {CLIP_SECONDS}-second clip (other lines have it)",
+                    line=number,
+                    text=text[:200],
+                )
             m.pred_saliency[qid] = np.array(scores)
     return m

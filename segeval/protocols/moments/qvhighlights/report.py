@@ -35,22 +35,30 @@ def _evaluate_highlights(m: Moments, queries: list[str], per_query: PerQuery) ->
     ap = np.zeros((len(levels), len(queries), 3))
     rows = [n for n, q in enumerate(queries) if q in m.pred_saliency]  # no prediction: 0
     if rows:
-        aps, hits = batch_highlights([m.saliency[queries[n]] for n in rows],
-                                     [m.pred_saliency[queries[n]] for n in rows], levels)
+        aps, hits = batch_highlights(
+            [m.saliency[queries[n]] for n in rows], [m.pred_saliency[queries[n]] for n in rows], levels
+        )
         ap[:, rows] = aps.reshape(len(rows), len(levels), 3).transpose(1, 0, 2)
         hit[:, rows] = hits.reshape(len(rows), len(levels), 3).transpose(1, 0, 2)
     out: dict[str, dict[str, float | None]] = {}
     for level, name in enumerate(SALIENCY_LEVELS):
         for n, q in enumerate(queries):
-            per_query.setdefault(q, {}).update({f"HL-min-{name}-mAP": 100 * float(np.mean(ap[level, n])),
-                                                f"HL-min-{name}-Hit1": 100 * float(np.max(hit[level, n]))})
-        out[f"HL-min-{name}"] = {"HL-mAP": _pct(np.mean(ap[level])) if queries else None,
-                                 "HL-Hit1": _pct(np.mean(np.max(hit[level], 1))) if queries else None}
+            per_query.setdefault(q, {}).update(
+                {
+                    f"HL-min-{name}-mAP": 100 * float(np.mean(ap[level, n])),
+                    f"HL-min-{name}-Hit1": 100 * float(np.max(hit[level, n])),
+                }
+            )
+        out[f"HL-min-{name}"] = {
+            "HL-mAP": _pct(np.mean(ap[level])) if queries else None,
+            "HL-Hit1": _pct(np.mean(np.max(hit[level], 1))) if queries else None,
+        }
     return out
 
 
-def _evaluate_buckets(m: Moments, truths: dict[str, dict[str, FloatArray]],
-                      orders: dict[str, list[str]], per_query: PerQuery) -> dict[str, dict[str, Any]]:
+def _evaluate_buckets(
+    m: Moments, truths: dict[str, dict[str, FloatArray]], orders: dict[str, list[str]], per_query: PerQuery
+) -> dict[str, dict[str, Any]]:
     """Each bucket's MR figures over its order (queries with predictions first, in the file's order); the
     queries of all buckets are scored in one batch, each bucket then averages its own rows."""
     empty = np.zeros((0, 3))
@@ -65,12 +73,18 @@ def _evaluate_buckets(m: Moments, truths: dict[str, dict[str, FloatArray]],
         if not order:
             maps: dict[str, float | None] = {str(t): None for t in THRESHOLDS}
             maps["average"] = None
-            out[name] = {"MR-mAP": maps, "MR-R1": {str(t): None for t in THRESHOLDS},
-                         "MR-R5": {str(t): None for t in R5_THRESHOLDS}, "MR-mIoU": None, "queries": 0}
+            out[name] = {
+                "MR-mAP": maps,
+                "MR-R1": {str(t): None for t in THRESHOLDS},
+                "MR-R5": {str(t): None for t in R5_THRESHOLDS},
+                "MR-mIoU": None,
+                "queries": 0,
+            }
             continue
         # the bucket's rows as arrays of their own, as the per-bucket arithmetic had them
-        ap_array, r1_ious, top1, top5 = (np.array(a[start:end], dtype=np.float64)
-                                         for a in (ap_all, r1_all, top1_all, top5_all))
+        ap_array, r1_ious, top1, top5 = (
+            np.array(a[start:end], dtype=np.float64) for a in (ap_all, r1_all, top1_all, top5_all)
+        )
         for n, q in enumerate(order):
             mine = per_query.setdefault(q, {})
             mine[f"MR-{name}-mAP"] = 100 * float(np.mean(ap_array[n]))
@@ -103,7 +117,7 @@ def bucket_truths(truth: dict[str, FloatArray]) -> dict[str, dict[str, FloatArra
         kept = np.bincount(owner[keep], minlength=len(queries))
         ends = np.cumsum(kept).tolist()
         cut = windows[keep]
-        out[name] = {queries[n]: cut[ends[n] - kept[n]:ends[n]] for n in np.flatnonzero(kept).tolist()}
+        out[name] = {queries[n]: cut[ends[n] - kept[n] : ends[n]] for n in np.flatnonzero(kept).tolist()}
     return out
 
 
@@ -123,12 +137,15 @@ def evaluate_moments(m: Moments, per_query: PerQuery | None = None) -> dict[str,
     buckets: dict[str, Any] = {}
     if m.moments:
         truths = bucket_truths(m.truth)
-        buckets = _evaluate_buckets(m, truths, {name: [q for q in order if q in truths[name]] for name in BUCKETS},
-                                    per_query)
+        buckets = _evaluate_buckets(
+            m, truths, {name: [q for q in order if q in truths[name]] for name in BUCKETS}, per_query
+        )
         for name, (lo, hi) in BUCKETS.items():
             if not buckets[name]["queries"]:
-                notes.append(f"no ground-truth window falls in the {name} bucket {_range(lo, hi)}: its figures are "
-                             "null (the official evaluator stops here)")
+                notes.append(
+                    f"no ground-truth window falls in the {name} bucket {_range(lo, hi)}: its figures are "
+                    "null (the official evaluator stops here)"
+                )
     highlights = _evaluate_highlights(m, listed + hl_missing, per_query) if m.highlights else {}
     out: dict[str, Any] = {"brief": _brief(buckets, highlights)}
     out.update(sorted({**highlights, **buckets}.items()))
@@ -141,25 +158,39 @@ def _input_notes(m: Moments, mr_missing: list[Any], hl_missing: list[Any]) -> li
     notes: list[str] = []
     no_truth = [q for q in m.truth if len(m.truth[q]) == 0]
     if m.moments and no_truth:
-        notes.append(f"{len(no_truth)} ground-truth queries have no relevant window (e.g. {no_truth[0]}) and are "
-                     "left out of MR; the official evaluator stops on them")
+        notes.append(
+            f"{len(no_truth)} ground-truth queries have no relevant window (e.g. {no_truth[0]}) and are "
+            "left out of MR; the official evaluator stops on them"
+        )
     if m.moments and mr_missing:
-        notes.append(f"{len(mr_missing)} ground-truth queries have no predicted window (e.g. {mr_missing[0]}) and "
-                     "score 0 in MR; the official evaluator refuses such a submission")
+        notes.append(
+            f"{len(mr_missing)} ground-truth queries have no predicted window (e.g. {mr_missing[0]}) and "
+            "score 0 in MR; the official evaluator refuses such a submission"
+        )
     if m.highlights and hl_missing:
-        notes.append(f"{len(hl_missing)} ground-truth queries have no pred_saliency_scores (e.g. {hl_missing[0]}) "
-                     "and score 0 in HL; the official evaluator refuses such a submission")
+        notes.append(
+            f"{len(hl_missing)} ground-truth queries have no pred_saliency_scores (e.g. {hl_missing[0]}) "
+            "and score 0 in HL; the official evaluator refuses such a submission"
+        )
     if m.moments:
-        notes += reversed_notes(m.truth, m.predictions, "evaluated as given, as the official evaluator does: they "
-                                "overlap nothing (IoU 0), except that mAP's IoU is 0/0 against a window of opposite "
-                                "length, which matches (docs/moments.md)")
+        notes += reversed_notes(
+            m.truth,
+            m.predictions,
+            "evaluated as given, as the official evaluator does: they "
+            "overlap nothing (IoU 0), except that mAP's IoU is 0/0 against a window of opposite "
+            "length, which matches (docs/moments.md)",
+        )
     if m.unknown:
-        notes.append(f"{len(m.unknown)} predicted queries are not in the ground truth (e.g. {m.unknown[0]}) and "
-                     "are ignored; the official evaluator refuses such a submission (a qid matches only a qid that "
-                     "Python finds equal: the string \"5\" is not the number 5)")
+        notes.append(
+            f"{len(m.unknown)} predicted queries are not in the ground truth (e.g. {m.unknown[0]}) and "
+            "are ignored; the official evaluator refuses such a submission (a qid matches only a qid that "
+            'Python finds equal: the string "5" is not the number 5)'
+        )
     if m.respelled:
-        notes.append(f"{len(m.respelled)} predicted qids are written otherwise than the ground truth's (e.g. "
-                     f"{m.respelled[0]}); they are paired by Python equality, as the official evaluator does")
+        notes.append(
+            f"{len(m.respelled)} predicted qids are written otherwise than the ground truth's (e.g. "
+            f"{m.respelled[0]}); they are paired by Python equality, as the official evaluator does"
+        )
     return notes
 
 
@@ -168,12 +199,16 @@ def _brief(buckets: dict[str, Any], highlights: dict[str, Any]) -> dict[str, flo
     brief: dict[str, float | None] = {}
     if buckets:
         full = buckets["full"]
-        official = {"MR-full-mAP": full["MR-mAP"]["average"], "MR-full-mAP@0.5": full["MR-mAP"]["0.5"],
-                    "MR-full-mAP@0.75": full["MR-mAP"]["0.75"],
-                    "MR-short-mAP": buckets["short"]["MR-mAP"]["average"],
-                    "MR-middle-mAP": buckets["middle"]["MR-mAP"]["average"],
-                    "MR-long-mAP": buckets["long"]["MR-mAP"]["average"],
-                    "MR-full-R1@0.5": full["MR-R1"]["0.5"], "MR-full-R1@0.7": full["MR-R1"]["0.7"]}
+        official = {
+            "MR-full-mAP": full["MR-mAP"]["average"],
+            "MR-full-mAP@0.5": full["MR-mAP"]["0.5"],
+            "MR-full-mAP@0.75": full["MR-mAP"]["0.75"],
+            "MR-short-mAP": buckets["short"]["MR-mAP"]["average"],
+            "MR-middle-mAP": buckets["middle"]["MR-mAP"]["average"],
+            "MR-long-mAP": buckets["long"]["MR-mAP"]["average"],
+            "MR-full-R1@0.5": full["MR-R1"]["0.5"],
+            "MR-full-R1@0.7": full["MR-R1"]["0.7"],
+        }
         brief.update(sorted(official.items()))
     for level, values in highlights.items():
         for key, value in values.items():
@@ -191,8 +226,10 @@ def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult
     """The QVHighlights protocol (``segeval mr --protocol qvhighlights``)."""
     unused = [k for k, v in vars(options).items() if v is not None]
     if unused:
-        raise ParameterError(f"The qvhighlights protocol has fixed thresholds and cut-offs; it takes no "
-                             f"{', '.join('--' + k.replace('_', '-') for k in unused)}.")
+        raise ParameterError(
+            f"The qvhighlights protocol has fixed thresholds and cut-offs; it takes no "
+            f"{', '.join('--' + k.replace('_', '-') for k in unused)}."
+        )
     rows: PerQuery = {}
     result = evaluate_moments(read_moments(truth, predictions), rows)
     figures = {k: v for k, v in result.items() if k != "notes"}

@@ -21,15 +21,19 @@ def iou_matrix(a: FloatArray, b: FloatArray) -> FloatArray:
     return hull_iou(a[:, None, :], b[None, :, :])
 
 
-def average_precisions(truth: FloatArray, predictions: FloatArray,
-                       thresholds: tuple[float, ...] = THRESHOLDS, top: int = TOP_PREDICTIONS) -> FloatArray:
+def average_precisions(
+    truth: FloatArray, predictions: FloatArray, thresholds: tuple[float, ...] = THRESHOLDS, top: int = TOP_PREDICTIONS
+) -> FloatArray:
     """Interpolated AP of one query's predictions at each IoU threshold (the official matching)."""
     return np.asarray(batch_average_precisions([truth], [predictions], thresholds, top)[0], dtype=np.float64)
 
 
-def batch_average_precisions(truths: list[FloatArray], predictions: list[FloatArray],
-                             thresholds: tuple[float, ...] = THRESHOLDS,
-                             top: int = TOP_PREDICTIONS) -> FloatArray:
+def batch_average_precisions(
+    truths: list[FloatArray],
+    predictions: list[FloatArray],
+    thresholds: tuple[float, ...] = THRESHOLDS,
+    top: int = TOP_PREDICTIONS,
+) -> FloatArray:
     """``average_precisions`` of many queries at once: one row per query, the same values bit for bit.
 
     Every IoU row is sorted at its query's number of ground-truth windows, the length the official
@@ -47,8 +51,13 @@ def batch_average_precisions(truths: list[FloatArray], predictions: list[FloatAr
     for size in np.unique(size_class):
         of_size = np.flatnonzero(size_class == size)
         for rows in np.array_split(of_size, -(-len(of_size) // CHUNK_QUERIES)):  # bounds the memory
-            ap[rows] = _ap_group([truths[r] for r in rows], preds[rows], valid[rows], counts[rows],
-                                 np.array(thresholds, dtype=np.float64))
+            ap[rows] = _ap_group(
+                [truths[r] for r in rows],
+                preds[rows],
+                valid[rows],
+                counts[rows],
+                np.array(thresholds, dtype=np.float64),
+            )
     return ap
 
 
@@ -62,8 +71,9 @@ def _padded(arrays: list[FloatArray], width: int, columns: int) -> tuple[FloatAr
     return out, valid
 
 
-def _ap_group(truths: list[FloatArray], preds: FloatArray, valid: BoolArray,
-              sizes: IntArray, thresholds: FloatArray) -> FloatArray:
+def _ap_group(
+    truths: list[FloatArray], preds: FloatArray, valid: BoolArray, sizes: IntArray, thresholds: FloatArray
+) -> FloatArray:
     """The official matching and VOC AP for queries with ``sizes`` ground-truth windows and the padded
     predictions ``preds`` (queries, width, 3), ``valid`` where a query has one."""
     queries, nthr, width = len(truths), len(thresholds), preds.shape[1]
@@ -108,8 +118,9 @@ def _ap_group(truths: list[FloatArray], preds: FloatArray, valid: BoolArray,
     return voc_ap(tp, valid[:, None, :], sizes[:, None])
 
 
-def average_precision(truth: FloatArray, predictions: FloatArray, threshold: float,
-                      top: int = TOP_PREDICTIONS) -> float:
+def average_precision(
+    truth: FloatArray, predictions: FloatArray, threshold: float, top: int = TOP_PREDICTIONS
+) -> float:
     """Interpolated AP of one query's predictions at one IoU threshold."""
     return float(average_precisions(truth, predictions, (threshold,), top)[0])
 
@@ -120,8 +131,9 @@ def r1_iou(truth: FloatArray, predictions: FloatArray) -> float:
     return float(batch_first_ious([truth], [predictions])[0][0])
 
 
-def batch_first_ious(truths: list[FloatArray], predictions: list[FloatArray],
-                     k: int = 5) -> tuple[FloatArray, FloatArray, FloatArray]:
+def batch_first_ious(
+    truths: list[FloatArray], predictions: list[FloatArray], k: int = 5
+) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Per query, from the listed predictions: the official R1 IoU (see ``r1_iou``), the best hull IoU of
     the first prediction, and the largest hull IoU of the first ``k`` against any window
     (0 without prediction or truth). The same values as the per-query functions, bit for bit; queries are
@@ -136,14 +148,18 @@ def batch_first_ious(truths: list[FloatArray], predictions: list[FloatArray],
     return out[0], out[1], out[2]
 
 
-def _first_ious_group(truths: list[FloatArray], first: FloatArray,
-                      has_first: BoolArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+def _first_ious_group(
+    truths: list[FloatArray], first: FloatArray, has_first: BoolArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
     queries = len(truths)
     width = max((len(t) for t in truths), default=0)
     truth, has_truth = _padded(truths, max(width, 1), 2)
     ok = has_first[:, 0] & has_truth[:, 0]
-    union_iou = np.where(has_truth, tiou(first[:, 0, 0, None], first[:, 0, 1, None], truth[:, :, 0], truth[:, :, 1],
-                                         form="union"), -np.inf)
+    union_iou = np.where(
+        has_truth,
+        tiou(first[:, 0, 0, None], first[:, 0, 1, None], truth[:, :, 0], truth[:, :, 1], form="union"),
+        -np.inf,
+    )
     best = best_of(union_iou, axis=1)  # first on ties; a NaN (two empty windows) wins, as in the official
     hull = hull_iou(first[:, :, None, :2], truth[:, None, :, :])  # (queries, k, windows)
     r1 = np.where(ok, hull[np.arange(queries), 0, best], 0.0)

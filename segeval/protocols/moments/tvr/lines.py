@@ -34,13 +34,18 @@ def tvr_lines(data: Tvr, truth: str, predictions: str) -> tuple[dict[str, list[s
     for q in data.queries:
         qid = _token(q.desc_id, "desc_id", truth)
         if len(q.windows) > 1:
-            raise InputError(truth, f"desc_id {q.desc_id} has {len(q.windows)} annotators' moments (DiDeMo-style); "
-                                    "its 2-annotator rule has no line equivalent: expected one moment per item "
-                                    "for --write-lines", line=q.line)
+            raise InputError(
+                truth,
+                f"desc_id {q.desc_id} has {len(q.windows)} annotators' moments (DiDeMo-style); "
+                "its 2-annotator rule has no line equivalent: expected one moment per item "
+                "for --write-lines",
+                line=q.line,
+            )
         video = _token(q.video, "vid_name", truth)
         s, e = q.windows[0]
-        files["qrels"].append(f"{qid} Q0 {video} {_time(s, f'desc_id {qid}', truth)} "
-                              f"{_time(e, f'desc_id {qid}', truth)} 1")
+        files["qrels"].append(
+            f"{qid} Q0 {video} {_time(s, f'desc_id {qid}', truth)} {_time(e, f'desc_id {qid}', truth)} 1"
+        )
         for task in ("VCMR", "SVMR"):
             if task not in data.predictions:
                 continue
@@ -54,17 +59,23 @@ def tvr_lines(data: Tvr, truth: str, predictions: str) -> tuple[dict[str, list[s
                 if pe < ps:
                     reversed_rows += 1
                     pe = ps
-                lines.append(f"{qid} Q0 {_token(names[int(v)], 'video', predictions)} {_time(ps, where, predictions)} "
-                             f"{_time(pe, where, predictions)} {rank} {101 - rank} tvr")
+                lines.append(
+                    f"{qid} Q0 {_token(names[int(v)], 'video', predictions)} {_time(ps, where, predictions)} "
+                    f"{_time(pe, where, predictions)} {rank} {101 - rank} tvr"
+                )
         if "VR" in data.predictions:
             files["vr.qrels"].append(f"{qid} Q0 {video} 0 1 1")
             rows = data.predictions["VR"].get(key(q.desc_id))
-            files["vr.run"] += [f"{qid} Q0 {_token(names[int(v)], 'video', predictions)} 0 1 {rank} {101 - rank} tvr"
-                                for rank, v in enumerate([] if rows is None else rows[:, 0].tolist(), start=1)]
+            files["vr.run"] += [
+                f"{qid} Q0 {_token(names[int(v)], 'video', predictions)} 0 1 {rank} {101 - rank} tvr"
+                for rank, v in enumerate([] if rows is None else rows[:, 0].tolist(), start=1)
+            ]
     notes = _time.notes()
     if reversed_rows:
-        notes.append(f"{reversed_rows} VCMR and SVMR windows with end < start are written as the zero-length window "
-                     "at their start (IoU 0 with any non-empty moment, as the official gives them)")
+        notes.append(
+            f"{reversed_rows} VCMR and SVMR windows with end < start are written as the zero-length window "
+            "at their start (IoU 0 with any non-empty moment, as the official gives them)"
+        )
     return files, notes
 
 
@@ -88,11 +99,25 @@ def tvr_figures(options: MrOptions, tasks: tuple[str, ...] = ("VCMR", "SVMR", "V
     figures: list[Figure] = []
     for task, run in (("VCMR", "PREFIX.run"), ("SVMR", "PREFIX.svmr.run")):
         if task in tasks:
-            figures += group([((task, f"{t}-r{k}"), f"success_{k}_tiou{t:g}f") for t in thresholds for k in top_k],
-                             [f"tiou:{t:g}:float32" for t in thresholds], ks, "PREFIX.qrels", run)
+            figures += group(
+                [((task, f"{t}-r{k}"), f"success_{k}_tiou{t:g}f") for t in thresholds for k in top_k],
+                [f"tiou:{t:g}:float32" for t in thresholds],
+                ks,
+                "PREFIX.qrels",
+                run,
+            )
     if "VR" in tasks:
-        figures += group([(("VR", f"r{k}"), f"success_{k}") for k in top_k], ["exact"], ks, "PREFIX.vr.qrels",
-                         "PREFIX.vr.run")
-    return Lines({}, figures, [("*_by_type", "the same commands over one type's queries: not written (the qrels "
-                                             "of one type's queries give them)"),
-                               ("desc_type_ratio", "a share of queries, not a measure")])
+        figures += group(
+            [(("VR", f"r{k}"), f"success_{k}") for k in top_k], ["exact"], ks, "PREFIX.vr.qrels", "PREFIX.vr.run"
+        )
+    return Lines(
+        {},
+        figures,
+        [
+            (
+                "*_by_type",
+                "the same commands over one type's queries: not written (the qrels of one type's queries give them)",
+            ),
+            ("desc_type_ratio", "a share of queries, not a measure"),
+        ],
+    )

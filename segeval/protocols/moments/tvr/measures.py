@@ -34,15 +34,16 @@ def hits(data: Tvr, task: str, thresholds: tuple[float, ...]) -> tuple[BoolArray
     for i, q in enumerate(data.queries):
         p = preds.get(key(q.desc_id))
         if p is not None and len(p):
-            rows[i, :len(p)] = p.astype(np.float32)
-            valid[i, :len(p)] = True
+            rows[i, : len(p)] = p.astype(np.float32)
+            valid[i, : len(p)] = True
     gt_video = np.array([data.video2idx[q.video] for q in data.queries], dtype=np.float32)
     matched = (rows[:, :, 0] == gt_video[:, None]) & valid
     correct = np.zeros((len(thresholds), n, MAX_PREDICTIONS), dtype=bool)
     single = np.array([len(q.windows) == 1 for q in data.queries], dtype=bool)
     moments = np.zeros((n, 2), dtype=np.float32)
-    moments[single] = np.array([q.windows[0] for q in data.queries if len(q.windows) == 1],
-                               dtype=np.float32).reshape(-1, 2)
+    moments[single] = np.array([q.windows[0] for q in data.queries if len(q.windows) == 1], dtype=np.float32).reshape(
+        -1, 2
+    )
     scores = iou32(rows[:, :, 1:3], moments[:, None, :]) * matched
     for t, theta in enumerate(thresholds):
         correct[t] = (scores >= np.float32(theta)) & valid & single[:, None]
@@ -63,8 +64,9 @@ def pct(count: int | np.integer[Any], total: int) -> float | None:
     return float(np.round(np.float64(count) / total * 100, 2))
 
 
-def per_query(data: Tvr, task: str, thresholds: tuple[float, ...] = THRESHOLDS, top_k: tuple[int, ...] = TOP_K
-              ) -> dict[str, BoolArray]:
+def per_query(
+    data: Tvr, task: str, thresholds: tuple[float, ...] = THRESHOLDS, top_k: tuple[int, ...] = TOP_K
+) -> dict[str, BoolArray]:
     """Official key (``0.5-r1``, ``r1``) -> whether each ground-truth query has a hit there."""
     _, matched, correct = hits(data, task, thresholds)
     found: dict[str, BoolArray] = {}  # official key -> per-query hit
@@ -80,8 +82,9 @@ def per_query(data: Tvr, task: str, thresholds: tuple[float, ...] = THRESHOLDS, 
     return found
 
 
-def task_figures(data: Tvr, task: str, thresholds: tuple[float, ...], top_k: tuple[int, ...]
-                 ) -> tuple[dict[str, float | None], dict[str, Any] | None]:
+def task_figures(
+    data: Tvr, task: str, thresholds: tuple[float, ...], top_k: tuple[int, ...]
+) -> tuple[dict[str, float | None], dict[str, Any] | None]:
     """One task's official figures and, when the ground truth has types, its ``_by_type`` figures."""
     found = per_query(data, task, thresholds, top_k)
     n = len(data.queries)

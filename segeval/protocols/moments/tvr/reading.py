@@ -55,8 +55,9 @@ def key(desc_id: int | str) -> str:
 
 def _desc_id(value: Any, path: str, where: str, line: int | None = None, text: str | None = None) -> int | str:
     if isinstance(value, bool) or not isinstance(value, int | str):
-        raise InputError(path, f"{where}'desc_id' is {shown(value)}; expected an integer or a string",
-                         line=line, text=text)
+        raise InputError(
+            path, f"{where}'desc_id' is {shown(value)}; expected an integer or a string", line=line, text=text
+        )
     return value
 
 
@@ -69,12 +70,21 @@ def _moment(value: Any, path: str, line: int, text: str) -> FloatArray:
     elif isinstance(value, list) and len(value) >= 4 and all(pair(w) for w in value):
         windows = value
     else:
-        raise InputError(path, f"'ts' is {shown(value)}; expected [start, end] or, DiDeMo-style, a list "
-                               "of at least 4 [start, end] pairs (one per annotator)", line=line, text=text)
+        raise InputError(
+            path,
+            f"'ts' is {shown(value)}; expected [start, end] or, DiDeMo-style, a list "
+            "of at least 4 [start, end] pairs (one per annotator)",
+            line=line,
+            text=text,
+        )
     for w in windows:
         if w[1] < w[0]:
-            raise InputError(path, f"'ts' has the moment {json.dumps(w)} with end < start; expected start <= end",
-                             line=line, text=text)
+            raise InputError(
+                path,
+                f"'ts' has the moment {json.dumps(w)} with end < start; expected start <= end",
+                line=line,
+                text=text,
+            )
     return np.array(windows, dtype=np.float64).reshape(-1, 2)
 
 
@@ -86,15 +96,22 @@ def read_truth(path: str | Path) -> list[Query]:
 
     def record(number: int, line: str) -> dict[str, Any]:
         """One line's object with its keys (the check of a stream's first record too)."""
-        row = load_line(name, number, line, "one JSON object per line", what="a JSON object",
-                        flat="one flat JSON object per line")
+        row = load_line(
+            name, number, line, "one JSON object per line", what="a JSON object", flat="one flat JSON object per line"
+        )
         if not isinstance(row, dict):
-            raise InputError(name, "expected a JSON object with 'desc_id', 'vid_name', 'ts' and 'type'",
-                             line=number, text=line[:200])
+            raise InputError(
+                name, "expected a JSON object with 'desc_id', 'vid_name', 'ts' and 'type'", line=number, text=line[:200]
+            )
         missing = [k for k in ("desc_id", "vid_name", "ts") if k not in row]
         if missing:
-            raise InputError(name, f"has no {', '.join(repr(k) for k in missing)}; expected a JSON object with "
-                                   "'desc_id', 'vid_name', 'ts' and 'type'", line=number, text=line[:200])
+            raise InputError(
+                name,
+                f"has no {', '.join(repr(k) for k in missing)}; expected a JSON object with "
+                "'desc_id', 'vid_name', 'ts' and 'type'",
+                line=number,
+                text=line[:200],
+            )
         return row
 
     for number, line in lines(read_text(path, lines=True, head=record_head(record))):
@@ -104,48 +121,58 @@ def read_truth(path: str | Path) -> list[Query]:
         row = record(number, line)
         desc_id = _desc_id(row["desc_id"], name, "", number, text)
         if key(desc_id) in seen:
-            raise InputError(name, f"desc_id {desc_id} appears twice (first on line {seen[key(desc_id)]}); expected "
-                                   "one line per query", line=number, text=text)
+            raise InputError(
+                name,
+                f"desc_id {desc_id} appears twice (first on line {seen[key(desc_id)]}); expected one line per query",
+                line=number,
+                text=text,
+            )
         seen[key(desc_id)] = number
         if not isinstance(row["vid_name"], str):
-            raise InputError(name, f"'vid_name' is {shown(row['vid_name'])}; expected a string",
-                             line=number, text=text)
+            raise InputError(name, f"'vid_name' is {shown(row['vid_name'])}; expected a string", line=number, text=text)
         kind = row.get("type")
         if kind is not None and kind not in TYPES:
-            raise InputError(name, f"'type' is {shown(kind)}; expected one of \"v\", \"t\", \"vt\"",
-                             line=number, text=text)
+            raise InputError(name, f'\'type\' is {shown(kind)}; expected one of "v", "t", "vt"', line=number, text=text)
         queries.append(Query(desc_id, row["vid_name"], _moment(row["ts"], name, number, text), kind, number))
     if not queries:
         raise InputError(name, "has no data lines; expected TVR ground truth as JSON Lines")
     typed = [q for q in queries if q.type is not None]
     if typed and len(typed) < len(queries):
         q = next(q for q in queries if q.type is None)
-        raise InputError(name, "has no 'type' here but other lines have one; expected 'type' (v, t or vt) on "
-                               "every line or on none", line=q.line)
+        raise InputError(
+            name,
+            "has no 'type' here but other lines have one; expected 'type' (v, t or vt) on every line or on none",
+            line=q.line,
+        )
     return queries
 
 
 def _rows(value: Any, path: str, where: str) -> tuple[FloatArray, int]:
     """The first 100 predictions of one record as (n, 3) [video index, start, end], and the full count."""
     if not isinstance(value, list):
-        raise InputError(path, f"{where}: 'predictions' is {shown(value)}; expected a list of "
-                               "[video_index, start, end, score] lists")
+        raise InputError(
+            path, f"{where}: 'predictions' is {shown(value)}; expected a list of [video_index, start, end, score] lists"
+        )
     used = value[:MAX_PREDICTIONS]
     try:
         arr = np.array(used)
-        fast = (arr.dtype.kind in "iuf" and arr.ndim == 2 and arr.shape[1] >= 3
-                and bool(np.isfinite(arr[:, :3]).all()))
+        fast = arr.dtype.kind in "iuf" and arr.ndim == 2 and arr.shape[1] >= 3 and bool(np.isfinite(arr[:, :3]).all())
     except (ValueError, TypeError, OverflowError):
         fast = False
     # a boolean among the first three is no number (one among the scores is let through, as the score is unused)
-    if fast and (bool not in set(map(type, chain.from_iterable(used)))
-                 or not any(isinstance(x, bool) for e in used for x in e[:3])):
+    if fast and (
+        bool not in set(map(type, chain.from_iterable(used)))
+        or not any(isinstance(x, bool) for e in used for x in e[:3])
+    ):
         return arr[:, :3].astype(np.float64).reshape(-1, 3), len(value)
     for n, e in enumerate(used):
         if not (isinstance(e, list) and len(e) >= 3 and all(is_number(x) for x in e[:3])):
-            raise InputError(path, f"{where}: predictions[{n}] is {shown(e)}; expected "
-                                   "[video_index, start, end, score] (3 finite numbers at least; the score is not "
-                                   "used)")
+            raise InputError(
+                path,
+                f"{where}: predictions[{n}] is {shown(e)}; expected "
+                "[video_index, start, end, score] (3 finite numbers at least; the score is not "
+                "used)",
+            )
     return np.array([e[:3] for e in used], dtype=np.float64).reshape(-1, 3), len(value)
 
 
@@ -167,8 +194,11 @@ def read_submission(path: str | Path, queries: list[Query]) -> Tvr:
     index = _video_index(sub["video2idx"], name)
     tasks = [t for t in TASKS if t in sub]
     if not tasks:
-        raise InputError(name, f"has none of 'VCMR', 'SVMR', 'VR' (keys: {', '.join(list(sub)[:6])}); expected "
-                               "at least one task's predictions")
+        raise InputError(
+            name,
+            f"has none of 'VCMR', 'SVMR', 'VR' (keys: {', '.join(list(sub)[:6])}); expected "
+            "at least one task's predictions",
+        )
     data = Tvr(queries=queries, video2idx=index)
     truth = {key(q.desc_id) for q in queries}
     known = np.array(sorted(index.values()), dtype=np.float64)
@@ -176,18 +206,25 @@ def read_submission(path: str | Path, queries: list[Query]) -> Tvr:
         _read_task(data, task, sub[task], name, truth, known)
     for q in queries:
         if q.video not in index:
-            raise InputError(name, f"'video2idx' has no entry for the ground-truth video {q.video!r} (desc_id "
-                                   f"{q.desc_id}, line {q.line} of the ground truth); expected every ground-truth "
-                                   "video in it (the official script stops with a KeyError)")
+            raise InputError(
+                name,
+                f"'video2idx' has no entry for the ground-truth video {q.video!r} (desc_id "
+                f"{q.desc_id}, line {q.line} of the ground truth); expected every ground-truth "
+                "video in it (the official script stops with a KeyError)",
+            )
     return data
 
 
 def _video_index(index: Any, name: str) -> dict[str, int]:
     """``video2idx`` checked: video names to distinct integers the official's 32-bit floats keep apart."""
-    if not isinstance(index, dict) or not all(isinstance(v, int) and not isinstance(v, bool)
-                                              and 0 <= v < MAX_VIDEO_INDEX for v in index.values()):
-        raise InputError(name, f"'video2idx' must map video names to integers from 0 to {MAX_VIDEO_INDEX - 1} "
-                               "(the official compares them as 32-bit floats)")
+    if not isinstance(index, dict) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and 0 <= v < MAX_VIDEO_INDEX for v in index.values()
+    ):
+        raise InputError(
+            name,
+            f"'video2idx' must map video names to integers from 0 to {MAX_VIDEO_INDEX - 1} "
+            "(the official compares them as 32-bit floats)",
+        )
     if len(set(index.values())) < len(index):
         raise InputError(name, "'video2idx' gives two videos the same index; expected one index per video")
     return index
@@ -197,29 +234,33 @@ def _read_task(data: Tvr, task: str, records: Any, name: str, truth: set[str], k
     """One task's records into ``data``: each query's first 100 predictions, and the empty, unknown, longer and
     reversed ones the notes count."""
     if not isinstance(records, list):
-        raise InputError(name, f"'{task}' is {shown(records)}; expected a list of "
-                               "{\"desc_id\", \"predictions\"} objects")
+        raise InputError(
+            name, f'\'{task}\' is {shown(records)}; expected a list of {{"desc_id", "predictions"}} objects'
+        )
     preds: dict[str, FloatArray] = {}
     empty, unknown = [], []
     longer = reversed_rows = 0
     for n, record in enumerate(records):
         where = f"{task}[{n}]"
         if not isinstance(record, dict) or "desc_id" not in record or "predictions" not in record:
-            raise InputError(name, f"{where} is {shown(record)}; expected an object with 'desc_id' "
-                                   "and 'predictions'")
+            raise InputError(name, f"{where} is {shown(record)}; expected an object with 'desc_id' and 'predictions'")
         desc_id = _desc_id(record["desc_id"], name, f"{where}: ")
         where += f" (desc_id {desc_id})"
         k = key(desc_id)
         if k in preds:
-            raise InputError(name, f"{where}: desc_id {desc_id} appears twice in '{task}'; expected one record "
-                                   "per query")
+            raise InputError(
+                name, f"{where}: desc_id {desc_id} appears twice in '{task}'; expected one record per query"
+            )
         rows, count = _rows(record["predictions"], name, where)
         video = rows[:, 0]
         bad = np.flatnonzero((video != np.floor(video)) | ~_indexed(video, known))
         if len(bad):
-            raise InputError(name, f"{where}: predictions[{int(bad[0])}] names the video index "
-                                   f"{video[bad[0]]:g}, which is not in 'video2idx'; expected an index of "
-                                   "video2idx")
+            raise InputError(
+                name,
+                f"{where}: predictions[{int(bad[0])}] names the video index "
+                f"{video[bad[0]]:g}, which is not in 'video2idx'; expected an index of "
+                "video2idx",
+            )
         preds[k] = rows
         if k not in truth:
             unknown.append(str(desc_id))
