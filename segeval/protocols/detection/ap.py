@@ -1,11 +1,5 @@
-"""Average precision of rankings of hits, in each official tool's arithmetic.
-
-``voc_ap``: ActivityNet's ``interpolated_prec_rec`` (VOC 2011 all-point interpolation) on
-``tp_cumsum / npos`` and ``tp_cumsum / (tp_cumsum + fp_cumsum)``, summed as the official's ``np.sum``,
-for many rankings at once: the one form behind ``segeval detect``, the ``ap_interp`` measure and
-QVHighlights' MR-mAP.  ``kit_ap``: the THUMOS14 kit's ``prap``: the precisions at the hits, added left
-to right, over npos (no interpolation).
-"""
+"""Average precision of rankings of hits, in each official tool's arithmetic: ActivityNet's interpolated AP
+(:func:`voc_ap`) and the THUMOS14 kit's (:func:`kit_ap`)."""
 
 from __future__ import annotations
 
@@ -20,10 +14,9 @@ _FEW = 8  # numpy's pairwise sum adds fewer than 8 values one by one, left to ri
 def voc_ap(
     tp: FloatArray | BoolArray, valid: BoolArray, npos: FloatArray | IntArray, scale: float | None = None
 ) -> FloatArray:
-    """Interpolated AP of each ranking: ``tp[..., i]`` 1 for a hit at rank i, ``valid[..., i]`` for a real
-    prediction there (padding after the last adds no recall step), ``npos[...]`` the instances.  A ranking
-    without prediction has AP 0; ``npos`` 0 gives the official's 0/0 recalls.  ``scale``: DETAD's normalized
-    precision ``recall * scale / (recall * scale + fp)`` (scale the mean number of instances per class)."""
+    """ActivityNet's ``interpolated_prec_rec`` (VOC 2011) of each ranking, summed as its ``np.sum``: ``tp[..., i]``
+    a hit at rank i, ``valid[..., i]`` a prediction there (not padding), ``npos[...]`` the instances (0: the
+    official's 0/0 recalls); no prediction: AP 0.  ``scale``: DETAD's normalized precision (docs/detection.md)."""
     shape, width = tp.shape[:-1], tp.shape[-1]
     tp = np.asarray(tp, dtype=np.float64).reshape(-1, width)
     valid = np.broadcast_to(valid, (*shape, width)).reshape(-1, width)
@@ -68,10 +61,7 @@ def kit_ap(hits: BoolArray, npos: int) -> float:
         return 0.0
     tp = np.cumsum(hits, dtype=np.float64)
     prec = tp / np.arange(1, len(hits) + 1, dtype=np.float64)  # tp ./ (fp + tp): the same doubles
-    total = 0.0
-    for p in prec[hits].tolist():
-        total += p
-    return total / npos
+    return float(np.cumsum(prec[hits])[-1]) / npos if hits.any() else 0.0  # cumsum: left to right
 
 
 def ap_interp(a: Adapted) -> float:

@@ -1,6 +1,4 @@
-"""DETAD's false-positive analysis (Alwassel et al., ECCV 2018, "Diagnosing Error in Temporal Action Detectors";
-HumamAlwassel/DETAD ``src/action_detector_diagnosis.py`` and ``src/false_positive_analysis.py``): ``segeval detect
---errors``, on the protocol's ranking, matching and thresholds (docs/detection.md#false-positive-analysis)."""
+"""DETAD's false-positive analysis (``segeval detect --errors``, docs/detection.md#false-positive-analysis)."""
 
 from __future__ import annotations
 
@@ -26,9 +24,8 @@ COLUMNS = (("figure", ""), ("tiou", ""), ("predictions", ""), ("type", ""), ("va
 
 @dataclass
 class ErrorResult:
-    """``types[t, i]`` (index into :data:`TYPES`) at ``thresholds[t]`` of the prediction row ``rows[i]`` (each
-    class's top ``FACTOR`` G, classes in ground-truth order), ``slices[i]`` its G slice (0: the top G of its
-    class); DETAD's Average-mAP_N and its gain when each error type is removed."""
+    """``types[t, i]`` (into :data:`TYPES`) of the analysed prediction row ``rows[i]`` at ``thresholds[t]``, its G
+    slice, DETAD's Average-mAP_N and its gain when each error type is removed."""
 
     thresholds: list[float]
     rows: IntArray
@@ -39,9 +36,7 @@ class ErrorResult:
 
 
 def analyse(protocol: str, t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> ErrorResult:
-    """Each analysed prediction's type at each threshold: a hit; else by the instance of its video (any class) of
-    highest tIoU (the first in file order on ties): reaching θ, a double detection (same label) or a wrong label;
-    reaching :data:`MIN_TIOU`, a localization (same label) or a confusion error; else (or no instance) background."""
+    """Each analysed prediction's type at each threshold (docs/detection.md, "False-positive analysis")."""
     n_classes = len(t.classes)
     npos = np.bincount(t.label, minlength=n_classes)
     ranked = [r[: FACTOR * int(npos[c])] for c, r in enumerate(rankings(protocol, p, n_classes))]
@@ -75,9 +70,7 @@ def analyse(protocol: str, t: R.Truth, p: R.Predictions, thresholds: Sequence[fl
 
 
 def error_rows(r: ErrorResult) -> list[tuple[str, Any, str, str, float]]:
-    """Counts and fractions of the analysed predictions per threshold and type (tiou empty: the mean over the
-    thresholds, DETAD's ``avg``), the fractions of each G slice (``1G`` ... ``10G``, averaged over the thresholds,
-    DETAD's false-positive profile), Average-mAP_N and its gain when each error type is removed."""
+    """The rows of ``detect --errors`` (docs/detection.md, "False-positive analysis")."""
     out: list[tuple[str, Any, str, str, float]] = []
     every = f"top {FACTOR}G"
     counts = np.array([np.bincount(row, minlength=len(TYPES)) for row in r.types])

@@ -1,14 +1,5 @@
-"""The detection protocols: which reader, matching, AP and thresholds each benchmark's official
-evaluation uses (docs/detection.md has the table).
-
-``activitynet``: ``eval_detection.py`` (tIoU ``np.linspace(0.5, 0.95, 10)``, subset ``validation``);
-``thumos14``: the same code at 0.3, 0.4, 0.5, 0.6, 0.7 (ActionFormer's THUMOS14 setting; JSON subsets
-compared case-insensitively as its loader does; a kit folder is read too, Ambiguous ignored);
-``thumos14-kit``: the 2015 MATLAB kit (``TH14evalDet.m``): ground-truth-first matching, overlap > θ,
-unmatched detections touching an Ambiguous interval dropped, non-interpolated AP, subset ``test``;
-``ego4d-mq``: the Ego4D Moment Queries port (``MQ/Evaluation/ego4d/eval_detection.py``): its own
-ground-truth layout, predicted labels outside the ground truth skipped, tIoU 0.1 ... 0.5, subset ``val``.
-"""
+"""The detection protocols: each benchmark's official reader, matching, AP, thresholds and subset
+(docs/detection.md, "Conventions side by side")."""
 
 from __future__ import annotations
 
@@ -41,8 +32,7 @@ SUBSETS = {"activitynet": "validation", "thumos14": "test", "thumos14-kit": "tes
 
 @dataclass
 class DetectionResult:
-    """``ap[t, c]`` at ``thresholds[t]`` for ``classes[c]``; ``mAP[t]`` the mean over classes (in
-    ``classes`` order), ``average_mAP`` the mean of ``mAP``."""
+    """``ap[t, c]`` at ``thresholds[t]`` for ``classes[c]``, ``mAP[t]`` (summed in ``classes`` order), their mean."""
 
     protocol: str
     thresholds: list[float]
@@ -86,10 +76,7 @@ def read_inputs(protocol: str, truth: str, predictions: str, subset: str) -> tup
 
 
 def rankings(protocol: str, p: R.Predictions, n_classes: int) -> list[IntArray]:
-    """Each class's prediction rows in the official rank order: ``score.argsort()[::-1]`` in numpy 1.16's
-    order (:func:`descending`) over the rows as the official code holds them: ``activitynet``
-    (``eval_detection.py`` under Python 2) walks the videos in Python 2's dict order, the Python 3 ports
-    in file order; each video's list in order."""
+    """Each class's prediction rows in the official rank order (docs/detection.md, "Ties")."""
     rows = np.arange(len(p.video))
     if protocol == "activitynet" and p.keys:
         position = np.zeros(len(p.videos), dtype=np.int64)
@@ -101,8 +88,7 @@ def rankings(protocol: str, p: R.Predictions, n_classes: int) -> list[IntArray]:
 
 
 def official_classes(t: R.Truth) -> list[str]:
-    """The class order of ``eval_detection.py`` (its ``activity_index``, the order its mean adds the classes):
-    first appearance over the videos in Python 2's dict order of the file's keys."""
+    """``eval_detection.py``'s class order (``activity_index``): first appearance in Python 2's dict order."""
     if not t.keys:
         return list(t.classes)
     position = {t.keys[k]: i for i, k in enumerate(py2_dict_order(t.keys))}
@@ -114,8 +100,7 @@ def official_classes(t: R.Truth) -> list[str]:
 def matched(
     t: R.Truth, p: R.Predictions, thresholds: Sequence[float], ranked: list[IntArray]
 ) -> tuple[IntArray, IntArray, BoolArray]:
-    """The rows of the class rankings ``ranked`` one after the other, each class's bounds in them and ``tp[t, i]``
-    of each (:func:`best_free_match`)."""
+    """The rows of the rankings ``ranked`` end to end, each class's bounds in them and ``tp[t, i]``."""
     order = np.concatenate([*ranked, np.zeros(0, dtype=np.int64)])
     n_videos = len(p.videos)
     tp, _, _ = best_free_match(
@@ -131,8 +116,7 @@ def matched(
 
 
 def activitynet_ap(protocol: str, t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> FloatArray:
-    """``ap[t, c]`` by ActivityNet's rules: per class, rank (:func:`rankings`), match (:func:`best_free_match`),
-    interpolated AP over the class's instances; a class without predictions has AP 0."""
+    """``ap[t, c]`` by ActivityNet's rules (a class without predictions: AP 0)."""
     n_classes = len(t.classes)
     ap = np.zeros((len(thresholds), n_classes), dtype=np.float64)
     _, bounds, tp = matched(t, p, thresholds, rankings(protocol, p, n_classes))
@@ -175,9 +159,8 @@ def evaluate(
     thresholds: Sequence[float],
     class_order: Sequence[str] | None = None,
 ) -> DetectionResult:
-    """Per-class AP, mAP per threshold and average mAP; ``class_order`` (default: the official's, see
-    :func:`official_classes`, for activitynet; else the ground truth's) is the order in which the mean over
-    classes is summed."""
+    """Per-class AP, mAP per threshold and average mAP, the mean summed in ``class_order`` (default: the
+    official's)."""
     check_choice("protocol", protocol, PROTOCOLS)
     ap = (
         kit_aps(truth, predictions, thresholds)
@@ -192,10 +175,8 @@ def evaluate(
         ap = ap[:, [index[c] for c in class_order]]
         classes = list(class_order)
     ap = np.ascontiguousarray(ap)
-    if protocol == "thumos14-kit":  # MATLAB mean(ap_all, 1): the classes added in order
-        m = np.array([_sequential_mean(row) for row in ap.tolist()], dtype=np.float64)
-    else:
-        m = ap.mean(axis=1)  # the official self.ap.mean(axis=1) on the same (thresholds, classes) array
+    # the kit: MATLAB mean(ap_all, 1), the classes added in order (cumsum); else the official self.ap.mean(axis=1)
+    m = np.cumsum(ap, axis=1)[:, -1] / ap.shape[1] if protocol == "thumos14-kit" else ap.mean(axis=1)
     notes = list(predictions.notes)
     per_class = np.bincount(predictions.label[predictions.label >= 0], minlength=len(truth.classes))
     empty = [c for c in classes if per_class[truth.classes.index(c)] == 0]
@@ -209,18 +190,10 @@ def evaluate(
     )
 
 
-def _sequential_mean(values: list[float]) -> float:
-    total = 0.0
-    for v in values:
-        total += v
-    return total / len(values)
-
-
 def per_video(
     protocol: str, t: R.Truth, p: R.Predictions, thresholds: Sequence[float]
 ) -> list[tuple[str, DetectionResult]]:
-    """:func:`evaluate` on each video with ground truth alone (file order): its instances, and its predictions of
-    the classes it has instances of (no AP is defined for another class).  A video without instance is left out."""
+    """:func:`evaluate` on each video with instances alone (docs/detection.md, "Per video")."""
     out = []
     for v in dict.fromkeys(t.video.tolist()):
         mine = t.video == v

@@ -1,9 +1,5 @@
-"""A detection ground truth and predictions as segeval lines (``segeval detect --write-lines PREFIX``).
-
-The files and the ``segeval eval`` command that gives ActivityNet's AP per class are docs/detection.md,
-"The general path: classes as queries"; the ranking is :func:`segeval.protocols.detection.evaluate.rankings`.
-Times are written with 9 decimals (a note counts the times that this rounds).
-"""
+"""A detection ground truth and predictions as segeval lines (``segeval detect --write-lines PREFIX``;
+docs/detection.md, "The general path: classes as queries")."""
 
 from __future__ import annotations
 
@@ -81,8 +77,7 @@ def detection_lines(protocol: str, t: Truth, p: Predictions) -> tuple[list[str],
 
 
 def write_lines(protocol: str, t: Truth, p: Predictions, prefix: str) -> list[str]:
-    """Write ``PREFIX.qrels`` and ``PREFIX.run`` (checked first; neither may be an input); return what
-    was written and the notes."""
+    """Write ``PREFIX.qrels`` and ``PREFIX.run`` (neither may be an input); return what was written and the notes."""
     from segeval.reports.output import check_output, write_output
 
     inputs = [t.path, p.path]

@@ -1,17 +1,6 @@
-"""Matching predictions to ground-truth instances: ActivityNet's highest-tIoU free instance (the one
-implementation behind ``segeval detect`` and the ``tiou-best`` adapter) and the THUMOS14 kit's
-ground-truth-first matching.
-
-ActivityNet (``eval_detection.py``; its Python 3 ports ActionFormer's ``libs/utils/metrics.py`` and
-Ego4D's MQ code): per class, predictions are taken in rank order; each looks at the instances of its
-class in its video from the highest tIoU down (``tiou_arr.argsort()[::-1]`` in numpy 1.16's order,
-:func:`segeval.protocols.detection.order.descending`: up to 16 instances the later of equal tIoUs first), skips
-the ones an earlier prediction took, and takes the first that reaches the threshold (tIoU >= θ); the
-first one below θ ends the search (a false positive).  The tIoU is the official's arithmetic:
-``inter / ((g_end - g_start) + (p_end - p_start) - inter)``; a 0/0 (two zero-length windows) is NaN,
-which the official ``tiou < θ`` test lets through as a hit and its reversed sort visits first: this
-is kept here, and the detection readers refuse zero-length windows so that it cannot happen there.
-"""
+"""Matching predictions to instances: ActivityNet's highest-tIoU free instance (``segeval detect`` and the
+``tiou-best`` adapter) and the THUMOS14 kit's ground-truth-first matching (docs/detection.md, "Conventions side by
+side", "Ties"; a 0/0 tIoU is NaN, a hit as in the official ``tiou < θ`` test)."""
 
 from __future__ import annotations
 
@@ -49,14 +38,9 @@ def best_free_match(
     g_end: FloatArray,
     thresholds: Sequence[float],
 ) -> tuple[BoolArray, IntArray, BoolArray]:
-    """ActivityNet's matching at each threshold.
-
-    Predictions are given in rank order (the order of each class's ranking; rows of different
-    classes may interleave); ``p_group``/``g_group`` are the (class, video) group of each prediction
-    and instance: a prediction can only take an instance of its group.  Returns ``tp[t, i]`` (True
-    when prediction i takes an instance at ``thresholds[t]``), ``taken[t, i]`` (the instance row it
-    took, -1 for none) and ``reach[t, i]`` (some instance of its group reaches the threshold, taken or
-    not: a false positive with ``reach`` is a repeat of a found instance)."""
+    """ActivityNet's matching at each threshold of predictions in rank order, each taking only instances of its
+    (class, video) group: ``tp[t, i]``, ``taken[t, i]`` (the instance row, -1 for none) and ``reach[t, i]`` (some
+    instance of its group reaches the threshold: a false positive with ``reach`` repeats a found instance)."""
     n, t_count = len(p_group), len(thresholds)
     tp = np.zeros((t_count, n), dtype=np.bool_)
     taken = np.full((t_count, n), -1, dtype=np.int64)
@@ -117,11 +101,9 @@ def kit_match(
     gt_end: FloatArray,
     theta: float,
 ) -> BoolArray:
-    """The THUMOS14 kit's matching of one class (``TH14eventdetpr.m``) on detections given in the kit's
-    order (each video's by decreasing confidence, file order on ties): each instance in file order takes,
-    among the detections of its video not yet taken, the one of largest overlap (the first on ties) when
-    that overlap is strictly above θ.  Overlap = intersection / hull (0 unless the intersection is
-    positive).  Returns True for the detections taken."""
+    """The THUMOS14 kit's matching of one class (``TH14eventdetpr.m``) on detections in the kit's order: each
+    instance in file order takes the free detection of its video of largest :func:`kit_overlap` (first on ties)
+    when above θ.  True for the detections taken."""
     hit = np.zeros(len(det_video), dtype=np.bool_)
     for v in distinct(det_video).tolist():
         dets = np.flatnonzero(det_video == v)

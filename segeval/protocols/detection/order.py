@@ -1,12 +1,5 @@
-"""The official evaluators' orders, reproduced exactly and independently of the local numpy and Python.
-
-``descending``: ``values.argsort()[::-1]`` under numpy 1.16 (ActivityNet's ``eval_detection.py`` and
-``eval_proposal.py`` under Python 2.7; numpy 1.23.5 gives the same): numpy's default ``quicksort`` is an
-introsort (median-of-3 partitions above 16 elements, insertion sort below, heapsort past a depth of
-2 log2 n), not stable, so equal values come out in an order that depends on every value of the array.
-``py2_dict_order``: the iteration order of a Python 2.7 ``dict`` built by inserting ``keys`` in order
-(``json.load``): the order in which the official code walks the videos of a JSON file.
-"""
+"""The official evaluators' orders, exact whatever the local numpy and Python: numpy 1.16's ``argsort()[::-1]``
+(:func:`descending`) and Python 2.7's dict order (:func:`py2_dict_order`); docs/detection.md, "Ties"."""
 
 from __future__ import annotations
 
@@ -124,9 +117,7 @@ def py2_hash(text: str) -> int:
 
 
 def py2_dict_order(keys: Sequence[str]) -> list[int]:
-    """The positions of distinct ``keys`` (inserted in this order) in the order a Python 2.7 dict iterates
-    them: open addressing over 8 slots and up, probing ``i = 5i + perturb + 1``, resized to the next power
-    of two above 4 x used when two thirds full."""
+    """The positions of distinct ``keys`` (inserted in order) in the order a Python 2.7 dict iterates them."""
     table: list[int | None] = [None] * 8
     hashes = [py2_hash(k) for k in keys]
 

@@ -1,18 +1,5 @@
-"""ActivityNet proposals (``eval_proposal.py``): the average recall against the average number of
-proposals per video (AR@AN), its area (AUC, %), and AR@k as BSN/BMN/G-TAD report it.
-
-The official rules, in its arithmetic: the videos are those with ground truth (in file order);
-``ratio = AN x videos / proposals in the file`` (all videos of the file, with or without ground truth);
-each video keeps its first ``min(int(n x ratio), n)`` proposals by decreasing score
-(``argsort()[::-1]`` in numpy 1.16's order, :func:`segeval.protocols.detection.order.descending`);
-curve point j = 1..100 uses ``pcn_j = j/100 x AN x videos / kept`` and per video the first
-``min(int(n_kept x pcn_j), n_kept)`` proposals (in floating point: 28, 56 and 57 for j = 29, 57, 58
-when n_kept = 100); an instance is recalled at θ when one of them has tIoU >= θ (no one-to-one
-matching); ``recall[t][j] = recalled / instances``; ``avg_recall`` its mean over thresholds;
-``proposals_per_video[j] = pcn_j x kept / videos``; AUC = 100 x trapz(avg_recall,
-proposals_per_video) / proposals_per_video[-1].  AR@k = mean over thresholds of ``recall[t][k-1]``
-(k proposals per video only when AN = 100 and every video has at least 100: otherwise a note).
-"""
+"""ActivityNet proposals (``eval_proposal.py``): AR@AN, its area (AUC, %) and AR@k as BSN/BMN/G-TAD report it,
+in the official arithmetic (docs/detection.md: the conventions table and worked example 6)."""
 
 from __future__ import annotations
 

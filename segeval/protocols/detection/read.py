@@ -1,10 +1,5 @@
-"""Reading detection ground truth and predictions: ActivityNet JSON (``database``/``results``), Ego4D
-Moment Queries JSON, and the THUMOS14 kit's annotation folder and detection text file.
-
-Every reader returns the same arrays (:class:`Truth`, :class:`Predictions`); what the official tools
-silently misread is refused here with the file, the record and what was expected, or kept as the
-official tool does with a note (docs/detection.md, "Bad inputs").
-"""
+"""Reading detection ground truth and predictions (ActivityNet and Ego4D MQ JSON, the THUMOS14 kit's folder and
+detection file) into :class:`Truth` and :class:`Predictions`; bad inputs as docs/detection.md, "Bad inputs"."""
 
 from __future__ import annotations
 
@@ -26,12 +21,8 @@ from segeval.readers.formats import read_number
 
 @dataclass
 class Truth:
-    """The ground truth of the evaluated subset.
-
-    ``classes``: the labels of the subset's instances in order of first appearance (the class order
-    the official code averages in, under Python 3); ``videos``: the subset's videos in file order
-    (prediction-only videos are appended by :func:`Predictions`' readers); per instance, in file
-    order: ``video`` (index into ``videos``), ``start``, ``end``, ``label`` (index into ``classes``)."""
+    """The ground truth of the evaluated subset: its classes in order of first appearance, its videos in file
+    order, and per instance (file order) ``video`` and ``label`` (indices into them), ``start``, ``end``."""
 
     path: str
     subset: str
@@ -59,8 +50,8 @@ class Truth:
 
 @dataclass
 class Predictions:
-    """Predictions in file order: ``video`` indexes ``videos`` (the truth's videos, then the
-    prediction-only ones), ``label`` indexes the truth's classes (-1 for proposals)."""
+    """Predictions in file order: ``video`` indexes ``videos`` (the truth's, then prediction-only ones), ``label``
+    the truth's classes (-1 for proposals)."""
 
     path: str
     videos: list[str]
@@ -103,33 +94,24 @@ def _segment(path: str, where: str, value: Any, what: str = "segment") -> tuple[
 def _window(
     path: str, where: str, s: float, e: float, line: int | None = None, text: str | None = None, kit: bool = False
 ) -> None:
-    if e < s:
-        why = (
-            "the kit swaps its ends (min, max)"
-            if kit
-            else "the official code computes a negative length and a meaningless tIoU"
-        )
+    if e <= s:
+        what = "ends before it starts (reversed)" if e < s else "has zero length"
+        why = _WINDOW_WHY[kit, e < s]
         raise InputError(
-            path,
-            f"{where}: the window [{s!r}, {e!r}] ends before it starts (reversed); {why}: expected start < end",
-            line=line,
-            text=text,
+            path, f"{where}: the window [{s!r}, {e!r}] {what}; {why}: expected start < end", line=line, text=text
         )
-    if e == s:
-        why = (
-            "the kit gives it overlap 0 with every window (never a hit)"
-            if kit
-            else (
-                "its tIoU is 0 with any other window and 0/0 = NaN with a zero-length one, which eval_detection.py "
-                "counts as a match at every threshold and eval_proposal.py as no match"
-            )
-        )
-        raise InputError(
-            path,
-            f"{where}: the window [{s!r}, {e!r}] has zero length; {why}: expected start < end",
-            line=line,
-            text=text,
-        )
+
+
+#: why a reversed or zero-length window is refused: (kit, reversed) -> what the official tool does with it
+_WINDOW_WHY = {
+    (True, True): "the kit swaps its ends (min, max)",
+    (False, True): "the official code computes a negative length and a meaningless tIoU",
+    (True, False): "the kit gives it overlap 0 with every window (never a hit)",
+    (False, False): (
+        "its tIoU is 0 with any other window and 0/0 = NaN with a zero-length one, which eval_detection.py "
+        "counts as a match at every threshold and eval_proposal.py as no match"
+    ),
+}
 
 
 def _object(path: str, data: Any, key: str | None, expected: str) -> dict[str, Any]:
@@ -169,10 +151,7 @@ def _finish_truth(
 
 
 def read_activitynet_truth(path: str, subset: str, *, ignore_case: bool = False, ego4d: bool = False) -> Truth:
-    """ActivityNet ``{"database": {video: {"subset", "annotations": [{"segment", "label"}]}}}``; with
-    ``ego4d`` the Ego4D MQ layout (``{video: {"subset", "annotations": [{"start_time", "end_time",
-    "label"}]}}``, no ``database`` wrapper), where a video is kept when its subset is a substring of the
-    requested one (the port's ``v['subset'] in self.subset``).  ``ignore_case``: subsets compared
+    """ActivityNet's ground truth, or with ``ego4d`` Ego4D MQ's; ``ignore_case``: subsets compared
     case-insensitively (ActionFormer's THUMOS14 loader)."""
     expected = (
         "Ego4D MQ ground truth {video: {subset, annotations: [{start_time, end_time, label}]}}"
@@ -245,8 +224,6 @@ class _VideoTable:
         extra = self.names[self.known :]
         if not extra:
             return []
-        other = [v for v in extra if v in self.other]
-        unknown = [v for v in extra if v not in self.other]
         fate = (
             (
                 "not evaluated, but they count in the total that sets each video's budget (ratio = AN x videos / "
@@ -255,26 +232,20 @@ class _VideoTable:
             if proposals
             else "false positives, as the official code counts them"
         )
-        out = []
-        if unknown:
-            out.append(
-                f"{plural(len(unknown), 'video')} of the {what} not in the ground truth (e.g. {unknown[0]!r}): "
-                f"their {what} are {fate}"
-            )
-        if other:
-            out.append(
-                f"{plural(len(other), 'video')} of the {what} from another subset (e.g. {other[0]!r}): "
-                f"their {what} are {fate}"
-            )
-        return out
+        unknown = ([v for v in extra if v not in self.other], "not in the ground truth")
+        other = ([v for v in extra if v in self.other], "from another subset")
+        return [
+            f"{plural(len(group), 'video')} of the {what} {where} (e.g. {group[0]!r}): their {what} are {fate}"
+            for group, where in (unknown, other)
+            if group
+        ]
 
 
 def read_activitynet_predictions(
     path: str, truth: Truth, *, skip_unknown: bool = False, labels: bool = True
 ) -> Predictions:
-    """ActivityNet ``{"results": {video: [{"segment", "label", "score"}]}}`` (``labels=False``: proposals,
-    no label).  A label that is not a class of the truth is an error (the official code stops with a
-    KeyError), or with ``skip_unknown`` skipped with a note (the Ego4D port)."""
+    """ActivityNet's predictions (``labels=False``: proposals); a label outside the truth's classes is an error,
+    or with ``skip_unknown`` skipped with a note (the Ego4D port)."""
     expected = (
         "a submission {results: {video: [{segment, label, score}]}}"
         if labels
@@ -374,8 +345,7 @@ def _number(path: str, number: int, line: str, token: str, what: str) -> float:
 
 
 def read_kit_truth(folder: str, subset: str) -> Truth:
-    """The THUMOS14 kit's annotation folder: ``detclasslist.txt`` (``id name`` lines) and, per class and
-    for ``Ambiguous``, ``<Class>_<subset>.txt`` with ``video t1 t2`` lines."""
+    """The THUMOS14 kit's annotation folder: ``detclasslist.txt`` and ``<Class>_<subset>.txt`` files."""
     root = Path(folder)
     listing = root / "detclasslist.txt"
     if not root.is_dir():
@@ -449,8 +419,7 @@ def read_kit_truth(folder: str, subset: str) -> Truth:
 
 
 def read_kit_detections(path: str, truth: Truth) -> Predictions:
-    """``video t1 t2 classid confidence`` lines (the kit strips ``.mp4`` from video names).  An unknown
-    class id is an error (the kit prints a warning and keeps an empty detection)."""
+    """The kit's ``video t1 t2 classid confidence`` lines (``.mp4`` stripped from video names, as the kit)."""
     by_id = {cid: i for i, cid in enumerate(truth.class_ids)}
     table = _VideoTable(truth)
     rows: list[tuple[int, float, float, int, float]] = []
@@ -480,8 +449,7 @@ def read_kit_detections(path: str, truth: Truth) -> Predictions:
 
 
 def duplicate_note(p: Predictions) -> list[str]:
-    """A note when two predictions are identical (video, label, window and score): the official code
-    keeps both, and the second can only be a false positive or take another instance."""
+    """A note counting the predictions identical to an earlier one (kept, as the official code keeps them)."""
     if len(p.video) < 2:
         return []
     rows = np.stack([p.video.astype(np.float64), p.label.astype(np.float64), p.start, p.end, p.score], axis=1)

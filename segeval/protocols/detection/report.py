@@ -1,6 +1,4 @@
-"""The detection and proposal results as rows of :mod:`segeval.reports.tables` (``-o text|json|csv``): one row
-per figure, named as docs/detection.md says (``mAP``, ``Average-mAP``, ``AP`` on every protocol), the value
-beside the official tool's print of it."""
+"""The detection and proposal results as rows of :mod:`segeval.reports.tables` (docs/detection.md: output)."""
 
 from __future__ import annotations
 
@@ -22,9 +20,7 @@ def py2_str(x: float) -> str:
 
 
 def detection_rows(r: DetectionResult) -> list[Row]:
-    """mAP per threshold, the average, then AP per class and threshold, with the official text:
-    activitynet ``Average-mAP: {}`` (Python 2 str), thumos14 ActionFormer's ``mAP = {:.2f} (%)``,
-    thumos14-kit ``AP:%1.3f``/``MAP: %f``, ego4d-mq Python 3 str."""
+    """mAP per threshold, the average, then AP per class and threshold, each with the official text."""
     rows: list[Row] = []
     kit = r.protocol == "thumos14-kit"
 
@@ -59,8 +55,7 @@ def video_rows(video: str, r: DetectionResult) -> list[tuple[str, Any, str, floa
 
 
 def proposal_rows(r: ProposalResult) -> list[tuple[str, Any, float, str]]:
-    """AUC (%) as the official prints it (Python 2 str), AR@1/5/10/100, then the curve
-    (``AR@AN`` per point: tiou holds the average number of proposals per video)."""
+    """AUC (%), AR@1/5/10/100, then the curve (``AR@AN`` per average number of proposals per video)."""
     rows = [("AUC", None, r.auc_percent, py2_str(r.auc_percent) + "%")]
     rows += [(f"AR@{k}", None, v, py2_str(v)) for k, v in r.ar_at.items()]
     rows += [
