@@ -1,8 +1,4 @@
-"""SoccerNet's average-mAP, in the official arithmetic (PyPI SoccerNet 0.2.0, ``ActionSpotting.py``).
-
-The matching, the 200 thresholds, the 11-point AP, mAP, average-mAP and the "not shown" 17/13 scaling are
-docs/spotting.md, "The official conventions"; the visibility zones are :mod:`segeval.protocols.spotting.grid`'s.
-"""
+"""SoccerNet's average-mAP in the official arithmetic (docs/spotting.md, "The official conventions")."""
 
 from __future__ import annotations
 
@@ -33,8 +29,7 @@ THRESHOLDS = np.linspace(0, 1, 200)
 
 @dataclass
 class Figures:
-    """One metric's results: per variant (all, visible, unshown) the average-mAP, its per-class values
-    and the mAP at each tolerance."""
+    """One metric's average-mAP, per-class values and mAP at each tolerance, per variant."""
 
     metric: str
     tolerances: tuple[int, ...]
@@ -127,10 +122,9 @@ def map_at(classes: list[_Class], delta: int, framerate: int) -> tuple[dict[str,
 
 
 def _average(values: list[float]) -> float:
-    integral = 0.0
-    for i in range(len(values) - 1):
-        integral += (values[i] + values[i + 1]) / 2
-    return integral / (len(values) - 1)
+    """The official trapezoid over the tolerances, added left to right (cumsum)."""
+    maps = np.array(values, dtype=np.float64)
+    return float(np.cumsum((maps[:-1] + maps[1:]) / 2)[-1] / (len(maps) - 1))
 
 
 def average_map(grid: Grid, metric: str) -> Figures:

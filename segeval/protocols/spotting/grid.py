@@ -1,9 +1,5 @@
-"""The official frame grid (2 fps; the class set's rate): every half of a game is 120 minutes of frames, one
-cell per frame and class.
-
-Frames, the same-frame rule, negative confidences and the visibility zones are docs/spotting.md, "The
-official conventions".
-"""
+"""The official frame grid: each game half 120 minutes of frames at the class set's rate, one cell per frame
+and class (docs/spotting.md, "The official conventions")."""
 
 from __future__ import annotations
 
@@ -24,8 +20,7 @@ def frame_of(position_ms: int, framerate: int = 2) -> int:
 
 @dataclass
 class Cells:
-    """One half and class of one game: its events (frame ascending, +1 visible / -1 not shown) and its
-    predictions (frame ascending, confidence >= 0) with the visibility of their zones."""
+    """One half and class of one game: events (by frame, +1 visible, -1 not shown) and predictions (by frame)."""
 
     event_frames: list[int]
     event_values: list[int]

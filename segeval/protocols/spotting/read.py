@@ -1,11 +1,5 @@
-"""Reading SoccerNet's spotting files: one game's ``Labels-v2.json`` (ground truth) and
-``results_spotting.json`` (predictions), or two folders of games in SoccerNet's layout
-(``league/season/game/FILE``) matched by their relative paths.
-
-Each record is read as the official evaluator (PyPI SoccerNet 0.2.0, ``ActionSpotting.py``) reads it,
-and the records it misreads or crashes on are refused (exit 2, naming the file, the line and the record)
-or kept as it keeps them with a note; docs/spotting.md has the table.
-"""
+"""Reading SoccerNet's spotting files (``Labels-v2.json``, ``results_spotting.json``), one game's or two folders
+of games, as the official evaluator reads them; what it misreads is refused or noted (docs/spotting.md)."""
 
 from __future__ import annotations
 
@@ -28,8 +22,7 @@ from segeval.readers.json_records import document_head, load_document, walk_obje
 
 @dataclass(frozen=True)
 class ClassSet:
-    """The classes of a spotting evaluation (``spot --classes``): their names by index, the label read as
-    each (several labels may name one class), and the official settings that go with the set."""
+    """The classes of ``spot --classes``: names by index, each label's class, and the set's official settings."""
 
     name: str
     classes: tuple[str, ...]
@@ -169,8 +162,7 @@ class Spotting:
 
 
 def _record_line(text: str, key: str, index: int) -> tuple[int | None, str | None]:
-    """The line where ``doc[key][index]`` starts in ``text`` and that line (None when not found); slow, so
-    only called to word an error."""
+    """The line where ``doc[key][index]`` starts and its text (None when not found); slow: for errors only."""
     starts: dict[int, int] = {}
 
     def visit(pairs: list[tuple[str, Any]], start: int, end: int) -> dict[str, Any]:
@@ -220,7 +212,7 @@ class _Document:
 
 
 def _position(doc: _Document, index: int, value: Any) -> int:
-    """A position in ms: an integer (or integer text) >= 0; a JSON fraction is truncated as ``int()`` does."""
+    """A position in ms >= 0, an integer or its text (a JSON fraction truncated, as ``int()``)."""
     if isinstance(value, str):
         ms = parse_int(value)
     elif is_number(value):
@@ -313,8 +305,7 @@ def read_labels(path: str, classes: ClassSet = V2) -> tuple[list[Event], list[st
 
 
 def _confidence(doc: _Document, index: int, value: Any) -> float:
-    """The confidence as NumPy stores it in the official float64 vector: a JSON number (finite:
-    json_records), or its text in the one number grammar."""
+    """The confidence as the official float64 vector holds it: a JSON number, or its text."""
     number = parse_float(value) if isinstance(value, str) else float(value) if is_number(value) else None
     if number is None:
         raise doc.error(
@@ -368,9 +359,7 @@ def read_predictions(path: str, classes: ClassSet = V2) -> tuple[list[Prediction
 
 
 def _files(root: Path, name: str) -> dict[str, Path]:
-    """Every file called ``name`` under ``root``, by the relative path of its folder.  Folders reached through
-    a symbolic link are read as the folders they name; a link to a folder read already (a loop) and an entry
-    ``name`` that is not a regular file are refused."""
+    """Every file called ``name`` under ``root`` (links followed, loops refused), by its folder's relative path."""
     found: dict[str, Path] = {}
     read: set[str] = set()
     for folder, dirs, files in os.walk(root, followlinks=True):
@@ -397,10 +386,8 @@ def read(
     label_file: str | None = None,
     prediction_file: str = PREDICTION_FILE,
 ) -> Spotting:
-    """The games of ``truth`` and ``predictions``: two files (one game) or two folders matched by the
-    relative path of each game folder.  A game of the ground truth without predictions is an error (the
-    official evaluator stops on it); predictions of a game absent from the ground truth are ignored with a
-    note (the official evaluator never looks at them).  ``label_file``: the set's by default."""
+    """The games of ``truth`` and ``predictions``: two files (one game) or two folders of games matched by
+    their relative paths (docs/spotting.md).  ``label_file``: the set's by default."""
     label_file = classes.label_file if label_file is None else label_file
     for option, name in (("label_file", label_file), ("prediction_file", prediction_file)):
         if (why := bad_entry_name(name)) is not None:
@@ -454,8 +441,7 @@ def read(
 
 
 def _checked(spotting: Spotting) -> Spotting:
-    """``spotting``, or an error naming a class of a user's --classes that no event or prediction has (a typo;
-    the named sets' classes may be absent: AP 0)."""
+    """``spotting``, or an error naming a class of a user's --classes that no file holds (a typo)."""
     classes = spotting.classes
     if classes.name in SETS:
         return spotting

@@ -1,5 +1,4 @@
-"""The figures of ``segeval spot``: JSON with the official result's keys (full precision, each equal to the
-official one digit for digit), or rows of :mod:`segeval.reports.tables` (text, CSV)."""
+"""The figures of ``segeval spot``: JSON with the official result's keys, or rows of text or CSV."""
 
 from __future__ import annotations
 
