@@ -1,2 +1,1 @@
-"""Sound event detection as DCASE task 4 scores it: sed_eval's event- and segment-based figures and
-psds_eval's PSDS (docs/sed.md)."""
+"""Sound event detection as DCASE task 4 scores it (docs/sed.md)."""

@@ -1,14 +1,12 @@
-"""sed_eval 0.2.1's event- and segment-based counts and figures, and psds_eval 0.5.3's PSDS and
-intersection-based macro F1, with the official arithmetic (docs/sed.md has the rules and surprises).
-"""
+"""sed_eval 0.2.1's event- and segment-based figures, psds_eval 0.5.3's PSDS and macro F1 and sed_scores_eval's
+PSDS, in the official arithmetic (docs/sed.md)."""
 
 from __future__ import annotations
 
 import hashlib
 import math
 import warnings
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -205,24 +203,13 @@ SETTINGS = {
 }
 
 
-def _kahan(values: Sequence[float]) -> float:
-    """A sum as pandas' groupby ``sum`` takes it (Kahan-compensated, in row order)."""
-    total = comp = 0.0
-    for v in values:
-        y = v - comp
-        t = total + y
-        comp = (t - total) - y
-        total = t
-    return total
-
-
 #: the largest composite sort key (:func:`refuse_overlaps`); wider keys are sorted column by column
 KEY_LIMIT = 2**63
 
 
 def refuse_overlaps(table: Events) -> npt.NDArray[np.intp]:
-    """psds_eval refuses a table with two different same-class events that intersect: so do we.  The
-    table's order by clip, label, onset and offset (ties in row order)."""
+    """The table's order by clip, label, onset and offset (ties in row order); refuses two different same-class
+    events that intersect, as psds_eval."""
     starts, start_rank = np.unique(table.onset, return_inverse=True)
     ends, rank = np.unique(table.offset, return_inverse=True)
     groups = table.clip.astype(np.int64) * len(table.labels) + table.label
@@ -255,10 +242,8 @@ def refuse_overlaps(table: Events) -> npt.NDArray[np.intp]:
 
 @dataclass
 class Truth:
-    """The ground truth as psds_eval holds it: its events (zero-length ones dropped) sorted by clip, class and
-    onset (within a clip and class psds_eval's order, by onset, the only one its sums depend on), each clip's
-    duration (NaN: a clip of the ground truth missing from the durations table, whose events
-    still count) and the first event of each clip (``start``, one past the last at the end)."""
+    """The ground truth as psds_eval holds it: events (not zero-length) by clip, class and onset (docs/sed.md,
+    "Reading and order"), each clip's duration (NaN: not in the durations table) and first event (``start``)."""
 
     classes: list[str]
     clip_index: dict[str, int]
@@ -285,6 +270,9 @@ def truth(gt: Events, durations: dict[str, float]) -> Truth:
     classes = sorted({e.label for _, e in rows})
     index = {c: k for k, c in enumerate(classes)}
     clip = np.array([k for k, _ in rows], dtype=np.intp)
+    cls = np.array([index[e.label] for _, e in rows], dtype=np.intp)
+    # pandas' groupby sum of the lengths: Kahan-compensated, in row order
+    seconds, _ = _group_sums(cls, np.array([e.offset - e.onset for _, e in rows]), len(classes))
     return Truth(
         classes,
         {c: k for k, c in enumerate(names)},
@@ -292,15 +280,15 @@ def truth(gt: Events, durations: dict[str, float]) -> Truth:
         np.searchsorted(clip, np.arange(len(names) + 1)),
         np.array([e.onset for _, e in rows]),
         np.array([e.offset for _, e in rows]),
-        np.array([index[e.label] for _, e in rows], dtype=np.intp),
+        cls,
         {c: sum(e.label == c for _, e in rows) for c in classes},
-        {c: _kahan([e.offset - e.onset for _, e in rows if e.label == c]) for c in classes},
+        dict(zip(classes, seconds.tolist(), strict=True)),
         float(np.sum(np.array([durations[c] for c in names if c in durations]))),
     )
 
 
 def _group_sums(groups: npt.NDArray[np.intp], values: FloatArray, n: int) -> tuple[FloatArray, BoolArray]:
-    """Per group (0..n-1): the Kahan-compensated sum of its values in their order (as :func:`_kahan`), and
+    """Per group (0..n-1): the Kahan-compensated sum of its values in their order (pandas' groupby ``sum``), and
     whether it has any."""
     sizes = np.bincount(groups, minlength=n)
     if sizes.max(initial=0) <= 2:  # Kahan's sum of one or two values is their plain sum, in order
@@ -322,11 +310,8 @@ def _group_sums(groups: npt.NDArray[np.intp], values: FloatArray, n: int) -> tup
 def intersection_counts(
     t: Truth, dets: Events, order: npt.NDArray[np.intp], dtc: float, gtc: float, cttc: float
 ) -> FloatArray:
-    """psds_eval's counts: [i, i] true-positive ground truths of class i; [i, j] detections of class i
-    cross-triggering class j; [i, -1] false positives of class i (detections not passing the DTC that lie
-    on their clip, in [0, duration]).  Detections of other clips or labels, or of zero length, count nowhere.
-    ``order``: :func:`refuse_overlaps`'s; within a clip and class it is psds_eval's (by onset, in row order),
-    the only order the sums depend on, since two such events with one onset and two offsets are refused."""
+    """psds_eval's counts: [i, i] true-positive ground truths of class i, [i, j] detections of class i
+    cross-triggering class j, [i, -1] false positives of class i (docs/sed.md); ``order``: :func:`refuse_overlaps`'s."""
     n = len(t.classes)
     to_clip = np.array([t.clip_index.get(c, -1) for c in dets.names] + [-1], dtype=np.intp)[dets.clip[order]]
     to_class = np.array([t.classes.index(c) if c in t.classes else -1 for c in dets.labels] + [-1], dtype=np.intp)[
@@ -375,13 +360,9 @@ class OperatingPoint:
 def rates(t: Truth, counts: FloatArray, threshold: str) -> OperatingPoint:
     n = len(t.classes)
     tpr = np.array([counts[i, i] / t.n_events[c] for i, c in enumerate(t.classes)])
-    fpr = np.array([counts[i, n] * 3600 / t.seconds for i in range(n)])
-    ctr = np.full((n, n), np.nan)
-    for i in range(n):
-        for j, c in enumerate(t.classes):
-            if j != i:
-                ctr[i, j] = counts[i, j] * 3600 / t.class_seconds[c]
-    return OperatingPoint(threshold, tpr, fpr, ctr)
+    ctr = counts[:n, :n] * 3600 / np.array([t.class_seconds[c] for c in t.classes])
+    np.fill_diagonal(ctr, np.nan)
+    return OperatingPoint(threshold, tpr, counts[:n, n] * 3600 / t.seconds, ctr)
 
 
 def add_point(
@@ -405,8 +386,7 @@ def add_point(
 
 
 def table_key(dets: Events) -> bytes:
-    """A digest of the table's rows as a multiset (zero-length events left out): equal for equal tables,
-    whatever their order (psds_eval identifies an operating point by a hash of its sorted table too)."""
+    """A digest of the table's rows as a multiset (zero-length events left out), as psds_eval's of its sorted table."""
     keep = dets.offset > dets.onset
     names, labels = (
         np.array([hash(s) for s in strings], dtype=np.int64).view(np.uint64) for strings in (dets.names, dets.labels)
@@ -477,8 +457,7 @@ def psds(points: Sequence[OperatingPoint], alpha_ct: float, alpha_st: float, max
 
 
 def macro_f1(t: Truth, counts: FloatArray) -> tuple[float, dict[str, float]]:
-    """psds_eval's ``compute_macro_f_score``: per class 2TP / (2TP + FN + FP), FN from TP / TPR (NaN when
-    a class has no true positive, left out of the mean)."""
+    """psds_eval's ``compute_macro_f_score``: per class 2TP / (2TP + FN + FP), FN from TP / TPR (docs/sed.md)."""
     n = len(t.classes)
     tp = np.diag(counts)[:-1]
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -489,12 +468,9 @@ def macro_f1(t: Truth, counts: FloatArray) -> tuple[float, dict[str, float]]:
         return float(np.nanmean(f)), dict(zip(t.classes, map(float, f), strict=True))
 
 
-@contextmanager
-def _quiet() -> Iterator[None]:
+def _quiet() -> warnings.catch_warnings[None]:
     """NumPy's warnings on all-NaN slices silenced: the NaN is the official figure."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)
-        yield
+    return warnings.catch_warnings(action="ignore", category=RuntimeWarning)
 
 
 # ----------------------------------------------------------------------------- PSDS (sed_scores_eval)
@@ -502,8 +478,7 @@ def _quiet() -> Iterator[None]:
 
 @dataclass
 class ScoreCounts:
-    """sed_scores_eval's counts of one class at every threshold (its distinct scores, ascending, then inf):
-    true positives, false positives and cross-triggers per other class."""
+    """sed_scores_eval's counts of one class at each threshold (its distinct scores, ascending, then inf)."""
 
     thresholds: FloatArray
     tps: FloatArray
@@ -512,9 +487,8 @@ class ScoreCounts:
 
 
 def _runs(scores: FloatArray, times: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Per clip (rows of ``scores``, clips x frames) and per threshold (its scores sorted, repeats kept):
-    onsets and offsets of the runs of frames scoring >= the threshold, padded with zero-length events
-    (sed_scores_eval's ``onset_offset_curves``)."""
+    """sed_scores_eval's ``onset_offset_curves``: per clip (rows of ``scores``) and threshold (its sorted scores),
+    the runs of frames scoring >= it, padded with zero-length events."""
     cands = np.sort(scores, axis=1)
     clips, frames = scores.shape
     on = np.zeros((clips * frames, frames + 2), dtype=bool)  # (clip, threshold) x frames, padded with off
@@ -574,9 +548,8 @@ def _stats(
     gtc: float,
     cttc: float | None,
 ) -> list[FloatArray]:
-    """sed_scores_eval's intersection statistics (clips x thresholds) of class ``c``'s detections against the
-    events of each class (``gt``; ``pairs``: :func:`_pairs`): true positives, false positives, cross-triggers
-    per other class, in its arithmetic (sums rounded to 6 decimals, ``>=``)."""
+    """sed_scores_eval's intersection statistics (clips x thresholds) of class ``c``'s detections: true positives,
+    false positives, cross-triggers per other class, in its arithmetic (sums rounded to 6 decimals, ``>=``)."""
     made = d_off > d_on
     length = d_off - d_on
     valid = (np.round(dtc * length, 6) <= 0.0) * made  # a clip without events of the class: no intersection
@@ -612,8 +585,7 @@ def score_counts(
     cttc: float | None,
     batch: int = 128,
 ) -> dict[str, ScoreCounts]:
-    """Per class, the counts over all clips (each: frame boundaries, scores frames x classes, its events by
-    label), clips of one frame count taken ``batch`` at a time."""
+    """Per class, the counts over all clips (frame boundaries, scores, events by label), ``batch`` at a time."""
     by_frames: dict[int, list[int]] = {}
     for i, (_, scores, _) in enumerate(clips):
         by_frames.setdefault(scores.shape[0], []).append(i)

@@ -1,10 +1,6 @@
-"""Reading DCASE task 4's tables: events (``filename onset offset event_label``, tab-separated, with a
-header), clip durations (``filename duration``) and a folder of operating points
-(``*_th_<threshold>.tsv``, or any ``.tsv``, in name order).
-
-A clip without events may be a row with onset, offset and label empty.  Bad rows are refused with the
-file, line and text (exit 2); docs/sed.md lists what the official tools do instead.
-"""
+"""Reading DCASE task 4's tab-separated tables: events (``filename onset offset event_label``), clip durations
+(``filename duration``), frame scores and folders of operating points; bad rows refused with the file, line and
+text (docs/sed.md)."""
 
 from __future__ import annotations
 
@@ -41,8 +37,8 @@ class Event:
 
 @dataclass
 class Events:
-    """A table of events, column by column: ``clip`` indexes ``names`` (the clips in order of first
-    appearance, those listed without events too), ``label`` indexes ``labels``; rows in file order."""
+    """A table of events by column, rows in file order: ``clip`` indexes ``names`` (clips in order of first
+    appearance, with or without events), ``label`` indexes ``labels``."""
 
     path: str
     names: list[str]
@@ -90,8 +86,7 @@ class _Table:
 
 @dataclass
 class Shared:
-    """What the tables of one kind (operating points) share: their clips, labels and times numbered once
-    (the scanner's :class:`Codes`), each distinct time parsed once."""
+    """The codes (clips, labels, times) the tables of a folder of operating points share; each time parsed once."""
 
     clips: Codes = field(default_factory=Codes)
     labels: Codes = field(default_factory=Codes)
@@ -109,9 +104,8 @@ class Shared:
 def _rows(
     path: str, columns: tuple[str, ...], expected: str, data: bytes | None = None, codes: Sequence[Codes | None] = ()
 ) -> _Table:
-    """The rows of a headed TSV (blank lines skipped), each with as many cells as the header; ``columns``
-    empty: all of them.  ``data``: the file's bytes, when read already; ``codes``: the scanner's codes of
-    some columns (None: the column's own), when shared with other tables."""
+    """The rows of a headed TSV (blank lines skipped), each with as many cells as the header: the ``columns``
+    (empty: all) coded, with the scanner's ``codes`` of some when shared; ``data``: the bytes, if read already."""
     data = read_bytes(path, lines=False) if data is None else data
     first = data.split(b"\n", 1)[0].decode("utf-8", "replace").rstrip("\r")
     if not data.strip():
@@ -157,9 +151,8 @@ def _coded(cells: Sequence[str]) -> Coded:
 
 
 def _scanned(data: bytes, width: int, where: list[int], numbers: tuple[int, ...] = ()) -> Scanned | None:
-    """The rows after the header, ``where`` columns as tokens and ``numbers`` columns parsed (as
-    :func:`parse_float`), when each line (no blank one, no carriage return, no space) has ``width`` non-empty
-    cells and each of those numbers reads; else None."""
+    """The rows after the header scanned (``where`` as tokens, ``numbers`` parsed), or None unless each line has
+    ``width`` non-empty cells (docs/sed.md, "Reading and order") and the numbers read."""
     body = data.split(b"\n", 1)[1] if b"\n" in data else b""
     rows = body.count(b"\n") + (not body.endswith(b"\n")) if body else 0
     if not rows or b"\r" in body or b"\n\n" in body or b" " in body or body.count(b"\t") != rows * (width - 1):
@@ -179,8 +172,7 @@ def _values(column: Coded, parse: Callable[[str], float | None] = parse_seconds)
 
 
 def read_events(path: str, shared: Shared | None = None) -> Events:
-    """An event table; a row with empty onset, offset and label lists a clip without events.  ``shared``:
-    labels and times coded with other tables'."""
+    """An event table (a row with empty onset, offset and label lists a clip without events)."""
     codes = (shared.clips, shared.times, shared.times, shared.labels) if shared else ()
     table = _rows(path, EVENT_COLUMNS, _EVENT_EXPECTED, codes=codes)
     (clip, names), onsets, offsets, (label, labels) = table.columns
@@ -220,8 +212,8 @@ def _is_empty(column: Coded) -> npt.NDArray[np.bool_]:
 def read_scores(
     path: str, data: bytes | None = None
 ) -> tuple[list[str], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """A frame-score table (``onset offset <class>...``, frames back to back): its classes, the frame
-    boundaries (frames + 1) and the scores (frames x classes).  ``data``: the file's bytes, when read already."""
+    """A frame-score table (``onset offset <class>...``, frames back to back): its classes, the frame boundaries
+    and the scores (frames x classes)."""
     expected = (
         "a tab-separated row: frame onset and offset in seconds (onset < offset, the previous offset), "
         "then a finite score per class"
@@ -232,20 +224,16 @@ def read_scores(
     if not table.numbers.size:
         raise InputError(path, f"no frame; expected {expected}")
     columns = table.columns
-    onsets, offsets, values, bad = _frames(
-        _values(columns[0]), _values(columns[1]), np.stack([_values(c, parse_float) for c in columns[2:]], axis=1)
-    )
-    if bad.any():
+    onsets, offsets = _values(columns[0]), _values(columns[1])
+    values = np.stack([_values(c, parse_float) for c in columns[2:]], axis=1)
+    if (bad := _bad_frames(onsets, offsets, values)).any():
         table.refuse(int(np.argmax(bad)), f"expected {expected}")
     return table.head[2:], np.r_[onsets, offsets[-1:]], values
 
 
-def _frames(
-    onsets: FloatArray, offsets: FloatArray, values: FloatArray
-) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.bool_]]:
-    """The frames of score tables and which are bad."""
-    bad = ~(onsets < offsets) | np.r_[onsets[1:] != offsets[:-1], False] | np.isnan(values).any(axis=1)
-    return onsets, offsets, values, bad
+def _bad_frames(onsets: FloatArray, offsets: FloatArray, values: FloatArray) -> npt.NDArray[np.bool_]:
+    """The frames of score tables that are not back to back, positive and scored."""
+    return ~(onsets < offsets) | np.r_[onsets[1:] != offsets[:-1], False] | np.isnan(values).any(axis=1)
 
 
 Scores = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]
@@ -253,8 +241,7 @@ Scores = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]
 
 def read_score_folder(paths: list[str]) -> tuple[list[str], list[Scores]]:
     """The frame-score tables of ``paths`` (one header for all): classes, and per table its frame boundaries
-    and scores.  Well-formed tables are scanned together; otherwise each is read on its own, and the
-    first bad one refused (:func:`read_scores`)."""
+    and scores (well-formed tables scanned together, else each read by :func:`read_scores`)."""
     datas = [read_bytes(p, lines=False) for p in paths]
     heads = [d.partition(b"\n")[0] for d in datas]
     head = heads[0].decode("utf-8", "replace").split("\t") if heads else []
@@ -274,11 +261,10 @@ def read_score_folder(paths: list[str]) -> tuple[list[str], list[Scores]]:
             )
             if got is not None and bool((np.diff(np.r_[0, ends]) > 0).all()):
                 times = Codes()  # each distinct time parsed once, across the tables
-                onsets, offsets, values, bad = _frames(
-                    _values(_words_coded(times, got.text[0])),
-                    _values(_words_coded(times, got.text[1])),
-                    np.stack([got.floats[k] for k in range(2, len(head))], axis=1),
-                )
+                onsets = _values(_words_coded(times, got.text[0]))
+                offsets = _values(_words_coded(times, got.text[1]))
+                values = np.stack([got.floats[k] for k in range(2, len(head))], axis=1)
+                bad = _bad_frames(onsets, offsets, values)
                 last = ends - 1  # a table's last frame is not followed by the next table's first
                 bad[last] = ~(onsets[last] < offsets[last]) | np.isnan(values[last]).any(axis=1)
                 if not bad.any():
@@ -315,8 +301,7 @@ def read_durations(path: str) -> dict[str, float]:
 
 
 def operating_points(folder: str) -> list[tuple[str, str]]:
-    """(threshold text, path) of each ``.tsv`` of ``folder`` in name order; the threshold is what follows
-    the last ``_th_`` of the name (else the name)."""
+    """(threshold, path) of each ``.tsv`` of ``folder`` in name order: the threshold after the last ``_th_``, if any."""
     if not os.path.isdir(folder):
         raise InputError(folder, "not a folder; expected a folder of detection tables, one per operating point")
     names = sorted(n for n in os.listdir(folder) if n.endswith(".tsv"))

@@ -1,5 +1,5 @@
-"""``segeval sed``: which clips are scored (the DCASE task 4 wrapper's choices), the notes, and the figures
-as text, JSON or CSV (full precision: each equals the official one digit for digit)."""
+"""``segeval sed``: which clips are scored (the DCASE task 4 wrapper's choices), the notes, and the figures as
+text, JSON or CSV (docs/sed.md)."""
 
 from __future__ import annotations
 

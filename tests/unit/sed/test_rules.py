@@ -151,6 +151,17 @@ def test_bad_score_table_refused(tmp_path: Path) -> None:
     assert code == 2 and "a.tsv, line 3: " in err and "a finite score per class" in err
 
 
+def _kahan(values: list[float]) -> float:
+    """pandas' groupby ``sum`` of one group: Kahan-compensated, in row order."""
+    total = comp = 0.0
+    for v in values:
+        y = v - comp
+        t = total + y
+        comp = (t - total) - y
+        total = t
+    return total
+
+
 def test_group_sums_equal_pandas_kahan_sum_on_every_route() -> None:
     # seeded sweep: groups of one or two values (the bincount route) and of up to six (the Kahan loop)
     import numpy as np
@@ -164,7 +175,7 @@ def test_group_sums_equal_pandas_kahan_sum_on_every_route() -> None:
         total, has = measures._group_sums(groups[order], values[order], 40)
         for g in range(40):
             mine = values[order][groups[order] == g]
-            assert has[g] == bool(mine.size) and total[g] == measures._kahan(mine.tolist())
+            assert has[g] == bool(mine.size) and total[g] == _kahan(mine.tolist())
 
 
 def test_operating_point_identity_ignores_row_order_and_zero_length_events(tmp_path: Path) -> None:
