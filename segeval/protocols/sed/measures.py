@@ -14,14 +14,14 @@ import numpy.typing as npt
 
 from segeval.adapters.collar import Collar
 from segeval.adapters.tiou import overlap
+from segeval.core.arrays import BoolArray, FloatArray
 from segeval.core.errors import InputError, ParameterError
 from segeval.protocols.sed.read import Event, Events
 
 #: sed_eval's epsilon in every rate's denominator (numpy.spacing(1))
 EPS = float(np.spacing(1))
 COUNTS = ("Nref", "Nsys", "Ntp", "Nsubs", "Nfp", "Nfn")
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
+_CLASS_COUNTS = ("Nref", "Nsys", "Ntp", "Nfp", "Nfn")  # sed_eval counts no substitution per class
 IntArray = npt.NDArray[np.intp]
 
 
@@ -31,26 +31,24 @@ class Counts:
 
     labels: list[str]
     overall: dict[str, float] = field(default_factory=lambda: dict.fromkeys(COUNTS, 0.0))
-    per_class: dict[str, dict[str, float]] = field(default_factory=dict)
+    per_class: dict[str, dict[str, float]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.per_class = {c: dict.fromkeys(COUNTS, 0.0) for c in self.labels}
 
-
-def _precision(ntp: float, nsys: float, zero_score: bool) -> float:
-    return 0.0 if nsys == 0 and zero_score else math.nan if nsys == 0 else ntp / nsys
-
-
-def _f(p: float, r: float) -> float:
-    return 0.0 if p == 0 and r == 0 else 2.0 * p * r / (1.0 * p + r)
+    def add(self, into: dict[str, float], values: Sequence[float], keys: Sequence[str] = COUNTS) -> None:
+        """Add ``values`` to the counts ``keys`` of ``into`` (``overall`` or a class's)."""
+        for k, v in zip(keys, values, strict=True):
+            into[k] += v
 
 
 def figures(c: dict[str, float], zero_score: bool, substitutions: bool) -> dict[str, float]:
     """F, precision, recall and the error rates of one set of counts, as sed_eval computes them."""
-    p = _precision(c["Ntp"], c["Nsys"], zero_score)
+    p = 0.0 if c["Nsys"] == 0 and zero_score else math.nan if c["Nsys"] == 0 else c["Ntp"] / c["Nsys"]
     r = math.nan if c["Nref"] == 0 else c["Ntp"] / c["Nref"]
     s, d, i = (x / (c["Nref"] + EPS) for x in (c["Nsubs"] if substitutions else 0.0, c["Nfn"], c["Nfp"]))
-    out = {"f_measure": _f(p, r), "precision": p, "recall": r}
+    f = 0.0 if p == 0 and r == 0 else 2.0 * p * r / (1.0 * p + r)
+    out = {"f_measure": f, "precision": p, "recall": r}
     if substitutions:
         out |= {"error_rate": s + d + i, "substitution_rate": s}
     else:
@@ -148,14 +146,11 @@ def event_file(counts: Counts, ref: Sequence[Event], est: Sequence[Event], colla
                 subs += 1
                 break
     tp = sum(est_ok)
-    o = counts.overall
-    for k, v in zip(COUNTS, (len(ref), len(est), tp, subs, len(est) - tp - subs, len(ref) - tp - subs), strict=True):
-        o[k] += v
+    counts.add(counts.overall, (len(ref), len(est), tp, subs, len(est) - tp - subs, len(ref) - tp - subs))
     for c, cls in counts.per_class.items():
         nref, nsys = sum(r.label == c for r in ref), sum(e.label == c for e in est)
         ntp = sum(ok and e.label == c for ok, e in zip(est_ok, est, strict=True))
-        for k, v in zip(("Nref", "Nsys", "Ntp", "Nfp", "Nfn"), (nref, nsys, ntp, nsys - ntp, nref - ntp), strict=True):
-            cls[k] += v
+        counts.add(cls, (nref, nsys, ntp, nsys - ntp, nref - ntp), _CLASS_COUNTS)
 
 
 # ----------------------------------------------------------------------------- segment-based
@@ -178,20 +173,11 @@ def segment_file(
     n = math.ceil(duration * 1 / resolution)
     a, b = _roll(ref, counts.labels, resolution, n), _roll(est, counts.labels, resolution, n)
     nref, nsys, tp = a.sum(axis=1), b.sum(axis=1), ((a + b) > 1).sum(axis=1)
-    o = counts.overall
-    o["Nref"] += nref.sum()
-    o["Nsys"] += nsys.sum()
-    o["Ntp"] += tp.sum()
-    o["Nsubs"] += (np.minimum(nref, nsys) - tp).sum()
-    o["Nfn"] += np.maximum(0, nref - nsys).sum()
-    o["Nfp"] += np.maximum(0, nsys - nref).sum()
-    per_class = zip(
-        a.sum(axis=0), b.sum(axis=0), ((a + b) > 1).sum(axis=0), (b > a).sum(axis=0), (a > b).sum(axis=0), strict=True
-    )
-    for c, (nref_c, nsys_c, tp_c, fp_c, fn_c) in zip(counts.labels, per_class, strict=True):
-        cls = counts.per_class[c]
-        for k, v in zip(("Nref", "Nsys", "Ntp", "Nfp", "Nfn"), (nref_c, nsys_c, tp_c, fp_c, fn_c), strict=True):
-            cls[k] += float(v)
+    fp, fn = np.maximum(0, nsys - nref), np.maximum(0, nref - nsys)
+    counts.add(counts.overall, [x.sum() for x in (nref, nsys, tp, np.minimum(nref, nsys) - tp, fp, fn)])
+    per_class = [a.sum(axis=0), b.sum(axis=0), ((a + b) > 1).sum(axis=0), (b > a).sum(axis=0), (a > b).sum(axis=0)]
+    for c, values in zip(counts.labels, np.stack(per_class, axis=1).tolist(), strict=True):
+        counts.add(counts.per_class[c], values, _CLASS_COUNTS)
 
 
 # ----------------------------------------------------------------------------- PSDS (psds_eval)
