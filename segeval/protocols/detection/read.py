@@ -69,17 +69,8 @@ class Predictions:
         cls, path: str, videos: list[str], rows: list[tuple[int, float, float, int, float]], notes: list[str]
     ) -> Predictions:
         """The predictions of ``rows`` read as (video, start, end, label, score)."""
-        vid, starts, ends, labs, scores = zip(*rows, strict=True) if rows else ((),) * 5
-        return cls(
-            path,
-            videos,
-            np.array(vid, dtype=np.int64),
-            np.array(starts, dtype=np.float64),
-            np.array(ends, dtype=np.float64),
-            np.array(labs, dtype=np.int64),
-            np.array(scores, dtype=np.float64),
-            notes,
-        )
+        video, start, end, label, score = np.array(rows, dtype=np.float64).reshape(-1, 5).T.copy()
+        return cls(path, videos, video.astype(np.int64), start, end, label.astype(np.int64), score, notes)
 
 
 def _segment(path: str, where: str, value: Any, what: str = "segment") -> tuple[float, float]:

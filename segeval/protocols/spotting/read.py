@@ -158,29 +158,6 @@ class Spotting:
     classes: ClassSet = field(default_factory=lambda: V2)
 
 
-# ------------------------------------------------------------------ locating a record for a message
-
-
-def _record_line(text: str, key: str, index: int) -> tuple[int | None, str | None]:
-    """The line where ``doc[key][index]`` starts and its text (None when not found); slow: for errors only."""
-    starts: dict[int, int] = {}
-
-    def visit(pairs: list[tuple[str, Any]], start: int, end: int) -> dict[str, Any]:
-        value = dict(pairs)
-        starts[id(value)] = start
-        return value
-
-    doc = walk_objects(text, visit)
-    try:
-        start = starts.get(id(doc[key][index]))
-    except (LookupError, TypeError):
-        return None, None
-    if start is None:
-        return None, None
-    line = text.count("\n", 0, start) + 1
-    return line, text.split("\n")[line - 1].strip()
-
-
 class _Document:
     """One JSON file's records (``doc[key]``), with errors that name the file, the record and its line."""
 
@@ -195,7 +172,20 @@ class _Document:
         self.records: list[Any] = doc[key]
 
     def error(self, index: int, problem: str) -> InputError:
-        line, text = _record_line(self.text, self.key, index)  # an object's line (not a bare value's)
+        """The error on record ``index``, at the line where it starts (found again: slow, for errors only)."""
+        starts: dict[int, int] = {}
+
+        def visit(pairs: list[tuple[str, Any]], start: int, end: int) -> dict[str, Any]:
+            value = dict(pairs)
+            starts[id(value)] = start
+            return value
+
+        try:
+            start = starts.get(id(walk_objects(self.text, visit)[self.key][index]))
+        except (LookupError, TypeError):
+            start = None
+        line = None if start is None else self.text.count("\n", 0, start) + 1  # an object's line (not a value's)
+        text = None if line is None else self.text.split("\n")[line - 1].strip()
         where = f"{self.key}[{index}]"
         if line is None or text is None or len(text) < 3:  # the object opens a line of its own
             shown = json.dumps(self.records[index], ensure_ascii=False)
@@ -213,12 +203,7 @@ class _Document:
 
 def _position(doc: _Document, index: int, value: Any) -> int:
     """A position in ms >= 0, an integer or its text (a JSON fraction truncated, as ``int()``)."""
-    if isinstance(value, str):
-        ms = parse_int(value)
-    elif is_number(value):
-        ms = int(value)
-    else:
-        ms = None
+    ms = parse_int(value) if isinstance(value, str) else int(value) if is_number(value) else None
     if ms is None:
         raise doc.error(
             index, f'"position" is {json.dumps(value)}; expected milliseconds, an integer or its text ({WHOLE})'
@@ -325,12 +310,8 @@ def read_predictions(path: str, classes: ClassSet = V2) -> tuple[list[Prediction
     negative = 0
     for i, record in enumerate(doc.records):
         try:  # the common record: decimal text, checked without the error-wording helpers
-            position, label, half_value, value = (
-                record["position"],
-                record["label"],
-                record["half"],
-                record["confidence"],
-            )
+            position, label = record["position"], record["label"]
+            half_value, value = record["half"], record["confidence"]
             ms = _position(doc, i, position)
             half = 1 if half_value == "1" else 2 if half_value == "2" else _half(doc, i, half_value, '"half"')
             confidence = _confidence(doc, i, value)
