@@ -9,11 +9,10 @@ from typing import Any
 import numpy as np
 
 from segeval.adapters.tiou import best_of
-from segeval.core.arrays import BoolArray, FloatArray, IntArray
+from segeval.core.arrays import IntArray
 from segeval.core.prepared import distinct
 from segeval.protocols.detection import read as R
-from segeval.protocols.detection.ap import interpolated_ap
-from segeval.protocols.detection.evaluate import matched, rankings
+from segeval.protocols.detection.evaluate import class_aps, matched, rankings
 from segeval.protocols.detection.match import official_tiou
 
 TYPES = ("true positive", "double detection", "wrong label", "localization", "confusion", "background")
@@ -56,16 +55,10 @@ def analyse(protocol: str, t: R.Truth, p: R.Predictions, thresholds: Sequence[fl
     types[tp] = 0
     scale = len(t.label) / n_classes  # DETAD's average_num_instance_per_class
 
-    def ap_n(keep: BoolArray) -> FloatArray:
-        ap = np.zeros((len(thresholds), n_classes), dtype=np.float64)
-        for c in range(n_classes):
-            lo, hi = int(bounds[c]), int(bounds[c + 1])
-            for k in range(len(thresholds)):
-                ap[k, c] = interpolated_ap(tp[k, lo:hi][keep[k, lo:hi]], int(npos[c]), scale)
-        return ap
-
-    base = float(ap_n(types >= 0).mean(axis=1).mean())  # DETAD's self.ap.mean(axis=1).mean()
-    gain = {name: float(ap_n(types != e).mean()) - base for e, name in enumerate(TYPES) if e}
+    base = float(class_aps(tp, bounds, npos, None, scale).mean(axis=1).mean())  # DETAD's self.ap.mean(axis=1).mean()
+    gain = {
+        name: float(class_aps(tp, bounds, npos, types != e, scale).mean()) - base for e, name in enumerate(TYPES) if e
+    }
     return ErrorResult(list(thresholds), rows, slices, types, base, gain)
 
 

@@ -115,17 +115,24 @@ def matched(
     return order, np.cumsum([0, *map(len, ranked)]), tp
 
 
-def activitynet_ap(protocol: str, t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> FloatArray:
-    """``ap[t, c]`` by ActivityNet's rules (a class without predictions: AP 0)."""
-    n_classes = len(t.classes)
-    ap = np.zeros((len(thresholds), n_classes), dtype=np.float64)
-    _, bounds, tp = matched(t, p, thresholds, rankings(protocol, p, n_classes))
-    npos = np.bincount(t.label, minlength=n_classes)
-    for c in range(n_classes):
+def class_aps(
+    tp: BoolArray, bounds: IntArray, npos: IntArray, keep: BoolArray | None = None, scale: float | None = None
+) -> FloatArray:
+    """``ap[t, c]``: the interpolated AP of each class's ranking (rows ``bounds[c]:bounds[c + 1]`` of ``tp``, those
+    of ``keep``) at each threshold; no prediction: AP 0."""
+    ap = np.zeros((len(tp), len(npos)), dtype=np.float64)
+    for c in range(len(npos)):
         lo, hi = int(bounds[c]), int(bounds[c + 1])
-        for k in range(len(thresholds)):
-            ap[k, c] = interpolated_ap(tp[k, lo:hi], int(npos[c]))
+        for k in range(len(tp)):
+            hits = tp[k, lo:hi] if keep is None else tp[k, lo:hi][keep[k, lo:hi]]
+            ap[k, c] = interpolated_ap(hits, int(npos[c]), scale)
     return ap
+
+
+def activitynet_ap(protocol: str, t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> FloatArray:
+    """``ap[t, c]`` by ActivityNet's rules."""
+    _, bounds, tp = matched(t, p, thresholds, rankings(protocol, p, len(t.classes)))
+    return class_aps(tp, bounds, np.bincount(t.label, minlength=len(t.classes)))
 
 
 def kit_aps(t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> FloatArray:

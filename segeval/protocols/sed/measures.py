@@ -344,31 +344,12 @@ class OperatingPoint:
 
 
 def rates(t: Truth, counts: FloatArray, threshold: str) -> OperatingPoint:
+    """psds_eval's per-class rates of an operating point's counts."""
     n = len(t.classes)
     tpr = np.array([counts[i, i] / t.n_events[c] for i, c in enumerate(t.classes)])
     ctr = counts[:n, :n] * 3600 / np.array([t.class_seconds[c] for c in t.classes])
     np.fill_diagonal(ctr, np.nan)
     return OperatingPoint(threshold, tpr, counts[:n, n] * 3600 / t.seconds, ctr)
-
-
-def add_point(
-    points: list[OperatingPoint],
-    seen: set[bytes],
-    t: Truth,
-    dets: Events,
-    threshold: str,
-    dtc: float,
-    gtc: float,
-    cttc: float,
-) -> bool:
-    """Add an operating point unless its table (zero-length events left out) equals an earlier one's."""
-    order = refuse_overlaps(dets)
-    key = table_key(dets)
-    if key in seen:
-        return False
-    seen.add(key)
-    points.append(rates(t, intersection_counts(t, dets, order, dtc, gtc, cttc), threshold))
-    return True
 
 
 def table_key(dets: Events) -> bytes:

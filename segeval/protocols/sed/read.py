@@ -53,14 +53,8 @@ class Events:
     def clips(self) -> dict[str, list[Event]]:
         """Per clip, its events in file order."""
         out: dict[str, list[Event]] = {name: [] for name in self.names}
-        for k, on, off, lab, line in zip(
-            self.clip.tolist(),
-            self.onset.tolist(),
-            self.offset.tolist(),
-            self.label.tolist(),
-            self.line.tolist(),
-            strict=True,
-        ):
+        columns = (self.clip, self.onset, self.offset, self.label, self.line)
+        for k, on, off, lab, line in zip(*(c.tolist() for c in columns), strict=True):
             out[self.names[k]].append(Event(on, off, self.labels[lab], line))
         return out
 
@@ -233,7 +227,8 @@ def read_scores(
 
 def _bad_frames(onsets: FloatArray, offsets: FloatArray, values: FloatArray) -> npt.NDArray[np.bool_]:
     """The frames of score tables that are not back to back, positive and scored."""
-    return ~(onsets < offsets) | np.r_[onsets[1:] != offsets[:-1], False] | np.isnan(values).any(axis=1)
+    bad: npt.NDArray[np.bool_] = ~(onsets < offsets) | np.r_[onsets[1:] != offsets[:-1], False]
+    return bad | np.isnan(values).any(axis=1)
 
 
 Scores = tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]

@@ -48,15 +48,13 @@ class Report:
 
 def _dropped(system: Events, kept: set[str], what: str) -> list[str]:
     extra = [c for c, evs in system.clips.items() if c not in kept and evs]
+    if not extra:
+        return []
     n = sum(len(system.clips[c]) for c in extra)
-    return (
-        [
-            f"note: {system.path}: {plural(n, 'detection')} in {plural(len(extra), 'clip')} not in {what} "
-            f"left out (as the DCASE wrapper does), first {extra[0]!r}"
-        ]
-        if extra
-        else []
-    )
+    return [
+        f"note: {system.path}: {plural(n, 'detection')} in {plural(len(extra), 'clip')} not in {what} "
+        f"left out (as the DCASE wrapper does), first {extra[0]!r}"
+    ]
 
 
 def sed_eval(
@@ -122,8 +120,13 @@ def psds(
     notes = []
     shared = Shared()
     for threshold, path in operating_points(system_path):
-        if not m.add_point(points, seen, t, read_events(path, shared), threshold, dtc, gtc, cttc):
+        dets = read_events(path, shared)
+        order = m.refuse_overlaps(dets)
+        if (key := m.table_key(dets)) in seen:  # zero-length events left out
             notes.append(f"note: {path}: the same detections as an earlier operating point; skipped (psds_eval)")
+            continue
+        seen.add(key)
+        points.append(m.rates(t, m.intersection_counts(t, dets, order, dtc, gtc, cttc), threshold))
     score = m.psds(points, alpha_ct, alpha_st, max_efpr)
     rows = [{"class": "psds", "value": score.value}]
     doc = {
