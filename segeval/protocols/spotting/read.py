@@ -339,9 +339,9 @@ def read_predictions(path: str, classes: ClassSet = V2) -> tuple[list[Prediction
 # ------------------------------------------------------------------ games: one pair of files, or two folders
 
 
-def _files(root: Path, name: str) -> dict[str, Path]:
+def _files(root: Path, name: str) -> dict[str, str]:
     """Every file called ``name`` under ``root`` (links followed, loops refused), by its folder's relative path."""
-    found: dict[str, Path] = {}
+    found: dict[str, str] = {}
     read: set[str] = set()
     for folder, dirs, files in os.walk(root, followlinks=True):
         dirs.sort()
@@ -353,8 +353,8 @@ def _files(root: Path, name: str) -> dict[str, Path]:
             )
         read.add(real)
         if name in files or os.path.lexists(os.path.join(folder, name)):
-            found[Path(folder).relative_to(root).as_posix()] = Path(
-                regular_file(os.path.join(folder, name), f"a game's {name}")
+            found[Path(folder).relative_to(root).as_posix()] = regular_file(
+                os.path.join(folder, name), f"a game's {name}"
             )
     return found
 
@@ -384,13 +384,11 @@ def read(
             f"{label_file} and {prediction_file}) or two folders of games",
         )
     notes: list[str] = []
-    if not gt_dir:
-        events, gt_notes = read_labels(truth, classes)
-        preds, pred_notes = read_predictions(predictions, classes)
-        return _checked(
-            Spotting([Game(Path(truth).parent.name or truth, events, preds)], gt_notes + pred_notes, classes)
-        )
-    gt_files, pred_files = _files(Path(truth), label_file), _files(Path(predictions), prediction_file)
+    if gt_dir:
+        gt_files, pred_files = _files(Path(truth), label_file), _files(Path(predictions), prediction_file)
+    else:  # one game, named by its folder
+        game = Path(truth).parent.name or truth
+        gt_files, pred_files = {game: truth}, {game: predictions}
     if not gt_files:
         raise InputError(
             truth,
@@ -414,8 +412,8 @@ def read(
         )
     games = []
     for name in sorted(gt_files):
-        events, gt_notes = read_labels(str(gt_files[name]), classes)
-        preds, pred_notes = read_predictions(str(pred_files[name]), classes)
+        events, gt_notes = read_labels(gt_files[name], classes)
+        preds, pred_notes = read_predictions(pred_files[name], classes)
         games.append(Game(name, events, preds))
         notes += gt_notes + pred_notes
     return _checked(Spotting(games, notes, classes))
