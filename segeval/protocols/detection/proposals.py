@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-import numpy.typing as npt
 
 from segeval.core.arrays import FloatArray
 from segeval.core.words import plural
@@ -40,12 +39,12 @@ def evaluate_proposals(
     th = np.asarray(list(thresholds), dtype=np.float64)
     gt_videos = [int(v) for v in dict.fromkeys(t.video.tolist())]  # ground_truth['video-id'].unique()
     n_videos = len(gt_videos)
-    total = len(p.video)
     an = float(max_proposals)
-    ratio = an * float(n_videos) / total if total else 0.0
-    by_video = np.argsort(p.video, kind="stable")
-    bounds = np.searchsorted(p.video[by_video], np.arange(len(p.videos) + 1))
-    per_video, kept_total, missing = _kept_ious(t, p, gt_videos, by_video, bounds, ratio)
+    ratio = an * float(n_videos) / len(p.video) if len(p.video) else 0.0
+    sizes = np.bincount(p.video, minlength=len(p.videos))[gt_videos]
+    kept = np.minimum((sizes * ratio).astype(np.int64), sizes)  # min(int(n x ratio), n) per video
+    kept_total = int(kept.sum())
+    per_video = _kept_ious(t, p, gt_videos, kept.tolist())
     pcn = np.arange(1, 101) / 100.0 * (an * float(n_videos) / kept_total) if kept_total else np.full(100, np.inf)
     positives = np.array([s.shape[0] for s in per_video], dtype=np.float64)
     recall = _matches(per_video, th, pcn) / positives.sum()
@@ -53,8 +52,7 @@ def evaluate_proposals(
     per = pcn * (float(kept_total) / n_videos)
     auc = float(np.trapezoid(avg, per)) if kept_total else 0.0
     ar_at = {k: float(np.mean(recall[:, k - 1])) for k in AR_AT}
-    kept_counts = [min(int((bounds[v + 1] - bounds[v]) * ratio), int(bounds[v + 1] - bounds[v])) for v in gt_videos]
-    notes = [*p.notes, *_notes(missing, max_proposals, min(kept_counts, default=0), ratio)]
+    notes = [*p.notes, *_notes(int((sizes == 0).sum()), max_proposals, int(kept.min()), ratio)]
     return ProposalResult(
         list(th.tolist()),
         max_proposals,
@@ -67,35 +65,24 @@ def evaluate_proposals(
     )
 
 
-def _kept_ious(
-    t: R.Truth,
-    p: R.Predictions,
-    gt_videos: list[int],
-    by_video: npt.NDArray[np.intp],
-    bounds: npt.NDArray[np.intp],
-    ratio: float,
-) -> tuple[list[FloatArray], int, int]:
-    """Per ground-truth video, the tIoU of each instance with each kept proposal (instances x kept; one column
-    of zeros for a video without proposals); the proposals kept in all; the videos without proposals."""
+def _kept_ious(t: R.Truth, p: R.Predictions, gt_videos: list[int], kept: list[int]) -> list[FloatArray]:
+    """Per ground-truth video, the tIoU of each instance with each of its ``kept`` best proposals (instances x
+    kept; one column of zeros for a video without proposals)."""
+    by_video = np.argsort(p.video, kind="stable")
+    bounds = np.searchsorted(p.video[by_video], np.arange(len(p.videos) + 1))
     gt_by_video = np.argsort(t.video, kind="stable")
     gt_bounds = np.searchsorted(t.video[gt_by_video], np.arange(len(p.videos) + 1))
     per_video: list[FloatArray] = []
-    kept_total = 0
-    missing = 0
-    for v in gt_videos:
+    for v, keep in zip(gt_videos, kept, strict=True):
         gts = gt_by_video[gt_bounds[v] : gt_bounds[v + 1]]
         rows = by_video[bounds[v] : bounds[v + 1]]
         if len(rows) == 0:
             per_video.append(np.zeros((len(gts), 1), dtype=np.float64))
-            missing += 1
             continue
-        rows = rows[descending(p.score[rows])]
-        keep = min(int(len(rows) * ratio), len(rows))
-        kept_total += keep
-        rows = rows[:keep]
+        rows = rows[descending(p.score[rows])][:keep]
         iou = official_tiou(p.start[rows][None, :], p.end[rows][None, :], t.start[gts][:, None], t.end[gts][:, None])
         per_video.append(iou)
-    return per_video, kept_total, missing
+    return per_video
 
 
 def _matches(per_video: list[FloatArray], th: FloatArray, pcn: FloatArray) -> FloatArray:

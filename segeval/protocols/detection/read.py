@@ -121,23 +121,15 @@ def _finish_truth(
     other_labels: set[str],
     other_videos: set[str],
 ) -> Truth:
-    classes: dict[str, int] = {}
-    index = {v: i for i, v in enumerate(videos)}
-    for _, _, _, label in rows:
-        classes.setdefault(label, len(classes))
     if not rows:
         raise InputError(path, f"has no ground-truth instance in subset {subset!r}; expected at least one")
+    classes = {label: i for i, label in enumerate(dict.fromkeys(r[3] for r in rows))}
+    index = {v: i for i, v in enumerate(videos)}
+    video = np.array([index[r[0]] for r in rows], dtype=np.int64)
+    label = np.array([classes[r[3]] for r in rows], dtype=np.int64)
+    start, end = np.array([r[1:3] for r in rows], dtype=np.float64).T.copy()
     return Truth(
-        path,
-        subset,
-        list(classes),
-        videos,
-        np.array([index[r[0]] for r in rows], dtype=np.int64),
-        np.array([r[1] for r in rows], dtype=np.float64),
-        np.array([r[2] for r in rows], dtype=np.float64),
-        np.array([classes[r[3]] for r in rows], dtype=np.int64),
-        other_labels - set(classes),
-        other_videos,
+        path, subset, list(classes), videos, video, start, end, label, other_labels - set(classes), other_videos
     )
 
 
