@@ -384,7 +384,7 @@ class Psds:
 
 
 def _step(x: FloatArray, xp: FloatArray, yp: FloatArray) -> FloatArray:
-    """psds_eval's step curve: the best TPR at each FPR, made non-decreasing, read at ``x`` (0 before)."""
+    """The step curve of both tools: the best TPR at each FPR, made non-decreasing, read at ``x`` (0 before)."""
     ux, inverse = np.unique(xp, return_inverse=True)
     best = np.full(ux.size, -np.inf)
     np.maximum.at(best, inverse, yp)
@@ -636,10 +636,7 @@ def score_psds(
         cut = int(np.argmax(np.r_[efpr > max_efpr, True]))
         roc[name] = (tpr[:cut], efpr[:cut])
     axis = np.unique(np.sort(np.concatenate([e for _, e in roc.values()])))
-    curves = []
-    for tpr, efpr in roc.values():
-        k = np.searchsorted(efpr, axis, side="right") - 1
-        curves.append(np.where(k >= 0, tpr[np.maximum(k, 0)], 0.0) if tpr.size else np.zeros(axis.size))
+    curves = [_step(axis, efpr, tpr) if tpr.size else np.zeros(axis.size) for tpr, efpr in roc.values()]
     etpr = np.maximum(np.mean(curves, axis=0) - alpha_st * np.std(curves, axis=0), 0.0)
     etpr, axis = np.concatenate((etpr, [etpr[-1]])), np.concatenate((axis, [max_efpr]))
     return ScorePsds(
