@@ -250,15 +250,8 @@ def read_activitynet_predictions(
             try:  # the common case without building messages: then the checks that name the problem
                 seg, score = item["segment"], item["score"]
                 st, en = seg
-                good = (
-                    type(st) in _NUMBER
-                    and type(en) in _NUMBER
-                    and type(score) in _NUMBER
-                    and st - st == 0
-                    and en - en == 0
-                    and score - score == 0
-                    and st < en
-                )
+                good = type(st) in _NUMBER and type(en) in _NUMBER and type(score) in _NUMBER
+                good = good and st - st == en - en == score - score == 0 and st < en  # finite, in order
                 label = item["label"] if labels else None
             except (TypeError, KeyError, ValueError):
                 good = False
@@ -304,13 +297,12 @@ def _check_prediction(path: str, where: str, item: Any, labels: bool) -> None:
 
 def unknown_label(label: str, truth: Truth) -> str:
     """The message for a predicted label that is not a class of the evaluated subset."""
+    why = f"the label {label!r} is not a class of the ground truth"
     if label in truth.other_labels:
         why = (
             f"the label {label!r} has no ground-truth instance in subset {truth.subset!r} (it occurs only in "
             "other subsets)"
         )
-    else:
-        why = f"the label {label!r} is not a class of the ground truth"
     shown_classes = ", ".join(repr(c) for c in truth.classes[:5]) + (", ..." if len(truth.classes) > 5 else "")
     return (
         f"{why}; the official eval_detection.py stops with a KeyError: expected one of the "
