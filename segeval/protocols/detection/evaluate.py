@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from segeval.protocols.detection.ap import interpolated_ap, kit_ap
 from segeval.protocols.detection.match import best_free_match, kit_match, kit_overlap
 from segeval.protocols.detection.order import descending, py2_dict_order
 
+_Rows = TypeVar("_Rows", R.Truth, R.Predictions)
 PROTOCOLS = ("activitynet", "thumos14", "thumos14-kit", "ego4d-mq")
 #: each protocol's default tIoU thresholds and subset
 THRESHOLDS: dict[str, tuple[float, ...]] = {
@@ -207,24 +209,13 @@ def per_video(
         kept = list(dict.fromkeys(t.label[mine].tolist()))
         code = np.full(len(t.classes), -1, dtype=np.int64)
         code[kept] = np.arange(len(kept))
-        tv = replace(
-            t,
-            classes=[t.classes[c] for c in kept],
-            video=t.video[mine],
-            start=t.start[mine],
-            end=t.end[mine],
-            label=code[t.label[mine]],
-            ambiguous=[a for a in t.ambiguous if a[0] == v],
-        )
+        tv = _take(t, mine, code, classes=[t.classes[c] for c in kept], ambiguous=[a for a in t.ambiguous if a[0] == v])
         take = (p.video == v) & (code[p.label] >= 0) & (p.label >= 0)
-        pv = replace(
-            p,
-            video=p.video[take],
-            start=p.start[take],
-            end=p.end[take],
-            label=code[p.label[take]],
-            score=p.score[take],
-            notes=[],
-        )
+        pv = _take(p, take, code, score=p.score[take], notes=[])
         out.append((t.videos[v], evaluate(protocol, tv, pv, thresholds)))
     return out
+
+
+def _take(x: _Rows, rows: BoolArray, code: IntArray, **changes: Any) -> _Rows:
+    """``x`` (truth or predictions) with only ``rows``, their labels recoded by ``code``."""
+    return replace(x, video=x.video[rows], start=x.start[rows], end=x.end[rows], label=code[x.label[rows]], **changes)
