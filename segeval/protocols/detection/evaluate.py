@@ -216,6 +216,7 @@ def per_video(
     return out
 
 
-def _take(x: _Rows, rows: BoolArray, code: IntArray, **changes: Any) -> _Rows:
-    """``x`` (truth or predictions) with only ``rows``, their labels recoded by ``code``."""
-    return replace(x, video=x.video[rows], start=x.start[rows], end=x.end[rows], label=code[x.label[rows]], **changes)
+def _take(table: _Rows, rows: BoolArray, code: IntArray, **changes: Any) -> _Rows:
+    """``table`` (truth or predictions) with only ``rows``, their labels recoded by ``code``."""
+    starts, ends = table.start[rows], table.end[rows]
+    return replace(table, video=table.video[rows], start=starts, end=ends, label=code[table.label[rows]], **changes)
