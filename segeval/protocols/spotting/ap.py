@@ -57,7 +57,7 @@ def match(cells: Cells, window: float) -> list[int]:
 class _Variant:
     """The predictions of one class and variant, ranked by confidence (stable), fixed for every tolerance."""
 
-    keep: BoolArray | None  # of the class's ranked predictions (None: all)
+    keep: BoolArray  # of the class's ranked predictions
     first: npt.NDArray[np.intp]  # per threshold, the first ranked score >= it
     kept: npt.NDArray[np.intp]  # per threshold, how many scores are >= it
     n_events: int
@@ -80,19 +80,18 @@ def _prepare(grid: Grid, c: int) -> _Class:
     ranked, ranked_zones = scores[order], zones[order]
     variants = {}
     for variant, keep, n in (
-        ("all", None, n_visible + n_unshown),
+        ("all", ranked_zones != 0, n_visible + n_unshown),  # zones are +1 or -1
         ("visible", ranked_zones > 0, n_visible),
         ("unshown", ranked_zones < 0, n_unshown),
     ):
-        kept_scores = ranked if keep is None else ranked[keep]
-        first = np.searchsorted(kept_scores, THRESHOLDS, side="left")
-        variants[variant] = _Variant(keep, first, len(kept_scores) - first, n)
+        first = np.searchsorted(ranked[keep], THRESHOLDS, side="left")
+        variants[variant] = _Variant(keep, first, int(keep.sum()) - first, n)
     return _Class(cells, order, variants)
 
 
 def _curve(ranked_hits: IntArray, v: _Variant) -> tuple[FloatArray, FloatArray]:
     """Precision and recall at each threshold, as the official computes them (float64, 0 for 0/0)."""
-    hits = ranked_hits if v.keep is None else ranked_hits[v.keep]
+    hits = ranked_hits[v.keep]
     above = np.concatenate([np.cumsum(hits[::-1])[::-1], [0]])[v.first]  # hits among scores >= threshold
     with np.errstate(divide="ignore", invalid="ignore"):
         precision = np.nan_to_num(above / v.kept)
