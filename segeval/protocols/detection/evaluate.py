@@ -105,14 +105,9 @@ def matched(
     """The rows of the rankings ``ranked`` end to end, each class's bounds in them and ``tp[t, i]``."""
     order = np.concatenate([*ranked, np.zeros(0, dtype=np.int64)])
     n_videos = len(p.videos)
+    groups = p.label[order] * n_videos + p.video[order]  # (class, video)
     tp, _, _ = best_free_match(
-        p.label[order] * n_videos + p.video[order],
-        p.start[order],
-        p.end[order],
-        t.label * n_videos + t.video,
-        t.start,
-        t.end,
-        thresholds,
+        groups, p.start[order], p.end[order], t.label * n_videos + t.video, t.start, t.end, thresholds
     )
     return order, np.cumsum([0, *map(len, ranked)]), tp
 

@@ -53,16 +53,8 @@ def evaluate_proposals(
     auc = float(np.trapezoid(avg, per)) if kept_total else 0.0
     ar_at = {k: float(np.mean(recall[:, k - 1])) for k in AR_AT}
     notes = [*p.notes, *_notes(int((sizes == 0).sum()), max_proposals, int(kept.min()), ratio)]
-    return ProposalResult(
-        list(th.tolist()),
-        max_proposals,
-        recall,
-        avg,
-        per,
-        100.0 * auc / float(per[-1]) if kept_total else 0.0,
-        ar_at,
-        notes,
-    )
+    auc_percent = 100.0 * auc / float(per[-1]) if kept_total else 0.0
+    return ProposalResult(list(th.tolist()), max_proposals, recall, avg, per, auc_percent, ar_at, notes)
 
 
 def _kept_ious(t: R.Truth, p: R.Predictions, gt_videos: list[int], kept: list[int]) -> list[FloatArray]:

@@ -186,16 +186,8 @@ def read_events(path: str, shared: Shared | None = None) -> Events:
     order = sorted(used.tolist(), key=labels.__getitem__)
     sorted_code = np.zeros(len(labels), dtype=np.intp)
     sorted_code[order] = np.arange(len(order))
-    return Events(
-        path,
-        names,
-        clip[keep],
-        ons[keep],
-        offs[keep],
-        [labels[k] for k in order],
-        sorted_code[label[keep]],
-        table.numbers[keep],
-    )
+    kept_labels, label_codes = [labels[k] for k in order], sorted_code[label[keep]]
+    return Events(path, names, clip[keep], ons[keep], offs[keep], kept_labels, label_codes, table.numbers[keep])
 
 
 def _is_empty(column: Coded) -> npt.NDArray[np.bool_]:

@@ -15,11 +15,7 @@ from segeval.protocols.spotting.grid import Cells, Grid
 METRICS: dict[str, tuple[int, ...]] = {
     "loose": tuple(range(5, 65, 5)),
     "tight": (1, 2, 3, 4, 5),
-    "at1": (1,),
-    "at2": (2,),
-    "at3": (3,),
-    "at4": (4,),
-    "at5": (5,),
+    **{f"at{k}": (k,) for k in range(1, 6)},
 }
 #: the official scaling of the "not shown" average-mAP (17 classes, 13 of which have "not shown" events)
 UNSHOWN_SCALE = (17, 13)
