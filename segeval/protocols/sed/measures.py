@@ -358,12 +358,8 @@ def table_key(dets: Events) -> bytes:
     names, labels = (
         np.array([hash(s) for s in strings], dtype=np.int64).view(np.uint64) for strings in (dets.names, dets.labels)
     )  # Python's str hash: the same within a run
-    columns = (
-        names[dets.clip[keep]],
-        labels[dets.label[keep]],
-        dets.onset[keep].view(np.uint64),
-        dets.offset[keep].view(np.uint64),
-    )
+    times = (dets.onset[keep].view(np.uint64), dets.offset[keep].view(np.uint64))
+    columns = (names[dets.clip[keep]], labels[dets.label[keep]], *times)
     row = np.zeros(int(keep.sum()), dtype=np.uint64)
     with np.errstate(over="ignore"):
         for k, column in enumerate(columns):
@@ -581,12 +577,8 @@ def score_counts(
         ).astype(np.float64)
         totals = np.concatenate((np.cumsum(summed[::-1], axis=0)[::-1], np.zeros((1, summed.shape[1]))))
         others = [k for k in classes if k != name]
-        out[name] = ScoreCounts(
-            np.concatenate((thresholds, [np.inf])),
-            totals[:, 0],
-            totals[:, 1],
-            {k: totals[:, 2 + i] if cttc is not None else np.zeros(len(totals)) for i, k in enumerate(others)},
-        )
+        cts = {k: totals[:, 2 + i] if cttc is not None else np.zeros(len(totals)) for i, k in enumerate(others)}
+        out[name] = ScoreCounts(np.concatenate((thresholds, [np.inf])), totals[:, 0], totals[:, 1], cts)
     return out
 
 
@@ -639,10 +631,5 @@ def score_psds(
     curves = [_step(axis, efpr, tpr) if tpr.size else np.zeros(axis.size) for tpr, efpr in roc.values()]
     etpr = np.maximum(np.mean(curves, axis=0) - alpha_st * np.std(curves, axis=0), 0.0)
     etpr, axis = np.concatenate((etpr, [etpr[-1]])), np.concatenate((axis, [max_efpr]))
-    return ScorePsds(
-        _staircase(etpr, axis, max_efpr) / max_efpr,
-        {c: _staircase(t, e, max_efpr) / max_efpr for c, (t, e) in roc.items()},
-        etpr,
-        axis,
-        roc,
-    )
+    per_class = {c: _staircase(t, e, max_efpr) / max_efpr for c, (t, e) in roc.items()}
+    return ScorePsds(_staircase(etpr, axis, max_efpr) / max_efpr, per_class, etpr, axis, roc)

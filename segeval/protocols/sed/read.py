@@ -240,12 +240,8 @@ def read_score_folder(paths: list[str]) -> tuple[list[str], list[Scores]]:
     ):
         ends = np.cumsum([d.count(b"\n") - 1 for d in datas])
         try:
-            got = _scanned(
-                heads[0] + b"\n" + b"".join(d.partition(b"\n")[2] for d in datas),
-                len(head),
-                [0, 1],
-                tuple(range(2, len(head))),
-            )
+            body = b"".join(d.partition(b"\n")[2] for d in datas)  # the tables' rows under one header
+            got = _scanned(heads[0] + b"\n" + body, len(head), [0, 1], tuple(range(2, len(head))))
             if got is not None and bool((np.diff(np.r_[0, ends]) > 0).all()):
                 times = Codes()  # each distinct time parsed once, across the tables
                 onsets = _values(_words_coded(times, got.text[0]))
