@@ -21,14 +21,6 @@ def official_tiou(ps: FloatArray, pe: FloatArray, gs: FloatArray, ge: FloatArray
     return tiou(ps, pe, gs, ge, form="union")
 
 
-def _compact(*keys: IntArray) -> tuple[IntArray, IntArray]:
-    """Dense group codes of the rows of the left and right key tuples (same codes for equal tuples)."""
-    sizes = [len(k) for k in keys]
-    joined = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
-    _, codes = np.unique(joined, return_inverse=True)
-    return codes[: sizes[0]].astype(np.int64), codes[sizes[0] :].astype(np.int64)
-
-
 def best_free_match(
     p_group: IntArray,
     p_start: FloatArray,
@@ -47,7 +39,8 @@ def best_free_match(
     reach = np.zeros((t_count, n), dtype=np.bool_)
     if n == 0 or len(g_group) == 0:
         return tp, taken, reach
-    pk, gk = _compact(p_group, g_group)
+    codes = np.unique(np.concatenate((p_group, g_group)), return_inverse=True)[1].astype(np.int64)
+    pk, gk = codes[:n], codes[n:]  # dense (class, video) codes
     g_order = np.argsort(gk, kind="stable")
     u, j = group_pairs(pk, gk[g_order])
     rows = g_order[j]
