@@ -147,10 +147,10 @@ def kit_aps(t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> FloatA
         # the kit's order: videos in sorted name order (MATLAB unique), each video's detections by confidence
         # (stable), then a stable sort by confidence: -confidence, video name, file order
         ranked = dets[np.lexsort((names[p.video[dets]], -p.score[dets]))] if len(dets) else dets
+        detections = (p.video[ranked], p.start[ranked], p.end[ranked])
+        instances = (t.video[gts], t.start[gts], t.end[gts])
         for k, theta in enumerate(thresholds):
-            hit = kit_match(
-                p.video[ranked], p.start[ranked], p.end[ranked], t.video[gts], t.start[gts], t.end[gts], theta
-            )
+            hit = kit_match(detections, instances, theta)
             kept = hit | ~touches[ranked]  # unmatched detections touching Ambiguous are dropped
             ap[k, c] = kit_ap(hit[kept], len(gts))
     return ap

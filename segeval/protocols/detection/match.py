@@ -85,18 +85,14 @@ def _reorder_ties(order: IntArray, u: IntArray, iou: FloatArray, size: IntArray)
         order[a:b] = ranked[np.isin(ranked, order[a:b])]
 
 
-def kit_match(
-    det_video: IntArray,
-    det_start: FloatArray,
-    det_end: FloatArray,
-    gt_video: IntArray,
-    gt_start: FloatArray,
-    gt_end: FloatArray,
-    theta: float,
-) -> BoolArray:
+Windows = tuple[IntArray, FloatArray, FloatArray]  # video, start, end
+
+
+def kit_match(detections: Windows, instances: Windows, theta: float) -> BoolArray:
     """The THUMOS14 kit's matching of one class (``TH14eventdetpr.m``) on detections in the kit's order: each
     instance in file order takes the free detection of its video of largest :func:`kit_overlap` (first on ties)
     when above θ.  True for the detections taken."""
+    (det_video, det_start, det_end), (gt_video, gt_start, gt_end) = detections, instances
     hit = np.zeros(len(det_video), dtype=np.bool_)
     for v in distinct(det_video).tolist():
         dets = np.flatnonzero(det_video == v)
