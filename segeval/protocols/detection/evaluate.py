@@ -163,8 +163,7 @@ def evaluate(
     thresholds: Sequence[float],
     class_order: Sequence[str] | None = None,
 ) -> DetectionResult:
-    """Per-class AP, mAP per threshold and average mAP, the mean summed in ``class_order`` (default: the
-    official's)."""
+    """Per-class AP, mAP per threshold and average mAP (the mean summed in ``class_order``, default the official's)."""
     check_choice("protocol", protocol, PROTOCOLS)
     ap = (
         kit_aps(truth, predictions, thresholds)

@@ -14,8 +14,7 @@ from segeval.protocols.detection.order import descending
 
 
 def official_tiou(ps: FloatArray, pe: FloatArray, gs: FloatArray, ge: FloatArray) -> FloatArray:
-    """tIoU of paired prediction and instance windows in ``utils.segment_iou``'s arithmetic (0/0 is NaN): the
-    union form of the ``tiou`` adapter's IoU."""
+    """tIoU of paired windows in ``utils.segment_iou``'s arithmetic (0/0 is NaN): the ``tiou`` adapter's union form."""
     from segeval.adapters.tiou import tiou
 
     return tiou(ps, pe, gs, ge, form="union")
@@ -113,8 +112,7 @@ def kit_match(detections: Windows, instances: Windows, theta: float) -> BoolArra
 
 
 def kit_overlap(s: float, e: float, ds: FloatArray, de: FloatArray) -> FloatArray:
-    """``intervalsingleoverlapvalseconds``: the intersection over the hull, 0 unless the intersection
-    is positive: the ``tiou`` adapter's hull-form IoU with ``empty0``."""
+    """``intervalsingleoverlapvalseconds``: intersection over hull, 0 unless positive (the ``tiou`` hull form)."""
     from segeval.adapters.tiou import tiou
 
     return tiou(s, e, ds, de, "zero")

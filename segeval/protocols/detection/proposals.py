@@ -78,8 +78,7 @@ def _kept_ious(t: R.Truth, p: R.Predictions, gt_videos: list[int], kept: list[in
 
 
 def _matches(per_video: list[FloatArray], th: FloatArray, pcn: FloatArray) -> FloatArray:
-    """Instances recalled, summed over videos, per threshold and curve point: whole counts, so any order gives
-    the official's matches.sum(axis=0) exactly."""
+    """Instances recalled per threshold and curve point, summed over videos (whole counts: exact in any order)."""
     matches = np.zeros((len(th), len(pcn)), dtype=np.float64)
     for score in per_video:
         k = score.shape[1]
@@ -94,8 +93,7 @@ def _matches(per_video: list[FloatArray], th: FloatArray, pcn: FloatArray) -> Fl
 
 
 def _notes(missing: int, max_proposals: int, fewest_kept: int, ratio: float) -> list[str]:
-    """What differs from the figures' plain reading: videos without proposals, AR@k not at k proposals, every
-    proposal kept."""
+    """Notes on videos without proposals, AR@k not at k proposals and every proposal kept."""
     notes = []
     if missing:
         notes.append(

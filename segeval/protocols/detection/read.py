@@ -134,8 +134,7 @@ def _finish_truth(
 
 
 def read_activitynet_truth(path: str, subset: str, *, ignore_case: bool = False, ego4d: bool = False) -> Truth:
-    """ActivityNet's ground truth, or with ``ego4d`` Ego4D MQ's; ``ignore_case``: subsets compared
-    case-insensitively (ActionFormer's THUMOS14 loader)."""
+    """ActivityNet's ground truth, or Ego4D MQ's; ``ignore_case``: subsets compared as ActionFormer's loader does."""
     expected = (
         "Ego4D MQ ground truth {video: {subset, annotations: [{start_time, end_time, label}]}}"
         if ego4d

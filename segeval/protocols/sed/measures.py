@@ -274,8 +274,7 @@ def truth(gt: Events, durations: dict[str, float]) -> Truth:
 
 
 def _group_sums(groups: npt.NDArray[np.intp], values: FloatArray, n: int) -> tuple[FloatArray, BoolArray]:
-    """Per group (0..n-1): the Kahan-compensated sum of its values in their order (pandas' groupby ``sum``), and
-    whether it has any."""
+    """Per group (0..n-1): the Kahan sum of its values in order (pandas' groupby ``sum``) and whether it has any."""
     sizes = np.bincount(groups, minlength=n)
     if sizes.max(initial=0) <= 2:  # Kahan's sum of one or two values is their plain sum, in order
         return np.asarray(np.bincount(groups, weights=values, minlength=n), dtype=np.float64), sizes > 0

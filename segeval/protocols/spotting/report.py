@@ -22,8 +22,7 @@ def variants(classes: ClassSet) -> tuple[str, ...]:
 
 
 def as_json(results: Sequence[Figures], games: int, classes: ClassSet, notes: Sequence[str]) -> str:
-    """The official keys per metric (null where the official's are), with segeval's additions (tolerances,
-    mAP at each tolerance)."""
+    """The official keys per metric (null where the official's are), with segeval's tolerances and mAP at each."""
     doc: dict[str, Any] = {
         "protocol": "soccernet",
         "games": games,
@@ -48,8 +47,7 @@ COLUMNS = (("figure", ""), ("metric", ""), ("variant", ""), ("class", ""), ("val
 
 
 def rows(results: Sequence[Figures], classes: ClassSet) -> list[tuple[str, str, str, str, float]]:
-    """Per metric and variant the Average-mAP over the classes (class empty, as ``detect``'s summary row), then
-    each class's."""
+    """Per metric and variant the Average-mAP over the classes (class empty), then each class's."""
     out = []
     for f in results:
         for v in variants(classes):
