@@ -239,13 +239,11 @@ def plot(report: Report, output: str) -> None:
     doc = report.doc
     plt = viz.pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    if doc["protocol"] == "psds_eval":
-        x = doc["psd_roc"]["efpr"]
-        curves = {c: (y, x) for c, y in doc["psd_roc"]["per_class_tpr"].items()}
-        psd = (doc["psd_roc"]["etpr"], x)
+    psd = (doc["psd_roc"]["etpr"], doc["psd_roc"]["efpr"])
+    if doc["protocol"] == "psds_eval":  # the classes' TPR on the common eFPR axis
+        curves = {c: (y, psd[1]) for c, y in doc["psd_roc"]["per_class_tpr"].items()}
     else:
         curves = {c: (r["tpr"], r["efpr"]) for c, r in doc["roc"].items()}
-        psd = (doc["psd_roc"]["etpr"], doc["psd_roc"]["efpr"])
     for k, (c, (y, xs)) in enumerate(curves.items()):
         colour, line, _ = viz.run_style(k)
         ax.step(xs, y, where="post", color=colour, linestyle=line, linewidth=1, label=viz.label(c))
