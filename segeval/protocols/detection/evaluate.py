@@ -67,12 +67,10 @@ def read_inputs(protocol: str, truth: str, predictions: str, subset: str) -> tup
                 "ActivityNet's code, which has no Ambiguous class (thumos14-kit drops the detections "
                 "touching them)"
             )
-    elif protocol == "ego4d-mq":
-        t = R.read_activitynet_truth(truth, subset, ego4d=True)
-        p = R.read_activitynet_predictions(predictions, t, skip_unknown=True)
     else:
-        t = R.read_activitynet_truth(truth, subset, ignore_case=protocol == "thumos14")
-        p = R.read_activitynet_predictions(predictions, t)
+        ego4d = protocol == "ego4d-mq"
+        t = R.read_activitynet_truth(truth, subset, ignore_case=protocol == "thumos14", ego4d=ego4d)
+        p = R.read_activitynet_predictions(predictions, t, skip_unknown=ego4d)
     p.notes.extend(R.duplicate_note(p))
     return t, p
 
@@ -165,11 +163,8 @@ def evaluate(
 ) -> DetectionResult:
     """Per-class AP, mAP per threshold and average mAP (the mean summed in ``class_order``, default the official's)."""
     check_choice("protocol", protocol, PROTOCOLS)
-    ap = (
-        kit_aps(truth, predictions, thresholds)
-        if protocol == "thumos14-kit"
-        else activitynet_ap(protocol, truth, predictions, thresholds)
-    )
+    kit = protocol == "thumos14-kit"
+    ap = kit_aps(truth, predictions, thresholds) if kit else activitynet_ap(protocol, truth, predictions, thresholds)
     classes = list(truth.classes)
     if class_order is None and protocol == "activitynet":
         class_order = official_classes(truth)
@@ -179,7 +174,7 @@ def evaluate(
         classes = list(class_order)
     ap = np.ascontiguousarray(ap)
     # the kit: MATLAB mean(ap_all, 1), the classes added in order (cumsum); else the official self.ap.mean(axis=1)
-    m = np.cumsum(ap, axis=1)[:, -1] / ap.shape[1] if protocol == "thumos14-kit" else ap.mean(axis=1)
+    m = np.cumsum(ap, axis=1)[:, -1] / ap.shape[1] if kit else ap.mean(axis=1)
     notes = list(predictions.notes)
     per_class = np.bincount(predictions.label[predictions.label >= 0], minlength=len(truth.classes))
     empty = [c for c in classes if per_class[truth.classes.index(c)] == 0]
