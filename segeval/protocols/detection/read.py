@@ -43,10 +43,6 @@ class Truth:
     #: JSON: every video key of the file (all subsets) in file order
     keys: list[str] = field(default_factory=list)
 
-    def video_index(self) -> dict[str, int]:
-        """Video name to index."""
-        return {v: i for i, v in enumerate(self.videos)}
-
 
 @dataclass
 class Predictions:
@@ -191,7 +187,7 @@ class _VideoTable:
 
     def __init__(self, truth: Truth) -> None:
         self.names = list(truth.videos)
-        self.index = truth.video_index()
+        self.index = {v: i for i, v in enumerate(truth.videos)}
         self.known = len(self.names)
         self.other = truth.other_videos
 
@@ -314,10 +310,6 @@ def unknown_label(label: str, truth: Truth) -> str:
 _KIT_LINE = re.compile(r"\s*(\S+)\s+(\S+)\s+(\S+)\s*\Z")
 
 
-def _number(path: str, number: int, line: str, token: str, what: str) -> float:
-    return read_number(token, path, f"the {what}", line=number, shown=line)
-
-
 def read_kit_truth(folder: str, subset: str) -> Truth:
     """The THUMOS14 kit's annotation folder: ``detclasslist.txt`` and ``<Class>_<subset>.txt`` files."""
     root = Path(folder)
@@ -369,8 +361,8 @@ def read_kit_truth(folder: str, subset: str) -> Truth:
             m = _KIT_LINE.match(line)
             if not m:
                 raise InputError(str(path), "expected 'video t1 t2'", line=number, text=line)
-            s = _number(str(path), number, line, m.group(2), "start")
-            e = _number(str(path), number, line, m.group(3), "end")
+            s = read_number(m.group(2), str(path), "the start", line=number, shown=line)
+            e = read_number(m.group(3), str(path), "the end", line=number, shown=line)
             _window(str(path), "the interval", s, e, number, line, kit=True)
             videos.setdefault(m.group(1), len(videos))
             if name == "Ambiguous":
@@ -387,8 +379,7 @@ def read_kit_truth(folder: str, subset: str) -> Truth:
         )
     order = [names.index(c) for c in truth.classes]
     truth.class_ids = [ids[i] for i in order]
-    index = truth.video_index()
-    truth.ambiguous = [(index[v], s, e) for v, s, e in ambiguous]
+    truth.ambiguous = [(videos[v], s, e) for v, s, e in ambiguous]
     return truth
 
 
@@ -403,8 +394,8 @@ def read_kit_detections(path: str, truth: Truth) -> Predictions:
         parts = line.split()
         if len(parts) != 5:
             raise InputError(path, "expected 'video t1 t2 classid confidence'", line=number, text=line)
-        s = _number(path, number, line, parts[1], "start")
-        e = _number(path, number, line, parts[2], "end")
+        s = read_number(parts[1], path, "the start", line=number, shown=line)
+        e = read_number(parts[2], path, "the end", line=number, shown=line)
         _window(path, "the detection", s, e, number, line, kit=True)
         cid = read_number(parts[3], path, "the class id", whole=True, line=number, shown=line)
         if cid not in by_id:
@@ -415,7 +406,7 @@ def read_kit_detections(path: str, truth: Truth) -> Predictions:
                 line=number,
                 text=line,
             )
-        score = _number(path, number, line, parts[4], "confidence")
+        score = read_number(parts[4], path, "the confidence", line=number, shown=line)
         rows.append((table.get(parts[0].replace(".mp4", "")), s, e, by_id[cid], score))
     if not rows:
         raise InputError(path, "has no detection; expected 'video t1 t2 classid confidence' lines")
