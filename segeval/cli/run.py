@@ -1,9 +1,4 @@
-"""The ``segeval`` entry points and exit codes (docs/cli.md, "Exit codes").
-
-Every :class:`~segeval.core.errors.SegevalError` exits 2, also a closed standard input read as ``-`` or a
-closed standard output written to; a signal ends the process as :mod:`segeval.executors.interrupt` says.  The
-standard streams are prepared once at the entry point (:mod:`segeval.cli.streams`).
-"""
+"""The ``segeval`` entry points and exit codes (docs/cli.md, "Exit codes")."""
 
 from __future__ import annotations
 
@@ -20,9 +15,8 @@ from segeval.core.errors import SegevalError, printable
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; SegevalError and usage errors exit 2 with a message, never a traceback.  Standard
-    output is guarded: a reader that went away (EPIPE) ends the command quietly (exit 0), any other
-    write error (no space left) is an error naming standard output (exit 2)."""
+    """Run the CLI and return its exit code: a message, never a traceback; standard output guarded (EPIPE
+    ends the command quietly)."""
     from segeval.cli.inputs import STDIN, reset_streams
 
     reset_streams()  # each command reads a pipe or standard input once
@@ -65,8 +59,7 @@ def _invoke(argv: list[str] | None) -> Any:
 
 def app_for(args: list[str]) -> typer.Typer:
     """The app with only the command ``args`` name first, its module alone imported (typer builds every
-    command's parser on each call, about 15 ms for all of them, and the modules take longer), or the whole
-    app, every module imported (no command, an option first, a group, a typo)."""
+    command's parser on each call), or the whole app (no command, an option first, a group, a typo)."""
     name = args[0] if args else None
     app = load(name if name in COMMANDS else None)
     chosen = [c for c in app.registered_commands if c.name == name]
@@ -125,15 +118,8 @@ def _with_domain(exc: Exception) -> None:
 
 
 def entry() -> None:
-    """Console-script entry point.
-
-    SIGINT and SIGTERM stop the command within a fraction of a second (:mod:`segeval.executors.interrupt`).
-    After the command the process ends without the interpreter's teardown, which would free
-    every object of pandas, NumPy and the data one by one (about 0.1 s, a tenth of a large
-    evaluation): exit handlers run and the standard streams are flushed first, as at a normal exit.
-    OpenBLAS runs one thread unless ``OPENBLAS_NUM_THREADS`` says otherwise: segeval does no linear
-    algebra, and starting a thread per core when NumPy loads takes about 0.06 s.
-    """
+    """Console-script entry point: ends without the interpreter's teardown (exit handlers run, streams
+    flushed), OpenBLAS on one thread (segeval does no linear algebra); docs/cli.md, "Exit codes"."""
     import os
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
