@@ -6,7 +6,8 @@ its signature (typer shows it); an option only one command takes is declared wit
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -16,12 +17,27 @@ from segeval.core.errors import utf8_text
 from segeval.core.settings import DASK_TIMEOUTS, DEFAULTS
 from segeval.measures import REGISTRY
 
+if TYPE_CHECKING:
+    from segeval.core.domains import Domain
+
 _TIMES = "times as --time-format says"
 
 
 def argument(metavar: str, help: str) -> Any:
     """A positional argument, shown as ``metavar`` in the usage line (it has no default to show)."""
     return typer.Argument(metavar=metavar, show_default=False, help=help)
+
+
+def numeric(
+    declared: Mapping[str, tuple[str, Domain]], name: str, text: str, *more: str, metavar: str | None = None
+) -> Any:
+    """The option ``name`` of a command's ``declared`` numeric options: its flag (then ``more``), help and domain."""
+    return typer.Option(declared[name][0], *more, metavar=metavar, help=hint(text, declared, name))
+
+
+def output_option(help: str, metavar: str = "text|json|csv") -> Any:
+    """A command's ``--output``/``-o`` option."""
+    return typer.Option("--output", "-o", metavar=metavar, help=help)
 
 
 # ---- inputs
@@ -182,15 +198,9 @@ OptionalGroups = Annotated[
 
 # ---- output
 TableOutput = Annotated[
-    str,
-    typer.Option(
-        "--output",
-        "-o",
-        metavar="text|json|csv",
-        help="text: tab-separated columns; json: a list of rows; csv: comma-separated with a header line.",
-    ),
+    str, output_option("text: tab-separated columns; json: a list of rows; csv: comma-separated with a header line.")
 ]
-Figure = Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg", help="Where to write the figure.")]
+Figure = Annotated[str, output_option("Where to write the figure.", "FILE.png|svg")]
 Quiet = Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")]
 
 # ---- engines (checked by segeval.core.settings.EngineOptions)
@@ -202,11 +212,12 @@ ENGINE = {
 }
 Jobs = Annotated[
     int | None,
-    typer.Option(
-        "--jobs",
+    numeric(
+        ENGINE,
+        "jobs",
+        "Processes for several runs (default: all cores; the output does not depend on it)",
         "-j",
         metavar="N",
-        help=hint("Processes for several runs (default: all cores; the output does not depend on it)", ENGINE, "jobs"),
     ),
 ]
 Memory = Annotated[
@@ -223,15 +234,12 @@ Memory = Annotated[
 ]
 ChunkLines = Annotated[
     int,
-    typer.Option(
-        "--chunk-lines",
+    numeric(
+        ENGINE,
+        "chunk_lines",
+        "Lines per chunk in the chunked path (parsed and evaluated in batches of at least 2 MiB of whole chunks; same "
+        "output)",
         metavar="N",
-        help=hint(
-            "Lines per chunk in the chunked path (parsed and evaluated in batches "
-            "of at least 2 MiB of whole chunks; same output)",
-            ENGINE,
-            "chunk_lines",
-        ),
     ),
 ]
 Engine = Annotated[
@@ -254,14 +262,11 @@ Scheduler = Annotated[
 ]
 DaskTimeout = Annotated[
     float,
-    typer.Option(
-        "--dask-timeout",
+    numeric(
+        ENGINE,
+        "dask_timeout",
+        "With --engine dask: how long to wait for a worker, at the start and whenever none is left while runs wait "
+        "(then exit 2)",
         metavar="SECONDS",
-        help=hint(
-            "With --engine dask: how long to wait for a worker, at the start and whenever none is left while "
-            "runs wait (then exit 2)",
-            ENGINE,
-            "dask_timeout",
-        ),
     ),
 ]

@@ -36,17 +36,17 @@ from segeval.cli.options import (
     TimeFormat,
     TrecEvalVersion,
     measures,
+    numeric,
+    output_option,
 )
-from segeval.core.domains import OPEN_UNIT, SEED, check_options, hint, options
+from segeval.core.domains import OPEN_UNIT, SEED, check_options, options
 from segeval.core.errors import SegevalError, print_notes
 from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, Settings
 from segeval.reports.output import announce_written
 
 _STATISTICS = {"alpha": ("--alpha", OPEN_UNIT), "seed": ("--seed", SEED)}
 _COMPARE, _REPORT = options("compare", **_STATISTICS, **ENGINE), options("report", **_STATISTICS, **ENGINE)
-Alpha = Annotated[
-    float, typer.Option("--alpha", metavar="A", help=hint("Significance level for the * mark", _COMPARE, "alpha"))
-]
+Alpha = Annotated[float, numeric(_COMPARE, "alpha", "Significance level for the * mark", metavar="A")]
 Permutations = Annotated[
     int,
     typer.Option(
@@ -72,12 +72,10 @@ def compare(
     seed: Seed = 0,
     output: Annotated[
         str,
-        typer.Option(
-            "--output",
-            "-o",
-            metavar="text|markdown|latex|csv|json",
-            help="Table format: text (aligned columns), markdown, latex (ranx's compact table: a letter per run, "
-            "the best bold, superscripts naming the runs it is significantly better than), csv or json.",
+        output_option(
+            "Table format: text (aligned columns), markdown, latex (ranx's compact table: a letter per run, the best "
+            "bold, superscripts naming the runs it is significantly better than), csv or json.",
+            "text|markdown|latex|csv|json",
         ),
     ] = "text",
     jobs: Jobs = None,
@@ -182,13 +180,9 @@ def correlate_command(
     version: TrecEvalVersion = DEFAULTS.trec_eval,
     output: Annotated[
         str,
-        typer.Option(
-            "--output",
-            "-o",
-            metavar="text|json|csv",
-            help="text, csv: a table of each run's scores, an empty line, a table of the coefficients (an undefined "
-            "one nan); json: the run names, both settings' scores, the coefficients (undefined: null) and the "
-            "notes.",
+        output_option(
+            "text, csv: a table of each run's scores, an empty line, a table of the coefficients (an undefined one "
+            "nan); json: the run names, both settings' scores, the coefficients (undefined: null) and the notes."
         ),
     ] = "text",
 ) -> None:
@@ -286,7 +280,7 @@ def _write_correlation(names: list[str], x: list[float], y: list[float], notes: 
 def report(
     qrels: Qrels,
     runs: CompareRuns,
-    output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.html", help="Where to write the page.")],
+    output: Annotated[str, output_option("Where to write the page.", "FILE.html")],
     measure: Annotated[list[str] | None, measures("map and P_10")] = None,
     adapter: Adapter = None,
     baseline: Baseline = None,

@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from segeval.cli.app import app
-from segeval.cli.options import TableOutput, argument
-from segeval.core.domains import CUTOFF, PROPORTIONS, check_options, hint, options
+from segeval.cli.options import TableOutput, argument, numeric
+from segeval.core.domains import CUTOFF, PROPORTIONS, check_options, options
 from segeval.core.errors import ParameterError, print_notes
 from segeval.core.words import plural
 from segeval.reports import tables
@@ -52,15 +52,12 @@ def detect_command(
     ] = "activitynet",
     thresholds: Annotated[
         str | None,
-        typer.Option(
-            "--thresholds",
+        numeric(
+            _DETECT,
+            "thresholds",
+            "tIoU thresholds (activitynet: linspace(0.5, 0.95, 10); thumos14, thumos14-kit: 0.3,0.4,0.5,0.6,0.7; "
+            "ego4d-mq: 0.1,...,0.5)",
             metavar="T,T",
-            help=hint(
-                "tIoU thresholds (activitynet: linspace(0.5, 0.95, 10); thumos14, "
-                "thumos14-kit: 0.3,0.4,0.5,0.6,0.7; ego4d-mq: 0.1,...,0.5)",
-                _DETECT,
-                "thresholds",
-            ),
         ),
     ] = None,
     subset: Subset = None,
@@ -147,10 +144,11 @@ def proposals_command(
     ] = "activitynet",
     max_proposals: Annotated[
         int,
-        typer.Option(
-            "--max-proposals",
+        numeric(
+            _PROPOSALS,
+            "max_proposals",
+            "The average number of proposals per video (AN) of the curve's end",
             metavar="AN",
-            help=hint("The average number of proposals per video (AN) of the curve's end", _PROPOSALS, "max_proposals"),
         ),
     ] = 100,
     subset: Subset = None,

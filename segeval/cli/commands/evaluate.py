@@ -33,8 +33,10 @@ from segeval.cli.options import (
     TrecEvalVersion,
     argument,
     measures,
+    numeric,
+    output_option,
 )
-from segeval.core.domains import CUTOFF, check_options, hint, options
+from segeval.core.domains import CUTOFF, check_options, options
 from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, print_notes
 from segeval.core.settings import BINS, CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, WINDOW, OutputOptions
 from segeval.core.words import plural
@@ -74,11 +76,8 @@ def eval_(
     version: TrecEvalVersion = DEFAULTS.trec_eval,
     output: Annotated[
         str,
-        typer.Option(
-            "--output",
-            "-o",
-            metavar="trec|text|json|csv",
-            help="Output format (trec, or text as every command names it: trec_eval's text layout).",
+        output_option(
+            "Output format (trec, or text as every command names it: trec_eval's text layout).", "trec|text|json|csv"
         ),
     ] = "trec",
     jobs: Jobs = None,
@@ -356,19 +355,10 @@ def me13sh(
         ),
     ] = MediaEvalFormat.linking,
     bin_size: Annotated[
-        int,
-        typer.Option(
-            "--bin-size", "-B", metavar="N", help=hint("Bin size in seconds for the _bin measures", _ME13SH, "bin_size")
-        ),
+        int, numeric(_ME13SH, "bin_size", "Bin size in seconds for the _bin measures", "-B", metavar="N")
     ] = DEFAULTS.bin_size,
     tolerance: Annotated[
-        int,
-        typer.Option(
-            "--tolerance",
-            "-T",
-            metavar="N",
-            help=hint("Tolerance window in seconds for the _tol measures", _ME13SH, "tolerance"),
-        ),
+        int, numeric(_ME13SH, "tolerance", "Tolerance window in seconds for the _tol measures", "-T", metavar="N")
     ] = DEFAULTS.tolerance,
     items: Annotated[
         str | None,
@@ -450,12 +440,7 @@ def _other_kind(exc: InputError, run: str, kind: MediaEvalFormat, time_format: s
 def anchoring_command(
     qrels: Annotated[str, argument("QRELS", "Anchor qrels: 'qid start end rel' (rel > 0 relevant; .gz ok).")],
     run: Annotated[str, argument("RUN", "Anchoring run: 'qid Q0 start end rank score run' (.gz ok).")],
-    output: Annotated[
-        str,
-        typer.Option(
-            "--output", "-o", metavar="text|json|csv", help="text: the toolkit's layout; json, csv: full precision."
-        ),
-    ] = "text",
+    output: Annotated[str, output_option("text: the toolkit's layout; json, csv: full precision.")] = "text",
     order: Annotated[
         str,
         typer.Option(
@@ -507,14 +492,11 @@ def sample_eval_command(
     ] = None,
     max_result_size: Annotated[
         int,
-        typer.Option(
-            "--max-result-size",
+        numeric(
+            _SAMPLE_EVAL,
+            "max_result_size",
+            "Results used per topic, and the last precision cut-off (sample_eval.pl: 1000)",
             metavar="N",
-            help=hint(
-                "Results used per topic, and the last precision cut-off (sample_eval.pl: 1000)",
-                _SAMPLE_EVAL,
-                "max_result_size",
-            ),
         ),
     ] = 1000,
 ) -> None:

@@ -9,7 +9,18 @@ import typer
 
 from segeval.cli import inputs
 from segeval.cli.app import app, plot_app
-from segeval.cli.options import TIME_FORMAT, Adapter, Adapters, Figure, Qrels, Query, Run, TimeFormat, argument
+from segeval.cli.options import (
+    TIME_FORMAT,
+    Adapter,
+    Adapters,
+    Figure,
+    Qrels,
+    Query,
+    Run,
+    TimeFormat,
+    argument,
+    output_option,
+)
 from segeval.cli.options import measures as measure_option
 from segeval.core.errors import SegevalError, print_notes
 from segeval.core.settings import DEFAULT_ADAPTER
@@ -32,10 +43,7 @@ def show(
     run: Run,
     query: Query,
     adapter: Adapters = None,
-    output: Annotated[
-        str | None,
-        typer.Option("--output", "-o", metavar="FILE.png|svg|html", help="Write the timeline picture or page."),
-    ] = None,
+    output: Annotated[str | None, output_option("Write the timeline picture or page.", "FILE.png|svg|html")] = None,
     explain: Annotated[
         bool,
         typer.Option("--explain", help="Print, per result, which qrels segment decided its label under each adapter."),
@@ -194,11 +202,8 @@ def _drawn(ev: Any) -> list[str]:
 def measures(
     output: Annotated[
         str,
-        typer.Option(
-            "--output",
-            "-o",
-            metavar="text|json|csv",
-            help="text: Markdown tables of the measures, named sets and aliases; json or csv: one record per measure.",
+        output_option(
+            "text: Markdown tables of the measures, named sets and aliases; json or csv: one record per measure."
         ),
     ] = "text",
 ) -> None:

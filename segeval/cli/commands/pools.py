@@ -24,8 +24,10 @@ from segeval.cli.options import (
     TableOutput,
     TimeFormat,
     measures,
+    numeric,
+    output_option,
 )
-from segeval.core.domains import CUTOFF, OPEN_UNIT, PROPORTIONS, SEED, check_options, hint, options
+from segeval.core.domains import CUTOFF, OPEN_UNIT, PROPORTIONS, SEED, check_options, options
 from segeval.core.errors import print_notes, render_note
 from segeval.core.settings import DEFAULTS
 from segeval.core.words import plural, verb
@@ -151,12 +153,7 @@ def incompleteness_command(
     qrels: Qrels,
     runs: Runs,
     fractions: Annotated[
-        str,
-        typer.Option(
-            "--fractions",
-            metavar="F,F,...",
-            help=hint("Fractions of each query's judgements kept", _INCOMPLETENESS, "fractions"),
-        ),
+        str, numeric(_INCOMPLETENESS, "fractions", "Fractions of each query's judgements kept", metavar="F,F,...")
     ] = "1,0.8,0.6,0.4,0.2,0.1,0.05",
     repeats: Annotated[int, typer.Option("--repeats", "-r", metavar="R", help="Random reductions per fraction.")] = 10,
     seed: Seed = 0,
@@ -221,7 +218,7 @@ def complete_qrels_command(
             "'video start end text' lines for segments.",
         ),
     ],
-    output: Annotated[str, typer.Option("--output", "-o", metavar="OUT", help="Completed qrels file to write.")],
+    output: Annotated[str, output_option("Completed qrels file to write.", "OUT")],
     classifier: Annotated[
         str,
         typer.Option(
@@ -232,22 +229,11 @@ def complete_qrels_command(
         ),
     ] = "kld",
     depth: Annotated[
-        int,
-        typer.Option(
-            "--depth",
-            "-d",
-            metavar="D",
-            help=hint("Classify the unjudged items in each run's top D", _COMPLETE, "depth"),
-        ),
+        int, numeric(_COMPLETE, "depth", "Classify the unjudged items in each run's top D", "-d", metavar="D")
     ] = 100,
     adapter: Adapter = None,
     smoothing: Annotated[
-        float,
-        typer.Option(
-            "--smoothing",
-            metavar="LAMBDA",
-            help=hint("kld: weight of the collection model in both models", _COMPLETE, "smoothing"),
-        ),
+        float, numeric(_COMPLETE, "smoothing", "kld: weight of the collection model in both models", metavar="LAMBDA")
     ] = 0.2,
     kld_fit: Annotated[
         str,
@@ -259,12 +245,7 @@ def complete_qrels_command(
         ),
     ] = "leave-one-out",
     terms: Annotated[
-        int,
-        typer.Option(
-            "--terms",
-            metavar="N",
-            help=hint("svm: features are the N most frequent collection terms", _COMPLETE, "terms"),
-        ),
+        int, numeric(_COMPLETE, "terms", "svm: features are the N most frequent collection terms", metavar="N")
     ] = 1_000_000,
     level: Level = DEFAULTS.relevance_level,
     time_format: TimeFormat = TIME_FORMAT,

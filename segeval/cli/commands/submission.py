@@ -10,8 +10,8 @@ import typer
 
 from segeval.cli import inputs
 from segeval.cli.app import app
-from segeval.cli.options import TIME_FORMAT, TimeFormat, argument
-from segeval.core.domains import CUTOFF, POSITIVE, check_options, hint, options
+from segeval.cli.options import TIME_FORMAT, TimeFormat, argument, numeric, output_option
+from segeval.core.domains import CUTOFF, POSITIVE, check_options, options
 from segeval.core.errors import print_notes, printable, render_note
 from segeval.core.words import plural
 
@@ -44,9 +44,7 @@ Queries = Annotated[
 ]
 _CHECK = options("check", max_rank=("--max-rank", CUTOFF))
 _FIX = options("fix", max_rank=("--max-rank", CUTOFF), zero_length=("--zero-length", POSITIVE))
-MaxRank = Annotated[
-    int | None, typer.Option("--max-rank", metavar="N", help=hint("At most N results per query", _CHECK, "max_rank"))
-]
+MaxRank = Annotated[int | None, numeric(_CHECK, "max_rank", "At most N results per query", metavar="N")]
 RunFormat = Annotated[
     str,
     typer.Option(
@@ -93,13 +91,7 @@ def check(
     queries: Queries = None,
     max_rank: MaxRank = None,
     output: Annotated[
-        str,
-        typer.Option(
-            "--output",
-            "-o",
-            metavar="text|json|csv",
-            help="The counts per file and problem type as text (tab-separated), json or csv.",
-        ),
+        str, output_option("The counts per file and problem type as text (tab-separated), json or csv.")
     ] = "text",
 ) -> None:
     """Validate a qrels and a run file without evaluating.
@@ -243,9 +235,7 @@ def _collection_rules(
 @app.command("fix")
 def fix(
     run: Annotated[str, argument("RUN", "A MediaEval linking or search run, or a TREC run (.gz ok).")],
-    output: Annotated[
-        str | None, typer.Option("--output", "-o", metavar="OUT", help="The repaired run (default: standard output).")
-    ] = None,
+    output: Annotated[str | None, output_option("The repaired run (default: standard output).", "OUT")] = None,
     log: Annotated[
         str | None, typer.Option("--log", metavar="LOG", help="One line per change (default: standard error).")
     ] = None,
@@ -255,10 +245,11 @@ def fix(
     max_rank: MaxRank = None,
     zero_length: Annotated[
         float,
-        typer.Option(
-            "--zero-length",
+        numeric(
+            _FIX,
+            "zero_length",
+            "Length given to a result with start = end (whole seconds for M.S times)",
             metavar="SECONDS",
-            help=hint("Length given to a result with start = end (whole seconds for M.S times)", _FIX, "zero_length"),
         ),
     ] = 1.0,
     overlap: Annotated[
