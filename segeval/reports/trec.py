@@ -7,56 +7,21 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from segeval.measures.declaration import Format
+from segeval.measures.definitions import SETS
 
 if TYPE_CHECKING:
     from segeval.core.evaluation import Evaluation
     from segeval.measures.compute import Request
 
-#: trec_eval's print order of measure families (all_trec); others follow in request order
+#: trec_eval's print order of measure families: all_trec's (dcg and ideal_dcg after G), then the -R formats'
+#: measures; others follow in request order
+_ALL = SETS["all_trec"]
 TREC_ORDER = (
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
-    "relstring",
-    "recall",
-    "infAP",
-    "gm_bpref",
-    "Rprec_mult",
-    "utility",
-    "11pt_avg",
-    "binG",
-    "G",
+    *_ALL[: _ALL.index("G") + 1],
     "dcg",
     "ideal_dcg",
-    "ndcg",
-    "ndcg_rel",
-    "Rndcg",
-    "ndcg_cut",
-    "map_cut",
-    "relative_P",
-    "success",
-    "set_P",
-    "set_relative_P",
-    "set_recall",
-    "set_map",
-    "set_F",
-    "num_nonrel_judged_ret",
-    "rbp",
-    "rbp_resid",
-    "unj",
-    "prefs_num_prefs_poss",
-    "prefs_num_prefs_ful",
-    "prefs_num_prefs_ful_ret",
-    "prefs_simp",
-    "prefs_pair",
-    "prefs_avgjg",
+    *_ALL[_ALL.index("G") + 1 :],
+    *SETS["prefs"],
     "prefs_avgjg_Rnonrel",
     "prefs_simp_ret",
     "prefs_pair_ret",
@@ -65,9 +30,7 @@ TREC_ORDER = (
     "prefs_simp_imp",
     "prefs_pair_imp",
     "prefs_avgjg_imp",
-    "map_avgjg",
-    "P_avgjg",
-    "Rprec_mult_avgjg",
+    *SETS["qrels_jg"],
 )
 
 
