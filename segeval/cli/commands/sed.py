@@ -11,7 +11,7 @@ import typer
 from segeval.cli.app import app
 from segeval.cli.options import argument, numeric, output_option
 from segeval.core.domains import NONNEGATIVE, POSITIVE, UNIT, check_options, options
-from segeval.core.errors import ParameterError, render_note
+from segeval.core.errors import ParameterError, print_notes
 
 METRICS = ("event", "segment", "psds", "psds1", "psds2", "f1")
 
@@ -162,39 +162,20 @@ def sed(
         elif metric != "psds" and (any(v is not None for v in given.values()) or max_efpr is not None):
             raise ParameterError(f"--metric {metric} fixes the PSDS parameters; use --metric psds to set them.")
         p: dict[str, float] = {k: base[k] if given.get(k) is None else float(given[k] or 0.0) for k in base}
-        if metric != "f1" and psds_tool == "sed_scores_eval":
+        top = p.pop("max_efpr", 0.0)
+        if metric == "f1":
+            result = report.macro_f1(truth, system, durations, **p)
+        elif psds_tool == "sed_scores_eval":
             if max_efpr == "none":
                 raise ParameterError("--psds-tool sed_scores_eval needs a number for --max-efpr, not 'none'.")
-            top = base["max_efpr"] if max_efpr is None else float(max_efpr)
-            cross = p["cttc"] if p["alpha_ct"] > 0 else None  # sed_scores_eval takes no cttc without alpha_ct
-            result = report.sed_scores(
-                truth,
-                system,
-                durations,
-                dtc=p["dtc"],
-                gtc=p["gtc"],
-                cttc=cross,
-                alpha_ct=p["alpha_ct"],
-                alpha_st=p["alpha_st"],
-                max_efpr=top,
-            )
-        elif metric == "f1":
-            result = report.macro_f1(truth, system, durations, dtc=p["dtc"], gtc=p["gtc"], cttc=p["cttc"])
+            cttc = p.pop("cttc")
+            top = top if max_efpr is None else float(max_efpr)
+            cross = cttc if p["alpha_ct"] > 0 else None  # sed_scores_eval takes no cttc without alpha_ct
+            result = report.sed_scores(truth, system, durations, cttc=cross, max_efpr=top, **p)
         else:
-            limit = base["max_efpr"] if max_efpr is None else None if max_efpr == "none" else float(max_efpr)
-            result = report.psds(
-                truth,
-                system,
-                durations,
-                dtc=p["dtc"],
-                gtc=p["gtc"],
-                cttc=p["cttc"],
-                alpha_ct=p["alpha_ct"],
-                alpha_st=p["alpha_st"],
-                max_efpr=limit,
-            )
+            limit = top if max_efpr is None else None if max_efpr == "none" else float(max_efpr)
+            result = report.psds(truth, system, durations, max_efpr=limit, **p)
     if figure is not None:
         report.plot(result, figure)
     sys.stdout.write(report.render_report(result, fmt))
-    for note in result.notes:
-        print(render_note(note), file=sys.stderr)
+    print_notes(*result.notes)
