@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -28,7 +27,7 @@ from segeval.cli.options import (
     output_option,
 )
 from segeval.core.domains import CUTOFF, OPEN_UNIT, PROPORTIONS, SEED, check_options, options
-from segeval.core.errors import print_notes, render_note
+from segeval.core.errors import print_notes
 from segeval.core.settings import DEFAULTS
 from segeval.core.words import plural, verb
 from segeval.reports import tables
@@ -287,14 +286,11 @@ def complete_qrels_command(
     _summarize_completion(done, f"{classifier}{how}", depth)
     print(f"wrote\t{output}: {len(human)} human and {plural(len(predicted), 'predicted line')}")
     if done.no_text:
-        print(
-            render_note(
-                f"note: {plural(done.no_text, 'item')} {verb(done.no_text, 'has', 'have')} no text "
-                f"in {texts} (no tokens, or no transcript line under a segment), e.g. "
-                f"{done.no_text_example}; they are neither training items nor classified, and stay "
-                f"unjudged"
-            ),
-            file=sys.stderr,
+        print_notes(
+            f"note: {plural(done.no_text, 'item')} {verb(done.no_text, 'has', 'have')} no text "
+            f"in {texts} (no tokens, or no transcript line under a segment), e.g. "
+            f"{done.no_text_example}; they are neither training items nor classified, and stay "
+            f"unjudged"
         )
 
 

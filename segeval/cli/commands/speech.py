@@ -110,7 +110,7 @@ def keyword_search(
 
     ATWV, MTWV and its threshold, per-term P_miss/P_FA/TWV in KWSEval's tables; with --optimum also OTWV
     and STWV; the DET curve in json and as a figure (--plot) (docs/speech.md)."""
-    from segeval.core.errors import render_note
+    from segeval.core.errors import print_notes
     from segeval.protocols.speech.alignment import align
     from segeval.protocols.speech.ecf import SPLIT_CTS, read_ecf, total_duration
     from segeval.protocols.speech.kwlist import read_kwlist
@@ -127,12 +127,9 @@ def keyword_search(
         check_output(figure, [ecf, rttm, kwlist, kwslist])
     excerpts = read_ecf(ecf)
     if halved := sum(e.source_type == SPLIT_CTS for e in excerpts):
-        print(
-            render_note(
-                f"segeval: note: {ecf}: {halved} of {len(excerpts)} excerpts have source_type="
-                f'"{SPLIT_CTS}"; their duration counts half in the trials, as KWSEval counts it'
-            ),
-            file=sys.stderr,
+        print_notes(
+            f"segeval: note: {ecf}: {halved} of {len(excerpts)} excerpts have source_type="
+            f'"{SPLIT_CTS}"; their duration counts half in the trials, as KWSEval counts it'
         )
     terms = read_kwlist(kwlist)
     system = read_kwslist(kwslist)

@@ -12,7 +12,7 @@ from segeval.cli import inputs
 from segeval.cli.app import app
 from segeval.cli.options import TIME_FORMAT, TimeFormat, argument, numeric, output_option
 from segeval.core.domains import CUTOFF, POSITIVE, check_options, options
-from segeval.core.errors import print_notes, printable, render_note
+from segeval.core.errors import print_notes, printable
 from segeval.core.words import plural
 
 if TYPE_CHECKING:
@@ -131,12 +131,9 @@ def check(
         _subtopics_note(qrels, qrels_format, time_format, problems)
     elif read_qrels is not None and "subtopic" not in read_qrels.columns:
         kind = str(read_qrels.attrs.get("format", "qrels")).replace("groups", "ground-truth groups")
-        print(
-            render_note(
-                f"segeval: note: --subtopics: {qrels} is {kind}, which carry no subtopic field (TREC "
-                f"qrels do: 'qid subtopic docno rel'); checked as they are"
-            ),
-            file=sys.stderr,
+        print_notes(
+            f"segeval: note: --subtopics: {qrels} is {kind}, which carry no subtopic field (TREC "
+            f"qrels do: 'qid subtopic docno rel'); checked as they are"
         )
     if not problems and qrels is not None and time_format == "mmss":
         _seconds_note(read_qrels, read_run_frame, run)
@@ -164,13 +161,10 @@ def _listed_twice_note(run: str, frame: pd.DataFrame) -> None:
     again, first = segments_listed_twice(frame)
     if len(again):
         lines = frame["line"].to_numpy()
-        print(
-            render_note(
-                f"segeval: note: {run}: {plural(len(again), 'segment')} listed again for its query "
-                f"(first: line {lines[again[0]]}, as line {lines[first[0]]}); evaluated as listed, "
-                f"each a result, as the MediaEval reference does"
-            ),
-            file=sys.stderr,
+        print_notes(
+            f"segeval: note: {run}: {plural(len(again), 'segment')} listed again for its query "
+            f"(first: line {lines[again[0]]}, as line {lines[first[0]]}); evaluated as listed, "
+            f"each a result, as the MediaEval reference does"
         )
 
 
@@ -184,15 +178,12 @@ def _subtopics_note(qrels: str, qrels_format: str, time_format: str, problems: l
     except InputError:  # read once already: its problems are listed
         return
     if n:
-        print(
-            render_note(
-                f"segeval: note: {qrels}: {plural(n, 'duplicate judgement')} "
-                f"{'repeats' if n == 1 else 'repeat'} a query and document with another second field: "
-                f"subtopic (diversity) qrels, 'qid subtopic docno rel'? Only the diversity measures read "
-                f"them (every other measure refuses the duplicates, as above); check --subtopics checks "
-                f"them as those do"
-            ),
-            file=sys.stderr,
+        print_notes(
+            f"segeval: note: {qrels}: {plural(n, 'duplicate judgement')} "
+            f"{'repeats' if n == 1 else 'repeat'} a query and document with another second field: "
+            f"subtopic (diversity) qrels, 'qid subtopic docno rel'? Only the diversity measures read "
+            f"them (every other measure refuses the duplicates, as above); check --subtopics checks "
+            f"them as those do"
         )
 
 
@@ -288,10 +279,7 @@ def fix(
     _write_text(output, fixed.text, sys.stdout, sources)
     _write_text(log, log_text, sys.stderr, sources)
     for query in fixed.missing:
-        print(
-            render_note(f"segeval: note: query '{query}' has no result in the repaired run; no repair can supply one"),
-            file=sys.stderr,
-        )
+        print_notes(f"segeval: note: query '{query}' has no result in the repaired run; no repair can supply one")
 
 
 def _write_text(path: str | None, text: str, stream: Any, sources: list[str]) -> None:
