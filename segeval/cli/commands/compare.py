@@ -40,9 +40,9 @@ from segeval.cli.options import (
     output_option,
 )
 from segeval.core.domains import OPEN_UNIT, SEED, check_options, options
-from segeval.core.errors import SegevalError, print_notes
-from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, Settings
-from segeval.reports.output import announce_written
+from segeval.core.errors import ParameterError, SegevalError, check_choice, print_notes
+from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, EngineOptions, Settings
+from segeval.reports.output import announce_written, check_output
 
 _STATISTICS = {"alpha": ("--alpha", OPEN_UNIT), "seed": ("--seed", SEED)}
 _COMPARE, _REPORT = options("compare", **_STATISTICS, **ENGINE), options("report", **_STATISTICS, **ENGINE)
@@ -98,8 +98,6 @@ def compare(
     as for eval.
     """
     from segeval.analyses.compare import FORMATS, check_statistics, compare_runs, render
-    from segeval.core.errors import check_choice
-    from segeval.core.settings import EngineOptions
     from segeval.executors.processes import expand_runs
 
     check_options(_COMPARE, locals())
@@ -130,7 +128,6 @@ def compare(
 
 def _settings(time_format: str, level: int, max_results: int | None, judged: bool, version: str) -> Settings:
     """The policies ``compare``, ``report`` and ``correlate`` take as ``eval`` does (every qrels query counts)."""
-    from segeval.core.settings import Settings
 
     return Settings(
         time_format=time_format,
@@ -144,7 +141,6 @@ def _settings(time_format: str, level: int, max_results: int | None, judged: boo
 
 def check_distinct_runs(given: list[str], expanded: list[str]) -> None:
     """Refuse a run file named twice when that leaves fewer than two runs (the repeat would be dropped)."""
-    from segeval.core.errors import ParameterError
 
     if len(expanded) >= 2:
         return
@@ -310,10 +306,8 @@ def report(
     import shlex
 
     from segeval.analyses.compare import check_statistics
-    from segeval.core.settings import EngineOptions
     from segeval.executors.processes import expand_runs
     from segeval.reports.html import render_report
-    from segeval.reports.output import check_output
 
     check_options(_REPORT, locals())
     if not output.lower().endswith(".html"):

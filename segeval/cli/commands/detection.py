@@ -10,7 +10,7 @@ import typer
 from segeval.cli.app import app
 from segeval.cli.options import TableOutput, argument, numeric
 from segeval.core.domains import CUTOFF, PROPORTIONS, check_options, options
-from segeval.core.errors import ParameterError, print_notes
+from segeval.core.errors import ParameterError, check_choice, print_notes
 from segeval.core.words import plural
 from segeval.reports import tables
 
@@ -94,7 +94,6 @@ def detect_command(
 
     mAP per tIoU, the average mAP and AP per class, as the benchmark's official script computes them
     (docs/detection.md); per video (--per-video) or DETAD's false-positive analysis (--errors)."""
-    from segeval.core.errors import check_choice
     from segeval.protocols.detection import evaluate as E
     from segeval.protocols.detection.report import COLUMNS, VIDEO_COLUMNS, detection_rows, video_rows
 
@@ -157,7 +156,6 @@ def proposals_command(
     """ActivityNet proposals: AUC of AR@AN, AR@k.
 
     AUC (%) of the AR@AN curve, AR@1/5/10/100 and the curve, as eval_proposal.py computes them."""
-    from segeval.core.errors import check_choice
     from segeval.protocols.detection import read as R
     from segeval.protocols.detection.proposals import evaluate_proposals
     from segeval.protocols.detection.report import PROPOSAL_COLUMNS, proposal_rows

@@ -37,7 +37,7 @@ from segeval.cli.options import (
     output_option,
 )
 from segeval.core.domains import CUTOFF, check_options, options
-from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, print_notes
+from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, named, print_notes
 from segeval.core.settings import BINS, CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, WINDOW, OutputOptions
 from segeval.core.words import plural
 
@@ -373,7 +373,6 @@ def me13sh(
     and the run are evaluated; results are ordered by the rank column.
     """
     from segeval.adapters.registry import me13sh_adapters
-    from segeval.core.errors import named
     from segeval.reports.me13sh import MEASURES, render
 
     check_options(_ME13SH, locals())

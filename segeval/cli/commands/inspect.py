@@ -22,9 +22,9 @@ from segeval.cli.options import (
     output_option,
 )
 from segeval.cli.options import measures as measure_option
-from segeval.core.errors import SegevalError, print_notes
+from segeval.core.errors import SegevalError, check_choice, print_notes
 from segeval.core.settings import DEFAULT_ADAPTER
-from segeval.reports.output import announce_written
+from segeval.reports.output import announce_written, check_output
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -63,8 +63,6 @@ def show(
     if output is None and not explain:
         raise SegevalError("Nothing to do: give -o FILE.png|svg|html and/or --explain.")
     if output is not None:
-        from segeval.reports.output import check_output
-
         check_output(output, [qrels, run])
     q = inputs.qrels(qrels, time_format)
     r = inputs.run(run, time_format)
@@ -211,7 +209,6 @@ def measures(
 
     Generated from the measure registry.
     """
-    from segeval.core.errors import check_choice
     from segeval.measures import REGISTRY, catalogue
     from segeval.reports.escaping import csv_text, json_text
 

@@ -11,7 +11,7 @@ import typer
 from segeval.cli.app import app
 from segeval.cli.options import argument, numeric, output_option
 from segeval.core.domains import NONNEGATIVE, POSITIVE, UNIT, check_options, options
-from segeval.core.errors import ParameterError, print_notes
+from segeval.core.errors import ParameterError, check_choice, print_notes
 
 METRICS = ("event", "segment", "psds", "psds1", "psds2", "f1")
 
@@ -123,7 +123,6 @@ def sed(
     sed_scores_eval 0.0.4's PSDS from frame scores (--psds-tool).
     """
     from segeval.adapters.collar import Collar
-    from segeval.core.errors import check_choice
     from segeval.protocols.sed import measures, report
 
     check_options(_SED, locals())

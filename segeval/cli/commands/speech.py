@@ -11,7 +11,7 @@ import typer
 from segeval.cli.app import app
 from segeval.cli.options import argument, numeric, output_option
 from segeval.core.domains import NONNEGATIVE, POSITIVE, PROBABILITY, check_options, options
-from segeval.measures.quesst import KEYS
+from segeval.measures.quesst import KEYS, QbeParameters
 
 #: kws's numeric options: flag and domain, checked before any work (the help shows the same domains)
 _KWS = options(
@@ -205,7 +205,6 @@ def query_by_example(
     the same, with -q per query); the task's scorer is closed: the conventions are in docs/speech.md."""
     from segeval.core.pipeline import evaluate
     from segeval.measures.definitions import QUESST_FIGURES
-    from segeval.measures.quesst import QbeParameters
     from segeval.measures.trials import Trials, counts
     from segeval.readers.tables import read_qrels
     from segeval.readers.validate import check_key_grades

@@ -12,7 +12,7 @@ from segeval.cli import inputs
 from segeval.cli.app import app
 from segeval.cli.options import TIME_FORMAT, TimeFormat, argument, numeric, output_option
 from segeval.core.domains import CUTOFF, POSITIVE, check_options, options
-from segeval.core.errors import print_notes, printable
+from segeval.core.errors import InputError, check_choice, print_notes, printable
 from segeval.core.words import plural
 
 if TYPE_CHECKING:
@@ -171,7 +171,6 @@ def _listed_twice_note(run: str, frame: pd.DataFrame) -> None:
 def _subtopics_note(qrels: str, qrels_format: str, time_format: str, problems: list[InputError]) -> None:
     """One note when judgements the qrels repeat differ in their second field: subtopic qrels, which every
     measure but the diversity ones refuses (as ``eval`` would), and ``--subtopics`` checks as those read them."""
-    from segeval.core.errors import InputError
 
     try:
         n = inputs.subtopic_repeats(qrels, qrels_format, time_format, problems)
@@ -206,7 +205,6 @@ def _collection_rules(
     """The rules of --videos, --blacklist, --queries and --max-rank (``None`` when a file cannot be read,
     the problem reported to ``on_error``, or raised without it)."""
     from segeval.analyses.submission import Rules
-    from segeval.core.errors import InputError
     from segeval.readers.collection import read_blacklist, read_queries, read_videos
 
     try:
@@ -262,7 +260,6 @@ def fix(
     written, 2 on bad input.
     """
     from segeval.analyses.submission_fix import fix_submission
-    from segeval.core.errors import check_choice
     from segeval.core.settings import TIME_FORMATS
     from segeval.reports.output import check_outputs
 
