@@ -1,8 +1,5 @@
-"""Every argument and option more than one command takes, declared once with its help.
-
-A command uses the alias as its parameter's type (``qrels: Qrels``) and keeps its own default in
-its signature (typer shows it); an option only one command takes is declared with that command.
-"""
+"""Every argument and option more than one command takes, declared once with its help (a command keeps its own
+default in its signature; an option only one command takes is declared with that command)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import sys
-from typing import Any
 
 import typer
 from typer.exceptions import TyperException
@@ -36,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdout = GuardedStdout(stdout, closed=stdout_closed())
     sys.stderr = GuardedStderr(stderr)
     try:
-        code = _dispatch(argv)
+        code = _dispatch(argv, args)
         sys.stdout.flush()
         return code
     except OutputClosed:
@@ -46,15 +45,6 @@ def main(argv: list[str] | None = None) -> int:
         return exc.exit_code
     finally:
         sys.stdout, sys.stderr = stdout, stderr
-
-
-def _invoke(argv: list[str] | None) -> Any:
-    from segeval.executors.interrupt import wait_if_stopping
-
-    try:
-        return app_for(sys.argv[1:] if argv is None else argv)(args=argv, prog_name="segeval", standalone_mode=False)
-    finally:
-        wait_if_stopping()  # a signal stops the process: how the command ended meanwhile is not reported
 
 
 def app_for(args: list[str]) -> typer.Typer:
@@ -70,11 +60,15 @@ def app_for(args: list[str]) -> typer.Typer:
     return one
 
 
-def _dispatch(argv: list[str] | None) -> int:
+def _dispatch(argv: list[str] | None, args: list[str]) -> int:
+    from segeval.executors.interrupt import wait_if_stopping
     from segeval.reports.output import OutputClosed
 
     try:
-        returned = _invoke(argv)
+        try:
+            returned = app_for(args)(args=argv, prog_name="segeval", standalone_mode=False)
+        finally:
+            wait_if_stopping()  # a signal stops the process: how the command ended meanwhile is not reported
         if isinstance(returned, int) and not isinstance(returned, bool):
             return returned  # typer.Exit(code) inside a command comes back as a return value
     except OutputClosed:

@@ -210,7 +210,7 @@ def measures(
     Generated from the measure registry.
     """
     from segeval.measures import REGISTRY, catalogue
-    from segeval.reports.escaping import csv_text, json_text
+    from segeval.reports.escaping import json_text
 
     check_choice("output", output, ("text", "json", "csv"))
     if output == "text":
@@ -229,13 +229,8 @@ def measures(
             )
         )
     else:
+        from segeval.reports.tables import write
+
         rows = catalogue.rows(REGISTRY)
-        typer.echo(
-            csv_text(
-                [
-                    list(rows[0]),
-                    *([" ".join(map(str, v)) if isinstance(v, list) else v for v in row.values()] for row in rows),
-                ]
-            ),
-            nl=False,
-        )
+        cells = [[" ".join(map(str, v)) if isinstance(v, list) else v for v in row.values()] for row in rows]
+        write([(name, "") for name in rows[0]], cells, "csv")
