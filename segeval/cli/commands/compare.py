@@ -42,6 +42,8 @@ from segeval.cli.options import (
 from segeval.core.domains import OPEN_UNIT, SEED, check_options, options
 from segeval.core.errors import ParameterError, SegevalError, check_choice, print_notes
 from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, EngineOptions, Settings
+from segeval.reports import tables
+from segeval.reports.escaping import json_text
 from segeval.reports.output import announce_written, check_output
 
 _STATISTICS = {"alpha": ("--alpha", OPEN_UNIT), "seed": ("--seed", SEED)}
@@ -128,7 +130,6 @@ def compare(
 
 def _settings(time_format: str, level: int, max_results: int | None, judged: bool, version: str) -> Settings:
     """The policies ``compare``, ``report`` and ``correlate`` take as ``eval`` does (every qrels query counts)."""
-
     return Settings(
         time_format=time_format,
         relevance_level=level,
@@ -141,7 +142,6 @@ def _settings(time_format: str, level: int, max_results: int | None, judged: boo
 
 def check_distinct_runs(given: list[str], expanded: list[str]) -> None:
     """Refuse a run file named twice when that leaves fewer than two runs (the repeat would be dropped)."""
-
     if len(expanded) >= 2:
         return
     seen: set[str] = set()
@@ -189,17 +189,15 @@ def correlate_command(
     --measure2 or --adapter2 say otherwise.
     """
     from segeval.core.notes import one_per_kind
-    from segeval.executors.processes import expand_runs, run_names
-    from segeval.reports import tables
+    from segeval.core.plan import reads_subtopics
+    from segeval.executors.processes import expand_runs
 
     fmt = tables.check_table_format(output)
     expanded = expand_runs(runs)
     check_distinct_runs(runs, expanded)
     if len(expanded) < 2:
         raise SegevalError("The 'runs' parameter must name at least two runs to rank.")
-    names = run_names(expanded)
-    by_name = {name: inputs.run(r, time_format) for name, r in zip(names, expanded, strict=True)}
-    from segeval.core.plan import reads_subtopics
+    by_name = inputs.runs(expanded, time_format, expand=False)
 
     first = inputs.qrels(qrels, time_format, measures=[measure])
     other = measure2 or measure  # the qrels read again for setting 2 when its measure reads other columns
@@ -211,7 +209,7 @@ def correlate_command(
     y = _setting_scores(
         second, measure2 or measure, adapter2 if adapter2 is not None else adapter, 2, by_name, settings, labelled
     )
-    _write_correlation(names, x, y, one_per_kind(labelled), fmt)  # 40 runs with one kind of note: one note
+    _write_correlation(list(by_name), x, y, one_per_kind(labelled), fmt)  # 40 runs with one kind of note: one note
 
 
 def _setting_scores(
@@ -241,7 +239,6 @@ def _write_correlation(names: list[str], x: list[float], y: list[float], notes: 
     stderr before the output, the runs' notes after it."""
     from segeval.analyses.correlate import coefficients
     from segeval.analyses.correlate import notes as correlation_notes
-    from segeval.reports import tables
 
     values = coefficients(x, y)
     doc: dict[str, Any] = {"runs": names, "setting1": x, "setting2": y, **values}
@@ -255,8 +252,6 @@ def _write_correlation(names: list[str], x: list[float], y: list[float], notes: 
     ]
     print_notes(*doc["notes"][len(notes) : -1], head="note: ")
     if fmt == "json":
-        from segeval.reports.escaping import json_text
-
         sys.stdout.write(json_text(doc) + "\n")
     else:
         tables.write_many(
