@@ -258,7 +258,7 @@ def complete_qrels_command(
     from segeval.executors.processes import expand_runs
     from segeval.readers.texts import read_texts
     from segeval.readers.validate import is_documents
-    from segeval.reports.output import check_output, open_output
+    from segeval.reports.output import check_output, write_output
 
     check_options(_COMPLETE, locals())
     sources = [qrels, *expand_runs(runs), texts]
@@ -280,8 +280,7 @@ def complete_qrels_command(
     )
     human = inputs.human_lines(qrels, q["line"].tolist())
     predicted = done.lines(time_format)
-    with open_output(output, inputs=sources) as f:
-        f.write("".join(line + "\n" for line in human + predicted))
+    write_output(output, "".join(line + "\n" for line in human + predicted), inputs=sources)
     how = f" (lambda {smoothing:g}, {kld_fit})" if classifier == "kld" else f" ({terms} terms)"
     _summarize_completion(done, f"{classifier}{how}", depth)
     print(f"wrote\t{output}: {len(human)} human and {plural(len(predicted), 'predicted line')}")
