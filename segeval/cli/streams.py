@@ -36,16 +36,9 @@ def prepare() -> None:
             if null != fd:
                 os.dup2(null, fd)
                 os.close(null)
-            stream: IO[Any] = (
-                io.TextIOWrapper(io.FileIO(fd, "r", closefd=False), encoding="utf-8")
-                if fd == 0
-                else io.TextIOWrapper(
-                    io.FileIO(fd, "w", closefd=False),
-                    encoding="utf-8",
-                    errors="backslashreplace",
-                    line_buffering=fd == 2,
-                )
-            )
+            mode, errors = ("r", None) if fd == 0 else ("w", "backslashreplace")
+            buffering = 1 if fd == 2 else -1  # standard error line by line
+            stream = open(fd, mode, encoding="utf-8", errors=errors, closefd=False, buffering=buffering)  # noqa: SIM115
             setattr(sys, name, stream)
             setattr(sys, f"__{name}__", stream)
     for name in ("stdout", "stderr"):

@@ -373,7 +373,7 @@ def me13sh(
     and the run are evaluated; results are ordered by the rank column.
     """
     from segeval.adapters.registry import me13sh_adapters
-    from segeval.reports.me13sh import MEASURES, render
+    from segeval.reports.me13sh import MEASURES, bom_notes, render
 
     check_options(_ME13SH, locals())
     adapters = me13sh_adapters(bin_size, tolerance)
@@ -404,8 +404,6 @@ def me13sh(
         except InputError as exc:
             raise _other_kind(exc, run, kind, time_format) from None
     sys.stdout.write(render(ev, run, bin_size, tolerance))
-    from segeval.reports.me13sh import bom_notes
-
     notes = [*ev.notes, *bom_notes(qrels, run)]
     if not ev.queries:
         which = "query" if chosen is None else "query of --items"
