@@ -37,8 +37,8 @@ def prepare() -> None:
                 os.dup2(null, fd)
                 os.close(null)
             mode, errors = ("r", None) if fd == 0 else ("w", "backslashreplace")
-            buffering = 1 if fd == 2 else -1  # standard error line by line
-            stream = open(fd, mode, encoding="utf-8", errors=errors, closefd=False, buffering=buffering)  # noqa: SIM115
+            raw = io.FileIO(fd, mode, closefd=False)
+            stream = io.TextIOWrapper(raw, encoding="utf-8", errors=errors, line_buffering=fd == 2)
             setattr(sys, name, stream)
             setattr(sys, f"__{name}__", stream)
     for name in ("stdout", "stderr"):
