@@ -112,8 +112,11 @@ def moment_retrieval(
 
     check_options(_MR, locals())
     fmt = tables.check_table_format("text" if output == "brief" else output)
-    if protocol is None:
-        protocol = _detected_protocol(truth)
+    if protocol is None:  # told from the ground truth's first record, and said
+        from segeval.protocols.moments.detect import detect
+
+        protocol, why = detect(truth)
+        print_notes(f"note: protocol {protocol}: {truth}: {why}")
     options = parse_options(thresholds, top_k, iou_compare, nms)
     result = find_protocol(protocol)(truth, predictions, options)
     if write_lines is not None:
@@ -122,15 +125,6 @@ def moment_retrieval(
         for line in write_moment_lines(protocol, truth, predictions, options, write_lines):
             print(render_note(line) if line.startswith("note: ") else line, file=sys.stderr)
     _print_result(result, fmt, full, per_query)
-
-
-def _detected_protocol(truth: str) -> str:
-    """The protocol told from the ground truth's first record, said on stderr."""
-    from segeval.protocols.moments.detect import detect
-
-    protocol, why = detect(truth)
-    print_notes(f"note: protocol {protocol}: {truth}: {why}")
-    return protocol
 
 
 def _print_result(result: MrResult, fmt: str, full: bool, per_query: bool) -> None:
