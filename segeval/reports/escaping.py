@@ -128,15 +128,11 @@ def _clean(value: Any) -> Any:
         return {str(k): _clean(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_clean(v) for v in value]
+    if hasattr(value, "tolist") and getattr(value, "ndim", 1) != 0:  # an array or a pandas column
+        return _clean(value.tolist())
     return plain(value)
 
 
 def json_text(doc: Any, indent: int | None = 1) -> str:
     """``doc`` as JSON text (no trailing newline): NaN and infinities as ``null``, NumPy values as numbers."""
-    return json.dumps(_clean(doc), indent=indent, allow_nan=False, default=_default)
-
-
-def _default(value: Any) -> Any:
-    if hasattr(value, "tolist"):
-        return _clean(value.tolist())
-    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+    return json.dumps(_clean(doc), indent=indent, allow_nan=False)
