@@ -84,35 +84,29 @@ TimeFormat = Annotated[
 ]
 TIME_FORMAT = DEFAULTS.time_format
 
+
 # ---- evaluation
+def adapter_option(help: str) -> Any:
+    """The ``--adapter``/``-a`` option (repeatable when its type is a list)."""
+    return typer.Option("--adapter", "-a", metavar="NAME", help=help)
+
+
 Adapter = Annotated[
     str | None,
-    typer.Option(
-        "--adapter",
-        "-a",
-        metavar="NAME",
-        help=f"Relevance adapter for segment runs: {ADAPTER_HELP} (default: exact for documents, overlap-once for "
-        "segments; overlap is the MediaEval reference's).",
+    adapter_option(
+        f"Relevance adapter for segment runs: {ADAPTER_HELP} (default: exact for documents, overlap-once for "
+        "segments; overlap is the MediaEval reference's)."
     ),
 ]
 EvalAdapters = Annotated[
     list[str] | None,
-    typer.Option(
-        "--adapter",
-        "-a",
-        metavar="NAME",
-        help=f"Relevance adapter (repeatable: each labels for every label measure, whose names get its suffix): "
-        f"{ADAPTER_HELP} (default: exact for documents, overlap-once for segments).",
+    adapter_option(
+        f"Relevance adapter (repeatable: each labels for every label measure, whose names get its suffix): "
+        f"{ADAPTER_HELP} (default: exact for documents, overlap-once for segments)."
     ),
 ]
 Adapters = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--adapter",
-        "-a",
-        metavar="NAME",
-        help=f"Adapters to label with (repeatable; default overlap-once): {ADAPTER_HELP}.",
-    ),
+    list[str] | None, adapter_option(f"Adapters to label with (repeatable; default overlap-once): {ADAPTER_HELP}.")
 ]
 Measure = Annotated[str, typer.Option("--measure", "-m", metavar="NAME", help=REGISTRY.help("map", repeatable=False))]
 
