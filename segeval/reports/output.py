@@ -204,10 +204,9 @@ class GuardedStdout:
     def __init__(self, stream: IO[str], *, closed: bool = False) -> None:
         self._stream = stream
         self._closed = closed
-        try:
+        self._terminal = False
+        with suppress(OSError, ValueError, AttributeError):
             self._terminal = stream.isatty()
-        except (OSError, ValueError, AttributeError):
-            self._terminal = False
 
     def write(self, text: str) -> int:
         if self._closed:

@@ -35,9 +35,8 @@ TREC_ORDER = (
 
 
 def runid(tags: Any) -> str:
-    """The ``runid`` row: the tag of the run's last data line (a sequence or a pandas column, in file
-    order), as trec_eval prints it (trec_eval keeps the last line's; every engine takes it from here);
-    '' for a run without lines."""
+    """The ``runid`` row: the tag of the run's last data line (a sequence or a pandas column, in file order), as
+    trec_eval prints it; '' for a run without lines."""
     if not len(tags):
         return ""
     return str(tags.iloc[-1] if hasattr(tags, "iloc") else tags[-1])
@@ -95,9 +94,8 @@ def render(
     header: Sequence[str] = ("runid", "num_q"),
     shown: Collection[str] | None = None,
 ) -> str:
-    """Per-query rows (``-q``) for every query (of ``shown`` when given: trec_eval 9.0.8's ``-c`` prints
-    only the run's topics, though it averages over every qrels topic), then the summary rows (unless
-    ``-n``), opening with the ``header`` rows asked for (``runid``, ``num_q``)."""
+    """Per-query rows (``-q``) for every query (of ``shown`` when given), then the summary rows (unless ``-n``)
+    opening with the ``header`` rows asked for (``runid``, ``num_q``)."""
     return render_values(
         ev.queries,
         ev.requests,
