@@ -19,8 +19,7 @@ _READER = "segeval.readers.files"
 
 
 def reset_streams() -> None:
-    """Forget the streams read so far (a command reads a pipe or standard input once); nothing to do
-    when no reader was loaded yet."""
+    """Forget the streams read so far (a command reads a pipe or standard input once)."""
     reader = sys.modules.get(_READER)
     if reader is not None:
         reader.reset_streams()
@@ -69,42 +68,38 @@ def check_files(
     problems: list[InputError],
     subtopics: bool = False,
 ) -> tuple[pd.DataFrame | None, pd.DataFrame | None]:
-    """Every problem of a qrels (if any) and a run file, in reading order, added to ``problems``
-    (``segeval check``; ``subtopics``: TREC qrels are subtopic qrels, ``qid subtopic docno rel``, as the
-    diversity measures read them); returns the qrels and the run as read (before validation drops lines), each
-    None when it could not be read."""
+    """Every problem of a qrels (if any) and a run file, in reading order, added to ``problems`` (``segeval
+    check``); the qrels and the run as read (before validation drops lines), each None when unread."""
     from functools import partial
 
     from segeval.core.errors import InputError
     from segeval.readers.tables import read_qrels, read_run
     from segeval.readers.validate import check_kinds, is_documents, validate_qrels, validate_run
 
-    frames = []
-    files = (
-        ((qrels_path, partial(read_qrels, subtopics=subtopics), validate_qrels, qrels_format),)
-        if qrels_path is not None
-        else ()
-    )
-    read_frames: list[pd.DataFrame | None] = [None, None]  # the qrels and the run as read
-    for i, (path, read, validate, fmt) in enumerate((*files, (run_path, read_run, validate_run, run_format))):
+    read: list[pd.DataFrame | None] = []  # the qrels and the run as read
+    valid: list[pd.DataFrame] = []
+    for path, reader, validate, fmt in (
+        (qrels_path, partial(read_qrels, subtopics=subtopics), validate_qrels, qrels_format),
+        (run_path, read_run, validate_run, run_format),
+    ):
+        read.append(None)
         try:
-            frame = read(path, fmt, time_format, problems.append)
-            read_frames[1 if i == len(files) else 0] = frame  # the run comes last
-            frames.append(validate(frame, problems.append))
+            if path is not None:
+                read[-1] = frame = reader(path, fmt, time_format, problems.append)
+                valid.append(validate(frame, problems.append))
         except InputError as exc:  # a file-level problem (missing, empty, not gzip): nothing more to read
             problems.append(exc)
-    if qrels_path is not None and len(frames) == 2 and len(frames[1]):
+    if qrels_path is not None and len(valid) == 2 and len(valid[1]):
         try:
-            check_kinds(frames[0], is_documents(frames[1]), run_path, frames[1].attrs.get("format"))
+            check_kinds(valid[0], is_documents(valid[1]), run_path, valid[1].attrs.get("format"))
         except InputError as exc:
             problems.append(exc)
-    return read_frames[0], read_frames[1]
+    return read[0], read[1]
 
 
 def subtopic_repeats(qrels_path: str, qrels_format: str, time_format: str, problems: list[InputError]) -> int:
     """How many of the qrels' duplicate judgements among ``problems`` repeat a (query, document) under another
-    second field: duplicates only when the qrels are read as plain ones, not as subtopic qrels (``check``
-    without --subtopics); 0 when there is none, or the qrels are not TREC qrels (no subtopic field)."""
+    second field (duplicates of plain qrels, not of subtopic qrels); 0 for qrels without a subtopic field."""
     from segeval.readers.tables import read_qrels
     from segeval.readers.validate import DUPLICATE, qrels_duplicates
 

@@ -1,12 +1,10 @@
-"""Every argument and option more than one command takes, declared once with its help.
-
-A command uses the alias as its parameter's type (``qrels: Qrels``) and keeps its own default in
-its signature (typer shows it); an option only one command takes is declared with that command.
-"""
+"""Every argument and option more than one command takes, declared once with its help (a command keeps its own
+default in its signature; an option only one command takes is declared with that command)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -16,12 +14,27 @@ from segeval.core.errors import utf8_text
 from segeval.core.settings import DASK_TIMEOUTS, DEFAULTS
 from segeval.measures import REGISTRY
 
+if TYPE_CHECKING:
+    from segeval.core.domains import Domain
+
 _TIMES = "times as --time-format says"
 
 
 def argument(metavar: str, help: str) -> Any:
     """A positional argument, shown as ``metavar`` in the usage line (it has no default to show)."""
     return typer.Argument(metavar=metavar, show_default=False, help=help)
+
+
+def numeric(
+    declared: Mapping[str, tuple[str, Domain]], name: str, text: str, *more: str, metavar: str | None = None
+) -> Any:
+    """The option ``name`` of a command's ``declared`` numeric options: its flag (then ``more``), help and domain."""
+    return typer.Option(declared[name][0], *more, metavar=metavar, help=hint(text, declared, name))
+
+
+def output_option(help: str, metavar: str = "text|json|csv") -> Any:
+    """A command's ``--output``/``-o`` option."""
+    return typer.Option("--output", "-o", metavar=metavar, help=help)
 
 
 # ---- inputs
@@ -71,35 +84,29 @@ TimeFormat = Annotated[
 ]
 TIME_FORMAT = DEFAULTS.time_format
 
+
 # ---- evaluation
+def adapter_option(help: str) -> Any:
+    """The ``--adapter``/``-a`` option (repeatable when its type is a list)."""
+    return typer.Option("--adapter", "-a", metavar="NAME", help=help)
+
+
 Adapter = Annotated[
     str | None,
-    typer.Option(
-        "--adapter",
-        "-a",
-        metavar="NAME",
-        help=f"Relevance adapter for segment runs: {ADAPTER_HELP} (default: exact for documents, overlap-once for "
-        "segments; overlap is the MediaEval reference's).",
+    adapter_option(
+        f"Relevance adapter for segment runs: {ADAPTER_HELP} (default: exact for documents, overlap-once for "
+        "segments; overlap is the MediaEval reference's)."
     ),
 ]
 EvalAdapters = Annotated[
     list[str] | None,
-    typer.Option(
-        "--adapter",
-        "-a",
-        metavar="NAME",
-        help=f"Relevance adapter (repeatable: each labels for every label measure, whose names get its suffix): "
-        f"{ADAPTER_HELP} (default: exact for documents, overlap-once for segments).",
+    adapter_option(
+        f"Relevance adapter (repeatable: each labels for every label measure, whose names get its suffix): "
+        f"{ADAPTER_HELP} (default: exact for documents, overlap-once for segments)."
     ),
 ]
 Adapters = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--adapter",
-        "-a",
-        metavar="NAME",
-        help=f"Adapters to label with (repeatable; default overlap-once): {ADAPTER_HELP}.",
-    ),
+    list[str] | None, adapter_option(f"Adapters to label with (repeatable; default overlap-once): {ADAPTER_HELP}.")
 ]
 Measure = Annotated[str, typer.Option("--measure", "-m", metavar="NAME", help=REGISTRY.help("map", repeatable=False))]
 
@@ -182,15 +189,9 @@ OptionalGroups = Annotated[
 
 # ---- output
 TableOutput = Annotated[
-    str,
-    typer.Option(
-        "--output",
-        "-o",
-        metavar="text|json|csv",
-        help="text: tab-separated columns; json: a list of rows; csv: comma-separated with a header line.",
-    ),
+    str, output_option("text: tab-separated columns; json: a list of rows; csv: comma-separated with a header line.")
 ]
-Figure = Annotated[str, typer.Option("--output", "-o", metavar="FILE.png|svg", help="Where to write the figure.")]
+Figure = Annotated[str, output_option("Where to write the figure.", "FILE.png|svg")]
 Quiet = Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")]
 
 # ---- engines (checked by segeval.core.settings.EngineOptions)
@@ -202,11 +203,12 @@ ENGINE = {
 }
 Jobs = Annotated[
     int | None,
-    typer.Option(
-        "--jobs",
+    numeric(
+        ENGINE,
+        "jobs",
+        "Processes for several runs (default: all cores; the output does not depend on it)",
         "-j",
         metavar="N",
-        help=hint("Processes for several runs (default: all cores; the output does not depend on it)", ENGINE, "jobs"),
     ),
 ]
 Memory = Annotated[
@@ -223,15 +225,12 @@ Memory = Annotated[
 ]
 ChunkLines = Annotated[
     int,
-    typer.Option(
-        "--chunk-lines",
+    numeric(
+        ENGINE,
+        "chunk_lines",
+        "Lines per chunk in the chunked path (parsed and evaluated in batches of at least 2 MiB of whole chunks; same "
+        "output)",
         metavar="N",
-        help=hint(
-            "Lines per chunk in the chunked path (parsed and evaluated in batches "
-            "of at least 2 MiB of whole chunks; same output)",
-            ENGINE,
-            "chunk_lines",
-        ),
     ),
 ]
 Engine = Annotated[
@@ -254,14 +253,11 @@ Scheduler = Annotated[
 ]
 DaskTimeout = Annotated[
     float,
-    typer.Option(
-        "--dask-timeout",
+    numeric(
+        ENGINE,
+        "dask_timeout",
+        "With --engine dask: how long to wait for a worker, at the start and whenever none is left while runs wait "
+        "(then exit 2)",
         metavar="SECONDS",
-        help=hint(
-            "With --engine dask: how long to wait for a worker, at the start and whenever none is left while "
-            "runs wait (then exit 2)",
-            ENGINE,
-            "dask_timeout",
-        ),
     ),
 ]

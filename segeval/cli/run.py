@@ -1,15 +1,9 @@
-"""The ``segeval`` entry points and exit codes (docs/cli.md, "Exit codes").
-
-Every :class:`~segeval.core.errors.SegevalError` exits 2, also a closed standard input read as ``-`` or a
-closed standard output written to; a signal ends the process as :mod:`segeval.executors.interrupt` says.  The
-standard streams are prepared once at the entry point (:mod:`segeval.cli.streams`).
-"""
+"""The ``segeval`` entry points and exit codes (docs/cli.md, "Exit codes")."""
 
 from __future__ import annotations
 
 import copy
 import sys
-from typing import Any
 
 import typer
 from typer.exceptions import TyperException
@@ -20,9 +14,8 @@ from segeval.core.errors import SegevalError, printable
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; SegevalError and usage errors exit 2 with a message, never a traceback.  Standard
-    output is guarded: a reader that went away (EPIPE) ends the command quietly (exit 0), any other
-    write error (no space left) is an error naming standard output (exit 2)."""
+    """Run the CLI and return its exit code: a message, never a traceback; standard output guarded (EPIPE
+    ends the command quietly)."""
     from segeval.cli.inputs import STDIN, reset_streams
 
     reset_streams()  # each command reads a pipe or standard input once
@@ -42,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdout = GuardedStdout(stdout, closed=stdout_closed())
     sys.stderr = GuardedStderr(stderr)
     try:
-        code = _dispatch(argv)
+        code = _dispatch(argv, args)
         sys.stdout.flush()
         return code
     except OutputClosed:
@@ -54,19 +47,9 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout, sys.stderr = stdout, stderr
 
 
-def _invoke(argv: list[str] | None) -> Any:
-    from segeval.executors.interrupt import wait_if_stopping
-
-    try:
-        return app_for(sys.argv[1:] if argv is None else argv)(args=argv, prog_name="segeval", standalone_mode=False)
-    finally:
-        wait_if_stopping()  # a signal stops the process: how the command ended meanwhile is not reported
-
-
 def app_for(args: list[str]) -> typer.Typer:
     """The app with only the command ``args`` name first, its module alone imported (typer builds every
-    command's parser on each call, about 15 ms for all of them, and the modules take longer), or the whole
-    app, every module imported (no command, an option first, a group, a typo)."""
+    command's parser on each call), or the whole app (no command, an option first, a group, a typo)."""
     name = args[0] if args else None
     app = load(name if name in COMMANDS else None)
     chosen = [c for c in app.registered_commands if c.name == name]
@@ -77,11 +60,15 @@ def app_for(args: list[str]) -> typer.Typer:
     return one
 
 
-def _dispatch(argv: list[str] | None) -> int:
+def _dispatch(argv: list[str] | None, args: list[str]) -> int:
+    from segeval.executors.interrupt import wait_if_stopping
     from segeval.reports.output import OutputClosed
 
     try:
-        returned = _invoke(argv)
+        try:
+            returned = app_for(args)(args=argv, prog_name="segeval", standalone_mode=False)
+        finally:
+            wait_if_stopping()  # a signal stops the process: how the command ended meanwhile is not reported
         if isinstance(returned, int) and not isinstance(returned, bool):
             return returned  # typer.Exit(code) inside a command comes back as a return value
     except OutputClosed:
@@ -125,15 +112,8 @@ def _with_domain(exc: Exception) -> None:
 
 
 def entry() -> None:
-    """Console-script entry point.
-
-    SIGINT and SIGTERM stop the command within a fraction of a second (:mod:`segeval.executors.interrupt`).
-    After the command the process ends without the interpreter's teardown, which would free
-    every object of pandas, NumPy and the data one by one (about 0.1 s, a tenth of a large
-    evaluation): exit handlers run and the standard streams are flushed first, as at a normal exit.
-    OpenBLAS runs one thread unless ``OPENBLAS_NUM_THREADS`` says otherwise: segeval does no linear
-    algebra, and starting a thread per core when NumPy loads takes about 0.06 s.
-    """
+    """Console-script entry point: ends without the interpreter's teardown (exit handlers run, streams
+    flushed), OpenBLAS on one thread (segeval does no linear algebra); docs/cli.md, "Exit codes"."""
     import os
 
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

@@ -1,11 +1,5 @@
-"""The standard streams as the command line finds them: closed, failing or in an encoding that
-cannot write every character.  :func:`prepare` runs once at the entry point, before any command.
-
-What the user sees is docs/cli.md, "Standard streams and locales".  A closed descriptor (``<&-``,
-``>&-``, ``2>&-``) is opened on ``/dev/null`` so that nothing else in the process (a library, a worker)
-gets descriptor 0, 1 or 2 by accident; a character that UTF-8 cannot hold (a file name's undecodable
-byte) is written as an escape.
-"""
+"""The standard streams as the command line finds them: closed, failing or in an encoding that cannot write
+every character (docs/cli.md, "Standard streams and locales"); :func:`prepare` runs once at the entry point."""
 
 from __future__ import annotations
 
@@ -30,8 +24,8 @@ def _closed(fd: int) -> bool:
 
 
 def prepare() -> None:
-    """Reopen closed standard descriptors on /dev/null (remembered in :data:`CLOSED`) and make
-    standard output and standard error write UTF-8."""
+    """Reopen closed standard descriptors on /dev/null (so that no library or worker gets 0, 1 or 2 by accident;
+    remembered in :data:`CLOSED`) and make standard output and standard error write UTF-8."""
     for fd, name in _NAMES.items():
         if _closed(fd):
             CLOSED.add(name)
@@ -42,16 +36,9 @@ def prepare() -> None:
             if null != fd:
                 os.dup2(null, fd)
                 os.close(null)
-            stream: IO[Any] = (
-                io.TextIOWrapper(io.FileIO(fd, "r", closefd=False), encoding="utf-8")
-                if fd == 0
-                else io.TextIOWrapper(
-                    io.FileIO(fd, "w", closefd=False),
-                    encoding="utf-8",
-                    errors="backslashreplace",
-                    line_buffering=fd == 2,
-                )
-            )
+            mode, errors = ("r", None) if fd == 0 else ("w", "backslashreplace")
+            raw = io.FileIO(fd, mode, closefd=False)
+            stream = io.TextIOWrapper(raw, encoding="utf-8", errors=errors, line_buffering=fd == 2)
             setattr(sys, name, stream)
             setattr(sys, f"__{name}__", stream)
     for name in ("stdout", "stderr"):
@@ -73,8 +60,7 @@ def stdout_closed() -> bool:
 
 
 class GuardedStderr:
-    """Standard error whose reader may leave: a write error silences it (descriptor 2 on /dev/null)
-    instead of failing the command; the exit code still says what happened."""
+    """Standard error whose reader may leave: a write error silences it instead of failing the command."""
 
     def __init__(self, stream: IO[str]) -> None:
         self._stream = stream
@@ -98,13 +84,10 @@ class GuardedStderr:
             self._silence()
 
     def _silence(self) -> None:
+        from segeval.reports.output import silence
+
         self._silent = True
-        try:
-            null = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(null, 2)
-            os.close(null)
-        except OSError:
-            pass
+        silence(2)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)

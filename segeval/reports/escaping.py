@@ -1,9 +1,4 @@
-"""The one output escaper per format: every table writer renders its cells through these.
-
-What each of :func:`terminal`, :func:`csv_text`, :func:`latex`, :func:`markdown` and :func:`json_text`
-escapes is docs/cli.md, "Output escaping"; :func:`terminal` is applied by the guarded standard output
-(:class:`segeval.reports.output.GuardedStdout`) when standard output is a terminal.
-"""
+"""The one output escaper per format (what each escapes: docs/cli.md, "Output escaping")."""
 
 from __future__ import annotations
 
@@ -27,8 +22,7 @@ _NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?
 
 
 def terminal(text: str) -> str:
-    """``text`` for a terminal: control characters (but the table's tabs and line breaks) and the
-    bidirectional formatting characters written as escapes (:func:`segeval.core.errors.printable`)."""
+    """``text`` for a terminal: control (but tab and line break) and bidirectional characters as escapes."""
     return "\t".join("\n".join(printable(part) for part in cell.split("\n")) for cell in text.split("\t"))
 
 
@@ -46,9 +40,8 @@ def scalar(value: Any) -> Any:
 
 
 def csv_cell(value: Any) -> Any:
-    """A CSV cell: a number as it is; a text that a spreadsheet would run as a formula with a ``'`` in
-    front (a plain number written as text, such as a query id ``-5``, is not a formula and is kept); NaN as
-    ``nan`` (a table that means "no value" gives None: an empty cell)."""
+    """A CSV cell: a number as it is, a text a spreadsheet would run as a formula (not a number such as ``-5``)
+    with a ``'`` in front, None empty."""
     value = scalar(value)
     if value is None:
         return ""
@@ -109,8 +102,7 @@ _LATEX_RE = re.compile(r"[\\{}$&#^_~%]")
 
 
 def latex(text: str) -> str:
-    """``text`` for a LaTeX table cell: the ten special characters escaped, control characters as escapes,
-    line breaks as spaces."""
+    """``text`` for a LaTeX table cell: special and control characters escaped, line breaks as spaces."""
     return _LATEX_RE.sub(lambda m: _LATEX[m.group()], printable(text.replace("\n", " ")))
 
 
@@ -118,8 +110,8 @@ _MARKDOWN_RE = re.compile(r"([\\|`]|<(?=[A-Za-z/!?]))")
 
 
 def markdown(text: str) -> str:
-    """``text`` for a Markdown table cell: ``|`` (a new column), backslash, backtick and a ``<`` opening an
-    HTML tag backslash-escaped, control characters as escapes; ``_`` and ``*`` are kept (``P_10`` reads as it is)."""
+    """``text`` for a Markdown table cell: ``|``, backslash, backtick and a tag's ``<`` escaped, ``_`` and ``*``
+    kept."""
     return _MARKDOWN_RE.sub(r"\\\1", printable(text))
 
 
@@ -136,15 +128,11 @@ def _clean(value: Any) -> Any:
         return {str(k): _clean(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_clean(v) for v in value]
+    if hasattr(value, "tolist") and getattr(value, "ndim", 1) != 0:  # an array or a pandas column
+        return _clean(value.tolist())
     return plain(value)
 
 
 def json_text(doc: Any, indent: int | None = 1) -> str:
     """``doc`` as JSON text (no trailing newline): NaN and infinities as ``null``, NumPy values as numbers."""
-    return json.dumps(_clean(doc), indent=indent, allow_nan=False, default=_default)
-
-
-def _default(value: Any) -> Any:
-    if hasattr(value, "tolist"):
-        return _clean(value.tolist())
-    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+    return json.dumps(_clean(doc), indent=indent, allow_nan=False)

@@ -1,16 +1,12 @@
-"""``segeval report``: one self-contained HTML page (inline SVG, no network) comparing runs.
-
-The per-query table sorts when a header is clicked and shows :data:`PAGE_ROWS` rows at a time (starting
-collapsed when it is longer); without JavaScript it is a plain table.  A ``#sort=COLUMN:asc|desc``
-fragment applies the same sort on load.  Script errors are
-recorded in ``<body data-errors>`` so a headless browser test can read them.
-"""
+"""``segeval report``: one self-contained HTML page (inline SVG, no network) comparing runs; its per-query table
+sorts on a header's click or a ``#sort=COLUMN:asc|desc`` fragment, script errors go to ``<body data-errors>``."""
 
 from __future__ import annotations
 
 import html
 import re
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -102,14 +98,12 @@ figcaption, .legend, .notes, #provenance { font-size: 13px; overflow-wrap: anywh
 
 
 def breakable(text: str) -> str:
-    """``text`` escaped for HTML, with a line-break opportunity after each ``_ - . /`` (a long run name wraps
-    at its word boundaries on a narrow screen, not letter by letter)."""
+    """``text`` escaped for HTML, with a line-break opportunity after each ``_ - . /``."""
     return re.sub(r"([_\-./])", r"\1<wbr>", html.escape(text))
 
 
 def _cell(c: Cell) -> str:
-    """A comparison cell, its text ``compare``'s (:func:`segeval.analyses.compare.cell_text`); a significant
-    difference is bold green when the run is better than the baseline, bold red when it is worse."""
+    """A comparison cell, its text ``compare``'s; a significant difference bold green (better) or red (worse)."""
     mean, _, tested = cell_text(c).partition(" ")
     kind = "" if not c.significant or not c.diff else "better" if c.diff > 0 else "worse"
     return f'<td class="{kind}">{mean}{f" <small>{html.escape(tested)}</small>" if tested else ""}</td>'
@@ -153,14 +147,10 @@ def _contents(measures: Sequence[str]) -> str:
 def _file(path: str | Path) -> str:
     from segeval.readers.files import is_stream, sha256_hex
 
-    p = Path(path)
-    if is_stream(path):  # read once already; a second read would be empty or block
-        return f"<li><code>{html.escape(str(path))}</code> (a stream)</li>"
-    try:
-        digest = sha256_hex(p)[:16]  # in blocks: a run of gigabytes is not held whole
-        return f"<li><code>{html.escape(str(path))}</code> ({p.stat().st_size} bytes, sha256 {digest}…)</li>"
-    except OSError:
-        return f"<li><code>{html.escape(str(path))}</code></li>"
+    about = " (a stream)" if is_stream(path) else ""  # read once already; a second read would be empty or block
+    with suppress(OSError):
+        about = about or f" ({Path(path).stat().st_size} bytes, sha256 {sha256_hex(Path(path))[:16]}…)"
+    return f"<li><code>{html.escape(str(path))}</code>{about}</li>"
 
 
 def _provenance(qrels: str | Path, runs: Sequence[str | Path], command: str | None) -> str:
@@ -188,8 +178,7 @@ def _figure(svg: str, kind: str, caption: str, notes: Sequence[str] = (), **data
 
 def _figures(comparison: Comparison, quiet: bool) -> list[str]:
     """The figures: precision-recall curves, then per measure one box per run and each run's differences from
-    the baseline, each captioned with its notes (a difference chart with its largest gains and losses too); a
-    progress line on a terminal unless ``quiet``."""
+    the baseline, each captioned with its notes."""
     from segeval.executors.progress import Progress
     from segeval.figures.compare import difference_bars, distributions, extremes, pr_curves
 
@@ -232,8 +221,7 @@ def _figures(comparison: Comparison, quiet: bool) -> list[str]:
 
 
 def _per_query_table(comparison: Comparison) -> str:
-    """The per-query table (a query per row, in natural order; a run and measure per column), shown
-    :data:`PAGE_ROWS` rows at a time and collapsed when it is longer."""
+    """The per-query table (a query per row, in natural order; a run and measure per column)."""
     evals = comparison.evaluations
     queries = next(iter(evals.values())).queries
     columns = [[f"{v:.4f}" for v in evals[n].per_query[m]] for n in comparison.runs for m in comparison.measures]
@@ -285,12 +273,8 @@ def render_report(
     engine: EngineOptions = ONE_PROCESS,
     on_note: Callable[[str], object] | None = None,
 ) -> Path:
-    """Write the report page on validated ``qrels`` (read from ``source``) and return its path.
-    ``command`` is the command line shown under provenance (with the segeval version, the input
-    files and the date).  An output that is one of the inputs is refused before any work (the
-    caller checks it before reading: :func:`segeval.reports.output.check_output`).  The numbers are
-    :func:`segeval.analyses.compare.compare_runs`' (each run read once, with ``settings``' policies, by
-    ``engine``'s processes, each note on how a run was read to ``on_note``)."""
+    """Write the report page on validated ``qrels`` (read from ``source``) and return its path; ``command`` is the
+    command line shown under provenance, the numbers are :func:`segeval.analyses.compare.compare_runs`'."""
     from segeval.reports.output import check_output, write_output
 
     inputs = [source, *runs, *([baseline] if baseline is not None else [])]

@@ -1,11 +1,5 @@
-"""The one writer of output files, and guarded standard output.
-
-Every command that writes a file goes through :func:`open_output`, with the guarantees and refusals of
-docs/cli.md, "Exit codes" ("Outputs: ..."): the data goes to a temporary file in the target's directory,
-is flushed and fsync'ed, then renamed over the target.  A target that is not a regular file (``/dev/null``,
-``/dev/stdout``, a FIFO) is written directly; two outputs of one command that are the same file are refused
-(:func:`check_outputs`).
-"""
+"""The one writer of output files (:func:`open_output`), and guarded standard output; the guarantees and
+refusals are docs/cli.md, "Exit codes" ("Outputs: ...")."""
 
 from __future__ import annotations
 
@@ -34,7 +28,7 @@ class OutputClosed(Exception):
 
 
 def shown(text: str) -> str:
-    """``text`` with control characters escaped (:func:`segeval.core.errors.printable`); ``''`` when empty."""
+    """``text`` with control characters escaped; ``''`` when empty."""
     return printable(text) if text else "''"
 
 
@@ -43,8 +37,7 @@ def _reason(exc: OSError) -> str:
 
 
 def check_output(path: str | os.PathLike[str], inputs: Sequence[str | os.PathLike[str]] = ()) -> str:
-    """The real path to write for ``path`` (symbolic links followed), or an :class:`OutputError`:
-    empty path, missing directory, a directory, a file name too long, or one of ``inputs``."""
+    """The real path to write for ``path`` (symbolic links followed), or an :class:`OutputError`."""
     name = os.fspath(path)
     if not name:
         raise OutputError(name, "the output path is empty; expected a file name")
@@ -86,8 +79,7 @@ def check_output(path: str | os.PathLike[str], inputs: Sequence[str | os.PathLik
 def check_outputs(
     outputs: Sequence[str | os.PathLike[str] | None], inputs: Sequence[str | os.PathLike[str]] = ()
 ) -> None:
-    """:func:`check_output` for each of a command's outputs (None: not given), and no two of them the
-    same file (``fix -o X --log X`` would keep only the log): an :class:`OutputError` before any work."""
+    """:func:`check_output` for each of a command's outputs (None: not given), no two the same file."""
     seen: dict[str, str] = {}
     for path in outputs:
         if path is None:
@@ -136,9 +128,8 @@ TEXT_ERRORS = "surrogateescape"
 def open_output(
     path: str | os.PathLike[str], *, binary: bool = False, inputs: Sequence[str | os.PathLike[str]] = ()
 ) -> Iterator[IO[Any]]:
-    """A file to write ``path`` through (text in UTF-8 with :data:`TEXT_ERRORS`, or ``binary``): a temporary
-    file in the same directory, renamed over ``path`` when the block ends normally and removed otherwise.
-    An OSError (disk full, permission) becomes an :class:`OutputError` naming ``path``."""
+    """A file to write ``path`` through: a temporary file in its directory, renamed over ``path`` when the block
+    ends normally and removed otherwise; an OSError becomes an :class:`OutputError` naming ``path``."""
     from segeval.executors.interrupt import partial_output
 
     name = os.fspath(path)
@@ -198,29 +189,24 @@ def _mode(target: str) -> int:
 
 
 def _sync_directory(directory: str) -> None:
-    try:
+    with suppress(OSError):
         fd = os.open(directory or ".", os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 class GuardedStdout:
-    """Standard output whose write errors are clear: EPIPE raises :class:`OutputClosed` (the reader
-    left: stop quietly); any other OSError (``/dev/full``: no space left) an :class:`OutputError`."""
+    """Standard output whose write errors are clear: EPIPE raises :class:`OutputClosed` (stop quietly), any
+    other OSError an :class:`OutputError`."""
 
     def __init__(self, stream: IO[str], *, closed: bool = False) -> None:
         self._stream = stream
         self._closed = closed
-        try:
+        self._terminal = False
+        with suppress(OSError, ValueError, AttributeError):
             self._terminal = stream.isatty()
-        except (OSError, ValueError, AttributeError):
-            self._terminal = False
 
     def write(self, text: str) -> int:
         if self._closed:
@@ -239,7 +225,6 @@ class GuardedStdout:
 
     @property
     def was_closed(self) -> bool:
-        """Whether standard output was closed (``>&-``) when the command started."""
         return self._closed
 
     def flush(self) -> None:
@@ -253,8 +238,7 @@ class GuardedStdout:
 
 
 def announce_written(path: str | os.PathLike[str]) -> None:
-    """The name of an output file just written, on standard output for a caller to capture; with
-    standard output closed (``>&-``) the file is the whole result and nothing is said."""
+    """The name of an output file just written, on standard output (unless it was closed, ``>&-``)."""
     if not getattr(sys.stdout, "was_closed", False):
         print(os.fspath(path))
 
@@ -267,17 +251,16 @@ def _failure(exc: OSError) -> Exception:
 
 
 def silence_stdout() -> None:
-    """Point the standard output's file descriptor at /dev/null, so that what is still buffered
-    goes nowhere instead of failing again when the interpreter exits."""
-    try:
-        fd = sys.__stdout__.fileno() if sys.__stdout__ is not None else -1
-    except (OSError, ValueError, AttributeError):
-        return
-    if fd < 0:
-        return
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, fd)
-        os.close(null)
-    except OSError:
-        pass
+    """Point the standard output's descriptor at /dev/null: what is still buffered goes nowhere instead of
+    failing again at exit."""
+    with suppress(OSError, ValueError, AttributeError):
+        silence(sys.__stdout__.fileno() if sys.__stdout__ is not None else -1)
+
+
+def silence(fd: int) -> None:
+    """Point descriptor ``fd`` (if any) at /dev/null."""
+    if fd >= 0:
+        with suppress(OSError):
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, fd)
+            os.close(null)

@@ -1,10 +1,5 @@
-"""The one table writer: every command's table on standard output, in ``-o text|json|csv`` (and ``markdown``,
-``latex`` where tables are compared).
-
-Each format, its rounding (default :data:`DIGITS` significant digits in text) and how a value that is not a
-finite number is written are docs/cli.md, "Output formats"; CSV cells are escaped by
-:func:`~segeval.reports.escaping.csv_text`, a :class:`Latex` cell is kept as written.
-"""
+"""The one table writer: every command's table in ``-o text|json|csv`` (and ``markdown``, ``latex`` where tables
+are compared); each format, its rounding and non-finite values are docs/cli.md, "Output formats"."""
 
 from __future__ import annotations
 
@@ -35,8 +30,7 @@ def check_table_format(fmt: str) -> str:
 
 
 def cell_text(value: Any, spec: str = "") -> str:
-    """A human cell: a float rounded by ``spec`` (default :data:`DIGITS`), non-finite as ``nan``/``inf``/``-inf``,
-    None as empty, anything else as ``str``."""
+    """A human cell: a float rounded by ``spec`` (default :data:`DIGITS`), non-finite as ``nan``/``inf``/``-inf``."""
     value = scalar(value)
     if value is None:
         return ""
@@ -52,8 +46,7 @@ def _records(columns: Sequence[Column], rows: Sequence[Sequence[Any]]) -> list[d
 
 
 class Latex(str):
-    """A LaTeX cell or caption already written as markup (its text parts escaped by
-    :func:`~segeval.reports.escaping.latex`): written as it is."""
+    """A LaTeX cell or caption already written as markup: written as it is."""
 
 
 def render(columns: Sequence[Column], rows: Sequence[Sequence[Any]], fmt: str, caption: Latex | None = None) -> str:
@@ -102,8 +95,7 @@ def write(columns: Sequence[Column], rows: Sequence[Sequence[Any]], fmt: str) ->
 
 
 def write_many(named: dict[str, tuple[Sequence[Column], Sequence[Sequence[Any]]]], fmt: str) -> None:
-    """Several tables on standard output: in JSON one object of them by name, else one after the other with an
-    empty line between."""
+    """Several tables on standard output: in JSON one object of them by name, else separated by an empty line."""
     if fmt == "json":
         sys.stdout.write(json_text({name: _records(c, r) for name, (c, r) in named.items()}) + "\n")
     else:

@@ -7,56 +7,21 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from segeval.measures.declaration import Format
+from segeval.measures.definitions import SETS
 
 if TYPE_CHECKING:
     from segeval.core.evaluation import Evaluation
     from segeval.measures.compute import Request
 
-#: trec_eval's print order of measure families (all_trec); others follow in request order
+#: trec_eval's print order of measure families: all_trec's (dcg and ideal_dcg after G), then the -R formats'
+#: measures; others follow in request order
+_ALL = SETS["all_trec"]
 TREC_ORDER = (
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
-    "relstring",
-    "recall",
-    "infAP",
-    "gm_bpref",
-    "Rprec_mult",
-    "utility",
-    "11pt_avg",
-    "binG",
-    "G",
+    *_ALL[: _ALL.index("G") + 1],
     "dcg",
     "ideal_dcg",
-    "ndcg",
-    "ndcg_rel",
-    "Rndcg",
-    "ndcg_cut",
-    "map_cut",
-    "relative_P",
-    "success",
-    "set_P",
-    "set_relative_P",
-    "set_recall",
-    "set_map",
-    "set_F",
-    "num_nonrel_judged_ret",
-    "rbp",
-    "rbp_resid",
-    "unj",
-    "prefs_num_prefs_poss",
-    "prefs_num_prefs_ful",
-    "prefs_num_prefs_ful_ret",
-    "prefs_simp",
-    "prefs_pair",
-    "prefs_avgjg",
+    *_ALL[_ALL.index("G") + 1 :],
+    *SETS["prefs"],
     "prefs_avgjg_Rnonrel",
     "prefs_simp_ret",
     "prefs_pair_ret",
@@ -65,16 +30,13 @@ TREC_ORDER = (
     "prefs_simp_imp",
     "prefs_pair_imp",
     "prefs_avgjg_imp",
-    "map_avgjg",
-    "P_avgjg",
-    "Rprec_mult_avgjg",
+    *SETS["qrels_jg"],
 )
 
 
 def runid(tags: Any) -> str:
-    """The ``runid`` row: the tag of the run's last data line (a sequence or a pandas column, in file
-    order), as trec_eval prints it (trec_eval keeps the last line's; every engine takes it from here);
-    '' for a run without lines."""
+    """The ``runid`` row: the tag of the run's last data line (a sequence or a pandas column, in file order), as
+    trec_eval prints it; '' for a run without lines."""
     if not len(tags):
         return ""
     return str(tags.iloc[-1] if hasattr(tags, "iloc") else tags[-1])
@@ -132,9 +94,8 @@ def render(
     header: Sequence[str] = ("runid", "num_q"),
     shown: Collection[str] | None = None,
 ) -> str:
-    """Per-query rows (``-q``) for every query (of ``shown`` when given: trec_eval 9.0.8's ``-c`` prints
-    only the run's topics, though it averages over every qrels topic), then the summary rows (unless
-    ``-n``), opening with the ``header`` rows asked for (``runid``, ``num_q``)."""
+    """Per-query rows (``-q``) for every query (of ``shown`` when given), then the summary rows (unless ``-n``)
+    opening with the ``header`` rows asked for (``runid``, ``num_q``)."""
     return render_values(
         ev.queries,
         ev.requests,

@@ -1,8 +1,5 @@
-"""The commands, one module per purpose, registered on :data:`segeval.cli.app.app` when their module is
-imported.  :data:`COMMANDS` is the one table of them: each command's name and its module, in the order
-``segeval --help`` lists them.  Running a command imports its module only (:func:`load`); the listing,
-a group such as ``plot`` and a name that is no command import every module (to add a command: a function
-in a group module, and its line here; a test checks the table against what the modules register)."""
+"""The commands, one module per purpose, registered on :data:`segeval.cli.app.app` when their module is imported
+(to add a command: a function in a group module, and its line in :data:`COMMANDS`)."""
 
 from __future__ import annotations
 
@@ -41,8 +38,8 @@ COMMANDS: dict[str, str] = {
 
 
 def load(name: str | None = None) -> typer.Typer:
-    """:data:`~segeval.cli.app.app` with the module of command ``name`` imported, or every module (``name``
-    None or not a command); its commands kept in the table's order, whatever order the modules came in."""
+    """:data:`~segeval.cli.app.app` with the module of command ``name`` imported, or every module (``name`` None
+    or not a command); its commands in the table's order."""
     modules = [COMMANDS[name]] if name in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
     for module in modules:
         importlib.import_module(f"{__name__}.{module}")

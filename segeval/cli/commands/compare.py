@@ -36,17 +36,19 @@ from segeval.cli.options import (
     TimeFormat,
     TrecEvalVersion,
     measures,
+    numeric,
+    output_option,
 )
-from segeval.core.domains import OPEN_UNIT, SEED, check_options, hint, options
-from segeval.core.errors import SegevalError, print_notes
-from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, Settings
-from segeval.reports.output import announce_written
+from segeval.core.domains import OPEN_UNIT, SEED, check_options, options
+from segeval.core.errors import ParameterError, SegevalError, check_choice, print_notes
+from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, EngineOptions, Settings
+from segeval.reports import tables
+from segeval.reports.escaping import json_text
+from segeval.reports.output import announce_written, check_output
 
 _STATISTICS = {"alpha": ("--alpha", OPEN_UNIT), "seed": ("--seed", SEED)}
 _COMPARE, _REPORT = options("compare", **_STATISTICS, **ENGINE), options("report", **_STATISTICS, **ENGINE)
-Alpha = Annotated[
-    float, typer.Option("--alpha", metavar="A", help=hint("Significance level for the * mark", _COMPARE, "alpha"))
-]
+Alpha = Annotated[float, numeric(_COMPARE, "alpha", "Significance level for the * mark", metavar="A")]
 Permutations = Annotated[
     int,
     typer.Option(
@@ -72,12 +74,10 @@ def compare(
     seed: Seed = 0,
     output: Annotated[
         str,
-        typer.Option(
-            "--output",
-            "-o",
-            metavar="text|markdown|latex|csv|json",
-            help="Table format: text (aligned columns), markdown, latex (ranx's compact table: a letter per run, "
-            "the best bold, superscripts naming the runs it is significantly better than), csv or json.",
+        output_option(
+            "Table format: text (aligned columns), markdown, latex (ranx's compact table: a letter per run, the best "
+            "bold, superscripts naming the runs it is significantly better than), csv or json.",
+            "text|markdown|latex|csv|json",
         ),
     ] = "text",
     jobs: Jobs = None,
@@ -100,8 +100,6 @@ def compare(
     as for eval.
     """
     from segeval.analyses.compare import FORMATS, check_statistics, compare_runs, render
-    from segeval.core.errors import check_choice
-    from segeval.core.settings import EngineOptions
     from segeval.executors.processes import expand_runs
 
     check_options(_COMPARE, locals())
@@ -132,8 +130,6 @@ def compare(
 
 def _settings(time_format: str, level: int, max_results: int | None, judged: bool, version: str) -> Settings:
     """The policies ``compare``, ``report`` and ``correlate`` take as ``eval`` does (every qrels query counts)."""
-    from segeval.core.settings import Settings
-
     return Settings(
         time_format=time_format,
         relevance_level=level,
@@ -146,8 +142,6 @@ def _settings(time_format: str, level: int, max_results: int | None, judged: boo
 
 def check_distinct_runs(given: list[str], expanded: list[str]) -> None:
     """Refuse a run file named twice when that leaves fewer than two runs (the repeat would be dropped)."""
-    from segeval.core.errors import ParameterError
-
     if len(expanded) >= 2:
         return
     seen: set[str] = set()
@@ -182,13 +176,9 @@ def correlate_command(
     version: TrecEvalVersion = DEFAULTS.trec_eval,
     output: Annotated[
         str,
-        typer.Option(
-            "--output",
-            "-o",
-            metavar="text|json|csv",
-            help="text, csv: a table of each run's scores, an empty line, a table of the coefficients (an undefined "
-            "one nan); json: the run names, both settings' scores, the coefficients (undefined: null) and the "
-            "notes.",
+        output_option(
+            "text, csv: a table of each run's scores, an empty line, a table of the coefficients (an undefined one "
+            "nan); json: the run names, both settings' scores, the coefficients (undefined: null) and the notes."
         ),
     ] = "text",
 ) -> None:
@@ -199,17 +189,15 @@ def correlate_command(
     --measure2 or --adapter2 say otherwise.
     """
     from segeval.core.notes import one_per_kind
-    from segeval.executors.processes import expand_runs, run_names
-    from segeval.reports import tables
+    from segeval.core.plan import reads_subtopics
+    from segeval.executors.processes import expand_runs
 
     fmt = tables.check_table_format(output)
     expanded = expand_runs(runs)
     check_distinct_runs(runs, expanded)
     if len(expanded) < 2:
         raise SegevalError("The 'runs' parameter must name at least two runs to rank.")
-    names = run_names(expanded)
-    by_name = {name: inputs.run(r, time_format) for name, r in zip(names, expanded, strict=True)}
-    from segeval.core.plan import reads_subtopics
+    by_name = inputs.runs(expanded, time_format, expand=False)
 
     first = inputs.qrels(qrels, time_format, measures=[measure])
     other = measure2 or measure  # the qrels read again for setting 2 when its measure reads other columns
@@ -221,7 +209,7 @@ def correlate_command(
     y = _setting_scores(
         second, measure2 or measure, adapter2 if adapter2 is not None else adapter, 2, by_name, settings, labelled
     )
-    _write_correlation(names, x, y, one_per_kind(labelled), fmt)  # 40 runs with one kind of note: one note
+    _write_correlation(list(by_name), x, y, one_per_kind(labelled), fmt)  # 40 runs with one kind of note: one note
 
 
 def _setting_scores(
@@ -251,7 +239,6 @@ def _write_correlation(names: list[str], x: list[float], y: list[float], notes: 
     stderr before the output, the runs' notes after it."""
     from segeval.analyses.correlate import coefficients
     from segeval.analyses.correlate import notes as correlation_notes
-    from segeval.reports import tables
 
     values = coefficients(x, y)
     doc: dict[str, Any] = {"runs": names, "setting1": x, "setting2": y, **values}
@@ -265,8 +252,6 @@ def _write_correlation(names: list[str], x: list[float], y: list[float], notes: 
     ]
     print_notes(*doc["notes"][len(notes) : -1], head="note: ")
     if fmt == "json":
-        from segeval.reports.escaping import json_text
-
         sys.stdout.write(json_text(doc) + "\n")
     else:
         tables.write_many(
@@ -286,7 +271,7 @@ def _write_correlation(names: list[str], x: list[float], y: list[float], notes: 
 def report(
     qrels: Qrels,
     runs: CompareRuns,
-    output: Annotated[str, typer.Option("--output", "-o", metavar="FILE.html", help="Where to write the page.")],
+    output: Annotated[str, output_option("Where to write the page.", "FILE.html")],
     measure: Annotated[list[str] | None, measures("map and P_10")] = None,
     adapter: Adapter = None,
     baseline: Baseline = None,
@@ -316,10 +301,8 @@ def report(
     import shlex
 
     from segeval.analyses.compare import check_statistics
-    from segeval.core.settings import EngineOptions
     from segeval.executors.processes import expand_runs
     from segeval.reports.html import render_report
-    from segeval.reports.output import check_output
 
     check_options(_REPORT, locals())
     if not output.lower().endswith(".html"):

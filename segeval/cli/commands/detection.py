@@ -8,9 +8,9 @@ from typing import Annotated
 import typer
 
 from segeval.cli.app import app
-from segeval.cli.options import TableOutput, argument
-from segeval.core.domains import CUTOFF, PROPORTIONS, check_options, hint, options
-from segeval.core.errors import ParameterError, print_notes
+from segeval.cli.options import TableOutput, argument, numeric
+from segeval.core.domains import CUTOFF, PROPORTIONS, check_options, options
+from segeval.core.errors import ParameterError, check_choice, print_notes
 from segeval.core.words import plural
 from segeval.reports import tables
 
@@ -52,15 +52,12 @@ def detect_command(
     ] = "activitynet",
     thresholds: Annotated[
         str | None,
-        typer.Option(
-            "--thresholds",
+        numeric(
+            _DETECT,
+            "thresholds",
+            "tIoU thresholds (activitynet: linspace(0.5, 0.95, 10); thumos14, thumos14-kit: 0.3,0.4,0.5,0.6,0.7; "
+            "ego4d-mq: 0.1,...,0.5)",
             metavar="T,T",
-            help=hint(
-                "tIoU thresholds (activitynet: linspace(0.5, 0.95, 10); thumos14, "
-                "thumos14-kit: 0.3,0.4,0.5,0.6,0.7; ego4d-mq: 0.1,...,0.5)",
-                _DETECT,
-                "thresholds",
-            ),
         ),
     ] = None,
     subset: Subset = None,
@@ -97,7 +94,6 @@ def detect_command(
 
     mAP per tIoU, the average mAP and AP per class, as the benchmark's official script computes them
     (docs/detection.md); per video (--per-video) or DETAD's false-positive analysis (--errors)."""
-    from segeval.core.errors import check_choice
     from segeval.protocols.detection import evaluate as E
     from segeval.protocols.detection.report import COLUMNS, VIDEO_COLUMNS, detection_rows, video_rows
 
@@ -147,10 +143,11 @@ def proposals_command(
     ] = "activitynet",
     max_proposals: Annotated[
         int,
-        typer.Option(
-            "--max-proposals",
+        numeric(
+            _PROPOSALS,
+            "max_proposals",
+            "The average number of proposals per video (AN) of the curve's end",
             metavar="AN",
-            help=hint("The average number of proposals per video (AN) of the curve's end", _PROPOSALS, "max_proposals"),
         ),
     ] = 100,
     subset: Subset = None,
@@ -159,7 +156,6 @@ def proposals_command(
     """ActivityNet proposals: AUC of AR@AN, AR@k.
 
     AUC (%) of the AR@AN curve, AR@1/5/10/100 and the curve, as eval_proposal.py computes them."""
-    from segeval.core.errors import check_choice
     from segeval.protocols.detection import read as R
     from segeval.protocols.detection.proposals import evaluate_proposals
     from segeval.protocols.detection.report import PROPOSAL_COLUMNS, proposal_rows

@@ -33,16 +33,17 @@ from segeval.cli.options import (
     TrecEvalVersion,
     argument,
     measures,
+    numeric,
+    output_option,
 )
-from segeval.core.domains import CUTOFF, check_options, hint, options
-from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, print_notes
+from segeval.core.domains import CUTOFF, check_options, options
+from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, named, print_notes
 from segeval.core.settings import BINS, CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, WINDOW, OutputOptions
 from segeval.core.words import plural
 
 if TYPE_CHECKING:
     from segeval.core.settings import Job
     from segeval.executors.results import Outcome
-    from segeval.executors.route import Route
 
 
 class MediaEvalFormat(StrEnum):
@@ -75,11 +76,8 @@ def eval_(
     version: TrecEvalVersion = DEFAULTS.trec_eval,
     output: Annotated[
         str,
-        typer.Option(
-            "--output",
-            "-o",
-            metavar="trec|text|json|csv",
-            help="Output format (trec, or text as every command names it: trec_eval's text layout).",
+        output_option(
+            "Output format (trec, or text as every command names it: trec_eval's text layout).", "trec|text|json|csv"
         ),
     ] = "trec",
     jobs: Jobs = None,
@@ -148,6 +146,7 @@ def eval_(
     from segeval.core.plan import check_rel_info
     from segeval.core.settings import EngineOptions, Job, Settings, check_relevance_level
     from segeval.executors.processes import expand_runs
+    from segeval.measures import REGISTRY
 
     check_options(_EVAL, locals())
     check_relevance_level(level)
@@ -155,7 +154,9 @@ def eval_(
     _check_formats(rel_info, results_format, adapter)
     names = measure or [REL_INFO_SETS.get(rel_info, "official")]
     output = "trec" if output == "text" else output  # the name every other command gives its human table
-    shown = _output_options(names, output, per_query, no_summary)
+    print_notes(*REGISTRY.dropped(names))  # on stderr, a note on each -m left out: stdout stays trec_eval's
+    header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
+    shown = OutputOptions(output, per_query, not no_summary, tuple(header))
     engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
     run_files = expand_runs(runs)
     settings = Settings(
@@ -204,10 +205,7 @@ def _check_formats(rel_info: str, results_format: str, adapters: list[str] | Non
 
 
 def _evaluate_judgements(path: str, rel_info: str, run_files: list[str], job: Job, shown: OutputOptions) -> None:
-    """``eval -R qrels_jg|prefs|qrels_prefs``: each run read whole and evaluated against the judgements
-    (:func:`segeval.measures.prefs.evaluate_judgements`), reported as the other routes report."""
-    from functools import partial
-
+    """``eval -R qrels_jg|prefs|qrels_prefs``: each run read whole and evaluated against the judgements."""
     from segeval.core.plan import plan
     from segeval.executors.processes import outcome
     from segeval.executors.results import RunResult
@@ -215,13 +213,11 @@ def _evaluate_judgements(path: str, rel_info: str, run_files: list[str], job: Jo
     from segeval.readers.formats import REL_INFO_FORMATS
     from segeval.reports.trec import runid
 
-    settings = job.settings
-    complete = settings.missing_queries == "zero"
-    only_run = settings.trec_eval == "9" and complete and shown.per_query and shown.format == "trec"
-    how = plan(True, list(job.measures), settings=settings, rel_info=rel_info)
+    render, complete = _renderer(job, shown)
+    how = plan(True, list(job.measures), settings=job.settings, rel_info=rel_info)
     outcomes = []
     for file in run_files:
-        r = inputs.run(file, settings.time_format)
+        r = inputs.run(file, job.settings.time_format)
         if r["start"].notna().any():
             raise InputError(
                 file,
@@ -229,9 +225,7 @@ def _evaluate_judgements(path: str, rel_info: str, run_files: list[str], job: Jo
                 f"({REL_INFO_FORMATS[rel_info].name} judgements)",
             )
         result = RunResult(evaluate_judgements(path, rel_info, r, how), runid(r["run"]), file=file)
-        outcomes.append(
-            outcome(result, render=partial(_render_eval, out=shown, only_run_queries=only_run), complete=complete)
-        )
+        outcomes.append(outcome(result, render=render, complete=complete))
     _report(outcomes, run_files, shown.format, [])
 
 
@@ -245,80 +239,55 @@ def _check_max_results(max_results: int | None) -> None:
         )
 
 
-def _output_options(names: list[str], output: str, per_query: bool, no_summary: bool) -> OutputOptions:
-    """What ``eval`` prints: the format, per-query rows, the summary, and the header rows ``runid`` and ``num_q``,
-    which trec_eval prints only when asked for, or with a measure set; on stderr, a note on each ``-m`` left out."""
-    from segeval.measures import REGISTRY
+def _renderer(job: Job, shown: OutputOptions) -> tuple[Any, bool]:
+    """Each run's rendering, and whether every qrels query counts (``-c``)."""
+    from functools import partial
 
-    print_notes(*REGISTRY.dropped(names))  # stdout stays trec_eval's
-    header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
-    return OutputOptions(output, per_query, not no_summary, tuple(header))
+    complete = job.settings.missing_queries == "zero"
+    # trec_eval 9.0.8 -c evaluates the qrels topics missing from the run without printing them
+    only_run = job.settings.trec_eval == "9" and complete and shown.per_query and shown.format == "trec"
+    return partial(_render_eval, out=shown, only_run_queries=only_run), complete
 
 
 def _run_routed(qrels: str, run_files: list[str], job: Job, shown: OutputOptions, show_route: bool) -> None:
-    """The route chosen for the inputs (said on stderr with ``--route``), through the byte scanner when it is
-    chosen and reads the files, else through the segment scanner or the strict reader."""
+    """``eval`` on the route chosen for the inputs (said on stderr with ``--route``): the byte scanner, the
+    segment scanner, or the strict reader when neither is chosen or the chosen one gives up."""
+    from segeval.executors.processes import evaluate_many
     from segeval.executors.route import route
 
     chosen = route(qrels, run_files, job, shown.format)
     if show_route:
         print(chosen, file=sys.stderr)
-    if chosen.reader == "scanner" and _scanned(chosen, qrels, run_files[0], job, shown, show_route):
-        return
-    _evaluate_read(chosen, qrels, run_files, job, shown, show_route)
+    render, complete = _renderer(job, shown)
+    outcomes = None
+    if chosen.reader == "scanner":
+        from segeval.executors import scanner_chunks, scanner_whole
 
-
-def _scanned(chosen: Route, qrels: str, run_file: str, job: Job, shown: OutputOptions, show_route: bool) -> bool:
-    """``eval`` through the byte scanner (whole or in chunks); False when the scanner gave up on the files."""
-    from segeval.executors import scanner_chunks as streamlane
-    from segeval.executors import scanner_whole as fastlane
-
-    if chosen.executor == "chunks":
-        done = streamlane.stream_eval(qrels, run_file, job, shown, whole_if_ungrouped=chosen.whole_if_ungrouped)
-    else:
-        done = fastlane.fast_eval(qrels, run_file, job, shown)
-    if done is not None:
-        sys.stdout.write(done[0])
-        sys.stderr.write(done[1])
-        return True
-    if show_route:
+        if chosen.executor == "chunks":
+            done = scanner_chunks.stream_eval(
+                qrels, run_files[0], job, shown, whole_if_ungrouped=chosen.whole_if_ungrouped
+            )
+        else:
+            done = scanner_whole.fast_eval(qrels, run_files[0], job, shown)
+        if done is not None:
+            sys.stdout.write(done[0])
+            sys.stderr.write(done[1])
+            return
+    elif chosen.reader == "segments":
+        outcomes = _segment_outcomes(qrels, run_files[0], job, chosen.executor, render, complete)
+    if outcomes is None and chosen.reader in ("scanner", "segments") and show_route:
         print(chosen.fallback("the scanner gave up on the files; the strict reader reads them"), file=sys.stderr)
-    return False
-
-
-def _evaluate_read(
-    chosen: Route, qrels: str, run_files: list[str], job: Job, shown: OutputOptions, show_route: bool
-) -> None:
-    """``eval`` through the segment scanner (a segment run, ``chosen.reader == "segments"``) or, when it is not
-    chosen or gives up, the strict reader: the qrels read once, every run evaluated, then reported."""
-    from functools import partial
-
-    from segeval.executors.processes import evaluate_many
-
     skipped_qrels: list[InputError] = []
-    settings = job.settings
-    complete = settings.missing_queries == "zero"
-    # trec_eval 9.0.8 -c evaluates the qrels topics missing from the run without printing them
-    only_run = settings.trec_eval == "9" and complete and shown.per_query and shown.format == "trec"
-    render = partial(_render_eval, out=shown, only_run_queries=only_run)
-    outcomes = (
-        _segment_outcomes(qrels, run_files[0], job, chosen.executor, render, complete)
-        if chosen.reader == "segments"
-        else None
-    )
-    if outcomes is None and chosen.reader == "segments" and show_route:
-        print(chosen.fallback("the scanner gave up on the files; the strict reader reads them"), file=sys.stderr)
     if outcomes is None:
-        q = inputs.qrels(
-            qrels, settings.time_format, skipped_qrels.append if job.lenient else None, measures=job.measures
-        )
+        on_error = skipped_qrels.append if job.lenient else None
+        q = inputs.qrels(qrels, job.settings.time_format, on_error, measures=job.measures)
         outcomes = evaluate_many(q, run_files, job, render=render, complete=complete)
     _report(outcomes, run_files, shown.format, skipped_qrels)
 
 
 def _report(outcomes: list[Outcome], run_files: list[str], output: str, skipped_qrels: list[InputError]) -> None:
-    """Every run's rendering joined on stdout (one JSON list, one CSV header, TREC rows named by run file when
-    there are several); errors and skipped lines on stderr; exit 2 when a run failed, 3 when lines were skipped."""
+    """Every run's rendering joined on stdout, errors and skipped lines on stderr; exit 2 when a run failed, 3
+    when lines were skipped."""
     body = [o.stdout for o in outcomes]
     if output == "trec" and len(run_files) > 1:  # each row names its run file in a first column
         from segeval.reports.trec import prefixed
@@ -345,8 +314,7 @@ def _report(outcomes: list[Outcome], run_files: list[str], output: str, skipped_
 
 
 def _segment_outcomes(qrels: str, run: str, job: Any, executor: str, render: Any, complete: bool) -> list[Any] | None:
-    """The outcome of the segment route (:mod:`segeval.readers.scanner_segments`), or None when the strict
-    reader must read the files; a progress line (MiB read) on stderr in chunks, when it is a terminal."""
+    """The outcome of the segment scanner, or None when it gives up; a progress line (MiB read) in chunks."""
     from dataclasses import replace
 
     from segeval.executors.processes import outcome
@@ -387,19 +355,10 @@ def me13sh(
         ),
     ] = MediaEvalFormat.linking,
     bin_size: Annotated[
-        int,
-        typer.Option(
-            "--bin-size", "-B", metavar="N", help=hint("Bin size in seconds for the _bin measures", _ME13SH, "bin_size")
-        ),
+        int, numeric(_ME13SH, "bin_size", "Bin size in seconds for the _bin measures", "-B", metavar="N")
     ] = DEFAULTS.bin_size,
     tolerance: Annotated[
-        int,
-        typer.Option(
-            "--tolerance",
-            "-T",
-            metavar="N",
-            help=hint("Tolerance window in seconds for the _tol measures", _ME13SH, "tolerance"),
-        ),
+        int, numeric(_ME13SH, "tolerance", "Tolerance window in seconds for the _tol measures", "-T", metavar="N")
     ] = DEFAULTS.tolerance,
     items: Annotated[
         str | None,
@@ -414,8 +373,7 @@ def me13sh(
     and the run are evaluated; results are ordered by the rank column.
     """
     from segeval.adapters.registry import me13sh_adapters
-    from segeval.core.errors import named
-    from segeval.reports.me13sh import MEASURES, render
+    from segeval.reports.me13sh import MEASURES, bom_notes, render
 
     check_options(_ME13SH, locals())
     adapters = me13sh_adapters(bin_size, tolerance)
@@ -446,8 +404,6 @@ def me13sh(
         except InputError as exc:
             raise _other_kind(exc, run, kind, time_format) from None
     sys.stdout.write(render(ev, run, bin_size, tolerance))
-    from segeval.reports.me13sh import bom_notes
-
     notes = [*ev.notes, *bom_notes(qrels, run)]
     if not ev.queries:
         which = "query" if chosen is None else "query of --items"
@@ -481,12 +437,7 @@ def _other_kind(exc: InputError, run: str, kind: MediaEvalFormat, time_format: s
 def anchoring_command(
     qrels: Annotated[str, argument("QRELS", "Anchor qrels: 'qid start end rel' (rel > 0 relevant; .gz ok).")],
     run: Annotated[str, argument("RUN", "Anchoring run: 'qid Q0 start end rank score run' (.gz ok).")],
-    output: Annotated[
-        str,
-        typer.Option(
-            "--output", "-o", metavar="text|json|csv", help="text: the toolkit's layout; json, csv: full precision."
-        ),
-    ] = "text",
+    output: Annotated[str, output_option("text: the toolkit's layout; json, csv: full precision.")] = "text",
     order: Annotated[
         str,
         typer.Option(
@@ -538,14 +489,11 @@ def sample_eval_command(
     ] = None,
     max_result_size: Annotated[
         int,
-        typer.Option(
-            "--max-result-size",
+        numeric(
+            _SAMPLE_EVAL,
+            "max_result_size",
+            "Results used per topic, and the last precision cut-off (sample_eval.pl: 1000)",
             metavar="N",
-            help=hint(
-                "Results used per topic, and the last precision cut-off (sample_eval.pl: 1000)",
-                _SAMPLE_EVAL,
-                "max_result_size",
-            ),
         ),
     ] = 1000,
 ) -> None:

@@ -9,11 +9,22 @@ import typer
 
 from segeval.cli import inputs
 from segeval.cli.app import app, plot_app
-from segeval.cli.options import TIME_FORMAT, Adapter, Adapters, Figure, Qrels, Query, Run, TimeFormat, argument
+from segeval.cli.options import (
+    TIME_FORMAT,
+    Adapter,
+    Adapters,
+    Figure,
+    Qrels,
+    Query,
+    Run,
+    TimeFormat,
+    argument,
+    output_option,
+)
 from segeval.cli.options import measures as measure_option
-from segeval.core.errors import SegevalError, print_notes
+from segeval.core.errors import SegevalError, check_choice, print_notes
 from segeval.core.settings import DEFAULT_ADAPTER
-from segeval.reports.output import announce_written
+from segeval.reports.output import announce_written, check_output
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -32,10 +43,7 @@ def show(
     run: Run,
     query: Query,
     adapter: Adapters = None,
-    output: Annotated[
-        str | None,
-        typer.Option("--output", "-o", metavar="FILE.png|svg|html", help="Write the timeline picture or page."),
-    ] = None,
+    output: Annotated[str | None, output_option("Write the timeline picture or page.", "FILE.png|svg|html")] = None,
     explain: Annotated[
         bool,
         typer.Option("--explain", help="Print, per result, which qrels segment decided its label under each adapter."),
@@ -55,8 +63,6 @@ def show(
     if output is None and not explain:
         raise SegevalError("Nothing to do: give -o FILE.png|svg|html and/or --explain.")
     if output is not None:
-        from segeval.reports.output import check_output
-
         check_output(output, [qrels, run])
     q = inputs.qrels(qrels, time_format)
     r = inputs.run(run, time_format)
@@ -98,26 +104,30 @@ def plot_adr_command(
     announce_written(plot_adr(adapted, query, output))
 
 
-def _per_query(
-    qrels: str, runs: list[str], names: list[str], adapter: str | None, time_format: str, expand: bool = True
-) -> dict[str, Any]:
-    """Each run's evaluation (every qrels query, missing ones 0) by run name; the qrels read once."""
+def _evaluations(
+    qrels: str,
+    runs: list[str],
+    names: list[str],
+    output: str,
+    adapter: str | None,
+    time_format: str,
+    expand: bool = True,
+) -> tuple[dict[str, Any], list[str]]:
+    """Each run's evaluation (every qrels query, missing ones 0) by run name, the qrels read once, the figure's
+    output checked first; and the runs' notes, on stderr and for the figure's footnote."""
+    from segeval.core.notes import for_run
     from segeval.core.pipeline import evaluate
+    from segeval.figures import check_output
 
+    check_output(output, [qrels, *runs])
     q = inputs.qrels(qrels, time_format)
-    return {
+    evs = {
         label: evaluate(q, r, names, adapter=adapter, missing_queries="zero")
         for label, r in inputs.runs(runs, time_format, expand).items()
     }
-
-
-def _plot_notes(evs: dict[str, Any]) -> list[str]:
-    """Each run's notes, printed on stderr and returned for the figure's footnote."""
-    from segeval.core.notes import for_run
-
     notes = [n for name, ev in evs.items() for n in for_run(name, ev.notes)]
     print_notes(*notes)
-    return notes
+    return evs, notes
 
 
 @plot_app.command("pr")
@@ -125,12 +135,9 @@ def plot_pr(
     qrels: Qrels, runs: PlotRuns, output: Figure, adapter: Adapter = None, time_format: TimeFormat = TIME_FORMAT
 ) -> None:
     """Interpolated precision-recall curves (11 points), one per run."""
-    from segeval.figures import check_output
     from segeval.figures.compare import pr_curves
 
-    check_output(output, [qrels, *runs])
-    evs = _per_query(qrels, runs, ["iprec_at_recall"], adapter, time_format)
-    notes = _plot_notes(evs)
+    evs, notes = _evaluations(qrels, runs, ["iprec_at_recall"], output, adapter, time_format)
     announce_written(pr_curves({n: list(ev.summary.values()) for n, ev in evs.items()}, output, notes))
 
 
@@ -145,13 +152,10 @@ def plot_diff(
     time_format: TimeFormat = TIME_FORMAT,
 ) -> None:
     """Per-query difference of each measure between two runs (B - A), one panel per measure."""
-    from segeval.figures import check_output
     from segeval.figures.compare import difference_bars
 
-    check_output(output, [qrels, run_a, run_b])
-    evs = _per_query(qrels, [run_a, run_b], measure or ["map"], adapter, time_format, expand=False)
+    evs, notes = _evaluations(qrels, [run_a, run_b], measure or ["map"], output, adapter, time_format, expand=False)
     (label_a, ea), (label_b, eb) = evs.items()
-    notes = _plot_notes(evs)
     columns = _drawn(ea)
     announce_written(
         difference_bars(
@@ -175,12 +179,9 @@ def plot_dist(
     time_format: TimeFormat = TIME_FORMAT,
 ) -> None:
     """Distribution of per-query scores, one panel per measure and one box per run."""
-    from segeval.figures import check_output
     from segeval.figures.compare import distributions
 
-    check_output(output, [qrels, *runs])
-    evs = _per_query(qrels, runs, measure or ["map"], adapter, time_format)
-    notes = _plot_notes(evs)
+    evs, notes = _evaluations(qrels, runs, measure or ["map"], output, adapter, time_format)
     columns = _drawn(next(iter(evs.values())))
     announce_written(distributions({m: {n: ev.per_query[m] for n, ev in evs.items()} for m in columns}, output, notes))
 
@@ -194,11 +195,8 @@ def _drawn(ev: Any) -> list[str]:
 def measures(
     output: Annotated[
         str,
-        typer.Option(
-            "--output",
-            "-o",
-            metavar="text|json|csv",
-            help="text: Markdown tables of the measures, named sets and aliases; json or csv: one record per measure.",
+        output_option(
+            "text: Markdown tables of the measures, named sets and aliases; json or csv: one record per measure."
         ),
     ] = "text",
 ) -> None:
@@ -206,9 +204,8 @@ def measures(
 
     Generated from the measure registry.
     """
-    from segeval.core.errors import check_choice
     from segeval.measures import REGISTRY, catalogue
-    from segeval.reports.escaping import csv_text, json_text
+    from segeval.reports.escaping import json_text
 
     check_choice("output", output, ("text", "json", "csv"))
     if output == "text":
@@ -227,13 +224,8 @@ def measures(
             )
         )
     else:
+        from segeval.reports.tables import write
+
         rows = catalogue.rows(REGISTRY)
-        typer.echo(
-            csv_text(
-                [
-                    list(rows[0]),
-                    *([" ".join(map(str, v)) if isinstance(v, list) else v for v in row.values()] for row in rows),
-                ]
-            ),
-            nl=False,
-        )
+        cells = [[" ".join(map(str, v)) if isinstance(v, list) else v for v in row.values()] for row in rows]
+        write([(name, "") for name in rows[0]], cells, "csv")

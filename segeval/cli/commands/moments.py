@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from segeval.cli.app import app
-from segeval.cli.options import argument
-from segeval.core.domains import CUTOFFS, UNIT, UNITS, check_options, hint, options
+from segeval.cli.options import argument, numeric, output_option
+from segeval.core.domains import CUTOFFS, UNIT, UNITS, check_options, options
 from segeval.core.errors import print_notes, render_note
 from segeval.reports import tables
 
@@ -51,16 +51,10 @@ def moment_retrieval(
         ),
     ] = None,
     thresholds: Annotated[
-        str | None,
-        typer.Option(
-            "--thresholds",
-            metavar="T,T",
-            help=hint("IoU thresholds (ego4d-nlq: 0.3,0.5; recall: 0.5,0.7)", _MR, "thresholds"),
-        ),
+        str | None, numeric(_MR, "thresholds", "IoU thresholds (ego4d-nlq: 0.3,0.5; recall: 0.5,0.7)", metavar="T,T")
     ] = None,
     top_k: Annotated[
-        str | None,
-        typer.Option("--top-k", metavar="K,K", help=hint("Cut-offs of R@k (ego4d-nlq, recall: 1,5)", _MR, "top_k")),
+        str | None, numeric(_MR, "top_k", "Cut-offs of R@k (ego4d-nlq, recall: 1,5)", metavar="K,K")
     ] = None,
     iou_compare: Annotated[
         str | None,
@@ -68,11 +62,7 @@ def moment_retrieval(
     ] = None,
     nms: Annotated[
         float | None,
-        typer.Option(
-            "--nms",
-            metavar="θ",
-            help=hint("Temporal NMS: drop a window with IoU > θ to a better one (recall: off)", _MR, "nms"),
-        ),
+        numeric(_MR, "nms", "Temporal NMS: drop a window with IoU > θ to a better one (recall: off)", metavar="θ"),
     ] = None,
     per_query: Annotated[
         bool,
@@ -94,13 +84,9 @@ def moment_retrieval(
     ] = False,
     output: Annotated[
         str,
-        typer.Option(
-            "--output",
-            "-o",
-            metavar="text|json|csv",
-            help="text, csv: a figure,value table of the headline figures (notes on "
-            "stderr); json: every key of the official output, segeval's "
-            "additions and notes (brief: the same as text).",
+        output_option(
+            "text, csv: a figure,value table of the headline figures (notes on stderr); json: every key of the "
+            "official output, segeval's additions and notes (brief: the same as text)."
         ),
     ] = "text",
     write_lines: Annotated[
@@ -126,8 +112,11 @@ def moment_retrieval(
 
     check_options(_MR, locals())
     fmt = tables.check_table_format("text" if output == "brief" else output)
-    if protocol is None:
-        protocol = _detected_protocol(truth)
+    if protocol is None:  # told from the ground truth's first record, and said
+        from segeval.protocols.moments.detect import detect
+
+        protocol, why = detect(truth)
+        print_notes(f"note: protocol {protocol}: {truth}: {why}")
     options = parse_options(thresholds, top_k, iou_compare, nms)
     result = find_protocol(protocol)(truth, predictions, options)
     if write_lines is not None:
@@ -136,15 +125,6 @@ def moment_retrieval(
         for line in write_moment_lines(protocol, truth, predictions, options, write_lines):
             print(render_note(line) if line.startswith("note: ") else line, file=sys.stderr)
     _print_result(result, fmt, full, per_query)
-
-
-def _detected_protocol(truth: str) -> str:
-    """The protocol told from the ground truth's first record, said on stderr."""
-    from segeval.protocols.moments.detect import detect
-
-    protocol, why = detect(truth)
-    print_notes(f"note: protocol {protocol}: {truth}: {why}")
-    return protocol
 
 
 def _print_result(result: MrResult, fmt: str, full: bool, per_query: bool) -> None:

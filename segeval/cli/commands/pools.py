@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import sys
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -24,9 +23,11 @@ from segeval.cli.options import (
     TableOutput,
     TimeFormat,
     measures,
+    numeric,
+    output_option,
 )
-from segeval.core.domains import CUTOFF, OPEN_UNIT, PROPORTIONS, SEED, check_options, hint, options
-from segeval.core.errors import print_notes, render_note
+from segeval.core.domains import CUTOFF, OPEN_UNIT, PROPORTIONS, SEED, check_options, options
+from segeval.core.errors import print_notes
 from segeval.core.settings import DEFAULTS
 from segeval.core.words import plural, verb
 from segeval.reports import tables
@@ -151,12 +152,7 @@ def incompleteness_command(
     qrels: Qrels,
     runs: Runs,
     fractions: Annotated[
-        str,
-        typer.Option(
-            "--fractions",
-            metavar="F,F,...",
-            help=hint("Fractions of each query's judgements kept", _INCOMPLETENESS, "fractions"),
-        ),
+        str, numeric(_INCOMPLETENESS, "fractions", "Fractions of each query's judgements kept", metavar="F,F,...")
     ] = "1,0.8,0.6,0.4,0.2,0.1,0.05",
     repeats: Annotated[int, typer.Option("--repeats", "-r", metavar="R", help="Random reductions per fraction.")] = 10,
     seed: Seed = 0,
@@ -221,7 +217,7 @@ def complete_qrels_command(
             "'video start end text' lines for segments.",
         ),
     ],
-    output: Annotated[str, typer.Option("--output", "-o", metavar="OUT", help="Completed qrels file to write.")],
+    output: Annotated[str, output_option("Completed qrels file to write.", "OUT")],
     classifier: Annotated[
         str,
         typer.Option(
@@ -232,22 +228,11 @@ def complete_qrels_command(
         ),
     ] = "kld",
     depth: Annotated[
-        int,
-        typer.Option(
-            "--depth",
-            "-d",
-            metavar="D",
-            help=hint("Classify the unjudged items in each run's top D", _COMPLETE, "depth"),
-        ),
+        int, numeric(_COMPLETE, "depth", "Classify the unjudged items in each run's top D", "-d", metavar="D")
     ] = 100,
     adapter: Adapter = None,
     smoothing: Annotated[
-        float,
-        typer.Option(
-            "--smoothing",
-            metavar="LAMBDA",
-            help=hint("kld: weight of the collection model in both models", _COMPLETE, "smoothing"),
-        ),
+        float, numeric(_COMPLETE, "smoothing", "kld: weight of the collection model in both models", metavar="LAMBDA")
     ] = 0.2,
     kld_fit: Annotated[
         str,
@@ -259,12 +244,7 @@ def complete_qrels_command(
         ),
     ] = "leave-one-out",
     terms: Annotated[
-        int,
-        typer.Option(
-            "--terms",
-            metavar="N",
-            help=hint("svm: features are the N most frequent collection terms", _COMPLETE, "terms"),
-        ),
+        int, numeric(_COMPLETE, "terms", "svm: features are the N most frequent collection terms", metavar="N")
     ] = 1_000_000,
     level: Level = DEFAULTS.relevance_level,
     time_format: TimeFormat = TIME_FORMAT,
@@ -278,7 +258,7 @@ def complete_qrels_command(
     from segeval.executors.processes import expand_runs
     from segeval.readers.texts import read_texts
     from segeval.readers.validate import is_documents
-    from segeval.reports.output import check_output, open_output
+    from segeval.reports.output import check_output, write_output
 
     check_options(_COMPLETE, locals())
     sources = [qrels, *expand_runs(runs), texts]
@@ -300,20 +280,16 @@ def complete_qrels_command(
     )
     human = inputs.human_lines(qrels, q["line"].tolist())
     predicted = done.lines(time_format)
-    with open_output(output, inputs=sources) as f:
-        f.write("".join(line + "\n" for line in human + predicted))
+    write_output(output, "".join(line + "\n" for line in human + predicted), inputs=sources)
     how = f" (lambda {smoothing:g}, {kld_fit})" if classifier == "kld" else f" ({terms} terms)"
     _summarize_completion(done, f"{classifier}{how}", depth)
     print(f"wrote\t{output}: {len(human)} human and {plural(len(predicted), 'predicted line')}")
     if done.no_text:
-        print(
-            render_note(
-                f"note: {plural(done.no_text, 'item')} {verb(done.no_text, 'has', 'have')} no text "
-                f"in {texts} (no tokens, or no transcript line under a segment), e.g. "
-                f"{done.no_text_example}; they are neither training items nor classified, and stay "
-                f"unjudged"
-            ),
-            file=sys.stderr,
+        print_notes(
+            f"note: {plural(done.no_text, 'item')} {verb(done.no_text, 'has', 'have')} no text "
+            f"in {texts} (no tokens, or no transcript line under a segment), e.g. "
+            f"{done.no_text_example}; they are neither training items nor classified, and stay "
+            f"unjudged"
         )
 
 

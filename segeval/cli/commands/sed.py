@@ -9,9 +9,9 @@ from typing import Annotated
 import typer
 
 from segeval.cli.app import app
-from segeval.cli.options import argument
-from segeval.core.domains import NONNEGATIVE, POSITIVE, UNIT, check_options, hint, options
-from segeval.core.errors import ParameterError, render_note
+from segeval.cli.options import argument, numeric, output_option
+from segeval.core.domains import NONNEGATIVE, POSITIVE, UNIT, check_options, options
+from segeval.core.errors import ParameterError, check_choice, print_notes
 
 METRICS = ("event", "segment", "psds", "psds1", "psds2", "f1")
 
@@ -62,18 +62,13 @@ def sed(
             "(intersection macro F1; psds_eval).",
         ),
     ] = "event",
-    t_collar: Annotated[
-        float, typer.Option("--t-collar", help=hint("Onset/offset collar (s)", _SED, "t_collar"))
-    ] = 0.2,
+    t_collar: Annotated[float, numeric(_SED, "t_collar", "Onset/offset collar (s)")] = 0.2,
     percentage_of_length: Annotated[
         float,
-        typer.Option(
-            "--percentage-of-length",
-            help=hint(
-                "Offset collar as a share of the reference length (DCASE's 0.2; sed_eval's own default is 0.5)",
-                _SED,
-                "percentage_of_length",
-            ),
+        numeric(
+            _SED,
+            "percentage_of_length",
+            "Offset collar as a share of the reference length (DCASE's 0.2; sed_eval's own default is 0.5)",
         ),
     ] = 0.2,
     no_onset: Annotated[bool, typer.Option("--no-onset", help="Do not check onsets.")] = False,
@@ -82,9 +77,7 @@ def sed(
         str,
         typer.Option("--matching", metavar="optimal|greedy", help="Event matching (sed_eval's event_matching_type)."),
     ] = "optimal",
-    resolution: Annotated[
-        float, typer.Option("--resolution", help=hint("Segment length (s)", _SED, "resolution"))
-    ] = 1.0,
+    resolution: Annotated[float, numeric(_SED, "resolution", "Segment length (s)")] = 1.0,
     segment_length: Annotated[
         str,
         typer.Option(
@@ -94,24 +87,13 @@ def sed(
             "clip of --durations).",
         ),
     ] = "last-offset",
-    dtc: Annotated[float | None, typer.Option("--dtc", help=hint("Detection tolerance criterion", _SED, "dtc"))] = None,
-    gtc: Annotated[
-        float | None, typer.Option("--gtc", help=hint("Ground-truth intersection criterion", _SED, "gtc"))
-    ] = None,
-    cttc: Annotated[
-        float | None, typer.Option("--cttc", help=hint("Cross-trigger tolerance criterion", _SED, "cttc"))
-    ] = None,
-    alpha_ct: Annotated[
-        float | None, typer.Option("--alpha-ct", help=hint("Cross-trigger weight", _SED, "alpha_ct"))
-    ] = None,
-    alpha_st: Annotated[
-        float | None, typer.Option("--alpha-st", help=hint("Weight of the spread across classes", _SED, "alpha_st"))
-    ] = None,
+    dtc: Annotated[float | None, numeric(_SED, "dtc", "Detection tolerance criterion")] = None,
+    gtc: Annotated[float | None, numeric(_SED, "gtc", "Ground-truth intersection criterion")] = None,
+    cttc: Annotated[float | None, numeric(_SED, "cttc", "Cross-trigger tolerance criterion")] = None,
+    alpha_ct: Annotated[float | None, numeric(_SED, "alpha_ct", "Cross-trigger weight")] = None,
+    alpha_st: Annotated[float | None, numeric(_SED, "alpha_st", "Weight of the spread across classes")] = None,
     max_efpr: Annotated[
-        str | None,
-        typer.Option(
-            "--max-efpr", metavar="RATE|none", help=hint("Largest effective false positives per hour", _SED, "max_efpr")
-        ),
+        str | None, numeric(_SED, "max_efpr", "Largest effective false positives per hour", metavar="RATE|none")
     ] = None,
     psds_tool: Annotated[
         str,
@@ -131,13 +113,7 @@ def sed(
         ),
     ] = None,
     output: Annotated[
-        str,
-        typer.Option(
-            "--output",
-            "-o",
-            metavar="text|json|csv",
-            help="text or csv: a table; json: every figure, per-class ROC points for psds*.",
-        ),
+        str, output_option("text or csv: a table; json: every figure, per-class ROC points for psds*.")
     ] = "text",
 ) -> None:
     """Sound event detection as DCASE scores it (docs/sed.md).
@@ -147,7 +123,6 @@ def sed(
     sed_scores_eval 0.0.4's PSDS from frame scores (--psds-tool).
     """
     from segeval.adapters.collar import Collar
-    from segeval.core.errors import check_choice
     from segeval.protocols.sed import measures, report
 
     check_options(_SED, locals())
@@ -186,39 +161,20 @@ def sed(
         elif metric != "psds" and (any(v is not None for v in given.values()) or max_efpr is not None):
             raise ParameterError(f"--metric {metric} fixes the PSDS parameters; use --metric psds to set them.")
         p: dict[str, float] = {k: base[k] if given.get(k) is None else float(given[k] or 0.0) for k in base}
-        if metric != "f1" and psds_tool == "sed_scores_eval":
+        top = p.pop("max_efpr", 0.0)
+        if metric == "f1":
+            result = report.macro_f1(truth, system, durations, **p)
+        elif psds_tool == "sed_scores_eval":
             if max_efpr == "none":
                 raise ParameterError("--psds-tool sed_scores_eval needs a number for --max-efpr, not 'none'.")
-            top = base["max_efpr"] if max_efpr is None else float(max_efpr)
-            cross = p["cttc"] if p["alpha_ct"] > 0 else None  # sed_scores_eval takes no cttc without alpha_ct
-            result = report.sed_scores(
-                truth,
-                system,
-                durations,
-                dtc=p["dtc"],
-                gtc=p["gtc"],
-                cttc=cross,
-                alpha_ct=p["alpha_ct"],
-                alpha_st=p["alpha_st"],
-                max_efpr=top,
-            )
-        elif metric == "f1":
-            result = report.macro_f1(truth, system, durations, dtc=p["dtc"], gtc=p["gtc"], cttc=p["cttc"])
+            cttc = p.pop("cttc")
+            top = top if max_efpr is None else float(max_efpr)
+            cross = cttc if p["alpha_ct"] > 0 else None  # sed_scores_eval takes no cttc without alpha_ct
+            result = report.sed_scores(truth, system, durations, cttc=cross, max_efpr=top, **p)
         else:
-            limit = base["max_efpr"] if max_efpr is None else None if max_efpr == "none" else float(max_efpr)
-            result = report.psds(
-                truth,
-                system,
-                durations,
-                dtc=p["dtc"],
-                gtc=p["gtc"],
-                cttc=p["cttc"],
-                alpha_ct=p["alpha_ct"],
-                alpha_st=p["alpha_st"],
-                max_efpr=limit,
-            )
+            limit = top if max_efpr is None else None if max_efpr == "none" else float(max_efpr)
+            result = report.psds(truth, system, durations, max_efpr=limit, **p)
     if figure is not None:
         report.plot(result, figure)
     sys.stdout.write(report.render_report(result, fmt))
-    for note in result.notes:
-        print(render_note(note), file=sys.stderr)
+    print_notes(*result.notes)

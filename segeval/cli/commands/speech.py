@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from segeval.cli.app import app
-from segeval.cli.options import argument
-from segeval.core.domains import NONNEGATIVE, POSITIVE, PROBABILITY, check_options, hint, options
-from segeval.measures.quesst import KEYS
+from segeval.cli.options import argument, numeric, output_option
+from segeval.core.domains import NONNEGATIVE, POSITIVE, PROBABILITY, check_options, options
+from segeval.measures.quesst import KEYS, QbeParameters
 
 #: kws's numeric options: flag and domain, checked before any work (the help shows the same domains)
 _KWS = options(
@@ -50,43 +50,34 @@ def keyword_search(
     kwslist: Annotated[str, typer.Option("--system", "-s", metavar="KWSLIST", help="System output (kwslist XML).")],
     tolerance: Annotated[
         float,
-        typer.Option(
-            "-S",
+        numeric(
+            _KWS,
+            "tolerance",
+            "A detection's mid-point at most this far from an occurrence (KWSEval -S)",
             "--tolerance",
             metavar="SECONDS",
-            help=hint("A detection's mid-point at most this far from an occurrence (KWSEval -S)", _KWS, "tolerance"),
         ),
     ] = 0.5,
     word_gap: Annotated[
         float,
-        typer.Option(
-            "-F",
+        numeric(
+            _KWS,
+            "word_gap",
+            "Largest gap between the words of a multi-word occurrence (KWSEval -F)",
             "--word-gap",
             metavar="SECONDS",
-            help=hint("Largest gap between the words of a multi-word occurrence (KWSEval -F)", _KWS, "word_gap"),
         ),
     ] = 0.5,
     trials_per_second: Annotated[
         float,
-        typer.Option(
-            "--trials-per-second",
-            metavar="N",
-            help=hint("KWSEval -n: trials = duration / N, rounded (KWSEval divides)", _KWS, "trials_per_second"),
-        ),
+        numeric(_KWS, "trials_per_second", "KWSEval -n: trials = duration / N, rounded (KWSEval divides)", metavar="N"),
     ] = 1.0,
     cost: Annotated[
-        float | None,
-        typer.Option("--cost", metavar="C", help=hint("Cost of a false alarm (KWSEval -k; default 0.1)", _KWS, "cost")),
+        float | None, numeric(_KWS, "cost", "Cost of a false alarm (KWSEval -k; default 0.1)", metavar="C")
     ] = None,
-    value: Annotated[
-        float, typer.Option("--value", metavar="V", help=hint("Value of a hit (KWSEval -K)", _KWS, "value"))
-    ] = 1.0,
-    p_target: Annotated[
-        float, typer.Option("--p-target", metavar="P", help=hint("Prior of a term (KWSEval -p)", _KWS, "p_target"))
-    ] = 0.0001,
-    beta: Annotated[
-        float | None, typer.Option("--beta", metavar="B", help=hint("β directly, not (C/V)(1/P - 1)", _KWS, "beta"))
-    ] = None,
+    value: Annotated[float, numeric(_KWS, "value", "Value of a hit (KWSEval -K)", metavar="V")] = 1.0,
+    p_target: Annotated[float, numeric(_KWS, "p_target", "Prior of a term (KWSEval -p)", metavar="P")] = 0.0001,
+    beta: Annotated[float | None, numeric(_KWS, "beta", "β directly, not (C/V)(1/P - 1)", metavar="B")] = None,
     include_no_targets: Annotated[
         bool, typer.Option("--inc", help="Count terms without an occurrence (their false alarms only; KWSEval -inc).")
     ] = False,
@@ -109,12 +100,9 @@ def keyword_search(
     ] = None,
     output: Annotated[
         str,
-        typer.Option(
-            "--output",
-            "-o",
-            metavar="text|json|csv",
-            help="text: KWSEval's tables; json: every figure and the DET curve's "
-            "points; csv: one row a term and the row all.",
+        output_option(
+            "text: KWSEval's tables; json: every figure and the DET curve's points; csv: one row a term and the "
+            "row all."
         ),
     ] = "text",
 ) -> None:
@@ -122,7 +110,7 @@ def keyword_search(
 
     ATWV, MTWV and its threshold, per-term P_miss/P_FA/TWV in KWSEval's tables; with --optimum also OTWV
     and STWV; the DET curve in json and as a figure (--plot) (docs/speech.md)."""
-    from segeval.core.errors import render_note
+    from segeval.core.errors import print_notes
     from segeval.protocols.speech.alignment import align
     from segeval.protocols.speech.ecf import SPLIT_CTS, read_ecf, total_duration
     from segeval.protocols.speech.kwlist import read_kwlist
@@ -139,12 +127,9 @@ def keyword_search(
         check_output(figure, [ecf, rttm, kwlist, kwslist])
     excerpts = read_ecf(ecf)
     if halved := sum(e.source_type == SPLIT_CTS for e in excerpts):
-        print(
-            render_note(
-                f"segeval: note: {ecf}: {halved} of {len(excerpts)} excerpts have source_type="
-                f'"{SPLIT_CTS}"; their duration counts half in the trials, as KWSEval counts it'
-            ),
-            file=sys.stderr,
+        print_notes(
+            f"segeval: note: {ecf}: {halved} of {len(excerpts)} excerpts have source_type="
+            f'"{SPLIT_CTS}"; their duration counts half in the trials, as KWSEval counts it'
         )
     terms = read_kwlist(kwlist)
     system = read_kwslist(kwslist)
@@ -188,31 +173,22 @@ def _kws_output(result: TwvResult, fmt: str, cost: float | None, *, optimum: boo
 def query_by_example(
     key: Annotated[str, argument("KEY", "Every trial: lines QUERY UTTERANCE 1|0.")],
     system: Annotated[str, argument("STDLIST", "The system's scores (LLRs) in STD list form (stdlist XML).")],
-    p_target: Annotated[
-        float, typer.Option("--p-target", metavar="P", help=hint("Prior of a target trial", _QBE, "p_target"))
-    ] = 0.0008,
-    cost_miss: Annotated[
-        float, typer.Option("--cost-miss", metavar="C", help=hint("Cost of a miss", _QBE, "cost_miss"))
-    ] = 100.0,
-    cost_fa: Annotated[
-        float, typer.Option("--cost-fa", metavar="C", help=hint("Cost of a false alarm", _QBE, "cost_fa"))
-    ] = 1.0,
+    p_target: Annotated[float, numeric(_QBE, "p_target", "Prior of a target trial", metavar="P")] = 0.0008,
+    cost_miss: Annotated[float, numeric(_QBE, "cost_miss", "Cost of a miss", metavar="C")] = 100.0,
+    cost_fa: Annotated[float, numeric(_QBE, "cost_fa", "Cost of a false alarm", metavar="C")] = 1.0,
     prior: Annotated[
         float | None,
-        typer.Option(
-            "--prior",
+        numeric(
+            _QBE,
+            "prior",
+            "Prior of Cnxe (default: the effective prior of --p-target, --cost-miss, --cost-fa)",
             metavar="P",
-            help=hint(
-                "Prior of Cnxe (default: the effective prior of --p-target, --cost-miss, --cost-fa)", _QBE, "prior"
-            ),
         ),
     ] = None,
     default_score: Annotated[
         float | None,
-        typer.Option(
-            "--default-score",
-            metavar="S",
-            help=hint("Score of an unreported trial (default: the lowest reported score)", _QBE, "default_score"),
+        numeric(
+            _QBE, "default_score", "Score of an unreported trial (default: the lowest reported score)", metavar="S"
         ),
     ] = None,
     decisions: Annotated[
@@ -221,9 +197,7 @@ def query_by_example(
             "--decisions", metavar="given|bayes", help="Actual TWV at the system's YES decisions, or at score >= ln β."
         ),
     ] = "given",
-    output: Annotated[
-        str, typer.Option("--output", "-o", metavar="text|json|csv", help="The figures as a table.")
-    ] = "text",
+    output: Annotated[str, output_option("The figures as a table.")] = "text",
 ) -> None:
     """Query by example (Cnxe, TWV) as MediaEval QUESST.
 
@@ -231,7 +205,6 @@ def query_by_example(
     the same, with -q per query); the task's scorer is closed: the conventions are in docs/speech.md."""
     from segeval.core.pipeline import evaluate
     from segeval.measures.definitions import QUESST_FIGURES
-    from segeval.measures.quesst import QbeParameters
     from segeval.measures.trials import Trials, counts
     from segeval.readers.tables import read_qrels
     from segeval.readers.validate import check_key_grades

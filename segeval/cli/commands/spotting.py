@@ -9,7 +9,7 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import TableOutput, argument
-from segeval.core.errors import print_notes
+from segeval.core.errors import check_choice, print_notes
 from segeval.reports import tables
 
 
@@ -82,7 +82,6 @@ def spot(
     predictions on the 2 fps grid (25 for ball), 11-point AP over 200 thresholds, integrated over the tolerances
     (docs/spotting.md).
     """
-    from segeval.core.errors import check_choice
     from segeval.protocols.spotting import ap, grid, read, report
 
     check_choice("protocol", protocol, ("soccernet",))

@@ -10,9 +10,9 @@ import typer
 
 from segeval.cli import inputs
 from segeval.cli.app import app
-from segeval.cli.options import TIME_FORMAT, TimeFormat, argument
-from segeval.core.domains import CUTOFF, POSITIVE, check_options, hint, options
-from segeval.core.errors import print_notes, printable, render_note
+from segeval.cli.options import TIME_FORMAT, TimeFormat, argument, numeric, output_option
+from segeval.core.domains import CUTOFF, POSITIVE, check_options, options
+from segeval.core.errors import InputError, check_choice, print_notes, printable
 from segeval.core.words import plural
 
 if TYPE_CHECKING:
@@ -44,9 +44,7 @@ Queries = Annotated[
 ]
 _CHECK = options("check", max_rank=("--max-rank", CUTOFF))
 _FIX = options("fix", max_rank=("--max-rank", CUTOFF), zero_length=("--zero-length", POSITIVE))
-MaxRank = Annotated[
-    int | None, typer.Option("--max-rank", metavar="N", help=hint("At most N results per query", _CHECK, "max_rank"))
-]
+MaxRank = Annotated[int | None, numeric(_CHECK, "max_rank", "At most N results per query", metavar="N")]
 RunFormat = Annotated[
     str,
     typer.Option(
@@ -93,13 +91,7 @@ def check(
     queries: Queries = None,
     max_rank: MaxRank = None,
     output: Annotated[
-        str,
-        typer.Option(
-            "--output",
-            "-o",
-            metavar="text|json|csv",
-            help="The counts per file and problem type as text (tab-separated), json or csv.",
-        ),
+        str, output_option("The counts per file and problem type as text (tab-separated), json or csv.")
     ] = "text",
 ) -> None:
     """Validate a qrels and a run file without evaluating.
@@ -139,12 +131,9 @@ def check(
         _subtopics_note(qrels, qrels_format, time_format, problems)
     elif read_qrels is not None and "subtopic" not in read_qrels.columns:
         kind = str(read_qrels.attrs.get("format", "qrels")).replace("groups", "ground-truth groups")
-        print(
-            render_note(
-                f"segeval: note: --subtopics: {qrels} is {kind}, which carry no subtopic field (TREC "
-                f"qrels do: 'qid subtopic docno rel'); checked as they are"
-            ),
-            file=sys.stderr,
+        print_notes(
+            f"segeval: note: --subtopics: {qrels} is {kind}, which carry no subtopic field (TREC "
+            f"qrels do: 'qid subtopic docno rel'); checked as they are"
         )
     if not problems and qrels is not None and time_format == "mmss":
         _seconds_note(read_qrels, read_run_frame, run)
@@ -172,35 +161,28 @@ def _listed_twice_note(run: str, frame: pd.DataFrame) -> None:
     again, first = segments_listed_twice(frame)
     if len(again):
         lines = frame["line"].to_numpy()
-        print(
-            render_note(
-                f"segeval: note: {run}: {plural(len(again), 'segment')} listed again for its query "
-                f"(first: line {lines[again[0]]}, as line {lines[first[0]]}); evaluated as listed, "
-                f"each a result, as the MediaEval reference does"
-            ),
-            file=sys.stderr,
+        print_notes(
+            f"segeval: note: {run}: {plural(len(again), 'segment')} listed again for its query "
+            f"(first: line {lines[again[0]]}, as line {lines[first[0]]}); evaluated as listed, "
+            f"each a result, as the MediaEval reference does"
         )
 
 
 def _subtopics_note(qrels: str, qrels_format: str, time_format: str, problems: list[InputError]) -> None:
     """One note when judgements the qrels repeat differ in their second field: subtopic qrels, which every
     measure but the diversity ones refuses (as ``eval`` would), and ``--subtopics`` checks as those read them."""
-    from segeval.core.errors import InputError
 
     try:
         n = inputs.subtopic_repeats(qrels, qrels_format, time_format, problems)
     except InputError:  # read once already: its problems are listed
         return
     if n:
-        print(
-            render_note(
-                f"segeval: note: {qrels}: {plural(n, 'duplicate judgement')} "
-                f"{'repeats' if n == 1 else 'repeat'} a query and document with another second field: "
-                f"subtopic (diversity) qrels, 'qid subtopic docno rel'? Only the diversity measures read "
-                f"them (every other measure refuses the duplicates, as above); check --subtopics checks "
-                f"them as those do"
-            ),
-            file=sys.stderr,
+        print_notes(
+            f"segeval: note: {qrels}: {plural(n, 'duplicate judgement')} "
+            f"{'repeats' if n == 1 else 'repeat'} a query and document with another second field: "
+            f"subtopic (diversity) qrels, 'qid subtopic docno rel'? Only the diversity measures read "
+            f"them (every other measure refuses the duplicates, as above); check --subtopics checks "
+            f"them as those do"
         )
 
 
@@ -223,7 +205,6 @@ def _collection_rules(
     """The rules of --videos, --blacklist, --queries and --max-rank (``None`` when a file cannot be read,
     the problem reported to ``on_error``, or raised without it)."""
     from segeval.analyses.submission import Rules
-    from segeval.core.errors import InputError
     from segeval.readers.collection import read_blacklist, read_queries, read_videos
 
     try:
@@ -243,9 +224,7 @@ def _collection_rules(
 @app.command("fix")
 def fix(
     run: Annotated[str, argument("RUN", "A MediaEval linking or search run, or a TREC run (.gz ok).")],
-    output: Annotated[
-        str | None, typer.Option("--output", "-o", metavar="OUT", help="The repaired run (default: standard output).")
-    ] = None,
+    output: Annotated[str | None, output_option("The repaired run (default: standard output).", "OUT")] = None,
     log: Annotated[
         str | None, typer.Option("--log", metavar="LOG", help="One line per change (default: standard error).")
     ] = None,
@@ -255,10 +234,11 @@ def fix(
     max_rank: MaxRank = None,
     zero_length: Annotated[
         float,
-        typer.Option(
-            "--zero-length",
+        numeric(
+            _FIX,
+            "zero_length",
+            "Length given to a result with start = end (whole seconds for M.S times)",
             metavar="SECONDS",
-            help=hint("Length given to a result with start = end (whole seconds for M.S times)", _FIX, "zero_length"),
         ),
     ] = 1.0,
     overlap: Annotated[
@@ -280,7 +260,6 @@ def fix(
     written, 2 on bad input.
     """
     from segeval.analyses.submission_fix import fix_submission
-    from segeval.core.errors import check_choice
     from segeval.core.settings import TIME_FORMATS
     from segeval.reports.output import check_outputs
 
@@ -297,10 +276,7 @@ def fix(
     _write_text(output, fixed.text, sys.stdout, sources)
     _write_text(log, log_text, sys.stderr, sources)
     for query in fixed.missing:
-        print(
-            render_note(f"segeval: note: query '{query}' has no result in the repaired run; no repair can supply one"),
-            file=sys.stderr,
-        )
+        print_notes(f"segeval: note: query '{query}' has no result in the repaired run; no repair can supply one")
 
 
 def _write_text(path: str | None, text: str, stream: Any, sources: list[str]) -> None:
