@@ -107,9 +107,8 @@ KINDS: tuple[Kind, ...] = (
         (
             Row(
                 "`exact`",
-                "trec_eval's matching: a result is judged by the qrels line of the same document (for segments: "
-                "the same video, start and end); relevant when its grade reaches the relevance level (`-l`), "
-                "non-relevant "
+                "trec_eval's matching: a result is judged by the qrels line of the same document (for segments: the "
+                "same video, start and end); relevant when its grade reaches the relevance level (`-l`), non-relevant "
                 "below it, unjudged without a line or with a negative grade",
                 "qrels lines whose grade reaches the relevance level",
                 ("exact",),
@@ -123,9 +122,8 @@ KINDS: tuple[Kind, ...] = (
         (
             Row(
                 "`overlap`",
-                "relevant if the result overlaps a relevant qrels segment of its video (closed intervals, "
-                "touching counts); every overlapping result counts, so `map` can exceed 1; else non-relevant if it "
-                "meets a "
+                "relevant if the result overlaps a relevant qrels segment of its video (closed intervals, touching "
+                "counts); every overlapping result counts, so `map` can exceed 1; else non-relevant if it meets a "
                 "non-relevant segment, else unjudged",
                 _MERGED,
                 ("overlap",),
@@ -139,9 +137,8 @@ KINDS: tuple[Kind, ...] = (
         (
             Row(
                 "`overlap-once`",
-                "as `overlap`, but each merged relevant segment is credited to the first result (in rank "
-                "order) overlapping it; a later result reaching only credited segments is `s`, so MAP stays within "
-                "[0, 1]",
+                "as `overlap`, but each merged relevant segment is credited to the first result (in rank order) "
+                "overlapping it; a later result reaching only credited segments is `s`, so MAP stays within [0, 1]",
                 _MERGED,
                 ("overlap-once",),
             ),
@@ -156,8 +153,8 @@ KINDS: tuple[Kind, ...] = (
                 "`binned[:B]`, `binned:B:span` (`-B`, default 300 s)",
                 "the results' spans cut into bins (a span (s, e) covers bins `s // B` .. `(e - 1) // B`); each bin "
                 "ranked once, at its first appearance; a bin is relevant when a relevant qrels segment covers it "
-                "(qrels "
-                "not merged first), non-relevant when only a non-relevant one does (the reference script's rule)",
+                "(qrels not merged first), non-relevant when only a non-relevant one does (the reference script's "
+                "rule)",
                 "distinct relevant bins",
                 ("binned:10", "binned:10:span"),
             ),
@@ -193,15 +190,18 @@ KINDS: tuple[Kind, ...] = (
             Row(
                 "`tiou[:θ]` (default 0.5)",
                 "relevant when the temporal IoU with a not yet matched relevant segment of the same video is at least "
-                "θ "
-                "(greedy in rank order, the highest IoU first, on equal IoUs the first qrels line; each segment "
-                "matched "
-                "once); `s` when θ is reached only with matched segments; any other result `0` (the ground truth is "
-                "taken as exhaustive)",
+                "θ (greedy in rank order, the highest IoU first, on equal IoUs the first qrels line; each segment "
+                "matched once); `s` when θ is reached only with matched segments; any other result `0` (the ground "
+                "truth is taken as exhaustive)",
                 _IOU,
                 ("tiou:0.5",),
             ),
-            Row("`tiou:θ:strict`", "as `tiou`, with IoU above θ (not equal)", _IOU, ("tiou:0.5:strict",)),
+            Row(
+                "`tiou:θ:strict`",
+                "as `tiou`, with IoU above θ (not equal)",
+                _IOU,
+                ("tiou:0.5:strict",),
+            ),
             Row(
                 "`tiou:θ:empty0` (flags in the order `strict`, `empty0`, `best`, `float32`)",
                 "as `tiou`, with an empty hull (two equal zero-length spans) IoU 0, not 1: QVHighlights', Ego4D NLQ's "
@@ -241,13 +241,10 @@ KINDS: tuple[Kind, ...] = (
             Row(
                 "`tiou-best[:θ]` (default 0.5)",
                 "ActivityNet's `eval_detection.py` matching: in rank order, each result takes the free relevant "
-                "segment of "
-                "its video with the highest tIoU if that reaches θ (tIoU = ∩ / (len1 + len2 − ∩); on equal tIoUs the "
-                "later "
-                "qrels line, as the official's reversed argsort visits them; two zero-length windows: NaN, a hit as "
-                "in the "
-                "official); `s` when only taken segments reach θ; with `-m ap_interp` ActivityNet's AP "
-                "([detection.md](detection.md#the-general-path-classes-as-queries))",
+                "segment of its video with the highest tIoU if that reaches θ (tIoU = ∩ / (len1 + len2 − ∩); on equal "
+                "tIoUs the later qrels line, as the official's reversed argsort visits them; two zero-length windows: "
+                "NaN, a hit as in the official); `s` when only taken segments reach θ; with `-m ap_interp` "
+                "ActivityNet's AP ([detection.md](detection.md#the-general-path-classes-as-queries))",
                 _IOU,
                 ("tiou-best:0.5",),
             ),
@@ -262,13 +259,10 @@ KINDS: tuple[Kind, ...] = (
             Row(
                 "`collar[:t[:p]]` (default `collar:0.2:0.2`; e.g. `collar:10:0.5`)",
                 "sed_eval's event-based collar: a result hits a relevant segment of its video when the onsets are at "
-                "most "
-                "t s apart and the offsets at most max(t, p × the segment's length) (plain float differences and "
-                "`<=`); "
-                "in rank order each result takes the first free segment it hits, in qrels line order, which is "
-                "sed_eval's "
-                "greedy matching ([sed.md](sed.md#how-each-maps-onto-segevals-adapters)); `s` when it hits only taken "
-                "segments; any other result `0`",
+                "most t s apart and the offsets at most max(t, p × the segment's length) (plain float differences and "
+                "`<=`); in rank order each result takes the first free segment it hits, in qrels line order, which is "
+                "sed_eval's greedy matching ([sed.md](sed.md#how-each-maps-onto-segevals-adapters)); `s` when it hits "
+                "only taken segments; any other result `0`",
                 _IOU,
                 ("collar:10:0.5",),
             ),
