@@ -1,5 +1,4 @@
-"""``compare`` and ``correlate`` for Python users; ``evaluate`` and ``Evaluator`` are in
-:mod:`segeval.core.pipeline`."""
+"""``compare`` and ``correlate`` for Python users (``evaluate`` and ``Evaluator``: :mod:`segeval.core.pipeline`)."""
 
 from __future__ import annotations
 
@@ -30,16 +29,8 @@ def compare(
     seed: int = 0,
     all_pairs: bool = False,
 ) -> Comparison:
-    """Each run against the baseline (default: the first), or every pair of runs (``all_pairs``), over
-    every qrels query, as ``segeval compare``.  ``adapter`` or ``adapters`` (one spec or a list, as
-    :func:`evaluate` takes them) choose the relevance adapters (None: the run kind's default).
-
-    ``runs`` is a list of files, or a dict from run names to runs in any shape :func:`evaluate`
-    accepts (or their :class:`Evaluation`, made with ``missing_queries="zero"``).  ``test`` is t,
-    wilcoxon, randomization, bootstrap or tukey (Tukey's HSD, as ranx); ``correction`` None is holm, or
-    none for tukey.  The result prints as the table (``str()``) and has ``to_dataframe()``,
-    ``to_latex()``, ``to_markdown()``, ``to_csv()`` and ``to_json()``.
-    """
+    """Each run against the baseline (default: the first), or every pair of runs (``all_pairs``), over every qrels
+    query, as ``segeval compare``."""
     names = [str(m) for m in measure_names(measures)]
     if adapter is not None and adapters is not None:
         raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
@@ -98,12 +89,8 @@ def compare(
 
 
 def correlate(x: Sequence[float] | Mapping[str, float], y: Sequence[float] | Mapping[str, float]) -> dict[str, Any]:
-    """How two settings rank the same systems: Kendall's tau-b and ties-agree tau, Spearman's rho, tau_AP
-    (``x`` is the reference), swapped pairs and the RMS error; an undefined coefficient is None.
-
-    ``x`` and ``y`` are scores in the same system order, or dicts from system names to scores
-    (matched by name).
-    """
+    """How two settings rank the same systems: Kendall's tau-b and ties-agree tau, Spearman's rho, tau_AP (``x`` is the
+    reference), swapped pairs and the RMS error; an undefined coefficient is None."""
     from segeval.analyses.correlate import coefficients
 
     if isinstance(x, Mapping) or isinstance(y, Mapping):

@@ -1,6 +1,4 @@
-"""Relevance adapters: turn ranked segments into relevance labels.  Every name is imported on first use
-(``from segeval.adapters import OverlapAdapter``), the adapters' modules from their declarations
-(:data:`segeval.adapters.registry.KINDS`), so that the package loads without numpy or pandas."""
+"""Relevance adapters: turn ranked segments into relevance labels."""
 
 from __future__ import annotations
 

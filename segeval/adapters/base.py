@@ -32,15 +32,9 @@ class Label(IntEnum):
 
 @dataclass(frozen=True)
 class Adapted:
-    """One query's adapted ranking.
-
-    ``labels`` holds one :class:`Label` code per ranked unit (a result, or a bin
-    for the binned adapter).  ``num_rel`` is the number of relevant units of this
-    adapter (merged segments, bins, ...).  The qrels rows (positions in
-    ``Prepared.qrels``) that decided unit i's label are
-    ``match_rows[match_offsets[i]:match_offsets[i + 1]]``.  ``source`` gives, per
-    unit, the position of the result it came from within the query's results.
-    """
+    """One query's adapted ranking: a :class:`Label` code per unit (a result, or a bin), ``num_rel`` relevant units,
+    unit i's deciding qrels rows ``match_rows[match_offsets[i]:match_offsets[i + 1]]``, and each unit's result
+    (``source``, a position among the query's results)."""
 
     labels: npt.NDArray[np.uint8]
     num_rel: int

@@ -1,20 +1,4 @@
-"""Binned relevance, as the MediaEval reference computes it.
-
-The rule and the ``start`` variant are docs/adapters.md ('binned'); a span's bins are the ``bins``
-rule of :mod:`segeval.core.segment`.  The binned ranking can be longer or shorter than the run.
-With B = 10::
-
-              0         1         2
-              012345678901234567890123456789
-        rel : [==============]
-        1   : .....[===================]
-        2   : ............[==]
-        3   : ....................*
-        labels: 11-
-
-(1 covers bins 0, 1 and 2; 2 covers bin 1 again and is dropped; 3 is a
-zero-length span on a bin boundary and covers no bin.)
-"""
+"""Binned relevance, as the MediaEval reference computes it (docs/adapters.md, 'binned' and 'Worked examples')."""
 
 from __future__ import annotations
 
@@ -42,10 +26,9 @@ def expand_bins(start: FloatArray, end: FloatArray, size: int, assign: str = "sp
 
 
 def _bin_keys(gid: IntArray, bins: IntArray, q_gid: IntArray, q_bins: IntArray) -> tuple[IntArray, IntArray]:
-    """One integer per (group, bin), equal for equal pairs, for the run's and the qrels' bins: each group
-    numbers the bins from its lowest to its highest one after the groups before it (groups counted from the
-    lowest id given), so the keys stay about as many as the bins (dense enough for :func:`first_occurrences`'s
-    table)."""
+    """One integer per (group, bin), equal for equal pairs, for the run's and the qrels' bins: each group numbers the
+    bins from its lowest to its highest one after the groups before it (groups counted from the lowest id given), so
+    the keys stay about as many as the bins (dense enough for :func:`first_occurrences`'s table)."""
     low_gid = int(min(gid.min(initial=np.iinfo(np.int64).max), q_gid.min(initial=np.iinfo(np.int64).max)))
     if low_gid == np.iinfo(np.int64).max:
         return gid.copy(), q_gid.copy()  # no bins

@@ -1,15 +1,4 @@
-"""Exact relevance for documents: a result is judged by the qrels line with its id.
-
-A result whose (query, docno) has a qrels line is relevant when that line's
-grade reaches the relevance level, judged non-relevant when the grade is below
-it but not negative; a result without a line, or with a negative grade, is
-unjudged (as trec_eval treats them in bpref and num_nonrel_judged_ret).
-Grades are the qrels values, the pool every qrels grade of the query, so
-graded and pool-based measures (nDCG, bpref) see the full judgements.
-Segments match here only when (video, start, end) are equal, which is rarely
-what a segment run wants: use the segment adapters.  Documents the byte scanner codes are paired by
-:func:`match_pairs` and labelled by :func:`exact_batch` (the same rules, on docno keys).
-"""
+"""Exact relevance for documents: a result is judged by the qrels line with its id."""
 
 from __future__ import annotations
 
@@ -111,11 +100,10 @@ def exact_batch(
     pool: Codes,
     settings: Settings,
 ) -> Batch:
-    """The exact adapter's :class:`~segeval.measures.batch.Batch` of the byte scanner's document
-    rows as codes: each run row's query (0 .. n_q - 1; -1: not evaluated) and score; ``grade_of(rows)``, the
-    grades of those rows (NaN: no qrels line), asked once for the ranked rows; ``tie_key`` as
-    :func:`segeval.core.ordering.score_order` takes it; each qrels line's query (-1: not evaluated) and grade (the
-    query's pool).  ``settings``: its ``relevance_level`` and ``max_results``."""
+    """The exact adapter's :class:`~segeval.measures.batch.Batch` of the byte scanner's document rows as codes: each run
+    row's query (0 .. n_q - 1; -1: not evaluated) and score; ``grade_of(rows)``, the grades of those rows (NaN: no
+    qrels line), asked once for the ranked rows; ``tie_key`` as :func:`segeval.core.ordering.score_order` takes it;
+    each qrels line's query (-1: not evaluated) and grade (the query's pool)."""
     from segeval.core.prepared import first_results  # not on import: the in-memory reader's module
     from segeval.measures.batch import Batch
 

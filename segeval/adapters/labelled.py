@@ -1,5 +1,4 @@
-"""Every query's labels at once (what an adapter returns): one batch for the measures, per-query views on
-demand."""
+"""Every query's labels at once (what an adapter returns): one batch for the measures, per-query views on demand."""
 
 from __future__ import annotations
 
@@ -20,18 +19,9 @@ if TYPE_CHECKING:
 
 
 class Labelled(Sequence[Adapted]):
-    """Every query's labels at once, on the coded columns: what an adapter returns.
-
-    The measures read :attr:`batch` (one :class:`~segeval.measures.batch.Batch` of all queries); query
-    q's :class:`Adapted` (``labelled[q]``) is a view made on demand, for the measures without a batch
-    form, ``-J`` and ``segeval show --explain``.
-
-    ``unit_qcode`` is each unit's query (units sorted by query, in rank order within it);
-    ``pair_unit``/``pair_row`` list the deciding (unit, qrels row) pairs, sorted by unit;
-    ``unit_source`` is the run row (dataset-wide) each unit came from.  ``grades`` (per unit) and
-    ``pool`` with ``pool_offsets`` (per query, its judged grades) default to the labels' grades and
-    one relevant grade per relevant unit of ``num_rel``.
-    """
+    """Every query's labels at once, on the coded columns: what an adapter returns; the measures read :attr:`batch`,
+    ``labelled[q]`` is query q's :class:`Adapted`, made on demand.  ``pair_unit``/``pair_row``: the deciding (unit,
+    qrels row) pairs sorted by unit; ``unit_source``: each unit's run row."""
 
     def __init__(
         self,

@@ -1,22 +1,4 @@
-"""Overlap relevance credited once: each merged relevant segment counts for one result.
-
-As :mod:`segeval.adapters.overlap`, but a merged relevant segment is credited to the
-first result (in rank order) that overlaps it; a later result overlapping only
-credited segments is relevant-seen (``s``), so MAP stays within [0, 1]::
-
-              0         1         2
-              0123456789012345678901234
-        rel : ..........[=========]
-        non : [==]
-        1   : ..[=]
-        2   : .....[==]
-        3   : .......[==]
-        4   : ............[=]
-        labels: 0-1s
-
-(3 touches the relevant 10-20 first and is credited with it; 4 overlaps only that
-credited segment.)
-"""
+"""Overlap relevance credited once: each merged relevant segment counts for one result (docs/adapters.md)."""
 
 from __future__ import annotations
 

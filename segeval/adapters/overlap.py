@@ -1,23 +1,4 @@
-"""Overlap relevance, as the MediaEval reference computes it.
-
-A result is relevant (``1``) when it meets any relevant qrels segment of its
-video under the ``closed`` rule (touching counts), else non-relevant (``0``)
-when it meets a non-relevant one, else unjudged (``-``).  One character per
-second; numbered lines are results by rank::
-
-              0         1         2
-              0123456789012345678901234
-        rel : ..........[=========]
-        non : [==]
-        1   : ..[=]
-        2   : .....[==]
-        3   : .......[==]
-        4   : ............[=]
-        labels: 0-11
-
-(1 meets the non-relevant 0-3; 2 meets nothing; 3 touches the relevant 10-20
-at 10; 4 lies inside it and is credited again, so MAP can exceed 1: docs/adapters.md, 'overlap'.)
-"""
+"""Overlap relevance, as the MediaEval reference computes it (docs/adapters.md, 'Worked examples')."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Adapters declared once (:data:`KINDS`): each kind's name, class, parameters with their domains and
-``Settings`` defaults, flags, help form and docs rows.  ``make_adapter`` parses a spec by them; the CLI help
-(:data:`ADAPTER_HELP`), docs/adapters.md's table (:func:`docs_table`), the lazy imports of
-:mod:`segeval.adapters` and the tests' adapter lists (:data:`EXAMPLES`) are made from them.  Importing this
-module loads no numpy; the parameters' domains are declared in :mod:`segeval.core.settings`, whose checks use them."""
+"""Adapters declared once (:data:`KINDS`): each kind's name, class, parameters with their domains and ``Settings``
+defaults, flags, help form and docs rows."""
 
 from __future__ import annotations
 
@@ -285,9 +282,8 @@ EXAMPLES = tuple(e for k in KINDS for row in k.rows for e in row.examples)
 
 
 def make_adapter(spec: str | Adapter, settings: Settings | None = None) -> Adapter:
-    """An adapter from its name (:data:`ADAPTER_HELP`; an omitted B, T or theta is ``settings``', None: the
-    defaults), or the given adapter.  A bad name or part raises a ParameterError saying which part is wrong and
-    what it must be."""
+    """An adapter from its name (:data:`ADAPTER_HELP`; an omitted B, T or theta is ``settings``', None: the defaults),
+    or the given adapter."""
     from segeval.adapters.base import Adapter
 
     if isinstance(spec, Adapter):

@@ -1,10 +1,5 @@
-"""One query's subtopic judgements (``qid subtopic docno rel``, NIST ndeval's qrels), for the diversity
-measures: made on demand from the prepared qrels, so no other measure pays for them.
-
-A qrels file without a ``subtopic`` column (or with ``0`` throughout) is one subtopic; subtopics are numbered
-by their first line over the whole qrels, as pyndeval numbers them (why that order matters: docs/measures.md,
-"Subtopic qrels").
-"""
+"""One query's subtopic judgements (``qid subtopic docno rel``, NIST ndeval's qrels), for the diversity measures: made
+on demand from the prepared qrels, so no other measure pays for them."""
 
 from __future__ import annotations
 
@@ -40,10 +35,9 @@ class Pool:
 
 @dataclass(frozen=True)
 class Subtopics:
-    """The subtopic judgements of one query's ranked results: ``sources`` are the run rows (dataset-wide) of
-    the ranked results, in rank order; ``level`` the relevance level (a subtopic grade at least this is
-    relevant, as pyndeval's ``relevance_level``).  Held sparse: memory and time grow with the judgements, not
-    with documents times subtopics."""
+    """The subtopic judgements of one query's ranked results: ``sources`` are the run rows (dataset-wide) of the ranked
+    results, in rank order; ``level`` the relevance level (a subtopic grade at least this is relevant, as pyndeval's
+    ``relevance_level``)."""
 
     data: Prepared = field(repr=False, compare=False)
     query: int

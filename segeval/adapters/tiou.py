@@ -1,24 +1,4 @@
-"""Temporal IoU matching, as moment retrieval evaluates segments.
-
-The rule and every flag are the table rows of docs/adapters.md ('tiou'); the ties are its "Ties"
-section.  IoU of spans [s1, e1] and [s2, e2] is overlap / (max(e1, e2) - min(s1, s2)).  With theta = 0.5::
-
-              0         1         2
-              0123456789012345678901234
-        rel : ..........[=========]
-        1   : .....[=========]
-        2   : ..........[========]
-        3   : ..........[=========]
-        labels: 01s
-
-(1 is 10-20 against 5-15: IoU 5/15 < 0.5; 2 is 10-19: IoU 0.9, matched; 3 is an exact
-match, but the segment is taken.)
-
-``float32``: at an IoU exactly on theta in decimal the two arithmetics can disagree either way
-([85.06, 85.07] against [85.06, 85.08]: 0.5 in float32, 0.49999999999 in doubles).  :func:`tiou` is the
-one hull-form IoU: the moment protocols compute their IoU through it (``empty="nan"`` for Ego4D NLQ's
-mIoU, whose 0/0 stays NaN; DiDeMo's inclusive units as [s, e + 1]), and :func:`tiou32` is TVR's.
-"""
+"""Temporal IoU matching, as moment retrieval evaluates segments (docs/adapters.md: the flags, 'Ties', an example)."""
 
 from __future__ import annotations
 
@@ -50,12 +30,9 @@ def tiou(
     empty: Empty = "one",
     form: Literal["hull", "union"] = "hull",
 ) -> FloatArray:
-    """Temporal IoU of paired (broadcast) spans in doubles: overlap / (max(e1, e2) - min(s1, s2)), the hull
-    (the union when they overlap).  An empty hull scores ``empty``: ``one`` (default) 1 when the starts
-    are equal (two equal zero-length spans), else 0; ``zero`` 0; ``nan`` NaN (Ego4D NLQ's 0/0).
-
-    ``form="union"``: overlap / (len1 + len2 - overlap), ActivityNet's ``segment_iou`` (copied by QVHighlights'
-    mAP and R1), whose 0/0 (two zero-length windows) is NaN whatever ``empty``."""
+    """Temporal IoU of paired (broadcast) spans in doubles: overlap / (max(e1, e2) - min(s1, s2)); an empty hull
+    scores ``empty`` (``one``: 1 when the starts are equal), ``form="union"`` ActivityNet's overlap / (len1 + len2 -
+    overlap), 0/0 NaN."""
     a1, b1, a2, b2 = (np.asarray(x, dtype=np.float64) for x in (s1, e1, s2, e2))
     inter = overlap(a1, b1, a2, b2)
     if form == "union":

@@ -1,8 +1,4 @@
-"""ActivityNet's temporal IoU matching as an adapter: ``tiou-best:θ``.
-
-The rule, and how it differs from ``tiou:θ``, are docs/adapters.md ('tiou-best' and "Ties"); the
-matching is :func:`segeval.protocols.detection.match.best_free_match`, the one of ``segeval detect``.
-"""
+"""ActivityNet's temporal IoU matching as an adapter: ``tiou-best:θ``."""
 
 from __future__ import annotations
 

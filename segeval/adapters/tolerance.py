@@ -1,27 +1,4 @@
-"""Tolerance to irrelevance, as the MediaEval reference computes it.
-
-A user starts watching at a result's start and gives up after ``tolerance``
-seconds without relevant content.  Look-ups use the ``whole_seconds`` rule of
-:mod:`segeval.core.segment` against the *merged* qrels segments of the video, and a
-per-query *seen* list remembers what the user has watched.  With T = 5::
-
-              0         1         2
-              0123456789012345678901234
-        rel : ..........[=========]
-        1   : .......[==]
-        2   : ............[==]
-        3   : .[=]
-        labels: 1s-
-
-(1: [7, 12) meets the relevant 10-20, so seen gets (7, 20); 2: [12, 17) meets
-it but [12, 15) was seen; 3: [1, 6) meets nothing.)
-
-For each result (v, s, e): if [s, s + T) meets a relevant segment, the label is
-``s`` when [s, e) meets a seen span, else ``1`` and (v, s, max(end of the met
-relevant segments, s + T)) joins the seen list.  Otherwise, if [s, e) meets a
-non-relevant segment the label is ``S`` when [s, e) meets a seen span, else
-``0``; otherwise ``-``.  ``num_rel`` is the number of merged relevant segments.
-"""
+"""Tolerance to irrelevance, as the MediaEval reference computes it (the rule: docs/adapters.md, 'Worked examples')."""
 
 from __future__ import annotations
 
@@ -43,10 +20,8 @@ def _meets(gid: IntArray, a: FloatArray, b: FloatArray, ivl: Intervals) -> tuple
 
 
 def _credited(gid: IntArray, a: FloatArray, b: FloatArray, seen_end: FloatArray) -> BoolArray:
-    """For relevant hits in rank order (look-ups [a, b), each adding the span (a, seen_end) when credited):
-    whether each is credited, i.e. meets (``whole_seconds``) no span added by an earlier credited hit of its
-    group.  The pairs that meet are found at once; then the k-th hits of all groups are decided together,
-    k = 0, 1, ... (a hit depends only on earlier hits of its group)."""
+    """For relevant hits in rank order (look-ups [a, b), each adding the span (a, seen_end) when credited): whether each
+    is credited, i.e. meets (``whole_seconds``) no span added by an earlier credited hit of its group."""
     n = len(gid)
     credited = np.ones(n, dtype=bool)
     if n == 0:

@@ -1,11 +1,6 @@
-"""The domains of every parameter a user gives (measures', adapters' and command options'), declared once:
-a :class:`Domain` says what a value may be, checks it before any work and words the refusal as
-scikit-learn does, naming the parameter, the value and the domain; help texts and docs show the same words.
-
-Real numbers are finite and, where a measure multiplies or divides them, kept within [:data:`TINY`,
-:data:`HUGE`] in magnitude, so that products and quotients of a few of them stay finite and normal.
-Loads no NumPy.
-"""
+"""The domains of every parameter a user gives (measures', adapters' and command options'), declared once: a
+:class:`Domain` says what a value may be, checks it before any work and words the refusal as scikit-learn does,
+naming the parameter, the value and the domain; help texts and docs show the same words."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""The one error family raised by the library; the CLI turns it into exit codes.
-
-Messages echo file names and file content, so :func:`printable` escapes control characters in
-everything they render: ``str()`` of a :class:`SegevalError` and every note (:func:`render_note`) is
-safe to print on a terminal and holds no line break that segeval did not put there itself.
-"""
+"""The one error family raised by the library; the CLI turns it into exit codes."""
 
 from __future__ import annotations
 
@@ -73,10 +68,7 @@ def shown(value: object, limit: int = 200) -> str:
 
 
 class SegevalError(Exception):
-    """Base class of every error segeval reports to a user (exit code 2 in the CLI).
-
-    ``str()`` gives the message with control characters escaped (:func:`printable`).
-    """
+    """Base class of every error segeval reports to a user (exit code 2 in the CLI)."""
 
     exit_code = 2
 

@@ -1,9 +1,4 @@
-"""Notes that travel with measure values, worded in one place for every command that prints them.
-
-``eval``, ``me13sh``, ``compare``, ``report``, ``correlate``, ``pool-bias``, ``incompleteness`` and
-the ``plot`` commands all take their notes from :func:`value_notes` (through
-:attr:`segeval.core.evaluation.Evaluation.notes`) and label them per run with :func:`for_run`.
-"""
+"""Notes that travel with measure values, worded in one place for every command that prints them."""
 
 from __future__ import annotations
 

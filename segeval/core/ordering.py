@@ -1,10 +1,4 @@
-"""The result orders of a run, each written once: trec_eval's score order and the listed (rank or file) order.
-
-Every reader (tables, the byte scanner, DataFrames and dicts) orders its rows by calling these
-functions with integer query codes; only how the item ids are compared on tied scores differs
-between readers, so a reader passes a ``tie_key`` that gives tied rows integer keys ordered as
-their ids (code-point order, which is UTF-8 byte order and trec_eval's ``strcmp``).
-"""
+"""The result orders of a run, each written once: trec_eval's score order and the listed (rank or file) order."""
 
 from __future__ import annotations
 
@@ -23,11 +17,9 @@ PAD_CELLS = 1024
 
 
 def score_order(qcode: Codes, score: FloatArray, n_queries: int, tie_key: Callable[[IntArray], Codes]) -> IntArray:
-    """Positions of the rows ordered by query code, score descending, item id descending (trec_eval's
-    order; equal scores include -0.0 and 0.0), then position (rows of one item, such as a video's segments,
-    in file order: one total order, whatever the other rows).  Every ``qcode`` is in ``0 .. n_queries - 1``;
-    ``tie_key(positions)`` gives the rows at ``positions`` (which share a query and a score with another
-    row) integer keys ordered as their item ids.  Non-finite scores: NaN first, then +inf ... -inf."""
+    """Positions of the rows ordered by query code, score descending, item id descending (trec_eval's order; equal
+    scores include -0.0 and 0.0), then position (rows of one item, such as a video's segments, in file order: one
+    total order, whatever the other rows); non-finite scores: NaN first, then +inf ... -inf."""
     small = qcode.astype(np.int16 if n_queries < 2**15 else np.int64, copy=False)  # radix sorts for 16 bits
     if not bool(np.isfinite(score).all()):
         distinct, rank = np.unique(score, return_inverse=True)  # NaN ranks highest: first when descending
@@ -72,9 +64,8 @@ def padded_cells(counts: IntArray, n_values: int) -> tuple[IntArray, IntArray] |
 
 
 def sort_each(values: npt.NDArray[Any], counts: IntArray, starts: IntArray) -> IntArray:
-    """Positions sorting each segment ``values[starts[i]:starts[i] + counts[i]]`` (finite floats or
-    integers) ascending, segment by segment; ties in any order.  Sorting segments alone is about three
-    times faster than one sort of all of them (each fits the cache)."""
+    """Positions sorting each segment ``values[starts[i]:starts[i] + counts[i]]`` (finite floats or integers) ascending,
+    segment by segment; ties in any order."""
     width = int(counts.max(initial=0))
     if len(counts) * width == len(values):  # all of one length: the rows of a matrix as they are
         by_row = np.argsort(values.reshape(len(counts), width), axis=1)

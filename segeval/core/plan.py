@@ -1,9 +1,6 @@
-"""What a job computes, without pandas: the :class:`Plan` (requests and policies) of :func:`evaluate`'s
-parameters, its labels and measures on prepared inputs (:func:`measured`), and the
-:class:`~segeval.core.evaluation.Evaluation` of the per-query values (:func:`finished`).  Every reader
-(the strict line parser, the frames, the segment scanner) hands its :class:`~segeval.core.prepared.Prepared`
-inputs to these, so no route labels, measures or aggregates on its own.
-"""
+"""What a job computes, without pandas: the :class:`Plan` (requests and policies) of :func:`evaluate`'s parameters, its
+labels and measures on prepared inputs (:func:`measured`), and the :class:`~segeval.core.evaluation.Evaluation` of
+the per-query values (:func:`finished`)."""
 
 from __future__ import annotations
 
@@ -162,10 +159,7 @@ def _is_ir_measure(x: object) -> bool:
 
 
 def emptied(before: Sequence[Sized], after: Sequence[Sized], trec_eval: str) -> list[int]:
-    """The queries whose ranking trec_eval sees as empty (num_ret 0) under ``-J``: those ``-J`` left
-    without a result.  A query ``-c`` adds (in the qrels, not in the run) counts too in trec_eval 10,
-    which ranks one unjudged dummy document for it and drops that as well; 9.0.8 averages such a query
-    in as 0 without evaluating it.  ``before``/``after``: each query's ranking before and after ``-J``."""
+    """The queries whose ranking trec_eval sees as empty (num_ret 0) under ``-J`` (docs/trec_eval-semantics.md)."""
     return [
         q
         for q, (b, a) in enumerate(zip(before, after, strict=True))
@@ -195,9 +189,8 @@ def finished(
     relevant_lines: int,
     notes: Sequence[str] = (),
 ) -> Evaluation:
-    """The :class:`Evaluation` of per-query values: aggregates, ``notes`` then the value notes, and the qrels
-    queries not evaluated.  ``relevant_lines``: the qrels lines with a grade above 0 (of the chosen queries),
-    which trec_eval ``-c`` sums as the exact adapter's ``num_rel``, whatever ``-l``."""
+    """The :class:`Evaluation` of per-query values: aggregates, ``notes`` then the value notes, and the qrels queries
+    not evaluated."""
     reqs = how.requests
     names = {x.name for x in reqs}
     found = {k: v for k, v in per_query.items() if k not in names}

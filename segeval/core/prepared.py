@@ -1,10 +1,4 @@
-"""Evaluation-ready inputs (:class:`Prepared`) and the pandas-free rules that build and index them.
-
-:func:`segeval.readers.from_tables.prepare` reads query and item codes from tables and calls :func:`assemble`;
-the ``me13sh`` lane (:mod:`segeval.executors.me13sh_scanner`) calls it on codes made from the files'
-bytes.  The adapters read :attr:`Prepared.run_columns` and :attr:`Prepared.qrels_columns`, so
-evaluating needs no pandas.
-"""
+"""Evaluation-ready inputs (:class:`Prepared`) and the pandas-free rules that build and index them."""
 
 from __future__ import annotations
 
@@ -42,18 +36,10 @@ class Intervals:
 
 @dataclass(frozen=True)
 class Prepared:
-    """Evaluation-ready inputs.
-
-    ``run_columns`` and ``qrels_columns`` hold the numeric columns, sorted by query (in
-    ``queries`` order), plus ``qcode`` (position in ``queries``), ``icode``
-    (position in ``items``) and ``gid`` (a (query, item) group id shared by both); the qrels' ``listed`` is
-    each row's position in the qrels as given (file order on every route: the IoU adapters' tie order);
-    :attr:`run` and :attr:`qrels` are the same columns as DataFrames.
-    ``run_bounds[q]:run_bounds[q+1]`` are query q's results.
-    ``rel``/``nonrel`` are the merged relevant and non-relevant qrels segments;
-    ``relevant`` marks the relevant rows of ``qrels`` (``rel >= relevance_level``, the level it was
-    prepared with).
-    """
+    """Evaluation-ready inputs: run and qrels columns sorted by query, with ``qcode``, ``icode`` and ``gid`` (a
+    (query, item) group shared by both); the qrels' ``listed`` is each row's file position (the IoU adapters' tie
+    order); ``rel``/``nonrel`` the merged relevant and non-relevant segments; ``relevant`` the rows graded at least
+    ``relevance_level``."""
 
     queries: list[str]
     items: npt.NDArray[np.object_]
@@ -87,12 +73,8 @@ class Prepared:
 
 
 def merge_intervals(gid: IntArray, qcode: IntArray, start: FloatArray, end: FloatArray) -> Intervals:
-    """Merge intervals of each group that meet under the ``closed`` rule (touching counts).
-
-    Input must be sorted by (gid, start, end).  Walking a group in order, an
-    interval whose start is <= the running maximum end joins the current one
-    (a NaN end does not count towards that maximum, and has none).
-    """
+    """Merge intervals of each group that meet under the ``closed`` rule (touching counts); input sorted by (gid,
+    start, end), a NaN end counting towards no running maximum."""
     n = len(gid)
     if n == 0:
         empty_i = np.zeros(0, dtype=np.int64)
@@ -264,11 +246,7 @@ def _group_rows(left_gid: IntArray, right_gid_sorted: IntArray) -> GroupRows | N
 
 
 def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArray, IntArray]:
-    """All (i, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j.
-
-    Group ids are small non-negative integers, so each group's slice of the
-    sorted right side is found by counting rather than searching.
-    """
+    """All (i, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j."""
     groups = _group_rows(left_gid, right_gid_sorted)
     if groups is None:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)

@@ -1,8 +1,4 @@
-"""Every policy default and choice, declared once: a frozen, typed :class:`Settings`, checked on creation.
-
-The library, the engines and the command line read their defaults from here; a policy that
-changes numbers is a field of :class:`Settings` with its default and its domain.
-"""
+"""Every policy default and choice, declared once: a frozen, typed :class:`Settings`, checked on creation."""
 
 from __future__ import annotations
 
@@ -114,21 +110,7 @@ def check_relevance_level(level: object) -> int:
 @dataclass(frozen=True)
 class Settings:
     """The policies of an evaluation, each with its documented default; invalid values raise
-    :class:`~segeval.core.errors.ParameterError` when the object is made.
-
-    ``order``: ``rank``, ``score`` or ``file``; None: ``score`` for document runs (trec_eval, ties by
-    docno descending) and ``rank`` for segment runs (the MediaEval reference).  ``time_format``:
-    how segment files write times.  ``relevance_level``: a qrels grade at least this is relevant
-    (trec_eval ``-l``).  ``missing_queries``: ``skip`` evaluates the queries in both qrels and run,
-    ``zero`` every qrels query, absent ones scoring 0 (``-c``).  ``max_results``: the first N
-    results per query (``-M``).  ``judged_only``: drop unjudged results after adaptation (``-J``).
-    ``trec_eval``: ``"10"``, or ``"9"`` for 9.0.8 (what pytrec_eval wraps: 32-bit scores).
-    ``predicted``: ``use`` or ``ignore`` the classifier-predicted lines of completed qrels.
-    ``queries``: evaluate only these (None: all).  ``bin_size``, ``bin_assign``, ``tolerance``, ``tiou``,
-    ``t_collar`` and ``percentage_of_length``: the defaults of the binned, tolerance, tiou and collar adapters.
-    How runs are read and by whom (no effect on the numbers) is :class:`EngineOptions`; how results are shown,
-    :class:`OutputOptions`.
-    """
+    :class:`~segeval.core.errors.ParameterError` when the object is made (the fields: docs/api.md)."""
 
     order: str | None = None
     time_format: str = "mmss"
@@ -215,15 +197,7 @@ OUTPUTS = ("trec", "json", "csv")
 
 @dataclass(frozen=True)
 class EngineOptions:
-    """How runs are read and by whom; no effect on the numbers.
-
-    ``memory``: ``auto`` (runs of at least :data:`AUTO_BYTES` read in chunks; plain TREC runs that the
-    byte scanner reads, from :data:`SCANNER_AUTO_BYTES`), ``chunked`` or
-    ``in-memory``; ``chunk_lines``: lines per chunk; ``jobs``: worker processes (None: one per core);
-    ``engine``: ``processes`` or ``dask`` (``scheduler``: a Dask scheduler's address, None: a local
-    cluster; ``dask_timeout``: seconds to wait for a Dask worker, at the start and whenever none is
-    left while tasks wait); ``quiet``: no progress line.
-    """
+    """How runs are read and by whom; no effect on the numbers."""
 
     memory: str = "auto"
     chunk_lines: int = CHUNK_LINES
@@ -268,14 +242,8 @@ class OutputOptions:
 
 @dataclass(frozen=True)
 class Job:
-    """What every engine evaluates each run with, made and checked once where the options are given
-    (the command line, :func:`segeval.compare`) and passed whole to the workers (it pickles).
-
-    ``measures``: names or sets (``official``); ``adapters``: adapter specs, each labelling for every
-    label measure (names get its suffix), none for the run kind's default; ``settings``: the policies;
-    ``lenient``: skip malformed run lines (each reported) instead of stopping; ``engine``: how the runs
-    are read and by whom.
-    """
+    """What every engine evaluates each run with, made and checked once where the options are given (the command line,
+    :func:`segeval.compare`) and passed whole to the workers (it pickles)."""
 
     measures: tuple[str, ...] = DEFAULT_MEASURES
     adapters: tuple[str, ...] = ()

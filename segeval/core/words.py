@@ -1,5 +1,4 @@
-"""Counted nouns in messages: ``plural(1, "problem")`` is "1 problem", ``plural(2, "query", "queries")``
-"2 queries"."""
+"""Counted nouns in messages: ``plural(1, "problem")`` is "1 problem", ``plural(2, "query", "queries")`` "2 queries"."""
 
 from __future__ import annotations
 

@@ -1,13 +1,4 @@
-"""Bounded memory for big runs: read in chunks, evaluate each finished query, keep per-query values only.
-
-How runs are read in chunks and batches is docs/engines.md, "Bounded memory".  Measures are per query
-and aggregation is separate, so the result is the one of the in-memory path, byte for byte.  A run that
-is not grouped raises :class:`NotGrouped`; :func:`evaluate_run` then says so and reads the whole file.
-
-Errors are the in-memory path's, with the same precedence: the first malformed line (with its
-absolute line number), then the first bad value (end before start, rank below 1), then parameter
-problems, then a document listed twice for a query.
-"""
+"""Bounded memory for big runs: read in chunks, evaluate each finished query, keep per-query values only."""
 
 from __future__ import annotations
 
@@ -98,15 +89,7 @@ def evaluate_run(
     on_error: OnError | None = None,
     progress: bool = False,
 ) -> RunResult:
-    """Read, validate and evaluate one run file against validated qrels, with ``job``'s measures,
-    adapter and settings.
-
-    ``job.engine.memory`` says whether the run is read in chunks of ``chunk_lines`` lines
-    (:func:`segeval.executors.route.read_in_chunks`); a chunked run that turns out not to be grouped by
-    query is read again in memory, with a note.  With ``on_error``, malformed
-    lines are reported to it and skipped.  With ``progress``, the chunked path draws a progress
-    line (MiB read) on stderr when it is a terminal.
-    """
+    """Read, validate and evaluate one run file against validated qrels as ``job`` says."""
     from segeval.executors.progress import Progress
     from segeval.executors.route import read_in_chunks
 
@@ -135,9 +118,8 @@ def evaluate_chunked(
     on_error: OnError | None = None,
     on_read: Callable[[int], object] | None = None,
 ) -> RunResult:
-    """:func:`evaluate_run`'s chunked path (``job.engine.chunk_lines`` lines at a time); raises
-    :class:`NotGrouped` for a run not grouped by query.  ``on_read`` is told the bytes of the file
-    read so far, block by block."""
+    """:func:`evaluate_run`'s chunked path (``job.engine.chunk_lines`` lines at a time); raises :class:`NotGrouped` for
+    a run not grouped by query."""
     return _Chunked(qrels, str(path), job, run_format, on_error).run(job.engine.chunk_lines, on_read)
 
 

@@ -1,10 +1,4 @@
-"""``--engine dask``: many runs evaluated with Dask (dask.distributed) over (run, query-partition) tasks.
-
-The tasks, the partitions and what the workers must see are docs/engines.md, "Dask" and "Dask cluster".
-Queries are independent, so the client merges each run's partitions in query order and hands on the runs'
-evaluations in the order given: they, and so the output of ``eval`` and ``compare``, are the
-single-process engine's, byte for byte.  Dask is imported here only, and only when this engine is used.
-"""
+"""``--engine dask``: many runs evaluated with Dask (dask.distributed) over (run, query-partition) tasks."""
 
 from __future__ import annotations
 

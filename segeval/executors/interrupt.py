@@ -1,13 +1,4 @@
-"""Stopping on SIGINT, SIGTERM and SIGHUP: promptly, with no worker left, no partial output and no traceback.
-
-What the user sees is docs/cli.md, "Exit codes".  :func:`install` (called by the command line only, never
-on import) sends the signals to a watcher thread instead of raising ``KeyboardInterrupt`` wherever the main
-thread happens to be; the watcher ends (SIGKILL) every descendant process, removes the output files being
-written (:func:`partial_output` registers them) and exits without waiting for the main thread, so the stop
-is prompt also inside long native code that releases the GIL.  Forked processes ignore SIGINT (a Ctrl-C
-reaches the whole process group; their parent ends them), take SIGTERM's and SIGHUP's default actions
-and get a parent-death signal (Linux).
-"""
+"""Stopping on SIGINT, SIGTERM and SIGHUP: promptly, with no worker left, no partial output and no traceback."""
 
 from __future__ import annotations
 
@@ -36,8 +27,7 @@ _on_stop: list[Callable[[], object]] = []
 
 
 def install() -> None:
-    """Route SIGINT, SIGTERM and SIGHUP to the watcher thread (idempotent; POSIX only, else a no-op).  A
-    SIGHUP ignored when segeval starts (``nohup``) stays ignored, here and in the workers."""
+    """Route SIGINT, SIGTERM and SIGHUP to the watcher thread (idempotent; POSIX only, else a no-op)."""
     global _installed
     if _installed or not hasattr(os, "register_at_fork") or threading.current_thread() is not threading.main_thread():
         return

@@ -1,8 +1,4 @@
-"""The lane of ``segeval me13sh``: MediaEval qrels and a linking or search run, without pandas.
-
-The lane and where it gives up are docs/internals.md ('me13sh lane'); then :func:`me13sh_evaluation`
-returns None before printing anything, and the usual path reads the files and decides, with its messages.
-"""
+"""The lane of ``segeval me13sh``: MediaEval qrels and a linking or search run, without pandas."""
 
 from __future__ import annotations
 

@@ -1,15 +1,4 @@
-"""Many runs against one qrels: expand paths, evaluate with N processes, print in a stable order.
-
-Each run is read once, in the worker that evaluates it; the qrels are read and checked once in
-the parent and handed to each worker when it starts.  Output is the per-run outputs in the
-order of the expanded run list, so it is identical for any number of jobs.  The routes of
-:mod:`segeval.executors.route` that read with the strict reader (``table+whole``, ``table+chunks``,
-``table+processes``, ``table+dask``) give each run's :class:`~segeval.executors.results.RunResult`
-through :func:`map_runs`: ``segeval eval`` renders them (:func:`evaluate_many`), ``segeval compare``
-compares them (:func:`evaluate_runs`); the scanner's routes are ``segeval eval``'s own
-(:mod:`segeval.executors.scanner_whole`, :mod:`segeval.executors.scanner_chunks`, and for segment runs
-:mod:`segeval.readers.scanner_segments`, whose results :func:`outcome` renders).
-"""
+"""Many runs against one qrels: expand paths, evaluate with N processes, print in a stable order."""
 
 from __future__ import annotations
 
@@ -34,10 +23,8 @@ T = TypeVar("T")
 
 
 def run_names(paths: Sequence[str | Path]) -> list[str]:
-    """Display names of runs, one per path and all different: the file name, or as many trailing
-    folders with it as tell the path from the others (``a/run``, ``b/run``); a path given again
-    gets ``#2``, ``#3`` ...  Names are read as UTF-8 in any locale (:func:`~segeval.core.errors.utf8_text`).
-    Every row of a multi-run table names its file by this name."""
+    """Display names of runs, one per path and all different: the file name, or as many trailing folders with it as tell
+    the path from the others (``a/run``, ``b/run``); a path given again gets ``#2``, ``#3`` ..."""
     parts = [PurePath(p).parts or (str(p),) for p in paths]
     distinct = list(dict.fromkeys(parts))
 
@@ -111,15 +98,7 @@ def outcome(result: RunResult, *, render: Callable[[Evaluation, str, int, str], 
 
 def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[[RunResult], T]) -> list[T]:
     """``then`` of each run's :class:`RunResult` as ``job`` says, in the order of ``runs``, whatever the engine
-    (``job.engine``).
-
-    ``processes`` evaluates the runs with ``jobs`` processes (None: all cores), ``then`` running in the
-    worker (it must pickle: a module-level function or a partial of one); ``dask`` (when
-    :func:`~segeval.executors.route.on_dask` says so, as the route does) distributes (run,
-    query-partition) tasks on the Dask cluster at ``scheduler`` (None: a local cluster of ``jobs``
-    processes), ``then`` running in this process; see :mod:`segeval.executors.dask` (its workers read
-    each run whole).  A progress line goes to stderr when it is a terminal (not with ``quiet``).
-    """
+    (``job.engine``)."""
     from segeval.executors.interrupt import installed
     from segeval.executors.progress import Progress
     from segeval.executors.route import on_dask

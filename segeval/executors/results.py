@@ -14,9 +14,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class RunResult:
-    """One run's result: the evaluation (None when the run failed), its run tag, the lines skipped
-    (``lenient``), notes on how it was read (for stderr only), the error, if any, and the run file
-    (the path as given)."""
+    """One run's result: the evaluation (None when the run failed), its run tag, the lines skipped (``lenient``), notes
+    on how it was read (for stderr only), the error, if any, and the run file (the path as given)."""
 
     evaluation: Evaluation | None
     runid: str = ""

@@ -1,9 +1,4 @@
-"""Which reader and executor evaluate a job, decided in one place, with the reason (``segeval eval --route``).
-
-A route is a *reader* (``scanner``, ``segments``, ``table``, ``frame``) and an *executor* (``whole``,
-``chunks``, ``processes``, ``dask``) around the same computation (prepare, label, measure, aggregate);
-each route and when it is taken is the table of docs/internals.md, "Routes and lanes".
-"""
+"""Which reader and executor evaluate a job, decided in one place, with the reason (``segeval eval --route``)."""
 
 from __future__ import annotations
 
@@ -55,14 +50,12 @@ class Route:
 def read_in_chunks(
     path: str, memory: str, measures: Sequence[str] = (), auto_bytes: int | None = None
 ) -> tuple[bool, str]:
-    """Whether ``memory`` (``auto``, ``chunked``, ``in-memory``) reads the run at ``path`` in chunks,
-    and why: ``auto`` does for files of at least ``auto_bytes`` (None: :data:`~segeval.core.settings.AUTO_BYTES`; the
-    byte scanner's document routes: :data:`~segeval.core.settings.SCANNER_AUTO_BYTES`; gzip files: a
-    quarter of it), and for a pipe or standard input, whose size is unknown (a copy kept in a temporary
-    file lets a reader that gives up leave it to the next, :func:`segeval.readers.files.open_input`) until it
-    has been read to its end: then by its size, as a file.  An STD list run (XML) and a run scored by trial
-    ``measures`` are always read whole (QUESST's figures pool every trial, and an unreported trial scores
-    the run's lowest score)."""
+    """Whether ``memory`` (``auto``, ``chunked``, ``in-memory``) reads the run at ``path`` in chunks, and why: ``auto``
+    does for files of at least ``auto_bytes`` (None: :data:`~segeval.core.settings.AUTO_BYTES`; the byte scanner's
+    document routes: :data:`~segeval.core.settings.SCANNER_AUTO_BYTES`; gzip files: a quarter of it), and for a pipe
+    or standard input, whose size is unknown (a copy kept in a temporary file lets a reader that gives up leave it to
+    the next, :func:`segeval.readers.files.open_input`) until it has been read to its end: then by its size, as a
+    file."""
     whole = whole_run(path, measures)
     if whole is not None:
         return False, whole

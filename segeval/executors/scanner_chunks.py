@@ -1,9 +1,5 @@
-"""The streaming lane of ``segeval eval``: the fast lane for runs read in batches (``--memory chunked``,
-and ``auto`` for runs of at least :data:`~segeval.core.settings.SCANNER_AUTO_BYTES`).
-
-How it reads and evaluates, and where it hands over, are docs/internals.md ('Streaming lane'); whenever the
-usual chunked path must decide, :func:`stream_values` returns None before anything is printed.
-"""
+"""The streaming lane of ``segeval eval``: the fast lane for runs read in batches (``--memory chunked``, and ``auto``
+for runs of at least :data:`~segeval.core.settings.SCANNER_AUTO_BYTES`)."""
 
 from __future__ import annotations
 
@@ -29,10 +25,8 @@ Rows = tuple[Words, Words, FloatArray]  # a run's query tokens, docno tokens and
 def stream_eval(
     qrels_path: str, run_path: str, job: Job, out: OutputOptions, whole_if_ungrouped: bool = False
 ) -> tuple[str, str] | None:
-    """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide; a
-    progress line (MiB read) on stderr when it is a terminal (not with ``job.engine.quiet``).
-    ``whole_if_ungrouped``: a run not grouped by query is read whole by the fast lane
-    (:attr:`segeval.executors.route.Route.whole_if_ungrouped`)."""
+    """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide; a progress line (MiB
+    read) on stderr when it is a terminal (not with ``job.engine.quiet``)."""
     from segeval.executors.progress import Progress
     from segeval.readers.files import input_size
 

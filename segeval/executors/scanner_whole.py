@@ -1,10 +1,4 @@
-"""The fast lane of ``segeval eval``: a plain TREC run against plain TREC qrels, without pandas.
-
-Its job and where it gives up are docs/internals.md ('Fast lane'); then :func:`fast_eval` returns None
-before printing anything, and the usual path reads the files and decides, with its messages.
-The exact adapter credits each relevant document once, so no score measure can exceed 1 and
-the lane has no value notes to give.
-"""
+"""The fast lane of ``segeval eval``: a plain TREC run against plain TREC qrels, without pandas."""
 
 from __future__ import annotations
 
@@ -101,8 +95,7 @@ def scan_run(data: bytes | Iterable[bytes]) -> Scanned | None:
 
 
 def lane_qrels(path: str) -> LaneQrels | None:
-    """Plain TREC qrels ('query 0 docno rel') indexed by query, read in blocks; None when they are
-    anything else."""
+    """Plain TREC qrels ('query 0 docno rel') indexed by query, read in blocks; None when they are anything else."""
     import numpy as np
 
     code: dict[bytes, int] = {}
@@ -143,9 +136,8 @@ def _evaluate(qrels: LaneQrels, r: Scanned, job: Job, reqs: list[Request]) -> La
 def finish_values(
     qrels: LaneQrels, names: list[str], per_query: dict[str, list[Any]], reqs: list[Request], job: Job, runid: str
 ) -> LaneResult:
-    """:class:`LaneResult` from the run's evaluated queries (sorted) and their values: with ``-c`` the qrels
-    queries without results added (:func:`segeval.core.pipeline.without_results`), then
-    :func:`segeval.core.plan.finished`."""
+    """:class:`LaneResult` from the run's evaluated queries (sorted) and their values: with ``-c`` the qrels queries
+    without results added (:func:`segeval.core.pipeline.without_results`), then :func:`segeval.core.plan.finished`."""
     from segeval.core.plan import Plan, finished
 
     how = Plan(reqs, job.settings)
