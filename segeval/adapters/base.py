@@ -171,8 +171,3 @@ _RULE = {
 def result_row(data: Prepared, a: Adapted, unit: int, query: int) -> int:
     """The row of ``data.run`` that unit ``unit`` of query ``query`` came from."""
     return int(data.run_bounds[query] + a.source[unit])
-
-
-def per_query_count(qcode: IntArray, n_queries: int) -> IntArray:
-    """How many entries each query code has."""
-    return np.bincount(qcode, minlength=n_queries).astype(np.int64)

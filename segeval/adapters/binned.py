@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from segeval.adapters.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
+from segeval.adapters.base import Adapted, Adapter, Label, Reason, result_row
 from segeval.adapters.labelled import Labelled
 from segeval.adapters.overlap import decide
 from segeval.core.arrays import FloatArray, IntArray
@@ -129,11 +129,11 @@ class BinnedAdapter(Adapter):
             )
 
         rel, nonrel = joined([p.rel for p in parts]), joined([p.nonrel for p in parts])
-        num_rel = per_query_count(np.concatenate([p.rel_qcode for p in parts]), len(data.queries))
+        rel_qcode = np.concatenate([p.rel_qcode for p in parts])
         del parts
         labels, mu, mr = decide(len(unit_src), rel, nonrel)
         del rel, nonrel
-        return Labelled(data, data.run_columns["qcode"][unit_src], labels, num_rel, mu, mr, unit_src)
+        return Labelled(data, labels, rel_qcode, mu, mr, unit_src)
 
     def _units(self, data: Prepared, first_query: int, end_query: int) -> _Units:
         """The :class:`_Units` of queries ``first_query`` to ``end_query`` (excluded)."""

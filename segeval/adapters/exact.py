@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapters.base import Adapted, Adapter, Label, Reason, per_query_count
+from segeval.adapters.base import Adapted, Adapter, Label, Reason
 from segeval.core.arrays import Codes, FloatArray, IntArray
 from segeval.core.ordering import score_order, sort_each
 
@@ -195,8 +195,7 @@ class ExactAdapter(Adapter):
         grades = np.full(n, np.nan)
         grades[u] = qrels["rel"][j]
         labels = exact_labels(grades, data.relevance_level)
-        num_rel = per_query_count(qrels["qcode"][data.relevant], len(data.queries))
         pool = qrels["rel"].astype(np.float64), data.qrels_bounds  # every qrels grade of the query
         from segeval.adapters.labelled import Labelled  # not on import: the fast lanes label with exact_labels
 
-        return Labelled(data, run["qcode"], labels, num_rel, u, j, np.arange(n, dtype=np.int64), grades, pool)
+        return Labelled(data, labels, qrels["qcode"][data.relevant], u, j, None, grades, pool)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from segeval.adapters.base import Adapter, Label, per_query_count
+from segeval.adapters.base import Adapter, Label
 from segeval.adapters.labelled import Labelled
 from segeval.adapters.overlap import overlap_decisions
 from segeval.core.prepared import Prepared, kept_pairs
@@ -27,7 +27,4 @@ class OverlapOnceAdapter(Adapter):
         credited = np.zeros(data.n_results + 1, dtype=bool)
         credited[first] = True
         labels = np.where((labels == Label.RELEVANT) & ~credited[:-1], np.uint8(Label.RELEVANT_SEEN), labels)
-        num_rel = per_query_count(data.rel.qcode, len(data.queries))
-        return Labelled(
-            data, run["qcode"], labels.astype(np.uint8), num_rel, pu, pr, np.arange(data.n_results, dtype=np.int64)
-        )
+        return Labelled(data, labels.astype(np.uint8), data.rel.qcode, pu, pr)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapters.base import Adapter, Label, per_query_count
+from segeval.adapters.base import Adapter, Label
 from segeval.adapters.labelled import Labelled
 from segeval.core.arrays import BoolArray, IntArray
 from segeval.core.prepared import Prepared, kept_pairs
@@ -59,7 +59,4 @@ class OverlapAdapter(Adapter):
 
     def adapt(self, data: Prepared) -> Labelled:
         labels, pu, pr = overlap_decisions(data)
-        num_rel = per_query_count(data.rel.qcode, len(data.queries))
-        return Labelled(
-            data, data.run_columns["qcode"], labels, num_rel, pu, pr, np.arange(data.n_results, dtype=np.int64)
-        )
+        return Labelled(data, labels, data.rel.qcode, pu, pr)

@@ -7,7 +7,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapters.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
+from segeval.adapters.base import Adapted, Adapter, Label, Reason, result_row
 from segeval.adapters.labelled import Labelled
 from segeval.core.arrays import BoolArray, Float32Array, FloatArray, IntArray
 from segeval.core.errors import ParameterError, shown
@@ -92,15 +92,9 @@ def take_in_rank_order(data: Prepared, u: IntArray, rows: IntArray, order: IntAr
         pair_unit.append(i)
         pair_row.append(row)
     labels[pair_unit] = Label.RELEVANT
-    num_rel = per_query_count(data.qrels_columns["qcode"][rel_rows], len(data.queries))
+    rel_qcode = data.qrels_columns["qcode"][rel_rows]
     return Labelled(
-        data,
-        data.run_columns["qcode"],
-        labels,
-        num_rel,
-        np.asarray(pair_unit, dtype=np.int64),
-        np.asarray(pair_row, dtype=np.int64),
-        np.arange(data.n_results, dtype=np.int64),
+        data, labels, rel_qcode, np.asarray(pair_unit, dtype=np.int64), np.asarray(pair_row, dtype=np.int64)
     )
 
 

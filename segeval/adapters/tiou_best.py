@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from segeval.adapters.base import Adapted, Adapter, Label, Reason, per_query_count
+from segeval.adapters.base import Adapted, Adapter, Label, Reason
 from segeval.adapters.labelled import Labelled
 from segeval.adapters.tiou import taking_ranks, video_segments
 from segeval.core.prepared import Prepared
@@ -76,13 +76,4 @@ class TiouBestAdapter(Adapter):
         labels[reach[0]] = Label.RELEVANT_SEEN
         labels[tp[0]] = Label.RELEVANT
         units = np.flatnonzero(tp[0]).astype(np.int64)
-        num_rel = per_query_count(qrels["qcode"][rel_rows], len(data.queries))
-        return Labelled(
-            data,
-            run["qcode"],
-            labels,
-            num_rel,
-            units,
-            rel_rows[taken[0][units]].astype(np.int64),
-            np.arange(n, dtype=np.int64),
-        )
+        return Labelled(data, labels, qrels["qcode"][rel_rows], units, rel_rows[taken[0][units]].astype(np.int64))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from segeval.adapters.base import Adapted, Adapter, Label, Reason, per_query_count
+from segeval.adapters.base import Adapted, Adapter, Label, Reason
 from segeval.adapters.labelled import Labelled
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.prepared import PAIR_ROWS, Intervals, Prepared, concat_ranges, distinct, kept_pairs
@@ -112,8 +112,7 @@ class ToleranceAdapter(Adapter):
             Label.NONRELEVANT_SEEN
         )
         units, rows = _deciding_rows(data, tol_end, hits)
-        num_rel = per_query_count(data.rel.qcode, len(data.queries))
-        return Labelled(data, run["qcode"], labels, num_rel, units, rows, np.arange(n, dtype=np.int64))
+        return Labelled(data, labels, data.rel.qcode, units, rows)
 
 
 @dataclass(frozen=True)
