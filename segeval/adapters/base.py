@@ -89,33 +89,21 @@ def grades_from_labels(labels: npt.NDArray[np.uint8]) -> FloatArray:
 
 def judged_only(a: Adapted) -> Adapted:
     """The ranking without its unjudged units (trec_eval's ``-J``: P@k(j) and friends)."""
-    keep = np.flatnonzero(a.labels != Label.UNJUDGED)
-    counts = np.diff(a.match_offsets)[keep]
-    rows = np.concatenate([a.matches(int(i)) for i in keep]) if len(keep) else np.zeros(0, dtype=np.int64)
+    kept = a.labels != Label.UNJUDGED
+    keep = np.flatnonzero(kept)
+    pairs = np.repeat(kept, np.diff(a.match_offsets))  # the deciding pairs of the kept units
     assert a.grades is not None
-    grades = (
-        np.concatenate([a.match_grades[a.match_offsets[i] : a.match_offsets[i + 1]] for i in keep])
-        if a.match_grades is not None and len(keep)
-        else None
-    )
-    strata = (
-        None
-        if a.match_strata is None
-        else np.concatenate(
-            [np.zeros(0, dtype=object)] + [a.match_strata[a.match_offsets[i] : a.match_offsets[i + 1]] for i in keep]
-        )
-    )
     return Adapted(
         a.labels[keep],
         a.num_rel,
-        np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
-        rows.astype(np.int64),
+        np.concatenate([[0], np.cumsum(np.diff(a.match_offsets)[keep])]).astype(np.int64),
+        a.match_rows[pairs].astype(np.int64),
         a.source[keep],
         a.grades[keep],
         a.pool,
-        grades if grades is not None else (None if a.match_grades is None else np.zeros(0)),
+        None if a.match_grades is None else a.match_grades[pairs],
         a.truth,
-        strata,
+        None if a.match_strata is None else a.match_strata[pairs],
         a.truth_strata,
         None if a.subtopics is None else a.subtopics.keep(keep),
     )

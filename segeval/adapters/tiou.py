@@ -112,31 +112,23 @@ class TiouAdapter(Adapter):
         pick: Literal["any", "best"] = "any",
     ) -> None:
         self.theta = THETA.check(theta)
-        if empty not in ("one", "zero"):
-            raise ParameterError(f"The 'empty' parameter must be 'one' or 'zero'. Got {shown(empty)} instead.")
+        for name, value, allowed in (("empty", empty, ("one", "zero")), ("pick", pick, ("any", "best"))):
+            if value not in allowed:
+                raise ParameterError(
+                    f"The '{name}' parameter must be '{allowed[0]}' or '{allowed[1]}'. Got {shown(value)} instead."
+                )
         self.strict = bool(strict)
         self.float32 = bool(float32)
-        if pick not in ("any", "best"):
-            raise ParameterError(f"The 'pick' parameter must be 'any' or 'best'. Got {shown(pick)} instead.")
         self.empty: Empty = empty
         self.pick = pick
-        self.suffix = (
-            f"_tiou{self.theta:g}"
-            + ("s" if self.strict else "")
-            + ("z" if empty == "zero" else "")
-            + ("b" if pick == "best" else "")
-            + ("f" if self.float32 else "")
-        )
+        given = {"strict": self.strict, "empty0": empty == "zero", "best": pick == "best", "float32": self.float32}
+        flags = [flag for flag, on in given.items() if on]
+        self.suffix = f"_tiou{self.theta:g}" + "".join("z" if flag == "empty0" else flag[0] for flag in flags)
+        self._spec = f"tiou:{self.theta:g}" + "".join(f":{flag}" for flag in flags)
 
     @property
     def spec(self) -> str:
-        return (
-            f"tiou:{self.theta:g}"
-            + (":strict" if self.strict else "")
-            + (":empty0" if self.empty == "zero" else "")
-            + (":best" if self.pick == "best" else "")
-            + (":float32" if self.float32 else "")
-        )
+        return self._spec
 
     def _iou(self, s1: FloatArray, e1: FloatArray, s2: FloatArray, e2: FloatArray) -> FloatArray | Float32Array:
         return tiou32(s1, e1, s2, e2) if self.float32 else tiou(s1, e1, s2, e2, self.empty)
