@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from segeval.core.domains import CUTOFF, MAX_WHOLE, NONNEGATIVE, Domain
 from segeval.core.errors import ParameterError, check_choice, check_int, shown
+
+if TYPE_CHECKING:
+    from segeval.core.plan import Plan
 
 #: result orders (``prepare``): rank column, score descending (trec_eval), or as listed
 ORDERS = ("rank", "score", "file")
@@ -57,10 +60,6 @@ class Param:
     symbol: str
     what: str
     domain: Domain
-
-    @property
-    def expected(self) -> str:
-        return str(self.domain)
 
     def check(self, value: Any, name: str | None = None) -> Any:
         """``value`` when in the domain (a real number as a float), else a ParameterError worded like
@@ -140,16 +139,7 @@ class Settings:
         check_choice("trec_eval", self.trec_eval, TREC_EVAL_VERSIONS)
         check_choice("predicted", self.predicted, PREDICTED)
         if self.queries is not None:
-            given: Any = self.queries
-            if (
-                isinstance(given, str)
-                or not isinstance(given, Sequence | set | frozenset)
-                or not all(isinstance(q, str) for q in given)
-            ):
-                raise ParameterError(
-                    f"The 'queries' parameter must be a list of query ids (strings). Got {shown(given)} instead."
-                )
-            object.__setattr__(self, "queries", tuple(given))
+            _strings(self, "queries", "a list of query ids (strings)", Sequence | set | frozenset)
         for param in (BINS, ASSIGN, WINDOW, THETA, T_COLLAR, LENGTH_SHARE):  # the adapters' declared domains
             param.check(getattr(self, param.setting), param.setting)
 
@@ -182,6 +172,14 @@ def settings_of(settings: object) -> Settings:
         f"The 'settings' parameter must be a segeval.Settings, a dict of its fields or None. "
         f"Got {type(settings).__name__} instead."
     )
+
+
+def _strings(owner: object, name: str, what: str, kinds: Any = Sequence) -> None:
+    """Field ``name`` of ``owner`` made a tuple of strings, else a ParameterError saying it must be ``what``."""
+    given = getattr(owner, name)
+    if isinstance(given, str) or not isinstance(given, kinds) or not all(isinstance(x, str) for x in given):
+        raise ParameterError(f"The '{name}' parameter must be {what}. Got {shown(given)} instead.")
+    object.__setattr__(owner, name, tuple(given))
 
 
 def _check_bool(name: str, value: object) -> None:
@@ -251,20 +249,15 @@ class Job:
     lenient: bool = False
     engine: EngineOptions = EngineOptions()
 
+    def plan(self, documents: bool) -> Plan:
+        """The :class:`~segeval.core.plan.Plan` of this job for a document (or segment) run."""
+        from segeval.core.plan import plan
+
+        return plan(documents, list(self.measures), adapters=list(self.adapters) or None, settings=self.settings)
+
     def __post_init__(self) -> None:
-        given: Any = self.measures
-        if isinstance(given, str) or not isinstance(given, Sequence) or not all(isinstance(m, str) for m in given):
-            raise ParameterError(
-                f"The 'measures' parameter must be a list of measure names. Got {shown(given)} instead."
-            )
-        object.__setattr__(self, "measures", tuple(given))
-        specs: Any = self.adapters
-        if isinstance(specs, str) or not isinstance(specs, Sequence) or not all(isinstance(a, str) for a in specs):
-            raise ParameterError(
-                f"The 'adapters' parameter must be a list of adapter specs such as ['overlap']. Got "
-                f"{shown(specs)} instead."
-            )
-        object.__setattr__(self, "adapters", tuple(specs))
+        _strings(self, "measures", "a list of measure names")
+        _strings(self, "adapters", "a list of adapter specs such as ['overlap']")
         if not isinstance(self.settings, Settings):
             raise ParameterError(
                 f"The 'settings' parameter must be a segeval.Settings. Got {type(self.settings).__name__} instead."

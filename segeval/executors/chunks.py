@@ -11,7 +11,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.core.errors import InputError, SegevalError
-from segeval.core.pipeline import Plan, evaluate_part, evaluate_validated, finish, merge_parts, plan
+from segeval.core.pipeline import Plan, evaluate_part, evaluate_validated, finish, merge_parts
 from segeval.core.prepared import check_queries
 from segeval.core.settings import BATCH_BYTES, Job
 from segeval.executors.results import RunResult
@@ -104,8 +104,7 @@ def evaluate_run(
     r = validate_run(read_run(path, run_format, time_format, on_error), on_error)
     if notes and not read_in_chunks(str(path), memory, job.measures)[0]:
         notes.clear()  # a stream found, once read, to be one auto reads whole: as that file, no note
-    how = plan(is_documents(r), list(job.measures), adapters=list(job.adapters) or None, settings=job.settings)
-    ev = evaluate_validated(qrels, r, how)  # the qrels were checked once, by the caller
+    ev = evaluate_validated(qrels, r, job.plan(is_documents(r)))  # the qrels were checked once, by the caller
     return RunResult(ev, trec_runid(r["run"]), notes=notes)
 
 
@@ -200,12 +199,7 @@ class _Chunked:
 
     def _plan(self) -> None:
         try:
-            self.how = plan(
-                self.documents,
-                list(self.job.measures),
-                adapters=list(self.job.adapters) or None,
-                settings=self.job.settings,
-            )
+            self.how = self.job.plan(self.documents)
             if self.how.settings.queries is not None:
                 check_queries(self.how.settings.queries, self.by_query.queries)
             assert self.fmt is not None

@@ -19,7 +19,7 @@ import pandas as pd
 
 from segeval.core.arrays import IntArray
 from segeval.core.errors import InputError, SegevalError, render_note
-from segeval.core.pipeline import Plan, evaluate_part, finish, merge_parts, plan
+from segeval.core.pipeline import Plan, evaluate_part, finish, merge_parts
 from segeval.core.prepared import check_queries
 from segeval.core.settings import Job
 from segeval.executors.results import RunResult
@@ -113,9 +113,7 @@ def plans(job: Job) -> Plans:
     out: Plans = {}
     for documents in (False, True):
         try:
-            out[documents] = plan(
-                documents, list(job.measures), adapters=list(job.adapters) or None, settings=job.settings
-            )
+            out[documents] = job.plan(documents)
         except SegevalError as exc:
             out[documents] = exc
     return out
