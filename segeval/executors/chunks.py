@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,27 +40,6 @@ def _shift(e: InputError, offset: int) -> InputError:
     """The error with its line number moved from chunk-relative to absolute."""
     line = None if e.line is None else e.line + offset
     return InputError(e.path, e.problem, line=line, text=e.text, kind=e.kind)
-
-
-class _QrelsByQuery:
-    """The qrels rows of a set of queries, in file order, without scanning all qrels each time."""
-
-    def __init__(self, qrels: pd.DataFrame) -> None:
-        codes, names = pd.factorize(qrels["query"].to_numpy(dtype=object))
-        self.qrels = qrels
-        self.order = np.argsort(codes, kind="stable")
-        self.bounds = np.searchsorted(codes[self.order], np.arange(len(names) + 1))
-        self.code = {str(n): i for i, n in enumerate(names)}
-
-    @property
-    def queries(self) -> set[str]:
-        return set(self.code)
-
-    def take(self, queries: Sequence[str]) -> pd.DataFrame:
-        codes = [self.code[q] for q in queries]
-        pieces = [self.order[self.bounds[c] : self.bounds[c + 1]] for c in codes]
-        rows = np.sort(np.concatenate(pieces)) if pieces else np.zeros(0, dtype=np.int64)
-        return self.qrels.take(rows)
 
 
 def _query_runs(frame: pd.DataFrame) -> tuple[list[str], npt.NDArray[np.intp]]:
@@ -130,7 +109,7 @@ class _Chunked:
         self.fmt: LineFormat | None = RUN_FORMATS[run_format] if run_format != "auto" else None
         self.lenient = on_error is not None
         self.on_error = on_error
-        self.by_query = _QrelsByQuery(qrels)
+        self.qrels_rows: dict[Any, Any] = qrels.groupby("query", sort=False).indices
         self.parse_errors: list[InputError] = []
         self.problems: list[tuple[int, str, str]] = []  # value problems: line, problem, kind
         self.plan_error: SegevalError | None = None
@@ -201,13 +180,13 @@ class _Chunked:
         try:
             self.how = self.job.plan(self.documents)
             if self.how.settings.queries is not None:
-                check_queries(self.how.settings.queries, self.by_query.queries)
+                check_queries(self.how.settings.queries, set(self.qrels_rows))
             assert self.fmt is not None
             check_kinds(self.qrels, self.documents, self.name, self.fmt.name)
         except SegevalError as exc:
             self.plan_error = exc
             return
-        chosen = self.by_query.queries
+        chosen = set(self.qrels_rows)
         self.wanted = chosen if self.how.settings.queries is None else chosen & set(self.how.settings.queries)
 
     def _parse(self, data: bytes, first: int) -> pd.DataFrame | None:
@@ -243,7 +222,8 @@ class _Chunked:
         assert self.how is not None
         batch = sorted({str(q) for q in pd.unique(complete["query"].to_numpy(dtype=object))} & self.wanted)
         if batch:
-            self.parts.append(evaluate_part(self.by_query.take(batch), complete, self.how, batch))
+            rows = np.sort(np.concatenate([self.qrels_rows[q] for q in batch]))  # the batch's qrels, in file order
+            self.parts.append(evaluate_part(self.qrels.take(rows), complete, self.how, batch))
 
     def _value_errors(self) -> list[InputError]:
         shown = self.problems if self.lenient else self.problems[:1]

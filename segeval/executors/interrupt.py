@@ -7,8 +7,9 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from types import FrameType
+from typing import Any
 
 #: the signals that stop segeval, and their names in the message
 SIGNALS = {
@@ -23,7 +24,7 @@ _lock = threading.Lock()  # held while the set of partial outputs changes; taken
 _partial: set[str] = set()
 _installed = False
 _stopping = threading.Event()
-_on_stop: list[Callable[[], object]] = []
+_on_stop: set[Callable[[], object]] = set()
 
 
 def install() -> None:
@@ -101,28 +102,26 @@ def _watch(fd: int) -> None:
 
 
 @contextmanager
-def partial_output(path: str) -> Iterator[None]:
+def _registered(items: set[Any], item: Any) -> Iterator[None]:
+    """``item`` in ``items`` (under the lock) within the block."""
+    with _lock:
+        items.add(item)
+    try:
+        yield
+    finally:
+        with _lock:
+            items.discard(item)
+
+
+def partial_output(path: str) -> AbstractContextManager[None]:
     """Mark ``path`` as an output being written: removed if the process is stopped meanwhile."""
-    with _lock:
-        _partial.add(path)
-    try:
-        yield
-    finally:
-        with _lock:
-            _partial.discard(path)
+    return _registered(_partial, path)
 
 
-@contextmanager
-def on_stop(callback: Callable[[], object]) -> Iterator[None]:
-    """Call ``callback`` (from the watcher thread) before the descendants are ended, if the process
-    is stopped within the block; for what would start new processes (a Dask nanny restarting workers)."""
-    with _lock:
-        _on_stop.append(callback)
-    try:
-        yield
-    finally:
-        with _lock:
-            _on_stop.remove(callback)
+def on_stop(callback: Callable[[], object]) -> AbstractContextManager[None]:
+    """Call ``callback`` (from the watcher thread) before the descendants are ended, if the process is stopped within
+    the block; for what would start new processes (a Dask nanny restarting workers)."""
+    return _registered(_on_stop, callback)
 
 
 def stop(signum: int) -> None:
@@ -205,21 +204,9 @@ def end_descendants(timeout: float = 1.0) -> None:
         pids = descendants()
         quiet = 0 if pids else quiet + 1
         for pid in pids:
-            _kill(pid, signal.SIGKILL)
+            with suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
         time.sleep(0.02)
-        _reap()
-
-
-def _kill(pid: int, signum: int) -> None:
-    with suppress(OSError):
-        os.kill(pid, signum)
-
-
-def _reap() -> None:
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+        with suppress(ChildProcessError):
+            while os.waitpid(-1, os.WNOHANG)[0]:  # reap the ended children
+                pass
