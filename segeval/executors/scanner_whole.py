@@ -15,7 +15,7 @@ from segeval.readers.scanner_documents import LaneQrels, batch_values, query_nam
 from segeval.reports.trec import runid as trec_runid
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from segeval.core.plan import Plan
     from segeval.core.settings import Job, OutputOptions
@@ -64,27 +64,27 @@ def printed(v: LaneResult, job: Job, out: OutputOptions, run_path: str) -> tuple
     return text, (note + "\n" if note else "")
 
 
-def lane_values(qrels_path: str, run_path: str, job: Job) -> LaneResult | None:
-    """The lane's :class:`LaneResult` of this job, or None when the usual path must decide."""
+#: what makes a lane give up: the usual path reads the files again and explains
+GIVE_UP = (SegevalError, OSError, MemoryError)
+
+
+def lane_values(
+    qrels_path: str, run_path: str, job: Job, evaluate: Callable[..., LaneResult | None] | None = None
+) -> LaneResult | None:
+    """The lane's :class:`LaneResult` of this job (``evaluate(qrels, run_path, job, requests)``, default
+    :func:`whole_values`), or None when the usual path must decide."""
     reqs = lane_requests(job.measures)
-    if reqs is None:
-        return None
     try:
-        q = lane_qrels(qrels_path)
-    except (SegevalError, OSError, MemoryError):  # unreadable, too big, not gzip ...: the usual path explains
+        q = None if reqs is None else lane_qrels(qrels_path)
+        return None if q is None or reqs is None else (evaluate or whole_values)(q, run_path, job, reqs)
+    except GIVE_UP:  # unreadable, too big, not gzip ...
         return None
-    return None if q is None else whole_values(q, run_path, job, reqs)
 
 
 def whole_values(q: LaneQrels, run_path: str, job: Job, reqs: list[Request]) -> LaneResult | None:
     """:func:`lane_values` with the qrels read (the streaming lane's way out for a run not grouped by query)."""
-    try:
-        r = scan_run(line_blocks(run_path, BATCH_BYTES))  # in batches' blocks: the file is never held whole
-    except (SegevalError, OSError, MemoryError):  # unreadable, too big, not gzip ...: the usual path explains
-        return None
-    if r is None:
-        return None
-    return _evaluate(q, r, job, reqs)
+    r = scan_run(line_blocks(run_path, BATCH_BYTES))  # in batches' blocks: the file is never held whole
+    return None if r is None else _evaluate(q, r, job, reqs)
 
 
 def scan_run(data: bytes | Iterable[bytes]) -> Scanned | None:
