@@ -130,9 +130,7 @@ class Adapter(ABC):
         return self.name
 
     def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
-        """Why unit ``unit`` of query ``query`` (``a`` is that query's :class:`Adapted`) got its label:
-        the qrels rows (positions in ``data.qrels``) that decided it, each with a short reason; a
-        reason with row -1 when no qrels line did."""
+        """Why unit ``unit`` of query ``query`` got its label: the deciding qrels rows with a reason (row -1: none)."""
         rows = a.matches(unit).tolist()
         label = Label(int(a.labels[unit]))
         if not rows:

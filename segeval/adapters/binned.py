@@ -26,9 +26,8 @@ def expand_bins(start: FloatArray, end: FloatArray, size: int, assign: str = "sp
 
 
 def _bin_keys(gid: IntArray, bins: IntArray, q_gid: IntArray, q_bins: IntArray) -> tuple[IntArray, IntArray]:
-    """One integer per (group, bin), equal for equal pairs, for the run's and the qrels' bins: each group numbers the
-    bins from its lowest to its highest one after the groups before it (groups counted from the lowest id given), so
-    the keys stay about as many as the bins (dense enough for :func:`first_occurrences`'s table)."""
+    """One integer per (group, bin) of the run's and the qrels' bins, about as many keys as bins (each group numbers
+    its bins from its lowest after the groups before it)."""
     low_gid = int(min(gid.min(initial=np.iinfo(np.int64).max), q_gid.min(initial=np.iinfo(np.int64).max)))
     if low_gid == np.iinfo(np.int64).max:
         return gid.copy(), q_gid.copy()  # no bins
@@ -115,9 +114,8 @@ class BinnedAdapter(Adapter):
         return [Reason(int(r), f"non-relevant, covers {where}; no relevant one does") for r in rows]
 
     def adapt(self, data: Prepared) -> Labelled:
-        """Every query's units and labels, made :data:`~segeval.core.prepared.PAIR_ROWS` results at a time (slices of
-        whole queries: a bin's first appearance and its qrels never cross a query), so only a slice's bins are held
-        at once."""
+        """Every query's units and labels, made for slices of whole queries of about
+        :data:`~segeval.core.prepared.PAIR_ROWS` results."""
         parts = [self._units(data, a, b) for a, b in query_slices(data.run_bounds, PAIR_ROWS)]
         offsets = np.cumsum([0] + [len(p.source) for p in parts])
         unit_src = np.concatenate([p.source for p in parts])

@@ -24,9 +24,7 @@ class Collar:
     offset: bool = True
 
     def hit(self, ref_onset: Any, ref_offset: Any, onset: Any, offset: Any) -> Any:
-        """Whether a detection (``onset``, ``offset``) hits a reference event, on numbers or arrays alike: the
-        onsets at most ``t_collar`` apart, the offsets at most max(``t_collar``, ``percentage_of_length`` x
-        the reference's length)."""
+        """Whether a detection (``onset``, ``offset``) hits a reference event, on numbers or arrays alike."""
         on = abs(ref_onset - onset) <= self.t_collar if self.onset else True
         gap = abs(ref_offset - offset)
         off = (gap <= self.t_collar) | (gap <= self.percentage_of_length * (ref_offset - ref_onset))

@@ -100,10 +100,8 @@ def exact_batch(
     pool: Codes,
     settings: Settings,
 ) -> Batch:
-    """The exact adapter's :class:`~segeval.measures.batch.Batch` of the byte scanner's document rows as codes: each run
-    row's query (0 .. n_q - 1; -1: not evaluated) and score; ``grade_of(rows)``, the grades of those rows (NaN: no
-    qrels line), asked once for the ranked rows; ``tie_key`` as :func:`segeval.core.ordering.score_order` takes it;
-    each qrels line's query (-1: not evaluated) and grade (the query's pool)."""
+    """The exact adapter's :class:`~segeval.measures.batch.Batch` of the byte scanner's coded rows (query -1: not
+    evaluated; ``grade_of(rows)``: NaN for no qrels line; ``pool``: each qrels line's grade)."""
     from segeval.core.prepared import first_results  # not on import: the in-memory reader's module
     from segeval.measures.batch import Batch
 
@@ -135,9 +133,8 @@ def match_pairs(
     rel: IntArray,
     n_queries: int,
 ) -> tuple[IntArray, Codes] | None:
-    """One sort of (query, docno) over both files (grouped by query, then each query's docnos sorted
-    alone): per result, the grade of its qrels line (:data:`NO_LINE` when none) and its place in
-    (query, docno) order; None when a result or a judgement is there twice."""
+    """Per result, the grade of its qrels line (:data:`NO_LINE`: none) and its place in (query, docno) order, by
+    one sort over both files; None when a result or a judgement is there twice."""
     n_run = len(run_key)
     query = np.concatenate([run_u, qrels_u])
     order = np.argsort(query.astype(np.int16) if n_queries < 2**15 else query, kind="stable")  # radix for 16 bits

@@ -111,9 +111,7 @@ class Labelled(Sequence[Adapted]):
 
     @property
     def batch(self) -> Batch:
-        """All queries' labels, grades and pools as one batch (its per-query rankings: this sequence); made on
-        each call (the caller keeps it: a cached batch would hold its Labelled in a cycle, and so the arrays
-        until the collector runs)."""
+        """All queries' labels, grades and pools as one batch, made on each call (cached, it would make a cycle)."""
         return Batch(
             self.labels,
             self.offsets,

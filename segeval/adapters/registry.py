@@ -41,9 +41,8 @@ class Row:
 
 @dataclass(frozen=True)
 class Kind:
-    """An adapter kind: ``name`` (the spec's first part), its class ``cls`` in ``segeval.adapters.<module>``,
-    positional ``params``, ``flags`` after them (each once, in this order: the constructor keywords it
-    sets) and its docs ``rows``."""
+    """An adapter kind: its name, class, positional ``params``, ``flags`` after them (each once, in this order: the
+    constructor keywords it sets) and its docs ``rows``."""
 
     name: str
     module: str

@@ -23,9 +23,8 @@ Rows = list[tuple[int, ...]]
 
 @dataclass(frozen=True)
 class Pool:
-    """Every judged document of a query: ``names`` in docno order descending (ndeval's ideal ranking breaks
-    ties by the larger docno), ``grades[d]`` document d's ``(subtopic, grade)`` pairs by subtopic (a subtopic
-    without a line has none), ``width`` the subtopics, and ``row[icode]`` each judged item code's row."""
+    """Every judged document of a query, docnos descending (ndeval's ideal ranking's tie order): their ``(subtopic,
+    grade)`` pairs, the number of subtopics (``width``) and each item code's row."""
 
     names: npt.NDArray[np.object_]
     grades: list[tuple[tuple[int, float], ...]]
@@ -35,9 +34,7 @@ class Pool:
 
 @dataclass(frozen=True)
 class Subtopics:
-    """The subtopic judgements of one query's ranked results: ``sources`` are the run rows (dataset-wide) of the ranked
-    results, in rank order; ``level`` the relevance level (a subtopic grade at least this is relevant, as pyndeval's
-    ``relevance_level``)."""
+    """The subtopic judgements of one query's ranked results (``sources``: their run rows, in rank order)."""
 
     data: Prepared = field(repr=False, compare=False)
     query: int

@@ -76,10 +76,8 @@ def taking_ranks(a: Adapted) -> dict[int, int]:
 
 
 def take_in_rank_order(data: Prepared, u: IntArray, rows: IntArray, order: IntArray, rel_rows: IntArray) -> Labelled:
-    """Labels of results that each take, in rank order, the first free qrels row among their candidate pairs
-    (``u``, ``rows``) visited in ``order`` (each result's pairs together, results ascending): ``1`` when one is
-    free (each row taken once), ``s`` when all are taken, ``0`` without candidates; ``num_rel`` counts the
-    relevant qrels rows ``rel_rows`` per query."""
+    """Labels of results that each take, in rank order, the first free qrels row of their candidates (``u``,
+    ``rows`` in ``order``): ``1`` when one is free, ``s`` when all are taken, ``0`` without candidates."""
     labels = np.full(data.n_results, Label.NONRELEVANT, dtype=np.uint8)
     labels[u] = Label.RELEVANT_SEEN
     matched: set[int] = set()

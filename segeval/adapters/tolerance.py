@@ -117,9 +117,8 @@ class ToleranceAdapter(Adapter):
 
 @dataclass(frozen=True)
 class _Hits:
-    """The results whose look-up [s, s + T) meets a merged relevant segment (``rel``, in rank order) with the end of
-    what each would add to the seen list (``seen_end``: the latest end of those segments, at least s + T), and the
-    other results whose [s, e) meets a merged non-relevant one (``nonrel``)."""
+    """The results whose [s, s + T) meets a merged relevant segment (``rel``), the end each would add to the seen
+    list (``seen_end``), and the others whose [s, e) meets a merged non-relevant one (``nonrel``)."""
 
     rel: IntArray
     seen_end: FloatArray

@@ -1,6 +1,5 @@
-"""The domains of every parameter a user gives (measures', adapters' and command options'), declared once: a
-:class:`Domain` says what a value may be, checks it before any work and words the refusal as scikit-learn does,
-naming the parameter, the value and the domain; help texts and docs show the same words."""
+"""The domains of every parameter a user gives, declared once: what a value may be, checked before any work, refused
+as scikit-learn words it."""
 
 from __future__ import annotations
 
@@ -164,9 +163,7 @@ def hint(text: str, declared: Mapping[str, tuple[str, Domain]], name: str) -> st
 
 
 def check_options(domains: Mapping[str, tuple[str, Domain]], given: Mapping[str, object]) -> None:
-    """Every command option of ``domains`` (parameter name -> the option's flag and domain) that ``given``
-    holds and is not None, checked before any work: a ParameterError naming the flag, the value and the domain
-    (a comma list's text read element by element)."""
+    """Every option of ``domains`` (name -> flag and domain) that ``given`` holds, checked before any work."""
     for name, (flag, domain) in domains.items():
         value = given.get(name)
         if isinstance(value, str):

@@ -18,9 +18,8 @@ def _escape(match: re.Match[str]) -> str:
 
 
 def utf8_text(text: str) -> str:
-    """``text`` with the bytes of a name the user gave read as UTF-8: a non-UTF-8 locale (``LC_ALL=C``)
-    hands command-line and file-system names over with each non-ASCII byte as a surrogate; bytes that
-    are not UTF-8 stay surrogates (and are written back as the same bytes)."""
+    """``text`` (a name the user gave, its non-ASCII bytes as surrogates under ``LC_ALL=C``) read as UTF-8; bytes
+    that are not UTF-8 stay surrogates."""
     if text.isascii():
         return text
     try:

@@ -34,9 +34,7 @@ class Evaluation:
     route: str = ""
 
     def __getitem__(self, measure: object) -> Any:
-        """The summary value of ``measure``: its reported name (``map``, ``P_10_bin``), any spelling of it
-        (``AP``, ``P@10``, ranx's ``ndcg@10``) or an ir_measures measure object, as ranx's and ir_measures'
-        aggregate results are read; ``num_q``: the number of evaluated queries (trec_eval's num_q row)."""
+        """The summary value of ``measure`` (its name, any spelling of it, an ir_measures object; ``num_q``)."""
         if measure == "num_q":
             return len(self.queries)
         return self.summary[self._key(measure)]

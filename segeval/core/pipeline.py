@@ -157,10 +157,8 @@ PLACEHOLDER = "ceci_nest_pas_un_docno"
 def without_results(
     q: pd.DataFrame, how: Plan, evaluated: Sequence[str], run: pd.DataFrame | None = None, part: Part | None = None
 ) -> tuple[list[str], dict[str, list[Any]]]:
-    """Per-query values of the qrels queries ``-c`` adds to ``evaluated`` (those the run has no result for). trec_eval
-    10 ranks :data:`PLACEHOLDER` for each (so it counts wherever the qrels judge it), runs its measures, then clears
-    what it calls leftovers: num_ret, ``unj``, and ``utility``, ``relstring`` and ``rbp_resid`` when given without
-    parameters (their printed name is the bare name)."""
+    """Per-query values of the qrels queries ``-c`` adds to ``evaluated``, as trec_eval 10 evaluates them
+    (docs/trec_eval-semantics.md: the placeholder, the leftovers cleared)."""
     wanted = chosen_queries(set(q["query"].unique()), set(), how.settings.queries, "zero")
     missing = sorted(set(wanted) - set(evaluated))
     if not missing or how.settings.trec_eval == "9":
@@ -233,9 +231,7 @@ def finish(
     run: pd.DataFrame | None = None,
     part: Part | None = None,
 ) -> Evaluation:
-    """The :class:`Evaluation` of per-query values: with ``-c`` the queries without results added
-    (:func:`without_results`, with the whole ``run`` when the route has it, and its ``part``), aggregates,
-    notes and unevaluated queries."""
+    """The :class:`Evaluation` of per-query values, with ``-c`` the queries without results added."""
     added: tuple[list[str], dict[str, list[Any]]] = ([], {})
     if how.settings.missing_queries == "zero":
         added = without_results(q, how, queries, run, part)

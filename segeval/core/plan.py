@@ -1,6 +1,5 @@
-"""What a job computes, without pandas: the :class:`Plan` (requests and policies) of :func:`evaluate`'s parameters, its
-labels and measures on prepared inputs (:func:`measured`), and the :class:`~segeval.core.evaluation.Evaluation` of
-the per-query values (:func:`finished`)."""
+"""What a job computes, without pandas: the :class:`Plan`, the values of prepared inputs (:func:`measured`) and their
+:class:`~segeval.core.evaluation.Evaluation` (:func:`finished`)."""
 
 from __future__ import annotations
 
@@ -43,9 +42,8 @@ def plan(
     rel_info: str = "qrels",
     **policies: Any,
 ) -> Plan:
-    """Resolve :func:`evaluate`'s parameters for a document (or segment) run; ``policies`` are
-    fields of :class:`Settings` that override ``settings`` (None: as in ``settings``); ``rel_info``: the
-    judgements' format (trec_eval's ``-R``), which the measures must read."""
+    """Resolve :func:`evaluate`'s parameters for a document (or segment) run; ``policies`` override ``settings``'
+    fields, ``rel_info`` is the judgements' format (``-R``)."""
     chosen = settings_of(settings).but(**policies)
     default = DEFAULT_ADAPTER["segments"] if adapters is None and adapter is None and not documents else None
     if adapters is None:
@@ -129,9 +127,8 @@ def _check_subtopics(documents: bool, reqs: Sequence[Request]) -> None:
 
 
 def reads_subtopics(measures: object) -> bool:
-    """Whether ``measures`` (what :func:`plan` takes) name a diversity measure: the qrels are then read with their
-    subtopic column (:func:`segeval.readers.tables.read_qrels`), and only then; a bad name is reported here, before
-    the qrels are read."""
+    """Whether ``measures`` (what :func:`plan` takes) name a diversity measure (the qrels are then read with their
+    subtopic column); a bad name is reported here, before the qrels are read."""
     names = measure_names(measures)
     reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], [ExactAdapter()])
     return any(x.measure.family.subtopics for x in reqs)
@@ -168,9 +165,8 @@ def emptied(before: Sequence[Sized], after: Sequence[Sized], trec_eval: str) -> 
 
 
 def measured(data: Prepared, how: Plan) -> dict[str, list[Any]]:
-    """Per-query values (by request name) of prepared inputs: each adapter used labels them once, ``-J``
-    keeps the judged results, then the measures; for a segment run read as M.S, the evidence of times in
-    the evidence for :func:`segeval.core.notes.evidence_notes` (which :func:`finished` takes out)."""
+    """Per-query values (by request name) of prepared inputs, each adapter labelling once, and the evidence for
+    :func:`segeval.core.notes.evidence_notes`."""
     used = {x.adapter.spec: x.adapter for x in how.requests if x.adapter is not None}  # tiou:0.5 != tiou:0.9
     adapted: Mapping[str, Sequence[Adapted]] = {name: adapter.adapt(data) for name, adapter in used.items()}
     gone: dict[str, list[int]] = {}

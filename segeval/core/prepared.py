@@ -118,9 +118,8 @@ def first_results(
 
 
 def query_slices(bounds: IntArray, rows: int) -> list[tuple[int, int]]:
-    """Consecutive ranges [a, b) of queries covering them all, from the rows' query offsets ``bounds``
-    (:func:`bounds`): a range holds the queries starting in one stretch of ``rows`` rows, so at most ``rows`` rows
-    plus the rest of its last query; one empty range when there is no query."""
+    """Consecutive ranges [a, b) of all queries (given their row offsets), each of the queries starting in one stretch
+    of ``rows`` rows; one empty range when there is no query."""
     n_q = len(bounds) - 1
     if n_q <= 0:
         return [(0, 0)]
@@ -152,9 +151,8 @@ def chosen_queries(
 def assemble(
     queries: list[str], items: npt.NDArray[np.object_], run: Columns, qrels: Columns, relevance_level: int
 ) -> Prepared:
-    """The :class:`Prepared` of the evaluated results ``run`` (in evaluation order) and the evaluated
-    queries' qrels rows (in file order), each with ``qcode`` and ``icode``: group ids added, qrels sorted by
-    (group, start, end) with their positions as given (``listed``), relevant and non-relevant segments merged."""
+    """The :class:`Prepared` of the evaluated results (in evaluation order) and qrels rows (in file order), each
+    with ``qcode`` and ``icode``."""
     n_q = len(queries)
     span = len(items) + 1
     n_run = len(run["qcode"])
@@ -193,9 +191,7 @@ def assemble(
 
 
 def dense_codes(values: IntArray) -> IntArray:
-    """Each value's position among the distinct values, in increasing order (``np.unique``'s inverse), by
-    table when the values are small non-negative integers (the present slots numbered in order: only they
-    are written and read, no running count over the whole table)."""
+    """``np.unique``'s inverse: each value's position among the distinct values (by table for small integers)."""
     top = int(values.max(initial=0)) + 1
     if len(values) == 0 or values.min() < 0 or top > 8 * len(values) + 4096:
         return np.unique(values, return_inverse=True)[1].ravel().astype(np.int64)
@@ -260,9 +256,8 @@ PAIR_ROWS = 1 << 17
 def kept_pairs(
     left_gid: IntArray, right_gid_sorted: IntArray, keep: Callable[[IntArray, IntArray], BoolArray]
 ) -> tuple[IntArray, IntArray]:
-    """The pairs of :func:`group_pairs` for which ``keep(i, j)`` holds, in the same order, made for slices of
-    the left entries that hold at most :data:`PAIR_ROWS` entries and about as many pairs, and tested
-    :data:`PAIR_ROWS` pairs at a time, so that only the kept pairs are ever held together."""
+    """The pairs of :func:`group_pairs` for which ``keep(i, j)`` holds, in order, made and tested about
+    :data:`PAIR_ROWS` at a time (only the kept pairs are ever held together)."""
     groups = _group_rows(left_gid, right_gid_sorted)
     if groups is None:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)

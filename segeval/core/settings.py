@@ -224,9 +224,8 @@ class EngineOptions:
 
 @dataclass(frozen=True)
 class OutputOptions:
-    """How ``segeval eval`` shows results: ``format`` (``trec``: trec_eval's text, ``json``, ``csv``),
-    ``per_query`` rows (``-q``), ``summary`` rows (not ``-n``), and the ``header`` rows trec_eval opens
-    with when asked (``runid``, ``num_q``)."""
+    """How ``segeval eval`` shows results: ``format``, ``per_query`` rows (``-q``), ``summary`` rows (not ``-n``),
+    ``header`` rows (``runid``, ``num_q``)."""
 
     format: str = "trec"
     per_query: bool = False

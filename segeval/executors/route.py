@@ -15,8 +15,6 @@ from segeval.readers.files import is_stream, starts_with_gzip, stream_read
 if TYPE_CHECKING:
     from segeval.measures.compute import Request
 
-READERS = ("scanner", "segments", "table", "frame")
-EXECUTORS = ("whole", "chunks", "processes", "dask")
 #: the ``segeval eval`` options outside :class:`~segeval.core.settings.Job` that the scanner's lanes take
 SCANNER_OUTPUTS = ("trec",)
 #: the output formats of the segment routes (they give the usual evaluation, rendered as usual)
@@ -50,12 +48,8 @@ class Route:
 def read_in_chunks(
     path: str, memory: str, measures: Sequence[str] = (), auto_bytes: int | None = None
 ) -> tuple[bool, str]:
-    """Whether ``memory`` (``auto``, ``chunked``, ``in-memory``) reads the run at ``path`` in chunks, and why: ``auto``
-    does for files of at least ``auto_bytes`` (None: :data:`~segeval.core.settings.AUTO_BYTES`; the byte scanner's
-    document routes: :data:`~segeval.core.settings.SCANNER_AUTO_BYTES`; gzip files: a quarter of it), and for a pipe
-    or standard input, whose size is unknown (a copy kept in a temporary file lets a reader that gives up leave it to
-    the next, :func:`segeval.readers.files.open_input`) until it has been read to its end: then by its size, as a
-    file."""
+    """Whether ``memory`` reads the run at ``path`` in chunks, and why (``auto``: from ``auto_bytes``, default
+    :data:`~segeval.core.settings.AUTO_BYTES`, gzip a quarter; a stream until read to its end; docs/engines.md)."""
     whole = whole_run(path, measures)
     if whole is not None:
         return False, whole

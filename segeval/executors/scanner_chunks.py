@@ -40,9 +40,8 @@ def stream_values(
     on_read: Callable[[int], object] | None = None,
     whole_if_ungrouped: bool = False,
 ) -> LaneResult | None:
-    """The lane's :class:`LaneResult` of this job, reading the run in batches of ``job.engine.chunk_lines``
-    lines; None when the usual path must decide (a run not grouped by query: with ``whole_if_ungrouped``,
-    the fast lane reads it whole).  ``on_read`` is told the bytes of the run read so far, block by block."""
+    """The lane's :class:`LaneResult` of this job, the run read in batches; None when the usual path must decide
+    (a run not grouped by query: with ``whole_if_ungrouped``, the fast lane reads it whole)."""
 
     def streamed(qrels: LaneQrels, path: str, job: Job, reqs: list[Any]) -> LaneResult | None:
         try:

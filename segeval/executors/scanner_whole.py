@@ -24,8 +24,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class LaneResult:
-    """What the lane computed: the evaluated queries, the requests, per-query values and summaries
-    by request name (as :class:`segeval.core.pipeline.Evaluation` holds them), the run tag, and the
+    """What the lane computed (as an :class:`~segeval.core.evaluation.Evaluation` holds it), the run tag, and the
     number of qrels queries not evaluated."""
 
     queries: list[str]
