@@ -32,6 +32,9 @@ def compare(
     """Each run against the baseline (default: the first), or every pair of runs (``all_pairs``), over every qrels
     query, as ``segeval compare``."""
     names = [str(m) for m in measure_names(measures)]
+    options: dict[str, Any] = dict(
+        test=test, correction=correction, alpha=alpha, permutations=permutations, seed=seed, all_pairs=all_pairs
+    )
     if adapter is not None and adapters is not None:
         raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
     if isinstance(runs, Mapping):
@@ -41,16 +44,7 @@ def compare(
             str(name): run if isinstance(run, Evaluation) else evaluator.evaluate(run) for name, run in runs.items()
         }
         first = next(iter(evaluations), "")
-        return compare_evaluations(
-            evaluations,
-            first if baseline is None else baseline,
-            test=test,
-            correction=correction,
-            alpha=alpha,
-            permutations=permutations,
-            seed=seed,
-            all_pairs=all_pairs,
-        )
+        return compare_evaluations(evaluations, first if baseline is None else baseline, **options)
     if isinstance(runs, str | Path) or not isinstance(runs, Sequence):
         raise ParameterError(
             f"The 'runs' parameter must be a list of run files or a dict from names to runs. Got "
@@ -73,19 +67,7 @@ def compare(
     given = adapters if adapters is not None else adapter
     # checked as evaluate checks them
     specs = None if given is None else [a.spec for a in make_adapters(given)]  # type: ignore[arg-type]
-    return compare_runs(
-        q,
-        list(runs),
-        names,
-        adapter=specs,
-        baseline=baseline,
-        test=test,
-        correction=correction,
-        alpha=alpha,
-        permutations=permutations,
-        seed=seed,
-        all_pairs=all_pairs,
-    )
+    return compare_runs(q, list(runs), names, adapter=specs, baseline=baseline, **options)
 
 
 def correlate(x: Sequence[float] | Mapping[str, float], y: Sequence[float] | Mapping[str, float]) -> dict[str, Any]:
