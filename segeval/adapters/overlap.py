@@ -13,9 +13,7 @@ from segeval.core.segment import closed_overlap
 
 
 def decide(
-    n_units: int,
-    rel_pairs: tuple[IntArray, IntArray],
-    nonrel_pairs: tuple[IntArray, IntArray],
+    n_units: int, rel_pairs: tuple[IntArray, IntArray], nonrel_pairs: tuple[IntArray, IntArray]
 ) -> tuple[npt.NDArray[np.uint8], IntArray, IntArray]:
     """Labels 1 / 0 / - from matching (unit, row) pairs, and the deciding pairs sorted by unit."""
     is_rel = np.zeros(n_units, dtype=bool)
@@ -32,9 +30,7 @@ def decide(
     return labels, units[order], rows[order]
 
 
-def overlap_decisions(
-    data: Prepared,
-) -> tuple[npt.NDArray[np.uint8], IntArray, IntArray]:
+def overlap_decisions(data: Prepared) -> tuple[npt.NDArray[np.uint8], IntArray, IntArray]:
     """Dataset-wide labels 1 / 0 / - of the overlap rule and the deciding (result, qrels row) pairs."""
     run, qrels = data.run_columns, data.qrels_columns
     gid = run["gid"]

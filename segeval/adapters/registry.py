@@ -192,12 +192,7 @@ KINDS: tuple[Kind, ...] = (
                 _IOU,
                 ("tiou:0.5",),
             ),
-            Row(
-                "`tiou:θ:strict`",
-                "as `tiou`, with IoU above θ (not equal)",
-                _IOU,
-                ("tiou:0.5:strict",),
-            ),
+            Row("`tiou:θ:strict`", "as `tiou`, with IoU above θ (not equal)", _IOU, ("tiou:0.5:strict",)),
             Row(
                 "`tiou:θ:empty0` (flags in the order `strict`, `empty0`, `best`, `float32`)",
                 "as `tiou`, with an empty hull (two equal zero-length spans) IoU 0, not 1: QVHighlights', Ego4D NLQ's "

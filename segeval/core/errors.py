@@ -79,13 +79,7 @@ class InputError(SegevalError):
     """A file that cannot be read or a line that does not fit its format."""
 
     def __init__(
-        self,
-        path: str,
-        problem: str,
-        *,
-        line: int | None = None,
-        text: str | None = None,
-        kind: str = "input",
+        self, path: str, problem: str, *, line: int | None = None, text: str | None = None, kind: str = "input"
     ) -> None:
         self.path = path
         self.line = line
