@@ -103,11 +103,10 @@ class ToleranceAdapter(Adapter):
         labels = np.full(n, Label.UNJUDGED, dtype=np.uint8)
         labels[hits.nonrel] = Label.NONRELEVANT
         labels[hits.rel] = Label.RELEVANT
-        # Phase 1: a relevant hit is 's' when [s, e) meets a span seen before it, else '1' and its span
-        # (s, seen end) joins the seen list of its (query, video).
+        # a relevant hit is 's' when [s, e) meets a span seen before it, else '1', its span joining the seen list
         credited = _credited(gid[hits.rel], s[hits.rel], e[hits.rel], hits.seen_end)
         labels[hits.rel[~credited]] = Label.RELEVANT_SEEN
-        # Phase 2: a non-relevant hit is 'S' when [s, e) meets a span added at an earlier rank.
+        # a non-relevant hit is 'S' when [s, e) meets a span added at an earlier rank
         labels[_seen_earlier(gid, s, e, hits.nonrel, hits.rel[credited], hits.seen_end[credited])] = (
             Label.NONRELEVANT_SEEN
         )

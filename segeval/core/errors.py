@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 import sys
 
-#: what a terminal may act on: C0 controls (tab and newline too), DEL, C1 controls, and the Unicode
-#: bidirectional formatting characters, which can make a line read differently from its bytes
+#: what a terminal may act on: C0 and C1 controls (tab and newline too), DEL, Unicode bidirectional formatting
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 

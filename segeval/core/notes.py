@@ -87,11 +87,9 @@ def notes_on(notes: Sequence[str], measure: str) -> list[str]:
     return [n for n in notes if pattern.search(unprefixed(n))]
 
 
-#: the keys of :func:`evidence` among the per-query values :func:`segeval.core.plan.measured` gives (every route
-#: merges them as measures; :func:`segeval.core.plan.finished` takes them out and gives :func:`evidence_notes`)
+#: the keys of :func:`evidence` among the per-query values (merged as measures; :func:`~segeval.core.plan.finished`)
 SECONDS, CREDITED = "(times in seconds?)", "(credited once)"
-#: a result read as M.S is beyond its qrels when it starts after this many times the latest judged end of its
-#: video for its query (a time in seconds read as M.S is about 60 times too late)
+#: a result read as M.S starting after this many times its video's latest judged end is beyond its qrels
 BEYOND = 20
 
 

@@ -21,8 +21,7 @@ PREDICTED = ("use", "ignore")
 TREC_EVAL_VERSIONS = ("10", "9")
 MEMORY_POLICIES = ("auto", "chunked", "in-memory")
 
-#: the default order and adapter of each kind of run: trec_eval's for documents, the MediaEval reference's
-#: for segments
+#: the default order and adapter of each kind of run: trec_eval's for documents, the MediaEval reference's for segments
 DEFAULT_ORDER = {"documents": "score", "segments": "rank"}
 DEFAULT_ADAPTER = {"documents": "exact", "segments": "overlap-once"}
 DEFAULT_MEASURES = ("official",)
@@ -33,14 +32,9 @@ TIOU = 0.5  #: temporal IoU threshold of the tiou adapter
 COLLAR = 0.2  #: the collar adapter's t (seconds) and p (share of the length): DCASE task 4's
 CHUNK_LINES = 100_000  #: lines per chunk of the chunked reader
 AUTO_BYTES = 128 * 1024**2  #: --memory auto reads a run in chunks from this size on disk (gzip: a quarter)
-#: chunks are gathered into batches of at least this many bytes before they are parsed and evaluated
-#: together, so that small chunks cost no more than big ones (each batch has a fixed cost)
+#: chunks are gathered into batches of at least this many bytes, parsed and evaluated together (a batch's fixed cost)
 BATCH_BYTES = 2 * 1024**2
-#: --memory auto reads a plain TREC document run that the byte scanner takes (the ``scanner`` reader) in
-#: chunks from this size on disk (gzip: a quarter), instead of :data:`AUTO_BYTES`: a smaller run is one
-#: batch either way, and from 10 MB the scanner's chunks are faster than reading whole and hold about
-#: trec_eval's memory (docs/benchmarks.md); a run not grouped by query below :data:`AUTO_BYTES` is then
-#: read whole by the scanner.  A route policy: it changes no number.
+#: --memory auto reads a plain TREC run the byte scanner takes in chunks from this size (docs/benchmarks.md)
 SCANNER_AUTO_BYTES = BATCH_BYTES
 DASK_TIMEOUT = 30.0  #: seconds to wait for a Dask worker (--dask-timeout)
 DASK_TIMEOUTS = Domain(0.0, 86_400.0, open_low=True)  #: its domain (seconds)

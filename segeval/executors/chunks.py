@@ -33,9 +33,6 @@ class NotGrouped(Exception):
         self.note = note
 
 
-# ----------------------------------------------------------------------------- reading
-
-
 def _shift(e: InputError, offset: int) -> InputError:
     """The error with its line number moved from chunk-relative to absolute."""
     line = None if e.line is None else e.line + offset
@@ -54,9 +51,6 @@ def _cut(frame: pd.DataFrame, start: int, stop: int | None) -> pd.DataFrame:
 
 def _join(frames: list[pd.DataFrame]) -> pd.DataFrame:
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
-
-
-# -------------------------------------------------------------------------- evaluation
 
 
 def evaluate_run(
@@ -102,7 +96,8 @@ def evaluate_chunked(
 
 
 class _Chunked:
-    """The state of one chunked evaluation (see the module docstring for the error precedence)."""
+    """One chunked evaluation; errors in the in-memory path's precedence: the first malformed line, the first bad
+    value, parameter problems, then a document listed twice for a query."""
 
     def __init__(self, qrels: pd.DataFrame, name: str, job: Job, run_format: str, on_error: OnError | None) -> None:
         self.qrels, self.name, self.job, self.time_format = qrels, name, job, job.settings.time_format

@@ -27,8 +27,7 @@ from segeval.readers.files import is_stream
 from segeval.reports.trec import runid as trec_runid
 
 Part = tuple[list[str], dict[str, list[Any]]]
-#: a run as read on a worker: its rows (None when it failed), whether it is a document run, and its
-#: result so far (run tag, skipped lines, error); the client gets it without the rows
+#: a run as read on a worker: its rows (None when it failed), whether it holds documents, its result so far
 Read = tuple[pd.DataFrame | None, bool, RunResult]
 #: the plan of each run kind (documents or not), or why there is none
 Plans = dict[bool, Plan | SegevalError]

@@ -28,8 +28,7 @@ class Route:
     reader: str
     executor: str
     reason: str
-    #: the scanner's chunks were chosen below :data:`~segeval.core.settings.AUTO_BYTES` (``--memory auto``, a run of
-    #: at least :data:`~segeval.core.settings.SCANNER_AUTO_BYTES`): a run found not grouped by query is read whole
+    #: the scanner's chunks chosen below :data:`~segeval.core.settings.AUTO_BYTES`: an ungrouped run is read whole
     whole_if_ungrouped: bool = False
 
     @property
