@@ -29,8 +29,7 @@ def _bound(x: float) -> str:
 
 @dataclass(frozen=True)
 class Domain:
-    """Finite numbers from ``low`` to ``high`` (excluded when ``open_low``/``open_high``; whole ones only when
-    ``whole``), or one of ``words`` (with ``numbers`` False: only a word)."""
+    """Finite numbers from ``low`` to ``high`` (open ends, whole ones), or one of ``words``."""
 
     low: float = -HUGE
     high: float = HUGE
@@ -89,8 +88,7 @@ class Domain:
         return None if math.isnan(number) else number
 
     def values(self, name: str, text: str) -> tuple[float | int | str, ...]:
-        """The comma list ``text`` (words, numbers as the readers write them), each in the domain, else a
-        ParameterError naming ``name``, the text and the domain."""
+        """The comma list ``text``, each value in the domain, else a ParameterError naming ``name``."""
 
         def element(part: str) -> float | int | str:
             number = part if part in self.words else plain_decimal(part)
@@ -132,8 +130,7 @@ RANKS = Domain(1, 100_000, whole=True)
 
 @dataclass(frozen=True)
 class Key:
-    """One named parameter of a measure (``p`` of ``rbp.p=0.8``, ``window`` of ``mgap.window=60``): its
-    domain and its value when not given."""
+    """One named parameter of a measure (``p`` of ``rbp.p=0.8``): its domain and default."""
 
     name: str
     default: float | str | None

@@ -28,8 +28,7 @@ def utf8_text(text: str) -> str:
 
 
 def printable(text: str) -> str:
-    """``text`` (its names read as :func:`utf8_text`) with every control character written as an escape
-    (``\\x1b``, ``\\n``, ``\\u202e``)."""
+    """``text`` (read as :func:`utf8_text`) with every control character written as an escape."""
     return _CONTROL.sub(_escape, utf8_text(text))
 
 
@@ -45,8 +44,7 @@ def print_notes(*notes: str, head: str = "") -> None:
 
 
 def named(note: str, file: str) -> str:
-    """``note`` naming the run ``file`` (``note: FILE: ...``) unless it names it already; the file
-    name with control characters escaped (:func:`segeval.core.errors.printable`)."""
+    """``note`` naming the run ``file`` (``note: FILE: ...``, escaped) unless it names it already."""
     shown = printable(file)
     if not file or any(
         re.search(rf"(?<![^\s'\"(/]){re.escape(x)}(?=[\s:,;)'\"]|\.?$|\.\s)", note) for x in (file, shown)

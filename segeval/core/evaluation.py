@@ -1,5 +1,4 @@
-"""What an evaluation gives: :class:`Evaluation` (per-query values, summaries and notes), without pandas
-until a table is asked for."""
+"""What an evaluation gives: :class:`Evaluation`, without pandas until a table is asked for."""
 
 from __future__ import annotations
 
@@ -76,14 +75,12 @@ class Evaluation:
         return list(self.summary)
 
     def to_dict(self) -> dict[str, dict[str, Any]]:
-        """Per-query values as pytrec_eval gives them: ``{query: {measure: value}}`` (measures with a value
-        per query; numbers as floats, counts included)."""
+        """Per-query values as pytrec_eval gives them: ``{query: {measure: value}}``, numbers as floats."""
         names = [r.name for r in self.requests if r.measure.family.per_query]
         return {q: {n: _number(self.per_query[n][i]) for n in names} for i, q in enumerate(self.queries)}
 
     def to_dataframe(self, per_query: bool = False) -> pd.DataFrame:
-        """The summary as a one-row DataFrame (measures as columns), or with ``per_query`` the per-query
-        values and a last row ``all`` (:meth:`report`)."""
+        """The summary as a one-row DataFrame, or with ``per_query`` :meth:`report`."""
         import pandas as pd
 
         if per_query:
@@ -110,8 +107,7 @@ class Evaluation:
         return pd.DataFrame(rows, columns=["query", "measure", "value"])
 
     def report(self) -> pd.DataFrame:
-        """The per-query measures as :meth:`frame` gives them, and a last row ``all`` with their summary
-        (mean, or the measure's aggregate), as ``me13sh`` and trec_eval print it."""
+        """The per-query measures as :meth:`frame` gives them, and a last row ``all`` with their summary."""
         import pandas as pd
 
         names = [r.name for r in self.requests if r.measure.family.per_query]

@@ -63,8 +63,7 @@ def _kind(note: str) -> str:
 
 
 def one_per_kind(labelled: Sequence[tuple[str, str]]) -> list[str]:
-    """``(label, note)`` pairs as one note per kind: the first label's note, then the other labels that had
-    the same kind of note (``...; the same for 2 more: b, c``).  Notes without a ``note:`` prefix."""
+    """``(label, note)`` pairs as one note per kind (``...; the same for 2 more: b, c``), without ``note:``."""
     kinds: dict[str, list[tuple[str, str]]] = {}
     for label, note in labelled:
         kinds.setdefault(_kind(unprefixed(note)), []).append((label, unprefixed(note)))
@@ -96,8 +95,7 @@ BEYOND = 20
 def evidence(
     data: Prepared, adapted: Mapping[str, Sequence[Adapted]], time_format: str, default: str | None
 ) -> dict[str, list[Any]]:
-    """Per-query evidence for :func:`evidence_notes`, of a segment run: :func:`seconds_evidence` when read as
-    M.S, and for the ``default`` adapter (when no adapter was given) how many results it labels relevant-seen."""
+    """Per-query evidence for :func:`evidence_notes` of a segment run (times; results credited once)."""
     out: dict[str, list[Any]] = {}
     start = data.run_columns.get("start")
     if start is None or np.isnan(start).all():
@@ -125,8 +123,7 @@ def evidence_notes(queries: Sequence[str], found: Mapping[str, Sequence[Any]], d
 
 
 def seconds_evidence(data: Prepared) -> list[tuple[int, int, float]]:
-    """Per query: (results in a video its qrels judge, those starting beyond :data:`BEYOND` times the latest
-    judged end there, the first such start in seconds or NaN)."""
+    """Per query: (results in judged videos, those beyond :data:`BEYOND` times the latest end, the first's start)."""
     run, q = data.run_columns, data.qrels_columns
     groups = int(max(run["gid"].max(initial=-1), q["gid"].max(initial=-1))) + 1
     latest = np.full(groups, np.nan)
@@ -145,8 +142,7 @@ def seconds_evidence(data: Prepared) -> list[tuple[int, int, float]]:
 
 
 def seconds_note(queries: Sequence[str], evidence: Sequence[tuple[int, int, float] | None]) -> list[str]:
-    """A note when more than half of the results in judged videos are beyond their qrels (:func:`seconds_evidence`):
-    times in seconds read as M.S."""
+    """A note when more than half of the results in judged videos are beyond their qrels: seconds read as M.S."""
     found = [(qid, e) for qid, e in zip(queries, evidence, strict=True) if e]
     judged, beyond = sum(e[0] for _, e in found), sum(e[1] for _, e in found)
     if not beyond or 2 * beyond <= judged:

@@ -54,8 +54,7 @@ def score_order(qcode: Codes, score: FloatArray, n_queries: int, tie_key: Callab
 
 
 def padded_cells(counts: IntArray, n_values: int) -> tuple[IntArray, IntArray] | None:
-    """(row, column) of each value of segments of ``counts`` values, laid end to end, as the rows of one matrix
-    as wide as the longest; None when that matrix would hold more than twice the values plus :data:`PAD_CELLS`."""
+    """(row, column) of each value of consecutive segments in one matrix; None when it would waste space."""
     width = int(counts.max(initial=0))
     if len(counts) * width > 2 * n_values + PAD_CELLS:
         return None
@@ -64,8 +63,7 @@ def padded_cells(counts: IntArray, n_values: int) -> tuple[IntArray, IntArray] |
 
 
 def sort_each(values: npt.NDArray[Any], counts: IntArray, starts: IntArray) -> IntArray:
-    """Positions sorting each segment ``values[starts[i]:starts[i] + counts[i]]`` (finite floats or integers) ascending,
-    segment by segment; ties in any order."""
+    """Positions sorting each segment of ``values`` ascending, segment by segment; ties in any order."""
     width = int(counts.max(initial=0))
     if len(counts) * width == len(values):  # all of one length: the rows of a matrix as they are
         by_row = np.argsort(values.reshape(len(counts), width), axis=1)
@@ -95,8 +93,7 @@ def name_ranks(names: npt.NDArray[np.object_]) -> IntArray:
 
 
 def tie_groups(q: Codes, s: FloatArray) -> tuple[IntArray, IntArray] | None:
-    """For results ordered by query ``q`` then score ``s``: the positions that share both with a
-    neighbour, and the number of each one's group of equal (query, score); None when there are none."""
+    """Positions that share query and score with a neighbour, and their tie group numbers; None for none."""
     same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if not same.any():
         return None
@@ -108,8 +105,7 @@ def tie_groups(q: Codes, s: FloatArray) -> tuple[IntArray, IntArray] | None:
 
 
 def ranked_as_listed(query: Codes, score: FloatArray) -> bool:
-    """Whether each query's rows (codes >= -1) are together and their scores do not increase (equal
-    ones aside): the order of a run written rank by rank, which then needs only grouping by query."""
+    """Whether the rows are grouped by query with scores not increasing (a run written rank by rank)."""
     same = query[1:] == query[:-1]
     if bool((same & (score[1:] > score[:-1])).any()):
         return False
@@ -118,8 +114,7 @@ def ranked_as_listed(query: Codes, score: FloatArray) -> bool:
 
 
 def listed_order(keep: IntArray, qcode: IntArray, rank: IntArray | None) -> IntArray:
-    """The rows ``keep`` (increasing row numbers: ``np.flatnonzero`` of a mask) ordered by query, then by
-    ``rank`` when given (equal ranks, and every row without ``rank``, keeping file order)."""
+    """The increasing rows ``keep`` ordered by query, then ``rank`` when given (ties in file order)."""
     from segeval.core.prepared import concat_ranges
 
     every = len(keep) == len(qcode)  # increasing and as many as the rows: every row, so no gathered copies

@@ -109,8 +109,7 @@ class Evaluator:
         return self._plans[documents]
 
     def evaluate(self, run: object, *, run_format: str = "auto") -> Evaluation:
-        """The :class:`Evaluation` of one run (a path or a table, as :func:`evaluate` takes); its ``route``
-        says how it was read: ``frame+whole`` (a run given in memory) or ``table+whole`` (a file)."""
+        """The :class:`Evaluation` of one run (a path or a table), with its ``route``."""
         how = self.plan(True) if self._documents and isinstance(run, pd.DataFrame | Mapping) else None
         if how and how.settings.order_for(True) == "score" and all(x.measure.scope != "trials" for x in how.requests):
             if self._coded is None:  # documents in memory: coded (the qrels once)

@@ -24,8 +24,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Plan:
-    """What :func:`evaluate` resolved from its parameters: the requests, the settings with the
-    run kind's order (never None), and the adapter of a segment run when none was given (``default``)."""
+    """What :func:`evaluate` resolved: the requests, the settings with the kind's order, the default adapter."""
 
     requests: list[Request]
     settings: Settings
@@ -103,8 +102,7 @@ def check_rel_info(measures: object, rel_info: str) -> None:
 
 
 def _check_subtopics(documents: bool, reqs: Sequence[Request]) -> None:
-    """The diversity measures read subtopic qrels of documents, judged by the exact adapter, and alone: their
-    qrels judge a document once per subtopic, which the other measures would read as judged twice."""
+    """The diversity measures read subtopic qrels of documents, judged by the exact adapter, and alone."""
     wanted = [x.name for x in reqs if x.measure.family.subtopics]
     if not wanted:
         return
@@ -135,8 +133,7 @@ def reads_subtopics(measures: object) -> bool:
 
 
 def measure_names(measures: object) -> list[str] | list[Request]:
-    """``measures`` as a list: one name (or an ir_measures measure object), a list of them, or prepared
-    :class:`Request` objects; a ParameterError for anything else."""
+    """``measures`` as a list of names (or of :class:`Request` objects); a ParameterError for anything else."""
     if isinstance(measures, str | Request) or _is_ir_measure(measures):
         measures = [measures]
     if isinstance(measures, Sequence):
@@ -165,8 +162,7 @@ def emptied(before: Sequence[Sized], after: Sequence[Sized], trec_eval: str) -> 
 
 
 def measured(data: Prepared, how: Plan) -> dict[str, list[Any]]:
-    """Per-query values (by request name) of prepared inputs, each adapter labelling once, and the evidence for
-    :func:`segeval.core.notes.evidence_notes`."""
+    """Per-query values (by request name) of prepared inputs, and the evidence for the notes."""
     used = {x.adapter.spec: x.adapter for x in how.requests if x.adapter is not None}  # tiou:0.5 != tiou:0.9
     adapted: Mapping[str, Sequence[Adapted]] = {name: adapter.adapt(data) for name, adapter in used.items()}
     gone: dict[str, list[int]] = {}
@@ -185,8 +181,7 @@ def finished(
     relevant_lines: int,
     notes: Sequence[str] = (),
 ) -> Evaluation:
-    """The :class:`Evaluation` of per-query values: aggregates, ``notes`` then the value notes, and the qrels queries
-    not evaluated."""
+    """The :class:`Evaluation` of per-query values: aggregates, notes, and the qrels queries not evaluated."""
     reqs = how.requests
     names = {x.name for x in reqs}
     found = {k: v for k, v in per_query.items() if k not in names}

@@ -108,8 +108,7 @@ def bounds(qcode: IntArray, n_queries: int) -> IntArray:
 def first_results(
     rows: IntArray, qcode: npt.NDArray[np.integer[Any]], n_queries: int, max_results: int | None
 ) -> IntArray:
-    """The ordered ``rows`` (each query's together, queries in code order) but those after each query's first
-    ``max_results`` (trec_eval ``-M``; None: every row)."""
+    """The ordered ``rows`` but those after each query's first ``max_results`` (``-M``; None: every row)."""
     if max_results is None:
         return rows
     ranked = np.asarray(qcode[rows], dtype=np.int64)
@@ -118,8 +117,7 @@ def first_results(
 
 
 def query_slices(bounds: IntArray, rows: int) -> list[tuple[int, int]]:
-    """Consecutive ranges [a, b) of all queries (given their row offsets), each of the queries starting in one stretch
-    of ``rows`` rows; one empty range when there is no query."""
+    """Consecutive ranges [a, b) of all queries, each of the queries starting in one stretch of ``rows`` rows."""
     n_q = len(bounds) - 1
     if n_q <= 0:
         return [(0, 0)]
@@ -139,8 +137,7 @@ def check_queries(queries: Sequence[str], qrels_queries: set[str]) -> None:
 def chosen_queries(
     qrels_queries: set[str], run_queries: set[str], queries: Sequence[str] | None, missing_queries: str
 ) -> list[str]:
-    """The evaluated queries, sorted: qrels queries with results (``missing_queries="skip"``) or all of
-    them (``"zero"``), among ``queries`` when given (each of which must be a qrels query)."""
+    """The evaluated queries, sorted: with results (``skip``) or all (``zero``), among ``queries`` when given."""
     with_results = run_queries if missing_queries == "skip" else qrels_queries
     if queries is None:
         return sorted(qrels_queries & with_results)
@@ -151,8 +148,7 @@ def chosen_queries(
 def assemble(
     queries: list[str], items: npt.NDArray[np.object_], run: Columns, qrels: Columns, relevance_level: int
 ) -> Prepared:
-    """The :class:`Prepared` of the evaluated results (in evaluation order) and qrels rows (in file order), each
-    with ``qcode`` and ``icode``."""
+    """The :class:`Prepared` of the evaluated results (in evaluation order) and qrels rows (in file order)."""
     n_q = len(queries)
     span = len(items) + 1
     n_run = len(run["qcode"])
@@ -205,8 +201,7 @@ def dense_codes(values: IntArray) -> IntArray:
 
 
 def distinct(values: npt.ArrayLike) -> npt.NDArray[Any]:
-    """``np.unique(values)``, the sorted distinct values, by a form of it that does not import NumPy's masked
-    arrays: its plain form asks ``np.ma.is_masked`` (importing ``numpy.ma``: about 10 ms of a pandas-free run)."""
+    """``np.unique(values)`` without importing ``numpy.ma`` (about 10 ms of a pandas-free run)."""
     return np.unique(values, return_counts=True)[0]
 
 
@@ -218,8 +213,7 @@ def concat_ranges(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArra
 
 
 class GroupRows:
-    """Where each group's rows are in a group-sorted array (``right_gid_sorted``): its first row and its count,
-    by group id (ids below ``size``), so that the rows of any left entries' groups are found by counting."""
+    """Each group's first row and row count in a group-sorted array, by group id (ids below ``size``)."""
 
     def __init__(self, right_gid_sorted: IntArray, size: int) -> None:
         self.count = np.bincount(right_gid_sorted, minlength=size)

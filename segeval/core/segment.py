@@ -68,8 +68,7 @@ def whole_seconds_overlap(a: ArrayOrFloat, b: ArrayOrFloat, s: ArrayOrFloat, e: 
 
 
 def floor_divide(x: ArrayOrFloat, size: int) -> ArrayOrFloat:
-    """``np.floor_divide(x, size)``; an array of whole numbers below 2**51 (times in whole seconds) as ``floor(x /
-    size)``, the same value (the quotient cannot round up to the next whole number) in a fraction of the time."""
+    """``np.floor_divide(x, size)``, for whole numbers below 2**51 as the faster ``floor(x / size)``."""
     if (
         isinstance(x, np.ndarray)
         and x.dtype == np.float64

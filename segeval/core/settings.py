@@ -46,8 +46,7 @@ def spec_error(spec: str, what: str, text: str, expected: str) -> ParameterError
 
 @dataclass(frozen=True)
 class Param:
-    """A positional parameter of a spec: its constructor ``keyword``, the ``Settings`` field of its default,
-    its ``symbol`` in the help, how messages name it (``what``) and its :class:`~segeval.core.domains.Domain`."""
+    """A positional parameter of an adapter spec: keyword, ``Settings`` field, help symbol, wording and domain."""
 
     keyword: str
     setting: str
@@ -56,8 +55,7 @@ class Param:
     domain: Domain
 
     def check(self, value: Any, name: str | None = None) -> Any:
-        """``value`` when in the domain (a real number as a float), else a ParameterError worded like
-        scikit-learn's naming the parameter ``name`` (default: the constructor's keyword)."""
+        """``value`` when in the domain (a real number as a float), else a ParameterError naming ``name``."""
         self.domain.check(name or self.keyword, value)
         return value if isinstance(value, str) or self.domain.whole else float(value)
 
@@ -154,8 +152,7 @@ class Settings:
 
 
 def settings_of(settings: object) -> Settings:
-    """``settings`` if it is a :class:`Settings`, a new one from a mapping of field names, the
-    defaults for None; a ParameterError otherwise."""
+    """``settings`` as a :class:`Settings` (from one, a dict of fields, or None), else a ParameterError."""
     if settings is None:
         return Settings()
     if isinstance(settings, Settings):
@@ -218,8 +215,7 @@ class EngineOptions:
 
 @dataclass(frozen=True)
 class OutputOptions:
-    """How ``segeval eval`` shows results: ``format``, ``per_query`` rows (``-q``), ``summary`` rows (not ``-n``),
-    ``header`` rows (``runid``, ``num_q``)."""
+    """How ``segeval eval`` shows results: format, per-query rows, summary rows, header rows."""
 
     format: str = "trec"
     per_query: bool = False
@@ -233,8 +229,7 @@ class OutputOptions:
 
 @dataclass(frozen=True)
 class Job:
-    """What every engine evaluates each run with, made and checked once where the options are given (the command line,
-    :func:`segeval.compare`) and passed whole to the workers (it pickles)."""
+    """What every engine evaluates each run with, checked once and passed whole to the workers (it pickles)."""
 
     measures: tuple[str, ...] = DEFAULT_MEASURES
     adapters: tuple[str, ...] = ()

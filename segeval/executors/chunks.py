@@ -90,8 +90,7 @@ def evaluate_chunked(
     on_error: OnError | None = None,
     on_read: Callable[[int], object] | None = None,
 ) -> RunResult:
-    """:func:`evaluate_run`'s chunked path (``job.engine.chunk_lines`` lines at a time); raises :class:`NotGrouped` for
-    a run not grouped by query."""
+    """:func:`evaluate_run`'s chunked path; :class:`NotGrouped` for a run not grouped by query."""
     return _Chunked(qrels, str(path), job, run_format, on_error).run(job.engine.chunk_lines, on_read)
 
 
@@ -156,8 +155,7 @@ class _Chunked:
                 yield frame
 
     def _detected(self, chunks: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, bytes]]:
-        """The chunks, once the format is known: detected from the first :data:`DETECT_LINES` data lines,
-        as :func:`segeval.readers.tables.read_run` does (the chunks holding them are kept until then)."""
+        """The chunks, once the format is known (detected as :func:`segeval.readers.tables.read_run` does)."""
         head: list[tuple[int, bytes]] = []
         if self.fmt is None:
             seen = 0

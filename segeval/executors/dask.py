@@ -38,8 +38,7 @@ CONNECT_TIMEOUT = "10s"
 
 
 def connect(scheduler: str | None, jobs: int | None) -> tuple[Any, Any]:
-    """A Dask client of the scheduler at ``scheduler``, or of a new local cluster of ``jobs``
-    single-threaded worker processes (default: one per core); also the cluster to close, if any."""
+    """A Dask client of ``scheduler`` or of a new local cluster, and the cluster to close, if any."""
     try:
         distributed: Any = importlib.import_module("dask.distributed")
     except ImportError:
@@ -73,8 +72,7 @@ def partition_of(queries: pd.Series, n: int) -> IntArray:
 
 
 def _read(path: str, shown: str, time_format: str, lenient: bool) -> Read:
-    """The run at ``path`` (absolute: a worker may run in another folder), its errors naming it ``shown``
-    (as the command line gave it)."""
+    """The run at ``path`` (absolute), its errors naming it ``shown`` (as the command line gave it)."""
     from segeval.readers.tables import read_run
     from segeval.readers.validate import is_documents, validate_run
 
@@ -107,8 +105,7 @@ def _meta(read: Read) -> tuple[bool, RunResult]:
 
 
 def plans(job: Job) -> Plans:
-    """:func:`segeval.core.pipeline.plan` of ``job`` for document and for segment runs, made once per
-    run set (a SegevalError where it fails: the runs of that kind report it)."""
+    """The plan of ``job`` for document and for segment runs (or its SegevalError), once per run set."""
     out: Plans = {}
     for documents in (False, True):
         try:
@@ -133,8 +130,7 @@ def _evaluate_partition(qrels: pd.DataFrame, read: Read, k: int, n: int, hows: P
 
 
 def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[[RunResult], T]) -> list[T]:
-    """:func:`segeval.executors.processes.map_runs` on a Dask cluster (``job.engine.scheduler``: its address; None: a
-    local cluster of ``job.engine.jobs`` processes); ``then`` runs here, on each run as its partitions arrive."""
+    """:func:`segeval.executors.processes.map_runs` on a Dask cluster; ``then`` runs here."""
     from segeval.executors.interrupt import on_stop
 
     client, cluster = connect(job.engine.scheduler, job.engine.jobs)
@@ -213,8 +209,7 @@ def _workers(client: Any, where: str, wait_for: float, when: str) -> None:
 
 
 def _results(client: Any, where: str, wait_for: float, futures: list[Any]) -> list[Any]:
-    """The futures' results, waiting for them while the cluster has a worker (else a SegevalError), and
-    a SegevalError for a task that ended its workers."""
+    """The futures' results, waiting while the cluster has a worker; a SegevalError otherwise."""
     wait: Any = importlib.import_module("dask.distributed").wait
     while futures:
         try:

@@ -55,8 +55,7 @@ def _record_parent() -> None:
 
 
 def die_with_parent() -> None:
-    """In a worker process: be sent SIGKILL when the parent ends, however it ends (SIGKILL, SIGHUP with no
-    handler ...): Linux's parent-death signal; if the parent is already gone, end now."""
+    """In a worker process: SIGKILL when the parent ends (Linux's parent-death signal), or now if it has."""
     try:
         import ctypes
 
@@ -69,8 +68,7 @@ def die_with_parent() -> None:
 
 
 def worker_signals() -> None:
-    """In a worker process: ignore SIGINT (the parent ends its workers), default SIGTERM and SIGHUP, no
-    wakeup fd, and die with the parent (:func:`die_with_parent`)."""
+    """In a worker process: ignore SIGINT, default SIGTERM and SIGHUP, and die with the parent."""
     if threading.current_thread() is not threading.main_thread():
         return
     die_with_parent()
@@ -119,8 +117,7 @@ def partial_output(path: str) -> AbstractContextManager[None]:
 
 
 def on_stop(callback: Callable[[], object]) -> AbstractContextManager[None]:
-    """Call ``callback`` (from the watcher thread) before the descendants are ended, if the process is stopped within
-    the block; for what would start new processes (a Dask nanny restarting workers)."""
+    """Call ``callback`` before the descendants are ended if the process is stopped within the block."""
     return _registered(_on_stop, callback)
 
 
@@ -158,15 +155,13 @@ def _no_new_tracker() -> None:
 
 
 def wait_if_stopping() -> None:
-    """Block for good when the process is being stopped, so that the main thread, seeing its workers
-    end, reports nothing and does not exit before :func:`stop` does."""
+    """Block for good when the process is being stopped (the watcher thread exits it)."""
     if _stopping.is_set():
         threading.Event().wait()
 
 
 def descendants(pid: int | None = None) -> list[int]:
-    """The process ids below ``pid`` (default: this process), children first; from /proc (Linux),
-    else this process's multiprocessing children."""
+    """The process ids below ``pid`` (default: this process), children first."""
     root = os.getpid() if pid is None else pid
     children: dict[int, list[int]] = {}
     try:
@@ -196,8 +191,7 @@ def descendants(pid: int | None = None) -> list[int]:
 
 
 def end_descendants(timeout: float = 1.0) -> None:
-    """SIGKILL every descendant and reap the children, again until none is left (a Dask nanny in this
-    process starts a new worker when one ends) or ``timeout`` seconds have passed."""
+    """SIGKILL every descendant and reap the children until none is left or ``timeout`` seconds have passed."""
     deadline = time.monotonic() + timeout
     quiet = 0
     while quiet < 3 and time.monotonic() < deadline:

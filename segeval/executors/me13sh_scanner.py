@@ -13,8 +13,7 @@ if TYPE_CHECKING:
 def me13sh_evaluation(
     qrels_path: str, run_path: str, kind: str, measures: Sequence[str], adapters: Sequence[Adapter]
 ) -> Evaluation | None:
-    """The :class:`~segeval.core.evaluation.Evaluation` of ``segeval me13sh`` on MediaEval qrels and a run of
-    ``kind`` (linking or search) with M.S times, every query, or None when the usual path must decide."""
+    """``segeval me13sh``'s :class:`~segeval.core.evaluation.Evaluation`, or None when the usual path must decide."""
     from segeval.core.plan import plan
     from segeval.core.settings import CHUNK_LINES
     from segeval.readers.files import is_stream

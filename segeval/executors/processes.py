@@ -69,8 +69,7 @@ def _one(task: tuple[str, Job, bool, Callable[[RunResult], T]]) -> T:
 
 
 def evaluate_one(qrels: pd.DataFrame, run: str, job: Job, *, progress: bool = False) -> RunResult:
-    """Read, validate and evaluate one run as ``job`` says (a SegevalError becomes the result's
-    ``error``, never an exception).  ``progress`` is :func:`segeval.executors.chunks.evaluate_run`'s."""
+    """Read, validate and evaluate one run as ``job`` says; a SegevalError becomes the result's ``error``."""
     from segeval.executors.chunks import evaluate_run
 
     skipped: list[InputError] = []
@@ -82,8 +81,7 @@ def evaluate_one(qrels: pd.DataFrame, run: str, job: Job, *, progress: bool = Fa
 
 
 def outcome(result: RunResult, *, render: Callable[[Evaluation, str, int, str], str], complete: bool) -> Outcome:
-    """The rendered output of one run (``segeval eval``), and its notes (each naming the run file),
-    skipped lines or error for stderr."""
+    """The rendered output of one run (``segeval eval``), and its notes, skipped lines or error."""
     if result.error is not None or result.evaluation is None:
         return Outcome("", f"segeval: error: {result.error}\n", len(result.skipped), True)
     ev, skipped = result.evaluation, result.skipped
@@ -97,8 +95,7 @@ def outcome(result: RunResult, *, render: Callable[[Evaluation, str, int, str], 
 
 
 def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[[RunResult], T]) -> list[T]:
-    """``then`` of each run's :class:`RunResult` as ``job`` says, in the order of ``runs``, whatever the engine
-    (``job.engine``)."""
+    """``then`` of each run's :class:`RunResult`, in the order of ``runs``, whatever the engine."""
     from segeval.executors.interrupt import installed
     from segeval.executors.progress import Progress
     from segeval.executors.route import on_dask
@@ -131,8 +128,7 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[
 
 
 def evaluate_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job) -> list[RunResult]:
-    """Every run's :class:`RunResult` (evaluation, or error), in the order of ``runs``; how they are
-    read and by whom is ``job.engine``, on which the evaluations do not depend."""
+    """Every run's :class:`RunResult`, in the order of ``runs``."""
     return map_runs(qrels, runs, job, keep_result)
 
 
@@ -144,6 +140,5 @@ def evaluate_many(
     render: Callable[[Evaluation, str, int, str], str],
     complete: bool,
 ) -> list[Outcome]:
-    """``segeval eval``'s outcome of every run, rendered with ``render(evaluation, runid, skipped, file)``
-    (in the worker)."""
+    """``segeval eval``'s outcome of every run, rendered (in the worker) with ``render``."""
     return map_runs(qrels, runs, job, partial(outcome, render=render, complete=complete))

@@ -39,8 +39,7 @@ class Route:
         return f"route: {self.name} ({self.reason})"
 
     def fallback(self, why: str) -> Route:
-        """The ``table`` reader, which reads what the scanner gave up on, with the same executor (whole, when
-        the scanner's chunks were chosen below :data:`~segeval.core.settings.AUTO_BYTES`)."""
+        """The ``table`` reader with the same executor (whole when :attr:`whole_if_ungrouped`)."""
         return Route("table", "whole" if self.whole_if_ungrouped else self.executor, why)
 
 
@@ -141,8 +140,7 @@ def segment_refusal(qrels: str, runs: Sequence[str], job: Job, output: str) -> s
 
 
 def _segments(path: str) -> str | None:
-    """``a ... run (segments)`` when the run's first lines are in a segment format, else None (also when
-    they cannot be read: the reader says why)."""
+    """``a ... run (segments)`` when the run's first lines are in a segment format, else None."""
     from segeval.readers.blocks import open_blocks
     from segeval.readers.formats import DOCUMENT_FORMATS, detect_run_format
 
@@ -155,16 +153,14 @@ def _segments(path: str) -> str | None:
 
 
 def first_whole(runs: Sequence[str], job: Job) -> str | None:
-    """Why the first run that must be read whole must be (:func:`whole_run`), or None (a pipe or standard
-    input is read here, whole or in chunks, and never sniffed)."""
+    """Why the first run that must be read whole must be (:func:`whole_run`), or None."""
     if any(is_stream(r) for r in runs):
         return None
     return next((w for w in (whole_run(r, job.measures) for r in runs) if w is not None), None)
 
 
 def on_dask(runs: Sequence[str], job: Job) -> bool:
-    """Whether the runs go to Dask's (run, query-partition) tasks: ``--engine dask``, no pipe or standard input
-    (read here), and no run that must be read whole (a partition would see part of its trials)."""
+    """Whether the runs go to Dask's tasks: ``--engine dask``, no stream, no run that must be read whole."""
     return job.engine.engine == "dask" and not any(is_stream(r) for r in runs) and first_whole(runs, job) is None
 
 

@@ -1,5 +1,4 @@
-"""The streaming lane of ``segeval eval``: the fast lane for runs read in batches (``--memory chunked``, and ``auto``
-for runs of at least :data:`~segeval.core.settings.SCANNER_AUTO_BYTES`)."""
+"""The streaming lane of ``segeval eval``: the fast lane for runs read in batches."""
 
 from __future__ import annotations
 
@@ -23,8 +22,7 @@ Rows = tuple[Words, Words, FloatArray]  # a run's query tokens, docno tokens and
 def stream_eval(
     qrels_path: str, run_path: str, job: Job, out: OutputOptions, whole_if_ungrouped: bool = False
 ) -> tuple[str, str] | None:
-    """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide; a progress line (MiB
-    read) on stderr when it is a terminal (not with ``job.engine.quiet``)."""
+    """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide."""
     from segeval.executors.progress import Progress
     from segeval.readers.files import input_size
 

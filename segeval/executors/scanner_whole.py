@@ -24,8 +24,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class LaneResult:
-    """What the lane computed (as an :class:`~segeval.core.evaluation.Evaluation` holds it), the run tag, and the
-    number of qrels queries not evaluated."""
+    """What the lane computed (as an :class:`~segeval.core.evaluation.Evaluation` holds it) and the run tag."""
 
     queries: list[str]
     requests: list[Request]
@@ -36,14 +35,13 @@ class LaneResult:
 
 
 def fast_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions) -> tuple[str, str] | None:
-    """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide."""
+    """(stdout, stderr) of ``segeval eval`` with these values."""
     v = lane_values(qrels_path, run_path, job)
     return None if v is None else printed(v, job, out, run_path)
 
 
 def printed(v: LaneResult, job: Job, out: OutputOptions, run_path: str) -> tuple[str, str]:
-    """(stdout, stderr) of ``segeval eval`` with these values: trec_eval's lines, and the note on
-    qrels queries not evaluated."""
+    """(stdout, stderr) of ``segeval eval`` with these values."""
     from segeval.core.errors import named, render_note
     from segeval.executors.results import unevaluated_note
     from segeval.reports.trec import render_values
@@ -135,8 +133,7 @@ def _evaluate(qrels: LaneQrels, r: Scanned, job: Job, reqs: list[Request]) -> La
 def finish_values(
     qrels: LaneQrels, names: list[str], per_query: dict[str, list[Any]], reqs: list[Request], job: Job, runid: str
 ) -> LaneResult:
-    """:class:`LaneResult` from the run's evaluated queries (sorted) and their values: with ``-c`` the qrels queries
-    without results added (:func:`segeval.core.pipeline.without_results`), then :func:`segeval.core.plan.finished`."""
+    """:class:`LaneResult` of the run's queries (sorted) and values, with ``-c`` the qrels queries without results."""
     from segeval.core.plan import Plan, finished
 
     how = Plan(reqs, job.settings)
