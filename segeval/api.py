@@ -29,8 +29,7 @@ def compare(
     seed: int = 0,
     all_pairs: bool = False,
 ) -> Comparison:
-    """Each run against the baseline (default: the first), or every pair of runs (``all_pairs``), over every qrels
-    query, as ``segeval compare``."""
+    """Each run against the baseline (default: the first), or every pair of runs, as ``segeval compare``."""
     names = [str(m) for m in measure_names(measures)]
     options: dict[str, Any] = dict(
         test=test, correction=correction, alpha=alpha, permutations=permutations, seed=seed, all_pairs=all_pairs
@@ -71,8 +70,7 @@ def compare(
 
 
 def correlate(x: Sequence[float] | Mapping[str, float], y: Sequence[float] | Mapping[str, float]) -> dict[str, Any]:
-    """How two settings rank the same systems: Kendall's tau-b and ties-agree tau, Spearman's rho, tau_AP (``x`` is the
-    reference), swapped pairs and the RMS error; an undefined coefficient is None."""
+    """How two rankings of systems agree: tau-b, ties-agree tau, Spearman's rho, tau_AP, swapped pairs, RMS error."""
     from segeval.analyses.correlate import coefficients
 
     if isinstance(x, Mapping) or isinstance(y, Mapping):

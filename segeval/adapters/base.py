@@ -1,5 +1,4 @@
-"""The relevance-adapter interface: ranked results in, every query's ranked labels out (one batch, per-query
-views on demand)."""
+"""The relevance-adapter interface: ranked results in, every query's ranked labels out."""
 
 from __future__ import annotations
 
@@ -121,8 +120,7 @@ class Adapter(ABC):
 
     @abstractmethod
     def adapt(self, data: Prepared) -> Sequence[Adapted]:
-        """Every query's labels (a :class:`~segeval.adapters.labelled.Labelled`: one :class:`Adapted` per query of
-        ``data.queries``, in that order, and their batch)."""
+        """Every query's labels: a :class:`~segeval.adapters.labelled.Labelled`, queries in ``data.queries`` order."""
 
     @property
     def spec(self) -> str:

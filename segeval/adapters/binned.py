@@ -16,8 +16,7 @@ from segeval.core.settings import ASSIGN, BIN_SIZE, BINS
 
 
 def expand_bins(start: FloatArray, end: FloatArray, size: int, assign: str = "span") -> tuple[IntArray, IntArray]:
-    """(source index, bin index) for every bin each span covers, in span then bin order; with
-    ``assign="start"`` only the bin of each span's start."""
+    """(source index, bin index) for every bin each span covers (``start``: the bin of its start)."""
     if assign == "start":
         return np.arange(len(start), dtype=np.int64), np.floor_divide(start, size).astype(np.int64)
     first_f, last_f = bin_range(start, end, size)
@@ -44,8 +43,7 @@ def _bin_keys(gid: IntArray, bins: IntArray, q_gid: IntArray, q_bins: IntArray) 
 
 
 def _rows_of(sorted_keys: IntArray, keys: IntArray) -> tuple[IntArray, IntArray]:
-    """For each of ``keys``, where its equal entries of ``sorted_keys`` are (``searchsorted`` left and right), by
-    one search among the distinct sorted keys (each key's rows are together)."""
+    """For each of ``keys``, where its equal entries of ``sorted_keys`` start and end."""
     n = len(sorted_keys)
     head = np.ones(n, dtype=bool)
     head[1:] = sorted_keys[1:] != sorted_keys[:-1]
@@ -61,8 +59,7 @@ def _rows_of(sorted_keys: IntArray, keys: IntArray) -> tuple[IntArray, IntArray]
 
 @dataclass
 class _Units:
-    """A slice of queries' units (run rows ``source``), the deciding pairs (unit from 0 in the slice, qrels row) of
-    relevant and of non-relevant bins, and the query of each distinct relevant (group, bin) of its qrels."""
+    """A slice of queries' units, their deciding pairs, and the query of each distinct relevant qrels bin."""
 
     source: IntArray
     rel: tuple[IntArray, IntArray]
@@ -114,8 +111,7 @@ class BinnedAdapter(Adapter):
         return [Reason(int(r), f"non-relevant, covers {where}; no relevant one does") for r in rows]
 
     def adapt(self, data: Prepared) -> Labelled:
-        """Every query's units and labels, made for slices of whole queries of about
-        :data:`~segeval.core.prepared.PAIR_ROWS` results."""
+        """Every query's units and labels, made for slices of whole queries (:func:`query_slices`)."""
         parts = [self._units(data, a, b) for a, b in query_slices(data.run_bounds, PAIR_ROWS)]
         offsets = np.cumsum([0] + [len(p.source) for p in parts])
         unit_src = np.concatenate([p.source for p in parts])

@@ -24,8 +24,7 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
 def listed_twice(*columns: npt.NDArray[Any]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-    """The one rule for an item listed twice in a run or judged twice in qrels: the rows whose values in every
-    (numeric) column equal an earlier row's, in row order, and the first row with those values."""
+    """The one rule for an item listed (judged) twice: the rows equal to an earlier row, and that first row."""
     h = np.zeros(len(columns[0]), dtype=np.uint64)
     for c in columns:  # a hash of each row: only rows that share one are compared
         h ^= (np.asarray(c, dtype=np.float64) + 0.0).view(np.uint64) if c.dtype.kind == "f" else c.astype(np.uint64)
@@ -58,8 +57,7 @@ def exact_labels(grade: npt.NDArray[np.floating], relevance_level: int) -> npt.N
 
 
 def first_lines(run_gid: IntArray, qrels_gid_sorted: IntArray) -> tuple[IntArray, IntArray]:
-    """(result, qrels line) pairs of documents: each result's group's first line (a document judged twice: the
-    first line counts), by a table of group ids."""
+    """(result, qrels line) pairs of documents: each result's group's first line, by a table of group ids."""
     if len(run_gid) == 0 or len(qrels_gid_sorted) == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     heads = np.flatnonzero(np.concatenate([[True], qrels_gid_sorted[1:] != qrels_gid_sorted[:-1]]))
@@ -71,8 +69,7 @@ def first_lines(run_gid: IntArray, qrels_gid_sorted: IntArray) -> tuple[IntArray
 
 
 def _segment_pairs(run: Columns, qrels: Columns, pairs: tuple[IntArray, IntArray]) -> tuple[IntArray, IntArray]:
-    """The (result, qrels line) pairs of the same group and times, one a result: subtopic qrels judge a document
-    once per subtopic (its largest grade counts); a document judged twice: the first line counts."""
+    """The (result, qrels line) pairs of the same group and times (subtopic qrels: the largest grade), one a result."""
     u, j = pairs
     if len(qrels["qcode"]) and {"start", "end"} <= qrels.keys():
         start, end = qrels["start"][j], qrels["end"][j]
@@ -100,8 +97,7 @@ def exact_batch(
     pool: Codes,
     settings: Settings,
 ) -> Batch:
-    """The exact adapter's :class:`~segeval.measures.batch.Batch` of the byte scanner's coded rows (query -1: not
-    evaluated; ``grade_of(rows)``: NaN for no qrels line; ``pool``: each qrels line's grade)."""
+    """The exact adapter's :class:`~segeval.measures.batch.Batch` of the byte scanner's coded rows."""
     from segeval.core.prepared import first_results  # not on import: the in-memory reader's module
     from segeval.measures.batch import Batch
 

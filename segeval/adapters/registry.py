@@ -1,5 +1,4 @@
-"""Adapters declared once (:data:`KINDS`): each kind's name, class, parameters with their domains and ``Settings``
-defaults, flags, help form and docs rows."""
+"""Adapters declared once (:data:`KINDS`): the spec parser, help, docs table and tests' lists come from them."""
 
 from __future__ import annotations
 
@@ -30,8 +29,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Row:
-    """One row of docs/adapters.md's table: the spec forms, the rule, what ``num_rel`` counts, and specs that
-    make it (the first gives the row's report suffix; every one runs through every route in the tests)."""
+    """One row of docs/adapters.md's table, and specs that make it (the first gives its report suffix)."""
 
     forms: str
     rule: str
@@ -41,8 +39,7 @@ class Row:
 
 @dataclass(frozen=True)
 class Kind:
-    """An adapter kind: its name, class, positional ``params``, ``flags`` after them (each once, in this order: the
-    constructor keywords it sets) and its docs ``rows``."""
+    """An adapter kind: name, class, positional ``params``, ``flags`` after them (in order) and docs ``rows``."""
 
     name: str
     module: str
@@ -276,8 +273,7 @@ EXAMPLES = tuple(e for k in KINDS for row in k.rows for e in row.examples)
 
 
 def make_adapter(spec: str | Adapter, settings: Settings | None = None) -> Adapter:
-    """An adapter from its name (:data:`ADAPTER_HELP`; an omitted B, T or theta is ``settings``', None: the defaults),
-    or the given adapter."""
+    """An adapter from its spec (omitted parameters from ``settings``), or the given adapter."""
     from segeval.adapters.base import Adapter
 
     if isinstance(spec, Adapter):
@@ -296,8 +292,7 @@ def make_adapter(spec: str | Adapter, settings: Settings | None = None) -> Adapt
 
 
 def make_adapters(specs: str | Adapter | Sequence[str | Adapter], settings: Settings | None = None) -> list[Adapter]:
-    """Adapters from one name or adapter, or a list of them, each spec once (as trec_eval computes a measure
-    named twice once); a ParameterError names anything else."""
+    """Adapters from one spec or adapter, or a list of them, each spec once."""
     from segeval.adapters.base import Adapter
 
     if isinstance(specs, str | Adapter):

@@ -1,5 +1,4 @@
-"""One query's subtopic judgements (``qid subtopic docno rel``, NIST ndeval's qrels), for the diversity measures: made
-on demand from the prepared qrels, so no other measure pays for them."""
+"""One query's subtopic judgements (NIST ndeval's qrels) for the diversity measures, made on demand."""
 
 from __future__ import annotations
 
@@ -23,8 +22,7 @@ Rows = list[tuple[int, ...]]
 
 @dataclass(frozen=True)
 class Pool:
-    """Every judged document of a query, docnos descending (ndeval's ideal ranking's tie order): their ``(subtopic,
-    grade)`` pairs, the number of subtopics (``width``) and each item code's row."""
+    """Every judged document of a query, docnos descending (ndeval's tie order), with its (subtopic, grade) pairs."""
 
     names: npt.NDArray[np.object_]
     grades: list[tuple[tuple[int, float], ...]]

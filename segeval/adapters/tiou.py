@@ -46,8 +46,7 @@ def tiou(
 
 
 def best_of(union_iou: FloatArray, axis: int = -1) -> npt.NDArray[np.intp]:
-    """The window of highest union-form IoU along ``axis``, as QVHighlights' R1 picks the ground-truth window of
-    the first prediction: numpy's argmax (the first on ties; a NaN, 0/0, wins)."""
+    """The window of highest union-form IoU along ``axis``, as QVHighlights' R1 picks it (numpy's argmax)."""
     return np.asarray(np.argmax(union_iou, axis=axis))
 
 
@@ -61,8 +60,7 @@ def tiou32(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.Arra
 
 
 def video_segments(data: Prepared, a: Adapted, unit: int, query: int) -> tuple[int, IntArray]:
-    """The run row of unit ``unit`` of query ``query`` and the rows of the relevant qrels segments of its
-    video, in qrels line order (what an IoU adapter's ``explain`` weighs)."""
+    """The run row of a unit and the rows of the relevant qrels segments of its video, in qrels line order."""
     i = result_row(data, a, unit, query)
     lo, hi = int(data.qrels_bounds[query]), int(data.qrels_bounds[query + 1])
     rows = np.arange(lo, hi, dtype=np.int64)
@@ -136,8 +134,7 @@ class TiouAdapter(Adapter):
         return np.asarray(iou > theta if self.strict else iou >= theta)
 
     def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
-        """``1``: the segment it matched; ``s``: the segments it reaches theta with, each matched by
-        an earlier rank; ``0``: the relevant segment of best IoU below theta, if any overlaps."""
+        """``1``: the segment it matched; ``s``: those matched earlier; ``0``: the best IoU below theta."""
         i, rows = video_segments(data, a, unit, query)
         run, qrels = data.run_columns, data.qrels_columns
         if self.pick == "best" and len(rows):
@@ -172,8 +169,7 @@ class TiouAdapter(Adapter):
     def _best_pairs(
         u: IntArray, j: IntArray, s: Any, e: Any, starts: Any, ends: Any, lines: Any
     ) -> tuple[IntArray, IntArray]:
-        """Of the (result, window) pairs, each result's window of highest union-form IoU (:func:`best_of`, over
-        its windows in qrels line order, ``lines``)."""
+        """Of the (result, window) pairs, each result's window of highest union-form IoU (:func:`best_of`)."""
         order = np.lexsort((lines[j], u))
         u, j = u[order], j[order]
         union = tiou(s[u], e[u], starts[j], ends[j], form="union")

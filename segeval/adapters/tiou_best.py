@@ -25,8 +25,7 @@ class TiouBestAdapter(Adapter):
         return f"tiou-best:{self.theta!r}"
 
     def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
-        """``1``: the segment it took; ``s``: the segments reaching θ, each taken at an earlier rank;
-        ``0``: the relevant segment of its video with the best tIoU below θ, if any overlaps."""
+        """``1``: the segment it took; ``s``: those taken earlier; ``0``: the best tIoU below θ."""
         from segeval.protocols.detection.match import official_tiou
 
         i, rows = video_segments(data, a, unit, query)

@@ -94,8 +94,7 @@ class ToleranceAdapter(Adapter):
         return [Reason(int(r), why.get(label, "")) for r in rows]
 
     def adapt(self, data: Prepared) -> Labelled:
-        """Labels 1 / s / 0 / S / - of every result: the look-ups (:func:`_look_ups`), then the seen list in rank
-        order (:func:`_credited`, :func:`_seen_earlier`), and the deciding qrels rows (:func:`_deciding_rows`)."""
+        """Labels 1 / s / 0 / S / - of every result: the look-ups, then the seen list in rank order."""
         run = data.run_columns
         n, gid, s, e = data.n_results, run["gid"], run["start"], run["end"]
         tol_end = s + self.tolerance
@@ -125,8 +124,7 @@ class _Hits:
 
 
 def _look_ups(data: Prepared, tol_end: FloatArray) -> _Hits:
-    """The :class:`_Hits`, looked up for the results in a video with qrels of their query only (no other can meet
-    a segment)."""
+    """The :class:`_Hits`, looked up for the results in a video with qrels of their query only."""
     run = data.run_columns
     gid, s, e = run["gid"], run["start"], run["end"]
     q_gid = data.qrels_columns["gid"]
@@ -153,8 +151,7 @@ def _look_ups(data: Prepared, tol_end: FloatArray) -> _Hits:
 def _seen_earlier(
     gid: IntArray, s: FloatArray, e: FloatArray, hits: IntArray, added: IntArray, added_end: FloatArray
 ) -> IntArray:
-    """The results of ``hits`` whose [s, e) meets (``whole_seconds``) a span (s, ``added_end``) that a result of
-    ``added`` (credited relevant hits) added to the seen list of its (query, video) at an earlier rank."""
+    """The results of ``hits`` whose [s, e) meets a span a credited relevant hit added at an earlier rank."""
     if not len(added) or not len(hits):
         return np.zeros(0, dtype=np.int64)
     order = np.argsort(gid[added], kind="stable")
@@ -167,8 +164,7 @@ def _seen_earlier(
 
 
 def _deciding_rows(data: Prepared, tol_end: FloatArray, hits: _Hits) -> tuple[IntArray, IntArray]:
-    """The deciding (result, qrels row) pairs, sorted by result: the raw relevant rows met by [s, s + T) for the
-    relevant hits (1/s), the raw non-relevant rows met by [s, e) for the non-relevant ones (0/S)."""
+    """The deciding (result, qrels row) pairs, sorted by result (raw qrels rows, relevant for 1/s, else 0/S)."""
     run, qrels = data.run_columns, data.qrels_columns
     gid, s = run["gid"], run["start"]
     qg, qs, qe = qrels["gid"], qrels["start"], qrels["end"]

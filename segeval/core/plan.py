@@ -14,7 +14,7 @@ from segeval.adapters.registry import make_adapter, make_adapters
 from segeval.core.errors import ParameterError, shown
 from segeval.core.evaluation import Evaluation, summaries
 from segeval.core.notes import evidence, evidence_notes, value_notes
-from segeval.core.settings import DEFAULT_ADAPTER, DEFAULT_MEASURES, Settings, kind, settings_of
+from segeval.core.settings import DEFAULT_ADAPTER, DEFAULT_MEASURES, Job, Settings, kind, settings_of
 from segeval.measures.compute import Request, compute, requests
 from segeval.measures.definitions import TREC_EVAL_9, for_trec_eval
 
@@ -81,6 +81,11 @@ def plan(
             for x in reqs
         ]
     return Plan(reqs, replace(chosen, order=chosen.order_for(documents)), default)
+
+
+def job_plan(job: Job, documents: bool) -> Plan:
+    """The :class:`Plan` of ``job`` for a document (or segment) run."""
+    return plan(documents, list(job.measures), adapters=list(job.adapters) or None, settings=job.settings)
 
 
 #: the judgement formats (trec_eval's -R) each measure scope reads; every other scope reads qrels

@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from segeval.core.domains import CUTOFF, MAX_WHOLE, NONNEGATIVE, Domain
 from segeval.core.errors import ParameterError, check_choice, check_int, shown
-
-if TYPE_CHECKING:
-    from segeval.core.plan import Plan
 
 #: result orders (``prepare``): rank column, score descending (trec_eval), or as listed
 ORDERS = ("rank", "score", "file")
@@ -236,12 +233,6 @@ class Job:
     settings: Settings = Settings()
     lenient: bool = False
     engine: EngineOptions = EngineOptions()
-
-    def plan(self, documents: bool) -> Plan:
-        """The :class:`~segeval.core.plan.Plan` of this job for a document (or segment) run."""
-        from segeval.core.plan import plan
-
-        return plan(documents, list(self.measures), adapters=list(self.adapters) or None, settings=self.settings)
 
     def __post_init__(self) -> None:
         _strings(self, "measures", "a list of measure names")

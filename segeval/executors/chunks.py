@@ -12,6 +12,7 @@ import pandas as pd
 
 from segeval.core.errors import InputError, SegevalError
 from segeval.core.pipeline import Plan, evaluate_part, evaluate_validated, finish, merge_parts
+from segeval.core.plan import job_plan
 from segeval.core.prepared import check_queries
 from segeval.core.settings import BATCH_BYTES, Job
 from segeval.executors.results import RunResult
@@ -77,7 +78,7 @@ def evaluate_run(
     r = validate_run(read_run(path, run_format, time_format, on_error), on_error)
     if notes and not read_in_chunks(str(path), memory, job.measures)[0]:
         notes.clear()  # a stream found, once read, to be one auto reads whole: as that file, no note
-    ev = evaluate_validated(qrels, r, job.plan(is_documents(r)))  # the qrels were checked once, by the caller
+    ev = evaluate_validated(qrels, r, job_plan(job, is_documents(r)))  # the qrels were checked once, by the caller
     return RunResult(ev, trec_runid(r["run"]), notes=notes)
 
 
@@ -171,7 +172,7 @@ class _Chunked:
 
     def _plan(self) -> None:
         try:
-            self.how = self.job.plan(self.documents)
+            self.how = job_plan(self.job, self.documents)
             if self.how.settings.queries is not None:
                 check_queries(self.how.settings.queries, set(self.qrels_rows))
             assert self.fmt is not None

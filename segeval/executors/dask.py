@@ -20,6 +20,7 @@ import pandas as pd
 from segeval.core.arrays import IntArray
 from segeval.core.errors import InputError, SegevalError, render_note
 from segeval.core.pipeline import Plan, evaluate_part, finish, merge_parts
+from segeval.core.plan import job_plan
 from segeval.core.prepared import check_queries
 from segeval.core.settings import Job
 from segeval.executors.results import RunResult
@@ -109,7 +110,7 @@ def plans(job: Job) -> Plans:
     out: Plans = {}
     for documents in (False, True):
         try:
-            out[documents] = job.plan(documents)
+            out[documents] = job_plan(job, documents)
         except SegevalError as exc:
             out[documents] = exc
     return out
