@@ -1,4 +1,4 @@
-"""Overlap relevance, as the MediaEval reference computes it (docs/adapters.md, 'Worked examples')."""
+"""Overlap relevance as the MediaEval reference computes it, and credited once (docs/adapters.md, 'Worked examples')."""
 
 from __future__ import annotations
 
@@ -56,3 +56,22 @@ class OverlapAdapter(Adapter):
     def adapt(self, data: Prepared) -> Labelled:
         labels, pu, pr = overlap_decisions(data)
         return Labelled(data, labels, data.rel.qcode, pu, pr)
+
+
+class OverlapOnceAdapter(Adapter):
+    """Relevant when the result is the first to overlap a merged relevant segment."""
+
+    name = "overlap-once"
+    suffix = "_once"
+
+    def adapt(self, data: Prepared) -> Labelled:
+        labels, pu, pr = overlap_decisions(data)
+        run = data.run_columns
+        s, e, rel = run["start"], run["end"], data.rel
+        u, j = kept_pairs(run["gid"], rel.gid, lambda u, j: closed_overlap(s[u], e[u], rel.start[j], rel.end[j]))
+        first = np.full(len(data.rel), data.n_results, dtype=np.int64)
+        np.minimum.at(first, j, u)  # results are in rank order within each query
+        credited = np.zeros(data.n_results + 1, dtype=bool)
+        credited[first] = True
+        labels = np.where((labels == Label.RELEVANT) & ~credited[:-1], np.uint8(Label.RELEVANT_SEEN), labels)
+        return Labelled(data, labels.astype(np.uint8), data.rel.qcode, pu, pr)

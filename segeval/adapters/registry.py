@@ -125,7 +125,7 @@ KINDS: tuple[Kind, ...] = (
     ),
     Kind(
         "overlap-once",
-        "once",
+        "overlap",
         "OverlapOnceAdapter",
         (
             Row(
