@@ -99,10 +99,9 @@ def check_rel_info(measures: object, rel_info: str) -> None:
     wrong = [x for x in reqs if rel_info not in REL_INFO.get(x.measure.scope, ("qrels",))]
     if wrong:
         raise ParameterError(
-            f"The 'measures' parameter must name measures of {rel_info} judgements (-R {rel_info}); "
-            f"{wrong[0].name} reads {' or '.join(REL_INFO.get(wrong[0].measure.scope, ('qrels',)))} "
-            f"(-R). Got {', '.join(x.name for x in wrong[:3])}{', ...' if len(wrong) > 3 else ''} "
-            f"instead."
+            f"The 'measures' parameter must name measures of {rel_info} judgements (-R {rel_info}); {wrong[0].name} "
+            f"reads {' or '.join(REL_INFO.get(wrong[0].measure.scope, ('qrels',)))} (-R). Got "
+            f"{', '.join(x.name for x in wrong[:3])}{', ...' if len(wrong) > 3 else ''} instead."
         )
 
 
@@ -115,17 +114,15 @@ def _check_subtopics(documents: bool, reqs: Sequence[Request]) -> None:
     if not documents or labelled:
         why = f"the {labelled[0]} adapter" if labelled else "a segment run"
         raise ParameterError(
-            f"The 'measures' parameter's diversity measures ({', '.join(wanted)}) read subtopic "
-            f"qrels of documents (qid subtopic docno rel) judged by the exact adapter; a segment "
-            f"has no subtopic label. Got {why} instead."
+            f"The 'measures' parameter's diversity measures ({', '.join(wanted)}) read subtopic qrels of documents "
+            f"(qid subtopic docno rel) judged by the exact adapter; a segment has no subtopic label. Got {why} instead."
         )
     others = [x.name for x in reqs if not x.measure.family.subtopics]
     if others:
         raise ParameterError(
-            f"The 'measures' parameter must name the diversity measures ({', '.join(wanted)}) "
-            f"without other measures: their qrels judge a document once per subtopic; evaluate "
-            f"{', '.join(others[:3])}{', ...' if len(others) > 3 else ''} in another call. Got "
-            f"both instead."
+            f"The 'measures' parameter must name the diversity measures ({', '.join(wanted)}) without other measures: "
+            "their qrels judge a document once per subtopic; evaluate "
+            f"{', '.join(others[:3])}{', ...' if len(others) > 3 else ''} in another call. Got both instead."
         )
 
 

@@ -88,9 +88,8 @@ def check_relevance_level(level: object) -> int:
         raise ParameterError(f"The 'relevance_level' parameter must be an integer. Got {shown(level)} instead.")
     if level < 0:
         raise ParameterError(
-            f"The 'relevance_level' parameter must be an integer >= 0 (trec_eval's -l -1 would "
-            f"count results missing from the qrels as relevant; segeval refuses it, "
-            f"docs/trec_eval-semantics.md). Got {shown(level)} instead."
+            "The 'relevance_level' parameter must be an integer >= 0 (trec_eval's -l -1 would count results missing "
+            f"from the qrels as relevant; segeval refuses it, docs/trec_eval-semantics.md). Got {shown(level)} instead."
         )
     return level
 

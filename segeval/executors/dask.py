@@ -203,9 +203,8 @@ def _workers(client: Any, where: str, wait_for: float, when: str) -> None:
         client.wait_for_workers(1, timeout=wait_for)
     except (TimeoutError, OSError):
         raise SegevalError(
-            f"The Dask cluster at {where} has no worker {when} (waited {wait_for:g} s, "
-            f"--dask-timeout); expected at least one, started with 'dask worker "
-            f"SCHEDULER-ADDRESS'."
+            f"The Dask cluster at {where} has no worker {when} (waited {wait_for:g} s, --dask-timeout); expected at "
+            "least one, started with 'dask worker SCHEDULER-ADDRESS'."
         ) from None
 
 
