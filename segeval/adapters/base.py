@@ -129,11 +129,14 @@ class Adapter(ABC):
 
     def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
         """Why unit ``unit`` of query ``query`` got its label: the deciding qrels rows with a reason (row -1: none)."""
-        rows = a.matches(unit).tolist()
+        why = self.reasons(data, a, unit, query)
         label = Label(int(a.labels[unit]))
-        if not rows:
-            return [Reason(-1, "no qrels segment meets it" if label == Label.UNJUDGED else "no qrels line")]
-        return [Reason(int(r), _RULE.get(label, "")) for r in rows]
+        return [Reason(int(r), why.get(label, "")) for r in a.matches(unit).tolist()] or [Reason(-1, why[None])]
+
+    def reasons(self, data: Prepared, a: Adapted, unit: int, query: int) -> dict[Label | None, str]:
+        """Each label's reason for a deciding row, and (None) the reason when no row decided."""
+        unjudged = a.labels[unit] == Label.UNJUDGED
+        return {**_RULE, None: "no qrels segment meets it" if unjudged else "no qrels line"}
 
 
 @dataclass(frozen=True)
@@ -144,7 +147,7 @@ class Reason:
     why: str
 
 
-_RULE = {
+_RULE: dict[Label | None, str] = {
     Label.RELEVANT: "relevant, meets it",
     Label.NONRELEVANT: "non-relevant, meets it; no relevant one does",
     Label.RELEVANT_SEEN: "relevant, meets it, already credited to an earlier result",

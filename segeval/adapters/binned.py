@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from segeval.adapters.base import Adapted, Adapter, Label, Reason, result_row
+from segeval.adapters.base import Adapted, Adapter, Label, result_row
 from segeval.adapters.labelled import Labelled
 from segeval.adapters.overlap import decide
 from segeval.core.arrays import FloatArray, IntArray
@@ -99,16 +99,15 @@ class BinnedAdapter(Adapter):
             seen.update((g, b) for b in new)
         raise AssertionError("unit not found")  # pragma: no cover
 
-    def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
+    def reasons(self, data: Prepared, a: Adapted, unit: int, query: int) -> dict[Label | None, str]:
         """The qrels segments covering the unit's bin (relevant ones for ``1``, else non-relevant ones)."""
         b = self.unit_bin(data, a, unit, query)
         where = f"bin {b} ({b * self.bin_size}-{(b + 1) * self.bin_size} s)"
-        rows = a.matches(unit).tolist()
-        if not rows:
-            return [Reason(-1, f"no qrels segment covers {where}")]
-        if Label(int(a.labels[unit])) == Label.RELEVANT:
-            return [Reason(int(r), f"relevant, covers {where}") for r in rows]
-        return [Reason(int(r), f"non-relevant, covers {where}; no relevant one does") for r in rows]
+        return {
+            Label.RELEVANT: f"relevant, covers {where}",
+            Label.NONRELEVANT: f"non-relevant, covers {where}; no relevant one does",
+            None: f"no qrels segment covers {where}",
+        }
 
     def adapt(self, data: Prepared) -> Labelled:
         """Every query's units and labels, made for slices of whole queries (:func:`query_slices`)."""

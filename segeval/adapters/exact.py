@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapters.base import Adapted, Adapter, Label, Reason
+from segeval.adapters.base import Adapted, Adapter, Label
 from segeval.core.arrays import Codes, FloatArray, IntArray
 from segeval.core.ordering import score_order, sort_each
 
@@ -163,18 +163,14 @@ class ExactAdapter(Adapter):
     name = "exact"
     suffix = ""
 
-    def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
+    def reasons(self, data: Prepared, a: Adapted, unit: int, query: int) -> dict[Label | None, str]:
         """The qrels line of the same document and its grade."""
-        rows = a.matches(unit).tolist()
-        if not rows:
-            return [Reason(-1, "no qrels line for this document")]
-        label = Label(int(a.labels[unit]))
-        why = {
+        return {
             Label.RELEVANT: "same document, grade reaches the relevance level",
             Label.NONRELEVANT: "same document, grade below the relevance level",
             Label.UNJUDGED: "same document, negative grade: unjudged",
+            None: "no qrels line for this document",
         }
-        return [Reason(int(r), why.get(label, "")) for r in rows]
 
     def adapt(self, data: Prepared) -> Labelled:
         from segeval.core.prepared import group_pairs

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from segeval.adapters.base import Adapted, Adapter, Label, Reason
+from segeval.adapters.base import Adapted, Adapter, Label
 from segeval.adapters.labelled import Labelled
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.prepared import PAIR_ROWS, Intervals, Prepared, concat_ranges, distinct, kept_pairs
@@ -74,24 +74,16 @@ class ToleranceAdapter(Adapter):
     def spec(self) -> str:
         return f"tolerance:{self.tolerance}"
 
-    def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
+    def reasons(self, data: Prepared, a: Adapted, unit: int, query: int) -> dict[Label | None, str]:
         """Relevant rows met within T seconds of the start (``1``/``s``), else non-relevant rows met (``0``/``S``)."""
-        label = Label(int(a.labels[unit]))
-        why = {
-            Label.RELEVANT: f"relevant, met within {self.tolerance} s of its start",
-            Label.RELEVANT_SEEN: f"relevant, met within {self.tolerance} s of its start; the result meets "
-            "content seen at an earlier rank",
-            Label.NONRELEVANT: f"non-relevant, meets it; no relevant one within {self.tolerance} s of its start",
-            Label.NONRELEVANT_SEEN: "non-relevant, meets it; the result meets content seen at an earlier rank",
+        within, seen = f"within {self.tolerance} s of its start", "the result meets content seen at an earlier rank"
+        return {
+            Label.RELEVANT: f"relevant, met {within}",
+            Label.RELEVANT_SEEN: f"relevant, met {within}; {seen}",
+            Label.NONRELEVANT: f"non-relevant, meets it; no relevant one {within}",
+            Label.NONRELEVANT_SEEN: f"non-relevant, meets it; {seen}",
+            None: f"no relevant qrels segment {within}, no qrels segment meets it",
         }
-        rows = a.matches(unit).tolist()
-        if not rows:
-            return [
-                Reason(
-                    -1, f"no relevant qrels segment within {self.tolerance} s of its start, no qrels segment meets it"
-                )
-            ]
-        return [Reason(int(r), why.get(label, "")) for r in rows]
 
     def adapt(self, data: Prepared) -> Labelled:
         """Labels 1 / s / 0 / S / - of every result: the look-ups, then the seen list in rank order."""
