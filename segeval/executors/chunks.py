@@ -72,7 +72,7 @@ def evaluate_run(
     if read_in_chunks(str(path), memory, job.measures)[0]:
         try:
             with Progress(input_size(path), "MiB", quiet=not progress, scale=2**20) as bar:
-                return evaluate_chunked(qrels, path, job, run_format=run_format, on_error=on_error, on_read=bar.advance)
+                return _Chunked(qrels, str(path), job, run_format, on_error).run(job.engine.chunk_lines, bar.advance)
         except NotGrouped as exc:
             notes.append(exc.note)
     r = validate_run(read_run(path, run_format, time_format, on_error), on_error)
@@ -80,19 +80,6 @@ def evaluate_run(
         notes.clear()  # a stream found, once read, to be one auto reads whole: as that file, no note
     ev = evaluate_validated(qrels, r, job_plan(job, is_documents(r)))  # the qrels were checked once, by the caller
     return RunResult(ev, trec_runid(r["run"]), notes=notes)
-
-
-def evaluate_chunked(
-    qrels: pd.DataFrame,
-    path: str | Path,
-    job: Job,
-    *,
-    run_format: str = "auto",
-    on_error: OnError | None = None,
-    on_read: Callable[[int], object] | None = None,
-) -> RunResult:
-    """:func:`evaluate_run`'s chunked path; :class:`NotGrouped` for a run not grouped by query."""
-    return _Chunked(qrels, str(path), job, run_format, on_error).run(job.engine.chunk_lines, on_read)
 
 
 class _Chunked:

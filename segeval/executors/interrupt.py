@@ -12,12 +12,8 @@ from types import FrameType
 from typing import Any
 
 #: the signals that stop segeval, and their names in the message
-SIGNALS = {
-    signal.SIGINT: "SIGINT",
-    signal.SIGTERM: "SIGTERM",
-    **({signal.SIGHUP: "SIGHUP"} if hasattr(signal, "SIGHUP") else {}),
-}
 SIGHUP = getattr(signal, "SIGHUP", None)
+SIGNALS = {s: s.name for s in (signal.SIGINT, signal.SIGTERM, SIGHUP) if s is not None}
 #: the process that forks workers, recorded before each fork (a worker whose parent is gone ends)
 _parent = [os.getpid()]
 _lock = threading.Lock()  # held while the set of partial outputs changes; taken for good when stopping

@@ -133,12 +133,6 @@ def scanner_refusal(qrels: str, runs: Sequence[str], job: Job, output: str) -> s
     return None
 
 
-def segment_refusal(qrels: str, runs: Sequence[str], job: Job, output: str) -> str | None:
-    """Why the segment scanner cannot take this ``segeval eval`` job on a segment run (None: it can try)."""
-    found = _refusals(qrels, runs, job, output, SEGMENT_OUTPUTS, (None, "rank", "file"))
-    return ", ".join(found) if found else None
-
-
 def _segments(path: str) -> str | None:
     """``a ... run (segments)`` when the run's first lines are in a segment format, else None."""
     from segeval.readers.blocks import open_blocks
@@ -189,10 +183,10 @@ def route(qrels: str, runs: Sequence[str], job: Job, output: str = "trec") -> Ro
     executor = "chunks" if chunks else "whole"
     segments = _segments(runs[0])
     if segments is not None:
-        refusal = segment_refusal(qrels, runs, job, output)
-        if refusal is None:
+        refused = ", ".join(_refusals(qrels, runs, job, output, SEGMENT_OUTPUTS, (None, "rank", "file")))
+        if not refused:
             return Route("segments", executor, f"{segments}; {size}")
-        return Route("table", executor, f"{segments}: {refusal}; {size}")
+        return Route("table", executor, f"{segments}: {refused}; {size}")
     refusal = scanner_refusal(qrels, runs, job, output)
     if refusal is not None:
         return Route("table", executor, f"{refusal}; {size}")
