@@ -74,9 +74,14 @@ class Evaluation:
         """The evaluated measures' names, in report order."""
         return list(self.summary)
 
+    @property
+    def _by_query(self) -> list[str]:
+        """The names of the requests with a value per query."""
+        return [r.name for r in self.requests if r.measure.family.per_query]
+
     def to_dict(self) -> dict[str, dict[str, Any]]:
         """Per-query values as pytrec_eval gives them: ``{query: {measure: value}}``, numbers as floats."""
-        names = [r.name for r in self.requests if r.measure.family.per_query]
+        names = self._by_query
         return {q: {n: _number(self.per_query[n][i]) for n in names} for i, q in enumerate(self.queries)}
 
     def to_dataframe(self, per_query: bool = False) -> pd.DataFrame:
@@ -98,22 +103,14 @@ class Evaluation:
         """Per-query values as a long DataFrame with columns query, measure, value (queries in natural order)."""
         import pandas as pd
 
-        rows = [
-            (self.queries[i], r.name, self.per_query[r.name][i])
-            for i in natural_order(self.queries)
-            for r in self.requests
-            if r.measure.family.per_query
-        ]
+        names = self._by_query
+        rows = [(self.queries[i], n, self.per_query[n][i]) for i in natural_order(self.queries) for n in names]
         return pd.DataFrame(rows, columns=["query", "measure", "value"])
 
     def report(self) -> pd.DataFrame:
         """The per-query measures as :meth:`frame` gives them, and a last row ``all`` with their summary."""
-        import pandas as pd
-
-        names = [r.name for r in self.requests if r.measure.family.per_query]
-        table = pd.DataFrame({n: self.per_query[n] for n in names}, index=pd.Index(self.queries, name="query"))
-        table = table.iloc[natural_order(self.queries)]
-        table.loc["all"] = [self.summary[n] for n in names]
+        table = self.frame()[self._by_query]
+        table.loc["all"] = [self.summary[n] for n in self._by_query]
         return table
 
 

@@ -94,8 +94,7 @@ REL_INFO = {"groups": ("qrels_jg",), "prefs": ("prefs", "qrels_prefs")}
 
 def check_rel_info(measures: object, rel_info: str) -> None:
     """A ParameterError unless every measure (what :func:`plan` takes) reads ``rel_info`` judgements (-R)."""
-    names = measure_names(measures)
-    reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], [ExactAdapter()])
+    reqs = _exact_requests(measures)
     wrong = [x for x in reqs if rel_info not in REL_INFO.get(x.measure.scope, ("qrels",))]
     if wrong:
         raise ParameterError(
@@ -129,9 +128,13 @@ def _check_subtopics(documents: bool, reqs: Sequence[Request]) -> None:
 def reads_subtopics(measures: object) -> bool:
     """Whether ``measures`` (what :func:`plan` takes) name a diversity measure (the qrels are then read with their
     subtopic column); a bad name is reported here, before the qrels are read."""
+    return any(x.measure.family.subtopics for x in _exact_requests(measures))
+
+
+def _exact_requests(measures: object) -> list[Request]:
+    """The requests of ``measures`` (what :func:`plan` takes) under the exact adapter."""
     names = measure_names(measures)
-    reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], [ExactAdapter()])
-    return any(x.measure.family.subtopics for x in reqs)
+    return [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], [ExactAdapter()])
 
 
 def measure_names(measures: object) -> list[str] | list[Request]:

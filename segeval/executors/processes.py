@@ -102,9 +102,7 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[
     from segeval.readers.files import is_stream
 
     options = job.engine
-    jobs = options.jobs
-    if any(is_stream(r) for r in runs):  # a pipe or standard input is this process's: read here
-        jobs = 1
+    jobs = 1 if any(is_stream(r) for r in runs) else options.jobs  # a pipe or standard input: read here
     if on_dask(runs, job):
         from segeval.executors.dask import map_runs_dask
 
