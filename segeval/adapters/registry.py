@@ -328,11 +328,5 @@ def me13sh_adapters(bin_size: int | None = None, tolerance: int | None = None) -
 def docs_table() -> str:
     """docs/adapters.md's table of the adapters (a test keeps the page equal to it)."""
     head = "| adapter (`-a`) | report suffix | rule | relevant units (`num_rel`) |\n|---|---|---|---|\n"
-    return head + "".join(
-        f"| {r.forms} | {_suffix(r.examples[0])} | {r.rule} | {r.units} |\n" for k in KINDS for r in k.rows
-    )
-
-
-def _suffix(spec: str) -> str:
-    suffix = make_adapter(spec).suffix
-    return f"`{suffix}`" if suffix else "none"
+    rows = [(r, make_adapter(r.examples[0]).suffix) for k in KINDS for r in k.rows]
+    return head + "".join(f"| {r.forms} | {f'`{s}`' if s else 'none'} | {r.rule} | {r.units} |\n" for r, s in rows)

@@ -137,7 +137,8 @@ def finish_values(
     from segeval.core.plan import Plan, finished
 
     how = Plan(reqs, job.settings)
-    missing = [c for c, name in enumerate(qrels.names) if name not in set(names)]
+    present = set(names)
+    missing = [c for c, name in enumerate(qrels.names) if name not in present]
     if missing and job.settings.missing_queries == "zero":
         names, per_query = _with_missing(qrels, missing, names, per_query, how)
     ev = finished(how, names, per_query, set(qrels.names), int((qrels.rel > 0).sum()))
