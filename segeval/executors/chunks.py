@@ -46,10 +46,6 @@ def _query_runs(frame: pd.DataFrame) -> tuple[list[str], npt.NDArray[np.intp]]:
     return [str(h) for h in queries[starts]], starts
 
 
-def _cut(frame: pd.DataFrame, start: int, stop: int | None) -> pd.DataFrame:
-    return frame.iloc[start:stop]
-
-
 def _join(frames: list[pd.DataFrame]) -> pd.DataFrame:
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
 
@@ -113,7 +109,7 @@ class _Chunked:
     def run(self, chunk_lines: int, on_read: Callable[[int], object] | None = None) -> RunResult:
         chunks = batches(open_blocks(self.name, on_read=on_read), chunk_lines, BATCH_BYTES)
         try:
-            for complete, _ in whole_queries(self._frames(chunks), _query_runs, _cut, _join):
+            for complete, _ in whole_queries(self._frames(chunks), _query_runs, lambda f, a, b: f.iloc[a:b], _join):
                 self._evaluate(complete)
         except Regrouped as exc:
             line = int(exc.rows["line"].to_numpy()[exc.row])  # type: ignore[index]

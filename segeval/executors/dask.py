@@ -12,6 +12,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from functools import partial
+from operator import itemgetter
 from typing import Any, TypeVar
 
 import numpy as np
@@ -101,10 +102,6 @@ def _named(e: E, path: str, shown: str) -> E:
     return e
 
 
-def _meta(read: Read) -> tuple[bool, RunResult]:
-    return read[1], read[2]
-
-
 def plans(job: Job) -> Plans:
     """The plan of ``job`` for document and for segment runs (or its SegevalError), once per run set."""
     out: Plans = {}
@@ -179,7 +176,7 @@ def _map(
         )
         for i, r in enumerate(runs)
     ]
-    metas = [client.submit(_meta, f, key=f"segeval-meta-{tag}-{i}") for i, f in enumerate(reads)]
+    metas = [client.submit(itemgetter(1, 2), f, key=f"segeval-meta-{tag}-{i}") for i, f in enumerate(reads)]
     parts = [
         [client.submit(_evaluate_partition, q, f, k, n, sent, key=f"segeval-part-{tag}-{i}-{k}") for k in range(n)]
         for i, f in enumerate(reads)

@@ -73,21 +73,15 @@ def read_in_chunks(
 
 def whole_run(path: str, measures: Sequence[str]) -> str | None:
     """Why the run at ``path`` must be read whole (an STD list run; QUESST's figures), or None."""
+    from segeval.measures.definitions import resolve
     from segeval.readers.stdlist import starts_stdlist
 
-    if trial_measures(measures):
-        return "QUESST's figures pool every trial of a run: read whole"
-    return "an STD list run (XML): read whole" if starts_stdlist(path) else None
-
-
-def trial_measures(names: Sequence[str]) -> bool:
-    """True when one of the measures is a trial measure (QUESST's figures; a bad name: False, refused later)."""
-    from segeval.measures.definitions import resolve
-
-    try:
-        return any(m.scope == "trials" for m in resolve(list(names)))
+    try:  # a bad name is refused later
+        if any(m.scope == "trials" for m in resolve(list(measures))):
+            return "QUESST's figures pool every trial of a run: read whole"
     except SegevalError:
-        return False
+        pass
+    return "an STD list run (XML): read whole" if starts_stdlist(path) else None
 
 
 def lane_requests(names: Sequence[str]) -> list[Request] | None:
