@@ -13,7 +13,6 @@ import pandas as pd
 
 from segeval.adapters.registry import make_adapter as make_adapter
 from segeval.adapters.registry import make_adapters
-from segeval.adapters.registry import me13sh_adapters as me13sh_adapters
 from segeval.core.errors import ParameterError
 from segeval.core.evaluation import Evaluation as Evaluation  # named here for readers of evaluate's results
 from segeval.core.ordering import stored_scores
