@@ -1,5 +1,4 @@
-"""The domains of every parameter a user gives, declared once: what a value may be, checked before any work, refused
-as scikit-learn words it."""
+"""The domains of every parameter a user gives, declared once: what a value may be, refused as scikit-learn words it."""
 
 from __future__ import annotations
 

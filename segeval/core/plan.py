@@ -1,5 +1,4 @@
-"""What a job computes, without pandas: the :class:`Plan`, the values of prepared inputs (:func:`measured`) and their
-:class:`~segeval.core.evaluation.Evaluation` (:func:`finished`)."""
+"""What a job computes, without pandas: its :class:`Plan`, values (:func:`measured`), evaluation (:func:`finished`)."""
 
 from __future__ import annotations
 

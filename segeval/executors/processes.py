@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from dataclasses import replace
 from functools import partial
 from pathlib import Path, PurePath
@@ -112,16 +113,15 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[
     results: list[T] = []
     from concurrent.futures import ProcessPoolExecutor  # here: one run (the fast lane too) needs no processes
 
-    with Progress(len(runs), "runs", quiet=options.quiet) as progress:
+    with Progress(len(runs), "runs", quiet=options.quiet) as progress, ExitStack() as stack:
         if workers <= 1:
-            for run in runs:
-                results.append(then(evaluate_one(qrels, run, job, progress=bar)))
-                progress.advance()
-            return results
-        with ProcessPoolExecutor(max_workers=workers, initializer=_init, initargs=(qrels, installed())) as pool:
-            for result in pool.map(_one, [(run, job, bar, then) for run in runs]):
-                results.append(result)
-                progress.advance()
+            done: Iterable[T] = (then(evaluate_one(qrels, run, job, progress=bar)) for run in runs)
+        else:
+            pool = stack.enter_context(ProcessPoolExecutor(workers, initializer=_init, initargs=(qrels, installed())))
+            done = pool.map(_one, [(run, job, bar, then) for run in runs])
+        for result in done:
+            results.append(result)
+            progress.advance()
     return results
 
 
