@@ -1,10 +1,4 @@
-"""segeval: evaluation for segment-based multimedia retrieval.
-
-The public API: :func:`evaluate`, :class:`Evaluator`, :class:`Evaluation`, :func:`compare`,
-:func:`correlate`, :func:`make_adapter`, :class:`Settings`, :class:`EngineOptions`, :class:`Segment` and the
-error family (:class:`SegevalError`, :class:`InputError`, :class:`ParameterError`).  Names that need NumPy or
-pandas are imported on first use, so ``import segeval`` loads neither.
-"""
+"""segeval: evaluation for segment-based multimedia retrieval."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""``compare`` and ``correlate`` for Python users; ``evaluate`` and ``Evaluator`` are in
-:mod:`segeval.core.pipeline`."""
+"""``compare`` and ``correlate`` for Python users (``evaluate`` and ``Evaluator``: :mod:`segeval.core.pipeline`)."""
 
 from __future__ import annotations
 
@@ -30,17 +29,11 @@ def compare(
     seed: int = 0,
     all_pairs: bool = False,
 ) -> Comparison:
-    """Each run against the baseline (default: the first), or every pair of runs (``all_pairs``), over
-    every qrels query, as ``segeval compare``.  ``adapter`` or ``adapters`` (one spec or a list, as
-    :func:`evaluate` takes them) choose the relevance adapters (None: the run kind's default).
-
-    ``runs`` is a list of files, or a dict from run names to runs in any shape :func:`evaluate`
-    accepts (or their :class:`Evaluation`, made with ``missing_queries="zero"``).  ``test`` is t,
-    wilcoxon, randomization, bootstrap or tukey (Tukey's HSD, as ranx); ``correction`` None is holm, or
-    none for tukey.  The result prints as the table (``str()``) and has ``to_dataframe()``,
-    ``to_latex()``, ``to_markdown()``, ``to_csv()`` and ``to_json()``.
-    """
+    """Each run against the baseline (default: the first), or every pair of runs, as ``segeval compare``."""
     names = [str(m) for m in measure_names(measures)]
+    options: dict[str, Any] = dict(
+        test=test, correction=correction, alpha=alpha, permutations=permutations, seed=seed, all_pairs=all_pairs
+    )
     if adapter is not None and adapters is not None:
         raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
     if isinstance(runs, Mapping):
@@ -50,16 +43,7 @@ def compare(
             str(name): run if isinstance(run, Evaluation) else evaluator.evaluate(run) for name, run in runs.items()
         }
         first = next(iter(evaluations), "")
-        return compare_evaluations(
-            evaluations,
-            first if baseline is None else baseline,
-            test=test,
-            correction=correction,
-            alpha=alpha,
-            permutations=permutations,
-            seed=seed,
-            all_pairs=all_pairs,
-        )
+        return compare_evaluations(evaluations, first if baseline is None else baseline, **options)
     if isinstance(runs, str | Path) or not isinstance(runs, Sequence):
         raise ParameterError(
             f"The 'runs' parameter must be a list of run files or a dict from names to runs. Got "
@@ -82,28 +66,11 @@ def compare(
     given = adapters if adapters is not None else adapter
     # checked as evaluate checks them
     specs = None if given is None else [a.spec for a in make_adapters(given)]  # type: ignore[arg-type]
-    return compare_runs(
-        q,
-        list(runs),
-        names,
-        adapter=specs,
-        baseline=baseline,
-        test=test,
-        correction=correction,
-        alpha=alpha,
-        permutations=permutations,
-        seed=seed,
-        all_pairs=all_pairs,
-    )
+    return compare_runs(q, list(runs), names, adapter=specs, baseline=baseline, **options)
 
 
 def correlate(x: Sequence[float] | Mapping[str, float], y: Sequence[float] | Mapping[str, float]) -> dict[str, Any]:
-    """How two settings rank the same systems: Kendall's tau-b and ties-agree tau, Spearman's rho, tau_AP
-    (``x`` is the reference), swapped pairs and the RMS error; an undefined coefficient is None.
-
-    ``x`` and ``y`` are scores in the same system order, or dicts from system names to scores
-    (matched by name).
-    """
+    """How two rankings of systems agree: tau-b, ties-agree tau, Spearman's rho, tau_AP, swapped pairs, RMS error."""
     from segeval.analyses.correlate import coefficients
 
     if isinstance(x, Mapping) or isinstance(y, Mapping):

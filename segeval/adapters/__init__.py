@@ -1,6 +1,4 @@
-"""Relevance adapters: turn ranked segments into relevance labels.  Every name is imported on first use
-(``from segeval.adapters import OverlapAdapter``), the adapters' modules from their declarations
-(:data:`segeval.adapters.registry.KINDS`), so that the package loads without numpy or pandas."""
+"""Relevance adapters: turn ranked segments into relevance labels."""
 
 from __future__ import annotations
 
@@ -15,8 +13,8 @@ if TYPE_CHECKING:  # for type checkers (tests/unit/adapters/test_declarations.py
     from segeval.adapters.binned import BinnedAdapter as BinnedAdapter
     from segeval.adapters.collar import CollarAdapter as CollarAdapter
     from segeval.adapters.exact import ExactAdapter as ExactAdapter
-    from segeval.adapters.once import OverlapOnceAdapter as OverlapOnceAdapter
     from segeval.adapters.overlap import OverlapAdapter as OverlapAdapter
+    from segeval.adapters.overlap import OverlapOnceAdapter as OverlapOnceAdapter
     from segeval.adapters.tiou import TiouAdapter as TiouAdapter
     from segeval.adapters.tiou_best import TiouBestAdapter as TiouBestAdapter
     from segeval.adapters.tolerance import ToleranceAdapter as ToleranceAdapter

@@ -1,5 +1,4 @@
-"""The relevance-adapter interface: ranked results in, every query's ranked labels out (one batch, per-query
-views on demand)."""
+"""The relevance-adapter interface: ranked results in, every query's ranked labels out."""
 
 from __future__ import annotations
 
@@ -32,15 +31,9 @@ class Label(IntEnum):
 
 @dataclass(frozen=True)
 class Adapted:
-    """One query's adapted ranking.
-
-    ``labels`` holds one :class:`Label` code per ranked unit (a result, or a bin
-    for the binned adapter).  ``num_rel`` is the number of relevant units of this
-    adapter (merged segments, bins, ...).  The qrels rows (positions in
-    ``Prepared.qrels``) that decided unit i's label are
-    ``match_rows[match_offsets[i]:match_offsets[i + 1]]``.  ``source`` gives, per
-    unit, the position of the result it came from within the query's results.
-    """
+    """One query's adapted ranking: a :class:`Label` code per unit (a result, or a bin), ``num_rel`` relevant units,
+    unit i's deciding qrels rows ``match_rows[match_offsets[i]:match_offsets[i + 1]]``, and each unit's result
+    (``source``, a position among the query's results)."""
 
     labels: npt.NDArray[np.uint8]
     num_rel: int
@@ -95,33 +88,21 @@ def grades_from_labels(labels: npt.NDArray[np.uint8]) -> FloatArray:
 
 def judged_only(a: Adapted) -> Adapted:
     """The ranking without its unjudged units (trec_eval's ``-J``: P@k(j) and friends)."""
-    keep = np.flatnonzero(a.labels != Label.UNJUDGED)
-    counts = np.diff(a.match_offsets)[keep]
-    rows = np.concatenate([a.matches(int(i)) for i in keep]) if len(keep) else np.zeros(0, dtype=np.int64)
+    kept = a.labels != Label.UNJUDGED
+    keep = np.flatnonzero(kept)
+    pairs = np.repeat(kept, np.diff(a.match_offsets))  # the deciding pairs of the kept units
     assert a.grades is not None
-    grades = (
-        np.concatenate([a.match_grades[a.match_offsets[i] : a.match_offsets[i + 1]] for i in keep])
-        if a.match_grades is not None and len(keep)
-        else None
-    )
-    strata = (
-        None
-        if a.match_strata is None
-        else np.concatenate(
-            [np.zeros(0, dtype=object)] + [a.match_strata[a.match_offsets[i] : a.match_offsets[i + 1]] for i in keep]
-        )
-    )
     return Adapted(
         a.labels[keep],
         a.num_rel,
-        np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
-        rows.astype(np.int64),
+        np.concatenate([[0], np.cumsum(np.diff(a.match_offsets)[keep])]).astype(np.int64),
+        a.match_rows[pairs].astype(np.int64),
         a.source[keep],
         a.grades[keep],
         a.pool,
-        grades if grades is not None else (None if a.match_grades is None else np.zeros(0)),
+        None if a.match_grades is None else a.match_grades[pairs],
         a.truth,
-        strata,
+        None if a.match_strata is None else a.match_strata[pairs],
         a.truth_strata,
         None if a.subtopics is None else a.subtopics.keep(keep),
     )
@@ -139,8 +120,7 @@ class Adapter(ABC):
 
     @abstractmethod
     def adapt(self, data: Prepared) -> Sequence[Adapted]:
-        """Every query's labels (a :class:`~segeval.adapters.labelled.Labelled`: one :class:`Adapted` per query of
-        ``data.queries``, in that order, and their batch)."""
+        """Every query's labels: a :class:`~segeval.adapters.labelled.Labelled`, queries in ``data.queries`` order."""
 
     @property
     def spec(self) -> str:
@@ -148,14 +128,15 @@ class Adapter(ABC):
         return self.name
 
     def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
-        """Why unit ``unit`` of query ``query`` (``a`` is that query's :class:`Adapted`) got its label:
-        the qrels rows (positions in ``data.qrels``) that decided it, each with a short reason; a
-        reason with row -1 when no qrels line did."""
-        rows = a.matches(unit).tolist()
+        """Why unit ``unit`` of query ``query`` got its label: the deciding qrels rows with a reason (row -1: none)."""
+        why = self.reasons(data, a, unit, query)
         label = Label(int(a.labels[unit]))
-        if not rows:
-            return [Reason(-1, "no qrels segment meets it" if label == Label.UNJUDGED else "no qrels line")]
-        return [Reason(int(r), _RULE.get(label, "")) for r in rows]
+        return [Reason(int(r), why.get(label, "")) for r in a.matches(unit).tolist()] or [Reason(-1, why[None])]
+
+    def reasons(self, data: Prepared, a: Adapted, unit: int, query: int) -> dict[Label | None, str]:
+        """Each label's reason for a deciding row, and (None) the reason when no row decided."""
+        unjudged = a.labels[unit] == Label.UNJUDGED
+        return {**_RULE, None: "no qrels segment meets it" if unjudged else "no qrels line"}
 
 
 @dataclass(frozen=True)
@@ -166,7 +147,7 @@ class Reason:
     why: str
 
 
-_RULE = {
+_RULE: dict[Label | None, str] = {
     Label.RELEVANT: "relevant, meets it",
     Label.NONRELEVANT: "non-relevant, meets it; no relevant one does",
     Label.RELEVANT_SEEN: "relevant, meets it, already credited to an earlier result",
@@ -177,8 +158,3 @@ _RULE = {
 def result_row(data: Prepared, a: Adapted, unit: int, query: int) -> int:
     """The row of ``data.run`` that unit ``unit`` of query ``query`` came from."""
     return int(data.run_bounds[query] + a.source[unit])
-
-
-def per_query_count(qcode: IntArray, n_queries: int) -> IntArray:
-    """How many entries each query code has."""
-    return np.bincount(qcode, minlength=n_queries).astype(np.int64)

@@ -1,20 +1,4 @@
-"""Binned relevance, as the MediaEval reference computes it.
-
-The rule and the ``start`` variant are docs/adapters.md ('binned'); a span's bins are the ``bins``
-rule of :mod:`segeval.core.segment`.  The binned ranking can be longer or shorter than the run.
-With B = 10::
-
-              0         1         2
-              012345678901234567890123456789
-        rel : [==============]
-        1   : .....[===================]
-        2   : ............[==]
-        3   : ....................*
-        labels: 11-
-
-(1 covers bins 0, 1 and 2; 2 covers bin 1 again and is dropped; 3 is a
-zero-length span on a bin boundary and covers no bin.)
-"""
+"""Binned relevance, as the MediaEval reference computes it (docs/adapters.md, 'binned' and 'Worked examples')."""
 
 from __future__ import annotations
 
@@ -22,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from segeval.adapters.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
+from segeval.adapters.base import Adapted, Adapter, Label, result_row
 from segeval.adapters.labelled import Labelled
 from segeval.adapters.overlap import decide
 from segeval.core.arrays import FloatArray, IntArray
@@ -32,8 +16,7 @@ from segeval.core.settings import ASSIGN, BIN_SIZE, BINS
 
 
 def expand_bins(start: FloatArray, end: FloatArray, size: int, assign: str = "span") -> tuple[IntArray, IntArray]:
-    """(source index, bin index) for every bin each span covers, in span then bin order; with
-    ``assign="start"`` only the bin of each span's start."""
+    """(source index, bin index) for every bin each span covers (``start``: the bin of its start)."""
     if assign == "start":
         return np.arange(len(start), dtype=np.int64), np.floor_divide(start, size).astype(np.int64)
     first_f, last_f = bin_range(start, end, size)
@@ -42,10 +25,8 @@ def expand_bins(start: FloatArray, end: FloatArray, size: int, assign: str = "sp
 
 
 def _bin_keys(gid: IntArray, bins: IntArray, q_gid: IntArray, q_bins: IntArray) -> tuple[IntArray, IntArray]:
-    """One integer per (group, bin), equal for equal pairs, for the run's and the qrels' bins: each group
-    numbers the bins from its lowest to its highest one after the groups before it (groups counted from the
-    lowest id given), so the keys stay about as many as the bins (dense enough for :func:`first_occurrences`'s
-    table)."""
+    """One integer per (group, bin) of the run's and the qrels' bins, about as many keys as bins (each group numbers
+    its bins from its lowest after the groups before it)."""
     low_gid = int(min(gid.min(initial=np.iinfo(np.int64).max), q_gid.min(initial=np.iinfo(np.int64).max)))
     if low_gid == np.iinfo(np.int64).max:
         return gid.copy(), q_gid.copy()  # no bins
@@ -62,8 +43,7 @@ def _bin_keys(gid: IntArray, bins: IntArray, q_gid: IntArray, q_bins: IntArray) 
 
 
 def _rows_of(sorted_keys: IntArray, keys: IntArray) -> tuple[IntArray, IntArray]:
-    """For each of ``keys``, where its equal entries of ``sorted_keys`` are (``searchsorted`` left and right), by
-    one search among the distinct sorted keys (each key's rows are together)."""
+    """For each of ``keys``, where its equal entries of ``sorted_keys`` start and end."""
     n = len(sorted_keys)
     head = np.ones(n, dtype=bool)
     head[1:] = sorted_keys[1:] != sorted_keys[:-1]
@@ -79,8 +59,7 @@ def _rows_of(sorted_keys: IntArray, keys: IntArray) -> tuple[IntArray, IntArray]
 
 @dataclass
 class _Units:
-    """A slice of queries' units (run rows ``source``), the deciding pairs (unit from 0 in the slice, qrels row) of
-    relevant and of non-relevant bins, and the query of each distinct relevant (group, bin) of its qrels."""
+    """A slice of queries' units, their deciding pairs, and the query of each distinct relevant qrels bin."""
 
     source: IntArray
     rel: tuple[IntArray, IntArray]
@@ -120,21 +99,18 @@ class BinnedAdapter(Adapter):
             seen.update((g, b) for b in new)
         raise AssertionError("unit not found")  # pragma: no cover
 
-    def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
+    def reasons(self, data: Prepared, a: Adapted, unit: int, query: int) -> dict[Label | None, str]:
         """The qrels segments covering the unit's bin (relevant ones for ``1``, else non-relevant ones)."""
         b = self.unit_bin(data, a, unit, query)
         where = f"bin {b} ({b * self.bin_size}-{(b + 1) * self.bin_size} s)"
-        rows = a.matches(unit).tolist()
-        if not rows:
-            return [Reason(-1, f"no qrels segment covers {where}")]
-        if Label(int(a.labels[unit])) == Label.RELEVANT:
-            return [Reason(int(r), f"relevant, covers {where}") for r in rows]
-        return [Reason(int(r), f"non-relevant, covers {where}; no relevant one does") for r in rows]
+        return {
+            Label.RELEVANT: f"relevant, covers {where}",
+            Label.NONRELEVANT: f"non-relevant, covers {where}; no relevant one does",
+            None: f"no qrels segment covers {where}",
+        }
 
     def adapt(self, data: Prepared) -> Labelled:
-        """Every query's units and labels, made :data:`~segeval.core.prepared.PAIR_ROWS` results at a time (slices of
-        whole queries: a bin's first appearance and its qrels never cross a query), so only a slice's bins are held
-        at once."""
+        """Every query's units and labels, made for slices of whole queries (:func:`query_slices`)."""
         parts = [self._units(data, a, b) for a, b in query_slices(data.run_bounds, PAIR_ROWS)]
         offsets = np.cumsum([0] + [len(p.source) for p in parts])
         unit_src = np.concatenate([p.source for p in parts])
@@ -146,11 +122,11 @@ class BinnedAdapter(Adapter):
             )
 
         rel, nonrel = joined([p.rel for p in parts]), joined([p.nonrel for p in parts])
-        num_rel = per_query_count(np.concatenate([p.rel_qcode for p in parts]), len(data.queries))
+        rel_qcode = np.concatenate([p.rel_qcode for p in parts])
         del parts
         labels, mu, mr = decide(len(unit_src), rel, nonrel)
         del rel, nonrel
-        return Labelled(data, data.run_columns["qcode"][unit_src], labels, num_rel, mu, mr, unit_src)
+        return Labelled(data, labels, rel_qcode, mu, mr, unit_src)
 
     def _units(self, data: Prepared, first_query: int, end_query: int) -> _Units:
         """The :class:`_Units` of queries ``first_query`` to ``end_query`` (excluded)."""

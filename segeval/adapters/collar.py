@@ -1,24 +1,4 @@
-"""sed_eval's event-based collar as an adapter: ``collar:t:p`` (``collar:t:p:onset``: onsets only).
-
-The rule is docs/adapters.md ('collar'); the hit test is :class:`Collar`, the one ``segeval sed``'s
-event-based figures use.  With t = 1, p = 0.2::
-
-              0         1         2
-              0123456789012345678901234
-        rel : ..........[=========]
-        1   : ...........[=========]
-        2   : .........[========]
-        3   : ..........[====]
-        labels: 1s0
-
-(1: onsets 1 apart, offsets 1 <= max(1, 0.2 x 10); 2 hits too (1 and 2 <= 2) but the segment is taken; 3's offset
-is 5 away.)
-
-This is sed_eval's greedy matching (``event_matching_type="greedy"``: each reference event, in file order, takes
-the first free detection in file order): when both sides visit the other in one fixed order, the two greedy passes
-make the same pairs.  With one class's reference events as a query's qrels lines and its detections, in file order,
-as the ranked results, the ``1``s are sed_eval's greedy true positives of that class (docs/sed.md).
-"""
+"""sed_eval's event-based collar as an adapter: ``collar:t:p`` (``collar:t:p:onset``: onsets only; docs/adapters.md)."""
 
 from __future__ import annotations
 
@@ -44,9 +24,7 @@ class Collar:
     offset: bool = True
 
     def hit(self, ref_onset: Any, ref_offset: Any, onset: Any, offset: Any) -> Any:
-        """Whether a detection (``onset``, ``offset``) hits a reference event, on numbers or arrays alike: the
-        onsets at most ``t_collar`` apart, the offsets at most max(``t_collar``, ``percentage_of_length`` x
-        the reference's length)."""
+        """Whether a detection (``onset``, ``offset``) hits a reference event, on numbers or arrays alike."""
         on = abs(ref_onset - onset) <= self.t_collar if self.onset else True
         gap = abs(ref_offset - offset)
         off = (gap <= self.t_collar) | (gap <= self.percentage_of_length * (ref_offset - ref_onset))

@@ -1,15 +1,4 @@
-"""Exact relevance for documents: a result is judged by the qrels line with its id.
-
-A result whose (query, docno) has a qrels line is relevant when that line's
-grade reaches the relevance level, judged non-relevant when the grade is below
-it but not negative; a result without a line, or with a negative grade, is
-unjudged (as trec_eval treats them in bpref and num_nonrel_judged_ret).
-Grades are the qrels values, the pool every qrels grade of the query, so
-graded and pool-based measures (nDCG, bpref) see the full judgements.
-Segments match here only when (video, start, end) are equal, which is rarely
-what a segment run wants: use the segment adapters.  Documents the byte scanner codes are paired by
-:func:`match_pairs` and labelled by :func:`exact_batch` (the same rules, on docno keys).
-"""
+"""Exact relevance for documents: a result is judged by the qrels line with its id."""
 
 from __future__ import annotations
 
@@ -19,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapters.base import Adapted, Adapter, Label, Reason, per_query_count
+from segeval.adapters.base import Adapted, Adapter, Label
 from segeval.core.arrays import Codes, FloatArray, IntArray
 from segeval.core.ordering import score_order, sort_each
 
@@ -35,8 +24,7 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
 def listed_twice(*columns: npt.NDArray[Any]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-    """The one rule for an item listed twice in a run or judged twice in qrels: the rows whose values in every
-    (numeric) column equal an earlier row's, in row order, and the first row with those values."""
+    """The one rule for an item listed (judged) twice: the rows equal to an earlier row, and that first row."""
     h = np.zeros(len(columns[0]), dtype=np.uint64)
     for c in columns:  # a hash of each row: only rows that share one are compared
         h ^= (np.asarray(c, dtype=np.float64) + 0.0).view(np.uint64) if c.dtype.kind == "f" else c.astype(np.uint64)
@@ -69,8 +57,7 @@ def exact_labels(grade: npt.NDArray[np.floating], relevance_level: int) -> npt.N
 
 
 def first_lines(run_gid: IntArray, qrels_gid_sorted: IntArray) -> tuple[IntArray, IntArray]:
-    """(result, qrels line) pairs of documents: each result's group's first line (a document judged twice: the
-    first line counts), by a table of group ids."""
+    """(result, qrels line) pairs of documents: each result's group's first line, by a table of group ids."""
     if len(run_gid) == 0 or len(qrels_gid_sorted) == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     heads = np.flatnonzero(np.concatenate([[True], qrels_gid_sorted[1:] != qrels_gid_sorted[:-1]]))
@@ -82,8 +69,7 @@ def first_lines(run_gid: IntArray, qrels_gid_sorted: IntArray) -> tuple[IntArray
 
 
 def _segment_pairs(run: Columns, qrels: Columns, pairs: tuple[IntArray, IntArray]) -> tuple[IntArray, IntArray]:
-    """The (result, qrels line) pairs of the same group and times, one a result: subtopic qrels judge a document
-    once per subtopic (its largest grade counts); a document judged twice: the first line counts."""
+    """The (result, qrels line) pairs of the same group and times (subtopic qrels: the largest grade), one a result."""
     u, j = pairs
     if len(qrels["qcode"]) and {"start", "end"} <= qrels.keys():
         start, end = qrels["start"][j], qrels["end"][j]
@@ -111,11 +97,7 @@ def exact_batch(
     pool: Codes,
     settings: Settings,
 ) -> Batch:
-    """The exact adapter's :class:`~segeval.measures.batch.Batch` of the byte scanner's document
-    rows as codes: each run row's query (0 .. n_q - 1; -1: not evaluated) and score; ``grade_of(rows)``, the
-    grades of those rows (NaN: no qrels line), asked once for the ranked rows; ``tie_key`` as
-    :func:`segeval.core.ordering.score_order` takes it; each qrels line's query (-1: not evaluated) and grade (the
-    query's pool).  ``settings``: its ``relevance_level`` and ``max_results``."""
+    """The exact adapter's :class:`~segeval.measures.batch.Batch` of the byte scanner's coded rows."""
     from segeval.core.prepared import first_results  # not on import: the in-memory reader's module
     from segeval.measures.batch import Batch
 
@@ -147,9 +129,8 @@ def match_pairs(
     rel: IntArray,
     n_queries: int,
 ) -> tuple[IntArray, Codes] | None:
-    """One sort of (query, docno) over both files (grouped by query, then each query's docnos sorted
-    alone): per result, the grade of its qrels line (:data:`NO_LINE` when none) and its place in
-    (query, docno) order; None when a result or a judgement is there twice."""
+    """Per result, the grade of its qrels line (:data:`NO_LINE`: none) and its place in (query, docno) order, by
+    one sort over both files; None when a result or a judgement is there twice."""
     n_run = len(run_key)
     query = np.concatenate([run_u, qrels_u])
     order = np.argsort(query.astype(np.int16) if n_queries < 2**15 else query, kind="stable")  # radix for 16 bits
@@ -182,18 +163,14 @@ class ExactAdapter(Adapter):
     name = "exact"
     suffix = ""
 
-    def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
+    def reasons(self, data: Prepared, a: Adapted, unit: int, query: int) -> dict[Label | None, str]:
         """The qrels line of the same document and its grade."""
-        rows = a.matches(unit).tolist()
-        if not rows:
-            return [Reason(-1, "no qrels line for this document")]
-        label = Label(int(a.labels[unit]))
-        why = {
+        return {
             Label.RELEVANT: "same document, grade reaches the relevance level",
             Label.NONRELEVANT: "same document, grade below the relevance level",
             Label.UNJUDGED: "same document, negative grade: unjudged",
+            None: "no qrels line for this document",
         }
-        return [Reason(int(r), why.get(label, "")) for r in rows]
 
     def adapt(self, data: Prepared) -> Labelled:
         from segeval.core.prepared import group_pairs
@@ -207,8 +184,7 @@ class ExactAdapter(Adapter):
         grades = np.full(n, np.nan)
         grades[u] = qrels["rel"][j]
         labels = exact_labels(grades, data.relevance_level)
-        num_rel = per_query_count(qrels["qcode"][data.relevant], len(data.queries))
         pool = qrels["rel"].astype(np.float64), data.qrels_bounds  # every qrels grade of the query
         from segeval.adapters.labelled import Labelled  # not on import: the fast lanes label with exact_labels
 
-        return Labelled(data, run["qcode"], labels, num_rel, u, j, np.arange(n, dtype=np.int64), grades, pool)
+        return Labelled(data, labels, qrels["qcode"][data.relevant], u, j, None, grades, pool)

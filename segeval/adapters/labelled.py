@@ -1,5 +1,4 @@
-"""Every query's labels at once (what an adapter returns): one batch for the measures, per-query views on
-demand."""
+"""Every query's labels at once (what an adapter returns): one batch for the measures, per-query views on demand."""
 
 from __future__ import annotations
 
@@ -20,39 +19,33 @@ if TYPE_CHECKING:
 
 
 class Labelled(Sequence[Adapted]):
-    """Every query's labels at once, on the coded columns: what an adapter returns.
-
-    The measures read :attr:`batch` (one :class:`~segeval.measures.batch.Batch` of all queries); query
-    q's :class:`Adapted` (``labelled[q]``) is a view made on demand, for the measures without a batch
-    form, ``-J`` and ``segeval show --explain``.
-
-    ``unit_qcode`` is each unit's query (units sorted by query, in rank order within it);
-    ``pair_unit``/``pair_row`` list the deciding (unit, qrels row) pairs, sorted by unit;
-    ``unit_source`` is the run row (dataset-wide) each unit came from.  ``grades`` (per unit) and
-    ``pool`` with ``pool_offsets`` (per query, its judged grades) default to the labels' grades and
-    one relevant grade per relevant unit of ``num_rel``.
-    """
+    """Every query's labels at once, on the coded columns: what an adapter returns; the measures read :attr:`batch`,
+    ``labelled[q]`` is query q's :class:`Adapted`, made on demand.  ``rel_qcode``: the query of each relevant unit
+    (``num_rel``); ``pair_unit``/``pair_row``: the deciding (unit, qrels row) pairs sorted by unit; ``unit_source``:
+    each unit's run row (None: one unit per result)."""
 
     def __init__(
         self,
         data: Prepared,
-        unit_qcode: IntArray,
         labels: npt.NDArray[np.uint8],
-        num_rel: IntArray,
+        rel_qcode: IntArray,
         pair_unit: IntArray,
         pair_row: IntArray,
-        unit_source: IntArray,
+        unit_source: IntArray | None = None,
         grades: FloatArray | None = None,
         pool: tuple[FloatArray, IntArray] | None = None,
     ) -> None:
         n_q = len(data.queries)
         self.data = data
         self.labels = labels
+        self.unit_source = np.arange(data.n_results, dtype=np.int64) if unit_source is None else unit_source
+        unit_qcode = (
+            data.run_columns["qcode"][self.unit_source] if unit_source is not None else data.run_columns["qcode"]
+        )
         self.offsets = np.searchsorted(unit_qcode, np.arange(n_q + 1), side="left").astype(np.int64)
-        self.num_rel = np.asarray(num_rel, dtype=np.int64)
+        self.num_rel = np.bincount(rel_qcode, minlength=n_q).astype(np.int64)
         self.pair_unit = pair_unit
         self.pair_row = pair_row
-        self.unit_source = unit_source
         self.grades = grades_from_labels(labels) if grades is None else grades
         if pool is None:
             pool_offsets = np.zeros(n_q + 1, dtype=np.int64)
@@ -118,9 +111,7 @@ class Labelled(Sequence[Adapted]):
 
     @property
     def batch(self) -> Batch:
-        """All queries' labels, grades and pools as one batch (its per-query rankings: this sequence); made on
-        each call (the caller keeps it: a cached batch would hold its Labelled in a cycle, and so the arrays
-        until the collector runs)."""
+        """All queries' labels, grades and pools as one batch, made on each call (cached, it would make a cycle)."""
         return Batch(
             self.labels,
             self.offsets,

@@ -1,30 +1,11 @@
-"""Overlap relevance, as the MediaEval reference computes it.
-
-A result is relevant (``1``) when it meets any relevant qrels segment of its
-video under the ``closed`` rule (touching counts), else non-relevant (``0``)
-when it meets a non-relevant one, else unjudged (``-``).  One character per
-second; numbered lines are results by rank::
-
-              0         1         2
-              0123456789012345678901234
-        rel : ..........[=========]
-        non : [==]
-        1   : ..[=]
-        2   : .....[==]
-        3   : .......[==]
-        4   : ............[=]
-        labels: 0-11
-
-(1 meets the non-relevant 0-3; 2 meets nothing; 3 touches the relevant 10-20
-at 10; 4 lies inside it and is credited again, so MAP can exceed 1: docs/adapters.md, 'overlap'.)
-"""
+"""Overlap relevance as the MediaEval reference computes it, and credited once (docs/adapters.md, 'Worked examples')."""
 
 from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapters.base import Adapter, Label, per_query_count
+from segeval.adapters.base import Adapter, Label
 from segeval.adapters.labelled import Labelled
 from segeval.core.arrays import BoolArray, IntArray
 from segeval.core.prepared import Prepared, kept_pairs
@@ -32,9 +13,7 @@ from segeval.core.segment import closed_overlap
 
 
 def decide(
-    n_units: int,
-    rel_pairs: tuple[IntArray, IntArray],
-    nonrel_pairs: tuple[IntArray, IntArray],
+    n_units: int, rel_pairs: tuple[IntArray, IntArray], nonrel_pairs: tuple[IntArray, IntArray]
 ) -> tuple[npt.NDArray[np.uint8], IntArray, IntArray]:
     """Labels 1 / 0 / - from matching (unit, row) pairs, and the deciding pairs sorted by unit."""
     is_rel = np.zeros(n_units, dtype=bool)
@@ -51,9 +30,7 @@ def decide(
     return labels, units[order], rows[order]
 
 
-def overlap_decisions(
-    data: Prepared,
-) -> tuple[npt.NDArray[np.uint8], IntArray, IntArray]:
+def overlap_decisions(data: Prepared) -> tuple[npt.NDArray[np.uint8], IntArray, IntArray]:
     """Dataset-wide labels 1 / 0 / - of the overlap rule and the deciding (result, qrels row) pairs."""
     run, qrels = data.run_columns, data.qrels_columns
     gid = run["gid"]
@@ -78,7 +55,23 @@ class OverlapAdapter(Adapter):
 
     def adapt(self, data: Prepared) -> Labelled:
         labels, pu, pr = overlap_decisions(data)
-        num_rel = per_query_count(data.rel.qcode, len(data.queries))
-        return Labelled(
-            data, data.run_columns["qcode"], labels, num_rel, pu, pr, np.arange(data.n_results, dtype=np.int64)
-        )
+        return Labelled(data, labels, data.rel.qcode, pu, pr)
+
+
+class OverlapOnceAdapter(Adapter):
+    """Relevant when the result is the first to overlap a merged relevant segment."""
+
+    name = "overlap-once"
+    suffix = "_once"
+
+    def adapt(self, data: Prepared) -> Labelled:
+        labels, pu, pr = overlap_decisions(data)
+        run = data.run_columns
+        s, e, rel = run["start"], run["end"], data.rel
+        u, j = kept_pairs(run["gid"], rel.gid, lambda u, j: closed_overlap(s[u], e[u], rel.start[j], rel.end[j]))
+        first = np.full(len(data.rel), data.n_results, dtype=np.int64)
+        np.minimum.at(first, j, u)  # results are in rank order within each query
+        credited = np.zeros(data.n_results + 1, dtype=bool)
+        credited[first] = True
+        labels = np.where((labels == Label.RELEVANT) & ~credited[:-1], np.uint8(Label.RELEVANT_SEEN), labels)
+        return Labelled(data, labels.astype(np.uint8), data.rel.qcode, pu, pr)

@@ -1,8 +1,4 @@
-"""Adapters declared once (:data:`KINDS`): each kind's name, class, parameters with their domains and
-``Settings`` defaults, flags, help form and docs rows.  ``make_adapter`` parses a spec by them; the CLI help
-(:data:`ADAPTER_HELP`), docs/adapters.md's table (:func:`docs_table`), the lazy imports of
-:mod:`segeval.adapters` and the tests' adapter lists (:data:`EXAMPLES`) are made from them.  Importing this
-module loads no numpy; the parameters' domains are declared in :mod:`segeval.core.settings`, whose checks use them."""
+"""Adapters declared once (:data:`KINDS`): the spec parser, help, docs table and tests' lists come from them."""
 
 from __future__ import annotations
 
@@ -33,8 +29,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Row:
-    """One row of docs/adapters.md's table: the spec forms, the rule, what ``num_rel`` counts, and specs that
-    make it (the first gives the row's report suffix; every one runs through every route in the tests)."""
+    """One row of docs/adapters.md's table, and specs that make it (the first gives its report suffix)."""
 
     forms: str
     rule: str
@@ -44,9 +39,7 @@ class Row:
 
 @dataclass(frozen=True)
 class Kind:
-    """An adapter kind: ``name`` (the spec's first part), its class ``cls`` in ``segeval.adapters.<module>``,
-    positional ``params``, ``flags`` after them (each once, in this order: the constructor keywords it
-    sets) and its docs ``rows``."""
+    """An adapter kind: name, class, positional ``params``, ``flags`` after them (in order) and docs ``rows``."""
 
     name: str
     module: str
@@ -107,9 +100,8 @@ KINDS: tuple[Kind, ...] = (
         (
             Row(
                 "`exact`",
-                "trec_eval's matching: a result is judged by the qrels line of the same document (for segments: "
-                "the same video, start and end); relevant when its grade reaches the relevance level (`-l`), "
-                "non-relevant "
+                "trec_eval's matching: a result is judged by the qrels line of the same document (for segments: the "
+                "same video, start and end); relevant when its grade reaches the relevance level (`-l`), non-relevant "
                 "below it, unjudged without a line or with a negative grade",
                 "qrels lines whose grade reaches the relevance level",
                 ("exact",),
@@ -123,9 +115,8 @@ KINDS: tuple[Kind, ...] = (
         (
             Row(
                 "`overlap`",
-                "relevant if the result overlaps a relevant qrels segment of its video (closed intervals, "
-                "touching counts); every overlapping result counts, so `map` can exceed 1; else non-relevant if it "
-                "meets a "
+                "relevant if the result overlaps a relevant qrels segment of its video (closed intervals, touching "
+                "counts); every overlapping result counts, so `map` can exceed 1; else non-relevant if it meets a "
                 "non-relevant segment, else unjudged",
                 _MERGED,
                 ("overlap",),
@@ -134,14 +125,13 @@ KINDS: tuple[Kind, ...] = (
     ),
     Kind(
         "overlap-once",
-        "once",
+        "overlap",
         "OverlapOnceAdapter",
         (
             Row(
                 "`overlap-once`",
-                "as `overlap`, but each merged relevant segment is credited to the first result (in rank "
-                "order) overlapping it; a later result reaching only credited segments is `s`, so MAP stays within "
-                "[0, 1]",
+                "as `overlap`, but each merged relevant segment is credited to the first result (in rank order) "
+                "overlapping it; a later result reaching only credited segments is `s`, so MAP stays within [0, 1]",
                 _MERGED,
                 ("overlap-once",),
             ),
@@ -156,8 +146,8 @@ KINDS: tuple[Kind, ...] = (
                 "`binned[:B]`, `binned:B:span` (`-B`, default 300 s)",
                 "the results' spans cut into bins (a span (s, e) covers bins `s // B` .. `(e - 1) // B`); each bin "
                 "ranked once, at its first appearance; a bin is relevant when a relevant qrels segment covers it "
-                "(qrels "
-                "not merged first), non-relevant when only a non-relevant one does (the reference script's rule)",
+                "(qrels not merged first), non-relevant when only a non-relevant one does (the reference script's "
+                "rule)",
                 "distinct relevant bins",
                 ("binned:10", "binned:10:span"),
             ),
@@ -193,11 +183,9 @@ KINDS: tuple[Kind, ...] = (
             Row(
                 "`tiou[:θ]` (default 0.5)",
                 "relevant when the temporal IoU with a not yet matched relevant segment of the same video is at least "
-                "θ "
-                "(greedy in rank order, the highest IoU first, on equal IoUs the first qrels line; each segment "
-                "matched "
-                "once); `s` when θ is reached only with matched segments; any other result `0` (the ground truth is "
-                "taken as exhaustive)",
+                "θ (greedy in rank order, the highest IoU first, on equal IoUs the first qrels line; each segment "
+                "matched once); `s` when θ is reached only with matched segments; any other result `0` (the ground "
+                "truth is taken as exhaustive)",
                 _IOU,
                 ("tiou:0.5",),
             ),
@@ -241,13 +229,10 @@ KINDS: tuple[Kind, ...] = (
             Row(
                 "`tiou-best[:θ]` (default 0.5)",
                 "ActivityNet's `eval_detection.py` matching: in rank order, each result takes the free relevant "
-                "segment of "
-                "its video with the highest tIoU if that reaches θ (tIoU = ∩ / (len1 + len2 − ∩); on equal tIoUs the "
-                "later "
-                "qrels line, as the official's reversed argsort visits them; two zero-length windows: NaN, a hit as "
-                "in the "
-                "official); `s` when only taken segments reach θ; with `-m ap_interp` ActivityNet's AP "
-                "([detection.md](detection.md#the-general-path-classes-as-queries))",
+                "segment of its video with the highest tIoU if that reaches θ (tIoU = ∩ / (len1 + len2 − ∩); on equal "
+                "tIoUs the later qrels line, as the official's reversed argsort visits them; two zero-length windows: "
+                "NaN, a hit as in the official); `s` when only taken segments reach θ; with `-m ap_interp` "
+                "ActivityNet's AP ([detection.md](detection.md#the-general-path-classes-as-queries))",
                 _IOU,
                 ("tiou-best:0.5",),
             ),
@@ -262,13 +247,10 @@ KINDS: tuple[Kind, ...] = (
             Row(
                 "`collar[:t[:p]]` (default `collar:0.2:0.2`; e.g. `collar:10:0.5`)",
                 "sed_eval's event-based collar: a result hits a relevant segment of its video when the onsets are at "
-                "most "
-                "t s apart and the offsets at most max(t, p × the segment's length) (plain float differences and "
-                "`<=`); "
-                "in rank order each result takes the first free segment it hits, in qrels line order, which is "
-                "sed_eval's "
-                "greedy matching ([sed.md](sed.md#how-each-maps-onto-segevals-adapters)); `s` when it hits only taken "
-                "segments; any other result `0`",
+                "most t s apart and the offsets at most max(t, p × the segment's length) (plain float differences and "
+                "`<=`); in rank order each result takes the first free segment it hits, in qrels line order, which is "
+                "sed_eval's greedy matching ([sed.md](sed.md#how-each-maps-onto-segevals-adapters)); `s` when it hits "
+                "only taken segments; any other result `0`",
                 _IOU,
                 ("collar:10:0.5",),
             ),
@@ -291,9 +273,7 @@ EXAMPLES = tuple(e for k in KINDS for row in k.rows for e in row.examples)
 
 
 def make_adapter(spec: str | Adapter, settings: Settings | None = None) -> Adapter:
-    """An adapter from its name (:data:`ADAPTER_HELP`; an omitted B, T or theta is ``settings``', None: the
-    defaults), or the given adapter.  A bad name or part raises a ParameterError saying which part is wrong and
-    what it must be."""
+    """An adapter from its spec (omitted parameters from ``settings``), or the given adapter."""
     from segeval.adapters.base import Adapter
 
     if isinstance(spec, Adapter):
@@ -312,8 +292,7 @@ def make_adapter(spec: str | Adapter, settings: Settings | None = None) -> Adapt
 
 
 def make_adapters(specs: str | Adapter | Sequence[str | Adapter], settings: Settings | None = None) -> list[Adapter]:
-    """Adapters from one name or adapter, or a list of them, each spec once (as trec_eval computes a measure
-    named twice once); a ParameterError names anything else."""
+    """Adapters from one spec or adapter, or a list of them, each spec once."""
     from segeval.adapters.base import Adapter
 
     if isinstance(specs, str | Adapter):
@@ -349,11 +328,5 @@ def me13sh_adapters(bin_size: int | None = None, tolerance: int | None = None) -
 def docs_table() -> str:
     """docs/adapters.md's table of the adapters (a test keeps the page equal to it)."""
     head = "| adapter (`-a`) | report suffix | rule | relevant units (`num_rel`) |\n|---|---|---|---|\n"
-    return head + "".join(
-        f"| {r.forms} | {_suffix(r.examples[0])} | {r.rule} | {r.units} |\n" for k in KINDS for r in k.rows
-    )
-
-
-def _suffix(spec: str) -> str:
-    suffix = make_adapter(spec).suffix
-    return f"`{suffix}`" if suffix else "none"
+    rows = [(r, make_adapter(r.examples[0]).suffix) for k in KINDS for r in k.rows]
+    return head + "".join(f"| {r.forms} | {f'`{s}`' if s else 'none'} | {r.rule} | {r.units} |\n" for r, s in rows)

@@ -1,10 +1,4 @@
-"""One query's subtopic judgements (``qid subtopic docno rel``, NIST ndeval's qrels), for the diversity
-measures: made on demand from the prepared qrels, so no other measure pays for them.
-
-A qrels file without a ``subtopic`` column (or with ``0`` throughout) is one subtopic; subtopics are numbered
-by their first line over the whole qrels, as pyndeval numbers them (why that order matters: docs/measures.md,
-"Subtopic qrels").
-"""
+"""One query's subtopic judgements (NIST ndeval's qrels) for the diversity measures, made on demand."""
 
 from __future__ import annotations
 
@@ -28,9 +22,7 @@ Rows = list[tuple[int, ...]]
 
 @dataclass(frozen=True)
 class Pool:
-    """Every judged document of a query: ``names`` in docno order descending (ndeval's ideal ranking breaks
-    ties by the larger docno), ``grades[d]`` document d's ``(subtopic, grade)`` pairs by subtopic (a subtopic
-    without a line has none), ``width`` the subtopics, and ``row[icode]`` each judged item code's row."""
+    """Every judged document of a query, docnos descending (ndeval's tie order), with its (subtopic, grade) pairs."""
 
     names: npt.NDArray[np.object_]
     grades: list[tuple[tuple[int, float], ...]]
@@ -40,10 +32,7 @@ class Pool:
 
 @dataclass(frozen=True)
 class Subtopics:
-    """The subtopic judgements of one query's ranked results: ``sources`` are the run rows (dataset-wide) of
-    the ranked results, in rank order; ``level`` the relevance level (a subtopic grade at least this is
-    relevant, as pyndeval's ``relevance_level``).  Held sparse: memory and time grow with the judgements, not
-    with documents times subtopics."""
+    """The subtopic judgements of one query's ranked results (``sources``: their run rows, in rank order)."""
 
     data: Prepared = field(repr=False, compare=False)
     query: int

@@ -1,24 +1,4 @@
-"""Temporal IoU matching, as moment retrieval evaluates segments.
-
-The rule and every flag are the table rows of docs/adapters.md ('tiou'); the ties are its "Ties"
-section.  IoU of spans [s1, e1] and [s2, e2] is overlap / (max(e1, e2) - min(s1, s2)).  With theta = 0.5::
-
-              0         1         2
-              0123456789012345678901234
-        rel : ..........[=========]
-        1   : .....[=========]
-        2   : ..........[========]
-        3   : ..........[=========]
-        labels: 01s
-
-(1 is 10-20 against 5-15: IoU 5/15 < 0.5; 2 is 10-19: IoU 0.9, matched; 3 is an exact
-match, but the segment is taken.)
-
-``float32``: at an IoU exactly on theta in decimal the two arithmetics can disagree either way
-([85.06, 85.07] against [85.06, 85.08]: 0.5 in float32, 0.49999999999 in doubles).  :func:`tiou` is the
-one hull-form IoU: the moment protocols compute their IoU through it (``empty="nan"`` for Ego4D NLQ's
-mIoU, whose 0/0 stays NaN; DiDeMo's inclusive units as [s, e + 1]), and :func:`tiou32` is TVR's.
-"""
+"""Temporal IoU matching, as moment retrieval evaluates segments (docs/adapters.md: the flags, 'Ties', an example)."""
 
 from __future__ import annotations
 
@@ -27,7 +7,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from segeval.adapters.base import Adapted, Adapter, Label, Reason, per_query_count, result_row
+from segeval.adapters.base import Adapted, Adapter, Label, Reason, result_row
 from segeval.adapters.labelled import Labelled
 from segeval.core.arrays import BoolArray, Float32Array, FloatArray, IntArray
 from segeval.core.errors import ParameterError, shown
@@ -50,12 +30,9 @@ def tiou(
     empty: Empty = "one",
     form: Literal["hull", "union"] = "hull",
 ) -> FloatArray:
-    """Temporal IoU of paired (broadcast) spans in doubles: overlap / (max(e1, e2) - min(s1, s2)), the hull
-    (the union when they overlap).  An empty hull scores ``empty``: ``one`` (default) 1 when the starts
-    are equal (two equal zero-length spans), else 0; ``zero`` 0; ``nan`` NaN (Ego4D NLQ's 0/0).
-
-    ``form="union"``: overlap / (len1 + len2 - overlap), ActivityNet's ``segment_iou`` (copied by QVHighlights'
-    mAP and R1), whose 0/0 (two zero-length windows) is NaN whatever ``empty``."""
+    """Temporal IoU of paired (broadcast) spans in doubles: overlap / (max(e1, e2) - min(s1, s2)); an empty hull
+    scores ``empty`` (``one``: 1 when the starts are equal), ``form="union"`` ActivityNet's overlap / (len1 + len2 -
+    overlap), 0/0 NaN."""
     a1, b1, a2, b2 = (np.asarray(x, dtype=np.float64) for x in (s1, e1, s2, e2))
     inter = overlap(a1, b1, a2, b2)
     if form == "union":
@@ -69,8 +46,7 @@ def tiou(
 
 
 def best_of(union_iou: FloatArray, axis: int = -1) -> npt.NDArray[np.intp]:
-    """The window of highest union-form IoU along ``axis``, as QVHighlights' R1 picks the ground-truth window of
-    the first prediction: numpy's argmax (the first on ties; a NaN, 0/0, wins)."""
+    """The window of highest union-form IoU along ``axis``, as QVHighlights' R1 picks it (numpy's argmax)."""
     return np.asarray(np.argmax(union_iou, axis=axis))
 
 
@@ -84,8 +60,7 @@ def tiou32(s1: npt.ArrayLike, e1: npt.ArrayLike, s2: npt.ArrayLike, e2: npt.Arra
 
 
 def video_segments(data: Prepared, a: Adapted, unit: int, query: int) -> tuple[int, IntArray]:
-    """The run row of unit ``unit`` of query ``query`` and the rows of the relevant qrels segments of its
-    video, in qrels line order (what an IoU adapter's ``explain`` weighs)."""
+    """The run row of a unit and the rows of the relevant qrels segments of its video, in qrels line order."""
     i = result_row(data, a, unit, query)
     lo, hi = int(data.qrels_bounds[query]), int(data.qrels_bounds[query + 1])
     rows = np.arange(lo, hi, dtype=np.int64)
@@ -99,10 +74,8 @@ def taking_ranks(a: Adapted) -> dict[int, int]:
 
 
 def take_in_rank_order(data: Prepared, u: IntArray, rows: IntArray, order: IntArray, rel_rows: IntArray) -> Labelled:
-    """Labels of results that each take, in rank order, the first free qrels row among their candidate pairs
-    (``u``, ``rows``) visited in ``order`` (each result's pairs together, results ascending): ``1`` when one is
-    free (each row taken once), ``s`` when all are taken, ``0`` without candidates; ``num_rel`` counts the
-    relevant qrels rows ``rel_rows`` per query."""
+    """Labels of results that each take, in rank order, the first free qrels row of their candidates (``u``,
+    ``rows`` in ``order``): ``1`` when one is free, ``s`` when all are taken, ``0`` without candidates."""
     labels = np.full(data.n_results, Label.NONRELEVANT, dtype=np.uint8)
     labels[u] = Label.RELEVANT_SEEN
     matched: set[int] = set()
@@ -115,15 +88,9 @@ def take_in_rank_order(data: Prepared, u: IntArray, rows: IntArray, order: IntAr
         pair_unit.append(i)
         pair_row.append(row)
     labels[pair_unit] = Label.RELEVANT
-    num_rel = per_query_count(data.qrels_columns["qcode"][rel_rows], len(data.queries))
+    rel_qcode = data.qrels_columns["qcode"][rel_rows]
     return Labelled(
-        data,
-        data.run_columns["qcode"],
-        labels,
-        num_rel,
-        np.asarray(pair_unit, dtype=np.int64),
-        np.asarray(pair_row, dtype=np.int64),
-        np.arange(data.n_results, dtype=np.int64),
+        data, labels, rel_qcode, np.asarray(pair_unit, dtype=np.int64), np.asarray(pair_row, dtype=np.int64)
     )
 
 
@@ -141,31 +108,23 @@ class TiouAdapter(Adapter):
         pick: Literal["any", "best"] = "any",
     ) -> None:
         self.theta = THETA.check(theta)
-        if empty not in ("one", "zero"):
-            raise ParameterError(f"The 'empty' parameter must be 'one' or 'zero'. Got {shown(empty)} instead.")
+        for name, value, allowed in (("empty", empty, ("one", "zero")), ("pick", pick, ("any", "best"))):
+            if value not in allowed:
+                raise ParameterError(
+                    f"The '{name}' parameter must be '{allowed[0]}' or '{allowed[1]}'. Got {shown(value)} instead."
+                )
         self.strict = bool(strict)
         self.float32 = bool(float32)
-        if pick not in ("any", "best"):
-            raise ParameterError(f"The 'pick' parameter must be 'any' or 'best'. Got {shown(pick)} instead.")
         self.empty: Empty = empty
         self.pick = pick
-        self.suffix = (
-            f"_tiou{self.theta:g}"
-            + ("s" if self.strict else "")
-            + ("z" if empty == "zero" else "")
-            + ("b" if pick == "best" else "")
-            + ("f" if self.float32 else "")
-        )
+        given = {"strict": self.strict, "empty0": empty == "zero", "best": pick == "best", "float32": self.float32}
+        flags = [flag for flag, on in given.items() if on]
+        self.suffix = f"_tiou{self.theta:g}" + "".join("z" if flag == "empty0" else flag[0] for flag in flags)
+        self._spec = f"tiou:{self.theta:g}" + "".join(f":{flag}" for flag in flags)
 
     @property
     def spec(self) -> str:
-        return (
-            f"tiou:{self.theta:g}"
-            + (":strict" if self.strict else "")
-            + (":empty0" if self.empty == "zero" else "")
-            + (":best" if self.pick == "best" else "")
-            + (":float32" if self.float32 else "")
-        )
+        return self._spec
 
     def _iou(self, s1: FloatArray, e1: FloatArray, s2: FloatArray, e2: FloatArray) -> FloatArray | Float32Array:
         return tiou32(s1, e1, s2, e2) if self.float32 else tiou(s1, e1, s2, e2, self.empty)
@@ -175,8 +134,7 @@ class TiouAdapter(Adapter):
         return np.asarray(iou > theta if self.strict else iou >= theta)
 
     def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
-        """``1``: the segment it matched; ``s``: the segments it reaches theta with, each matched by
-        an earlier rank; ``0``: the relevant segment of best IoU below theta, if any overlaps."""
+        """``1``: the segment it matched; ``s``: those matched earlier; ``0``: the best IoU below theta."""
         i, rows = video_segments(data, a, unit, query)
         run, qrels = data.run_columns, data.qrels_columns
         if self.pick == "best" and len(rows):
@@ -211,8 +169,7 @@ class TiouAdapter(Adapter):
     def _best_pairs(
         u: IntArray, j: IntArray, s: Any, e: Any, starts: Any, ends: Any, lines: Any
     ) -> tuple[IntArray, IntArray]:
-        """Of the (result, window) pairs, each result's window of highest union-form IoU (:func:`best_of`, over
-        its windows in qrels line order, ``lines``)."""
+        """Of the (result, window) pairs, each result's window of highest union-form IoU (:func:`best_of`)."""
         order = np.lexsort((lines[j], u))
         u, j = u[order], j[order]
         union = tiou(s[u], e[u], starts[j], ends[j], form="union")

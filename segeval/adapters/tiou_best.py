@@ -1,14 +1,10 @@
-"""ActivityNet's temporal IoU matching as an adapter: ``tiou-best:θ``.
-
-The rule, and how it differs from ``tiou:θ``, are docs/adapters.md ('tiou-best' and "Ties"); the
-matching is :func:`segeval.protocols.detection.match.best_free_match`, the one of ``segeval detect``.
-"""
+"""ActivityNet's temporal IoU matching as an adapter: ``tiou-best:θ``."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from segeval.adapters.base import Adapted, Adapter, Label, Reason, per_query_count
+from segeval.adapters.base import Adapted, Adapter, Label, Reason
 from segeval.adapters.labelled import Labelled
 from segeval.adapters.tiou import taking_ranks, video_segments
 from segeval.core.prepared import Prepared
@@ -29,8 +25,7 @@ class TiouBestAdapter(Adapter):
         return f"tiou-best:{self.theta!r}"
 
     def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
-        """``1``: the segment it took; ``s``: the segments reaching θ, each taken at an earlier rank;
-        ``0``: the relevant segment of its video with the best tIoU below θ, if any overlaps."""
+        """``1``: the segment it took; ``s``: those taken earlier; ``0``: the best tIoU below θ."""
         from segeval.protocols.detection.match import official_tiou
 
         i, rows = video_segments(data, a, unit, query)
@@ -80,13 +75,4 @@ class TiouBestAdapter(Adapter):
         labels[reach[0]] = Label.RELEVANT_SEEN
         labels[tp[0]] = Label.RELEVANT
         units = np.flatnonzero(tp[0]).astype(np.int64)
-        num_rel = per_query_count(qrels["qcode"][rel_rows], len(data.queries))
-        return Labelled(
-            data,
-            run["qcode"],
-            labels,
-            num_rel,
-            units,
-            rel_rows[taken[0][units]].astype(np.int64),
-            np.arange(n, dtype=np.int64),
-        )
+        return Labelled(data, labels, qrels["qcode"][rel_rows], units, rel_rows[taken[0][units]].astype(np.int64))

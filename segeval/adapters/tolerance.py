@@ -1,27 +1,4 @@
-"""Tolerance to irrelevance, as the MediaEval reference computes it.
-
-A user starts watching at a result's start and gives up after ``tolerance``
-seconds without relevant content.  Look-ups use the ``whole_seconds`` rule of
-:mod:`segeval.core.segment` against the *merged* qrels segments of the video, and a
-per-query *seen* list remembers what the user has watched.  With T = 5::
-
-              0         1         2
-              0123456789012345678901234
-        rel : ..........[=========]
-        1   : .......[==]
-        2   : ............[==]
-        3   : .[=]
-        labels: 1s-
-
-(1: [7, 12) meets the relevant 10-20, so seen gets (7, 20); 2: [12, 17) meets
-it but [12, 15) was seen; 3: [1, 6) meets nothing.)
-
-For each result (v, s, e): if [s, s + T) meets a relevant segment, the label is
-``s`` when [s, e) meets a seen span, else ``1`` and (v, s, max(end of the met
-relevant segments, s + T)) joins the seen list.  Otherwise, if [s, e) meets a
-non-relevant segment the label is ``S`` when [s, e) meets a seen span, else
-``0``; otherwise ``-``.  ``num_rel`` is the number of merged relevant segments.
-"""
+"""Tolerance to irrelevance, as the MediaEval reference computes it (the rule: docs/adapters.md, 'Worked examples')."""
 
 from __future__ import annotations
 
@@ -29,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from segeval.adapters.base import Adapted, Adapter, Label, Reason, per_query_count
+from segeval.adapters.base import Adapted, Adapter, Label
 from segeval.adapters.labelled import Labelled
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.prepared import PAIR_ROWS, Intervals, Prepared, concat_ranges, distinct, kept_pairs
@@ -43,10 +20,8 @@ def _meets(gid: IntArray, a: FloatArray, b: FloatArray, ivl: Intervals) -> tuple
 
 
 def _credited(gid: IntArray, a: FloatArray, b: FloatArray, seen_end: FloatArray) -> BoolArray:
-    """For relevant hits in rank order (look-ups [a, b), each adding the span (a, seen_end) when credited):
-    whether each is credited, i.e. meets (``whole_seconds``) no span added by an earlier credited hit of its
-    group.  The pairs that meet are found at once; then the k-th hits of all groups are decided together,
-    k = 0, 1, ... (a hit depends only on earlier hits of its group)."""
+    """For relevant hits in rank order (look-ups [a, b), each adding the span (a, seen_end) when credited): whether each
+    is credited, i.e. meets (``whole_seconds``) no span added by an earlier credited hit of its group."""
     n = len(gid)
     credited = np.ones(n, dtype=bool)
     if n == 0:
@@ -99,28 +74,19 @@ class ToleranceAdapter(Adapter):
     def spec(self) -> str:
         return f"tolerance:{self.tolerance}"
 
-    def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
+    def reasons(self, data: Prepared, a: Adapted, unit: int, query: int) -> dict[Label | None, str]:
         """Relevant rows met within T seconds of the start (``1``/``s``), else non-relevant rows met (``0``/``S``)."""
-        label = Label(int(a.labels[unit]))
-        why = {
-            Label.RELEVANT: f"relevant, met within {self.tolerance} s of its start",
-            Label.RELEVANT_SEEN: f"relevant, met within {self.tolerance} s of its start; the result meets "
-            "content seen at an earlier rank",
-            Label.NONRELEVANT: f"non-relevant, meets it; no relevant one within {self.tolerance} s of its start",
-            Label.NONRELEVANT_SEEN: "non-relevant, meets it; the result meets content seen at an earlier rank",
+        within, seen = f"within {self.tolerance} s of its start", "the result meets content seen at an earlier rank"
+        return {
+            Label.RELEVANT: f"relevant, met {within}",
+            Label.RELEVANT_SEEN: f"relevant, met {within}; {seen}",
+            Label.NONRELEVANT: f"non-relevant, meets it; no relevant one {within}",
+            Label.NONRELEVANT_SEEN: f"non-relevant, meets it; {seen}",
+            None: f"no relevant qrels segment {within}, no qrels segment meets it",
         }
-        rows = a.matches(unit).tolist()
-        if not rows:
-            return [
-                Reason(
-                    -1, f"no relevant qrels segment within {self.tolerance} s of its start, no qrels segment meets it"
-                )
-            ]
-        return [Reason(int(r), why.get(label, "")) for r in rows]
 
     def adapt(self, data: Prepared) -> Labelled:
-        """Labels 1 / s / 0 / S / - of every result: the look-ups (:func:`_look_ups`), then the seen list in rank
-        order (:func:`_credited`, :func:`_seen_earlier`), and the deciding qrels rows (:func:`_deciding_rows`)."""
+        """Labels 1 / s / 0 / S / - of every result: the look-ups, then the seen list in rank order."""
         run = data.run_columns
         n, gid, s, e = data.n_results, run["gid"], run["start"], run["end"]
         tol_end = s + self.tolerance
@@ -128,24 +94,21 @@ class ToleranceAdapter(Adapter):
         labels = np.full(n, Label.UNJUDGED, dtype=np.uint8)
         labels[hits.nonrel] = Label.NONRELEVANT
         labels[hits.rel] = Label.RELEVANT
-        # Phase 1: a relevant hit is 's' when [s, e) meets a span seen before it, else '1' and its span
-        # (s, seen end) joins the seen list of its (query, video).
+        # a relevant hit is 's' when [s, e) meets a span seen before it, else '1', its span joining the seen list
         credited = _credited(gid[hits.rel], s[hits.rel], e[hits.rel], hits.seen_end)
         labels[hits.rel[~credited]] = Label.RELEVANT_SEEN
-        # Phase 2: a non-relevant hit is 'S' when [s, e) meets a span added at an earlier rank.
+        # a non-relevant hit is 'S' when [s, e) meets a span added at an earlier rank
         labels[_seen_earlier(gid, s, e, hits.nonrel, hits.rel[credited], hits.seen_end[credited])] = (
             Label.NONRELEVANT_SEEN
         )
         units, rows = _deciding_rows(data, tol_end, hits)
-        num_rel = per_query_count(data.rel.qcode, len(data.queries))
-        return Labelled(data, run["qcode"], labels, num_rel, units, rows, np.arange(n, dtype=np.int64))
+        return Labelled(data, labels, data.rel.qcode, units, rows)
 
 
 @dataclass(frozen=True)
 class _Hits:
-    """The results whose look-up [s, s + T) meets a merged relevant segment (``rel``, in rank order) with the end of
-    what each would add to the seen list (``seen_end``: the latest end of those segments, at least s + T), and the
-    other results whose [s, e) meets a merged non-relevant one (``nonrel``)."""
+    """The results whose [s, s + T) meets a merged relevant segment (``rel``), the end each would add to the seen
+    list (``seen_end``), and the others whose [s, e) meets a merged non-relevant one (``nonrel``)."""
 
     rel: IntArray
     seen_end: FloatArray
@@ -153,8 +116,7 @@ class _Hits:
 
 
 def _look_ups(data: Prepared, tol_end: FloatArray) -> _Hits:
-    """The :class:`_Hits`, looked up for the results in a video with qrels of their query only (no other can meet
-    a segment)."""
+    """The :class:`_Hits`, looked up for the results in a video with qrels of their query only."""
     run = data.run_columns
     gid, s, e = run["gid"], run["start"], run["end"]
     q_gid = data.qrels_columns["gid"]
@@ -181,8 +143,7 @@ def _look_ups(data: Prepared, tol_end: FloatArray) -> _Hits:
 def _seen_earlier(
     gid: IntArray, s: FloatArray, e: FloatArray, hits: IntArray, added: IntArray, added_end: FloatArray
 ) -> IntArray:
-    """The results of ``hits`` whose [s, e) meets (``whole_seconds``) a span (s, ``added_end``) that a result of
-    ``added`` (credited relevant hits) added to the seen list of its (query, video) at an earlier rank."""
+    """The results of ``hits`` whose [s, e) meets a span a credited relevant hit added at an earlier rank."""
     if not len(added) or not len(hits):
         return np.zeros(0, dtype=np.int64)
     order = np.argsort(gid[added], kind="stable")
@@ -195,8 +156,7 @@ def _seen_earlier(
 
 
 def _deciding_rows(data: Prepared, tol_end: FloatArray, hits: _Hits) -> tuple[IntArray, IntArray]:
-    """The deciding (result, qrels row) pairs, sorted by result: the raw relevant rows met by [s, s + T) for the
-    relevant hits (1/s), the raw non-relevant rows met by [s, e) for the non-relevant ones (0/S)."""
+    """The deciding (result, qrels row) pairs, sorted by result (raw qrels rows, relevant for 1/s, else 0/S)."""
     run, qrels = data.run_columns, data.qrels_columns
     gid, s = run["gid"], run["start"]
     qg, qs, qe = qrels["gid"], qrels["start"], qrels["end"]

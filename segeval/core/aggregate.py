@@ -12,9 +12,7 @@ GM_FLOOR = 1e-5  # trec_eval's floor for geometric means
 
 
 def aggregate(values: Sequence[Any], how: Aggregate) -> Any:
-    """``sum``, ``mean`` or ``gm`` (0 for no queries); sums (of the logs for ``gm``) added left to right
-    in query order, as trec_eval and the MediaEval script add.  ``pooled``: the measure on the queries'
-    inputs pooled, which each value carries (:class:`segeval.measures.trials.Pooled`; NaN for no queries)."""
+    """``sum``, ``mean``, ``gm`` or ``pooled``, added left to right in query order as trec_eval adds."""
     if how == "none":
         return None
     if how == "pooled":

@@ -1,11 +1,4 @@
-"""The domains of every parameter a user gives (measures', adapters' and command options'), declared once:
-a :class:`Domain` says what a value may be, checks it before any work and words the refusal as
-scikit-learn does, naming the parameter, the value and the domain; help texts and docs show the same words.
-
-Real numbers are finite and, where a measure multiplies or divides them, kept within [:data:`TINY`,
-:data:`HUGE`] in magnitude, so that products and quotients of a few of them stay finite and normal.
-Loads no NumPy.
-"""
+"""The domains of every parameter a user gives, declared once: what a value may be, refused as scikit-learn words it."""
 
 from __future__ import annotations
 
@@ -35,8 +28,7 @@ def _bound(x: float) -> str:
 
 @dataclass(frozen=True)
 class Domain:
-    """Finite numbers from ``low`` to ``high`` (excluded when ``open_low``/``open_high``; whole ones only when
-    ``whole``), or one of ``words`` (with ``numbers`` False: only a word)."""
+    """Finite numbers from ``low`` to ``high`` (open ends, whole ones), or one of ``words``."""
 
     low: float = -HUGE
     high: float = HUGE
@@ -95,8 +87,7 @@ class Domain:
         return None if math.isnan(number) else number
 
     def values(self, name: str, text: str) -> tuple[float | int | str, ...]:
-        """The comma list ``text`` (words, numbers as the readers write them), each in the domain, else a
-        ParameterError naming ``name``, the text and the domain."""
+        """The comma list ``text``, each value in the domain, else a ParameterError naming ``name``."""
 
         def element(part: str) -> float | int | str:
             number = part if part in self.words else plain_decimal(part)
@@ -138,8 +129,7 @@ RANKS = Domain(1, 100_000, whole=True)
 
 @dataclass(frozen=True)
 class Key:
-    """One named parameter of a measure (``p`` of ``rbp.p=0.8``, ``window`` of ``mgap.window=60``): its
-    domain and its value when not given."""
+    """One named parameter of a measure (``p`` of ``rbp.p=0.8``): its domain and default."""
 
     name: str
     default: float | str | None
@@ -169,9 +159,7 @@ def hint(text: str, declared: Mapping[str, tuple[str, Domain]], name: str) -> st
 
 
 def check_options(domains: Mapping[str, tuple[str, Domain]], given: Mapping[str, object]) -> None:
-    """Every command option of ``domains`` (parameter name -> the option's flag and domain) that ``given``
-    holds and is not None, checked before any work: a ParameterError naming the flag, the value and the domain
-    (a comma list's text read element by element)."""
+    """Every option of ``domains`` (name -> flag and domain) that ``given`` holds, checked before any work."""
     for name, (flag, domain) in domains.items():
         value = given.get(name)
         if isinstance(value, str):

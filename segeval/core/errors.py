@@ -1,17 +1,11 @@
-"""The one error family raised by the library; the CLI turns it into exit codes.
-
-Messages echo file names and file content, so :func:`printable` escapes control characters in
-everything they render: ``str()`` of a :class:`SegevalError` and every note (:func:`render_note`) is
-safe to print on a terminal and holds no line break that segeval did not put there itself.
-"""
+"""The one error family raised by the library; the CLI turns it into exit codes."""
 
 from __future__ import annotations
 
 import re
 import sys
 
-#: what a terminal may act on: C0 controls (tab and newline too), DEL, C1 controls, and the Unicode
-#: bidirectional formatting characters, which can make a line read differently from its bytes
+#: what a terminal may act on: C0 and C1 controls (tab and newline too), DEL, Unicode bidirectional formatting
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
@@ -23,9 +17,8 @@ def _escape(match: re.Match[str]) -> str:
 
 
 def utf8_text(text: str) -> str:
-    """``text`` with the bytes of a name the user gave read as UTF-8: a non-UTF-8 locale (``LC_ALL=C``)
-    hands command-line and file-system names over with each non-ASCII byte as a surrogate; bytes that
-    are not UTF-8 stay surrogates (and are written back as the same bytes)."""
+    """``text`` (a name the user gave, its non-ASCII bytes as surrogates under ``LC_ALL=C``) read as UTF-8; bytes
+    that are not UTF-8 stay surrogates."""
     if text.isascii():
         return text
     try:
@@ -35,8 +28,7 @@ def utf8_text(text: str) -> str:
 
 
 def printable(text: str) -> str:
-    """``text`` (its names read as :func:`utf8_text`) with every control character written as an escape
-    (``\\x1b``, ``\\n``, ``\\u202e``)."""
+    """``text`` (read as :func:`utf8_text`) with every control character written as an escape."""
     return _CONTROL.sub(_escape, utf8_text(text))
 
 
@@ -52,8 +44,7 @@ def print_notes(*notes: str, head: str = "") -> None:
 
 
 def named(note: str, file: str) -> str:
-    """``note`` naming the run ``file`` (``note: FILE: ...``) unless it names it already; the file
-    name with control characters escaped (:func:`segeval.core.errors.printable`)."""
+    """``note`` naming the run ``file`` (``note: FILE: ...``, escaped) unless it names it already."""
     shown = printable(file)
     if not file or any(
         re.search(rf"(?<![^\s'\"(/]){re.escape(x)}(?=[\s:,;)'\"]|\.?$|\.\s)", note) for x in (file, shown)
@@ -73,10 +64,7 @@ def shown(value: object, limit: int = 200) -> str:
 
 
 class SegevalError(Exception):
-    """Base class of every error segeval reports to a user (exit code 2 in the CLI).
-
-    ``str()`` gives the message with control characters escaped (:func:`printable`).
-    """
+    """Base class of every error segeval reports to a user (exit code 2 in the CLI)."""
 
     exit_code = 2
 
@@ -88,13 +76,7 @@ class InputError(SegevalError):
     """A file that cannot be read or a line that does not fit its format."""
 
     def __init__(
-        self,
-        path: str,
-        problem: str,
-        *,
-        line: int | None = None,
-        text: str | None = None,
-        kind: str = "input",
+        self, path: str, problem: str, *, line: int | None = None, text: str | None = None, kind: str = "input"
     ) -> None:
         self.path = path
         self.line = line

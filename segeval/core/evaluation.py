@@ -1,5 +1,4 @@
-"""What an evaluation gives: :class:`Evaluation` (per-query values, summaries and notes), without pandas
-until a table is asked for."""
+"""What an evaluation gives: :class:`Evaluation`, without pandas until a table is asked for."""
 
 from __future__ import annotations
 
@@ -34,9 +33,7 @@ class Evaluation:
     route: str = ""
 
     def __getitem__(self, measure: object) -> Any:
-        """The summary value of ``measure``: its reported name (``map``, ``P_10_bin``), any spelling of it
-        (``AP``, ``P@10``, ranx's ``ndcg@10``) or an ir_measures measure object, as ranx's and ir_measures'
-        aggregate results are read; ``num_q``: the number of evaluated queries (trec_eval's num_q row)."""
+        """The summary value of ``measure`` (its name, any spelling of it, an ir_measures object; ``num_q``)."""
         if measure == "num_q":
             return len(self.queries)
         return self.summary[self._key(measure)]
@@ -77,15 +74,18 @@ class Evaluation:
         """The evaluated measures' names, in report order."""
         return list(self.summary)
 
+    @property
+    def _by_query(self) -> list[str]:
+        """The names of the requests with a value per query."""
+        return [r.name for r in self.requests if r.measure.family.per_query]
+
     def to_dict(self) -> dict[str, dict[str, Any]]:
-        """Per-query values as pytrec_eval gives them: ``{query: {measure: value}}`` (measures with a value
-        per query; numbers as floats, counts included)."""
-        names = [r.name for r in self.requests if r.measure.family.per_query]
+        """Per-query values as pytrec_eval gives them: ``{query: {measure: value}}``, numbers as floats."""
+        names = self._by_query
         return {q: {n: _number(self.per_query[n][i]) for n in names} for i, q in enumerate(self.queries)}
 
     def to_dataframe(self, per_query: bool = False) -> pd.DataFrame:
-        """The summary as a one-row DataFrame (measures as columns), or with ``per_query`` the per-query
-        values and a last row ``all`` (:meth:`report`)."""
+        """The summary as a one-row DataFrame, or with ``per_query`` :meth:`report`."""
         import pandas as pd
 
         if per_query:
@@ -103,23 +103,14 @@ class Evaluation:
         """Per-query values as a long DataFrame with columns query, measure, value (queries in natural order)."""
         import pandas as pd
 
-        rows = [
-            (self.queries[i], r.name, self.per_query[r.name][i])
-            for i in natural_order(self.queries)
-            for r in self.requests
-            if r.measure.family.per_query
-        ]
+        names = self._by_query
+        rows = [(self.queries[i], n, self.per_query[n][i]) for i in natural_order(self.queries) for n in names]
         return pd.DataFrame(rows, columns=["query", "measure", "value"])
 
     def report(self) -> pd.DataFrame:
-        """The per-query measures as :meth:`frame` gives them, and a last row ``all`` with their summary
-        (mean, or the measure's aggregate), as ``me13sh`` and trec_eval print it."""
-        import pandas as pd
-
-        names = [r.name for r in self.requests if r.measure.family.per_query]
-        table = pd.DataFrame({n: self.per_query[n] for n in names}, index=pd.Index(self.queries, name="query"))
-        table = table.iloc[natural_order(self.queries)]
-        table.loc["all"] = [self.summary[n] for n in names]
+        """The per-query measures as :meth:`frame` gives them, and a last row ``all`` with their summary."""
+        table = self.frame()[self._by_query]
+        table.loc["all"] = [self.summary[n] for n in self._by_query]
         return table
 
 

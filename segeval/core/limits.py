@@ -1,9 +1,4 @@
-"""The limits of every count a user can pass whose work or memory grows with it, in one place.
-
-Each count has a minimum, a default maximum and an environment variable that raises the maximum
-(``SEGEVAL_MAX_<NAME>``); a value outside them is a ParameterError naming the parameter and the variable,
-before any work.  (Counts that only cut what the data holds, such as ``-M`` or ``--depth``, need none.)
-"""
+"""The limits of every count a user can pass whose work or memory grows with it, in one place."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""Notes that travel with measure values, worded in one place for every command that prints them.
-
-``eval``, ``me13sh``, ``compare``, ``report``, ``correlate``, ``pool-bias``, ``incompleteness`` and
-the ``plot`` commands all take their notes from :func:`value_notes` (through
-:attr:`segeval.core.evaluation.Evaluation.notes`) and label them per run with :func:`for_run`.
-"""
+"""Notes that travel with measure values, worded in one place for every command that prints them."""
 
 from __future__ import annotations
 
@@ -68,8 +63,7 @@ def _kind(note: str) -> str:
 
 
 def one_per_kind(labelled: Sequence[tuple[str, str]]) -> list[str]:
-    """``(label, note)`` pairs as one note per kind: the first label's note, then the other labels that had
-    the same kind of note (``...; the same for 2 more: b, c``).  Notes without a ``note:`` prefix."""
+    """``(label, note)`` pairs as one note per kind (``...; the same for 2 more: b, c``), without ``note:``."""
     kinds: dict[str, list[tuple[str, str]]] = {}
     for label, note in labelled:
         kinds.setdefault(_kind(unprefixed(note)), []).append((label, unprefixed(note)))
@@ -92,19 +86,16 @@ def notes_on(notes: Sequence[str], measure: str) -> list[str]:
     return [n for n in notes if pattern.search(unprefixed(n))]
 
 
-#: the keys of :func:`evidence` among the per-query values :func:`segeval.core.plan.measured` gives (every route
-#: merges them as measures; :func:`segeval.core.plan.finished` takes them out and gives :func:`evidence_notes`)
+#: the keys of :func:`evidence` among the per-query values (merged as measures; :func:`~segeval.core.plan.finished`)
 SECONDS, CREDITED = "(times in seconds?)", "(credited once)"
-#: a result read as M.S is beyond its qrels when it starts after this many times the latest judged end of its
-#: video for its query (a time in seconds read as M.S is about 60 times too late)
+#: a result read as M.S starting after this many times its video's latest judged end is beyond its qrels
 BEYOND = 20
 
 
 def evidence(
     data: Prepared, adapted: Mapping[str, Sequence[Adapted]], time_format: str, default: str | None
 ) -> dict[str, list[Any]]:
-    """Per-query evidence for :func:`evidence_notes`, of a segment run: :func:`seconds_evidence` when read as
-    M.S, and for the ``default`` adapter (when no adapter was given) how many results it labels relevant-seen."""
+    """Per-query evidence for :func:`evidence_notes` of a segment run (times; results credited once)."""
     out: dict[str, list[Any]] = {}
     start = data.run_columns.get("start")
     if start is None or np.isnan(start).all():
@@ -132,8 +123,7 @@ def evidence_notes(queries: Sequence[str], found: Mapping[str, Sequence[Any]], d
 
 
 def seconds_evidence(data: Prepared) -> list[tuple[int, int, float]]:
-    """Per query: (results in a video its qrels judge, those starting beyond :data:`BEYOND` times the latest
-    judged end there, the first such start in seconds or NaN)."""
+    """Per query: (results in judged videos, those beyond :data:`BEYOND` times the latest end, the first's start)."""
     run, q = data.run_columns, data.qrels_columns
     groups = int(max(run["gid"].max(initial=-1), q["gid"].max(initial=-1))) + 1
     latest = np.full(groups, np.nan)
@@ -152,8 +142,7 @@ def seconds_evidence(data: Prepared) -> list[tuple[int, int, float]]:
 
 
 def seconds_note(queries: Sequence[str], evidence: Sequence[tuple[int, int, float] | None]) -> list[str]:
-    """A note when more than half of the results in judged videos are beyond their qrels (:func:`seconds_evidence`):
-    times in seconds read as M.S."""
+    """A note when more than half of the results in judged videos are beyond their qrels: seconds read as M.S."""
     found = [(qid, e) for qid, e in zip(queries, evidence, strict=True) if e]
     judged, beyond = sum(e[0] for _, e in found), sum(e[1] for _, e in found)
     if not beyond or 2 * beyond <= judged:

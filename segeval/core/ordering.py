@@ -1,10 +1,4 @@
-"""The result orders of a run, each written once: trec_eval's score order and the listed (rank or file) order.
-
-Every reader (tables, the byte scanner, DataFrames and dicts) orders its rows by calling these
-functions with integer query codes; only how the item ids are compared on tied scores differs
-between readers, so a reader passes a ``tie_key`` that gives tied rows integer keys ordered as
-their ids (code-point order, which is UTF-8 byte order and trec_eval's ``strcmp``).
-"""
+"""The result orders of a run, each written once: trec_eval's score order and the listed (rank or file) order."""
 
 from __future__ import annotations
 
@@ -23,11 +17,9 @@ PAD_CELLS = 1024
 
 
 def score_order(qcode: Codes, score: FloatArray, n_queries: int, tie_key: Callable[[IntArray], Codes]) -> IntArray:
-    """Positions of the rows ordered by query code, score descending, item id descending (trec_eval's
-    order; equal scores include -0.0 and 0.0), then position (rows of one item, such as a video's segments,
-    in file order: one total order, whatever the other rows).  Every ``qcode`` is in ``0 .. n_queries - 1``;
-    ``tie_key(positions)`` gives the rows at ``positions`` (which share a query and a score with another
-    row) integer keys ordered as their item ids.  Non-finite scores: NaN first, then +inf ... -inf."""
+    """Positions of the rows ordered by query code, score descending, item id descending (trec_eval's order; equal
+    scores include -0.0 and 0.0), then position (rows of one item, such as a video's segments, in file order: one
+    total order, whatever the other rows); non-finite scores: NaN first, then +inf ... -inf."""
     small = qcode.astype(np.int16 if n_queries < 2**15 else np.int64, copy=False)  # radix sorts for 16 bits
     if not bool(np.isfinite(score).all()):
         distinct, rank = np.unique(score, return_inverse=True)  # NaN ranks highest: first when descending
@@ -62,8 +54,7 @@ def score_order(qcode: Codes, score: FloatArray, n_queries: int, tie_key: Callab
 
 
 def padded_cells(counts: IntArray, n_values: int) -> tuple[IntArray, IntArray] | None:
-    """(row, column) of each value of segments of ``counts`` values, laid end to end, as the rows of one matrix
-    as wide as the longest; None when that matrix would hold more than twice the values plus :data:`PAD_CELLS`."""
+    """(row, column) of each value of consecutive segments in one matrix; None when it would waste space."""
     width = int(counts.max(initial=0))
     if len(counts) * width > 2 * n_values + PAD_CELLS:
         return None
@@ -72,9 +63,7 @@ def padded_cells(counts: IntArray, n_values: int) -> tuple[IntArray, IntArray] |
 
 
 def sort_each(values: npt.NDArray[Any], counts: IntArray, starts: IntArray) -> IntArray:
-    """Positions sorting each segment ``values[starts[i]:starts[i] + counts[i]]`` (finite floats or
-    integers) ascending, segment by segment; ties in any order.  Sorting segments alone is about three
-    times faster than one sort of all of them (each fits the cache)."""
+    """Positions sorting each segment of ``values`` ascending, segment by segment; ties in any order."""
     width = int(counts.max(initial=0))
     if len(counts) * width == len(values):  # all of one length: the rows of a matrix as they are
         by_row = np.argsort(values.reshape(len(counts), width), axis=1)
@@ -104,8 +93,7 @@ def name_ranks(names: npt.NDArray[np.object_]) -> IntArray:
 
 
 def tie_groups(q: Codes, s: FloatArray) -> tuple[IntArray, IntArray] | None:
-    """For results ordered by query ``q`` then score ``s``: the positions that share both with a
-    neighbour, and the number of each one's group of equal (query, score); None when there are none."""
+    """Positions that share query and score with a neighbour, and their tie group numbers; None for none."""
     same = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
     if not same.any():
         return None
@@ -117,8 +105,7 @@ def tie_groups(q: Codes, s: FloatArray) -> tuple[IntArray, IntArray] | None:
 
 
 def ranked_as_listed(query: Codes, score: FloatArray) -> bool:
-    """Whether each query's rows (codes >= -1) are together and their scores do not increase (equal
-    ones aside): the order of a run written rank by rank, which then needs only grouping by query."""
+    """Whether the rows are grouped by query with scores not increasing (a run written rank by rank)."""
     same = query[1:] == query[:-1]
     if bool((same & (score[1:] > score[:-1])).any()):
         return False
@@ -127,8 +114,7 @@ def ranked_as_listed(query: Codes, score: FloatArray) -> bool:
 
 
 def listed_order(keep: IntArray, qcode: IntArray, rank: IntArray | None) -> IntArray:
-    """The rows ``keep`` (increasing row numbers: ``np.flatnonzero`` of a mask) ordered by query, then by
-    ``rank`` when given (equal ranks, and every row without ``rank``, keeping file order)."""
+    """The increasing rows ``keep`` ordered by query, then ``rank`` when given (ties in file order)."""
     from segeval.core.prepared import concat_ranges
 
     every = len(keep) == len(qcode)  # increasing and as many as the rows: every row, so no gathered copies

@@ -13,7 +13,6 @@ import pandas as pd
 
 from segeval.adapters.registry import make_adapter as make_adapter
 from segeval.adapters.registry import make_adapters
-from segeval.adapters.registry import me13sh_adapters as me13sh_adapters
 from segeval.core.errors import ParameterError
 from segeval.core.evaluation import Evaluation as Evaluation  # named here for readers of evaluate's results
 from segeval.core.ordering import stored_scores
@@ -55,19 +54,7 @@ def evaluate(
     trec_eval: str | None = None,
     predicted: str | None = None,
 ) -> Evaluation:
-    """Evaluate a run against qrels.
-
-    ``qrels`` and ``run`` are file paths, or tables in any shape :mod:`segeval.readers.frames` accepts
-    (segeval's, ir_measures' and ranx's DataFrames, dicts of dicts, their Qrels and Run objects).
-    ``measures`` is a name, a set (``official``, ``all_trec``) or a list of them; label measures are
-    computed once per adapter, named with the adapter's suffix.  ``adapter`` (an :class:`Adapter`
-    or a name such as ``"binned:60"``) or ``adapters`` (one or a list) choose the relevance
-    adapters; by default ``exact`` for document runs and ``overlap-once`` for segment runs.  Files are
-    read in ``qrels_format``/``run_format`` (names of ``segeval.readers.formats.QRELS_FORMATS`` and
-    ``RUN_FORMATS``, or ``"auto"``).  The policies are a :class:`~segeval.core.settings.Settings`
-    (``settings``); the keyword arguments named after its fields override it (None: as in
-    ``settings``).
-    """
+    """Evaluate a run against qrels."""
     chosen = settings_of(settings).but(
         time_format=time_format,
         queries=queries,
@@ -85,13 +72,7 @@ def evaluate(
 
 
 class Evaluator:
-    """Qrels read and checked once, and the measures and settings to evaluate any number of runs with.
-
-    ``Evaluator(qrels, "map", Settings(...)).evaluate(run)`` gives the :class:`Evaluation` that
-    :func:`evaluate` gives for the same arguments; ``qrels`` and each run are what
-    :func:`evaluate` accepts.  Document runs in memory are coded by :mod:`segeval.readers.from_frames` when
-    they can (the qrels are coded on the first one, then kept).
-    """
+    """Qrels read and checked once, and the measures and settings to evaluate any number of runs with."""
 
     def __init__(
         self,
@@ -127,8 +108,7 @@ class Evaluator:
         return self._plans[documents]
 
     def evaluate(self, run: object, *, run_format: str = "auto") -> Evaluation:
-        """The :class:`Evaluation` of one run (a path or a table, as :func:`evaluate` takes); its ``route``
-        says how it was read: ``frame+whole`` (a run given in memory) or ``table+whole`` (a file)."""
+        """The :class:`Evaluation` of one run (a path or a table), with its ``route``."""
         how = self.plan(True) if self._documents and isinstance(run, pd.DataFrame | Mapping) else None
         if how and how.settings.order_for(True) == "score" and all(x.measure.scope != "trials" for x in how.requests):
             if self._coded is None:  # documents in memory: coded (the qrels once)
@@ -145,13 +125,7 @@ class Evaluator:
 def evaluate_part(
     q: pd.DataFrame, r: pd.DataFrame, how: Plan, queries: Sequence[str] | None = None, missing_queries: str = "skip"
 ) -> tuple[list[str], dict[str, list[Any]]]:
-    """Per-query values of validated qrels and run: (queries, values by request name).
-
-    ``queries`` and ``missing_queries`` select the queries as in :func:`segeval.readers.from_tables.prepare`;
-    :func:`finish` adds the queries ``-c`` evaluates without results.  Queries are independent, so
-    evaluating a run in parts (each query's rows and qrels in one part) gives the same values as
-    evaluating it whole.
-    """
+    """Per-query values of validated qrels and run: (queries, values by request name)."""
     if how.settings.predicted == "ignore":
         q = _predicted_lines(q, how.settings.predicted)[0]
     if how.settings.trec_eval == "9":
@@ -181,16 +155,8 @@ PLACEHOLDER = "ceci_nest_pas_un_docno"
 def without_results(
     q: pd.DataFrame, how: Plan, evaluated: Sequence[str], run: pd.DataFrame | None = None, part: Part | None = None
 ) -> tuple[list[str], dict[str, list[Any]]]:
-    """Per-query values of the qrels queries ``-c`` adds to ``evaluated`` (those the run has no result for).
-
-    trec_eval 10 ranks :data:`PLACEHOLDER` for each (so it counts wherever the qrels judge it), runs its
-    measures, then clears what it calls leftovers: num_ret, ``unj``, and ``utility``, ``relstring`` and
-    ``rbp_resid`` when given without parameters (their printed name is the bare name).  Measures that are
-    not trec_eval's, and every measure of a segment run, see no result (QUESST's trials with the whole
-    ``run``, whose lowest score they take; the routes that read a run in parts never take them).  ``part``
-    evaluates a run's rows as :func:`evaluate_part` does against ``q`` (the default).
-    9.0.8 does not evaluate these queries: every value is 0.
-    """
+    """Per-query values of the qrels queries ``-c`` adds to ``evaluated``, as trec_eval 10 evaluates them
+    (docs/trec_eval-semantics.md: the placeholder, the leftovers cleared)."""
     wanted = chosen_queries(set(q["query"].unique()), set(), how.settings.queries, "zero")
     missing = sorted(set(wanted) - set(evaluated))
     if not missing or how.settings.trec_eval == "9":
@@ -263,9 +229,7 @@ def finish(
     run: pd.DataFrame | None = None,
     part: Part | None = None,
 ) -> Evaluation:
-    """The :class:`Evaluation` of per-query values: with ``-c`` the queries without results added
-    (:func:`without_results`, with the whole ``run`` when the route has it, and its ``part``), aggregates,
-    notes and unevaluated queries."""
+    """The :class:`Evaluation` of per-query values, with ``-c`` the queries without results added."""
     added: tuple[list[str], dict[str, list[Any]]] = ([], {})
     if how.settings.missing_queries == "zero":
         added = without_results(q, how, queries, run, part)

@@ -1,9 +1,4 @@
-"""What a job computes, without pandas: the :class:`Plan` (requests and policies) of :func:`evaluate`'s
-parameters, its labels and measures on prepared inputs (:func:`measured`), and the
-:class:`~segeval.core.evaluation.Evaluation` of the per-query values (:func:`finished`).  Every reader
-(the strict line parser, the frames, the segment scanner) hands its :class:`~segeval.core.prepared.Prepared`
-inputs to these, so no route labels, measures or aggregates on its own.
-"""
+"""What a job computes, without pandas: its :class:`Plan`, values (:func:`measured`), evaluation (:func:`finished`)."""
 
 from __future__ import annotations
 
@@ -18,7 +13,7 @@ from segeval.adapters.registry import make_adapter, make_adapters
 from segeval.core.errors import ParameterError, shown
 from segeval.core.evaluation import Evaluation, summaries
 from segeval.core.notes import evidence, evidence_notes, value_notes
-from segeval.core.settings import DEFAULT_ADAPTER, DEFAULT_MEASURES, Settings, kind, settings_of
+from segeval.core.settings import DEFAULT_ADAPTER, DEFAULT_MEASURES, Job, Settings, kind, settings_of
 from segeval.measures.compute import Request, compute, requests
 from segeval.measures.definitions import TREC_EVAL_9, for_trec_eval
 
@@ -28,8 +23,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Plan:
-    """What :func:`evaluate` resolved from its parameters: the requests, the settings with the
-    run kind's order (never None), and the adapter of a segment run when none was given (``default``)."""
+    """What :func:`evaluate` resolved: the requests, the settings with the kind's order, the default adapter."""
 
     requests: list[Request]
     settings: Settings
@@ -46,9 +40,8 @@ def plan(
     rel_info: str = "qrels",
     **policies: Any,
 ) -> Plan:
-    """Resolve :func:`evaluate`'s parameters for a document (or segment) run; ``policies`` are
-    fields of :class:`Settings` that override ``settings`` (None: as in ``settings``); ``rel_info``: the
-    judgements' format (trec_eval's ``-R``), which the measures must read."""
+    """Resolve :func:`evaluate`'s parameters for a document (or segment) run; ``policies`` override ``settings``'
+    fields, ``rel_info`` is the judgements' format (``-R``)."""
     chosen = settings_of(settings).but(**policies)
     default = DEFAULT_ADAPTER["segments"] if adapters is None and adapter is None and not documents else None
     if adapters is None:
@@ -89,27 +82,29 @@ def plan(
     return Plan(reqs, replace(chosen, order=chosen.order_for(documents)), default)
 
 
+def job_plan(job: Job, documents: bool) -> Plan:
+    """The :class:`Plan` of ``job`` for a document (or segment) run."""
+    return plan(documents, list(job.measures), adapters=list(job.adapters) or None, settings=job.settings)
+
+
 #: the judgement formats (trec_eval's -R) each measure scope reads; every other scope reads qrels
 REL_INFO = {"groups": ("qrels_jg",), "prefs": ("prefs", "qrels_prefs")}
 
 
 def check_rel_info(measures: object, rel_info: str) -> None:
     """A ParameterError unless every measure (what :func:`plan` takes) reads ``rel_info`` judgements (-R)."""
-    names = measure_names(measures)
-    reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], [ExactAdapter()])
+    reqs = _exact_requests(measures)
     wrong = [x for x in reqs if rel_info not in REL_INFO.get(x.measure.scope, ("qrels",))]
     if wrong:
         raise ParameterError(
-            f"The 'measures' parameter must name measures of {rel_info} judgements (-R {rel_info}); "
-            f"{wrong[0].name} reads {' or '.join(REL_INFO.get(wrong[0].measure.scope, ('qrels',)))} "
-            f"(-R). Got {', '.join(x.name for x in wrong[:3])}{', ...' if len(wrong) > 3 else ''} "
-            f"instead."
+            f"The 'measures' parameter must name measures of {rel_info} judgements (-R {rel_info}); {wrong[0].name} "
+            f"reads {' or '.join(REL_INFO.get(wrong[0].measure.scope, ('qrels',)))} (-R). Got "
+            f"{', '.join(x.name for x in wrong[:3])}{', ...' if len(wrong) > 3 else ''} instead."
         )
 
 
 def _check_subtopics(documents: bool, reqs: Sequence[Request]) -> None:
-    """The diversity measures read subtopic qrels of documents, judged by the exact adapter, and alone: their
-    qrels judge a document once per subtopic, which the other measures would read as judged twice."""
+    """The diversity measures read subtopic qrels of documents, judged by the exact adapter, and alone."""
     wanted = [x.name for x in reqs if x.measure.family.subtopics]
     if not wanted:
         return
@@ -117,32 +112,32 @@ def _check_subtopics(documents: bool, reqs: Sequence[Request]) -> None:
     if not documents or labelled:
         why = f"the {labelled[0]} adapter" if labelled else "a segment run"
         raise ParameterError(
-            f"The 'measures' parameter's diversity measures ({', '.join(wanted)}) read subtopic "
-            f"qrels of documents (qid subtopic docno rel) judged by the exact adapter; a segment "
-            f"has no subtopic label. Got {why} instead."
+            f"The 'measures' parameter's diversity measures ({', '.join(wanted)}) read subtopic qrels of documents "
+            f"(qid subtopic docno rel) judged by the exact adapter; a segment has no subtopic label. Got {why} instead."
         )
     others = [x.name for x in reqs if not x.measure.family.subtopics]
     if others:
         raise ParameterError(
-            f"The 'measures' parameter must name the diversity measures ({', '.join(wanted)}) "
-            f"without other measures: their qrels judge a document once per subtopic; evaluate "
-            f"{', '.join(others[:3])}{', ...' if len(others) > 3 else ''} in another call. Got "
-            f"both instead."
+            f"The 'measures' parameter must name the diversity measures ({', '.join(wanted)}) without other measures: "
+            "their qrels judge a document once per subtopic; evaluate "
+            f"{', '.join(others[:3])}{', ...' if len(others) > 3 else ''} in another call. Got both instead."
         )
 
 
 def reads_subtopics(measures: object) -> bool:
-    """Whether ``measures`` (what :func:`plan` takes) name a diversity measure: the qrels are then read with their
-    subtopic column (:func:`segeval.readers.tables.read_qrels`), and only then; a bad name is reported here, before
-    the qrels are read."""
+    """Whether ``measures`` (what :func:`plan` takes) name a diversity measure (the qrels are then read with their
+    subtopic column); a bad name is reported here, before the qrels are read."""
+    return any(x.measure.family.subtopics for x in _exact_requests(measures))
+
+
+def _exact_requests(measures: object) -> list[Request]:
+    """The requests of ``measures`` (what :func:`plan` takes) under the exact adapter."""
     names = measure_names(measures)
-    reqs = [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], [ExactAdapter()])
-    return any(x.measure.family.subtopics for x in reqs)
+    return [m for m in names if isinstance(m, Request)] or requests([str(m) for m in names], [ExactAdapter()])
 
 
 def measure_names(measures: object) -> list[str] | list[Request]:
-    """``measures`` as a list: one name (or an ir_measures measure object), a list of them, or prepared
-    :class:`Request` objects; a ParameterError for anything else."""
+    """``measures`` as a list of names (or of :class:`Request` objects); a ParameterError for anything else."""
     if isinstance(measures, str | Request) or _is_ir_measure(measures):
         measures = [measures]
     if isinstance(measures, Sequence):
@@ -162,10 +157,7 @@ def _is_ir_measure(x: object) -> bool:
 
 
 def emptied(before: Sequence[Sized], after: Sequence[Sized], trec_eval: str) -> list[int]:
-    """The queries whose ranking trec_eval sees as empty (num_ret 0) under ``-J``: those ``-J`` left
-    without a result.  A query ``-c`` adds (in the qrels, not in the run) counts too in trec_eval 10,
-    which ranks one unjudged dummy document for it and drops that as well; 9.0.8 averages such a query
-    in as 0 without evaluating it.  ``before``/``after``: each query's ranking before and after ``-J``."""
+    """The queries whose ranking trec_eval sees as empty (num_ret 0) under ``-J`` (docs/trec_eval-semantics.md)."""
     return [
         q
         for q, (b, a) in enumerate(zip(before, after, strict=True))
@@ -174,9 +166,7 @@ def emptied(before: Sequence[Sized], after: Sequence[Sized], trec_eval: str) -> 
 
 
 def measured(data: Prepared, how: Plan) -> dict[str, list[Any]]:
-    """Per-query values (by request name) of prepared inputs: each adapter used labels them once, ``-J``
-    keeps the judged results, then the measures; for a segment run read as M.S, the evidence of times in
-    the evidence for :func:`segeval.core.notes.evidence_notes` (which :func:`finished` takes out)."""
+    """Per-query values (by request name) of prepared inputs, and the evidence for the notes."""
     used = {x.adapter.spec: x.adapter for x in how.requests if x.adapter is not None}  # tiou:0.5 != tiou:0.9
     adapted: Mapping[str, Sequence[Adapted]] = {name: adapter.adapt(data) for name, adapter in used.items()}
     gone: dict[str, list[int]] = {}
@@ -195,9 +185,7 @@ def finished(
     relevant_lines: int,
     notes: Sequence[str] = (),
 ) -> Evaluation:
-    """The :class:`Evaluation` of per-query values: aggregates, ``notes`` then the value notes, and the qrels
-    queries not evaluated.  ``relevant_lines``: the qrels lines with a grade above 0 (of the chosen queries),
-    which trec_eval ``-c`` sums as the exact adapter's ``num_rel``, whatever ``-l``."""
+    """The :class:`Evaluation` of per-query values: aggregates, notes, and the qrels queries not evaluated."""
     reqs = how.requests
     names = {x.name for x in reqs}
     found = {k: v for k, v in per_query.items() if k not in names}

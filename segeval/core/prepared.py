@@ -1,10 +1,4 @@
-"""Evaluation-ready inputs (:class:`Prepared`) and the pandas-free rules that build and index them.
-
-:func:`segeval.readers.from_tables.prepare` reads query and item codes from tables and calls :func:`assemble`;
-the ``me13sh`` lane (:mod:`segeval.executors.me13sh_scanner`) calls it on codes made from the files'
-bytes.  The adapters read :attr:`Prepared.run_columns` and :attr:`Prepared.qrels_columns`, so
-evaluating needs no pandas.
-"""
+"""Evaluation-ready inputs (:class:`Prepared`) and the pandas-free rules that build and index them."""
 
 from __future__ import annotations
 
@@ -42,18 +36,10 @@ class Intervals:
 
 @dataclass(frozen=True)
 class Prepared:
-    """Evaluation-ready inputs.
-
-    ``run_columns`` and ``qrels_columns`` hold the numeric columns, sorted by query (in
-    ``queries`` order), plus ``qcode`` (position in ``queries``), ``icode``
-    (position in ``items``) and ``gid`` (a (query, item) group id shared by both); the qrels' ``listed`` is
-    each row's position in the qrels as given (file order on every route: the IoU adapters' tie order);
-    :attr:`run` and :attr:`qrels` are the same columns as DataFrames.
-    ``run_bounds[q]:run_bounds[q+1]`` are query q's results.
-    ``rel``/``nonrel`` are the merged relevant and non-relevant qrels segments;
-    ``relevant`` marks the relevant rows of ``qrels`` (``rel >= relevance_level``, the level it was
-    prepared with).
-    """
+    """Evaluation-ready inputs: run and qrels columns sorted by query, with ``qcode``, ``icode`` and ``gid`` (a
+    (query, item) group shared by both); the qrels' ``listed`` is each row's file position (the IoU adapters' tie
+    order); ``rel``/``nonrel`` the merged relevant and non-relevant segments; ``relevant`` the rows graded at least
+    ``relevance_level``."""
 
     queries: list[str]
     items: npt.NDArray[np.object_]
@@ -87,12 +73,8 @@ class Prepared:
 
 
 def merge_intervals(gid: IntArray, qcode: IntArray, start: FloatArray, end: FloatArray) -> Intervals:
-    """Merge intervals of each group that meet under the ``closed`` rule (touching counts).
-
-    Input must be sorted by (gid, start, end).  Walking a group in order, an
-    interval whose start is <= the running maximum end joins the current one
-    (a NaN end does not count towards that maximum, and has none).
-    """
+    """Merge intervals of each group that meet under the ``closed`` rule (touching counts); input sorted by (gid,
+    start, end), a NaN end counting towards no running maximum."""
     n = len(gid)
     if n == 0:
         empty_i = np.zeros(0, dtype=np.int64)
@@ -126,8 +108,7 @@ def bounds(qcode: IntArray, n_queries: int) -> IntArray:
 def first_results(
     rows: IntArray, qcode: npt.NDArray[np.integer[Any]], n_queries: int, max_results: int | None
 ) -> IntArray:
-    """The ordered ``rows`` (each query's together, queries in code order) but those after each query's first
-    ``max_results`` (trec_eval ``-M``; None: every row)."""
+    """The ordered ``rows`` but those after each query's first ``max_results`` (``-M``; None: every row)."""
     if max_results is None:
         return rows
     ranked = np.asarray(qcode[rows], dtype=np.int64)
@@ -136,9 +117,7 @@ def first_results(
 
 
 def query_slices(bounds: IntArray, rows: int) -> list[tuple[int, int]]:
-    """Consecutive ranges [a, b) of queries covering them all, from the rows' query offsets ``bounds``
-    (:func:`bounds`): a range holds the queries starting in one stretch of ``rows`` rows, so at most ``rows`` rows
-    plus the rest of its last query; one empty range when there is no query."""
+    """Consecutive ranges [a, b) of all queries, each of the queries starting in one stretch of ``rows`` rows."""
     n_q = len(bounds) - 1
     if n_q <= 0:
         return [(0, 0)]
@@ -158,8 +137,7 @@ def check_queries(queries: Sequence[str], qrels_queries: set[str]) -> None:
 def chosen_queries(
     qrels_queries: set[str], run_queries: set[str], queries: Sequence[str] | None, missing_queries: str
 ) -> list[str]:
-    """The evaluated queries, sorted: qrels queries with results (``missing_queries="skip"``) or all of
-    them (``"zero"``), among ``queries`` when given (each of which must be a qrels query)."""
+    """The evaluated queries, sorted: with results (``skip``) or all (``zero``), among ``queries`` when given."""
     with_results = run_queries if missing_queries == "skip" else qrels_queries
     if queries is None:
         return sorted(qrels_queries & with_results)
@@ -170,9 +148,7 @@ def chosen_queries(
 def assemble(
     queries: list[str], items: npt.NDArray[np.object_], run: Columns, qrels: Columns, relevance_level: int
 ) -> Prepared:
-    """The :class:`Prepared` of the evaluated results ``run`` (in evaluation order) and the evaluated
-    queries' qrels rows (in file order), each with ``qcode`` and ``icode``: group ids added, qrels sorted by
-    (group, start, end) with their positions as given (``listed``), relevant and non-relevant segments merged."""
+    """The :class:`Prepared` of the evaluated results (in evaluation order) and qrels rows (in file order)."""
     n_q = len(queries)
     span = len(items) + 1
     n_run = len(run["qcode"])
@@ -211,9 +187,7 @@ def assemble(
 
 
 def dense_codes(values: IntArray) -> IntArray:
-    """Each value's position among the distinct values, in increasing order (``np.unique``'s inverse), by
-    table when the values are small non-negative integers (the present slots numbered in order: only they
-    are written and read, no running count over the whole table)."""
+    """``np.unique``'s inverse: each value's position among the distinct values (by table for small integers)."""
     top = int(values.max(initial=0)) + 1
     if len(values) == 0 or values.min() < 0 or top > 8 * len(values) + 4096:
         return np.unique(values, return_inverse=True)[1].ravel().astype(np.int64)
@@ -227,8 +201,7 @@ def dense_codes(values: IntArray) -> IntArray:
 
 
 def distinct(values: npt.ArrayLike) -> npt.NDArray[Any]:
-    """``np.unique(values)``, the sorted distinct values, by a form of it that does not import NumPy's masked
-    arrays: its plain form asks ``np.ma.is_masked`` (importing ``numpy.ma``: about 10 ms of a pandas-free run)."""
+    """``np.unique(values)`` without importing ``numpy.ma`` (about 10 ms of a pandas-free run)."""
     return np.unique(values, return_counts=True)[0]
 
 
@@ -240,8 +213,7 @@ def concat_ranges(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArra
 
 
 class GroupRows:
-    """Where each group's rows are in a group-sorted array (``right_gid_sorted``): its first row and its count,
-    by group id (ids below ``size``), so that the rows of any left entries' groups are found by counting."""
+    """Each group's first row and row count in a group-sorted array, by group id (ids below ``size``)."""
 
     def __init__(self, right_gid_sorted: IntArray, size: int) -> None:
         self.count = np.bincount(right_gid_sorted, minlength=size)
@@ -264,11 +236,7 @@ def _group_rows(left_gid: IntArray, right_gid_sorted: IntArray) -> GroupRows | N
 
 
 def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArray, IntArray]:
-    """All (i, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j.
-
-    Group ids are small non-negative integers, so each group's slice of the
-    sorted right side is found by counting rather than searching.
-    """
+    """All (i, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j."""
     groups = _group_rows(left_gid, right_gid_sorted)
     if groups is None:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
@@ -282,9 +250,8 @@ PAIR_ROWS = 1 << 17
 def kept_pairs(
     left_gid: IntArray, right_gid_sorted: IntArray, keep: Callable[[IntArray, IntArray], BoolArray]
 ) -> tuple[IntArray, IntArray]:
-    """The pairs of :func:`group_pairs` for which ``keep(i, j)`` holds, in the same order, made for slices of
-    the left entries that hold at most :data:`PAIR_ROWS` entries and about as many pairs, and tested
-    :data:`PAIR_ROWS` pairs at a time, so that only the kept pairs are ever held together."""
+    """The pairs of :func:`group_pairs` for which ``keep(i, j)`` holds, in order, made and tested about
+    :data:`PAIR_ROWS` at a time (only the kept pairs are ever held together)."""
     groups = _group_rows(left_gid, right_gid_sorted)
     if groups is None:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)

@@ -1,31 +1,4 @@
-"""The ``Segment`` value type and every boundary rule segeval uses, in one place.
-
-Four rules decide whether two time spans meet; each is named after what the
-reference MediaEval evaluator does, and each has a scalar and a vectorised form
-(the functions accept numbers or NumPy arrays alike).
-
-``closed``
-    [s1, e1] and [s2, e2] meet when ``s1 <= e2 and s2 <= e1``: touching spans
-    meet, a zero-length span meets anything that contains its point.
-    Used by the overlap adapter, qrels merging and MAiSP.
-
-``interior``
-    [s1, e1] and [s2, e2] meet when ``s1 < e2 and s2 < e1``: they share more than a
-    boundary point, so touching spans do not meet.  Used to find the transcript lines
-    of a judged segment (``segeval complete-qrels``, :mod:`segeval.readers.texts`).
-
-``whole_seconds``
-    A look-up span [a, b) meets a stored span [s, e) when some whole second j
-    has ``a <= j < b`` and ``s <= j < e``.  Touching spans do not meet and a
-    zero-length span meets nothing, except that a look-up span ending at 0 is
-    taken as the single point ``a``.  Used by the tolerance adapter and the
-    anchoring evaluation (:mod:`segeval.protocols.anchoring.evaluate`).
-
-``bins``
-    A span (s, e) covers bins ``s // B`` to ``(e - 1) // B`` inclusive, so a
-    span ending exactly on a bin boundary does not reach the next bin and a
-    zero-length span on a boundary covers no bin.  Used by the binned adapter.
-"""
+"""The ``Segment`` value type and every boundary rule segeval uses, in one place."""
 
 from __future__ import annotations
 
@@ -95,9 +68,7 @@ def whole_seconds_overlap(a: ArrayOrFloat, b: ArrayOrFloat, s: ArrayOrFloat, e: 
 
 
 def floor_divide(x: ArrayOrFloat, size: int) -> ArrayOrFloat:
-    """``np.floor_divide(x, size)``; an array of whole numbers below 2**51 (times in whole seconds) as
-    ``floor(x / size)``, the same value (the quotient cannot round up to the next whole number) in a
-    fraction of the time."""
+    """``np.floor_divide(x, size)``, for whole numbers below 2**51 as the faster ``floor(x / size)``."""
     if (
         isinstance(x, np.ndarray)
         and x.dtype == np.float64

@@ -1,8 +1,4 @@
-"""Every policy default and choice, declared once: a frozen, typed :class:`Settings`, checked on creation.
-
-The library, the engines and the command line read their defaults from here; a policy that
-changes numbers is a field of :class:`Settings` with its default and its domain.
-"""
+"""Every policy default and choice, declared once: a frozen, typed :class:`Settings`, checked on creation."""
 
 from __future__ import annotations
 
@@ -22,8 +18,7 @@ PREDICTED = ("use", "ignore")
 TREC_EVAL_VERSIONS = ("10", "9")
 MEMORY_POLICIES = ("auto", "chunked", "in-memory")
 
-#: the default order and adapter of each kind of run: trec_eval's for documents, the MediaEval reference's
-#: for segments
+#: the default order and adapter of each kind of run: trec_eval's for documents, the MediaEval reference's for segments
 DEFAULT_ORDER = {"documents": "score", "segments": "rank"}
 DEFAULT_ADAPTER = {"documents": "exact", "segments": "overlap-once"}
 DEFAULT_MEASURES = ("official",)
@@ -34,14 +29,9 @@ TIOU = 0.5  #: temporal IoU threshold of the tiou adapter
 COLLAR = 0.2  #: the collar adapter's t (seconds) and p (share of the length): DCASE task 4's
 CHUNK_LINES = 100_000  #: lines per chunk of the chunked reader
 AUTO_BYTES = 128 * 1024**2  #: --memory auto reads a run in chunks from this size on disk (gzip: a quarter)
-#: chunks are gathered into batches of at least this many bytes before they are parsed and evaluated
-#: together, so that small chunks cost no more than big ones (each batch has a fixed cost)
+#: chunks are gathered into batches of at least this many bytes, parsed and evaluated together (a batch's fixed cost)
 BATCH_BYTES = 2 * 1024**2
-#: --memory auto reads a plain TREC document run that the byte scanner takes (the ``scanner`` reader) in
-#: chunks from this size on disk (gzip: a quarter), instead of :data:`AUTO_BYTES`: a smaller run is one
-#: batch either way, and from 10 MB the scanner's chunks are faster than reading whole and hold about
-#: trec_eval's memory (docs/benchmarks.md); a run not grouped by query below :data:`AUTO_BYTES` is then
-#: read whole by the scanner.  A route policy: it changes no number.
+#: --memory auto reads a plain TREC run the byte scanner takes in chunks from this size (docs/benchmarks.md)
 SCANNER_AUTO_BYTES = BATCH_BYTES
 DASK_TIMEOUT = 30.0  #: seconds to wait for a Dask worker (--dask-timeout)
 DASK_TIMEOUTS = Domain(0.0, 86_400.0, open_low=True)  #: its domain (seconds)
@@ -53,8 +43,7 @@ def spec_error(spec: str, what: str, text: str, expected: str) -> ParameterError
 
 @dataclass(frozen=True)
 class Param:
-    """A positional parameter of a spec: its constructor ``keyword``, the ``Settings`` field of its default,
-    its ``symbol`` in the help, how messages name it (``what``) and its :class:`~segeval.core.domains.Domain`."""
+    """A positional parameter of an adapter spec: keyword, ``Settings`` field, help symbol, wording and domain."""
 
     keyword: str
     setting: str
@@ -62,13 +51,8 @@ class Param:
     what: str
     domain: Domain
 
-    @property
-    def expected(self) -> str:
-        return str(self.domain)
-
     def check(self, value: Any, name: str | None = None) -> Any:
-        """``value`` when in the domain (a real number as a float), else a ParameterError worded like
-        scikit-learn's naming the parameter ``name`` (default: the constructor's keyword)."""
+        """``value`` when in the domain (a real number as a float), else a ParameterError naming ``name``."""
         self.domain.check(name or self.keyword, value)
         return value if isinstance(value, str) or self.domain.whole else float(value)
 
@@ -104,9 +88,8 @@ def check_relevance_level(level: object) -> int:
         raise ParameterError(f"The 'relevance_level' parameter must be an integer. Got {shown(level)} instead.")
     if level < 0:
         raise ParameterError(
-            f"The 'relevance_level' parameter must be an integer >= 0 (trec_eval's -l -1 would "
-            f"count results missing from the qrels as relevant; segeval refuses it, "
-            f"docs/trec_eval-semantics.md). Got {shown(level)} instead."
+            "The 'relevance_level' parameter must be an integer >= 0 (trec_eval's -l -1 would count results missing "
+            f"from the qrels as relevant; segeval refuses it, docs/trec_eval-semantics.md). Got {shown(level)} instead."
         )
     return level
 
@@ -114,21 +97,7 @@ def check_relevance_level(level: object) -> int:
 @dataclass(frozen=True)
 class Settings:
     """The policies of an evaluation, each with its documented default; invalid values raise
-    :class:`~segeval.core.errors.ParameterError` when the object is made.
-
-    ``order``: ``rank``, ``score`` or ``file``; None: ``score`` for document runs (trec_eval, ties by
-    docno descending) and ``rank`` for segment runs (the MediaEval reference).  ``time_format``:
-    how segment files write times.  ``relevance_level``: a qrels grade at least this is relevant
-    (trec_eval ``-l``).  ``missing_queries``: ``skip`` evaluates the queries in both qrels and run,
-    ``zero`` every qrels query, absent ones scoring 0 (``-c``).  ``max_results``: the first N
-    results per query (``-M``).  ``judged_only``: drop unjudged results after adaptation (``-J``).
-    ``trec_eval``: ``"10"``, or ``"9"`` for 9.0.8 (what pytrec_eval wraps: 32-bit scores).
-    ``predicted``: ``use`` or ``ignore`` the classifier-predicted lines of completed qrels.
-    ``queries``: evaluate only these (None: all).  ``bin_size``, ``bin_assign``, ``tolerance``, ``tiou``,
-    ``t_collar`` and ``percentage_of_length``: the defaults of the binned, tolerance, tiou and collar adapters.
-    How runs are read and by whom (no effect on the numbers) is :class:`EngineOptions`; how results are shown,
-    :class:`OutputOptions`.
-    """
+    :class:`~segeval.core.errors.ParameterError` when the object is made (the fields: docs/api.md)."""
 
     order: str | None = None
     time_format: str = "mmss"
@@ -158,16 +127,7 @@ class Settings:
         check_choice("trec_eval", self.trec_eval, TREC_EVAL_VERSIONS)
         check_choice("predicted", self.predicted, PREDICTED)
         if self.queries is not None:
-            given: Any = self.queries
-            if (
-                isinstance(given, str)
-                or not isinstance(given, Sequence | set | frozenset)
-                or not all(isinstance(q, str) for q in given)
-            ):
-                raise ParameterError(
-                    f"The 'queries' parameter must be a list of query ids (strings). Got {shown(given)} instead."
-                )
-            object.__setattr__(self, "queries", tuple(given))
+            _strings(self, "queries", "a list of query ids (strings)", Sequence | set | frozenset)
         for param in (BINS, ASSIGN, WINDOW, THETA, T_COLLAR, LENGTH_SHARE):  # the adapters' declared domains
             param.check(getattr(self, param.setting), param.setting)
 
@@ -188,8 +148,7 @@ class Settings:
 
 
 def settings_of(settings: object) -> Settings:
-    """``settings`` if it is a :class:`Settings`, a new one from a mapping of field names, the
-    defaults for None; a ParameterError otherwise."""
+    """``settings`` as a :class:`Settings` (from one, a dict of fields, or None), else a ParameterError."""
     if settings is None:
         return Settings()
     if isinstance(settings, Settings):
@@ -200,6 +159,14 @@ def settings_of(settings: object) -> Settings:
         f"The 'settings' parameter must be a segeval.Settings, a dict of its fields or None. "
         f"Got {type(settings).__name__} instead."
     )
+
+
+def _strings(owner: object, name: str, what: str, kinds: Any = Sequence) -> None:
+    """Field ``name`` of ``owner`` made a tuple of strings, else a ParameterError saying it must be ``what``."""
+    given = getattr(owner, name)
+    if isinstance(given, str) or not isinstance(given, kinds) or not all(isinstance(x, str) for x in given):
+        raise ParameterError(f"The '{name}' parameter must be {what}. Got {shown(given)} instead.")
+    object.__setattr__(owner, name, tuple(given))
 
 
 def _check_bool(name: str, value: object) -> None:
@@ -215,15 +182,7 @@ OUTPUTS = ("trec", "json", "csv")
 
 @dataclass(frozen=True)
 class EngineOptions:
-    """How runs are read and by whom; no effect on the numbers.
-
-    ``memory``: ``auto`` (runs of at least :data:`AUTO_BYTES` read in chunks; plain TREC runs that the
-    byte scanner reads, from :data:`SCANNER_AUTO_BYTES`), ``chunked`` or
-    ``in-memory``; ``chunk_lines``: lines per chunk; ``jobs``: worker processes (None: one per core);
-    ``engine``: ``processes`` or ``dask`` (``scheduler``: a Dask scheduler's address, None: a local
-    cluster; ``dask_timeout``: seconds to wait for a Dask worker, at the start and whenever none is
-    left while tasks wait); ``quiet``: no progress line.
-    """
+    """How runs are read and by whom; no effect on the numbers."""
 
     memory: str = "auto"
     chunk_lines: int = CHUNK_LINES
@@ -252,9 +211,7 @@ class EngineOptions:
 
 @dataclass(frozen=True)
 class OutputOptions:
-    """How ``segeval eval`` shows results: ``format`` (``trec``: trec_eval's text, ``json``, ``csv``),
-    ``per_query`` rows (``-q``), ``summary`` rows (not ``-n``), and the ``header`` rows trec_eval opens
-    with when asked (``runid``, ``num_q``)."""
+    """How ``segeval eval`` shows results: format, per-query rows, summary rows, header rows."""
 
     format: str = "trec"
     per_query: bool = False
@@ -268,14 +225,7 @@ class OutputOptions:
 
 @dataclass(frozen=True)
 class Job:
-    """What every engine evaluates each run with, made and checked once where the options are given
-    (the command line, :func:`segeval.compare`) and passed whole to the workers (it pickles).
-
-    ``measures``: names or sets (``official``); ``adapters``: adapter specs, each labelling for every
-    label measure (names get its suffix), none for the run kind's default; ``settings``: the policies;
-    ``lenient``: skip malformed run lines (each reported) instead of stopping; ``engine``: how the runs
-    are read and by whom.
-    """
+    """What every engine evaluates each run with, checked once and passed whole to the workers (it pickles)."""
 
     measures: tuple[str, ...] = DEFAULT_MEASURES
     adapters: tuple[str, ...] = ()
@@ -284,19 +234,8 @@ class Job:
     engine: EngineOptions = EngineOptions()
 
     def __post_init__(self) -> None:
-        given: Any = self.measures
-        if isinstance(given, str) or not isinstance(given, Sequence) or not all(isinstance(m, str) for m in given):
-            raise ParameterError(
-                f"The 'measures' parameter must be a list of measure names. Got {shown(given)} instead."
-            )
-        object.__setattr__(self, "measures", tuple(given))
-        specs: Any = self.adapters
-        if isinstance(specs, str) or not isinstance(specs, Sequence) or not all(isinstance(a, str) for a in specs):
-            raise ParameterError(
-                f"The 'adapters' parameter must be a list of adapter specs such as ['overlap']. Got "
-                f"{shown(specs)} instead."
-            )
-        object.__setattr__(self, "adapters", tuple(specs))
+        _strings(self, "measures", "a list of measure names")
+        _strings(self, "adapters", "a list of adapter specs such as ['overlap']")
         if not isinstance(self.settings, Settings):
             raise ParameterError(
                 f"The 'settings' parameter must be a segeval.Settings. Got {type(self.settings).__name__} instead."

@@ -1,5 +1,4 @@
-"""Counted nouns in messages: ``plural(1, "problem")`` is "1 problem", ``plural(2, "query", "queries")``
-"2 queries"."""
+"""Counted nouns in messages: ``plural(1, "problem")`` is "1 problem", ``plural(2, "query", "queries")`` "2 queries"."""
 
 from __future__ import annotations
 
@@ -18,8 +17,7 @@ def verb(n: int, one: str, many: str) -> str:
 
 
 def natural_order(names: Sequence[str]) -> list[int]:
-    """Positions of ``names`` in natural order (q2 before q10: digit runs compare as numbers, the rest as text),
-    equal keys in the order given: the order of per-query tables (``Evaluation.frame``, the HTML report)."""
+    """Positions of ``names`` in natural order (q2 before q10), equal keys in the order given."""
 
     def key(i: int) -> list[tuple[int, int | str]]:
         return [(1, int(p)) if p.isdigit() else (0, p) for p in re.split(r"(\d+)", names[i]) if p]

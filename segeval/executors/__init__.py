@@ -1,2 +1,1 @@
-"""Evaluation engines: the route that picks reader and executor, the byte-scanner lanes (whole, streamed,
-MediaEval), many runs in processes, bounded-memory chunks, Dask, progress."""
+"""Evaluation engines: the route, the byte-scanner lanes, processes, chunks, Dask, progress."""

@@ -1,17 +1,8 @@
-"""Bounded memory for big runs: read in chunks, evaluate each finished query, keep per-query values only.
-
-How runs are read in chunks and batches is docs/engines.md, "Bounded memory".  Measures are per query
-and aggregation is separate, so the result is the one of the in-memory path, byte for byte.  A run that
-is not grouped raises :class:`NotGrouped`; :func:`evaluate_run` then says so and reads the whole file.
-
-Errors are the in-memory path's, with the same precedence: the first malformed line (with its
-absolute line number), then the first bad value (end before start, rank below 1), then parameter
-problems, then a document listed twice for a query.
-"""
+"""Bounded memory for big runs: read in chunks, evaluate each finished query, keep per-query values only."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +11,8 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.core.errors import InputError, SegevalError
-from segeval.core.pipeline import Plan, evaluate_part, evaluate_validated, finish, merge_parts, plan
+from segeval.core.pipeline import Plan, evaluate_part, evaluate_validated, finish, merge_parts
+from segeval.core.plan import job_plan
 from segeval.core.prepared import check_queries
 from segeval.core.settings import BATCH_BYTES, Job
 from segeval.executors.results import RunResult
@@ -42,34 +34,10 @@ class NotGrouped(Exception):
         self.note = note
 
 
-# ----------------------------------------------------------------------------- reading
-
-
 def _shift(e: InputError, offset: int) -> InputError:
     """The error with its line number moved from chunk-relative to absolute."""
     line = None if e.line is None else e.line + offset
     return InputError(e.path, e.problem, line=line, text=e.text, kind=e.kind)
-
-
-class _QrelsByQuery:
-    """The qrels rows of a set of queries, in file order, without scanning all qrels each time."""
-
-    def __init__(self, qrels: pd.DataFrame) -> None:
-        codes, names = pd.factorize(qrels["query"].to_numpy(dtype=object))
-        self.qrels = qrels
-        self.order = np.argsort(codes, kind="stable")
-        self.bounds = np.searchsorted(codes[self.order], np.arange(len(names) + 1))
-        self.code = {str(n): i for i, n in enumerate(names)}
-
-    @property
-    def queries(self) -> set[str]:
-        return set(self.code)
-
-    def take(self, queries: Sequence[str]) -> pd.DataFrame:
-        codes = [self.code[q] for q in queries]
-        pieces = [self.order[self.bounds[c] : self.bounds[c + 1]] for c in codes]
-        rows = np.sort(np.concatenate(pieces)) if pieces else np.zeros(0, dtype=np.int64)
-        return self.qrels.take(rows)
 
 
 def _query_runs(frame: pd.DataFrame) -> tuple[list[str], npt.NDArray[np.intp]]:
@@ -78,15 +46,8 @@ def _query_runs(frame: pd.DataFrame) -> tuple[list[str], npt.NDArray[np.intp]]:
     return [str(h) for h in queries[starts]], starts
 
 
-def _cut(frame: pd.DataFrame, start: int, stop: int | None) -> pd.DataFrame:
-    return frame.iloc[start:stop]
-
-
 def _join(frames: list[pd.DataFrame]) -> pd.DataFrame:
     return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
-
-
-# -------------------------------------------------------------------------- evaluation
 
 
 def evaluate_run(
@@ -98,15 +59,7 @@ def evaluate_run(
     on_error: OnError | None = None,
     progress: bool = False,
 ) -> RunResult:
-    """Read, validate and evaluate one run file against validated qrels, with ``job``'s measures,
-    adapter and settings.
-
-    ``job.engine.memory`` says whether the run is read in chunks of ``chunk_lines`` lines
-    (:func:`segeval.executors.route.read_in_chunks`); a chunked run that turns out not to be grouped by
-    query is read again in memory, with a note.  With ``on_error``, malformed
-    lines are reported to it and skipped.  With ``progress``, the chunked path draws a progress
-    line (MiB read) on stderr when it is a terminal.
-    """
+    """Read, validate and evaluate one run file against validated qrels as ``job`` says."""
     from segeval.executors.progress import Progress
     from segeval.executors.route import read_in_chunks
 
@@ -115,41 +68,26 @@ def evaluate_run(
     if read_in_chunks(str(path), memory, job.measures)[0]:
         try:
             with Progress(input_size(path), "MiB", quiet=not progress, scale=2**20) as bar:
-                return evaluate_chunked(qrels, path, job, run_format=run_format, on_error=on_error, on_read=bar.advance)
+                return _Chunked(qrels, str(path), job, run_format, on_error).run(job.engine.chunk_lines, bar.advance)
         except NotGrouped as exc:
             notes.append(exc.note)
     r = validate_run(read_run(path, run_format, time_format, on_error), on_error)
     if notes and not read_in_chunks(str(path), memory, job.measures)[0]:
         notes.clear()  # a stream found, once read, to be one auto reads whole: as that file, no note
-    how = plan(is_documents(r), list(job.measures), adapters=list(job.adapters) or None, settings=job.settings)
-    ev = evaluate_validated(qrels, r, how)  # the qrels were checked once, by the caller
+    ev = evaluate_validated(qrels, r, job_plan(job, is_documents(r)))  # the qrels were checked once, by the caller
     return RunResult(ev, trec_runid(r["run"]), notes=notes)
 
 
-def evaluate_chunked(
-    qrels: pd.DataFrame,
-    path: str | Path,
-    job: Job,
-    *,
-    run_format: str = "auto",
-    on_error: OnError | None = None,
-    on_read: Callable[[int], object] | None = None,
-) -> RunResult:
-    """:func:`evaluate_run`'s chunked path (``job.engine.chunk_lines`` lines at a time); raises
-    :class:`NotGrouped` for a run not grouped by query.  ``on_read`` is told the bytes of the file
-    read so far, block by block."""
-    return _Chunked(qrels, str(path), job, run_format, on_error).run(job.engine.chunk_lines, on_read)
-
-
 class _Chunked:
-    """The state of one chunked evaluation (see the module docstring for the error precedence)."""
+    """One chunked evaluation; errors in the in-memory path's precedence: the first malformed line, the first bad
+    value, parameter problems, then a document listed twice for a query."""
 
     def __init__(self, qrels: pd.DataFrame, name: str, job: Job, run_format: str, on_error: OnError | None) -> None:
         self.qrels, self.name, self.job, self.time_format = qrels, name, job, job.settings.time_format
         self.fmt: LineFormat | None = RUN_FORMATS[run_format] if run_format != "auto" else None
         self.lenient = on_error is not None
         self.on_error = on_error
-        self.by_query = _QrelsByQuery(qrels)
+        self.qrels_rows: dict[Any, Any] = qrels.groupby("query", sort=False).indices
         self.parse_errors: list[InputError] = []
         self.problems: list[tuple[int, str, str]] = []  # value problems: line, problem, kind
         self.plan_error: SegevalError | None = None
@@ -171,7 +109,7 @@ class _Chunked:
     def run(self, chunk_lines: int, on_read: Callable[[int], object] | None = None) -> RunResult:
         chunks = batches(open_blocks(self.name, on_read=on_read), chunk_lines, BATCH_BYTES)
         try:
-            for complete, _ in whole_queries(self._frames(chunks), _query_runs, _cut, _join):
+            for complete, _ in whole_queries(self._frames(chunks), _query_runs, lambda f, a, b: f.iloc[a:b], _join):
                 self._evaluate(complete)
         except Regrouped as exc:
             line = int(exc.rows["line"].to_numpy()[exc.row])  # type: ignore[index]
@@ -201,8 +139,7 @@ class _Chunked:
                 yield frame
 
     def _detected(self, chunks: Iterator[tuple[int, bytes]]) -> Iterator[tuple[int, bytes]]:
-        """The chunks, once the format is known: detected from the first :data:`DETECT_LINES` data lines,
-        as :func:`segeval.readers.tables.read_run` does (the chunks holding them are kept until then)."""
+        """The chunks, once the format is known (detected as :func:`segeval.readers.tables.read_run` does)."""
         head: list[tuple[int, bytes]] = []
         if self.fmt is None:
             seen = 0
@@ -218,20 +155,15 @@ class _Chunked:
 
     def _plan(self) -> None:
         try:
-            self.how = plan(
-                self.documents,
-                list(self.job.measures),
-                adapters=list(self.job.adapters) or None,
-                settings=self.job.settings,
-            )
+            self.how = job_plan(self.job, self.documents)
             if self.how.settings.queries is not None:
-                check_queries(self.how.settings.queries, self.by_query.queries)
+                check_queries(self.how.settings.queries, set(self.qrels_rows))
             assert self.fmt is not None
             check_kinds(self.qrels, self.documents, self.name, self.fmt.name)
         except SegevalError as exc:
             self.plan_error = exc
             return
-        chosen = self.by_query.queries
+        chosen = set(self.qrels_rows)
         self.wanted = chosen if self.how.settings.queries is None else chosen & set(self.how.settings.queries)
 
     def _parse(self, data: bytes, first: int) -> pd.DataFrame | None:
@@ -267,7 +199,8 @@ class _Chunked:
         assert self.how is not None
         batch = sorted({str(q) for q in pd.unique(complete["query"].to_numpy(dtype=object))} & self.wanted)
         if batch:
-            self.parts.append(evaluate_part(self.by_query.take(batch), complete, self.how, batch))
+            rows = np.sort(np.concatenate([self.qrels_rows[q] for q in batch]))  # the batch's qrels, in file order
+            self.parts.append(evaluate_part(self.qrels.take(rows), complete, self.how, batch))
 
     def _value_errors(self) -> list[InputError]:
         shown = self.problems if self.lenient else self.problems[:1]

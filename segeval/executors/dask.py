@@ -1,10 +1,4 @@
-"""``--engine dask``: many runs evaluated with Dask (dask.distributed) over (run, query-partition) tasks.
-
-The tasks, the partitions and what the workers must see are docs/engines.md, "Dask" and "Dask cluster".
-Queries are independent, so the client merges each run's partitions in query order and hands on the runs'
-evaluations in the order given: they, and so the output of ``eval`` and ``compare``, are the
-single-process engine's, byte for byte.  Dask is imported here only, and only when this engine is used.
-"""
+"""``--engine dask``: many runs evaluated with Dask (dask.distributed) over (run, query-partition) tasks."""
 
 from __future__ import annotations
 
@@ -18,6 +12,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from functools import partial
+from operator import itemgetter
 from typing import Any, TypeVar
 
 import numpy as np
@@ -25,7 +20,8 @@ import pandas as pd
 
 from segeval.core.arrays import IntArray
 from segeval.core.errors import InputError, SegevalError, render_note
-from segeval.core.pipeline import Plan, evaluate_part, finish, merge_parts, plan
+from segeval.core.pipeline import Plan, evaluate_part, finish, merge_parts
+from segeval.core.plan import job_plan
 from segeval.core.prepared import check_queries
 from segeval.core.settings import Job
 from segeval.executors.results import RunResult
@@ -33,8 +29,7 @@ from segeval.readers.files import is_stream
 from segeval.reports.trec import runid as trec_runid
 
 Part = tuple[list[str], dict[str, list[Any]]]
-#: a run as read on a worker: its rows (None when it failed), whether it is a document run, and its
-#: result so far (run tag, skipped lines, error); the client gets it without the rows
+#: a run as read on a worker: its rows (None when it failed), whether it holds documents, its result so far
 Read = tuple[pd.DataFrame | None, bool, RunResult]
 #: the plan of each run kind (documents or not), or why there is none
 Plans = dict[bool, Plan | SegevalError]
@@ -45,8 +40,7 @@ CONNECT_TIMEOUT = "10s"
 
 
 def connect(scheduler: str | None, jobs: int | None) -> tuple[Any, Any]:
-    """A Dask client of the scheduler at ``scheduler``, or of a new local cluster of ``jobs``
-    single-threaded worker processes (default: one per core); also the cluster to close, if any."""
+    """A Dask client of ``scheduler`` or of a new local cluster, and the cluster to close, if any."""
     try:
         distributed: Any = importlib.import_module("dask.distributed")
     except ImportError:
@@ -80,8 +74,7 @@ def partition_of(queries: pd.Series, n: int) -> IntArray:
 
 
 def _read(path: str, shown: str, time_format: str, lenient: bool) -> Read:
-    """The run at ``path`` (absolute: a worker may run in another folder), its errors naming it ``shown``
-    (as the command line gave it)."""
+    """The run at ``path`` (absolute), its errors naming it ``shown`` (as the command line gave it)."""
     from segeval.readers.tables import read_run
     from segeval.readers.validate import is_documents, validate_run
 
@@ -109,19 +102,12 @@ def _named(e: E, path: str, shown: str) -> E:
     return e
 
 
-def _meta(read: Read) -> tuple[bool, RunResult]:
-    return read[1], read[2]
-
-
 def plans(job: Job) -> Plans:
-    """:func:`segeval.core.pipeline.plan` of ``job`` for document and for segment runs, made once per
-    run set (a SegevalError where it fails: the runs of that kind report it)."""
+    """The plan of ``job`` for document and for segment runs (or its SegevalError), once per run set."""
     out: Plans = {}
     for documents in (False, True):
         try:
-            out[documents] = plan(
-                documents, list(job.measures), adapters=list(job.adapters) or None, settings=job.settings
-            )
+            out[documents] = job_plan(job, documents)
         except SegevalError as exc:
             out[documents] = exc
     return out
@@ -142,8 +128,7 @@ def _evaluate_partition(qrels: pd.DataFrame, read: Read, k: int, n: int, hows: P
 
 
 def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[[RunResult], T]) -> list[T]:
-    """:func:`segeval.executors.processes.map_runs` on a Dask cluster (``job.engine.scheduler``: its address; None: a
-    local cluster of ``job.engine.jobs`` processes); ``then`` runs here, on each run as its partitions arrive."""
+    """:func:`segeval.executors.processes.map_runs` on a Dask cluster; ``then`` runs here."""
     from segeval.executors.interrupt import on_stop
 
     client, cluster = connect(job.engine.scheduler, job.engine.jobs)
@@ -191,7 +176,7 @@ def _map(
         )
         for i, r in enumerate(runs)
     ]
-    metas = [client.submit(_meta, f, key=f"segeval-meta-{tag}-{i}") for i, f in enumerate(reads)]
+    metas = [client.submit(itemgetter(1, 2), f, key=f"segeval-meta-{tag}-{i}") for i, f in enumerate(reads)]
     parts = [
         [client.submit(_evaluate_partition, q, f, k, n, sent, key=f"segeval-part-{tag}-{i}-{k}") for k in range(n)]
         for i, f in enumerate(reads)
@@ -215,15 +200,13 @@ def _workers(client: Any, where: str, wait_for: float, when: str) -> None:
         client.wait_for_workers(1, timeout=wait_for)
     except (TimeoutError, OSError):
         raise SegevalError(
-            f"The Dask cluster at {where} has no worker {when} (waited {wait_for:g} s, "
-            f"--dask-timeout); expected at least one, started with 'dask worker "
-            f"SCHEDULER-ADDRESS'."
+            f"The Dask cluster at {where} has no worker {when} (waited {wait_for:g} s, --dask-timeout); expected at "
+            "least one, started with 'dask worker SCHEDULER-ADDRESS'."
         ) from None
 
 
 def _results(client: Any, where: str, wait_for: float, futures: list[Any]) -> list[Any]:
-    """The futures' results, waiting for them while the cluster has a worker (else a SegevalError), and
-    a SegevalError for a task that ended its workers."""
+    """The futures' results, waiting while the cluster has a worker; a SegevalError otherwise."""
     wait: Any = importlib.import_module("dask.distributed").wait
     while futures:
         try:

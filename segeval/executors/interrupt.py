@@ -1,13 +1,4 @@
-"""Stopping on SIGINT, SIGTERM and SIGHUP: promptly, with no worker left, no partial output and no traceback.
-
-What the user sees is docs/cli.md, "Exit codes".  :func:`install` (called by the command line only, never
-on import) sends the signals to a watcher thread instead of raising ``KeyboardInterrupt`` wherever the main
-thread happens to be; the watcher ends (SIGKILL) every descendant process, removes the output files being
-written (:func:`partial_output` registers them) and exits without waiting for the main thread, so the stop
-is prompt also inside long native code that releases the GIL.  Forked processes ignore SIGINT (a Ctrl-C
-reaches the whole process group; their parent ends them), take SIGTERM's and SIGHUP's default actions
-and get a parent-death signal (Linux).
-"""
+"""Stopping on SIGINT, SIGTERM and SIGHUP: promptly, with no worker left, no partial output and no traceback."""
 
 from __future__ import annotations
 
@@ -16,28 +7,24 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from types import FrameType
+from typing import Any
 
 #: the signals that stop segeval, and their names in the message
-SIGNALS = {
-    signal.SIGINT: "SIGINT",
-    signal.SIGTERM: "SIGTERM",
-    **({signal.SIGHUP: "SIGHUP"} if hasattr(signal, "SIGHUP") else {}),
-}
 SIGHUP = getattr(signal, "SIGHUP", None)
+SIGNALS = {s: s.name for s in (signal.SIGINT, signal.SIGTERM, SIGHUP) if s is not None}
 #: the process that forks workers, recorded before each fork (a worker whose parent is gone ends)
 _parent = [os.getpid()]
 _lock = threading.Lock()  # held while the set of partial outputs changes; taken for good when stopping
 _partial: set[str] = set()
 _installed = False
 _stopping = threading.Event()
-_on_stop: list[Callable[[], object]] = []
+_on_stop: set[Callable[[], object]] = set()
 
 
 def install() -> None:
-    """Route SIGINT, SIGTERM and SIGHUP to the watcher thread (idempotent; POSIX only, else a no-op).  A
-    SIGHUP ignored when segeval starts (``nohup``) stays ignored, here and in the workers."""
+    """Route SIGINT, SIGTERM and SIGHUP to the watcher thread (idempotent; POSIX only, else a no-op)."""
     global _installed
     if _installed or not hasattr(os, "register_at_fork") or threading.current_thread() is not threading.main_thread():
         return
@@ -64,8 +51,7 @@ def _record_parent() -> None:
 
 
 def die_with_parent() -> None:
-    """In a worker process: be sent SIGKILL when the parent ends, however it ends (SIGKILL, SIGHUP with no
-    handler ...): Linux's parent-death signal; if the parent is already gone, end now."""
+    """In a worker process: SIGKILL when the parent ends (Linux's parent-death signal), or now if it has."""
     try:
         import ctypes
 
@@ -78,8 +64,7 @@ def die_with_parent() -> None:
 
 
 def worker_signals() -> None:
-    """In a worker process: ignore SIGINT (the parent ends its workers), default SIGTERM and SIGHUP, no
-    wakeup fd, and die with the parent (:func:`die_with_parent`)."""
+    """In a worker process: ignore SIGINT, default SIGTERM and SIGHUP, and die with the parent."""
     if threading.current_thread() is not threading.main_thread():
         return
     die_with_parent()
@@ -111,28 +96,25 @@ def _watch(fd: int) -> None:
 
 
 @contextmanager
-def partial_output(path: str) -> Iterator[None]:
+def _registered(items: set[Any], item: Any) -> Iterator[None]:
+    """``item`` in ``items`` (under the lock) within the block."""
+    with _lock:
+        items.add(item)
+    try:
+        yield
+    finally:
+        with _lock:
+            items.discard(item)
+
+
+def partial_output(path: str) -> AbstractContextManager[None]:
     """Mark ``path`` as an output being written: removed if the process is stopped meanwhile."""
-    with _lock:
-        _partial.add(path)
-    try:
-        yield
-    finally:
-        with _lock:
-            _partial.discard(path)
+    return _registered(_partial, path)
 
 
-@contextmanager
-def on_stop(callback: Callable[[], object]) -> Iterator[None]:
-    """Call ``callback`` (from the watcher thread) before the descendants are ended, if the process
-    is stopped within the block; for what would start new processes (a Dask nanny restarting workers)."""
-    with _lock:
-        _on_stop.append(callback)
-    try:
-        yield
-    finally:
-        with _lock:
-            _on_stop.remove(callback)
+def on_stop(callback: Callable[[], object]) -> AbstractContextManager[None]:
+    """Call ``callback`` before the descendants are ended if the process is stopped within the block."""
+    return _registered(_on_stop, callback)
 
 
 def stop(signum: int) -> None:
@@ -169,15 +151,13 @@ def _no_new_tracker() -> None:
 
 
 def wait_if_stopping() -> None:
-    """Block for good when the process is being stopped, so that the main thread, seeing its workers
-    end, reports nothing and does not exit before :func:`stop` does."""
+    """Block for good when the process is being stopped (the watcher thread exits it)."""
     if _stopping.is_set():
         threading.Event().wait()
 
 
 def descendants(pid: int | None = None) -> list[int]:
-    """The process ids below ``pid`` (default: this process), children first; from /proc (Linux),
-    else this process's multiprocessing children."""
+    """The process ids below ``pid`` (default: this process), children first."""
     root = os.getpid() if pid is None else pid
     children: dict[int, list[int]] = {}
     try:
@@ -207,29 +187,16 @@ def descendants(pid: int | None = None) -> list[int]:
 
 
 def end_descendants(timeout: float = 1.0) -> None:
-    """SIGKILL every descendant and reap the children, again until none is left (a Dask nanny in this
-    process starts a new worker when one ends) or ``timeout`` seconds have passed."""
+    """SIGKILL every descendant and reap the children until none is left or ``timeout`` seconds have passed."""
     deadline = time.monotonic() + timeout
     quiet = 0
     while quiet < 3 and time.monotonic() < deadline:
         pids = descendants()
         quiet = 0 if pids else quiet + 1
         for pid in pids:
-            _kill(pid, signal.SIGKILL)
+            with suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
         time.sleep(0.02)
-        _reap()
-
-
-def _kill(pid: int, signum: int) -> None:
-    with suppress(OSError):
-        os.kill(pid, signum)
-
-
-def _reap() -> None:
-    while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
+        with suppress(ChildProcessError):
+            while os.waitpid(-1, os.WNOHANG)[0]:  # reap the ended children
+                pass

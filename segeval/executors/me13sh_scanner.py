@@ -1,8 +1,4 @@
-"""The lane of ``segeval me13sh``: MediaEval qrels and a linking or search run, without pandas.
-
-The lane and where it gives up are docs/internals.md ('me13sh lane'); then :func:`me13sh_evaluation`
-returns None before printing anything, and the usual path reads the files and decides, with its messages.
-"""
+"""The lane of ``segeval me13sh``: MediaEval qrels and a linking or search run, without pandas."""
 
 from __future__ import annotations
 
@@ -17,8 +13,7 @@ if TYPE_CHECKING:
 def me13sh_evaluation(
     qrels_path: str, run_path: str, kind: str, measures: Sequence[str], adapters: Sequence[Adapter]
 ) -> Evaluation | None:
-    """The :class:`~segeval.core.evaluation.Evaluation` of ``segeval me13sh`` on MediaEval qrels and a run of
-    ``kind`` (linking or search) with M.S times, every query, or None when the usual path must decide."""
+    """``segeval me13sh``'s :class:`~segeval.core.evaluation.Evaluation`, or None when the usual path must decide."""
     from segeval.core.plan import plan
     from segeval.core.settings import CHUNK_LINES
     from segeval.readers.files import is_stream

@@ -1,20 +1,10 @@
-"""Many runs against one qrels: expand paths, evaluate with N processes, print in a stable order.
-
-Each run is read once, in the worker that evaluates it; the qrels are read and checked once in
-the parent and handed to each worker when it starts.  Output is the per-run outputs in the
-order of the expanded run list, so it is identical for any number of jobs.  The routes of
-:mod:`segeval.executors.route` that read with the strict reader (``table+whole``, ``table+chunks``,
-``table+processes``, ``table+dask``) give each run's :class:`~segeval.executors.results.RunResult`
-through :func:`map_runs`: ``segeval eval`` renders them (:func:`evaluate_many`), ``segeval compare``
-compares them (:func:`evaluate_runs`); the scanner's routes are ``segeval eval``'s own
-(:mod:`segeval.executors.scanner_whole`, :mod:`segeval.executors.scanner_chunks`, and for segment runs
-:mod:`segeval.readers.scanner_segments`, whose results :func:`outcome` renders).
-"""
+"""Many runs against one qrels: expand paths, evaluate with N processes, print in a stable order."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import ExitStack
 from dataclasses import replace
 from functools import partial
 from pathlib import Path, PurePath
@@ -34,10 +24,8 @@ T = TypeVar("T")
 
 
 def run_names(paths: Sequence[str | Path]) -> list[str]:
-    """Display names of runs, one per path and all different: the file name, or as many trailing
-    folders with it as tell the path from the others (``a/run``, ``b/run``); a path given again
-    gets ``#2``, ``#3`` ...  Names are read as UTF-8 in any locale (:func:`~segeval.core.errors.utf8_text`).
-    Every row of a multi-run table names its file by this name."""
+    """Display names of runs, one per path and all different: the file name, or as many trailing folders with it as tell
+    the path from the others (``a/run``, ``b/run``); a path given again gets ``#2``, ``#3`` ..."""
     parts = [PurePath(p).parts or (str(p),) for p in paths]
     distinct = list(dict.fromkeys(parts))
 
@@ -82,8 +70,7 @@ def _one(task: tuple[str, Job, bool, Callable[[RunResult], T]]) -> T:
 
 
 def evaluate_one(qrels: pd.DataFrame, run: str, job: Job, *, progress: bool = False) -> RunResult:
-    """Read, validate and evaluate one run as ``job`` says (a SegevalError becomes the result's
-    ``error``, never an exception).  ``progress`` is :func:`segeval.executors.chunks.evaluate_run`'s."""
+    """Read, validate and evaluate one run as ``job`` says; a SegevalError becomes the result's ``error``."""
     from segeval.executors.chunks import evaluate_run
 
     skipped: list[InputError] = []
@@ -95,8 +82,7 @@ def evaluate_one(qrels: pd.DataFrame, run: str, job: Job, *, progress: bool = Fa
 
 
 def outcome(result: RunResult, *, render: Callable[[Evaluation, str, int, str], str], complete: bool) -> Outcome:
-    """The rendered output of one run (``segeval eval``), and its notes (each naming the run file),
-    skipped lines or error for stderr."""
+    """The rendered output of one run (``segeval eval``), and its notes, skipped lines or error."""
     if result.error is not None or result.evaluation is None:
         return Outcome("", f"segeval: error: {result.error}\n", len(result.skipped), True)
     ev, skipped = result.evaluation, result.skipped
@@ -110,25 +96,14 @@ def outcome(result: RunResult, *, render: Callable[[Evaluation, str, int, str], 
 
 
 def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[[RunResult], T]) -> list[T]:
-    """``then`` of each run's :class:`RunResult` as ``job`` says, in the order of ``runs``, whatever the engine
-    (``job.engine``).
-
-    ``processes`` evaluates the runs with ``jobs`` processes (None: all cores), ``then`` running in the
-    worker (it must pickle: a module-level function or a partial of one); ``dask`` (when
-    :func:`~segeval.executors.route.on_dask` says so, as the route does) distributes (run,
-    query-partition) tasks on the Dask cluster at ``scheduler`` (None: a local cluster of ``jobs``
-    processes), ``then`` running in this process; see :mod:`segeval.executors.dask` (its workers read
-    each run whole).  A progress line goes to stderr when it is a terminal (not with ``quiet``).
-    """
+    """``then`` of each run's :class:`RunResult`, in the order of ``runs``, whatever the engine."""
     from segeval.executors.interrupt import installed
     from segeval.executors.progress import Progress
     from segeval.executors.route import on_dask
     from segeval.readers.files import is_stream
 
     options = job.engine
-    jobs = options.jobs
-    if any(is_stream(r) for r in runs):  # a pipe or standard input is this process's: read here
-        jobs = 1
+    jobs = 1 if any(is_stream(r) for r in runs) else options.jobs  # a pipe or standard input: read here
     if on_dask(runs, job):
         from segeval.executors.dask import map_runs_dask
 
@@ -138,22 +113,20 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[
     results: list[T] = []
     from concurrent.futures import ProcessPoolExecutor  # here: one run (the fast lane too) needs no processes
 
-    with Progress(len(runs), "runs", quiet=options.quiet) as progress:
+    with Progress(len(runs), "runs", quiet=options.quiet) as progress, ExitStack() as stack:
         if workers <= 1:
-            for run in runs:
-                results.append(then(evaluate_one(qrels, run, job, progress=bar)))
-                progress.advance()
-            return results
-        with ProcessPoolExecutor(max_workers=workers, initializer=_init, initargs=(qrels, installed())) as pool:
-            for result in pool.map(_one, [(run, job, bar, then) for run in runs]):
-                results.append(result)
-                progress.advance()
+            done: Iterable[T] = (then(evaluate_one(qrels, run, job, progress=bar)) for run in runs)
+        else:
+            pool = stack.enter_context(ProcessPoolExecutor(workers, initializer=_init, initargs=(qrels, installed())))
+            done = pool.map(_one, [(run, job, bar, then) for run in runs])
+        for result in done:
+            results.append(result)
+            progress.advance()
     return results
 
 
 def evaluate_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job) -> list[RunResult]:
-    """Every run's :class:`RunResult` (evaluation, or error), in the order of ``runs``; how they are
-    read and by whom is ``job.engine``, on which the evaluations do not depend."""
+    """Every run's :class:`RunResult`, in the order of ``runs``."""
     return map_runs(qrels, runs, job, keep_result)
 
 
@@ -165,6 +138,5 @@ def evaluate_many(
     render: Callable[[Evaluation, str, int, str], str],
     complete: bool,
 ) -> list[Outcome]:
-    """``segeval eval``'s outcome of every run, rendered with ``render(evaluation, runid, skipped, file)``
-    (in the worker)."""
+    """``segeval eval``'s outcome of every run, rendered (in the worker) with ``render``."""
     return map_runs(qrels, runs, job, partial(outcome, render=render, complete=complete))

@@ -1,7 +1,4 @@
-"""A progress line on stderr (done/total, elapsed, ETA) for long work; silent unless stderr is a terminal.
-
-The ETA is the elapsed time per unit done times the units left; it is shown as ``ETA --`` until
-something is done (no estimate yet), never as ``ETA 0s`` at the start."""
+"""A progress line on stderr (done/total, elapsed, ETA) for long work; silent unless stderr is a terminal."""
 
 from __future__ import annotations
 

@@ -14,9 +14,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class RunResult:
-    """One run's result: the evaluation (None when the run failed), its run tag, the lines skipped
-    (``lenient``), notes on how it was read (for stderr only), the error, if any, and the run file
-    (the path as given)."""
+    """One run's result: evaluation (None: failed), run tag, skipped lines, notes, error and file."""
 
     evaluation: Evaluation | None
     runid: str = ""

@@ -1,9 +1,4 @@
-"""Which reader and executor evaluate a job, decided in one place, with the reason (``segeval eval --route``).
-
-A route is a *reader* (``scanner``, ``segments``, ``table``, ``frame``) and an *executor* (``whole``,
-``chunks``, ``processes``, ``dask``) around the same computation (prepare, label, measure, aggregate);
-each route and when it is taken is the table of docs/internals.md, "Routes and lanes".
-"""
+"""Which reader and executor evaluate a job, decided in one place, with the reason (``segeval eval --route``)."""
 
 from __future__ import annotations
 
@@ -20,8 +15,6 @@ from segeval.readers.files import is_stream, starts_with_gzip, stream_read
 if TYPE_CHECKING:
     from segeval.measures.compute import Request
 
-READERS = ("scanner", "segments", "table", "frame")
-EXECUTORS = ("whole", "chunks", "processes", "dask")
 #: the ``segeval eval`` options outside :class:`~segeval.core.settings.Job` that the scanner's lanes take
 SCANNER_OUTPUTS = ("trec",)
 #: the output formats of the segment routes (they give the usual evaluation, rendered as usual)
@@ -35,8 +28,7 @@ class Route:
     reader: str
     executor: str
     reason: str
-    #: the scanner's chunks were chosen below :data:`~segeval.core.settings.AUTO_BYTES` (``--memory auto``, a run of
-    #: at least :data:`~segeval.core.settings.SCANNER_AUTO_BYTES`): a run found not grouped by query is read whole
+    #: the scanner's chunks chosen below :data:`~segeval.core.settings.AUTO_BYTES`: an ungrouped run is read whole
     whole_if_ungrouped: bool = False
 
     @property
@@ -47,22 +39,15 @@ class Route:
         return f"route: {self.name} ({self.reason})"
 
     def fallback(self, why: str) -> Route:
-        """The ``table`` reader, which reads what the scanner gave up on, with the same executor (whole, when
-        the scanner's chunks were chosen below :data:`~segeval.core.settings.AUTO_BYTES`)."""
+        """The ``table`` reader with the same executor (whole when :attr:`whole_if_ungrouped`)."""
         return Route("table", "whole" if self.whole_if_ungrouped else self.executor, why)
 
 
 def read_in_chunks(
     path: str, memory: str, measures: Sequence[str] = (), auto_bytes: int | None = None
 ) -> tuple[bool, str]:
-    """Whether ``memory`` (``auto``, ``chunked``, ``in-memory``) reads the run at ``path`` in chunks,
-    and why: ``auto`` does for files of at least ``auto_bytes`` (None: :data:`~segeval.core.settings.AUTO_BYTES`; the
-    byte scanner's document routes: :data:`~segeval.core.settings.SCANNER_AUTO_BYTES`; gzip files: a
-    quarter of it), and for a pipe or standard input, whose size is unknown (a copy kept in a temporary
-    file lets a reader that gives up leave it to the next, :func:`segeval.readers.files.open_input`) until it
-    has been read to its end: then by its size, as a file.  An STD list run (XML) and a run scored by trial
-    ``measures`` are always read whole (QUESST's figures pool every trial, and an unreported trial scores
-    the run's lowest score)."""
+    """Whether ``memory`` reads the run at ``path`` in chunks, and why (``auto``: from ``auto_bytes``, default
+    :data:`~segeval.core.settings.AUTO_BYTES`, gzip a quarter; a stream until read to its end; docs/engines.md)."""
     whole = whole_run(path, measures)
     if whole is not None:
         return False, whole
@@ -88,21 +73,15 @@ def read_in_chunks(
 
 def whole_run(path: str, measures: Sequence[str]) -> str | None:
     """Why the run at ``path`` must be read whole (an STD list run; QUESST's figures), or None."""
+    from segeval.measures.definitions import resolve
     from segeval.readers.stdlist import starts_stdlist
 
-    if trial_measures(measures):
-        return "QUESST's figures pool every trial of a run: read whole"
-    return "an STD list run (XML): read whole" if starts_stdlist(path) else None
-
-
-def trial_measures(names: Sequence[str]) -> bool:
-    """True when one of the measures is a trial measure (QUESST's figures; a bad name: False, refused later)."""
-    from segeval.measures.definitions import resolve
-
-    try:
-        return any(m.scope == "trials" for m in resolve(list(names)))
+    try:  # a bad name is refused later
+        if any(m.scope == "trials" for m in resolve(list(measures))):
+            return "QUESST's figures pool every trial of a run: read whole"
     except SegevalError:
-        return False
+        pass
+    return "an STD list run (XML): read whole" if starts_stdlist(path) else None
 
 
 def lane_requests(names: Sequence[str]) -> list[Request] | None:
@@ -148,15 +127,8 @@ def scanner_refusal(qrels: str, runs: Sequence[str], job: Job, output: str) -> s
     return None
 
 
-def segment_refusal(qrels: str, runs: Sequence[str], job: Job, output: str) -> str | None:
-    """Why the segment scanner cannot take this ``segeval eval`` job on a segment run (None: it can try)."""
-    found = _refusals(qrels, runs, job, output, SEGMENT_OUTPUTS, (None, "rank", "file"))
-    return ", ".join(found) if found else None
-
-
 def _segments(path: str) -> str | None:
-    """``a ... run (segments)`` when the run's first lines are in a segment format, else None (also when
-    they cannot be read: the reader says why)."""
+    """``a ... run (segments)`` when the run's first lines are in a segment format, else None."""
     from segeval.readers.blocks import open_blocks
     from segeval.readers.formats import DOCUMENT_FORMATS, detect_run_format
 
@@ -169,16 +141,14 @@ def _segments(path: str) -> str | None:
 
 
 def first_whole(runs: Sequence[str], job: Job) -> str | None:
-    """Why the first run that must be read whole must be (:func:`whole_run`), or None (a pipe or standard
-    input is read here, whole or in chunks, and never sniffed)."""
+    """Why the first run that must be read whole must be (:func:`whole_run`), or None."""
     if any(is_stream(r) for r in runs):
         return None
     return next((w for w in (whole_run(r, job.measures) for r in runs) if w is not None), None)
 
 
 def on_dask(runs: Sequence[str], job: Job) -> bool:
-    """Whether the runs go to Dask's (run, query-partition) tasks: ``--engine dask``, no pipe or standard input
-    (read here), and no run that must be read whole (a partition would see part of its trials)."""
+    """Whether the runs go to Dask's tasks: ``--engine dask``, no stream, no run that must be read whole."""
     return job.engine.engine == "dask" and not any(is_stream(r) for r in runs) and first_whole(runs, job) is None
 
 
@@ -207,10 +177,10 @@ def route(qrels: str, runs: Sequence[str], job: Job, output: str = "trec") -> Ro
     executor = "chunks" if chunks else "whole"
     segments = _segments(runs[0])
     if segments is not None:
-        refusal = segment_refusal(qrels, runs, job, output)
-        if refusal is None:
+        refused = ", ".join(_refusals(qrels, runs, job, output, SEGMENT_OUTPUTS, (None, "rank", "file")))
+        if not refused:
             return Route("segments", executor, f"{segments}; {size}")
-        return Route("table", executor, f"{segments}: {refusal}; {size}")
+        return Route("table", executor, f"{segments}: {refused}; {size}")
     refusal = scanner_refusal(qrels, runs, job, output)
     if refusal is not None:
         return Route("table", executor, f"{refusal}; {size}")

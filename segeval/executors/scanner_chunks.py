@@ -1,9 +1,4 @@
-"""The streaming lane of ``segeval eval``: the fast lane for runs read in batches (``--memory chunked``,
-and ``auto`` for runs of at least :data:`~segeval.core.settings.SCANNER_AUTO_BYTES`).
-
-How it reads and evaluates, and where it hands over, are docs/internals.md ('Streaming lane'); whenever the
-usual chunked path must decide, :func:`stream_values` returns None before anything is printed.
-"""
+"""The streaming lane of ``segeval eval``: the fast lane for runs read in batches."""
 
 from __future__ import annotations
 
@@ -14,10 +9,8 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.core.arrays import FloatArray
-from segeval.core.errors import SegevalError
 from segeval.core.settings import BATCH_BYTES, Job, OutputOptions
-from segeval.executors.route import lane_requests
-from segeval.executors.scanner_whole import LaneResult, finish_values, lane_qrels, printed, scan_run, whole_values
+from segeval.executors.scanner_whole import LaneResult, finish_values, lane_values, printed, scan_run, whole_values
 from segeval.readers.blocks import Regrouped, batches, open_blocks, run_starts, whole_queries
 from segeval.readers.scanner import Words
 from segeval.readers.scanner_documents import LaneQrels, batch_values, pad_words, token_codes
@@ -29,10 +22,7 @@ Rows = tuple[Words, Words, FloatArray]  # a run's query tokens, docno tokens and
 def stream_eval(
     qrels_path: str, run_path: str, job: Job, out: OutputOptions, whole_if_ungrouped: bool = False
 ) -> tuple[str, str] | None:
-    """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide; a
-    progress line (MiB read) on stderr when it is a terminal (not with ``job.engine.quiet``).
-    ``whole_if_ungrouped``: a run not grouped by query is read whole by the fast lane
-    (:attr:`segeval.executors.route.Route.whole_if_ungrouped`)."""
+    """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide."""
     from segeval.executors.progress import Progress
     from segeval.readers.files import input_size
 
@@ -48,24 +38,16 @@ def stream_values(
     on_read: Callable[[int], object] | None = None,
     whole_if_ungrouped: bool = False,
 ) -> LaneResult | None:
-    """The lane's :class:`LaneResult` of this job, reading the run in batches of ``job.engine.chunk_lines``
-    lines; None when the usual path must decide (a run not grouped by query: with ``whole_if_ungrouped``,
-    the fast lane reads it whole).  ``on_read`` is told the bytes of the run read so far, block by block."""
-    reqs = lane_requests(job.measures)
-    if reqs is None:
-        return None
-    try:
-        qrels = lane_qrels(qrels_path)
-    except (SegevalError, OSError, MemoryError):  # unreadable, not gzip ...: the usual path explains
-        return None
-    if qrels is None:
-        return None
-    try:
-        return _Stream(qrels, job, reqs).run(run_path, job.engine.chunk_lines, on_read)
-    except Regrouped:
-        return whole_values(qrels, run_path, job, reqs) if whole_if_ungrouped else None
-    except (SegevalError, OSError, MemoryError):  # unreadable, not gzip ...: the usual path explains
-        return None
+    """The lane's :class:`LaneResult` of this job, the run read in batches; None when the usual path must decide
+    (a run not grouped by query: with ``whole_if_ungrouped``, the fast lane reads it whole)."""
+
+    def streamed(qrels: LaneQrels, path: str, job: Job, reqs: list[Any]) -> LaneResult | None:
+        try:
+            return _Stream(qrels, job, reqs).run(path, job.engine.chunk_lines, on_read)
+        except Regrouped:
+            return whole_values(qrels, path, job, reqs) if whole_if_ungrouped else None
+
+    return lane_values(qrels_path, run_path, job, streamed)
 
 
 class _Unread(Exception):

@@ -1,10 +1,4 @@
-"""The fast lane of ``segeval eval``: a plain TREC run against plain TREC qrels, without pandas.
-
-Its job and where it gives up are docs/internals.md ('Fast lane'); then :func:`fast_eval` returns None
-before printing anything, and the usual path reads the files and decides, with its messages.
-The exact adapter credits each relevant document once, so no score measure can exceed 1 and
-the lane has no value notes to give.
-"""
+"""The fast lane of ``segeval eval``: a plain TREC run against plain TREC qrels, without pandas."""
 
 from __future__ import annotations
 
@@ -21,7 +15,7 @@ from segeval.readers.scanner_documents import LaneQrels, batch_values, query_nam
 from segeval.reports.trec import runid as trec_runid
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from segeval.core.plan import Plan
     from segeval.core.settings import Job, OutputOptions
@@ -30,9 +24,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class LaneResult:
-    """What the lane computed: the evaluated queries, the requests, per-query values and summaries
-    by request name (as :class:`segeval.core.pipeline.Evaluation` holds them), the run tag, and the
-    number of qrels queries not evaluated."""
+    """What the lane computed (as an :class:`~segeval.core.evaluation.Evaluation` holds it) and the run tag."""
 
     queries: list[str]
     requests: list[Request]
@@ -43,14 +35,13 @@ class LaneResult:
 
 
 def fast_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions) -> tuple[str, str] | None:
-    """(stdout, stderr) of ``segeval eval`` on this job, or None when the usual path must decide."""
+    """(stdout, stderr) of ``segeval eval`` with these values."""
     v = lane_values(qrels_path, run_path, job)
     return None if v is None else printed(v, job, out, run_path)
 
 
 def printed(v: LaneResult, job: Job, out: OutputOptions, run_path: str) -> tuple[str, str]:
-    """(stdout, stderr) of ``segeval eval`` with these values: trec_eval's lines, and the note on
-    qrels queries not evaluated."""
+    """(stdout, stderr) of ``segeval eval`` with these values."""
     from segeval.core.errors import named, render_note
     from segeval.executors.results import unevaluated_note
     from segeval.reports.trec import render_values
@@ -70,27 +61,27 @@ def printed(v: LaneResult, job: Job, out: OutputOptions, run_path: str) -> tuple
     return text, (note + "\n" if note else "")
 
 
-def lane_values(qrels_path: str, run_path: str, job: Job) -> LaneResult | None:
-    """The lane's :class:`LaneResult` of this job, or None when the usual path must decide."""
+#: what makes a lane give up: the usual path reads the files again and explains
+GIVE_UP = (SegevalError, OSError, MemoryError)
+
+
+def lane_values(
+    qrels_path: str, run_path: str, job: Job, evaluate: Callable[..., LaneResult | None] | None = None
+) -> LaneResult | None:
+    """The lane's :class:`LaneResult` of this job (``evaluate(qrels, run_path, job, requests)``, default
+    :func:`whole_values`), or None when the usual path must decide."""
     reqs = lane_requests(job.measures)
-    if reqs is None:
-        return None
     try:
-        q = lane_qrels(qrels_path)
-    except (SegevalError, OSError, MemoryError):  # unreadable, too big, not gzip ...: the usual path explains
+        q = None if reqs is None else lane_qrels(qrels_path)
+        return None if q is None or reqs is None else (evaluate or whole_values)(q, run_path, job, reqs)
+    except GIVE_UP:  # unreadable, too big, not gzip ...
         return None
-    return None if q is None else whole_values(q, run_path, job, reqs)
 
 
 def whole_values(q: LaneQrels, run_path: str, job: Job, reqs: list[Request]) -> LaneResult | None:
     """:func:`lane_values` with the qrels read (the streaming lane's way out for a run not grouped by query)."""
-    try:
-        r = scan_run(line_blocks(run_path, BATCH_BYTES))  # in batches' blocks: the file is never held whole
-    except (SegevalError, OSError, MemoryError):  # unreadable, too big, not gzip ...: the usual path explains
-        return None
-    if r is None:
-        return None
-    return _evaluate(q, r, job, reqs)
+    r = scan_run(line_blocks(run_path, BATCH_BYTES))  # in batches' blocks: the file is never held whole
+    return None if r is None else _evaluate(q, r, job, reqs)
 
 
 def scan_run(data: bytes | Iterable[bytes]) -> Scanned | None:
@@ -101,8 +92,7 @@ def scan_run(data: bytes | Iterable[bytes]) -> Scanned | None:
 
 
 def lane_qrels(path: str) -> LaneQrels | None:
-    """Plain TREC qrels ('query 0 docno rel') indexed by query, read in blocks; None when they are
-    anything else."""
+    """Plain TREC qrels ('query 0 docno rel') indexed by query, read in blocks; None when they are anything else."""
     import numpy as np
 
     code: dict[bytes, int] = {}
@@ -143,13 +133,12 @@ def _evaluate(qrels: LaneQrels, r: Scanned, job: Job, reqs: list[Request]) -> La
 def finish_values(
     qrels: LaneQrels, names: list[str], per_query: dict[str, list[Any]], reqs: list[Request], job: Job, runid: str
 ) -> LaneResult:
-    """:class:`LaneResult` from the run's evaluated queries (sorted) and their values: with ``-c`` the qrels
-    queries without results added (:func:`segeval.core.pipeline.without_results`), then
-    :func:`segeval.core.plan.finished`."""
+    """:class:`LaneResult` of the run's queries (sorted) and values, with ``-c`` the qrels queries without results."""
     from segeval.core.plan import Plan, finished
 
     how = Plan(reqs, job.settings)
-    missing = [c for c, name in enumerate(qrels.names) if name not in set(names)]
+    present = set(names)
+    missing = [c for c, name in enumerate(qrels.names) if name not in present]
     if missing and job.settings.missing_queries == "zero":
         names, per_query = _with_missing(qrels, missing, names, per_query, how)
     ev = finished(how, names, per_query, set(qrels.names), int((qrels.rel > 0).sum()))

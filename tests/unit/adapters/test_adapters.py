@@ -241,22 +241,21 @@ non : ...........[=========]
     assert a.relstring == "1S"
 
 
-@pytest.mark.parametrize(("adapter", "module"), [
-    (OverlapAdapter(), "segeval.adapters.overlap"),
-    (OverlapOnceAdapter(), "segeval.adapters.once"),
-    (TiouAdapter(0.5), "segeval.adapters.tiou"),
-    (BinnedAdapter(10), "segeval.adapters.binned"),
-    (ToleranceAdapter(5), "segeval.adapters.tolerance"),
-    (CollarAdapter(1), "segeval.adapters.collar"),
+@pytest.mark.parametrize(("adapter", "name"), [
+    (OverlapAdapter(), "overlap"),
+    (OverlapOnceAdapter(), "overlap-once"),
+    (TiouAdapter(0.5), "tiou"),
+    (BinnedAdapter(10), "binned"),
+    (ToleranceAdapter(5), "tolerance"),
+    (CollarAdapter(1), "collar"),
 ])
-def test_docstring_timelines_are_true(adapter, module: str) -> None:  # type: ignore[no-untyped-def]
-    import importlib
-    import textwrap
+def test_worked_examples_in_the_docs_are_true(adapter, name: str) -> None:  # type: ignore[no-untyped-def]
+    from tests.conftest import ROOT
 
-    doc = importlib.import_module(module).__doc__ or ""
-    block = textwrap.dedent(doc.split("::\n", 1)[1].split("\n\n", 1)[0])
-    lines = block.splitlines()
-    labels = next(line.split(":", 1)[1].strip() for line in lines if line.startswith("labels:"))
+    page = (ROOT / "docs" / "adapters.md").read_text().split("## Worked examples", 1)[1]
+    lines = page.split(f"**`{name}`**", 1)[1].split("```")[1].splitlines()  # the first block after its name
+    labels = next(line.split(":", 1)[1].strip() for line in lines
+                  if line.startswith(("labels:", f"labels ({name}):")))
     picture = "\n".join(line for line in lines if " : " in line)
     assert adapt(adapter, picture).relstring == labels
 

@@ -93,11 +93,11 @@ def test_each_parameter_domain_is_checked_before_any_work(kind: Any, position: i
         spec = ":".join([kind.name, *lead, text])
         with pytest.raises(ParameterError) as spec_error:
             make_adapter(spec)
-        assert str(spec_error.value) == (f"The 'adapter' parameter {spec!r}: {p.what} must be {p.expected}. "
+        assert str(spec_error.value) == (f"The 'adapter' parameter {spec!r}: {p.what} must be {p.domain}. "
                                          f"Got {text!r} instead.")
-        with pytest.raises(ParameterError, match=re.escape(f"The '{p.keyword}' parameter must be {p.expected}. "
+        with pytest.raises(ParameterError, match=re.escape(f"The '{p.keyword}' parameter must be {p.domain}. "
                                                            f"Got {value!r} instead.")):
             cls(**{p.keyword: value})
-        with pytest.raises(ParameterError, match=re.escape(f"The '{p.setting}' parameter must be {p.expected}. "
+        with pytest.raises(ParameterError, match=re.escape(f"The '{p.setting}' parameter must be {p.domain}. "
                                                            f"Got {value!r} instead.")):
             Settings(**{p.setting: value})

@@ -86,7 +86,7 @@ def test_dask_plans_once_per_kind_and_gives_the_processes_result(threads: str,
         calls.append(documents)
         return plan(documents, *args, **kwargs)
 
-    monkeypatch.setattr(dask_engine, "plan", counted)
+    monkeypatch.setattr("segeval.core.plan.plan", counted)  # what job_plan calls
     spread = dask_engine.map_runs_dask(q, runs, replace(job, engine=EngineOptions(engine="dask", scheduler=threads,
                                                                                  quiet=True)), keep_result)
     assert sorted(calls) == [False, True]  # 3 runs x 2 partitions, yet one plan per run kind
