@@ -1,6 +1,5 @@
-"""Charades-STA's own annotation text as moment-retrieval ground truth: ``VIDEO START END##SENTENCE`` per line
-(``3MSZA 24.3 30.4##person turn a light on.``), scored against Moment-DETR-style predictions (JSON Lines with
-``vid``, ``query`` and ``pred_relevant_windows``) joined on the video and the sentence (docs/moments.md#recall)."""
+"""Charades-STA's ``VIDEO START END##SENTENCE`` lines as moment-retrieval ground truth, joined to Moment-DETR-style
+predictions on the video and the sentence (docs/moments.md#recall)."""
 
 from __future__ import annotations
 
@@ -9,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from segeval.core.errors import InputError
+from segeval.protocols.moments.reading import line_error
 from segeval.readers.files import read_text
 from segeval.readers.formats import read_number
 from segeval.readers.json_records import lines
@@ -30,19 +30,19 @@ def read_charades(path: str | Path) -> Rows:
         head, sep, sentence = line.partition("##")
         fields = head.split()
         if not sep or len(fields) != 3:
-            raise InputError(name, f"expected {EXPECTED}", line=number, text=line[:200])
+            raise line_error(name, number, line, f"expected {EXPECTED}")
         start, end = (
             read_number(text, name, what, line=number, shown=line[:200])
             for text, what in zip(fields[1:], ("start", "end"), strict=True)
         )
         key = (fields[0], sentence.strip())
         if key in seen:
-            raise InputError(
+            raise line_error(
                 name,
+                number,
+                line,
                 f"video {key[0]} has this sentence on line {seen[key]} too; expected each "
                 "video and sentence once (predictions name the line by them)",
-                line=number,
-                text=line[:200],
             )
         seen[key] = number
         rows.append(
@@ -61,12 +61,12 @@ def by_sentence(truth: Rows, predictions: Rows, path: str) -> Rows:
         vid, query = row.get("vid"), row.get("query")
         qid = index.get((vid, query.strip())) if isinstance(vid, str) and isinstance(query, str) else None
         if qid is None:
-            raise InputError(
+            raise line_error(
                 path,
+                number,
+                line,
                 "names no line of the Charades-STA ground truth; expected 'vid' and 'query' as a "
                 "ground-truth line has them (its video and sentence)",
-                line=number,
-                text=line[:200],
             )
         out.append((number, line, {**row, "qid": qid}))
     return out

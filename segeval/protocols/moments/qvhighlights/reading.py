@@ -1,6 +1,5 @@
-"""QVHighlights input (the recall protocol reads it too): the ground truth and predictions JSON Lines,
-checked as the official evaluator reads them (windows ``[start, end]`` and ``[start, end, score]``, saliency
-scores per 2-second clip)."""
+"""QVHighlights' ground truth and predictions JSON Lines (the recall protocol reads them too), checked as the
+official evaluator reads them."""
 
 from __future__ import annotations
 
@@ -15,11 +14,10 @@ from typing import Any
 import numpy as np
 
 from segeval.core.arrays import FloatArray
-from segeval.core.errors import InputError
 from segeval.core.words import plural
 from segeval.protocols.moments.charades import by_sentence, read_charades
 from segeval.protocols.moments.detect import is_charades
-from segeval.protocols.moments.reading import is_number, shown
+from segeval.protocols.moments.reading import is_number, line_error, shown
 from segeval.readers.json_records import read_moment_jsonl
 
 CLIP_SECONDS = 2
@@ -29,11 +27,8 @@ MAX_CLIPS = 2**20  # a longer video (over 24 days) is refused: its clip score ma
 
 @dataclass
 class Moments:
-    """Per query: ground-truth windows, predicted (start, end, score) in list order, and saliency.
-
-    ``truth`` keeps the ground truth's order, ``predictions`` the prediction file's; ``saliency`` is
-    the (clips, 3) annotator score matrix, ``pred_saliency`` one predicted score per clip.
-    """
+    """Per query (each file's order): ground-truth windows, predicted (start, end, score) rows, the (clips, 3)
+    annotator saliency matrix and the predicted score per clip."""
 
     truth: dict[str, FloatArray] = field(default_factory=dict)
     predictions: dict[str, FloatArray] = field(default_factory=dict)
@@ -51,10 +46,8 @@ _NUMBER_LIKE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-
 
 
 def qid_key(value: Any) -> str:
-    """The key of a qid, equal for two qids exactly when Python finds them equal, as the official evaluator
-    matches them (``set`` and ``dict`` lookups): ``5``, ``5.0`` and ``true``/``1`` are one query, the string
-    ``"5"`` another.  Numbers are written as Python prints an ``int`` (or a non-integral ``float``); a string
-    is itself, or its JSON form when it reads like a number (``"5"`` stays quoted and never meets ``5``)."""
+    """The key of a qid, equal for two qids exactly when Python finds them equal (the official matching):
+    ``5``, ``5.0`` and ``true``/``1`` are one query; a string that reads like a number stays quoted."""
     if isinstance(value, bool | int):
         return str(int(value))
     if isinstance(value, float):
@@ -75,25 +68,19 @@ def _finite_numbers(values: list[Any]) -> bool:
 
 
 def _windows(value: Any, width: int, path: str, number: int, text: str, key: str) -> FloatArray:
-    if isinstance(value, list) and set(map(type, value)) <= {list} and set(map(len, value)) <= {width}:
-        flat = list(chain.from_iterable(value))
-        if set(map(type, flat)) <= {int, float}:  # the common case, checked in bulk
-            try:
-                windows = np.array(value, dtype=np.float64).reshape(-1, width)
-            except OverflowError:
-                windows = None
-            if windows is not None and np.isfinite(windows).all():
-                return windows
+    bulk = _bulk_windows([value], width)
+    if bulk is not None:
+        return bulk[0]
     shape = "[start, end, score]" if width == 3 else "[start, end]"
     if not isinstance(value, list):
-        raise InputError(path, f"'{key}' must be a list of {shape} lists", line=number, text=text[:200])
+        raise line_error(path, number, text, f"'{key}' must be a list of {shape} lists")
     for w in value:
         if not (isinstance(w, list) and len(w) == width and all(is_number(x) for x in w)):
-            raise InputError(
+            raise line_error(
                 path,
+                number,
+                text,
                 f"'{key}' has the window {shown(w)}; expected every window as {shape} with {width} finite numbers",
-                line=number,
-                text=text[:200],
             )
     return np.array(value, dtype=np.float64).reshape(-1, width)
 
@@ -103,55 +90,49 @@ def _saliency(row: dict[str, Any], path: str, number: int, text: str) -> FloatAr
     duration: Any = row.get("duration")
     ids, scores = row.get("relevant_clip_ids"), row.get("saliency_scores")
     if not is_number(duration) or duration < CLIP_SECONDS:
-        raise InputError(
+        raise line_error(
             path,
+            number,
+            text,
             f"'duration' is {json.dumps(duration)}; expected a number >= {CLIP_SECONDS} "
             "(seconds) for highlight detection",
-            line=number,
-            text=text[:200],
         )
     clips = int(duration / CLIP_SECONDS)
     if clips > MAX_CLIPS:
-        raise InputError(
+        raise line_error(
             path,
-            f"'duration' is {json.dumps(duration)}; expected less than "
-            f"{(MAX_CLIPS + 1) * CLIP_SECONDS} seconds (at most {MAX_CLIPS} clips) for highlight "
-            "detection",
-            line=number,
-            text=text[:200],
+            number,
+            text,
+            f"'duration' is {json.dumps(duration)}; expected less than {(MAX_CLIPS + 1) * CLIP_SECONDS} seconds "
+            f"(at most {MAX_CLIPS} clips) for highlight detection",
         )
     if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
-        raise InputError(
-            path,
-            "'relevant_clip_ids' must be a list of integer clip ids for highlight detection",
-            line=number,
-            text=text[:200],
+        raise line_error(
+            path, number, text, "'relevant_clip_ids' must be a list of integer clip ids for highlight detection"
         )
     bad = [i for i in ids if not 0 <= i < clips]
     if bad:
-        raise InputError(
+        raise line_error(
             path,
+            number,
+            text,
             f"'relevant_clip_ids' holds {bad[0]}; expected clip ids from 0 to {clips - 1} "
             f"(duration {duration} s in {CLIP_SECONDS}-second clips)",
-            line=number,
-            text=text[:200],
         )
     if len(set(ids)) != len(ids):
-        raise InputError(
-            path, "'relevant_clip_ids' names a clip twice; expected each clip once", line=number, text=text[:200]
-        )
+        raise line_error(path, number, text, "'relevant_clip_ids' names a clip twice; expected each clip once")
     if not (
         isinstance(scores, list)
         and len(scores) == len(ids)
         and all(isinstance(s, list) and len(s) == 3 for s in scores)
         and _finite_numbers(list(chain.from_iterable(scores)))
     ):
-        raise InputError(
+        raise line_error(
             path,
+            number,
+            text,
             f"'saliency_scores' must hold one [a, b, c] list of 3 numbers per relevant clip "
             f"({plural(len(ids), 'clip')})",
-            line=number,
-            text=text[:200],
         )
     full = np.zeros((clips, 3))
     if ids:
@@ -255,9 +236,7 @@ def _split(array: FloatArray, counts: list[int]) -> list[FloatArray]:
 
 
 def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moments:
-    """QVHighlights JSON Lines: ground truth (``relevant_windows``; ``duration``, ``relevant_clip_ids``,
-    ``saliency_scores`` for highlights; or Charades-STA's text, :mod:`~segeval.protocols.moments.charades`) and a
-    submission (``pred_relevant_windows`` of [start, end, score] and/or ``pred_saliency_scores``)."""
+    """QVHighlights JSON Lines (or Charades-STA's text as the ground truth): ground truth and submission."""
     m = Moments()
     tname, pname = str(truth_path), str(predictions_path)
     charades = is_charades(truth_path)
@@ -268,12 +247,10 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
     m.moments = any("pred_relevant_windows" in row for _, _, row in pred_rows)
     m.highlights = any("pred_saliency_scores" in row for _, _, row in pred_rows)
     if not (m.moments or m.highlights):
-        number, text, _ = pred_rows[0]
-        raise InputError(
+        raise line_error(
             pname,
+            *pred_rows[0][:2],
             "has neither 'pred_relevant_windows' nor 'pred_saliency_scores'; expected QVHighlights predictions",
-            line=number,
-            text=text[:200],
         )
     truth_windows = _bulk_windows([row.get("relevant_windows", []) for _, _, row in truth_rows], 2)
     saliency = _bulk_saliency([row for _, _, row in truth_rows]) if m.highlights else None
@@ -282,9 +259,7 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
         qid = qid_key(row["qid"])
         spelling[qid] = json.dumps(row["qid"])
         if qid in m.truth:
-            raise InputError(
-                tname, f"query {qid} appears twice; expected one line per query", line=number, text=text[:200]
-            )
+            raise line_error(tname, number, text, f"query {qid} appears twice; expected one line per query")
         m.truth[qid] = (
             truth_windows[n]
             if truth_windows is not None
@@ -300,30 +275,30 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
     for n, (number, text, row) in enumerate(pred_rows):
         qid = qid_key(row["qid"])
         if qid in m.predictions or qid in m.pred_saliency:
-            raise InputError(
-                pname, f"query {qid} appears twice; expected one line per query", line=number, text=text[:200]
-            )
+            raise line_error(pname, number, text, f"query {qid} appears twice; expected one line per query")
         if qid not in m.truth:
             m.unknown.append(qid)
         elif json.dumps(row["qid"]) != spelling[qid]:
             m.respelled.append(f"{json.dumps(row['qid'])} for {spelling[qid]}")
-        if m.moments and pred_windows is not None:
-            m.predictions[qid] = pred_windows[n]
-        elif m.moments:
-            m.predictions[qid] = _windows(
-                row.get("pred_relevant_windows", []), 3, pname, number, text, "pred_relevant_windows"
+        if m.moments:
+            m.predictions[qid] = (
+                pred_windows[n]
+                if pred_windows is not None
+                else _windows(row.get("pred_relevant_windows", []), 3, pname, number, text, "pred_relevant_windows")
             )
-        if m.highlights and pred_scores is not None:
-            m.pred_saliency[qid] = pred_scores[n]
-        elif m.highlights:
-            scores = row.get("pred_saliency_scores")
-            if not (isinstance(scores, list) and scores and _finite_numbers(scores)):
-                raise InputError(
-                    pname,
-                    "'pred_saliency_scores' must be a non-empty list of finite numbers, one "
-                    f"per {CLIP_SECONDS}-second clip (other lines have it)",
-                    line=number,
-                    text=text[:200],
-                )
-            m.pred_saliency[qid] = np.array(scores)
+        if m.highlights:
+            m.pred_saliency[qid] = pred_scores[n] if pred_scores is not None else _scores(row, pname, number, text)
     return m
+
+
+def _scores(row: dict[str, Any], path: str, number: int, text: str) -> FloatArray:
+    scores = row.get("pred_saliency_scores")
+    if not (isinstance(scores, list) and scores and _finite_numbers(scores)):
+        raise line_error(
+            path,
+            number,
+            text,
+            f"'pred_saliency_scores' must be a non-empty list of finite numbers, one per {CLIP_SECONDS}-second clip "
+            "(other lines have it)",
+        )
+    return np.array(scores)
