@@ -12,9 +12,9 @@ import numpy as np
 
 from segeval.core.arrays import BoolArray, FloatArray
 from segeval.core.errors import InputError
-from segeval.protocols.moments.reading import is_number, shown
+from segeval.protocols.moments.reading import is_number, line_error, load_jsonl, shown
 from segeval.readers.files import read_text
-from segeval.readers.json_records import document_head, lines, load_document, load_line, record_head
+from segeval.readers.json_records import document_head, load_document, load_line
 
 TASKS = ("VCMR", "SVMR", "VR")
 TYPES = ("v", "t", "vt")
@@ -65,25 +65,19 @@ def _moment(value: Any, path: str, line: int, text: str) -> FloatArray:
     def pair(w: Any) -> bool:
         return isinstance(w, list) and len(w) == 2 and all(is_number(x) for x in w)
 
-    if pair(value):
-        windows = [value]
-    elif isinstance(value, list) and len(value) >= 4 and all(pair(w) for w in value):
-        windows = value
-    else:
-        raise InputError(
+    windows = [value] if pair(value) else value if isinstance(value, list) and len(value) >= 4 else [None]
+    if not all(pair(w) for w in windows):
+        raise line_error(
             path,
-            f"'ts' is {shown(value)}; expected [start, end] or, DiDeMo-style, a list "
-            "of at least 4 [start, end] pairs (one per annotator)",
-            line=line,
-            text=text,
+            line,
+            text,
+            f"'ts' is {shown(value)}; expected [start, end] or, DiDeMo-style, a list of at least 4 [start, end] "
+            "pairs (one per annotator)",
         )
     for w in windows:
         if w[1] < w[0]:
-            raise InputError(
-                path,
-                f"'ts' has the moment {json.dumps(w)} with end < start; expected start <= end",
-                line=line,
-                text=text,
+            raise line_error(
+                path, line, text, f"'ts' has the moment {json.dumps(w)} with end < start; expected start <= end"
             )
     return np.array(windows, dtype=np.float64).reshape(-1, 2)
 
@@ -91,8 +85,7 @@ def _moment(value: Any, path: str, line: int, text: str) -> FloatArray:
 def read_truth(path: str | Path) -> list[Query]:
     """TVR ground truth: one JSON object per line with ``desc_id``, ``vid_name``, ``ts`` and ``type``."""
     name = str(path)
-    queries: list[Query] = []
-    seen: dict[str, int] = {}
+    expected = "a JSON object with 'desc_id', 'vid_name', 'ts' and 'type'"
 
     def record(number: int, line: str) -> dict[str, Any]:
         """One line's object with its keys (the check of a stream's first record too)."""
@@ -100,42 +93,31 @@ def read_truth(path: str | Path) -> list[Query]:
             name, number, line, "one JSON object per line", what="a JSON object", flat="one flat JSON object per line"
         )
         if not isinstance(row, dict):
-            raise InputError(
-                name, "expected a JSON object with 'desc_id', 'vid_name', 'ts' and 'type'", line=number, text=line[:200]
-            )
+            raise line_error(name, number, line, f"expected {expected}")
         missing = [k for k in ("desc_id", "vid_name", "ts") if k not in row]
         if missing:
-            raise InputError(
-                name,
-                f"has no {', '.join(repr(k) for k in missing)}; expected a JSON object with "
-                "'desc_id', 'vid_name', 'ts' and 'type'",
-                line=number,
-                text=line[:200],
-            )
+            raise line_error(name, number, line, f"has no {', '.join(repr(k) for k in missing)}; expected {expected}")
         return row
 
-    for number, line in lines(read_text(path, lines=True, head=record_head(record))):
-        if not line.strip():
-            continue
+    queries: list[Query] = []
+    seen: dict[str, int] = {}
+    for number, line, row in load_jsonl(path, "TVR ground truth as JSON Lines", record):
         text = line[:200]
-        row = record(number, line)
         desc_id = _desc_id(row["desc_id"], name, "", number, text)
         if key(desc_id) in seen:
-            raise InputError(
+            raise line_error(
                 name,
+                number,
+                text,
                 f"desc_id {desc_id} appears twice (first on line {seen[key(desc_id)]}); expected one line per query",
-                line=number,
-                text=text,
             )
         seen[key(desc_id)] = number
         if not isinstance(row["vid_name"], str):
-            raise InputError(name, f"'vid_name' is {shown(row['vid_name'])}; expected a string", line=number, text=text)
+            raise line_error(name, number, text, f"'vid_name' is {shown(row['vid_name'])}; expected a string")
         kind = row.get("type")
         if kind is not None and kind not in TYPES:
-            raise InputError(name, f'\'type\' is {shown(kind)}; expected one of "v", "t", "vt"', line=number, text=text)
+            raise line_error(name, number, text, f'\'type\' is {shown(kind)}; expected one of "v", "t", "vt"')
         queries.append(Query(desc_id, row["vid_name"], _moment(row["ts"], name, number, text), kind, number))
-    if not queries:
-        raise InputError(name, "has no data lines; expected TVR ground truth as JSON Lines")
     typed = [q for q in queries if q.type is not None]
     if typed and len(typed) < len(queries):
         q = next(q for q in queries if q.type is None)
