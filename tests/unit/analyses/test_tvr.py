@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from segeval.protocols.moments import MrOptions
+from segeval.protocols.moments.protocol import MrOptions
 from segeval.protocols.moments.tvr.measures import iou32, per_query
 from segeval.protocols.moments.tvr.reading import Query, Tvr, key, read
 from segeval.protocols.moments.tvr.report import evaluate, evaluate_files
