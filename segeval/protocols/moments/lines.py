@@ -474,7 +474,7 @@ def write_tvr_lines(
 
 def tvr_figures(options: MrOptions, tasks: tuple[str, ...] = ("VCMR", "SVMR", "VR")) -> Lines:
     """The eval command of each TVR figure of ``tasks`` on the lines of :func:`tvr_lines`, and what has none."""
-    from segeval.protocols.moments.tvr.measures import THRESHOLDS, TOP_K
+    from segeval.protocols.moments.tvr import THRESHOLDS, TOP_K
 
     thresholds = options.thresholds or THRESHOLDS
     top_k = options.top_k or TOP_K

@@ -13,9 +13,8 @@ import numpy as np
 import pytest
 
 from segeval.protocols.moments.protocol import MrOptions
-from segeval.protocols.moments.tvr.measures import iou32, per_query
+from segeval.protocols.moments.tvr import evaluate, evaluate_files, iou32, per_query
 from segeval.protocols.moments.tvr.reading import Query, Tvr, key, read
-from segeval.protocols.moments.tvr.report import evaluate, evaluate_files
 from tests.conftest import FIXTURES, ROOT, full_only, run_cli, shared
 from tests.support.scripts import load_script
 from tests.support.timeline import spans
