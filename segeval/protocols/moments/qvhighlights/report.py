@@ -1,5 +1,4 @@
-"""The QVHighlights report: the official output (``brief``, ``HL-min-*``, length buckets) with segeval's
-additions and notes on where the official evaluator would have stopped."""
+"""The QVHighlights report: the official output with segeval's additions and notes."""
 
 from __future__ import annotations
 
@@ -9,8 +8,7 @@ from typing import Any
 import numpy as np
 
 from segeval.core.arrays import FloatArray
-from segeval.core.errors import ParameterError
-from segeval.protocols.moments.protocol import MrOptions, MrResult
+from segeval.protocols.moments.protocol import MrOptions, MrResult, refuse_options
 from segeval.protocols.moments.qvhighlights.highlights import batch_highlights
 from segeval.protocols.moments.qvhighlights.reading import Moments, read_moments
 from segeval.protocols.moments.qvhighlights.retrieval import THRESHOLDS, batch_average_precisions, batch_first_ious
@@ -59,8 +57,7 @@ def _evaluate_highlights(m: Moments, queries: list[str], per_query: PerQuery) ->
 def _evaluate_buckets(
     m: Moments, truths: dict[str, dict[str, FloatArray]], orders: dict[str, list[str]], per_query: PerQuery
 ) -> dict[str, dict[str, Any]]:
-    """Each bucket's MR figures over its order (queries with predictions first, in the file's order); the
-    queries of all buckets are scored in one batch, each bucket then averages its own rows."""
+    """Each bucket's MR figures over its order (queries with predictions first, in the file's order)."""
     empty = np.zeros((0, 3))
     truth = [truths[name][q] for name, order in orders.items() for q in order]
     preds = [m.predictions.get(q, empty) for order in orders.values() for q in order]
@@ -71,10 +68,8 @@ def _evaluate_buckets(
     for name, order in orders.items():
         start, end = end, end + len(order)
         if not order:
-            maps: dict[str, float | None] = {str(t): None for t in THRESHOLDS}
-            maps["average"] = None
             out[name] = {
-                "MR-mAP": maps,
+                "MR-mAP": {**{str(t): None for t in THRESHOLDS}, "average": None},
                 "MR-R1": {str(t): None for t in THRESHOLDS},
                 "MR-R5": {str(t): None for t in R5_THRESHOLDS},
                 "MR-mIoU": None,
@@ -122,9 +117,8 @@ def bucket_truths(truth: dict[str, FloatArray]) -> dict[str, dict[str, FloatArra
 
 
 def evaluate_moments(m: Moments, per_query: PerQuery | None = None) -> dict[str, Any]:
-    """The official output (``brief``, ``HL-min-*``, buckets; values x 100, two decimals), segeval's
-    additions (MR-R5, MR-mIoU, query counts) and notes on what differs from the official run; ``per_query`` gets
-    each query's values of the ``brief`` figures."""
+    """The official output (values x 100, two decimals), segeval's additions and notes; ``per_query`` gets each
+    query's values of the ``brief`` figures."""
     per_query = {} if per_query is None else per_query
     listed = [q for q in (m.predictions if m.moments else m.pred_saliency) if q in m.truth]  # file order
     mr_order = [q for q in listed if len(m.predictions[q]) and len(m.truth[q])] if m.moments else []
@@ -143,7 +137,7 @@ def evaluate_moments(m: Moments, per_query: PerQuery | None = None) -> dict[str,
         for name, (lo, hi) in BUCKETS.items():
             if not buckets[name]["queries"]:
                 notes.append(
-                    f"no ground-truth window falls in the {name} bucket {_range(lo, hi)}: its figures are "
+                    f"no ground-truth window falls in the {name} bucket ({lo:g}, {hi:g}] s: its figures are "
                     "null (the official evaluator stops here)"
                 )
     highlights = _evaluate_highlights(m, listed + hl_missing, per_query) if m.highlights else {}
@@ -218,18 +212,9 @@ def _brief(buckets: dict[str, Any], highlights: dict[str, Any]) -> dict[str, flo
     return brief
 
 
-def _range(lo: float, hi: float) -> str:
-    return f"({lo:g}, {hi:g}] s"
-
-
 def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult:
     """The QVHighlights protocol (``segeval mr --protocol qvhighlights``)."""
-    unused = [k for k, v in vars(options).items() if v is not None]
-    if unused:
-        raise ParameterError(
-            f"The qvhighlights protocol has fixed thresholds and cut-offs; it takes no "
-            f"{', '.join('--' + k.replace('_', '-') for k in unused)}."
-        )
+    refuse_options(options, "qvhighlights", reason="has fixed thresholds and cut-offs")
     rows: PerQuery = {}
     result = evaluate_moments(read_moments(truth, predictions), rows)
     figures = {k: v for k, v in result.items() if k != "notes"}
