@@ -1,10 +1,5 @@
-"""DiDeMo (Localizing Moments in Video with Natural Language): the official ``utils/eval.py`` figures.
-
-The conventions of LisaAnne/LocalizingMoments ``eval_predictions`` (5-second units, the inclusive "+1"
-IoU, the mean of the 3 best annotator ranks), the inputs and what segeval does where the official script
-fails are docs/moments.md, 'didemo'.  With fewer than 3 annotators a query's rank and IoU are the means
-over all of them.
-"""
+"""DiDeMo (Localizing Moments in Video with Natural Language): LisaAnne/LocalizingMoments' ``utils/eval.py``
+figures (docs/moments.md, 'didemo')."""
 
 from __future__ import annotations
 
@@ -43,46 +38,39 @@ def _moment(value: Any) -> Moment | None:
 
 
 def _moments(value: Any, path: str, record: str, key: str, *, distinct: bool, last: int | None = None) -> list[Moment]:
-    """The moments of ``value``; with ``last``, every unit at most ``last`` (else an error naming the moment)."""
-    moments = _all_moments(value, path, record, key, distinct=distinct)
-    if last is not None:
-        for m in moments:
-            if m[1] > last:
-                raise record_error(
-                    path,
-                    record,
-                    f"'{key}' holds the moment {list(m)}; expected 5-second units 0 to "
-                    f"{last} (a DiDeMo video has at most {last + 1} units, and the 21 "
-                    f"candidate moments are the pairs on them)",
-                )
-    return moments
-
-
-def _all_moments(value: Any, path: str, record: str, key: str, *, distinct: bool) -> list[Moment]:
+    """The [start, end] moments of ``value`` (each once when ``distinct``; every unit at most ``last``)."""
     if not isinstance(value, list):
         raise record_error(path, record, f"'{key}' is {shown(value)}; expected a list of [start, end] moments")
+    out: list[Moment] = []
     if set(map(type, value)) == {list} and set(map(len, value)) == {2}:  # the common case, checked in bulk
         flat = list(chain.from_iterable(value))
         starts, ends = flat[0::2], flat[1::2]
         if set(map(type, flat)) == {int} and min(starts) >= 0 and all(map(operator.le, starts, ends)):
-            moments = list(zip(starts, ends, strict=True))
-            if not distinct or len(set(moments)) == len(moments):
-                return moments
-    out: list[Moment] = []
-    for item in value:
-        m = _moment(item)
-        if m is None:
-            raise record_error(
-                path,
-                record,
-                f"'{key}' holds {shown(item)}; expected every moment as [start, end] "
-                "with integer 5-second units 0 <= start <= end",
-            )
-        if distinct and m in out:
-            raise record_error(
-                path, record, f"'{key}' names the moment {list(m)} twice; expected each candidate moment once"
-            )
-        out.append(m)
+            out = list(zip(starts, ends, strict=True))
+    if not out or (distinct and len(set(out)) < len(out)):
+        out = []
+        for item in value:
+            m = _moment(item)
+            if m is None:
+                raise record_error(
+                    path,
+                    record,
+                    f"'{key}' holds {shown(item)}; expected every moment as [start, end] "
+                    "with integer 5-second units 0 <= start <= end",
+                )
+            if distinct and m in out:
+                raise record_error(
+                    path, record, f"'{key}' names the moment {list(m)} twice; expected each candidate moment once"
+                )
+            out.append(m)
+    beyond = next((m for m in out if m[1] > last), None) if last is not None else None
+    if beyond is not None and last is not None:
+        raise record_error(
+            path,
+            record,
+            f"'{key}' holds the moment {list(beyond)}; expected 5-second units 0 to {last} (a DiDeMo video has at "
+            f"most {last + 1} units, and the 21 candidate moments are the pairs on them)",
+        )
     return out
 
 
