@@ -1,10 +1,4 @@
-"""Anchor detection evaluation: the measures of the hyperlinking toolkit's anchoring script.
-
-A query is a video; a run lists, per query, the spans it proposes as anchors; the qrels judge
-anchors.  A result meets an anchor under the ``whole_seconds`` rule of :mod:`segeval.core.segment`.
-The measures (``MRR``, ``Unjudged_10``, ``Unjudged_1000``, ``P_10``, ``recall``) and the ``all`` rows
-are docs/anchoring.md, "Measures".
-"""
+"""Anchor detection evaluation: the measures of the hyperlinking toolkit's anchoring script (docs/anchoring.md)."""
 
 from __future__ import annotations
 
@@ -47,7 +41,6 @@ class AnchoringEvaluation:
 
     @property
     def num_q_ret(self) -> int:
-        """Queries of the run that were evaluated."""
         return len(self.per_query)
 
 
@@ -94,13 +87,8 @@ def score_anchoring(
     no_relevant: str = "skip",
     run_path: str = "run",
 ) -> AnchoringEvaluation:
-    """Evaluate ``results`` against ``anchors`` (the measures: docs/anchoring.md).
-
-    ``order``: ``file`` ranks each query's results in file order, as the toolkit (it ignores the rank
-    and score fields); ``rank`` sorts them by the rank field (stably).  ``no_relevant``: what to do
-    with a run query that has no relevant anchor (the toolkit stops on a division by zero): ``skip``
-    it with a note, or raise an error.
-    """
+    """Evaluate ``results`` against ``anchors``; ``order`` (:data:`ORDERS`) and ``no_relevant``
+    (:data:`NO_RELEVANT`): docs/anchoring.md."""
     check_choice("order", order, ORDERS)
     check_choice("no_relevant", no_relevant, NO_RELEVANT)
     by_query: dict[str, list[Anchor]] = {}
@@ -198,10 +186,6 @@ def _width(text: str) -> int:
     return len(text.encode("utf-8"))  # the toolkit pads byte strings (Python 2)
 
 
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - _width(text))
-
-
 def render_text(ev: AnchoringEvaluation) -> str:
     """The toolkit's layout: ``measure subject value`` in padded columns, floats with 5 decimals."""
     rows = _rows(ev)
@@ -211,7 +195,7 @@ def render_text(ev: AnchoringEvaluation) -> str:
     out = []
     for m, s, v in rows:
         shown = f"{v:0.5f}" if isinstance(v, float) else str(v)
-        out.append(f"{_pad(m, lm)} {_pad(s, ls)} {shown}\n")
+        out.append(f"{m}{' ' * max(0, lm - _width(m))} {s}{' ' * max(0, ls - _width(s))} {shown}\n")
     return "".join(out)
 
 

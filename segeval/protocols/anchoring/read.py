@@ -1,8 +1,5 @@
-"""Readers of the anchor detection files: ``qid start end rel`` qrels and 7-field anchoring runs.
-
-The formats are those of the hyperlinking toolkit's anchoring evaluation (docs/anchoring.md, "Input").
-Files are read through :func:`segeval.readers.files.read_bytes` (gzip, pipes and size limits).
-"""
+"""Readers of the anchor detection files: ``qid start end rel`` qrels and 7-field anchoring runs
+(docs/anchoring.md, "Input")."""
 
 from __future__ import annotations
 
