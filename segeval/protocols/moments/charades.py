@@ -19,8 +19,8 @@ Rows = list[tuple[int, str, dict[str, Any]]]
 
 
 def read_charades(path: str | Path) -> Rows:
-    """(line number, line, record) of every non-blank line: ``qid`` the line's index among them (0 first, as
-    2D-TAN's ``anno_idx``), ``vid``, ``query`` (the sentence, stripped) and ``relevant_windows``."""
+    """(line number, line, record) of every non-blank line: ``qid`` (its index, 2D-TAN's ``anno_idx``), ``vid``,
+    ``query`` and ``relevant_windows``."""
     name = str(path)
     rows: Rows = []
     seen: dict[tuple[str, str], int] = {}

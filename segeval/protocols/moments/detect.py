@@ -1,5 +1,4 @@
-"""Which moment-retrieval protocol a pair of files belongs to, told from the ground truth's first record
-(``segeval mr`` without ``--protocol``)."""
+"""The moment-retrieval protocol of a ground truth, told from its first record (``mr`` without ``--protocol``)."""
 
 from __future__ import annotations
 
@@ -34,9 +33,7 @@ def is_charades(path: str | Path) -> bool:
 
 
 def detect(truth: str | Path) -> tuple[str, str]:
-    """The protocol of ``truth`` and why: QVHighlights (JSON Lines with ``relevant_windows``), TVR (JSON
-    Lines with ``ts``), DiDeMo (a JSON list of objects with ``times``), Ego4D NLQ (a JSON object with
-    ``videos``), recall (Charades-STA's ``VIDEO START END##SENTENCE`` lines; QVHighlights' files only when named)."""
+    """The protocol of ``truth`` and why (docs/moments.md)."""
     from segeval.readers.files import is_stream
 
     name = str(truth)

@@ -1,5 +1,4 @@
-"""numpy's float64 summation (``np.sum``/``np.mean`` of a 1-D array) for many rows of different lengths
-at once, bit for bit, so that a batched evaluator adds in the official per-query order."""
+"""numpy's float64 summation of a 1-D array for many rows of different lengths at once, bit for bit."""
 
 from __future__ import annotations
 

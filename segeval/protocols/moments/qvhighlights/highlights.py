@@ -1,6 +1,5 @@
-"""QVHighlights highlight detection: the official ``get_ap`` (scikit-learn's precision-recall curve,
-recall in float32, the precision envelope, ``np.mean`` of the precisions where recall changes) and
-Hit1, for one query (:func:`highlight_aps`) or all queries at once (:func:`batch_highlights`)."""
+"""QVHighlights highlight detection: the official ``get_ap`` and Hit1, for one query (:func:`highlight_aps`) or
+all queries at once (:func:`batch_highlights`)."""
 
 from __future__ import annotations
 
@@ -18,8 +17,7 @@ FLOAT32_EXACT = 2**24  # below this many clips, distinct recalls k / n stay dist
 
 
 def highlight_ap(y_true: FloatArray, y_score: npt.NDArray[Any]) -> float:
-    """Interpolated AP of binary clip labels ranked by predicted score (the official ``get_ap``:
-    0 when no clip is positive, 1 when all are)."""
+    """The official ``get_ap`` of binary clip labels ranked by predicted score (0 without positive, 1 all positive)."""
     return float(highlight_aps(y_true[:, None], y_score)[0])
 
 
@@ -60,11 +58,8 @@ def highlight_aps(labels: FloatArray, y_score: npt.NDArray[Any]) -> FloatArray:
 def batch_highlights(
     saliency: list[FloatArray], scores: list[FloatArray], minimums: tuple[float, ...]
 ) -> tuple[FloatArray, FloatArray]:
-    """AP and Hit1 of many queries: one row per query, one column per (minimum score, annotator), the
-    minimum's columns together; the same values as :func:`highlight_aps` and the official Hit1, bit for bit.
-
-    ``saliency[q]`` is the (clips, 3) annotator score matrix, ``scores[q]`` the predicted score per clip
-    (non-empty). Queries are scored in groups of similar clip counts (padding stays under 2x)."""
+    """AP and Hit1 of many queries (``saliency[q]`` (clips, 3), ``scores[q]`` one per clip): one row per query, one
+    column per (minimum score, annotator); the values of :func:`highlight_aps` and the official Hit1, bit for bit."""
     columns = len(minimums) * ANNOTATORS
     ap = np.zeros((len(saliency), columns))
     hit = np.zeros((len(saliency), columns))

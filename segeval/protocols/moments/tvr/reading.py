@@ -36,8 +36,7 @@ class Query:
 
 @dataclass
 class Tvr:
-    """Ground truth (file order), the submission's video index and each submitted task's predictions
-    (the first 100 [video index, start, end] rows per query, keyed by the ground truth's ids)."""
+    """Ground truth, the submission's video index and each task's first 100 [video index, start, end] per query."""
 
     queries: list[Query]
     video2idx: dict[str, int]
