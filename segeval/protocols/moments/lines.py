@@ -408,9 +408,9 @@ def tvr_suffixes(data: Tvr, predictions: str) -> tuple[str, ...]:
     return tuple(s for task, names in TVR_SUFFIXES.items() if task in data.predictions for s in names)
 
 
-def tvr_lines(data: Tvr, truth: str, predictions: str) -> tuple[dict[str, list[str]], list[str]]:
-    """The lines of each file (:data:`TVR_SUFFIXES`) and notes.  SVMR keeps the predictions of the query's own
-    video (in list order, as the official counts its rank); VR writes each video as the span 0-1 s, for ``-a exact``."""
+def tvr_lines(data: Tvr, truth: str, predictions: str, options: MrOptions) -> Lines:
+    """TVR: SVMR keeps the predictions of the query's own video (in list order, as the official counts its rank);
+    VR writes each video as the span 0-1 s, for ``-a exact``."""
     from segeval.protocols.moments.tvr.reading import key
 
     names = {index: name for name, index in data.video2idx.items()}
@@ -456,20 +456,8 @@ def tvr_lines(data: Tvr, truth: str, predictions: str) -> tuple[dict[str, list[s
             f"{reversed_rows} VCMR and SVMR windows with end < start are written as the zero-length window "
             "at their start (IoU 0 with any non-empty moment, as the official gives them)"
         )
-    return files, notes
-
-
-def write_tvr_lines(
-    data: Tvr, truth: str, predictions: str, prefix: str, options: MrOptions | None = None
-) -> list[str]:
-    """Write the files of :func:`tvr_lines` under ``PREFIX`` (:func:`write`)."""
-
-    def build() -> Lines:
-        files, notes = tvr_lines(data, truth, predictions)
-        done = tvr_figures(options or MrOptions(), tuple(data.predictions))
-        return Lines(files, done.figures, done.unreproducible, notes)
-
-    return write(prefix, [truth, predictions], tvr_suffixes(data, predictions), build)
+    done = tvr_figures(options, tuple(data.predictions))
+    return Lines(files, done.figures, done.unreproducible, notes)
 
 
 def tvr_figures(options: MrOptions, tasks: tuple[str, ...] = ("VCMR", "SVMR", "VR")) -> Lines:
@@ -520,6 +508,12 @@ def write_lines(protocol: str, truth: str, predictions: str, options: MrOptions,
     if protocol == "tvr":
         from segeval.protocols.moments.tvr.reading import read
 
-        return write_tvr_lines(read(truth, predictions), truth, predictions, prefix, options)
+        data = read(truth, predictions)
+        return write(
+            prefix,
+            [truth, predictions],
+            tvr_suffixes(data, predictions),
+            lambda: tvr_lines(data, truth, predictions, options),
+        )
     suffixes = QVH_SUFFIXES if protocol == "qvhighlights" else ("qrels", "run")
     return write(prefix, [truth, predictions], suffixes, lambda: BUILDERS[protocol](truth, predictions, options))

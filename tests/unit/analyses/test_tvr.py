@@ -445,9 +445,9 @@ def test_official_tvr_vcmr_from_lines(tmp_path: Path) -> None:
     truth = shared("tvr", "sample_gt.jsonl.gz")
     preds = shared("tvr", "sample_predictions.json.gz")
     expected = json.loads(shared("tvr", "sample_metrics_official.json").read_text())["VCMR"]
-    from segeval.protocols.moments.lines import write_tvr_lines as write_lines
+    from segeval.protocols.moments.lines import write_lines
 
-    write_lines(read(str(truth), str(preds)), str(truth), str(preds), str(tmp_path / "tvr"))
+    write_lines("tvr", str(truth), str(preds), MrOptions(), str(tmp_path / "tvr"))
     qrels, run = str(tmp_path / "tvr.qrels"), str(tmp_path / "tvr.run")
     differ = []
     for theta in (0.5, 0.7):
