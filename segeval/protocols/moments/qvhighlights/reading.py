@@ -14,8 +14,7 @@ import numpy as np
 
 from segeval.core.arrays import FloatArray
 from segeval.core.words import plural
-from segeval.protocols.moments.charades import by_sentence, read_charades
-from segeval.protocols.moments.detect import is_charades
+from segeval.protocols.moments.detect import by_sentence, is_charades, read_charades
 from segeval.protocols.moments.reading import is_number, line_error, shown
 from segeval.readers.json_records import read_moment_jsonl
 
