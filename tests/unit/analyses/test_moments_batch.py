@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from segeval.protocols.moments.qvhighlights import highlights, retrieval
-from segeval.protocols.moments.qvhighlights.highlights import batch_highlights, highlight_aps
+from segeval.protocols.moments.qvhighlights.highlights import batch_highlights, highlight_aps, pairwise_sums
 from segeval.protocols.moments.qvhighlights.reading import Moments, read_moments
 from segeval.protocols.moments.qvhighlights.report import SALIENCY_LEVELS, evaluate_moments
 from segeval.protocols.moments.qvhighlights.retrieval import (
@@ -22,7 +22,6 @@ from segeval.protocols.moments.qvhighlights.retrieval import (
     iou_matrix,
     r1_iou,
 )
-from segeval.protocols.moments.summation import pairwise_sums
 from tests.conftest import run_cli
 from tests.unit.analyses.test_moments import QVH, official_loop_ap
 

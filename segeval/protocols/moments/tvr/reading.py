@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from segeval.core.arrays import BoolArray, FloatArray
+from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.protocols.moments.reading import is_number, line_error, load_jsonl, shown
 from segeval.readers.files import read_text
@@ -157,13 +157,6 @@ def _rows(value: Any, path: str, where: str) -> tuple[FloatArray, int]:
     return np.array([e[:3] for e in used], dtype=np.float64).reshape(-1, 3), len(value)
 
 
-def _indexed(video: FloatArray, known: FloatArray) -> BoolArray:
-    """Whether each value is in ``known`` (sorted), as ``np.isin`` says, by a binary search."""
-    if not len(known):
-        return np.zeros(len(video), dtype=bool)
-    return np.asarray(known[np.minimum(np.searchsorted(known, video), len(known) - 1)] == video)
-
-
 def read_submission(path: str | Path, queries: list[Query]) -> Tvr:
     """A TVR submission JSON: ``video2idx`` and any of ``VCMR``, ``SVMR``, ``VR``, each a list of
     ``{"desc_id", "predictions": [[video_index, start, end, score], ...]}`` records."""
@@ -234,7 +227,10 @@ def _read_task(data: Tvr, task: str, records: Any, name: str, truth: set[str], k
             )
         rows, count = _rows(record["predictions"], name, where)
         video = rows[:, 0]
-        bad = np.flatnonzero((video != np.floor(video)) | ~_indexed(video, known))
+        indexed = np.zeros(len(video), dtype=bool)
+        if len(known):  # in ``known`` (sorted), as ``np.isin`` says, by a binary search
+            indexed = known[np.minimum(np.searchsorted(known, video), len(known) - 1)] == video
+        bad = np.flatnonzero((video != np.floor(video)) | ~indexed)
         if len(bad):
             raise InputError(
                 name,
