@@ -64,7 +64,7 @@ def _moment(value: Any, path: str, line: int, text: str) -> FloatArray:
     def pair(w: Any) -> bool:
         return isinstance(w, list) and len(w) == 2 and all(is_number(x) for x in w)
 
-    windows = [value] if pair(value) else value if isinstance(value, list) and len(value) >= 4 else [None]
+    windows: list[Any] = [value] if pair(value) else value if isinstance(value, list) and len(value) >= 4 else [None]
     if not all(pair(w) for w in windows):
         raise line_error(
             path,
