@@ -219,7 +219,7 @@ def _bucket_file(bucket: str) -> str:
 def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
     """QVHighlights: R1 and R5 on the listed order (``PREFIX.run``), mAP on the first 10 listed by score
     (``PREFIX.map.run``), over the full ground truth and each length bucket's."""
-    from segeval.protocols.moments.qvhighlights.report import BUCKETS, bucket_truths
+    from segeval.protocols.moments.qvhighlights import BUCKETS, bucket_truths
     from segeval.protocols.moments.qvhighlights.retrieval import TOP_PREDICTIONS
 
     m, names = _qvh_queries(truth, predictions)
@@ -258,7 +258,7 @@ def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Line
 def _qvh_figures(files: dict[str, list[str]]) -> tuple[list[Figure], list[tuple[str, str]]]:
     """The eval commands of each length bucket's MR figures; a bucket without a ground-truth window is
     unreproducible, and its empty qrels are dropped from ``files``."""
-    from segeval.protocols.moments.qvhighlights.report import BUCKETS, R5_THRESHOLDS
+    from segeval.protocols.moments.qvhighlights import BUCKETS, R5_THRESHOLDS
     from segeval.protocols.moments.qvhighlights.retrieval import THRESHOLDS
 
     figures: list[Figure] = []

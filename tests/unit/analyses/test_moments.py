@@ -11,9 +11,9 @@ import pytest
 
 from segeval.core.errors import InputError
 from segeval.protocols.detection.order import descending
+from segeval.protocols.moments.qvhighlights import SALIENCY_LEVELS, evaluate_moments
 from segeval.protocols.moments.qvhighlights.highlights import highlight_ap, highlight_aps
 from segeval.protocols.moments.qvhighlights.reading import Moments, read_moments
-from segeval.protocols.moments.qvhighlights.report import SALIENCY_LEVELS, evaluate_moments
 from segeval.protocols.moments.qvhighlights.retrieval import (
     THRESHOLDS,
     average_precision,

@@ -12,10 +12,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from segeval.protocols.moments.qvhighlights import highlights, retrieval
+from segeval.protocols.moments.qvhighlights import SALIENCY_LEVELS, evaluate_moments, highlights, retrieval
 from segeval.protocols.moments.qvhighlights.highlights import batch_highlights, highlight_aps, pairwise_sums
 from segeval.protocols.moments.qvhighlights.reading import Moments, read_moments
-from segeval.protocols.moments.qvhighlights.report import SALIENCY_LEVELS, evaluate_moments
 from segeval.protocols.moments.qvhighlights.retrieval import (
     batch_average_precisions,
     batch_first_ious,
