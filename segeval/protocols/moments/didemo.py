@@ -14,7 +14,7 @@ import numpy as np
 from segeval.core.errors import InputError
 from segeval.core.words import plural, verb
 from segeval.protocols.moments.protocol import MrOptions, MrResult, refuse_options
-from segeval.protocols.moments.reading import load_json, load_jsonl, record_error, shown
+from segeval.protocols.moments.reading import line_error, load_json, load_jsonl, record_error, shown
 from segeval.readers.files import read_text
 
 Moment = tuple[int, int]
@@ -127,26 +127,23 @@ def read_rankings(path: str | Path, ids: list[str | None]) -> tuple[list[list[Mo
         )
     for number, line, row in load_jsonl(path, KEYED_FORM):
         if not isinstance(row, dict) or "annotation_id" not in row or "ranking" not in row:
-            raise InputError(name, f"expected {KEYED_FORM}", line=number, text=line[:200])
+            raise line_error(name, number, line, f"expected {KEYED_FORM}")
         key = str(row["annotation_id"])
         if key not in position:
-            raise InputError(
+            raise line_error(
                 name,
+                number,
+                line,
                 f"annotation_id {key} is not in the ground truth; expected a ground-truth annotation_id",
-                line=number,
-                text=line[:200],
             )
         if rankings[position[key]] is not None:
-            raise InputError(
-                name,
-                f"annotation_id {key} appears twice; expected one line per annotation_id",
-                line=number,
-                text=line[:200],
+            raise line_error(
+                name, number, line, f"annotation_id {key} appears twice; expected one line per annotation_id"
             )
         try:
             rankings[position[key]] = _moments(row["ranking"], name, f"line {number}", "ranking", distinct=True)
         except InputError as exc:
-            raise InputError(name, exc.problem.split(": ", 1)[1], line=number, text=line[:200]) from None
+            raise line_error(name, number, line, exc.problem.split(": ", 1)[1]) from None
     return rankings, notes
 
 

@@ -193,17 +193,9 @@ def _brief(buckets: dict[str, Any], highlights: dict[str, Any]) -> dict[str, flo
     """The official ``brief`` (MR figures sorted by name, then HL), then segeval's MR-full-mIoU."""
     brief: dict[str, float | None] = {}
     if buckets:
-        full = buckets["full"]
-        official = {
-            "MR-full-mAP": full["MR-mAP"]["average"],
-            "MR-full-mAP@0.5": full["MR-mAP"]["0.5"],
-            "MR-full-mAP@0.75": full["MR-mAP"]["0.75"],
-            "MR-short-mAP": buckets["short"]["MR-mAP"]["average"],
-            "MR-middle-mAP": buckets["middle"]["MR-mAP"]["average"],
-            "MR-long-mAP": buckets["long"]["MR-mAP"]["average"],
-            "MR-full-R1@0.5": full["MR-R1"]["0.5"],
-            "MR-full-R1@0.7": full["MR-R1"]["0.7"],
-        }
+        official = {f"MR-{name}-mAP": buckets[name]["MR-mAP"]["average"] for name in BUCKETS}
+        official |= {f"MR-full-mAP@{t}": buckets["full"]["MR-mAP"][t] for t in ("0.5", "0.75")}
+        official |= {f"MR-full-R1@{t}": buckets["full"]["MR-R1"][t] for t in ("0.5", "0.7")}
         brief.update(sorted(official.items()))
     for level, values in highlights.items():
         for key, value in values.items():
