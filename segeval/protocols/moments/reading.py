@@ -15,9 +15,10 @@ from segeval.readers.files import read_text
 from segeval.readers.json_records import document_head, lines, load_document, load_line, record_head
 
 
-def load_json(path: str | Path, expected: str) -> Any:
+def load_json(path: str | Path, expected: str, what: str = "valid JSON") -> Any:
     """One JSON document; ``expected`` says what the file should hold (for the error message)."""
-    return load_document(str(path), read_text(path, head=document_head(str(path), expected)), expected)
+    head = document_head(str(path), expected, what=what)
+    return load_document(str(path), read_text(path, head=head), expected, what=what)
 
 
 def load_jsonl(

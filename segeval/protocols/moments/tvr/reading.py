@@ -12,9 +12,8 @@ import numpy as np
 
 from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
-from segeval.protocols.moments.reading import is_number, line_error, load_jsonl, shown
-from segeval.readers.files import read_text
-from segeval.readers.json_records import document_head, load_document, load_line
+from segeval.protocols.moments.reading import is_number, line_error, load_json, load_jsonl, record_error, shown
+from segeval.readers.json_records import load_line
 
 TASKS = ("VCMR", "SVMR", "VR")
 TYPES = ("v", "t", "vt")
@@ -131,8 +130,8 @@ def read_truth(path: str | Path) -> list[Query]:
 def _rows(value: Any, path: str, where: str) -> tuple[FloatArray, int]:
     """The first 100 predictions of one record as (n, 3) [video index, start, end], and the full count."""
     if not isinstance(value, list):
-        raise InputError(
-            path, f"{where}: 'predictions' is {shown(value)}; expected a list of [video_index, start, end, score] lists"
+        raise record_error(
+            path, where, f"'predictions' is {shown(value)}; expected a list of [video_index, start, end, score] lists"
         )
     used = value[:MAX_PREDICTIONS]
     try:
@@ -148,11 +147,11 @@ def _rows(value: Any, path: str, where: str) -> tuple[FloatArray, int]:
         return arr[:, :3].astype(np.float64).reshape(-1, 3), len(value)
     for n, e in enumerate(used):
         if not (isinstance(e, list) and len(e) >= 3 and all(is_number(x) for x in e[:3])):
-            raise InputError(
+            raise record_error(
                 path,
-                f"{where}: predictions[{n}] is {shown(e)}; expected "
-                "[video_index, start, end, score] (3 finite numbers at least; the score is not "
-                "used)",
+                where,
+                f"predictions[{n}] is {shown(e)}; expected [video_index, start, end, score] (3 finite numbers at "
+                "least; the score is not used)",
             )
     return np.array([e[:3] for e in used], dtype=np.float64).reshape(-1, 3), len(value)
 
@@ -161,11 +160,20 @@ def read_submission(path: str | Path, queries: list[Query]) -> Tvr:
     """A TVR submission JSON: ``video2idx`` and any of ``VCMR``, ``SVMR``, ``VR``, each a list of
     ``{"desc_id", "predictions": [[video_index, start, end, score], ...]}`` records."""
     name = str(path)
-    expected = "a TVR submission object"
-    sub = load_document(name, read_text(path, head=document_head(name, expected, what="JSON")), expected, what="JSON")
+    sub = load_json(path, "a TVR submission object", what="JSON")
     if not isinstance(sub, dict) or "video2idx" not in sub:
         raise InputError(name, "expected a JSON object with 'video2idx' and any of 'VCMR', 'SVMR', 'VR'")
-    index = _video_index(sub["video2idx"], name)
+    index = sub["video2idx"]
+    if not isinstance(index, dict) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and 0 <= v < MAX_VIDEO_INDEX for v in index.values()
+    ):
+        raise InputError(
+            name,
+            f"'video2idx' must map video names to integers from 0 to {MAX_VIDEO_INDEX - 1} "
+            "(the official compares them as 32-bit floats)",
+        )
+    if len(set(index.values())) < len(index):
+        raise InputError(name, "'video2idx' gives two videos the same index; expected one index per video")
     tasks = [t for t in TASKS if t in sub]
     if not tasks:
         raise InputError(
@@ -189,21 +197,6 @@ def read_submission(path: str | Path, queries: list[Query]) -> Tvr:
     return data
 
 
-def _video_index(index: Any, name: str) -> dict[str, int]:
-    """``video2idx`` checked: video names to distinct integers the official's 32-bit floats keep apart."""
-    if not isinstance(index, dict) or not all(
-        isinstance(v, int) and not isinstance(v, bool) and 0 <= v < MAX_VIDEO_INDEX for v in index.values()
-    ):
-        raise InputError(
-            name,
-            f"'video2idx' must map video names to integers from 0 to {MAX_VIDEO_INDEX - 1} "
-            "(the official compares them as 32-bit floats)",
-        )
-    if len(set(index.values())) < len(index):
-        raise InputError(name, "'video2idx' gives two videos the same index; expected one index per video")
-    return index
-
-
 def _read_task(data: Tvr, task: str, records: Any, name: str, truth: set[str], known: FloatArray) -> None:
     """One task's records into ``data``: each query's first 100 predictions, and the empty, unknown, longer and
     reversed ones the notes count."""
@@ -222,8 +215,8 @@ def _read_task(data: Tvr, task: str, records: Any, name: str, truth: set[str], k
         where += f" (desc_id {desc_id})"
         k = key(desc_id)
         if k in preds:
-            raise InputError(
-                name, f"{where}: desc_id {desc_id} appears twice in '{task}'; expected one record per query"
+            raise record_error(
+                name, where, f"desc_id {desc_id} appears twice in '{task}'; expected one record per query"
             )
         rows, count = _rows(record["predictions"], name, where)
         video = rows[:, 0]
@@ -232,11 +225,11 @@ def _read_task(data: Tvr, task: str, records: Any, name: str, truth: set[str], k
             indexed = known[np.minimum(np.searchsorted(known, video), len(known) - 1)] == video
         bad = np.flatnonzero((video != np.floor(video)) | ~indexed)
         if len(bad):
-            raise InputError(
+            raise record_error(
                 name,
-                f"{where}: predictions[{int(bad[0])}] names the video index "
-                f"{video[bad[0]]:g}, which is not in 'video2idx'; expected an index of "
-                "video2idx",
+                where,
+                f"predictions[{int(bad[0])}] names the video index {video[bad[0]]:g}, which is not in 'video2idx'; "
+                "expected an index of video2idx",
             )
         preds[k] = rows
         if k not in truth:
