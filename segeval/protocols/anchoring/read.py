@@ -41,8 +41,12 @@ class AnchorResult:
     line: int
 
 
-def _lines(path: str | Path) -> Iterator[tuple[int, str, list[str]]]:
-    """(line number, text, fields) of every non-blank line."""
+def _rows(
+    path: str | Path, time_format: str, count: int, what: str, example: str, fields: tuple[tuple[int, str, str], ...]
+) -> Iterator[tuple[int, str, list[str], list[float]]]:
+    """(line number, text, tokens, values) of every non-blank line of ``count`` fields: ``fields`` the (index, name,
+    kind) of those read as time, int or float (the one number grammar), else an InputError."""
+    check_choice("time_format", time_format, TIME_FORMATS)
     name = str(path)
     for number, raw in enumerate(read_bytes(path).split(b"\n"), start=1):
         raw = raw.removesuffix(b"\r")
@@ -58,70 +62,59 @@ def _lines(path: str | Path) -> Iterator[tuple[int, str, list[str]]]:
                 text=text,
                 kind="line ends",
             )
-        yield number, text, tokens
-
-
-def _field(path: str, number: int, text: str, i: int, name: str, token: str, kind: str, time_format: str) -> float:
-    """Field ``i`` (0-based) read as ``kind`` (time, int or float: the one number grammar), or an InputError."""
-    value = (TIME_PARSERS[time_format] if kind == "time" else parse_int if kind == "int" else parse_float)(token)
-    if value is None:
-        expected = EXPECTED[time_format if kind == "time" else kind]
-        hint = time_hint(token, time_format) if kind == "time" else ""
-        raise InputError(
-            path,
-            f"field {i + 1} ({name}) is '{token}'; expected {expected}{hint}",
-            line=number,
-            text=text,
-            kind=f"bad {name}",
-        )
-    return value
-
-
-def _count(path: str, number: int, text: str, tokens: list[str], n: int, what: str, example: str) -> None:
-    if len(tokens) != n:
-        raise InputError(
-            path,
-            f"has {plural(len(tokens), 'field')}; expected {plural(n, 'field')} for {what}, such as '{example}'",
-            line=number,
-            text=text,
-            kind="field count",
-        )
+        if len(tokens) != count:
+            raise InputError(
+                name,
+                f"has {plural(len(tokens), 'field')}; expected {plural(count, 'field')} for {what}, "
+                f"such as '{example}'",
+                line=number,
+                text=text,
+                kind="field count",
+            )
+        values = []
+        for i, field, kind in fields:
+            value = (TIME_PARSERS[time_format] if kind == "time" else parse_int if kind == "int" else parse_float)(
+                tokens[i]
+            )
+            if value is None:
+                hint = time_hint(tokens[i], time_format) if kind == "time" else ""
+                raise InputError(
+                    name,
+                    f"field {i + 1} ({field}) is '{tokens[i]}'; expected "
+                    f"{EXPECTED[time_format if kind == 'time' else kind]}{hint}",
+                    line=number,
+                    text=text,
+                    kind=f"bad {field}",
+                )
+            values.append(value)
+        yield number, text, tokens, values
 
 
 def read_anchor_qrels(path: str | Path, time_format: str = "mmss") -> list[Anchor]:
     """The anchors of a ``qid start end rel`` file, in file order (rel > 0: relevant; any other
     integer: judged not relevant).  An anchor ending before it starts is an error."""
-    check_choice("time_format", time_format, TIME_FORMATS)
-    name = str(path)
     out = []
-    for number, text, tokens in _lines(path):
-        _count(name, number, text, tokens, 4, "an anchoring qrels line (qid start end rel)", QRELS_EXAMPLE)
-        start = _field(name, number, text, 1, "start", tokens[1], "time", time_format)
-        end = _field(name, number, text, 2, "end", tokens[2], "time", time_format)
-        rel = int(_field(name, number, text, 3, "rel", tokens[3], "int", time_format))
+    what = "an anchoring qrels line (qid start end rel)"
+    fields = ((1, "start", "time"), (2, "end", "time"), (3, "rel", "int"))
+    for number, text, tokens, (start, end, rel) in _rows(path, time_format, 4, what, QRELS_EXAMPLE, fields):
         if end < start:
             raise InputError(
-                name,
+                str(path),
                 f"the anchor ends ({tokens[2]}) before it starts ({tokens[1]}); expected start <= end",
                 line=number,
                 text=text,
                 kind="reversed anchor",
             )
-        out.append(Anchor(tokens[0], start, end, rel, number))
+        out.append(Anchor(tokens[0], start, end, int(rel), number))
     return out
 
 
 def read_anchor_run(path: str | Path, time_format: str = "mmss") -> list[AnchorResult]:
     """The results of a ``qid Q0 start end rank score run`` file, in file order.  A result ending
     before it starts is kept (the evaluation decides what it meets)."""
-    check_choice("time_format", time_format, TIME_FORMATS)
-    name = str(path)
-    out = []
-    for number, text, tokens in _lines(path):
-        _count(name, number, text, tokens, 7, "an anchoring run line (qid Q0 start end rank score run)", RUN_EXAMPLE)
-        start = _field(name, number, text, 2, "start", tokens[2], "time", time_format)
-        end = _field(name, number, text, 3, "end", tokens[3], "time", time_format)
-        rank = int(_field(name, number, text, 4, "rank", tokens[4], "int", time_format))
-        score = _field(name, number, text, 5, "score", tokens[5], "float", time_format)
-        out.append(AnchorResult(tokens[0], start, end, rank, score, tokens[6], number))
-    return out
+    what = "an anchoring run line (qid Q0 start end rank score run)"
+    fields = ((2, "start", "time"), (3, "end", "time"), (4, "rank", "int"), (5, "score", "float"))
+    return [
+        AnchorResult(tokens[0], start, end, int(rank), score, tokens[6], number)
+        for number, _, tokens, (start, end, rank, score) in _rows(path, time_format, 7, what, RUN_EXAMPLE, fields)
+    ]
