@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.core.words import plural, verb
 from segeval.protocols.moments.protocol import MrOptions, MrResult, refuse_options
-from segeval.protocols.moments.reading import is_number, load_json, record_error, reversed_notes, shown
+from segeval.protocols.moments.reading import as_windows, is_number, load_json, record_error, reversed_notes, shown
 
 THRESHOLDS = (0.3, 0.5)
 TOP_K = (1, 5)
@@ -86,18 +87,11 @@ def read_predictions(path: str | Path, truth: dict[Query, tuple[float, float]]) 
             f'{shown(data.get("challenge"))}; expected "1.0" and "ego4d_nlq_challenge" '
             "(the official evaluator asserts both)",
         )
-    annotations = {(c, a): 0 for c, a, _ in truth}
-    for c, a, _ in truth:
-        annotations[(c, a)] += 1
+    annotations = Counter((c, a) for c, a, _ in truth)
     out: dict[Query, FloatArray] = {}
     for n, row in enumerate(data["results"]):
         record = f"results[{n}]"
-        missing = [
-            k
-            for k in ("clip_uid", "annotation_uid", "query_idx", "predicted_times")
-            if not isinstance(row, dict) or k not in row
-        ]
-        if missing:
+        if not isinstance(row, dict) or not {"clip_uid", "annotation_uid", "query_idx", "predicted_times"} <= set(row):
             raise record_error(
                 name,
                 record,
@@ -108,8 +102,8 @@ def read_predictions(path: str | Path, truth: dict[Query, tuple[float, float]]) 
             raise record_error(
                 name,
                 record,
-                f"clip_uid {pair[0]} with annotation_uid {pair[1]} is not in the "
-                "ground truth; expected a ground-truth annotation",
+                f"clip_uid {pair[0]} with annotation_uid {pair[1]} is not in the ground truth; expected a "
+                "ground-truth annotation",
             )
         idx = row["query_idx"]
         if isinstance(idx, bool) or not isinstance(idx, int) or not 0 <= idx < annotations[pair]:
@@ -124,14 +118,15 @@ def read_predictions(path: str | Path, truth: dict[Query, tuple[float, float]]) 
             raise record_error(
                 name, record, f"query {pair[0]}/{pair[1]}/{idx} appears twice; expected one result per query"
             )
-        times = row["predicted_times"]
-        if not isinstance(times, list) or not all(
-            isinstance(w, list) and len(w) == 2 and all(is_number(x) for x in w) for w in times
-        ):
+        windows = as_windows(row["predicted_times"], 2)
+        if windows is None:
             raise record_error(
-                name, record, f"predicted_times is {shown(times)}; expected a list of [start, end] windows of 2 numbers"
+                name,
+                record,
+                f"predicted_times is {shown(row['predicted_times'])}; expected a list of [start, end] windows of "
+                "2 numbers",
             )
-        out[key] = np.array(times, dtype=np.float64).reshape(-1, 2)
+        out[key] = windows
     return out
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.readers.files import read_text
 from segeval.readers.json_records import document_head, lines, load_document, load_line, record_head
@@ -44,6 +46,19 @@ def load_jsonl(
 def is_number(x: Any) -> bool:
     """A finite JSON number (not a boolean; json_records bounds integers to 18 digits)."""
     return not isinstance(x, bool) and isinstance(x, int | float) and math.isfinite(x)
+
+
+def as_windows(value: Any, width: int) -> FloatArray | None:
+    """``value`` as (n, ``width``) floats when it is a list of lists of ``width`` finite numbers, else None."""
+    if not (isinstance(value, list) and set(map(type, value)) <= {list} and set(map(len, value)) <= {width}):
+        return None
+    if not set(map(type, chain.from_iterable(value))) <= {int, float}:
+        return None
+    try:
+        windows = np.array(value, dtype=np.float64).reshape(-1, width)
+    except OverflowError:  # an integer beyond the float range
+        return None
+    return windows if np.isfinite(windows).all() else None
 
 
 def shown(value: Any, width: int = 80) -> str:

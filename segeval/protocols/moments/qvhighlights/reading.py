@@ -15,7 +15,7 @@ import numpy as np
 from segeval.core.arrays import FloatArray
 from segeval.core.words import plural
 from segeval.protocols.moments.detect import by_sentence, is_charades, read_charades
-from segeval.protocols.moments.reading import is_number, line_error, shown
+from segeval.protocols.moments.reading import as_windows, is_number, line_error, shown
 from segeval.readers.json_records import read_moment_jsonl
 
 CLIP_SECONDS = 2
@@ -65,15 +65,9 @@ def _finite_numbers(values: list[Any]) -> bool:
 
 
 def _windows(value: Any, width: int, path: str, number: int, text: str, key: str) -> FloatArray:
-    if isinstance(value, list) and set(map(type, value)) <= {list} and set(map(len, value)) <= {width}:
-        flat = list(chain.from_iterable(value))
-        if set(map(type, flat)) <= {int, float}:  # the common case, checked in bulk
-            try:
-                windows = np.array(value, dtype=np.float64).reshape(-1, width)
-            except OverflowError:
-                windows = None
-            if windows is not None and np.isfinite(windows).all():
-                return windows
+    windows = as_windows(value, width)
+    if windows is not None:
+        return windows
     shape = "[start, end, score]" if width == 3 else "[start, end]"
     if not isinstance(value, list):
         raise line_error(path, number, text, f"'{key}' must be a list of {shape} lists")
