@@ -57,6 +57,28 @@ def group(
     return [Figure(key, args, measure, percent) for key, measure in keys]
 
 
+#: the mark a success measure's name gets under each ``tiou`` adapter form
+MARKS = {":empty0": "z", ":strict:empty0": "sz", ":empty0:best": "zb", ":float32": "f"}
+
+
+def success(
+    keys: Sequence[tuple[tuple[str, ...], int, float]],
+    thresholds: Sequence[float],
+    top_k: Sequence[int],
+    form: str,
+    qrels: str = "PREFIX.qrels",
+    run: str = "PREFIX.run",
+) -> list[Figure]:
+    """Figures that are success@k under ``-a tiou:t{form}``: ``keys`` holds each one's (path, k, t)."""
+    return group(
+        [(path, f"success_{k}_tiou{t:g}{MARKS[form]}") for path, k, t in keys],
+        [f"tiou:{t:g}{form}" for t in thresholds],
+        f"Success@{','.join(map(str, top_k))}",
+        qrels,
+        run,
+    )
+
+
 @dataclass
 class Lines:
     """The files to write (suffix -> lines), the figures eval gives, those it does not (name, why), notes."""
@@ -191,14 +213,8 @@ def recall_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
         run += run_lines(qid, video, times.pairs(ranked.tolist(), f"query {qid}", predictions), "recall")
     thresholds = options.thresholds or recall.THRESHOLDS
     top_k = options.top_k or recall.TOP_K
-    strict = ":strict" if (options.iou_compare or recall.COMPARE) == "gt" else ""
-    figures = group(
-        [((f"R@{k},IoU@{t}",), f"success_{k}_tiou{t:g}{'sz' if strict else 'z'}") for k in top_k for t in thresholds],
-        [f"tiou:{t:g}{strict}:empty0" for t in thresholds],
-        f"Success@{','.join(map(str, top_k))}",
-        "PREFIX.qrels",
-        "PREFIX.run",
-    )
+    form = ":strict:empty0" if (options.iou_compare or recall.COMPARE) == "gt" else ":empty0"
+    figures = success([((f"R@{k},IoU@{t}",), k, t) for k in top_k for t in thresholds], thresholds, top_k, form)
     return Lines(
         {"qrels": qrels, "run": run},
         figures,
@@ -279,19 +295,11 @@ def _qvh_figures(files: dict[str, list[str]]) -> tuple[list[Figure], list[tuple[
         )
         # R1: the first listed window against the truth window of highest union-form IoU (``best``); R5 (segeval's
         # addition): any of the first 5 against any window
-        figures += group(
-            [((bucket, "MR-R1", str(t)), f"success_1_tiou{t:g}zb") for t in THRESHOLDS],
-            [f"tiou:{t:g}:empty0:best" for t in THRESHOLDS],
-            "Success@1",
-            qrels,
-            "PREFIX.run",
+        figures += success(
+            [((bucket, "MR-R1", str(t)), 1, t) for t in THRESHOLDS], THRESHOLDS, (1,), ":empty0:best", qrels
         )
-        figures += group(
-            [((bucket, "MR-R5", str(t)), f"success_5_tiou{t:g}z") for t in R5_THRESHOLDS],
-            [f"tiou:{t:g}:empty0" for t in R5_THRESHOLDS],
-            "Success@5",
-            qrels,
-            "PREFIX.run",
+        figures += success(
+            [((bucket, "MR-R5", str(t)), 5, t) for t in R5_THRESHOLDS], R5_THRESHOLDS, (5,), ":empty0", qrels
         )
     return figures, unreproducible
 
@@ -320,13 +328,8 @@ def ego4d_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
         run += run_lines(qid, clip, times.pairs(listed.tolist(), f"query {qid}", predictions), "ego4d")
     thresholds = options.thresholds or E.THRESHOLDS
     top_k = options.top_k or E.TOP_K
-    figures = group(
-        [((f"Rank@{k} mIoU@{t}",), f"success_{k}_tiou{t:g}sz") for k in top_k for t in thresholds],
-        [f"tiou:{t:g}:strict:empty0" for t in thresholds],
-        f"Success@{','.join(map(str, top_k))}",
-        "PREFIX.qrels",
-        "PREFIX.run",
-    )
+    keys = [((f"Rank@{k} mIoU@{t}",), k, t) for k in top_k for t in thresholds]
+    figures = success(keys, thresholds, top_k, ":strict:empty0")
     notes = times.notes()
     if reversed_windows:
         notes.append(
@@ -466,20 +469,18 @@ def tvr_figures(options: MrOptions, tasks: tuple[str, ...] = ("VCMR", "SVMR", "V
 
     thresholds = options.thresholds or THRESHOLDS
     top_k = options.top_k or TOP_K
-    ks = f"Success@{','.join(map(str, top_k))}"
     figures: list[Figure] = []
     for task, run in (("VCMR", "PREFIX.run"), ("SVMR", "PREFIX.svmr.run")):
         if task in tasks:
-            figures += group(
-                [((task, f"{t}-r{k}"), f"success_{k}_tiou{t:g}f") for t in thresholds for k in top_k],
-                [f"tiou:{t:g}:float32" for t in thresholds],
-                ks,
-                "PREFIX.qrels",
-                run,
-            )
+            keys = [((task, f"{t}-r{k}"), k, t) for t in thresholds for k in top_k]
+            figures += success(keys, thresholds, top_k, ":float32", run=run)
     if "VR" in tasks:
         figures += group(
-            [(("VR", f"r{k}"), f"success_{k}") for k in top_k], ["exact"], ks, "PREFIX.vr.qrels", "PREFIX.vr.run"
+            [(("VR", f"r{k}"), f"success_{k}") for k in top_k],
+            ["exact"],
+            f"Success@{','.join(map(str, top_k))}",
+            "PREFIX.vr.qrels",
+            "PREFIX.vr.run",
         )
     return Lines(
         {},
