@@ -215,17 +215,9 @@ def recall_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
     top_k = options.top_k or recall.TOP_K
     form = ":strict:empty0" if (options.iou_compare or recall.COMPARE) == "gt" else ":empty0"
     figures = success([((f"R@{k},IoU@{t}",), k, t) for k in top_k for t in thresholds], thresholds, top_k, form)
-    return Lines(
-        {"qrels": qrels, "run": run},
-        figures,
-        [
-            (
-                "mIoU",
-                "the mean IoU of each query's first prediction is not a measure of a ranked list's relevance labels",
-            )
-        ],
-        times.notes() + _dropped(dropped[0], "(a query's best IoU is the same)"),
-    )
+    why = "the mean IoU of each query's first prediction is not a measure of a ranked list's relevance labels"
+    notes = times.notes() + _dropped(dropped[0], "(a query's best IoU is the same)")
+    return Lines({"qrels": qrels, "run": run}, figures, [("mIoU", why)], notes)
 
 
 def _bucket_file(bucket: str) -> str:
@@ -368,34 +360,15 @@ def didemo_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
             s, e = seconds(moment)
             qrels.append(f"{qid} Q0 video {s} {e} {moments.count(moment) + shift}")
         run += run_lines(qid, "video", [seconds(m) for m in ranking or []], "didemo")
-    notes = (
-        []
-        if named
-        else [
-            "the ground truth's items have no distinct annotation_id: queries are named by "
-            "their position, 0 for the first item"
-        ]
+    unnamed = (
+        "the ground truth's items have no distinct annotation_id: queries are named by their position, 0 for the "
+        "first item"
     )
-    return Lines(
-        {"qrels": qrels, "run": run},
-        group(
-            [(("rank@1",), "success_1")],
-            ["exact"],
-            "Success@1",
-            "PREFIX.qrels",
-            "PREFIX.run",
-            percent=False,
-            level=AGREE,
-        ),
-        [
-            (
-                "rank@5",
-                "the mean of a query's 3 best annotator ranks is not a measure of one ranked list's relevance labels",
-            ),
-            ("miou", "the mean of the 3 best IoUs of the first moment is not a measure of relevance labels"),
-        ],
-        notes,
-    )
+    figures = group([(("rank@1",), "success_1")], ["exact"], "Success@1", "PREFIX.qrels", "PREFIX.run", False, AGREE)
+    rank5 = "the mean of a query's 3 best annotator ranks is not a measure of one ranked list's relevance labels"
+    miou = "the mean of the 3 best IoUs of the first moment is not a measure of relevance labels"
+    notes = [] if named else [unnamed]
+    return Lines({"qrels": qrels, "run": run}, figures, [("rank@5", rank5), ("miou", miou)], notes)
 
 
 # --- TVR -------------------------------------------------------------------------------------------------------
@@ -482,17 +455,8 @@ def tvr_figures(options: MrOptions, tasks: tuple[str, ...] = ("VCMR", "SVMR", "V
             "PREFIX.vr.qrels",
             "PREFIX.vr.run",
         )
-    return Lines(
-        {},
-        figures,
-        [
-            (
-                "*_by_type",
-                "the same commands over one type's queries: not written (the qrels of one type's queries give them)",
-            ),
-            ("desc_type_ratio", "a share of queries, not a measure"),
-        ],
-    )
+    by_type = "the same commands over one type's queries: not written (the qrels of one type's queries give them)"
+    return Lines({}, figures, [("*_by_type", by_type), ("desc_type_ratio", "a share of queries, not a measure")])
 
 
 BUILDERS = {
