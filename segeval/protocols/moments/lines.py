@@ -252,11 +252,9 @@ def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Line
         dropped[0],
         "(qrels judge a segment once): the MR-mAP of those queries counts the window once, the official twice",
     )
+    average = "the mean of the 10 MR-mAP values (numpy's mean of the per-threshold means), not one eval measure"
     unreproducible += [
-        (
-            "MR-mAP average",
-            "the mean of the 10 MR-mAP values (numpy's mean of the per-threshold means), not one eval measure",
-        ),
+        ("MR-mAP average", average),
         ("MR-mIoU", NOT_LABELS),
         ("HL-mAP, HL-Hit1", "highlight detection scores clips by saliency, not retrieved segments"),
     ]

@@ -104,49 +104,25 @@ def task_figures(
 
 def _notes(data: Tvr, tasks: list[str]) -> list[str]:
     notes: list[str] = []
-    truth = [key(q.desc_id) for q in data.queries]
     same = "the official script asserts that both files hold the same queries"
-
-    def first(items: list[Any]) -> str:
-        return f"{items[0]}" if items else ""
-
+    queries, have = ("query", "queries"), ("has", "have")
+    flipped = "end < start; their IoU is 0, as in the official script"
+    longer = (
+        f"more than {MAX_PREDICTIONS} predictions; only the first {MAX_PREDICTIONS} count, as in the official script"
+    )
     for task in tasks:
-        preds = data.predictions[task]
-        missing = [str(q.desc_id) for q, k in zip(data.queries, truth, strict=True) if k not in preds]
+        missing = [str(q.desc_id) for q in data.queries if key(q.desc_id) not in data.predictions[task]]
         empty, unknown = data.empty[task], data.unknown[task]
+        first = [f"(e.g. {items[0] if items else ''})" for items in (missing, empty, unknown)]
+        stops = f"an empty 'predictions' list {first[1]} and score 0; the official script stops on them (IndexError)"
+        record = f"no record {first[0]} and score 0; {same}"
+        ignored = f"for queries not in the ground truth {first[2]} and are ignored; {same}"
         for n, noun, verbs, rest in (  # how many, of what, has/have or is/are, then the rest of the note
-            (
-                len(missing),
-                ("ground-truth query", "ground-truth queries"),
-                ("has", "have"),
-                f"no record (e.g. {first(missing)}) and score 0; {same}",
-            ),
-            (
-                len(empty),
-                ("query", "queries"),
-                ("has", "have"),
-                f"an empty 'predictions' list (e.g. {first(empty)}) and score 0; the official script stops on them "
-                "(IndexError)",
-            ),
-            (
-                len(unknown),
-                ("record",),
-                ("is", "are"),
-                f"for queries not in the ground truth (e.g. {first(unknown)}) and are ignored; {same}",
-            ),
-            (
-                data.longer[task],
-                ("query", "queries"),
-                ("has", "have"),
-                f"more than {MAX_PREDICTIONS} predictions; only the first {MAX_PREDICTIONS} count, as in the official "
-                "script",
-            ),
-            (
-                data.reversed[task],
-                ("predicted window",),
-                ("has", "have"),
-                "end < start; their IoU is 0, as in the official script",
-            ),
+            (len(missing), ("ground-truth query", "ground-truth queries"), have, record),
+            (len(empty), queries, have, stops),
+            (len(unknown), ("record",), ("is", "are"), ignored),
+            (data.longer[task], queries, have, longer),
+            (data.reversed[task], ("predicted window",), have, flipped),
         ):
             if n:
                 notes.append(f"{task}: {plural(n, *noun)} {verb(n, *verbs)} {rest}")
