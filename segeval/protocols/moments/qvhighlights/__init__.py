@@ -42,12 +42,9 @@ def _evaluate_highlights(m: Moments, queries: list[str], per_query: PerQuery) ->
     out: dict[str, dict[str, float | None]] = {}
     for level, name in enumerate(SALIENCY_LEVELS):
         for n, q in enumerate(queries):
-            per_query.setdefault(q, {}).update(
-                {
-                    f"HL-min-{name}-mAP": 100 * float(np.mean(ap[level, n])),
-                    f"HL-min-{name}-Hit1": 100 * float(np.max(hit[level, n])),
-                }
-            )
+            mine = per_query.setdefault(q, {})
+            mine[f"HL-min-{name}-mAP"] = 100 * float(np.mean(ap[level, n]))
+            mine[f"HL-min-{name}-Hit1"] = 100 * float(np.max(hit[level, n]))
         out[f"HL-min-{name}"] = {
             "HL-mAP": _pct(np.mean(ap[level])) if queries else None,
             "HL-Hit1": _pct(np.mean(np.max(hit[level], 1))) if queries else None,
