@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from segeval.core.arrays import FloatArray
+from segeval.core.errors import InputError
 from segeval.core.words import plural
 from segeval.protocols.moments.detect import by_sentence, is_charades, read_charades
 from segeval.protocols.moments.reading import as_windows, is_number, line_error, shown
@@ -86,50 +87,40 @@ def _saliency(row: dict[str, Any], path: str, number: int, text: str) -> FloatAr
     """The official full-video score matrix: (int(duration / 2) clips, 3 annotators), zeros elsewhere."""
     duration: Any = row.get("duration")
     ids, scores = row.get("relevant_clip_ids"), row.get("saliency_scores")
+
+    def bad(problem: str) -> InputError:
+        return line_error(path, number, text, problem)
+
     if not is_number(duration) or duration < CLIP_SECONDS:
-        raise line_error(
-            path,
-            number,
-            text,
+        raise bad(
             f"'duration' is {json.dumps(duration)}; expected a number >= {CLIP_SECONDS} "
-            "(seconds) for highlight detection",
+            "(seconds) for highlight detection"
         )
     clips = int(duration / CLIP_SECONDS)
     if clips > MAX_CLIPS:
-        raise line_error(
-            path,
-            number,
-            text,
+        raise bad(
             f"'duration' is {json.dumps(duration)}; expected less than {(MAX_CLIPS + 1) * CLIP_SECONDS} seconds "
-            f"(at most {MAX_CLIPS} clips) for highlight detection",
+            f"(at most {MAX_CLIPS} clips) for highlight detection"
         )
     if not isinstance(ids, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
-        raise line_error(
-            path, number, text, "'relevant_clip_ids' must be a list of integer clip ids for highlight detection"
-        )
-    bad = [i for i in ids if not 0 <= i < clips]
-    if bad:
-        raise line_error(
-            path,
-            number,
-            text,
-            f"'relevant_clip_ids' holds {bad[0]}; expected clip ids from 0 to {clips - 1} "
-            f"(duration {duration} s in {CLIP_SECONDS}-second clips)",
+        raise bad("'relevant_clip_ids' must be a list of integer clip ids for highlight detection")
+    outside = [i for i in ids if not 0 <= i < clips]
+    if outside:
+        raise bad(
+            f"'relevant_clip_ids' holds {outside[0]}; expected clip ids from 0 to {clips - 1} "
+            f"(duration {duration} s in {CLIP_SECONDS}-second clips)"
         )
     if len(set(ids)) != len(ids):
-        raise line_error(path, number, text, "'relevant_clip_ids' names a clip twice; expected each clip once")
+        raise bad("'relevant_clip_ids' names a clip twice; expected each clip once")
     if not (
         isinstance(scores, list)
         and len(scores) == len(ids)
         and all(isinstance(s, list) and len(s) == 3 for s in scores)
         and _finite_numbers(list(chain.from_iterable(scores)))
     ):
-        raise line_error(
-            path,
-            number,
-            text,
+        raise bad(
             f"'saliency_scores' must hold one [a, b, c] list of 3 numbers per relevant clip "
-            f"({plural(len(ids), 'clip')})",
+            f"({plural(len(ids), 'clip')})"
         )
     full = np.zeros((clips, 3))
     if ids:

@@ -42,10 +42,7 @@ def hits(data: Tvr, task: str, thresholds: tuple[float, ...]) -> tuple[BoolArray
     matched = (rows[:, :, 0] == gt_video[:, None]) & valid
     correct = np.zeros((len(thresholds), n, MAX_PREDICTIONS), dtype=bool)
     single = np.array([len(q.windows) == 1 for q in data.queries], dtype=bool)
-    moments = np.zeros((n, 2), dtype=np.float32)
-    moments[single] = np.array([q.windows[0] for q in data.queries if len(q.windows) == 1], dtype=np.float32).reshape(
-        -1, 2
-    )
+    moments = np.array([q.windows[0] for q in data.queries], dtype=np.float32).reshape(-1, 2)  # multi: below
     scores = iou32(rows[:, :, 1:3], moments[:, None, :]) * matched
     for t, theta in enumerate(thresholds):
         correct[t] = (scores >= np.float32(theta)) & valid & single[:, None]
