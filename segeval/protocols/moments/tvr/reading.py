@@ -64,14 +64,9 @@ def _moment(value: Any, path: str, line: int, text: str) -> FloatArray:
         return isinstance(w, list) and len(w) == 2 and all(is_number(x) for x in w)
 
     windows: list[Any] = [value] if pair(value) else value if isinstance(value, list) and len(value) >= 4 else [None]
+    expected = "expected [start, end] or, DiDeMo-style, a list of at least 4 [start, end] pairs (one per annotator)"
     if not all(pair(w) for w in windows):
-        raise line_error(
-            path,
-            line,
-            text,
-            f"'ts' is {shown(value)}; expected [start, end] or, DiDeMo-style, a list of at least 4 [start, end] "
-            "pairs (one per annotator)",
-        )
+        raise line_error(path, line, text, f"'ts' is {shown(value)}; {expected}")
     for w in windows:
         if w[1] < w[0]:
             raise line_error(
@@ -103,12 +98,8 @@ def read_truth(path: str | Path) -> list[Query]:
         text = line[:200]
         desc_id = _desc_id(row["desc_id"], name, "", number, text)
         if key(desc_id) in seen:
-            raise line_error(
-                name,
-                number,
-                text,
-                f"desc_id {desc_id} appears twice (first on line {seen[key(desc_id)]}); expected one line per query",
-            )
+            twice = f"desc_id {desc_id} appears twice (first on line {seen[key(desc_id)]}); expected one line per query"
+            raise line_error(name, number, text, twice)
         seen[key(desc_id)] = number
         if not isinstance(row["vid_name"], str):
             raise line_error(name, number, text, f"'vid_name' is {shown(row['vid_name'])}; expected a string")
