@@ -5,6 +5,7 @@ sentence (docs/moments.md#recall)."""
 from __future__ import annotations
 
 import re
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -78,13 +79,9 @@ HEAD_BYTES = 1 << 16
 
 
 def _head(path: str | Path) -> str:
-    blocks = read_blocks(path, max_bytes=None, block=HEAD_BYTES, lines=False)
-    try:
+    # closed now, not when the generator is collected
+    with closing(read_blocks(path, max_bytes=None, block=HEAD_BYTES, lines=False)) as blocks:
         first = next(blocks, b"")
-    finally:
-        close = getattr(blocks, "close", None)  # the file is closed now, not when the generator is collected
-        if close is not None:
-            close()
     return first.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
 
 
