@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -53,16 +52,6 @@ def qid_key(value: Any) -> str:
     if isinstance(value, str):
         return json.dumps(value) if _NUMBER_LIKE.fullmatch(value) else value
     return json.dumps(value, sort_keys=True)
-
-
-def _finite_numbers(values: list[Any]) -> bool:
-    """Whether every item is a finite int or float (not a bool), as ``is_number`` decides, checked in bulk."""
-    if set(map(type, values)) <= {int, float}:
-        try:
-            return bool(np.isfinite(np.array(values, dtype=np.float64)).all())
-        except OverflowError:  # an integer beyond the float range
-            return False
-    return all(is_number(x) for x in values)
 
 
 def _windows(value: Any, width: int, path: str, number: int, text: str, key: str) -> FloatArray:
@@ -112,12 +101,7 @@ def _saliency(row: dict[str, Any], path: str, number: int, text: str) -> FloatAr
         )
     if len(set(ids)) != len(ids):
         raise bad("'relevant_clip_ids' names a clip twice; expected each clip once")
-    if not (
-        isinstance(scores, list)
-        and len(scores) == len(ids)
-        and all(isinstance(s, list) and len(s) == 3 for s in scores)
-        and _finite_numbers(list(chain.from_iterable(scores)))
-    ):
+    if not (isinstance(scores, list) and len(scores) == len(ids) and as_windows(scores, 3) is not None):
         raise bad(
             f"'saliency_scores' must hold one [a, b, c] list of 3 numbers per relevant clip "
             f"({plural(len(ids), 'clip')})"
@@ -174,7 +158,7 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
 
 def _scores(row: dict[str, Any], path: str, number: int, text: str) -> FloatArray:
     scores = row.get("pred_saliency_scores")
-    if not (isinstance(scores, list) and scores and _finite_numbers(scores)):
+    if not (isinstance(scores, list) and scores and as_windows([scores], len(scores)) is not None):  # n numbers
         raise line_error(
             path,
             number,
