@@ -40,13 +40,6 @@ def ranked(predictions: FloatArray, nms_threshold: float | None = None) -> Float
     return order[:, :2]
 
 
-def best_ious(truth: FloatArray, windows: FloatArray) -> FloatArray:
-    """Each window's IoU with its best ground-truth window."""
-    if len(windows) == 0 or len(truth) == 0:
-        return np.zeros(len(windows))
-    return np.asarray(iou_matrix(windows, truth).max(axis=1), dtype=np.float64)
-
-
 def success(
     overlaps: list[FloatArray], thresholds: tuple[float, ...], top_k: tuple[int, ...], strict: bool
 ) -> BoolArray:
@@ -107,7 +100,10 @@ def evaluate(
         notes.append(f"{len(missing)} ground-truth queries have no predicted window (e.g. {missing[0]}) and score 0")
     notes += reversed_notes(truth, predictions, "evaluated as given: they overlap nothing (IoU 0)")
     empty = np.zeros((0, 3))
-    overlaps = [best_ious(truth[q], ranked(predictions.get(q, empty), nms_threshold)) for q in queries]
+    overlaps = []  # each listed window's IoU with its best ground-truth window
+    for q in queries:
+        windows = ranked(predictions.get(q, empty), nms_threshold)
+        overlaps.append(iou_matrix(windows, truth[q]).max(axis=1) if len(windows) else np.zeros(0))
     first = np.array([overlap[0] if len(overlap) else 0.0 for overlap in overlaps])
     hit = success(overlaps, thresholds, top_k, compare == "gt")
     figures: dict[str, float | int | None] = dict(
@@ -138,14 +134,11 @@ def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult
             truth, "has no query with a relevant window; expected at least one [start, end] in 'relevant_windows'"
         )
     rows: dict[str, dict[str, float | None]] = {}
-    figures, notes = evaluate(
-        m.truth,
-        m.predictions,
+    thresholds, top_k, compare = (
         options.thresholds or THRESHOLDS,
         options.top_k or TOP_K,
         options.iou_compare or COMPARE,
-        options.nms,
-        rows,
     )
+    figures, notes = evaluate(m.truth, m.predictions, thresholds, top_k, compare, options.nms, rows)
     brief = {k: v for k, v in figures.items() if k != "queries"}
     return MrResult(figures=figures, brief=brief, notes=notes, per_query=rows)
