@@ -226,9 +226,9 @@ def _bucket_file(bucket: str) -> str:
 
 def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
     """QVHighlights: R1 and R5 on the listed order (``PREFIX.run``), mAP on the first 10 listed by score
-    (``PREFIX.map.run``), over the full ground truth and each length bucket's."""
-    from segeval.protocols.moments.qvhighlights import BUCKETS, bucket_truths
-    from segeval.protocols.moments.qvhighlights.retrieval import TOP_PREDICTIONS
+    (``PREFIX.map.run``), over the full ground truth and each length bucket's (none without a window)."""
+    from segeval.protocols.moments.qvhighlights import BUCKETS, R5_THRESHOLDS, bucket_truths
+    from segeval.protocols.moments.qvhighlights.retrieval import THRESHOLDS, TOP_PREDICTIONS
 
     m, names = _qvh_queries(truth, predictions)
     times = Times()
@@ -247,26 +247,6 @@ def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Line
         top = listed[:TOP_PREDICTIONS]
         by_score = top[np.argsort(-top[:, 2], kind="stable")]  # the official list.sort(key=-score): stable
         files["map.run"] += run_lines(qid, video, times.pairs(by_score.tolist(), f"query {qid}", predictions), "qvh")
-    figures, unreproducible = _qvh_figures(files)
-    notes = times.notes() + _dropped(
-        dropped[0],
-        "(qrels judge a segment once): the MR-mAP of those queries counts the window once, the official twice",
-    )
-    average = "the mean of the 10 MR-mAP values (numpy's mean of the per-threshold means), not one eval measure"
-    unreproducible += [
-        ("MR-mAP average", average),
-        ("MR-mIoU", NOT_LABELS),
-        ("HL-mAP, HL-Hit1", "highlight detection scores clips by saliency, not retrieved segments"),
-    ]
-    return Lines(files, figures, unreproducible, notes)
-
-
-def _qvh_figures(files: dict[str, list[str]]) -> tuple[list[Figure], list[tuple[str, str]]]:
-    """The eval commands of each length bucket's MR figures; a bucket without a ground-truth window is
-    unreproducible, and its empty qrels are dropped from ``files``."""
-    from segeval.protocols.moments.qvhighlights import BUCKETS, R5_THRESHOLDS
-    from segeval.protocols.moments.qvhighlights.retrieval import THRESHOLDS
-
     figures: list[Figure] = []
     unreproducible: list[tuple[str, str]] = []
     for bucket in BUCKETS:
@@ -291,7 +271,17 @@ def _qvh_figures(files: dict[str, list[str]]) -> tuple[list[Figure], list[tuple[
         figures += success(
             [((bucket, "MR-R5", str(t)), 5, t) for t in R5_THRESHOLDS], R5_THRESHOLDS, (5,), ":empty0", qrels
         )
-    return figures, unreproducible
+    notes = times.notes() + _dropped(
+        dropped[0],
+        "(qrels judge a segment once): the MR-mAP of those queries counts the window once, the official twice",
+    )
+    average = "the mean of the 10 MR-mAP values (numpy's mean of the per-threshold means), not one eval measure"
+    unreproducible += [
+        ("MR-mAP average", average),
+        ("MR-mIoU", NOT_LABELS),
+        ("HL-mAP, HL-Hit1", "highlight detection scores clips by saliency, not retrieved segments"),
+    ]
+    return Lines(files, figures, unreproducible, notes)
 
 
 # --- Ego4D NLQ -------------------------------------------------------------------------------------------------
