@@ -173,9 +173,6 @@ def _dropped(count: int, why: str) -> list[str]:
     return [f"{plural(count, 'repeated ground-truth window')} written once {why}"] if count else []
 
 
-# --- recall (Charades-STA, ActivityNet Captions, TACoS) and QVHighlights: QVHighlights-style files ---------------
-
-
 def _qvh_queries(truth: str, predictions: str) -> tuple[Moments, dict[str, tuple[str, str]]]:
     """The files read, and per ground-truth query with a window its (qid, video) line fields."""
     from segeval.protocols.moments.qvhighlights.reading import read_moments
@@ -284,9 +281,6 @@ def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Line
     return Lines(files, figures, unreproducible, notes)
 
 
-# --- Ego4D NLQ -------------------------------------------------------------------------------------------------
-
-
 def ego4d_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
     """Ego4D NLQ: the listed predictions; Rank@k mIoU@t is success@k with a strict IoU (0/0 never a hit)."""
     from segeval.protocols.moments import ego4d_nlq as E
@@ -318,8 +312,6 @@ def ego4d_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
         )
     return Lines({"qrels": qrels, "run": run}, figures, [("mIoU", NOT_LABELS)], notes)
 
-
-# --- DiDeMo ----------------------------------------------------------------------------------------------------
 
 #: a DiDeMo query's rank is the mean of its 3 best annotator ranks
 AGREE = 3
@@ -358,8 +350,6 @@ def didemo_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
     notes = [] if named else [unnamed]
     return Lines({"qrels": qrels, "run": run}, figures, [("rank@5", rank5), ("miou", miou)], notes)
 
-
-# --- TVR -------------------------------------------------------------------------------------------------------
 
 #: the files of each task: VCMR's moments (the qrels, the run), SVMR's moments of the right video, VR's videos
 TVR_SUFFIXES = {"VCMR": ("qrels", "run"), "SVMR": ("svmr.run",), "VR": ("vr.qrels", "vr.run")}
