@@ -15,8 +15,8 @@ CHUNK_QUERIES = 1024  # mAP matches at most this many queries at once
 
 
 def iou_matrix(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Hull-form IoU (the official R1 form) of every window in ``a`` against every window in ``b``."""
-    return hull_iou(a[:, None, :], b[None, :, :])
+    """Hull-form IoU (the official R1 form, the ``tiou`` adapter's ``empty0``) of every window of ``a`` with every one of ``b``."""
+    return tiou(a[:, None, 0], a[:, None, 1], b[None, :, 0], b[None, :, 1], "zero")
 
 
 def average_precisions(
@@ -154,18 +154,13 @@ def _first_ious_group(
         -np.inf,
     )
     best = best_of(union_iou, axis=1)  # first on ties; a NaN (two empty windows) wins, as in the official
-    hull = hull_iou(first[:, :, None, :2], truth[:, None, :, :])  # (queries, k, windows)
+    hull = tiou(first[:, :, None, 0], first[:, :, None, 1], truth[:, None, :, 0], truth[:, None, :, 1], "zero")
     r1 = np.where(ok, hull[np.arange(queries), 0, best], 0.0)
     mask = has_first[:, :, None] & has_truth[:, None, :]
     masked = np.where(mask, hull, -np.inf)
     top1 = np.where(ok, masked[:, 0].max(axis=1, initial=-np.inf), 0.0)
     topk = np.where(ok, masked.max(axis=(1, 2), initial=-np.inf), 0.0)
     return r1, top1, topk
-
-
-def hull_iou(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Hull-form IoU of broadcast (..., 2) windows, 0 for an empty hull (the ``tiou`` adapter's ``empty0``)."""
-    return tiou(a[..., 0], a[..., 1], b[..., 0], b[..., 1], "zero")
 
 
 def recall_at(truth: FloatArray, predictions: FloatArray, threshold: float, k: int = 1) -> float:
