@@ -15,7 +15,7 @@ CHUNK_QUERIES = 1024  # mAP matches at most this many queries at once
 
 
 def iou_matrix(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Hull-form IoU (the official R1 form, the ``tiou`` adapter's ``empty0``) of every window of ``a`` with every one of ``b``."""
+    """Hull-form IoU (the official R1 form) of every window in ``a`` against every window in ``b``."""
     return tiou(a[:, None, 0], a[:, None, 1], b[None, :, 0], b[None, :, 1], "zero")
 
 
