@@ -130,14 +130,6 @@ def read_predictions(path: str | Path, truth: dict[Query, tuple[float, float]]) 
     return out
 
 
-def ious(predictions: FloatArray, window: tuple[float, float]) -> FloatArray:
-    """The official IoU of each predicted window with the ground-truth window (NaN for 0/0, an empty hull): the
-    ``tiou`` adapter's IoU, whose ``empty0`` gives the same hits."""
-    from segeval.adapters.tiou import tiou
-
-    return tiou(predictions[:, 0], predictions[:, 1], np.float64(window[0]), np.float64(window[1]), "nan")
-
-
 def evaluate(
     truth: dict[Query, tuple[float, float]],
     predictions: dict[Query, FloatArray],
@@ -147,11 +139,16 @@ def evaluate(
 ) -> tuple[dict[str, float | None], list[str]]:
     """The official table's figures (percent) and notes; queries in submission order, then the missing ones;
     ``per_query`` gets each query's values (``clip/annotation/index``)."""
+    from segeval.adapters.tiou import tiou
     from segeval.protocols.moments.recall import mean_figures, success
 
     notes: list[str] = []
     missing = [q for q in truth if q not in predictions]
-    overlaps = [ious(windows, truth[key]) for key, windows in predictions.items()]
+    # the official IoU: the hull form, NaN for 0/0 (the ``tiou`` adapter's ``empty0`` gives the same hits)
+    overlaps = [
+        tiou(w[:, 0], w[:, 1], np.float64(truth[key][0]), np.float64(truth[key][1]), "nan")
+        for key, w in predictions.items()
+    ]
     empty = [key for key, overlap in zip(predictions, overlaps, strict=True) if not len(overlap)]
     nan = [key for key, overlap in zip(predictions, overlaps, strict=True) if len(overlap) and math.isnan(overlap[0])]
     first = np.array([overlap[0] if len(overlap) else 0.0 for overlap in overlaps] + [0.0] * len(missing))
