@@ -1,10 +1,4 @@
-"""Anchor detection evaluation: the measures of the hyperlinking toolkit's anchoring script.
-
-A query is a video; a run lists, per query, the spans it proposes as anchors; the qrels judge
-anchors.  A result meets an anchor under the ``whole_seconds`` rule of :mod:`segeval.core.segment`.
-The measures (``MRR``, ``Unjudged_10``, ``Unjudged_1000``, ``P_10``, ``recall``) and the ``all`` rows
-are docs/anchoring.md, "Measures".
-"""
+"""Anchor detection evaluation: the measures of the hyperlinking toolkit's anchoring script (docs/anchoring.md)."""
 
 from __future__ import annotations
 
@@ -47,7 +41,6 @@ class AnchoringEvaluation:
 
     @property
     def num_q_ret(self) -> int:
-        """Queries of the run that were evaluated."""
         return len(self.per_query)
 
 
@@ -85,29 +78,27 @@ def query_values(anchors: Sequence[Anchor], results: Sequence[AnchorResult]) -> 
     }
 
 
-def score_anchoring(
-    anchors: Sequence[Anchor],
-    results: Sequence[AnchorResult],
-    *,
-    runid: str,
-    order: str = "file",
-    no_relevant: str = "skip",
-    run_path: str = "run",
+def evaluate_anchoring(
+    qrels: str | Path, run: str | Path, *, order: str = "file", no_relevant: str = "skip", time_format: str = "mmss"
 ) -> AnchoringEvaluation:
-    """Evaluate ``results`` against ``anchors`` (the measures: docs/anchoring.md).
-
-    ``order``: ``file`` ranks each query's results in file order, as the toolkit (it ignores the rank
-    and score fields); ``rank`` sorts them by the rank field (stably).  ``no_relevant``: what to do
-    with a run query that has no relevant anchor (the toolkit stops on a division by zero): ``skip``
-    it with a note, or raise an error.
-    """
+    """Read an anchoring qrels file and run, and evaluate (runid: the run file's base name); ``order``
+    (:data:`ORDERS`) and ``no_relevant`` (:data:`NO_RELEVANT`): docs/anchoring.md."""
+    anchors = read_anchor_qrels(qrels, time_format)
+    results = read_anchor_run(run, time_format)
+    runid = STDIN if str(run) == STDIN else utf8_text(os.path.basename(str(run)))
+    run_path = str(run)
     check_choice("order", order, ORDERS)
     check_choice("no_relevant", no_relevant, NO_RELEVANT)
     by_query: dict[str, list[Anchor]] = {}
-    for a in anchors:
-        by_query.setdefault(a.query, []).append(a)
+    for anchor in anchors:
+        by_query.setdefault(anchor.query, []).append(anchor)
     with_relevant = [q for q, xs in by_query.items() if any(a.rel > 0 for a in xs)]
-    ranked, apart = _by_query(results)
+    ranked: dict[str, list[AnchorResult]] = {}  # each query's results in file order
+    apart: list[AnchorResult] = []  # the results that start a second block of their query's lines
+    for previous, r in zip([None, *results], results, strict=False):
+        if (previous is None or r.query != previous.query) and r.query in ranked:
+            apart.append(r)
+        ranked.setdefault(r.query, []).append(r)
     notes = []
     if apart:
         notes.append(
@@ -136,52 +127,20 @@ def score_anchoring(
     per_query: dict[str, dict[str, float]] = {}
     for q, rs in ranked.items():
         if q in relevant_set:
-            rs = sorted(rs, key=lambda r: r.rank) if order == "rank" else rs
-            per_query[q] = query_values(by_query[q], rs)
+            per_query[q] = query_values(by_query[q], sorted(rs, key=lambda r: r.rank) if order == "rank" else rs)
     missing = [q for q in with_relevant if q not in per_query]
     if missing:
         notes.append(
             f"note: {len(missing)} of {len(with_relevant)} queries with a relevant anchor have no result "
             f"(first: {missing[0]}); they count as 0 in the all rows"
         )
-    return AnchoringEvaluation(
-        runid, len(with_relevant), per_query, _means(per_query, len(with_relevant)), tuple(notes)
-    )
-
-
-def _by_query(results: Sequence[AnchorResult]) -> tuple[dict[str, list[AnchorResult]], list[AnchorResult]]:
-    """Each query's results in file order, and the results that start a second block of their query's lines."""
-    ranked: dict[str, list[AnchorResult]] = {}
-    apart: list[AnchorResult] = []
-    previous = None
-    for r in results:
-        if r.query != previous and r.query in ranked:
-            apart.append(r)
-        ranked.setdefault(r.query, []).append(r)
-        previous = r.query
-    return ranked, apart
-
-
-def _means(per_query: dict[str, dict[str, float]], n_queries: int) -> dict[str, float]:
-    """The 'all' rows: each measure summed in the run's query order (the toolkit's), over ``n_queries``."""
     means: dict[str, float] = {}
-    if per_query:
-        for m in MEAN_ORDER:
-            total = 0.0
-            for values in per_query.values():
-                total = total + values[m]
-            means[m] = total / float(n_queries)
-    return means
-
-
-def evaluate_anchoring(
-    qrels: str | Path, run: str | Path, *, order: str = "file", no_relevant: str = "skip", time_format: str = "mmss"
-) -> AnchoringEvaluation:
-    """Read an anchoring qrels file and run, and evaluate (runid: the run file's base name)."""
-    anchors = read_anchor_qrels(qrels, time_format)
-    results = read_anchor_run(run, time_format)
-    runid = STDIN if str(run) == STDIN else utf8_text(os.path.basename(str(run)))
-    return score_anchoring(anchors, results, runid=runid, order=order, no_relevant=no_relevant, run_path=str(run))
+    for m in MEAN_ORDER if per_query else ():
+        total = 0.0
+        for values in per_query.values():  # in the run's query order (the toolkit's)
+            total = total + values[m]
+        means[m] = total / float(len(with_relevant))
+    return AnchoringEvaluation(runid, len(with_relevant), per_query, means, tuple(notes))
 
 
 def _rows(ev: AnchoringEvaluation) -> list[tuple[str, str, str | int | float]]:
@@ -198,44 +157,30 @@ def _width(text: str) -> int:
     return len(text.encode("utf-8"))  # the toolkit pads byte strings (Python 2)
 
 
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - _width(text))
+def render(ev: AnchoringEvaluation, output: str = "text") -> str:
+    """``ev`` in one of :data:`OUTPUTS`: text in the toolkit's layout (padded columns, floats with 5 decimals); JSON
+    and CSV (``measure,query,value`` rows in the text order) at full precision."""
+    from segeval.reports.tables import render as render_table
 
-
-def render_text(ev: AnchoringEvaluation) -> str:
-    """The toolkit's layout: ``measure subject value`` in padded columns, floats with 5 decimals."""
+    check_choice("output", output, OUTPUTS)
     rows = _rows(ev)
+    if output == "csv":
+        return render_table([("measure", ""), ("query", ""), ("value", "")], rows, "csv")
+    if output == "json":
+        shown = {
+            "runid": ev.runid,
+            "num_q": ev.num_q,
+            "num_q_ret": ev.num_q_ret,
+            "queries": ev.per_query,
+            "all": ev.means,
+            "notes": [n.removeprefix("note: ") for n in ev.notes],
+        }
+        return json_text(shown, indent=2) + "\n"
     per_row = rows[: len(rows) - len(ev.means)]  # the toolkit sizes the columns before the all means
     lm = max(_width(m) for m, _, _ in per_row)
     ls = max(_width(s) for _, s, _ in per_row)
     out = []
     for m, s, v in rows:
-        shown = f"{v:0.5f}" if isinstance(v, float) else str(v)
-        out.append(f"{_pad(m, lm)} {_pad(s, ls)} {shown}\n")
+        value = f"{v:0.5f}" if isinstance(v, float) else str(v)
+        out.append(f"{m}{' ' * max(0, lm - _width(m))} {s}{' ' * max(0, ls - _width(s))} {value}\n")
     return "".join(out)
-
-
-def render_json(ev: AnchoringEvaluation) -> str:
-    """Every value at full precision, with the notes."""
-    shown = {
-        "runid": ev.runid,
-        "num_q": ev.num_q,
-        "num_q_ret": ev.num_q_ret,
-        "queries": ev.per_query,
-        "all": ev.means,
-        "notes": [n.removeprefix("note: ") for n in ev.notes],
-    }
-    return json_text(shown, indent=2) + "\n"
-
-
-def render_csv(ev: AnchoringEvaluation) -> str:
-    """``measure,query,value`` rows in the text order, floats at full precision."""
-    from segeval.reports.tables import render as render_table
-
-    return render_table([("measure", ""), ("query", ""), ("value", "")], _rows(ev), "csv")
-
-
-def render(ev: AnchoringEvaluation, output: str = "text") -> str:
-    """``ev`` in one of :data:`OUTPUTS`."""
-    check_choice("output", output, OUTPUTS)
-    return {"text": render_text, "json": render_json, "csv": render_csv}[output](ev)

@@ -1,20 +1,18 @@
-"""Readers of the anchor detection files: ``qid start end rel`` qrels and 7-field anchoring runs.
-
-The formats are those of the hyperlinking toolkit's anchoring evaluation (docs/anchoring.md, "Input").
-Files are read through :func:`segeval.readers.files.read_bytes` (gzip, pipes and size limits).
-"""
+"""Readers of the anchor detection files: ``qid start end rel`` qrels and 7-field anchoring runs
+(docs/anchoring.md, "Input")."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from segeval.core.errors import InputError, check_choice
 from segeval.core.words import plural
 from segeval.readers.files import read_bytes
-from segeval.readers.formats import TIME_FORMATS, TIME_PARSERS, parse_float, parse_int, time_hint
-from segeval.readers.line_parser import EXPECTED, decode_line
+from segeval.readers.formats import TIME_FORMATS, Field, LineFormat
+from segeval.readers.line_parser import decode_line, parse_line
 
 QRELS_EXAMPLE = "v20080401_1 17.05 17.30 1"
 RUN_EXAMPLE = "v20080401_1 Q0 17.05 17.30 1 0.93 myrun"
@@ -44,8 +42,11 @@ class AnchorResult:
     line: int
 
 
-def _lines(path: str | Path) -> Iterator[tuple[int, str, list[str]]]:
-    """(line number, text, fields) of every non-blank line."""
+def _rows(
+    path: str | Path, time_format: str, fmt: LineFormat, what: str
+) -> Iterator[tuple[int, str, list[str], dict[str, Any]]]:
+    """(line number, text, fields, values by field name) of every non-blank line of ``fmt`` (``what`` names it)."""
+    check_choice("time_format", time_format, TIME_FORMATS)
     name = str(path)
     for number, raw in enumerate(read_bytes(path).split(b"\n"), start=1):
         raw = raw.removesuffix(b"\r")
@@ -61,70 +62,60 @@ def _lines(path: str | Path) -> Iterator[tuple[int, str, list[str]]]:
                 text=text,
                 kind="line ends",
             )
-        yield number, text, tokens
+        if len(tokens) != len(fmt.fields):
+            raise InputError(
+                name,
+                f"has {plural(len(tokens), 'field')}; expected {plural(len(fmt.fields), 'field')} for {what}, "
+                f"such as '{fmt.example}'",
+                line=number,
+                text=text,
+                kind="field count",
+            )
+        yield number, text, tokens, parse_line(raw, number, fmt, name, time_format) or {}
 
 
-def _field(path: str, number: int, text: str, i: int, name: str, token: str, kind: str, time_format: str) -> float:
-    """Field ``i`` (0-based) read as ``kind`` (time, int or float: the one number grammar), or an InputError."""
-    value = (TIME_PARSERS[time_format] if kind == "time" else parse_int if kind == "int" else parse_float)(token)
-    if value is None:
-        expected = EXPECTED[time_format if kind == "time" else kind]
-        hint = time_hint(token, time_format) if kind == "time" else ""
-        raise InputError(
-            path,
-            f"field {i + 1} ({name}) is '{token}'; expected {expected}{hint}",
-            line=number,
-            text=text,
-            kind=f"bad {name}",
-        )
-    return value
-
-
-def _count(path: str, number: int, text: str, tokens: list[str], n: int, what: str, example: str) -> None:
-    if len(tokens) != n:
-        raise InputError(
-            path,
-            f"has {plural(len(tokens), 'field')}; expected {plural(n, 'field')} for {what}, such as '{example}'",
-            line=number,
-            text=text,
-            kind="field count",
-        )
+QRELS = LineFormat(
+    "anchoring qrels",
+    (Field("qid", "str"), Field("start", "time"), Field("end", "time"), Field("rel", "int")),
+    QRELS_EXAMPLE,
+)
+RUN = LineFormat(
+    "anchoring run",
+    (
+        Field("qid", "str"),
+        Field("q0", "ignore"),
+        Field("start", "time"),
+        Field("end", "time"),
+        Field("rank", "int"),
+        Field("score", "float"),
+        Field("run", "str"),
+    ),
+    RUN_EXAMPLE,
+)
 
 
 def read_anchor_qrels(path: str | Path, time_format: str = "mmss") -> list[Anchor]:
     """The anchors of a ``qid start end rel`` file, in file order (rel > 0: relevant; any other
     integer: judged not relevant).  An anchor ending before it starts is an error."""
-    check_choice("time_format", time_format, TIME_FORMATS)
-    name = str(path)
     out = []
-    for number, text, tokens in _lines(path):
-        _count(name, number, text, tokens, 4, "an anchoring qrels line (qid start end rel)", QRELS_EXAMPLE)
-        start = _field(name, number, text, 1, "start", tokens[1], "time", time_format)
-        end = _field(name, number, text, 2, "end", tokens[2], "time", time_format)
-        rel = int(_field(name, number, text, 3, "rel", tokens[3], "int", time_format))
-        if end < start:
+    for number, text, tokens, row in _rows(path, time_format, QRELS, "an anchoring qrels line (qid start end rel)"):
+        if row["end"] < row["start"]:
             raise InputError(
-                name,
+                str(path),
                 f"the anchor ends ({tokens[2]}) before it starts ({tokens[1]}); expected start <= end",
                 line=number,
                 text=text,
                 kind="reversed anchor",
             )
-        out.append(Anchor(tokens[0], start, end, rel, number))
+        out.append(Anchor(row["qid"], row["start"], row["end"], row["rel"], number))
     return out
 
 
 def read_anchor_run(path: str | Path, time_format: str = "mmss") -> list[AnchorResult]:
     """The results of a ``qid Q0 start end rank score run`` file, in file order.  A result ending
     before it starts is kept (the evaluation decides what it meets)."""
-    check_choice("time_format", time_format, TIME_FORMATS)
-    name = str(path)
-    out = []
-    for number, text, tokens in _lines(path):
-        _count(name, number, text, tokens, 7, "an anchoring run line (qid Q0 start end rank score run)", RUN_EXAMPLE)
-        start = _field(name, number, text, 2, "start", tokens[2], "time", time_format)
-        end = _field(name, number, text, 3, "end", tokens[3], "time", time_format)
-        rank = int(_field(name, number, text, 4, "rank", tokens[4], "int", time_format))
-        score = _field(name, number, text, 5, "score", tokens[5], "float", time_format)
-        out.append(AnchorResult(tokens[0], start, end, rank, score, tokens[6], number))
-    return out
+    what = "an anchoring run line (qid Q0 start end rank score run)"
+    return [
+        AnchorResult(row["qid"], row["start"], row["end"], row["rank"], row["score"], row["run"], number)
+        for number, _, _, row in _rows(path, time_format, RUN, what)
+    ]

@@ -1,27 +1,11 @@
-"""Moment-retrieval protocols, each benchmark's official evaluation with its conventions stated.
-
-``PROTOCOLS`` maps a protocol name to the module that implements it; each such module has
-``evaluate_files(truth, predictions, options: MrOptions) -> MrResult``.
-"""
+"""Moment-retrieval protocols: ``PROTOCOLS`` maps a name to the module whose
+``evaluate_files(truth, predictions, options: MrOptions) -> MrResult`` implements it (docs/moments.md)."""
 
 from __future__ import annotations
 
 import importlib
 
-from segeval.protocols.moments.protocol import Evaluate, MrOptions, MrResult
-from segeval.protocols.moments.qvhighlights.highlights import batch_highlights, highlight_ap, highlight_aps
-from segeval.protocols.moments.qvhighlights.reading import Moments, read_moments
-from segeval.protocols.moments.qvhighlights.report import BUCKETS, SALIENCY_LEVELS, evaluate_moments
-from segeval.protocols.moments.qvhighlights.retrieval import (
-    THRESHOLDS,
-    average_precision,
-    average_precisions,
-    batch_average_precisions,
-    batch_first_ious,
-    iou_matrix,
-    r1_iou,
-    recall_at,
-)
+from segeval.protocols.moments.protocol import Evaluate
 
 PROTOCOLS: dict[str, str] = {
     "qvhighlights": "segeval.protocols.moments.qvhighlights",
@@ -39,28 +23,3 @@ def protocol(name: str) -> Evaluate:
     check_choice("protocol", name, tuple(PROTOCOLS))
     function: Evaluate = importlib.import_module(PROTOCOLS[name]).evaluate_files
     return function
-
-
-__all__ = [
-    "BUCKETS",
-    "PROTOCOLS",
-    "SALIENCY_LEVELS",
-    "THRESHOLDS",
-    "Evaluate",
-    "Moments",
-    "MrOptions",
-    "MrResult",
-    "average_precision",
-    "average_precisions",
-    "batch_average_precisions",
-    "batch_first_ious",
-    "batch_highlights",
-    "evaluate_moments",
-    "highlight_ap",
-    "highlight_aps",
-    "iou_matrix",
-    "protocol",
-    "r1_iou",
-    "read_moments",
-    "recall_at",
-]

@@ -1,10 +1,5 @@
-"""DiDeMo (Localizing Moments in Video with Natural Language): the official ``utils/eval.py`` figures.
-
-The conventions of LisaAnne/LocalizingMoments ``eval_predictions`` (5-second units, the inclusive "+1"
-IoU, the mean of the 3 best annotator ranks), the inputs and what segeval does where the official script
-fails are docs/moments.md, 'didemo'.  With fewer than 3 annotators a query's rank and IoU are the means
-over all of them.
-"""
+"""DiDeMo (Localizing Moments in Video with Natural Language): LisaAnne/LocalizingMoments' ``utils/eval.py``
+figures (docs/moments.md, 'didemo')."""
 
 from __future__ import annotations
 
@@ -19,7 +14,7 @@ import numpy as np
 from segeval.core.errors import InputError
 from segeval.core.words import plural, verb
 from segeval.protocols.moments.protocol import MrOptions, MrResult, refuse_options
-from segeval.protocols.moments.reading import load_json, load_jsonl, record_error, shown
+from segeval.protocols.moments.reading import line_error, load_json, load_jsonl, record_error, shown
 from segeval.readers.files import read_text
 
 Moment = tuple[int, int]
@@ -43,46 +38,39 @@ def _moment(value: Any) -> Moment | None:
 
 
 def _moments(value: Any, path: str, record: str, key: str, *, distinct: bool, last: int | None = None) -> list[Moment]:
-    """The moments of ``value``; with ``last``, every unit at most ``last`` (else an error naming the moment)."""
-    moments = _all_moments(value, path, record, key, distinct=distinct)
-    if last is not None:
-        for m in moments:
-            if m[1] > last:
-                raise record_error(
-                    path,
-                    record,
-                    f"'{key}' holds the moment {list(m)}; expected 5-second units 0 to "
-                    f"{last} (a DiDeMo video has at most {last + 1} units, and the 21 "
-                    f"candidate moments are the pairs on them)",
-                )
-    return moments
-
-
-def _all_moments(value: Any, path: str, record: str, key: str, *, distinct: bool) -> list[Moment]:
+    """The [start, end] moments of ``value`` (each once when ``distinct``; every unit at most ``last``)."""
     if not isinstance(value, list):
         raise record_error(path, record, f"'{key}' is {shown(value)}; expected a list of [start, end] moments")
+    out: list[Moment] = []
     if set(map(type, value)) == {list} and set(map(len, value)) == {2}:  # the common case, checked in bulk
         flat = list(chain.from_iterable(value))
         starts, ends = flat[0::2], flat[1::2]
         if set(map(type, flat)) == {int} and min(starts) >= 0 and all(map(operator.le, starts, ends)):
-            moments = list(zip(starts, ends, strict=True))
-            if not distinct or len(set(moments)) == len(moments):
-                return moments
-    out: list[Moment] = []
-    for item in value:
-        m = _moment(item)
-        if m is None:
-            raise record_error(
-                path,
-                record,
-                f"'{key}' holds {shown(item)}; expected every moment as [start, end] "
-                "with integer 5-second units 0 <= start <= end",
-            )
-        if distinct and m in out:
-            raise record_error(
-                path, record, f"'{key}' names the moment {list(m)} twice; expected each candidate moment once"
-            )
-        out.append(m)
+            out = list(zip(starts, ends, strict=True))
+    if not out or (distinct and len(set(out)) < len(out)):
+        out = []
+        for item in value:
+            m = _moment(item)
+            if m is None:
+                raise record_error(
+                    path,
+                    record,
+                    f"'{key}' holds {shown(item)}; expected every moment as [start, end] "
+                    "with integer 5-second units 0 <= start <= end",
+                )
+            if distinct and m in out:
+                raise record_error(
+                    path, record, f"'{key}' names the moment {list(m)} twice; expected each candidate moment once"
+                )
+            out.append(m)
+    beyond = next((m for m in out if m[1] > last), None) if last is not None else None
+    if beyond is not None and last is not None:
+        raise record_error(
+            path,
+            record,
+            f"'{key}' holds the moment {list(beyond)}; expected 5-second units 0 to {last} (a DiDeMo video has at "
+            f"most {last + 1} units, and the 21 candidate moments are the pairs on them)",
+        )
     return out
 
 
@@ -139,26 +127,23 @@ def read_rankings(path: str | Path, ids: list[str | None]) -> tuple[list[list[Mo
         )
     for number, line, row in load_jsonl(path, KEYED_FORM):
         if not isinstance(row, dict) or "annotation_id" not in row or "ranking" not in row:
-            raise InputError(name, f"expected {KEYED_FORM}", line=number, text=line[:200])
+            raise line_error(name, number, line, f"expected {KEYED_FORM}")
         key = str(row["annotation_id"])
         if key not in position:
-            raise InputError(
+            raise line_error(
                 name,
+                number,
+                line,
                 f"annotation_id {key} is not in the ground truth; expected a ground-truth annotation_id",
-                line=number,
-                text=line[:200],
             )
         if rankings[position[key]] is not None:
-            raise InputError(
-                name,
-                f"annotation_id {key} appears twice; expected one line per annotation_id",
-                line=number,
-                text=line[:200],
+            raise line_error(
+                name, number, line, f"annotation_id {key} appears twice; expected one line per annotation_id"
             )
         try:
             rankings[position[key]] = _moments(row["ranking"], name, f"line {number}", "ranking", distinct=True)
         except InputError as exc:
-            raise InputError(name, exc.problem.split(": ", 1)[1], line=number, text=line[:200]) from None
+            raise line_error(name, number, line, exc.problem.split(": ", 1)[1]) from None
     return rankings, notes
 
 

@@ -1,14 +1,10 @@
-"""Ego4D Natural Language Queries: the official ``NLQ/VSLNet/utils/evaluate_ego4d_nlq.py`` figures.
-
-The conventions of EGO4D/episodic-memory ``evaluate_nlq_performance`` (a query is (clip_uid, annotation_uid,
-query_idx); strict hits; the hull IoU whose 0/0 is NaN; mIoU of the first prediction), the inputs and where
-segeval differs are docs/moments.md, 'ego4d-nlq'.  A query_idx outside the annotation is an error (the
-official asserts or stops with IndexError; a negative one would silently count from the end there).
-"""
+"""Ego4D Natural Language Queries: the official ``NLQ/VSLNet/utils/evaluate_ego4d_nlq.py`` figures
+(docs/moments.md, 'ego4d-nlq')."""
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +14,7 @@ from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.core.words import plural, verb
 from segeval.protocols.moments.protocol import MrOptions, MrResult, refuse_options
-from segeval.protocols.moments.reading import is_number, load_json, record_error, reversed_notes, shown
+from segeval.protocols.moments.reading import as_windows, is_number, load_json, record_error, reversed_notes, shown
 
 THRESHOLDS = (0.3, 0.5)
 TOP_K = (1, 5)
@@ -91,18 +87,11 @@ def read_predictions(path: str | Path, truth: dict[Query, tuple[float, float]]) 
             f'{shown(data.get("challenge"))}; expected "1.0" and "ego4d_nlq_challenge" '
             "(the official evaluator asserts both)",
         )
-    annotations = {(c, a): 0 for c, a, _ in truth}
-    for c, a, _ in truth:
-        annotations[(c, a)] += 1
+    annotations = Counter((c, a) for c, a, _ in truth)
     out: dict[Query, FloatArray] = {}
     for n, row in enumerate(data["results"]):
         record = f"results[{n}]"
-        missing = [
-            k
-            for k in ("clip_uid", "annotation_uid", "query_idx", "predicted_times")
-            if not isinstance(row, dict) or k not in row
-        ]
-        if missing:
+        if not isinstance(row, dict) or not {"clip_uid", "annotation_uid", "query_idx", "predicted_times"} <= set(row):
             raise record_error(
                 name,
                 record,
@@ -113,8 +102,8 @@ def read_predictions(path: str | Path, truth: dict[Query, tuple[float, float]]) 
             raise record_error(
                 name,
                 record,
-                f"clip_uid {pair[0]} with annotation_uid {pair[1]} is not in the "
-                "ground truth; expected a ground-truth annotation",
+                f"clip_uid {pair[0]} with annotation_uid {pair[1]} is not in the ground truth; expected a "
+                "ground-truth annotation",
             )
         idx = row["query_idx"]
         if isinstance(idx, bool) or not isinstance(idx, int) or not 0 <= idx < annotations[pair]:
@@ -129,34 +118,15 @@ def read_predictions(path: str | Path, truth: dict[Query, tuple[float, float]]) 
             raise record_error(
                 name, record, f"query {pair[0]}/{pair[1]}/{idx} appears twice; expected one result per query"
             )
-        times = row["predicted_times"]
-        if not isinstance(times, list) or not all(
-            isinstance(w, list) and len(w) == 2 and all(is_number(x) for x in w) for w in times
-        ):
+        windows = as_windows(row["predicted_times"], 2)
+        if windows is None:
             raise record_error(
-                name, record, f"predicted_times is {shown(times)}; expected a list of [start, end] windows of 2 numbers"
+                name,
+                record,
+                f"predicted_times is {shown(row['predicted_times'])}; expected a list of [start, end] windows of "
+                "2 numbers",
             )
-        out[key] = np.array(times, dtype=np.float64).reshape(-1, 2)
-    return out
-
-
-def ious(predictions: FloatArray, window: tuple[float, float]) -> FloatArray:
-    """The official IoU of each predicted window with the ground-truth window (NaN for 0/0, an empty hull): the
-    ``tiou`` adapter's IoU, whose ``empty0`` gives the same hits."""
-    from segeval.adapters.tiou import tiou
-
-    return tiou(predictions[:, 0], predictions[:, 1], np.float64(window[0]), np.float64(window[1]), "nan")
-
-
-def _figures(
-    hits: dict[tuple[float, int], list[bool]], first: list[float], thresholds: tuple[float, ...], top_k: tuple[int, ...]
-) -> dict[str, float | None]:
-    out: dict[str, float | None] = {}
-    for k in top_k:
-        for t in thresholds:
-            out[f"Rank@{k} mIoU@{t}"] = float(np.mean(hits[(t, k)])) * 100
-    miou = float(np.mean(first)) * 100
-    out["mIoU"] = None if math.isnan(miou) else miou
+        out[key] = windows
     return out
 
 
@@ -169,32 +139,26 @@ def evaluate(
 ) -> tuple[dict[str, float | None], list[str]]:
     """The official table's figures (percent) and notes; queries in submission order, then the missing ones;
     ``per_query`` gets each query's values (``clip/annotation/index``)."""
+    from segeval.adapters.tiou import tiou
+    from segeval.protocols.moments.recall import mean_figures, success
+
     notes: list[str] = []
-    hits: dict[tuple[float, int], list[bool]] = {(t, k): [] for t in thresholds for k in top_k}
-    first: list[float] = []
-    empty: list[Query] = []
-    nan: list[Query] = []
-    for key, windows in predictions.items():
-        overlap = ious(windows, truth[key])
-        if len(overlap) == 0:
-            empty.append(key)
-            overlap = np.zeros(1)
-        elif math.isnan(overlap[0]):
-            nan.append(key)
-        first.append(float(overlap[0]))
-        for t in thresholds:
-            for k in top_k:
-                hits[(t, k)].append(bool((overlap > t)[:k].any()))
-    submitted = len(first)
     missing = [q for q in truth if q not in predictions]
-    official = _figures(hits, first, thresholds, top_k) if missing and submitted else None
-    for _ in missing:
-        first.append(0.0)
-        for h in hits.values():
-            h.append(False)
+    # the official IoU: the hull form, NaN for 0/0 (the ``tiou`` adapter's ``empty0`` gives the same hits)
+    overlaps = [
+        tiou(w[:, 0], w[:, 1], np.float64(truth[key][0]), np.float64(truth[key][1]), "nan")
+        for key, w in predictions.items()
+    ]
+    empty = [key for key, overlap in zip(predictions, overlaps, strict=True) if not len(overlap)]
+    nan = [key for key, overlap in zip(predictions, overlaps, strict=True) if len(overlap) and math.isnan(overlap[0])]
+    first = np.array([overlap[0] if len(overlap) else 0.0 for overlap in overlaps] + [0.0] * len(missing))
+    hit = success(overlaps + [np.zeros(0)] * len(missing), thresholds, top_k, strict=True)
+    name = "Rank@{k} mIoU@{t}"
     if missing:
         c, a, i = missing[0]
-        text = ", ".join(f"{k} {'NaN' if v is None else f'{v:.2f}'}" for k, v in official.items()) if official else ""
+        submitted = len(predictions)
+        official = mean_figures(name, hit[:, :, :submitted], first[:submitted], thresholds, top_k) if submitted else {}
+        text = ", ".join(f"{k} {'NaN' if v is None else f'{v:.2f}'}" for k, v in official.items())
         notes.append(
             f"{len(missing)} of {len(truth)} ground-truth queries have no prediction (e.g. {c}/{a}/{i}) "
             "and score 0; the official evaluator averages over the submitted queries only"
@@ -213,18 +177,14 @@ def evaluate(
             f"ground truth (e.g. {'/'.join(map(str, nan[0]))}): their IoU is 0/0 = NaN in the official, "
             "so mIoU is NaN (printed as null)"
         )
-    if per_query is not None:
-        for n, q in enumerate([*predictions, *missing]):
-            per_query["/".join(map(str, q))] = {
-                **{f"Rank@{k} mIoU@{t}": 100.0 * hits[(t, k)][n] for k in top_k for t in thresholds},
-                "mIoU": 100.0 * first[n],
-            }
+    names = ["/".join(map(str, q)) for q in [*predictions, *missing]]
+    figures = mean_figures(name, hit, first, thresholds, top_k, per_query, names)
     notes += reversed_notes(
         truth,
         predictions,
         "evaluated as given, as the official does: they overlap nothing (a reversed ground truth is never hit)",
     )
-    return _figures(hits, first, thresholds, top_k), notes
+    return figures, notes
 
 
 def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult:

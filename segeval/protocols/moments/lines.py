@@ -1,11 +1,15 @@
-"""A moment-retrieval protocol's files as segeval lines, for ``segeval eval`` (``segeval mr --write-lines PREFIX``).
-
-The files and the commands are docs/moments.md, "Lines for segeval eval".  Each builder's :class:`Lines` says,
-per figure the protocol prints, the ``segeval eval`` command that gives it (:class:`Figure`: a fraction where the
-protocol prints percent) or why none does; the command prints those as notes.
+"""A moment-retrieval protocol's files as segeval lines, and the ``segeval eval`` command of each figure it prints
+(``segeval mr --write-lines PREFIX``; docs/moments.md, "Lines for segeval eval" and "Corpus runs as segeval lines").
 """
 
 from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -13,16 +17,160 @@ from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.core.words import plural
 from segeval.protocols.moments.protocol import MrOptions
-from segeval.protocols.moments.qvhighlights.reading import Moments
-from segeval.protocols.moments.writing import Figure, Lines, Times, group, run_lines, token, write
+from segeval.readers.formats import format_time
+
+if TYPE_CHECKING:
+    from segeval.protocols.moments.qvhighlights.reading import Moments
+    from segeval.protocols.moments.tvr.reading import Tvr
+
+_TOKEN = re.compile(r"\S+\Z")
+EVAL = "segeval eval -c --time-format seconds"
+NOT_LABELS = "the mean IoU of each query's first prediction is not a measure of relevance labels"
 
 
-def _reversed(s: float, e: float) -> tuple[float, float]:
-    """A window with end < start as the zero-length window at its start (IoU 0 with anything, as the official)."""
-    return (s, s) if e < s else (s, e)
+@dataclass(frozen=True)
+class Figure:
+    """A figure of ``segeval mr -o json`` (``key``: its path there) and the eval run that gives it: ``args`` after
+    ``EVAL`` (with ``PREFIX``), ``measure`` the name in eval's output, x 100 when ``percent``."""
+
+    key: tuple[str, ...]
+    args: tuple[str, ...]
+    measure: str
+    percent: bool = True
 
 
-# --- recall (Charades-STA, ActivityNet Captions, TACoS) and QVHighlights: QVHighlights-style files ---------------
+def group(
+    keys: Sequence[tuple[tuple[str, ...], str]],
+    adapters: list[str],
+    measures: str,
+    qrels: str,
+    run: str,
+    percent: bool = True,
+    level: int | None = None,
+) -> list[Figure]:
+    """Figures given by one eval run: ``keys`` pairs a figure's path with its measure name."""
+    args = (
+        tuple(x for a in adapters for x in ("-a", a))
+        + (() if level is None else ("-l", str(level)))
+        + ("-m", measures, qrels, run)
+    )
+    return [Figure(key, args, measure, percent) for key, measure in keys]
+
+
+#: the mark a success measure's name gets under each ``tiou`` adapter form
+MARKS = {":empty0": "z", ":strict:empty0": "sz", ":empty0:best": "zb", ":float32": "f"}
+
+
+def success(
+    keys: Sequence[tuple[tuple[str, ...], int, float]],
+    thresholds: Sequence[float],
+    top_k: Sequence[int],
+    form: str,
+    qrels: str = "PREFIX.qrels",
+    run: str = "PREFIX.run",
+) -> list[Figure]:
+    """Figures that are success@k under ``-a tiou:t{form}``: ``keys`` holds each one's (path, k, t)."""
+    return group(
+        [(path, f"success_{k}_tiou{t:g}{MARKS[form]}") for path, k, t in keys],
+        [f"tiou:{t:g}{form}" for t in thresholds],
+        f"Success@{','.join(map(str, top_k))}",
+        qrels,
+        run,
+    )
+
+
+@dataclass
+class Lines:
+    """The files to write (suffix -> lines), the figures eval gives, those it does not (name, why), notes."""
+
+    files: dict[str, list[str]]
+    figures: list[Figure]
+    unreproducible: list[tuple[str, str]]
+    notes: list[str] = field(default_factory=list)
+
+
+def token(value: object, what: str, path: str) -> str:
+    """``value`` as a line field: a single token, else an InputError naming ``path``."""
+    text = str(value)
+    if not _TOKEN.match(text):
+        raise InputError(
+            path,
+            f"{what} {text!r} has white space or is empty; expected a single token to write "
+            "it as a line field (--write-lines)",
+        )
+    return text
+
+
+class Times:
+    """Seconds as line fields (9 decimals): negative times refused, rounded ones counted."""
+
+    def __init__(self) -> None:
+        self.rounded = 0
+
+    def __call__(self, value: float, where: str, path: str) -> str:
+        if value < 0:
+            raise InputError(
+                path,
+                f"{where} has the negative time {value!r}; the lines' seconds format has no "
+                "negative times (--write-lines)",
+            )
+        text = format_time(value, "seconds")
+        if float(text) != value:
+            self.rounded += 1
+        return text
+
+    def pairs(self, windows: Iterable[Sequence[float]], where: str, path: str) -> list[tuple[str, str]]:
+        """The start and end of each window as line fields."""
+        return [(self(w[0], where, path), self(w[1], where, path)) for w in windows]
+
+    def notes(self) -> list[str]:
+        if not self.rounded:
+            return []
+        return [
+            f"{plural(self.rounded, 'time')} rounded to 9 decimals in the lines: an IoU exactly on a threshold "
+            "may then differ from the protocol's"
+        ]
+
+
+def run_lines(qid: str, video: str, windows: list[tuple[str, str]], tag: str) -> list[str]:
+    """One query's run lines in rank order (score = count - rank + 1)."""
+    n = len(windows)
+    return [f"{qid} Q0 {video} {s} {e} {rank} {n - rank + 1} {tag}" for rank, (s, e) in enumerate(windows, start=1)]
+
+
+def write(prefix: str, inputs: list[str], suffixes: tuple[str, ...], build: Callable[[], Lines]) -> list[str]:
+    """Check ``PREFIX.suffix`` for each suffix (none may be an input), then write what ``build`` makes; return
+    what was written, the notes, the eval command of each figure and what has none, one stderr line each."""
+    from segeval.reports.output import check_output, write_output
+
+    paths = {suffix: Path(f"{prefix}.{suffix}") for suffix in suffixes}
+    for path in paths.values():
+        check_output(path, inputs)
+    done = build()
+    out = []
+    for suffix, lines in done.files.items():
+        path = write_output(paths[suffix], "".join(line + "\n" for line in lines), inputs=inputs)
+        out.append(f"wrote {path}: {plural(len(lines), 'line')}")
+    out += [f"note: {n}" for n in done.notes]
+    commands: dict[str, list[Figure]] = {}
+    for f in done.figures:
+        commands.setdefault(" ".join((EVAL, *f.args)), []).append(f)
+    for command, figures in commands.items():
+        names = ", ".join(" ".join(f.key) + " = " + f.measure + (" x 100" if f.percent else "") for f in figures)
+        out.append(f"note: {command.replace('PREFIX', shlex.quote(prefix))}  gives {names}")
+    out += [f"note: {name}: no eval command: {why}" for name, why in done.unreproducible]
+    return out
+
+
+def _forward(windows: FloatArray) -> tuple[FloatArray, int]:
+    """Windows with end < start as the zero-length window at their start (IoU 0 with anything, as the official),
+    and how many there were."""
+    flipped = windows[:, 1] < windows[:, 0]
+    return np.stack([windows[:, 0], np.where(flipped, windows[:, 0], windows[:, 1])], axis=1), int(flipped.sum())
+
+
+def _dropped(count: int, why: str) -> list[str]:
+    return [f"{plural(count, 'repeated ground-truth window')} written once {why}"] if count else []
 
 
 def _qvh_queries(truth: str, predictions: str) -> tuple[Moments, dict[str, tuple[str, str]]]:
@@ -41,16 +189,10 @@ def _qvh_queries(truth: str, predictions: str) -> tuple[Moments, dict[str, tuple
 
 def _qrels(qid: str, video: str, windows: FloatArray, times: Times, path: str, dropped: list[int]) -> list[str]:
     """A query's qrels lines, each window once (``dropped[0]`` counts the repeats)."""
-    seen: set[tuple[str, str]] = set()
-    out = []
-    for s, e in windows[:, :2].tolist():
-        pair = (times(s, f"query {qid}", path), times(e, f"query {qid}", path))
-        if pair in seen:
-            dropped[0] += 1
-            continue
-        seen.add(pair)
-        out.append(f"{qid} Q0 {video} {pair[0]} {pair[1]} 1")
-    return out
+    pairs = times.pairs(windows.tolist(), f"query {qid}", path)
+    unique = dict.fromkeys(pairs)
+    dropped[0] += len(pairs) - len(unique)
+    return [f"{qid} Q0 {video} {s} {e} 1" for s, e in unique]
 
 
 def recall_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
@@ -62,123 +204,55 @@ def recall_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
     dropped = [0]
     qrels: list[str] = []
     run: list[str] = []
-    empty = np.zeros((0, 3))
     for q, (qid, video) in names.items():
         qrels += _qrels(qid, video, m.truth[q], times, truth, dropped)
-        ranked = recall.ranked(m.predictions.get(q, empty), options.nms)
-        run += run_lines(
-            qid,
-            video,
-            [
-                (times(s, f"query {qid}", predictions), times(e, f"query {qid}", predictions))
-                for s, e in ranked.tolist()
-            ],
-            "recall",
-        )
+        ranked = recall.ranked(m.predictions.get(q, np.zeros((0, 3))), options.nms)
+        run += run_lines(qid, video, times.pairs(ranked.tolist(), f"query {qid}", predictions), "recall")
     thresholds = options.thresholds or recall.THRESHOLDS
     top_k = options.top_k or recall.TOP_K
-    strict = ":strict" if (options.iou_compare or recall.COMPARE) == "gt" else ""
-    ks = ",".join(map(str, top_k))
-    suffix = "sz" if strict else "z"
-    figures = group(
-        [((f"R@{k},IoU@{t}",), f"success_{k}_tiou{t:g}{suffix}") for k in top_k for t in thresholds],
-        [f"tiou:{t:g}{strict}:empty0" for t in thresholds],
-        f"Success@{ks}",
-        "PREFIX.qrels",
-        "PREFIX.run",
-    )
-    notes = times.notes()
-    if dropped[0]:
-        notes.append(
-            f"{plural(dropped[0], 'repeated ground-truth window')} written once (a query's best IoU is the same)"
-        )
-    return Lines(
-        {"qrels": qrels, "run": run},
-        figures,
-        [
-            (
-                "mIoU",
-                "the mean IoU of each query's first prediction is not a measure of a ranked list's relevance labels",
-            )
-        ],
-        notes,
-    )
+    form = ":strict:empty0" if (options.iou_compare or recall.COMPARE) == "gt" else ":empty0"
+    figures = success([((f"R@{k},IoU@{t}",), k, t) for k in top_k for t in thresholds], thresholds, top_k, form)
+    why = "the mean IoU of each query's first prediction is not a measure of a ranked list's relevance labels"
+    notes = times.notes() + _dropped(dropped[0], "(a query's best IoU is the same)")
+    return Lines({"qrels": qrels, "run": run}, figures, [("mIoU", why)], notes)
+
+
+def _bucket_file(bucket: str) -> str:
+    return "qrels" if bucket == "full" else f"{bucket}.qrels"
 
 
 def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
     """QVHighlights: R1 and R5 on the listed order (``PREFIX.run``), mAP on the first 10 listed by score
-    (``PREFIX.map.run``), over the full ground truth and each length bucket's."""
-    from segeval.protocols.moments.qvhighlights.report import BUCKETS, bucket_truths
-    from segeval.protocols.moments.qvhighlights.retrieval import TOP_PREDICTIONS
+    (``PREFIX.map.run``), over the full ground truth and each length bucket's (none without a window)."""
+    from segeval.protocols.moments.qvhighlights import BUCKETS, R5_THRESHOLDS, bucket_truths
+    from segeval.protocols.moments.qvhighlights.retrieval import THRESHOLDS, TOP_PREDICTIONS
 
     m, names = _qvh_queries(truth, predictions)
     times = Times()
     buckets = bucket_truths({q: m.truth[q] for q in names})
     dropped = [0]
     files: dict[str, list[str]] = {"qrels": [], "run": [], "map.run": []}
-    for bucket in BUCKETS:
-        if bucket != "full":
-            files[f"{bucket}.qrels"] = []
-    empty = np.zeros((0, 3))
+    files.update({_bucket_file(bucket): [] for bucket in BUCKETS if bucket != "full"})
     for q, (qid, video) in names.items():
         for bucket, windows in buckets.items():
             if q in windows:
-                files["qrels" if bucket == "full" else f"{bucket}.qrels"] += _qrels(
-                    qid, video, windows[q], times, truth, [0] if bucket != "full" else dropped
+                files[_bucket_file(bucket)] += _qrels(
+                    qid, video, windows[q], times, truth, dropped if bucket == "full" else [0]
                 )
-        listed = m.predictions.get(q, empty)
-        where = f"query {qid}"
-        files["run"] += run_lines(
-            qid,
-            video,
-            [(times(s, where, predictions), times(e, where, predictions)) for s, e, _ in listed.tolist()],
-            "qvh",
-        )
+        listed = m.predictions.get(q, np.zeros((0, 3)))
+        files["run"] += run_lines(qid, video, times.pairs(listed.tolist(), f"query {qid}", predictions), "qvh")
         top = listed[:TOP_PREDICTIONS]
         by_score = top[np.argsort(-top[:, 2], kind="stable")]  # the official list.sort(key=-score): stable
-        files["map.run"] += run_lines(
-            qid,
-            video,
-            [(times(s, where, predictions), times(e, where, predictions)) for s, e, _ in by_score.tolist()],
-            "qvh",
-        )
-    figures, unreproducible = _qvh_figures(files)
-    notes = times.notes()
-    if dropped[0]:
-        notes.append(
-            f"{plural(dropped[0], 'repeated ground-truth window')} written once (qrels judge a segment "
-            "once): the MR-mAP of those queries counts the window once, the official twice"
-        )
-    unreproducible += [
-        (
-            "MR-mAP average",
-            "the mean of the 10 MR-mAP values (numpy's mean of the per-threshold means), not one eval measure",
-        ),
-        ("MR-mIoU", "the mean IoU of each query's first prediction is not a measure of relevance labels"),
-        ("HL-mAP, HL-Hit1", "highlight detection scores clips by saliency, not retrieved segments"),
-    ]
-    return Lines(files, figures, unreproducible, notes)
-
-
-def _qvh_figures(files: dict[str, list[str]]) -> tuple[list[Figure], list[tuple[str, str]]]:
-    """The eval commands of each length bucket's MR figures; a bucket without a ground-truth window is
-    unreproducible, and its empty qrels are dropped from ``files``."""
-    from segeval.protocols.moments.qvhighlights.report import BUCKETS, R5_THRESHOLDS
-    from segeval.protocols.moments.qvhighlights.retrieval import THRESHOLDS
-
+        files["map.run"] += run_lines(qid, video, times.pairs(by_score.tolist(), f"query {qid}", predictions), "qvh")
     figures: list[Figure] = []
     unreproducible: list[tuple[str, str]] = []
     for bucket in BUCKETS:
-        qrels = "PREFIX.qrels" if bucket == "full" else f"PREFIX.{bucket}.qrels"
-        if not files[qrels.removeprefix("PREFIX.")]:
-            del files[qrels.removeprefix("PREFIX.")]
-            unreproducible.append(
-                (
-                    f"{bucket} MR-*",
-                    "no ground-truth window falls in the bucket: its figures are null and its qrels are not written",
-                )
-            )
+        if not files[_bucket_file(bucket)]:
+            del files[_bucket_file(bucket)]
+            why = "no ground-truth window falls in the bucket: its figures are null and its qrels are not written"
+            unreproducible.append((f"{bucket} MR-*", why))
             continue
+        qrels = f"PREFIX.{_bucket_file(bucket)}"
         figures += group(
             [((bucket, "MR-mAP", str(t)), f"ap_interp_tioubest{t:g}") for t in THRESHOLDS],
             [f"tiou-best:{t}" for t in THRESHOLDS],
@@ -188,24 +262,23 @@ def _qvh_figures(files: dict[str, list[str]]) -> tuple[list[Figure], list[tuple[
         )
         # R1: the first listed window against the truth window of highest union-form IoU (``best``); R5 (segeval's
         # addition): any of the first 5 against any window
-        figures += group(
-            [((bucket, "MR-R1", str(t)), f"success_1_tiou{t:g}zb") for t in THRESHOLDS],
-            [f"tiou:{t:g}:empty0:best" for t in THRESHOLDS],
-            "Success@1",
-            qrels,
-            "PREFIX.run",
+        figures += success(
+            [((bucket, "MR-R1", str(t)), 1, t) for t in THRESHOLDS], THRESHOLDS, (1,), ":empty0:best", qrels
         )
-        figures += group(
-            [((bucket, "MR-R5", str(t)), f"success_5_tiou{t:g}z") for t in R5_THRESHOLDS],
-            [f"tiou:{t:g}:empty0" for t in R5_THRESHOLDS],
-            "Success@5",
-            qrels,
-            "PREFIX.run",
+        figures += success(
+            [((bucket, "MR-R5", str(t)), 5, t) for t in R5_THRESHOLDS], R5_THRESHOLDS, (5,), ":empty0", qrels
         )
-    return figures, unreproducible
-
-
-# --- Ego4D NLQ -------------------------------------------------------------------------------------------------
+    notes = times.notes() + _dropped(
+        dropped[0],
+        "(qrels judge a segment once): the MR-mAP of those queries counts the window once, the official twice",
+    )
+    average = "the mean of the 10 MR-mAP values (numpy's mean of the per-threshold means), not one eval measure"
+    unreproducible += [
+        ("MR-mAP average", average),
+        ("MR-mIoU", NOT_LABELS),
+        ("HL-mAP, HL-Hit1", "highlight detection scores clips by saliency, not retrieved segments"),
+    ]
+    return Lines(files, figures, unreproducible, notes)
 
 
 def ego4d_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
@@ -221,41 +294,24 @@ def ego4d_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
     for key, window in gt.items():
         clip = token(key[0], "clip_uid", truth)
         qid = f"{clip}/{token(key[1], 'annotation_uid', truth)}/{key[2]}"
-        where = f"query {qid}"
-        s, e = _reversed(*window)
-        reversed_windows += (s, e) != window
-        qrels.append(f"{qid} Q0 {clip} {times(s, where, truth)} {times(e, where, truth)} 1")
-        windows = []
-        for ps, pe in predicted.get(key, np.zeros((0, 2))).tolist():
-            w = _reversed(ps, pe)
-            reversed_windows += w != (ps, pe)
-            windows.append((times(w[0], where, predictions), times(w[1], where, predictions)))
-        run += run_lines(qid, clip, windows, "ego4d")
+        moment, flipped = _forward(np.array([window]))
+        listed, more = _forward(predicted.get(key, np.zeros((0, 2))))
+        reversed_windows += flipped + more
+        ((s, e),) = times.pairs(moment.tolist(), f"query {qid}", truth)
+        qrels.append(f"{qid} Q0 {clip} {s} {e} 1")
+        run += run_lines(qid, clip, times.pairs(listed.tolist(), f"query {qid}", predictions), "ego4d")
     thresholds = options.thresholds or E.THRESHOLDS
     top_k = options.top_k or E.TOP_K
-    ks = ",".join(map(str, top_k))
-    figures = group(
-        [((f"Rank@{k} mIoU@{t}",), f"success_{k}_tiou{t:g}sz") for k in top_k for t in thresholds],
-        [f"tiou:{t:g}:strict:empty0" for t in thresholds],
-        f"Success@{ks}",
-        "PREFIX.qrels",
-        "PREFIX.run",
-    )
+    keys = [((f"Rank@{k} mIoU@{t}",), k, t) for k in top_k for t in thresholds]
+    figures = success(keys, thresholds, top_k, ":strict:empty0")
     notes = times.notes()
     if reversed_windows:
         notes.append(
             f"{plural(reversed_windows, 'window')} with end < start written as the zero-length window at "
             "its start (never a hit either way)"
         )
-    return Lines(
-        {"qrels": qrels, "run": run},
-        figures,
-        [("mIoU", "the mean IoU of each query's first prediction is not a measure of relevance labels")],
-        notes,
-    )
+    return Lines({"qrels": qrels, "run": run}, figures, [("mIoU", NOT_LABELS)], notes)
 
-
-# --- DiDeMo ----------------------------------------------------------------------------------------------------
 
 #: a DiDeMo query's rank is the mean of its 3 best annotator ranks
 AGREE = 3
@@ -284,34 +340,101 @@ def didemo_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
             s, e = seconds(moment)
             qrels.append(f"{qid} Q0 video {s} {e} {moments.count(moment) + shift}")
         run += run_lines(qid, "video", [seconds(m) for m in ranking or []], "didemo")
-    notes = (
-        []
-        if named
-        else [
-            "the ground truth's items have no distinct annotation_id: queries are named by "
-            "their position, 0 for the first item"
-        ]
+    unnamed = (
+        "the ground truth's items have no distinct annotation_id: queries are named by their position, 0 for the "
+        "first item"
     )
-    return Lines(
-        {"qrels": qrels, "run": run},
-        group(
-            [(("rank@1",), "success_1")],
+    figures = group([(("rank@1",), "success_1")], ["exact"], "Success@1", "PREFIX.qrels", "PREFIX.run", False, AGREE)
+    rank5 = "the mean of a query's 3 best annotator ranks is not a measure of one ranked list's relevance labels"
+    miou = "the mean of the 3 best IoUs of the first moment is not a measure of relevance labels"
+    notes = [] if named else [unnamed]
+    return Lines({"qrels": qrels, "run": run}, figures, [("rank@5", rank5), ("miou", miou)], notes)
+
+
+#: the files of each task: VCMR's moments (the qrels, the run), SVMR's moments of the right video, VR's videos
+TVR_SUFFIXES = {"VCMR": ("qrels", "run"), "SVMR": ("svmr.run",), "VR": ("vr.qrels", "vr.run")}
+
+
+def tvr_suffixes(data: Tvr, predictions: str) -> tuple[str, ...]:
+    """The files written for ``data``'s tasks (VCMR must be there; SVMR and VR when submitted)."""
+    if "VCMR" not in data.predictions:
+        raise InputError(predictions, "has no 'VCMR' ranking to write as lines (--write-lines)")
+    return tuple(s for task, names in TVR_SUFFIXES.items() if task in data.predictions for s in names)
+
+
+def tvr_lines(data: Tvr, truth: str, predictions: str, options: MrOptions) -> Lines:
+    """TVR: SVMR keeps the predictions of the query's own video (in list order, as the official counts its rank);
+    VR writes each video as the span 0-1 s, for ``-a exact``."""
+    from segeval.protocols.moments.tvr.reading import key
+
+    names = {index: name for name, index in data.video2idx.items()}
+    times = Times()
+    files: dict[str, list[str]] = {s: [] for s in tvr_suffixes(data, predictions)}
+    reversed_rows = 0
+    for q in data.queries:
+        qid = token(q.desc_id, "desc_id", truth)
+        if len(q.windows) > 1:
+            raise InputError(
+                truth,
+                f"desc_id {q.desc_id} has {len(q.windows)} annotators' moments (DiDeMo-style); "
+                "its 2-annotator rule has no line equivalent: expected one moment per item "
+                "for --write-lines",
+                line=q.line,
+            )
+        video = token(q.video, "vid_name", truth)
+        ((s, e),) = times.pairs(q.windows.tolist(), f"desc_id {qid}", truth)
+        files["qrels"].append(f"{qid} Q0 {video} {s} {e} 1")
+        for task in ("VCMR", "SVMR"):
+            if task not in data.predictions:
+                continue
+            rows = data.predictions[task].get(key(q.desc_id))
+            listed = [] if rows is None else rows.tolist()
+            if task == "SVMR":  # video indices are below 2**24: float32 and int comparisons agree
+                listed = [r for r in listed if int(r[0]) == data.video2idx[q.video]]
+            lines = files["run" if task == "VCMR" else "svmr.run"]
+            for rank, (v, ps, pe) in enumerate(listed, start=1):
+                reversed_rows += pe < ps
+                where = f"{task} desc_id {qid} predictions[{rank - 1}]"
+                ((s, e),) = times.pairs([(ps, ps if pe < ps else pe)], where, predictions)
+                lines.append(f"{qid} Q0 {token(names[int(v)], 'video', predictions)} {s} {e} {rank} {101 - rank} tvr")
+        if "VR" in data.predictions:
+            files["vr.qrels"].append(f"{qid} Q0 {video} 0 1 1")
+            rows = data.predictions["VR"].get(key(q.desc_id))
+            files["vr.run"] += [
+                f"{qid} Q0 {token(names[int(v)], 'video', predictions)} 0 1 {rank} {101 - rank} tvr"
+                for rank, v in enumerate([] if rows is None else rows[:, 0].tolist(), start=1)
+            ]
+    notes = times.notes()
+    if reversed_rows:
+        notes.append(
+            f"{reversed_rows} VCMR and SVMR windows with end < start are written as the zero-length window "
+            "at their start (IoU 0 with any non-empty moment, as the official gives them)"
+        )
+    done = tvr_figures(options, tuple(data.predictions))
+    return Lines(files, done.figures, done.unreproducible, notes)
+
+
+def tvr_figures(options: MrOptions, tasks: tuple[str, ...] = ("VCMR", "SVMR", "VR")) -> Lines:
+    """The eval command of each TVR figure of ``tasks`` on the lines of :func:`tvr_lines`, and what has none."""
+    from segeval.protocols.moments.tvr import THRESHOLDS, TOP_K
+
+    thresholds = options.thresholds or THRESHOLDS
+    top_k = options.top_k or TOP_K
+    figures: list[Figure] = []
+    for task, run in (("VCMR", "PREFIX.run"), ("SVMR", "PREFIX.svmr.run")):
+        if task in tasks:
+            keys = [((task, f"{t}-r{k}"), k, t) for t in thresholds for k in top_k]
+            figures += success(keys, thresholds, top_k, ":float32", run=run)
+    if "VR" in tasks:
+        figures += group(
+            [(("VR", f"r{k}"), f"success_{k}") for k in top_k],
             ["exact"],
-            "Success@1",
-            "PREFIX.qrels",
-            "PREFIX.run",
-            percent=False,
-            level=AGREE,
-        ),
-        [
-            (
-                "rank@5",
-                "the mean of a query's 3 best annotator ranks is not a measure of one ranked list's relevance labels",
-            ),
-            ("miou", "the mean of the 3 best IoUs of the first moment is not a measure of relevance labels"),
-        ],
-        notes,
-    )
+            f"Success@{','.join(map(str, top_k))}",
+            "PREFIX.vr.qrels",
+            "PREFIX.vr.run",
+        )
+    by_type = "the same commands over one type's queries: not written (the qrels of one type's queries give them)"
+    return Lines({}, figures, [("*_by_type", by_type), ("desc_type_ratio", "a share of queries, not a measure")])
 
 
 BUILDERS = {
@@ -320,23 +443,20 @@ BUILDERS = {
     "ego4d-nlq": ego4d_lines,
     "didemo": didemo_lines,
 }
-
-
-SUFFIXES = {
-    "recall": ("qrels", "run"),
-    "ego4d-nlq": ("qrels", "run"),
-    "didemo": ("qrels", "run"),
-    "qvhighlights": ("qrels", "short.qrels", "middle.qrels", "long.qrels", "run", "map.run"),
-}
+QVH_SUFFIXES = ("qrels", "short.qrels", "middle.qrels", "long.qrels", "run", "map.run")
 
 
 def write_lines(protocol: str, truth: str, predictions: str, options: MrOptions, prefix: str) -> list[str]:
     """Write ``protocol``'s lines under ``prefix`` (:func:`write`)."""
     if protocol == "tvr":
-        from segeval.protocols.moments.tvr.lines import write_lines as write_tvr_lines
         from segeval.protocols.moments.tvr.reading import read
 
-        return write_tvr_lines(read(truth, predictions), truth, predictions, prefix, options)
-    return write(
-        prefix, [truth, predictions], SUFFIXES[protocol], lambda: BUILDERS[protocol](truth, predictions, options)
-    )
+        data = read(truth, predictions)
+        return write(
+            prefix,
+            [truth, predictions],
+            tvr_suffixes(data, predictions),
+            lambda: tvr_lines(data, truth, predictions, options),
+        )
+    suffixes = QVH_SUFFIXES if protocol == "qvhighlights" else ("qrels", "run")
+    return write(prefix, [truth, predictions], suffixes, lambda: BUILDERS[protocol](truth, predictions, options))

@@ -20,10 +20,8 @@ class MrOptions:
 
 @dataclass
 class MrResult:
-    """``figures``: the official output (its keys, order and rounding), printed by ``-o json``;
-    ``brief``: the headline figures, printed by ``-o text``; ``notes``: what differs from the official run;
-    ``per_query``: query -> ``brief`` figure -> the query's value, whose mean over the queries is the figure before
-    the official rounding (``mr -q``)."""
+    """The official output (``figures``, ``-o json``), its headline figures (``brief``, ``-o text``), notes on what
+    differs from the official run, and each query's ``brief`` values (``mr -q``; docs/moments.md)."""
 
     figures: dict[str, Any]
     brief: dict[str, Any]
@@ -35,17 +33,21 @@ class Evaluate(Protocol):
     def __call__(self, truth: str, predictions: str, options: MrOptions) -> MrResult: ...
 
 
-def refuse_options(options: MrOptions, protocol: str, accepted: tuple[str, ...] = ()) -> None:
-    """A ParameterError when ``options`` sets one that ``protocol`` does not take (``accepted``: those it takes)."""
+def refuse_options(
+    options: MrOptions, protocol: str, accepted: tuple[str, ...] = (), reason: str | None = None
+) -> None:
+    """A ParameterError when ``options`` sets one that ``protocol`` does not take (``accepted``: those it takes;
+    ``reason``: why, instead of the list of those it takes)."""
     from segeval.core.errors import ParameterError
 
-    refused = [k for k, v in vars(options).items() if v is not None and k not in accepted]
+    refused = ", ".join(
+        "--" + k.replace("_", "-") for k, v in vars(options).items() if v is not None and k not in accepted
+    )
+    if refused and reason:
+        raise ParameterError(f"The {protocol} protocol {reason}; it takes no {refused}.")
     if refused:
         takes = ", ".join("--" + k.replace("_", "-") for k in accepted) if accepted else "no options"
-        raise ParameterError(
-            f"The {protocol} protocol takes {takes}; it does not take "
-            f"{', '.join('--' + k.replace('_', '-') for k in refused)}."
-        )
+        raise ParameterError(f"The {protocol} protocol takes {takes}; it does not take {refused}.")
 
 
 def parse_options(

@@ -1,38 +1,43 @@
-"""Reading the whole-file JSON inputs of the moment protocols (DiDeMo, Ego4D NLQ), with errors that name
-the file, the record and what was expected, and the number test every protocol's reader applies."""
+"""Reading the moment protocols' JSON inputs, with errors that name the file, the record and what was expected."""
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.readers.files import read_text
 from segeval.readers.json_records import document_head, lines, load_document, load_line, record_head
 
 
-def load_json(path: str | Path, expected: str) -> Any:
-    """One JSON document; ``expected`` says what the file should hold (for the error message).  A stream
-    whose start cannot be JSON stops there."""
-    return load_document(str(path), read_text(path, head=document_head(str(path), expected)), expected)
+def load_json(path: str | Path, expected: str, what: str = "valid JSON") -> Any:
+    """One JSON document; ``expected`` says what the file should hold (for the error message)."""
+    head = document_head(str(path), expected, what=what)
+    return load_document(str(path), read_text(path, head=head), expected, what=what)
 
 
-def load_jsonl(path: str | Path, expected: str) -> list[tuple[int, str, Any]]:
-    """JSON Lines: (line number, line, value) for every non-blank line (split on ``\n`` only, duplicate
-    keys refused: :mod:`segeval.readers.json_records`).  A stream whose first record is bad stops there."""
+def load_jsonl(
+    path: str | Path, expected: str, record: Callable[[int, str], Any] | None = None
+) -> list[tuple[int, str, Any]]:
+    """JSON Lines: (line number, line, value) of every non-blank line; ``record`` reads and checks one line
+    (by default any JSON value: :mod:`segeval.readers.json_records`)."""
 
-    def record(number: int, line: str) -> Any:
+    def value(number: int, line: str) -> Any:
         return load_line(str(path), number, line, expected)
 
-    rows: list[tuple[int, str, Any]] = []
-    for number, line in lines(read_text(path, lines=True, head=record_head(record))):
-        if line.strip():
-            rows.append((number, line, record(number, line)))
+    check = record or value
+    rows = [
+        (number, line, check(number, line))
+        for number, line in lines(read_text(path, lines=True, head=record_head(check)))
+        if line.strip()
+    ]
     if not rows:
         raise InputError(str(path), f"has no data lines; expected {expected}")
     return rows
@@ -41,6 +46,19 @@ def load_jsonl(path: str | Path, expected: str) -> list[tuple[int, str, Any]]:
 def is_number(x: Any) -> bool:
     """A finite JSON number (not a boolean; json_records bounds integers to 18 digits)."""
     return not isinstance(x, bool) and isinstance(x, int | float) and math.isfinite(x)
+
+
+def as_windows(value: Any, width: int) -> FloatArray | None:
+    """``value`` as (n, ``width``) floats when it is a list of lists of ``width`` finite numbers, else None."""
+    if not (isinstance(value, list) and set(map(type, value)) <= {list} and set(map(len, value)) <= {width}):
+        return None
+    if not set(map(type, chain.from_iterable(value))) <= {int, float}:
+        return None
+    try:
+        windows = np.array(value, dtype=np.float64).reshape(-1, width)
+    except OverflowError:  # an integer beyond the float range
+        return None
+    return windows if np.isfinite(windows).all() else None
 
 
 def shown(value: Any, width: int = 80) -> str:
@@ -54,9 +72,14 @@ def record_error(path: str | Path, record: str, problem: str) -> InputError:
     return InputError(str(path), f"{record}: {problem}")
 
 
+def line_error(path: str | Path, number: int, text: str, problem: str) -> InputError:
+    """An InputError about line ``number`` of ``path``, showing its first 200 characters."""
+    return InputError(str(path), problem, line=number, text=text[:200])
+
+
 def reversed_notes(truth: Mapping[Any, Any], predictions: Mapping[Any, Any], how: str) -> list[str]:
-    """A note counting the windows (rows of start, end, ...; or one window per query) with end < start,
-    predicted and in the ground truth, saying ``how`` they are evaluated; none without such a window."""
+    """A note counting the predicted and ground-truth windows with end < start, saying ``how`` they are
+    evaluated; none without such a window."""
     counts = [
         sum(int((w[:, 1] < w[:, 0]).sum()) for w in map(np.atleast_2d, side.values()) if w.size)
         for side in (predictions, truth)

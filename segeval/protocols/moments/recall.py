@@ -1,16 +1,13 @@
-"""Recall at k at IoU t and mIoU: the common report of Charades-STA, ActivityNet Captions and TACoS.
-
-There is no single official script; the defaults follow the widely reused MMN evaluation, ``--iou-compare gt``
-and ``--nms`` give 2D-TAN's: docs/moments.md, 'recall' (the figures, the hull IoU, NMS, Charades-STA's text).
-A ground-truth query without predictions scores 0 (noted); a query without a ground-truth window is left out
-(noted); predictions for a query that is not in the ground truth are an error.
-"""
+"""Recall at k at IoU t and mIoU, the common report of Charades-STA, ActivityNet Captions and TACoS: MMN's
+evaluation by default, 2D-TAN's with ``--iou-compare gt`` and ``--nms`` (docs/moments.md, 'recall')."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from segeval.core.arrays import FloatArray
+from segeval.core.arrays import BoolArray, FloatArray
 from segeval.core.errors import InputError
 from segeval.protocols.moments.protocol import MrOptions, MrResult, refuse_options
 from segeval.protocols.moments.qvhighlights.reading import read_moments
@@ -43,11 +40,39 @@ def ranked(predictions: FloatArray, nms_threshold: float | None = None) -> Float
     return order[:, :2]
 
 
-def best_ious(truth: FloatArray, windows: FloatArray) -> FloatArray:
-    """Each window's IoU with its best ground-truth window."""
-    if len(windows) == 0 or len(truth) == 0:
-        return np.zeros(len(windows))
-    return np.asarray(iou_matrix(windows, truth).max(axis=1), dtype=np.float64)
+def success(
+    overlaps: list[FloatArray], thresholds: tuple[float, ...], top_k: tuple[int, ...], strict: bool
+) -> BoolArray:
+    """(cut-off, threshold, query): whether one of a query's first k IoUs reaches t (exceeds it when ``strict``)."""
+    hit = np.zeros((len(top_k), len(thresholds), len(overlaps)), dtype=bool)
+    for n, overlap in enumerate(overlaps):
+        for i, k in enumerate(top_k):
+            for j, t in enumerate(thresholds):
+                hit[i, j, n] = bool((overlap[:k] > t).any() if strict else (overlap[:k] >= t).any())
+    return hit
+
+
+def mean_figures(
+    name: str,
+    hit: BoolArray,
+    first: FloatArray,
+    thresholds: tuple[float, ...],
+    top_k: tuple[int, ...],
+    per_query: dict[str, dict[str, float | None]] | None = None,
+    queries: list[str] | None = None,
+) -> dict[str, float | None]:
+    """Each cut-off's and threshold's hit rate (``name`` with ``{k}`` and ``{t}``) and the mean first IoU
+    (``mIoU``, None for NaN) in percent; ``per_query`` gets each of ``queries``' values."""
+    names = [name.format(k=k, t=t) for k in top_k for t in thresholds]
+    rows = hit.reshape(len(names), -1)
+    if per_query is not None:
+        for n, q in enumerate(queries or []):
+            values: dict[str, float | None] = {f: 100.0 * bool(rows[i, n]) for i, f in enumerate(names)}
+            per_query[q] = {**values, "mIoU": 100.0 * float(first[n])}
+    out: dict[str, float | None] = {f: float(np.mean(rows[i])) * 100 for i, f in enumerate(names)}
+    miou = float(np.mean(first)) * 100
+    out["mIoU"] = None if math.isnan(miou) else miou
+    return out
 
 
 def evaluate(
@@ -58,7 +83,7 @@ def evaluate(
     compare: str = COMPARE,
     nms_threshold: float | None = None,
     per_query: dict[str, dict[str, float | None]] | None = None,
-) -> tuple[dict[str, float | int], list[str]]:
+) -> tuple[dict[str, float | int | None], list[str]]:
     """R@k,IoU@t and mIoU in percent over the ground-truth queries that have a window, and notes; ``per_query``
     gets each query's values."""
     notes: list[str] = []
@@ -75,31 +100,15 @@ def evaluate(
         notes.append(f"{len(missing)} ground-truth queries have no predicted window (e.g. {missing[0]}) and score 0")
     notes += reversed_notes(truth, predictions, "evaluated as given: they overlap nothing (IoU 0)")
     empty = np.zeros((0, 3))
-    hit = np.zeros((len(top_k), len(thresholds), len(queries)), dtype=bool)
-    first = np.zeros(len(queries))
-    for n, q in enumerate(queries):
-        overlap = best_ious(truth[q], ranked(predictions.get(q, empty), nms_threshold))
-        if len(overlap):
-            first[n] = overlap[0]
-        for i, k in enumerate(top_k):
-            for j, t in enumerate(thresholds):
-                top = overlap[:k]
-                hit[i, j, n] = bool((top >= t).any() if compare == "ge" else (top > t).any())
-    if per_query is not None:
-        for n, q in enumerate(queries):
-            per_query[q] = {
-                **{
-                    f"R@{k},IoU@{t}": 100.0 * hit[i, j, n]
-                    for i, k in enumerate(top_k)
-                    for j, t in enumerate(thresholds)
-                },
-                "mIoU": 100.0 * first[n],
-            }
-    figures: dict[str, float | int] = {}
-    for i, k in enumerate(top_k):
-        for j, t in enumerate(thresholds):
-            figures[f"R@{k},IoU@{t}"] = float(np.mean(hit[i, j])) * 100
-    figures["mIoU"] = float(np.mean(first)) * 100
+    overlaps = []  # each listed window's IoU with its best ground-truth window
+    for q in queries:
+        windows = ranked(predictions.get(q, empty), nms_threshold)
+        overlaps.append(iou_matrix(windows, truth[q]).max(axis=1) if len(windows) else np.zeros(0))
+    first = np.array([overlap[0] if len(overlap) else 0.0 for overlap in overlaps])
+    hit = success(overlaps, thresholds, top_k, compare == "gt")
+    figures: dict[str, float | int | None] = dict(
+        mean_figures("R@{k},IoU@{t}", hit, first, thresholds, top_k, per_query, queries)
+    )
     figures["queries"] = len(queries)
     return figures, notes
 
@@ -125,14 +134,11 @@ def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult
             truth, "has no query with a relevant window; expected at least one [start, end] in 'relevant_windows'"
         )
     rows: dict[str, dict[str, float | None]] = {}
-    figures, notes = evaluate(
-        m.truth,
-        m.predictions,
+    thresholds, top_k, compare = (
         options.thresholds or THRESHOLDS,
         options.top_k or TOP_K,
         options.iou_compare or COMPARE,
-        options.nms,
-        rows,
     )
+    figures, notes = evaluate(m.truth, m.predictions, thresholds, top_k, compare, options.nms, rows)
     brief = {k: v for k, v in figures.items() if k != "queries"}
     return MrResult(figures=figures, brief=brief, notes=notes, per_query=rows)

@@ -11,20 +11,17 @@ import pytest
 
 from segeval.core.errors import InputError
 from segeval.protocols.detection.order import descending
-from segeval.protocols.moments import (
-    SALIENCY_LEVELS,
+from segeval.protocols.moments.qvhighlights import SALIENCY_LEVELS, evaluate_moments
+from segeval.protocols.moments.qvhighlights.highlights import highlight_ap, highlight_aps
+from segeval.protocols.moments.qvhighlights.reading import Moments, read_moments
+from segeval.protocols.moments.qvhighlights.retrieval import (
     THRESHOLDS,
-    Moments,
     average_precision,
     average_precisions,
     batch_average_precisions,
     batch_first_ious,
-    evaluate_moments,
-    highlight_ap,
-    highlight_aps,
     iou_matrix,
     r1_iou,
-    read_moments,
     recall_at,
 )
 from tests.conftest import FIXTURES, ROOT, run_cli, shared

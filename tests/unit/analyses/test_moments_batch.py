@@ -12,20 +12,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from segeval.protocols.moments import (
-    SALIENCY_LEVELS,
-    Moments,
+from segeval.protocols.moments.qvhighlights import SALIENCY_LEVELS, evaluate_moments, highlights, retrieval
+from segeval.protocols.moments.qvhighlights.highlights import batch_highlights, highlight_aps, pairwise_sums
+from segeval.protocols.moments.qvhighlights.reading import Moments, read_moments
+from segeval.protocols.moments.qvhighlights.retrieval import (
     batch_average_precisions,
     batch_first_ious,
-    batch_highlights,
-    evaluate_moments,
-    highlight_aps,
     iou_matrix,
     r1_iou,
-    read_moments,
 )
-from segeval.protocols.moments.qvhighlights import highlights, retrieval
-from segeval.protocols.moments.summation import pairwise_sums
 from tests.conftest import run_cli
 from tests.unit.analyses.test_moments import QVH, official_loop_ap
 

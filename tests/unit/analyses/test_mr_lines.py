@@ -13,10 +13,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from segeval.protocols.moments.lines import BUILDERS
+from segeval.protocols.moments.lines import BUILDERS, EVAL, Figure, tvr_figures
 from segeval.protocols.moments.protocol import MrOptions, parse_options
-from segeval.protocols.moments.tvr.lines import tvr_figures
-from segeval.protocols.moments.writing import EVAL, Figure
 from tests.conftest import FIXTURES, full_only, run_cli, shared
 
 #: protocols whose output rounds a percentage to 2 decimals (the others print it unrounded, or a fraction)

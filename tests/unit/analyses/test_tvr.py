@@ -12,10 +12,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from segeval.protocols.moments import MrOptions
-from segeval.protocols.moments.tvr.measures import iou32, per_query
+from segeval.protocols.moments.protocol import MrOptions
+from segeval.protocols.moments.tvr import evaluate, evaluate_files, iou32, per_query
 from segeval.protocols.moments.tvr.reading import Query, Tvr, key, read
-from segeval.protocols.moments.tvr.report import evaluate, evaluate_files
 from tests.conftest import FIXTURES, ROOT, full_only, run_cli, shared
 from tests.support.scripts import load_script
 from tests.support.timeline import spans
@@ -446,9 +445,9 @@ def test_official_tvr_vcmr_from_lines(tmp_path: Path) -> None:
     truth = shared("tvr", "sample_gt.jsonl.gz")
     preds = shared("tvr", "sample_predictions.json.gz")
     expected = json.loads(shared("tvr", "sample_metrics_official.json").read_text())["VCMR"]
-    from segeval.protocols.moments.tvr.lines import write_lines
+    from segeval.protocols.moments.lines import write_lines
 
-    write_lines(read(str(truth), str(preds)), str(truth), str(preds), str(tmp_path / "tvr"))
+    write_lines("tvr", str(truth), str(preds), MrOptions(), str(tmp_path / "tvr"))
     qrels, run = str(tmp_path / "tvr.qrels"), str(tmp_path / "tvr.run")
     differ = []
     for theta in (0.5, 0.7):

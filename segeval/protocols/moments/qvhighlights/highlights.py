@@ -1,6 +1,5 @@
-"""QVHighlights highlight detection: the official ``get_ap`` (scikit-learn's precision-recall curve,
-recall in float32, the precision envelope, ``np.mean`` of the precisions where recall changes) and
-Hit1, for one query (:func:`highlight_aps`) or all queries at once (:func:`batch_highlights`)."""
+"""QVHighlights highlight detection: the official ``get_ap`` and Hit1, for one query (:func:`highlight_aps`) or
+all queries at once (:func:`batch_highlights`)."""
 
 from __future__ import annotations
 
@@ -10,16 +9,15 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.core.arrays import FloatArray, IntArray
-from segeval.protocols.moments.summation import pairwise_sums
 
 ANNOTATORS = 3
 CHUNK_CLIPS = 2**15  # queries are scored in chunks of about this many clips (bounds the memory)
 FLOAT32_EXACT = 2**24  # below this many clips, distinct recalls k / n stay distinct in float32
+BLOCK = 128  # numpy's PW_BLOCKSIZE: longer arrays are split in two halves
 
 
 def highlight_ap(y_true: FloatArray, y_score: npt.NDArray[Any]) -> float:
-    """Interpolated AP of binary clip labels ranked by predicted score (the official ``get_ap``:
-    0 when no clip is positive, 1 when all are)."""
+    """The official ``get_ap`` of binary clip labels ranked by predicted score (0 without positive, 1 all positive)."""
     return float(highlight_aps(y_true[:, None], y_score)[0])
 
 
@@ -60,11 +58,8 @@ def highlight_aps(labels: FloatArray, y_score: npt.NDArray[Any]) -> FloatArray:
 def batch_highlights(
     saliency: list[FloatArray], scores: list[FloatArray], minimums: tuple[float, ...]
 ) -> tuple[FloatArray, FloatArray]:
-    """AP and Hit1 of many queries: one row per query, one column per (minimum score, annotator), the
-    minimum's columns together; the same values as :func:`highlight_aps` and the official Hit1, bit for bit.
-
-    ``saliency[q]`` is the (clips, 3) annotator score matrix, ``scores[q]`` the predicted score per clip
-    (non-empty). Queries are scored in groups of similar clip counts (padding stays under 2x)."""
+    """AP and Hit1 of many queries (``saliency[q]`` (clips, 3), ``scores[q]`` one per clip): one row per query, one
+    column per (minimum score, annotator); the values of :func:`highlight_aps` and the official Hit1, bit for bit."""
     columns = len(minimums) * ANNOTATORS
     ap = np.zeros((len(saliency), columns))
     hit = np.zeros((len(saliency), columns))
@@ -164,3 +159,47 @@ def _one_by_one(
             top = int(np.argmax(p))
             hit[n] = labels[top] if top < len(labels) else 0.0
     return ap, hit
+
+
+def pairwise_sums(values: FloatArray, counts: IntArray) -> FloatArray:
+    """``np.add.reduce(values[r, :counts[r]])`` of every row ``r``, bit for bit.
+
+    numpy adds fewer than 8 values left to right; up to 128 values in 8 running sums (one per position
+    mod 8) combined as ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)), then the rest left to right;
+    longer rows in two halves (rare here: summed by numpy itself). Entries past a row's count are ignored.
+    """
+    rows, width = values.shape
+    counts = np.asarray(counts, dtype=np.int64)
+    out = np.zeros(rows)
+    if rows == 0 or width == 0:
+        return out
+    short = counts < 8
+    if short.any():
+        part, n = values[short], counts[short]
+        total = np.zeros(len(part))
+        for k in range(min(7, width)):
+            total = np.where(k < n, total + part[:, k], total)
+        out[short] = total
+    middle = (counts >= 8) & (counts <= BLOCK)
+    if middle.any():
+        out[middle] = _blocked(values[middle], counts[middle])
+    for r in np.flatnonzero(counts > BLOCK):
+        out[r] = np.add.reduce(values[r, : counts[r]])
+    return out
+
+
+def _blocked(values: FloatArray, counts: IntArray) -> FloatArray:
+    """Rows of 8 to 128 values: eight running sums, combined pairwise, then the remainder."""
+    whole = counts - counts % 8
+    if values.shape[1] % 8:
+        values = np.pad(values, ((0, 0), (0, 8 - values.shape[1] % 8)))
+    acc = values[:, :8].copy()
+    for start in range(8, min(values.shape[1], BLOCK), 8):
+        more = (start < whole)[:, None]
+        acc = np.where(more, acc + values[:, start : start + 8], acc)
+    total = ((acc[:, 0] + acc[:, 1]) + (acc[:, 2] + acc[:, 3])) + ((acc[:, 4] + acc[:, 5]) + (acc[:, 6] + acc[:, 7]))
+    rows = np.arange(len(values))
+    for k in range(7):
+        at = whole + k
+        total = np.where(at < counts, total + values[rows, np.minimum(at, values.shape[1] - 1)], total)
+    return np.asarray(total, dtype=np.float64)

@@ -1,5 +1,4 @@
-"""QVHighlights moment retrieval measures: the official matching and VOC AP (``MR-mAP``), the R1 IoU, and
-their batched forms, bit for bit the per-query values."""
+"""QVHighlights moment retrieval: the official matching and VOC AP (``MR-mAP``) and the R1 IoU, batched."""
 
 from __future__ import annotations
 
@@ -16,9 +15,8 @@ CHUNK_QUERIES = 1024  # mAP matches at most this many queries at once
 
 
 def iou_matrix(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Hull-form IoU of every window in ``a`` against every window in ``b`` (0 for an empty hull);
-    the official R1 form."""
-    return hull_iou(a[:, None, :], b[None, :, :])
+    """Hull-form IoU (the official R1 form) of every window in ``a`` against every window in ``b``."""
+    return tiou(a[:, None, 0], a[:, None, 1], b[None, :, 0], b[None, :, 1], "zero")
 
 
 def average_precisions(
@@ -34,11 +32,8 @@ def batch_average_precisions(
     thresholds: tuple[float, ...] = THRESHOLDS,
     top: int = TOP_PREDICTIONS,
 ) -> FloatArray:
-    """``average_precisions`` of many queries at once: one row per query, the same values bit for bit.
-
-    Every IoU row is sorted at its query's number of ground-truth windows, the length the official
-    per-query ``argsort`` sees (numpy's order of ties depends on every value above 16); queries
-    are matched together in classes of window counts between powers of two (padding stays under 2x)."""
+    """``average_precisions`` of many queries at once (one row per query), bit for bit; queries are matched
+    together in classes of window counts between powers of two."""
     ap = np.zeros((len(truths), len(thresholds)))
     width = min(top, max((len(p) for p in predictions), default=0))
     if width == 0:
@@ -134,10 +129,8 @@ def r1_iou(truth: FloatArray, predictions: FloatArray) -> float:
 def batch_first_ious(
     truths: list[FloatArray], predictions: list[FloatArray], k: int = 5
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Per query, from the listed predictions: the official R1 IoU (see ``r1_iou``), the best hull IoU of
-    the first prediction, and the largest hull IoU of the first ``k`` against any window
-    (0 without prediction or truth). The same values as the per-query functions, bit for bit; queries are
-    taken in classes of window counts between powers of two."""
+    """Per query: the official R1 IoU (``r1_iou``), the best hull IoU of the first prediction and of the first
+    ``k`` (0 without prediction or truth)."""
     out = np.zeros((3, len(truths)))
     first, has_first = _padded(predictions, k, 3)
     counts = np.array([len(t) for t in truths], dtype=np.int64)
@@ -161,7 +154,7 @@ def _first_ious_group(
         -np.inf,
     )
     best = best_of(union_iou, axis=1)  # first on ties; a NaN (two empty windows) wins, as in the official
-    hull = hull_iou(first[:, :, None, :2], truth[:, None, :, :])  # (queries, k, windows)
+    hull = tiou(first[:, :, None, 0], first[:, :, None, 1], truth[:, None, :, 0], truth[:, None, :, 1], "zero")
     r1 = np.where(ok, hull[np.arange(queries), 0, best], 0.0)
     mask = has_first[:, :, None] & has_truth[:, None, :]
     masked = np.where(mask, hull, -np.inf)
@@ -170,15 +163,8 @@ def _first_ious_group(
     return r1, top1, topk
 
 
-def hull_iou(a: FloatArray, b: FloatArray) -> FloatArray:
-    """Hull-form IoU of broadcast (..., 2) windows: overlap / (max(e1, e2) - min(s1, s2)), 0 for an empty hull
-    (the ``tiou`` adapter's IoU with ``empty0``)."""
-    return tiou(a[..., 0], a[..., 1], b[..., 0], b[..., 1], "zero")
-
-
 def recall_at(truth: FloatArray, predictions: FloatArray, threshold: float, k: int = 1) -> float:
-    """1 when a hit at ``threshold``: R1 as the official (see ``r1_iou``); for k > 1, any of the first
-    k listed predictions with hull IoU >= threshold against any ground-truth window."""
+    """1 for a hit at ``threshold``: R1 as the official; for k > 1, any of the first k hull IoUs >= ``threshold``."""
     if k == 1:
         return float(r1_iou(truth, predictions) >= threshold)
     if len(predictions) == 0 or len(truth) == 0:

@@ -10,11 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from segeval.core.arrays import BoolArray, FloatArray
+from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
-from segeval.protocols.moments.reading import is_number, shown
-from segeval.readers.files import read_text
-from segeval.readers.json_records import document_head, lines, load_document, load_line, record_head
+from segeval.protocols.moments.reading import is_number, line_error, load_json, load_jsonl, record_error, shown
+from segeval.readers.json_records import load_line
 
 TASKS = ("VCMR", "SVMR", "VR")
 TYPES = ("v", "t", "vt")
@@ -36,8 +35,7 @@ class Query:
 
 @dataclass
 class Tvr:
-    """Ground truth (file order), the submission's video index and each submitted task's predictions
-    (the first 100 [video index, start, end] rows per query, keyed by the ground truth's ids)."""
+    """Ground truth, the submission's video index and each task's first 100 [video index, start, end] per query."""
 
     queries: list[Query]
     video2idx: dict[str, int]
@@ -65,25 +63,14 @@ def _moment(value: Any, path: str, line: int, text: str) -> FloatArray:
     def pair(w: Any) -> bool:
         return isinstance(w, list) and len(w) == 2 and all(is_number(x) for x in w)
 
-    if pair(value):
-        windows = [value]
-    elif isinstance(value, list) and len(value) >= 4 and all(pair(w) for w in value):
-        windows = value
-    else:
-        raise InputError(
-            path,
-            f"'ts' is {shown(value)}; expected [start, end] or, DiDeMo-style, a list "
-            "of at least 4 [start, end] pairs (one per annotator)",
-            line=line,
-            text=text,
-        )
+    windows: list[Any] = [value] if pair(value) else value if isinstance(value, list) and len(value) >= 4 else [None]
+    expected = "expected [start, end] or, DiDeMo-style, a list of at least 4 [start, end] pairs (one per annotator)"
+    if not all(pair(w) for w in windows):
+        raise line_error(path, line, text, f"'ts' is {shown(value)}; {expected}")
     for w in windows:
         if w[1] < w[0]:
-            raise InputError(
-                path,
-                f"'ts' has the moment {json.dumps(w)} with end < start; expected start <= end",
-                line=line,
-                text=text,
+            raise line_error(
+                path, line, text, f"'ts' has the moment {json.dumps(w)} with end < start; expected start <= end"
             )
     return np.array(windows, dtype=np.float64).reshape(-1, 2)
 
@@ -91,8 +78,7 @@ def _moment(value: Any, path: str, line: int, text: str) -> FloatArray:
 def read_truth(path: str | Path) -> list[Query]:
     """TVR ground truth: one JSON object per line with ``desc_id``, ``vid_name``, ``ts`` and ``type``."""
     name = str(path)
-    queries: list[Query] = []
-    seen: dict[str, int] = {}
+    expected = "a JSON object with 'desc_id', 'vid_name', 'ts' and 'type'"
 
     def record(number: int, line: str) -> dict[str, Any]:
         """One line's object with its keys (the check of a stream's first record too)."""
@@ -100,42 +86,27 @@ def read_truth(path: str | Path) -> list[Query]:
             name, number, line, "one JSON object per line", what="a JSON object", flat="one flat JSON object per line"
         )
         if not isinstance(row, dict):
-            raise InputError(
-                name, "expected a JSON object with 'desc_id', 'vid_name', 'ts' and 'type'", line=number, text=line[:200]
-            )
+            raise line_error(name, number, line, f"expected {expected}")
         missing = [k for k in ("desc_id", "vid_name", "ts") if k not in row]
         if missing:
-            raise InputError(
-                name,
-                f"has no {', '.join(repr(k) for k in missing)}; expected a JSON object with "
-                "'desc_id', 'vid_name', 'ts' and 'type'",
-                line=number,
-                text=line[:200],
-            )
+            raise line_error(name, number, line, f"has no {', '.join(repr(k) for k in missing)}; expected {expected}")
         return row
 
-    for number, line in lines(read_text(path, lines=True, head=record_head(record))):
-        if not line.strip():
-            continue
+    queries: list[Query] = []
+    seen: dict[str, int] = {}
+    for number, line, row in load_jsonl(path, "TVR ground truth as JSON Lines", record):
         text = line[:200]
-        row = record(number, line)
         desc_id = _desc_id(row["desc_id"], name, "", number, text)
         if key(desc_id) in seen:
-            raise InputError(
-                name,
-                f"desc_id {desc_id} appears twice (first on line {seen[key(desc_id)]}); expected one line per query",
-                line=number,
-                text=text,
-            )
+            twice = f"desc_id {desc_id} appears twice (first on line {seen[key(desc_id)]}); expected one line per query"
+            raise line_error(name, number, text, twice)
         seen[key(desc_id)] = number
         if not isinstance(row["vid_name"], str):
-            raise InputError(name, f"'vid_name' is {shown(row['vid_name'])}; expected a string", line=number, text=text)
+            raise line_error(name, number, text, f"'vid_name' is {shown(row['vid_name'])}; expected a string")
         kind = row.get("type")
         if kind is not None and kind not in TYPES:
-            raise InputError(name, f'\'type\' is {shown(kind)}; expected one of "v", "t", "vt"', line=number, text=text)
+            raise line_error(name, number, text, f'\'type\' is {shown(kind)}; expected one of "v", "t", "vt"')
         queries.append(Query(desc_id, row["vid_name"], _moment(row["ts"], name, number, text), kind, number))
-    if not queries:
-        raise InputError(name, "has no data lines; expected TVR ground truth as JSON Lines")
     typed = [q for q in queries if q.type is not None]
     if typed and len(typed) < len(queries):
         q = next(q for q in queries if q.type is None)
@@ -150,8 +121,8 @@ def read_truth(path: str | Path) -> list[Query]:
 def _rows(value: Any, path: str, where: str) -> tuple[FloatArray, int]:
     """The first 100 predictions of one record as (n, 3) [video index, start, end], and the full count."""
     if not isinstance(value, list):
-        raise InputError(
-            path, f"{where}: 'predictions' is {shown(value)}; expected a list of [video_index, start, end, score] lists"
+        raise record_error(
+            path, where, f"'predictions' is {shown(value)}; expected a list of [video_index, start, end, score] lists"
         )
     used = value[:MAX_PREDICTIONS]
     try:
@@ -167,31 +138,33 @@ def _rows(value: Any, path: str, where: str) -> tuple[FloatArray, int]:
         return arr[:, :3].astype(np.float64).reshape(-1, 3), len(value)
     for n, e in enumerate(used):
         if not (isinstance(e, list) and len(e) >= 3 and all(is_number(x) for x in e[:3])):
-            raise InputError(
+            raise record_error(
                 path,
-                f"{where}: predictions[{n}] is {shown(e)}; expected "
-                "[video_index, start, end, score] (3 finite numbers at least; the score is not "
-                "used)",
+                where,
+                f"predictions[{n}] is {shown(e)}; expected [video_index, start, end, score] (3 finite numbers at "
+                "least; the score is not used)",
             )
     return np.array([e[:3] for e in used], dtype=np.float64).reshape(-1, 3), len(value)
-
-
-def _indexed(video: FloatArray, known: FloatArray) -> BoolArray:
-    """Whether each value is in ``known`` (sorted), as ``np.isin`` says, by a binary search."""
-    if not len(known):
-        return np.zeros(len(video), dtype=bool)
-    return np.asarray(known[np.minimum(np.searchsorted(known, video), len(known) - 1)] == video)
 
 
 def read_submission(path: str | Path, queries: list[Query]) -> Tvr:
     """A TVR submission JSON: ``video2idx`` and any of ``VCMR``, ``SVMR``, ``VR``, each a list of
     ``{"desc_id", "predictions": [[video_index, start, end, score], ...]}`` records."""
     name = str(path)
-    expected = "a TVR submission object"
-    sub = load_document(name, read_text(path, head=document_head(name, expected, what="JSON")), expected, what="JSON")
+    sub = load_json(path, "a TVR submission object", what="JSON")
     if not isinstance(sub, dict) or "video2idx" not in sub:
         raise InputError(name, "expected a JSON object with 'video2idx' and any of 'VCMR', 'SVMR', 'VR'")
-    index = _video_index(sub["video2idx"], name)
+    index = sub["video2idx"]
+    if not isinstance(index, dict) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and 0 <= v < MAX_VIDEO_INDEX for v in index.values()
+    ):
+        raise InputError(
+            name,
+            f"'video2idx' must map video names to integers from 0 to {MAX_VIDEO_INDEX - 1} "
+            "(the official compares them as 32-bit floats)",
+        )
+    if len(set(index.values())) < len(index):
+        raise InputError(name, "'video2idx' gives two videos the same index; expected one index per video")
     tasks = [t for t in TASKS if t in sub]
     if not tasks:
         raise InputError(
@@ -215,21 +188,6 @@ def read_submission(path: str | Path, queries: list[Query]) -> Tvr:
     return data
 
 
-def _video_index(index: Any, name: str) -> dict[str, int]:
-    """``video2idx`` checked: video names to distinct integers the official's 32-bit floats keep apart."""
-    if not isinstance(index, dict) or not all(
-        isinstance(v, int) and not isinstance(v, bool) and 0 <= v < MAX_VIDEO_INDEX for v in index.values()
-    ):
-        raise InputError(
-            name,
-            f"'video2idx' must map video names to integers from 0 to {MAX_VIDEO_INDEX - 1} "
-            "(the official compares them as 32-bit floats)",
-        )
-    if len(set(index.values())) < len(index):
-        raise InputError(name, "'video2idx' gives two videos the same index; expected one index per video")
-    return index
-
-
 def _read_task(data: Tvr, task: str, records: Any, name: str, truth: set[str], known: FloatArray) -> None:
     """One task's records into ``data``: each query's first 100 predictions, and the empty, unknown, longer and
     reversed ones the notes count."""
@@ -248,18 +206,21 @@ def _read_task(data: Tvr, task: str, records: Any, name: str, truth: set[str], k
         where += f" (desc_id {desc_id})"
         k = key(desc_id)
         if k in preds:
-            raise InputError(
-                name, f"{where}: desc_id {desc_id} appears twice in '{task}'; expected one record per query"
+            raise record_error(
+                name, where, f"desc_id {desc_id} appears twice in '{task}'; expected one record per query"
             )
         rows, count = _rows(record["predictions"], name, where)
         video = rows[:, 0]
-        bad = np.flatnonzero((video != np.floor(video)) | ~_indexed(video, known))
+        indexed = np.zeros(len(video), dtype=bool)
+        if len(known):  # in ``known`` (sorted), as ``np.isin`` says, by a binary search
+            indexed = known[np.minimum(np.searchsorted(known, video), len(known) - 1)] == video
+        bad = np.flatnonzero((video != np.floor(video)) | ~indexed)
         if len(bad):
-            raise InputError(
+            raise record_error(
                 name,
-                f"{where}: predictions[{int(bad[0])}] names the video index "
-                f"{video[bad[0]]:g}, which is not in 'video2idx'; expected an index of "
-                "video2idx",
+                where,
+                f"predictions[{int(bad[0])}] names the video index {video[bad[0]]:g}, which is not in 'video2idx'; "
+                "expected an index of video2idx",
             )
         preds[k] = rows
         if k not in truth:
