@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from segeval.core.domains import CUTOFF, REAL, UNIT, Domain, Key
@@ -63,7 +63,7 @@ class Deferred:
         return f"{self.module}.{self.name}"
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True)
 class Family:
     """One measure name: the value without a parameter (``map``) and/or with one (``P`` -> ``P_10``).
 
@@ -71,13 +71,14 @@ class Family:
     """
 
     name: str
-    scope: Scope
     func: Callable[..., Any]
-    aggregator: Aggregate
-    fmt: Format
     description: str
+    _: KW_ONLY
+    scope: Scope = "labels"
+    aggregator: Aggregate = "mean"
+    fmt: Format = "score"
     #: True when larger values are better, False when smaller are, None for statistics and diagnostics
-    higher_is_better: bool | None
+    higher_is_better: bool | None = True
     #: value bounds (None: unbounded on that side; both None for text values)
     lower: float | None = None
     upper: float | None = None
@@ -86,10 +87,8 @@ class Family:
     over_upper: bool = False
     #: the parameter's kind, None for a measure without one
     param: Param | None = None
-    #: False when the name needs a parameter (``P`` alone means its ``defaults``)
-    plain: bool = True
     example: str = ""
-    #: parameters used when a family without a plain form is named alone (``P`` -> P_5 ... P_1000)
+    #: parameters used when the family is named alone (``P`` -> P_5 ... P_1000): it then has no plain form
     defaults: tuple[int | float, ...] = ()
     #: False for summary-only measures (gm_map is the geometric mean of map)
     per_query: bool = True
@@ -117,6 +116,11 @@ class Family:
     values: Domain = REAL
     #: the number of ``reals`` a parameter must have (utility: 4), None for any
     count: int | None = None
+
+    @property
+    def plain(self) -> bool:
+        """True when the name alone is a measure (False: it means its ``defaults``)."""
+        return not self.defaults
 
     @property
     def pair_names(self) -> tuple[str, ...]:

@@ -16,13 +16,14 @@ from functools import lru_cache
 
 from segeval.core.domains import Key
 from segeval.core.errors import ParameterError
-from segeval.measures.declaration import Family, ParamValue
+from segeval.measures.declaration import Family, Param, ParamValue
 
 
 @dataclass(frozen=True, kw_only=True)
 class KeyedFamily(Family):
-    """A family whose parameter is ``key=value`` pairs (declared with ``param="raw"``)."""
+    """A family whose parameter is ``key=value`` pairs."""
 
+    param: Param | None = "raw"
     keys: tuple[Key, ...] = ()
 
     def __post_init__(self) -> None:
