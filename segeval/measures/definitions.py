@@ -18,7 +18,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TypedDict
 
-from segeval.core.domains import NONNEGATIVE, RANKS
+from segeval.core.domains import NONNEGATIVE, RANKS, Key
 from segeval.core.errors import ParameterError
 from segeval.measures import catalogue
 from segeval.measures import diversity_keys as DIV_KEYS
@@ -70,11 +70,12 @@ class _Kind(TypedDict, total=False):
     defaults: tuple[int | float, ...]
     scope: Scope
     times: bool
+    pairs: tuple[Key, ...]
 
 
-def _param(kind: Param, example: str, defaults: tuple[int | float, ...] = ()) -> _Kind:
+def _param(kind: Param, example: str, defaults: tuple[int | float, ...] = (), pairs: tuple[Key, ...] = ()) -> _Kind:
     """A parameter of ``kind``; with ``defaults``, the family named alone means them (it has no plain form)."""
-    return _Kind(param=kind, example=example, defaults=defaults)
+    return _Kind(param=kind, example=example, defaults=defaults, pairs=pairs)
 
 
 def _cutoffs(example: str, defaults: tuple[int, ...] = ()) -> _Kind:
@@ -82,6 +83,7 @@ def _cutoffs(example: str, defaults: tuple[int, ...] = ()) -> _Kind:
 
 
 _TIMED = _Kind(scope="segments", times=True)  # over each result's and judgement's time span
+_POOLED = _Kind(scope="trials", aggregator="pooled")
 _COUNT = _Kind(aggregator="sum", fmt="count", higher_is_better=None, lower=0.0)
 _FOUND = _Kind(aggregator="sum", fmt="count", lower=0.0)  # a count of relevant results found
 _STAT = _Kind(fmt="stat", higher_is_better=None, lower=0.0)
@@ -327,16 +329,14 @@ FAMILIES: tuple[Family, ...] = (
         FORMS.rbp,
         "rank-biased precision, p = 0.9, gains scaled into [0, 1] (rbp.p=0.8,1=3: persistence and gains)",
         **_SCORE,
-        **_param("gains", "rbp_p=0.8"),
-        pairs=P.pairs("p"),
+        **_param("gains", "rbp_p=0.8", pairs=P.pairs("p")),
     ),
     Family(
         "rbp_resid",
         FORMS.rbp_resid,
         "RBP residual from unjudged results, p = 0.9 (rbp_resid.p=0.8)",
         **_FRACTION,
-        **_param("gains", "rbp_resid_p=0.8"),
-        pairs=P.pairs("p"),
+        **_param("gains", "rbp_resid_p=0.8", pairs=P.pairs("p")),
     ),
     Family(
         "unj", TJ.unjudged_at, "unjudged results in the top n over n", **_FRACTION, **_cutoffs("unj_10", (5, 10, 20))
@@ -407,9 +407,8 @@ FAMILIES: tuple[Family, ...] = (
     Family(
         "ERR",
         ECO.err_at,
-        "expected reciprocal rank at n, gdeval's (ir_measures' ERR@n): stop "
-        "probability (2^grade - 1) / 2^4 (gdeval's fixed largest grade 4; a larger "
-        "grade is refused, as gdeval.pl refuses it)",
+        "expected reciprocal rank at n, gdeval's (ir_measures' ERR@n): stop probability (2^grade - 1) / 2^4 (gdeval's "
+        "fixed largest grade 4; a larger grade is refused, as gdeval.pl refuses it)",
         **_SCORE,
         **_cutoffs("ERR_20", (20,)),
     ),
@@ -454,8 +453,7 @@ FAMILIES: tuple[Family, ...] = (
         "rank-biased precision of binary relevance, p = 0.8, all ranks unless k (ir_measures' "
         "RBP(p=0.8)@k); rbp_bin.p=0.9,k=10",
         **_SCORE,
-        **_param("gains", "rbp_bin_p=0.8,k=10"),
-        pairs=P.pairs("p", "k"),
+        **_param("gains", "rbp_bin_p=0.8,k=10", pairs=P.pairs("p", "k")),
     ),
     Family(
         "ndcg_gain_cut",
@@ -463,15 +461,13 @@ FAMILIES: tuple[Family, ...] = (
         "nDCG with the qrels' grades mapped by a gain table first (grades not listed keep theirs), "
         "at k when given (ir_measures' nDCG(gains={2:3})@10)",
         **_OVER,
-        **_param("gains", "ndcg_gain_cut_k=10,2=3"),
-        pairs=P.pairs("k"),
+        **_param("gains", "ndcg_gain_cut_k=10,2=3", pairs=P.pairs("k")),
     ),
     Family(
         "accuracy",
         ECO.accuracy_at,
-        "share of (relevant, non-relevant) pairs of the top n ranked relevant first (all ranks "
-        "without n; ir_measures' Accuracy@n, which reports nothing for a query without a relevant "
-        "result: 0 here)",
+        "share of (relevant, non-relevant) pairs of the top n ranked relevant first (all ranks without n; ir_measures' "
+        "Accuracy@n, which reports nothing for a query without a relevant result: 0 here)",
         **_SCORE,
         **_cutoffs("accuracy_10"),
     ),
@@ -481,8 +477,7 @@ FAMILIES: tuple[Family, ...] = (
         "compatibility (Clarke et al. 2021): rank-biased overlap with the ideal ranking, p = 0.95, "
         "normalised (compat.p=0.9,normalize=0; ir_measures' Compat(p=0.9))",
         **_SCORE,
-        **_param("gains", "compat_p=0.9"),
-        pairs=P.pairs("p", "normalize"),
+        **_param("gains", "compat_p=0.9", pairs=P.pairs("p", "normalize")),
     ),
     # C/W/L user models as cwl_eval computes them (gains: grades clipped to [min_rel, max_rel], scaled to [0, 1])
     Family(
@@ -491,72 +486,63 @@ FAMILIES: tuple[Family, ...] = (
         "INST (Moffat et al. 2015), T = 1, gains min_rel = 0 to max_rel = 1 unless given "
         "(ir_measures' INST(T=2,max_rel=3))",
         **_SCORE,
-        **_param("gains", "inst_T=2,max_rel=3"),
-        pairs=P.pairs("T", "min_rel", "max_rel"),
+        **_param("gains", "inst_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
     ),
     Family(
         "insq",
         ECO.insq,
         "INSQ, T = 1 (ir_measures' INSQ(max_rel=3))",
         **_SCORE,
-        **_param("gains", "insq_T=2,max_rel=3"),
-        pairs=P.pairs("T", "min_rel", "max_rel"),
+        **_param("gains", "insq_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
     ),
     Family(
         "sdcg",
         ECO.sdcg,
         "scaled DCG at k: DCG over the sum of the discounts (ir_measures' SDCG(max_rel=3)@10)",
         **_SCORE,
-        **_param("gains", "sdcg_k=10,max_rel=3"),
-        pairs=P.pairs("k", "min_rel", "max_rel"),
+        **_param("gains", "sdcg_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
     ),
     Family(
         "nerr8",
         ECO.nerr8,
         "NERR, equation 8 of Azzopardi et al. 2021, at k (ir_measures' NERR8(max_rel=3)@10)",
         **_SCORE,
-        **_param("gains", "nerr8_k=10,max_rel=3"),
-        pairs=P.pairs("k", "min_rel", "max_rel"),
+        **_param("gains", "nerr8_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
     ),
     Family(
         "nerr9",
         ECO.nerr9,
         "NERR, equation 9, at k (ir_measures' NERR9(max_rel=3)@10)",
         **_SCORE,
-        **_param("gains", "nerr9_k=10,max_rel=3"),
-        pairs=P.pairs("k", "min_rel", "max_rel"),
+        **_param("gains", "nerr9_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
     ),
     Family(
         "nerr10",
         ECO.nerr10,
         "NERR, equation 10, p = 0.9 (ir_measures' NERR10(p=0.8,max_rel=3))",
         **_SCORE,
-        **_param("gains", "nerr10_p=0.8,max_rel=3"),
-        pairs=P.pairs("p", "min_rel", "max_rel"),
+        **_param("gains", "nerr10_p=0.8,max_rel=3", pairs=P.pairs("p", "min_rel", "max_rel")),
     ),
     Family(
         "nerr11",
         ECO.nerr11,
         "NERR, equation 11, T = 1 (ir_measures' NERR11(T=2,max_rel=3))",
         **_SCORE,
-        **_param("gains", "nerr11_T=2,max_rel=3"),
-        pairs=P.pairs("T", "min_rel", "max_rel"),
+        **_param("gains", "nerr11_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
     ),
     Family(
         "bpm",
         ECO.bpm,
         "static Bejeweled Player Model (Zhang et al. 2017), T = 1, k = 10 (ir_measures' BPM(T=2,max_rel=3)@10)",
         **_SCORE,
-        **_param("gains", "bpm_T=2,k=10,max_rel=3"),
-        pairs=P.pairs("T", "k", "min_rel", "max_rel"),
+        **_param("gains", "bpm_T=2,k=10,max_rel=3", pairs=P.pairs("T", "k", "min_rel", "max_rel")),
     ),
     Family(
         "rbp_grade",
         ECO.rbp_graded,
         "rank-biased precision with the relevant results' grades as gains, unscaled, p = 0.8 (ranx's rbp.80)",
         **_GAIN,
-        **_param("gains", "rbp_grade_p=0.95"),
-        pairs=P.pairs("p"),
+        **_param("gains", "rbp_grade_p=0.95", pairs=P.pairs("p")),
     ),
 )
 
@@ -566,10 +552,9 @@ JUMP_IN: tuple[Family, ...] = (
     KeyedFamily(
         "mgap",
         J.mgap,
-        "mean generalized average precision (Liu & Oard 2006, CLEF CL-SR): each result's "
-        "credit falls linearly with the distance from its start to a relevant onset, 0.1 per "
-        "whole 15 s step (mgap.window=150,step=15,match=once: the defaults; step=0: no steps; "
-        "match=all: every result near an onset scores, so above 1 possible)",
+        "mean generalized average precision (Liu & Oard 2006, CLEF CL-SR): each result's credit falls linearly with "
+        "the distance from its start to a relevant onset, 0.1 per whole 15 s step (mgap.window=150,step=15,match=once: "
+        "the defaults; step=0: no steps; match=all: every result near an onset scores, so above 1 possible)",
         **_TIMED,
         **_OVER,
         keys=JUMPIN_KEYS.MGAP_KEYS,
@@ -598,9 +583,8 @@ JUMP_IN: tuple[Family, ...] = (
     KeyedFamily(
         "masdwp",
         J.masdwp,
-        "mean average segment distance-weighted precision (Eskevich, Magdy & Jones 2012): "
-        "masp with each rank weighted by mgap's credit for its start (window, step, norm as "
-        "mgap and masp)",
+        "mean average segment distance-weighted precision (Eskevich, Magdy & Jones 2012): masp with each rank weighted "
+        "by mgap's credit for its start (window, step, norm as mgap and masp)",
         **_TIMED,
         **_OVER,
         keys=JUMPIN_KEYS.MASDWP_KEYS,
@@ -720,8 +704,7 @@ QUESST_FIGURES: tuple[Family, ...] = (
         "normalized cross-entropy of the scores as LLRs (MediaEval QUESST): Cxe at the prior over "
         "the prior's entropy, all trials pooled (not a mean over queries); prior: effective (of "
         f"the costs) or a probability; {_KEYS}",
-        scope="trials",
-        aggregator="pooled",
+        **_POOLED,
         higher_is_better=False,
         lower=0.0,
         keys=QUESST.CNXE_KEYS,
@@ -731,8 +714,7 @@ QUESST_FIGURES: tuple[Family, ...] = (
         "minCnxe",
         QT.min_cnxe,
         "actCnxe after the best monotone recalibration (PAV), all trials pooled; parameters as actCnxe",
-        scope="trials",
-        aggregator="pooled",
+        **_POOLED,
         higher_is_better=False,
         lower=0.0,
         upper=1.0,
@@ -745,8 +727,7 @@ QUESST_FIGURES: tuple[Family, ...] = (
         "actual term-weighted value (MediaEval QUESST): 1 − mean over queries with a target of "
         "(P_miss + β·P_FA), β = (C_fa/C_miss)(1 − P_target)/P_target, at the run's YES decisions "
         "(decisions=given; bayes: score >= ln β, for TREC runs); " + _KEYS,
-        scope="trials",
-        aggregator="pooled",
+        **_POOLED,
         upper=1.0,
         keys=QUESST.ACT_TWV_KEYS,
         example="actTWV_decisions=bayes",
@@ -755,8 +736,7 @@ QUESST_FIGURES: tuple[Family, ...] = (
         "maxTWV",
         QT.max_twv,
         "maximum term-weighted value: TWV at the best global score threshold (per query: at its own best); " + _KEYS,
-        scope="trials",
-        aggregator="pooled",
+        **_POOLED,
         lower=0.0,
         upper=1.0,
         keys=QUESST.TWV_KEYS,
@@ -767,8 +747,7 @@ QUESST_FIGURES: tuple[Family, ...] = (
         QT.max_twv_threshold,
         "the score threshold of maxTWV (YES when the score is at least it; inf: rejecting "
         "every trial); parameters as maxTWV",
-        scope="trials",
-        aggregator="pooled",
+        **_POOLED,
         higher_is_better=None,
         keys=QUESST.TWV_KEYS,
         example="maxTWV_threshold_cost_fa=2",
