@@ -1,14 +1,8 @@
-"""Every measure declared once, with keyword arguments: name, parameter, aggregator, description,
-direction, bounds and the ir_measures spellings accepted for it; and the named sets.
+"""Every measure declared once (name, function, description, then its kind, parameter and ir_measures
+spellings) and the named sets; docs/measures.md is generated from them and explains the bounds.
 
-Bounds: ``lower``/``upper`` hold for every adapter that credits each relevant unit at most once
-(:attr:`segeval.adapters.base.Adapter.credits_once`).  Measures marked ``over_upper`` divide a count of
-relevant results by num_rel (or an ideal ranking): under the overlap and tolerance adapters one
-relevant segment can be credited to several results, and their values may then exceed ``upper``.
-
-Functions are named by module (``L.average_precision`` is a :class:`~segeval.measures.declaration.Deferred`
-reference), so importing the declarations loads no NumPy; a measure that converts its parameter
-first is written in :mod:`segeval.measures.forms`.
+Functions are named by module (``L.average_precision`` is a :class:`~segeval.measures.declaration.Deferred`),
+so importing the declarations loads no NumPy.
 """
 
 from __future__ import annotations
@@ -48,7 +42,6 @@ S = _Functions("segments")
 J = _Functions("jumpin")
 QT = _Functions("trials")
 TR, TJ, TG, TS = (_Functions(m) for m in ("trec_ranks", "trec_judged", "trec_gains", "trec_sets"))
-FORMS = _Functions("forms")  # the parameterised forms
 ECO = _Functions("ecosystem")  # ir_measures' and ranx's measures beyond trec_eval
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -57,7 +50,7 @@ RPREC_MULTIPLES = tuple(step / 10 for step in range(2, 21, 2))
 
 
 class _Kind(TypedDict, total=False):
-    """Declaration fields several families share (their kind, their parameter)."""
+    """A kind of value several families share: its aggregate, format, direction and bounds."""
 
     aggregator: Aggregate
     fmt: Format
@@ -65,25 +58,36 @@ class _Kind(TypedDict, total=False):
     lower: float
     upper: float
     over_upper: bool
+
+
+class _Param(TypedDict):
     param: Param
     example: str
     defaults: tuple[int | float, ...]
-    scope: Scope
-    times: bool
     pairs: tuple[Key, ...]
 
 
-def _param(kind: Param, example: str, defaults: tuple[int | float, ...] = (), pairs: tuple[Key, ...] = ()) -> _Kind:
+class _Timed(TypedDict):
+    scope: Scope
+    times: bool
+
+
+class _Pooled(TypedDict):
+    scope: Scope
+    aggregator: Aggregate
+
+
+def _param(kind: Param, example: str, defaults: tuple[int | float, ...] = (), pairs: tuple[Key, ...] = ()) -> _Param:
     """A parameter of ``kind``; with ``defaults``, the family named alone means them (it has no plain form)."""
-    return _Kind(param=kind, example=example, defaults=defaults, pairs=pairs)
+    return _Param(param=kind, example=example, defaults=defaults, pairs=pairs)
 
 
-def _cutoffs(example: str, defaults: tuple[int, ...] = ()) -> _Kind:
+def _cutoffs(example: str, defaults: tuple[int, ...] = ()) -> _Param:
     return _param("cutoff", example, defaults)
 
 
-_TIMED = _Kind(scope="segments", times=True)  # over each result's and judgement's time span
-_POOLED = _Kind(scope="trials", aggregator="pooled")
+_TIMED = _Timed(scope="segments", times=True)  # over each result's and judgement's time span
+_POOLED = _Pooled(scope="trials", aggregator="pooled")
 _COUNT = _Kind(aggregator="sum", fmt="count", higher_is_better=None, lower=0.0)
 _FOUND = _Kind(aggregator="sum", fmt="count", lower=0.0)  # a count of relevant results found
 _STAT = _Kind(fmt="stat", higher_is_better=None, lower=0.0)
@@ -147,7 +151,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("num_rel_ret_secs", S.num_rel_ret_secs, "relevant seconds watched by the MAiSP user", **_TIMED, **_FOUND),
     Family(
         "maisp",
-        FORMS.maisp,
+        S.maisp,
         "mean average interpolated segment precision; maisp_p: interpolated segment precision "
         "at recall-point position p, written p/100",
         **_TIMED,
@@ -185,10 +189,10 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "iprec_at_recall",
-        FORMS.iprec,
+        TR.iprec_at_recall,
         "interpolated precision at recall level r, written r with two decimals",
         batch=B.iprec_at_recall,
-        empty=FORMS.iprec_empty,
+        empty=TR.iprec_empty,
         **_SCORE,
         **_param("level", "iprec_at_recall_0.10", RECALL_LEVELS),
         family_aliases=("IPrec",),
@@ -204,7 +208,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "ndcg",
-        FORMS.ndcg,
+        TG.ndcg,
         "normalised DCG, gain = qrels grade, discount log2(rank+1); ndcg.1=3,2=9: gains per level",
         batch=B.ndcg,
         **_OVER,
@@ -240,7 +244,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("num_nonrel_judged_ret", TJ.num_nonrel_judged_ret, "retrieved results judged non-relevant", **_COUNT),
     Family(
         "relstring",
-        FORMS.relstring,
+        TJ.trec_relstring,
         "grades of the first 10 (relstring_n: n) results: digits, '>' above 9, '-' not in the "
         "qrels, '.' negative grade",
         **_TEXT,
@@ -249,57 +253,57 @@ FAMILIES: tuple[Family, ...] = (
     Family("infAP", TJ.infap, "inferred average precision (Yilmaz & Aslam)", **_OVER),
     Family(
         "Rprec_mult",
-        FORMS.rprec_mult,
+        TR.rprec_mult,
         "precision at rank int(x * R + 0.9), written x with two decimals",
         **_SCORE,
         **_param("level", "Rprec_mult_0.20", RPREC_MULTIPLES),
     ),
     Family(
         "utility",
-        FORMS.utility,
+        TS.utility,
         "rel_ret - nonrel_ret; utility.p1,p2,p3,p4: p1 rel_ret + p2 nonrel_ret + p3 rel_missed + p4 nonrel_missed",
         **_param("reals", "utility_2,-1,0,0"),
         count=4,
     ),
     Family(
         "11pt_avg",
-        FORMS.eleven_pt,
+        TR.eleven_pt_avg,
         "mean interpolated precision at recall 0, 0.1, ..., 1 (11pt_avg.l1,l2,...: at those levels)",
-        empty=FORMS.eleven_pt_empty,
+        empty=TR.eleven_pt_empty,
         **_SCORE,
         **_param("reals", "11pt_avg_.25,.5,.75"),
     ),
     Family("binG", TG.bin_g, "binary gain discounted by log2(2 + non-relevant above)", **_OVER),
     Family(
         "G",
-        FORMS.g_measure,
+        TG.g_measure,
         "graded gain discounted by the ideal cumulated cost (G.1=3,2=9: gains per level)",
         **_OVER,
         **_param("gains", "G_1=3,2=9"),
     ),
     Family(
         "dcg",
-        FORMS.dcg,
+        TG.dcg_gains,
         "discounted cumulated gain, log2(rank+1) discounts, not normalised (dcg.1=3: gains)",
         **_param("gains", "dcg_1=3,2=9"),
     ),
     Family(
         "ideal_dcg",
-        FORMS.ideal_dcg,
+        TG.ideal_dcg,
         "the DCG of the ideal ranking of the judged grades (ideal_dcg.1=3: gains)",
         higher_is_better=None,
         **_param("gains", "ideal_dcg_1=3,2=9"),
     ),
     Family(
         "ndcg_rel",
-        FORMS.ndcg_rel,
+        TG.ndcg_rel,
         "nDCG averaged over the retrieved relevant ranks (ndcg_rel.1=3: gains per level)",
         **_OVER,
         **_param("gains", "ndcg_rel_1=3"),
     ),
     Family(
         "Rndcg",
-        FORMS.rndcg,
+        TG.rndcg,
         "nDCG averaged over the ranks where the ideal gain drops (Rndcg.1=3: gains per level)",
         **_OVER,
         **_param("gains", "Rndcg_1=3"),
@@ -317,7 +321,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("set_map", TS.set_map, "set_P times set_recall", **_OVER),
     Family(
         "set_F",
-        FORMS.set_f,
+        TS.set_f,
         "harmonic mean of set_P and set_recall (set_F.x: weighted by x)",
         **_OVER,
         aliases=("SetF",),
@@ -326,14 +330,14 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "rbp",
-        FORMS.rbp,
+        TG.rbp,
         "rank-biased precision, p = 0.9, gains scaled into [0, 1] (rbp.p=0.8,1=3: persistence and gains)",
         **_SCORE,
         **_param("gains", "rbp_p=0.8", pairs=P.pairs("p")),
     ),
     Family(
         "rbp_resid",
-        FORMS.rbp_resid,
+        TG.rbp_resid,
         "RBP residual from unjudged results, p = 0.9 (rbp_resid.p=0.8)",
         **_FRACTION,
         **_param("gains", "rbp_resid_p=0.8", pairs=P.pairs("p")),
@@ -815,15 +819,15 @@ FAMILIES += TREC_REL_INFO
 TREC_EVAL_9 = {
     "iprec_at_recall": replace(
         next(f for f in FAMILIES if f.name == "iprec_at_recall"),
-        func=FORMS.iprec_9,
+        func=TR.iprec_at_recall_9,
         batch=B.iprec_at_recall_9,
-        empty=FORMS.iprec_9_empty,
+        empty=TR.iprec_empty_9,
         description="interpolated precision at recall level r (trec_eval 9: cut-off rounded up)",
     ),
     "11pt_avg": replace(
         next(f for f in FAMILIES if f.name == "11pt_avg"),
-        func=FORMS.eleven_pt_9,
-        empty=FORMS.eleven_pt_9_empty,
+        func=TR.eleven_pt_avg_9,
+        empty=TR.eleven_pt_empty_9,
         description="mean interpolated precision at recall 0, 0.1, ..., 1 (trec_eval 9: cut-offs rounded up)",
     ),
 }

@@ -209,8 +209,12 @@ def num_rel_ret_secs(q: QuerySegments) -> int:
     return q.maisp.rel_ret_secs
 
 
-def maisp(q: QuerySegments) -> float:
-    """Mean interpolated segment precision over the recall points (reference formula)."""
+def maisp(q: QuerySegments, position: int | None = None) -> float:
+    """Mean interpolated segment precision over the recall points (reference formula), or the interpolated
+    segment precision at recall-point position ``position`` (0 when absent)."""
+    if position is not None:
+        isp = q.maisp.isp
+        return isp[position] if position < len(isp) else 0.0
     st = q.maisp
     if not st.isp:
         return 0.0
@@ -218,9 +222,3 @@ def maisp(q: QuerySegments) -> float:
     for v in st.isp:
         total += v
     return total / len(st.points)
-
-
-def maisp_at(q: QuerySegments, position: int) -> float:
-    """Interpolated segment precision at recall-point position ``position`` (0 when absent)."""
-    isp = q.maisp.isp
-    return isp[position] if position < len(isp) else 0.0

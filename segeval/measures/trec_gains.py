@@ -13,6 +13,7 @@ import numpy as np
 from segeval.adapters.base import Adapted, Label
 from segeval.core.arrays import BoolArray, FloatArray
 from segeval.measures.arithmetic import log2_discounts, running_sum
+from segeval.measures.params import Params
 from segeval.measures.trec_judged import grade_values
 
 
@@ -33,8 +34,13 @@ def dcg(gains: FloatArray) -> float:
     return running_sum(gains / log2_discounts(len(gains)))
 
 
-def ndcg(a: Adapted) -> float:
-    """Normalised DCG over the whole ranking: gain = grade (> 0), discount log2(rank + 1)."""
+def ndcg(a: Adapted, params: Params | None = None) -> float:
+    """Normalised DCG over the whole ranking: gain = grade (> 0), discount log2(rank + 1); with a ``level=gain``
+    table (``ndcg.1=3,2=9``), trec_eval's gain table's DCG over its ideal DCG, 0 when that is <= 0."""
+    if params is not None:
+        table = gain_table(a, params)
+        best = dcg(table.ideal)
+        return dcg(table.gains) / best if best > 0 else 0.0
     ideal = dcg(ideal_gains(a))
     return dcg(gains(a)) / ideal if ideal > 0 else 0.0
 
@@ -71,9 +77,6 @@ def bin_g(a: Adapted) -> float:
     return running_sum([1.0 / math.log2(2 + x) for x in above]) / a.num_rel
 
 
-GainLevels = tuple[tuple[int, float], ...]
-
-
 @dataclass(frozen=True)
 class GainTable:
     """trec_eval's gain table of one query (``setup_gains``) and what follows from it."""
@@ -108,8 +111,8 @@ def _sorted_gains(entries: list[tuple[int, float, int]]) -> list[tuple[int, floa
     return out + left[i:] + right[j:]
 
 
-def gain_table(a: Adapted, levels: GainLevels = ()) -> GainTable:
-    """The query's gain table: one entry per given ``(level, gain)`` in order, then each judged level
+def gain_table(a: Adapted, params: Params | None = None) -> GainTable:
+    """The query's gain table: one entry per ``level=gain`` pair of ``params`` in order, then each judged level
     v >= 0 not given with gain v; each with the number of judged units at its level; sorted as
     trec_eval sorts it (:func:`_sorted_gains`).  A ranked unit's level is its grade, -1 when it is not
     in the qrels and -2 when its grade is negative (so ``-1=g`` gives unjudged units a gain, as in
@@ -117,7 +120,7 @@ def gain_table(a: Adapted, levels: GainLevels = ()) -> GainTable:
     pool = a.pool if a.pool is not None else np.zeros(0)
     judged = pool[pool >= 0].astype(np.int64)
     counts = np.bincount(judged).tolist() if len(judged) else []
-    entries = [(level, gain, 0) for level, gain in levels]
+    entries = [(level, gain, 0) for level, gain in (params.gain_levels() if params else ())]
     given = len(entries)
     for v, count in enumerate(counts):
         given_at = next((j for j in range(given) if entries[j][0] == v), None)
@@ -151,26 +154,19 @@ def gain_table(a: Adapted, levels: GainLevels = ()) -> GainTable:
     return GainTable(tuple(g for _, g, _ in table), gains, listed, np.array(ideal, dtype=np.float64))
 
 
-def ndcg_gains(a: Adapted, levels: GainLevels = ()) -> float:
-    """nDCG with trec_eval's gain table (``ndcg.1=3,2=9``): DCG over the ideal DCG, 0 when that is <= 0."""
-    table = gain_table(a, levels)
-    best = dcg(table.ideal)
-    return dcg(table.gains) / best if best > 0 else 0.0
-
-
-def dcg_gains(a: Adapted, levels: GainLevels = ()) -> float:
+def dcg_gains(a: Adapted, params: Params | None = None) -> float:
     """trec_eval's dcg: the DCG of the ranking's table gains."""
-    return dcg(gain_table(a, levels).gains)
+    return dcg(gain_table(a, params).gains)
 
 
-def ideal_dcg_gains(a: Adapted, levels: GainLevels = ()) -> float:
+def ideal_dcg(a: Adapted, params: Params | None = None) -> float:
     """trec_eval's ideal_dcg: the DCG of the ideal ranking's table gains."""
-    return dcg(gain_table(a, levels).ideal)
+    return dcg(gain_table(a, params).ideal)
 
 
-def g_measure(a: Adapted, levels: GainLevels = ()) -> float:
+def g_measure(a: Adapted, params: Params | None = None) -> float:
     """trec_eval's G: gains discounted by log2(2 + ideal cumulated cost - gains so far)."""
-    table = gain_table(a, levels)
+    table = gain_table(a, params)
     ideal = table.ideal
     total_ideal = running_sum(ideal)
     if total_ideal <= 0:
@@ -200,9 +196,9 @@ def _dcg_prefix(g: FloatArray) -> FloatArray:
     return np.cumsum(g / log2_discounts(len(g))) if len(g) else np.zeros(0)
 
 
-def ndcg_rel(a: Adapted, levels: GainLevels = ()) -> float:
+def ndcg_rel(a: Adapted, params: Params | None = None) -> float:
     """trec_eval's ndcg_rel: nDCG averaged over the ranks of retrieved positive-gain units."""
-    table = gain_table(a, levels)
+    table = gain_table(a, params)
     ideal = table.ideal
     lp = len(ideal)
     if lp == 0:
@@ -216,11 +212,11 @@ def ndcg_rel(a: Adapted, levels: GainLevels = ()) -> float:
     return total / lp if total > 0 else 0.0
 
 
-def rndcg(a: Adapted, levels: GainLevels = ()) -> float:
+def rndcg(a: Adapted, params: Params | None = None) -> float:
     """trec_eval's Rndcg: nDCG at the ranks where the ideal gain drops, averaged."""
     if a.num_rel == 0:
         return 0.0
-    table = gain_table(a, levels)
+    table = gain_table(a, params)
     ideal = table.ideal
     lp = len(ideal)
     g = table.gains
@@ -242,10 +238,15 @@ def _powers(p: float, n: int) -> FloatArray:
     return np.cumprod(factors)
 
 
-def rbp(a: Adapted, p: float = 0.9, levels: GainLevels = ()) -> float:
-    """Rank-biased precision (Moffat & Zobel): the gain table scaled into [0, 1] when a gain lies
-    outside (g -> (g - min) / (max - min)); units without a table entry gain 0."""
-    table = gain_table(a, levels)
+def _persistence(params: Params | None) -> float:
+    return 0.9 if params is None else params.named("p", 0.9)
+
+
+def rbp(a: Adapted, params: Params | None = None) -> float:
+    """Rank-biased precision (Moffat & Zobel), p = 0.9 unless ``p=``: the gain table scaled into [0, 1] when a
+    gain lies outside (g -> (g - min) / (max - min)); units without a table entry gain 0."""
+    p = _persistence(params)
+    table = gain_table(a, params)
     low, high = min(table.table, default=0.0), max(table.table, default=0.0)
     g = table.gains
     if low < 0 or high > 1:
@@ -253,8 +254,10 @@ def rbp(a: Adapted, p: float = 0.9, levels: GainLevels = ()) -> float:
     return (1.0 - p) * running_sum(g * _powers(p, len(g))[:-1])
 
 
-def rbp_resid(a: Adapted, p: float = 0.9) -> float:
-    """The RBP residual from unjudged units: p^n + (1 - p) * sum of p^(i-1) over them; 0 when all are judged."""
+def rbp_resid(a: Adapted, params: Params | None = None) -> float:
+    """The RBP residual from unjudged units: p^n + (1 - p) * sum of p^(i-1) over them (p = 0.9 unless ``p=``);
+    0 when all are judged."""
+    p = _persistence(params)
     unjudged = a.labels == Label.UNJUDGED
     if not unjudged.any():
         return 0.0

@@ -14,6 +14,7 @@ import numpy as np
 from segeval.adapters.base import Adapted, Label
 from segeval.core.arrays import FloatArray, IntArray
 from segeval.measures.arithmetic import running_sum
+from segeval.measures.params import Params
 
 
 def grade_values(a: Adapted) -> FloatArray:
@@ -98,8 +99,10 @@ def unjudged_at(a: Adapted, k: int) -> float:
     return int((a.labels[:k] == Label.UNJUDGED).sum()) / k
 
 
-def trec_relstring(a: Adapted, length: int = 10) -> str:
-    """The grades of the first ``length`` units: digits, '>' above 9, '-' not in the qrels, '.' negative."""
+def trec_relstring(a: Adapted, params: Params | None = None) -> str:
+    """The grades of the first 10 units (``relstring.x``: ``int(x)``, C's truncation): digits, '>' above 9,
+    '-' not in the qrels, '.' negative."""
+    length = 10 if params is None else max(0, math.trunc(params.values[0]))
     out = []
     for g in grade_values(a)[:length].tolist():
         if math.isnan(g):

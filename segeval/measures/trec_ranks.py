@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
 from segeval.adapters.base import Adapted
 from segeval.core.arrays import BoolArray
 from segeval.measures.arithmetic import lround, running_sum
+from segeval.measures.params import Params
 
 
 def _relevant(a: Adapted) -> BoolArray:
@@ -94,19 +96,30 @@ def _iprec(a: Adapted, needed: int) -> float:
     return float((found / ranks)[reached].max())
 
 
-def iprec_on_empty(cutoffs: Sequence[int]) -> float:
+def on_empty(num_rel: int, levels: Sequence[float], version: str = "10") -> float:
     """trec_eval's interpolated precision on an empty ranking (num_ret 0, after ``-J``): its starting
-    precision num_rel_ret / num_ret is 0 / 0 (NaN), which it keeps at the cut-offs needing 0 relevant
-    results (``iprec_cutoff``; every cut-off when num_rel is 0) and 11pt_avg adds to its sum; the other
-    cut-offs keep 0.  One cut-off: iprec_at_recall; several: 11pt_avg's mean (NaN if one is NaN)."""
+    precision num_rel_ret / num_ret is 0 / 0 (NaN), which it keeps at the levels whose cut-off needs 0 relevant
+    results (:func:`iprec_cutoff`; every level when num_rel is 0) and 11pt_avg adds to its sum; the other
+    levels keep 0.  One level: iprec_at_recall; several: 11pt_avg's mean (NaN if one is NaN)."""
+    cutoffs = [iprec_cutoff(x, num_rel, version) for x in levels]
     return math.nan if 0 in cutoffs or not cutoffs else 0.0
+
+
+def iprec_empty(num_rel: int, level: float, version: str = "10") -> float:
+    """iprec_at_recall on a ranking trec_eval sees as empty (:func:`on_empty`)."""
+    return on_empty(num_rel, [level], version)
 
 
 ELEVEN_LEVELS = tuple(step / 10 for step in range(11))
 
 
-def eleven_pt_avg(a: Adapted, levels: tuple[float, ...] = ELEVEN_LEVELS, version: str = "10") -> float:
-    """Mean of the interpolated precisions at the given recall levels (trec_eval 10 cut-offs).
+def _levels(params: Params | None) -> Sequence[float]:
+    return ELEVEN_LEVELS if params is None else params.values
+
+
+def eleven_pt_avg(a: Adapted, params: Params | None = None, version: str = "10") -> float:
+    """Mean of the interpolated precisions at recall 0, 0.1, ..., 1 or the levels of ``11pt_avg.l1,l2,...``
+    in their order (trec_eval 10 cut-offs).
 
     As trec_eval: walking up from the last rank, each level's precision is added when the walk
     reaches its cut-off (the last level first; levels out of reach at the end of the list add
@@ -114,6 +127,7 @@ def eleven_pt_avg(a: Adapted, levels: tuple[float, ...] = ELEVEN_LEVELS, version
     levels.  For ascending levels this is the mean of :func:`iprec_at_recall`.  ``version`` 9:
     trec_eval 9.0.8's cut-offs (:func:`iprec_cutoff`).
     """
+    levels = _levels(params)
     if not levels:
         return math.nan
     cutoffs = [iprec_cutoff(x, a.num_rel, version) for x in levels]
@@ -135,6 +149,17 @@ def eleven_pt_avg(a: Adapted, levels: tuple[float, ...] = ELEVEN_LEVELS, version
         total += final
         current -= 1
     return total / len(levels)
+
+
+def eleven_pt_empty(num_rel: int, params: Params | None = None, version: str = "10") -> float:
+    """11pt_avg on a ranking trec_eval sees as empty (:func:`on_empty`)."""
+    return on_empty(num_rel, _levels(params), version)
+
+
+#: trec_eval 9.0.8's versions (:func:`iprec_cutoff`)
+iprec_empty_9 = partial(iprec_empty, version="9")
+eleven_pt_avg_9 = partial(eleven_pt_avg, version="9")
+eleven_pt_empty_9 = partial(eleven_pt_empty, version="9")
 
 
 def f_at(a: Adapted, k: int) -> float:
