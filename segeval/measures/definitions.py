@@ -226,7 +226,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "map_cut",
-        TR.map_at,
+        L.average_precision,
         "average precision counting the top n only",
         **_OVER,
         **_cutoffs("map_cut_10", CUTOFFS),

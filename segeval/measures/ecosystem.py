@@ -9,6 +9,7 @@ ir_measures' msmarco provider and ranx (``RR@k``).
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 
@@ -16,6 +17,8 @@ from segeval.adapters.base import Adapted, Label, judged_only
 from segeval.core.arrays import FloatArray
 from segeval.core.errors import ParameterError
 from segeval.measures.params import Params
+from segeval.measures.trec_gains import dcg, gains, ideal_gains
+from segeval.measures.trec_judged import grade_values
 
 #: gdeval.pl's ``$MAX_JUDGMENT``: ERR's gain is (2^grade - 1) / 2^4 whatever the qrels' largest grade
 GDEVAL_MAX_GRADE = 4
@@ -26,7 +29,7 @@ def at_level(a: Adapted, level: int) -> Adapted:
     unit is relevant when its grade reaches ``level``, and num_rel counts the query's qrels grades that reach
     it; positive grades below the level gain 0 (ranx drops them from its qrels: ``ndcg@10-l2``).  Units the
     adapter marked unjudged or already credited keep their label."""
-    raw = a.grades if a.grades is not None else np.zeros(len(a.labels))
+    raw = grade_values(a)
     grades = np.nan_to_num(raw, nan=-math.inf)
     pool = a.pool if a.pool is not None else np.zeros(0)
     labels = a.labels.copy()
@@ -57,16 +60,6 @@ def with_options(a: Adapted, level: int | None, judged: bool) -> Adapted:
     return judged_only(a) if judged else a
 
 
-def _positive_grades(a: Adapted) -> FloatArray:
-    grades = np.nan_to_num(a.grades if a.grades is not None else np.zeros(len(a.labels)), nan=0.0)
-    return np.where(grades > 0, grades, 0.0)
-
-
-def _ideal(a: Adapted) -> FloatArray:
-    pool = a.pool if a.pool is not None else np.zeros(0)
-    return np.sort(pool[pool > 0])[::-1]
-
-
 def _dcg_exp(gains: FloatArray) -> float:
     """sum of (2^g - 1) / ln(rank + 1), as gdeval.pl (its natural log cancels in nDCG)."""
     total = 0.0
@@ -78,27 +71,27 @@ def _dcg_exp(gains: FloatArray) -> float:
 def ndcg_exp_at(a: Adapted, k: int) -> float:
     """gdeval's nDCG@k (ir_measures' ``nDCG(dcg='exp-log2')@k``, ranx's ``ndcg_burges@k``): gain 2^grade - 1,
     discount log(rank + 1), over the ideal ordering of the query's positive grades; 0 without one."""
-    ideal = _dcg_exp(_ideal(a)[:k])
-    return _dcg_exp(_positive_grades(a)[:k]) / ideal if ideal > 0 else 0.0
+    ideal = _dcg_exp(ideal_gains(a)[:k])
+    return _dcg_exp(gains(a)[:k]) / ideal if ideal > 0 else 0.0
 
 
 def dcg_exp_at(a: Adapted, k: int) -> float:
     """ranx's ``dcg_burges@k``: sum of (2^grade - 1) / log2(rank + 1) over the top k."""
-    g = _positive_grades(a)[:k]
+    g = gains(a)[:k]
     return float(np.sum((2.0**g - 1) / np.log2(np.arange(2, len(g) + 2))))
 
 
 def dcg_at(a: Adapted, k: int) -> float:
     """ranx's ``dcg@k``: sum of grade / log2(rank + 1) over the top k (positive grades)."""
-    g = _positive_grades(a)[:k]
+    g = gains(a)[:k]
     return float(np.sum(g / np.log2(np.arange(2, len(g) + 2))))
 
 
 def err_at(a: Adapted, k: int) -> float:
     """gdeval's ERR@k: sum over ranks i of R_i / i times the product of (1 - R_j) above it, with
     R = (2^grade - 1) / 2^4 (gdeval's fixed largest grade); a grade above 4 is refused, as gdeval.pl does."""
-    grades = _positive_grades(a)
-    top = max(float(grades.max(initial=0.0)), float(_ideal(a).max(initial=0.0)))
+    grades = gains(a)
+    top = max(float(grades.max(initial=0.0)), float(ideal_gains(a).max(initial=0.0)))
     if top > GDEVAL_MAX_GRADE:
         raise ParameterError(
             f"The 'ERR_{k}' measure (gdeval's ERR@{k}) needs qrels grades of at most "
@@ -140,7 +133,7 @@ def rbp_graded(a: Adapted, params: Params | None = None) -> float:
     """ranx's ``rbp.NN`` (``rbp_grade.p=0.NN``): (1 - p) times the sum of grade * p^(i-1) over the relevant
     units (their grade unscaled), all ranks."""
     p = 0.8 if params is None else params.named("p", 0.8)
-    grades = _positive_grades(a)
+    grades = gains(a)
     total = 0.0
     for i in np.flatnonzero(a.relevant).tolist():
         total += float(grades[i]) * p**i
@@ -150,8 +143,6 @@ def rbp_graded(a: Adapted, params: Params | None = None) -> float:
 def ndcg_gains_at(a: Adapted, params: Params | None = None) -> float:
     """nDCG over grades mapped by ``params``' ``level=gain`` pairs (a grade not listed keeps its value), as
     ir_measures' ``nDCG(gains=...)@k`` maps the qrels before trec_eval's ndcg_cut: top k (``k=``) or all."""
-    from segeval.measures.trec_gains import dcg
-
     params = params or Params("")
     table = dict(params.gain_levels())
     k = int(params.named("k", 0)) or None
@@ -164,7 +155,7 @@ def ndcg_gains_at(a: Adapted, params: Params | None = None) -> float:
 
     pool = a.pool if a.pool is not None else np.zeros(0)
     ideal = dcg(np.sort(mapped(pool))[::-1][:k])
-    return dcg(mapped(a.grades if a.grades is not None else np.zeros(len(a.labels)))[:k]) / ideal if ideal > 0 else 0.0
+    return dcg(mapped(grade_values(a))[:k]) / ideal if ideal > 0 else 0.0
 
 
 def accuracy_at(a: Adapted, k: int | None = None) -> float:
@@ -205,7 +196,7 @@ def compat(a: Adapted, params: Params | None = None) -> float:
     the retrieved ones first, in rank order), over the ideal's own overlap when ``normalize`` is not 0."""
     p = 0.95 if params is None else params.named("p", 0.95)
     normalize = True if params is None else params.named("normalize", 1.0) != 0
-    grades = np.nan_to_num(a.grades if a.grades is not None else np.zeros(len(a.labels)), nan=0.0)
+    grades = np.nan_to_num(grade_values(a), nan=0.0)
     truth = a.truth if a.truth is not None else np.zeros(0)
     ranking = list(range(len(grades)))
     ideal: list[int] = []
@@ -237,7 +228,7 @@ def _cwl_gains(a: Adapted, params: Params) -> FloatArray:
     low, high = params.named("min_rel", 0.0), params.named("max_rel", 1.0)
     if not high > low:
         raise ParameterError(f"The '{params}' parameters must have max_rel above min_rel. Got {params!r} instead.")
-    raw = a.grades if a.grades is not None else np.zeros(len(a.labels))
+    raw = grade_values(a)
     gains = np.where(np.isnan(raw), 0.0, (np.clip(np.nan_to_num(raw), low, high) - low) / (high - low))
     out = np.zeros(CWL_DEPTH)
     out[: min(len(gains), CWL_DEPTH)] = gains[:CWL_DEPTH]
@@ -282,7 +273,7 @@ def sdcg(a: Adapted, params: Params | None = None) -> float:
     return _cwl(_cwl_gains(a, params), c)
 
 
-def nerr(a: Adapted, params: Params | None, equation: int) -> float:
+def nerr(a: Adapted, params: Params | None = None, equation: int = 8) -> float:
     """NERR (Azzopardi et al. 2021) as cwl_eval, by the paper's equation: 8 (C_i = 1 - g_i before rank k),
     9 (C_i = i / (i + 1) (1 - g_i) before rank k), 10 (C_i = p (1 - g_i), p = 0.9), 11 (C_i = ((i + 2T - 1) /
     (i + 2T))^2 (1 - g_i), T = 1)."""
@@ -302,24 +293,7 @@ def nerr(a: Adapted, params: Params | None, equation: int) -> float:
     return _cwl(gains, c)
 
 
-def nerr8(a: Adapted, params: Params | None = None) -> float:
-    """NERR, equation 8 (:func:`nerr`)."""
-    return nerr(a, params, 8)
-
-
-def nerr9(a: Adapted, params: Params | None = None) -> float:
-    """NERR, equation 9 (:func:`nerr`)."""
-    return nerr(a, params, 9)
-
-
-def nerr10(a: Adapted, params: Params | None = None) -> float:
-    """NERR, equation 10 (:func:`nerr`)."""
-    return nerr(a, params, 10)
-
-
-def nerr11(a: Adapted, params: Params | None = None) -> float:
-    """NERR, equation 11 (:func:`nerr`)."""
-    return nerr(a, params, 11)
+nerr8, nerr9, nerr10, nerr11 = (partial(nerr, equation=e) for e in (8, 9, 10, 11))
 
 
 def bpm(a: Adapted, params: Params | None = None) -> float:

@@ -5,11 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from segeval.adapters.base import Adapted, Label
-from segeval.core.arrays import BoolArray
-
-
-def _relevant(a: Adapted) -> BoolArray:
-    return a.relevant
+from segeval.measures.arithmetic import running_sum
 
 
 def num_rel(a: Adapted) -> int:
@@ -24,23 +20,21 @@ def num_ret(a: Adapted) -> int:
 
 def num_rel_ret(a: Adapted) -> int:
     """Units labelled relevant (``1``; seen ones excluded)."""
-    return int(_relevant(a).sum())
+    return int(a.relevant.sum())
 
 
-def average_precision(a: Adapted) -> float:
-    """Sum over relevant ranks i of (relevant up to i) / i, divided by num_rel; 0 when none found."""
-    ranks = np.flatnonzero(_relevant(a)) + 1
-    if len(ranks) == 0:
+def average_precision(a: Adapted, k: int | None = None) -> float:
+    """Sum over the relevant ranks i (of the top k: map_cut) of (relevant up to i) / i, over num_rel; 0 when
+    nothing is relevant."""
+    if a.num_rel == 0:
         return 0.0
-    total = 0.0
-    for found, rank in enumerate(ranks.tolist(), start=1):  # left-to-right sum, as the reference
-        total += found / rank
-    return total / a.num_rel
+    ranks = np.flatnonzero(a.relevant[:k]) + 1
+    return running_sum([found / rank for found, rank in enumerate(ranks.tolist(), start=1)]) / a.num_rel
 
 
 def precision_at(a: Adapted, n: int) -> float:
-    """Relevant units among the first n, divided by n (missing ranks count as not relevant)."""
-    return int(_relevant(a)[:n].sum()) / n
+    """Relevant units among the first n, divided by n (missing ranks count as not relevant); 0 when n is 0."""
+    return int(a.relevant[:n].sum()) / n if n > 0 else 0.0
 
 
 def precision_judged_at(a: Adapted, n: int) -> float:

@@ -73,7 +73,7 @@ def groups(ranked: Sequence[str], lines: Sequence[Judgement], level: int, judged
     return tuple(out)
 
 
-def _averaged(x: Groups, f: Callable[..., float], *param: Any) -> float:
+def _averaged(f: Callable[..., float], x: Groups, *param: Any) -> float:
     """``f`` on each group's ranking, added in group order and divided by the number of groups (trec_eval)."""
     total = 0.0
     for a in x:
@@ -81,16 +81,9 @@ def _averaged(x: Groups, f: Callable[..., float], *param: Any) -> float:
     return total / len(x) if len(x) > 1 else total
 
 
-def p_avgjg(x: Groups, n: int) -> float:
-    return _averaged(x, L.precision_at, n)
-
-
-def map_avgjg(x: Groups) -> float:
-    return _averaged(x, L.average_precision)
-
-
-def rprec_mult_avgjg(x: Groups, multiple: float) -> float:
-    return _averaged(x, TR.rprec_mult, multiple)
+p_avgjg = partial(_averaged, L.precision_at)
+map_avgjg = partial(_averaged, L.average_precision)
+rprec_mult_avgjg = partial(_averaged, TR.rprec_mult)
 
 
 # ------------------------------------------------------------------------------------ preferences

@@ -19,7 +19,7 @@ from segeval.measures.trec_judged import grade_values
 
 def gains(a: Adapted) -> FloatArray:
     """Per unit, its gain: the grade when above 0, else 0."""
-    grades = a.grades if a.grades is not None else np.zeros(len(a.labels))
+    grades = grade_values(a)
     return np.where(np.nan_to_num(grades) > 0, np.nan_to_num(grades), 0.0)
 
 

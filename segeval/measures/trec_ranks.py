@@ -1,7 +1,5 @@
-"""trec_eval's measures of relevant results at ranks and cut-offs (one query's adapted labels):
-AP and its cut-off form, R-precision and its multiples, recall, success, reciprocal rank,
-interpolated precision and the 11-point average, relative precision, and the F and E measures.
-The arithmetic is trec_eval's (:mod:`segeval.measures.arithmetic`)."""
+"""trec_eval's measures of relevant results at ranks and cut-offs (one query's adapted labels), with its
+arithmetic (:mod:`segeval.measures.arithmetic`)."""
 
 from __future__ import annotations
 
@@ -12,55 +10,35 @@ from functools import partial
 import numpy as np
 
 from segeval.adapters.base import Adapted
-from segeval.core.arrays import BoolArray
-from segeval.measures.arithmetic import lround, running_sum
+from segeval.measures.arithmetic import lround
+from segeval.measures.labels import precision_at
 from segeval.measures.params import Params
-
-
-def _relevant(a: Adapted) -> BoolArray:
-    return a.relevant
-
-
-def _precision_at_relevant(a: Adapted, cutoff: int | None = None) -> list[float]:
-    ranks = np.flatnonzero(_relevant(a)[:cutoff]) + 1
-    return [found / rank for found, rank in enumerate(ranks.tolist(), start=1)]
-
-
-def map_at(a: Adapted, k: int) -> float:
-    """Average precision counting only relevant results in the top k (divided by num_rel)."""
-    if a.num_rel == 0:
-        return 0.0
-    return running_sum(_precision_at_relevant(a, k)) / a.num_rel
 
 
 def r_precision(a: Adapted) -> float:
     """Precision at rank R = num_rel; 0 when nothing is relevant."""
-    return int(_relevant(a)[: a.num_rel].sum()) / a.num_rel if a.num_rel else 0.0
+    return precision_at(a, a.num_rel)
 
 
 def reciprocal_rank(a: Adapted) -> float:
     """1 / rank of the first relevant result; 0 when none is retrieved."""
-    ranks = np.flatnonzero(_relevant(a))
+    ranks = np.flatnonzero(a.relevant)
     return 1.0 / (int(ranks[0]) + 1) if len(ranks) else 0.0
 
 
 def recall_at(a: Adapted, k: int) -> float:
     """Relevant results in the top k over num_rel; 0 when nothing is relevant."""
-    return int(_relevant(a)[:k].sum()) / a.num_rel if a.num_rel else 0.0
+    return int(a.relevant[:k].sum()) / a.num_rel if a.num_rel else 0.0
 
 
 def success_at(a: Adapted, k: int) -> float:
     """1 when a relevant result is in the top k, else 0."""
-    return 1.0 if bool(_relevant(a)[:k].any()) else 0.0
-
-
-def _p_at(a: Adapted, k: int) -> float:
-    return int(a.relevant[:k].sum()) / k if k > 0 else 0.0
+    return 1.0 if bool(a.relevant[:k].any()) else 0.0
 
 
 def rprec_mult(a: Adapted, x: float) -> float:
     """P at rank int(x * R + 0.9) (trec_eval's truncation); 0 when that rank is 0."""
-    return _p_at(a, int(x * a.num_rel + 0.9))
+    return precision_at(a, int(x * a.num_rel + 0.9))
 
 
 def relative_p_at(a: Adapted, k: int) -> float:
@@ -74,26 +52,16 @@ def iprec_cutoff(level: float, num_rel: int, version: str = "10") -> int:
     return lround(level * num_rel) if version == "10" else int(level * num_rel + 0.9)
 
 
-def iprec_at_recall(a: Adapted, level: float) -> float:
+def iprec_at_recall(a: Adapted, level: float, version: str = "10") -> float:
     """Interpolated precision at a recall level: the best precision at a rank that has found
-    ``lround(level * num_rel)`` relevant results (trec_eval 10's rounding of the cut-off)."""
-    return _iprec(a, iprec_cutoff(level, a.num_rel))
-
-
-def iprec_at_recall_9(a: Adapted, level: float) -> float:
-    """trec_eval 9.0.8's variant: the cut-off is ``int(level * num_rel + 0.9)`` relevant results."""
-    return _iprec(a, iprec_cutoff(level, a.num_rel, "9"))
-
-
-def _iprec(a: Adapted, needed: int) -> float:
+    :func:`iprec_cutoff` relevant results; 0 when nothing is relevant."""
     if a.num_rel == 0:
         return 0.0
     found = a.found
-    ranks = np.arange(1, len(found) + 1)
-    reached = found >= needed
+    reached = found >= iprec_cutoff(level, a.num_rel, version)
     if not reached.any():
         return 0.0
-    return float((found / ranks)[reached].max())
+    return float((found / np.arange(1, len(found) + 1))[reached].max())
 
 
 def on_empty(num_rel: int, levels: Sequence[float], version: str = "10") -> float:
@@ -157,6 +125,7 @@ def eleven_pt_empty(num_rel: int, params: Params | None = None, version: str = "
 
 
 #: trec_eval 9.0.8's versions (:func:`iprec_cutoff`)
+iprec_at_recall_9 = partial(iprec_at_recall, version="9")
 iprec_empty_9 = partial(iprec_empty, version="9")
 eleven_pt_avg_9 = partial(eleven_pt_avg, version="9")
 eleven_pt_empty_9 = partial(eleven_pt_empty, version="9")
@@ -164,8 +133,6 @@ eleven_pt_empty_9 = partial(eleven_pt_empty, version="9")
 
 def f_at(a: Adapted, k: int) -> float:
     """F measure at cut-off k: the harmonic mean of P@k and recall@k (0 when either is 0)."""
-    from segeval.measures.labels import precision_at
-
     p, r = precision_at(a, k), recall_at(a, k)
     return 2 * p * r / (p + r) if p > 0 and r > 0 else 0.0
 
