@@ -1,12 +1,6 @@
-"""Vectorised forms of the measures that have one, over all queries at once.
-
-Each function returns, for a :class:`Batch` of queries, exactly (bit for bit) the list of
-values its per-query definition in :mod:`segeval.measures.labels` or trec_eval's modules
-(:mod:`segeval.measures.trec_ranks`, :mod:`~segeval.measures.trec_judged`, :mod:`~segeval.measures.trec_gains`)
-returns query by query; those definitions stay the
-specification (``tests/unit/measures/test_measures.py`` checks the two agree).  Sums keep the
-definitions' order, which is trec_eval's: each query's terms added left to right.
-"""
+"""Vectorised forms of the measures that have one, over all queries at once: each returns bit for bit the
+values of its per-query definition (the specification; ``tests/unit/measures/test_batch_measures.py``),
+its sums in the definitions' order, trec_eval's."""
 
 from __future__ import annotations
 
@@ -25,16 +19,9 @@ from segeval.measures.arithmetic import log2_discounts
 
 @dataclass(frozen=True)
 class Batch:
-    """The labelled rankings of all queries, concatenated: what every measure reads.
-
-    Query q's units are ``labels[offsets[q]:offsets[q + 1]]``; ``grades`` holds each unit's grade
-    (the qrels value that decided it; NaN: none); query q's pool (the grades of its judged units,
-    e.g. every qrels line of the query for the exact adapter) is
-    ``pool[pool_offsets[q]:pool_offsets[q + 1]]``.  Gains, ideal gains and judged counts are derived
-    from these on first use, so every way of making a batch gives every measure what it needs.
-    ``queries``: the same rankings as per-query :class:`Adapted` objects, for the measures that
-    have no batch form (empty when the batch was made from codes).
-    """
+    """The labelled rankings of all queries, concatenated: query q's units are ``labels[offsets[q]:offsets[q +
+    1]]``, ``grades`` their grades (NaN: none), its pool (its judged units' grades) ``pool[pool_offsets[q]:
+    pool_offsets[q + 1]]``; ``queries``: the per-query :class:`Adapted` rankings (empty when made from codes)."""
 
     labels: npt.NDArray[np.uint8]
     offsets: IntArray

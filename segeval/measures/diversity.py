@@ -1,11 +1,6 @@
-"""The novelty and diversity measures of NIST's ndeval (TREC Web track 2009-2014; ir_measures computes them
-with pyndeval), over subtopic qrels (:mod:`segeval.adapters.subtopics`), with ndeval's arithmetic.
-
-The judgements, the novelty gain, the greedy ideal ranking and the "ideal ideal" normalisation are
-docs/measures.md ("Subtopic qrels").  Beyond it: a gain's factors are multiplied in turn, in
-subtopic order; nERR-IA and alpha-nDCG are 0 when the run's value is 0; NRBP is scaled by
-(1 - (1 - alpha) beta) / subtopics; sums run in rank order, one term at a time, as ndeval's loops.
-"""
+"""NIST ndeval's novelty and diversity measures over subtopic qrels, with its arithmetic (docs/measures.md,
+"Subtopic qrels"): a gain's factors multiplied in turn in subtopic order, sums one term at a time in rank
+order; nERR-IA and alpha-nDCG are 0 when the run's value is 0."""
 
 from __future__ import annotations
 
@@ -49,12 +44,9 @@ def gains(ranked: Rows, alpha: float) -> FloatArray:
 
 
 def ideal(sub: Subtopics, alpha: float) -> FloatArray:
-    """The novelty gains of ndeval's greedy ideal ranking (its ``idealResult``) of the query's judged documents:
-    at each rank the unplaced document of largest gain, ties to the larger docno (the pool is in docno order
-    descending, so the first largest wins); documents that gain nothing end it (they change no value).
-
-    Gains only fall as documents are placed, so a heap of gains computed earlier is searched lazily (a document
-    whose gain is current and first in the heap is the largest): the work grows with the judgements."""
+    """The novelty gains of ndeval's greedy ideal ranking (``idealResult``) of the query's judged documents: at
+    each rank the unplaced document of largest gain, ties to the larger docno; documents that gain nothing end
+    it.  Gains only fall, so a heap of earlier gains is searched lazily."""
     if alpha in sub.ideals:
         return sub.ideals[alpha]
     judged = sub.judged

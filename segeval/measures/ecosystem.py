@@ -1,10 +1,5 @@
-"""Measures of ir_measures and ranx that trec_eval lacks (one query's adapted labels and grades), and the
-per-measure options ir_measures gives any measure: ``rel`` (its own relevance level) and ``judged_only``.
-
-Each function states its peer: gdeval (ir_measures' ERR and ``nDCG(dcg='exp-log2')``), ranx
-(``hits``, ``dcg``, ``dcg_burges``), cwl_eval (``RBP``),
-ir_measures' msmarco provider and ranx (``RR@k``).
-"""
+"""Measures of ir_measures and ranx that trec_eval lacks (each function names its peer), and the per-measure
+options ir_measures gives any measure: ``rel`` (its own relevance level) and ``judged_only``."""
 
 from __future__ import annotations
 

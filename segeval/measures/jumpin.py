@@ -1,14 +1,6 @@
-"""Jump-in point measures over one query's ranked segments: mGAP, MASP, MASDWP and MRR with a window.
-
-A *jump-in point* (onset) is where playback of relevant content should start: the start of each
-merged relevant segment of a video (:class:`~segeval.measures.segments.QuerySegments`).  A result
-is judged by its own start time against the onsets of its video.  Definitions and the choices each
-paper leaves open are in docs/speech.md ("Jump-in points"); each choice is a named parameter
-(:data:`MGAP_KEYS`, :data:`MASP_KEYS`, :data:`MASDWP_KEYS`) whose default is the paper's reading.
-
-Each measure's source is in that section's table.  Imports no NumPy (the key declarations are read by
-the measure registry).
-"""
+"""Jump-in point measures over one query's ranked segments (mGAP, MASP, MASDWP, MRR with a window): a result
+is judged by its start against the onsets of its video.  Definitions, sources and the parameters' defaults:
+docs/speech.md, "Jump-in points".  Imports no NumPy (the registry reads the keys)."""
 
 from __future__ import annotations
 

@@ -1,13 +1,6 @@
-"""Named measure parameters written ``key=value,...`` (``mgap.window=60,step=0``), for measures whose
-policies are several named choices rather than one cut-off.
-
-A :class:`KeyedFamily` declares its keys (:class:`~segeval.core.domains.Key`: a name, a default and a domain).
-Its parameter is the normalised text (keys in declared order, each once, numbers written with ``%g`` when
-that keeps their value), so ``mgap.step=0,window=60`` and ``mgap_window=60,step=0`` are one measure;
-:func:`settings` turns the text back into values for the computation.  Every refusal is a
-:class:`~segeval.core.errors.ParameterError` naming the measure, the text and what was expected (exit 2).
-Loads no NumPy (the registry's declarations import it).
-"""
+"""Measure parameters written ``key=value,...`` (``mgap.window=60,step=0``) for a :class:`KeyedFamily`'s declared
+keys; the parameter is the normalised text (declared key order, numbers as ``%g`` when that keeps them), so
+``mgap.step=0,window=60`` is ``mgap_window=60,step=0``.  Loads no NumPy."""
 
 from __future__ import annotations
 

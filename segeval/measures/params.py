@@ -1,10 +1,5 @@
-"""trec_eval's measure-parameter syntax (``-m name.params``), parsed once for every family.
-
-trec_eval splits ``-m`` at the first ``.`` and reads the rest by the measure's kind; the kinds, their
-families, values and printed names, and the refusals trec_eval lacks, are docs/trec_eval-semantics.md §3.
-Every refusal is a :class:`~segeval.core.errors.ParameterError` naming the measure and the offending
-text (exit 2).
-"""
+"""trec_eval's measure-parameter syntax (``-m name.params``), parsed once for every family: the kinds, their
+values and printed names, and the refusals trec_eval lacks are docs/trec_eval-semantics.md §3."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""The QUESST figures' parameters (MediaEval SWS 2013, QUESST 2014-2015), declared once for the measure
-registry and ``segeval qbe``: written ``key=value,...`` (``actTWV.decisions=bayes``) as every keyed
-measure (:mod:`segeval.measures.keyed`).  The figures are computed in :mod:`segeval.measures.trials`;
-definitions and the conventions chosen are in docs/speech.md ("Query by example").  Imports no NumPy
-(the registry's declarations read it).
-"""
+"""The QUESST figures' parameters, declared once for the measure registry and ``segeval qbe`` (computed in
+:mod:`segeval.measures.trials`; docs/speech.md, "Query by example").  Imports no NumPy."""
 
 from __future__ import annotations
 

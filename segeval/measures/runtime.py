@@ -1,11 +1,5 @@
-"""segeval's measures as ir_measures measures (its runtime-definition interface, ``ir_measures.define``), so
-that ``ir_measures.calc_aggregate``, ``ir_measures.iter_calc`` and PyTerrier's ``pt.Experiment(eval_metrics=...)``
-compute them with segeval's adapters: docs/api.md, "segeval.measure".
-
-The measure is evaluated by :func:`segeval.evaluate` on the DataFrames ir_measures passes (one call for
-all queries), with the given adapter and settings; ir_measures needs segeval's columns, so a segment
-adapter asks for ``start`` and ``end`` too.
-"""
+"""segeval's measures as ir_measures measures (``ir_measures.define``) for ``calc_aggregate``, ``iter_calc`` and
+PyTerrier: docs/api.md, "segeval.measure"."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Measures on sampled judgements (Yilmaz, Kanoulas & Aslam, SIGIR 2008): xinfAP, infNDCG, inferred
-precision and counts, with the arithmetic of NIST's ``sample_eval.pl`` (see docs/sampled.md).
-
-Strata, grades and topics are visited in the reference's order: strata and grades as strings
-(byte order), topics by their numeric value for the per-topic rows and sums, as strings for the
-interpolated precisions and the estimated number of relevant documents.
-"""
+"""Measures on sampled judgements (Yilmaz, Kanoulas & Aslam, SIGIR 2008): xinfAP, infNDCG, inferred precision
+and counts, with the arithmetic and the orders of NIST's ``sample_eval.pl`` (docs/sampled.md)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""trec_eval's measures of the judgements met down a ranking (one query's adapted labels and
-grades): bpref (and RankEff), infAP, judged non-relevant and unjudged counts, the relevance string.
-
-In trec_eval's terms a ranked unit with a NaN grade is "not in the pool" (-1) and one with a
-negative grade "in the pool but unjudged" (-2); both are unjudged here. The arithmetic is trec_eval's
-(:mod:`segeval.measures.arithmetic`)."""
+"""trec_eval's measures of the judgements met down a ranking, with its arithmetic: a ranked unit with a NaN grade
+("not in the pool", -1) or a negative one ("in the pool but unjudged", -2) is unjudged."""
 
 from __future__ import annotations
 

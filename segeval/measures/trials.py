@@ -1,13 +1,6 @@
-"""Detection trials and the QUESST figures over them (MediaEval SWS 2013, QUESST 2014-2015).
-
-Every (query, utterance) pair of the key (the qrels) is a trial, a target when its grade reaches the
-relevance level; the run's score is a log-likelihood ratio, and its YES/NO decision (STD list runs) is
-kept.  A figure is one formula over a set of trials: a query's value (``-q``) is the formula on that
-query's trials, and the ``all`` line is the same formula on every evaluated query's trials pooled
-(aggregator ``pooled``: :class:`Pooled` carries each query's trials to :func:`segeval.core.aggregate.aggregate`),
-not a mean of the per-query values.  The definitions and their conventions (the prior, PAV, the TWV
-thresholds, unreported trials) are docs/speech.md, "Query by example".
-"""
+"""Detection trials and the QUESST figures over them (MediaEval SWS 2013, QUESST 2014-2015): a figure is one
+formula over trials, a query's value on its trials, the all line on every query's trials pooled
+(:class:`Pooled`).  Definitions and conventions: docs/speech.md, "Query by example"."""
 
 from __future__ import annotations
 
