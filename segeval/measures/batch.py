@@ -245,15 +245,14 @@ def _iprec(b: Batch, needed: IntArray) -> list[float]:
     return out.tolist()
 
 
-def iprec_at_recall(b: Batch, p: int) -> list[float]:
-    scaled = p / 100 * b.num_rel
+def iprec_at_recall(b: Batch, level: float) -> list[float]:
+    scaled = level * b.num_rel
     whole = np.floor(scaled)
     needed = (whole + (scaled - whole >= 0.5)).astype(np.int64)  # C's lround, as trec.lround
     return _iprec(b, needed)
 
 
-def iprec_at_recall_9(b: Batch, p: int) -> list[float]:
-    level = p / 100
+def iprec_at_recall_9(b: Batch, level: float) -> list[float]:
     needed = np.trunc(level * b.num_rel + 0.9).astype(np.int64)
     return _iprec(b, needed)
 

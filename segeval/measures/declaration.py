@@ -240,11 +240,6 @@ class Measure:
     def batch(self, b: B.Batch) -> list[Any] | None:
         """Every query's value at once, or None when the family has no vectorised form."""
         f = self.family.batch
-        if f is None or self.level is not None or self.judged:
+        if f is None or not self.batchable:
             return None
-        if self.param is None:
-            return f(b)
-        if self.family.param == "level":  # the batched forms take hundredths: only levels written so
-            hundredths = round(float(self.param) * 100)  # type: ignore[arg-type]
-            return f(b, hundredths) if hundredths / 100 == self.param else None
-        return f(b, self.param)
+        return f(b) if self.param is None else f(b, self.param)
