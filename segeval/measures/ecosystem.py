@@ -4,6 +4,7 @@ options ir_measures gives any measure: ``rel`` (its own relevance level) and ``j
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
@@ -32,19 +33,13 @@ def at_level(a: Adapted, level: int) -> Adapted:
     labels[judged & (grades >= level)] = Label.RELEVANT
     labels[judged & (grades < level)] = Label.NONRELEVANT
     truth = a.truth if a.truth is not None else np.zeros(0)
-    return Adapted(
-        labels,
-        int((truth >= level).sum()),
-        a.match_offsets,
-        a.match_rows,
-        a.source,
-        np.where((raw > 0) & (raw < level), 0.0, raw),
-        np.where((pool > 0) & (pool < level), 0.0, pool),
-        a.match_grades,
-        a.truth,
-        a.match_strata,
-        a.truth_strata,
-        None if a.subtopics is None else a.subtopics.at(level),
+    return replace(
+        a,
+        labels=labels,
+        num_rel=int((truth >= level).sum()),
+        grades=np.where((raw > 0) & (raw < level), 0.0, raw),
+        pool=np.where((pool > 0) & (pool < level), 0.0, pool),
+        subtopics=None if a.subtopics is None else a.subtopics.at(level),
     )
 
 
@@ -100,12 +95,6 @@ def err_at(a: Adapted, k: int) -> float:
         score += r * decay / (i + 1)
         decay *= 1 - r
     return score
-
-
-def reciprocal_rank_at(a: Adapted, k: int) -> float:
-    """1 / rank of the first relevant unit within the top k, else 0 (MS MARCO's MRR@k, ranx's mrr@k)."""
-    ranks = np.flatnonzero(a.relevant[:k])
-    return 1.0 / (int(ranks[0]) + 1) if len(ranks) else 0.0
 
 
 def hits_at(a: Adapted, k: int | None = None) -> float:

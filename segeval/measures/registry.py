@@ -50,7 +50,6 @@ class Ecosystem:
     run_queries: tuple[str, ...] = ()
 
 
-NO_ECOSYSTEM = Ecosystem({}, {}, {}, (), {})
 _JUDGED = re.compile(r"P@(?P<value>[0-9]+)\(j\)\Z")
 
 
@@ -62,7 +61,7 @@ class Registry:
         families: Sequence[Family],
         sets: Mapping[str, tuple[str, ...]],
         set_descriptions: Mapping[str, str],
-        ecosystem: Ecosystem = NO_ECOSYSTEM,
+        ecosystem: Ecosystem,
     ) -> None:
         self.families = tuple(families)
         self.ecosystem = ecosystem

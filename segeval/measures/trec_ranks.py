@@ -20,9 +20,9 @@ def r_precision(a: Adapted) -> float:
     return precision_at(a, a.num_rel)
 
 
-def reciprocal_rank(a: Adapted) -> float:
-    """1 / rank of the first relevant result; 0 when none is retrieved."""
-    ranks = np.flatnonzero(a.relevant)
+def reciprocal_rank(a: Adapted, k: int | None = None) -> float:
+    """1 / rank of the first relevant result (in the top k: recip_rank_cut); 0 when none is retrieved."""
+    ranks = np.flatnonzero(a.relevant[:k])
     return 1.0 / (int(ranks[0]) + 1) if len(ranks) else 0.0
 
 
