@@ -60,11 +60,16 @@ class _Kind(TypedDict, total=False):
     over_upper: bool
 
 
-class _Param(TypedDict):
+class _Param(_Kind):
     param: Param
     example: str
     defaults: tuple[int | float, ...]
     pairs: tuple[Key, ...]
+
+
+class _Keys(_Kind):
+    keys: tuple[Key, ...]
+    example: str
 
 
 class _Timed(TypedDict):
@@ -72,26 +77,28 @@ class _Timed(TypedDict):
     times: bool
 
 
-class _Pooled(TypedDict):
-    scope: Scope
-    aggregator: Aggregate
+def _param(
+    kind: _Kind, param: Param, example: str, defaults: tuple[int | float, ...] = (), pairs: tuple[Key, ...] = ()
+) -> _Param:
+    """Values of ``kind`` and a parameter; with ``defaults``, the family named alone means them (no plain form)."""
+    return _Param(**kind, param=param, example=example, defaults=defaults, pairs=pairs)
 
 
-def _param(kind: Param, example: str, defaults: tuple[int | float, ...] = (), pairs: tuple[Key, ...] = ()) -> _Param:
-    """A parameter of ``kind``; with ``defaults``, the family named alone means them (it has no plain form)."""
-    return _Param(param=kind, example=example, defaults=defaults, pairs=pairs)
+def _cutoffs(kind: _Kind, example: str, defaults: tuple[int, ...] = ()) -> _Param:
+    return _param(kind, "cutoff", example, defaults)
 
 
-def _cutoffs(example: str, defaults: tuple[int, ...] = ()) -> _Param:
-    return _param("cutoff", example, defaults)
+def _keys(kind: _Kind, keys: tuple[Key, ...], example: str) -> _Keys:
+    """Values of ``kind`` and a :class:`KeyedFamily`'s keys."""
+    return _Keys(**kind, keys=keys, example=example)
 
 
 _TIMED = _Timed(scope="segments", times=True)  # over each result's and judgement's time span
-_POOLED = _Pooled(scope="trials", aggregator="pooled")
 _COUNT = _Kind(aggregator="sum", fmt="count", higher_is_better=None, lower=0.0)
 _FOUND = _Kind(aggregator="sum", fmt="count", lower=0.0)  # a count of relevant results found
 _STAT = _Kind(fmt="stat", higher_is_better=None, lower=0.0)
 _TEXT = _Kind(aggregator="none", fmt="text", higher_is_better=None)
+_UNBOUNDED = _Kind()
 _GAIN = _Kind(lower=0.0)  # a sum of gains: >= 0, unbounded
 #: a score in [0, 1]; _OVER: above 1 possible when one relevant unit is credited several times
 _SCORE = _Kind(lower=0.0, upper=1.0)
@@ -127,14 +134,13 @@ FAMILIES: tuple[Family, ...] = (
         "arithmetic; with -a tiou-best:θ its AP per class at θ",
         **_OVER,
     ),
-    Family("P", L.precision_at, "precision at cut-off n", batch=B.precision_at, **_SCORE, **_cutoffs("P_10", CUTOFFS)),
+    Family("P", L.precision_at, "precision at cut-off n", batch=B.precision_at, **_cutoffs(_SCORE, "P_10", CUTOFFS)),
     Family(
         "P_judged",
         L.precision_judged_at,
         "P@n(j) (Büttcher et al. 2007): relevant among the first n judged units over n, unjudged "
         "skipped (as P_n under trec_eval -J); also written P@n(j)",
-        **_SCORE,
-        **_cutoffs("P_judged_20", (10, 20)),
+        **_cutoffs(_SCORE, "P_judged_20", (10, 20)),
     ),
     Family(
         "Judged",
@@ -142,8 +148,7 @@ FAMILIES: tuple[Family, ...] = (
         "judged units in the top n divided by n (as the MediaEval script; ir_measures' Judged@n "
         "divides by min(n, retrieved) and counts negative grades as judged)",
         batch=B.judged_at,
-        **_FRACTION,
-        **_cutoffs("Judged_10", (10, 20, 30)),
+        **_cutoffs(_FRACTION, "Judged_10", (10, 20, 30)),
     ),
     Family("relString", L.relstring, "the labels in rank order and their count", **_TEXT),
     Family("num_rel_secs", S.num_rel_secs, "seconds of relevant content", **_TIMED, **_COUNT),
@@ -155,8 +160,7 @@ FAMILIES: tuple[Family, ...] = (
         "mean average interpolated segment precision; maisp_p: interpolated segment precision "
         "at recall-point position p, written p/100",
         **_TIMED,
-        **_SCORE,
-        **_param("recall", "maisp_0.10"),
+        **_param(_SCORE, "recall", "maisp_0.10"),
     ),
     # trec_eval
     Family(
@@ -193,8 +197,7 @@ FAMILIES: tuple[Family, ...] = (
         "interpolated precision at recall level r, written r with two decimals",
         batch=B.iprec_at_recall,
         empty=TR.iprec_empty,
-        **_SCORE,
-        **_param("level", "iprec_at_recall_0.10", RECALL_LEVELS),
+        **_param(_SCORE, "level", "iprec_at_recall_0.10", RECALL_LEVELS),
         family_aliases=("IPrec",),
     ),
     Family(
@@ -202,8 +205,7 @@ FAMILIES: tuple[Family, ...] = (
         TR.recall_at,
         "relevant results in the top n over num_rel",
         batch=B.recall_at,
-        **_OVER,
-        **_cutoffs("recall_100", CUTOFFS),
+        **_cutoffs(_OVER, "recall_100", CUTOFFS),
         family_aliases=("R",),
     ),
     Family(
@@ -211,8 +213,7 @@ FAMILIES: tuple[Family, ...] = (
         TG.ndcg,
         "normalised DCG, gain = qrels grade, discount log2(rank+1); ndcg.1=3,2=9: gains per level",
         batch=B.ndcg,
-        **_OVER,
-        **_param("gains", "ndcg_1=3,2=9"),
+        **_param(_OVER, "gains", "ndcg_1=3,2=9"),
         aliases=("nDCG",),
     ),
     Family(
@@ -220,16 +221,14 @@ FAMILIES: tuple[Family, ...] = (
         TG.ndcg_at,
         "nDCG of the top n",
         batch=B.ndcg_at,
-        **_OVER,
-        **_cutoffs("ndcg_cut_10", CUTOFFS),
+        **_cutoffs(_OVER, "ndcg_cut_10", CUTOFFS),
         family_aliases=("nDCG",),
     ),
     Family(
         "map_cut",
         L.average_precision,
         "average precision counting the top n only",
-        **_OVER,
-        **_cutoffs("map_cut_10", CUTOFFS),
+        **_cutoffs(_OVER, "map_cut_10", CUTOFFS),
         family_aliases=("AP",),
     ),
     Family(
@@ -237,8 +236,7 @@ FAMILIES: tuple[Family, ...] = (
         TR.success_at,
         "1 if a relevant result is in the top n",
         batch=B.success_at,
-        **_SCORE,
-        **_cutoffs("success_10", (1, 5, 10)),
+        **_cutoffs(_SCORE, "success_10", (1, 5, 10)),
         family_aliases=("Success",),
     ),
     Family("num_nonrel_judged_ret", TJ.num_nonrel_judged_ret, "retrieved results judged non-relevant", **_COUNT),
@@ -247,22 +245,20 @@ FAMILIES: tuple[Family, ...] = (
         TJ.trec_relstring,
         "grades of the first 10 (relstring_n: n) results: digits, '>' above 9, '-' not in the "
         "qrels, '.' negative grade",
-        **_TEXT,
-        **_param("reals", "relstring_20"),
+        **_param(_TEXT, "reals", "relstring_20"),
     ),
     Family("infAP", TJ.infap, "inferred average precision (Yilmaz & Aslam)", **_OVER),
     Family(
         "Rprec_mult",
         TR.rprec_mult,
         "precision at rank int(x * R + 0.9), written x with two decimals",
-        **_SCORE,
-        **_param("level", "Rprec_mult_0.20", RPREC_MULTIPLES),
+        **_param(_SCORE, "level", "Rprec_mult_0.20", RPREC_MULTIPLES),
     ),
     Family(
         "utility",
         TS.utility,
         "rel_ret - nonrel_ret; utility.p1,p2,p3,p4: p1 rel_ret + p2 nonrel_ret + p3 rel_missed + p4 nonrel_missed",
-        **_param("reals", "utility_2,-1,0,0"),
+        **_param(_UNBOUNDED, "reals", "utility_2,-1,0,0"),
         count=4,
     ),
     Family(
@@ -270,50 +266,44 @@ FAMILIES: tuple[Family, ...] = (
         TR.eleven_pt_avg,
         "mean interpolated precision at recall 0, 0.1, ..., 1 (11pt_avg.l1,l2,...: at those levels)",
         empty=TR.eleven_pt_empty,
-        **_SCORE,
-        **_param("reals", "11pt_avg_.25,.5,.75"),
+        **_param(_SCORE, "reals", "11pt_avg_.25,.5,.75"),
     ),
     Family("binG", TG.bin_g, "binary gain discounted by log2(2 + non-relevant above)", **_OVER),
     Family(
         "G",
         TG.g_measure,
         "graded gain discounted by the ideal cumulated cost (G.1=3,2=9: gains per level)",
-        **_OVER,
-        **_param("gains", "G_1=3,2=9"),
+        **_param(_OVER, "gains", "G_1=3,2=9"),
     ),
     Family(
         "dcg",
         TG.dcg_gains,
         "discounted cumulated gain, log2(rank+1) discounts, not normalised (dcg.1=3: gains)",
-        **_param("gains", "dcg_1=3,2=9"),
+        **_param(_UNBOUNDED, "gains", "dcg_1=3,2=9"),
     ),
     Family(
         "ideal_dcg",
         TG.ideal_dcg,
         "the DCG of the ideal ranking of the judged grades (ideal_dcg.1=3: gains)",
-        higher_is_better=None,
-        **_param("gains", "ideal_dcg_1=3,2=9"),
+        **_param(_Kind(higher_is_better=None), "gains", "ideal_dcg_1=3,2=9"),
     ),
     Family(
         "ndcg_rel",
         TG.ndcg_rel,
         "nDCG averaged over the retrieved relevant ranks (ndcg_rel.1=3: gains per level)",
-        **_OVER,
-        **_param("gains", "ndcg_rel_1=3"),
+        **_param(_OVER, "gains", "ndcg_rel_1=3"),
     ),
     Family(
         "Rndcg",
         TG.rndcg,
         "nDCG averaged over the ranks where the ideal gain drops (Rndcg.1=3: gains per level)",
-        **_OVER,
-        **_param("gains", "Rndcg_1=3"),
+        **_param(_OVER, "gains", "Rndcg_1=3"),
     ),
     Family(
         "relative_P",
         TR.relative_p_at,
         "relevant in the top n over min(n, R)",
-        **_OVER,
-        **_cutoffs("relative_P_10", CUTOFFS),
+        **_cutoffs(_OVER, "relative_P_10", CUTOFFS),
     ),
     Family("set_P", TS.set_p, "relevant retrieved over retrieved", **_SCORE, aliases=("SetP",)),
     Family("set_relative_P", TS.set_relative_p, "relevant retrieved over min(retrieved, R)", **_OVER),
@@ -323,28 +313,23 @@ FAMILIES: tuple[Family, ...] = (
         "set_F",
         TS.set_f,
         "harmonic mean of set_P and set_recall (set_F.x: weighted by x)",
-        **_OVER,
         aliases=("SetF",),
-        **_param("reals", "set_F_0.5"),
+        **_param(_OVER, "reals", "set_F_0.5"),
         values=NONNEGATIVE,
     ),
     Family(
         "rbp",
         TG.rbp,
         "rank-biased precision, p = 0.9, gains scaled into [0, 1] (rbp.p=0.8,1=3: persistence and gains)",
-        **_SCORE,
-        **_param("gains", "rbp_p=0.8", pairs=P.pairs("p")),
+        **_param(_SCORE, "gains", "rbp_p=0.8", pairs=P.pairs("p")),
     ),
     Family(
         "rbp_resid",
         TG.rbp_resid,
         "RBP residual from unjudged results, p = 0.9 (rbp_resid.p=0.8)",
-        **_FRACTION,
-        **_param("gains", "rbp_resid_p=0.8", pairs=P.pairs("p")),
+        **_param(_FRACTION, "gains", "rbp_resid_p=0.8", pairs=P.pairs("p")),
     ),
-    Family(
-        "unj", TJ.unjudged_at, "unjudged results in the top n over n", **_FRACTION, **_cutoffs("unj_10", (5, 10, 20))
-    ),
+    Family("unj", TJ.unjudged_at, "unjudged results in the top n over n", **_cutoffs(_FRACTION, "unj_10", (5, 10, 20))),
     # beyond trec_eval
     Family(
         "adr", ADR.adr, "average dynamic recall over the first n ranks (grades order the ground-truth groups)", **_SCORE
@@ -353,8 +338,7 @@ FAMILIES: tuple[Family, ...] = (
         "adr_cut",
         ADR.adr_at,
         "average dynamic recall over the first k ranks",
-        **_SCORE,
-        **_cutoffs("adr_cut_10", (10,)),
+        **_cutoffs(_SCORE, "adr_cut_10", (10,)),
         cutoffs=RANKS,
     ),
     Family(
@@ -362,8 +346,7 @@ FAMILIES: tuple[Family, ...] = (
         ADR.adr_tiebreak,
         "ADR tie-breaker (inverted ground truth over the problematic items): lower breaks ties in "
         "favour; adr_tb.standin: the stand-in filler instead of the paper's",
-        **_LOWER_BETTER,
-        **_param("raw", "adr_tb_standin"),
+        **_param(_LOWER_BETTER, "raw", "adr_tb_standin"),
     ),
     Family(
         "RankEff", TJ.rankeff, "RankEff: bpref against all judged non-relevant units (Ahlgren & Grönqvist)", **_OVER
@@ -372,25 +355,20 @@ FAMILIES: tuple[Family, ...] = (
         "F",
         TR.f_at,
         "F measure at cut-off n: harmonic mean of P@n and recall@n",
-        **_OVER,
-        **_cutoffs("F_10", (5, 10, 20)),
+        **_cutoffs(_OVER, "F_10", (5, 10, 20)),
     ),
-    Family(
-        "E", TR.e_at, "E measure at cut-off n with b = 1 (1 - F@n)", **_LOWER_BETTER, **_cutoffs("E_10", (5, 10, 20))
-    ),
+    Family("E", TR.e_at, "E measure at cut-off n with b = 1 (1 - F@n)", **_cutoffs(_LOWER_BETTER, "E_10", (5, 10, 20))),
     Family(
         "dcg_jk_cut",
         TG.dcg_jk_at,
         "Järvelin-Kekäläinen DCG at n: gain / log2(rank) from rank 2 on, rank 1 undiscounted",
-        **_GAIN,
-        **_cutoffs("dcg_jk_cut_10", (5, 10, 15, 20)),
+        **_cutoffs(_GAIN, "dcg_jk_cut_10", (5, 10, 15, 20)),
     ),
     Family(
         "ndcg_jk_cut",
         TG.ndcg_jk_at,
         "Järvelin-Kekäläinen DCG at n over the ideal DCG at n",
-        **_OVER,
-        **_cutoffs("ndcg_jk_cut_10", (5, 10, 15, 20)),
+        **_cutoffs(_OVER, "ndcg_jk_cut_10", (5, 10, 15, 20)),
     ),
     # sampled judgements (stratified qrels; docs/sampled.md)
     Family(
@@ -413,75 +391,65 @@ FAMILIES: tuple[Family, ...] = (
         ECO.err_at,
         "expected reciprocal rank at n, gdeval's (ir_measures' ERR@n): stop probability (2^grade - 1) / 2^4 (gdeval's "
         "fixed largest grade 4; a larger grade is refused, as gdeval.pl refuses it)",
-        **_SCORE,
-        **_cutoffs("ERR_20", (20,)),
+        **_cutoffs(_SCORE, "ERR_20", (20,)),
     ),
     Family(
         "ndcg_exp_cut",
         ECO.ndcg_exp_at,
         "nDCG at n with gain 2^grade - 1, gdeval's (ir_measures' nDCG(dcg='exp-log2')@n, ranx's ndcg_burges@n)",
-        **_OVER,
-        **_cutoffs("ndcg_exp_cut_10", (10,)),
+        **_cutoffs(_OVER, "ndcg_exp_cut_10", (10,)),
     ),
     Family(
         "dcg_cut",
         ECO.dcg_at,
         "DCG of the top n: grade / log2(rank + 1), not normalised (ranx's dcg@n)",
-        **_GAIN,
-        **_cutoffs("dcg_cut_10", (10,)),
+        **_cutoffs(_GAIN, "dcg_cut_10", (10,)),
     ),
     Family(
         "dcg_exp_cut",
         ECO.dcg_exp_at,
         "DCG of the top n with gain 2^grade - 1, not normalised (ranx's dcg_burges@n)",
-        **_GAIN,
-        **_cutoffs("dcg_exp_cut_10", (10,)),
+        **_cutoffs(_GAIN, "dcg_exp_cut_10", (10,)),
     ),
     Family(
         "recip_rank_cut",
         TR.reciprocal_rank,
         "1 / rank of the first relevant result in the top n, else 0 (ir_measures' RR@n, ranx's mrr@n)",
-        **_SCORE,
-        **_cutoffs("recip_rank_cut_10", (10,)),
+        **_cutoffs(_SCORE, "recip_rank_cut_10", (10,)),
     ),
     Family(
         "hits",
         ECO.hits_at,
         "relevant results in the top n (all ranks without n; ranx's hits@n)",
-        **_GAIN,
-        **_cutoffs("hits_10"),
+        **_cutoffs(_GAIN, "hits_10"),
     ),
     Family(
         "rbp_bin",
         ECO.rbp_binary,
         "rank-biased precision of binary relevance, p = 0.8, all ranks unless k (ir_measures' "
         "RBP(p=0.8)@k); rbp_bin.p=0.9,k=10",
-        **_SCORE,
-        **_param("gains", "rbp_bin_p=0.8,k=10", pairs=P.pairs("p", "k")),
+        **_param(_SCORE, "gains", "rbp_bin_p=0.8,k=10", pairs=P.pairs("p", "k")),
     ),
     Family(
         "ndcg_gain_cut",
         ECO.ndcg_gains_at,
         "nDCG with the qrels' grades mapped by a gain table first (grades not listed keep theirs), "
         "at k when given (ir_measures' nDCG(gains={2:3})@10)",
-        **_OVER,
-        **_param("gains", "ndcg_gain_cut_k=10,2=3", pairs=P.pairs("k")),
+        **_param(_OVER, "gains", "ndcg_gain_cut_k=10,2=3", pairs=P.pairs("k")),
     ),
     Family(
         "accuracy",
         ECO.accuracy_at,
         "share of (relevant, non-relevant) pairs of the top n ranked relevant first (all ranks without n; ir_measures' "
         "Accuracy@n, which reports nothing for a query without a relevant result: 0 here)",
-        **_SCORE,
-        **_cutoffs("accuracy_10"),
+        **_cutoffs(_SCORE, "accuracy_10"),
     ),
     Family(
         "compat",
         ECO.compat,
         "compatibility (Clarke et al. 2021): rank-biased overlap with the ideal ranking, p = 0.95, "
         "normalised (compat.p=0.9,normalize=0; ir_measures' Compat(p=0.9))",
-        **_SCORE,
-        **_param("gains", "compat_p=0.9", pairs=P.pairs("p", "normalize")),
+        **_param(_SCORE, "gains", "compat_p=0.9", pairs=P.pairs("p", "normalize")),
     ),
     # C/W/L user models as cwl_eval computes them (gains: grades clipped to [min_rel, max_rel], scaled to [0, 1])
     Family(
@@ -489,64 +457,55 @@ FAMILIES: tuple[Family, ...] = (
         ECO.inst,
         "INST (Moffat et al. 2015), T = 1, gains min_rel = 0 to max_rel = 1 unless given "
         "(ir_measures' INST(T=2,max_rel=3))",
-        **_SCORE,
-        **_param("gains", "inst_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
+        **_param(_SCORE, "gains", "inst_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
     ),
     Family(
         "insq",
         ECO.insq,
         "INSQ, T = 1 (ir_measures' INSQ(max_rel=3))",
-        **_SCORE,
-        **_param("gains", "insq_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
+        **_param(_SCORE, "gains", "insq_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
     ),
     Family(
         "sdcg",
         ECO.sdcg,
         "scaled DCG at k: DCG over the sum of the discounts (ir_measures' SDCG(max_rel=3)@10)",
-        **_SCORE,
-        **_param("gains", "sdcg_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
+        **_param(_SCORE, "gains", "sdcg_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
     ),
     Family(
         "nerr8",
         ECO.nerr8,
         "NERR, equation 8 of Azzopardi et al. 2021, at k (ir_measures' NERR8(max_rel=3)@10)",
-        **_SCORE,
-        **_param("gains", "nerr8_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
+        **_param(_SCORE, "gains", "nerr8_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
     ),
     Family(
         "nerr9",
         ECO.nerr9,
         "NERR, equation 9, at k (ir_measures' NERR9(max_rel=3)@10)",
-        **_SCORE,
-        **_param("gains", "nerr9_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
+        **_param(_SCORE, "gains", "nerr9_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
     ),
     Family(
         "nerr10",
         ECO.nerr10,
         "NERR, equation 10, p = 0.9 (ir_measures' NERR10(p=0.8,max_rel=3))",
-        **_SCORE,
-        **_param("gains", "nerr10_p=0.8,max_rel=3", pairs=P.pairs("p", "min_rel", "max_rel")),
+        **_param(_SCORE, "gains", "nerr10_p=0.8,max_rel=3", pairs=P.pairs("p", "min_rel", "max_rel")),
     ),
     Family(
         "nerr11",
         ECO.nerr11,
         "NERR, equation 11, T = 1 (ir_measures' NERR11(T=2,max_rel=3))",
-        **_SCORE,
-        **_param("gains", "nerr11_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
+        **_param(_SCORE, "gains", "nerr11_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
     ),
     Family(
         "bpm",
         ECO.bpm,
         "static Bejeweled Player Model (Zhang et al. 2017), T = 1, k = 10 (ir_measures' BPM(T=2,max_rel=3)@10)",
-        **_SCORE,
-        **_param("gains", "bpm_T=2,k=10,max_rel=3", pairs=P.pairs("T", "k", "min_rel", "max_rel")),
+        **_param(_SCORE, "gains", "bpm_T=2,k=10,max_rel=3", pairs=P.pairs("T", "k", "min_rel", "max_rel")),
     ),
     Family(
         "rbp_grade",
         ECO.rbp_graded,
         "rank-biased precision with the relevant results' grades as gains, unscaled, p = 0.8 (ranx's rbp.80)",
-        **_GAIN,
-        **_param("gains", "rbp_grade_p=0.95", pairs=P.pairs("p")),
+        **_param(_GAIN, "gains", "rbp_grade_p=0.95", pairs=P.pairs("p")),
     ),
 )
 
@@ -560,9 +519,7 @@ JUMP_IN: tuple[Family, ...] = (
         "the distance from its start to a relevant onset, 0.1 per whole 15 s step (mgap.window=150,step=15,match=once: "
         "the defaults; step=0: no steps; match=all: every result near an onset scores, so above 1 possible)",
         **_TIMED,
-        **_OVER,
-        keys=JUMPIN_KEYS.MGAP_KEYS,
-        example="mgap_window=60,step=0",
+        **_keys(_OVER, JUMPIN_KEYS.MGAP_KEYS, "mgap_window=60,step=0"),
     ),
     Family(
         "mrr_window",
@@ -570,8 +527,7 @@ JUMP_IN: tuple[Family, ...] = (
         "reciprocal rank of the first result starting within n seconds of a relevant onset of "
         "its video (MediaEval RSR 2011, S&H 2012: 10, 30 and 60 s)",
         **_TIMED,
-        **_SCORE,
-        **_cutoffs("mrr_window_60", JUMPIN_KEYS.MRR_WINDOWS),
+        **_cutoffs(_SCORE, "mrr_window_60", JUMPIN_KEYS.MRR_WINDOWS),
     ),
     KeyedFamily(
         "masp",
@@ -580,9 +536,7 @@ JUMP_IN: tuple[Family, ...] = (
         "seconds watched, averaged over the ranks holding relevant content (norm=retrieved; "
         "norm=qrels: over the relevant segments, above 1 possible)",
         **_TIMED,
-        **_OVER,
-        keys=JUMPIN_KEYS.MASP_KEYS,
-        example="masp_norm=qrels",
+        **_keys(_OVER, JUMPIN_KEYS.MASP_KEYS, "masp_norm=qrels"),
     ),
     KeyedFamily(
         "masdwp",
@@ -590,9 +544,7 @@ JUMP_IN: tuple[Family, ...] = (
         "mean average segment distance-weighted precision (Eskevich, Magdy & Jones 2012): masp with each rank weighted "
         "by mgap's credit for its start (window, step, norm as mgap and masp)",
         **_TIMED,
-        **_OVER,
-        keys=JUMPIN_KEYS.MASDWP_KEYS,
-        example="masdwp_window=60,step=0",
+        **_keys(_OVER, JUMPIN_KEYS.MASDWP_KEYS, "masdwp_window=60,step=0"),
     ),
 )
 FAMILIES += JUMP_IN
@@ -608,8 +560,7 @@ DIVERSITY: tuple[Family, ...] = (
         "normalisation (ndeval's ERR-IA@n; at n = 1 not normalised, as ndeval)",
         subtopics=True,
         cutoffs=RANKS,
-        lower=0.0,
-        **_cutoffs("err_ia_20", _DIV_CUTOFFS),
+        **_cutoffs(_GAIN, "err_ia_20", _DIV_CUTOFFS),
         family_aliases=("ERR_IA",),
     ),
     Family(
@@ -618,8 +569,7 @@ DIVERSITY: tuple[Family, ...] = (
         "ERR-IA at n over the greedy ideal ranking's (ndeval's nERR-IA@n)",
         subtopics=True,
         cutoffs=RANKS,
-        **_SCORE,
-        **_cutoffs("nerr_ia_20", _DIV_CUTOFFS),
+        **_cutoffs(_SCORE, "nerr_ia_20", _DIV_CUTOFFS),
         family_aliases=("nERR_IA",),
     ),
     KeyedFamily(
@@ -628,9 +578,7 @@ DIVERSITY: tuple[Family, ...] = (
         "alpha-DCG at k (k = 20, alpha = 0.5 unless given) over ndeval's ideal-ideal "
         "normalisation (ndeval's alpha-DCG@k; at k = 1 not normalised, as ndeval)",
         subtopics=True,
-        lower=0.0,
-        keys=DIV_KEYS.CUT_KEYS,
-        example="alpha_dcg_k=10,alpha=0.3",
+        **_keys(_GAIN, DIV_KEYS.CUT_KEYS, "alpha_dcg_k=10,alpha=0.3"),
         family_aliases=("alpha_DCG", "α_DCG"),
     ),
     KeyedFamily(
@@ -639,9 +587,7 @@ DIVERSITY: tuple[Family, ...] = (
         "alpha-nDCG at k (Clarke et al. 2008): alpha-DCG over ndeval's greedy ideal "
         "ranking's; k = 20, alpha = 0.5 unless given (ir_measures' alpha_nDCG(alpha=0.5)@20)",
         subtopics=True,
-        **_SCORE,
-        keys=DIV_KEYS.CUT_KEYS,
-        example="alpha_ndcg_k=10,alpha=0.3",
+        **_keys(_SCORE, DIV_KEYS.CUT_KEYS, "alpha_ndcg_k=10,alpha=0.3"),
         family_aliases=("alpha_nDCG", "α_nDCG"),
     ),
     KeyedFamily(
@@ -650,9 +596,7 @@ DIVERSITY: tuple[Family, ...] = (
         "novelty- and rank-biased precision (Clarke et al. 2009) over every rank, alpha = "
         "beta = 0.5 unless given (ndeval's NRBP)",
         subtopics=True,
-        **_SCORE,
-        keys=DIV_KEYS.RBP_KEYS,
-        example="nrbp_alpha=0.3,beta=0.8",
+        **_keys(_SCORE, DIV_KEYS.RBP_KEYS, "nrbp_alpha=0.3,beta=0.8"),
         aliases=("NRBP",),
     ),
     KeyedFamily(
@@ -660,9 +604,7 @@ DIVERSITY: tuple[Family, ...] = (
         DIV.nnrbp,
         "NRBP over the ideal ranking's; NaN for a query without a relevant subtopic (ndeval's nNRBP, its 0/0)",
         subtopics=True,
-        **_SCORE,
-        keys=DIV_KEYS.RBP_KEYS,
-        example="nnrbp_alpha=0.3,beta=0.8",
+        **_keys(_SCORE, DIV_KEYS.RBP_KEYS, "nnrbp_alpha=0.3,beta=0.8"),
         aliases=("nNRBP",),
     ),
     Family(
@@ -679,8 +621,7 @@ DIVERSITY: tuple[Family, ...] = (
         "intent-aware precision at n: relevant (result, subtopic) pairs in the top n over n "
         "times the subtopics (ndeval's P-IA@n)",
         subtopics=True,
-        **_SCORE,
-        **_cutoffs("P_ia_20", _DIV_CUTOFFS),
+        **_cutoffs(_SCORE, "P_ia_20", _DIV_CUTOFFS),
         family_aliases=("P_IA",),
     ),
     Family(
@@ -688,8 +629,7 @@ DIVERSITY: tuple[Family, ...] = (
         DIV.strec,
         "subtopic recall at n: the subtopics with a relevant result in the top n over the subtopics (ndeval's strec@n)",
         subtopics=True,
-        **_SCORE,
-        **_cutoffs("strec_20", _DIV_CUTOFFS),
+        **_cutoffs(_SCORE, "strec_20", _DIV_CUTOFFS),
         family_aliases=("StRecall",),
     ),
 )
@@ -708,22 +648,19 @@ QUESST_FIGURES: tuple[Family, ...] = (
         "normalized cross-entropy of the scores as LLRs (MediaEval QUESST): Cxe at the prior over "
         "the prior's entropy, all trials pooled (not a mean over queries); prior: effective (of "
         f"the costs) or a probability; {_KEYS}",
-        **_POOLED,
-        higher_is_better=False,
-        lower=0.0,
-        keys=QUESST.CNXE_KEYS,
-        example="actCnxe_prior=0.5",
+        scope="trials",
+        **_keys(_Kind(aggregator="pooled", higher_is_better=False, lower=0.0), QUESST.CNXE_KEYS, "actCnxe_prior=0.5"),
     ),
     KeyedFamily(
         "minCnxe",
         QT.min_cnxe,
         "actCnxe after the best monotone recalibration (PAV), all trials pooled; parameters as actCnxe",
-        **_POOLED,
-        higher_is_better=False,
-        lower=0.0,
-        upper=1.0,
-        keys=QUESST.CNXE_KEYS,
-        example="minCnxe_prior=0.5",
+        scope="trials",
+        **_keys(
+            _Kind(aggregator="pooled", higher_is_better=False, lower=0.0, upper=1.0),
+            QUESST.CNXE_KEYS,
+            "minCnxe_prior=0.5",
+        ),
     ),
     KeyedFamily(
         "actTWV",
@@ -731,30 +668,23 @@ QUESST_FIGURES: tuple[Family, ...] = (
         "actual term-weighted value (MediaEval QUESST): 1 − mean over queries with a target of "
         "(P_miss + β·P_FA), β = (C_fa/C_miss)(1 − P_target)/P_target, at the run's YES decisions "
         "(decisions=given; bayes: score >= ln β, for TREC runs); " + _KEYS,
-        **_POOLED,
-        upper=1.0,
-        keys=QUESST.ACT_TWV_KEYS,
-        example="actTWV_decisions=bayes",
+        scope="trials",
+        **_keys(_Kind(aggregator="pooled", upper=1.0), QUESST.ACT_TWV_KEYS, "actTWV_decisions=bayes"),
     ),
     KeyedFamily(
         "maxTWV",
         QT.max_twv,
         "maximum term-weighted value: TWV at the best global score threshold (per query: at its own best); " + _KEYS,
-        **_POOLED,
-        lower=0.0,
-        upper=1.0,
-        keys=QUESST.TWV_KEYS,
-        example="maxTWV_cost_fa=2",
+        scope="trials",
+        **_keys(_Kind(aggregator="pooled", lower=0.0, upper=1.0), QUESST.TWV_KEYS, "maxTWV_cost_fa=2"),
     ),
     KeyedFamily(
         "maxTWV_threshold",
         QT.max_twv_threshold,
         "the score threshold of maxTWV (YES when the score is at least it; inf: rejecting "
         "every trial); parameters as maxTWV",
-        **_POOLED,
-        higher_is_better=None,
-        keys=QUESST.TWV_KEYS,
-        example="maxTWV_threshold_cost_fa=2",
+        scope="trials",
+        **_keys(_Kind(aggregator="pooled", higher_is_better=None), QUESST.TWV_KEYS, "maxTWV_threshold_cost_fa=2"),
     ),
 )
 FAMILIES += QUESST_FIGURES
@@ -801,16 +731,14 @@ TREC_REL_INFO: tuple[Family, ...] = (
         PF.p_avgjg,
         "P_n averaged over the judgement groups",
         scope="groups",
-        **_SCORE,
-        **_cutoffs("P_avgjg_10", CUTOFFS),
+        **_cutoffs(_SCORE, "P_avgjg_10", CUTOFFS),
     ),
     Family(
         "Rprec_mult_avgjg",
         PF.rprec_mult_avgjg,
         "Rprec_mult_x averaged over the judgement groups",
         scope="groups",
-        **_SCORE,
-        **_param("level", "Rprec_mult_avgjg_0.20", RPREC_MULTIPLES),
+        **_param(_SCORE, "level", "Rprec_mult_avgjg_0.20", RPREC_MULTIPLES),
     ),
 )
 FAMILIES += TREC_REL_INFO
