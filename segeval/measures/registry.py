@@ -54,7 +54,7 @@ _JUDGED = re.compile(r"P@(?P<value>[0-9]+)\(j\)\Z")
 
 
 class Registry:
-    """Name resolution over the declared families and named sets; every name and alias once."""
+    """Name resolution over the declared families and named sets."""
 
     def __init__(
         self,
@@ -67,31 +67,10 @@ class Registry:
         self.ecosystem = ecosystem
         self.sets = dict(sets)
         self.set_descriptions = dict(set_descriptions)
-        self.by_name: dict[str, Family] = {}
-        self.aliases: dict[str, str] = {}
-        self.family_aliases: dict[str, str] = {}
-        for f in self.families:
-            if f.name in self.by_name:
-                raise ValueError(f"measure {f.name!r} declared twice")
-            self.by_name[f.name] = f
-        for f in self.families:
-            for table, names in ((self.aliases, f.aliases), (self.family_aliases, f.family_aliases)):
-                for alias in names:
-                    if alias in table or alias in self.by_name or alias in self.sets:
-                        raise ValueError(f"alias {alias!r} of {f.name!r} is already a name")
-                    table[alias] = f.name
-        for alias, target in ecosystem.names.items():
-            if alias in self.aliases or alias in self.by_name or alias in self.sets:
-                raise ValueError(f"ecosystem name {alias!r} is already a name")
-            self.aliases[alias] = target
-        for target in (
-            *ecosystem.at_names.values(),
-            *ecosystem.dotted.values(),
-            *(o.measure for o in ecosystem.options),
-            *(o.family for o in ecosystem.options if o.family),
-        ):
-            if target not in self.by_name:
-                raise ValueError(f"ecosystem name for an undeclared measure {target!r}")
+        #: every name and alias once (tests/unit/measures/test_registry.py)
+        self.by_name = {f.name: f for f in self.families}
+        self.aliases = {a: f.name for f in self.families for a in f.aliases} | dict(ecosystem.names)
+        self.family_aliases = {a: f.name for f in self.families for a in f.family_aliases}
         self.plain = {f.name: f for f in self.families if f.plain}
         self.with_param = {f.name: f for f in self.families if f.param is not None}
         #: families whose parameter is kept as text, longest name first (rbp_resid before rbp)
