@@ -1,6 +1,5 @@
-"""A measure's declaration: its :class:`Family` (name, scope, aggregate, bounds, parameter kind, the
-function by module as :class:`Deferred`, so that declarations load without NumPy) and a :class:`Measure`,
-one family with its parameter, level and judged-only choice."""
+"""A measure's declaration (:class:`Family`, its function named by module so that declarations load without
+NumPy) and a concrete :class:`Measure`."""
 
 from __future__ import annotations
 

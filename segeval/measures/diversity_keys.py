@@ -1,6 +1,4 @@
-"""The parameters of ndeval's diversity measures (:mod:`segeval.measures.diversity`), declared without NumPy
-so that the measure registry can read them: the cut-off ``k``, alpha (redundancy intolerance) and beta
-(patience), with ndeval's defaults."""
+"""The parameters of ndeval's diversity measures with ndeval's defaults, declared without NumPy for the registry."""
 
 from __future__ import annotations
 

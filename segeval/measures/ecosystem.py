@@ -105,21 +105,17 @@ def hits_at(a: Adapted, k: int | None = None) -> float:
 def rbp_binary(a: Adapted, params: Params | None = None) -> float:
     """ir_measures' ``RBP(p=)@k`` (``rbp_bin.p=0.8,k=10``): (1 - p) times the sum of p^(i-1) over the
     relevant units among the top k (all ranks without k); p = 0.8 unless given."""
+    return rbp_graded(a, params, np.ones(len(a.labels)))
+
+
+def rbp_graded(a: Adapted, params: Params | None = None, weights: FloatArray | None = None) -> float:
+    """ranx's ``rbp.NN`` (``rbp_grade.p=0.NN``): (1 - p) times the sum of grade (or ``weights``) * p^(i-1) over
+    the relevant units (of the top k when ``k=``)."""
     p = 0.8 if params is None else params.named("p", 0.8)
     k = None if params is None or not any(n == "k" for n, _ in params.pairs) else int(params.named("k", 0))
+    grades = gains(a) if weights is None else weights
     total = 0.0
     for i in np.flatnonzero(a.relevant[:k]).tolist():
-        total += p**i
-    return (1 - p) * total
-
-
-def rbp_graded(a: Adapted, params: Params | None = None) -> float:
-    """ranx's ``rbp.NN`` (``rbp_grade.p=0.NN``): (1 - p) times the sum of grade * p^(i-1) over the relevant
-    units (their grade unscaled), all ranks."""
-    p = 0.8 if params is None else params.named("p", 0.8)
-    grades = gains(a)
-    total = 0.0
-    for i in np.flatnonzero(a.relevant).tolist():
         total += float(grades[i]) * p**i
     return (1 - p) * total
 

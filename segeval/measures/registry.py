@@ -1,7 +1,5 @@
-"""Name resolution over the measure declarations: canonical names follow trec_eval (``P_10``, ``map``);
-ir_measures spellings declared as aliases (``P@10``, ``AP``, ``Judged@10``), ir_measures' options and ranx's
-names are accepted on input.  The declarations are in :mod:`segeval.measures.definitions` (one per name);
-the tables and docs generated from them in :mod:`segeval.measures.catalogue`."""
+"""Name resolution over the measure declarations (:mod:`segeval.measures.definitions`): trec_eval's canonical
+names (``P_10``), and ir_measures' and ranx's spellings and options on input."""
 
 from __future__ import annotations
 

@@ -19,11 +19,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class QuerySegments:
-    """One query's ranked results and merged relevant qrels segments.
-
-    ``run_gid``/``rel_gid`` identify the video within the query; ``rel_*`` are
-    sorted by (video, start) and pairwise disjoint within a video.
-    """
+    """One query's ranked results and merged relevant segments (by video within the query: ``*_gid``; ``rel_*``
+    sorted by video and start, disjoint within a video)."""
 
     run_gid: IntArray
     run_start: FloatArray
@@ -132,11 +129,8 @@ def recall_points(rel_secs: int) -> list[int]:
 
 
 def maisp_walk(q: QuerySegments) -> MaispState:
-    """Walk the results as the reference's user model does (see sh_eval-semantics, MAiSP).
-
-    Only results that meet a relevant segment need the sequential walk; the
-    others just add their length to the retrieved seconds.
-    """
+    """Walk the results as the reference's user model does (MediaEval Search & Hyperlinking 2013); results that
+    meet no relevant segment only add their length to the seconds watched."""
     rel_secs_f = float(np.maximum(q.rel_end - q.rel_start, 0).sum())
     rel_secs = int(rel_secs_f)
     points = recall_points(rel_secs)

@@ -1,6 +1,4 @@
-"""trec_eval's gain-based measures (one query's adapted grades): the gain table (``ndcg.1=3,2=9``,
-sorted as trec_eval sorts it), DCG and its ideal, nDCG and its cut-off, ndcg_rel, Rndcg, G and
-binG, RBP and its residual, and the Järvelin-Kekäläinen DCG. The arithmetic is trec_eval's
+"""trec_eval's gain-based measures (one query's adapted grades) and its gain table, with its arithmetic
 (:mod:`segeval.measures.arithmetic`)."""
 
 from __future__ import annotations
@@ -34,21 +32,19 @@ def dcg(gains: FloatArray) -> float:
     return running_sum(gains / log2_discounts(len(gains)))
 
 
-def ndcg(a: Adapted, params: Params | None = None) -> float:
-    """Normalised DCG over the whole ranking: gain = grade (> 0), discount log2(rank + 1); with a ``level=gain``
-    table (``ndcg.1=3,2=9``), trec_eval's gain table's DCG over its ideal DCG, 0 when that is <= 0."""
-    if params is not None:
-        table = gain_table(a, params)
-        best = dcg(table.ideal)
-        return dcg(table.gains) / best if best > 0 else 0.0
-    ideal = dcg(ideal_gains(a))
-    return dcg(gains(a)) / ideal if ideal > 0 else 0.0
-
-
-def ndcg_at(a: Adapted, k: int) -> float:
-    """nDCG of the top k against the ideal top k."""
+def ndcg_at(a: Adapted, k: int | None) -> float:
+    """nDCG of the top k (all: None) against the ideal top k: gain = grade (> 0), discount log2(rank + 1)."""
     ideal = dcg(ideal_gains(a)[:k])
     return dcg(gains(a)[:k]) / ideal if ideal > 0 else 0.0
+
+
+def ndcg(a: Adapted, params: Params | None = None) -> float:
+    """nDCG of the whole ranking; with a ``level=gain`` table (``ndcg.1=3,2=9``), of trec_eval's gain table."""
+    if params is None:
+        return ndcg_at(a, None)
+    table = gain_table(a, params)
+    best = dcg(table.ideal)
+    return dcg(table.gains) / best if best > 0 else 0.0
 
 
 def _dcg_jk(gains: FloatArray, base: float = 2.0) -> float:
@@ -112,11 +108,9 @@ def _sorted_gains(entries: list[tuple[int, float, int]]) -> list[tuple[int, floa
 
 
 def gain_table(a: Adapted, params: Params | None = None) -> GainTable:
-    """The query's gain table: one entry per ``level=gain`` pair of ``params`` in order, then each judged level
-    v >= 0 not given with gain v; each with the number of judged units at its level; sorted as
-    trec_eval sorts it (:func:`_sorted_gains`).  A ranked unit's level is its grade, -1 when it is not
-    in the qrels and -2 when its grade is negative (so ``-1=g`` gives unjudged units a gain, as in
-    trec_eval)."""
+    """trec_eval's gain table: each ``level=gain`` of ``params``, then each judged level v >= 0 with gain v, with
+    its judged units, sorted as trec_eval sorts it; a ranked unit's level is its grade, -1 when not in the
+    qrels, -2 when negative (``-1=g`` gives unjudged units a gain, as trec_eval)."""
     pool = a.pool if a.pool is not None else np.zeros(0)
     judged = pool[pool >= 0].astype(np.int64)
     counts = np.bincount(judged).tolist() if len(judged) else []

@@ -50,11 +50,8 @@ def _nonrelevant_above_relevant(a: Adapted) -> IntArray:
 
 
 def rankeff(a: Adapted) -> float:
-    """RankEff (Ahlgren & Grönqvist): like bpref, but against all |J| - |R| judged non-relevant units.
-
-    (1/R) * sum over retrieved relevant r of (1 - judged non-relevant above r / (|J| - |R|));
-    relevant units not retrieved contribute 0 (ranked at infinity).
-    """
+    """RankEff (Ahlgren & Grönqvist): (1/R) * sum over retrieved relevant r of (1 - judged non-relevant above r
+    / (|J| - |R|))."""
     big_r = a.num_rel
     if big_r == 0:
         return 0.0

@@ -86,15 +86,9 @@ def _levels(params: Params | None) -> Sequence[float]:
 
 
 def eleven_pt_avg(a: Adapted, params: Params | None = None, version: str = "10") -> float:
-    """Mean of the interpolated precisions at recall 0, 0.1, ..., 1 or the levels of ``11pt_avg.l1,l2,...``
-    in their order (trec_eval 10 cut-offs).
-
-    As trec_eval: walking up from the last rank, each level's precision is added when the walk
-    reaches its cut-off (the last level first; levels out of reach at the end of the list add
-    nothing, the others left add the final precision), then the sum is divided by the number of
-    levels.  For ascending levels this is the mean of :func:`iprec_at_recall`.  ``version`` 9:
-    trec_eval 9.0.8's cut-offs (:func:`iprec_cutoff`).
-    """
+    """Mean of the interpolated precisions at recall 0, 0.1, ..., 1 or at the levels of ``11pt_avg.l1,l2,...``,
+    summed as trec_eval walks up from the last rank (levels out of reach at the end of the list add nothing):
+    for ascending levels the mean of :func:`iprec_at_recall`."""
     levels = _levels(params)
     if not levels:
         return math.nan

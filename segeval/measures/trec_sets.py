@@ -1,6 +1,4 @@
-"""trec_eval's measures of the retrieved set, ranks ignored (one query's adapted labels): set_P,
-set_recall, set_relative_P, set_map, set_F and utility. The arithmetic is trec_eval's
-(:mod:`segeval.measures.arithmetic`)."""
+"""trec_eval's measures of the retrieved set, ranks ignored (one query's adapted labels)."""
 
 from __future__ import annotations
 

@@ -56,10 +56,8 @@ class Trials:
 
 
 def query_trials(data: Prepared) -> list[Trials]:
-    """Each evaluated query's trials: its key (qrels) rows in the order of their utterance ids, with the score
-    and decision of the run's row for the same utterance; key rows the run lacks are unreported.  (The id
-    order makes every sum independent of the order of either file's lines and of the form the inputs come
-    in: files, frames, dicts, ir_measures or ranx objects.)"""
+    """Each evaluated query's trials: its key rows in utterance id order (so sums do not depend on the inputs'
+    order or form), with the run's score and decision for the utterance; key rows the run lacks are unreported."""
     run, key = data.run_columns, data.qrels_columns
     top = int(max(run["gid"].max(initial=-1), key["gid"].max(initial=-1))) + 1
     at = np.full(top, -1, dtype=np.int64)
