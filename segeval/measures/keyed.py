@@ -34,11 +34,6 @@ def _refuse(family: str, params: str, keys: tuple[Key, ...]) -> ParameterError:
     )
 
 
-def _value(family: str, params: str, keys: tuple[Key, ...], key: Key, text: str) -> float | str:
-    value = key.domain.read(f"{family}.{key.name}", text)
-    return value if isinstance(value, str) else float(value)
-
-
 def normalise(family: str, params: str, keys: tuple[Key, ...]) -> str:
     """The parameter text in canonical form (declared key order, ``%g`` numbers), or a ParameterError."""
     by_name = {k.name: k for k in keys}
@@ -47,7 +42,8 @@ def normalise(family: str, params: str, keys: tuple[Key, ...]) -> str:
         name, eq, text = item.partition("=")
         if not eq or name not in by_name or name in given:
             raise _refuse(family, params, keys)
-        given[name] = _value(family, params, keys, by_name[name], text)
+        value = by_name[name].domain.read(f"{family}.{name}", text)
+        given[name] = value if isinstance(value, str) else float(value)
     return ",".join(f"{k.name}={value_text(given[k.name])}" for k in keys if k.name in given)
 
 

@@ -64,9 +64,7 @@ def groups(ranked: Sequence[str], lines: Sequence[Judgement], level: int, judged
 
 def _averaged(f: Callable[..., float], x: Groups, *param: Any) -> float:
     """``f`` on each group's ranking, added in group order and divided by the number of groups (trec_eval)."""
-    total = 0.0
-    for a in x:
-        total += f(a, *param)
+    total = running_sum([f(a, *param) for a in x])
     return total / len(x) if len(x) > 1 else total
 
 
@@ -215,9 +213,7 @@ def _simp(x: Preferences, kind: Kind) -> float:
 
 def _mean_over_groups(ratios: Sequence[float], n: int) -> float:
     """trec_eval's average over groups: the ratios added in order, divided by n when the sum is above 0."""
-    total = 0.0
-    for r in ratios:
-        total += r
+    total = running_sum(ratios)
     return total / n if total > 0 else 0.0
 
 
