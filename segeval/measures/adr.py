@@ -74,15 +74,9 @@ def dynamic_recall(
     return out
 
 
-def adr(a: Adapted) -> float:
-    """Average dynamic recall over the first n ranks (n = ground-truth items); 0 when there are none."""
-    groups, sizes, items = ground_truth(a)
-    curve = dynamic_recall(groups, sizes, items=items)
-    return float(curve.mean()) if len(curve) else 0.0
-
-
-def adr_at(a: Adapted, k: int) -> float:
-    """ADR over the first k ranks; past the n-th, every ground-truth group counts as relevant."""
+def adr(a: Adapted, k: int | None = None) -> float:
+    """Average dynamic recall over the first k ranks (n, the ground-truth items, by default; past the n-th every
+    group counts as relevant); 0 without ground truth."""
     groups, sizes, items = ground_truth(a)
     if sizes.sum() == 0:
         return 0.0

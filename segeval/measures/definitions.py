@@ -336,7 +336,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "adr_cut",
-        ADR.adr_at,
+        ADR.adr,
         "average dynamic recall over the first k ranks",
         **_cutoffs(_SCORE, "adr_cut_10", (10,)),
         cutoffs=RANKS,

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from segeval.core.domains import POSITIVE, PROBABILITY, TINY, Domain, Key
 from segeval.core.errors import ParameterError
@@ -63,13 +63,9 @@ class QbeParameters:
 
     def text(self, keys: tuple[Key, ...]) -> str:
         """The normalised parameter text of the keys that differ from their defaults ("" when none does)."""
-        given = {
-            "p_target": self.p_target,
-            "cost_miss": self.cost_miss,
-            "cost_fa": self.cost_fa,
+        given = asdict(self) | {
             "prior": "effective" if self.prior is None else self.prior,
             "default_score": "lowest" if self.default_score is None else self.default_score,
-            "decisions": self.decisions,
         }
         return ",".join(f"{k.name}={value_text(given[k.name])}" for k in keys if given[k.name] != k.default)
 

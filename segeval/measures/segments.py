@@ -72,25 +72,14 @@ def query_segments(data: Prepared) -> list[QuerySegments]:
 # ----------------------------------------------------------------- statistics
 
 
-def _distinct(ids: IntArray) -> int:
-    """The number of distinct ids (a query's group ids are a dense range: counted, not sorted)."""
-    if len(ids) == 0:
-        return 0
-    low, high = int(ids.min()), int(ids.max())
-    if high - low > 4 * len(ids):
-        ordered = np.sort(ids)  # (np.unique would load numpy.ma)
-        return 1 + int(np.count_nonzero(ordered[1:] != ordered[:-1]))
-    return int(np.count_nonzero(np.bincount(ids - low)))
-
-
 def videos_ret(q: QuerySegments) -> int:
     """Distinct videos among the results."""
-    return _distinct(q.run_gid)
+    return len(set(q.run_gid.tolist()))
 
 
 def videos_rel(q: QuerySegments) -> int:
     """Videos with a relevant qrels segment."""
-    return _distinct(q.rel_gid)
+    return len(set(q.rel_gid.tolist()))
 
 
 def avglength_ret(q: QuerySegments) -> float:
