@@ -159,7 +159,6 @@ def nrbp(a: Adapted, params: str | None = None) -> float:
 
 
 def nnrbp(a: Adapted, params: str | None = None) -> float:
-    """nNRBP: NRBP over the ideal ranking's; NaN for a query without a relevant subtopic (ndeval's 0/0)."""
     sub, p = _subtopics(a), _keyed(params, RBP_KEYS)
     n = actual(sub)
     best = _nrbp(ideal(sub, p["alpha"]), n, p["alpha"], p["beta"])
@@ -175,14 +174,12 @@ def p_ia(a: Adapted, k: int) -> float:
 
 
 def strec(a: Adapted, k: int) -> float:
-    """Subtopic recall at k: the subtopics with a relevant result in the top k over the subtopics."""
     sub = _subtopics(a)
     n = actual(sub)
     return len({s for topics in sub.ranked[:k] for s in topics}) / n if n else 0.0
 
 
 def map_ia(a: Adapted) -> float:
-    """MAP-IA: the mean over the subtopics of each subtopic's average precision (every rank)."""
     sub = _subtopics(a)
     n = actual(sub)
     if n == 0:

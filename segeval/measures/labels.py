@@ -1,4 +1,5 @@
-"""Measures over one query's adapted labels (pure functions of :class:`~segeval.adapters.Adapted`)."""
+"""Measures over one query's adapted labels (pure functions of :class:`~segeval.adapters.Adapted`); a function
+without a docstring is defined by its measure's description (docs/measures.md)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,10 @@ from segeval.measures.arithmetic import running_sum
 
 
 def num_rel(a: Adapted) -> int:
-    """Relevant units of the adapter (merged segments, bins, ...)."""
     return a.num_rel
 
 
 def num_ret(a: Adapted) -> int:
-    """Ranked units (results, or bins for the binned adapter)."""
     return len(a.labels)
 
 
@@ -52,5 +51,4 @@ def judged_at(a: Adapted, n: int) -> float:
 
 
 def relstring(a: Adapted) -> str:
-    """The labels in rank order, a space, and their count."""
     return f"{a.relstring} {len(a.labels)}"

@@ -35,12 +35,8 @@ class Aggregator(list[float]):
 
 
 def measure(name: str, adapter: str | None = None, **settings: Any) -> Any:
-    """An ir_measures measure computing segeval's ``name`` (one measure: ``map``, ``P@10``, ``P(rel=2)@5``)
-    with ``adapter`` (default: ``exact`` for documents) and :class:`segeval.Settings`' fields as keywords
-    (``relevance_level``, ``judged_only``, ``trec_eval``, ..., or ``settings=`` a Settings).  Its name is
-    ``segeval:`` and segeval's name, with the adapter and every setting that is not the default in brackets
-    (``segeval:map[adapter=tiou:0.5,relevance_level=2]``): measures that differ in a setting differ in
-    ir_measures too.  Needs ir_measures installed."""
+    """An ir_measures measure computing segeval's ``name`` (one measure) with ``adapter`` (default ``exact``) and
+    :class:`segeval.Settings`' fields as keywords, named ``segeval:name[adapter,settings]`` (docs/api.md)."""
     try:
         import ir_measures
     except ImportError:

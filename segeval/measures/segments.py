@@ -1,4 +1,5 @@
-"""Measures over one query's run segments and merged relevant segments (no adapter)."""
+"""Measures over one query's run segments and merged relevant segments (no adapter); a function without a
+docstring is defined by its measure's description (docs/measures.md)."""
 
 from __future__ import annotations
 
@@ -73,17 +74,14 @@ def query_segments(data: Prepared) -> list[QuerySegments]:
 
 
 def videos_ret(q: QuerySegments) -> int:
-    """Distinct videos among the results."""
     return len(set(q.run_gid.tolist()))
 
 
 def videos_rel(q: QuerySegments) -> int:
-    """Videos with a relevant qrels segment."""
     return len(set(q.rel_gid.tolist()))
 
 
 def avglength_ret(q: QuerySegments) -> float:
-    """Mean length (s) of the results."""
     return float((q.run_end - q.run_start).sum()) / len(q.run_start) if len(q.run_start) else 0.0
 
 
@@ -178,7 +176,6 @@ def maisp_walk(q: QuerySegments) -> MaispState:
 
 
 def num_rel_secs(q: QuerySegments) -> int:
-    """Seconds of merged relevant content."""
     return q.maisp.rel_secs
 
 
@@ -188,7 +185,6 @@ def num_ret_secs(q: QuerySegments) -> int:
 
 
 def num_rel_ret_secs(q: QuerySegments) -> int:
-    """Seconds of relevant content the MAiSP user watches."""
     return q.maisp.rel_ret_secs
 
 

@@ -19,12 +19,10 @@ def grade_values(a: Adapted) -> FloatArray:
 
 
 def num_nonrel_judged_ret(a: Adapted) -> int:
-    """Retrieved results judged non-relevant."""
     return int((a.labels == Label.NONRELEVANT).sum())
 
 
 def bpref(a: Adapted) -> float:
-    """Binary preference: relevant results penalised by judged non-relevant ones above them."""
     big_r = a.num_rel
     if big_r == 0:
         return 0.0
@@ -88,7 +86,6 @@ def infap(a: Adapted) -> float:
 
 
 def unjudged_at(a: Adapted, k: int) -> float:
-    """Unjudged units in the top k, over k."""
     return int((a.labels[:k] == Label.UNJUDGED).sum()) / k
 
 

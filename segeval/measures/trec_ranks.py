@@ -32,7 +32,6 @@ def recall_at(a: Adapted, k: int) -> float:
 
 
 def success_at(a: Adapted, k: int) -> float:
-    """1 when a relevant result is in the top k, else 0."""
     return 1.0 if bool(a.relevant[:k].any()) else 0.0
 
 
@@ -42,7 +41,6 @@ def rprec_mult(a: Adapted, x: float) -> float:
 
 
 def relative_p_at(a: Adapted, k: int) -> float:
-    """Relevant results in the top k over min(k, R); 0 when nothing is relevant."""
     return int(a.relevant[:k].sum()) / min(k, a.num_rel) if a.num_rel else 0.0
 
 

@@ -1,4 +1,5 @@
-"""trec_eval's measures of the retrieved set, ranks ignored (one query's adapted labels)."""
+"""trec_eval's measures of the retrieved set, ranks ignored (one query's adapted labels); a function without a
+docstring is defined by its measure's description (docs/measures.md)."""
 
 from __future__ import annotations
 
@@ -7,23 +8,19 @@ from segeval.measures.params import Params
 
 
 def set_p(a: Adapted) -> float:
-    """Relevant retrieved over retrieved."""
     return int(a.relevant.sum()) / len(a.labels) if len(a.labels) else 0.0
 
 
 def set_recall(a: Adapted) -> float:
-    """Relevant retrieved over R."""
     return int(a.relevant.sum()) / a.num_rel if a.num_rel else 0.0
 
 
 def set_relative_p(a: Adapted) -> float:
-    """Relevant retrieved over min(retrieved, R)."""
     n = len(a.labels)
     return int(a.relevant.sum()) / min(n, a.num_rel) if n and a.num_rel else 0.0
 
 
 def set_map(a: Adapted) -> float:
-    """set_P times set_recall."""
     n, rr = len(a.labels), int(a.relevant.sum())
     return rr * rr / (n * a.num_rel) if n and a.num_rel else 0.0
 
