@@ -35,10 +35,8 @@ class Batch:
     def of(cls, adapted: Sequence[Adapted]) -> Batch:
         """The batch of per-query adapted rankings (kept as ``queries``)."""
 
-        def offsets_of(lengths: Sequence[int]) -> IntArray:
-            out = np.zeros(len(lengths) + 1, dtype=np.int64)
-            np.cumsum(np.asarray(lengths, dtype=np.int64), out=out[1:])
-            return out
+        def offsets_of(lengths: list[int]) -> IntArray:
+            return np.cumsum([0, *lengths], dtype=np.int64)
 
         pools = [a.pool if a.pool is not None else np.zeros(0) for a in adapted]
         grades = [a.grades if a.grades is not None else np.zeros(len(a.labels)) for a in adapted]

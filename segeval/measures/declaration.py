@@ -64,10 +64,7 @@ class Deferred:
 
 @dataclass(frozen=True)
 class Family:
-    """One measure name: the value without a parameter (``map``) and/or with one (``P`` -> ``P_10``).
-
-    ``func(x)`` computes the plain measure, ``func(x, param)`` the parameterised one.
-    """
+    """One measure name, plain (``map``: ``func(x)``) and/or with a parameter (``P_10``: ``func(x, param)``)."""
 
     name: str
     func: Callable[..., Any]
@@ -82,7 +79,6 @@ class Family:
     lower: float | None = None
     upper: float | None = None
     #: the value can exceed ``upper`` when the adapter credits one relevant unit to several results
-    #: (overlap, tolerance): the measure divides a count of relevant results by num_rel or an ideal
     over_upper: bool = False
     #: the parameter's kind, None for a measure without one
     param: Param | None = None
@@ -93,8 +89,7 @@ class Family:
     per_query: bool = True
     #: all queries at once (:mod:`segeval.measures.batch`), equal to ``func`` query by query
     batch: Callable[..., list[Any] | None] | None = None
-    #: the value on a ranking trec_eval sees as empty (num_ret 0: ``-J`` dropped every result), from
-    #: num_rel (and the parameter): trec_eval's 0/0 where it divides by num_ret; None: ``func``'s value
+    #: ``f(num_rel[, param])``, the value where ``-J`` dropped every result (trec_eval's 0/0); None: ``func``'s
     empty: Callable[..., Any] | None = None
     #: other names of the plain measure (ir_measures: ``AP`` for ``map``)
     aliases: tuple[str, ...] = ()

@@ -54,9 +54,6 @@ def _results(q: QuerySegments) -> list[tuple[int, float, float]]:
     return list(zip(q.run_gid.tolist(), q.run_start.tolist(), q.run_end.tolist(), strict=True))
 
 
-# ----------------------------------------------------------------------- mGAP
-
-
 def rewards(q: QuerySegments, window: float, step: float, once: bool) -> list[float]:
     """Each result's reward in rank order.  A result takes the onset of its video that gives it the
     highest reward (the earlier onset on a tie); with ``once`` only onsets no earlier result took."""
@@ -92,9 +89,6 @@ def mgap(q: QuerySegments, params: str | None = None) -> float:
     return total / onsets
 
 
-# ----------------------------------------------------------------- MRR window
-
-
 def reciprocal_rank_window(q: QuerySegments, window: int) -> float:
     """1 / the rank of the first result whose start is within ``window`` seconds (inclusive) of an
     onset of its video; 0 when none is."""
@@ -103,9 +97,6 @@ def reciprocal_rank_window(q: QuerySegments, window: int) -> float:
         if any(abs(start - onset) <= window for onset, _ in spans.get(g, ())):
             return 1.0 / k
     return 0.0
-
-
-# ------------------------------------------------------------- MASP, MASDWP
 
 
 def relevant_seconds(q: QuerySegments) -> list[float]:

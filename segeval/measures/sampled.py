@@ -207,9 +207,6 @@ def sample_eval(
     return "".join(out)
 
 
-# ----------------------------------------------------------------------- registry measures (segeval eval)
-
-
 def _topic_of(a: Adapted) -> tuple[StrataTopic, list[str]]:
     """One query's adapted ranking as the reference's topic: strata counted from every qrels line of the
     query, each ranked unit keyed by its position (units without a qrels line are not pooled)."""

@@ -70,9 +70,6 @@ def query_segments(data: Prepared) -> list[QuerySegments]:
     ]
 
 
-# ----------------------------------------------------------------- statistics
-
-
 def videos_ret(q: QuerySegments) -> int:
     return len(set(q.run_gid.tolist()))
 
@@ -88,9 +85,6 @@ def avglength_ret(q: QuerySegments) -> float:
 def avglength_rel(q: QuerySegments) -> float:
     """Mean length (s) of the merged relevant segments; 0 when none."""
     return float((q.rel_end - q.rel_start).sum()) / len(q.rel_start) if len(q.rel_start) else 0.0
-
-
-# ----------------------------------------------------------------------- MAiSP
 
 
 @dataclass(frozen=True)

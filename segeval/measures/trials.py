@@ -101,9 +101,6 @@ class Pooled(float):
         return float(self.measure(Trials.pool([v.trials for v in values])))
 
 
-# ------------------------------------------------------------------------- Cnxe
-
-
 def cross_entropy(llr: FloatArray, target: BoolArray, prior: float) -> float:
     """Cxe in bits: prior/N_tar · Σ_tar log2(1 + e^(−llr − logit prior)) + (1−prior)/N_non · Σ_non
     log2(1 + e^(llr + logit prior)); a class without trials adds nothing."""
@@ -166,9 +163,6 @@ def min_cnxe(t: Trials, params: str | None = None) -> float:
     with np.errstate(divide="ignore"):
         llr = np.log(posterior) - np.log1p(-posterior) - math.log(empirical / (1 - empirical))
     return cross_entropy(llr, t.target, prior) / prior_entropy(prior)
-
-
-# -------------------------------------------------------------------------- TWV
 
 
 def _weights(t: Trials, beta: float) -> tuple[FloatArray, FloatArray]:
