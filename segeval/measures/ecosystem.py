@@ -21,10 +21,8 @@ GDEVAL_MAX_GRADE = 4
 
 
 def at_level(a: Adapted, level: int) -> Adapted:
-    """The ranking as relevance level ``level`` labels it (ir_measures' ``rel=``, ranx's ``-lN``): a judged
-    unit is relevant when its grade reaches ``level``, and num_rel counts the query's qrels grades that reach
-    it; positive grades below the level gain 0 (ranx drops them from its qrels: ``ndcg@10-l2``).  Units the
-    adapter marked unjudged or already credited keep their label."""
+    """The ranking as relevance level ``level`` labels it (ir_measures' ``rel=``, ranx's ``-lN``): judged units
+    relevant from ``level`` on, num_rel the qrels grades from it, positive grades below it gaining 0."""
     raw = grade_values(a)
     grades = np.nan_to_num(raw, nan=-math.inf)
     pool = a.pool if a.pool is not None else np.zeros(0)
@@ -139,10 +137,8 @@ def ndcg_gains_at(a: Adapted, params: Params | None = None) -> float:
 
 
 def accuracy_at(a: Adapted, k: int | None = None) -> float:
-    """ir_measures' ``Accuracy@k``: the share of (relevant, non-relevant) pairs of the top k (all ranks without
-    k; unjudged results count as non-relevant) that the ranking orders relevant first, 1 - (sum over relevant
-    results of the non-relevant ones above) / (relevant * non-relevant).  ir_measures reports no value for a
-    query without a relevant result (0 here) and fails on one without a non-relevant result (1 here)."""
+    """ir_measures' ``Accuracy@k``: the share of (relevant, non-relevant) pairs of the top k (unjudged:
+    non-relevant) ranked relevant first; 0 without a relevant result, 1 without a non-relevant one."""
     relevant = a.relevant[:k]
     found = int(relevant.sum())
     nonrel = len(relevant) - found
@@ -172,8 +168,7 @@ def _rbo(ranking: list[int], ideal: list[int], p: float, depth: int) -> float:
 
 def compat(a: Adapted, params: Params | None = None) -> float:
     """ir_measures' ``Compat(p=0.95, normalize=True)`` (Clarke, Vtyurina & Smucker 2021): the rank-biased
-    overlap of the ranking with the ideal ranking (the query's positive grades, best first; within a grade
-    the retrieved ones first, in rank order), over the ideal's own overlap when ``normalize`` is not 0."""
+    overlap with the ideal ranking (retrieved first within a grade), over the ideal's own when normalised."""
     p = 0.95 if params is None else params.named("p", 0.95)
     normalize = True if params is None else params.named("normalize", 1.0) != 0
     grades = np.nan_to_num(grade_values(a), nan=0.0)

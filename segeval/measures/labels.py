@@ -37,10 +37,8 @@ def precision_at(a: Adapted, n: int) -> float:
 
 
 def precision_judged_at(a: Adapted, n: int) -> float:
-    """P@n(j) (Büttcher et al. 2007, section 4): relevant units among the first n *judged* units, divided by n.
-
-    Unjudged units (``-``) are skipped, as trec_eval's ``-J`` does before its P_n; fewer than n judged units
-    count the missing ones as not relevant (the divisor stays n)."""
+    """P@n(j) (Büttcher et al. 2007, section 4): relevant units among the first n judged units (as trec_eval's
+    ``-J`` before its P_n), divided by n."""
     judged = a.labels[a.labels != Label.UNJUDGED][:n]
     return int(np.count_nonzero(judged == Label.RELEVANT)) / n
 

@@ -78,9 +78,8 @@ rprec_mult_avgjg = partial(_averaged, TR.rprec_mult)
 
 @dataclass(frozen=True)
 class Group:
-    """One judgement group's counts (:func:`_tally`; implied pairs have one document retrieved, their possible
-    count includes the fulfilled ones, as trec_eval), and its equivalence classes (document numbers of each
-    level, levels descending) or, for several subgroups, its preference matrix and each document's level."""
+    """One judgement group's counts (:func:`_tally`) and its equivalence classes (document numbers of each level,
+    levels descending) or, for several subgroups, its preference matrix and each document's level."""
 
     counts: dict[str, int]
     classes: tuple[IntArray, ...] | None = None
@@ -227,9 +226,7 @@ def _count(x: Preferences, kind: Kind, which: int) -> int:
 
 
 def _pair(x: Preferences, kind: Kind) -> float:
-    """The mean over document pairs some group prefers either way of the share of groups preferring the
-    better-ranked one: pairs of retrieved documents, then (``imp``, ``all``) of a retrieved and a missing one;
-    ``all`` counts the pairs of missing documents too, each scoring 0."""
+    """trec_eval's prefs_pair(_imp, _ret) (docs/trec_eval-semantics.md §10)."""
     c, r = x.pairs, x.retrieved
     upper = np.triu(np.ones((x.judged, x.judged), dtype=bool), 1)
     blocks = [(c[:r, :r], c[:r, :r].T, upper[:r, :r])]
@@ -243,9 +240,7 @@ def _pair(x: Preferences, kind: Kind) -> float:
 
 
 def _rnonrel(x: Preferences, ret_only: bool) -> float:
-    """trec_eval's prefs_avgjg_Rnonrel(_ret): each group's ratio as if it had as many non-relevant (retrieved)
-    documents as relevant (retrieved) ones: R - N fulfilled preferences added per relevant retrieved document
-    when there are fewer, else the counts again over the first R non-relevant documents only."""
+    """trec_eval's prefs_avgjg_Rnonrel(_ret) (docs/trec_eval-semantics.md §10)."""
     ratios = []
     for g in x.groups:
         c = g.counts

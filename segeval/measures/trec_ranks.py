@@ -63,10 +63,8 @@ def iprec_at_recall(a: Adapted, level: float, version: str = "10") -> float:
 
 
 def on_empty(num_rel: int, levels: Sequence[float], version: str = "10") -> float:
-    """trec_eval's interpolated precision on an empty ranking (num_ret 0, after ``-J``): its starting
-    precision num_rel_ret / num_ret is 0 / 0 (NaN), which it keeps at the levels whose cut-off needs 0 relevant
-    results (:func:`iprec_cutoff`; every level when num_rel is 0) and 11pt_avg adds to its sum; the other
-    levels keep 0.  One level: iprec_at_recall; several: 11pt_avg's mean (NaN if one is NaN)."""
+    """trec_eval's interpolated precision on an empty ranking (after ``-J``): NaN (its 0/0) when a level's
+    cut-off needs 0 relevant results (every level when num_rel is 0) or no level is given, else 0."""
     cutoffs = [iprec_cutoff(x, num_rel, version) for x in levels]
     return math.nan if 0 in cutoffs or not cutoffs else 0.0
 
