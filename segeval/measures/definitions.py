@@ -913,17 +913,7 @@ ECOSYSTEM = Ecosystem(
         Option("num_ret", "rel", family="num_rel_ret"),
         *(Option(f, o, param=f"{o}=") for f in _CWL for o in ("T", "p", "min_rel", "max_rel") if o in _PAIRS[f]),
         Option("sdcg", "dcg", "log2"),
-        *(
-            Option(f, o, param=f"{o}=")
-            for f, o in (
-                ("alpha_dcg", "alpha"),
-                ("alpha_ndcg", "alpha"),
-                ("nrbp", "alpha"),
-                ("nrbp", "beta"),
-                ("nnrbp", "alpha"),
-                ("nnrbp", "beta"),
-            )
-        ),
+        *(Option(f.name, k, param=f"{k}=") for f in DIVERSITY for k in f.pair_names if k in ("alpha", "beta")),
     ),
     missing={
         "NumQ": "the number of queries is the report's num_q, not a measure (in the API: ev['num_q'])",
