@@ -190,11 +190,8 @@ class Registry:
         close = [by_case[k] for k in difflib.get_close_matches(name.lower(), list(by_case), n=3, cutoff=0.5)]
         if not close:
             return ""
-        return (
-            ": did you mean "
-            + (" or ".join(close) if len(close) < 3 else f"{close[0]}, {close[1]} or {close[2]}")
-            + "?"
-        )
+        *head, last = close
+        return f": did you mean {', '.join(head)} or {last}?" if head else f": did you mean {last}?"
 
     def expand(self, name: str) -> list[Measure]:
         """Concrete measures for a name: ``P_10``, ``P@10`` (``Success@1,5,10``: several), a family alone
