@@ -940,10 +940,9 @@ ECOSYSTEM = Ecosystem(
         "ranx bpref": "ranx counts negative grades as judged non-relevant (trec_eval: unjudged)",
         "ranx recall": "recall alone is trec_eval's family (recall_5 ... recall_1000, as trec_eval -m recall), not "
         "ranx's recall of the whole list, which is set_recall (SetR); recall@k is the same in both",
-        "Accuracy": "ir_measures breaks score ties its own way (equal once ties are broken as trec_eval does), "
-        "reports no value for a query without a relevant result or missing from the run (segeval: 0, so "
-        "the all lines differ) and "
-        "fails on one without a non-relevant result (segeval: 1)",
+        "Accuracy": "ir_measures breaks score ties its own way (equal once ties are broken as trec_eval does), reports "
+        "no value for a query without a relevant result or missing from the run (segeval: 0, so the all lines differ) "
+        "and fails on one without a non-relevant result (segeval: 1)",
         "ERR_IA, nERR_IA, alpha_DCG, alpha_nDCG (α_DCG, α_nDCG), NRBP, nNRBP, AP_IA, MAP_IA, P_IA, StRecall": (
             "pyndeval breaks score ties by docno ascending (trec_eval: descending): equal once ties are broken as "
             "trec_eval does. ir_measures 0.4.3 fails on these names without a cut-off (segeval: ndeval's 5, 10 "
