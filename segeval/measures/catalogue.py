@@ -71,11 +71,11 @@ def doc(reg: Registry) -> str:
 def ecosystem_table(reg: Registry) -> str:
     """The ir_measures and ranx spellings and their options, as Markdown tables."""
     eco = reg.ecosystem
-    rows = ["| name | measure |", "|---|---|"]
+    rows = _head("name", "measure")
     rows += [f"| `{a}` | `{n}` |" for a, n in eco.names.items()]
     rows += [f"| `{a}@n` | `{n}_{'k=' if reg.by_name[n].param == 'gains' else ''}n` |" for a, n in eco.at_names.items()]
     rows += [f"| `{a}.NN` | `{n}_p=0.NN` |" for a, n in eco.dotted.items()]
-    rows += ["", "| measure | option | value | becomes |", "|---|---|---|---|"]
+    rows += ["", *_head("measure", "option", "value", "becomes")]
     rows += [
         f"| `{o.measure}` | `{o.option}` | {'any' if o.value is None else f'`{o.value!r}`'} | "
         f"{f'`{o.family}`' if o.family else 'the same measure'}{', its parameter' if o.param else ''} |"
@@ -86,16 +86,11 @@ def ecosystem_table(reg: Registry) -> str:
 
 def table(reg: Registry) -> str:
     """A Markdown table of the measures."""
-    rows = [
-        "| measure | input | aggregate | better | bounds | parameters | description |",
-        "|---|---|---|---|---|---|---|",
-    ]
+    rows = _head("measure", "input", "aggregate", "better", "bounds", "parameters", "description")
     for f in reg.families:
         label = f"`{f.name}`"
         if f.param is not None:
-            label = (
-                f"`{f.name}`, `{f.name}_n` (e.g. `{f.example}`)" if f.plain else f"`{f.name}_n` (e.g. `{f.example}`)"
-            )
+            label = (label + ", " if f.plain else "") + f"`{f.name}_n` (e.g. `{f.example}`)"
         better = {True: "higher", False: "lower", None: ""}[f.higher_is_better]
         given = "; ".join(f"`{name}`: {domain}" for name, domain in f.domains())
         rows.append(f"| {label} | {f.scope} | {f.aggregator} | {better} | {_bounds(f)} | {given} | {f.description} |")
@@ -104,7 +99,7 @@ def table(reg: Registry) -> str:
 
 def sets_table(reg: Registry) -> str:
     """A Markdown table of the named sets and their members."""
-    rows = ["| set | members | description |", "|---|---|---|"]
+    rows = _head("set", "members", "description")
     for name, members in reg.sets.items():
         rows.append(f"| `{name}` | {', '.join(members)} | {reg.set_descriptions.get(name, '')} |")
     return "\n".join(rows)
@@ -112,7 +107,7 @@ def sets_table(reg: Registry) -> str:
 
 def aliases_table(reg: Registry) -> str:
     """A Markdown table of the accepted aliases and the canonical names they stand for."""
-    rows = ["| alias | measure |", "|---|---|"]
+    rows = _head("alias", "measure")
     rows += [f"| `{a}` | `{n}` |" for a, n in reg.aliases.items()]
     rows += [
         f"| `{a}@n` | `{n}_{'k=' if 'k' in reg.by_name[n].pair_names else ''}n` |"
@@ -121,6 +116,11 @@ def aliases_table(reg: Registry) -> str:
     rows.append("| `P@n(j)` | `P_judged_n` |")
     rows.append("| `name@n` | `name_n`, for every measure with a parameter (`P@10`, `Judged@10`) |")
     return "\n".join(rows)
+
+
+def _head(*columns: str) -> list[str]:
+    """A Markdown table's header rows."""
+    return [f"| {' | '.join(columns)} |", "|" + "---|" * len(columns)]
 
 
 def _bounds(f: Family) -> str:
