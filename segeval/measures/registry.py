@@ -281,13 +281,12 @@ class Registry:
         """The help text of a ``--measure`` option: the accepted spellings, the sets and the default."""
         if not repeatable:
             return (
-                f"Measure: a name (map, P_10, ndcg_cut_10), an ir_measures spelling (P@10, AP, P(rel=2)@5) or "
-                f"a ranx one (ndcg@10); "
-                f"'segeval measures' lists all {len(self.families)}. Default: {default}."
+                "Measure: a name (map, P_10, ndcg_cut_10), an ir_measures spelling (P@10, AP, P(rel=2)@5) or a ranx "
+                f"one (ndcg@10); 'segeval measures' lists all {len(self.families)}. Default: {default}."
             )
         return (
-            f"Measure (repeatable): a name (map, P_10, ndcg_cut_10), a family alone for its default cut-offs "
-            f"(P), trec_eval's syntax (P.5,10), an ir_measures spelling (P@10, AP, P(rel=2)@5), a ranx one "
-            f"(ndcg@10, mrr@10) or a set "
-            f"({', '.join(self.sets)}); 'segeval measures' lists all {len(self.families)}. Default: {default}."
+            "Measure (repeatable): a name (map, P_10, ndcg_cut_10), a family alone for its default cut-offs (P), "
+            "trec_eval's syntax (P.5,10), an ir_measures spelling (P@10, AP, P(rel=2)@5), a ranx one (ndcg@10, "
+            f"mrr@10) or a set ({', '.join(self.sets)}); 'segeval measures' lists all {len(self.families)}. "
+            f"Default: {default}."
         )
