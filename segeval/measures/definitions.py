@@ -645,9 +645,8 @@ QUESST_FIGURES: tuple[Family, ...] = (
     KeyedFamily(
         "actCnxe",
         QT.act_cnxe,
-        "normalized cross-entropy of the scores as LLRs (MediaEval QUESST): Cxe at the prior over "
-        "the prior's entropy, all trials pooled (not a mean over queries); prior: effective (of "
-        f"the costs) or a probability; {_KEYS}",
+        "normalized cross-entropy of the scores as LLRs (MediaEval QUESST): Cxe at the prior over the prior's entropy, "
+        f"all trials pooled (not a mean over queries); prior: effective (of the costs) or a probability; {_KEYS}",
         scope="trials",
         **_keys(_Kind(aggregator="pooled", higher_is_better=False, lower=0.0), QUESST.CNXE_KEYS, "actCnxe_prior=0.5"),
     ),

@@ -82,10 +82,9 @@ def err_at(a: Adapted, k: int) -> float:
     top = max(float(grades.max(initial=0.0)), float(ideal_gains(a).max(initial=0.0)))
     if top > GDEVAL_MAX_GRADE:
         raise ParameterError(
-            f"The 'ERR_{k}' measure (gdeval's ERR@{k}) needs qrels grades of at most "
-            f"{GDEVAL_MAX_GRADE}: its stop probability (2^grade - 1) / 2^{GDEVAL_MAX_GRADE} passes 1 "
-            f"above, and gdeval.pl refuses such qrels (map the grades first). Got a grade {top:g} "
-            f"instead."
+            f"The 'ERR_{k}' measure (gdeval's ERR@{k}) needs qrels grades of at most {GDEVAL_MAX_GRADE}: its stop "
+            f"probability (2^grade - 1) / 2^{GDEVAL_MAX_GRADE} passes 1 above, and gdeval.pl refuses such qrels (map "
+            f"the grades first). Got a grade {top:g} instead."
         )
     score, decay = 0.0, 1.0
     for i, g in enumerate(grades[:k].tolist()):

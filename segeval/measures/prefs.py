@@ -188,9 +188,8 @@ def _closure(
     if len(both):
         name = {i: d for d, i in number.items()}
         raise PreferenceError(
-            f"judgement group '{group}' prefers '{name[int(both[0][0])]}' to "
-            f"'{name[int(both[0][1])]}' and the other way round; expected consistent "
-            f"preferences within a group (contradictions belong in different groups)"
+            f"judgement group '{group}' prefers '{name[int(both[0][0])]}' to '{name[int(both[0][1])]}' and the other "
+            "way round; expected consistent preferences within a group (contradictions belong in different groups)"
         )
     return matrix, level
 

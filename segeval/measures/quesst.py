@@ -42,10 +42,9 @@ class QbeParameters:
     def __post_init__(self) -> None:
         if self.prior is None and not PROBABILITY.holds(self.effective_prior):
             raise ParameterError(
-                f"The 'p_target', 'cost_miss' and 'cost_fa' parameters must give an effective prior "
-                f"P_target C_miss / (P_target C_miss + (1 - P_target) C_fa) that is "
-                f"{PROBABILITY}. Got {self.effective_prior!r} instead (from {self.p_target!r}, "
-                f"{self.cost_miss!r} and {self.cost_fa!r})."
+                "The 'p_target', 'cost_miss' and 'cost_fa' parameters must give an effective prior P_target C_miss / "
+                f"(P_target C_miss + (1 - P_target) C_fa) that is {PROBABILITY}. Got {self.effective_prior!r} instead "
+                f"(from {self.p_target!r}, {self.cost_miss!r} and {self.cost_fa!r})."
             )
 
     @property

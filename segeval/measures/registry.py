@@ -125,9 +125,8 @@ class Registry:
                 f"syntax Name(option=value,...)@k (P(rel=2)@5). Got {name!r} instead."
             )
         raise ParameterError(
-            f"The 'measure' parameter must be a known measure{self.nearest(name)} ('segeval "
-            f"measures' lists them all; a relevance level is -l N, or rel=N for one measure: "
-            f"P(rel=2)@5). Got {name!r} instead."
+            f"The 'measure' parameter must be a known measure{self.nearest(name)} ('segeval measures' lists them all; "
+            f"a relevance level is -l N, or rel=N for one measure: P(rel=2)@5). Got {name!r} instead."
         )
 
     def with_options(self, m: Measure, options: Sequence[tuple[str, object]], text: str) -> Measure:
@@ -286,7 +285,6 @@ class Registry:
             )
         return (
             "Measure (repeatable): a name (map, P_10, ndcg_cut_10), a family alone for its default cut-offs (P), "
-            "trec_eval's syntax (P.5,10), an ir_measures spelling (P@10, AP, P(rel=2)@5), a ranx one (ndcg@10, "
-            f"mrr@10) or a set ({', '.join(self.sets)}); 'segeval measures' lists all {len(self.families)}. "
-            f"Default: {default}."
+            "trec_eval's syntax (P.5,10), an ir_measures spelling (P@10, AP, P(rel=2)@5), a ranx one (ndcg@10, mrr@10) "
+            f"or a set ({', '.join(self.sets)}); 'segeval measures' lists all {len(self.families)}. Default: {default}."
         )
