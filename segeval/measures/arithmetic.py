@@ -1,6 +1,5 @@
-"""trec_eval's arithmetic, not only its algebra: sums left to right in doubles in its order, the C library's
-``log2``, powers as repeated products, C's ``lround``; a value on a 4th-decimal boundary then prints
-trec_eval's digit."""
+"""trec_eval's arithmetic, not only its algebra: sums left to right in doubles in its order, the C library's ``log2``,
+powers as repeated products, C's ``lround``; a value on a 4th-decimal boundary then prints trec_eval's digit."""
 
 from __future__ import annotations
 

@@ -166,8 +166,7 @@ def nnrbp(a: Adapted, params: str | None = None) -> float:
 
 
 def p_ia(a: Adapted, k: int) -> float:
-    """P-IA@k (Agrawal et al. 2009): the (result, subtopic) relevant pairs of the top k over k times the
-    subtopics."""
+    """P-IA@k (Agrawal et al. 2009): the (result, subtopic) relevant pairs of the top k over k times the subtopics."""
     sub = _subtopics(a)
     n = actual(sub)
     return sum(map(len, sub.ranked[:k])) / (k * n) if n else 0.0

@@ -16,11 +16,10 @@ _PARAM = re.compile(r"(?P<family>[^\W\d]\w*?)(?P<sep>_|@)(?P<value>[0-9]*(?:\.[0
 
 @dataclass(frozen=True)
 class Option:
-    """An ir_measures option of one segeval family beyond ``rel`` and ``judged_only`` (which every measure
-    takes): with ``value`` (None: any value) the measure becomes ``family`` ("": the same) and its parameter
-    is ``param`` filled with the value: ``"{}"`` the value's text, ``"gains"`` a gain dict's ``level=gain``
-    pairs, ``"p="`` a ``p=value`` pair added to the parameter (``"normalize=0"``: that pair), ``""``
-    unchanged (ir_measures' default)."""
+    """An ir_measures option of one segeval family beyond ``rel`` and ``judged_only`` (which every measure takes): with
+    ``value`` (None: any value) the measure becomes ``family`` ("": the same) and its parameter is ``param`` filled with
+    the value: ``"{}"`` the value's text, ``"gains"`` a gain dict's ``level=gain`` pairs, ``"p="`` a ``p=value`` pair
+    added to the parameter (``"normalize=0"``: that pair), ``""`` unchanged (ir_measures' default)."""
 
     measure: str
     option: str
