@@ -7,6 +7,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter
+from functools import partial
 
 import numpy as np
 
@@ -111,34 +112,26 @@ def _cut(sub: Subtopics, ranked: Rows, k: int, alpha: float, weight: str, normal
     return value / _normalised(ideal(sub, alpha)[:k], k, n, alpha, weight)
 
 
-def err_ia(a: Adapted, k: int) -> float:
+def _err_ia(a: Adapted, k: int, normalise: bool = False) -> float:
     """ERR-IA@k (Chapelle et al. 2009, intent-aware with ndeval's novelty gains): the sum of each rank's gain
-    over the rank, over the same sum for the ideal ideal (ndeval's collection-independent normalisation)."""
+    over the rank, over the same sum for the ideal ideal, or (nERR-IA) the ideal ranking's."""
     sub = _subtopics(a)
-    return _cut(sub, sub.ranked, k, ALPHA, "err", False)
-
-
-def nerr_ia(a: Adapted, k: int) -> float:
-    """nERR-IA@k: ERR-IA@k over the ideal ranking's (ndeval's collection-dependent normalisation)."""
-    sub = _subtopics(a)
-    return _cut(sub, sub.ranked, k, ALPHA, "err", True)
+    return _cut(sub, sub.ranked, k, ALPHA, "err", normalise)
 
 
 def _keyed(params: str | None, keys: tuple[Key, ...]) -> dict[str, float]:
     return {name: float(value) for name, value in settings(keys, params).items()}
 
 
-def alpha_dcg(a: Adapted, params: str | None = None) -> float:
-    """alpha-DCG@k (Clarke et al. 2008) with ndeval's ideal ideal normalisation; k = 20, alpha = 0.5 unless
-    given (alpha_dcg.k=10,alpha=0.3)."""
+def _alpha_dcg(a: Adapted, params: str | None = None, normalise: bool = False) -> float:
+    """alpha-DCG@k (Clarke et al. 2008) over ndeval's ideal ideal, or (alpha-nDCG) the greedy ideal ranking's;
+    k = 20, alpha = 0.5 unless given (alpha_dcg.k=10,alpha=0.3)."""
     sub, p = _subtopics(a), _keyed(params, CUT_KEYS)
-    return _cut(sub, sub.ranked, int(p["k"]), p["alpha"], "dcg", False)
+    return _cut(sub, sub.ranked, int(p["k"]), p["alpha"], "dcg", normalise)
 
 
-def alpha_ndcg(a: Adapted, params: str | None = None) -> float:
-    """alpha-nDCG@k: alpha-DCG@k over the greedy ideal ranking's."""
-    sub, p = _subtopics(a), _keyed(params, CUT_KEYS)
-    return _cut(sub, sub.ranked, int(p["k"]), p["alpha"], "dcg", True)
+err_ia, nerr_ia = partial(_err_ia, normalise=False), partial(_err_ia, normalise=True)
+alpha_dcg, alpha_ndcg = partial(_alpha_dcg, normalise=False), partial(_alpha_dcg, normalise=True)
 
 
 def _nrbp(score: FloatArray, subtopics: int, alpha: float, beta: float) -> float:

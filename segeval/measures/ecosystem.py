@@ -63,16 +63,14 @@ def ndcg_exp_at(a: Adapted, k: int) -> float:
     return _dcg_exp(gains(a)[:k]) / ideal if ideal > 0 else 0.0
 
 
-def dcg_exp_at(a: Adapted, k: int) -> float:
-    """ranx's ``dcg_burges@k``: sum of (2^grade - 1) / log2(rank + 1) over the top k."""
+def dcg_at(a: Adapted, k: int, exp: bool = False) -> float:
+    """ranx's ``dcg@k``: sum of grade (``exp``, its ``dcg_burges@k``: 2^grade - 1) / log2(rank + 1) over the top k
+    (positive grades)."""
     g = gains(a)[:k]
-    return float(np.sum((2.0**g - 1) / np.log2(np.arange(2, len(g) + 2))))
+    return float(np.sum(((2.0**g - 1) if exp else g) / np.log2(np.arange(2, len(g) + 2))))
 
 
-def dcg_at(a: Adapted, k: int) -> float:
-    """ranx's ``dcg@k``: sum of grade / log2(rank + 1) over the top k (positive grades)."""
-    g = gains(a)[:k]
-    return float(np.sum(g / np.log2(np.arange(2, len(g) + 2))))
+dcg_exp_at = partial(dcg_at, exp=True)
 
 
 def err_at(a: Adapted, k: int) -> float:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -169,17 +170,10 @@ def maisp_walk(q: QuerySegments) -> MaispState:
     return MaispState(rel_secs, int(ret_secs), int(rel_ret), points, isp)
 
 
-def num_rel_secs(q: QuerySegments) -> int:
-    return q.maisp.rel_secs
-
-
-def num_ret_secs(q: QuerySegments) -> int:
-    """Seconds the MAiSP user watches (results, extended to the end of relevant content)."""
-    return q.maisp.ret_secs
-
-
-def num_rel_ret_secs(q: QuerySegments) -> int:
-    return q.maisp.rel_ret_secs
+#: the MAiSP walk's seconds: relevant, watched (results extended to the end of relevant content), relevant watched
+num_rel_secs, num_ret_secs, num_rel_ret_secs = (
+    attrgetter(f"maisp.{k}") for k in ("rel_secs", "ret_secs", "rel_ret_secs")
+)
 
 
 def maisp(q: QuerySegments, position: int | None = None) -> float:

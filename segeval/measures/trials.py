@@ -8,6 +8,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -212,14 +213,12 @@ def _max_twv(t: Trials, p: QbeParameters) -> tuple[float, float]:
     return float(values[best]), float([*grid.tolist(), math.inf][best])
 
 
-def max_twv(t: Trials, params: str | None = None) -> float:
-    """Maximum TWV: the TWV at the best global score threshold."""
-    return _max_twv(t, parameters(TWV_KEYS, params))[0]
+def max_twv(t: Trials, params: str | None = None, threshold: bool = False) -> float:
+    """Maximum TWV: the TWV at the best global score threshold, or that threshold (+inf: rejecting every trial)."""
+    return _max_twv(t, parameters(TWV_KEYS, params))[1 if threshold else 0]
 
 
-def max_twv_threshold(t: Trials, params: str | None = None) -> float:
-    """The score threshold of maximum TWV (+inf when rejecting everything is best)."""
-    return _max_twv(t, parameters(TWV_KEYS, params))[1]
+max_twv_threshold = partial(max_twv, threshold=True)
 
 
 def counts(t: Trials) -> tuple[int, int, int]:
