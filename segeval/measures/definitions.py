@@ -12,10 +12,9 @@ from dataclasses import replace
 from functools import partial
 from typing import TypedDict
 
-from segeval.core.domains import NONNEGATIVE, RANKS, Key
+from segeval.core.domains import NONNEGATIVE, RANKS, UNIT, Key
 from segeval.core.errors import ParameterError
 from segeval.measures import catalogue
-from segeval.measures import diversity_keys as DIV_KEYS
 from segeval.measures import jumpin as JUMPIN_KEYS
 from segeval.measures import params as P
 from segeval.measures import quesst as QUESST
@@ -551,6 +550,11 @@ FAMILIES += JUMP_IN
 
 DIV = _Functions("diversity")
 _DIV_CUTOFFS = (5, 10, 20)  # ndeval's
+#: ndeval's defaults: alpha, beta and its depth (the largest cut-off it computes); the keys of alpha_dcg and
+#: alpha_ndcg (``k=20,alpha=0.5``), of nrbp and nnrbp (``alpha=0.5,beta=0.5``)
+ALPHA, BETA, DEPTH = 0.5, 0.5, 20
+CUT_KEYS = (Key("k", DEPTH, RANKS), Key("alpha", ALPHA, UNIT))
+RBP_KEYS = (Key("alpha", ALPHA, UNIT), Key("beta", BETA, UNIT))
 #: NIST ndeval's novelty and diversity measures over subtopic qrels (docs/measures.md, "Subtopic qrels")
 DIVERSITY: tuple[Family, ...] = (
     Family(
@@ -578,7 +582,7 @@ DIVERSITY: tuple[Family, ...] = (
         "alpha-DCG at k (k = 20, alpha = 0.5 unless given) over ndeval's ideal-ideal "
         "normalisation (ndeval's alpha-DCG@k; at k = 1 not normalised, as ndeval)",
         subtopics=True,
-        **_keys(_GAIN, DIV_KEYS.CUT_KEYS, "alpha_dcg_k=10,alpha=0.3"),
+        **_keys(_GAIN, CUT_KEYS, "alpha_dcg_k=10,alpha=0.3"),
         family_aliases=("alpha_DCG", "α_DCG"),
     ),
     KeyedFamily(
@@ -587,7 +591,7 @@ DIVERSITY: tuple[Family, ...] = (
         "alpha-nDCG at k (Clarke et al. 2008): alpha-DCG over ndeval's greedy ideal "
         "ranking's; k = 20, alpha = 0.5 unless given (ir_measures' alpha_nDCG(alpha=0.5)@20)",
         subtopics=True,
-        **_keys(_SCORE, DIV_KEYS.CUT_KEYS, "alpha_ndcg_k=10,alpha=0.3"),
+        **_keys(_SCORE, CUT_KEYS, "alpha_ndcg_k=10,alpha=0.3"),
         family_aliases=("alpha_nDCG", "α_nDCG"),
     ),
     KeyedFamily(
@@ -596,7 +600,7 @@ DIVERSITY: tuple[Family, ...] = (
         "novelty- and rank-biased precision (Clarke et al. 2009) over every rank, alpha = "
         "beta = 0.5 unless given (ndeval's NRBP)",
         subtopics=True,
-        **_keys(_SCORE, DIV_KEYS.RBP_KEYS, "nrbp_alpha=0.3,beta=0.8"),
+        **_keys(_SCORE, RBP_KEYS, "nrbp_alpha=0.3,beta=0.8"),
         aliases=("NRBP",),
     ),
     KeyedFamily(
@@ -604,7 +608,7 @@ DIVERSITY: tuple[Family, ...] = (
         DIV.nnrbp,
         "NRBP over the ideal ranking's; NaN for a query without a relevant subtopic (ndeval's nNRBP, its 0/0)",
         subtopics=True,
-        **_keys(_SCORE, DIV_KEYS.RBP_KEYS, "nnrbp_alpha=0.3,beta=0.8"),
+        **_keys(_SCORE, RBP_KEYS, "nnrbp_alpha=0.3,beta=0.8"),
         aliases=("nNRBP",),
     ),
     Family(

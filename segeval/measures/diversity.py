@@ -16,7 +16,7 @@ from segeval.adapters.subtopics import Rows, Subtopics
 from segeval.core.arrays import FloatArray
 from segeval.core.domains import Key
 from segeval.core.errors import ParameterError
-from segeval.measures.diversity_keys import ALPHA, CUT_KEYS, RBP_KEYS
+from segeval.measures.definitions import ALPHA, CUT_KEYS, RBP_KEYS
 from segeval.measures.keyed import settings
 
 
