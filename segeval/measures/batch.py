@@ -246,13 +246,11 @@ def _iprec(b: Batch, needed: IntArray) -> list[float]:
 def iprec_at_recall(b: Batch, level: float) -> list[float]:
     scaled = level * b.num_rel
     whole = np.floor(scaled)
-    needed = (whole + (scaled - whole >= 0.5)).astype(np.int64)  # C's lround, as trec.lround
-    return _iprec(b, needed)
+    return _iprec(b, (whole + (scaled - whole >= 0.5)).astype(np.int64))  # C's lround, as arithmetic.lround
 
 
 def iprec_at_recall_9(b: Batch, level: float) -> list[float]:
-    needed = np.trunc(level * b.num_rel + 0.9).astype(np.int64)
-    return _iprec(b, needed)
+    return _iprec(b, np.trunc(level * b.num_rel + 0.9).astype(np.int64))
 
 
 def _dcg(values: FloatArray, offsets: IntArray, k: int | None) -> FloatArray:
