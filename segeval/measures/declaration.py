@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 from segeval.core.domains import CUTOFF, REAL, UNIT, Domain, Key
@@ -30,33 +31,23 @@ Param = Literal["cutoff", "level", "reals", "gains", "recall", "raw"]
 ParamValue = int | float | str | P.Params
 
 
+@dataclass(frozen=True)
 class Deferred:
     """A function named by its module and attribute, imported on its first call."""
 
-    __slots__ = ("_function", "module", "name")
+    module: str
+    name: str
 
-    def __init__(self, module: str, name: str) -> None:
-        self.module = module
-        self.name = name
-        self._function: Callable[..., Any] | None = None
+    @cached_property
+    def function(self) -> Callable[..., Any]:
+        return getattr(importlib.import_module(self.module), self.name)  # type: ignore[no-any-return]
 
     def resolve(self) -> Callable[..., Any]:
         """The function itself (its module imported now if not yet)."""
-        if self._function is None:
-            self._function = getattr(importlib.import_module(self.module), self.name)
-        return self._function
+        return self.function
 
     def __call__(self, *args: Any) -> Any:
-        return (self._function or self.resolve())(*args)
-
-    def __reduce__(self) -> tuple[type[Deferred], tuple[str, str]]:
-        return Deferred, (self.module, self.name)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Deferred) and (self.module, self.name) == (other.module, other.name)
-
-    def __hash__(self) -> int:
-        return hash((self.module, self.name))
+        return self.function(*args)
 
     def __repr__(self) -> str:
         return f"{self.module}.{self.name}"
