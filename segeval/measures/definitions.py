@@ -68,6 +68,7 @@ class _Param(_Kind):
 
 class _Keys(_Kind):
     keys: tuple[Key, ...]
+    pairs: tuple[Key, ...]
     example: str
 
 
@@ -89,7 +90,7 @@ def _cutoffs(kind: _Kind, example: str, defaults: tuple[int, ...] = ()) -> _Para
 
 def _keys(kind: _Kind, keys: tuple[Key, ...], example: str) -> _Keys:
     """Values of ``kind`` and a :class:`KeyedFamily`'s keys."""
-    return _Keys(**kind, keys=keys, example=example)
+    return _Keys(**kind, keys=keys, pairs=keys, example=example)
 
 
 _TIMED = _Timed(scope="segments", times=True)  # over each result's and judgement's time span

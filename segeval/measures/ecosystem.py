@@ -214,8 +214,7 @@ def _cwl(gains: FloatArray, c: FloatArray) -> float:
     return float(np.dot(reach * (1.0 / np.sum(reach)), gains))
 
 
-def _ranks() -> FloatArray:
-    return np.arange(1, CWL_DEPTH + 1, dtype=np.float64)
+_RANKS = np.arange(1, CWL_DEPTH + 1, dtype=np.float64)
 
 
 def inst(a: Adapted, params: Params | None = None) -> float:
@@ -225,14 +224,14 @@ def inst(a: Adapted, params: Params | None = None) -> float:
     gains = _cwl_gains(a, params)
     t = params.named("T", 1.0)
     left = t - np.cumsum(gains)
-    i = _ranks()
+    i = _RANKS
     return _cwl(gains, ((i + t + left - 1.0) / (i + t + left)) ** 2.0)
 
 
 def insq(a: Adapted, params: Params | None = None) -> float:
     """INSQ as cwl_eval: C_i = ((i + 2T - 1) / (i + 2T))^2, T = 1 unless given."""
     params = params or Params("")
-    t, i = params.named("T", 1.0), _ranks()
+    t, i = params.named("T", 1.0), _RANKS
     return _cwl(_cwl_gains(a, params), ((i + 2.0 * t - 1.0) / (i + 2.0 * t)) ** 2.0)
 
 
@@ -251,7 +250,7 @@ def nerr(a: Adapted, params: Params | None = None, equation: int = 8) -> float:
     (i + 2T))^2 (1 - g_i), T = 1)."""
     params = params or Params("")
     gains = _cwl_gains(a, params)
-    i = _ranks()
+    i = _RANKS
     before_k = i < params.named("k", 10.0)
     if equation == 8:
         c = np.where(before_k, 1.0 - gains, 0.0)
@@ -273,5 +272,5 @@ def bpm(a: Adapted, params: Params | None = None) -> float:
     gain up to rank i is below T and i is below k, then stops (C_i = 0); T = 1, k = 10 unless given."""
     params = params or Params("")
     gains = _cwl_gains(a, params)
-    going = (np.cumsum(gains) < params.named("T", 1.0)) & (_ranks() < params.named("k", 10.0))
+    going = (np.cumsum(gains) < params.named("T", 1.0)) & (params.named("k", 10.0) > _RANKS)
     return _cwl(gains, going.astype(np.float64))

@@ -17,21 +17,11 @@ class KeyedFamily(Family):
     """A family whose parameter is ``key=value`` pairs."""
 
     param: Param | None = "raw"
+    #: its keys (declared as its ``pairs`` too)
     keys: tuple[Key, ...] = ()
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "pairs", self.pairs or self.keys)
 
     def parse(self, params: str) -> list[ParamValue]:
         return [normalise(self.name, params, self.keys)]
-
-
-def _refuse(family: str, params: str, keys: tuple[Key, ...]) -> ParameterError:
-    wanted = ", ".join(k.expected() for k in keys)
-    return ParameterError(
-        f"The '{family}' parameters must be key=value pairs separated by commas, each key once "
-        f"({wanted}). Got {params!r} instead."
-    )
 
 
 def normalise(family: str, params: str, keys: tuple[Key, ...]) -> str:
@@ -41,7 +31,10 @@ def normalise(family: str, params: str, keys: tuple[Key, ...]) -> str:
     for item in params.split(","):
         name, eq, text = item.partition("=")
         if not eq or name not in by_name or name in given:
-            raise _refuse(family, params, keys)
+            raise ParameterError(
+                f"The '{family}' parameters must be key=value pairs separated by commas, each key once "
+                f"({', '.join(k.expected() for k in keys)}). Got {params!r} instead."
+            )
         value = by_name[name].domain.read(f"{family}.{name}", text)
         given[name] = value if isinstance(value, str) else float(value)
     return ",".join(f"{k.name}={value_text(given[k.name])}" for k in keys if k.name in given)
