@@ -16,6 +16,7 @@ from segeval.measures.params import Params
 from segeval.measures.trec_gains import dcg, gains, ideal_gains
 from segeval.measures.trec_judged import grade_values
 
+NO_PARAMS = Params("")
 #: gdeval.pl's ``$MAX_JUDGMENT``: ERR's gain is (2^grade - 1) / 2^4 whatever the qrels' largest grade
 GDEVAL_MAX_GRADE = 4
 
@@ -97,17 +98,17 @@ def hits_at(a: Adapted, k: int | None = None) -> float:
     return float(a.relevant[:k].sum())
 
 
-def rbp_binary(a: Adapted, params: Params | None = None) -> float:
+def rbp_binary(a: Adapted, params: Params = NO_PARAMS) -> float:
     """ir_measures' ``RBP(p=)@k`` (``rbp_bin.p=0.8,k=10``): (1 - p) times the sum of p^(i-1) over the
     relevant units among the top k (all ranks without k); p = 0.8 unless given."""
     return rbp_graded(a, params, np.ones(len(a.labels)))
 
 
-def rbp_graded(a: Adapted, params: Params | None = None, weights: FloatArray | None = None) -> float:
+def rbp_graded(a: Adapted, params: Params = NO_PARAMS, weights: FloatArray | None = None) -> float:
     """ranx's ``rbp.NN`` (``rbp_grade.p=0.NN``): (1 - p) times the sum of grade (or ``weights``) * p^(i-1) over
     the relevant units (of the top k when ``k=``)."""
-    p = 0.8 if params is None else params.named("p", 0.8)
-    k = None if params is None or not any(n == "k" for n, _ in params.pairs) else int(params.named("k", 0))
+    p = params.named("p", 0.8)
+    k = int(params.named("k", 0)) or None  # a cut-off is at least 1
     grades = gains(a) if weights is None else weights
     total = 0.0
     for i in np.flatnonzero(a.relevant[:k]).tolist():
@@ -115,10 +116,9 @@ def rbp_graded(a: Adapted, params: Params | None = None, weights: FloatArray | N
     return (1 - p) * total
 
 
-def ndcg_gains_at(a: Adapted, params: Params | None = None) -> float:
+def ndcg_gains_at(a: Adapted, params: Params = NO_PARAMS) -> float:
     """nDCG over grades mapped by ``params``' ``level=gain`` pairs (a grade not listed keeps its value), as
     ir_measures' ``nDCG(gains=...)@k`` maps the qrels before trec_eval's ndcg_cut: top k (``k=``) or all."""
-    params = params or Params("")
     table = dict(params.gain_levels())
     k = int(params.named("k", 0)) or None
 
@@ -163,11 +163,11 @@ def _rbo(ranking: list[int], ideal: list[int], p: float, depth: int) -> float:
     return score / normalizer
 
 
-def compat(a: Adapted, params: Params | None = None) -> float:
+def compat(a: Adapted, params: Params = NO_PARAMS) -> float:
     """ir_measures' ``Compat(p=0.95, normalize=True)`` (Clarke, Vtyurina & Smucker 2021): the rank-biased
     overlap with the ideal ranking (retrieved first within a grade), over the ideal's own when normalised."""
-    p = 0.95 if params is None else params.named("p", 0.95)
-    normalize = True if params is None else params.named("normalize", 1.0) != 0
+    p = params.named("p", 0.95)
+    normalize = params.named("normalize", 1.0) != 0
     grades = np.nan_to_num(grade_values(a), nan=0.0)
     truth = a.truth if a.truth is not None else np.zeros(0)
     ranking = list(range(len(grades)))
@@ -217,10 +217,9 @@ def _cwl(gains: FloatArray, c: FloatArray) -> float:
 _RANKS = np.arange(1, CWL_DEPTH + 1, dtype=np.float64)
 
 
-def inst(a: Adapted, params: Params | None = None) -> float:
+def inst(a: Adapted, params: Params = NO_PARAMS) -> float:
     """INST (Moffat et al. 2015) as cwl_eval: C_i = ((i + T + T_i - 1) / (i + T + T_i))^2, T_i = T minus the gain
     up to rank i; T = 1 unless given (inst.T=2,max_rel=3)."""
-    params = params or Params("")
     gains = _cwl_gains(a, params)
     t = params.named("T", 1.0)
     left = t - np.cumsum(gains)
@@ -228,27 +227,24 @@ def inst(a: Adapted, params: Params | None = None) -> float:
     return _cwl(gains, ((i + t + left - 1.0) / (i + t + left)) ** 2.0)
 
 
-def insq(a: Adapted, params: Params | None = None) -> float:
+def insq(a: Adapted, params: Params = NO_PARAMS) -> float:
     """INSQ as cwl_eval: C_i = ((i + 2T - 1) / (i + 2T))^2, T = 1 unless given."""
-    params = params or Params("")
     t, i = params.named("T", 1.0), _RANKS
     return _cwl(_cwl_gains(a, params), ((i + 2.0 * t - 1.0) / (i + 2.0 * t)) ** 2.0)
 
 
-def sdcg(a: Adapted, params: Params | None = None) -> float:
+def sdcg(a: Adapted, params: Params = NO_PARAMS) -> float:
     """Scaled DCG@k as cwl_eval: DCG of the top k over the sum of its discounts (C_i = log2(i+1) / log2(i+2)
     before rank k, then 0); k = 10 unless given (sdcg.k=20,max_rel=3)."""
-    params = params or Params("")
     k = params.named("k", 10.0)
     c = np.array([math.log(i + 1, 2.0) / math.log(i + 2, 2.0) if i < k else 0.0 for i in range(1, CWL_DEPTH + 1)])
     return _cwl(_cwl_gains(a, params), c)
 
 
-def nerr(a: Adapted, params: Params | None = None, equation: int = 8) -> float:
+def nerr(a: Adapted, params: Params = NO_PARAMS, equation: int = 8) -> float:
     """NERR (Azzopardi et al. 2021) as cwl_eval, by the paper's equation: 8 (C_i = 1 - g_i before rank k),
     9 (C_i = i / (i + 1) (1 - g_i) before rank k), 10 (C_i = p (1 - g_i), p = 0.9), 11 (C_i = ((i + 2T - 1) /
     (i + 2T))^2 (1 - g_i), T = 1)."""
-    params = params or Params("")
     gains = _cwl_gains(a, params)
     i = _RANKS
     before_k = i < params.named("k", 10.0)
@@ -267,10 +263,9 @@ def nerr(a: Adapted, params: Params | None = None, equation: int = 8) -> float:
 nerr8, nerr9, nerr10, nerr11 = (partial(nerr, equation=e) for e in (8, 9, 10, 11))
 
 
-def bpm(a: Adapted, params: Params | None = None) -> float:
+def bpm(a: Adapted, params: Params = NO_PARAMS) -> float:
     """The static Bejeweled Player Model (Zhang et al. 2017) as cwl_eval: the user goes on (C_i = 1) while the
     gain up to rank i is below T and i is below k, then stops (C_i = 0); T = 1, k = 10 unless given."""
-    params = params or Params("")
     gains = _cwl_gains(a, params)
     going = (np.cumsum(gains) < params.named("T", 1.0)) & (params.named("k", 10.0) > _RANKS)
     return _cwl(gains, going.astype(np.float64))
