@@ -12,11 +12,10 @@ import numpy as np
 from segeval.adapters.base import Adapted, Label, judged_only
 from segeval.core.arrays import FloatArray
 from segeval.core.errors import ParameterError
-from segeval.measures.params import Params
+from segeval.measures.params import NO_PARAMS, Params
 from segeval.measures.trec_gains import dcg, gains, ideal_gains
 from segeval.measures.trec_judged import grade_values
 
-NO_PARAMS = Params("")
 #: gdeval.pl's ``$MAX_JUDGMENT``: ERR's gain is (2^grade - 1) / 2^4 whatever the qrels' largest grade
 GDEVAL_MAX_GRADE = 4
 

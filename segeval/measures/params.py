@@ -45,6 +45,10 @@ class Params:
         return found[-1] if found else default
 
 
+#: no parameter: every ``named`` value its default, no gain levels
+NO_PARAMS = Params("")
+
+
 def _refuse(family: str, params: str, expected: str) -> ParameterError:
     return ParameterError(f"The '{family}' parameters must be {expected}. Got {params!r} instead.")
 

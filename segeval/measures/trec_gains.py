@@ -11,7 +11,7 @@ import numpy as np
 from segeval.adapters.base import Adapted, Label
 from segeval.core.arrays import BoolArray, FloatArray
 from segeval.measures.arithmetic import log2_discounts, running_sum
-from segeval.measures.params import Params
+from segeval.measures.params import NO_PARAMS, Params
 from segeval.measures.trec_judged import grade_values
 
 
@@ -232,14 +232,10 @@ def _powers(p: float, n: int) -> FloatArray:
     return np.cumprod(factors)
 
 
-def _persistence(params: Params | None) -> float:
-    return 0.9 if params is None else params.named("p", 0.9)
-
-
-def rbp(a: Adapted, params: Params | None = None) -> float:
+def rbp(a: Adapted, params: Params = NO_PARAMS) -> float:
     """Rank-biased precision (Moffat & Zobel), p = 0.9 unless ``p=``: the gain table scaled into [0, 1] when a
     gain lies outside (g -> (g - min) / (max - min)); units without a table entry gain 0."""
-    p = _persistence(params)
+    p = params.named("p", 0.9)
     table = gain_table(a, params)
     low, high = min(table.table, default=0.0), max(table.table, default=0.0)
     g = table.gains
@@ -248,10 +244,10 @@ def rbp(a: Adapted, params: Params | None = None) -> float:
     return (1.0 - p) * running_sum(g * _powers(p, len(g))[:-1])
 
 
-def rbp_resid(a: Adapted, params: Params | None = None) -> float:
+def rbp_resid(a: Adapted, params: Params = NO_PARAMS) -> float:
     """The RBP residual from unjudged units: p^n + (1 - p) * sum of p^(i-1) over them (p = 0.9 unless ``p=``);
     0 when all are judged."""
-    p = _persistence(params)
+    p = params.named("p", 0.9)
     unjudged = a.labels == Label.UNJUDGED
     if not unjudged.any():
         return 0.0
