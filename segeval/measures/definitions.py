@@ -18,7 +18,7 @@ from segeval.measures import catalogue
 from segeval.measures import jumpin as JUMPIN_KEYS
 from segeval.measures import params as P
 from segeval.measures import quesst as QUESST
-from segeval.measures.declaration import Aggregate, Deferred, Family, Format, Measure, Param, Scope
+from segeval.measures.declaration import Aggregate, Deferred, Family, Format, Param, Scope
 from segeval.measures.keyed import KeyedFamily
 from segeval.measures.registry import Ecosystem, Option, Registry
 
@@ -965,17 +965,3 @@ measure = REGISTRY.measure
 expand = REGISTRY.expand
 resolve = REGISTRY.resolve
 measure_table = partial(catalogue.table, REGISTRY)
-
-__all__ = [
-    "FAMILIES",
-    "NEW_IN_10",
-    "REGISTRY",
-    "SETS",
-    "TREC_EVAL_9",
-    "Measure",
-    "expand",
-    "for_trec_eval",
-    "measure",
-    "measure_table",
-    "resolve",
-]
