@@ -1,12 +1,7 @@
-"""Average dynamic recall (Typke, Veltkamp & Wiering) for partially ordered ground truth.
+"""Average dynamic recall (Typke, Veltkamp & Wiering) for ground truth ordered as groups (docs/cli.md, "ADR").
+With n ground-truth items, c(i) the group of the i-th and R_1, R_2, ... the ranking,
 
-The ground truth of a query is an ordered list of groups; order within a group
-is unknown.  Here the groups come from the qrels grades: a higher grade is an
-earlier group, and grades <= 0 are not in the ground truth.  With n ground-truth
-items, c(i) the group of the i-th of them, and R_1, R_2, ... the ranking,
-
-    r_i = #{R_w : w <= i and R_w is in a group <= c(i)} / i,     ADR = mean(r_1 .. r_n).
-"""
+    r_i = #{R_w : w <= i and R_w is in a group <= c(i)} / i,     ADR = mean(r_1 .. r_n)."""
 
 from __future__ import annotations
 
@@ -17,14 +12,9 @@ from segeval.core.arrays import FloatArray, IntArray
 
 
 def ground_truth(a: Adapted) -> tuple[IntArray, IntArray, IntArray]:
-    """(group of each ranked unit or -1, size of each group, ground-truth item of each unit or -1).
-
-    Groups are ordered by grade, highest first.  The ground-truth items are the
-    query's qrels rows with a grade > 0 (``Adapted.truth``); a unit matching
-    several of them (a segment overlapping several) is credited with one: the
-    not yet found one of the earliest group.  Without match information (hand-made
-    rankings) each unit is its own item, graded by ``Adapted.grades``.
-    """
+    """(group of each ranked unit or -1, size of each group, ground-truth item of each unit or -1): groups by
+    grade, highest first; a unit matching several items is credited with the not yet found one of the earliest
+    group; without match information each unit is its own item, graded by ``Adapted.grades``."""
     truth = a.truth if a.truth is not None else (a.pool if a.pool is not None else np.zeros(0))
     levels = np.unique(truth[truth > 0])[::-1]
     sizes = np.array([int((truth == level).sum()) for level in levels], dtype=np.int64)
@@ -56,11 +46,7 @@ def ground_truth(a: Adapted) -> tuple[IntArray, IntArray, IntArray]:
 def dynamic_recall(
     groups: IntArray, sizes: IntArray, k: int | None = None, items: IntArray | None = None
 ) -> FloatArray:
-    """r_1 .. r_k (k = number of ground-truth items by default).
-
-    ``groups[w]`` is the ground-truth group of the unit at rank w + 1 (-1: none);
-    ``items`` optionally identifies units, so an item listed twice counts once.
-    """
+    """r_1 .. r_k (k: the ground-truth items) of the units' groups (-1: none); an item in ``items`` counts once."""
     n = int(sizes.sum())
     k = n if k is None else k
     if k <= 0:
@@ -88,15 +74,9 @@ def dynamic_recall(
     return out
 
 
-def adr(a: Adapted) -> float:
-    """Average dynamic recall over the first n ranks (n = ground-truth items); 0 when there are none."""
-    groups, sizes, items = ground_truth(a)
-    curve = dynamic_recall(groups, sizes, items=items)
-    return float(curve.mean()) if len(curve) else 0.0
-
-
-def adr_at(a: Adapted, k: int) -> float:
-    """ADR over the first k ranks; past the n-th, every ground-truth group counts as relevant."""
+def adr(a: Adapted, k: int | None = None) -> float:
+    """Average dynamic recall over the first k ranks (n, the ground-truth items, by default; past the n-th every
+    group counts as relevant); 0 without ground truth."""
     groups, sizes, items = ground_truth(a)
     if sizes.sum() == 0:
         return 0.0
@@ -109,22 +89,10 @@ FILLERS = ("paper", "standin")
 
 
 def adr_tiebreak(a: Adapted, filler: str = "paper") -> float:
-    """The paper's section 4 tie-breaker: ADR of a constructed list under the inverted ground truth.
-
-    The list keeps, within the first n ranks, the ground-truth items that were counted as not yet
-    relevant when found or that were found after their group's end; every other position holds
-    "one item from the most highly ranked group".  Lower breaks ties in favour of a run.
-
-    ``filler`` names which item that is:
-
-    - ``"paper"`` (default), the paper's rule: a real item of the first group.  While one of its
-      items is not in the list, that item is the filler (which one does not change the value).  When
-      every item of the first group is itself problematic (all found after the group's end), the
-      filler is the one ranked highest in the run, so the filler and that kept item are one item
-      and count once.
-    - ``"standin"``: an item of the first group that occurs nowhere else, even when the group has no
-      such item (segeval's earlier reading; it can count one more first-group item than exists).
-    """
+    """The paper's section 4 tie-breaker: ADR, under the inverted ground truth, of the list keeping (in the
+    first n ranks) the items counted as not yet relevant when found or found after their group's end, every
+    other position holding one item of the first group (docs/cli.md, "ADR"): ``paper``, a real one (the highest
+    ranked when all are kept, so they count once); ``standin``, one found nowhere else."""
     from segeval.core.errors import check_choice
 
     check_choice("filler", filler, FILLERS)

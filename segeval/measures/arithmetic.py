@@ -1,8 +1,5 @@
-"""trec_eval's arithmetic, not only its algebra, for the measures of :mod:`segeval.measures.trec_ranks`,
-``trec_gains``, ``trec_judged`` and ``trec_sets``: every sum adds its terms left to right in doubles in
-trec_eval's order, discounts are the C library's ``log2``, powers are repeated products, C's ``lround``
-rounds, and each division has trec_eval's operands.  A value whose exact result sits on a 4th-decimal
-boundary then prints the digit trec_eval prints."""
+"""trec_eval's arithmetic, not only its algebra: sums left to right in doubles in its order, the C library's ``log2``,
+powers as repeated products, C's ``lround``; a value on a 4th-decimal boundary then prints trec_eval's digit."""
 
 from __future__ import annotations
 

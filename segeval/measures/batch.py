@@ -1,12 +1,6 @@
-"""Vectorised forms of the measures that have one, over all queries at once.
-
-Each function returns, for a :class:`Batch` of queries, exactly (bit for bit) the list of
-values its per-query definition in :mod:`segeval.measures.labels` or trec_eval's modules
-(:mod:`segeval.measures.trec_ranks`, :mod:`~segeval.measures.trec_judged`, :mod:`~segeval.measures.trec_gains`)
-returns query by query; those definitions stay the
-specification (``tests/unit/measures/test_measures.py`` checks the two agree).  Sums keep the
-definitions' order, which is trec_eval's: each query's terms added left to right.
-"""
+"""Vectorised forms of the measures that have one, over all queries at once: each returns bit for bit the
+values of its per-query definition (the specification; ``tests/unit/measures/test_batch_measures.py``),
+its sums in the definitions' order, trec_eval's."""
 
 from __future__ import annotations
 
@@ -25,16 +19,9 @@ from segeval.measures.arithmetic import log2_discounts
 
 @dataclass(frozen=True)
 class Batch:
-    """The labelled rankings of all queries, concatenated: what every measure reads.
-
-    Query q's units are ``labels[offsets[q]:offsets[q + 1]]``; ``grades`` holds each unit's grade
-    (the qrels value that decided it; NaN: none); query q's pool (the grades of its judged units,
-    e.g. every qrels line of the query for the exact adapter) is
-    ``pool[pool_offsets[q]:pool_offsets[q + 1]]``.  Gains, ideal gains and judged counts are derived
-    from these on first use, so every way of making a batch gives every measure what it needs.
-    ``queries``: the same rankings as per-query :class:`Adapted` objects, for the measures that
-    have no batch form (empty when the batch was made from codes).
-    """
+    """The labelled rankings of all queries, concatenated: query q's units are ``labels[offsets[q]:offsets[q +
+    1]]``, ``grades`` their grades (NaN: none), its pool (its judged units' grades) ``pool[pool_offsets[q]:
+    pool_offsets[q + 1]]``; ``queries``: the per-query :class:`Adapted` rankings (empty when made from codes)."""
 
     labels: npt.NDArray[np.uint8]
     offsets: IntArray
@@ -48,10 +35,8 @@ class Batch:
     def of(cls, adapted: Sequence[Adapted]) -> Batch:
         """The batch of per-query adapted rankings (kept as ``queries``)."""
 
-        def offsets_of(lengths: Sequence[int]) -> IntArray:
-            out = np.zeros(len(lengths) + 1, dtype=np.int64)
-            np.cumsum(np.asarray(lengths, dtype=np.int64), out=out[1:])
-            return out
+        def offsets_of(lengths: list[int]) -> IntArray:
+            return np.cumsum([0, *lengths], dtype=np.int64)
 
         pools = [a.pool if a.pool is not None else np.zeros(0) for a in adapted]
         grades = [a.grades if a.grades is not None else np.zeros(len(a.labels)) for a in adapted]
@@ -258,17 +243,14 @@ def _iprec(b: Batch, needed: IntArray) -> list[float]:
     return out.tolist()
 
 
-def iprec_at_recall(b: Batch, p: int) -> list[float]:
-    scaled = p / 100 * b.num_rel
+def iprec_at_recall(b: Batch, level: float) -> list[float]:
+    scaled = level * b.num_rel
     whole = np.floor(scaled)
-    needed = (whole + (scaled - whole >= 0.5)).astype(np.int64)  # C's lround, as trec.lround
-    return _iprec(b, needed)
+    return _iprec(b, (whole + (scaled - whole >= 0.5)).astype(np.int64))  # C's lround, as arithmetic.lround
 
 
-def iprec_at_recall_9(b: Batch, p: int) -> list[float]:
-    level = p / 100
-    needed = np.trunc(level * b.num_rel + 0.9).astype(np.int64)
-    return _iprec(b, needed)
+def iprec_at_recall_9(b: Batch, level: float) -> list[float]:
+    return _iprec(b, np.trunc(level * b.num_rel + 0.9).astype(np.int64))
 
 
 def _dcg(values: FloatArray, offsets: IntArray, k: int | None) -> FloatArray:

@@ -51,11 +51,8 @@ def compute(
     reqs: Sequence[Request],
     emptied: Mapping[str, Sequence[int]] | None = None,
 ) -> dict[str, list[Any]]:
-    """Per-query values: ``result[request.name][q]`` for the q-th query of ``data.queries``.
-
-    ``emptied``: by adapter spec, the queries whose ranking trec_eval sees as empty (``-J`` dropped
-    every result: :func:`segeval.core.pipeline.emptied`); their measures take :meth:`Measure.on_empty`.
-    """
+    """Per-query values: ``result[request.name][q]`` for the q-th query of ``data.queries``; the queries
+    ``emptied`` (by adapter spec: ``-J`` dropped every result) take :meth:`Measure.on_empty`."""
     segments: list[QuerySegments] | None = None
     trials: list[Trials] | None = None
     batches: dict[str, Batch] = {}

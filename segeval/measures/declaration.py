@@ -1,12 +1,12 @@
-"""A measure's declaration: its :class:`Family` (name, scope, aggregate, bounds, parameter kind, the
-function by module as :class:`Deferred`, so that declarations load without NumPy) and a :class:`Measure`,
-one family with its parameter, level and judged-only choice."""
+"""A measure's declaration (:class:`Family`, its function named by module so that declarations load without
+NumPy) and a concrete :class:`Measure`."""
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 from segeval.core.domains import CUTOFF, REAL, UNIT, Domain, Key
@@ -31,72 +31,56 @@ Param = Literal["cutoff", "level", "reals", "gains", "recall", "raw"]
 ParamValue = int | float | str | P.Params
 
 
+@dataclass(frozen=True)
 class Deferred:
     """A function named by its module and attribute, imported on its first call."""
 
-    __slots__ = ("_function", "module", "name")
+    module: str
+    name: str
 
-    def __init__(self, module: str, name: str) -> None:
-        self.module = module
-        self.name = name
-        self._function: Callable[..., Any] | None = None
+    @cached_property
+    def function(self) -> Callable[..., Any]:
+        return getattr(importlib.import_module(self.module), self.name)  # type: ignore[no-any-return]
 
     def resolve(self) -> Callable[..., Any]:
         """The function itself (its module imported now if not yet)."""
-        if self._function is None:
-            self._function = getattr(importlib.import_module(self.module), self.name)
-        return self._function
+        return self.function
 
     def __call__(self, *args: Any) -> Any:
-        return (self._function or self.resolve())(*args)
-
-    def __reduce__(self) -> tuple[type[Deferred], tuple[str, str]]:
-        return Deferred, (self.module, self.name)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Deferred) and (self.module, self.name) == (other.module, other.name)
-
-    def __hash__(self) -> int:
-        return hash((self.module, self.name))
+        return self.function(*args)
 
     def __repr__(self) -> str:
         return f"{self.module}.{self.name}"
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True)
 class Family:
-    """One measure name: the value without a parameter (``map``) and/or with one (``P`` -> ``P_10``).
-
-    ``func(x)`` computes the plain measure, ``func(x, param)`` the parameterised one.
-    """
+    """One measure name, plain (``map``: ``func(x)``) and/or with a parameter (``P_10``: ``func(x, param)``)."""
 
     name: str
-    scope: Scope
     func: Callable[..., Any]
-    aggregator: Aggregate
-    fmt: Format
     description: str
+    _: KW_ONLY
+    scope: Scope = "labels"
+    aggregator: Aggregate = "mean"
+    fmt: Format = "score"
     #: True when larger values are better, False when smaller are, None for statistics and diagnostics
-    higher_is_better: bool | None
+    higher_is_better: bool | None = True
     #: value bounds (None: unbounded on that side; both None for text values)
     lower: float | None = None
     upper: float | None = None
     #: the value can exceed ``upper`` when the adapter credits one relevant unit to several results
-    #: (overlap, tolerance): the measure divides a count of relevant results by num_rel or an ideal
     over_upper: bool = False
     #: the parameter's kind, None for a measure without one
     param: Param | None = None
-    #: False when the name needs a parameter (``P`` alone means its ``defaults``)
-    plain: bool = True
     example: str = ""
-    #: parameters used when a family without a plain form is named alone (``P`` -> P_5 ... P_1000)
+    #: parameters used when the family is named alone (``P`` -> P_5 ... P_1000): it then has no plain form
     defaults: tuple[int | float, ...] = ()
     #: False for summary-only measures (gm_map is the geometric mean of map)
     per_query: bool = True
     #: all queries at once (:mod:`segeval.measures.batch`), equal to ``func`` query by query
     batch: Callable[..., list[Any] | None] | None = None
-    #: the value on a ranking trec_eval sees as empty (num_ret 0: ``-J`` dropped every result), from
-    #: num_rel (and the parameter): trec_eval's 0/0 where it divides by num_ret; None: ``func``'s value
+    #: ``f(num_rel[, param])``, the value where ``-J`` dropped every result (trec_eval's 0/0); None: ``func``'s
     empty: Callable[..., Any] | None = None
     #: other names of the plain measure (ir_measures: ``AP`` for ``map``)
     aliases: tuple[str, ...] = ()
@@ -117,6 +101,11 @@ class Family:
     values: Domain = REAL
     #: the number of ``reals`` a parameter must have (utility: 4), None for any
     count: int | None = None
+
+    @property
+    def plain(self) -> bool:
+        """True when the name alone is a measure (False: it means its ``defaults``)."""
+        return not self.defaults
 
     @property
     def pair_names(self) -> tuple[str, ...]:
@@ -236,11 +225,6 @@ class Measure:
     def batch(self, b: B.Batch) -> list[Any] | None:
         """Every query's value at once, or None when the family has no vectorised form."""
         f = self.family.batch
-        if f is None or self.level is not None or self.judged:
+        if f is None or not self.batchable:
             return None
-        if self.param is None:
-            return f(b)
-        if self.family.param == "level":  # the batched forms take hundredths: only levels written so
-            hundredths = round(float(self.param) * 100)  # type: ignore[arg-type]
-            return f(b, hundredths) if hundredths / 100 == self.param else None
-        return f(b, self.param)
+        return f(b) if self.param is None else f(b, self.param)

@@ -1,14 +1,8 @@
-"""Every measure declared once, with keyword arguments: name, parameter, aggregator, description,
-direction, bounds and the ir_measures spellings accepted for it; and the named sets.
+"""Every measure declared once (name, function, description, then its kind, parameter and ir_measures
+spellings) and the named sets; docs/measures.md is generated from them and explains the bounds.
 
-Bounds: ``lower``/``upper`` hold for every adapter that credits each relevant unit at most once
-(:attr:`segeval.adapters.base.Adapter.credits_once`).  Measures marked ``over_upper`` divide a count of
-relevant results by num_rel (or an ideal ranking): under the overlap and tolerance adapters one
-relevant segment can be credited to several results, and their values may then exceed ``upper``.
-
-Functions are named by module (``L.average_precision`` is a :class:`~segeval.measures.declaration.Deferred`
-reference), so importing the declarations loads no NumPy; a measure that converts its parameter
-first is written in :mod:`segeval.measures.forms`.
+Functions are named by module (``L.average_precision`` is a :class:`~segeval.measures.declaration.Deferred`),
+so importing the declarations loads no NumPy.
 """
 
 from __future__ import annotations
@@ -18,14 +12,13 @@ from dataclasses import replace
 from functools import partial
 from typing import TypedDict
 
-from segeval.core.domains import NONNEGATIVE, RANKS
+from segeval.core.domains import NONNEGATIVE, RANKS, UNIT, Key
 from segeval.core.errors import ParameterError
 from segeval.measures import catalogue
-from segeval.measures import diversity_keys as DIV_KEYS
 from segeval.measures import jumpin as JUMPIN_KEYS
 from segeval.measures import params as P
 from segeval.measures import quesst as QUESST
-from segeval.measures.declaration import Aggregate, Deferred, Family, Format, Measure
+from segeval.measures.declaration import Aggregate, Deferred, Family, Format, Param, Scope
 from segeval.measures.keyed import KeyedFamily
 from segeval.measures.registry import Ecosystem, Option, Registry
 
@@ -48,7 +41,6 @@ S = _Functions("segments")
 J = _Functions("jumpin")
 QT = _Functions("trials")
 TR, TJ, TG, TS = (_Functions(m) for m in ("trec_ranks", "trec_judged", "trec_gains", "trec_sets"))
-FORMS = _Functions("forms")  # the parameterised forms
 ECO = _Functions("ecosystem")  # ir_measures' and ranx's measures beyond trec_eval
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -56,849 +48,464 @@ RECALL_LEVELS = tuple(step / 10 for step in range(11))  # iprec_at_recall's, as 
 RPREC_MULTIPLES = tuple(step / 10 for step in range(2, 21, 2))
 
 
-class _Kind(TypedDict):
-    fmt: Format
+class _Kind(TypedDict, total=False):
+    """A kind of value several families share: its aggregate, format, direction and bounds."""
+
     aggregator: Aggregate
+    fmt: Format
     higher_is_better: bool | None
     lower: float
     upper: float
     over_upper: bool
 
 
-class _Count(TypedDict):
-    lower: float
+class _Param(_Kind):
+    param: Param
+    example: str
+    defaults: tuple[int | float, ...]
+    pairs: tuple[Key, ...]
 
 
-class _Gain(TypedDict):
-    fmt: Format
-    aggregator: Aggregate
-    higher_is_better: bool
-    lower: float
+class _Keys(_Kind):
+    keys: tuple[Key, ...]
+    pairs: tuple[Key, ...]
+    example: str
 
 
-def _score(higher_is_better: bool | None = True, over_upper: bool = False, aggregator: Aggregate = "mean") -> _Kind:
-    """A score in [0, 1]; ``over_upper``: above 1 possible when one relevant unit is credited several times."""
-    return _Kind(
-        fmt="score",
-        aggregator=aggregator,
-        higher_is_better=higher_is_better,
-        lower=0.0,
-        upper=1.0,
-        over_upper=over_upper,
-    )
+class _Timed(TypedDict):
+    scope: Scope
+    times: bool
 
 
-_COUNT = _Count(lower=0.0)
-_GAIN = _Gain(fmt="score", aggregator="mean", higher_is_better=True, lower=0.0)  # a sum of gains: >= 0, unbounded
-_SCORE = _score()
-_OVER = _score(over_upper=True)
-_GM = _score(over_upper=True, aggregator="gm")
-_FRACTION = _score(higher_is_better=None)  # a diagnostic fraction: neither direction is better
-_LOWER_BETTER = _score(higher_is_better=False)
+def _param(
+    kind: _Kind, param: Param, example: str, defaults: tuple[int | float, ...] = (), pairs: tuple[Key, ...] = ()
+) -> _Param:
+    """Values of ``kind`` and a parameter; with ``defaults``, the family named alone means them (no plain form)."""
+    return _Param(**kind, param=param, example=example, defaults=defaults, pairs=pairs)
+
+
+def _cutoffs(kind: _Kind, example: str, defaults: tuple[int, ...] = ()) -> _Param:
+    return _param(kind, "cutoff", example, defaults)
+
+
+def _keys(kind: _Kind, keys: tuple[Key, ...], example: str) -> _Keys:
+    """Values of ``kind`` and a :class:`KeyedFamily`'s keys."""
+    return _Keys(**kind, keys=keys, pairs=keys, example=example)
+
+
+_TIMED = _Timed(scope="segments", times=True)  # over each result's and judgement's time span
+_COUNT = _Kind(aggregator="sum", fmt="count", higher_is_better=None, lower=0.0)
+_FOUND = _Kind(aggregator="sum", fmt="count", lower=0.0)  # a count of relevant results found
+_STAT = _Kind(fmt="stat", higher_is_better=None, lower=0.0)
+_TEXT = _Kind(aggregator="none", fmt="text", higher_is_better=None)
+_UNBOUNDED = _Kind()
+_GAIN = _Kind(lower=0.0)  # a sum of gains: >= 0, unbounded
+#: a score in [0, 1]; _OVER: above 1 possible when one relevant unit is credited several times
+_SCORE = _Kind(lower=0.0, upper=1.0)
+_OVER = _Kind(lower=0.0, upper=1.0, over_upper=True)
+_GM = _Kind(aggregator="gm", lower=0.0, upper=1.0, over_upper=True)
+_FRACTION = _Kind(higher_is_better=None, lower=0.0, upper=1.0)  # a diagnostic fraction: neither direction is better
+_LOWER_BETTER = _Kind(higher_is_better=False, lower=0.0, upper=1.0)
 
 FAMILIES: tuple[Family, ...] = (
+    Family("videos_ret", S.videos_ret, "distinct videos among the results", scope="segments", **_STAT),
+    Family("videos_rel", S.videos_rel, "videos with a relevant segment", scope="segments", **_STAT),
+    Family("avglength_ret", S.avglength_ret, "mean result length (s)", **_TIMED, **_STAT),
+    Family("avglength_rel", S.avglength_rel, "mean merged relevant segment length (s)", **_TIMED, **_STAT),
     Family(
-        name="videos_ret",
-        scope="segments",
-        func=S.videos_ret,
-        aggregator="mean",
-        fmt="stat",
-        higher_is_better=None,
-        **_COUNT,
-        description="distinct videos among the results",
+        "num_rel", L.num_rel, "relevant units (merged segments, bins)", batch=B.num_rel, **_COUNT, aliases=("NumRel",)
+    ),
+    Family("num_ret", L.num_ret, "ranked units (results, bins)", batch=B.num_ret, **_COUNT, aliases=("NumRet",)),
+    Family(
+        "num_rel_ret", L.num_rel_ret, "units labelled relevant", batch=B.num_rel_ret, **_FOUND, aliases=("NumRelRet",)
     ),
     Family(
-        name="videos_rel",
-        scope="segments",
-        func=S.videos_rel,
-        aggregator="mean",
-        fmt="stat",
-        higher_is_better=None,
-        **_COUNT,
-        description="videos with a relevant segment",
-    ),
-    Family(
-        name="avglength_ret",
-        scope="segments",
-        times=True,
-        func=S.avglength_ret,
-        aggregator="mean",
-        fmt="stat",
-        higher_is_better=None,
-        **_COUNT,
-        description="mean result length (s)",
-    ),
-    Family(
-        name="avglength_rel",
-        scope="segments",
-        times=True,
-        func=S.avglength_rel,
-        aggregator="mean",
-        fmt="stat",
-        higher_is_better=None,
-        **_COUNT,
-        description="mean merged relevant segment length (s)",
-    ),
-    Family(
-        name="num_rel",
-        scope="labels",
-        func=L.num_rel,
-        batch=B.num_rel,
-        aggregator="sum",
-        fmt="count",
-        higher_is_better=None,
-        **_COUNT,
-        aliases=("NumRel",),
-        description="relevant units (merged segments, bins)",
-    ),
-    Family(
-        name="num_ret",
-        scope="labels",
-        func=L.num_ret,
-        batch=B.num_ret,
-        aggregator="sum",
-        fmt="count",
-        higher_is_better=None,
-        **_COUNT,
-        aliases=("NumRet",),
-        description="ranked units (results, bins)",
-    ),
-    Family(
-        name="num_rel_ret",
-        scope="labels",
-        func=L.num_rel_ret,
-        batch=B.num_rel_ret,
-        aggregator="sum",
-        fmt="count",
-        higher_is_better=True,
-        **_COUNT,
-        aliases=("NumRelRet",),
-        description="units labelled relevant",
-    ),
-    Family(
-        name="map",
-        scope="labels",
-        func=L.average_precision,
+        "map",
+        L.average_precision,
+        "average precision; above 1 possible with the overlap adapter",
         batch=B.average_precision,
         **_OVER,
         aliases=("AP", "MAP"),
-        description="average precision; above 1 possible with the overlap adapter",
     ),
     Family(
-        name="ap_interp",
-        scope="labels",
-        func=Deferred("segeval.protocols.detection.ap", "ap_interp"),
-        **_OVER,
-        description="all-point interpolated average precision (VOC 2011), ActivityNet's eval_detection.py "
+        "ap_interp",
+        Deferred("segeval.protocols.detection.ap", "ap_interp"),
+        "all-point interpolated average precision (VOC 2011), ActivityNet's eval_detection.py "
         "arithmetic; with -a tiou-best:θ its AP per class at θ",
+        **_OVER,
     ),
+    Family("P", L.precision_at, "precision at cut-off n", batch=B.precision_at, **_cutoffs(_SCORE, "P_10", CUTOFFS)),
     Family(
-        name="P",
-        scope="labels",
-        func=L.precision_at,
-        batch=B.precision_at,
-        **_SCORE,
-        param="cutoff",
-        plain=False,
-        example="P_10",
-        defaults=CUTOFFS,
-        description="precision at cut-off n",
-    ),
-    Family(
-        name="P_judged",
-        scope="labels",
-        func=L.precision_judged_at,
-        **_SCORE,
-        param="cutoff",
-        plain=False,
-        example="P_judged_20",
-        defaults=(10, 20),
-        description="P@n(j) (Büttcher et al. 2007): relevant among the first n judged units over n, unjudged "
+        "P_judged",
+        L.precision_judged_at,
+        "P@n(j) (Büttcher et al. 2007): relevant among the first n judged units over n, unjudged "
         "skipped (as P_n under trec_eval -J); also written P@n(j)",
+        **_cutoffs(_SCORE, "P_judged_20", (10, 20)),
     ),
     Family(
-        name="Judged",
-        scope="labels",
-        func=L.judged_at,
-        batch=B.judged_at,
-        **_FRACTION,
-        param="cutoff",
-        plain=False,
-        example="Judged_10",
-        defaults=(10, 20, 30),
-        description="judged units in the top n divided by n (as the MediaEval script; ir_measures' Judged@n "
+        "Judged",
+        L.judged_at,
+        "judged units in the top n divided by n (as the MediaEval script; ir_measures' Judged@n "
         "divides by min(n, retrieved) and counts negative grades as judged)",
+        batch=B.judged_at,
+        **_cutoffs(_FRACTION, "Judged_10", (10, 20, 30)),
     ),
+    Family("relString", L.relstring, "the labels in rank order and their count", **_TEXT),
+    Family("num_rel_secs", S.num_rel_secs, "seconds of relevant content", **_TIMED, **_COUNT),
+    Family("num_ret_secs", S.num_ret_secs, "seconds watched by the MAiSP user", **_TIMED, **_COUNT),
+    Family("num_rel_ret_secs", S.num_rel_ret_secs, "relevant seconds watched by the MAiSP user", **_TIMED, **_FOUND),
     Family(
-        name="relString",
-        scope="labels",
-        func=L.relstring,
-        aggregator="none",
-        fmt="text",
-        higher_is_better=None,
-        description="the labels in rank order and their count",
-    ),
-    Family(
-        name="num_rel_secs",
-        scope="segments",
-        times=True,
-        func=S.num_rel_secs,
-        aggregator="sum",
-        fmt="count",
-        higher_is_better=None,
-        **_COUNT,
-        description="seconds of relevant content",
-    ),
-    Family(
-        name="num_ret_secs",
-        scope="segments",
-        times=True,
-        func=S.num_ret_secs,
-        aggregator="sum",
-        fmt="count",
-        higher_is_better=None,
-        **_COUNT,
-        description="seconds watched by the MAiSP user",
-    ),
-    Family(
-        name="num_rel_ret_secs",
-        scope="segments",
-        times=True,
-        func=S.num_rel_ret_secs,
-        aggregator="sum",
-        fmt="count",
-        higher_is_better=True,
-        **_COUNT,
-        description="relevant seconds watched by the MAiSP user",
-    ),
-    Family(
-        name="maisp",
-        scope="segments",
-        times=True,
-        func=FORMS.maisp,
-        **_SCORE,
-        param="recall",
-        example="maisp_0.10",
-        description="mean average interpolated segment precision; maisp_p: interpolated segment precision "
+        "maisp",
+        S.maisp,
+        "mean average interpolated segment precision; maisp_p: interpolated segment precision "
         "at recall-point position p, written p/100",
+        **_TIMED,
+        **_param(_SCORE, "recall", "maisp_0.10"),
     ),
     # trec_eval
     Family(
-        name="gm_map",
-        scope="labels",
-        func=L.average_precision,
+        "gm_map",
+        L.average_precision,
+        "geometric mean of average precision (floor 1e-5), summary only",
         batch=B.average_precision,
         **_GM,
         per_query=False,
-        description="geometric mean of average precision (floor 1e-5), summary only",
     ),
     Family(
-        name="Rprec",
-        scope="labels",
-        func=TR.r_precision,
-        batch=B.r_precision,
-        **_SCORE,
-        aliases=("R-Prec",),
-        description="precision at rank R (R = num_rel)",
+        "Rprec", TR.r_precision, "precision at rank R (R = num_rel)", batch=B.r_precision, **_SCORE, aliases=("R-Prec",)
     ),
     Family(
-        name="bpref",
-        scope="labels",
-        func=TJ.bpref,
+        "bpref",
+        TJ.bpref,
+        "binary preference: relevant results penalised by judged non-relevant ones above them",
         batch=B.bpref,
         **_OVER,
         aliases=("Bpref",),
-        description="binary preference: relevant results penalised by judged non-relevant ones above them",
     ),
+    Family("gm_bpref", TJ.bpref, "geometric mean of bpref (floor 1e-5), summary only", **_GM, per_query=False),
     Family(
-        name="gm_bpref",
-        scope="labels",
-        func=TJ.bpref,
-        **_GM,
-        per_query=False,
-        description="geometric mean of bpref (floor 1e-5), summary only",
-    ),
-    Family(
-        name="recip_rank",
-        scope="labels",
-        func=TR.reciprocal_rank,
+        "recip_rank",
+        TR.reciprocal_rank,
+        "1 / rank of the first relevant result",
         batch=B.reciprocal_rank,
         **_SCORE,
         aliases=("RR",),
-        description="1 / rank of the first relevant result",
     ),
     Family(
-        name="iprec_at_recall",
-        scope="labels",
-        func=FORMS.iprec,
+        "iprec_at_recall",
+        TR.iprec_at_recall,
+        "interpolated precision at recall level r, written r with two decimals",
         batch=B.iprec_at_recall,
-        empty=FORMS.iprec_empty,
-        **_SCORE,
-        param="level",
-        plain=False,
-        example="iprec_at_recall_0.10",
-        defaults=RECALL_LEVELS,
+        empty=TR.iprec_empty,
+        **_param(_SCORE, "level", "iprec_at_recall_0.10", RECALL_LEVELS),
         family_aliases=("IPrec",),
-        description="interpolated precision at recall level r, written r with two decimals",
     ),
     Family(
-        name="recall",
-        scope="labels",
-        func=TR.recall_at,
+        "recall",
+        TR.recall_at,
+        "relevant results in the top n over num_rel",
         batch=B.recall_at,
-        **_OVER,
-        param="cutoff",
-        plain=False,
-        example="recall_100",
-        defaults=CUTOFFS,
+        **_cutoffs(_OVER, "recall_100", CUTOFFS),
         family_aliases=("R",),
-        description="relevant results in the top n over num_rel",
     ),
     Family(
-        name="ndcg",
-        scope="labels",
-        func=FORMS.ndcg,
+        "ndcg",
+        TG.ndcg,
+        "normalised DCG, gain = qrels grade, discount log2(rank+1); ndcg.1=3,2=9: gains per level",
         batch=B.ndcg,
-        **_OVER,
-        param="gains",
-        example="ndcg_1=3,2=9",
+        **_param(_OVER, "gains", "ndcg_1=3,2=9"),
         aliases=("nDCG",),
-        description="normalised DCG, gain = qrels grade, discount log2(rank+1); ndcg.1=3,2=9: gains per level",
     ),
     Family(
-        name="ndcg_cut",
-        scope="labels",
-        func=TG.ndcg_at,
+        "ndcg_cut",
+        TG.ndcg_at,
+        "nDCG of the top n",
         batch=B.ndcg_at,
-        **_OVER,
-        param="cutoff",
-        plain=False,
-        example="ndcg_cut_10",
-        defaults=CUTOFFS,
+        **_cutoffs(_OVER, "ndcg_cut_10", CUTOFFS),
         family_aliases=("nDCG",),
-        description="nDCG of the top n",
     ),
     Family(
-        name="map_cut",
-        scope="labels",
-        func=TR.map_at,
-        **_OVER,
-        param="cutoff",
-        plain=False,
-        example="map_cut_10",
-        defaults=CUTOFFS,
+        "map_cut",
+        L.average_precision,
+        "average precision counting the top n only",
+        **_cutoffs(_OVER, "map_cut_10", CUTOFFS),
         family_aliases=("AP",),
-        description="average precision counting the top n only",
     ),
     Family(
-        name="success",
-        scope="labels",
-        func=TR.success_at,
+        "success",
+        TR.success_at,
+        "1 if a relevant result is in the top n",
         batch=B.success_at,
-        **_SCORE,
-        param="cutoff",
-        plain=False,
-        example="success_10",
-        defaults=(1, 5, 10),
+        **_cutoffs(_SCORE, "success_10", (1, 5, 10)),
         family_aliases=("Success",),
-        description="1 if a relevant result is in the top n",
     ),
+    Family("num_nonrel_judged_ret", TJ.num_nonrel_judged_ret, "retrieved results judged non-relevant", **_COUNT),
     Family(
-        name="num_nonrel_judged_ret",
-        scope="labels",
-        func=TJ.num_nonrel_judged_ret,
-        aggregator="sum",
-        fmt="count",
-        higher_is_better=None,
-        **_COUNT,
-        description="retrieved results judged non-relevant",
-    ),
-    Family(
-        name="relstring",
-        scope="labels",
-        func=FORMS.relstring,
-        aggregator="none",
-        fmt="text",
-        higher_is_better=None,
-        param="reals",
-        example="relstring_20",
-        description="grades of the first 10 (relstring_n: n) results: digits, '>' above 9, '-' not in the "
+        "relstring",
+        TJ.trec_relstring,
+        "grades of the first 10 (relstring_n: n) results: digits, '>' above 9, '-' not in the "
         "qrels, '.' negative grade",
+        **_param(_TEXT, "reals", "relstring_20"),
+    ),
+    Family("infAP", TJ.infap, "inferred average precision (Yilmaz & Aslam)", **_OVER),
+    Family(
+        "Rprec_mult",
+        TR.rprec_mult,
+        "precision at rank int(x * R + 0.9), written x with two decimals",
+        **_param(_SCORE, "level", "Rprec_mult_0.20", RPREC_MULTIPLES),
     ),
     Family(
-        name="infAP", scope="labels", func=TJ.infap, **_OVER, description="inferred average precision (Yilmaz & Aslam)"
-    ),
-    Family(
-        name="Rprec_mult",
-        scope="labels",
-        func=FORMS.rprec_mult,
-        **_SCORE,
-        param="level",
-        plain=False,
-        example="Rprec_mult_0.20",
-        defaults=RPREC_MULTIPLES,
-        description="precision at rank int(x * R + 0.9), written x with two decimals",
-    ),
-    Family(
-        name="utility",
-        scope="labels",
-        func=FORMS.utility,
-        aggregator="mean",
-        fmt="score",
-        higher_is_better=True,
-        param="reals",
+        "utility",
+        TS.utility,
+        "rel_ret - nonrel_ret; utility.p1,p2,p3,p4: p1 rel_ret + p2 nonrel_ret + p3 rel_missed + p4 nonrel_missed",
+        **_param(_UNBOUNDED, "reals", "utility_2,-1,0,0"),
         count=4,
-        example="utility_2,-1,0,0",
-        description="rel_ret - nonrel_ret; utility.p1,p2,p3,p4: p1 rel_ret + p2 nonrel_ret + p3 rel_missed + "
-        "p4 nonrel_missed",
     ),
     Family(
-        name="11pt_avg",
-        scope="labels",
-        func=FORMS.eleven_pt,
-        empty=FORMS.eleven_pt_empty,
-        **_SCORE,
-        param="reals",
-        example="11pt_avg_.25,.5,.75",
-        description="mean interpolated precision at recall 0, 0.1, ..., 1 (11pt_avg.l1,l2,...: at those levels)",
+        "11pt_avg",
+        TR.eleven_pt_avg,
+        "mean interpolated precision at recall 0, 0.1, ..., 1 (11pt_avg.l1,l2,...: at those levels)",
+        empty=TR.eleven_pt_empty,
+        **_param(_SCORE, "reals", "11pt_avg_.25,.5,.75"),
+    ),
+    Family("binG", TG.bin_g, "binary gain discounted by log2(2 + non-relevant above)", **_OVER),
+    Family(
+        "G",
+        TG.g_measure,
+        "graded gain discounted by the ideal cumulated cost (G.1=3,2=9: gains per level)",
+        **_param(_OVER, "gains", "G_1=3,2=9"),
     ),
     Family(
-        name="binG",
-        scope="labels",
-        func=TG.bin_g,
-        **_OVER,
-        description="binary gain discounted by log2(2 + non-relevant above)",
+        "dcg",
+        TG.dcg_gains,
+        "discounted cumulated gain, log2(rank+1) discounts, not normalised (dcg.1=3: gains)",
+        **_param(_UNBOUNDED, "gains", "dcg_1=3,2=9"),
     ),
     Family(
-        name="G",
-        scope="labels",
-        func=FORMS.g_measure,
-        **_OVER,
-        param="gains",
-        example="G_1=3,2=9",
-        description="graded gain discounted by the ideal cumulated cost (G.1=3,2=9: gains per level)",
+        "ideal_dcg",
+        TG.ideal_dcg,
+        "the DCG of the ideal ranking of the judged grades (ideal_dcg.1=3: gains)",
+        **_param(_Kind(higher_is_better=None), "gains", "ideal_dcg_1=3,2=9"),
     ),
     Family(
-        name="dcg",
-        scope="labels",
-        func=FORMS.dcg,
-        aggregator="mean",
-        fmt="score",
-        higher_is_better=True,
-        param="gains",
-        example="dcg_1=3,2=9",
-        description="discounted cumulated gain, log2(rank+1) discounts, not normalised (dcg.1=3: gains)",
+        "ndcg_rel",
+        TG.ndcg_rel,
+        "nDCG averaged over the retrieved relevant ranks (ndcg_rel.1=3: gains per level)",
+        **_param(_OVER, "gains", "ndcg_rel_1=3"),
     ),
     Family(
-        name="ideal_dcg",
-        scope="labels",
-        func=FORMS.ideal_dcg,
-        aggregator="mean",
-        fmt="score",
-        higher_is_better=None,
-        param="gains",
-        example="ideal_dcg_1=3,2=9",
-        description="the DCG of the ideal ranking of the judged grades (ideal_dcg.1=3: gains)",
+        "Rndcg",
+        TG.rndcg,
+        "nDCG averaged over the ranks where the ideal gain drops (Rndcg.1=3: gains per level)",
+        **_param(_OVER, "gains", "Rndcg_1=3"),
     ),
     Family(
-        name="ndcg_rel",
-        scope="labels",
-        func=FORMS.ndcg_rel,
-        **_OVER,
-        param="gains",
-        example="ndcg_rel_1=3",
-        description="nDCG averaged over the retrieved relevant ranks (ndcg_rel.1=3: gains per level)",
+        "relative_P",
+        TR.relative_p_at,
+        "relevant in the top n over min(n, R)",
+        **_cutoffs(_OVER, "relative_P_10", CUTOFFS),
     ),
+    Family("set_P", TS.set_p, "relevant retrieved over retrieved", **_SCORE, aliases=("SetP",)),
+    Family("set_relative_P", TS.set_relative_p, "relevant retrieved over min(retrieved, R)", **_OVER),
+    Family("set_recall", TS.set_recall, "relevant retrieved over R", **_OVER, aliases=("SetR",)),
+    Family("set_map", TS.set_map, "set_P times set_recall", **_OVER),
     Family(
-        name="Rndcg",
-        scope="labels",
-        func=FORMS.rndcg,
-        **_OVER,
-        param="gains",
-        example="Rndcg_1=3",
-        description="nDCG averaged over the ranks where the ideal gain drops (Rndcg.1=3: gains per level)",
-    ),
-    Family(
-        name="relative_P",
-        scope="labels",
-        func=TR.relative_p_at,
-        **_OVER,
-        param="cutoff",
-        plain=False,
-        example="relative_P_10",
-        defaults=CUTOFFS,
-        description="relevant in the top n over min(n, R)",
-    ),
-    Family(
-        name="set_P",
-        scope="labels",
-        func=TS.set_p,
-        **_SCORE,
-        aliases=("SetP",),
-        description="relevant retrieved over retrieved",
-    ),
-    Family(
-        name="set_relative_P",
-        scope="labels",
-        func=TS.set_relative_p,
-        **_OVER,
-        description="relevant retrieved over min(retrieved, R)",
-    ),
-    Family(
-        name="set_recall",
-        scope="labels",
-        func=TS.set_recall,
-        **_OVER,
-        aliases=("SetR",),
-        description="relevant retrieved over R",
-    ),
-    Family(name="set_map", scope="labels", func=TS.set_map, **_OVER, description="set_P times set_recall"),
-    Family(
-        name="set_F",
-        scope="labels",
-        func=FORMS.set_f,
-        **_OVER,
+        "set_F",
+        TS.set_f,
+        "harmonic mean of set_P and set_recall (set_F.x: weighted by x)",
         aliases=("SetF",),
-        param="reals",
+        **_param(_OVER, "reals", "set_F_0.5"),
         values=NONNEGATIVE,
-        example="set_F_0.5",
-        description="harmonic mean of set_P and set_recall (set_F.x: weighted by x)",
     ),
     Family(
-        name="rbp",
-        scope="labels",
-        func=FORMS.rbp,
-        **_SCORE,
-        param="gains",
-        pairs=P.pairs("p"),
-        example="rbp_p=0.8",
-        description="rank-biased precision, p = 0.9, gains scaled into [0, 1] (rbp.p=0.8,1=3: persistence and gains)",
+        "rbp",
+        TG.rbp,
+        "rank-biased precision, p = 0.9, gains scaled into [0, 1] (rbp.p=0.8,1=3: persistence and gains)",
+        **_param(_SCORE, "gains", "rbp_p=0.8", pairs=P.pairs("p")),
     ),
     Family(
-        name="rbp_resid",
-        scope="labels",
-        func=FORMS.rbp_resid,
-        **_FRACTION,
-        param="gains",
-        pairs=P.pairs("p"),
-        example="rbp_resid_p=0.8",
-        description="RBP residual from unjudged results, p = 0.9 (rbp_resid.p=0.8)",
+        "rbp_resid",
+        TG.rbp_resid,
+        "RBP residual from unjudged results, p = 0.9 (rbp_resid.p=0.8)",
+        **_param(_FRACTION, "gains", "rbp_resid_p=0.8", pairs=P.pairs("p")),
     ),
-    Family(
-        name="unj",
-        scope="labels",
-        func=TJ.unjudged_at,
-        **_FRACTION,
-        param="cutoff",
-        plain=False,
-        example="unj_10",
-        defaults=(5, 10, 20),
-        description="unjudged results in the top n over n",
-    ),
+    Family("unj", TJ.unjudged_at, "unjudged results in the top n over n", **_cutoffs(_FRACTION, "unj_10", (5, 10, 20))),
     # beyond trec_eval
     Family(
-        name="adr",
-        scope="labels",
-        func=ADR.adr,
-        **_SCORE,
-        description="average dynamic recall over the first n ranks (grades order the ground-truth groups)",
+        "adr", ADR.adr, "average dynamic recall over the first n ranks (grades order the ground-truth groups)", **_SCORE
     ),
     Family(
-        name="adr_cut",
-        scope="labels",
-        func=ADR.adr_at,
-        **_SCORE,
-        param="cutoff",
+        "adr_cut",
+        ADR.adr,
+        "average dynamic recall over the first k ranks",
+        **_cutoffs(_SCORE, "adr_cut_10", (10,)),
         cutoffs=RANKS,
-        plain=False,
-        example="adr_cut_10",
-        defaults=(10,),
-        description="average dynamic recall over the first k ranks",
     ),
     Family(
-        name="adr_tb",
-        scope="labels",
-        func=ADR.adr_tiebreak,
-        **_LOWER_BETTER,
-        param="raw",
-        example="adr_tb_standin",
-        description="ADR tie-breaker (inverted ground truth over the problematic items): lower breaks ties in "
+        "adr_tb",
+        ADR.adr_tiebreak,
+        "ADR tie-breaker (inverted ground truth over the problematic items): lower breaks ties in "
         "favour; adr_tb.standin: the stand-in filler instead of the paper's",
+        **_param(_LOWER_BETTER, "raw", "adr_tb_standin"),
     ),
     Family(
-        name="RankEff",
-        scope="labels",
-        func=TJ.rankeff,
-        **_OVER,
-        description="RankEff: bpref against all judged non-relevant units (Ahlgren & Grönqvist)",
+        "RankEff", TJ.rankeff, "RankEff: bpref against all judged non-relevant units (Ahlgren & Grönqvist)", **_OVER
     ),
     Family(
-        name="F",
-        scope="labels",
-        func=TR.f_at,
-        **_OVER,
-        param="cutoff",
-        plain=False,
-        example="F_10",
-        defaults=(5, 10, 20),
-        description="F measure at cut-off n: harmonic mean of P@n and recall@n",
+        "F",
+        TR.f_at,
+        "F measure at cut-off n: harmonic mean of P@n and recall@n",
+        **_cutoffs(_OVER, "F_10", (5, 10, 20)),
+    ),
+    Family("E", TR.e_at, "E measure at cut-off n with b = 1 (1 - F@n)", **_cutoffs(_LOWER_BETTER, "E_10", (5, 10, 20))),
+    Family(
+        "dcg_jk_cut",
+        TG.dcg_jk_at,
+        "Järvelin-Kekäläinen DCG at n: gain / log2(rank) from rank 2 on, rank 1 undiscounted",
+        **_cutoffs(_GAIN, "dcg_jk_cut_10", (5, 10, 15, 20)),
     ),
     Family(
-        name="E",
-        scope="labels",
-        func=TR.e_at,
-        **_LOWER_BETTER,
-        param="cutoff",
-        plain=False,
-        example="E_10",
-        defaults=(5, 10, 20),
-        description="E measure at cut-off n with b = 1 (1 - F@n)",
-    ),
-    Family(
-        name="dcg_jk_cut",
-        scope="labels",
-        func=TG.dcg_jk_at,
-        **_GAIN,
-        param="cutoff",
-        plain=False,
-        example="dcg_jk_cut_10",
-        defaults=(5, 10, 15, 20),
-        description="Järvelin-Kekäläinen DCG at n: gain / log2(rank) from rank 2 on, rank 1 undiscounted",
-    ),
-    Family(
-        name="ndcg_jk_cut",
-        scope="labels",
-        func=TG.ndcg_jk_at,
-        **_OVER,
-        param="cutoff",
-        plain=False,
-        example="ndcg_jk_cut_10",
-        defaults=(5, 10, 15, 20),
-        description="Järvelin-Kekäläinen DCG at n over the ideal DCG at n",
+        "ndcg_jk_cut",
+        TG.ndcg_jk_at,
+        "Järvelin-Kekäläinen DCG at n over the ideal DCG at n",
+        **_cutoffs(_OVER, "ndcg_jk_cut_10", (5, 10, 15, 20)),
     ),
     # sampled judgements (stratified qrels; docs/sampled.md)
     Family(
-        name="xinfAP",
-        scope="labels",
-        func=SAMPLED.xinf_ap,
+        "xinfAP",
+        SAMPLED.xinf_ap,
+        "extended inferred AP on stratified qrels (Yilmaz, Kanoulas & Aslam 2008), as NIST's sample_eval.pl",
         **_SCORE,
         stratified=True,
-        description="extended inferred AP on stratified qrels (Yilmaz, Kanoulas & Aslam 2008), as NIST's "
-        "sample_eval.pl",
     ),
     Family(
-        name="xinfNDCG",
-        scope="labels",
-        func=SAMPLED.xinf_ndcg,
+        "xinfNDCG",
+        SAMPLED.xinf_ndcg,
+        "inferred nDCG on stratified qrels, as sample_eval.pl's infNDCG",
         **_SCORE,
         stratified=True,
-        description="inferred nDCG on stratified qrels, as sample_eval.pl's infNDCG",
     ),
     # ir_measures' and ranx's measures that trec_eval lacks (issue 24; their names: ECOSYSTEM below)
     Family(
-        name="ERR",
-        scope="labels",
-        func=ECO.err_at,
-        **_SCORE,
-        param="cutoff",
-        plain=False,
-        example="ERR_20",
-        defaults=(20,),
-        description="expected reciprocal rank at n, gdeval's (ir_measures' ERR@n): stop "
-        "probability (2^grade - 1) / 2^4 (gdeval's fixed largest grade 4; a larger "
-        "grade is refused, as gdeval.pl refuses it)",
+        "ERR",
+        ECO.err_at,
+        "expected reciprocal rank at n, gdeval's (ir_measures' ERR@n): stop probability (2^grade - 1) / 2^4 (gdeval's "
+        "fixed largest grade 4; a larger grade is refused, as gdeval.pl refuses it)",
+        **_cutoffs(_SCORE, "ERR_20", (20,)),
     ),
     Family(
-        name="ndcg_exp_cut",
-        scope="labels",
-        func=ECO.ndcg_exp_at,
-        **_OVER,
-        param="cutoff",
-        plain=False,
-        example="ndcg_exp_cut_10",
-        defaults=(10,),
-        description="nDCG at n with gain 2^grade - 1, gdeval's (ir_measures' nDCG(dcg='exp-log2')@n, ranx's "
-        "ndcg_burges@n)",
+        "ndcg_exp_cut",
+        ECO.ndcg_exp_at,
+        "nDCG at n with gain 2^grade - 1, gdeval's (ir_measures' nDCG(dcg='exp-log2')@n, ranx's ndcg_burges@n)",
+        **_cutoffs(_OVER, "ndcg_exp_cut_10", (10,)),
     ),
     Family(
-        name="dcg_cut",
-        scope="labels",
-        func=ECO.dcg_at,
-        **_GAIN,
-        param="cutoff",
-        plain=False,
-        example="dcg_cut_10",
-        defaults=(10,),
-        description="DCG of the top n: grade / log2(rank + 1), not normalised (ranx's dcg@n)",
+        "dcg_cut",
+        ECO.dcg_at,
+        "DCG of the top n: grade / log2(rank + 1), not normalised (ranx's dcg@n)",
+        **_cutoffs(_GAIN, "dcg_cut_10", (10,)),
     ),
     Family(
-        name="dcg_exp_cut",
-        scope="labels",
-        func=ECO.dcg_exp_at,
-        **_GAIN,
-        param="cutoff",
-        plain=False,
-        example="dcg_exp_cut_10",
-        defaults=(10,),
-        description="DCG of the top n with gain 2^grade - 1, not normalised (ranx's dcg_burges@n)",
+        "dcg_exp_cut",
+        ECO.dcg_exp_at,
+        "DCG of the top n with gain 2^grade - 1, not normalised (ranx's dcg_burges@n)",
+        **_cutoffs(_GAIN, "dcg_exp_cut_10", (10,)),
     ),
     Family(
-        name="recip_rank_cut",
-        scope="labels",
-        func=ECO.reciprocal_rank_at,
-        **_SCORE,
-        param="cutoff",
-        plain=False,
-        example="recip_rank_cut_10",
-        defaults=(10,),
-        description="1 / rank of the first relevant result in the top n, else 0 (ir_measures' RR@n, ranx's mrr@n)",
+        "recip_rank_cut",
+        TR.reciprocal_rank,
+        "1 / rank of the first relevant result in the top n, else 0 (ir_measures' RR@n, ranx's mrr@n)",
+        **_cutoffs(_SCORE, "recip_rank_cut_10", (10,)),
     ),
     Family(
-        name="hits",
-        scope="labels",
-        func=ECO.hits_at,
-        **_GAIN,
-        param="cutoff",
-        example="hits_10",
-        description="relevant results in the top n (all ranks without n; ranx's hits@n)",
+        "hits",
+        ECO.hits_at,
+        "relevant results in the top n (all ranks without n; ranx's hits@n)",
+        **_cutoffs(_GAIN, "hits_10"),
     ),
     Family(
-        name="rbp_bin",
-        scope="labels",
-        func=ECO.rbp_binary,
-        **_SCORE,
-        param="gains",
-        pairs=P.pairs("p", "k"),
-        example="rbp_bin_p=0.8,k=10",
-        description="rank-biased precision of binary relevance, p = 0.8, all ranks unless k (ir_measures' "
+        "rbp_bin",
+        ECO.rbp_binary,
+        "rank-biased precision of binary relevance, p = 0.8, all ranks unless k (ir_measures' "
         "RBP(p=0.8)@k); rbp_bin.p=0.9,k=10",
+        **_param(_SCORE, "gains", "rbp_bin_p=0.8,k=10", pairs=P.pairs("p", "k")),
     ),
     Family(
-        name="ndcg_gain_cut",
-        scope="labels",
-        func=ECO.ndcg_gains_at,
-        **_OVER,
-        param="gains",
-        pairs=P.pairs("k"),
-        example="ndcg_gain_cut_k=10,2=3",
-        description="nDCG with the qrels' grades mapped by a gain table first (grades not listed keep theirs), "
+        "ndcg_gain_cut",
+        ECO.ndcg_gains_at,
+        "nDCG with the qrels' grades mapped by a gain table first (grades not listed keep theirs), "
         "at k when given (ir_measures' nDCG(gains={2:3})@10)",
+        **_param(_OVER, "gains", "ndcg_gain_cut_k=10,2=3", pairs=P.pairs("k")),
     ),
     Family(
-        name="accuracy",
-        scope="labels",
-        func=ECO.accuracy_at,
-        **_SCORE,
-        param="cutoff",
-        example="accuracy_10",
-        description="share of (relevant, non-relevant) pairs of the top n ranked relevant first (all ranks "
-        "without n; ir_measures' Accuracy@n, which reports nothing for a query without a relevant "
-        "result: 0 here)",
+        "accuracy",
+        ECO.accuracy_at,
+        "share of (relevant, non-relevant) pairs of the top n ranked relevant first (all ranks without n; ir_measures' "
+        "Accuracy@n, which reports nothing for a query without a relevant result: 0 here)",
+        **_cutoffs(_SCORE, "accuracy_10"),
     ),
     Family(
-        name="compat",
-        scope="labels",
-        func=ECO.compat,
-        **_SCORE,
-        param="gains",
-        pairs=P.pairs("p", "normalize"),
-        example="compat_p=0.9",
-        description="compatibility (Clarke et al. 2021): rank-biased overlap with the ideal ranking, p = 0.95, "
+        "compat",
+        ECO.compat,
+        "compatibility (Clarke et al. 2021): rank-biased overlap with the ideal ranking, p = 0.95, "
         "normalised (compat.p=0.9,normalize=0; ir_measures' Compat(p=0.9))",
+        **_param(_SCORE, "gains", "compat_p=0.9", pairs=P.pairs("p", "normalize")),
     ),
     # C/W/L user models as cwl_eval computes them (gains: grades clipped to [min_rel, max_rel], scaled to [0, 1])
     Family(
-        name="inst",
-        scope="labels",
-        func=ECO.inst,
-        **_SCORE,
-        param="gains",
-        pairs=P.pairs("T", "min_rel", "max_rel"),
-        example="inst_T=2,max_rel=3",
-        description="INST (Moffat et al. 2015), T = 1, gains min_rel = 0 to max_rel = 1 unless given "
+        "inst",
+        ECO.inst,
+        "INST (Moffat et al. 2015), T = 1, gains min_rel = 0 to max_rel = 1 unless given "
         "(ir_measures' INST(T=2,max_rel=3))",
+        **_param(_SCORE, "gains", "inst_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
     ),
     Family(
-        name="insq",
-        scope="labels",
-        func=ECO.insq,
-        **_SCORE,
-        param="gains",
-        pairs=P.pairs("T", "min_rel", "max_rel"),
-        example="insq_T=2,max_rel=3",
-        description="INSQ, T = 1 (ir_measures' INSQ(max_rel=3))",
+        "insq",
+        ECO.insq,
+        "INSQ, T = 1 (ir_measures' INSQ(max_rel=3))",
+        **_param(_SCORE, "gains", "insq_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
     ),
     Family(
-        name="sdcg",
-        scope="labels",
-        func=ECO.sdcg,
-        **_SCORE,
-        param="gains",
-        pairs=P.pairs("k", "min_rel", "max_rel"),
-        example="sdcg_k=10,max_rel=3",
-        description="scaled DCG at k: DCG over the sum of the discounts (ir_measures' SDCG(max_rel=3)@10)",
+        "sdcg",
+        ECO.sdcg,
+        "scaled DCG at k: DCG over the sum of the discounts (ir_measures' SDCG(max_rel=3)@10)",
+        **_param(_SCORE, "gains", "sdcg_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
     ),
     Family(
-        name="nerr8",
-        scope="labels",
-        func=ECO.nerr8,
-        **_SCORE,
-        param="gains",
-        pairs=P.pairs("k", "min_rel", "max_rel"),
-        example="nerr8_k=10,max_rel=3",
-        description="NERR, equation 8 of Azzopardi et al. 2021, at k (ir_measures' NERR8(max_rel=3)@10)",
+        "nerr8",
+        ECO.nerr8,
+        "NERR, equation 8 of Azzopardi et al. 2021, at k (ir_measures' NERR8(max_rel=3)@10)",
+        **_param(_SCORE, "gains", "nerr8_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
     ),
     Family(
-        name="nerr9",
-        scope="labels",
-        func=ECO.nerr9,
-        **_SCORE,
-        param="gains",
-        pairs=P.pairs("k", "min_rel", "max_rel"),
-        example="nerr9_k=10,max_rel=3",
-        description="NERR, equation 9, at k (ir_measures' NERR9(max_rel=3)@10)",
+        "nerr9",
+        ECO.nerr9,
+        "NERR, equation 9, at k (ir_measures' NERR9(max_rel=3)@10)",
+        **_param(_SCORE, "gains", "nerr9_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
     ),
     Family(
-        name="nerr10",
-        scope="labels",
-        func=ECO.nerr10,
-        **_SCORE,
-        param="gains",
-        pairs=P.pairs("p", "min_rel", "max_rel"),
-        example="nerr10_p=0.8,max_rel=3",
-        description="NERR, equation 10, p = 0.9 (ir_measures' NERR10(p=0.8,max_rel=3))",
+        "nerr10",
+        ECO.nerr10,
+        "NERR, equation 10, p = 0.9 (ir_measures' NERR10(p=0.8,max_rel=3))",
+        **_param(_SCORE, "gains", "nerr10_p=0.8,max_rel=3", pairs=P.pairs("p", "min_rel", "max_rel")),
     ),
     Family(
-        name="nerr11",
-        scope="labels",
-        func=ECO.nerr11,
-        **_SCORE,
-        param="gains",
-        pairs=P.pairs("T", "min_rel", "max_rel"),
-        example="nerr11_T=2,max_rel=3",
-        description="NERR, equation 11, T = 1 (ir_measures' NERR11(T=2,max_rel=3))",
+        "nerr11",
+        ECO.nerr11,
+        "NERR, equation 11, T = 1 (ir_measures' NERR11(T=2,max_rel=3))",
+        **_param(_SCORE, "gains", "nerr11_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
     ),
     Family(
-        name="bpm",
-        scope="labels",
-        func=ECO.bpm,
-        **_SCORE,
-        param="gains",
-        pairs=P.pairs("T", "k", "min_rel", "max_rel"),
-        example="bpm_T=2,k=10,max_rel=3",
-        description="static Bejeweled Player Model (Zhang et al. 2017), T = 1, k = 10 (ir_measures' "
-        "BPM(T=2,max_rel=3)@10)",
+        "bpm",
+        ECO.bpm,
+        "static Bejeweled Player Model (Zhang et al. 2017), T = 1, k = 10 (ir_measures' BPM(T=2,max_rel=3)@10)",
+        **_param(_SCORE, "gains", "bpm_T=2,k=10,max_rel=3", pairs=P.pairs("T", "k", "min_rel", "max_rel")),
     ),
     Family(
-        name="rbp_grade",
-        scope="labels",
-        func=ECO.rbp_graded,
-        **_GAIN,
-        param="gains",
-        pairs=P.pairs("p"),
-        example="rbp_grade_p=0.95",
-        description="rank-biased precision with the relevant results' grades as gains, unscaled, p = 0.8 "
-        "(ranx's rbp.80)",
+        "rbp_grade",
+        ECO.rbp_graded,
+        "rank-biased precision with the relevant results' grades as gains, unscaled, p = 0.8 (ranx's rbp.80)",
+        **_param(_GAIN, "gains", "rbp_grade_p=0.95", pairs=P.pairs("p")),
     ),
 )
 
@@ -906,189 +513,129 @@ FAMILIES: tuple[Family, ...] = (
 #: jump-in point measures (docs/speech.md, "Jump-in points"): results judged by their start time
 JUMP_IN: tuple[Family, ...] = (
     KeyedFamily(
-        name="mgap",
-        scope="segments",
-        times=True,
-        func=J.mgap,
-        **_OVER,
-        param="raw",
-        keys=JUMPIN_KEYS.MGAP_KEYS,
-        example="mgap_window=60,step=0",
-        description="mean generalized average precision (Liu & Oard 2006, CLEF CL-SR): each result's "
-        "credit falls linearly with the distance from its start to a relevant onset, 0.1 per "
-        "whole 15 s step (mgap.window=150,step=15,match=once: the defaults; step=0: no steps; "
-        "match=all: every result near an onset scores, so above 1 possible)",
+        "mgap",
+        J.mgap,
+        "mean generalized average precision (Liu & Oard 2006, CLEF CL-SR): each result's credit falls linearly with "
+        "the distance from its start to a relevant onset, 0.1 per whole 15 s step (mgap.window=150,step=15,match=once: "
+        "the defaults; step=0: no steps; match=all: every result near an onset scores, so above 1 possible)",
+        **_TIMED,
+        **_keys(_OVER, JUMPIN_KEYS.MGAP_KEYS, "mgap_window=60,step=0"),
     ),
     Family(
-        name="mrr_window",
-        scope="segments",
-        times=True,
-        func=J.reciprocal_rank_window,
-        **_SCORE,
-        param="cutoff",
-        plain=False,
-        example="mrr_window_60",
-        defaults=JUMPIN_KEYS.MRR_WINDOWS,
-        description="reciprocal rank of the first result starting within n seconds of a relevant onset of "
+        "mrr_window",
+        J.reciprocal_rank_window,
+        "reciprocal rank of the first result starting within n seconds of a relevant onset of "
         "its video (MediaEval RSR 2011, S&H 2012: 10, 30 and 60 s)",
+        **_TIMED,
+        **_cutoffs(_SCORE, "mrr_window_60", JUMPIN_KEYS.MRR_WINDOWS),
     ),
     KeyedFamily(
-        name="masp",
-        scope="segments",
-        times=True,
-        func=J.masp,
-        **_OVER,
-        param="raw",
-        keys=JUMPIN_KEYS.MASP_KEYS,
-        example="masp_norm=qrels",
-        description="mean average segment precision (Eskevich, Magdy & Jones 2012): relevant seconds over "
+        "masp",
+        J.masp,
+        "mean average segment precision (Eskevich, Magdy & Jones 2012): relevant seconds over "
         "seconds watched, averaged over the ranks holding relevant content (norm=retrieved; "
         "norm=qrels: over the relevant segments, above 1 possible)",
+        **_TIMED,
+        **_keys(_OVER, JUMPIN_KEYS.MASP_KEYS, "masp_norm=qrels"),
     ),
     KeyedFamily(
-        name="masdwp",
-        scope="segments",
-        times=True,
-        func=J.masdwp,
-        **_OVER,
-        param="raw",
-        keys=JUMPIN_KEYS.MASDWP_KEYS,
-        example="masdwp_window=60,step=0",
-        description="mean average segment distance-weighted precision (Eskevich, Magdy & Jones 2012): "
-        "masp with each rank weighted by mgap's credit for its start (window, step, norm as "
-        "mgap and masp)",
+        "masdwp",
+        J.masdwp,
+        "mean average segment distance-weighted precision (Eskevich, Magdy & Jones 2012): masp with each rank weighted "
+        "by mgap's credit for its start (window, step, norm as mgap and masp)",
+        **_TIMED,
+        **_keys(_OVER, JUMPIN_KEYS.MASDWP_KEYS, "masdwp_window=60,step=0"),
     ),
 )
 FAMILIES += JUMP_IN
 
 DIV = _Functions("diversity")
 _DIV_CUTOFFS = (5, 10, 20)  # ndeval's
+#: ndeval's defaults: alpha, beta and its depth (the largest cut-off it computes); the keys of alpha_dcg and
+#: alpha_ndcg (``k=20,alpha=0.5``), of nrbp and nnrbp (``alpha=0.5,beta=0.5``)
+ALPHA, BETA, DEPTH = 0.5, 0.5, 20
+CUT_KEYS = (Key("k", DEPTH, RANKS), Key("alpha", ALPHA, UNIT))
+RBP_KEYS = (Key("alpha", ALPHA, UNIT), Key("beta", BETA, UNIT))
 #: NIST ndeval's novelty and diversity measures over subtopic qrels (docs/measures.md, "Subtopic qrels")
 DIVERSITY: tuple[Family, ...] = (
     Family(
-        name="err_ia",
-        scope="labels",
-        func=DIV.err_ia,
-        subtopics=True,
-        cutoffs=RANKS,
-        aggregator="mean",
-        fmt="score",
-        higher_is_better=True,
-        lower=0.0,
-        param="cutoff",
-        plain=False,
-        example="err_ia_20",
-        defaults=_DIV_CUTOFFS,
-        family_aliases=("ERR_IA",),
-        description="intent-aware ERR at n with ndeval's novelty gains (alpha = 0.5) over its ideal-ideal "
+        "err_ia",
+        DIV.err_ia,
+        "intent-aware ERR at n with ndeval's novelty gains (alpha = 0.5) over its ideal-ideal "
         "normalisation (ndeval's ERR-IA@n; at n = 1 not normalised, as ndeval)",
-    ),
-    Family(
-        name="nerr_ia",
-        scope="labels",
-        func=DIV.nerr_ia,
         subtopics=True,
         cutoffs=RANKS,
-        **_SCORE,
-        param="cutoff",
-        plain=False,
-        example="nerr_ia_20",
-        defaults=_DIV_CUTOFFS,
-        family_aliases=("nERR_IA",),
-        description="ERR-IA at n over the greedy ideal ranking's (ndeval's nERR-IA@n)",
-    ),
-    KeyedFamily(
-        name="alpha_dcg",
-        scope="labels",
-        func=DIV.alpha_dcg,
-        subtopics=True,
-        aggregator="mean",
-        fmt="score",
-        higher_is_better=True,
-        lower=0.0,
-        param="raw",
-        keys=DIV_KEYS.CUT_KEYS,
-        example="alpha_dcg_k=10,alpha=0.3",
-        family_aliases=("alpha_DCG", "α_DCG"),
-        description="alpha-DCG at k (k = 20, alpha = 0.5 unless given) over ndeval's ideal-ideal "
-        "normalisation (ndeval's alpha-DCG@k; at k = 1 not normalised, as ndeval)",
-    ),
-    KeyedFamily(
-        name="alpha_ndcg",
-        scope="labels",
-        func=DIV.alpha_ndcg,
-        subtopics=True,
-        **_SCORE,
-        param="raw",
-        keys=DIV_KEYS.CUT_KEYS,
-        example="alpha_ndcg_k=10,alpha=0.3",
-        family_aliases=("alpha_nDCG", "α_nDCG"),
-        description="alpha-nDCG at k (Clarke et al. 2008): alpha-DCG over ndeval's greedy ideal "
-        "ranking's; k = 20, alpha = 0.5 unless given (ir_measures' alpha_nDCG(alpha=0.5)@20)",
-    ),
-    KeyedFamily(
-        name="nrbp",
-        scope="labels",
-        func=DIV.nrbp,
-        subtopics=True,
-        **_SCORE,
-        param="raw",
-        keys=DIV_KEYS.RBP_KEYS,
-        example="nrbp_alpha=0.3,beta=0.8",
-        aliases=("NRBP",),
-        description="novelty- and rank-biased precision (Clarke et al. 2009) over every rank, alpha = "
-        "beta = 0.5 unless given (ndeval's NRBP)",
-    ),
-    KeyedFamily(
-        name="nnrbp",
-        scope="labels",
-        func=DIV.nnrbp,
-        subtopics=True,
-        **_SCORE,
-        param="raw",
-        keys=DIV_KEYS.RBP_KEYS,
-        example="nnrbp_alpha=0.3,beta=0.8",
-        aliases=("nNRBP",),
-        description="NRBP over the ideal ranking's; NaN for a query without a relevant subtopic "
-        "(ndeval's nNRBP, its 0/0)",
+        **_cutoffs(_GAIN, "err_ia_20", _DIV_CUTOFFS),
+        family_aliases=("ERR_IA",),
     ),
     Family(
-        name="map_ia",
-        scope="labels",
-        func=DIV.map_ia,
+        "nerr_ia",
+        DIV.nerr_ia,
+        "ERR-IA at n over the greedy ideal ranking's (ndeval's nERR-IA@n)",
+        subtopics=True,
+        cutoffs=RANKS,
+        **_cutoffs(_SCORE, "nerr_ia_20", _DIV_CUTOFFS),
+        family_aliases=("nERR_IA",),
+    ),
+    KeyedFamily(
+        "alpha_dcg",
+        DIV.alpha_dcg,
+        "alpha-DCG at k (k = 20, alpha = 0.5 unless given) over ndeval's ideal-ideal "
+        "normalisation (ndeval's alpha-DCG@k; at k = 1 not normalised, as ndeval)",
+        subtopics=True,
+        **_keys(_GAIN, CUT_KEYS, "alpha_dcg_k=10,alpha=0.3"),
+        family_aliases=("alpha_DCG", "α_DCG"),
+    ),
+    KeyedFamily(
+        "alpha_ndcg",
+        DIV.alpha_ndcg,
+        "alpha-nDCG at k (Clarke et al. 2008): alpha-DCG over ndeval's greedy ideal "
+        "ranking's; k = 20, alpha = 0.5 unless given (ir_measures' alpha_nDCG(alpha=0.5)@20)",
+        subtopics=True,
+        **_keys(_SCORE, CUT_KEYS, "alpha_ndcg_k=10,alpha=0.3"),
+        family_aliases=("alpha_nDCG", "α_nDCG"),
+    ),
+    KeyedFamily(
+        "nrbp",
+        DIV.nrbp,
+        "novelty- and rank-biased precision (Clarke et al. 2009) over every rank, alpha = "
+        "beta = 0.5 unless given (ndeval's NRBP)",
+        subtopics=True,
+        **_keys(_SCORE, RBP_KEYS, "nrbp_alpha=0.3,beta=0.8"),
+        aliases=("NRBP",),
+    ),
+    KeyedFamily(
+        "nnrbp",
+        DIV.nnrbp,
+        "NRBP over the ideal ranking's; NaN for a query without a relevant subtopic (ndeval's nNRBP, its 0/0)",
+        subtopics=True,
+        **_keys(_SCORE, RBP_KEYS, "nnrbp_alpha=0.3,beta=0.8"),
+        aliases=("nNRBP",),
+    ),
+    Family(
+        "map_ia",
+        DIV.map_ia,
+        "intent-aware average precision: the mean over the subtopics of their average precision (ndeval's MAP-IA)",
         subtopics=True,
         **_SCORE,
         aliases=("AP_IA", "MAP_IA"),
-        description="intent-aware average precision: the mean over the subtopics of their average "
-        "precision (ndeval's MAP-IA)",
     ),
     Family(
-        name="P_ia",
-        scope="labels",
-        func=DIV.p_ia,
-        subtopics=True,
-        **_SCORE,
-        param="cutoff",
-        plain=False,
-        example="P_ia_20",
-        defaults=_DIV_CUTOFFS,
-        family_aliases=("P_IA",),
-        description="intent-aware precision at n: relevant (result, subtopic) pairs in the top n over n "
+        "P_ia",
+        DIV.p_ia,
+        "intent-aware precision at n: relevant (result, subtopic) pairs in the top n over n "
         "times the subtopics (ndeval's P-IA@n)",
+        subtopics=True,
+        **_cutoffs(_SCORE, "P_ia_20", _DIV_CUTOFFS),
+        family_aliases=("P_IA",),
     ),
     Family(
-        name="strec",
-        scope="labels",
-        func=DIV.strec,
+        "strec",
+        DIV.strec,
+        "subtopic recall at n: the subtopics with a relevant result in the top n over the subtopics (ndeval's strec@n)",
         subtopics=True,
-        **_SCORE,
-        param="cutoff",
-        plain=False,
-        example="strec_20",
-        defaults=_DIV_CUTOFFS,
+        **_cutoffs(_SCORE, "strec_20", _DIV_CUTOFFS),
         family_aliases=("StRecall",),
-        description="subtopic recall at n: the subtopics with a relevant result in the top n over the "
-        "subtopics (ndeval's strec@n)",
     ),
 )
 FAMILIES += DIVERSITY
@@ -1101,76 +648,47 @@ _KEYS = (
 #: LLRs; each figure is one formula over trials: per query on its own, the all line on every query's pooled
 QUESST_FIGURES: tuple[Family, ...] = (
     KeyedFamily(
-        name="actCnxe",
+        "actCnxe",
+        QT.act_cnxe,
+        "normalized cross-entropy of the scores as LLRs (MediaEval QUESST): Cxe at the prior over the prior's entropy, "
+        f"all trials pooled (not a mean over queries); prior: effective (of the costs) or a probability; {_KEYS}",
         scope="trials",
-        func=QT.act_cnxe,
-        aggregator="pooled",
-        fmt="score",
-        higher_is_better=False,
-        lower=0.0,
-        param="raw",
-        keys=QUESST.CNXE_KEYS,
-        example="actCnxe_prior=0.5",
-        description="normalized cross-entropy of the scores as LLRs (MediaEval QUESST): Cxe at the prior over "
-        "the prior's entropy, all trials pooled (not a mean over queries); prior: effective (of "
-        f"the costs) or a probability; {_KEYS}",
+        **_keys(_Kind(aggregator="pooled", higher_is_better=False, lower=0.0), QUESST.CNXE_KEYS, "actCnxe_prior=0.5"),
     ),
     KeyedFamily(
-        name="minCnxe",
+        "minCnxe",
+        QT.min_cnxe,
+        "actCnxe after the best monotone recalibration (PAV), all trials pooled; parameters as actCnxe",
         scope="trials",
-        func=QT.min_cnxe,
-        aggregator="pooled",
-        fmt="score",
-        higher_is_better=False,
-        lower=0.0,
-        upper=1.0,
-        param="raw",
-        keys=QUESST.CNXE_KEYS,
-        example="minCnxe_prior=0.5",
-        description="actCnxe after the best monotone recalibration (PAV), all trials pooled; parameters as actCnxe",
+        **_keys(
+            _Kind(aggregator="pooled", higher_is_better=False, lower=0.0, upper=1.0),
+            QUESST.CNXE_KEYS,
+            "minCnxe_prior=0.5",
+        ),
     ),
     KeyedFamily(
-        name="actTWV",
-        scope="trials",
-        func=QT.act_twv,
-        aggregator="pooled",
-        fmt="score",
-        higher_is_better=True,
-        upper=1.0,
-        param="raw",
-        keys=QUESST.ACT_TWV_KEYS,
-        example="actTWV_decisions=bayes",
-        description="actual term-weighted value (MediaEval QUESST): 1 − mean over queries with a target of "
+        "actTWV",
+        QT.act_twv,
+        "actual term-weighted value (MediaEval QUESST): 1 − mean over queries with a target of "
         "(P_miss + β·P_FA), β = (C_fa/C_miss)(1 − P_target)/P_target, at the run's YES decisions "
         "(decisions=given; bayes: score >= ln β, for TREC runs); " + _KEYS,
+        scope="trials",
+        **_keys(_Kind(aggregator="pooled", upper=1.0), QUESST.ACT_TWV_KEYS, "actTWV_decisions=bayes"),
     ),
     KeyedFamily(
-        name="maxTWV",
+        "maxTWV",
+        QT.max_twv,
+        "maximum term-weighted value: TWV at the best global score threshold (per query: at its own best); " + _KEYS,
         scope="trials",
-        func=QT.max_twv,
-        aggregator="pooled",
-        fmt="score",
-        higher_is_better=True,
-        lower=0.0,
-        upper=1.0,
-        param="raw",
-        keys=QUESST.TWV_KEYS,
-        example="maxTWV_cost_fa=2",
-        description="maximum term-weighted value: TWV at the best global score threshold (per query: at "
-        "its own best); " + _KEYS,
+        **_keys(_Kind(aggregator="pooled", lower=0.0, upper=1.0), QUESST.TWV_KEYS, "maxTWV_cost_fa=2"),
     ),
     KeyedFamily(
-        name="maxTWV_threshold",
-        scope="trials",
-        func=QT.max_twv_threshold,
-        aggregator="pooled",
-        fmt="score",
-        higher_is_better=None,
-        param="raw",
-        keys=QUESST.TWV_KEYS,
-        example="maxTWV_threshold_cost_fa=2",
-        description="the score threshold of maxTWV (YES when the score is at least it; inf: rejecting "
+        "maxTWV_threshold",
+        QT.max_twv_threshold,
+        "the score threshold of maxTWV (YES when the score is at least it; inf: rejecting "
         "every trial); parameters as maxTWV",
+        scope="trials",
+        **_keys(_Kind(aggregator="pooled", higher_is_better=None), QUESST.TWV_KEYS, "maxTWV_threshold_cost_fa=2"),
     ),
 )
 FAMILIES += QUESST_FIGURES
@@ -1203,51 +721,28 @@ _PREFS = {
 }
 #: trec_eval's measures of other judgements (-R): preferences, then judgement groups
 TREC_REL_INFO: tuple[Family, ...] = (
-    *(
-        Family(
-            name=f"prefs_{k}",
-            scope="prefs",
-            func=getattr(PF, k),
-            aggregator="sum",
-            fmt="count",
-            higher_is_better=None,
-            **_COUNT,
-            description=v,
-        )
-        for k, v in _PREFS_COUNTS.items()
-    ),
-    *(
-        Family(name=f"prefs_{k}", scope="prefs", func=getattr(PF, k.lower()), **_SCORE, description=v)
-        for k, v in _PREFS.items()
+    *(Family(f"prefs_{k}", getattr(PF, k), v, scope="prefs", **_COUNT) for k, v in _PREFS_COUNTS.items()),
+    *(Family(f"prefs_{k}", getattr(PF, k.lower()), v, scope="prefs", **_SCORE) for k, v in _PREFS.items()),
+    Family(
+        "map_avgjg",
+        PF.map_avgjg,
+        "average precision on each judgement group's qrels, averaged over the groups",
+        scope="groups",
+        **_SCORE,
     ),
     Family(
-        name="map_avgjg",
+        "P_avgjg",
+        PF.p_avgjg,
+        "P_n averaged over the judgement groups",
         scope="groups",
-        func=PF.map_avgjg,
-        **_SCORE,
-        description="average precision on each judgement group's qrels, averaged over the groups",
+        **_cutoffs(_SCORE, "P_avgjg_10", CUTOFFS),
     ),
     Family(
-        name="P_avgjg",
+        "Rprec_mult_avgjg",
+        PF.rprec_mult_avgjg,
+        "Rprec_mult_x averaged over the judgement groups",
         scope="groups",
-        func=PF.p_avgjg,
-        **_SCORE,
-        param="cutoff",
-        plain=False,
-        example="P_avgjg_10",
-        defaults=CUTOFFS,
-        description="P_n averaged over the judgement groups",
-    ),
-    Family(
-        name="Rprec_mult_avgjg",
-        scope="groups",
-        func=PF.rprec_mult_avgjg,
-        **_SCORE,
-        param="level",
-        plain=False,
-        example="Rprec_mult_avgjg_0.20",
-        defaults=RPREC_MULTIPLES,
-        description="Rprec_mult_x averaged over the judgement groups",
+        **_param(_SCORE, "level", "Rprec_mult_avgjg_0.20", RPREC_MULTIPLES),
     ),
 )
 FAMILIES += TREC_REL_INFO
@@ -1256,15 +751,15 @@ FAMILIES += TREC_REL_INFO
 TREC_EVAL_9 = {
     "iprec_at_recall": replace(
         next(f for f in FAMILIES if f.name == "iprec_at_recall"),
-        func=FORMS.iprec_9,
+        func=TR.iprec_at_recall_9,
         batch=B.iprec_at_recall_9,
-        empty=FORMS.iprec_9_empty,
+        empty=TR.iprec_empty_9,
         description="interpolated precision at recall level r (trec_eval 9: cut-off rounded up)",
     ),
     "11pt_avg": replace(
         next(f for f in FAMILIES if f.name == "11pt_avg"),
-        func=FORMS.eleven_pt_9,
-        empty=FORMS.eleven_pt_9_empty,
+        func=TR.eleven_pt_avg_9,
+        empty=TR.eleven_pt_empty_9,
         description="mean interpolated precision at recall 0, 0.1, ..., 1 (trec_eval 9: cut-offs rounded up)",
     ),
 }
@@ -1293,79 +788,52 @@ def for_trec_eval(names: Sequence[str], version: str) -> list[str]:
 
 
 #: trec_eval's measure sets (runid and num_q are printed by the report, not computed)
+_ALL_TREC = (
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+    "relstring",
+    "recall",
+    "infAP",
+    "gm_bpref",
+    "Rprec_mult",
+    "utility",
+    "11pt_avg",
+    "binG",
+    "G",
+    "ndcg",
+    "ndcg_rel",
+    "Rndcg",
+    "ndcg_cut",
+    "map_cut",
+    "relative_P",
+    "success",
+    "set_P",
+    "set_relative_P",
+    "set_recall",
+    "set_map",
+    "set_F",
+    "num_nonrel_judged_ret",
+    "rbp",
+    "rbp_resid",
+    "unj",
+)
 SETS = {
-    "official": (
-        "num_ret",
-        "num_rel",
-        "num_rel_ret",
-        "map",
-        "gm_map",
-        "Rprec",
-        "bpref",
-        "recip_rank",
-        "iprec_at_recall",
-        "P",
-    ),
-    "set": (
-        "num_ret",
-        "num_rel",
-        "num_rel_ret",
-        "utility",
-        "set_P",
-        "set_relative_P",
-        "set_recall",
-        "set_map",
-        "set_F",
-    ),
-    "all_trec": (
-        "num_ret",
-        "num_rel",
-        "num_rel_ret",
-        "map",
-        "gm_map",
-        "Rprec",
-        "bpref",
-        "recip_rank",
-        "iprec_at_recall",
-        "P",
-        "relstring",
-        "recall",
-        "infAP",
-        "gm_bpref",
-        "Rprec_mult",
-        "utility",
-        "11pt_avg",
-        "binG",
-        "G",
-        "ndcg",
-        "ndcg_rel",
-        "Rndcg",
-        "ndcg_cut",
-        "map_cut",
-        "relative_P",
-        "success",
-        "set_P",
-        "set_relative_P",
-        "set_recall",
-        "set_map",
-        "set_F",
-        "num_nonrel_judged_ret",
-        "rbp",
-        "rbp_resid",
-        "unj",
-    ),
+    "official": _ALL_TREC[:10],  # trec_eval's default: the first ten
+    "set": (*_ALL_TREC[:3], "utility", *(m for m in _ALL_TREC if m.startswith("set_"))),
+    "all_trec": _ALL_TREC,
     #: the measures of Büttcher, Clarke, Yeung & Soboroff (SIGIR 2007), Tables 2, 3, 7 and 8, in their order
     "paper": ("recip_rank", "P_10", "P_20", "ndcg_cut_20", "map", "bpref", "P_judged_20", "RankEff"),
     "quesst": tuple(f.name for f in QUESST_FIGURES if f.higher_is_better is not None),  # not the threshold
     "all_prefs": tuple(f.name for f in TREC_REL_INFO if f.scope == "prefs"),
-    "prefs": (
-        "prefs_num_prefs_poss",
-        "prefs_num_prefs_ful",
-        "prefs_num_prefs_ful_ret",
-        "prefs_simp",
-        "prefs_pair",
-        "prefs_avgjg",
-    ),
+    "prefs": tuple(f"prefs_{k}" for k in (*_PREFS_COUNTS, "simp", "pair", "avgjg")),
     "qrels_jg": tuple(f.name for f in TREC_REL_INFO if f.scope == "groups"),
 }
 SET_DESCRIPTIONS = {
@@ -1449,17 +917,7 @@ ECOSYSTEM = Ecosystem(
         Option("num_ret", "rel", family="num_rel_ret"),
         *(Option(f, o, param=f"{o}=") for f in _CWL for o in ("T", "p", "min_rel", "max_rel") if o in _PAIRS[f]),
         Option("sdcg", "dcg", "log2"),
-        *(
-            Option(f, o, param=f"{o}=")
-            for f, o in (
-                ("alpha_dcg", "alpha"),
-                ("alpha_ndcg", "alpha"),
-                ("nrbp", "alpha"),
-                ("nrbp", "beta"),
-                ("nnrbp", "alpha"),
-                ("nnrbp", "beta"),
-            )
-        ),
+        *(Option(f.name, k, param=f"{k}=") for f in DIVERSITY for k in f.pair_names if k in ("alpha", "beta")),
     ),
     missing={
         "NumQ": "the number of queries is the report's num_q, not a measure (in the API: ev['num_q'])",
@@ -1486,10 +944,9 @@ ECOSYSTEM = Ecosystem(
         "ranx bpref": "ranx counts negative grades as judged non-relevant (trec_eval: unjudged)",
         "ranx recall": "recall alone is trec_eval's family (recall_5 ... recall_1000, as trec_eval -m recall), not "
         "ranx's recall of the whole list, which is set_recall (SetR); recall@k is the same in both",
-        "Accuracy": "ir_measures breaks score ties its own way (equal once ties are broken as trec_eval does), "
-        "reports no value for a query without a relevant result or missing from the run (segeval: 0, so "
-        "the all lines differ) and "
-        "fails on one without a non-relevant result (segeval: 1)",
+        "Accuracy": "ir_measures breaks score ties its own way (equal once ties are broken as trec_eval does), reports "
+        "no value for a query without a relevant result or missing from the run (segeval: 0, so the all lines differ) "
+        "and fails on one without a non-relevant result (segeval: 1)",
         "ERR_IA, nERR_IA, alpha_DCG, alpha_nDCG (α_DCG, α_nDCG), NRBP, nNRBP, AP_IA, MAP_IA, P_IA, StRecall": (
             "pyndeval breaks score ties by docno ascending (trec_eval: descending): equal once ties are broken as "
             "trec_eval does. ir_measures 0.4.3 fails on these names without a cut-off (segeval: ndeval's 5, 10 "
@@ -1508,17 +965,3 @@ measure = REGISTRY.measure
 expand = REGISTRY.expand
 resolve = REGISTRY.resolve
 measure_table = partial(catalogue.table, REGISTRY)
-
-__all__ = [
-    "FAMILIES",
-    "NEW_IN_10",
-    "REGISTRY",
-    "SETS",
-    "TREC_EVAL_9",
-    "Measure",
-    "expand",
-    "for_trec_eval",
-    "measure",
-    "measure_table",
-    "resolve",
-]

@@ -1,17 +1,13 @@
-"""The novelty and diversity measures of NIST's ndeval (TREC Web track 2009-2014; ir_measures computes them
-with pyndeval), over subtopic qrels (:mod:`segeval.adapters.subtopics`), with ndeval's arithmetic.
-
-The judgements, the novelty gain, the greedy ideal ranking and the "ideal ideal" normalisation are
-docs/measures.md ("Subtopic qrels").  Beyond it: a gain's factors are multiplied in turn, in
-subtopic order; nERR-IA and alpha-nDCG are 0 when the run's value is 0; NRBP is scaled by
-(1 - (1 - alpha) beta) / subtopics; sums run in rank order, one term at a time, as ndeval's loops.
-"""
+"""NIST ndeval's novelty and diversity measures over subtopic qrels, with its arithmetic (docs/measures.md,
+"Subtopic qrels"): a gain's factors multiplied in turn in subtopic order, sums one term at a time in rank
+order; nERR-IA and alpha-nDCG are 0 when the run's value is 0."""
 
 from __future__ import annotations
 
 import heapq
 import math
 from collections import Counter
+from functools import partial
 
 import numpy as np
 
@@ -20,7 +16,7 @@ from segeval.adapters.subtopics import Rows, Subtopics
 from segeval.core.arrays import FloatArray
 from segeval.core.domains import Key
 from segeval.core.errors import ParameterError
-from segeval.measures.diversity_keys import ALPHA, CUT_KEYS, RBP_KEYS
+from segeval.measures.definitions import ALPHA, CUT_KEYS, RBP_KEYS
 from segeval.measures.keyed import settings
 
 
@@ -49,12 +45,9 @@ def gains(ranked: Rows, alpha: float) -> FloatArray:
 
 
 def ideal(sub: Subtopics, alpha: float) -> FloatArray:
-    """The novelty gains of ndeval's greedy ideal ranking (its ``idealResult``) of the query's judged documents:
-    at each rank the unplaced document of largest gain, ties to the larger docno (the pool is in docno order
-    descending, so the first largest wins); documents that gain nothing end it (they change no value).
-
-    Gains only fall as documents are placed, so a heap of gains computed earlier is searched lazily (a document
-    whose gain is current and first in the heap is the largest): the work grows with the judgements."""
+    """The novelty gains of ndeval's greedy ideal ranking (``idealResult``) of the query's judged documents: at
+    each rank the unplaced document of largest gain, ties to the larger docno; documents that gain nothing end
+    it.  Gains only fall, so a heap of earlier gains is searched lazily."""
     if alpha in sub.ideals:
         return sub.ideals[alpha]
     judged = sub.judged
@@ -119,34 +112,26 @@ def _cut(sub: Subtopics, ranked: Rows, k: int, alpha: float, weight: str, normal
     return value / _normalised(ideal(sub, alpha)[:k], k, n, alpha, weight)
 
 
-def err_ia(a: Adapted, k: int) -> float:
+def _err_ia(a: Adapted, k: int, normalise: bool = False) -> float:
     """ERR-IA@k (Chapelle et al. 2009, intent-aware with ndeval's novelty gains): the sum of each rank's gain
-    over the rank, over the same sum for the ideal ideal (ndeval's collection-independent normalisation)."""
+    over the rank, over the same sum for the ideal ideal, or (nERR-IA) the ideal ranking's."""
     sub = _subtopics(a)
-    return _cut(sub, sub.ranked, k, ALPHA, "err", False)
-
-
-def nerr_ia(a: Adapted, k: int) -> float:
-    """nERR-IA@k: ERR-IA@k over the ideal ranking's (ndeval's collection-dependent normalisation)."""
-    sub = _subtopics(a)
-    return _cut(sub, sub.ranked, k, ALPHA, "err", True)
+    return _cut(sub, sub.ranked, k, ALPHA, "err", normalise)
 
 
 def _keyed(params: str | None, keys: tuple[Key, ...]) -> dict[str, float]:
     return {name: float(value) for name, value in settings(keys, params).items()}
 
 
-def alpha_dcg(a: Adapted, params: str | None = None) -> float:
-    """alpha-DCG@k (Clarke et al. 2008) with ndeval's ideal ideal normalisation; k = 20, alpha = 0.5 unless
-    given (alpha_dcg.k=10,alpha=0.3)."""
+def _alpha_dcg(a: Adapted, params: str | None = None, normalise: bool = False) -> float:
+    """alpha-DCG@k (Clarke et al. 2008) over ndeval's ideal ideal, or (alpha-nDCG) the greedy ideal ranking's;
+    k = 20, alpha = 0.5 unless given (alpha_dcg.k=10,alpha=0.3)."""
     sub, p = _subtopics(a), _keyed(params, CUT_KEYS)
-    return _cut(sub, sub.ranked, int(p["k"]), p["alpha"], "dcg", False)
+    return _cut(sub, sub.ranked, int(p["k"]), p["alpha"], "dcg", normalise)
 
 
-def alpha_ndcg(a: Adapted, params: str | None = None) -> float:
-    """alpha-nDCG@k: alpha-DCG@k over the greedy ideal ranking's."""
-    sub, p = _subtopics(a), _keyed(params, CUT_KEYS)
-    return _cut(sub, sub.ranked, int(p["k"]), p["alpha"], "dcg", True)
+err_ia, nerr_ia = partial(_err_ia, normalise=False), partial(_err_ia, normalise=True)
+alpha_dcg, alpha_ndcg = partial(_alpha_dcg, normalise=False), partial(_alpha_dcg, normalise=True)
 
 
 def _nrbp(score: FloatArray, subtopics: int, alpha: float, beta: float) -> float:
@@ -167,7 +152,6 @@ def nrbp(a: Adapted, params: str | None = None) -> float:
 
 
 def nnrbp(a: Adapted, params: str | None = None) -> float:
-    """nNRBP: NRBP over the ideal ranking's; NaN for a query without a relevant subtopic (ndeval's 0/0)."""
     sub, p = _subtopics(a), _keyed(params, RBP_KEYS)
     n = actual(sub)
     best = _nrbp(ideal(sub, p["alpha"]), n, p["alpha"], p["beta"])
@@ -175,22 +159,19 @@ def nnrbp(a: Adapted, params: str | None = None) -> float:
 
 
 def p_ia(a: Adapted, k: int) -> float:
-    """P-IA@k (Agrawal et al. 2009): the (result, subtopic) relevant pairs of the top k over k times the
-    subtopics."""
+    """P-IA@k (Agrawal et al. 2009): the (result, subtopic) relevant pairs of the top k over k times the subtopics."""
     sub = _subtopics(a)
     n = actual(sub)
     return sum(map(len, sub.ranked[:k])) / (k * n) if n else 0.0
 
 
 def strec(a: Adapted, k: int) -> float:
-    """Subtopic recall at k: the subtopics with a relevant result in the top k over the subtopics."""
     sub = _subtopics(a)
     n = actual(sub)
     return len({s for topics in sub.ranked[:k] for s in topics}) / n if n else 0.0
 
 
 def map_ia(a: Adapted) -> float:
-    """MAP-IA: the mean over the subtopics of each subtopic's average precision (every rank)."""
     sub = _subtopics(a)
     n = actual(sub)
     if n == 0:

@@ -1,32 +1,29 @@
-"""Measures of ir_measures and ranx that trec_eval lacks (one query's adapted labels and grades), and the
-per-measure options ir_measures gives any measure: ``rel`` (its own relevance level) and ``judged_only``.
-
-Each function states its peer: gdeval (ir_measures' ERR and ``nDCG(dcg='exp-log2')``), ranx
-(``hits``, ``dcg``, ``dcg_burges``), cwl_eval (``RBP``),
-ir_measures' msmarco provider and ranx (``RR@k``).
-"""
+"""Measures of ir_measures and ranx that trec_eval lacks (each function names its peer), and the per-measure
+options ir_measures gives any measure: ``rel`` (its own relevance level) and ``judged_only``."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
+from functools import partial
 
 import numpy as np
 
 from segeval.adapters.base import Adapted, Label, judged_only
 from segeval.core.arrays import FloatArray
 from segeval.core.errors import ParameterError
-from segeval.measures.params import Params
+from segeval.measures.params import NO_PARAMS, Params
+from segeval.measures.trec_gains import dcg, gains, ideal_gains
+from segeval.measures.trec_judged import grade_values
 
 #: gdeval.pl's ``$MAX_JUDGMENT``: ERR's gain is (2^grade - 1) / 2^4 whatever the qrels' largest grade
 GDEVAL_MAX_GRADE = 4
 
 
 def at_level(a: Adapted, level: int) -> Adapted:
-    """The ranking as relevance level ``level`` labels it (ir_measures' ``rel=``, ranx's ``-lN``): a judged
-    unit is relevant when its grade reaches ``level``, and num_rel counts the query's qrels grades that reach
-    it; positive grades below the level gain 0 (ranx drops them from its qrels: ``ndcg@10-l2``).  Units the
-    adapter marked unjudged or already credited keep their label."""
-    raw = a.grades if a.grades is not None else np.zeros(len(a.labels))
+    """The ranking as relevance level ``level`` labels it (ir_measures' ``rel=``, ranx's ``-lN``): judged units
+    relevant from ``level`` on, num_rel the qrels grades from it, positive grades below it gaining 0."""
+    raw = grade_values(a)
     grades = np.nan_to_num(raw, nan=-math.inf)
     pool = a.pool if a.pool is not None else np.zeros(0)
     labels = a.labels.copy()
@@ -34,19 +31,13 @@ def at_level(a: Adapted, level: int) -> Adapted:
     labels[judged & (grades >= level)] = Label.RELEVANT
     labels[judged & (grades < level)] = Label.NONRELEVANT
     truth = a.truth if a.truth is not None else np.zeros(0)
-    return Adapted(
-        labels,
-        int((truth >= level).sum()),
-        a.match_offsets,
-        a.match_rows,
-        a.source,
-        np.where((raw > 0) & (raw < level), 0.0, raw),
-        np.where((pool > 0) & (pool < level), 0.0, pool),
-        a.match_grades,
-        a.truth,
-        a.match_strata,
-        a.truth_strata,
-        None if a.subtopics is None else a.subtopics.at(level),
+    return replace(
+        a,
+        labels=labels,
+        num_rel=int((truth >= level).sum()),
+        grades=np.where((raw > 0) & (raw < level), 0.0, raw),
+        pool=np.where((pool > 0) & (pool < level), 0.0, pool),
+        subtopics=None if a.subtopics is None else a.subtopics.at(level),
     )
 
 
@@ -55,16 +46,6 @@ def with_options(a: Adapted, level: int | None, judged: bool) -> Adapted:
     if level is not None:
         a = at_level(a, level)
     return judged_only(a) if judged else a
-
-
-def _positive_grades(a: Adapted) -> FloatArray:
-    grades = np.nan_to_num(a.grades if a.grades is not None else np.zeros(len(a.labels)), nan=0.0)
-    return np.where(grades > 0, grades, 0.0)
-
-
-def _ideal(a: Adapted) -> FloatArray:
-    pool = a.pool if a.pool is not None else np.zeros(0)
-    return np.sort(pool[pool > 0])[::-1]
 
 
 def _dcg_exp(gains: FloatArray) -> float:
@@ -78,33 +59,30 @@ def _dcg_exp(gains: FloatArray) -> float:
 def ndcg_exp_at(a: Adapted, k: int) -> float:
     """gdeval's nDCG@k (ir_measures' ``nDCG(dcg='exp-log2')@k``, ranx's ``ndcg_burges@k``): gain 2^grade - 1,
     discount log(rank + 1), over the ideal ordering of the query's positive grades; 0 without one."""
-    ideal = _dcg_exp(_ideal(a)[:k])
-    return _dcg_exp(_positive_grades(a)[:k]) / ideal if ideal > 0 else 0.0
+    ideal = _dcg_exp(ideal_gains(a)[:k])
+    return _dcg_exp(gains(a)[:k]) / ideal if ideal > 0 else 0.0
 
 
-def dcg_exp_at(a: Adapted, k: int) -> float:
-    """ranx's ``dcg_burges@k``: sum of (2^grade - 1) / log2(rank + 1) over the top k."""
-    g = _positive_grades(a)[:k]
-    return float(np.sum((2.0**g - 1) / np.log2(np.arange(2, len(g) + 2))))
+def dcg_at(a: Adapted, k: int, exp: bool = False) -> float:
+    """ranx's ``dcg@k``: sum of grade (``exp``, its ``dcg_burges@k``: 2^grade - 1) / log2(rank + 1) over the top k
+    (positive grades)."""
+    g = gains(a)[:k]
+    return float(np.sum(((2.0**g - 1) if exp else g) / np.log2(np.arange(2, len(g) + 2))))
 
 
-def dcg_at(a: Adapted, k: int) -> float:
-    """ranx's ``dcg@k``: sum of grade / log2(rank + 1) over the top k (positive grades)."""
-    g = _positive_grades(a)[:k]
-    return float(np.sum(g / np.log2(np.arange(2, len(g) + 2))))
+dcg_exp_at = partial(dcg_at, exp=True)
 
 
 def err_at(a: Adapted, k: int) -> float:
     """gdeval's ERR@k: sum over ranks i of R_i / i times the product of (1 - R_j) above it, with
     R = (2^grade - 1) / 2^4 (gdeval's fixed largest grade); a grade above 4 is refused, as gdeval.pl does."""
-    grades = _positive_grades(a)
-    top = max(float(grades.max(initial=0.0)), float(_ideal(a).max(initial=0.0)))
+    grades = gains(a)
+    top = max(float(grades.max(initial=0.0)), float(ideal_gains(a).max(initial=0.0)))
     if top > GDEVAL_MAX_GRADE:
         raise ParameterError(
-            f"The 'ERR_{k}' measure (gdeval's ERR@{k}) needs qrels grades of at most "
-            f"{GDEVAL_MAX_GRADE}: its stop probability (2^grade - 1) / 2^{GDEVAL_MAX_GRADE} passes 1 "
-            f"above, and gdeval.pl refuses such qrels (map the grades first). Got a grade {top:g} "
-            f"instead."
+            f"The 'ERR_{k}' measure (gdeval's ERR@{k}) needs qrels grades of at most {GDEVAL_MAX_GRADE}: its stop "
+            f"probability (2^grade - 1) / 2^{GDEVAL_MAX_GRADE} passes 1 above, and gdeval.pl refuses such qrels (map "
+            f"the grades first). Got a grade {top:g} instead."
         )
     score, decay = 0.0, 1.0
     for i, g in enumerate(grades[:k].tolist()):
@@ -114,45 +92,32 @@ def err_at(a: Adapted, k: int) -> float:
     return score
 
 
-def reciprocal_rank_at(a: Adapted, k: int) -> float:
-    """1 / rank of the first relevant unit within the top k, else 0 (MS MARCO's MRR@k, ranx's mrr@k)."""
-    ranks = np.flatnonzero(a.relevant[:k])
-    return 1.0 / (int(ranks[0]) + 1) if len(ranks) else 0.0
-
-
 def hits_at(a: Adapted, k: int | None = None) -> float:
     """ranx's ``hits@k``: relevant units in the top k (all ranks without k)."""
     return float(a.relevant[:k].sum())
 
 
-def rbp_binary(a: Adapted, params: Params | None = None) -> float:
+def rbp_binary(a: Adapted, params: Params = NO_PARAMS) -> float:
     """ir_measures' ``RBP(p=)@k`` (``rbp_bin.p=0.8,k=10``): (1 - p) times the sum of p^(i-1) over the
     relevant units among the top k (all ranks without k); p = 0.8 unless given."""
-    p = 0.8 if params is None else params.named("p", 0.8)
-    k = None if params is None or not any(n == "k" for n, _ in params.pairs) else int(params.named("k", 0))
+    return rbp_graded(a, params, np.ones(len(a.labels)))
+
+
+def rbp_graded(a: Adapted, params: Params = NO_PARAMS, weights: FloatArray | None = None) -> float:
+    """ranx's ``rbp.NN`` (``rbp_grade.p=0.NN``): (1 - p) times the sum of grade (or ``weights``) * p^(i-1) over
+    the relevant units (of the top k when ``k=``)."""
+    p = params.named("p", 0.8)
+    k = int(params.named("k", 0)) or None  # a cut-off is at least 1
+    grades = gains(a) if weights is None else weights
     total = 0.0
     for i in np.flatnonzero(a.relevant[:k]).tolist():
-        total += p**i
-    return (1 - p) * total
-
-
-def rbp_graded(a: Adapted, params: Params | None = None) -> float:
-    """ranx's ``rbp.NN`` (``rbp_grade.p=0.NN``): (1 - p) times the sum of grade * p^(i-1) over the relevant
-    units (their grade unscaled), all ranks."""
-    p = 0.8 if params is None else params.named("p", 0.8)
-    grades = _positive_grades(a)
-    total = 0.0
-    for i in np.flatnonzero(a.relevant).tolist():
         total += float(grades[i]) * p**i
     return (1 - p) * total
 
 
-def ndcg_gains_at(a: Adapted, params: Params | None = None) -> float:
+def ndcg_gains_at(a: Adapted, params: Params = NO_PARAMS) -> float:
     """nDCG over grades mapped by ``params``' ``level=gain`` pairs (a grade not listed keeps its value), as
     ir_measures' ``nDCG(gains=...)@k`` maps the qrels before trec_eval's ndcg_cut: top k (``k=``) or all."""
-    from segeval.measures.trec_gains import dcg
-
-    params = params or Params("")
     table = dict(params.gain_levels())
     k = int(params.named("k", 0)) or None
 
@@ -164,14 +129,12 @@ def ndcg_gains_at(a: Adapted, params: Params | None = None) -> float:
 
     pool = a.pool if a.pool is not None else np.zeros(0)
     ideal = dcg(np.sort(mapped(pool))[::-1][:k])
-    return dcg(mapped(a.grades if a.grades is not None else np.zeros(len(a.labels)))[:k]) / ideal if ideal > 0 else 0.0
+    return dcg(mapped(grade_values(a))[:k]) / ideal if ideal > 0 else 0.0
 
 
 def accuracy_at(a: Adapted, k: int | None = None) -> float:
-    """ir_measures' ``Accuracy@k``: the share of (relevant, non-relevant) pairs of the top k (all ranks without
-    k; unjudged results count as non-relevant) that the ranking orders relevant first, 1 - (sum over relevant
-    results of the non-relevant ones above) / (relevant * non-relevant).  ir_measures reports no value for a
-    query without a relevant result (0 here) and fails on one without a non-relevant result (1 here)."""
+    """ir_measures' ``Accuracy@k``: the share of (relevant, non-relevant) pairs of the top k (unjudged:
+    non-relevant) ranked relevant first; 0 without a relevant result, 1 without a non-relevant one."""
     relevant = a.relevant[:k]
     found = int(relevant.sum())
     nonrel = len(relevant) - found
@@ -199,13 +162,12 @@ def _rbo(ranking: list[int], ideal: list[int], p: float, depth: int) -> float:
     return score / normalizer
 
 
-def compat(a: Adapted, params: Params | None = None) -> float:
+def compat(a: Adapted, params: Params = NO_PARAMS) -> float:
     """ir_measures' ``Compat(p=0.95, normalize=True)`` (Clarke, Vtyurina & Smucker 2021): the rank-biased
-    overlap of the ranking with the ideal ranking (the query's positive grades, best first; within a grade
-    the retrieved ones first, in rank order), over the ideal's own overlap when ``normalize`` is not 0."""
-    p = 0.95 if params is None else params.named("p", 0.95)
-    normalize = True if params is None else params.named("normalize", 1.0) != 0
-    grades = np.nan_to_num(a.grades if a.grades is not None else np.zeros(len(a.labels)), nan=0.0)
+    overlap with the ideal ranking (retrieved first within a grade), over the ideal's own when normalised."""
+    p = params.named("p", 0.95)
+    normalize = params.named("normalize", 1.0) != 0
+    grades = np.nan_to_num(grade_values(a), nan=0.0)
     truth = a.truth if a.truth is not None else np.zeros(0)
     ranking = list(range(len(grades)))
     ideal: list[int] = []
@@ -237,7 +199,7 @@ def _cwl_gains(a: Adapted, params: Params) -> FloatArray:
     low, high = params.named("min_rel", 0.0), params.named("max_rel", 1.0)
     if not high > low:
         raise ParameterError(f"The '{params}' parameters must have max_rel above min_rel. Got {params!r} instead.")
-    raw = a.grades if a.grades is not None else np.zeros(len(a.labels))
+    raw = grade_values(a)
     gains = np.where(np.isnan(raw), 0.0, (np.clip(np.nan_to_num(raw), low, high) - low) / (high - low))
     out = np.zeros(CWL_DEPTH)
     out[: min(len(gains), CWL_DEPTH)] = gains[:CWL_DEPTH]
@@ -251,44 +213,39 @@ def _cwl(gains: FloatArray, c: FloatArray) -> float:
     return float(np.dot(reach * (1.0 / np.sum(reach)), gains))
 
 
-def _ranks() -> FloatArray:
-    return np.arange(1, CWL_DEPTH + 1, dtype=np.float64)
+_RANKS = np.arange(1, CWL_DEPTH + 1, dtype=np.float64)
 
 
-def inst(a: Adapted, params: Params | None = None) -> float:
+def inst(a: Adapted, params: Params = NO_PARAMS) -> float:
     """INST (Moffat et al. 2015) as cwl_eval: C_i = ((i + T + T_i - 1) / (i + T + T_i))^2, T_i = T minus the gain
     up to rank i; T = 1 unless given (inst.T=2,max_rel=3)."""
-    params = params or Params("")
     gains = _cwl_gains(a, params)
     t = params.named("T", 1.0)
     left = t - np.cumsum(gains)
-    i = _ranks()
+    i = _RANKS
     return _cwl(gains, ((i + t + left - 1.0) / (i + t + left)) ** 2.0)
 
 
-def insq(a: Adapted, params: Params | None = None) -> float:
+def insq(a: Adapted, params: Params = NO_PARAMS) -> float:
     """INSQ as cwl_eval: C_i = ((i + 2T - 1) / (i + 2T))^2, T = 1 unless given."""
-    params = params or Params("")
-    t, i = params.named("T", 1.0), _ranks()
+    t, i = params.named("T", 1.0), _RANKS
     return _cwl(_cwl_gains(a, params), ((i + 2.0 * t - 1.0) / (i + 2.0 * t)) ** 2.0)
 
 
-def sdcg(a: Adapted, params: Params | None = None) -> float:
+def sdcg(a: Adapted, params: Params = NO_PARAMS) -> float:
     """Scaled DCG@k as cwl_eval: DCG of the top k over the sum of its discounts (C_i = log2(i+1) / log2(i+2)
     before rank k, then 0); k = 10 unless given (sdcg.k=20,max_rel=3)."""
-    params = params or Params("")
     k = params.named("k", 10.0)
     c = np.array([math.log(i + 1, 2.0) / math.log(i + 2, 2.0) if i < k else 0.0 for i in range(1, CWL_DEPTH + 1)])
     return _cwl(_cwl_gains(a, params), c)
 
 
-def nerr(a: Adapted, params: Params | None, equation: int) -> float:
+def nerr(a: Adapted, params: Params = NO_PARAMS, equation: int = 8) -> float:
     """NERR (Azzopardi et al. 2021) as cwl_eval, by the paper's equation: 8 (C_i = 1 - g_i before rank k),
     9 (C_i = i / (i + 1) (1 - g_i) before rank k), 10 (C_i = p (1 - g_i), p = 0.9), 11 (C_i = ((i + 2T - 1) /
     (i + 2T))^2 (1 - g_i), T = 1)."""
-    params = params or Params("")
     gains = _cwl_gains(a, params)
-    i = _ranks()
+    i = _RANKS
     before_k = i < params.named("k", 10.0)
     if equation == 8:
         c = np.where(before_k, 1.0 - gains, 0.0)
@@ -302,30 +259,12 @@ def nerr(a: Adapted, params: Params | None, equation: int) -> float:
     return _cwl(gains, c)
 
 
-def nerr8(a: Adapted, params: Params | None = None) -> float:
-    """NERR, equation 8 (:func:`nerr`)."""
-    return nerr(a, params, 8)
+nerr8, nerr9, nerr10, nerr11 = (partial(nerr, equation=e) for e in (8, 9, 10, 11))
 
 
-def nerr9(a: Adapted, params: Params | None = None) -> float:
-    """NERR, equation 9 (:func:`nerr`)."""
-    return nerr(a, params, 9)
-
-
-def nerr10(a: Adapted, params: Params | None = None) -> float:
-    """NERR, equation 10 (:func:`nerr`)."""
-    return nerr(a, params, 10)
-
-
-def nerr11(a: Adapted, params: Params | None = None) -> float:
-    """NERR, equation 11 (:func:`nerr`)."""
-    return nerr(a, params, 11)
-
-
-def bpm(a: Adapted, params: Params | None = None) -> float:
+def bpm(a: Adapted, params: Params = NO_PARAMS) -> float:
     """The static Bejeweled Player Model (Zhang et al. 2017) as cwl_eval: the user goes on (C_i = 1) while the
     gain up to rank i is below T and i is below k, then stops (C_i = 0); T = 1, k = 10 unless given."""
-    params = params or Params("")
     gains = _cwl_gains(a, params)
-    going = (np.cumsum(gains) < params.named("T", 1.0)) & (_ranks() < params.named("k", 10.0))
+    going = (np.cumsum(gains) < params.named("T", 1.0)) & (params.named("k", 10.0) > _RANKS)
     return _cwl(gains, going.astype(np.float64))

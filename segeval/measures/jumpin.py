@@ -1,14 +1,6 @@
-"""Jump-in point measures over one query's ranked segments: mGAP, MASP, MASDWP and MRR with a window.
-
-A *jump-in point* (onset) is where playback of relevant content should start: the start of each
-merged relevant segment of a video (:class:`~segeval.measures.segments.QuerySegments`).  A result
-is judged by its own start time against the onsets of its video.  Definitions and the choices each
-paper leaves open are in docs/speech.md ("Jump-in points"); each choice is a named parameter
-(:data:`MGAP_KEYS`, :data:`MASP_KEYS`, :data:`MASDWP_KEYS`) whose default is the paper's reading.
-
-Each measure's source is in that section's table.  Imports no NumPy (the key declarations are read by
-the measure registry).
-"""
+"""Jump-in point measures over one query's ranked segments (mGAP, MASP, MASDWP, MRR with a window): a result
+is judged by its start against the onsets of its video.  Definitions, sources and the parameters' defaults:
+docs/speech.md, "Jump-in points".  Imports no NumPy (the registry reads the keys)."""
 
 from __future__ import annotations
 
@@ -50,11 +42,11 @@ def reward(distance: float, window: float, step: float) -> float:
     return max(0.0, 1.0 - distance / window)
 
 
-def _onsets(q: QuerySegments) -> dict[int, list[float]]:
-    """The onsets of each video (starts of its merged relevant segments, ascending)."""
-    out: dict[int, list[float]] = {}
-    for g, s in zip(q.rel_gid.tolist(), q.rel_start.tolist(), strict=True):
-        out.setdefault(g, []).append(s)
+def _spans(q: QuerySegments) -> dict[int, list[tuple[float, float]]]:
+    """The merged relevant segments of each video, ascending: their starts are the onsets."""
+    out: dict[int, list[tuple[float, float]]] = {}
+    for g, s, e in zip(q.rel_gid.tolist(), q.rel_start.tolist(), q.rel_end.tolist(), strict=True):
+        out.setdefault(g, []).append((s, e))
     return out
 
 
@@ -62,18 +54,15 @@ def _results(q: QuerySegments) -> list[tuple[int, float, float]]:
     return list(zip(q.run_gid.tolist(), q.run_start.tolist(), q.run_end.tolist(), strict=True))
 
 
-# ----------------------------------------------------------------------- mGAP
-
-
 def rewards(q: QuerySegments, window: float, step: float, once: bool) -> list[float]:
     """Each result's reward in rank order.  A result takes the onset of its video that gives it the
     highest reward (the earlier onset on a tie); with ``once`` only onsets no earlier result took."""
-    onsets = _onsets(q)
+    spans = _spans(q)
     taken: set[tuple[int, int]] = set()
     out = []
     for g, start, _ in _results(q):
         best, which = 0.0, -1
-        for j, onset in enumerate(onsets.get(g, ())):
+        for j, (onset, _) in enumerate(spans.get(g, ())):
             if once and (g, j) in taken:
                 continue
             r = reward(abs(start - onset), window, step)
@@ -100,32 +89,21 @@ def mgap(q: QuerySegments, params: str | None = None) -> float:
     return total / onsets
 
 
-# ----------------------------------------------------------------- MRR window
-
-
 def reciprocal_rank_window(q: QuerySegments, window: int) -> float:
     """1 / the rank of the first result whose start is within ``window`` seconds (inclusive) of an
     onset of its video; 0 when none is."""
-    onsets = _onsets(q)
+    spans = _spans(q)
     for k, (g, start, _) in enumerate(_results(q), start=1):
-        if any(abs(start - onset) <= window for onset in onsets.get(g, ())):
+        if any(abs(start - onset) <= window for onset, _ in spans.get(g, ())):
             return 1.0 / k
     return 0.0
-
-
-# ------------------------------------------------------------- MASP, MASDWP
 
 
 def relevant_seconds(q: QuerySegments) -> list[float]:
     """Each result's seconds of relevant content: its overlap with the merged relevant segments of its
     video (each result on its own: content two results share counts for both)."""
-    spans: dict[int, list[tuple[float, float]]] = {}
-    for g, s, e in zip(q.rel_gid.tolist(), q.rel_start.tolist(), q.rel_end.tolist(), strict=True):
-        spans.setdefault(g, []).append((s, e))
-    out = []
-    for g, start, end in _results(q):
-        out.append(sum(max(0.0, min(end, e) - max(start, s)) for s, e in spans.get(g, ())))
-    return out
+    spans = _spans(q)
+    return [sum(max(0.0, min(end, e) - max(start, s)) for s, e in spans.get(g, ())) for g, start, end in _results(q)]
 
 
 def _average_segment_precision(q: QuerySegments, weights: list[float], norm: str) -> float:

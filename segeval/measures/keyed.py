@@ -1,13 +1,6 @@
-"""Named measure parameters written ``key=value,...`` (``mgap.window=60,step=0``), for measures whose
-policies are several named choices rather than one cut-off.
-
-A :class:`KeyedFamily` declares its keys (:class:`~segeval.core.domains.Key`: a name, a default and a domain).
-Its parameter is the normalised text (keys in declared order, each once, numbers written with ``%g`` when
-that keeps their value), so ``mgap.step=0,window=60`` and ``mgap_window=60,step=0`` are one measure;
-:func:`settings` turns the text back into values for the computation.  Every refusal is a
-:class:`~segeval.core.errors.ParameterError` naming the measure, the text and what was expected (exit 2).
-Loads no NumPy (the registry's declarations import it).
-"""
+"""Measure parameters written ``key=value,...`` (``mgap.window=60,step=0``) for a :class:`KeyedFamily`'s declared
+keys; the parameter is the normalised text (declared key order, numbers as ``%g`` when that keeps them), so
+``mgap.step=0,window=60`` is ``mgap_window=60,step=0``.  Loads no NumPy."""
 
 from __future__ import annotations
 
@@ -16,33 +9,19 @@ from functools import lru_cache
 
 from segeval.core.domains import Key
 from segeval.core.errors import ParameterError
-from segeval.measures.declaration import Family, ParamValue
+from segeval.measures.declaration import Family, Param, ParamValue
 
 
 @dataclass(frozen=True, kw_only=True)
 class KeyedFamily(Family):
-    """A family whose parameter is ``key=value`` pairs (declared with ``param="raw"``)."""
+    """A family whose parameter is ``key=value`` pairs."""
 
+    param: Param | None = "raw"
+    #: its keys (declared as its ``pairs`` too)
     keys: tuple[Key, ...] = ()
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "pairs", self.pairs or self.keys)
 
     def parse(self, params: str) -> list[ParamValue]:
         return [normalise(self.name, params, self.keys)]
-
-
-def _refuse(family: str, params: str, keys: tuple[Key, ...]) -> ParameterError:
-    wanted = ", ".join(k.expected() for k in keys)
-    return ParameterError(
-        f"The '{family}' parameters must be key=value pairs separated by commas, each key once "
-        f"({wanted}). Got {params!r} instead."
-    )
-
-
-def _value(family: str, params: str, keys: tuple[Key, ...], key: Key, text: str) -> float | str:
-    value = key.domain.read(f"{family}.{key.name}", text)
-    return value if isinstance(value, str) else float(value)
 
 
 def normalise(family: str, params: str, keys: tuple[Key, ...]) -> str:
@@ -52,8 +31,12 @@ def normalise(family: str, params: str, keys: tuple[Key, ...]) -> str:
     for item in params.split(","):
         name, eq, text = item.partition("=")
         if not eq or name not in by_name or name in given:
-            raise _refuse(family, params, keys)
-        given[name] = _value(family, params, keys, by_name[name], text)
+            raise ParameterError(
+                f"The '{family}' parameters must be key=value pairs separated by commas, each key once "
+                f"({', '.join(k.expected() for k in keys)}). Got {params!r} instead."
+            )
+        value = by_name[name].domain.read(f"{family}.{name}", text)
+        given[name] = value if isinstance(value, str) else float(value)
     return ",".join(f"{k.name}={value_text(given[k.name])}" for k in keys if k.name in given)
 
 

@@ -1,15 +1,9 @@
-"""trec_eval's measure-parameter syntax (``-m name.params``), parsed once for every family.
-
-trec_eval splits ``-m`` at the first ``.`` and reads the rest by the measure's kind; the kinds, their
-families, values and printed names, and the refusals trec_eval lacks, are docs/trec_eval-semantics.md §3.
-Every refusal is a :class:`~segeval.core.errors.ParameterError` naming the measure and the offending
-text (exit 2).
-"""
+"""trec_eval's measure-parameter syntax (``-m name.params``), parsed once for every family: the kinds, their
+values and printed names, and the refusals trec_eval lacks are docs/trec_eval-semantics.md §3."""
 
 from __future__ import annotations
 
 import itertools
-import math
 import re
 from dataclasses import dataclass
 from typing import TypeVar
@@ -51,23 +45,18 @@ class Params:
         return found[-1] if found else default
 
 
+#: no parameter: every ``named`` value its default, no gain levels
+NO_PARAMS = Params("")
+
+
 def _refuse(family: str, params: str, expected: str) -> ParameterError:
     return ParameterError(f"The '{family}' parameters must be {expected}. Got {params!r} instead.")
-
-
-def number(family: str, params: str, text: str, expected: str) -> float:
-    """One finite number written as a plain decimal (C's ``atof`` of it)."""
-    value = plain_decimal(text)
-    if not math.isfinite(value):
-        raise _refuse(family, params, expected)
-    return value
 
 
 def cutoff_help(domain: Domain = CUTOFF) -> str:
     return f"whole numbers from {domain.low:g} to {domain.high:g} separated by commas, each once (P.5,10)"
 
 
-CUTOFF_HELP = cutoff_help()
 #: a real cut-off (a recall level, a multiple of R)
 LEVEL = Domain(0.0, 1e6)
 LEVEL_HELP = f"numbers in [0, {LEVEL.high:g}] separated by commas, each once (iprec_at_recall..1,.25)"
@@ -87,7 +76,7 @@ def cutoffs(family: str, params: str, domain: Domain = CUTOFF) -> list[int]:
 
 def levels(family: str, params: str) -> list[float]:
     """Real cut-offs as doubles, ascending (``..333,.155`` -> 0.155, 0.333; never rounded)."""
-    values = [number(family, params, text, LEVEL_HELP) for text in params.split(",")]
+    values = [plain_decimal(text) for text in params.split(",")]  # C's atof of a plain decimal, else NaN
     if not all(LEVEL.holds(v) for v in values):
         raise _refuse(family, params, LEVEL_HELP)
     return _distinct(family, params, sorted(values), LEVEL_HELP)

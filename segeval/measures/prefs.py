@@ -1,22 +1,11 @@
-"""trec_eval's measures over judgement groups (``-R qrels_jg``: ``*_avgjg``) and over preferences (``-R prefs``
-or ``qrels_prefs``: ``prefs_*``), with trec_eval 10's definitions and arithmetic (docs/trec_eval-semantics.md,
-"Judgement groups and preferences").
-
-A judgement group (JG) is one user's judgements.  ``*_avgjg`` is the measure on each group's qrels, averaged over
-the query's groups.  In prefs, a group's lines establish preferences: within a subgroup, a document with a higher
-level is preferred to one with a lower level; a group of one subgroup prefers across its levels (its equivalence
-classes, every line counted), a group of several takes the transitive closure of its subgroups' preferences
-(each pair once; a contradiction is an error).  Documents are numbered: the retrieved judged ones by rank (the
-run ordered by score, ties by docno *ascending*, as trec_eval's preference code orders them), then the others by
-docno.  A preference a > b is fulfilled when a's number is below b's; it is *retrieved* when both documents are,
-*implied* when one is.
-"""
+"""trec_eval's measures over judgement groups (``-R qrels_jg``: ``*_avgjg``) and preferences (``-R prefs`` or
+``qrels_prefs``: ``prefs_*``), with trec_eval 10's definitions and arithmetic: docs/trec_eval-semantics.md §10."""
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -73,24 +62,15 @@ def groups(ranked: Sequence[str], lines: Sequence[Judgement], level: int, judged
     return tuple(out)
 
 
-def _averaged(x: Groups, f: Callable[..., float], *param: Any) -> float:
+def _averaged(f: Callable[..., float], x: Groups, *param: Any) -> float:
     """``f`` on each group's ranking, added in group order and divided by the number of groups (trec_eval)."""
-    total = 0.0
-    for a in x:
-        total += f(a, *param)
+    total = running_sum([f(a, *param) for a in x])
     return total / len(x) if len(x) > 1 else total
 
 
-def p_avgjg(x: Groups, n: int) -> float:
-    return _averaged(x, L.precision_at, n)
-
-
-def map_avgjg(x: Groups) -> float:
-    return _averaged(x, L.average_precision)
-
-
-def rprec_mult_avgjg(x: Groups, multiple: float) -> float:
-    return _averaged(x, TR.rprec_mult, multiple)
+p_avgjg = partial(_averaged, L.precision_at)
+map_avgjg = partial(_averaged, L.average_precision)
+rprec_mult_avgjg = partial(_averaged, TR.rprec_mult)
 
 
 # ------------------------------------------------------------------------------------ preferences
@@ -98,9 +78,7 @@ def rprec_mult_avgjg(x: Groups, multiple: float) -> float:
 
 @dataclass(frozen=True)
 class Group:
-    """One judgement group's preference counts: fulfilled and possible among retrieved pairs, implied pairs
-    (one retrieved; their possible count includes the fulfilled ones, as trec_eval), pairs neither retrieved;
-    relevant (level > 0) and non-relevant documents; its equivalence classes (document numbers of each level,
+    """One judgement group's counts (:func:`_tally`) and its equivalence classes (document numbers of each level,
     levels descending) or, for several subgroups, its preference matrix and each document's level."""
 
     counts: dict[str, int]
@@ -120,17 +98,23 @@ class Preferences:
     pairs: npt.NDArray[np.int32]
 
 
-def _tally(a: IntArray, b: IntArray, retrieved: int) -> dict[str, int]:
-    """The counts of preferences a[k] > b[k] (document numbers)."""
+def _tally(a: IntArray, b: IntArray, retrieved: int, relevant: BoolArray, nonrel: BoolArray, ret: BoolArray) -> Group:
+    """A group's counts: of its preferences a[k] > b[k] (document numbers), and of its relevant and non-relevant
+    documents (or lines), all and retrieved (``ret``)."""
     fwd, a_ret, b_ret = a < b, a < retrieved, b < retrieved
     ful_ret, ful_imp = int((fwd & b_ret).sum()), int((fwd & a_ret & ~b_ret).sum())
-    return {
+    counts = {
         "ful_ret": ful_ret,
         "poss_ret": ful_ret + int((~fwd & a_ret).sum()),
         "ful_imp": ful_imp,
         "poss_imp": ful_imp + int((~fwd & ~a_ret & b_ret).sum()),
         "notoccur": int((~a_ret & ~b_ret).sum()),
+        "num_rel": int(relevant.sum()),
+        "num_rel_ret": int((relevant & ret).sum()),
+        "num_nonrel": int(nonrel.sum()),
+        "num_nonrel_ret": int((nonrel & ret).sum()),
     }
+    return Group(counts)
 
 
 def preferences(ranked: Sequence[str], lines: Sequence[Judgement]) -> Preferences:
@@ -158,37 +142,16 @@ def preferences(ranked: Sequence[str], lines: Sequence[Judgement]) -> Preference
                 )
             a, b = ids[a], ids[b]
             np.add.at(pairs, (a, b), 1)
-            relevant, ret = levels > 0, ids < retrieved
+            relevant = levels > 0
+            counts = _tally(a, b, retrieved, relevant, ~relevant, ids < retrieved)
             classes = tuple(ids[levels == x] for x in dict.fromkeys(levels.tolist()))
-            out.append(
-                Group(
-                    {
-                        **_tally(a, b, retrieved),
-                        "num_rel": int(relevant.sum()),
-                        "num_rel_ret": int((relevant & ret).sum()),
-                        "num_nonrel": int((~relevant).sum()),
-                        "num_nonrel_ret": int((~relevant & ret).sum()),
-                    },
-                    classes=classes,
-                )
-            )
+            out.append(replace(counts, classes=classes))
             continue
         matrix, level = _closure(group, block, ids, levels, judged, number)
         pairs += matrix
         a, b = np.nonzero(matrix)
-        out.append(
-            Group(
-                {
-                    **_tally(a, b, retrieved),
-                    "num_rel": int((level > 0).sum()),
-                    "num_rel_ret": int((level[:retrieved] > 0).sum()),
-                    "num_nonrel": int((level == 0).sum()),
-                    "num_nonrel_ret": int((level[:retrieved] == 0).sum()),
-                },
-                matrix=matrix,
-                level=level,
-            )
-        )
+        counts = _tally(a, b, retrieved, level > 0, level == 0, np.arange(len(level)) < retrieved)
+        out.append(replace(counts, matrix=matrix, level=level))
     return Preferences(tuple(out), len(judged), retrieved, pairs)
 
 
@@ -225,9 +188,8 @@ def _closure(
     if len(both):
         name = {i: d for d, i in number.items()}
         raise PreferenceError(
-            f"judgement group '{group}' prefers '{name[int(both[0][0])]}' to "
-            f"'{name[int(both[0][1])]}' and the other way round; expected consistent "
-            f"preferences within a group (contradictions belong in different groups)"
+            f"judgement group '{group}' prefers '{name[int(both[0][0])]}' to '{name[int(both[0][1])]}' and the other "
+            "way round; expected consistent preferences within a group (contradictions belong in different groups)"
         )
     return matrix, level
 
@@ -249,9 +211,7 @@ def _simp(x: Preferences, kind: Kind) -> float:
 
 def _mean_over_groups(ratios: Sequence[float], n: int) -> float:
     """trec_eval's average over groups: the ratios added in order, divided by n when the sum is above 0."""
-    total = 0.0
-    for r in ratios:
-        total += r
+    total = running_sum(ratios)
     return total / n if total > 0 else 0.0
 
 
@@ -265,9 +225,7 @@ def _count(x: Preferences, kind: Kind, which: int) -> int:
 
 
 def _pair(x: Preferences, kind: Kind) -> float:
-    """The mean over document pairs some group prefers either way of the share of groups preferring the
-    better-ranked one: pairs of retrieved documents, then (``imp``, ``all``) of a retrieved and a missing one;
-    ``all`` counts the pairs of missing documents too, each scoring 0."""
+    """trec_eval's prefs_pair(_imp, _ret) (docs/trec_eval-semantics.md §10)."""
     c, r = x.pairs, x.retrieved
     upper = np.triu(np.ones((x.judged, x.judged), dtype=bool), 1)
     blocks = [(c[:r, :r], c[:r, :r].T, upper[:r, :r])]
@@ -281,9 +239,7 @@ def _pair(x: Preferences, kind: Kind) -> float:
 
 
 def _rnonrel(x: Preferences, ret_only: bool) -> float:
-    """trec_eval's prefs_avgjg_Rnonrel(_ret): each group's ratio as if it had as many non-relevant (retrieved)
-    documents as relevant (retrieved) ones: R - N fulfilled preferences added per relevant retrieved document
-    when there are fewer, else the counts again over the first R non-relevant documents only."""
+    """trec_eval's prefs_avgjg_Rnonrel(_ret) (docs/trec_eval-semantics.md §10)."""
     ratios = []
     for g in x.groups:
         c = g.counts

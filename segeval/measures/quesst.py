@@ -1,13 +1,9 @@
-"""The QUESST figures' parameters (MediaEval SWS 2013, QUESST 2014-2015), declared once for the measure
-registry and ``segeval qbe``: written ``key=value,...`` (``actTWV.decisions=bayes``) as every keyed
-measure (:mod:`segeval.measures.keyed`).  The figures are computed in :mod:`segeval.measures.trials`;
-definitions and the conventions chosen are in docs/speech.md ("Query by example").  Imports no NumPy
-(the registry's declarations read it).
-"""
+"""The QUESST figures' parameters, declared once for the measure registry and ``segeval qbe`` (computed in
+:mod:`segeval.measures.trials`; docs/speech.md, "Query by example").  Imports no NumPy."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from segeval.core.domains import POSITIVE, PROBABILITY, TINY, Domain, Key
 from segeval.core.errors import ParameterError
@@ -46,10 +42,9 @@ class QbeParameters:
     def __post_init__(self) -> None:
         if self.prior is None and not PROBABILITY.holds(self.effective_prior):
             raise ParameterError(
-                f"The 'p_target', 'cost_miss' and 'cost_fa' parameters must give an effective prior "
-                f"P_target C_miss / (P_target C_miss + (1 - P_target) C_fa) that is "
-                f"{PROBABILITY}. Got {self.effective_prior!r} instead (from {self.p_target!r}, "
-                f"{self.cost_miss!r} and {self.cost_fa!r})."
+                "The 'p_target', 'cost_miss' and 'cost_fa' parameters must give an effective prior P_target C_miss / "
+                f"(P_target C_miss + (1 - P_target) C_fa) that is {PROBABILITY}. Got {self.effective_prior!r} instead "
+                f"(from {self.p_target!r}, {self.cost_miss!r} and {self.cost_fa!r})."
             )
 
     @property
@@ -67,13 +62,9 @@ class QbeParameters:
 
     def text(self, keys: tuple[Key, ...]) -> str:
         """The normalised parameter text of the keys that differ from their defaults ("" when none does)."""
-        given = {
-            "p_target": self.p_target,
-            "cost_miss": self.cost_miss,
-            "cost_fa": self.cost_fa,
+        given = asdict(self) | {
             "prior": "effective" if self.prior is None else self.prior,
             "default_score": "lowest" if self.default_score is None else self.default_score,
-            "decisions": self.decisions,
         }
         return ",".join(f"{k.name}={value_text(given[k.name])}" for k in keys if given[k.name] != k.default)
 

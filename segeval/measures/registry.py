@@ -1,7 +1,5 @@
-"""Name resolution over the measure declarations: canonical names follow trec_eval (``P_10``, ``map``);
-ir_measures spellings declared as aliases (``P@10``, ``AP``, ``Judged@10``), ir_measures' options and ranx's
-names are accepted on input.  The declarations are in :mod:`segeval.measures.definitions` (one per name);
-the tables and docs generated from them in :mod:`segeval.measures.catalogue`."""
+"""Name resolution over the measure declarations (:mod:`segeval.measures.definitions`): trec_eval's canonical
+names (``P_10``), and ir_measures' and ranx's spellings and options on input."""
 
 from __future__ import annotations
 
@@ -18,11 +16,10 @@ _PARAM = re.compile(r"(?P<family>[^\W\d]\w*?)(?P<sep>_|@)(?P<value>[0-9]*(?:\.[0
 
 @dataclass(frozen=True)
 class Option:
-    """An ir_measures option of one segeval family beyond ``rel`` and ``judged_only`` (which every measure
-    takes): with ``value`` (None: any value) the measure becomes ``family`` ("": the same) and its parameter
-    is ``param`` filled with the value: ``"{}"`` the value's text, ``"gains"`` a gain dict's ``level=gain``
-    pairs, ``"p="`` a ``p=value`` pair added to the parameter (``"normalize=0"``: that pair), ``""``
-    unchanged (ir_measures' default)."""
+    """An ir_measures option of one segeval family beyond ``rel`` and ``judged_only`` (which every measure takes): with
+    ``value`` (None: any value) the measure becomes ``family`` ("": the same) and its parameter is ``param`` filled with
+    the value: ``"{}"`` the value's text, ``"gains"`` a gain dict's ``level=gain`` pairs, ``"p="`` a ``p=value`` pair
+    added to the parameter (``"normalize=0"``: that pair), ``""`` unchanged (ir_measures' default)."""
 
     measure: str
     option: str
@@ -50,49 +47,27 @@ class Ecosystem:
     run_queries: tuple[str, ...] = ()
 
 
-NO_ECOSYSTEM = Ecosystem({}, {}, {}, (), {})
 _JUDGED = re.compile(r"P@(?P<value>[0-9]+)\(j\)\Z")
 
 
 class Registry:
-    """Name resolution over the declared families and named sets; every name and alias once."""
+    """Name resolution over the declared families and named sets."""
 
     def __init__(
         self,
         families: Sequence[Family],
         sets: Mapping[str, tuple[str, ...]],
         set_descriptions: Mapping[str, str],
-        ecosystem: Ecosystem = NO_ECOSYSTEM,
+        ecosystem: Ecosystem,
     ) -> None:
         self.families = tuple(families)
         self.ecosystem = ecosystem
         self.sets = dict(sets)
         self.set_descriptions = dict(set_descriptions)
-        self.by_name: dict[str, Family] = {}
-        self.aliases: dict[str, str] = {}
-        self.family_aliases: dict[str, str] = {}
-        for f in self.families:
-            if f.name in self.by_name:
-                raise ValueError(f"measure {f.name!r} declared twice")
-            self.by_name[f.name] = f
-        for f in self.families:
-            for table, names in ((self.aliases, f.aliases), (self.family_aliases, f.family_aliases)):
-                for alias in names:
-                    if alias in table or alias in self.by_name or alias in self.sets:
-                        raise ValueError(f"alias {alias!r} of {f.name!r} is already a name")
-                    table[alias] = f.name
-        for alias, target in ecosystem.names.items():
-            if alias in self.aliases or alias in self.by_name or alias in self.sets:
-                raise ValueError(f"ecosystem name {alias!r} is already a name")
-            self.aliases[alias] = target
-        for target in (
-            *ecosystem.at_names.values(),
-            *ecosystem.dotted.values(),
-            *(o.measure for o in ecosystem.options),
-            *(o.family for o in ecosystem.options if o.family),
-        ):
-            if target not in self.by_name:
-                raise ValueError(f"ecosystem name for an undeclared measure {target!r}")
+        #: every name and alias once (tests/unit/measures/test_registry.py)
+        self.by_name = {f.name: f for f in self.families}
+        self.aliases = {a: f.name for f in self.families for a in f.aliases} | dict(ecosystem.names)
+        self.family_aliases = {a: f.name for f in self.families for a in f.family_aliases}
         self.plain = {f.name: f for f in self.families if f.plain}
         self.with_param = {f.name: f for f in self.families if f.param is not None}
         #: families whose parameter is kept as text, longest name first (rbp_resid before rbp)
@@ -149,9 +124,8 @@ class Registry:
                 f"syntax Name(option=value,...)@k (P(rel=2)@5). Got {name!r} instead."
             )
         raise ParameterError(
-            f"The 'measure' parameter must be a known measure{self.nearest(name)} ('segeval "
-            f"measures' lists them all; a relevance level is -l N, or rel=N for one measure: "
-            f"P(rel=2)@5). Got {name!r} instead."
+            f"The 'measure' parameter must be a known measure{self.nearest(name)} ('segeval measures' lists them all; "
+            f"a relevance level is -l N, or rel=N for one measure: P(rel=2)@5). Got {name!r} instead."
         )
 
     def with_options(self, m: Measure, options: Sequence[tuple[str, object]], text: str) -> Measure:
@@ -214,11 +188,8 @@ class Registry:
         close = [by_case[k] for k in difflib.get_close_matches(name.lower(), list(by_case), n=3, cutoff=0.5)]
         if not close:
             return ""
-        return (
-            ": did you mean "
-            + (" or ".join(close) if len(close) < 3 else f"{close[0]}, {close[1]} or {close[2]}")
-            + "?"
-        )
+        *head, last = close
+        return f": did you mean {', '.join(head)} or {last}?" if head else f": did you mean {last}?"
 
     def expand(self, name: str) -> list[Measure]:
         """Concrete measures for a name: ``P_10``, ``P@10`` (``Success@1,5,10``: several), a family alone
@@ -308,13 +279,11 @@ class Registry:
         """The help text of a ``--measure`` option: the accepted spellings, the sets and the default."""
         if not repeatable:
             return (
-                f"Measure: a name (map, P_10, ndcg_cut_10), an ir_measures spelling (P@10, AP, P(rel=2)@5) or "
-                f"a ranx one (ndcg@10); "
-                f"'segeval measures' lists all {len(self.families)}. Default: {default}."
+                "Measure: a name (map, P_10, ndcg_cut_10), an ir_measures spelling (P@10, AP, P(rel=2)@5) or a ranx "
+                f"one (ndcg@10); 'segeval measures' lists all {len(self.families)}. Default: {default}."
             )
         return (
-            f"Measure (repeatable): a name (map, P_10, ndcg_cut_10), a family alone for its default cut-offs "
-            f"(P), trec_eval's syntax (P.5,10), an ir_measures spelling (P@10, AP, P(rel=2)@5), a ranx one "
-            f"(ndcg@10, mrr@10) or a set "
-            f"({', '.join(self.sets)}); 'segeval measures' lists all {len(self.families)}. Default: {default}."
+            "Measure (repeatable): a name (map, P_10, ndcg_cut_10), a family alone for its default cut-offs (P), "
+            "trec_eval's syntax (P.5,10), an ir_measures spelling (P@10, AP, P(rel=2)@5), a ranx one (ndcg@10, mrr@10) "
+            f"or a set ({', '.join(self.sets)}); 'segeval measures' lists all {len(self.families)}. Default: {default}."
         )

@@ -1,11 +1,5 @@
-"""segeval's measures as ir_measures measures (its runtime-definition interface, ``ir_measures.define``), so
-that ``ir_measures.calc_aggregate``, ``ir_measures.iter_calc`` and PyTerrier's ``pt.Experiment(eval_metrics=...)``
-compute them with segeval's adapters: docs/api.md, "segeval.measure".
-
-The measure is evaluated by :func:`segeval.evaluate` on the DataFrames ir_measures passes (one call for
-all queries), with the given adapter and settings; ir_measures needs segeval's columns, so a segment
-adapter asks for ``start`` and ``end`` too.
-"""
+"""segeval's measures as ir_measures measures (``ir_measures.define``) for ``calc_aggregate``, ``iter_calc`` and
+PyTerrier: docs/api.md, "segeval.measure"."""
 
 from __future__ import annotations
 
@@ -41,12 +35,8 @@ class Aggregator(list[float]):
 
 
 def measure(name: str, adapter: str | None = None, **settings: Any) -> Any:
-    """An ir_measures measure computing segeval's ``name`` (one measure: ``map``, ``P@10``, ``P(rel=2)@5``)
-    with ``adapter`` (default: ``exact`` for documents) and :class:`segeval.Settings`' fields as keywords
-    (``relevance_level``, ``judged_only``, ``trec_eval``, ..., or ``settings=`` a Settings).  Its name is
-    ``segeval:`` and segeval's name, with the adapter and every setting that is not the default in brackets
-    (``segeval:map[adapter=tiou:0.5,relevance_level=2]``): measures that differ in a setting differ in
-    ir_measures too.  Needs ir_measures installed."""
+    """An ir_measures measure computing segeval's ``name`` (one measure) with ``adapter`` (default ``exact``) and
+    :class:`segeval.Settings`' fields as keywords, named ``segeval:name[adapter,settings]`` (docs/api.md)."""
     try:
         import ir_measures
     except ImportError:

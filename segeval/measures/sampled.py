@@ -1,10 +1,5 @@
-"""Measures on sampled judgements (Yilmaz, Kanoulas & Aslam, SIGIR 2008): xinfAP, infNDCG, inferred
-precision and counts, with the arithmetic of NIST's ``sample_eval.pl`` (see docs/sampled.md).
-
-Strata, grades and topics are visited in the reference's order: strata and grades as strings
-(byte order), topics by their numeric value for the per-topic rows and sums, as strings for the
-interpolated precisions and the estimated number of relevant documents.
-"""
+"""Measures on sampled judgements (Yilmaz, Kanoulas & Aslam, SIGIR 2008): xinfAP, infNDCG, inferred precision
+and counts, with the arithmetic and the orders of NIST's ``sample_eval.pl`` (docs/sampled.md)."""
 
 from __future__ import annotations
 
@@ -212,12 +207,9 @@ def sample_eval(
     return "".join(out)
 
 
-# ----------------------------------------------------------------------- registry measures (segeval eval)
-
-
-def _topic_of(a: Adapted) -> tuple[StrataTopic, list[str]]:
-    """One query's adapted ranking as the reference's topic: strata counted from every qrels line of the
-    query, each ranked unit keyed by its position (units without a qrels line are not pooled)."""
+def _estimates(a: Adapted) -> TopicValues:
+    """The estimates of one query's adapted ranking as the reference's topic (first 1000 results): strata counted
+    from every qrels line of the query, each ranked unit keyed by its position (without a qrels line: unpooled)."""
     if a.truth_strata is None or a.match_strata is None or a.truth is None:
         raise SegevalError(
             "xinfAP and xinfNDCG need stratified qrels: lines 'topic 0 docno stratum rel' (5 "
@@ -240,16 +232,12 @@ def _topic_of(a: Adapted) -> tuple[StrataTopic, list[str]]:
     for i in range(min(len(ranked), MAX_RESULT_SIZE)):
         if offsets[i + 1] > offsets[i]:  # the first qrels line that judged it (the exact adapter's)
             topic.docs[ranked[i]] = (str(int(match_grades[offsets[i]])), strata[offsets[i]])
-    return topic, ranked
+    return topic_values(topic, ranked)
 
 
 def xinf_ap(a: Adapted) -> float:
-    """xinfAP of one query's ranking on stratified qrels, as ``sample_eval.pl`` (first 1000 results)."""
-    topic, ranked = _topic_of(a)
-    return topic_values(topic, ranked).infap
+    return _estimates(a).infap
 
 
 def xinf_ndcg(a: Adapted) -> float:
-    """infNDCG of one query's ranking on stratified qrels, as ``sample_eval.pl`` (first 1000 results)."""
-    topic, ranked = _topic_of(a)
-    return topic_values(topic, ranked).infndcg
+    return _estimates(a).infndcg

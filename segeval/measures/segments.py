@@ -1,10 +1,12 @@
-"""Measures over one query's run segments and merged relevant segments (no adapter)."""
+"""Measures over one query's run segments and merged relevant segments (no adapter); a function without a
+docstring is defined by its measure's description (docs/measures.md)."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 from functools import cached_property
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -19,11 +21,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class QuerySegments:
-    """One query's ranked results and merged relevant qrels segments.
-
-    ``run_gid``/``rel_gid`` identify the video within the query; ``rel_*`` are
-    sorted by (video, start) and pairwise disjoint within a video.
-    """
+    """One query's ranked results and merged relevant segments (by video within the query: ``*_gid``; ``rel_*``
+    sorted by video and start, disjoint within a video)."""
 
     run_gid: IntArray
     run_start: FloatArray
@@ -72,41 +71,21 @@ def query_segments(data: Prepared) -> list[QuerySegments]:
     ]
 
 
-# ----------------------------------------------------------------- statistics
-
-
-def _distinct(ids: IntArray) -> int:
-    """The number of distinct ids (a query's group ids are a dense range: counted, not sorted)."""
-    if len(ids) == 0:
-        return 0
-    low, high = int(ids.min()), int(ids.max())
-    if high - low > 4 * len(ids):
-        ordered = np.sort(ids)  # (np.unique would load numpy.ma)
-        return 1 + int(np.count_nonzero(ordered[1:] != ordered[:-1]))
-    return int(np.count_nonzero(np.bincount(ids - low)))
-
-
 def videos_ret(q: QuerySegments) -> int:
-    """Distinct videos among the results."""
-    return _distinct(q.run_gid)
+    return len(set(q.run_gid.tolist()))
 
 
 def videos_rel(q: QuerySegments) -> int:
-    """Videos with a relevant qrels segment."""
-    return _distinct(q.rel_gid)
+    return len(set(q.rel_gid.tolist()))
 
 
 def avglength_ret(q: QuerySegments) -> float:
-    """Mean length (s) of the results."""
     return float((q.run_end - q.run_start).sum()) / len(q.run_start) if len(q.run_start) else 0.0
 
 
 def avglength_rel(q: QuerySegments) -> float:
     """Mean length (s) of the merged relevant segments; 0 when none."""
     return float((q.rel_end - q.rel_start).sum()) / len(q.rel_start) if len(q.rel_start) else 0.0
-
-
-# ----------------------------------------------------------------------- MAiSP
 
 
 @dataclass(frozen=True)
@@ -132,11 +111,8 @@ def recall_points(rel_secs: int) -> list[int]:
 
 
 def maisp_walk(q: QuerySegments) -> MaispState:
-    """Walk the results as the reference's user model does (see sh_eval-semantics, MAiSP).
-
-    Only results that meet a relevant segment need the sequential walk; the
-    others just add their length to the retrieved seconds.
-    """
+    """Walk the results as the reference's user model does (MediaEval Search & Hyperlinking 2013); results that
+    meet no relevant segment only add their length to the seconds watched."""
     rel_secs_f = float(np.maximum(q.rel_end - q.rel_start, 0).sum())
     rel_secs = int(rel_secs_f)
     points = recall_points(rel_secs)
@@ -194,23 +170,18 @@ def maisp_walk(q: QuerySegments) -> MaispState:
     return MaispState(rel_secs, int(ret_secs), int(rel_ret), points, isp)
 
 
-def num_rel_secs(q: QuerySegments) -> int:
-    """Seconds of merged relevant content."""
-    return q.maisp.rel_secs
+#: the MAiSP walk's seconds: relevant, watched (results extended to the end of relevant content), relevant watched
+num_rel_secs, num_ret_secs, num_rel_ret_secs = (
+    attrgetter(f"maisp.{k}") for k in ("rel_secs", "ret_secs", "rel_ret_secs")
+)
 
 
-def num_ret_secs(q: QuerySegments) -> int:
-    """Seconds the MAiSP user watches (results, extended to the end of relevant content)."""
-    return q.maisp.ret_secs
-
-
-def num_rel_ret_secs(q: QuerySegments) -> int:
-    """Seconds of relevant content the MAiSP user watches."""
-    return q.maisp.rel_ret_secs
-
-
-def maisp(q: QuerySegments) -> float:
-    """Mean interpolated segment precision over the recall points (reference formula)."""
+def maisp(q: QuerySegments, position: int | None = None) -> float:
+    """Mean interpolated segment precision over the recall points (reference formula), or the interpolated
+    segment precision at recall-point position ``position`` (0 when absent)."""
+    if position is not None:
+        isp = q.maisp.isp
+        return isp[position] if position < len(isp) else 0.0
     st = q.maisp
     if not st.isp:
         return 0.0
@@ -218,9 +189,3 @@ def maisp(q: QuerySegments) -> float:
     for v in st.isp:
         total += v
     return total / len(st.points)
-
-
-def maisp_at(q: QuerySegments, position: int) -> float:
-    """Interpolated segment precision at recall-point position ``position`` (0 when absent)."""
-    isp = q.maisp.isp
-    return isp[position] if position < len(isp) else 0.0

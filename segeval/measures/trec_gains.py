@@ -1,6 +1,4 @@
-"""trec_eval's gain-based measures (one query's adapted grades): the gain table (``ndcg.1=3,2=9``,
-sorted as trec_eval sorts it), DCG and its ideal, nDCG and its cut-off, ndcg_rel, Rndcg, G and
-binG, RBP and its residual, and the Järvelin-Kekäläinen DCG. The arithmetic is trec_eval's
+"""trec_eval's gain-based measures (one query's adapted grades) and its gain table, with its arithmetic
 (:mod:`segeval.measures.arithmetic`)."""
 
 from __future__ import annotations
@@ -13,12 +11,13 @@ import numpy as np
 from segeval.adapters.base import Adapted, Label
 from segeval.core.arrays import BoolArray, FloatArray
 from segeval.measures.arithmetic import log2_discounts, running_sum
+from segeval.measures.params import NO_PARAMS, Params
 from segeval.measures.trec_judged import grade_values
 
 
 def gains(a: Adapted) -> FloatArray:
     """Per unit, its gain: the grade when above 0, else 0."""
-    grades = a.grades if a.grades is not None else np.zeros(len(a.labels))
+    grades = grade_values(a)
     return np.where(np.nan_to_num(grades) > 0, np.nan_to_num(grades), 0.0)
 
 
@@ -33,16 +32,19 @@ def dcg(gains: FloatArray) -> float:
     return running_sum(gains / log2_discounts(len(gains)))
 
 
-def ndcg(a: Adapted) -> float:
-    """Normalised DCG over the whole ranking: gain = grade (> 0), discount log2(rank + 1)."""
-    ideal = dcg(ideal_gains(a))
-    return dcg(gains(a)) / ideal if ideal > 0 else 0.0
-
-
-def ndcg_at(a: Adapted, k: int) -> float:
-    """nDCG of the top k against the ideal top k."""
+def ndcg_at(a: Adapted, k: int | None) -> float:
+    """nDCG of the top k (all: None) against the ideal top k: gain = grade (> 0), discount log2(rank + 1)."""
     ideal = dcg(ideal_gains(a)[:k])
     return dcg(gains(a)[:k]) / ideal if ideal > 0 else 0.0
+
+
+def ndcg(a: Adapted, params: Params | None = None) -> float:
+    """nDCG of the whole ranking; with a ``level=gain`` table (``ndcg.1=3,2=9``), of trec_eval's gain table."""
+    if params is None:
+        return ndcg_at(a, None)
+    table = gain_table(a, params)
+    best = dcg(table.ideal)
+    return dcg(table.gains) / best if best > 0 else 0.0
 
 
 def _dcg_jk(gains: FloatArray, base: float = 2.0) -> float:
@@ -69,9 +71,6 @@ def bin_g(a: Adapted) -> float:
     ranks = np.flatnonzero(a.relevant) + 1
     above = (ranks - a.found[ranks - 1]).tolist()
     return running_sum([1.0 / math.log2(2 + x) for x in above]) / a.num_rel
-
-
-GainLevels = tuple[tuple[int, float], ...]
 
 
 @dataclass(frozen=True)
@@ -108,16 +107,14 @@ def _sorted_gains(entries: list[tuple[int, float, int]]) -> list[tuple[int, floa
     return out + left[i:] + right[j:]
 
 
-def gain_table(a: Adapted, levels: GainLevels = ()) -> GainTable:
-    """The query's gain table: one entry per given ``(level, gain)`` in order, then each judged level
-    v >= 0 not given with gain v; each with the number of judged units at its level; sorted as
-    trec_eval sorts it (:func:`_sorted_gains`).  A ranked unit's level is its grade, -1 when it is not
-    in the qrels and -2 when its grade is negative (so ``-1=g`` gives unjudged units a gain, as in
-    trec_eval)."""
+def gain_table(a: Adapted, params: Params | None = None) -> GainTable:
+    """trec_eval's gain table: each ``level=gain`` of ``params``, then each judged level v >= 0 with gain v, with
+    its judged units, sorted as trec_eval sorts it; a ranked unit's level is its grade, -1 when not in the
+    qrels, -2 when negative (``-1=g`` gives unjudged units a gain, as trec_eval)."""
     pool = a.pool if a.pool is not None else np.zeros(0)
     judged = pool[pool >= 0].astype(np.int64)
     counts = np.bincount(judged).tolist() if len(judged) else []
-    entries = [(level, gain, 0) for level, gain in levels]
+    entries = [(level, gain, 0) for level, gain in (params.gain_levels() if params else ())]
     given = len(entries)
     for v, count in enumerate(counts):
         given_at = next((j for j in range(given) if entries[j][0] == v), None)
@@ -151,26 +148,19 @@ def gain_table(a: Adapted, levels: GainLevels = ()) -> GainTable:
     return GainTable(tuple(g for _, g, _ in table), gains, listed, np.array(ideal, dtype=np.float64))
 
 
-def ndcg_gains(a: Adapted, levels: GainLevels = ()) -> float:
-    """nDCG with trec_eval's gain table (``ndcg.1=3,2=9``): DCG over the ideal DCG, 0 when that is <= 0."""
-    table = gain_table(a, levels)
-    best = dcg(table.ideal)
-    return dcg(table.gains) / best if best > 0 else 0.0
-
-
-def dcg_gains(a: Adapted, levels: GainLevels = ()) -> float:
+def dcg_gains(a: Adapted, params: Params | None = None) -> float:
     """trec_eval's dcg: the DCG of the ranking's table gains."""
-    return dcg(gain_table(a, levels).gains)
+    return dcg(gain_table(a, params).gains)
 
 
-def ideal_dcg_gains(a: Adapted, levels: GainLevels = ()) -> float:
+def ideal_dcg(a: Adapted, params: Params | None = None) -> float:
     """trec_eval's ideal_dcg: the DCG of the ideal ranking's table gains."""
-    return dcg(gain_table(a, levels).ideal)
+    return dcg(gain_table(a, params).ideal)
 
 
-def g_measure(a: Adapted, levels: GainLevels = ()) -> float:
+def g_measure(a: Adapted, params: Params | None = None) -> float:
     """trec_eval's G: gains discounted by log2(2 + ideal cumulated cost - gains so far)."""
-    table = gain_table(a, levels)
+    table = gain_table(a, params)
     ideal = table.ideal
     total_ideal = running_sum(ideal)
     if total_ideal <= 0:
@@ -200,9 +190,9 @@ def _dcg_prefix(g: FloatArray) -> FloatArray:
     return np.cumsum(g / log2_discounts(len(g))) if len(g) else np.zeros(0)
 
 
-def ndcg_rel(a: Adapted, levels: GainLevels = ()) -> float:
+def ndcg_rel(a: Adapted, params: Params | None = None) -> float:
     """trec_eval's ndcg_rel: nDCG averaged over the ranks of retrieved positive-gain units."""
-    table = gain_table(a, levels)
+    table = gain_table(a, params)
     ideal = table.ideal
     lp = len(ideal)
     if lp == 0:
@@ -216,11 +206,11 @@ def ndcg_rel(a: Adapted, levels: GainLevels = ()) -> float:
     return total / lp if total > 0 else 0.0
 
 
-def rndcg(a: Adapted, levels: GainLevels = ()) -> float:
+def rndcg(a: Adapted, params: Params | None = None) -> float:
     """trec_eval's Rndcg: nDCG at the ranks where the ideal gain drops, averaged."""
     if a.num_rel == 0:
         return 0.0
-    table = gain_table(a, levels)
+    table = gain_table(a, params)
     ideal = table.ideal
     lp = len(ideal)
     g = table.gains
@@ -242,10 +232,11 @@ def _powers(p: float, n: int) -> FloatArray:
     return np.cumprod(factors)
 
 
-def rbp(a: Adapted, p: float = 0.9, levels: GainLevels = ()) -> float:
-    """Rank-biased precision (Moffat & Zobel): the gain table scaled into [0, 1] when a gain lies
-    outside (g -> (g - min) / (max - min)); units without a table entry gain 0."""
-    table = gain_table(a, levels)
+def rbp(a: Adapted, params: Params = NO_PARAMS) -> float:
+    """Rank-biased precision (Moffat & Zobel), p = 0.9 unless ``p=``: the gain table scaled into [0, 1] when a
+    gain lies outside (g -> (g - min) / (max - min)); units without a table entry gain 0."""
+    p = params.named("p", 0.9)
+    table = gain_table(a, params)
     low, high = min(table.table, default=0.0), max(table.table, default=0.0)
     g = table.gains
     if low < 0 or high > 1:
@@ -253,8 +244,10 @@ def rbp(a: Adapted, p: float = 0.9, levels: GainLevels = ()) -> float:
     return (1.0 - p) * running_sum(g * _powers(p, len(g))[:-1])
 
 
-def rbp_resid(a: Adapted, p: float = 0.9) -> float:
-    """The RBP residual from unjudged units: p^n + (1 - p) * sum of p^(i-1) over them; 0 when all are judged."""
+def rbp_resid(a: Adapted, params: Params = NO_PARAMS) -> float:
+    """The RBP residual from unjudged units: p^n + (1 - p) * sum of p^(i-1) over them (p = 0.9 unless ``p=``);
+    0 when all are judged."""
+    p = params.named("p", 0.9)
     unjudged = a.labels == Label.UNJUDGED
     if not unjudged.any():
         return 0.0

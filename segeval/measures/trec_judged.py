@@ -1,9 +1,5 @@
-"""trec_eval's measures of the judgements met down a ranking (one query's adapted labels and
-grades): bpref (and RankEff), infAP, judged non-relevant and unjudged counts, the relevance string.
-
-In trec_eval's terms a ranked unit with a NaN grade is "not in the pool" (-1) and one with a
-negative grade "in the pool but unjudged" (-2); both are unjudged here. The arithmetic is trec_eval's
-(:mod:`segeval.measures.arithmetic`)."""
+"""trec_eval's measures of the judgements met down a ranking, with its arithmetic: a ranked unit with a NaN grade
+("not in the pool", -1) or a negative one ("in the pool but unjudged", -2) is unjudged."""
 
 from __future__ import annotations
 
@@ -14,6 +10,7 @@ import numpy as np
 from segeval.adapters.base import Adapted, Label
 from segeval.core.arrays import FloatArray, IntArray
 from segeval.measures.arithmetic import running_sum
+from segeval.measures.params import Params
 
 
 def grade_values(a: Adapted) -> FloatArray:
@@ -22,12 +19,10 @@ def grade_values(a: Adapted) -> FloatArray:
 
 
 def num_nonrel_judged_ret(a: Adapted) -> int:
-    """Retrieved results judged non-relevant."""
     return int((a.labels == Label.NONRELEVANT).sum())
 
 
 def bpref(a: Adapted) -> float:
-    """Binary preference: relevant results penalised by judged non-relevant ones above them."""
     big_r = a.num_rel
     if big_r == 0:
         return 0.0
@@ -53,11 +48,8 @@ def _nonrelevant_above_relevant(a: Adapted) -> IntArray:
 
 
 def rankeff(a: Adapted) -> float:
-    """RankEff (Ahlgren & Grönqvist): like bpref, but against all |J| - |R| judged non-relevant units.
-
-    (1/R) * sum over retrieved relevant r of (1 - judged non-relevant above r / (|J| - |R|));
-    relevant units not retrieved contribute 0 (ranked at infinity).
-    """
+    """RankEff (Ahlgren & Grönqvist): (1/R) * sum over retrieved relevant r of (1 - judged non-relevant above r
+    / (|J| - |R|))."""
     big_r = a.num_rel
     if big_r == 0:
         return 0.0
@@ -94,12 +86,13 @@ def infap(a: Adapted) -> float:
 
 
 def unjudged_at(a: Adapted, k: int) -> float:
-    """Unjudged units in the top k, over k."""
     return int((a.labels[:k] == Label.UNJUDGED).sum()) / k
 
 
-def trec_relstring(a: Adapted, length: int = 10) -> str:
-    """The grades of the first ``length`` units: digits, '>' above 9, '-' not in the qrels, '.' negative."""
+def trec_relstring(a: Adapted, params: Params | None = None) -> str:
+    """The grades of the first 10 units (``relstring.x``: ``int(x)``, C's truncation): digits, '>' above 9,
+    '-' not in the qrels, '.' negative."""
+    length = 10 if params is None else max(0, math.trunc(params.values[0]))
     out = []
     for g in grade_values(a)[:length].tolist():
         if math.isnan(g):

@@ -1,68 +1,46 @@
-"""trec_eval's measures of relevant results at ranks and cut-offs (one query's adapted labels):
-AP and its cut-off form, R-precision and its multiples, recall, success, reciprocal rank,
-interpolated precision and the 11-point average, relative precision, and the F and E measures.
-The arithmetic is trec_eval's (:mod:`segeval.measures.arithmetic`)."""
+"""trec_eval's measures of relevant results at ranks and cut-offs (one query's adapted labels), with its
+arithmetic (:mod:`segeval.measures.arithmetic`)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
 from segeval.adapters.base import Adapted
-from segeval.core.arrays import BoolArray
-from segeval.measures.arithmetic import lround, running_sum
-
-
-def _relevant(a: Adapted) -> BoolArray:
-    return a.relevant
-
-
-def _precision_at_relevant(a: Adapted, cutoff: int | None = None) -> list[float]:
-    ranks = np.flatnonzero(_relevant(a)[:cutoff]) + 1
-    return [found / rank for found, rank in enumerate(ranks.tolist(), start=1)]
-
-
-def map_at(a: Adapted, k: int) -> float:
-    """Average precision counting only relevant results in the top k (divided by num_rel)."""
-    if a.num_rel == 0:
-        return 0.0
-    return running_sum(_precision_at_relevant(a, k)) / a.num_rel
+from segeval.measures.arithmetic import lround
+from segeval.measures.labels import precision_at
+from segeval.measures.params import Params
 
 
 def r_precision(a: Adapted) -> float:
     """Precision at rank R = num_rel; 0 when nothing is relevant."""
-    return int(_relevant(a)[: a.num_rel].sum()) / a.num_rel if a.num_rel else 0.0
+    return precision_at(a, a.num_rel)
 
 
-def reciprocal_rank(a: Adapted) -> float:
-    """1 / rank of the first relevant result; 0 when none is retrieved."""
-    ranks = np.flatnonzero(_relevant(a))
+def reciprocal_rank(a: Adapted, k: int | None = None) -> float:
+    """1 / rank of the first relevant result (in the top k: recip_rank_cut); 0 when none is retrieved."""
+    ranks = np.flatnonzero(a.relevant[:k])
     return 1.0 / (int(ranks[0]) + 1) if len(ranks) else 0.0
 
 
 def recall_at(a: Adapted, k: int) -> float:
     """Relevant results in the top k over num_rel; 0 when nothing is relevant."""
-    return int(_relevant(a)[:k].sum()) / a.num_rel if a.num_rel else 0.0
+    return int(a.relevant[:k].sum()) / a.num_rel if a.num_rel else 0.0
 
 
 def success_at(a: Adapted, k: int) -> float:
-    """1 when a relevant result is in the top k, else 0."""
-    return 1.0 if bool(_relevant(a)[:k].any()) else 0.0
-
-
-def _p_at(a: Adapted, k: int) -> float:
-    return int(a.relevant[:k].sum()) / k if k > 0 else 0.0
+    return 1.0 if bool(a.relevant[:k].any()) else 0.0
 
 
 def rprec_mult(a: Adapted, x: float) -> float:
     """P at rank int(x * R + 0.9) (trec_eval's truncation); 0 when that rank is 0."""
-    return _p_at(a, int(x * a.num_rel + 0.9))
+    return precision_at(a, int(x * a.num_rel + 0.9))
 
 
 def relative_p_at(a: Adapted, k: int) -> float:
-    """Relevant results in the top k over min(k, R); 0 when nothing is relevant."""
     return int(a.relevant[:k].sum()) / min(k, a.num_rel) if a.num_rel else 0.0
 
 
@@ -72,48 +50,42 @@ def iprec_cutoff(level: float, num_rel: int, version: str = "10") -> int:
     return lround(level * num_rel) if version == "10" else int(level * num_rel + 0.9)
 
 
-def iprec_at_recall(a: Adapted, level: float) -> float:
+def iprec_at_recall(a: Adapted, level: float, version: str = "10") -> float:
     """Interpolated precision at a recall level: the best precision at a rank that has found
-    ``lround(level * num_rel)`` relevant results (trec_eval 10's rounding of the cut-off)."""
-    return _iprec(a, iprec_cutoff(level, a.num_rel))
-
-
-def iprec_at_recall_9(a: Adapted, level: float) -> float:
-    """trec_eval 9.0.8's variant: the cut-off is ``int(level * num_rel + 0.9)`` relevant results."""
-    return _iprec(a, iprec_cutoff(level, a.num_rel, "9"))
-
-
-def _iprec(a: Adapted, needed: int) -> float:
+    :func:`iprec_cutoff` relevant results; 0 when nothing is relevant."""
     if a.num_rel == 0:
         return 0.0
     found = a.found
-    ranks = np.arange(1, len(found) + 1)
-    reached = found >= needed
+    reached = found >= iprec_cutoff(level, a.num_rel, version)
     if not reached.any():
         return 0.0
-    return float((found / ranks)[reached].max())
+    return float((found / np.arange(1, len(found) + 1))[reached].max())
 
 
-def iprec_on_empty(cutoffs: Sequence[int]) -> float:
-    """trec_eval's interpolated precision on an empty ranking (num_ret 0, after ``-J``): its starting
-    precision num_rel_ret / num_ret is 0 / 0 (NaN), which it keeps at the cut-offs needing 0 relevant
-    results (``iprec_cutoff``; every cut-off when num_rel is 0) and 11pt_avg adds to its sum; the other
-    cut-offs keep 0.  One cut-off: iprec_at_recall; several: 11pt_avg's mean (NaN if one is NaN)."""
+def on_empty(num_rel: int, levels: Sequence[float], version: str = "10") -> float:
+    """trec_eval's interpolated precision on an empty ranking (after ``-J``): NaN (its 0/0) when a level's
+    cut-off needs 0 relevant results (every level when num_rel is 0) or no level is given, else 0."""
+    cutoffs = [iprec_cutoff(x, num_rel, version) for x in levels]
     return math.nan if 0 in cutoffs or not cutoffs else 0.0
+
+
+def iprec_empty(num_rel: int, level: float, version: str = "10") -> float:
+    """iprec_at_recall on a ranking trec_eval sees as empty (:func:`on_empty`)."""
+    return on_empty(num_rel, [level], version)
 
 
 ELEVEN_LEVELS = tuple(step / 10 for step in range(11))
 
 
-def eleven_pt_avg(a: Adapted, levels: tuple[float, ...] = ELEVEN_LEVELS, version: str = "10") -> float:
-    """Mean of the interpolated precisions at the given recall levels (trec_eval 10 cut-offs).
+def _levels(params: Params | None) -> Sequence[float]:
+    return ELEVEN_LEVELS if params is None else params.values
 
-    As trec_eval: walking up from the last rank, each level's precision is added when the walk
-    reaches its cut-off (the last level first; levels out of reach at the end of the list add
-    nothing, the others left add the final precision), then the sum is divided by the number of
-    levels.  For ascending levels this is the mean of :func:`iprec_at_recall`.  ``version`` 9:
-    trec_eval 9.0.8's cut-offs (:func:`iprec_cutoff`).
-    """
+
+def eleven_pt_avg(a: Adapted, params: Params | None = None, version: str = "10") -> float:
+    """Mean of the interpolated precisions at recall 0, 0.1, ..., 1 or at the levels of ``11pt_avg.l1,l2,...``,
+    summed as trec_eval walks up from the last rank (levels out of reach at the end of the list add nothing):
+    for ascending levels the mean of :func:`iprec_at_recall`."""
+    levels = _levels(params)
     if not levels:
         return math.nan
     cutoffs = [iprec_cutoff(x, a.num_rel, version) for x in levels]
@@ -137,10 +109,20 @@ def eleven_pt_avg(a: Adapted, levels: tuple[float, ...] = ELEVEN_LEVELS, version
     return total / len(levels)
 
 
+def eleven_pt_empty(num_rel: int, params: Params | None = None, version: str = "10") -> float:
+    """11pt_avg on a ranking trec_eval sees as empty (:func:`on_empty`)."""
+    return on_empty(num_rel, _levels(params), version)
+
+
+#: trec_eval 9.0.8's versions (:func:`iprec_cutoff`)
+iprec_at_recall_9 = partial(iprec_at_recall, version="9")
+iprec_empty_9 = partial(iprec_empty, version="9")
+eleven_pt_avg_9 = partial(eleven_pt_avg, version="9")
+eleven_pt_empty_9 = partial(eleven_pt_empty, version="9")
+
+
 def f_at(a: Adapted, k: int) -> float:
     """F measure at cut-off k: the harmonic mean of P@k and recall@k (0 when either is 0)."""
-    from segeval.measures.labels import precision_at
-
     p, r = precision_at(a, k), recall_at(a, k)
     return 2 * p * r / (p + r) if p > 0 and r > 0 else 0.0
 

@@ -1,13 +1,6 @@
-"""Detection trials and the QUESST figures over them (MediaEval SWS 2013, QUESST 2014-2015).
-
-Every (query, utterance) pair of the key (the qrels) is a trial, a target when its grade reaches the
-relevance level; the run's score is a log-likelihood ratio, and its YES/NO decision (STD list runs) is
-kept.  A figure is one formula over a set of trials: a query's value (``-q``) is the formula on that
-query's trials, and the ``all`` line is the same formula on every evaluated query's trials pooled
-(aggregator ``pooled``: :class:`Pooled` carries each query's trials to :func:`segeval.core.aggregate.aggregate`),
-not a mean of the per-query values.  The definitions and their conventions (the prior, PAV, the TWV
-thresholds, unreported trials) are docs/speech.md, "Query by example".
-"""
+"""Detection trials and the QUESST figures over them (MediaEval SWS 2013, QUESST 2014-2015): a figure is one
+formula over trials, a query's value on its trials, the all line on every query's trials pooled
+(:class:`Pooled`).  Definitions and conventions: docs/speech.md, "Query by example"."""
 
 from __future__ import annotations
 
@@ -15,6 +8,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -63,10 +57,8 @@ class Trials:
 
 
 def query_trials(data: Prepared) -> list[Trials]:
-    """Each evaluated query's trials: its key (qrels) rows in the order of their utterance ids, with the score
-    and decision of the run's row for the same utterance; key rows the run lacks are unreported.  (The id
-    order makes every sum independent of the order of either file's lines and of the form the inputs come
-    in: files, frames, dicts, ir_measures or ranx objects.)"""
+    """Each evaluated query's trials: its key rows in utterance id order (so sums do not depend on the inputs'
+    order or form), with the run's score and decision for the utterance; key rows the run lacks are unreported."""
     run, key = data.run_columns, data.qrels_columns
     top = int(max(run["gid"].max(initial=-1), key["gid"].max(initial=-1))) + 1
     at = np.full(top, -1, dtype=np.int64)
@@ -108,9 +100,6 @@ class Pooled(float):
     def pool(self, values: Sequence[Any]) -> float:
         """The measure on the trials of ``values`` (this value's measure's, each a :class:`Pooled`) pooled."""
         return float(self.measure(Trials.pool([v.trials for v in values])))
-
-
-# ------------------------------------------------------------------------- Cnxe
 
 
 def cross_entropy(llr: FloatArray, target: BoolArray, prior: float) -> float:
@@ -177,9 +166,6 @@ def min_cnxe(t: Trials, params: str | None = None) -> float:
     return cross_entropy(llr, t.target, prior) / prior_entropy(prior)
 
 
-# -------------------------------------------------------------------------- TWV
-
-
 def _weights(t: Trials, beta: float) -> tuple[FloatArray, FloatArray]:
     """Per trial, what it costs when missed (a target: 1/(N_tar of its query · queries)) and when accepted
     (a non-target: β/(N_non of its query · queries)); the queries are those with a target (0 for the
@@ -227,14 +213,12 @@ def _max_twv(t: Trials, p: QbeParameters) -> tuple[float, float]:
     return float(values[best]), float([*grid.tolist(), math.inf][best])
 
 
-def max_twv(t: Trials, params: str | None = None) -> float:
-    """Maximum TWV: the TWV at the best global score threshold."""
-    return _max_twv(t, parameters(TWV_KEYS, params))[0]
+def max_twv(t: Trials, params: str | None = None, threshold: bool = False) -> float:
+    """Maximum TWV: the TWV at the best global score threshold, or that threshold (+inf: rejecting every trial)."""
+    return _max_twv(t, parameters(TWV_KEYS, params))[1 if threshold else 0]
 
 
-def max_twv_threshold(t: Trials, params: str | None = None) -> float:
-    """The score threshold of maximum TWV (+inf when rejecting everything is best)."""
-    return _max_twv(t, parameters(TWV_KEYS, params))[1]
+max_twv_threshold = partial(max_twv, threshold=True)
 
 
 def counts(t: Trials) -> tuple[int, int, int]:

@@ -16,7 +16,8 @@ from tests.conftest import examples, sliced
 LABELS = np.array([Label.RELEVANT, Label.NONRELEVANT, Label.UNJUDGED, Label.RELEVANT_SEEN, Label.NONRELEVANT_SEEN],
                   dtype=np.uint8)
 BATCHED = [f for f in FAMILIES if f.batch is not None] + [f for f in TREC_EVAL_9.values() if f.batch is not None]
-PARAMS = {"cutoff": (1, 2, 3, 5, 10, 30, 1000), "level": tuple(p / 100 for p in range(0, 101, 5)), "gains": (None,)}
+PARAMS = {"cutoff": (1, 2, 3, 5, 10, 30, 1000), "level": (*(p / 100 for p in range(0, 101, 5)), 0.155, 1 / 3, 0.7),
+          "gains": (None,)}
 
 
 def measures() -> list[Measure]:

@@ -111,8 +111,8 @@ def test_maisp_single_result_watching_into_relevant_content() -> None:
     assert (st.rel_secs, st.ret_secs, st.rel_ret_secs) == (10, 15, 10)
     assert st.isp == pytest.approx([10 / 15] * 10)
     assert S.maisp(q) == pytest.approx((1 + 10 * 10 / 15) / 11)  # 0.69697
-    assert S.maisp_at(q, 5) == pytest.approx(10 / 15)
-    assert S.maisp_at(q, 10) == 0.0  # only 10 values: positions 0..9
+    assert S.maisp(q, 5) == pytest.approx(10 / 15)
+    assert S.maisp(q, 10) == 0.0  # only 10 values: positions 0..9
 
 
 def test_maisp_nonrelevant_results_first_lower_precision() -> None:

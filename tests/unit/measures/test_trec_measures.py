@@ -12,6 +12,7 @@ import pytest
 from segeval.adapters.base import Adapted, judged_only
 from segeval.core.aggregate import aggregate
 from segeval.core.pipeline import evaluate
+from segeval.measures import labels as L
 from segeval.measures import trec_gains as TG
 from segeval.measures import trec_judged as TJ
 from segeval.measures import trec_ranks as TR
@@ -41,8 +42,8 @@ def test_rprec_recip_rank_success() -> None:
 def test_recall_and_map_cut() -> None:
     assert TR.recall_at(A, 2) == 1 / 3  # one of three relevant in the top 2
     assert TR.recall_at(A, 10) == 2 / 3  # ranks 2 and 4
-    assert TR.map_at(A, 3) == pytest.approx((1 / 2) / 3)  # only rank 2 counts: P@2 = 1/2, over R = 3
-    assert TR.map_at(A, 10) == pytest.approx((1 / 2 + 2 / 4) / 3)
+    assert L.average_precision(A, 3) == pytest.approx((1 / 2) / 3)  # only rank 2 counts: P@2 = 1/2, over R = 3
+    assert L.average_precision(A, 10) == pytest.approx((1 / 2 + 2 / 4) / 3)
 
 
 def test_iprec_at_recall_rounds_the_cutoff_half_up() -> None:
