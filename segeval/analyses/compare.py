@@ -1,6 +1,5 @@
-"""Compare runs: means per measure, and per run against a baseline the difference, a bootstrap
-interval and a corrected paired-test p-value.  Queries are paired on every qrels query (a query
-missing from a run scores 0)."""
+"""Compare runs: means per measure and, against a baseline, difference, bootstrap interval and corrected
+paired-test p-value over every qrels query (docs/cli.md, 'segeval compare')."""
 
 from __future__ import annotations
 
@@ -37,7 +36,6 @@ ONE_PROCESS = EngineOptions(jobs=1, quiet=True)
 
 if TYPE_CHECKING:
     from segeval.core.evaluation import Evaluation
-    from segeval.executors.results import RunResult
 
 FORMATS = ("text", "markdown", "latex", "csv", "json")
 
@@ -69,9 +67,8 @@ class Pair:
 
 @dataclass
 class Comparison:
-    """The result of ``compare``: each run's mean per measure (:attr:`cells`) and either each run against
-    the baseline (in its cells) or, with ``all_pairs``, every pair of runs (:attr:`pairs`).  ``str()``
-    and the ``to_*`` methods give its table as ``compare -o`` prints it."""
+    """The result of ``compare``: means and baseline comparisons per run (:attr:`cells`), or every pair of runs
+    (:attr:`pairs`, ``all_pairs``); ``str()`` and ``to_*`` give the table of ``compare -o``."""
 
     runs: list[str]
     measures: list[str]
@@ -84,10 +81,8 @@ class Comparison:
     notes: list[str] = field(default_factory=list)
     permutations: int = 10_000
     seed: int = 0
-    #: the adapters the measures were computed with (their specs), resolved from the default if none was given
     adapters: list[str] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)  # the run file of each run name
-    #: each run's evaluation (with the ``also`` measures of :func:`compare_runs`); not part of the output
     evaluations: dict[str, Evaluation] = field(default_factory=dict, repr=False, compare=False)
     all_pairs: bool = False
     pairs: list[Pair] = field(default_factory=list)
@@ -112,15 +107,13 @@ class Comparison:
         return render(self, "json")
 
     def to_dataframe(self) -> pd.DataFrame:
-        """One row per run and measure (against the baseline), or per pair and measure with ``all_pairs``:
-        the columns of ``compare -o csv``."""
+        """The rows and columns of ``compare -o csv``."""
         header, rows = _long_table(self)
         return pd.DataFrame(rows, columns=header)
 
 
 def check_statistics(test: str, correction: str | None, alpha: float, permutations: int, seed: int) -> str:
-    """The correction to use (see :func:`~segeval.analyses.stats.resolve_correction`); a ParameterError for a
-    statistics option out of its domain (before anything is evaluated)."""
+    """The correction to use; a ParameterError for a statistics option out of its domain."""
     check_choice("test", test, TESTS)
     resolved = resolve_correction(test, correction)
     OPEN_UNIT.check("alpha", alpha)
@@ -147,24 +140,14 @@ def compare_runs(
     settings: Settings | None = None,
     also: Sequence[str] = (),
 ) -> Comparison:
-    """Evaluate every run over all ``qrels`` queries (validated qrels, as :mod:`segeval.readers.tables` reads
-    them) and compare each with the baseline (default: the first), or every pair of runs (``all_pairs``).
-    ``correction`` None is holm, or none for ``test="tukey"``.
-
-    ``engine`` chooses how the runs are read and by whom, as for ``segeval eval``
-    (:func:`segeval.executors.processes.map_runs`; default: one process, no progress line); the result does not
-    depend on it.  ``adapter``: one spec or several (each labels for every label measure).  ``on_note`` is
-    given each note on how a run was read (a run not grouped by
-    query read whole).  The first run (in order) that cannot be evaluated raises its error.  Measures
-    in ``also`` are evaluated with the others (the result's :attr:`Comparison.evaluations` hold them)
-    but not compared.  ``settings``: the policies (``-l``, ``-M``, ``-J``, ``--trec-eval``, time format),
-    every qrels query counting (``missing_queries`` is ``zero``).
-    """
+    """Evaluate every run over all ``qrels`` queries and compare each with the baseline (default: the first),
+    or every pair of runs (``all_pairs``); the first run that cannot be evaluated raises its error.
+    ``engine`` as for ``segeval eval`` (the result does not depend on it); ``on_note`` gets each note on how
+    a run was read; ``also`` measures are evaluated (in :attr:`Comparison.evaluations`) but not compared."""
     from segeval.core.settings import Job
     from segeval.executors.processes import evaluate_runs, run_names
 
     correction = check_statistics(test, correction, alpha, permutations, seed)
-    q = qrels
     runs = list(runs)
     if baseline is not None and str(baseline) not in {str(r) for r in runs}:
         runs = [baseline, *runs]
@@ -180,7 +163,15 @@ def compare_runs(
     policies = (settings or Settings()).but(missing_queries="zero")  # every qrels query counts
     specs = () if adapter is None else (adapter,) if isinstance(adapter, str) else tuple(adapter)
     job = Job((*measures, *also), specs, policies, engine=engine)
-    evaluations = _evaluations(names, evaluate_runs(q, [str(r) for r in runs], job), on_note)
+    evaluations: dict[str, Evaluation] = {}
+    for name, one in zip(names, evaluate_runs(qrels, [str(r) for r in runs], job), strict=True):
+        if one.error is not None:
+            raise one.error
+        assert one.evaluation is not None
+        if on_note is not None:
+            for note in one.notes:
+                on_note(note)
+        evaluations[name] = one.evaluation
     paths = dict(zip(names, (str(r) for r in runs), strict=True))
     compared = None if not also else _compared(evaluations[base_name], measures)
     result = compare_evaluations(
@@ -197,23 +188,6 @@ def compare_runs(
     )
     result.evaluations = evaluations
     return result
-
-
-def _evaluations(
-    names: list[str], results: list[RunResult], on_note: Callable[[str], object] | None
-) -> dict[str, Evaluation]:
-    """Each run's evaluation by name; the first run that could not be evaluated raises its error, and each
-    note on how a run was read goes to ``on_note``."""
-    evaluations: dict[str, Evaluation] = {}
-    for name, one in zip(names, results, strict=True):
-        if one.error is not None:
-            raise one.error
-        assert one.evaluation is not None
-        for note in one.notes:
-            if on_note is not None:
-                on_note(note)
-        evaluations[name] = one.evaluation
-    return evaluations
 
 
 def _compared(ev: Evaluation, measures: Sequence[str]) -> list[str]:
@@ -242,9 +216,8 @@ def compare_evaluations(
     columns: Sequence[str] | None = None,
     all_pairs: bool = False,
 ) -> Comparison:
-    """:func:`compare_runs` on evaluations made over the same queries (with ``missing_queries="zero"``),
-    by run name; ``baseline`` is one of the names, ``sources`` name where each run came from in errors,
-    ``columns`` the results to compare (None: every averaged measure)."""
+    """:func:`compare_runs` on evaluations by run name (made with ``missing_queries="zero"``); ``sources``
+    name each run's file in errors, ``columns`` the results compared (None: every averaged measure)."""
     correction = check_statistics(test, correction, alpha, permutations, seed)
     names = list(evaluations)
     if baseline not in evaluations:
@@ -402,7 +375,7 @@ def format_p(p: float) -> str:
 
 
 def cell_text(c: Cell | Pair) -> str:
-    """``mean (difference [interval] p)`` of a run against the baseline; ``difference [interval] p`` of a pair."""
+    """``mean (difference [interval] p)`` of a run against the baseline, ``difference [interval] p`` of a pair."""
     if c.diff is None:
         assert isinstance(c, Cell)
         return f"{c.mean:.4f}"
@@ -417,8 +390,7 @@ def cell_text(c: Cell | Pair) -> str:
 
 
 def _long_table(result: Comparison) -> tuple[list[str], list[list[Any]]]:
-    """The rows of ``-o csv`` and :meth:`Comparison.to_dataframe`: per run and measure against the baseline,
-    or per pair and measure."""
+    """The rows of ``-o csv``: per run (or pair) and measure."""
     if result.all_pairs:
         header = ["run_a", "run_b", "measure", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "p", "significant"]
         return header, [
@@ -447,8 +419,7 @@ def _long_table(result: Comparison) -> tuple[list[str], list[list[Any]]]:
 
 
 def _grids(result: Comparison) -> list[tuple[list[str], list[list[str]]]]:
-    """The tables ``text``, ``markdown`` and ``latex`` show: runs x measures (means, or against the
-    baseline), and with ``all_pairs`` the pairs x measures."""
+    """The tables of ``text`` and ``markdown``: runs x measures, and with ``all_pairs`` pairs x measures."""
     header = ["run", *result.measures]
     rows = [
         [

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 import pandas as pd
@@ -20,7 +21,7 @@ from segeval.core.errors import InputError
 from segeval.core.notes import BEYOND
 from segeval.core.words import plural
 from segeval.readers.collection import Collection, IdList
-from segeval.readers.files import read_bytes
+from segeval.readers.tables import source_lines
 
 OnError = Callable[[InputError], None]
 
@@ -74,29 +75,17 @@ def by_query(rows: list[Result]) -> dict[str, list[Result]]:
     return {query: sorted(group, key=lambda r: (r.rank, r.line)) for query, group in groups.items()}
 
 
-class SourceLines:
-    """The text of a file's lines, read once, for messages."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self._lines = read_bytes(path).split(b"\n")
-
-    def __getitem__(self, number: int) -> str:
-        if 1 <= number <= len(self._lines):
-            return self._lines[number - 1].rstrip(b"\r").decode("utf-8", "replace")
-        return ""
-
-    def __len__(self) -> int:
-        return len(self._lines)
-
-
 def check_submission(run: pd.DataFrame, rules: Rules, on_error: OnError, time_format: str = "mmss") -> None:
     """Report every problem of ``run`` (as read in ``time_format``) against ``rules`` to ``on_error``, in line
     order; problems without a line (missing queries) come last.  A result whose end is earlier than its
     start (a problem of :func:`segeval.readers.validate.validate_run`) is left out of the time rules."""
     path = str(run.attrs.get("path", "<data>"))
-    source = SourceLines(path) if path != "<data>" else None
-    found = sorted(_problems(results(run), rules, time_format), key=lambda p: p[0])
+    rows = results(run)
+    by_line = chain(
+        _line_problems(rows, rules, time_format), *(_query_problems(*q, rules) for q in by_query(rows).items())
+    )
+    found = sorted(by_line, key=lambda p: p[0])
+    source = source_lines(path, (p[0] for p in found)) if path != "<data>" else None
     for line, problem, kind in found:
         on_error(InputError(path, problem, line=line, text=source[line] if source is not None else None, kind=kind))
     if rules.queries is not None:
@@ -113,31 +102,21 @@ def check_submission(run: pd.DataFrame, rules: Rules, on_error: OnError, time_fo
                 )
 
 
-def _problems(rows: list[Result], rules: Rules, time_format: str) -> Iterator[tuple[int, str, str]]:
-    yield from _line_problems(rows, rules, time_format)
-    for query, group in by_query(rows).items():
-        yield from _query_problems(query, group, rules)
-
-
 def _line_problems(rows: list[Result], rules: Rules, time_format: str) -> Iterator[tuple[int, str, str]]:
     videos, blacklist = rules.videos, rules.blacklist
     for row in rows:
         if videos is not None and row.video not in videos.durations:
             yield (
                 row.line,
-                (
-                    f"video '{row.video}' is not in the video list {videos.path}; expected one of its "
-                    f"{plural(len(videos.durations), 'video')}"
-                ),
+                f"video '{row.video}' is not in the video list {videos.path}; expected one of its "
+                f"{plural(len(videos.durations), 'video')}",
                 "unknown video",
             )
         if blacklist is not None and row.video in blacklist.lines:
             yield (
                 row.line,
-                (
-                    f"video '{row.video}' is on the blacklist {blacklist.path} (line "
-                    f"{blacklist.lines[row.video]}); expected a video that is not blacklisted"
-                ),
+                f"video '{row.video}' is on the blacklist {blacklist.path} (line "
+                f"{blacklist.lines[row.video]}); expected a video that is not blacklisted",
                 "blacklisted video",
             )
         if np.isnan(row.start) or row.end < row.start:
@@ -154,11 +133,9 @@ def _line_problems(rows: list[Result], rules: Rules, time_format: str) -> Iterat
                     )
                     yield (
                         row.line,
-                        (
-                            f"the result {name} at {value:g} s, after the end of video '{row.video}' "
-                            f"({duration:g} s, {videos.path} line {videos.lines[row.video]}); expected "
-                            f"times within the video{hint}"
-                        ),
+                        f"the result {name} at {value:g} s, after the end of video '{row.video}' "
+                        f"({duration:g} s, {videos.path} line {videos.lines[row.video]}); expected "
+                        f"times within the video{hint}",
                         "past the end",
                     )
                     break
@@ -175,21 +152,17 @@ def _query_problems(query: str, group: list[Result], rules: Rules) -> Iterator[t
         first = min(r.line for r in group)
         yield (
             first,
-            (
-                f"query '{query}' is not in the queries file {rules.queries.path} ({_results(len(group))}, the "
-                f"first on this line); expected one of its "
-                f"{plural(len(rules.queries.lines), 'query', 'queries')}"
-            ),
+            f"query '{query}' is not in the queries file {rules.queries.path} ({plural(len(group), 'result')}, the "
+            f"first on this line); expected one of its "
+            f"{plural(len(rules.queries.lines), 'query', 'queries')}",
             "unknown query",
         )
     for position, row in enumerate(group, start=1):
         if row.rank != position:
             yield (
                 row.line,
-                (
-                    f"query '{query}' has rank {row.rank} here where rank {position} comes next in rank "
-                    f"order; expected ranks 1 to {len(group)} (its number of results), each once"
-                ),
+                f"query '{query}' has rank {row.rank} here where rank {position} comes next in rank "
+                f"order; expected ranks 1 to {len(group)} (its number of results), each once",
                 "ranks not 1..n",
             )
             break
@@ -197,10 +170,8 @@ def _query_problems(query: str, group: list[Result], rules: Rules) -> Iterator[t
         row = group[rules.max_rank]
         yield (
             row.line,
-            (
-                f"query '{query}' has {_results(len(group))}, and this is result {rules.max_rank + 1} in "
-                f"rank order; expected at most {rules.max_rank} (--max-rank)"
-            ),
+            f"query '{query}' has {plural(len(group), 'result')}, and this is result {rules.max_rank + 1} in "
+            f"rank order; expected at most {rules.max_rank} (--max-rank)",
             "too many results",
         )
     if group and np.isnan(group[0].start):
@@ -213,12 +184,10 @@ def _query_problems(query: str, group: list[Result], rules: Rules) -> Iterator[t
     for row, other in sorted(found, key=lambda pair: pair[0].line):
         yield (
             row.line,
-            (
-                f"the result (video '{row.video}', {row.start:g}-{row.end:g} s, rank {row.rank}) "
-                f"overlaps an earlier result of query '{query}' on line {other.line} "
-                f"({other.start:g}-{other.end:g} s, rank {other.rank}); expected the results of "
-                f"one query not to overlap"
-            ),
+            f"the result (video '{row.video}', {row.start:g}-{row.end:g} s, rank {row.rank}) "
+            f"overlaps an earlier result of query '{query}' on line {other.line} "
+            f"({other.start:g}-{other.end:g} s, rank {other.rank}); expected the results of "
+            f"one query not to overlap",
             "overlap",
         )
 
@@ -237,7 +206,3 @@ def _first_overlaps(rows: list[Result]) -> Iterator[tuple[Result, Result]]:
         hit &= np.arange(i[-1])[None, :] < i[:, None]  # earlier ones only
         for k in np.flatnonzero(hit.any(axis=1)).tolist():
             yield rows[int(i[k])], rows[int(np.argmax(hit[k]))]
-
-
-def _results(n: int) -> str:
-    return plural(n, "result")

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from segeval.analyses.submission import Result, Rules, SourceLines, by_query, results
+from segeval.analyses.submission import Result, Rules, by_query, results
 from segeval.core.domains import POSITIVE
 from segeval.core.errors import ParameterError, check_choice, shown
 from segeval.core.words import plural
 from segeval.readers.formats import RUN_FORMATS, format_time, parse_hms, parse_mmss, parse_seconds
+from segeval.readers.tables import source_lines
 
 OVERLAP_POLICIES = ("trim", "drop")
 DEFAULT_ZERO_LENGTH = 1.0
@@ -95,7 +96,7 @@ def fix_submission(
         out += group
     out.sort(key=lambda r: r.line)
     log.sort()
-    source = SourceLines(path)
+    source = source_lines(path, (row.line for row in out))
     text = "".join(_line(source[row.line], row, original[row.line], column, time) + "\n" for row in out)
     present = {row.query for row in out}
     missing = [q for q in rules.queries.lines if q not in present] if rules.queries is not None else []
