@@ -12,6 +12,8 @@ from segeval.protocols.speech.twv import Operating, TwvResult
 
 GAP = 2
 FA_FORMAT, MISS_FORMAT, TWV_FORMAT = "%6.5f", "%6.3f", "%6.4f"
+#: a term's counts in the json and csv forms
+COUNTS = ("n_target", "correct", "false_alarms", "misses")
 
 
 def perl_number(value: float) -> str:
@@ -232,39 +234,23 @@ def _plain(point: Operating) -> dict[str, Any]:
 def as_json(result: TwvResult) -> dict[str, Any]:
     """Every figure at full precision (segeval's json form)."""
     p = result.parameters
+    parameters = ("total_duration", "trials", "trials_per_second", "beta", "cost", "value", "p_target")
     return {
-        "parameters": {
-            "total_duration": p.total_duration,
-            "trials": p.trials,
-            "trials_per_second": p.trials_per_second,
-            "beta": p.beta,
-            "cost": p.cost,
-            "value": p.value,
-            "p_target": p.p_target,
-            "include_no_targets": p.include_no_targets,
-        },
+        "parameters": {**{k: getattr(p, k) for k in parameters}, "include_no_targets": p.include_no_targets},
         "atwv": result.actual.twv,
         "mtwv": result.maximum.twv,
         "mtwv_threshold": _plain(result.maximum)["threshold"],
         "otwv": result.optimum.twv,
         "stwv": result.supremum.twv,
         "counts": result.totals,
-        "actual": _plain(result.actual),
-        "maximum": _plain(result.maximum),
-        "optimum": _plain(result.optimum),
-        "supremum": _plain(result.supremum),
+        **{k: _plain(getattr(result, k)) for k in ("actual", "maximum", "optimum", "supremum")},
         "terms": [
             {
                 "kwid": t.kwid,
                 "text": t.text,
                 "evaluated": t.evaluated,
-                "n_target": t.n_target,
-                "correct": t.correct,
-                "false_alarms": t.false_alarms,
-                "misses": t.misses,
-                "actual": _plain(t.actual),
-                "optimum": _plain(t.optimum),
-                "supremum": _plain(t.supremum),
+                **{k: getattr(t, k) for k in COUNTS},
+                **{k: _plain(getattr(t, k)) for k in ("actual", "optimum", "supremum")},
             }
             for t in result.terms
         ],
@@ -313,54 +299,16 @@ def plot_det(result: TwvResult, output: str) -> None:
     viz.save(fig, output)
 
 
-CSV_COLUMNS = [
-    ("kwid", ""),
-    ("text", ""),
-    ("n_target", ""),
-    ("correct", ""),
-    ("false_alarms", ""),
-    ("misses", ""),
-    ("p_fa", ""),
-    ("p_miss", ""),
-    ("twv", ""),
-    ("otwv", ""),
-    ("stwv", ""),
-]
+CSV_COLUMNS = [(name, "") for name in ("kwid", "text", *COUNTS, "p_fa", "p_miss", "twv", "otwv", "stwv")]
 
 
 def csv_rows(result: TwvResult) -> list[list[Any]]:
     """One row per evaluated term, then the row ``all`` (ATWV, OTWV, STWV over the terms)."""
-    rows: list[list[Any]] = [
-        [
-            t.kwid,
-            t.text,
-            t.n_target,
-            t.correct,
-            t.false_alarms,
-            t.misses,
-            t.actual.p_fa,
-            t.actual.p_miss,
-            t.actual.twv,
-            t.optimum.twv,
-            t.supremum.twv,
-        ]
+    rows = [
+        [t.kwid, t.text, *(getattr(t, k) for k in COUNTS), t.actual, t.optimum, t.supremum]
         for t in result.terms
         if t.evaluated
     ]
-    tot = result.totals
-    rows.append(
-        [
-            "all",
-            "",
-            tot["#Targ"],
-            tot["#Corr"],
-            tot["#FA"],
-            tot["#Miss"],
-            result.actual.p_fa,
-            result.actual.p_miss,
-            result.actual.twv,
-            result.optimum.twv,
-            result.supremum.twv,
-        ]
-    )
-    return rows
+    counts = [result.totals[k] for k in ("#Targ", "#Corr", "#FA", "#Miss")]
+    rows.append(["all", "", *counts, result.actual, result.optimum, result.supremum])
+    return [[*row[:6], row[6].p_fa, row[6].p_miss, row[6].twv, row[7].twv, row[8].twv] for row in rows]
