@@ -1,13 +1,5 @@
-"""Qrels completion (Büttcher, Clarke, Yeung & Soboroff, SIGIR 2007, section 3).
-
-A classifier is trained, per query, on the judged items' texts and labels the *unjudged* items
-the runs put in their top ``depth``; predicted lines are marked so they never pass for human ones.
-The classifiers, the texts file and the output are docs/pool-bias.md, "Completing biased qrels".
-Beyond it: a query with a single relevant item uses ``kld``'s resubstitution (no other relevant
-item to leave one out against); ``svm`` solves the standard soft-margin problem with an unregularised
-bias, as SVMlight does; a segment's text is its transcript lines under the ``interior`` rule of
-:mod:`segeval.core.segment`.
-"""
+"""Qrels completion (Büttcher, Clarke, Yeung & Soboroff, SIGIR 2007, section 3): docs/pool-bias.md,
+"Completing biased qrels"."""
 
 from __future__ import annotations
 
@@ -19,10 +11,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from segeval.analyses.pool import top_results
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.domains import CUTOFF, OPEN_UNIT
 from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice
-from segeval.core.settings import DEFAULT_ADAPTER, DEFAULTS
+from segeval.core.settings import DEFAULTS
 from segeval.readers.texts import Texts
 
 CLASSIFIERS = ("kld", "svm")
@@ -33,9 +26,6 @@ TOKEN = re.compile(r"\w+")
 def tokenize(text: str) -> list[str]:
     """Lower-cased runs of word characters."""
     return TOKEN.findall(text.lower())
-
-
-# ------------------------------------------------------------------------ vectors
 
 
 class Vocabulary:
@@ -89,14 +79,8 @@ def kld_divergences(
     collection: FloatArray,
     smoothing: float,
 ) -> FloatArray:
-    """KLD(M_D, M_R) per item (natural log), both models interpolated with the collection model.
-
-    Items are sparse (row, term, count) triples; the relevant items' term counts are given on
-    their sorted, non-empty ``relevant_terms``.  A term outside them has ``M_R = λ·P_C``, so the sum over the
-    vocabulary is the value for an empty item model (every term at ``λ·P_C``: non-zero only on
-    ``relevant_terms``) plus a correction on the item's own terms; an item without tokens has the
-    collection model itself.
-    """
+    """KLD(M_D, M_R) per item of the sparse (row, term, count) triples (natural log), both models interpolated
+    with the collection model; the relevant items' counts are given on their sorted ``relevant_terms``."""
     lam = smoothing
     a_r = lam * collection[relevant_terms]
     p_r_support = (1 - lam) * relevant_counts / relevant_counts.sum() + a_r
@@ -172,18 +156,10 @@ def svm_predict(
     return fit, out
 
 
-# ------------------------------------------------------------------------ completion
-
-
 @dataclass(frozen=True)
 class Completion:
-    """The predicted lines and what each query's classifier saw.
-
-    ``predicted`` has columns query, item, start, end, rel (0/1); ``stats`` one row per query:
-    judged and relevant training items, items classified, predicted relevant, and the classifier's
-    precision and recall on its own training items.  ``no_text`` counts the items (training or
-    unjudged) left out for want of a token, ``no_text_example`` names the first.
-    """
+    """The predicted lines (query, item, start, end, rel), each query's classifier statistics, and the items
+    left out for want of a token (their count and the first)."""
 
     classifier: str
     predicted: pd.DataFrame
@@ -208,23 +184,18 @@ class Completion:
 def unjudged_top(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> pd.DataFrame:
     """The run's results in its top ``depth`` per qrels query that no qrels line judges: documents not in
     the qrels, or segment results that ``adapter`` (default overlap-once) matched to no qrels segment."""
-    from segeval.core.pipeline import make_adapter
-    from segeval.readers.from_tables import default_order, prepare
     from segeval.readers.validate import is_documents
 
-    documents = is_documents(qrels)
-    data = prepare(qrels, run, order=default_order(documents), max_results=depth, missing_queries="zero")
-    queries = np.asarray(data.queries, dtype=object)[data.run["qcode"].to_numpy()]
-    items = data.items[data.run["icode"].to_numpy()]
+    data, queries, items, adapted = top_results(qrels, run, depth, adapter)
     start, end = data.run["start"].to_numpy(), data.run["end"].to_numpy()
-    if documents:
+    if is_documents(qrels):
         judged = set(zip(qrels["query"].tolist(), qrels["item"].tolist(), strict=True))
         keep = np.asarray(
             [(q, d) not in judged for q, d in zip(queries.tolist(), items.tolist(), strict=True)], dtype=bool
         )
     else:
         keep = np.zeros(len(data.run), dtype=bool)
-        for k, a in enumerate(make_adapter(adapter or DEFAULT_ADAPTER["segments"]).adapt(data)):
+        for k, a in enumerate(adapted):
             matched = np.zeros(int(data.run_bounds[k + 1] - data.run_bounds[k]), dtype=bool)
             has_unit = np.zeros_like(matched)
             has_unit[a.source] = True
@@ -246,10 +217,8 @@ def complete_qrels(
     relevance_level: int = 1,
     kld_fit: str = "leave-one-out",
 ) -> Completion:
-    """Train ``classifier`` per query on the judged items and label the unjudged items of the runs' top
-    ``depth`` (docs/pool-bias.md).  Lines with a negative grade, and items without a token
-    (counted in ``no_text``), are neither training items nor classified: an unjudged one stays unjudged
-    rather than being judged on the collection model alone."""
+    """Train ``classifier`` per query on the judged items (grade >= 0) and label the unjudged items of the runs'
+    top ``depth`` (docs/pool-bias.md)."""
     _check_completion(qrels, texts, classifier, depth, smoothing, terms, kld_fit)
     run_frames = list(runs.values()) if isinstance(runs, Mapping) else list(runs)
     candidates = pd.concat([unjudged_top(qrels, r, depth, adapter) for r in run_frames], ignore_index=True)
@@ -301,8 +270,7 @@ def complete_qrels(
 def _check_completion(
     qrels: pd.DataFrame, texts: Texts, classifier: str, depth: int, smoothing: float, terms: int, kld_fit: str
 ) -> None:
-    """Refuse options out of their domain, texts of the other kind than the qrels, and qrels that already hold
-    predicted lines."""
+    """Refuse options out of their domain, texts of the other kind, and qrels that already hold predicted lines."""
     from segeval.readers.tables import predicted_mask
     from segeval.readers.validate import is_documents
 
@@ -329,8 +297,7 @@ def _check_completion(
 
 
 def _texts_of(texts: Texts, frame: pd.DataFrame) -> tuple[list[str], BoolArray]:
-    """The texts of the items of ``frame`` that hold a token, and which items do: an item without one would get
-    the collection model itself."""
+    """The texts of the items of ``frame`` that hold a token, and which items do."""
     found = [texts.text(i, s, e) for i, s, e in zip(frame["item"], frame["start"], frame["end"], strict=True)]
     has = np.asarray([t is not None and TOKEN.search(t) is not None for t in found], dtype=bool)
     return [t for t, h in zip(found, has.tolist(), strict=True) if h and t is not None], has

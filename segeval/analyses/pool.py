@@ -1,21 +1,23 @@
-"""Pool analysis and pool bias (Buttcher, Clarke, Yeung & Soboroff, SIGIR 2007), for document and segment runs.
-
-:func:`contributions` (``segeval pool``), :func:`leave_one_out` (``segeval pool-bias``, the paper's Table 2)
-and :func:`incompleteness` (section 5.1) are docs/pool-bias.md; :func:`groups_for` and :func:`runs_left_out`
-read the groups file and ``--leave-out-runs``, matching runs by the names segeval shows (or their stems).
-"""
+"""Pool analysis and pool bias (Buttcher, Clarke, Yeung & Soboroff, SIGIR 2007): ``segeval pool``, ``pool-bias``
+and ``incompleteness`` (docs/pool-bias.md)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from segeval.core.errors import InputError, ParameterError, shown
 from segeval.core.settings import DEFAULT_ADAPTER
+
+if TYPE_CHECKING:
+    from segeval.adapters.base import Adapted
+    from segeval.core.prepared import Prepared
 
 DEFAULT_MEASURES = ("map", "P_20", "bpref")
 
@@ -30,22 +32,32 @@ def _keys(qrels: pd.DataFrame) -> list[Item]:
     return list(zip(qrels["query"].tolist(), column.tolist(), strict=True))
 
 
-def top_items(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> set[Item]:
-    """The judged items the run puts in its top ``depth`` per query: documents (trec_eval order), or the
-    qrels segments that ``adapter`` (default as evaluate: overlap-once) matched to the top ``depth`` results."""
+def top_results(
+    qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None
+) -> tuple[Prepared, npt.NDArray[Any], npt.NDArray[Any], Sequence[Adapted]]:
+    """The run's top ``depth`` per qrels query (trec_eval order for documents) prepared with the qrels, each
+    result's query and item, and for segments each query's labels by ``adapter`` (default overlap-once)."""
     from segeval.core.pipeline import make_adapter
     from segeval.readers.from_tables import default_order, prepare
     from segeval.readers.validate import is_documents
 
     documents = is_documents(qrels)
     data = prepare(qrels, run, order=default_order(documents), max_results=depth, missing_queries="zero")
-    if documents:
-        queries = np.asarray(data.queries, dtype=object)[data.run["qcode"].to_numpy()]
-        items = data.items[data.run["icode"].to_numpy()]
+    queries = np.asarray(data.queries, dtype=object)[data.run["qcode"].to_numpy()]
+    items = data.items[data.run["icode"].to_numpy()]
+    return data, queries, items, [] if documents else make_adapter(adapter or DEFAULT_ADAPTER["segments"]).adapt(data)
+
+
+def top_items(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> set[Item]:
+    """The judged items the run puts in its top ``depth`` per query: documents, or the qrels segments that
+    ``adapter`` matched to the top ``depth`` results (:func:`top_results`)."""
+    from segeval.readers.validate import is_documents
+
+    data, queries, items, adapted = top_results(qrels, run, depth, adapter)
+    if is_documents(qrels):
         return set(zip(queries.tolist(), items.tolist(), strict=True))
     lines = data.qrels["line"].to_numpy()
-    per_query = make_adapter(adapter or DEFAULT_ADAPTER["segments"]).adapt(data)
-    return {(data.queries[k], int(lines[r])) for k, a in enumerate(per_query) for r in a.match_rows}
+    return {(data.queries[k], int(lines[r])) for k, a in enumerate(adapted) for r in a.match_rows}
 
 
 @dataclass
@@ -60,18 +72,14 @@ class Pool:
 
     def table(self) -> pd.DataFrame:
         """Per group: runs, judged and relevant in the top depth, and unique judged and relevant."""
-        rows = []
-        for g in sorted(self.groups):
-            rows.append(
-                {
-                    "group": g,
-                    "judged": len(self.groups[g]),
-                    "relevant": len(self.groups[g] & self.relevant),
-                    "unique_judged": len(self.unique[g]),
-                    "unique_relevant": len(self.unique[g] & self.relevant),
-                }
-            )
-        return pd.DataFrame(rows)
+        columns = ["group", "judged", "relevant", "unique_judged", "unique_relevant"]
+        return pd.DataFrame(
+            [
+                [g, len(items), len(items & self.relevant), len(self.unique[g]), len(self.unique[g] & self.relevant)]
+                for g, items in sorted(self.groups.items())
+            ],
+            columns=columns,
+        )
 
 
 def contributions(
@@ -107,11 +115,7 @@ RMS_RUNS = ("left-out", "all")
 
 @dataclass
 class BiasRow:
-    """The paper's Table 2 statistics for one measure.
-
-    ``rms_error`` is the RMS error (equation 3) over the runs ``rms_runs`` chose; ``rms_error_left_out``
-    and ``rms_error_all`` are both variants: the left-out runs' scores, and every run's score, pooled over
-    the experiments."""
+    """The paper's Table 2 statistics for one measure; ``rms_error`` is one of the two variants (``rms_runs``)."""
 
     measure: str
     mean_abs_rank_change: float
@@ -126,8 +130,7 @@ class BiasRow:
 
 
 def ranks(scores: Mapping[str, float]) -> dict[str, int]:
-    """Each run's rank, 1 + the number of runs with a strictly higher score: tied runs share a rank (standard
-    competition ranking), so a change in which of two tied runs is listed first never counts as a move."""
+    """Each run's rank, 1 + the number of runs with a strictly higher score (tied runs share a rank)."""
     values = np.asarray(list(scores.values()), dtype=np.float64)
     return {n: 1 + int(np.count_nonzero(values > v)) for n, v in zip(scores, values.tolist(), strict=True)}
 
@@ -138,8 +141,7 @@ def run_aliases(name: str) -> tuple[str, str]:
 
 
 def groups_for(path: str, names: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
-    """Group and type of each run (by display name), read from the groups file ``path``, which names
-    each run by file name or by its stem and names no other run."""
+    """Group and type of each run (by display name), read from the groups file ``path``."""
     from segeval.readers.run_groups import read_groups
 
     lines: dict[str, tuple[int, str]] = {}
@@ -198,8 +200,7 @@ def _scores(
     queries: list[str],
     on_note: Callable[[str], object] | None = None,
 ) -> dict[str, dict[str, list[float]]]:
-    """Per run and measure, the per-query scores over ``queries`` (a query missing from a run scores 0);
-    ``on_note`` is given the notes of each run's evaluation (values above 1, ...), naming the run."""
+    """Per run and measure, the per-query scores over ``queries``; ``on_note`` gets each run's notes."""
     from segeval.core.notes import for_run
     from segeval.core.pipeline import evaluate
 
@@ -238,14 +239,8 @@ def incompleteness(
     quiet: bool = True,
     on_note: Callable[[str], object] | None = None,
 ) -> pd.DataFrame:
-    """Random, unbiased reductions of the qrels (the paper's section 5.1, Figure 1).
-
-    Per measure and fraction: the mean score over runs and repeats, and Kendall's tau (1 - 2 * inversions /
-    pairs) between the ranking of the runs on the full qrels and on each reduced qrels (mean and minimum over
-    the repeats). Every query of the full qrels is averaged. Without ``quiet``, a progress line (evaluations of
-    all runs done, ETA) goes to stderr when it is a terminal.  ``on_note`` is given the notes of each run's
-    evaluation on the full qrels (values above 1, ...).
-    """
+    """Random, unbiased reductions of the qrels (the paper's section 5.1, Figure 1): per measure and fraction,
+    the mean score and Kendall's tau with the full qrels' ranking; ``on_note`` gets the full evaluation's notes."""
     from segeval.analyses import correlate
     from segeval.core.domains import PROPORTION
     from segeval.core.limits import check_count
@@ -301,14 +296,8 @@ def leave_one_out(
     rms_runs: str = "left-out",
     on_note: Callable[[str], object] | None = None,
 ) -> list[BiasRow]:
-    """Remove each experiment's unique contribution (default: one experiment per group, leaving its
-    runs out) and compare the reduced evaluation with the full one (``adapter``: as in evaluate).
-
-    A run's rank is 1 + the number of runs with a strictly higher mean score (tied runs share a rank).
-    ``rms_runs`` says whose score differences make ``BiasRow.rms_error``: ``left-out`` (default; the
-    paper's Table 2 reports the error of the left-out runs) or ``all`` (equation 3's example: all N runs
-    in the pool); both are in every row. Without ``quiet``, a progress line goes to stderr when it is a
-    terminal.  ``on_note`` is given the notes of each run's evaluation on the full qrels."""
+    """Remove each experiment's unique contribution (default: one per group, leaving its runs out) and compare
+    the reduced evaluation with the full one (the paper's Table 2); ``on_note`` gets the full evaluation's notes."""
     from segeval.analyses import correlate
     from segeval.analyses.stats import p_value
     from segeval.core.errors import check_choice
