@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -19,22 +18,8 @@ LABELLED_QUERIES = 60
 CURVE_POINTS = 400
 
 
-def _save(fig: object, output: str | Path | None) -> str:
-    """Write the figure to ``output`` (.png/.svg) or return it as SVG text."""
-    plt = pyplot()
-    if output is None:
-        buffer = io.StringIO()
-        fig.savefig(buffer, format="svg", metadata={"Date": None})  # type: ignore[attr-defined]
-        plt.close(fig)
-        text = buffer.getvalue()
-        return text[text.index("<svg") :]
-    save(fig, output)
-    return str(output)
-
-
 def _wrap(text: str, width: int) -> str:
-    """``text`` broken into lines of at most ``width`` characters (long file names break anywhere), at
-    most four lines (the rest cut: :func:`segeval.figures.label`)."""
+    """``text`` broken into at most four lines of at most ``width`` characters."""
     text = label(text, 4 * width)
     return "\n".join(textwrap.wrap(text, width, break_long_words=True, break_on_hyphens=False)) or text
 
@@ -67,7 +52,7 @@ def pr_curves(
     ax.legend([_wrap(n, 60) for n in curves], fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.17))
     fig.set_figheight(4 + 0.18 * sum(_wrap(n, 60).count("\n") + 1 for n in curves))
     fig.tight_layout(rect=(0, _footnotes(fig, notes, 6), 1, 1))
-    return _save(fig, output)
+    return save(fig, output)
 
 
 def difference_bars(
@@ -78,12 +63,8 @@ def difference_bars(
     output: str | Path | None = None,
     notes: Sequence[str] = (),
 ) -> str:
-    """Per-query difference b - a of each measure (``a`` and ``b`` map a measure to its per-query values),
-    one panel per measure, sorted (the textbook's precision histogram); the run names go in the
-    titles, wrapped, so long file names are not cut.  Up to :data:`LABELLED_QUERIES` queries each is a
-    labelled bar; past that the sorted differences are one filled curve through at most
-    :data:`CURVE_POINTS` of them, evenly spaced by rank (the drawing's cost and size do not grow with
-    the queries)."""
+    """Per-query difference b - a of each measure (measure -> per-query values), one panel per measure, sorted:
+    a labelled bar per query, or past :data:`LABELLED_QUERIES` one curve through :data:`CURVE_POINTS` of them."""
     plt = pyplot()
     labelled = len(queries) <= LABELLED_QUERIES
     width = min(max(6.0, len(queries) * 0.18), 12.0) if labelled else 8.0
@@ -110,12 +91,11 @@ def difference_bars(
             _wrap(f"Per-query {measure}: {label(names[1])} minus {label(names[0])}", int(width * 11)), fontsize=9
         )
     fig.tight_layout(rect=(0, _footnotes(fig, notes, width), 1, 1))
-    return _save(fig, output)
+    return save(fig, output)
 
 
 def extremes(queries: Sequence[str], a: Sequence[float], b: Sequence[float], k: int = 5) -> str:
-    """How many queries ``b`` is above, below and equal to ``a`` on, and the ``k`` largest differences each
-    way (in the difference chart's order: by difference, ties in query order)."""
+    """How many queries ``b`` is above, below and equal to ``a`` on, and the ``k`` largest differences each way."""
     d = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
     order = np.argsort(-d, kind="stable")
     up, down = [i for i in order[:k] if d[i] > 0], [i for i in np.argsort(d, kind="stable")[:k] if d[i] < 0]
@@ -132,8 +112,7 @@ def extremes(queries: Sequence[str], a: Sequence[float], b: Sequence[float], k: 
 def distributions(
     values: Mapping[str, Mapping[str, Sequence[float]]], output: str | Path | None = None, notes: Sequence[str] = ()
 ) -> str:
-    """Box plots of per-query scores (``values``: measure -> run -> per-query values), one panel per measure
-    and one box per run, drawn horizontally so long run names stay readable."""
+    """Box plots of per-query scores (measure -> run -> values), one panel per measure, one box per run."""
     plt = pyplot()
     runs = list(next(iter(values.values())))
     labels = [_wrap(n, 32) for n in runs]
@@ -146,7 +125,7 @@ def distributions(
         ax.set_xlabel(measure)
         ax.set_title(f"Per-query {measure}", fontsize=10)
     fig.tight_layout(rect=(0, _footnotes(fig, notes, 6.5), 1, 1))
-    return _save(fig, output)
+    return save(fig, output)
 
 
 def incompleteness(table: object, output: str | Path | None = None) -> str:
@@ -164,4 +143,4 @@ def incompleteness(table: object, output: str | Path | None = None) -> str:
         ax.legend(fontsize=7)
     right.axhline(0.9, color="grey", linewidth=0.5, linestyle="--")
     fig.tight_layout()
-    return _save(fig, output)
+    return save(fig, output)

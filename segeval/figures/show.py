@@ -35,8 +35,8 @@ def _colour(mark: str) -> str:
 
 
 def shown_labels(starts: list[float], t_max: float) -> list[bool]:
-    """Which results of one timeline row get their rank label: in order of start, each at least
-    :data:`LABEL_GAP` of the axis after the last one shown (crowded labels would overlap)."""
+    """Which results of one timeline row get their rank label: by start, each at least :data:`LABEL_GAP` of the
+    axis after the last one shown."""
     shown = [False] * len(starts)
     last = -np.inf
     for i in sorted(range(len(starts)), key=starts.__getitem__):
@@ -47,14 +47,13 @@ def shown_labels(starts: list[float], t_max: float) -> list[bool]:
 
 @dataclass(frozen=True)
 class Result:
-    """One ranked result of the query, with each adapter's label and deciding qrels lines."""
+    """One ranked result of the query, with each adapter's labels."""
 
     rank: int
     video: str
     start: float
     end: float
     labels: dict[str, str]
-    decided_by: dict[str, list[int]]
 
 
 def results(data: Prepared, adapted: dict[str, Adapted]) -> list[Result]:
@@ -62,16 +61,13 @@ def results(data: Prepared, adapted: dict[str, Adapted]) -> list[Result]:
     run = data.run
     items = data.items[run["icode"].to_numpy()]
     starts, ends = run["start"].to_numpy(dtype=np.float64), run["end"].to_numpy(dtype=np.float64)
-    lines = data.qrels["line"].to_numpy()
     out = []
     for i in range(len(run)):
-        labels: dict[str, str] = {}
-        decided: dict[str, list[int]] = {}
-        for name, a in adapted.items():
-            units = np.flatnonzero(a.source == i)
-            labels[name] = "".join(chr(int(a.labels[u])) for u in units) or "(no unit)"
-            decided[name] = sorted({int(lines[r]) for u in units for r in a.matches(int(u))})
-        out.append(Result(i + 1, str(items[i]), float(starts[i]), float(ends[i]), labels, decided))
+        labels = {
+            name: "".join(chr(int(a.labels[u])) for u in np.flatnonzero(a.source == i)) or "(no unit)"
+            for name, a in adapted.items()
+        }
+        out.append(Result(i + 1, str(items[i]), float(starts[i]), float(ends[i]), labels))
     return out
 
 
@@ -100,9 +96,8 @@ def truth(data: Prepared) -> Truth:
 def explain(
     data: Prepared, adapted: dict[str, Adapted], adapters: dict[str, Adapter], time_format: str = "seconds"
 ) -> str:
-    """Per result and adapter: the label and, per unit, the qrels lines that decided it and why
-    (:meth:`Adapter.explain`); units of one result (bins) are separated by ``; ``.  Times are written in
-    ``time_format``, as the files write them."""
+    """Per result and adapter: the label and, per unit (``; `` between them), the qrels lines that decided it and
+    why (:meth:`Adapter.explain`), times in ``time_format``."""
     t = truth(data)
 
     def when(x: float) -> str:
