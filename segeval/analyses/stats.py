@@ -1,12 +1,5 @@
-"""Paired significance tests over per-query scores, bootstrap intervals, multiple-comparison corrections.
-
-Every function takes two equally long arrays of per-query scores paired by
-query (baseline ``a``, system ``b``) and is deterministic for a given ``seed``.
-The conventions (fewer than :data:`MIN_QUERIES` queries, p = (b + 1) / (B + 1), ``wilcoxon``'s
-SciPy options) are docs/cli.md ('segeval compare').  Resampling runs in batches of at most
-:data:`BATCH_VALUES` drawn indices, in the order a single draw would make them, so memory does not
-grow with B and the figures do not depend on the batch size.
-"""
+"""Paired significance tests over per-query scores (baseline ``a``, system ``b``, paired by query), bootstrap
+intervals and multiple-comparison corrections; the conventions are docs/cli.md ('segeval compare')."""
 
 from __future__ import annotations
 
@@ -60,8 +53,8 @@ def _diff(a: Scores, b: Scores, runs: tuple[str, str] = ("a", "b"), queries: Seq
 def _batches(
     rng: np.random.Generator, total: int, width: int, draw: Callable[[np.random.Generator, int], FloatArray]
 ) -> Iterator[FloatArray]:
-    """``draw(rng, rows)`` for consecutive row counts summing to ``total``.  The row count per batch is
-    even, so every batch consumes the generator exactly as one draw of all rows would."""
+    """``draw(rng, rows)`` for consecutive row counts summing to ``total``, each even so that the batches
+    consume the generator exactly as one draw of all rows would."""
     rows = max(2, (BATCH_VALUES // max(width, 1)) // 2 * 2)
     done = 0
     while done < total:
@@ -73,13 +66,8 @@ def _batches(
 def _resampled_means(d: FloatArray, samples: int, seed: int) -> FloatArray:
     """Means of ``samples`` bootstrap resamples of ``d`` (queries drawn with replacement)."""
     n = len(d)
-    rng = np.random.default_rng(seed)
-    means = np.empty(samples)
-    done = 0
-    for part in _batches(rng, samples, n, lambda g, k: np.asarray(d[g.integers(0, n, size=(k, n))].mean(axis=1))):
-        means[done : done + len(part)] = part
-        done += len(part)
-    return means
+    draw = _batches(np.random.default_rng(seed), samples, n, lambda g, k: d[g.integers(0, n, size=(k, n))].mean(axis=1))
+    return np.concatenate(list(draw))
 
 
 def p_value(
@@ -92,11 +80,8 @@ def p_value(
     runs: tuple[str, str] = ("a", "b"),
     queries: Sequence[str] | None = None,
 ) -> float:
-    """Two-sided p-value of the paired ``test``; 1.0 with fewer than 2 queries or when every difference is 0.
-
-    ``runs`` and ``queries`` name the arrays and their positions in the error for a score that is not a
-    finite number.
-    """
+    """Two-sided p-value of the paired ``test``; 1.0 with fewer than 2 queries or when every difference is 0
+    (``runs`` and ``queries`` name a score that is not a finite number)."""
     check_choice("test", test, TESTS)
     if test in ("randomization", "bootstrap"):
         check_permutations(permutations)
@@ -104,40 +89,30 @@ def p_value(
     d = _diff(a, b, runs, queries)
     if len(d) < MIN_QUERIES or not np.any(d):
         return 1.0
-    if test == "t":
-        from scipy import stats
+    from scipy import stats
 
+    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if test == "t":
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # zero variance: t is infinite, p is 0
-            p = float(stats.ttest_rel(np.asarray(b, dtype=np.float64), np.asarray(a, dtype=np.float64)).pvalue)
+            p = float(stats.ttest_rel(y, x).pvalue)
         return 1.0 if math.isnan(p) else p
     if test == "tukey":
         return float(tukey_p_values([a, b])[0, 1])
     if test == "wilcoxon":
-        from scipy import stats
-
-        return float(
-            stats.wilcoxon(
-                np.asarray(b, dtype=np.float64),
-                np.asarray(a, dtype=np.float64),
-                zero_method="wilcox",
-                correction=False,
-                method="auto",
-            ).pvalue
-        )
+        return float(stats.wilcoxon(y, x, zero_method="wilcox", correction=False, method="auto").pvalue)
     n = len(d)
     observed = abs(d.mean())
     rng = np.random.default_rng(seed)
     if test == "randomization":  # Fisher's: flip the sign of each query's difference at random
         signs = np.array([-1.0, 1.0])
         parts = _batches(rng, permutations, n, lambda g, k: np.abs((g.choice(signs, size=(k, n)) * d).mean(axis=1)))
-        extreme = sum(int(np.sum(m >= observed - 1e-12)) for m in parts)
     else:  # bootstrap: resample queries, test the mean difference against 0 with the centred distribution
         centre = d.mean()
         parts = _batches(
             rng, permutations, n, lambda g, k: np.abs(d[g.integers(0, n, size=(k, n))].mean(axis=1) - centre)
         )
-        extreme = sum(int(np.sum(m >= observed - 1e-12)) for m in parts)
+    extreme = sum(int(np.sum(m >= observed - 1e-12)) for m in parts)
     return (extreme + 1) / (permutations + 1)
 
 
@@ -166,9 +141,8 @@ def bootstrap_ci(
 
 
 def tukey_p_values(scores: Sequence[Scores]) -> FloatArray:
-    """Tukey's HSD p-values of every pair of score arrays (a k x k matrix), as ranx computes them: SciPy's
-    ``tukey_hsd`` with each run's per-query scores as an independent group.  Where SciPy has no value (no
-    variance within any run) equal means give 1 and different means 0."""
+    """Tukey's HSD p-values of every pair of score arrays (k x k), as ranx: SciPy's ``tukey_hsd``, each run an
+    independent group; where SciPy has none (no variance), equal means give 1 and different means 0."""
     from scipy import stats
 
     groups = [np.asarray(x, dtype=np.float64) for x in scores]
