@@ -1,11 +1,5 @@
-"""Occurrence alignment: each term's reference occurrences and detections inside the ECF excerpts, paired
-one to one as KWSEval pairs them (KWSAlignment + BipartiteMatch).
-
-A detection can pair with an occurrence of its term in the same file and channel when its mid-point lies
-within ``tolerance`` seconds of the occurrence's span. Among the pairings of largest size, KWSEval's kernel
-prefers, by tiny weights, the larger sum of score congruence (1e-6 × the detection's score scaled to the
-score range) and time congruence (1e-8 × overlap / occurrence duration): the same weights here, solved as a
-maximum-weight assignment per connected group."""
+"""Each term's occurrences and detections inside the ECF excerpts, paired one to one as KWSEval's KWSAlignment
+and BipartiteMatch pair them (docs/speech.md, "Pairing")."""
 
 from __future__ import annotations
 
@@ -24,8 +18,8 @@ EPSILON_SCORE = 1e-6
 
 @dataclass(eq=False)
 class TermTrials:
-    """One term's trials (KWSEval's block): scores of paired detections (targets) and of unpaired ones
-    (non-targets), each with its YES decision, and the number of occurrences no detection paired with."""
+    """One term's trials (KWSEval's block): (score, YES) of paired and of unpaired detections, and the number of
+    occurrences no detection paired with."""
 
     kwid: str
     text: str
@@ -71,8 +65,7 @@ def pair(
 def _edges(
     occurrences: list[Occurrence], detections: list[Detection], tolerance: float, low: float, high: float
 ) -> dict[int, dict[int, float]]:
-    """The weight of every (occurrence, detection) pair whose detection's mid-point is within ``tolerance`` of
-    the occurrence: ``edges[i][j]``."""
+    """``edges[i][j]``: the weight of each occurrence and detection whose mid-point is within ``tolerance`` of it."""
     order = sorted(range(len(detections)), key=lambda j: detections[j].mid)
     mids = [detections[j].mid for j in order]
     edges: dict[int, dict[int, float]] = {}
@@ -81,9 +74,6 @@ def _edges(
         hi = bisect_right(mids, occ.end + tolerance)
         for k in range(lo, hi):
             j = order[k]
-            mid = detections[j].mid
-            if mid < occ.begin - tolerance or mid > occ.end + tolerance:
-                continue
             edges.setdefault(i, {})[j] = _weight(occ, detections[j], low, high)
     return edges
 
@@ -112,8 +102,7 @@ def _groups(edges: dict[int, dict[int, float]]) -> list[tuple[list[int], set[int
 
 
 def _assign(refs: list[int], dets: list[int], edges: dict[int, dict[int, float]]) -> list[tuple[int, int]]:
-    """The pairs of one group of greatest total weight: the best detection of a lone occurrence, the best
-    occurrence of a lone detection, else the assignment of largest total weight (SciPy's linear_sum_assignment)."""
+    """The pairs of one group of greatest total weight (SciPy's linear_sum_assignment unless one side is alone)."""
     if len(refs) == 1:
         row = edges[refs[0]]
         return [(refs[0], max(dets, key=lambda j: row[j]))]

@@ -1,6 +1,5 @@
-"""Term-weighted value over the terms' trials, computed as F4DE computes it (TrialsTWV, MetricTWV,
-DETCurve): ATWV at the system's decisions, MTWV at the best global threshold, OTWV (each term at its own
-best threshold) and STWV (every paired detection accepted, every other one rejected)."""
+"""Term-weighted value over the terms' trials as F4DE computes it (TrialsTWV, MetricTWV, DETCurve): ATWV, MTWV,
+OTWV and STWV (docs/speech.md)."""
 
 from __future__ import annotations
 
@@ -15,8 +14,8 @@ from segeval.protocols.speech.alignment import TermTrials
 
 @dataclass(frozen=True)
 class TwvParameters:
-    """KWSEval's scoring constants: ``cost``/``value``/``p_target`` give β = (C/V)(1/P_target − 1) unless
-    ``beta`` is given; trials = total duration / ``trials_per_second`` rounded (KWSEval divides)."""
+    """KWSEval's scoring constants: β = (C/V)(1/P_target − 1) unless overridden; trials = total duration /
+    ``trials_per_second``, rounded."""
 
     total_duration: float
     trials_per_second: float = 1.0
@@ -103,8 +102,8 @@ def _set(
 
 
 def _check_decisions(trials: dict[str, TermTrials]) -> float | None:
-    """KWSEval's actual decision threshold (midway between the lowest YES and the highest NO score); a NO
-    scoring above a YES, within a term or across terms, is a :class:`DecisionError` naming the terms."""
+    """KWSEval's actual decision threshold (midway between the lowest YES and the highest NO score); a
+    :class:`DecisionError` for a NO scoring above a YES."""
     low_yes: tuple[float, str] | None = None
     high_no: tuple[float, str] | None = None
     for kwid, block in trials.items():
@@ -185,8 +184,8 @@ def score(trials: dict[str, TermTrials], params: TwvParameters) -> TwvResult:
 def _sweep(
     evaluated: list[TermTrials], params: TwvParameters, results: dict[str, TermResult]
 ) -> tuple[list[Operating], Operating, Operating, Operating]:
-    """The DET curve over the distinct scores as thresholds (a detection is YES at threshold t when its score
-    >= t), MTWV its first best point, each term's optimum over the same thresholds, and the supremum."""
+    """The DET curve over the distinct scores as thresholds (YES when score >= t), MTWV its first best point, each
+    term's optimum over the same thresholds, and the supremum."""
     beta, trials = params.beta, params.trials
     all_scores = sorted({s for b in evaluated for s, _ in b.targets + b.nontargets})
     n_blocks = len(evaluated)

@@ -24,9 +24,8 @@ class Element:
 
 
 def read_xml(path: str, kind: str) -> Element:
-    """The document's root element (a tree of :class:`Element`), read through the one opener (any readable
-    file, gzip, the input limits: :func:`segeval.readers.files.read_document`); an :class:`InputError` naming the
-    file, the line and expat's reason when the file is not well-formed XML."""
+    """The document's root element (a tree of :class:`Element`); an :class:`InputError` with the line and
+    expat's reason when the file is not well-formed XML."""
     return parse_xml(read_document(path), path, kind)
 
 
