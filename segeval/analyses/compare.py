@@ -260,7 +260,7 @@ def compare_evaluations(
         else [(baseline, n) for n in names if n != baseline]
     )
     few = len(queries) < MIN_QUERIES
-    result.pairs = _tested(evaluations, tested, columns, test, permutations, seed, few)
+    result.pairs = _tested(evaluations, tested, result, few)
     result.notes += _method_notes(result, len(tested), few)
     by_name = {r.name: r for r in first.requests}
     pooled = [m for m in columns if m in by_name and by_name[m].measure.aggregate == "pooled"]
@@ -306,33 +306,24 @@ def _check_paired(
 
 
 def _tested(
-    evaluations: dict[str, Evaluation],
-    pairs: list[tuple[str, str]],
-    columns: list[str],
-    test: str,
-    permutations: int,
-    seed: int,
-    few: bool,
+    evaluations: dict[str, Evaluation], pairs: list[tuple[str, str]], result: Comparison, few: bool
 ) -> list[Pair]:
-    """Each pair of runs on each column: mean difference, bootstrap interval, uncorrected p-value."""
+    """Each pair of runs on each measure of ``result``: mean difference, bootstrap interval, uncorrected p-value."""
+    test, permutations, seed, columns = result.test, result.permutations, result.seed, result.measures
     queries = list(next(iter(evaluations.values())).queries)
     scores = {n: {m: np.asarray(ev.per_query[m], dtype=float) for m in columns} for n, ev in evaluations.items()}
     names = list(evaluations)
     tukey = {m: tukey_p_values([scores[n][m] for n in names]) for m in columns} if test == "tukey" and not few else {}
     out: list[Pair] = []
-    for a_name, b_name in pairs:
+    for runs in pairs:
         for m in columns:
-            a, b = scores[a_name][m], scores[b_name][m]
-            ci = (
-                None
-                if few
-                else bootstrap_ci(a, b, samples=permutations, seed=seed, runs=(a_name, b_name), queries=queries)
-            )
+            a, b = scores[runs[0]][m], scores[runs[1]][m]
+            ci = None if few else bootstrap_ci(a, b, samples=permutations, seed=seed, runs=runs, queries=queries)
             if test == "tukey":
-                p = 1.0 if few else float(tukey[m][names.index(a_name), names.index(b_name)])
+                p = 1.0 if few else float(tukey[m][names.index(runs[0]), names.index(runs[1])])
             else:
-                p = p_value(a, b, test, permutations=permutations, seed=seed, runs=(a_name, b_name), queries=queries)
-            out.append(Pair(a_name, b_name, m, float(np.mean(b - a)), ci, p))
+                p = p_value(a, b, test, permutations=permutations, seed=seed, runs=runs, queries=queries)
+            out.append(Pair(*runs, m, float(np.mean(b - a)), ci, p))
     return out
 
 
@@ -391,31 +382,18 @@ def cell_text(c: Cell | Pair) -> str:
 
 def _long_table(result: Comparison) -> tuple[list[str], list[list[Any]]]:
     """The rows of ``-o csv``: per run (or pair) and measure."""
-    if result.all_pairs:
-        header = ["run_a", "run_b", "measure", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "p", "significant"]
-        return header, [
-            [
-                x.a,
-                x.b,
-                x.measure,
-                result.cells[x.a][x.measure].mean,
-                result.cells[x.b][x.measure].mean,
-                x.diff,
-                *(x.ci or (None, None)),
-                x.p,
-                int(x.significant),
-            ]
-            for x in result.pairs
-        ]
-    header = ["run", "file", "measure", "mean", "diff", "ci_low", "ci_high", "p", "significant"]
     rows: list[list[Any]] = []
+    if result.all_pairs:
+        for x in result.pairs:
+            means = (result.cells[x.a][x.measure].mean, result.cells[x.b][x.measure].mean)
+            rows.append([x.a, x.b, x.measure, *means, x.diff, *(x.ci or (None, None)), x.p, int(x.significant)])
+        return ["run_a", "run_b", "measure", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "p", "significant"], rows
     for n in result.runs:
-        for m in result.measures:
-            c = result.cells[n][m]
+        for m, c in result.cells[n].items():
             rows.append(
                 [n, result.files.get(n, ""), m, c.mean, c.diff, *(c.ci or (None, None)), c.p, int(c.significant)]
             )
-    return header, rows
+    return ["run", "file", "measure", "mean", "diff", "ci_low", "ci_high", "p", "significant"], rows
 
 
 def _grids(result: Comparison) -> list[tuple[list[str], list[list[str]]]]:
