@@ -169,12 +169,8 @@ def score(trials: dict[str, TermTrials], params: TwvParameters) -> TwvResult:
         "#FA": sum(r.false_alarms for r in ev),
         "#Miss": sum(r.misses for r in ev),
     }
-    totals["#Sys"] = (
-        totals["#Corr"]
-        + totals["#Cor!Det"]
-        + totals["#FA"]
-        + sum(sum(1 for _, y in b.targets if not y) for b in evaluated)
-    )
+    paired_no = sum(sum(1 for _, y in b.targets if not y) for b in evaluated)
+    totals["#Sys"] = totals["#Corr"] + totals["#Cor!Det"] + totals["#FA"] + paired_no
     means: dict[str, float | None] = {k: (v / len(ev) if ev else None) for k, v in totals.items()}
     return TwvResult(
         params, [results[k] for k in sorted(results)], actual, maximum, optimum, supremum, det, totals, means
