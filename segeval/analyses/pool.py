@@ -12,7 +12,9 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from segeval.core.errors import InputError, ParameterError, shown
+from segeval.analyses import correlate
+from segeval.analyses.stats import p_value
+from segeval.core.errors import InputError, ParameterError, check_choice, shown
 from segeval.core.settings import DEFAULT_ADAPTER
 
 if TYPE_CHECKING:
@@ -241,7 +243,6 @@ def incompleteness(
 ) -> pd.DataFrame:
     """Random, unbiased reductions of the qrels (the paper's section 5.1, Figure 1): per measure and fraction,
     the mean score and Kendall's tau with the full qrels' ranking; ``on_note`` gets the full evaluation's notes."""
-    from segeval.analyses import correlate
     from segeval.core.domains import PROPORTION
     from segeval.core.limits import check_count
     from segeval.executors.progress import Progress
@@ -253,35 +254,23 @@ def incompleteness(
         raise ParameterError(f"The 'runs' parameter must hold at least 2 runs to rank. Got {len(runs)} instead.")
     queries = sorted(set(qrels["query"]))
     names = sorted(runs)
-    progress = Progress(1 + len(fractions) * repeats, "qrels evaluated", quiet=quiet)
-    progress.__enter__()
-    full_mean = _run_means(_scores(qrels, runs, measures, adapter, queries, on_note), names)
-    progress.advance()
-    labels = list(full_mean)
     rows = []
-    for f in fractions:
-        rng = np.random.default_rng((seed, round(float(f) * 1e9)))  # a fraction's reductions depend on seed and f only
-        means: dict[str, list[float]] = {m: [] for m in labels}
-        taus: dict[str, list[float]] = {m: [] for m in labels}
-        for _ in range(repeats):
-            reduced = _run_means(_scores(reduce_qrels(qrels, float(f), rng), runs, measures, adapter, queries), names)
-            progress.advance()
-            for m in labels:
-                red = reduced[m]
-                means[m].append(float(np.mean(red)))
-                taus[m].append(correlate.kendall_tau_ties_agree(full_mean[m], red))
-        for m in labels:
-            rows.append(
-                {
-                    "measure": m,
-                    "fraction": float(f),
-                    "mean_score": float(np.mean(means[m])),
-                    "kendall_tau": float(np.mean(taus[m])),
-                    "min_kendall_tau": float(np.min(taus[m])),
-                }
-            )
-    progress.__exit__()
-    return pd.DataFrame(rows)
+    with Progress(1 + len(fractions) * repeats, "qrels evaluated", quiet=quiet) as progress:
+        full_mean = _run_means(_scores(qrels, runs, measures, adapter, queries, on_note), names)
+        progress.advance()
+        for f in fractions:
+            rng = np.random.default_rng((seed, round(float(f) * 1e9)))  # a fraction's reductions: seed and f only
+            means: dict[str, list[float]] = {m: [] for m in full_mean}
+            taus: dict[str, list[float]] = {m: [] for m in full_mean}
+            for _ in range(repeats):
+                reduced = _scores(reduce_qrels(qrels, float(f), rng), runs, measures, adapter, queries)
+                progress.advance()
+                for m, red in _run_means(reduced, names).items():
+                    means[m].append(float(np.mean(red)))
+                    taus[m].append(correlate.kendall_tau_ties_agree(full_mean[m], red))
+            for m in full_mean:
+                rows.append([m, float(f), float(np.mean(means[m])), float(np.mean(taus[m])), float(np.min(taus[m]))])
+    return pd.DataFrame(rows, columns=["measure", "fraction", "mean_score", "kendall_tau", "min_kendall_tau"])
 
 
 def leave_one_out(
@@ -298,9 +287,6 @@ def leave_one_out(
 ) -> list[BiasRow]:
     """Remove each experiment's unique contribution (default: one per group, leaving its runs out) and compare
     the reduced evaluation with the full one (the paper's Table 2); ``on_note`` gets the full evaluation's notes."""
-    from segeval.analyses import correlate
-    from segeval.analyses.stats import p_value
-    from segeval.core.errors import check_choice
     from segeval.executors.progress import Progress
 
     check_choice("rms_runs", rms_runs, RMS_RUNS)
@@ -311,30 +297,28 @@ def leave_one_out(
     queries = sorted(set(qrels["query"]))
     keys = _keys(qrels)
     names = sorted(runs)
-    progress = Progress(1 + len(experiments), "qrels evaluated", quiet=quiet)
-    progress.__enter__()
-    full = _scores(qrels, runs, measures, adapter, queries, on_note)
-    progress.advance()
-    full_mean = _run_means(full, names)
-    before = {m: ranks(dict(zip(names, v, strict=True))) for m, v in full_mean.items()}
-    effects = {m: _Effects() for m in full_mean}
-    for _, left_out in sorted(experiments.items()):
-        others = set().union(*(pool.runs[n] for n in runs if n not in left_out))
-        removed = set().union(*(pool.runs[n] for n in left_out)) - others
-        reduced_q = qrels.loc[[k not in removed for k in keys]].reset_index(drop=True)
-        reduced = _scores(reduced_q, runs, measures, adapter, queries)
-        red_mean = _run_means(reduced, names)
-        for m, e in effects.items():
-            after = ranks(dict(zip(names, red_mean[m], strict=True)))
-            for n in sorted(left_out):
-                i = names.index(n)
-                e.moves.append(after[n] - before[m][n])
-                e.errors.append(red_mean[m][i] - full_mean[m][i])
-                e.significant.append(p_value(full[n][m], reduced[n][m], "t") < 0.05)
-            e.errors_all += [r - f for f, r in zip(full_mean[m], red_mean[m], strict=True)]
-            e.taus.append(correlate.kendall_tau_ties_agree(full_mean[m], red_mean[m]))
+    with Progress(1 + len(experiments), "qrels evaluated", quiet=quiet) as progress:
+        full = _scores(qrels, runs, measures, adapter, queries, on_note)
         progress.advance()
-    progress.__exit__()
+        full_mean = _run_means(full, names)
+        before = {m: ranks(dict(zip(names, v, strict=True))) for m, v in full_mean.items()}
+        effects = {m: _Effects() for m in full_mean}
+        for _, left_out in sorted(experiments.items()):
+            others = set().union(*(pool.runs[n] for n in runs if n not in left_out))
+            removed = set().union(*(pool.runs[n] for n in left_out)) - others
+            reduced_q = qrels.loc[[k not in removed for k in keys]].reset_index(drop=True)
+            reduced = _scores(reduced_q, runs, measures, adapter, queries)
+            red_mean = _run_means(reduced, names)
+            for m, e in effects.items():
+                after = ranks(dict(zip(names, red_mean[m], strict=True)))
+                for n in sorted(left_out):
+                    i = names.index(n)
+                    e.moves.append(after[n] - before[m][n])
+                    e.errors.append(red_mean[m][i] - full_mean[m][i])
+                    e.significant.append(p_value(full[n][m], reduced[n][m], "t") < 0.05)
+                e.errors_all += [r - f for f, r in zip(full_mean[m], red_mean[m], strict=True)]
+                e.taus.append(correlate.kendall_tau_ties_agree(full_mean[m], red_mean[m]))
+            progress.advance()
     return [e.row(m, rms_runs) for m, e in effects.items()]
 
 
