@@ -20,6 +20,7 @@ from segeval.readers.texts import Texts
 
 CLASSIFIERS = ("kld", "svm")
 KLD_FITS = ("leave-one-out", "resubstitution")
+STATS_COLUMNS = ("query", "judged", "relevant", "classified", "predicted_relevant", "train_precision", "train_recall")
 TOKEN = re.compile(r"\w+")
 
 
@@ -44,15 +45,11 @@ class Vocabulary:
         self.df = np.bincount(np.concatenate([np.unique(r) for r in rows]) if rows else all_ids, minlength=n).astype(
             np.float64
         )
+        total = self.cf.sum()
+        self.collection_model = self.cf / total if total else self.cf  # P(t | collection)
 
     def __len__(self) -> int:
         return len(self.index)
-
-    @property
-    def collection_model(self) -> FloatArray:
-        """P(t | collection): the concatenation of every collection text."""
-        total = self.cf.sum()
-        return self.cf / total if total else self.cf
 
     def counts(self, texts: Sequence[str]) -> tuple[IntArray, IntArray, FloatArray]:
         """Term counts of ``texts`` as sparse rows: (row, term, count) triples, summed per (row, term)."""
@@ -226,8 +223,7 @@ def complete_qrels(
 
     judged = qrels[qrels["rel"].to_numpy() >= 0]
     vocabulary = Vocabulary(texts.collection())
-    collection = vocabulary.collection_model
-    stats: list[dict[str, object]] = []
+    stats: list[list[object]] = []
     out: list[pd.DataFrame] = []
     no_text = 0
     example = ""
@@ -245,26 +241,16 @@ def complete_qrels(
                     example = _describe(query, frame.iloc[int(np.flatnonzero(~has)[0])], texts.segments)
                     break
         labels = train["rel"].to_numpy()[has_train] >= relevance_level
-        fit, decision = _classify(
-            classifier, vocabulary, collection, train_text, labels, test_text, smoothing, terms, kld_fit
-        )
+        fit, decision = _classify(classifier, vocabulary, train_text, labels, test_text, smoothing, terms, kld_fit)
         kept = test[has_test]
         out.append(kept.assign(rel=decision.astype(np.int64)))
         tp = int((fit & labels).sum())
-        stats.append(
-            {
-                "query": query,
-                "judged": len(labels),
-                "relevant": int(labels.sum()),
-                "classified": len(kept),
-                "predicted_relevant": int(decision.sum()),
-                "train_precision": tp / fit.sum() if fit.sum() else math.nan,
-                "train_recall": tp / labels.sum() if labels.sum() else math.nan,
-            }
-        )
+        precision = tp / fit.sum() if fit.sum() else math.nan
+        recall = tp / labels.sum() if labels.sum() else math.nan
+        stats.append([query, len(labels), int(labels.sum()), len(kept), int(decision.sum()), precision, recall])
     columns = ["query", "item", "start", "end", "rel"]
     predicted = pd.concat(out, ignore_index=True)[columns] if out else pd.DataFrame(columns=columns)
-    return Completion(classifier, predicted, pd.DataFrame(stats), no_text, example)
+    return Completion(classifier, predicted, pd.DataFrame(stats, columns=list(STATS_COLUMNS)), no_text, example)
 
 
 def _check_completion(
@@ -313,7 +299,6 @@ def _describe(query: object, row: pd.Series, segments: bool) -> str:
 def _classify(
     classifier: str,
     vocabulary: Vocabulary,
-    collection: FloatArray,
     train_text: list[str],
     labels: BoolArray,
     test_text: list[str],
@@ -322,6 +307,7 @@ def _classify(
     kld_fit: str,
 ) -> tuple[BoolArray, BoolArray]:
     """Decisions on the training items and on the test items."""
+    collection = vocabulary.collection_model
     train = vocabulary.counts(train_text)
     test = vocabulary.counts(test_text)
     if classifier == "svm":
