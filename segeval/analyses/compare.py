@@ -345,11 +345,8 @@ def _method_notes(result: Comparison, pairs: int, few: bool) -> list[str]:
     elif result.correction == "none":
         notes.append(f"p-values not corrected for the {plural(cells, 'comparison')} ({what} cells)")
     else:
-        each = (
-            f"{plural(pairs, 'pair')} x {plural(len(result.measures), 'measure')}"
-            if result.all_pairs
-            else f"{plural(pairs, 'run')} x {plural(len(result.measures), 'measure')} against the baseline"
-        )
+        each = f"{plural(pairs, 'pair' if result.all_pairs else 'run')} x {plural(len(result.measures), 'measure')}"
+        each += "" if result.all_pairs else " against the baseline"
         notes.append(f"{result.correction} correction over all {plural(cells, what + ' cell')} ({each})")
     if not few:
         resamples, comparisons = plural(result.permutations, "resample"), plural(cells, "comparison")

@@ -14,7 +14,7 @@ from segeval.adapters.base import Adapted, Adapter, Label
 from segeval.core.arrays import FloatArray
 from segeval.core.errors import ParameterError
 from segeval.core.prepared import Prepared
-from segeval.figures import label
+from segeval.figures import label, pyplot, save
 from segeval.readers.formats import format_time
 
 COLOURS = {
@@ -210,16 +210,14 @@ def render(data: Prepared, adapted: dict[str, Adapted], query: str, output: str 
         )
         write_output(out, page)
     else:
-        from segeval.figures import pyplot
-
-        _png_from_results(pyplot(), data, adapted, query, out)
+        _png(data, adapted, query, out)
     return out
 
 
-def _png_from_results(plt: Any, data: Prepared, adapted: dict[str, Adapted], query: str, out: Path) -> None:
+def _png(data: Prepared, adapted: dict[str, Adapted], query: str, out: Path) -> None:
     res, t, videos, t_max = _layout(data, adapted)
     names = list(adapted)
-    fig, ax = plt.subplots(figsize=(10, 0.5 + 0.35 * len(videos) * (1 + len(names))))
+    fig, ax = pyplot().subplots(figsize=(10, 0.5 + 0.35 * len(videos) * (1 + len(names))))
     ticks, tick_labels = [], []
     y = 0.0
     for video in videos:
@@ -250,19 +248,11 @@ def _png_from_results(plt: Any, data: Prepared, adapted: dict[str, Adapted], que
         ("s seen", COLOURS[Label.RELEVANT_SEEN]),
         ("- unjudged", COLOURS[Label.UNJUDGED]),
     ]
-    ax.legend(
-        handles=[Patch(color=c, label=t) for t, c in legend],
-        fontsize=7,
-        loc="lower center",
-        bbox_to_anchor=(0.5, 1.0),
-        ncol=6,
-        frameon=False,
-    )
+    handles = [Patch(color=c, label=t) for t, c in legend]
+    ax.legend(handles=handles, fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=6, frameon=False)
     ax.set_xlabel("seconds (ranks of crowded results left out: --explain lists every one)")
     ax.set_title(f"query {label(query)}", pad=22)
     fig.tight_layout()
-    from segeval.figures import save
-
     save(fig, out)
 
 
