@@ -53,8 +53,7 @@ class Cell:
 
 @dataclass
 class Pair:
-    """Two runs on one measure (``compare --all-pairs``): the mean difference ``b - a``, its interval and
-    p-value."""
+    """Two runs on one measure (``--all-pairs``): the mean difference ``b - a``, its interval and p-value."""
 
     a: str
     b: str
@@ -140,10 +139,8 @@ def compare_runs(
     settings: Settings | None = None,
     also: Sequence[str] = (),
 ) -> Comparison:
-    """Evaluate every run over all ``qrels`` queries and compare each with the baseline (default: the first),
-    or every pair of runs (``all_pairs``); the first run that cannot be evaluated raises its error.
-    ``engine`` as for ``segeval eval`` (the result does not depend on it); ``on_note`` gets each note on how
-    a run was read; ``also`` measures are evaluated (in :attr:`Comparison.evaluations`) but not compared."""
+    """Evaluate every run over all ``qrels`` queries and compare each with the baseline (default: the first), or
+    every pair (``all_pairs``); ``also`` measures are evaluated (:attr:`Comparison.evaluations`), not compared."""
     from segeval.core.settings import Job
     from segeval.executors.processes import evaluate_runs, run_names
 

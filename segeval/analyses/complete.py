@@ -179,8 +179,7 @@ class Completion:
 
 
 def unjudged_top(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> pd.DataFrame:
-    """The run's results in its top ``depth`` per qrels query that no qrels line judges: documents not in
-    the qrels, or segment results that ``adapter`` (default overlap-once) matched to no qrels segment."""
+    """The run's results in its top ``depth`` per qrels query that no qrels line judges (nor ``adapter`` matches)."""
     from segeval.readers.validate import is_documents
 
     data, queries, items, adapted = top_results(qrels, run, depth, adapter)

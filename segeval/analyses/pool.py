@@ -51,8 +51,7 @@ def top_results(
 
 
 def top_items(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> set[Item]:
-    """The judged items the run puts in its top ``depth`` per query: documents, or the qrels segments that
-    ``adapter`` matched to the top ``depth`` results (:func:`top_results`)."""
+    """The judged items (documents, or qrels segments the adapter matched) in the run's top ``depth`` per query."""
     from segeval.readers.validate import is_documents
 
     data, queries, items, adapted = top_results(qrels, run, depth, adapter)
@@ -91,8 +90,7 @@ def contributions(
     groups: Mapping[str, str] | None = None,
     adapter: str | None = None,
 ) -> Pool:
-    """Each run's and group's judged items in the top ``depth`` (see :func:`top_items`); groups default to
-    one per run."""
+    """Each run's and group's judged items in the top ``depth``; groups default to one per run."""
     if depth < 1:
         raise ParameterError(f"The 'depth' parameter must be an integer >= 1. Got {depth} instead.")
     keys = _keys(qrels)
@@ -178,8 +176,7 @@ def groups_for(path: str, names: Iterable[str]) -> tuple[dict[str, str], dict[st
 
 
 def runs_left_out(spec: str, names: Iterable[str], type_of: Mapping[str, str]) -> set[str]:
-    """The runs of ``--leave-out-runs``: ``RUN,RUN`` (names or stems, see :func:`run_aliases`) or ``type:T``
-    (every run of type T); a ParameterError unless every name, or the type, matches a run given."""
+    """The runs of ``--leave-out-runs`` (``RUN,RUN`` or ``type:T``); a ParameterError unless each matches a run."""
     if spec.startswith("type:"):
         found = [{n for n, t in type_of.items() if t == spec[5:]}]
     else:
@@ -324,8 +321,7 @@ def leave_one_out(
 
 @dataclass
 class _Effects:
-    """What leaving the experiments out did to one measure: the left-out runs' rank moves, score errors and
-    significant changes, every run's score errors, and Kendall's tau of each reduced ranking."""
+    """What leaving the experiments out did to one measure's scores and ranks."""
 
     moves: list[int] = field(default_factory=list)
     errors: list[float] = field(default_factory=list)

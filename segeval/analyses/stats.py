@@ -126,8 +126,7 @@ def bootstrap_ci(
     runs: tuple[str, str] = ("a", "b"),
     queries: Sequence[str] | None = None,
 ) -> tuple[float, float]:
-    """Percentile bootstrap interval of the mean difference b - a over queries (not adjusted for
-    multiple comparisons); (nan, nan) with fewer than 2 queries."""
+    """Percentile bootstrap interval of the mean difference b - a; (nan, nan) with fewer than 2 queries."""
     OPEN_UNIT.check("level", level)
     check_permutations(samples, "samples")
     SEED.check("seed", seed)
@@ -155,8 +154,7 @@ def tukey_p_values(scores: Sequence[Scores]) -> FloatArray:
 
 
 def resolve_correction(test: str, correction: str | None) -> str:
-    """``correction`` checked against ``test``; None is holm, or none for a test that adjusts its p-values
-    itself (Tukey's HSD), which refuses any other correction."""
+    """``correction`` checked against ``test``; None is holm, or none for Tukey's HSD (which refuses others)."""
     if correction is None:
         return "none" if test in ADJUSTED_TESTS else "holm"
     check_choice("correction", correction, CORRECTIONS)

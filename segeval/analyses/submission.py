@@ -1,11 +1,4 @@
-"""Check a submitted run against the collection, as benchmark organisers do before evaluating it.
-
-The rules, each problem's ``kind`` and "earlier" (segeval's default result order) are
-docs/input-checks.md ("Submissions against the collection").  Two results overlap when they share more
-than a point: ``start < other end`` and ``other start < end``.  End before start, negative times and
-ranks below 1 are :func:`segeval.readers.validate.validate_run`'s; rules that need a file (the video
-list, the blacklist, the queries) or ``max_rank`` apply only when it is given.
-"""
+"""Check a submitted run against the collection (docs/input-checks.md, "Submissions against the collection")."""
 
 from __future__ import annotations
 
@@ -76,9 +69,8 @@ def by_query(rows: list[Result]) -> dict[str, list[Result]]:
 
 
 def check_submission(run: pd.DataFrame, rules: Rules, on_error: OnError, time_format: str = "mmss") -> None:
-    """Report every problem of ``run`` (as read in ``time_format``) against ``rules`` to ``on_error``, in line
-    order; problems without a line (missing queries) come last.  A result whose end is earlier than its
-    start (a problem of :func:`segeval.readers.validate.validate_run`) is left out of the time rules."""
+    """Report every problem of ``run`` against ``rules`` to ``on_error``, in line order, problems without a line
+    last (reversed times are :func:`segeval.readers.validate.validate_run`'s)."""
     path = str(run.attrs.get("path", "<data>"))
     rows = results(run)
     by_line = chain(

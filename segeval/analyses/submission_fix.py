@@ -1,9 +1,5 @@
-"""Repair a submitted run so that :func:`segeval.analyses.submission.check_submission` finds nothing
-but queries without results (which no repair can supply), logging every change.
-
-The steps and their order are docs/input-checks.md ('segeval fix'); each change is one log line naming
-the run line, and lines with no change are copied as they are, so fixing a fixed run changes nothing.
-"""
+"""Repair a submitted run so that :func:`~segeval.analyses.submission.check_submission` finds nothing but queries
+without results, logging every change (docs/input-checks.md, 'segeval fix')."""
 
 from __future__ import annotations
 

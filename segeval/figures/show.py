@@ -35,8 +35,7 @@ def _colour(mark: str) -> str:
 
 
 def shown_labels(starts: list[float], t_max: float) -> list[bool]:
-    """Which results of one timeline row get their rank label: by start, each at least :data:`LABEL_GAP` of the
-    axis after the last one shown."""
+    """Which results of one timeline row get their rank label (at least :data:`LABEL_GAP` after the last one)."""
     shown = [False] * len(starts)
     last = -np.inf
     for i in sorted(range(len(starts)), key=starts.__getitem__):

@@ -34,8 +34,7 @@ class SystemOutput:
 
 
 def detection_file(name: str) -> str:
-    """KWSEval's file id of a detection's ``file=`` (MMisc's ``split_dir_file_ext``; docs/speech.md, "File
-    names")."""
+    """KWSEval's file id of a detection's ``file=`` (docs/speech.md, "File names")."""
     base = name.rsplit("/", 1)[-1] if name.strip(_ASCII_SPACE) else ""
     dots = len(base) - len(base.lstrip(".")) if base.lstrip(".") else 0
     stem, _, extension = base[dots:].partition(".")

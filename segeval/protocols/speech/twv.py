@@ -107,8 +107,7 @@ def _set(params: TwvParameters, points: list[Operating], threshold: float | str 
 
 
 def _check_decisions(trials: dict[str, TermTrials]) -> float | None:
-    """KWSEval's actual decision threshold (midway between the lowest YES and the highest NO score); a
-    :class:`DecisionError` for a NO scoring above a YES."""
+    """KWSEval's actual decision threshold; a :class:`DecisionError` for a NO scoring above a YES."""
     low_yes: tuple[float, str] | None = None
     high_no: tuple[float, str] | None = None
     for kwid, block in trials.items():

@@ -24,8 +24,7 @@ class Element:
 
 
 def read_xml(path: str, kind: str) -> Element:
-    """The document's root element (a tree of :class:`Element`); an :class:`InputError` with the line and
-    expat's reason when the file is not well-formed XML."""
+    """The document's root element; an :class:`InputError` with expat's reason for XML that is not well-formed."""
     return parse_xml(read_document(path), path, kind)
 
 
