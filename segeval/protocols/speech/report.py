@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from segeval.protocols.speech.twv import Operating, TwvResult
@@ -30,44 +29,6 @@ def shown(fmt: str, value: float | str | None) -> str:
     return fmt % float(value)
 
 
-@dataclass
-class _Node:
-    label: str
-    columns: list[tuple[str, ...]]
-    width: int = 0
-    children: list[_Node] | None = None
-
-
-def _tree(
-    columns: list[tuple[str, ...]], level: int, levels: int, min_width: int, data_width: dict[tuple[str, ...], int]
-) -> tuple[list[_Node], int]:
-    nodes: list[_Node] = []
-    for column in columns:
-        if not nodes or nodes[-1].label != column[level]:
-            nodes.append(_Node(column[level], []))
-        nodes[-1].columns.append(column)
-    if level + 1 < levels:
-        total, computed = 0, []
-        for i, node in enumerate(nodes):
-            node.children, node.width = _tree(node.columns, level + 1, levels, len(node.label) + GAP * 2, data_width)
-            total += node.width + (1 if i else 0)
-            computed.append(node.width)
-        if min_width > total:
-            extras, total = _shares(min_width - total, len(nodes)), 0
-            for i, (node, extra) in enumerate(zip(nodes, extras, strict=True)):
-                node.children, node.width = _tree(node.columns, level + 1, levels, computed[i] + extra, data_width)
-                total += node.width + (1 if i else 0)
-        return nodes, total
-    total = 0
-    for i, node in enumerate(nodes):
-        node.width = GAP * 2 + max(len(node.label), data_width.get(node.columns[0], 0))
-        total += node.width + (1 if i else 0)
-    if min_width > total:
-        for node, extra in zip(nodes, _shares(min_width - total, len(nodes)), strict=True):
-            node.width += extra
-    return nodes, max(total, min_width)
-
-
 def _shares(residue: int, n: int) -> list[int]:
     """AutoTable's spread of ``residue`` columns over ``n`` cells: equal integer shares, the rest to the last."""
     per = int(residue / n)
@@ -85,24 +46,31 @@ def render_table(
     *,
     row_labels: bool,
 ) -> str:
-    """An F4DE AutoTable as ``renderTxtTable(2)`` prints it."""
+    """An F4DE AutoTable of two-level columns as ``renderTxtTable(2)`` prints it."""
     data_width: dict[tuple[str, ...], int] = {}
     for _, cells in rows:
         for column, value in cells.items():
             data_width[column] = max(data_width.get(column, 0), len(value))
-    levels = len(columns[0])
-    top, _ = _tree(list(columns), 0, levels, 0, data_width)
+    groups: list[tuple[str, list[tuple[str, ...]]]] = []
+    for column in columns:
+        if not groups or groups[-1][0] != column[0]:
+            groups.append((column[0], []))
+        groups[-1][1].append(column)
+    top: list[tuple[str, int]] = []
+    leaves: list[tuple[tuple[str, ...], int]] = []
+    for group, members in groups:  # each column as wide as its label or data, widened to its group's label
+        widths = [GAP * 2 + max(len(c[1]), data_width.get(c, 0)) for c in members]
+        total, need = sum(widths) + len(widths) - 1, len(group) + GAP * 2
+        if need > total:
+            widths = [w + extra for w, extra in zip(widths, _shares(need - total, len(widths)), strict=True)]
+        top.append((group, max(total, need)))
+        leaves += zip(members, widths, strict=True)
     label_widths = [max(len(label[i]) for label, _ in rows) for i in range(len(rows[0][0]))] if row_labels else []
     prefix = "".join(" " * w + " " * GAP for w in label_widths)
-    out = []
-    layer = top
-    for _ in range(levels):
-        out.append(prefix + "|" + "|".join(_center(node.label, node.width) for node in layer) + "|\n")
-        if layer[0].children is not None:
-            layer = [child for node in layer for child in (node.children or [])]
-    leaves = layer
+    headers = [top, [(column[1], width) for column, width in leaves]]
+    out = [prefix + "|" + "|".join(_center(text, width) for text, width in layer) + "|\n" for layer in headers]
     dashes = "".join("-" * (w + GAP) for w in label_widths) + "+" if row_labels else "|"
-    out.append(dashes + "".join("-" * node.width + "+" for node in leaves) + "\n")
+    out.append(dashes + "".join("-" * width + "+" for _, width in leaves) + "\n")
     last: list[str] = [""] * len(label_widths)
     for label, cells in rows:
         line = ""
@@ -114,7 +82,7 @@ def render_table(
                         last[deeper] = ""
                 line += (part if printed else "").ljust(label_widths[i]) + " " * GAP
                 last[i] = part
-        line += "|" + "".join(" " + cells.get(node.columns[0], "").rjust(node.width - 2) + " |" for node in leaves)
+        line += "|" + "".join(" " + cells.get(column, "").rjust(width - 2) + " |" for column, width in leaves)
         out.append(line + "\n")
     return "".join(out)
 
