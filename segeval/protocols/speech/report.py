@@ -108,11 +108,9 @@ def _header(result: TwvResult, cost_text: str) -> str:
     )
 
 
-def _operating(
-    group: str, point: Operating, miss_label: str, cells: dict[tuple[str, ...], str], threshold: bool = True
-) -> None:
+def _operating(group: str, point: Operating, cells: dict[tuple[str, ...], str], threshold: bool = True) -> None:
     cells[(group, "PFA")] = shown(FA_FORMAT, point.p_fa)
-    cells[(group, miss_label)] = shown(MISS_FORMAT, point.p_miss)
+    cells[(group, "PMiss")] = shown(MISS_FORMAT, point.p_miss)
     cells[(group, "TWV")] = shown(TWV_FORMAT, point.twv)
     if threshold:
         cells[(group, "Dec. Thresh")] = shown(MISS_FORMAT, point.threshold)
@@ -126,25 +124,15 @@ def summary_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
     if n_evaluated > 1:
         cells[("Inputs", "#Keyword")] = str(n_evaluated)
     t = result.totals
-    cells.update(
-        {
-            ("Inputs", "#Targ"): str(t["#Targ"]),
-            ("Inputs", "#NTarg"): str(t["#NTarg"]),
-            ("Inputs", "#Sys"): str(t["#Sys"]),
-            (act, "#CorDet"): str(t["#Corr"]),
-            (act, "#Cor!Det"): str(t["#Cor!Det"]),
-            (act, "#FA"): str(t["#FA"]),
-            (act, "#Miss"): str(t["#Miss"]),
-            (act, "PFA"): shown(FA_FORMAT, result.actual.p_fa),
-            (act, "PMiss"): shown(MISS_FORMAT, result.actual.p_miss),
-            (act, "TWV"): shown(TWV_FORMAT, result.actual.twv),
-            (act, "Dec. Tresh"): shown(TWV_FORMAT, result.actual.threshold),
-        }
-    )
-    _operating("Maximum TWV Analysis", result.maximum, "PMiss", cells)
+    cells.update({("Inputs", k): str(t[k]) for k in ("#Targ", "#NTarg", "#Sys")})
+    cells[(act, "#CorDet")] = str(t["#Corr"])
+    cells.update({(act, k): str(t[k]) for k in ("#Cor!Det", "#FA", "#Miss")})
+    _operating(act, result.actual, cells, threshold=False)
+    cells[(act, "Dec. Tresh")] = shown(TWV_FORMAT, result.actual.threshold)
+    _operating("Maximum TWV Analysis", result.maximum, cells)
     if optimum:
-        _operating("Optimum TWV Analysis", result.optimum, "PMiss", cells)
-        _operating("Supremum TWV Analysis", result.supremum, "PMiss", cells)
+        _operating("Optimum TWV Analysis", result.optimum, cells)
+        _operating("Supremum TWV Analysis", result.supremum, cells)
     columns = list(cells)
     return _header(result, cost_text) + "\n\n" + render_table(columns, [(("Occurrence",), cells)], row_labels=False)
 
@@ -152,44 +140,34 @@ def summary_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
 def block_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
     """The per-term block report (``-b``)."""
     occ = "Occurrence"
+    counts = ("#Targ", "#Corr", "#FA", "#Miss")
     text_col: tuple[str, ...] = ("MetaData", "Text")
-    columns: list[tuple[str, ...]] = [text_col] + [
-        (occ, c) for c in ("#Targ", "#Corr", "#FA", "#Miss", "TWV", "PFA", "PMISS")
-    ]
+    columns: list[tuple[str, ...]] = [text_col] + [(occ, c) for c in (*counts, "TWV", "PFA", "PMISS")]
     if optimum:
         columns += [(g, c) for g in ("Optimum TWV", "Supremum TWV") for c in ("PFA", "PMiss", "TWV", "Dec. Thresh")]
     rows: list[tuple[tuple[str, ...], dict[tuple[str, ...], str]]] = []
     for term in result.terms:
         cells: dict[tuple[str, ...], str] = {text_col: term.text}
         if term.evaluated:
-            a = term.actual
-            pfa = shown(FA_FORMAT, a.p_fa)
-            cells.update(
-                {
-                    (occ, "#Targ"): str(term.n_target),
-                    (occ, "#Corr"): str(term.correct),
-                    (occ, "#FA"): str(term.false_alarms),
-                    (occ, "#Miss"): str(term.misses),
-                    (occ, "TWV"): shown(TWV_FORMAT, a.twv),
-                    (occ, "PFA"): pfa if pfa != "NA" else "0",
-                    (occ, "PMISS"): shown(MISS_FORMAT, a.p_miss),
-                }
-            )
+            values = (term.n_target, term.correct, term.false_alarms, term.misses)
+            cells.update({(occ, c): str(v) for c, v in zip(counts, values, strict=True)})
+            pfa = shown(FA_FORMAT, term.actual.p_fa)
+            cells[(occ, "TWV")] = shown(TWV_FORMAT, term.actual.twv)
+            cells[(occ, "PFA")] = pfa if pfa != "NA" else "0"
+            cells[(occ, "PMISS")] = shown(MISS_FORMAT, term.actual.p_miss)
             if optimum:
-                _operating("Optimum TWV", term.optimum, "PMiss", cells)
-                _operating("Supremum TWV", term.supremum, "PMiss", cells)
+                _operating("Optimum TWV", term.optimum, cells)
+                _operating("Supremum TWV", term.supremum, cells)
         rows.append((("Keyword", term.kwid), cells))
-    counts = ("#Targ", "#Corr", "#FA", "#Miss")
     rows.append((("Summary", "Totals"), {(occ, c): str(result.totals[c]) for c in counts}))
     means: dict[tuple[str, ...], str] = {(occ, c): f"{result.means[c] or 0:.0f}" for c in counts}
     means[(occ, "PFA")] = shown(FA_FORMAT, result.actual.p_fa)
     means[(occ, "PMISS")] = shown(MISS_FORMAT, result.actual.p_miss)
     if optimum:
-        _operating("Optimum TWV", result.optimum, "PMiss", means, threshold=False)
-        _operating("Supremum TWV", result.supremum, "PMiss", means, threshold=False)
+        _operating("Optimum TWV", result.optimum, means, threshold=False)
+        _operating("Supremum TWV", result.supremum, means, threshold=False)
     rows.append((("Summary", "Means"), means))
-    last: dict[tuple[str, ...], str] = {(occ, "TWV"): shown(TWV_FORMAT, result.actual.twv)}
-    rows.append((("Summary", "TWV"), last))
+    rows.append((("Summary", "TWV"), {(occ, "TWV"): shown(TWV_FORMAT, result.actual.twv)}))
     return _header(result, cost_text) + "\n\n" + render_table(columns, rows, row_labels=True)
 
 
