@@ -392,24 +392,14 @@ def _long_table(result: Comparison) -> tuple[list[str], list[list[Any]]]:
 
 def _grids(result: Comparison) -> list[tuple[list[str], list[list[str]]]]:
     """The tables of ``text`` and ``markdown``: runs x measures, and with ``all_pairs`` pairs x measures."""
-    header = ["run", *result.measures]
-    rows = [
-        [
-            n + (" (baseline)" if n == result.baseline and not result.all_pairs else ""),
-            *[cell_text(result.cells[n][m]) for m in result.measures],
-        ]
-        for n in result.runs
-    ]
-    grids = [(header, rows)]
+    marked = {n: n + (" (baseline)" if n == result.baseline and not result.all_pairs else "") for n in result.runs}
+    rows = [[marked[n], *[cell_text(c) for c in result.cells[n].values()]] for n in result.runs]
+    grids = [(["run", *result.measures], rows)]
     if result.all_pairs:
         cell = {(x.a, x.b, x.measure): x for x in result.pairs}
         pairs = list(dict.fromkeys((x.a, x.b) for x in result.pairs))
-        grids.append(
-            (
-                ["pair (b - a)", *result.measures],
-                [[f"{b} - {a}", *[cell_text(cell[a, b, m]) for m in result.measures]] for a, b in pairs],
-            )
-        )
+        rows = [[f"{b} - {a}", *[cell_text(cell[a, b, m]) for m in result.measures]] for a, b in pairs]
+        grids.append((["pair (b - a)", *result.measures], rows))
     return grids
 
 
@@ -456,11 +446,8 @@ def _latex(result: Comparison) -> str:
         for row, n in zip(rows, result.runs, strict=True):
             shown = f"{result.cells[n][m].mean:.4f}"
             sup = "".join(letter[r] for r in result.runs if (n, r, m) in beats)
-            row.append(
-                tables.Latex(
-                    (rf"\textbf{{{shown}}}" if float(shown) == best else shown) + (f"$^{{{sup}}}$" if sup else "")
-                )
-            )
+            bold = rf"\textbf{{{shown}}}" if float(shown) == best else shown
+            row.append(tables.Latex(bold + (f"$^{{{sup}}}$" if sup else "")))
     against = "every other run" if result.all_pairs else f"the baseline ({letter[result.baseline]}) only"
     correction = (
         "" if result.correction == "none" or result.test in ADJUSTED_TESTS else f", {result.correction} correction"
