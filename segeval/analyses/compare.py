@@ -1,5 +1,4 @@
-"""Compare runs: means per measure and, against a baseline, difference, bootstrap interval and corrected
-paired-test p-value over every qrels query (docs/cli.md, 'segeval compare')."""
+"""Compare runs on every qrels query: means, differences, bootstrap intervals, paired-test p-values."""
 
 from __future__ import annotations
 
@@ -66,8 +65,7 @@ class Pair:
 
 @dataclass
 class Comparison:
-    """The result of ``compare``: means and baseline comparisons per run (:attr:`cells`), or every pair of runs
-    (:attr:`pairs`, ``all_pairs``); ``str()`` and ``to_*`` give the table of ``compare -o``."""
+    """The result of ``compare``; ``str()`` and ``to_*`` give the table of ``compare -o``."""
 
     runs: list[str]
     measures: list[str]
@@ -137,10 +135,9 @@ def compare_runs(
     engine: EngineOptions = ONE_PROCESS,
     on_note: Callable[[str], object] | None = None,
     settings: Settings | None = None,
-    also: Sequence[str] = (),
+    also: Sequence[str] = (),  # measures evaluated too (in Comparison.evaluations) but not compared
 ) -> Comparison:
-    """Evaluate every run over all ``qrels`` queries and compare each with the baseline (default: the first), or
-    every pair (``all_pairs``); ``also`` measures are evaluated (:attr:`Comparison.evaluations`), not compared."""
+    """Evaluate every run over all ``qrels`` queries and compare each with the baseline, or every pair."""
     from segeval.core.settings import Job
     from segeval.executors.processes import evaluate_runs, run_names
 
@@ -213,8 +210,7 @@ def compare_evaluations(
     columns: Sequence[str] | None = None,
     all_pairs: bool = False,
 ) -> Comparison:
-    """:func:`compare_runs` on evaluations by run name (made with ``missing_queries="zero"``); ``sources``
-    name each run's file in errors, ``columns`` the results compared (None: every averaged measure)."""
+    """:func:`compare_runs` on evaluations by run name (made with ``missing_queries="zero"``)."""
     correction = check_statistics(test, correction, alpha, permutations, seed)
     names = list(evaluations)
     if baseline not in evaluations:
@@ -413,8 +409,7 @@ TEST_NAMES = {
 
 
 def _latex(result: Comparison) -> str:
-    """ranx's compact table: a letter per run; each mean (4 decimals; the best bold) with, as a superscript, the
-    letters of the runs it is significantly better than (a tested pair, p < alpha, the higher mean)."""
+    """ranx's compact table: the best mean bold, the letters of the runs it beats as a superscript."""
     from string import ascii_letters
 
     from segeval.reports.escaping import latex

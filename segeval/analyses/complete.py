@@ -1,5 +1,4 @@
-"""Qrels completion (Büttcher, Clarke, Yeung & Soboroff, SIGIR 2007, section 3): docs/pool-bias.md,
-"Completing biased qrels"."""
+"""Qrels completion (Büttcher et al., SIGIR 2007; docs/pool-bias.md, "Completing biased qrels")."""
 
 from __future__ import annotations
 
@@ -76,8 +75,7 @@ def kld_divergences(
     collection: FloatArray,
     smoothing: float,
 ) -> FloatArray:
-    """KLD(M_D, M_R) per item of the sparse (row, term, count) triples (natural log), both models interpolated
-    with the collection model; the relevant items' counts are given on their sorted ``relevant_terms``."""
+    """KLD(M_D, M_R) per item (natural log), both models smoothed with the collection model."""
     lam = smoothing
     a_r = lam * collection[relevant_terms]
     p_r_support = (1 - lam) * relevant_counts / relevant_counts.sum() + a_r
@@ -99,8 +97,7 @@ def kld_divergences(
 
 
 def kld_threshold(judged: FloatArray, n_relevant: int) -> float:
-    """The threshold under which exactly ``n_relevant`` of the judged divergences fall: the midpoint
-    between the n-th and (n+1)-th smallest (their value when tied; -inf for none, the largest for all)."""
+    """The midpoint under which ``n_relevant`` of the judged divergences fall."""
     values = np.sort(np.asarray(judged, dtype=np.float64))
     if n_relevant <= 0:
         return -math.inf
@@ -155,8 +152,7 @@ def svm_predict(
 
 @dataclass(frozen=True)
 class Completion:
-    """The predicted lines (query, item, start, end, rel), each query's classifier statistics, and the items
-    left out for want of a token (their count and the first)."""
+    """The predicted lines, each query's classifier statistics, and the items without a token."""
 
     classifier: str
     predicted: pd.DataFrame
@@ -213,8 +209,7 @@ def complete_qrels(
     relevance_level: int = 1,
     kld_fit: str = "leave-one-out",
 ) -> Completion:
-    """Train ``classifier`` per query on the judged items (grade >= 0) and label the unjudged items of the runs'
-    top ``depth`` (docs/pool-bias.md)."""
+    """Train ``classifier`` per query on the judged items and label the unjudged items of the runs."""
     _check_completion(qrels, texts, classifier, depth, smoothing, terms, kld_fit)
     run_frames = list(runs.values()) if isinstance(runs, Mapping) else list(runs)
     candidates = pd.concat([unjudged_top(qrels, r, depth, adapter) for r in run_frames], ignore_index=True)

@@ -1,5 +1,4 @@
-"""Rank correlation between two rankings of the same items, given as two equally long arrays of
-higher-is-better scores; the tie conventions are docs/cli.md ('segeval correlate')."""
+"""Rank correlation of two rankings' scores (higher is better; docs/cli.md, 'segeval correlate')."""
 
 from __future__ import annotations
 
@@ -64,8 +63,7 @@ def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
 
 
 def kendall_tau_ties_agree(x: Sequence[float], y: Sequence[float]) -> float:
-    """Kendall's tau where a pair tied in either ranking counts as agreeing (Büttcher et al. 2007); NaN for fewer
-    than two items."""
+    """Kendall's tau counting a pair tied in either ranking as agreeing (Büttcher et al. 2007)."""
     c, d, tx, ty, both = _pairs(x, y)
     total = c + d + tx + ty + both
     return (c + tx + ty + both - d) / total if total else math.nan
@@ -88,8 +86,7 @@ def spearman_rho(x: Sequence[float], y: Sequence[float]) -> float:
 
 
 def tau_ap(truth: Sequence[float], other: Sequence[float]) -> float:
-    """Yilmaz, Aslam & Robertson's AP correlation of ``other``'s ranking against ``truth``'s (a tie in ``truth`` is
-    no error, ties in ``other`` as Urbano & Marrero's τ_AP,a); NaN when either ranking has no order."""
+    """Yilmaz et al.'s AP correlation of ``other`` against ``truth`` (τ_AP,a for ties in ``other``)."""
     t, o = _scores(truth, other)
     n = len(t)
     if _no_order(t) or _no_order(o):

@@ -1,5 +1,4 @@
-"""Pool analysis and pool bias (Buttcher, Clarke, Yeung & Soboroff, SIGIR 2007): ``segeval pool``, ``pool-bias``
-and ``incompleteness`` (docs/pool-bias.md)."""
+"""Pool analysis and pool bias (Buttcher et al., SIGIR 2007; docs/pool-bias.md)."""
 
 from __future__ import annotations
 
@@ -37,8 +36,7 @@ def _keys(qrels: pd.DataFrame) -> list[Item]:
 def top_results(
     qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None
 ) -> tuple[Prepared, npt.NDArray[Any], npt.NDArray[Any], Sequence[Adapted]]:
-    """The run's top ``depth`` per qrels query (trec_eval order for documents) prepared with the qrels, each
-    result's query and item, and for segments each query's labels by ``adapter`` (default overlap-once)."""
+    """The run's top ``depth`` per qrels query prepared with the qrels, its queries, items and labels."""
     from segeval.core.pipeline import make_adapter
     from segeval.readers.from_tables import default_order, prepare
     from segeval.readers.validate import is_documents
@@ -238,8 +236,7 @@ def incompleteness(
     quiet: bool = True,
     on_note: Callable[[str], object] | None = None,
 ) -> pd.DataFrame:
-    """Random, unbiased reductions of the qrels (the paper's section 5.1, Figure 1): per measure and fraction,
-    the mean score and Kendall's tau with the full qrels' ranking; ``on_note`` gets the full evaluation's notes."""
+    """Random, unbiased reductions of the qrels: mean score and Kendall's tau per measure and fraction."""
     from segeval.core.domains import PROPORTION
     from segeval.core.limits import check_count
     from segeval.executors.progress import Progress
@@ -282,8 +279,7 @@ def leave_one_out(
     rms_runs: str = "left-out",
     on_note: Callable[[str], object] | None = None,
 ) -> list[BiasRow]:
-    """Remove each experiment's unique contribution (default: one per group, leaving its runs out) and compare
-    the reduced evaluation with the full one (the paper's Table 2); ``on_note`` gets the full evaluation's notes."""
+    """Each experiment's unique contribution removed: the paper's Table 2 statistics per measure."""
     from segeval.executors.progress import Progress
 
     check_choice("rms_runs", rms_runs, RMS_RUNS)

@@ -1,5 +1,4 @@
-"""Paired significance tests over per-query scores (baseline ``a``, system ``b``, paired by query), bootstrap
-intervals and multiple-comparison corrections; the conventions are docs/cli.md ('segeval compare')."""
+"""Paired significance tests, bootstrap intervals and corrections (docs/cli.md, 'segeval compare')."""
 
 from __future__ import annotations
 
@@ -53,8 +52,7 @@ def _diff(a: Scores, b: Scores, runs: tuple[str, str] = ("a", "b"), queries: Seq
 def _batches(
     rng: np.random.Generator, total: int, width: int, draw: Callable[[np.random.Generator, int], FloatArray]
 ) -> Iterator[FloatArray]:
-    """``draw(rng, rows)`` for consecutive row counts summing to ``total``, each even so that the batches
-    consume the generator exactly as one draw of all rows would."""
+    """``draw(rng, rows)`` in even batches of rows that consume ``rng`` as one draw of all rows would."""
     rows = max(2, (BATCH_VALUES // max(width, 1)) // 2 * 2)
     done = 0
     while done < total:
@@ -80,8 +78,7 @@ def p_value(
     runs: tuple[str, str] = ("a", "b"),
     queries: Sequence[str] | None = None,
 ) -> float:
-    """Two-sided p-value of the paired ``test``; 1.0 with fewer than 2 queries or when every difference is 0
-    (``runs`` and ``queries`` name a score that is not a finite number)."""
+    """Two-sided p-value of the paired ``test``; 1.0 with fewer than 2 queries or no difference."""
     check_choice("test", test, TESTS)
     if test in ("randomization", "bootstrap"):
         check_permutations(permutations)
@@ -140,8 +137,7 @@ def bootstrap_ci(
 
 
 def tukey_p_values(scores: Sequence[Scores]) -> FloatArray:
-    """Tukey's HSD p-values of every pair of score arrays (k x k), as ranx: SciPy's ``tukey_hsd``, each run an
-    independent group; where SciPy has none (no variance), equal means give 1 and different means 0."""
+    """Tukey's HSD p-values of every pair of score arrays (k x k), as ranx computes them."""
     from scipy import stats
 
     groups = [np.asarray(x, dtype=np.float64) for x in scores]

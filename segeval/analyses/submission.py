@@ -69,8 +69,7 @@ def by_query(rows: list[Result]) -> dict[str, list[Result]]:
 
 
 def check_submission(run: pd.DataFrame, rules: Rules, on_error: OnError, time_format: str = "mmss") -> None:
-    """Report every problem of ``run`` against ``rules`` to ``on_error``, in line order, problems without a line
-    last (reversed times are :func:`segeval.readers.validate.validate_run`'s)."""
+    """Report every problem of ``run`` against ``rules`` to ``on_error``, in line order."""
     path = str(run.attrs.get("path", "<data>"))
     rows = results(run)
     by_line = chain(

@@ -1,5 +1,4 @@
-"""Repair a submitted run so that :func:`~segeval.analyses.submission.check_submission` finds nothing but queries
-without results, logging every change (docs/input-checks.md, 'segeval fix')."""
+"""Repair a submitted run, logging every change (docs/input-checks.md, 'segeval fix')."""
 
 from __future__ import annotations
 
@@ -154,8 +153,7 @@ def _fix_times(
 
 
 def _at_most(duration: float, snap: Callable[[float], float], whole: bool) -> float:
-    """The latest writable time at or before ``duration``: whole seconds for M.S times, else what 9
-    decimals give (one nanosecond earlier when rounding goes past the duration)."""
+    """The latest writable time at or before ``duration``."""
     if whole:
         return float(math.floor(duration))
     limit = snap(duration)
@@ -192,8 +190,7 @@ def _remove_overlaps(group: list[Result], policy: str, note: Note, time: Time) -
 
 
 class _Taken:
-    """The kept results of one query in one video: segments of positive length that do not overlap,
-    sorted by start (so their ends are sorted too)."""
+    """The kept results of one query in one video, sorted by start (ends too: they do not overlap)."""
 
     def __init__(self) -> None:
         self.starts: list[float] = []
@@ -217,8 +214,7 @@ class _Taken:
 
 
 def _longest_free(start: float, end: float, hits: list[Result]) -> tuple[float, float] | None:
-    """The longest part of [start, end] outside the segments ``hits`` (sorted by start, not overlapping
-    each other), the earliest of equally long ones; None when nothing is left."""
+    """The longest part of [start, end] outside ``hits`` (the earliest of equal ones), or None."""
     free, cursor = [], start
     for other in hits:
         if other.start > cursor:

@@ -1,5 +1,4 @@
-"""Figures (matplotlib, from the optional ``plot`` extra, imported only when drawing); the backend, mathtext
-and label rules are docs/cli.md, "Output escaping"."""
+"""Figures (matplotlib, optional; docs/cli.md, "Output escaping")."""
 
 from __future__ import annotations
 
@@ -79,8 +78,7 @@ def check_output(path: str | Path, inputs: Sequence[str | Path] = ()) -> Path:
 
 
 def save(fig: Any, output: str | Path | None) -> str:
-    """Write the figure to ``output`` (its format from the suffix) through the one output writer and close it;
-    without ``output``, the figure as SVG text."""
+    """Write the figure to ``output`` and close it; without ``output``, the SVG text."""
     from segeval.reports.output import open_output
 
     try:

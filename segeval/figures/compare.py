@@ -63,8 +63,7 @@ def difference_bars(
     output: str | Path | None = None,
     notes: Sequence[str] = (),
 ) -> str:
-    """Per-query difference b - a of each measure (measure -> per-query values), one panel per measure, sorted:
-    a labelled bar per query, or past :data:`LABELLED_QUERIES` one curve through :data:`CURVE_POINTS` of them."""
+    """Per-query difference b - a of each measure, sorted: a bar per query, or one curve past many."""
     plt = pyplot()
     labelled = len(queries) <= LABELLED_QUERIES
     width = min(max(6.0, len(queries) * 0.18), 12.0) if labelled else 8.0

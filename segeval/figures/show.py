@@ -95,8 +95,7 @@ def truth(data: Prepared) -> Truth:
 def explain(
     data: Prepared, adapted: dict[str, Adapted], adapters: dict[str, Adapter], time_format: str = "seconds"
 ) -> str:
-    """Per result and adapter: the label and, per unit (``; `` between them), the qrels lines that decided it and
-    why (:meth:`Adapter.explain`), times in ``time_format``."""
+    """Per result and adapter: its label and the qrels lines that decided each unit, and why."""
     t = truth(data)
 
     def when(x: float) -> str:

@@ -1,5 +1,4 @@
-"""Each term's occurrences and detections inside the ECF excerpts, paired one to one as KWSEval's KWSAlignment
-and BipartiteMatch pair them (docs/speech.md, "Pairing")."""
+"""Each term's trials: occurrences and detections paired as KWSEval pairs them (docs/speech.md, "Pairing")."""
 
 from __future__ import annotations
 
@@ -18,8 +17,7 @@ EPSILON_SCORE = 1e-6
 
 @dataclass(eq=False)
 class TermTrials:
-    """One term's trials (KWSEval's block): (score, YES) of paired and of unpaired detections, and the number of
-    occurrences no detection paired with."""
+    """One term's trials: (score, YES) of paired and unpaired detections, and the unpaired occurrences."""
 
     kwid: str
     text: str

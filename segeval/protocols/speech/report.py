@@ -1,5 +1,4 @@
-"""KWSEval's text reports (F4DE AutoTable layout: gap 2, right-justified cells, centred multi-level headers,
-KWSEval's number formats) and the segeval json/csv forms of the same figures."""
+"""KWSEval's text reports (F4DE AutoTable layout, KWSEval's number formats) and their json/csv forms."""
 
 from __future__ import annotations
 
@@ -205,8 +204,7 @@ def as_json(result: TwvResult) -> dict[str, Any]:
 
 
 def plot_det(result: TwvResult, output: str) -> None:
-    """The term-weighted DET curve (mean P_miss against mean P_FA) on normal-deviate axes, as F4DE draws it,
-    with the actual decisions and MTWV marked (``segeval[plot]``)."""
+    """The term-weighted DET curve on normal-deviate axes as F4DE draws it, ATWV and MTWV marked."""
     from statistics import NormalDist
 
     from segeval import figures as viz

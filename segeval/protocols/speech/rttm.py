@@ -103,8 +103,7 @@ class Transcript:
 
 
 def read_rttm(path: str, lowercase: bool) -> Transcript:
-    """The ``LEXEME`` records of an RTTM file (other record types skipped, as KWSEval skips them); a bad record, or
-    none, is an :class:`InputError`."""
+    """The ``LEXEME`` records of an RTTM file; a bad record, or none, is an :class:`InputError`."""
     lexemes = []
     records = 0
     text = read_utf8(path, "an RTTM file in UTF-8")

@@ -1,5 +1,4 @@
-"""Term-weighted value over the terms' trials as F4DE computes it (TrialsTWV, MetricTWV, DETCurve): ATWV, MTWV,
-OTWV and STWV (docs/speech.md)."""
+"""Term-weighted value as F4DE computes it (TrialsTWV, MetricTWV, DETCurve; docs/speech.md)."""
 
 from __future__ import annotations
 
@@ -14,8 +13,7 @@ from segeval.protocols.speech.alignment import TermTrials
 
 @dataclass(frozen=True)
 class TwvParameters:
-    """KWSEval's scoring constants: β = (C/V)(1/P_target − 1) unless overridden; trials = total duration /
-    ``trials_per_second``, rounded."""
+    """KWSEval's scoring constants: β = (C/V)(1/P_target − 1) unless overridden; trials rounded."""
 
     total_duration: float
     trials_per_second: float = 1.0
@@ -179,8 +177,7 @@ def score(trials: dict[str, TermTrials], params: TwvParameters) -> TwvResult:
 def _sweep(
     evaluated: list[TermTrials], params: TwvParameters, results: dict[str, TermResult]
 ) -> tuple[list[Operating], Operating, Operating, Operating]:
-    """The DET curve over the distinct scores as thresholds (YES when score >= t), MTWV its first best point, each
-    term's optimum over the same thresholds, and the supremum."""
+    """The DET curve (threshold t: YES when score >= t), MTWV, each term's optimum and the supremum."""
     beta, trials = params.beta, params.trials
     all_scores = sorted({s for b in evaluated for s, _ in b.targets + b.nontargets})
     n_blocks = len(evaluated)
@@ -227,8 +224,7 @@ def _sweep(
 
 
 def _term_optimum(block: TermTrials, grid: list[float], params: TwvParameters) -> Operating:
-    """The term's best TWV over the global thresholds (the first best in threshold order), with the decision
-    threshold KWSEval reports for it (DETCurve/MetricFuncs: from the scores at the count indexes)."""
+    """The term's first best TWV over the global thresholds, with the threshold KWSEval reports for it."""
     targets = sorted(s for s, _ in block.targets)
     nontargets = sorted(s for s, _ in block.nontargets)
     own = sorted(set(targets) | set(nontargets))
