@@ -45,18 +45,10 @@ class Result:
 def results(run: pd.DataFrame) -> list[Result]:
     """The run's rows as :class:`Result` objects, in file order."""
     jumpin = run["jumpin"].to_numpy(dtype=np.float64) if "jumpin" in run else np.full(len(run), np.nan)
+    columns = [run[c].to_numpy() for c in ("line", "query", "item", "start", "end")] + [jumpin, run["rank"].to_numpy()]
     return [
         Result(int(line), str(query), str(video), float(start), float(end), float(jump), int(rank))
-        for line, query, video, start, end, jump, rank in zip(
-            run["line"].to_numpy(),
-            run["query"].to_numpy(dtype=object),
-            run["item"].to_numpy(dtype=object),
-            run["start"].to_numpy(dtype=np.float64),
-            run["end"].to_numpy(dtype=np.float64),
-            jumpin,
-            run["rank"].to_numpy(),
-            strict=True,
-        )
+        for line, query, video, start, end, jump, rank in zip(*columns, strict=True)
     ]
 
 
