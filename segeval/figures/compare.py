@@ -39,8 +39,7 @@ def pr_curves(
     curves: Mapping[str, Sequence[float]], output: str | Path | None = None, notes: Sequence[str] = ()
 ) -> str:
     """11-point interpolated precision-recall curves, one per run (mean over queries)."""
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = pyplot().subplots(figsize=(6, 4))
     for k, (name, values) in enumerate(curves.items()):
         color, line, marker = run_style(k)
         ax.plot(LEVELS, values, color=color, linestyle=line, marker=marker, markersize=3, label=label(name))
@@ -64,10 +63,9 @@ def difference_bars(
     notes: Sequence[str] = (),
 ) -> str:
     """Per-query difference b - a of each measure, sorted: a bar per query, or one curve past many."""
-    plt = pyplot()
     labelled = len(queries) <= LABELLED_QUERIES
     width = min(max(6.0, len(queries) * 0.18), 12.0) if labelled else 8.0
-    fig, axes = plt.subplots(len(a), 1, figsize=(width, 4 * len(a)), squeeze=False)
+    fig, axes = pyplot().subplots(len(a), 1, figsize=(width, 4 * len(a)), squeeze=False)
     for ax, measure in zip(axes[:, 0], a, strict=True):
         d = np.asarray(b[measure], dtype=float) - np.asarray(a[measure], dtype=float)
         order = np.argsort(-d, kind="stable")
@@ -112,11 +110,10 @@ def distributions(
     values: Mapping[str, Mapping[str, Sequence[float]]], output: str | Path | None = None, notes: Sequence[str] = ()
 ) -> str:
     """Box plots of per-query scores (measure -> run -> values), one panel per measure, one box per run."""
-    plt = pyplot()
     runs = list(next(iter(values.values())))
     labels = [_wrap(n, 32) for n in runs]
     height = max(2.5, 1.2 + sum(0.3 + 0.15 * label.count("\n") for label in labels))
-    fig, axes = plt.subplots(len(values), 1, figsize=(6.5, height * len(values)), squeeze=False)
+    fig, axes = pyplot().subplots(len(values), 1, figsize=(6.5, height * len(values)), squeeze=False)
     for ax, (measure, per_run) in zip(axes[:, 0], values.items(), strict=True):
         ax.boxplot([per_run[n] for n in runs], tick_labels=labels, orientation="horizontal")
         ax.invert_yaxis()  # the first run on top
@@ -129,8 +126,7 @@ def distributions(
 
 def incompleteness(table: object, output: str | Path | None = None) -> str:
     """The paper's Figure 1: mean score (a) and Kendall's tau (b) against the fraction of qrels kept."""
-    plt = pyplot()
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
+    fig, (left, right) = pyplot().subplots(1, 2, figsize=(9, 3.6))
     for measure, rows in table.groupby("measure", sort=False):  # type: ignore[attr-defined]
         rows = rows.sort_values("fraction")
         left.plot(rows["fraction"] * 100, rows["mean_score"], marker="o", markersize=3, label=measure)

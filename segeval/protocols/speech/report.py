@@ -212,8 +212,7 @@ def plot_det(result: TwvResult, output: str) -> None:
     def deviate(p: float | None) -> float:  # F4DE's ppndf clamps 0 and 1 to 2.2204e-16 from them
         return NormalDist().inv_cdf(min(max(p or 0.0, 2.2204e-16), 1 - 2.2204e-16))
 
-    plt = viz.pyplot()
-    fig, ax = plt.subplots(figsize=(6, 6))
+    fig, ax = viz.pyplot().subplots(figsize=(6, 6))
     curve = [p for p in result.det if p.p_miss is not None and p.p_fa is not None]
     ax.plot([deviate(p.p_fa) for p in curve], [deviate(p.p_miss) for p in curve], color="tab:blue", label="DET")
     for point, name, mark in ((result.actual, "ATWV", "o"), (result.maximum, "MTWV", "*")):
