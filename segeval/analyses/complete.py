@@ -305,15 +305,10 @@ def _classify(
     train = vocabulary.counts(train_text)
     test = vocabulary.counts(test_text)
     if classifier == "svm":
-        columns = min(terms, len(vocabulary))
-        return svm_predict(
-            tfidf(*train, len(train_text), vocabulary, terms),
-            len(train_text),
-            labels,
-            tfidf(*test, len(test_text), vocabulary, terms),
-            len(test_text),
-            columns,
+        x_train, x_test = (
+            tfidf(*c, n, vocabulary, terms) for c, n in ((train, len(train_text)), (test, len(test_text)))
         )
+        return svm_predict(x_train, len(train_text), labels, x_test, len(test_text), min(terms, len(vocabulary)))
     if not labels.any():
         return np.zeros(len(train_text), dtype=bool), np.zeros(len(test_text), dtype=bool)
     relevant_rows = np.flatnonzero(labels)
@@ -322,27 +317,18 @@ def _classify(
     relevant_counts = np.bincount(inverse, weights=train[2][in_relevant], minlength=len(support)).astype(np.float64)
     if relevant_counts.sum() == 0:  # relevant items without a single token: no model to compare with
         return labels.copy(), np.zeros(len(test_text), dtype=bool)
-    judged_kld = kld_divergences(
-        train[0], train[1], train[2], len(train_text), support, relevant_counts, collection, smoothing
-    )
+
+    def kld(rows: IntArray, ids: IntArray, counts: FloatArray, n_items: int, model: FloatArray) -> FloatArray:
+        return kld_divergences(rows, ids, counts, n_items, support, model, collection, smoothing)
+
+    judged_kld = kld(*train, len(train_text), relevant_counts)
     if kld_fit == "leave-one-out":  # a relevant item's divergence from the model of the other relevant items
         for i in relevant_rows:
             own = train[0] == i
             rest = relevant_counts.copy()
             np.subtract.at(rest, np.searchsorted(support, train[1][own]), train[2][own])
             if rest.sum() > 0:
-                judged_kld[i] = kld_divergences(
-                    np.zeros(int(own.sum()), dtype=np.int64),
-                    train[1][own],
-                    train[2][own],
-                    1,
-                    support,
-                    rest,
-                    collection,
-                    smoothing,
-                )[0]
-    test_kld = kld_divergences(
-        test[0], test[1], test[2], len(test_text), support, relevant_counts, collection, smoothing
-    )
+                judged_kld[i] = kld(np.zeros(int(own.sum()), dtype=np.int64), train[1][own], train[2][own], 1, rest)[0]
+    test_kld = kld(*test, len(test_text), relevant_counts)
     threshold = kld_threshold(judged_kld, int(labels.sum()))
     return judged_kld <= threshold, test_kld <= threshold
