@@ -144,9 +144,7 @@ def groups_for(path: str, names: Iterable[str]) -> tuple[dict[str, str], dict[st
 
     lines: dict[str, tuple[int, str]] = {}
     group_of, type_of = read_groups(path, lines)
-    groups: dict[str, str] = {}
-    types: dict[str, str] = {}
-    used: set[str] = set()
+    keys: dict[str, str] = {}  # each run's name in the file
     names = list(names)
     for name in names:
         key = next((a for a in run_aliases(name) if a in group_of), None)
@@ -157,11 +155,8 @@ def groups_for(path: str, names: Iterable[str]) -> tuple[dict[str, str], dict[st
                 f"(its name as segeval shows it: the file name, with folders when files share a "
                 f"name; or that without extensions)",
             )
-        used.add(key)
-        groups[name] = group_of[key]
-        if key in type_of:
-            types[name] = type_of[key]
-    for key in sorted(set(group_of) - used, key=lambda k: lines[k][0]):
+        keys[name] = key
+    for key in sorted(set(group_of) - set(keys.values()), key=lambda k: lines[k][0]):
         given = ", ".join(sorted(names))
         raise InputError(
             path,
@@ -170,7 +165,7 @@ def groups_for(path: str, names: Iterable[str]) -> tuple[dict[str, str], dict[st
             line=lines[key][0],
             text=lines[key][1],
         )
-    return groups, types
+    return {n: group_of[k] for n, k in keys.items()}, {n: type_of[k] for n, k in keys.items() if k in type_of}
 
 
 def runs_left_out(spec: str, names: Iterable[str], type_of: Mapping[str, str]) -> set[str]:
