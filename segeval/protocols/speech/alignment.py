@@ -150,11 +150,10 @@ def align(
         for key in sorted(set(refs) | set(dets)):
             occs, found = refs.get(key, []), dets.get(key, [])
             pairs = pair(occs, found, tolerance, system.score_range)
-            paired_refs = {i for i, _ in pairs}
             paired_dets = {j for _, j in pairs}
             for i, j in pairs:
                 block.targets.append((found[j].score, found[j].yes))
                 block.pairs.append((occs[i], found[j]))
-            block.omitted += len(occs) - len(paired_refs)
+            block.omitted += len(occs) - len(pairs)  # pairs are one to one
             block.nontargets.extend((d.score, d.yes) for j, d in enumerate(found) if j not in paired_dets)
     return trials

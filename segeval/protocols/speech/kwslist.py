@@ -30,7 +30,6 @@ class SystemOutput:
     detections: dict[str, list[Detection]]  # kwid -> detections, in file order
     lines: dict[str, int]  # kwid -> line of its <detected_kwlist>
     score_range: tuple[float, float] | None  # the header's min_score/max_score when given
-    system_id: str
 
 
 def detection_file(name: str) -> str:
@@ -83,16 +82,8 @@ def read_kwslist(path: str) -> SystemOutput:
                     f"[{score_range[0]!r}, {score_range[1]!r}]",
                     line=kw.line,
                 )
+            file, channel = detection_file(attribute(path, kw, "file")), attribute(path, kw, "channel")
             found.append(
-                Detection(
-                    detection_file(attribute(path, kw, "file")),
-                    attribute(path, kw, "channel"),
-                    begin,
-                    begin + dur,
-                    begin + dur / 2.0,
-                    score,
-                    decision == "YES",
-                    kw.line,
-                )
+                Detection(file, channel, begin, begin + dur, begin + dur / 2.0, score, decision == "YES", kw.line)
             )
-    return SystemOutput(detections, lines, score_range, root.attrs.get("system_id", ""))
+    return SystemOutput(detections, lines, score_range)
