@@ -180,29 +180,26 @@ def correct(p_values: Sequence[float], method: str = "holm") -> list[float]:
     return [float(x) for x in adjusted]
 
 
+#: how each test computes its p-value (the resampling tests: :func:`describe_test`)
+DESCRIPTIONS = {
+    "t": "t: SciPy's paired t-test (ttest_rel), two-sided",
+    "tukey": "tukey: Tukey's HSD (SciPy's tukey_hsd) on each measure, the runs' per-query scores taken as "
+    "independent groups (as ranx), p adjusted over all pairs of runs",
+    "wilcoxon": "wilcoxon: SciPy's signed-rank test, two-sided; zero differences are dropped (Wilcoxon's "
+    "zero_method='wilcox'), tied absolute differences get average ranks; exact null distribution "
+    "for n <= 50 without ties or zeros, exact permutation distribution for n <= 13 otherwise, else the "
+    "normal approximation without continuity correction",
+    "randomization": "sign flips of each query's difference (Fisher)",
+    "bootstrap": "resampled queries, the centred distribution of the mean difference",
+}
+
+
 def describe_test(test: str, permutations: int, seed: int) -> str:
     """One sentence on how ``test`` computes its p-value, for the output of ``compare``."""
     check_choice("test", test, TESTS)
-    if test == "t":
-        return "t: SciPy's paired t-test (ttest_rel), two-sided"
-    if test == "tukey":
-        return (
-            "tukey: Tukey's HSD (SciPy's tukey_hsd) on each measure, the runs' per-query scores taken as "
-            "independent groups (as ranx), p adjusted over all pairs of runs"
-        )
-    if test == "wilcoxon":
-        return (
-            "wilcoxon: SciPy's signed-rank test, two-sided; zero differences are dropped (Wilcoxon's "
-            "zero_method='wilcox'), tied absolute differences get average ranks; exact null distribution "
-            "for n <= 50 without ties or zeros, exact permutation distribution for n <= 13 otherwise, else the "
-            "normal approximation without continuity correction"
-        )
-    what = (
-        "sign flips of each query's difference (Fisher)"
-        if test == "randomization"
-        else "resampled queries, the centred distribution of the mean difference"
-    )
+    if test not in ("randomization", "bootstrap"):
+        return DESCRIPTIONS[test]
     return (
-        f"{test}: two-sided, {permutations} {what}, seed {seed}; p = (b + 1) / (B + 1), b of the "
+        f"{test}: two-sided, {permutations} {DESCRIPTIONS[test]}, seed {seed}; p = (b + 1) / (B + 1), b of the "
         f"B = {plural(permutations, 'resample')} at least as extreme as the observed mean difference"
     )
