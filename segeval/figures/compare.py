@@ -43,10 +43,7 @@ def pr_curves(
     for k, (name, values) in enumerate(curves.items()):
         color, line, marker = run_style(k)
         ax.plot(LEVELS, values, color=color, linestyle=line, marker=marker, markersize=3, label=label(name))
-    ax.set_xlabel("recall")
-    ax.set_ylabel("interpolated precision")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1.02)
+    ax.set(xlabel="recall", ylabel="interpolated precision", xlim=(0, 1), ylim=(0, 1.02))
     ax.set_title("Interpolated precision-recall (11 points)")
     ax.legend([_wrap(n, 60) for n in curves], fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.17))
     fig.set_figheight(4 + 0.18 * sum(_wrap(n, 60).count("\n") + 1 for n in curves))
@@ -73,15 +70,13 @@ def difference_bars(
             ax.bar(range(len(d)), d[order], color=np.where(d[order] >= 0, "#2e7d32", "#c62828"))
             ax.set_xticks(range(len(d)))
             ax.set_xticklabels([label(queries[i], 40) for i in order], rotation=90, fontsize=7)
-            ax.set_xlim(-0.6, len(d) - 0.4)
-            ax.set_xlabel("query (sorted by difference)")
+            ax.set(xlim=(-0.6, len(d) - 0.4), xlabel="query (sorted by difference)")
         else:
             ranks = np.unique(np.linspace(0, len(d) - 1, CURVE_POINTS).round().astype(int))
             y = d[order][ranks]
             for where, colour in ((y >= 0, "#2e7d32"), (y < 0, "#c62828")):
                 ax.fill_between(ranks + 1, y, where=where, step="mid", color=colour, linewidth=0)
-            ax.set_xlim(0.5, len(d) + 0.5)
-            ax.set_xlabel(f"query rank by difference (1 to {len(d)})")
+            ax.set(xlim=(0.5, len(d) + 0.5), xlabel=f"query rank by difference (1 to {len(d)})")
         ax.axhline(0, color="black", linewidth=0.8)
         ax.set_ylabel(f"{measure} difference")
         ax.set_title(

@@ -231,11 +231,9 @@ def plot_det(result: TwvResult, output: str) -> None:
         (ax.yaxis, (0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.98)),
     ):
         axis.set_ticks([deviate(t) for t in ticks], [f"{100 * t:g}" for t in ticks])
-    ax.set_xlim(deviate(1e-6), deviate(0.4))
-    ax.set_ylim(deviate(0.05), deviate(0.98))
+    ax.set(xlim=(deviate(1e-6), deviate(0.4)), ylim=(deviate(0.05), deviate(0.98)))
     ax.grid(True, color="0.85")
-    ax.set_xlabel("P_FA (in %), mean over terms")
-    ax.set_ylabel("P_miss (in %), mean over terms")
+    ax.set(xlabel="P_FA (in %), mean over terms", ylabel="P_miss (in %), mean over terms")
     ax.set_title(f"Term-weighted DET curve (β = {result.parameters.beta:g})")
     ax.legend(fontsize=7, loc="upper right")
     fig.tight_layout()
