@@ -8,6 +8,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 
 import pandas as pd
 
@@ -23,6 +24,7 @@ DEFAULT_ZERO_LENGTH = 1.0
 _SPACE = re.compile(r"([\t\n\v\f\r ]+)")
 Note = Callable[[Result, str], None]
 Time = Callable[[float], str]
+START, END = attrgetter("start"), attrgetter("end")
 
 
 @dataclass
@@ -163,10 +165,10 @@ def _at_most(duration: float, snap: Callable[[float], float], whole: bool) -> fl
 def _remove_overlaps(group: list[Result], policy: str, note: Note, time: Time) -> list[Result]:
     """Step 5 on one query's results in rank order: the results kept."""
     kept: list[Result] = []
-    earlier: dict[str, _Taken] = defaultdict(_Taken)
+    earlier: dict[str, list[Result]] = defaultdict(list)  # the kept results of each video by start (and so by end)
     for row in group:
         taken = earlier[row.video]
-        hit = taken.hits(row.start, row.end)
+        hit = taken[bisect.bisect_right(taken, row.start, key=END) : bisect.bisect_left(taken, row.end, key=START)]
         if hit:
             lines = ", ".join(str(other.line) for other in sorted(hit, key=lambda r: r.line))
             many = "s" if len(hit) > 1 else ""
@@ -184,33 +186,9 @@ def _remove_overlaps(group: list[Result], policy: str, note: Note, time: Time) -
                 f"result{many} on line{many} {lines} (overlap policy trim)",
             )
             row.start, row.end = piece
-        taken.add(row)
+        bisect.insort_left(taken, row, key=START)
         kept.append(row)
     return kept
-
-
-class _Taken:
-    """The kept results of one query in one video, sorted by start (ends too: they do not overlap)."""
-
-    def __init__(self) -> None:
-        self.starts: list[float] = []
-        self.ends: list[float] = []
-        self.rows: list[Result] = []
-
-    def hits(self, start: float, end: float) -> list[Result]:
-        """The kept results that overlap [start, end], by start."""
-        out = []
-        i = bisect.bisect_right(self.ends, start)  # the first that ends after ``start``
-        while i < len(self.rows) and self.starts[i] < end:
-            out.append(self.rows[i])
-            i += 1
-        return out
-
-    def add(self, row: Result) -> None:
-        i = bisect.bisect_left(self.starts, row.start)
-        self.starts.insert(i, row.start)
-        self.ends.insert(i, row.end)
-        self.rows.insert(i, row)
 
 
 def _longest_free(start: float, end: float, hits: list[Result]) -> tuple[float, float] | None:
