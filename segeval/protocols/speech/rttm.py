@@ -85,19 +85,16 @@ class Transcript:
         found = []
         for first in self._by_first.get(term[0], ()) if term else ():
             chain = [first]
-            hop = first
             for word in term[1:]:
-                following = hop.next
+                following = chain[-1].next
                 if (
                     following is None
-                    or float(f"{following.begin - hop.end:.4f}") > word_gap
+                    or float(f"{following.begin - chain[-1].end:.4f}") > word_gap
                     or not same_word(following.token, word)
                 ):
-                    chain = []
                     break
                 chain.append(following)
-                hop = following
-            if chain:
+            else:  # every word found
                 found.append(Occurrence(tuple(chain)))
         return found
 
