@@ -10,18 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from segeval.analyses.stats import (
-    ADJUSTED_TESTS,
-    MIN_QUERIES,
-    TESTS,
-    bootstrap_ci,
-    check_permutations,
-    correct,
-    describe_test,
-    p_value,
-    resolve_correction,
-    tukey_p_values,
-)
+from segeval.analyses import stats
 from segeval.core.domains import OPEN_UNIT, SEED
 from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, printable
 from segeval.core.notes import for_run, unprefixed
@@ -111,10 +100,10 @@ class Comparison:
 
 def check_statistics(test: str, correction: str | None, alpha: float, permutations: int, seed: int) -> str:
     """The correction to use; a ParameterError for a statistics option out of its domain."""
-    check_choice("test", test, TESTS)
-    resolved = resolve_correction(test, correction)
+    check_choice("test", test, stats.TESTS)
+    resolved = stats.resolve_correction(test, correction)
     OPEN_UNIT.check("alpha", alpha)
-    check_permutations(permutations)
+    stats.check_permutations(permutations)
     SEED.check("seed", seed)
     return resolved
 
@@ -252,7 +241,7 @@ def compare_evaluations(
         if all_pairs
         else [(baseline, n) for n in names if n != baseline]
     )
-    few = len(queries) < MIN_QUERIES
+    few = len(queries) < stats.MIN_QUERIES
     result.pairs = _tested(evaluations, tested, result, few)
     result.notes += _method_notes(result, len(tested), few)
     by_name = {r.name: r for r in first.requests}
@@ -263,7 +252,7 @@ def compare_evaluations(
             f"not a mean over queries; the differences, intervals and p-values are over the "
             f"per-query values"
         )
-    for pair, p in zip(result.pairs, correct([x.p for x in result.pairs], correction), strict=True):
+    for pair, p in zip(result.pairs, stats.correct([x.p for x in result.pairs], correction), strict=True):
         pair.p, pair.significant = p, p < alpha
     if not all_pairs:  # each run's cell holds its comparison with the baseline
         for pair in result.pairs:
@@ -306,16 +295,18 @@ def _tested(
     queries = list(next(iter(evaluations.values())).queries)
     scores = {n: {m: np.asarray(ev.per_query[m], dtype=float) for m in columns} for n, ev in evaluations.items()}
     names = list(evaluations)
-    tukey = {m: tukey_p_values([scores[n][m] for n in names]) for m in columns} if test == "tukey" and not few else {}
+    tukey = (
+        {m: stats.tukey_p_values([scores[n][m] for n in names]) for m in columns} if test == "tukey" and not few else {}
+    )
     out: list[Pair] = []
     for runs in pairs:
         for m in columns:
             a, b = scores[runs[0]][m], scores[runs[1]][m]
-            ci = None if few else bootstrap_ci(a, b, samples=permutations, seed=seed, runs=runs, queries=queries)
+            ci = None if few else stats.bootstrap_ci(a, b, samples=permutations, seed=seed, runs=runs, queries=queries)
             if test == "tukey":
                 p = 1.0 if few else float(tukey[m][names.index(runs[0]), names.index(runs[1])])
             else:
-                p = p_value(a, b, test, permutations=permutations, seed=seed, runs=runs, queries=queries)
+                p = stats.p_value(a, b, test, permutations=permutations, seed=seed, runs=runs, queries=queries)
             out.append(Pair(*runs, m, float(np.mean(b - a)), ci, p))
     return out
 
@@ -330,8 +321,8 @@ def _method_notes(result: Comparison, pairs: int, few: bool) -> list[str]:
             f"only {result.queries} query: no paired test or interval is possible; every p is 1 and "
             f"no difference is marked significant"
         )
-    notes.append(describe_test(result.test, result.permutations, result.seed))
-    if result.test in ADJUSTED_TESTS:
+    notes.append(stats.describe_test(result.test, result.permutations, result.seed))
+    if result.test in stats.ADJUSTED_TESTS:
         notes.append(
             f"no further correction: {result.test} adjusts over the {plural(pairs, 'pair')} of runs of each measure"
         )
@@ -445,7 +436,9 @@ def _latex(result: Comparison) -> str:
             row.append(tables.Latex(bold + (f"$^{{{sup}}}$" if sup else "")))
     against = "every other run" if result.all_pairs else f"the baseline ({letter[result.baseline]}) only"
     correction = (
-        "" if result.correction == "none" or result.test in ADJUSTED_TESTS else f", {result.correction} correction"
+        ""
+        if result.correction == "none" or result.test in stats.ADJUSTED_TESTS
+        else f", {result.correction} correction"
     )
     caption = tables.Latex(
         f"Each measure over {plural(result.queries, 'query', 'queries')}; the best in bold. A superscript "
