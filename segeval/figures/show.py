@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -97,11 +98,7 @@ def explain(
 ) -> str:
     """Per result and adapter: its label and the qrels lines that decided each unit, and why."""
     t = truth(data)
-
-    def when(x: float) -> str:
-        return format_time(x, time_format)
-
-    line_of = data.qrels["line"].to_numpy()
+    when = partial(format_time, time_format=time_format)
     rows = []
     for r in results(data, adapted):
         for name, mark in r.labels.items():
@@ -112,7 +109,7 @@ def explain(
                     ", ".join(
                         reason.why
                         if reason.row < 0
-                        else f"qrels line {line_of[reason.row]} ({t.video[reason.row]} {when(t.start[reason.row])}-"
+                        else f"qrels line {t.line[reason.row]} ({t.video[reason.row]} {when(t.start[reason.row])}-"
                         f"{when(t.end[reason.row])} rel {t.rel[reason.row]})"
                         + (f": {reason.why}" if reason.why else "")
                         for reason in adapters[name].explain(data, a, int(u))
