@@ -15,7 +15,9 @@ from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.domains import CUTOFF, OPEN_UNIT
 from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice
 from segeval.core.settings import DEFAULTS
+from segeval.readers.tables import predicted_mask
 from segeval.readers.texts import Texts
+from segeval.readers.validate import is_documents
 
 CLASSIFIERS = ("kld", "svm")
 KLD_FITS = ("leave-one-out", "resubstitution")
@@ -176,7 +178,6 @@ class Completion:
 
 def unjudged_top(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> pd.DataFrame:
     """The run's results in its top ``depth`` per qrels query that no qrels line judges (nor ``adapter`` matches)."""
-    from segeval.readers.validate import is_documents
 
     data, queries, items, adapted = top_results(qrels, run, depth, adapter)
     start, end = data.run["start"].to_numpy(), data.run["end"].to_numpy()
@@ -251,8 +252,6 @@ def _check_completion(
     qrels: pd.DataFrame, texts: Texts, classifier: str, depth: int, smoothing: float, terms: int, kld_fit: str
 ) -> None:
     """Refuse options out of their domain, texts of the other kind, and qrels that already hold predicted lines."""
-    from segeval.readers.tables import predicted_mask
-    from segeval.readers.validate import is_documents
 
     check_choice("classifier", classifier, CLASSIFIERS)
     check_choice("kld_fit", kld_fit, KLD_FITS)

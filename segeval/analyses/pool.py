@@ -13,8 +13,16 @@ import pandas as pd
 
 from segeval.analyses import correlate
 from segeval.analyses.stats import p_value
+from segeval.core.domains import PROPORTION
 from segeval.core.errors import InputError, ParameterError, check_choice, shown
+from segeval.core.limits import check_count
+from segeval.core.notes import for_run
+from segeval.core.pipeline import evaluate, make_adapter
 from segeval.core.settings import DEFAULT_ADAPTER
+from segeval.executors.progress import Progress
+from segeval.readers.from_tables import default_order, prepare
+from segeval.readers.run_groups import read_groups
+from segeval.readers.validate import is_documents
 
 if TYPE_CHECKING:
     from segeval.adapters.base import Adapted
@@ -27,7 +35,6 @@ Item = tuple[str, str | int]  # (query, document) or, for segments, (query, qrel
 
 def _keys(qrels: pd.DataFrame) -> list[Item]:
     """Each qrels line's item: (query, document), or (query, line number) for segment qrels."""
-    from segeval.readers.validate import is_documents
 
     column = qrels["item"] if is_documents(qrels) else qrels["line"].astype(int)
     return list(zip(qrels["query"].tolist(), column.tolist(), strict=True))
@@ -37,9 +44,6 @@ def top_results(
     qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None
 ) -> tuple[Prepared, npt.NDArray[Any], npt.NDArray[Any], Sequence[Adapted]]:
     """The run's top ``depth`` per qrels query prepared with the qrels, its queries, items and labels."""
-    from segeval.core.pipeline import make_adapter
-    from segeval.readers.from_tables import default_order, prepare
-    from segeval.readers.validate import is_documents
 
     documents = is_documents(qrels)
     data = prepare(qrels, run, order=default_order(documents), max_results=depth, missing_queries="zero")
@@ -50,7 +54,6 @@ def top_results(
 
 def top_items(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> set[Item]:
     """The judged items (documents, or qrels segments the adapter matched) in the run's top ``depth`` per query."""
-    from segeval.readers.validate import is_documents
 
     data, queries, items, adapted = top_results(qrels, run, depth, adapter)
     if is_documents(qrels):
@@ -140,7 +143,6 @@ def run_aliases(name: str) -> tuple[str, str]:
 
 def groups_for(path: str, names: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
     """Group and type of each run (by display name), read from the groups file ``path``."""
-    from segeval.readers.run_groups import read_groups
 
     lines: dict[str, tuple[int, str]] = {}
     group_of, type_of = read_groups(path, lines)
@@ -193,8 +195,6 @@ def _scores(
     on_note: Callable[[str], object] | None = None,
 ) -> dict[str, dict[str, list[float]]]:
     """Per run and measure, the per-query scores over ``queries``; ``on_note`` gets each run's notes."""
-    from segeval.core.notes import for_run
-    from segeval.core.pipeline import evaluate
 
     out: dict[str, dict[str, list[float]]] = {}
     for n, r in runs.items():
@@ -232,9 +232,6 @@ def incompleteness(
     on_note: Callable[[str], object] | None = None,
 ) -> pd.DataFrame:
     """Random, unbiased reductions of the qrels: mean score and Kendall's tau per measure and fraction."""
-    from segeval.core.domains import PROPORTION
-    from segeval.core.limits import check_count
-    from segeval.executors.progress import Progress
 
     check_count("repeats", repeats)
     for f in fractions:
@@ -275,7 +272,6 @@ def leave_one_out(
     on_note: Callable[[str], object] | None = None,
 ) -> list[BiasRow]:
     """Each experiment's unique contribution removed: the paper's Table 2 statistics per measure."""
-    from segeval.executors.progress import Progress
 
     check_choice("rms_runs", rms_runs, RMS_RUNS)
     pool = contributions(qrels, runs, depth, groups, adapter)
