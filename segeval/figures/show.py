@@ -84,13 +84,8 @@ class Truth:
 
 def truth(data: Prepared) -> Truth:
     q = data.qrels
-    return Truth(
-        data.items[q["icode"].to_numpy()],
-        q["start"].to_numpy(dtype=np.float64),
-        q["end"].to_numpy(dtype=np.float64),
-        q["rel"].to_numpy(),
-        q["line"].to_numpy(),
-    )
+    start, end = (q[c].to_numpy(dtype=np.float64) for c in ("start", "end"))
+    return Truth(data.items[q["icode"].to_numpy()], start, end, q["rel"].to_numpy(), q["line"].to_numpy())
 
 
 def explain(
