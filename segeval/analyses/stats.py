@@ -11,6 +11,7 @@ import numpy as np
 from segeval.core.arrays import FloatArray
 from segeval.core.domains import OPEN_UNIT, SEED
 from segeval.core.errors import ParameterError, check_choice, shown
+from segeval.core.limits import check_count
 from segeval.core.words import plural
 
 TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
@@ -25,8 +26,6 @@ Scores = Sequence[float] | FloatArray
 
 def check_permutations(permutations: object, name: str = "permutations") -> int:
     """``permutations`` as an int from 1 to its limit, or a ParameterError (:mod:`segeval.core.limits`)."""
-    from segeval.core.limits import check_count
-
     return check_count(name, permutations)
 
 
@@ -54,11 +53,8 @@ def _batches(
 ) -> Iterator[FloatArray]:
     """``draw(rng, rows)`` in even batches of rows that consume ``rng`` as one draw of all rows would."""
     rows = max(2, (BATCH_VALUES // max(width, 1)) // 2 * 2)
-    done = 0
-    while done < total:
-        k = min(rows, total - done)
-        yield draw(rng, k)
-        done += k
+    for done in range(0, total, rows):
+        yield draw(rng, min(rows, total - done))
 
 
 def _resampled_means(d: FloatArray, samples: int, seed: int) -> FloatArray:
