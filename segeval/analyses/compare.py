@@ -13,6 +13,7 @@ import pandas as pd
 from segeval.analyses import stats
 from segeval.core.domains import OPEN_UNIT, SEED
 from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, printable
+from segeval.core.limits import check_count
 from segeval.core.notes import for_run, unprefixed
 from segeval.core.settings import EngineOptions, Settings
 from segeval.core.words import plural
@@ -103,7 +104,7 @@ def check_statistics(test: str, correction: str | None, alpha: float, permutatio
     check_choice("test", test, stats.TESTS)
     resolved = stats.resolve_correction(test, correction)
     OPEN_UNIT.check("alpha", alpha)
-    stats.check_permutations(permutations)
+    check_count("permutations", permutations)
     SEED.check("seed", seed)
     return resolved
 

@@ -24,11 +24,6 @@ BATCH_VALUES = 1 << 20
 Scores = Sequence[float] | FloatArray
 
 
-def check_permutations(permutations: object, name: str = "permutations") -> int:
-    """``permutations`` as an int from 1 to its limit, or a ParameterError (:mod:`segeval.core.limits`)."""
-    return check_count(name, permutations)
-
-
 def _diff(a: Scores, b: Scores, runs: tuple[str, str] = ("a", "b"), queries: Sequence[str] | None = None) -> FloatArray:
     """b - a; a ParameterError names the run and query of a score that is not a number."""
     x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
@@ -77,7 +72,7 @@ def p_value(
     """Two-sided p-value of the paired ``test``; 1.0 with fewer than 2 queries or no difference."""
     check_choice("test", test, TESTS)
     if test in ("randomization", "bootstrap"):
-        check_permutations(permutations)
+        check_count("permutations", permutations)
         SEED.check("seed", seed)
     d = _diff(a, b, runs, queries)
     if len(d) < MIN_QUERIES or not np.any(d):
@@ -121,7 +116,7 @@ def bootstrap_ci(
 ) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean difference b - a; (nan, nan) with fewer than 2 queries."""
     OPEN_UNIT.check("level", level)
-    check_permutations(samples, "samples")
+    check_count("samples", samples)
     SEED.check("seed", seed)
     d = _diff(a, b, runs, queries)
     if len(d) < MIN_QUERIES:
