@@ -127,7 +127,9 @@ def _fix_times(
     limit = math.inf
     if rules.videos is not None:
         duration = rules.videos.durations[row.video]
-        limit = _at_most(duration, snap, whole)
+        limit = float(math.floor(duration)) if whole else snap(duration)  # the latest writable time in the video
+        if limit > duration:  # rounding to 9 decimals went past the end: one nanosecond earlier
+            limit = snap(duration - 1e-9)
         where = f"video '{row.video}' ({duration:g} s)"
         if row.start > limit:  # after the end (M.S: limit = the whole second at or before it)
             note(row, f"dropped: it starts at {time(row.start)}, after the end of {where}")
@@ -152,14 +154,6 @@ def _fix_times(
         )
         row.start, row.end = start, end
     return True
-
-
-def _at_most(duration: float, snap: Callable[[float], float], whole: bool) -> float:
-    """The latest writable time at or before ``duration``."""
-    if whole:
-        return float(math.floor(duration))
-    limit = snap(duration)
-    return limit if limit <= duration else snap(duration - 1e-9)
 
 
 def _remove_overlaps(group: list[Result], policy: str, note: Note, time: Time) -> list[Result]:
