@@ -74,14 +74,11 @@ class Pool:
 
     def table(self) -> pd.DataFrame:
         """Per group: runs, judged and relevant in the top depth, and unique judged and relevant."""
-        columns = ["group", "judged", "relevant", "unique_judged", "unique_relevant"]
-        return pd.DataFrame(
-            [
-                [g, len(items), len(items & self.relevant), len(self.unique[g]), len(self.unique[g] & self.relevant)]
-                for g, items in sorted(self.groups.items())
-            ],
-            columns=columns,
-        )
+        rows = [
+            [g, len(items), len(items & self.relevant), len(self.unique[g]), len(self.unique[g] & self.relevant)]
+            for g, items in sorted(self.groups.items())
+        ]
+        return pd.DataFrame(rows, columns=["group", "judged", "relevant", "unique_judged", "unique_relevant"])
 
 
 def contributions(
