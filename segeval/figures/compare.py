@@ -79,9 +79,8 @@ def difference_bars(
             ax.set(xlim=(0.5, len(d) + 0.5), xlabel=f"query rank by difference (1 to {len(d)})")
         ax.axhline(0, color="black", linewidth=0.8)
         ax.set_ylabel(f"{measure} difference")
-        ax.set_title(
-            _wrap(f"Per-query {measure}: {label(names[1])} minus {label(names[0])}", int(width * 11)), fontsize=9
-        )
+        title = f"Per-query {measure}: {label(names[1])} minus {label(names[0])}"
+        ax.set_title(_wrap(title, int(width * 11)), fontsize=9)
     fig.tight_layout(rect=(0, _footnotes(fig, notes, width), 1, 1))
     return save(fig, output)
 

@@ -217,14 +217,8 @@ def plot_det(result: TwvResult, output: str) -> None:
     ax.plot([deviate(p.p_fa) for p in curve], [deviate(p.p_miss) for p in curve], color="tab:blue", label="DET")
     for point, name, mark in ((result.actual, "ATWV", "o"), (result.maximum, "MTWV", "*")):
         if point.p_miss is not None and point.p_fa is not None and point.twv is not None:
-            ax.plot(
-                deviate(point.p_fa),
-                deviate(point.p_miss),
-                mark,
-                color="black",
-                markersize=9,
-                label=f"{name} {point.twv:.4f} (P_FA {point.p_fa:.5f}, P_miss {point.p_miss:.3f})",
-            )
+            text = f"{name} {point.twv:.4f} (P_FA {point.p_fa:.5f}, P_miss {point.p_miss:.3f})"
+            ax.plot(deviate(point.p_fa), deviate(point.p_miss), mark, color="black", markersize=9, label=text)
     # F4DE's axes: P_FA .0001% to 40%, P_miss 5% to 98%, labelled in percent
     for axis, ticks in (
         (ax.xaxis, (1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.05, 0.1, 0.2, 0.4)),
