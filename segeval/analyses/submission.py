@@ -75,14 +75,11 @@ def check_submission(run: pd.DataFrame, rules: Rules, on_error: OnError, time_fo
         present = set(run["query"].astype(str))
         for query, number in rules.queries.lines.items():
             if query not in present:
-                on_error(
-                    InputError(
-                        path,
-                        f"has no result for query '{query}' ({rules.queries.path}, line {number}); "
-                        f"expected results for every query of the queries file",
-                        kind="missing query",
-                    )
+                where = f"{rules.queries.path}, line {number}"
+                problem = (
+                    f"has no result for query '{query}' ({where}); expected results for every query of the queries file"
                 )
+                on_error(InputError(path, problem, kind="missing query"))
 
 
 def _line_problems(rows: list[Result], rules: Rules, time_format: str) -> Iterator[tuple[int, str, str]]:
