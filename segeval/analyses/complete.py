@@ -178,14 +178,12 @@ class Completion:
 
 def unjudged_top(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> pd.DataFrame:
     """The run's results in its top ``depth`` per qrels query that no qrels line judges (nor ``adapter`` matches)."""
-
     data, queries, items, adapted = top_results(qrels, run, depth, adapter)
     start, end = data.run["start"].to_numpy(), data.run["end"].to_numpy()
     if is_documents(qrels):
         judged = set(zip(qrels["query"].tolist(), qrels["item"].tolist(), strict=True))
-        keep = np.asarray(
-            [(q, d) not in judged for q, d in zip(queries.tolist(), items.tolist(), strict=True)], dtype=bool
-        )
+        pairs = zip(queries.tolist(), items.tolist(), strict=True)
+        keep = np.asarray([pair not in judged for pair in pairs], dtype=bool)
     else:
         keep = np.zeros(len(data.run), dtype=bool)
         for k, a in enumerate(adapted):
@@ -252,7 +250,6 @@ def _check_completion(
     qrels: pd.DataFrame, texts: Texts, classifier: str, depth: int, smoothing: float, terms: int, kld_fit: str
 ) -> None:
     """Refuse options out of their domain, texts of the other kind, and qrels that already hold predicted lines."""
-
     check_choice("classifier", classifier, CLASSIFIERS)
     check_choice("kld_fit", kld_fit, KLD_FITS)
     CUTOFF.check("depth", depth)

@@ -35,7 +35,6 @@ Item = tuple[str, str | int]  # (query, document) or, for segments, (query, qrel
 
 def _keys(qrels: pd.DataFrame) -> list[Item]:
     """Each qrels line's item: (query, document), or (query, line number) for segment qrels."""
-
     column = qrels["item"] if is_documents(qrels) else qrels["line"].astype(int)
     return list(zip(qrels["query"].tolist(), column.tolist(), strict=True))
 
@@ -44,7 +43,6 @@ def top_results(
     qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None
 ) -> tuple[Prepared, npt.NDArray[Any], npt.NDArray[Any], Sequence[Adapted]]:
     """The run's top ``depth`` per qrels query prepared with the qrels, its queries, items and labels."""
-
     documents = is_documents(qrels)
     data = prepare(qrels, run, order=default_order(documents), max_results=depth, missing_queries="zero")
     queries = np.asarray(data.queries, dtype=object)[data.run["qcode"].to_numpy()]
@@ -54,7 +52,6 @@ def top_results(
 
 def top_items(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> set[Item]:
     """The judged items (documents, or qrels segments the adapter matched) in the run's top ``depth`` per query."""
-
     data, queries, items, adapted = top_results(qrels, run, depth, adapter)
     if is_documents(qrels):
         return set(zip(queries.tolist(), items.tolist(), strict=True))
@@ -140,7 +137,6 @@ def run_aliases(name: str) -> tuple[str, str]:
 
 def groups_for(path: str, names: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
     """Group and type of each run (by display name), read from the groups file ``path``."""
-
     lines: dict[str, tuple[int, str]] = {}
     group_of, type_of = read_groups(path, lines)
     keys: dict[str, str] = {}  # each run's name in the file
@@ -192,7 +188,6 @@ def _scores(
     on_note: Callable[[str], object] | None = None,
 ) -> dict[str, dict[str, list[float]]]:
     """Per run and measure, the per-query scores over ``queries``; ``on_note`` gets each run's notes."""
-
     out: dict[str, dict[str, list[float]]] = {}
     for n, r in runs.items():
         ev = evaluate(qrels, r, list(measures), adapter=adapter, missing_queries="zero", queries=queries)
@@ -229,7 +224,6 @@ def incompleteness(
     on_note: Callable[[str], object] | None = None,
 ) -> pd.DataFrame:
     """Random, unbiased reductions of the qrels: mean score and Kendall's tau per measure and fraction."""
-
     check_count("repeats", repeats)
     for f in fractions:
         PROPORTION.check("fractions", f)
@@ -269,7 +263,6 @@ def leave_one_out(
     on_note: Callable[[str], object] | None = None,
 ) -> list[BiasRow]:
     """Each experiment's unique contribution removed: the paper's Table 2 statistics per measure."""
-
     check_choice("rms_runs", rms_runs, RMS_RUNS)
     pool = contributions(qrels, runs, depth, groups, adapter)
     if experiments is None:
