@@ -413,20 +413,15 @@ def _latex(result: Comparison) -> str:
             f"(-o csv has them all)."
         )
     letter = dict(zip(result.runs, ascii_letters, strict=False))
-    tested = (
-        result.pairs
-        if result.all_pairs
-        else [
-            Pair(result.baseline, n, m, 0.0, None, 1.0, c.significant)
-            for n in result.runs
-            for m, c in result.cells[n].items()
-        ]
-    )
-    beats: set[tuple[str, str, str]] = set()
-    for x in tested:
-        a, b = result.cells[x.a][x.measure].mean, result.cells[x.b][x.measure].mean
-        if x.significant and a != b:
-            beats.add((x.b, x.a, x.measure) if b > a else (x.a, x.b, x.measure))
+    if result.all_pairs:
+        tested = [(x.a, x.b, x.measure, x.significant) for x in result.pairs]
+    else:
+        tested = [(result.baseline, n, m, c.significant) for n in result.runs for m, c in result.cells[n].items()]
+    beats: set[tuple[str, str, str]] = set()  # (better run, worse run, measure)
+    for a_run, b_run, m, significant in tested:
+        a, b = result.cells[a_run][m].mean, result.cells[b_run][m].mean
+        if significant and a != b:
+            beats.add((b_run, a_run, m) if b > a else (a_run, b_run, m))
     rows: list[list[Any]] = [[letter[n], n] for n in result.runs]
     for m in result.measures:
         best = max(float(f"{result.cells[n][m].mean:.4f}") for n in result.runs)
