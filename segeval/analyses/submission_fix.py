@@ -8,6 +8,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from operator import attrgetter
 
 import pandas as pd
@@ -61,9 +62,7 @@ def fix_submission(
     def note(row: Result, action: str) -> None:
         log.append((row.line, len(log), f"{path}, line {row.line}: {action}"))
 
-    def time(value: float) -> str:
-        return format_time(value, time_format)
-
+    time = partial(format_time, time_format=time_format)
     parse = {"mmss": parse_mmss, "seconds": parse_seconds, "hms": parse_hms}[time_format]
 
     def snap(value: float) -> float:  # the value as written and read back
