@@ -1,6 +1,4 @@
-"""Compare runs: means per measure, and per run against a baseline the difference, a bootstrap
-interval and a corrected paired-test p-value.  Queries are paired on every qrels query (a query
-missing from a run scores 0)."""
+"""Compare runs on every qrels query: means, differences, bootstrap intervals, paired-test p-values."""
 
 from __future__ import annotations
 
@@ -12,20 +10,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from segeval.analyses.stats import (
-    ADJUSTED_TESTS,
-    MIN_QUERIES,
-    TESTS,
-    bootstrap_ci,
-    check_permutations,
-    correct,
-    describe_test,
-    p_value,
-    resolve_correction,
-    tukey_p_values,
-)
+from segeval.analyses import stats
 from segeval.core.domains import OPEN_UNIT, SEED
 from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, printable
+from segeval.core.limits import check_count
 from segeval.core.notes import for_run, unprefixed
 from segeval.core.settings import EngineOptions, Settings
 from segeval.core.words import plural
@@ -37,7 +25,6 @@ ONE_PROCESS = EngineOptions(jobs=1, quiet=True)
 
 if TYPE_CHECKING:
     from segeval.core.evaluation import Evaluation
-    from segeval.executors.results import RunResult
 
 FORMATS = ("text", "markdown", "latex", "csv", "json")
 
@@ -55,8 +42,7 @@ class Cell:
 
 @dataclass
 class Pair:
-    """Two runs on one measure (``compare --all-pairs``): the mean difference ``b - a``, its interval and
-    p-value."""
+    """Two runs on one measure (``--all-pairs``): the mean difference ``b - a``, its interval and p-value."""
 
     a: str
     b: str
@@ -69,9 +55,7 @@ class Pair:
 
 @dataclass
 class Comparison:
-    """The result of ``compare``: each run's mean per measure (:attr:`cells`) and either each run against
-    the baseline (in its cells) or, with ``all_pairs``, every pair of runs (:attr:`pairs`).  ``str()``
-    and the ``to_*`` methods give its table as ``compare -o`` prints it."""
+    """The result of ``compare``; ``str()`` and ``to_*`` give the table of ``compare -o``."""
 
     runs: list[str]
     measures: list[str]
@@ -84,10 +68,8 @@ class Comparison:
     notes: list[str] = field(default_factory=list)
     permutations: int = 10_000
     seed: int = 0
-    #: the adapters the measures were computed with (their specs), resolved from the default if none was given
     adapters: list[str] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)  # the run file of each run name
-    #: each run's evaluation (with the ``also`` measures of :func:`compare_runs`); not part of the output
     evaluations: dict[str, Evaluation] = field(default_factory=dict, repr=False, compare=False)
     all_pairs: bool = False
     pairs: list[Pair] = field(default_factory=list)
@@ -112,19 +94,17 @@ class Comparison:
         return render(self, "json")
 
     def to_dataframe(self) -> pd.DataFrame:
-        """One row per run and measure (against the baseline), or per pair and measure with ``all_pairs``:
-        the columns of ``compare -o csv``."""
+        """The rows and columns of ``compare -o csv``."""
         header, rows = _long_table(self)
         return pd.DataFrame(rows, columns=header)
 
 
 def check_statistics(test: str, correction: str | None, alpha: float, permutations: int, seed: int) -> str:
-    """The correction to use (see :func:`~segeval.analyses.stats.resolve_correction`); a ParameterError for a
-    statistics option out of its domain (before anything is evaluated)."""
-    check_choice("test", test, TESTS)
-    resolved = resolve_correction(test, correction)
+    """The correction to use; a ParameterError for a statistics option out of its domain."""
+    check_choice("test", test, stats.TESTS)
+    resolved = stats.resolve_correction(test, correction)
     OPEN_UNIT.check("alpha", alpha)
-    check_permutations(permutations)
+    check_count("permutations", permutations)
     SEED.check("seed", seed)
     return resolved
 
@@ -145,26 +125,13 @@ def compare_runs(
     engine: EngineOptions = ONE_PROCESS,
     on_note: Callable[[str], object] | None = None,
     settings: Settings | None = None,
-    also: Sequence[str] = (),
+    also: Sequence[str] = (),  # measures evaluated too (in Comparison.evaluations) but not compared
 ) -> Comparison:
-    """Evaluate every run over all ``qrels`` queries (validated qrels, as :mod:`segeval.readers.tables` reads
-    them) and compare each with the baseline (default: the first), or every pair of runs (``all_pairs``).
-    ``correction`` None is holm, or none for ``test="tukey"``.
-
-    ``engine`` chooses how the runs are read and by whom, as for ``segeval eval``
-    (:func:`segeval.executors.processes.map_runs`; default: one process, no progress line); the result does not
-    depend on it.  ``adapter``: one spec or several (each labels for every label measure).  ``on_note`` is
-    given each note on how a run was read (a run not grouped by
-    query read whole).  The first run (in order) that cannot be evaluated raises its error.  Measures
-    in ``also`` are evaluated with the others (the result's :attr:`Comparison.evaluations` hold them)
-    but not compared.  ``settings``: the policies (``-l``, ``-M``, ``-J``, ``--trec-eval``, time format),
-    every qrels query counting (``missing_queries`` is ``zero``).
-    """
+    """Evaluate every run over all ``qrels`` queries and compare each with the baseline, or every pair."""
     from segeval.core.settings import Job
     from segeval.executors.processes import evaluate_runs, run_names
 
     correction = check_statistics(test, correction, alpha, permutations, seed)
-    q = qrels
     runs = list(runs)
     if baseline is not None and str(baseline) not in {str(r) for r in runs}:
         runs = [baseline, *runs]
@@ -180,7 +147,15 @@ def compare_runs(
     policies = (settings or Settings()).but(missing_queries="zero")  # every qrels query counts
     specs = () if adapter is None else (adapter,) if isinstance(adapter, str) else tuple(adapter)
     job = Job((*measures, *also), specs, policies, engine=engine)
-    evaluations = _evaluations(names, evaluate_runs(q, [str(r) for r in runs], job), on_note)
+    evaluations: dict[str, Evaluation] = {}
+    for name, one in zip(names, evaluate_runs(qrels, [str(r) for r in runs], job), strict=True):
+        if one.error is not None:
+            raise one.error
+        assert one.evaluation is not None
+        if on_note is not None:
+            for note in one.notes:
+                on_note(note)
+        evaluations[name] = one.evaluation
     paths = dict(zip(names, (str(r) for r in runs), strict=True))
     compared = None if not also else _compared(evaluations[base_name], measures)
     result = compare_evaluations(
@@ -197,23 +172,6 @@ def compare_runs(
     )
     result.evaluations = evaluations
     return result
-
-
-def _evaluations(
-    names: list[str], results: list[RunResult], on_note: Callable[[str], object] | None
-) -> dict[str, Evaluation]:
-    """Each run's evaluation by name; the first run that could not be evaluated raises its error, and each
-    note on how a run was read goes to ``on_note``."""
-    evaluations: dict[str, Evaluation] = {}
-    for name, one in zip(names, results, strict=True):
-        if one.error is not None:
-            raise one.error
-        assert one.evaluation is not None
-        for note in one.notes:
-            if on_note is not None:
-                on_note(note)
-        evaluations[name] = one.evaluation
-    return evaluations
 
 
 def _compared(ev: Evaluation, measures: Sequence[str]) -> list[str]:
@@ -242,9 +200,7 @@ def compare_evaluations(
     columns: Sequence[str] | None = None,
     all_pairs: bool = False,
 ) -> Comparison:
-    """:func:`compare_runs` on evaluations made over the same queries (with ``missing_queries="zero"``),
-    by run name; ``baseline`` is one of the names, ``sources`` name where each run came from in errors,
-    ``columns`` the results to compare (None: every averaged measure)."""
+    """:func:`compare_runs` on evaluations by run name (made with ``missing_queries="zero"``)."""
     correction = check_statistics(test, correction, alpha, permutations, seed)
     names = list(evaluations)
     if baseline not in evaluations:
@@ -286,8 +242,8 @@ def compare_evaluations(
         if all_pairs
         else [(baseline, n) for n in names if n != baseline]
     )
-    few = len(queries) < MIN_QUERIES
-    result.pairs = _tested(evaluations, tested, columns, test, permutations, seed, few)
+    few = len(queries) < stats.MIN_QUERIES
+    result.pairs = _tested(evaluations, tested, result, few)
     result.notes += _method_notes(result, len(tested), few)
     by_name = {r.name: r for r in first.requests}
     pooled = [m for m in columns if m in by_name and by_name[m].measure.aggregate == "pooled"]
@@ -297,7 +253,7 @@ def compare_evaluations(
             f"not a mean over queries; the differences, intervals and p-values are over the "
             f"per-query values"
         )
-    for pair, p in zip(result.pairs, correct([x.p for x in result.pairs], correction), strict=True):
+    for pair, p in zip(result.pairs, stats.correct([x.p for x in result.pairs], correction), strict=True):
         pair.p, pair.significant = p, p < alpha
     if not all_pairs:  # each run's cell holds its comparison with the baseline
         for pair in result.pairs:
@@ -333,33 +289,26 @@ def _check_paired(
 
 
 def _tested(
-    evaluations: dict[str, Evaluation],
-    pairs: list[tuple[str, str]],
-    columns: list[str],
-    test: str,
-    permutations: int,
-    seed: int,
-    few: bool,
+    evaluations: dict[str, Evaluation], pairs: list[tuple[str, str]], result: Comparison, few: bool
 ) -> list[Pair]:
-    """Each pair of runs on each column: mean difference, bootstrap interval, uncorrected p-value."""
+    """Each pair of runs on each measure of ``result``: mean difference, bootstrap interval, uncorrected p-value."""
+    test, permutations, seed, columns = result.test, result.permutations, result.seed, result.measures
     queries = list(next(iter(evaluations.values())).queries)
     scores = {n: {m: np.asarray(ev.per_query[m], dtype=float) for m in columns} for n, ev in evaluations.items()}
     names = list(evaluations)
-    tukey = {m: tukey_p_values([scores[n][m] for n in names]) for m in columns} if test == "tukey" and not few else {}
+    tukey = (
+        {m: stats.tukey_p_values([scores[n][m] for n in names]) for m in columns} if test == "tukey" and not few else {}
+    )
     out: list[Pair] = []
-    for a_name, b_name in pairs:
+    for runs in pairs:
         for m in columns:
-            a, b = scores[a_name][m], scores[b_name][m]
-            ci = (
-                None
-                if few
-                else bootstrap_ci(a, b, samples=permutations, seed=seed, runs=(a_name, b_name), queries=queries)
-            )
+            a, b = scores[runs[0]][m], scores[runs[1]][m]
+            ci = None if few else stats.bootstrap_ci(a, b, samples=permutations, seed=seed, runs=runs, queries=queries)
             if test == "tukey":
-                p = 1.0 if few else float(tukey[m][names.index(a_name), names.index(b_name)])
+                p = 1.0 if few else float(tukey[m][names.index(runs[0]), names.index(runs[1])])
             else:
-                p = p_value(a, b, test, permutations=permutations, seed=seed, runs=(a_name, b_name), queries=queries)
-            out.append(Pair(a_name, b_name, m, float(np.mean(b - a)), ci, p))
+                p = stats.p_value(a, b, test, permutations=permutations, seed=seed, runs=runs, queries=queries)
+            out.append(Pair(*runs, m, float(np.mean(b - a)), ci, p))
     return out
 
 
@@ -373,19 +322,16 @@ def _method_notes(result: Comparison, pairs: int, few: bool) -> list[str]:
             f"only {result.queries} query: no paired test or interval is possible; every p is 1 and "
             f"no difference is marked significant"
         )
-    notes.append(describe_test(result.test, result.permutations, result.seed))
-    if result.test in ADJUSTED_TESTS:
+    notes.append(stats.describe_test(result.test, result.permutations, result.seed))
+    if result.test in stats.ADJUSTED_TESTS:
         notes.append(
             f"no further correction: {result.test} adjusts over the {plural(pairs, 'pair')} of runs of each measure"
         )
     elif result.correction == "none":
         notes.append(f"p-values not corrected for the {plural(cells, 'comparison')} ({what} cells)")
     else:
-        each = (
-            f"{plural(pairs, 'pair')} x {plural(len(result.measures), 'measure')}"
-            if result.all_pairs
-            else f"{plural(pairs, 'run')} x {plural(len(result.measures), 'measure')} against the baseline"
-        )
+        each = f"{plural(pairs, 'pair' if result.all_pairs else 'run')} x {plural(len(result.measures), 'measure')}"
+        each += "" if result.all_pairs else " against the baseline"
         notes.append(f"{result.correction} correction over all {plural(cells, what + ' cell')} ({each})")
     if not few:
         resamples, comparisons = plural(result.permutations, "resample"), plural(cells, "comparison")
@@ -402,7 +348,7 @@ def format_p(p: float) -> str:
 
 
 def cell_text(c: Cell | Pair) -> str:
-    """``mean (difference [interval] p)`` of a run against the baseline; ``difference [interval] p`` of a pair."""
+    """``mean (difference [interval] p)`` of a run against the baseline, ``difference [interval] p`` of a pair."""
     if c.diff is None:
         assert isinstance(c, Cell)
         return f"{c.mean:.4f}"
@@ -417,56 +363,31 @@ def cell_text(c: Cell | Pair) -> str:
 
 
 def _long_table(result: Comparison) -> tuple[list[str], list[list[Any]]]:
-    """The rows of ``-o csv`` and :meth:`Comparison.to_dataframe`: per run and measure against the baseline,
-    or per pair and measure."""
-    if result.all_pairs:
-        header = ["run_a", "run_b", "measure", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "p", "significant"]
-        return header, [
-            [
-                x.a,
-                x.b,
-                x.measure,
-                result.cells[x.a][x.measure].mean,
-                result.cells[x.b][x.measure].mean,
-                x.diff,
-                *(x.ci or (None, None)),
-                x.p,
-                int(x.significant),
-            ]
-            for x in result.pairs
-        ]
-    header = ["run", "file", "measure", "mean", "diff", "ci_low", "ci_high", "p", "significant"]
+    """The rows of ``-o csv``: per run (or pair) and measure."""
     rows: list[list[Any]] = []
+    if result.all_pairs:
+        for x in result.pairs:
+            means = (result.cells[x.a][x.measure].mean, result.cells[x.b][x.measure].mean)
+            rows.append([x.a, x.b, x.measure, *means, x.diff, *(x.ci or (None, None)), x.p, int(x.significant)])
+        return ["run_a", "run_b", "measure", "mean_a", "mean_b", "diff", "ci_low", "ci_high", "p", "significant"], rows
     for n in result.runs:
-        for m in result.measures:
-            c = result.cells[n][m]
+        for m, c in result.cells[n].items():
             rows.append(
                 [n, result.files.get(n, ""), m, c.mean, c.diff, *(c.ci or (None, None)), c.p, int(c.significant)]
             )
-    return header, rows
+    return ["run", "file", "measure", "mean", "diff", "ci_low", "ci_high", "p", "significant"], rows
 
 
 def _grids(result: Comparison) -> list[tuple[list[str], list[list[str]]]]:
-    """The tables ``text``, ``markdown`` and ``latex`` show: runs x measures (means, or against the
-    baseline), and with ``all_pairs`` the pairs x measures."""
-    header = ["run", *result.measures]
-    rows = [
-        [
-            n + (" (baseline)" if n == result.baseline and not result.all_pairs else ""),
-            *[cell_text(result.cells[n][m]) for m in result.measures],
-        ]
-        for n in result.runs
-    ]
-    grids = [(header, rows)]
+    """The tables of ``text`` and ``markdown``: runs x measures, and with ``all_pairs`` pairs x measures."""
+    marked = {n: n + (" (baseline)" if n == result.baseline and not result.all_pairs else "") for n in result.runs}
+    rows = [[marked[n], *[cell_text(c) for c in result.cells[n].values()]] for n in result.runs]
+    grids = [(["run", *result.measures], rows)]
     if result.all_pairs:
         cell = {(x.a, x.b, x.measure): x for x in result.pairs}
         pairs = list(dict.fromkeys((x.a, x.b) for x in result.pairs))
-        grids.append(
-            (
-                ["pair (b - a)", *result.measures],
-                [[f"{b} - {a}", *[cell_text(cell[a, b, m]) for m in result.measures]] for a, b in pairs],
-            )
-        )
+        rows = [[f"{b} - {a}", *[cell_text(cell[a, b, m]) for m in result.measures]] for a, b in pairs]
+        grids.append((["pair (b - a)", *result.measures], rows))
     return grids
 
 
@@ -480,8 +401,7 @@ TEST_NAMES = {
 
 
 def _latex(result: Comparison) -> str:
-    """ranx's compact table: a letter per run; each mean (4 decimals; the best bold) with, as a superscript, the
-    letters of the runs it is significantly better than (a tested pair, p < alpha, the higher mean)."""
+    """ranx's compact table: the best mean bold, the letters of the runs it beats as a superscript."""
     from string import ascii_letters
 
     from segeval.reports.escaping import latex
@@ -493,34 +413,28 @@ def _latex(result: Comparison) -> str:
             f"(-o csv has them all)."
         )
     letter = dict(zip(result.runs, ascii_letters, strict=False))
-    tested = (
-        result.pairs
-        if result.all_pairs
-        else [
-            Pair(result.baseline, n, m, 0.0, None, 1.0, c.significant)
-            for n in result.runs
-            for m, c in result.cells[n].items()
-        ]
-    )
-    beats: set[tuple[str, str, str]] = set()
-    for x in tested:
-        a, b = result.cells[x.a][x.measure].mean, result.cells[x.b][x.measure].mean
-        if x.significant and a != b:
-            beats.add((x.b, x.a, x.measure) if b > a else (x.a, x.b, x.measure))
+    if result.all_pairs:
+        tested = [(x.a, x.b, x.measure, x.significant) for x in result.pairs]
+    else:
+        tested = [(result.baseline, n, m, c.significant) for n in result.runs for m, c in result.cells[n].items()]
+    beats: set[tuple[str, str, str]] = set()  # (better run, worse run, measure)
+    for a_run, b_run, m, significant in tested:
+        a, b = result.cells[a_run][m].mean, result.cells[b_run][m].mean
+        if significant and a != b:
+            beats.add((b_run, a_run, m) if b > a else (a_run, b_run, m))
     rows: list[list[Any]] = [[letter[n], n] for n in result.runs]
     for m in result.measures:
         best = max(float(f"{result.cells[n][m].mean:.4f}") for n in result.runs)
         for row, n in zip(rows, result.runs, strict=True):
             shown = f"{result.cells[n][m].mean:.4f}"
             sup = "".join(letter[r] for r in result.runs if (n, r, m) in beats)
-            row.append(
-                tables.Latex(
-                    (rf"\textbf{{{shown}}}" if float(shown) == best else shown) + (f"$^{{{sup}}}$" if sup else "")
-                )
-            )
+            bold = rf"\textbf{{{shown}}}" if float(shown) == best else shown
+            row.append(tables.Latex(bold + (f"$^{{{sup}}}$" if sup else "")))
     against = "every other run" if result.all_pairs else f"the baseline ({letter[result.baseline]}) only"
     correction = (
-        "" if result.correction == "none" or result.test in ADJUSTED_TESTS else f", {result.correction} correction"
+        ""
+        if result.correction == "none" or result.test in stats.ADJUSTED_TESTS
+        else f", {result.correction} correction"
     )
     caption = tables.Latex(
         f"Each measure over {plural(result.queries, 'query', 'queries')}; the best in bold. A superscript "

@@ -1,13 +1,4 @@
-"""Qrels completion (Büttcher, Clarke, Yeung & Soboroff, SIGIR 2007, section 3).
-
-A classifier is trained, per query, on the judged items' texts and labels the *unjudged* items
-the runs put in their top ``depth``; predicted lines are marked so they never pass for human ones.
-The classifiers, the texts file and the output are docs/pool-bias.md, "Completing biased qrels".
-Beyond it: a query with a single relevant item uses ``kld``'s resubstitution (no other relevant
-item to leave one out against); ``svm`` solves the standard soft-margin problem with an unregularised
-bias, as SVMlight does; a segment's text is its transcript lines under the ``interior`` rule of
-:mod:`segeval.core.segment`.
-"""
+"""Qrels completion (Büttcher et al., SIGIR 2007; docs/pool-bias.md, "Completing biased qrels")."""
 
 from __future__ import annotations
 
@@ -19,23 +10,24 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from segeval.analyses.pool import top_results
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.domains import CUTOFF, OPEN_UNIT
 from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice
-from segeval.core.settings import DEFAULT_ADAPTER, DEFAULTS
+from segeval.core.settings import DEFAULTS
+from segeval.readers.tables import predicted_mask
 from segeval.readers.texts import Texts
+from segeval.readers.validate import is_documents
 
 CLASSIFIERS = ("kld", "svm")
 KLD_FITS = ("leave-one-out", "resubstitution")
+STATS_COLUMNS = ("query", "judged", "relevant", "classified", "predicted_relevant", "train_precision", "train_recall")
 TOKEN = re.compile(r"\w+")
 
 
 def tokenize(text: str) -> list[str]:
     """Lower-cased runs of word characters."""
     return TOKEN.findall(text.lower())
-
-
-# ------------------------------------------------------------------------ vectors
 
 
 class Vocabulary:
@@ -54,15 +46,11 @@ class Vocabulary:
         self.df = np.bincount(np.concatenate([np.unique(r) for r in rows]) if rows else all_ids, minlength=n).astype(
             np.float64
         )
+        total = self.cf.sum()
+        self.collection_model = self.cf / total if total else self.cf  # P(t | collection)
 
     def __len__(self) -> int:
         return len(self.index)
-
-    @property
-    def collection_model(self) -> FloatArray:
-        """P(t | collection): the concatenation of every collection text."""
-        total = self.cf.sum()
-        return self.cf / total if total else self.cf
 
     def counts(self, texts: Sequence[str]) -> tuple[IntArray, IntArray, FloatArray]:
         """Term counts of ``texts`` as sparse rows: (row, term, count) triples, summed per (row, term)."""
@@ -89,14 +77,7 @@ def kld_divergences(
     collection: FloatArray,
     smoothing: float,
 ) -> FloatArray:
-    """KLD(M_D, M_R) per item (natural log), both models interpolated with the collection model.
-
-    Items are sparse (row, term, count) triples; the relevant items' term counts are given on
-    their sorted, non-empty ``relevant_terms``.  A term outside them has ``M_R = λ·P_C``, so the sum over the
-    vocabulary is the value for an empty item model (every term at ``λ·P_C``: non-zero only on
-    ``relevant_terms``) plus a correction on the item's own terms; an item without tokens has the
-    collection model itself.
-    """
+    """KLD(M_D, M_R) per item (natural log), both models smoothed with the collection model."""
     lam = smoothing
     a_r = lam * collection[relevant_terms]
     p_r_support = (1 - lam) * relevant_counts / relevant_counts.sum() + a_r
@@ -118,8 +99,7 @@ def kld_divergences(
 
 
 def kld_threshold(judged: FloatArray, n_relevant: int) -> float:
-    """The threshold under which exactly ``n_relevant`` of the judged divergences fall: the midpoint
-    between the n-th and (n+1)-th smallest (their value when tied; -inf for none, the largest for all)."""
+    """The midpoint under which ``n_relevant`` of the judged divergences fall."""
     values = np.sort(np.asarray(judged, dtype=np.float64))
     if n_relevant <= 0:
         return -math.inf
@@ -172,18 +152,9 @@ def svm_predict(
     return fit, out
 
 
-# ------------------------------------------------------------------------ completion
-
-
 @dataclass(frozen=True)
 class Completion:
-    """The predicted lines and what each query's classifier saw.
-
-    ``predicted`` has columns query, item, start, end, rel (0/1); ``stats`` one row per query:
-    judged and relevant training items, items classified, predicted relevant, and the classifier's
-    precision and recall on its own training items.  ``no_text`` counts the items (training or
-    unjudged) left out for want of a token, ``no_text_example`` names the first.
-    """
+    """The predicted lines, each query's classifier statistics, and the items without a token."""
 
     classifier: str
     predicted: pd.DataFrame
@@ -206,25 +177,16 @@ class Completion:
 
 
 def unjudged_top(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> pd.DataFrame:
-    """The run's results in its top ``depth`` per qrels query that no qrels line judges: documents not in
-    the qrels, or segment results that ``adapter`` (default overlap-once) matched to no qrels segment."""
-    from segeval.core.pipeline import make_adapter
-    from segeval.readers.from_tables import default_order, prepare
-    from segeval.readers.validate import is_documents
-
-    documents = is_documents(qrels)
-    data = prepare(qrels, run, order=default_order(documents), max_results=depth, missing_queries="zero")
-    queries = np.asarray(data.queries, dtype=object)[data.run["qcode"].to_numpy()]
-    items = data.items[data.run["icode"].to_numpy()]
+    """The run's results in its top ``depth`` per qrels query that no qrels line judges (nor ``adapter`` matches)."""
+    data, queries, items, adapted = top_results(qrels, run, depth, adapter)
     start, end = data.run["start"].to_numpy(), data.run["end"].to_numpy()
-    if documents:
+    if is_documents(qrels):
         judged = set(zip(qrels["query"].tolist(), qrels["item"].tolist(), strict=True))
-        keep = np.asarray(
-            [(q, d) not in judged for q, d in zip(queries.tolist(), items.tolist(), strict=True)], dtype=bool
-        )
+        pairs = zip(queries.tolist(), items.tolist(), strict=True)
+        keep = np.asarray([pair not in judged for pair in pairs], dtype=bool)
     else:
         keep = np.zeros(len(data.run), dtype=bool)
-        for k, a in enumerate(make_adapter(adapter or DEFAULT_ADAPTER["segments"]).adapt(data)):
+        for k, a in enumerate(adapted):
             matched = np.zeros(int(data.run_bounds[k + 1] - data.run_bounds[k]), dtype=bool)
             has_unit = np.zeros_like(matched)
             has_unit[a.source] = True
@@ -246,10 +208,7 @@ def complete_qrels(
     relevance_level: int = 1,
     kld_fit: str = "leave-one-out",
 ) -> Completion:
-    """Train ``classifier`` per query on the judged items and label the unjudged items of the runs' top
-    ``depth`` (docs/pool-bias.md).  Lines with a negative grade, and items without a token
-    (counted in ``no_text``), are neither training items nor classified: an unjudged one stays unjudged
-    rather than being judged on the collection model alone."""
+    """Train ``classifier`` per query on the judged items and label the unjudged items of the runs."""
     _check_completion(qrels, texts, classifier, depth, smoothing, terms, kld_fit)
     run_frames = list(runs.values()) if isinstance(runs, Mapping) else list(runs)
     candidates = pd.concat([unjudged_top(qrels, r, depth, adapter) for r in run_frames], ignore_index=True)
@@ -257,8 +216,7 @@ def complete_qrels(
 
     judged = qrels[qrels["rel"].to_numpy() >= 0]
     vocabulary = Vocabulary(texts.collection())
-    collection = vocabulary.collection_model
-    stats: list[dict[str, object]] = []
+    stats: list[list[object]] = []
     out: list[pd.DataFrame] = []
     no_text = 0
     example = ""
@@ -276,36 +234,22 @@ def complete_qrels(
                     example = _describe(query, frame.iloc[int(np.flatnonzero(~has)[0])], texts.segments)
                     break
         labels = train["rel"].to_numpy()[has_train] >= relevance_level
-        fit, decision = _classify(
-            classifier, vocabulary, collection, train_text, labels, test_text, smoothing, terms, kld_fit
-        )
+        fit, decision = _classify(classifier, vocabulary, train_text, labels, test_text, smoothing, terms, kld_fit)
         kept = test[has_test]
         out.append(kept.assign(rel=decision.astype(np.int64)))
         tp = int((fit & labels).sum())
-        stats.append(
-            {
-                "query": query,
-                "judged": len(labels),
-                "relevant": int(labels.sum()),
-                "classified": len(kept),
-                "predicted_relevant": int(decision.sum()),
-                "train_precision": tp / fit.sum() if fit.sum() else math.nan,
-                "train_recall": tp / labels.sum() if labels.sum() else math.nan,
-            }
-        )
+        precision = tp / fit.sum() if fit.sum() else math.nan
+        recall = tp / labels.sum() if labels.sum() else math.nan
+        stats.append([query, len(labels), int(labels.sum()), len(kept), int(decision.sum()), precision, recall])
     columns = ["query", "item", "start", "end", "rel"]
     predicted = pd.concat(out, ignore_index=True)[columns] if out else pd.DataFrame(columns=columns)
-    return Completion(classifier, predicted, pd.DataFrame(stats), no_text, example)
+    return Completion(classifier, predicted, pd.DataFrame(stats, columns=list(STATS_COLUMNS)), no_text, example)
 
 
 def _check_completion(
     qrels: pd.DataFrame, texts: Texts, classifier: str, depth: int, smoothing: float, terms: int, kld_fit: str
 ) -> None:
-    """Refuse options out of their domain, texts of the other kind than the qrels, and qrels that already hold
-    predicted lines."""
-    from segeval.readers.tables import predicted_mask
-    from segeval.readers.validate import is_documents
-
+    """Refuse options out of their domain, texts of the other kind, and qrels that already hold predicted lines."""
     check_choice("classifier", classifier, CLASSIFIERS)
     check_choice("kld_fit", kld_fit, KLD_FITS)
     CUTOFF.check("depth", depth)
@@ -329,8 +273,7 @@ def _check_completion(
 
 
 def _texts_of(texts: Texts, frame: pd.DataFrame) -> tuple[list[str], BoolArray]:
-    """The texts of the items of ``frame`` that hold a token, and which items do: an item without one would get
-    the collection model itself."""
+    """The texts of the items of ``frame`` that hold a token, and which items do."""
     found = [texts.text(i, s, e) for i, s, e in zip(frame["item"], frame["start"], frame["end"], strict=True)]
     has = np.asarray([t is not None and TOKEN.search(t) is not None for t in found], dtype=bool)
     return [t for t, h in zip(found, has.tolist(), strict=True) if h and t is not None], has
@@ -346,7 +289,6 @@ def _describe(query: object, row: pd.Series, segments: bool) -> str:
 def _classify(
     classifier: str,
     vocabulary: Vocabulary,
-    collection: FloatArray,
     train_text: list[str],
     labels: BoolArray,
     test_text: list[str],
@@ -355,18 +297,14 @@ def _classify(
     kld_fit: str,
 ) -> tuple[BoolArray, BoolArray]:
     """Decisions on the training items and on the test items."""
+    collection = vocabulary.collection_model
     train = vocabulary.counts(train_text)
     test = vocabulary.counts(test_text)
     if classifier == "svm":
-        columns = min(terms, len(vocabulary))
-        return svm_predict(
-            tfidf(*train, len(train_text), vocabulary, terms),
-            len(train_text),
-            labels,
-            tfidf(*test, len(test_text), vocabulary, terms),
-            len(test_text),
-            columns,
+        x_train, x_test = (
+            tfidf(*c, n, vocabulary, terms) for c, n in ((train, len(train_text)), (test, len(test_text)))
         )
+        return svm_predict(x_train, len(train_text), labels, x_test, len(test_text), min(terms, len(vocabulary)))
     if not labels.any():
         return np.zeros(len(train_text), dtype=bool), np.zeros(len(test_text), dtype=bool)
     relevant_rows = np.flatnonzero(labels)
@@ -375,27 +313,18 @@ def _classify(
     relevant_counts = np.bincount(inverse, weights=train[2][in_relevant], minlength=len(support)).astype(np.float64)
     if relevant_counts.sum() == 0:  # relevant items without a single token: no model to compare with
         return labels.copy(), np.zeros(len(test_text), dtype=bool)
-    judged_kld = kld_divergences(
-        train[0], train[1], train[2], len(train_text), support, relevant_counts, collection, smoothing
-    )
+
+    def kld(rows: IntArray, ids: IntArray, counts: FloatArray, n_items: int, model: FloatArray) -> FloatArray:
+        return kld_divergences(rows, ids, counts, n_items, support, model, collection, smoothing)
+
+    judged_kld = kld(*train, len(train_text), relevant_counts)
     if kld_fit == "leave-one-out":  # a relevant item's divergence from the model of the other relevant items
         for i in relevant_rows:
             own = train[0] == i
             rest = relevant_counts.copy()
             np.subtract.at(rest, np.searchsorted(support, train[1][own]), train[2][own])
             if rest.sum() > 0:
-                judged_kld[i] = kld_divergences(
-                    np.zeros(int(own.sum()), dtype=np.int64),
-                    train[1][own],
-                    train[2][own],
-                    1,
-                    support,
-                    rest,
-                    collection,
-                    smoothing,
-                )[0]
-    test_kld = kld_divergences(
-        test[0], test[1], test[2], len(test_text), support, relevant_counts, collection, smoothing
-    )
+                judged_kld[i] = kld(np.zeros(int(own.sum()), dtype=np.int64), train[1][own], train[2][own], 1, rest)[0]
+    test_kld = kld(*test, len(test_text), relevant_counts)
     threshold = kld_threshold(judged_kld, int(labels.sum()))
     return judged_kld <= threshold, test_kld <= threshold

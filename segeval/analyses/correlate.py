@@ -1,12 +1,4 @@
-"""Rank correlation between two rankings of the same items (systems, documents).
-
-Scores are higher-is-better; ranks are derived from them.  All functions take
-two equally long score arrays over the same items, in the same item order, and
-none depends on that order.  The tie conventions (SciPy's for tau-b and rho,
-τ_AP,a for ``tau_ap``, NaN for a ranking without order) are docs/cli.md
-('segeval correlate'); ``kendall_tau_ties_agree`` counts a pair tied in either ranking as
-agreeing (Büttcher et al., SIGIR 2007).
-"""
+"""Rank correlation of two rankings' scores (higher is better; docs/cli.md, 'segeval correlate')."""
 
 from __future__ import annotations
 
@@ -64,17 +56,14 @@ def _pairs(x: Sequence[float], y: Sequence[float]) -> tuple[int, int, int, int, 
 
 
 def kendall_tau(x: Sequence[float], y: Sequence[float]) -> float:
-    """Kendall's tau-b (ties in either ranking reduce the denominators), as SciPy's ``kendalltau``;
-    1 - 2 * discordant / pairs without ties; NaN when either ranking has no order."""
+    """Kendall's tau-b, as SciPy's ``kendalltau``; NaN when either ranking has no order."""
     c, d, tx, ty, _ = _pairs(x, y)
     denominator = math.sqrt((c + d + tx) * (c + d + ty))
     return (c - d) / denominator if denominator else math.nan
 
 
 def kendall_tau_ties_agree(x: Sequence[float], y: Sequence[float]) -> float:
-    """Kendall's tau where a pair tied in either ranking counts as agreeing (as in Büttcher et al. 2007);
-    by that convention it is defined for constant rankings too (1 when one ranking is constant); NaN for
-    fewer than two items."""
+    """Kendall's tau counting a pair tied in either ranking as agreeing (Büttcher et al. 2007)."""
     c, d, tx, ty, both = _pairs(x, y)
     total = c + d + tx + ty + both
     return (c + tx + ty + both - d) / total if total else math.nan
@@ -86,8 +75,7 @@ def swapped_pairs(x: Sequence[float], y: Sequence[float]) -> int:
 
 
 def spearman_rho(x: Sequence[float], y: Sequence[float]) -> float:
-    """Spearman's rho: Pearson correlation of the ranks (average ranks for ties), as SciPy's ``spearmanr``;
-    1 - 6 * sum(d^2) / (K (K^2 - 1)) without ties; NaN when either ranking has no order."""
+    """Spearman's rho, as SciPy's ``spearmanr``; NaN when either ranking has no order."""
     from scipy import stats
 
     a, b = _scores(x, y)
@@ -98,11 +86,7 @@ def spearman_rho(x: Sequence[float], y: Sequence[float]) -> float:
 
 
 def tau_ap(truth: Sequence[float], other: Sequence[float]) -> float:
-    """Yilmaz, Aslam & Robertson's AP correlation of ``other``'s ranking against ``truth``'s:
-    2 / (K - 1) * sum over ranks i = 2..K of C(i) / (i - 1), minus 1, where C(i) counts the items
-    ``other`` ranks above rank i that ``truth`` does not rank below it (a tie in ``truth`` is no
-    error).  Items tied in ``other`` are ordered every way with equal weight (Urbano & Marrero's
-    τ_AP,a); NaN when either ranking has no order."""
+    """Yilmaz et al.'s AP correlation of ``other`` against ``truth`` (τ_AP,a for ties in ``other``)."""
     t, o = _scores(truth, other)
     n = len(t)
     if _no_order(t) or _no_order(o):

@@ -1,21 +1,32 @@
-"""Pool analysis and pool bias (Buttcher, Clarke, Yeung & Soboroff, SIGIR 2007), for document and segment runs.
-
-:func:`contributions` (``segeval pool``), :func:`leave_one_out` (``segeval pool-bias``, the paper's Table 2)
-and :func:`incompleteness` (section 5.1) are docs/pool-bias.md; :func:`groups_for` and :func:`runs_left_out`
-read the groups file and ``--leave-out-runs``, matching runs by the names segeval shows (or their stems).
-"""
+"""Pool analysis and pool bias (Buttcher et al., SIGIR 2007; docs/pool-bias.md)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
-from segeval.core.errors import InputError, ParameterError, shown
+from segeval.analyses import correlate
+from segeval.analyses.stats import p_value
+from segeval.core.domains import PROPORTION
+from segeval.core.errors import InputError, ParameterError, check_choice, shown
+from segeval.core.limits import check_count
+from segeval.core.notes import for_run
+from segeval.core.pipeline import evaluate, make_adapter
 from segeval.core.settings import DEFAULT_ADAPTER
+from segeval.executors.progress import Progress
+from segeval.readers.from_tables import default_order, prepare
+from segeval.readers.run_groups import read_groups
+from segeval.readers.validate import is_documents
+
+if TYPE_CHECKING:
+    from segeval.adapters.base import Adapted
+    from segeval.core.prepared import Prepared
 
 DEFAULT_MEASURES = ("map", "P_20", "bpref")
 
@@ -24,28 +35,28 @@ Item = tuple[str, str | int]  # (query, document) or, for segments, (query, qrel
 
 def _keys(qrels: pd.DataFrame) -> list[Item]:
     """Each qrels line's item: (query, document), or (query, line number) for segment qrels."""
-    from segeval.readers.validate import is_documents
-
     column = qrels["item"] if is_documents(qrels) else qrels["line"].astype(int)
     return list(zip(qrels["query"].tolist(), column.tolist(), strict=True))
 
 
-def top_items(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> set[Item]:
-    """The judged items the run puts in its top ``depth`` per query: documents (trec_eval order), or the
-    qrels segments that ``adapter`` (default as evaluate: overlap-once) matched to the top ``depth`` results."""
-    from segeval.core.pipeline import make_adapter
-    from segeval.readers.from_tables import default_order, prepare
-    from segeval.readers.validate import is_documents
-
+def top_results(
+    qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None
+) -> tuple[Prepared, npt.NDArray[Any], npt.NDArray[Any], Sequence[Adapted]]:
+    """The run's top ``depth`` per qrels query prepared with the qrels, its queries, items and labels."""
     documents = is_documents(qrels)
     data = prepare(qrels, run, order=default_order(documents), max_results=depth, missing_queries="zero")
-    if documents:
-        queries = np.asarray(data.queries, dtype=object)[data.run["qcode"].to_numpy()]
-        items = data.items[data.run["icode"].to_numpy()]
+    queries = np.asarray(data.queries, dtype=object)[data.run["qcode"].to_numpy()]
+    items = data.items[data.run["icode"].to_numpy()]
+    return data, queries, items, [] if documents else make_adapter(adapter or DEFAULT_ADAPTER["segments"]).adapt(data)
+
+
+def top_items(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> set[Item]:
+    """The judged items (documents, or qrels segments the adapter matched) in the run's top ``depth`` per query."""
+    data, queries, items, adapted = top_results(qrels, run, depth, adapter)
+    if is_documents(qrels):
         return set(zip(queries.tolist(), items.tolist(), strict=True))
     lines = data.qrels["line"].to_numpy()
-    per_query = make_adapter(adapter or DEFAULT_ADAPTER["segments"]).adapt(data)
-    return {(data.queries[k], int(lines[r])) for k, a in enumerate(per_query) for r in a.match_rows}
+    return {(data.queries[k], int(lines[r])) for k, a in enumerate(adapted) for r in a.match_rows}
 
 
 @dataclass
@@ -60,18 +71,11 @@ class Pool:
 
     def table(self) -> pd.DataFrame:
         """Per group: runs, judged and relevant in the top depth, and unique judged and relevant."""
-        rows = []
-        for g in sorted(self.groups):
-            rows.append(
-                {
-                    "group": g,
-                    "judged": len(self.groups[g]),
-                    "relevant": len(self.groups[g] & self.relevant),
-                    "unique_judged": len(self.unique[g]),
-                    "unique_relevant": len(self.unique[g] & self.relevant),
-                }
-            )
-        return pd.DataFrame(rows)
+        rows = [
+            [g, len(items), len(items & self.relevant), len(self.unique[g]), len(self.unique[g] & self.relevant)]
+            for g, items in sorted(self.groups.items())
+        ]
+        return pd.DataFrame(rows, columns=["group", "judged", "relevant", "unique_judged", "unique_relevant"])
 
 
 def contributions(
@@ -81,8 +85,7 @@ def contributions(
     groups: Mapping[str, str] | None = None,
     adapter: str | None = None,
 ) -> Pool:
-    """Each run's and group's judged items in the top ``depth`` (see :func:`top_items`); groups default to
-    one per run."""
+    """Each run's and group's judged items in the top ``depth``; groups default to one per run."""
     if depth < 1:
         raise ParameterError(f"The 'depth' parameter must be an integer >= 1. Got {depth} instead.")
     keys = _keys(qrels)
@@ -107,11 +110,7 @@ RMS_RUNS = ("left-out", "all")
 
 @dataclass
 class BiasRow:
-    """The paper's Table 2 statistics for one measure.
-
-    ``rms_error`` is the RMS error (equation 3) over the runs ``rms_runs`` chose; ``rms_error_left_out``
-    and ``rms_error_all`` are both variants: the left-out runs' scores, and every run's score, pooled over
-    the experiments."""
+    """The paper's Table 2 statistics for one measure; ``rms_error`` is one of the two variants (``rms_runs``)."""
 
     measure: str
     mean_abs_rank_change: float
@@ -126,8 +125,7 @@ class BiasRow:
 
 
 def ranks(scores: Mapping[str, float]) -> dict[str, int]:
-    """Each run's rank, 1 + the number of runs with a strictly higher score: tied runs share a rank (standard
-    competition ranking), so a change in which of two tied runs is listed first never counts as a move."""
+    """Each run's rank, 1 + the number of runs with a strictly higher score (tied runs share a rank)."""
     values = np.asarray(list(scores.values()), dtype=np.float64)
     return {n: 1 + int(np.count_nonzero(values > v)) for n, v in zip(scores, values.tolist(), strict=True)}
 
@@ -138,15 +136,10 @@ def run_aliases(name: str) -> tuple[str, str]:
 
 
 def groups_for(path: str, names: Iterable[str]) -> tuple[dict[str, str], dict[str, str]]:
-    """Group and type of each run (by display name), read from the groups file ``path``, which names
-    each run by file name or by its stem and names no other run."""
-    from segeval.readers.run_groups import read_groups
-
+    """Group and type of each run (by display name), read from the groups file ``path``."""
     lines: dict[str, tuple[int, str]] = {}
     group_of, type_of = read_groups(path, lines)
-    groups: dict[str, str] = {}
-    types: dict[str, str] = {}
-    used: set[str] = set()
+    keys: dict[str, str] = {}  # each run's name in the file
     names = list(names)
     for name in names:
         key = next((a for a in run_aliases(name) if a in group_of), None)
@@ -157,11 +150,8 @@ def groups_for(path: str, names: Iterable[str]) -> tuple[dict[str, str], dict[st
                 f"(its name as segeval shows it: the file name, with folders when files share a "
                 f"name; or that without extensions)",
             )
-        used.add(key)
-        groups[name] = group_of[key]
-        if key in type_of:
-            types[name] = type_of[key]
-    for key in sorted(set(group_of) - used, key=lambda k: lines[k][0]):
+        keys[name] = key
+    for key in sorted(set(group_of) - set(keys.values()), key=lambda k: lines[k][0]):
         given = ", ".join(sorted(names))
         raise InputError(
             path,
@@ -170,12 +160,11 @@ def groups_for(path: str, names: Iterable[str]) -> tuple[dict[str, str], dict[st
             line=lines[key][0],
             text=lines[key][1],
         )
-    return groups, types
+    return {n: group_of[k] for n, k in keys.items()}, {n: type_of[k] for n, k in keys.items() if k in type_of}
 
 
 def runs_left_out(spec: str, names: Iterable[str], type_of: Mapping[str, str]) -> set[str]:
-    """The runs of ``--leave-out-runs``: ``RUN,RUN`` (names or stems, see :func:`run_aliases`) or ``type:T``
-    (every run of type T); a ParameterError unless every name, or the type, matches a run given."""
+    """The runs of ``--leave-out-runs`` (``RUN,RUN`` or ``type:T``); a ParameterError unless each matches a run."""
     if spec.startswith("type:"):
         found = [{n for n, t in type_of.items() if t == spec[5:]}]
     else:
@@ -198,11 +187,7 @@ def _scores(
     queries: list[str],
     on_note: Callable[[str], object] | None = None,
 ) -> dict[str, dict[str, list[float]]]:
-    """Per run and measure, the per-query scores over ``queries`` (a query missing from a run scores 0);
-    ``on_note`` is given the notes of each run's evaluation (values above 1, ...), naming the run."""
-    from segeval.core.notes import for_run
-    from segeval.core.pipeline import evaluate
-
+    """Per run and measure, the per-query scores over ``queries``; ``on_note`` gets each run's notes."""
     out: dict[str, dict[str, list[float]]] = {}
     for n, r in runs.items():
         ev = evaluate(qrels, r, list(measures), adapter=adapter, missing_queries="zero", queries=queries)
@@ -238,19 +223,7 @@ def incompleteness(
     quiet: bool = True,
     on_note: Callable[[str], object] | None = None,
 ) -> pd.DataFrame:
-    """Random, unbiased reductions of the qrels (the paper's section 5.1, Figure 1).
-
-    Per measure and fraction: the mean score over runs and repeats, and Kendall's tau (1 - 2 * inversions /
-    pairs) between the ranking of the runs on the full qrels and on each reduced qrels (mean and minimum over
-    the repeats). Every query of the full qrels is averaged. Without ``quiet``, a progress line (evaluations of
-    all runs done, ETA) goes to stderr when it is a terminal.  ``on_note`` is given the notes of each run's
-    evaluation on the full qrels (values above 1, ...).
-    """
-    from segeval.analyses import correlate
-    from segeval.core.domains import PROPORTION
-    from segeval.core.limits import check_count
-    from segeval.executors.progress import Progress
-
+    """Random, unbiased reductions of the qrels: mean score and Kendall's tau per measure and fraction."""
     check_count("repeats", repeats)
     for f in fractions:
         PROPORTION.check("fractions", f)
@@ -258,35 +231,23 @@ def incompleteness(
         raise ParameterError(f"The 'runs' parameter must hold at least 2 runs to rank. Got {len(runs)} instead.")
     queries = sorted(set(qrels["query"]))
     names = sorted(runs)
-    progress = Progress(1 + len(fractions) * repeats, "qrels evaluated", quiet=quiet)
-    progress.__enter__()
-    full_mean = _run_means(_scores(qrels, runs, measures, adapter, queries, on_note), names)
-    progress.advance()
-    labels = list(full_mean)
     rows = []
-    for f in fractions:
-        rng = np.random.default_rng((seed, round(float(f) * 1e9)))  # a fraction's reductions depend on seed and f only
-        means: dict[str, list[float]] = {m: [] for m in labels}
-        taus: dict[str, list[float]] = {m: [] for m in labels}
-        for _ in range(repeats):
-            reduced = _run_means(_scores(reduce_qrels(qrels, float(f), rng), runs, measures, adapter, queries), names)
-            progress.advance()
-            for m in labels:
-                red = reduced[m]
-                means[m].append(float(np.mean(red)))
-                taus[m].append(correlate.kendall_tau_ties_agree(full_mean[m], red))
-        for m in labels:
-            rows.append(
-                {
-                    "measure": m,
-                    "fraction": float(f),
-                    "mean_score": float(np.mean(means[m])),
-                    "kendall_tau": float(np.mean(taus[m])),
-                    "min_kendall_tau": float(np.min(taus[m])),
-                }
-            )
-    progress.__exit__()
-    return pd.DataFrame(rows)
+    with Progress(1 + len(fractions) * repeats, "qrels evaluated", quiet=quiet) as progress:
+        full_mean = _run_means(_scores(qrels, runs, measures, adapter, queries, on_note), names)
+        progress.advance()
+        for f in fractions:
+            rng = np.random.default_rng((seed, round(float(f) * 1e9)))  # a fraction's reductions: seed and f only
+            means: dict[str, list[float]] = {m: [] for m in full_mean}
+            taus: dict[str, list[float]] = {m: [] for m in full_mean}
+            for _ in range(repeats):
+                reduced = _scores(reduce_qrels(qrels, float(f), rng), runs, measures, adapter, queries)
+                progress.advance()
+                for m, red in _run_means(reduced, names).items():
+                    means[m].append(float(np.mean(red)))
+                    taus[m].append(correlate.kendall_tau_ties_agree(full_mean[m], red))
+            for m in full_mean:
+                rows.append([m, float(f), float(np.mean(means[m])), float(np.mean(taus[m])), float(np.min(taus[m]))])
+    return pd.DataFrame(rows, columns=["measure", "fraction", "mean_score", "kendall_tau", "min_kendall_tau"])
 
 
 def leave_one_out(
@@ -301,19 +262,7 @@ def leave_one_out(
     rms_runs: str = "left-out",
     on_note: Callable[[str], object] | None = None,
 ) -> list[BiasRow]:
-    """Remove each experiment's unique contribution (default: one experiment per group, leaving its
-    runs out) and compare the reduced evaluation with the full one (``adapter``: as in evaluate).
-
-    A run's rank is 1 + the number of runs with a strictly higher mean score (tied runs share a rank).
-    ``rms_runs`` says whose score differences make ``BiasRow.rms_error``: ``left-out`` (default; the
-    paper's Table 2 reports the error of the left-out runs) or ``all`` (equation 3's example: all N runs
-    in the pool); both are in every row. Without ``quiet``, a progress line goes to stderr when it is a
-    terminal.  ``on_note`` is given the notes of each run's evaluation on the full qrels."""
-    from segeval.analyses import correlate
-    from segeval.analyses.stats import p_value
-    from segeval.core.errors import check_choice
-    from segeval.executors.progress import Progress
-
+    """Each experiment's unique contribution removed: the paper's Table 2 statistics per measure."""
     check_choice("rms_runs", rms_runs, RMS_RUNS)
     pool = contributions(qrels, runs, depth, groups, adapter)
     if experiments is None:
@@ -322,37 +271,34 @@ def leave_one_out(
     queries = sorted(set(qrels["query"]))
     keys = _keys(qrels)
     names = sorted(runs)
-    progress = Progress(1 + len(experiments), "qrels evaluated", quiet=quiet)
-    progress.__enter__()
-    full = _scores(qrels, runs, measures, adapter, queries, on_note)
-    progress.advance()
-    full_mean = _run_means(full, names)
-    before = {m: ranks(dict(zip(names, v, strict=True))) for m, v in full_mean.items()}
-    effects = {m: _Effects() for m in full_mean}
-    for _, left_out in sorted(experiments.items()):
-        others = set().union(*(pool.runs[n] for n in runs if n not in left_out))
-        removed = set().union(*(pool.runs[n] for n in left_out)) - others
-        reduced_q = qrels.loc[[k not in removed for k in keys]].reset_index(drop=True)
-        reduced = _scores(reduced_q, runs, measures, adapter, queries)
-        red_mean = _run_means(reduced, names)
-        for m, e in effects.items():
-            after = ranks(dict(zip(names, red_mean[m], strict=True)))
-            for n in sorted(left_out):
-                i = names.index(n)
-                e.moves.append(after[n] - before[m][n])
-                e.errors.append(red_mean[m][i] - full_mean[m][i])
-                e.significant.append(p_value(full[n][m], reduced[n][m], "t") < 0.05)
-            e.errors_all += [r - f for f, r in zip(full_mean[m], red_mean[m], strict=True)]
-            e.taus.append(correlate.kendall_tau_ties_agree(full_mean[m], red_mean[m]))
+    with Progress(1 + len(experiments), "qrels evaluated", quiet=quiet) as progress:
+        full = _scores(qrels, runs, measures, adapter, queries, on_note)
         progress.advance()
-    progress.__exit__()
+        full_mean = _run_means(full, names)
+        before = {m: ranks(dict(zip(names, v, strict=True))) for m, v in full_mean.items()}
+        effects = {m: _Effects() for m in full_mean}
+        for _, left_out in sorted(experiments.items()):
+            others = set().union(*(pool.runs[n] for n in runs if n not in left_out))
+            removed = set().union(*(pool.runs[n] for n in left_out)) - others
+            reduced_q = qrels.loc[[k not in removed for k in keys]].reset_index(drop=True)
+            reduced = _scores(reduced_q, runs, measures, adapter, queries)
+            red_mean = _run_means(reduced, names)
+            for m, e in effects.items():
+                after = ranks(dict(zip(names, red_mean[m], strict=True)))
+                for n in sorted(left_out):
+                    i = names.index(n)
+                    e.moves.append(after[n] - before[m][n])
+                    e.errors.append(red_mean[m][i] - full_mean[m][i])
+                    e.significant.append(p_value(full[n][m], reduced[n][m], "t") < 0.05)
+                e.errors_all += [r - f for f, r in zip(full_mean[m], red_mean[m], strict=True)]
+                e.taus.append(correlate.kendall_tau_ties_agree(full_mean[m], red_mean[m]))
+            progress.advance()
     return [e.row(m, rms_runs) for m, e in effects.items()]
 
 
 @dataclass
 class _Effects:
-    """What leaving the experiments out did to one measure: the left-out runs' rank moves, score errors and
-    significant changes, every run's score errors, and Kendall's tau of each reduced ranking."""
+    """What leaving the experiments out did to one measure's scores and ranks."""
 
     moves: list[int] = field(default_factory=list)
     errors: list[float] = field(default_factory=list)

@@ -1,12 +1,4 @@
-"""Paired significance tests over per-query scores, bootstrap intervals, multiple-comparison corrections.
-
-Every function takes two equally long arrays of per-query scores paired by
-query (baseline ``a``, system ``b``) and is deterministic for a given ``seed``.
-The conventions (fewer than :data:`MIN_QUERIES` queries, p = (b + 1) / (B + 1), ``wilcoxon``'s
-SciPy options) are docs/cli.md ('segeval compare').  Resampling runs in batches of at most
-:data:`BATCH_VALUES` drawn indices, in the order a single draw would make them, so memory does not
-grow with B and the figures do not depend on the batch size.
-"""
+"""Paired significance tests, bootstrap intervals and corrections (docs/cli.md, 'segeval compare')."""
 
 from __future__ import annotations
 
@@ -19,6 +11,7 @@ import numpy as np
 from segeval.core.arrays import FloatArray
 from segeval.core.domains import OPEN_UNIT, SEED
 from segeval.core.errors import ParameterError, check_choice, shown
+from segeval.core.limits import check_count
 from segeval.core.words import plural
 
 TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
@@ -29,13 +22,6 @@ MIN_QUERIES = 2
 #: random indices drawn per batch (8 bytes each)
 BATCH_VALUES = 1 << 20
 Scores = Sequence[float] | FloatArray
-
-
-def check_permutations(permutations: object, name: str = "permutations") -> int:
-    """``permutations`` as an int from 1 to its limit, or a ParameterError (:mod:`segeval.core.limits`)."""
-    from segeval.core.limits import check_count
-
-    return check_count(name, permutations)
 
 
 def _diff(a: Scores, b: Scores, runs: tuple[str, str] = ("a", "b"), queries: Sequence[str] | None = None) -> FloatArray:
@@ -60,26 +46,17 @@ def _diff(a: Scores, b: Scores, runs: tuple[str, str] = ("a", "b"), queries: Seq
 def _batches(
     rng: np.random.Generator, total: int, width: int, draw: Callable[[np.random.Generator, int], FloatArray]
 ) -> Iterator[FloatArray]:
-    """``draw(rng, rows)`` for consecutive row counts summing to ``total``.  The row count per batch is
-    even, so every batch consumes the generator exactly as one draw of all rows would."""
+    """``draw(rng, rows)`` in even batches of rows that consume ``rng`` as one draw of all rows would."""
     rows = max(2, (BATCH_VALUES // max(width, 1)) // 2 * 2)
-    done = 0
-    while done < total:
-        k = min(rows, total - done)
-        yield draw(rng, k)
-        done += k
+    for done in range(0, total, rows):
+        yield draw(rng, min(rows, total - done))
 
 
 def _resampled_means(d: FloatArray, samples: int, seed: int) -> FloatArray:
     """Means of ``samples`` bootstrap resamples of ``d`` (queries drawn with replacement)."""
     n = len(d)
-    rng = np.random.default_rng(seed)
-    means = np.empty(samples)
-    done = 0
-    for part in _batches(rng, samples, n, lambda g, k: np.asarray(d[g.integers(0, n, size=(k, n))].mean(axis=1))):
-        means[done : done + len(part)] = part
-        done += len(part)
-    return means
+    draw = _batches(np.random.default_rng(seed), samples, n, lambda g, k: d[g.integers(0, n, size=(k, n))].mean(axis=1))
+    return np.concatenate(list(draw))
 
 
 def p_value(
@@ -92,52 +69,38 @@ def p_value(
     runs: tuple[str, str] = ("a", "b"),
     queries: Sequence[str] | None = None,
 ) -> float:
-    """Two-sided p-value of the paired ``test``; 1.0 with fewer than 2 queries or when every difference is 0.
-
-    ``runs`` and ``queries`` name the arrays and their positions in the error for a score that is not a
-    finite number.
-    """
+    """Two-sided p-value of the paired ``test``; 1.0 with fewer than 2 queries or no difference."""
     check_choice("test", test, TESTS)
     if test in ("randomization", "bootstrap"):
-        check_permutations(permutations)
+        check_count("permutations", permutations)
         SEED.check("seed", seed)
     d = _diff(a, b, runs, queries)
     if len(d) < MIN_QUERIES or not np.any(d):
         return 1.0
-    if test == "t":
-        from scipy import stats
+    from scipy import stats
 
+    x, y = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if test == "t":
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # zero variance: t is infinite, p is 0
-            p = float(stats.ttest_rel(np.asarray(b, dtype=np.float64), np.asarray(a, dtype=np.float64)).pvalue)
+            p = float(stats.ttest_rel(y, x).pvalue)
         return 1.0 if math.isnan(p) else p
     if test == "tukey":
         return float(tukey_p_values([a, b])[0, 1])
     if test == "wilcoxon":
-        from scipy import stats
-
-        return float(
-            stats.wilcoxon(
-                np.asarray(b, dtype=np.float64),
-                np.asarray(a, dtype=np.float64),
-                zero_method="wilcox",
-                correction=False,
-                method="auto",
-            ).pvalue
-        )
+        return float(stats.wilcoxon(y, x, zero_method="wilcox", correction=False, method="auto").pvalue)
     n = len(d)
     observed = abs(d.mean())
     rng = np.random.default_rng(seed)
     if test == "randomization":  # Fisher's: flip the sign of each query's difference at random
         signs = np.array([-1.0, 1.0])
         parts = _batches(rng, permutations, n, lambda g, k: np.abs((g.choice(signs, size=(k, n)) * d).mean(axis=1)))
-        extreme = sum(int(np.sum(m >= observed - 1e-12)) for m in parts)
     else:  # bootstrap: resample queries, test the mean difference against 0 with the centred distribution
         centre = d.mean()
         parts = _batches(
             rng, permutations, n, lambda g, k: np.abs(d[g.integers(0, n, size=(k, n))].mean(axis=1) - centre)
         )
-        extreme = sum(int(np.sum(m >= observed - 1e-12)) for m in parts)
+    extreme = sum(int(np.sum(m >= observed - 1e-12)) for m in parts)
     return (extreme + 1) / (permutations + 1)
 
 
@@ -151,10 +114,9 @@ def bootstrap_ci(
     runs: tuple[str, str] = ("a", "b"),
     queries: Sequence[str] | None = None,
 ) -> tuple[float, float]:
-    """Percentile bootstrap interval of the mean difference b - a over queries (not adjusted for
-    multiple comparisons); (nan, nan) with fewer than 2 queries."""
+    """Percentile bootstrap interval of the mean difference b - a; (nan, nan) with fewer than 2 queries."""
     OPEN_UNIT.check("level", level)
-    check_permutations(samples, "samples")
+    check_count("samples", samples)
     SEED.check("seed", seed)
     d = _diff(a, b, runs, queries)
     if len(d) < MIN_QUERIES:
@@ -166,9 +128,7 @@ def bootstrap_ci(
 
 
 def tukey_p_values(scores: Sequence[Scores]) -> FloatArray:
-    """Tukey's HSD p-values of every pair of score arrays (a k x k matrix), as ranx computes them: SciPy's
-    ``tukey_hsd`` with each run's per-query scores as an independent group.  Where SciPy has no value (no
-    variance within any run) equal means give 1 and different means 0."""
+    """Tukey's HSD p-values of every pair of score arrays (k x k), as ranx computes them."""
     from scipy import stats
 
     groups = [np.asarray(x, dtype=np.float64) for x in scores]
@@ -181,8 +141,7 @@ def tukey_p_values(scores: Sequence[Scores]) -> FloatArray:
 
 
 def resolve_correction(test: str, correction: str | None) -> str:
-    """``correction`` checked against ``test``; None is holm, or none for a test that adjusts its p-values
-    itself (Tukey's HSD), which refuses any other correction."""
+    """``correction`` checked against ``test``; None is holm, or none for Tukey's HSD (which refuses others)."""
     if correction is None:
         return "none" if test in ADJUSTED_TESTS else "holm"
     check_choice("correction", correction, CORRECTIONS)
@@ -212,29 +171,26 @@ def correct(p_values: Sequence[float], method: str = "holm") -> list[float]:
     return [float(x) for x in adjusted]
 
 
+#: how each test computes its p-value (the resampling tests: :func:`describe_test`)
+DESCRIPTIONS = {
+    "t": "t: SciPy's paired t-test (ttest_rel), two-sided",
+    "tukey": "tukey: Tukey's HSD (SciPy's tukey_hsd) on each measure, the runs' per-query scores taken as "
+    "independent groups (as ranx), p adjusted over all pairs of runs",
+    "wilcoxon": "wilcoxon: SciPy's signed-rank test, two-sided; zero differences are dropped (Wilcoxon's "
+    "zero_method='wilcox'), tied absolute differences get average ranks; exact null distribution "
+    "for n <= 50 without ties or zeros, exact permutation distribution for n <= 13 otherwise, else the "
+    "normal approximation without continuity correction",
+    "randomization": "sign flips of each query's difference (Fisher)",
+    "bootstrap": "resampled queries, the centred distribution of the mean difference",
+}
+
+
 def describe_test(test: str, permutations: int, seed: int) -> str:
     """One sentence on how ``test`` computes its p-value, for the output of ``compare``."""
     check_choice("test", test, TESTS)
-    if test == "t":
-        return "t: SciPy's paired t-test (ttest_rel), two-sided"
-    if test == "tukey":
-        return (
-            "tukey: Tukey's HSD (SciPy's tukey_hsd) on each measure, the runs' per-query scores taken as "
-            "independent groups (as ranx), p adjusted over all pairs of runs"
-        )
-    if test == "wilcoxon":
-        return (
-            "wilcoxon: SciPy's signed-rank test, two-sided; zero differences are dropped (Wilcoxon's "
-            "zero_method='wilcox'), tied absolute differences get average ranks; exact null distribution "
-            "for n <= 50 without ties or zeros, exact permutation distribution for n <= 13 otherwise, else the "
-            "normal approximation without continuity correction"
-        )
-    what = (
-        "sign flips of each query's difference (Fisher)"
-        if test == "randomization"
-        else "resampled queries, the centred distribution of the mean difference"
-    )
+    if test not in ("randomization", "bootstrap"):
+        return DESCRIPTIONS[test]
     return (
-        f"{test}: two-sided, {permutations} {what}, seed {seed}; p = (b + 1) / (B + 1), b of the "
+        f"{test}: two-sided, {permutations} {DESCRIPTIONS[test]}, seed {seed}; p = (b + 1) / (B + 1), b of the "
         f"B = {plural(permutations, 'resample')} at least as extreme as the observed mean difference"
     )

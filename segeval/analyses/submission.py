@@ -1,17 +1,11 @@
-"""Check a submitted run against the collection, as benchmark organisers do before evaluating it.
-
-The rules, each problem's ``kind`` and "earlier" (segeval's default result order) are
-docs/input-checks.md ("Submissions against the collection").  Two results overlap when they share more
-than a point: ``start < other end`` and ``other start < end``.  End before start, negative times and
-ranks below 1 are :func:`segeval.readers.validate.validate_run`'s; rules that need a file (the video
-list, the blacklist, the queries) or ``max_rank`` apply only when it is given.
-"""
+"""Check a submitted run against the collection (docs/input-checks.md, "Submissions against the collection")."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 import pandas as pd
@@ -20,7 +14,7 @@ from segeval.core.errors import InputError
 from segeval.core.notes import BEYOND
 from segeval.core.words import plural
 from segeval.readers.collection import Collection, IdList
-from segeval.readers.files import read_bytes
+from segeval.readers.tables import source_lines
 
 OnError = Callable[[InputError], None]
 
@@ -51,18 +45,10 @@ class Result:
 def results(run: pd.DataFrame) -> list[Result]:
     """The run's rows as :class:`Result` objects, in file order."""
     jumpin = run["jumpin"].to_numpy(dtype=np.float64) if "jumpin" in run else np.full(len(run), np.nan)
+    columns = [run[c].to_numpy() for c in ("line", "query", "item", "start", "end")] + [jumpin, run["rank"].to_numpy()]
     return [
         Result(int(line), str(query), str(video), float(start), float(end), float(jump), int(rank))
-        for line, query, video, start, end, jump, rank in zip(
-            run["line"].to_numpy(),
-            run["query"].to_numpy(dtype=object),
-            run["item"].to_numpy(dtype=object),
-            run["start"].to_numpy(dtype=np.float64),
-            run["end"].to_numpy(dtype=np.float64),
-            jumpin,
-            run["rank"].to_numpy(),
-            strict=True,
-        )
+        for line, query, video, start, end, jump, rank in zip(*columns, strict=True)
     ]
 
 
@@ -74,49 +60,26 @@ def by_query(rows: list[Result]) -> dict[str, list[Result]]:
     return {query: sorted(group, key=lambda r: (r.rank, r.line)) for query, group in groups.items()}
 
 
-class SourceLines:
-    """The text of a file's lines, read once, for messages."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self._lines = read_bytes(path).split(b"\n")
-
-    def __getitem__(self, number: int) -> str:
-        if 1 <= number <= len(self._lines):
-            return self._lines[number - 1].rstrip(b"\r").decode("utf-8", "replace")
-        return ""
-
-    def __len__(self) -> int:
-        return len(self._lines)
-
-
 def check_submission(run: pd.DataFrame, rules: Rules, on_error: OnError, time_format: str = "mmss") -> None:
-    """Report every problem of ``run`` (as read in ``time_format``) against ``rules`` to ``on_error``, in line
-    order; problems without a line (missing queries) come last.  A result whose end is earlier than its
-    start (a problem of :func:`segeval.readers.validate.validate_run`) is left out of the time rules."""
+    """Report every problem of ``run`` against ``rules`` to ``on_error``, in line order."""
     path = str(run.attrs.get("path", "<data>"))
-    source = SourceLines(path) if path != "<data>" else None
-    found = sorted(_problems(results(run), rules, time_format), key=lambda p: p[0])
+    rows = results(run)
+    by_line = chain(
+        _line_problems(rows, rules, time_format), *(_query_problems(*q, rules) for q in by_query(rows).items())
+    )
+    found = sorted(by_line, key=lambda p: p[0])
+    source = source_lines(path, (p[0] for p in found)) if path != "<data>" else None
     for line, problem, kind in found:
         on_error(InputError(path, problem, line=line, text=source[line] if source is not None else None, kind=kind))
     if rules.queries is not None:
         present = set(run["query"].astype(str))
         for query, number in rules.queries.lines.items():
             if query not in present:
-                on_error(
-                    InputError(
-                        path,
-                        f"has no result for query '{query}' ({rules.queries.path}, line {number}); "
-                        f"expected results for every query of the queries file",
-                        kind="missing query",
-                    )
+                where = f"{rules.queries.path}, line {number}"
+                problem = (
+                    f"has no result for query '{query}' ({where}); expected results for every query of the queries file"
                 )
-
-
-def _problems(rows: list[Result], rules: Rules, time_format: str) -> Iterator[tuple[int, str, str]]:
-    yield from _line_problems(rows, rules, time_format)
-    for query, group in by_query(rows).items():
-        yield from _query_problems(query, group, rules)
+                on_error(InputError(path, problem, kind="missing query"))
 
 
 def _line_problems(rows: list[Result], rules: Rules, time_format: str) -> Iterator[tuple[int, str, str]]:
@@ -125,19 +88,15 @@ def _line_problems(rows: list[Result], rules: Rules, time_format: str) -> Iterat
         if videos is not None and row.video not in videos.durations:
             yield (
                 row.line,
-                (
-                    f"video '{row.video}' is not in the video list {videos.path}; expected one of its "
-                    f"{plural(len(videos.durations), 'video')}"
-                ),
+                f"video '{row.video}' is not in the video list {videos.path}; expected one of its "
+                f"{plural(len(videos.durations), 'video')}",
                 "unknown video",
             )
         if blacklist is not None and row.video in blacklist.lines:
             yield (
                 row.line,
-                (
-                    f"video '{row.video}' is on the blacklist {blacklist.path} (line "
-                    f"{blacklist.lines[row.video]}); expected a video that is not blacklisted"
-                ),
+                f"video '{row.video}' is on the blacklist {blacklist.path} (line "
+                f"{blacklist.lines[row.video]}); expected a video that is not blacklisted",
                 "blacklisted video",
             )
         if np.isnan(row.start) or row.end < row.start:
@@ -154,11 +113,9 @@ def _line_problems(rows: list[Result], rules: Rules, time_format: str) -> Iterat
                     )
                     yield (
                         row.line,
-                        (
-                            f"the result {name} at {value:g} s, after the end of video '{row.video}' "
-                            f"({duration:g} s, {videos.path} line {videos.lines[row.video]}); expected "
-                            f"times within the video{hint}"
-                        ),
+                        f"the result {name} at {value:g} s, after the end of video '{row.video}' "
+                        f"({duration:g} s, {videos.path} line {videos.lines[row.video]}); expected "
+                        f"times within the video{hint}",
                         "past the end",
                     )
                     break
@@ -175,21 +132,17 @@ def _query_problems(query: str, group: list[Result], rules: Rules) -> Iterator[t
         first = min(r.line for r in group)
         yield (
             first,
-            (
-                f"query '{query}' is not in the queries file {rules.queries.path} ({_results(len(group))}, the "
-                f"first on this line); expected one of its "
-                f"{plural(len(rules.queries.lines), 'query', 'queries')}"
-            ),
+            f"query '{query}' is not in the queries file {rules.queries.path} ({plural(len(group), 'result')}, the "
+            f"first on this line); expected one of its "
+            f"{plural(len(rules.queries.lines), 'query', 'queries')}",
             "unknown query",
         )
     for position, row in enumerate(group, start=1):
         if row.rank != position:
             yield (
                 row.line,
-                (
-                    f"query '{query}' has rank {row.rank} here where rank {position} comes next in rank "
-                    f"order; expected ranks 1 to {len(group)} (its number of results), each once"
-                ),
+                f"query '{query}' has rank {row.rank} here where rank {position} comes next in rank "
+                f"order; expected ranks 1 to {len(group)} (its number of results), each once",
                 "ranks not 1..n",
             )
             break
@@ -197,10 +150,8 @@ def _query_problems(query: str, group: list[Result], rules: Rules) -> Iterator[t
         row = group[rules.max_rank]
         yield (
             row.line,
-            (
-                f"query '{query}' has {_results(len(group))}, and this is result {rules.max_rank + 1} in "
-                f"rank order; expected at most {rules.max_rank} (--max-rank)"
-            ),
+            f"query '{query}' has {plural(len(group), 'result')}, and this is result {rules.max_rank + 1} in "
+            f"rank order; expected at most {rules.max_rank} (--max-rank)",
             "too many results",
         )
     if group and np.isnan(group[0].start):
@@ -213,12 +164,10 @@ def _query_problems(query: str, group: list[Result], rules: Rules) -> Iterator[t
     for row, other in sorted(found, key=lambda pair: pair[0].line):
         yield (
             row.line,
-            (
-                f"the result (video '{row.video}', {row.start:g}-{row.end:g} s, rank {row.rank}) "
-                f"overlaps an earlier result of query '{query}' on line {other.line} "
-                f"({other.start:g}-{other.end:g} s, rank {other.rank}); expected the results of "
-                f"one query not to overlap"
-            ),
+            f"the result (video '{row.video}', {row.start:g}-{row.end:g} s, rank {row.rank}) "
+            f"overlaps an earlier result of query '{query}' on line {other.line} "
+            f"({other.start:g}-{other.end:g} s, rank {other.rank}); expected the results of "
+            f"one query not to overlap",
             "overlap",
         )
 
@@ -237,7 +186,3 @@ def _first_overlaps(rows: list[Result]) -> Iterator[tuple[Result, Result]]:
         hit &= np.arange(i[-1])[None, :] < i[:, None]  # earlier ones only
         for k in np.flatnonzero(hit.any(axis=1)).tolist():
             yield rows[int(i[k])], rows[int(np.argmax(hit[k]))]
-
-
-def _results(n: int) -> str:
-    return plural(n, "result")

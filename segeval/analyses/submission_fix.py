@@ -1,9 +1,4 @@
-"""Repair a submitted run so that :func:`segeval.analyses.submission.check_submission` finds nothing
-but queries without results (which no repair can supply), logging every change.
-
-The steps and their order are docs/input-checks.md ('segeval fix'); each change is one log line naming
-the run line, and lines with no change are copied as they are, so fixing a fixed run changes nothing.
-"""
+"""Repair a submitted run, logging every change (docs/input-checks.md, 'segeval fix')."""
 
 from __future__ import annotations
 
@@ -13,20 +8,24 @@ import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
+from operator import attrgetter
 
 import pandas as pd
 
-from segeval.analyses.submission import Result, Rules, SourceLines, by_query, results
+from segeval.analyses.submission import Result, Rules, by_query, results
 from segeval.core.domains import POSITIVE
 from segeval.core.errors import ParameterError, check_choice, shown
 from segeval.core.words import plural
 from segeval.readers.formats import RUN_FORMATS, format_time, parse_hms, parse_mmss, parse_seconds
+from segeval.readers.tables import source_lines
 
 OVERLAP_POLICIES = ("trim", "drop")
 DEFAULT_ZERO_LENGTH = 1.0
 _SPACE = re.compile(r"([\t\n\v\f\r ]+)")
 Note = Callable[[Result, str], None]
 Time = Callable[[float], str]
+START, END = attrgetter("start"), attrgetter("end")
 
 
 @dataclass
@@ -63,9 +62,7 @@ def fix_submission(
     def note(row: Result, action: str) -> None:
         log.append((row.line, len(log), f"{path}, line {row.line}: {action}"))
 
-    def time(value: float) -> str:
-        return format_time(value, time_format)
-
+    time = partial(format_time, time_format=time_format)
     parse = {"mmss": parse_mmss, "seconds": parse_seconds, "hms": parse_hms}[time_format]
 
     def snap(value: float) -> float:  # the value as written and read back
@@ -95,7 +92,7 @@ def fix_submission(
         out += group
     out.sort(key=lambda r: r.line)
     log.sort()
-    source = SourceLines(path)
+    source = source_lines(path, (row.line for row in out))
     text = "".join(_line(source[row.line], row, original[row.line], column, time) + "\n" for row in out)
     present = {row.query for row in out}
     missing = [q for q in rules.queries.lines if q not in present] if rules.queries is not None else []
@@ -129,7 +126,9 @@ def _fix_times(
     limit = math.inf
     if rules.videos is not None:
         duration = rules.videos.durations[row.video]
-        limit = _at_most(duration, snap, whole)
+        limit = float(math.floor(duration)) if whole else snap(duration)  # the latest writable time in the video
+        if limit > duration:  # rounding to 9 decimals went past the end: one nanosecond earlier
+            limit = snap(duration - 1e-9)
         where = f"video '{row.video}' ({duration:g} s)"
         if row.start > limit:  # after the end (M.S: limit = the whole second at or before it)
             note(row, f"dropped: it starts at {time(row.start)}, after the end of {where}")
@@ -156,22 +155,13 @@ def _fix_times(
     return True
 
 
-def _at_most(duration: float, snap: Callable[[float], float], whole: bool) -> float:
-    """The latest writable time at or before ``duration``: whole seconds for M.S times, else what 9
-    decimals give (one nanosecond earlier when rounding goes past the duration)."""
-    if whole:
-        return float(math.floor(duration))
-    limit = snap(duration)
-    return limit if limit <= duration else snap(duration - 1e-9)
-
-
 def _remove_overlaps(group: list[Result], policy: str, note: Note, time: Time) -> list[Result]:
     """Step 5 on one query's results in rank order: the results kept."""
     kept: list[Result] = []
-    earlier: dict[str, _Taken] = defaultdict(_Taken)
+    earlier: dict[str, list[Result]] = defaultdict(list)  # the kept results of each video by start (and so by end)
     for row in group:
         taken = earlier[row.video]
-        hit = taken.hits(row.start, row.end)
+        hit = taken[bisect.bisect_right(taken, row.start, key=END) : bisect.bisect_left(taken, row.end, key=START)]
         if hit:
             lines = ", ".join(str(other.line) for other in sorted(hit, key=lambda r: r.line))
             many = "s" if len(hit) > 1 else ""
@@ -189,39 +179,13 @@ def _remove_overlaps(group: list[Result], policy: str, note: Note, time: Time) -
                 f"result{many} on line{many} {lines} (overlap policy trim)",
             )
             row.start, row.end = piece
-        taken.add(row)
+        bisect.insort_left(taken, row, key=START)
         kept.append(row)
     return kept
 
 
-class _Taken:
-    """The kept results of one query in one video: segments of positive length that do not overlap,
-    sorted by start (so their ends are sorted too)."""
-
-    def __init__(self) -> None:
-        self.starts: list[float] = []
-        self.ends: list[float] = []
-        self.rows: list[Result] = []
-
-    def hits(self, start: float, end: float) -> list[Result]:
-        """The kept results that overlap [start, end], by start."""
-        out = []
-        i = bisect.bisect_right(self.ends, start)  # the first that ends after ``start``
-        while i < len(self.rows) and self.starts[i] < end:
-            out.append(self.rows[i])
-            i += 1
-        return out
-
-    def add(self, row: Result) -> None:
-        i = bisect.bisect_left(self.starts, row.start)
-        self.starts.insert(i, row.start)
-        self.ends.insert(i, row.end)
-        self.rows.insert(i, row)
-
-
 def _longest_free(start: float, end: float, hits: list[Result]) -> tuple[float, float] | None:
-    """The longest part of [start, end] outside the segments ``hits`` (sorted by start, not overlapping
-    each other), the earliest of equally long ones; None when nothing is left."""
+    """The longest part of [start, end] outside ``hits`` (the earliest of equal ones), or None."""
     free, cursor = [], start
     for other in hits:
         if other.start > cursor:

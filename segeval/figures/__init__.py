@@ -1,12 +1,8 @@
-"""Figures (matplotlib, from the optional ``plot`` extra, imported only when drawing).
-
-The backend, mathtext and label rules are docs/cli.md, "Output escaping"; every id or name shown in a figure
-or the report goes through :func:`label` (at most :data:`LABEL_WIDTH` characters, control characters
-escaped), and matplotlib's warnings become one note line each, without source paths.
-"""
+"""Figures (matplotlib, optional; docs/cli.md, "Output escaping")."""
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import warnings
@@ -22,8 +18,7 @@ LABEL_WIDTH = 80
 
 
 def label(text: str, width: int = LABEL_WIDTH) -> str:
-    """``text`` for display: control characters escaped, cut to ``width`` characters with "..." (full
-    ids stay in the data files)."""
+    """``text`` for display: control characters escaped, cut to ``width`` characters with "..."."""
     shown = printable(text)
     return shown if len(shown) <= width else shown[: max(1, width - 3)] + "..."
 
@@ -60,19 +55,11 @@ def pyplot() -> Any:
 
 
 def _notes_for_warnings() -> None:
-    """Warnings while drawing (matplotlib's "Glyph ... missing from font", attributed to segeval's line
-    that called it) as ``segeval: note: figure: ...`` lines: no source path, escaped."""
+    """Warnings while drawing as ``segeval: note: figure: ...`` lines: no source path, escaped."""
     if getattr(warnings.showwarning, "_segeval", False):
         return
 
-    def showwarning(
-        message: Warning | str,
-        category: type[Warning],
-        filename: str,
-        lineno: int,
-        file: Any = None,
-        line: str | None = None,
-    ) -> None:
+    def showwarning(message: Warning | str, *where: Any, **how: Any) -> None:
         print(render_note(f"segeval: note: figure: {message}"), file=sys.stderr)
 
     showwarning._segeval = True  # type: ignore[attr-defined]
@@ -80,8 +67,7 @@ def _notes_for_warnings() -> None:
 
 
 def check_output(path: str | Path, inputs: Sequence[str | Path] = ()) -> Path:
-    """The output path, if it ends in .png or .svg and can be written (:func:`segeval.reports.output.check_output`:
-    its directory exists, it is no directory and none of ``inputs``)."""
+    """The output path, if it ends in .png or .svg and can be written (:func:`segeval.reports.output.check_output`)."""
     from segeval.reports.output import check_output as check_writable
 
     out = Path(path)
@@ -91,12 +77,17 @@ def check_output(path: str | Path, inputs: Sequence[str | Path] = ()) -> Path:
     return out
 
 
-def save(fig: Any, output: str | Path) -> None:
-    """Write the figure to ``output`` (its format from the suffix) through the one output writer, and close it."""
+def save(fig: Any, output: str | Path | None) -> str:
+    """Write the figure to ``output`` and close it; without ``output``, the SVG text."""
     from segeval.reports.output import open_output
 
     try:
+        if output is None:
+            buffer = io.StringIO()
+            fig.savefig(buffer, format="svg", metadata={"Date": None})
+            return buffer.getvalue()[buffer.getvalue().index("<svg") :]
         with open_output(output, binary=True) as f:
             fig.savefig(f, format=Path(output).suffix.lower().lstrip("."))
+        return str(output)
     finally:
         pyplot().close(fig)

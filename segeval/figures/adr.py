@@ -14,7 +14,6 @@ from segeval.measures.adr import adr_curve, ground_truth
 def plot_adr(a: Adapted, query: str, output: str | Path, *, extra: int = 10) -> Path:
     """Draw retrieved ground-truth items (left axis) and dynamic recall (right axis) per position."""
     out = check_output(output)
-    plt = pyplot()
     groups, sizes, _ = ground_truth(a)
     n = int(sizes.sum())
     k = n + extra
@@ -22,7 +21,7 @@ def plot_adr(a: Adapted, query: str, output: str | Path, *, extra: int = 10) -> 
     found = np.cumsum(groups[:k] >= 0)
     found = np.concatenate([found, np.full(k - len(found), found[-1] if len(found) else 0)])
     positions = np.arange(1, k + 1)
-    fig, left = plt.subplots(figsize=(8, 4.5))
+    fig, left = pyplot().subplots(figsize=(8, 4.5))
     left.step(positions, found, where="post", color="tab:blue", label="retrieved ground-truth items")
     left.set_xlabel("position in the result list")
     left.set_ylabel("retrieved ground-truth items", color="tab:blue")

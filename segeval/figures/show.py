@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from segeval.adapters.base import Adapted, Adapter, Label
 from segeval.core.arrays import FloatArray
 from segeval.core.errors import ParameterError
 from segeval.core.prepared import Prepared
-from segeval.figures import label
+from segeval.figures import label, pyplot, save
 from segeval.readers.formats import format_time
 
 COLOURS = {
@@ -35,8 +36,7 @@ def _colour(mark: str) -> str:
 
 
 def shown_labels(starts: list[float], t_max: float) -> list[bool]:
-    """Which results of one timeline row get their rank label: in order of start, each at least
-    :data:`LABEL_GAP` of the axis after the last one shown (crowded labels would overlap)."""
+    """Which results of one timeline row get their rank label (at least :data:`LABEL_GAP` after the last one)."""
     shown = [False] * len(starts)
     last = -np.inf
     for i in sorted(range(len(starts)), key=starts.__getitem__):
@@ -47,14 +47,13 @@ def shown_labels(starts: list[float], t_max: float) -> list[bool]:
 
 @dataclass(frozen=True)
 class Result:
-    """One ranked result of the query, with each adapter's label and deciding qrels lines."""
+    """One ranked result of the query, with each adapter's labels."""
 
     rank: int
     video: str
     start: float
     end: float
     labels: dict[str, str]
-    decided_by: dict[str, list[int]]
 
 
 def results(data: Prepared, adapted: dict[str, Adapted]) -> list[Result]:
@@ -62,16 +61,13 @@ def results(data: Prepared, adapted: dict[str, Adapted]) -> list[Result]:
     run = data.run
     items = data.items[run["icode"].to_numpy()]
     starts, ends = run["start"].to_numpy(dtype=np.float64), run["end"].to_numpy(dtype=np.float64)
-    lines = data.qrels["line"].to_numpy()
     out = []
     for i in range(len(run)):
-        labels: dict[str, str] = {}
-        decided: dict[str, list[int]] = {}
-        for name, a in adapted.items():
-            units = np.flatnonzero(a.source == i)
-            labels[name] = "".join(chr(int(a.labels[u])) for u in units) or "(no unit)"
-            decided[name] = sorted({int(lines[r]) for u in units for r in a.matches(int(u))})
-        out.append(Result(i + 1, str(items[i]), float(starts[i]), float(ends[i]), labels, decided))
+        labels = {
+            name: "".join(chr(int(a.labels[u])) for u in np.flatnonzero(a.source == i)) or "(no unit)"
+            for name, a in adapted.items()
+        }
+        out.append(Result(i + 1, str(items[i]), float(starts[i]), float(ends[i]), labels))
     return out
 
 
@@ -88,27 +84,16 @@ class Truth:
 
 def truth(data: Prepared) -> Truth:
     q = data.qrels
-    return Truth(
-        data.items[q["icode"].to_numpy()],
-        q["start"].to_numpy(dtype=np.float64),
-        q["end"].to_numpy(dtype=np.float64),
-        q["rel"].to_numpy(),
-        q["line"].to_numpy(),
-    )
+    start, end = (q[c].to_numpy(dtype=np.float64) for c in ("start", "end"))
+    return Truth(data.items[q["icode"].to_numpy()], start, end, q["rel"].to_numpy(), q["line"].to_numpy())
 
 
 def explain(
     data: Prepared, adapted: dict[str, Adapted], adapters: dict[str, Adapter], time_format: str = "seconds"
 ) -> str:
-    """Per result and adapter: the label and, per unit, the qrels lines that decided it and why
-    (:meth:`Adapter.explain`); units of one result (bins) are separated by ``; ``.  Times are written in
-    ``time_format``, as the files write them."""
+    """Per result and adapter: its label and the qrels lines that decided each unit, and why."""
     t = truth(data)
-
-    def when(x: float) -> str:
-        return format_time(x, time_format)
-
-    line_of = data.qrels["line"].to_numpy()
+    when = partial(format_time, time_format=time_format)
     rows = []
     for r in results(data, adapted):
         for name, mark in r.labels.items():
@@ -119,7 +104,7 @@ def explain(
                     ", ".join(
                         reason.why
                         if reason.row < 0
-                        else f"qrels line {line_of[reason.row]} ({t.video[reason.row]} {when(t.start[reason.row])}-"
+                        else f"qrels line {t.line[reason.row]} ({t.video[reason.row]} {when(t.start[reason.row])}-"
                         f"{when(t.end[reason.row])} rel {t.rel[reason.row]})"
                         + (f": {reason.why}" if reason.why else "")
                         for reason in adapters[name].explain(data, a, int(u))
@@ -215,16 +200,14 @@ def render(data: Prepared, adapted: dict[str, Adapted], query: str, output: str 
         )
         write_output(out, page)
     else:
-        from segeval.figures import pyplot
-
-        _png_from_results(pyplot(), data, adapted, query, out)
+        _png(data, adapted, query, out)
     return out
 
 
-def _png_from_results(plt: Any, data: Prepared, adapted: dict[str, Adapted], query: str, out: Path) -> None:
+def _png(data: Prepared, adapted: dict[str, Adapted], query: str, out: Path) -> None:
     res, t, videos, t_max = _layout(data, adapted)
     names = list(adapted)
-    fig, ax = plt.subplots(figsize=(10, 0.5 + 0.35 * len(videos) * (1 + len(names))))
+    fig, ax = pyplot().subplots(figsize=(10, 0.5 + 0.35 * len(videos) * (1 + len(names))))
     ticks, tick_labels = [], []
     y = 0.0
     for video in videos:
@@ -255,19 +238,11 @@ def _png_from_results(plt: Any, data: Prepared, adapted: dict[str, Adapted], que
         ("s seen", COLOURS[Label.RELEVANT_SEEN]),
         ("- unjudged", COLOURS[Label.UNJUDGED]),
     ]
-    ax.legend(
-        handles=[Patch(color=c, label=t) for t, c in legend],
-        fontsize=7,
-        loc="lower center",
-        bbox_to_anchor=(0.5, 1.0),
-        ncol=6,
-        frameon=False,
-    )
+    handles = [Patch(color=c, label=t) for t, c in legend]
+    ax.legend(handles=handles, fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=6, frameon=False)
     ax.set_xlabel("seconds (ranks of crowded results left out: --explain lists every one)")
     ax.set_title(f"query {label(query)}", pad=22)
     fig.tight_layout()
-    from segeval.figures import save
-
     save(fig, out)
 
 

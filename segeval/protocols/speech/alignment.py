@@ -1,11 +1,4 @@
-"""Occurrence alignment: each term's reference occurrences and detections inside the ECF excerpts, paired
-one to one as KWSEval pairs them (KWSAlignment + BipartiteMatch).
-
-A detection can pair with an occurrence of its term in the same file and channel when its mid-point lies
-within ``tolerance`` seconds of the occurrence's span. Among the pairings of largest size, KWSEval's kernel
-prefers, by tiny weights, the larger sum of score congruence (1e-6 × the detection's score scaled to the
-score range) and time congruence (1e-8 × overlap / occurrence duration): the same weights here, solved as a
-maximum-weight assignment per connected group."""
+"""Each term's trials: occurrences and detections paired as KWSEval pairs them (docs/speech.md, "Pairing")."""
 
 from __future__ import annotations
 
@@ -24,8 +17,7 @@ EPSILON_SCORE = 1e-6
 
 @dataclass(eq=False)
 class TermTrials:
-    """One term's trials (KWSEval's block): scores of paired detections (targets) and of unpaired ones
-    (non-targets), each with its YES decision, and the number of occurrences no detection paired with."""
+    """One term's trials: (score, YES) of paired and unpaired detections, and the unpaired occurrences."""
 
     kwid: str
     text: str
@@ -71,8 +63,7 @@ def pair(
 def _edges(
     occurrences: list[Occurrence], detections: list[Detection], tolerance: float, low: float, high: float
 ) -> dict[int, dict[int, float]]:
-    """The weight of every (occurrence, detection) pair whose detection's mid-point is within ``tolerance`` of
-    the occurrence: ``edges[i][j]``."""
+    """``edges[i][j]``: the weight of each occurrence and detection whose mid-point is within ``tolerance`` of it."""
     order = sorted(range(len(detections)), key=lambda j: detections[j].mid)
     mids = [detections[j].mid for j in order]
     edges: dict[int, dict[int, float]] = {}
@@ -81,9 +72,6 @@ def _edges(
         hi = bisect_right(mids, occ.end + tolerance)
         for k in range(lo, hi):
             j = order[k]
-            mid = detections[j].mid
-            if mid < occ.begin - tolerance or mid > occ.end + tolerance:
-                continue
             edges.setdefault(i, {})[j] = _weight(occ, detections[j], low, high)
     return edges
 
@@ -112,8 +100,7 @@ def _groups(edges: dict[int, dict[int, float]]) -> list[tuple[list[int], set[int
 
 
 def _assign(refs: list[int], dets: list[int], edges: dict[int, dict[int, float]]) -> list[tuple[int, int]]:
-    """The pairs of one group of greatest total weight: the best detection of a lone occurrence, the best
-    occurrence of a lone detection, else the assignment of largest total weight (SciPy's linear_sum_assignment)."""
+    """The pairs of one group of greatest total weight (SciPy's linear_sum_assignment unless one side is alone)."""
     if len(refs) == 1:
         row = edges[refs[0]]
         return [(refs[0], max(dets, key=lambda j: row[j]))]
@@ -163,11 +150,10 @@ def align(
         for key in sorted(set(refs) | set(dets)):
             occs, found = refs.get(key, []), dets.get(key, [])
             pairs = pair(occs, found, tolerance, system.score_range)
-            paired_refs = {i for i, _ in pairs}
             paired_dets = {j for _, j in pairs}
             for i, j in pairs:
                 block.targets.append((found[j].score, found[j].yes))
                 block.pairs.append((occs[i], found[j]))
-            block.omitted += len(occs) - len(paired_refs)
+            block.omitted += len(occs) - len(pairs)  # pairs are one to one
             block.nontargets.extend((d.score, d.yes) for j, d in enumerate(found) if j not in paired_dets)
     return trials

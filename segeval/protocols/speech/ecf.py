@@ -36,8 +36,7 @@ def file_id(audio_filename: str) -> str:
 
 
 def read_ecf(path: str) -> list[Excerpt]:
-    """The excerpts of an ECF file (``<ecf>`` holding ``<excerpt audio_filename channel tbeg dur
-    source_type>``); a malformed file is an :class:`InputError` with its line."""
+    """The excerpts of an ECF file; a malformed file is an :class:`InputError` with its line."""
     root = read_xml(path, "ECF")
     expect_root(path, root, "ecf", "ECF")
     excerpts = []
@@ -74,8 +73,7 @@ def read_ecf(path: str) -> list[Excerpt]:
 
 
 def total_duration(excerpts: list[Excerpt]) -> float:
-    """KWSEval's total duration: per file, excerpts in begin order, each one cut at the begin of any later
-    overlapping one; ``splitcts`` excerpts count half."""
+    """KWSEval's total duration (docs/speech.md, "Duration")."""
     by_file: dict[str, list[Excerpt]] = {}
     for excerpt in excerpts:
         by_file.setdefault(excerpt.file, []).append(excerpt)
@@ -83,10 +81,7 @@ def total_duration(excerpts: list[Excerpt]) -> float:
     for file in sorted(by_file):
         ordered = sorted(by_file[file], key=lambda e: (e.tbeg, e.tend))
         for i, excerpt in enumerate(ordered):
-            tend = excerpt.tend
-            for later in ordered[i + 1 :]:
-                if later.tbeg < tend:
-                    tend = later.tbeg
+            tend = min([excerpt.tend, *(later.tbeg for later in ordered[i + 1 :])])
             total += (tend - excerpt.tbeg) * (0.5 if excerpt.source_type == SPLIT_CTS else 1)
     return total
 

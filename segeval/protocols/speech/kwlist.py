@@ -23,8 +23,7 @@ class TermList:
 
 
 def read_kwlist(path: str) -> TermList:
-    """The terms of a kwlist file (``<kwlist encoding compareNormalize>`` holding ``<kw kwid><kwtext>``): the texts
-    compared as KWSEval compares decoded UTF-8 text, the only encoding read (no ``encoding=`` is read as UTF-8)."""
+    """The terms of a kwlist file (UTF-8 only, as docs/speech.md says)."""
     root = read_xml(path, "kwlist")
     expect_root(path, root, "kwlist", "term list")
     encoding = root.attrs.get("encoding", "UTF-8")

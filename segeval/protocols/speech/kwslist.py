@@ -30,13 +30,10 @@ class SystemOutput:
     detections: dict[str, list[Detection]]  # kwid -> detections, in file order
     lines: dict[str, int]  # kwid -> line of its <detected_kwlist>
     score_range: tuple[float, float] | None  # the header's min_score/max_score when given
-    system_id: str
 
 
 def detection_file(name: str) -> str:
-    """KWSEval's file id of a detection's ``file=`` (MMisc's ``split_dir_file_ext``): the base name, split at
-    its first dot after any leading dots; the part after it dropped only when it is exactly ``sph``, so
-    ``rec.v2.sph`` and ``A.SPH`` stay whole (and match no excerpt named ``rec.v2``, ``A``)."""
+    """KWSEval's file id of a detection's ``file=`` (docs/speech.md, "File names")."""
     base = name.rsplit("/", 1)[-1] if name.strip(_ASCII_SPACE) else ""
     dots = len(base) - len(base.lstrip(".")) if base.lstrip(".") else 0
     stem, _, extension = base[dots:].partition(".")
@@ -47,8 +44,7 @@ def detection_file(name: str) -> str:
 
 
 def read_kwslist(path: str) -> SystemOutput:
-    """The detections of a kwslist file (``<kwslist>`` holding ``<detected_kwlist kwid>`` holding ``<kw file
-    channel tbeg dur score decision>``)."""
+    """The detections of a kwslist file, by term."""
     root = read_xml(path, "kwslist")
     expect_root(path, root, "kwslist", "system output")
     low, high = root.attrs.get("min_score"), root.attrs.get("max_score")
@@ -86,16 +82,8 @@ def read_kwslist(path: str) -> SystemOutput:
                     f"[{score_range[0]!r}, {score_range[1]!r}]",
                     line=kw.line,
                 )
+            file, channel = detection_file(attribute(path, kw, "file")), attribute(path, kw, "channel")
             found.append(
-                Detection(
-                    detection_file(attribute(path, kw, "file")),
-                    attribute(path, kw, "channel"),
-                    begin,
-                    begin + dur,
-                    begin + dur / 2.0,
-                    score,
-                    decision == "YES",
-                    kw.line,
-                )
+                Detection(file, channel, begin, begin + dur, begin + dur / 2.0, score, decision == "YES", kw.line)
             )
-    return SystemOutput(detections, lines, score_range, root.attrs.get("system_id", ""))
+    return SystemOutput(detections, lines, score_range)

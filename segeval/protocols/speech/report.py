@@ -1,17 +1,17 @@
-"""KWSEval's text reports (F4DE AutoTable layout: gap 2, right-justified cells, centred multi-level headers,
-KWSEval's number formats) and the segeval json/csv forms of the same figures."""
+"""KWSEval's text reports (F4DE AutoTable layout, KWSEval's number formats) and their json/csv forms."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from segeval.protocols.speech.twv import Operating, TwvResult
 
 GAP = 2
 FA_FORMAT, MISS_FORMAT, TWV_FORMAT = "%6.5f", "%6.3f", "%6.4f"
+#: a term's counts in the json and csv forms
+COUNTS = ("n_target", "correct", "false_alarms", "misses")
 
 
 def perl_number(value: float) -> str:
@@ -26,44 +26,6 @@ def shown(fmt: str, value: float | str | None) -> str:
     if isinstance(value, str) and not re.match(r"[-\d.]+", value):
         return value
     return fmt % float(value)
-
-
-@dataclass
-class _Node:
-    label: str
-    columns: list[tuple[str, ...]]
-    width: int = 0
-    children: list[_Node] | None = None
-
-
-def _tree(
-    columns: list[tuple[str, ...]], level: int, levels: int, min_width: int, data_width: dict[tuple[str, ...], int]
-) -> tuple[list[_Node], int]:
-    nodes: list[_Node] = []
-    for column in columns:
-        if not nodes or nodes[-1].label != column[level]:
-            nodes.append(_Node(column[level], []))
-        nodes[-1].columns.append(column)
-    if level + 1 < levels:
-        total, computed = 0, []
-        for i, node in enumerate(nodes):
-            node.children, node.width = _tree(node.columns, level + 1, levels, len(node.label) + GAP * 2, data_width)
-            total += node.width + (1 if i else 0)
-            computed.append(node.width)
-        if min_width > total:
-            extras, total = _shares(min_width - total, len(nodes)), 0
-            for i, (node, extra) in enumerate(zip(nodes, extras, strict=True)):
-                node.children, node.width = _tree(node.columns, level + 1, levels, computed[i] + extra, data_width)
-                total += node.width + (1 if i else 0)
-        return nodes, total
-    total = 0
-    for i, node in enumerate(nodes):
-        node.width = GAP * 2 + max(len(node.label), data_width.get(node.columns[0], 0))
-        total += node.width + (1 if i else 0)
-    if min_width > total:
-        for node, extra in zip(nodes, _shares(min_width - total, len(nodes)), strict=True):
-            node.width += extra
-    return nodes, max(total, min_width)
 
 
 def _shares(residue: int, n: int) -> list[int]:
@@ -83,24 +45,31 @@ def render_table(
     *,
     row_labels: bool,
 ) -> str:
-    """An F4DE AutoTable as ``renderTxtTable(2)`` prints it."""
+    """An F4DE AutoTable of two-level columns as ``renderTxtTable(2)`` prints it."""
     data_width: dict[tuple[str, ...], int] = {}
     for _, cells in rows:
         for column, value in cells.items():
             data_width[column] = max(data_width.get(column, 0), len(value))
-    levels = len(columns[0])
-    top, _ = _tree(list(columns), 0, levels, 0, data_width)
+    groups: list[tuple[str, list[tuple[str, ...]]]] = []
+    for column in columns:
+        if not groups or groups[-1][0] != column[0]:
+            groups.append((column[0], []))
+        groups[-1][1].append(column)
+    top: list[tuple[str, int]] = []
+    leaves: list[tuple[tuple[str, ...], int]] = []
+    for group, members in groups:  # each column as wide as its label or data, widened to its group's label
+        widths = [GAP * 2 + max(len(c[1]), data_width.get(c, 0)) for c in members]
+        total, need = sum(widths) + len(widths) - 1, len(group) + GAP * 2
+        if need > total:
+            widths = [w + extra for w, extra in zip(widths, _shares(need - total, len(widths)), strict=True)]
+        top.append((group, max(total, need)))
+        leaves += zip(members, widths, strict=True)
     label_widths = [max(len(label[i]) for label, _ in rows) for i in range(len(rows[0][0]))] if row_labels else []
     prefix = "".join(" " * w + " " * GAP for w in label_widths)
-    out = []
-    layer = top
-    for _ in range(levels):
-        out.append(prefix + "|" + "|".join(_center(node.label, node.width) for node in layer) + "|\n")
-        if layer[0].children is not None:
-            layer = [child for node in layer for child in (node.children or [])]
-    leaves = layer
+    headers = [top, [(column[1], width) for column, width in leaves]]
+    out = [prefix + "|" + "|".join(_center(text, width) for text, width in layer) + "|\n" for layer in headers]
     dashes = "".join("-" * (w + GAP) for w in label_widths) + "+" if row_labels else "|"
-    out.append(dashes + "".join("-" * node.width + "+" for node in leaves) + "\n")
+    out.append(dashes + "".join("-" * width + "+" for _, width in leaves) + "\n")
     last: list[str] = [""] * len(label_widths)
     for label, cells in rows:
         line = ""
@@ -112,7 +81,7 @@ def render_table(
                         last[deeper] = ""
                 line += (part if printed else "").ljust(label_widths[i]) + " " * GAP
                 last[i] = part
-        line += "|" + "".join(" " + cells.get(node.columns[0], "").rjust(node.width - 2) + " |" for node in leaves)
+        line += "|" + "".join(" " + cells.get(column, "").rjust(width - 2) + " |" for column, width in leaves)
         out.append(line + "\n")
     return "".join(out)
 
@@ -138,11 +107,9 @@ def _header(result: TwvResult, cost_text: str) -> str:
     )
 
 
-def _operating(
-    group: str, point: Operating, miss_label: str, cells: dict[tuple[str, ...], str], threshold: bool = True
-) -> None:
+def _operating(group: str, point: Operating, cells: dict[tuple[str, ...], str], threshold: bool = True) -> None:
     cells[(group, "PFA")] = shown(FA_FORMAT, point.p_fa)
-    cells[(group, miss_label)] = shown(MISS_FORMAT, point.p_miss)
+    cells[(group, "PMiss")] = shown(MISS_FORMAT, point.p_miss)
     cells[(group, "TWV")] = shown(TWV_FORMAT, point.twv)
     if threshold:
         cells[(group, "Dec. Thresh")] = shown(MISS_FORMAT, point.threshold)
@@ -156,25 +123,15 @@ def summary_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
     if n_evaluated > 1:
         cells[("Inputs", "#Keyword")] = str(n_evaluated)
     t = result.totals
-    cells.update(
-        {
-            ("Inputs", "#Targ"): str(t["#Targ"]),
-            ("Inputs", "#NTarg"): str(t["#NTarg"]),
-            ("Inputs", "#Sys"): str(t["#Sys"]),
-            (act, "#CorDet"): str(t["#Corr"]),
-            (act, "#Cor!Det"): str(t["#Cor!Det"]),
-            (act, "#FA"): str(t["#FA"]),
-            (act, "#Miss"): str(t["#Miss"]),
-            (act, "PFA"): shown(FA_FORMAT, result.actual.p_fa),
-            (act, "PMiss"): shown(MISS_FORMAT, result.actual.p_miss),
-            (act, "TWV"): shown(TWV_FORMAT, result.actual.twv),
-            (act, "Dec. Tresh"): shown(TWV_FORMAT, result.actual.threshold),
-        }
-    )
-    _operating("Maximum TWV Analysis", result.maximum, "PMiss", cells)
+    cells.update({("Inputs", k): str(t[k]) for k in ("#Targ", "#NTarg", "#Sys")})
+    cells[(act, "#CorDet")] = str(t["#Corr"])
+    cells.update({(act, k): str(t[k]) for k in ("#Cor!Det", "#FA", "#Miss")})
+    _operating(act, result.actual, cells, threshold=False)
+    cells[(act, "Dec. Tresh")] = shown(TWV_FORMAT, result.actual.threshold)
+    _operating("Maximum TWV Analysis", result.maximum, cells)
     if optimum:
-        _operating("Optimum TWV Analysis", result.optimum, "PMiss", cells)
-        _operating("Supremum TWV Analysis", result.supremum, "PMiss", cells)
+        _operating("Optimum TWV Analysis", result.optimum, cells)
+        _operating("Supremum TWV Analysis", result.supremum, cells)
     columns = list(cells)
     return _header(result, cost_text) + "\n\n" + render_table(columns, [(("Occurrence",), cells)], row_labels=False)
 
@@ -182,44 +139,34 @@ def summary_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
 def block_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
     """The per-term block report (``-b``)."""
     occ = "Occurrence"
+    counts = ("#Targ", "#Corr", "#FA", "#Miss")
     text_col: tuple[str, ...] = ("MetaData", "Text")
-    columns: list[tuple[str, ...]] = [text_col] + [
-        (occ, c) for c in ("#Targ", "#Corr", "#FA", "#Miss", "TWV", "PFA", "PMISS")
-    ]
+    columns: list[tuple[str, ...]] = [text_col] + [(occ, c) for c in (*counts, "TWV", "PFA", "PMISS")]
     if optimum:
         columns += [(g, c) for g in ("Optimum TWV", "Supremum TWV") for c in ("PFA", "PMiss", "TWV", "Dec. Thresh")]
     rows: list[tuple[tuple[str, ...], dict[tuple[str, ...], str]]] = []
     for term in result.terms:
         cells: dict[tuple[str, ...], str] = {text_col: term.text}
         if term.evaluated:
-            a = term.actual
-            pfa = shown(FA_FORMAT, a.p_fa)
-            cells.update(
-                {
-                    (occ, "#Targ"): str(term.n_target),
-                    (occ, "#Corr"): str(term.correct),
-                    (occ, "#FA"): str(term.false_alarms),
-                    (occ, "#Miss"): str(term.misses),
-                    (occ, "TWV"): shown(TWV_FORMAT, a.twv),
-                    (occ, "PFA"): pfa if pfa != "NA" else "0",
-                    (occ, "PMISS"): shown(MISS_FORMAT, a.p_miss),
-                }
-            )
+            values = (term.n_target, term.correct, term.false_alarms, term.misses)
+            cells.update({(occ, c): str(v) for c, v in zip(counts, values, strict=True)})
+            pfa = shown(FA_FORMAT, term.actual.p_fa)
+            cells[(occ, "TWV")] = shown(TWV_FORMAT, term.actual.twv)
+            cells[(occ, "PFA")] = pfa if pfa != "NA" else "0"
+            cells[(occ, "PMISS")] = shown(MISS_FORMAT, term.actual.p_miss)
             if optimum:
-                _operating("Optimum TWV", term.optimum, "PMiss", cells)
-                _operating("Supremum TWV", term.supremum, "PMiss", cells)
+                _operating("Optimum TWV", term.optimum, cells)
+                _operating("Supremum TWV", term.supremum, cells)
         rows.append((("Keyword", term.kwid), cells))
-    counts = ("#Targ", "#Corr", "#FA", "#Miss")
     rows.append((("Summary", "Totals"), {(occ, c): str(result.totals[c]) for c in counts}))
     means: dict[tuple[str, ...], str] = {(occ, c): f"{result.means[c] or 0:.0f}" for c in counts}
     means[(occ, "PFA")] = shown(FA_FORMAT, result.actual.p_fa)
     means[(occ, "PMISS")] = shown(MISS_FORMAT, result.actual.p_miss)
     if optimum:
-        _operating("Optimum TWV", result.optimum, "PMiss", means, threshold=False)
-        _operating("Supremum TWV", result.supremum, "PMiss", means, threshold=False)
+        _operating("Optimum TWV", result.optimum, means, threshold=False)
+        _operating("Supremum TWV", result.supremum, means, threshold=False)
     rows.append((("Summary", "Means"), means))
-    last: dict[tuple[str, ...], str] = {(occ, "TWV"): shown(TWV_FORMAT, result.actual.twv)}
-    rows.append((("Summary", "TWV"), last))
+    rows.append((("Summary", "TWV"), {(occ, "TWV"): shown(TWV_FORMAT, result.actual.twv)}))
     return _header(result, cost_text) + "\n\n" + render_table(columns, rows, row_labels=True)
 
 
@@ -232,39 +179,23 @@ def _plain(point: Operating) -> dict[str, Any]:
 def as_json(result: TwvResult) -> dict[str, Any]:
     """Every figure at full precision (segeval's json form)."""
     p = result.parameters
+    parameters = ("total_duration", "trials", "trials_per_second", "beta", "cost", "value", "p_target")
     return {
-        "parameters": {
-            "total_duration": p.total_duration,
-            "trials": p.trials,
-            "trials_per_second": p.trials_per_second,
-            "beta": p.beta,
-            "cost": p.cost,
-            "value": p.value,
-            "p_target": p.p_target,
-            "include_no_targets": p.include_no_targets,
-        },
+        "parameters": {**{k: getattr(p, k) for k in parameters}, "include_no_targets": p.include_no_targets},
         "atwv": result.actual.twv,
         "mtwv": result.maximum.twv,
         "mtwv_threshold": _plain(result.maximum)["threshold"],
         "otwv": result.optimum.twv,
         "stwv": result.supremum.twv,
         "counts": result.totals,
-        "actual": _plain(result.actual),
-        "maximum": _plain(result.maximum),
-        "optimum": _plain(result.optimum),
-        "supremum": _plain(result.supremum),
+        **{k: _plain(getattr(result, k)) for k in ("actual", "maximum", "optimum", "supremum")},
         "terms": [
             {
                 "kwid": t.kwid,
                 "text": t.text,
                 "evaluated": t.evaluated,
-                "n_target": t.n_target,
-                "correct": t.correct,
-                "false_alarms": t.false_alarms,
-                "misses": t.misses,
-                "actual": _plain(t.actual),
-                "optimum": _plain(t.optimum),
-                "supremum": _plain(t.supremum),
+                **{k: getattr(t, k) for k in COUNTS},
+                **{k: _plain(getattr(t, k)) for k in ("actual", "optimum", "supremum")},
             }
             for t in result.terms
         ],
@@ -273,8 +204,7 @@ def as_json(result: TwvResult) -> dict[str, Any]:
 
 
 def plot_det(result: TwvResult, output: str) -> None:
-    """The term-weighted DET curve (mean P_miss against mean P_FA) on normal-deviate axes, as F4DE draws it,
-    with the actual decisions and MTWV marked (``segeval[plot]``)."""
+    """The term-weighted DET curve on normal-deviate axes as F4DE draws it, ATWV and MTWV marked."""
     from statistics import NormalDist
 
     from segeval import figures as viz
@@ -282,85 +212,38 @@ def plot_det(result: TwvResult, output: str) -> None:
     def deviate(p: float | None) -> float:  # F4DE's ppndf clamps 0 and 1 to 2.2204e-16 from them
         return NormalDist().inv_cdf(min(max(p or 0.0, 2.2204e-16), 1 - 2.2204e-16))
 
-    plt = viz.pyplot()
-    fig, ax = plt.subplots(figsize=(6, 6))
+    fig, ax = viz.pyplot().subplots(figsize=(6, 6))
     curve = [p for p in result.det if p.p_miss is not None and p.p_fa is not None]
     ax.plot([deviate(p.p_fa) for p in curve], [deviate(p.p_miss) for p in curve], color="tab:blue", label="DET")
     for point, name, mark in ((result.actual, "ATWV", "o"), (result.maximum, "MTWV", "*")):
         if point.p_miss is not None and point.p_fa is not None and point.twv is not None:
-            ax.plot(
-                deviate(point.p_fa),
-                deviate(point.p_miss),
-                mark,
-                color="black",
-                markersize=9,
-                label=f"{name} {point.twv:.4f} (P_FA {point.p_fa:.5f}, P_miss {point.p_miss:.3f})",
-            )
+            text = f"{name} {point.twv:.4f} (P_FA {point.p_fa:.5f}, P_miss {point.p_miss:.3f})"
+            ax.plot(deviate(point.p_fa), deviate(point.p_miss), mark, color="black", markersize=9, label=text)
     # F4DE's axes: P_FA .0001% to 40%, P_miss 5% to 98%, labelled in percent
     for axis, ticks in (
         (ax.xaxis, (1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.05, 0.1, 0.2, 0.4)),
         (ax.yaxis, (0.05, 0.1, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.98)),
     ):
         axis.set_ticks([deviate(t) for t in ticks], [f"{100 * t:g}" for t in ticks])
-    ax.set_xlim(deviate(1e-6), deviate(0.4))
-    ax.set_ylim(deviate(0.05), deviate(0.98))
+    ax.set(xlim=(deviate(1e-6), deviate(0.4)), ylim=(deviate(0.05), deviate(0.98)))
     ax.grid(True, color="0.85")
-    ax.set_xlabel("P_FA (in %), mean over terms")
-    ax.set_ylabel("P_miss (in %), mean over terms")
+    ax.set(xlabel="P_FA (in %), mean over terms", ylabel="P_miss (in %), mean over terms")
     ax.set_title(f"Term-weighted DET curve (β = {result.parameters.beta:g})")
     ax.legend(fontsize=7, loc="upper right")
     fig.tight_layout()
     viz.save(fig, output)
 
 
-CSV_COLUMNS = [
-    ("kwid", ""),
-    ("text", ""),
-    ("n_target", ""),
-    ("correct", ""),
-    ("false_alarms", ""),
-    ("misses", ""),
-    ("p_fa", ""),
-    ("p_miss", ""),
-    ("twv", ""),
-    ("otwv", ""),
-    ("stwv", ""),
-]
+CSV_COLUMNS = [(name, "") for name in ("kwid", "text", *COUNTS, "p_fa", "p_miss", "twv", "otwv", "stwv")]
 
 
 def csv_rows(result: TwvResult) -> list[list[Any]]:
     """One row per evaluated term, then the row ``all`` (ATWV, OTWV, STWV over the terms)."""
-    rows: list[list[Any]] = [
-        [
-            t.kwid,
-            t.text,
-            t.n_target,
-            t.correct,
-            t.false_alarms,
-            t.misses,
-            t.actual.p_fa,
-            t.actual.p_miss,
-            t.actual.twv,
-            t.optimum.twv,
-            t.supremum.twv,
-        ]
+    rows = [
+        [t.kwid, t.text, *(getattr(t, k) for k in COUNTS), t.actual, t.optimum, t.supremum]
         for t in result.terms
         if t.evaluated
     ]
-    tot = result.totals
-    rows.append(
-        [
-            "all",
-            "",
-            tot["#Targ"],
-            tot["#Corr"],
-            tot["#FA"],
-            tot["#Miss"],
-            result.actual.p_fa,
-            result.actual.p_miss,
-            result.actual.twv,
-            result.optimum.twv,
-            result.supremum.twv,
-        ]
-    )
-    return rows
+    counts = [result.totals[k] for k in ("#Targ", "#Corr", "#FA", "#Miss")]
+    rows.append(["all", "", *counts, result.actual, result.optimum, result.supremum])
+    return [[*row[:6], row[6].p_fa, row[6].p_miss, row[6].twv, row[7].twv, row[8].twv] for row in rows]

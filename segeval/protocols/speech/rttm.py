@@ -19,14 +19,12 @@ def words(text: str) -> list[str]:
 
 
 def lowercase(text: str) -> str:
-    """Perl's ``lc`` on decoded text (KWSEval's compareNormalize="lowercase"): each character's full lower-case
-    mapping, ``İ`` to ``i̇`` included; Python's ``lower()`` less its one context rule, a final ``Σ`` to ``ς``."""
+    """Perl's ``lc`` on decoded text: Python's ``lower()`` less its one context rule, a final ``Σ`` to ``ς``."""
     return text.replace("Σ", "σ").lower()
 
 
 def same_word(token: str, word: str) -> bool:
-    """Perl's case-insensitive match of the whole token with a later word of a term (KWSEval's ``/i``): equal
-    under full case folding."""
+    """Perl's ``/i`` match of a token with a later word of a term: equal under full case folding."""
     return token.casefold() == word.casefold()
 
 
@@ -61,8 +59,7 @@ class Occurrence:
 
 
 class Transcript:
-    """The lexemes of an RTTM file, linked per (file, channel, speaker) as KWSEval links them, and looked up
-    by their first word (normalised by ``compareNormalize``; fragments and filled pauses never start a term)."""
+    """The lexemes of an RTTM file, linked per (file, channel, speaker) as KWSEval links them, by first word."""
 
     def __init__(self, lexemes: list[Lexeme], lowercase: bool) -> None:
         self.lowercase = lowercase
@@ -83,36 +80,27 @@ class Transcript:
         return lowercase(text) if self.lowercase else text
 
     def occurrences(self, text: str, word_gap: float) -> list[Occurrence]:
-        """Every occurrence of the term ``text``: its first word's records, each followed by the term's next
-        words as the linked records, each gap (begin of the next minus end of the previous, rounded to 4
-        decimals) at most ``word_gap``; later words compared case-insensitively (KWSEval's
-        ``findTermOccurrences``)."""
+        """Every occurrence of the term ``text`` (KWSEval's ``findTermOccurrences``; docs/speech.md, "Occurrences")."""
         term = words(self.normalize(text))
         found = []
         for first in self._by_first.get(term[0], ()) if term else ():
             chain = [first]
-            hop = first
             for word in term[1:]:
-                following = hop.next
+                following = chain[-1].next
                 if (
                     following is None
-                    or float(f"{following.begin - hop.end:.4f}") > word_gap
+                    or float(f"{following.begin - chain[-1].end:.4f}") > word_gap
                     or not same_word(following.token, word)
                 ):
-                    chain = []
                     break
                 chain.append(following)
-                hop = following
-            if chain:
+            else:  # every word found
                 found.append(Occurrence(tuple(chain)))
         return found
 
 
 def read_rttm(path: str, lowercase: bool) -> Transcript:
-    """The ``LEXEME`` records of an RTTM file (9 space-separated fields a record, ``;;`` comments), read through
-    the one opener (any readable file, gzip, the input limits); other record types are skipped as KWSEval
-    skips them; a file without a LEXEME record is refused (no term could have an occurrence). A bad record is an
-    :class:`InputError` with its line."""
+    """The ``LEXEME`` records of an RTTM file; a bad record, or none, is an :class:`InputError`."""
     lexemes = []
     records = 0
     text = read_utf8(path, "an RTTM file in UTF-8")

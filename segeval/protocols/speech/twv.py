@@ -1,6 +1,4 @@
-"""Term-weighted value over the terms' trials, computed as F4DE computes it (TrialsTWV, MetricTWV,
-DETCurve): ATWV at the system's decisions, MTWV at the best global threshold, OTWV (each term at its own
-best threshold) and STWV (every paired detection accepted, every other one rejected)."""
+"""Term-weighted value as F4DE computes it (TrialsTWV, MetricTWV, DETCurve; docs/speech.md)."""
 
 from __future__ import annotations
 
@@ -15,8 +13,7 @@ from segeval.protocols.speech.alignment import TermTrials
 
 @dataclass(frozen=True)
 class TwvParameters:
-    """KWSEval's scoring constants: ``cost``/``value``/``p_target`` give β = (C/V)(1/P_target − 1) unless
-    ``beta`` is given; trials = total duration / ``trials_per_second`` rounded (KWSEval divides)."""
+    """KWSEval's scoring constants: β = (C/V)(1/P_target − 1) unless overridden; trials rounded."""
 
     total_duration: float
     trials_per_second: float = 1.0
@@ -47,6 +44,9 @@ class Operating:
     threshold: float | str | None
 
 
+UNDEFINED = Operating(None, None, None, None)
+
+
 @dataclass
 class TermResult:
     kwid: str
@@ -58,9 +58,9 @@ class TermResult:
     false_alarms: int = 0  # YES non-targets
     misses: int = 0  # NO targets + omitted
     n_nontarget: int = 0
-    actual: Operating = Operating(None, None, None, None)
-    optimum: Operating = Operating(None, None, None, None)
-    supremum: Operating = Operating(None, None, None, None)
+    actual: Operating = UNDEFINED
+    optimum: Operating = UNDEFINED
+    supremum: Operating = UNDEFINED
 
 
 @dataclass
@@ -81,30 +81,31 @@ class DecisionError(SegevalError):
     """A NO detection scoring above a YES one: KWSEval refuses the system output."""
 
 
-def _rates(params: TwvParameters, n_target: int, misses: int, fas: int) -> tuple[float | None, float]:
-    p_miss = misses / n_target if n_target > 0 else None
-    return p_miss, fas / (params.trials - n_target)
-
-
 def _comb(params: TwvParameters, p_miss: float | None, p_fa: float | None) -> float | None:
     if p_miss is None or p_fa is None:
         return None
     return 1 - (p_miss + params.beta * p_fa)
 
 
-def _set(
-    params: TwvParameters, points: list[tuple[float | None, float]]
-) -> tuple[float | None, float | None, float | None]:
-    """(mean P_miss over the terms where it is defined, mean P_FA, TWV of the two means)."""
-    misses = [pm for pm, _ in points if pm is not None]
+def _point(
+    params: TwvParameters, n_target: int, misses: int, fas: int, threshold: float | str | None = None
+) -> Operating:
+    """One term's P_FA, P_miss (undefined without targets) and TWV."""
+    p_miss = misses / n_target if n_target > 0 else None
+    p_fa = fas / (params.trials - n_target)
+    return Operating(p_fa, p_miss, _comb(params, p_miss, p_fa), threshold)
+
+
+def _set(params: TwvParameters, points: list[Operating], threshold: float | str | None = None) -> Operating:
+    """Mean P_miss over the terms where it is defined, mean P_FA, and the TWV of the two means."""
+    misses = [p.p_miss for p in points if p.p_miss is not None]
     p_miss = sum(misses) / len(misses) if misses else None
-    p_fa = sum(pf for _, pf in points) / len(points) if points else None
-    return p_miss, p_fa, _comb(params, p_miss, p_fa)
+    p_fa = sum(p.p_fa or 0.0 for p in points) / len(points) if points else None
+    return Operating(p_fa, p_miss, _comb(params, p_miss, p_fa), threshold)
 
 
 def _check_decisions(trials: dict[str, TermTrials]) -> float | None:
-    """KWSEval's actual decision threshold (midway between the lowest YES and the highest NO score); a NO
-    scoring above a YES, within a term or across terms, is a :class:`DecisionError` naming the terms."""
+    """KWSEval's actual decision threshold; a :class:`DecisionError` for a NO scoring above a YES."""
     low_yes: tuple[float, str] | None = None
     high_no: tuple[float, str] | None = None
     for kwid, block in trials.items():
@@ -153,13 +154,8 @@ def score(trials: dict[str, TermTrials], params: TwvParameters) -> TwvResult:
         result.false_alarms = sum(1 for _, y in block.nontargets if y)
         result.correct_rejects = len(block.nontargets) - result.false_alarms
         result.n_nontarget = len(block.nontargets)
-        pm, pf = _rates(params, block.n_target, result.misses, result.false_alarms)
-        result.actual = Operating(pf, pm, _comb(params, pm, pf), None)
-    actual_points = [
-        _rates(params, b.n_target, results[b.kwid].misses, results[b.kwid].false_alarms) for b in evaluated
-    ]
-    pm_a, pf_a, twv_a = _set(params, actual_points)
-    actual = Operating(pf_a, pm_a, twv_a, threshold)
+        result.actual = _point(params, block.n_target, result.misses, result.false_alarms)
+    actual = _set(params, [results[b.kwid].actual for b in evaluated], threshold)
     det, maximum, optimum, supremum = _sweep(evaluated, params, results)
     ev = [results[b.kwid] for b in evaluated]
     totals = {
@@ -170,12 +166,8 @@ def score(trials: dict[str, TermTrials], params: TwvParameters) -> TwvResult:
         "#FA": sum(r.false_alarms for r in ev),
         "#Miss": sum(r.misses for r in ev),
     }
-    totals["#Sys"] = (
-        totals["#Corr"]
-        + totals["#Cor!Det"]
-        + totals["#FA"]
-        + sum(sum(1 for _, y in b.targets if not y) for b in evaluated)
-    )
+    paired_no = sum(sum(1 for _, y in b.targets if not y) for b in evaluated)
+    totals["#Sys"] = totals["#Corr"] + totals["#Cor!Det"] + totals["#FA"] + paired_no
     means: dict[str, float | None] = {k: (v / len(ev) if ev else None) for k, v in totals.items()}
     return TwvResult(
         params, [results[k] for k in sorted(results)], actual, maximum, optimum, supremum, det, totals, means
@@ -185,18 +177,15 @@ def score(trials: dict[str, TermTrials], params: TwvParameters) -> TwvResult:
 def _sweep(
     evaluated: list[TermTrials], params: TwvParameters, results: dict[str, TermResult]
 ) -> tuple[list[Operating], Operating, Operating, Operating]:
-    """The DET curve over the distinct scores as thresholds (a detection is YES at threshold t when its score
-    >= t), MTWV its first best point, each term's optimum over the same thresholds, and the supremum."""
+    """The DET curve (threshold t: YES when score >= t), MTWV, each term's optimum and the supremum."""
     beta, trials = params.beta, params.trials
     all_scores = sorted({s for b in evaluated for s, _ in b.targets + b.nontargets})
     n_blocks = len(evaluated)
     n_miss_blocks = sum(1 for b in evaluated if b.n_target > 0)
     if not all_scores:
         # KWSEval's DETCurve stops here: no threshold, no optimum, no supremum
-        points = [_rates(params, b.n_target, b.omitted, 0) for b in evaluated]
-        pm_n, pf_n, twv_n = _set(params, points)
-        only = Operating(pf_n, pm_n, twv_n, "NaN")
-        return [only], only, Operating(None, None, None, None), Operating(None, None, None, None)
+        only = _set(params, [_point(params, b.n_target, b.omitted, 0) for b in evaluated], "NaN")
+        return [only], only, UNDEFINED, UNDEFINED
     grid = np.asarray(all_scores)
     # each score moves its term's rate once the threshold passes it: accumulate the moves, then sum them up
     # (a target scoring s is a miss for thresholds above s; a non-target a false alarm up to s, summed
@@ -226,29 +215,16 @@ def _sweep(
         for i in range(len(grid))
     ]
     maximum = det[int(np.nanargmax(values)) if n_miss_blocks else 0]
-    optimum_points = []
     for block in evaluated:
-        point = _term_optimum(block, all_scores, params)
-        if point is not None:
-            results[block.kwid].optimum = point[0]
-            optimum_points.append(point[1])
-    pm_o, pf_o, twv_o = _set(params, optimum_points)
-    supremum_points = []
-    for block in evaluated:
-        pm, pf = _rates(params, block.n_target, block.omitted, 0)
-        supremum_points.append((pm, pf))
-        results[block.kwid].supremum = Operating(pf, pm, _comb(params, pm, pf), 0.5)
-    pm_s, pf_s, twv_s = _set(params, supremum_points)
-    return det, maximum, Operating(pf_o, pm_o, twv_o, None), Operating(pf_s, pm_s, twv_s, None)
+        if block.n_target > 0:  # else its TWV is undefined at every threshold
+            results[block.kwid].optimum = _term_optimum(block, all_scores, params)
+        results[block.kwid].supremum = _point(params, block.n_target, block.omitted, 0, 0.5)
+    optimum = _set(params, [results[b.kwid].optimum for b in evaluated if b.n_target > 0])
+    return det, maximum, optimum, _set(params, [results[b.kwid].supremum for b in evaluated])
 
 
-def _term_optimum(
-    block: TermTrials, grid: list[float], params: TwvParameters
-) -> tuple[Operating, tuple[float | None, float]] | None:
-    """The term's best TWV over the global thresholds (the first best in threshold order), with the decision
-    threshold KWSEval reports for it (DETCurve/MetricFuncs: from the scores at the count indexes)."""
-    if block.n_target == 0:
-        return None  # its TWV is undefined at every threshold
+def _term_optimum(block: TermTrials, grid: list[float], params: TwvParameters) -> Operating:
+    """The term's first best TWV over the global thresholds, with the threshold KWSEval reports for it."""
     targets = sorted(s for s, _ in block.targets)
     nontargets = sorted(s for s, _ in block.nontargets)
     own = sorted(set(targets) | set(nontargets))
@@ -264,8 +240,7 @@ def _term_optimum(
             at = grid[k]
         misses = block.omitted + bisect_left(targets, at)
         fas = len(nontargets) - bisect_left(nontargets, at)
-        pm, pf = _rates(params, block.n_target, misses, fas)
-        value = _comb(params, pm, pf)
+        value = _point(params, block.n_target, misses, fas).twv
         assert value is not None
         if best is None or value > best[0]:
             best = (value, misses, fas, at)
@@ -281,5 +256,4 @@ def _term_optimum(
         shown = fa_t if fa_t > at else at
     elif mi_t is not None and mi_t > at:
         shown = mi_t
-    pm, pf = _rates(params, block.n_target, misses, fas)
-    return Operating(pf, pm, value, shown), (pm, pf)
+    return _point(params, block.n_target, misses, fas, shown)

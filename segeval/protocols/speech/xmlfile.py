@@ -24,35 +24,26 @@ class Element:
 
 
 def read_xml(path: str, kind: str) -> Element:
-    """The document's root element (a tree of :class:`Element`), read through the one opener (any readable
-    file, gzip, the input limits: :func:`segeval.readers.files.read_document`); an :class:`InputError` naming the
-    file, the line and expat's reason when the file is not well-formed XML."""
+    """The document's root element; an :class:`InputError` with expat's reason for XML that is not well-formed."""
     return parse_xml(read_document(path), path, kind)
 
 
 def parse_xml(data: bytes, path: str, kind: str) -> Element:
     """:func:`read_xml` on the file's bytes."""
     parser = xml.parsers.expat.ParserCreate()
-    stack: list[Element] = []
-    roots: list[Element] = []
+    document = Element("", {}, 0)
+    stack = [document]  # the open elements, under the document
 
     def start(name: str, attrs: dict[str, str]) -> None:
         element = Element(name, attrs, parser.CurrentLineNumber)
-        if stack:
-            stack[-1].children.append(element)
-        else:
-            roots.append(element)
+        stack[-1].children.append(element)
         stack.append(element)
 
-    def end(name: str) -> None:
-        stack.pop()
-
     def chars(text: str) -> None:
-        if stack:
-            stack[-1].text += text
+        stack[-1].text += text
 
     parser.StartElementHandler = start
-    parser.EndElementHandler = end
+    parser.EndElementHandler = lambda name: stack.pop()
     parser.CharacterDataHandler = chars
     try:
         parser.Parse(data, True)
@@ -68,7 +59,7 @@ def parse_xml(data: bytes, path: str, kind: str) -> Element:
             f"declares an encoding Python cannot read ({exc}); expected {kind} XML in UTF-8",
             line=parser.CurrentLineNumber,
         ) from None
-    return roots[0]
+    return document.children[0]
 
 
 def expect_root(path: str, root: Element, name: str, kind: str) -> None:
