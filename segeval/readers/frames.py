@@ -1,13 +1,5 @@
-"""Qrels and runs given in memory, turned into the tables the file readers make.
-
-The accepted forms (DataFrames, dicts of dicts, ir_measures records, ranx objects, a table of
-:func:`segeval.readers.tables.read_qrels`/:func:`~segeval.readers.tables.read_run`) are docs/api.md; the column
-names each accepts are :data:`QUERY_COLUMNS`, :data:`ITEM_COLUMNS` and :data:`GRADE_COLUMNS` below.
-A run without ranks is ranked by score (descending; equal scores keep their order); a run
-without scores scores each result minus its rank, so both orders agree.  Row numbers (from 1)
-stand in for line numbers in error messages.  Anything else raises a
-:class:`~segeval.core.errors.ParameterError` that names the argument, what was given and what is accepted.
-"""
+"""Qrels and runs given in memory (the forms of docs/api.md), turned into the tables the file readers make;
+row numbers stand in for line numbers, anything else is a :class:`~segeval.core.errors.ParameterError`."""
 
 from __future__ import annotations
 
@@ -23,7 +15,7 @@ import pandas as pd
 from segeval.core.errors import ParameterError, shown
 from segeval.core.segment import Segment
 from segeval.core.settings import DEFAULTS
-from segeval.readers.tables import QRELS_COLUMNS, RUN_COLUMNS, read_qrels, read_run, subtopic_column
+from segeval.readers.tables import QRELS_COLUMNS, RUN_COLUMNS, read_qrels, read_run, subtopic_column, to_frame
 
 QUERY_COLUMNS = ("query", "query_id", "q_id", "qid")
 ITEM_COLUMNS = ("item", "doc_id", "docno", "docid", "video")
@@ -68,22 +60,21 @@ def qrels_frame(source: object, subtopics: bool = False) -> pd.DataFrame:
     grade = _column(
         table, GRADE_COLUMNS, "qrels", "a relevance column (relevance, rel, PyTerrier's label or ranx's score)"
     )
-    out = pd.DataFrame(
-        {
-            "query": query,
-            "item": item,
-            "start": start,
-            "end": end,
-            "rel": _integers(table[grade], "qrels"),
-            "line": np.arange(1, len(table) + 1),
-        }
-    )
+    rel = _integers(table[grade], "qrels")
+    columns = {
+        "query": query,
+        "item": item,
+        "start": start,
+        "end": end,
+        "rel": rel,
+        "line": np.arange(1, len(table) + 1),
+    }
+    out = to_frame(columns, QRELS_COLUMNS, "<qrels>")
     if "source" in table.columns:  # completed qrels
         out["source"] = table["source"].astype(str).to_numpy(dtype=object)
     found = next((c for c in SUBTOPIC_COLUMNS if c in table.columns), None) if subtopics else None
     if found is not None:
         out["subtopic"] = subtopic_column(table[found].to_numpy(dtype=object))
-    out.attrs["path"] = "<qrels>"
     return out
 
 
@@ -102,51 +93,27 @@ def run_frame(source: object) -> pd.DataFrame:
     rank = _integers(table["rank"], "run") if "rank" in table.columns else None
     if rank is None:
         assert score is not None
-        rank = _ranks_by_score(query, score)
+        rank = ranks_by_score(query, score)
     if score is None:
         score = -rank.astype(np.float64)
-    tag = (
-        table["run"].astype(str).to_numpy(dtype=object)
-        if "run" in table.columns
-        else np.full(len(table), str(getattr(source, "name", "") or ""), dtype=object)
-    )
-    out = pd.DataFrame(
-        {
-            "query": query,
-            "item": item,
-            "start": start,
-            "end": end,
-            "jumpin": np.full(len(table), np.nan),
-            "rank": rank,
-            "score": score,
-            "run": tag,
-            "line": np.arange(1, len(table) + 1),
-        }
-    )
-    out.attrs["path"] = "<run>"
-    return out
+    tag = str(getattr(source, "name", "") or "")
+    columns = {
+        "query": query,
+        "item": item,
+        "start": start,
+        "end": end,
+        "rank": rank,
+        "score": score,
+        "run": table["run"].astype(str).to_numpy(dtype=object) if "run" in table.columns else np.full(len(table), tag),
+        "line": np.arange(1, len(table) + 1),
+    }
+    return to_frame(columns, RUN_COLUMNS, "<run>")
 
 
-def _ranks_by_score(query: np.ndarray[Any, Any], score: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+def ranks_by_score(query: np.ndarray[Any, Any], score: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
     """1-based rank of each row within its query by score, descending; equal scores keep their order."""
-    codes = pd.factorize(query)[0].astype(np.int64)
-    n = len(score)
-    by_value = np.argsort(score)  # values only: ties are resolved by the row number below
-    ordered = score[by_value]
-    value_rank = np.empty(n, dtype=np.int64)
-    value_rank[by_value] = np.cumsum(np.r_[True, ordered[1:] != ordered[:-1]]) - 1  # -0.0 == 0.0
-    values = int(value_rank.max(initial=0)) + 1
-    if (int(codes.max(initial=0)) + 1) * values * max(n, 1) < 2**62:
-        # one distinct key per row: query, score descending, row number
-        order = np.argsort((codes * values + (values - 1 - value_rank)) * n + np.arange(n))
-    else:
-        order = np.lexsort((-score, codes))  # stable: ties in row order
-    sorted_codes = codes[order]
-    starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]])
-    position = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = position + 1
-    return rank
+    ranks = pd.Series(-score).groupby(pd.factorize(query)[0]).rank(method="first")
+    return ranks.to_numpy(dtype=np.int64)
 
 
 def _given(source: object) -> str:

@@ -49,11 +49,11 @@ def utterance(file: str) -> str:
 
 def stdlist_frame(data: bytes, path: str) -> pd.DataFrame:
     """The run table of an STD list: per (query, utterance) the highest-scoring detection (the first of
-    equal ones), ranked by score within its query; an :class:`InputError` naming file and line for
-    anything malformed."""
-    import pandas as pd  # not on import: the route sniffs runs with is_stdlist, and the segment route has no pandas
-
-    from segeval.protocols.speech.xmlfile import attribute, children, expect_root, number, parse_xml  # nor XML
+    equal ones), ranked by score within its query."""
+    # not on import: the route sniffs runs with is_stdlist, and the segment route has no pandas nor XML
+    from segeval.protocols.speech.xmlfile import attribute, children, expect_root, number, parse_xml
+    from segeval.readers.frames import ranks_by_score
+    from segeval.readers.tables import RUN_COLUMNS, to_frame
 
     root = parse_xml(data, path, NAME)
     expect_root(path, root, "stdlist", NAME)
@@ -82,21 +82,16 @@ def stdlist_frame(data: bytes, path: str) -> pd.DataFrame:
     pairs = list(found)
     scores = np.asarray([found[p][0] for p in pairs], dtype=np.float64)
     queries = np.asarray([q for q, _ in pairs], dtype=object)
-    rank = pd.Series(-scores).groupby(queries).rank(method="first").to_numpy(dtype=np.int64)
-    frame = pd.DataFrame(
-        {
-            "query": queries,
-            "item": np.asarray([u for _, u in pairs], dtype=object),
-            "start": np.full(len(pairs), np.nan),
-            "end": np.full(len(pairs), np.nan),
-            "jumpin": np.full(len(pairs), np.nan),
-            "rank": rank,
-            "score": scores,
-            "run": np.full(len(pairs), root.attrs.get("system_id", ""), dtype=object),
-            "line": np.asarray([found[p][2] for p in pairs], dtype=np.int64),
-            "decision": np.asarray([found[p][1] for p in pairs], dtype=bool),
-        }
-    )
-    frame.attrs["path"] = path
+    rank = ranks_by_score(queries, scores)
+    columns = {
+        "query": queries,
+        "item": np.asarray([u for _, u in pairs], dtype=object),
+        "rank": rank,
+        "score": scores,
+        "run": np.full(len(pairs), root.attrs.get("system_id", ""), dtype=object),
+        "line": np.asarray([found[p][2] for p in pairs], dtype=np.int64),
+        "decision": np.asarray([found[p][1] for p in pairs], dtype=bool),
+    }
+    frame = to_frame(columns, (*RUN_COLUMNS, "decision"), path)
     frame.attrs["format"] = NAME
     return frame

@@ -188,7 +188,9 @@ def parse_strata_qrels(data: bytes, path: str, gains: Mapping[str, str] | None =
 def strata_qrels_frame(data: bytes, path: str, on_error: Callable[[InputError], None] | None = None) -> pd.DataFrame:
     """Stratified qrels as :func:`segeval.readers.tables.read_qrels` gives qrels (query, item, start, end (NaN), rel,
     line) plus ``stratum`` (its text); ``on_error`` takes bad lines instead of raising (``--lenient``)."""
-    rows: list[tuple[str, str, str, str, int]] = []
+    from segeval.readers.tables import QRELS_COLUMNS, to_frame
+
+    rows: list[tuple[str, str, str, int, int]] = []
     for number, tokens, text in _lines(data, path):
         try:
             topic, docno, stratum, rel = _strata_line(number, tokens, text, path)
@@ -197,20 +199,10 @@ def strata_qrels_frame(data: bytes, path: str, on_error: Callable[[InputError], 
                 raise
             on_error(exc)
             continue
-        rows.append((topic, docno, stratum, rel, number))
-    n = len(rows)
-    df = pd.DataFrame(
-        {
-            "query": np.array([r[0] for r in rows], dtype=object),
-            "item": np.array([r[1] for r in rows], dtype=object),
-            "start": np.full(n, np.nan),
-            "end": np.full(n, np.nan),
-            "rel": np.array([int(r[3]) for r in rows], dtype=np.int64),
-            "line": np.array([r[4] for r in rows], dtype=np.int64),
-            "stratum": np.array([r[2] for r in rows], dtype=object),
-        }
-    )
-    df.attrs["path"] = path
+        rows.append((topic, docno, stratum, int(rel), number))
+    dtypes = {"query": object, "item": object, "stratum": object, "rel": np.int64, "line": np.int64}
+    columns = {name: np.array([r[i] for r in rows], dtype=dtypes[name]) for i, name in enumerate(dtypes)}
+    df = to_frame(columns, (*QRELS_COLUMNS, "stratum"), path)
     df.attrs["format"] = STRATA_FORMAT
     return df
 
