@@ -31,16 +31,14 @@ ACCEPTED = (
 def load_qrels(
     source: object, fmt: str = "auto", time_format: str = DEFAULTS.time_format, subtopics: bool = False
 ) -> pd.DataFrame:
-    """Qrels from a file path (read in ``fmt``/``time_format``) or from any shape this module accepts;
-    ``subtopics``: with the ``subtopic`` column the diversity measures read (a file's second field, a
-    table's ``subtopic`` or ir_measures' ``iteration`` column)."""
+    """Qrels from a file path or any shape this module accepts; ``subtopics``: with the ``subtopic`` column."""
     if isinstance(source, str | os.PathLike):
         return read_qrels(os.fspath(source), fmt, time_format, subtopics=subtopics)
     return qrels_frame(source, subtopics)
 
 
 def load_run(source: object, fmt: str = "auto", time_format: str = DEFAULTS.time_format) -> pd.DataFrame:
-    """A run from a file path (read in ``fmt``/``time_format``) or from any shape this module accepts."""
+    """A run from a file path or from any shape this module accepts."""
     if isinstance(source, str | os.PathLike):
         return read_run(os.fspath(source), fmt, time_format)
     return run_frame(source)
@@ -51,25 +49,15 @@ SUBTOPIC_COLUMNS = ("subtopic", "iteration")
 
 
 def qrels_frame(source: object, subtopics: bool = False) -> pd.DataFrame:
-    """Qrels in any accepted shape as :func:`segeval.readers.tables.read_qrels` gives them (``subtopics``: with
-    a ``subtopic`` column when the table has one)."""
+    """Qrels in any accepted shape as :func:`segeval.readers.tables.read_qrels` gives them."""
     table = _table(source, "qrels")
     if set(QRELS_COLUMNS) <= set(table.columns):
         return table if subtopics or "subtopic" not in table.columns else table.drop(columns="subtopic")
-    query, item, start, end = _keys(table, "qrels", ids=_categories)
+    columns = _keys(table, "qrels", ids=_categories)
     grade = _column(
         table, GRADE_COLUMNS, "qrels", "a relevance column (relevance, rel, PyTerrier's label or ranx's score)"
     )
-    rel = _integers(table[grade], "qrels")
-    columns = {
-        "query": query,
-        "item": item,
-        "start": start,
-        "end": end,
-        "rel": rel,
-        "line": np.arange(1, len(table) + 1),
-    }
-    out = to_frame(columns, QRELS_COLUMNS, "<qrels>")
+    out = to_frame({**columns, "rel": _integers(table[grade], "qrels")}, QRELS_COLUMNS, "<qrels>")
     if "source" in table.columns:  # completed qrels
         out["source"] = table["source"].astype(str).to_numpy(dtype=object)
     found = next((c for c in SUBTOPIC_COLUMNS if c in table.columns), None) if subtopics else None
@@ -83,7 +71,7 @@ def run_frame(source: object) -> pd.DataFrame:
     table = _table(source, "run")
     if set(RUN_COLUMNS) <= set(table.columns):
         return table
-    query, item, start, end = _keys(table, "run")
+    columns = _keys(table, "run")
     if "score" not in table.columns and "rank" not in table.columns:
         raise ParameterError(
             f"The 'run' parameter must have a score or a rank column. Got columns "
@@ -93,21 +81,12 @@ def run_frame(source: object) -> pd.DataFrame:
     rank = _integers(table["rank"], "run") if "rank" in table.columns else None
     if rank is None:
         assert score is not None
-        rank = ranks_by_score(query, score)
+        rank = ranks_by_score(columns["query"], score)
     if score is None:
         score = -rank.astype(np.float64)
     tag = str(getattr(source, "name", "") or "")
-    columns = {
-        "query": query,
-        "item": item,
-        "start": start,
-        "end": end,
-        "rank": rank,
-        "score": score,
-        "run": table["run"].astype(str).to_numpy(dtype=object) if "run" in table.columns else np.full(len(table), tag),
-        "line": np.arange(1, len(table) + 1),
-    }
-    return to_frame(columns, RUN_COLUMNS, "<run>")
+    run = table["run"].astype(str).to_numpy(dtype=object) if "run" in table.columns else np.full(len(table), tag)
+    return to_frame({**columns, "rank": rank, "score": score, "run": run}, RUN_COLUMNS, "<run>")
 
 
 def ranks_by_score(query: np.ndarray[Any, Any], score: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
@@ -121,8 +100,7 @@ def _given(source: object) -> str:
 
 
 def _table(source: object, what: str) -> pd.DataFrame:
-    """Any accepted shape as a DataFrame with its own column names (a dict of dicts: query, doc_id or
-    video/start/end, value)."""
+    """Any accepted shape as a DataFrame with its own column names."""
     if isinstance(source, pd.DataFrame):
         table = source
     elif isinstance(source, Mapping):
@@ -205,9 +183,8 @@ def _column(table: pd.DataFrame, names: tuple[str, ...], what: str, expected: st
     )
 
 
-def _keys(table: pd.DataFrame, what: str, ids: Callable[[pd.Series, str], Any] | None = None) -> tuple[Any, ...]:
-    """Query ids, item ids (``ids``: strings, or :func:`_categories`), start and end (seconds; NaN
-    for documents)."""
+def _keys(table: pd.DataFrame, what: str, ids: Callable[[pd.Series, str], Any] | None = None) -> dict[str, Any]:
+    """Columns query, item (``ids``: strings, or :func:`_categories`), start, end (NaN for documents) and line."""
     ids = ids or _strings
     query = ids(table[_column(table, QUERY_COLUMNS, what, "a query column (query_id, q_id, query or qid)")], what)
     item_name = _column(table, ITEM_COLUMNS, what, "an item column (doc_id, docno, item, or video with start and end)")
@@ -221,7 +198,7 @@ def _keys(table: pd.DataFrame, what: str, ids: Callable[[pd.Series, str], Any] |
         )
     else:
         start = end = np.full(len(table), np.nan)
-    return query, item, start, end
+    return {"query": query, "item": item, "start": start, "end": end, "line": np.arange(1, len(table) + 1)}
 
 
 def _bad(column: pd.Series, position: int, what: str, expected: str) -> ParameterError:
@@ -238,8 +215,7 @@ def _strings(column: pd.Series, what: str) -> np.ndarray[Any, Any]:
 
 
 def _categories(column: pd.Series, what: str) -> pd.Categorical:
-    """The ids as a Categorical with categories in code-point order (as the file readers give them):
-    later stages take its codes instead of hashing the strings again."""
+    """The ids as a Categorical with categories in code-point order (as the file readers give them)."""
     codes, distinct = _checked_ids(column, what)[1]
     order = np.argsort(distinct)  # str comparison: code-point order
     rank = np.empty(len(order), dtype=np.int64)
@@ -248,8 +224,7 @@ def _categories(column: pd.Series, what: str) -> pd.Categorical:
 
 
 def _checked_ids(column: pd.Series, what: str) -> tuple[np.ndarray[Any, Any], tuple[np.ndarray[Any, Any], Any]]:
-    """The ids as strings, and their (codes, distinct ids); ParameterError for a missing or an empty
-    id, or one with white space."""
+    """The ids as strings, and their (codes, distinct ids); ParameterError for a missing, empty or spaced id."""
     missing = np.flatnonzero(column.isna().to_numpy())
     if len(missing):
         raise ParameterError(
@@ -282,8 +257,7 @@ def _integers(column: pd.Series, what: str) -> np.ndarray[Any, Any]:
 
 
 def check_segment_columns(qrels: object, run: object) -> None:
-    """A ParameterError when a run given in memory has segments (start and end columns) and the qrels given in
-    memory have none: they would be read as documents, each video judged again."""
+    """A ParameterError when a run given in memory has segments and the qrels given in memory have none."""
     got = {name: _columns(x) for name, x in (("qrels", qrels), ("run", run))}
     if {"start", "end"} <= got["run"] and not {"start", "end"} <= got["qrels"] and got["qrels"]:
         raise ParameterError(
