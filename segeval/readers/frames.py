@@ -20,7 +20,7 @@ from segeval.readers.tables import QRELS_COLUMNS, RUN_COLUMNS, read_qrels, read_
 QUERY_COLUMNS = ("query", "query_id", "q_id", "qid")
 ITEM_COLUMNS = ("item", "doc_id", "docno", "docid", "video")
 GRADE_COLUMNS = ("rel", "relevance", "label", "score")  # PyTerrier calls the qrels grade 'label', ranx 'score'
-_SPACE = re.compile(r"\s")  # the characters str.isspace() calls white space
+SPACE = re.compile(r"\s")  # the characters str.isspace() calls white space
 ACCEPTED = (
     "a file path, a DataFrame (columns query_id or q_id, doc_id or video/start/end, and relevance for "
     "qrels, score and/or rank for runs), a dict {query: {doc: value}}, ir_measures records or a ranx "
@@ -234,7 +234,7 @@ def _checked_ids(column: pd.Series, what: str) -> tuple[np.ndarray[Any, Any], tu
     values = column.astype(str).to_numpy(dtype=object)
     codes, distinct = pd.factorize(values)
     distinct = np.asarray(distinct, dtype=object)
-    bad = {v for v in distinct.tolist() if not v or _SPACE.search(v)}  # each distinct id checked once
+    bad = {v for v in distinct.tolist() if not v or SPACE.search(v)}  # each distinct id checked once
     if bad:
         raise _bad(column, int(np.flatnonzero([v in bad for v in values])[0]), what, "ids without white space")
     return values, (codes, distinct)
