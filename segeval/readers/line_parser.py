@@ -4,7 +4,7 @@ or, given ``on_error``, is reported to it and skipped (all problems of a file in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from segeval.core.errors import InputError
 from segeval.core.words import plural
@@ -69,6 +69,27 @@ def decode_line(raw: bytes, number: int, path: str) -> str:
         ) from None
 
 
+def _nul_byte(path: str, number: int, text: str) -> InputError:
+    return InputError(
+        path,
+        "contains a NUL byte; expected a text line",
+        line=number,
+        text=text.replace("\x00", "\\0"),
+        kind="NUL byte",
+    )
+
+
+def text_lines(data: bytes, path: str) -> Iterator[tuple[int, str, list[str]]]:
+    """(line number, text, tokens) of each non-blank line; InputError for one not UTF-8 or holding a NUL byte."""
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        tokens = raw.split()  # ASCII white space only
+        if tokens:
+            text = decode_line(raw.rstrip(b"\r"), number, path)
+            if "\x00" in text:
+                raise _nul_byte(path, number, text)
+            yield number, text, [t.decode("utf-8") for t in tokens]
+
+
 def parse_line(raw: bytes, number: int, fmt: LineFormat, path: str, time_format: str) -> dict[str, object] | None:
     """One line's values by field name, None for a blank line; InputError when malformed."""
     text = decode_line(raw, number, path).rstrip("\r")
@@ -84,13 +105,7 @@ def parse_line(raw: bytes, number: int, fmt: LineFormat, path: str, time_format:
             kind="line ends",
         )
     if "\x00" in text:
-        raise InputError(
-            path,
-            "contains a NUL byte; expected a text line",
-            line=number,
-            text=text.replace("\x00", "\\0"),
-            kind="NUL byte",
-        )
+        raise _nul_byte(path, number, text)
     if not fmt.accepts(len(tokens)):
         raise InputError(
             path,
