@@ -4,7 +4,6 @@ again, files in blocks or whole (the limits: docs/cli.md, streams: docs/engines.
 from __future__ import annotations
 
 import errno
-import io
 import os
 import re
 import stat
@@ -72,7 +71,7 @@ class _Spool:
     def read_at(self, offset: int, n: int) -> bytes:
         """Up to ``n`` bytes from ``offset``: from the copy, else from the stream (copied as it goes)."""
         if offset < self.size:
-            return os.pread(self.copy.fileno(), min(n, self.size - offset) if n >= 0 else self.size - offset, offset)
+            return os.pread(self.copy.fileno(), min(n, self.size - offset), offset)
         if self.refused is not None:
             raise self.refused  # a reader that gave up on it leaves no more bytes to read
         if self.done:
@@ -95,21 +94,16 @@ class _Spool:
         return data
 
 
-class _Replay(io.RawIOBase):
-    """One reading of a spooled stream, from its first byte."""
+class _Replay:
+    """One reading of a spooled stream, from its first byte, in blocks (:func:`read_blocks`)."""
 
     def __init__(self, spool: _Spool) -> None:
         self.spool, self.offset = spool, 0
 
-    def readable(self) -> bool:
-        return True
+    def close(self) -> None:
+        pass  # the spool stays open for the next reading
 
-    def read(self, size: int = -1) -> bytes:
-        if size is None or size < 0:
-            parts = []
-            while chunk := self.read(1 << 20):
-                parts.append(chunk)
-            return b"".join(parts)
+    def read(self, size: int) -> bytes:
         data = self.spool.read_at(self.offset, size)
         self.offset += len(data)
         return data
