@@ -17,7 +17,6 @@ import numpy as np
 
 from segeval.core.errors import InputError, ParameterError
 from segeval.core.words import plural
-from segeval.readers.heads import HeadCheck, checked_blocks
 
 MAX_BYTES = 2 * 1024**3  # per file read whole, after decompression (SEGEVAL_MAX_INPUT_BYTES)
 MAX_LINE = 16 * 1024**2  # per line (SEGEVAL_MAX_LINE_BYTES)
@@ -484,9 +483,35 @@ def _gunzip_blocks(
         )
 
 
+#: A reader's check of a file's first bytes (the last line may be cut): True when the start is valid, False to be
+#: called again with more, or the InputError reading the whole file would give (docs/input-checks.md)
+HeadCheck = Callable[[bytes], bool]
+#: a head check is given up (the whole read decides) once this many bytes are held unsettled
+HEAD_LIMIT = 64 * 1024**2
+
+
+def checked_blocks(blocks: Iterator[bytes], head: HeadCheck | None, first: int) -> list[bytes]:
+    """The blocks, with ``head`` called on the bytes read so far from block ``first`` on, each time they have
+    doubled, until it is settled or :data:`HEAD_LIMIT` bytes are held."""
+    kept: list[bytes] = []
+    held = asked = 0  # bytes held, and held at the last call
+    for number, block in enumerate(blocks):
+        kept.append(block)
+        held += len(block)
+        if head is None or number < first or held < 2 * asked:
+            continue
+        if held > HEAD_LIMIT:
+            head = None
+            continue
+        kept, asked = [b"".join(kept)], held
+        if head(kept[0]):
+            head = None
+    return kept
+
+
 def read_bytes(path: str | Path, *, lines: bool = True, head: HeadCheck | None = None) -> bytes:
     """The content of any readable file (:func:`read_blocks`, at most ``SEGEVAL_MAX_INPUT_BYTES``); ``head``: the
-    reader's check of a stream's start (:mod:`segeval.readers.heads`).  A stream's content is kept for a
+    reader's check of a stream's start (:data:`HeadCheck`).  A stream's content is kept for a
     second reading (until :func:`reset_streams`)."""
     name = str(path)
     stream = is_stream(name)

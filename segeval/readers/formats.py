@@ -292,7 +292,7 @@ def head_lines(data: bytes, limit: int = DETECT_LINES) -> bytes | None:
 
 
 def line_head(read: Callable[[bytes], object], limit: int = DETECT_LINES) -> Callable[[bytes], bool]:
-    """The :data:`~segeval.readers.heads.HeadCheck` of a line reader: ``read`` (the strict reader of a whole file,
+    """The :data:`~segeval.readers.files.HeadCheck` of a line reader: ``read`` (the strict reader of a whole file,
     detecting from at most :data:`DETECT_LINES` data lines, raising at the first bad line) on the first ``limit``
     data lines once they have arrived (docs/input-checks.md)."""
 
@@ -339,9 +339,9 @@ def _is_int(token: str) -> bool:
     return parse_int(token) is not None
 
 
-def _fits(fmt: LineFormat, tokens: list[str], is_time: Callable[[str], bool] = lambda _: True) -> bool:
-    """Whether a line has ``fmt``'s field count, and times, integers and numbers where ``fmt`` has them."""
-    checks = {"time": is_time, "int": _is_int, "float": lambda token: parse_float(token) is not None}
+def _fits(fmt: LineFormat, tokens: list[str], is_time: Callable[[str], bool] | None = None) -> bool:
+    """Whether a line has ``fmt``'s field count, and integers, numbers and (``is_time``) times where it has them."""
+    checks = {"int": _is_int, "float": lambda token: parse_float(token) is not None, "time": is_time or bool}
     pairs = zip(fmt.fields, tokens, strict=False)  # a search run's tag may be absent
     return fmt.accepts(len(tokens)) and all(checks[f.kind](t) for f, t in pairs if f.kind in checks)
 

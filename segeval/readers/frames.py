@@ -15,7 +15,15 @@ import pandas as pd
 from segeval.core.errors import ParameterError, shown
 from segeval.core.segment import Segment
 from segeval.core.settings import DEFAULTS
-from segeval.readers.tables import QRELS_COLUMNS, RUN_COLUMNS, read_qrels, read_run, subtopic_column, to_frame
+from segeval.readers.tables import (
+    QRELS_COLUMNS,
+    RUN_COLUMNS,
+    ranks_by_score,
+    read_qrels,
+    read_run,
+    subtopic_column,
+    to_frame,
+)
 
 QUERY_COLUMNS = ("query", "query_id", "q_id", "qid")
 ITEM_COLUMNS = ("item", "doc_id", "docno", "docid", "video")
@@ -87,12 +95,6 @@ def run_frame(source: object) -> pd.DataFrame:
     tag = str(getattr(source, "name", "") or "")
     run = table["run"].astype(str).to_numpy(dtype=object) if "run" in table.columns else np.full(len(table), tag)
     return to_frame({**columns, "rank": rank, "score": score, "run": run}, RUN_COLUMNS, "<run>")
-
-
-def ranks_by_score(query: np.ndarray[Any, Any], score: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """1-based rank of each row within its query by score, descending; equal scores keep their order."""
-    ranks = pd.Series(-score).groupby(pd.factorize(query)[0]).rank(method="first")
-    return ranks.to_numpy(dtype=np.int64)
 
 
 def _given(source: object) -> str:

@@ -8,6 +8,7 @@ import json.scanner
 import math
 import re
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +79,7 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     for key, value in pairs:
         if key in out:
             problem = f"has the key {json.dumps(key)} twice in one object"
-            raise Refused(problem, "each key once", lambda text, key=key: _duplicate_offset(text, key), "duplicate key")
+            raise Refused(problem, "each key once", partial(_duplicate_offset, key=key), "duplicate key")
         out[key] = value
     return out
 
@@ -196,7 +197,7 @@ _DOCUMENT_MARGIN = 256
 
 
 def document_head(name: str, expected: str, *, what: str = "valid JSON") -> Callable[[bytes], bool]:
-    """The :data:`~segeval.readers.heads.HeadCheck` of a JSON document read by :func:`load_document`: a syntax
+    """The :data:`~segeval.readers.files.HeadCheck` of a JSON document read by :func:`load_document`: a syntax
     error in the bytes read so far that the rest cannot change (not near their end, not in a string)."""
 
     def check(data: bytes) -> bool:
@@ -216,7 +217,7 @@ def document_head(name: str, expected: str, *, what: str = "valid JSON") -> Call
 
 
 def record_head(load: Callable[[int, str], object]) -> Callable[[bytes], bool]:
-    """The :data:`~segeval.readers.heads.HeadCheck` of JSON Lines: ``load(number, line)`` (the reader's own) on
+    """The :data:`~segeval.readers.files.HeadCheck` of JSON Lines: ``load(number, line)`` (the reader's own) on
     the first non-blank line once it has arrived."""
 
     def check(data: bytes) -> bool:

@@ -1,20 +1,16 @@
-"""Runs in NIST's STD list form (XML), as MediaEval's query-by-example tasks (SWS 2013, QUESST 2014-2015)
-take them: ``<stdlist>`` holding ``<detected_termlist termid>`` holding ``<term file score decision>``.
-Read into the run table (:data:`segeval.readers.tables.RUN_COLUMNS`) with one row per (query, utterance), the
-highest-scoring detection's score, its YES/NO decision (column ``decision``) and its line."""
+"""Runs in NIST's STD list form (XML), as MediaEval's query-by-example tasks (SWS 2013, QUESST 2014-2015) take
+them: ``<stdlist>`` holding ``<detected_termlist termid>`` holding ``<term file score decision>``."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from segeval.core.errors import InputError
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 NAME = "STD list"
 #: what tells an STD list from a line format: its first bytes open XML (a declaration, a comment or the root)
@@ -47,13 +43,10 @@ def utterance(file: str) -> str:
     return file.rsplit("/", 1)[-1].removesuffix(".wav")
 
 
-def stdlist_frame(data: bytes, path: str) -> pd.DataFrame:
-    """The run table of an STD list: per (query, utterance) the highest-scoring detection (the first of
-    equal ones), ranked by score within its query."""
-    # not on import: the route sniffs runs with is_stdlist, and the segment route has no pandas nor XML
-    from segeval.protocols.speech.xmlfile import attribute, children, expect_root, number, parse_xml
-    from segeval.readers.frames import ranks_by_score
-    from segeval.readers.tables import RUN_COLUMNS, to_frame
+def stdlist_columns(data: bytes, path: str) -> dict[str, npt.NDArray[Any]]:
+    """The run columns of an STD list (no ranks): per (query, utterance) the highest-scoring detection (the
+    first of equal ones); the table: :func:`segeval.readers.tables.stdlist_frame`."""
+    from segeval.protocols.speech.xmlfile import attribute, children, expect_root, number, parse_xml  # not on import
 
     root = parse_xml(data, path, NAME)
     expect_root(path, root, "stdlist", NAME)
@@ -80,18 +73,11 @@ def stdlist_frame(data: bytes, path: str) -> pd.DataFrame:
             path, "has no <term> detection; expected <detected_termlist termid> holding <term file score decision>"
         )
     pairs = list(found)
-    scores = np.asarray([found[p][0] for p in pairs], dtype=np.float64)
-    queries = np.asarray([q for q, _ in pairs], dtype=object)
-    rank = ranks_by_score(queries, scores)
-    columns = {
-        "query": queries,
+    return {
+        "query": np.asarray([q for q, _ in pairs], dtype=object),
         "item": np.asarray([u for _, u in pairs], dtype=object),
-        "rank": rank,
-        "score": scores,
+        "score": np.asarray([found[p][0] for p in pairs], dtype=np.float64),
         "run": np.full(len(pairs), root.attrs.get("system_id", ""), dtype=object),
         "line": np.asarray([found[p][2] for p in pairs], dtype=np.int64),
         "decision": np.asarray([found[p][1] for p in pairs], dtype=bool),
     }
-    frame = to_frame(columns, (*RUN_COLUMNS, "decision"), path)
-    frame.attrs["format"] = NAME
-    return frame

@@ -6,9 +6,10 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-import pandas as pd
+import numpy.typing as npt
 
 from segeval.core.errors import InputError
 from segeval.core.words import plural
@@ -144,11 +145,10 @@ def parse_strata_qrels(data: bytes, path: str, gains: Mapping[str, str] | None =
     return StrataQrels(topics, path)
 
 
-def strata_qrels_frame(data: bytes, path: str, on_error: Callable[[InputError], None] | None = None) -> pd.DataFrame:
-    """Stratified qrels as :func:`segeval.readers.tables.read_qrels` gives qrels, plus ``stratum`` (its text);
-    ``on_error`` takes bad lines instead of raising (``--lenient``)."""
-    from segeval.readers.tables import QRELS_COLUMNS, to_frame
-
+def strata_columns(
+    data: bytes, path: str, on_error: Callable[[InputError], None] | None = None
+) -> dict[str, npt.NDArray[Any]]:
+    """The qrels columns of stratified qrels, and ``stratum`` (its text); ``on_error`` takes bad lines."""
     rows: list[tuple[str, str, str, int, int]] = []
     for number, text, tokens in text_lines(data, path):
         try:
@@ -160,10 +160,7 @@ def strata_qrels_frame(data: bytes, path: str, on_error: Callable[[InputError], 
             continue
         rows.append((topic, docno, stratum, int(rel), number))
     dtypes = {"query": object, "item": object, "stratum": object, "rel": np.int64, "line": np.int64}
-    columns = {name: np.array([r[i] for r in rows], dtype=dtypes[name]) for i, name in enumerate(dtypes)}
-    df = to_frame(columns, (*QRELS_COLUMNS, "stratum"), path)
-    df.attrs["format"] = STRATA_FORMAT
-    return df
+    return {name: np.array([r[i] for r in rows], dtype=dtypes[name]) for i, name in enumerate(dtypes)}
 
 
 def read_strata_qrels(path: str | Path, gains: Mapping[str, str] | None = None) -> StrataQrels:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -27,7 +28,8 @@ from segeval.readers.formats import (
     with_subtopics,
 )
 from segeval.readers.line_parser import OnError, decode_line, parse_lines
-from segeval.readers.stdlist import is_stdlist, starts_stdlist, stdlist_frame
+from segeval.readers.stdlist import NAME as STDLIST
+from segeval.readers.stdlist import is_stdlist, starts_stdlist, stdlist_columns
 from segeval.readers.tokenizer import Column, fast_parse, scan_parse
 
 QRELS_COLUMNS = ("query", "item", "start", "end", "rel", "line")
@@ -83,6 +85,21 @@ def to_frame(columns: Mapping[str, Column], names: tuple[str, ...], path: str) -
         if name in df and not isinstance(df[name].dtype, pd.CategoricalDtype):
             df[name] = df[name].astype(object)
     df.attrs["path"] = path
+    return df
+
+
+def ranks_by_score(query: npt.NDArray[Any], score: npt.NDArray[Any]) -> npt.NDArray[np.int64]:
+    """1-based rank of each row within its query by score, descending; equal scores keep their order."""
+    ranks = pd.Series(-score).groupby(pd.factorize(query)[0]).rank(method="first")
+    return ranks.to_numpy(dtype=np.int64)
+
+
+def stdlist_frame(data: bytes, path: str) -> pd.DataFrame:
+    """The run table of an STD list (:mod:`segeval.readers.stdlist`), ranked by score, with a ``decision`` column."""
+    columns = stdlist_columns(data, path)
+    columns["rank"] = ranks_by_score(columns["query"], columns["score"])
+    df = to_frame(columns, (*RUN_COLUMNS, "decision"), path)
+    df.attrs["format"] = STDLIST
     return df
 
 
@@ -142,10 +159,12 @@ def read_qrels(
 
     def read(data: bytes, whole: bool = False) -> pd.DataFrame:
         if fmt == "auto":  # stratified qrels (sampled judgements): 5 fields, integer stratum and grade
-            from segeval.readers.strata import is_strata_qrels, strata_qrels_frame
+            from segeval.readers.strata import STRATA_FORMAT, is_strata_qrels, strata_columns
 
             if is_strata_qrels(data):
-                return strata_qrels_frame(data, name, on_error)
+                df = to_frame(strata_columns(data, name, on_error), (*QRELS_COLUMNS, "stratum"), name)
+                df.attrs["format"] = STRATA_FORMAT
+                return df
         if fmt == "groups" or (fmt == "auto" and looks_like_groups(data, name)):
             df = to_frame(parse_groups(data, name), QRELS_COLUMNS, name)
             df.attrs["format"] = "groups"

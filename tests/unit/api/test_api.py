@@ -412,7 +412,7 @@ def test_run_without_ranks_is_ranked_by_score_as_pandas_ranks_first_descending()
     # differential: pandas' groupby rank(method="first", ascending=False) on ties, -0.0 and 0.0, mixed queries
     import numpy as np
 
-    from segeval.readers.frames import ranks_by_score
+    from segeval.readers.tables import ranks_by_score
 
     rng = np.random.default_rng(5)
     for n in (1, 2, 50, 3000):
