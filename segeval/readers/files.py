@@ -227,6 +227,17 @@ def _os_problem(exc: OSError) -> str:
 _BOM = b"\xef\xbb\xbf"  # the UTF-8 byte-order mark
 
 
+def nul_byte(path: str, number: int, text: str) -> InputError:
+    """The refusal of line ``number`` holding a NUL byte (a binary file)."""
+    return InputError(
+        path,
+        "contains a NUL byte; expected a text line",
+        line=number,
+        text=text.replace("\x00", "\\0"),
+        kind="NUL byte",
+    )
+
+
 def newlines(data: bytes) -> int:
     """The LF bytes of ``data``: NumPy counts them about three times faster than ``bytes.count``."""
     return int(np.count_nonzero(np.frombuffer(data, dtype=np.uint8) == 10))
@@ -259,14 +270,7 @@ class _Checks:
                 BOM_READ.add(self.name)
         nul = block.find(b"\x00")
         if nul >= 0:
-            number, text = self._line_at(block, nul)
-            raise InputError(
-                self.name,
-                "contains a NUL byte; expected a text line",
-                line=number,
-                text=text.replace("\x00", "\\0"),
-                kind="NUL byte",
-            )
+            raise nul_byte(self.name, *self._line_at(block, nul))
         if self.boms:
             self._bom(block)
         if not self.data:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 
 from segeval.core.errors import InputError
 from segeval.core.words import plural
+from segeval.readers.files import nul_byte
 from segeval.readers.formats import TIME_PARSERS, LineFormat, parse_float, parse_int, time_hint
 
 EXPECTED = {
@@ -69,16 +70,6 @@ def decode_line(raw: bytes, number: int, path: str) -> str:
         ) from None
 
 
-def _nul_byte(path: str, number: int, text: str) -> InputError:
-    return InputError(
-        path,
-        "contains a NUL byte; expected a text line",
-        line=number,
-        text=text.replace("\x00", "\\0"),
-        kind="NUL byte",
-    )
-
-
 def text_lines(data: bytes, path: str) -> Iterator[tuple[int, str, list[str]]]:
     """(line number, text, tokens) of each non-blank line; InputError for one not UTF-8 or holding a NUL byte."""
     for number, raw in enumerate(data.split(b"\n"), start=1):
@@ -86,7 +77,7 @@ def text_lines(data: bytes, path: str) -> Iterator[tuple[int, str, list[str]]]:
         if tokens:
             text = decode_line(raw.rstrip(b"\r"), number, path)
             if "\x00" in text:
-                raise _nul_byte(path, number, text)
+                raise nul_byte(path, number, text)
             yield number, text, [t.decode("utf-8") for t in tokens]
 
 
@@ -105,7 +96,7 @@ def parse_line(raw: bytes, number: int, fmt: LineFormat, path: str, time_format:
             kind="line ends",
         )
     if "\x00" in text:
-        raise _nul_byte(path, number, text)
+        raise nul_byte(path, number, text)
     if not fmt.accepts(len(tokens)):
         raise InputError(
             path,
