@@ -6,7 +6,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, cast, overload
+from typing import Literal, TypedDict, Unpack, cast, overload
 
 from segeval.core.domains import plain_decimal
 from segeval.core.errors import InputError, ParameterError, check_choice
@@ -163,44 +163,26 @@ NUMBER = "a finite number in ASCII digits (an optional sign, decimal part and ex
 WHOLE = "a whole number of at most 18 ASCII digits (an optional sign), such as '12'"
 
 
+class _Where(TypedDict, total=False):
+    """Where :func:`read_number` reads: the least value allowed, the line, its text shown, a reason added."""
+
+    minimum: float | None
+    line: int | None
+    shown: str | None
+    why: str
+
+
 @overload
 def read_number(
-    text: str,
-    path: str,
-    what: str,
-    *,
-    whole: Literal[False] = False,
-    minimum: float | None = None,
-    line: int | None = None,
-    shown: str | None = None,
-    why: str = "",
+    text: str, path: str, what: str, *, whole: Literal[False] = False, **where: Unpack[_Where]
 ) -> float: ...
 @overload
-def read_number(
-    text: str,
-    path: str,
-    what: str,
-    *,
-    whole: Literal[True],
-    minimum: float | None = None,
-    line: int | None = None,
-    shown: str | None = None,
-    why: str = "",
-) -> int: ...
-def read_number(
-    text: str,
-    path: str,
-    what: str,
-    *,
-    whole: bool = False,
-    minimum: float | None = None,
-    line: int | None = None,
-    shown: str | None = None,
-    why: str = "",
-) -> float | int:
+def read_number(text: str, path: str, what: str, *, whole: Literal[True], **where: Unpack[_Where]) -> int: ...
+def read_number(text: str, path: str, what: str, *, whole: bool = False, **where: Unpack[_Where]) -> float | int:
     """``text`` read by the one number grammar of every reader (:func:`parse_float`, ``whole``:
     :func:`parse_int`), at least ``minimum``; else an :class:`InputError` naming ``path``, ``line``, ``what``,
     the text and what was expected (``why`` added)."""
+    minimum = where.get("minimum")
     value = parse_int(text) if whole else parse_float(text)
     if value is not None and (minimum is None or value >= minimum):
         return value
@@ -209,9 +191,9 @@ def read_number(
         expected = f"a number >= {minimum:g}"
     raise InputError(
         path,
-        f"{what} is '{text[:60]}{'...' if len(text) > 60 else ''}'; expected {expected}{why}",
-        line=line,
-        text=shown,
+        f"{what} is '{text[:60]}{'...' if len(text) > 60 else ''}'; expected {expected}{where.get('why', '')}",
+        line=where.get("line"),
+        text=where.get("shown"),
         kind=f"bad {what}",
     )
 
