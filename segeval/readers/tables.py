@@ -13,6 +13,7 @@ import pandas as pd
 
 from segeval.core.arrays import BoolArray
 from segeval.core.errors import InputError, check_choice
+from segeval.readers.blocks import line_texts
 from segeval.readers.files import read_bytes
 from segeval.readers.formats import (
     QRELS_FORMATS,
@@ -39,10 +40,8 @@ RUN_COLUMNS = ("query", "item", "start", "end", "jumpin", "rank", "score", "run"
 def source_lines(path: str | Path, numbers: Iterable[int]) -> dict[int, str]:
     """Lines ``numbers`` (1-based) of the file decoded leniently, in one reading ('' past its end)."""
     wanted = sorted(set(numbers))
-    if not wanted:
-        return {}
-    lines = read_bytes(path).split(b"\n")
-    return {n: lines[n - 1].rstrip(b"\r").decode("utf-8", "replace") if 1 <= n <= len(lines) else "" for n in wanted}
+    found = line_texts(path, set(wanted))
+    return {n: found.get(n, "") for n in wanted}
 
 
 def source_line(path: str | Path, number: int) -> str:
