@@ -19,7 +19,8 @@ EXPECTED = {
     "int": "an integer (at most 18 digits)",
     "float": "a finite number",
 }
-_PARSERS: dict[str, Callable[[str], object]] = {"int": parse_int, "float": parse_float}
+#: the parsers by field kind, and by time format for time fields
+_PARSERS: dict[str, Callable[[str], object]] = {"int": parse_int, "float": parse_float, **TIME_PARSERS}
 
 
 OnError = Callable[[InputError], None]
@@ -100,32 +101,23 @@ def parse_line(raw: bytes, number: int, fmt: LineFormat, path: str, time_format:
     if not fmt.accepts(len(tokens)):
         raise InputError(
             path,
-            f"has {plural(len(tokens), 'field')}; expected {fmt.describe_counts()} fields for a "
-            f"{fmt.name} "
-            f"line, such as '{fmt.example}'",
+            f"has {plural(len(tokens), 'field')}; expected {fmt.describe_counts()} fields for a {fmt.name} line, "
+            f"such as '{fmt.example}'",
             line=number,
             text=text,
             kind="field count",
         )
-    row: dict[str, object] = {}
-    for i, field in enumerate(fmt.fields):
-        if field.kind == "ignore":
+    row: dict[str, object] = {f.name: "" for f in fmt.fields[len(tokens) :] if f.kind != "ignore"}  # absent ones
+    for i, (field, token) in enumerate(zip(fmt.fields, tokens, strict=False)):
+        kind = time_format if field.kind == "time" else field.kind
+        if kind == "ignore":
             continue
-        if i >= len(tokens):
-            row[field.name] = ""
-            continue
-        token = tokens[i]
-        parser = TIME_PARSERS[time_format] if field.kind == "time" else _PARSERS.get(field.kind)
-        if parser is None:
-            row[field.name] = token
-            continue
-        value = parser(token)
+        value = _PARSERS[kind](token) if kind in _PARSERS else token
         if value is None:
-            expected = EXPECTED[time_format if field.kind == "time" else field.kind]
             hint = time_hint(token, time_format) if field.kind == "time" else ""
             raise InputError(
                 path,
-                f"field {i + 1} ({field.name}) is '{token}'; expected {expected}{hint}",
+                f"field {i + 1} ({field.name}) is '{token}'; expected {EXPECTED[kind]}{hint}",
                 line=number,
                 text=text,
                 kind=f"bad {field.name}",
