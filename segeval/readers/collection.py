@@ -34,11 +34,6 @@ class IdList:
     lines: dict[str, int]
 
 
-def parse_duration(token: str) -> float | None:
-    """Seconds of a duration written as seconds or H:MM:SS, or None when it is neither."""
-    return parse_seconds(token) if ":" not in token else parse_hms(token)
-
-
 def read_videos(path: str | Path) -> Collection:
     """Read ``video duration`` lines (duration in seconds or H:MM:SS, more than 0); each video once."""
     name = str(path)
@@ -46,7 +41,7 @@ def read_videos(path: str | Path) -> Collection:
     lines: dict[str, int] = {}
     for number, text, tokens in text_lines(read_bytes(path), name):
         video, token = tokens[0], tokens[-1]
-        duration = parse_duration(token)
+        duration = parse_seconds(token) if ":" not in token else parse_hms(token)
         if len(tokens) != 2:
             problem = f"has {plural(len(tokens), 'field')}; expected 2 fields for a video list line, "
             problem, kind = f"{problem}'video duration', such as '{VIDEOS_EXAMPLE}'", "field count"

@@ -116,7 +116,12 @@ def _table(source: object, what: str) -> pd.DataFrame:
     elif callable(getattr(source, "to_dict", None)):
         return _table(source.to_dict(), what)  # type: ignore[attr-defined]
     elif isinstance(source, Iterable) and not isinstance(source, str | bytes):
-        table = _from_records(list(source), what, source)
+        records = list(source)
+        if all(hasattr(r, "_asdict") for r in records):  # named tuples (ir_measures, ir_datasets)
+            records = [r._asdict() for r in records]
+        if not all(isinstance(r, Mapping) for r in records):
+            raise ParameterError(f"The '{what}' parameter must be {ACCEPTED}. Got {_given(source)} instead.")
+        table = pd.DataFrame(records)
     else:
         raise ParameterError(f"The '{what}' parameter must be {ACCEPTED}. Got {_given(source)} instead.")
     if len(table) == 0:
@@ -164,16 +169,6 @@ def _from_dicts(source: Mapping[Any, Any], what: str) -> pd.DataFrame:
             rows.append((query, *key, v) if segment else (query, key, v))
     columns = ["query", "video", "start", "end", value] if segments else ["query", "doc_id", value]
     return pd.DataFrame(rows, columns=columns)
-
-
-def _from_records(records: list[Any], what: str, source: object) -> pd.DataFrame:
-    if records and all(hasattr(r, "_asdict") for r in records):  # named tuples (ir_measures, ir_datasets)
-        return pd.DataFrame([r._asdict() for r in records])
-    if records and all(isinstance(r, Mapping) for r in records):
-        return pd.DataFrame(list(records))
-    if not records:
-        return pd.DataFrame()
-    raise ParameterError(f"The '{what}' parameter must be {ACCEPTED}. Got {_given(source)} instead.")
 
 
 def _column(table: pd.DataFrame, names: tuple[str, ...], what: str, expected: str) -> str:

@@ -3,17 +3,14 @@ to ``on_error`` and returns the frame without their rows (``--lenient`` and ``ch
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
 from segeval.core.arrays import IntArray
 from segeval.core.errors import InputError
+from segeval.readers.line_parser import OnError
 from segeval.readers.tables import source_lines
-
-OnError = Callable[[InputError], None]
 
 
 def _apply(df: pd.DataFrame, problems: list[tuple[int, str, str]], on_error: OnError | None) -> pd.DataFrame:
