@@ -14,7 +14,7 @@ import pandas as pd
 
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.ordering import name_ranks, stored_scores
-from segeval.core.prepared import Columns, Prepared, assemble, chosen_queries, first_results
+from segeval.core.prepared import Columns, Prepared, assemble, chosen_queries
 from segeval.core.settings import Settings
 from segeval.readers.frames import ITEM_COLUMNS, QUERY_COLUMNS, SPACE
 from segeval.readers.from_tables import QRELS_COLUMNS, has_duplicates, qrels_values, query_codes, ranked_rows
@@ -65,12 +65,11 @@ def frame_prepared(qrels: CodedQrels, source: object, settings: Settings) -> Pre
     at[extra] = len(qrels.items) + np.arange(len(extra))
     run_i = at[run.item]
     score = stored_scores(run.score, settings.trec_eval)
-    rows = first_results(
-        ranked_rows(run_q, score, None, lambda at: name_ranks(run.items[run.item[at]]), len(chosen), "score"),
-        run_q,
-        len(chosen),
-        settings.max_results,
-    )
+
+    def tie_key(at: IntArray) -> IntArray:
+        return name_ranks(run.items[run.item[at]])
+
+    rows = ranked_rows(run_q, score, None, tie_key, len(chosen), "score", settings.max_results)
     nan = np.full(len(rows), np.nan)
     r = {"start": nan, "end": nan, "score": score[rows], "line": rows + 1, "icode": run_i[rows], "qcode": run_q[rows]}
     keep = np.flatnonzero(qrels_q >= 0)

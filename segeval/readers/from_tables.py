@@ -111,14 +111,8 @@ def prepare(
         check_unique_documents(run, run_raw, run_icode)
     items = run["item"].to_numpy(dtype=object)
     tie_key = run_icode.__getitem__ if sorted_items else lambda at: name_ranks(items[at])
-    rows = first_results(
-        ranked_rows(
-            run_qcode, run["score"].to_numpy(dtype=np.float64), run["rank"].to_numpy(), tie_key, len(chosen), order
-        ),
-        run_qcode,
-        len(chosen),
-        max_results,
-    )
+    score, rank = run["score"].to_numpy(dtype=np.float64), run["rank"].to_numpy()
+    rows = ranked_rows(run_qcode, score, rank, tie_key, len(chosen), order, max_results)
     r = {
         **{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS if c in run or c != "decision"},
         "icode": run_icode[rows],
@@ -173,15 +167,18 @@ def ranked_rows(
     tie_key: Callable[[IntArray], IntArray],
     n_q: int,
     order: str,
+    max_results: int | None,
 ) -> IntArray:
-    """The evaluated queries' rows (``qcode`` >= 0) ordered within each query by the ``order`` policy;
-    ``tie_key(rows)``: integer keys of those rows in code-point order of their ids."""
+    """The evaluated queries' rows (``qcode`` >= 0) ordered within each query by the ``order`` policy, at most
+    ``max_results`` each; ``tie_key(rows)``: integer keys of those rows in code-point order of their ids."""
     keep = np.flatnonzero(qcode >= 0)
     if order != "score":
-        return listed_order(keep, qcode, rank if order == "rank" else None)
-    if len(keep) == len(qcode):  # every row evaluated: no copies
-        return score_order(qcode, score, n_q, tie_key)
-    return keep[score_order(qcode[keep], score[keep], n_q, lambda at: tie_key(keep[at]))]
+        rows = listed_order(keep, qcode, rank if order == "rank" else None)
+    elif len(keep) == len(qcode):  # every row evaluated: no copies
+        rows = score_order(qcode, score, n_q, tie_key)
+    else:
+        rows = keep[score_order(qcode[keep], score[keep], n_q, lambda at: tie_key(keep[at]))]
+    return first_results(rows, qcode, n_q, max_results)
 
 
 def default_order(documents: bool) -> str:
