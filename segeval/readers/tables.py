@@ -72,8 +72,9 @@ def parse_table(
     return result
 
 
-def to_frame(columns: Mapping[str, Column], names: tuple[str, ...], path: str) -> pd.DataFrame:
-    """The table of ``columns`` with columns ``names`` (absent times NaN, absent run tags ''), ``attrs["path"]``."""
+def to_frame(columns: Mapping[str, Column], names: tuple[str, ...], path: str, fmt: str | None = None) -> pd.DataFrame:
+    """The table of ``columns`` with columns ``names`` (absent times NaN, absent run tags ''), its ``attrs`` the
+    ``path`` and the format's name ``fmt``."""
     n = len(columns["line"])
     frame: dict[str, object] = {name: columns.get(name, np.full(n, "", dtype=object)) for name in names}
     for name in ("start", "end", "jumpin"):
@@ -84,6 +85,8 @@ def to_frame(columns: Mapping[str, Column], names: tuple[str, ...], path: str) -
         if name in df and not isinstance(df[name].dtype, pd.CategoricalDtype):
             df[name] = df[name].astype(object)
     df.attrs["path"] = path
+    if fmt is not None:
+        df.attrs["format"] = fmt
     return df
 
 
@@ -97,9 +100,7 @@ def stdlist_frame(data: bytes, path: str) -> pd.DataFrame:
     """The run table of an STD list (:mod:`segeval.readers.stdlist`), ranked by score, with a ``decision`` column."""
     columns = stdlist_columns(data, path)
     columns["rank"] = ranks_by_score(columns["query"], columns["score"])
-    df = to_frame(columns, (*RUN_COLUMNS, "decision"), path)
-    df.attrs["format"] = STDLIST
-    return df
+    return to_frame(columns, (*RUN_COLUMNS, "decision"), path, STDLIST)
 
 
 GROUPS_EXAMPLE = "q1 1,2 | 3,4,5"
@@ -161,25 +162,18 @@ def read_qrels(
             from segeval.readers.strata import STRATA_FORMAT, is_strata_qrels, strata_columns
 
             if is_strata_qrels(data):
-                df = to_frame(strata_columns(data, name, on_error), (*QRELS_COLUMNS, "stratum"), name)
-                df.attrs["format"] = STRATA_FORMAT
-                return df
+                return to_frame(strata_columns(data, name, on_error), (*QRELS_COLUMNS, "stratum"), name, STRATA_FORMAT)
         if fmt == "groups" or (fmt == "auto" and looks_like_groups(data, name)):
-            df = to_frame(parse_groups(data, name), QRELS_COLUMNS, name)
-            df.attrs["format"] = "groups"
-            return df
+            return to_frame(parse_groups(data, name), QRELS_COLUMNS, name, "groups")
         found = fmt if isinstance(fmt, LineFormat) else QRELS_FORMATS[fmt] if fmt != "auto" else None
         found = found or detect_qrels_format(data, name)
         kept = with_subtopics(found) if subtopics else found
         columns = parse_table(data, kept, name, time_format, on_error)
-        df = to_frame(columns, QRELS_COLUMNS, name)
+        df = to_frame(columns, QRELS_COLUMNS, name, found.name)
         if kept is not found:
             df["subtopic"] = subtopic_column(columns["subtopic"])
         if whole and "source" in columns:  # checked once every line has parsed (not in the first lines alone)
-            df["source"] = _check_sources(
-                np.asarray(columns["source"], dtype=object), np.asarray(columns["line"]), data, name
-            )
-        df.attrs["format"] = found.name
+            df["source"] = _check_sources(columns, data, name)
         return df
 
     # a stream whose first lines cannot be valid is refused there, not read whole first
@@ -192,23 +186,16 @@ def subtopic_column(values: object) -> pd.Categorical:
     return pd.Categorical(names, categories=pd.unique(names))
 
 
-def _check_sources(
-    values: npt.NDArray[np.generic], lines: npt.NDArray[np.generic], data: bytes, path: str
-) -> npt.NDArray[np.object_]:
+def _check_sources(columns: Mapping[str, Column], data: bytes, path: str) -> npt.NDArray[np.object_]:
     """The ``source`` field of completed qrels: ``human`` or ``predicted:CLASSIFIER``."""
-    sources = np.asarray(values, dtype=object)
+    sources, lines = np.asarray(columns["source"], dtype=object), np.asarray(columns["line"])
     for token in pd.unique(sources):
         text = str(token)
         if text != SOURCE_HUMAN and not (text.startswith(SOURCE_PREDICTED) and len(text) > len(SOURCE_PREDICTED)):
-            number = int(np.asarray(lines)[np.flatnonzero(sources == token)[0]])
+            number = int(lines[np.flatnonzero(sources == token)[0]])
             raw = data.split(b"\n")[number - 1].rstrip(b"\r").decode("utf-8", "replace")
-            raise InputError(
-                path,
-                f"has source '{text}'; expected '{SOURCE_HUMAN}' or "
-                f"'{SOURCE_PREDICTED}CLASSIFIER' as the last field of completed qrels",
-                line=number,
-                text=raw,
-            )
+            why = f"expected '{SOURCE_HUMAN}' or '{SOURCE_PREDICTED}CLASSIFIER' as the last field of completed qrels"
+            raise InputError(path, f"has source '{text}'; {why}", line=number, text=raw)
     return sources
 
 
@@ -231,9 +218,7 @@ def read_run(
             return stdlist_frame(data, name) if whole else None
         found = fmt if isinstance(fmt, LineFormat) else RUN_FORMATS[fmt] if fmt != "auto" else None
         found = found or detect_run_format(data, name, time_format)
-        df = to_frame(parse_table(data, found, name, time_format, on_error), RUN_COLUMNS, name)
-        df.attrs["format"] = found.name
-        return df
+        return to_frame(parse_table(data, found, name, time_format, on_error), RUN_COLUMNS, name, found.name)
 
     # a stream whose first lines cannot be valid is refused there; an STD list may be one long line
     lines = not (fmt == "stdlist" or (fmt == "auto" and starts_stdlist(path)))
