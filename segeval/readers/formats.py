@@ -317,15 +317,11 @@ def _disagree(path: str, first: tuple[int, list[str], str], other: tuple[int, li
     )
 
 
-def _is_int(token: str) -> bool:
-    return parse_int(token) is not None
-
-
-def _fits(fmt: LineFormat, tokens: list[str], is_time: Callable[[str], bool] | None = None) -> bool:
-    """Whether a line has ``fmt``'s field count, and integers, numbers and (``is_time``) times where it has them."""
-    checks = {"int": _is_int, "float": lambda token: parse_float(token) is not None, "time": is_time or bool}
+def _fits(fmt: LineFormat, tokens: list[str], parse_time: Callable[[str], object] = str) -> bool:
+    """Whether a line has ``fmt``'s field count, and integers, numbers and (``parse_time``) times where it has them."""
+    parsers: dict[str, Callable[[str], object]] = {"int": parse_int, "float": parse_float, "time": parse_time}
     pairs = zip(fmt.fields, tokens, strict=False)  # a search run's tag may be absent
-    return fmt.accepts(len(tokens)) and all(checks[f.kind](t) for f, t in pairs if f.kind in checks)
+    return fmt.accepts(len(tokens)) and all(parsers[f.kind](t) is not None for f, t in pairs if f.kind in parsers)
 
 
 def _qrels_fit(tokens: list[str], by_count: bool = False) -> LineFormat | None:
@@ -380,34 +376,26 @@ def detect_qrels_format(data: bytes, path: str) -> LineFormat:
 _LOOSE_HMS = re.compile(r"[+-]?[0-9]+(?::[0-9]+)+(?:\.[0-9]*)?\Z")
 
 
-def _loose_time(token: str) -> bool:
-    """A number or an H:MM:SS-like token: a time in some format, or a malformed one."""
-    return parse_float(token) is not None or _LOOSE_HMS.match(token) is not None
+def _loose_time(token: str) -> object:
+    """A number or an H:MM:SS-like token (a time in some format, or a malformed one), else None."""
+    return _LOOSE_HMS.match(token) or parse_float(token)
 
 
-def _mediaeval_fits(tokens: list[str], is_time: Callable[[str], bool]) -> list[LineFormat]:
+def _mediaeval_fits(tokens: list[str], parse_time: Callable[[str], object]) -> list[LineFormat]:
     """The MediaEval run formats a line fits (times, ranks and scores where each format has them)."""
-    return [f for f in (MEDIAEVAL_LINKING_RUN, MEDIAEVAL_SEARCH_RUN) if _fits(f, tokens, is_time)]
+    return [f for f in (MEDIAEVAL_LINKING_RUN, MEDIAEVAL_SEARCH_RUN) if _fits(f, tokens, parse_time)]
 
 
 def detect_run_format(data: bytes, path: str, time_format: str = "mmss") -> LineFormat:
     """The run format of a file, from its first :data:`DETECT_LINES` data lines (docs/input-checks.md)."""
     lines = _data_lines(data, path)
-    parse_time = TIME_PARSERS[time_format]
-
-    def is_time(token: str) -> bool:
-        return parse_time(token) is not None
-
     strict: list[tuple[int, list[str], list[LineFormat]]] = []
     loose: list[tuple[int, list[str], list[LineFormat]]] = []
     trec: tuple[int, list[str], str] | None = None
     for number, tokens in lines:
-        fits = _mediaeval_fits(tokens, is_time)
-        if fits:
+        if fits := _mediaeval_fits(tokens, TIME_PARSERS[time_format]):
             strict.append((number, tokens, fits))
-            continue
-        fits = _mediaeval_fits(tokens, _loose_time)
-        if fits:
+        elif fits := _mediaeval_fits(tokens, _loose_time):
             loose.append((number, tokens, fits))
         elif trec is None and _fits(TREC_RUN, tokens):
             trec = (number, tokens, TREC_RUN.name)
