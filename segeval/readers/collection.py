@@ -83,9 +83,7 @@ _XML_ID = re.compile(rb"<(anchorId|queryId)>\s*([^<\s]+)\s*</\1>")
 
 
 def read_queries(path: str | Path) -> IdList:
-    """Read the queries: one query id per line (the first field; the rest, such as the query text,
-    is ignored), or the toolkit's XML files, whose ``<anchorId>``/``<queryId>`` elements are taken
-    (found by pattern; the XML is not parsed).  Each query once."""
+    """The queries, each once: the first field of each line, or the toolkit's XML ``<anchorId>``/``<queryId>``."""
     name = str(path)
     data = read_bytes(path)
     found: list[tuple[int, str, str]] = []

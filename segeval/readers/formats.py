@@ -121,9 +121,7 @@ REL_INFO_FORMATS = {
 
 
 def with_subtopics(fmt: LineFormat) -> LineFormat:
-    """A TREC qrels format whose second field is kept as the ``subtopic`` column (NIST ndeval's ``qid subtopic
-    docno rel``; ir_measures' ``iteration``), read only when a diversity measure asks for it; other formats
-    as they are (the segment formats carry no subtopic)."""
+    """A TREC qrels format keeping its second field as the ``subtopic`` column (ndeval's ``qid subtopic docno rel``)."""
     if fmt not in (TREC_QRELS, TREC_QRELS_COMPLETED):
         return fmt
     fields = tuple(Field("subtopic", "str") if f.name == "iter" else f for f in fmt.fields)
@@ -179,9 +177,8 @@ def read_number(
 @overload
 def read_number(text: str, path: str, what: str, *, whole: Literal[True], **where: Unpack[_Where]) -> int: ...
 def read_number(text: str, path: str, what: str, *, whole: bool = False, **where: Unpack[_Where]) -> float | int:
-    """``text`` read by the one number grammar of every reader (:func:`parse_float`, ``whole``:
-    :func:`parse_int`), at least ``minimum``; else an :class:`InputError` naming ``path``, ``line``, ``what``,
-    the text and what was expected (``why`` added)."""
+    """``text`` read by the one number grammar (``whole``: :func:`parse_int`, else :func:`parse_float`), at least
+    ``minimum``; else an :class:`InputError` naming ``what`` and what was expected."""
     minimum = where.get("minimum")
     value = parse_int(text) if whole else parse_float(text)
     if value is not None and (minimum is None or value >= minimum):

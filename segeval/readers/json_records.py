@@ -105,9 +105,7 @@ def _identity(pairs: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
 
 
 def walk_objects(text: str, visit: Callable[[list[tuple[str, Any]], int, int], Any]) -> Any:
-    """``text`` decoded by the pure-Python decoder, which knows positions: each object is ``visit(pairs, start,
-    end)`` (``start``: the offset of its ``{``); what ``visit`` raises stops the walk (``ValueError`` and
-    ``RecursionError`` give None)."""
+    """``text`` decoded with each object ``visit(pairs, start, end)`` (its offsets); None on ``ValueError``."""
     decoder: Any = json.JSONDecoder()
     parse = decoder.parse_object
 

@@ -1,6 +1,5 @@
-"""The strict line parser, which defines the accepted syntax: each bad line raises an
-:class:`~segeval.core.errors.InputError` naming the file, line, offending text and what was expected,
-or, given ``on_error``, is reported to it and skipped (all problems of a file in one pass)."""
+"""The strict line parser, which defines the accepted syntax: each bad line raises an InputError, or is
+reported to ``on_error`` and skipped."""
 
 from __future__ import annotations
 

@@ -23,9 +23,7 @@ def is_stdlist(data: bytes) -> bool:
 
 
 def starts_stdlist(path: str | Path) -> bool:
-    """True when the file (any readable file, gunzipped) opens an XML document: read as a document (no line
-    length limit, :func:`segeval.readers.files.read_document`), not as lines. A file that cannot be read: False
-    (its reader says why)."""
+    """True when the file opens an XML document (read then without a line length limit); False when unreadable."""
     from segeval.core.errors import SegevalError
     from segeval.readers.files import read_blocks
 
