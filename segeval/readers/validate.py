@@ -79,24 +79,15 @@ def qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
     path = str(qrels.attrs.get("path", "<data>"))
     lines, rel = qrels["line"].to_numpy(), qrels["rel"].to_numpy()
     query, item, start, end = (qrels[c].to_numpy() for c in ("query", "item", "start", "end"))  # once, not per row
+    once = f"query and {'document' if documents else 'segment'} (trec_eval refuses duplicates too)"
+    once = "query, subtopic and document" if subtopics else once
     out = []
     for i, j in zip(again.tolist(), first.tolist(), strict=True):
         what = f"document '{item[i]}'" if documents else f"video '{item[i]}', segment {start[i]:g}-{end[i]:g} s"
         what = f"subtopic '{qrels['subtopic'].iat[i]}', {what}" if subtopics else what
         grades = f"the same grade {rel[i]}" if rel[i] == rel[j] else f"grade {rel[i]} (first {rel[j]})"
-        once = (
-            "query, subtopic and document"
-            if subtopics
-            else f"query and {'document' if documents else 'segment'} (trec_eval refuses duplicates too)"
-        )
-        out.append(
-            (
-                i,
-                f"query '{query[i]}', {what} is judged again, with {grades}; first judged on "
-                f"{path}, line {int(lines[j])}; expected one judgement per {once}",
-                DUPLICATE,
-            )
-        )
+        problem = f"query '{query[i]}', {what} is judged again, with {grades}; first judged on {path}, line {lines[j]}"
+        out.append((i, f"{problem}; expected one judgement per {once}", DUPLICATE))
     return out
 
 
@@ -116,9 +107,8 @@ def check_kinds(
     if len(qrels) == 0 or is_documents(qrels) == run_documents:
         return
     qrels_path = str(qrels.attrs.get("path", "the qrels"))
-    qrels_format = str(qrels.attrs.get("format", "qrels"))
-    if qrels_format == "groups":
-        qrels_format = "ground-truth groups"
+    found = str(qrels.attrs.get("format", "qrels"))
+    qrels_format = {"groups": "ground-truth groups"}.get(found, found)
 
     def kind(documents: bool) -> str:
         return "documents, no times" if documents else "video segments, with times"
