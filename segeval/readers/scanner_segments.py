@@ -346,48 +346,36 @@ def planned_result(
 ) -> RunResult | None:
     """:func:`segment_result` of a resolved :class:`~segeval.core.plan.Plan`, the run in format ``fmt`` (None: as
     detected)."""
-    if how.settings.order not in ("rank", "file"):
-        return None
-    try:
-        return _evaluate(qrels_path, run_path, how, executor, chunk_lines, on_read, fmt)
-    except (GiveUp, Regrouped, SegevalError, OSError, MemoryError, UnicodeDecodeError):
-        return None
-
-
-def _evaluate(
-    qrels_path: str,
-    run_path: str,
-    how: Plan,
-    executor: str,
-    chunk_lines: int,
-    on_read: Callable[[int], object] | None,
-    given: LineFormat | None,
-) -> RunResult:
     from segeval.core.settings import BATCH_BYTES
     from segeval.reports.trec import runid as trec_runid
 
-    fmt, n_fields = run_format(_head(run_path), run_path, given)
-    reader = SegmentReader(line_blocks(qrels_path), fmt, n_fields)  # then the run: one file at a time
-    ev = Evaluator(reader, how)
-    seen: set[int] = set()  # the run's query codes
-    if executor == "whole":
-        pieces = list(reader.run_blocks(_views(read_bytes(run_path))))
-        if not pieces:
-            raise GiveUp  # no data line: the strict reader says so
-        rows = Rows.joined(pieces)
-        del pieces
-        parts: Iterable[tuple[Rows, list[int]]] = [(rows, _checked(reader, how, _present(rows.query)))]
-        del rows
-    else:
-        blocks = map(itemgetter(1), batches(open_blocks(run_path, on_read=on_read), chunk_lines, BATCH_BYTES))
-        parts = whole_queries(reader.run_blocks(blocks), _query_runs, Rows.cut, Rows.joined)
-    for rows, codes in parts:
-        seen.update(codes)
-        ev.part(rows, sorted({reader.queries.names[c] for c in codes} & reader.qrels_queries))
-        del rows
-        gc.collect()  # a batch's labels hold reference cycles: freed now, not when the collector next runs
-    _checked(reader, how, seen)
-    return ev.finish(trec_runid([reader.tag.decode("utf-8")]))
+    if how.settings.order not in ("rank", "file"):
+        return None
+    try:
+        fmt, n_fields = run_format(_head(run_path), run_path, fmt)
+        reader = SegmentReader(line_blocks(qrels_path), fmt, n_fields)  # then the run: one file at a time
+        ev = Evaluator(reader, how)
+        seen: set[int] = set()  # the run's query codes
+        if executor == "whole":
+            pieces = list(reader.run_blocks(_views(read_bytes(run_path))))
+            if not pieces:
+                raise GiveUp  # no data line: the strict reader says so
+            rows = Rows.joined(pieces)
+            del pieces
+            parts: Iterable[tuple[Rows, list[int]]] = [(rows, _checked(reader, how, _present(rows.query)))]
+            del rows
+        else:
+            blocks = map(itemgetter(1), batches(open_blocks(run_path, on_read=on_read), chunk_lines, BATCH_BYTES))
+            parts = whole_queries(reader.run_blocks(blocks), _query_runs, Rows.cut, Rows.joined)
+        for rows, codes in parts:
+            seen.update(codes)
+            ev.part(rows, sorted({reader.queries.names[c] for c in codes} & reader.qrels_queries))
+            del rows
+            gc.collect()  # a batch's labels hold reference cycles: freed now, not when the collector next runs
+        _checked(reader, how, seen)
+        return ev.finish(trec_runid([reader.tag.decode("utf-8")]))
+    except (GiveUp, Regrouped, SegevalError, OSError, MemoryError, UnicodeDecodeError):
+        return None
 
 
 def _checked(reader: SegmentReader, how: Plan, codes: Iterable[int]) -> list[int]:
