@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Required, TypedDict, Unpack, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -54,25 +54,27 @@ def plain_bytes(data: bytes) -> bool:
     return True
 
 
-def scan(
-    data: bytes,
-    n_fields: int,
-    text: tuple[int, ...],
-    floats: tuple[int, ...] = (),
-    ints: tuple[int, ...] = (),
-    checked_ints: tuple[int, ...] = (),
-    first: tuple[int, ...] = (),
-    checked_floats: tuple[int, ...] = (),
-    times: tuple[int, ...] = (),
-) -> Scanned | None:
-    """Lines of exactly ``n_fields`` tokens: the ``text`` fields as tokens, ``floats``, ``ints`` and ``times`` (M.S,
+class Wanted(TypedDict, total=False):
+    """The fields :func:`scan` reads, by position: ``text`` as tokens, ``floats``, ``ints`` and ``times`` (M.S,
     seconds in :attr:`Scanned.ints`) parsed as :mod:`segeval.readers.formats` parses them, ``checked_*`` only
-    checked, and the first line's ``first`` fields; None when anything is unusual."""
-    if not plain_bytes(data):
-        return None
-    return scan_blocks(
-        line_views(data), n_fields, text, floats, ints, checked_ints, first, checked_floats, times, utf8=True
-    )
+    checked, and the first and last line's ``first`` fields."""
+
+    text: Required[tuple[int, ...]]
+    floats: tuple[int, ...]
+    ints: tuple[int, ...]
+    times: tuple[int, ...]
+    checked_ints: tuple[int, ...]
+    checked_floats: tuple[int, ...]
+    first: tuple[int, ...]
+
+
+#: the kinds of :class:`Wanted` fields the block scanner reads (of a field in two, the later)
+_KINDS = ("text", "floats", "ints", "times", "checked_ints", "checked_floats")
+
+
+def scan(data: bytes, n_fields: int, **wanted: Unpack[Wanted]) -> Scanned | None:
+    """The ``wanted`` fields of lines of exactly ``n_fields`` tokens; None when anything is unusual."""
+    return scan_blocks(line_views(data), n_fields, utf8=True, **wanted) if plain_bytes(data) else None
 
 
 def scan_format(
@@ -109,26 +111,12 @@ def line_views(data: bytes) -> Iterator[memoryview]:
 
 
 def scan_blocks(
-    blocks: Iterable[bytes | memoryview],
-    n_fields: int,
-    text: tuple[int, ...],
-    floats: tuple[int, ...] = (),
-    ints: tuple[int, ...] = (),
-    checked_ints: tuple[int, ...] = (),
-    first: tuple[int, ...] = (),
-    checked_floats: tuple[int, ...] = (),
-    times: tuple[int, ...] = (),
-    utf8: bool = False,
+    blocks: Iterable[bytes | memoryview], n_fields: int, utf8: bool = False, **wanted: Unpack[Wanted]
 ) -> Scanned | None:
     """:func:`scan` of blocks that end at line ends, each scanned as it comes (``utf8``: known to be UTF-8)."""
-    kinds = {
-        **{f: "text" for f in text},
-        **{f: "float" for f in floats},
-        **{f: "int" for f in ints},
-        **{f: "time" for f in times},
-        **{f: "check_int" for f in checked_ints},
-        **{f: "check_float" for f in checked_floats},
-    }
+    at = cast("dict[str, tuple[int, ...]]", wanted)  # each a tuple of positions
+    kinds = {f: kind for kind in _KINDS for f in at.get(kind, ())}
+    text, floats, ints, times, first = (at.get(name, ()) for name in ("text", "floats", "ints", "times", "first"))
     columns: dict[int, list[npt.NDArray[Any]]] = {f: [] for f in (*text, *floats, *ints, *times)}
     tokens: list[bytes] | None = None
     final: list[bytes] = []
@@ -292,20 +280,20 @@ def _block(block: Matrix, n_fields: int, kinds: dict[int, str]) -> dict[int, npt
             out[f] = tokens
             continue
         mat = tokens.view(np.uint8).reshape(len(tokens), 8 * tokens.shape[1])
-        if kind == "check_float":
+        if kind == "checked_floats":
             if not floats_read(mat):
                 return None
             continue
         values = (
             parse_floats(mat)
-            if kind == "float"
+            if kind == "floats"
             else mmss_matrix(mat)
-            if kind == "time"
-            else parse_ints(mat, keep=kind == "int")
+            if kind == "times"
+            else parse_ints(mat, keep=kind == "ints")
         )
         if values is None:
             return None
-        if kind != "check_int":
+        if kind != "checked_ints":
             out[f] = values
     return out
 
