@@ -18,6 +18,7 @@ from segeval.readers.byte_tokens import int_tokens as int_tokens  # one vectoris
 from segeval.readers.byte_tokens import mmss_to_seconds as mmss_to_seconds
 from segeval.readers.byte_tokens import pack_bytes
 from segeval.readers.formats import TIME_PARSERS, LineFormat
+from segeval.readers.scanner import plain_bytes, scan
 
 #: the byte path reads each field at twice the longest token of a sample (at least 8, at most 64 bytes)
 SAMPLE_BYTES = 1 << 15
@@ -30,13 +31,8 @@ def fast_parse(data: bytes, fmt: LineFormat, sep: str = r"\s+", time_format: str
     """Columns via pandas' C tokenizer (text as categories in code-point order), or None when anything is unusual
     (with ``sep=" "``, twice as fast, irregular spacing gives up: the caller retries)."""
     lone_cr = b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
-    if lone_cr or b"\x00" in data or b"\x0b" in data or b"\x0c" in data:
-        return None  # lone carriage returns, NUL bytes, vertical tabs and form feeds: the line parser decides
-    if not data.isascii():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
+    if lone_cr or b"\x00" in data or b"\x0b" in data or b"\x0c" in data or not plain_bytes(data):
+        return None  # lone carriage returns, NUL bytes, vertical tabs, form feeds, not UTF-8: the line parser decides
     out = _fast_parse_bytes(data, fmt, sep, time_format)
     return out if out is not None else _fast_parse_objects(data, fmt, sep, time_format)
 
@@ -44,8 +40,6 @@ def fast_parse(data: bytes, fmt: LineFormat, sep: str = r"\s+", time_format: str
 def scan_parse(data: bytes, fmt: LineFormat, time_format: str = "mmss") -> dict[str, Column] | None:
     """The columns of a segment file (M.S times) as :func:`fast_parse` gives them, read by the byte scanner (half
     the time, a third of the memory); None when the scanner gives up or the file is not such a file."""
-    from segeval.readers.scanner import scan
-
     if time_format != "mmss" or not any(f.kind == "time" for f in fmt.fields) or data.startswith(b"\xef\xbb\xbf"):
         return None
     for present in range(len(fmt.fields), len(fmt.fields) - fmt.optional - 1, -1):
