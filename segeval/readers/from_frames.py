@@ -16,6 +16,7 @@ from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.ordering import name_ranks, stored_scores
 from segeval.core.prepared import Columns, Prepared, assemble, chosen_queries
 from segeval.core.settings import Settings
+from segeval.readers.blocks import run_starts
 from segeval.readers.frames import ITEM_COLUMNS, QUERY_COLUMNS, SPACE
 from segeval.readers.from_tables import QRELS_COLUMNS, has_duplicates, qrels_values, query_codes, ranked_rows
 from segeval.readers.tables import RUN_COLUMNS
@@ -164,12 +165,6 @@ def _string_codes(values: npt.NDArray[np.object_]) -> tuple[IntArray, npt.NDArra
 
 def _factorize(values: npt.NDArray[np.object_]) -> tuple[IntArray, npt.NDArray[np.object_]]:
     """pd.factorize's codes and uniques, hashing only the first row of each run of equal values."""
-    if len(values) < 2:
-        codes, names = pd.factorize(values)
-        return codes.astype(np.int64, copy=False), np.asarray(names, dtype=object)
-    head = np.empty(len(values), dtype=bool)
-    head[0] = True
-    np.not_equal(values[1:], values[:-1], out=head[1:])  # NaN != NaN: each its own run, coded -1 below
-    at = np.flatnonzero(head)
+    at = run_starts(values)  # NaN != NaN: each its own run, coded -1
     codes, names = pd.factorize(values[at])
     return np.repeat(codes.astype(np.int64), np.diff(np.append(at, len(values)))), np.asarray(names, dtype=object)
