@@ -7,10 +7,9 @@ import errno
 import glob
 import os
 import stat
-import sys
 from collections.abc import Sequence
 
-from segeval.core.errors import InputError, ParameterError, SegevalError, render_note
+from segeval.core.errors import InputError, ParameterError, SegevalError, print_notes
 from segeval.core.words import plural
 
 #: what a path that is not a regular file is, by its file type
@@ -82,11 +81,8 @@ def directory_files(directory: str) -> list[str]:
             "are not read)"
         )
     if skipped:
-        print(
-            render_note(
-                f"note: {directory}: {plural(len(skipped), 'entry', 'entries')} not read: {', '.join(skipped)}"
-            ),
-            file=sys.stderr,
+        print_notes(
+            f"{directory}: {plural(len(skipped), 'entry', 'entries')} not read: {', '.join(skipped)}", head="note: "
         )
     return found
 
