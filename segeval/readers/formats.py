@@ -285,17 +285,10 @@ def line_head(read: Callable[[bytes], object], limit: int = DETECT_LINES) -> Cal
     return check
 
 
-def _data_lines(data: bytes, path: str, limit: int = DETECT_LINES) -> list[tuple[int, list[str]]]:
-    """(line number, tokens) of the first ``limit`` non-blank lines; an error when there is none."""
-    out: list[tuple[int, list[str]]] = []
-    start, number = 0, 1
-    while start < len(data) and len(out) < limit:
-        end = data.find(b"\n", start)
-        end = len(data) if end < 0 else end
-        tokens = data[start:end].split()
-        if tokens:
-            out.append((number, [t.decode("utf-8", "replace") for t in tokens]))
-        start, number = end + 1, number + 1
+def _data_lines(data: bytes, path: str) -> list[tuple[int, list[str]]]:
+    """(line number, tokens) of the first :data:`DETECT_LINES` data lines; an error when there is none."""
+    lines = enumerate((head_lines(data) or data).split(b"\n"), start=1)
+    out = [(number, [t.decode("utf-8", "replace") for t in raw.split()]) for number, raw in lines if raw.strip()]
     if not out:
         raise InputError(path, "has no data lines; expected qrels or run lines")
     return out

@@ -64,12 +64,10 @@ def parse_table(
     slow = parse_lines(data, fmt, path, time_format, on_error)
     if not slow["line"]:
         raise InputError(path, f"has no data lines; expected {fmt.name} lines such as '{fmt.example}'")
-    result: dict[str, Column] = {}
-    for name, values in slow.items():
-        kind = next((f.kind for f in fmt.fields if f.name == name), "int")
-        dtype = {"int": np.int64, "time": np.float64, "float": np.float64}.get(kind, object)
-        result[name] = np.asarray(values, dtype=dtype)
-    return result
+    dtypes = {
+        f.name: {"int": np.int64, "time": np.float64, "float": np.float64}.get(f.kind, object) for f in fmt.fields
+    }
+    return {name: np.asarray(values, dtype=dtypes.get(name, np.int64)) for name, values in slow.items()}
 
 
 def to_frame(columns: Mapping[str, Column], names: tuple[str, ...], path: str, fmt: str | None = None) -> pd.DataFrame:
