@@ -17,7 +17,7 @@ from segeval.core.ordering import listed_order, name_ranks, score_order
 from segeval.core.prepared import Prepared, assemble, chosen_queries, first_results
 from segeval.core.settings import DEFAULT_ORDER, DEFAULTS, MISSING_QUERIES, ORDERS, kind
 from segeval.readers.tokenizer import category_bytes
-from segeval.readers.validate import check_kinds, check_unique_documents, id_codes
+from segeval.readers.validate import check_kinds, check_unique_documents, id_codes, is_documents
 
 #: columns carried into the evaluation; videos and queries become integer codes
 RUN_COLUMNS = ("start", "end", "rank", "score", "line", "decision")  # decision: STD list runs only
@@ -91,7 +91,7 @@ def prepare(
 ) -> Prepared:
     """Select queries, order the run (``order`` None: the run kind's default) and index both sides by
     (query, item)."""
-    documents = len(run) > 0 and bool(np.isnan(run["start"].to_numpy(dtype=np.float64)).all())
+    documents = len(run) > 0 and is_documents(run)
     order = default_order(documents) if order is None else order
     check_choice("order", order, ORDERS)
     check_choice("missing_queries", missing_queries, MISSING_QUERIES)
