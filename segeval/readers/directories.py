@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from segeval.core.errors import InputError, ParameterError, SegevalError, print_notes
 from segeval.core.words import plural
+from segeval.readers.files import STDIN
 
 #: what a path that is not a regular file is, by its file type
 _KINDS = {
@@ -89,8 +90,6 @@ def directory_files(directory: str) -> list[str]:
 
 def expand_runs(specs: Sequence[str]) -> list[str]:
     """Files as given, globs and directories expanded (sorted); each file once, in first-seen order."""
-    from segeval.readers.files import STDIN
-
     if list(specs).count(STDIN) > 1:
         raise ParameterError(
             f"The 'runs' parameter may name standard input ('{STDIN}') once. Got it {list(specs).count(STDIN)} times."

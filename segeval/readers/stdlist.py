@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.core.errors import InputError
+from segeval.core.errors import InputError, SegevalError
+from segeval.readers.files import read_blocks
 
 NAME = "STD list"
 #: what tells an STD list from a line format: its first bytes open XML (a declaration, a comment or the root)
@@ -24,9 +25,6 @@ def is_stdlist(data: bytes) -> bool:
 
 def starts_stdlist(path: str | Path) -> bool:
     """True when the file opens an XML document (read then without a line length limit); False when unreadable."""
-    from segeval.core.errors import SegevalError
-    from segeval.readers.files import read_blocks
-
     blocks = read_blocks(path, max_bytes=None, block=4096, lines=False)
     try:
         return is_stdlist(next(blocks, b""))

@@ -11,16 +11,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.core.errors import InputError
+from segeval.core.errors import InputError, ParameterError
 from segeval.core.words import plural
 from segeval.readers.files import read_bytes
 from segeval.readers.formats import line_head, parse_float, parse_int
 from segeval.readers.line_parser import text_lines
 
 _STRATUM_BYTES = re.compile(rb"[+-]?[0-9]+\Z")
-#: a qrels grade and a stratum: the one grammar's whole numbers (``01``, ``+1``); sample_eval.pl keeps a grade's
-#: text as its name (``01`` and ``1`` are counted apart, and ``-G 1=...`` does not map ``01``) and reads its value
-#: as a number
 #: a ``-G`` level: a grade as written in canonical form
 _LEVEL = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 #: a number as Perl reads one (no hexadecimal, no underscores, no inf/nan)
@@ -84,8 +81,6 @@ def parse_gains(specs: list[str] | None) -> dict[str, str]:
         for part in spec.split(","):
             level, eq, gain = part.partition("=")
             if not eq or not _LEVEL.match(level) or not _GAIN.match(gain):
-                from segeval.core.errors import ParameterError
-
                 raise ParameterError(
                     f"The 'gain' parameter must be LEVEL=GAIN pairs such as 1=3 (a qrels grade 0 or "
                     f"above, a number: below 0, the grade's documents count as not sampled). Got "

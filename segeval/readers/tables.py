@@ -31,6 +31,7 @@ from segeval.readers.formats import (
 from segeval.readers.line_parser import OnError, decode_line, parse_lines
 from segeval.readers.stdlist import NAME as STDLIST
 from segeval.readers.stdlist import is_stdlist, starts_stdlist, stdlist_columns
+from segeval.readers.strata import STRATA_FORMAT, is_strata_qrels, strata_columns
 from segeval.readers.tokenizer import Column, fast_parse, scan_parse
 
 QRELS_COLUMNS = ("query", "item", "start", "end", "rel", "line")
@@ -156,11 +157,8 @@ def read_qrels(
     name = str(path)
 
     def read(data: bytes, whole: bool = False) -> pd.DataFrame:
-        if fmt == "auto":  # stratified qrels (sampled judgements): 5 fields, integer stratum and grade
-            from segeval.readers.strata import STRATA_FORMAT, is_strata_qrels, strata_columns
-
-            if is_strata_qrels(data):
-                return to_frame(strata_columns(data, name, on_error), (*QRELS_COLUMNS, "stratum"), name, STRATA_FORMAT)
+        if fmt == "auto" and is_strata_qrels(data):  # stratified qrels (sampled judgements): 5 fields, integers
+            return to_frame(strata_columns(data, name, on_error), (*QRELS_COLUMNS, "stratum"), name, STRATA_FORMAT)
         if fmt == "groups" or (fmt == "auto" and looks_like_groups(data, name)):
             return to_frame(parse_groups(data, name), QRELS_COLUMNS, name, "groups")
         found = fmt if isinstance(fmt, LineFormat) else QRELS_FORMATS[fmt] if fmt != "auto" else None

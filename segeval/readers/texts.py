@@ -10,6 +10,7 @@ import numpy as np
 
 from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError, check_choice
+from segeval.core.segment import interior_overlap
 from segeval.core.settings import DEFAULTS
 from segeval.readers.files import read_bytes
 from segeval.readers.formats import TIME_FORMATS, TIME_PARSERS
@@ -36,8 +37,6 @@ class Texts:
 
     def text(self, item: str, start: float = math.nan, end: float = math.nan) -> str | None:
         """A document's text, or the transcript lines meeting [start, end] of video ``item`` (None: no text)."""
-        from segeval.core.segment import interior_overlap
-
         if self.documents is not None:
             return self.documents.get(item)
         assert self.lines is not None

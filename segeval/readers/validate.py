@@ -7,6 +7,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from segeval.adapters.exact import listed_twice
 from segeval.core.arrays import IntArray
 from segeval.core.errors import InputError
 from segeval.readers.line_parser import OnError
@@ -93,8 +94,6 @@ def qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
 
 def _repeated(df: pd.DataFrame, extra: tuple[str, ...] = ()) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
     """:func:`segeval.adapters.exact.listed_twice` of the rows' (query, item, ``extra`` columns)."""
-    from segeval.adapters.exact import listed_twice
-
     columns = [id_codes(df["query"])[0], id_codes(df["item"])[0]]
     columns += [pd.factorize(df[c].to_numpy())[0] for c in extra]
     return listed_twice(*columns)
@@ -159,8 +158,6 @@ def _duplicate_problems(run: pd.DataFrame) -> list[tuple[int, str, str]]:
 
 def check_unique_documents(run: pd.DataFrame, query_codes: IntArray, item_codes: IntArray) -> None:
     """Each document at most once per query in a document run (as trec_eval), given each row's codes."""
-    from segeval.adapters.exact import listed_twice
-
     again, first = listed_twice(query_codes, item_codes)
     if len(again):
         rows = run.take(np.sort(np.concatenate([again, first])))
