@@ -67,13 +67,8 @@ def read_blacklist(path: str | Path) -> IdList:
     lines: dict[str, int] = {}
     for number, text, tokens in text_lines(read_bytes(path), name):
         if len(tokens) != 1:
-            raise InputError(
-                name,
-                f"has {plural(len(tokens), 'field')}; expected one video id per blacklist line",
-                line=number,
-                text=text,
-                kind="field count",
-            )
+            why = f"has {plural(len(tokens), 'field')}; expected one video id per blacklist line"
+            raise InputError(name, why, line=number, text=text, kind="field count")
         lines.setdefault(tokens[0], number)
     return IdList(name, lines)
 
@@ -105,12 +100,7 @@ def read_queries(path: str | Path) -> IdList:
     lines: dict[str, int] = {}
     for number, query, text in found:
         if query in lines:
-            raise InputError(
-                name,
-                f"query '{query}' is listed again (first on line {lines[query]}); expected each query once",
-                line=number,
-                text=text,
-                kind="duplicate query",
-            )
+            why = f"query '{query}' is listed again (first on line {lines[query]}); expected each query once"
+            raise InputError(name, why, line=number, text=text, kind="duplicate query")
         lines[query] = number
     return IdList(name, lines)
