@@ -141,23 +141,18 @@ def _duplicate_offset(text: str, key: str) -> int | None:
 def _refused(name: str, text: str, exc: Refused, expected: str, number: int | None = None) -> InputError:
     """The InputError for valid JSON refused, at its line and column (``number``: the line of a record ``text``)."""
     pos = exc.find(text)
-    line = None if pos is None else text.count("\n", 0, pos) + 1
-    column = None if pos is None else pos - text.rfind("\n", 0, pos)
+    line, at = number, ""
     shown: str | None = text  # a JSON Lines record: shown from its start, as every record's error
-    if number is not None:
-        line = number
-    elif line is not None and column is not None:  # a document may be one long line: about the column
-        shown = text.split("\n")[line - 1][max(0, column - 100) : column + 100]
-    else:
+    if pos is not None:
+        column = pos - text.rfind("\n", 0, pos)
+        at = f" (column {column})"
+        if number is None:  # a document may be one long line: about the column
+            line = text.count("\n", 0, pos) + 1
+            shown = text.split("\n")[line - 1][max(0, column - 100) : column + 100]
+    elif number is None:
         shown = None
-    at = f" (column {column})" if column is not None else ""
-    return InputError(
-        name,
-        f"{exc.problem}{at}; expected {exc.wanted} ({expected})",
-        line=line,
-        text=shown[:200] if shown is not None else None,
-        kind=exc.kind,
-    )
+    problem = f"{exc.problem}{at}; expected {exc.wanted} ({expected})"
+    return InputError(name, problem, line=line, text=None if shown is None else shown[:200], kind=exc.kind)
 
 
 def load_document(name: str, text: str, expected: str, *, what: str = "valid JSON") -> Any:
