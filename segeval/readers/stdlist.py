@@ -56,12 +56,8 @@ def stdlist_columns(data: bytes, path: str) -> dict[str, npt.NDArray[Any]]:
                 raise InputError(path, f'query {query}: decision="{decision}"; expected YES or NO', line=term.line)
             pair = (query, utterance(attribute(path, term, "file")))
             if not all(pair) or any(c.isspace() for c in "".join(pair)):
-                raise InputError(
-                    path,
-                    f'termid="{query}" file="{term.attrs["file"]}"; expected ids without '
-                    f"white space, the file naming an utterance",
-                    line=term.line,
-                )
+                why = "expected ids without white space, the file naming an utterance"
+                raise InputError(path, f'termid="{query}" file="{term.attrs["file"]}"; {why}', line=term.line)
             if pair not in found or score > found[pair][0]:
                 found[pair] = (score, decision == "YES", term.line)
     if not found:
