@@ -131,18 +131,13 @@ def with_subtopics(fmt: LineFormat) -> LineFormat:
 # ------------------------------------------------------------------------ time formats
 
 _INT = re.compile(r"[+-]?[0-9]{1,18}\Z")
-_MMSS = re.compile(r"([0-9]{1,12})\.([0-9]{1,2})\Z")
+_MMSS = re.compile(r"([0-9]{1,12})\.([0-5][0-9]|[0-9])\Z")  # seconds 0-59
 
 
 def parse_mmss(token: str) -> int | None:
     """Seconds of an ``M.S`` time, or None when ``token`` is not one."""
     m = _MMSS.match(token)
-    if m is None:
-        return None
-    seconds = int(m.group(2))
-    if seconds > 59:
-        return None
-    return int(m.group(1)) * 60 + seconds
+    return None if m is None else int(m.group(1)) * 60 + int(m.group(2))
 
 
 def parse_int(token: str) -> int | None:

@@ -108,14 +108,11 @@ def check_kinds(
     qrels_path = str(qrels.attrs.get("path", "the qrels"))
     found = str(qrels.attrs.get("format", "qrels"))
     qrels_format = {"groups": "ground-truth groups"}.get(found, found)
-
-    def kind(documents: bool) -> str:
-        return "documents, no times" if documents else "video segments, with times"
-
+    kind = {True: "documents, no times", False: "video segments, with times"}
     raise InputError(
         run_path or "the run",
-        f"is a {run_format or 'run'} ({kind(run_documents)}), but {qrels_path} holds "
-        f"{qrels_format} ({kind(not run_documents)}); expected a run and qrels of the same kind: "
+        f"is a {run_format or 'run'} ({kind[run_documents]}), but {qrels_path} holds "
+        f"{qrels_format} ({kind[not run_documents]}); expected a run and qrels of the same kind: "
         f"TREC runs with TREC qrels, MediaEval runs with MediaEval qrels",
         kind="kind mismatch",
     )
