@@ -58,14 +58,14 @@ class _Spool:
         try:
             self.copy = tempfile.TemporaryFile(prefix="segeval-stream-")  # noqa: SIM115 - closed by reset_streams
         except OSError as exc:
-            raise InputError(
-                name,
-                f"cannot be copied to the temporary folder to read it again ({exc.strerror}); "
-                f"expected a writable TMPDIR",
-            ) from None
+            raise self._no_copy(exc, "a writable TMPDIR") from None
         self.size = 0
         self.done = False
         self.refused: InputError | None = None
+
+    def _no_copy(self, exc: OSError, expected: str) -> InputError:
+        problem = f"cannot be copied to the temporary folder to read it again ({exc.strerror}); expected {expected}"
+        return InputError(self.name, problem)
 
     def read_at(self, offset: int, n: int) -> bytes:
         """Up to ``n`` bytes from ``offset``: from the copy, else from the stream (copied as it goes)."""
@@ -85,10 +85,7 @@ class _Spool:
         try:
             os.pwrite(self.copy.fileno(), data, self.size)
         except OSError as exc:
-            raise InputError(
-                self.name,
-                f"cannot be copied to the temporary folder to read it again ({exc.strerror}); expected room in TMPDIR",
-            ) from None
+            raise self._no_copy(exc, "room in TMPDIR") from None
         self.size += len(data)
         return data
 
