@@ -142,15 +142,9 @@ def segments_listed_twice(run: pd.DataFrame) -> tuple[npt.NDArray[np.intp], npt.
 def _duplicate_problems(run: pd.DataFrame) -> list[tuple[int, str, str]]:
     again, first = _repeated(run)
     lines, query, item = run["line"].to_numpy(), run["query"].to_numpy(), run["item"].to_numpy()  # once, not per row
-    return [
-        (
-            i,
-            f"document '{item[i]}' appears again for query '{query[i]}' (first on line {int(lines[j])}); "
-            "expected each document once per query",
-            "duplicate document",
-        )
-        for i, j in zip(again.tolist(), first.tolist(), strict=True)
-    ]
+    why = "document '{}' appears again for query '{}' (first on line {}); expected each document once per query"
+    pairs = zip(again.tolist(), first.tolist(), strict=True)
+    return [(i, why.format(item[i], query[i], int(lines[j])), "duplicate document") for i, j in pairs]
 
 
 def check_unique_documents(run: pd.DataFrame, query_codes: IntArray, item_codes: IntArray) -> None:
