@@ -1,6 +1,5 @@
-"""A file in line chunks without holding it whole (the chunked engine and the streaming lane), the one loop
-that cuts a run read so into the rows of whole queries, and given lines' texts in one pass; the bytes come
-from :func:`segeval.readers.files.read_blocks`, with its limits."""
+"""A file in line chunks without holding it whole, the one loop that cuts a run read so into the rows of whole
+queries, and given lines' texts in one pass."""
 
 from __future__ import annotations
 
@@ -22,16 +21,13 @@ Rows = TypeVar("Rows")
 def open_blocks(
     path: str | Path, block: int = BLOCK_BYTES, on_read: Callable[[int], object] | None = None
 ) -> Iterator[bytes]:
-    """The file's text in blocks: :func:`read_blocks` without a total-size limit, for readers that never
-    hold the whole file (the line, NUL and gzip-ratio limits apply).  ``on_read`` is told how many
-    bytes of the file each read took (for a progress line)."""
+    """The file's text in blocks: :func:`read_blocks` without a total-size limit (never held whole)."""
     return read_blocks(path, max_bytes=None, block=block, on_read=on_read)
 
 
 def line_blocks(path: str, size: int = SCAN_BYTES) -> Iterator[bytes]:
-    """A file the usual path reads whole (``read_bytes``, with its limits) in blocks of whole lines of
-    about ``size`` bytes (the last one may not end a line), for a reader that keeps less than its text: each
-    block read is cut after its last line end, the rest carried to the next (no line is counted)."""
+    """A file (within ``read_bytes``' limits) in blocks of whole lines of about ``size`` bytes (the last one may
+    not end a line), for a reader that keeps less than its text."""
     rest = b""
     for block in read_blocks(path, max_bytes=limits()[0], block=size):
         data = rest + block if rest else block
@@ -48,10 +44,8 @@ def line_blocks(path: str, size: int = SCAN_BYTES) -> Iterator[bytes]:
 
 
 def batches(blocks: Iterator[bytes], chunk_lines: int, min_bytes: int) -> Iterator[tuple[int, bytes]]:
-    """``(number of its first line, bytes)`` of whole ``chunk_lines``-line chunks gathered until they hold
-    at least ``min_bytes`` bytes (one chunk each with ``min_bytes`` 0; the last batch may be shorter),
-    from blocks of :func:`segeval.readers.blocks.open_blocks`.  While a batch is being used, the only other
-    bytes held are the batches still to come of the blocks read and the start of the next one."""
+    """``(number of its first line, bytes)`` of whole ``chunk_lines``-line chunks gathered until they hold at least
+    ``min_bytes`` bytes (the last batch may be shorter), holding no more than the blocks read."""
     parts: list[bytes] = []
     part_ends: list[npt.NDArray[np.intp]] = []  # the line ends of each part, from the start of the first
     lines = held = 0  # complete lines and bytes held
@@ -104,8 +98,7 @@ def data_lines(data: bytes, wanted: int) -> int:
 
 
 def line_texts(path: str | Path, numbers: set[int], chunk_lines: int = CHUNK_LINES) -> dict[int, str]:
-    """The text of the given lines (1-based), decoded leniently, in one pass over the file (read
-    ``chunk_lines`` lines at a time, never whole)."""
+    """The text of the given lines (1-based), decoded leniently, in one pass over the file (never whole)."""
     found: dict[int, str] = {}
     wanted = sorted(numbers)
     if not wanted:
@@ -127,9 +120,8 @@ def line_texts(path: str | Path, numbers: set[int], chunk_lines: int = CHUNK_LIN
 
 
 def regrouped(heads: Sequence[Query], done: Set[Query]) -> int | None:
-    """Where a run read in chunks stops being grouped by query: the position in ``heads`` (the query of
-    each run of equal queries in a chunk, in file order) of the first query read before, in an earlier
-    chunk (``done``) or an earlier run of this one; None while every query's lines stay contiguous."""
+    """The position in ``heads`` (each run of equal queries' query, in file order) of the first query read
+    before (in ``done`` or earlier in ``heads``); None while every query's lines stay contiguous."""
     seen: set[Query] = set()
     for at, head in enumerate(heads):
         if head in done or head in seen:
@@ -157,10 +149,9 @@ def whole_queries(
     cut: Callable[[Rows, int, int | None], Rows],
     join: Callable[[list[Rows]], Rows],
 ) -> Iterator[tuple[Rows, list[Query]]]:
-    """The rows of finished queries and their queries, in file order, from batches of a run's rows (the chunk
-    loop of every chunked reader): each batch's last query is carried to the next and its rows joined once,
-    when it is over.  ``query_runs`` gives a batch's query of each run of equal queries and where each run
-    starts; :class:`Regrouped` when a query comes back after another one (:func:`regrouped`)."""
+    """The rows of finished queries and their queries, in file order, from batches of a run's rows (each batch's
+    last query carried to the next); ``query_runs``: a batch's query of each run of equal queries and where
+    each starts; :class:`Regrouped` when a query comes back after another one."""
     done: set[Query] = set()
     pending: list[Rows] = []
     last: Query | None = None

@@ -1,5 +1,5 @@
-"""Vectorised readers of byte tokens, without pandas: M.S times and integers as the line parser reads
-them (:mod:`segeval.readers.formats`), and per-row counts and positions in byte matrices."""
+"""Vectorised readers of byte tokens, without pandas: M.S times and integers as :mod:`segeval.readers.formats`
+reads them, and per-row counts and positions in byte matrices."""
 
 from __future__ import annotations
 
@@ -19,8 +19,7 @@ Words = npt.NDArray[np.uint64]
 def _parse_tokens(
     values: npt.NDArray[np.bytes_], max_width: int, parse: Callable[[Matrix], IntArray | None]
 ) -> IntArray | None:
-    """``parse`` of fixed-width tokens as an (n, width) byte matrix; None when they are wider than
-    ``max_width`` or a NUL is not padding."""
+    """``parse`` of fixed-width tokens as a byte matrix; None when wider than ``max_width`` or a NUL is not padding."""
     if len(values) == 0:
         return np.zeros(0, dtype=np.int64)
     width = values.dtype.itemsize
@@ -39,9 +38,8 @@ def mmss_to_seconds(values: npt.NDArray[np.bytes_]) -> IntArray | None:
 
 
 def mmss_matrix(b: Matrix) -> IntArray | None:
-    """Seconds of M.S tokens held as a (tokens, width) byte matrix, zero-padded at the end (a NUL only
-    as padding), as :func:`segeval.readers.formats.parse_mmss` reads them: 1-12 minute digits, a dot, 1-2
-    second digits, at most 59 seconds ('1.5' is 1.05); None when a token is not one."""
+    """Seconds of M.S tokens held as a zero-padded byte matrix, as :func:`segeval.readers.formats.parse_mmss`
+    reads them ('1.5' is 1.05); None when a token is not one."""
     n, width = b.shape
     if n == 0:
         return np.zeros(0, dtype=np.int64)
@@ -128,8 +126,8 @@ _INT_BYTES = _table(b"0123456789+-")
 
 
 def parse_ints(mat: Matrix, keep: bool = True) -> IntArray | None:
-    """Integer tokens (optional sign, 1-18 digits), as :func:`segeval.readers.formats.parse_int`; None
-    when one is not; with ``keep=False`` only checked (an empty array)."""
+    """Integer tokens as :func:`segeval.readers.formats.parse_int` reads them, None when one is not; with
+    ``keep=False`` only checked (an empty array)."""
     digit = (mat - np.uint8(48)) < 10
     usual = mat.shape[1] <= 8 and bool(digit[:, 0].all()) and bool((digit | (mat == 0)).all())  # 1-8 digits
     if not usual and (
@@ -148,9 +146,8 @@ def parse_ints(mat: Matrix, keep: bool = True) -> IntArray | None:
 def pack_bytes(
     column: Callable[[int], npt.NDArray[np.uint64]], n: int, varying: Sequence[int]
 ) -> npt.NDArray[np.uint64]:
-    """Per token, its bytes at the positions ``varying`` (ascending, at most 8) packed into one
-    integer that orders as those bytes do; ``column(j)`` gives the tokens' word j big-endian (byte
-    8j + b at bits 8 * (7 - b))."""
+    """Per token, its bytes at the positions ``varying`` (ascending, at most 8) packed into one integer that
+    orders as they do; ``column(j)``: the tokens' word j big-endian (byte 8j + b at bits 8 * (7 - b))."""
     key = np.zeros(n, dtype=np.uint64)
     for j in sorted({p // 8 for p in varying}):
         spans: list[list[int]] = []  # consecutive varying bytes of word j

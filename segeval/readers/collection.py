@@ -1,15 +1,9 @@
-"""Readers of a benchmark's collection files: the video list with durations, the blacklist and the
-queries (as in the MediaEval/TRECVID hyperlinking toolkit's ``data/`` lists).
-
-Every file is read through :func:`segeval.readers.files.read_bytes` (gzip, pipes, standard input and the
-input limits work as for runs), and every problem is an :class:`~segeval.core.errors.InputError` naming
-the file, the line, the offending text and what was expected.
-"""
+"""Readers of a benchmark's collection files (the hyperlinking toolkit's ``data/`` lists): the video list with
+durations, the blacklist and the queries."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,7 +11,7 @@ from segeval.core.errors import InputError
 from segeval.core.words import plural
 from segeval.readers.files import read_bytes
 from segeval.readers.formats import parse_hms, parse_seconds
-from segeval.readers.line_parser import decode_line
+from segeval.readers.line_parser import text_lines
 
 VIDEOS_EXAMPLE = "v20080512_001000_bbcone_weatherview 00:05:54"
 DURATION_EXPECTED = "a duration in seconds ('354' or '354.5') or as H:MM:SS ('0:05:54' or '00:05:54.5')"
@@ -40,64 +34,28 @@ class IdList:
     lines: dict[str, int]
 
 
-def _text_lines(path: str | Path) -> Iterator[tuple[int, str, list[str]]]:
-    """(line number, text, tokens) of each non-blank line, tokens split at ASCII white space."""
-    name = str(path)
-    for number, raw in enumerate(read_bytes(path).split(b"\n"), start=1):
-        raw = raw.rstrip(b"\r")
-        text = decode_line(raw, number, name)
-        tokens = [t.decode("utf-8") for t in raw.split()]
-        if tokens:
-            yield number, text, tokens
-
-
-def parse_duration(token: str) -> float | None:
-    """Seconds of a duration written as seconds or H:MM:SS, or None when it is neither."""
-    return parse_seconds(token) if ":" not in token else parse_hms(token)
-
-
 def read_videos(path: str | Path) -> Collection:
     """Read ``video duration`` lines (duration in seconds or H:MM:SS, more than 0); each video once."""
     name = str(path)
     durations: dict[str, float] = {}
     lines: dict[str, int] = {}
-    for number, text, tokens in _text_lines(path):
+    for number, text, tokens in text_lines(read_bytes(path), name):
+        video, token = tokens[0], tokens[-1]
+        duration = parse_seconds(token) if ":" not in token else parse_hms(token)
         if len(tokens) != 2:
-            raise InputError(
-                name,
-                f"has {plural(len(tokens), 'field')}; expected 2 fields for a video list line, "
-                f"'video duration', such as '{VIDEOS_EXAMPLE}'",
-                line=number,
-                text=text,
-                kind="field count",
-            )
-        video, token = tokens
-        duration = parse_duration(token)
-        if duration is None:
-            raise InputError(
-                name,
-                f"the duration is '{token}'; expected {DURATION_EXPECTED}",
-                line=number,
-                text=text,
-                kind="bad duration",
-            )
-        if duration <= 0:
-            raise InputError(
-                name,
-                f"the duration of video '{video}' is {token}; expected a duration above 0",
-                line=number,
-                text=text,
-                kind="bad duration",
-            )
-        if video in durations:
-            raise InputError(
-                name,
-                f"video '{video}' is listed again (first on line {lines[video]}); expected each video once",
-                line=number,
-                text=text,
-                kind="duplicate video",
-            )
-        durations[video], lines[video] = duration, number
+            problem = f"has {plural(len(tokens), 'field')}; expected 2 fields for a video list line, "
+            problem, kind = f"{problem}'video duration', such as '{VIDEOS_EXAMPLE}'", "field count"
+        elif duration is None:
+            problem, kind = f"the duration is '{token}'; expected {DURATION_EXPECTED}", "bad duration"
+        elif duration <= 0:
+            problem, kind = f"the duration of video '{video}' is {token}; expected a duration above 0", "bad duration"
+        elif video in durations:
+            problem = f"video '{video}' is listed again (first on line {lines[video]}); expected each video once"
+            kind = "duplicate video"
+        else:
+            durations[video], lines[video] = duration, number
+            continue
+        raise InputError(name, problem, line=number, text=text, kind=kind)
     if not durations:
         raise InputError(name, f"has no data lines; expected 'video duration' lines such as '{VIDEOS_EXAMPLE}'")
     return Collection(name, durations, lines)
@@ -107,15 +65,10 @@ def read_blacklist(path: str | Path) -> IdList:
     """Read a blacklist: one video id per line (an empty file blacklists nothing)."""
     name = str(path)
     lines: dict[str, int] = {}
-    for number, text, tokens in _text_lines(path):
+    for number, text, tokens in text_lines(read_bytes(path), name):
         if len(tokens) != 1:
-            raise InputError(
-                name,
-                f"has {plural(len(tokens), 'field')}; expected one video id per blacklist line",
-                line=number,
-                text=text,
-                kind="field count",
-            )
+            why = f"has {plural(len(tokens), 'field')}; expected one video id per blacklist line"
+            raise InputError(name, why, line=number, text=text, kind="field count")
         lines.setdefault(tokens[0], number)
     return IdList(name, lines)
 
@@ -125,9 +78,7 @@ _XML_ID = re.compile(rb"<(anchorId|queryId)>\s*([^<\s]+)\s*</\1>")
 
 
 def read_queries(path: str | Path) -> IdList:
-    """Read the queries: one query id per line (the first field; the rest, such as the query text,
-    is ignored), or the toolkit's XML files, whose ``<anchorId>``/``<queryId>`` elements are taken
-    (found by pattern; the XML is not parsed).  Each query once."""
+    """The queries, each once: the first field of each line, or the toolkit's XML ``<anchorId>``/``<queryId>``."""
     name = str(path)
     data = read_bytes(path)
     found: list[tuple[int, str, str]] = []
@@ -143,18 +94,13 @@ def read_queries(path: str | Path) -> IdList:
                 kind="no queries",
             )
     else:
-        found = [(number, tokens[0], text) for number, text, tokens in _text_lines(path)]
+        found = [(number, tokens[0], text) for number, text, tokens in text_lines(data, name)]
         if not found:
             raise InputError(name, "has no data lines; expected one query id per line", kind="no queries")
     lines: dict[str, int] = {}
     for number, query, text in found:
         if query in lines:
-            raise InputError(
-                name,
-                f"query '{query}' is listed again (first on line {lines[query]}); expected each query once",
-                line=number,
-                text=text,
-                kind="duplicate query",
-            )
+            why = f"query '{query}' is listed again (first on line {lines[query]}); expected each query once"
+            raise InputError(name, why, line=number, text=text, kind="duplicate query")
         lines[query] = number
     return IdList(name, lines)

@@ -1,7 +1,5 @@
-"""Run files given as files, globs or directories: the one expansion, which names every entry of a
-directory it does not read and why, or refuses the directory (what is read, skipped with a note and
-refused: docs/input-checks.md, "Directories and queries").
-"""
+"""Run files given as files, globs or directories: the one expansion (docs/input-checks.md, "Directories and
+queries")."""
 
 from __future__ import annotations
 
@@ -9,40 +7,35 @@ import errno
 import glob
 import os
 import stat
-import sys
 from collections.abc import Sequence
 
-from segeval.core.errors import InputError, ParameterError, SegevalError, render_note
+from segeval.core.errors import InputError, ParameterError, SegevalError, print_notes
 from segeval.core.words import plural
+from segeval.readers.files import STDIN
 
-
-def _kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
+#: what a path that is not a regular file is, by its file type
+_KINDS = {
+    stat.S_IFDIR: "a folder",
+    stat.S_IFIFO: "a FIFO (named pipe)",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFCHR: "a device",
+    stat.S_IFBLK: "a device",
+}
 
 
 def bad_entry_name(name: str) -> str | None:
-    """Why ``name`` cannot name a file of a folder (it would name the folder itself, its parent, a file
-    below or outside it), or None."""
+    """Why ``name`` cannot name a file of a folder (the folder, its parent, a file below or outside it), or None."""
     if name in ("", ".", ".."):
         return "is empty" if not name else "names a folder, not a file"
-    if "/" in name or os.sep in name or "\x00" in name:
-        return (
-            "holds a '/' (it would name a file below or outside the folder)"
-            if "\x00" not in name
-            else "holds a NUL character"
-        )
+    if "\x00" in name:
+        return "holds a NUL character"
+    if "/" in name or os.sep in name:
+        return "holds a '/' (it would name a file below or outside the folder)"
     return None
 
 
 def regular_file(path: str, expected: str) -> str:
-    """``path`` when it is a regular file (also through a symbolic link), else an InputError saying what it is
-    (missing, a broken link or a link loop, a folder, a FIFO, socket or device) and ``expected``."""
+    """``path`` when it is a regular file (also through a symbolic link), else an InputError saying what it is."""
     try:
         mode = os.stat(path).st_mode  # through links
     except OSError as exc:
@@ -58,13 +51,12 @@ def regular_file(path: str, expected: str) -> str:
     if stat.S_ISREG(mode):
         return path
     link = " through a symbolic link" if os.path.islink(path) else ""
-    what = "a folder" if stat.S_ISDIR(mode) else _kind(mode)
+    what = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
     raise InputError(path, f"is {what}{link}; expected {expected}")
 
 
 def directory_files(directory: str) -> list[str]:
-    """The run files of ``directory`` (sorted); a note on stderr names each entry skipped and why; an
-    InputError for an entry that looks like a run but cannot be read as one."""
+    """The run files of ``directory`` (sorted); a note on stderr names each entry skipped and why."""
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError as exc:
@@ -86,26 +78,18 @@ def directory_files(directory: str) -> list[str]:
             )
     if not found:
         raise SegevalError(
-            f"no run files in {directory}; expected a directory holding run files "
-            f"(subdirectories and hidden files are not read)"
+            f"no run files in {directory}; expected a directory holding run files (subdirectories and hidden files "
+            "are not read)"
         )
     if skipped:
-        print(
-            render_note(
-                f"note: {directory}: {plural(len(skipped), 'entry', 'entries')} not read: {', '.join(skipped)}"
-            ),
-            file=sys.stderr,
+        print_notes(
+            f"{directory}: {plural(len(skipped), 'entry', 'entries')} not read: {', '.join(skipped)}", head="note: "
         )
     return found
 
 
 def expand_runs(specs: Sequence[str]) -> list[str]:
-    """Files as given, globs and directories expanded (sorted); each file once, in first-seen order.
-
-    A directory contributes its files (:func:`directory_files`); one without any is an error.
-    """
-    from segeval.readers.files import STDIN
-
+    """Files as given, globs and directories expanded (sorted); each file once, in first-seen order."""
     if list(specs).count(STDIN) > 1:
         raise ParameterError(
             f"The 'runs' parameter may name standard input ('{STDIN}') once. Got it {list(specs).count(STDIN)} times."

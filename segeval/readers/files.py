@@ -1,16 +1,9 @@
-"""The only code that opens input files: the opener, the input limits (and their environment
-variables), gzip members, streams read once, files in blocks or whole.
-
-Every byte read passes the limits before it is kept: lines of at most ``SEGEVAL_MAX_LINE_BYTES``,
-no NUL byte, at most ``SEGEVAL_MAX_INPUT_BYTES`` per file read whole (after decompression), a gzip
-file expanding at most ``SEGEVAL_MAX_GZIP_RATIO`` times; a document (JSON, XML: :func:`read_document`) may be
-one long line.
-"""
+"""The only code that opens input files: the opener, the input limits, gzip members, streams read
+again, files in blocks or whole (the limits: docs/cli.md, streams: docs/engines.md#streams)."""
 
 from __future__ import annotations
 
 import errno
-import io
 import os
 import re
 import stat
@@ -24,7 +17,6 @@ import numpy as np
 
 from segeval.core.errors import InputError, ParameterError
 from segeval.core.words import plural
-from segeval.readers.heads import HeadCheck, checked_blocks
 
 MAX_BYTES = 2 * 1024**3  # per file read whole, after decompression (SEGEVAL_MAX_INPUT_BYTES)
 MAX_LINE = 16 * 1024**2  # per line (SEGEVAL_MAX_LINE_BYTES)
@@ -33,8 +25,7 @@ MAX_LINE = 16 * 1024**2  # per line (SEGEVAL_MAX_LINE_BYTES)
 MAX_GZIP_RATIO = 100
 GZIP_RATIO_FROM = 16 * 1024**2
 BLOCK_BYTES = 4 * 1024**2
-#: a file whose first this many bytes are all white space cannot become valid: refused there, not after
-#: reading a pipe up to SEGEVAL_MAX_INPUT_BYTES (3 GB of blank lines)
+#: a file whose first this many bytes are all white space is refused there (docs/input-checks.md)
 BLANK_LIMIT = 64 * 1024**2
 _BLANKS = b" \t\r\n\x0b\x0c"
 #: the name that means standard input
@@ -57,9 +48,8 @@ _STREAMS: dict[str, bytes] = {}
 
 
 class _Spool:
-    """A stream (a pipe, standard input) and a copy of what has been read from it, in an unnamed temporary
-    file: a reader opened again replays the copy, then goes on reading the stream (so a lane that gives up
-    half-way leaves the strict reader every byte, in bounded memory)."""
+    """A stream (a pipe, standard input) and a copy of what was read from it in a temporary file, which a
+    reader opened again replays before reading on."""
 
     def __init__(self, name: str, source: BinaryIO) -> None:
         import tempfile
@@ -68,19 +58,19 @@ class _Spool:
         try:
             self.copy = tempfile.TemporaryFile(prefix="segeval-stream-")  # noqa: SIM115 - closed by reset_streams
         except OSError as exc:
-            raise InputError(
-                name,
-                f"cannot be copied to the temporary folder to read it again ({exc.strerror}); "
-                f"expected a writable TMPDIR",
-            ) from None
+            raise self._no_copy(exc, "a writable TMPDIR") from None
         self.size = 0
         self.done = False
         self.refused: InputError | None = None
 
+    def _no_copy(self, exc: OSError, expected: str) -> InputError:
+        problem = f"cannot be copied to the temporary folder to read it again ({exc.strerror}); expected {expected}"
+        return InputError(self.name, problem)
+
     def read_at(self, offset: int, n: int) -> bytes:
         """Up to ``n`` bytes from ``offset``: from the copy, else from the stream (copied as it goes)."""
         if offset < self.size:
-            return os.pread(self.copy.fileno(), min(n, self.size - offset) if n >= 0 else self.size - offset, offset)
+            return os.pread(self.copy.fileno(), min(n, self.size - offset), offset)
         if self.refused is not None:
             raise self.refused  # a reader that gave up on it leaves no more bytes to read
         if self.done:
@@ -95,29 +85,21 @@ class _Spool:
         try:
             os.pwrite(self.copy.fileno(), data, self.size)
         except OSError as exc:
-            raise InputError(
-                self.name,
-                f"cannot be copied to the temporary folder to read it again ({exc.strerror}); expected room in TMPDIR",
-            ) from None
+            raise self._no_copy(exc, "room in TMPDIR") from None
         self.size += len(data)
         return data
 
 
-class _Replay(io.RawIOBase):
-    """One reading of a spooled stream, from its first byte."""
+class _Replay:
+    """One reading of a spooled stream, from its first byte, in blocks (:func:`read_blocks`)."""
 
     def __init__(self, spool: _Spool) -> None:
         self.spool, self.offset = spool, 0
 
-    def readable(self) -> bool:
-        return True
+    def close(self) -> None:
+        pass  # the spool stays open for the next reading
 
-    def read(self, size: int = -1) -> bytes:
-        if size is None or size < 0:
-            parts = []
-            while chunk := self.read(1 << 20):
-                parts.append(chunk)
-            return b"".join(parts)
+    def read(self, size: int) -> bytes:
         data = self.spool.read_at(self.offset, size)
         self.offset += len(data)
         return data
@@ -130,8 +112,7 @@ BOM_READ: set[str] = set()
 
 
 def _env_bytes(name: str, default: int) -> int:
-    """A positive whole number of bytes from environment variable ``name``, else ``default``; a number
-    beyond what a file can hold (26 digits) means no limit (``sys.maxsize``)."""
+    """A whole number >= 1 from environment variable ``name``, else ``default`` (huge: ``sys.maxsize``)."""
     text = os.environ.get(name)
     if text is None:
         return default
@@ -143,8 +124,7 @@ def _env_bytes(name: str, default: int) -> int:
 
 
 def limits() -> tuple[int, int]:
-    """The input limits in force: bytes per file read whole, bytes per line (environment variables
-    ``SEGEVAL_MAX_INPUT_BYTES`` and ``SEGEVAL_MAX_LINE_BYTES`` override the defaults)."""
+    """The input limits in force: bytes per file read whole, bytes per line."""
     return _env_bytes("SEGEVAL_MAX_INPUT_BYTES", MAX_BYTES), _env_bytes("SEGEVAL_MAX_LINE_BYTES", MAX_LINE)
 
 
@@ -164,8 +144,7 @@ def reset_streams() -> None:
 
 
 def is_stream(path: str | Path) -> bool:
-    """Whether ``path`` is standard input (``-``) or names a pipe, socket or device: something read
-    once, front to back, whose size is unknown (never opened here, so a FIFO does not block)."""
+    """Whether ``path`` is standard input (``-``) or a pipe, socket or device (not opened: a FIFO does not block)."""
     name = str(path)
     if name == STDIN:
         return True
@@ -177,8 +156,7 @@ def is_stream(path: str | Path) -> bool:
 
 
 def input_size(path: str | Path) -> int:
-    """The size in bytes of the regular file ``path`` (for a progress line); 0 for a stream (unknown) or a
-    path that cannot be read (its reader says why)."""
+    """The size of the regular file ``path`` (for a progress line); 0 for a stream or a path not readable."""
     try:
         return os.path.getsize(path) if os.path.isfile(path) else 0
     except (OSError, ValueError):
@@ -186,8 +164,7 @@ def input_size(path: str | Path) -> int:
 
 
 def stream_read(path: str | Path) -> tuple[int, bool] | None:
-    """(bytes, whether gzip) of a pipe or standard input read to its end by this command (from its copy), or
-    None when it was not: then its size is still unknown."""
+    """(bytes, whether gzip) of a stream this command read to its end, else None (size unknown)."""
     spool = _SPOOLS.get(str(path))
     if spool is None or not spool.done:
         return None
@@ -195,13 +172,8 @@ def stream_read(path: str | Path) -> tuple[int, bool] | None:
 
 
 def open_input(path: str | Path) -> tuple[BinaryIO, bool]:
-    """The file opened for reading (``-``: standard input) and whether it is a regular file.
-
-    A stream (standard input, a pipe, a FIFO, a device) can be opened again: each opening reads it from its
-    first byte (what was read before comes from a copy in a temporary file, see :class:`_Spool`).
-    Errors name the file and say why: no such file, a directory, a symbolic link loop, a name too
-    long, no permission.
-    """
+    """The file opened for reading (``-``: standard input) and whether it is a regular file; a stream opened
+    again is read from its first byte (:class:`_Spool`)."""
     name = str(path)
     if name in _SPOOLS:
         return _Replay(_SPOOLS[name]), False  # type: ignore[return-value]  # a binary reader
@@ -235,22 +207,32 @@ def open_input(path: str | Path) -> tuple[BinaryIO, bool]:
     return fh, True
 
 
+_OS_PROBLEMS = {
+    errno.ENOENT: "no such file",
+    errno.EISDIR: "is a directory, expected a file",
+    errno.ELOOP: "is a symbolic link loop (too many levels of symbolic links); expected a file",
+    errno.ENAMETOOLONG: "is a file name too long for the system; expected a shorter path",
+    errno.ENOTDIR: "no such file (a part of the path is not a directory)",
+}
+
+
 def _os_problem(exc: OSError) -> str:
     """What an OSError from opening or reading a file means, for a message."""
-    if exc.errno == errno.ENOENT:
-        return "no such file"
-    if exc.errno == errno.EISDIR:
-        return "is a directory, expected a file"
-    if exc.errno == errno.ELOOP:
-        return "is a symbolic link loop (too many levels of symbolic links); expected a file"
-    if exc.errno == errno.ENAMETOOLONG:
-        return "is a file name too long for the system; expected a shorter path"
-    if exc.errno == errno.ENOTDIR:
-        return "no such file (a part of the path is not a directory)"
-    return f"cannot be read: {exc.strerror or exc}"
+    return _OS_PROBLEMS.get(exc.errno or 0, f"cannot be read: {exc.strerror or exc}")
 
 
 _BOM = b"\xef\xbb\xbf"  # the UTF-8 byte-order mark
+
+
+def nul_byte(path: str, number: int, text: str) -> InputError:
+    """The refusal of line ``number`` holding a NUL byte (a binary file)."""
+    return InputError(
+        path,
+        "contains a NUL byte; expected a text line",
+        line=number,
+        text=text.replace("\x00", "\\0"),
+        kind="NUL byte",
+    )
 
 
 def newlines(data: bytes) -> int:
@@ -285,7 +267,7 @@ class _Checks:
                 BOM_READ.add(self.name)
         nul = block.find(b"\x00")
         if nul >= 0:
-            self._nul(block, nul)
+            raise nul_byte(self.name, *self._line_at(block, nul))
         if self.boms:
             self._bom(block)
         if not self.data:
@@ -293,8 +275,8 @@ class _Checks:
             if not self.data and self.total + len(block) > BLANK_LIMIT:
                 raise InputError(
                     self.name,
-                    f"holds only white space in its first {size_text(BLANK_LIMIT)}; expected "
-                    f"data (stopped reading there)",
+                    f"holds only white space in its first {size_text(BLANK_LIMIT)}; expected data "
+                    "(stopped reading there)",
                     kind="no data",
                 )
         last = block.rfind(b"\n")
@@ -313,9 +295,16 @@ class _Checks:
             self.head = block[last + 1 : last + 257]
         return block
 
+    def _line_at(self, block: bytes, at: int) -> tuple[int, str]:
+        """The number and text of the line holding byte ``at`` of ``block`` (for a message)."""
+        start = block.rfind(b"\n", 0, at) + 1
+        end = block.find(b"\n", at)
+        before = self.head if start == 0 else b""
+        line = (before + block[start : len(block) if end < 0 else end][:1024]).rstrip(b"\r")
+        return self.lines + block.count(b"\n", 0, at) + 1, line.decode("utf-8", "replace")
+
     def _bom(self, block: bytes) -> None:
-        """A UTF-8 byte-order mark after the file's start (``cat a b`` of two files that have one) would
-        become part of a query id and silently match nothing: refused, naming the line."""
+        """Refuse a UTF-8 byte-order mark after the file's start (``cat a b``): it would become part of an id."""
         carried = len(self.previous)
         edge = self.previous + block[:2]  # a mark that began in the previous block
         self.previous = edge[-2:] if len(block) < 2 else block[-2:]
@@ -328,32 +317,14 @@ class _Checks:
             at = block.find(_BOM)
             if at < 0:
                 return
-        start = block.rfind(b"\n", 0, max(at, 0)) + 1
-        end = block.find(b"\n", max(at, 0))
-        before = self.head if start == 0 else b""
-        line = (before + block[start : len(block) if end < 0 else end][:1024]).rstrip(b"\r")
+        number, text = self._line_at(block, max(at, 0))
         raise InputError(
             self.name,
-            "holds a byte-order mark (U+FEFF) after the start of the file (two files "
-            "joined with cat?); expected one only as the file's first character (remove "
-            "it, such as with sed 's/\\xef\\xbb\\xbf//g')",
-            line=self.lines + block.count(b"\n", 0, max(at, 0)) + 1,
-            text=line.decode("utf-8", "replace").replace("\ufeff", "\\ufeff"),
+            "holds a byte-order mark (U+FEFF) after the start of the file (two files joined with cat?); "
+            "expected one only as the file's first character (remove it, such as with sed 's/\\xef\\xbb\\xbf//g')",
+            line=number,
+            text=text.replace("\ufeff", "\\ufeff"),
             kind="byte-order mark",
-        )
-
-    def _nul(self, block: bytes, at: int) -> None:
-        start = block.rfind(b"\n", 0, at) + 1
-        end = block.find(b"\n", at)
-        before = self.head if start == 0 else b""
-        line = (before + block[start : len(block) if end < 0 else end][:1024]).rstrip(b"\r")
-        text = line.decode("utf-8", "replace").replace("\x00", "\\0")
-        raise InputError(
-            self.name,
-            "contains a NUL byte; expected a text line",
-            line=self.lines + block.count(b"\n", 0, at) + 1,
-            text=text,
-            kind="NUL byte",
         )
 
     def _long_line(self, block: bytes, last: int) -> None:
@@ -377,8 +348,7 @@ class _Checks:
 
 
 def may_have_long_line(raw: bytes, max_line: int) -> bool:
-    """Cheap probe: a line longer than ``max_line`` contains a whole aligned window of half that
-    length without a newline; each probe stops at its first newline."""
+    """Whether an aligned window of half ``max_line`` bytes has no newline (a line longer than ``max_line`` has)."""
     width = max(1, max_line // 2)
     return any(raw.find(b"\n", pos, pos + width) < 0 for pos in range(0, len(raw) - width + 1, width))
 
@@ -392,18 +362,9 @@ def read_blocks(
     whole: bool = False,
     lines: bool = True,
 ) -> Generator[bytes, None, None]:
-    """The file's text in blocks, gunzipped on the fly when it starts with the gzip magic number,
-    from any readable file: a regular file, a pipe, a FIFO, a device, ``-`` (standard input).
-
-    Nothing is assumed about its size: the first bytes are read, looked at and then given back.
-    Every block passes the limits before it is given out: lines of at most ``SEGEVAL_MAX_LINE_BYTES``
-    (16 MiB), no NUL byte, at most ``max_bytes`` bytes in all (after decompression; None: no limit),
-    a gzip file expanding at most ``SEGEVAL_MAX_GZIP_RATIO`` (100) times.  Files compressed otherwise
-    (bzip2, xz, zip, zstd ...), a gzip file with other bytes after its data and a truncated or corrupt
-    gzip file are refused.  ``on_read`` is told how many bytes of the file each read took.  With
-    ``whole``, a regular uncompressed file comes in one block (read at once, below ``max_bytes``).
-    Without ``lines`` (a JSON document, which may be one long line) the line length is not limited.
-    """
+    """The text of any readable file (``-``: standard input) in blocks, gunzipped, each within the limits
+    (``max_bytes`` in all, None: no limit; the line length only with ``lines``).  ``on_read`` is told the bytes
+    of each read; with ``whole``, a regular uncompressed file comes in one block."""
     name = str(path)
     max_line = limits()[1] if lines else sys.maxsize
     checks = _Checks(name, max_bytes, max_line, boms=lines)
@@ -429,9 +390,21 @@ def read_blocks(
             checks.gzip = True
             yield from _gunzip_blocks(head, read, block, name, checks)
             return
-        _refuse_compressed(head, name)
+        for pattern, kind, tool in _OTHER_COMPRESSIONS:
+            if pattern.match(head):
+                raise InputError(
+                    name,
+                    f"is {kind}-compressed; expected plain text or gzip (decompress it first, such as with {tool})",
+                )
+        if name.endswith(".gz") and head:
+            raise InputError(name, "has a .gz name but is not gzip-compressed; expected a gzip file")
         if regular and max_bytes is not None:
-            _check_size(fh, name, max_bytes)
+            try:
+                size = os.fstat(fh.fileno()).st_size
+            except OSError as exc:
+                raise InputError(name, _os_problem(exc)) from None
+            if size > max_bytes:
+                raise too_large(name, max_bytes)
             if whole:  # one read of a regular file, no copy
                 fh.seek(0)
                 head = read(-1)
@@ -441,27 +414,6 @@ def read_blocks(
     finally:
         if name != STDIN:
             fh.close()
-
-
-def _refuse_compressed(head: bytes, name: str) -> None:
-    """Refuse a file that is not gzip but starts as another compressor's output, or is named .gz."""
-    for pattern, kind, tool in _OTHER_COMPRESSIONS:
-        if pattern.match(head):
-            raise InputError(
-                name, f"is {kind}-compressed; expected plain text or gzip (decompress it first, such as with {tool})"
-            )
-    if name.endswith(".gz") and head:
-        raise InputError(name, "has a .gz name but is not gzip-compressed; expected a gzip file")
-
-
-def _check_size(fh: BinaryIO, name: str, max_bytes: int) -> None:
-    """A regular file's size is known: one over ``max_bytes`` is refused before it is read."""
-    try:
-        size = os.fstat(fh.fileno()).st_size
-    except OSError as exc:
-        raise InputError(name, _os_problem(exc)) from None
-    if size > max_bytes:
-        raise too_large(name, max_bytes)
 
 
 def too_large(name: str, max_bytes: int, *, gzip: bool = False) -> InputError:
@@ -475,9 +427,7 @@ def too_large(name: str, max_bytes: int, *, gzip: bool = False) -> InputError:
 def _gunzip_blocks(
     head: bytes, read: Callable[[int], bytes], block: int, name: str, check: Callable[[bytes], bytes]
 ) -> Iterator[bytes]:
-    """Decompress concatenated gzip members block by block (at most ``block`` bytes each), each block
-    passing ``check`` first, at most ``SEGEVAL_MAX_GZIP_RATIO`` times the bytes read; anything but a
-    gzip member after one is refused."""
+    """Concatenated gzip members decompressed in blocks of at most ``block`` bytes, each passing ``check``."""
     ratio = _env_bytes("SEGEVAL_MAX_GZIP_RATIO", MAX_GZIP_RATIO)
     d = zlib.decompressobj(wbits=31)
     data, consumed, produced = head, len(head), 0  # consumed: bytes read from the file
@@ -493,9 +443,8 @@ def _gunzip_blocks(
                     if produced > GZIP_RATIO_FROM and produced > ratio * used:
                         raise InputError(
                             name,
-                            f"expands more than {ratio} times (its first {size_text(used)} give "
-                            f"{size_text(produced)}: a gzip bomb?); expected a gzip file of text "
-                            f"(SEGEVAL_MAX_GZIP_RATIO raises the limit)",
+                            f"expands more than {ratio} times (its first {size_text(used)} give {size_text(produced)}: "
+                            f"a gzip bomb?); expected a gzip file of text (SEGEVAL_MAX_GZIP_RATIO raises the limit)",
                         )
                     yield out
                 if d.eof:
@@ -515,9 +464,8 @@ def _gunzip_blocks(
                         shown = rest[:40].decode("utf-8", "replace")
                         raise InputError(
                             name,
-                            f"has other data after its gzip data, from byte {at + 1} of the "
-                            f"file: {shown!r}; expected only gzip members (as 'cat a.gz b.gz' "
-                            f"makes)",
+                            f"has other data after its gzip data, from byte {at + 1} of the file: {shown!r}; "
+                            f"expected only gzip members (as 'cat a.gz b.gz' makes)",
                         )
                     d, data = zlib.decompressobj(wbits=31), rest
             data = read(block)
@@ -536,18 +484,36 @@ def _gunzip_blocks(
         )
 
 
+#: A reader's check of a file's first bytes (the last line may be cut): True when the start is valid, False to be
+#: called again with more, or the InputError reading the whole file would give (docs/input-checks.md)
+HeadCheck = Callable[[bytes], bool]
+#: a head check is given up (the whole read decides) once this many bytes are held unsettled
+HEAD_LIMIT = 64 * 1024**2
+
+
+def checked_blocks(blocks: Iterator[bytes], head: HeadCheck | None, first: int) -> list[bytes]:
+    """The blocks, with ``head`` called on the bytes read so far from block ``first`` on, each time they have
+    doubled, until it is settled or :data:`HEAD_LIMIT` bytes are held."""
+    kept: list[bytes] = []
+    held = asked = 0  # bytes held, and held at the last call
+    for number, block in enumerate(blocks):
+        kept.append(block)
+        held += len(block)
+        if head is None or number < first or held < 2 * asked:
+            continue
+        if held > HEAD_LIMIT:
+            head = None
+            continue
+        kept, asked = [b"".join(kept)], held
+        if head(kept[0]):
+            head = None
+    return kept
+
+
 def read_bytes(path: str | Path, *, lines: bool = True, head: HeadCheck | None = None) -> bytes:
-    """The file's content (any readable file, ``-`` for standard input), gunzipped when it starts
-    with the gzip magic number; the limits of :func:`read_blocks` (``lines``: also the line length),
-    at most ``SEGEVAL_MAX_INPUT_BYTES`` (2 GiB) after decompression.
-
-    With ``head`` (a reader's :data:`~segeval.readers.heads.HeadCheck`), a stream is checked as its first
-    blocks arrive (a regular file from its second block on: a gzip file), and one whose start cannot be valid is refused
-    there, before it is read whole.
-
-    A stream (a pipe, standard input) is read once: its content is kept, and reading it again
-    gives the same bytes (until :func:`reset_streams`).
-    """
+    """The content of any readable file (:func:`read_blocks`, at most ``SEGEVAL_MAX_INPUT_BYTES``); ``head``: the
+    reader's check of a stream's start (:data:`HeadCheck`).  A stream's content is kept for a
+    second reading (until :func:`reset_streams`)."""
     name = str(path)
     stream = is_stream(name)
     if stream and name in _STREAMS:
@@ -560,18 +526,13 @@ def read_bytes(path: str | Path, *, lines: bool = True, head: HeadCheck | None =
 
 
 def read_document(path: str | Path) -> bytes:
-    """A document's bytes (the speech scorers' XML: ECF, kwlist, kwslist, as an STD list run is read), as
-    :func:`read_bytes` gives them: any readable file, gunzipped, at most ``SEGEVAL_MAX_INPUT_BYTES``; no line
-    length limit, since a document (XML as JSON) may be one long line; the parser reads the encoding it
-    declares."""
+    """A document's bytes (XML, which may be one long line), as :func:`read_bytes` gives them without a line limit."""
     return read_bytes(path, lines=False)
 
 
 def read_utf8(path: str | Path, expected: str) -> str:
-    """A line-oriented file's text in strict UTF-8 with universal newlines (the speech scorers' RTTM), as
-    :func:`read_bytes` gives it: any readable file, gunzipped, within the input limits (the line length
-    too); an :class:`InputError` naming the line of the first byte that is not UTF-8 (``expected``: what the
-    file should be)."""
+    """A file's text in strict UTF-8 with universal newlines (RTTM); an :class:`InputError` at the first bad byte
+    (``expected``: what the file should be)."""
     data = read_bytes(path)
     try:
         text = data.decode("utf-8", errors="strict")
@@ -591,8 +552,7 @@ def read_utf8(path: str | Path, expected: str) -> str:
 
 
 def sha256_hex(path: str | Path) -> str:
-    """The SHA-256 of the regular file ``path`` as it is on disk, read in blocks (a report's provenance: the
-    file was read, within the limits, by its reader already); OSError when it cannot be read."""
+    """The SHA-256 of the regular file ``path`` as it is on disk (a report's provenance)."""
     import hashlib
 
     with open(path, "rb") as fh:
@@ -606,7 +566,5 @@ def starts_with_gzip(path: str | Path) -> bool:
 
 
 def read_text(path: str | Path, *, lines: bool = False, head: HeadCheck | None = None) -> str:
-    """A file's text (decoded leniently): any readable file, gunzipped, within the input limits; the
-    line length only with ``lines`` (JSON Lines), since a JSON document may be one long line; ``head``:
-    the reader's check of a stream's start (:func:`read_bytes`)."""
+    """A file's text decoded leniently (:func:`read_bytes`; the line length only with ``lines``)."""
     return read_bytes(path, lines=lines, head=head).decode("utf-8", "replace")

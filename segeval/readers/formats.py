@@ -6,7 +6,7 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, overload
+from typing import Literal, TypedDict, Unpack, cast, overload
 
 from segeval.core.domains import plain_decimal
 from segeval.core.errors import InputError, ParameterError, check_choice
@@ -48,78 +48,44 @@ class LineFormat:
         return n_tokens in self.counts or (self.trailing and n_tokens > len(self.fields))
 
     def describe_counts(self) -> str:
-        c = self.counts
-        text = str(c[0]) if len(c) == 1 else " or ".join(str(x) for x in c)
+        text = " or ".join(map(str, self.counts))
         return text + " or more" if self.trailing else text
 
 
+def _fields(spec: str) -> tuple[Field, ...]:
+    """Fields from ``name:kind`` words (``str`` when no kind is given)."""
+    return tuple(
+        Field(name, cast(FieldKind, kind or "str")) for name, _, kind in (w.partition(":") for w in spec.split())
+    )
+
+
+_TIMES = "start:time end:time"
 MEDIAEVAL_QRELS = LineFormat(
     "MediaEval qrels",
-    (
-        Field("query", "str"),
-        Field("q0", "ignore"),
-        Field("item", "str"),
-        Field("start", "time"),
-        Field("end", "time"),
-        Field("rel", "int"),
-    ),
+    _fields(f"query q0:ignore item {_TIMES} rel:int"),
     "anchor_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 1",
 )
 MEDIAEVAL_LINKING_RUN = LineFormat(
     "MediaEval linking run",
-    (
-        Field("query", "str"),
-        Field("q0", "ignore"),
-        Field("item", "str"),
-        Field("start", "time"),
-        Field("end", "time"),
-        Field("rank", "int"),
-        Field("score", "float"),
-        Field("run", "str"),
-    ),
+    _fields(f"query q0:ignore item {_TIMES} rank:int score:float run"),
     "anchor_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 1 0.93 myrun",
 )
 MEDIAEVAL_SEARCH_RUN = LineFormat(
     "MediaEval search run",
-    (
-        Field("query", "str"),
-        Field("q0", "ignore"),
-        Field("item", "str"),
-        Field("start", "time"),
-        Field("end", "time"),
-        Field("jumpin", "time"),
-        Field("rank", "int"),
-        Field("score", "float"),
-        Field("run", "str"),
-    ),
+    _fields(f"query q0:ignore item {_TIMES} jumpin:time rank:int score:float run"),
     "query_1 Q0 v20080511_013500_bbcfour_the_book_quiz 2.30 3.05 2.30 1 0.93 myrun",
     optional=1,
 )
-TREC_QRELS = LineFormat(
-    "TREC qrels",
-    (Field("query", "str"), Field("iter", "ignore"), Field("item", "str"), Field("rel", "int")),
-    "301 0 FBIS3-10082 1",
-)
+TREC_QRELS = LineFormat("TREC qrels", _fields("query iter:ignore item rel:int"), "301 0 FBIS3-10082 1")
 TREC_RUN = LineFormat(
     "TREC run",
-    (
-        Field("query", "str"),
-        Field("q0", "ignore"),
-        Field("item", "str"),
-        Field("rank", "int"),
-        Field("score", "float"),
-        Field("run", "str"),
-    ),
+    _fields("query q0:ignore item rank:int score:float run"),
     "301 Q0 FBIS3-10082 1 12.5 myrun",
     trailing=True,
 )
 #: a query-by-example key (MediaEval SWS 2013, QUESST 2014-2015): every trial, 1 when the query occurs in the
 #: utterance (the QUESST figures' qrels: :mod:`segeval.measures.trials`)
-QUESST_KEY = LineFormat(
-    "QUESST key",
-    (Field("query", "str"), Field("item", "str"), Field("rel", "int")),
-    "quesst2015_dev_0001 quesst2015_00001 1",
-)
+QUESST_KEY = LineFormat("QUESST key", _fields("query item rel:int"), "quesst2015_dev_0001 quesst2015_00001 1")
 #: completed qrels (``segeval complete-qrels``): one more field saying who judged the line,
 #: ``human`` or ``predicted:CLASSIFIER``, so predicted labels never pass for human ones
 SOURCE_HUMAN = "human"
@@ -141,32 +107,21 @@ QRELS_FORMATS = {
 }
 RUN_FORMATS = {"linking": MEDIAEVAL_LINKING_RUN, "search": MEDIAEVAL_SEARCH_RUN, "trec": TREC_RUN}
 DOCUMENT_FORMATS = (TREC_QRELS, TREC_QRELS_COMPLETED, TREC_RUN, QUESST_KEY)
-COMPLETED_FORMATS = (TREC_QRELS_COMPLETED, MEDIAEVAL_QRELS_COMPLETED)
-QRELS_FORMATS_BY_NAME = {f.name: f for f in QRELS_FORMATS.values()}
 #: trec_eval's other rel_info formats (``-R``): judgement groups (users), preferences within a group's
 #: subgroups, and qrels read as preferences (one subgroup per group) (:mod:`segeval.measures.prefs`)
-_GROUP, _ITEM = Field("group", "str"), Field("item", "str")
 REL_INFO_FORMATS = {
-    "qrels_jg": LineFormat(
-        "trec_eval qrels_jg", (Field("query", "str"), _GROUP, _ITEM, Field("rel", "int")), "301 user1 FBIS3-10082 1"
-    ),
+    "qrels_jg": LineFormat("trec_eval qrels_jg", _fields("query group item rel:int"), "301 user1 FBIS3-10082 1"),
     "prefs": LineFormat(
-        "trec_eval prefs",
-        (Field("query", "str"), _GROUP, Field("subgroup", "str"), _ITEM, Field("rel", "float")),
-        "301 user1 a FBIS3-10082 2.5",
+        "trec_eval prefs", _fields("query group subgroup item rel:float"), "301 user1 a FBIS3-10082 2.5"
     ),
     "qrels_prefs": LineFormat(
-        "trec_eval qrels_prefs",
-        (Field("query", "str"), _GROUP, _ITEM, Field("rel", "float")),
-        "301 user1 FBIS3-10082 2.5",
+        "trec_eval qrels_prefs", _fields("query group item rel:float"), "301 user1 FBIS3-10082 2.5"
     ),
 }
 
 
 def with_subtopics(fmt: LineFormat) -> LineFormat:
-    """A TREC qrels format whose second field is kept as the ``subtopic`` column (NIST ndeval's ``qid subtopic
-    docno rel``; ir_measures' ``iteration``), read only when a diversity measure asks for it; other formats
-    as they are (the segment formats carry no subtopic)."""
+    """A TREC qrels format keeping its second field as the ``subtopic`` column (ndeval's ``qid subtopic docno rel``)."""
     if fmt not in (TREC_QRELS, TREC_QRELS_COMPLETED):
         return fmt
     fields = tuple(Field("subtopic", "str") if f.name == "iter" else f for f in fmt.fields)
@@ -176,18 +131,13 @@ def with_subtopics(fmt: LineFormat) -> LineFormat:
 # ------------------------------------------------------------------------ time formats
 
 _INT = re.compile(r"[+-]?[0-9]{1,18}\Z")
-_MMSS = re.compile(r"([0-9]{1,12})\.([0-9]{1,2})\Z")
+_MMSS = re.compile(r"([0-9]{1,12})\.([0-5][0-9]|[0-9])\Z")  # seconds 0-59
 
 
 def parse_mmss(token: str) -> int | None:
     """Seconds of an ``M.S`` time, or None when ``token`` is not one."""
     m = _MMSS.match(token)
-    if m is None:
-        return None
-    seconds = int(m.group(2))
-    if seconds > 59:
-        return None
-    return int(m.group(1)) * 60 + seconds
+    return None if m is None else int(m.group(1)) * 60 + int(m.group(2))
 
 
 def parse_int(token: str) -> int | None:
@@ -206,44 +156,25 @@ NUMBER = "a finite number in ASCII digits (an optional sign, decimal part and ex
 WHOLE = "a whole number of at most 18 ASCII digits (an optional sign), such as '12'"
 
 
+class _Where(TypedDict, total=False):
+    """Where :func:`read_number` reads: the least value allowed, the line, its text shown, a reason added."""
+
+    minimum: float | None
+    line: int | None
+    shown: str | None
+    why: str
+
+
 @overload
 def read_number(
-    text: str,
-    path: str,
-    what: str,
-    *,
-    whole: Literal[False] = False,
-    minimum: float | None = None,
-    line: int | None = None,
-    shown: str | None = None,
-    why: str = "",
+    text: str, path: str, what: str, *, whole: Literal[False] = False, **where: Unpack[_Where]
 ) -> float: ...
 @overload
-def read_number(
-    text: str,
-    path: str,
-    what: str,
-    *,
-    whole: Literal[True],
-    minimum: float | None = None,
-    line: int | None = None,
-    shown: str | None = None,
-    why: str = "",
-) -> int: ...
-def read_number(
-    text: str,
-    path: str,
-    what: str,
-    *,
-    whole: bool = False,
-    minimum: float | None = None,
-    line: int | None = None,
-    shown: str | None = None,
-    why: str = "",
-) -> float | int:
-    """``text`` read by the one number grammar of every reader (:func:`parse_float`, ``whole``:
-    :func:`parse_int`), at least ``minimum``; else an :class:`InputError` naming ``path``, ``line``, ``what``,
-    the text and what was expected (``why`` added)."""
+def read_number(text: str, path: str, what: str, *, whole: Literal[True], **where: Unpack[_Where]) -> int: ...
+def read_number(text: str, path: str, what: str, *, whole: bool = False, **where: Unpack[_Where]) -> float | int:
+    """``text`` read by the one number grammar (``whole``: :func:`parse_int`, else :func:`parse_float`), at least
+    ``minimum``; else an :class:`InputError` naming ``what`` and what was expected."""
+    minimum = where.get("minimum")
     value = parse_int(text) if whole else parse_float(text)
     if value is not None and (minimum is None or value >= minimum):
         return value
@@ -252,9 +183,9 @@ def read_number(
         expected = f"a number >= {minimum:g}"
     raise InputError(
         path,
-        f"{what} is '{text[:60]}{'...' if len(text) > 60 else ''}'; expected {expected}{why}",
-        line=line,
-        text=shown,
+        f"{what} is '{text[:60]}{'...' if len(text) > 60 else ''}'; expected {expected}{where.get('why', '')}",
+        line=where.get("line"),
+        text=where.get("shown"),
         kind=f"bad {what}",
     )
 
@@ -306,8 +237,7 @@ _MMSS_OVER = re.compile(r"[0-9]{1,12}\.([0-9]{2})\Z")
 
 
 def time_hint(token: str, time_format: str) -> str:
-    """What a time token that does not read in ``time_format`` may be instead ('' when nothing):
-    negative, seconds above 59 in an M.S time, or a time in another format (with its option)."""
+    """What a time token that does not read in ``time_format`` may be instead ('' when nothing)."""
     if token.startswith("-") and any(parse(token[1:]) is not None for parse in TIME_PARSERS.values()):
         return "; a time cannot be negative"
     others = [f for f in TIME_FORMATS if f != time_format and TIME_PARSERS[f](token) is not None]
@@ -324,8 +254,7 @@ DETECT_LINES = 1000
 
 
 def head_lines(data: bytes, limit: int = DETECT_LINES) -> bytes | None:
-    """The whole lines of ``data`` (the start of a file still being read) up to its ``limit``-th data line:
-    what format detection reads; None while fewer have arrived."""
+    """The whole lines of ``data`` up to its ``limit``-th data line (what detection reads); None while fewer."""
     start = seen = 0
     while seen < limit:
         end = data.find(b"\n", start)
@@ -337,13 +266,9 @@ def head_lines(data: bytes, limit: int = DETECT_LINES) -> bytes | None:
 
 
 def line_head(read: Callable[[bytes], object], limit: int = DETECT_LINES) -> Callable[[bytes], bool]:
-    """The :data:`~segeval.readers.heads.HeadCheck` of a line reader: ``read`` (the strict reader of a whole
-    file's bytes, format detection included) on the file's first ``limit`` data lines once they have
-    arrived.  ``read`` must detect the format from at most the first :data:`DETECT_LINES` data lines and
-    read lines in order, raising at the first bad one with a verdict from that line and the lines before
-    it: then it raises on these lines exactly what it raises on the whole file (a file whose start cannot
-    be valid is refused after a few kilobytes, not read whole), and checks of the whole file (such as
-    duplicates across it) are left to the whole read."""
+    """The :data:`~segeval.readers.files.HeadCheck` of a line reader: ``read`` (the strict reader of a whole file,
+    detecting from at most :data:`DETECT_LINES` data lines, raising at the first bad line) on the first ``limit``
+    data lines once they have arrived (docs/input-checks.md)."""
 
     def check(data: bytes) -> bool:
         head = head_lines(data, limit)
@@ -355,17 +280,10 @@ def line_head(read: Callable[[bytes], object], limit: int = DETECT_LINES) -> Cal
     return check
 
 
-def _data_lines(data: bytes, path: str, limit: int = DETECT_LINES) -> list[tuple[int, list[str]]]:
-    """(line number, tokens) of the first ``limit`` non-blank lines; an error when there is none."""
-    out: list[tuple[int, list[str]]] = []
-    start, number = 0, 1
-    while start < len(data) and len(out) < limit:
-        end = data.find(b"\n", start)
-        end = len(data) if end < 0 else end
-        tokens = data[start:end].split()
-        if tokens:
-            out.append((number, [t.decode("utf-8", "replace") for t in tokens]))
-        start, number = end + 1, number + 1
+def _data_lines(data: bytes, path: str) -> list[tuple[int, list[str]]]:
+    """(line number, tokens) of the first :data:`DETECT_LINES` data lines; an error when there is none."""
+    lines = enumerate((head_lines(data) or data).split(b"\n"), start=1)
+    out = [(number, [t.decode("utf-8", "replace") for t in raw.split()]) for number, raw in lines if raw.strip()]
     if not out:
         raise InputError(path, "has no data lines; expected qrels or run lines")
     return out
@@ -384,13 +302,15 @@ def _disagree(path: str, first: tuple[int, list[str], str], other: tuple[int, li
     )
 
 
-def _is_int(token: str) -> bool:
-    return parse_int(token) is not None
+def _fits(fmt: LineFormat, tokens: list[str], parse_time: Callable[[str], object] = str) -> bool:
+    """Whether a line has ``fmt``'s field count, and integers, numbers and (``parse_time``) times where it has them."""
+    parsers: dict[str, Callable[[str], object]] = {"int": parse_int, "float": parse_float, "time": parse_time}
+    pairs = zip(fmt.fields, tokens, strict=False)  # a search run's tag may be absent
+    return fmt.accepts(len(tokens)) and all(parsers[f.kind](t) is not None for f, t in pairs if f.kind in parsers)
 
 
 def _qrels_fit(tokens: list[str], by_count: bool = False) -> LineFormat | None:
-    """The qrels format a line fits (by its field count, and with a grade that is an integer unless
-    ``by_count``), or None."""
+    """The qrels format a line fits (by its field count, and with an integer grade unless ``by_count``), or None."""
     n = len(tokens)
     if n in (5, 7) and (tokens[-1] == SOURCE_HUMAN or tokens[-1].startswith(SOURCE_PREDICTED)):
         fmt = TREC_QRELS_COMPLETED if n == 5 else MEDIAEVAL_QRELS_COMPLETED
@@ -398,7 +318,7 @@ def _qrels_fit(tokens: list[str], by_count: bool = False) -> LineFormat | None:
         fmt = QUESST_KEY if n == 3 else TREC_QRELS if n == 4 else MEDIAEVAL_QRELS
     else:
         return None
-    return fmt if by_count or _is_int(tokens[len(fmt.fields) - 1 - (fmt in COMPLETED_FORMATS)]) else None
+    return fmt if by_count or _fits(fmt, tokens) else None
 
 
 def looks_like_groups(data: bytes, path: str) -> bool:
@@ -411,20 +331,17 @@ def looks_like_groups(data: bytes, path: str) -> bool:
 
 
 def detect_qrels_format(data: bytes, path: str) -> LineFormat:
-    """The qrels format of a file, from the field counts of its first :data:`DETECT_LINES` data lines
-    (4: TREC, 6: MediaEval, 3: a QUESST key; one more for completed qrels, whose last field is ``human`` or
-    ``predicted:CLASSIFIER``).  Lines that fit no format (a header) are left to the parser, which
-    reports them; lines that fit different formats are an error naming one of each."""
+    """The qrels format of a file, from its first :data:`DETECT_LINES` data lines (docs/input-checks.md)."""
     lines = _data_lines(data, path)
-    found: dict[str, tuple[int, list[str], str]] = {}
+    found: dict[LineFormat, tuple[int, list[str], str]] = {}
     for number, tokens in lines:
         fmt = _qrels_fit(tokens)
-        if fmt is not None and fmt.name not in found:
-            found[fmt.name] = (number, tokens, fmt.name)
+        if fmt is not None and fmt not in found:
+            found[fmt] = (number, tokens, fmt.name)
             if len(found) > 1:
                 raise _disagree(path, *found.values())
     if found:
-        return QRELS_FORMATS_BY_NAME[next(iter(found))]
+        return next(iter(found))
     for _, tokens in lines:  # no line has an integer grade: the first whose field count fits decides
         fmt = _qrels_fit(tokens, by_count=True)
         if fmt is not None:
@@ -432,11 +349,9 @@ def detect_qrels_format(data: bytes, path: str) -> LineFormat:
     number, tokens = lines[0]
     raise InputError(
         path,
-        f"has {plural(len(tokens), 'field')}; expected a qrels line: 4 fields (TREC, such as "
-        f"'{TREC_QRELS.example}'), 6 (MediaEval, such as '{MEDIAEVAL_QRELS.example}') "
-        f"or 3 (a QUESST key, such as '{QUESST_KEY.example}'), "
-        f"or one more ending in '{SOURCE_HUMAN}' or '{SOURCE_PREDICTED}CLASSIFIER' "
-        f"for completed qrels",
+        f"has {plural(len(tokens), 'field')}; expected a qrels line: 4 fields (TREC, such as '{TREC_QRELS.example}'), "
+        f"6 (MediaEval, such as '{MEDIAEVAL_QRELS.example}') or 3 (a QUESST key, such as '{QUESST_KEY.example}'), "
+        f"or one more ending in '{SOURCE_HUMAN}' or '{SOURCE_PREDICTED}CLASSIFIER' for completed qrels",
         line=number,
         text=" ".join(tokens),
         kind="field count",
@@ -446,61 +361,28 @@ def detect_qrels_format(data: bytes, path: str) -> LineFormat:
 _LOOSE_HMS = re.compile(r"[+-]?[0-9]+(?::[0-9]+)+(?:\.[0-9]*)?\Z")
 
 
-def _loose_time(token: str) -> bool:
-    """A number or an H:MM:SS-like token: a time in some format, or a malformed one."""
-    return parse_float(token) is not None or _LOOSE_HMS.match(token) is not None
+def _loose_time(token: str) -> object:
+    """A number or an H:MM:SS-like token (a time in some format, or a malformed one), else None."""
+    return _LOOSE_HMS.match(token) or parse_float(token)
 
 
-def _mediaeval_fits(tokens: list[str], is_time: Callable[[str], bool]) -> list[LineFormat]:
+def _mediaeval_fits(tokens: list[str], parse_time: Callable[[str], object]) -> list[LineFormat]:
     """The MediaEval run formats a line fits (times, ranks and scores where each format has them)."""
-    n = len(tokens)
-
-    def kinds(*checks: tuple[int, Callable[[str], bool]]) -> bool:
-        return all(i < n and check(tokens[i]) for i, check in checks)
-
-    def number(token: str) -> bool:
-        return parse_float(token) is not None
-
-    return [
-        f
-        for f, ok in (
-            (MEDIAEVAL_LINKING_RUN, n == 8 and kinds((3, is_time), (4, is_time), (5, _is_int), (6, number))),
-            (
-                MEDIAEVAL_SEARCH_RUN,
-                n in (8, 9) and kinds((3, is_time), (4, is_time), (5, is_time), (6, _is_int), (7, number)),
-            ),
-        )
-        if ok
-    ]
+    return [f for f in (MEDIAEVAL_LINKING_RUN, MEDIAEVAL_SEARCH_RUN) if _fits(f, tokens, parse_time)]
 
 
 def detect_run_format(data: bytes, path: str, time_format: str = "mmss") -> LineFormat:
-    """The run format of a file, from its first :data:`DETECT_LINES` data lines (times, ranks and
-    scores where each format has them).
-
-    A line with a MediaEval format's fields is a MediaEval line, also when its times do not read in
-    ``time_format`` (the parser then says so) and when it would also fit TREC's format, whose extra
-    fields are free text.  Lines that fit no format (a header) are left to the parser, which reports
-    them; lines that fit different formats are an error naming one of each.
-    """
+    """The run format of a file, from its first :data:`DETECT_LINES` data lines (docs/input-checks.md)."""
     lines = _data_lines(data, path)
-    parse_time = TIME_PARSERS[time_format]
-
-    def is_time(token: str) -> bool:
-        return parse_time(token) is not None
-
     strict: list[tuple[int, list[str], list[LineFormat]]] = []
     loose: list[tuple[int, list[str], list[LineFormat]]] = []
     trec: tuple[int, list[str], str] | None = None
     for number, tokens in lines:
-        fits = _mediaeval_fits(tokens, is_time)
-        if fits:
+        if fits := _mediaeval_fits(tokens, TIME_PARSERS[time_format]):
             strict.append((number, tokens, fits))
-            continue
-        fits = _mediaeval_fits(tokens, _loose_time)
-        if fits:
+        elif fits := _mediaeval_fits(tokens, _loose_time):
             loose.append((number, tokens, fits))
-        elif trec is None and len(tokens) >= 6 and _is_int(tokens[3]) and parse_float(tokens[4]) is not None:
+        elif trec is None and _fits(TREC_RUN, tokens):
             trec = (number, tokens, TREC_RUN.name)
     segments = strict or loose
     if segments and trec is not None:
@@ -523,19 +405,17 @@ def detect_run_format(data: bytes, path: str, time_format: str = "mmss") -> Line
         number, tokens, _ = segments[0]
         raise InputError(
             path,
-            "cannot tell a MediaEval linking run ('qid Q0 video start end rank score run') "
-            "from a search run ('qid Q0 video start end jumpin rank score'); "
-            "expected the format to be named (--run-format linking|search)",
+            "cannot tell a MediaEval linking run ('qid Q0 video start end rank score run') from a search run ('qid "
+            "Q0 video start end jumpin rank score'); expected the format to be named (--run-format linking|search)",
             line=number,
             text=" ".join(tokens),
         )
     number, tokens = lines[0]
     raise InputError(
         path,
-        f"does not look like a run line ({plural(len(tokens), 'field')}); expected a TREC run "
-        f"line such "
-        f"as '{TREC_RUN.example}' or a MediaEval run line such as "
-        f"'{MEDIAEVAL_LINKING_RUN.example}' (times in {time_format} format)",
+        f"does not look like a run line ({plural(len(tokens), 'field')}); expected a TREC run line such as "
+        f"'{TREC_RUN.example}' or a MediaEval run line such as '{MEDIAEVAL_LINKING_RUN.example}' "
+        f"(times in {time_format} format)",
         line=number,
         text=" ".join(tokens),
     )

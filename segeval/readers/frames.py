@@ -1,13 +1,5 @@
-"""Qrels and runs given in memory, turned into the tables the file readers make.
-
-The accepted forms (DataFrames, dicts of dicts, ir_measures records, ranx objects, a table of
-:func:`segeval.readers.tables.read_qrels`/:func:`~segeval.readers.tables.read_run`) are docs/api.md; the column
-names each accepts are :data:`QUERY_COLUMNS`, :data:`ITEM_COLUMNS` and :data:`GRADE_COLUMNS` below.
-A run without ranks is ranked by score (descending; equal scores keep their order); a run
-without scores scores each result minus its rank, so both orders agree.  Row numbers (from 1)
-stand in for line numbers in error messages.  Anything else raises a
-:class:`~segeval.core.errors.ParameterError` that names the argument, what was given and what is accepted.
-"""
+"""Qrels and runs given in memory (the forms of docs/api.md), turned into the tables the file readers make;
+row numbers stand in for line numbers, anything else is a :class:`~segeval.core.errors.ParameterError`."""
 
 from __future__ import annotations
 
@@ -23,12 +15,20 @@ import pandas as pd
 from segeval.core.errors import ParameterError, shown
 from segeval.core.segment import Segment
 from segeval.core.settings import DEFAULTS
-from segeval.readers.tables import QRELS_COLUMNS, RUN_COLUMNS, read_qrels, read_run, subtopic_column
+from segeval.readers.tables import (
+    QRELS_COLUMNS,
+    RUN_COLUMNS,
+    ranks_by_score,
+    read_qrels,
+    read_run,
+    subtopic_column,
+    to_frame,
+)
 
 QUERY_COLUMNS = ("query", "query_id", "q_id", "qid")
 ITEM_COLUMNS = ("item", "doc_id", "docno", "docid", "video")
 GRADE_COLUMNS = ("rel", "relevance", "label", "score")  # PyTerrier calls the qrels grade 'label', ranx 'score'
-_SPACE = re.compile(r"\s")  # the characters str.isspace() calls white space
+SPACE = re.compile(r"\s")  # the characters str.isspace() calls white space
 ACCEPTED = (
     "a file path, a DataFrame (columns query_id or q_id, doc_id or video/start/end, and relevance for "
     "qrels, score and/or rank for runs), a dict {query: {doc: value}}, ir_measures records or a ranx "
@@ -39,16 +39,14 @@ ACCEPTED = (
 def load_qrels(
     source: object, fmt: str = "auto", time_format: str = DEFAULTS.time_format, subtopics: bool = False
 ) -> pd.DataFrame:
-    """Qrels from a file path (read in ``fmt``/``time_format``) or from any shape this module accepts;
-    ``subtopics``: with the ``subtopic`` column the diversity measures read (a file's second field, a
-    table's ``subtopic`` or ir_measures' ``iteration`` column)."""
+    """Qrels from a file path or any shape this module accepts; ``subtopics``: with the ``subtopic`` column."""
     if isinstance(source, str | os.PathLike):
         return read_qrels(os.fspath(source), fmt, time_format, subtopics=subtopics)
     return qrels_frame(source, subtopics)
 
 
 def load_run(source: object, fmt: str = "auto", time_format: str = DEFAULTS.time_format) -> pd.DataFrame:
-    """A run from a file path (read in ``fmt``/``time_format``) or from any shape this module accepts."""
+    """A run from a file path or from any shape this module accepts."""
     if isinstance(source, str | os.PathLike):
         return read_run(os.fspath(source), fmt, time_format)
     return run_frame(source)
@@ -59,31 +57,20 @@ SUBTOPIC_COLUMNS = ("subtopic", "iteration")
 
 
 def qrels_frame(source: object, subtopics: bool = False) -> pd.DataFrame:
-    """Qrels in any accepted shape as :func:`segeval.readers.tables.read_qrels` gives them (``subtopics``: with
-    a ``subtopic`` column when the table has one)."""
+    """Qrels in any accepted shape as :func:`segeval.readers.tables.read_qrels` gives them."""
     table = _table(source, "qrels")
     if set(QRELS_COLUMNS) <= set(table.columns):
         return table if subtopics or "subtopic" not in table.columns else table.drop(columns="subtopic")
-    query, item, start, end = _keys(table, "qrels", ids=_categories)
+    columns = _keys(table, "qrels", ids=_categories)
     grade = _column(
         table, GRADE_COLUMNS, "qrels", "a relevance column (relevance, rel, PyTerrier's label or ranx's score)"
     )
-    out = pd.DataFrame(
-        {
-            "query": query,
-            "item": item,
-            "start": start,
-            "end": end,
-            "rel": _integers(table[grade], "qrels"),
-            "line": np.arange(1, len(table) + 1),
-        }
-    )
+    out = to_frame({**columns, "rel": _integers(table[grade], "qrels")}, QRELS_COLUMNS, "<qrels>")
     if "source" in table.columns:  # completed qrels
         out["source"] = table["source"].astype(str).to_numpy(dtype=object)
     found = next((c for c in SUBTOPIC_COLUMNS if c in table.columns), None) if subtopics else None
     if found is not None:
         out["subtopic"] = subtopic_column(table[found].to_numpy(dtype=object))
-    out.attrs["path"] = "<qrels>"
     return out
 
 
@@ -92,7 +79,7 @@ def run_frame(source: object) -> pd.DataFrame:
     table = _table(source, "run")
     if set(RUN_COLUMNS) <= set(table.columns):
         return table
-    query, item, start, end = _keys(table, "run")
+    columns = _keys(table, "run")
     if "score" not in table.columns and "rank" not in table.columns:
         raise ParameterError(
             f"The 'run' parameter must have a score or a rank column. Got columns "
@@ -102,51 +89,12 @@ def run_frame(source: object) -> pd.DataFrame:
     rank = _integers(table["rank"], "run") if "rank" in table.columns else None
     if rank is None:
         assert score is not None
-        rank = _ranks_by_score(query, score)
+        rank = ranks_by_score(columns["query"], score)
     if score is None:
         score = -rank.astype(np.float64)
-    tag = (
-        table["run"].astype(str).to_numpy(dtype=object)
-        if "run" in table.columns
-        else np.full(len(table), str(getattr(source, "name", "") or ""), dtype=object)
-    )
-    out = pd.DataFrame(
-        {
-            "query": query,
-            "item": item,
-            "start": start,
-            "end": end,
-            "jumpin": np.full(len(table), np.nan),
-            "rank": rank,
-            "score": score,
-            "run": tag,
-            "line": np.arange(1, len(table) + 1),
-        }
-    )
-    out.attrs["path"] = "<run>"
-    return out
-
-
-def _ranks_by_score(query: np.ndarray[Any, Any], score: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
-    """1-based rank of each row within its query by score, descending; equal scores keep their order."""
-    codes = pd.factorize(query)[0].astype(np.int64)
-    n = len(score)
-    by_value = np.argsort(score)  # values only: ties are resolved by the row number below
-    ordered = score[by_value]
-    value_rank = np.empty(n, dtype=np.int64)
-    value_rank[by_value] = np.cumsum(np.r_[True, ordered[1:] != ordered[:-1]]) - 1  # -0.0 == 0.0
-    values = int(value_rank.max(initial=0)) + 1
-    if (int(codes.max(initial=0)) + 1) * values * max(n, 1) < 2**62:
-        # one distinct key per row: query, score descending, row number
-        order = np.argsort((codes * values + (values - 1 - value_rank)) * n + np.arange(n))
-    else:
-        order = np.lexsort((-score, codes))  # stable: ties in row order
-    sorted_codes = codes[order]
-    starts = np.flatnonzero(np.r_[True, sorted_codes[1:] != sorted_codes[:-1]])
-    position = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = position + 1
-    return rank
+    tag = str(getattr(source, "name", "") or "")
+    run = table["run"].astype(str).to_numpy(dtype=object) if "run" in table.columns else np.full(len(table), tag)
+    return to_frame({**columns, "rank": rank, "score": score, "run": run}, RUN_COLUMNS, "<run>")
 
 
 def _given(source: object) -> str:
@@ -154,8 +102,7 @@ def _given(source: object) -> str:
 
 
 def _table(source: object, what: str) -> pd.DataFrame:
-    """Any accepted shape as a DataFrame with its own column names (a dict of dicts: query, doc_id or
-    video/start/end, value)."""
+    """Any accepted shape as a DataFrame with its own column names."""
     if isinstance(source, pd.DataFrame):
         table = source
     elif isinstance(source, Mapping):
@@ -169,7 +116,12 @@ def _table(source: object, what: str) -> pd.DataFrame:
     elif callable(getattr(source, "to_dict", None)):
         return _table(source.to_dict(), what)  # type: ignore[attr-defined]
     elif isinstance(source, Iterable) and not isinstance(source, str | bytes):
-        table = _from_records(list(source), what, source)
+        records = list(source)
+        if all(hasattr(r, "_asdict") for r in records):  # named tuples (ir_measures, ir_datasets)
+            records = [r._asdict() for r in records]
+        if not all(isinstance(r, Mapping) for r in records):
+            raise ParameterError(f"The '{what}' parameter must be {ACCEPTED}. Got {_given(source)} instead.")
+        table = pd.DataFrame(records)
     else:
         raise ParameterError(f"The '{what}' parameter must be {ACCEPTED}. Got {_given(source)} instead.")
     if len(table) == 0:
@@ -219,16 +171,6 @@ def _from_dicts(source: Mapping[Any, Any], what: str) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
-def _from_records(records: list[Any], what: str, source: object) -> pd.DataFrame:
-    if records and all(hasattr(r, "_asdict") for r in records):  # named tuples (ir_measures, ir_datasets)
-        return pd.DataFrame([r._asdict() for r in records])
-    if records and all(isinstance(r, Mapping) for r in records):
-        return pd.DataFrame(list(records))
-    if not records:
-        return pd.DataFrame()
-    raise ParameterError(f"The '{what}' parameter must be {ACCEPTED}. Got {_given(source)} instead.")
-
-
 def _column(table: pd.DataFrame, names: tuple[str, ...], what: str, expected: str) -> str:
     for name in names:
         if name in table.columns:
@@ -238,9 +180,8 @@ def _column(table: pd.DataFrame, names: tuple[str, ...], what: str, expected: st
     )
 
 
-def _keys(table: pd.DataFrame, what: str, ids: Callable[[pd.Series, str], Any] | None = None) -> tuple[Any, ...]:
-    """Query ids, item ids (``ids``: strings, or :func:`_categories`), start and end (seconds; NaN
-    for documents)."""
+def _keys(table: pd.DataFrame, what: str, ids: Callable[[pd.Series, str], Any] | None = None) -> dict[str, Any]:
+    """Columns query, item (``ids``: strings, or :func:`_categories`), start, end (NaN for documents) and line."""
     ids = ids or _strings
     query = ids(table[_column(table, QUERY_COLUMNS, what, "a query column (query_id, q_id, query or qid)")], what)
     item_name = _column(table, ITEM_COLUMNS, what, "an item column (doc_id, docno, item, or video with start and end)")
@@ -254,7 +195,7 @@ def _keys(table: pd.DataFrame, what: str, ids: Callable[[pd.Series, str], Any] |
         )
     else:
         start = end = np.full(len(table), np.nan)
-    return query, item, start, end
+    return {"query": query, "item": item, "start": start, "end": end, "line": np.arange(1, len(table) + 1)}
 
 
 def _bad(column: pd.Series, position: int, what: str, expected: str) -> ParameterError:
@@ -271,8 +212,7 @@ def _strings(column: pd.Series, what: str) -> np.ndarray[Any, Any]:
 
 
 def _categories(column: pd.Series, what: str) -> pd.Categorical:
-    """The ids as a Categorical with categories in code-point order (as the file readers give them):
-    later stages take its codes instead of hashing the strings again."""
+    """The ids as a Categorical with categories in code-point order (as the file readers give them)."""
     codes, distinct = _checked_ids(column, what)[1]
     order = np.argsort(distinct)  # str comparison: code-point order
     rank = np.empty(len(order), dtype=np.int64)
@@ -281,8 +221,7 @@ def _categories(column: pd.Series, what: str) -> pd.Categorical:
 
 
 def _checked_ids(column: pd.Series, what: str) -> tuple[np.ndarray[Any, Any], tuple[np.ndarray[Any, Any], Any]]:
-    """The ids as strings, and their (codes, distinct ids); ParameterError for a missing or an empty
-    id, or one with white space."""
+    """The ids as strings, and their (codes, distinct ids); ParameterError for a missing, empty or spaced id."""
     missing = np.flatnonzero(column.isna().to_numpy())
     if len(missing):
         raise ParameterError(
@@ -292,7 +231,7 @@ def _checked_ids(column: pd.Series, what: str) -> tuple[np.ndarray[Any, Any], tu
     values = column.astype(str).to_numpy(dtype=object)
     codes, distinct = pd.factorize(values)
     distinct = np.asarray(distinct, dtype=object)
-    bad = {v for v in distinct.tolist() if not v or _SPACE.search(v)}  # each distinct id checked once
+    bad = {v for v in distinct.tolist() if not v or SPACE.search(v)}  # each distinct id checked once
     if bad:
         raise _bad(column, int(np.flatnonzero([v in bad for v in values])[0]), what, "ids without white space")
     return values, (codes, distinct)
@@ -315,8 +254,7 @@ def _integers(column: pd.Series, what: str) -> np.ndarray[Any, Any]:
 
 
 def check_segment_columns(qrels: object, run: object) -> None:
-    """A ParameterError when a run given in memory has segments (start and end columns) and the qrels given in
-    memory have none: they would be read as documents, each video judged again."""
+    """A ParameterError when a run given in memory has segments and the qrels given in memory have none."""
     got = {name: _columns(x) for name, x in (("qrels", qrels), ("run", run))}
     if {"start", "end"} <= got["run"] and not {"start", "end"} <= got["qrels"] and got["qrels"]:
         raise ParameterError(

@@ -1,14 +1,8 @@
-"""Document runs given as DataFrames or dicts of dicts, coded straight to the prepared form (no tables).
-
-:func:`frame_prepared` gives the :class:`~segeval.core.prepared.Prepared` that
-:func:`segeval.readers.from_tables.prepare` gives for the same inputs, or None when the run is outside
-this reader (segments, other orders than ``score``, ids or scores the table reader must check or word
-an error for, a document twice in a query): the caller then reads it as a table.
-"""
+"""Document runs given as DataFrames or dicts of dicts, coded straight to the prepared form that
+:func:`segeval.readers.from_tables.prepare` gives, or None when the table reader must read them."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import chain
@@ -20,14 +14,13 @@ import pandas as pd
 
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.ordering import name_ranks, stored_scores
-from segeval.core.prepared import Columns, Prepared, assemble, chosen_queries, first_results
+from segeval.core.prepared import Columns, Prepared, assemble, chosen_queries
 from segeval.core.settings import Settings
-from segeval.readers.frames import ITEM_COLUMNS, QUERY_COLUMNS
+from segeval.readers.blocks import run_starts
+from segeval.readers.frames import ITEM_COLUMNS, QUERY_COLUMNS, SPACE
 from segeval.readers.from_tables import QRELS_COLUMNS, has_duplicates, qrels_values, query_codes, ranked_rows
 from segeval.readers.tables import RUN_COLUMNS
 from segeval.readers.validate import id_codes
-
-_SPACE = re.compile(r"\s")  # as segeval.readers.frames: ids hold no white space
 
 
 def _clean_ids(names: Any) -> bool:
@@ -37,7 +30,7 @@ def _clean_ids(names: Any) -> bool:
         joined = "".join(values)
     except TypeError:
         return False
-    return "" not in values and _SPACE.search(joined) is None
+    return "" not in values and SPACE.search(joined) is None
 
 
 @dataclass(frozen=True)
@@ -56,19 +49,11 @@ class CodedQrels:
         q_codes, q_names = id_codes(qrels["query"])
         i_codes, i_names = id_codes(qrels["item"])
         columns = {c: qrels_values(qrels, c) for c in QRELS_COLUMNS if c in qrels}
-        return cls(
-            np.asarray(q_names, dtype=object),
-            np.asarray(q_codes, dtype=np.int64),
-            pd.Index(i_names, dtype=object),
-            np.asarray(i_codes, dtype=np.int64),
-            columns,
-        )
+        return cls(q_names, q_codes, pd.Index(i_names, dtype=object), i_codes, columns)
 
 
 def frame_prepared(qrels: CodedQrels, source: object, settings: Settings) -> Prepared | None:
-    """The prepared form of a document run in memory under ``settings`` (score order), as
-    :func:`segeval.readers.from_tables.prepare` makes it from the run's table; None when the run is outside this
-    reader."""
+    """The prepared form of a document run in memory under ``settings`` (score order); None: the table reader."""
     run = table_codes(source)
     if run is None or not np.isfinite(run.score).all():
         return None
@@ -81,12 +66,11 @@ def frame_prepared(qrels: CodedQrels, source: object, settings: Settings) -> Pre
     at[extra] = len(qrels.items) + np.arange(len(extra))
     run_i = at[run.item]
     score = stored_scores(run.score, settings.trec_eval)
-    rows = first_results(
-        ranked_rows(run_q, score, None, lambda at: name_ranks(run.items[run.item[at]]), len(chosen), "score"),
-        run_q,
-        len(chosen),
-        settings.max_results,
-    )
+
+    def tie_key(at: IntArray) -> IntArray:
+        return name_ranks(run.items[run.item[at]])
+
+    rows = ranked_rows(run_q, score, None, tie_key, len(chosen), "score", settings.max_results)
     nan = np.full(len(rows), np.nan)
     r = {"start": nan, "end": nan, "score": score[rows], "line": rows + 1, "icode": run_i[rows], "qcode": run_q[rows]}
     keep = np.flatnonzero(qrels_q >= 0)
@@ -123,8 +107,7 @@ class TableCodes:
 
 
 def table_codes(run: object) -> TableCodes | None:
-    """A DataFrame (ir_measures' or ranx's columns) or a dict of dicts of scores as codes; None for
-    any other shape or for values the table reader must check."""
+    """A DataFrame (ir_measures' or ranx's columns) or a dict of dicts of scores as codes; else None."""
     if isinstance(run, pd.DataFrame):
         return _frame_codes(run)
     if isinstance(run, Mapping):
@@ -145,15 +128,7 @@ def _frame_codes(run: pd.DataFrame) -> TableCodes | None:
     score = run["score"].to_numpy(dtype=np.float64)
     if (q_codes < 0).any() or (i_codes < 0).any() or not (_clean_ids(q_names) and _clean_ids(i_names)):
         return None
-    return TableCodes(
-        q_codes,
-        list(q_names),
-        i_codes.astype(np.int64, copy=False),
-        np.asarray(i_names, dtype=object),
-        score,
-        False,
-        np.ones(len(q_names), dtype=bool),
-    )
+    return TableCodes(q_codes, list(q_names), i_codes, i_names, score, False, np.ones(len(q_names), dtype=bool))
 
 
 def _dict_codes(run: Mapping[Any, Any]) -> TableCodes | None:
@@ -172,39 +147,24 @@ def _dict_codes(run: Mapping[Any, Any]) -> TableCodes | None:
     i_codes, i_names = _string_codes(docs)
     if (i_codes < 0).any() or not _clean_ids(i_names):
         return None
-    return TableCodes(
-        np.repeat(np.arange(len(queries), dtype=np.int64), lengths),
-        [str(q) for q in queries],
-        i_codes.astype(np.int64, copy=False),
-        np.asarray(i_names, dtype=object),
-        score,
-        True,
-        lengths > 0,
-    )
+    query = np.repeat(np.arange(len(queries), dtype=np.int64), lengths)
+    return TableCodes(query, [str(q) for q in queries], i_codes, i_names, score, True, lengths > 0)
 
 
-def _string_codes(values: npt.NDArray[np.object_]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.object_]]:
-    """pd.factorize's codes and uniques of ids, hashed as strings (code -1: a value that is not a str,
-    which sends the run to the table reader).  pandas' string hash table is its own (private) API:
-    where it is missing, pd.factorize, which first infers the column's type (a pass over it)."""
+def _string_codes(values: npt.NDArray[np.object_]) -> tuple[IntArray, npt.NDArray[np.object_]]:
+    """pd.factorize's codes and uniques of ids hashed as strings (-1: not a str), by pandas' private string
+    hash table where it has one."""
     try:
         from pandas._libs.hashtable import StringHashTable
 
         uniques, codes = StringHashTable(min(len(values), 1 << 16)).factorize(values)
     except (ImportError, AttributeError, TypeError, ValueError):
         codes, uniques = pd.factorize(values)
-    return np.asarray(codes), np.asarray(uniques, dtype=object)
+    return np.asarray(codes).astype(np.int64, copy=False), np.asarray(uniques, dtype=object)
 
 
 def _factorize(values: npt.NDArray[np.object_]) -> tuple[IntArray, npt.NDArray[np.object_]]:
-    """pd.factorize's codes and uniques, hashing only the first row of each run of equal values
-    (a run's query column is usually grouped by query)."""
-    if len(values) < 2:
-        codes, names = pd.factorize(values)
-        return codes.astype(np.int64, copy=False), np.asarray(names, dtype=object)
-    head = np.empty(len(values), dtype=bool)
-    head[0] = True
-    np.not_equal(values[1:], values[:-1], out=head[1:])  # NaN != NaN: each its own run, coded -1 below
-    at = np.flatnonzero(head)
+    """pd.factorize's codes and uniques, hashing only the first row of each run of equal values."""
+    at = run_starts(values)  # NaN != NaN: each its own run, coded -1
     codes, names = pd.factorize(values[at])
     return np.repeat(codes.astype(np.int64), np.diff(np.append(at, len(values)))), np.asarray(names, dtype=object)

@@ -1,10 +1,5 @@
-"""Select the evaluated queries, order each query's results, and index both sides.
-
-The policies that change numbers (``order``, ``missing_queries``, ``max_results``, ``relevance_level``,
-``queries``) are explicit parameters, with the meanings and defaults of :class:`segeval.core.settings.Settings`.
-``order="score"`` breaks equal scores by item id descending in code-point order, which is UTF-8 byte
-order (the scanner lanes compare bytes).
-"""
+"""Select the evaluated queries, order each query's results, and index both sides (the policies: parameters
+as :class:`segeval.core.settings.Settings` names them; equal scores by item id in code-point order)."""
 
 from __future__ import annotations
 
@@ -19,16 +14,10 @@ from segeval.adapters.exact import listed_twice
 from segeval.core.arrays import FloatArray, IntArray
 from segeval.core.errors import check_choice, check_int
 from segeval.core.ordering import listed_order, name_ranks, score_order
-from segeval.core.prepared import Intervals as Intervals  # named here for readers of prepare's results
-from segeval.core.prepared import Prepared as Prepared
-from segeval.core.prepared import assemble, chosen_queries, first_results
-from segeval.core.prepared import check_queries as check_queries
-from segeval.core.prepared import concat_ranges as concat_ranges
-from segeval.core.prepared import group_pairs as group_pairs
-from segeval.core.prepared import merge_intervals as merge_intervals
+from segeval.core.prepared import Prepared, assemble, chosen_queries, first_results
 from segeval.core.settings import DEFAULT_ORDER, DEFAULTS, MISSING_QUERIES, ORDERS, kind
 from segeval.readers.tokenizer import category_bytes
-from segeval.readers.validate import check_kinds, check_unique_documents
+from segeval.readers.validate import check_kinds, check_unique_documents, id_codes, is_documents
 
 #: columns carried into the evaluation; videos and queries become integer codes
 RUN_COLUMNS = ("start", "end", "rank", "score", "line", "decision")  # decision: STD list runs only
@@ -46,37 +35,24 @@ def has_duplicates(query_codes: IntArray, item_codes: IntArray, chosen: IntArray
     return bool(len(listed_twice(query_codes[other], item_codes[other])[0]))
 
 
-def _codes(column: pd.Series) -> tuple[IntArray, npt.NDArray[np.object_]]:
-    """Integer codes of a column's values and the values they index (-1: missing)."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        return (np.asarray(column.cat.codes, dtype=np.int64), np.asarray(column.cat.categories, dtype=object))
-    codes, names = pd.factorize(column.to_numpy(dtype=object))
-    return codes.astype(np.int64), np.asarray(names, dtype=object)
-
-
-def _observed(codes: IntArray, names: npt.NDArray[np.object_]) -> set[str]:
-    """The values that occur (categories may hold values no row has any more)."""
-    counts = np.bincount(codes[codes >= 0], minlength=len(names))
-    return set(names[counts > 0].tolist())
-
-
 def _joint_codes(
     run_items: pd.Series, qrels_items: pd.Series
 ) -> tuple[IntArray, IntArray, npt.NDArray[np.object_]] | None:
-    """(run codes, qrels codes, names) of the items of both sides, the run's codes in code-point
-    order of its ids, when the run's column comes from the fast reader (its sorted UTF-8 tokens
-    known); else None.  The qrels' ids are looked up among the run's tokens."""
+    """(run codes, qrels codes, names) of the items of both sides, the run's codes in code-point order of its
+    ids, when the run's column comes from the fast reader (its sorted UTF-8 tokens known); else None."""
     if not isinstance(run_items.dtype, pd.CategoricalDtype):
         return None
     run_cats = run_items.cat.categories
     run_tokens = category_bytes(run_cats)
     if run_tokens is None:
         return None
-    qrels_codes, qrels_names = _codes(qrels_items)
-    qrels_tokens = (
-        category_bytes(qrels_items.cat.categories) if isinstance(qrels_items.dtype, pd.CategoricalDtype) else None
-    )
-    if qrels_tokens is None:  # plain strings (or categories made elsewhere, e.g. unpickled): encode them
+    categorical = isinstance(qrels_items.dtype, pd.CategoricalDtype)
+    qrels_tokens = category_bytes(qrels_items.cat.categories) if categorical else None
+    if qrels_tokens is not None:
+        qrels_codes = np.asarray(qrels_items.cat.codes, dtype=np.int64)
+        qrels_names = np.asarray(qrels_items.cat.categories, dtype=object)
+    else:  # plain strings (or categories made elsewhere, e.g. unpickled): encode them
+        qrels_codes, qrels_names = id_codes(qrels_items)
         qrels_tokens = _utf8_tokens(qrels_names)
         if qrels_tokens is None or (qrels_codes < 0).any():
             return None
@@ -115,15 +91,15 @@ def prepare(
 ) -> Prepared:
     """Select queries, order the run (``order`` None: the run kind's default) and index both sides by
     (query, item)."""
-    documents = len(run) > 0 and bool(np.isnan(run["start"].to_numpy(dtype=np.float64)).all())
+    documents = len(run) > 0 and is_documents(run)
     order = default_order(documents) if order is None else order
     check_choice("order", order, ORDERS)
     check_choice("missing_queries", missing_queries, MISSING_QUERIES)
     if max_results is not None:
         check_int("max_results", max_results, minimum=1)
-    run_raw, run_names = _codes(run["query"])
-    qrels_raw, qrels_names = _codes(qrels["query"])
-    chosen = chosen_queries(_observed(qrels_raw, qrels_names), _observed(run_raw, run_names), queries, missing_queries)
+    run_raw, run_names = id_codes(run["query"])
+    qrels_raw, qrels_names = id_codes(qrels["query"])
+    chosen = chosen_queries(set(qrels_names.tolist()), set(run_names.tolist()), queries, missing_queries)
     if len(run):
         check_kinds(qrels, documents, run.attrs.get("path"), run.attrs.get("format"))
     code_of = {q: i for i, q in enumerate(chosen)}
@@ -135,14 +111,8 @@ def prepare(
         check_unique_documents(run, run_raw, run_icode)
     items = run["item"].to_numpy(dtype=object)
     tie_key = run_icode.__getitem__ if sorted_items else lambda at: name_ranks(items[at])
-    rows = first_results(
-        ranked_rows(
-            run_qcode, run["score"].to_numpy(dtype=np.float64), run["rank"].to_numpy(), tie_key, len(chosen), order
-        ),
-        run_qcode,
-        len(chosen),
-        max_results,
-    )
+    score, rank = run["score"].to_numpy(dtype=np.float64), run["rank"].to_numpy()
+    rows = ranked_rows(run_qcode, score, rank, tie_key, len(chosen), order, max_results)
     r = {
         **{c: run[c].to_numpy()[rows] for c in RUN_COLUMNS if c in run or c != "decision"},
         "icode": run_icode[rows],
@@ -180,7 +150,7 @@ def _item_codes(
     run: pd.DataFrame, qrels: pd.DataFrame, documents: bool
 ) -> tuple[IntArray, IntArray, npt.NDArray[np.object_], bool]:
     """(run codes, qrels codes, names) of the items of both sides, and whether the run's codes are in code-point
-    order of its ids (document runs from the fast reader: :func:`_joint_codes`)."""
+    order of its ids (:func:`_joint_codes`)."""
     joint = _joint_codes(run["item"], qrels["item"]) if documents else None
     if joint is not None:
         return (*joint, True)
@@ -197,15 +167,18 @@ def ranked_rows(
     tie_key: Callable[[IntArray], IntArray],
     n_q: int,
     order: str,
+    max_results: int | None,
 ) -> IntArray:
-    """The evaluated queries' rows (``qcode`` >= 0), ordered within each query by the ``order`` policy (lexsort is
-    stable); ``tie_key(rows)``: integer keys of those rows in code-point order of their ids."""
+    """The evaluated queries' rows (``qcode`` >= 0) ordered within each query by the ``order`` policy, at most
+    ``max_results`` each; ``tie_key(rows)``: integer keys of those rows in code-point order of their ids."""
     keep = np.flatnonzero(qcode >= 0)
     if order != "score":
-        return listed_order(keep, qcode, rank if order == "rank" else None)
-    if len(keep) == len(qcode):  # every row evaluated: no copies
-        return score_order(qcode, score, n_q, tie_key)
-    return keep[score_order(qcode[keep], score[keep], n_q, lambda at: tie_key(keep[at]))]
+        rows = listed_order(keep, qcode, rank if order == "rank" else None)
+    elif len(keep) == len(qcode):  # every row evaluated: no copies
+        rows = score_order(qcode, score, n_q, tie_key)
+    else:
+        rows = keep[score_order(qcode[keep], score[keep], n_q, lambda at: tie_key(keep[at]))]
+    return first_results(rows, qcode, n_q, max_results)
 
 
 def default_order(documents: bool) -> str:

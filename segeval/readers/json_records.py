@@ -1,10 +1,5 @@
-"""The one JSON reader of every JSON input (QVHighlights, DiDeMo, Ego4D NLQ, TVR): records split on
-``\n`` only and duplicate keys refused (docs/input-checks.md, "Every JSON input").
-
-- Numbers follow the one number grammar (docs/input-checks.md#numbers): an integer has at most 18 digits, a
-  number is finite (``1e400``, ``NaN`` and ``Infinity`` are refused), at their line and column.
-- Nesting deeper than Python's parser reads is refused, naming the line and column of the deepest point.
-"""
+"""The one JSON reader of every JSON input: records split on ``\n`` only; duplicate keys, numbers outside the
+one number grammar and too deep nesting refused at their line and column (docs/input-checks.md)."""
 
 from __future__ import annotations
 
@@ -13,6 +8,7 @@ import json.scanner
 import math
 import re
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,85 +19,67 @@ from segeval.readers.files import read_bytes
 
 
 class Refused(ValueError):
-    """Valid JSON that segeval refuses: ``problem`` says why and what was expected."""
+    """Valid JSON that segeval refuses: ``problem``, what was ``wanted``, and ``find(text)``: the offset of the
+    refused value in ``text`` (None when not found)."""
 
-    def __init__(self, problem: str, wanted: str) -> None:
+    def __init__(self, problem: str, wanted: str, find: Callable[[str], int | None], kind: str = "input") -> None:
         super().__init__(problem)
-        self.problem, self.wanted = problem, wanted
-
-    def position(self, text: str) -> int | None:
-        """The offset in ``text`` of the refused value (None when not found)."""
-        return None
+        self.problem, self.wanted, self.find, self.kind = problem, wanted, find, kind
 
 
-class DuplicateKey(Refused):
-    """An object holds ``key`` twice."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(f"has the key {json.dumps(key)} twice in one object", "each key once")
-        self.key = key
-
-    def position(self, text: str) -> int | None:
-        return _duplicate_offset(text, self.key)
-
-
-class BadNumber(Refused):
+def _bad_number(literal: str, expected: str) -> Refused:
     """A number outside the one number grammar's domain (:func:`segeval.readers.formats.read_number`)."""
 
-    def __init__(self, literal: str, expected: str) -> None:
-        super().__init__(f"holds the number {literal[:40]}{'...' if len(literal) > 40 else ''}", expected)
-        self.literal = literal
-
-    def position(self, text: str) -> int | None:
-        found = re.search(r"(?<![\w.+\-\"])" + re.escape(self.literal) + r"(?![\w.+\-])", text)
+    def find(text: str) -> int | None:
+        found = re.search(r"(?<![\w.+\-\"])" + re.escape(literal) + r"(?![\w.+\-])", text)
         return found.start() if found else None
 
+    return Refused(f"holds the number {literal[:40]}{'...' if len(literal) > 40 else ''}", expected, find)
 
-class TooDeep(Refused):
-    """Arrays and objects nested deeper than Python's JSON parser reads."""
 
-    def __init__(self) -> None:
-        super().__init__(
-            "is nested too deeply to read",
-            "arrays and objects at most about 900 levels deep (Python's "
-            "JSON parser stops near its recursion limit, 1000)",
-        )
+def _deepest(text: str) -> int | None:
+    """The offset of the first of the deepest points of ``text`` (strings left out; only called on refusal)."""
+    bare = re.sub(r'"(?:[^"\\]|\\.)*"', lambda m: " " * len(m.group()), text)
+    deepest, at, depth = 0, None, 0
+    for start in range(0, len(bare), 1 << 22):  # in parts: bounded memory on a large file
+        codes = np.frombuffer(bare[start : start + (1 << 22)].encode("utf-32-le"), dtype=np.uint32)
+        levels = depth + np.cumsum(np.isin(codes, (91, 123)).astype(np.int32) - np.isin(codes, (93, 125)))
+        if levels.max() > deepest:
+            deepest, at = int(levels.max()), start + int(np.argmax(levels))
+        depth = int(levels[-1])
+    return at
 
-    def position(self, text: str) -> int | None:
-        """The first of the deepest points (strings left out; only called on refusal)."""
-        bare = re.sub(r'"(?:[^"\\]|\\.)*"', lambda m: " " * len(m.group()), text)
-        deepest, at, depth = 0, None, 0
-        for start in range(0, len(bare), 1 << 22):  # in parts: bounded memory on a large file
-            codes = np.frombuffer(bare[start : start + (1 << 22)].encode("utf-32-le"), dtype=np.uint32)
-            levels = depth + np.cumsum(np.isin(codes, (91, 123)).astype(np.int32) - np.isin(codes, (93, 125)))
-            if levels.max() > deepest:
-                deepest, at = int(levels.max()), start + int(np.argmax(levels))
-            depth = int(levels[-1])
-        return at
+
+#: arrays and objects nested deeper than Python's JSON parser reads
+TOO_DEEP = (
+    "is nested too deeply to read",
+    "arrays and objects at most about 900 levels deep (Python's JSON parser stops near its recursion limit, 1000)",
+)
 
 
 def _json_int(literal: str) -> int:
     if len(literal.lstrip("-")) > 18:
-        raise BadNumber(literal, "an integer of at most 18 digits (a larger value with a decimal point or exponent)")
+        raise _bad_number(literal, "an integer of at most 18 digits (a larger value with a decimal point or exponent)")
     return int(literal)
 
 
 def _json_float(literal: str) -> float:
     value = float(literal)
     if not math.isfinite(value):
-        raise BadNumber(literal, "a finite number")
+        raise _bad_number(literal, "a finite number")
     return value
 
 
 def _json_constant(literal: str) -> float:
-    raise BadNumber(literal, "a finite number (JSON has no NaN or Infinity)")
+    raise _bad_number(literal, "a finite number (JSON has no NaN or Infinity)")
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise DuplicateKey(key)
+            problem = f"has the key {json.dumps(key)} twice in one object"
+            raise Refused(problem, "each key once", partial(_duplicate_offset, key=key), "duplicate key")
         out[key] = value
     return out
 
@@ -119,7 +97,7 @@ def loads(text: str) -> Any:
             text, object_pairs_hook=_pairs, parse_int=_json_int, parse_float=_json_float, parse_constant=_json_constant
         )
     except RecursionError:
-        raise TooDeep() from None
+        raise Refused(*TOO_DEEP, _deepest) from None
 
 
 def _identity(pairs: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
@@ -127,9 +105,7 @@ def _identity(pairs: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
 
 
 def walk_objects(text: str, visit: Callable[[list[tuple[str, Any]], int, int], Any]) -> Any:
-    """``text`` decoded by the pure-Python decoder, which knows positions: each object is ``visit(pairs, start,
-    end)`` (``start``: the offset of its ``{``); what ``visit`` raises stops the walk (``ValueError`` and
-    ``RecursionError`` give None)."""
+    """``text`` decoded with each object ``visit(pairs, start, end)`` (its offsets); None on ``ValueError``."""
     decoder: Any = json.JSONDecoder()
     parse = decoder.parse_object
 
@@ -145,50 +121,38 @@ def walk_objects(text: str, visit: Callable[[list[tuple[str, Any]], int, int], A
         return None
 
 
-class _Found(Exception):
-    def __init__(self, offset: int) -> None:
-        self.offset = offset
-
-
 def _duplicate_offset(text: str, key: str) -> int | None:
     """The offset of ``key``'s second appearance within one object of ``text`` (None if not found)."""
+    found: list[int] = []
 
     def visit(pairs: list[tuple[str, Any]], start: int, end: int) -> dict[str, Any]:
         if [k for k, _ in pairs].count(key) > 1:
             encoded = json.dumps(key)
             first = text.find(encoded, start, end)
             second = text.find(encoded, first + 1, end) if first >= 0 else -1
-            raise _Found(second if second >= 0 else start)
+            found.append(second if second >= 0 else start)
+            raise ValueError  # stops the walk
         return dict(pairs)
 
-    try:
-        walk_objects(text, visit)
-    except _Found as found:
-        return found.offset
-    return None
+    walk_objects(text, visit)
+    return found[0] if found else None
 
 
 def _refused(name: str, text: str, exc: Refused, expected: str, number: int | None = None) -> InputError:
-    """The InputError for valid JSON refused: the problem at its line and column (``number``: the line of a
-    JSON Lines record ``text``)."""
-    pos = exc.position(text)
-    line = None if pos is None else text.count("\n", 0, pos) + 1
-    column = None if pos is None else pos - text.rfind("\n", 0, pos)
+    """The InputError for valid JSON refused, at its line and column (``number``: the line of a record ``text``)."""
+    pos = exc.find(text)
+    line, at = number, ""
     shown: str | None = text  # a JSON Lines record: shown from its start, as every record's error
-    if number is not None:
-        line = number
-    elif line is not None and column is not None:  # a document may be one long line: about the column
-        shown = text.split("\n")[line - 1][max(0, column - 100) : column + 100]
-    else:
+    if pos is not None:
+        column = pos - text.rfind("\n", 0, pos)
+        at = f" (column {column})"
+        if number is None:  # a document may be one long line: about the column
+            line = text.count("\n", 0, pos) + 1
+            shown = text.split("\n")[line - 1][max(0, column - 100) : column + 100]
+    elif number is None:
         shown = None
-    at = f" (column {column})" if column is not None else ""
-    return InputError(
-        name,
-        f"{exc.problem}{at}; expected {exc.wanted} ({expected})",
-        line=line,
-        text=shown[:200] if shown is not None else None,
-        kind="duplicate key" if isinstance(exc, DuplicateKey) else "input",
-    )
+    problem = f"{exc.problem}{at}; expected {exc.wanted} ({expected})"
+    return InputError(name, problem, line=line, text=None if shown is None else shown[:200], kind=exc.kind)
 
 
 def load_document(name: str, text: str, expected: str, *, what: str = "valid JSON") -> Any:
@@ -209,28 +173,25 @@ def load_document(name: str, text: str, expected: str, *, what: str = "valid JSO
 
 
 def load_line(name: str, number: int, line: str, expected: str, *, what: str = "JSON", flat: str | None = None) -> Any:
-    """One JSON Lines record (line ``number``), or an InputError naming the line: "is not ``what``",
-    "nested too deeply; expected ``flat``" (default: ``expected``)."""
+    """One JSON Lines record (line ``number``), or an InputError naming the line (too deep: ``flat`` expected)."""
     try:
         return loads(line)
     except Refused as exc:
-        raise _refused(name, line, exc, (flat or expected) if isinstance(exc, TooDeep) else expected, number) from None
+        raise _refused(name, line, exc, (flat or expected) if exc.find is _deepest else expected, number) from None
     except json.JSONDecodeError as exc:
         raise InputError(
             name, f"is not {what} ({exc.msg}); expected {expected}", line=number, text=line[:200]
         ) from None
 
 
-#: a JSON document's start is judged by an error this many characters before the end of the bytes read so
-#: far: nearer the end the error may come from the cut (a literal, number or escape cut short); the text a
-#: message shows (200 characters about the error) is then whole too
+#: a JSON document's start is judged by an error this many characters before the end of the bytes read so far
+#: (nearer, the error may come from the cut; the 200 characters a message shows are then whole too)
 _DOCUMENT_MARGIN = 256
 
 
 def document_head(name: str, expected: str, *, what: str = "valid JSON") -> Callable[[bytes], bool]:
-    """The :data:`~segeval.readers.heads.HeadCheck` of a JSON document read by :func:`load_document`: a syntax
-    error in the bytes read so far that the rest cannot change (not near their end, not an unterminated
-    string) is the error reading the whole document gives, raised there; any other start is left to it."""
+    """The :data:`~segeval.readers.files.HeadCheck` of a JSON document read by :func:`load_document`: a syntax
+    error in the bytes read so far that the rest cannot change (not near their end, not in a string)."""
 
     def check(data: bytes) -> bool:
         text = data.decode("utf-8", "replace")
@@ -249,26 +210,21 @@ def document_head(name: str, expected: str, *, what: str = "valid JSON") -> Call
 
 
 def record_head(load: Callable[[int, str], object]) -> Callable[[bytes], bool]:
-    """The :data:`~segeval.readers.heads.HeadCheck` of JSON Lines: ``load`` (the reader's own
-    ``(line number, line)`` loader, such as :func:`load_line` with its expectations) on the first
-    non-blank line once it has arrived, as :func:`lines` cuts it."""
+    """The :data:`~segeval.readers.files.HeadCheck` of JSON Lines: ``load(number, line)`` (the reader's own) on
+    the first non-blank line once it has arrived."""
 
     def check(data: bytes) -> bool:
-        start, number = 0, 1
-        while (end := data.find(b"\n", start)) >= 0:
-            line = data[start:end].decode("utf-8", "replace").removesuffix("\r")
+        for number, line in lines(data[: data.rfind(b"\n") + 1].decode("utf-8", "replace")):
             if line.strip():
                 load(number, line)
                 return True
-            start, number = end + 1, number + 1
         return False
 
     return check
 
 
 def read_moment_jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]:
-    """JSON Lines of moment retrieval (QVHighlights): (line number, line, object) of every non-blank line,
-    each a JSON object with a ``qid``."""
+    """JSON Lines of moment retrieval (QVHighlights): (line number, line, object with a ``qid``) of each record."""
     name = str(path)
 
     def record(number: int, line: str) -> dict[str, Any]:
@@ -279,7 +235,6 @@ def read_moment_jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]
             raise InputError(name, "expected a JSON object with a 'qid'", line=number, text=line[:200])
         return value
 
-    # any readable file or '-', gunzipped, within the input limits; a stream whose first record is bad stops there
     raw = read_bytes(path, head=record_head(record))
     rows = []
     for number, line in lines(raw.decode("utf-8", "replace")):

@@ -40,14 +40,10 @@ def read_judgements(path: str, rel_format: str) -> dict[str, list[Judgement]]:
         columns["query"], columns["group"], subgroups, columns["item"], columns["rel"], lines, strict=True
     ):
         if rel_format == "qrels_jg" and first.setdefault((query, group, item), line) != line:
-            raise InputError(
-                path,
-                f"judges document '{item}' of query '{query}' twice in judgement group "
-                f"'{group}' (line {first[query, group, item]} too); expected each once, as "
-                f"trec_eval",
-                line=int(str(line)),
-                text=data.split(b"\n")[int(str(line)) - 1].decode("utf-8").rstrip("\r"),
-                kind="duplicate",
-            )
+            why = f"judges document '{item}' of query '{query}' twice in judgement group '{group}'"
+            number = int(str(line))
+            text = data.split(b"\n")[number - 1].decode("utf-8").rstrip("\r")
+            why += f" (line {first[query, group, item]} too); expected each once, as trec_eval"
+            raise InputError(path, why, line=number, text=text, kind="duplicate")
         out.setdefault(str(query), []).append(Judgement(str(group), str(subgroup), str(item), float(str(level))))
     return out

@@ -1,13 +1,13 @@
-"""The strict line parser, which defines the accepted syntax: each bad line raises an
-:class:`~segeval.core.errors.InputError` naming the file, line, offending text and what was expected,
-or, given ``on_error``, is reported to it and skipped (all problems of a file in one pass)."""
+"""The strict line parser, which defines the accepted syntax: each bad line raises an InputError, or is
+reported to ``on_error`` and skipped."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from segeval.core.errors import InputError
 from segeval.core.words import plural
+from segeval.readers.files import nul_byte
 from segeval.readers.formats import TIME_PARSERS, LineFormat, parse_float, parse_int, time_hint
 
 EXPECTED = {
@@ -18,7 +18,8 @@ EXPECTED = {
     "int": "an integer (at most 18 digits)",
     "float": "a finite number",
 }
-_PARSERS: dict[str, Callable[[str], object]] = {"int": parse_int, "float": parse_float}
+#: the parsers by field kind, and by time format for time fields
+_PARSERS: dict[str, Callable[[str], object]] = {"int": parse_int, "float": parse_float, **TIME_PARSERS}
 
 
 OnError = Callable[[InputError], None]
@@ -69,6 +70,17 @@ def decode_line(raw: bytes, number: int, path: str) -> str:
         ) from None
 
 
+def text_lines(data: bytes, path: str) -> Iterator[tuple[int, str, list[str]]]:
+    """(line number, text, tokens) of each non-blank line; InputError for one not UTF-8 or holding a NUL byte."""
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        tokens = raw.split()  # ASCII white space only
+        if tokens:
+            text = decode_line(raw.rstrip(b"\r"), number, path)
+            if "\x00" in text:
+                raise nul_byte(path, number, text)
+            yield number, text, [t.decode("utf-8") for t in tokens]
+
+
 def parse_line(raw: bytes, number: int, fmt: LineFormat, path: str, time_format: str) -> dict[str, object] | None:
     """One line's values by field name, None for a blank line; InputError when malformed."""
     text = decode_line(raw, number, path).rstrip("\r")
@@ -84,42 +96,27 @@ def parse_line(raw: bytes, number: int, fmt: LineFormat, path: str, time_format:
             kind="line ends",
         )
     if "\x00" in text:
-        raise InputError(
-            path,
-            "contains a NUL byte; expected a text line",
-            line=number,
-            text=text.replace("\x00", "\\0"),
-            kind="NUL byte",
-        )
+        raise nul_byte(path, number, text)
     if not fmt.accepts(len(tokens)):
         raise InputError(
             path,
-            f"has {plural(len(tokens), 'field')}; expected {fmt.describe_counts()} fields for a "
-            f"{fmt.name} "
-            f"line, such as '{fmt.example}'",
+            f"has {plural(len(tokens), 'field')}; expected {fmt.describe_counts()} fields for a {fmt.name} line, "
+            f"such as '{fmt.example}'",
             line=number,
             text=text,
             kind="field count",
         )
-    row: dict[str, object] = {}
-    for i, field in enumerate(fmt.fields):
-        if field.kind == "ignore":
+    row: dict[str, object] = {f.name: "" for f in fmt.fields[len(tokens) :] if f.kind != "ignore"}  # absent ones
+    for i, (field, token) in enumerate(zip(fmt.fields, tokens, strict=False)):
+        kind = time_format if field.kind == "time" else field.kind
+        if kind == "ignore":
             continue
-        if i >= len(tokens):
-            row[field.name] = ""
-            continue
-        token = tokens[i]
-        parser = TIME_PARSERS[time_format] if field.kind == "time" else _PARSERS.get(field.kind)
-        if parser is None:
-            row[field.name] = token
-            continue
-        value = parser(token)
+        value = _PARSERS[kind](token) if kind in _PARSERS else token
         if value is None:
-            expected = EXPECTED[time_format if field.kind == "time" else field.kind]
             hint = time_hint(token, time_format) if field.kind == "time" else ""
             raise InputError(
                 path,
-                f"field {i + 1} ({field.name}) is '{token}'; expected {expected}{hint}",
+                f"field {i + 1} ({field.name}) is '{token}'; expected {EXPECTED[kind]}{hint}",
                 line=number,
                 text=text,
                 kind=f"bad {field.name}",

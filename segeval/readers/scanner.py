@@ -1,19 +1,13 @@
-"""A NumPy byte scanner for plain white-space separated files (TREC and MediaEval runs and qrels), without pandas.
-
-It reads the file's bytes in blocks that end at a line end and returns, per wanted field, the
-tokens as a zero-padded byte matrix, and numbers parsed from their bytes.  It accepts only what
-the strict line parser (:mod:`segeval.readers.line_parser`) accepts with the same values, and gives up
-(None) on anything else: the usual readers then decide, with their messages.  Given up on: NUL
-and control bytes other than tab, LF and CR, a CR not before a LF, bytes that are not UTF-8, a
-line with another number of fields, a token longer than :data:`MAX_WIDTH`, a number or M.S time that does
-not read.
-"""
+"""A NumPy byte scanner for white-space separated files (TREC and MediaEval runs and qrels), without pandas:
+per wanted field the tokens as zero-padded words and numbers parsed from their bytes.  It accepts only what the
+line parser accepts, with the same values, and gives up (None) on anything else (control bytes but tab, LF and
+CR before LF, bytes that are not UTF-8, another field count, a token over :data:`MAX_WIDTH`, a bad number)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Required, TypedDict, Unpack, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -28,9 +22,7 @@ from segeval.readers.byte_tokens import byte_tokens, mmss_matrix, parse_ints
 if TYPE_CHECKING:
     from segeval.readers.formats import LineFormat
 
-#: bytes scanned at a time (a block ends at a line end; also the qrels' blocks, ``io.chunks.line_blocks``): the
-#: scanner's temporaries are a few times a block, and 1 MiB blocks scan as fast as 4 MiB ones (300,000 qrels
-#: lines: a peak 22 MiB lower)
+#: bytes scanned at a time (a block ends at a line end): 1 MiB blocks scan as fast as 4 MiB ones, in less memory
 BLOCK_BYTES = 1 << 20
 #: the longest token the scanner keeps
 MAX_WIDTH = 255
@@ -38,8 +30,7 @@ MAX_WIDTH = 255
 
 @dataclass(frozen=True)
 class Scanned:
-    """The data lines' wanted fields: text fields as :data:`Words`, numeric fields as arrays, and the
-    first and the last data line's ``first`` fields."""
+    """The data lines' wanted fields (text as :data:`Words`), and the first and last line's ``first`` fields."""
 
     text: dict[Any, Words]
     floats: dict[Any, FloatArray]
@@ -63,36 +54,34 @@ def plain_bytes(data: bytes) -> bool:
     return True
 
 
-def scan(
-    data: bytes,
-    n_fields: int,
-    text: tuple[int, ...],
-    floats: tuple[int, ...] = (),
-    ints: tuple[int, ...] = (),
-    checked_ints: tuple[int, ...] = (),
-    first: tuple[int, ...] = (),
-    checked_floats: tuple[int, ...] = (),
-    times: tuple[int, ...] = (),
-) -> Scanned | None:
-    """Lines of exactly ``n_fields`` tokens (blank lines skipped): the ``text`` fields as tokens
-    (:attr:`Scanned.text`), ``floats`` parsed as :func:`segeval.readers.formats.parse_float`, ``ints`` as
-    :func:`segeval.readers.formats.parse_int`, ``times`` as :func:`segeval.readers.formats.parse_mmss` (seconds,
-    in :attr:`Scanned.ints`), ``checked_ints`` and ``checked_floats`` only checked to be integers and
-    numbers, and the first line's ``first`` fields; None when anything is unusual (see the module
-    docstring)."""
-    if not plain_bytes(data):
-        return None
-    return scan_blocks(
-        line_views(data), n_fields, text, floats, ints, checked_ints, first, checked_floats, times, utf8=True
-    )
+class Wanted(TypedDict, total=False):
+    """The fields :func:`scan` reads, by position: ``text`` as tokens, ``floats``, ``ints`` and ``times`` (M.S,
+    seconds in :attr:`Scanned.ints`) parsed as :mod:`segeval.readers.formats` parses them, ``checked_*`` only
+    checked, and the first and last line's ``first`` fields."""
+
+    text: Required[tuple[int, ...]]
+    floats: tuple[int, ...]
+    ints: tuple[int, ...]
+    times: tuple[int, ...]
+    checked_ints: tuple[int, ...]
+    checked_floats: tuple[int, ...]
+    first: tuple[int, ...]
+
+
+#: the kinds of :class:`Wanted` fields the block scanner reads (of a field in two, the later)
+_KINDS = ("text", "floats", "ints", "times", "checked_ints", "checked_floats")
+
+
+def scan(data: bytes, n_fields: int, **wanted: Unpack[Wanted]) -> Scanned | None:
+    """The ``wanted`` fields of lines of exactly ``n_fields`` tokens; None when anything is unusual."""
+    return scan_blocks(line_views(data), n_fields, utf8=True, **wanted) if plain_bytes(data) else None
 
 
 def scan_format(
     data: bytes | Iterable[bytes], fmt: LineFormat, *, n_fields: int | None = None, **wanted: tuple[str, ...]
 ) -> Scanned | None:
-    """:func:`scan` of lines of ``fmt`` (``n_fields`` of them: by default all its fields), the wanted fields
-    named as ``fmt`` names them (``text=("query", "item")``), and the results keyed by those names.  ``data``:
-    the bytes, or blocks of them that end at line ends (:func:`scan_blocks`: only one block held at a time)."""
+    """:func:`scan` (or :func:`scan_blocks` of blocks) of lines of ``fmt`` (``n_fields`` of its fields), the wanted
+    fields named and the results keyed as ``fmt`` names them (``text=("query", "item")``)."""
     at: dict[str, Any] = {kind: tuple(fmt.position(name) for name in names) for kind, names in wanted.items()}
     fields = len(fmt.fields) if n_fields is None else n_fields
     got = scan(data, fields, **at) if isinstance(data, bytes) else scan_blocks(data, fields, **at)
@@ -122,28 +111,12 @@ def line_views(data: bytes) -> Iterator[memoryview]:
 
 
 def scan_blocks(
-    blocks: Iterable[bytes | memoryview],
-    n_fields: int,
-    text: tuple[int, ...],
-    floats: tuple[int, ...] = (),
-    ints: tuple[int, ...] = (),
-    checked_ints: tuple[int, ...] = (),
-    first: tuple[int, ...] = (),
-    checked_floats: tuple[int, ...] = (),
-    times: tuple[int, ...] = (),
-    utf8: bool = False,
+    blocks: Iterable[bytes | memoryview], n_fields: int, utf8: bool = False, **wanted: Unpack[Wanted]
 ) -> Scanned | None:
-    """:func:`scan` of a file given in blocks that end at line ends (the last one may not), each
-    scanned as it comes: only the wanted fields are kept, never the whole text.  ``utf8``: the
-    blocks are known to be valid UTF-8."""
-    kinds = {
-        **{f: "text" for f in text},
-        **{f: "float" for f in floats},
-        **{f: "int" for f in ints},
-        **{f: "time" for f in times},
-        **{f: "check_int" for f in checked_ints},
-        **{f: "check_float" for f in checked_floats},
-    }
+    """:func:`scan` of blocks that end at line ends, each scanned as it comes (``utf8``: known to be UTF-8)."""
+    at = cast("dict[str, tuple[int, ...]]", wanted)  # each a tuple of positions
+    kinds = {f: kind for kind in _KINDS for f in at.get(kind, ())}
+    text, floats, ints, times, first = (at.get(name, ()) for name in ("text", "floats", "ints", "times", "first"))
     columns: dict[int, list[npt.NDArray[Any]]] = {f: [] for f in (*text, *floats, *ints, *times)}
     tokens: list[bytes] | None = None
     final: list[bytes] = []
@@ -192,8 +165,7 @@ def _last_line(block: bytes | memoryview) -> list[bytes]:
 
 
 def stack_words(blocks: list[Words]) -> Words:
-    """Token blocks of any widths as one zero-padded block; the list is emptied as the blocks are
-    copied, so that each is freed once copied (when nothing else holds it)."""
+    """Token blocks of any widths as one zero-padded block; the list is emptied as they are copied (each freed)."""
     width = max(b.shape[1] for b in blocks)
     out = np.zeros((sum(len(b) for b in blocks), width), dtype=np.uint64)
     at = 0
@@ -218,9 +190,8 @@ def concatenated(blocks: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
 
 
 def _bounds(block: Matrix, n_fields: int) -> tuple[npt.NDArray[np.intp] | None, npt.NDArray[np.intp]] | None:
-    """(starts, ends) of the tokens, as (lines, n_fields) arrays, ``starts`` None when each token starts
-    right after the previous token's end (:func:`_starts`); None unless each non-blank line has
-    ``n_fields`` tokens and the only control bytes are tabs, LF and CR before LF."""
+    """(starts, ends) of the tokens as (lines, n_fields) arrays (``starts`` None: single separators); None unless
+    each non-blank line has ``n_fields`` tokens and the only control bytes are tabs, LF and CR before LF."""
     blank = block <= 32
     ws = np.flatnonzero(blank)
     n_newline = int(np.count_nonzero(block == 10))
@@ -288,8 +259,7 @@ def _gather(words: npt.NDArray[np.uint64], starts: npt.NDArray[np.intp], ends: n
 
 
 def _block(block: Matrix, n_fields: int, kinds: dict[int, str]) -> dict[int, npt.NDArray[Any]] | None:
-    """The wanted fields of a block's lines by kind (``kinds``); {} for blank lines only; None when
-    anything is unusual."""
+    """The wanted fields of a block's lines by kind; {} for blank lines only; None when anything is unusual."""
     found = _bounds(block, n_fields)
     if found is None:
         return None
@@ -310,20 +280,20 @@ def _block(block: Matrix, n_fields: int, kinds: dict[int, str]) -> dict[int, npt
             out[f] = tokens
             continue
         mat = tokens.view(np.uint8).reshape(len(tokens), 8 * tokens.shape[1])
-        if kind == "check_float":
+        if kind == "checked_floats":
             if not floats_read(mat):
                 return None
             continue
         values = (
             parse_floats(mat)
-            if kind == "float"
+            if kind == "floats"
             else mmss_matrix(mat)
-            if kind == "time"
-            else parse_ints(mat, keep=kind == "int")
+            if kind == "times"
+            else parse_ints(mat, keep=kind == "ints")
         )
         if values is None:
             return None
-        if kind != "check_int":
+        if kind != "checked_ints":
             out[f] = values
     return out
 
@@ -333,9 +303,8 @@ _POWERS = 10.0 ** np.arange(16)
 
 
 def _decimals(mat: Matrix) -> tuple[Matrix, Matrix, BoolArray, BoolArray, BoolArray]:
-    """The tokens' bytes one row per byte position (up to the longest token), their digit values,
-    where digits and dots are, and which tokens are plain decimals of at most 15 digits (an optional
-    sign, digits and at most one dot)."""
+    """The tokens' bytes one row per byte position, their digit values, where digits and dots are, and which
+    tokens are plain decimals of at most 15 digits."""
     used = np.flatnonzero(mat.any(axis=0))
     width = int(used[-1]) + 1 if len(used) else 1
     t = np.ascontiguousarray(mat[:, :width].T)
@@ -350,13 +319,8 @@ def _decimals(mat: Matrix) -> tuple[Matrix, Matrix, BoolArray, BoolArray, BoolAr
 
 
 def parse_floats(mat: Matrix) -> FloatArray | None:
-    """Number tokens as :func:`segeval.readers.formats.parse_float` reads them (optional sign, digits with
-    an optional dot, optional exponent; finite, correctly rounded); None when one is not a number.
-
-    Plain decimals of at most 15 digits are read from their bytes: the digits as a whole number
-    m < 2**53 divided by 10**k (k digits after the dot), one correctly rounded division of two
-    exact doubles, so the value of Python's ``float``; other tokens go through NumPy's parser.
-    """
+    """Number tokens as :func:`segeval.readers.formats.parse_float` reads them; None when one is not a number.
+    Plain decimals of at most 15 digits: m < 2**53 over 10**k, one correctly rounded division (Python's value)."""
     t, digit, is_digit, is_dot, plain = _decimals(mat)
     negative = t[0] == 45
     whole = np.zeros(len(mat), dtype=np.int64)
@@ -391,6 +355,5 @@ def _numpy_floats(mat: Matrix) -> FloatArray | None:
 
 
 def floats_read(mat: Matrix) -> bool:
-    """Whether every token reads as :func:`parse_floats` reads it; plain decimals are checked without
-    being parsed."""
+    """Whether every token reads as :func:`parse_floats` reads it (plain decimals checked without parsing)."""
     return bool(_decimals(mat)[4].all()) or parse_floats(mat) is not None

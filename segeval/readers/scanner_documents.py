@@ -1,11 +1,5 @@
-"""One batch of the fast lanes: the run rows of whole queries against the lane's qrels, to per-query values.
-
-The in-memory lane (:mod:`segeval.executors.scanner_whole`) evaluates its run as one batch, the streaming
-lane (:mod:`segeval.executors.scanner_chunks`) batch by batch; both give :func:`batch_values` the qrels
-as :class:`LaneQrels` (indexed by query once) and get each evaluated query's values, exactly as the
-usual path computes them.  None whenever the usual path must decide (a document twice for a query,
-a judgement given twice).
-"""
+"""One batch of the document lanes (:mod:`segeval.executors.scanner_whole` and ``scanner_chunks``): the run rows
+of whole queries against the lane's qrels, to per-query values as the usual path computes them, or None."""
 
 from __future__ import annotations
 
@@ -28,8 +22,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class LaneQrels:
-    """Qrels grouped by query: query ``c`` (``names[c]``) has the rows ``offsets[c]:offsets[c + 1]``
-    of ``docs`` (docno tokens) and ``rel`` (grades), in file order."""
+    """Qrels grouped by query: query ``c`` (``names[c]``) has rows ``offsets[c]:offsets[c + 1]`` of docs and rel."""
 
     names: list[str]
     code: dict[str, int]
@@ -65,10 +58,8 @@ def batch_values(
     settings: Settings,
     extra: Sequence[int] = (),
 ) -> tuple[list[str], dict[str, list[Any]]] | None:
-    """The names of the evaluated queries (sorted) and each request's values for them: the queries of
-    these run rows that have qrels, and the qrels queries ``extra`` (evaluated with no results); None
-    when a document is there twice for a query, or judged twice.  ``settings``: its ``relevance_level``
-    and ``max_results`` (the lanes take no other policy but ``missing_queries``, which their callers apply)."""
+    """The names of the evaluated queries (sorted: the run's with qrels, and the qrels queries ``extra``, without
+    results) and each request's values for them; None when a document is there or judged twice."""
     from segeval.measures.compute import batched
 
     local, tokens = token_codes(run_query)
@@ -104,8 +95,7 @@ def batch_values(
 
 
 def token_codes(mat: Words) -> tuple[Codes, list[bytes]]:
-    """Per row, the code of its token (in order of first appearance; 32-bit) and the distinct tokens; cheap
-    when equal tokens are in runs (a file grouped by query)."""
+    """Per row, the code of its token (in order of first appearance) and the distinct tokens."""
     n = len(mat)
     change = np.ones(n, dtype=bool)
     change[1:] = (mat[1:] != mat[:-1]).any(axis=1)
@@ -118,9 +108,8 @@ def token_codes(mat: Words) -> tuple[Codes, list[bytes]]:
 
 
 def doc_keys(run_docs: Words, qrels_docs: Words) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
-    """Integer keys of the docnos of both files that compare as the docnos do (byte order, as strcmp):
-    the bytes that differ between docnos, packed big-endian when at most 8 do, else dense codes.  The
-    words are looked at column by column (no byte-swapped copy of the tokens)."""
+    """Integer keys of the docnos of both files that compare as the docnos do (byte order, as strcmp): the
+    bytes that differ, packed big-endian when at most 8 do, else dense codes."""
     sides = (run_docs, qrels_docs)
     k = max(w.shape[1] for w in sides)
     first = (

@@ -1,19 +1,12 @@
 """The segment routes of ``segeval eval`` (``segments+whole``, ``segments+chunks``): MediaEval qrels and a
-linking or search run read by the byte scanner, without pandas.
-
-What the reader (:class:`SegmentReader`) keeps and the one computation the executors hand its rows to are
-docs/internals.md ('Segment routes').  Whenever the job or the bytes are anything else (another format, a
-line the scanner does not take, a time that is not M.S, an end before its start, a rank below 1, a segment
-judged twice, no query in both files, a run not grouped by query in chunks, a measure the plan refuses), the
-reader gives up before anything is printed and the strict reader reads the same files with the same
-executor, with its messages (:mod:`segeval.executors.route`).
-"""
+linking or search run read by the byte scanner, without pandas; on anything else it gives up before anything
+is printed and the strict reader reads the files (docs/internals.md, 'Segment routes')."""
 
 from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
@@ -26,8 +19,16 @@ from segeval.core.errors import SegevalError
 from segeval.core.ordering import listed_order
 from segeval.core.prepared import assemble, first_occurrences, first_results
 from segeval.readers.blocks import Regrouped, batches, line_blocks, open_blocks, run_starts, whole_queries
-from segeval.readers.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_QRELS, MEDIAEVAL_SEARCH_RUN, LineFormat
-from segeval.readers.scanner import Scanned, Words, scan_format
+from segeval.readers.files import read_bytes
+from segeval.readers.formats import (
+    MEDIAEVAL_LINKING_RUN,
+    MEDIAEVAL_QRELS,
+    MEDIAEVAL_SEARCH_RUN,
+    LineFormat,
+    detect_run_format,
+    head_lines,
+)
+from segeval.readers.scanner import Scanned, Words, line_views, scan_format
 
 if TYPE_CHECKING:
     from segeval.core.plan import Plan
@@ -45,8 +46,8 @@ class GiveUp(Exception):
 
 
 class Codes:
-    """Tokens numbered in order of first appearance, across blocks: a hash table of the tokens seen (each
-    row's token checked against its code's, never trusted to the hash), and a dict for new ones."""
+    """Tokens numbered in order of first appearance, across blocks: a hash table of the tokens seen (each row's
+    token checked against its code's), and a dict for new ones."""
 
     BITS = 18
 
@@ -92,8 +93,7 @@ class Codes:
         return code
 
     def _hashed(self, words: Words, rows: IntArray, h: npt.NDArray[np.uint64]) -> npt.NDArray[np.int32]:
-        """The codes of ``rows`` (of hashes ``h``): each hash's first row looked up, in row order, when each hash
-        is one token's; else every row looked up."""
+        """The codes of ``rows`` (of hashes ``h``): each hash's first row looked up when each hash is one token's."""
         order = np.argsort(h, kind="stable")
         first = np.ones(len(order), dtype=bool)
         first[1:] = h[order[1:]] != h[order[:-1]]
@@ -150,22 +150,10 @@ class Rows:
     def joined(cls, parts: list[Rows]) -> Rows:
         if len(parts) == 1:
             return parts[0]
-        return cls(
-            np.concatenate([p.query for p in parts]),
-            np.concatenate([p.item for p in parts]),
-            np.concatenate([p.start for p in parts]),
-            np.concatenate([p.end for p in parts]),
-            np.concatenate([p.number for p in parts]),
-        )
+        return cls(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(cls)))
 
     def cut(self, start: int, stop: int | None) -> Rows:
-        return Rows(
-            self.query[start:stop],
-            self.item[start:stop],
-            self.start[start:stop],
-            self.end[start:stop],
-            self.number[start:stop],
-        )
+        return Rows(*(getattr(self, f.name)[start:stop] for f in fields(self)))
 
 
 class SegmentReader:
@@ -243,10 +231,8 @@ def _scanned(s: Scanned | None, data: bytes) -> Scanned | None:
 
 
 def run_format(head: bytes, path: str, given: LineFormat | None = None) -> tuple[LineFormat, int]:
-    """The run's format (``given``, or as the strict reader detects it from its first lines), and the number
-    of fields the scanner reads (a search run: 9, or 8 when its first data line has no run tag)."""
-    from segeval.readers.formats import detect_run_format
-
+    """The run's format (``given``, or detected from its first lines), and the number of fields the scanner
+    reads (a search run: 9, or 8 when its first data line has no run tag)."""
     try:
         fmt = detect_run_format(head, path) if given is None else given
     except SegevalError:
@@ -269,9 +255,8 @@ class Evaluator:
         self.values: dict[str, list[Any]] = {x.name: [] for x in how.requests}
 
     def part(self, rows: Rows, queries: list[str]) -> None:
-        """Evaluate the chosen ``queries`` on ``rows``, which hold every run row they have.  Queries are numbered
-        in the order the run lists them (those without rows last), so that a run grouped by query and in rank
-        order is evaluated in place, without copies; :meth:`finish` puts them in name order."""
+        """Evaluate the chosen ``queries`` on ``rows``, which hold every run row they have (numbered in the order
+        the run lists them, so that a run grouped by query and in rank order is evaluated without copies)."""
         if not queries:
             return
         s = self.how.settings
@@ -302,22 +287,14 @@ class Evaluator:
         names = self.reader.items.names
         items = np.empty(len(firsts), dtype=object)
         items[:] = [names[c] for c in firsts.tolist()]
-        if in_place:  # every row, in file order (the usual run): no copies
-            run = {
-                "start": rows.start,
-                "end": rows.end,
-                "rank": rows.number,
-                "icode": renumber[rows.item],
-                "qcode": run_qcode,
-            }
-        else:
-            run = {
-                "start": rows.start[ordered],
-                "end": rows.end[ordered],
-                "rank": rows.number[ordered],
-                "icode": renumber[rows.item[ordered]],
-                "qcode": run_qcode[ordered],
-            }
+        pick = slice(None) if in_place else ordered  # every row, in file order (the usual run): views, no copies
+        run = {
+            "start": rows.start[pick],
+            "end": rows.end[pick],
+            "rank": rows.number[pick],
+            "icode": renumber[rows.item[pick]],
+            "qcode": run_qcode[pick],
+        }
         del ordered, run_qcode
         qrels = {
             "start": q.start[lines],
@@ -348,8 +325,7 @@ def segment_result(
     qrels_path: str, run_path: str, job: Job, executor: str, on_read: Callable[[int], object] | None = None
 ) -> RunResult | None:
     """The :class:`~segeval.executors.results.RunResult` of ``segeval eval`` on MediaEval qrels and one segment run,
-    read whole (``executor`` ``whole``) or in batches of ``job.engine.chunk_lines`` lines (``chunks``); None
-    when the strict reader must read the files."""
+    read whole (``executor`` ``whole``) or in batches (``chunks``); None when the strict reader must read them."""
     from segeval.core.plan import plan
 
     try:
@@ -369,55 +345,41 @@ def planned_result(
     fmt: LineFormat | None = None,
 ) -> RunResult | None:
     """:func:`segment_result` of a resolved :class:`~segeval.core.plan.Plan`, the run in format ``fmt`` (None: as
-    detected); None when the strict reader must read the files."""
+    detected)."""
+    from segeval.core.settings import BATCH_BYTES
+    from segeval.reports.trec import runid as trec_runid
+
     if how.settings.order not in ("rank", "file"):
         return None
     try:
-        return _evaluate(qrels_path, run_path, how, executor, chunk_lines, on_read, fmt)
+        fmt, n_fields = run_format(_head(run_path), run_path, fmt)
+        reader = SegmentReader(line_blocks(qrels_path), fmt, n_fields)  # then the run: one file at a time
+        ev = Evaluator(reader, how)
+        seen: set[int] = set()  # the run's query codes
+        if executor == "whole":
+            pieces = list(reader.run_blocks(_views(read_bytes(run_path))))
+            if not pieces:
+                raise GiveUp  # no data line: the strict reader says so
+            rows = Rows.joined(pieces)
+            del pieces
+            parts: Iterable[tuple[Rows, list[int]]] = [(rows, _checked(reader, how, _present(rows.query)))]
+            del rows
+        else:
+            blocks = map(itemgetter(1), batches(open_blocks(run_path, on_read=on_read), chunk_lines, BATCH_BYTES))
+            parts = whole_queries(reader.run_blocks(blocks), _query_runs, Rows.cut, Rows.joined)
+        for rows, codes in parts:
+            seen.update(codes)
+            ev.part(rows, sorted({reader.queries.names[c] for c in codes} & reader.qrels_queries))
+            del rows
+            gc.collect()  # a batch's labels hold reference cycles: freed now, not when the collector next runs
+        _checked(reader, how, seen)
+        return ev.finish(trec_runid([reader.tag.decode("utf-8")]))
     except (GiveUp, Regrouped, SegevalError, OSError, MemoryError, UnicodeDecodeError):
         return None
 
 
-def _evaluate(
-    qrels_path: str,
-    run_path: str,
-    how: Plan,
-    executor: str,
-    chunk_lines: int,
-    on_read: Callable[[int], object] | None,
-    given: LineFormat | None,
-) -> RunResult:
-    from segeval.core.settings import BATCH_BYTES
-    from segeval.readers.files import read_bytes
-    from segeval.reports.trec import runid as trec_runid
-
-    fmt, n_fields = run_format(_head(run_path), run_path, given)
-    reader = SegmentReader(line_blocks(qrels_path), fmt, n_fields)  # then the run: one file at a time
-    ev = Evaluator(reader, how)
-    seen: set[int] = set()  # the run's query codes
-    if executor == "whole":
-        pieces = list(reader.run_blocks(_views(read_bytes(run_path))))
-        if not pieces:
-            raise GiveUp  # no data line: the strict reader says so
-        rows = Rows.joined(pieces)
-        del pieces
-        parts: Iterable[tuple[Rows, list[int]]] = [(rows, _checked(reader, how, _present(rows.query)))]
-        del rows
-    else:
-        blocks = map(itemgetter(1), batches(open_blocks(run_path, on_read=on_read), chunk_lines, BATCH_BYTES))
-        parts = whole_queries(reader.run_blocks(blocks), _query_runs, Rows.cut, Rows.joined)
-    for rows, codes in parts:
-        seen.update(codes)
-        ev.part(rows, sorted({reader.queries.names[c] for c in codes} & reader.qrels_queries))
-        del rows
-        gc.collect()  # a batch's labels hold reference cycles: freed now, not when the collector next runs
-    _checked(reader, how, seen)
-    return ev.finish(trec_runid([reader.tag.decode("utf-8")]))
-
-
 def _checked(reader: SegmentReader, how: Plan, codes: Iterable[int]) -> list[int]:
-    """The run's query codes; GiveUp when no query is in both files (the strict reader notes it) or, under
-    ``-c``, a qrels query has no result (:func:`segeval.core.pipeline.without_results` evaluates it)."""
+    """The run's query codes; GiveUp when no query is in both files or, under ``-c``, a qrels query has no result."""
     wanted, listed = reader.qrels_queries, {reader.queries.names[c] for c in codes}
     if not wanted & listed or (how.settings.missing_queries == "zero" and wanted - listed):
         raise GiveUp
@@ -430,10 +392,7 @@ def _query_runs(rows: Rows) -> tuple[list[int], npt.NDArray[np.intp]]:
 
 
 def _views(data: bytes) -> Iterator[bytes]:
-    """The file's bytes in blocks of whole lines (:func:`segeval.readers.scanner.line_views`), each copied as it is
-    scanned; the file is freed once the last block is taken."""
-    from segeval.readers.scanner import line_views
-
+    """The file's bytes in blocks of whole lines, each copied as it is scanned (the file freed after the last)."""
     views = line_views(data)
     del data
     for view in views:
@@ -441,11 +400,7 @@ def _views(data: bytes) -> Iterator[bytes]:
 
 
 def _head(path: str) -> bytes:
-    """The run's first :data:`~segeval.readers.formats.DETECT_LINES` data lines (the whole file when it has
-    fewer), which the strict reader detects its format from."""
-    from segeval.readers.blocks import open_blocks
-    from segeval.readers.formats import head_lines
-
+    """The run's first :data:`~segeval.readers.formats.DETECT_LINES` data lines (what detection reads)."""
     reading = open_blocks(path, block=1 << 16)
     data = b""
     for block in reading:

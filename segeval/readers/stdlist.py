@@ -1,20 +1,17 @@
-"""Runs in NIST's STD list form (XML), as MediaEval's query-by-example tasks (SWS 2013, QUESST 2014-2015)
-take them: ``<stdlist>`` holding ``<detected_termlist termid>`` holding ``<term file score decision>``.
-Read into the run table (:data:`segeval.readers.tables.RUN_COLUMNS`) with one row per (query, utterance), the
-highest-scoring detection's score, its YES/NO decision (column ``decision``) and its line."""
+"""Runs in NIST's STD list form (XML), as MediaEval's query-by-example tasks (SWS 2013, QUESST 2014-2015) take
+them: ``<stdlist>`` holding ``<detected_termlist termid>`` holding ``<term file score decision>``."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from segeval.core.errors import InputError
-
-if TYPE_CHECKING:
-    import pandas as pd
+from segeval.core.errors import InputError, SegevalError
+from segeval.readers.files import read_blocks
 
 NAME = "STD list"
 #: what tells an STD list from a line format: its first bytes open XML (a declaration, a comment or the root)
@@ -27,12 +24,7 @@ def is_stdlist(data: bytes) -> bool:
 
 
 def starts_stdlist(path: str | Path) -> bool:
-    """True when the file (any readable file, gunzipped) opens an XML document: read as a document (no line
-    length limit, :func:`segeval.readers.files.read_document`), not as lines. A file that cannot be read: False
-    (its reader says why)."""
-    from segeval.core.errors import SegevalError
-    from segeval.readers.files import read_blocks
-
+    """True when the file opens an XML document (read then without a line length limit); False when unreadable."""
     blocks = read_blocks(path, max_bytes=None, block=4096, lines=False)
     try:
         return is_stdlist(next(blocks, b""))
@@ -47,13 +39,10 @@ def utterance(file: str) -> str:
     return file.rsplit("/", 1)[-1].removesuffix(".wav")
 
 
-def stdlist_frame(data: bytes, path: str) -> pd.DataFrame:
-    """The run table of an STD list: per (query, utterance) the highest-scoring detection (the first of
-    equal ones), ranked by score within its query; an :class:`InputError` naming file and line for
-    anything malformed."""
-    import pandas as pd  # not on import: the route sniffs runs with is_stdlist, and the segment route has no pandas
-
-    from segeval.protocols.speech.xmlfile import attribute, children, expect_root, number, parse_xml  # nor XML
+def stdlist_columns(data: bytes, path: str) -> dict[str, npt.NDArray[Any]]:
+    """The run columns of an STD list (no ranks): per (query, utterance) the highest-scoring detection (the
+    first of equal ones); the table: :func:`segeval.readers.tables.stdlist_frame`."""
+    from segeval.protocols.speech.xmlfile import attribute, children, expect_root, number, parse_xml  # not on import
 
     root = parse_xml(data, path, NAME)
     expect_root(path, root, "stdlist", NAME)
@@ -67,12 +56,8 @@ def stdlist_frame(data: bytes, path: str) -> pd.DataFrame:
                 raise InputError(path, f'query {query}: decision="{decision}"; expected YES or NO', line=term.line)
             pair = (query, utterance(attribute(path, term, "file")))
             if not all(pair) or any(c.isspace() for c in "".join(pair)):
-                raise InputError(
-                    path,
-                    f'termid="{query}" file="{term.attrs["file"]}"; expected ids without '
-                    f"white space, the file naming an utterance",
-                    line=term.line,
-                )
+                why = "expected ids without white space, the file naming an utterance"
+                raise InputError(path, f'termid="{query}" file="{term.attrs["file"]}"; {why}', line=term.line)
             if pair not in found or score > found[pair][0]:
                 found[pair] = (score, decision == "YES", term.line)
     if not found:
@@ -80,23 +65,11 @@ def stdlist_frame(data: bytes, path: str) -> pd.DataFrame:
             path, "has no <term> detection; expected <detected_termlist termid> holding <term file score decision>"
         )
     pairs = list(found)
-    scores = np.asarray([found[p][0] for p in pairs], dtype=np.float64)
-    queries = np.asarray([q for q, _ in pairs], dtype=object)
-    rank = pd.Series(-scores).groupby(queries).rank(method="first").to_numpy(dtype=np.int64)
-    frame = pd.DataFrame(
-        {
-            "query": queries,
-            "item": np.asarray([u for _, u in pairs], dtype=object),
-            "start": np.full(len(pairs), np.nan),
-            "end": np.full(len(pairs), np.nan),
-            "jumpin": np.full(len(pairs), np.nan),
-            "rank": rank,
-            "score": scores,
-            "run": np.full(len(pairs), root.attrs.get("system_id", ""), dtype=object),
-            "line": np.asarray([found[p][2] for p in pairs], dtype=np.int64),
-            "decision": np.asarray([found[p][1] for p in pairs], dtype=bool),
-        }
-    )
-    frame.attrs["path"] = path
-    frame.attrs["format"] = NAME
-    return frame
+    return {
+        "query": np.asarray([q for q, _ in pairs], dtype=object),
+        "item": np.asarray([u for _, u in pairs], dtype=object),
+        "score": np.asarray([found[p][0] for p in pairs], dtype=np.float64),
+        "run": np.full(len(pairs), root.attrs.get("system_id", ""), dtype=object),
+        "line": np.asarray([found[p][2] for p in pairs], dtype=np.int64),
+        "decision": np.asarray([found[p][1] for p in pairs], dtype=bool),
+    }

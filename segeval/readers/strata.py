@@ -1,29 +1,23 @@
-"""Stratified qrels and TREC runs as NIST's ``sample_eval.pl`` reads them (sampled judgements).
-
-The line layouts are docs/sampled.md.  Files may be gzipped or a stream (read through
-:func:`segeval.readers.files.read_bytes`); blank lines are skipped.
-"""
+"""Stratified qrels and TREC runs as NIST's ``sample_eval.pl`` reads them (the line layouts: docs/sampled.md)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
-import pandas as pd
+import numpy.typing as npt
 
-from segeval.core.errors import InputError
+from segeval.core.errors import InputError, ParameterError
 from segeval.core.words import plural
 from segeval.readers.files import read_bytes
 from segeval.readers.formats import line_head, parse_float, parse_int
-from segeval.readers.line_parser import decode_line
+from segeval.readers.line_parser import text_lines
 
 _STRATUM_BYTES = re.compile(rb"[+-]?[0-9]+\Z")
-#: a qrels grade and a stratum: the one grammar's whole numbers (``01``, ``+1``); sample_eval.pl keeps a grade's
-#: text as its name (``01`` and ``1`` are counted apart, and ``-G 1=...`` does not map ``01``) and reads its value
-#: as a number
 #: a ``-G`` level: a grade as written in canonical form
 _LEVEL = re.compile(r"(?:0|[1-9][0-9]*)\Z")
 #: a number as Perl reads one (no hexadecimal, no underscores, no inf/nan)
@@ -72,8 +66,8 @@ class StrataQrels:
 
 @dataclass
 class SampledRun:
-    """A run as the reference reads it: per topic (leading zeros removed), docno -> score (the last
-    line of a docno wins) and the number of lines (duplicates and results past the cut-off count)."""
+    """A run as the reference reads it: per topic (leading zeros removed), docno -> score (the last line wins)
+    and the number of lines (duplicates and results past the cut-off count)."""
 
     scores: dict[str, dict[str, float]]
     lines: dict[str, int]
@@ -87,8 +81,6 @@ def parse_gains(specs: list[str] | None) -> dict[str, str]:
         for part in spec.split(","):
             level, eq, gain = part.partition("=")
             if not eq or not _LEVEL.match(level) or not _GAIN.match(gain):
-                from segeval.core.errors import ParameterError
-
                 raise ParameterError(
                     f"The 'gain' parameter must be LEVEL=GAIN pairs such as 1=3 (a qrels grade 0 or "
                     f"above, a number: below 0, the grade's documents count as not sampled). Got "
@@ -98,32 +90,8 @@ def parse_gains(specs: list[str] | None) -> dict[str, str]:
     return table
 
 
-def _lines(data: bytes, path: str) -> Iterator[tuple[int, list[str], str]]:
-    """(line number, tokens, line text) of every non-blank line; InputError for a line that is not UTF-8
-    text or holds a NUL byte."""
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        tokens = raw.split()
-        if not tokens:
-            continue
-        text = decode_line(raw.rstrip(b"\r"), number, path)
-        if "\x00" in text:
-            raise InputError(
-                path,
-                "contains a NUL byte; expected a text line",
-                line=number,
-                text=text.replace("\x00", "\\0"),
-                kind="NUL byte",
-            )
-        yield number, [t.decode("utf-8") for t in tokens], text
-
-
-def _bad(path: str, number: int, text: str, problem: str, kind: str) -> InputError:
-    return InputError(path, problem, line=number, text=text, kind=kind)
-
-
 def is_strata_qrels(data: bytes) -> bool:
-    """Whether the first data line looks like stratified qrels: 5 fields, the last an integer (completed
-    qrels, the other 5-field qrels, end in ``human`` or ``predicted:...``)."""
+    """Whether the first data line has 5 fields, the last an integer (completed qrels end in a source)."""
     for raw in data.split(b"\n"):
         tokens = raw.split()
         if tokens:
@@ -133,33 +101,20 @@ def is_strata_qrels(data: bytes) -> bool:
 
 def _strata_line(number: int, tokens: list[str], text: str, path: str) -> tuple[str, str, str, str]:
     """(topic, docno, stratum, rel) of a stratified qrels line; InputError when it does not fit."""
+    whole = "an integer of at most 18 digits"
     if len(tokens) != 5:
-        raise _bad(
-            path,
-            number,
-            text,
-            f"has {plural(len(tokens), 'field')}; expected 5: topic, 0, docno, stratum, rel "
-            f"(such as '{QRELS_EXAMPLE}')",
-            "field count",
+        why = (
+            f"has {plural(len(tokens), 'field')}; expected 5: topic, 0, docno, stratum, rel (such as '{QRELS_EXAMPLE}')"
         )
+        raise InputError(path, why, line=number, text=text, kind="field count")
     topic, _, docno, stratum, rel = tokens
     if parse_int(stratum) is None:
-        raise _bad(
-            path,
-            number,
-            text,
-            f"has stratum {stratum!r}; expected an integer of at most 18 digits (field 4)",
-            "stratum",
+        raise InputError(
+            path, f"has stratum {stratum!r}; expected {whole} (field 4)", line=number, text=text, kind="stratum"
         )
     if parse_int(rel) is None:
-        raise _bad(
-            path,
-            number,
-            text,
-            f"has rel {rel!r}; expected an integer of at most 18 digits: -1 (pooled, not "
-            "sampled), 0 (sampled, not relevant) or a positive grade (field 5)",
-            "rel",
-        )
+        why = "-1 (pooled, not sampled), 0 (sampled, not relevant) or a positive grade (field 5)"
+        raise InputError(path, f"has rel {rel!r}; expected {whole}: {why}", line=number, text=text, kind="rel")
     return topic, docno, stratum, rel
 
 
@@ -167,7 +122,7 @@ def parse_strata_qrels(data: bytes, path: str, gains: Mapping[str, str] | None =
     """Stratified qrels from ``data`` (the content of ``path``); ``gains`` maps grades (``-G``)."""
     gains = gains or {}
     topics: dict[str, StrataTopic] = {}
-    for number, tokens, text in _lines(data, path):
+    for number, text, tokens in text_lines(data, path):
         topic, docno, stratum, rel = _strata_line(number, tokens, text, path)
         grade = gains.get(rel, rel)
         t = topics.setdefault(topic, StrataTopic())
@@ -185,11 +140,12 @@ def parse_strata_qrels(data: bytes, path: str, gains: Mapping[str, str] | None =
     return StrataQrels(topics, path)
 
 
-def strata_qrels_frame(data: bytes, path: str, on_error: Callable[[InputError], None] | None = None) -> pd.DataFrame:
-    """Stratified qrels as :func:`segeval.readers.tables.read_qrels` gives qrels (query, item, start, end (NaN), rel,
-    line) plus ``stratum`` (its text); ``on_error`` takes bad lines instead of raising (``--lenient``)."""
-    rows: list[tuple[str, str, str, str, int]] = []
-    for number, tokens, text in _lines(data, path):
+def strata_columns(
+    data: bytes, path: str, on_error: Callable[[InputError], None] | None = None
+) -> dict[str, npt.NDArray[Any]]:
+    """The qrels columns of stratified qrels, and ``stratum`` (its text); ``on_error`` takes bad lines."""
+    rows: list[tuple[str, str, str, int, int]] = []
+    for number, text, tokens in text_lines(data, path):
         try:
             topic, docno, stratum, rel = _strata_line(number, tokens, text, path)
         except InputError as exc:
@@ -197,22 +153,9 @@ def strata_qrels_frame(data: bytes, path: str, on_error: Callable[[InputError], 
                 raise
             on_error(exc)
             continue
-        rows.append((topic, docno, stratum, rel, number))
-    n = len(rows)
-    df = pd.DataFrame(
-        {
-            "query": np.array([r[0] for r in rows], dtype=object),
-            "item": np.array([r[1] for r in rows], dtype=object),
-            "start": np.full(n, np.nan),
-            "end": np.full(n, np.nan),
-            "rel": np.array([int(r[3]) for r in rows], dtype=np.int64),
-            "line": np.array([r[4] for r in rows], dtype=np.int64),
-            "stratum": np.array([r[2] for r in rows], dtype=object),
-        }
-    )
-    df.attrs["path"] = path
-    df.attrs["format"] = STRATA_FORMAT
-    return df
+        rows.append((topic, docno, stratum, int(rel), number))
+    dtypes = {"query": object, "item": object, "stratum": object, "rel": np.int64, "line": np.int64}
+    return {name: np.array([r[i] for r in rows], dtype=dtypes[name]) for i, name in enumerate(dtypes)}
 
 
 def read_strata_qrels(path: str | Path, gains: Mapping[str, str] | None = None) -> StrataQrels:
@@ -228,19 +171,16 @@ def parse_sampled_run(data: bytes, path: str) -> SampledRun:
     """A TREC run (6 fields a line) from ``data`` as the reference reads it."""
     scores: dict[str, dict[str, float]] = {}
     lines: dict[str, int] = {}
-    for number, tokens, text in _lines(data, path):
+    for number, text, tokens in text_lines(data, path):
         if len(tokens) != 6:
-            raise _bad(
-                path,
-                number,
-                text,
-                f"has {plural(len(tokens), 'field')}; expected 6: topic, Q0, docno, rank, "
-                f"score, tag (such as '{RUN_EXAMPLE}')",
-                "field count",
+            why = f"expected 6: topic, Q0, docno, rank, score, tag (such as '{RUN_EXAMPLE}')"
+            raise InputError(
+                path, f"has {plural(len(tokens), 'field')}; {why}", line=number, text=text, kind="field count"
             )
         score = tokens[4]
         if parse_float(score) is None:
-            raise _bad(path, number, text, f"has score {score!r}; expected a finite number (field 5)", "score")
+            why = f"has score {score!r}; expected a finite number (field 5)"
+            raise InputError(path, why, line=number, text=text, kind="score")
         topic = tokens[0].lstrip("0")
         scores.setdefault(topic, {})[tokens[2]] = float(score)
         lines[topic] = lines.get(topic, 0) + 1

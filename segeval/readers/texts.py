@@ -1,5 +1,4 @@
-"""Item texts for qrels completion: ``docno<TAB>text`` document lines or timed transcript lines ``video start
-end text``, read through the one opener (:mod:`segeval.readers.files`) and its limits."""
+"""Item texts for qrels completion: ``docno<TAB>text`` document lines or transcript lines ``video start end text``."""
 
 from __future__ import annotations
 
@@ -11,6 +10,7 @@ import numpy as np
 
 from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError, check_choice
+from segeval.core.segment import interior_overlap
 from segeval.core.settings import DEFAULTS
 from segeval.readers.files import read_bytes
 from segeval.readers.formats import TIME_FORMATS, TIME_PARSERS
@@ -37,8 +37,6 @@ class Texts:
 
     def text(self, item: str, start: float = math.nan, end: float = math.nan) -> str | None:
         """A document's text, or the transcript lines meeting [start, end] of video ``item`` (None: no text)."""
-        from segeval.core.segment import interior_overlap
-
         if self.documents is not None:
             return self.documents.get(item)
         assert self.lines is not None
@@ -61,50 +59,35 @@ def read_texts(path: str | Path, segments: bool, time_format: str = DEFAULTS.tim
         line = raw.rstrip("\r")
         if not line.strip():
             continue
+        problem = ""
         if not segments:
             docno, tab, text = line.partition("\t")
             docno = docno.strip()
             if not tab or not docno or any(c.isspace() for c in docno):
-                raise InputError(name, "expected a document text line 'docno<TAB>text'", line=number, text=line)
-            if docno in first:
-                raise InputError(
-                    name,
-                    f"document '{docno}' appears again (first on line {first[docno]}); expected each document once",
-                    line=number,
-                    text=line,
+                problem = "expected a document text line 'docno<TAB>text'"
+            elif docno in first:
+                problem = (
+                    f"document '{docno}' appears again (first on line {first[docno]}); expected each document once"
                 )
-            first[docno] = number
+            first.setdefault(docno, number)
             documents[docno] = text
-            continue
-        fields = line.split(None, 3)
-        times = [parse_time(t) for t in fields[1:3]]
-        if len(fields) < 3 or times[0] is None or times[1] is None:
-            raise InputError(
-                name,
-                f"expected a transcript line 'video start end text' with {time_format} times",
-                line=number,
-                text=line,
-            )
-        start, end = float(times[0]), float(times[1])
-        if end < start:
-            raise InputError(
-                name,
-                f"ends ({fields[2]}) before it starts ({fields[1]}); expected end >= start",
-                line=number,
-                text=line,
-            )
-        video = lines.setdefault(fields[0], ([], [], []))
-        video[0].append(start)
-        video[1].append(end)
-        video[2].append(fields[3] if len(fields) > 3 else "")
+        else:
+            fields = line.split(None, 3)
+            times = [parse_time(t) for t in fields[1:3]]
+            if len(fields) < 3 or times[0] is None or times[1] is None:
+                problem = f"expected a transcript line 'video start end text' with {time_format} times"
+            elif float(times[1]) < float(times[0]):
+                problem = f"ends ({fields[2]}) before it starts ({fields[1]}); expected end >= start"
+            else:
+                video = lines.setdefault(fields[0], ([], [], []))
+                video[0].append(float(times[0]))
+                video[1].append(float(times[1]))
+                video[2].append(fields[3] if len(fields) > 3 else "")
+        if problem:
+            raise InputError(name, problem, line=number, text=line)
     if not documents and not lines:
         kind = "transcript lines 'video start end text'" if segments else "document text lines 'docno<TAB>text'"
         raise InputError(name, f"has no data lines; expected {kind}")
     if not segments:
         return Texts(name, documents=documents)
-    return Texts(
-        name,
-        lines={
-            v: (np.asarray(s, dtype=np.float64), np.asarray(e, dtype=np.float64), t) for v, (s, e, t) in lines.items()
-        },
-    )
+    return Texts(name, lines={v: (np.asarray(s, float), np.asarray(e, float), t) for v, (s, e, t) in lines.items()})

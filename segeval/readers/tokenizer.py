@@ -1,6 +1,5 @@
-"""The fast path: pandas' C tokenizer on fixed-width byte tokens plus vectorised number and
-time parsing, for well-formed files.  Whenever anything is unusual it gives up (None) and the
-strict line parser (:mod:`segeval.readers.line_parser`) decides."""
+"""The fast paths of well-formed files (pandas' C tokenizer, the byte scanner); on anything unusual they give up
+(None) and the strict line parser (:mod:`segeval.readers.line_parser`) decides."""
 
 from __future__ import annotations
 
@@ -19,6 +18,7 @@ from segeval.readers.byte_tokens import int_tokens as int_tokens  # one vectoris
 from segeval.readers.byte_tokens import mmss_to_seconds as mmss_to_seconds
 from segeval.readers.byte_tokens import pack_bytes
 from segeval.readers.formats import TIME_PARSERS, LineFormat
+from segeval.readers.scanner import plain_bytes, scan
 
 #: the byte path reads each field at twice the longest token of a sample (at least 8, at most 64 bytes)
 SAMPLE_BYTES = 1 << 15
@@ -28,32 +28,18 @@ Column = npt.NDArray[Any] | pd.Categorical
 
 
 def fast_parse(data: bytes, fmt: LineFormat, sep: str = r"\s+", time_format: str = "mmss") -> dict[str, Column] | None:
-    """Columns via pandas' C tokenizer, or None when anything is unusual.
-
-    With ``sep=" "`` (twice as fast) any irregular spacing leaves an empty cell
-    in a required column or a token in the spare column, and the caller retries.
-    Text fields come back as :class:`pandas.Categorical` with categories in code-point
-    order (see :func:`category_bytes`).
-    """
+    """Columns via pandas' C tokenizer (text as categories in code-point order), or None when anything is unusual
+    (with ``sep=" "``, twice as fast, irregular spacing gives up: the caller retries)."""
     lone_cr = b"\r" in data and data.count(b"\r") != data.count(b"\r\n")
-    if lone_cr or b"\x00" in data or b"\x0b" in data or b"\x0c" in data:
-        return None  # lone carriage returns, NUL bytes, vertical tabs and form feeds: the line parser decides
-    if not data.isascii():
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
+    if lone_cr or b"\x00" in data or b"\x0b" in data or b"\x0c" in data or not plain_bytes(data):
+        return None  # lone carriage returns, NUL bytes, vertical tabs, form feeds, not UTF-8: the line parser decides
     out = _fast_parse_bytes(data, fmt, sep, time_format)
     return out if out is not None else _fast_parse_objects(data, fmt, sep, time_format)
 
 
 def scan_parse(data: bytes, fmt: LineFormat, time_format: str = "mmss") -> dict[str, Column] | None:
-    """The columns of a segment file (a format with M.S time fields) as :func:`fast_parse` gives them,
-    read by the NumPy byte scanner (:mod:`segeval.readers.scanner`) instead of pandas' tokenizer: about half
-    the time and a third of the memory; None when the scanner gives up (the callers then read the file
-    as before) or the file is not such a file."""
-    from segeval.readers.scanner import scan
-
+    """The columns of a segment file (M.S times) as :func:`fast_parse` gives them, read by the byte scanner (half
+    the time, a third of the memory); None when the scanner gives up or the file is not such a file."""
     if time_format != "mmss" or not any(f.kind == "time" for f in fmt.fields) or data.startswith(b"\xef\xbb\xbf"):
         return None
     for present in range(len(fmt.fields), len(fmt.fields) - fmt.optional - 1, -1):
@@ -90,8 +76,8 @@ def scan_parse(data: bytes, fmt: LineFormat, time_format: str = "mmss") -> dict[
 
 
 def _sample_widths(data: bytes, n_fields: int) -> list[int] | None:
-    """Per field, a byte width for the tokenizer: twice the longest token in the first and last
-    :data:`SAMPLE_BYTES` of the file, rounded up to 8; None when that exceeds :data:`MAX_TOKEN_WIDTH`."""
+    """Per field, twice the longest token in the file's first and last :data:`SAMPLE_BYTES`, rounded up to 8;
+    None when that exceeds :data:`MAX_TOKEN_WIDTH`."""
     lines = data[:SAMPLE_BYTES].split(b"\n")[:-1] + data[-SAMPLE_BYTES:].split(b"\n")[1:]
     longest = [0] * n_fields
     for line in lines:
@@ -124,9 +110,7 @@ def read_csv(data: bytes, sep: str, dtypes: dict[int, Any], n_columns: int) -> p
 
 
 def _fast_parse_bytes(data: bytes, fmt: LineFormat, sep: str, time_format: str) -> dict[str, Column] | None:
-    """The fast path without per-row Python objects: tokens as fixed-width bytes, each distinct
-    token decoded and parsed once.  None when a token may be longer than its field's width
-    (the object path decides) or anything is unusual."""
+    """The fast path without per-row objects: fixed-width byte tokens, each distinct one decoded and parsed once."""
     n_fields = len(fmt.fields)
     widths = _sample_widths(data, n_fields)
     if widths is None:
@@ -229,12 +213,8 @@ def _fast_parse_objects(data: bytes, fmt: LineFormat, sep: str, time_format: str
 def factorize_bytes(
     values: npt.NDArray[np.bytes_], sort: bool = True
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.bytes_]]:
-    """(codes, distinct) of fixed-width byte tokens, ``distinct`` as wide as the longest token and,
-    with ``sort``, in byte order (which is code-point order for UTF-8), so that code order is token order.
-
-    Byte positions equal in every token do not change the order and are dropped; when at most
-    eight remain they are packed big-endian into one integer key per token.
-    """
+    """(codes, distinct) of fixed-width byte tokens, ``distinct`` as wide as the longest token and, with ``sort``,
+    in byte order (code-point order); the bytes that vary, when at most eight, packed into one key per token."""
     n, size = len(values), values.dtype.itemsize
     if n == 0:
         return np.zeros(0, dtype=np.intp), values[:0]
@@ -303,9 +283,8 @@ _BYTES: dict[int, tuple[weakref.ref[pd.Index], npt.NDArray[np.bytes_]]] = {}
 def categorical(
     codes: npt.NDArray[np.integer[Any]], names: npt.NDArray[np.object_], tokens: npt.NDArray[np.bytes_] | None = None
 ) -> pd.Categorical:
-    """A Categorical of ``names[codes]``; ``names`` are distinct.  With ``tokens`` (the UTF-8 bytes
-    of ``names``, in the same order, which must be byte order) :func:`category_bytes` returns them
-    for the categories."""
+    """A Categorical of ``names[codes]`` (distinct); ``tokens``: their UTF-8 bytes in byte order, which
+    :func:`category_bytes` then returns for the categories."""
     categories = pd.Index(names, dtype=object)
     fast = getattr(pd.CategoricalDtype, "_from_fastpath", None)  # distinct already: skip pandas' check
     dtype = fast(categories, False) if fast is not None else pd.CategoricalDtype(categories)

@@ -1,55 +1,36 @@
-"""Cross-field checks on freshly read qrels and runs (vectorised; errors cite the line).
-
-Each check raises the first problem, or, given ``on_error``, reports every problem to
-it and returns the frame without the offending rows (``--lenient`` and ``check``).
-"""
+"""Cross-field checks on freshly read qrels and runs: each raises the first problem, or reports every problem
+to ``on_error`` and returns the frame without their rows (``--lenient`` and ``check``)."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from segeval.adapters.exact import listed_twice
 from segeval.core.arrays import IntArray
 from segeval.core.errors import InputError
-from segeval.readers.tables import source_line, source_lines
-
-OnError = Callable[[InputError], None]
-
-
-def _error(
-    df: pd.DataFrame,
-    position: int,
-    problem: str,
-    kind: str,
-    texts: dict[int, str] | None = None,
-    lines: npt.NDArray[np.generic] | None = None,
-) -> InputError:
-    """The problem of row ``position``, with its line's text (from ``texts``, else read from the file);
-    ``lines``: the frame's line numbers, when already at hand."""
-    path = str(df.attrs.get("path", "<data>"))
-    number = int((df["line"].to_numpy() if lines is None else lines)[position])
-    text = None
-    if not path.startswith("<"):  # "<data>", "<qrels>", "<run>": tables in memory
-        text = texts[number] if texts is not None else source_line(path, number)
-    return InputError(path, problem, line=number, text=text, kind=kind)
+from segeval.readers.line_parser import OnError
+from segeval.readers.tables import source_lines
 
 
 def _apply(df: pd.DataFrame, problems: list[tuple[int, str, str]], on_error: OnError | None) -> pd.DataFrame:
     """Raise the first problem, or report all and drop their rows (the file read once for their lines)."""
     if not problems:
         return df
-    problems.sort()
-    if on_error is None:
-        position, problem, kind = problems[0]
-        raise _error(df, position, problem, kind)
+    problems = sorted(problems)[: None if on_error else 1]
     path = str(df.attrs.get("path", "<data>"))
     lines = df["line"].to_numpy()
-    texts = None if path.startswith("<") else source_lines(path, (int(lines[p]) for p, _, _ in problems))
-    for position, problem, kind in problems:
-        on_error(_error(df, position, problem, kind, texts, lines))
+    numbers = [int(lines[position]) for position, _, _ in problems]
+    texts = {} if path.startswith("<") else source_lines(path, numbers)  # "<qrels>", "<run>": tables in memory
+    errors = [
+        InputError(path, problem, line=n, text=texts.get(n), kind=kind)
+        for n, (_, problem, kind) in zip(numbers, problems, strict=True)
+    ]
+    if on_error is None:
+        raise errors[0]
+    for error in errors:
+        on_error(error)
     keep = np.ones(len(df), dtype=bool)
     keep[[p for p, _, _ in problems]] = False
     out = df.loc[keep].reset_index(drop=True)
@@ -58,20 +39,11 @@ def _apply(df: pd.DataFrame, problems: list[tuple[int, str, str]], on_error: OnE
 
 
 def _time_problems(df: pd.DataFrame) -> list[tuple[int, str, str]]:
-    start = df["start"].to_numpy()
-    end = df["end"].to_numpy()
-    found = [
-        (
-            int(i),
-            f"the end time ({end[i]:g} s) is earlier than the start time ({start[i]:g} s); expected end >= start",
-            "end before start",
-        )
-        for i in np.flatnonzero(end < start)
-    ]
-    found += [
-        (int(i), "the start time is negative; expected a time >= 0", "negative time") for i in np.flatnonzero(start < 0)
-    ]
-    return found
+    start, end = df["start"].to_numpy(), df["end"].to_numpy()
+    why = "the end time ({:g} s) is earlier than the start time ({:g} s); expected end >= start"
+    found = [(int(i), why.format(end[i], start[i]), "end before start") for i in np.flatnonzero(end < start)]
+    negative = "the start time is negative; expected a time >= 0"
+    return found + [(int(i), negative, "negative time") for i in np.flatnonzero(start < 0)]
 
 
 def is_documents(df: pd.DataFrame) -> bool:
@@ -80,18 +52,12 @@ def is_documents(df: pd.DataFrame) -> bool:
 
 
 def validate_qrels(qrels: pd.DataFrame, on_error: OnError | None = None) -> pd.DataFrame:
-    """Check qrels values beyond syntax: end >= start >= 0, and one judgement per query and item.
-
-    An item is a document, or for segment qrels a segment: the same video, start and end (in
-    seconds, so '1.5' and '1.05' in M.S are the same time).  A repeated judgement is an error
-    whether or not its grade differs (trec_eval refuses both); with ``on_error`` the first is kept.
-    """
+    """Check qrels values beyond syntax: end >= start >= 0, one judgement per query and item (docs/input-checks.md)."""
     return _apply(qrels, _time_problems(qrels) + qrels_duplicates(qrels), on_error)
 
 
 def id_codes(column: pd.Series) -> tuple[IntArray, npt.NDArray[np.object_]]:
-    """pd.factorize's codes and distinct values of an id column; a Categorical's own codes when it
-    uses every category (the readers' and :func:`segeval.readers.frames.load_qrels`' ids: not hashed again)."""
+    """pd.factorize's codes and distinct values of an id column (a Categorical's own when it uses every category)."""
     if isinstance(column.dtype, pd.CategoricalDtype):
         codes = np.asarray(column.cat.codes, dtype=np.int64)
         names = np.asarray(column.cat.categories, dtype=object)
@@ -114,31 +80,20 @@ def qrels_duplicates(qrels: pd.DataFrame) -> list[tuple[int, str, str]]:
     path = str(qrels.attrs.get("path", "<data>"))
     lines, rel = qrels["line"].to_numpy(), qrels["rel"].to_numpy()
     query, item, start, end = (qrels[c].to_numpy() for c in ("query", "item", "start", "end"))  # once, not per row
+    once = f"query and {'document' if documents else 'segment'} (trec_eval refuses duplicates too)"
+    once = "query, subtopic and document" if subtopics else once
     out = []
     for i, j in zip(again.tolist(), first.tolist(), strict=True):
         what = f"document '{item[i]}'" if documents else f"video '{item[i]}', segment {start[i]:g}-{end[i]:g} s"
         what = f"subtopic '{qrels['subtopic'].iat[i]}', {what}" if subtopics else what
         grades = f"the same grade {rel[i]}" if rel[i] == rel[j] else f"grade {rel[i]} (first {rel[j]})"
-        once = (
-            "query, subtopic and document"
-            if subtopics
-            else f"query and {'document' if documents else 'segment'} (trec_eval refuses duplicates too)"
-        )
-        out.append(
-            (
-                i,
-                f"query '{query[i]}', {what} is judged again, with {grades}; first judged on "
-                f"{path}, line {int(lines[j])}; expected one judgement per {once}",
-                DUPLICATE,
-            )
-        )
+        problem = f"query '{query[i]}', {what} is judged again, with {grades}; first judged on {path}, line {lines[j]}"
+        out.append((i, f"{problem}; expected one judgement per {once}", DUPLICATE))
     return out
 
 
 def _repeated(df: pd.DataFrame, extra: tuple[str, ...] = ()) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
     """:func:`segeval.adapters.exact.listed_twice` of the rows' (query, item, ``extra`` columns)."""
-    from segeval.adapters.exact import listed_twice
-
     columns = [id_codes(df["query"])[0], id_codes(df["item"])[0]]
     columns += [pd.factorize(df[c].to_numpy())[0] for c in extra]
     return listed_twice(*columns)
@@ -147,34 +102,25 @@ def _repeated(df: pd.DataFrame, extra: tuple[str, ...] = ()) -> tuple[npt.NDArra
 def check_kinds(
     qrels: pd.DataFrame, run_documents: bool, run_path: str | None = None, run_format: str | None = None
 ) -> None:
-    """Raise an InputError when one of the qrels and the run holds documents and the other video segments
-    (evaluating them against each other would give zeros).  Empty qrels have no kind."""
+    """Raise an InputError when one of the qrels and the run holds documents and the other segments."""
     if len(qrels) == 0 or is_documents(qrels) == run_documents:
         return
     qrels_path = str(qrels.attrs.get("path", "the qrels"))
-    qrels_format = str(qrels.attrs.get("format", "qrels"))
-    if qrels_format == "groups":
-        qrels_format = "ground-truth groups"
-
-    def kind(documents: bool) -> str:
-        return "documents, no times" if documents else "video segments, with times"
-
+    found = str(qrels.attrs.get("format", "qrels"))
+    qrels_format = {"groups": "ground-truth groups"}.get(found, found)
+    kind = {True: "documents, no times", False: "video segments, with times"}
     raise InputError(
         run_path or "the run",
-        f"is a {run_format or 'run'} ({kind(run_documents)}), but {qrels_path} holds "
-        f"{qrels_format} ({kind(not run_documents)}); expected a run and qrels of the same kind: "
+        f"is a {run_format or 'run'} ({kind[run_documents]}), but {qrels_path} holds "
+        f"{qrels_format} ({kind[not run_documents]}); expected a run and qrels of the same kind: "
         f"TREC runs with TREC qrels, MediaEval runs with MediaEval qrels",
         kind="kind mismatch",
     )
 
 
 def validate_run(run: pd.DataFrame, on_error: OnError | None = None) -> pd.DataFrame:
-    """Check run values beyond syntax.
-
-    Segments: end >= start >= 0 and integer rank >= 1; a segment listed twice is kept, as the MediaEval
-    reference keeps it (:func:`segments_listed_twice` finds them for ``check``).  Documents: each docno at
-    most once per query (as trec_eval); the rank column is not used for them.
-    """
+    """Check run values beyond syntax: segments end >= start >= 0 and rank >= 1 (one listed twice is kept, as
+    the MediaEval reference keeps it); documents each at most once per query (as trec_eval)."""
     if is_documents(run):
         if on_error is None:
             return run  # once per query: checked by check_unique_documents, on the codes prepare makes
@@ -196,22 +142,13 @@ def segments_listed_twice(run: pd.DataFrame) -> tuple[npt.NDArray[np.intp], npt.
 def _duplicate_problems(run: pd.DataFrame) -> list[tuple[int, str, str]]:
     again, first = _repeated(run)
     lines, query, item = run["line"].to_numpy(), run["query"].to_numpy(), run["item"].to_numpy()  # once, not per row
-    return [
-        (
-            i,
-            f"document '{item[i]}' appears again for query '{query[i]}' (first on line {int(lines[j])}); "
-            "expected each document once per query",
-            "duplicate document",
-        )
-        for i, j in zip(again.tolist(), first.tolist(), strict=True)
-    ]
+    why = "document '{}' appears again for query '{}' (first on line {}); expected each document once per query"
+    pairs = zip(again.tolist(), first.tolist(), strict=True)
+    return [(i, why.format(item[i], query[i], int(lines[j])), "duplicate document") for i, j in pairs]
 
 
 def check_unique_documents(run: pd.DataFrame, query_codes: IntArray, item_codes: IntArray) -> None:
-    """Each document at most once per query in a document run (as trec_eval); codes identify the
-    run rows' query and item."""
-    from segeval.adapters.exact import listed_twice
-
+    """Each document at most once per query in a document run (as trec_eval), given each row's codes."""
     again, first = listed_twice(query_codes, item_codes)
     if len(again):
         rows = run.take(np.sort(np.concatenate([again, first])))
@@ -219,28 +156,25 @@ def check_unique_documents(run: pd.DataFrame, query_codes: IntArray, item_codes:
 
 
 def check_key_grades(key: pd.DataFrame) -> None:
-    """A trial key (``qbe``): every grade 1 (a target) or 0 (a non-target); the first other is an InputError at its
-    line.  ``eval``'s trial measures take any qrels instead (a trial is a target when its grade reaches ``-l``)."""
+    """A trial key (``qbe``): every grade 1 (a target) or 0 (a non-target), else an InputError at the first other."""
     other = np.flatnonzero(~np.isin(key["rel"].to_numpy(), (0, 1)))
     if len(other):
         at = int(other[0])
-        raise _error(key, at, f"has grade {key['rel'].iloc[at]}; expected 1 (a target) or 0 (a non-target)", "grade")
+        _apply(
+            key, [(at, f"has grade {key['rel'].iloc[at]}; expected 1 (a target) or 0 (a non-target)", "grade")], None
+        )
 
 
 def check_trials(qrels: pd.DataFrame, run: pd.DataFrame) -> None:
-    """For the trial measures (QUESST's figures): every (query, utterance) the run scores must be a trial of the
-    key (the qrels list every trial, targets and non-targets); the first that is not is an InputError at its
-    line."""
+    """For the trial measures: every (query, utterance) the run scores is a trial of the key, else an InputError."""
     key = pd.MultiIndex.from_arrays([qrels["query"].astype(str), qrels["item"].astype(str)])
     pairs = pd.MultiIndex.from_arrays([run["query"].astype(str), run["item"].astype(str)])
     outside = np.flatnonzero(~pairs.isin(key))
     if len(outside):
         at = int(outside[np.argmin(run["line"].to_numpy()[outside])])
         query, item = str(run["query"].iloc[at]), str(run["item"].iloc[at])
-        raise _error(
-            run,
-            at,
-            f"query {query} in utterance {item} is not a trial of the key; expected only the "
-            f"key's (query, utterance) pairs",
-            "unknown trial",
+        problem = (
+            f"query {query} in utterance {item} is not a trial of the key; expected only the key's "
+            "(query, utterance) pairs"
         )
+        _apply(run, [(at, problem, "unknown trial")], None)

@@ -412,7 +412,7 @@ def test_run_without_ranks_is_ranked_by_score_as_pandas_ranks_first_descending()
     # differential: pandas' groupby rank(method="first", ascending=False) on ties, -0.0 and 0.0, mixed queries
     import numpy as np
 
-    from segeval.readers.frames import _ranks_by_score
+    from segeval.readers.tables import ranks_by_score
 
     rng = np.random.default_rng(5)
     for n in (1, 2, 50, 3000):
@@ -420,9 +420,9 @@ def test_run_without_ranks_is_ranked_by_score_as_pandas_ranks_first_descending()
         score = rng.integers(-2, 3, n).astype(float)
         score[rng.random(n) < 0.2] = -0.0
         expected = pd.Series(score).groupby(pd.Series(query)).rank(method="first", ascending=False)
-        assert _ranks_by_score(query, score).tolist() == expected.astype(int).tolist()
+        assert ranks_by_score(query, score).tolist() == expected.astype(int).tolist()
     # hand-derived: q1 scores 0.5, 0.9, 0.5 -> ranks 2, 1, 3 (the tie keeps row order)
-    assert _ranks_by_score(np.array(["q1", "q1", "q2", "q1"], dtype=object),
+    assert ranks_by_score(np.array(["q1", "q1", "q2", "q1"], dtype=object),
                            np.array([0.5, 0.9, 1.0, 0.5])).tolist() == [2, 1, 1, 3]
 
 

@@ -24,9 +24,8 @@ from segeval.protocols.spotting.read import read_predictions
 from segeval.readers.formats import TREC_RUN, parse_float, parse_int
 from segeval.readers.json_records import load_document
 from segeval.readers.line_parser import parse_lines
-from segeval.readers.stdlist import stdlist_frame
 from segeval.readers.strata import parse_sampled_run, parse_strata_qrels
-from segeval.readers.tables import read_qrels, read_run
+from segeval.readers.tables import read_qrels, read_run, stdlist_frame
 from segeval.readers.tokenizer import fast_parse
 from tests.conftest import examples
 

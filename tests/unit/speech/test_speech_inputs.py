@@ -272,7 +272,7 @@ def test_an_unexpected_element_is_refused_at_its_line(tmp_path: Path, name: str,
     from segeval.protocols.speech.ecf import read_ecf
     from segeval.protocols.speech.kwlist import read_kwlist
     from segeval.protocols.speech.kwslist import read_kwslist
-    from segeval.readers.stdlist import stdlist_frame
+    from segeval.readers.tables import stdlist_frame
 
     text = {"ecf": ECF, "kwlist": KWLIST, "kwslist": SYSTEM, "stdlist": STDLIST}[name]
     start = text.index(after)
