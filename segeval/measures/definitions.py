@@ -1,7 +1,7 @@
 """Every measure declared once (name, function, description, then its kind, parameter and ir_measures
 spellings) and the named sets; docs/measures.md is generated from them and explains the bounds.
 
-Functions are named by module (``L.average_precision`` is a :class:`~segeval.measures.declaration.Deferred`),
+Functions are named by module (``TR.average_precision`` is a :class:`~segeval.measures.declaration.Deferred`),
 so importing the declarations loads no NumPy.
 """
 
@@ -24,7 +24,7 @@ from segeval.measures.registry import Ecosystem, Option, Registry
 
 
 class _Functions:
-    """A measure module's functions as :class:`Deferred` references (``L.average_precision``): declaring
+    """A measure module's functions as :class:`Deferred` references (``TR.average_precision``): declaring
     them imports nothing."""
 
     def __init__(self, module: str) -> None:
@@ -36,11 +36,11 @@ class _Functions:
         return Deferred(self.module, name)
 
 
-ADR, B, L, SAMPLED = _Functions("adr"), _Functions("batch"), _Functions("labels"), _Functions("sampled")
+ADR, B, SAMPLED = _Functions("adr"), _Functions("batch"), _Functions("sampled")
 S = _Functions("segments")
 J = _Functions("jumpin")
 QT = _Functions("trials")
-TR, TJ, TG, TS = (_Functions(m) for m in ("trec_ranks", "trec_judged", "trec_gains", "trec_sets"))
+TR, TJ, TG = (_Functions(m) for m in ("trec_ranks", "trec_judged", "trec_gains"))
 ECO = _Functions("ecosystem")  # ir_measures' and ranx's measures beyond trec_eval
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -113,15 +113,15 @@ FAMILIES: tuple[Family, ...] = (
     Family("avglength_ret", S.avglength_ret, "mean result length (s)", **_TIMED, **_STAT),
     Family("avglength_rel", S.avglength_rel, "mean merged relevant segment length (s)", **_TIMED, **_STAT),
     Family(
-        "num_rel", L.num_rel, "relevant units (merged segments, bins)", batch=B.num_rel, **_COUNT, aliases=("NumRel",)
+        "num_rel", TR.num_rel, "relevant units (merged segments, bins)", batch=B.num_rel, **_COUNT, aliases=("NumRel",)
     ),
-    Family("num_ret", L.num_ret, "ranked units (results, bins)", batch=B.num_ret, **_COUNT, aliases=("NumRet",)),
+    Family("num_ret", TR.num_ret, "ranked units (results, bins)", batch=B.num_ret, **_COUNT, aliases=("NumRet",)),
     Family(
-        "num_rel_ret", L.num_rel_ret, "units labelled relevant", batch=B.num_rel_ret, **_FOUND, aliases=("NumRelRet",)
+        "num_rel_ret", TR.num_rel_ret, "units labelled relevant", batch=B.num_rel_ret, **_FOUND, aliases=("NumRelRet",)
     ),
     Family(
         "map",
-        L.average_precision,
+        TR.average_precision,
         "average precision; above 1 possible with the overlap adapter",
         batch=B.average_precision,
         **_OVER,
@@ -134,23 +134,23 @@ FAMILIES: tuple[Family, ...] = (
         "arithmetic; with -a tiou-best:θ its AP per class at θ",
         **_OVER,
     ),
-    Family("P", L.precision_at, "precision at cut-off n", batch=B.precision_at, **_cutoffs(_SCORE, "P_10", CUTOFFS)),
+    Family("P", TR.precision_at, "precision at cut-off n", batch=B.precision_at, **_cutoffs(_SCORE, "P_10", CUTOFFS)),
     Family(
         "P_judged",
-        L.precision_judged_at,
+        TR.precision_judged_at,
         "P@n(j) (Büttcher et al. 2007): relevant among the first n judged units over n, unjudged "
         "skipped (as P_n under trec_eval -J); also written P@n(j)",
         **_cutoffs(_SCORE, "P_judged_20", (10, 20)),
     ),
     Family(
         "Judged",
-        L.judged_at,
+        TR.judged_at,
         "judged units in the top n divided by n (as the MediaEval script; ir_measures' Judged@n "
         "divides by min(n, retrieved) and counts negative grades as judged)",
         batch=B.judged_at,
         **_cutoffs(_FRACTION, "Judged_10", (10, 20, 30)),
     ),
-    Family("relString", L.relstring, "the labels in rank order and their count", **_TEXT),
+    Family("relString", TR.relstring, "the labels in rank order and their count", **_TEXT),
     Family("num_rel_secs", S.num_rel_secs, "seconds of relevant content", **_TIMED, **_COUNT),
     Family("num_ret_secs", S.num_ret_secs, "seconds watched by the MAiSP user", **_TIMED, **_COUNT),
     Family("num_rel_ret_secs", S.num_rel_ret_secs, "relevant seconds watched by the MAiSP user", **_TIMED, **_FOUND),
@@ -165,7 +165,7 @@ FAMILIES: tuple[Family, ...] = (
     # trec_eval
     Family(
         "gm_map",
-        L.average_precision,
+        TR.average_precision,
         "geometric mean of average precision (floor 1e-5), summary only",
         batch=B.average_precision,
         **_GM,
@@ -226,7 +226,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "map_cut",
-        L.average_precision,
+        TR.average_precision,
         "average precision counting the top n only",
         **_cutoffs(_OVER, "map_cut_10", CUTOFFS),
         family_aliases=("AP",),
@@ -256,7 +256,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "utility",
-        TS.utility,
+        TR.utility,
         "rel_ret - nonrel_ret; utility.p1,p2,p3,p4: p1 rel_ret + p2 nonrel_ret + p3 rel_missed + p4 nonrel_missed",
         **_param(_UNBOUNDED, "reals", "utility_2,-1,0,0"),
         count=4,
@@ -305,13 +305,13 @@ FAMILIES: tuple[Family, ...] = (
         "relevant in the top n over min(n, R)",
         **_cutoffs(_OVER, "relative_P_10", CUTOFFS),
     ),
-    Family("set_P", TS.set_p, "relevant retrieved over retrieved", **_SCORE, aliases=("SetP",)),
-    Family("set_relative_P", TS.set_relative_p, "relevant retrieved over min(retrieved, R)", **_OVER),
-    Family("set_recall", TS.set_recall, "relevant retrieved over R", **_OVER, aliases=("SetR",)),
-    Family("set_map", TS.set_map, "set_P times set_recall", **_OVER),
+    Family("set_P", TR.set_p, "relevant retrieved over retrieved", **_SCORE, aliases=("SetP",)),
+    Family("set_relative_P", TR.set_relative_p, "relevant retrieved over min(retrieved, R)", **_OVER),
+    Family("set_recall", TR.set_recall, "relevant retrieved over R", **_OVER, aliases=("SetR",)),
+    Family("set_map", TR.set_map, "set_P times set_recall", **_OVER),
     Family(
         "set_F",
-        TS.set_f,
+        TR.set_f,
         "harmonic mean of set_P and set_recall (set_F.x: weighted by x)",
         aliases=("SetF",),
         **_param(_OVER, "reals", "set_F_0.5"),

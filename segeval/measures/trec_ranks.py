@@ -1,5 +1,6 @@
-"""trec_eval's measures of relevant results at ranks and cut-offs (one query's adapted labels), with its
-arithmetic (:mod:`segeval.measures.arithmetic`)."""
+"""trec_eval's measures over one query's adapted labels (pure functions of :class:`~segeval.adapters.Adapted`):
+counts, ranks and cut-offs, the retrieved set, with its arithmetic (:mod:`segeval.measures.arithmetic`); a function
+without a docstring is defined by its measure's description (docs/measures.md)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,86 @@ from functools import partial
 
 import numpy as np
 
-from segeval.adapters.base import Adapted
-from segeval.measures.arithmetic import lround
-from segeval.measures.labels import precision_at
+from segeval.adapters.base import Adapted, Label
+from segeval.measures.arithmetic import lround, running_sum
 from segeval.measures.params import Params
+
+
+def num_rel(a: Adapted) -> int:
+    return a.num_rel
+
+
+def num_ret(a: Adapted) -> int:
+    return len(a.labels)
+
+
+def num_rel_ret(a: Adapted) -> int:
+    """Units labelled relevant (``1``; seen ones excluded)."""
+    return int(a.relevant.sum())
+
+
+def average_precision(a: Adapted, k: int | None = None) -> float:
+    """Sum over the relevant ranks i (of the top k: map_cut) of (relevant up to i) / i, over num_rel; 0 when
+    nothing is relevant."""
+    if a.num_rel == 0:
+        return 0.0
+    ranks = np.flatnonzero(a.relevant[:k]) + 1
+    return running_sum([found / rank for found, rank in enumerate(ranks.tolist(), start=1)]) / a.num_rel
+
+
+def precision_at(a: Adapted, n: int) -> float:
+    """Relevant units among the first n, divided by n (missing ranks count as not relevant); 0 when n is 0."""
+    return int(a.relevant[:n].sum()) / n if n > 0 else 0.0
+
+
+def precision_judged_at(a: Adapted, n: int) -> float:
+    """P@n(j) (Büttcher et al. 2007, section 4): relevant units among the first n judged units (as trec_eval's
+    ``-J`` before its P_n), divided by n."""
+    judged = a.labels[a.labels != Label.UNJUDGED][:n]
+    return int(np.count_nonzero(judged == Label.RELEVANT)) / n
+
+
+def judged_at(a: Adapted, n: int) -> float:
+    """Judged units (any label but ``-``) among the first n, divided by n."""
+    return int((a.labels[:n] != Label.UNJUDGED).sum()) / n
+
+
+def relstring(a: Adapted) -> str:
+    return f"{a.relstring} {len(a.labels)}"
+
+
+def set_p(a: Adapted) -> float:
+    return int(a.relevant.sum()) / len(a.labels) if len(a.labels) else 0.0
+
+
+def set_recall(a: Adapted) -> float:
+    return int(a.relevant.sum()) / a.num_rel if a.num_rel else 0.0
+
+
+def set_relative_p(a: Adapted) -> float:
+    n = len(a.labels)
+    return int(a.relevant.sum()) / min(n, a.num_rel) if n and a.num_rel else 0.0
+
+
+def set_map(a: Adapted) -> float:
+    n, rr = len(a.labels), int(a.relevant.sum())
+    return rr * rr / (n * a.num_rel) if n and a.num_rel else 0.0
+
+
+def set_f(a: Adapted, params: Params | None = None) -> float:
+    """(x + 1) P R / (x P + R) over the whole retrieved set, x = 1 unless ``set_F.x``; 0 when nothing relevant
+    is retrieved."""
+    x = 1.0 if params is None else params.values[0]
+    p, r = set_p(a), set_recall(a)
+    return (x + 1) * p * r / (x * p + r) if p > 0 and r > 0 else 0.0
+
+
+def utility(a: Adapted, params: Params | None = None) -> float:
+    """p1 * rel_ret + p2 * nonrel_ret + p3 * rel_not_ret + p4 * (rel_ret - ret - R), the p of ``utility.p1,p2,p3,p4``
+    or (1, -1, 0, 0)."""
+    p1, p2, p3, p4 = (1.0, -1.0, 0.0, 0.0) if params is None else params.values
+    ret, rel_ret, big_r = len(a.labels), int(a.relevant.sum()), a.num_rel
+    return p1 * rel_ret + p2 * (ret - rel_ret) + p3 * (big_r - rel_ret) + p4 * (rel_ret - ret - big_r)
 
 
 def r_precision(a: Adapted) -> float:

@@ -12,11 +12,9 @@ import pytest
 from segeval.adapters.base import Adapted, judged_only
 from segeval.core.aggregate import aggregate
 from segeval.core.pipeline import evaluate
-from segeval.measures import labels as L
 from segeval.measures import trec_gains as TG
 from segeval.measures import trec_judged as TJ
 from segeval.measures import trec_ranks as TR
-from segeval.measures import trec_sets as TS
 from tests.conftest import FIXTURES, run_cli
 
 
@@ -42,8 +40,8 @@ def test_rprec_recip_rank_success() -> None:
 def test_recall_and_map_cut() -> None:
     assert TR.recall_at(A, 2) == 1 / 3  # one of three relevant in the top 2
     assert TR.recall_at(A, 10) == 2 / 3  # ranks 2 and 4
-    assert L.average_precision(A, 3) == pytest.approx((1 / 2) / 3)  # only rank 2 counts: P@2 = 1/2, over R = 3
-    assert L.average_precision(A, 10) == pytest.approx((1 / 2 + 2 / 4) / 3)
+    assert TR.average_precision(A, 3) == pytest.approx((1 / 2) / 3)  # only rank 2 counts: P@2 = 1/2, over R = 3
+    assert TR.average_precision(A, 10) == pytest.approx((1 / 2 + 2 / 4) / 3)
 
 
 def test_iprec_at_recall_rounds_the_cutoff_half_up() -> None:
@@ -272,13 +270,13 @@ def test_jarvelin_kekalainen_dcg_textbook_example() -> None:
 
 def test_set_measures_relative_p_utility_unj() -> None:
     # A = "01-10-": 6 retrieved, 2 relevant retrieved, R = 3
-    assert TS.set_p(A) == 2 / 6
-    assert TS.set_recall(A) == 2 / 3
-    assert TS.set_relative_p(A) == 2 / 3  # min(6, 3) = 3
-    assert TS.set_map(A) == pytest.approx(2 * 2 / (6 * 3))
-    assert TS.set_f(A) == pytest.approx(2 * (1 / 3) * (2 / 3) / (1 / 3 + 2 / 3))
+    assert TR.set_p(A) == 2 / 6
+    assert TR.set_recall(A) == 2 / 3
+    assert TR.set_relative_p(A) == 2 / 3  # min(6, 3) = 3
+    assert TR.set_map(A) == pytest.approx(2 * 2 / (6 * 3))
+    assert TR.set_f(A) == pytest.approx(2 * (1 / 3) * (2 / 3) / (1 / 3 + 2 / 3))
     assert TR.relative_p_at(A, 2) == 1 / 2  # one relevant in the top 2, min(2, 3) = 2
-    assert TS.utility(A) == 2 - 4  # rel_ret - nonrel_ret with the default (1, -1, 0, 0)
+    assert TR.utility(A) == 2 - 4  # rel_ret - nonrel_ret with the default (1, -1, 0, 0)
     assert TJ.unjudged_at(A, 5) == 1 / 5  # rank 3 is unjudged
     assert TR.rprec_mult(A, 1.0) == 1 / 3  # rank int(3 + 0.9) = 3: one relevant in the top 3
 
