@@ -7,10 +7,10 @@ so importing the declarations loads no NumPy.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import partial
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from segeval.core.domains import NONNEGATIVE, RANKS, UNIT, Key
 from segeval.core.errors import ParameterError
@@ -91,6 +91,11 @@ def _cutoffs(kind: _Kind, example: str, defaults: tuple[int, ...] = ()) -> _Para
 def _keys(kind: _Kind, keys: tuple[Key, ...], example: str) -> _Keys:
     """Values of ``kind`` and a :class:`KeyedFamily`'s keys."""
     return _Keys(**kind, keys=keys, pairs=keys, example=example)
+
+
+def _sharing(fields: Mapping[str, Any], *families: Family) -> tuple[Family, ...]:
+    """``families``, each with ``fields``."""
+    return tuple(replace(f, **fields) for f in families)
 
 
 _TIMED = _Timed(scope="segments", times=True)  # over each result's and judgement's time span
@@ -511,14 +516,14 @@ FAMILIES: tuple[Family, ...] = (
 
 
 #: jump-in point measures (docs/speech.md, "Jump-in points"): results judged by their start time
-JUMP_IN: tuple[Family, ...] = (
+JUMP_IN: tuple[Family, ...] = _sharing(
+    _TIMED,
     KeyedFamily(
         "mgap",
         J.mgap,
         "mean generalized average precision (Liu & Oard 2006, CLEF CL-SR): each result's credit falls linearly with "
         "the distance from its start to a relevant onset, 0.1 per whole 15 s step (mgap.window=150,step=15,match=once: "
         "the defaults; step=0: no steps; match=all: every result near an onset scores, so above 1 possible)",
-        **_TIMED,
         **_keys(_OVER, JUMPIN_KEYS.MGAP_KEYS, "mgap_window=60,step=0"),
     ),
     Family(
@@ -526,7 +531,6 @@ JUMP_IN: tuple[Family, ...] = (
         J.reciprocal_rank_window,
         "reciprocal rank of the first result starting within n seconds of a relevant onset of "
         "its video (MediaEval RSR 2011, S&H 2012: 10, 30 and 60 s)",
-        **_TIMED,
         **_cutoffs(_SCORE, "mrr_window_60", JUMPIN_KEYS.MRR_WINDOWS),
     ),
     KeyedFamily(
@@ -535,7 +539,6 @@ JUMP_IN: tuple[Family, ...] = (
         "mean average segment precision (Eskevich, Magdy & Jones 2012): relevant seconds over "
         "seconds watched, averaged over the ranks holding relevant content (norm=retrieved; "
         "norm=qrels: over the relevant segments, above 1 possible)",
-        **_TIMED,
         **_keys(_OVER, JUMPIN_KEYS.MASP_KEYS, "masp_norm=qrels"),
     ),
     KeyedFamily(
@@ -543,7 +546,6 @@ JUMP_IN: tuple[Family, ...] = (
         J.masdwp,
         "mean average segment distance-weighted precision (Eskevich, Magdy & Jones 2012): masp with each rank weighted "
         "by mgap's credit for its start (window, step, norm as mgap and masp)",
-        **_TIMED,
         **_keys(_OVER, JUMPIN_KEYS.MASDWP_KEYS, "masdwp_window=60,step=0"),
     ),
 )
@@ -557,13 +559,13 @@ ALPHA, BETA, DEPTH = 0.5, 0.5, 20
 CUT_KEYS = (Key("k", DEPTH, RANKS), Key("alpha", ALPHA, UNIT))
 RBP_KEYS = (Key("alpha", ALPHA, UNIT), Key("beta", BETA, UNIT))
 #: NIST ndeval's novelty and diversity measures over subtopic qrels (docs/measures.md, "Subtopic qrels")
-DIVERSITY: tuple[Family, ...] = (
+DIVERSITY: tuple[Family, ...] = _sharing(
+    {"subtopics": True},
     Family(
         "err_ia",
         DIV.err_ia,
         "intent-aware ERR at n with ndeval's novelty gains (alpha = 0.5) over its ideal-ideal "
         "normalisation (ndeval's ERR-IA@n; at n = 1 not normalised, as ndeval)",
-        subtopics=True,
         cutoffs=RANKS,
         **_cutoffs(_GAIN, "err_ia_20", _DIV_CUTOFFS),
         family_aliases=("ERR_IA",),
@@ -572,7 +574,6 @@ DIVERSITY: tuple[Family, ...] = (
         "nerr_ia",
         DIV.nerr_ia,
         "ERR-IA at n over the greedy ideal ranking's (ndeval's nERR-IA@n)",
-        subtopics=True,
         cutoffs=RANKS,
         **_cutoffs(_SCORE, "nerr_ia_20", _DIV_CUTOFFS),
         family_aliases=("nERR_IA",),
@@ -582,7 +583,6 @@ DIVERSITY: tuple[Family, ...] = (
         DIV.alpha_dcg,
         "alpha-DCG at k (k = 20, alpha = 0.5 unless given) over ndeval's ideal-ideal "
         "normalisation (ndeval's alpha-DCG@k; at k = 1 not normalised, as ndeval)",
-        subtopics=True,
         **_keys(_GAIN, CUT_KEYS, "alpha_dcg_k=10,alpha=0.3"),
         family_aliases=("alpha_DCG", "α_DCG"),
     ),
@@ -591,7 +591,6 @@ DIVERSITY: tuple[Family, ...] = (
         DIV.alpha_ndcg,
         "alpha-nDCG at k (Clarke et al. 2008): alpha-DCG over ndeval's greedy ideal "
         "ranking's; k = 20, alpha = 0.5 unless given (ir_measures' alpha_nDCG(alpha=0.5)@20)",
-        subtopics=True,
         **_keys(_SCORE, CUT_KEYS, "alpha_ndcg_k=10,alpha=0.3"),
         family_aliases=("alpha_nDCG", "α_nDCG"),
     ),
@@ -600,7 +599,6 @@ DIVERSITY: tuple[Family, ...] = (
         DIV.nrbp,
         "novelty- and rank-biased precision (Clarke et al. 2009) over every rank, alpha = "
         "beta = 0.5 unless given (ndeval's NRBP)",
-        subtopics=True,
         **_keys(_SCORE, RBP_KEYS, "nrbp_alpha=0.3,beta=0.8"),
         aliases=("NRBP",),
     ),
@@ -608,7 +606,6 @@ DIVERSITY: tuple[Family, ...] = (
         "nnrbp",
         DIV.nnrbp,
         "NRBP over the ideal ranking's; NaN for a query without a relevant subtopic (ndeval's nNRBP, its 0/0)",
-        subtopics=True,
         **_keys(_SCORE, RBP_KEYS, "nnrbp_alpha=0.3,beta=0.8"),
         aliases=("nNRBP",),
     ),
@@ -616,7 +613,6 @@ DIVERSITY: tuple[Family, ...] = (
         "map_ia",
         DIV.map_ia,
         "intent-aware average precision: the mean over the subtopics of their average precision (ndeval's MAP-IA)",
-        subtopics=True,
         **_SCORE,
         aliases=("AP_IA", "MAP_IA"),
     ),
@@ -625,7 +621,6 @@ DIVERSITY: tuple[Family, ...] = (
         DIV.p_ia,
         "intent-aware precision at n: relevant (result, subtopic) pairs in the top n over n "
         "times the subtopics (ndeval's P-IA@n)",
-        subtopics=True,
         **_cutoffs(_SCORE, "P_ia_20", _DIV_CUTOFFS),
         family_aliases=("P_IA",),
     ),
@@ -633,7 +628,6 @@ DIVERSITY: tuple[Family, ...] = (
         "strec",
         DIV.strec,
         "subtopic recall at n: the subtopics with a relevant result in the top n over the subtopics (ndeval's strec@n)",
-        subtopics=True,
         **_cutoffs(_SCORE, "strec_20", _DIV_CUTOFFS),
         family_aliases=("StRecall",),
     ),
@@ -646,20 +640,19 @@ _KEYS = (
 )
 #: query by example (docs/speech.md, "Query by example"): trials are the key's (query, utterance) pairs, scores
 #: LLRs; each figure is one formula over trials: per query on its own, the all line on every query's pooled
-QUESST_FIGURES: tuple[Family, ...] = (
+QUESST_FIGURES: tuple[Family, ...] = _sharing(
+    {"scope": "trials"},
     KeyedFamily(
         "actCnxe",
         QT.act_cnxe,
         "normalized cross-entropy of the scores as LLRs (MediaEval QUESST): Cxe at the prior over the prior's entropy, "
         f"all trials pooled (not a mean over queries); prior: effective (of the costs) or a probability; {_KEYS}",
-        scope="trials",
         **_keys(_Kind(aggregator="pooled", higher_is_better=False, lower=0.0), QUESST.CNXE_KEYS, "actCnxe_prior=0.5"),
     ),
     KeyedFamily(
         "minCnxe",
         QT.min_cnxe,
         "actCnxe after the best monotone recalibration (PAV), all trials pooled; parameters as actCnxe",
-        scope="trials",
         **_keys(
             _Kind(aggregator="pooled", higher_is_better=False, lower=0.0, upper=1.0),
             QUESST.CNXE_KEYS,
@@ -672,14 +665,12 @@ QUESST_FIGURES: tuple[Family, ...] = (
         "actual term-weighted value (MediaEval QUESST): 1 − mean over queries with a target of "
         "(P_miss + β·P_FA), β = (C_fa/C_miss)(1 − P_target)/P_target, at the run's YES decisions "
         "(decisions=given; bayes: score >= ln β, for TREC runs); " + _KEYS,
-        scope="trials",
         **_keys(_Kind(aggregator="pooled", upper=1.0), QUESST.ACT_TWV_KEYS, "actTWV_decisions=bayes"),
     ),
     KeyedFamily(
         "maxTWV",
         QT.max_twv,
         "maximum term-weighted value: TWV at the best global score threshold (per query: at its own best); " + _KEYS,
-        scope="trials",
         **_keys(_Kind(aggregator="pooled", lower=0.0, upper=1.0), QUESST.TWV_KEYS, "maxTWV_cost_fa=2"),
     ),
     KeyedFamily(
@@ -687,7 +678,6 @@ QUESST_FIGURES: tuple[Family, ...] = (
         QT.max_twv_threshold,
         "the score threshold of maxTWV (YES when the score is at least it; inf: rejecting "
         "every trial); parameters as maxTWV",
-        scope="trials",
         **_keys(_Kind(aggregator="pooled", higher_is_better=None), QUESST.TWV_KEYS, "maxTWV_threshold_cost_fa=2"),
     ),
 )
