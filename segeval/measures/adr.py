@@ -89,10 +89,8 @@ FILLERS = ("paper", "standin")
 
 
 def adr_tiebreak(a: Adapted, filler: str = "paper") -> float:
-    """The paper's section 4 tie-breaker: ADR, under the inverted ground truth, of the list keeping (in the
-    first n ranks) the items counted as not yet relevant when found or found after their group's end, every
-    other position holding one item of the first group (docs/cli.md, "ADR"): ``paper``, a real one (the highest
-    ranked when all are kept, so they count once); ``standin``, one found nowhere else."""
+    """The paper's section 4 tie-breaker (docs/cli.md, "ADR"); ``filler`` the item holding the other positions:
+    ``paper`` a real one of the first group, ``standin`` one found nowhere else."""
     from segeval.core.errors import check_choice
 
     check_choice("filler", filler, FILLERS)

@@ -91,8 +91,8 @@ class Batch:
         """Relevant units (of all queries) before each of ``positions`` in the concatenation."""
         return np.asarray(np.searchsorted(self.relevant_at, positions), dtype=np.int64)
 
-    def found_in_top(self, k: IntArray) -> IntArray:
-        """Per query, relevant units among its first ``k[q]`` (k may exceed the length)."""
+    def found_in_top(self, k: IntArray | int) -> IntArray:
+        """Per query, relevant units among its first ``k[q]`` (or k; k may exceed the length)."""
         ends = self.offsets[:-1] + np.minimum(k, self.lengths)
         return self.found_before(ends) - self.first_relevant
 
@@ -152,7 +152,7 @@ def num_rel_ret(b: Batch) -> list[int]:
 
 
 def precision_at(b: Batch, k: int) -> list[float]:
-    return (b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64)) / k).tolist()  # type: ignore[no-any-return]
+    return (b.found_in_top(k) / k).tolist()  # type: ignore[no-any-return]
 
 
 def judged_at(b: Batch, k: int) -> list[float]:
@@ -164,12 +164,12 @@ def judged_at(b: Batch, k: int) -> list[float]:
 
 
 def recall_at(b: Batch, k: int) -> list[float]:
-    found = b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64))
+    found = b.found_in_top(k)
     return np.where(b.num_rel > 0, found / np.maximum(b.num_rel, 1), 0.0).tolist()  # type: ignore[no-any-return]
 
 
 def success_at(b: Batch, k: int) -> list[float]:
-    found = b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64))
+    found = b.found_in_top(k)
     return np.where(found > 0, 1.0, 0.0).tolist()  # type: ignore[no-any-return]
 
 
@@ -188,8 +188,7 @@ def reciprocal_rank(b: Batch) -> list[float]:
 
 def ordered_sums(values: FloatArray, starts: IntArray, counts: IntArray) -> FloatArray:
     """Per segment, ``values[starts[i]:starts[i] + counts[i]]`` added left to right from 0.0 (as
-    :func:`segeval.measures.arithmetic.running_sum`): a running sum along the rows of one padded matrix, or,
-    when padding would take more than twice the values, one rank at a time across all segments."""
+    :func:`segeval.measures.arithmetic.running_sum`)."""
     width = int(counts.max(initial=0))
     cells = padded_cells(counts, len(values)) if width else None
     if cells is not None:  # one padded matrix: cumsum adds along each row in order

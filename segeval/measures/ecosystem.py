@@ -241,9 +241,7 @@ def sdcg(a: Adapted, params: Params = NO_PARAMS) -> float:
 
 
 def nerr(a: Adapted, params: Params = NO_PARAMS, equation: int = 8) -> float:
-    """NERR (Azzopardi et al. 2021) as cwl_eval, by the paper's equation: 8 (C_i = 1 - g_i before rank k),
-    9 (C_i = i / (i + 1) (1 - g_i) before rank k), 10 (C_i = p (1 - g_i), p = 0.9), 11 (C_i = ((i + 2T - 1) /
-    (i + 2T))^2 (1 - g_i), T = 1)."""
+    """NERR (Azzopardi et al. 2021) as cwl_eval, by the paper's equation (8, 9, 10 or 11)."""
     gains = _cwl_gains(a, params)
     i = _RANKS
     before_k = i < params.named("k", 10.0)

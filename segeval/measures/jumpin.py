@@ -32,22 +32,13 @@ MRR_WINDOWS = (10, 30, 60)
 
 
 def reward(distance: float, window: float, step: float) -> float:
-    """The credit of a start ``distance`` seconds from an onset: 1 at 0, falling linearly to 0 at
-    ``window``; with ``step`` > 0 the distance is first cut down to whole steps (CLEF CL-SR: 15 s
-    steps of 0.1 in a 150 s window, so 14.9 s earns 1 and 15 s earns 0.9)."""
+    """The credit of a start ``distance`` seconds from an onset: 1 at 0, falling linearly to 0 at ``window``,
+    the distance first cut down to whole ``step`` s (CLEF CL-SR: 14.9 s earns 1, 15 s earns 0.9)."""
     if distance >= window:
         return 0.0
     if step > 0 and math.isfinite(distance / step):  # a step too small to count is none
         distance = math.floor(distance / step) * step
     return max(0.0, 1.0 - distance / window)
-
-
-def _spans(q: QuerySegments) -> dict[int, list[tuple[float, float]]]:
-    """The merged relevant segments of each video, ascending: their starts are the onsets."""
-    out: dict[int, list[tuple[float, float]]] = {}
-    for g, s, e in zip(q.rel_gid.tolist(), q.rel_start.tolist(), q.rel_end.tolist(), strict=True):
-        out.setdefault(g, []).append((s, e))
-    return out
 
 
 def _results(q: QuerySegments) -> list[tuple[int, float, float]]:
@@ -57,7 +48,7 @@ def _results(q: QuerySegments) -> list[tuple[int, float, float]]:
 def rewards(q: QuerySegments, window: float, step: float, once: bool) -> list[float]:
     """Each result's reward in rank order.  A result takes the onset of its video that gives it the
     highest reward (the earlier onset on a tie); with ``once`` only onsets no earlier result took."""
-    spans = _spans(q)
+    spans = q.by_video()
     taken: set[tuple[int, int]] = set()
     out = []
     for g, start, _ in _results(q):
@@ -92,7 +83,7 @@ def mgap(q: QuerySegments, params: str | None = None) -> float:
 def reciprocal_rank_window(q: QuerySegments, window: int) -> float:
     """1 / the rank of the first result whose start is within ``window`` seconds (inclusive) of an
     onset of its video; 0 when none is."""
-    spans = _spans(q)
+    spans = q.by_video()
     for k, (g, start, _) in enumerate(_results(q), start=1):
         if any(abs(start - onset) <= window for onset, _ in spans.get(g, ())):
             return 1.0 / k
@@ -102,7 +93,7 @@ def reciprocal_rank_window(q: QuerySegments, window: int) -> float:
 def relevant_seconds(q: QuerySegments) -> list[float]:
     """Each result's seconds of relevant content: its overlap with the merged relevant segments of its
     video (each result on its own: content two results share counts for both)."""
-    spans = _spans(q)
+    spans = q.by_video()
     return [sum(max(0.0, min(end, e) - max(start, s)) for s, e in spans.get(g, ())) for g, start, end in _results(q)]
 
 

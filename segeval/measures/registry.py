@@ -76,9 +76,8 @@ class Registry:
         )
 
     def measure(self, name: str) -> Measure:
-        """The :class:`Measure` for a canonical or ir_measures-style name (``P_10``, ``P@10``, ``AP``; the
-        paper's ``P@20(j)`` for ``P_judged_20``), ranx's (``ndcg@10``, ``mrr``, ``ndcg@10-l2``, ``rbp.95``) and
-        ir_measures' with options (``P(rel=2)@5``, ``nDCG(dcg='exp-log2')@10``)."""
+        """The :class:`Measure` for a canonical name (``P_10``), the paper's ``P@20(j)``, an ir_measures name
+        (``P@10``, ``P(rel=2)@5``) or a ranx one (``ndcg@10-l2``, ``rbp.95``)."""
         spelled = P.spelling(name)
         if spelled is not None:
             return self.with_options(self.measure(spelled.name), spelled.options, name)
@@ -192,9 +191,8 @@ class Registry:
         return f": did you mean {', '.join(head)} or {last}?" if head else f": did you mean {last}?"
 
     def expand(self, name: str) -> list[Measure]:
-        """Concrete measures for a name: ``P_10``, ``P@10`` (``Success@1,5,10``: several), a family alone
-        (``P``: its default cut-offs), a set (``official``), or trec_eval's parameter syntax (``P.5,10``,
-        ``iprec_at_recall..10,.25``; cut-offs are truncated to integers and sorted, as trec_eval prints them)."""
+        """Concrete measures for a name: ``P_10``, ``Success@1,5,10``, a family alone (its default cut-offs), a set,
+        or trec_eval's parameter syntax (``P.5,10``: cut-offs truncated and sorted, as trec_eval prints them)."""
         if name in self.sets:
             return [m for member in self.sets[name] for m in self.expand(member)]
         if self._ecosystem_spelling(name):
@@ -225,11 +223,8 @@ class Registry:
         return P.spelling(name) is not None or (bool(dot) and head in self.ecosystem.dotted and persistence.isdigit())
 
     def resolve(self, names: Sequence[str]) -> list[Measure]:
-        """The measures of several names, each once, by trec_eval's rule for a measure given twice: the
-        first ``family.params`` of a family wins, and replaces that family's defaults in a set or named
-        alone (``-m P.10 -m P.20 -m P`` is P_10 only; ``-m all_trec -m P.5`` has P_5 as its only P).
-        The later parameters are still checked.  Other spellings (``P_20``, ``P@20``) add their measure, as
-        do segeval's word parameters (``-m adr_tb -m adr_tb.standin``: both)."""
+        """The measures of several names, each once, by trec_eval's rule for a measure given twice
+        (docs/trec_eval-semantics.md §3); other spellings (``P_20``, ``adr_tb.standin``) add their measure."""
         first = self._first_params(names)
         wanted: list[Measure] = []
         for name in names:

@@ -34,6 +34,13 @@ class QuerySegments:
     #: for every query at once (:func:`query_segments`); None: found when needed
     meets: BoolArray | None = None
 
+    def by_video(self) -> dict[int, list[tuple[float, float]]]:
+        """The merged relevant segments of each video, ascending (their starts are the onsets)."""
+        out: dict[int, list[tuple[float, float]]] = {}
+        for g, s, e in zip(self.rel_gid.tolist(), self.rel_start.tolist(), self.rel_end.tolist(), strict=True):
+            out.setdefault(g, []).append((s, e))
+        return out
+
     @cached_property
     def maisp(self) -> MaispState:
         """The MAiSP walk over this query's results (computed once)."""
@@ -117,9 +124,7 @@ def maisp_walk(q: QuerySegments) -> MaispState:
     rel_secs = int(rel_secs_f)
     points = recall_points(rel_secs)
     contrib = np.maximum(q.run_end - q.run_start, 0)
-    remaining: dict[int, list[tuple[float, float]]] = {}
-    for g, r0, r1 in zip(q.rel_gid.tolist(), q.rel_start.tolist(), q.rel_end.tolist(), strict=True):
-        remaining.setdefault(g, []).append((r0, r1))
+    remaining = q.by_video()
     # candidates: results meeting (closed rule) a relevant segment of their video
     candidate = (
         q.meets

@@ -159,9 +159,8 @@ def _levels(params: Params | None) -> Sequence[float]:
 
 
 def eleven_pt_avg(a: Adapted, params: Params | None = None, version: str = "10") -> float:
-    """Mean of the interpolated precisions at recall 0, 0.1, ..., 1 or at the levels of ``11pt_avg.l1,l2,...``,
-    summed as trec_eval walks up from the last rank (levels out of reach at the end of the list add nothing):
-    for ascending levels the mean of :func:`iprec_at_recall`."""
+    """Mean interpolated precision at recall 0, 0.1, ..., 1 or ``11pt_avg.l1,l2,...``, summed as trec_eval walks
+    up from the last rank (levels out of reach add nothing): for ascending levels, :func:`iprec_at_recall`'s."""
     levels = _levels(params)
     if not levels:
         return math.nan

@@ -24,9 +24,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Trials:
-    """Trials of one query or several: per trial its query code, whether it is a target, the run's score
-    (NaN when unreported), its YES decision and whether the run reported it; ``lowest`` is the lowest
-    score the whole run reports (the default score), ``decided`` whether the run gives decisions."""
+    """Trials of one query or several (score NaN when unreported); ``lowest``: the lowest score the whole run
+    reports (the default score); ``decided``: whether the run gives decisions."""
 
     query: IntArray
     target: BoolArray
@@ -167,9 +166,8 @@ def min_cnxe(t: Trials, params: str | None = None) -> float:
 
 
 def _weights(t: Trials, beta: float) -> tuple[FloatArray, FloatArray]:
-    """Per trial, what it costs when missed (a target: 1/(N_tar of its query · queries)) and when accepted
-    (a non-target: β/(N_non of its query · queries)); the queries are those with a target (0 for the
-    trials of the others), or every query when none has one."""
+    """Per trial, its cost when missed (1/(N_tar of its query · queries)) and when accepted (β/(N_non · queries));
+    the queries are those with a target (the others' trials cost 0), or every query when none has one."""
     _, query = np.unique(t.query, return_inverse=True)
     query = query.ravel()
     n_all = np.bincount(query).astype(np.float64)
