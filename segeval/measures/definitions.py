@@ -919,34 +919,6 @@ ECOSYSTEM = Ecosystem(
         "gdeval's ndcg_exp_cut_k",
         "dcg_burges": "ranx's dcg_burges without @k (the whole list) is not computed: dcg_burges@k is dcg_exp_cut_k",
     },
-    exceptions={
-        "IPrec@r": "ir_measures computes it with pytrec_eval, which is trec_eval 9.0.8: its interpolation "
-        "cut-off rounds up; segeval's default is trec_eval 10 (equal under --trec-eval 9)",
-        "Judged@n": "segeval's Judged_n is the MediaEval script's (judged results over n, a negative grade "
-        "unjudged); ir_measures divides by min(n, retrieved) and counts negative grades as judged",
-        "RR@n, MRR@n": "ir_measures' msmarco provider breaks score ties by docno ascending (trec_eval: "
-        "descending): equal once ties are broken as trec_eval does",
-        "RBP, INST, INSQ, SDCG, NERR8, NERR9, NERR10, NERR11, BPM": (
-            "cwl_eval orders score ties its own way: equal once ties are broken as trec_eval does"
-        ),
-        "ERR@n, nDCG(dcg='exp-log2')@n": "gdeval prints 5 decimals: equal within 5e-6",
-        "ranx, every name": "ranx orders score ties its own way: equal once ties are broken as trec_eval does",
-        "ranx bpref": "ranx counts negative grades as judged non-relevant (trec_eval: unjudged)",
-        "ranx recall": "recall alone is trec_eval's family (recall_5 ... recall_1000, as trec_eval -m recall), not "
-        "ranx's recall of the whole list, which is set_recall (SetR); recall@k is the same in both",
-        "Accuracy": "ir_measures breaks score ties its own way (equal once ties are broken as trec_eval does), reports "
-        "no value for a query without a relevant result or missing from the run (segeval: 0, so the all lines differ) "
-        "and fails on one without a non-relevant result (segeval: 1)",
-        "ERR_IA, nERR_IA, alpha_DCG, alpha_nDCG (α_DCG, α_nDCG), NRBP, nNRBP, AP_IA, MAP_IA, P_IA, StRecall": (
-            "pyndeval breaks score ties by docno ascending (trec_eval: descending): equal once ties are broken as "
-            "trec_eval does. ir_measures 0.4.3 fails on these names without a cut-off (segeval: ndeval's 5, 10 "
-            "and 20), beyond 20 (segeval: the same rule) and on judged_only=True (segeval: pyndeval given the "
-            "judged results; a result whose every line has a negative grade counts as unjudged)"
-        ),
-        "Compat": "ir_measures breaks score ties by docno ascending (trec_eval: descending), and orders the "
-        "ideal ranking's unretrieved documents of equal grade by qrels order (no effect on the value): "
-        "equal once ties are broken as trec_eval does",
-    },
     run_queries=("NumRel",),
 )
 

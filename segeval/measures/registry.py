@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from segeval.core.errors import ParameterError, shown
 from segeval.measures import params as P
@@ -41,8 +41,6 @@ class Ecosystem:
     options: tuple[Option, ...]
     #: ir_measures' names that segeval does not compute, with why (the "did you mean" says it)
     missing: Mapping[str, str]
-    #: where a name's value differs from the peer's, and why (docs/measures.md)
-    exceptions: Mapping[str, str] = field(default_factory=dict)
     #: ir_measures' names whose all line is segeval's default (the run's queries), not ``-c``'s (every other)
     run_queries: tuple[str, ...] = ()
 
