@@ -40,7 +40,7 @@ ADR, B, SAMPLED = _Functions("adr"), _Functions("batch"), _Functions("sampled")
 S = _Functions("segments")
 J = _Functions("jumpin")
 QT = _Functions("trials")
-TR, TJ, TG = (_Functions(m) for m in ("trec_ranks", "trec_judged", "trec_gains"))
+TR, TG = _Functions("trec_ranks"), _Functions("trec_gains")
 ECO = _Functions("ecosystem")  # ir_measures' and ranx's measures beyond trec_eval
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -181,13 +181,13 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "bpref",
-        TJ.bpref,
+        TR.bpref,
         "binary preference: relevant results penalised by judged non-relevant ones above them",
         batch=B.bpref,
         **_OVER,
         aliases=("Bpref",),
     ),
-    Family("gm_bpref", TJ.bpref, "geometric mean of bpref (floor 1e-5), summary only", **_GM, per_query=False),
+    Family("gm_bpref", TR.bpref, "geometric mean of bpref (floor 1e-5), summary only", **_GM, per_query=False),
     Family(
         "recip_rank",
         TR.reciprocal_rank,
@@ -244,15 +244,15 @@ FAMILIES: tuple[Family, ...] = (
         **_cutoffs(_SCORE, "success_10", (1, 5, 10)),
         family_aliases=("Success",),
     ),
-    Family("num_nonrel_judged_ret", TJ.num_nonrel_judged_ret, "retrieved results judged non-relevant", **_COUNT),
+    Family("num_nonrel_judged_ret", TR.num_nonrel_judged_ret, "retrieved results judged non-relevant", **_COUNT),
     Family(
         "relstring",
-        TJ.trec_relstring,
+        TR.trec_relstring,
         "grades of the first 10 (relstring_n: n) results: digits, '>' above 9, '-' not in the "
         "qrels, '.' negative grade",
         **_param(_TEXT, "reals", "relstring_20"),
     ),
-    Family("infAP", TJ.infap, "inferred average precision (Yilmaz & Aslam)", **_OVER),
+    Family("infAP", TR.infap, "inferred average precision (Yilmaz & Aslam)", **_OVER),
     Family(
         "Rprec_mult",
         TR.rprec_mult,
@@ -334,7 +334,7 @@ FAMILIES: tuple[Family, ...] = (
         "RBP residual from unjudged results, p = 0.9 (rbp_resid.p=0.8)",
         **_param(_FRACTION, "gains", "rbp_resid_p=0.8", pairs=P.pairs("p")),
     ),
-    Family("unj", TJ.unjudged_at, "unjudged results in the top n over n", **_cutoffs(_FRACTION, "unj_10", (5, 10, 20))),
+    Family("unj", TR.unjudged_at, "unjudged results in the top n over n", **_cutoffs(_FRACTION, "unj_10", (5, 10, 20))),
     # beyond trec_eval
     Family(
         "adr", ADR.adr, "average dynamic recall over the first n ranks (grades order the ground-truth groups)", **_SCORE
@@ -354,7 +354,7 @@ FAMILIES: tuple[Family, ...] = (
         **_param(_LOWER_BETTER, "raw", "adr_tb_standin"),
     ),
     Family(
-        "RankEff", TJ.rankeff, "RankEff: bpref against all judged non-relevant units (Ahlgren & Grönqvist)", **_OVER
+        "RankEff", TR.rankeff, "RankEff: bpref against all judged non-relevant units (Ahlgren & Grönqvist)", **_OVER
     ),
     Family(
         "F",

@@ -14,7 +14,7 @@ from segeval.core.arrays import FloatArray
 from segeval.core.errors import ParameterError
 from segeval.measures.params import NO_PARAMS, Params
 from segeval.measures.trec_gains import dcg, gains, ideal_gains
-from segeval.measures.trec_judged import grade_values
+from segeval.measures.trec_ranks import grade_values
 
 #: gdeval.pl's ``$MAX_JUDGMENT``: ERR's gain is (2^grade - 1) / 2^4 whatever the qrels' largest grade
 GDEVAL_MAX_GRADE = 4

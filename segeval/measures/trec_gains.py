@@ -12,7 +12,7 @@ from segeval.adapters.base import Adapted, Label
 from segeval.core.arrays import BoolArray, FloatArray
 from segeval.measures.arithmetic import log2_discounts, running_sum
 from segeval.measures.params import NO_PARAMS, Params
-from segeval.measures.trec_judged import grade_values
+from segeval.measures.trec_ranks import grade_values
 
 
 def gains(a: Adapted) -> FloatArray:
