@@ -12,6 +12,7 @@ import numpy as np
 from segeval.adapters.base import Adapted, Label, judged_only
 from segeval.core.arrays import FloatArray
 from segeval.core.errors import ParameterError
+from segeval.measures.arithmetic import running_sum
 from segeval.measures.params import NO_PARAMS, Params
 from segeval.measures.trec_gains import dcg, gains, ideal_gains
 from segeval.measures.trec_ranks import grade_values
@@ -50,10 +51,7 @@ def with_options(a: Adapted, level: int | None, judged: bool) -> Adapted:
 
 def _dcg_exp(gains: FloatArray) -> float:
     """sum of (2^g - 1) / ln(rank + 1), as gdeval.pl (its natural log cancels in nDCG)."""
-    total = 0.0
-    for i, g in enumerate(gains.tolist()):
-        total += (2.0**g - 1) / math.log(i + 2)
-    return total
+    return running_sum([(2.0**g - 1) / math.log(i + 2) for i, g in enumerate(gains.tolist())])
 
 
 def ndcg_exp_at(a: Adapted, k: int) -> float:
@@ -109,10 +107,7 @@ def rbp_graded(a: Adapted, params: Params = NO_PARAMS, weights: FloatArray | Non
     p = params.named("p", 0.8)
     k = int(params.named("k", 0)) or None  # a cut-off is at least 1
     grades = gains(a) if weights is None else weights
-    total = 0.0
-    for i in np.flatnonzero(a.relevant[:k]).tolist():
-        total += float(grades[i]) * p**i
-    return (1 - p) * total
+    return (1 - p) * running_sum([float(grades[i]) * p**i for i in np.flatnonzero(a.relevant[:k]).tolist()])
 
 
 def ndcg_gains_at(a: Adapted, params: Params = NO_PARAMS) -> float:
