@@ -69,8 +69,7 @@ class Batch:
 
     @cached_property
     def ideal_gains(self) -> tuple[FloatArray, IntArray]:
-        """Every query's positive pool grades best first (as :func:`segeval.measures.trec_gains.ideal_gains`),
-        concatenated, and their offsets."""
+        """Every query's :func:`segeval.measures.trec_gains.ideal_gains`, concatenated, and their offsets."""
         positive = np.flatnonzero(self.pool > 0)
         owner = self.pool_query[positive]
         best = positive[np.lexsort((-self.pool[positive], owner))]
@@ -253,8 +252,7 @@ def iprec_at_recall_9(b: Batch, level: float) -> list[float]:
 
 
 def _dcg(values: FloatArray, offsets: IntArray, k: int | None) -> FloatArray:
-    """Per query, trec_eval's DCG of its first k gains (all when k is None), each query's terms
-    added left to right from 0.0 as :func:`segeval.measures.trec_gains.dcg` adds them."""
+    """Per query, the DCG of its first k gains (None: all), summed as :func:`segeval.measures.trec_gains.dcg`."""
     lengths = np.diff(offsets)
     take = lengths if k is None else np.minimum(lengths, k)
     owner = np.repeat(np.arange(len(take), dtype=np.int64), take)

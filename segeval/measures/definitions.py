@@ -24,8 +24,7 @@ from segeval.measures.registry import Ecosystem, Option, Registry
 
 
 class _Functions:
-    """A measure module's functions as :class:`Deferred` references (``TR.average_precision``): declaring
-    them imports nothing."""
+    """A measure module's functions as :class:`Deferred` references (``TR.average_precision``)."""
 
     def __init__(self, module: str) -> None:
         self.module = f"segeval.measures.{module}"

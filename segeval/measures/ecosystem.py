@@ -62,8 +62,7 @@ def ndcg_exp_at(a: Adapted, k: int) -> float:
 
 
 def dcg_at(a: Adapted, k: int, exp: bool = False) -> float:
-    """ranx's ``dcg@k``: sum of grade (``exp``, its ``dcg_burges@k``: 2^grade - 1) / log2(rank + 1) over the top k
-    (positive grades)."""
+    """ranx's ``dcg@k`` (``exp``: its ``dcg_burges@k``, gain 2^grade - 1) over the top k's positive grades."""
     g = gains(a)[:k]
     return float(np.sum(((2.0**g - 1) if exp else g) / np.log2(np.arange(2, len(g) + 2))))
 
@@ -102,8 +101,7 @@ def rbp_binary(a: Adapted, params: Params = NO_PARAMS) -> float:
 
 
 def rbp_graded(a: Adapted, params: Params = NO_PARAMS, weights: FloatArray | None = None) -> float:
-    """ranx's ``rbp.NN`` (``rbp_grade.p=0.NN``): (1 - p) times the sum of grade (or ``weights``) * p^(i-1) over
-    the relevant units (of the top k when ``k=``)."""
+    """ranx's ``rbp.NN`` (``rbp_grade.p=0.NN``): RBP of the relevant units' grades (or ``weights``)."""
     p = params.named("p", 0.8)
     k = int(params.named("k", 0)) or None  # a cut-off is at least 1
     grades = gains(a) if weights is None else weights

@@ -81,8 +81,7 @@ def mgap(q: QuerySegments, params: str | None = None) -> float:
 
 
 def reciprocal_rank_window(q: QuerySegments, window: int) -> float:
-    """1 / the rank of the first result whose start is within ``window`` seconds (inclusive) of an
-    onset of its video; 0 when none is."""
+    """1 / the rank of the first result starting within ``window`` s (inclusive) of an onset of its video, else 0."""
     spans = q.by_video()
     for k, (g, start, _) in enumerate(_results(q), start=1):
         if any(abs(start - onset) <= window for onset, _ in spans.get(g, ())):

@@ -194,8 +194,7 @@ def _closure(
 
 
 def _fulfilled(g: Group, kind: Kind) -> tuple[int, int]:
-    """(fulfilled, possible): every preference (``all``), those with a retrieved document (``imp``), or those
-    with both retrieved (``ret``)."""
+    """(fulfilled, possible) preferences: all, with a retrieved document (``imp``), or both retrieved (``ret``)."""
     c = g.counts
     if kind == "ret":
         return c["ful_ret"], c["poss_ret"]

@@ -66,8 +66,7 @@ def meets_relevant(
 
 
 def query_segments(data: Prepared) -> list[QuerySegments]:
-    """Per-query run segments and merged relevant segments, in ``data.queries`` order, with the results that
-    meet a relevant segment found for all queries at once."""
+    """Per-query run segments and merged relevant segments, in ``data.queries`` order."""
     gid, start, end = data.run_columns["gid"], data.run_columns["start"], data.run_columns["end"]
     rel = data.rel
     meets = meets_relevant(gid, start, end, rel.gid, rel.start, rel.end)

@@ -79,8 +79,7 @@ def set_map(a: Adapted) -> float:
 
 
 def set_f(a: Adapted, params: Params | None = None) -> float:
-    """(x + 1) P R / (x P + R) over the whole retrieved set, x = 1 unless ``set_F.x``; 0 when nothing relevant
-    is retrieved."""
+    """(x + 1) P R / (x P + R) of the retrieved set, x = 1 unless ``set_F.x``; 0 when nothing relevant is."""
     x = 1.0 if params is None else params.values[0]
     p, r = set_p(a), set_recall(a)
     return (x + 1) * p * r / (x * p + r) if p > 0 and r > 0 else 0.0
@@ -130,8 +129,7 @@ def iprec_cutoff(level: float, num_rel: int, version: str = "10") -> int:
 
 
 def iprec_at_recall(a: Adapted, level: float, version: str = "10") -> float:
-    """Interpolated precision at a recall level: the best precision at a rank that has found
-    :func:`iprec_cutoff` relevant results; 0 when nothing is relevant."""
+    """The best precision at a rank that has found :func:`iprec_cutoff` relevant results; 0 without any."""
     if a.num_rel == 0:
         return 0.0
     found = a.found
