@@ -77,10 +77,8 @@ def dynamic_recall(
 def adr(a: Adapted, k: int | None = None) -> float:
     """Average dynamic recall over the first k ranks (n, the ground-truth items, by default; past the n-th every
     group counts as relevant); 0 without ground truth."""
-    groups, sizes, items = ground_truth(a)
-    if sizes.sum() == 0:
-        return 0.0
-    return float(dynamic_recall(groups, sizes, k, items).mean())
+    curve = adr_curve(a, k)
+    return float(curve.mean()) if len(curve) else 0.0
 
 
 FILLER = np.iinfo(np.int64).max  # the "standin" filler: an item of the first group found nowhere else
