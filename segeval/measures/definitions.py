@@ -18,8 +18,7 @@ from segeval.measures import catalogue
 from segeval.measures import jumpin as JUMPIN_KEYS
 from segeval.measures import params as P
 from segeval.measures import quesst as QUESST
-from segeval.measures.declaration import Aggregate, Deferred, Family, Format, Param, Scope
-from segeval.measures.keyed import KeyedFamily
+from segeval.measures.declaration import Aggregate, Deferred, Family, Format, KeyedFamily, Param, Scope
 from segeval.measures.registry import Ecosystem, Option, Registry
 
 

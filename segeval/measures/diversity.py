@@ -16,8 +16,8 @@ from segeval.adapters.subtopics import Rows, Subtopics
 from segeval.core.arrays import FloatArray
 from segeval.core.domains import Key
 from segeval.core.errors import ParameterError
+from segeval.measures.declaration import settings
 from segeval.measures.definitions import ALPHA, CUT_KEYS, RBP_KEYS
-from segeval.measures.keyed import settings
 
 
 def _subtopics(a: Adapted) -> tuple[Subtopics, int]:

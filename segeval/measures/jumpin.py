@@ -8,7 +8,7 @@ import math
 from typing import TYPE_CHECKING
 
 from segeval.core.domains import NONNEGATIVE, POSITIVE, Domain, Key
-from segeval.measures.keyed import settings
+from segeval.measures.declaration import settings
 
 if TYPE_CHECKING:
     from segeval.measures.segments import QuerySegments
