@@ -1,6 +1,5 @@
-"""Vectorised forms of the measures that have one, over all queries at once: each returns bit for bit the
-values of its per-query definition (the specification; ``tests/unit/measures/test_batch_measures.py``),
-its sums in the definitions' order, trec_eval's."""
+"""Vectorised forms of the measures that have one, over all queries at once: bit for bit the values of the
+per-query definitions, sums in their order (``tests/unit/measures/test_batch_measures.py``)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Every measure declared once (name, function, description, then its kind, parameter and ir_measures
-spellings) and the named sets; docs/measures.md is generated from them and explains the bounds.
-
-Functions are named by module (``TR.average_precision`` is a :class:`~segeval.measures.declaration.Deferred`),
-so importing the declarations loads no NumPy.
-"""
+"""Every measure declared once (name, function named by module so that no NumPy loads, description, kind,
+parameter, ir_measures spellings) and the named sets; docs/measures.md is generated from them."""
 
 from __future__ import annotations
 

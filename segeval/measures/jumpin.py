@@ -1,6 +1,5 @@
-"""Jump-in point measures over one query's ranked segments (mGAP, MASP, MASDWP, MRR with a window): a result
-is judged by its start against the onsets of its video.  Definitions, sources and the parameters' defaults:
-docs/speech.md, "Jump-in points".  Imports no NumPy (the registry reads the keys)."""
+"""Jump-in point measures over one query's ranked segments (mGAP, MASP, MASDWP, MRR with a window), results judged
+by their start (docs/speech.md, "Jump-in points").  Imports no NumPy (the registry reads the keys)."""
 
 from __future__ import annotations
 

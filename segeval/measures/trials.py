@@ -1,6 +1,5 @@
-"""Detection trials and the QUESST figures over them (MediaEval SWS 2013, QUESST 2014-2015): a figure is one
-formula over trials, a query's value on its trials, the all line on every query's trials pooled
-(:class:`Pooled`).  Definitions and conventions: docs/speech.md, "Query by example"."""
+"""Detection trials and the QUESST figures over them (MediaEval SWS 2013, QUESST 2014-2015): a query's value on its
+trials, the all line on every query's trials pooled (:class:`Pooled`); docs/speech.md, "Query by example"."""
 
 from __future__ import annotations
 
