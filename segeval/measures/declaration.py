@@ -42,10 +42,6 @@ class Deferred:
     def function(self) -> Callable[..., Any]:
         return getattr(importlib.import_module(self.module), self.name)  # type: ignore[no-any-return]
 
-    def resolve(self) -> Callable[..., Any]:
-        """The function itself (its module imported now if not yet)."""
-        return self.function
-
     def __call__(self, *args: Any) -> Any:
         return self.function(*args)
 

@@ -170,10 +170,10 @@ def test_every_declared_function_resolves_to_a_function_of_its_module() -> None:
     refs = [r for f in (*FAMILIES, *TREC_EVAL_9.values()) for r in (f.func, f.batch) if r is not None]
     assert len(refs) == len(FAMILIES) + len(TREC_EVAL_9) + sum(f.batch is not None for f in FAMILIES) + 1
     for ref in refs:
-        assert isinstance(ref, Deferred) and ref.resolve() is getattr(importlib.import_module(ref.module), ref.name)
+        assert isinstance(ref, Deferred) and ref.function is getattr(importlib.import_module(ref.module), ref.name)
         assert pickle.loads(pickle.dumps(ref)) == ref
     with pytest.raises(AttributeError):
-        Deferred("segeval.measures.trec_ranks", "no_such_measure").resolve()
+        Deferred("segeval.measures.trec_ranks", "no_such_measure")()  # resolved on the call
     assert measure("P_2")(labelled("1-0", num_rel=1)) == 0.5  # 1 relevant in the top 2, through the reference
 
 
