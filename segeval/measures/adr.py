@@ -75,8 +75,7 @@ def dynamic_recall(
 
 
 def adr(a: Adapted, k: int | None = None) -> float:
-    """Average dynamic recall over the first k ranks (n, the ground-truth items, by default; past the n-th every
-    group counts as relevant); 0 without ground truth."""
+    """Average dynamic recall over the first k ranks (default: the ground-truth items); 0 without ground truth."""
     curve = adr_curve(a, k)
     return float(curve.mean()) if len(curve) else 0.0
 

@@ -122,8 +122,7 @@ def _keyed(params: str | None, keys: tuple[Key, ...]) -> dict[str, float]:
 
 
 def _alpha_dcg(a: Adapted, params: str | None = None, normalise: bool = False) -> float:
-    """alpha-DCG@k (Clarke et al. 2008) over ndeval's ideal ideal, or (alpha-nDCG) the greedy ideal ranking's;
-    k = 20, alpha = 0.5 unless given (alpha_dcg.k=10,alpha=0.3)."""
+    """alpha-DCG@k (Clarke et al. 2008) over ndeval's ideal ideal, or (alpha-nDCG) the greedy ideal's."""
     p = _keyed(params, CUT_KEYS)
     return _cut(*_subtopics(a), int(p["k"]), p["alpha"], "dcg", normalise)
 

@@ -55,8 +55,7 @@ def _dcg_exp(gains: FloatArray) -> float:
 
 
 def ndcg_exp_at(a: Adapted, k: int) -> float:
-    """gdeval's nDCG@k (ir_measures' ``nDCG(dcg='exp-log2')@k``, ranx's ``ndcg_burges@k``): gain 2^grade - 1,
-    discount log(rank + 1), over the ideal ordering of the query's positive grades; 0 without one."""
+    """gdeval's nDCG@k: gain 2^grade - 1, discount log(rank + 1), over the ideal's; 0 without a positive grade."""
     ideal = _dcg_exp(ideal_gains(a)[:k])
     return _dcg_exp(gains(a)[:k]) / ideal if ideal > 0 else 0.0
 
@@ -95,8 +94,7 @@ def hits_at(a: Adapted, k: int | None = None) -> float:
 
 
 def rbp_binary(a: Adapted, params: Params = NO_PARAMS) -> float:
-    """ir_measures' ``RBP(p=)@k`` (``rbp_bin.p=0.8,k=10``): (1 - p) times the sum of p^(i-1) over the
-    relevant units among the top k (all ranks without k); p = 0.8 unless given."""
+    """ir_measures' ``RBP(p=)@k``: RBP of binary relevance over the top k (all without k), p = 0.8 unless given."""
     return rbp_graded(a, params, np.ones(len(a.labels)))
 
 
@@ -226,8 +224,7 @@ def insq(a: Adapted, params: Params = NO_PARAMS) -> float:
 
 
 def sdcg(a: Adapted, params: Params = NO_PARAMS) -> float:
-    """Scaled DCG@k as cwl_eval: DCG of the top k over the sum of its discounts (C_i = log2(i+1) / log2(i+2)
-    before rank k, then 0); k = 10 unless given (sdcg.k=20,max_rel=3)."""
+    """Scaled DCG@k as cwl_eval: C_i = log2(i+1) / log2(i+2) before rank k, then 0; k = 10 unless given."""
     k = params.named("k", 10.0)
     c = np.array([math.log(i + 1, 2.0) / math.log(i + 2, 2.0) if i < k else 0.0 for i in range(1, CWL_DEPTH + 1)])
     return _cwl(_cwl_gains(a, params), c)
@@ -254,8 +251,7 @@ nerr8, nerr9, nerr10, nerr11 = (partial(nerr, equation=e) for e in (8, 9, 10, 11
 
 
 def bpm(a: Adapted, params: Params = NO_PARAMS) -> float:
-    """The static Bejeweled Player Model (Zhang et al. 2017) as cwl_eval: the user goes on (C_i = 1) while the
-    gain up to rank i is below T and i is below k, then stops (C_i = 0); T = 1, k = 10 unless given."""
+    """Static BPM (Zhang et al. 2017) as cwl_eval: C_i = 1 while the gain so far is below T and i below k, else 0."""
     gains = _cwl_gains(a, params)
     going = (np.cumsum(gains) < params.named("T", 1.0)) & (params.named("k", 10.0) > _RANKS)
     return _cwl(gains, going.astype(np.float64))

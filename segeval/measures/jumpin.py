@@ -89,8 +89,7 @@ def reciprocal_rank_window(q: QuerySegments, window: int) -> float:
 
 
 def relevant_seconds(q: QuerySegments) -> list[float]:
-    """Each result's seconds of relevant content: its overlap with the merged relevant segments of its
-    video (each result on its own: content two results share counts for both)."""
+    """Each result's overlap (s) with its video's merged relevant segments, each result on its own."""
     spans = q.by_video()
     return [sum(max(0.0, min(end, e) - max(start, s)) for s, e in spans.get(g, ())) for g, start, end in _results(q)]
 
@@ -118,8 +117,7 @@ def masp(q: QuerySegments, params: str | None = None) -> float:
 
 
 def masdwp(q: QuerySegments, params: str | None = None) -> float:
-    """Average segment distance-weighted precision: MASP with each rank's precision weighted by the
-    reward (:func:`reward`) of the result's start against the nearest onset of its video."""
+    """MASP with each rank's precision weighted by its start's :func:`reward` against the nearest onset."""
     p = settings(MASDWP_KEYS, params)
     weights = rewards(q, float(p["window"]), float(p["step"]), once=False)
     return _average_segment_precision(q, weights, str(p["norm"]))

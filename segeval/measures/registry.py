@@ -126,8 +126,7 @@ class Registry:
         )
 
     def with_options(self, m: Measure, options: Sequence[tuple[str, object]], text: str) -> Measure:
-        """``m`` with ir_measures' options: ``rel`` and ``judged_only`` for any measure, the others as the
-        ecosystem declares them for ``m``'s family (:class:`Option`)."""
+        """``m`` with ir_measures' options: ``rel``, ``judged_only`` and those its family declares (:class:`Option`)."""
         level, judged, family, param = m.level, m.judged, m.family, m.param
         for key, value in options:
             found = [

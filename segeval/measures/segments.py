@@ -117,8 +117,7 @@ def recall_points(rel_secs: int) -> list[int]:
 
 
 def maisp_walk(q: QuerySegments) -> MaispState:
-    """Walk the results as the reference's user model does (MediaEval Search & Hyperlinking 2013); results that
-    meet no relevant segment only add their length to the seconds watched."""
+    """The MAiSP walk: the reference's user model (MediaEval Search & Hyperlinking 2013)."""
     rel_secs_f = float(np.maximum(q.rel_end - q.rel_start, 0).sum())
     rel_secs = int(rel_secs_f)
     points = recall_points(rel_secs)
@@ -181,8 +180,7 @@ num_rel_secs, num_ret_secs, num_rel_ret_secs = (
 
 
 def maisp(q: QuerySegments, position: int | None = None) -> float:
-    """Mean interpolated segment precision over the recall points (reference formula), or the interpolated
-    segment precision at recall-point position ``position`` (0 when absent)."""
+    """Mean interpolated segment precision over the recall points, or the one at recall-point ``position`` (else 0)."""
     if position is not None:
         isp = q.maisp.isp
         return isp[position] if position < len(isp) else 0.0

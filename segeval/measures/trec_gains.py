@@ -240,8 +240,7 @@ def rbp(a: Adapted, params: Params = NO_PARAMS) -> float:
 
 
 def rbp_resid(a: Adapted, params: Params = NO_PARAMS) -> float:
-    """The RBP residual from unjudged units: p^n + (1 - p) * sum of p^(i-1) over them (p = 0.9 unless ``p=``);
-    0 when all are judged."""
+    """RBP residual of the unjudged units: p^n + (1 - p) * sum of p^(i-1) over them (p = 0.9 unless ``p=``)."""
     p = params.named("p", 0.9)
     unjudged = a.labels == Label.UNJUDGED
     if not unjudged.any():

@@ -31,8 +31,7 @@ def num_rel_ret(a: Adapted) -> int:
 
 
 def average_precision(a: Adapted, k: int | None = None) -> float:
-    """Sum over the relevant ranks i (of the top k: map_cut) of (relevant up to i) / i, over num_rel; 0 when
-    nothing is relevant."""
+    """Sum over relevant ranks i (of the top k: map_cut) of (relevant up to i) / i, over num_rel (0 if none)."""
     if a.num_rel == 0:
         return 0.0
     ranks = np.flatnonzero(a.relevant[:k]) + 1
@@ -45,8 +44,7 @@ def precision_at(a: Adapted, n: int) -> float:
 
 
 def precision_judged_at(a: Adapted, n: int) -> float:
-    """P@n(j) (Büttcher et al. 2007, section 4): relevant units among the first n judged units (as trec_eval's
-    ``-J`` before its P_n), divided by n."""
+    """P@n(j) (Büttcher et al. 2007): relevant among the first n judged units (-J, then P_n), over n."""
     judged = a.labels[a.labels != Label.UNJUDGED][:n]
     return int(np.count_nonzero(judged == Label.RELEVANT)) / n
 
@@ -243,8 +241,7 @@ def _nonrelevant_above_relevant(a: Adapted) -> IntArray:
 
 
 def rankeff(a: Adapted) -> float:
-    """RankEff (Ahlgren & Grönqvist): (1/R) * sum over retrieved relevant r of (1 - judged non-relevant above r
-    / (|J| - |R|))."""
+    """RankEff (Ahlgren & Grönqvist): (1/R) sum over retrieved relevant r of 1 - N_above(r) / (|J| - |R|)."""
     big_r = a.num_rel
     if big_r == 0:
         return 0.0

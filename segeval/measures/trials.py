@@ -119,8 +119,7 @@ def prior_entropy(prior: float) -> float:
 
 
 def pav(scores: FloatArray, target: BoolArray) -> FloatArray:
-    """The pool-adjacent-violators fit: the non-decreasing function of the score closest (least squares)
-    to the 0/1 labels; trials with equal scores are pooled first."""
+    """The pool-adjacent-violators fit (least squares, non-decreasing in the score), equal scores pooled first."""
     order = np.argsort(scores, kind="stable")
     s, y = scores[order], target[order].astype(float)
     blocks: list[list[float]] = []  # [sum of labels, count, first index]
@@ -196,8 +195,7 @@ def act_twv(t: Trials, params: str | None = None) -> float:
 
 
 def _max_twv(t: Trials, p: QbeParameters) -> tuple[float, float]:
-    """The best TWV over global score thresholds and its threshold: every distinct score, then +inf
-    (reject all); the first best is kept."""
+    """The best TWV over global thresholds (every distinct score, then +inf) and its threshold; the first best kept."""
     scores = t.scores(p)
     miss, fa = _weights(t, p.beta)
     grid = np.unique(scores)
