@@ -75,12 +75,9 @@ def dynamic_recall(
 
 
 def adr(a: Adapted, k: int | None = None) -> float:
-    """Average dynamic recall over the first k ranks (n, the ground-truth items, by default; past the n-th every
-    group counts as relevant); 0 without ground truth."""
-    groups, sizes, items = ground_truth(a)
-    if sizes.sum() == 0:
-        return 0.0
-    return float(dynamic_recall(groups, sizes, k, items).mean())
+    """Average dynamic recall over the first k ranks (default: the ground-truth items); 0 without ground truth."""
+    curve = adr_curve(a, k)
+    return float(curve.mean()) if len(curve) else 0.0
 
 
 FILLER = np.iinfo(np.int64).max  # the "standin" filler: an item of the first group found nowhere else
@@ -89,10 +86,8 @@ FILLERS = ("paper", "standin")
 
 
 def adr_tiebreak(a: Adapted, filler: str = "paper") -> float:
-    """The paper's section 4 tie-breaker: ADR, under the inverted ground truth, of the list keeping (in the
-    first n ranks) the items counted as not yet relevant when found or found after their group's end, every
-    other position holding one item of the first group (docs/cli.md, "ADR"): ``paper``, a real one (the highest
-    ranked when all are kept, so they count once); ``standin``, one found nowhere else."""
+    """The paper's section 4 tie-breaker (docs/cli.md, "ADR"); ``filler`` the item holding the other positions:
+    ``paper`` a real one of the first group, ``standin`` one found nowhere else."""
     from segeval.core.errors import check_choice
 
     check_choice("filler", filler, FILLERS)

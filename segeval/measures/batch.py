@@ -1,6 +1,5 @@
-"""Vectorised forms of the measures that have one, over all queries at once: each returns bit for bit the
-values of its per-query definition (the specification; ``tests/unit/measures/test_batch_measures.py``),
-its sums in the definitions' order, trec_eval's."""
+"""Vectorised forms of the measures that have one, over all queries at once: bit for bit the values of the
+per-query definitions, sums in their order (``tests/unit/measures/test_batch_measures.py``)."""
 
 from __future__ import annotations
 
@@ -69,8 +68,7 @@ class Batch:
 
     @cached_property
     def ideal_gains(self) -> tuple[FloatArray, IntArray]:
-        """Every query's positive pool grades best first (as :func:`segeval.measures.trec_gains.ideal_gains`),
-        concatenated, and their offsets."""
+        """Every query's :func:`segeval.measures.trec_gains.ideal_gains`, concatenated, and their offsets."""
         positive = np.flatnonzero(self.pool > 0)
         owner = self.pool_query[positive]
         best = positive[np.lexsort((-self.pool[positive], owner))]
@@ -91,8 +89,8 @@ class Batch:
         """Relevant units (of all queries) before each of ``positions`` in the concatenation."""
         return np.asarray(np.searchsorted(self.relevant_at, positions), dtype=np.int64)
 
-    def found_in_top(self, k: IntArray) -> IntArray:
-        """Per query, relevant units among its first ``k[q]`` (k may exceed the length)."""
+    def found_in_top(self, k: IntArray | int) -> IntArray:
+        """Per query, relevant units among its first ``k[q]`` (or k; k may exceed the length)."""
         ends = self.offsets[:-1] + np.minimum(k, self.lengths)
         return self.found_before(ends) - self.first_relevant
 
@@ -152,7 +150,7 @@ def num_rel_ret(b: Batch) -> list[int]:
 
 
 def precision_at(b: Batch, k: int) -> list[float]:
-    return (b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64)) / k).tolist()  # type: ignore[no-any-return]
+    return (b.found_in_top(k) / k).tolist()  # type: ignore[no-any-return]
 
 
 def judged_at(b: Batch, k: int) -> list[float]:
@@ -164,12 +162,12 @@ def judged_at(b: Batch, k: int) -> list[float]:
 
 
 def recall_at(b: Batch, k: int) -> list[float]:
-    found = b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64))
+    found = b.found_in_top(k)
     return np.where(b.num_rel > 0, found / np.maximum(b.num_rel, 1), 0.0).tolist()  # type: ignore[no-any-return]
 
 
 def success_at(b: Batch, k: int) -> list[float]:
-    found = b.found_in_top(np.full(len(b.num_rel), k, dtype=np.int64))
+    found = b.found_in_top(k)
     return np.where(found > 0, 1.0, 0.0).tolist()  # type: ignore[no-any-return]
 
 
@@ -188,8 +186,7 @@ def reciprocal_rank(b: Batch) -> list[float]:
 
 def ordered_sums(values: FloatArray, starts: IntArray, counts: IntArray) -> FloatArray:
     """Per segment, ``values[starts[i]:starts[i] + counts[i]]`` added left to right from 0.0 (as
-    :func:`segeval.measures.arithmetic.running_sum`): a running sum along the rows of one padded matrix, or,
-    when padding would take more than twice the values, one rank at a time across all segments."""
+    :func:`segeval.measures.arithmetic.running_sum`)."""
     width = int(counts.max(initial=0))
     cells = padded_cells(counts, len(values)) if width else None
     if cells is not None:  # one padded matrix: cumsum adds along each row in order
@@ -254,8 +251,7 @@ def iprec_at_recall_9(b: Batch, level: float) -> list[float]:
 
 
 def _dcg(values: FloatArray, offsets: IntArray, k: int | None) -> FloatArray:
-    """Per query, trec_eval's DCG of its first k gains (all when k is None), each query's terms
-    added left to right from 0.0 as :func:`segeval.measures.trec_gains.dcg` adds them."""
+    """Per query, the DCG of its first k gains (None: all), summed as :func:`segeval.measures.trec_gains.dcg`."""
     lengths = np.diff(offsets)
     take = lengths if k is None else np.minimum(lengths, k)
     owner = np.repeat(np.arange(len(take), dtype=np.int64), take)

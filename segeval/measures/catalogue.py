@@ -52,7 +52,6 @@ def doc(reg: Registry) -> str:
         "diversity": ", ".join(f"`{f.name}`" for f in reg.families if f.subtopics),
         "ecosystem": ecosystem_table(reg),
         "run_queries": ", ".join(f"`{n}`" for n in eco.run_queries),
-        "differences": "\n".join(f"- `{name}`: {why}" for name, why in eco.exceptions.items()),
         "refused": "\n".join(f"- {', '.join(names)}: {why}" for why, names in by_reason.items()),
     }
     from segeval.readers.files import read_utf8

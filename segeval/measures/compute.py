@@ -93,8 +93,7 @@ def compute(
 
 
 def batched(batch: Batch, reqs: Sequence[Request]) -> dict[str, list[Any]] | None:
-    """Every request's per-query values over ``batch`` (all queries at once), by request name; None
-    when one of them has no batch form."""
+    """Every request's per-query values over ``batch``, by request name; None when one has no batch form."""
     out: dict[str, list[Any]] = {}
     for r in reqs:
         values = r.measure.batch(batch)

@@ -1,16 +1,12 @@
-"""Every measure declared once (name, function, description, then its kind, parameter and ir_measures
-spellings) and the named sets; docs/measures.md is generated from them and explains the bounds.
-
-Functions are named by module (``L.average_precision`` is a :class:`~segeval.measures.declaration.Deferred`),
-so importing the declarations loads no NumPy.
-"""
+"""Every measure declared once (name, function named by module so that no NumPy loads, description, kind,
+parameter, ir_measures spellings) and the named sets; docs/measures.md is generated from them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import partial
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from segeval.core.domains import NONNEGATIVE, RANKS, UNIT, Key
 from segeval.core.errors import ParameterError
@@ -18,14 +14,12 @@ from segeval.measures import catalogue
 from segeval.measures import jumpin as JUMPIN_KEYS
 from segeval.measures import params as P
 from segeval.measures import quesst as QUESST
-from segeval.measures.declaration import Aggregate, Deferred, Family, Format, Param, Scope
-from segeval.measures.keyed import KeyedFamily
+from segeval.measures.declaration import Aggregate, Deferred, Family, Format, KeyedFamily, Param, Scope
 from segeval.measures.registry import Ecosystem, Option, Registry
 
 
 class _Functions:
-    """A measure module's functions as :class:`Deferred` references (``L.average_precision``): declaring
-    them imports nothing."""
+    """A measure module's functions as :class:`Deferred` references (``TR.average_precision``)."""
 
     def __init__(self, module: str) -> None:
         self.module = f"segeval.measures.{module}"
@@ -36,11 +30,11 @@ class _Functions:
         return Deferred(self.module, name)
 
 
-ADR, B, L, SAMPLED = _Functions("adr"), _Functions("batch"), _Functions("labels"), _Functions("sampled")
+ADR, B, SAMPLED = _Functions("adr"), _Functions("batch"), _Functions("sampled")
 S = _Functions("segments")
 J = _Functions("jumpin")
 QT = _Functions("trials")
-TR, TJ, TG, TS = (_Functions(m) for m in ("trec_ranks", "trec_judged", "trec_gains", "trec_sets"))
+TR, TG = _Functions("trec_ranks"), _Functions("trec_gains")
 ECO = _Functions("ecosystem")  # ir_measures' and ranx's measures beyond trec_eval
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -93,6 +87,11 @@ def _keys(kind: _Kind, keys: tuple[Key, ...], example: str) -> _Keys:
     return _Keys(**kind, keys=keys, pairs=keys, example=example)
 
 
+def _sharing(fields: Mapping[str, Any], *families: Family) -> tuple[Family, ...]:
+    """``families``, each with ``fields``."""
+    return tuple(replace(f, **fields) for f in families)
+
+
 _TIMED = _Timed(scope="segments", times=True)  # over each result's and judgement's time span
 _COUNT = _Kind(aggregator="sum", fmt="count", higher_is_better=None, lower=0.0)
 _FOUND = _Kind(aggregator="sum", fmt="count", lower=0.0)  # a count of relevant results found
@@ -113,15 +112,15 @@ FAMILIES: tuple[Family, ...] = (
     Family("avglength_ret", S.avglength_ret, "mean result length (s)", **_TIMED, **_STAT),
     Family("avglength_rel", S.avglength_rel, "mean merged relevant segment length (s)", **_TIMED, **_STAT),
     Family(
-        "num_rel", L.num_rel, "relevant units (merged segments, bins)", batch=B.num_rel, **_COUNT, aliases=("NumRel",)
+        "num_rel", TR.num_rel, "relevant units (merged segments, bins)", batch=B.num_rel, **_COUNT, aliases=("NumRel",)
     ),
-    Family("num_ret", L.num_ret, "ranked units (results, bins)", batch=B.num_ret, **_COUNT, aliases=("NumRet",)),
+    Family("num_ret", TR.num_ret, "ranked units (results, bins)", batch=B.num_ret, **_COUNT, aliases=("NumRet",)),
     Family(
-        "num_rel_ret", L.num_rel_ret, "units labelled relevant", batch=B.num_rel_ret, **_FOUND, aliases=("NumRelRet",)
+        "num_rel_ret", TR.num_rel_ret, "units labelled relevant", batch=B.num_rel_ret, **_FOUND, aliases=("NumRelRet",)
     ),
     Family(
         "map",
-        L.average_precision,
+        TR.average_precision,
         "average precision; above 1 possible with the overlap adapter",
         batch=B.average_precision,
         **_OVER,
@@ -134,23 +133,23 @@ FAMILIES: tuple[Family, ...] = (
         "arithmetic; with -a tiou-best:θ its AP per class at θ",
         **_OVER,
     ),
-    Family("P", L.precision_at, "precision at cut-off n", batch=B.precision_at, **_cutoffs(_SCORE, "P_10", CUTOFFS)),
+    Family("P", TR.precision_at, "precision at cut-off n", batch=B.precision_at, **_cutoffs(_SCORE, "P_10", CUTOFFS)),
     Family(
         "P_judged",
-        L.precision_judged_at,
+        TR.precision_judged_at,
         "P@n(j) (Büttcher et al. 2007): relevant among the first n judged units over n, unjudged "
         "skipped (as P_n under trec_eval -J); also written P@n(j)",
         **_cutoffs(_SCORE, "P_judged_20", (10, 20)),
     ),
     Family(
         "Judged",
-        L.judged_at,
+        TR.judged_at,
         "judged units in the top n divided by n (as the MediaEval script; ir_measures' Judged@n "
         "divides by min(n, retrieved) and counts negative grades as judged)",
         batch=B.judged_at,
         **_cutoffs(_FRACTION, "Judged_10", (10, 20, 30)),
     ),
-    Family("relString", L.relstring, "the labels in rank order and their count", **_TEXT),
+    Family("relString", TR.relstring, "the labels in rank order and their count", **_TEXT),
     Family("num_rel_secs", S.num_rel_secs, "seconds of relevant content", **_TIMED, **_COUNT),
     Family("num_ret_secs", S.num_ret_secs, "seconds watched by the MAiSP user", **_TIMED, **_COUNT),
     Family("num_rel_ret_secs", S.num_rel_ret_secs, "relevant seconds watched by the MAiSP user", **_TIMED, **_FOUND),
@@ -165,7 +164,7 @@ FAMILIES: tuple[Family, ...] = (
     # trec_eval
     Family(
         "gm_map",
-        L.average_precision,
+        TR.average_precision,
         "geometric mean of average precision (floor 1e-5), summary only",
         batch=B.average_precision,
         **_GM,
@@ -176,13 +175,13 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "bpref",
-        TJ.bpref,
+        TR.bpref,
         "binary preference: relevant results penalised by judged non-relevant ones above them",
         batch=B.bpref,
         **_OVER,
         aliases=("Bpref",),
     ),
-    Family("gm_bpref", TJ.bpref, "geometric mean of bpref (floor 1e-5), summary only", **_GM, per_query=False),
+    Family("gm_bpref", TR.bpref, "geometric mean of bpref (floor 1e-5), summary only", **_GM, per_query=False),
     Family(
         "recip_rank",
         TR.reciprocal_rank,
@@ -226,7 +225,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "map_cut",
-        L.average_precision,
+        TR.average_precision,
         "average precision counting the top n only",
         **_cutoffs(_OVER, "map_cut_10", CUTOFFS),
         family_aliases=("AP",),
@@ -239,15 +238,15 @@ FAMILIES: tuple[Family, ...] = (
         **_cutoffs(_SCORE, "success_10", (1, 5, 10)),
         family_aliases=("Success",),
     ),
-    Family("num_nonrel_judged_ret", TJ.num_nonrel_judged_ret, "retrieved results judged non-relevant", **_COUNT),
+    Family("num_nonrel_judged_ret", TR.num_nonrel_judged_ret, "retrieved results judged non-relevant", **_COUNT),
     Family(
         "relstring",
-        TJ.trec_relstring,
+        TR.trec_relstring,
         "grades of the first 10 (relstring_n: n) results: digits, '>' above 9, '-' not in the "
         "qrels, '.' negative grade",
         **_param(_TEXT, "reals", "relstring_20"),
     ),
-    Family("infAP", TJ.infap, "inferred average precision (Yilmaz & Aslam)", **_OVER),
+    Family("infAP", TR.infap, "inferred average precision (Yilmaz & Aslam)", **_OVER),
     Family(
         "Rprec_mult",
         TR.rprec_mult,
@@ -256,7 +255,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "utility",
-        TS.utility,
+        TR.utility,
         "rel_ret - nonrel_ret; utility.p1,p2,p3,p4: p1 rel_ret + p2 nonrel_ret + p3 rel_missed + p4 nonrel_missed",
         **_param(_UNBOUNDED, "reals", "utility_2,-1,0,0"),
         count=4,
@@ -305,13 +304,13 @@ FAMILIES: tuple[Family, ...] = (
         "relevant in the top n over min(n, R)",
         **_cutoffs(_OVER, "relative_P_10", CUTOFFS),
     ),
-    Family("set_P", TS.set_p, "relevant retrieved over retrieved", **_SCORE, aliases=("SetP",)),
-    Family("set_relative_P", TS.set_relative_p, "relevant retrieved over min(retrieved, R)", **_OVER),
-    Family("set_recall", TS.set_recall, "relevant retrieved over R", **_OVER, aliases=("SetR",)),
-    Family("set_map", TS.set_map, "set_P times set_recall", **_OVER),
+    Family("set_P", TR.set_p, "relevant retrieved over retrieved", **_SCORE, aliases=("SetP",)),
+    Family("set_relative_P", TR.set_relative_p, "relevant retrieved over min(retrieved, R)", **_OVER),
+    Family("set_recall", TR.set_recall, "relevant retrieved over R", **_OVER, aliases=("SetR",)),
+    Family("set_map", TR.set_map, "set_P times set_recall", **_OVER),
     Family(
         "set_F",
-        TS.set_f,
+        TR.set_f,
         "harmonic mean of set_P and set_recall (set_F.x: weighted by x)",
         aliases=("SetF",),
         **_param(_OVER, "reals", "set_F_0.5"),
@@ -329,7 +328,7 @@ FAMILIES: tuple[Family, ...] = (
         "RBP residual from unjudged results, p = 0.9 (rbp_resid.p=0.8)",
         **_param(_FRACTION, "gains", "rbp_resid_p=0.8", pairs=P.pairs("p")),
     ),
-    Family("unj", TJ.unjudged_at, "unjudged results in the top n over n", **_cutoffs(_FRACTION, "unj_10", (5, 10, 20))),
+    Family("unj", TR.unjudged_at, "unjudged results in the top n over n", **_cutoffs(_FRACTION, "unj_10", (5, 10, 20))),
     # beyond trec_eval
     Family(
         "adr", ADR.adr, "average dynamic recall over the first n ranks (grades order the ground-truth groups)", **_SCORE
@@ -349,7 +348,7 @@ FAMILIES: tuple[Family, ...] = (
         **_param(_LOWER_BETTER, "raw", "adr_tb_standin"),
     ),
     Family(
-        "RankEff", TJ.rankeff, "RankEff: bpref against all judged non-relevant units (Ahlgren & Grönqvist)", **_OVER
+        "RankEff", TR.rankeff, "RankEff: bpref against all judged non-relevant units (Ahlgren & Grönqvist)", **_OVER
     ),
     Family(
         "F",
@@ -511,14 +510,14 @@ FAMILIES: tuple[Family, ...] = (
 
 
 #: jump-in point measures (docs/speech.md, "Jump-in points"): results judged by their start time
-JUMP_IN: tuple[Family, ...] = (
+JUMP_IN: tuple[Family, ...] = _sharing(
+    _TIMED,
     KeyedFamily(
         "mgap",
         J.mgap,
         "mean generalized average precision (Liu & Oard 2006, CLEF CL-SR): each result's credit falls linearly with "
         "the distance from its start to a relevant onset, 0.1 per whole 15 s step (mgap.window=150,step=15,match=once: "
         "the defaults; step=0: no steps; match=all: every result near an onset scores, so above 1 possible)",
-        **_TIMED,
         **_keys(_OVER, JUMPIN_KEYS.MGAP_KEYS, "mgap_window=60,step=0"),
     ),
     Family(
@@ -526,7 +525,6 @@ JUMP_IN: tuple[Family, ...] = (
         J.reciprocal_rank_window,
         "reciprocal rank of the first result starting within n seconds of a relevant onset of "
         "its video (MediaEval RSR 2011, S&H 2012: 10, 30 and 60 s)",
-        **_TIMED,
         **_cutoffs(_SCORE, "mrr_window_60", JUMPIN_KEYS.MRR_WINDOWS),
     ),
     KeyedFamily(
@@ -535,7 +533,6 @@ JUMP_IN: tuple[Family, ...] = (
         "mean average segment precision (Eskevich, Magdy & Jones 2012): relevant seconds over "
         "seconds watched, averaged over the ranks holding relevant content (norm=retrieved; "
         "norm=qrels: over the relevant segments, above 1 possible)",
-        **_TIMED,
         **_keys(_OVER, JUMPIN_KEYS.MASP_KEYS, "masp_norm=qrels"),
     ),
     KeyedFamily(
@@ -543,7 +540,6 @@ JUMP_IN: tuple[Family, ...] = (
         J.masdwp,
         "mean average segment distance-weighted precision (Eskevich, Magdy & Jones 2012): masp with each rank weighted "
         "by mgap's credit for its start (window, step, norm as mgap and masp)",
-        **_TIMED,
         **_keys(_OVER, JUMPIN_KEYS.MASDWP_KEYS, "masdwp_window=60,step=0"),
     ),
 )
@@ -557,13 +553,13 @@ ALPHA, BETA, DEPTH = 0.5, 0.5, 20
 CUT_KEYS = (Key("k", DEPTH, RANKS), Key("alpha", ALPHA, UNIT))
 RBP_KEYS = (Key("alpha", ALPHA, UNIT), Key("beta", BETA, UNIT))
 #: NIST ndeval's novelty and diversity measures over subtopic qrels (docs/measures.md, "Subtopic qrels")
-DIVERSITY: tuple[Family, ...] = (
+DIVERSITY: tuple[Family, ...] = _sharing(
+    {"subtopics": True},
     Family(
         "err_ia",
         DIV.err_ia,
         "intent-aware ERR at n with ndeval's novelty gains (alpha = 0.5) over its ideal-ideal "
         "normalisation (ndeval's ERR-IA@n; at n = 1 not normalised, as ndeval)",
-        subtopics=True,
         cutoffs=RANKS,
         **_cutoffs(_GAIN, "err_ia_20", _DIV_CUTOFFS),
         family_aliases=("ERR_IA",),
@@ -572,7 +568,6 @@ DIVERSITY: tuple[Family, ...] = (
         "nerr_ia",
         DIV.nerr_ia,
         "ERR-IA at n over the greedy ideal ranking's (ndeval's nERR-IA@n)",
-        subtopics=True,
         cutoffs=RANKS,
         **_cutoffs(_SCORE, "nerr_ia_20", _DIV_CUTOFFS),
         family_aliases=("nERR_IA",),
@@ -582,7 +577,6 @@ DIVERSITY: tuple[Family, ...] = (
         DIV.alpha_dcg,
         "alpha-DCG at k (k = 20, alpha = 0.5 unless given) over ndeval's ideal-ideal "
         "normalisation (ndeval's alpha-DCG@k; at k = 1 not normalised, as ndeval)",
-        subtopics=True,
         **_keys(_GAIN, CUT_KEYS, "alpha_dcg_k=10,alpha=0.3"),
         family_aliases=("alpha_DCG", "α_DCG"),
     ),
@@ -591,7 +585,6 @@ DIVERSITY: tuple[Family, ...] = (
         DIV.alpha_ndcg,
         "alpha-nDCG at k (Clarke et al. 2008): alpha-DCG over ndeval's greedy ideal "
         "ranking's; k = 20, alpha = 0.5 unless given (ir_measures' alpha_nDCG(alpha=0.5)@20)",
-        subtopics=True,
         **_keys(_SCORE, CUT_KEYS, "alpha_ndcg_k=10,alpha=0.3"),
         family_aliases=("alpha_nDCG", "α_nDCG"),
     ),
@@ -600,7 +593,6 @@ DIVERSITY: tuple[Family, ...] = (
         DIV.nrbp,
         "novelty- and rank-biased precision (Clarke et al. 2009) over every rank, alpha = "
         "beta = 0.5 unless given (ndeval's NRBP)",
-        subtopics=True,
         **_keys(_SCORE, RBP_KEYS, "nrbp_alpha=0.3,beta=0.8"),
         aliases=("NRBP",),
     ),
@@ -608,7 +600,6 @@ DIVERSITY: tuple[Family, ...] = (
         "nnrbp",
         DIV.nnrbp,
         "NRBP over the ideal ranking's; NaN for a query without a relevant subtopic (ndeval's nNRBP, its 0/0)",
-        subtopics=True,
         **_keys(_SCORE, RBP_KEYS, "nnrbp_alpha=0.3,beta=0.8"),
         aliases=("nNRBP",),
     ),
@@ -616,7 +607,6 @@ DIVERSITY: tuple[Family, ...] = (
         "map_ia",
         DIV.map_ia,
         "intent-aware average precision: the mean over the subtopics of their average precision (ndeval's MAP-IA)",
-        subtopics=True,
         **_SCORE,
         aliases=("AP_IA", "MAP_IA"),
     ),
@@ -625,7 +615,6 @@ DIVERSITY: tuple[Family, ...] = (
         DIV.p_ia,
         "intent-aware precision at n: relevant (result, subtopic) pairs in the top n over n "
         "times the subtopics (ndeval's P-IA@n)",
-        subtopics=True,
         **_cutoffs(_SCORE, "P_ia_20", _DIV_CUTOFFS),
         family_aliases=("P_IA",),
     ),
@@ -633,7 +622,6 @@ DIVERSITY: tuple[Family, ...] = (
         "strec",
         DIV.strec,
         "subtopic recall at n: the subtopics with a relevant result in the top n over the subtopics (ndeval's strec@n)",
-        subtopics=True,
         **_cutoffs(_SCORE, "strec_20", _DIV_CUTOFFS),
         family_aliases=("StRecall",),
     ),
@@ -646,20 +634,19 @@ _KEYS = (
 )
 #: query by example (docs/speech.md, "Query by example"): trials are the key's (query, utterance) pairs, scores
 #: LLRs; each figure is one formula over trials: per query on its own, the all line on every query's pooled
-QUESST_FIGURES: tuple[Family, ...] = (
+QUESST_FIGURES: tuple[Family, ...] = _sharing(
+    {"scope": "trials"},
     KeyedFamily(
         "actCnxe",
         QT.act_cnxe,
         "normalized cross-entropy of the scores as LLRs (MediaEval QUESST): Cxe at the prior over the prior's entropy, "
         f"all trials pooled (not a mean over queries); prior: effective (of the costs) or a probability; {_KEYS}",
-        scope="trials",
         **_keys(_Kind(aggregator="pooled", higher_is_better=False, lower=0.0), QUESST.CNXE_KEYS, "actCnxe_prior=0.5"),
     ),
     KeyedFamily(
         "minCnxe",
         QT.min_cnxe,
         "actCnxe after the best monotone recalibration (PAV), all trials pooled; parameters as actCnxe",
-        scope="trials",
         **_keys(
             _Kind(aggregator="pooled", higher_is_better=False, lower=0.0, upper=1.0),
             QUESST.CNXE_KEYS,
@@ -672,14 +659,12 @@ QUESST_FIGURES: tuple[Family, ...] = (
         "actual term-weighted value (MediaEval QUESST): 1 − mean over queries with a target of "
         "(P_miss + β·P_FA), β = (C_fa/C_miss)(1 − P_target)/P_target, at the run's YES decisions "
         "(decisions=given; bayes: score >= ln β, for TREC runs); " + _KEYS,
-        scope="trials",
         **_keys(_Kind(aggregator="pooled", upper=1.0), QUESST.ACT_TWV_KEYS, "actTWV_decisions=bayes"),
     ),
     KeyedFamily(
         "maxTWV",
         QT.max_twv,
         "maximum term-weighted value: TWV at the best global score threshold (per query: at its own best); " + _KEYS,
-        scope="trials",
         **_keys(_Kind(aggregator="pooled", lower=0.0, upper=1.0), QUESST.TWV_KEYS, "maxTWV_cost_fa=2"),
     ),
     KeyedFamily(
@@ -687,7 +672,6 @@ QUESST_FIGURES: tuple[Family, ...] = (
         QT.max_twv_threshold,
         "the score threshold of maxTWV (YES when the score is at least it; inf: rejecting "
         "every trial); parameters as maxTWV",
-        scope="trials",
         **_keys(_Kind(aggregator="pooled", higher_is_better=None), QUESST.TWV_KEYS, "maxTWV_threshold_cost_fa=2"),
     ),
 )
@@ -928,34 +912,6 @@ ECOSYSTEM = Ecosystem(
         "ndcg_burges": "ranx's ndcg_burges without @k (the whole list) is not computed: ndcg_burges@k is "
         "gdeval's ndcg_exp_cut_k",
         "dcg_burges": "ranx's dcg_burges without @k (the whole list) is not computed: dcg_burges@k is dcg_exp_cut_k",
-    },
-    exceptions={
-        "IPrec@r": "ir_measures computes it with pytrec_eval, which is trec_eval 9.0.8: its interpolation "
-        "cut-off rounds up; segeval's default is trec_eval 10 (equal under --trec-eval 9)",
-        "Judged@n": "segeval's Judged_n is the MediaEval script's (judged results over n, a negative grade "
-        "unjudged); ir_measures divides by min(n, retrieved) and counts negative grades as judged",
-        "RR@n, MRR@n": "ir_measures' msmarco provider breaks score ties by docno ascending (trec_eval: "
-        "descending): equal once ties are broken as trec_eval does",
-        "RBP, INST, INSQ, SDCG, NERR8, NERR9, NERR10, NERR11, BPM": (
-            "cwl_eval orders score ties its own way: equal once ties are broken as trec_eval does"
-        ),
-        "ERR@n, nDCG(dcg='exp-log2')@n": "gdeval prints 5 decimals: equal within 5e-6",
-        "ranx, every name": "ranx orders score ties its own way: equal once ties are broken as trec_eval does",
-        "ranx bpref": "ranx counts negative grades as judged non-relevant (trec_eval: unjudged)",
-        "ranx recall": "recall alone is trec_eval's family (recall_5 ... recall_1000, as trec_eval -m recall), not "
-        "ranx's recall of the whole list, which is set_recall (SetR); recall@k is the same in both",
-        "Accuracy": "ir_measures breaks score ties its own way (equal once ties are broken as trec_eval does), reports "
-        "no value for a query without a relevant result or missing from the run (segeval: 0, so the all lines differ) "
-        "and fails on one without a non-relevant result (segeval: 1)",
-        "ERR_IA, nERR_IA, alpha_DCG, alpha_nDCG (α_DCG, α_nDCG), NRBP, nNRBP, AP_IA, MAP_IA, P_IA, StRecall": (
-            "pyndeval breaks score ties by docno ascending (trec_eval: descending): equal once ties are broken as "
-            "trec_eval does. ir_measures 0.4.3 fails on these names without a cut-off (segeval: ndeval's 5, 10 "
-            "and 20), beyond 20 (segeval: the same rule) and on judged_only=True (segeval: pyndeval given the "
-            "judged results; a result whose every line has a negative grade counts as unjudged)"
-        ),
-        "Compat": "ir_measures breaks score ties by docno ascending (trec_eval: descending), and orders the "
-        "ideal ranking's unretrieved documents of equal grade by qrels order (no effect on the value): "
-        "equal once ties are broken as trec_eval does",
     },
     run_queries=("NumRel",),
 )

@@ -16,17 +16,18 @@ from segeval.adapters.subtopics import Rows, Subtopics
 from segeval.core.arrays import FloatArray
 from segeval.core.domains import Key
 from segeval.core.errors import ParameterError
+from segeval.measures.declaration import settings
 from segeval.measures.definitions import ALPHA, CUT_KEYS, RBP_KEYS
-from segeval.measures.keyed import settings
 
 
-def _subtopics(a: Adapted) -> Subtopics:
+def _subtopics(a: Adapted) -> tuple[Subtopics, int]:
+    """The ranking's subtopics and :func:`actual`'s count."""
     if a.subtopics is None:
         raise ParameterError(
             "The diversity measures need subtopic qrels (qid subtopic docno rel) of documents, "
             "judged by the exact adapter. Got a ranking without them instead."
         )
-    return a.subtopics
+    return a.subtopics, actual(a.subtopics)
 
 
 def gains(ranked: Rows, alpha: float) -> FloatArray:
@@ -45,9 +46,8 @@ def gains(ranked: Rows, alpha: float) -> FloatArray:
 
 
 def ideal(sub: Subtopics, alpha: float) -> FloatArray:
-    """The novelty gains of ndeval's greedy ideal ranking (``idealResult``) of the query's judged documents: at
-    each rank the unplaced document of largest gain, ties to the larger docno; documents that gain nothing end
-    it.  Gains only fall, so a heap of earlier gains is searched lazily."""
+    """The novelty gains of ndeval's greedy ideal ranking (``idealResult``): at each rank the unplaced judged
+    document of largest gain, ties to the larger docno, until none gains anything."""
     if alpha in sub.ideals:
         return sub.ideals[alpha]
     judged = sub.judged
@@ -102,11 +102,10 @@ def _normalised(score: FloatArray, k: int, subtopics: int, alpha: float, weight:
     return total if k == 1 else total / best
 
 
-def _cut(sub: Subtopics, ranked: Rows, k: int, alpha: float, weight: str, normalise: bool) -> float:
-    n = actual(sub)
+def _cut(sub: Subtopics, n: int, k: int, alpha: float, weight: str, normalise: bool) -> float:
     if n == 0:
         return 0.0
-    value = _normalised(gains(ranked[:k], alpha), k, n, alpha, weight)
+    value = _normalised(gains(sub.ranked[:k], alpha), k, n, alpha, weight)
     if not normalise or value == 0.0:
         return value
     return value / _normalised(ideal(sub, alpha)[:k], k, n, alpha, weight)
@@ -115,8 +114,7 @@ def _cut(sub: Subtopics, ranked: Rows, k: int, alpha: float, weight: str, normal
 def _err_ia(a: Adapted, k: int, normalise: bool = False) -> float:
     """ERR-IA@k (Chapelle et al. 2009, intent-aware with ndeval's novelty gains): the sum of each rank's gain
     over the rank, over the same sum for the ideal ideal, or (nERR-IA) the ideal ranking's."""
-    sub = _subtopics(a)
-    return _cut(sub, sub.ranked, k, ALPHA, "err", normalise)
+    return _cut(*_subtopics(a), k, ALPHA, "err", normalise)
 
 
 def _keyed(params: str | None, keys: tuple[Key, ...]) -> dict[str, float]:
@@ -124,10 +122,9 @@ def _keyed(params: str | None, keys: tuple[Key, ...]) -> dict[str, float]:
 
 
 def _alpha_dcg(a: Adapted, params: str | None = None, normalise: bool = False) -> float:
-    """alpha-DCG@k (Clarke et al. 2008) over ndeval's ideal ideal, or (alpha-nDCG) the greedy ideal ranking's;
-    k = 20, alpha = 0.5 unless given (alpha_dcg.k=10,alpha=0.3)."""
-    sub, p = _subtopics(a), _keyed(params, CUT_KEYS)
-    return _cut(sub, sub.ranked, int(p["k"]), p["alpha"], "dcg", normalise)
+    """alpha-DCG@k (Clarke et al. 2008) over ndeval's ideal ideal, or (alpha-nDCG) the greedy ideal's."""
+    p = _keyed(params, CUT_KEYS)
+    return _cut(*_subtopics(a), int(p["k"]), p["alpha"], "dcg", normalise)
 
 
 err_ia, nerr_ia = partial(_err_ia, normalise=False), partial(_err_ia, normalise=True)
@@ -147,33 +144,29 @@ def _nrbp(score: FloatArray, subtopics: int, alpha: float, beta: float) -> float
 def nrbp(a: Adapted, params: str | None = None) -> float:
     """NRBP (Clarke, Kolla & Vechtomova 2009) over every rank: the gains weighted by beta^(rank - 1), times
     (1 - (1 - alpha) beta) / subtopics; alpha = beta = 0.5 unless given (nrbp.alpha=0.3,beta=0.8)."""
-    sub, p = _subtopics(a), _keyed(params, RBP_KEYS)
-    return _nrbp(gains(sub.ranked, p["alpha"]), actual(sub), p["alpha"], p["beta"])
+    (sub, n), p = _subtopics(a), _keyed(params, RBP_KEYS)
+    return _nrbp(gains(sub.ranked, p["alpha"]), n, p["alpha"], p["beta"])
 
 
 def nnrbp(a: Adapted, params: str | None = None) -> float:
-    sub, p = _subtopics(a), _keyed(params, RBP_KEYS)
-    n = actual(sub)
+    (sub, n), p = _subtopics(a), _keyed(params, RBP_KEYS)
     best = _nrbp(ideal(sub, p["alpha"]), n, p["alpha"], p["beta"])
     return _nrbp(gains(sub.ranked, p["alpha"]), n, p["alpha"], p["beta"]) / best if best else math.nan
 
 
 def p_ia(a: Adapted, k: int) -> float:
     """P-IA@k (Agrawal et al. 2009): the (result, subtopic) relevant pairs of the top k over k times the subtopics."""
-    sub = _subtopics(a)
-    n = actual(sub)
+    sub, n = _subtopics(a)
     return sum(map(len, sub.ranked[:k])) / (k * n) if n else 0.0
 
 
 def strec(a: Adapted, k: int) -> float:
-    sub = _subtopics(a)
-    n = actual(sub)
+    sub, n = _subtopics(a)
     return len({s for topics in sub.ranked[:k] for s in topics}) / n if n else 0.0
 
 
 def map_ia(a: Adapted) -> float:
-    sub = _subtopics(a)
-    n = actual(sub)
+    sub, n = _subtopics(a)
     if n == 0:
         return 0.0
     relevant = Counter(s for topics in sub.judged for s in topics)

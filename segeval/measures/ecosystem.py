@@ -12,9 +12,10 @@ import numpy as np
 from segeval.adapters.base import Adapted, Label, judged_only
 from segeval.core.arrays import FloatArray
 from segeval.core.errors import ParameterError
+from segeval.measures.arithmetic import running_sum
 from segeval.measures.params import NO_PARAMS, Params
 from segeval.measures.trec_gains import dcg, gains, ideal_gains
-from segeval.measures.trec_judged import grade_values
+from segeval.measures.trec_ranks import grade_values
 
 #: gdeval.pl's ``$MAX_JUDGMENT``: ERR's gain is (2^grade - 1) / 2^4 whatever the qrels' largest grade
 GDEVAL_MAX_GRADE = 4
@@ -50,22 +51,17 @@ def with_options(a: Adapted, level: int | None, judged: bool) -> Adapted:
 
 def _dcg_exp(gains: FloatArray) -> float:
     """sum of (2^g - 1) / ln(rank + 1), as gdeval.pl (its natural log cancels in nDCG)."""
-    total = 0.0
-    for i, g in enumerate(gains.tolist()):
-        total += (2.0**g - 1) / math.log(i + 2)
-    return total
+    return running_sum([(2.0**g - 1) / math.log(i + 2) for i, g in enumerate(gains.tolist())])
 
 
 def ndcg_exp_at(a: Adapted, k: int) -> float:
-    """gdeval's nDCG@k (ir_measures' ``nDCG(dcg='exp-log2')@k``, ranx's ``ndcg_burges@k``): gain 2^grade - 1,
-    discount log(rank + 1), over the ideal ordering of the query's positive grades; 0 without one."""
+    """gdeval's nDCG@k: gain 2^grade - 1, discount log(rank + 1), over the ideal's; 0 without a positive grade."""
     ideal = _dcg_exp(ideal_gains(a)[:k])
     return _dcg_exp(gains(a)[:k]) / ideal if ideal > 0 else 0.0
 
 
 def dcg_at(a: Adapted, k: int, exp: bool = False) -> float:
-    """ranx's ``dcg@k``: sum of grade (``exp``, its ``dcg_burges@k``: 2^grade - 1) / log2(rank + 1) over the top k
-    (positive grades)."""
+    """ranx's ``dcg@k`` (``exp``: its ``dcg_burges@k``, gain 2^grade - 1) over the top k's positive grades."""
     g = gains(a)[:k]
     return float(np.sum(((2.0**g - 1) if exp else g) / np.log2(np.arange(2, len(g) + 2))))
 
@@ -98,21 +94,16 @@ def hits_at(a: Adapted, k: int | None = None) -> float:
 
 
 def rbp_binary(a: Adapted, params: Params = NO_PARAMS) -> float:
-    """ir_measures' ``RBP(p=)@k`` (``rbp_bin.p=0.8,k=10``): (1 - p) times the sum of p^(i-1) over the
-    relevant units among the top k (all ranks without k); p = 0.8 unless given."""
+    """ir_measures' ``RBP(p=)@k``: RBP of binary relevance over the top k (all without k), p = 0.8 unless given."""
     return rbp_graded(a, params, np.ones(len(a.labels)))
 
 
 def rbp_graded(a: Adapted, params: Params = NO_PARAMS, weights: FloatArray | None = None) -> float:
-    """ranx's ``rbp.NN`` (``rbp_grade.p=0.NN``): (1 - p) times the sum of grade (or ``weights``) * p^(i-1) over
-    the relevant units (of the top k when ``k=``)."""
+    """ranx's ``rbp.NN`` (``rbp_grade.p=0.NN``): RBP of the relevant units' grades (or ``weights``)."""
     p = params.named("p", 0.8)
     k = int(params.named("k", 0)) or None  # a cut-off is at least 1
     grades = gains(a) if weights is None else weights
-    total = 0.0
-    for i in np.flatnonzero(a.relevant[:k]).tolist():
-        total += float(grades[i]) * p**i
-    return (1 - p) * total
+    return (1 - p) * running_sum([float(grades[i]) * p**i for i in np.flatnonzero(a.relevant[:k]).tolist()])
 
 
 def ndcg_gains_at(a: Adapted, params: Params = NO_PARAMS) -> float:
@@ -233,17 +224,14 @@ def insq(a: Adapted, params: Params = NO_PARAMS) -> float:
 
 
 def sdcg(a: Adapted, params: Params = NO_PARAMS) -> float:
-    """Scaled DCG@k as cwl_eval: DCG of the top k over the sum of its discounts (C_i = log2(i+1) / log2(i+2)
-    before rank k, then 0); k = 10 unless given (sdcg.k=20,max_rel=3)."""
+    """Scaled DCG@k as cwl_eval: C_i = log2(i+1) / log2(i+2) before rank k, then 0; k = 10 unless given."""
     k = params.named("k", 10.0)
     c = np.array([math.log(i + 1, 2.0) / math.log(i + 2, 2.0) if i < k else 0.0 for i in range(1, CWL_DEPTH + 1)])
     return _cwl(_cwl_gains(a, params), c)
 
 
 def nerr(a: Adapted, params: Params = NO_PARAMS, equation: int = 8) -> float:
-    """NERR (Azzopardi et al. 2021) as cwl_eval, by the paper's equation: 8 (C_i = 1 - g_i before rank k),
-    9 (C_i = i / (i + 1) (1 - g_i) before rank k), 10 (C_i = p (1 - g_i), p = 0.9), 11 (C_i = ((i + 2T - 1) /
-    (i + 2T))^2 (1 - g_i), T = 1)."""
+    """NERR (Azzopardi et al. 2021) as cwl_eval, by the paper's equation (8, 9, 10 or 11)."""
     gains = _cwl_gains(a, params)
     i = _RANKS
     before_k = i < params.named("k", 10.0)
@@ -263,8 +251,7 @@ nerr8, nerr9, nerr10, nerr11 = (partial(nerr, equation=e) for e in (8, 9, 10, 11
 
 
 def bpm(a: Adapted, params: Params = NO_PARAMS) -> float:
-    """The static Bejeweled Player Model (Zhang et al. 2017) as cwl_eval: the user goes on (C_i = 1) while the
-    gain up to rank i is below T and i is below k, then stops (C_i = 0); T = 1, k = 10 unless given."""
+    """Static BPM (Zhang et al. 2017) as cwl_eval: C_i = 1 while the gain so far is below T and i below k, else 0."""
     gains = _cwl_gains(a, params)
     going = (np.cumsum(gains) < params.named("T", 1.0)) & (params.named("k", 10.0) > _RANKS)
     return _cwl(gains, going.astype(np.float64))

@@ -1,6 +1,5 @@
-"""Jump-in point measures over one query's ranked segments (mGAP, MASP, MASDWP, MRR with a window): a result
-is judged by its start against the onsets of its video.  Definitions, sources and the parameters' defaults:
-docs/speech.md, "Jump-in points".  Imports no NumPy (the registry reads the keys)."""
+"""Jump-in point measures over one query's ranked segments (mGAP, MASP, MASDWP, MRR with a window), results judged
+by their start (docs/speech.md, "Jump-in points").  Imports no NumPy (the registry reads the keys)."""
 
 from __future__ import annotations
 
@@ -8,7 +7,7 @@ import math
 from typing import TYPE_CHECKING
 
 from segeval.core.domains import NONNEGATIVE, POSITIVE, Domain, Key
-from segeval.measures.keyed import settings
+from segeval.measures.declaration import settings
 
 if TYPE_CHECKING:
     from segeval.measures.segments import QuerySegments
@@ -32,22 +31,13 @@ MRR_WINDOWS = (10, 30, 60)
 
 
 def reward(distance: float, window: float, step: float) -> float:
-    """The credit of a start ``distance`` seconds from an onset: 1 at 0, falling linearly to 0 at
-    ``window``; with ``step`` > 0 the distance is first cut down to whole steps (CLEF CL-SR: 15 s
-    steps of 0.1 in a 150 s window, so 14.9 s earns 1 and 15 s earns 0.9)."""
+    """The credit of a start ``distance`` seconds from an onset: 1 at 0, falling linearly to 0 at ``window``,
+    the distance first cut down to whole ``step`` s (CLEF CL-SR: 14.9 s earns 1, 15 s earns 0.9)."""
     if distance >= window:
         return 0.0
     if step > 0 and math.isfinite(distance / step):  # a step too small to count is none
         distance = math.floor(distance / step) * step
     return max(0.0, 1.0 - distance / window)
-
-
-def _spans(q: QuerySegments) -> dict[int, list[tuple[float, float]]]:
-    """The merged relevant segments of each video, ascending: their starts are the onsets."""
-    out: dict[int, list[tuple[float, float]]] = {}
-    for g, s, e in zip(q.rel_gid.tolist(), q.rel_start.tolist(), q.rel_end.tolist(), strict=True):
-        out.setdefault(g, []).append((s, e))
-    return out
 
 
 def _results(q: QuerySegments) -> list[tuple[int, float, float]]:
@@ -57,7 +47,7 @@ def _results(q: QuerySegments) -> list[tuple[int, float, float]]:
 def rewards(q: QuerySegments, window: float, step: float, once: bool) -> list[float]:
     """Each result's reward in rank order.  A result takes the onset of its video that gives it the
     highest reward (the earlier onset on a tie); with ``once`` only onsets no earlier result took."""
-    spans = _spans(q)
+    spans = q.by_video()
     taken: set[tuple[int, int]] = set()
     out = []
     for g, start, _ in _results(q):
@@ -90,9 +80,8 @@ def mgap(q: QuerySegments, params: str | None = None) -> float:
 
 
 def reciprocal_rank_window(q: QuerySegments, window: int) -> float:
-    """1 / the rank of the first result whose start is within ``window`` seconds (inclusive) of an
-    onset of its video; 0 when none is."""
-    spans = _spans(q)
+    """1 / the rank of the first result starting within ``window`` s (inclusive) of an onset of its video, else 0."""
+    spans = q.by_video()
     for k, (g, start, _) in enumerate(_results(q), start=1):
         if any(abs(start - onset) <= window for onset, _ in spans.get(g, ())):
             return 1.0 / k
@@ -100,9 +89,8 @@ def reciprocal_rank_window(q: QuerySegments, window: int) -> float:
 
 
 def relevant_seconds(q: QuerySegments) -> list[float]:
-    """Each result's seconds of relevant content: its overlap with the merged relevant segments of its
-    video (each result on its own: content two results share counts for both)."""
-    spans = _spans(q)
+    """Each result's overlap (s) with its video's merged relevant segments, each result on its own."""
+    spans = q.by_video()
     return [sum(max(0.0, min(end, e) - max(start, s)) for s, e in spans.get(g, ())) for g, start, end in _results(q)]
 
 
@@ -129,8 +117,7 @@ def masp(q: QuerySegments, params: str | None = None) -> float:
 
 
 def masdwp(q: QuerySegments, params: str | None = None) -> float:
-    """Average segment distance-weighted precision: MASP with each rank's precision weighted by the
-    reward (:func:`reward`) of the result's start against the nearest onset of its video."""
+    """MASP with each rank's precision weighted by its start's :func:`reward` against the nearest onset."""
     p = settings(MASDWP_KEYS, params)
     weights = rewards(q, float(p["window"]), float(p["step"]), once=False)
     return _average_segment_precision(q, weights, str(p["norm"]))

@@ -8,15 +8,13 @@ import re
 from dataclasses import dataclass
 from typing import TypeVar
 
-from segeval.core.domains import CUTOFF, MAX_WHOLE, PERSISTENCE, REAL, T_DOMAIN, Domain, Key, plain_decimal
+from segeval.core.domains import CUTOFF, PERSISTENCE, REAL, T_DOMAIN, Domain, Key, plain_decimal
 from segeval.core.errors import ParameterError
 from segeval.core.words import plural
 
 KINDS = ("cutoff", "level", "reals", "gains")
 _T = TypeVar("_T", int, float)
 
-#: the largest cut-off (trec_eval compares cut-offs as C ints: beyond this its sort breaks)
-MAX_CUTOFF = MAX_WHOLE
 #: a cut-off as C's ``atol`` reads it when the text is a plain decimal number: the integer part
 _CUTOFF = re.compile(r"\+?(?P<whole>[0-9]+)(?:\.[0-9]*)?\Z")
 #: a gain level as trec_eval 10 accepts it (``valid_int``: an optional sign, then digits)

@@ -16,7 +16,6 @@ import pandas as pd
 from segeval.adapters.base import Adapted, Label
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.errors import InputError, SegevalError
-from segeval.measures import labels as L
 from segeval.measures import trec_ranks as TR
 from segeval.measures.arithmetic import running_sum
 from segeval.readers.judgements import Judgement
@@ -68,8 +67,8 @@ def _averaged(f: Callable[..., float], x: Groups, *param: Any) -> float:
     return total / len(x) if len(x) > 1 else total
 
 
-p_avgjg = partial(_averaged, L.precision_at)
-map_avgjg = partial(_averaged, L.average_precision)
+p_avgjg = partial(_averaged, TR.precision_at)
+map_avgjg = partial(_averaged, TR.average_precision)
 rprec_mult_avgjg = partial(_averaged, TR.rprec_mult)
 
 
@@ -195,8 +194,7 @@ def _closure(
 
 
 def _fulfilled(g: Group, kind: Kind) -> tuple[int, int]:
-    """(fulfilled, possible): every preference (``all``), those with a retrieved document (``imp``), or those
-    with both retrieved (``ret``)."""
+    """(fulfilled, possible) preferences: all, with a retrieved document (``imp``), or both retrieved (``ret``)."""
     c = g.counts
     if kind == "ret":
         return c["ful_ret"], c["poss_ret"]

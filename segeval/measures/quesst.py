@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass
 
 from segeval.core.domains import POSITIVE, PROBABILITY, TINY, Domain, Key
 from segeval.core.errors import ParameterError
-from segeval.measures.keyed import settings, value_text
+from segeval.measures.declaration import settings, value_text
 
 #: the task's costs: P_target 0.0008, C_miss 100, C_fa 1 (so β = 12.49)
 P_TARGET, COST_MISS, COST_FA = 0.0008, 100.0, 1.0

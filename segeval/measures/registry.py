@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from segeval.core.errors import ParameterError, shown
 from segeval.measures import params as P
@@ -41,8 +41,6 @@ class Ecosystem:
     options: tuple[Option, ...]
     #: ir_measures' names that segeval does not compute, with why (the "did you mean" says it)
     missing: Mapping[str, str]
-    #: where a name's value differs from the peer's, and why (docs/measures.md)
-    exceptions: Mapping[str, str] = field(default_factory=dict)
     #: ir_measures' names whose all line is segeval's default (the run's queries), not ``-c``'s (every other)
     run_queries: tuple[str, ...] = ()
 
@@ -76,9 +74,8 @@ class Registry:
         )
 
     def measure(self, name: str) -> Measure:
-        """The :class:`Measure` for a canonical or ir_measures-style name (``P_10``, ``P@10``, ``AP``; the
-        paper's ``P@20(j)`` for ``P_judged_20``), ranx's (``ndcg@10``, ``mrr``, ``ndcg@10-l2``, ``rbp.95``) and
-        ir_measures' with options (``P(rel=2)@5``, ``nDCG(dcg='exp-log2')@10``)."""
+        """The :class:`Measure` for a canonical name (``P_10``), the paper's ``P@20(j)``, an ir_measures name
+        (``P@10``, ``P(rel=2)@5``) or a ranx one (``ndcg@10-l2``, ``rbp.95``)."""
         spelled = P.spelling(name)
         if spelled is not None:
             return self.with_options(self.measure(spelled.name), spelled.options, name)
@@ -129,8 +126,7 @@ class Registry:
         )
 
     def with_options(self, m: Measure, options: Sequence[tuple[str, object]], text: str) -> Measure:
-        """``m`` with ir_measures' options: ``rel`` and ``judged_only`` for any measure, the others as the
-        ecosystem declares them for ``m``'s family (:class:`Option`)."""
+        """``m`` with ir_measures' options: ``rel``, ``judged_only`` and those its family declares (:class:`Option`)."""
         level, judged, family, param = m.level, m.judged, m.family, m.param
         for key, value in options:
             found = [
@@ -192,9 +188,8 @@ class Registry:
         return f": did you mean {', '.join(head)} or {last}?" if head else f": did you mean {last}?"
 
     def expand(self, name: str) -> list[Measure]:
-        """Concrete measures for a name: ``P_10``, ``P@10`` (``Success@1,5,10``: several), a family alone
-        (``P``: its default cut-offs), a set (``official``), or trec_eval's parameter syntax (``P.5,10``,
-        ``iprec_at_recall..10,.25``; cut-offs are truncated to integers and sorted, as trec_eval prints them)."""
+        """Concrete measures for a name: ``P_10``, ``Success@1,5,10``, a family alone (its default cut-offs), a set,
+        or trec_eval's parameter syntax (``P.5,10``: cut-offs truncated and sorted, as trec_eval prints them)."""
         if name in self.sets:
             return [m for member in self.sets[name] for m in self.expand(member)]
         if self._ecosystem_spelling(name):
@@ -225,11 +220,8 @@ class Registry:
         return P.spelling(name) is not None or (bool(dot) and head in self.ecosystem.dotted and persistence.isdigit())
 
     def resolve(self, names: Sequence[str]) -> list[Measure]:
-        """The measures of several names, each once, by trec_eval's rule for a measure given twice: the
-        first ``family.params`` of a family wins, and replaces that family's defaults in a set or named
-        alone (``-m P.10 -m P.20 -m P`` is P_10 only; ``-m all_trec -m P.5`` has P_5 as its only P).
-        The later parameters are still checked.  Other spellings (``P_20``, ``P@20``) add their measure, as
-        do segeval's word parameters (``-m adr_tb -m adr_tb.standin``: both)."""
+        """The measures of several names, each once, by trec_eval's rule for a measure given twice
+        (docs/trec_eval-semantics.md §3); other spellings (``P_20``, ``adr_tb.standin``) add their measure."""
         first = self._first_params(names)
         wanted: list[Measure] = []
         for name in names:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from segeval.adapters.base import Adapted
 from segeval.core.errors import SegevalError
+from segeval.measures.arithmetic import running_sum
 from segeval.readers.strata import SampledRun, StrataQrels, StrataTopic, Stratum, perl_number
 
 #: the reference's maximum result size (TREC: 1000; TRECVID used 2000 in some years)
@@ -41,12 +42,8 @@ class TopicValues:
 
 def estimated_num_rel(topic: StrataTopic) -> float:
     """Estimated relevant documents: per sampled stratum, sampled relevant * size / sampled."""
-    total = 0.0
-    for name in sorted(topic.strata):
-        s = topic.strata[name]
-        if s.sampled != 0:
-            total += s.relevant * s.docs / s.sampled
-    return total
+    strata = [topic.strata[name] for name in sorted(topic.strata)]
+    return running_sum([s.relevant * s.docs / s.sampled for s in strata if s.sampled != 0])
 
 
 def optimal_dcg(topic: StrataTopic, max_result_size: int = MAX_RESULT_SIZE) -> float:
@@ -189,9 +186,7 @@ def sample_eval(
         sum_rel_ret += v.num_rel_ret
         for i, p in enumerate(v.precision):
             mean_prec[i] += p
-    sum_num_rel = 0.0
-    for topic in sorted(qrels.topics):
-        sum_num_rel += estimated_num_rel(qrels.topics[topic])
+    sum_num_rel = running_sum([estimated_num_rel(qrels.topics[topic]) for topic in sorted(qrels.topics)])
     iprec = [0.0] * len(RECALL_POINTS)
     for topic in sorted(by_topic):
         for i, p in enumerate(interpolated(by_topic[topic])):

@@ -34,6 +34,13 @@ class QuerySegments:
     #: for every query at once (:func:`query_segments`); None: found when needed
     meets: BoolArray | None = None
 
+    def by_video(self) -> dict[int, list[tuple[float, float]]]:
+        """The merged relevant segments of each video, ascending (their starts are the onsets)."""
+        out: dict[int, list[tuple[float, float]]] = {}
+        for g, s, e in zip(self.rel_gid.tolist(), self.rel_start.tolist(), self.rel_end.tolist(), strict=True):
+            out.setdefault(g, []).append((s, e))
+        return out
+
     @cached_property
     def maisp(self) -> MaispState:
         """The MAiSP walk over this query's results (computed once)."""
@@ -59,8 +66,7 @@ def meets_relevant(
 
 
 def query_segments(data: Prepared) -> list[QuerySegments]:
-    """Per-query run segments and merged relevant segments, in ``data.queries`` order, with the results that
-    meet a relevant segment found for all queries at once."""
+    """Per-query run segments and merged relevant segments, in ``data.queries`` order."""
     gid, start, end = data.run_columns["gid"], data.run_columns["start"], data.run_columns["end"]
     rel = data.rel
     meets = meets_relevant(gid, start, end, rel.gid, rel.start, rel.end)
@@ -111,15 +117,12 @@ def recall_points(rel_secs: int) -> list[int]:
 
 
 def maisp_walk(q: QuerySegments) -> MaispState:
-    """Walk the results as the reference's user model does (MediaEval Search & Hyperlinking 2013); results that
-    meet no relevant segment only add their length to the seconds watched."""
+    """The MAiSP walk: the reference's user model (MediaEval Search & Hyperlinking 2013)."""
     rel_secs_f = float(np.maximum(q.rel_end - q.rel_start, 0).sum())
     rel_secs = int(rel_secs_f)
     points = recall_points(rel_secs)
     contrib = np.maximum(q.run_end - q.run_start, 0)
-    remaining: dict[int, list[tuple[float, float]]] = {}
-    for g, r0, r1 in zip(q.rel_gid.tolist(), q.rel_start.tolist(), q.rel_end.tolist(), strict=True):
-        remaining.setdefault(g, []).append((r0, r1))
+    remaining = q.by_video()
     # candidates: results meeting (closed rule) a relevant segment of their video
     candidate = (
         q.meets
@@ -177,8 +180,7 @@ num_rel_secs, num_ret_secs, num_rel_ret_secs = (
 
 
 def maisp(q: QuerySegments, position: int | None = None) -> float:
-    """Mean interpolated segment precision over the recall points (reference formula), or the interpolated
-    segment precision at recall-point position ``position`` (0 when absent)."""
+    """Mean interpolated segment precision over the recall points, or the one at recall-point ``position`` (else 0)."""
     if position is not None:
         isp = q.maisp.isp
         return isp[position] if position < len(isp) else 0.0

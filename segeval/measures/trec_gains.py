@@ -12,7 +12,7 @@ from segeval.adapters.base import Adapted, Label
 from segeval.core.arrays import BoolArray, FloatArray
 from segeval.measures.arithmetic import log2_discounts, running_sum
 from segeval.measures.params import NO_PARAMS, Params
-from segeval.measures.trec_judged import grade_values
+from segeval.measures.trec_ranks import grade_values
 
 
 def gains(a: Adapted) -> FloatArray:
@@ -185,20 +185,19 @@ def _over_c_log2(x: float, y: float) -> float:
     return x / log if log else math.copysign(math.inf, x)
 
 
-def _dcg_prefix(g: FloatArray) -> FloatArray:
-    """DCG after each rank: trec_eval's running sum."""
-    return np.cumsum(g / log2_discounts(len(g))) if len(g) else np.zeros(0)
+def _running_dcgs(a: Adapted, params: Params | None) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The table gains, the ideal ones, and the DCG after each rank of both (trec_eval's running sums)."""
+    table = gain_table(a, params)
+    dcg, idcg = (np.cumsum(g / log2_discounts(len(g))) if len(g) else np.zeros(0) for g in (table.gains, table.ideal))
+    return table.gains, table.ideal, dcg, idcg
 
 
 def ndcg_rel(a: Adapted, params: Params | None = None) -> float:
     """trec_eval's ndcg_rel: nDCG averaged over the ranks of retrieved positive-gain units."""
-    table = gain_table(a, params)
-    ideal = table.ideal
+    g, ideal, dcg, idcg = _running_dcgs(a, params)
     lp = len(ideal)
     if lp == 0:
         return 0.0
-    g = table.gains
-    dcg, idcg = _dcg_prefix(g), _dcg_prefix(ideal)
     ranks = np.flatnonzero(g > 0)
     total = running_sum(dcg[ranks] / idcg[np.minimum(ranks, lp - 1)])
     dcg_n = float(dcg[-1]) if len(dcg) else 0.0
@@ -210,12 +209,8 @@ def rndcg(a: Adapted, params: Params | None = None) -> float:
     """trec_eval's Rndcg: nDCG at the ranks where the ideal gain drops, averaged."""
     if a.num_rel == 0:
         return 0.0
-    table = gain_table(a, params)
-    ideal = table.ideal
-    lp = len(ideal)
-    g = table.gains
-    n = len(g)
-    dcg, idcg = _dcg_prefix(g), _dcg_prefix(ideal)
+    g, ideal, dcg, idcg = _running_dcgs(a, params)
+    lp, n = len(ideal), len(g)
     terms = []
     for b in range(1, lp + 1):
         if (b == lp or ideal[b] != ideal[b - 1]) and idcg[b - 1] > 0:
@@ -245,8 +240,7 @@ def rbp(a: Adapted, params: Params = NO_PARAMS) -> float:
 
 
 def rbp_resid(a: Adapted, params: Params = NO_PARAMS) -> float:
-    """The RBP residual from unjudged units: p^n + (1 - p) * sum of p^(i-1) over them (p = 0.9 unless ``p=``);
-    0 when all are judged."""
+    """RBP residual of the unjudged units: p^n + (1 - p) * sum of p^(i-1) over them (p = 0.9 unless ``p=``)."""
     p = params.named("p", 0.9)
     unjudged = a.labels == Label.UNJUDGED
     if not unjudged.any():

@@ -1,5 +1,7 @@
-"""trec_eval's measures of relevant results at ranks and cut-offs (one query's adapted labels), with its
-arithmetic (:mod:`segeval.measures.arithmetic`)."""
+"""trec_eval's measures over one query's adapted labels (pure functions of :class:`~segeval.adapters.Adapted`):
+counts, ranks and cut-offs, the retrieved set and the judgements met down the ranking, with its arithmetic
+(:mod:`segeval.measures.arithmetic`); a unit with a NaN grade (not in the pool) or a negative one (pooled, not
+judged) is unjudged; a function without a docstring is defined by its measure's description (docs/measures.md)."""
 
 from __future__ import annotations
 
@@ -9,10 +11,84 @@ from functools import partial
 
 import numpy as np
 
-from segeval.adapters.base import Adapted
-from segeval.measures.arithmetic import lround
-from segeval.measures.labels import precision_at
+from segeval.adapters.base import Adapted, Label
+from segeval.core.arrays import FloatArray, IntArray
+from segeval.measures.arithmetic import lround, running_sum
 from segeval.measures.params import Params
+
+
+def num_rel(a: Adapted) -> int:
+    return a.num_rel
+
+
+def num_ret(a: Adapted) -> int:
+    return len(a.labels)
+
+
+def num_rel_ret(a: Adapted) -> int:
+    """Units labelled relevant (``1``; seen ones excluded)."""
+    return int(a.relevant.sum())
+
+
+def average_precision(a: Adapted, k: int | None = None) -> float:
+    """Sum over relevant ranks i (of the top k: map_cut) of (relevant up to i) / i, over num_rel (0 if none)."""
+    if a.num_rel == 0:
+        return 0.0
+    ranks = np.flatnonzero(a.relevant[:k]) + 1
+    return running_sum([found / rank for found, rank in enumerate(ranks.tolist(), start=1)]) / a.num_rel
+
+
+def precision_at(a: Adapted, n: int) -> float:
+    """Relevant units among the first n, divided by n (missing ranks count as not relevant); 0 when n is 0."""
+    return int(a.relevant[:n].sum()) / n if n > 0 else 0.0
+
+
+def precision_judged_at(a: Adapted, n: int) -> float:
+    """P@n(j) (Büttcher et al. 2007): relevant among the first n judged units (-J, then P_n), over n."""
+    judged = a.labels[a.labels != Label.UNJUDGED][:n]
+    return int(np.count_nonzero(judged == Label.RELEVANT)) / n
+
+
+def judged_at(a: Adapted, n: int) -> float:
+    """Judged units (any label but ``-``) among the first n, divided by n."""
+    return int((a.labels[:n] != Label.UNJUDGED).sum()) / n
+
+
+def relstring(a: Adapted) -> str:
+    return f"{a.relstring} {len(a.labels)}"
+
+
+def set_p(a: Adapted) -> float:
+    return int(a.relevant.sum()) / len(a.labels) if len(a.labels) else 0.0
+
+
+def set_recall(a: Adapted) -> float:
+    return int(a.relevant.sum()) / a.num_rel if a.num_rel else 0.0
+
+
+def set_relative_p(a: Adapted) -> float:
+    n = len(a.labels)
+    return int(a.relevant.sum()) / min(n, a.num_rel) if n and a.num_rel else 0.0
+
+
+def set_map(a: Adapted) -> float:
+    n, rr = len(a.labels), int(a.relevant.sum())
+    return rr * rr / (n * a.num_rel) if n and a.num_rel else 0.0
+
+
+def set_f(a: Adapted, params: Params | None = None) -> float:
+    """(x + 1) P R / (x P + R) of the retrieved set, x = 1 unless ``set_F.x``; 0 when nothing relevant is."""
+    x = 1.0 if params is None else params.values[0]
+    p, r = set_p(a), set_recall(a)
+    return (x + 1) * p * r / (x * p + r) if p > 0 and r > 0 else 0.0
+
+
+def utility(a: Adapted, params: Params | None = None) -> float:
+    """p1 * rel_ret + p2 * nonrel_ret + p3 * rel_not_ret + p4 * (rel_ret - ret - R), the p of ``utility.p1,p2,p3,p4``
+    or (1, -1, 0, 0)."""
+    p1, p2, p3, p4 = (1.0, -1.0, 0.0, 0.0) if params is None else params.values
+    ret, rel_ret, big_r = len(a.labels), int(a.relevant.sum()), a.num_rel
+    return p1 * rel_ret + p2 * (ret - rel_ret) + p3 * (big_r - rel_ret) + p4 * (rel_ret - ret - big_r)
 
 
 def r_precision(a: Adapted) -> float:
@@ -51,8 +127,7 @@ def iprec_cutoff(level: float, num_rel: int, version: str = "10") -> int:
 
 
 def iprec_at_recall(a: Adapted, level: float, version: str = "10") -> float:
-    """Interpolated precision at a recall level: the best precision at a rank that has found
-    :func:`iprec_cutoff` relevant results; 0 when nothing is relevant."""
+    """The best precision at a rank that has found :func:`iprec_cutoff` relevant results; 0 without any."""
     if a.num_rel == 0:
         return 0.0
     found = a.found
@@ -82,9 +157,8 @@ def _levels(params: Params | None) -> Sequence[float]:
 
 
 def eleven_pt_avg(a: Adapted, params: Params | None = None, version: str = "10") -> float:
-    """Mean of the interpolated precisions at recall 0, 0.1, ..., 1 or at the levels of ``11pt_avg.l1,l2,...``,
-    summed as trec_eval walks up from the last rank (levels out of reach at the end of the list add nothing):
-    for ascending levels the mean of :func:`iprec_at_recall`."""
+    """Mean interpolated precision at recall 0, 0.1, ..., 1 or ``11pt_avg.l1,l2,...``, summed as trec_eval walks
+    up from the last rank (levels out of reach add nothing): for ascending levels, :func:`iprec_at_recall`'s."""
     levels = _levels(params)
     if not levels:
         return math.nan
@@ -130,3 +204,93 @@ def f_at(a: Adapted, k: int) -> float:
 def e_at(a: Adapted, k: int) -> float:
     """E measure at cut-off k with b = 1: 1 - F@k (van Rijsbergen; textbook form)."""
     return 1.0 - f_at(a, k)
+
+
+def grade_values(a: Adapted) -> FloatArray:
+    """Per ranked unit, its grade (NaN: not in the qrels; all 0 without grades)."""
+    return a.grades if a.grades is not None else np.zeros(len(a.labels))
+
+
+def num_nonrel_judged_ret(a: Adapted) -> int:
+    return int((a.labels == Label.NONRELEVANT).sum())
+
+
+def bpref(a: Adapted) -> float:
+    big_r = a.num_rel
+    if big_r == 0:
+        return 0.0
+    big_n = _judged_nonrelevant(a)
+    above = _nonrelevant_above_relevant(a)
+    bound = min(big_r, big_n)
+    # min(above, R) / min(R, N) as trec_eval; for documents above <= N, while segment runs can hold more
+    # non-relevant results than the qrels' N, so the count is capped at min(R, N) to keep bpref in [0, 1]
+    penalties = np.where(above > 0, np.minimum(above, bound) / max(bound, 1), 0.0)
+    return running_sum(1.0 - penalties) / big_r
+
+
+def _judged_nonrelevant(a: Adapted) -> int:
+    """Judged non-relevant units of the query (negative grades do not count)."""
+    pool = a.pool if a.pool is not None else np.zeros(0)
+    return int((pool >= 0).sum()) - a.num_rel
+
+
+def _nonrelevant_above_relevant(a: Adapted) -> IntArray:
+    """For each retrieved relevant unit, the judged non-relevant units ranked above it."""
+    nonrel_so_far = np.cumsum(a.labels == Label.NONRELEVANT)
+    return np.asarray(nonrel_so_far[a.relevant], dtype=np.int64)
+
+
+def rankeff(a: Adapted) -> float:
+    """RankEff (Ahlgren & Grönqvist): (1/R) sum over retrieved relevant r of 1 - N_above(r) / (|J| - |R|)."""
+    big_r = a.num_rel
+    if big_r == 0:
+        return 0.0
+    big_n = _judged_nonrelevant(a)
+    above = _nonrelevant_above_relevant(a)
+    capped = np.minimum(above, big_n)  # segment runs can hold more non-relevant results than the qrels' N
+    return float(np.sum(1.0 - (capped / big_n if big_n else 0.0 * above))) / big_r
+
+
+EPS = 1e-5
+
+
+def infap(a: Adapted) -> float:
+    """Inferred AP (Yilmaz & Aslam), as trec_eval computes it."""
+    if a.num_rel == 0:
+        return 0.0
+    grades = grade_values(a)
+    labels = a.labels.tolist()
+    r = nr = u = 0
+    total = 0.0
+    for j, label in enumerate(labels):
+        g = grades[j]
+        if label == Label.RELEVANT:
+            r += 1
+            if j == 0:
+                total += 1.0
+            else:
+                total += 1 / (j + 1) + (j / (j + 1)) * ((r - 1 + nr + u) / j) * ((r - 1 + EPS) / (r - 1 + nr + 2 * EPS))
+        elif label == Label.NONRELEVANT:
+            nr += 1
+        elif not np.isnan(g) and g < 0:
+            u += 1
+    return total / a.num_rel
+
+
+def unjudged_at(a: Adapted, k: int) -> float:
+    return int((a.labels[:k] == Label.UNJUDGED).sum()) / k
+
+
+def trec_relstring(a: Adapted, params: Params | None = None) -> str:
+    """The grades of the first 10 units (``relstring.x``: ``int(x)``, C's truncation): digits, '>' above 9,
+    '-' not in the qrels, '.' negative."""
+    length = 10 if params is None else max(0, math.trunc(params.values[0]))
+    out = []
+    for g in grade_values(a)[:length].tolist():
+        if math.isnan(g):
+            out.append("-")
+        elif g < 0:
+            out.append(".")
+        else:
+            out.append(str(int(g)) if g <= 9 else ">")
+    return "".join(out)

@@ -1,6 +1,5 @@
-"""Detection trials and the QUESST figures over them (MediaEval SWS 2013, QUESST 2014-2015): a figure is one
-formula over trials, a query's value on its trials, the all line on every query's trials pooled
-(:class:`Pooled`).  Definitions and conventions: docs/speech.md, "Query by example"."""
+"""Detection trials and the QUESST figures over them (MediaEval SWS 2013, QUESST 2014-2015): a query's value on its
+trials, the all line on every query's trials pooled (:class:`Pooled`); docs/speech.md, "Query by example"."""
 
 from __future__ import annotations
 
@@ -24,9 +23,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Trials:
-    """Trials of one query or several: per trial its query code, whether it is a target, the run's score
-    (NaN when unreported), its YES decision and whether the run reported it; ``lowest`` is the lowest
-    score the whole run reports (the default score), ``decided`` whether the run gives decisions."""
+    """Trials of one query or several (score NaN when unreported); ``lowest``: the lowest score the whole run
+    reports (the default score); ``decided``: whether the run gives decisions."""
 
     query: IntArray
     target: BoolArray
@@ -121,8 +119,7 @@ def prior_entropy(prior: float) -> float:
 
 
 def pav(scores: FloatArray, target: BoolArray) -> FloatArray:
-    """The pool-adjacent-violators fit: the non-decreasing function of the score closest (least squares)
-    to the 0/1 labels; trials with equal scores are pooled first."""
+    """The pool-adjacent-violators fit (least squares, non-decreasing in the score), equal scores pooled first."""
     order = np.argsort(scores, kind="stable")
     s, y = scores[order], target[order].astype(float)
     blocks: list[list[float]] = []  # [sum of labels, count, first index]
@@ -167,9 +164,8 @@ def min_cnxe(t: Trials, params: str | None = None) -> float:
 
 
 def _weights(t: Trials, beta: float) -> tuple[FloatArray, FloatArray]:
-    """Per trial, what it costs when missed (a target: 1/(N_tar of its query · queries)) and when accepted
-    (a non-target: β/(N_non of its query · queries)); the queries are those with a target (0 for the
-    trials of the others), or every query when none has one."""
+    """Per trial, its cost when missed (1/(N_tar of its query · queries)) and when accepted (β/(N_non · queries));
+    the queries are those with a target (the others' trials cost 0), or every query when none has one."""
     _, query = np.unique(t.query, return_inverse=True)
     query = query.ravel()
     n_all = np.bincount(query).astype(np.float64)
@@ -199,8 +195,7 @@ def act_twv(t: Trials, params: str | None = None) -> float:
 
 
 def _max_twv(t: Trials, p: QbeParameters) -> tuple[float, float]:
-    """The best TWV over global score thresholds and its threshold: every distinct score, then +inf
-    (reject all); the first best is kept."""
+    """The best TWV over global thresholds (every distinct score, then +inf) and its threshold; the first best kept."""
     scores = t.scores(p)
     miss, fa = _weights(t, p.beta)
     grid = np.unique(scores)

@@ -17,8 +17,8 @@ from segeval.cli.commands.speech import _KWS, _QBE
 from segeval.core.domains import MAX_WHOLE, Domain, shown
 from segeval.core.errors import ParameterError
 from segeval.core.settings import ASSIGN, BINS, LENGTH_SHARE, T_COLLAR, THETA, WINDOW, Param
+from segeval.measures.declaration import KeyedFamily
 from segeval.measures.definitions import FAMILIES, REGISTRY
-from segeval.measures.keyed import KeyedFamily
 from tests.conftest import FULL, run_cli, sliced
 
 SPECIAL = ("nan", "inf", "-inf", "1e308", "-1e308", "1e-320", "-1e-320", "0", "1", "-1", str(10**30), "x", "")

@@ -8,9 +8,9 @@ import pytest
 from segeval.adapters.base import Adapted
 from segeval.core.aggregate import aggregate
 from segeval.core.errors import ParameterError
-from segeval.measures import labels as L
 from segeval.measures import measure
 from segeval.measures import segments as S
+from segeval.measures import trec_ranks as TR
 from segeval.measures.definitions import expand
 
 
@@ -25,33 +25,33 @@ A = labelled("1-0s1S--1", num_rel=4)
 
 
 def test_counts() -> None:
-    assert L.num_ret(A) == 9
-    assert L.num_rel(A) == 4
-    assert L.num_rel_ret(A) == 3  # ranks 1, 5, 9; 's' is not counted
+    assert TR.num_ret(A) == 9
+    assert TR.num_rel(A) == 4
+    assert TR.num_rel_ret(A) == 3  # ranks 1, 5, 9; 's' is not counted
 
 
 def test_average_precision() -> None:
     # (1/1 + 2/5 + 3/9) / 4 = (1 + 0.4 + 0.33333) / 4 = 0.433333
-    assert L.average_precision(A) == pytest.approx((1 + 2 / 5 + 3 / 9) / 4)
-    assert L.average_precision(labelled("--0", 2)) == 0.0  # nothing relevant found
+    assert TR.average_precision(A) == pytest.approx((1 + 2 / 5 + 3 / 9) / 4)
+    assert TR.average_precision(labelled("--0", 2)) == 0.0  # nothing relevant found
     # overlap credit: 3 relevant results for 1 relevant segment -> (1 + 1 + 1) / 1 = 3
-    assert L.average_precision(labelled("111", 1)) == 3.0
+    assert TR.average_precision(labelled("111", 1)) == 3.0
 
 
 def test_precision_and_judged_at() -> None:
-    assert L.precision_at(A, 5) == 2 / 5  # 1 at ranks 1 and 5
-    assert L.precision_at(A, 20) == 3 / 20  # missing ranks count as not relevant
-    assert L.judged_at(A, 5) == 4 / 5  # 1, 0, s, 1 judged; rank 2 '-'
+    assert TR.precision_at(A, 5) == 2 / 5  # 1 at ranks 1 and 5
+    assert TR.precision_at(A, 20) == 3 / 20  # missing ranks count as not relevant
+    assert TR.judged_at(A, 5) == 4 / 5  # 1, 0, s, 1 judged; rank 2 '-'
 
 
 def test_judged_counts_seen_labels_as_judged() -> None:
     # ranks 1 '1', 3 '0', 4 's', 5 '1', 6 'S', 9 '1' are judged: 6 of the first 10
-    assert L.judged_at(A, 10) == 6 / 10
+    assert TR.judged_at(A, 10) == 6 / 10
 
 
 def test_relstring() -> None:
-    assert L.relstring(A) == "1-0s1S--1 9"
-    assert L.relstring(labelled("", 0)) == " 0"
+    assert TR.relstring(A) == "1-0s1S--1 9"
+    assert TR.relstring(labelled("", 0)) == " 0"
 
 
 def test_aggregate_sum_mean_none() -> None:
@@ -170,10 +170,10 @@ def test_every_declared_function_resolves_to_a_function_of_its_module() -> None:
     refs = [r for f in (*FAMILIES, *TREC_EVAL_9.values()) for r in (f.func, f.batch) if r is not None]
     assert len(refs) == len(FAMILIES) + len(TREC_EVAL_9) + sum(f.batch is not None for f in FAMILIES) + 1
     for ref in refs:
-        assert isinstance(ref, Deferred) and ref.resolve() is getattr(importlib.import_module(ref.module), ref.name)
+        assert isinstance(ref, Deferred) and ref.function is getattr(importlib.import_module(ref.module), ref.name)
         assert pickle.loads(pickle.dumps(ref)) == ref
     with pytest.raises(AttributeError):
-        Deferred("segeval.measures.labels", "no_such_measure").resolve()
+        Deferred("segeval.measures.trec_ranks", "no_such_measure")()  # resolved on the call
     assert measure("P_2")(labelled("1-0", num_rel=1)) == 0.5  # 1 relevant in the top 2, through the reference
 
 

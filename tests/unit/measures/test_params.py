@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from segeval.core.domains import MAX_WHOLE
 from segeval.core.errors import ParameterError
 from segeval.measures.definitions import ECOSYSTEM, FAMILIES, REGISTRY, for_trec_eval, resolve
-from segeval.measures.params import MAX_CUTOFF, Params
+from segeval.measures.params import Params
 from tests.conftest import run_cli
 
 #: text that is no finite number, and numbers no cut-off can be (issue 27 item 14)
 NOT_FINITE = ("nan", "inf", "-inf", "1e400", "NaN", "0x10", "1,,2")
-NOT_CUTOFFS = (*NOT_FINITE, "0", "-5", "1e19", "99999999999999999999", str(MAX_CUTOFF + 1), "5x", "5,nan")
+NOT_CUTOFFS = (*NOT_FINITE, "0", "-5", "1e19", "99999999999999999999", str(MAX_WHOLE + 1), "5x", "5,nan")
 
 
 def example(kind: str) -> list[str]:

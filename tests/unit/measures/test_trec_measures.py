@@ -12,11 +12,8 @@ import pytest
 from segeval.adapters.base import Adapted, judged_only
 from segeval.core.aggregate import aggregate
 from segeval.core.pipeline import evaluate
-from segeval.measures import labels as L
 from segeval.measures import trec_gains as TG
-from segeval.measures import trec_judged as TJ
 from segeval.measures import trec_ranks as TR
-from segeval.measures import trec_sets as TS
 from tests.conftest import FIXTURES, run_cli
 
 
@@ -42,8 +39,8 @@ def test_rprec_recip_rank_success() -> None:
 def test_recall_and_map_cut() -> None:
     assert TR.recall_at(A, 2) == 1 / 3  # one of three relevant in the top 2
     assert TR.recall_at(A, 10) == 2 / 3  # ranks 2 and 4
-    assert L.average_precision(A, 3) == pytest.approx((1 / 2) / 3)  # only rank 2 counts: P@2 = 1/2, over R = 3
-    assert L.average_precision(A, 10) == pytest.approx((1 / 2 + 2 / 4) / 3)
+    assert TR.average_precision(A, 3) == pytest.approx((1 / 2) / 3)  # only rank 2 counts: P@2 = 1/2, over R = 3
+    assert TR.average_precision(A, 10) == pytest.approx((1 / 2 + 2 / 4) / 3)
 
 
 def test_iprec_at_recall_rounds_the_cutoff_half_up() -> None:
@@ -58,21 +55,21 @@ def test_iprec_at_recall_rounds_the_cutoff_half_up() -> None:
 def test_bpref() -> None:
     # R = 3, N = 2 judged non-relevant, min(R, N) = 2. Rank 2: one non-relevant above -> 1 - 1/2;
     # rank 4: one non-relevant above (rank 3 is unjudged) -> 1 - 1/2. bpref = (0.5 + 0.5) / 3
-    assert TJ.bpref(A) == pytest.approx(1 / 3)
-    assert TJ.bpref(ranked("1", 1, pool=[1])) == 1.0  # no judged non-relevant documents at all
+    assert TR.bpref(A) == pytest.approx(1 / 3)
+    assert TR.bpref(ranked("1", 1, pool=[1])) == 1.0  # no judged non-relevant documents at all
 
 
 def test_bpref_and_rankeff_stay_in_range_when_a_segment_run_has_more_non_relevant_than_the_qrels() -> None:
     # R = 3, N = 1 qrels unit, but three non-relevant segments above the relevant one at rank 4: the count is
     # capped at min(R, N) = 1 -> penalty 1 -> bpref 0 (uncapped: (1 - 3) / 3 < 0); RankEff likewise 1 - 1/1 = 0
     many = ranked("0001", num_rel=3, pool=[1, 1, 1, 0])
-    assert (TJ.bpref(many), TJ.rankeff(many)) == (0.0, 0.0)
+    assert (TR.bpref(many), TR.rankeff(many)) == (0.0, 0.0)
     two = ranked("0101", num_rel=3, pool=[1, 1, 1, 0, 0])  # N = 2: rank 2 -> 1 - 1/2, rank 4 -> 1 - 2/2
-    assert TJ.bpref(two) == pytest.approx(0.5 / 3) and TJ.rankeff(two) == pytest.approx(0.5 / 3)
+    assert TR.bpref(two) == pytest.approx(0.5 / 3) and TR.rankeff(two) == pytest.approx(0.5 / 3)
 
 
 def test_num_nonrel_judged_ret() -> None:
-    assert TJ.num_nonrel_judged_ret(A) == 2  # ranks 1 and 5
+    assert TR.num_nonrel_judged_ret(A) == 2  # ranks 1 and 5
 
 
 def test_ndcg_uses_grades_and_the_ideal_from_the_pool() -> None:
@@ -243,9 +240,9 @@ def test_api_long_frame(tmp_path: Path) -> None:
 def test_rankeff() -> None:
     # A: R = 3, |J| - |R| = 2 judged non-relevant. Rank 2: 1 above -> 1 - 1/2; rank 4: 1 above (rank 3
     # unjudged) -> 1 - 1/2; the third relevant is not retrieved -> 0. (0.5 + 0.5 + 0) / 3
-    assert TJ.rankeff(A) == pytest.approx(1 / 3)
+    assert TR.rankeff(A) == pytest.approx(1 / 3)
     # 5 judged non-relevant, 2 above the only relevant: 1 - 2/5
-    assert TJ.rankeff(ranked("001", 1, pool=[1, 0, 0, 0, 0, 0])) == pytest.approx(3 / 5)
+    assert TR.rankeff(ranked("001", 1, pool=[1, 0, 0, 0, 0, 0])) == pytest.approx(3 / 5)
 
 
 def test_f_and_e_at_cutoff() -> None:
@@ -272,20 +269,20 @@ def test_jarvelin_kekalainen_dcg_textbook_example() -> None:
 
 def test_set_measures_relative_p_utility_unj() -> None:
     # A = "01-10-": 6 retrieved, 2 relevant retrieved, R = 3
-    assert TS.set_p(A) == 2 / 6
-    assert TS.set_recall(A) == 2 / 3
-    assert TS.set_relative_p(A) == 2 / 3  # min(6, 3) = 3
-    assert TS.set_map(A) == pytest.approx(2 * 2 / (6 * 3))
-    assert TS.set_f(A) == pytest.approx(2 * (1 / 3) * (2 / 3) / (1 / 3 + 2 / 3))
+    assert TR.set_p(A) == 2 / 6
+    assert TR.set_recall(A) == 2 / 3
+    assert TR.set_relative_p(A) == 2 / 3  # min(6, 3) = 3
+    assert TR.set_map(A) == pytest.approx(2 * 2 / (6 * 3))
+    assert TR.set_f(A) == pytest.approx(2 * (1 / 3) * (2 / 3) / (1 / 3 + 2 / 3))
     assert TR.relative_p_at(A, 2) == 1 / 2  # one relevant in the top 2, min(2, 3) = 2
-    assert TS.utility(A) == 2 - 4  # rel_ret - nonrel_ret with the default (1, -1, 0, 0)
-    assert TJ.unjudged_at(A, 5) == 1 / 5  # rank 3 is unjudged
+    assert TR.utility(A) == 2 - 4  # rel_ret - nonrel_ret with the default (1, -1, 0, 0)
+    assert TR.unjudged_at(A, 5) == 1 / 5  # rank 3 is unjudged
     assert TR.rprec_mult(A, 1.0) == 1 / 3  # rank int(3 + 0.9) = 3: one relevant in the top 3
 
 
 def test_trec_relstring_marks() -> None:
     a = ranked("10--0", 1, grades=[3, 0, float("nan"), -1, 12])
-    assert TJ.trec_relstring(a) == "30-.>"  # digit, digit, not in qrels, negative grade, above 9
+    assert TR.trec_relstring(a) == "30-.>"  # digit, digit, not in qrels, negative grade, above 9
 
 
 def test_api_defaults_follow_the_input_kind(tmp_path: Path) -> None:
