@@ -10,7 +10,8 @@ import numpy.typing as npt
 
 from segeval.core.arrays import FloatArray
 from segeval.core.settings import BATCH_BYTES, Job, OutputOptions
-from segeval.executors.scanner_whole import LaneResult, finish_values, lane_values, printed, scan_run, whole_values
+from segeval.executors.results import RunResult
+from segeval.executors.scanner_whole import finish_values, lane_values, printed, scan_run, whole_values
 from segeval.readers.blocks import Regrouped, batches, open_blocks, run_starts, whole_queries
 from segeval.readers.scanner import Words
 from segeval.readers.scanner_documents import LaneQrels, batch_values, pad_words, token_codes
@@ -27,8 +28,8 @@ def stream_eval(
     from segeval.readers.files import input_size
 
     with Progress(input_size(run_path), "MiB", quiet=job.engine.quiet, scale=2**20) as bar:
-        v = stream_values(qrels_path, run_path, job, on_read=bar.advance, whole_if_ungrouped=whole_if_ungrouped)
-    return None if v is None else printed(v, job, out, run_path)
+        result = stream_values(qrels_path, run_path, job, on_read=bar.advance, whole_if_ungrouped=whole_if_ungrouped)
+    return None if result is None else printed(result, job, out, run_path)
 
 
 def stream_values(
@@ -37,11 +38,11 @@ def stream_values(
     job: Job,
     on_read: Callable[[int], object] | None = None,
     whole_if_ungrouped: bool = False,
-) -> LaneResult | None:
-    """The lane's :class:`LaneResult` of this job, the run read in batches; None when the usual path must decide
+) -> RunResult | None:
+    """The lane's :class:`RunResult` of this job, the run read in batches; None when the usual path must decide
     (a run not grouped by query: with ``whole_if_ungrouped``, the fast lane reads it whole)."""
 
-    def streamed(qrels: LaneQrels, path: str, job: Job, reqs: list[Any]) -> LaneResult | None:
+    def streamed(qrels: LaneQrels, path: str, job: Job, reqs: list[Any]) -> RunResult | None:
         try:
             return _Stream(qrels, job, reqs).run(path, job.engine.chunk_lines, on_read)
         except Regrouped:
@@ -64,7 +65,7 @@ class _Stream:
         self.values: dict[str, list[Any]] = {x.name: [] for x in reqs}
         self.runid: bytes | None = None
 
-    def run(self, path: str, chunk_lines: int, on_read: Callable[[int], object] | None) -> LaneResult | None:
+    def run(self, path: str, chunk_lines: int, on_read: Callable[[int], object] | None) -> RunResult | None:
         blocks = batches(open_blocks(path, on_read=on_read), chunk_lines, BATCH_BYTES)
         try:
             for rows, tokens in whole_queries(self._scanned(blocks), _query_runs, _cut, _joined):
@@ -95,7 +96,7 @@ class _Stream:
         for k, v in got[1].items():
             self.values[k] += v
 
-    def _finish(self, runid: str) -> LaneResult | None:
+    def _finish(self, runid: str) -> RunResult | None:
         seen = {t.decode("utf-8") for t in self.done}
         extra = [c for c, name in enumerate(self.qrels.names) if name not in seen]
         if extra:  # their judgements are checked (finish_values evaluates them under -c)

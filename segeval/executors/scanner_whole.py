@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from segeval.core.errors import SegevalError
 from segeval.core.settings import BATCH_BYTES
+from segeval.executors.results import RunResult
 from segeval.executors.route import lane_requests
 from segeval.readers.blocks import line_blocks
 from segeval.readers.formats import TREC_QRELS, TREC_RUN
@@ -17,48 +18,28 @@ from segeval.reports.trec import runid as trec_runid
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
+    from segeval.core.evaluation import Evaluation
     from segeval.core.plan import Plan
     from segeval.core.settings import Job, OutputOptions
     from segeval.measures.compute import Request
 
 
-@dataclass(frozen=True)
-class LaneResult:
-    """What the lane computed (as an :class:`~segeval.core.evaluation.Evaluation` holds it) and the run tag."""
-
-    queries: list[str]
-    requests: list[Request]
-    per_query: dict[str, list[Any]]
-    summary: dict[str, Any]
-    runid: str
-    unevaluated: int
-
-
 def fast_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions) -> tuple[str, str] | None:
     """(stdout, stderr) of ``segeval eval`` with these values."""
-    v = lane_values(qrels_path, run_path, job)
-    return None if v is None else printed(v, job, out, run_path)
+    result = lane_values(qrels_path, run_path, job)
+    return None if result is None else printed(result, job, out, run_path)
 
 
-def printed(v: LaneResult, job: Job, out: OutputOptions, run_path: str) -> tuple[str, str]:
-    """(stdout, stderr) of ``segeval eval`` with these values."""
-    from segeval.core.errors import named, render_note
-    from segeval.executors.results import unevaluated_note
-    from segeval.reports.trec import render_values
+def printed(result: RunResult, job: Job, out: OutputOptions, run_path: str) -> tuple[str, str]:
+    """(stdout, stderr) of ``segeval eval`` for the lane's result."""
+    from segeval.executors.processes import outcome
+    from segeval.reports.trec import render
 
-    text = render_values(
-        v.queries,
-        v.requests,
-        v.per_query,
-        v.summary,
-        v.runid,
-        per_query=out.per_query,
-        summary=out.summary,
-        header=out.header,
-    )
-    complete = job.settings.missing_queries == "zero"
-    note = "" if complete or not v.unevaluated else render_note(named(unevaluated_note(v.unevaluated), run_path))
-    return text, (note + "\n" if note else "")
+    def shown(ev: Evaluation, runid: str, skipped: int, file: str) -> str:
+        return render(ev, runid, per_query=out.per_query, summary=out.summary, header=out.header)
+
+    done = outcome(replace(result, file=run_path), render=shown, complete=job.settings.missing_queries == "zero")
+    return done.stdout, done.stderr
 
 
 #: what makes a lane give up: the usual path reads the files again and explains
@@ -66,9 +47,9 @@ GIVE_UP = (SegevalError, OSError, MemoryError)
 
 
 def lane_values(
-    qrels_path: str, run_path: str, job: Job, evaluate: Callable[..., LaneResult | None] | None = None
-) -> LaneResult | None:
-    """The lane's :class:`LaneResult` of this job (``evaluate(qrels, run_path, job, requests)``, default
+    qrels_path: str, run_path: str, job: Job, evaluate: Callable[..., RunResult | None] | None = None
+) -> RunResult | None:
+    """The lane's :class:`RunResult` of this job (``evaluate(qrels, run_path, job, requests)``, default
     :func:`whole_values`), or None when the usual path must decide."""
     reqs = lane_requests(job.measures)
     try:
@@ -78,7 +59,7 @@ def lane_values(
         return None
 
 
-def whole_values(q: LaneQrels, run_path: str, job: Job, reqs: list[Request]) -> LaneResult | None:
+def whole_values(q: LaneQrels, run_path: str, job: Job, reqs: list[Request]) -> RunResult | None:
     """:func:`lane_values` with the qrels read (the streaming lane's way out for a run not grouped by query)."""
     r = scan_run(line_blocks(run_path, BATCH_BYTES))  # in batches' blocks: the file is never held whole
     return None if r is None else _evaluate(q, r, job, reqs)
@@ -114,7 +95,7 @@ def lane_qrels(path: str) -> LaneQrels | None:
     return LaneQrels.of(concatenated(codes), [t.decode("utf-8") for t in code], stack_words(docs), concatenated(rels))
 
 
-def _evaluate(qrels: LaneQrels, r: Scanned, job: Job, reqs: list[Request]) -> LaneResult | None:
+def _evaluate(qrels: LaneQrels, r: Scanned, job: Job, reqs: list[Request]) -> RunResult | None:
     run_names = set(query_names(r.text["query"]))
     extra = [c for c, name in enumerate(qrels.names) if name not in run_names]
     runid = trec_runid([r.last["run"].decode("utf-8")])
@@ -132,8 +113,8 @@ def _evaluate(qrels: LaneQrels, r: Scanned, job: Job, reqs: list[Request]) -> La
 
 def finish_values(
     qrels: LaneQrels, names: list[str], per_query: dict[str, list[Any]], reqs: list[Request], job: Job, runid: str
-) -> LaneResult:
-    """:class:`LaneResult` of the run's queries (sorted) and values, with ``-c`` the qrels queries without results."""
+) -> RunResult:
+    """:class:`RunResult` of the run's queries (sorted) and values, with ``-c`` the qrels queries without results."""
     from segeval.core.plan import Plan, finished
 
     how = Plan(reqs, job.settings)
@@ -141,8 +122,7 @@ def finish_values(
     missing = [c for c, name in enumerate(qrels.names) if name not in present]
     if missing and job.settings.missing_queries == "zero":
         names, per_query = _with_missing(qrels, missing, names, per_query, how)
-    ev = finished(how, names, per_query, set(qrels.names), int((qrels.rel > 0).sum()))
-    return LaneResult(names, reqs, per_query, ev.summary, runid, len(ev.unevaluated))
+    return RunResult(finished(how, names, per_query, set(qrels.names), int((qrels.rel > 0).sum())), runid)
 
 
 def _with_missing(
