@@ -74,7 +74,9 @@ class _Stream:
             return None
         if self.runid is None:
             return None  # no data line: the usual path says so
-        return self._finish(trec_runid([self.runid.decode("utf-8")]))
+        seen = {t.decode("utf-8") for t in self.done}
+        runid = trec_runid([self.runid.decode("utf-8")])
+        return finish_values(self.qrels, self.names, self.values, seen, self.reqs, self.job, runid)
 
     def _scanned(self, blocks: Iterator[tuple[int, bytes]]) -> Iterator[Rows]:
         for _, data in blocks:
@@ -95,18 +97,6 @@ class _Stream:
         self.names += got[0]
         for k, v in got[1].items():
             self.values[k] += v
-
-    def _finish(self, runid: str) -> RunResult | None:
-        seen = {t.decode("utf-8") for t in self.done}
-        extra = [c for c, name in enumerate(self.qrels.names) if name not in seen]
-        if extra:  # their judgements are checked (finish_values evaluates them under -c)
-            empty = np.zeros((0, 1), dtype=np.uint64)
-            if batch_values(empty, empty, np.zeros(0), self.qrels, self.reqs, self.job.settings, extra) is None:
-                return None
-        order = sorted(range(len(self.names)), key=self.names.__getitem__)
-        names = [self.names[i] for i in order]
-        per_query = {k: [v[i] for i in order] for k, v in self.values.items()}
-        return finish_values(self.qrels, names, per_query, self.reqs, self.job, runid)
 
 
 def _query_runs(rows: Rows) -> tuple[list[bytes], npt.NDArray[np.intp]]:

@@ -62,7 +62,14 @@ def lane_values(
 def whole_values(q: LaneQrels, run_path: str, job: Job, reqs: list[Request]) -> RunResult | None:
     """:func:`lane_values` with the qrels read (the streaming lane's way out for a run not grouped by query)."""
     r = scan_run(line_blocks(run_path, BATCH_BYTES))  # in batches' blocks: the file is never held whole
-    return None if r is None else _evaluate(q, r, job, reqs)
+    if r is None:
+        return None
+    seen = set(query_names(r.text["query"]))
+    got = batch_values(
+        r.text.pop("query"), r.text.pop("item"), r.floats.pop("score"), q, reqs, job.settings
+    )  # popped: each column is freed once used
+    runid = trec_runid([r.last["run"].decode("utf-8")])
+    return None if got is None else finish_values(q, *got, seen, reqs, job, runid)
 
 
 def scan_run(data: bytes | Iterable[bytes]) -> Scanned | None:
@@ -95,31 +102,29 @@ def lane_qrels(path: str) -> LaneQrels | None:
     return LaneQrels.of(concatenated(codes), [t.decode("utf-8") for t in code], stack_words(docs), concatenated(rels))
 
 
-def _evaluate(qrels: LaneQrels, r: Scanned, job: Job, reqs: list[Request]) -> RunResult | None:
-    run_names = set(query_names(r.text["query"]))
-    extra = [c for c, name in enumerate(qrels.names) if name not in run_names]
-    runid = trec_runid([r.last["run"].decode("utf-8")])
-    got = batch_values(
-        r.text.pop("query"), r.text.pop("item"), r.floats.pop("score"), qrels, reqs, job.settings, extra
-    )  # popped: each column is freed once used; extra: their judgements checked
-    if got is None:
-        return None  # a document twice for a query (run) or judged twice (qrels): the usual path says so
-    names, values = got
-    keep = [i for i, name in enumerate(names) if name in run_names]
-    return finish_values(
-        qrels, [names[i] for i in keep], {k: [v[i] for i in keep] for k, v in values.items()}, reqs, job, runid
-    )
-
-
 def finish_values(
-    qrels: LaneQrels, names: list[str], per_query: dict[str, list[Any]], reqs: list[Request], job: Job, runid: str
-) -> RunResult:
-    """:class:`RunResult` of the run's queries (sorted) and values, with ``-c`` the qrels queries without results."""
+    qrels: LaneQrels,
+    names: list[str],
+    per_query: dict[str, list[Any]],
+    seen: set[str],
+    reqs: list[Request],
+    job: Job,
+    runid: str,
+) -> RunResult | None:
+    """:class:`RunResult` of the run's queries (sorted) and values, the judgements of the qrels queries not ``seen``
+    in the run checked (None: judged twice) and with ``-c`` evaluated."""
+    import numpy as np
+
     from segeval.core.plan import Plan, finished
 
+    missing = [c for c, name in enumerate(qrels.names) if name not in seen]
+    empty = np.zeros((0, 1), dtype=np.uint64)
+    if missing and batch_values(empty, empty, np.zeros(0), qrels, reqs, job.settings, missing) is None:
+        return None
+    order = sorted(range(len(names)), key=names.__getitem__)
+    names = [names[i] for i in order]
+    per_query = {k: [v[i] for i in order] for k, v in per_query.items()}
     how = Plan(reqs, job.settings)
-    present = set(names)
-    missing = [c for c, name in enumerate(qrels.names) if name not in present]
     if missing and job.settings.missing_queries == "zero":
         names, per_query = _with_missing(qrels, missing, names, per_query, how)
     return RunResult(finished(how, names, per_query, set(qrels.names), int((qrels.rel > 0).sum())), runid)
