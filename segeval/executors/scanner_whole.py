@@ -1,32 +1,52 @@
-"""The fast lane of ``segeval eval``: a plain TREC run against plain TREC qrels, without pandas."""
+"""The byte scanner's document lanes of ``segeval eval``: plain TREC qrels and run, without pandas, the run read
+whole or in batches."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+import numpy.typing as npt
+
+from segeval.core.arrays import FloatArray
 from segeval.core.errors import SegevalError
 from segeval.core.settings import BATCH_BYTES
 from segeval.executors.results import RunResult
 from segeval.executors.route import lane_requests
-from segeval.readers.blocks import line_blocks
+from segeval.readers.blocks import Regrouped, batches, line_blocks, open_blocks, run_starts, whole_queries
 from segeval.readers.formats import TREC_QRELS, TREC_RUN
-from segeval.readers.scanner import Scanned, concatenated, scan_format, stack_words
-from segeval.readers.scanner_documents import LaneQrels, batch_values, query_names, token_codes
+from segeval.readers.scanner import Scanned, Words, concatenated, scan_format, stack_words
+from segeval.readers.scanner_documents import LaneQrels, batch_values, pad_words, query_names, token_codes
 from segeval.reports.trec import runid as trec_runid
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Iterable
 
     from segeval.core.evaluation import Evaluation
     from segeval.core.plan import Plan
     from segeval.core.settings import Job, OutputOptions
     from segeval.measures.compute import Request
 
+Rows = tuple[Words, Words, FloatArray]  # a run's query tokens, docno tokens and scores
+
 
 def fast_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions) -> tuple[str, str] | None:
-    """(stdout, stderr) of ``segeval eval`` with these values."""
+    """(stdout, stderr) of ``segeval eval``, the run read whole; None when the usual path must decide."""
     result = lane_values(qrels_path, run_path, job)
+    return None if result is None else printed(result, job, out, run_path)
+
+
+def stream_eval(
+    qrels_path: str, run_path: str, job: Job, out: OutputOptions, whole_if_ungrouped: bool = False
+) -> tuple[str, str] | None:
+    """:func:`fast_eval` with the run read in batches (a progress line of MiB read)."""
+    from segeval.executors.progress import Progress
+    from segeval.readers.files import input_size
+
+    with Progress(input_size(run_path), "MiB", quiet=job.engine.quiet, scale=2**20) as bar:
+        result = lane_values(qrels_path, run_path, job, bar.advance, chunks=True, whole_if_ungrouped=whole_if_ungrouped)
     return None if result is None else printed(result, job, out, run_path)
 
 
@@ -42,25 +62,41 @@ def printed(result: RunResult, job: Job, out: OutputOptions, run_path: str) -> t
     return done.stdout, done.stderr
 
 
+class _Unread(Exception):
+    """A batch the scanner does not read: the usual path must decide."""
+
+
 #: what makes a lane give up: the usual path reads the files again and explains
-GIVE_UP = (SegevalError, OSError, MemoryError)
+GIVE_UP = (SegevalError, OSError, MemoryError, _Unread)
 
 
 def lane_values(
-    qrels_path: str, run_path: str, job: Job, evaluate: Callable[..., RunResult | None] | None = None
+    qrels_path: str,
+    run_path: str,
+    job: Job,
+    on_read: Callable[[int], object] | None = None,
+    chunks: bool = False,
+    whole_if_ungrouped: bool = False,
 ) -> RunResult | None:
-    """The lane's :class:`RunResult` of this job (``evaluate(qrels, run_path, job, requests)``, default
-    :func:`whole_values`), or None when the usual path must decide."""
+    """The lane's :class:`RunResult` of this job, the run read whole or in ``chunks``; None when the usual path must
+    decide (a run in chunks not grouped by query: with ``whole_if_ungrouped``, read whole)."""
     reqs = lane_requests(job.measures)
     try:
         q = None if reqs is None else lane_qrels(qrels_path)
-        return None if q is None or reqs is None else (evaluate or whole_values)(q, run_path, job, reqs)
+        if q is None or reqs is None:
+            return None
+        if chunks:
+            try:
+                return _streamed(q, run_path, job, reqs, on_read)
+            except Regrouped:
+                if not whole_if_ungrouped:
+                    return None
+        return _whole(q, run_path, job, reqs)
     except GIVE_UP:  # unreadable, too big, not gzip ...
         return None
 
 
-def whole_values(q: LaneQrels, run_path: str, job: Job, reqs: list[Request]) -> RunResult | None:
-    """:func:`lane_values` with the qrels read (the streaming lane's way out for a run not grouped by query)."""
+def _whole(q: LaneQrels, run_path: str, job: Job, reqs: list[Request]) -> RunResult | None:
     r = scan_run(line_blocks(run_path, BATCH_BYTES))  # in batches' blocks: the file is never held whole
     if r is None:
         return None
@@ -72,6 +108,61 @@ def whole_values(q: LaneQrels, run_path: str, job: Job, reqs: list[Request]) -> 
     return None if got is None else finish_values(q, *got, seen, reqs, job, runid)
 
 
+def _streamed(
+    q: LaneQrels, run_path: str, job: Job, reqs: list[Request], on_read: Callable[[int], object] | None
+) -> RunResult | None:
+    """The run read in batches, each evaluated once its queries are over (:class:`Regrouped`: not grouped)."""
+    blocks = batches(open_blocks(run_path, on_read=on_read), job.engine.chunk_lines, BATCH_BYTES)
+    tag: list[bytes] = []  # trec_eval's runid: the last line's (segeval.reports.trec.runid)
+    seen: set[str] = set()
+    names: list[str] = []
+    values: dict[str, list[Any]] = {x.name: [] for x in reqs}
+    for rows, tokens in whole_queries(_scanned(blocks, tag), _query_runs, _cut, _joined):
+        seen.update(t.decode("utf-8") for t in tokens)
+        got = batch_values(*rows, q, reqs, job.settings)
+        if got is None:
+            return None
+        names += got[0]
+        for k, v in got[1].items():
+            values[k] += v
+    if not tag:
+        return None  # no data line: the usual path says so
+    return finish_values(q, names, values, seen, reqs, job, trec_runid([tag[0].decode("utf-8")]))
+
+
+def _scanned(blocks: Iterator[tuple[int, bytes]], tag: list[bytes]) -> Iterator[Rows]:
+    for _, data in blocks:
+        if not data or data.isspace():  # (no stripped copy of the batch)
+            continue  # blank lines only
+        r = scan_run(data)
+        if r is None:
+            raise _Unread
+        tag[:] = [r.last["run"]]
+        yield r.text["query"], r.text["item"], r.floats["score"]
+
+
+def _query_runs(rows: Rows) -> tuple[list[bytes], npt.NDArray[np.intp]]:
+    local, tokens = token_codes(rows[0])
+    starts = run_starts(local)
+    return [tokens[c] for c in local[starts].tolist()], starts
+
+
+def _joined(parts: list[Rows]) -> Rows:
+    if len(parts) == 1:
+        return parts[0]
+    k = max(p[0].shape[1] for p in parts)
+    d = max(p[1].shape[1] for p in parts)
+    return (
+        np.concatenate([pad_words(p[0], k) for p in parts]),
+        np.concatenate([pad_words(p[1], d) for p in parts]),
+        np.concatenate([p[2] for p in parts]),
+    )
+
+
+def _cut(rows: Rows, start: int, stop: int | None) -> Rows:
+    return rows[0][start:stop], rows[1][start:stop], rows[2][start:stop]
+
+
 def scan_run(data: bytes | Iterable[bytes]) -> Scanned | None:
     """A TREC run's query and docno tokens, scores, and first tag, as the lanes read them (ranks only checked)."""
     return scan_format(
@@ -81,8 +172,6 @@ def scan_run(data: bytes | Iterable[bytes]) -> Scanned | None:
 
 def lane_qrels(path: str) -> LaneQrels | None:
     """Plain TREC qrels ('query 0 docno rel') indexed by query, read in blocks; None when they are anything else."""
-    import numpy as np
-
     code: dict[bytes, int] = {}
     codes, docs, rels = [], [], []
     for data in line_blocks(path):
@@ -113,8 +202,6 @@ def finish_values(
 ) -> RunResult | None:
     """:class:`RunResult` of the run's queries (sorted) and values, the judgements of the qrels queries not ``seen``
     in the run checked (None: judged twice) and with ``-c`` evaluated."""
-    import numpy as np
-
     from segeval.core.plan import Plan, finished
 
     missing = [c for c, name in enumerate(qrels.names) if name not in seen]
@@ -134,7 +221,6 @@ def _with_missing(
     qrels: LaneQrels, missing: list[int], names: list[str], per_query: dict[str, list[Any]], how: Plan
 ) -> tuple[list[str], dict[str, list[Any]]]:
     """The values of the run's queries and of the qrels queries ``missing`` (codes), which have no result."""
-    import numpy as np
     import pandas as pd
 
     from segeval.core.pipeline import merge_parts, without_results

@@ -261,10 +261,10 @@ def _run_routed(qrels: str, run_files: list[str], job: Job, shown: OutputOptions
     render, complete = _renderer(job, shown)
     outcomes = None
     if chosen.reader == "scanner":
-        from segeval.executors import scanner_chunks, scanner_whole
+        from segeval.executors import scanner_whole
 
         if chosen.executor == "chunks":
-            done = scanner_chunks.stream_eval(
+            done = scanner_whole.stream_eval(
                 qrels, run_files[0], job, shown, whole_if_ungrouped=chosen.whole_if_ungrouped
             )
         else:

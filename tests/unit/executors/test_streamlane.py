@@ -10,23 +10,26 @@ twice across a batch edge must leave the lane and give the usual path's output o
 from __future__ import annotations
 
 import gzip
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from segeval.executors import scanner_chunks as streamlane
 from segeval.executors import scanner_whole as fastlane
-from segeval.executors.scanner_chunks import stream_values
+from segeval.executors import scanner_whole as streamlane
 from segeval.executors.scanner_whole import lane_values
 from tests.conftest import run_cli, sliced
 from tests.support.jobs import EvalCase
 from tests.unit.executors.test_fastlane import JOBS, SEEDS, files
 
+stream_values = partial(lane_values, chunks=True)
+
 
 @pytest.fixture(autouse=True)
 def tiny_batches(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(streamlane, "BATCH_BYTES", 0)
+    real = streamlane.batches  # batches of the chunk's lines, however few bytes
+    monkeypatch.setattr(streamlane, "batches", lambda blocks, lines, _: real(blocks, lines, 0))
 
 
 def grouped(run: str) -> bool:
