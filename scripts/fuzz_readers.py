@@ -149,7 +149,7 @@ def _check_lanes(kind: str, qrels: str, run: str) -> tuple[str | None, int, int]
     alone: dict[str, Any] = {}
     if kind.startswith("trec-"):
         from segeval.core.settings import EngineOptions, Job
-        from segeval.executors.scanner_whole import lane_values
+        from segeval.executors.lanes import lane_values
 
         measures = lane_measures()
         job = Job(tuple(measures))
@@ -163,7 +163,7 @@ def _check_lanes(kind: str, qrels: str, run: str) -> tuple[str | None, int, int]
         usual = lambda: evaluate(qrels, run, measures)  # noqa: E731
     elif kind in ("qrels", "run"):  # against a MediaEval linking file: the me13sh lane
         from segeval.adapters.registry import me13sh_adapters
-        from segeval.executors.me13sh_scanner import me13sh_evaluation
+        from segeval.executors.lanes import me13sh_evaluation
         from segeval.reports.me13sh import MEASURES
 
         adapters = me13sh_adapters(300, 15)

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from segeval.core.pipeline import evaluate
-from segeval.executors import scanner_whole as fastlane
-from segeval.executors import scanner_whole as streamlane
-from segeval.executors.scanner_whole import lane_values
+from segeval.executors import lanes as fastlane
+from segeval.executors import lanes as streamlane
+from segeval.executors.lanes import lane_values
 from segeval.measures.definitions import FAMILIES
 from tests.conftest import run_cli, sliced
 from tests.support import trec_boundary as TB

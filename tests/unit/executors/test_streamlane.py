@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from segeval.executors import scanner_whole as fastlane
-from segeval.executors import scanner_whole as streamlane
-from segeval.executors.scanner_whole import lane_values
+from segeval.executors import lanes as fastlane
+from segeval.executors import lanes as streamlane
+from segeval.executors.lanes import lane_values
 from tests.conftest import run_cli, sliced
 from tests.support.jobs import EvalCase
 from tests.unit.executors.test_fastlane import JOBS, SEEDS, files

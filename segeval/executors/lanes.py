@@ -1,5 +1,5 @@
-"""The byte scanner's document lanes of ``segeval eval``: plain TREC qrels and run, without pandas, the run read
-whole or in batches."""
+"""The byte scanner's lanes, without pandas: ``segeval eval`` on plain TREC qrels and run (the run read whole or in
+batches), ``segeval me13sh`` on MediaEval qrels and a linking or search run."""
 
 from __future__ import annotations
 
@@ -22,8 +22,9 @@ from segeval.readers.scanner_documents import LaneQrels, batch_values, pad_words
 from segeval.reports.trec import runid as trec_runid
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
+    from segeval.adapters.base import Adapter
     from segeval.core.evaluation import Evaluation
     from segeval.core.plan import Plan
     from segeval.core.settings import Job, OutputOptions
@@ -238,3 +239,21 @@ def _with_missing(
         }
     )
     return merge_parts([(names, per_query), without_results(q, how, names)], how)
+
+
+def me13sh_evaluation(
+    qrels_path: str, run_path: str, kind: str, measures: Sequence[str], adapters: Sequence[Adapter]
+) -> Evaluation | None:
+    """``segeval me13sh``'s :class:`~segeval.core.evaluation.Evaluation`, or None when the usual path must decide."""
+    from segeval.core.plan import plan
+    from segeval.core.settings import CHUNK_LINES
+    from segeval.readers.files import is_stream
+    from segeval.readers.formats import MEDIAEVAL_LINKING_RUN, MEDIAEVAL_SEARCH_RUN
+    from segeval.readers.scanner_segments import planned_result
+
+    fmt = {"linking": MEDIAEVAL_LINKING_RUN, "search": MEDIAEVAL_SEARCH_RUN}.get(kind)
+    if is_stream(qrels_path) or is_stream(run_path) or fmt is None:
+        return None  # a stream is read once: the usual path reads it
+    how = plan(False, list(measures), adapters=list(adapters))
+    result = planned_result(qrels_path, run_path, how, "whole", CHUNK_LINES, fmt=fmt)
+    return None if result is None else result.evaluation
