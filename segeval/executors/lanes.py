@@ -67,10 +67,6 @@ class _Unread(Exception):
     """A batch the scanner does not read: the usual path must decide."""
 
 
-#: what makes a lane give up: the usual path reads the files again and explains
-GIVE_UP = (SegevalError, OSError, MemoryError, _Unread)
-
-
 def lane_values(
     qrels_path: str,
     run_path: str,
@@ -93,7 +89,7 @@ def lane_values(
                 if not whole_if_ungrouped:
                     return None
         return _whole(q, run_path, job, reqs)
-    except GIVE_UP:  # unreadable, too big, not gzip ...
+    except (SegevalError, OSError, MemoryError, _Unread):  # unreadable, too big, not gzip: the usual path explains
         return None
 
 
