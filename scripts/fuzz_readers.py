@@ -149,21 +149,21 @@ def _check_lanes(kind: str, qrels: str, run: str) -> tuple[str | None, int, int]
     alone: dict[str, Any] = {}
     if kind.startswith("trec-"):
         from segeval.core.settings import EngineOptions, Job
-        from segeval.executors.scanner_chunks import stream_values
-        from segeval.executors.scanner_whole import lane_values
+        from segeval.executors.lanes import lane_values
 
         measures = lane_measures()
         job = Job(tuple(measures))
-        answers = {"fast lane": lane_values(qrels, run, job),
-                   "streaming lane": stream_values(qrels, run, Job(job.measures, engine=EngineOptions(chunk_lines=3)))}
+        chunked = Job(job.measures, engine=EngineOptions(chunk_lines=3))
+        answers = {"fast lane": _evaluation(lane_values(qrels, run, job)),
+                   "streaming lane": _evaluation(lane_values(qrels, run, chunked, chunks=True))}
         # and each family alone (-m ndcg alone once printed 0 where it was right beside ndcg_cut), when the
         # lane answers the whole job (these do not count as more give-ups)
         if answers["fast lane"] is not None:
-            alone = {f"fast lane, -m {m} alone": lane_values(qrels, run, Job((m,))) for m in measures}
+            alone = {f"fast lane, -m {m} alone": _evaluation(lane_values(qrels, run, Job((m,)))) for m in measures}
         usual = lambda: evaluate(qrels, run, measures)  # noqa: E731
     elif kind in ("qrels", "run"):  # against a MediaEval linking file: the me13sh lane
         from segeval.adapters.registry import me13sh_adapters
-        from segeval.executors.me13sh_scanner import me13sh_evaluation
+        from segeval.executors.lanes import me13sh_evaluation
         from segeval.reports.me13sh import MEASURES
 
         adapters = me13sh_adapters(300, 15)
@@ -194,6 +194,11 @@ def _check_lanes(kind: str, qrels: str, run: str) -> tuple[str | None, int, int]
             wrong = next((r.name for r in mine if got.per_query[r.name] != ev.per_query[r.name]), "queries")
             return f"the {name} differs from the usual path ({wrong})", len(gave_up), len(counted)
     return None, len(gave_up), len(counted) if ev.queries else 0
+
+
+def _evaluation(result: Any) -> Any:
+    """A lane's evaluation (None: it gave up)."""
+    return None if result is None else result.evaluation
 
 
 def gave_up_on_seeds(seeds: list[tuple[str, Path]] | None = None) -> list[str]:

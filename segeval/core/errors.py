@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from functools import partial
 
 #: what a terminal may act on: C0 and C1 controls (tab and newline too), DEL, Unicode bidirectional formatting
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -103,11 +104,7 @@ class InputError(SegevalError):
 
     def __reduce__(self) -> tuple[object, ...]:
         # rebuild with the same fields, so the error survives being sent between processes
-        return (_input_error, (self.path, self.problem, self.line, self.text, self.kind))
-
-
-def _input_error(path: str, problem: str, line: int | None, text: str | None, kind: str) -> InputError:
-    return InputError(path, problem, line=line, text=text, kind=kind)
+        return (partial(InputError, line=self.line, text=self.text, kind=self.kind), (self.path, self.problem))
 
 
 class ParameterError(SegevalError, ValueError):

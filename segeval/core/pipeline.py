@@ -16,11 +16,7 @@ from segeval.adapters.registry import make_adapters
 from segeval.core.errors import ParameterError
 from segeval.core.evaluation import Evaluation as Evaluation  # named here for readers of evaluate's results
 from segeval.core.ordering import stored_scores
-from segeval.core.plan import (
-    Plan as Plan,  # the plan's rules live in segeval.core.plan (no pandas); named here for its readers
-)
-from segeval.core.plan import emptied as emptied
-from segeval.core.plan import finished, measured, reads_subtopics
+from segeval.core.plan import Plan, finished, measured, reads_subtopics
 from segeval.core.plan import measure_names as measure_names
 from segeval.core.plan import plan as plan
 from segeval.core.prepared import chosen_queries

@@ -11,8 +11,8 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.core.errors import InputError, SegevalError
-from segeval.core.pipeline import Plan, evaluate_part, evaluate_validated, finish, merge_parts
-from segeval.core.plan import job_plan
+from segeval.core.pipeline import evaluate_part, evaluate_validated, finish, merge_parts
+from segeval.core.plan import Plan, job_plan
 from segeval.core.prepared import check_queries
 from segeval.core.settings import BATCH_BYTES, Job
 from segeval.executors.results import RunResult

@@ -20,8 +20,8 @@ import pandas as pd
 
 from segeval.core.arrays import IntArray
 from segeval.core.errors import InputError, SegevalError, render_note
-from segeval.core.pipeline import Plan, evaluate_part, finish, merge_parts
-from segeval.core.plan import job_plan
+from segeval.core.pipeline import evaluate_part, finish, merge_parts
+from segeval.core.plan import Plan, job_plan
 from segeval.core.prepared import check_queries
 from segeval.core.settings import Job
 from segeval.executors.results import RunResult

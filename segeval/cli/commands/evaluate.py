@@ -261,14 +261,12 @@ def _run_routed(qrels: str, run_files: list[str], job: Job, shown: OutputOptions
     render, complete = _renderer(job, shown)
     outcomes = None
     if chosen.reader == "scanner":
-        from segeval.executors import scanner_chunks, scanner_whole
+        from segeval.executors import lanes
 
         if chosen.executor == "chunks":
-            done = scanner_chunks.stream_eval(
-                qrels, run_files[0], job, shown, whole_if_ungrouped=chosen.whole_if_ungrouped
-            )
+            done = lanes.stream_eval(qrels, run_files[0], job, shown, whole_if_ungrouped=chosen.whole_if_ungrouped)
         else:
-            done = scanner_whole.fast_eval(qrels, run_files[0], job, shown)
+            done = lanes.fast_eval(qrels, run_files[0], job, shown)
         if done is not None:
             sys.stdout.write(done[0])
             sys.stderr.write(done[1])
@@ -384,7 +382,7 @@ def me13sh(
             raise SegevalError(f"The 'items' parameter must list query ids separated by commas. Got {items!r} instead.")
     ev = None
     if chosen is None and time_format == "mmss":  # the usual job: the lane, without pandas
-        from segeval.executors.me13sh_scanner import me13sh_evaluation
+        from segeval.executors.lanes import me13sh_evaluation
 
         ev = me13sh_evaluation(qrels, run, kind.value, MEASURES, adapters)
     if ev is None:

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from segeval.core.pipeline import evaluate
-from segeval.executors import scanner_chunks as streamlane
-from segeval.executors import scanner_whole as fastlane
-from segeval.executors.scanner_whole import lane_values
+from segeval.executors import lanes as fastlane
+from segeval.executors import lanes as streamlane
+from segeval.executors.lanes import lane_values
 from segeval.measures.definitions import FAMILIES
 from tests.conftest import run_cli, sliced
 from tests.support import trec_boundary as TB
@@ -113,15 +113,16 @@ def both_paths(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[tuple[int, 
 def test_lane_values_equal_the_usual_path(tmp_path: Path, seed: int, job: str) -> None:
     qrels, run = files(tmp_path, seed)
     lane_job, options, _ = JOBS[job]
-    got = lane_values(qrels, run, lane_job.job())
-    assert got is not None, "the lane gave the job up"
+    result = lane_values(qrels, run, lane_job.job())
+    assert result is not None and result.evaluation is not None, "the lane gave the job up"
+    got = result.evaluation
     ev = evaluate(qrels, run, list(lane_job.measures), **options)
     assert got.queries == ev.queries
     assert [r.name for r in got.requests] == [r.name for r in ev.requests]
     for r in ev.requests:  # exactly equal: the same doubles, the same ints
         assert got.per_query[r.name] == ev.per_query[r.name], r.name
         assert type(got.summary[r.name]) is type(ev.summary[r.name]) and got.summary[r.name] == ev.summary[r.name]
-    assert got.unevaluated == (0 if lane_job.complete else len(ev.unevaluated))
+    assert got.unevaluated == ([] if lane_job.complete else ev.unevaluated)
 
 
 @pytest.mark.parametrize("measure", LANE_FAMILIES)
@@ -130,8 +131,9 @@ def test_each_family_alone_equals_the_usual_path(tmp_path: Path, measure: str) -
     beside ndcg_cut), on a few generated cases."""
     for seed in SEEDS[:4]:
         qrels, run = files(tmp_path, seed)
-        got = lane_values(qrels, run, EvalCase([measure], per_query=True).job())
-        assert got is not None, "the lane gave the job up"
+        result = lane_values(qrels, run, EvalCase([measure], per_query=True).job())
+        assert result is not None and result.evaluation is not None, "the lane gave the job up"
+        got = result.evaluation
         ev = evaluate(qrels, run, [measure])
         assert got.queries == ev.queries
         for r in ev.requests:

@@ -15,8 +15,8 @@ import pytest
 
 from segeval.adapters.registry import me13sh_adapters
 from segeval.core.pipeline import evaluate
-from segeval.executors import me13sh_scanner as me13sh_lane
-from segeval.executors.me13sh_scanner import me13sh_evaluation
+from segeval.executors import lanes as me13sh_lane
+from segeval.executors.lanes import me13sh_evaluation
 from segeval.reports.me13sh import MEASURES
 from tests.conftest import FIXTURES, ROOT, run_cli, sliced
 

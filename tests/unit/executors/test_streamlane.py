@@ -10,23 +10,26 @@ twice across a batch edge must leave the lane and give the usual path's output o
 from __future__ import annotations
 
 import gzip
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from segeval.executors import scanner_chunks as streamlane
-from segeval.executors import scanner_whole as fastlane
-from segeval.executors.scanner_chunks import stream_values
-from segeval.executors.scanner_whole import lane_values
+from segeval.executors import lanes as fastlane
+from segeval.executors import lanes as streamlane
+from segeval.executors.lanes import lane_values
 from tests.conftest import run_cli, sliced
 from tests.support.jobs import EvalCase
 from tests.unit.executors.test_fastlane import JOBS, SEEDS, files
 
+stream_values = partial(lane_values, chunks=True)
+
 
 @pytest.fixture(autouse=True)
 def tiny_batches(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(streamlane, "BATCH_BYTES", 0)
+    real = streamlane.batches  # batches of the chunk's lines, however few bytes
+    monkeypatch.setattr(streamlane, "batches", lambda blocks, lines, _: real(blocks, lines, 0))
 
 
 def grouped(run: str) -> bool:
@@ -67,9 +70,11 @@ def test_stream_values_equal_the_in_memory_lane(tmp_path: Path, seed: int, job: 
     if not grouped(Path(run).read_text()):
         assert got is None, "a run not grouped by query stays out of the streaming lane"
         return
-    whole = lane_values(qrels, run, lane_job.job())
+    result = lane_values(qrels, run, lane_job.job())
+    assert got is not None and result is not None and got.runid == result.runid
+    got, whole = got.evaluation, result.evaluation
     assert got is not None and whole is not None
-    assert got.queries == whole.queries and got.runid == whole.runid and got.unevaluated == whole.unevaluated
+    assert got.queries == whole.queries and got.unevaluated == whole.unevaluated
     for r in whole.requests:  # exactly equal: the same doubles, the same ints, summed in the same order
         assert got.per_query[r.name] == whole.per_query[r.name], r.name
         assert type(got.summary[r.name]) is type(whole.summary[r.name]), r.name
@@ -95,7 +100,8 @@ def test_values_across_batch_edges_by_hand(tmp_path: Path) -> None:
     """q1's three results come in three one-line batches, q2's two in two."""
     (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 1\nq2 0 c 1\nq2 0 d 0\n")
     (tmp_path / "run").write_text("q1 Q0 a 1 3 r\nq1 Q0 x 2 2 r\nq1 Q0 b 3 1 r\nq2 Q0 d 1 2 r\nq2 Q0 c 2 1 r\n")
-    got = stream_values(str(tmp_path / "qrels"), str(tmp_path / "run"), EvalCase(["map", "P.2", "num_ret"]).job(1))
+    result = stream_values(str(tmp_path / "qrels"), str(tmp_path / "run"), EvalCase(["map", "P.2", "num_ret"]).job(1))
+    got = None if result is None else result.evaluation
     assert got is not None and got.queries == ["q1", "q2"]
     assert got.per_query["map"] == [(1 / 1 + 2 / 3) / 2, 1 / 2]  # q1: a at 1, b at 3; q2: c at 2 of 1 relevant
     assert got.per_query["P_2"] == [0.5, 0.5]  # one relevant in each query's first two
@@ -141,8 +147,10 @@ def test_a_long_query_across_many_batches(tmp_path: Path, chunk: int) -> None:
     (tmp_path / "qrels").write_text(qrels)
     (tmp_path / "run").write_text(run)
     job = EvalCase(["official", "ndcg_cut"]).job(chunk)
-    got = stream_values(str(tmp_path / "qrels"), str(tmp_path / "run"), job)
-    whole = lane_values(str(tmp_path / "qrels"), str(tmp_path / "run"), job)
+    streamed = stream_values(str(tmp_path / "qrels"), str(tmp_path / "run"), job)
+    result = lane_values(str(tmp_path / "qrels"), str(tmp_path / "run"), job)
+    got = None if streamed is None else streamed.evaluation
+    whole = None if result is None else result.evaluation
     assert got is not None and whole is not None and got.queries == ["q1", "q2", "q3"]
     assert got.per_query == whole.per_query and got.summary == whole.summary
 
