@@ -1,5 +1,4 @@
-"""One batch of the document lanes (:mod:`segeval.executors.scanner_whole` and ``scanner_chunks``): the run rows
-of whole queries against the lane's qrels, to per-query values as the usual path computes them, or None."""
+"""One batch of the document lanes (:mod:`segeval.executors.lanes`): the run rows of whole queries against the lane's qrels, to per-query values as the usual path computes them, or None."""
 
 from __future__ import annotations
 
