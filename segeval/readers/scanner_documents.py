@@ -1,4 +1,5 @@
-"""One batch of the document lanes (:mod:`segeval.executors.lanes`): the run rows of whole queries against the lane's qrels, to per-query values as the usual path computes them, or None."""
+"""One batch of the document lanes (:mod:`segeval.executors.lanes`): the run rows of whole queries
+against the lane's qrels, to per-query values as the usual path computes them, or None."""
 
 from __future__ import annotations
 
