@@ -44,12 +44,10 @@ def success(
     overlaps: list[FloatArray], thresholds: tuple[float, ...], top_k: tuple[int, ...], strict: bool
 ) -> BoolArray:
     """(cut-off, threshold, query): whether one of a query's first k IoUs reaches t (exceeds it when ``strict``)."""
-    hit = np.zeros((len(top_k), len(thresholds), len(overlaps)), dtype=bool)
-    for n, overlap in enumerate(overlaps):
-        for i, k in enumerate(top_k):
-            for j, t in enumerate(thresholds):
-                hit[i, j, n] = bool((overlap[:k] > t).any() if strict else (overlap[:k] >= t).any())
-    return hit
+    # the best of the first k IoUs, NaN left out (NaN reaches no threshold), -inf without any
+    best = np.array([[np.fmax.reduce(overlap[:k], initial=-np.inf) for overlap in overlaps] for k in top_k])
+    limits = np.array(thresholds)[None, :, None]
+    return np.asarray(best[:, None, :] > limits if strict else best[:, None, :] >= limits)
 
 
 def mean_figures(
