@@ -16,13 +16,9 @@ FLOAT32_EXACT = 2**24  # below this many clips, distinct recalls k / n stay dist
 BLOCK = 128  # numpy's PW_BLOCKSIZE: longer arrays are split in two halves
 
 
-def highlight_ap(y_true: FloatArray, y_score: npt.NDArray[Any]) -> float:
-    """The official ``get_ap`` of binary clip labels ranked by predicted score (0 without positive, 1 all positive)."""
-    return float(highlight_aps(y_true[:, None], y_score)[0])
-
-
 def highlight_aps(labels: FloatArray, y_score: npt.NDArray[Any]) -> FloatArray:
-    """``highlight_ap`` of each column of ``labels`` (clips, k) against one score list, bit for bit."""
+    """The official ``get_ap`` of each column of binary clip labels ``labels`` (clips, k) ranked by one score list
+    (0 without positive, 1 all positive), bit for bit."""
     clips = len(labels)
     if len(y_score) > clips:
         y_score = y_score[:clips]

@@ -113,13 +113,6 @@ def _ap_group(
     return voc_ap(tp, valid[:, None, :], sizes[:, None])
 
 
-def average_precision(
-    truth: FloatArray, predictions: FloatArray, threshold: float, top: int = TOP_PREDICTIONS
-) -> float:
-    """Interpolated AP of one query's predictions at one IoU threshold."""
-    return float(average_precisions(truth, predictions, (threshold,), top)[0])
-
-
 def r1_iou(truth: FloatArray, predictions: FloatArray) -> float:
     """The official R1 IoU: the first listed prediction against the ground-truth window of highest
     mAP-form IoU (first on ties), measured in the hull form; 0 without prediction or truth."""
@@ -161,12 +154,3 @@ def _first_ious_group(
     top1 = np.where(ok, masked[:, 0].max(axis=1, initial=-np.inf), 0.0)
     topk = np.where(ok, masked.max(axis=(1, 2), initial=-np.inf), 0.0)
     return r1, top1, topk
-
-
-def recall_at(truth: FloatArray, predictions: FloatArray, threshold: float, k: int = 1) -> float:
-    """1 for a hit at ``threshold``: R1 as the official; for k > 1, any of the first k hull IoUs >= ``threshold``."""
-    if k == 1:
-        return float(r1_iou(truth, predictions) >= threshold)
-    if len(predictions) == 0 or len(truth) == 0:
-        return 0.0
-    return float((iou_matrix(predictions[:k, :2], truth).max(axis=1) >= threshold).any())
