@@ -94,7 +94,7 @@ def _highlight_group(
         return _one_by_one(saliency, scores, minimums)
     rows, position, lines = np.arange(queries), np.arange(width), queries * columns
     # Hit1: the clip of the highest predicted score (first on ties), positive for the annotator
-    top = _first_maxima(scores)
+    top = np.array([np.argmax(p) for p in scores], dtype=np.int64)
     graded = (full[rows, np.minimum(top, width - 1), None, :] >= minimums[None, :, None]).reshape(queries, columns)
     hit = np.where((top < count)[:, None], graded, False).astype(np.float64)
     # clips by score descending (padding last); ties in any order: only the ends of tied runs are read
@@ -130,15 +130,6 @@ def _highlight_group(
     constant = (positives == 0) | (positives == count[:, None])  # get_ap: 0 without positive, 1 with only
     ap = np.where(constant, (positives > 0).astype(np.float64), ap)
     return np.asarray(ap, dtype=np.float64), hit
-
-
-def _first_maxima(scores: list[FloatArray]) -> IntArray:
-    """``np.argmax`` of each (non-empty) score list: the first position of its highest score."""
-    lengths = np.array([len(p) for p in scores], dtype=np.int64)
-    flat = np.concatenate(scores)
-    starts = np.cumsum(lengths) - lengths
-    best = np.flatnonzero(flat == np.repeat(np.maximum.reduceat(flat, starts), lengths))
-    return np.asarray(best[np.searchsorted(best, starts)] - starts, dtype=np.int64)
 
 
 def _one_by_one(

@@ -19,21 +19,14 @@ def iou_matrix(a: FloatArray, b: FloatArray) -> FloatArray:
     return tiou(a[:, None, 0], a[:, None, 1], b[None, :, 0], b[None, :, 1], "zero")
 
 
-def average_precisions(
-    truth: FloatArray, predictions: FloatArray, thresholds: tuple[float, ...] = THRESHOLDS, top: int = TOP_PREDICTIONS
-) -> FloatArray:
-    """Interpolated AP of one query's predictions at each IoU threshold (the official matching)."""
-    return np.asarray(batch_average_precisions([truth], [predictions], thresholds, top)[0], dtype=np.float64)
-
-
 def batch_average_precisions(
     truths: list[FloatArray],
     predictions: list[FloatArray],
     thresholds: tuple[float, ...] = THRESHOLDS,
     top: int = TOP_PREDICTIONS,
 ) -> FloatArray:
-    """``average_precisions`` of many queries at once (one row per query), bit for bit; queries are matched
-    together in classes of window counts between powers of two."""
+    """Interpolated AP of each query's predictions (one row per query) at each IoU threshold (the official
+    matching), bit for bit; queries are matched together in classes of window counts between powers of two."""
     ap = np.zeros((len(truths), len(thresholds)))
     width = min(top, max((len(p) for p in predictions), default=0))
     if width == 0:
@@ -113,16 +106,11 @@ def _ap_group(
     return voc_ap(tp, valid[:, None, :], sizes[:, None])
 
 
-def r1_iou(truth: FloatArray, predictions: FloatArray) -> float:
-    """The official R1 IoU: the first listed prediction against the ground-truth window of highest
-    mAP-form IoU (first on ties), measured in the hull form; 0 without prediction or truth."""
-    return float(batch_first_ious([truth], [predictions])[0][0])
-
-
 def batch_first_ious(
     truths: list[FloatArray], predictions: list[FloatArray], k: int = 5
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Per query: the official R1 IoU (``r1_iou``), the best hull IoU of the first prediction and of the first
+    """Per query: the official R1 IoU (the first listed prediction against the ground-truth window of highest
+    mAP-form IoU, first on ties, in the hull form), the best hull IoU of the first prediction and of the first
     ``k`` (0 without prediction or truth)."""
     out = np.zeros((3, len(truths)))
     first, has_first = _padded(predictions, k, 3)
