@@ -125,11 +125,9 @@ def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult
             truth, "has no query with a relevant window; expected at least one [start, end] in 'relevant_windows'"
         )
     rows: dict[str, dict[str, float | None]] = {}
-    thresholds, top_k, compare = (
-        options.thresholds or THRESHOLDS,
-        options.top_k or TOP_K,
-        options.iou_compare or COMPARE,
+    thresholds, top_k = options.thresholds or THRESHOLDS, options.top_k or TOP_K
+    figures, notes = evaluate(
+        m.truth, m.predictions, thresholds, top_k, options.iou_compare or COMPARE, options.nms, rows
     )
-    figures, notes = evaluate(m.truth, m.predictions, thresholds, top_k, compare, options.nms, rows)
     brief = {k: v for k, v in figures.items() if k != "queries"}
     return MrResult(figures=figures, brief=brief, notes=notes, per_query=rows)
