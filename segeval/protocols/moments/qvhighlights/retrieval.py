@@ -93,10 +93,7 @@ def _ap_group(
         # the official loop walks ``order`` and stops at the first IoU below the threshold (NaN never is)
         open_ = np.logical_and.accumulate(~(ranked[:, :, None, :] < thresholds[None, None, :, None]), axis=-1)
         locked = np.zeros((queries, nthr, most + 1), dtype=bool)
-        if most == 1:  # one window: the first prediction that reaches it takes it
-            reach = open_[:, :, :, 0] & valid[:, :, None]  # (queries, width, thresholds)
-            tp = (reach & (np.cumsum(reach, axis=1) == 1)).transpose(0, 2, 1).astype(np.float64)
-        for i in range(width if most > 1 else 0):
+        for i in range(width):
             row = np.broadcast_to(order[:, i, None, :], (queries, nthr, most))
             free = open_[:, i] & ~np.take_along_axis(locked, row, axis=-1) & valid[:, i, None, None]
             hit = free.any(axis=-1)
