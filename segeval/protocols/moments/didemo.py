@@ -4,8 +4,6 @@ figures (docs/moments.md, 'didemo')."""
 from __future__ import annotations
 
 import math
-import operator
-from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -42,27 +40,20 @@ def _moments(value: Any, path: str, record: str, key: str, *, distinct: bool, la
     if not isinstance(value, list):
         raise record_error(path, record, f"'{key}' is {shown(value)}; expected a list of [start, end] moments")
     out: list[Moment] = []
-    if set(map(type, value)) == {list} and set(map(len, value)) == {2}:  # the common case, checked in bulk
-        flat = list(chain.from_iterable(value))
-        starts, ends = flat[0::2], flat[1::2]
-        if set(map(type, flat)) == {int} and min(starts) >= 0 and all(map(operator.le, starts, ends)):
-            out = list(zip(starts, ends, strict=True))
-    if not out or (distinct and len(set(out)) < len(out)):
-        out = []
-        for item in value:
-            m = _moment(item)
-            if m is None:
-                raise record_error(
-                    path,
-                    record,
-                    f"'{key}' holds {shown(item)}; expected every moment as [start, end] "
-                    "with integer 5-second units 0 <= start <= end",
-                )
-            if distinct and m in out:
-                raise record_error(
-                    path, record, f"'{key}' names the moment {list(m)} twice; expected each candidate moment once"
-                )
-            out.append(m)
+    for item in value:
+        m = _moment(item)
+        if m is None:
+            raise record_error(
+                path,
+                record,
+                f"'{key}' holds {shown(item)}; expected every moment as [start, end] "
+                "with integer 5-second units 0 <= start <= end",
+            )
+        if distinct and m in out:
+            raise record_error(
+                path, record, f"'{key}' names the moment {list(m)} twice; expected each candidate moment once"
+            )
+        out.append(m)
     beyond = next((m for m in out if m[1] > last), None) if last is not None else None
     if beyond is not None and last is not None:
         raise record_error(

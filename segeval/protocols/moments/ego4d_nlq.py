@@ -140,7 +140,7 @@ def evaluate(
     """The official table's figures (percent) and notes; queries in submission order, then the missing ones;
     ``per_query`` gets each query's values (``clip/annotation/index``)."""
     from segeval.adapters.tiou import tiou
-    from segeval.protocols.moments.recall import mean_figures, success
+    from segeval.protocols.moments.recall import mean_figures
 
     notes: list[str] = []
     missing = [q for q in truth if q not in predictions]
@@ -151,13 +151,11 @@ def evaluate(
     ]
     empty = [key for key, overlap in zip(predictions, overlaps, strict=True) if not len(overlap)]
     nan = [key for key, overlap in zip(predictions, overlaps, strict=True) if len(overlap) and math.isnan(overlap[0])]
-    first = np.array([overlap[0] if len(overlap) else 0.0 for overlap in overlaps] + [0.0] * len(missing))
-    hit = success(overlaps + [np.zeros(0)] * len(missing), thresholds, top_k, strict=True)
     name = "Rank@{k} mIoU@{t}"
     if missing:
         c, a, i = missing[0]
         submitted = len(predictions)
-        official = mean_figures(name, hit[:, :, :submitted], first[:submitted], thresholds, top_k) if submitted else {}
+        official = mean_figures(name, overlaps, thresholds, top_k, True) if submitted else {}
         text = ", ".join(f"{k} {'NaN' if v is None else f'{v:.2f}'}" for k, v in official.items())
         notes.append(
             f"{len(missing)} of {len(truth)} ground-truth queries have no prediction (e.g. {c}/{a}/{i}) "
@@ -178,7 +176,8 @@ def evaluate(
             "so mIoU is NaN (printed as null)"
         )
     names = ["/".join(map(str, q)) for q in [*predictions, *missing]]
-    figures = mean_figures(name, hit, first, thresholds, top_k, per_query, names)
+    overlaps += [np.zeros(0)] * len(missing)  # score 0
+    figures = mean_figures(name, overlaps, thresholds, top_k, True, per_query, names)
     notes += reversed_notes(
         truth,
         predictions,

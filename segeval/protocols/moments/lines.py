@@ -107,21 +107,19 @@ class Times:
     def __init__(self) -> None:
         self.rounded = 0
 
-    def __call__(self, value: float, where: str, path: str) -> str:
-        if value < 0:
-            raise InputError(
-                path,
-                f"{where} has the negative time {value!r}; the lines' seconds format has no "
-                "negative times (--write-lines)",
-            )
-        text = format_time(value, "seconds")
-        if float(text) != value:
-            self.rounded += 1
-        return text
-
     def pairs(self, windows: Iterable[Sequence[float]], where: str, path: str) -> list[tuple[str, str]]:
         """The start and end of each window as line fields."""
-        return [(self(w[0], where, path), self(w[1], where, path)) for w in windows]
+        texts = []
+        for value in (value for window in windows for value in window[:2]):
+            if value < 0:
+                raise InputError(
+                    path,
+                    f"{where} has the negative time {value!r}; the lines' seconds format has no "
+                    "negative times (--write-lines)",
+                )
+            texts.append(format_time(value, "seconds"))
+            self.rounded += float(texts[-1]) != value
+        return list(zip(texts[0::2], texts[1::2], strict=True))
 
     def notes(self) -> list[str]:
         if not self.rounded:

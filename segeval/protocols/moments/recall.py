@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from segeval.core.arrays import BoolArray, FloatArray
+from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.protocols.moments.protocol import MrOptions, MrResult, refuse_options
 from segeval.protocols.moments.qvhighlights.reading import read_moments
@@ -40,31 +40,24 @@ def ranked(predictions: FloatArray, nms_threshold: float | None = None) -> Float
     return order[:, :2]
 
 
-def success(
-    overlaps: list[FloatArray], thresholds: tuple[float, ...], top_k: tuple[int, ...], strict: bool
-) -> BoolArray:
-    """(cut-off, threshold, query): whether one of a query's first k IoUs reaches t (exceeds it when ``strict``)."""
-    hit = np.zeros((len(top_k), len(thresholds), len(overlaps)), dtype=bool)
-    for n, overlap in enumerate(overlaps):
-        for i, k in enumerate(top_k):
-            for j, t in enumerate(thresholds):
-                hit[i, j, n] = bool((overlap[:k] > t).any() if strict else (overlap[:k] >= t).any())
-    return hit
-
-
 def mean_figures(
     name: str,
-    hit: BoolArray,
-    first: FloatArray,
+    overlaps: list[FloatArray],
     thresholds: tuple[float, ...],
     top_k: tuple[int, ...],
+    strict: bool,
     per_query: dict[str, dict[str, float | None]] | None = None,
     queries: list[str] | None = None,
 ) -> dict[str, float | None]:
-    """Each cut-off's and threshold's hit rate (``name`` with ``{k}`` and ``{t}``) and the mean first IoU
-    (``mIoU``, None for NaN) in percent; ``per_query`` gets each of ``queries``' values."""
+    """Per cut-off k and threshold t (``name`` with ``{k}`` and ``{t}``) the share of queries one of whose first k
+    ``overlaps`` reaches t (exceeds it when ``strict``), and the mean first IoU (``mIoU``, None for NaN), in percent;
+    ``per_query`` gets each of ``queries``' values."""
     names = [name.format(k=k, t=t) for k in top_k for t in thresholds]
-    rows = hit.reshape(len(names), -1)
+    # the best of the first k IoUs, NaN left out (NaN reaches no threshold), -inf without any
+    best = np.array([[np.fmax.reduce(overlap[:k], initial=-np.inf) for overlap in overlaps] for k in top_k])
+    limits = np.array(thresholds)[None, :, None]
+    rows = (best[:, None, :] > limits if strict else best[:, None, :] >= limits).reshape(len(names), -1)
+    first = np.array([overlap[0] if len(overlap) else 0.0 for overlap in overlaps])
     if per_query is not None:
         for n, q in enumerate(queries or []):
             values: dict[str, float | None] = {f: 100.0 * bool(rows[i, n]) for i, f in enumerate(names)}
@@ -104,10 +97,8 @@ def evaluate(
     for q in queries:
         windows = ranked(predictions.get(q, empty), nms_threshold)
         overlaps.append(iou_matrix(windows, truth[q]).max(axis=1) if len(windows) else np.zeros(0))
-    first = np.array([overlap[0] if len(overlap) else 0.0 for overlap in overlaps])
-    hit = success(overlaps, thresholds, top_k, compare == "gt")
     figures: dict[str, float | int | None] = dict(
-        mean_figures("R@{k},IoU@{t}", hit, first, thresholds, top_k, per_query, queries)
+        mean_figures("R@{k},IoU@{t}", overlaps, thresholds, top_k, compare == "gt", per_query, queries)
     )
     figures["queries"] = len(queries)
     return figures, notes
@@ -134,11 +125,9 @@ def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult
             truth, "has no query with a relevant window; expected at least one [start, end] in 'relevant_windows'"
         )
     rows: dict[str, dict[str, float | None]] = {}
-    thresholds, top_k, compare = (
-        options.thresholds or THRESHOLDS,
-        options.top_k or TOP_K,
-        options.iou_compare or COMPARE,
+    thresholds, top_k = options.thresholds or THRESHOLDS, options.top_k or TOP_K
+    figures, notes = evaluate(
+        m.truth, m.predictions, thresholds, top_k, options.iou_compare or COMPARE, options.nms, rows
     )
-    figures, notes = evaluate(m.truth, m.predictions, thresholds, top_k, compare, options.nms, rows)
     brief = {k: v for k, v in figures.items() if k != "queries"}
     return MrResult(figures=figures, brief=brief, notes=notes, per_query=rows)

@@ -478,3 +478,19 @@ def test_didemo_keyed_form_needs_distinct_annotation_ids(tmp_path: Path) -> None
     pred = write(tmp_path / "pred.json", [[[0, 0]], [[1, 1], [0, 0]]])  # the list form needs no ids
     code, got, _ = mr("-p", "didemo", gt, pred)
     assert code == 0 and got["rank@1"] == 1.0 and got["miou"] == 1.0
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_hit_rates_equal_any_of_the_first_k_reaching_t(seed: int) -> None:
+    # R@k,IoU@t by its definition, query by query: any of the first k IoUs >= t (> t when strict); NaN reaches
+    # nothing, and a query without IoUs has no hit
+    rng = np.random.default_rng(seed)
+    overlaps = [rng.choice([0.0, 0.3, 0.5, 0.7, 1.0, np.nan], size=int(rng.integers(0, 6))) for _ in range(8)]
+    thresholds, top_k, strict = (0.3, 0.5, 0.7), (1, 2, 5), bool(seed % 2)
+    rows: dict[str, dict[str, float | None]] = {}
+    recall.mean_figures("R@{k},IoU@{t}", overlaps, thresholds, top_k, strict, rows, [str(n) for n in range(8)])
+    for n, overlap in enumerate(overlaps):
+        for k in top_k:
+            for t in thresholds:
+                hit = bool((overlap[:k] > t).any() if strict else (overlap[:k] >= t).any())
+                assert rows[str(n)][f"R@{k},IoU@{t}"] == 100.0 * hit, (n, k, t)

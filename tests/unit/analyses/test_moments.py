@@ -12,17 +12,13 @@ import pytest
 from segeval.core.errors import InputError
 from segeval.protocols.detection.order import descending
 from segeval.protocols.moments.qvhighlights import SALIENCY_LEVELS, evaluate_moments
-from segeval.protocols.moments.qvhighlights.highlights import highlight_ap, highlight_aps
+from segeval.protocols.moments.qvhighlights.highlights import highlight_aps
 from segeval.protocols.moments.qvhighlights.reading import Moments, read_moments
 from segeval.protocols.moments.qvhighlights.retrieval import (
     THRESHOLDS,
-    average_precision,
-    average_precisions,
     batch_average_precisions,
     batch_first_ious,
     iou_matrix,
-    r1_iou,
-    recall_at,
 )
 from tests.conftest import FIXTURES, ROOT, run_cli, shared
 from tests.support.timeline import spans
@@ -30,6 +26,20 @@ from tests.support.timeline import spans
 
 def w(*rows: tuple[float, ...]) -> np.ndarray:  # type: ignore[type-arg]
     return np.array(rows, dtype=np.float64)
+
+
+def average_precision(truth: np.ndarray, predictions: np.ndarray, threshold: float) -> float:  # type: ignore[type-arg]
+    return float(batch_average_precisions([truth], [predictions], (threshold,))[0, 0])
+
+
+def highlight_ap(y_true: np.ndarray, y_score: np.ndarray) -> float:  # type: ignore[type-arg]
+    return float(highlight_aps(y_true[:, None], y_score)[0])
+
+
+def recall_at(truth: np.ndarray, predictions: np.ndarray, threshold: float, k: int = 1) -> float:  # type: ignore[type-arg]
+    """R1 as the official, R5 as segeval's MR-R5: the best hull IoU of the first ``k``."""
+    iou = batch_first_ious([truth], [predictions], k)[0 if k == 1 else 2][0]
+    return float(iou >= threshold)
 
 
 def test_iou_uses_the_hull_and_zero_for_empty_hulls() -> None:
@@ -144,9 +154,9 @@ def test_official_per_query_values_exactly(case: str) -> None:
     ref = json.loads(gzip.decompress((QVH / f"{case}.official-perquery.json.gz").read_bytes()))
     compared = 0
     for q, r in ref.items():
-        ap = average_precisions(m.truth[q], m.predictions[q])
+        ap = batch_average_precisions([m.truth[q]], [m.predictions[q]])[0]
         np.testing.assert_array_equal(ap, np.array(r["ap"]), err_msg=q)  # NaN equals NaN here
-        iou = r1_iou(m.truth[q], m.predictions[q])
+        iou = float(batch_first_ious([m.truth[q]], [m.predictions[q]])[0][0])
         assert [100.0 * (iou >= t) for t in THRESHOLDS] == [r["r1"][str(t)] for t in THRESHOLDS], q
         for name, minimum in SALIENCY_LEVELS.items():
             labels = (m.saliency[q] >= minimum).astype(float)

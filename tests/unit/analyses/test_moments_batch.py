@@ -19,7 +19,6 @@ from segeval.protocols.moments.qvhighlights.retrieval import (
     batch_average_precisions,
     batch_first_ious,
     iou_matrix,
-    r1_iou,
 )
 from tests.conftest import run_cli
 from tests.unit.analyses.test_moments import QVH, official_loop_ap
@@ -165,7 +164,7 @@ def test_batch_ap_and_r1_across_window_count_classes(monkeypatch: pytest.MonkeyP
     assert bits(batch[~np.isnan(single)]) == bits(single[~np.isnan(single)])
     r1, top1, top5 = batch_first_ious(truths, preds)
     for n, (t, p) in enumerate(zip(truths, preds, strict=True)):
-        assert r1[n] == r1_iou(t, p), n  # one query at a time: no padding, no class
+        assert r1[n] == batch_first_ious([t], [p])[0][0], n  # one query at a time: no padding, no class
         assert top1[n] == (iou_matrix(p[:1, :2], t).max() if len(p) and len(t) else 0.0), n
         assert top5[n] == (iou_matrix(p[:5, :2], t).max() if len(p) and len(t) else 0.0), n
     counts = {len(t) for t in truths}

@@ -207,7 +207,7 @@ def test_qvhighlights_ap_per_query_bit_for_bit(tmp_path: Path) -> None:
     # pairwise sum in submission order), so the figures agree to the printed 2 decimals; each query's AP is
     # the same double
     from segeval.protocols.moments.qvhighlights.reading import read_moments
-    from segeval.protocols.moments.qvhighlights.retrieval import THRESHOLDS, average_precisions
+    from segeval.protocols.moments.qvhighlights.retrieval import THRESHOLDS, batch_average_precisions
 
     truth, predictions = qvh_style(random.Random(11), tmp_path)
     write_lines("qvhighlights", tmp_path / "q", truth, predictions)
@@ -219,7 +219,7 @@ def test_qvhighlights_ap_per_query_bit_for_bit(tmp_path: Path) -> None:
     per = json.loads(out)["per_query"]
     compared = 0
     for q, windows in m.truth.items():
-        expected = average_precisions(windows, m.predictions.get(q, np.zeros((0, 3))))
+        expected = batch_average_precisions([windows], [m.predictions.get(q, np.zeros((0, 3)))])[0]
         for t, value in zip(THRESHOLDS, expected.tolist(), strict=True):
             assert per[q][f"ap_interp_tioubest{t:g}"] == value, (q, t)
             compared += 1

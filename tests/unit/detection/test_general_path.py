@@ -14,7 +14,7 @@ from segeval.adapters.tiou_best import TiouBestAdapter
 from segeval.core.errors import ParameterError
 from segeval.protocols.detection.ap import interpolated_ap, kit_ap, voc_ap
 from segeval.protocols.detection.match import best_free_match
-from segeval.protocols.moments.qvhighlights.retrieval import average_precisions
+from segeval.protocols.moments.qvhighlights.retrieval import batch_average_precisions
 from tests.conftest import run_cli
 from tests.support.scripts import load_script
 
@@ -164,4 +164,4 @@ def test_qvhighlights_takes_equal_ious_in_numpy_1x_order() -> None:
     # (numpy 2 on an AVX-512 CPU visits [0, 10] first: the second prediction finds only 8/12 < 0.7, AP 0.25)
     truth = np.array([[0, 10], [2, 12], [100, 110], [200, 210]], dtype=np.float64)
     predictions = np.array([[1, 11, 0.9], [0, 10, 0.8]])
-    assert average_precisions(truth, predictions, (0.7,)).tolist() == [0.5]
+    assert batch_average_precisions([truth], [predictions], (0.7,))[0].tolist() == [0.5]

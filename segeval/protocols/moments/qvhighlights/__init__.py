@@ -97,20 +97,9 @@ def _evaluate_buckets(
 def bucket_truths(truth: dict[str, FloatArray]) -> dict[str, dict[str, FloatArray]]:
     """Per bucket, the ground-truth windows of that length per query (queries without one left out)."""
     out: dict[str, dict[str, FloatArray]] = {}
-    queries = list(truth)
-    counts = np.array([len(truth[q]) for q in queries], dtype=np.int64)
-    windows = np.concatenate([truth[q] for q in queries]) if queries else np.zeros((0, 2))
-    owner = np.repeat(np.arange(len(queries)), counts)
-    length = windows[:, 1] - windows[:, 0]
     for name, (lo, hi) in BUCKETS.items():
-        if name == "full":
-            out[name] = truth
-            continue
-        keep = (length > lo) & (length <= hi)
-        kept = np.bincount(owner[keep], minlength=len(queries))
-        ends = np.cumsum(kept).tolist()
-        cut = windows[keep]
-        out[name] = {queries[n]: cut[ends[n] - kept[n] : ends[n]] for n in np.flatnonzero(kept).tolist()}
+        kept = {q: w[(w[:, 1] - w[:, 0] > lo) & (w[:, 1] - w[:, 0] <= hi)] for q, w in truth.items()}
+        out[name] = truth if name == "full" else {q: w for q, w in kept.items() if len(w)}
     return out
 
 

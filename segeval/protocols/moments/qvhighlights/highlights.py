@@ -13,16 +13,11 @@ from segeval.core.arrays import FloatArray, IntArray
 ANNOTATORS = 3
 CHUNK_CLIPS = 2**15  # queries are scored in chunks of about this many clips (bounds the memory)
 FLOAT32_EXACT = 2**24  # below this many clips, distinct recalls k / n stay distinct in float32
-BLOCK = 128  # numpy's PW_BLOCKSIZE: longer arrays are split in two halves
-
-
-def highlight_ap(y_true: FloatArray, y_score: npt.NDArray[Any]) -> float:
-    """The official ``get_ap`` of binary clip labels ranked by predicted score (0 without positive, 1 all positive)."""
-    return float(highlight_aps(y_true[:, None], y_score)[0])
 
 
 def highlight_aps(labels: FloatArray, y_score: npt.NDArray[Any]) -> FloatArray:
-    """``highlight_ap`` of each column of ``labels`` (clips, k) against one score list, bit for bit."""
+    """The official ``get_ap`` of each column of binary clip labels ``labels`` (clips, k) ranked by one score list
+    (0 without positive, 1 all positive), bit for bit."""
     clips = len(labels)
     if len(y_score) > clips:
         y_score = y_score[:clips]
@@ -98,7 +93,7 @@ def _highlight_group(
         return _one_by_one(saliency, scores, minimums)
     rows, position, lines = np.arange(queries), np.arange(width), queries * columns
     # Hit1: the clip of the highest predicted score (first on ties), positive for the annotator
-    top = _first_maxima(scores)
+    top = np.array([np.argmax(p) for p in scores], dtype=np.int64)
     graded = (full[rows, np.minimum(top, width - 1), None, :] >= minimums[None, :, None]).reshape(queries, columns)
     hit = np.where((top < count)[:, None], graded, False).astype(np.float64)
     # clips by score descending (padding last); ties in any order: only the ends of tied runs are read
@@ -136,15 +131,6 @@ def _highlight_group(
     return np.asarray(ap, dtype=np.float64), hit
 
 
-def _first_maxima(scores: list[FloatArray]) -> IntArray:
-    """``np.argmax`` of each (non-empty) score list: the first position of its highest score."""
-    lengths = np.array([len(p) for p in scores], dtype=np.int64)
-    flat = np.concatenate(scores)
-    starts = np.cumsum(lengths) - lengths
-    best = np.flatnonzero(flat == np.repeat(np.maximum.reduceat(flat, starts), lengths))
-    return np.asarray(best[np.searchsorted(best, starts)] - starts, dtype=np.int64)
-
-
 def _one_by_one(
     saliency: list[FloatArray], scores: list[FloatArray], minimums: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
@@ -162,44 +148,13 @@ def _one_by_one(
 
 
 def pairwise_sums(values: FloatArray, counts: IntArray) -> FloatArray:
-    """``np.add.reduce(values[r, :counts[r]])`` of every row ``r``, bit for bit.
-
-    numpy adds fewer than 8 values left to right; up to 128 values in 8 running sums (one per position
-    mod 8) combined as ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7)), then the rest left to right;
-    longer rows in two halves (rare here: summed by numpy itself). Entries past a row's count are ignored.
-    """
-    rows, width = values.shape
+    """``np.add.reduce(values[r, :counts[r]])`` of every row ``r``, bit for bit (entries past a row's count are
+    ignored)."""
     counts = np.asarray(counts, dtype=np.int64)
-    out = np.zeros(rows)
-    if rows == 0 or width == 0:
-        return out
+    out = np.zeros(len(values))
     short = counts < 8
-    if short.any():
-        part, n = values[short], counts[short]
-        total = np.zeros(len(part))
-        for k in range(min(7, width)):
-            total = np.where(k < n, total + part[:, k], total)
-        out[short] = total
-    middle = (counts >= 8) & (counts <= BLOCK)
-    if middle.any():
-        out[middle] = _blocked(values[middle], counts[middle])
-    for r in np.flatnonzero(counts > BLOCK):
+    for k in range(min(7, values.shape[1])):  # numpy adds fewer than 8 values left to right
+        out = np.where(short & (k < counts), out + values[:, k], out)
+    for r in np.flatnonzero(~short).tolist():
         out[r] = np.add.reduce(values[r, : counts[r]])
     return out
-
-
-def _blocked(values: FloatArray, counts: IntArray) -> FloatArray:
-    """Rows of 8 to 128 values: eight running sums, combined pairwise, then the remainder."""
-    whole = counts - counts % 8
-    if values.shape[1] % 8:
-        values = np.pad(values, ((0, 0), (0, 8 - values.shape[1] % 8)))
-    acc = values[:, :8].copy()
-    for start in range(8, min(values.shape[1], BLOCK), 8):
-        more = (start < whole)[:, None]
-        acc = np.where(more, acc + values[:, start : start + 8], acc)
-    total = ((acc[:, 0] + acc[:, 1]) + (acc[:, 2] + acc[:, 3])) + ((acc[:, 4] + acc[:, 5]) + (acc[:, 6] + acc[:, 7]))
-    rows = np.arange(len(values))
-    for k in range(7):
-        at = whole + k
-        total = np.where(at < counts, total + values[rows, np.minimum(at, values.shape[1] - 1)], total)
-    return np.asarray(total, dtype=np.float64)

@@ -19,21 +19,14 @@ def iou_matrix(a: FloatArray, b: FloatArray) -> FloatArray:
     return tiou(a[:, None, 0], a[:, None, 1], b[None, :, 0], b[None, :, 1], "zero")
 
 
-def average_precisions(
-    truth: FloatArray, predictions: FloatArray, thresholds: tuple[float, ...] = THRESHOLDS, top: int = TOP_PREDICTIONS
-) -> FloatArray:
-    """Interpolated AP of one query's predictions at each IoU threshold (the official matching)."""
-    return np.asarray(batch_average_precisions([truth], [predictions], thresholds, top)[0], dtype=np.float64)
-
-
 def batch_average_precisions(
     truths: list[FloatArray],
     predictions: list[FloatArray],
     thresholds: tuple[float, ...] = THRESHOLDS,
     top: int = TOP_PREDICTIONS,
 ) -> FloatArray:
-    """``average_precisions`` of many queries at once (one row per query), bit for bit; queries are matched
-    together in classes of window counts between powers of two."""
+    """Interpolated AP of each query's predictions (one row per query) at each IoU threshold (the official
+    matching), bit for bit; queries are matched together in classes of window counts between powers of two."""
     ap = np.zeros((len(truths), len(thresholds)))
     width = min(top, max((len(p) for p in predictions), default=0))
     if width == 0:
@@ -100,10 +93,7 @@ def _ap_group(
         # the official loop walks ``order`` and stops at the first IoU below the threshold (NaN never is)
         open_ = np.logical_and.accumulate(~(ranked[:, :, None, :] < thresholds[None, None, :, None]), axis=-1)
         locked = np.zeros((queries, nthr, most + 1), dtype=bool)
-        if most == 1:  # one window: the first prediction that reaches it takes it
-            reach = open_[:, :, :, 0] & valid[:, :, None]  # (queries, width, thresholds)
-            tp = (reach & (np.cumsum(reach, axis=1) == 1)).transpose(0, 2, 1).astype(np.float64)
-        for i in range(width if most > 1 else 0):
+        for i in range(width):
             row = np.broadcast_to(order[:, i, None, :], (queries, nthr, most))
             free = open_[:, i] & ~np.take_along_axis(locked, row, axis=-1) & valid[:, i, None, None]
             hit = free.any(axis=-1)
@@ -113,23 +103,11 @@ def _ap_group(
     return voc_ap(tp, valid[:, None, :], sizes[:, None])
 
 
-def average_precision(
-    truth: FloatArray, predictions: FloatArray, threshold: float, top: int = TOP_PREDICTIONS
-) -> float:
-    """Interpolated AP of one query's predictions at one IoU threshold."""
-    return float(average_precisions(truth, predictions, (threshold,), top)[0])
-
-
-def r1_iou(truth: FloatArray, predictions: FloatArray) -> float:
-    """The official R1 IoU: the first listed prediction against the ground-truth window of highest
-    mAP-form IoU (first on ties), measured in the hull form; 0 without prediction or truth."""
-    return float(batch_first_ious([truth], [predictions])[0][0])
-
-
 def batch_first_ious(
     truths: list[FloatArray], predictions: list[FloatArray], k: int = 5
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Per query: the official R1 IoU (``r1_iou``), the best hull IoU of the first prediction and of the first
+    """Per query: the official R1 IoU (the first listed prediction against the ground-truth window of highest
+    mAP-form IoU, first on ties, in the hull form), the best hull IoU of the first prediction and of the first
     ``k`` (0 without prediction or truth)."""
     out = np.zeros((3, len(truths)))
     first, has_first = _padded(predictions, k, 3)
@@ -161,12 +139,3 @@ def _first_ious_group(
     top1 = np.where(ok, masked[:, 0].max(axis=1, initial=-np.inf), 0.0)
     topk = np.where(ok, masked.max(axis=(1, 2), initial=-np.inf), 0.0)
     return r1, top1, topk
-
-
-def recall_at(truth: FloatArray, predictions: FloatArray, threshold: float, k: int = 1) -> float:
-    """1 for a hit at ``threshold``: R1 as the official; for k > 1, any of the first k hull IoUs >= ``threshold``."""
-    if k == 1:
-        return float(r1_iou(truth, predictions) >= threshold)
-    if len(predictions) == 0 or len(truth) == 0:
-        return 0.0
-    return float((iou_matrix(predictions[:k, :2], truth).max(axis=1) >= threshold).any())

@@ -40,18 +40,15 @@ def hits(data: Tvr, task: str, thresholds: tuple[float, ...]) -> tuple[BoolArray
             valid[i, : len(p)] = True
     gt_video = np.array([data.video2idx[q.video] for q in data.queries], dtype=np.float32)
     matched = (rows[:, :, 0] == gt_video[:, None]) & valid
-    correct = np.zeros((len(thresholds), n, MAX_PREDICTIONS), dtype=bool)
+    limits = np.array(thresholds, dtype=np.float32)[:, None, None]
     single = np.array([len(q.windows) == 1 for q in data.queries], dtype=bool)
     moments = np.array([q.windows[0] for q in data.queries], dtype=np.float32).reshape(-1, 2)  # multi: below
     scores = iou32(rows[:, :, 1:3], moments[:, None, :]) * matched
-    for t, theta in enumerate(thresholds):
-        correct[t] = (scores >= np.float32(theta)) & valid & single[:, None]
+    correct = (scores >= limits) & valid & single[:, None]
     for i in np.flatnonzero(~single).tolist():  # DiDeMo-style: at least 2 annotators' moments reached
         counts = np.zeros((len(thresholds), MAX_PREDICTIONS), dtype=np.int64)
         for w in data.queries[i].windows.astype(np.float32):
-            s = iou32(rows[i, :, 1:3], w) * matched[i]
-            for t, theta in enumerate(thresholds):
-                counts[t] += s >= np.float32(theta)
+            counts += iou32(rows[i, :, 1:3], w) * matched[i] >= limits[:, 0]
         correct[:, i] = (counts >= LEAST_ANNOTATORS) & valid[i]
     return matched, correct
 
