@@ -27,21 +27,6 @@ if TYPE_CHECKING:
     from segeval.core.evaluation import Evaluation
 
 FORMATS = ("text", "markdown", "latex", "csv", "json")
-#: the keys of ``compare -o json`` before the cells, in order
-JSON_KEYS = (
-    "runs",
-    "measures",
-    "baseline",
-    "test",
-    "correction",
-    "alpha",
-    "queries",
-    "notes",
-    "permutations",
-    "seed",
-    "adapters",
-    "files",
-)
 
 
 @dataclass
@@ -281,8 +266,8 @@ def _tested(
     evaluations: dict[str, Evaluation], pairs: list[tuple[str, str]], result: Comparison, few: bool
 ) -> list[Pair]:
     """Each pair of runs on each measure of ``result``: mean difference, bootstrap interval, uncorrected p-value."""
-    test, permutations, seed = result.statistics.test, result.statistics.permutations, result.statistics.seed
-    columns = result.measures
+    options, columns = result.statistics, result.measures
+    test, permutations, seed = options.test, options.permutations, options.seed
     queries = list(next(iter(evaluations.values())).queries)
     scores = {n: {m: np.asarray(ev.per_query[m], dtype=float) for m in columns} for n, ev in evaluations.items()}
     names = list(evaluations)
@@ -371,12 +356,11 @@ def _long_table(result: Comparison) -> tuple[list[str], list[list[Any]]]:
 
 def _grids(result: Comparison) -> list[tuple[list[str], list[list[str]]]]:
     """The tables of ``text`` and ``markdown``: runs x measures, and with ``all_pairs`` pairs x measures."""
-    marked = {
-        n: n + (" (baseline)" if n == result.baseline and not result.statistics.all_pairs else "") for n in result.runs
-    }
+    all_pairs = result.statistics.all_pairs
+    marked = {n: n + (" (baseline)" if n == result.baseline and not all_pairs else "") for n in result.runs}
     rows = [[marked[n], *[cell_text(c) for c in result.cells[n].values()]] for n in result.runs]
     grids = [(["run", *result.measures], rows)]
-    if result.statistics.all_pairs:
+    if all_pairs:
         cell = {(x.a, x.b, x.measure): x for x in result.pairs}
         pairs = list(dict.fromkeys((x.a, x.b) for x in result.pairs))
         rows = [[f"{b} - {a}", *[cell_text(cell[a, b, m]) for m in result.measures]] for a, b in pairs]
@@ -449,8 +433,11 @@ def render(result: Comparison, fmt: str = "text") -> str:
         f"{result.statistics.correction}, * p < {result.statistics.alpha}; cells: {what}"
     )
     if fmt == "json":
-        known = {**vars(result), **asdict(result.statistics)}
-        doc: dict[str, Any] = {key: known[key] for key in JSON_KEYS}
+        options = result.statistics
+        doc: dict[str, Any] = {"runs": result.runs, "measures": result.measures, "baseline": result.baseline}
+        doc |= {"test": options.test, "correction": options.correction, "alpha": options.alpha}
+        doc |= {"queries": result.queries, "notes": result.notes, "permutations": options.permutations}
+        doc |= {"seed": options.seed, "adapters": result.adapters, "files": result.files}
         doc["cells"] = {n: {m: asdict(c) for m, c in row.items()} for n, row in result.cells.items()}
         if result.statistics.all_pairs:
             doc["pairs"] = [asdict(x) for x in result.pairs]
