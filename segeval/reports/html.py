@@ -11,15 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from segeval.analyses.compare import (
-    DEFAULT_STATISTICS,
-    ONE_PROCESS,
-    Cell,
-    Comparison,
-    Statistics,
-    cell_text,
-    compare_runs,
-)
+from segeval.analyses.compare import ONE_PROCESS, Cell, Comparison, Statistics, cell_text, compare_runs
 from segeval.core.errors import utf8_text
 from segeval.core.notes import notes_on
 from segeval.core.settings import EngineOptions, Settings
@@ -272,7 +264,7 @@ def render_report(
     measures: Sequence[str] = ("map", "P_10"),
     adapter: str | None = None,
     baseline: str | Path | None = None,
-    statistics: Statistics = DEFAULT_STATISTICS,
+    statistics: Statistics,
     command: str | None = None,
     settings: Settings | None = None,
     engine: EngineOptions = ONE_PROCESS,
