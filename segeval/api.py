@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from segeval.adapters.registry import make_adapters
-from segeval.analyses.compare import Comparison, compare_evaluations, compare_runs
+from segeval.analyses.compare import Comparison, Statistics, compare_evaluations, compare_runs
 from segeval.core.errors import ParameterError, shown
 from segeval.core.pipeline import Evaluation, Evaluator, measure_names
 from segeval.core.settings import Settings, settings_of
@@ -31,9 +31,7 @@ def compare(
 ) -> Comparison:
     """Each run against the baseline (default: the first), or every pair of runs, as ``segeval compare``."""
     names = [str(m) for m in measure_names(measures)]
-    options: dict[str, Any] = dict(
-        test=test, correction=correction, alpha=alpha, permutations=permutations, seed=seed, all_pairs=all_pairs
-    )
+    options = (test, correction, alpha, permutations, seed, all_pairs)  # checked when made, after the runs
     if adapter is not None and adapters is not None:
         raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
     if isinstance(runs, Mapping):
@@ -43,7 +41,9 @@ def compare(
             str(name): run if isinstance(run, Evaluation) else evaluator.evaluate(run) for name, run in runs.items()
         }
         first = next(iter(evaluations), "")
-        return compare_evaluations(evaluations, first if baseline is None else baseline, **options)
+        return compare_evaluations(
+            evaluations, first if baseline is None else baseline, statistics=Statistics(*options)
+        )
     if isinstance(runs, str | Path) or not isinstance(runs, Sequence):
         raise ParameterError(
             f"The 'runs' parameter must be a list of run files or a dict from names to runs. Got "
@@ -66,7 +66,7 @@ def compare(
     given = adapters if adapters is not None else adapter
     # checked as evaluate checks them
     specs = None if given is None else [a.spec for a in make_adapters(given)]  # type: ignore[arg-type]
-    return compare_runs(q, list(runs), names, adapter=specs, baseline=baseline, **options)
+    return compare_runs(q, list(runs), names, adapter=specs, baseline=baseline, statistics=Statistics(*options))
 
 
 def correlate(x: Sequence[float] | Mapping[str, float], y: Sequence[float] | Mapping[str, float]) -> dict[str, Any]:

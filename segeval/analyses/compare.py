@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +53,29 @@ class Pair:
     significant: bool = False
 
 
+@dataclass(frozen=True)
+class Statistics:
+    """The statistics options of ``compare``, checked when made; a None correction resolves to the test's default."""
+
+    test: str = "t"
+    correction: str | None = None
+    alpha: float = 0.05
+    permutations: int = 10_000
+    seed: int = 0
+    all_pairs: bool = False
+
+    def __post_init__(self) -> None:
+        check_choice("test", self.test, stats.TESTS)
+        object.__setattr__(self, "correction", stats.resolve_correction(self.test, self.correction))
+        OPEN_UNIT.check("alpha", self.alpha)
+        check_count("permutations", self.permutations)
+        SEED.check("seed", self.seed)
+
+
+#: ``compare``'s default statistics options
+DEFAULT_STATISTICS = Statistics()
+
+
 @dataclass
 class Comparison:
     """The result of ``compare``; ``str()`` and ``to_*`` give the table of ``compare -o``."""
@@ -60,18 +83,13 @@ class Comparison:
     runs: list[str]
     measures: list[str]
     baseline: str
-    test: str
-    correction: str
-    alpha: float
+    statistics: Statistics
     queries: int
     cells: dict[str, dict[str, Cell]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
-    permutations: int = 10_000
-    seed: int = 0
     adapters: list[str] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)  # the run file of each run name
     evaluations: dict[str, Evaluation] = field(default_factory=dict, repr=False, compare=False)
-    all_pairs: bool = False
     pairs: list[Pair] = field(default_factory=list)
 
     def __str__(self) -> str:
@@ -99,16 +117,6 @@ class Comparison:
         return pd.DataFrame(rows, columns=header)
 
 
-def check_statistics(test: str, correction: str | None, alpha: float, permutations: int, seed: int) -> str:
-    """The correction to use; a ParameterError for a statistics option out of its domain."""
-    check_choice("test", test, stats.TESTS)
-    resolved = stats.resolve_correction(test, correction)
-    OPEN_UNIT.check("alpha", alpha)
-    check_count("permutations", permutations)
-    SEED.check("seed", seed)
-    return resolved
-
-
 def compare_runs(
     qrels: pd.DataFrame,
     runs: Sequence[str | Path],
@@ -116,12 +124,7 @@ def compare_runs(
     *,
     adapter: str | Sequence[str] | None = None,
     baseline: str | Path | None = None,
-    test: str = "t",
-    correction: str | None = None,
-    alpha: float = 0.05,
-    permutations: int = 10_000,
-    seed: int = 0,
-    all_pairs: bool = False,
+    statistics: Statistics = DEFAULT_STATISTICS,
     engine: EngineOptions = ONE_PROCESS,
     on_note: Callable[[str], object] | None = None,
     settings: Settings | None = None,
@@ -131,7 +134,6 @@ def compare_runs(
     from segeval.core.settings import Job
     from segeval.executors.processes import evaluate_runs, run_names
 
-    correction = check_statistics(test, correction, alpha, permutations, seed)
     runs = list(runs)
     if baseline is not None and str(baseline) not in {str(r) for r in runs}:
         runs = [baseline, *runs]
@@ -158,18 +160,7 @@ def compare_runs(
         evaluations[name] = one.evaluation
     paths = dict(zip(names, (str(r) for r in runs), strict=True))
     compared = None if not also else _compared(evaluations[base_name], measures)
-    result = compare_evaluations(
-        evaluations,
-        base_name,
-        test=test,
-        correction=correction,
-        alpha=alpha,
-        permutations=permutations,
-        seed=seed,
-        sources=paths,
-        columns=compared,
-        all_pairs=all_pairs,
-    )
+    result = compare_evaluations(evaluations, base_name, statistics=statistics, sources=paths, columns=compared)
     result.evaluations = evaluations
     return result
 
@@ -191,17 +182,11 @@ def compare_evaluations(
     evaluations: dict[str, Evaluation],
     baseline: str,
     *,
-    test: str = "t",
-    correction: str | None = None,
-    alpha: float = 0.05,
-    permutations: int = 10_000,
-    seed: int = 0,
+    statistics: Statistics = DEFAULT_STATISTICS,
     sources: dict[str, str] | None = None,
     columns: Sequence[str] | None = None,
-    all_pairs: bool = False,
 ) -> Comparison:
     """:func:`compare_runs` on evaluations by run name (made with ``missing_queries="zero"``)."""
-    correction = check_statistics(test, correction, alpha, permutations, seed)
     names = list(evaluations)
     if baseline not in evaluations:
         raise ParameterError(
@@ -216,19 +201,7 @@ def compare_evaluations(
     columns = list(columns)
     queries = list(first.queries)
     _check_paired(evaluations, columns, queries, paths)
-    result = Comparison(
-        names,
-        columns,
-        baseline,
-        test,
-        correction,
-        alpha,
-        len(queries),
-        permutations=permutations,
-        seed=seed,
-        files=dict(paths),
-        all_pairs=all_pairs,
-    )
+    result = Comparison(names, columns, baseline, statistics, len(queries), files=dict(paths))
     result.notes.append(
         f"queries paired on all {plural(len(queries), 'qrels query', 'qrels queries')}; a query "
         f"missing from a run scores 0"
@@ -239,7 +212,7 @@ def compare_evaluations(
     result.cells = {n: {m: Cell(float(ev.summary[m])) for m in columns} for n, ev in evaluations.items()}
     tested = (
         [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
-        if all_pairs
+        if statistics.all_pairs
         else [(baseline, n) for n in names if n != baseline]
     )
     few = len(queries) < stats.MIN_QUERIES
@@ -253,9 +226,10 @@ def compare_evaluations(
             f"not a mean over queries; the differences, intervals and p-values are over the "
             f"per-query values"
         )
-    for pair, p in zip(result.pairs, stats.correct([x.p for x in result.pairs], correction), strict=True):
-        pair.p, pair.significant = p, p < alpha
-    if not all_pairs:  # each run's cell holds its comparison with the baseline
+    corrected = stats.correct([x.p for x in result.pairs], str(statistics.correction))  # resolved when made
+    for pair, p in zip(result.pairs, corrected, strict=True):
+        pair.p, pair.significant = p, p < statistics.alpha
+    if not statistics.all_pairs:  # each run's cell holds its comparison with the baseline
         for pair in result.pairs:
             result.cells[pair.b][pair.measure] = Cell(
                 result.cells[pair.b][pair.measure].mean, pair.diff, pair.ci, pair.p, pair.significant
@@ -292,7 +266,8 @@ def _tested(
     evaluations: dict[str, Evaluation], pairs: list[tuple[str, str]], result: Comparison, few: bool
 ) -> list[Pair]:
     """Each pair of runs on each measure of ``result``: mean difference, bootstrap interval, uncorrected p-value."""
-    test, permutations, seed, columns = result.test, result.permutations, result.seed, result.measures
+    options, columns = result.statistics, result.measures
+    test, permutations, seed = options.test, options.permutations, options.seed
     queries = list(next(iter(evaluations.values())).queries)
     scores = {n: {m: np.asarray(ev.per_query[m], dtype=float) for m in columns} for n, ev in evaluations.items()}
     names = list(evaluations)
@@ -314,30 +289,31 @@ def _tested(
 
 def _method_notes(result: Comparison, pairs: int, few: bool) -> list[str]:
     """What the p-values and intervals of ``result`` are (its test, correction, resampling)."""
+    options = result.statistics
     notes: list[str] = []
     cells = pairs * len(result.measures)
-    what = "run pair x measure" if result.all_pairs else "run x measure"
+    what = "run pair x measure" if options.all_pairs else "run x measure"
     if few:
         notes.append(
             f"only {result.queries} query: no paired test or interval is possible; every p is 1 and "
             f"no difference is marked significant"
         )
-    notes.append(stats.describe_test(result.test, result.permutations, result.seed))
-    if result.test in stats.ADJUSTED_TESTS:
+    notes.append(stats.describe_test(options.test, options.permutations, options.seed))
+    if options.test in stats.ADJUSTED_TESTS:
         notes.append(
-            f"no further correction: {result.test} adjusts over the {plural(pairs, 'pair')} of runs of each measure"
+            f"no further correction: {options.test} adjusts over the {plural(pairs, 'pair')} of runs of each measure"
         )
-    elif result.correction == "none":
+    elif options.correction == "none":
         notes.append(f"p-values not corrected for the {plural(cells, 'comparison')} ({what} cells)")
     else:
-        each = f"{plural(pairs, 'pair' if result.all_pairs else 'run')} x {plural(len(result.measures), 'measure')}"
-        each += "" if result.all_pairs else " against the baseline"
-        notes.append(f"{result.correction} correction over all {plural(cells, what + ' cell')} ({each})")
+        each = f"{plural(pairs, 'pair' if options.all_pairs else 'run')} x {plural(len(result.measures), 'measure')}"
+        each += "" if options.all_pairs else " against the baseline"
+        notes.append(f"{options.correction} correction over all {plural(cells, what + ' cell')} ({each})")
     if not few:
-        resamples, comparisons = plural(result.permutations, "resample"), plural(cells, "comparison")
+        resamples, comparisons = plural(options.permutations, "resample"), plural(cells, "comparison")
         notes.append(
             f"intervals: 95% percentile bootstrap of the mean difference ({resamples}, seed "
-            f"{result.seed}), each at its own 95% level: not adjusted for the {comparisons}"
+            f"{options.seed}), each at its own 95% level: not adjusted for the {comparisons}"
         )
     return notes
 
@@ -365,7 +341,7 @@ def cell_text(c: Cell | Pair) -> str:
 def _long_table(result: Comparison) -> tuple[list[str], list[list[Any]]]:
     """The rows of ``-o csv``: per run (or pair) and measure."""
     rows: list[list[Any]] = []
-    if result.all_pairs:
+    if result.statistics.all_pairs:
         for x in result.pairs:
             means = (result.cells[x.a][x.measure].mean, result.cells[x.b][x.measure].mean)
             rows.append([x.a, x.b, x.measure, *means, x.diff, *(x.ci or (None, None)), x.p, int(x.significant)])
@@ -380,10 +356,11 @@ def _long_table(result: Comparison) -> tuple[list[str], list[list[Any]]]:
 
 def _grids(result: Comparison) -> list[tuple[list[str], list[list[str]]]]:
     """The tables of ``text`` and ``markdown``: runs x measures, and with ``all_pairs`` pairs x measures."""
-    marked = {n: n + (" (baseline)" if n == result.baseline and not result.all_pairs else "") for n in result.runs}
+    all_pairs = result.statistics.all_pairs
+    marked = {n: n + (" (baseline)" if n == result.baseline and not all_pairs else "") for n in result.runs}
     rows = [[marked[n], *[cell_text(c) for c in result.cells[n].values()]] for n in result.runs]
     grids = [(["run", *result.measures], rows)]
-    if result.all_pairs:
+    if all_pairs:
         cell = {(x.a, x.b, x.measure): x for x in result.pairs}
         pairs = list(dict.fromkeys((x.a, x.b) for x in result.pairs))
         rows = [[f"{b} - {a}", *[cell_text(cell[a, b, m]) for m in result.measures]] for a, b in pairs]
@@ -413,7 +390,7 @@ def _latex(result: Comparison) -> str:
             f"(-o csv has them all)."
         )
     letter = dict(zip(result.runs, ascii_letters, strict=False))
-    if result.all_pairs:
+    if result.statistics.all_pairs:
         tested = [(x.a, x.b, x.measure, x.significant) for x in result.pairs]
     else:
         tested = [(result.baseline, n, m, c.significant) for n in result.runs for m, c in result.cells[n].items()]
@@ -430,16 +407,16 @@ def _latex(result: Comparison) -> str:
             sup = "".join(letter[r] for r in result.runs if (n, r, m) in beats)
             bold = rf"\textbf{{{shown}}}" if float(shown) == best else shown
             row.append(tables.Latex(bold + (f"$^{{{sup}}}$" if sup else "")))
-    against = "every other run" if result.all_pairs else f"the baseline ({letter[result.baseline]}) only"
+    against = "every other run" if result.statistics.all_pairs else f"the baseline ({letter[result.baseline]}) only"
     correction = (
         ""
-        if result.correction == "none" or result.test in stats.ADJUSTED_TESTS
-        else f", {result.correction} correction"
+        if result.statistics.correction == "none" or result.statistics.test in stats.ADJUSTED_TESTS
+        else f", {result.statistics.correction} correction"
     )
     caption = tables.Latex(
         f"Each measure over {plural(result.queries, 'query', 'queries')}; the best in bold. A superscript "
         f"gives the letters of the runs that the run is significantly better than, tested against {against} "
-        f"({latex(TEST_NAMES[result.test])}{correction}, $p < {result.alpha:g}$)."
+        f"({latex(TEST_NAMES[result.statistics.test])}{correction}, $p < {result.statistics.alpha:g}$)."
     )
     return tables.render([("#", ""), ("run", ""), *((m, "") for m in result.measures)], rows, "latex", caption)
 
@@ -448,21 +425,21 @@ def render(result: Comparison, fmt: str = "text") -> str:
     """The comparison table in ``fmt`` (text, markdown, latex, csv, json)."""
     what = (
         "difference b - a [95% bootstrap interval] p"
-        if result.all_pairs
+        if result.statistics.all_pairs
         else "mean (difference to the baseline [95% bootstrap interval] p)"
     )
     legend = (
-        f"adapter: {', '.join(result.adapters) or 'none'}; test: {result.test}, correction: "
-        f"{result.correction}, * p < {result.alpha}; cells: {what}"
+        f"adapter: {', '.join(result.adapters) or 'none'}; test: {result.statistics.test}, correction: "
+        f"{result.statistics.correction}, * p < {result.statistics.alpha}; cells: {what}"
     )
     if fmt == "json":
-        doc: dict[str, Any] = {
-            f.name: getattr(result, f.name)
-            for f in fields(result)
-            if f.name not in ("cells", "evaluations", "pairs", "all_pairs")
-        }
+        options = result.statistics
+        doc: dict[str, Any] = {"runs": result.runs, "measures": result.measures, "baseline": result.baseline}
+        doc |= {"test": options.test, "correction": options.correction, "alpha": options.alpha}
+        doc |= {"queries": result.queries, "notes": result.notes, "permutations": options.permutations}
+        doc |= {"seed": options.seed, "adapters": result.adapters, "files": result.files}
         doc["cells"] = {n: {m: asdict(c) for m, c in row.items()} for n, row in result.cells.items()}
-        if result.all_pairs:
+        if result.statistics.all_pairs:
             doc["pairs"] = [asdict(x) for x in result.pairs]
         return json_text(doc) + "\n"
     if fmt == "csv":

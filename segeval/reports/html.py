@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from segeval.analyses.compare import ONE_PROCESS, Cell, Comparison, cell_text, compare_runs
+from segeval.analyses.compare import ONE_PROCESS, Cell, Comparison, Statistics, cell_text, compare_runs
 from segeval.core.errors import utf8_text
 from segeval.core.notes import notes_on
 from segeval.core.settings import EngineOptions, Settings
@@ -115,13 +115,14 @@ def _comparison_table(c: Comparison) -> str:
     for n in c.runs:
         label = breakable(shown(n)) + (" (baseline)" if n == c.baseline else "")
         rows.append(f"<tr><td>{label}</td>{''.join(_cell(c.cells[n][m]) for m in c.measures)}</tr>")
+    options = c.statistics
     legend = (
         f"Each cell: the run's mean over the {plural(c.queries, 'query', 'queries')}; for a run other than "
         f"the baseline "
         f"({html.escape(shown(c.baseline))}), in brackets: <em>difference</em> to the baseline (run minus "
         f"baseline), its <em>[95% bootstrap interval]</em> and the <em>p</em>-value of the paired "
-        f"{html.escape(c.test)} test, corrected ({html.escape(c.correction)}) across all run and "
-        f"measure cells. * and bold green: significantly better than the baseline (p &lt; {c.alpha}); "
+        f"{html.escape(options.test)} test, corrected ({html.escape(str(options.correction))}) across all run and "
+        f"measure cells. * and bold green: significantly better than the baseline (p &lt; {options.alpha}); "
         f"* and bold red: significantly worse. p&lt;0.0001 is shown for smaller values."
     )
     notes = "".join(f"<li>{html.escape(n)}</li>" for n in c.notes)
@@ -263,11 +264,7 @@ def render_report(
     measures: Sequence[str] = ("map", "P_10"),
     adapter: str | None = None,
     baseline: str | Path | None = None,
-    test: str = "t",
-    correction: str | None = None,
-    alpha: float = 0.05,
-    permutations: int = 10_000,
-    seed: int = 0,
+    statistics: Statistics,
     command: str | None = None,
     settings: Settings | None = None,
     engine: EngineOptions = ONE_PROCESS,
@@ -285,11 +282,7 @@ def render_report(
         measures,
         adapter=adapter,
         baseline=baseline,
-        test=test,
-        correction=correction,
-        alpha=alpha,
-        permutations=permutations,
-        seed=seed,
+        statistics=statistics,
         settings=settings,
         engine=engine,
         on_note=on_note,

@@ -112,7 +112,7 @@ def test_bad_parameters_exit_2(tmp_path: Path, measure: str, expected: str) -> N
 def test_every_segment_only_measure_goes_through_the_reports_comparison(tmp_path: Path) -> None:
     # the kind of the report defect: compare_runs(also=...) planned the columns for document runs too, and
     # refused every measure that needs time spans; taken from the registry, so a new one is covered
-    from segeval.analyses.compare import compare_runs
+    from segeval.analyses.compare import Statistics, compare_runs
     from segeval.measures import REGISTRY
     from segeval.readers.tables import read_qrels
     from segeval.readers.validate import validate_qrels
@@ -120,7 +120,8 @@ def test_every_segment_only_measure_goes_through_the_reports_comparison(tmp_path
     f = write(tmp_path, qrels=QRELS, a=LINKING, b=PERFECT)
     timed = [f.name for f in REGISTRY.families if f.times]
     assert {"maisp", "mgap", "mrr_window", "masp", "masdwp"} <= set(timed)
-    result = compare_runs(validate_qrels(read_qrels(f["qrels"])), [f["a"], f["b"]], timed, permutations=100,
+    result = compare_runs(validate_qrels(read_qrels(f["qrels"])), [f["a"], f["b"]], timed,
+                          statistics=Statistics(permutations=100),
                           also=["iprec_at_recall"])
     assert result.evaluations["b"].summary["mgap"] == 1.0  # the perfect run
     assert result.evaluations["a"].summary["mrr_window_10"] == 0.25  # as eval's

@@ -99,14 +99,14 @@ def compare(
     interval, p-value. Runs may be files, globs or directories; --jobs, --memory and --engine work
     as for eval.
     """
-    from segeval.analyses.compare import FORMATS, check_statistics, compare_runs, render
+    from segeval.analyses.compare import FORMATS, Statistics, compare_runs, render
     from segeval.executors.processes import expand_runs
 
     check_options(_COMPARE, locals())
     check_choice("output", output, FORMATS)
     engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
     settings = _settings(time_format, level, max_results, judged, version)
-    correction = check_statistics(test, correction, alpha, permutations, seed)
+    statistics = Statistics(test, correction, alpha, permutations, seed, all_pairs)
     expanded = expand_runs(runs)
     check_distinct_runs(runs, expanded)
     result = compare_runs(
@@ -115,12 +115,7 @@ def compare(
         measure or ["map"],
         adapter=adapter,
         baseline=baseline,
-        test=test,
-        correction=correction,
-        alpha=alpha,
-        all_pairs=all_pairs,
-        permutations=permutations,
-        seed=seed,
+        statistics=statistics,
         engine=engine_options,
         settings=settings,
         on_note=print_notes,
@@ -300,7 +295,7 @@ def report(
     """
     import shlex
 
-    from segeval.analyses.compare import check_statistics
+    from segeval.analyses.compare import Statistics
     from segeval.executors.processes import expand_runs
     from segeval.reports.html import render_report
 
@@ -308,7 +303,7 @@ def report(
     if not output.lower().endswith(".html"):
         raise SegevalError(f"The 'output' parameter must end in .html. Got {output!r} instead.")
     engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
-    correction = check_statistics(test, correction, alpha, permutations, seed)
+    statistics = Statistics(test, correction, alpha, permutations, seed)
     expanded = expand_runs(runs)  # folders and globs, as compare takes them
     check_distinct_runs(runs, expanded)
     check_output(output, [qrels, *expanded, *([baseline] if baseline is not None else [])])  # before any work
@@ -322,11 +317,7 @@ def report(
             measures=measure or ["map", "P_10"],
             adapter=adapter,
             baseline=baseline,
-            test=test,
-            correction=correction,
-            alpha=alpha,
-            permutations=permutations,
-            seed=seed,
+            statistics=statistics,
             settings=_settings(time_format, level, max_results, judged, version),
             command=shlex.join(["segeval", *ARGV]),
             engine=engine_options,

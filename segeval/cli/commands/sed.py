@@ -154,26 +154,20 @@ def sed(
     else:
         if durations is None:
             raise ParameterError(f"--metric {metric} needs --durations.")
-        base = measures.SETTINGS["psds2" if metric == "psds2" else "psds1"]
         given = {"dtc": dtc, "gtc": gtc, "cttc": cttc, "alpha_ct": alpha_ct, "alpha_st": alpha_st}
-        if metric == "f1":
-            base = {"dtc": 0.5, "gtc": 0.5, "cttc": 0.3}
-        elif metric != "psds" and (any(v is not None for v in given.values()) or max_efpr is not None):
+        if metric in ("psds1", "psds2") and (any(v is not None for v in given.values()) or max_efpr is not None):
             raise ParameterError(f"--metric {metric} fixes the PSDS parameters; use --metric psds to set them.")
-        p: dict[str, float] = {k: base[k] if given.get(k) is None else float(given[k] or 0.0) for k in base}
-        top = p.pop("max_efpr", 0.0)
+        base = measures.SETTINGS[metric if metric in ("psds2", "f1") else "psds1"]
+        criteria = replace(base, **{k: float(v) for k, v in given.items() if v is not None})
+        if max_efpr is not None:
+            criteria = replace(criteria, max_efpr=None if max_efpr == "none" else float(max_efpr))
         if metric == "f1":
-            result = report.macro_f1(truth, system, durations, **p)
-        elif psds_tool == "sed_scores_eval":
-            if max_efpr == "none":
-                raise ParameterError("--psds-tool sed_scores_eval needs a number for --max-efpr, not 'none'.")
-            cttc = p.pop("cttc")
-            top = top if max_efpr is None else float(max_efpr)
-            cross = cttc if p["alpha_ct"] > 0 else None  # sed_scores_eval takes no cttc without alpha_ct
-            result = report.sed_scores(truth, system, durations, cttc=cross, max_efpr=top, **p)
+            result = report.macro_f1(truth, system, durations, criteria)
+        elif psds_tool == "sed_scores_eval":  # sed_scores_eval takes no cttc without alpha_ct
+            cross = criteria.cttc if criteria.alpha_ct > 0 else None
+            result = report.sed_scores(truth, system, durations, replace(criteria, cttc=cross))
         else:
-            limit = top if max_efpr is None else None if max_efpr == "none" else float(max_efpr)
-            result = report.psds(truth, system, durations, max_efpr=limit, **p)
+            result = report.psds(truth, system, durations, criteria)
     if figure is not None:
         report.plot(result, figure)
     sys.stdout.write(report.render_report(result, fmt))

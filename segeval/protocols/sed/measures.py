@@ -183,9 +183,25 @@ def segment_file(
 # ----------------------------------------------------------------------------- PSDS (psds_eval)
 
 WORLD = "injected_psds_world_label"
+
+
+@dataclass(frozen=True)
+class Criteria:
+    """A PSDS's parameters: intersection criteria (detection, ground truth, cross-trigger), weights, largest eFPR."""
+
+    dtc: float
+    gtc: float
+    cttc: float | None
+    alpha_ct: float = 0.0
+    alpha_st: float = 0.0
+    max_efpr: float | None = None  # psds_eval: None is the largest eFPR
+
+
+#: DCASE's PSDS1 and PSDS2 settings and psds_eval's macro F1 criteria
 SETTINGS = {
-    "psds1": {"dtc": 0.7, "gtc": 0.7, "cttc": 0.3, "alpha_ct": 0.0, "alpha_st": 1.0, "max_efpr": 100.0},
-    "psds2": {"dtc": 0.1, "gtc": 0.1, "cttc": 0.3, "alpha_ct": 0.5, "alpha_st": 1.0, "max_efpr": 100.0},
+    "psds1": Criteria(0.7, 0.7, 0.3, 0.0, 1.0, 100.0),
+    "psds2": Criteria(0.1, 0.1, 0.3, 0.5, 1.0, 100.0),
+    "f1": Criteria(0.5, 0.5, 0.3),
 }
 
 
@@ -292,11 +308,12 @@ def _group_sums(groups: npt.NDArray[np.intp], values: FloatArray, n: int) -> tup
     return total, sizes > 0
 
 
-def intersection_counts(
-    t: Truth, dets: Events, order: npt.NDArray[np.intp], dtc: float, gtc: float, cttc: float
-) -> FloatArray:
+def intersection_counts(t: Truth, dets: Events, order: npt.NDArray[np.intp], criteria: Criteria) -> FloatArray:
     """psds_eval's counts: [i, i] true-positive ground truths of class i, [i, j] detections of class i
     cross-triggering class j, [i, -1] false positives of class i (docs/sed.md); ``order``: :func:`refuse_overlaps`'s."""
+    dtc, gtc, cttc = criteria.dtc, criteria.gtc, criteria.cttc
+    if cttc is None:
+        raise ParameterError("The 'cttc' parameter must be a number for psds_eval. Got None instead.")
     n = len(t.classes)
     to_clip = np.array([t.clip_index.get(c, -1) for c in dets.names] + [-1], dtype=np.intp)[dets.clip[order]]
     to_class = np.array([t.classes.index(c) if c in t.classes else -1 for c in dets.labels] + [-1], dtype=np.intp)[
@@ -388,8 +405,9 @@ def _step(x: FloatArray, xp: FloatArray, yp: FloatArray) -> FloatArray:
     return np.where(k >= 0, best[np.maximum(k, 0)], 0.0)
 
 
-def psds(points: Sequence[OperatingPoint], alpha_ct: float, alpha_st: float, max_efpr: float | None) -> Psds:
+def psds(points: Sequence[OperatingPoint], criteria: Criteria) -> Psds:
     """psds_eval's ``psds`` (step curves, no interpolation)."""
+    alpha_ct, alpha_st, max_efpr = criteria.alpha_ct, criteria.alpha_st, criteria.max_efpr
     if not 0 <= alpha_ct <= 1 or alpha_st < 0:
         raise ParameterError(f"alpha_ct must be in [0, 1] and alpha_st >= 0. Got {alpha_ct!r} and {alpha_st!r}.")
     tpr = np.pad(np.stack([p.tpr for p in points], axis=1), ((0, 0), (0, 1)))
@@ -506,12 +524,11 @@ def _stats(
     gt: list[tuple[FloatArray, FloatArray, BoolArray]],
     c: int,
     pairs: tuple[IntArray, IntArray, FloatArray, FloatArray],
-    dtc: float,
-    gtc: float,
-    cttc: float | None,
+    criteria: Criteria,
 ) -> list[FloatArray]:
     """sed_scores_eval's intersection statistics (clips x thresholds) of class ``c``'s detections: true positives,
     false positives, cross-triggers per other class, in its arithmetic (sums rounded to 6 decimals, ``>=``)."""
+    dtc, gtc, cttc = criteria.dtc, criteria.gtc, criteria.cttc
     made = d_off > d_on
     length = d_off - d_on
     valid = (np.round(dtc * length, 6) <= 0.0) * made  # a clip without events of the class: no intersection
@@ -542,9 +559,7 @@ def _stats(
 def score_counts(
     classes: list[str],
     clips: Sequence[tuple[FloatArray, FloatArray, dict[str, list[Event]]]],
-    dtc: float,
-    gtc: float,
-    cttc: float | None,
+    criteria: Criteria,
     batch: int = 128,
 ) -> dict[str, ScoreCounts]:
     """Per class, the counts over all clips (frame boundaries, scores, events by label), ``batch`` at a time."""
@@ -562,7 +577,7 @@ def score_counts(
         pairs = _pairs(gt)
         for c, name in enumerate(classes):
             cands, on, off = _runs(scores[c], times)
-            table = np.stack(_stats(on, off, gt, c, pairs, dtc, gtc, cttc), axis=-1)
+            table = np.stack(_stats(on, off, gt, c, pairs, criteria), axis=-1)
             step = table - np.concatenate((table[:, 1:], np.zeros_like(table[:, :1])), axis=1)
             change = np.abs(step).sum(-1) > 0  # the last of each run of equal scores carries the step
             points[name].append(cands[change])
@@ -576,7 +591,9 @@ def score_counts(
         ).astype(np.float64)
         totals = np.concatenate((np.cumsum(summed[::-1], axis=0)[::-1], np.zeros((1, summed.shape[1]))))
         others = [k for k in classes if k != name]
-        cts = {k: totals[:, 2 + i] if cttc is not None else np.zeros(len(totals)) for i, k in enumerate(others)}
+        cts = {
+            k: totals[:, 2 + i] if criteria.cttc is not None else np.zeros(len(totals)) for i, k in enumerate(others)
+        }
         out[name] = ScoreCounts(np.concatenate((thresholds, [np.inf])), totals[:, 0], totals[:, 1], cts)
     return out
 
@@ -605,11 +622,11 @@ def score_psds(
     n_ref: dict[str, int],
     t_ref: dict[str, float],
     seconds: float,
-    alpha_ct: float,
-    alpha_st: float,
+    criteria: Criteria,
     max_efpr: float,
 ) -> ScorePsds:
-    """sed_scores_eval's ``psds`` from the counts (rates per hour)."""
+    """sed_scores_eval's ``psds`` from the counts (rates per hour), up to ``max_efpr``."""
+    alpha_ct, alpha_st = criteria.alpha_ct, criteria.alpha_st
     roc = {}
     for name, s in counts.items():
         tpr = s.tps / max(n_ref[name], 1)

@@ -4,7 +4,7 @@ text, JSON or CSV (docs/sed.md)."""
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 from typing import Any
 
@@ -104,13 +104,7 @@ def psds(
     truth_path: str,
     system_path: str,
     durations_path: str,
-    *,
-    dtc: float,
-    gtc: float,
-    cttc: float,
-    alpha_ct: float,
-    alpha_st: float,
-    max_efpr: float | None,
+    criteria: m.Criteria,
 ) -> Report:
     """psds_eval's PSDS from a folder of operating points (tables in name order)."""
     durations = read_durations(durations_path)
@@ -126,15 +120,15 @@ def psds(
             notes.append(f"note: {path}: the same detections as an earlier operating point; skipped (psds_eval)")
             continue
         seen.add(key)
-        points.append(m.rates(t, m.intersection_counts(t, dets, order, dtc, gtc, cttc), threshold))
-    score = m.psds(points, alpha_ct, alpha_st, max_efpr)
+        points.append(m.rates(t, m.intersection_counts(t, dets, order, criteria), threshold))
+    score = m.psds(points, criteria)
     rows = [{"class": "psds", "value": score.value}]
     doc = {
         "protocol": "psds_eval",
         "psds": score.value,
         "max_efpr": score.max_efpr,
         "classes": t.classes,
-        "parameters": {"dtc": dtc, "gtc": gtc, "cttc": cttc, "alpha_ct": alpha_ct, "alpha_st": alpha_st},
+        "parameters": {k: v for k, v in asdict(criteria).items() if k != "max_efpr"},
         "operating_points": [
             {
                 "threshold": p.threshold,
@@ -153,11 +147,11 @@ def psds(
     return Report(rows, doc, notes)
 
 
-def macro_f1(truth_path: str, system_path: str, durations_path: str, *, dtc: float, gtc: float, cttc: float) -> Report:
+def macro_f1(truth_path: str, system_path: str, durations_path: str, criteria: m.Criteria) -> Report:
     """psds_eval's intersection-based macro F1 of one detection table."""
     t = m.truth(read_events(truth_path), read_durations(durations_path))
     dets = read_events(system_path)
-    f_avg, per_class = m.macro_f1(t, m.intersection_counts(t, dets, m.refuse_overlaps(dets), dtc, gtc, cttc))
+    f_avg, per_class = m.macro_f1(t, m.intersection_counts(t, dets, m.refuse_overlaps(dets), criteria))
     rows = [{"class": c, "value": v} for c, v in [*per_class.items(), ("macro", f_avg)]]
     return Report(rows, {"protocol": "psds_eval", "f_avg": f_avg, "f_per_class": per_class})
 
@@ -166,16 +160,13 @@ def sed_scores(
     truth_path: str,
     folder: str,
     durations_path: str,
-    *,
-    dtc: float,
-    gtc: float,
-    cttc: float | None,
-    alpha_ct: float,
-    alpha_st: float,
-    max_efpr: float,
+    criteria: m.Criteria,
 ) -> Report:
     """sed_scores_eval's threshold-free PSDS from a folder of frame-score tables, on the clips of the
     ground truth that have events (the DCASE recipe), each clip ``<name without extension>.tsv``."""
+    max_efpr, cttc, alpha_ct = criteria.max_efpr, criteria.cttc, criteria.alpha_ct
+    if max_efpr is None:
+        raise ParameterError("--psds-tool sed_scores_eval needs a number for --max-efpr, not 'none'.")
     if (alpha_ct == 0.0) != (cttc is None):
         raise ParameterError(
             "sed_scores_eval takes --cttc only with --alpha-ct > 0 (and needs it then). "
@@ -210,7 +201,7 @@ def sed_scores(
                         line=b.line,
                     )
         clips.append((times, scores, by_label))
-    counts = m.score_counts(classes, clips, dtc, gtc, cttc)
+    counts = m.score_counts(classes, clips, criteria)
     absent = [c for c in classes if not n_ref[c]]
     if absent:
         raise InputError(
@@ -218,7 +209,7 @@ def sed_scores(
             f"no event of the class {absent[0]!r} of the score tables; sed_scores_eval "
             "refuses a class without ground truth",
         )
-    score = m.score_psds(counts, n_ref, t_ref, sum((durations[c] for c in events), 0.0), alpha_ct, alpha_st, max_efpr)
+    score = m.score_psds(counts, n_ref, t_ref, sum((durations[c] for c in events), 0.0), criteria, max_efpr)
     doc = {
         "protocol": "sed_scores_eval",
         "psds": score.value,

@@ -71,7 +71,7 @@ def test_tukey_all_pairs_is_not_corrected_again() -> None:
     from segeval import evaluate
 
     result = compare(QRELS, RUNS, "map", all_pairs=True, test="tukey", permutations=200)
-    assert result.correction == "none"
+    assert result.statistics.correction == "none"
     groups = [np.asarray(evaluate(QRELS, RUNS[n], "map").per_query["map"]) for n in "abc"]
     expected = tukey_by_hand(groups)
     assert [x.p for x in result.pairs] == pytest.approx([expected[0, 1], expected[0, 2], expected[1, 2]], rel=1e-6)

@@ -108,10 +108,10 @@ RUNS = [str(FIXTURES / "gen_linking.qrels"), str(FIXTURES / "gen_linking.run")]
 
 
 def test_compare_with_itself_and_formats(tmp_path: object) -> None:
-    from segeval.analyses.compare import compare_runs, render
+    from segeval.analyses.compare import Statistics, compare_runs, render
 
     # the same run twice (API): differences 0, p = 1, nothing significant
-    result = compare_runs(_qrels(RUNS[0]), [RUNS[1], RUNS[1]], ["map"], permutations=500)
+    result = compare_runs(_qrels(RUNS[0]), [RUNS[1], RUNS[1]], ["map"], statistics=Statistics(permutations=500))
     doc = json.loads(render(result, "json"))
     assert doc["baseline"] == "gen_linking.run" and doc["queries"] == 6 and doc["runs"][1] == "gen_linking.run#2"
     cell = doc["cells"]["gen_linking.run#2"]["map_once"]  # the segment default, overlap-once

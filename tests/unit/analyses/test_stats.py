@@ -86,7 +86,7 @@ def test_nan_scores_name_the_run_and_the_query() -> None:
 
 def test_compare_refuses_nan_per_query_values(monkeypatch: pytest.MonkeyPatch) -> None:
     import segeval.executors.processes
-    from segeval.analyses.compare import compare_runs
+    from segeval.analyses.compare import Statistics, compare_runs
 
     real = segeval.executors.processes.evaluate_runs
 
@@ -98,7 +98,8 @@ def test_compare_refuses_nan_per_query_values(monkeypatch: pytest.MonkeyPatch) -
 
     monkeypatch.setattr(segeval.executors.processes, "evaluate_runs", with_nan)
     with pytest.raises(InputError, match=r"run 'gen_linking.run#2' has no number for measure 'map' on query"):
-        compare_runs(_qrels(RUNS[0]), [RUNS[1], RUNS[1]], ["map"], adapter="overlap", permutations=10)
+        compare_runs(_qrels(RUNS[0]), [RUNS[1], RUNS[1]], ["map"], adapter="overlap",
+                     statistics=Statistics(permutations=10))
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -54,9 +54,11 @@ def _psds(case: Path, run: dict[str, Any]) -> report.Report:
     kw = {k: run[k] for k in ("dtc", "gtc", "cttc")}
     if run["tool"] == "macro_f1":
         table = sorted((case / "operating_points").iterdir())[len(list((case / "operating_points").iterdir())) // 2]
-        return report.macro_f1(str(case / "ground_truth.tsv"), str(table), str(case / "durations.tsv"), **kw)
+        return report.macro_f1(str(case / "ground_truth.tsv"), str(table), str(case / "durations.tsv"),
+                               measures.Criteria(**kw))
     return report.psds(str(case / "ground_truth.tsv"), str(case / "operating_points"), str(case / "durations.tsv"),
-                       alpha_ct=run["alpha_ct"], alpha_st=run["alpha_st"], max_efpr=run["max_efpr"], **kw)
+                       measures.Criteria(alpha_ct=run["alpha_ct"], alpha_st=run["alpha_st"], max_efpr=run["max_efpr"],
+                                         **kw))
 
 
 def compare_psds(ours: dict[str, Any], official: dict[str, Any]) -> int:
@@ -84,7 +86,8 @@ def compare_psds(ours: dict[str, Any], official: dict[str, Any]) -> int:
 
 def _sse(case: Path, run: dict[str, Any]) -> report.Report:
     return report.sed_scores(str(case / "ground_truth.tsv"), str(case / "scores"), str(case / "durations.tsv"),
-                             **{k: run[k] for k in ("dtc", "gtc", "cttc", "alpha_ct", "alpha_st", "max_efpr")})
+                             measures.Criteria(**{k: run[k] for k in ("dtc", "gtc", "cttc", "alpha_ct", "alpha_st",
+                                                                      "max_efpr")}))
 
 
 def compare_sse(ours: dict[str, Any], official: dict[str, Any]) -> int:
@@ -130,22 +133,23 @@ def test_shared_case_equals_official(name: str) -> None:
             ours = report.sed_eval(gt, str(case / "detections.tsv"), durs, "segment", resolution=run["time_resolution"],
                                    length="duration" if run["evaluated_length"] == "duration" else "last-offset").doc
         elif tool == "psds_eval":
-            ours = report.psds(gt, str(case / "operating_points"), durs, dtc=run["dtc_threshold"],
-                               gtc=run["gtc_threshold"], cttc=run["cttc_threshold"], alpha_ct=run["alpha_ct"],
-                               alpha_st=run["alpha_st"], max_efpr=run["max_efpr"]).doc
+            ours = report.psds(gt, str(case / "operating_points"), durs, measures.Criteria(
+                run["dtc_threshold"], run["gtc_threshold"], run["cttc_threshold"], run["alpha_ct"], run["alpha_st"],
+                run["max_efpr"])).doc
             assert ours["psds"] == entry["psds"]
             for op, row in zip(ours["operating_points"], entry["operating_point_table"], strict=True):
                 assert list(op["tpr"].values()) == row["tpr"] and list(op["fpr"].values()) == row["fpr"]
             continue
         elif tool == "psds_eval.macro_f1":
             ours = report.macro_f1(gt, str(case / "operating_points" / f"predictions_th_{run['threshold']}.tsv"), durs,
-                                   dtc=run["dtc_threshold"], gtc=run["gtc_threshold"], cttc=run["cttc_threshold"]).doc
+                                   measures.Criteria(run["dtc_threshold"], run["gtc_threshold"],
+                                                     run["cttc_threshold"])).doc
             assert _same(ours["f_avg"], entry["f_avg"])
             continue
         else:
-            ours = report.sed_scores(gt, str(case / "scores"), durs, dtc=run["dtc_threshold"], gtc=run["gtc_threshold"],
-                                     cttc=run["cttc_threshold"], alpha_ct=run["alpha_ct"], alpha_st=run["alpha_st"],
-                                     max_efpr=run["max_efpr"]).doc
+            ours = report.sed_scores(gt, str(case / "scores"), durs, measures.Criteria(
+                run["dtc_threshold"], run["gtc_threshold"], run["cttc_threshold"], run["alpha_ct"], run["alpha_st"],
+                run["max_efpr"])).doc
             assert ours["psds"] == entry["psds"] and ours["single_class_psds"] == entry["single_class_psds"]
             continue
         results = entry["results"]
