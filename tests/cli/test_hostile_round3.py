@@ -363,7 +363,7 @@ def test_sighup_removes_partial_outputs(tmp_path: Path) -> None:
         with partial_output(sys.argv[1]):
             print("ready", flush=True)
             time.sleep(120)
-    """, str(part))
+    """, str(part), preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL))  # as from a terminal, not nohup
     assert p.stdout is not None and p.stdout.readline() == b"ready\n"
     p.send_signal(signal.SIGHUP)
     _, err = p.communicate(timeout=300)
