@@ -6,7 +6,7 @@ import numpy as np
 
 from segeval.adapters.base import Adapted, Adapter, Label, Reason
 from segeval.adapters.labelled import Labelled
-from segeval.adapters.tiou import taking_ranks, video_segments
+from segeval.adapters.tiou import taking_ranks, tiou, video_segments
 from segeval.core.prepared import Prepared
 from segeval.core.settings import THETA
 
@@ -26,16 +26,15 @@ class TiouBestAdapter(Adapter):
 
     def explain(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> list[Reason]:
         """``1``: the segment it took; ``s``: those taken earlier; ``0``: the best tIoU below θ."""
-        from segeval.protocols.detection.match import official_tiou
-
         i, rows = video_segments(data, a, unit, query)
         run, qrels = data.run_columns, data.qrels_columns
         n = len(rows)
-        iou = official_tiou(
+        iou = tiou(
             np.full(n, float(run["start"][i])),
             np.full(n, float(run["end"][i])),
             qrels["start"][rows].astype(np.float64),
             qrels["end"][rows].astype(np.float64),
+            form="union",
         )
         reach = ~(iou < self.theta)  # NaN (two zero-length windows) reaches, as in the official
         label = Label(int(a.labels[unit]))

@@ -8,12 +8,11 @@ from typing import Any
 
 import numpy as np
 
-from segeval.adapters.tiou import best_of
+from segeval.adapters.tiou import best_of, tiou
 from segeval.core.arrays import IntArray
 from segeval.core.prepared import distinct
 from segeval.protocols.detection import read as R
 from segeval.protocols.detection.evaluate import class_aps, matched, rankings
-from segeval.protocols.detection.match import official_tiou
 
 TYPES = ("true positive", "double detection", "wrong label", "localization", "confusion", "background")
 FACTOR = 10  # DETAD's limit_factor: each class's top 10 G predictions, G its number of instances
@@ -46,7 +45,7 @@ def analyse(protocol: str, t: R.Truth, p: R.Predictions, thresholds: Sequence[fl
     for v in distinct(p.video[rows]).tolist():
         mine, gts = np.flatnonzero(p.video[rows] == v), np.flatnonzero(t.video == v)
         if len(gts):
-            iou = official_tiou(p.start[rows[mine], None], p.end[rows[mine], None], t.start[gts], t.end[gts])
+            iou = tiou(p.start[rows[mine], None], p.end[rows[mine], None], t.start[gts], t.end[gts], form="union")
             best = best_of(iou)
             top[mine] = iou[np.arange(len(mine)), best]
             same[mine] = t.label[gts[best]] == p.label[rows[mine]]

@@ -11,13 +11,14 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from segeval.adapters.tiou import tiou
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.domains import PROPORTIONS
 from segeval.core.errors import check_choice
 from segeval.core.words import plural
 from segeval.protocols.detection import read as R
 from segeval.protocols.detection.ap import interpolated_ap, kit_ap
-from segeval.protocols.detection.match import best_free_match, kit_match, kit_overlap
+from segeval.protocols.detection.match import best_free_match, kit_match
 from segeval.protocols.detection.order import descending, py2_dict_order
 
 _Rows = TypeVar("_Rows", R.Truth, R.Predictions)
@@ -137,7 +138,7 @@ def kit_aps(t: R.Truth, p: R.Predictions, thresholds: Sequence[float]) -> FloatA
     touches = np.zeros(len(p.video), dtype=np.bool_)
     for v, s, e in t.ambiguous:
         same = p.video == v
-        touches[same] |= kit_overlap(s, e, p.start[same], p.end[same]) > 0
+        touches[same] |= tiou(s, e, p.start[same], p.end[same], "zero") > 0
     names = np.array(p.videos, dtype=object)
     for c in range(len(t.classes)):
         dets = np.flatnonzero(p.label == c)

@@ -8,16 +8,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from segeval.adapters.tiou import tiou
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.prepared import distinct, group_pairs
 from segeval.protocols.detection.order import descending
-
-
-def official_tiou(ps: FloatArray, pe: FloatArray, gs: FloatArray, ge: FloatArray) -> FloatArray:
-    """tIoU of paired windows in ``utils.segment_iou``'s arithmetic (0/0 is NaN): the ``tiou`` adapter's union form."""
-    from segeval.adapters.tiou import tiou
-
-    return tiou(ps, pe, gs, ge, form="union")
 
 
 def best_free_match(
@@ -43,7 +37,7 @@ def best_free_match(
     g_order = np.argsort(gk, kind="stable")
     u, j = group_pairs(pk, gk[g_order])
     rows = g_order[j]
-    iou = official_tiou(p_start[u], p_end[u], g_start[rows], g_end[rows])
+    iou = tiou(p_start[u], p_end[u], g_start[rows], g_end[rows], form="union")  # utils.segment_iou's arithmetic
     nan = np.isnan(iou)
     low = float(min(thresholds))
     keep = nan | (iou >= low)  # a pair below every threshold is never visited
@@ -89,8 +83,9 @@ Windows = tuple[IntArray, FloatArray, FloatArray]  # video, start, end
 
 def kit_match(detections: Windows, instances: Windows, theta: float) -> BoolArray:
     """The THUMOS14 kit's matching of one class (``TH14eventdetpr.m``) on detections in the kit's order: each
-    instance in file order takes the free detection of its video of largest :func:`kit_overlap` (first on ties)
-    when above θ.  True for the detections taken."""
+    instance in file order takes the free detection of its video of largest overlap (first on ties) when above θ
+    (``intervalsingleoverlapvalseconds``: intersection over hull, 0 unless positive, the ``tiou`` hull form).  True
+    for the detections taken."""
     (det_video, det_start, det_end), (gt_video, gt_start, gt_end) = detections, instances
     hit = np.zeros(len(det_video), dtype=np.bool_)
     for v in distinct(det_video).tolist():
@@ -103,16 +98,9 @@ def kit_match(detections: Windows, instances: Windows, theta: float) -> BoolArra
             idx = np.flatnonzero(free)
             if len(idx) == 0:
                 break
-            ov = kit_overlap(gt_start[g], gt_end[g], det_start[dets[idx]], det_end[dets[idx]])
+            ov = tiou(gt_start[g], gt_end[g], det_start[dets[idx]], det_end[dets[idx]], "zero")
             best = int(np.argmax(ov))
             if ov[best] > theta:
                 free[idx[best]] = False
         hit[dets[~free]] = True
     return hit
-
-
-def kit_overlap(s: float, e: float, ds: FloatArray, de: FloatArray) -> FloatArray:
-    """``intervalsingleoverlapvalseconds``: intersection over hull, 0 unless positive (the ``tiou`` hull form)."""
-    from segeval.adapters.tiou import tiou
-
-    return tiou(s, e, ds, de, "zero")

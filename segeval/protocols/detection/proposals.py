@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from segeval.adapters.tiou import tiou
 from segeval.core.arrays import FloatArray
 from segeval.core.words import plural
 from segeval.protocols.detection import read as R
-from segeval.protocols.detection.match import official_tiou
 from segeval.protocols.detection.order import descending
 
 THRESHOLDS = tuple(np.linspace(0.5, 0.95, 10).tolist())
@@ -72,7 +72,8 @@ def _kept_ious(t: R.Truth, p: R.Predictions, gt_videos: list[int], kept: list[in
             per_video.append(np.zeros((len(gts), 1), dtype=np.float64))
             continue
         rows = rows[descending(p.score[rows])][:keep]
-        iou = official_tiou(p.start[rows][None, :], p.end[rows][None, :], t.start[gts][:, None], t.end[gts][:, None])
+        starts, ends = t.start[gts][:, None], t.end[gts][:, None]
+        iou = tiou(p.start[rows][None, :], p.end[rows][None, :], starts, ends, form="union")
         per_video.append(iou)
     return per_video
 
