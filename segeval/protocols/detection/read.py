@@ -116,9 +116,12 @@ def _finish_truth(
     videos: list[str],
     other_labels: set[str],
     other_videos: set[str],
+    subsets: set[str] | None = None,
 ) -> Truth:
+    """The truth of ``rows`` (video, start, end, label); none is an error (naming the file's ``subsets``, if any)."""
     if not rows:
-        raise InputError(path, f"has no ground-truth instance in subset {subset!r}; expected at least one")
+        listed = "" if subsets is None else f" (subsets in the file: {', '.join(map(repr, sorted(subsets))) or 'none'})"
+        raise InputError(path, f"has no ground-truth instance in subset {subset!r}; expected at least one{listed}")
     classes = {label: i for i, label in enumerate(dict.fromkeys(r[3] for r in rows))}
     index = {v: i for i, v in enumerate(videos)}
     video = np.array([index[r[0]] for r in rows], dtype=np.int64)
@@ -171,13 +174,7 @@ def read_activitynet_truth(path: str, subset: str, *, ignore_case: bool = False,
             else:
                 s, e = _segment(path, at, ann.get("segment"))
             rows.append((video, s, e, ann["label"]))
-    if not rows:
-        raise InputError(
-            path,
-            f"has no ground-truth instance in subset {subset!r}; expected at least one "
-            f"(subsets in the file: {', '.join(map(repr, sorted(subsets))) or 'none'})",
-        )
-    truth = _finish_truth(path, subset, rows, videos, other_labels, other_videos)
+    truth = _finish_truth(path, subset, rows, videos, other_labels, other_videos, subsets)
     truth.keys = list(database)
     return truth
 
