@@ -47,11 +47,8 @@ VIDEO_COLUMNS = (("figure", ""), ("tiou", ""), ("video", ""), ("value", ""))
 
 
 def video_rows(video: str, r: DetectionResult) -> list[tuple[str, Any, str, float]]:
-    """One video's mAP per threshold and Average-mAP (``detect --per-video``)."""
-    return [
-        *[("mAP", t, video, m) for t, m in zip(r.thresholds, r.mAP.tolist(), strict=True)],
-        (AVERAGE_MAP, None, video, r.average_mAP),
-    ]
+    """One video's mAP per threshold and Average-mAP (``detect --per-video``): :func:`detection_rows`' first rows."""
+    return [(figure, t, video, value) for figure, t, _, value, _ in detection_rows(r)[: len(r.thresholds) + 1]]
 
 
 def proposal_rows(r: ProposalResult) -> list[tuple[str, Any, float, str]]:
