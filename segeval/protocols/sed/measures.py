@@ -182,8 +182,6 @@ def segment_file(
 
 # ----------------------------------------------------------------------------- PSDS (psds_eval)
 
-WORLD = "injected_psds_world_label"
-
 
 @dataclass(frozen=True)
 class Criteria:
