@@ -1,5 +1,5 @@
-"""Qrels and runs read into DataFrames with fixed columns and dtypes: the fast paths
-(:mod:`segeval.readers.tokenizer`) read well-formed files, else the line parser, which defines the syntax."""
+"""Qrels and runs read into DataFrames with fixed columns and dtypes: the fast path
+(:mod:`segeval.readers.tokenizer`) reads well-formed files, else the line parser, which defines the syntax."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from segeval.readers.line_parser import OnError, decode_line, parse_lines
 from segeval.readers.stdlist import NAME as STDLIST
 from segeval.readers.stdlist import is_stdlist, starts_stdlist, stdlist_columns
 from segeval.readers.strata import STRATA_FORMAT, is_strata_qrels, strata_columns
-from segeval.readers.tokenizer import Column, fast_parse, scan_parse
+from segeval.readers.tokenizer import Column, scan_parse
 
 QRELS_COLUMNS = ("query", "item", "start", "end", "rel", "line")
 RUN_COLUMNS = ("query", "item", "start", "end", "jumpin", "rank", "score", "run", "line")
@@ -53,13 +53,9 @@ def source_line(path: str | Path, number: int) -> str:
 def parse_table(
     data: bytes, fmt: LineFormat, path: str, time_format: str = "mmss", on_error: OnError | None = None
 ) -> dict[str, Column]:
-    """Columns of a line-oriented file by field name, and ``line``; text as strings or (fast paths) categories."""
+    """Columns of a line-oriented file by field name, and ``line``; text as strings or (fast path) categories."""
     check_choice("time_format", time_format, TIME_FORMATS)
-    fast = scan_parse(data, fmt, time_format)  # segment files: the byte scanner
-    if fast is None and b"\t" not in data:  # the usual single spaces
-        fast = fast_parse(data, fmt, " ", time_format)
-    if fast is None:
-        fast = fast_parse(data, fmt, r"\s+", time_format)
+    fast = scan_parse(data, fmt, time_format)
     if fast is not None:
         return fast
     slow = parse_lines(data, fmt, path, time_format, on_error)
