@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,6 @@ import pandas as pd
 
 from segeval.core.arrays import BoolArray
 from segeval.core.errors import InputError, check_choice
-from segeval.readers.blocks import line_texts
 from segeval.readers.files import read_bytes
 from segeval.readers.formats import (
     QRELS_FORMATS,
@@ -36,18 +35,6 @@ from segeval.readers.tokenizer import Column, scan_parse
 
 QRELS_COLUMNS = ("query", "item", "start", "end", "rel", "line")
 RUN_COLUMNS = ("query", "item", "start", "end", "jumpin", "rank", "score", "run", "line")
-
-
-def source_lines(path: str | Path, numbers: Iterable[int]) -> dict[int, str]:
-    """Lines ``numbers`` (1-based) of the file decoded leniently, in one reading ('' past its end)."""
-    wanted = sorted(set(numbers))
-    found = line_texts(path, set(wanted))
-    return {n: found.get(n, "") for n in wanted}
-
-
-def source_line(path: str | Path, number: int) -> str:
-    """Line ``number`` (1-based) of the file, decoded leniently, for error messages."""
-    return source_lines(path, [number])[number]
 
 
 def parse_table(
