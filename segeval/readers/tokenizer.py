@@ -61,7 +61,8 @@ def scan_parse(data: bytes, fmt: LineFormat, time_format: str = "mmss") -> dict[
         if names is None:
             return None
         out[f.name] = categorical(codes, names, distinct)
-    return _with_lines(out, data, rows)
+    out["line"] = line_numbers(data, rows)  # each row's line; None when the non-blank lines are not the rows
+    return out if len(out["line"]) == rows else None
 
 
 def factorize_bytes(
@@ -150,12 +151,6 @@ def category_bytes(categories: pd.Index) -> npt.NDArray[np.bytes_] | None:
     """The sorted fixed-width UTF-8 tokens of categories made by the fast reader, else None."""
     entry = _BYTES.get(id(categories))
     return entry[1] if entry is not None and entry[0]() is categories else None
-
-
-def _with_lines(out: dict[str, Column], data: bytes, rows: int) -> dict[str, Column] | None:
-    """``out`` with each row's line number (column ``line``); None when the non-blank lines are not ``rows``."""
-    out["line"] = line_numbers(data, rows)
-    return out if len(out["line"]) == rows else None
 
 
 def line_numbers(data: bytes, rows: int) -> IntArray:
