@@ -13,8 +13,8 @@ import pandas as pd
 from segeval.core.errors import InputError
 from segeval.core.notes import BEYOND
 from segeval.core.words import plural
+from segeval.readers.blocks import line_texts
 from segeval.readers.collection import Collection, IdList
-from segeval.readers.tables import source_lines
 
 OnError = Callable[[InputError], None]
 
@@ -68,7 +68,7 @@ def check_submission(run: pd.DataFrame, rules: Rules, on_error: OnError, time_fo
         _line_problems(rows, rules, time_format), *(_query_problems(*q, rules) for q in by_query(rows).items())
     )
     found = sorted(by_line, key=lambda p: p[0])
-    source = source_lines(path, (p[0] for p in found)) if path != "<data>" else None
+    source = line_texts(path, (p[0] for p in found)) if path != "<data>" else None
     for line, problem, kind in found:
         on_error(InputError(path, problem, line=line, text=source[line] if source is not None else None, kind=kind))
     if rules.queries is not None:

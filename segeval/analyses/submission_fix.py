@@ -17,8 +17,8 @@ from segeval.analyses.submission import Result, Rules, by_query, results
 from segeval.core.domains import POSITIVE
 from segeval.core.errors import ParameterError, check_choice, shown
 from segeval.core.words import plural
+from segeval.readers.blocks import line_texts
 from segeval.readers.formats import RUN_FORMATS, format_time, parse_hms, parse_mmss, parse_seconds
-from segeval.readers.tables import source_lines
 
 OVERLAP_POLICIES = ("trim", "drop")
 DEFAULT_ZERO_LENGTH = 1.0
@@ -92,7 +92,7 @@ def fix_submission(
         out += group
     out.sort(key=lambda r: r.line)
     log.sort()
-    source = source_lines(path, (row.line for row in out))
+    source = line_texts(path, (row.line for row in out))
     text = "".join(_line(source[row.line], row, original[row.line], column, time) + "\n" for row in out)
     present = {row.query for row in out}
     missing = [q for q in rules.queries.lines if q not in present] if rules.queries is not None else []

@@ -97,10 +97,11 @@ def data_lines(data: bytes, wanted: int) -> int:
     return min(seen, wanted)
 
 
-def line_texts(path: str | Path, numbers: set[int], chunk_lines: int = CHUNK_LINES) -> dict[int, str]:
-    """The text of the given lines (1-based), decoded leniently, in one pass over the file (never whole)."""
-    found: dict[int, str] = {}
-    wanted = sorted(numbers)
+def line_texts(path: str | Path, numbers: Iterable[int], chunk_lines: int = CHUNK_LINES) -> dict[int, str]:
+    """The text of the given lines (1-based), decoded leniently ('' past the file's end), by number in increasing
+    order, in one pass over the file (never whole)."""
+    wanted = sorted(set(numbers))
+    found = dict.fromkeys(wanted, "")
     if not wanted:
         return found
     at = 0  # the first wanted number not yet looked for

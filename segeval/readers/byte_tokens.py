@@ -16,27 +16,6 @@ Matrix = npt.NDArray[np.uint8]
 Words = npt.NDArray[np.uint64]
 
 
-def _parse_tokens(
-    values: npt.NDArray[np.bytes_], max_width: int, parse: Callable[[Matrix], IntArray | None]
-) -> IntArray | None:
-    """``parse`` of fixed-width tokens as a byte matrix; None when wider than ``max_width`` or a NUL is not padding."""
-    if len(values) == 0:
-        return np.zeros(0, dtype=np.int64)
-    width = values.dtype.itemsize
-    if width > max_width or width == 0:
-        return None
-    b = values.view(np.uint8).reshape(len(values), width)
-    nul = b == 0
-    if not (nul[:, :-1] <= nul[:, 1:]).all():
-        return None
-    return parse(b)
-
-
-def mmss_to_seconds(values: npt.NDArray[np.bytes_]) -> IntArray | None:
-    """Vectorised :func:`parse_mmss` over a bytes array; None when any entry is not an M.S time."""
-    return _parse_tokens(values, 15, mmss_matrix)
-
-
 def mmss_matrix(b: Matrix) -> IntArray | None:
     """Seconds of M.S tokens held as a zero-padded byte matrix, as :func:`segeval.readers.formats.parse_mmss`
     reads them ('1.5' is 1.05); None when a token is not one."""
@@ -95,11 +74,6 @@ def first_true(mask: BoolArray) -> IntArray:
         byte = (np.frexp(lowest.astype(np.float64))[1].astype(np.int64) - 1) // 8
         out = np.where(w != 0, 8 * j + byte, out)
     return out
-
-
-def int_tokens(values: npt.NDArray[np.bytes_]) -> IntArray | None:
-    """Vectorised strict integer parse (optional sign, 1-18 digits); None when any entry is not one."""
-    return _parse_tokens(values, 19, parse_ints)
 
 
 def leading_number(mat: Matrix, lengths: IntArray) -> IntArray:

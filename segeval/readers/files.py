@@ -43,9 +43,6 @@ _OTHER_COMPRESSIONS = (
 )
 _MAGIC_BYTES = 10  # enough for every magic number above
 
-#: content of the streams (pipes, standard input) read whole so far, by name (read again from memory)
-_STREAMS: dict[str, bytes] = {}
-
 
 class _Spool:
     """A stream (a pipe, standard input) and a copy of what was read from it in a temporary file, which a
@@ -134,7 +131,6 @@ def size_text(n: int) -> str:
 
 def reset_streams() -> None:
     """Forget the streams read so far (one CLI command reads each stream once) and their copies."""
-    _STREAMS.clear()
     BOM_READ.clear()
     for spool in _SPOOLS.values():
         spool.copy.close()
@@ -512,17 +508,11 @@ def checked_blocks(blocks: Iterator[bytes], head: HeadCheck | None, first: int) 
 
 def read_bytes(path: str | Path, *, lines: bool = True, head: HeadCheck | None = None) -> bytes:
     """The content of any readable file (:func:`read_blocks`, at most ``SEGEVAL_MAX_INPUT_BYTES``); ``head``: the
-    reader's check of a stream's start (:data:`HeadCheck`).  A stream's content is kept for a
-    second reading (until :func:`reset_streams`)."""
-    name = str(path)
-    stream = is_stream(name)
-    if stream and name in _STREAMS:
-        return _STREAMS[name]
-    blocks = checked_blocks(read_blocks(path, max_bytes=limits()[0], whole=True, lines=lines), head, 0 if stream else 1)
-    data = blocks[0] if len(blocks) == 1 else b"".join(blocks)
-    if stream:
-        _STREAMS[name] = data
-    return data
+    reader's check of a stream's start (:data:`HeadCheck`).  A stream is read again from its copy
+    (:class:`_Spool`, until :func:`reset_streams`)."""
+    first = 0 if is_stream(path) else 1
+    blocks = checked_blocks(read_blocks(path, max_bytes=limits()[0], whole=True, lines=lines), head, first)
+    return blocks[0] if len(blocks) == 1 else b"".join(blocks)
 
 
 def read_document(path: str | Path) -> bytes:

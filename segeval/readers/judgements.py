@@ -9,7 +9,7 @@ from typing import NamedTuple
 from segeval.core.errors import InputError
 from segeval.readers.files import read_bytes
 from segeval.readers.formats import REL_INFO_FORMATS
-from segeval.readers.line_parser import parse_lines
+from segeval.readers.tables import parse_table
 
 _COMMENT = re.compile(rb"(?m)^#.*$")
 
@@ -29,10 +29,8 @@ def read_judgements(path: str, rel_format: str) -> dict[str, list[Judgement]]:
     judged twice in one group of qrels_jg is an InputError, as trec_eval refuses it."""
     fmt = REL_INFO_FORMATS[rel_format]
     data = _COMMENT.sub(b"", read_bytes(path))  # a comment line becomes blank: the line numbers stay
-    columns = parse_lines(data, fmt, path)
+    columns = parse_table(data, fmt, path)
     lines = columns["line"]
-    if not lines:
-        raise InputError(path, f"has no data lines; expected {fmt.name} lines such as '{fmt.example}'")
     subgroups = columns.get("subgroup", ["0"] * len(lines))
     out: dict[str, list[Judgement]] = {}
     first: dict[tuple[object, ...], object] = {}

@@ -1,9 +1,9 @@
-"""Qrels and runs read into DataFrames with fixed columns and dtypes: the fast paths
-(:mod:`segeval.readers.tokenizer`) read well-formed files, else the line parser, which defines the syntax."""
+"""Qrels and runs read into DataFrames with fixed columns and dtypes: the fast path
+(:mod:`segeval.readers.tokenizer`) reads well-formed files, else the line parser, which defines the syntax."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,6 @@ import pandas as pd
 
 from segeval.core.arrays import BoolArray
 from segeval.core.errors import InputError, check_choice
-from segeval.readers.blocks import line_texts
 from segeval.readers.files import read_bytes
 from segeval.readers.formats import (
     QRELS_FORMATS,
@@ -32,34 +31,18 @@ from segeval.readers.line_parser import OnError, decode_line, parse_lines
 from segeval.readers.stdlist import NAME as STDLIST
 from segeval.readers.stdlist import is_stdlist, starts_stdlist, stdlist_columns
 from segeval.readers.strata import STRATA_FORMAT, is_strata_qrels, strata_columns
-from segeval.readers.tokenizer import Column, fast_parse, scan_parse
+from segeval.readers.tokenizer import Column, scan_parse
 
 QRELS_COLUMNS = ("query", "item", "start", "end", "rel", "line")
 RUN_COLUMNS = ("query", "item", "start", "end", "jumpin", "rank", "score", "run", "line")
 
 
-def source_lines(path: str | Path, numbers: Iterable[int]) -> dict[int, str]:
-    """Lines ``numbers`` (1-based) of the file decoded leniently, in one reading ('' past its end)."""
-    wanted = sorted(set(numbers))
-    found = line_texts(path, set(wanted))
-    return {n: found.get(n, "") for n in wanted}
-
-
-def source_line(path: str | Path, number: int) -> str:
-    """Line ``number`` (1-based) of the file, decoded leniently, for error messages."""
-    return source_lines(path, [number])[number]
-
-
 def parse_table(
     data: bytes, fmt: LineFormat, path: str, time_format: str = "mmss", on_error: OnError | None = None
 ) -> dict[str, Column]:
-    """Columns of a line-oriented file by field name, and ``line``; text as strings or (fast paths) categories."""
+    """Columns of a line-oriented file by field name, and ``line``; text as strings or (fast path) categories."""
     check_choice("time_format", time_format, TIME_FORMATS)
-    fast = scan_parse(data, fmt, time_format)  # segment files: the byte scanner
-    if fast is None and b"\t" not in data:  # the usual single spaces
-        fast = fast_parse(data, fmt, " ", time_format)
-    if fast is None:
-        fast = fast_parse(data, fmt, r"\s+", time_format)
+    fast = scan_parse(data, fmt, time_format)
     if fast is not None:
         return fast
     slow = parse_lines(data, fmt, path, time_format, on_error)

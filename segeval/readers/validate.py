@@ -10,8 +10,8 @@ import pandas as pd
 from segeval.adapters.exact import listed_twice
 from segeval.core.arrays import IntArray
 from segeval.core.errors import InputError
+from segeval.readers.blocks import line_texts
 from segeval.readers.line_parser import OnError
-from segeval.readers.tables import source_lines
 
 
 def _apply(df: pd.DataFrame, problems: list[tuple[int, str, str]], on_error: OnError | None) -> pd.DataFrame:
@@ -22,7 +22,7 @@ def _apply(df: pd.DataFrame, problems: list[tuple[int, str, str]], on_error: OnE
     path = str(df.attrs.get("path", "<data>"))
     lines = df["line"].to_numpy()
     numbers = [int(lines[position]) for position, _, _ in problems]
-    texts = {} if path.startswith("<") else source_lines(path, numbers)  # "<qrels>", "<run>": tables in memory
+    texts = {} if path.startswith("<") else line_texts(path, numbers)  # "<qrels>", "<run>": tables in memory
     errors = [
         InputError(path, problem, line=n, text=texts.get(n), kind=kind)
         for n, (_, problem, kind) in zip(numbers, problems, strict=True)

@@ -14,8 +14,8 @@ from segeval.core.errors import InputError, check_choice, utf8_text
 from segeval.core.segment import whole_seconds_overlap
 from segeval.core.words import plural, verb
 from segeval.protocols.anchoring.read import Anchor, AnchorResult, read_anchor_qrels, read_anchor_run
+from segeval.readers.blocks import line_texts
 from segeval.readers.files import STDIN
-from segeval.readers.tables import source_line
 from segeval.reports.escaping import json_text
 
 #: the per-query rows, in the toolkit's order
@@ -115,7 +115,7 @@ def evaluate_anchoring(
             f"query '{skipped[0]}' has no relevant anchor in the qrels; expected only "
             f"queries with a relevant anchor (or --no-relevant skip)",
             line=line,
-            text=source_line(run_path, line),
+            text=line_texts(run_path, [line])[line],
             kind="query without relevant anchor",
         )
     if skipped:

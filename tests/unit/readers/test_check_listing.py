@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from segeval.readers.tables import read_run, source_line, source_lines
+from segeval.readers.blocks import line_texts
+from segeval.readers.tables import read_run
 from segeval.readers.validate import validate_run
 from tests.conftest import run_cli
 
@@ -88,5 +89,5 @@ def test_the_one_pass_texts_equal_the_per_line_ones(tmp_path: Path) -> None:
     collected: list[object] = []
     validate_run(read_run(r, on_error=lambda e: None), collected.append)
     numbers = [n for kind, n, _, _ in run_problems if kind != "bad rank"]
-    assert [(e.line, e.text) for e in collected] == [(n, source_line(r, n)) for n in numbers]  # type: ignore[attr-defined]
-    assert source_lines(r, [5, 1, 5, 10**6]) == {1: source_line(r, 1), 5: source_line(r, 5), 10**6: ""}
+    assert [(e.line, e.text) for e in collected] == [(n, line_texts(r, [n])[n]) for n in numbers]  # type: ignore[attr-defined]
+    assert line_texts(r, [5, 1, 5, 10**6]) == {1: line_texts(r, [1])[1], 5: line_texts(r, [5])[5], 10**6: ""}

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from segeval.core.errors import InputError
+from segeval.readers.byte_tokens import mmss_matrix, parse_ints
 from segeval.readers.formats import (
     MEDIAEVAL_LINKING_RUN,
     MEDIAEVAL_QRELS,
@@ -23,7 +24,8 @@ from segeval.readers.formats import (
     parse_mmss,
 )
 from segeval.readers.line_parser import parse_lines
-from segeval.readers.tokenizer import decode_tokens, factorize_bytes, fast_parse, int_tokens, mmss_to_seconds
+from segeval.readers.scanner import MAX_WIDTH
+from segeval.readers.tokenizer import decode_tokens, factorize_bytes, scan_parse
 from tests.conftest import examples
 
 TOKENS = st.sampled_from([
@@ -48,18 +50,24 @@ def files(draw: st.DrawFn, fmt_fields: int) -> bytes:
 
 
 def _agree(data: bytes, fmt) -> None:  # type: ignore[no-untyped-def]
-    for sep in (" ", r"\s+"):
-        fast = fast_parse(data, fmt, sep)
+    for time_format in ("mmss", "seconds") if any(f.kind == "time" for f in fmt.fields) else ("mmss",):
+        fast = scan_parse(data, fmt, time_format)
         try:
-            slow = parse_lines(data, fmt, "f")
+            slow = parse_lines(data, fmt, "f", time_format)
         except InputError:
-            assert fast is None, f"fast path (sep {sep!r}) accepted what the line parser rejects"
+            assert fast is None, f"fast path ({time_format}) accepted what the line parser rejects"
             continue
         if fast is None:
             continue
         assert set(fast) == set(slow)
         for name, values in slow.items():
-            assert list(fast[name]) == list(values), (sep, name)
+            assert list(fast[name]) == list(values), (time_format, name)
+
+
+def _matrix(tokens: list[str]) -> np.ndarray:  # type: ignore[type-arg]
+    """Tokens as the scanner holds them: a zero-padded byte matrix, one row each."""
+    values = np.array(tokens, dtype="S")
+    return values.view(np.uint8).reshape(len(tokens), values.dtype.itemsize)
 
 
 @settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -82,20 +90,20 @@ def test_fast_path_agrees_on_search_runs(data: bytes) -> None:
 
 @pytest.mark.parametrize("token", ["0.0", "17.10", "3.5", "01.50", "59.59", "123456789012.59"])
 def test_vectorised_mmss_equals_scalar(token: str) -> None:
-    assert mmss_to_seconds(np.array([token], dtype="S")).tolist() == [parse_mmss(token)]  # type: ignore[union-attr]
+    assert mmss_matrix(_matrix([token])).tolist() == [parse_mmss(token)]  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("token", ["1.60", "1.", ".5", "1", "1.234", "-1.0", "1e3", "1234567890123.00"])
 def test_vectorised_mmss_rejects(token: str) -> None:
-    assert mmss_to_seconds(np.array([token, "1.00"], dtype="S")) is None
+    assert mmss_matrix(_matrix([token, "1.00"])) is None
     assert parse_mmss(token) is None
 
 
 def test_vectorised_ints() -> None:
-    assert int_tokens(np.array(["1", "+7", "-3", "007", "123456789012345678"], dtype="S")).tolist() == [  # type: ignore[union-attr]
+    assert parse_ints(_matrix(["1", "+7", "-3", "007", "123456789012345678"])).tolist() == [  # type: ignore[union-attr]
         1, 7, -3, 7, 123456789012345678]
     for bad in ["1.0", "", "+", "1+", "1234567890123456789", "0x1", "1 "]:
-        assert int_tokens(np.array([bad, "1"], dtype="S")) is None, bad
+        assert parse_ints(_matrix([bad, "1"])) is None, bad
 
 
 TREC_TOKENS = st.sampled_from([
@@ -126,15 +134,19 @@ def test_fast_path_agrees_on_trec_qrels(data: bytes) -> None:
     _agree(data, TREC_QRELS)
 
 
-def test_byte_path_widths_and_fallback() -> None:
-    """Tokens longer than the sampled width (after the sample) go to the object path, same result."""
+def test_long_tokens() -> None:
+    """Tokens as long as the scanner keeps read as categories; a longer one leaves the file to the line parser."""
     head = "".join(f"q{i % 7} Q0 d{i} {i + 1} {i % 5}.5 run\n" for i in range(3000))
-    tail = "q1 Q0 " + "D" * 80 + " 9 1.0 " + "r" * 50 + "\n"
-    for text, byte_path in ((head, True), (head + tail, False), ("q1 Q0 é 1 2 r\nq1 Q0 e 2 1 r\n", True)):
+    wide = "q1 Q0 " + "D" * MAX_WIDTH + " 9 1.0 " + "r" * 50 + "\n"
+    wider = "q1 Q0 " + "D" * (MAX_WIDTH + 1) + " 9 1.0 r\n"
+    accented = "q1 Q0 é 1 2 r\nq1 Q0 e 2 1 r\n"
+    for text, scanned in ((head, True), (head + wide, True), (head + wider, False), (accented, True)):
         data = text.encode()
-        fast = fast_parse(data, TREC_RUN, " ")
-        assert fast is not None
-        assert isinstance(fast["item"], pd.Categorical) == byte_path
+        fast = scan_parse(data, TREC_RUN)
+        assert (fast is not None) == scanned
+        if fast is None:
+            continue
+        assert isinstance(fast["item"], pd.Categorical)
         slow = parse_lines(data, TREC_RUN, "f")
         for name, values in slow.items():
             assert list(fast[name]) == list(values), name
