@@ -9,6 +9,7 @@ import numpy.typing as npt
 
 from segeval.adapters.base import Adapted, Adapter, Label, Reason, result_row
 from segeval.adapters.labelled import Labelled
+from segeval.adapters.registry import BY_NAME
 from segeval.core.arrays import BoolArray, Float32Array, FloatArray, IntArray
 from segeval.core.errors import ParameterError, shown
 from segeval.core.prepared import Prepared, kept_pairs
@@ -117,8 +118,8 @@ class TiouAdapter(Adapter):
         self.float32 = bool(float32)
         self.empty: Empty = empty
         self.pick = pick
-        given = {"strict": self.strict, "empty0": empty == "zero", "best": pick == "best", "float32": self.float32}
-        flags = [flag for flag, on in given.items() if on]
+        declared = BY_NAME[self.name].flags  # each flag and the keywords it sets, in the spec's order
+        flags = [flag for flag, keywords in declared if all(getattr(self, k) == v for k, v in keywords.items())]
         self.suffix = f"_tiou{self.theta:g}" + "".join("z" if flag == "empty0" else flag[0] for flag in flags)
         self._spec = f"tiou:{self.theta:g}" + "".join(f":{flag}" for flag in flags)
 

@@ -42,22 +42,21 @@ def utterance(file: str) -> str:
 def stdlist_columns(data: bytes, path: str) -> dict[str, npt.NDArray[Any]]:
     """The run columns of an STD list (no ranks): per (query, utterance) the highest-scoring detection (the
     first of equal ones); the table: :func:`segeval.readers.tables.stdlist_frame`."""
-    from segeval.protocols.speech.xmlfile import attribute, children, expect_root, number, parse_xml  # not on import
+    from segeval.protocols.speech.xmlfile import parse_xml  # not on import
 
-    root = parse_xml(data, path, NAME)
-    expect_root(path, root, "stdlist", NAME)
+    root = parse_xml(data, path, NAME, "stdlist", NAME)
     found: dict[tuple[str, str], tuple[float, bool, int]] = {}
-    for group in children(path, root, "detected_termlist"):
-        query = attribute(path, group, "termid")
-        for term in children(path, group, "term"):
-            score = number(path, term, "score")
-            decision = attribute(path, term, "decision")
+    for group in root.each("detected_termlist"):
+        query = group.attribute("termid")
+        for term in group.each("term"):
+            score = term.number("score")
+            decision = term.attribute("decision")
             if decision not in ("YES", "NO"):
-                raise InputError(path, f'query {query}: decision="{decision}"; expected YES or NO', line=term.line)
-            pair = (query, utterance(attribute(path, term, "file")))
+                raise term.error(f'query {query}: decision="{decision}"; expected YES or NO')
+            pair = (query, utterance(term.attribute("file")))
             if not all(pair) or any(c.isspace() for c in "".join(pair)):
                 why = "expected ids without white space, the file naming an utterance"
-                raise InputError(path, f'termid="{query}" file="{term.attrs["file"]}"; {why}', line=term.line)
+                raise term.error(f'termid="{query}" file="{term.attrs["file"]}"; {why}')
             if pair not in found or score > found[pair][0]:
                 found[pair] = (score, decision == "YES", term.line)
     if not found:

@@ -7,8 +7,7 @@ import re
 from dataclasses import dataclass
 
 from segeval.core.domains import NONNEGATIVE
-from segeval.core.errors import InputError
-from segeval.protocols.speech.xmlfile import attribute, children, expect_root, number, read_xml
+from segeval.protocols.speech.xmlfile import read_xml
 
 #: the source type whose excerpts count half their duration (KWSEval's calcTotalDur; compared exactly)
 SPLIT_CTS = "splitcts"
@@ -37,37 +36,30 @@ def file_id(audio_filename: str) -> str:
 
 def read_ecf(path: str) -> list[Excerpt]:
     """The excerpts of an ECF file; a malformed file is an :class:`InputError` with its line."""
-    root = read_xml(path, "ECF")
-    expect_root(path, root, "ecf", "ECF")
+    root = read_xml(path, "ECF", "ecf", "ECF")
     excerpts = []
-    for element in children(path, root, "excerpt"):
-        tbeg = number(path, element, "tbeg", NONNEGATIVE)
-        dur = number(path, element, "dur", NONNEGATIVE)
-        source_type = attribute(path, element, "source_type")
+    for element in root.each("excerpt"):
+        tbeg = element.number("tbeg", NONNEGATIVE)
+        dur = element.number("dur", NONNEGATIVE)
+        source_type = element.attribute("source_type")
         if source_type not in SOURCE_TYPES:
-            raise InputError(
-                path,
+            raise element.error(
                 f'source_type="{source_type}": expected one of {", ".join(SOURCE_TYPES)} '
-                f"(KWSEval's schema; {SPLIT_CTS} counts half)",
-                line=element.line,
+                f"(KWSEval's schema; {SPLIT_CTS} counts half)"
             )
-        file, channel = file_id(attribute(path, element, "audio_filename")), attribute(path, element, "channel")
+        file, channel = file_id(element.attribute("audio_filename")), element.attribute("channel")
         if not (file + channel).isascii():  # KWSEval reads the ECF undecoded, the RTTM decoded: they never meet
-            raise InputError(
-                path,
+            raise element.error(
                 f"file {file!r} channel {channel!r}: expected ASCII (KWSEval would find no "
-                "reference word in a file or channel named otherwise)",
-                line=element.line,
+                "reference word in a file or channel named otherwise)"
             )
         excerpts.append(Excerpt(file, channel, tbeg, float(f"{tbeg + dur:.4f}"), source_type, element.line))
     if not excerpts:
-        raise InputError(path, "no <excerpt>: expected at least one evaluated excerpt", line=root.line)
+        raise root.error("no <excerpt>: expected at least one evaluated excerpt")
     if not 0 < (total := total_duration(excerpts)) < math.inf:
-        raise InputError(
-            path,
+        raise root.error(
             f"the excerpts' total duration is {total:g} s; expected a finite duration above 0 "
-            "(KWSEval divides by the trials it gives)",
-            line=root.line,
+            "(KWSEval divides by the trials it gives)"
         )
     return excerpts
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from segeval.core.domains import NONNEGATIVE
-from segeval.core.errors import InputError
-from segeval.protocols.speech.xmlfile import attribute, children, expect_root, number, read_xml
+from segeval.protocols.speech.xmlfile import read_xml
 
 _ASCII_SPACE = " \t\n\v\f\r"  # what Perl's \s matches in bytes (KWSEval reads the kwslist undecoded)
 
@@ -45,44 +44,37 @@ def detection_file(name: str) -> str:
 
 def read_kwslist(path: str) -> SystemOutput:
     """The detections of a kwslist file, by term."""
-    root = read_xml(path, "kwslist")
-    expect_root(path, root, "kwslist", "system output")
+    root = read_xml(path, "kwslist", "kwslist", "system output")
     low, high = root.attrs.get("min_score"), root.attrs.get("max_score")
     score_range = None
     if (low is None) != (high is None):
-        raise InputError(
-            path, "<kwslist> has only one of min_score= and max_score=; expected both or neither", line=root.line
-        )
+        raise root.error("<kwslist> has only one of min_score= and max_score=; expected both or neither")
     if low is not None:
-        score_range = (number(path, root, "min_score"), number(path, root, "max_score"))
+        score_range = (root.number("min_score"), root.number("max_score"))
     detections: dict[str, list[Detection]] = {}
     lines: dict[str, int] = {}
-    for group in children(path, root, "detected_kwlist"):
-        kwid = attribute(path, group, "kwid")
+    for group in root.each("detected_kwlist"):
+        kwid = group.attribute("kwid")
         if kwid in lines:
-            raise InputError(
-                path,
+            raise group.error(
                 f"term {kwid} has a second <detected_kwlist> (the first is on line "
-                f"{lines[kwid]}); expected one list per term",
-                line=group.line,
+                f"{lines[kwid]}); expected one list per term"
             )
         lines[kwid] = group.line
         found = detections[kwid] = []
-        for kw in children(path, group, "kw"):
-            begin = number(path, kw, "tbeg", NONNEGATIVE)
-            dur = number(path, kw, "dur", NONNEGATIVE)
-            score = number(path, kw, "score")
-            decision = attribute(path, kw, "decision")
+        for kw in group.each("kw"):
+            begin = kw.number("tbeg", NONNEGATIVE)
+            dur = kw.number("dur", NONNEGATIVE)
+            score = kw.number("score")
+            decision = kw.attribute("decision")
             if decision not in ("YES", "NO"):
-                raise InputError(path, f'term {kwid}: decision="{decision}"; expected YES or NO', line=kw.line)
+                raise kw.error(f'term {kwid}: decision="{decision}"; expected YES or NO')
             if score_range is not None and not score_range[0] <= score <= score_range[1]:
-                raise InputError(
-                    path,
+                raise kw.error(
                     f"term {kwid}: score {score!r} is outside the header's min_score/max_score "
-                    f"[{score_range[0]!r}, {score_range[1]!r}]",
-                    line=kw.line,
+                    f"[{score_range[0]!r}, {score_range[1]!r}]"
                 )
-            file, channel = detection_file(attribute(path, kw, "file")), attribute(path, kw, "channel")
+            file, channel = detection_file(kw.attribute("file")), kw.attribute("channel")
             found.append(
                 Detection(file, channel, begin, begin + dur, begin + dur / 2.0, score, decision == "YES", kw.line)
             )

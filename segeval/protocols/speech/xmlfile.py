@@ -1,4 +1,4 @@
-"""XML input read with the standard library's expat, keeping each element's line for error messages."""
+"""XML input read with the standard library's expat, keeping each element's file and line for error messages."""
 
 from __future__ import annotations
 
@@ -14,28 +14,57 @@ from segeval.readers.formats import read_number
 
 @dataclass
 class Element:
-    """One element: its name, attributes, the line of its start tag, its text (direct character data)."""
+    """One element of the file ``path``: its name, attributes, the line of its start tag, its text (direct character
+    data) and child elements."""
 
+    path: str
     name: str
     attrs: dict[str, str]
     line: int
     text: str = ""
     children: list[Element] = field(default_factory=list)
 
+    def error(self, problem: str) -> InputError:
+        """An :class:`InputError` at the element's line."""
+        return InputError(self.path, problem, line=self.line)
 
-def read_xml(path: str, kind: str) -> Element:
-    """The document's root element; an :class:`InputError` with expat's reason for XML that is not well-formed."""
-    return parse_xml(read_document(path), path, kind)
+    def each(self, name: str) -> Iterator[Element]:
+        """The child elements in order, each a ``<name>`` (another is an :class:`InputError` at its line)."""
+        for child in self.children:
+            if child.name != name:
+                raise child.error(f"unexpected <{child.name}> in <{self.name}>; expected <{name}>")
+            yield child
+
+    def attribute(self, name: str) -> str:
+        """The attribute's value, or an :class:`InputError` naming the element and the missing attribute."""
+        value = self.attrs.get(name)
+        if value is None:
+            raise self.error(f'<{self.name}> has no {name}= attribute; expected {name}="..."')
+        return value
+
+    def number(self, name: str, domain: Domain | None = None) -> float:
+        """The attribute read by the one number grammar (in ``domain`` when given), else an :class:`InputError`."""
+        text = self.attribute(name)
+        value = read_number(text, self.path, f"<{self.name}> {name}", line=self.line)
+        if domain is not None and not domain.holds(value):
+            raise self.error(f'<{self.name}> {name}="{text}": expected {domain}')
+        return value
 
 
-def parse_xml(data: bytes, path: str, kind: str) -> Element:
+def read_xml(path: str, kind: str, root: str, role: str) -> Element:
+    """The root element of the file, a ``<root>`` (``role`` names what it holds); an :class:`InputError` with
+    expat's reason for XML that is not well-formed (expected ``kind`` XML), or for another root."""
+    return parse_xml(read_document(path), path, kind, root, role)
+
+
+def parse_xml(data: bytes, path: str, kind: str, root: str, role: str) -> Element:
     """:func:`read_xml` on the file's bytes."""
     parser = xml.parsers.expat.ParserCreate()
-    document = Element("", {}, 0)
+    document = Element(path, "", {}, 0)
     stack = [document]  # the open elements, under the document
 
     def start(name: str, attrs: dict[str, str]) -> None:
-        element = Element(name, attrs, parser.CurrentLineNumber)
+        element = Element(path, name, attrs, parser.CurrentLineNumber)
         stack[-1].children.append(element)
         stack.append(element)
 
@@ -59,35 +88,7 @@ def parse_xml(data: bytes, path: str, kind: str) -> Element:
             f"declares an encoding Python cannot read ({exc}); expected {kind} XML in UTF-8",
             line=parser.CurrentLineNumber,
         ) from None
-    return document.children[0]
-
-
-def expect_root(path: str, root: Element, name: str, kind: str) -> None:
-    """An :class:`InputError` unless the root element is ``name``."""
-    if root.name != name:
-        raise InputError(path, f"the root element is <{root.name}>; expected <{name}> ({kind})", line=root.line)
-
-
-def children(path: str, parent: Element, name: str) -> Iterator[Element]:
-    """``parent``'s elements in order, each a ``<name>`` (another is an :class:`InputError` at its line)."""
-    for child in parent.children:
-        if child.name != name:
-            raise InputError(path, f"unexpected <{child.name}> in <{parent.name}>; expected <{name}>", line=child.line)
-        yield child
-
-
-def attribute(path: str, element: Element, name: str) -> str:
-    """The attribute's value, or an :class:`InputError` naming the element and the missing attribute."""
-    value = element.attrs.get(name)
-    if value is None:
-        raise InputError(path, f'<{element.name}> has no {name}= attribute; expected {name}="..."', line=element.line)
-    return value
-
-
-def number(path: str, element: Element, name: str, domain: Domain | None = None) -> float:
-    """The attribute read by the one number grammar (in ``domain`` when given), else an :class:`InputError`."""
-    text = attribute(path, element, name)
-    value = read_number(text, path, f"<{element.name}> {name}", line=element.line)
-    if domain is not None and not domain.holds(value):
-        raise InputError(path, f'<{element.name}> {name}="{text}": expected {domain}', line=element.line)
-    return value
+    element = document.children[0]
+    if element.name != root:
+        raise element.error(f"the root element is <{element.name}>; expected <{root}> ({role})")
+    return element
