@@ -117,6 +117,8 @@ class Adapter(ABC):
     suffix: str = ""
     #: False when one relevant unit can be credited to several results (measures over num_rel may exceed 1)
     credits_once: bool = True
+    #: False when it matches by id alone, so it also judges document runs (no times)
+    times: bool = True
 
     @abstractmethod
     def adapt(self, data: Prepared) -> Sequence[Adapted]:

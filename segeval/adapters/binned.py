@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from segeval.adapters.base import Adapted, Adapter, Label, result_row
+from segeval.adapters.base import Adapted, Adapter, Label
 from segeval.adapters.labelled import Labelled
 from segeval.adapters.overlap import decide
 from segeval.core.arrays import FloatArray, IntArray
@@ -76,6 +76,8 @@ class BinnedAdapter(Adapter):
     def __init__(self, bin_size: int = BIN_SIZE, assign: str = "span") -> None:
         self.bin_size = BINS.check(bin_size)
         self.assign = ASSIGN.check(assign)
+        #: the explained query's units' bins (``unit_bin``): (data, query, bins)
+        self._explained: tuple[object, int, IntArray] = (None, -1, np.zeros(0, dtype=np.int64))
         if assign == "start":
             self.name, self.suffix = "binned-start", "_bin_start"
 
@@ -84,20 +86,15 @@ class BinnedAdapter(Adapter):
         return f"binned:{self.bin_size}" + (":start" if self.assign == "start" else "")
 
     def unit_bin(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> int:
-        """The bin index of unit ``unit``: the k-th new bin of its result, k counted over the query's units."""
-        i = result_row(data, a, unit, query)
-        run = data.run_columns
-        lo = int(data.run_bounds[query])
-        seen: set[tuple[int, int]] = set()
-        k = unit - int(np.searchsorted(a.source, a.source[unit], side="left"))
-        for r in range(lo, i + 1):
-            _, bins = expand_bins(run["start"][r : r + 1], run["end"][r : r + 1], self.bin_size, self.assign)
-            g = int(run["gid"][r])
-            new = [int(b) for b in bins.tolist() if (g, int(b)) not in seen]
-            if r == i:
-                return new[k]
-            seen.update((g, b) for b in new)
-        raise AssertionError("unit not found")  # pragma: no cover
+        """The bin index of unit ``unit`` of query ``query`` (its units: each (video, bin) at its first appearance)."""
+        if self._explained[:2] != (data, query):
+            run = data.run_columns
+            lo, hi = int(data.run_bounds[query]), int(data.run_bounds[query + 1])
+            src, bins = expand_bins(run["start"][lo:hi], run["end"][lo:hi], self.bin_size, self.assign)
+            none = np.zeros(0, dtype=np.int64)
+            key, _ = _bin_keys(run["gid"][lo:hi][src], bins, none, none)
+            self._explained = (data, query, bins[first_occurrences(key)])
+        return int(self._explained[2][unit])
 
     def reasons(self, data: Prepared, a: Adapted, unit: int, query: int) -> dict[Label | None, str]:
         """The qrels segments covering the unit's bin (relevant ones for ``1``, else non-relevant ones)."""

@@ -162,6 +162,7 @@ class ExactAdapter(Adapter):
 
     name = "exact"
     suffix = ""
+    times = False
 
     def reasons(self, data: Prepared, a: Adapted, unit: int, query: int) -> dict[Label | None, str]:
         """The qrels line of the same document and its grade."""

@@ -309,6 +309,17 @@ def make_adapters(specs: str | Adapter | Sequence[str | Adapter], settings: Sett
     return list(made.values())
 
 
+def check_run_kind(adapters: Sequence[Adapter], documents: bool) -> None:
+    """Refuse adapters that match time spans for a document run (all its results would be unjudged)."""
+    by_times = [a.spec for a in adapters if a.times]
+    if documents and by_times:
+        raise ParameterError(
+            f"The 'adapter' parameter must name an adapter of document runs (exact): {', '.join(by_times)} "
+            f"{'matches' if len(by_times) == 1 else 'match'} time spans (segment runs: video, start, end). "
+            f"Got a document run instead."
+        )
+
+
 def default_adapter(documents: bool, settings: Settings | None = None) -> Adapter:
     """The adapter of a run kind when none is named: ``exact`` for documents, ``overlap`` for segments."""
     return make_adapter(DEFAULT_ADAPTER[kind(documents)], settings)

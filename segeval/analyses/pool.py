@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from segeval.adapters.registry import check_run_kind
 from segeval.analyses import correlate
 from segeval.analyses.stats import p_value
 from segeval.core.domains import PROPORTION
@@ -18,7 +19,7 @@ from segeval.core.errors import InputError, ParameterError, check_choice, shown
 from segeval.core.limits import check_count
 from segeval.core.notes import for_run
 from segeval.core.pipeline import evaluate, make_adapter
-from segeval.core.settings import DEFAULT_ADAPTER
+from segeval.core.settings import DEFAULT_ADAPTER, kind
 from segeval.executors.progress import Progress
 from segeval.readers.from_tables import default_order, prepare
 from segeval.readers.run_groups import read_groups
@@ -47,7 +48,9 @@ def top_results(
     data = prepare(qrels, run, order=default_order(documents), max_results=depth, missing_queries="zero")
     queries = np.asarray(data.queries, dtype=object)[data.run["qcode"].to_numpy()]
     items = data.items[data.run["icode"].to_numpy()]
-    return data, queries, items, [] if documents else make_adapter(adapter or DEFAULT_ADAPTER["segments"]).adapt(data)
+    chosen = make_adapter(adapter or DEFAULT_ADAPTER[kind(documents)])
+    check_run_kind([chosen], documents)
+    return data, queries, items, [] if documents else chosen.adapt(data)
 
 
 def top_items(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: str | None = None) -> set[Item]:

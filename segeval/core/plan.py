@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from segeval.adapters import ExactAdapter
 from segeval.adapters.base import Adapted
 from segeval.adapters.base import judged_only as only_judged
-from segeval.adapters.registry import make_adapter, make_adapters
+from segeval.adapters.registry import check_run_kind, make_adapter, make_adapters
 from segeval.core.errors import ParameterError, shown
 from segeval.core.evaluation import Evaluation, summaries
 from segeval.core.notes import evidence, evidence_notes, value_notes
@@ -56,6 +56,7 @@ def plan(
     reqs = [m for m in names if isinstance(m, Request)] or requests(
         for_trec_eval([str(m) for m in names], chosen.trec_eval), adapters
     )
+    check_run_kind(adapters, documents)
     timed = [x.name for x in reqs if x.measure.family.times]
     if documents and timed:
         raise ParameterError(

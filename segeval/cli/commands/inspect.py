@@ -22,7 +22,7 @@ from segeval.cli.options import (
     output_option,
 )
 from segeval.cli.options import measures as measure_option
-from segeval.core.errors import SegevalError, check_choice, print_notes
+from segeval.core.errors import InputError, SegevalError, check_choice, print_notes
 from segeval.core.settings import DEFAULT_ADAPTER
 from segeval.reports.output import announce_written, check_output
 
@@ -66,6 +66,8 @@ def show(
         check_output(output, [qrels, run])
     q = inputs.qrels(qrels, time_format)
     r = inputs.run(run, time_format)
+    if is_documents(r):
+        raise InputError(run, "is a document run (no times): show draws time spans ('segeval eval -q' scores it)")
     _check_query(q, query)
     adapters = named([make_adapter(a) for a in (adapter or [DEFAULT_ADAPTER["segments"]])])
     data = prepare(q, r, queries=[query], order=default_order(is_documents(r)), missing_queries="zero")
@@ -86,7 +88,7 @@ def plot_adr_command(
     time_format: TimeFormat = TIME_FORMAT,
 ) -> None:
     """Dynamic recall curve of one query and its retrieved ground truth."""
-    from segeval.adapters.registry import default_adapter
+    from segeval.adapters.registry import check_run_kind, default_adapter
     from segeval.core.pipeline import make_adapter
     from segeval.figures import check_output
     from segeval.figures.adr import plot_adr
@@ -98,6 +100,7 @@ def plot_adr_command(
     r = inputs.run(run, time_format)
     documents = is_documents(r)
     chosen = make_adapter(adapter) if adapter else default_adapter(documents)
+    check_run_kind([chosen], documents)
     _check_query(q, query)
     data = prepare(q, r, queries=[query], order=default_order(documents), missing_queries="zero")
     (adapted,) = chosen.adapt(data)

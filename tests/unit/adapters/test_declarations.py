@@ -8,6 +8,7 @@ import ast
 import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -101,3 +102,30 @@ def test_each_parameter_domain_is_checked_before_any_work(kind: Any, position: i
         with pytest.raises(ParameterError, match=re.escape(f"The '{p.setting}' parameter must be {p.domain}. "
                                                            f"Got {value!r} instead.")):
             Settings(**{p.setting: value})
+
+
+DOCUMENT_ROUTES = ([], ["--memory", "in-memory"], ["--memory", "chunked"], ["-q", "-m", "map"])
+
+
+@pytest.mark.parametrize("spec", [e for e in EXAMPLES if make_adapter(e).times])
+def test_an_adapter_of_times_refuses_a_document_run(spec: str, tmp_path: Path) -> None:
+    # a document run has no times: such an adapter would score every result unjudged (binned read NaN as a bin)
+    qrels, run = str(ROOT / "examples/ir/qrels.txt"), str(ROOT / "examples/ir/run.txt")
+    expected = f"must name an adapter of document runs (exact): {make_adapter(spec).spec} matches time spans"
+    for route in DOCUMENT_ROUTES:
+        code, out, err = run_cli("eval", *route, "-a", spec, qrels, run)
+        assert (code, out) == (2, "") and expected in err, (route, err)
+    other = tmp_path / "other.txt"
+    other.write_bytes(Path(run).read_bytes())
+    code, out, err = run_cli("compare", "-a", spec, qrels, run, str(other), "-m", "map")
+    assert code == 2 and "must name an adapter of document runs" in err
+    import segeval
+
+    with pytest.raises(ParameterError, match="document runs"):
+        segeval.evaluate(qrels, run, adapter=spec)
+
+
+def test_exact_is_the_one_adapter_of_document_runs() -> None:
+    assert [e for e in EXAMPLES if not make_adapter(e).times] == ["exact"]
+    qrels, run = str(ROOT / "examples/ir/qrels.txt"), str(ROOT / "examples/ir/run.txt")
+    assert run_cli("eval", "-a", "exact", qrels, run)[1] == run_cli("eval", qrels, run)[1]

@@ -324,3 +324,40 @@ def test_two_tiou_adapters_in_one_evaluation_keep_their_own_labels(tmp_path: Pat
                   time_format="seconds")
     # 10-18 against 10-20: IoU 8/10 = 0.8, relevant at 0.5 (AP 1), not at 0.9 (AP 0)
     assert ev.summary == {"map_tiou0.5": 1.0, "map_tiou0.9": 0.0}
+
+
+def test_a_document_run_is_refused_not_crashed() -> None:
+    # it ended in "internal error: ValueError: cannot convert float NaN to integer": documents have no times
+    qrels, run = "examples/ir/qrels.txt", "examples/ir/run.txt"
+    for adapter in ("exact", "overlap-once"):
+        code, out, err = run_cli("show", "-Q", "301", "-a", adapter, "--explain", qrels, run)
+        assert (code, out) == (2, "")
+        why = "is a document run (no times): show draws time spans ('segeval eval -q' scores it)"
+        assert err == f"segeval: error: {run}: {why}\n"
+
+
+@pytest.mark.parametrize("spec", ["binned:10", "binned:10:start", "binned:1"])
+def test_binned_explain_names_each_units_bin(spec: str) -> None:
+    # each unit is a (video, bin) at its first appearance in rank order: walk the results one by one
+    from segeval.adapters.binned import expand_bins
+    from segeval.adapters.registry import make_adapter
+    from segeval.readers.from_tables import default_order, prepare
+    from segeval.readers.tables import read_qrels, read_run
+
+    q, r = read_qrels("tests/fixtures/gen_linking.qrels"), read_run("tests/fixtures/gen_linking.run")
+    adapter = make_adapter(spec)
+    for query in ("anchor_1", "anchor_2"):
+        data = prepare(q, r, queries=[query], order=default_order(False), missing_queries="zero")
+        (adapted,) = adapter.adapt(data)
+        run = data.run_columns
+        walked: list[int] = []
+        seen: set[tuple[int, int]] = set()
+        for row in range(len(run["start"])):
+            span = run["start"][row : row + 1], run["end"][row : row + 1]
+            _, bins = expand_bins(*span, adapter.bin_size, adapter.assign)
+            for b in bins.tolist():
+                if (int(run["gid"][row]), b) not in seen:
+                    seen.add((int(run["gid"][row]), b))
+                    walked.append(b)
+        assert len(walked) == len(adapted.labels)
+        assert [adapter.unit_bin(data, adapted, u) for u in range(len(walked))] == walked
