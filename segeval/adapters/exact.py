@@ -174,14 +174,14 @@ class ExactAdapter(Adapter):
         }
 
     def adapt(self, data: Prepared) -> Labelled:
-        from segeval.core.prepared import group_pairs
+        from segeval.core.prepared import kept_pairs
 
         run, qrels = data.run_columns, data.qrels_columns
         n = data.n_results
         if "subtopic" not in qrels and bool(np.isnan(qrels.get("start", np.zeros(0))).all()):  # documents
             u, j = first_lines(run["gid"], qrels["gid"])
         else:
-            u, j = _segment_pairs(run, qrels, group_pairs(run["gid"], qrels["gid"]))
+            u, j = _segment_pairs(run, qrels, kept_pairs(run["gid"], qrels["gid"]))
         grades = np.full(n, np.nan)
         grades[u] = qrels["rel"][j]
         labels = exact_labels(grades, data.relevance_level)

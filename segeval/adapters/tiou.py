@@ -191,7 +191,7 @@ class TiouAdapter(Adapter):
             return self._iou(s[u], e[u], starts[j], ends[j])
 
         if self.pick == "best":  # each result against its window of highest union-form IoU only
-            u, j = kept_pairs(run["gid"], qrels["gid"][rel_rows], lambda u, j: np.ones(len(u), dtype=bool))
+            u, j = kept_pairs(run["gid"], qrels["gid"][rel_rows])
             u, j = self._best_pairs(u, j, s, e, starts, ends, qrels["listed"][rel_rows])
             keep = self._reach(iou_of(u, j))
             u, j = u[keep], j[keep]

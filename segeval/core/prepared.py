@@ -228,33 +228,20 @@ class GroupRows:
         return rows[owner], value
 
 
-def _group_rows(left_gid: IntArray, right_gid_sorted: IntArray) -> GroupRows | None:
-    """The :class:`GroupRows` of the right side for these left entries; None when either side is empty."""
-    if len(right_gid_sorted) == 0 or len(left_gid) == 0:
-        return None
-    return GroupRows(right_gid_sorted, int(max(left_gid.max(), right_gid_sorted.max())) + 1)
-
-
-def group_pairs(left_gid: IntArray, right_gid_sorted: IntArray) -> tuple[IntArray, IntArray]:
-    """All (i, j) with ``left_gid[i] == right_gid_sorted[j]``, ordered by i then j."""
-    groups = _group_rows(left_gid, right_gid_sorted)
-    if groups is None:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    return groups.pairs(left_gid)
-
-
 #: results paired with qrels rows at a time by :func:`kept_pairs` (bounds the memory of the pairs)
 PAIR_ROWS = 1 << 17
 
 
 def kept_pairs(
-    left_gid: IntArray, right_gid_sorted: IntArray, keep: Callable[[IntArray, IntArray], BoolArray]
+    left_gid: IntArray, right_gid_sorted: IntArray, keep: Callable[[IntArray, IntArray], BoolArray] | None = None
 ) -> tuple[IntArray, IntArray]:
-    """The pairs of :func:`group_pairs` for which ``keep(i, j)`` holds, in order, made and tested about
-    :data:`PAIR_ROWS` at a time (only the kept pairs are ever held together)."""
-    groups = _group_rows(left_gid, right_gid_sorted)
-    if groups is None:
+    """The (i, j) with ``left_gid[i] == right_gid_sorted[j]`` for which ``keep(i, j)`` holds (None: all), ordered by i
+    then j, made and tested about :data:`PAIR_ROWS` at a time (only the kept pairs are ever held together)."""
+    if len(right_gid_sorted) == 0 or len(left_gid) == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    groups = GroupRows(right_gid_sorted, int(max(left_gid.max(), right_gid_sorted.max())) + 1)
+    if keep is None:
+        return groups.pairs(left_gid)
     n = len(left_gid)
     made = np.cumsum(groups.count[left_gid])  # the pairs of the left entries up to each
     cuts = distinct(

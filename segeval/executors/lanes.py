@@ -4,7 +4,6 @@ batches), ``segeval me13sh`` on MediaEval qrels and a linking or search run."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,6 +18,7 @@ from segeval.readers.blocks import Regrouped, batches, line_blocks, open_blocks,
 from segeval.readers.formats import TREC_QRELS, TREC_RUN
 from segeval.readers.scanner import Scanned, Words, concatenated, scan_format, stack_words
 from segeval.readers.scanner_documents import LaneQrels, batch_values, pad_words, query_names, token_codes
+from segeval.readers.scanner_segments import GiveUp
 from segeval.reports.trec import runid as trec_runid
 
 if TYPE_CHECKING:
@@ -27,44 +27,10 @@ if TYPE_CHECKING:
     from segeval.adapters.base import Adapter
     from segeval.core.evaluation import Evaluation
     from segeval.core.plan import Plan
-    from segeval.core.settings import Job, OutputOptions
+    from segeval.core.settings import Job
     from segeval.measures.compute import Request
 
 Rows = tuple[Words, Words, FloatArray]  # a run's query tokens, docno tokens and scores
-
-
-def fast_eval(qrels_path: str, run_path: str, job: Job, out: OutputOptions) -> tuple[str, str] | None:
-    """(stdout, stderr) of ``segeval eval``, the run read whole; None when the usual path must decide."""
-    result = lane_values(qrels_path, run_path, job)
-    return None if result is None else printed(result, job, out, run_path)
-
-
-def stream_eval(
-    qrels_path: str, run_path: str, job: Job, out: OutputOptions, whole_if_ungrouped: bool = False
-) -> tuple[str, str] | None:
-    """:func:`fast_eval` with the run read in batches (a progress line of MiB read)."""
-    from segeval.executors.progress import Progress
-    from segeval.readers.files import input_size
-
-    with Progress(input_size(run_path), "MiB", quiet=job.engine.quiet, scale=2**20) as bar:
-        result = lane_values(qrels_path, run_path, job, bar.advance, chunks=True, whole_if_ungrouped=whole_if_ungrouped)
-    return None if result is None else printed(result, job, out, run_path)
-
-
-def printed(result: RunResult, job: Job, out: OutputOptions, run_path: str) -> tuple[str, str]:
-    """(stdout, stderr) of ``segeval eval`` for the lane's result."""
-    from segeval.executors.processes import outcome
-    from segeval.reports.trec import render
-
-    def shown(ev: Evaluation, runid: str, skipped: int, file: str) -> str:
-        return render(ev, runid, per_query=out.per_query, summary=out.summary, header=out.header)
-
-    done = outcome(replace(result, file=run_path), render=shown, complete=job.settings.missing_queries == "zero")
-    return done.stdout, done.stderr
-
-
-class _Unread(Exception):
-    """A batch the scanner does not read: the usual path must decide."""
 
 
 def lane_values(
@@ -89,7 +55,7 @@ def lane_values(
                 if not whole_if_ungrouped:
                     return None
         return _whole(q, run_path, job, reqs)
-    except (SegevalError, OSError, MemoryError, _Unread):  # unreadable, too big, not gzip: the usual path explains
+    except (SegevalError, OSError, MemoryError, GiveUp):  # unreadable, too big, not gzip: the usual path explains
         return None
 
 
@@ -133,7 +99,7 @@ def _scanned(blocks: Iterator[tuple[int, bytes]], tag: list[bytes]) -> Iterator[
             continue  # blank lines only
         r = scan_run(data)
         if r is None:
-            raise _Unread
+            raise GiveUp
         tag[:] = [r.last["run"]]
         yield r.text["query"], r.text["item"], r.floats["score"]
 

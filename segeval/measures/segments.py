@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
-from segeval.core.prepared import group_pairs
+from segeval.core.prepared import kept_pairs
 from segeval.core.segment import closed_overlap
 
 if TYPE_CHECKING:
@@ -59,8 +59,8 @@ def meets_relevant(
     found = np.zeros(len(run_gid), dtype=bool)
     if len(run_gid) == 0 or len(rel_gid) == 0:
         return found
-    base = min(int(run_gid.min()), int(rel_gid.min()))  # ids from the lowest: group_pairs counts up to the highest
-    u, j = group_pairs(run_gid - base, rel_gid - base)
+    base = min(int(run_gid.min()), int(rel_gid.min()))  # ids from the lowest: kept_pairs counts up to the highest
+    u, j = kept_pairs(run_gid - base, rel_gid - base)
     found[u[closed_overlap(run_start[u], run_end[u], rel_start[j], rel_end[j])]] = True
     return found
 

@@ -260,19 +260,8 @@ def _run_routed(qrels: str, run_files: list[str], job: Job, shown: OutputOptions
         print(chosen, file=sys.stderr)
     render, complete = _renderer(job, shown)
     outcomes = None
-    if chosen.reader == "scanner":
-        from segeval.executors import lanes
-
-        if chosen.executor == "chunks":
-            done = lanes.stream_eval(qrels, run_files[0], job, shown, whole_if_ungrouped=chosen.whole_if_ungrouped)
-        else:
-            done = lanes.fast_eval(qrels, run_files[0], job, shown)
-        if done is not None:
-            sys.stdout.write(done[0])
-            sys.stderr.write(done[1])
-            return
-    elif chosen.reader == "segments":
-        outcomes = _segment_outcomes(qrels, run_files[0], job, chosen.executor, render, complete)
+    if chosen.reader in ("scanner", "segments"):
+        outcomes = _scanner_outcomes(qrels, run_files[0], job, chosen, render, complete)
     if outcomes is None and chosen.reader in ("scanner", "segments") and show_route:
         print(chosen.fallback("the scanner gave up on the files; the strict reader reads them"), file=sys.stderr)
     skipped_qrels: list[InputError] = []
@@ -311,18 +300,25 @@ def _report(outcomes: list[Outcome], run_files: list[str], output: str, skipped_
         raise typer.Exit(3)
 
 
-def _segment_outcomes(qrels: str, run: str, job: Any, executor: str, render: Any, complete: bool) -> list[Any] | None:
-    """The outcome of the segment scanner, or None when it gives up; a progress line (MiB read) in chunks."""
+def _scanner_outcomes(qrels: str, run: str, job: Any, chosen: Any, render: Any, complete: bool) -> list[Any] | None:
+    """The outcome of the byte scanner (documents or segments), or None when it gives up; a progress line (MiB
+    read) in chunks."""
     from dataclasses import replace
 
     from segeval.executors.processes import outcome
     from segeval.executors.progress import Progress
     from segeval.readers.files import input_size
-    from segeval.readers.scanner_segments import segment_result
 
-    size = input_size(run) if executor == "chunks" else 0
-    with Progress(size, "MiB", quiet=job.engine.quiet or executor != "chunks", scale=2**20) as bar:
-        result = segment_result(qrels, run, job, executor, on_read=bar.advance)
+    chunks = chosen.executor == "chunks"
+    with Progress(input_size(run) if chunks else 0, "MiB", quiet=job.engine.quiet or not chunks, scale=2**20) as bar:
+        if chosen.reader == "scanner":
+            from segeval.executors.lanes import lane_values
+
+            result = lane_values(qrels, run, job, bar.advance, chunks, chosen.whole_if_ungrouped)
+        else:
+            from segeval.readers.scanner_segments import segment_result
+
+            result = segment_result(qrels, run, job, chosen.executor, on_read=bar.advance)
     return None if result is None else [outcome(replace(result, file=run), render=render, complete=complete)]
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from segeval.adapters.tiou import tiou
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
-from segeval.core.prepared import distinct, group_pairs
+from segeval.core.prepared import distinct, kept_pairs
 from segeval.protocols.detection.order import descending
 
 
@@ -35,7 +35,7 @@ def best_free_match(
     codes = np.unique(np.concatenate((p_group, g_group)), return_inverse=True)[1].astype(np.int64)
     pk, gk = codes[:n], codes[n:]  # dense (class, video) codes
     g_order = np.argsort(gk, kind="stable")
-    u, j = group_pairs(pk, gk[g_order])
+    u, j = kept_pairs(pk, gk[g_order])
     rows = g_order[j]
     iou = tiou(p_start[u], p_end[u], g_start[rows], g_end[rows], form="union")  # utils.segment_iou's arithmetic
     nan = np.isnan(iou)

@@ -138,11 +138,11 @@ def test_listed_twice_as_a_dict(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_first_lines_as_group_pairs(seed: int) -> None:
-    # documents: the table of each group's first qrels line pairs as group_pairs + "the first line counts" does,
+def test_first_lines_as_kept_pairs(seed: int) -> None:
+    # documents: the table of each group's first qrels line pairs as kept_pairs + "the first line counts" does,
     # with groups judged twice, groups only one side has, and empty sides
     from segeval.adapters.exact import _segment_pairs, first_lines
-    from segeval.core.prepared import group_pairs
+    from segeval.core.prepared import kept_pairs
 
     rng = np.random.default_rng(seed)
     run_gid = rng.integers(0, 12, int(rng.integers(0, 30)))
@@ -151,5 +151,5 @@ def test_first_lines_as_group_pairs(seed: int) -> None:
     qrels = {"qcode": np.zeros(len(qrels_gid), dtype=np.int64), "start": nan, "end": nan}
     run = {"start": np.full(len(run_gid), np.nan), "end": np.full(len(run_gid), np.nan)}
     u, j = first_lines(run_gid, qrels_gid)
-    want_u, want_j = _segment_pairs(run, qrels, group_pairs(run_gid, qrels_gid))
+    want_u, want_j = _segment_pairs(run, qrels, kept_pairs(run_gid, qrels_gid))
     assert u.tolist() == want_u.tolist() and j.tolist() == want_j.tolist()

@@ -18,9 +18,9 @@ import pytest
 
 from segeval.core.pipeline import evaluate
 from segeval.executors import lanes as fastlane
-from segeval.executors import lanes as streamlane
 from segeval.executors.lanes import lane_values
 from segeval.measures.definitions import FAMILIES
+from segeval.reports.trec import render
 from tests.conftest import run_cli, sliced
 from tests.support import trec_boundary as TB
 from tests.support.jobs import EvalCase
@@ -89,20 +89,30 @@ def files(tmp_path: Path, seed: int) -> tuple[str, str]:
     return str(tmp_path / "qrels"), str(tmp_path / "run")
 
 
-def both_paths(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[tuple[int, str, str], tuple[int, str, str], int]:
-    """``segeval eval ARGS`` with the lane, and with the lanes switched off; and how often the lane answered."""
+def lane_output(qrels: str, run: str, case: EvalCase) -> str:
+    """What ``segeval eval`` prints from the in-memory lane's result (which must be the lane's)."""
+    result = lane_values(qrels, run, case.job())
+    assert result is not None and result.evaluation is not None
+    out = case.out()
+    return render(result.evaluation, result.runid, per_query=out.per_query, summary=out.summary, header=out.header)
+
+
+def both_paths(monkeypatch: pytest.MonkeyPatch, *args: str, chunks: bool = False) -> tuple[tuple[int, str, str],
+                                                                                       tuple[int, str, str], int]:
+    """``segeval eval ARGS`` with the lanes, and with the lanes switched off; and how often the lane (the run read
+    whole, or in ``chunks``) answered."""
     answered = []
-    real = fastlane.fast_eval
+    real = fastlane.lane_values
 
     def spy(*a: Any) -> Any:
         got = real(*a)
-        answered.append(got is not None)
+        if a[4] == chunks:
+            answered.append(got is not None)
         return got
 
-    monkeypatch.setattr(fastlane, "fast_eval", spy)
+    monkeypatch.setattr(fastlane, "lane_values", spy)
     lane = run_cli("eval", *args)
-    monkeypatch.setattr(fastlane, "fast_eval", lambda *a: None)
-    monkeypatch.setattr(streamlane, "stream_eval", lambda *a, **k: None)
+    monkeypatch.setattr(fastlane, "lane_values", lambda *a: None)
     usual = run_cli("eval", *args)
     monkeypatch.undo()
     return lane, usual, sum(answered)
@@ -218,12 +228,11 @@ def test_trec_eval_boundary_outputs_through_the_lane(tmp_path: Path, seed: int, 
     measures = (["official", "ndcg_cut"] if command == "all_trec"
                 else ["P.32,160", "iprec_at_recall..05,.15,.25,.33,.5", "ndcg_cut.32"])
     case = EvalCase(measures, per_query=True)
-    got = fastlane.fast_eval(str(tmp_path / "qrels"), str(tmp_path / "run"), case.job(), case.out())
-    assert got is not None
-    names = {line.split("\t")[0] for line in got[0].splitlines()}
+    got = lane_output(str(tmp_path / "qrels"), str(tmp_path / "run"), case)
+    names = {line.split("\t")[0] for line in got.splitlines()}
     expected = [line for line in TB.stored_output(seed, command).splitlines(keepends=True)
                 if line.split("\t")[0] in names]
-    assert got[0] == "".join(expected) and len(expected) >= 20
+    assert got == "".join(expected) and len(expected) >= 20
 
 
 @pytest.mark.parametrize("flags", [[], ["-c"], ["-q", "-m", "ndcg_cut.5"]])
@@ -250,13 +259,11 @@ def test_trec_eval_suite_through_the_lane(expected: str) -> None:
     from tests.conftest import shared
 
     case, qrels = TREC_EVAL_SUITE[expected]
-    got = fastlane.fast_eval(str(shared("trec_eval", qrels)), str(shared("trec_eval", "results.test")), case.job(),
-                             case.out())
-    assert got is not None
-    names = {line.split("\t")[0] for line in got[0].splitlines()}
+    got = lane_output(str(shared("trec_eval", qrels)), str(shared("trec_eval", "results.test")), case)
+    names = {line.split("\t")[0] for line in got.splitlines()}
     lines = [line for line in shared("trec_eval", expected).read_text().splitlines(keepends=True)
              if line.split("\t")[0] in names]
-    assert got[0] == "".join(lines) and len(lines) > 25
+    assert got == "".join(lines) and len(lines) > 25
 
 
 @pytest.mark.parametrize("flags", [["-m", "num_q"], ["-m", "runid", "-m", "P.2"], ["-n"]])

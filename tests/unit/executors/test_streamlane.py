@@ -12,16 +12,14 @@ from __future__ import annotations
 import gzip
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from segeval.executors import lanes as fastlane
 from segeval.executors import lanes as streamlane
 from segeval.executors.lanes import lane_values
 from tests.conftest import run_cli, sliced
 from tests.support.jobs import EvalCase
-from tests.unit.executors.test_fastlane import JOBS, SEEDS, files
+from tests.unit.executors.test_fastlane import JOBS, SEEDS, both_paths, files
 
 stream_values = partial(lane_values, chunks=True)
 
@@ -41,23 +39,8 @@ def grouped(run: str) -> bool:
     return len(seen) == len(set(seen))
 
 
-def lanes(monkeypatch: pytest.MonkeyPatch, *args: str) -> tuple[tuple[int, str, str], tuple[int, str, str], int]:
-    """``segeval eval ARGS`` with the lanes, and with both switched off; and how often the streaming lane answered."""
-    answered = []
-    real = streamlane.stream_eval
-
-    def spy(*a: Any, **k: Any) -> Any:
-        got = real(*a, **k)
-        answered.append(got is not None)
-        return got
-
-    monkeypatch.setattr(streamlane, "stream_eval", spy)
-    lane = run_cli("eval", *args)
-    monkeypatch.setattr(streamlane, "stream_eval", lambda *a, **k: None)
-    monkeypatch.setattr(fastlane, "fast_eval", lambda *a: None)
-    usual = run_cli("eval", *args)
-    monkeypatch.undo()
-    return lane, usual, sum(answered)
+#: ``segeval eval ARGS`` with the lanes, and with both switched off; and how often the streaming lane answered
+lanes = partial(both_paths, chunks=True)
 
 
 @pytest.mark.parametrize("chunk", [1, 4])
