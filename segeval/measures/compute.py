@@ -40,8 +40,8 @@ def requests(names: Sequence[str], adapters: Sequence[Adapter]) -> list[Request]
             f"(relevance_level). Got {leveled[0]} with the {segment[0]} adapter instead."
         )
     for adapter in adapters:
-        out += [Request(m.name + adapter.suffix, m, adapter) for m in wanted if m.scope == "labels"]
-    out += [Request(m.name, m, None) for m in wanted if m.scope != "labels"]
+        out += [Request(m.name + adapter.suffix, m, adapter) for m in wanted if m.family.scope == "labels"]
+    out += [Request(m.name, m, None) for m in wanted if m.family.scope != "labels"]
     return out
 
 
@@ -58,7 +58,7 @@ def compute(
     batches: dict[str, Batch] = {}
     result: dict[str, list[Any]] = {}
     for r in reqs:
-        if r.measure.scope == "labels":
+        if r.measure.family.scope == "labels":
             if r.adapter is None:
                 raise ValueError(f"measure {r.name} needs an adapter")
             per_query = adapted[r.adapter.spec]
@@ -75,13 +75,14 @@ def compute(
             if emptied and r.measure.family.empty is not None:
                 for q in emptied.get(r.adapter.spec, ()):
                     result[r.name][q] = r.measure.on_empty(per_query[q].num_rel)
-        elif r.measure.scope == "trials":
+        elif r.measure.family.scope == "trials":
             from segeval.measures.trials import Pooled, query_trials
 
             if trials is None:
                 trials = query_trials(data)
             result[r.name] = [
-                Pooled(r.measure(t), t, r.measure) if r.measure.aggregate == "pooled" else r.measure(t) for t in trials
+                Pooled(r.measure(t), t, r.measure) if r.measure.family.aggregator == "pooled" else r.measure(t)
+                for t in trials
             ]
         else:
             if segments is None:

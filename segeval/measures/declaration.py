@@ -234,18 +234,6 @@ class Measure:
         """The name trec_eval prints (:meth:`Family.label`)."""
         return self.family.label(self.param) + self.options
 
-    @property
-    def scope(self) -> Scope:
-        return self.family.scope
-
-    @property
-    def aggregate(self) -> Aggregate:
-        return self.family.aggregator
-
-    @property
-    def fmt(self) -> Format:
-        return self.family.fmt
-
     def __call__(self, x: Any) -> Any:
         if self.level is not None or self.judged:
             from segeval.measures.ecosystem import with_options
