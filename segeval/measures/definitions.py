@@ -106,6 +106,41 @@ _GM = _Kind(aggregator="gm", lower=0.0, upper=1.0, over_upper=True)
 _FRACTION = _Kind(higher_is_better=None, lower=0.0, upper=1.0)  # a diagnostic fraction: neither direction is better
 _LOWER_BETTER = _Kind(higher_is_better=False, lower=0.0, upper=1.0)
 
+#: C/W/L user models as cwl_eval computes them (gains: grades clipped to [min_rel, max_rel], scaled to [0, 1]): each
+#: one's keys beside min_rel and max_rel, and its description; its example sets them as below, and max_rel=3
+_CWL = {
+    "inst": (
+        ("T",),
+        "INST (Moffat et al. 2015), T = 1, gains min_rel = 0 to max_rel = 1 unless given "
+        "(ir_measures' INST(T=2,max_rel=3))",
+    ),
+    "insq": (("T",), "INSQ, T = 1 (ir_measures' INSQ(max_rel=3))"),
+    "sdcg": (("k",), "scaled DCG at k: DCG over the sum of the discounts (ir_measures' SDCG(max_rel=3)@10)"),
+    "nerr8": (("k",), "NERR, equation 8 of Azzopardi et al. 2021, at k (ir_measures' NERR8(max_rel=3)@10)"),
+    "nerr9": (("k",), "NERR, equation 9, at k (ir_measures' NERR9(max_rel=3)@10)"),
+    "nerr10": (("p",), "NERR, equation 10, p = 0.9 (ir_measures' NERR10(p=0.8,max_rel=3))"),
+    "nerr11": (("T",), "NERR, equation 11, T = 1 (ir_measures' NERR11(T=2,max_rel=3))"),
+    "bpm": (
+        ("T", "k"),
+        "static Bejeweled Player Model (Zhang et al. 2017), T = 1, k = 10 (ir_measures' BPM(T=2,max_rel=3)@10)",
+    ),
+}
+_CWL_EXAMPLE = {"T": "2", "k": "10", "p": "0.8"}
+CWL = tuple(
+    Family(
+        name,
+        getattr(ECO, name),
+        text,
+        **_param(
+            _SCORE,
+            "gains",
+            f"{name}_{''.join(f'{k}={_CWL_EXAMPLE[k]},' for k in keys)}max_rel=3",
+            pairs=P.pairs(*keys, "min_rel", "max_rel"),
+        ),
+    )
+    for name, (keys, text) in _CWL.items()
+)
+
 FAMILIES: tuple[Family, ...] = (
     Family("videos_ret", S.videos_ret, "distinct videos among the results", scope="segments", **_STAT),
     Family("videos_rel", S.videos_rel, "videos with a relevant segment", scope="segments", **_STAT),
@@ -450,56 +485,7 @@ FAMILIES: tuple[Family, ...] = (
         "normalised (compat.p=0.9,normalize=0; ir_measures' Compat(p=0.9))",
         **_param(_SCORE, "gains", "compat_p=0.9", pairs=P.pairs("p", "normalize")),
     ),
-    # C/W/L user models as cwl_eval computes them (gains: grades clipped to [min_rel, max_rel], scaled to [0, 1])
-    Family(
-        "inst",
-        ECO.inst,
-        "INST (Moffat et al. 2015), T = 1, gains min_rel = 0 to max_rel = 1 unless given "
-        "(ir_measures' INST(T=2,max_rel=3))",
-        **_param(_SCORE, "gains", "inst_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
-    ),
-    Family(
-        "insq",
-        ECO.insq,
-        "INSQ, T = 1 (ir_measures' INSQ(max_rel=3))",
-        **_param(_SCORE, "gains", "insq_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
-    ),
-    Family(
-        "sdcg",
-        ECO.sdcg,
-        "scaled DCG at k: DCG over the sum of the discounts (ir_measures' SDCG(max_rel=3)@10)",
-        **_param(_SCORE, "gains", "sdcg_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
-    ),
-    Family(
-        "nerr8",
-        ECO.nerr8,
-        "NERR, equation 8 of Azzopardi et al. 2021, at k (ir_measures' NERR8(max_rel=3)@10)",
-        **_param(_SCORE, "gains", "nerr8_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
-    ),
-    Family(
-        "nerr9",
-        ECO.nerr9,
-        "NERR, equation 9, at k (ir_measures' NERR9(max_rel=3)@10)",
-        **_param(_SCORE, "gains", "nerr9_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
-    ),
-    Family(
-        "nerr10",
-        ECO.nerr10,
-        "NERR, equation 10, p = 0.9 (ir_measures' NERR10(p=0.8,max_rel=3))",
-        **_param(_SCORE, "gains", "nerr10_p=0.8,max_rel=3", pairs=P.pairs("p", "min_rel", "max_rel")),
-    ),
-    Family(
-        "nerr11",
-        ECO.nerr11,
-        "NERR, equation 11, T = 1 (ir_measures' NERR11(T=2,max_rel=3))",
-        **_param(_SCORE, "gains", "nerr11_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
-    ),
-    Family(
-        "bpm",
-        ECO.bpm,
-        "static Bejeweled Player Model (Zhang et al. 2017), T = 1, k = 10 (ir_measures' BPM(T=2,max_rel=3)@10)",
-        **_param(_SCORE, "gains", "bpm_T=2,k=10,max_rel=3", pairs=P.pairs("T", "k", "min_rel", "max_rel")),
-    ),
+    *CWL,
     Family(
         "rbp_grade",
         ECO.rbp_graded,
@@ -833,7 +819,6 @@ SET_DESCRIPTIONS = {
 }
 
 _PAIRS = {f.name: f.pair_names for f in FAMILIES}
-_CWL = ("inst", "insq", "sdcg", "nerr8", "nerr9", "nerr10", "nerr11", "bpm")  # cwl_eval's measures
 #: ir_measures' and ranx's names for segeval's measures beyond the families' aliases (issue 24)
 ECOSYSTEM = Ecosystem(
     names={
