@@ -219,8 +219,7 @@ def bpref(a: Adapted) -> float:
     big_r = a.num_rel
     if big_r == 0:
         return 0.0
-    big_n = _judged_nonrelevant(a)
-    above = _nonrelevant_above_relevant(a)
+    big_n, above = _nonrelevant(a)
     bound = min(big_r, big_n)
     # min(above, R) / min(R, N) as trec_eval; for documents above <= N, while segment runs can hold more
     # non-relevant results than the qrels' N, so the count is capped at min(R, N) to keep bpref in [0, 1]
@@ -228,16 +227,12 @@ def bpref(a: Adapted) -> float:
     return running_sum(1.0 - penalties) / big_r
 
 
-def _judged_nonrelevant(a: Adapted) -> int:
-    """Judged non-relevant units of the query (negative grades do not count)."""
+def _nonrelevant(a: Adapted) -> tuple[int, IntArray]:
+    """The query's judged non-relevant units (negative grades do not count) and, for each retrieved relevant unit,
+    those ranked above it."""
     pool = a.pool if a.pool is not None else np.zeros(0)
-    return int((pool >= 0).sum()) - a.num_rel
-
-
-def _nonrelevant_above_relevant(a: Adapted) -> IntArray:
-    """For each retrieved relevant unit, the judged non-relevant units ranked above it."""
     nonrel_so_far = np.cumsum(a.labels == Label.NONRELEVANT)
-    return np.asarray(nonrel_so_far[a.relevant], dtype=np.int64)
+    return int((pool >= 0).sum()) - a.num_rel, np.asarray(nonrel_so_far[a.relevant], dtype=np.int64)
 
 
 def rankeff(a: Adapted) -> float:
@@ -245,8 +240,7 @@ def rankeff(a: Adapted) -> float:
     big_r = a.num_rel
     if big_r == 0:
         return 0.0
-    big_n = _judged_nonrelevant(a)
-    above = _nonrelevant_above_relevant(a)
+    big_n, above = _nonrelevant(a)
     capped = np.minimum(above, big_n)  # segment runs can hold more non-relevant results than the qrels' N
     return float(np.sum(1.0 - (capped / big_n if big_n else 0.0 * above))) / big_r
 
