@@ -63,7 +63,7 @@ def compute(
                 raise ValueError(f"measure {r.name} needs an adapter")
             per_query = adapted[r.adapter.spec]
             values = None
-            if r.measure.family.batch is not None:  # the vectorised form: same values, all queries at once
+            if r.measure.batchable:  # the vectorised form: same values, all queries at once
                 if r.adapter.spec not in batches:
                     from segeval.adapters.labelled import Labelled  # not on import: the fast lanes have their batch
 
@@ -71,6 +71,8 @@ def compute(
                         per_query.batch if isinstance(per_query, Labelled) else Batch.of(per_query)
                     )  # an adapter's batch, or -J's lists
                 values = r.measure.batch(batches[r.adapter.spec])
+            elif r.measure.family.func is None:  # the batch form alone, the measure's options applied first
+                values = r.measure.values(per_query)
             result[r.name] = values if values is not None else [r.measure(a) for a in per_query]
             if emptied and r.measure.family.empty is not None:
                 for q in emptied.get(r.adapter.spec, ()):

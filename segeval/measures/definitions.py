@@ -146,13 +146,9 @@ FAMILIES: tuple[Family, ...] = (
     Family("videos_rel", S.videos_rel, "videos with a relevant segment", scope="segments", **_STAT),
     Family("avglength_ret", S.avglength_ret, "mean result length (s)", **_TIMED, **_STAT),
     Family("avglength_rel", S.avglength_rel, "mean merged relevant segment length (s)", **_TIMED, **_STAT),
-    Family(
-        "num_rel", TR.num_rel, "relevant units (merged segments, bins)", batch=B.num_rel, **_COUNT, aliases=("NumRel",)
-    ),
-    Family("num_ret", TR.num_ret, "ranked units (results, bins)", batch=B.num_ret, **_COUNT, aliases=("NumRet",)),
-    Family(
-        "num_rel_ret", TR.num_rel_ret, "units labelled relevant", batch=B.num_rel_ret, **_FOUND, aliases=("NumRelRet",)
-    ),
+    Family("num_rel", None, "relevant units (merged segments, bins)", batch=B.num_rel, **_COUNT, aliases=("NumRel",)),
+    Family("num_ret", None, "ranked units (results, bins)", batch=B.num_ret, **_COUNT, aliases=("NumRet",)),
+    Family("num_rel_ret", None, "units labelled relevant", batch=B.num_rel_ret, **_FOUND, aliases=("NumRelRet",)),
     Family(
         "map",
         TR.average_precision,
@@ -178,7 +174,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "Judged",
-        TR.judged_at,
+        None,
         "judged units in the top n divided by n (as the MediaEval script; ir_measures' Judged@n "
         "divides by min(n, retrieved) and counts negative grades as judged)",
         batch=B.judged_at,
@@ -205,9 +201,7 @@ FAMILIES: tuple[Family, ...] = (
         **_GM,
         per_query=False,
     ),
-    Family(
-        "Rprec", TR.r_precision, "precision at rank R (R = num_rel)", batch=B.r_precision, **_SCORE, aliases=("R-Prec",)
-    ),
+    Family("Rprec", None, "precision at rank R (R = num_rel)", batch=B.r_precision, **_SCORE, aliases=("R-Prec",)),
     Family(
         "bpref",
         TR.bpref,
@@ -227,7 +221,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "iprec_at_recall",
-        TR.iprec_at_recall,
+        None,
         "interpolated precision at recall level r, written r with two decimals",
         batch=B.iprec_at_recall,
         empty=TR.iprec_empty,
@@ -267,7 +261,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "success",
-        TR.success_at,
+        None,
         "1 if a relevant result is in the top n",
         batch=B.success_at,
         **_cutoffs(_SCORE, "success_10", (1, 5, 10)),
@@ -721,7 +715,6 @@ FAMILIES += TREC_REL_INFO
 TREC_EVAL_9 = {
     "iprec_at_recall": replace(
         next(f for f in FAMILIES if f.name == "iprec_at_recall"),
-        func=TR.iprec_at_recall_9,
         batch=B.iprec_at_recall_9,
         empty=TR.iprec_empty_9,
         description="interpolated precision at recall level r (trec_eval 9: cut-off rounded up)",
