@@ -175,7 +175,7 @@ def _compared(ev: Evaluation, measures: Sequence[str]) -> list[str]:
             wanted |= {r.measure for r in plan(documents, list(measures)).requests}
         except SegevalError:
             continue
-    return [r.name for r in ev.requests if r.measure in wanted and r.measure.aggregate != "none"]
+    return [r.name for r in ev.requests if r.measure in wanted and r.measure.family.aggregator != "none"]
 
 
 def compare_evaluations(
@@ -197,7 +197,7 @@ def compare_evaluations(
     paths = sources or {n: n for n in names}
     first = next(iter(evaluations.values()))
     if columns is None:
-        columns = [r.name for r in first.requests if r.measure.aggregate != "none"]
+        columns = [r.name for r in first.requests if r.measure.family.aggregator != "none"]
     columns = list(columns)
     queries = list(first.queries)
     _check_paired(evaluations, columns, queries, paths)
@@ -219,7 +219,7 @@ def compare_evaluations(
     result.pairs = _tested(evaluations, tested, result, few)
     result.notes += _method_notes(result, len(tested), few)
     by_name = {r.name: r for r in first.requests}
-    pooled = [m for m in columns if m in by_name and by_name[m].measure.aggregate == "pooled"]
+    pooled = [m for m in columns if m in by_name and by_name[m].measure.family.aggregator == "pooled"]
     if pooled:
         result.notes.append(
             f"{', '.join(pooled)}: each run's value is the figure on every query's trials pooled, "

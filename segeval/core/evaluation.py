@@ -121,4 +121,4 @@ def _number(value: Any) -> Any:
 
 def summaries(reqs: Sequence[Request], per_query: dict[str, list[Any]]) -> dict[str, Any]:
     """Each request's aggregate of its per-query values, by request name."""
-    return {x.name: aggregate(per_query[x.name], x.measure.aggregate) for x in reqs}
+    return {x.name: aggregate(per_query[x.name], x.measure.family.aggregator) for x in reqs}

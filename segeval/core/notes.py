@@ -37,7 +37,7 @@ def value_notes(
     """A note for every score measure (nominally in [0, 1]) above 1 for some query, saying why."""
     notes = []
     for x in requests:
-        if x.measure.fmt != "score" or x.measure.family.upper is None:  # declared unbounded (utility)
+        if x.measure.family.fmt != "score" or x.measure.family.upper is None:  # declared unbounded (utility)
             continue
         above = [
             qid

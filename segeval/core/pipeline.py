@@ -106,7 +106,11 @@ class Evaluator:
     def evaluate(self, run: object, *, run_format: str = "auto") -> Evaluation:
         """The :class:`Evaluation` of one run (a path or a table), with its ``route``."""
         how = self.plan(True) if self._documents and isinstance(run, pd.DataFrame | Mapping) else None
-        if how and how.settings.order_for(True) == "score" and all(x.measure.scope != "trials" for x in how.requests):
+        if (
+            how
+            and how.settings.order_for(True) == "score"
+            and all(x.measure.family.scope != "trials" for x in how.requests)
+        ):
             if self._coded is None:  # documents in memory: coded (the qrels once)
                 self._coded = CodedQrels.of(_predicted_lines(self.qrels, how.settings.predicted)[0])
             data = frame_prepared(self._coded, run, how.settings)
@@ -127,7 +131,7 @@ def evaluate_part(
     if how.settings.trec_eval == "9":
         r = r.assign(score=stored_scores(r["score"].to_numpy(dtype=np.float64), "9"))
     s = how.settings
-    if any(x.measure.scope == "trials" for x in how.requests):
+    if any(x.measure.family.scope == "trials" for x in how.requests):
         check_trials(q, r)
     data = prepare(
         q,
@@ -178,7 +182,7 @@ def without_results(
     if placed:
         values |= part(alone, replace(how, requests=placed), missing, "zero")[1]
     if rest:  # only QUESST's trials read other queries' results (the run's lowest score)
-        whole = run if run is not None and any(x.measure.scope == "trials" for x in rest) else None
+        whole = run if run is not None and any(x.measure.family.scope == "trials" for x in rest) else None
         names, got = part(
             alone.iloc[:0] if whole is None else whole,
             replace(how, requests=rest),
@@ -196,7 +200,7 @@ def without_results(
 
 def _zero(x: Request) -> Any:
     """0 in a request's format ('' for text)."""
-    return {"count": 0, "text": ""}.get(x.measure.fmt, 0.0)
+    return {"count": 0, "text": ""}.get(x.measure.family.fmt, 0.0)
 
 
 def evaluate_validated(q: pd.DataFrame, r: pd.DataFrame, how: Plan) -> Evaluation:

@@ -66,7 +66,7 @@ def plan(
         )
     _check_subtopics(documents, reqs)
     check_rel_info(reqs, rel_info)
-    trials = [x.name for x in reqs if x.measure.scope == "trials"]
+    trials = [x.name for x in reqs if x.measure.family.scope == "trials"]
     if not documents and trials:
         raise ParameterError(
             f"The 'measures' parameter must name measures of segment runs: {', '.join(trials)} "
@@ -95,11 +95,11 @@ REL_INFO = {"groups": ("qrels_jg",), "prefs": ("prefs", "qrels_prefs")}
 def check_rel_info(measures: object, rel_info: str) -> None:
     """A ParameterError unless every measure (what :func:`plan` takes) reads ``rel_info`` judgements (-R)."""
     reqs = _exact_requests(measures)
-    wrong = [x for x in reqs if rel_info not in REL_INFO.get(x.measure.scope, ("qrels",))]
+    wrong = [x for x in reqs if rel_info not in REL_INFO.get(x.measure.family.scope, ("qrels",))]
     if wrong:
         raise ParameterError(
             f"The 'measures' parameter must name measures of {rel_info} judgements (-R {rel_info}); {wrong[0].name} "
-            f"reads {' or '.join(REL_INFO.get(wrong[0].measure.scope, ('qrels',)))} (-R). Got "
+            f"reads {' or '.join(REL_INFO.get(wrong[0].measure.family.scope, ('qrels',)))} (-R). Got "
             f"{', '.join(x.name for x in wrong[:3])}{', ...' if len(wrong) > 3 else ''} instead."
         )
 

@@ -77,7 +77,7 @@ def whole_run(path: str, measures: Sequence[str]) -> str | None:
     from segeval.readers.stdlist import starts_stdlist
 
     try:  # a bad name is refused later
-        if any(m.scope == "trials" for m in resolve(list(measures))):
+        if any(m.family.scope == "trials" for m in resolve(list(measures))):
             return "QUESST's figures pool every trial of a run: read whole"
     except SegevalError:
         pass

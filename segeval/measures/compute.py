@@ -40,8 +40,8 @@ def requests(names: Sequence[str], adapters: Sequence[Adapter]) -> list[Request]
             f"(relevance_level). Got {leveled[0]} with the {segment[0]} adapter instead."
         )
     for adapter in adapters:
-        out += [Request(m.name + adapter.suffix, m, adapter) for m in wanted if m.scope == "labels"]
-    out += [Request(m.name, m, None) for m in wanted if m.scope != "labels"]
+        out += [Request(m.name + adapter.suffix, m, adapter) for m in wanted if m.family.scope == "labels"]
+    out += [Request(m.name, m, None) for m in wanted if m.family.scope != "labels"]
     return out
 
 
@@ -58,12 +58,12 @@ def compute(
     batches: dict[str, Batch] = {}
     result: dict[str, list[Any]] = {}
     for r in reqs:
-        if r.measure.scope == "labels":
+        if r.measure.family.scope == "labels":
             if r.adapter is None:
                 raise ValueError(f"measure {r.name} needs an adapter")
             per_query = adapted[r.adapter.spec]
             values = None
-            if r.measure.family.batch is not None:  # the vectorised form: same values, all queries at once
+            if r.measure.batchable:  # the vectorised form: same values, all queries at once
                 if r.adapter.spec not in batches:
                     from segeval.adapters.labelled import Labelled  # not on import: the fast lanes have their batch
 
@@ -71,17 +71,20 @@ def compute(
                         per_query.batch if isinstance(per_query, Labelled) else Batch.of(per_query)
                     )  # an adapter's batch, or -J's lists
                 values = r.measure.batch(batches[r.adapter.spec])
+            elif r.measure.family.func is None:  # the batch form alone, the measure's options applied first
+                values = r.measure.values(per_query)
             result[r.name] = values if values is not None else [r.measure(a) for a in per_query]
             if emptied and r.measure.family.empty is not None:
                 for q in emptied.get(r.adapter.spec, ()):
                     result[r.name][q] = r.measure.on_empty(per_query[q].num_rel)
-        elif r.measure.scope == "trials":
+        elif r.measure.family.scope == "trials":
             from segeval.measures.trials import Pooled, query_trials
 
             if trials is None:
                 trials = query_trials(data)
             result[r.name] = [
-                Pooled(r.measure(t), t, r.measure) if r.measure.aggregate == "pooled" else r.measure(t) for t in trials
+                Pooled(r.measure(t), t, r.measure) if r.measure.family.aggregator == "pooled" else r.measure(t)
+                for t in trials
             ]
         else:
             if segments is None:

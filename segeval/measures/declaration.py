@@ -4,7 +4,7 @@ NumPy; :class:`KeyedFamily`, whose parameter is ``key=value`` pairs) and a concr
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import KW_ONLY, dataclass
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Literal
@@ -54,7 +54,8 @@ class Family:
     """One measure name, plain (``map``: ``func(x)``) and/or with a parameter (``P_10``: ``func(x, param)``)."""
 
     name: str
-    func: Callable[..., Any]
+    #: the per-query form; None when the ``batch`` form alone computes the measure
+    func: Callable[..., Any] | None
     description: str
     _: KW_ONLY
     scope: Scope = "labels"
@@ -74,7 +75,7 @@ class Family:
     defaults: tuple[int | float, ...] = ()
     #: False for summary-only measures (gm_map is the geometric mean of map)
     per_query: bool = True
-    #: all queries at once (:mod:`segeval.measures.batch`), equal to ``func`` query by query
+    #: all queries at once (:mod:`segeval.measures.batch`), equal to ``func`` query by query (or the one form)
     batch: Callable[..., list[Any] | None] | None = None
     #: ``f(num_rel[, param])``, the value where ``-J`` dropped every result (trec_eval's 0/0); None: ``func``'s
     empty: Callable[..., Any] | None = None
@@ -234,19 +235,9 @@ class Measure:
         """The name trec_eval prints (:meth:`Family.label`)."""
         return self.family.label(self.param) + self.options
 
-    @property
-    def scope(self) -> Scope:
-        return self.family.scope
-
-    @property
-    def aggregate(self) -> Aggregate:
-        return self.family.aggregator
-
-    @property
-    def fmt(self) -> Format:
-        return self.family.fmt
-
     def __call__(self, x: Any) -> Any:
+        if self.family.func is None:
+            return self.values([x])[0]
         if self.level is not None or self.judged:
             from segeval.measures.ecosystem import with_options
 
@@ -273,3 +264,21 @@ class Measure:
         if f is None or not self.batchable:
             return None
         return f(b) if self.param is None else f(b, self.param)
+
+    def values(self, queries: Sequence[Any]) -> list[Any]:
+        """Every query's value by the family's batch form, the per-measure options applied to each query first."""
+        from segeval.measures.batch import Batch
+        from segeval.measures.ecosystem import with_options
+
+        f = self.family.batch
+        assert f is not None
+        if self.level is not None or self.judged:
+            queries = [with_options(x, self.level, self.judged) for x in queries]
+        b = Batch.of(queries)
+        out = f(b) if self.param is None else f(b, self.param)
+        assert out is not None  # a family without a per-query form has a batch form for every parameter
+        if self.judged and self.family.empty is not None:
+            for q, x in enumerate(queries):
+                if len(x.labels) == 0:
+                    out[q] = self.on_empty(x.num_rel)
+        return out

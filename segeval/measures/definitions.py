@@ -106,18 +106,49 @@ _GM = _Kind(aggregator="gm", lower=0.0, upper=1.0, over_upper=True)
 _FRACTION = _Kind(higher_is_better=None, lower=0.0, upper=1.0)  # a diagnostic fraction: neither direction is better
 _LOWER_BETTER = _Kind(higher_is_better=False, lower=0.0, upper=1.0)
 
+#: C/W/L user models as cwl_eval computes them (gains: grades clipped to [min_rel, max_rel], scaled to [0, 1]): each
+#: one's keys beside min_rel and max_rel, and its description; its example sets them as below, and max_rel=3
+_CWL = {
+    "inst": (
+        ("T",),
+        "INST (Moffat et al. 2015), T = 1, gains min_rel = 0 to max_rel = 1 unless given "
+        "(ir_measures' INST(T=2,max_rel=3))",
+    ),
+    "insq": (("T",), "INSQ, T = 1 (ir_measures' INSQ(max_rel=3))"),
+    "sdcg": (("k",), "scaled DCG at k: DCG over the sum of the discounts (ir_measures' SDCG(max_rel=3)@10)"),
+    "nerr8": (("k",), "NERR, equation 8 of Azzopardi et al. 2021, at k (ir_measures' NERR8(max_rel=3)@10)"),
+    "nerr9": (("k",), "NERR, equation 9, at k (ir_measures' NERR9(max_rel=3)@10)"),
+    "nerr10": (("p",), "NERR, equation 10, p = 0.9 (ir_measures' NERR10(p=0.8,max_rel=3))"),
+    "nerr11": (("T",), "NERR, equation 11, T = 1 (ir_measures' NERR11(T=2,max_rel=3))"),
+    "bpm": (
+        ("T", "k"),
+        "static Bejeweled Player Model (Zhang et al. 2017), T = 1, k = 10 (ir_measures' BPM(T=2,max_rel=3)@10)",
+    ),
+}
+_CWL_EXAMPLE = {"T": "2", "k": "10", "p": "0.8"}
+CWL = tuple(
+    Family(
+        name,
+        getattr(ECO, name),
+        text,
+        **_param(
+            _SCORE,
+            "gains",
+            f"{name}_{''.join(f'{k}={_CWL_EXAMPLE[k]},' for k in keys)}max_rel=3",
+            pairs=P.pairs(*keys, "min_rel", "max_rel"),
+        ),
+    )
+    for name, (keys, text) in _CWL.items()
+)
+
 FAMILIES: tuple[Family, ...] = (
     Family("videos_ret", S.videos_ret, "distinct videos among the results", scope="segments", **_STAT),
     Family("videos_rel", S.videos_rel, "videos with a relevant segment", scope="segments", **_STAT),
     Family("avglength_ret", S.avglength_ret, "mean result length (s)", **_TIMED, **_STAT),
     Family("avglength_rel", S.avglength_rel, "mean merged relevant segment length (s)", **_TIMED, **_STAT),
-    Family(
-        "num_rel", TR.num_rel, "relevant units (merged segments, bins)", batch=B.num_rel, **_COUNT, aliases=("NumRel",)
-    ),
-    Family("num_ret", TR.num_ret, "ranked units (results, bins)", batch=B.num_ret, **_COUNT, aliases=("NumRet",)),
-    Family(
-        "num_rel_ret", TR.num_rel_ret, "units labelled relevant", batch=B.num_rel_ret, **_FOUND, aliases=("NumRelRet",)
-    ),
+    Family("num_rel", None, "relevant units (merged segments, bins)", batch=B.num_rel, **_COUNT, aliases=("NumRel",)),
+    Family("num_ret", None, "ranked units (results, bins)", batch=B.num_ret, **_COUNT, aliases=("NumRet",)),
+    Family("num_rel_ret", None, "units labelled relevant", batch=B.num_rel_ret, **_FOUND, aliases=("NumRelRet",)),
     Family(
         "map",
         TR.average_precision,
@@ -143,7 +174,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "Judged",
-        TR.judged_at,
+        None,
         "judged units in the top n divided by n (as the MediaEval script; ir_measures' Judged@n "
         "divides by min(n, retrieved) and counts negative grades as judged)",
         batch=B.judged_at,
@@ -170,9 +201,7 @@ FAMILIES: tuple[Family, ...] = (
         **_GM,
         per_query=False,
     ),
-    Family(
-        "Rprec", TR.r_precision, "precision at rank R (R = num_rel)", batch=B.r_precision, **_SCORE, aliases=("R-Prec",)
-    ),
+    Family("Rprec", None, "precision at rank R (R = num_rel)", batch=B.r_precision, **_SCORE, aliases=("R-Prec",)),
     Family(
         "bpref",
         TR.bpref,
@@ -192,7 +221,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "iprec_at_recall",
-        TR.iprec_at_recall,
+        None,
         "interpolated precision at recall level r, written r with two decimals",
         batch=B.iprec_at_recall,
         empty=TR.iprec_empty,
@@ -232,7 +261,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "success",
-        TR.success_at,
+        None,
         "1 if a relevant result is in the top n",
         batch=B.success_at,
         **_cutoffs(_SCORE, "success_10", (1, 5, 10)),
@@ -450,56 +479,7 @@ FAMILIES: tuple[Family, ...] = (
         "normalised (compat.p=0.9,normalize=0; ir_measures' Compat(p=0.9))",
         **_param(_SCORE, "gains", "compat_p=0.9", pairs=P.pairs("p", "normalize")),
     ),
-    # C/W/L user models as cwl_eval computes them (gains: grades clipped to [min_rel, max_rel], scaled to [0, 1])
-    Family(
-        "inst",
-        ECO.inst,
-        "INST (Moffat et al. 2015), T = 1, gains min_rel = 0 to max_rel = 1 unless given "
-        "(ir_measures' INST(T=2,max_rel=3))",
-        **_param(_SCORE, "gains", "inst_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
-    ),
-    Family(
-        "insq",
-        ECO.insq,
-        "INSQ, T = 1 (ir_measures' INSQ(max_rel=3))",
-        **_param(_SCORE, "gains", "insq_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
-    ),
-    Family(
-        "sdcg",
-        ECO.sdcg,
-        "scaled DCG at k: DCG over the sum of the discounts (ir_measures' SDCG(max_rel=3)@10)",
-        **_param(_SCORE, "gains", "sdcg_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
-    ),
-    Family(
-        "nerr8",
-        ECO.nerr8,
-        "NERR, equation 8 of Azzopardi et al. 2021, at k (ir_measures' NERR8(max_rel=3)@10)",
-        **_param(_SCORE, "gains", "nerr8_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
-    ),
-    Family(
-        "nerr9",
-        ECO.nerr9,
-        "NERR, equation 9, at k (ir_measures' NERR9(max_rel=3)@10)",
-        **_param(_SCORE, "gains", "nerr9_k=10,max_rel=3", pairs=P.pairs("k", "min_rel", "max_rel")),
-    ),
-    Family(
-        "nerr10",
-        ECO.nerr10,
-        "NERR, equation 10, p = 0.9 (ir_measures' NERR10(p=0.8,max_rel=3))",
-        **_param(_SCORE, "gains", "nerr10_p=0.8,max_rel=3", pairs=P.pairs("p", "min_rel", "max_rel")),
-    ),
-    Family(
-        "nerr11",
-        ECO.nerr11,
-        "NERR, equation 11, T = 1 (ir_measures' NERR11(T=2,max_rel=3))",
-        **_param(_SCORE, "gains", "nerr11_T=2,max_rel=3", pairs=P.pairs("T", "min_rel", "max_rel")),
-    ),
-    Family(
-        "bpm",
-        ECO.bpm,
-        "static Bejeweled Player Model (Zhang et al. 2017), T = 1, k = 10 (ir_measures' BPM(T=2,max_rel=3)@10)",
-        **_param(_SCORE, "gains", "bpm_T=2,k=10,max_rel=3", pairs=P.pairs("T", "k", "min_rel", "max_rel")),
-    ),
+    *CWL,
     Family(
         "rbp_grade",
         ECO.rbp_graded,
@@ -735,7 +715,6 @@ FAMILIES += TREC_REL_INFO
 TREC_EVAL_9 = {
     "iprec_at_recall": replace(
         next(f for f in FAMILIES if f.name == "iprec_at_recall"),
-        func=TR.iprec_at_recall_9,
         batch=B.iprec_at_recall_9,
         empty=TR.iprec_empty_9,
         description="interpolated precision at recall level r (trec_eval 9: cut-off rounded up)",
@@ -833,7 +812,6 @@ SET_DESCRIPTIONS = {
 }
 
 _PAIRS = {f.name: f.pair_names for f in FAMILIES}
-_CWL = ("inst", "insq", "sdcg", "nerr8", "nerr9", "nerr10", "nerr11", "bpm")  # cwl_eval's measures
 #: ir_measures' and ranx's names for segeval's measures beyond the families' aliases (issue 24)
 ECOSYSTEM = Ecosystem(
     names={

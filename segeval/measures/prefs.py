@@ -314,20 +314,18 @@ def _judged(
     """Per-query values of a run against the judgements, as :func:`segeval.core.pipeline.evaluate_part` gives them
     against qrels: the run ordered by score, ties by docno descending for judgement groups and ascending for
     preferences (as trec_eval), cut at ``-M``."""
-    from segeval.core.ordering import name_ranks, score_order, stored_scores
-    from segeval.core.prepared import chosen_queries, first_results
+    from segeval.core.ordering import name_ranks, stored_scores
+    from segeval.core.prepared import chosen_queries
+    from segeval.readers.from_tables import ranked_rows
 
     s = how.settings
     qids, items = run["query"].astype(str).to_numpy(), run["item"].to_numpy(dtype=object)
     chosen = chosen_queries(set(judgements), set(qids), queries, missing_queries)
     code = {q: i for i, q in enumerate(chosen)}
-    keep = np.flatnonzero([q in code for q in qids])
-    qcode, items = np.array([code[q] for q in qids[keep]], dtype=np.int64), items[keep]
-    score = stored_scores(run["score"].to_numpy(dtype=np.float64)[keep], s.trec_eval)
+    qcode = np.array([code.get(q, -1) for q in qids], dtype=np.int64)
+    score = stored_scores(run["score"].to_numpy(dtype=np.float64), s.trec_eval)
     ranks = name_ranks(items) * (1 if rel_format == "qrels_jg" else -1)
-    order = first_results(
-        score_order(qcode, score, len(chosen), lambda at: ranks[at]), qcode, len(chosen), s.max_results
-    )
+    order = ranked_rows(qcode, score, None, ranks.__getitem__, len(chosen), "score", s.max_results)
     cuts = np.searchsorted(qcode[order], np.arange(len(chosen) + 1)).tolist()
     values: Values = {x.name: [] for x in how.requests}
     for query, (a, b) in zip(chosen, itertools.pairwise(cuts), strict=True):

@@ -54,7 +54,7 @@ def measure(name: str, adapter: str | None = None, **settings: Any) -> Any:
             f"measure). Got {name!r}, a name of several measures, instead."
         )
     (m,) = found
-    if m.aggregate in ("none", "pooled") or m.scope == "trials":
+    if m.family.aggregator in ("none", "pooled") or m.family.scope == "trials":
         raise ParameterError(
             f"The 'name' parameter must name a measure with a number per query that its "
             f"aggregate combines (ir_measures adds per-query values). Got {name!r} instead."
@@ -88,5 +88,5 @@ def measure(name: str, adapter: str | None = None, **settings: Any) -> Any:
         short_desc=m.family.description,
     )
     out.DEFAULT = Unevaluated(0.0)
-    out.aggregator = lambda: Aggregator(m.aggregate)
+    out.aggregator = lambda: Aggregator(m.family.aggregator)
     return out

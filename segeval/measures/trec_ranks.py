@@ -17,19 +17,6 @@ from segeval.measures.arithmetic import lround, running_sum
 from segeval.measures.params import Params
 
 
-def num_rel(a: Adapted) -> int:
-    return a.num_rel
-
-
-def num_ret(a: Adapted) -> int:
-    return len(a.labels)
-
-
-def num_rel_ret(a: Adapted) -> int:
-    """Units labelled relevant (``1``; seen ones excluded)."""
-    return int(a.relevant.sum())
-
-
 def average_precision(a: Adapted, k: int | None = None) -> float:
     """Sum over relevant ranks i (of the top k: map_cut) of (relevant up to i) / i, over num_rel (0 if none)."""
     if a.num_rel == 0:
@@ -47,11 +34,6 @@ def precision_judged_at(a: Adapted, n: int) -> float:
     """P@n(j) (Büttcher et al. 2007): relevant among the first n judged units (-J, then P_n), over n."""
     judged = a.labels[a.labels != Label.UNJUDGED][:n]
     return int(np.count_nonzero(judged == Label.RELEVANT)) / n
-
-
-def judged_at(a: Adapted, n: int) -> float:
-    """Judged units (any label but ``-``) among the first n, divided by n."""
-    return int((a.labels[:n] != Label.UNJUDGED).sum()) / n
 
 
 def relstring(a: Adapted) -> str:
@@ -91,11 +73,6 @@ def utility(a: Adapted, params: Params | None = None) -> float:
     return p1 * rel_ret + p2 * (ret - rel_ret) + p3 * (big_r - rel_ret) + p4 * (rel_ret - ret - big_r)
 
 
-def r_precision(a: Adapted) -> float:
-    """Precision at rank R = num_rel; 0 when nothing is relevant."""
-    return precision_at(a, a.num_rel)
-
-
 def reciprocal_rank(a: Adapted, k: int | None = None) -> float:
     """1 / rank of the first relevant result (in the top k: recip_rank_cut); 0 when none is retrieved."""
     ranks = np.flatnonzero(a.relevant[:k])
@@ -105,10 +82,6 @@ def reciprocal_rank(a: Adapted, k: int | None = None) -> float:
 def recall_at(a: Adapted, k: int) -> float:
     """Relevant results in the top k over num_rel; 0 when nothing is relevant."""
     return int(a.relevant[:k].sum()) / a.num_rel if a.num_rel else 0.0
-
-
-def success_at(a: Adapted, k: int) -> float:
-    return 1.0 if bool(a.relevant[:k].any()) else 0.0
 
 
 def rprec_mult(a: Adapted, x: float) -> float:
@@ -124,17 +97,6 @@ def iprec_cutoff(level: float, num_rel: int, version: str = "10") -> int:
     """The relevant results interpolated precision at ``level`` needs: trec_eval 10's ``lround(level * R)``,
     or 9.0.8's ``(long)(level * R + 0.9)`` (in doubles, so 0.7 * 3 + 0.9 = 2.9999999999999996 needs 2)."""
     return lround(level * num_rel) if version == "10" else int(level * num_rel + 0.9)
-
-
-def iprec_at_recall(a: Adapted, level: float, version: str = "10") -> float:
-    """The best precision at a rank that has found :func:`iprec_cutoff` relevant results; 0 without any."""
-    if a.num_rel == 0:
-        return 0.0
-    found = a.found
-    reached = found >= iprec_cutoff(level, a.num_rel, version)
-    if not reached.any():
-        return 0.0
-    return float((found / np.arange(1, len(found) + 1))[reached].max())
 
 
 def on_empty(num_rel: int, levels: Sequence[float], version: str = "10") -> float:
@@ -158,7 +120,8 @@ def _levels(params: Params | None) -> Sequence[float]:
 
 def eleven_pt_avg(a: Adapted, params: Params | None = None, version: str = "10") -> float:
     """Mean interpolated precision at recall 0, 0.1, ..., 1 or ``11pt_avg.l1,l2,...``, summed as trec_eval walks
-    up from the last rank (levels out of reach add nothing): for ascending levels, :func:`iprec_at_recall`'s."""
+    up from the last rank (levels out of reach add nothing): for ascending levels,
+    :func:`segeval.measures.batch.iprec_at_recall`'s."""
     levels = _levels(params)
     if not levels:
         return math.nan
@@ -189,7 +152,6 @@ def eleven_pt_empty(num_rel: int, params: Params | None = None, version: str = "
 
 
 #: trec_eval 9.0.8's versions (:func:`iprec_cutoff`)
-iprec_at_recall_9 = partial(iprec_at_recall, version="9")
 iprec_empty_9 = partial(iprec_empty, version="9")
 eleven_pt_avg_9 = partial(eleven_pt_avg, version="9")
 eleven_pt_empty_9 = partial(eleven_pt_empty, version="9")
@@ -219,8 +181,7 @@ def bpref(a: Adapted) -> float:
     big_r = a.num_rel
     if big_r == 0:
         return 0.0
-    big_n = _judged_nonrelevant(a)
-    above = _nonrelevant_above_relevant(a)
+    big_n, above = _nonrelevant(a)
     bound = min(big_r, big_n)
     # min(above, R) / min(R, N) as trec_eval; for documents above <= N, while segment runs can hold more
     # non-relevant results than the qrels' N, so the count is capped at min(R, N) to keep bpref in [0, 1]
@@ -228,16 +189,12 @@ def bpref(a: Adapted) -> float:
     return running_sum(1.0 - penalties) / big_r
 
 
-def _judged_nonrelevant(a: Adapted) -> int:
-    """Judged non-relevant units of the query (negative grades do not count)."""
+def _nonrelevant(a: Adapted) -> tuple[int, IntArray]:
+    """The query's judged non-relevant units (negative grades do not count) and, for each retrieved relevant unit,
+    those ranked above it."""
     pool = a.pool if a.pool is not None else np.zeros(0)
-    return int((pool >= 0).sum()) - a.num_rel
-
-
-def _nonrelevant_above_relevant(a: Adapted) -> IntArray:
-    """For each retrieved relevant unit, the judged non-relevant units ranked above it."""
     nonrel_so_far = np.cumsum(a.labels == Label.NONRELEVANT)
-    return np.asarray(nonrel_so_far[a.relevant], dtype=np.int64)
+    return int((pool >= 0).sum()) - a.num_rel, np.asarray(nonrel_so_far[a.relevant], dtype=np.int64)
 
 
 def rankeff(a: Adapted) -> float:
@@ -245,8 +202,7 @@ def rankeff(a: Adapted) -> float:
     big_r = a.num_rel
     if big_r == 0:
         return 0.0
-    big_n = _judged_nonrelevant(a)
-    above = _nonrelevant_above_relevant(a)
+    big_n, above = _nonrelevant(a)
     capped = np.minimum(above, big_n)  # segment runs can hold more non-relevant results than the qrels' N
     return float(np.sum(1.0 - (capped / big_n if big_n else 0.0 * above))) / big_r
 

@@ -79,14 +79,14 @@ def render(ev: Evaluation, run_path: str | Path, bin_size: int, tolerance: int) 
         ("mark_non-relevant_seen", "all", "S"),
         ("mark_unjudged", "all", "-"),
     ]
-    order = [r for r in ev.requests if r.measure.scope == "segments" and r.name in STAT_MEASURES]
-    order += [r for r in ev.requests if r.measure.scope == "labels"]
-    order += [r for r in ev.requests if r.measure.scope == "segments" and r.name not in STAT_MEASURES]
-    columns = [(r.name, [format_value(v, r.measure.fmt) for v in ev.per_query[r.name]]) for r in order]
+    order = [r for r in ev.requests if r.measure.family.scope == "segments" and r.name in STAT_MEASURES]
+    order += [r for r in ev.requests if r.measure.family.scope == "labels"]
+    order += [r for r in ev.requests if r.measure.family.scope == "segments" and r.name not in STAT_MEASURES]
+    columns = [(r.name, [format_value(v, r.measure.family.fmt) for v in ev.per_query[r.name]]) for r in order]
     for i, qid in enumerate(ev.queries):
         rows += [(name, qid, cells[i]) for name, cells in columns]
     rows.append(("num_q", "all", str(len(ev.queries))))
     for r in order:
-        if r.measure.aggregate != "none":
-            rows.append((r.name, "all", format_value(ev.summary[r.name], r.measure.fmt)))
+        if r.measure.family.aggregator != "none":
+            rows.append((r.name, "all", format_value(ev.summary[r.name], r.measure.family.fmt)))
     return layout(rows)

@@ -130,15 +130,15 @@ def render_values(
                 continue
             for r in ordered:
                 if r.measure.family.per_query:
-                    out.append(row(label(r), qid, format_value(values[r.name][i], r.measure.fmt)))
+                    out.append(row(label(r), qid, format_value(values[r.name][i], r.measure.family.fmt)))
     if summary:
         if "runid" in header:
             out.append(row("runid", "all", runid))
         if "num_q" in header:
             out.append(row("num_q", "all", str(len(queries))))
         for r in ordered:
-            if r.measure.aggregate != "none":
-                out.append(row(label(r), "all", format_value(summaries[r.name], r.measure.fmt)))
+            if r.measure.family.aggregator != "none":
+                out.append(row(label(r), "all", format_value(summaries[r.name], r.measure.family.fmt)))
     return "".join(out)
 
 
@@ -155,7 +155,7 @@ def render_json(ev: Evaluation, runid: str, *, skipped_lines: int = 0, file: str
             qid: {r.name: ev.per_query[r.name][i] for r in requests if r.measure.family.per_query}
             for i, qid in enumerate(ev.queries)
         },
-        "summary": {r.name: ev.summary[r.name] for r in requests if r.measure.aggregate != "none"},
+        "summary": {r.name: ev.summary[r.name] for r in requests if r.measure.family.aggregator != "none"},
         "unevaluated_queries": ev.unevaluated,
         "notes": ev.notes,
         "skipped_lines": skipped_lines,
@@ -176,5 +176,7 @@ def render_csv(ev: Evaluation, runid: str, *, per_query: bool = True, summary: b
             )
     if summary:
         rows.append((file, runid, "all", "num_q", len(ev.queries)))
-        rows += ((file, runid, "all", r.name, ev.summary[r.name]) for r in requests if r.measure.aggregate != "none")
+        rows += (
+            (file, runid, "all", r.name, ev.summary[r.name]) for r in requests if r.measure.family.aggregator != "none"
+        )
     return render_table([(c, "") for c in ("file", "runid", "query", "measure", "value")], rows, "csv")

@@ -203,7 +203,7 @@ def registered_measures() -> list[str]:
             names.append(f"{f.name}..05,.5")
         elif tail:  # gains, reals, raw: the example's parameter after a dot
             names.append(f"{f.name}.{tail}")
-    names += [s for s in SETS if all(m.scope not in REL_INFO for m in expand(s))]  # official, all_trec, ...
+    names += [s for s in SETS if all(m.family.scope not in REL_INFO for m in expand(s))]  # official, all_trec, ...
     return list(dict.fromkeys(names))
 
 
@@ -447,7 +447,7 @@ def api_outcome(x: Inputs, job: Job, qrels: object, run: object) -> Outcome:
         return Outcome(1, "", f"internal error: {exc!r}")
     values = {(r.name, q): ev.per_query[r.name][i] for r in ev.requests if r.measure.family.per_query
               for i, q in enumerate(ev.queries)}
-    values |= {(r.name, "all"): ev.summary[r.name] for r in ev.requests if r.measure.aggregate != "none"}
+    values |= {(r.name, "all"): ev.summary[r.name] for r in ev.requests if r.measure.family.aggregator != "none"}
     return Outcome(0, text, f"route: {ev.route}\n" if "--route" in job.options else "", values)
 
 

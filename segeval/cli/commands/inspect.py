@@ -191,7 +191,7 @@ def plot_dist(
 
 def _drawn(ev: Any) -> list[str]:
     """The result columns a plot draws: every per-query measure asked for (each cut-off of ``P.5,10``)."""
-    return [r.name for r in ev.requests if r.measure.family.per_query and r.measure.aggregate != "none"]
+    return [r.name for r in ev.requests if r.measure.family.per_query and r.measure.family.aggregator != "none"]
 
 
 @app.command("measures")

@@ -12,6 +12,7 @@ import pytest
 from segeval.adapters.base import Adapted, judged_only
 from segeval.core.aggregate import aggregate
 from segeval.core.pipeline import evaluate
+from segeval.measures import measure
 from segeval.measures import trec_gains as TG
 from segeval.measures import trec_ranks as TR
 from tests.conftest import FIXTURES, run_cli
@@ -31,9 +32,9 @@ A = ranked("01-10-", num_rel=3, pool=[1, 1, 1, 0, 0])  # 3 relevant, 2 judged no
 
 
 def test_rprec_recip_rank_success() -> None:
-    assert TR.r_precision(A) == 1 / 3  # top R=3: ranks 1-3 hold one relevant (rank 2)
+    assert measure("Rprec")(A) == 1 / 3  # top R=3: ranks 1-3 hold one relevant (rank 2)
     assert TR.reciprocal_rank(A) == 1 / 2  # first relevant at rank 2
-    assert (TR.success_at(A, 1), TR.success_at(A, 2)) == (0.0, 1.0)
+    assert (measure("success_1")(A), measure("success_2")(A)) == (0.0, 1.0)
 
 
 def test_recall_and_map_cut() -> None:
@@ -45,11 +46,11 @@ def test_recall_and_map_cut() -> None:
 
 def test_iprec_at_recall_rounds_the_cutoff_half_up() -> None:
     # recall 0.5 of R=3 -> floor(1.5 + 0.5) = 2 relevant needed: first reached at rank 4, P = 2/4
-    assert TR.iprec_at_recall(A, 0.5) == 0.5
+    assert measure("iprec_at_recall_0.5")(A) == 0.5
     # recall 0.4 -> floor(1.2 + 0.5) = 1 relevant: best precision from rank 2 on is max(1/2, 1/3, 2/4, ...) = 1/2
-    assert TR.iprec_at_recall(A, 0.4) == 0.5
-    assert TR.iprec_at_recall(A, 1.0) == 0.0  # the third relevant is never retrieved
-    assert TR.iprec_at_recall(A, 0.0) == 0.5  # best precision anywhere
+    assert measure("iprec_at_recall_0.4")(A) == 0.5
+    assert measure("iprec_at_recall_1.0")(A) == 0.0  # the third relevant is never retrieved
+    assert measure("iprec_at_recall_0.0")(A) == 0.5  # best precision anywhere
 
 
 def test_bpref() -> None:
