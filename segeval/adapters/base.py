@@ -81,9 +81,12 @@ class Adapted:
 
 def grades_from_labels(labels: npt.NDArray[np.uint8]) -> FloatArray:
     """1 for relevant, 0 for other judged labels, NaN for unjudged."""
-    grades = np.where(labels == Label.RELEVANT, 1.0, 0.0)
-    grades[labels == Label.UNJUDGED] = np.nan
-    return grades
+    return _GRADES[labels]
+
+
+_GRADES = np.zeros(256)  # by label code
+_GRADES[Label.RELEVANT] = 1.0
+_GRADES[Label.UNJUDGED] = np.nan
 
 
 def judged_only(a: Adapted) -> Adapted:

@@ -82,6 +82,13 @@ class Batch:
         return np.bincount(self.pool_query[self.pool >= 0], minlength=len(self.num_rel)).astype(np.int64)
 
     @cached_property
+    def judged_before(self) -> IntArray:
+        """Judged units (any label but ``-``) before each position of the concatenation, then in all."""
+        judged = np.zeros(len(self.labels) + 1, dtype=np.int64)
+        np.cumsum(self.labels != Label.UNJUDGED, out=judged[1:])
+        return judged
+
+    @cached_property
     def relevant(self) -> BoolArray:
         return np.asarray(self.labels == Label.RELEVANT)
 
@@ -155,8 +162,7 @@ def precision_at(b: Batch, k: int) -> list[float]:
 
 def judged_at(b: Batch, k: int) -> list[float]:
     """Judged units (any label but ``-``) among each query's first k, over k."""
-    judged = np.zeros(len(b.labels) + 1, dtype=np.int64)
-    np.cumsum(b.labels != Label.UNJUDGED, out=judged[1:])
+    judged = b.judged_before
     starts = b.offsets[:-1]
     return ((judged[starts + np.minimum(k, b.lengths)] - judged[starts]) / k).tolist()  # type: ignore[no-any-return]
 

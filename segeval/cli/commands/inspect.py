@@ -66,11 +66,11 @@ def show(
         check_output(output, [qrels, run])
     q = inputs.qrels(qrels, time_format)
     r = inputs.run(run, time_format)
-    if is_documents(r):
-        raise InputError(run, "is a document run (no times): show draws time spans ('segeval eval -q' scores it)")
     _check_query(q, query)
     adapters = named([make_adapter(a) for a in (adapter or [DEFAULT_ADAPTER["segments"]])])
     data = prepare(q, r, queries=[query], order=default_order(is_documents(r)), missing_queries="zero")
+    if is_documents(r):
+        raise InputError(run, "is a document run (no times): show draws time spans ('segeval eval -q' scores it)")
     adapted = adapt_one(data, adapters)
     if explain:
         sys.stdout.write(explain_text(data, adapted, adapters, time_format))
