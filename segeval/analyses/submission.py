@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain
 
 import numpy as np
@@ -96,11 +96,10 @@ def collection_problems(row: Result, rules: Rules) -> Iterator[tuple[str, str, s
 
 
 def _line_problems(rows: list[Result], rules: Rules, time_format: str) -> Iterator[tuple[int, str, str]]:
-    videos = rules.videos
+    videos, by_row = rules.videos, replace(rules, queries=None)  # an unknown query: once (_query_problems)
     for row in rows:
-        for kind, problem, expected in collection_problems(row, rules):
-            if kind != "unknown query":  # reported once per query (_query_problems)
-                yield row.line, f"{problem}; expected {expected}", kind
+        for kind, problem, expected in collection_problems(row, by_row):
+            yield row.line, f"{problem}; expected {expected}", kind
         if np.isnan(row.start) or row.end < row.start:
             continue  # a document run (no times), or reversed times (validate_run reports them)
         if videos is not None and row.video in videos.durations:
@@ -131,10 +130,9 @@ def _line_problems(rows: list[Result], rules: Rules, time_format: str) -> Iterat
 
 def _query_problems(query: str, group: list[Result], rules: Rules) -> Iterator[tuple[int, str, str]]:
     first = min(group, key=lambda r: r.line)
-    for kind, problem, expected in collection_problems(first, rules):
-        if kind == "unknown query":
-            where = f"{plural(len(group), 'result')}, the first on this line"
-            yield first.line, f"{problem} ({where}); expected {expected}", kind
+    for kind, problem, expected in collection_problems(first, Rules(queries=rules.queries)):
+        where = f"{plural(len(group), 'result')}, the first on this line"
+        yield first.line, f"{problem} ({where}); expected {expected}", kind
     for position, row in enumerate(group, start=1):
         if row.rank != position:
             yield (
