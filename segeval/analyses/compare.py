@@ -368,15 +368,6 @@ def _grids(result: Comparison) -> list[tuple[list[str], list[list[str]]]]:
     return grids
 
 
-TEST_NAMES = {
-    "t": "paired t-test",
-    "wilcoxon": "Wilcoxon signed-rank test",
-    "randomization": "randomization test",
-    "bootstrap": "bootstrap test",
-    "tukey": "Tukey's HSD test",
-}
-
-
 def _latex(result: Comparison) -> str:
     """ranx's compact table: the best mean bold, the letters of the runs it beats as a superscript."""
     from string import ascii_letters
@@ -416,7 +407,7 @@ def _latex(result: Comparison) -> str:
     caption = tables.Latex(
         f"Each measure over {plural(result.queries, 'query', 'queries')}; the best in bold. A superscript "
         f"gives the letters of the runs that the run is significantly better than, tested against {against} "
-        f"({latex(TEST_NAMES[result.statistics.test])}{correction}, $p < {result.statistics.alpha:g}$)."
+        f"({latex(stats.TEST_NAMES[result.statistics.test])}{correction}, $p < {result.statistics.alpha:g}$)."
     )
     return tables.render([("#", ""), ("run", ""), *((m, "") for m in result.measures)], rows, "latex", caption)
 

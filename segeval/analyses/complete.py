@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from segeval.analyses.pool import top_results
+from segeval.analyses.pool import judged_items, top_results
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.domains import CUTOFF, OPEN_UNIT
 from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice
@@ -181,7 +181,7 @@ def unjudged_top(qrels: pd.DataFrame, run: pd.DataFrame, depth: int, adapter: st
     data, queries, items, adapted = top_results(qrels, run, depth, adapter)
     start, end = data.run["start"].to_numpy(), data.run["end"].to_numpy()
     if is_documents(qrels):
-        judged = set(zip(qrels["query"].tolist(), qrels["item"].tolist(), strict=True))
+        judged = set(judged_items(qrels))
         pairs = zip(queries.tolist(), items.tolist(), strict=True)
         keep = np.asarray([pair not in judged for pair in pairs], dtype=bool)
     else:

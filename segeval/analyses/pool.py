@@ -14,7 +14,7 @@ import pandas as pd
 from segeval.adapters.registry import check_run_kind
 from segeval.analyses import correlate
 from segeval.analyses.stats import p_value
-from segeval.core.domains import PROPORTION
+from segeval.core.domains import CUTOFF, PROPORTION
 from segeval.core.errors import InputError, ParameterError, check_choice, shown
 from segeval.core.limits import check_count
 from segeval.core.notes import for_run
@@ -34,7 +34,7 @@ DEFAULT_MEASURES = ("map", "P_20", "bpref")
 Item = tuple[str, str | int]  # (query, document) or, for segments, (query, qrels line number)
 
 
-def _keys(qrels: pd.DataFrame) -> list[Item]:
+def judged_items(qrels: pd.DataFrame) -> list[Item]:
     """Each qrels line's item: (query, document), or (query, line number) for segment qrels."""
     column = qrels["item"] if is_documents(qrels) else qrels["line"].astype(int)
     return list(zip(qrels["query"].tolist(), column.tolist(), strict=True))
@@ -89,9 +89,8 @@ def contributions(
     adapter: str | None = None,
 ) -> Pool:
     """Each run's and group's judged items in the top ``depth``; groups default to one per run."""
-    if depth < 1:
-        raise ParameterError(f"The 'depth' parameter must be an integer >= 1. Got {depth} instead.")
-    keys = _keys(qrels)
+    CUTOFF.check("depth", depth)
+    keys = judged_items(qrels)
     judged = set(keys)
     relevant = {k for k, rel in zip(keys, qrels["rel"].to_numpy() > 0, strict=True) if rel}
     group_of = dict(groups) if groups else {name: name for name in runs}
@@ -272,7 +271,7 @@ def leave_one_out(
         experiments = {g: {n for n, h in groups.items() if h == g and n in runs} for g in pool.groups}
 
     queries = sorted(set(qrels["query"]))
-    keys = _keys(qrels)
+    keys = judged_items(qrels)
     names = sorted(runs)
     with Progress(1 + len(experiments), "qrels evaluated", quiet=quiet) as progress:
         full = _scores(qrels, runs, measures, adapter, queries, on_note)

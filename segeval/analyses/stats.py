@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -14,13 +14,23 @@ from segeval.core.errors import ParameterError, check_choice, shown
 from segeval.core.limits import check_count
 from segeval.core.words import plural
 
-TESTS = ("t", "wilcoxon", "randomization", "bootstrap", "tukey")
+#: the paired tests, with their names in ``compare -o latex``'s caption
+TEST_NAMES = {
+    "t": "paired t-test",
+    "wilcoxon": "Wilcoxon signed-rank test",
+    "randomization": "randomization test",
+    "bootstrap": "bootstrap test",
+    "tukey": "Tukey's HSD test",
+}
+TESTS = tuple(TEST_NAMES)
 CORRECTIONS = ("holm", "bonferroni", "none")
 #: tests whose p-values are already adjusted over all pairs of runs (no further correction)
 ADJUSTED_TESTS = ("tukey",)
 MIN_QUERIES = 2
 #: random indices drawn per batch (8 bytes each)
 BATCH_VALUES = 1 << 20
+#: the signs of a randomization test's flips
+SIGNS = np.array([-1.0, 1.0])
 Scores = Sequence[float] | FloatArray
 
 
@@ -43,20 +53,18 @@ def _diff(a: Scores, b: Scores, runs: tuple[str, str] = ("a", "b"), queries: Seq
     return y - x
 
 
-def _batches(
-    rng: np.random.Generator, total: int, width: int, draw: Callable[[np.random.Generator, int], FloatArray]
-) -> Iterator[FloatArray]:
-    """``draw(rng, rows)`` in even batches of rows that consume ``rng`` as one draw of all rows would."""
-    rows = max(2, (BATCH_VALUES // max(width, 1)) // 2 * 2)
-    for done in range(0, total, rows):
-        yield draw(rng, min(rows, total - done))
-
-
-def _resampled_means(d: FloatArray, samples: int, seed: int) -> FloatArray:
-    """Means of ``samples`` bootstrap resamples of ``d`` (queries drawn with replacement)."""
+def _resampled_means(d: FloatArray, samples: int, seed: int, flip: bool = False) -> FloatArray:
+    """Means of ``samples`` resamples of ``d``: queries drawn with replacement, or (``flip``) each query's sign
+    flipped at random; drawn in even batches of rows that consume the generator as one draw of all rows would."""
     n = len(d)
-    draw = _batches(np.random.default_rng(seed), samples, n, lambda g, k: d[g.integers(0, n, size=(k, n))].mean(axis=1))
-    return np.concatenate(list(draw))
+    rng = np.random.default_rng(seed)
+    rows = max(2, (BATCH_VALUES // max(n, 1)) // 2 * 2)
+    means = []
+    for done in range(0, samples, rows):
+        k = min(rows, samples - done)
+        drawn = rng.choice(SIGNS, size=(k, n)) * d if flip else d[rng.integers(0, n, size=(k, n))]
+        means.append(drawn.mean(axis=1))
+    return np.concatenate(means)
 
 
 def p_value(
@@ -89,18 +97,11 @@ def p_value(
         return float(tukey_p_values([a, b])[0, 1])
     if test == "wilcoxon":
         return float(stats.wilcoxon(y, x, zero_method="wilcox", correction=False, method="auto").pvalue)
-    n = len(d)
-    observed = abs(d.mean())
-    rng = np.random.default_rng(seed)
     if test == "randomization":  # Fisher's: flip the sign of each query's difference at random
-        signs = np.array([-1.0, 1.0])
-        parts = _batches(rng, permutations, n, lambda g, k: np.abs((g.choice(signs, size=(k, n)) * d).mean(axis=1)))
+        resampled = np.abs(_resampled_means(d, permutations, seed, flip=True))
     else:  # bootstrap: resample queries, test the mean difference against 0 with the centred distribution
-        centre = d.mean()
-        parts = _batches(
-            rng, permutations, n, lambda g, k: np.abs(d[g.integers(0, n, size=(k, n))].mean(axis=1) - centre)
-        )
-    extreme = sum(int(np.sum(m >= observed - 1e-12)) for m in parts)
+        resampled = np.abs(_resampled_means(d, permutations, seed) - d.mean())
+    extreme = int(np.sum(resampled >= abs(d.mean()) - 1e-12))
     return (extreme + 1) / (permutations + 1)
 
 

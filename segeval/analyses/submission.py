@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain
 
 import numpy as np
@@ -82,23 +82,24 @@ def check_submission(run: pd.DataFrame, rules: Rules, on_error: OnError, time_fo
                 on_error(InputError(path, problem, kind="missing query"))
 
 
+def collection_problems(row: Result, rules: Rules) -> Iterator[tuple[str, str, str]]:
+    """The collection files' rules ``row`` breaks (check reports them, fix drops the row): kind, problem, expected."""
+    if rules.queries is not None and row.query not in rules.queries.lines:
+        expected = f"one of its {plural(len(rules.queries.lines), 'query', 'queries')}"
+        yield "unknown query", f"query '{row.query}' is not in the queries file {rules.queries.path}", expected
+    if rules.videos is not None and row.video not in rules.videos.durations:
+        expected = f"one of its {plural(len(rules.videos.durations), 'video')}"
+        yield "unknown video", f"video '{row.video}' is not in the video list {rules.videos.path}", expected
+    if rules.blacklist is not None and row.video in rules.blacklist.lines:
+        where = f"{rules.blacklist.path} (line {rules.blacklist.lines[row.video]})"
+        yield "blacklisted video", f"video '{row.video}' is on the blacklist {where}", "a video that is not blacklisted"
+
+
 def _line_problems(rows: list[Result], rules: Rules, time_format: str) -> Iterator[tuple[int, str, str]]:
-    videos, blacklist = rules.videos, rules.blacklist
+    videos, by_row = rules.videos, replace(rules, queries=None)  # an unknown query: once (_query_problems)
     for row in rows:
-        if videos is not None and row.video not in videos.durations:
-            yield (
-                row.line,
-                f"video '{row.video}' is not in the video list {videos.path}; expected one of its "
-                f"{plural(len(videos.durations), 'video')}",
-                "unknown video",
-            )
-        if blacklist is not None and row.video in blacklist.lines:
-            yield (
-                row.line,
-                f"video '{row.video}' is on the blacklist {blacklist.path} (line "
-                f"{blacklist.lines[row.video]}); expected a video that is not blacklisted",
-                "blacklisted video",
-            )
+        for kind, problem, expected in collection_problems(row, by_row):
+            yield row.line, f"{problem}; expected {expected}", kind
         if np.isnan(row.start) or row.end < row.start:
             continue  # a document run (no times), or reversed times (validate_run reports them)
         if videos is not None and row.video in videos.durations:
@@ -128,15 +129,10 @@ def _line_problems(rows: list[Result], rules: Rules, time_format: str) -> Iterat
 
 
 def _query_problems(query: str, group: list[Result], rules: Rules) -> Iterator[tuple[int, str, str]]:
-    if rules.queries is not None and query not in rules.queries.lines:
-        first = min(r.line for r in group)
-        yield (
-            first,
-            f"query '{query}' is not in the queries file {rules.queries.path} ({plural(len(group), 'result')}, the "
-            f"first on this line); expected one of its "
-            f"{plural(len(rules.queries.lines), 'query', 'queries')}",
-            "unknown query",
-        )
+    first = min(group, key=lambda r: r.line)
+    for kind, problem, expected in collection_problems(first, Rules(queries=rules.queries)):
+        where = f"{plural(len(group), 'result')}, the first on this line"
+        yield first.line, f"{problem} ({where}); expected {expected}", kind
     for position, row in enumerate(group, start=1):
         if row.rank != position:
             yield (

@@ -13,7 +13,7 @@ from operator import attrgetter
 
 import pandas as pd
 
-from segeval.analyses.submission import Result, Rules, by_query, results
+from segeval.analyses.submission import Result, Rules, by_query, collection_problems, results
 from segeval.core.domains import POSITIVE
 from segeval.core.errors import ParameterError, check_choice, shown
 from segeval.core.words import plural
@@ -100,20 +100,11 @@ def fix_submission(
 
 
 def _keep(row: Result, rules: Rules, note: Note) -> bool:
-    if rules.queries is not None and row.query not in rules.queries.lines:
-        note(row, f"dropped: query '{row.query}' is not in the queries file {rules.queries.path}")
-        return False
-    if rules.videos is not None and row.video not in rules.videos.durations:
-        note(row, f"dropped: video '{row.video}' is not in the video list {rules.videos.path}")
-        return False
-    if rules.blacklist is not None and row.video in rules.blacklist.lines:
-        note(
-            row,
-            f"dropped: video '{row.video}' is on the blacklist {rules.blacklist.path} "
-            f"(line {rules.blacklist.lines[row.video]})",
-        )
-        return False
-    return True
+    """Step 1: False, with a note, when ``row`` breaks a rule of the collection files (the first it breaks)."""
+    broken = next(collection_problems(row, rules), None)
+    if broken is not None:
+        note(row, f"dropped: {broken[1]}")
+    return broken is None
 
 
 def _fix_times(
