@@ -18,6 +18,7 @@ from segeval.protocols.moments.reading import as_windows, is_number, load_json, 
 
 THRESHOLDS = (0.3, 0.5)
 TOP_K = (1, 5)
+NAME = "Rank@{k} mIoU@{t}"  #: a figure's name (:func:`segeval.protocols.moments.recall.mean_figures`)
 Query = tuple[str, str, int]
 TRUTH = 'the Ego4D NLQ ground truth: {"videos": [{"clips": [{"annotations": [{"language_queries": ...}]}]}]}'
 SUBMISSION = (
@@ -151,11 +152,10 @@ def evaluate(
     ]
     empty = [key for key, overlap in zip(predictions, overlaps, strict=True) if not len(overlap)]
     nan = [key for key, overlap in zip(predictions, overlaps, strict=True) if len(overlap) and math.isnan(overlap[0])]
-    name = "Rank@{k} mIoU@{t}"
     if missing:
         c, a, i = missing[0]
         submitted = len(predictions)
-        official = mean_figures(name, overlaps, thresholds, top_k, True) if submitted else {}
+        official = mean_figures(NAME, overlaps, thresholds, top_k, True) if submitted else {}
         text = ", ".join(f"{k} {'NaN' if v is None else f'{v:.2f}'}" for k, v in official.items())
         notes.append(
             f"{len(missing)} of {len(truth)} ground-truth queries have no prediction (e.g. {c}/{a}/{i}) "
@@ -177,7 +177,7 @@ def evaluate(
         )
     names = ["/".join(map(str, q)) for q in [*predictions, *missing]]
     overlaps += [np.zeros(0)] * len(missing)  # score 0
-    figures = mean_figures(name, overlaps, thresholds, top_k, True, per_query, names)
+    figures = mean_figures(NAME, overlaps, thresholds, top_k, True, per_query, names)
     notes += reversed_notes(
         truth,
         predictions,

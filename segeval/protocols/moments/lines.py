@@ -209,7 +209,8 @@ def recall_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
     thresholds = options.thresholds or recall.THRESHOLDS
     top_k = options.top_k or recall.TOP_K
     form = ":strict:empty0" if (options.iou_compare or recall.COMPARE) == "gt" else ":empty0"
-    figures = success([((f"R@{k},IoU@{t}",), k, t) for k in top_k for t in thresholds], thresholds, top_k, form)
+    keys = [((recall.NAME.format(k=k, t=t),), k, t) for k in top_k for t in thresholds]
+    figures = success(keys, thresholds, top_k, form)
     why = "the mean IoU of each query's first prediction is not a measure of a ranked list's relevance labels"
     notes = times.notes() + _dropped(dropped[0], "(a query's best IoU is the same)")
     return Lines({"qrels": qrels, "run": run}, figures, [("mIoU", why)], notes)
@@ -222,6 +223,7 @@ def _bucket_file(bucket: str) -> str:
 def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
     """QVHighlights: R1 and R5 on the listed order (``PREFIX.run``), mAP on the first 10 listed by score
     (``PREFIX.map.run``), over the full ground truth and each length bucket's (none without a window)."""
+    from segeval.protocols.moments import recall
     from segeval.protocols.moments.qvhighlights import BUCKETS, R5_THRESHOLDS, bucket_truths
     from segeval.protocols.moments.qvhighlights.retrieval import THRESHOLDS, TOP_PREDICTIONS
 
@@ -239,8 +241,7 @@ def qvhighlights_lines(truth: str, predictions: str, options: MrOptions) -> Line
                 )
         listed = m.predictions.get(q, np.zeros((0, 3)))
         files["run"] += run_lines(qid, video, times.pairs(listed.tolist(), f"query {qid}", predictions), "qvh")
-        top = listed[:TOP_PREDICTIONS]
-        by_score = top[np.argsort(-top[:, 2], kind="stable")]  # the official list.sort(key=-score): stable
+        by_score = recall.ranked(listed[:TOP_PREDICTIONS])  # the official list.sort(key=-score): stable
         files["map.run"] += run_lines(qid, video, times.pairs(by_score.tolist(), f"query {qid}", predictions), "qvh")
     figures: list[Figure] = []
     unreproducible: list[tuple[str, str]] = []
@@ -295,12 +296,11 @@ def ego4d_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
         moment, flipped = _forward(np.array([window]))
         listed, more = _forward(predicted.get(key, np.zeros((0, 2))))
         reversed_windows += flipped + more
-        ((s, e),) = times.pairs(moment.tolist(), f"query {qid}", truth)
-        qrels.append(f"{qid} Q0 {clip} {s} {e} 1")
+        qrels += _qrels(qid, clip, moment, times, truth, [0])
         run += run_lines(qid, clip, times.pairs(listed.tolist(), f"query {qid}", predictions), "ego4d")
     thresholds = options.thresholds or E.THRESHOLDS
     top_k = options.top_k or E.TOP_K
-    keys = [((f"Rank@{k} mIoU@{t}",), k, t) for k in top_k for t in thresholds]
+    keys = [((E.NAME.format(k=k, t=t),), k, t) for k in top_k for t in thresholds]
     figures = success(keys, thresholds, top_k, ":strict:empty0")
     notes = times.notes()
     if reversed_windows:

@@ -17,6 +17,7 @@ from segeval.protocols.moments.reading import reversed_notes
 THRESHOLDS = (0.5, 0.7)
 TOP_K = (1, 5)
 COMPARE = "ge"
+NAME = "R@{k},IoU@{t}"  #: a figure's name (:func:`mean_figures`)
 
 
 def nms(windows: FloatArray, threshold: float) -> FloatArray:
@@ -98,7 +99,7 @@ def evaluate(
         windows = ranked(predictions.get(q, empty), nms_threshold)
         overlaps.append(iou_matrix(windows, truth[q]).max(axis=1) if len(windows) else np.zeros(0))
     figures: dict[str, float | int | None] = dict(
-        mean_figures("R@{k},IoU@{t}", overlaps, thresholds, top_k, compare == "gt", per_query, queries)
+        mean_figures(NAME, overlaps, thresholds, top_k, compare == "gt", per_query, queries)
     )
     figures["queries"] = len(queries)
     return figures, notes

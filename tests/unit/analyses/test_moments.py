@@ -12,7 +12,7 @@ import pytest
 from segeval.core.errors import InputError
 from segeval.protocols.detection.order import descending
 from segeval.protocols.moments.qvhighlights import SALIENCY_LEVELS, evaluate_moments
-from segeval.protocols.moments.qvhighlights.highlights import highlight_aps
+from segeval.protocols.moments.qvhighlights.highlights import batch_highlights
 from segeval.protocols.moments.qvhighlights.reading import Moments, read_moments
 from segeval.protocols.moments.qvhighlights.retrieval import (
     THRESHOLDS,
@@ -33,7 +33,8 @@ def average_precision(truth: np.ndarray, predictions: np.ndarray, threshold: flo
 
 
 def highlight_ap(y_true: np.ndarray, y_score: np.ndarray) -> float:  # type: ignore[type-arg]
-    return float(highlight_aps(y_true[:, None], y_score)[0])
+    ap, _ = batch_highlights([np.repeat(y_true[:, None], 3, axis=1)], [y_score], (1.0,))
+    return float(ap[0, 0])
 
 
 def recall_at(truth: np.ndarray, predictions: np.ndarray, threshold: float, k: int = 1) -> float:  # type: ignore[type-arg]
@@ -431,8 +432,8 @@ def test_batched_figures_equal_the_official_per_query_values(case: str) -> None:
         # the per-query reference forms (iou_matrix) of segeval's additions
         assert top1[n] == iou_matrix(m.predictions[q][:1, :2], m.truth[q]).max(), q
         assert top5[n] == iou_matrix(m.predictions[q][:5, :2], m.truth[q]).max(), q
-        labels = np.concatenate([(m.saliency[q] >= v).astype(float) for v in SALIENCY_LEVELS.values()], axis=1)
-        assert highlight_aps(labels, m.pred_saliency[q]).tolist() == [
+        levels = tuple(float(v) for v in SALIENCY_LEVELS.values())
+        assert batch_highlights([m.saliency[q]], [m.pred_saliency[q]], levels)[0][0].tolist() == [
             v for name in SALIENCY_LEVELS for v in ref[q]["hl_ap"][name]], q
     assert len(queries) == {"thresholds": 920, "random": 200}[case]
 

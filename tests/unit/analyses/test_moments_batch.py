@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from segeval.protocols.moments.qvhighlights import SALIENCY_LEVELS, evaluate_moments, highlights, retrieval
-from segeval.protocols.moments.qvhighlights.highlights import batch_highlights, highlight_aps, pairwise_sums
+from segeval.protocols.moments.qvhighlights.highlights import batch_highlights, pairwise_sums
 from segeval.protocols.moments.qvhighlights.reading import Moments, read_moments
 from segeval.protocols.moments.qvhighlights.retrieval import (
     batch_average_precisions,
@@ -89,6 +89,42 @@ def highlight_cases(rng: np.random.Generator, n: int) -> tuple[list[np.ndarray],
     return saliency, scores
 
 
+def highlight_aps(labels: np.ndarray, y_score: np.ndarray) -> np.ndarray:  # type: ignore[type-arg]
+    """The per-query reference (segeval's before the batch took every query): the official ``get_ap`` of each
+    column of binary clip labels ``labels`` (clips, k) ranked by one score list (0 without positive, 1 all
+    positive), bit for bit."""
+    clips = len(labels)
+    if len(y_score) > clips:
+        y_score = y_score[:clips]
+    elif len(y_score) < clips:
+        padded = np.zeros(clips)
+        padded[: len(y_score)] = y_score
+        y_score = padded
+    out = np.zeros(labels.shape[1])
+    constant = (labels == labels[:1]).all(axis=0)
+    out[constant] = labels[0, constant] != 0
+    if constant.all():
+        return out
+    # precision and recall at each distinct score, highest score first, as scikit-learn computes them
+    order = np.argsort(y_score, kind="mergesort")[::-1]
+    ranked_score, ranked_true = y_score[order], labels[order]
+    cut = np.r_[np.where(np.diff(ranked_score))[0], clips - 1]
+    tps = np.cumsum(ranked_true == 1, axis=0, dtype=np.float64)[cut]
+    fps = 1 + cut[:, None] - tps
+    precision = np.ones((len(tps) + 1, labels.shape[1]))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision[:-1] = (tps / (tps + fps))[::-1]
+        recall = np.zeros((len(tps) + 1, labels.shape[1]))
+        recall[:-1] = (tps / tps[-1])[::-1]
+    recall = recall.astype(np.float32)
+    precision = np.maximum.accumulate(precision, axis=0)  # the envelope from the left, as get_ap
+    steps = np.diff(recall, axis=0) != 0
+    for c in np.flatnonzero(~constant):  # np.mean's arithmetic: a 1-D add.reduce (pairwise), then / n
+        picked = precision[:-1, c][steps[:, c]]
+        out[c] = np.add.reduce(picked) / len(picked)
+    return out
+
+
 def per_query_highlights(s: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # type: ignore[type-arg]
     """The previous per-query computation: ``highlight_aps`` of the nine label columns, the official Hit1."""
     labels = np.concatenate([(s >= v).astype(float) for v in LEVELS], axis=1)
@@ -113,7 +149,7 @@ def test_batch_highlights_equal_one_query_at_a_time(monkeypatch: pytest.MonkeyPa
 
 
 def test_batch_highlights_with_integer_scores_rank_integers() -> None:
-    # integer scores beyond 2**53 are not all distinct in float64: such queries take the per-query route
+    # integer scores beyond 2**53 are not all distinct in float64: they are ranked as integers
     saliency = [np.array([[4.0, 0, 0], [0, 4, 0], [0, 0, 4]])] * 2
     scores = [np.array([2**53 + 1, 2**53, 0]), np.array([0.1, 0.3, 0.2])]
     ap, hit = batch_highlights(saliency, scores, LEVELS)

@@ -1,5 +1,5 @@
-"""QVHighlights highlight detection: the official ``get_ap`` and Hit1, for one query (:func:`highlight_aps`) or
-all queries at once (:func:`batch_highlights`)."""
+"""QVHighlights highlight detection: the official ``get_ap`` and Hit1 of all queries at once
+(:func:`batch_highlights`)."""
 
 from __future__ import annotations
 
@@ -15,52 +15,20 @@ CHUNK_CLIPS = 2**15  # queries are scored in chunks of about this many clips (bo
 FLOAT32_EXACT = 2**24  # below this many clips, distinct recalls k / n stay distinct in float32
 
 
-def highlight_aps(labels: FloatArray, y_score: npt.NDArray[Any]) -> FloatArray:
-    """The official ``get_ap`` of each column of binary clip labels ``labels`` (clips, k) ranked by one score list
-    (0 without positive, 1 all positive), bit for bit."""
-    clips = len(labels)
-    if len(y_score) > clips:
-        y_score = y_score[:clips]
-    elif len(y_score) < clips:
-        padded = np.zeros(clips)
-        padded[: len(y_score)] = y_score
-        y_score = padded
-    out = np.zeros(labels.shape[1])
-    constant = (labels == labels[:1]).all(axis=0)
-    out[constant] = labels[0, constant] != 0
-    if constant.all():
-        return out
-    # precision and recall at each distinct score, highest score first, as scikit-learn computes them
-    order = np.argsort(y_score, kind="mergesort")[::-1]
-    ranked_score, ranked_true = y_score[order], labels[order]
-    cut = np.r_[np.where(np.diff(ranked_score))[0], clips - 1]
-    tps = np.cumsum(ranked_true == 1, axis=0, dtype=np.float64)[cut]
-    fps = 1 + cut[:, None] - tps
-    precision = np.ones((len(tps) + 1, labels.shape[1]))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        precision[:-1] = (tps / (tps + fps))[::-1]
-        recall = np.zeros((len(tps) + 1, labels.shape[1]))
-        recall[:-1] = (tps / tps[-1])[::-1]
-    recall = recall.astype(np.float32)
-    precision = np.maximum.accumulate(precision, axis=0)  # the envelope from the left, as get_ap
-    steps = np.diff(recall, axis=0) != 0
-    for c in np.flatnonzero(~constant):  # np.mean's arithmetic: a 1-D add.reduce (pairwise), then / n
-        picked = precision[:-1, c][steps[:, c]]
-        out[c] = np.add.reduce(picked) / len(picked)
-    return out
-
-
 def batch_highlights(
     saliency: list[FloatArray], scores: list[FloatArray], minimums: tuple[float, ...]
 ) -> tuple[FloatArray, FloatArray]:
     """AP and Hit1 of many queries (``saliency[q]`` (clips, 3), ``scores[q]`` one per clip): one row per query, one
-    column per (minimum score, annotator); the values of :func:`highlight_aps` and the official Hit1, bit for bit."""
+    column per (minimum score, annotator); the official ``get_ap`` (0 without positive, 1 all positive; 0 without
+    clip) and Hit1, bit for bit, for fewer than 2**24 clips a query."""
     columns = len(minimums) * ANNOTATORS
     ap = np.zeros((len(saliency), columns))
     hit = np.zeros((len(saliency), columns))
     clips = np.array([len(s) for s in saliency], dtype=np.int64)
-    size_class = np.frexp(np.maximum(clips, 1))[1]
-    for size in np.unique(size_class):
+    if clips.max(initial=0) >= FLOAT32_EXACT:
+        raise ValueError(f"a query has {clips.max()} clips; expected fewer than {FLOAT32_EXACT}")
+    size_class = np.frexp(clips)[1]  # class 0: no clip, AP and Hit1 0
+    for size in np.unique(size_class[clips > 0]):
         of_size = np.flatnonzero(size_class == size)
         chunks = min(len(of_size), -(-len(of_size) * 2 ** int(size) // CHUNK_CLIPS))  # bounds the memory
         for rows in np.array_split(of_size, chunks):
@@ -74,6 +42,7 @@ def _highlight_group(
     saliency: list[FloatArray], scores: list[FloatArray], minimums: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
     queries, columns = len(saliency), len(minimums) * ANNOTATORS
+    scores = [p if p.dtype == np.float64 else _float_ranks(p) for p in scores]
     width = max(len(s) for s in saliency)
     full = np.zeros((queries, width, ANNOTATORS))
     valid = np.zeros((queries, width), dtype=bool)
@@ -83,14 +52,6 @@ def _highlight_group(
         valid[n, : len(s)] = True
         score[n, : min(len(s), len(p))] = p[: len(s)]
     count = valid.sum(axis=1)
-    if (
-        width == 0
-        or count.min() == 0
-        or count.max() >= FLOAT32_EXACT
-        or min(map(len, scores)) == 0
-        or any(p.dtype != np.float64 for p in scores)
-    ):  # integer scores: ranked as integers
-        return _one_by_one(saliency, scores, minimums)
     rows, position, lines = np.arange(queries), np.arange(width), queries * columns
     # Hit1: the clip of the highest predicted score (first on ties), positive for the annotator
     top = np.array([np.argmax(p) for p in scores], dtype=np.int64)
@@ -131,20 +92,11 @@ def _highlight_group(
     return np.asarray(ap, dtype=np.float64), hit
 
 
-def _one_by_one(
-    saliency: list[FloatArray], scores: list[FloatArray], minimums: FloatArray
-) -> tuple[FloatArray, FloatArray]:
-    """The per-query route, for what the batch does not take (no clip, 2**24 clips or more, scores not float64)."""
-    columns = len(minimums) * ANNOTATORS
-    ap = np.zeros((len(saliency), columns))
-    hit = np.zeros((len(saliency), columns))
-    for n, (s, p) in enumerate(zip(saliency, scores, strict=True)):
-        labels = (s[:, None, :] >= minimums[None, :, None]).reshape(len(s), columns).astype(np.float64)
-        if len(labels):
-            ap[n] = highlight_aps(labels, p)
-            top = int(np.argmax(p))
-            hit[n] = labels[top] if top < len(labels) else 0.0
-    return ap, hit
+def _float_ranks(scores: npt.NDArray[Any]) -> FloatArray:
+    """Scores that float64 may not hold exactly (integers from 2**53 on) as float64 numbers that order and tie as
+    they do, 0 (the padding's score) staying 0."""
+    _, rank = np.unique(np.append(scores, 0), return_inverse=True)
+    return np.asarray(rank[:-1] - rank[-1], dtype=np.float64)
 
 
 def pairwise_sums(values: FloatArray, counts: IntArray) -> FloatArray:

@@ -76,11 +76,9 @@ def per_query(
     return found
 
 
-def task_figures(
-    data: Tvr, task: str, thresholds: tuple[float, ...], top_k: tuple[int, ...]
-) -> tuple[dict[str, float | None], dict[str, Any] | None]:
-    """One task's official figures and, when the ground truth has types, its ``_by_type`` figures."""
-    found = per_query(data, task, thresholds, top_k)
+def task_figures(data: Tvr, found: dict[str, BoolArray]) -> tuple[dict[str, float | None], dict[str, Any] | None]:
+    """One task's official figures from its queries' hits ``found`` (:func:`per_query`) and, when the ground truth
+    has types, its ``_by_type`` figures."""
     n = len(data.queries)
     metrics = {name: pct(int(hit.sum()), n) for name, hit in found.items()}
     if any(q.type is None for q in data.queries):
@@ -142,16 +140,25 @@ def _notes(data: Tvr, tasks: list[str]) -> list[str]:
 
 
 def evaluate(
-    data: Tvr, thresholds: tuple[float, ...] = THRESHOLDS, top_k: tuple[int, ...] = TOP_K
+    data: Tvr,
+    thresholds: tuple[float, ...] = THRESHOLDS,
+    top_k: tuple[int, ...] = TOP_K,
+    rows: dict[str, dict[str, float | None]] | None = None,
 ) -> tuple[dict[str, Any], list[str]]:
-    """The official output (tasks in VCMR, SVMR, VR order, then their ``_by_type``) and notes."""
+    """The official output (tasks in VCMR, SVMR, VR order, then their ``_by_type``) and notes; ``rows`` gets each
+    query's values (by :func:`key`: 7 and "7" differ)."""
     tasks = [t for t in TASKS if t in data.predictions]
     figures: dict[str, Any] = {}
     by_types: dict[str, Any] = {}
     for task in tasks:
-        figures[task], by_type = task_figures(data, task, thresholds, top_k)
+        found = per_query(data, task, thresholds, top_k)
+        figures[task], by_type = task_figures(data, found)
         if by_type is not None:
             by_types[f"{task}_by_type"] = by_type
+        if rows is not None:
+            for name, hit in found.items():
+                for q, value in zip(data.queries, hit.tolist(), strict=True):
+                    rows.setdefault(key(q.desc_id), {})[f"{task}-{name}"] = 100.0 * value
     figures.update(by_types)
     return figures, _notes(data, tasks)
 
@@ -169,12 +176,7 @@ def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult
             f"script reads the first {MAX_PREDICTIONS} predictions). Got {top_k!r} instead."
         )
     thresholds, top_k = tuple(float(t) for t in thresholds), tuple(top_k)
-    data = read(truth, predictions)
-    figures, notes = evaluate(data, thresholds, top_k)
+    rows: dict[str, dict[str, float | None]] = {}
+    figures, notes = evaluate(read(truth, predictions), thresholds, top_k, rows)
     brief = {f"{task}-{name}": value for task in TASKS if task in figures for name, value in figures[task].items()}
-    rows: dict[str, dict[str, float | None]] = {key(q.desc_id): {} for q in data.queries}  # 7 and "7" differ
-    for task in (t for t in TASKS if t in figures):
-        for name, hit in per_query(data, task, thresholds, top_k).items():
-            for row, value in zip(rows.values(), hit.tolist(), strict=True):
-                row[f"{task}-{name}"] = 100.0 * value
     return MrResult(figures=figures, brief=brief, notes=notes, per_query=rows)
