@@ -169,23 +169,19 @@ Seed = Annotated[int, typer.Option("--seed", metavar="S", help=f"Random seed (re
 Depth = Annotated[
     int, typer.Option("--depth", "-d", metavar="D", help=f"Pool depth: each run's top D results: {CUTOFF}.")
 ]
-Groups = Annotated[
-    str,
-    typer.Option(
+
+
+def groups_option(more: str = "") -> Any:
+    """The ``--groups`` option (``more``: what else the command does with it)."""
+    return typer.Option(
         "--groups",
         metavar="FILE",
-        help="'run group [type]' lines, one per run (its file name, or that without extensions).",
-    ),
-]
-OptionalGroups = Annotated[
-    str | None,
-    typer.Option(
-        "--groups",
-        metavar="FILE",
-        help="'run group [type]' lines, one per run (its file name, or that without "
-        "extensions); adds each group's unique contribution.",
-    ),
-]
+        help=f"'run group [type]' lines, one per run (its file name, or that without extensions){more}.",
+    )
+
+
+Groups = Annotated[str, groups_option()]
+OptionalGroups = Annotated[str | None, groups_option("; adds each group's unique contribution")]
 
 # ---- output
 TableOutput = Annotated[

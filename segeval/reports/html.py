@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from datetime import UTC, datetime
+from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,75 +27,9 @@ PAGE_ROWS = 500
 #: queries named in a difference chart's caption each way (its largest gains and losses)
 EXTREMES = 5
 
-SCRIPT = (
-    f"var PAGE = {PAGE_ROWS};"
-    + """
-window.addEventListener('error', function (e) {
-  document.body.dataset.errors = (document.body.dataset.errors || '') + e.message + ';';
-});
-function sortTable(table, col, dir) {
-  var body = table.tBodies[0];
-  var rows = Array.prototype.slice.call(body.rows);
-  var num = function (t) { var v = parseFloat(t); return isNaN(v) ? t : v; };
-  rows.sort(function (a, b) {
-    var x = num(a.cells[col].textContent), y = num(b.cells[col].textContent);
-    var c = (typeof x === 'number' && typeof y === 'number') ? x - y
-      : String(x).localeCompare(String(y), undefined, {numeric: true});  // q2 before q10
-    return dir === 'desc' ? -c : c;
-  });
-  rows.forEach(function (r) { body.appendChild(r); });
-  table.dataset.sorted = col + ':' + dir;
-  showPage(table, 0);
-}
-function showPage(table, page) {  // PAGE rows at a time: the others are hidden, so not laid out
-  var rows = table.tBodies[0].rows, pages = Math.max(1, Math.ceil(rows.length / PAGE));
-  page = Math.min(Math.max(page, 0), pages - 1);
-  for (var i = 0; i < rows.length; i++) { rows[i].hidden = Math.floor(i / PAGE) !== page; }
-  table.dataset.page = page;
-  var shown = document.getElementById('page-shown');
-  if (shown) {
-    shown.textContent = 'queries ' + (page * PAGE + 1) + ' to ' + Math.min(rows.length, (page + 1) * PAGE) +
-      ' of ' + rows.length + ' (page ' + (page + 1) + ' of ' + pages + ')';
-  }
-}
-document.addEventListener('DOMContentLoaded', function () {
-  var table = document.getElementById('per-query');
-  Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
-    th.style.cursor = 'pointer';
-    th.addEventListener('click', function () {
-      var dir = table.dataset.sorted === col + ':desc' ? 'asc' : 'desc';
-      sortTable(table, col, dir);
-    });
-  });
-  Array.prototype.forEach.call(document.querySelectorAll('#pages button'), function (b) {
-    b.addEventListener('click', function () {
-      showPage(table, parseInt(table.dataset.page, 10) + parseInt(b.dataset.step, 10));
-    });
-  });
-  showPage(table, 0);
-  var m = /sort=(\\d+):(asc|desc)/.exec(window.location.hash);
-  if (m) { sortTable(table, parseInt(m[1], 10), m[2]); }
-  document.body.dataset.ready = 'yes';
-});
-"""
-)
-
-STYLE = """
-body { font-family: sans-serif; margin: 2em; color: #222; max-width: 100%; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 13px; }
-th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: right; }
-th { background: #f0f0f0; overflow-wrap: break-word; } td:first-child, th:first-child { text-align: left; }
-#comparison td:first-child { overflow-wrap: break-word; max-width: 28em; }
-#per-query td { white-space: nowrap; } #per-query th { min-width: 7em; max-width: 14em; }
-.scroll { overflow-x: auto; max-width: 100%; }
-.better { font-weight: bold; color: #1b5e20; } .worse { font-weight: bold; color: #b71c1c; }
-.note { color: #6d4c41; }
-#contents ul { margin: 0.3em 0; } #contents li { display: inline; margin-right: 1em; }
-figure { display: inline-block; vertical-align: top; margin: 0 1em 1em 0; max-width: 100%; }
-figure svg { max-width: 100%; height: auto; }
-figcaption, .legend, .notes, #provenance { font-size: 13px; overflow-wrap: anywhere; }
-#provenance code { overflow-wrap: anywhere; }
-"""
+#: the page's script (sorting and paging the per-query table) and style sheet, package data beside this module
+SCRIPT = f"var PAGE = {PAGE_ROWS};\n" + files(__package__).joinpath("report.js").read_text(encoding="utf-8")
+STYLE = "\n" + files(__package__).joinpath("report.css").read_text(encoding="utf-8")
 
 
 def breakable(text: str) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from segeval.measures.declaration import Format
@@ -96,49 +96,23 @@ def render(
 ) -> str:
     """Per-query rows (``-q``) for every query (of ``shown`` when given), then the summary rows (unless ``-n``)
     opening with the ``header`` rows asked for (``runid``, ``num_q``)."""
-    return render_values(
-        ev.queries,
-        ev.requests,
-        ev.per_query,
-        ev.summary,
-        runid,
-        per_query=per_query,
-        summary=summary,
-        header=header,
-        shown=shown,
-    )
-
-
-def render_values(
-    queries: Sequence[str],
-    requests: Sequence[Request],
-    values: Mapping[str, Sequence[Any]],
-    summaries: Mapping[str, Any],
-    runid: str,
-    *,
-    per_query: bool = False,
-    summary: bool = True,
-    header: Sequence[str] = ("runid", "num_q"),
-    shown: Collection[str] | None = None,
-) -> str:
-    """:func:`render` of per-query ``values`` and ``summaries`` by request name."""
     out: list[str] = []
-    ordered = trec_order(list(requests))
+    ordered = trec_order(list(ev.requests))
     if per_query:
-        for i, qid in enumerate(queries):
+        for i, qid in enumerate(ev.queries):
             if shown is not None and qid not in shown:
                 continue
             for r in ordered:
                 if r.measure.family.per_query:
-                    out.append(row(label(r), qid, format_value(values[r.name][i], r.measure.family.fmt)))
+                    out.append(row(label(r), qid, format_value(ev.per_query[r.name][i], r.measure.family.fmt)))
     if summary:
         if "runid" in header:
             out.append(row("runid", "all", runid))
         if "num_q" in header:
-            out.append(row("num_q", "all", str(len(queries))))
+            out.append(row("num_q", "all", str(len(ev.queries))))
         for r in ordered:
             if r.measure.family.aggregator != "none":
-                out.append(row(label(r), "all", format_value(summaries[r.name], r.measure.family.fmt)))
+                out.append(row(label(r), "all", format_value(ev.summary[r.name], r.measure.family.fmt)))
     return "".join(out)
 
 

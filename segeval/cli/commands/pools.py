@@ -189,14 +189,7 @@ def incompleteness_command(
         ("kendall_tau", ".4f"),
         ("min_kendall_tau", ".4f"),
     ]
-    tables.write(
-        columns,
-        [
-            [r.measure, r.fraction, r.mean_score, r.kendall_tau, r.min_kendall_tau]
-            for r in table.itertuples(index=False)
-        ],
-        fmt,
-    )
+    tables.write(columns, [list(row) for row in table.itertuples(index=False)], fmt)  # the frame's columns
     if plot:
         from segeval.figures.compare import incompleteness as figure
 
