@@ -125,6 +125,38 @@ def test_an_adapter_of_times_refuses_a_document_run(spec: str, tmp_path: Path) -
         segeval.evaluate(qrels, run, adapter=spec)
 
 
+def test_every_command_with_an_adapter_refuses_one_of_times_for_documents(tmp_path: Path) -> None:
+    # the hunt after eval's silent zeros: every command taking -a/--adapter, with a document run
+    qrels, run = str(ROOT / "examples/ir/qrels.txt"), str(ROOT / "examples/ir/run.txt")
+    other = tmp_path / "other.txt"
+    other.write_bytes(Path(run).read_bytes())
+    groups = tmp_path / "groups.txt"
+    groups.write_text("run.txt a\nother.txt b\n")
+    texts = tmp_path / "texts.tsv"
+    texts.write_text("".join(f"d{i}\tword{i}\n" for i in range(1, 10)))
+    runs = [qrels, run, str(other)]
+    commands = {
+        "compare": ["compare", *runs, "-m", "map"],
+        "correlate": ["correlate", *runs, "-m", "map", "--measure2", "P_10"],
+        "report": ["report", *runs, "-m", "map", "-o", str(tmp_path / "r.html")],
+        "pool": ["pool", *runs, "--groups", str(groups)],
+        "pool-bias": ["pool-bias", *runs, "--groups", str(groups)],
+        "incompleteness": ["incompleteness", *runs, "-r", "2"],
+        "complete-qrels": ["complete-qrels", *runs, "--texts", str(texts), "-o", str(tmp_path / "c.qrels")],
+        "plot pr": ["plot", "pr", qrels, run, "-o", str(tmp_path / "p.svg")],
+        "plot adr": ["plot", "adr", qrels, run, "-Q", "301", "-o", str(tmp_path / "a.svg")],
+    }
+    for name, args in commands.items():
+        assert run_cli(*args, "-a", "exact")[0] == 0, name
+        written = {f for f in tmp_path.iterdir() if f.suffix in (".svg", ".html", ".qrels")}
+        for f in written:
+            f.unlink()
+        code, out, err = run_cli(*args, "-a", "tiou:0.5")
+        assert (code, out) == (2, ""), name
+        assert "must name an adapter of document runs (exact): tiou:0.5 matches time spans" in err, (name, err)
+        assert not any(f.exists() for f in written), name  # refused before any output
+
+
 def test_exact_is_the_one_adapter_of_document_runs() -> None:
     assert [e for e in EXAMPLES if not make_adapter(e).times] == ["exact"]
     qrels, run = str(ROOT / "examples/ir/qrels.txt"), str(ROOT / "examples/ir/run.txt")
