@@ -87,7 +87,7 @@ class BinnedAdapter(Adapter):
 
     def unit_bin(self, data: Prepared, a: Adapted, unit: int, query: int = 0) -> int:
         """The bin index of unit ``unit`` of query ``query`` (its units: each (video, bin) at its first appearance)."""
-        if self._explained[:2] != (data, query):
+        if self._explained[0] is not data or self._explained[1] != query:  # by identity: data holds arrays
             run = data.run_columns
             lo, hi = int(data.run_bounds[query]), int(data.run_bounds[query + 1])
             src, bins = expand_bins(run["start"][lo:hi], run["end"][lo:hi], self.bin_size, self.assign)
