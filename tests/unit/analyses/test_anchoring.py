@@ -224,14 +224,15 @@ def test_order_by_rank(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("which", "content", "expected"), [
-    ("run", "a Q0 0.00 0.05 1 3\n", "line 1: has 6 fields; expected 7 fields for an anchoring run line"),
+    ("run", "a Q0 0.00 0.05 1 3\n", "line 1: has 6 fields; expected 7 fields for a MediaEval anchoring run line"),
     ("run", "a Q0 0.00 0.75 1 3 x\n", "line 1: field 4 (end) is '0.75'; expected an M.S time"),
     ("run", "a Q0 -0.05 0.10 1 3 x\n", "field 3 (start) is '-0.05'; expected an M.S time"),
     ("run", "a Q0 0.00 0.05 one 3 x\n", "field 5 (rank) is 'one'; expected an integer"),
     ("run", "a Q0 0.00 0.05 1 nan x\n", "field 6 (score) is 'nan'; expected a finite number"),
-    ("qrels", "a 0.00 0.10 1\na 0.00 0.10\n", "line 2: has 3 fields; expected 4 fields for an anchoring qrels line"),
+    ("qrels", "a 0.00 0.10 1\na 0.00 0.10\n",
+     "line 2: has 3 fields; expected 4 fields for a MediaEval anchoring qrels line"),
     ("qrels", "a 0.00 0.10 yes\n", "field 4 (rel) is 'yes'; expected an integer"),
-    ("qrels", "a 0.20 0.10 1\n", "line 1: the anchor ends (0.10) before it starts (0.20); expected start <= end"),
+    ("qrels", "a 0.20 0.10 1\n", "line 1: the anchor ends at 10 s, before it starts at 20 s; expected start <= end"),
     ("qrels", b"a 0.00 0.10 \xff1\n", "is not valid UTF-8 text"),
 ])
 def test_bad_input_exits_2_with_file_line_and_text(tmp_path: Path, which: str, content: str | bytes,
