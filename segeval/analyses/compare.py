@@ -137,14 +137,7 @@ def compare_runs(
     runs = list(runs)
     if baseline is not None and str(baseline) not in {str(r) for r in runs}:
         runs = [baseline, *runs]
-    names = run_names(runs)  # the same file twice is compared with itself: the second copy is name#2
-    if len(names) < 2 and baseline is not None:
-        raise ParameterError(
-            f"The 'runs' parameter must name a run besides the baseline {str(baseline)!r}. Got only "
-            f"the baseline instead."
-        )
-    if len(names) < 2:
-        raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
+    names = _two_runs(run_names(runs))  # the same file twice is compared with itself: the second copy is name#2
     base_name = names[[str(r) for r in runs].index(str(baseline))] if baseline is not None else names[0]
     policies = (settings or Settings()).but(missing_queries="zero")  # every qrels query counts
     specs = () if adapter is None else (adapter,) if isinstance(adapter, str) else tuple(adapter)
@@ -163,6 +156,16 @@ def compare_runs(
     result = compare_evaluations(evaluations, base_name, statistics=statistics, sources=paths, columns=compared)
     result.evaluations = evaluations
     return result
+
+
+def _two_runs(names: list[str]) -> list[str]:
+    """``names`` when they are at least two: the baseline and a run to compare with it."""
+    if len(names) < 2:
+        raise ParameterError(
+            f"The 'runs' parameter must name at least two runs to compare (the baseline among them). Got "
+            f"{', '.join(map(repr, names)) or 'none'} instead."
+        )
+    return names
 
 
 def _compared(ev: Evaluation, measures: Sequence[str]) -> list[str]:
@@ -192,8 +195,7 @@ def compare_evaluations(
         raise ParameterError(
             f"The 'baseline' parameter must be one of the runs ({', '.join(names)}). Got {baseline!r} instead."
         )
-    if len(names) < 2:
-        raise ParameterError("The 'runs' parameter must name at least two runs to compare (with the baseline).")
+    _two_runs(names)
     paths = sources or {n: n for n in names}
     first = next(iter(evaluations.values()))
     if columns is None:

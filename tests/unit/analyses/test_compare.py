@@ -120,7 +120,7 @@ def test_compare_with_itself_and_formats(tmp_path: object) -> None:
     code, _, err = run_cli("compare", *RUNS, str(FIXTURES / "gen_linking.run"))
     assert code == 2 and "must name at least two different runs. Got " in err and "gen_linking.run' twice" in err
     code, _, err = run_cli("compare", *RUNS, "--baseline", str(FIXTURES / "gen_linking.run"))
-    assert code == 2 and "must name a run besides the baseline" in err
+    assert code == 2 and "at least two runs to compare (the baseline among them). Got 'gen_linking.run' instead" in err
     code, _, _ = run_cli("compare", RUNS[0], RUNS[1], str(FIXTURES / "gen_linking.default.expected"))
     assert code == 2  # a non-run file is a clear input error
 
