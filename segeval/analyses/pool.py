@@ -188,8 +188,9 @@ def _scores(
     adapter: str | None,
     queries: list[str],
     on_note: Callable[[str], object] | None = None,
-) -> dict[str, dict[str, list[float]]]:
-    """Per run and measure, the per-query scores over ``queries``; ``on_note`` gets each run's notes."""
+) -> tuple[dict[str, dict[str, list[float]]], dict[str, list[float]]]:
+    """Per run and measure, the per-query scores over ``queries``, and per measure each run's mean in name order;
+    ``on_note`` gets each run's notes."""
     out: dict[str, dict[str, list[float]]] = {}
     for n, r in runs.items():
         ev = evaluate(qrels, r, list(measures), adapter=adapter, missing_queries="zero", queries=queries)
@@ -197,12 +198,8 @@ def _scores(
         if on_note is not None:
             for note in for_run(n, ev.notes):
                 on_note(note)
-    return out
-
-
-def _run_means(scores: Mapping[str, Mapping[str, list[float]]], names: list[str]) -> dict[str, list[float]]:
-    """Per measure, each run's mean score, in ``names`` order."""
-    return {m: [float(np.mean(scores[n][m])) for n in names] for m in scores[names[0]]}
+    names = sorted(runs)
+    return out, {m: [float(np.mean(out[n][m])) for n in names] for m in out[names[0]]}
 
 
 def reduce_qrels(qrels: pd.DataFrame, fraction: float, rng: np.random.Generator) -> pd.DataFrame:
@@ -232,19 +229,18 @@ def incompleteness(
     if len(runs) < 2:
         raise ParameterError(f"The 'runs' parameter must hold at least 2 runs to rank. Got {len(runs)} instead.")
     queries = sorted(set(qrels["query"]))
-    names = sorted(runs)
     rows = []
     with Progress(1 + len(fractions) * repeats, "qrels evaluated", quiet=quiet) as progress:
-        full_mean = _run_means(_scores(qrels, runs, measures, adapter, queries, on_note), names)
+        _, full_mean = _scores(qrels, runs, measures, adapter, queries, on_note)
         progress.advance()
         for f in fractions:
             rng = np.random.default_rng((seed, round(float(f) * 1e9)))  # a fraction's reductions: seed and f only
             means: dict[str, list[float]] = {m: [] for m in full_mean}
             taus: dict[str, list[float]] = {m: [] for m in full_mean}
             for _ in range(repeats):
-                reduced = _scores(reduce_qrels(qrels, float(f), rng), runs, measures, adapter, queries)
+                _, reduced = _scores(reduce_qrels(qrels, float(f), rng), runs, measures, adapter, queries)
                 progress.advance()
-                for m, red in _run_means(reduced, names).items():
+                for m, red in reduced.items():
                     means[m].append(float(np.mean(red)))
                     taus[m].append(correlate.kendall_tau_ties_agree(full_mean[m], red))
             for m in full_mean:
@@ -274,17 +270,15 @@ def leave_one_out(
     keys = judged_items(qrels)
     names = sorted(runs)
     with Progress(1 + len(experiments), "qrels evaluated", quiet=quiet) as progress:
-        full = _scores(qrels, runs, measures, adapter, queries, on_note)
+        full, full_mean = _scores(qrels, runs, measures, adapter, queries, on_note)
         progress.advance()
-        full_mean = _run_means(full, names)
         before = {m: ranks(dict(zip(names, v, strict=True))) for m, v in full_mean.items()}
         effects = {m: _Effects() for m in full_mean}
         for _, left_out in sorted(experiments.items()):
             others = set().union(*(pool.runs[n] for n in runs if n not in left_out))
             removed = set().union(*(pool.runs[n] for n in left_out)) - others
             reduced_q = qrels.loc[[k not in removed for k in keys]].reset_index(drop=True)
-            reduced = _scores(reduced_q, runs, measures, adapter, queries)
-            red_mean = _run_means(reduced, names)
+            reduced, red_mean = _scores(reduced_q, runs, measures, adapter, queries)
             for m, e in effects.items():
                 after = ranks(dict(zip(names, red_mean[m], strict=True)))
                 for n in sorted(left_out):
