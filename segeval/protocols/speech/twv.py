@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 import numpy as np
 
@@ -105,22 +106,11 @@ def _set(params: TwvParameters, points: list[Operating], threshold: float | str 
 
 
 def _check_decisions(trials: dict[str, TermTrials]) -> float | None:
-    """KWSEval's actual decision threshold; a :class:`DecisionError` for a NO scoring above a YES."""
-    low_yes: tuple[float, str] | None = None
-    high_no: tuple[float, str] | None = None
-    for kwid, block in trials.items():
-        scores = block.targets + block.nontargets
-        yes = [s for s, y in scores if y]
-        no = [s for s, y in scores if not y]
-        if yes and no and max(no) > min(yes):
-            raise DecisionError(
-                f"term {kwid}: a NO detection scores {max(no)!r}, above a YES one scoring "
-                f"{min(yes)!r}; KWSEval refuses decisions that are not a score threshold"
-            )
-        if yes and (low_yes is None or min(yes) < low_yes[0]):
-            low_yes = (min(yes), kwid)
-        if no and (high_no is None or max(no) > high_no[0]):
-            high_no = (max(no), kwid)
+    """KWSEval's actual decision threshold; a :class:`DecisionError` for a NO scoring above a YES, of the same
+    term or of another."""
+    scored = [(s, yes, kwid) for kwid, block in trials.items() for s, yes in block.targets + block.nontargets]
+    low_yes = min(((s, kwid) for s, yes, kwid in scored if yes), key=itemgetter(0), default=None)
+    high_no = max(((s, kwid) for s, yes, kwid in scored if not yes), key=itemgetter(0), default=None)
     if low_yes is not None and high_no is not None and high_no[0] > low_yes[0]:
         raise DecisionError(
             f"term {high_no[1]} has a NO detection scoring {high_no[0]!r}, above a YES one of term "
