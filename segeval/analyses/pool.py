@@ -24,6 +24,7 @@ from segeval.executors.progress import Progress
 from segeval.readers.from_tables import default_order, prepare
 from segeval.readers.run_groups import read_groups
 from segeval.readers.validate import is_documents
+from segeval.reports.tables import Column
 
 if TYPE_CHECKING:
     from segeval.adapters.base import Adapted
@@ -72,13 +73,18 @@ class Pool:
     unique: dict[str, set[Item]]
     relevant: set[Item] = field(default_factory=set)
 
-    def table(self) -> pd.DataFrame:
-        """Per group: runs, judged and relevant in the top depth, and unique judged and relevant."""
-        rows = [
+    def tables(self) -> dict[str, tuple[Sequence[Column], Sequence[Sequence[Any]]]]:
+        """``pool``'s tables: per run its judged and relevant items in the top depth; per group also its unique
+        judged and relevant items (groups default to one per run)."""
+        runs = [[name, len(items), len(items & self.relevant)] for name, items in sorted(self.runs.items())]
+        groups = [
             [g, len(items), len(items & self.relevant), len(self.unique[g]), len(self.unique[g] & self.relevant)]
             for g, items in sorted(self.groups.items())
         ]
-        return pd.DataFrame(rows, columns=["group", "judged", "relevant", "unique_judged", "unique_relevant"])
+        return {
+            "runs": ([("run", ""), ("judged", ""), ("relevant", "")], runs),
+            "groups": ([(c, "") for c in ("group", "judged", "relevant", "unique_judged", "unique_relevant")], groups),
+        }
 
 
 def contributions(

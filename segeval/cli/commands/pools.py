@@ -65,18 +65,7 @@ def pool_command(
     q = inputs.qrels(qrels, time_format)
     by_name = inputs.runs(runs, time_format)
     pool = contributions(q, by_name, depth, groups_for(groups, by_name)[0] if groups else None, adapter)
-    run_rows = [[name, len(pool.runs[name]), len(pool.runs[name] & pool.relevant)] for name in sorted(pool.runs)]
-    frame = pool.table()
-    group_columns = [(str(c), "") for c in frame.columns] or [
-        (c, "") for c in ("group", "judged", "relevant", "unique_judged", "unique_relevant")
-    ]
-    tables.write_many(
-        {
-            "runs": ([("run", ""), ("judged", ""), ("relevant", "")], run_rows),
-            "groups": (group_columns, [list(row) for row in frame.itertuples(index=False)]),
-        },
-        fmt,
-    )
+    tables.write_many(pool.tables(), fmt)
 
 
 @app.command("pool-bias")

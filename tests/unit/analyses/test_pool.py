@@ -39,9 +39,9 @@ def test_unique_contributions(files: tuple[Path, dict[str, Path], Path]) -> None
     pool = contributions(read_qrels(qrels), {n: read_run(p) for n, p in runs.items()}, 2, GROUPS)
     # top 2: A1 {d1, d2}, A2 {d2, d5}, B1 {d3, d1}; group A {d1, d2, d5}, group B {d1, d3}
     assert pool.unique == {"A": {("q1", "d2"), ("q1", "d5")}, "B": {("q1", "d3")}}
-    table = pool.table().set_index("group")
-    assert table.loc["A"].tolist() == [3, 1, 2, 0]  # judged, relevant (d1), unique judged, unique relevant
-    assert table.loc["B"].tolist() == [2, 2, 1, 1]  # d1, d3 relevant; d3 unique
+    columns, rows = pool.tables()["groups"]
+    assert [name for name, _ in columns] == ["group", "judged", "relevant", "unique_judged", "unique_relevant"]
+    assert rows == [["A", 3, 1, 2, 0], ["B", 2, 2, 1, 1]]  # A: d1 relevant, d2 d5 unique; B: d1 d3 relevant, d3 unique
 
 
 def test_table_2_statistics(files: tuple[Path, dict[str, Path], Path]) -> None:
