@@ -114,6 +114,26 @@ def contributions(
 
 
 RMS_RUNS = ("left-out", "all")
+#: pool-bias's table: each column's name and number format (rms_error: the left-out runs', rms_error_left_out)
+BIAS_COLUMNS: list[Column] = [
+    ("measure", ""),
+    ("mean_abs_rank_change", ".3f"),
+    ("max_down", ""),
+    ("max_up", ""),
+    ("rms_error", ".4f"),
+    ("significant_share", ".3f"),
+    ("kendall_tau", ".4f"),
+    ("mean_error", "+.4f"),
+    ("rms_error_all", ".4f"),
+]
+#: incompleteness's table (its data frame's columns): each column's name and number format
+INCOMPLETENESS_COLUMNS: list[Column] = [
+    ("measure", ""),
+    ("fraction", "g"),
+    ("mean_score", ".4f"),
+    ("kendall_tau", ".4f"),
+    ("min_kendall_tau", ".4f"),
+]
 
 
 @dataclass
@@ -130,6 +150,10 @@ class BiasRow:
     mean_error: float = 0.0  # signed: reduced minus full score of the left-out runs, averaged
     rms_error_left_out: float = 0.0
     rms_error_all: float = 0.0
+
+    def cells(self) -> list[Any]:
+        """The row of :data:`BIAS_COLUMNS`."""
+        return [getattr(self, "rms_error_left_out" if name == "rms_error" else name) for name, _ in BIAS_COLUMNS]
 
 
 def ranks(scores: Mapping[str, float]) -> dict[str, int]:
@@ -251,7 +275,7 @@ def incompleteness(
                     taus[m].append(correlate.kendall_tau_ties_agree(full_mean[m], red))
             for m in full_mean:
                 rows.append([m, float(f), float(np.mean(means[m])), float(np.mean(taus[m])), float(np.min(taus[m]))])
-    return pd.DataFrame(rows, columns=["measure", "fraction", "mean_score", "kendall_tau", "min_kendall_tau"])
+    return pd.DataFrame(rows, columns=[name for name, _ in INCOMPLETENESS_COLUMNS])
 
 
 def leave_one_out(

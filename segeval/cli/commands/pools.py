@@ -94,7 +94,7 @@ def pool_bias_command(
     the paper's eight). rms_error: the left-out runs' scores; rms_error_all: every run's score in
     every experiment.
     """
-    from segeval.analyses.pool import DEFAULT_MEASURES, groups_for, leave_one_out, runs_left_out
+    from segeval.analyses.pool import BIAS_COLUMNS, DEFAULT_MEASURES, groups_for, leave_one_out, runs_left_out
 
     check_options(_POOL_BIAS, locals())
     fmt = tables.check_table_format(output)
@@ -105,35 +105,7 @@ def pool_bias_command(
     rows = leave_one_out(
         q, by_name, depth, group_of, measure or DEFAULT_MEASURES, experiments, adapter, quiet=quiet, on_note=print_notes
     )
-    columns = [
-        ("measure", ""),
-        ("mean_abs_rank_change", ".3f"),
-        ("max_down", ""),
-        ("max_up", ""),
-        ("rms_error", ".4f"),
-        ("significant_share", ".3f"),
-        ("kendall_tau", ".4f"),
-        ("mean_error", "+.4f"),
-        ("rms_error_all", ".4f"),
-    ]
-    tables.write(
-        columns,
-        [
-            [
-                r.measure,
-                r.mean_abs_rank_change,
-                r.max_down,
-                r.max_up,
-                r.rms_error_left_out,
-                r.significant_share,
-                r.kendall_tau,
-                r.mean_error,
-                r.rms_error_all,
-            ]
-            for r in rows
-        ],
-        fmt,
-    )
+    tables.write(BIAS_COLUMNS, [row.cells() for row in rows], fmt)
 
 
 @app.command("incompleteness")
@@ -157,7 +129,7 @@ def incompleteness_command(
     Per fraction: the mean score and Kendall's tau with the full qrels (default measures map, P_20,
     bpref).
     """
-    from segeval.analyses.pool import DEFAULT_MEASURES, incompleteness
+    from segeval.analyses.pool import DEFAULT_MEASURES, INCOMPLETENESS_COLUMNS, incompleteness
 
     check_options(_INCOMPLETENESS, locals())
     fmt = tables.check_table_format(output)
@@ -171,14 +143,7 @@ def incompleteness_command(
     table = incompleteness(
         q, by_name, measure or DEFAULT_MEASURES, values, repeats, seed, adapter, quiet=quiet, on_note=print_notes
     )
-    columns = [
-        ("measure", ""),
-        ("fraction", "g"),
-        ("mean_score", ".4f"),
-        ("kendall_tau", ".4f"),
-        ("min_kendall_tau", ".4f"),
-    ]
-    tables.write(columns, [list(row) for row in table.itertuples(index=False)], fmt)  # the frame's columns
+    tables.write(INCOMPLETENESS_COLUMNS, [list(row) for row in table.itertuples(index=False)], fmt)
     if plot:
         from segeval.figures.compare import incompleteness as figure
 
