@@ -24,7 +24,6 @@ class TermTrials:
     targets: list[tuple[float, bool]] = field(default_factory=list)
     nontargets: list[tuple[float, bool]] = field(default_factory=list)
     omitted: int = 0
-    pairs: list[tuple[Occurrence, Detection]] = field(default_factory=list)
 
     @property
     def n_target(self) -> int:
@@ -151,9 +150,7 @@ def align(
             occs, found = refs.get(key, []), dets.get(key, [])
             pairs = pair(occs, found, tolerance, system.score_range)
             paired_dets = {j for _, j in pairs}
-            for i, j in pairs:
-                block.targets.append((found[j].score, found[j].yes))
-                block.pairs.append((occs[i], found[j]))
+            block.targets.extend((found[j].score, found[j].yes) for _, j in pairs)
             block.omitted += len(occs) - len(pairs)  # pairs are one to one
             block.nontargets.extend((d.score, d.yes) for j, d in enumerate(found) if j not in paired_dets)
     return trials

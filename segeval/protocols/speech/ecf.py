@@ -23,7 +23,6 @@ class Excerpt:
     tbeg: float
     tend: float  # tbeg + dur rounded to 4 decimals, as KWSEval stores it
     source_type: str
-    line: int
 
 
 def file_id(audio_filename: str) -> str:
@@ -53,7 +52,7 @@ def read_ecf(path: str) -> list[Excerpt]:
                 f"file {file!r} channel {channel!r}: expected ASCII (KWSEval would find no "
                 "reference word in a file or channel named otherwise)"
             )
-        excerpts.append(Excerpt(file, channel, tbeg, float(f"{tbeg + dur:.4f}"), source_type, element.line))
+        excerpts.append(Excerpt(file, channel, tbeg, float(f"{tbeg + dur:.4f}"), source_type))
     if not excerpts:
         raise root.error("no <excerpt>: expected at least one evaluated excerpt")
     if not 0 < (total := total_duration(excerpts)) < math.inf:

@@ -21,7 +21,6 @@ class Detection:
     mid: float  # begin + dur / 2
     score: float
     yes: bool
-    line: int
 
 
 @dataclass(frozen=True)
@@ -75,7 +74,5 @@ def read_kwslist(path: str) -> SystemOutput:
                     f"[{score_range[0]!r}, {score_range[1]!r}]"
                 )
             file, channel = detection_file(kw.attribute("file")), kw.attribute("channel")
-            found.append(
-                Detection(file, channel, begin, begin + dur, begin + dur / 2.0, score, decision == "YES", kw.line)
-            )
+            found.append(Detection(file, channel, begin, begin + dur, begin + dur / 2.0, score, decision == "YES"))
     return SystemOutput(detections, lines, score_range)

@@ -39,7 +39,6 @@ class Lexeme:
     token: str
     subtype: str
     speaker: str
-    line: int
     next: Lexeme | None = None
 
 
@@ -123,7 +122,7 @@ def read_rttm(path: str, lowercase: bool) -> Transcript:
             read_number(t, path, f"LEXEME {what}", minimum=0, line=number, shown=raw)
             for t, what in ((tbeg, "tbeg"), (dur, "dur"))
         )
-        lexemes.append(Lexeme(file, channel, begin, float(f"{begin + duration:.4f}"), token, subtype, speaker, number))
+        lexemes.append(Lexeme(file, channel, begin, float(f"{begin + duration:.4f}"), token, subtype, speaker))
     if not lexemes:  # an empty or word-less reference would score every term as having no occurrence
         what = "holds no LEXEME record" if records else "has no data lines"
         raise InputError(
