@@ -456,9 +456,10 @@ def anchoring_command(
     Unjudged_10, Unjudged_1000, P_10 and recall at R, then the 'all' means over the qrels' queries
     with a relevant anchor.
     """
-    from segeval.protocols.anchoring.evaluate import OUTPUTS, evaluate_anchoring, render
+    from segeval.protocols.anchoring.evaluate import evaluate_anchoring, render
+    from segeval.reports.tables import check_table_format
 
-    check_choice("output", output, OUTPUTS)
+    check_table_format(output)
     ev = evaluate_anchoring(qrels, run, order=order, no_relevant=no_relevant, time_format=time_format)
     sys.stdout.write(render(ev, output))
     print_notes(*ev.notes)

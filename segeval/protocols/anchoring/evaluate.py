@@ -26,7 +26,6 @@ MEAN_ORDER = ("P_10", "recall", "Unjudged_1000", "Unjudged_10", "MRR")
 ORDERS = ("file", "rank")
 #: a run query without a relevant anchor in the qrels: not evaluated (with a note), or an error
 NO_RELEVANT = ("skip", "error")
-OUTPUTS = ("text", "json", "csv")
 
 
 @dataclass(frozen=True)
@@ -158,11 +157,12 @@ def _width(text: str) -> int:
 
 
 def render(ev: AnchoringEvaluation, output: str = "text") -> str:
-    """``ev`` in one of :data:`OUTPUTS`: text in the toolkit's layout (padded columns, floats with 5 decimals); JSON
-    and CSV (``measure,query,value`` rows in the text order) at full precision."""
+    """``ev`` in a table format: text in the toolkit's layout (padded columns, floats with 5 decimals); JSON and CSV
+    (``measure,query,value`` rows in the text order) at full precision."""
+    from segeval.reports.tables import check_table_format
     from segeval.reports.tables import render as render_table
 
-    check_choice("output", output, OUTPUTS)
+    check_table_format(output)
     rows = _rows(ev)
     if output == "csv":
         return render_table([("measure", ""), ("query", ""), ("value", "")], rows, "csv")
