@@ -6,6 +6,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -22,6 +23,9 @@ from segeval.readers.validate import is_documents
 CLASSIFIERS = ("kld", "svm")
 KLD_FITS = ("leave-one-out", "resubstitution")
 STATS_COLUMNS = ("query", "judged", "relevant", "classified", "predicted_relevant", "train_precision", "train_recall")
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
+
 TOKEN = re.compile(r"\w+")
 
 
@@ -111,8 +115,11 @@ def kld_threshold(judged: FloatArray, n_relevant: int) -> float:
 
 def tfidf(
     rows: IntArray, terms: IntArray, counts: FloatArray, n_items: int, vocabulary: Vocabulary, n_terms: int
-) -> tuple[IntArray, IntArray, FloatArray]:
-    """L1-normalised TF-IDF rows over the ``n_terms`` most frequent collection terms (ties: term order)."""
+) -> csr_matrix:
+    """L1-normalised TF-IDF rows (a sparse matrix) over the ``n_terms`` most frequent collection terms (ties: term
+    order)."""
+    from scipy.sparse import csr_matrix
+
     keep = np.argsort(-vocabulary.cf, kind="stable")[:n_terms]
     column = np.full(len(vocabulary), -1, dtype=np.int64)
     column[keep] = np.arange(len(keep))
@@ -122,28 +129,19 @@ def tfidf(
     values = counts[kept] * idf[t]
     norms = np.bincount(r, weights=np.abs(values), minlength=n_items)
     values = np.divide(values, norms[r], out=np.zeros_like(values), where=norms[r] > 0)
-    return r, column[t], values
+    return csr_matrix((values, (r, column[t])), shape=(n_items, max(len(keep), 1)))
 
 
-def svm_predict(
-    train: tuple[IntArray, IntArray, FloatArray],
-    n_train: int,
-    labels: BoolArray,
-    test: tuple[IntArray, IntArray, FloatArray],
-    n_test: int,
-    n_columns: int,
-) -> tuple[BoolArray, BoolArray]:
+def svm_predict(x_train: csr_matrix, labels: BoolArray, x_test: csr_matrix) -> tuple[BoolArray, BoolArray]:
     """A linear SVM's decisions on the training and the test items (C = 1 / mean(x·x), SVMlight's default)."""
+    n_train, n_test = x_train.shape[0], x_test.shape[0]
     if labels.all() or not labels.any():
         return np.full(n_train, labels[0] if len(labels) else False), np.full(n_test, bool(labels[:1].any()))
     try:
         from sklearn.svm import SVC
     except ImportError as exc:  # pragma: no cover - depends on the installation
         raise SegevalError("The svm classifier needs scikit-learn: pip install 'segeval[complete]'.") from exc
-    from scipy.sparse import csr_matrix
 
-    x_train = csr_matrix((train[2], (train[0], train[1])), shape=(n_train, max(n_columns, 1)))
-    x_test = csr_matrix((test[2], (test[0], test[1])), shape=(n_test, max(n_columns, 1)))
     squares = float(np.mean(np.asarray(x_train.multiply(x_train).sum(axis=1)).ravel()))
     model = SVC(kernel="linear", C=1.0 / squares if squares > 0 else 1.0)
     model.fit(x_train, labels)
@@ -304,7 +302,7 @@ def _classify(
         x_train, x_test = (
             tfidf(*c, n, vocabulary, terms) for c, n in ((train, len(train_text)), (test, len(test_text)))
         )
-        return svm_predict(x_train, len(train_text), labels, x_test, len(test_text), min(terms, len(vocabulary)))
+        return svm_predict(x_train, labels, x_test)
     if not labels.any():
         return np.zeros(len(train_text), dtype=bool), np.zeros(len(test_text), dtype=bool)
     relevant_rows = np.flatnonzero(labels)

@@ -109,16 +109,13 @@ def test_leave_one_out_scores_a_relevant_item_against_the_other_relevant_items()
 
 def test_tfidf_vectors_by_hand() -> None:
     voc = Vocabulary(list(TEXTS.values()))  # df: a 2, b 2, c 3 of N = 4 documents
-    rows, cols, values = tfidf(*voc.counts(["a a b", "b c c"]), 2, voc, n_terms=3)
-    dense = np.zeros((2, 3))
-    dense[rows, cols] = values
+    dense = tfidf(*voc.counts(["a a b", "b c c"]), 2, voc, n_terms=3).toarray()
     # "a a b": (2 ln 2, ln 2, 0) / 3 ln 2 = (2/3, 1/3, 0); "b c c": (0, ln 2, 2 ln 4/3) L1-normalised
     ordered = dense[:, np.argsort(np.argsort(-voc.cf, kind="stable"))]  # columns back to term order a, b, c
     np.testing.assert_allclose(ordered[0], [2 / 3, 1 / 3, 0])
     np.testing.assert_allclose(ordered[1], [0, 0.546426, 0.453574], atol=1e-6)
     # the 1 most frequent term is c (4 occurrences): only its column is kept
-    rows, cols, values = tfidf(*voc.counts(["a a b", "b c c"]), 2, voc, n_terms=1)
-    assert rows.tolist() == [1] and cols.tolist() == [0] and values.tolist() == [1.0]
+    assert tfidf(*voc.counts(["a a b", "b c c"]), 2, voc, n_terms=1).toarray().tolist() == [[0.0], [1.0]]
 
 
 def test_svm_learns_a_separable_query_and_one_class_queries_predict_their_class(tmp_path: Path) -> None:
