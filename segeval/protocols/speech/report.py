@@ -10,8 +10,8 @@ from segeval.protocols.speech.twv import Operating, TwvResult
 
 GAP = 2
 FA_FORMAT, MISS_FORMAT, TWV_FORMAT = "%6.5f", "%6.3f", "%6.4f"
-#: a term's counts in the json and csv forms
-COUNTS = ("n_target", "correct", "false_alarms", "misses")
+#: a term's counts: their names in the json and csv forms, and their columns (and totals) in KWSEval's tables
+COUNTS = {"n_target": "#Targ", "correct": "#Corr", "false_alarms": "#FA", "misses": "#Miss"}
 
 
 def perl_number(value: float) -> str:
@@ -139,7 +139,7 @@ def summary_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
 def block_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
     """The per-term block report (``-b``)."""
     occ = "Occurrence"
-    counts = ("#Targ", "#Corr", "#FA", "#Miss")
+    counts = tuple(COUNTS.values())
     text_col: tuple[str, ...] = ("MetaData", "Text")
     columns: list[tuple[str, ...]] = [text_col] + [(occ, c) for c in (*counts, "TWV", "PFA", "PMISS")]
     if optimum:
@@ -148,8 +148,7 @@ def block_text(result: TwvResult, *, optimum: bool, cost_text: str) -> str:
     for term in result.terms:
         cells: dict[tuple[str, ...], str] = {text_col: term.text}
         if term.evaluated:
-            values = (term.n_target, term.correct, term.false_alarms, term.misses)
-            cells.update({(occ, c): str(v) for c, v in zip(counts, values, strict=True)})
+            cells.update({(occ, c): str(getattr(term, k)) for k, c in COUNTS.items()})
             pfa = shown(FA_FORMAT, term.actual.p_fa)
             cells[(occ, "TWV")] = shown(TWV_FORMAT, term.actual.twv)
             cells[(occ, "PFA")] = pfa if pfa != "NA" else "0"
@@ -244,6 +243,7 @@ def csv_rows(result: TwvResult) -> list[list[Any]]:
         for t in result.terms
         if t.evaluated
     ]
-    counts = [result.totals[k] for k in ("#Targ", "#Corr", "#FA", "#Miss")]
-    rows.append(["all", "", *counts, result.actual, result.optimum, result.supremum])
+    rows.append(
+        ["all", "", *(result.totals[c] for c in COUNTS.values()), result.actual, result.optimum, result.supremum]
+    )
     return [[*row[:6], row[6].p_fa, row[6].p_miss, row[6].twv, row[7].twv, row[8].twv] for row in rows]
