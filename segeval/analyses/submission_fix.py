@@ -18,7 +18,7 @@ from segeval.core.domains import POSITIVE
 from segeval.core.errors import ParameterError, check_choice, shown
 from segeval.core.words import plural
 from segeval.readers.blocks import line_texts
-from segeval.readers.formats import RUN_FORMATS, format_time, parse_hms, parse_mmss, parse_seconds
+from segeval.readers.formats import RUN_FORMATS, TIME_PARSERS, format_time
 
 OVERLAP_POLICIES = ("trim", "drop")
 DEFAULT_ZERO_LENGTH = 1.0
@@ -63,7 +63,7 @@ def fix_submission(
         log.append((row.line, len(log), f"{path}, line {row.line}: {action}"))
 
     time = partial(format_time, time_format=time_format)
-    parse = {"mmss": parse_mmss, "seconds": parse_seconds, "hms": parse_hms}[time_format]
+    parse = TIME_PARSERS[time_format]
 
     def snap(value: float) -> float:  # the value as written and read back
         read = parse(time(value))
