@@ -116,9 +116,7 @@ def read_rankings(path: str | Path, ids: list[str | None]) -> tuple[list[list[Mo
             "is keyed by annotation_id, but the ground truth has items without a distinct "
             "'annotation_id'; expected the list form aligned with the ground truth",
         )
-    for number, line, row in load_jsonl(path, KEYED_FORM):
-        if not isinstance(row, dict) or "annotation_id" not in row or "ranking" not in row:
-            raise line_error(name, number, line, f"expected {KEYED_FORM}")
+    for number, line, row in load_jsonl(path, ("annotation_id", "ranking"), KEYED_FORM):
         key = str(row["annotation_id"])
         if key not in position:
             raise line_error(

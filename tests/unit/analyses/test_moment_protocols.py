@@ -377,7 +377,7 @@ def test_didemo_bad_input_exits_2(tmp_path: Path, truth: Any, pred: Any, where: 
     ('{"annotation_id": 9, "ranking": [[0, 0]]}', "line 1: annotation_id 9 is not in the ground truth"),
     ('{"annotation_id": 1, "ranking": [[0, 0]]}\n{"annotation_id": 1, "ranking": [[0, 0]]}',
      "line 2: annotation_id 1 appears twice"),
-    ('{"annotation_id": 1}', "line 1: expected JSON Lines of"),
+    ('{"annotation_id": 1}', "line 1: has no 'ranking'; expected JSON Lines of"),
     ('{"annotation_id": 1, "ranking": [[0, 0, 7]]}', "line 1: 'ranking' holds \\[0, 0, 7\\]"),
 ])
 def test_didemo_keyed_bad_input_names_the_line(tmp_path: Path, lines: str, expected: str) -> None:

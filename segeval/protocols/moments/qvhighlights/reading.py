@@ -15,11 +15,11 @@ from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.core.words import plural
 from segeval.protocols.moments.detect import by_sentence, is_charades, read_charades
-from segeval.protocols.moments.reading import as_windows, is_number, line_error, shown
-from segeval.readers.json_records import read_moment_jsonl
+from segeval.protocols.moments.reading import as_windows, is_number, line_error, load_jsonl, shown
 
 CLIP_SECONDS = 2
 MAX_CLIPS = 2**20  # a longer video (over 24 days) is refused: its clip score matrices would not fit in memory
+LINE = "one JSON object per line with a 'qid' (QVHighlights JSON Lines)"
 
 
 @dataclass
@@ -117,8 +117,8 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
     m = Moments()
     tname, pname = str(truth_path), str(predictions_path)
     charades = is_charades(truth_path)
-    truth_rows = read_charades(truth_path) if charades else read_moment_jsonl(truth_path)
-    pred_rows = read_moment_jsonl(predictions_path)
+    truth_rows = read_charades(truth_path) if charades else load_jsonl(truth_path, ("qid",), LINE)
+    pred_rows = load_jsonl(predictions_path, ("qid",), LINE)
     if charades:
         pred_rows = by_sentence(truth_rows, pred_rows, pname)
     m.moments = any("pred_relevant_windows" in row for _, _, row in pred_rows)
