@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.core.words import plural, verb
 from segeval.protocols.moments.protocol import MrOptions, MrResult, refuse_options
-from segeval.protocols.moments.reading import as_windows, is_number, load_json, record_error, reversed_notes, shown
+from segeval.protocols.moments.reading import is_number, load_json, record_error, reversed_notes, shown, windows
 
 THRESHOLDS = (0.3, 0.5)
 TOP_K = (1, 5)
@@ -119,15 +120,7 @@ def read_predictions(path: str | Path, truth: dict[Query, tuple[float, float]]) 
             raise record_error(
                 name, record, f"query {pair[0]}/{pair[1]}/{idx} appears twice; expected one result per query"
             )
-        windows = as_windows(row["predicted_times"], 2)
-        if windows is None:
-            raise record_error(
-                name,
-                record,
-                f"predicted_times is {shown(row['predicted_times'])}; expected a list of [start, end] windows of "
-                "2 numbers",
-            )
-        out[key] = windows
+        out[key] = windows(row["predicted_times"], 2, "predicted_times", partial(record_error, name, record))
     return out
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from itertools import chain
 from pathlib import Path
 from typing import Any
@@ -64,6 +64,19 @@ def as_windows(value: Any, width: int) -> FloatArray | None:
     except OverflowError:  # an integer beyond the float range
         return None
     return windows if np.isfinite(windows).all() else None
+
+
+def windows(value: Any, width: int, key: str, error: Callable[[str], InputError]) -> FloatArray:
+    """``value`` as (n, ``width``) floats (:func:`as_windows`), else ``error(problem)``: the one refusal of a list of
+    windows, naming ``key`` and the first window that is not ``width`` finite numbers."""
+    found = as_windows(value, width)
+    if found is not None:
+        return found
+    shape = "[start, end, score]" if width == 3 else "[start, end]"
+    if not isinstance(value, list):
+        raise error(f"'{key}' is {shown(value)}; expected a list of {shape} windows")
+    bad = next(w for w in value if not (isinstance(w, list) and len(w) == width and all(map(is_number, w))))
+    raise error(f"'{key}' has the window {shown(bad)}; expected every window as {shape} with {width} finite numbers")
 
 
 def shown(value: Any, width: int = 80) -> str:

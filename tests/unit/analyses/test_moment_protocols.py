@@ -340,8 +340,9 @@ def ego_pred(*rows: dict[str, Any], **top: Any) -> dict[str, Any]:
     (EGO_GT, ego_pred({**EGO_ROW, "query_idx": 1}), "pred", "query_idx is 1; expected an integer from 0 to 0"),
     (EGO_GT, ego_pred({**EGO_ROW, "query_idx": -1}), "pred", "query_idx is -1"),
     (EGO_GT, ego_pred(EGO_ROW, EGO_ROW), "pred", r"results\[1\]: query c/a/0 appears twice"),
-    (EGO_GT, ego_pred({**EGO_ROW, "predicted_times": [[0, 5, 1]]}), "pred", "windows of 2 numbers"),
-    (EGO_GT, ego_pred({**EGO_ROW, "predicted_times": [0, 5]}), "pred", "windows of 2 numbers"),
+    (EGO_GT, ego_pred({**EGO_ROW, "predicted_times": [[0, 5, 1]]}), "pred",
+     r"results\[0\]: 'predicted_times' has the window \[0, 5, 1\]; expected every window as \[start, end\]"),
+    (EGO_GT, ego_pred({**EGO_ROW, "predicted_times": [0, 5]}), "pred", r"'predicted_times' has the window 0; expected"),
     (EGO_GT, ego_pred({k: v for k, v in EGO_ROW.items() if k != "query_idx"}), "pred", "expected the keys"),
 ])
 def test_ego4d_bad_input_exits_2(tmp_path: Path, truth: Any, pred: Any, where: str, expected: str) -> None:
