@@ -28,11 +28,12 @@ SUBMISSION = (
 )
 
 
-def _list(value: Any, path: str, record: str, key: str) -> list[Any]:
-    if not isinstance(value, dict) or not isinstance(value.get(key), list):
-        raise record_error(path, record, f"is {shown(value)}; expected an object with a list '{key}' ({TRUTH})")
-    items: list[Any] = value[key]
-    return items
+def _field(value: Any, path: str, record: str, key: str, kind: type[list[Any]] | type[str] = list) -> Any:
+    """``value[key]`` when ``value`` is an object whose ``key`` is a ``kind`` (a list or a string)."""
+    if not isinstance(value, dict) or not isinstance(value.get(key), kind):
+        a = "a list" if kind is list else "a string"
+        raise record_error(path, record, f"is {shown(value)}; expected an object with {a} '{key}' ({TRUTH})")
+    return value[key]
 
 
 def read_truth(path: str | Path) -> dict[Query, tuple[float, float]]:
@@ -41,18 +42,15 @@ def read_truth(path: str | Path) -> dict[Query, tuple[float, float]]:
     data = load_json(path, TRUTH)
     truth: dict[Query, tuple[float, float]] = {}
     seen: set[tuple[str, str]] = set()
-    for v, video in enumerate(_list(data, name, "the top level", "videos")):
-        for c, clip in enumerate(_list(video, name, f"videos[{v}]", "clips")):
+    for v, video in enumerate(_field(data, name, "the top level", "videos")):
+        for c, clip in enumerate(_field(video, name, f"videos[{v}]", "clips")):
             record = f"videos[{v}].clips[{c}]"
-            annotations = _list(clip, name, record, "annotations")
-            if not isinstance(clip.get("clip_uid"), str):
-                raise record_error(name, record, f"has no string 'clip_uid'; expected one ({TRUTH})")
+            annotations = _field(clip, name, record, "annotations")
+            clip_uid = _field(clip, name, record, "clip_uid", str)
             for a, ann in enumerate(annotations):
                 where = f"{record}.annotations[{a}]"
-                queries = _list(ann, name, where, "language_queries")
-                if not isinstance(ann.get("annotation_uid"), str):
-                    raise record_error(name, where, f"has no string 'annotation_uid'; expected one ({TRUTH})")
-                key = (clip["clip_uid"], ann["annotation_uid"])
+                queries = _field(ann, name, where, "language_queries")
+                key = (clip_uid, _field(ann, name, where, "annotation_uid", str))
                 if key in seen:
                     raise record_error(
                         name,

@@ -330,6 +330,10 @@ def ego_pred(*rows: dict[str, Any], **top: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("truth", "pred", "where", "expected"), [
     ({"videos": {"clips": []}}, ego_pred(EGO_ROW), "gt", "the top level: is .*expected an object with a list 'videos'"),
+    ({"videos": [{"clips": [{"annotations": []}]}]}, ego_pred(EGO_ROW), "gt",
+     r"videos\[0\]\.clips\[0\]: is \{\"annotations\": \[\]\}; expected an object with a string 'clip_uid'"),
+    ({"videos": [{"clips": [{"clip_uid": "c", "annotations": [{"annotation_uid": 7, "language_queries": []}]}]}]},
+     ego_pred(EGO_ROW), "gt", r"annotations\[0\]: is .*; expected an object with a string 'annotation_uid'"),
     ({"videos": [{"clips": [{"clip_uid": "c", "annotations": [{"annotation_uid": "a", "language_queries": [
         {"clip_start_sec": 0}]}]}]}]}, ego_pred(EGO_ROW), "gt",
      r"videos\[0\].clips\[0\].annotations\[0\].language_queries\[0\]: .*expected numbers clip_start_sec"),
