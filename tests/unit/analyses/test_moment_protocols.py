@@ -393,6 +393,19 @@ def test_didemo_keyed_bad_input_names_the_line(tmp_path: Path, lines: str, expec
     assert code == 2 and str(tmp_path / "pred.jsonl") in err and re.search(expected, err), err
 
 
+
+def test_recall_refuses_a_ground_truth_without_any_window_naming_it(tmp_path: Path) -> None:
+    gt = write(tmp_path / "gt.jsonl", [{"qid": 1, "relevant_windows": []}])
+    pred = write(tmp_path / "p.jsonl", [{"qid": 1, "pred_relevant_windows": [[0, 1, 0.5]]}])
+    code, _, err = mr("-p", "recall", gt, pred)
+    assert code == 2 and err == (f"segeval: error: {gt}: has no query with a relevant window; expected at least one "
+                                 "[start, end] in 'relevant_windows'\n"), err
+    from segeval.core.errors import InputError
+
+    with pytest.raises(InputError, match=r"^ground truth: has no query with a relevant window"):
+        recall.evaluate({"1": np.zeros((0, 2))}, {})
+
+
 CHARADES = "3MSZA 24.3 30.4##person turn a light on.\nAMT7R 4.5 12.5##a person is putting a picture onto the wall.\n" \
     "3MSZA 24.3 30.4##person flipped the light switch near the door.\n"
 
