@@ -9,13 +9,11 @@ import math
 import re
 from collections.abc import Callable, Iterator
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from segeval.core.errors import InputError
-from segeval.readers.files import read_bytes
 
 
 class Refused(ValueError):
@@ -221,25 +219,3 @@ def record_head(load: Callable[[int, str], object]) -> Callable[[bytes], bool]:
         return False
 
     return check
-
-
-def read_moment_jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]:
-    """JSON Lines of moment retrieval (QVHighlights): (line number, line, object with a ``qid``) of each record."""
-    name = str(path)
-
-    def record(number: int, line: str) -> dict[str, Any]:
-        value = load_line(
-            name, number, line, "one JSON object per line", what="a JSON object", flat="one flat JSON object per line"
-        )
-        if not isinstance(value, dict) or "qid" not in value:
-            raise InputError(name, "expected a JSON object with a 'qid'", line=number, text=line[:200])
-        return value
-
-    raw = read_bytes(path, head=record_head(record))
-    rows = []
-    for number, line in lines(raw.decode("utf-8", "replace")):
-        if line.strip():
-            rows.append((number, line, record(number, line)))
-    if not rows:
-        raise InputError(name, "has no data lines; expected JSON Lines")
-    return rows

@@ -4,6 +4,8 @@ figures (docs/moments.md, 'didemo')."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,32 +37,29 @@ def _moment(value: Any) -> Moment | None:
     return None
 
 
-def _moments(value: Any, path: str, record: str, key: str, *, distinct: bool, last: int | None = None) -> list[Moment]:
-    """The [start, end] moments of ``value`` (each once when ``distinct``; every unit at most ``last``)."""
+def _moments(
+    value: Any, key: str, error: Callable[[str], InputError], *, distinct: bool, last: int | None = None
+) -> list[Moment]:
+    """The [start, end] moments of ``value`` (each once when ``distinct``; every unit at most ``last``), else
+    ``error(problem)``."""
     if not isinstance(value, list):
-        raise record_error(path, record, f"'{key}' is {shown(value)}; expected a list of [start, end] moments")
+        raise error(f"'{key}' is {shown(value)}; expected a list of [start, end] moments")
     out: list[Moment] = []
     for item in value:
         m = _moment(item)
         if m is None:
-            raise record_error(
-                path,
-                record,
+            raise error(
                 f"'{key}' holds {shown(item)}; expected every moment as [start, end] "
-                "with integer 5-second units 0 <= start <= end",
+                "with integer 5-second units 0 <= start <= end"
             )
         if distinct and m in out:
-            raise record_error(
-                path, record, f"'{key}' names the moment {list(m)} twice; expected each candidate moment once"
-            )
+            raise error(f"'{key}' names the moment {list(m)} twice; expected each candidate moment once")
         out.append(m)
     beyond = next((m for m in out if m[1] > last), None) if last is not None else None
     if beyond is not None and last is not None:
-        raise record_error(
-            path,
-            record,
+        raise error(
             f"'{key}' holds the moment {list(beyond)}; expected 5-second units 0 to {last} (a DiDeMo video has at "
-            f"most {last + 1} units, and the 21 candidate moments are the pairs on them)",
+            f"most {last + 1} units, and the 21 candidate moments are the pairs on them)"
         )
     return out
 
@@ -77,7 +76,7 @@ def read_truth(path: str | Path) -> tuple[list[list[Moment]], list[str | None]]:
         record = f"item {n}"
         if not isinstance(item, dict) or "times" not in item:
             raise record_error(name, record, f"is {shown(item)}; expected an object with 'times'")
-        t = _moments(item["times"], name, record, "times", distinct=False, last=LAST_UNIT)
+        t = _moments(item["times"], "times", partial(record_error, name, record), distinct=False, last=LAST_UNIT)
         if not t:
             raise record_error(name, record, "'times' is empty; expected at least one annotator's moment")
         times.append(t)
@@ -99,7 +98,7 @@ def read_rankings(path: str | Path, ids: list[str | None]) -> tuple[list[list[Mo
                 f"{LIST_FORM}, aligned with the ground truth's order",
             )
         for n, value in enumerate(data):
-            rankings[n] = _moments(value, name, f"ranking {n}", "ranking", distinct=True)
+            rankings[n] = _moments(value, "ranking", partial(record_error, name, f"ranking {n}"), distinct=True)
         if len(data) < len(ids):
             notes.append(
                 f"{name} holds {plural(len(data), 'ranking')} for {len(ids)} ground-truth items: the last "
@@ -116,9 +115,7 @@ def read_rankings(path: str | Path, ids: list[str | None]) -> tuple[list[list[Mo
             "is keyed by annotation_id, but the ground truth has items without a distinct "
             "'annotation_id'; expected the list form aligned with the ground truth",
         )
-    for number, line, row in load_jsonl(path, KEYED_FORM):
-        if not isinstance(row, dict) or "annotation_id" not in row or "ranking" not in row:
-            raise line_error(name, number, line, f"expected {KEYED_FORM}")
+    for number, line, row in load_jsonl(path, ("annotation_id", "ranking"), KEYED_FORM):
         key = str(row["annotation_id"])
         if key not in position:
             raise line_error(
@@ -131,10 +128,8 @@ def read_rankings(path: str | Path, ids: list[str | None]) -> tuple[list[list[Mo
             raise line_error(
                 name, number, line, f"annotation_id {key} appears twice; expected one line per annotation_id"
             )
-        try:
-            rankings[position[key]] = _moments(row["ranking"], name, f"line {number}", "ranking", distinct=True)
-        except InputError as exc:
-            raise line_error(name, number, line, exc.problem.split(": ", 1)[1]) from None
+        bad = partial(line_error, name, number, line)
+        rankings[position[key]] = _moments(row["ranking"], "ranking", bad, distinct=True)
     return rankings, notes
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.core.words import plural, verb
 from segeval.protocols.moments.protocol import MrOptions, MrResult, refuse_options
-from segeval.protocols.moments.reading import as_windows, is_number, load_json, record_error, reversed_notes, shown
+from segeval.protocols.moments.reading import is_number, load_json, record_error, reversed_notes, shown, windows
 
 THRESHOLDS = (0.3, 0.5)
 TOP_K = (1, 5)
@@ -27,11 +28,12 @@ SUBMISSION = (
 )
 
 
-def _list(value: Any, path: str, record: str, key: str) -> list[Any]:
-    if not isinstance(value, dict) or not isinstance(value.get(key), list):
-        raise record_error(path, record, f"is {shown(value)}; expected an object with a list '{key}' ({TRUTH})")
-    items: list[Any] = value[key]
-    return items
+def _field(value: Any, path: str, record: str, key: str, kind: type[list[Any]] | type[str] = list) -> Any:
+    """``value[key]`` when ``value`` is an object whose ``key`` is a ``kind`` (a list or a string)."""
+    if not isinstance(value, dict) or not isinstance(value.get(key), kind):
+        a = "a list" if kind is list else "a string"
+        raise record_error(path, record, f"is {shown(value)}; expected an object with {a} '{key}' ({TRUTH})")
+    return value[key]
 
 
 def read_truth(path: str | Path) -> dict[Query, tuple[float, float]]:
@@ -40,18 +42,15 @@ def read_truth(path: str | Path) -> dict[Query, tuple[float, float]]:
     data = load_json(path, TRUTH)
     truth: dict[Query, tuple[float, float]] = {}
     seen: set[tuple[str, str]] = set()
-    for v, video in enumerate(_list(data, name, "the top level", "videos")):
-        for c, clip in enumerate(_list(video, name, f"videos[{v}]", "clips")):
+    for v, video in enumerate(_field(data, name, "the top level", "videos")):
+        for c, clip in enumerate(_field(video, name, f"videos[{v}]", "clips")):
             record = f"videos[{v}].clips[{c}]"
-            annotations = _list(clip, name, record, "annotations")
-            if not isinstance(clip.get("clip_uid"), str):
-                raise record_error(name, record, f"has no string 'clip_uid'; expected one ({TRUTH})")
+            annotations = _field(clip, name, record, "annotations")
+            clip_uid = _field(clip, name, record, "clip_uid", str)
             for a, ann in enumerate(annotations):
                 where = f"{record}.annotations[{a}]"
-                queries = _list(ann, name, where, "language_queries")
-                if not isinstance(ann.get("annotation_uid"), str):
-                    raise record_error(name, where, f"has no string 'annotation_uid'; expected one ({TRUTH})")
-                key = (clip["clip_uid"], ann["annotation_uid"])
+                queries = _field(ann, name, where, "language_queries")
+                key = (clip_uid, _field(ann, name, where, "annotation_uid", str))
                 if key in seen:
                     raise record_error(
                         name,
@@ -119,15 +118,7 @@ def read_predictions(path: str | Path, truth: dict[Query, tuple[float, float]]) 
             raise record_error(
                 name, record, f"query {pair[0]}/{pair[1]}/{idx} appears twice; expected one result per query"
             )
-        windows = as_windows(row["predicted_times"], 2)
-        if windows is None:
-            raise record_error(
-                name,
-                record,
-                f"predicted_times is {shown(row['predicted_times'])}; expected a list of [start, end] windows of "
-                "2 numbers",
-            )
-        out[key] = windows
+        out[key] = windows(row["predicted_times"], 2, "predicted_times", partial(record_error, name, record))
     return out
 
 

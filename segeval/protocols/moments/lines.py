@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,7 +21,6 @@ from segeval.readers.formats import format_time
 
 if TYPE_CHECKING:
     from segeval.protocols.moments.qvhighlights.reading import Moments
-    from segeval.protocols.moments.tvr.reading import Tvr
 
 _TOKEN = re.compile(r"\S+\Z")
 EVAL = "segeval eval -c --time-format seconds"
@@ -134,30 +133,6 @@ def run_lines(qid: str, video: str, windows: list[tuple[str, str]], tag: str) ->
     """One query's run lines in rank order (score = count - rank + 1)."""
     n = len(windows)
     return [f"{qid} Q0 {video} {s} {e} {rank} {n - rank + 1} {tag}" for rank, (s, e) in enumerate(windows, start=1)]
-
-
-def write(prefix: str, inputs: list[str], suffixes: tuple[str, ...], build: Callable[[], Lines]) -> list[str]:
-    """Check ``PREFIX.suffix`` for each suffix (none may be an input), then write what ``build`` makes; return
-    what was written, the notes, the eval command of each figure and what has none, one stderr line each."""
-    from segeval.reports.output import check_output, write_output
-
-    paths = {suffix: Path(f"{prefix}.{suffix}") for suffix in suffixes}
-    for path in paths.values():
-        check_output(path, inputs)
-    done = build()
-    out = []
-    for suffix, lines in done.files.items():
-        path = write_output(paths[suffix], "".join(line + "\n" for line in lines), inputs=inputs)
-        out.append(f"wrote {path}: {plural(len(lines), 'line')}")
-    out += [f"note: {n}" for n in done.notes]
-    commands: dict[str, list[Figure]] = {}
-    for f in done.figures:
-        commands.setdefault(" ".join((EVAL, *f.args)), []).append(f)
-    for command, figures in commands.items():
-        names = ", ".join(" ".join(f.key) + " = " + f.measure + (" x 100" if f.percent else "") for f in figures)
-        out.append(f"note: {command.replace('PREFIX', shlex.quote(prefix))}  gives {names}")
-    out += [f"note: {name}: no eval command: {why}" for name, why in done.unreproducible]
-    return out
 
 
 def _forward(windows: FloatArray) -> tuple[FloatArray, int]:
@@ -353,21 +328,20 @@ def didemo_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
 TVR_SUFFIXES = {"VCMR": ("qrels", "run"), "SVMR": ("svmr.run",), "VR": ("vr.qrels", "vr.run")}
 
 
-def tvr_suffixes(data: Tvr, predictions: str) -> tuple[str, ...]:
-    """The files written for ``data``'s tasks (VCMR must be there; SVMR and VR when submitted)."""
+def tvr_lines(truth: str, predictions: str, options: MrOptions) -> Lines:
+    """TVR: SVMR keeps the predictions of the query's own video (in list order, as the official counts its rank);
+    VR writes each video as the span 0-1 s, for ``-a exact``. VCMR must be submitted; SVMR and VR when they are."""
+    from segeval.protocols.moments.tvr import THRESHOLDS, TOP_K
+    from segeval.protocols.moments.tvr.reading import key, read
+
+    data = read(truth, predictions)
     if "VCMR" not in data.predictions:
         raise InputError(predictions, "has no 'VCMR' ranking to write as lines (--write-lines)")
-    return tuple(s for task, names in TVR_SUFFIXES.items() if task in data.predictions for s in names)
-
-
-def tvr_lines(data: Tvr, truth: str, predictions: str, options: MrOptions) -> Lines:
-    """TVR: SVMR keeps the predictions of the query's own video (in list order, as the official counts its rank);
-    VR writes each video as the span 0-1 s, for ``-a exact``."""
-    from segeval.protocols.moments.tvr.reading import key
-
     names = {index: name for name, index in data.video2idx.items()}
     times = Times()
-    files: dict[str, list[str]] = {s: [] for s in tvr_suffixes(data, predictions)}
+    files: dict[str, list[str]] = {
+        s: [] for task, suffixes in TVR_SUFFIXES.items() if task in data.predictions for s in suffixes
+    }
     reversed_rows = 0
     for q in data.queries:
         qid = token(q.desc_id, "desc_id", truth)
@@ -408,22 +382,14 @@ def tvr_lines(data: Tvr, truth: str, predictions: str, options: MrOptions) -> Li
             f"{reversed_rows} VCMR and SVMR windows with end < start are written as the zero-length window "
             "at their start (IoU 0 with any non-empty moment, as the official gives them)"
         )
-    done = tvr_figures(options, tuple(data.predictions))
-    return Lines(files, done.figures, done.unreproducible, notes)
-
-
-def tvr_figures(options: MrOptions, tasks: tuple[str, ...] = ("VCMR", "SVMR", "VR")) -> Lines:
-    """The eval command of each TVR figure of ``tasks`` on the lines of :func:`tvr_lines`, and what has none."""
-    from segeval.protocols.moments.tvr import THRESHOLDS, TOP_K
-
     thresholds = options.thresholds or THRESHOLDS
     top_k = options.top_k or TOP_K
     figures: list[Figure] = []
     for task, run in (("VCMR", "PREFIX.run"), ("SVMR", "PREFIX.svmr.run")):
-        if task in tasks:
+        if task in data.predictions:
             keys = [((task, f"{t}-r{k}"), k, t) for t in thresholds for k in top_k]
             figures += success(keys, thresholds, top_k, ":float32", run=run)
-    if "VR" in tasks:
+    if "VR" in data.predictions:
         figures += group(
             [(("VR", f"r{k}"), f"success_{k}") for k in top_k],
             ["exact"],
@@ -432,7 +398,8 @@ def tvr_figures(options: MrOptions, tasks: tuple[str, ...] = ("VCMR", "SVMR", "V
             "PREFIX.vr.run",
         )
     by_type = "the same commands over one type's queries: not written (the qrels of one type's queries give them)"
-    return Lines({}, figures, [("*_by_type", by_type), ("desc_type_ratio", "a share of queries, not a measure")])
+    unreproducible = [("*_by_type", by_type), ("desc_type_ratio", "a share of queries, not a measure")]
+    return Lines(files, figures, unreproducible, notes)
 
 
 BUILDERS = {
@@ -440,21 +407,30 @@ BUILDERS = {
     "qvhighlights": qvhighlights_lines,
     "ego4d-nlq": ego4d_lines,
     "didemo": didemo_lines,
+    "tvr": tvr_lines,
 }
-QVH_SUFFIXES = ("qrels", "short.qrels", "middle.qrels", "long.qrels", "run", "map.run")
 
 
 def write_lines(protocol: str, truth: str, predictions: str, options: MrOptions, prefix: str) -> list[str]:
-    """Write ``protocol``'s lines under ``prefix`` (:func:`write`)."""
-    if protocol == "tvr":
-        from segeval.protocols.moments.tvr.reading import read
+    """Write ``protocol``'s lines as ``PREFIX.suffix`` files (none may be an input); return what was written, the
+    notes, the eval command of each figure and what has none, one stderr line each."""
+    from segeval.reports.output import check_output, write_output
 
-        data = read(truth, predictions)
-        return write(
-            prefix,
-            [truth, predictions],
-            tvr_suffixes(data, predictions),
-            lambda: tvr_lines(data, truth, predictions, options),
-        )
-    suffixes = QVH_SUFFIXES if protocol == "qvhighlights" else ("qrels", "run")
-    return write(prefix, [truth, predictions], suffixes, lambda: BUILDERS[protocol](truth, predictions, options))
+    done = BUILDERS[protocol](truth, predictions, options)
+    inputs = [truth, predictions]
+    paths = {suffix: Path(f"{prefix}.{suffix}") for suffix in done.files}
+    for path in paths.values():
+        check_output(path, inputs)
+    out = []
+    for suffix, lines in done.files.items():
+        path = write_output(paths[suffix], "".join(line + "\n" for line in lines), inputs=inputs)
+        out.append(f"wrote {path}: {plural(len(lines), 'line')}")
+    out += [f"note: {n}" for n in done.notes]
+    commands: dict[str, list[Figure]] = {}
+    for f in done.figures:
+        commands.setdefault(" ".join((EVAL, *f.args)), []).append(f)
+    for command, figures in commands.items():
+        names = ", ".join(" ".join(f.key) + " = " + f.measure + (" x 100" if f.percent else "") for f in figures)
+        out.append(f"note: {command.replace('PREFIX', shlex.quote(prefix))}  gives {names}")
+    out += [f"note: {name}: no eval command: {why}" for name, why in done.unreproducible]
+    return out

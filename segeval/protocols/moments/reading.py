@@ -23,23 +23,28 @@ def load_json(path: str | Path, expected: str, what: str = "valid JSON") -> Any:
     return load_document(str(path), read_text(path, head=head), expected, what=what)
 
 
-def load_jsonl(
-    path: str | Path, expected: str, record: Callable[[int, str], Any] | None = None
-) -> list[tuple[int, str, Any]]:
-    """JSON Lines: (line number, line, value) of every non-blank line; ``record`` reads and checks one line
-    (by default any JSON value: :mod:`segeval.readers.json_records`)."""
+def load_jsonl(path: str | Path, keys: tuple[str, ...], expected: str) -> list[tuple[int, str, dict[str, Any]]]:
+    """JSON Lines of objects: (line number, line, object) of every non-blank line, each object with ``keys``;
+    ``expected`` says what a line holds (for the error message; :mod:`segeval.readers.json_records`)."""
+    name = str(path)
 
-    def value(number: int, line: str) -> Any:
-        return load_line(str(path), number, line, expected)
+    def record(number: int, line: str) -> dict[str, Any]:
+        """One line's object (the check of a stream's first record too)."""
+        row = load_line(name, number, line, expected, what="a JSON object", flat="one flat JSON object per line")
+        if not isinstance(row, dict):
+            raise line_error(name, number, line, f"is not a JSON object; expected {expected}")
+        missing = [k for k in keys if k not in row]
+        if missing:
+            raise line_error(name, number, line, f"has no {', '.join(map(repr, missing))}; expected {expected}")
+        return row
 
-    check = record or value
     rows = [
-        (number, line, check(number, line))
-        for number, line in lines(read_text(path, lines=True, head=record_head(check)))
+        (number, line, record(number, line))
+        for number, line in lines(read_text(path, lines=True, head=record_head(record)))
         if line.strip()
     ]
     if not rows:
-        raise InputError(str(path), f"has no data lines; expected {expected}")
+        raise InputError(name, f"has no data lines; expected {expected}")
     return rows
 
 
@@ -59,6 +64,19 @@ def as_windows(value: Any, width: int) -> FloatArray | None:
     except OverflowError:  # an integer beyond the float range
         return None
     return windows if np.isfinite(windows).all() else None
+
+
+def windows(value: Any, width: int, key: str, error: Callable[[str], InputError]) -> FloatArray:
+    """``value`` as (n, ``width``) floats (:func:`as_windows`), else ``error(problem)``: the one refusal of a list of
+    windows, naming ``key`` and the first window that is not ``width`` finite numbers."""
+    found = as_windows(value, width)
+    if found is not None:
+        return found
+    shape = "[start, end, score]" if width == 3 else "[start, end]"
+    if not isinstance(value, list):
+        raise error(f"'{key}' is {shown(value)}; expected a list of {shape} windows")
+    bad = next(w for w in value if not (isinstance(w, list) and len(w) == width and all(map(is_number, w))))
+    raise error(f"'{key}' has the window {shown(bad)}; expected every window as {shape} with {width} finite numbers")
 
 
 def shown(value: Any, width: int = 80) -> str:

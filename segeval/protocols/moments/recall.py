@@ -77,9 +77,10 @@ def evaluate(
     compare: str = COMPARE,
     nms_threshold: float | None = None,
     per_query: dict[str, dict[str, float | None]] | None = None,
+    name: str = "ground truth",
 ) -> tuple[dict[str, float | int | None], list[str]]:
     """R@k,IoU@t and mIoU in percent over the ground-truth queries that have a window, and notes; ``per_query``
-    gets each query's values."""
+    gets each query's values; ``name`` is the ground truth's file (refused without any window)."""
     notes: list[str] = []
     queries = [q for q in truth if len(truth[q])]
     if len(queries) < len(truth):
@@ -88,7 +89,9 @@ def evaluate(
             f"{len(truth) - len(queries)} ground-truth queries have no relevant window (e.g. {left}) and are left out"
         )
     if not queries:
-        raise InputError("ground truth", "has no query with a relevant window; expected at least one")
+        raise InputError(
+            name, "has no query with a relevant window; expected at least one [start, end] in 'relevant_windows'"
+        )
     missing = [q for q in queries if not len(predictions.get(q, ()))]
     if missing:
         notes.append(f"{len(missing)} ground-truth queries have no predicted window (e.g. {missing[0]}) and score 0")
@@ -121,14 +124,10 @@ def evaluate_files(truth: str, predictions: str, options: MrOptions) -> MrResult
             f"predicts query {m.unknown[0]}, which is not in the ground truth {truth} "
             f"({len(m.unknown)} such queries); expected ground-truth qids only",
         )
-    if not any(len(w) for w in m.truth.values()):
-        raise InputError(
-            truth, "has no query with a relevant window; expected at least one [start, end] in 'relevant_windows'"
-        )
     rows: dict[str, dict[str, float | None]] = {}
     thresholds, top_k = options.thresholds or THRESHOLDS, options.top_k or TOP_K
     figures, notes = evaluate(
-        m.truth, m.predictions, thresholds, top_k, options.iou_compare or COMPARE, options.nms, rows
+        m.truth, m.predictions, thresholds, top_k, options.iou_compare or COMPARE, options.nms, rows, truth
     )
     brief = {k: v for k, v in figures.items() if k != "queries"}
     return MrResult(figures=figures, brief=brief, notes=notes, per_query=rows)

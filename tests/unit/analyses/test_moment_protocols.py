@@ -330,6 +330,10 @@ def ego_pred(*rows: dict[str, Any], **top: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("truth", "pred", "where", "expected"), [
     ({"videos": {"clips": []}}, ego_pred(EGO_ROW), "gt", "the top level: is .*expected an object with a list 'videos'"),
+    ({"videos": [{"clips": [{"annotations": []}]}]}, ego_pred(EGO_ROW), "gt",
+     r"videos\[0\]\.clips\[0\]: is \{\"annotations\": \[\]\}; expected an object with a string 'clip_uid'"),
+    ({"videos": [{"clips": [{"clip_uid": "c", "annotations": [{"annotation_uid": 7, "language_queries": []}]}]}]},
+     ego_pred(EGO_ROW), "gt", r"annotations\[0\]: is .*; expected an object with a string 'annotation_uid'"),
     ({"videos": [{"clips": [{"clip_uid": "c", "annotations": [{"annotation_uid": "a", "language_queries": [
         {"clip_start_sec": 0}]}]}]}]}, ego_pred(EGO_ROW), "gt",
      r"videos\[0\].clips\[0\].annotations\[0\].language_queries\[0\]: .*expected numbers clip_start_sec"),
@@ -340,8 +344,9 @@ def ego_pred(*rows: dict[str, Any], **top: Any) -> dict[str, Any]:
     (EGO_GT, ego_pred({**EGO_ROW, "query_idx": 1}), "pred", "query_idx is 1; expected an integer from 0 to 0"),
     (EGO_GT, ego_pred({**EGO_ROW, "query_idx": -1}), "pred", "query_idx is -1"),
     (EGO_GT, ego_pred(EGO_ROW, EGO_ROW), "pred", r"results\[1\]: query c/a/0 appears twice"),
-    (EGO_GT, ego_pred({**EGO_ROW, "predicted_times": [[0, 5, 1]]}), "pred", "windows of 2 numbers"),
-    (EGO_GT, ego_pred({**EGO_ROW, "predicted_times": [0, 5]}), "pred", "windows of 2 numbers"),
+    (EGO_GT, ego_pred({**EGO_ROW, "predicted_times": [[0, 5, 1]]}), "pred",
+     r"results\[0\]: 'predicted_times' has the window \[0, 5, 1\]; expected every window as \[start, end\]"),
+    (EGO_GT, ego_pred({**EGO_ROW, "predicted_times": [0, 5]}), "pred", r"'predicted_times' has the window 0; expected"),
     (EGO_GT, ego_pred({k: v for k, v in EGO_ROW.items() if k != "query_idx"}), "pred", "expected the keys"),
 ])
 def test_ego4d_bad_input_exits_2(tmp_path: Path, truth: Any, pred: Any, where: str, expected: str) -> None:
@@ -377,7 +382,7 @@ def test_didemo_bad_input_exits_2(tmp_path: Path, truth: Any, pred: Any, where: 
     ('{"annotation_id": 9, "ranking": [[0, 0]]}', "line 1: annotation_id 9 is not in the ground truth"),
     ('{"annotation_id": 1, "ranking": [[0, 0]]}\n{"annotation_id": 1, "ranking": [[0, 0]]}',
      "line 2: annotation_id 1 appears twice"),
-    ('{"annotation_id": 1}', "line 1: expected JSON Lines of"),
+    ('{"annotation_id": 1}', "line 1: has no 'ranking'; expected JSON Lines of"),
     ('{"annotation_id": 1, "ranking": [[0, 0, 7]]}', "line 1: 'ranking' holds \\[0, 0, 7\\]"),
 ])
 def test_didemo_keyed_bad_input_names_the_line(tmp_path: Path, lines: str, expected: str) -> None:
@@ -386,6 +391,19 @@ def test_didemo_keyed_bad_input_names_the_line(tmp_path: Path, lines: str, expec
     (tmp_path / "pred.jsonl").write_text(lines + "\n")
     code, _, err = mr("-p", "didemo", gt, str(tmp_path / "pred.jsonl"))
     assert code == 2 and str(tmp_path / "pred.jsonl") in err and re.search(expected, err), err
+
+
+
+def test_recall_refuses_a_ground_truth_without_any_window_naming_it(tmp_path: Path) -> None:
+    gt = write(tmp_path / "gt.jsonl", [{"qid": 1, "relevant_windows": []}])
+    pred = write(tmp_path / "p.jsonl", [{"qid": 1, "pred_relevant_windows": [[0, 1, 0.5]]}])
+    code, _, err = mr("-p", "recall", gt, pred)
+    assert code == 2 and err == (f"segeval: error: {gt}: has no query with a relevant window; expected at least one "
+                                 "[start, end] in 'relevant_windows'\n"), err
+    from segeval.core.errors import InputError
+
+    with pytest.raises(InputError, match=r"^ground truth: has no query with a relevant window"):
+        recall.evaluate({"1": np.zeros((0, 2))}, {})
 
 
 CHARADES = "3MSZA 24.3 30.4##person turn a light on.\nAMT7R 4.5 12.5##a person is putting a picture onto the wall.\n" \

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from segeval.protocols.moments.lines import BUILDERS, EVAL, Figure, tvr_figures
+from segeval.protocols.moments.lines import BUILDERS, EVAL, Figure
 from segeval.protocols.moments.protocol import MrOptions, parse_options
 from tests.conftest import FIXTURES, full_only, run_cli, shared
 
@@ -22,10 +22,6 @@ ROUNDED = {"qvhighlights", "tvr"}
 
 
 def figures(protocol: str, truth: str, predictions: str, options: MrOptions) -> list[Figure]:
-    if protocol == "tvr":
-        from segeval.protocols.moments.tvr.reading import read
-
-        return tvr_figures(options, tuple(read(truth, predictions).predictions)).figures
     return BUILDERS[protocol](truth, predictions, options).figures
 
 

@@ -326,8 +326,10 @@ SUB = {"video2idx": {"a": 0, "b": 1},
 
 @pytest.mark.parametrize(("gt", "problem"), [
     ("not json", "gt.jsonl, line 1: is not a JSON object"),
-    ('{"desc_id": 1, "vid_name": "a", "type": "v"}', "gt.jsonl, line 1: has no 'ts'; expected a JSON object with"),
-    ('[1, 2]', "gt.jsonl, line 1: expected a JSON object with 'desc_id', 'vid_name', 'ts' and 'type'"),
+    ('{"desc_id": 1, "vid_name": "a", "type": "v"}',
+     "gt.jsonl, line 1: has no 'ts'; expected one JSON object per line with"),
+    ('[1, 2]', "gt.jsonl, line 1: is not a JSON object; expected one JSON object per line with 'desc_id', "
+     "'vid_name', 'ts' and 'type'"),
     ('{"desc_id": 1, "vid_name": "a", "ts": [0, 5, 6], "type": "v"}',
      "line 1: 'ts' is [0, 5, 6]; expected [start, end] or, DiDeMo-style, a list of at least 4 [start, end] pairs"),
     ('{"desc_id": 1, "vid_name": "a", "ts": [[0, 5], [1, 6]], "type": "v"}', "'ts' is [[0, 5], [1, 6]]; expected"),

@@ -19,11 +19,11 @@ import pandas as pd
 import pytest
 
 from segeval.core.errors import InputError
+from segeval.protocols.moments.qvhighlights.reading import LINE as QVH_LINE
 from segeval.protocols.moments.reading import load_json, load_jsonl
 from segeval.protocols.moments.tvr.reading import read_submission, read_truth
 from segeval.readers.files import BLOCK_BYTES, reset_streams
 from segeval.readers.formats import DETECT_LINES
-from segeval.readers.json_records import read_moment_jsonl
 from segeval.readers.strata import read_sampled_run, read_strata_qrels
 from segeval.readers.tables import read_qrels, read_run
 
@@ -151,8 +151,8 @@ def test_a_line_stream_gives_the_whole_reads_error(monkeypatch: pytest.MonkeyPat
 TVR_LINE = '{{"desc_id": {}, "vid_name": "v", "ts": [1.0, 2.0], "type": "v"}}'
 JSONL_READERS: dict[str, tuple[Callable[[str], Any], str, list[str]]] = {
     "tvr truth": (read_truth, TVR_LINE, ["not a json", "[1, 2]", '{"desc_id": 1}', '{"a": 1, "a": 2}']),
-    "qvh": (read_moment_jsonl, '{{"qid": {}}}', ["not a json", '{"q": 1}', '{"qid": [[[[']),
-    "jsonl": (lambda p: load_jsonl(p, "records"), '{{"id": {}}}', ["not a json", "{", '{"a": 1, "a": 2}']),
+    "qvh": (lambda p: load_jsonl(p, ("qid",), QVH_LINE), '{{"qid": {}}}', ["not a json", '{"q": 1}', '{"qid": [[[[']),
+    "jsonl": (lambda p: load_jsonl(p, ("id",), "records"), '{{"id": {}}}', ["not a json", "{", '{"a": 1, "a": 2}']),
 }
 JSONL_CASES = [(reader, bad, layout, lines)
                for reader, (_, good, bads) in JSONL_READERS.items() for bad in (bads if FULL else bads[:2])

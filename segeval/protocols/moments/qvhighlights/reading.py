@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +16,11 @@ from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.core.words import plural
 from segeval.protocols.moments.detect import by_sentence, is_charades, read_charades
-from segeval.protocols.moments.reading import as_windows, is_number, line_error, shown
-from segeval.readers.json_records import read_moment_jsonl
+from segeval.protocols.moments.reading import as_windows, is_number, line_error, load_jsonl, windows
 
 CLIP_SECONDS = 2
 MAX_CLIPS = 2**20  # a longer video (over 24 days) is refused: its clip score matrices would not fit in memory
+LINE = "one JSON object per line with a 'qid' (QVHighlights JSON Lines)"
 
 
 @dataclass
@@ -52,24 +53,6 @@ def qid_key(value: Any) -> str:
     if isinstance(value, str):
         return json.dumps(value) if _NUMBER_LIKE.fullmatch(value) else value
     return json.dumps(value, sort_keys=True)
-
-
-def _windows(value: Any, width: int, path: str, number: int, text: str, key: str) -> FloatArray:
-    windows = as_windows(value, width)
-    if windows is not None:
-        return windows
-    shape = "[start, end, score]" if width == 3 else "[start, end]"
-    if not isinstance(value, list):
-        raise line_error(path, number, text, f"'{key}' must be a list of {shape} lists")
-    for w in value:
-        if not (isinstance(w, list) and len(w) == width and all(is_number(x) for x in w)):
-            raise line_error(
-                path,
-                number,
-                text,
-                f"'{key}' has the window {shown(w)}; expected every window as {shape} with {width} finite numbers",
-            )
-    return np.array(value, dtype=np.float64).reshape(-1, width)
 
 
 def _saliency(row: dict[str, Any], path: str, number: int, text: str) -> FloatArray:
@@ -117,8 +100,8 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
     m = Moments()
     tname, pname = str(truth_path), str(predictions_path)
     charades = is_charades(truth_path)
-    truth_rows = read_charades(truth_path) if charades else read_moment_jsonl(truth_path)
-    pred_rows = read_moment_jsonl(predictions_path)
+    truth_rows = read_charades(truth_path) if charades else load_jsonl(truth_path, ("qid",), LINE)
+    pred_rows = load_jsonl(predictions_path, ("qid",), LINE)
     if charades:
         pred_rows = by_sentence(truth_rows, pred_rows, pname)
     m.moments = any("pred_relevant_windows" in row for _, _, row in pred_rows)
@@ -135,7 +118,9 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
         spelling[qid] = json.dumps(row["qid"])
         if qid in m.truth:
             raise line_error(tname, number, text, f"query {qid} appears twice; expected one line per query")
-        m.truth[qid] = _windows(row.get("relevant_windows", []), 2, tname, number, text, "relevant_windows")
+        m.truth[qid] = windows(
+            row.get("relevant_windows", []), 2, "relevant_windows", partial(line_error, tname, number, text)
+        )
         m.videos[qid] = str(row.get("vid", ""))
         if m.highlights:
             m.saliency[qid] = _saliency(row, tname, number, text)
@@ -148,9 +133,8 @@ def read_moments(truth_path: str | Path, predictions_path: str | Path) -> Moment
         elif json.dumps(row["qid"]) != spelling[qid]:
             m.respelled.append(f"{json.dumps(row['qid'])} for {spelling[qid]}")
         if m.moments:
-            m.predictions[qid] = _windows(
-                row.get("pred_relevant_windows", []), 3, pname, number, text, "pred_relevant_windows"
-            )
+            bad = partial(line_error, pname, number, text)
+            m.predictions[qid] = windows(row.get("pred_relevant_windows", []), 3, "pred_relevant_windows", bad)
         if m.highlights:
             m.pred_saliency[qid] = _scores(row, pname, number, text)
     return m

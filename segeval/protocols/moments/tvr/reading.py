@@ -13,13 +13,13 @@ import numpy as np
 from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.protocols.moments.reading import is_number, line_error, load_json, load_jsonl, record_error, shown
-from segeval.readers.json_records import load_line
 
 TASKS = ("VCMR", "SVMR", "VR")
 TYPES = ("v", "t", "vt")
 MAX_PREDICTIONS = 100
 #: the official compares video indices as 32-bit floats: from 2**24 on, neighbours compare equal
 MAX_VIDEO_INDEX = 2**24
+LINE = "one JSON object per line with 'desc_id', 'vid_name', 'ts' and 'type' (TVR ground truth)"
 
 
 @dataclass
@@ -78,23 +78,9 @@ def _moment(value: Any, path: str, line: int, text: str) -> FloatArray:
 def read_truth(path: str | Path) -> list[Query]:
     """TVR ground truth: one JSON object per line with ``desc_id``, ``vid_name``, ``ts`` and ``type``."""
     name = str(path)
-    expected = "a JSON object with 'desc_id', 'vid_name', 'ts' and 'type'"
-
-    def record(number: int, line: str) -> dict[str, Any]:
-        """One line's object with its keys (the check of a stream's first record too)."""
-        row = load_line(
-            name, number, line, "one JSON object per line", what="a JSON object", flat="one flat JSON object per line"
-        )
-        if not isinstance(row, dict):
-            raise line_error(name, number, line, f"expected {expected}")
-        missing = [k for k in ("desc_id", "vid_name", "ts") if k not in row]
-        if missing:
-            raise line_error(name, number, line, f"has no {', '.join(repr(k) for k in missing)}; expected {expected}")
-        return row
-
     queries: list[Query] = []
     seen: dict[str, int] = {}
-    for number, line, row in load_jsonl(path, "TVR ground truth as JSON Lines", record):
+    for number, line, row in load_jsonl(path, ("desc_id", "vid_name", "ts"), LINE):
         text = line[:200]
         desc_id = _desc_id(row["desc_id"], name, "", number, text)
         if key(desc_id) in seen:
