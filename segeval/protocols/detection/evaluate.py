@@ -43,8 +43,6 @@ class DetectionResult:
     ap: FloatArray
     mAP: FloatArray
     average_mAP: float
-    instances: int
-    predictions: int
     notes: list[str] = field(default_factory=list)
 
 
@@ -184,9 +182,7 @@ def evaluate(
             f"{plural(len(empty), 'class', 'classes')} without predictions (e.g. {empty[0]!r}) count with "
             "AP 0 in the mean, as the official code counts them"
         )
-    return DetectionResult(
-        protocol, list(thresholds), classes, ap, m, float(m.mean()), len(truth.label), len(predictions.label), notes
-    )
+    return DetectionResult(protocol, list(thresholds), classes, ap, m, float(m.mean()), notes)
 
 
 def per_video(

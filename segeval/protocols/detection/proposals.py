@@ -20,10 +20,8 @@ AR_AT = (1, 5, 10, 100)
 
 @dataclass
 class ProposalResult:
-    """``recall[t, j]`` at ``thresholds[t]`` and curve point j; ``avg_recall[j]``; ``proposals_per_video[j]``."""
+    """``recall[t, j]`` at threshold t and curve point j; ``avg_recall[j]``; ``proposals_per_video[j]``."""
 
-    thresholds: list[float]
-    max_proposals: int
     recall: FloatArray
     avg_recall: FloatArray
     proposals_per_video: FloatArray
@@ -54,7 +52,7 @@ def evaluate_proposals(
     ar_at = {k: float(np.mean(recall[:, k - 1])) for k in AR_AT}
     notes = [*p.notes, *_notes(int((sizes == 0).sum()), max_proposals, int(kept.min()), ratio)]
     auc_percent = 100.0 * auc / float(per[-1]) if kept_total else 0.0
-    return ProposalResult(list(th.tolist()), max_proposals, recall, avg, per, auc_percent, ar_at, notes)
+    return ProposalResult(recall, avg, per, auc_percent, ar_at, notes)
 
 
 def _kept_ious(t: R.Truth, p: R.Predictions, gt_videos: list[int], kept: list[int]) -> list[FloatArray]:

@@ -3,7 +3,7 @@ detection file) into :class:`Truth` and :class:`Predictions`; bad inputs as docs
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -304,7 +304,18 @@ def unknown_label(label: str, truth: Truth) -> str:
 
 # ----------------------------------------------------------------------------------------- THUMOS14 kit
 
-_KIT_LINE = re.compile(r"\s*(\S+)\s+(\S+)\s+(\S+)\s*\Z")
+
+def _kit_lines(path: str, fields: str) -> Iterator[tuple[int, str, list[str]]]:
+    """(line number, line, its white-space separated fields) of each non-blank line of a kit file, each line with
+    as many fields as ``fields`` names."""
+    width = len(fields.split())
+    for number, line in enumerate(read_text(path).split("\n"), start=1):
+        parts = line.split()
+        if not parts:
+            continue
+        if len(parts) != width:
+            raise InputError(path, f"expected '{fields}'", line=number, text=line)
+        yield number, line, parts
 
 
 def read_kit_truth(folder: str, subset: str) -> Truth:
@@ -320,12 +331,7 @@ def read_kit_truth(folder: str, subset: str) -> Truth:
     regular_file(str(listing), f"the kit's class list in the annotation folder {folder}")
     ids: list[int] = []
     names: list[str] = []
-    for number, line in enumerate(read_text(listing).split("\n"), start=1):
-        if not line.strip():
-            continue
-        parts = line.split()
-        if len(parts) != 2:
-            raise InputError(str(listing), "expected 'class-id class-name'", line=number, text=line)
+    for number, line, parts in _kit_lines(str(listing), "class-id class-name"):
         cid = read_number(parts[0], str(listing), "the class id", whole=True, minimum=0, line=number, shown=line)
         if (why := bad_entry_name(f"{parts[1]}_{subset}.txt")) is not None:
             raise InputError(
@@ -352,20 +358,15 @@ def read_kit_truth(folder: str, subset: str) -> Truth:
             f"a ground-truth file: the kit needs one for every class of detclasslist.txt and "
             f"Ambiguous (subset {subset!r})",
         )
-        for number, line in enumerate(read_text(path).split("\n"), start=1):
-            if not line.strip():
-                continue
-            m = _KIT_LINE.match(line)
-            if not m:
-                raise InputError(str(path), "expected 'video t1 t2'", line=number, text=line)
-            s = read_number(m.group(2), str(path), "the start", line=number, shown=line)
-            e = read_number(m.group(3), str(path), "the end", line=number, shown=line)
+        for number, line, (video, start, end) in _kit_lines(str(path), "video t1 t2"):
+            s = read_number(start, str(path), "the start", line=number, shown=line)
+            e = read_number(end, str(path), "the end", line=number, shown=line)
             _window(str(path), "the interval", s, e, number, line, kit=True)
-            videos.setdefault(m.group(1), len(videos))
+            videos.setdefault(video, len(videos))
             if name == "Ambiguous":
-                ambiguous.append((m.group(1), s, e))
+                ambiguous.append((video, s, e))
             else:
-                rows.append((m.group(1), s, e, name))
+                rows.append((video, s, e, name))
     truth = _finish_truth(folder, subset, rows, list(videos), set(), set())
     empty = [n for n in names if n not in truth.classes]
     if empty:
@@ -385,12 +386,7 @@ def read_kit_detections(path: str, truth: Truth) -> Predictions:
     by_id = {cid: i for i, cid in enumerate(truth.class_ids)}
     table = _VideoTable(truth)
     rows: list[tuple[int, float, float, int, float]] = []
-    for number, line in enumerate(read_text(path).split("\n"), start=1):
-        if not line.strip():
-            continue
-        parts = line.split()
-        if len(parts) != 5:
-            raise InputError(path, "expected 'video t1 t2 classid confidence'", line=number, text=line)
+    for number, line, parts in _kit_lines(path, "video t1 t2 classid confidence"):
         s = read_number(parts[1], path, "the start", line=number, shown=line)
         e = read_number(parts[2], path, "the end", line=number, shown=line)
         _window(path, "the detection", s, e, number, line, kit=True)

@@ -138,6 +138,18 @@ def test_write_lines_refuses_a_repeated_instance(tmp_path: Path) -> None:
     assert not (tmp_path / "lines.qrels").exists()
 
 
+def test_write_lines_refuses_what_lines_cannot_say(tmp_path: Path) -> None:
+    # the lines' writer of segeval mr (segeval.protocols.moments.lines): a negative time, a video id with white space
+    lines = str(tmp_path / "lines")
+    code, _, err = _run(tmp_path, {"v1": [_pred(-0.5, 10)]}, "--write-lines", lines)
+    assert code == 2 and "pred.json: a prediction has the negative time -0.5; the lines' seconds format has no " \
+                         "negative times (--write-lines)" in err
+    code, _, err = _run(tmp_path, {"v 2": [_pred(0, 10)]}, "--write-lines", lines)
+    assert code == 2 and "pred.json: the video id 'v 2' has white space or is empty; expected a single token to " \
+                         "write it as a line field (--write-lines)" in err
+    assert not (tmp_path / "lines.qrels").exists()
+
+
 def test_bad_thresholds_and_protocol(tmp_path: Path) -> None:
     code, _, err = _run(tmp_path, {"v1": []}, "--thresholds", "0.5,1.5")
     assert code == 2 and "The '--thresholds' parameter must be a comma-separated list, each a number in (0, 1]" in err
