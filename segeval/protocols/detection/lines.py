@@ -57,9 +57,5 @@ def detection_lines(protocol: str, t: Truth, p: Predictions) -> tuple[list[str],
 
 def write_lines(protocol: str, t: Truth, p: Predictions, prefix: str) -> list[str]:
     """Write ``PREFIX.qrels`` and ``PREFIX.run`` (neither may be an input); return what was written and the notes."""
-
-    def build() -> Lines:
-        qrels, run, notes = detection_lines(protocol, t, p)
-        return Lines({"qrels": qrels, "run": run}, [], [], notes)
-
-    return write(prefix, [t.path, p.path], ("qrels", "run"), build)
+    qrels, run, notes = detection_lines(protocol, t, p)
+    return write(Lines({"qrels": qrels, "run": run}, [], [], notes), [t.path, p.path], prefix)

@@ -412,12 +412,15 @@ BUILDERS = {
 
 
 def write_lines(protocol: str, truth: str, predictions: str, options: MrOptions, prefix: str) -> list[str]:
-    """Write ``protocol``'s lines as ``PREFIX.suffix`` files (none may be an input); return what was written, the
-    notes, the eval command of each figure and what has none, one stderr line each."""
+    """Write ``protocol``'s lines under ``prefix`` (:func:`write`)."""
+    return write(BUILDERS[protocol](truth, predictions, options), [truth, predictions], prefix)
+
+
+def write(done: Lines, inputs: list[str], prefix: str) -> list[str]:
+    """Write ``done``'s files as ``PREFIX.suffix`` (none may be an input); return what was written, the notes, the
+    eval command of each figure and what has none, one stderr line each."""
     from segeval.reports.output import check_output, write_output
 
-    done = BUILDERS[protocol](truth, predictions, options)
-    inputs = [truth, predictions]
     paths = {suffix: Path(f"{prefix}.{suffix}") for suffix in done.files}
     for path in paths.values():
         check_output(path, inputs)
