@@ -52,6 +52,13 @@ class LineFormat:
         return text + " or more" if self.trailing else text
 
 
+def wrong_count(path: str, number: int, text: str, count: int, expected: str) -> InputError:
+    """The refusal of line ``number`` (``text``) holding ``count`` fields; ``expected``: how many, and what."""
+    return InputError(
+        path, f"has {plural(count, 'field')}; expected {expected}", line=number, text=text, kind="field count"
+    )
+
+
 def _fields(spec: str) -> tuple[Field, ...]:
     """Fields from ``name:kind`` words (``str`` when no kind is given)."""
     return tuple(
@@ -347,14 +354,14 @@ def detect_qrels_format(data: bytes, path: str) -> LineFormat:
         if fmt is not None:
             return fmt
     number, tokens = lines[0]
-    raise InputError(
+    raise wrong_count(
         path,
-        f"has {plural(len(tokens), 'field')}; expected a qrels line: 4 fields (TREC, such as '{TREC_QRELS.example}'), "
-        f"6 (MediaEval, such as '{MEDIAEVAL_QRELS.example}') or 3 (a QUESST key, such as '{QUESST_KEY.example}'), "
-        f"or one more ending in '{SOURCE_HUMAN}' or '{SOURCE_PREDICTED}CLASSIFIER' for completed qrels",
-        line=number,
-        text=" ".join(tokens),
-        kind="field count",
+        number,
+        " ".join(tokens),
+        len(tokens),
+        f"a qrels line: 4 fields (TREC, such as '{TREC_QRELS.example}'), 6 (MediaEval, such as "
+        f"'{MEDIAEVAL_QRELS.example}') or 3 (a QUESST key, such as '{QUESST_KEY.example}'), or one more ending in "
+        f"'{SOURCE_HUMAN}' or '{SOURCE_PREDICTED}CLASSIFIER' for completed qrels",
     )
 
 
