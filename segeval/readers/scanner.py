@@ -136,9 +136,9 @@ def scan_blocks(
         final = _last_line(block)
     if tokens is None:
         return None  # no data line
-    out_text = {f: stack_words(columns.pop(f)) for f in text}  # each block freed once copied
-    out_floats = {f: concatenated(columns.pop(f)) for f in floats}
-    out_ints = {f: concatenated(columns.pop(f)) for f in (*ints, *times)}
+    out_text = {f: stacked(columns.pop(f)) for f in text}  # each block freed once copied
+    out_floats = {f: stacked(columns.pop(f)) for f in floats}
+    out_ints = {f: stacked(columns.pop(f)) for f in (*ints, *times)}
     return Scanned(out_text, out_floats, out_ints, {f: tokens[f] for f in first}, {f: final[f] for f in first})
 
 
@@ -164,27 +164,17 @@ def _last_line(block: bytes | memoryview) -> list[bytes]:
         size *= 16
 
 
-def stack_words(blocks: list[Words]) -> Words:
-    """Token blocks of any widths as one zero-padded block; the list is emptied as they are copied (each freed)."""
-    width = max(b.shape[1] for b in blocks)
-    out = np.zeros((sum(len(b) for b in blocks), width), dtype=np.uint64)
+def stacked(blocks: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
+    """Blocks as one array (token blocks of any widths zero-padded to the widest); the list is emptied as they are
+    copied (each freed)."""
+    widths = (max(b.shape[1] for b in blocks),) if blocks[0].ndim == 2 else ()
+    out = np.zeros((sum(len(b) for b in blocks), *widths), dtype=blocks[0].dtype)
     at = 0
     blocks.reverse()
     while blocks:
         b = blocks.pop()
-        out[at : at + len(b), : b.shape[1]] = b
-        at += len(b)
-    return out
-
-
-def concatenated(blocks: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
-    """1-d blocks as one array; the list is emptied as the blocks are copied (see :func:`stack_words`)."""
-    out = np.empty(sum(len(b) for b in blocks), dtype=blocks[0].dtype)
-    at = 0
-    blocks.reverse()
-    while blocks:
-        b = blocks.pop()
-        out[at : at + len(b)] = b
+        rows = out[at : at + len(b)]
+        rows[..., : b.shape[-1]] = b  # a narrower token block: its words, zeros after them
         at += len(b)
     return out
 
