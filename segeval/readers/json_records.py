@@ -9,13 +9,11 @@ import math
 import re
 from collections.abc import Callable, Iterator
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from segeval.core.errors import InputError
-from segeval.readers.files import read_bytes
 
 
 class Refused(ValueError):
@@ -155,32 +153,23 @@ def _refused(name: str, text: str, exc: Refused, expected: str, number: int | No
     return InputError(name, problem, line=line, text=None if shown is None else shown[:200], kind=exc.kind)
 
 
-def load_document(name: str, text: str, expected: str, *, what: str = "valid JSON") -> Any:
-    """One JSON document, or an InputError naming the line and what was expected."""
+def load_document(
+    name: str, text: str, expected: str, *, what: str = "valid JSON", number: int | None = None, flat: str | None = None
+) -> Any:
+    """One JSON document, or (``number``: its line) one JSON Lines record; else an InputError naming the line, the
+    column and what was expected (``flat``, when given, for a record nested too deeply)."""
     try:
         return loads(text)
     except Refused as exc:
-        raise _refused(name, text, exc, expected) from None
+        raise _refused(name, text, exc, (flat or expected) if exc.find is _deepest else expected, number) from None
     except json.JSONDecodeError as exc:
         split = text.split("\n")
         bad = split[exc.lineno - 1] if exc.lineno <= len(split) else ""
         raise InputError(
             name,
             f"is not {what} ({exc.msg}, column {exc.colno}); expected {expected}",
-            line=exc.lineno,
+            line=number or exc.lineno,
             text=bad[max(0, exc.colno - 100) : exc.colno + 100],
-        ) from None
-
-
-def load_line(name: str, number: int, line: str, expected: str, *, what: str = "JSON", flat: str | None = None) -> Any:
-    """One JSON Lines record (line ``number``), or an InputError naming the line (too deep: ``flat`` expected)."""
-    try:
-        return loads(line)
-    except Refused as exc:
-        raise _refused(name, line, exc, (flat or expected) if exc.find is _deepest else expected, number) from None
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            name, f"is not {what} ({exc.msg}); expected {expected}", line=number, text=line[:200]
         ) from None
 
 
@@ -221,25 +210,3 @@ def record_head(load: Callable[[int, str], object]) -> Callable[[bytes], bool]:
         return False
 
     return check
-
-
-def read_moment_jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]:
-    """JSON Lines of moment retrieval (QVHighlights): (line number, line, object with a ``qid``) of each record."""
-    name = str(path)
-
-    def record(number: int, line: str) -> dict[str, Any]:
-        value = load_line(
-            name, number, line, "one JSON object per line", what="a JSON object", flat="one flat JSON object per line"
-        )
-        if not isinstance(value, dict) or "qid" not in value:
-            raise InputError(name, "expected a JSON object with a 'qid'", line=number, text=line[:200])
-        return value
-
-    raw = read_bytes(path, head=record_head(record))
-    rows = []
-    for number, line in lines(raw.decode("utf-8", "replace")):
-        if line.strip():
-            rows.append((number, line, record(number, line)))
-    if not rows:
-        raise InputError(name, "has no data lines; expected JSON Lines")
-    return rows

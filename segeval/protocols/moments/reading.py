@@ -14,7 +14,7 @@ import numpy as np
 from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.readers.files import read_text
-from segeval.readers.json_records import document_head, lines, load_document, load_line, record_head
+from segeval.readers.json_records import document_head, lines, load_document, record_head
 
 
 def load_json(path: str | Path, expected: str, what: str = "valid JSON") -> Any:
@@ -30,7 +30,7 @@ def load_jsonl(
     (by default any JSON value: :mod:`segeval.readers.json_records`)."""
 
     def value(number: int, line: str) -> Any:
-        return load_line(str(path), number, line, expected)
+        return load_document(str(path), line, expected, number=number)
 
     check = record or value
     rows = [

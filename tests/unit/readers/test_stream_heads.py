@@ -19,11 +19,11 @@ import pandas as pd
 import pytest
 
 from segeval.core.errors import InputError
+from segeval.protocols.moments.qvhighlights.reading import read_moment_jsonl
 from segeval.protocols.moments.reading import load_json, load_jsonl
 from segeval.protocols.moments.tvr.reading import read_submission, read_truth
 from segeval.readers.files import BLOCK_BYTES, reset_streams
 from segeval.readers.formats import DETECT_LINES
-from segeval.readers.json_records import read_moment_jsonl
 from segeval.readers.strata import read_sampled_run, read_strata_qrels
 from segeval.readers.tables import read_qrels, read_run
 

@@ -15,8 +15,23 @@ from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.core.words import plural
 from segeval.protocols.moments.detect import by_sentence, is_charades, read_charades
-from segeval.protocols.moments.reading import as_windows, is_number, line_error, shown
-from segeval.readers.json_records import read_moment_jsonl
+from segeval.protocols.moments.reading import as_windows, is_number, line_error, load_jsonl, shown
+from segeval.readers.json_records import load_document
+
+
+def read_moment_jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]:
+    """JSON Lines of moment retrieval (QVHighlights): (line number, line, object with a ``qid``) of each record."""
+    name = str(path)
+
+    def record(number: int, line: str) -> dict[str, Any]:
+        flat = "one flat JSON object per line"
+        value = load_document(name, line, "one JSON object per line", what="a JSON object", number=number, flat=flat)
+        if not isinstance(value, dict) or "qid" not in value:
+            raise InputError(name, "expected a JSON object with a 'qid'", line=number, text=line[:200])
+        return value
+
+    return load_jsonl(path, "JSON Lines", record)
+
 
 CLIP_SECONDS = 2
 MAX_CLIPS = 2**20  # a longer video (over 24 days) is refused: its clip score matrices would not fit in memory
