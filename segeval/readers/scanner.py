@@ -6,7 +6,7 @@ CR before LF, bytes that are not UTF-8, another field count, a token over :data:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Required, TypedDict, Unpack, cast
 
 import numpy as np
@@ -83,18 +83,12 @@ def scan_format(
     """:func:`scan` (or :func:`scan_blocks` of blocks) of lines of ``fmt`` (``n_fields`` of its fields), the wanted
     fields named and the results keyed as ``fmt`` names them (``text=("query", "item")``)."""
     at: dict[str, Any] = {kind: tuple(fmt.position(name) for name in names) for kind, names in wanted.items()}
-    fields = len(fmt.fields) if n_fields is None else n_fields
-    got = scan(data, fields, **at) if isinstance(data, bytes) else scan_blocks(data, fields, **at)
+    count = len(fmt.fields) if n_fields is None else n_fields
+    got = scan(data, count, **at) if isinstance(data, bytes) else scan_blocks(data, count, **at)
     if got is None:
         return None
     name = {fmt.position(n): n for names in wanted.values() for n in names}
-    return Scanned(
-        {name[k]: v for k, v in got.text.items()},
-        {name[k]: v for k, v in got.floats.items()},
-        {name[k]: v for k, v in got.ints.items()},
-        {name[k]: v for k, v in got.first.items()},
-        {name[k]: v for k, v in got.last.items()},
-    )
+    return Scanned(*({name[k]: v for k, v in getattr(got, f.name).items()} for f in fields(Scanned)))
 
 
 def line_views(data: bytes) -> Iterator[memoryview]:
