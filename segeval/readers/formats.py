@@ -239,6 +239,8 @@ TIME_PARSERS: dict[str, Callable[[str], float | int | None]] = {
     "seconds": parse_seconds,
     "hms": parse_hms,
 }
+#: the parsers by field kind, and by time format for time fields
+PARSERS: dict[str, Callable[[str], object]] = {"int": parse_int, "float": parse_float, **TIME_PARSERS}
 TIME_NAMES = {"mmss": "an M.S time", "seconds": "a time in seconds", "hms": "an H:MM:SS time"}
 _MMSS_OVER = re.compile(r"[0-9]{1,12}\.([0-9]{2})\Z")
 
@@ -311,7 +313,7 @@ def _disagree(path: str, first: tuple[int, list[str], str], other: tuple[int, li
 
 def _fits(fmt: LineFormat, tokens: list[str], parse_time: Callable[[str], object] = str) -> bool:
     """Whether a line has ``fmt``'s field count, and integers, numbers and (``parse_time``) times where it has them."""
-    parsers: dict[str, Callable[[str], object]] = {"int": parse_int, "float": parse_float, "time": parse_time}
+    parsers = {**PARSERS, "time": parse_time}
     pairs = zip(fmt.fields, tokens, strict=False)  # a search run's tag may be absent
     return fmt.accepts(len(tokens)) and all(parsers[f.kind](t) is not None for f, t in pairs if f.kind in parsers)
 

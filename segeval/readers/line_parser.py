@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 
 from segeval.core.errors import InputError
 from segeval.readers.files import nul_byte
-from segeval.readers.formats import TIME_PARSERS, LineFormat, parse_float, parse_int, time_hint, wrong_count
+from segeval.readers.formats import PARSERS, LineFormat, time_hint, wrong_count
 
 EXPECTED = {
     "mmss": "an M.S time: minutes (at most 12 digits), a dot and seconds 0-59 (one or two digits), such as '17.05'",
@@ -17,8 +17,6 @@ EXPECTED = {
     "int": "an integer (at most 18 digits)",
     "float": "a finite number",
 }
-#: the parsers by field kind, and by time format for time fields
-_PARSERS: dict[str, Callable[[str], object]] = {"int": parse_int, "float": parse_float, **TIME_PARSERS}
 
 
 OnError = Callable[[InputError], None]
@@ -104,7 +102,7 @@ def parse_line(raw: bytes, number: int, fmt: LineFormat, path: str, time_format:
         kind = time_format if field.kind == "time" else field.kind
         if kind == "ignore":
             continue
-        value = _PARSERS[kind](token) if kind in _PARSERS else token
+        value = PARSERS[kind](token) if kind in PARSERS else token
         if value is None:
             hint = time_hint(token, time_format) if field.kind == "time" else ""
             raise InputError(
