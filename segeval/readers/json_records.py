@@ -173,6 +173,13 @@ def load_document(
         ) from None
 
 
+def load_object(name: str, number: int, line: str) -> Any:
+    """Line ``number`` of JSON Lines meant to hold one JSON object (its value: the caller checks that it is one), or an
+    InputError naming the line."""
+    flat = "one flat JSON object per line"
+    return load_document(name, line, "one JSON object per line", what="a JSON object", number=number, flat=flat)
+
+
 #: a JSON document's start is judged by an error this many characters before the end of the bytes read so far
 #: (nearer, the error may come from the cut; the 200 characters a message shows are then whole too)
 _DOCUMENT_MARGIN = 256

@@ -16,7 +16,7 @@ from segeval.core.errors import InputError
 from segeval.core.words import plural
 from segeval.protocols.moments.detect import by_sentence, is_charades, read_charades
 from segeval.protocols.moments.reading import as_windows, is_number, line_error, load_jsonl, shown
-from segeval.readers.json_records import load_document
+from segeval.readers.json_records import load_object
 
 
 def read_moment_jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]:
@@ -24,8 +24,7 @@ def read_moment_jsonl(path: str | Path) -> list[tuple[int, str, dict[str, Any]]]
     name = str(path)
 
     def record(number: int, line: str) -> dict[str, Any]:
-        flat = "one flat JSON object per line"
-        value = load_document(name, line, "one JSON object per line", what="a JSON object", number=number, flat=flat)
+        value = load_object(name, number, line)
         if not isinstance(value, dict) or "qid" not in value:
             raise InputError(name, "expected a JSON object with a 'qid'", line=number, text=line[:200])
         return value

@@ -13,7 +13,7 @@ import numpy as np
 from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.protocols.moments.reading import is_number, line_error, load_json, load_jsonl, record_error, shown
-from segeval.readers.json_records import load_document
+from segeval.readers.json_records import load_object
 
 TASKS = ("VCMR", "SVMR", "VR")
 TYPES = ("v", "t", "vt")
@@ -82,14 +82,7 @@ def read_truth(path: str | Path) -> list[Query]:
 
     def record(number: int, line: str) -> dict[str, Any]:
         """One line's object with its keys (the check of a stream's first record too)."""
-        row = load_document(
-            name,
-            line,
-            "one JSON object per line",
-            what="a JSON object",
-            number=number,
-            flat="one flat JSON object per line",
-        )
+        row = load_object(name, number, line)
         if not isinstance(row, dict):
             raise line_error(name, number, line, f"expected {expected}")
         missing = [k for k in ("desc_id", "vid_name", "ts") if k not in row]
