@@ -16,8 +16,8 @@ from segeval.executors.results import RunResult
 from segeval.executors.route import lane_requests
 from segeval.readers.blocks import Regrouped, batches, line_blocks, open_blocks, run_starts, whole_queries
 from segeval.readers.formats import TREC_QRELS, TREC_RUN
-from segeval.readers.scanner import Scanned, Words, concatenated, scan_format, stack_words
-from segeval.readers.scanner_documents import LaneQrels, batch_values, pad_words, query_names, token_codes
+from segeval.readers.scanner import Scanned, Words, scan_format, stacked
+from segeval.readers.scanner_documents import LaneQrels, batch_values, query_names, token_codes
 from segeval.readers.scanner_segments import GiveUp
 from segeval.reports.trec import runid as trec_runid
 
@@ -113,13 +113,7 @@ def _query_runs(rows: Rows) -> tuple[list[bytes], npt.NDArray[np.intp]]:
 def _joined(parts: list[Rows]) -> Rows:
     if len(parts) == 1:
         return parts[0]
-    k = max(p[0].shape[1] for p in parts)
-    d = max(p[1].shape[1] for p in parts)
-    return (
-        np.concatenate([pad_words(p[0], k) for p in parts]),
-        np.concatenate([pad_words(p[1], d) for p in parts]),
-        np.concatenate([p[2] for p in parts]),
-    )
+    return stacked([p[0] for p in parts]), stacked([p[1] for p in parts]), stacked([p[2] for p in parts])
 
 
 def _cut(rows: Rows, start: int, stop: int | None) -> Rows:
@@ -151,7 +145,7 @@ def lane_qrels(path: str) -> LaneQrels | None:
         rels.append(q.ints["rel"])
     if not codes:
         return None  # no data line
-    return LaneQrels.of(concatenated(codes), [t.decode("utf-8") for t in code], stack_words(docs), concatenated(rels))
+    return LaneQrels.of(stacked(codes), [t.decode("utf-8") for t in code], stacked(docs), stacked(rels))
 
 
 def finish_values(

@@ -4,6 +4,7 @@ reads them, and per-row counts and positions in byte matrices."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -140,3 +141,39 @@ def pack_bytes(
             else:
                 key = part
     return key
+
+
+def varying_bytes(*sides: Words) -> list[int]:
+    """The byte positions (byte ``8j + b``: bits ``8b`` of word ``j``) where some token of the ``sides`` differs
+    from the first one (past a side's width its bytes are zeros)."""
+    first = next((w[0] for w in sides if len(w)), None)
+    if first is None:
+        return []
+    out: list[int] = []
+    for j in range(max(w.shape[1] for w in sides)):
+        at = first[j] if j < len(first) else np.uint64(0)
+        differ = 0  # the bits where some token's word j differs from the first one's
+        for w in sides:
+            differ |= int(np.bitwise_or.reduce(w[:, j] ^ at, initial=0)) if j < w.shape[1] else int(at) * bool(len(w))
+        out += [8 * j + b for b in range(8) if differ >> (8 * b) & 0xFF]
+    return out
+
+
+def byte_keys(words: Words, varying: Sequence[int]) -> npt.NDArray[Any]:
+    """Per token, its bytes at the positions ``varying`` (:func:`varying_bytes`): packed into one integer that
+    orders as they do (:func:`pack_bytes`) when at most 8, else as byte strings (zeros past the tokens' width)."""
+    n, k = len(words), words.shape[1]
+    if len(varying) > 8:
+        padded = pad_words(words, varying[-1] // 8 + 1)
+        matrix = padded.view(np.uint8).reshape(n, 8 * padded.shape[1])
+        return np.ascontiguousarray(matrix[:, varying]).view(f"S{len(varying)}").ravel()
+    return pack_bytes(lambda j: words[:, j].byteswap() if j < k else np.zeros(n, dtype=np.uint64), n, varying)
+
+
+def pad_words(words: Words, k: int) -> Words:
+    """Tokens as at least ``k`` words each (zeros after their own)."""
+    if words.shape[1] >= k:
+        return words
+    out = np.zeros((len(words), k), dtype=np.uint64)
+    out[:, : words.shape[1]] = words
+    return out

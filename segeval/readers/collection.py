@@ -8,9 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from segeval.core.errors import InputError
-from segeval.core.words import plural
 from segeval.readers.files import read_bytes
-from segeval.readers.formats import parse_hms, parse_seconds
+from segeval.readers.formats import parse_hms, parse_seconds, wrong_count
 from segeval.readers.line_parser import text_lines
 
 VIDEOS_EXAMPLE = "v20080512_001000_bbcone_weatherview 00:05:54"
@@ -43,9 +42,9 @@ def read_videos(path: str | Path) -> Collection:
         video, token = tokens[0], tokens[-1]
         duration = parse_seconds(token) if ":" not in token else parse_hms(token)
         if len(tokens) != 2:
-            problem = f"has {plural(len(tokens), 'field')}; expected 2 fields for a video list line, "
-            problem, kind = f"{problem}'video duration', such as '{VIDEOS_EXAMPLE}'", "field count"
-        elif duration is None:
+            expected = f"2 fields for a video list line, 'video duration', such as '{VIDEOS_EXAMPLE}'"
+            raise wrong_count(name, number, text, len(tokens), expected)
+        if duration is None:
             problem, kind = f"the duration is '{token}'; expected {DURATION_EXPECTED}", "bad duration"
         elif duration <= 0:
             problem, kind = f"the duration of video '{video}' is {token}; expected a duration above 0", "bad duration"
@@ -67,8 +66,7 @@ def read_blacklist(path: str | Path) -> IdList:
     lines: dict[str, int] = {}
     for number, text, tokens in text_lines(read_bytes(path), name):
         if len(tokens) != 1:
-            why = f"has {plural(len(tokens), 'field')}; expected one video id per blacklist line"
-            raise InputError(name, why, line=number, text=text, kind="field count")
+            raise wrong_count(name, number, text, len(tokens), "one video id per blacklist line")
         lines.setdefault(tokens[0], number)
     return IdList(name, lines)
 

@@ -515,11 +515,6 @@ def read_bytes(path: str | Path, *, lines: bool = True, head: HeadCheck | None =
     return blocks[0] if len(blocks) == 1 else b"".join(blocks)
 
 
-def read_document(path: str | Path) -> bytes:
-    """A document's bytes (XML, which may be one long line), as :func:`read_bytes` gives them without a line limit."""
-    return read_bytes(path, lines=False)
-
-
 def read_utf8(path: str | Path, expected: str) -> str:
     """A file's text in strict UTF-8 with universal newlines (RTTM); an :class:`InputError` at the first bad byte
     (``expected``: what the file should be)."""

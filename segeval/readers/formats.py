@@ -52,6 +52,13 @@ class LineFormat:
         return text + " or more" if self.trailing else text
 
 
+def wrong_count(path: str, number: int, text: str, count: int, expected: str) -> InputError:
+    """The refusal of line ``number`` (``text``) holding ``count`` fields; ``expected``: how many, and what."""
+    return InputError(
+        path, f"has {plural(count, 'field')}; expected {expected}", line=number, text=text, kind="field count"
+    )
+
+
 def _fields(spec: str) -> tuple[Field, ...]:
     """Fields from ``name:kind`` words (``str`` when no kind is given)."""
     return tuple(
@@ -232,6 +239,8 @@ TIME_PARSERS: dict[str, Callable[[str], float | int | None]] = {
     "seconds": parse_seconds,
     "hms": parse_hms,
 }
+#: the parsers by field kind, and by time format for time fields
+PARSERS: dict[str, Callable[[str], object]] = {"int": parse_int, "float": parse_float, **TIME_PARSERS}
 TIME_NAMES = {"mmss": "an M.S time", "seconds": "a time in seconds", "hms": "an H:MM:SS time"}
 _MMSS_OVER = re.compile(r"[0-9]{1,12}\.([0-9]{2})\Z")
 
@@ -304,7 +313,7 @@ def _disagree(path: str, first: tuple[int, list[str], str], other: tuple[int, li
 
 def _fits(fmt: LineFormat, tokens: list[str], parse_time: Callable[[str], object] = str) -> bool:
     """Whether a line has ``fmt``'s field count, and integers, numbers and (``parse_time``) times where it has them."""
-    parsers: dict[str, Callable[[str], object]] = {"int": parse_int, "float": parse_float, "time": parse_time}
+    parsers = {**PARSERS, "time": parse_time}
     pairs = zip(fmt.fields, tokens, strict=False)  # a search run's tag may be absent
     return fmt.accepts(len(tokens)) and all(parsers[f.kind](t) is not None for f, t in pairs if f.kind in parsers)
 
@@ -347,14 +356,14 @@ def detect_qrels_format(data: bytes, path: str) -> LineFormat:
         if fmt is not None:
             return fmt
     number, tokens = lines[0]
-    raise InputError(
+    raise wrong_count(
         path,
-        f"has {plural(len(tokens), 'field')}; expected a qrels line: 4 fields (TREC, such as '{TREC_QRELS.example}'), "
-        f"6 (MediaEval, such as '{MEDIAEVAL_QRELS.example}') or 3 (a QUESST key, such as '{QUESST_KEY.example}'), "
-        f"or one more ending in '{SOURCE_HUMAN}' or '{SOURCE_PREDICTED}CLASSIFIER' for completed qrels",
-        line=number,
-        text=" ".join(tokens),
-        kind="field count",
+        number,
+        " ".join(tokens),
+        len(tokens),
+        f"a qrels line: 4 fields (TREC, such as '{TREC_QRELS.example}'), 6 (MediaEval, such as "
+        f"'{MEDIAEVAL_QRELS.example}') or 3 (a QUESST key, such as '{QUESST_KEY.example}'), or one more ending in "
+        f"'{SOURCE_HUMAN}' or '{SOURCE_PREDICTED}CLASSIFIER' for completed qrels",
     )
 
 

@@ -153,32 +153,23 @@ def _refused(name: str, text: str, exc: Refused, expected: str, number: int | No
     return InputError(name, problem, line=line, text=None if shown is None else shown[:200], kind=exc.kind)
 
 
-def load_document(name: str, text: str, expected: str, *, what: str = "valid JSON") -> Any:
-    """One JSON document, or an InputError naming the line and what was expected."""
+def load_document(
+    name: str, text: str, expected: str, *, what: str = "valid JSON", number: int | None = None, flat: str | None = None
+) -> Any:
+    """One JSON document, or (``number``: its line) one JSON Lines record; else an InputError naming the line, the
+    column and what was expected (``flat``, when given, for a record nested too deeply)."""
     try:
         return loads(text)
     except Refused as exc:
-        raise _refused(name, text, exc, expected) from None
+        raise _refused(name, text, exc, (flat or expected) if exc.find is _deepest else expected, number) from None
     except json.JSONDecodeError as exc:
         split = text.split("\n")
         bad = split[exc.lineno - 1] if exc.lineno <= len(split) else ""
         raise InputError(
             name,
             f"is not {what} ({exc.msg}, column {exc.colno}); expected {expected}",
-            line=exc.lineno,
+            line=number or exc.lineno,
             text=bad[max(0, exc.colno - 100) : exc.colno + 100],
-        ) from None
-
-
-def load_line(name: str, number: int, line: str, expected: str, *, what: str = "JSON", flat: str | None = None) -> Any:
-    """One JSON Lines record (line ``number``), or an InputError naming the line (too deep: ``flat`` expected)."""
-    try:
-        return loads(line)
-    except Refused as exc:
-        raise _refused(name, line, exc, (flat or expected) if exc.find is _deepest else expected, number) from None
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            name, f"is not {what} ({exc.msg}); expected {expected}", line=number, text=line[:200]
         ) from None
 
 

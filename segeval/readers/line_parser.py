@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from segeval.core.errors import InputError
-from segeval.core.words import plural
 from segeval.readers.files import nul_byte
-from segeval.readers.formats import TIME_PARSERS, LineFormat, parse_float, parse_int, time_hint
+from segeval.readers.formats import PARSERS, LineFormat, time_hint, wrong_count
 
 EXPECTED = {
     "mmss": "an M.S time: minutes (at most 12 digits), a dot and seconds 0-59 (one or two digits), such as '17.05'",
@@ -18,8 +17,6 @@ EXPECTED = {
     "int": "an integer (at most 18 digits)",
     "float": "a finite number",
 }
-#: the parsers by field kind, and by time format for time fields
-_PARSERS: dict[str, Callable[[str], object]] = {"int": parse_int, "float": parse_float, **TIME_PARSERS}
 
 
 OnError = Callable[[InputError], None]
@@ -98,20 +95,14 @@ def parse_line(raw: bytes, number: int, fmt: LineFormat, path: str, time_format:
     if "\x00" in text:
         raise nul_byte(path, number, text)
     if not fmt.accepts(len(tokens)):
-        raise InputError(
-            path,
-            f"has {plural(len(tokens), 'field')}; expected {fmt.describe_counts()} fields for a {fmt.name} line, "
-            f"such as '{fmt.example}'",
-            line=number,
-            text=text,
-            kind="field count",
-        )
+        expected = f"{fmt.describe_counts()} fields for a {fmt.name} line, such as '{fmt.example}'"
+        raise wrong_count(path, number, text, len(tokens), expected)
     row: dict[str, object] = {f.name: "" for f in fmt.fields[len(tokens) :] if f.kind != "ignore"}  # absent ones
     for i, (field, token) in enumerate(zip(fmt.fields, tokens, strict=False)):
         kind = time_format if field.kind == "time" else field.kind
         if kind == "ignore":
             continue
-        value = _PARSERS[kind](token) if kind in _PARSERS else token
+        value = PARSERS[kind](token) if kind in PARSERS else token
         if value is None:
             hint = time_hint(token, time_format) if field.kind == "time" else ""
             raise InputError(

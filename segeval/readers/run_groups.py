@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from segeval.core.errors import InputError
-from segeval.core.words import plural
 from segeval.readers.files import read_bytes
+from segeval.readers.formats import wrong_count
 
 
 def read_groups(
@@ -24,9 +24,7 @@ def read_groups(
         if not fields:
             continue
         if len(fields) not in (2, 3):
-            raise InputError(
-                name, f"has {plural(len(fields), 'field')}; expected 'run group [type]'", line=number, text=raw
-            )
+            raise wrong_count(name, number, raw, len(fields), "'run group [type]'")
         if fields[0] in group:
             raise InputError(name, f"run '{fields[0]}' appears again; expected each run once", line=number, text=raw)
         group[fields[0]] = fields[1]

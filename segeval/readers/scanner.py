@@ -6,7 +6,7 @@ CR before LF, bytes that are not UTF-8, another field count, a token over :data:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Required, TypedDict, Unpack, cast
 
 import numpy as np
@@ -83,18 +83,12 @@ def scan_format(
     """:func:`scan` (or :func:`scan_blocks` of blocks) of lines of ``fmt`` (``n_fields`` of its fields), the wanted
     fields named and the results keyed as ``fmt`` names them (``text=("query", "item")``)."""
     at: dict[str, Any] = {kind: tuple(fmt.position(name) for name in names) for kind, names in wanted.items()}
-    fields = len(fmt.fields) if n_fields is None else n_fields
-    got = scan(data, fields, **at) if isinstance(data, bytes) else scan_blocks(data, fields, **at)
+    count = len(fmt.fields) if n_fields is None else n_fields
+    got = scan(data, count, **at) if isinstance(data, bytes) else scan_blocks(data, count, **at)
     if got is None:
         return None
     name = {fmt.position(n): n for names in wanted.values() for n in names}
-    return Scanned(
-        {name[k]: v for k, v in got.text.items()},
-        {name[k]: v for k, v in got.floats.items()},
-        {name[k]: v for k, v in got.ints.items()},
-        {name[k]: v for k, v in got.first.items()},
-        {name[k]: v for k, v in got.last.items()},
-    )
+    return Scanned(*({name[k]: v for k, v in getattr(got, f.name).items()} for f in fields(Scanned)))
 
 
 def line_views(data: bytes) -> Iterator[memoryview]:
@@ -136,9 +130,9 @@ def scan_blocks(
         final = _last_line(block)
     if tokens is None:
         return None  # no data line
-    out_text = {f: stack_words(columns.pop(f)) for f in text}  # each block freed once copied
-    out_floats = {f: concatenated(columns.pop(f)) for f in floats}
-    out_ints = {f: concatenated(columns.pop(f)) for f in (*ints, *times)}
+    out_text = {f: stacked(columns.pop(f)) for f in text}  # each block freed once copied
+    out_floats = {f: stacked(columns.pop(f)) for f in floats}
+    out_ints = {f: stacked(columns.pop(f)) for f in (*ints, *times)}
     return Scanned(out_text, out_floats, out_ints, {f: tokens[f] for f in first}, {f: final[f] for f in first})
 
 
@@ -164,27 +158,17 @@ def _last_line(block: bytes | memoryview) -> list[bytes]:
         size *= 16
 
 
-def stack_words(blocks: list[Words]) -> Words:
-    """Token blocks of any widths as one zero-padded block; the list is emptied as they are copied (each freed)."""
-    width = max(b.shape[1] for b in blocks)
-    out = np.zeros((sum(len(b) for b in blocks), width), dtype=np.uint64)
+def stacked(blocks: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
+    """Blocks as one array (token blocks of any widths zero-padded to the widest); the list is emptied as they are
+    copied (each freed)."""
+    widths = (max(b.shape[1] for b in blocks),) if blocks[0].ndim == 2 else ()
+    out = np.zeros((sum(len(b) for b in blocks), *widths), dtype=blocks[0].dtype)
     at = 0
     blocks.reverse()
     while blocks:
         b = blocks.pop()
-        out[at : at + len(b), : b.shape[1]] = b
-        at += len(b)
-    return out
-
-
-def concatenated(blocks: list[npt.NDArray[Any]]) -> npt.NDArray[Any]:
-    """1-d blocks as one array; the list is emptied as the blocks are copied (see :func:`stack_words`)."""
-    out = np.empty(sum(len(b) for b in blocks), dtype=blocks[0].dtype)
-    at = 0
-    blocks.reverse()
-    while blocks:
-        b = blocks.pop()
-        out[at : at + len(b)] = b
+        rows = out[at : at + len(b)]
+        rows[..., : b.shape[-1]] = b  # a narrower token block: its words, zeros after them
         at += len(b)
     return out
 

@@ -3,7 +3,7 @@ against the lane's qrels, to per-query values as the usual path computes them, o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from segeval.adapters.exact import NO_LINE, exact_batch, match_pairs
 from segeval.core.arrays import Codes, FloatArray, IntArray
-from segeval.readers.byte_tokens import pack_bytes
+from segeval.readers.byte_tokens import byte_keys, varying_bytes
 from segeval.readers.scanner import Words
 
 if TYPE_CHECKING:
@@ -110,42 +110,12 @@ def token_codes(mat: Words) -> tuple[Codes, list[bytes]]:
 def doc_keys(run_docs: Words, qrels_docs: Words) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
     """Integer keys of the docnos of both files that compare as the docnos do (byte order, as strcmp): the
     bytes that differ, packed big-endian when at most 8 do, else dense codes."""
-    sides = (run_docs, qrels_docs)
-    k = max(w.shape[1] for w in sides)
-    first = (
-        pad_words((run_docs if len(run_docs) else qrels_docs)[:1], k)[0]
-        if len(run_docs) + len(qrels_docs)
-        else np.zeros(k, dtype=np.uint64)
-    )
-    # the bits where some docno's word j differs from the first one's (OR and XOR commute with a byte swap)
-    differ = [
-        int(np.bitwise_or.reduce(w[:, j] ^ first[j], initial=0)) if j < w.shape[1] else int(first[j]) if len(w) else 0
-        for j in range(k)
-        for w in sides
-    ]  # past a side's width: zeros
-    varying = [
-        8 * j + b for j in range(k) for b in range(8) if (differ[2 * j] | differ[2 * j + 1]) >> (8 * b) & 0xFF
-    ]  # little-endian: byte b at bits 8b
-    if len(varying) > 8:  # long varying docnos: sort the bytes themselves
-        both = np.concatenate([pad_words(run_docs, k), pad_words(qrels_docs, k)])
-        tokens = both.view(np.uint8).reshape(len(both), -1)[:, varying].copy().view(f"S{len(varying)}").ravel()
-        codes = np.unique(tokens, return_inverse=True)[1].ravel().astype(np.uint64)
+    varying = varying_bytes(run_docs, qrels_docs)
+    run_key, qrels_key = byte_keys(run_docs, varying), byte_keys(qrels_docs, varying)
+    if len(varying) > 8:  # long varying docnos: the codes of the bytes themselves, in their order
+        codes = np.unique(np.concatenate([run_key, qrels_key]), return_inverse=True)[1].ravel().astype(np.uint64)
         return codes[: len(run_docs)], codes[len(run_docs) :]
-
-    def big_endian(words: Words) -> Callable[[int], npt.NDArray[np.uint64]]:
-        """Word j of the tokens, big-endian (byte 8j + b at bits 8 * (7 - b)); zeros past their width."""
-        return lambda j: words[:, j].byteswap() if j < words.shape[1] else np.zeros(len(words), dtype=np.uint64)
-
-    run_key = pack_bytes(big_endian(run_docs), len(run_docs), varying)
-    return run_key, pack_bytes(big_endian(qrels_docs), len(qrels_docs), varying)
-
-
-def pad_words(words: Words, k: int) -> Words:
-    if words.shape[1] == k:
-        return words
-    out = np.zeros((len(words), k), dtype=np.uint64)
-    out[:, : words.shape[1]] = words
-    return out
+    return run_key, qrels_key
 
 
 def query_names(mat: Words) -> list[str]:

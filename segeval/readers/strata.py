@@ -12,9 +12,8 @@ import numpy as np
 import numpy.typing as npt
 
 from segeval.core.errors import InputError, ParameterError
-from segeval.core.words import plural
 from segeval.readers.files import read_bytes
-from segeval.readers.formats import line_head, parse_float, parse_int
+from segeval.readers.formats import line_head, read_number, wrong_count
 from segeval.readers.line_parser import text_lines
 
 _STRATUM_BYTES = re.compile(rb"[+-]?[0-9]+\Z")
@@ -101,20 +100,13 @@ def is_strata_qrels(data: bytes) -> bool:
 
 def _strata_line(number: int, tokens: list[str], text: str, path: str) -> tuple[str, str, str, str]:
     """(topic, docno, stratum, rel) of a stratified qrels line; InputError when it does not fit."""
-    whole = "an integer of at most 18 digits"
     if len(tokens) != 5:
-        why = (
-            f"has {plural(len(tokens), 'field')}; expected 5: topic, 0, docno, stratum, rel (such as '{QRELS_EXAMPLE}')"
-        )
-        raise InputError(path, why, line=number, text=text, kind="field count")
+        expected = f"5: topic, 0, docno, stratum, rel (such as '{QRELS_EXAMPLE}')"
+        raise wrong_count(path, number, text, len(tokens), expected)
     topic, _, docno, stratum, rel = tokens
-    if parse_int(stratum) is None:
-        raise InputError(
-            path, f"has stratum {stratum!r}; expected {whole} (field 4)", line=number, text=text, kind="stratum"
-        )
-    if parse_int(rel) is None:
-        why = "-1 (pooled, not sampled), 0 (sampled, not relevant) or a positive grade (field 5)"
-        raise InputError(path, f"has rel {rel!r}; expected {whole}: {why}", line=number, text=text, kind="rel")
+    read_number(stratum, path, "stratum", whole=True, line=number, shown=text, why=" (field 4)")
+    grades = " (field 5: -1 pooled, not sampled; 0 sampled, not relevant; or a positive grade)"
+    read_number(rel, path, "rel", whole=True, line=number, shown=text, why=grades)
     return topic, docno, stratum, rel
 
 
@@ -173,16 +165,11 @@ def parse_sampled_run(data: bytes, path: str) -> SampledRun:
     lines: dict[str, int] = {}
     for number, text, tokens in text_lines(data, path):
         if len(tokens) != 6:
-            why = f"expected 6: topic, Q0, docno, rank, score, tag (such as '{RUN_EXAMPLE}')"
-            raise InputError(
-                path, f"has {plural(len(tokens), 'field')}; {why}", line=number, text=text, kind="field count"
-            )
-        score = tokens[4]
-        if parse_float(score) is None:
-            why = f"has score {score!r}; expected a finite number (field 5)"
-            raise InputError(path, why, line=number, text=text, kind="score")
+            expected = f"6: topic, Q0, docno, rank, score, tag (such as '{RUN_EXAMPLE}')"
+            raise wrong_count(path, number, text, len(tokens), expected)
+        score = read_number(tokens[4], path, "score", line=number, shown=text, why=" (field 5)")
         topic = tokens[0].lstrip("0")
-        scores.setdefault(topic, {})[tokens[2]] = float(score)
+        scores.setdefault(topic, {})[tokens[2]] = score
         lines[topic] = lines.get(topic, 0) + 1
     if not scores:
         raise InputError(path, f"has no data lines; expected run lines such as '{RUN_EXAMPLE}'")

@@ -11,7 +11,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from segeval.core.arrays import IntArray
-from segeval.readers.byte_tokens import pack_bytes
+from segeval.readers.byte_tokens import byte_keys, varying_bytes
 from segeval.readers.formats import TIME_PARSERS, LineFormat
 from segeval.readers.scanner import scan
 
@@ -76,19 +76,12 @@ def factorize_bytes(
     if size % 8:
         values = values.astype(f"S{size + 8 - size % 8}")
     words = values.view("<u8").reshape(n, -1)
-    # the bits that differ from the first token, word by word (no n-by-width temporary)
-    diff = [int(np.bitwise_or.reduce(words[:, j] ^ words[0, j])) for j in range(words.shape[1])]
-    varying = [8 * j + k for j, d in enumerate(diff) for k in range(8) if (d >> (8 * k)) & 0xFF]
+    varying = varying_bytes(words)
     first = bytes(values[0])
     width = max(varying[-1] + 1 if varying else 1, len(first), 1)  # the longest token
     if not varying:
         return np.zeros(n, dtype=np.intp), values[:1].astype(f"S{width}")
-    key: npt.NDArray[Any]
-    if len(varying) <= 8:
-        key = pack_bytes(lambda j: words[:, j].byteswap().view(np.uint64), n, varying)
-    else:
-        b = values.view(np.uint8).reshape(n, -1)
-        key = np.ascontiguousarray(b[:, varying]).view(f"S{len(varying)}").ravel()
+    key = byte_keys(words, varying)
     if key.dtype.kind == "S" or (sort and len(np.unique(key[:10_000])) > 5_000):  # mostly distinct: sort, not hash
         codes = np.unique(key, return_inverse=True)[1].ravel()
     else:

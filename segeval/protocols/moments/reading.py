@@ -14,7 +14,7 @@ import numpy as np
 from segeval.core.arrays import FloatArray
 from segeval.core.errors import InputError
 from segeval.readers.files import read_text
-from segeval.readers.json_records import document_head, lines, load_document, load_line, record_head
+from segeval.readers.json_records import document_head, lines, load_document, record_head
 
 
 def load_json(path: str | Path, expected: str, what: str = "valid JSON") -> Any:
@@ -30,7 +30,9 @@ def load_jsonl(path: str | Path, keys: tuple[str, ...], expected: str) -> list[t
 
     def record(number: int, line: str) -> dict[str, Any]:
         """One line's object (the check of a stream's first record too)."""
-        row = load_line(name, number, line, expected, what="a JSON object", flat="one flat JSON object per line")
+        row = load_document(
+            name, line, expected, what="a JSON object", number=number, flat="one flat JSON object per line"
+        )
         if not isinstance(row, dict):
             raise line_error(name, number, line, f"is not a JSON object; expected {expected}")
         missing = [k for k in keys if k not in row]

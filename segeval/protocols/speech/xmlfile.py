@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from segeval.core.domains import Domain
 from segeval.core.errors import InputError
-from segeval.readers.files import read_document
+from segeval.readers.files import read_bytes
 from segeval.readers.formats import read_number
 
 
@@ -54,7 +54,7 @@ class Element:
 def read_xml(path: str, kind: str, root: str, role: str) -> Element:
     """The root element of the file, a ``<root>`` (``role`` names what it holds); an :class:`InputError` with
     expat's reason for XML that is not well-formed (expected ``kind`` XML), or for another root."""
-    return parse_xml(read_document(path), path, kind, root, role)
+    return parse_xml(read_bytes(path, lines=False), path, kind, root, role)  # XML may be one long line
 
 
 def parse_xml(data: bytes, path: str, kind: str, root: str, role: str) -> Element:

@@ -88,8 +88,8 @@ def test_the_finder_finds_each_kind_of_reader() -> None:
 def test_files_are_opened_by_the_opener_only() -> None:
     stray = [f"{module}:{line}: {call}(...)" for module, calls in found().items() if module != OPENER
              for line, call in calls if (module, call) not in ALLOWED]
-    assert stray == [], ("read input through segeval/readers/files.py (read_bytes, read_text, read_document, "
-                         "read_utf8, open_blocks), or list the call in ALLOWED with why it reads no user input:\n"
+    assert stray == [], ("read input through segeval/readers/files.py (read_bytes, read_text, read_utf8, "
+                         "open_blocks), or list the call in ALLOWED with why it reads no user input:\n"
                          + "\n".join(stray))
 
 

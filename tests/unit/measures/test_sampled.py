@@ -188,21 +188,24 @@ def test_gzip_and_plain_agree(tmp_path: Path) -> None:
 
 
 QRELS_FIELDS = "expected 5: topic, 0, docno, stratum, rel (such as '501 0 shot12_5 2 1')"
-INTEGER = "expected an integer of at most 18 digits"
-REL = INTEGER + ": -1 (pooled, not sampled), 0 (sampled, not relevant) or a positive grade (field 5)"
+INTEGER = "expected a whole number of at most 18 ASCII digits (an optional sign), such as '12'"
+REL = INTEGER + " (field 5: -1 pooled, not sampled; 0 sampled, not relevant; or a positive grade)"
+NUMBER = (
+    "expected a finite number in ASCII digits (an optional sign, decimal part and exponent), such as '0.5' or '1e-05'"
+)
 RUN_FIELDS = "expected 6: topic, Q0, docno, rank, score, tag (such as '501 Q0 shot12_5 1 0.93 myrun')"
 BAD = [
     ("qrels", b"1 0 a 1 1\n1 0 b 1\n", "line 2: has 4 fields; " + QRELS_FIELDS, "1 0 b 1"),
     ("qrels", b"1 0 a 1 1 extra\n", "line 1: has 6 fields; " + QRELS_FIELDS, "1 0 a 1 1 extra"),
-    ("qrels", b"1 0 a s1 1\n", f"line 1: has stratum 's1'; {INTEGER} (field 4)", "1 0 a s1 1"),
-    ("qrels", b"1 0 a 1.5 1\n", f"line 1: has stratum '1.5'; {INTEGER} (field 4)", "1 0 a 1.5 1"),
-    ("qrels", b"\n1 0 a 1 1e3\n", "line 2: has rel '1e3'; " + REL, "1 0 a 1 1e3"),
-    ("qrels", b"1 0 a 1 0.5\n", "line 1: has rel '0.5'; " + REL, "1 0 a 1 0.5"),
-    ("qrels", b"1 0 a 1 yes\n", "line 1: has rel 'yes'; " + REL, "1 0 a 1 yes"),
+    ("qrels", b"1 0 a s1 1\n", f"line 1: stratum is 's1'; {INTEGER} (field 4)", "1 0 a s1 1"),
+    ("qrels", b"1 0 a 1.5 1\n", f"line 1: stratum is '1.5'; {INTEGER} (field 4)", "1 0 a 1.5 1"),
+    ("qrels", b"\n1 0 a 1 1e3\n", "line 2: rel is '1e3'; " + REL, "1 0 a 1 1e3"),
+    ("qrels", b"1 0 a 1 0.5\n", "line 1: rel is '0.5'; " + REL, "1 0 a 1 0.5"),
+    ("qrels", b"1 0 a 1 yes\n", "line 1: rel is 'yes'; " + REL, "1 0 a 1 yes"),
     ("run", b"1 Q0 a 1 0.5\n", "line 1: has 5 fields; " + RUN_FIELDS, "1 Q0 a 1 0.5"),
-    ("run", b"1 Q0 a 1 0.5 r\n1 Q0 b 2 high r\n", "line 2: has score 'high'; expected a finite number (field 5)",
+    ("run", b"1 Q0 a 1 0.5 r\n1 Q0 b 2 high r\n", f"line 2: score is 'high'; {NUMBER} (field 5)",
      "1 Q0 b 2 high r"),
-    ("run", b"1 Q0 a 1 nan r\n", "line 1: has score 'nan'; expected a finite number (field 5)", "1 Q0 a 1 nan r"),
+    ("run", b"1 Q0 a 1 nan r\n", f"line 1: score is 'nan'; {NUMBER} (field 5)", "1 Q0 a 1 nan r"),
 ]
 
 
@@ -325,7 +328,7 @@ def test_eval_reads_bad_stratified_qrels_with_the_strata_messages(tmp_path: Path
     run.write_text("1 Q0 a 1 0.5 r\n")
     code, out, err = run_cli("eval", "-m", "xinfAP", str(qrels), str(run))
     assert (code, out) == (2, "")
-    assert f"{qrels}, line 2: has stratum 'x'; {INTEGER} (field 4)\n  line 2: 1 0 b x 0" in err
+    assert f"{qrels}, line 2: stratum is 'x'; {INTEGER} (field 4)\n  line 2: 1 0 b x 0" in err
 
 
 def test_eval_trec_measures_on_stratified_qrels_treat_unsampled_as_unjudged(tmp_path: Path) -> None:
