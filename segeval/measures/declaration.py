@@ -54,7 +54,8 @@ class Family:
     """One measure name, plain (``map``: ``func(x)``) and/or with a parameter (``P_10``: ``func(x, param)``)."""
 
     name: str
-    #: the per-query form; None when the ``batch`` form alone computes the measure
+    #: the per-query form; None when the ``batch`` form alone computes the measure (with both, ``func`` computes
+    #: the family's parameters and ``batch`` its plain measure: ndcg's gain tables)
     func: Callable[..., Any] | None
     description: str
     _: KW_ONLY
@@ -75,8 +76,8 @@ class Family:
     defaults: tuple[int | float, ...] = ()
     #: False for summary-only measures (gm_map is the geometric mean of map)
     per_query: bool = True
-    #: all queries at once (:mod:`segeval.measures.batch`), equal to ``func`` query by query (or the one form)
-    batch: Callable[..., list[Any] | None] | None = None
+    #: all queries at once (:mod:`segeval.measures.batch`); one query is a batch of one
+    batch: Callable[..., list[Any]] | None = None
     #: ``f(num_rel[, param])``, the value where ``-J`` dropped every result (trec_eval's 0/0); None: ``func``'s
     empty: Callable[..., Any] | None = None
     #: other names of the plain measure (ir_measures: ``AP`` for ``map``)
@@ -236,7 +237,7 @@ class Measure:
         return self.family.label(self.param) + self.options
 
     def __call__(self, x: Any) -> Any:
-        if self.family.func is None:
+        if self.batched:
             return self.values([x])[0]
         if self.level is not None or self.judged:
             from segeval.measures.ecosystem import with_options
@@ -244,6 +245,7 @@ class Measure:
             x = with_options(x, self.level, self.judged)
             if self.judged and len(x.labels) == 0 and self.family.empty is not None:
                 return self.on_empty(x.num_rel)
+        assert self.family.func is not None  # a family without a batch form for a parameter has a per-query one
         return self.family.func(x) if self.param is None else self.family.func(x, self.param)
 
     def on_empty(self, num_rel: int) -> Any:
@@ -254,12 +256,17 @@ class Measure:
         return f(num_rel) if self.param is None else f(num_rel, self.param)
 
     @property
+    def batched(self) -> bool:
+        """True when the family's batch form computes this measure (with both forms: its plain measure)."""
+        return self.family.batch is not None and (self.family.func is None or self.param is None)
+
+    @property
     def batchable(self) -> bool:
-        """True when :meth:`batch` computes it (a vectorised family, no per-measure options)."""
-        return self.family.batch is not None and self.level is None and not self.judged
+        """True when :meth:`batch` computes it (the batch form, no per-measure options)."""
+        return self.batched and self.level is None and not self.judged
 
     def batch(self, b: B.Batch) -> list[Any] | None:
-        """Every query's value at once, or None when the family has no vectorised form."""
+        """Every query's value at once, or None when the measure is not :attr:`batchable`."""
         f = self.family.batch
         if f is None or not self.batchable:
             return None
@@ -271,12 +278,11 @@ class Measure:
         from segeval.measures.ecosystem import with_options
 
         f = self.family.batch
-        assert f is not None
+        assert f is not None and self.batched
         if self.level is not None or self.judged:
             queries = [with_options(x, self.level, self.judged) for x in queries]
         b = Batch.of(queries)
         out = f(b) if self.param is None else f(b, self.param)
-        assert out is not None  # a family without a per-query form has a batch form for every parameter
         if self.judged and self.family.empty is not None:
             for q, x in enumerate(queries):
                 if len(x.labels) == 0:

@@ -19,7 +19,7 @@ from segeval.measures.registry import Ecosystem, Option, Registry
 
 
 class _Functions:
-    """A measure module's functions as :class:`Deferred` references (``TR.average_precision``)."""
+    """A measure module's functions as :class:`Deferred` references (``TR.bpref``)."""
 
     def __init__(self, module: str) -> None:
         self.module = f"segeval.measures.{module}"
@@ -151,7 +151,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("num_rel_ret", None, "units labelled relevant", batch=B.num_rel_ret, **_FOUND, aliases=("NumRelRet",)),
     Family(
         "map",
-        TR.average_precision,
+        None,
         "average precision; above 1 possible with the overlap adapter",
         batch=B.average_precision,
         **_OVER,
@@ -164,7 +164,7 @@ FAMILIES: tuple[Family, ...] = (
         "arithmetic; with -a tiou-best:θ its AP per class at θ",
         **_OVER,
     ),
-    Family("P", TR.precision_at, "precision at cut-off n", batch=B.precision_at, **_cutoffs(_SCORE, "P_10", CUTOFFS)),
+    Family("P", None, "precision at cut-off n", batch=B.precision_at, **_cutoffs(_SCORE, "P_10", CUTOFFS)),
     Family(
         "P_judged",
         TR.precision_judged_at,
@@ -195,7 +195,7 @@ FAMILIES: tuple[Family, ...] = (
     # trec_eval
     Family(
         "gm_map",
-        TR.average_precision,
+        None,
         "geometric mean of average precision (floor 1e-5), summary only",
         batch=B.average_precision,
         **_GM,
@@ -204,16 +204,18 @@ FAMILIES: tuple[Family, ...] = (
     Family("Rprec", None, "precision at rank R (R = num_rel)", batch=B.r_precision, **_SCORE, aliases=("R-Prec",)),
     Family(
         "bpref",
-        TR.bpref,
+        None,
         "binary preference: relevant results penalised by judged non-relevant ones above them",
         batch=B.bpref,
         **_OVER,
         aliases=("Bpref",),
     ),
-    Family("gm_bpref", TR.bpref, "geometric mean of bpref (floor 1e-5), summary only", **_GM, per_query=False),
+    Family(
+        "gm_bpref", None, "geometric mean of bpref (floor 1e-5), summary only", batch=B.bpref, **_GM, per_query=False
+    ),
     Family(
         "recip_rank",
-        TR.reciprocal_rank,
+        None,
         "1 / rank of the first relevant result",
         batch=B.reciprocal_rank,
         **_SCORE,
@@ -230,7 +232,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "recall",
-        TR.recall_at,
+        None,
         "relevant results in the top n over num_rel",
         batch=B.recall_at,
         **_cutoffs(_OVER, "recall_100", CUTOFFS),
@@ -246,7 +248,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "ndcg_cut",
-        TG.ndcg_at,
+        None,
         "nDCG of the top n",
         batch=B.ndcg_at,
         **_cutoffs(_OVER, "ndcg_cut_10", CUTOFFS),
@@ -254,8 +256,9 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "map_cut",
-        TR.average_precision,
+        None,
         "average precision counting the top n only",
+        batch=B.average_precision,
         **_cutoffs(_OVER, "map_cut_10", CUTOFFS),
         family_aliases=("AP",),
     ),
@@ -278,8 +281,9 @@ FAMILIES: tuple[Family, ...] = (
     Family("infAP", TR.infap, "inferred average precision (Yilmaz & Aslam)", **_OVER),
     Family(
         "Rprec_mult",
-        TR.rprec_mult,
+        None,
         "precision at rank int(x * R + 0.9), written x with two decimals",
+        batch=B.rprec_mult,
         **_param(_SCORE, "level", "Rprec_mult_0.20", RPREC_MULTIPLES),
     ),
     Family(
@@ -381,11 +385,18 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "F",
-        TR.f_at,
+        None,
         "F measure at cut-off n: harmonic mean of P@n and recall@n",
+        batch=B.f_at,
         **_cutoffs(_OVER, "F_10", (5, 10, 20)),
     ),
-    Family("E", TR.e_at, "E measure at cut-off n with b = 1 (1 - F@n)", **_cutoffs(_LOWER_BETTER, "E_10", (5, 10, 20))),
+    Family(
+        "E",
+        None,
+        "E measure at cut-off n with b = 1 (1 - F@n)",
+        batch=B.e_at,
+        **_cutoffs(_LOWER_BETTER, "E_10", (5, 10, 20)),
+    ),
     Family(
         "dcg_jk_cut",
         TG.dcg_jk_at,
@@ -441,8 +452,9 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "recip_rank_cut",
-        TR.reciprocal_rank,
+        None,
         "1 / rank of the first relevant result in the top n, else 0 (ir_measures' RR@n, ranx's mrr@n)",
+        batch=B.reciprocal_rank,
         **_cutoffs(_SCORE, "recip_rank_cut_10", (10,)),
     ),
     Family(

@@ -16,7 +16,7 @@ import pandas as pd
 from segeval.adapters.base import Adapted, Label
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.errors import InputError, SegevalError
-from segeval.measures import trec_ranks as TR
+from segeval.measures import batch as B
 from segeval.measures.arithmetic import running_sum
 from segeval.readers.judgements import Judgement
 
@@ -61,15 +61,15 @@ def groups(ranked: Sequence[str], lines: Sequence[Judgement], level: int, judged
     return tuple(out)
 
 
-def _averaged(f: Callable[..., float], x: Groups, *param: Any) -> float:
-    """``f`` on each group's ranking, added in group order and divided by the number of groups (trec_eval)."""
-    total = running_sum([f(a, *param) for a in x])
+def _averaged(f: Callable[..., list[float]], x: Groups, *param: Any) -> float:
+    """``f`` (a batch form) on the groups' rankings, added in group order, over the number of groups (trec_eval)."""
+    total = running_sum(f(B.Batch.of(x), *param))
     return total / len(x) if len(x) > 1 else total
 
 
-p_avgjg = partial(_averaged, TR.precision_at)
-map_avgjg = partial(_averaged, TR.average_precision)
-rprec_mult_avgjg = partial(_averaged, TR.rprec_mult)
+p_avgjg = partial(_averaged, B.precision_at)
+map_avgjg = partial(_averaged, B.average_precision)
+rprec_mult_avgjg = partial(_averaged, B.rprec_mult)
 
 
 # ------------------------------------------------------------------------------------ preferences

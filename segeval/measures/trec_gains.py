@@ -32,16 +32,9 @@ def dcg(gains: FloatArray) -> float:
     return running_sum(gains / log2_discounts(len(gains)))
 
 
-def ndcg_at(a: Adapted, k: int | None) -> float:
-    """nDCG of the top k (all: None) against the ideal top k: gain = grade (> 0), discount log2(rank + 1)."""
-    ideal = dcg(ideal_gains(a)[:k])
-    return dcg(gains(a)[:k]) / ideal if ideal > 0 else 0.0
-
-
-def ndcg(a: Adapted, params: Params | None = None) -> float:
-    """nDCG of the whole ranking; with a ``level=gain`` table (``ndcg.1=3,2=9``), of trec_eval's gain table."""
-    if params is None:
-        return ndcg_at(a, None)
+def ndcg(a: Adapted, params: Params) -> float:
+    """nDCG of trec_eval's gain table of a ``level=gain`` parameter (``ndcg.1=3,2=9``; the plain ndcg is
+    :func:`segeval.measures.batch.ndcg`): gain = the level's, discount log2(rank + 1)."""
     table = gain_table(a, params)
     best = dcg(table.ideal)
     return dcg(table.gains) / best if best > 0 else 0.0

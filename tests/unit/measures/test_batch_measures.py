@@ -1,4 +1,4 @@
-"""The vectorised measures (segeval.measures.batch) equal their per-query definitions bit for bit."""
+"""The batch measures (segeval.measures.batch) give each query of a batch its value as a batch of one, bit for bit."""
 
 from __future__ import annotations
 
