@@ -3,6 +3,7 @@ query is a batch of one), sums in trec_eval's order (:func:`segeval.measures.ari
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -14,6 +15,8 @@ from segeval.adapters.base import Adapted, Label
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.ordering import padded_cells
 from segeval.measures.arithmetic import log2_discounts
+from segeval.measures.params import Params
+from segeval.measures.trec_gains import dcg, gain_table
 
 
 @dataclass(frozen=True)
@@ -301,6 +304,14 @@ def ndcg_at(b: Batch, k: int | None) -> list[float]:
     return np.where(ideal > 0, found / np.where(ideal > 0, ideal, 1.0), 0.0).tolist()  # type: ignore[no-any-return]
 
 
-def ndcg(b: Batch) -> list[float]:
-    """nDCG over the whole ranking (with a gain table, ``ndcg_1=3,2=9``: :func:`segeval.measures.trec_gains.ndcg`)."""
-    return ndcg_at(b, None)
+def ndcg(b: Batch, params: Params | None = None) -> list[float]:
+    """nDCG over the whole ranking; with a ``level=gain`` table (``ndcg.1=3,2=9``), of trec_eval's gain table
+    (:func:`segeval.measures.trec_gains.gain_table`), query by query."""
+    if params is None:
+        return ndcg_at(b, None)
+    out = []
+    for q, (start, end) in enumerate(itertools.pairwise(b.offsets.tolist())):
+        table = gain_table(b.grades[start:end], b.pool[b.pool_offsets[q] : b.pool_offsets[q + 1]], params)
+        best = dcg(table.ideal)
+        out.append(dcg(table.gains) / best if best > 0 else 0.0)
+    return out

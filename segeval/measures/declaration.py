@@ -54,8 +54,7 @@ class Family:
     """One measure name, plain (``map``: ``func(x)``) and/or with a parameter (``P_10``: ``func(x, param)``)."""
 
     name: str
-    #: the per-query form; None when the ``batch`` form alone computes the measure (with both, ``func`` computes
-    #: the family's parameters and ``batch`` its plain measure: ndcg's gain tables)
+    #: the per-query form; None when the ``batch`` form computes the measure
     func: Callable[..., Any] | None
     description: str
     _: KW_ONLY
@@ -237,7 +236,7 @@ class Measure:
         return self.family.label(self.param) + self.options
 
     def __call__(self, x: Any) -> Any:
-        if self.batched:
+        if self.family.batch is not None:
             return self.values([x])[0]
         if self.level is not None or self.judged:
             from segeval.measures.ecosystem import with_options
@@ -245,7 +244,7 @@ class Measure:
             x = with_options(x, self.level, self.judged)
             if self.judged and len(x.labels) == 0 and self.family.empty is not None:
                 return self.on_empty(x.num_rel)
-        assert self.family.func is not None  # a family without a batch form for a parameter has a per-query one
+        assert self.family.func is not None  # a family without a batch form has a per-query one
         return self.family.func(x) if self.param is None else self.family.func(x, self.param)
 
     def on_empty(self, num_rel: int) -> Any:
@@ -256,14 +255,9 @@ class Measure:
         return f(num_rel) if self.param is None else f(num_rel, self.param)
 
     @property
-    def batched(self) -> bool:
-        """True when the family's batch form computes this measure (with both forms: its plain measure)."""
-        return self.family.batch is not None and (self.family.func is None or self.param is None)
-
-    @property
     def batchable(self) -> bool:
         """True when :meth:`batch` computes it (the batch form, no per-measure options)."""
-        return self.batched and self.level is None and not self.judged
+        return self.family.batch is not None and self.level is None and not self.judged
 
     def batch(self, b: B.Batch) -> list[Any] | None:
         """Every query's value at once, or None when the measure is not :attr:`batchable`."""
@@ -278,7 +272,7 @@ class Measure:
         from segeval.measures.ecosystem import with_options
 
         f = self.family.batch
-        assert f is not None and self.batched
+        assert f is not None
         if self.level is not None or self.judged:
             queries = [with_options(x, self.level, self.judged) for x in queries]
         b = Batch.of(queries)

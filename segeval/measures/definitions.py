@@ -240,7 +240,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "ndcg",
-        TG.ndcg,
+        None,
         "normalised DCG, gain = qrels grade, discount log2(rank+1); ndcg.1=3,2=9: gains per level",
         batch=B.ndcg,
         **_param(_OVER, "gains", "ndcg_1=3,2=9"),
