@@ -54,8 +54,8 @@ class Family:
     """One measure name, plain (``map``: ``func(x)``) and/or with a parameter (``P_10``: ``func(x, param)``)."""
 
     name: str
-    #: the per-query form; None when the ``batch`` form computes the measure
-    func: Callable[..., Any] | None
+    #: the per-query form, or a function of :mod:`segeval.measures.batch` (its :attr:`batch` form)
+    func: Callable[..., Any]
     description: str
     _: KW_ONLY
     scope: Scope = "labels"
@@ -75,8 +75,6 @@ class Family:
     defaults: tuple[int | float, ...] = ()
     #: False for summary-only measures (gm_map is the geometric mean of map)
     per_query: bool = True
-    #: all queries at once (:mod:`segeval.measures.batch`); one query is a batch of one
-    batch: Callable[..., list[Any]] | None = None
     #: ``f(num_rel[, param])``, the value where ``-J`` dropped every result (trec_eval's 0/0); None: ``func``'s
     empty: Callable[..., Any] | None = None
     #: other names of the plain measure (ir_measures: ``AP`` for ``map``)
@@ -103,6 +101,12 @@ class Family:
     def plain(self) -> bool:
         """True when the name alone is a measure (False: it means its ``defaults``)."""
         return not self.defaults
+
+    @property
+    def batch(self) -> Callable[..., list[Any]] | None:
+        """``func`` when it is a function of :mod:`segeval.measures.batch`: all queries at once (one query is a batch
+        of one); else None."""
+        return self.func if getattr(self.func, "module", None) == "segeval.measures.batch" else None
 
     @property
     def pair_names(self) -> tuple[str, ...]:
@@ -244,7 +248,6 @@ class Measure:
             x = with_options(x, self.level, self.judged)
             if self.judged and len(x.labels) == 0 and self.family.empty is not None:
                 return self.on_empty(x.num_rel)
-        assert self.family.func is not None  # a family without a batch form has a per-query one
         return self.family.func(x) if self.param is None else self.family.func(x, self.param)
 
     def on_empty(self, num_rel: int) -> Any:
