@@ -1,8 +1,9 @@
-"""Vectorised forms of the measures that have one, over all queries at once: bit for bit the values of the
-per-query definitions, sums in their order (``tests/unit/measures/test_batch_measures.py``)."""
+"""The measures' batch forms (:attr:`segeval.measures.declaration.Family.batch`), over all queries at once (one
+query is a batch of one), sums in trec_eval's order (:func:`segeval.measures.arithmetic.running_sum`)."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -14,6 +15,8 @@ from segeval.adapters.base import Adapted, Label
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.ordering import padded_cells
 from segeval.measures.arithmetic import log2_discounts
+from segeval.measures.params import Params
+from segeval.measures.trec_gains import dcg, gain_table
 
 
 @dataclass(frozen=True)
@@ -35,12 +38,12 @@ class Batch:
         """The batch of per-query adapted rankings (kept as ``queries``)."""
 
         def offsets_of(lengths: list[int]) -> IntArray:
-            return np.cumsum([0, *lengths], dtype=np.int64)
+            return np.array([0, *lengths], dtype=np.int64).cumsum()  # the method: np.cumsum's wrapper costs more
 
         pools = [a.pool if a.pool is not None else np.zeros(0) for a in adapted]
         grades = [a.grades if a.grades is not None else np.zeros(len(a.labels)) for a in adapted]
         labels = np.concatenate([a.labels for a in adapted]) if adapted else np.zeros(0, dtype=np.uint8)
-        num_rel = np.fromiter((a.num_rel for a in adapted), dtype=np.int64, count=len(adapted))
+        num_rel = np.array([a.num_rel for a in adapted], dtype=np.int64)
         return cls(
             labels.astype(np.uint8, copy=False),
             offsets_of([len(a.labels) for a in adapted]),
@@ -183,11 +186,35 @@ def r_precision(b: Batch) -> list[float]:
     return np.where(r > 0, found / np.maximum(r, 1), 0.0).tolist()  # type: ignore[no-any-return]
 
 
-def reciprocal_rank(b: Batch) -> list[float]:
-    has = b.relevant_counts > 0
+def reciprocal_rank(b: Batch, k: int | None = None) -> list[float]:
+    """1 / rank of each query's first relevant unit (in its top k: recip_rank_cut); 0 when none is there."""
+    has = (b.relevant_counts if k is None else b.found_in_top(k)) > 0
     out = np.zeros(len(has), dtype=np.float64)
     out[has] = 1.0 / (b.relevant_at[b.first_relevant[has]] - b.offsets[:-1][has] + 1)
     return out.tolist()
+
+
+def rprec_mult(b: Batch, x: float) -> list[float]:
+    """P at rank int(x * R + 0.9) (trec_eval's truncation); 0 when that rank is 0."""
+    k = np.trunc(x * b.num_rel + 0.9).astype(np.int64)
+    return np.where(k > 0, b.found_in_top(k) / np.maximum(k, 1), 0.0).tolist()  # type: ignore[no-any-return]
+
+
+def _f(b: Batch, k: int) -> FloatArray:
+    found = b.found_in_top(k)
+    p, r = found / k, np.where(b.num_rel > 0, found / np.maximum(b.num_rel, 1), 0.0)
+    both = (p > 0) & (r > 0)
+    return np.where(both, 2 * p * r / np.where(both, p + r, 1.0), 0.0)
+
+
+def f_at(b: Batch, k: int) -> list[float]:
+    """F measure at cut-off k: the harmonic mean of P@k and recall@k (0 when either is 0)."""
+    return _f(b, k).tolist()  # type: ignore[no-any-return]
+
+
+def e_at(b: Batch, k: int) -> list[float]:
+    """E measure at cut-off k with b = 1: 1 - F@k (van Rijsbergen; textbook form)."""
+    return (1.0 - _f(b, k)).tolist()  # type: ignore[no-any-return]
 
 
 def ordered_sums(values: FloatArray, starts: IntArray, counts: IntArray) -> FloatArray:
@@ -210,8 +237,9 @@ def ordered_sums(values: FloatArray, starts: IntArray, counts: IntArray) -> Floa
     return out
 
 
-def average_precision(b: Batch) -> list[float]:
-    counts = b.relevant_counts
+def average_precision(b: Batch, k: int | None = None) -> list[float]:
+    """Sum over relevant ranks i (of the top k: map_cut) of (relevant up to i) / i, over num_rel (0 if none)."""
+    counts = b.relevant_counts if k is None else b.found_in_top(k)
     total = ordered_sums(b.relevant_precision, b.first_relevant, counts)
     return np.where(counts > 0, total / np.maximum(b.num_rel, 1), 0.0).tolist()  # type: ignore[no-any-return]
 
@@ -223,6 +251,8 @@ def bpref(b: Batch) -> list[float]:
     big_r = b.num_rel
     judged = b.judged_counts
     big_n = judged - big_r
+    # min(above, R) / min(R, N) as trec_eval; for documents above <= N, while segment runs can hold more
+    # non-relevant results than the qrels' N, so the count is capped at min(R, N) to keep bpref in [0, 1]
     bound = np.minimum(big_r, big_n)[b.relevant_query]
     penalties = np.where(above > 0, np.minimum(above, bound) / np.maximum(bound, 1), 0.0)
     terms = 1.0 - penalties
@@ -274,6 +304,14 @@ def ndcg_at(b: Batch, k: int | None) -> list[float]:
     return np.where(ideal > 0, found / np.where(ideal > 0, ideal, 1.0), 0.0).tolist()  # type: ignore[no-any-return]
 
 
-def ndcg(b: Batch, params: str | None = None) -> list[float] | None:
-    """nDCG over the whole ranking; None with a gain table (``ndcg_1=3,2=9``: per query only)."""
-    return ndcg_at(b, None) if params is None else None
+def ndcg(b: Batch, params: Params | None = None) -> list[float]:
+    """nDCG over the whole ranking; with a ``level=gain`` table (``ndcg.1=3,2=9``), of trec_eval's gain table
+    (:func:`segeval.measures.trec_gains.gain_table`), query by query."""
+    if params is None:
+        return ndcg_at(b, None)
+    out = []
+    for q, (start, end) in enumerate(itertools.pairwise(b.offsets.tolist())):
+        table = gain_table(b.grades[start:end], b.pool[b.pool_offsets[q] : b.pool_offsets[q + 1]], params)
+        best = dcg(table.ideal)
+        out.append(dcg(table.gains) / best if best > 0 else 0.0)
+    return out

@@ -71,7 +71,7 @@ def compute(
                         per_query.batch if isinstance(per_query, Labelled) else Batch.of(per_query)
                     )  # an adapter's batch, or -J's lists
                 values = r.measure.batch(batches[r.adapter.spec])
-            elif r.measure.family.func is None:  # the batch form alone, the measure's options applied first
+            elif r.measure.family.batch is not None:  # the batch form, the measure's options applied first
                 values = r.measure.values(per_query)
             result[r.name] = values if values is not None else [r.measure(a) for a in per_query]
             if emptied and r.measure.family.empty is not None:

@@ -54,8 +54,8 @@ class Family:
     """One measure name, plain (``map``: ``func(x)``) and/or with a parameter (``P_10``: ``func(x, param)``)."""
 
     name: str
-    #: the per-query form; None when the ``batch`` form alone computes the measure
-    func: Callable[..., Any] | None
+    #: the per-query form, or a function of :mod:`segeval.measures.batch` (its :attr:`batch` form)
+    func: Callable[..., Any]
     description: str
     _: KW_ONLY
     scope: Scope = "labels"
@@ -75,8 +75,6 @@ class Family:
     defaults: tuple[int | float, ...] = ()
     #: False for summary-only measures (gm_map is the geometric mean of map)
     per_query: bool = True
-    #: all queries at once (:mod:`segeval.measures.batch`), equal to ``func`` query by query (or the one form)
-    batch: Callable[..., list[Any] | None] | None = None
     #: ``f(num_rel[, param])``, the value where ``-J`` dropped every result (trec_eval's 0/0); None: ``func``'s
     empty: Callable[..., Any] | None = None
     #: other names of the plain measure (ir_measures: ``AP`` for ``map``)
@@ -103,6 +101,12 @@ class Family:
     def plain(self) -> bool:
         """True when the name alone is a measure (False: it means its ``defaults``)."""
         return not self.defaults
+
+    @property
+    def batch(self) -> Callable[..., list[Any]] | None:
+        """``func`` when it is a function of :mod:`segeval.measures.batch`: all queries at once (one query is a batch
+        of one); else None."""
+        return self.func if getattr(self.func, "module", None) == "segeval.measures.batch" else None
 
     @property
     def pair_names(self) -> tuple[str, ...]:
@@ -236,7 +240,7 @@ class Measure:
         return self.family.label(self.param) + self.options
 
     def __call__(self, x: Any) -> Any:
-        if self.family.func is None:
+        if self.family.batch is not None:
             return self.values([x])[0]
         if self.level is not None or self.judged:
             from segeval.measures.ecosystem import with_options
@@ -255,11 +259,11 @@ class Measure:
 
     @property
     def batchable(self) -> bool:
-        """True when :meth:`batch` computes it (a vectorised family, no per-measure options)."""
+        """True when :meth:`batch` computes it (the batch form, no per-measure options)."""
         return self.family.batch is not None and self.level is None and not self.judged
 
     def batch(self, b: B.Batch) -> list[Any] | None:
-        """Every query's value at once, or None when the family has no vectorised form."""
+        """Every query's value at once, or None when the measure is not :attr:`batchable`."""
         f = self.family.batch
         if f is None or not self.batchable:
             return None
@@ -276,7 +280,6 @@ class Measure:
             queries = [with_options(x, self.level, self.judged) for x in queries]
         b = Batch.of(queries)
         out = f(b) if self.param is None else f(b, self.param)
-        assert out is not None  # a family without a per-query form has a batch form for every parameter
         if self.judged and self.family.empty is not None:
             for q, x in enumerate(queries):
                 if len(x.labels) == 0:

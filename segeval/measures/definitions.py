@@ -19,7 +19,7 @@ from segeval.measures.registry import Ecosystem, Option, Registry
 
 
 class _Functions:
-    """A measure module's functions as :class:`Deferred` references (``TR.average_precision``)."""
+    """A measure module's functions as :class:`Deferred` references (``TR.bpref``)."""
 
     def __init__(self, module: str) -> None:
         self.module = f"segeval.measures.{module}"
@@ -146,14 +146,13 @@ FAMILIES: tuple[Family, ...] = (
     Family("videos_rel", S.videos_rel, "videos with a relevant segment", scope="segments", **_STAT),
     Family("avglength_ret", S.avglength_ret, "mean result length (s)", **_TIMED, **_STAT),
     Family("avglength_rel", S.avglength_rel, "mean merged relevant segment length (s)", **_TIMED, **_STAT),
-    Family("num_rel", None, "relevant units (merged segments, bins)", batch=B.num_rel, **_COUNT, aliases=("NumRel",)),
-    Family("num_ret", None, "ranked units (results, bins)", batch=B.num_ret, **_COUNT, aliases=("NumRet",)),
-    Family("num_rel_ret", None, "units labelled relevant", batch=B.num_rel_ret, **_FOUND, aliases=("NumRelRet",)),
+    Family("num_rel", B.num_rel, "relevant units (merged segments, bins)", **_COUNT, aliases=("NumRel",)),
+    Family("num_ret", B.num_ret, "ranked units (results, bins)", **_COUNT, aliases=("NumRet",)),
+    Family("num_rel_ret", B.num_rel_ret, "units labelled relevant", **_FOUND, aliases=("NumRelRet",)),
     Family(
         "map",
-        TR.average_precision,
+        B.average_precision,
         "average precision; above 1 possible with the overlap adapter",
-        batch=B.average_precision,
         **_OVER,
         aliases=("AP", "MAP"),
     ),
@@ -164,7 +163,7 @@ FAMILIES: tuple[Family, ...] = (
         "arithmetic; with -a tiou-best:θ its AP per class at θ",
         **_OVER,
     ),
-    Family("P", TR.precision_at, "precision at cut-off n", batch=B.precision_at, **_cutoffs(_SCORE, "P_10", CUTOFFS)),
+    Family("P", B.precision_at, "precision at cut-off n", **_cutoffs(_SCORE, "P_10", CUTOFFS)),
     Family(
         "P_judged",
         TR.precision_judged_at,
@@ -174,10 +173,9 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "Judged",
-        None,
+        B.judged_at,
         "judged units in the top n divided by n (as the MediaEval script; ir_measures' Judged@n "
         "divides by min(n, retrieved) and counts negative grades as judged)",
-        batch=B.judged_at,
         **_cutoffs(_FRACTION, "Judged_10", (10, 20, 30)),
     ),
     Family("relString", TR.relstring, "the labels in rank order and their count", **_TEXT),
@@ -195,75 +193,67 @@ FAMILIES: tuple[Family, ...] = (
     # trec_eval
     Family(
         "gm_map",
-        TR.average_precision,
+        B.average_precision,
         "geometric mean of average precision (floor 1e-5), summary only",
-        batch=B.average_precision,
         **_GM,
         per_query=False,
     ),
-    Family("Rprec", None, "precision at rank R (R = num_rel)", batch=B.r_precision, **_SCORE, aliases=("R-Prec",)),
+    Family("Rprec", B.r_precision, "precision at rank R (R = num_rel)", **_SCORE, aliases=("R-Prec",)),
     Family(
         "bpref",
-        TR.bpref,
+        B.bpref,
         "binary preference: relevant results penalised by judged non-relevant ones above them",
-        batch=B.bpref,
         **_OVER,
         aliases=("Bpref",),
     ),
-    Family("gm_bpref", TR.bpref, "geometric mean of bpref (floor 1e-5), summary only", **_GM, per_query=False),
+    Family("gm_bpref", B.bpref, "geometric mean of bpref (floor 1e-5), summary only", **_GM, per_query=False),
     Family(
         "recip_rank",
-        TR.reciprocal_rank,
+        B.reciprocal_rank,
         "1 / rank of the first relevant result",
-        batch=B.reciprocal_rank,
         **_SCORE,
         aliases=("RR",),
     ),
     Family(
         "iprec_at_recall",
-        None,
+        B.iprec_at_recall,
         "interpolated precision at recall level r, written r with two decimals",
-        batch=B.iprec_at_recall,
         empty=TR.iprec_empty,
         **_param(_SCORE, "level", "iprec_at_recall_0.10", RECALL_LEVELS),
         family_aliases=("IPrec",),
     ),
     Family(
         "recall",
-        TR.recall_at,
+        B.recall_at,
         "relevant results in the top n over num_rel",
-        batch=B.recall_at,
         **_cutoffs(_OVER, "recall_100", CUTOFFS),
         family_aliases=("R",),
     ),
     Family(
         "ndcg",
-        TG.ndcg,
+        B.ndcg,
         "normalised DCG, gain = qrels grade, discount log2(rank+1); ndcg.1=3,2=9: gains per level",
-        batch=B.ndcg,
         **_param(_OVER, "gains", "ndcg_1=3,2=9"),
         aliases=("nDCG",),
     ),
     Family(
         "ndcg_cut",
-        TG.ndcg_at,
+        B.ndcg_at,
         "nDCG of the top n",
-        batch=B.ndcg_at,
         **_cutoffs(_OVER, "ndcg_cut_10", CUTOFFS),
         family_aliases=("nDCG",),
     ),
     Family(
         "map_cut",
-        TR.average_precision,
+        B.average_precision,
         "average precision counting the top n only",
         **_cutoffs(_OVER, "map_cut_10", CUTOFFS),
         family_aliases=("AP",),
     ),
     Family(
         "success",
-        None,
+        B.success_at,
         "1 if a relevant result is in the top n",
-        batch=B.success_at,
         **_cutoffs(_SCORE, "success_10", (1, 5, 10)),
         family_aliases=("Success",),
     ),
@@ -278,7 +268,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("infAP", TR.infap, "inferred average precision (Yilmaz & Aslam)", **_OVER),
     Family(
         "Rprec_mult",
-        TR.rprec_mult,
+        B.rprec_mult,
         "precision at rank int(x * R + 0.9), written x with two decimals",
         **_param(_SCORE, "level", "Rprec_mult_0.20", RPREC_MULTIPLES),
     ),
@@ -381,11 +371,16 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "F",
-        TR.f_at,
+        B.f_at,
         "F measure at cut-off n: harmonic mean of P@n and recall@n",
         **_cutoffs(_OVER, "F_10", (5, 10, 20)),
     ),
-    Family("E", TR.e_at, "E measure at cut-off n with b = 1 (1 - F@n)", **_cutoffs(_LOWER_BETTER, "E_10", (5, 10, 20))),
+    Family(
+        "E",
+        B.e_at,
+        "E measure at cut-off n with b = 1 (1 - F@n)",
+        **_cutoffs(_LOWER_BETTER, "E_10", (5, 10, 20)),
+    ),
     Family(
         "dcg_jk_cut",
         TG.dcg_jk_at,
@@ -441,7 +436,7 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "recip_rank_cut",
-        TR.reciprocal_rank,
+        B.reciprocal_rank,
         "1 / rank of the first relevant result in the top n, else 0 (ir_measures' RR@n, ranx's mrr@n)",
         **_cutoffs(_SCORE, "recip_rank_cut_10", (10,)),
     ),
@@ -715,7 +710,7 @@ FAMILIES += TREC_REL_INFO
 TREC_EVAL_9 = {
     "iprec_at_recall": replace(
         next(f for f in FAMILIES if f.name == "iprec_at_recall"),
-        batch=B.iprec_at_recall_9,
+        func=B.iprec_at_recall_9,
         empty=TR.iprec_empty_9,
         description="interpolated precision at recall level r (trec_eval 9: cut-off rounded up)",
     ),

@@ -16,7 +16,7 @@ import pandas as pd
 from segeval.adapters.base import Adapted, Label
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
 from segeval.core.errors import InputError, SegevalError
-from segeval.measures import trec_ranks as TR
+from segeval.measures import batch as B
 from segeval.measures.arithmetic import running_sum
 from segeval.readers.judgements import Judgement
 
@@ -35,12 +35,11 @@ class PreferenceError(SegevalError):
 
 # ------------------------------------------------------------------------------------ judgement groups
 
-Groups = tuple[Adapted, ...]  # one query's ranking labelled by each judgement group's qrels, in group-id order
 
-
-def groups(ranked: Sequence[str], lines: Sequence[Judgement], level: int, judged_only: bool) -> Groups:
-    """The ranking (trec_eval's order) labelled by each group: relevant at a grade of ``level`` or more,
-    unjudged when the group has no line or a negative grade; ``judged_only`` drops a group's unjudged results."""
+def groups(ranked: Sequence[str], lines: Sequence[Judgement], level: int, judged_only: bool) -> B.Batch:
+    """The ranking (trec_eval's order) labelled by each group, in group-id order, as one batch: relevant at a grade
+    of ``level`` or more, unjudged when the group has no line or a negative grade; ``judged_only`` drops a group's
+    unjudged results."""
     out = []
     for _, members in itertools.groupby(sorted(lines), key=lambda j: j.group):
         grade = {j.item: j.level for j in members}
@@ -58,18 +57,18 @@ def groups(ranked: Sequence[str], lines: Sequence[Judgement], level: int, judged
                 np.arange(n, dtype=np.int64),
             )
         )
-    return tuple(out)
+    return B.Batch.of(out)
 
 
-def _averaged(f: Callable[..., float], x: Groups, *param: Any) -> float:
-    """``f`` on each group's ranking, added in group order and divided by the number of groups (trec_eval)."""
-    total = running_sum([f(a, *param) for a in x])
-    return total / len(x) if len(x) > 1 else total
+def _averaged(f: Callable[..., list[float]], x: B.Batch, *param: Any) -> float:
+    """``f`` (a batch form) on the groups' rankings, added in group order, over the number of groups (trec_eval)."""
+    total = running_sum(f(x, *param))
+    return total / len(x.num_rel) if len(x.num_rel) > 1 else total
 
 
-p_avgjg = partial(_averaged, TR.precision_at)
-map_avgjg = partial(_averaged, TR.average_precision)
-rprec_mult_avgjg = partial(_averaged, TR.rprec_mult)
+p_avgjg = partial(_averaged, B.precision_at)
+map_avgjg = partial(_averaged, B.average_precision)
+rprec_mult_avgjg = partial(_averaged, B.rprec_mult)
 
 
 # ------------------------------------------------------------------------------------ preferences

@@ -32,21 +32,6 @@ def dcg(gains: FloatArray) -> float:
     return running_sum(gains / log2_discounts(len(gains)))
 
 
-def ndcg_at(a: Adapted, k: int | None) -> float:
-    """nDCG of the top k (all: None) against the ideal top k: gain = grade (> 0), discount log2(rank + 1)."""
-    ideal = dcg(ideal_gains(a)[:k])
-    return dcg(gains(a)[:k]) / ideal if ideal > 0 else 0.0
-
-
-def ndcg(a: Adapted, params: Params | None = None) -> float:
-    """nDCG of the whole ranking; with a ``level=gain`` table (``ndcg.1=3,2=9``), of trec_eval's gain table."""
-    if params is None:
-        return ndcg_at(a, None)
-    table = gain_table(a, params)
-    best = dcg(table.ideal)
-    return dcg(table.gains) / best if best > 0 else 0.0
-
-
 def _dcg_jk(gains: FloatArray, base: float = 2.0) -> float:
     ranks = np.arange(1, len(gains) + 1, dtype=np.float64)
     discount = np.where(ranks < base, 1.0, np.log(np.maximum(ranks, base)) / math.log(base))
@@ -107,11 +92,12 @@ def _sorted_gains(entries: list[tuple[int, float, int]]) -> list[tuple[int, floa
     return out + left[i:] + right[j:]
 
 
-def gain_table(a: Adapted, params: Params | None = None) -> GainTable:
-    """trec_eval's gain table: each ``level=gain`` of ``params``, then each judged level v >= 0 with gain v, with
-    its judged units, sorted as trec_eval sorts it; a ranked unit's level is its grade, -1 when not in the
-    qrels, -2 when negative (``-1=g`` gives unjudged units a gain, as trec_eval)."""
-    pool = a.pool if a.pool is not None else np.zeros(0)
+def gain_table(grades: FloatArray, pool: FloatArray | None, params: Params | None = None) -> GainTable:
+    """trec_eval's gain table of a query's ranked ``grades`` and its ``pool``: each ``level=gain`` of ``params``,
+    then each judged level v >= 0 with gain v, with its judged units, sorted as trec_eval sorts it; a ranked
+    unit's level is its grade, -1 when not in the qrels, -2 when negative (``-1=g`` gives unjudged units a gain,
+    as trec_eval)."""
+    pool = pool if pool is not None else np.zeros(0)
     judged = pool[pool >= 0].astype(np.int64)
     counts = np.bincount(judged).tolist() if len(judged) else []
     entries = [(level, gain, 0) for level, gain in (params.gain_levels() if params else ())]
@@ -126,7 +112,6 @@ def gain_table(a: Adapted, params: Params | None = None) -> GainTable:
     lookup: dict[int, float] = {}
     for level, gain, _ in table:
         lookup.setdefault(level, gain)  # trec_eval's get_gain: the first entry of the level in sorted order
-    grades = grade_values(a)
     ranked = np.where(np.isnan(grades), -1, np.where(grades < 0, -2, np.nan_to_num(grades))).astype(np.int64)
     keys = np.array(sorted(lookup), dtype=np.int64)
     at = np.minimum(np.searchsorted(keys, ranked), max(len(keys) - 1, 0))
@@ -150,17 +135,17 @@ def gain_table(a: Adapted, params: Params | None = None) -> GainTable:
 
 def dcg_gains(a: Adapted, params: Params | None = None) -> float:
     """trec_eval's dcg: the DCG of the ranking's table gains."""
-    return dcg(gain_table(a, params).gains)
+    return dcg(gain_table(grade_values(a), a.pool, params).gains)
 
 
 def ideal_dcg(a: Adapted, params: Params | None = None) -> float:
     """trec_eval's ideal_dcg: the DCG of the ideal ranking's table gains."""
-    return dcg(gain_table(a, params).ideal)
+    return dcg(gain_table(grade_values(a), a.pool, params).ideal)
 
 
 def g_measure(a: Adapted, params: Params | None = None) -> float:
     """trec_eval's G: gains discounted by log2(2 + ideal cumulated cost - gains so far)."""
-    table = gain_table(a, params)
+    table = gain_table(grade_values(a), a.pool, params)
     ideal = table.ideal
     total_ideal = running_sum(ideal)
     if total_ideal <= 0:
@@ -187,7 +172,7 @@ def _over_c_log2(x: float, y: float) -> float:
 
 def _running_dcgs(a: Adapted, params: Params | None) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
     """The table gains, the ideal ones, and the DCG after each rank of both (trec_eval's running sums)."""
-    table = gain_table(a, params)
+    table = gain_table(grade_values(a), a.pool, params)
     dcg, idcg = (np.cumsum(g / log2_discounts(len(g))) if len(g) else np.zeros(0) for g in (table.gains, table.ideal))
     return table.gains, table.ideal, dcg, idcg
 
@@ -231,7 +216,7 @@ def rbp(a: Adapted, params: Params = NO_PARAMS) -> float:
     """Rank-biased precision (Moffat & Zobel), p = 0.9 unless ``p=``: the gain table scaled into [0, 1] when a
     gain lies outside (g -> (g - min) / (max - min)); units without a table entry gain 0."""
     p = params.named("p", 0.9)
-    table = gain_table(a, params)
+    table = gain_table(grade_values(a), a.pool, params)
     low, high = min(table.table, default=0.0), max(table.table, default=0.0)
     g = table.gains
     if low < 0 or high > 1:

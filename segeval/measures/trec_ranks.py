@@ -12,22 +12,9 @@ from functools import partial
 import numpy as np
 
 from segeval.adapters.base import Adapted, Label
-from segeval.core.arrays import FloatArray, IntArray
-from segeval.measures.arithmetic import lround, running_sum
+from segeval.core.arrays import FloatArray
+from segeval.measures.arithmetic import lround
 from segeval.measures.params import Params
-
-
-def average_precision(a: Adapted, k: int | None = None) -> float:
-    """Sum over relevant ranks i (of the top k: map_cut) of (relevant up to i) / i, over num_rel (0 if none)."""
-    if a.num_rel == 0:
-        return 0.0
-    ranks = np.flatnonzero(a.relevant[:k]) + 1
-    return running_sum([found / rank for found, rank in enumerate(ranks.tolist(), start=1)]) / a.num_rel
-
-
-def precision_at(a: Adapted, n: int) -> float:
-    """Relevant units among the first n, divided by n (missing ranks count as not relevant); 0 when n is 0."""
-    return int(a.relevant[:n].sum()) / n if n > 0 else 0.0
 
 
 def precision_judged_at(a: Adapted, n: int) -> float:
@@ -71,22 +58,6 @@ def utility(a: Adapted, params: Params | None = None) -> float:
     p1, p2, p3, p4 = (1.0, -1.0, 0.0, 0.0) if params is None else params.values
     ret, rel_ret, big_r = len(a.labels), int(a.relevant.sum()), a.num_rel
     return p1 * rel_ret + p2 * (ret - rel_ret) + p3 * (big_r - rel_ret) + p4 * (rel_ret - ret - big_r)
-
-
-def reciprocal_rank(a: Adapted, k: int | None = None) -> float:
-    """1 / rank of the first relevant result (in the top k: recip_rank_cut); 0 when none is retrieved."""
-    ranks = np.flatnonzero(a.relevant[:k])
-    return 1.0 / (int(ranks[0]) + 1) if len(ranks) else 0.0
-
-
-def recall_at(a: Adapted, k: int) -> float:
-    """Relevant results in the top k over num_rel; 0 when nothing is relevant."""
-    return int(a.relevant[:k].sum()) / a.num_rel if a.num_rel else 0.0
-
-
-def rprec_mult(a: Adapted, x: float) -> float:
-    """P at rank int(x * R + 0.9) (trec_eval's truncation); 0 when that rank is 0."""
-    return precision_at(a, int(x * a.num_rel + 0.9))
 
 
 def relative_p_at(a: Adapted, k: int) -> float:
@@ -157,17 +128,6 @@ eleven_pt_avg_9 = partial(eleven_pt_avg, version="9")
 eleven_pt_empty_9 = partial(eleven_pt_empty, version="9")
 
 
-def f_at(a: Adapted, k: int) -> float:
-    """F measure at cut-off k: the harmonic mean of P@k and recall@k (0 when either is 0)."""
-    p, r = precision_at(a, k), recall_at(a, k)
-    return 2 * p * r / (p + r) if p > 0 and r > 0 else 0.0
-
-
-def e_at(a: Adapted, k: int) -> float:
-    """E measure at cut-off k with b = 1: 1 - F@k (van Rijsbergen; textbook form)."""
-    return 1.0 - f_at(a, k)
-
-
 def grade_values(a: Adapted) -> FloatArray:
     """Per ranked unit, its grade (NaN: not in the qrels; all 0 without grades)."""
     return a.grades if a.grades is not None else np.zeros(len(a.labels))
@@ -177,32 +137,15 @@ def num_nonrel_judged_ret(a: Adapted) -> int:
     return int((a.labels == Label.NONRELEVANT).sum())
 
 
-def bpref(a: Adapted) -> float:
-    big_r = a.num_rel
-    if big_r == 0:
-        return 0.0
-    big_n, above = _nonrelevant(a)
-    bound = min(big_r, big_n)
-    # min(above, R) / min(R, N) as trec_eval; for documents above <= N, while segment runs can hold more
-    # non-relevant results than the qrels' N, so the count is capped at min(R, N) to keep bpref in [0, 1]
-    penalties = np.where(above > 0, np.minimum(above, bound) / max(bound, 1), 0.0)
-    return running_sum(1.0 - penalties) / big_r
-
-
-def _nonrelevant(a: Adapted) -> tuple[int, IntArray]:
-    """The query's judged non-relevant units (negative grades do not count) and, for each retrieved relevant unit,
-    those ranked above it."""
-    pool = a.pool if a.pool is not None else np.zeros(0)
-    nonrel_so_far = np.cumsum(a.labels == Label.NONRELEVANT)
-    return int((pool >= 0).sum()) - a.num_rel, np.asarray(nonrel_so_far[a.relevant], dtype=np.int64)
-
-
 def rankeff(a: Adapted) -> float:
-    """RankEff (Ahlgren & Grönqvist): (1/R) sum over retrieved relevant r of 1 - N_above(r) / (|J| - |R|)."""
+    """RankEff (Ahlgren & Grönqvist): (1/R) sum over retrieved relevant r of 1 - N_above(r) / (|J| - |R|), J the
+    judged units of the pool (negative grades do not count)."""
     big_r = a.num_rel
     if big_r == 0:
         return 0.0
-    big_n, above = _nonrelevant(a)
+    pool = a.pool if a.pool is not None else np.zeros(0)
+    big_n = int((pool >= 0).sum()) - big_r
+    above = np.cumsum(a.labels == Label.NONRELEVANT)[a.relevant]
     capped = np.minimum(above, big_n)  # segment runs can hold more non-relevant results than the qrels' N
     return float(np.sum(1.0 - (capped / big_n if big_n else 0.0 * above))) / big_r
 

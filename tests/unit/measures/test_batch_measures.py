@@ -1,4 +1,4 @@
-"""The vectorised measures (segeval.measures.batch) equal their per-query definitions bit for bit."""
+"""The batch measures (segeval.measures.batch) give each query of a batch its value as a batch of one, bit for bit."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from tests.conftest import examples, sliced
 LABELS = np.array([Label.RELEVANT, Label.NONRELEVANT, Label.UNJUDGED, Label.RELEVANT_SEEN, Label.NONRELEVANT_SEEN],
                   dtype=np.uint8)
 BATCHED = [f for f in FAMILIES if f.batch is not None] + [f for f in TREC_EVAL_9.values() if f.batch is not None]
+NDCG = next(f for f in FAMILIES if f.name == "ndcg")
 PARAMS = {"cutoff": (1, 2, 3, 5, 10, 30, 1000), "level": (*(p / 100 for p in range(0, 101, 5)), 0.155, 1 / 3, 0.7),
-          "gains": (None,)}
+          "gains": (None, *(NDCG.parse(t)[0] for t in ("1=3,2=9", "-1=2,0=1", "2=-1,1=0.5", "-2=4,3=1")))}
 
 
 def measures() -> list[Measure]:

@@ -33,15 +33,15 @@ A = ranked("01-10-", num_rel=3, pool=[1, 1, 1, 0, 0])  # 3 relevant, 2 judged no
 
 def test_rprec_recip_rank_success() -> None:
     assert measure("Rprec")(A) == 1 / 3  # top R=3: ranks 1-3 hold one relevant (rank 2)
-    assert TR.reciprocal_rank(A) == 1 / 2  # first relevant at rank 2
+    assert measure("recip_rank")(A) == 1 / 2  # first relevant at rank 2
     assert (measure("success_1")(A), measure("success_2")(A)) == (0.0, 1.0)
 
 
 def test_recall_and_map_cut() -> None:
-    assert TR.recall_at(A, 2) == 1 / 3  # one of three relevant in the top 2
-    assert TR.recall_at(A, 10) == 2 / 3  # ranks 2 and 4
-    assert TR.average_precision(A, 3) == pytest.approx((1 / 2) / 3)  # only rank 2 counts: P@2 = 1/2, over R = 3
-    assert TR.average_precision(A, 10) == pytest.approx((1 / 2 + 2 / 4) / 3)
+    assert measure("recall_2")(A) == 1 / 3  # one of three relevant in the top 2
+    assert measure("recall_10")(A) == 2 / 3  # ranks 2 and 4
+    assert measure("map_cut_3")(A) == pytest.approx((1 / 2) / 3)  # only rank 2 counts: P@2 = 1/2, over R = 3
+    assert measure("map_cut_10")(A) == pytest.approx((1 / 2 + 2 / 4) / 3)
 
 
 def test_iprec_at_recall_rounds_the_cutoff_half_up() -> None:
@@ -56,17 +56,17 @@ def test_iprec_at_recall_rounds_the_cutoff_half_up() -> None:
 def test_bpref() -> None:
     # R = 3, N = 2 judged non-relevant, min(R, N) = 2. Rank 2: one non-relevant above -> 1 - 1/2;
     # rank 4: one non-relevant above (rank 3 is unjudged) -> 1 - 1/2. bpref = (0.5 + 0.5) / 3
-    assert TR.bpref(A) == pytest.approx(1 / 3)
-    assert TR.bpref(ranked("1", 1, pool=[1])) == 1.0  # no judged non-relevant documents at all
+    assert measure("bpref")(A) == pytest.approx(1 / 3)
+    assert measure("bpref")(ranked("1", 1, pool=[1])) == 1.0  # no judged non-relevant documents at all
 
 
 def test_bpref_and_rankeff_stay_in_range_when_a_segment_run_has_more_non_relevant_than_the_qrels() -> None:
     # R = 3, N = 1 qrels unit, but three non-relevant segments above the relevant one at rank 4: the count is
     # capped at min(R, N) = 1 -> penalty 1 -> bpref 0 (uncapped: (1 - 3) / 3 < 0); RankEff likewise 1 - 1/1 = 0
     many = ranked("0001", num_rel=3, pool=[1, 1, 1, 0])
-    assert (TR.bpref(many), TR.rankeff(many)) == (0.0, 0.0)
+    assert (measure("bpref")(many), TR.rankeff(many)) == (0.0, 0.0)
     two = ranked("0101", num_rel=3, pool=[1, 1, 1, 0, 0])  # N = 2: rank 2 -> 1 - 1/2, rank 4 -> 1 - 2/2
-    assert TR.bpref(two) == pytest.approx(0.5 / 3) and TR.rankeff(two) == pytest.approx(0.5 / 3)
+    assert measure("bpref")(two) == pytest.approx(0.5 / 3) and TR.rankeff(two) == pytest.approx(0.5 / 3)
 
 
 def test_num_nonrel_judged_ret() -> None:
@@ -77,9 +77,9 @@ def test_ndcg_uses_grades_and_the_ideal_from_the_pool() -> None:
     a = ranked("101", 2, grades=[2, 0, 1], pool=[2, 1, 0])
     dcg = 2 / math.log2(2) + 1 / math.log2(4)  # grade 2 at rank 1, grade 1 at rank 3
     ideal = 2 / math.log2(2) + 1 / math.log2(3)  # grades 2, 1 at ranks 1, 2
-    assert TG.ndcg(a) == pytest.approx(dcg / ideal)
-    assert TG.ndcg_at(a, 1) == 1.0  # the best document first
-    assert TG.ndcg(ranked("0", 0, grades=[0], pool=[0])) == 0.0  # nothing relevant
+    assert measure("ndcg")(a) == pytest.approx(dcg / ideal)
+    assert measure("ndcg_cut_1")(a) == 1.0  # the best document first
+    assert measure("ndcg")(ranked("0", 0, grades=[0], pool=[0])) == 0.0  # nothing relevant
 
 
 def test_geometric_mean_has_trec_evals_floor() -> None:
@@ -248,9 +248,9 @@ def test_rankeff() -> None:
 
 def test_f_and_e_at_cutoff() -> None:
     # A at 4: P = 2/4, R = 2/3 -> F = 2 * (1/2) * (2/3) / (1/2 + 2/3) = 4/7; E = 3/7
-    assert TR.f_at(A, 4) == pytest.approx(4 / 7)
-    assert TR.e_at(A, 4) == pytest.approx(3 / 7)
-    assert TR.f_at(A, 1) == 0.0  # nothing relevant at rank 1
+    assert measure("F_4")(A) == pytest.approx(4 / 7)
+    assert measure("E_4")(A) == pytest.approx(3 / 7)
+    assert measure("F_1")(A) == 0.0  # nothing relevant at rank 1
 
 
 def test_jarvelin_kekalainen_dcg_textbook_example() -> None:
@@ -278,7 +278,7 @@ def test_set_measures_relative_p_utility_unj() -> None:
     assert TR.relative_p_at(A, 2) == 1 / 2  # one relevant in the top 2, min(2, 3) = 2
     assert TR.utility(A) == 2 - 4  # rel_ret - nonrel_ret with the default (1, -1, 0, 0)
     assert TR.unjudged_at(A, 5) == 1 / 5  # rank 3 is unjudged
-    assert TR.rprec_mult(A, 1.0) == 1 / 3  # rank int(3 + 0.9) = 3: one relevant in the top 3
+    assert measure("Rprec_mult_1.0")(A) == 1 / 3  # rank int(3 + 0.9) = 3: one relevant in the top 3
 
 
 def test_trec_relstring_marks() -> None:
