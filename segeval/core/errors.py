@@ -33,15 +33,10 @@ def printable(text: str) -> str:
     return _CONTROL.sub(_escape, utf8_text(text))
 
 
-def render_note(text: str) -> str:
-    """A note or listing line for stderr, rendered safe (see :func:`printable`)."""
-    return printable(text)
-
-
 def print_notes(*notes: str, head: str = "") -> None:
-    """Each note on a line of stderr after ``head`` (``"note: "``), rendered safe (:func:`render_note`)."""
+    """Each note on a line of stderr after ``head`` (``"note: "``), rendered safe (:func:`printable`)."""
     for note in notes:
-        print(render_note(head + note), file=sys.stderr)
+        print(printable(head + note), file=sys.stderr)
 
 
 def named(note: str, file: str) -> str:

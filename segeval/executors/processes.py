@@ -10,7 +10,7 @@ from functools import partial
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, TypeVar
 
-from segeval.core.errors import InputError, SegevalError, named, render_note, utf8_text
+from segeval.core.errors import InputError, SegevalError, named, printable, utf8_text
 from segeval.core.settings import Job
 from segeval.executors.results import Outcome, RunResult, unevaluated_note
 from segeval.readers.directories import expand_runs as expand_runs  # the one expansion, re-exported
@@ -91,7 +91,7 @@ def outcome(result: RunResult, *, render: Callable[[Evaluation, str, int, str], 
     if ev.unevaluated and not complete:
         err.append(unevaluated_note(len(ev.unevaluated)))
     err += ev.notes
-    lines = [render_note(named(text, result.file)) for text in err] + [e.skipped() for e in skipped]
+    lines = [printable(named(text, result.file)) for text in err] + [e.skipped() for e in skipped]
     return Outcome(out, "".join(line + "\n" for line in lines), len(skipped), False)
 
 
