@@ -106,13 +106,6 @@ class ParameterError(SegevalError, ValueError):
     """A parameter value outside its documented domain."""
 
 
-def check_int(name: str, value: object, *, minimum: int) -> int:
-    """Return ``value`` as an int, or raise a ParameterError worded like scikit-learn's."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ParameterError(f"The '{name}' parameter must be an integer >= {minimum}. Got {shown(value)} instead.")
-    return value
-
-
 def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:
     """Return ``value`` if it is one of ``choices``, else raise a ParameterError."""
     if value not in choices:

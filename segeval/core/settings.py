@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from segeval.core.domains import CUTOFF, MAX_WHOLE, NONNEGATIVE, Domain
-from segeval.core.errors import ParameterError, check_choice, check_int, shown
+from segeval.core.domains import COUNT, CUTOFF, MAX_WHOLE, NONNEGATIVE, Domain
+from segeval.core.errors import ParameterError, check_choice, shown
 
 #: result orders (``prepare``): rank column, score descending (trec_eval), or as listed
 ORDERS = ("rank", "score", "file")
@@ -122,7 +122,7 @@ class Settings:
         check_relevance_level(self.relevance_level)
         check_choice("missing_queries", self.missing_queries, MISSING_QUERIES)
         if self.max_results is not None:
-            check_int("max_results", self.max_results, minimum=1)  # -M 0: docs/trec_eval-semantics.md §9
+            COUNT.check("max_results", self.max_results)  # -M 0: docs/trec_eval-semantics.md §9
         _check_bool("judged_only", self.judged_only)
         check_choice("trec_eval", self.trec_eval, TREC_EVAL_VERSIONS)
         check_choice("predicted", self.predicted, PREDICTED)
