@@ -97,7 +97,7 @@ def outcome(result: RunResult, *, render: Callable[[Evaluation, str, int, str], 
 
 def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[[RunResult], T]) -> list[T]:
     """``then`` of each run's :class:`RunResult`, in the order of ``runs``, whatever the engine."""
-    from segeval.executors.interrupt import installed
+    from segeval.executors.interrupt import installed  # its value now: whether the signals are routed
     from segeval.executors.progress import Progress
     from segeval.executors.route import on_dask
     from segeval.readers.files import is_stream
@@ -117,7 +117,7 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[
         if workers <= 1:
             done: Iterable[T] = (then(evaluate_one(qrels, run, job, progress=bar)) for run in runs)
         else:
-            pool = stack.enter_context(ProcessPoolExecutor(workers, initializer=_init, initargs=(qrels, installed())))
+            pool = stack.enter_context(ProcessPoolExecutor(workers, initializer=_init, initargs=(qrels, installed)))
             done = pool.map(_one, [(run, job, bar, then) for run in runs])
         for result in done:
             results.append(result)
