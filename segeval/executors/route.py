@@ -8,17 +8,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from segeval.core.errors import SegevalError
-from segeval.core.settings import AUTO_BYTES, SCANNER_AUTO_BYTES, Job
+from segeval.core.settings import AUTO_BYTES, OUTPUTS, SCANNER_AUTO_BYTES, Job
 from segeval.core.words import plural
 from segeval.readers.files import is_stream, starts_with_gzip, stream_read
 
 if TYPE_CHECKING:
     from segeval.measures.compute import Request
 
-#: the ``segeval eval`` options outside :class:`~segeval.core.settings.Job` that the scanner's lanes take
-SCANNER_OUTPUTS = ("trec",)
-#: the output formats of the segment routes (they give the usual evaluation, rendered as usual)
-SEGMENT_OUTPUTS = ("trec", "json", "csv")
+#: the output formats and orders the segment scanner (True: every format, rendered as usual) and the lanes take
+SCANNER_TAKES = {True: (OUTPUTS, (None, "rank", "file")), False: (("trec",), (None, "score"))}
 
 
 @dataclass(frozen=True)
@@ -100,7 +98,7 @@ def _refusals(job: Job, output: str, segments: bool) -> str:
     """What keeps the segment scanner (``segments``) or the byte scanner's lanes from a one-run ``segeval eval``
     job, said as options (empty: they can try)."""
     s, engine = job.settings, job.engine.engine
-    outputs, orders = (SEGMENT_OUTPUTS, (None, "rank", "file")) if segments else (SCANNER_OUTPUTS, (None, "score"))
+    outputs, orders = SCANNER_TAKES[segments]
     reasons = [
         (engine != "processes", f"--engine {engine}"),
         (output not in outputs, f"-o {output}"),
