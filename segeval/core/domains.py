@@ -139,10 +139,6 @@ class Key:
     def expected(self) -> str:
         return f"{self.name}={self.domain}"
 
-    def takes_word(self, text: str) -> bool:
-        """True when ``text`` is one of the key's words (not a number)."""
-        return text in self.domain.words
-
 
 #: every command's numeric options (command -> parameter -> flag and domain), as :func:`options` declares them
 OPTIONS: dict[str, dict[str, tuple[str, Domain]]] = {}
