@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from segeval.adapters.registry import make_adapters
 from segeval.analyses.compare import Comparison, Statistics, compare_evaluations, compare_runs
 from segeval.core.errors import ParameterError, shown
 from segeval.core.pipeline import Evaluation, Evaluator, measure_names
+from segeval.core.plan import adapters_of
 from segeval.core.settings import Settings, settings_of
 
 
@@ -32,8 +32,7 @@ def compare(
     """Each run against the baseline (default: the first), or every pair of runs, as ``segeval compare``."""
     names = [str(m) for m in measure_names(measures)]
     options = (test, correction, alpha, permutations, seed, all_pairs)  # checked when made, after the runs
-    if adapter is not None and adapters is not None:
-        raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
+    made = adapters_of(adapters, adapter)  # checked before any file is read, as evaluate checks them
     if isinstance(runs, Mapping):
         chosen = settings_of(settings).but(missing_queries="zero")
         evaluator = Evaluator(qrels, names, chosen, adapters=adapters, adapter=adapter)
@@ -63,9 +62,7 @@ def compare(
     from segeval.readers.validate import validate_qrels
 
     q = validate_qrels(load_qrels(qrels, subtopics=reads_subtopics(names)))
-    given = adapters if adapters is not None else adapter
-    # checked as evaluate checks them
-    specs = None if given is None else [a.spec for a in make_adapters(given)]  # type: ignore[arg-type]
+    specs = None if made is None else [a.spec for a in made]
     return compare_runs(q, list(runs), names, adapter=specs, baseline=baseline, statistics=Statistics(*options))
 
 

@@ -116,6 +116,7 @@ UNIT = Domain(0.0, 1.0)  #: alpha
 PERSISTENCE = Domain(0.0, 1.0, open_high=True)  #: RBP's p
 PROBABILITY = Domain(TINY, 1.0, open_high=True)  #: a prior in (0, 1), at least TINY
 CUTOFF = Domain(1, MAX_WHOLE, whole=True)
+COUNT = Domain(1, HUGE, whole=True)  #: a count from 1, unbounded (-M)
 SEED = Domain(0, MAX_WHOLE, whole=True)  #: a random seed
 OPEN_UNIT = Domain(0.0, 1.0, open_low=True, open_high=True)  #: a smoothing weight
 PROPORTION = Domain(0.0, 1.0, open_low=True)  #: a tIoU threshold, a fraction of the judgements kept
@@ -137,10 +138,6 @@ class Key:
 
     def expected(self) -> str:
         return f"{self.name}={self.domain}"
-
-    def takes_word(self, text: str) -> bool:
-        """True when ``text`` is one of the key's words (not a number)."""
-        return text in self.domain.words
 
 
 #: every command's numeric options (command -> parameter -> flag and domain), as :func:`options` declares them

@@ -33,15 +33,10 @@ def printable(text: str) -> str:
     return _CONTROL.sub(_escape, utf8_text(text))
 
 
-def render_note(text: str) -> str:
-    """A note or listing line for stderr, rendered safe (see :func:`printable`)."""
-    return printable(text)
-
-
 def print_notes(*notes: str, head: str = "") -> None:
-    """Each note on a line of stderr after ``head`` (``"note: "``), rendered safe (:func:`render_note`)."""
+    """Each note on a line of stderr after ``head`` (``"note: "``), rendered safe (:func:`printable`)."""
     for note in notes:
-        print(render_note(head + note), file=sys.stderr)
+        print(printable(head + note), file=sys.stderr)
 
 
 def named(note: str, file: str) -> str:
@@ -109,13 +104,6 @@ class InputError(SegevalError):
 
 class ParameterError(SegevalError, ValueError):
     """A parameter value outside its documented domain."""
-
-
-def check_int(name: str, value: object, *, minimum: int) -> int:
-    """Return ``value`` as an int, or raise a ParameterError worded like scikit-learn's."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ParameterError(f"The '{name}' parameter must be an integer >= {minimum}. Got {shown(value)} instead.")
-    return value
 
 
 def check_choice(name: str, value: object, choices: tuple[str, ...]) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import re
 
-from segeval.core.errors import ParameterError, check_int
+from segeval.core.domains import HUGE, Domain
+from segeval.core.errors import ParameterError
 
 #: name -> (minimum, default maximum, environment variable, why the maximum)
 COUNTS: dict[str, tuple[int, int, str, str]] = {
@@ -32,7 +33,7 @@ def maximum(name: str) -> int:
 def check_count(name: str, value: object) -> int:
     """``value`` as an int within ``name``'s limits (:data:`COUNTS`), or a ParameterError."""
     low, _, variable, why = COUNTS[name]
-    check_int(name, value, minimum=low)
+    Domain(low, HUGE, whole=True).check(name, value)
     assert isinstance(value, int)
     high = maximum(name)
     if value > high:

@@ -12,11 +12,9 @@ import numpy as np
 import pandas as pd
 
 from segeval.adapters.registry import make_adapter as make_adapter
-from segeval.adapters.registry import make_adapters
-from segeval.core.errors import ParameterError
 from segeval.core.evaluation import Evaluation as Evaluation  # named here for readers of evaluate's results
 from segeval.core.ordering import stored_scores
-from segeval.core.plan import Plan, finished, measured, reads_subtopics
+from segeval.core.plan import Plan, adapters_of, finished, measured, reads_subtopics
 from segeval.core.plan import measure_names as measure_names
 from segeval.core.plan import plan as plan
 from segeval.core.prepared import chosen_queries
@@ -81,14 +79,8 @@ class Evaluator:
         qrels_format: str = "auto",
     ) -> None:
         self.settings = settings_of(settings)
-        if adapters is not None and adapter is not None:
-            raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
+        self.adapters = adapters_of(adapters, adapter, self.settings)
         self.measures = measure_names(measures)
-        self.adapters = (
-            None
-            if adapters is None and adapter is None
-            else make_adapters(adapters if adapters is not None else adapter, self.settings)  # type: ignore[arg-type]
-        )
         self.qrels = validate_qrels(
             load_qrels(qrels, qrels_format, self.settings.time_format, reads_subtopics(self.measures))
         )

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from segeval.adapters import ExactAdapter
-from segeval.adapters.base import Adapted
+from segeval.adapters.base import Adapted, Adapter
 from segeval.adapters.base import judged_only as only_judged
 from segeval.adapters.registry import check_run_kind, make_adapter, make_adapters
 from segeval.core.errors import ParameterError, shown
@@ -43,20 +43,15 @@ def plan(
     """Resolve :func:`evaluate`'s parameters for a document (or segment) run; ``policies`` override ``settings``'
     fields, ``rel_info`` is the judgements' format (``-R``)."""
     chosen = settings_of(settings).but(**policies)
-    default = DEFAULT_ADAPTER["segments"] if adapters is None and adapter is None and not documents else None
-    if adapters is None:
-        given = adapter if adapter is not None else DEFAULT_ADAPTER[kind(documents)]
-        adapters = [make_adapter(given, chosen)]  # type: ignore[arg-type]
-    elif adapter is not None:
-        raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
-    else:
-        adapters = make_adapters(adapters, chosen)  # type: ignore[arg-type]
+    made = adapters_of(adapters, adapter, chosen)
+    default = DEFAULT_ADAPTER["segments"] if made is None and not documents else None
+    used = made or [make_adapter(DEFAULT_ADAPTER[kind(documents)], chosen)]
     names = measure_names(measures)
     # the measure set of the trec_eval version (9.0.8: its sets, no measure new in 10) and its definitions
     reqs = [m for m in names if isinstance(m, Request)] or requests(
-        for_trec_eval([str(m) for m in names], chosen.trec_eval), adapters
+        for_trec_eval([str(m) for m in names], chosen.trec_eval), used
     )
-    check_run_kind(adapters, documents)
+    check_run_kind(used, documents)
     timed = [x.name for x in reqs if x.measure.family.times]
     if documents and timed:
         raise ParameterError(
@@ -81,6 +76,15 @@ def plan(
             for x in reqs
         ]
     return Plan(reqs, replace(chosen, order=chosen.order_for(documents)), default)
+
+
+def adapters_of(adapters: object, adapter: object, settings: Settings | None = None) -> list[Adapter] | None:
+    """The adapters ``adapters`` or ``adapter`` give (a spec, an adapter, or a list of them; None: neither is given),
+    else a ParameterError (both given: which one is meant?)."""
+    if adapters is not None and adapter is not None:
+        raise ParameterError("The 'adapter' and 'adapters' parameters cannot both be given.")
+    given = adapters if adapters is not None else adapter
+    return None if given is None else make_adapters(given, settings)  # type: ignore[arg-type]
 
 
 def job_plan(job: Job, documents: bool) -> Plan:

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from segeval.core.domains import CUTOFF, MAX_WHOLE, NONNEGATIVE, Domain
-from segeval.core.errors import ParameterError, check_choice, check_int, shown
+from segeval.core.domains import COUNT, CUTOFF, MAX_WHOLE, NONNEGATIVE, Domain
+from segeval.core.errors import ParameterError, check_choice, shown
 
 #: result orders (``prepare``): rank column, score descending (trec_eval), or as listed
 ORDERS = ("rank", "score", "file")
@@ -122,8 +122,8 @@ class Settings:
         check_relevance_level(self.relevance_level)
         check_choice("missing_queries", self.missing_queries, MISSING_QUERIES)
         if self.max_results is not None:
-            check_int("max_results", self.max_results, minimum=1)  # -M 0: docs/trec_eval-semantics.md §9
-        _check_bool("judged_only", self.judged_only)
+            COUNT.check("max_results", self.max_results)  # -M 0: docs/trec_eval-semantics.md §9
+        _check_type("judged_only", self.judged_only)
         check_choice("trec_eval", self.trec_eval, TREC_EVAL_VERSIONS)
         check_choice("predicted", self.predicted, PREDICTED)
         if self.queries is not None:
@@ -169,9 +169,10 @@ def _strings(owner: object, name: str, what: str, kinds: Any = Sequence) -> None
     object.__setattr__(owner, name, tuple(given))
 
 
-def _check_bool(name: str, value: object) -> None:
-    if not isinstance(value, bool):
-        raise ParameterError(f"The '{name}' parameter must be True or False. Got {shown(value)} instead.")
+def _check_type(name: str, value: object, kind: type = bool, what: str = "True or False") -> None:
+    """A ParameterError unless ``value`` is a ``kind``, saying it must be ``what``."""
+    if not isinstance(value, kind):
+        raise ParameterError(f"The '{name}' parameter must be {what}. Got {shown(value)} instead.")
 
 
 DEFAULTS = Settings()
@@ -205,7 +206,7 @@ class EngineOptions:
                 "The 'memory' parameter must be 'auto' or 'in-memory' with --engine dask (its "
                 "workers read each run whole). Got 'chunked' instead."
             )
-        _check_bool("quiet", self.quiet)
+        _check_type("quiet", self.quiet)
         DASK_TIMEOUTS.check("dask_timeout", self.dask_timeout)
 
 
@@ -236,13 +237,6 @@ class Job:
     def __post_init__(self) -> None:
         _strings(self, "measures", "a list of measure names")
         _strings(self, "adapters", "a list of adapter specs such as ['overlap']")
-        if not isinstance(self.settings, Settings):
-            raise ParameterError(
-                f"The 'settings' parameter must be a segeval.Settings. Got {type(self.settings).__name__} instead."
-            )
-        _check_bool("lenient", self.lenient)
-        if not isinstance(self.engine, EngineOptions):
-            raise ParameterError(
-                f"The 'engine' parameter must be a segeval.core.settings.EngineOptions. Got "
-                f"{type(self.engine).__name__} instead."
-            )
+        _check_type("settings", self.settings, Settings, "a segeval.Settings")
+        _check_type("lenient", self.lenient)
+        _check_type("engine", self.engine, EngineOptions, "a segeval.core.settings.EngineOptions")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib
 import logging
 import os
-import sys
 import uuid
 import warnings
 import zlib
@@ -19,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from segeval.core.arrays import IntArray
-from segeval.core.errors import InputError, SegevalError, render_note
+from segeval.core.errors import InputError, SegevalError, print_notes
 from segeval.core.pipeline import evaluate_part, finish, merge_parts
 from segeval.core.plan import Plan, job_plan
 from segeval.core.prepared import check_queries
@@ -140,8 +139,7 @@ def map_runs_dask(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Call
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             out = _map(client, where, qrels, runs, job, then)
-        for text in dict.fromkeys(str(w.message) for w in caught):  # Dask's warnings, each once, as notes
-            print(render_note(f"note: Dask: {text}"), file=sys.stderr)
+        print_notes(*dict.fromkeys(str(w.message) for w in caught), head="note: Dask: ")  # Dask's warnings, once
         return out
     finally:
         hooks.close()

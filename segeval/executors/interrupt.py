@@ -18,15 +18,16 @@ SIGNALS = {s: s.name for s in (signal.SIGINT, signal.SIGTERM, SIGHUP) if s is no
 _parent = [os.getpid()]
 _lock = threading.Lock()  # held while the set of partial outputs changes; taken for good when stopping
 _partial: set[str] = set()
-_installed = False
+#: whether :func:`install` routes the signals of this process
+installed = False
 _stopping = threading.Event()
 _on_stop: set[Callable[[], object]] = set()
 
 
 def install() -> None:
     """Route SIGINT, SIGTERM and SIGHUP to the watcher thread (idempotent; POSIX only, else a no-op)."""
-    global _installed
-    if _installed or not hasattr(os, "register_at_fork") or threading.current_thread() is not threading.main_thread():
+    global installed
+    if installed or not hasattr(os, "register_at_fork") or threading.current_thread() is not threading.main_thread():
         return
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)
@@ -38,12 +39,7 @@ def install() -> None:
             signal.signal(signum, _ignore)  # a Python-level handler makes the wakeup fd receive the signal number
     os.register_at_fork(before=_record_parent, after_in_child=worker_signals)
     threading.Thread(target=_watch, args=(read_end,), name="segeval-signals", daemon=True).start()
-    _installed = True
-
-
-def installed() -> bool:
-    """Whether :func:`install` routes the signals of this process."""
-    return _installed
+    installed = True
 
 
 def _record_parent() -> None:
@@ -156,16 +152,15 @@ def wait_if_stopping() -> None:
         threading.Event().wait()
 
 
-def descendants(pid: int | None = None) -> list[int]:
-    """The process ids below ``pid`` (default: this process), children first."""
-    root = os.getpid() if pid is None else pid
+def descendants() -> list[int]:
+    """The process ids below this process, children first."""
     children: dict[int, list[int]] = {}
     try:
         entries = os.listdir("/proc")
     except OSError:
         import multiprocessing
 
-        return [p.pid for p in multiprocessing.active_children() if p.pid is not None] if pid is None else []
+        return [p.pid for p in multiprocessing.active_children() if p.pid is not None]
     for entry in entries:
         if not entry.isdigit():
             continue
@@ -178,7 +173,7 @@ def descendants(pid: int | None = None) -> list[int]:
         if len(fields) > 1 and fields[0] != b"Z":
             children.setdefault(int(fields[1]), []).append(int(entry))
     out: list[int] = []
-    todo = [root]
+    todo = [os.getpid()]
     while todo:
         found = children.get(todo.pop(0), [])
         out += found

@@ -10,7 +10,7 @@ from functools import partial
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, TypeVar
 
-from segeval.core.errors import InputError, SegevalError, named, render_note, utf8_text
+from segeval.core.errors import InputError, SegevalError, named, printable, utf8_text
 from segeval.core.settings import Job
 from segeval.executors.results import Outcome, RunResult, unevaluated_note
 from segeval.readers.directories import expand_runs as expand_runs  # the one expansion, re-exported
@@ -91,13 +91,13 @@ def outcome(result: RunResult, *, render: Callable[[Evaluation, str, int, str], 
     if ev.unevaluated and not complete:
         err.append(unevaluated_note(len(ev.unevaluated)))
     err += ev.notes
-    lines = [render_note(named(text, result.file)) for text in err] + [e.skipped() for e in skipped]
+    lines = [printable(named(text, result.file)) for text in err] + [e.skipped() for e in skipped]
     return Outcome(out, "".join(line + "\n" for line in lines), len(skipped), False)
 
 
 def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[[RunResult], T]) -> list[T]:
     """``then`` of each run's :class:`RunResult`, in the order of ``runs``, whatever the engine."""
-    from segeval.executors.interrupt import installed
+    from segeval.executors.interrupt import installed  # its value now: whether the signals are routed
     from segeval.executors.progress import Progress
     from segeval.executors.route import on_dask
     from segeval.readers.files import is_stream
@@ -117,7 +117,7 @@ def map_runs(qrels: pd.DataFrame, runs: Sequence[str], job: Job, then: Callable[
         if workers <= 1:
             done: Iterable[T] = (then(evaluate_one(qrels, run, job, progress=bar)) for run in runs)
         else:
-            pool = stack.enter_context(ProcessPoolExecutor(workers, initializer=_init, initargs=(qrels, installed())))
+            pool = stack.enter_context(ProcessPoolExecutor(workers, initializer=_init, initargs=(qrels, installed)))
             done = pool.map(_one, [(run, job, bar, then) for run in runs])
         for result in done:
             results.append(result)

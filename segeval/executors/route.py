@@ -8,17 +8,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from segeval.core.errors import SegevalError
-from segeval.core.settings import AUTO_BYTES, SCANNER_AUTO_BYTES, Job
+from segeval.core.settings import AUTO_BYTES, OUTPUTS, SCANNER_AUTO_BYTES, Job
 from segeval.core.words import plural
 from segeval.readers.files import is_stream, starts_with_gzip, stream_read
 
 if TYPE_CHECKING:
     from segeval.measures.compute import Request
 
-#: the ``segeval eval`` options outside :class:`~segeval.core.settings.Job` that the scanner's lanes take
-SCANNER_OUTPUTS = ("trec",)
-#: the output formats of the segment routes (they give the usual evaluation, rendered as usual)
-SEGMENT_OUTPUTS = ("trec", "json", "csv")
+#: the output formats and orders the segment scanner (True: every format, rendered as usual) and the lanes take
+SCANNER_TAKES = {True: (OUTPUTS, (None, "rank", "file")), False: (("trec",), (None, "score"))}
 
 
 @dataclass(frozen=True)
@@ -96,13 +94,12 @@ def lane_requests(names: Sequence[str]) -> list[Request] | None:
     return reqs if all(x.measure.batchable and x.adapter is not None for x in reqs) else None
 
 
-def _refusals(
-    qrels: str, runs: Sequence[str], job: Job, output: str, outputs: tuple[str, ...], orders: tuple[str | None, ...]
-) -> list[str]:
-    """What keeps a byte-scanner lane (taking ``outputs`` and ``orders``) from a ``segeval eval`` job."""
+def _refusals(job: Job, output: str, segments: bool) -> str:
+    """What keeps the segment scanner (``segments``) or the byte scanner's lanes from a one-run ``segeval eval``
+    job, said as options (empty: they can try)."""
     s, engine = job.settings, job.engine.engine
+    outputs, orders = SCANNER_TAKES[segments]
     reasons = [
-        (len(runs) != 1, plural(len(runs), "run")),
         (engine != "processes", f"--engine {engine}"),
         (output not in outputs, f"-o {output}"),
         (s.order not in orders, f"--order {s.order}"),
@@ -111,20 +108,13 @@ def _refusals(
         (s.time_format != "mmss", f"--time-format {s.time_format}"),
         (s.predicted != "use", f"--predicted {s.predicted}"),
         (s.queries is not None, "a choice of queries"),
+        (not segments and bool(job.adapters), " ".join(f"-a {a}" for a in job.adapters)),
+        (not segments and s.judged_only, "-J"),
     ]
-    return [why for refused, why in reasons if refused]
-
-
-def scanner_refusal(qrels: str, runs: Sequence[str], job: Job, output: str) -> str | None:
-    """Why the scanner's lanes cannot take this ``segeval eval`` job (None: they can try)."""
-    found = _refusals(qrels, runs, job, output, SCANNER_OUTPUTS, (None, "score"))
-    found += [" ".join(f"-a {a}" for a in job.adapters)] if job.adapters else []
-    found += ["-J"] if job.settings.judged_only else []
-    if found:
-        return ", ".join(found)
-    if lane_requests(job.measures) is None:
+    found = ", ".join(why for refused, why in reasons if refused)
+    if not found and not segments and lane_requests(job.measures) is None:
         return "a measure without a batch form"
-    return None
+    return found
 
 
 def _segments(path: str) -> str | None:
@@ -176,14 +166,11 @@ def route(qrels: str, runs: Sequence[str], job: Job, output: str = "trec") -> Ro
     chunks, size = read_in_chunks(runs[0], memory, measures)
     executor = "chunks" if chunks else "whole"
     segments = _segments(runs[0])
+    refused = _refusals(job, output, segments is not None)
+    if refused:
+        return Route("table", executor, f"{segments + ': ' if segments else ''}{refused}; {size}")
     if segments is not None:
-        refused = ", ".join(_refusals(qrels, runs, job, output, SEGMENT_OUTPUTS, (None, "rank", "file")))
-        if not refused:
-            return Route("segments", executor, f"{segments}; {size}")
-        return Route("table", executor, f"{segments}: {refused}; {size}")
-    refusal = scanner_refusal(qrels, runs, job, output)
-    if refusal is not None:
-        return Route("table", executor, f"{refusal}; {size}")
+        return Route("segments", executor, f"{segments}; {size}")
     scanner_chunks, size = read_in_chunks(runs[0], memory, measures, min(SCANNER_AUTO_BYTES, AUTO_BYTES))
     if scanner_chunks and not chunks:  # from SCANNER_AUTO_BYTES; below AUTO_BYTES an ungrouped run is read whole
         return Route(

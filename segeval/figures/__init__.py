@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from segeval.core.errors import ParameterError, SegevalError, printable, render_note
+from segeval.core.errors import ParameterError, SegevalError, printable
 
 FORMATS = (".png", ".svg")
 #: the most characters of an id or run name a figure or the report shows (the rest becomes "...")
@@ -60,7 +60,7 @@ def _notes_for_warnings() -> None:
         return
 
     def showwarning(message: Warning | str, *where: Any, **how: Any) -> None:
-        print(render_note(f"segeval: note: figure: {message}"), file=sys.stderr)
+        print(printable(f"segeval: note: figure: {message}"), file=sys.stderr)
 
     showwarning._segeval = True  # type: ignore[attr-defined]
     warnings.showwarning = showwarning

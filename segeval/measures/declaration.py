@@ -208,7 +208,7 @@ def settings(keys: tuple[Key, ...], params: str | None) -> dict[str, float | str
         for item in params.split(","):
             name, _, text = item.partition("=")
             key = by_name[name]
-            out[name] = text if key.takes_word(text) else float(text)
+            out[name] = text if text in key.domain.words else float(text)
     return out
 
 

@@ -12,7 +12,8 @@ import pandas as pd
 
 from segeval.adapters.exact import listed_twice
 from segeval.core.arrays import FloatArray, IntArray
-from segeval.core.errors import check_choice, check_int
+from segeval.core.domains import COUNT
+from segeval.core.errors import check_choice
 from segeval.core.ordering import listed_order, name_ranks, score_order
 from segeval.core.prepared import Prepared, assemble, chosen_queries, first_results
 from segeval.core.settings import DEFAULT_ORDER, DEFAULTS, MISSING_QUERIES, ORDERS, kind
@@ -96,7 +97,7 @@ def prepare(
     check_choice("order", order, ORDERS)
     check_choice("missing_queries", missing_queries, MISSING_QUERIES)
     if max_results is not None:
-        check_int("max_results", max_results, minimum=1)
+        COUNT.check("max_results", max_results)
     run_raw, run_names = id_codes(run["query"])
     qrels_raw, qrels_names = id_codes(qrels["query"])
     chosen = chosen_queries(set(qrels_names.tolist()), set(run_names.tolist()), queries, missing_queries)

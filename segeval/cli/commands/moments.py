@@ -11,7 +11,7 @@ import typer
 from segeval.cli.app import app
 from segeval.cli.options import argument, numeric, output_option
 from segeval.core.domains import CUTOFFS, UNIT, UNITS, check_options, options
-from segeval.core.errors import print_notes, render_note
+from segeval.core.errors import print_notes, printable
 from segeval.reports import tables
 
 if TYPE_CHECKING:
@@ -123,7 +123,7 @@ def moment_retrieval(
         from segeval.protocols.moments.lines import write_lines as write_moment_lines
 
         for line in write_moment_lines(protocol, truth, predictions, options, write_lines):
-            print(render_note(line) if line.startswith("note: ") else line, file=sys.stderr)
+            print(printable(line) if line.startswith("note: ") else line, file=sys.stderr)
     _print_result(result, fmt, full, per_query)
 
 

@@ -15,7 +15,7 @@ import pytest
 
 import segeval
 from segeval import Evaluator, ParameterError, Segment, Settings, evaluate
-from segeval.core.settings import EngineOptions, OutputOptions
+from segeval.core.settings import EngineOptions, Job, OutputOptions
 from tests.conftest import ROOT, run_cli
 from tests.support.reference import require_module
 
@@ -301,11 +301,17 @@ ENGINE_ERRORS = [
                                               "dask (its workers read each run whole). Got 'chunked' instead."),
 ]
 OUTPUT_ERRORS = [({"format": "xml"}, "The 'output' parameter must be one of 'trec', 'json', 'csv'. Got 'xml' instead.")]
+JOB_ERRORS = [
+    ({"settings": "fast"}, "The 'settings' parameter must be a segeval.Settings. Got 'fast' instead."),
+    ({"lenient": 1}, "The 'lenient' parameter must be True or False. Got 1 instead."),
+    ({"engine": None}, "The 'engine' parameter must be a segeval.core.settings.EngineOptions. Got None instead."),
+]
 
 
 @pytest.mark.parametrize(("kind", "given", "message"), [(Settings, g, m) for g, m in SETTINGS_ERRORS]
                          + [(EngineOptions, g, m) for g, m in ENGINE_ERRORS]
-                         + [(OutputOptions, g, m) for g, m in OUTPUT_ERRORS])
+                         + [(OutputOptions, g, m) for g, m in OUTPUT_ERRORS]
+                         + [(Job, g, m) for g, m in JOB_ERRORS])
 def test_settings_are_checked_when_made(kind: Any, given: dict[str, Any], message: str) -> None:
     with pytest.raises(ParameterError) as info:
         kind(**given)
