@@ -3,15 +3,17 @@ default in its signature; an option only one command takes is declared with that
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+import inspect
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from segeval.adapters.registry import ADAPTER_HELP
-from segeval.core.domains import CUTOFF, SEED, hint
+from segeval.core.domains import CUTOFF, SEED, check_options, hint
 from segeval.core.errors import utf8_text
-from segeval.core.settings import DASK_TIMEOUTS, DEFAULTS
+from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DASK_TIMEOUTS, DEFAULTS, EngineOptions, Settings
 from segeval.measures import REGISTRY
 
 if TYPE_CHECKING:
@@ -30,6 +32,34 @@ def numeric(
 ) -> Any:
     """The option ``name`` of a command's ``declared`` numeric options: its flag (then ``more``), help and domain."""
     return typer.Option(declared[name][0], *more, metavar=metavar, help=hint(text, declared, name))
+
+
+def group(
+    keyword: str, declared: Mapping[str, tuple[Any, object]], build: Callable[..., object]
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A decorator giving a command the options ``declared`` (parameter name -> annotated type and default) in
+    place of its parameter ``keyword``, which receives ``build`` of their values: options that several commands
+    take as one object, declared once."""
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        own = list(inspect.signature(command, eval_str=True).parameters.values())
+        at = [p.name for p in own].index(keyword)
+        added = [
+            inspect.Parameter(name, own[at].kind, annotation=annotation, default=default)
+            for name, (annotation, default) in declared.items()
+        ]
+        parameters = [*own[:at], *added, *own[at + 1 :]]
+
+        @functools.wraps(command)
+        def run(**given: Any) -> None:
+            values = {name: given.pop(name) for name in declared}
+            command(**given, **{keyword: build(**values)})
+
+        run.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in parameters}
+        return run
+
+    return decorate
 
 
 def output_option(help: str, metavar: str = "text|json|csv") -> Any:
@@ -257,3 +287,55 @@ DaskTimeout = Annotated[
         metavar="SECONDS",
     ),
 ]
+
+
+def _engine_options(**given: Any) -> EngineOptions:
+    """The engine options given, their domains checked by their flags."""
+    check_options(ENGINE, given)
+    return EngineOptions(**given)
+
+
+#: a command's parameter ``engine_options``, replaced by the engine options (in this order) passed as one
+#: :class:`EngineOptions`
+with_engine = group(
+    "engine_options",
+    {
+        "jobs": (Jobs, None),
+        "quiet": (Quiet, False),
+        "memory": (Memory, "auto"),
+        "chunk_lines": (ChunkLines, CHUNK_LINES),
+        "engine": (Engine, "processes"),
+        "scheduler": (Scheduler, None),
+        "dask_timeout": (DaskTimeout, DASK_TIMEOUT),
+    },
+    _engine_options,
+)
+#: what a command's ``engine_options`` stands for until :data:`with_engine` replaces it
+ENGINE_DEFAULTS = EngineOptions()
+
+
+def _compared_settings(time_format: str, level: int, max_results: int | None, judged: bool, version: str) -> Settings:
+    """The policies ``compare``, ``report`` and ``correlate`` take as ``eval`` does (every qrels query counts)."""
+    return Settings(
+        time_format=time_format,
+        relevance_level=level,
+        max_results=max_results,
+        judged_only=judged,
+        trec_eval=version,
+        missing_queries="zero",
+    )
+
+
+#: a command's parameter ``settings``, replaced by the options (in this order) of the policies the comparing
+#: commands share with ``eval``, passed as one :class:`Settings`
+with_settings = group(
+    "settings",
+    {
+        "time_format": (TimeFormat, TIME_FORMAT),
+        "level": (Level, DEFAULTS.relevance_level),
+        "max_results": (MaxResults, None),
+        "judged": (JudgedOnly, False),
+        "version": (TrecEvalVersion, DEFAULTS.trec_eval),
+    },
+    _compared_settings,
+)

@@ -13,32 +13,27 @@ from segeval.cli import inputs
 from segeval.cli.app import app
 from segeval.cli.options import (
     ENGINE,
+    ENGINE_DEFAULTS,
     TIME_FORMAT,
-    ChunkLines,
-    DaskTimeout,
-    Engine,
     EvalAdapters,
-    Jobs,
     JudgedOnly,
     Level,
     MaxResults,
     MediaEvalQrels,
     MediaEvalRun,
-    Memory,
     Qrels,
-    Quiet,
     Runs,
-    Scheduler,
     TimeFormat,
     TrecEvalVersion,
     argument,
     measures,
     numeric,
     output_option,
+    with_engine,
 )
 from segeval.core.domains import CUTOFF, check_options, options
 from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, named, print_notes
-from segeval.core.settings import BINS, CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, WINDOW, OutputOptions
+from segeval.core.settings import BINS, DEFAULTS, WINDOW, EngineOptions, OutputOptions
 from segeval.core.words import plural
 
 if TYPE_CHECKING:
@@ -51,7 +46,7 @@ class MediaEvalFormat(StrEnum):
     search = "search"
 
 
-_EVAL = options("eval", **ENGINE)
+options("eval", **ENGINE)
 _ME13SH = options("me13sh", bin_size=("--bin-size", BINS.domain), tolerance=("--tolerance", WINDOW.domain))
 _SAMPLE_EVAL = options("sample-eval", max_result_size=("--max-result-size", CUTOFF))
 
@@ -59,6 +54,7 @@ HEADER_SETS = ("official", "all_trec", "set", "all_prefs", "prefs", "qrels_jg") 
 
 
 @app.command("eval")
+@with_engine
 def eval_(
     qrels: Qrels,
     runs: Runs,
@@ -80,8 +76,6 @@ def eval_(
             "Output format (trec, or text as every command names it: trec_eval's text layout).", "trec|text|json|csv"
         ),
     ] = "trec",
-    jobs: Jobs = None,
-    quiet: Quiet = False,
     lenient: Annotated[
         bool,
         typer.Option(
@@ -90,11 +84,7 @@ def eval_(
             "the JSON output, and the exit code is 3.",
         ),
     ] = False,
-    memory: Memory = "auto",
-    chunk_lines: ChunkLines = CHUNK_LINES,
-    engine: Engine = "processes",
-    scheduler: Scheduler = None,
-    dask_timeout: DaskTimeout = DASK_TIMEOUT,
+    engine_options: EngineOptions = ENGINE_DEFAULTS,
     order: Annotated[
         str | None,
         typer.Option(
@@ -144,11 +134,10 @@ def eval_(
     On document runs, and (through an adapter) on segment runs. Default measure: official.
     """
     from segeval.core.plan import check_rel_info
-    from segeval.core.settings import EngineOptions, Job, Settings, check_relevance_level
+    from segeval.core.settings import Job, Settings, check_relevance_level
     from segeval.executors.processes import expand_runs
     from segeval.measures import REGISTRY
 
-    check_options(_EVAL, locals())
     check_relevance_level(level)
     _check_max_results(max_results)
     _check_formats(rel_info, results_format, adapter)
@@ -157,7 +146,6 @@ def eval_(
     print_notes(*REGISTRY.dropped(names))  # on stderr, a note on each -m left out: stdout stays trec_eval's
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
     shown = OutputOptions(output, per_query, not no_summary, tuple(header))
-    engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
     run_files = expand_runs(runs)
     settings = Settings(
         order=order,
