@@ -3,6 +3,7 @@ default in its signature; an option only one command takes is declared with that
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 from collections.abc import Callable, Mapping
@@ -13,7 +14,7 @@ import typer
 from segeval.adapters.registry import ADAPTER_HELP
 from segeval.core.domains import CUTOFF, SEED, check_options, hint
 from segeval.core.errors import utf8_text
-from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DASK_TIMEOUTS, DEFAULTS, EngineOptions, Settings
+from segeval.core.settings import DASK_TIMEOUTS, DEFAULTS, EngineOptions, Settings
 from segeval.measures import REGISTRY
 
 if TYPE_CHECKING:
@@ -35,25 +36,28 @@ def numeric(
 
 
 def group(
-    keyword: str, declared: Mapping[str, tuple[Any, object]], build: Callable[..., object]
+    keyword: str,
+    build: type,
+    declared: Mapping[str, Any],
+    checked: Mapping[str, tuple[str, Domain]] | None = None,
+    **fixed: object,
 ) -> Callable[[Callable[..., None]], Callable[..., None]]:
-    """A decorator giving a command the options ``declared`` (parameter name -> annotated type and default) in
-    place of its parameter ``keyword``, which receives ``build`` of their values: options that several commands
-    take as one object, declared once."""
+    """A decorator giving a command the options ``declared`` (a field of the dataclass ``build`` -> its annotated
+    type; its default the field's) in place of its parameter ``keyword``, which receives ``build`` of their values
+    (``checked`` first) and ``fixed``: options several commands take as one object, declared once."""
+    defaults = {f.name: f.default for f in dataclasses.fields(build)}
 
     def decorate(command: Callable[..., None]) -> Callable[..., None]:
         own = list(inspect.signature(command, eval_str=True).parameters.values())
         at = [p.name for p in own].index(keyword)
-        added = [
-            inspect.Parameter(name, own[at].kind, annotation=annotation, default=default)
-            for name, (annotation, default) in declared.items()
-        ]
+        added = [inspect.Parameter(n, own[at].kind, annotation=a, default=defaults[n]) for n, a in declared.items()]
         parameters = [*own[:at], *added, *own[at + 1 :]]
 
         @functools.wraps(command)
         def run(**given: Any) -> None:
             values = {name: given.pop(name) for name in declared}
-            command(**given, **{keyword: build(**values)})
+            check_options(checked or {}, values)
+            command(**given, **{keyword: build(**values, **fixed)})
 
         run.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
         run.__annotations__ = {p.name: p.annotation for p in parameters}
@@ -227,115 +231,90 @@ ENGINE = {
     "chunk_lines": ("--chunk-lines", CUTOFF),
     "dask_timeout": ("--dask-timeout", DASK_TIMEOUTS),
 }
-Jobs = Annotated[
-    int | None,
-    numeric(
-        ENGINE,
-        "jobs",
-        "Processes for several runs (default: all cores; the output does not depend on it)",
-        "-j",
-        metavar="N",
-    ),
-]
-Memory = Annotated[
-    str,
-    typer.Option(
-        "--memory",
-        metavar="auto|chunked|in-memory",
-        help="How a run is read. chunked: in chunks, evaluating each query once its lines are read, so memory "
-        "stays flat (needs each query's lines together, else it says so and reads the file whole); "
-        "in-memory: whole; auto: chunked for plain TREC runs of 2 MiB or more that the byte scanner reads "
-        "(whole if not grouped by query, below 128 MiB), for other files of 128 MiB or more (gzip: a quarter). "
-        "Same output.",
-    ),
-]
-ChunkLines = Annotated[
-    int,
-    numeric(
-        ENGINE,
-        "chunk_lines",
-        "Lines per chunk in the chunked path (parsed and evaluated in batches of at least 2 MiB of whole chunks; same "
-        "output)",
-        metavar="N",
-    ),
-]
-Engine = Annotated[
-    str,
-    typer.Option(
-        "--engine",
-        metavar="processes|dask",
-        help="processes: --jobs local processes; dask: (run, query-partition) tasks on a Dask cluster "
-        "(pip install 'segeval[dask]'). Same output.",
-    ),
-]
-Scheduler = Annotated[
-    str | None,
-    typer.Option(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="With --engine dask: the scheduler of an existing cluster, such as tcp://host:8786 (the workers must "
-        "see the run files). Default: start a local cluster of --jobs worker processes.",
-    ),
-]
-DaskTimeout = Annotated[
-    float,
-    numeric(
-        ENGINE,
-        "dask_timeout",
-        "With --engine dask: how long to wait for a worker, at the start and whenever none is left while runs wait "
-        "(then exit 2)",
-        metavar="SECONDS",
-    ),
-]
-
-
-def _engine_options(**given: Any) -> EngineOptions:
-    """The engine options given, their domains checked by their flags."""
-    check_options(ENGINE, given)
-    return EngineOptions(**given)
-
-
-#: a command's parameter ``engine_options``, replaced by the engine options (in this order) passed as one
-#: :class:`EngineOptions`
+#: a command's parameter ``engine_options``, replaced by the engine options (in this order), their domains
+#: checked by their flags
 with_engine = group(
     "engine_options",
+    EngineOptions,
     {
-        "jobs": (Jobs, None),
-        "quiet": (Quiet, False),
-        "memory": (Memory, "auto"),
-        "chunk_lines": (ChunkLines, CHUNK_LINES),
-        "engine": (Engine, "processes"),
-        "scheduler": (Scheduler, None),
-        "dask_timeout": (DaskTimeout, DASK_TIMEOUT),
+        "jobs": Annotated[
+            int | None,
+            numeric(
+                ENGINE,
+                "jobs",
+                "Processes for several runs (default: all cores; the output does not depend on it)",
+                "-j",
+                metavar="N",
+            ),
+        ],
+        "quiet": Quiet,
+        "memory": Annotated[
+            str,
+            typer.Option(
+                "--memory",
+                metavar="auto|chunked|in-memory",
+                help="How a run is read. chunked: in chunks, evaluating each query once its lines are read, so "
+                "memory stays flat (needs each query's lines together, else it says so and reads the file whole); "
+                "in-memory: whole; auto: chunked for plain TREC runs of 2 MiB or more that the byte scanner reads "
+                "(whole if not grouped by query, below 128 MiB), for other files of 128 MiB or more (gzip: a "
+                "quarter). Same output.",
+            ),
+        ],
+        "chunk_lines": Annotated[
+            int,
+            numeric(
+                ENGINE,
+                "chunk_lines",
+                "Lines per chunk in the chunked path (parsed and evaluated in batches of at least 2 MiB of whole "
+                "chunks; same output)",
+                metavar="N",
+            ),
+        ],
+        "engine": Annotated[
+            str,
+            typer.Option(
+                "--engine",
+                metavar="processes|dask",
+                help="processes: --jobs local processes; dask: (run, query-partition) tasks on a Dask cluster "
+                "(pip install 'segeval[dask]'). Same output.",
+            ),
+        ],
+        "scheduler": Annotated[
+            str | None,
+            typer.Option(
+                "--scheduler",
+                metavar="ADDRESS",
+                help="With --engine dask: the scheduler of an existing cluster, such as tcp://host:8786 (the "
+                "workers must see the run files). Default: start a local cluster of --jobs worker processes.",
+            ),
+        ],
+        "dask_timeout": Annotated[
+            float,
+            numeric(
+                ENGINE,
+                "dask_timeout",
+                "With --engine dask: how long to wait for a worker, at the start and whenever none is left while "
+                "runs wait (then exit 2)",
+                metavar="SECONDS",
+            ),
+        ],
     },
-    _engine_options,
+    checked=ENGINE,
 )
 #: what a command's ``engine_options`` stands for until :data:`with_engine` replaces it
 ENGINE_DEFAULTS = EngineOptions()
 
-
-def _compared_settings(time_format: str, level: int, max_results: int | None, judged: bool, version: str) -> Settings:
-    """The policies ``compare``, ``report`` and ``correlate`` take as ``eval`` does (every qrels query counts)."""
-    return Settings(
-        time_format=time_format,
-        relevance_level=level,
-        max_results=max_results,
-        judged_only=judged,
-        trec_eval=version,
-        missing_queries="zero",
-    )
-
-
 #: a command's parameter ``settings``, replaced by the options (in this order) of the policies the comparing
-#: commands share with ``eval``, passed as one :class:`Settings`
+#: commands share with ``eval`` (every qrels query counts)
 with_settings = group(
     "settings",
+    Settings,
     {
-        "time_format": (TimeFormat, TIME_FORMAT),
-        "level": (Level, DEFAULTS.relevance_level),
-        "max_results": (MaxResults, None),
-        "judged": (JudgedOnly, False),
-        "version": (TrecEvalVersion, DEFAULTS.trec_eval),
+        "time_format": TimeFormat,
+        "relevance_level": Level,
+        "max_results": MaxResults,
+        "judged_only": JudgedOnly,
+        "trec_eval": TrecEvalVersion,
     },
-    _compared_settings,
+    missing_queries="zero",
 )
