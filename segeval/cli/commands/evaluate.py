@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -16,24 +17,21 @@ from segeval.cli.options import (
     ENGINE_DEFAULTS,
     TIME_FORMAT,
     EvalAdapters,
-    JudgedOnly,
-    Level,
-    MaxResults,
     MediaEvalQrels,
     MediaEvalRun,
     Qrels,
     Runs,
     TimeFormat,
-    TrecEvalVersion,
     argument,
     measures,
     numeric,
     output_option,
     with_engine,
+    with_settings,
 )
 from segeval.core.domains import CUTOFF, check_options, options
 from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, named, print_notes
-from segeval.core.settings import BINS, DEFAULTS, WINDOW, EngineOptions, OutputOptions
+from segeval.core.settings import BINS, DEFAULTS, WINDOW, EngineOptions, OutputOptions, Settings
 from segeval.core.words import plural
 
 if TYPE_CHECKING:
@@ -55,6 +53,7 @@ HEADER_SETS = ("official", "all_trec", "set", "all_prefs", "prefs", "qrels_jg") 
 
 @app.command("eval")
 @with_engine
+@with_settings
 def eval_(
     qrels: Qrels,
     runs: Runs,
@@ -64,12 +63,8 @@ def eval_(
         bool, typer.Option("-c", help="Average over every qrels query; queries missing from the run score 0.")
     ] = False,
     no_summary: Annotated[bool, typer.Option("-n", help="Do not print the summary rows.")] = False,
-    level: Level = DEFAULTS.relevance_level,
-    max_results: MaxResults = None,
-    judged: JudgedOnly = False,
+    settings: Settings = DEFAULTS,
     adapter: EvalAdapters = None,
-    time_format: TimeFormat = TIME_FORMAT,
-    version: TrecEvalVersion = DEFAULTS.trec_eval,
     output: Annotated[
         str,
         output_option(
@@ -134,12 +129,10 @@ def eval_(
     On document runs, and (through an adapter) on segment runs. Default measure: official.
     """
     from segeval.core.plan import check_rel_info
-    from segeval.core.settings import Job, Settings, check_relevance_level
+    from segeval.core.settings import Job
     from segeval.executors.processes import expand_runs
     from segeval.measures import REGISTRY
 
-    check_relevance_level(level)
-    _check_max_results(max_results)
     _check_formats(rel_info, results_format, adapter)
     names = measure or [REL_INFO_SETS.get(rel_info, "official")]
     output = "trec" if output == "text" else output  # the name every other command gives its human table
@@ -147,16 +140,7 @@ def eval_(
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
     shown = OutputOptions(output, per_query, not no_summary, tuple(header))
     run_files = expand_runs(runs)
-    settings = Settings(
-        order=order,
-        time_format=time_format,
-        relevance_level=level,
-        missing_queries="zero" if complete else "skip",
-        max_results=max_results,
-        judged_only=judged,
-        trec_eval=version,
-        predicted=predicted,
-    )
+    settings = replace(settings, order=order, missing_queries="zero" if complete else "skip", predicted=predicted)
     job = Job(
         tuple(n for n in names if n not in ("runid", "num_q")),
         tuple(adapter or ()),  # version: pipeline.plan
@@ -215,16 +199,6 @@ def _evaluate_judgements(path: str, rel_info: str, run_files: list[str], job: Jo
         result = RunResult(evaluate_judgements(path, rel_info, r, how), runid(r["run"]), file=file)
         outcomes.append(outcome(result, render=render, complete=complete))
     _report(outcomes, run_files, shown.format, [])
-
-
-def _check_max_results(max_results: int | None) -> None:
-    """``-M`` must be at least 1 (before any work)."""
-    if max_results is not None and max_results < 1:
-        raise ParameterError(
-            f"The 'max_results' parameter (-M) must be an integer >= 1 (trec_eval's -M 0 evaluates "
-            f"empty rankings; segeval refuses it, docs/trec_eval-semantics.md). Got {max_results} "
-            f"instead."
-        )
 
 
 def _renderer(job: Job, shown: OutputOptions) -> tuple[Any, bool]:
