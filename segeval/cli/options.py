@@ -31,20 +31,25 @@ def argument(metavar: str, help: str) -> Any:
 def numeric(
     declared: Mapping[str, tuple[str, Domain]], name: str, text: str, *more: str, metavar: str | None = None
 ) -> Any:
-    """The option ``name`` of a command's ``declared`` numeric options: its flag (then ``more``), help and domain."""
-    return typer.Option(declared[name][0], *more, metavar=metavar, help=hint(text, declared, name))
+    """The option ``name`` of a command's ``declared`` numeric options: its flag (then ``more``), help and domain,
+    checked as the command line is read (before any work)."""
+
+    def checked(value: Any) -> Any:
+        check_options({name: declared[name]}, {name: value})
+        return value
+
+    return typer.Option(declared[name][0], *more, metavar=metavar, help=hint(text, declared, name), callback=checked)
 
 
 def group(
     keyword: str,
     build: type,
     declared: Mapping[str, Any],
-    checked: Mapping[str, tuple[str, Domain]] | None = None,
     **fixed: object,
 ) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """A decorator giving a command the options ``declared`` (a field of the dataclass ``build`` -> its annotated
     type; its default the field's) in place of its parameter ``keyword``, which receives ``build`` of their values
-    (``checked`` first) and ``fixed``: options several commands take as one object, declared once."""
+    and ``fixed``: options several commands take as one object, declared once."""
     defaults = {f.name: f.default for f in dataclasses.fields(build)}
 
     def decorate(command: Callable[..., None]) -> Callable[..., None]:
@@ -56,7 +61,6 @@ def group(
         @functools.wraps(command)
         def run(**given: Any) -> None:
             values = {name: given.pop(name) for name in declared}
-            check_options(checked or {}, values)
             command(**given, **{keyword: build(**values, **fixed)})
 
         run.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
@@ -197,11 +201,13 @@ AllPairs = Annotated[
         "baseline (the correction runs over all pairs and measures).",
     ),
 ]
-Seed = Annotated[int, typer.Option("--seed", metavar="S", help=f"Random seed (results are reproducible): {SEED}.")]
+Seed = Annotated[
+    int, numeric({"seed": ("--seed", SEED)}, "seed", "Random seed (results are reproducible)", metavar="S")
+]
 
 # ---- pools
 Depth = Annotated[
-    int, typer.Option("--depth", "-d", metavar="D", help=f"Pool depth: each run's top D results: {CUTOFF}.")
+    int, numeric({"depth": ("--depth", CUTOFF)}, "depth", "Pool depth: each run's top D results", "-d", metavar="D")
 ]
 
 
@@ -231,8 +237,7 @@ ENGINE = {
     "chunk_lines": ("--chunk-lines", CUTOFF),
     "dask_timeout": ("--dask-timeout", DASK_TIMEOUTS),
 }
-#: a command's parameter ``engine_options``, replaced by the engine options (in this order), their domains
-#: checked by their flags
+#: a command's parameter ``engine_options``, replaced by the engine options (in this order)
 with_engine = group(
     "engine_options",
     EngineOptions,
@@ -299,7 +304,6 @@ with_engine = group(
             ),
         ],
     },
-    checked=ENGINE,
 )
 #: what a command's ``engine_options`` stands for until :data:`with_engine` replaces it
 ENGINE_DEFAULTS = EngineOptions()

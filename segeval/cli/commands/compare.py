@@ -29,7 +29,7 @@ from segeval.cli.options import (
     with_engine,
     with_settings,
 )
-from segeval.core.domains import OPEN_UNIT, SEED, check_options, options
+from segeval.core.domains import OPEN_UNIT, SEED, options
 from segeval.core.errors import ParameterError, SegevalError, check_choice, print_notes
 from segeval.core.settings import DEFAULTS, EngineOptions, Settings
 from segeval.reports import tables
@@ -85,7 +85,6 @@ def compare(
     from segeval.analyses.compare import FORMATS, Statistics, compare_runs, render
     from segeval.executors.processes import expand_runs
 
-    check_options(_STATISTICS, locals())
     check_choice("output", output, FORMATS)
     statistics = Statistics(test, correction, alpha, permutations, seed, all_pairs)
     expanded = expand_runs(runs)
@@ -256,7 +255,6 @@ def report(
     from segeval.executors.processes import expand_runs
     from segeval.reports.html import render_report
 
-    check_options(_STATISTICS, locals())
     if not output.lower().endswith(".html"):
         raise SegevalError(f"The 'output' parameter must end in .html. Got {output!r} instead.")
     statistics = Statistics(test, correction, alpha, permutations, seed)

@@ -9,7 +9,7 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import TableOutput, argument, numeric
-from segeval.core.domains import CUTOFF, PROPORTIONS, check_options, options
+from segeval.core.domains import CUTOFF, PROPORTIONS, options
 from segeval.core.errors import ParameterError, check_choice, print_notes
 from segeval.core.words import plural
 from segeval.reports import tables
@@ -97,7 +97,6 @@ def detect_command(
     from segeval.protocols.detection import evaluate as E
     from segeval.protocols.detection.report import COLUMNS, VIDEO_COLUMNS, detection_rows, video_rows
 
-    check_options(_DETECT, locals())
     fmt = tables.check_table_format(output)
     check_choice("protocol", protocol, E.PROTOCOLS)
     if per_video and errors:
@@ -160,7 +159,6 @@ def proposals_command(
     from segeval.protocols.detection.proposals import evaluate_proposals
     from segeval.protocols.detection.report import PROPOSAL_COLUMNS, proposal_rows
 
-    check_options(_PROPOSALS, locals())
     fmt = tables.check_table_format(output)
     check_choice("protocol", protocol, ("activitynet",))
     t = R.read_activitynet_truth(truth, subset or "validation")

@@ -29,7 +29,7 @@ from segeval.cli.options import (
     with_engine,
     with_settings,
 )
-from segeval.core.domains import CUTOFF, check_options, options
+from segeval.core.domains import CUTOFF, options
 from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, named, print_notes
 from segeval.core.settings import BINS, DEFAULTS, WINDOW, EngineOptions, OutputOptions, Settings
 from segeval.core.words import plural
@@ -331,7 +331,6 @@ def me13sh(
     from segeval.adapters.registry import me13sh_adapters
     from segeval.reports.me13sh import MEASURES, bom_notes, render
 
-    check_options(_ME13SH, locals())
     adapters = me13sh_adapters(bin_size, tolerance)
     chosen = None
     if items is not None:
@@ -463,7 +462,6 @@ def sample_eval_command(
     from segeval.measures.sampled import sample_eval
     from segeval.readers.strata import parse_gains, read_sampled_run, read_strata_qrels
 
-    check_options(_SAMPLE_EVAL, locals())
     table = parse_gains(gain)
     sys.stdout.write(
         sample_eval(

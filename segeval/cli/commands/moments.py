@@ -10,7 +10,7 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import argument, numeric, output_option
-from segeval.core.domains import CUTOFFS, UNIT, UNITS, check_options, options
+from segeval.core.domains import CUTOFFS, UNIT, UNITS, options
 from segeval.core.errors import print_notes, render_note
 from segeval.reports import tables
 
@@ -110,7 +110,6 @@ def moment_retrieval(
     from segeval.protocols.moments import protocol as find_protocol
     from segeval.protocols.moments.protocol import parse_options
 
-    check_options(_MR, locals())
     fmt = tables.check_table_format("text" if output == "brief" else output)
     if protocol is None:  # told from the ground truth's first record, and said
         from segeval.protocols.moments.detect import detect

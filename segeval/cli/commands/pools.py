@@ -26,7 +26,7 @@ from segeval.cli.options import (
     numeric,
     output_option,
 )
-from segeval.core.domains import CUTOFF, OPEN_UNIT, PROPORTIONS, SEED, check_options, options
+from segeval.core.domains import CUTOFF, OPEN_UNIT, PROPORTIONS, SEED, options
 from segeval.core.errors import print_notes
 from segeval.core.settings import DEFAULTS
 from segeval.core.words import plural, verb
@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     from segeval.analyses.complete import Completion
 
 
-_POOL, _POOL_BIAS = options("pool", depth=("--depth", CUTOFF)), options("pool-bias", depth=("--depth", CUTOFF))
+options("pool", depth=("--depth", CUTOFF))
+options("pool-bias", depth=("--depth", CUTOFF))
 _INCOMPLETENESS = options("incompleteness", fractions=("--fractions", PROPORTIONS), seed=("--seed", SEED))
 _COMPLETE = options(
     "complete-qrels", depth=("--depth", CUTOFF), smoothing=("--smoothing", OPEN_UNIT), terms=("--terms", CUTOFF)
@@ -60,7 +61,6 @@ def pool_command(
     """
     from segeval.analyses.pool import contributions, groups_for
 
-    check_options(_POOL, locals())
     fmt = tables.check_table_format(output)
     q = inputs.qrels(qrels, time_format)
     by_name = inputs.runs(runs, time_format)
@@ -107,7 +107,6 @@ def pool_bias_command(
     """
     from segeval.analyses.pool import DEFAULT_MEASURES, groups_for, leave_one_out, runs_left_out
 
-    check_options(_POOL_BIAS, locals())
     fmt = tables.check_table_format(output)
     q = inputs.qrels(qrels, time_format)
     by_name = inputs.runs(runs, time_format)
@@ -170,7 +169,6 @@ def incompleteness_command(
     """
     from segeval.analyses.pool import DEFAULT_MEASURES, incompleteness
 
-    check_options(_INCOMPLETENESS, locals())
     fmt = tables.check_table_format(output)
     values = [float(f) for f in PROPORTIONS.values("--fractions", fractions)]
     if plot:
@@ -253,7 +251,6 @@ def complete_qrels_command(
     from segeval.readers.validate import is_documents
     from segeval.reports.output import check_output, write_output
 
-    check_options(_COMPLETE, locals())
     sources = [qrels, *expand_runs(runs), texts]
     check_output(output, sources)
     q = inputs.qrels(qrels, time_format)

@@ -10,7 +10,7 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import argument, numeric, output_option
-from segeval.core.domains import NONNEGATIVE, POSITIVE, UNIT, check_options, options
+from segeval.core.domains import NONNEGATIVE, POSITIVE, UNIT, options
 from segeval.core.errors import ParameterError, check_choice, print_notes
 
 METRICS = ("event", "segment", "psds", "psds1", "psds2", "f1")
@@ -125,7 +125,6 @@ def sed(
     from segeval.adapters.collar import Collar
     from segeval.protocols.sed import measures, report
 
-    check_options(_SED, locals())
     check_choice("metric", metric, METRICS)
     fmt = check_choice("output", output, ("text", "json", "csv"))
     check_choice("matching", matching, ("optimal", "greedy"))

@@ -10,7 +10,7 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import argument, numeric, output_option
-from segeval.core.domains import NONNEGATIVE, POSITIVE, PROBABILITY, check_options, options
+from segeval.core.domains import NONNEGATIVE, POSITIVE, PROBABILITY, options
 from segeval.measures.quesst import KEYS, QbeParameters
 
 #: kws's numeric options: flag and domain, checked before any work (the help shows the same domains)
@@ -119,7 +119,6 @@ def keyword_search(
     from segeval.protocols.speech.twv import TwvParameters, score
     from segeval.reports.tables import check_table_format
 
-    check_options(_KWS, locals())
     fmt = check_table_format(output)
     if figure is not None:
         from segeval.figures import check_output
@@ -193,8 +192,8 @@ def query_by_example(
     ] = None,
     decisions: Annotated[
         str,
-        typer.Option(
-            "--decisions", metavar="given|bayes", help="Actual TWV at the system's YES decisions, or at score >= ln β."
+        numeric(
+            _QBE, "decisions", "Actual TWV at the system's YES decisions, or at score >= ln β", metavar="given|bayes"
         ),
     ] = "given",
     output: Annotated[str, output_option("The figures as a table.")] = "text",
@@ -210,7 +209,6 @@ def query_by_example(
     from segeval.readers.validate import check_key_grades
     from segeval.reports.tables import check_table_format, write
 
-    check_options(_QBE, locals())
     fmt = check_table_format(output)
     params = QbeParameters(p_target, cost_miss, cost_fa, prior, default_score, decisions)
     names = {
