@@ -78,9 +78,7 @@ def compare(
 ) -> None:
     """Compare runs with a baseline (differences, p-values).
 
-    One table of runs x measures (default map), each run against the baseline: difference, 95%
-    interval, p-value. Runs may be files, globs or directories; --jobs, --memory and --engine work
-    as for eval.
+    One table of runs x measures, each run against the baseline: difference, 95% interval, p-value.
     """
     from segeval.analyses.compare import FORMATS, Statistics, compare_runs, render
     from segeval.executors.processes import expand_runs
@@ -246,8 +244,7 @@ def report(
 ) -> None:
     """Write one self-contained HTML page comparing runs.
 
-    The comparison table (default measures map and P_10), figures and a sortable per-query table;
-    the numbers are compare's. --jobs, --memory and --engine work as for eval.
+    The comparison table, figures and a sortable per-query table; the numbers are compare's.
     """
     import shlex
 

@@ -126,7 +126,7 @@ def eval_(
 ) -> None:
     """Evaluate runs with trec_eval's measures and flags.
 
-    On document runs, and (through an adapter) on segment runs. Default measure: official.
+    On document runs, and (through an adapter) on segment runs.
     """
     from segeval.core.plan import check_rel_info
     from segeval.core.settings import Job

@@ -101,9 +101,8 @@ def pool_bias_command(
 ) -> None:
     """Leave one group out: how each measure's ranking moves.
 
-    For each group, its unique judgements are removed (default measures map, P_20, bpref; 'paper':
-    the paper's eight). rms_error: the left-out runs' scores; rms_error_all: every run's score in
-    every experiment.
+    For each group, its unique judgements are removed. rms_error: the left-out runs' scores;
+    rms_error_all: every run's score in every experiment.
     """
     from segeval.analyses.pool import DEFAULT_MEASURES, groups_for, leave_one_out, runs_left_out
 
@@ -164,8 +163,7 @@ def incompleteness_command(
 ) -> None:
     """Score runs on random reductions of the qrels.
 
-    Per fraction: the mean score and Kendall's tau with the full qrels (default measures map, P_20,
-    bpref).
+    Per fraction: the mean score and Kendall's tau with the full qrels.
     """
     from segeval.analyses.pool import DEFAULT_MEASURES, incompleteness
 
