@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from segeval.adapters.registry import ADAPTER_HELP
-from segeval.core.domains import CUTOFF, SEED, check_options, hint
+from segeval.core.domains import CUTOFF, SEED, check_options
 from segeval.core.errors import utf8_text
 from segeval.core.settings import DASK_TIMEOUTS, DEFAULTS, EngineOptions, Settings
 from segeval.measures import REGISTRY
@@ -28,17 +28,17 @@ def argument(metavar: str, help: str) -> Any:
     return typer.Argument(metavar=metavar, show_default=False, help=help)
 
 
-def numeric(
-    declared: Mapping[str, tuple[str, Domain]], name: str, text: str, *more: str, metavar: str | None = None
-) -> Any:
-    """The option ``name`` of a command's ``declared`` numeric options: its flag (then ``more``), help and domain,
-    checked as the command line is read (before any work)."""
+def numeric(flag: str, domain: Domain, text: str, *more: str, metavar: str | None = None) -> Any:
+    """A numeric option: its flag (then ``more``), help ending in its domain, and the domain checked as the command
+    line is read (before any work); :func:`segeval.cli.commands.load` lists it in
+    :data:`~segeval.core.domains.OPTIONS`."""
 
     def checked(value: Any) -> Any:
-        check_options({name: declared[name]}, {name: value})
+        check_options({"value": (flag, domain)}, {"value": value})
         return value
 
-    return typer.Option(declared[name][0], *more, metavar=metavar, help=hint(text, declared, name), callback=checked)
+    checked.declared = (flag, domain)  # type: ignore[attr-defined]
+    return typer.Option(flag, *more, metavar=metavar, help=f"{text}: {domain}.", callback=checked)
 
 
 def group(
@@ -201,14 +201,10 @@ AllPairs = Annotated[
         "baseline (the correction runs over all pairs and measures).",
     ),
 ]
-Seed = Annotated[
-    int, numeric({"seed": ("--seed", SEED)}, "seed", "Random seed (results are reproducible)", metavar="S")
-]
+Seed = Annotated[int, numeric("--seed", SEED, "Random seed (results are reproducible)", metavar="S")]
 
 # ---- pools
-Depth = Annotated[
-    int, numeric({"depth": ("--depth", CUTOFF)}, "depth", "Pool depth: each run's top D results", "-d", metavar="D")
-]
+Depth = Annotated[int, numeric("--depth", CUTOFF, "Pool depth: each run's top D results", "-d", metavar="D")]
 
 
 def groups_option(more: str = "") -> Any:
@@ -231,12 +227,6 @@ Figure = Annotated[str, output_option("Where to write the figure.", "FILE.png|sv
 Quiet = Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")]
 
 # ---- engines (checked by segeval.core.settings.EngineOptions)
-#: the engine options' domains, declared by each command taking them (EngineOptions checks by the same)
-ENGINE = {
-    "jobs": ("--jobs", CUTOFF),
-    "chunk_lines": ("--chunk-lines", CUTOFF),
-    "dask_timeout": ("--dask-timeout", DASK_TIMEOUTS),
-}
 #: a command's parameter ``engine_options``, replaced by the engine options (in this order)
 with_engine = group(
     "engine_options",
@@ -245,8 +235,8 @@ with_engine = group(
         "jobs": Annotated[
             int | None,
             numeric(
-                ENGINE,
-                "jobs",
+                "--jobs",
+                CUTOFF,
                 "Processes for several runs (default: all cores; the output does not depend on it)",
                 "-j",
                 metavar="N",
@@ -268,8 +258,8 @@ with_engine = group(
         "chunk_lines": Annotated[
             int,
             numeric(
-                ENGINE,
-                "chunk_lines",
+                "--chunk-lines",
+                CUTOFF,
                 "Lines per chunk in the chunked path (parsed and evaluated in batches of at least 2 MiB of whole "
                 "chunks; same output)",
                 metavar="N",
@@ -296,8 +286,8 @@ with_engine = group(
         "dask_timeout": Annotated[
             float,
             numeric(
-                ENGINE,
-                "dask_timeout",
+                "--dask-timeout",
+                DASK_TIMEOUTS,
                 "With --engine dask: how long to wait for a worker, at the start and whenever none is left while "
                 "runs wait (then exit 2)",
                 metavar="SECONDS",

@@ -12,7 +12,6 @@ import typer
 from segeval.cli import inputs
 from segeval.cli.app import ARGV, app
 from segeval.cli.options import (
-    ENGINE,
     ENGINE_DEFAULTS,
     Adapter,
     AllPairs,
@@ -29,17 +28,14 @@ from segeval.cli.options import (
     with_engine,
     with_settings,
 )
-from segeval.core.domains import OPEN_UNIT, SEED, options
+from segeval.core.domains import OPEN_UNIT
 from segeval.core.errors import ParameterError, SegevalError, check_choice, print_notes
 from segeval.core.settings import DEFAULTS, EngineOptions, Settings
 from segeval.reports import tables
 from segeval.reports.escaping import json_text
 from segeval.reports.output import announce_written, check_output
 
-_STATISTICS = {"alpha": ("--alpha", OPEN_UNIT), "seed": ("--seed", SEED)}
-_COMPARE = options("compare", **_STATISTICS, **ENGINE)
-options("report", **_STATISTICS, **ENGINE)
-Alpha = Annotated[float, numeric(_COMPARE, "alpha", "Significance level for the * mark", metavar="A")]
+Alpha = Annotated[float, numeric("--alpha", OPEN_UNIT, "Significance level for the * mark", metavar="A")]
 Permutations = Annotated[
     int,
     typer.Option(

@@ -13,7 +13,6 @@ import typer
 from segeval.cli import inputs
 from segeval.cli.app import app
 from segeval.cli.options import (
-    ENGINE,
     ENGINE_DEFAULTS,
     TIME_FORMAT,
     EvalAdapters,
@@ -29,7 +28,7 @@ from segeval.cli.options import (
     with_engine,
     with_settings,
 )
-from segeval.core.domains import CUTOFF, options
+from segeval.core.domains import CUTOFF
 from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, named, print_notes
 from segeval.core.settings import BINS, DEFAULTS, WINDOW, EngineOptions, OutputOptions, Settings
 from segeval.core.words import plural
@@ -43,10 +42,6 @@ class MediaEvalFormat(StrEnum):
     linking = "linking"
     search = "search"
 
-
-options("eval", **ENGINE)
-_ME13SH = options("me13sh", bin_size=("--bin-size", BINS.domain), tolerance=("--tolerance", WINDOW.domain))
-_SAMPLE_EVAL = options("sample-eval", max_result_size=("--max-result-size", CUTOFF))
 
 HEADER_SETS = ("official", "all_trec", "set", "all_prefs", "prefs", "qrels_jg")  # sets opening with runid, num_q
 
@@ -311,10 +306,11 @@ def me13sh(
         ),
     ] = MediaEvalFormat.linking,
     bin_size: Annotated[
-        int, numeric(_ME13SH, "bin_size", "Bin size in seconds for the _bin measures", "-B", metavar="N")
+        int, numeric("--bin-size", BINS.domain, "Bin size in seconds for the _bin measures", "-B", metavar="N")
     ] = DEFAULTS.bin_size,
     tolerance: Annotated[
-        int, numeric(_ME13SH, "tolerance", "Tolerance window in seconds for the _tol measures", "-T", metavar="N")
+        int,
+        numeric("--tolerance", WINDOW.domain, "Tolerance window in seconds for the _tol measures", "-T", metavar="N"),
     ] = DEFAULTS.tolerance,
     items: Annotated[
         str | None,
@@ -445,8 +441,8 @@ def sample_eval_command(
     max_result_size: Annotated[
         int,
         numeric(
-            _SAMPLE_EVAL,
-            "max_result_size",
+            "--max-result-size",
+            CUTOFF,
             "Results used per topic, and the last precision cut-off (sample_eval.pl: 1000)",
             metavar="N",
         ),

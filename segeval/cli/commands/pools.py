@@ -26,7 +26,7 @@ from segeval.cli.options import (
     numeric,
     output_option,
 )
-from segeval.core.domains import CUTOFF, OPEN_UNIT, PROPORTIONS, SEED, options
+from segeval.core.domains import CUTOFF, OPEN_UNIT, PROPORTIONS
 from segeval.core.errors import print_notes
 from segeval.core.settings import DEFAULTS
 from segeval.core.words import plural, verb
@@ -34,14 +34,6 @@ from segeval.reports import tables
 
 if TYPE_CHECKING:
     from segeval.analyses.complete import Completion
-
-
-options("pool", depth=("--depth", CUTOFF))
-options("pool-bias", depth=("--depth", CUTOFF))
-_INCOMPLETENESS = options("incompleteness", fractions=("--fractions", PROPORTIONS), seed=("--seed", SEED))
-_COMPLETE = options(
-    "complete-qrels", depth=("--depth", CUTOFF), smoothing=("--smoothing", OPEN_UNIT), terms=("--terms", CUTOFF)
-)
 
 
 @app.command("pool")
@@ -150,7 +142,7 @@ def incompleteness_command(
     qrels: Qrels,
     runs: Runs,
     fractions: Annotated[
-        str, numeric(_INCOMPLETENESS, "fractions", "Fractions of each query's judgements kept", metavar="F,F,...")
+        str, numeric("--fractions", PROPORTIONS, "Fractions of each query's judgements kept", metavar="F,F,...")
     ] = "1,0.8,0.6,0.4,0.2,0.1,0.05",
     repeats: Annotated[int, typer.Option("--repeats", "-r", metavar="R", help="Random reductions per fraction.")] = 10,
     seed: Seed = 0,
@@ -217,11 +209,11 @@ def complete_qrels_command(
         ),
     ] = "kld",
     depth: Annotated[
-        int, numeric(_COMPLETE, "depth", "Classify the unjudged items in each run's top D", "-d", metavar="D")
+        int, numeric("--depth", CUTOFF, "Classify the unjudged items in each run's top D", "-d", metavar="D")
     ] = 100,
     adapter: Adapter = None,
     smoothing: Annotated[
-        float, numeric(_COMPLETE, "smoothing", "kld: weight of the collection model in both models", metavar="LAMBDA")
+        float, numeric("--smoothing", OPEN_UNIT, "kld: weight of the collection model in both models", metavar="LAMBDA")
     ] = 0.2,
     kld_fit: Annotated[
         str,
@@ -233,7 +225,7 @@ def complete_qrels_command(
         ),
     ] = "leave-one-out",
     terms: Annotated[
-        int, numeric(_COMPLETE, "terms", "svm: features are the N most frequent collection terms", metavar="N")
+        int, numeric("--terms", CUTOFF, "svm: features are the N most frequent collection terms", metavar="N")
     ] = 1_000_000,
     level: Level = DEFAULTS.relevance_level,
     time_format: TimeFormat = TIME_FORMAT,

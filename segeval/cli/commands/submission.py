@@ -11,7 +11,7 @@ import typer
 from segeval.cli import inputs
 from segeval.cli.app import app
 from segeval.cli.options import TIME_FORMAT, TimeFormat, argument, numeric, output_option
-from segeval.core.domains import CUTOFF, POSITIVE, options
+from segeval.core.domains import CUTOFF, POSITIVE
 from segeval.core.errors import InputError, check_choice, print_notes, printable
 from segeval.core.words import plural
 
@@ -42,9 +42,7 @@ Queries = Annotated[
         help="The queries: one id per line (first field), or the toolkit's anchors/queries XML.",
     ),
 ]
-_CHECK = options("check", max_rank=("--max-rank", CUTOFF))
-_FIX = options("fix", max_rank=("--max-rank", CUTOFF), zero_length=("--zero-length", POSITIVE))
-MaxRank = Annotated[int | None, numeric(_CHECK, "max_rank", "At most N results per query", metavar="N")]
+MaxRank = Annotated[int | None, numeric("--max-rank", CUTOFF, "At most N results per query", metavar="N")]
 RunFormat = Annotated[
     str,
     typer.Option(
@@ -234,8 +232,8 @@ def fix(
     zero_length: Annotated[
         float,
         numeric(
-            _FIX,
-            "zero_length",
+            "--zero-length",
+            POSITIVE,
             "Length given to a result with start = end (whole seconds for M.S times)",
             metavar="SECONDS",
         ),
