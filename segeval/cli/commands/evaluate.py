@@ -157,12 +157,7 @@ REL_INFO_SETS = {"qrels_jg": "qrels_jg", "prefs": "prefs", "qrels_prefs": "prefs
 def _check_formats(rel_info: str, results_format: str, adapters: list[str] | None) -> None:
     """``-R`` one of trec_eval's rel_info formats (the others read document runs, without an adapter), ``-T``
     trec_results (trec_eval's only results format)."""
-    if results_format != "trec_results":
-        raise ParameterError(
-            f"The 'results_format' parameter (-T) must be 'trec_results', trec_eval's only "
-            f"results format (a TREC run, 'qid Q0 docno rank score tag'). Got {results_format!r} "
-            f"instead."
-        )
+    check_choice("results_format", results_format, ("trec_results",))
     check_choice("rel_info_format", rel_info, ("qrels", *REL_INFO_SETS))
     if rel_info != "qrels" and adapters:
         raise ParameterError(
