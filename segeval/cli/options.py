@@ -42,10 +42,7 @@ def numeric(flag: str, domain: Domain, text: str, *more: str, metavar: str | Non
 
 
 def group(
-    keyword: str,
-    build: type,
-    declared: Mapping[str, Any],
-    **fixed: object,
+    keyword: str, build: type, declared: Mapping[str, Any], **fixed: object
 ) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """A decorator giving a command the options ``declared`` (a field of the dataclass ``build`` -> its annotated
     type; its default the field's) in place of its parameter ``keyword``, which receives ``build`` of their values
