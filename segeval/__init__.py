@@ -6,32 +6,21 @@ from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
-from segeval.core.errors import InputError, ParameterError, SegevalError
-from segeval.core.settings import EngineOptions, Settings
+from segeval.core.errors import InputError as InputError
+from segeval.core.errors import ParameterError as ParameterError
+from segeval.core.errors import SegevalError as SegevalError
+from segeval.core.settings import EngineOptions as EngineOptions
+from segeval.core.settings import Settings as Settings
 
-if TYPE_CHECKING:
-    from segeval.adapters.registry import make_adapter
-    from segeval.api import compare, correlate
-    from segeval.core.pipeline import Evaluation, Evaluator, evaluate
-    from segeval.core.segment import Segment
-    from segeval.measures.runtime import measure
-
-__all__ = [
-    "EngineOptions",
-    "Evaluation",
-    "Evaluator",
-    "InputError",
-    "ParameterError",
-    "SegevalError",
-    "Segment",
-    "Settings",
-    "__version__",
-    "compare",
-    "correlate",
-    "evaluate",
-    "make_adapter",
-    "measure",
-]
+if TYPE_CHECKING:  # for type checkers: the names __getattr__ loads
+    from segeval.adapters.registry import make_adapter as make_adapter
+    from segeval.api import compare as compare
+    from segeval.api import correlate as correlate
+    from segeval.core.pipeline import Evaluation as Evaluation
+    from segeval.core.pipeline import Evaluator as Evaluator
+    from segeval.core.pipeline import evaluate as evaluate
+    from segeval.core.segment import Segment as Segment
+    from segeval.measures.runtime import measure as measure
 
 _LAZY = {
     "evaluate": "segeval.core.pipeline",
@@ -43,6 +32,7 @@ _LAZY = {
     "Segment": "segeval.core.segment",
     "measure": "segeval.measures.runtime",
 }
+__all__ = sorted(["EngineOptions", "InputError", "ParameterError", "SegevalError", "Settings", "__version__", *_LAZY])
 
 
 def __getattr__(name: str) -> object:

@@ -3,15 +3,18 @@ default in its signature; an option only one command takes is declared with that
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+import functools
+import inspect
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from segeval.adapters.registry import ADAPTER_HELP
-from segeval.core.domains import CUTOFF, SEED, hint
+from segeval.core.domains import CUTOFF, SEED, check_options
 from segeval.core.errors import utf8_text
-from segeval.core.settings import DASK_TIMEOUTS, DEFAULTS
+from segeval.core.settings import DASK_TIMEOUTS, DEFAULTS, EngineOptions, Settings
 from segeval.measures import REGISTRY
 
 if TYPE_CHECKING:
@@ -25,11 +28,43 @@ def argument(metavar: str, help: str) -> Any:
     return typer.Argument(metavar=metavar, show_default=False, help=help)
 
 
-def numeric(
-    declared: Mapping[str, tuple[str, Domain]], name: str, text: str, *more: str, metavar: str | None = None
-) -> Any:
-    """The option ``name`` of a command's ``declared`` numeric options: its flag (then ``more``), help and domain."""
-    return typer.Option(declared[name][0], *more, metavar=metavar, help=hint(text, declared, name))
+def numeric(flag: str, domain: Domain, text: str, *more: str, metavar: str | None = None) -> Any:
+    """A numeric option: its flag (then ``more``), help ending in its domain, and the domain checked as the command
+    line is read (before any work); :func:`segeval.cli.commands.load` lists it in
+    :data:`~segeval.core.domains.OPTIONS`."""
+
+    def checked(value: Any) -> Any:
+        check_options({"value": (flag, domain)}, {"value": value})
+        return value
+
+    checked.declared = (flag, domain)  # type: ignore[attr-defined]
+    return typer.Option(flag, *more, metavar=metavar, help=f"{text}: {domain}.", callback=checked)
+
+
+def group(
+    keyword: str, build: type, declared: Mapping[str, Any], **fixed: object
+) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A decorator giving a command the options ``declared`` (a field of the dataclass ``build`` -> its annotated
+    type; its default the field's) in place of its parameter ``keyword``, which receives ``build`` of their values
+    and ``fixed``: options several commands take as one object, declared once."""
+    defaults = {f.name: f.default for f in dataclasses.fields(build)}
+
+    def decorate(command: Callable[..., None]) -> Callable[..., None]:
+        own = list(inspect.signature(command, eval_str=True).parameters.values())
+        at = [p.name for p in own].index(keyword)
+        added = [inspect.Parameter(n, own[at].kind, annotation=a, default=defaults[n]) for n, a in declared.items()]
+        parameters = [*own[:at], *added, *own[at + 1 :]]
+
+        @functools.wraps(command)
+        def run(**given: Any) -> None:
+            values = {name: given.pop(name) for name in declared}
+            command(**given, **{keyword: build(**values, **fixed)})
+
+        run.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in parameters}
+        return run
+
+    return decorate
 
 
 def output_option(help: str, metavar: str = "text|json|csv") -> Any:
@@ -163,12 +198,10 @@ AllPairs = Annotated[
         "baseline (the correction runs over all pairs and measures).",
     ),
 ]
-Seed = Annotated[int, typer.Option("--seed", metavar="S", help=f"Random seed (results are reproducible): {SEED}.")]
+Seed = Annotated[int, numeric("--seed", SEED, "Random seed (results are reproducible)", metavar="S")]
 
 # ---- pools
-Depth = Annotated[
-    int, typer.Option("--depth", "-d", metavar="D", help=f"Pool depth: each run's top D results: {CUTOFF}.")
-]
+Depth = Annotated[int, numeric("--depth", CUTOFF, "Pool depth: each run's top D results", "-d", metavar="D")]
 
 
 def groups_option(more: str = "") -> Any:
@@ -191,69 +224,88 @@ Figure = Annotated[str, output_option("Where to write the figure.", "FILE.png|sv
 Quiet = Annotated[bool, typer.Option("--quiet", help="No progress line on stderr.")]
 
 # ---- engines (checked by segeval.core.settings.EngineOptions)
-#: the engine options' domains, declared by each command taking them (EngineOptions checks by the same)
-ENGINE = {
-    "jobs": ("--jobs", CUTOFF),
-    "chunk_lines": ("--chunk-lines", CUTOFF),
-    "dask_timeout": ("--dask-timeout", DASK_TIMEOUTS),
-}
-Jobs = Annotated[
-    int | None,
-    numeric(
-        ENGINE,
-        "jobs",
-        "Processes for several runs (default: all cores; the output does not depend on it)",
-        "-j",
-        metavar="N",
-    ),
-]
-Memory = Annotated[
-    str,
-    typer.Option(
-        "--memory",
-        metavar="auto|chunked|in-memory",
-        help="How a run is read. chunked: in chunks, evaluating each query once its lines are read, so memory "
-        "stays flat (needs each query's lines together, else it says so and reads the file whole); "
-        "in-memory: whole; auto: chunked for plain TREC runs of 2 MiB or more that the byte scanner reads "
-        "(whole if not grouped by query, below 128 MiB), for other files of 128 MiB or more (gzip: a quarter). "
-        "Same output.",
-    ),
-]
-ChunkLines = Annotated[
-    int,
-    numeric(
-        ENGINE,
-        "chunk_lines",
-        "Lines per chunk in the chunked path (parsed and evaluated in batches of at least 2 MiB of whole chunks; same "
-        "output)",
-        metavar="N",
-    ),
-]
-Engine = Annotated[
-    str,
-    typer.Option(
-        "--engine",
-        metavar="processes|dask",
-        help="processes: --jobs local processes; dask: (run, query-partition) tasks on a Dask cluster "
-        "(pip install 'segeval[dask]'). Same output.",
-    ),
-]
-Scheduler = Annotated[
-    str | None,
-    typer.Option(
-        "--scheduler",
-        metavar="ADDRESS",
-        help="With --engine dask: the scheduler of an existing cluster, such as tcp://host:8786 (the workers must "
-        "see the run files). Default: start a local cluster of --jobs worker processes.",
-    ),
-]
-DaskTimeout = Annotated[
-    float,
-    numeric(
-        ENGINE,
-        "dask_timeout",
-        "With --engine dask: how long to wait for a worker, at the start and whenever none is left while runs wait "
-        "(then exit 2)",
-        metavar="SECONDS",
-    ),
-]
+#: a command's parameter ``engine_options``, replaced by the engine options (in this order)
+with_engine = group(
+    "engine_options",
+    EngineOptions,
+    {
+        "jobs": Annotated[
+            int | None,
+            numeric(
+                "--jobs",
+                CUTOFF,
+                "Processes for several runs (default: all cores; the output does not depend on it)",
+                "-j",
+                metavar="N",
+            ),
+        ],
+        "quiet": Quiet,
+        "memory": Annotated[
+            str,
+            typer.Option(
+                "--memory",
+                metavar="auto|chunked|in-memory",
+                help="How a run is read. chunked: in chunks, evaluating each query once its lines are read, so "
+                "memory stays flat (needs each query's lines together, else it says so and reads the file whole); "
+                "in-memory: whole; auto: chunked for plain TREC runs of 2 MiB or more that the byte scanner reads "
+                "(whole if not grouped by query, below 128 MiB), for other files of 128 MiB or more (gzip: a "
+                "quarter). Same output.",
+            ),
+        ],
+        "chunk_lines": Annotated[
+            int,
+            numeric(
+                "--chunk-lines",
+                CUTOFF,
+                "Lines per chunk in the chunked path (parsed and evaluated in batches of at least 2 MiB of whole "
+                "chunks; same output)",
+                metavar="N",
+            ),
+        ],
+        "engine": Annotated[
+            str,
+            typer.Option(
+                "--engine",
+                metavar="processes|dask",
+                help="processes: --jobs local processes; dask: (run, query-partition) tasks on a Dask cluster "
+                "(pip install 'segeval[dask]'). Same output.",
+            ),
+        ],
+        "scheduler": Annotated[
+            str | None,
+            typer.Option(
+                "--scheduler",
+                metavar="ADDRESS",
+                help="With --engine dask: the scheduler of an existing cluster, such as tcp://host:8786 (the "
+                "workers must see the run files). Default: start a local cluster of --jobs worker processes.",
+            ),
+        ],
+        "dask_timeout": Annotated[
+            float,
+            numeric(
+                "--dask-timeout",
+                DASK_TIMEOUTS,
+                "With --engine dask: how long to wait for a worker, at the start and whenever none is left while "
+                "runs wait (then exit 2)",
+                metavar="SECONDS",
+            ),
+        ],
+    },
+)
+#: what a command's ``engine_options`` stands for until :data:`with_engine` replaces it
+ENGINE_DEFAULTS = EngineOptions()
+
+#: a command's parameter ``settings``, replaced by the options (in this order) of the policies the comparing
+#: commands share with ``eval`` (every qrels query counts)
+with_settings = group(
+    "settings",
+    Settings,
+    {
+        "time_format": TimeFormat,
+        "relevance_level": Level,
+        "max_results": MaxResults,
+        "judged_only": JudgedOnly,
+        "trec_eval": TrecEvalVersion,
+    },
+    missing_queries="zero",
+)

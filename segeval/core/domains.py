@@ -140,19 +140,9 @@ class Key:
         return f"{self.name}={self.domain}"
 
 
-#: every command's numeric options (command -> parameter -> flag and domain), as :func:`options` declares them
+#: every command's numeric options (command -> parameter -> flag and domain), as segeval.cli.options.numeric
+#: declares them (listed by segeval.cli.commands.load)
 OPTIONS: dict[str, dict[str, tuple[str, Domain]]] = {}
-
-
-def options(command: str, **declared: tuple[str, Domain]) -> dict[str, tuple[str, Domain]]:
-    """``command``'s numeric options (parameter name = (flag, domain)), declared once in :data:`OPTIONS`."""
-    OPTIONS[command] = declared
-    return declared
-
-
-def hint(text: str, declared: Mapping[str, tuple[str, Domain]], name: str) -> str:
-    """An option's help: ``text`` and the option's domain."""
-    return f"{text}: {declared[name][1]}."
 
 
 def check_options(domains: Mapping[str, tuple[str, Domain]], given: Mapping[str, object]) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from segeval.core.domains import COUNT, CUTOFF, MAX_WHOLE, NONNEGATIVE, Domain
+from segeval.core.domains import CUTOFF, MAX_WHOLE, NONNEGATIVE, Domain
 from segeval.core.errors import ParameterError, check_choice, shown
 
 #: result orders (``prepare``): rank column, score descending (trec_eval), or as listed
@@ -121,8 +121,13 @@ class Settings:
         check_choice("time_format", self.time_format, TIME_FORMATS)
         check_relevance_level(self.relevance_level)
         check_choice("missing_queries", self.missing_queries, MISSING_QUERIES)
-        if self.max_results is not None:
-            COUNT.check("max_results", self.max_results)  # -M 0: docs/trec_eval-semantics.md §9
+        if self.max_results is not None and (
+            isinstance(self.max_results, bool) or not isinstance(self.max_results, int) or self.max_results < 1
+        ):
+            raise ParameterError(
+                "The 'max_results' parameter (-M) must be an integer >= 1 (trec_eval's -M 0 evaluates empty rankings; "
+                f"segeval refuses it, docs/trec_eval-semantics.md). Got {shown(self.max_results)} instead."
+            )
         _check_type("judged_only", self.judged_only)
         check_choice("trec_eval", self.trec_eval, TREC_EVAL_VERSIONS)
         check_choice("predicted", self.predicted, PREDICTED)

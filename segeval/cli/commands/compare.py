@@ -12,43 +12,30 @@ import typer
 from segeval.cli import inputs
 from segeval.cli.app import ARGV, app
 from segeval.cli.options import (
-    ENGINE,
-    TIME_FORMAT,
+    ENGINE_DEFAULTS,
     Adapter,
     AllPairs,
     Baseline,
-    ChunkLines,
     CompareRuns,
     Correction,
-    DaskTimeout,
-    Engine,
-    Jobs,
-    JudgedOnly,
-    Level,
-    MaxResults,
     Measure,
-    Memory,
     Qrels,
-    Quiet,
-    Scheduler,
     Seed,
     Test,
-    TimeFormat,
-    TrecEvalVersion,
     measures,
     numeric,
     output_option,
+    with_engine,
+    with_settings,
 )
-from segeval.core.domains import OPEN_UNIT, SEED, check_options, options
+from segeval.core.domains import OPEN_UNIT
 from segeval.core.errors import ParameterError, SegevalError, check_choice, print_notes
-from segeval.core.settings import CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, EngineOptions, Settings
+from segeval.core.settings import DEFAULTS, EngineOptions, Settings
 from segeval.reports import tables
 from segeval.reports.escaping import json_text
 from segeval.reports.output import announce_written, check_output
 
-_STATISTICS = {"alpha": ("--alpha", OPEN_UNIT), "seed": ("--seed", SEED)}
-_COMPARE, _REPORT = options("compare", **_STATISTICS, **ENGINE), options("report", **_STATISTICS, **ENGINE)
-Alpha = Annotated[float, numeric(_COMPARE, "alpha", "Significance level for the * mark", metavar="A")]
+Alpha = Annotated[float, numeric("--alpha", OPEN_UNIT, "Significance level for the * mark", metavar="A")]
 Permutations = Annotated[
     int,
     typer.Option(
@@ -60,6 +47,8 @@ Permutations = Annotated[
 
 
 @app.command("compare")
+@with_engine
+@with_settings
 def compare(
     qrels: Qrels,
     runs: CompareRuns,
@@ -80,37 +69,22 @@ def compare(
             "text|markdown|latex|csv|json",
         ),
     ] = "text",
-    jobs: Jobs = None,
-    quiet: Quiet = False,
-    memory: Memory = "auto",
-    chunk_lines: ChunkLines = CHUNK_LINES,
-    engine: Engine = "processes",
-    scheduler: Scheduler = None,
-    dask_timeout: DaskTimeout = DASK_TIMEOUT,
-    time_format: TimeFormat = TIME_FORMAT,
-    level: Level = DEFAULTS.relevance_level,
-    max_results: MaxResults = None,
-    judged: JudgedOnly = False,
-    version: TrecEvalVersion = DEFAULTS.trec_eval,
+    engine_options: EngineOptions = ENGINE_DEFAULTS,
+    settings: Settings = DEFAULTS,
 ) -> None:
     """Compare runs with a baseline (differences, p-values).
 
-    One table of runs x measures (default map), each run against the baseline: difference, 95%
-    interval, p-value. Runs may be files, globs or directories; --jobs, --memory and --engine work
-    as for eval.
+    One table of runs x measures, each run against the baseline: difference, 95% interval, p-value.
     """
     from segeval.analyses.compare import FORMATS, Statistics, compare_runs, render
     from segeval.executors.processes import expand_runs
 
-    check_options(_COMPARE, locals())
     check_choice("output", output, FORMATS)
-    engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
-    settings = _settings(time_format, level, max_results, judged, version)
     statistics = Statistics(test, correction, alpha, permutations, seed, all_pairs)
     expanded = expand_runs(runs)
     check_distinct_runs(runs, expanded)
     result = compare_runs(
-        inputs.qrels(qrels, time_format, measures=measure or ["map"]),
+        inputs.qrels(qrels, settings.time_format, measures=measure or ["map"]),
         expanded,
         measure or ["map"],
         adapter=adapter,
@@ -121,18 +95,6 @@ def compare(
         on_note=print_notes,
     )
     sys.stdout.write(render(result, output))
-
-
-def _settings(time_format: str, level: int, max_results: int | None, judged: bool, version: str) -> Settings:
-    """The policies ``compare``, ``report`` and ``correlate`` take as ``eval`` does (every qrels query counts)."""
-    return Settings(
-        time_format=time_format,
-        relevance_level=level,
-        max_results=max_results,
-        judged_only=judged,
-        trec_eval=version,
-        missing_queries="zero",
-    )
 
 
 def check_distinct_runs(given: list[str], expanded: list[str]) -> None:
@@ -150,6 +112,7 @@ def check_distinct_runs(given: list[str], expanded: list[str]) -> None:
 
 
 @app.command("correlate")
+@with_settings
 def correlate_command(
     qrels: Qrels,
     runs: CompareRuns,
@@ -164,11 +127,7 @@ def correlate_command(
     adapter2: Annotated[
         str | None, typer.Option("--adapter2", metavar="NAME", help="Adapter of setting 2 (default: the same).")
     ] = None,
-    time_format: TimeFormat = TIME_FORMAT,
-    level: Level = DEFAULTS.relevance_level,
-    max_results: MaxResults = None,
-    judged: JudgedOnly = False,
-    version: TrecEvalVersion = DEFAULTS.trec_eval,
+    settings: Settings = DEFAULTS,
     output: Annotated[
         str,
         output_option(
@@ -192,13 +151,12 @@ def correlate_command(
     check_distinct_runs(runs, expanded)
     if len(expanded) < 2:
         raise SegevalError("The 'runs' parameter must name at least two runs to rank.")
-    by_name = inputs.runs(expanded, time_format, expand=False)
+    by_name = inputs.runs(expanded, settings.time_format, expand=False)
 
-    first = inputs.qrels(qrels, time_format, measures=[measure])
+    first = inputs.qrels(qrels, settings.time_format, measures=[measure])
     other = measure2 or measure  # the qrels read again for setting 2 when its measure reads other columns
     same = qrels2 is None and reads_subtopics([other]) == reads_subtopics([measure])
-    second = first if same else inputs.qrels(qrels2 or qrels, time_format, measures=[other])
-    settings = _settings(time_format, level, max_results, judged, version)
+    second = first if same else inputs.qrels(qrels2 or qrels, settings.time_format, measures=[other])
     labelled: list[tuple[str, str]] = []
     x = _setting_scores(first, measure, adapter, 1, by_name, settings, labelled)
     y = _setting_scores(
@@ -263,6 +221,8 @@ def _write_correlation(names: list[str], x: list[float], y: list[float], notes: 
 
 
 @app.command("report")
+@with_engine
+@with_settings
 def report(
     qrels: Qrels,
     runs: CompareRuns,
@@ -275,23 +235,12 @@ def report(
     alpha: Alpha = 0.05,
     permutations: Permutations = 10_000,
     seed: Seed = 0,
-    jobs: Jobs = None,
-    quiet: Quiet = False,
-    memory: Memory = "auto",
-    chunk_lines: ChunkLines = CHUNK_LINES,
-    engine: Engine = "processes",
-    scheduler: Scheduler = None,
-    dask_timeout: DaskTimeout = DASK_TIMEOUT,
-    time_format: TimeFormat = TIME_FORMAT,
-    level: Level = DEFAULTS.relevance_level,
-    max_results: MaxResults = None,
-    judged: JudgedOnly = False,
-    version: TrecEvalVersion = DEFAULTS.trec_eval,
+    engine_options: EngineOptions = ENGINE_DEFAULTS,
+    settings: Settings = DEFAULTS,
 ) -> None:
     """Write one self-contained HTML page comparing runs.
 
-    The comparison table (default measures map and P_10), figures and a sortable per-query table;
-    the numbers are compare's. --jobs, --memory and --engine work as for eval.
+    The comparison table, figures and a sortable per-query table; the numbers are compare's.
     """
     import shlex
 
@@ -299,15 +248,13 @@ def report(
     from segeval.executors.processes import expand_runs
     from segeval.reports.html import render_report
 
-    check_options(_REPORT, locals())
     if not output.lower().endswith(".html"):
         raise SegevalError(f"The 'output' parameter must end in .html. Got {output!r} instead.")
-    engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
     statistics = Statistics(test, correction, alpha, permutations, seed)
     expanded = expand_runs(runs)  # folders and globs, as compare takes them
     check_distinct_runs(runs, expanded)
     check_output(output, [qrels, *expanded, *([baseline] if baseline is not None else [])])  # before any work
-    q = inputs.qrels(qrels, time_format, measures=measure or ["map", "P_10"])
+    q = inputs.qrels(qrels, settings.time_format, measures=measure or ["map", "P_10"])
     announce_written(
         render_report(
             q,
@@ -318,7 +265,7 @@ def report(
             adapter=adapter,
             baseline=baseline,
             statistics=statistics,
-            settings=_settings(time_format, level, max_results, judged, version),
+            settings=settings,
             command=shlex.join(["segeval", *ARGV]),
             engine=engine_options,
             on_note=print_notes,

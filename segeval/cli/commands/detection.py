@@ -9,7 +9,7 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import TableOutput, argument, numeric
-from segeval.core.domains import CUTOFF, PROPORTIONS, check_options, options
+from segeval.core.domains import CUTOFF, PROPORTIONS
 from segeval.core.errors import ParameterError, check_choice, print_notes
 from segeval.core.words import plural
 from segeval.reports import tables
@@ -32,10 +32,6 @@ Subset = Annotated[
 ]
 
 
-_DETECT = options("detect", thresholds=("--thresholds", PROPORTIONS))
-_PROPOSALS = options("proposals", max_proposals=("--max-proposals", CUTOFF))
-
-
 @app.command("detect")
 def detect_command(
     truth: Truth,
@@ -53,8 +49,8 @@ def detect_command(
     thresholds: Annotated[
         str | None,
         numeric(
-            _DETECT,
-            "thresholds",
+            "--thresholds",
+            PROPORTIONS,
             "tIoU thresholds (activitynet: linspace(0.5, 0.95, 10); thumos14, thumos14-kit: 0.3,0.4,0.5,0.6,0.7; "
             "ego4d-mq: 0.1,...,0.5)",
             metavar="T,T",
@@ -97,7 +93,6 @@ def detect_command(
     from segeval.protocols.detection import evaluate as E
     from segeval.protocols.detection.report import COLUMNS, VIDEO_COLUMNS, detection_rows, video_rows
 
-    check_options(_DETECT, locals())
     fmt = tables.check_table_format(output)
     check_choice("protocol", protocol, E.PROTOCOLS)
     if per_video and errors:
@@ -144,8 +139,8 @@ def proposals_command(
     max_proposals: Annotated[
         int,
         numeric(
-            _PROPOSALS,
-            "max_proposals",
+            "--max-proposals",
+            CUTOFF,
             "The average number of proposals per video (AN) of the curve's end",
             metavar="AN",
         ),
@@ -160,7 +155,6 @@ def proposals_command(
     from segeval.protocols.detection.proposals import evaluate_proposals
     from segeval.protocols.detection.report import PROPOSAL_COLUMNS, proposal_rows
 
-    check_options(_PROPOSALS, locals())
     fmt = tables.check_table_format(output)
     check_choice("protocol", protocol, ("activitynet",))
     t = R.read_activitynet_truth(truth, subset or "validation")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -12,33 +13,24 @@ import typer
 from segeval.cli import inputs
 from segeval.cli.app import app
 from segeval.cli.options import (
-    ENGINE,
+    ENGINE_DEFAULTS,
     TIME_FORMAT,
-    ChunkLines,
-    DaskTimeout,
-    Engine,
     EvalAdapters,
-    Jobs,
-    JudgedOnly,
-    Level,
-    MaxResults,
     MediaEvalQrels,
     MediaEvalRun,
-    Memory,
     Qrels,
-    Quiet,
     Runs,
-    Scheduler,
     TimeFormat,
-    TrecEvalVersion,
     argument,
     measures,
     numeric,
     output_option,
+    with_engine,
+    with_settings,
 )
-from segeval.core.domains import CUTOFF, check_options, options
+from segeval.core.domains import CUTOFF
 from segeval.core.errors import InputError, ParameterError, SegevalError, check_choice, named, print_notes
-from segeval.core.settings import BINS, CHUNK_LINES, DASK_TIMEOUT, DEFAULTS, WINDOW, OutputOptions
+from segeval.core.settings import BINS, DEFAULTS, WINDOW, EngineOptions, OutputOptions, Settings
 from segeval.core.words import plural
 
 if TYPE_CHECKING:
@@ -51,14 +43,12 @@ class MediaEvalFormat(StrEnum):
     search = "search"
 
 
-_EVAL = options("eval", **ENGINE)
-_ME13SH = options("me13sh", bin_size=("--bin-size", BINS.domain), tolerance=("--tolerance", WINDOW.domain))
-_SAMPLE_EVAL = options("sample-eval", max_result_size=("--max-result-size", CUTOFF))
-
 HEADER_SETS = ("official", "all_trec", "set", "all_prefs", "prefs", "qrels_jg")  # sets opening with runid, num_q
 
 
 @app.command("eval")
+@with_engine
+@with_settings
 def eval_(
     qrels: Qrels,
     runs: Runs,
@@ -68,20 +58,14 @@ def eval_(
         bool, typer.Option("-c", help="Average over every qrels query; queries missing from the run score 0.")
     ] = False,
     no_summary: Annotated[bool, typer.Option("-n", help="Do not print the summary rows.")] = False,
-    level: Level = DEFAULTS.relevance_level,
-    max_results: MaxResults = None,
-    judged: JudgedOnly = False,
+    settings: Settings = DEFAULTS,
     adapter: EvalAdapters = None,
-    time_format: TimeFormat = TIME_FORMAT,
-    version: TrecEvalVersion = DEFAULTS.trec_eval,
     output: Annotated[
         str,
         output_option(
             "Output format (trec, or text as every command names it: trec_eval's text layout).", "trec|text|json|csv"
         ),
     ] = "trec",
-    jobs: Jobs = None,
-    quiet: Quiet = False,
     lenient: Annotated[
         bool,
         typer.Option(
@@ -90,11 +74,7 @@ def eval_(
             "the JSON output, and the exit code is 3.",
         ),
     ] = False,
-    memory: Memory = "auto",
-    chunk_lines: ChunkLines = CHUNK_LINES,
-    engine: Engine = "processes",
-    scheduler: Scheduler = None,
-    dask_timeout: DaskTimeout = DASK_TIMEOUT,
+    engine_options: EngineOptions = ENGINE_DEFAULTS,
     order: Annotated[
         str | None,
         typer.Option(
@@ -141,34 +121,21 @@ def eval_(
 ) -> None:
     """Evaluate runs with trec_eval's measures and flags.
 
-    On document runs, and (through an adapter) on segment runs. Default measure: official.
+    On document runs, and (through an adapter) on segment runs.
     """
     from segeval.core.plan import check_rel_info
-    from segeval.core.settings import EngineOptions, Job, Settings, check_relevance_level
+    from segeval.core.settings import Job
     from segeval.executors.processes import expand_runs
     from segeval.measures import REGISTRY
 
-    check_options(_EVAL, locals())
-    check_relevance_level(level)
-    _check_max_results(max_results)
     _check_formats(rel_info, results_format, adapter)
     names = measure or [REL_INFO_SETS.get(rel_info, "official")]
     output = "trec" if output == "text" else output  # the name every other command gives its human table
     print_notes(*REGISTRY.dropped(names))  # on stderr, a note on each -m left out: stdout stays trec_eval's
     header = [n for n in ("runid", "num_q") if n in names or any(s in names for s in HEADER_SETS)]
     shown = OutputOptions(output, per_query, not no_summary, tuple(header))
-    engine_options = EngineOptions(memory, chunk_lines, jobs, engine, scheduler, quiet, dask_timeout)
     run_files = expand_runs(runs)
-    settings = Settings(
-        order=order,
-        time_format=time_format,
-        relevance_level=level,
-        missing_queries="zero" if complete else "skip",
-        max_results=max_results,
-        judged_only=judged,
-        trec_eval=version,
-        predicted=predicted,
-    )
+    settings = replace(settings, order=order, missing_queries="zero" if complete else "skip", predicted=predicted)
     job = Job(
         tuple(n for n in names if n not in ("runid", "num_q")),
         tuple(adapter or ()),  # version: pipeline.plan
@@ -190,12 +157,7 @@ REL_INFO_SETS = {"qrels_jg": "qrels_jg", "prefs": "prefs", "qrels_prefs": "prefs
 def _check_formats(rel_info: str, results_format: str, adapters: list[str] | None) -> None:
     """``-R`` one of trec_eval's rel_info formats (the others read document runs, without an adapter), ``-T``
     trec_results (trec_eval's only results format)."""
-    if results_format != "trec_results":
-        raise ParameterError(
-            f"The 'results_format' parameter (-T) must be 'trec_results', trec_eval's only "
-            f"results format (a TREC run, 'qid Q0 docno rank score tag'). Got {results_format!r} "
-            f"instead."
-        )
+    check_choice("results_format", results_format, ("trec_results",))
     check_choice("rel_info_format", rel_info, ("qrels", *REL_INFO_SETS))
     if rel_info != "qrels" and adapters:
         raise ParameterError(
@@ -227,16 +189,6 @@ def _evaluate_judgements(path: str, rel_info: str, run_files: list[str], job: Jo
         result = RunResult(evaluate_judgements(path, rel_info, r, how), runid(r["run"]), file=file)
         outcomes.append(outcome(result, render=render, complete=complete))
     _report(outcomes, run_files, shown.format, [])
-
-
-def _check_max_results(max_results: int | None) -> None:
-    """``-M`` must be at least 1 (before any work)."""
-    if max_results is not None and max_results < 1:
-        raise ParameterError(
-            f"The 'max_results' parameter (-M) must be an integer >= 1 (trec_eval's -M 0 evaluates "
-            f"empty rankings; segeval refuses it, docs/trec_eval-semantics.md). Got {max_results} "
-            f"instead."
-        )
 
 
 def _renderer(job: Job, shown: OutputOptions) -> tuple[Any, bool]:
@@ -349,10 +301,11 @@ def me13sh(
         ),
     ] = MediaEvalFormat.linking,
     bin_size: Annotated[
-        int, numeric(_ME13SH, "bin_size", "Bin size in seconds for the _bin measures", "-B", metavar="N")
+        int, numeric("--bin-size", BINS.domain, "Bin size in seconds for the _bin measures", "-B", metavar="N")
     ] = DEFAULTS.bin_size,
     tolerance: Annotated[
-        int, numeric(_ME13SH, "tolerance", "Tolerance window in seconds for the _tol measures", "-T", metavar="N")
+        int,
+        numeric("--tolerance", WINDOW.domain, "Tolerance window in seconds for the _tol measures", "-T", metavar="N"),
     ] = DEFAULTS.tolerance,
     items: Annotated[
         str | None,
@@ -369,7 +322,6 @@ def me13sh(
     from segeval.adapters.registry import me13sh_adapters
     from segeval.reports.me13sh import MEASURES, bom_notes, render
 
-    check_options(_ME13SH, locals())
     adapters = me13sh_adapters(bin_size, tolerance)
     chosen = None
     if items is not None:
@@ -485,8 +437,8 @@ def sample_eval_command(
     max_result_size: Annotated[
         int,
         numeric(
-            _SAMPLE_EVAL,
-            "max_result_size",
+            "--max-result-size",
+            CUTOFF,
             "Results used per topic, and the last precision cut-off (sample_eval.pl: 1000)",
             metavar="N",
         ),
@@ -502,7 +454,6 @@ def sample_eval_command(
     from segeval.measures.sampled import sample_eval
     from segeval.readers.strata import parse_gains, read_sampled_run, read_strata_qrels
 
-    check_options(_SAMPLE_EVAL, locals())
     table = parse_gains(gain)
     sys.stdout.write(
         sample_eval(

@@ -27,14 +27,22 @@ from segeval.core.settings import DEFAULT_ADAPTER
 from segeval.reports.output import announce_written, check_output
 
 if TYPE_CHECKING:
-    import pandas as pd
+    from segeval.core.prepared import Prepared
 
 PlotRuns = Annotated[list[str], argument("RUN...", "Run files, globs or directories (one curve or box per run).")]
 
 
-def _check_query(q: pd.DataFrame, query: str) -> None:
+def _one_query(qrels: str, run: str, query: str, time_format: str) -> tuple[Prepared, bool]:
+    """A qrels query's ground truth and results prepared (``show``, ``plot adr``); whether the run is of documents."""
+    from segeval.readers.from_tables import default_order, prepare
+    from segeval.readers.validate import is_documents
+
+    q = inputs.qrels(qrels, time_format)
+    r = inputs.run(run, time_format)
     if query not in set(q["query"]):
         raise SegevalError(f"The 'query' parameter must name a query of the qrels. Got {query!r} instead.")
+    documents = is_documents(r)
+    return prepare(q, r, queries=[query], order=default_order(documents), missing_queries="zero"), documents
 
 
 @app.command("show")
@@ -57,19 +65,14 @@ def show(
     from segeval.core.pipeline import make_adapter
     from segeval.figures.show import adapt_one, named, render
     from segeval.figures.show import explain as explain_text
-    from segeval.readers.from_tables import default_order, prepare
-    from segeval.readers.validate import is_documents
 
     if output is None and not explain:
         raise SegevalError("Nothing to do: give -o FILE.png|svg|html and/or --explain.")
     if output is not None:
         check_output(output, [qrels, run])
-    q = inputs.qrels(qrels, time_format)
-    r = inputs.run(run, time_format)
-    _check_query(q, query)
     adapters = named([make_adapter(a) for a in (adapter or [DEFAULT_ADAPTER["segments"]])])
-    data = prepare(q, r, queries=[query], order=default_order(is_documents(r)), missing_queries="zero")
-    if is_documents(r):
+    data, documents = _one_query(qrels, run, query, time_format)
+    if documents:
         raise InputError(run, "is a document run (no times): show draws time spans ('segeval eval -q' scores it)")
     adapted = adapt_one(data, adapters)
     if explain:
@@ -92,17 +95,11 @@ def plot_adr_command(
     from segeval.core.pipeline import make_adapter
     from segeval.figures import check_output
     from segeval.figures.adr import plot_adr
-    from segeval.readers.from_tables import default_order, prepare
-    from segeval.readers.validate import is_documents
 
     check_output(output, [qrels, run])
-    q = inputs.qrels(qrels, time_format)
-    r = inputs.run(run, time_format)
-    documents = is_documents(r)
+    data, documents = _one_query(qrels, run, query, time_format)
     chosen = make_adapter(adapter) if adapter else default_adapter(documents)
     check_run_kind([chosen], documents)
-    _check_query(q, query)
-    data = prepare(q, r, queries=[query], order=default_order(documents), missing_queries="zero")
     (adapted,) = chosen.adapt(data)
     announce_written(plot_adr(adapted, query, output))
 

@@ -10,14 +10,12 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import argument, numeric, output_option
-from segeval.core.domains import CUTOFFS, UNIT, UNITS, check_options, options
+from segeval.core.domains import CUTOFFS, UNIT, UNITS
 from segeval.core.errors import print_notes, printable
 from segeval.reports import tables
 
 if TYPE_CHECKING:
     from segeval.protocols.moments.protocol import MrResult
-
-_MR = options("mr", thresholds=("--thresholds", UNITS), top_k=("--top-k", CUTOFFS), nms=("--nms", UNIT))
 
 
 @app.command("mr")
@@ -51,10 +49,11 @@ def moment_retrieval(
         ),
     ] = None,
     thresholds: Annotated[
-        str | None, numeric(_MR, "thresholds", "IoU thresholds (ego4d-nlq: 0.3,0.5; recall: 0.5,0.7)", metavar="T,T")
+        str | None,
+        numeric("--thresholds", UNITS, "IoU thresholds (ego4d-nlq: 0.3,0.5; recall: 0.5,0.7)", metavar="T,T"),
     ] = None,
     top_k: Annotated[
-        str | None, numeric(_MR, "top_k", "Cut-offs of R@k (ego4d-nlq, recall: 1,5)", metavar="K,K")
+        str | None, numeric("--top-k", CUTOFFS, "Cut-offs of R@k (ego4d-nlq, recall: 1,5)", metavar="K,K")
     ] = None,
     iou_compare: Annotated[
         str | None,
@@ -62,7 +61,7 @@ def moment_retrieval(
     ] = None,
     nms: Annotated[
         float | None,
-        numeric(_MR, "nms", "Temporal NMS: drop a window with IoU > θ to a better one (recall: off)", metavar="θ"),
+        numeric("--nms", UNIT, "Temporal NMS: drop a window with IoU > θ to a better one (recall: off)", metavar="θ"),
     ] = None,
     per_query: Annotated[
         bool,
@@ -110,7 +109,6 @@ def moment_retrieval(
     from segeval.protocols.moments import protocol as find_protocol
     from segeval.protocols.moments.protocol import parse_options
 
-    check_options(_MR, locals())
     fmt = tables.check_table_format("text" if output == "brief" else output)
     if protocol is None:  # told from the ground truth's first record, and said
         from segeval.protocols.moments.detect import detect

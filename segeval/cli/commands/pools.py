@@ -26,7 +26,7 @@ from segeval.cli.options import (
     numeric,
     output_option,
 )
-from segeval.core.domains import CUTOFF, OPEN_UNIT, PROPORTIONS, SEED, check_options, options
+from segeval.core.domains import CUTOFF, OPEN_UNIT, PROPORTIONS
 from segeval.core.errors import print_notes
 from segeval.core.settings import DEFAULTS
 from segeval.core.words import plural, verb
@@ -34,13 +34,6 @@ from segeval.reports import tables
 
 if TYPE_CHECKING:
     from segeval.analyses.complete import Completion
-
-
-_POOL, _POOL_BIAS = options("pool", depth=("--depth", CUTOFF)), options("pool-bias", depth=("--depth", CUTOFF))
-_INCOMPLETENESS = options("incompleteness", fractions=("--fractions", PROPORTIONS), seed=("--seed", SEED))
-_COMPLETE = options(
-    "complete-qrels", depth=("--depth", CUTOFF), smoothing=("--smoothing", OPEN_UNIT), terms=("--terms", CUTOFF)
-)
 
 
 @app.command("pool")
@@ -60,7 +53,6 @@ def pool_command(
     """
     from segeval.analyses.pool import contributions, groups_for
 
-    check_options(_POOL, locals())
     fmt = tables.check_table_format(output)
     q = inputs.qrels(qrels, time_format)
     by_name = inputs.runs(runs, time_format)
@@ -90,13 +82,11 @@ def pool_bias_command(
 ) -> None:
     """Leave one group out: how each measure's ranking moves.
 
-    For each group, its unique judgements are removed (default measures map, P_20, bpref; 'paper':
-    the paper's eight). rms_error: the left-out runs' scores; rms_error_all: every run's score in
-    every experiment.
+    For each group, its unique judgements are removed. rms_error: the left-out runs' scores;
+    rms_error_all: every run's score in every experiment.
     """
     from segeval.analyses.pool import BIAS_COLUMNS, DEFAULT_MEASURES, groups_for, leave_one_out, runs_left_out
 
-    check_options(_POOL_BIAS, locals())
     fmt = tables.check_table_format(output)
     q = inputs.qrels(qrels, time_format)
     by_name = inputs.runs(runs, time_format)
@@ -113,7 +103,7 @@ def incompleteness_command(
     qrels: Qrels,
     runs: Runs,
     fractions: Annotated[
-        str, numeric(_INCOMPLETENESS, "fractions", "Fractions of each query's judgements kept", metavar="F,F,...")
+        str, numeric("--fractions", PROPORTIONS, "Fractions of each query's judgements kept", metavar="F,F,...")
     ] = "1,0.8,0.6,0.4,0.2,0.1,0.05",
     repeats: Annotated[int, typer.Option("--repeats", "-r", metavar="R", help="Random reductions per fraction.")] = 10,
     seed: Seed = 0,
@@ -126,12 +116,10 @@ def incompleteness_command(
 ) -> None:
     """Score runs on random reductions of the qrels.
 
-    Per fraction: the mean score and Kendall's tau with the full qrels (default measures map, P_20,
-    bpref).
+    Per fraction: the mean score and Kendall's tau with the full qrels.
     """
     from segeval.analyses.pool import DEFAULT_MEASURES, INCOMPLETENESS_COLUMNS, incompleteness
 
-    check_options(_INCOMPLETENESS, locals())
     fmt = tables.check_table_format(output)
     values = [float(f) for f in PROPORTIONS.values("--fractions", fractions)]
     if plot:
@@ -175,11 +163,11 @@ def complete_qrels_command(
         ),
     ] = "kld",
     depth: Annotated[
-        int, numeric(_COMPLETE, "depth", "Classify the unjudged items in each run's top D", "-d", metavar="D")
+        int, numeric("--depth", CUTOFF, "Classify the unjudged items in each run's top D", "-d", metavar="D")
     ] = 100,
     adapter: Adapter = None,
     smoothing: Annotated[
-        float, numeric(_COMPLETE, "smoothing", "kld: weight of the collection model in both models", metavar="LAMBDA")
+        float, numeric("--smoothing", OPEN_UNIT, "kld: weight of the collection model in both models", metavar="LAMBDA")
     ] = 0.2,
     kld_fit: Annotated[
         str,
@@ -191,7 +179,7 @@ def complete_qrels_command(
         ),
     ] = "leave-one-out",
     terms: Annotated[
-        int, numeric(_COMPLETE, "terms", "svm: features are the N most frequent collection terms", metavar="N")
+        int, numeric("--terms", CUTOFF, "svm: features are the N most frequent collection terms", metavar="N")
     ] = 1_000_000,
     level: Level = DEFAULTS.relevance_level,
     time_format: TimeFormat = TIME_FORMAT,
@@ -207,7 +195,6 @@ def complete_qrels_command(
     from segeval.readers.validate import is_documents
     from segeval.reports.output import check_output, write_output
 
-    check_options(_COMPLETE, locals())
     sources = [qrels, *expand_runs(runs), texts]
     check_output(output, sources)
     q = inputs.qrels(qrels, time_format)

@@ -10,25 +10,14 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import argument, numeric, output_option
-from segeval.core.domains import NONNEGATIVE, POSITIVE, UNIT, check_options, options
+from segeval.core.domains import NONNEGATIVE, POSITIVE, UNIT
 from segeval.core.errors import ParameterError, check_choice, print_notes
 
 METRICS = ("event", "segment", "psds", "psds1", "psds2", "f1")
 
 
-#: sed's numeric options: flag and domain, checked before any work (the help shows the same domains)
-_SED = options(
-    "sed",
-    t_collar=("--t-collar", NONNEGATIVE),
-    percentage_of_length=("--percentage-of-length", NONNEGATIVE),
-    resolution=("--resolution", POSITIVE),
-    dtc=("--dtc", UNIT),
-    gtc=("--gtc", UNIT),
-    cttc=("--cttc", UNIT),
-    alpha_ct=("--alpha-ct", UNIT),
-    alpha_st=("--alpha-st", NONNEGATIVE),
-    max_efpr=("--max-efpr", replace(POSITIVE, words=("none",))),
-)
+#: ``--max-efpr``'s domain: a positive rate, or none
+EFPR = replace(POSITIVE, words=("none",))
 
 
 @app.command("sed")
@@ -62,12 +51,12 @@ def sed(
             "(intersection macro F1; psds_eval).",
         ),
     ] = "event",
-    t_collar: Annotated[float, numeric(_SED, "t_collar", "Onset/offset collar (s)")] = 0.2,
+    t_collar: Annotated[float, numeric("--t-collar", NONNEGATIVE, "Onset/offset collar (s)")] = 0.2,
     percentage_of_length: Annotated[
         float,
         numeric(
-            _SED,
-            "percentage_of_length",
+            "--percentage-of-length",
+            NONNEGATIVE,
             "Offset collar as a share of the reference length (DCASE's 0.2; sed_eval's own default is 0.5)",
         ),
     ] = 0.2,
@@ -77,7 +66,7 @@ def sed(
         str,
         typer.Option("--matching", metavar="optimal|greedy", help="Event matching (sed_eval's event_matching_type)."),
     ] = "optimal",
-    resolution: Annotated[float, numeric(_SED, "resolution", "Segment length (s)")] = 1.0,
+    resolution: Annotated[float, numeric("--resolution", POSITIVE, "Segment length (s)")] = 1.0,
     segment_length: Annotated[
         str,
         typer.Option(
@@ -87,13 +76,13 @@ def sed(
             "clip of --durations).",
         ),
     ] = "last-offset",
-    dtc: Annotated[float | None, numeric(_SED, "dtc", "Detection tolerance criterion")] = None,
-    gtc: Annotated[float | None, numeric(_SED, "gtc", "Ground-truth intersection criterion")] = None,
-    cttc: Annotated[float | None, numeric(_SED, "cttc", "Cross-trigger tolerance criterion")] = None,
-    alpha_ct: Annotated[float | None, numeric(_SED, "alpha_ct", "Cross-trigger weight")] = None,
-    alpha_st: Annotated[float | None, numeric(_SED, "alpha_st", "Weight of the spread across classes")] = None,
+    dtc: Annotated[float | None, numeric("--dtc", UNIT, "Detection tolerance criterion")] = None,
+    gtc: Annotated[float | None, numeric("--gtc", UNIT, "Ground-truth intersection criterion")] = None,
+    cttc: Annotated[float | None, numeric("--cttc", UNIT, "Cross-trigger tolerance criterion")] = None,
+    alpha_ct: Annotated[float | None, numeric("--alpha-ct", UNIT, "Cross-trigger weight")] = None,
+    alpha_st: Annotated[float | None, numeric("--alpha-st", NONNEGATIVE, "Weight of the spread across classes")] = None,
     max_efpr: Annotated[
-        str | None, numeric(_SED, "max_efpr", "Largest effective false positives per hour", metavar="RATE|none")
+        str | None, numeric("--max-efpr", EFPR, "Largest effective false positives per hour", metavar="RATE|none")
     ] = None,
     psds_tool: Annotated[
         str,
@@ -125,7 +114,6 @@ def sed(
     from segeval.adapters.collar import Collar
     from segeval.protocols.sed import measures, report
 
-    check_options(_SED, locals())
     check_choice("metric", metric, METRICS)
     fmt = check_choice("output", output, ("text", "json", "csv"))
     check_choice("matching", matching, ("optimal", "greedy"))

@@ -10,34 +10,18 @@ import typer
 
 from segeval.cli.app import app
 from segeval.cli.options import argument, numeric, output_option
-from segeval.core.domains import NONNEGATIVE, POSITIVE, PROBABILITY, check_options, options
+from segeval.core.domains import NONNEGATIVE, POSITIVE, PROBABILITY
 from segeval.measures.quesst import KEYS, QbeParameters
 
-#: kws's numeric options: flag and domain, checked before any work (the help shows the same domains)
-_KWS = options(
-    "kws",
-    tolerance=("-S", NONNEGATIVE),
-    word_gap=("-F", NONNEGATIVE),
-    trials_per_second=("--trials-per-second", POSITIVE),
-    cost=("--cost", POSITIVE),
-    value=("--value", POSITIVE),
-    p_target=("--p-target", PROBABILITY),
-    beta=("--beta", POSITIVE),
-)
-#: qbe's options: the QUESST figures' parameters (segeval.measures.quesst) by their flags, numbers for numbers
-_QBE = options(
-    "qbe",
-    **{
-        name: (
-            f"--{name.replace('_', '-')}",
-            replace(KEYS[name].domain, words=()) if KEYS[name].domain.numbers else KEYS[name].domain,
-        )
-        for name in ("p_target", "cost_miss", "cost_fa", "prior", "default_score", "decisions")
-    },
-)
-
 if TYPE_CHECKING:
+    from segeval.core.domains import Domain
     from segeval.protocols.speech.twv import TwvResult
+
+
+def _key(name: str) -> Domain:
+    """The domain of a QUESST figures' parameter (segeval.measures.quesst), numbers for numbers."""
+    domain = KEYS[name].domain
+    return replace(domain, words=()) if domain.numbers else domain
 
 
 @app.command("kws")
@@ -51,8 +35,8 @@ def keyword_search(
     tolerance: Annotated[
         float,
         numeric(
-            _KWS,
-            "tolerance",
+            "-S",
+            NONNEGATIVE,
             "A detection's mid-point at most this far from an occurrence (KWSEval -S)",
             "--tolerance",
             metavar="SECONDS",
@@ -61,8 +45,8 @@ def keyword_search(
     word_gap: Annotated[
         float,
         numeric(
-            _KWS,
-            "word_gap",
+            "-F",
+            NONNEGATIVE,
             "Largest gap between the words of a multi-word occurrence (KWSEval -F)",
             "--word-gap",
             metavar="SECONDS",
@@ -70,14 +54,18 @@ def keyword_search(
     ] = 0.5,
     trials_per_second: Annotated[
         float,
-        numeric(_KWS, "trials_per_second", "KWSEval -n: trials = duration / N, rounded (KWSEval divides)", metavar="N"),
+        numeric(
+            "--trials-per-second", POSITIVE, "KWSEval -n: trials = duration / N, rounded (KWSEval divides)", metavar="N"
+        ),
     ] = 1.0,
     cost: Annotated[
-        float | None, numeric(_KWS, "cost", "Cost of a false alarm (KWSEval -k; default 0.1)", metavar="C")
+        float | None, numeric("--cost", POSITIVE, "Cost of a false alarm (KWSEval -k; default 0.1)", metavar="C")
     ] = None,
-    value: Annotated[float, numeric(_KWS, "value", "Value of a hit (KWSEval -K)", metavar="V")] = 1.0,
-    p_target: Annotated[float, numeric(_KWS, "p_target", "Prior of a term (KWSEval -p)", metavar="P")] = 0.0001,
-    beta: Annotated[float | None, numeric(_KWS, "beta", "β directly, not (C/V)(1/P - 1)", metavar="B")] = None,
+    value: Annotated[float, numeric("--value", POSITIVE, "Value of a hit (KWSEval -K)", metavar="V")] = 1.0,
+    p_target: Annotated[
+        float, numeric("--p-target", PROBABILITY, "Prior of a term (KWSEval -p)", metavar="P")
+    ] = 0.0001,
+    beta: Annotated[float | None, numeric("--beta", POSITIVE, "β directly, not (C/V)(1/P - 1)", metavar="B")] = None,
     include_no_targets: Annotated[
         bool, typer.Option("--inc", help="Count terms without an occurrence (their false alarms only; KWSEval -inc).")
     ] = False,
@@ -119,7 +107,6 @@ def keyword_search(
     from segeval.protocols.speech.twv import TwvParameters, score
     from segeval.reports.tables import check_table_format
 
-    check_options(_KWS, locals())
     fmt = check_table_format(output)
     if figure is not None:
         from segeval.figures import check_output
@@ -173,14 +160,16 @@ def _kws_output(result: TwvResult, fmt: str, cost: float | None, *, optimum: boo
 def query_by_example(
     key: Annotated[str, argument("KEY", "Every trial: lines QUERY UTTERANCE 1|0.")],
     system: Annotated[str, argument("STDLIST", "The system's scores (LLRs) in STD list form (stdlist XML).")],
-    p_target: Annotated[float, numeric(_QBE, "p_target", "Prior of a target trial", metavar="P")] = 0.0008,
-    cost_miss: Annotated[float, numeric(_QBE, "cost_miss", "Cost of a miss", metavar="C")] = 100.0,
-    cost_fa: Annotated[float, numeric(_QBE, "cost_fa", "Cost of a false alarm", metavar="C")] = 1.0,
+    p_target: Annotated[
+        float, numeric("--p-target", _key("p_target"), "Prior of a target trial", metavar="P")
+    ] = 0.0008,
+    cost_miss: Annotated[float, numeric("--cost-miss", _key("cost_miss"), "Cost of a miss", metavar="C")] = 100.0,
+    cost_fa: Annotated[float, numeric("--cost-fa", _key("cost_fa"), "Cost of a false alarm", metavar="C")] = 1.0,
     prior: Annotated[
         float | None,
         numeric(
-            _QBE,
-            "prior",
+            "--prior",
+            _key("prior"),
             "Prior of Cnxe (default: the effective prior of --p-target, --cost-miss, --cost-fa)",
             metavar="P",
         ),
@@ -188,13 +177,19 @@ def query_by_example(
     default_score: Annotated[
         float | None,
         numeric(
-            _QBE, "default_score", "Score of an unreported trial (default: the lowest reported score)", metavar="S"
+            "--default-score",
+            _key("default_score"),
+            "Score of an unreported trial (default: the lowest reported score)",
+            metavar="S",
         ),
     ] = None,
     decisions: Annotated[
         str,
-        typer.Option(
-            "--decisions", metavar="given|bayes", help="Actual TWV at the system's YES decisions, or at score >= ln β."
+        numeric(
+            "--decisions",
+            _key("decisions"),
+            "Actual TWV at the system's YES decisions, or at score >= ln β",
+            metavar="given|bayes",
         ),
     ] = "given",
     output: Annotated[str, output_option("The figures as a table.")] = "text",
@@ -210,7 +205,6 @@ def query_by_example(
     from segeval.readers.validate import check_key_grades
     from segeval.reports.tables import check_table_format, write
 
-    check_options(_QBE, locals())
     fmt = check_table_format(output)
     params = QbeParameters(p_target, cost_miss, cost_fa, prior, default_score, decisions)
     names = {

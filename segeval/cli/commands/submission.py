@@ -11,7 +11,7 @@ import typer
 from segeval.cli import inputs
 from segeval.cli.app import app
 from segeval.cli.options import TIME_FORMAT, TimeFormat, argument, numeric, output_option
-from segeval.core.domains import CUTOFF, POSITIVE, check_options, options
+from segeval.core.domains import CUTOFF, POSITIVE
 from segeval.core.errors import InputError, check_choice, print_notes, printable
 from segeval.core.words import plural
 
@@ -42,9 +42,7 @@ Queries = Annotated[
         help="The queries: one id per line (first field), or the toolkit's anchors/queries XML.",
     ),
 ]
-_CHECK = options("check", max_rank=("--max-rank", CUTOFF))
-_FIX = options("fix", max_rank=("--max-rank", CUTOFF), zero_length=("--zero-length", POSITIVE))
-MaxRank = Annotated[int | None, numeric(_CHECK, "max_rank", "At most N results per query", metavar="N")]
+MaxRank = Annotated[int | None, numeric("--max-rank", CUTOFF, "At most N results per query", metavar="N")]
 RunFormat = Annotated[
     str,
     typer.Option(
@@ -105,7 +103,6 @@ def check(
 
     from segeval.reports import tables
 
-    check_options(_CHECK, locals())
     fmt = tables.check_table_format(output)
     collection = any(x is not None for x in (videos, blacklist, queries, max_rank))
     if len(files) != 2 - collection and len(files) != 2:
@@ -235,8 +232,8 @@ def fix(
     zero_length: Annotated[
         float,
         numeric(
-            _FIX,
-            "zero_length",
+            "--zero-length",
+            POSITIVE,
             "Length given to a result with start = end (whole seconds for M.S times)",
             metavar="SECONDS",
         ),
@@ -263,7 +260,6 @@ def fix(
     from segeval.core.settings import TIME_FORMATS
     from segeval.reports.output import check_outputs
 
-    check_options(_FIX, locals())
     check_choice("time_format", time_format, TIME_FORMATS)
     check_choice("run_format", run_format, ("auto", "trec", "linking", "search"))
     sources = [x for x in (run, videos, blacklist, queries) if x is not None]

@@ -276,7 +276,8 @@ SETTINGS_ERRORS = [
     ({"tolerance": -5}, "The 'tolerance' parameter must be an integer >= 0. Got -5 instead."),
     ({"bin_size": 0}, "The 'bin_size' parameter must be an integer >= 1. Got 0 instead."),
     ({"bin_size": 2.5}, "The 'bin_size' parameter must be an integer >= 1. Got 2.5 instead."),
-    ({"max_results": 0}, "The 'max_results' parameter must be an integer >= 1. Got 0 instead."),
+    ({"max_results": 0}, "The 'max_results' parameter (-M) must be an integer >= 1 (trec_eval's -M 0 evaluates empty "
+                         "rankings; segeval refuses it, docs/trec_eval-semantics.md). Got 0 instead."),
     ({"order": "best"}, "The 'order' parameter must be one of 'rank', 'score', 'file'. Got 'best' instead."),
     ({"time_format": "ms"}, "The 'time_format' parameter must be one of 'mmss', 'seconds', 'hms'. Got 'ms' instead."),
     ({"missing_queries": "drop"}, "The 'missing_queries' parameter must be one of 'skip', 'zero'. Got 'drop' "
