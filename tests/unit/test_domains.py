@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 import segeval
-from segeval.cli.commands.speech import _KWS, _QBE
-from segeval.core.domains import MAX_WHOLE, Domain, shown
+from segeval.cli.commands import load
+from segeval.core.domains import MAX_WHOLE, OPTIONS, Domain, shown
 from segeval.core.errors import ParameterError
 from segeval.core.settings import ASSIGN, BINS, LENGTH_SHARE, T_COLLAR, THETA, WINDOW, Param
 from segeval.measures.declaration import KeyedFamily
@@ -170,6 +170,8 @@ def test_adapter_parameters(param: Param) -> None:
 
 
 KWS = Path(__file__).parents[1] / "fixtures" / "kws" / "case_exact"
+load("kws")  # kws's and qbe's numeric options, as their declarations give them (OPTIONS)
+_KWS, _QBE = OPTIONS["kws"], OPTIONS["qbe"]
 
 
 @pytest.mark.parametrize(("command", "option"), [*(("kws", o) for o in _KWS), *(("qbe", o) for o in _QBE)])
