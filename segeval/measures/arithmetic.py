@@ -1,5 +1,6 @@
-"""trec_eval's arithmetic, not only its algebra: sums left to right in doubles in its order, the C library's ``log2``,
-powers as repeated products, C's ``lround``; a value on a 4th-decimal boundary then prints trec_eval's digit."""
+"""The references' arithmetic, not only their algebra: trec_eval's sums left to right in doubles in its order, the C
+library's ``log2``, powers as repeated products, C's ``lround`` (a value on a 4th-decimal boundary then prints
+trec_eval's digit); numpy's pairwise sums of the Python tools, row by row."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from segeval.core.arrays import FloatArray
+from segeval.core.arrays import FloatArray, IntArray
 
 
 def running_sum(terms: npt.ArrayLike) -> float:
@@ -37,3 +38,16 @@ def lround(x: float) -> int:
     ``floor(x + 0.5)``, which rounds 0.49999999999999994 up)."""
     whole = math.floor(x)
     return int(whole) + (1 if x - whole >= 0.5 else 0)
+
+
+def pairwise_sums(values: FloatArray, counts: IntArray) -> FloatArray:
+    """``np.add.reduce(values[r, :counts[r]])`` of every row ``r``, bit for bit (entries past a row's count are
+    ignored)."""
+    counts = np.asarray(counts, dtype=np.int64)
+    out = np.zeros(len(values))
+    short = counts < 8
+    for k in range(min(7, values.shape[1])):  # numpy adds fewer than 8 values left to right
+        out = np.where(short & (k < counts), out + values[:, k], out)
+    for r in np.flatnonzero(~short).tolist():
+        out[r] = np.add.reduce(values[r, : counts[r]])
+    return out

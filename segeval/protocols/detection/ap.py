@@ -7,8 +7,7 @@ import numpy as np
 
 from segeval.adapters.base import Adapted
 from segeval.core.arrays import BoolArray, FloatArray, IntArray
-
-_FEW = 8  # numpy's pairwise sum adds fewer than 8 values one by one, left to right
+from segeval.measures.arithmetic import pairwise_sums
 
 
 def voc_ap(
@@ -33,17 +32,12 @@ def voc_ap(
     mp = np.maximum.accumulate(mp[:, ::-1], axis=-1)[:, ::-1]  # the official's backward max loop
     step = mr[:, 1:] != mr[:, :-1]
     terms = (mr[:, 1:] - mr[:, :-1]) * mp[:, 1:]
-    # np.sum over each ranking's steps: fewer than 8 gathered and added left to right, the rest by np.sum
+    # np.sum over each ranking's steps, gathered to the left of its row
     count = step.sum(axis=-1)
-    few = step & (count < _FEW)[:, None]
-    gathered = np.zeros((len(tp), _FEW))
-    rows, cols = np.nonzero(few)
-    gathered[rows, (np.cumsum(few, axis=-1) - 1)[rows, cols]] = terms[rows, cols]
-    ap = np.zeros(len(tp))
-    for k in range(_FEW - 1):
-        ap += gathered[:, k]
-    for r in np.flatnonzero(count >= _FEW).tolist():
-        ap[r] = np.sum(terms[r][step[r]])
+    gathered = np.zeros((len(tp), max(int(count.max(initial=0)), 1)))
+    rows, cols = np.nonzero(step)
+    gathered[rows, (np.cumsum(step, axis=-1) - 1)[rows, cols]] = terms[rows, cols]
+    ap = pairwise_sums(gathered, count)
     ap[~valid.any(axis=-1)] = 0.0
     return ap.reshape(shape)
 

@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from segeval.core.arrays import FloatArray, IntArray
+from segeval.core.arrays import FloatArray
+from segeval.measures.arithmetic import pairwise_sums
 
 ANNOTATORS = 3
 CHUNK_CLIPS = 2**15  # queries are scored in chunks of about this many clips (bounds the memory)
@@ -97,16 +98,3 @@ def _float_ranks(scores: npt.NDArray[Any]) -> FloatArray:
     they do, 0 (the padding's score) staying 0."""
     _, rank = np.unique(np.append(scores, 0), return_inverse=True)
     return np.asarray(rank[:-1] - rank[-1], dtype=np.float64)
-
-
-def pairwise_sums(values: FloatArray, counts: IntArray) -> FloatArray:
-    """``np.add.reduce(values[r, :counts[r]])`` of every row ``r``, bit for bit (entries past a row's count are
-    ignored)."""
-    counts = np.asarray(counts, dtype=np.int64)
-    out = np.zeros(len(values))
-    short = counts < 8
-    for k in range(min(7, values.shape[1])):  # numpy adds fewer than 8 values left to right
-        out = np.where(short & (k < counts), out + values[:, k], out)
-    for r in np.flatnonzero(~short).tolist():
-        out[r] = np.add.reduce(values[r, : counts[r]])
-    return out
