@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from segeval.adapters.registry import check_run_kind
+from segeval.adapters.registry import check_run_kind, default_adapter
 from segeval.analyses import correlate
 from segeval.analyses.stats import p_value
 from segeval.core.domains import CUTOFF, PROPORTION
@@ -19,9 +19,9 @@ from segeval.core.errors import InputError, ParameterError, check_choice, shown
 from segeval.core.limits import check_count
 from segeval.core.notes import for_run
 from segeval.core.pipeline import evaluate, make_adapter
-from segeval.core.settings import DEFAULT_ADAPTER, kind
+from segeval.core.settings import DEFAULTS
 from segeval.executors.progress import Progress
-from segeval.readers.from_tables import default_order, prepare
+from segeval.readers.from_tables import prepare
 from segeval.readers.run_groups import read_groups
 from segeval.readers.validate import is_documents
 from segeval.reports.tables import Column
@@ -46,10 +46,10 @@ def top_results(
 ) -> tuple[Prepared, npt.NDArray[Any], npt.NDArray[Any], Sequence[Adapted]]:
     """The run's top ``depth`` per qrels query prepared with the qrels, its queries, items and labels."""
     documents = is_documents(qrels)
-    data = prepare(qrels, run, order=default_order(documents), max_results=depth, missing_queries="zero")
+    data = prepare(qrels, run, order=DEFAULTS.order_for(documents), max_results=depth, missing_queries="zero")
     queries = np.asarray(data.queries, dtype=object)[data.run["qcode"].to_numpy()]
     items = data.items[data.run["icode"].to_numpy()]
-    chosen = make_adapter(adapter or DEFAULT_ADAPTER[kind(documents)])
+    chosen = make_adapter(adapter) if adapter else default_adapter(documents)
     check_run_kind([chosen], documents)
     return data, queries, items, [] if documents else chosen.adapt(data)
 

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 from segeval.adapters import ExactAdapter
 from segeval.adapters.base import Adapted, Adapter
 from segeval.adapters.base import judged_only as only_judged
-from segeval.adapters.registry import check_run_kind, make_adapter, make_adapters
+from segeval.adapters.registry import check_run_kind, default_adapter, make_adapters
 from segeval.core.errors import ParameterError, shown
 from segeval.core.evaluation import Evaluation, summaries
 from segeval.core.notes import evidence, evidence_notes, value_notes
-from segeval.core.settings import DEFAULT_ADAPTER, DEFAULT_MEASURES, Job, Settings, kind, settings_of
+from segeval.core.settings import DEFAULT_ADAPTER, DEFAULT_MEASURES, Job, Settings, settings_of
 from segeval.measures.compute import Request, compute, requests
 from segeval.measures.definitions import TREC_EVAL_9, for_trec_eval
 
@@ -45,7 +45,7 @@ def plan(
     chosen = settings_of(settings).but(**policies)
     made = adapters_of(adapters, adapter, chosen)
     default = DEFAULT_ADAPTER["segments"] if made is None and not documents else None
-    used = made or [make_adapter(DEFAULT_ADAPTER[kind(documents)], chosen)]
+    used = made or [default_adapter(documents, chosen)]
     names = measure_names(measures)
     # the measure set of the trec_eval version (9.0.8: its sets, no measure new in 10) and its definitions
     reqs = [m for m in names if isinstance(m, Request)] or requests(

@@ -16,7 +16,7 @@ from segeval.core.domains import COUNT
 from segeval.core.errors import check_choice
 from segeval.core.ordering import listed_order, name_ranks, score_order
 from segeval.core.prepared import Prepared, assemble, chosen_queries, first_results
-from segeval.core.settings import DEFAULT_ORDER, DEFAULTS, MISSING_QUERIES, ORDERS, kind
+from segeval.core.settings import DEFAULTS, MISSING_QUERIES, ORDERS
 from segeval.readers.tokenizer import category_bytes
 from segeval.readers.validate import check_kinds, check_unique_documents, id_codes, is_documents
 
@@ -93,7 +93,7 @@ def prepare(
     """Select queries, order the run (``order`` None: the run kind's default) and index both sides by
     (query, item)."""
     documents = len(run) > 0 and is_documents(run)
-    order = default_order(documents) if order is None else order
+    order = DEFAULTS.order_for(documents) if order is None else order
     check_choice("order", order, ORDERS)
     check_choice("missing_queries", missing_queries, MISSING_QUERIES)
     if max_results is not None:
@@ -180,9 +180,3 @@ def ranked_rows(
     else:
         rows = keep[score_order(qcode[keep], score[keep], n_q, lambda at: tie_key(keep[at]))]
     return first_results(rows, qcode, n_q, max_results)
-
-
-def default_order(documents: bool) -> str:
-    """The default result order: trec_eval's ``score`` for document runs, the MediaEval reference's ``rank``
-    for segment runs."""
-    return DEFAULT_ORDER[kind(documents)]

@@ -34,7 +34,8 @@ PlotRuns = Annotated[list[str], argument("RUN...", "Run files, globs or director
 
 def _one_query(qrels: str, run: str, query: str, time_format: str) -> tuple[Prepared, bool]:
     """A qrels query's ground truth and results prepared (``show``, ``plot adr``); whether the run is of documents."""
-    from segeval.readers.from_tables import default_order, prepare
+    from segeval.core.settings import DEFAULTS
+    from segeval.readers.from_tables import prepare
     from segeval.readers.validate import is_documents
 
     q = inputs.qrels(qrels, time_format)
@@ -42,7 +43,7 @@ def _one_query(qrels: str, run: str, query: str, time_format: str) -> tuple[Prep
     if query not in set(q["query"]):
         raise SegevalError(f"The 'query' parameter must name a query of the qrels. Got {query!r} instead.")
     documents = is_documents(r)
-    return prepare(q, r, queries=[query], order=default_order(documents), missing_queries="zero"), documents
+    return prepare(q, r, queries=[query], order=DEFAULTS.order_for(documents), missing_queries="zero"), documents
 
 
 @app.command("show")

@@ -323,14 +323,13 @@ def test_settings_defaults_are_the_ones_everything_uses() -> None:
     from segeval.adapters import BinnedAdapter, TiouAdapter, ToleranceAdapter
     from segeval.core.settings import CHUNK_LINES
     from segeval.readers.formats import TIME_FORMATS
-    from segeval.readers.from_tables import default_order
 
     s = Settings()
     assert (s.bin_size, s.tolerance, s.tiou, s.time_format) == (300, 15, 0.5, "mmss")
     assert (BinnedAdapter().bin_size, ToleranceAdapter().tolerance, TiouAdapter().theta) == (300, 15, 0.5)
     assert EngineOptions().chunk_lines == CHUNK_LINES == 100_000
     assert TIME_FORMATS == segeval.core.settings.TIME_FORMATS  # read.py keeps a copy until it moves into io/
-    assert (default_order(True), default_order(False)) == (s.order_for(True), s.order_for(False)) == ("score", "rank")
+    assert (s.order_for(True), s.order_for(False)) == ("score", "rank")
     assert segeval.make_adapter("binned", Settings(bin_size=60)).spec == "binned:60"
     assert segeval.make_adapter("tolerance", Settings(tolerance=5)).spec == "tolerance:5"
     with pytest.raises(dataclasses.FrozenInstanceError):

@@ -341,13 +341,14 @@ def test_binned_explain_names_each_units_bin(spec: str) -> None:
     # each unit is a (video, bin) at its first appearance in rank order: walk the results one by one
     from segeval.adapters.binned import expand_bins
     from segeval.adapters.registry import make_adapter
-    from segeval.readers.from_tables import default_order, prepare
+    from segeval.core.settings import DEFAULTS
+    from segeval.readers.from_tables import prepare
     from segeval.readers.tables import read_qrels, read_run
 
     q, r = read_qrels("tests/fixtures/gen_linking.qrels"), read_run("tests/fixtures/gen_linking.run")
     adapter = make_adapter(spec)
     for query in ("anchor_1", "anchor_2"):
-        data = prepare(q, r, queries=[query], order=default_order(False), missing_queries="zero")
+        data = prepare(q, r, queries=[query], order=DEFAULTS.order_for(False), missing_queries="zero")
         (adapted,) = adapter.adapt(data)
         run = data.run_columns
         walked: list[int] = []
