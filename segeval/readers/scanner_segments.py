@@ -371,7 +371,8 @@ def planned_result(
             seen.update(codes)
             ev.part(rows, sorted({reader.queries.names[c] for c in codes} & reader.qrels_queries))
             del rows
-            gc.collect()  # a batch's labels hold reference cycles: freed now, not when the collector next runs
+            if executor != "whole":  # a batch's labels hold reference cycles: freed before the next batch is read
+                gc.collect()
         _checked(reader, how, seen)
         return ev.finish(trec_runid([reader.tag.decode("utf-8")]))
     except (GiveUp, Regrouped, SegevalError, OSError, MemoryError, UnicodeDecodeError):
