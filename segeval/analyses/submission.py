@@ -14,7 +14,7 @@ from segeval.core.errors import InputError
 from segeval.core.notes import BEYOND
 from segeval.core.words import plural
 from segeval.readers.blocks import line_texts
-from segeval.readers.collection import Collection, IdList
+from segeval.readers.collection import Collection, IdList, read_blacklist, read_queries, read_videos
 
 OnError = Callable[[InputError], None]
 
@@ -27,6 +27,16 @@ class Rules:
     blacklist: IdList | None = None
     queries: IdList | None = None
     max_rank: int | None = None
+
+    @classmethod
+    def read(cls, videos: str | None, blacklist: str | None, queries: str | None, max_rank: int | None) -> Rules:
+        """The rules of --videos, --blacklist, --queries and --max-rank (a file's problem raised)."""
+        return cls(
+            read_videos(videos) if videos is not None else None,
+            read_blacklist(blacklist) if blacklist is not None else None,
+            read_queries(queries) if queries is not None else None,
+            max_rank,
+        )
 
 
 @dataclass
