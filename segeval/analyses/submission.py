@@ -12,6 +12,7 @@ import pandas as pd
 
 from segeval.core.errors import InputError
 from segeval.core.notes import BEYOND
+from segeval.core.segment import interior_overlap
 from segeval.core.words import plural
 from segeval.readers.blocks import line_texts
 from segeval.readers.collection import Collection, IdList, read_blacklist, read_queries, read_videos
@@ -188,7 +189,7 @@ def _first_overlaps(rows: list[Result]) -> Iterator[tuple[Result, Result]]:
     end = np.array([r.end for r in rows])
     for first in range(1, len(rows), _BLOCK):
         i = np.arange(first, min(first + _BLOCK, len(rows)))
-        hit = (start[i, None] < end[None, : i[-1]]) & (start[None, : i[-1]] < end[i, None])
+        hit = interior_overlap(start[i, None], end[i, None], start[None, : i[-1]], end[None, : i[-1]])
         hit &= np.arange(i[-1])[None, :] < i[:, None]  # earlier ones only
         for k in np.flatnonzero(hit.any(axis=1)).tolist():
             yield rows[int(i[k])], rows[int(np.argmax(hit[k]))]
