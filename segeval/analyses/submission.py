@@ -12,9 +12,10 @@ import pandas as pd
 
 from segeval.core.errors import InputError
 from segeval.core.notes import BEYOND
+from segeval.core.segment import interior_overlap
 from segeval.core.words import plural
 from segeval.readers.blocks import line_texts
-from segeval.readers.collection import Collection, IdList
+from segeval.readers.collection import Collection, IdList, read_blacklist, read_queries, read_videos
 
 OnError = Callable[[InputError], None]
 
@@ -27,6 +28,16 @@ class Rules:
     blacklist: IdList | None = None
     queries: IdList | None = None
     max_rank: int | None = None
+
+    @classmethod
+    def read(cls, videos: str | None, blacklist: str | None, queries: str | None, max_rank: int | None) -> Rules:
+        """The rules of --videos, --blacklist, --queries and --max-rank (a file's problem raised)."""
+        return cls(
+            read_videos(videos) if videos is not None else None,
+            read_blacklist(blacklist) if blacklist is not None else None,
+            read_queries(queries) if queries is not None else None,
+            max_rank,
+        )
 
 
 @dataclass
@@ -178,7 +189,7 @@ def _first_overlaps(rows: list[Result]) -> Iterator[tuple[Result, Result]]:
     end = np.array([r.end for r in rows])
     for first in range(1, len(rows), _BLOCK):
         i = np.arange(first, min(first + _BLOCK, len(rows)))
-        hit = (start[i, None] < end[None, : i[-1]]) & (start[None, : i[-1]] < end[i, None])
+        hit = interior_overlap(start[i, None], end[i, None], start[None, : i[-1]], end[None, : i[-1]])
         hit &= np.arange(i[-1])[None, :] < i[:, None]  # earlier ones only
         for k in np.flatnonzero(hit.any(axis=1)).tolist():
             yield rows[int(i[k])], rows[int(np.argmax(hit[k]))]

@@ -133,7 +133,7 @@ def _fix_times(
     if row.end == row.start:
         start, end = row.start, min(snap(row.start + zero_length), limit)
         if end < snap(start + zero_length):
-            start = max(0.0, snap(end - zero_length))
+            start = snap(max(0.0, end - zero_length))  # a negative time has no text to snap through
         if start == end:
             note(row, f"dropped: it has no length and its video is shorter than {zero_length:g} s")
             return False

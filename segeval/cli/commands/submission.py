@@ -16,12 +16,7 @@ from segeval.core.errors import InputError, check_choice, print_notes, printable
 from segeval.core.words import plural
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     import pandas as pd
-
-    from segeval.analyses.submission import Rules
-    from segeval.core.errors import InputError
 
 Videos = Annotated[
     str | None,
@@ -43,11 +38,12 @@ Queries = Annotated[
     ),
 ]
 MaxRank = Annotated[int | None, numeric("--max-rank", CUTOFF, "At most N results per query", metavar="N")]
+RUN_FORMAT_NAMES = ("auto", "trec", "linking", "search")
 RunFormat = Annotated[
     str,
     typer.Option(
         "--run-format",
-        metavar="auto|trec|linking|search",
+        metavar="|".join(RUN_FORMAT_NAMES),
         help="Run format: trec ('qid Q0 docno rank score tag'), linking ('qid Q0 video start end rank score "
         "run'), search ('qid Q0 video start end jumpin rank score [run]'), or auto (detected).",
     ),
@@ -113,7 +109,14 @@ def check(
         )
     qrels, run = (files[0], files[1]) if len(files) == 2 else (None, files[0])
     problems: list[InputError] = []
-    rules = _collection_rules(videos, blacklist, queries, max_rank, problems.append) if collection else None
+    rules = None
+    if collection:
+        from segeval.analyses.submission import Rules
+
+        try:
+            rules = Rules.read(videos, blacklist, queries, max_rank)
+        except InputError as exc:
+            problems.append(exc)
     read_qrels, read_run_frame = inputs.check_files(
         qrels, run, qrels_format, run_format, time_format, problems, subtopics
     )
@@ -192,32 +195,6 @@ def _seconds_note(qrels: Any, run: Any, run_path: str) -> None:
     print_notes(*for_run(run_path, seconds_note(data.queries, seconds_evidence(data))), head="segeval: ")
 
 
-def _collection_rules(
-    videos: str | None,
-    blacklist: str | None,
-    queries: str | None,
-    max_rank: int | None,
-    on_error: Callable[[InputError], None] | None,
-) -> Rules | None:
-    """The rules of --videos, --blacklist, --queries and --max-rank (``None`` when a file cannot be read,
-    the problem reported to ``on_error``, or raised without it)."""
-    from segeval.analyses.submission import Rules
-    from segeval.readers.collection import read_blacklist, read_queries, read_videos
-
-    try:
-        return Rules(
-            read_videos(videos) if videos is not None else None,
-            read_blacklist(blacklist) if blacklist is not None else None,
-            read_queries(queries) if queries is not None else None,
-            max_rank,
-        )
-    except InputError as exc:
-        if on_error is None:
-            raise
-        on_error(exc)
-        return None
-
-
 @app.command("fix")
 def fix(
     run: Annotated[str, argument("RUN", "A MediaEval linking or search run, or a TREC run (.gz ok).")],
@@ -256,16 +233,16 @@ def fix(
     --max-rank, renumber ranks 1..n. The run's format and time format are kept. Exit code 0 when
     written, 2 on bad input.
     """
+    from segeval.analyses.submission import Rules
     from segeval.analyses.submission_fix import fix_submission
     from segeval.core.settings import TIME_FORMATS
     from segeval.reports.output import check_outputs
 
     check_choice("time_format", time_format, TIME_FORMATS)
-    check_choice("run_format", run_format, ("auto", "trec", "linking", "search"))
+    check_choice("run_format", run_format, RUN_FORMAT_NAMES)
     sources = [x for x in (run, videos, blacklist, queries) if x is not None]
     check_outputs([output, log], sources)  # refused before any work: a missing folder, an input, output = log
-    rules = _collection_rules(videos, blacklist, queries, max_rank, None)
-    assert rules is not None  # without on_error a problem raises
+    rules = Rules.read(videos, blacklist, queries, max_rank)
     frame = inputs.read_run_as_is(run, run_format, time_format)
     fixed = fix_submission(frame, rules, time_format, zero_length=zero_length, overlap=overlap)
     log_text = "".join(printable(line) + "\n" for line in fixed.log)

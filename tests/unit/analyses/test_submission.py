@@ -293,6 +293,17 @@ def test_fix_zero_length_parameter_and_seconds(tmp_path: Path, coll: dict[str, s
                    f"{run}, line 2: no length: 10-10 -> 10-12.5 (zero length 2.5 s)"]
 
 
+def test_fix_zero_length_longer_than_the_video(tmp_path: Path, coll: dict[str, str]) -> None:
+    # the whole video (from 0) when the zero length reaches back before its start, in each time format
+    _, text, log, run = fix(tmp_path, coll, "q1 Q0 vC 0.10 0.10 1 0.9 r\n", "--zero-length", "100")
+    assert text == "q1 Q0 vC 0.00 1.30 1 0.9 r\n"
+    assert log == [f"{run}, line 1: no length: 0.10-0.10 -> 0.00-1.30 (zero length 100 s)"]
+    _, text, log, run = fix(tmp_path, coll, "q1 Q0 vC 10 10 1 0.9 r\n", "--time-format", "seconds",
+                            "--zero-length", "100")
+    assert text == "q1 Q0 vC 0 90.5 1 0.9 r\n"
+    assert log == [f"{run}, line 1: no length: 10-10 -> 0-90.5 (zero length 100 s)"]
+
+
 def test_fix_jumpin_clipped(tmp_path: Path, coll: dict[str, str]) -> None:
     _, text, log, run = fix(tmp_path, coll, "q1 Q0 vB 1.00 1.50 2.05 1 0.9 r\nq2 Q0 vB 1.00 1.50 1.10 1 0.9 r\n")
     assert text == "q1 Q0 vB 1.00 1.50 2.00 1 0.9 r\nq2 Q0 vB 1.00 1.50 1.10 1 0.9 r\n"
