@@ -119,7 +119,7 @@ def _fix_times(
         duration = rules.videos.durations[row.video]
         limit = float(math.floor(duration)) if whole else snap(duration)  # the latest writable time in the video
         if limit > duration:  # rounding to 9 decimals went past the end: one nanosecond earlier
-            limit = snap(duration - 1e-9)
+            limit = snap(max(0.0, duration - 1e-9))  # a negative time has no text to snap through
         where = f"video '{row.video}' ({duration:g} s)"
         if row.start > limit:  # after the end (M.S: limit = the whole second at or before it)
             note(row, f"dropped: it starts at {time(row.start)}, after the end of {where}")

@@ -304,6 +304,18 @@ def test_fix_zero_length_longer_than_the_video(tmp_path: Path, coll: dict[str, s
     assert log == [f"{run}, line 1: no length: 10-10 -> 0-90.5 (zero length 100 s)"]
 
 
+def test_fix_video_shorter_than_the_last_writable_time(tmp_path: Path, coll: dict[str, str]) -> None:
+    # a duration of 0.0000000005 s rounds up to 0.000000001 in 9 decimals, so the latest writable time is one
+    # nanosecond earlier, clamped to 0 (was an internal error: the negative time had no text); the result ends at
+    # the duration, inside the video: unchanged
+    videos = write(tmp_path, "tiny_videos.txt", "vT 0.0000000005\n")
+    run = write(tmp_path, "run.txt", "q1 Q0 vT 0 0.0000000005 1 0.9 r\n")
+    out = tmp_path / "fixed.txt"
+    code, _, err = run_cli("fix", "--videos", videos, "--time-format", "seconds", run, "-o", str(out))
+    assert code == 0, err
+    assert out.read_text() == "q1 Q0 vT 0 0.0000000005 1 0.9 r\n"
+
+
 def test_fix_jumpin_clipped(tmp_path: Path, coll: dict[str, str]) -> None:
     _, text, log, run = fix(tmp_path, coll, "q1 Q0 vB 1.00 1.50 2.05 1 0.9 r\nq2 Q0 vB 1.00 1.50 1.10 1 0.9 r\n")
     assert text == "q1 Q0 vB 1.00 1.50 2.00 1 0.9 r\nq2 Q0 vB 1.00 1.50 1.10 1 0.9 r\n"
