@@ -33,11 +33,11 @@ def log2_discounts(n: int) -> FloatArray:
     return table[:n]
 
 
-def lround(x: FloatArray) -> IntArray:
-    """C's ``lround`` of each x >= 0: to the nearest integer, halves away from zero (exact, unlike
+def lround(x: float) -> int:
+    """C's ``lround`` for x >= 0: to the nearest integer, halves away from zero (exact, unlike
     ``floor(x + 0.5)``, which rounds 0.49999999999999994 up)."""
-    whole = np.floor(x)
-    return (whole + (x - whole >= 0.5)).astype(np.int64)
+    whole = math.floor(x)
+    return int(whole) + (1 if x - whole >= 0.5 else 0)
 
 
 def pairwise_sums(values: FloatArray, counts: IntArray) -> FloatArray:

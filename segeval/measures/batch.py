@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -17,7 +17,6 @@ from segeval.core.ordering import padded_cells
 from segeval.measures.arithmetic import log2_discounts
 from segeval.measures.params import Params
 from segeval.measures.trec_gains import dcg, gain_table
-from segeval.measures.trec_ranks import iprec_cutoff
 
 
 @dataclass(frozen=True)
@@ -261,10 +260,8 @@ def bpref(b: Batch) -> list[float]:
     return np.where(big_r > 0, total / np.maximum(big_r, 1), 0.0).tolist()  # type: ignore[no-any-return]
 
 
-def iprec_at_recall(b: Batch, level: float, version: str = "10") -> list[float]:
-    """The best found / rank at ranks that have found the relevant units ``level`` needs (0 if none; trec_eval's
-    rounding of ``version``: :func:`segeval.measures.trec_ranks.iprec_cutoff`)."""
-    needed = iprec_cutoff(level, b.num_rel, version)
+def _iprec(b: Batch, needed: IntArray) -> list[float]:
+    """The best found / rank at ranks that have found ``needed[q]`` relevant units (0 if none)."""
     counts = b.relevant_counts
     lengths = b.lengths
     out = np.zeros(len(counts), dtype=np.float64)
@@ -279,7 +276,14 @@ def iprec_at_recall(b: Batch, level: float, version: str = "10") -> list[float]:
     return out.tolist()
 
 
-iprec_at_recall_9 = partial(iprec_at_recall, version="9")
+def iprec_at_recall(b: Batch, level: float) -> list[float]:
+    scaled = level * b.num_rel
+    whole = np.floor(scaled)
+    return _iprec(b, (whole + (scaled - whole >= 0.5)).astype(np.int64))  # C's lround, as arithmetic.lround
+
+
+def iprec_at_recall_9(b: Batch, level: float) -> list[float]:
+    return _iprec(b, np.trunc(level * b.num_rel + 0.9).astype(np.int64))
 
 
 def _dcg(values: FloatArray, offsets: IntArray, k: int | None) -> FloatArray:

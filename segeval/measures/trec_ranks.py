@@ -12,7 +12,7 @@ from functools import partial
 import numpy as np
 
 from segeval.adapters.base import Adapted, Label
-from segeval.core.arrays import FloatArray, IntArray
+from segeval.core.arrays import FloatArray
 from segeval.measures.arithmetic import lround
 from segeval.measures.params import Params
 
@@ -64,17 +64,16 @@ def relative_p_at(a: Adapted, k: int) -> float:
     return int(a.relevant[:k].sum()) / min(k, a.num_rel) if a.num_rel else 0.0
 
 
-def iprec_cutoff(levels: Sequence[float] | float, num_rel: IntArray | int, version: str = "10") -> IntArray:
-    """The relevant results interpolated precision at each level (of each query) needs: trec_eval 10's ``lround(level
-    * R)``, or 9.0.8's ``(long)(level * R + 0.9)`` (in doubles, so 0.7 * 3 + 0.9 = 2.9999999999999996 needs 2)."""
-    scaled = np.asarray(levels, dtype=np.float64) * num_rel
-    return lround(scaled) if version == "10" else np.trunc(scaled + 0.9).astype(np.int64)
+def iprec_cutoff(level: float, num_rel: int, version: str = "10") -> int:
+    """The relevant results interpolated precision at ``level`` needs: trec_eval 10's ``lround(level * R)``,
+    or 9.0.8's ``(long)(level * R + 0.9)`` (in doubles, so 0.7 * 3 + 0.9 = 2.9999999999999996 needs 2)."""
+    return lround(level * num_rel) if version == "10" else int(level * num_rel + 0.9)
 
 
 def on_empty(num_rel: int, levels: Sequence[float], version: str = "10") -> float:
     """trec_eval's interpolated precision on an empty ranking (after ``-J``): NaN (its 0/0) when a level's
     cut-off needs 0 relevant results (every level when num_rel is 0) or no level is given, else 0."""
-    cutoffs = iprec_cutoff(levels, num_rel, version).tolist()
+    cutoffs = [iprec_cutoff(x, num_rel, version) for x in levels]
     return math.nan if 0 in cutoffs or not cutoffs else 0.0
 
 
@@ -97,7 +96,7 @@ def eleven_pt_avg(a: Adapted, params: Params | None = None, version: str = "10")
     levels = _levels(params)
     if not levels:
         return math.nan
-    cutoffs = iprec_cutoff(levels, a.num_rel, version).tolist()
+    cutoffs = [iprec_cutoff(x, a.num_rel, version) for x in levels]
     ranks = (np.flatnonzero(a.relevant) + 1).tolist()
     found = len(ranks)
     current = len(cutoffs) - 1
